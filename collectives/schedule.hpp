@@ -1,0 +1,64 @@
+// A collective algorithm is a schedule generated per rank: data, not engine code. The run-time executes a rank's rounds
+// in order; the operations of one round are started together and the round ends when all of them have completed.
+//  - Send/Recv: MPI point-to-point messages through the rank's stack (pml/ob1 over ugni/vader, or another stack);
+//  - Amo: a remote atomic add of 1 on `peer`'s barrier counter (Gemini FMA AMO through GNI_PostFMA; on-node peers:
+//    an atomic on a shared cache line). It completes locally when the NIC reports it done; the target CPU is not used;
+//  - WaitCounter: poll the rank's own counter until it reaches `value` (cumulative within one collective call).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ompisim::coll {
+
+enum class OpKind : std::uint8_t { Send, Recv, Amo, WaitCounter };
+const char* to_string(OpKind k);
+
+struct Op {
+  OpKind kind;
+  std::int32_t peer;    // -1 for WaitCounter
+  std::uint32_t value;  // bytes for Send/Recv, target count for WaitCounter, 0 for Amo
+  bool operator==(const Op&) const = default;
+};
+
+struct Round {
+  std::vector<Op> ops;
+};
+
+struct Schedule {
+  std::vector<Round> rounds;
+  Schedule& round() {
+    rounds.emplace_back();
+    return *this;
+  }
+  Schedule& send(int peer, std::uint32_t bytes = 0) { return add({OpKind::Send, peer, bytes}); }
+  Schedule& recv(int peer, std::uint32_t bytes = 0) { return add({OpKind::Recv, peer, bytes}); }
+  Schedule& sendrecv(int peer, std::uint32_t bytes = 0) { return send(peer, bytes).recv(peer, bytes); }
+  Schedule& amo(int peer) { return add({OpKind::Amo, peer, 0}); }
+  Schedule& wait_counter(std::uint32_t value) { return add({OpKind::WaitCounter, -1, value}); }
+
+private:
+  Schedule& add(Op op) {
+    if (rounds.empty()) rounds.emplace_back();
+    rounds.back().ops.push_back(op);
+    return *this;
+  }
+};
+
+struct AlgoParams {
+  int radix = 4;           // tree radix (Cheetah fan-in/fan-out, tuned tree)
+  int ranks_per_node = 1;  // block placement: rank r is on node r / ranks_per_node (hierarchical algorithms)
+};
+
+using Generator = Schedule (*)(int me, int nranks, const AlgoParams& params);
+
+struct AlgoInfo {
+  std::string coll;         // "barrier"
+  std::string algo;         // "recursive_doubling", "cheetah-atomic", ...
+  std::string description;  // one line
+  std::string mirrors;      // Open MPI file and version it mirrors
+  Generator make = nullptr;
+  bool uses_amo = false;
+};
+
+}  // namespace ompisim::coll

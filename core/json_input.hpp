@@ -1,0 +1,53 @@
+// Strict reading of JSON input: every key is either read or reported as unknown (with a "did you mean"), every value
+// is type- and unit-checked, and every error names the file and the key path. One class, used by every loader.
+#pragma once
+#include "core/errors.hpp"
+#include "core/units.hpp"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ompisim {
+
+using Json = nlohmann::json;
+
+// Parses a file; a syntax error or a missing file is an InputError naming the file.
+Json load_json_file(const std::string& path);
+// The closest candidate by edit distance, or "" when none is close enough.
+std::string did_you_mean(const std::string& key, const std::vector<std::string>& candidates);
+
+class ObjectReader {
+public:
+  ObjectReader(const Json& obj, std::string file, std::string path);
+  bool has(const std::string& key) const { return obj_.contains(key); }
+  const Json& raw(const std::string& key);                    // marks the key as read
+  std::string str(const std::string& key);
+  std::optional<std::string> opt_str(const std::string& key);
+  long long integer(const std::string& key, long long min, long long max);
+  std::optional<long long> opt_integer(const std::string& key, long long min, long long max);
+  double number(const std::string& key, double min, double max);
+  double quantity(const std::string& key, Dim d, double min, double max);   // "8 KiB", or an integer for sizes
+  std::optional<double> opt_quantity(const std::string& key, Dim d, double min, double max);
+  bool boolean(const std::string& key);
+  ObjectReader object(const std::string& key);
+  std::vector<long long> int_list(const std::string& key, long long min, long long max);
+  // Throws for the first key that was never read, suggesting the closest key that was.
+  void finish(const std::vector<std::string>& also_allowed = {});
+  std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  const std::string& file() const { return file_; }
+  [[noreturn]] void fail(const std::string& key, const std::string& reason) const;
+
+private:
+  const Json& need(const std::string& key);
+  const Json& obj_;
+  std::string file_, path_;
+  std::set<std::string> read_;
+};
+
+// Reads one quantity from a JSON value (string with unit, or integer bytes when d == Bytes).
+double json_quantity(const Json& v, Dim d, const std::string& file, const std::string& key);
+
+}  // namespace ompisim

@@ -1,0 +1,109 @@
+#include "core/params.hpp"
+
+#include <fmt/format.h>
+
+namespace ompisim {
+
+static void check_range(const ParamRef& r, double x, const std::string& file, const std::string& key) {
+  if (x < r.info.min || x > r.info.max)
+    throw InputError(file, key,
+                     fmt::format("value {} is out of range [{}, {}]", format_quantity(x, r.info.dim),
+                                 format_quantity(r.info.min, r.info.dim), format_quantity(r.info.max, r.info.dim)));
+}
+
+void load_sourced(ObjectReader& section, ParamList& list, bool require_all) {
+  std::vector<std::string> names = param_names(list);
+  for (auto& r : list) {
+    if (!section.has(r.info.name)) {
+      if (require_all) section.fail(r.info.name, "required parameter is missing (" + r.info.description + ")");
+      continue;
+    }
+    ObjectReader entry = section.object(r.info.name);
+    double x = entry.quantity("value", r.info.dim, -1e300, 1e300);
+    check_range(r, x, section.file(), entry.key_path("value"));
+    r.p->value = x;
+    r.p->set = true;
+    if (entry.has("source")) {
+      r.p->source = entry.str("source");
+      r.p->fitted = false;
+    } else if (entry.has("fit")) {
+      r.p->source = "fitted: " + entry.str("fit");
+      r.p->fitted = true;
+    } else {
+      entry.fail("source", "every parameter needs a 'source' (document, paper) or a 'fit' (method)");
+    }
+    entry.finish({"source", "fit", "status", "note"});
+    if (entry.has("status")) (void)entry.raw("status");
+    if (entry.has("note")) (void)entry.raw("note");
+  }
+  section.finish(names);
+}
+
+void load_overrides(ObjectReader& section, ParamList& list, const std::string& source) {
+  for (auto& r : list) {
+    if (!section.has(r.info.name)) continue;
+    double x = json_quantity(section.raw(r.info.name), r.info.dim, section.file(), section.key_path(r.info.name));
+    check_range(r, x, section.file(), section.key_path(r.info.name));
+    r.p->value = x;
+    r.p->source = source;
+    r.p->fitted = false;
+    r.p->set = true;
+  }
+  section.finish(param_names(list));
+}
+
+bool set_param(ParamList& list, const std::string& name, const std::string& text, const std::string& source) {
+  for (auto& r : list) {
+    if (r.info.name != name) continue;
+    Json v;
+    try {
+      v = Json::parse(text);
+    } catch (...) {
+      v = text;
+    }
+    double x = json_quantity(v, r.info.dim, "--set", name);
+    check_range(r, x, "--set", name);
+    r.p->value = x;
+    r.p->source = source;
+    r.p->fitted = false;
+    r.p->set = true;
+    return true;
+  }
+  return false;
+}
+
+std::vector<std::string> param_names(const ParamList& list) {
+  std::vector<std::string> v;
+  for (auto& r : list) v.push_back(r.info.name);
+  return v;
+}
+
+static const char* unit_of(Dim d) {
+  switch (d) {
+    case Dim::Time: return "us";
+    case Dim::Bytes: return "B";
+    case Dim::Rate: return "GB/s";
+    default: return "-";
+  }
+}
+
+Json describe(const ParamList& list) {
+  Json rows = Json::array();
+  for (auto& r : list)
+    rows.push_back({{"name", r.info.name},
+                    {"value", format_quantity(r.p->value, r.info.dim)},
+                    {"unit", unit_of(r.info.dim)},
+                    {"dimension", to_string(r.info.dim)},
+                    {"description", r.info.description},
+                    {"source", r.p->source},
+                    {"fitted", r.p->fitted}});
+  return rows;
+}
+
+Json resolved(const ParamList& list) {
+  Json o = Json::object();
+  for (auto& r : list) o[r.info.name] = format_quantity(r.p->value, r.info.dim);
+  return o;
+}
+
+}  // namespace ompisim

@@ -1,0 +1,64 @@
+// One source of truth per parameter. A parameter struct lists its fields once, in visit(), with name, dimension,
+// description and range; the JSON loader, `ompisim describe`, `--set` overrides, the calibration fit and the
+// provenance block of results/ are all generated from that list.
+//
+// Physical parameters have no code default: they come from the machine file as {"value": "105 ns", "source": "..."}
+// or {"value": ..., "fit": "<method>"} for the few free parameters that `ompisim calibrate` fits.
+// Software defaults (MCA parameters) carry their Open MPI version and file as their source.
+#pragma once
+#include "core/json_input.hpp"
+#include "core/units.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ompisim {
+
+struct ParamInfo {
+  std::string name;
+  Dim dim;
+  std::string description;
+  double min = 0;
+  double max = 1e300;
+};
+
+struct Sourced {
+  double value = 0;
+  std::string source;   // document / paper / "fitted: ..." / MCA default citation
+  bool fitted = false;  // a free parameter of the calibration
+  bool set = false;     // a value was supplied (machine file, scenario or --set)
+  operator double() const { return value; }
+};
+
+struct ParamRef {
+  ParamInfo info;
+  Sourced* p;
+};
+using ParamList = std::vector<ParamRef>;
+
+// Collects the refs of any struct with `template <class V> void visit(V&)` calling v(field, ParamInfo).
+template <class T>
+ParamList param_list(T& params, const std::string& prefix = "") {
+  ParamList out;
+  params.visit([&](Sourced& s, ParamInfo info) {
+    info.name = prefix + info.name;
+    out.push_back({std::move(info), &s});
+  });
+  return out;
+}
+
+// Reads {"name": {"value": ..., "source"|"fit": ...}} for every parameter in `list`; unknown or missing keys and bad
+// units are InputErrors. With `require_all` false, absent keys keep their (software) default.
+void load_sourced(ObjectReader& section, ParamList& list, bool require_all);
+// Reads plain overrides {"name": value} (scenario "mca" block): value only, source "scenario".
+void load_overrides(ObjectReader& section, ParamList& list, const std::string& source);
+// --set name=value. Returns false when no parameter has this name.
+bool set_param(ParamList& list, const std::string& name, const std::string& text, const std::string& source);
+std::vector<std::string> param_names(const ParamList& list);
+// [{"name","value","unit","dimension","description","source","fitted"}]
+Json describe(const ParamList& list);
+// {"name": "value with unit"} for the provenance block
+Json resolved(const ParamList& list);
+
+}  // namespace ompisim

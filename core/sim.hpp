@@ -1,0 +1,42 @@
+// The narrow interface between the models and the event engine. Models schedule callbacks at absolute times and start
+// bulk flows over declared paths of shared resources (links, memory buses). Nothing here knows SimGrid:
+// engine/simgrid_engine binds it to SimGrid timers and comms (flow-level bandwidth sharing, CM02), engine/des_engine is a
+// plain C++ event queue (no sharing) used by unit tests.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ompisim {
+
+using Callback = std::function<void()>;
+using ResourceId = std::uint32_t;
+using EndpointId = std::uint32_t;
+
+class Simulator {
+public:
+  virtual ~Simulator() = default;
+  virtual double now() const = 0;
+  // Runs cb at absolute simulated time t (t >= now()).
+  virtual void at(double t, Callback cb) = 0;
+  void after(double dt, Callback cb) { at(now() + dt, std::move(cb)); }
+
+  // Platform declaration, before seal(): shared resources (capacity in bytes/s), endpoints, and one path per
+  // ordered endpoint pair that will carry flows.
+  virtual ResourceId add_resource(const std::string& name, double capacity) = 0;
+  virtual EndpointId add_endpoint(const std::string& name) = 0;
+  virtual void add_path(EndpointId src, EndpointId dst, const std::vector<ResourceId>& resources) = 0;
+  virtual bool has_path(EndpointId src, EndpointId dst) const = 0;
+  virtual void seal() = 0;
+
+  // Moves `bytes` from src to dst over the declared path, sharing bandwidth with concurrent flows; `done` runs when
+  // the last byte arrives. Latency is not added here: the caller schedules the flow after its latency.
+  virtual void flow(EndpointId src, EndpointId dst, double bytes, Callback done) = 0;
+
+  virtual void run() = 0;
+  virtual std::string name() const = 0;
+  std::uint64_t flows_started = 0, events_scheduled = 0;
+};
+
+}  // namespace ompisim

@@ -1,0 +1,77 @@
+#include "core/units.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+#include <stdexcept>
+
+namespace ompisim {
+
+const char* to_string(Dim d) {
+  switch (d) {
+    case Dim::Time: return "time";
+    case Dim::Bytes: return "size";
+    case Dim::Rate: return "rate";
+    case Dim::Count: return "count";
+    case Dim::Ratio: return "ratio";
+  }
+  return "?";
+}
+
+std::string format_quantity(double v, Dim d) {
+  switch (d) {
+    case Dim::Time: return fmt::format("{:.6g} us", v * 1e6);
+    case Dim::Bytes: return fmt::format("{:.0f} B", v);
+    case Dim::Rate: return fmt::format("{:.6g} GB/s", v / 1e9);
+    case Dim::Count: return fmt::format("{:.0f}", v);
+    case Dim::Ratio: return fmt::format("{:.6g}", v);
+  }
+  return "?";
+}
+
+namespace {
+const std::map<std::string, double>& units_for(Dim d) {
+  static const std::map<std::string, double> time{{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}};
+  static const std::map<std::string, double> bytes{{"B", 1},          {"kB", 1e3},         {"KB", 1e3},
+                                                   {"MB", 1e6},       {"GB", 1e9},         {"KiB", 1024.0},
+                                                   {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
+  static const std::map<std::string, double> rate{{"B/s", 1},     {"kB/s", 1e3},   {"MB/s", 1e6},    {"GB/s", 1e9},
+                                                  {"TB/s", 1e12}, {"b/s", 0.125},  {"Mb/s", 1.25e5}, {"Gb/s", 1.25e8},
+                                                  {"MiB/s", 1048576.0}, {"GiB/s", 1073741824.0}};
+  static const std::map<std::string, double> none{{"", 1}};
+  switch (d) {
+    case Dim::Time: return time;
+    case Dim::Bytes: return bytes;
+    case Dim::Rate: return rate;
+    default: return none;
+  }
+}
+std::string unit_list(Dim d) {
+  std::string s;
+  for (auto& [u, f] : units_for(d)) s += (s.empty() ? "" : ", ") + u;
+  return s;
+}
+}  // namespace
+
+double parse_quantity(const std::string& text, Dim d) {
+  size_t pos = 0;
+  double num;
+  try {
+    num = std::stod(text, &pos);
+  } catch (const std::exception&) {
+    throw std::invalid_argument(fmt::format("'{}' is not a {} (expected a number followed by one of: {})", text,
+                                            to_string(d), unit_list(d)));
+  }
+  while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
+  std::string unit = text.substr(pos);
+  auto& table = units_for(d);
+  auto it = table.find(unit);
+  if (it == table.end())
+    throw std::invalid_argument(fmt::format("'{}': unit '{}' is not a unit of {} (use one of: {})", text, unit,
+                                            to_string(d), unit_list(d)));
+  if (!std::isfinite(num)) throw std::invalid_argument(fmt::format("'{}' is not finite", text));
+  return num * it->second;
+}
+
+}  // namespace ompisim

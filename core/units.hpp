@@ -1,0 +1,17 @@
+// Unit-bearing quantities. Every time, size and rate in an input file is a string with its unit ("1.2 us", "8 KiB",
+// "5 GB/s"); sizes may also be plain integers (bytes). Internally: seconds, bytes, bytes per second (SI doubles).
+#pragma once
+#include <string>
+
+namespace ompisim {
+
+enum class Dim { Time, Bytes, Rate, Count, Ratio };
+const char* to_string(Dim d);
+// The canonical unit used when printing a value of this dimension (us, B, GB/s, -, -).
+std::string format_quantity(double si_value, Dim d);
+
+// Parses "1.2 us" / "105 ns" / "8 KiB" / "4 MB" / "5 GB/s" / "40 Gb/s" into SI. Throws std::invalid_argument with a
+// message naming the expected units when the string does not fit the dimension.
+double parse_quantity(const std::string& text, Dim d);
+
+}  // namespace ompisim
