@@ -1,0 +1,61 @@
+// See decision.hpp. Mirrors ompi_coll_tuned_barrier_intra_dec_fixed (coll_tuned_decision_fixed.c, v1.7–v4.0) by
+// evaluating the rule list of collectives/decision/barrier_tuned.json.
+#include "collectives/decision.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace ompisim::coll {
+
+namespace {
+
+bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
+bool eval_condition(const std::string& cond, int nranks, std::size_t idx) {
+  if (cond == "always") return true;
+  if (cond == "pow2") return is_pow2(nranks);
+  std::istringstream in(cond);
+  std::string lhs, op;
+  long long value = 0;
+  std::string rest;
+  if ((in >> lhs >> op >> value) && lhs == "nranks" && !(in >> rest)) {
+    if (op == "==") return nranks == value;
+    if (op == "<") return nranks < value;
+    if (op == "<=") return nranks <= value;
+    if (op == ">") return nranks > value;
+    if (op == ">=") return nranks >= value;
+  }
+  throw std::invalid_argument("decision rule " + std::to_string(idx) + ": unknown condition \"" + cond +
+                              "\" (allowed: \"always\", \"pow2\", \"nranks <op> N\" with op one of == < <= > >=)");
+}
+
+}  // namespace
+
+nlohmann::json load_decision(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error("load_decision: cannot open " + path);
+  try {
+    return nlohmann::json::parse(f);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error("load_decision: " + path + ": " + e.what());
+  }
+}
+
+std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule) {
+  if (nranks < 1) throw std::invalid_argument("tuned_barrier_algorithm: nranks = " + std::to_string(nranks));
+  if (!rule.is_object() || !rule.contains("rules") || !rule.at("rules").is_array())
+    throw std::invalid_argument("tuned_barrier_algorithm: decision rule has no \"rules\" array");
+  const auto& rules = rule.at("rules");
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const auto& r = rules[i];
+    if (!r.is_object() || !r.contains("when") || !r.at("when").is_string() || !r.contains("algorithm") ||
+        !r.at("algorithm").is_string())
+      throw std::invalid_argument("decision rule " + std::to_string(i) +
+                                  ": needs string fields \"when\" and \"algorithm\", got " + r.dump());
+    if (eval_condition(r.at("when").get<std::string>(), nranks, i)) return r.at("algorithm").get<std::string>();
+  }
+  throw std::invalid_argument("tuned_barrier_algorithm: no rule matches nranks = " + std::to_string(nranks));
+}
+
+}  // namespace ompisim::coll

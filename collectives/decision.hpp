@@ -1,0 +1,25 @@
+// Tuned decision rules as data (STYLE.md: collectives/decision/*.json, each naming the Open MPI version it mirrors).
+// Mirrors ompi/mca/coll/tuned/coll_tuned_decision_fixed.c, ompi_coll_tuned_barrier_intra_dec_fixed (v1.7–v4.0);
+// the rule itself lives in collectives/decision/barrier_tuned.json.
+//
+// Rule format: an object with "rules": an ordered list of {"when": <condition>, "algorithm": <coll/tuned name>};
+// the first rule whose condition holds wins. Conditions:
+//   "always"        always true;
+//   "pow2"          nranks is a power of two (exactly one bit set; 1 counts, as in Open MPI's bit loop);
+//   "nranks == N", "nranks < N", "nranks <= N", "nranks > N", "nranks >= N"   integer comparisons.
+// Anything else, a missing field, or no matching rule is an error (std::invalid_argument naming the rule index and
+// the offending value).
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace ompisim::coll {
+
+// Reads and parses a decision file; throws std::runtime_error naming the path if it cannot be opened or parsed.
+nlohmann::json load_decision(const std::string& path);
+
+// Evaluates the rule for a communicator of `nranks` (>= 1) and returns the algorithm name.
+std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule);
+
+}  // namespace ompisim::coll
