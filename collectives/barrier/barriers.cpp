@@ -42,7 +42,7 @@ void register_barriers(CollRegistry& reg) {
            base + " ompi_coll_base_barrier_intra_tree", &barrier_tree, false});
   reg.add({"barrier", "cheetah-atomic",
            "uGNI BCOL atomic barrier: n-ary (params.radix) fan-in/fan-out tree of remote atomic adds and polling",
-           "Cheetah uGNI BCOL barrier (Open MPI for Cray XE/XK, Gemini paper §V-B; not in public Open MPI trees)",
+           "Cheetah uGNI BCOL barrier (Open MPI for Cray XE/XK, Gemini paper §V-B; no public Open MPI source found)",
            &barrier_cheetah_atomic, true});
   reg.add({"barrier", "cheetah-p2p",
            "PTPCOLL BCOL barrier: recursive doubling over ob1 0-byte sends, extra ranks served by a proxy",

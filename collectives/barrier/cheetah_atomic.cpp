@@ -1,6 +1,7 @@
 // barrier "cheetah-atomic" ↔ the Cheetah uGNI BCOL atomic barrier described in "Open MPI for Cray XE/XK Systems"
-// (Gemini paper, /work/shared/papers/gemini-xe-xk.md §V-B). The uGNI BCOL was never merged into a public Open MPI
-// tree (the public v1.7–v2.x Cheetah had bcol/basesmuma, iboffload and ptpcoll), so this follows the paper's prose.
+// (Gemini paper, /work/shared/papers/gemini-xe-xk.md §V-B). No uGNI BCOL source was found in the public
+// open-mpi/ompi tree (its v1.7–v2.x ompi/mca/bcol holds basesmuma, iboffload and ptpcoll only), so this follows the
+// paper's prose.
 //
 // Message sequence: fan-in/fan-out over an n-ary tree of radix params.radix (Gemini paper Fig. 7 uses 4).
 //   - Leaf:     Amo(parent)                      then WaitCounter(1)            (the parent's fan-out add) -> exit
