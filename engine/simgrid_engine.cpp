@@ -5,6 +5,7 @@
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
+#include <xbt/log.h>
 
 namespace sg4 = simgrid::s4u;
 
@@ -31,6 +32,7 @@ SimGridEngine::SimGridEngine() : impl_(std::make_unique<Impl>()) {
   static char arg0[] = "ompisim";
   static char* argv[] = {arg0, nullptr};
   impl_->engine = std::make_unique<sg4::Engine>(&argc, argv);
+  xbt_log_control_set("root.thresh:warning");
   sg4::Engine::set_config("network/model:CM02");
   sg4::Engine::set_config("network/crosstraffic:0");
   sg4::Engine::set_config("network/TCP-gamma:0");

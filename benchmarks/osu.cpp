@@ -1,0 +1,169 @@
+// OSU micro-benchmarks (OMB 5.x) as rank programs. Timing, loop counts, window sizes and what is reported follow the
+// OSU sources: osu_latency and osu_multi_lat report the one-way latency (elapsed / 2 / iterations, averaged over the
+// pairs); osu_bw and osu_mbw_mr stream `window` non-blocking sends that the receiver acknowledges with a 4-byte
+// message; osu_bibw exchanges windows in both directions. osu_multi_lat and osu_mbw_mr pair rank i with i + N/2.
+#include "benchmarks/benchmarks.hpp"
+#include "runtime/task.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace ompisim::bench {
+
+namespace {
+constexpr std::uint64_t kLargeMessage = 8192;  // OSU LARGE_MESSAGE_SIZE
+constexpr int kTag = 1, kAckTag = 2;
+
+Buffer buf_of(int rank, int which, std::uint64_t offset) {
+  // Distinct page-aligned buffers per rank (send / receive), as OSU allocates them once per run.
+  return Buffer{(static_cast<std::uint64_t>(rank) << 36) + (static_cast<std::uint64_t>(which) << 32) + offset, true};
+}
+
+struct Ctx {
+  World& w;
+  Stack& s;
+  const OsuConfig& c;
+  GlobalSync sync;
+  std::vector<double> elapsed;  // per size, per rank (time measured by that rank)
+  int nranks;
+};
+
+Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
+  int half = x.nranks / 2;
+  int peer = me < half ? me + half : me - half;
+  bool first = me < half;
+  for (std::size_t k = 0; k < x.c.sizes.size(); ++k) {
+    std::uint64_t size = x.c.sizes[k];
+    long long iters, skip;
+    osu_loop(x.c.name, size, iters, skip);
+    if (x.c.iterations > 0) iters = x.c.iterations;
+    if (x.c.skip >= 0) skip = x.c.skip;
+    co_await x.sync.arrive();
+    double t0 = x.w.sim().now();
+    for (long long i = 0; i < iters + skip; ++i) {
+      if (i == skip) t0 = x.w.sim().now();
+      if (first) {
+        Pending a;
+        x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), a.add());
+        co_await a;
+        Pending b;
+        x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), b.add());
+        co_await b;
+      } else {
+        Pending a;
+        x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), a.add());
+        co_await a;
+        Pending b;
+        x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), b.add());
+        co_await b;
+      }
+    }
+    out[k][me] = (x.w.sim().now() - t0) / (2.0 * static_cast<double>(iters));
+  }
+  co_await x.sync.arrive();
+}
+
+// osu_bw / osu_mbw_mr (senders are the first half) and osu_bibw (both directions).
+Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<double>>& out) {
+  int half = x.nranks / 2;
+  int peer = me < half ? me + half : me - half;
+  bool sender = me < half;
+  long long window = x.c.window;
+  for (std::size_t k = 0; k < x.c.sizes.size(); ++k) {
+    std::uint64_t size = x.c.sizes[k];
+    long long iters, skip;
+    osu_loop(x.c.name, size, iters, skip);
+    if (x.c.iterations > 0) iters = x.c.iterations;
+    if (x.c.skip >= 0) skip = x.c.skip;
+    co_await x.sync.arrive();
+    double t0 = x.w.sim().now();
+    for (long long i = 0; i < iters + skip; ++i) {
+      if (i == skip) t0 = x.w.sim().now();
+      if (bidirectional) {
+        Pending p;
+        for (long long j = 0; j < window; ++j) x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), p.add());
+        for (long long j = 0; j < window; ++j) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), p.add());
+        co_await p;
+      } else if (sender) {
+        Pending p;
+        for (long long j = 0; j < window; ++j) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), p.add());
+        co_await p;
+        Pending a;
+        x.s.irecv(me, peer, kAckTag, 4, buf_of(me, 2, 0), a.add());
+        co_await a;
+      } else {
+        Pending p;
+        for (long long j = 0; j < window; ++j) x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), p.add());
+        co_await p;
+        Pending a;
+        x.s.isend(me, peer, kAckTag, 4, buf_of(me, 2, 0), a.add());
+        co_await a;
+      }
+    }
+    out[k][me] = (x.w.sim().now() - t0) / static_cast<double>(iters);  // time per iteration (one window)
+  }
+  co_await x.sync.arrive();
+}
+}  // namespace
+
+const std::vector<std::string>& benchmark_names() {
+  static const std::vector<std::string> n{"osu_latency", "osu_multi_lat", "osu_bw", "osu_bibw", "osu_mbw_mr",
+                                          "barrier_loop"};
+  return n;
+}
+
+bool is_latency_benchmark(const std::string& n) { return n == "osu_latency" || n == "osu_multi_lat"; }
+
+std::vector<std::uint64_t> osu_default_sizes(const std::string& name) {
+  std::vector<std::uint64_t> s;
+  if (is_latency_benchmark(name)) s.push_back(0);
+  for (std::uint64_t b = 1; b <= (4u << 20); b *= 2) s.push_back(b);
+  return s;
+}
+
+void osu_loop(const std::string& name, std::uint64_t size, long long& iters, long long& skip) {
+  bool large = size > kLargeMessage;
+  if (is_latency_benchmark(name)) {
+    iters = large ? 1000 : 10000;
+    skip = large ? 10 : 100;
+  } else {
+    iters = large ? 20 : 100;
+    skip = large ? 2 : 10;
+  }
+}
+
+Json run_osu(World& w, Stack& s, const OsuConfig& c) {
+  int n = static_cast<int>(w.ranks());
+  Ctx x{w, s, c, GlobalSync(w.sim(), n), {}, n};
+  std::vector<std::vector<double>> out(c.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
+  bool lat = is_latency_benchmark(c.name);
+  for (int r = 0; r < n; ++r) {
+    if (lat) pingpong_rank(x, r, out);
+    else stream_rank(x, r, c.name == "osu_bibw", out);
+  }
+  w.sim().run();
+  Json points = Json::array();
+  int pairs = n / 2;
+  for (std::size_t k = 0; k < c.sizes.size(); ++k) {
+    std::uint64_t size = c.sizes[k];
+    if (lat) {
+      double sum = 0;
+      for (int r = 0; r < pairs; ++r) sum += out[k][static_cast<std::size_t>(r)];
+      points.push_back({{"bytes", size}, {"latency_us", sum / pairs * 1e6}});
+    } else {
+      // Aggregate bandwidth over the pairs, from the senders' average time per window (as osu_mbw_mr reports it).
+      double t = 0;
+      for (int r = 0; r < pairs; ++r) t += out[k][static_cast<std::size_t>(r)];
+      t /= pairs;
+      double dirs = c.name == "osu_bibw" ? 2.0 : 1.0;
+      double bytes = static_cast<double>(size) * static_cast<double>(c.window) * dirs * pairs;
+      double bw = bytes / t;
+      Json p{{"bytes", size}, {"bandwidth_GBps", bw / 1e9}};
+      if (c.name == "osu_mbw_mr") p["messages_per_s"] = size ? bw / static_cast<double>(size) : 0.0;
+      points.push_back(p);
+    }
+  }
+  return points;
+}
+
+}  // namespace ompisim::bench

@@ -1,0 +1,59 @@
+// Cray Gemini NIC and network parameters (XE6/XK6/XK7). One Gemini ASIC serves two nodes: two NICs and a 48-port
+// router. Sources: each value's "source" in models/gemini/machines/*.json; README.md §References.
+// LIMITATIONS: no BTE channel contention model (one BTE resource per node); no adaptive routing; SMSG, control
+// messages and AMOs are timed analytically (no bandwidth sharing); only RDMA data and large copies are flows.
+#pragma once
+#include "core/params.hpp"
+
+namespace ompisim::gemini {
+
+struct GeminiParams {
+  Sourced router_hop_latency;
+  Sourced link_bandwidth_x, link_bandwidth_y, link_bandwidth_z;
+  Sourced packet_payload_efficiency;
+  Sourced nic_latency;          // NIC to NIC for a small packet, excluding router hops
+  Sourced smsg_cpu_overhead;    // host CPU per SMSG send (GNI_SmsgSendWTag) or receive (CQ poll + SmsgGetNextWTag)
+  Sourced fma_pio_bandwidth;    // rate at which the CPU pushes SMSG/FMA payload through the FMA window
+  Sourced fma_issue_overhead;   // host CPU to post one FMA PUT/GET/AMO descriptor
+  Sourced bte_post_latency;     // BTE descriptor post to first byte
+  Sourced bte_bandwidth;        // one BTE transfer's sustained rate
+  Sourced nic_ht_capacity;      // host interface throughput of one NIC, shared by its transmit and receive streams
+  Sourced amo_latency;          // NIC-side execution of a remote atomic (fetch/add at the target NIC), excl. wire
+  Sourced registration_cost;    // GNI_MemRegister of one buffer (cache miss)
+  Sourced max_registrations;    // memory registrations available per NIC
+  Sourced endpoint_connect_time;// GNI_EpBind + mailbox exchange for a new peer (first message)
+
+  template <class V>
+  void visit(V&& v) {
+    v(router_hop_latency, {"router_hop_latency", Dim::Time, "latency through one Gemini router hop", 0, 1e-5});
+    v(link_bandwidth_x, {"link_bandwidth_x", Dim::Rate, "raw X link bandwidth per direction", 1e6, 1e12});
+    v(link_bandwidth_y, {"link_bandwidth_y", Dim::Rate, "raw Y link bandwidth per direction", 1e6, 1e12});
+    v(link_bandwidth_z, {"link_bandwidth_z", Dim::Rate, "raw Z link bandwidth per direction", 1e6, 1e12});
+    v(packet_payload_efficiency, {"packet_payload_efficiency", Dim::Ratio, "payload bytes / wire bytes", 0.01, 1});
+    v(nic_latency, {"nic_latency", Dim::Time, "NIC-to-NIC small-packet latency excluding hops", 0, 1e-4});
+    v(smsg_cpu_overhead, {"smsg_cpu_overhead", Dim::Time, "host CPU per SMSG send or receive", 0, 1e-4});
+    v(fma_pio_bandwidth, {"fma_pio_bandwidth", Dim::Rate, "CPU to FMA window payload rate (SMSG, FMA put)", 1e6, 1e12});
+    v(fma_issue_overhead, {"fma_issue_overhead", Dim::Time, "host CPU to post one FMA descriptor", 0, 1e-4});
+    v(bte_post_latency, {"bte_post_latency", Dim::Time, "BTE post to first byte", 0, 1e-4});
+    v(bte_bandwidth, {"bte_bandwidth", Dim::Rate, "sustained rate of one BTE transfer", 1e6, 1e12});
+    v(nic_ht_capacity, {"nic_ht_capacity", Dim::Rate, "NIC host interface throughput (tx + rx)", 1e6, 1e12});
+    v(amo_latency, {"amo_latency", Dim::Time, "remote atomic executed by the target NIC, excl. wire", 0, 1e-4});
+    v(registration_cost, {"registration_cost", Dim::Time, "memory registration of one buffer", 0, 1e-2});
+    v(max_registrations, {"max_registrations", Dim::Count, "memory registrations per NIC", 1, 1e9});
+    v(endpoint_connect_time, {"endpoint_connect_time", Dim::Time, "endpoint bind + mailbox setup", 0, 1e-2});
+  }
+};
+
+// Per-message software costs of the MPI libraries on this machine's CPU (fitted).
+struct SoftwareParams {
+  Sourced ompi_sw_overhead;   // pml/ob1 + BTL path, per message per side
+  Sourced mpich_sw_overhead;  // Cray MPT (MPICH2 CH3/Nemesis) path, per message per side
+
+  template <class V>
+  void visit(V&& v) {
+    v(ompi_sw_overhead, {"ompi_sw_overhead", Dim::Time, "Open MPI ob1+BTL software cost per message per side", 0, 1e-4});
+    v(mpich_sw_overhead, {"mpich_sw_overhead", Dim::Time, "Cray MPT software cost per message per side", 0, 1e-4});
+  }
+};
+
+}  // namespace ompisim::gemini

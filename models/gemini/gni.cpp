@@ -1,0 +1,163 @@
+#include "models/gemini/gni.hpp"
+
+#include <algorithm>
+
+namespace ompisim::gemini {
+
+const char* to_string(EpState s) {
+  switch (s) {
+    case EpState::Init: return "INIT";
+    case EpState::Connecting: return "CONNECTING";
+    case EpState::Connected: return "CONNECTED";
+  }
+  return "?";
+}
+
+void Endpoint::start_connect(std::uint16_t max_credits) {
+  if (state != EpState::Init) throw ProtocolError("ugni endpoint", to_string(state), "start_connect");
+  state = EpState::Connecting;
+  credits = max_credits;
+}
+void Endpoint::connected() {
+  if (state != EpState::Connecting) throw ProtocolError("ugni endpoint", to_string(state), "connected");
+  state = EpState::Connected;
+}
+bool Endpoint::take_credit() {
+  if (state != EpState::Connected) throw ProtocolError("ugni endpoint", to_string(state), "take_credit");
+  if (credits == 0) return false;
+  --credits;
+  return true;
+}
+void Endpoint::return_credit(std::uint16_t max_credits) {
+  if (state != EpState::Connected || credits >= max_credits)
+    throw ProtocolError("ugni endpoint", to_string(state), "return_credit (credits " + std::to_string(credits) + ")");
+  ++credits;
+}
+
+bool RegCache::lookup(std::uint64_t addr, std::uint64_t bytes) {
+  auto it = map_.find({addr, bytes});
+  if (it == map_.end()) return false;
+  lru_.splice(lru_.begin(), lru_, it->second);
+  return true;
+}
+void RegCache::insert(std::uint64_t addr, std::uint64_t bytes) {
+  if (map_.count({addr, bytes})) return;
+  if (lru_.size() >= limit_ && !lru_.empty()) {
+    map_.erase(lru_.back());
+    lru_.pop_back();
+    ++evictions_;
+  }
+  lru_.push_front({addr, bytes});
+  map_[{addr, bytes}] = lru_.begin();
+}
+
+Gni::Gni(World& w, std::uint16_t max_credits) : w_(w), g_(w.machine().gemini), max_credits_(max_credits) {}
+
+Endpoint& Gni::endpoint(int rank, int peer) {
+  return eps_[(static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(peer)];
+}
+
+const RegCache* Gni::regcache(int rank) const {
+  auto it = regcaches_.find(rank);
+  return it == regcaches_.end() ? nullptr : &it->second;
+}
+
+void Gni::smsg_send(int rank, int peer, std::uint64_t bytes, Completion sent, Completion deliver) {
+  Endpoint& ep = endpoint(rank, peer);
+  ep.pending.push_back({bytes, std::move(sent), std::move(deliver)});
+  if (ep.state == EpState::Init) {
+    ++connects;
+    ep.start_connect(max_credits_);
+    w_.cpu(rank, g_.endpoint_connect_time, [this, rank, peer] {
+      endpoint(rank, peer).connected();
+      try_flush(rank, peer);
+    });
+    return;
+  }
+  if (ep.state == EpState::Connected) try_flush(rank, peer);
+}
+
+void Gni::try_flush(int rank, int peer) {
+  Endpoint& ep = endpoint(rank, peer);
+  while (!ep.pending.empty()) {
+    if (!ep.take_credit()) {
+      ++credit_waits;
+      return;
+    }
+    auto p = std::move(ep.pending.front());
+    ep.pending.pop_front();
+    transmit(rank, peer, std::move(p));
+  }
+}
+
+void Gni::transmit(int rank, int peer, Endpoint::Pending p) {
+  ++smsg_sent;
+  double cost = g_.smsg_cpu_overhead + static_cast<double>(p.bytes) / g_.fma_pio_bandwidth;
+  w_.cpu(rank, cost, [this, rank, peer, p = std::move(p)]() mutable {
+    Endpoint& ep = endpoint(rank, peer);
+    long long na = w_.node_of(rank), nb = w_.node_of(peer);
+    double arrival = std::max(w_.sim().now() + w_.wire_time(na, nb, static_cast<double>(p.bytes)), ep.last_arrival);
+    ep.last_arrival = arrival;
+    if (p.sent) p.sent();
+    w_.sim().at(arrival, [this, rank, peer, na, nb, deliver = std::move(p.deliver)]() mutable {
+      w_.cpu(peer, g_.smsg_cpu_overhead, [this, rank, peer, na, nb, deliver = std::move(deliver)] {
+        // The mailbox slot is free again: the credit travels back to the sender.
+        w_.sim().after(w_.wire_time(nb, na, 0), [this, rank, peer] {
+          endpoint(rank, peer).return_credit(max_credits_);
+          try_flush(rank, peer);
+        });
+        deliver();
+      });
+    });
+  });
+}
+
+void Gni::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Completion done) {
+  (op == RdmaOp::Get ? rdma_gets : rdma_puts)++;
+  long long ni = w_.node_of(initiator), np = w_.node_of(peer);
+  long long src = op == RdmaOp::Get ? np : ni, dst = op == RdmaOp::Get ? ni : np;
+  double b = static_cast<double>(bytes);
+  auto finish = [this, initiator, done = std::move(done)]() mutable { w_.cpu(initiator, g_.smsg_cpu_overhead, std::move(done)); };
+  if (!bte) {
+    // FMA: the CPU writes the descriptor (and, for a PUT, the data through the FMA window).
+    double cpu = g_.fma_issue_overhead + (op == RdmaOp::Put ? b / g_.fma_pio_bandwidth : 0.0);
+    w_.cpu(initiator, cpu, [this, op, src, dst, ni, np, b, finish = std::move(finish)]() mutable {
+      double t = w_.wire_time(src, dst, b) + (op == RdmaOp::Get ? w_.wire_time(ni, np, 0) : 0.0);
+      w_.sim().after(t, std::move(finish));
+    });
+    return;
+  }
+  w_.cpu(initiator, g_.fma_issue_overhead, [this, op, src, dst, ni, np, b, finish = std::move(finish)]() mutable {
+    double lat = g_.bte_post_latency + w_.wire_time(src, dst, 0) + (op == RdmaOp::Get ? w_.wire_time(ni, np, 0) : 0.0);
+    w_.bulk(src, dst, b, lat, std::move(finish));
+  });
+}
+
+void Gni::amo(int initiator, int target, Completion local_done, Completion at_target) {
+  long long ni = w_.node_of(initiator), nt = w_.node_of(target);
+  w_.cpu(initiator, g_.fma_issue_overhead, [this, initiator, ni, nt, local_done = std::move(local_done),
+                                            at_target = std::move(at_target)]() mutable {
+    double there = w_.wire_time(ni, nt, 8) + g_.amo_latency;
+    w_.sim().after(there, std::move(at_target));
+    w_.sim().after(there + w_.wire_time(nt, ni, 8), [this, initiator, local_done = std::move(local_done)]() mutable {
+      w_.cpu(initiator, g_.smsg_cpu_overhead, std::move(local_done));
+    });
+  });
+}
+
+void Gni::register_buffer(int rank, Buffer b, std::uint64_t bytes, Completion ready) {
+  auto it = regcaches_.find(rank);
+  if (it == regcaches_.end()) {
+    std::size_t limit = static_cast<std::size_t>(std::max(1.0, g_.max_registrations / w_.local_ranks(rank)));
+    it = regcaches_.emplace(rank, RegCache(limit)).first;
+  }
+  if (it->second.lookup(b.addr, bytes)) {
+    ready();
+    return;
+  }
+  ++registrations;
+  it->second.insert(b.addr, bytes);
+  w_.cpu(rank, g_.registration_cost, std::move(ready));
+}
+
+}  // namespace ompisim::gemini

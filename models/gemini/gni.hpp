@@ -1,0 +1,95 @@
+// uGNI as one MPI library instance sees it (both btl/ugni and the Cray MPT netmod use it, with their own endpoints):
+//  - endpoints created on first contact: INIT -> CONNECTING -> CONNECTED (EpBind + mailbox set-up; the first message
+//    to a peer pays endpoint_connect_time and waits in the endpoint's queue meanwhile);
+//  - SMSG mailboxes with credits per directed connection: a send takes a credit, a sender with no credit waits in the
+//    endpoint's queue, the credit returns when the receiver has consumed the message (one wire time later);
+//  - FMA (CPU-issued PIO, low start-up) and BTE (DMA engine, post cost, asynchronous, shared flow) RDMA GET/PUT;
+//  - FMA AMOs executed by the target NIC without the target CPU;
+//  - a registration cache (LRU) per rank, bounded by the registrations of the NIC shared among the node's ranks.
+// Sources: Gemini paper §II.A and §IV; Cray S-2446 "Using the GNI and DMAPP APIs"; parameters in the machine file.
+// LIMITATIONS: SMSG, control messages and AMOs are timed analytically (no bandwidth sharing); RDMA data is a flow.
+#pragma once
+#include "core/errors.hpp"
+#include "runtime/world.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <unordered_map>
+#include <vector>
+
+namespace ompisim::gemini {
+
+enum class EpState : std::uint8_t { Init, Connecting, Connected };
+const char* to_string(EpState s);
+
+// One directed connection's sender-side state: plain data plus checked transitions.
+struct Endpoint {
+  EpState state = EpState::Init;
+  std::uint16_t credits = 0;
+  double last_arrival = 0;  // SMSG delivery is FIFO per connection
+  struct Pending {
+    std::uint64_t bytes;
+    Completion sent, deliver;
+  };
+  std::deque<Pending> pending;  // waiting for the connection or for a credit
+
+  void start_connect(std::uint16_t max_credits);  // INIT -> CONNECTING
+  void connected();                               // CONNECTING -> CONNECTED
+  bool take_credit();                             // CONNECTED only; false when none is left
+  void return_credit(std::uint16_t max_credits);  // a credit comes back
+};
+
+// LRU registration cache (Open MPI's rcache / Cray udreg): a hit costs nothing, a miss costs a registration and may
+// evict the least recently used entry when the limit is reached.
+class RegCache {
+public:
+  explicit RegCache(std::size_t limit) : limit_(limit) {}
+  bool lookup(std::uint64_t addr, std::uint64_t bytes);  // true on hit (and refreshes the entry)
+  void insert(std::uint64_t addr, std::uint64_t bytes);  // after a miss
+  std::size_t size() const { return lru_.size(); }
+  std::uint64_t evictions() const { return evictions_; }
+  std::size_t limit() const { return limit_; }
+
+private:
+  using Key = std::pair<std::uint64_t, std::uint64_t>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const { return std::hash<std::uint64_t>()(k.first * 1315423911u ^ k.second); }
+  };
+  std::size_t limit_;
+  std::list<Key> lru_;
+  std::unordered_map<Key, std::list<Key>::iterator, KeyHash> map_;
+  std::uint64_t evictions_ = 0;
+};
+
+enum class RdmaOp : std::uint8_t { Get, Put };
+
+class Gni {
+public:
+  Gni(World& w, std::uint16_t max_credits);
+  // SMSG of `bytes` (header + payload) from rank to peer; `sent` on the sender CPU once posted, `deliver` on the
+  // receiver's CPU once polled out of the mailbox.
+  void smsg_send(int rank, int peer, std::uint64_t bytes, Completion sent, Completion deliver);
+  // RDMA between initiator and peer: GET moves bytes peer -> initiator, PUT initiator -> peer. BTE when `bte`.
+  // `done` runs on the initiator's CPU after its completion queue reports the transfer.
+  void rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Completion done);
+  void amo(int initiator, int target, Completion local_done, Completion at_target);
+  // Registration through the rank's cache; `ready` once the buffer is registered.
+  void register_buffer(int rank, Buffer b, std::uint64_t bytes, Completion ready);
+
+  Endpoint& endpoint(int rank, int peer);
+  std::size_t endpoints() const { return eps_.size(); }
+  std::uint64_t smsg_sent = 0, credit_waits = 0, connects = 0, registrations = 0, rdma_gets = 0, rdma_puts = 0;
+  const RegCache* regcache(int rank) const;
+
+private:
+  void try_flush(int rank, int peer);
+  void transmit(int rank, int peer, Endpoint::Pending p);
+  World& w_;
+  const GeminiParams& g_;
+  std::uint16_t max_credits_;
+  std::unordered_map<std::uint64_t, Endpoint> eps_;
+  std::unordered_map<int, RegCache> regcaches_;
+};
+
+}  // namespace ompisim::gemini

@@ -1,0 +1,23 @@
+// LogGOPS reference machine (Hoefler et al., LogGOPSim, HPDC 2010): a flat network with no topology. Messages up to S
+// bytes are eager (o + (s-1)O at each side, L + (s-1)G on the wire, g between injections); larger ones use a
+// rendezvous (a request-to-send and clear-to-send round before the data). Used to check benchmark drivers and
+// collective schedules against closed forms and against other simulators configured the same way.
+#pragma once
+#include "core/params.hpp"
+
+namespace ompisim::loggp {
+
+struct LogGPParams {
+  Sourced L, o, g, G_bandwidth, O_bandwidth, S;
+  template <class Vis>
+  void visit(Vis&& v) {
+    v(L, {"L", Dim::Time, "network latency", 0, 1});
+    v(o, {"o", Dim::Time, "CPU overhead per message per side", 0, 1});
+    v(g, {"g", Dim::Time, "gap between consecutive message injections", 0, 1});
+    v(G_bandwidth, {"G_bandwidth", Dim::Rate, "1/G: per-byte wire cost as a bandwidth", 1, 1e15});
+    v(O_bandwidth, {"O_bandwidth", Dim::Rate, "1/O: per-byte CPU cost as a bandwidth", 1, 1e18});
+    v(S, {"S", Dim::Bytes, "rendezvous threshold", 0, 1e18});
+  }
+};
+
+}  // namespace ompisim::loggp

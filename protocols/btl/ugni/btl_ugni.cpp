@@ -1,0 +1,98 @@
+#include "protocols/btl/ugni/btl_ugni.hpp"
+
+namespace ompisim::btl::ugni {
+
+BtlUgni::BtlUgni(World& w, gemini::Gni& gni) : w_(w), gni_(gni) {
+  const McaParams& m = w.mca();
+  caps_.eager_limit = static_cast<std::uint64_t>(m.btl_ugni_eager_limit.value);
+  caps_.rndv_eager_limit = caps_.eager_limit;
+  caps_.max_send_size = caps_.eager_limit;
+  caps_.has_get = caps_.has_put = true;
+  caps_.exclusivity = 1024;
+  smsg_limit_ = static_cast<std::uint64_t>(m.btl_ugni_smsg_limit.value > 0 ? m.btl_ugni_smsg_limit.value
+                                                                            : ugni_auto_smsg_limit(w.ranks()));
+}
+
+EagerPool& BtlUgni::pool(int rank) {
+  auto it = pools_.find(rank);
+  if (it != pools_.end()) return it->second;
+  const McaParams& m = w_.mca();
+  return pools_
+      .emplace(rank, EagerPool(static_cast<std::uint32_t>(m.btl_ugni_eager_num.value),
+                               static_cast<std::uint32_t>(m.btl_ugni_eager_inc.value),
+                               static_cast<std::uint32_t>(m.btl_ugni_eager_max.value)))
+      .first->second;
+}
+
+void BtlUgni::send(const Frag& f, Completion local_done) {
+  std::uint64_t total = kHdrBytes + f.payload;
+  FragSink* sink = sink_;
+  if (total <= smsg_limit_) {
+    ++short_sends;
+    // prepare_src: copy into the send fragment, then SMSG (TAG_SEND).
+    w_.cpu_copy(f.src, static_cast<double>(f.payload), [this, f, total, sink, local_done = std::move(local_done)]() mutable {
+      gni_.smsg_send(f.src, f.dst, total, std::move(local_done), [sink, f] { sink->on_frag(f); });
+    });
+    return;
+  }
+  // Eager get: a registered buffer from the sender's pool.
+  ++eager_gets;
+  auto go = [this, f, sink, local_done = std::move(local_done)]() mutable {
+    w_.cpu_copy(f.src, static_cast<double>(f.payload), [this, f, sink, local_done = std::move(local_done)]() mutable {
+      if (local_done) local_done();  // the user buffer was copied: the PML may complete the send
+      gni_.smsg_send(f.src, f.dst, kCtrlBytes + kHdrBytes, nullptr, [this, f, sink] {
+        // INIT_GET arrived: the receiver takes a buffer from its pool and pulls the data.
+        auto pull = [this, f, sink] {
+          bool bte = f.payload > static_cast<std::uint64_t>(w_.mca().btl_ugni_fma_limit.value);
+          gni_.rdma(gemini::RdmaOp::Get, bte, f.dst, f.src, f.payload, [this, f, sink] {
+            // RDMA_COMPLETE frees the sender's eager buffer.
+            gni_.smsg_send(f.dst, f.src, kCtrlBytes, nullptr, [this, f] { pool(f.src).give_back(); });
+            eager_in_use_[f.send_req] = f.dst;
+            sink->on_frag(f);
+          });
+        };
+        switch (pool(f.dst).take(pull)) {
+          case EagerPool::Result::Got: pull(); break;
+          case EagerPool::Result::Grew: w_.cpu(f.dst, w_.machine().gemini.registration_cost, pull); break;
+          case EagerPool::Result::Wait: break;
+        }
+      });
+    });
+  };
+  auto shared = std::make_shared<decltype(go)>(std::move(go));
+  switch (pool(f.src).take([shared] { (*shared)(); })) {
+    case EagerPool::Result::Got: (*shared)(); break;
+    case EagerPool::Result::Grew: w_.cpu(f.src, w_.machine().gemini.registration_cost, [shared] { (*shared)(); }); break;
+    case EagerPool::Result::Wait: break;
+  }
+}
+
+void BtlUgni::payload_consumed(const Frag& f) {
+  auto it = eager_in_use_.find(f.send_req);
+  if (it == eager_in_use_.end() || f.hdr != pml::Hdr::Match) return;
+  pool(it->second).give_back();  // the receiver's eager buffer goes back to its pool
+  eager_in_use_.erase(it);
+}
+
+void BtlUgni::prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) {
+  gni_.register_buffer(rank, b, bytes, std::move(ready));
+}
+
+void BtlUgni::get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) {
+  bool bte = bytes > static_cast<std::uint64_t>(w_.mca().btl_ugni_fma_limit.value);
+  bool aligned = local.addr % 4 == 0 && remote.addr % 4 == 0 && bytes % 4 == 0;
+  if (aligned && bytes <= static_cast<std::uint64_t>(w_.mca().btl_ugni_get_limit.value)) {
+    ++long_gets;
+    gni_.rdma(gemini::RdmaOp::Get, bte, initiator, peer, bytes, std::move(done));
+    return;
+  }
+  // PUT fallback: PUT_INIT to the data owner, which PUTs and answers RDMA_COMPLETE.
+  ++put_fallbacks;
+  gni_.smsg_send(initiator, peer, kCtrlBytes, nullptr, [this, initiator, peer, bytes, bte, done = std::move(done)]() mutable {
+    gni_.rdma(gemini::RdmaOp::Put, bte, peer, initiator, bytes, [this, initiator, peer, done = std::move(done)]() mutable {
+      gni_.smsg_send(peer, initiator, kCtrlBytes, nullptr, std::move(done));
+    });
+  });
+}
+
+}  // namespace ompisim::btl::ugni

@@ -1,0 +1,43 @@
+// btl/ugni (Gemini paper §IV). Protocols:
+//  - short: header + data <= SMSG limit (Table I by job size, or btl_ugni_smsg_limit): the data is copied into a
+//    fragment, sent with GNI_SmsgSendWTag (TAG_SEND) into the peer's mailbox (credits), copied out at match;
+//  - eager get: SMSG limit < size <= btl_ugni_eager_limit: copied into a registered eager buffer (pool 16, +16, max 64;
+//    wait beyond), INIT_GET over SMSG; the receiver takes a buffer from its own pool, GETs (FMA up to
+//    btl_ugni_fma_limit, BTE above) and answers RDMA_COMPLETE, which frees the sender's buffer;
+//  - long: BTL Get() (pml/ob1 RGET) by FMA or BTE; when the GET cannot be done (size above btl_ugni_get_limit, or a
+//    buffer/length not 4-byte aligned) the receiver sends PUT_INIT, the sender PUTs and sends RDMA_COMPLETE: two extra
+//    SMSG messages.
+#pragma once
+#include "models/gemini/gni.hpp"
+#include "protocols/btl/btl.hpp"
+#include "protocols/btl/ugni/eager_pool.hpp"
+
+#include <unordered_map>
+
+namespace ompisim::btl::ugni {
+
+constexpr std::uint64_t kCtrlBytes = 48;  // INIT_GET / PUT_INIT / RDMA_COMPLETE descriptors
+
+class BtlUgni final : public Btl {
+public:
+  BtlUgni(World& w, gemini::Gni& gni);
+  std::string name() const override { return "ugni"; }
+  const BtlCaps& caps() const override { return caps_; }
+  void send(const Frag& f, Completion local_done) override;
+  void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
+  void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) override;
+  void payload_consumed(const Frag& f) override;
+  std::uint64_t smsg_limit() const { return smsg_limit_; }
+  EagerPool& pool(int rank);
+  std::uint64_t short_sends = 0, eager_gets = 0, long_gets = 0, put_fallbacks = 0;
+
+private:
+  World& w_;
+  gemini::Gni& gni_;
+  BtlCaps caps_;
+  std::uint64_t smsg_limit_;
+  std::unordered_map<int, EagerPool> pools_;             // per rank, created on first use
+  std::unordered_map<std::uint64_t, int> eager_in_use_;  // frag (send_req) -> receiver holding a pool buffer
+};
+
+}  // namespace ompisim::btl::ugni

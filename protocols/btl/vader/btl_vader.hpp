@@ -1,0 +1,36 @@
+// btl/vader (Gemini paper §III): shared memory between the ranks of a node.
+//  - header + data below btl_vader_fbox_max (256 B): lock-free per-peer fast box: the sender copies the message in,
+//    the receiver sees it one cache-line hand-off later and its PML copies it out;
+//  - larger contiguous sends: only a pointer to the user buffer is passed; the receiver maps the sender's pages with
+//    XPMEM (attach at least 2 MiB at a time, attachments cached) and copies once; the sender's buffer is free when the
+//    receiver signals back;
+//  - RDMA GET (pml/ob1 RGET above the eager limit): XPMEM single copy by the receiver.
+// LIMITATIONS: fast-box ring capacity and fragment free lists are not modelled (no back-pressure on node).
+#pragma once
+#include "protocols/btl/btl.hpp"
+
+#include <set>
+#include <unordered_map>
+
+namespace ompisim::btl::vader {
+
+class BtlVader final : public Btl {
+public:
+  explicit BtlVader(World& w);
+  std::string name() const override { return "vader"; }
+  const BtlCaps& caps() const override { return caps_; }
+  void send(const Frag& f, Completion local_done) override;
+  void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
+  void payload_consumed(const Frag& f) override;
+  std::uint64_t fbox_sends = 0, single_copy_sends = 0, attaches = 0;
+
+private:
+  // Cost of making [addr, addr+bytes) of `peer` visible to `rank` (xpmem_attach per uncached 2 MiB region).
+  double attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes);
+  World& w_;
+  BtlCaps caps_;
+  std::unordered_map<std::uint64_t, std::set<std::uint64_t>> attached_;     // (rank, peer) -> attached regions
+  std::unordered_map<std::uint64_t, Completion> inplace_;                    // send_req -> sender's local completion
+};
+
+}  // namespace ompisim::btl::vader

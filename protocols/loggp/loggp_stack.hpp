@@ -1,0 +1,51 @@
+// The `loggp` stack on the `loggp` reference machine: LogGOPS semantics (Hoefler et al., HPDC 2010). A send costs
+// o + s*O on the sender CPU, injections are spaced by max(g, s*G), the message needs L + (s-1)G on the wire, and the
+// receive costs o + s*O. Messages above S use a rendezvous (RTS, CTS, then the data). Matching follows MPI order.
+// Its closed forms (e.g. a dissemination barrier in ceil(log2 P)(2o + L)) check the drivers and the schedules.
+#pragma once
+#include "protocols/pml/base/match_queues.hpp"
+#include "runtime/world.hpp"
+
+#include <unordered_map>
+
+namespace ompisim::loggp {
+
+class LogGPStack final : public Stack {
+public:
+  explicit LogGPStack(World& w);
+  std::string name() const override { return "loggp"; }
+  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void amo_add(int rank, int target, Completion local_done, Completion at_target) override;
+  StackStats stats() const override;
+
+private:
+  struct Msg {
+    int src, tag;
+    std::uint64_t bytes, sid;
+    bool rndv;
+  };
+  struct Posted {
+    int src, tag;
+    std::uint64_t rid;
+  };
+  struct RankState {
+    pml::MatchQueues<Posted, Msg> mq;
+    std::unordered_map<int, std::uint32_t> seq;
+    double next_inject = 0;
+  };
+  // Injects a message of `bytes` from rank (after its CPU work) and runs `arrived` at the destination.
+  void wire(int rank, int dst, std::uint64_t bytes, Completion injected, Completion arrived);
+  void deliver(std::uint64_t rid, int dst, const Msg& m);
+  void finish(std::unordered_map<std::uint64_t, Completion>& reqs, std::uint64_t id, std::uint64_t& count);
+
+  World& w_;
+  const LogGPParams& p_;
+  std::vector<RankState> ranks_;
+  std::unordered_map<std::uint64_t, Completion> sends_, recvs_;
+  std::unordered_map<std::uint64_t, int> send_rank_;
+  std::uint64_t next_ = 1;
+  StackStats st_;
+};
+
+}  // namespace ompisim::loggp

@@ -1,0 +1,72 @@
+// The native comparator: Cray MPT (MPICH2 CH3/Nemesis) with the uGNI netmod (Pritchard et al., EuroMPI'11) on the
+// same Gemini hardware and the same physical parameters as Open MPI; only the protocol differs.
+//  - inter-node: messages up to the vshort limit (MPICH_GNI_MAX_VSHORT_MSG_SIZE, by job size) go by SMSG straight
+//    from the user buffer; larger ones use a rendezvous: RTS over SMSG, the receiver registers its buffer and pulls
+//    the data with a BTE GET (FMA below MPICH_GNI_RDMA_THRESHOLD), which needs 4-byte alignment; a misaligned
+//    transfer falls back to CTS + PUT by the sender; DONE over SMSG completes the sender;
+//  - on the node: Nemesis copy-in/copy-out through shared cells up to MPICH_SMP_SINGLE_COPY_SIZE, and above it an
+//    XPMEM single copy by the receiver after an RTS (LMT), with a DONE back to the sender.
+// LIMITATIONS: Cray MPT's event-queue and progress details are not public; its eager threshold and single-copy sizes
+// come from intro_mpi(3) from memory (status M in hardware-sources.md).
+#pragma once
+#include "models/gemini/gni.hpp"
+#include "protocols/pml/base/match_queues.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ompisim::native {
+
+class MpichGni final : public Stack {
+public:
+  explicit MpichGni(World& w);
+  std::string name() const override { return "native"; }
+  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void amo_add(int rank, int target, Completion local_done, Completion at_target) override;
+  StackStats stats() const override;
+  std::uint64_t vshort_limit() const { return vshort_; }
+
+private:
+  enum class Kind : std::uint8_t { Eager, Rts };
+  struct Msg {
+    int src, tag;
+    Kind kind;
+    std::uint64_t bytes, sid;
+    Buffer sbuf;
+  };
+  struct Posted {
+    int src, tag;
+    std::uint64_t rid;
+  };
+  struct SendReq {
+    int rank, peer;
+    Completion done;
+  };
+  struct RecvReq {
+    int rank;
+    Buffer buf;
+    Completion done;
+  };
+  struct RankState {
+    pml::MatchQueues<Posted, Msg> mq;
+    std::unordered_map<int, std::uint32_t> seq;
+  };
+  void arrive(int dst, std::uint32_t seq, const Msg& m);
+  void deliver(std::uint64_t rid, int dst, const Msg& m, bool was_unexpected);
+  void finish_send(std::uint64_t sid);
+  void finish_recv(std::uint64_t rid);
+
+  World& w_;
+  gemini::Gni gni_;
+  double sw_;
+  std::uint64_t vshort_;
+  std::vector<RankState> ranks_;
+  std::unordered_map<std::uint64_t, SendReq> sends_;
+  std::unordered_map<std::uint64_t, RecvReq> recvs_;
+  std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> attached_;
+  std::uint64_t next_ = 1;
+  StackStats st_;
+};
+
+}  // namespace ompisim::native

@@ -1,0 +1,198 @@
+#include "protocols/pml/ob1/pml_ob1.hpp"
+
+#include <algorithm>
+
+namespace ompisim::pml::ob1 {
+
+Ob1::Ob1(World& w, double sw, btl::Btl* self, btl::Btl* sm, btl::Btl* net, std::string name)
+    : w_(w), sw_(sw), self_(self), sm_(sm), net_(net), name_(std::move(name)),
+      ranks_(static_cast<std::size_t>(w.ranks())) {
+  for (auto* b : {self_, sm_, net_})
+    if (b) b->set_sink(this);
+}
+
+btl::Btl& Ob1::bml_select(int rank, int peer) {
+  if (rank == peer && self_) return *self_;
+  if (w_.same_node(rank, peer) && sm_) return *sm_;
+  if (net_) return *net_;
+  throw std::logic_error("bml/r2: no BTL reaches the peer");
+}
+
+void Ob1::amo_add(int rank, int target, Completion local_done, Completion at_target) {
+  if (!amo_provider) Stack::amo_add(rank, target, std::move(local_done), std::move(at_target));
+  ++st_.amos;
+  amo_provider(rank, target, std::move(local_done), std::move(at_target));
+}
+
+StackStats Ob1::stats() const {
+  StackStats s = st_;
+  s.live_requests = sends_.size() + recvs_.size();
+  for (auto& r : ranks_) {
+    s.unexpected_now += r.mq.unexpected_size();
+    s.posted_now += r.mq.posted_size();
+  }
+  return s;
+}
+
+void Ob1::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
+  ++st_.sends_posted;
+  std::uint64_t id = next_id_++;
+  btl::Btl& b = bml_select(rank, dst);
+  SendRequest& r = sends_[id];
+  r.rank = rank, r.peer = dst, r.tag = tag, r.bytes = bytes, r.buf = buf, r.done = std::move(done);
+  r.seq = ranks_[rank].send_seq[dst]++;
+  Hdr h = start(r, b.caps());
+  ++st_.counters[std::string("ob1_") + to_string(h)];
+  btl::Frag f{h, rank, dst, tag, r.seq, bytes, first_payload(r, h, b.caps()), id, 0, buf};
+  w_.cpu(rank, sw_, [this, id, f, &b] {
+    if (f.hdr == Hdr::Match) {
+      b.send(f, [this, id] {
+        on_event(sends_.at(id), SendEvent::BtlDone);
+        complete_send(id);
+      });
+    } else if (f.hdr == Hdr::Rget) {
+      b.prepare_rdma(f.src, f.sbuf, f.msg_bytes, [f, &b] { b.send(f, nullptr); });
+    } else {
+      b.send(f, nullptr);
+    }
+  });
+}
+
+void Ob1::irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
+  ++st_.recvs_posted;
+  std::uint64_t id = next_id_++;
+  RecvRequest& r = recvs_[id];
+  r.rank = rank, r.src = src, r.tag = tag, r.bytes = bytes, r.buf = buf, r.done = std::move(done);
+  w_.cpu(rank, sw_, [this, rank, src, tag, id] {
+    auto m = ranks_[rank].mq.post(PostedRecv{src, tag, id});
+    if (m) matched(id, m->frag, true);
+  });
+}
+
+void Ob1::on_frag(const btl::Frag& f) {
+  w_.cpu(f.dst, sw_, [this, f] { handle(f); });
+}
+
+void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq) {
+  btl::Frag c{h, from, to, 0, 0, 0, 0, sreq, rreq, Buffer{}};
+  ++st_.counters[std::string("ob1_") + to_string(h)];
+  bml_select(from, to).send(c, nullptr);
+}
+
+void Ob1::handle(const btl::Frag& f) {
+  switch (f.hdr) {
+    case Hdr::Match:
+    case Hdr::Rndv:
+    case Hdr::Rget: {
+      auto& rs = ranks_[f.dst];
+      auto out = rs.mq.arrive(f.seq, Unexpected{f.src, f.tag, f});
+      for (auto& m : out) matched(m.recv.id, m.msg.frag, false);
+      if (out.empty() && f.payload > 0) {
+        // Unexpected eager data: copied into a PML buffer so that the BTL buffer can be returned.
+        ++st_.counters["ob1_unexpected_copy"];
+        w_.cpu_copy(f.dst, static_cast<double>(f.payload), [] {});
+      }
+      return;
+    }
+    case Hdr::Ack: {
+      SendRequest& r = sends_.at(f.send_req);
+      on_event(r, SendEvent::Ack);
+      btl::Btl& b = bml_select(r.rank, r.peer);
+      std::uint64_t first = first_payload(r, Hdr::Rndv, b.caps());
+      std::uint64_t left = r.bytes > first ? r.bytes - first : 0;
+      std::uint64_t chunk = std::max<std::uint64_t>(1, b.caps().max_send_size - btl::kHdrBytes);
+      if (left == 0) {
+        on_event(r, SendEvent::FragsDone);
+        complete_send(f.send_req);
+        return;
+      }
+      r.frags_outstanding = (left + chunk - 1) / chunk;
+      std::uint64_t sid = f.send_req;
+      for (std::uint64_t off = 0; off < left; off += chunk) {
+        btl::Frag d{Hdr::Frag, r.rank, r.peer, 0, 0, r.bytes, std::min(chunk, left - off), sid, f.recv_req, r.buf};
+        ++st_.counters["ob1_FRAG"];
+        b.send(d, [this, sid] {
+          SendRequest& s = sends_.at(sid);
+          if (--s.frags_outstanding == 0) {
+            on_event(s, SendEvent::FragsDone);
+            complete_send(sid);
+          }
+        });
+      }
+      return;
+    }
+    case Hdr::Fin: {
+      on_event(sends_.at(f.send_req), SendEvent::Fin);
+      complete_send(f.send_req);
+      return;
+    }
+    case Hdr::Frag: {
+      std::uint64_t rid = f.recv_req;
+      w_.cpu_copy(f.dst, static_cast<double>(f.payload), [this, rid, f] {
+        RecvRequest& r = recvs_.at(rid);
+        on_event(r, RecvEvent::FragArrived, f.payload);
+        bml_select(f.dst, f.src).payload_consumed(f);
+        if (r.state == RecvState::Complete) complete_recv(rid);
+      });
+      return;
+    }
+    default: throw ProtocolError("ob1 receive path", "any", to_string(f.hdr));
+  }
+}
+
+void Ob1::matched(std::uint64_t rid, const btl::Frag& f, bool was_unexpected) {
+  RecvRequest& r = recvs_.at(rid);
+  r.src = f.src, r.tag = f.tag, r.msg_bytes = f.msg_bytes;
+  btl::Btl& b = bml_select(f.dst, f.src);
+  switch (f.hdr) {
+    case Hdr::Match:
+      w_.cpu_copy(f.dst, static_cast<double>(f.payload), [this, rid, f, &b, was_unexpected] {
+        if (!was_unexpected) b.payload_consumed(f);
+        on_event(recvs_.at(rid), RecvEvent::MatchedEager, f.payload);
+        complete_recv(rid);
+      });
+      if (was_unexpected) b.payload_consumed(f);
+      return;
+    case Hdr::Rget:
+      on_event(r, RecvEvent::MatchedRget);
+      b.prepare_rdma(f.dst, r.buf, f.msg_bytes, [this, rid, f, &b] {
+        RecvRequest& rr = recvs_.at(rid);
+        b.get(f.dst, f.src, f.msg_bytes, rr.buf, f.sbuf, [this, rid, f] {
+          on_event(recvs_.at(rid), RecvEvent::GetDone);
+          w_.cpu(f.dst, sw_, [this, rid, f] {
+            send_ctrl(Hdr::Fin, f.dst, f.src, f.send_req, rid);
+            complete_recv(rid);
+          });
+        });
+      });
+      return;
+    case Hdr::Rndv:
+      w_.cpu_copy(f.dst, static_cast<double>(f.payload), [this, rid, f, &b] {
+        b.payload_consumed(f);
+        RecvRequest& rr = recvs_.at(rid);
+        on_event(rr, RecvEvent::MatchedRndv, f.payload);
+        send_ctrl(Hdr::Ack, f.dst, f.src, f.send_req, rid);
+        if (rr.state == RecvState::Complete) complete_recv(rid);
+      });
+      return;
+    default: throw ProtocolError("ob1 match", "POSTED", to_string(f.hdr));
+  }
+}
+
+void Ob1::complete_send(std::uint64_t sid) {
+  auto it = sends_.find(sid);
+  Completion done = std::move(it->second.done);
+  sends_.erase(it);
+  ++st_.sends_completed;
+  if (done) done();
+}
+
+void Ob1::complete_recv(std::uint64_t rid) {
+  auto it = recvs_.find(rid);
+  Completion done = std::move(it->second.done);
+  recvs_.erase(it);
+  ++st_.recvs_completed;
+  if (done) done();
+}
+
+}  // namespace ompisim::pml::ob1

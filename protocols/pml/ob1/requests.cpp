@@ -1,0 +1,118 @@
+#include "protocols/pml/ob1/requests.hpp"
+
+#include <algorithm>
+
+namespace ompisim::pml::ob1 {
+
+const char* to_string(SendState s) {
+  switch (s) {
+    case SendState::Idle: return "IDLE";
+    case SendState::MatchSent: return "MATCH_SENT";
+    case SendState::RndvSent: return "RNDV_SENT";
+    case SendState::RgetSent: return "RGET_SENT";
+    case SendState::Pipelining: return "PIPELINING";
+    case SendState::Complete: return "COMPLETE";
+  }
+  return "?";
+}
+const char* to_string(RecvState s) {
+  switch (s) {
+    case RecvState::Posted: return "POSTED";
+    case RecvState::Pulling: return "PULLING";
+    case RecvState::AwaitFrags: return "AWAIT_FRAGS";
+    case RecvState::Complete: return "COMPLETE";
+  }
+  return "?";
+}
+const char* to_string(SendEvent e) {
+  switch (e) {
+    case SendEvent::BtlDone: return "BTL_DONE";
+    case SendEvent::Ack: return "ACK";
+    case SendEvent::Fin: return "FIN";
+    case SendEvent::FragsDone: return "FRAGS_DONE";
+  }
+  return "?";
+}
+const char* to_string(RecvEvent e) {
+  switch (e) {
+    case RecvEvent::MatchedEager: return "MATCHED_EAGER";
+    case RecvEvent::MatchedRget: return "MATCHED_RGET";
+    case RecvEvent::MatchedRndv: return "MATCHED_RNDV";
+    case RecvEvent::GetDone: return "GET_DONE";
+    case RecvEvent::FragArrived: return "FRAG_ARRIVED";
+  }
+  return "?";
+}
+
+Hdr start(SendRequest& r, const btl::BtlCaps& caps) {
+  if (r.state != SendState::Idle) throw ProtocolError("ob1 send request", to_string(r.state), "start");
+  if (r.bytes + btl::kHdrBytes <= caps.eager_limit) {
+    r.state = SendState::MatchSent;
+    return Hdr::Match;
+  }
+  if (caps.has_get && r.buf.contiguous) {
+    r.state = SendState::RgetSent;
+    return Hdr::Rget;
+  }
+  r.state = SendState::RndvSent;
+  return Hdr::Rndv;
+}
+
+std::uint64_t first_payload(const SendRequest& r, Hdr h, const btl::BtlCaps& caps) {
+  switch (h) {
+    case Hdr::Match: return r.bytes;
+    case Hdr::Rndv: return std::min(r.bytes, caps.rndv_eager_limit > btl::kHdrBytes ? caps.rndv_eager_limit - btl::kHdrBytes : 0);
+    default: return 0;
+  }
+}
+
+void on_event(SendRequest& r, SendEvent e) {
+  auto bad = [&] { throw ProtocolError("ob1 send request", to_string(r.state), to_string(e)); };
+  switch (r.state) {
+    case SendState::MatchSent:
+      if (e != SendEvent::BtlDone) bad();
+      r.state = SendState::Complete;
+      return;
+    case SendState::RgetSent:
+      if (e == SendEvent::Fin) r.state = SendState::Complete;
+      else if (e == SendEvent::Ack) r.state = SendState::Pipelining;  // receiver fell back to RNDV
+      else bad();
+      return;
+    case SendState::RndvSent:
+      if (e != SendEvent::Ack) bad();
+      r.state = SendState::Pipelining;
+      return;
+    case SendState::Pipelining:
+      if (e != SendEvent::FragsDone) bad();
+      r.state = SendState::Complete;
+      return;
+    default: bad();
+  }
+}
+
+void on_event(RecvRequest& r, RecvEvent e, std::uint64_t bytes) {
+  auto bad = [&] { throw ProtocolError("ob1 recv request", to_string(r.state), to_string(e)); };
+  switch (r.state) {
+    case RecvState::Posted:
+      if (e == RecvEvent::MatchedEager) r.state = RecvState::Complete, r.received = bytes;
+      else if (e == RecvEvent::MatchedRget) r.state = RecvState::Pulling;
+      else if (e == RecvEvent::MatchedRndv) {
+        r.received = bytes;
+        r.state = r.received >= r.msg_bytes ? RecvState::Complete : RecvState::AwaitFrags;
+      } else bad();
+      return;
+    case RecvState::Pulling:
+      if (e != RecvEvent::GetDone) bad();
+      r.received = r.msg_bytes;
+      r.state = RecvState::Complete;
+      return;
+    case RecvState::AwaitFrags:
+      if (e != RecvEvent::FragArrived) bad();
+      r.received += bytes;
+      if (r.received >= r.msg_bytes) r.state = RecvState::Complete;
+      return;
+    default: bad();
+  }
+}
+
+}  // namespace ompisim::pml::ob1

@@ -1,0 +1,50 @@
+// pml/ob1 send and receive requests: plain data and pure transitions (no clock, no engine).
+//
+// Send (mca_pml_ob1_send_request_start_btl): a message that fits the BTL's eager limit goes as one MATCH fragment
+// with its data (start_copy/start_prepare) and completes when the BTL has taken the data. A larger contiguous message
+// over a BTL with GET goes as an RGET header (start_rdma): the receiver pulls the data and answers FIN. Otherwise
+// RNDV (start_rndv) carries the first rndv_eager_limit bytes; the receiver answers ACK and the sender streams FRAGs.
+// An ACK after RGET is legal (the receiver fell back from RGET to RNDV). Any other (state, event) is a ProtocolError.
+//
+// Receive: POSTED until matched; a MATCH completes it (after the copy out); an RGET moves it to PULLING until the GET
+// is done (then FIN); an RNDV moves it to AWAIT_FRAGS (ACK sent) until every byte has arrived.
+#pragma once
+#include "core/errors.hpp"
+#include "protocols/btl/btl.hpp"
+
+namespace ompisim::pml::ob1 {
+
+enum class SendState : std::uint8_t { Idle, MatchSent, RndvSent, RgetSent, Pipelining, Complete };
+enum class RecvState : std::uint8_t { Posted, Pulling, AwaitFrags, Complete };
+enum class SendEvent : std::uint8_t { BtlDone, Ack, Fin, FragsDone };
+enum class RecvEvent : std::uint8_t { MatchedEager, MatchedRget, MatchedRndv, GetDone, FragArrived };
+const char* to_string(SendState s);
+const char* to_string(RecvState s);
+const char* to_string(SendEvent e);
+const char* to_string(RecvEvent e);
+
+struct SendRequest {
+  SendState state = SendState::Idle;
+  int rank = 0, peer = 0, tag = 0;
+  std::uint32_t seq = 0;
+  std::uint64_t bytes = 0, frags_outstanding = 0;
+  Buffer buf;
+  Completion done;
+};
+
+struct RecvRequest {
+  RecvState state = RecvState::Posted;
+  int rank = 0, src = 0, tag = 0;  // src/tag may be wildcards until matched
+  std::uint64_t bytes = 0, received = 0, msg_bytes = 0;
+  Buffer buf;
+  Completion done;
+};
+
+// Chooses the protocol and moves Idle -> MatchSent | RgetSent | RndvSent; returns the header to send.
+Hdr start(SendRequest& r, const btl::BtlCaps& caps);
+// Bytes carried by the first fragment for the chosen header.
+std::uint64_t first_payload(const SendRequest& r, Hdr h, const btl::BtlCaps& caps);
+void on_event(SendRequest& r, SendEvent e);
+void on_event(RecvRequest& r, RecvEvent e, std::uint64_t bytes = 0);
+
+}  // namespace ompisim::pml::ob1

@@ -1,0 +1,266 @@
+#include "runtime/scenario.hpp"
+
+#include "engine/des_engine.hpp"
+#include "engine/simgrid_engine.hpp"
+#include "runtime/stacks.hpp"
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace ompisim {
+
+Scenario load_scenario(const std::string& file) {
+  Json j = load_json_file(file);
+  Scenario s;
+  s.file = file;
+  ObjectReader r(j, file, "");
+  s.id = r.opt_str("id").value_or(std::filesystem::path(file).stem().string());
+  s.description = r.opt_str("description").value_or("");
+  s.expected = r.opt_str("expected").value_or("");
+  s.figure = r.opt_str("figure").value_or("");
+  s.paper = r.opt_str("paper").value_or("");
+  if (r.has("relevant_code")) (void)r.raw("relevant_code");
+  s.machine = r.str("machine");
+  s.stack = r.str("stack");
+  if (r.has("engine")) {
+    s.engine = r.str("engine");
+    if (s.engine != "simgrid" && s.engine != "des") r.fail("engine", "expected 'simgrid' or 'des'");
+  }
+  auto& rv = r.raw("ranks");
+  if (rv.is_array()) s.ranks = r.int_list("ranks", 1, 100000000);
+  else s.ranks = {r.integer("ranks", 1, 100000000)};
+  if (s.ranks.empty()) r.fail("ranks", "empty list");
+  s.ranks_per_node = static_cast<int>(r.opt_integer("ranks_per_node", 1, 100000).value_or(1));
+  if (r.has("nodes")) s.nodes = r.int_list("nodes", 0, 1000000000);
+  if (r.has("mca")) {
+    s.mca = r.raw("mca");
+    if (!s.mca.is_object()) r.fail("mca", "expected an object of MCA parameters");
+  }
+  ObjectReader b = r.object("benchmark");
+  s.benchmark = b.str("name");
+  const auto& names = bench::benchmark_names();
+  if (std::find(names.begin(), names.end(), s.benchmark) == names.end()) {
+    std::string hint = did_you_mean(s.benchmark, names);
+    b.fail("name", fmt::format("unknown benchmark '{}'{} (known: {})", s.benchmark,
+                               hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(names, ", ")));
+  }
+  if (s.benchmark == "barrier_loop") {
+    s.barrier.algorithm = b.opt_str("algorithm").value_or("tuned");
+    s.barrier.radix = static_cast<int>(b.opt_integer("radix", 2, 1024).value_or(4));
+    s.barrier.iterations = b.opt_integer("iterations", 1, 100000000).value_or(100);
+    s.barrier.skip = b.opt_integer("skip", 0, 100000000).value_or(10);
+    b.finish({"name", "algorithm", "radix", "iterations", "skip"});
+  } else {
+    s.osu.name = s.benchmark;
+    if (b.has("sizes")) {
+      auto& sv = b.raw("sizes");
+      if (!sv.is_array() || sv.empty()) b.fail("sizes", "expected a non-empty list of message sizes in bytes");
+      for (std::size_t i = 0; i < sv.size(); ++i) {
+        double x = json_quantity(sv[i], Dim::Bytes, file, b.key_path("sizes") + "[" + std::to_string(i) + "]");
+        if (x < 0 || x > 1e12 || x != static_cast<double>(static_cast<long long>(x)))
+          throw InputError(file, b.key_path("sizes") + "[" + std::to_string(i) + "]",
+                           fmt::format("message size must be a whole number of bytes in [0, 1e12], got {}", sv[i].dump()));
+        s.osu.sizes.push_back(static_cast<std::uint64_t>(x));
+      }
+    } else {
+      s.osu.sizes = bench::osu_default_sizes(s.benchmark);
+    }
+    s.osu.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
+    s.osu.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
+    s.osu.window = b.opt_integer("window", 1, 100000).value_or(64);
+    s.osu.buffer_offset = static_cast<std::uint64_t>(b.opt_integer("buffer_offset", 0, 4095).value_or(0));
+    b.finish({"name", "sizes", "iterations", "skip", "window", "buffer_offset"});
+    for (long long n : s.ranks) {
+      if (n < 2 || n % 2) r.fail("ranks", fmt::format("{} needs an even number of ranks >= 2, got {}", s.benchmark, n));
+      if ((s.benchmark == "osu_latency" || s.benchmark == "osu_bw" || s.benchmark == "osu_bibw") && n != 2)
+        r.fail("ranks", fmt::format("{} runs on exactly 2 ranks, got {} (use osu_multi_lat / osu_mbw_mr)", s.benchmark, n));
+    }
+  }
+  r.finish({"id", "description", "expected", "figure", "paper", "relevant_code", "machine", "stack", "engine",
+            "ranks", "ranks_per_node", "nodes", "mca", "benchmark"});
+  return s;
+}
+
+std::string git_describe() {
+  std::string cmd = "git -C '" + data_dir() + "' describe --always --dirty 2>/dev/null";
+  std::array<char, 128> buf{};
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    while (fgets(buf.data(), buf.size(), p)) out += buf.data();
+    pclose(p);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out.empty() ? "unknown" : out;
+}
+
+void write_atomic(const std::string& path, const std::string& text) {
+  std::filesystem::path p(path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream o(tmp, std::ios::binary);
+    o << text;
+    if (!o) throw std::runtime_error("cannot write " + tmp);
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
+  auto phys = m.physical_params();
+  auto mcal = param_list(mca);
+  for (auto& [k, v] : sets) {
+    if (set_param(phys, k, v, "--set") || set_param(mcal, k, v, "--set")) continue;
+    bool done = false;  // accept the short name of a physical parameter ("bte_bandwidth")
+    for (auto& r : phys)
+      if (r.info.name.substr(r.info.name.find('.') + 1) == k) {
+        ParamList one{r};
+        done = set_param(one, r.info.name, v, "--set");
+        break;
+      }
+    if (done) continue;
+    auto names = param_names(phys);
+    auto more = param_names(mcal);
+    names.insert(names.end(), more.begin(), more.end());
+    std::string hint = did_you_mean(k, names);
+    throw InputError("--set", k, "unknown parameter" + (hint.empty() ? std::string() : " (did you mean '" + hint + "'?)"));
+  }
+}
+
+Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
+  std::unique_ptr<Machine> m;
+  try {
+    m = load_machine(s.machine);
+  } catch (const InputError& e) {
+    if (e.file().empty()) throw InputError(s.file, "machine", e.reason());
+    throw;
+  }
+  McaParams mca = m->mca;
+  {
+    ObjectReader mr(s.mca, s.file, "mca");
+    auto list = param_list(mca);
+    load_overrides(mr, list, "scenario " + s.id);
+  }
+  apply_sets(*m, mca, sets);
+  if (!sets.empty() && m->torus && m->family == "gemini") {  // links follow overridden link parameters
+    auto& g = m->gemini;
+    double eff = g.packet_payload_efficiency;
+    m->torus = std::make_unique<topology::Torus>(
+        m->torus->dims(), m->torus->nodes_per_router(),
+        std::array<double, 3>{g.link_bandwidth_x * eff, g.link_bandwidth_y * eff, g.link_bandwidth_z * eff},
+        g.router_hop_latency.value);
+  }
+  Placement pl = make_placement(*m, ranks, s.ranks_per_node, s.nodes, s.file);
+  std::unique_ptr<Simulator> sim;
+  if (s.engine == "des") sim = std::make_unique<engine::DesEngine>();
+  else sim = std::make_unique<engine::SimGridEngine>();
+  World w(*sim, *m, mca, pl);
+  auto stack = make_stack(w, s.stack, s.file);
+  Json points;
+  if (s.benchmark == "barrier_loop") {
+    sim->seal();
+    points = Json::array({bench::run_barrier(w, *stack, s.barrier, s.file)});
+  } else {
+    // Bulk paths: every ordered pair of the scenario's nodes while that is small, else the benchmark's pairs.
+    std::vector<std::pair<long long, long long>> pairs;
+    bool all = pl.node_count() <= 64;
+    if (!all)
+      for (long long r = 0; r < ranks / 2; ++r) {
+        long long a = pl.node_of(r), b = pl.node_of(r + ranks / 2);
+        pairs.emplace_back(a, b), pairs.emplace_back(b, a);
+      }
+    w.declare_bulk_paths(pairs, all);
+    sim->seal();
+    points = bench::run_osu(w, *stack, s.osu);
+  }
+  StackStats st = stack->stats();
+  Json stats{{"sends_posted", st.sends_posted},       {"sends_completed", st.sends_completed},
+             {"recvs_posted", st.recvs_posted},       {"recvs_completed", st.recvs_completed},
+             {"live_requests", st.live_requests},     {"unexpected_left", st.unexpected_now},
+             {"posted_left", st.posted_now},          {"amos", st.amos},
+             {"events", sim->events_scheduled},       {"flows", sim->flows_started},
+             {"simulated_time_s", sim->now()},        {"counters", st.counters}};
+  Json res{{"scenario", s.id},
+           {"machine", m->name},
+           {"stack", s.stack},
+           {"benchmark", s.benchmark},
+           {"ranks", ranks},
+           {"ranks_per_node", s.ranks_per_node},
+           {"points", points},
+           {"stats", stats}};
+  res["provenance"] = {{"git_describe", git_describe()},
+                       {"scenario_file", s.file},
+                       {"machine_file", m->file},
+                       {"engine", sim->name()},
+                       {"overrides", sets},
+                       {"parameters", resolved(m->physical_params())},
+                       {"mca", resolved(param_list(mca))}};
+  if (s.benchmark == "barrier_loop" || s.stack == "openmpi") {
+    double lim = mca.btl_ugni_smsg_limit.value > 0 ? mca.btl_ugni_smsg_limit.value : ugni_auto_smsg_limit(ranks);
+    res["provenance"]["derived"] = {{"btl_ugni_smsg_limit (effective)", lim}};
+  }
+  return res;
+}
+
+std::string run_isolated(const std::function<std::string()>& fn) {
+  int fd[2];
+  if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
+  fflush(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    std::string out;
+    int code = 0;
+    try {
+      out = "OK" + fn();
+    } catch (const InputError& e) {
+      out = std::string("IE") + e.what();
+      code = 2;
+    } catch (const std::exception& e) {
+      out = std::string("ER") + e.what();
+      code = 3;
+    }
+    std::size_t off = 0;
+    while (off < out.size()) {
+      ssize_t k = write(fd[1], out.data() + off, out.size() - off);
+      if (k <= 0) break;
+      off += static_cast<std::size_t>(k);
+    }
+    close(fd[1]);
+    _exit(code);
+  }
+  close(fd[1]);
+  std::string out;
+  char buf[65536];
+  ssize_t k;
+  while ((k = read(fd[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(k));
+  close(fd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (out.size() < 2) throw std::runtime_error("simulation process died (signal or crash)");
+  std::string tag = out.substr(0, 2), body = out.substr(2);
+  if (tag == "OK") return body;
+  if (tag == "IE") throw InputError("", "", body);
+  throw std::runtime_error(body);
+}
+
+Json run_scenario(const Scenario& s, const Overrides& sets) {
+  if (s.ranks.size() == 1) return run_one(s, s.ranks[0], sets);
+  Json merged;
+  Json points = Json::array();
+  for (long long n : s.ranks) {
+    Json one = Json::parse(run_isolated([&] { return run_one(s, n, sets).dump(); }));
+    for (auto& p : one["points"]) points.push_back(p);
+    if (merged.is_null()) merged = one;
+  }
+  merged["points"] = points;
+  merged["ranks"] = s.ranks;
+  merged.erase("stats");
+  return merged;
+}
+
+}  // namespace ompisim

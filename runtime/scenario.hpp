@@ -1,0 +1,39 @@
+// A scenario file (scenarios/**/*.json): machine, stack, benchmark, placement and MCA overrides. It never carries
+// physics of its own. `run_scenario` runs it and returns the result JSON (the `--json` schema).
+#pragma once
+#include "benchmarks/benchmarks.hpp"
+#include "core/json_input.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ompisim {
+
+struct Scenario {
+  std::string file, id, description, expected, figure, paper;
+  std::string machine, stack, engine = "simgrid";
+  std::string benchmark;
+  bench::OsuConfig osu;
+  bench::BarrierConfig barrier;
+  std::vector<long long> ranks;  // one entry, or a sweep (barrier_loop)
+  int ranks_per_node = 1;
+  std::vector<long long> nodes;
+  Json mca = Json::object();
+};
+
+Scenario load_scenario(const std::string& file);
+// --set key=value pairs: machine parameters ("nic.bte_bandwidth" or "bte_bandwidth") or MCA parameters.
+using Overrides = std::vector<std::pair<std::string, std::string>>;
+// Runs every rank count of the scenario (a sweep runs each count in its own process) and returns the result.
+Json run_scenario(const Scenario& s, const Overrides& sets);
+// Runs one rank count in this process (one SimGrid engine per process).
+Json run_one(const Scenario& s, long long ranks, const Overrides& sets);
+// Runs fn in a child process and returns what it printed (SimGrid allows one engine per process). Rethrows
+// the child's InputError / runtime error text as std::runtime_error.
+std::string run_isolated(const std::function<std::string()>& fn);
+std::string git_describe();
+// Writes `text` to `path` atomically (temporary file in the same directory, then rename).
+void write_atomic(const std::string& path, const std::string& text);
+
+}  // namespace ompisim

@@ -1,0 +1,67 @@
+// Minimal C++20 coroutine support for benchmark drivers: a rank's program is a fire-and-forget coroutine that
+// co_awaits sets of MPI requests (Pending) or a driver-level synchronisation (GlobalSync, used only where the
+// benchmark itself does not time the synchronisation, e.g. OSU's barrier between message sizes).
+#pragma once
+#include "runtime/world.hpp"
+
+#include <coroutine>
+#include <exception>
+#include <vector>
+
+namespace ompisim {
+
+struct Task {
+  struct promise_type {
+    Task get_return_object() { return {}; }
+    std::suspend_never initial_suspend() noexcept { return {}; }
+    std::suspend_never final_suspend() noexcept { return {}; }
+    void return_void() {}
+    void unhandled_exception() { std::terminate(); }
+  };
+};
+
+// Outstanding requests of one rank; co_await resumes when all have completed.
+struct Pending {
+  int outstanding = 0;
+  std::coroutine_handle<> waiter;
+  Completion add() {
+    ++outstanding;
+    return [this] {
+      if (--outstanding == 0 && waiter) {
+        auto h = waiter;
+        waiter = nullptr;
+        h.resume();
+      }
+    };
+  }
+  bool await_ready() const noexcept { return outstanding == 0; }
+  void await_suspend(std::coroutine_handle<> h) { waiter = h; }
+  void await_resume() const noexcept {}
+};
+
+// All `n` participants arrive, then all resume at the arrival time of the last one (zero simulated cost).
+class GlobalSync {
+public:
+  explicit GlobalSync(Simulator& sim, int n) : sim_(sim), n_(n) {}
+  struct Awaiter {
+    GlobalSync& s;
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<> h) {
+      s.waiting_.push_back(h);
+      if (static_cast<int>(s.waiting_.size()) == s.n_) {
+        auto all = std::move(s.waiting_);
+        s.waiting_.clear();
+        for (auto w : all) s.sim_.after(0, [w] { w.resume(); });
+      }
+    }
+    void await_resume() const noexcept {}
+  };
+  Awaiter arrive() { return Awaiter{*this}; }
+
+private:
+  Simulator& sim_;
+  int n_;
+  std::vector<std::coroutine_handle<>> waiting_;
+};
+
+}  // namespace ompisim

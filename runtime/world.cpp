@@ -1,0 +1,227 @@
+#include "runtime/world.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <set>
+#include <stdexcept>
+
+namespace ompisim {
+
+void Stack::amo_add(int, int, Completion, Completion) {
+  throw std::logic_error("stack '" + name() + "' has no remote atomics");
+}
+
+World::World(Simulator& sim, Machine& machine, const McaParams& mca, Placement placement)
+    : sim_(sim), machine_(machine), mca_(mca), placement_(std::move(placement)),
+      cpu_free_(static_cast<std::size_t>(placement_.ranks), 0.0),
+      copying_(static_cast<std::size_t>(placement_.ranks), 0) {}
+
+int World::local_ranks(int rank) const {
+  long long n = rank / placement_.ranks_per_node;
+  long long first = n * placement_.ranks_per_node;
+  return static_cast<int>(std::min<long long>(placement_.ranks_per_node, placement_.ranks - first));
+}
+
+void World::cpu(int rank, double cost, Callback fn) {
+  if (copying_[rank]) {
+    waiting_[rank].push_back({false, cost, std::move(fn)});
+    return;
+  }
+  double& f = cpu_free_[rank];
+  double start = std::max(f, sim_.now());
+  f = start + cost;
+  sim_.at(f, std::move(fn));
+}
+
+void World::cpu_copy(int rank, double bytes, Callback fn) {
+  if (copying_[rank]) {
+    waiting_[rank].push_back({true, bytes, std::move(fn)});
+    return;
+  }
+  if (bytes <= 0) {
+    cpu(rank, 0, std::move(fn));
+    return;
+  }
+  copying_[rank] = 1;
+  double start = std::max(cpu_free_[rank], sim_.now());
+  sim_.at(start, [this, rank, bytes, fn = std::move(fn)]() mutable {
+    copy(rank, bytes, [this, rank, fn = std::move(fn)]() mutable {
+      copying_[rank] = 0;
+      cpu_free_[rank] = sim_.now();
+      drain(rank);  // work queued behind the copy keeps its place ahead of what fn starts
+      fn();
+    });
+  });
+}
+
+void World::drain(int rank) {
+  auto it = waiting_.find(rank);
+  if (it == waiting_.end()) return;
+  std::vector<CpuTask> tasks = std::move(it->second);
+  waiting_.erase(it);
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (copying_[rank]) {  // a copy started again: requeue the rest in order
+      auto& w = waiting_[rank];
+      w.insert(w.begin(), std::make_move_iterator(tasks.begin() + static_cast<long>(i)), std::make_move_iterator(tasks.end()));
+      return;
+    }
+    if (tasks[i].is_copy) cpu_copy(rank, tasks[i].amount, std::move(tasks[i].fn));
+    else cpu(rank, tasks[i].amount, std::move(tasks[i].fn));
+  }
+}
+
+int World::hops(long long a, long long b) const {
+  if (!machine_.torus) return a == b ? 0 : 1;
+  return machine_.torus->hops(machine_.torus->router_of_node(a), machine_.torus->router_of_node(b));
+}
+
+double World::wire_time(long long a, long long b, double bytes) const {
+  if (machine_.family == "loggp") {
+    auto& p = machine_.loggp;
+    return p.L + std::max(0.0, bytes - 1) / p.G_bandwidth;
+  }
+  auto& g = machine_.gemini;
+  const auto& t = *machine_.torus;
+  int ra = t.router_of_node(a), rb = t.router_of_node(b);
+  double bw = g.nic_ht_capacity;
+  double lat = g.nic_latency;
+  if (ra != rb)
+    for (auto id : t.route(ra, rb)) {
+      bw = std::min(bw, t.link(id).bandwidth);
+      lat += t.link(id).latency;
+    }
+  return lat + bytes / bw;
+}
+
+ResourceId World::resource(const std::string& name, double capacity) { return sim_.add_resource(name, capacity); }
+
+EndpointId World::node_endpoint(long long node) {
+  auto it = node_ep_.find(node);
+  if (it != node_ep_.end()) return it->second;
+  return node_ep_[node] = sim_.add_endpoint(fmt::format("n{}", node));
+}
+EndpointId World::mem_endpoint(long long node) {
+  auto it = mem_ep_.find(node);
+  if (it != mem_ep_.end()) return it->second;
+  return mem_ep_[node] = sim_.add_endpoint(fmt::format("n{}-mem", node));
+}
+EndpointId World::core_endpoint(long long node, int core) {
+  auto key = std::make_pair(node, core);
+  auto it = core_ep_.find(key);
+  if (it != core_ep_.end()) return it->second;
+  return core_ep_[key] = sim_.add_endpoint(fmt::format("n{}-c{}", node, core));
+}
+
+void World::declare_bulk_paths(const std::vector<std::pair<long long, long long>>& pairs_in, bool all_pairs) {
+  std::set<long long> active(placement_.nodes.begin(), placement_.nodes.end());
+  // Intra-node copy paths: every core of every active node that hosts a rank.
+  for (long long r = 0; r < placement_.ranks; ++r) {
+    long long n = placement_.node_of(r);
+    int c = placement_.core_of(r);
+    auto core_key = std::make_pair(n, c);
+    if (!core_res_.count(core_key))
+      core_res_[core_key] = resource(fmt::format("n{}-c{}-copy", n, c), machine_.host.dram_copy_bandwidth);
+    if (!mem_res_.count(n)) mem_res_[n] = resource(fmt::format("n{}-membus", n), machine_.host.node_copy_bandwidth);
+    sim_.add_path(core_endpoint(n, c), mem_endpoint(n), {core_res_[core_key], mem_res_[n]});
+  }
+  std::vector<std::pair<long long, long long>> pairs = pairs_in;
+  if (all_pairs)
+    for (long long a : active)
+      for (long long b : active)
+        if (a != b) pairs.emplace_back(a, b);
+  for (auto [a, b] : pairs) {
+    if (a == b || sim_.has_path(node_endpoint(a), node_endpoint(b))) continue;
+    std::vector<ResourceId> path;
+    if (machine_.family == "loggp") {
+      for (long long n : {a, b})
+        if (!ht_res_.count(n)) ht_res_[n] = resource(fmt::format("n{}-nic", n), machine_.loggp.G_bandwidth);
+      path = {ht_res_[a], ht_res_[b]};
+    } else {
+      auto& g = machine_.gemini;
+      for (long long n : {a, b}) {
+        if (!ht_res_.count(n)) ht_res_[n] = resource(fmt::format("n{}-ht", n), g.nic_ht_capacity);
+        if (!bte_res_.count(n)) bte_res_[n] = resource(fmt::format("n{}-bte", n), g.bte_bandwidth);
+      }
+      path = {bte_res_[a], ht_res_[a]};
+      const auto& t = *machine_.torus;
+      for (auto id : t.route(t.router_of_node(a), t.router_of_node(b))) {
+        auto it = link_res_.find(id);
+        if (it == link_res_.end())
+          it = link_res_.emplace(id, resource(t.link_name(id), t.link(id).bandwidth)).first;
+        path.push_back(it->second);
+      }
+      path.push_back(ht_res_[b]);
+    }
+    sim_.add_path(node_endpoint(a), node_endpoint(b), path);
+  }
+  paths_declared_ = true;
+}
+
+void World::bulk(long long a, long long b, double bytes, double latency, Callback done) {
+  ++bulk_flows;
+  if (bytes <= 0) {
+    sim_.after(latency, std::move(done));
+    return;
+  }
+  EndpointId ea = node_ep_.at(a), eb = node_ep_.at(b);
+  sim_.after(latency, [this, ea, eb, bytes, done = std::move(done)]() mutable { sim_.flow(ea, eb, bytes, std::move(done)); });
+}
+
+double World::copy_time_uncontended(double bytes) const {
+  auto s = host::split_copy(machine_.host, bytes);
+  double bw = std::min<double>(machine_.host.dram_copy_bandwidth, machine_.host.node_copy_bandwidth);
+  return s.cache_time + s.dram_bytes / bw;
+}
+
+void World::copy(int rank, double bytes, Callback done) {
+  bytes_copied += static_cast<std::uint64_t>(bytes);
+  auto s = host::split_copy(machine_.host, bytes);
+  if (s.dram_bytes <= 0) {
+    sim_.after(s.cache_time, std::move(done));
+    return;
+  }
+  long long n = node_of(rank);
+  EndpointId src = core_ep_.at({n, placement_.core_of(rank)}), dst = mem_ep_.at(n);
+  double dram = s.dram_bytes;
+  sim_.after(s.cache_time, [this, src, dst, dram, done = std::move(done)]() mutable { sim_.flow(src, dst, dram, std::move(done)); });
+}
+
+Placement make_placement(const Machine& m, long long ranks, int rpn, const std::vector<long long>& nodes,
+                         const std::string& file) {
+  if (ranks < 1) throw InputError(file, "ranks", "must be at least 1");
+  if (rpn < 1) throw InputError(file, "ranks_per_node", "must be at least 1");
+  if (rpn > m.cores_per_node)
+    throw InputError(file, "ranks_per_node",
+                     fmt::format("{} ranks per node, but a {} node has {} cores (one rank per core)", rpn, m.name,
+                                 m.cores_per_node));
+  long long need = (ranks + rpn - 1) / rpn;
+  if (ranks > m.nodes * m.cores_per_node)
+    throw InputError(file, "ranks",
+                     fmt::format("{} ranks do not fit on {} ({} nodes x {} cores = {} cores)", ranks, m.name, m.nodes,
+                                 m.cores_per_node, m.nodes * m.cores_per_node));
+  if (need > m.nodes)
+    throw InputError(file, "ranks",
+                     fmt::format("{} ranks at {} per node need {} nodes, but {} has {}", ranks, rpn, need, m.name,
+                                 m.nodes));
+  Placement p;
+  p.ranks = ranks;
+  p.ranks_per_node = rpn;
+  if (!nodes.empty()) {
+    if (static_cast<long long>(nodes.size()) < need)
+      throw InputError(file, "nodes", fmt::format("{} nodes listed, {} needed for {} ranks at {} per node",
+                                                  nodes.size(), need, ranks, rpn));
+    std::set<long long> seen;
+    for (auto n : nodes) {
+      if (n < 0 || n >= m.nodes)
+        throw InputError(file, "nodes", fmt::format("node {} does not exist on {} (0..{})", n, m.name, m.nodes - 1));
+      if (!seen.insert(n).second) throw InputError(file, "nodes", fmt::format("node {} is listed twice", n));
+    }
+    p.nodes.assign(nodes.begin(), nodes.begin() + need);
+  } else {
+    p.nodes.resize(static_cast<std::size_t>(need));
+    for (long long i = 0; i < need; ++i) p.nodes[static_cast<std::size_t>(i)] = i;
+  }
+  return p;
+}
+
+}  // namespace ompisim

@@ -1,0 +1,122 @@
+// The simulated job: ranks placed on nodes, each pinned to one core with a CPU that executes the software costs of the
+// MPI stack in order (a rank's protocol handlers never overlap), and the fabric that times wire transfers and moves
+// bulk data as shared flows. Stacks (pml/ob1 over BTLs, native MPICH, loggp, ...) implement `Stack`; benchmark
+// drivers and collectives use only `Stack`.
+#pragma once
+#include "core/sim.hpp"
+#include "models/machine.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ompisim {
+
+constexpr int kAnySource = -1;
+constexpr int kAnyTag = -1;
+
+// A user buffer: its address matters for alignment (uGNI GET needs 4-byte alignment) and registration caches.
+struct Buffer {
+  std::uint64_t addr = 0;
+  bool contiguous = true;
+};
+
+struct Placement {
+  long long ranks = 0;
+  int ranks_per_node = 1;
+  std::vector<long long> nodes;  // node id of each node index used (block placement over them)
+  long long node_of(long long rank) const { return nodes[static_cast<std::size_t>(rank / ranks_per_node)]; }
+  int core_of(long long rank) const { return static_cast<int>(rank % ranks_per_node); }
+  long long node_count() const { return static_cast<long long>(nodes.size()); }
+};
+
+struct StackStats {
+  std::uint64_t sends_posted = 0, sends_completed = 0, recvs_posted = 0, recvs_completed = 0;
+  std::uint64_t live_requests = 0, unexpected_now = 0, posted_now = 0;
+  std::uint64_t amos = 0;
+  std::map<std::string, std::uint64_t> counters;  // protocol counters: "smsg", "eager_get", "rget", "put_fallback"...
+};
+
+using Completion = std::function<void()>;
+
+class Stack {
+public:
+  virtual ~Stack() = default;
+  virtual std::string name() const = 0;
+  virtual void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) = 0;
+  virtual void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) = 0;
+  // Remote atomic add on `target`'s collective counter; `local_done` when the initiator sees completion,
+  // `at_target` when the counter is updated (the target CPU is not involved).
+  virtual void amo_add(int rank, int target, Completion local_done, Completion at_target);
+  virtual StackStats stats() const = 0;
+};
+
+class World {
+public:
+  World(Simulator& sim, Machine& machine, const McaParams& mca, Placement placement);
+  Simulator& sim() { return sim_; }
+  Machine& machine() { return machine_; }
+  const McaParams& mca() const { return mca_; }
+  const Placement& placement() const { return placement_; }
+  long long ranks() const { return placement_.ranks; }
+  long long node_of(int rank) const { return placement_.node_of(rank); }
+  bool same_node(int a, int b) const { return node_of(a) == node_of(b); }
+  int local_ranks(int rank) const;  // ranks sharing rank's node
+
+  // Runs fn on rank's CPU after `cost` seconds of work that starts when the CPU is free (and not before now).
+  void cpu(int rank, double cost, Callback fn);
+  // The rank's CPU copies `bytes` (a memcpy: the CPU is busy until the copy ends, DRAM part shared); then fn.
+  void cpu_copy(int rank, double bytes, Callback fn);
+  double cpu_free_at(int rank) const { return cpu_free_[rank]; }
+
+  // --- Fabric (Gemini torus or flat LogGP network) ---
+  int hops(long long node_a, long long node_b) const;
+  // One-way time of a small packet of `bytes` from node a to node b (NIC latency, hops, serialization): analytic.
+  double wire_time(long long node_a, long long node_b, double bytes) const;
+  // Declares the bulk paths (before the run). Pairs of node ids; all pairs of active nodes when `all_pairs`.
+  void declare_bulk_paths(const std::vector<std::pair<long long, long long>>& pairs, bool all_pairs);
+  // Moves bulk data node a -> node b as a shared flow (after `latency`), then runs done.
+  void bulk(long long node_a, long long node_b, double bytes, double latency, Callback done);
+  // A memory copy of `bytes` by rank's core: cache-resident part analytic, DRAM part a flow over the core and the
+  // node's memory system (shared with the other cores of the node).
+  void copy(int rank, double bytes, Callback done);
+  double copy_time_uncontended(double bytes) const;
+
+  std::uint64_t bytes_copied = 0, bulk_flows = 0;
+
+private:
+  ResourceId resource(const std::string& name, double capacity);
+  EndpointId node_endpoint(long long node);
+  EndpointId core_endpoint(long long node, int core);
+  EndpointId mem_endpoint(long long node);
+
+  Simulator& sim_;
+  Machine& machine_;
+  McaParams mca_;
+  Placement placement_;
+  struct CpuTask {
+    bool is_copy;
+    double amount;  // seconds of work, or bytes to copy
+    Callback fn;
+  };
+  void drain(int rank);
+  std::vector<double> cpu_free_;
+  std::vector<std::uint8_t> copying_;                        // the CPU is inside an open-ended copy
+  std::unordered_map<int, std::vector<CpuTask>> waiting_;   // work queued behind that copy, in order
+  std::unordered_map<long long, EndpointId> node_ep_, mem_ep_;
+  std::map<std::pair<long long, int>, EndpointId> core_ep_;
+  std::unordered_map<long long, ResourceId> ht_res_, bte_res_, mem_res_;
+  std::map<std::pair<long long, int>, ResourceId> core_res_;
+  std::unordered_map<std::uint32_t, ResourceId> link_res_;
+  bool paths_declared_ = false;
+};
+
+// Placement from a scenario: block over the machine's node order, or over an explicit node list.
+Placement make_placement(const Machine& m, long long ranks, int ranks_per_node, const std::vector<long long>& nodes,
+                         const std::string& file);
+
+}  // namespace ompisim

@@ -1,0 +1,158 @@
+// ompisim: the command-line tool. Subcommands: run, validate, calibrate, reproduce, list, describe.
+// Exit status: 0 success; 1 validation failure (a calibration point outside its tolerance); 2 bad input.
+#include "benchmarks/benchmarks.hpp"
+#include "runtime/scenario.hpp"
+#include "runtime/stacks.hpp"
+#include "validation/validate.hpp"
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+
+using namespace ompisim;
+
+static std::string table(const Json& res) {
+  std::string out = fmt::format("# ompisim {} on {} ({}), {} ranks\n", res.value("benchmark", ""), res.value("machine", ""),
+                                res.value("stack", ""), res["ranks"].dump());
+  const Json& pts = res["points"];
+  if (pts.empty()) return out;
+  if (pts[0].contains("ranks")) {
+    out += fmt::format("# {:<10}{:>16}\n", "Ranks", "Latency (us)");
+    for (auto& p : pts) out += fmt::format("{:<12}{:>16.2f}\n", p["ranks"].get<long long>(), p["latency_us"].get<double>());
+  } else if (pts[0].contains("latency_us")) {
+    out += fmt::format("# {:<10}{:>16}\n", "Size", "Latency (us)");
+    for (auto& p : pts) out += fmt::format("{:<12}{:>16.2f}\n", p["bytes"].get<long long>(), p["latency_us"].get<double>());
+  } else {
+    out += fmt::format("# {:<10}{:>16}\n", "Size", "Bandwidth (GB/s)");
+    for (auto& p : pts) out += fmt::format("{:<12}{:>16.3f}\n", p["bytes"].get<long long>(), p["bandwidth_GBps"].get<double>());
+  }
+  return out;
+}
+
+static std::string csv(const Json& res) {
+  std::string out;
+  const Json& pts = res["points"];
+  if (pts.empty()) return out;
+  std::vector<std::string> cols;
+  for (auto it = pts[0].begin(); it != pts[0].end(); ++it) cols.push_back(it.key());
+  out += fmt::format("{}\n", fmt::join(cols, ","));
+  for (auto& p : pts) {
+    std::vector<std::string> v;
+    for (auto& c : cols) v.push_back(p[c].is_string() ? p[c].get<std::string>() : p[c].dump());
+    out += fmt::format("{}\n", fmt::join(v, ","));
+  }
+  return out;
+}
+
+static Overrides parse_sets(const std::vector<std::string>& sets) {
+  Overrides o;
+  for (auto& s : sets) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) throw InputError("--set", s, "expected key=value");
+    o.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  return o;
+}
+
+int main(int argc, char** argv) {
+  CLI::App app{"ompisim: a discrete-event simulator of the Open MPI communication stack"};
+  app.require_subcommand(1);
+
+  auto* run = app.add_subcommand("run", "run one scenario");
+  std::string scen_file, out_dir;
+  std::vector<std::string> sets;
+  bool as_json = false;
+  run->add_option("scenario", scen_file, "scenario JSON file")->required();
+  run->add_option("--set", sets, "override a machine or MCA parameter (key=value), repeatable");
+  run->add_option("--out", out_dir, "directory for the result files (default results/<scenario>/)");
+  run->add_flag("--json", as_json, "print the result as JSON on stdout");
+
+  auto* val = app.add_subcommand("validate", "run the scenarios with reference data and print the validation table");
+  std::string paper;
+  bool val_json = false;
+  val->add_option("--paper", paper, "only this paper (e.g. gemini-xe-xk)");
+  val->add_flag("--json", val_json, "print JSON");
+
+  auto* cal = app.add_subcommand("calibrate", "fit the free parameters (least squares) on the calibration points");
+  std::string cal_machine = "cielo";
+  bool cal_write = false;
+  cal->add_option("--paper", paper, "paper whose calibration points are used");
+  cal->add_option("--machine", cal_machine, "machine file whose fitted parameters are updated");
+  cal->add_flag("--write", cal_write, "write the fitted values into the machine file");
+
+  auto* rep = app.add_subcommand("reproduce", "run every scenario into results/ (JSON, CSV, SVG) and write validation.md");
+  std::string rep_out = data_dir() + "/results";
+  rep->add_option("--out", rep_out, "results directory");
+
+  auto* lst = app.add_subcommand("list", "list machines, stacks, benchmarks, algorithms and scenarios");
+  auto* desc = app.add_subcommand("describe", "print every parameter of a machine with unit, value and source");
+  std::string desc_machine;
+  desc->add_option("machine", desc_machine, "machine name")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+
+  try {
+    if (*run) {
+      Scenario s = load_scenario(scen_file);
+      Json res = run_scenario(s, parse_sets(sets));
+      std::string dir = out_dir.empty() ? data_dir() + "/results/" + s.id : out_dir;
+      write_atomic(dir + "/" + s.id + ".json", res.dump(2) + "\n");
+      write_atomic(dir + "/" + s.id + ".csv", csv(res));
+      if (as_json) std::cout << res.dump(2) << "\n";
+      else std::cout << table(res);
+      return 0;
+    }
+    if (*lst) {
+      std::cout << "machines:\n";
+      for (auto& [n, f] : list_machines()) std::cout << "  " << n << "  (" << f << ")\n";
+      std::cout << "stacks:\n";
+      for (auto& s : stack_registry()) std::cout << "  " << s.name << " [" << s.family << "]  " << s.description << "\n";
+      std::cout << "benchmarks:\n";
+      for (auto& b : bench::benchmark_names()) std::cout << "  " << b << "\n";
+      std::cout << "barrier algorithms (barrier_loop):\n";
+      for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";
+      std::cout << "scenarios:\n";
+      for (auto& f : validation::scenario_files()) std::cout << "  " << f << "\n";
+      return 0;
+    }
+    if (*desc) {
+      auto m = load_machine(desc_machine);
+      std::cout << fmt::format("# {} ({}), family {}: {}\n", m->name, m->file, m->family, m->description);
+      std::cout << fmt::format("# topology: {}, {} compute nodes x {} cores\n", m->topology_json.dump(), m->nodes,
+                               m->cores_per_node);
+      auto print = [](const ParamList& l) {
+        for (auto& row : describe(l))
+          std::cout << fmt::format("{:<40} {:>16}  {}{}\n    {}\n", row["name"].get<std::string>(),
+                                   row["value"].get<std::string>(), row["fitted"].get<bool>() ? "[fitted] " : "",
+                                   row["description"].get<std::string>(), row["source"].get<std::string>());
+      };
+      std::cout << "## physical parameters\n";
+      print(m->physical_params());
+      std::cout << "## software (MCA) defaults\n";
+      print(m->mca_params());
+      std::cout << "## barrier algorithms\n";
+      for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";
+      return 0;
+    }
+    if (*val) {
+      Json v = validation::validate(paper);
+      if (val_json) std::cout << v.dump(2) << "\n";
+      else std::cout << validation::render_table(v);
+      return validation::all_calibration_pass(v) ? 0 : 1;
+    }
+    if (*cal) return validation::calibrate(paper.empty() ? "gemini-xe-xk" : paper, cal_machine, cal_write);
+    if (*rep) return validation::reproduce(rep_out);
+  } catch (const InputError& e) {
+    std::cerr << "ompisim: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "ompisim: error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}

@@ -1,0 +1,276 @@
+#include "validation/validate.hpp"
+
+#include "models/machine.hpp"
+#include "runtime/scenario.hpp"
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+#include <map>
+
+namespace fs = std::filesystem;
+
+namespace ompisim::validation {
+
+std::vector<std::string> scenario_files() {
+  std::vector<std::string> out;
+  fs::path root = fs::path(data_dir()) / "scenarios";
+  if (!fs::exists(root)) return out;
+  for (auto& e : fs::recursive_directory_iterator(root))
+    if (e.path().extension() == ".json") out.push_back(fs::relative(e.path(), data_dir()).string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> reference_files(const std::string& paper) {
+  std::vector<std::string> out;
+  fs::path root = fs::path(data_dir()) / "validation" / "reference";
+  if (!fs::exists(root)) return out;
+  for (auto& e : fs::directory_iterator(root))
+    if (e.path().extension() == ".json" && (paper.empty() || e.path().stem() == paper)) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  if (!paper.empty() && out.empty()) throw InputError("--paper", paper, "no reference data for this paper");
+  return out;
+}
+
+namespace {
+
+// Scenario results, run once per scenario (each in its own process: one SimGrid engine per process).
+class Runner {
+public:
+  explicit Runner(Overrides sets = {}, bool fast = false) : sets_(std::move(sets)), fast_(fast) {}
+  const Json& result(const std::string& rel, const Json& sel) {
+    std::string key = rel + (fast_ ? sel.dump() : "");
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    Scenario s = load_scenario(data_dir() + "/" + rel);
+    if (fast_ && s.benchmark != "barrier_loop") {
+      // Calibration evaluations: only the sizes a point needs, fewer iterations (the simulation is deterministic,
+      // so steady-state iterations are identical; the warm-up is still skipped).
+      if (sel.contains("bytes")) s.osu.sizes = {sel["bytes"].get<std::uint64_t>()};
+      else {
+        s.osu.sizes.clear();
+        for (std::uint64_t b = 4096; b <= (4u << 20); b *= 2) s.osu.sizes.push_back(b);
+        s.osu.sizes.push_back(102400);
+        std::sort(s.osu.sizes.begin(), s.osu.sizes.end());
+      }
+      s.osu.iterations = 30;
+      s.osu.skip = 3;
+    }
+    if (fast_ && s.benchmark == "barrier_loop") {
+      s.barrier.iterations = 20;
+      s.barrier.skip = 2;
+      if (sel.contains("ranks")) s.ranks = {sel["ranks"].get<long long>()};
+    }
+    Json r = Json::parse(run_isolated([&] { return run_scenario(s, sets_).dump(); }));
+    return cache_[key] = std::move(r);
+  }
+
+private:
+  Overrides sets_;
+  bool fast_;
+  std::map<std::string, Json> cache_;
+};
+
+double select(const Json& res, const Json& sel, const std::string& metric) {
+  const Json& pts = res.at("points");
+  if (sel.value("peak", false)) {
+    double best = -1e300;
+    for (auto& p : pts) best = std::max(best, p.at(metric).get<double>());
+    return best;
+  }
+  for (auto& p : pts) {
+    if (sel.contains("bytes") && p.contains("bytes") && p["bytes"] == sel["bytes"]) return p.at(metric).get<double>();
+    if (sel.contains("ranks") && p.contains("ranks") && p["ranks"] == sel["ranks"]) return p.at(metric).get<double>();
+  }
+  throw std::runtime_error("no point " + sel.dump() + " in scenario " + res.value("scenario", "?"));
+}
+
+std::string metric_field(const std::string& metric) {
+  return metric == "peak_bandwidth_GBps" ? "bandwidth_GBps" : metric;
+}
+
+double value_of(Runner& run, const Json& ref) {
+  const Json& res = run.result(ref.at("scenario").get<std::string>(), ref.at("select"));
+  return select(res, ref.at("select"), metric_field(ref.at("metric").get<std::string>()));
+}
+
+Json eval_points(Runner& run, const Json& refdoc, bool only_calibration) {
+  Json out = Json::array();
+  double tol = refdoc.value("tolerance_pct", 10.0);
+  for (auto& p : refdoc.at("points")) {
+    std::string role = p.at("role");
+    if (only_calibration && role != "calibration") continue;
+    double sim = value_of(run, p);
+    double ref = p.at("value").get<double>();
+    double err = (sim - ref) / ref * 100.0;
+    double t = p.value("tolerance_pct", tol);
+    out.push_back({{"id", p.at("id")},
+                   {"figure", p.value("figure", "")},
+                   {"reference", ref},
+                   {"simulated", sim},
+                   {"error_pct", err},
+                   {"tolerance_pct", t},
+                   {"role", role},
+                   {"pass", role == "calibration" ? std::fabs(err) <= t : true},
+                   {"scenario", p.at("scenario")}});
+  }
+  return out;
+}
+}  // namespace
+
+Json validate(const std::string& paper) {
+  Json points = Json::array(), held = Json::array(), claims = Json::array();
+  for (auto& f : reference_files(paper)) {
+    Json doc = load_json_file(f);
+    Runner run;
+    for (auto& p : eval_points(run, doc, false)) points.push_back(p);
+    for (auto& h : doc.value("held_out", Json::array()))
+      held.push_back({{"id", h.at("id")}, {"figure", h.value("figure", "")}, {"simulated", value_of(run, h)},
+                      {"metric", h.at("metric")}, {"role", "prediction"}, {"reference", nullptr}, {"scenario", h.at("scenario")}});
+    for (auto& c : doc.value("claims", Json::array())) {
+      const Json& chk = c.at("check");
+      std::string kind = chk.at("kind");
+      bool holds = false;
+      std::string detail;
+      if (kind == "less") {
+        double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
+        holds = a < b;
+        detail = fmt::format("{:.4g} < {:.4g} (ratio {:.3f})", a, b, a / b);
+      } else if (kind == "less_all") {
+        const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object());
+        const Json& rb = run.result(chk.at("b").get<std::string>(), Json::object());
+        std::string m = chk.at("metric");
+        holds = true;
+        for (std::size_t i = 0; i < ra["points"].size() && i < rb["points"].size(); ++i) {
+          double a = ra["points"][i][m], b = rb["points"][i][m];
+          if (!(a < b)) holds = false;
+          detail += fmt::format("{}{}: {:.3g}/{:.3g}", detail.empty() ? "" : "; ",
+                                ra["points"][i].value("ranks", ra["points"][i].value("bytes", 0LL)), a, b);
+        }
+      } else if (kind == "all_of") {
+        holds = true;
+        for (auto& sub : chk.at("checks")) {
+          double a = value_of(run, sub.at("a")), b = value_of(run, sub.at("b"));
+          bool h = a < b;
+          holds = holds && h;
+          detail += fmt::format("{}{} {:.4g} < {:.4g}: {}", detail.empty() ? "" : "; ", sub.value("label", ""), a, b,
+                                h ? "yes" : "no");
+        }
+      } else {
+        throw std::runtime_error("unknown claim check kind '" + kind + "' in " + f);
+      }
+      claims.push_back({{"id", c.at("id")}, {"text", c.value("text", "")}, {"holds", holds}, {"detail", detail}});
+    }
+  }
+  return Json{{"points", points}, {"held_out", held}, {"claims", claims}};
+}
+
+bool all_calibration_pass(const Json& v) {
+  for (auto& p : v.at("points"))
+    if (p.at("role") == "calibration" && !p.at("pass").get<bool>()) return false;
+  return true;
+}
+
+std::string render_table(const Json& v) {
+  std::string out = "| id | figure | role | reference | simulated | error % | pass |\n|---|---|---|---|---|---|---|\n";
+  for (auto& p : v.at("points"))
+    out += fmt::format("| {} | {} | {} | {:.4g} | {:.4g} | {:+.1f} | {} |\n", p["id"].get<std::string>(),
+                       p["figure"].get<std::string>(), p["role"].get<std::string>(), p["reference"].get<double>(),
+                       p["simulated"].get<double>(), p["error_pct"].get<double>(),
+                       p["role"] == "calibration" ? (p["pass"].get<bool>() ? "yes" : "**no**") : "(prediction)");
+  out += "\nHeld-out values (the paper's number is withheld; these are the simulator's predictions):\n\n";
+  out += "| id | figure | metric | simulated |\n|---|---|---|---|\n";
+  for (auto& p : v.at("held_out"))
+    out += fmt::format("| {} | {} | {} | {:.4g} |\n", p["id"].get<std::string>(), p["figure"].get<std::string>(),
+                       p["metric"].get<std::string>(), p["simulated"].get<double>());
+  out += "\nClaims:\n\n| id | holds | detail |\n|---|---|---|\n";
+  for (auto& c : v.at("claims"))
+    out += fmt::format("| {} | {} | {} |\n", c["id"].get<std::string>(), c["holds"].get<bool>() ? "yes" : "**no**",
+                       c["detail"].get<std::string>());
+  return out;
+}
+
+int calibrate(const std::string& paper, const std::string& machine_name, bool write) {
+  auto m = load_machine(machine_name);
+  ParamList all = m->physical_params();
+  std::vector<ParamRef> free;
+  for (auto& r : all)
+    if (r.p->fitted) free.push_back(r);
+  if (free.empty()) throw InputError(m->file, "", "no parameter is marked with a 'fit' method");
+  Json doc = load_json_file(reference_files(paper).at(0));
+  std::vector<Json> cal;
+  for (auto& p : doc.at("points"))
+    if (p.at("role") == "calibration") cal.push_back(p);
+  const std::size_t n = free.size(), k = cal.size();
+  Eigen::VectorXd x(static_cast<long>(n));  // log of each free parameter
+  for (std::size_t i = 0; i < n; ++i) x[static_cast<long>(i)] = std::log(free[i].p->value);
+  auto residuals = [&](const Eigen::VectorXd& xv) {
+    Overrides sets;
+    for (std::size_t i = 0; i < n; ++i) {
+      double val = std::exp(xv[static_cast<long>(i)]);
+      std::string txt = fmt::format("\"{}\"", format_quantity(val, free[i].info.dim));
+      if (free[i].info.dim == Dim::Ratio || free[i].info.dim == Dim::Count) txt = fmt::format("{:.9g}", val);
+      sets.emplace_back(free[i].info.name, txt);
+    }
+    Runner run(sets, true);
+    Eigen::VectorXd r(static_cast<long>(k));
+    for (std::size_t j = 0; j < k; ++j) {
+      double sim = value_of(run, cal[j]), ref = cal[j].at("value").get<double>();
+      r[static_cast<long>(j)] = (sim - ref) / ref;
+    }
+    return r;
+  };
+  Eigen::VectorXd r = residuals(x);
+  double lambda = 1e-2;
+  std::cerr << fmt::format("calibrate: {} free parameters, {} calibration points, initial rms {:.2f} %\n", n, k,
+                           100 * std::sqrt(r.squaredNorm() / static_cast<double>(k)));
+  for (int it = 0; it < 12; ++it) {
+    Eigen::MatrixXd J(static_cast<long>(k), static_cast<long>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      Eigen::VectorXd xp = x;
+      xp[static_cast<long>(i)] += 0.02;
+      J.col(static_cast<long>(i)) = (residuals(xp) - r) / 0.02;
+    }
+    bool improved = false;
+    for (int tries = 0; tries < 6 && !improved; ++tries) {
+      Eigen::MatrixXd A = J.transpose() * J;
+      A.diagonal() += lambda * A.diagonal().cwiseMax(1e-9);
+      Eigen::VectorXd step = A.ldlt().solve(-J.transpose() * r);
+      for (long i = 0; i < step.size(); ++i) step[i] = std::clamp(step[i], -1.0, 1.0);
+      Eigen::VectorXd xn = x + step, rn = residuals(xn);
+      if (rn.squaredNorm() < r.squaredNorm()) {
+        x = xn, r = rn, lambda = std::max(1e-6, lambda / 3), improved = true;
+      } else {
+        lambda *= 4;
+      }
+    }
+    std::cerr << fmt::format("  iteration {}: rms {:.2f} %\n", it + 1, 100 * std::sqrt(r.squaredNorm() / static_cast<double>(k)));
+    if (!improved || r.norm() < 1e-4) break;
+  }
+  std::cout << "| parameter | fitted value |\n|---|---|\n";
+  for (std::size_t i = 0; i < n; ++i)
+    std::cout << fmt::format("| {} | {} |\n", free[i].info.name, format_quantity(std::exp(x[static_cast<long>(i)]), free[i].info.dim));
+  std::cout << "\n| calibration point | residual % |\n|---|---|\n";
+  for (std::size_t j = 0; j < k; ++j)
+    std::cout << fmt::format("| {} | {:+.2f} |\n", cal[j].at("id").get<std::string>(), 100 * r[static_cast<long>(j)]);
+  if (write) {
+    Json mj = load_json_file(m->file);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string sec = free[i].info.name.substr(0, free[i].info.name.find('.'));
+      std::string key = free[i].info.name.substr(free[i].info.name.find('.') + 1);
+      if (!mj.contains(sec) || !mj[sec].contains(key)) continue;
+      double val = std::exp(x[static_cast<long>(i)]);
+      Dim d = free[i].info.dim;
+      if (d == Dim::Ratio || d == Dim::Count) mj[sec][key]["value"] = val;
+      else mj[sec][key]["value"] = format_quantity(val, d);
+    }
+    write_atomic(m->file, mj.dump(2) + "\n");
+    std::cerr << "calibrate: wrote " << m->file << "\n";
+  }
+  return 0;
+}
+
+}  // namespace ompisim::validation
