@@ -42,10 +42,15 @@ SimGridEngine::SimGridEngine() : impl_(std::make_unique<Impl>()) {
   sg4::Activity::on_completion_cb([](sg4::Activity const& a) {
     auto* f = a.get_data<FlowData>();
     if (!f) return;
-    Callback cb = std::move(f->done);
-    f->self = nullptr;
-    delete f;
-    cb();
+    // Run the model's callback from a timer, outside SimGrid's completion handling (starting or freeing comms
+    // inside it crashes 3.32 when several flows end at the same instant); the timer keeps the Comm alive until then.
+    const_cast<sg4::Activity&>(a).set_data(nullptr);
+    simgrid::kernel::timer::Timer::set(sg4::Engine::get_clock(), [f] {
+      Callback cb = std::move(f->done);
+      f->self = nullptr;
+      delete f;
+      cb();
+    });
   });
 }
 

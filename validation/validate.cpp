@@ -227,7 +227,7 @@ int calibrate(const std::string& paper, const std::string& machine_name, bool wr
   double lambda = 1e-2;
   std::cerr << fmt::format("calibrate: {} free parameters, {} calibration points, initial rms {:.2f} %\n", n, k,
                            100 * std::sqrt(r.squaredNorm() / static_cast<double>(k)));
-  for (int it = 0; it < 12; ++it) {
+  for (int it = 0; it < 5; ++it) {
     Eigen::MatrixXd J(static_cast<long>(k), static_cast<long>(n));
     for (std::size_t i = 0; i < n; ++i) {
       Eigen::VectorXd xp = x;
