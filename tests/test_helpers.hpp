@@ -1,0 +1,26 @@
+// Builds a World on the plain DES engine (SimGrid allows one engine per process, so in-process tests use DES).
+#pragma once
+#include "engine/des_engine.hpp"
+#include "models/machine.hpp"
+#include "runtime/stacks.hpp"
+#include "runtime/world.hpp"
+
+#include <memory>
+
+namespace ompisim::test {
+
+struct Fixture {
+  std::unique_ptr<Machine> machine;
+  engine::DesEngine sim;
+  std::unique_ptr<World> world;
+  std::unique_ptr<Stack> stack;
+  Fixture(const std::string& m, long long ranks, int rpn, const std::string& stack_name = "", McaParams* mca = nullptr) {
+    machine = load_machine(m);
+    Placement p = make_placement(*machine, ranks, rpn, {}, "test");
+    world = std::make_unique<World>(sim, *machine, mca ? *mca : machine->mca, p);
+    world->declare_bulk_paths({}, p.node_count() <= 64);
+    if (!stack_name.empty()) stack = make_stack(*world, stack_name, "test");
+  }
+};
+
+}  // namespace ompisim::test
