@@ -1,0 +1,190 @@
+#include "models/gemini/gni.hpp"
+#include "protocols/btl/ugni/eager_pool.hpp"
+#include "protocols/pml/base/match_queues.hpp"
+#include "protocols/pml/ob1/requests.hpp"
+#include "test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ompisim;
+
+// Configuration: one endpoint driven by hand. Expected: INIT -> CONNECTING -> CONNECTED; any other order throws.
+TEST_CASE("ugni endpoint: connection states and credits", "[unit][protocol][ugni]") {
+  gemini::Endpoint ep;
+  CHECK_THROWS_AS(ep.take_credit(), ProtocolError);
+  CHECK_THROWS_AS(ep.connected(), ProtocolError);
+  ep.start_connect(2);
+  CHECK(ep.state == gemini::EpState::Connecting);
+  CHECK_THROWS_AS(ep.start_connect(2), ProtocolError);
+  ep.connected();
+  CHECK(ep.take_credit());
+  CHECK(ep.take_credit());
+  CHECK_FALSE(ep.take_credit());  // exhausted
+  ep.return_credit(2);
+  CHECK(ep.take_credit());        // recovered
+  ep.return_credit(2);
+  ep.return_credit(2);
+  CHECK_THROWS_AS(ep.return_credit(2), ProtocolError);  // more credits than the mailbox has
+}
+
+// Configuration: 2 ranks on 2 Cielo nodes, uGNI with 2 credits, 10 SMSG sends posted at once.
+// Expected: the first send connects the endpoint (one connect); senders wait for credits (credit_waits > 0); every
+// message is delivered exactly once and in order. How validated: counters and the delivery order.
+TEST_CASE("ugni SMSG: credit exhaustion and recovery, connection on first send", "[protocol][ugni]") {
+  test::Fixture f("cielo", 2, 1);
+  gemini::Gni gni(*f.world, 2);
+  std::vector<int> got;
+  for (int i = 0; i < 10; ++i) gni.smsg_send(0, 1, 64, nullptr, [&got, i] { got.push_back(i); });
+  CHECK(gni.endpoint(0, 1).state == gemini::EpState::Connecting);
+  f.sim.run();
+  REQUIRE(got.size() == 10);
+  for (int i = 0; i < 10; ++i) CHECK(got[static_cast<std::size_t>(i)] == i);
+  CHECK(gni.connects == 1);
+  CHECK(gni.credit_waits > 0);
+  CHECK(gni.endpoint(0, 1).credits == 2);  // all credits came back
+  CHECK(gni.endpoints() == 1);             // no state for peers never contacted
+}
+
+// Configuration: pool 16, +16, max 64. Expected: grows to 64, then the 65th request waits until a buffer returns.
+TEST_CASE("ugni eager-get pool: growth to 64 and waiting beyond", "[unit][protocol][ugni]") {
+  btl::ugni::EagerPool pool(16, 16, 64);
+  int grew = 0, got = 0, woke = 0;
+  for (int i = 0; i < 64; ++i) {
+    auto r = pool.take([] {});
+    grew += r == btl::ugni::EagerPool::Result::Grew;
+    got += r == btl::ugni::EagerPool::Result::Got;
+  }
+  CHECK(pool.allocated() == 64);
+  CHECK(grew == 3);
+  CHECK(got == 61);
+  CHECK(pool.take([&woke] { ++woke; }) == btl::ugni::EagerPool::Result::Wait);
+  CHECK(pool.waiting() == 1);
+  pool.give_back();
+  CHECK(woke == 1);
+  CHECK(pool.in_use() == 64);
+}
+
+// Configuration: LRU limit 2. Expected: the least recently used registration is evicted.
+TEST_CASE("registration cache: LRU eviction", "[unit][protocol][ugni]") {
+  gemini::RegCache c(2);
+  CHECK_FALSE(c.lookup(1, 10));
+  c.insert(1, 10);
+  c.insert(2, 10);
+  CHECK(c.lookup(1, 10));  // 1 is now most recent
+  c.insert(3, 10);         // evicts 2
+  CHECK(c.evictions() == 1);
+  CHECK(c.lookup(1, 10));
+  CHECK_FALSE(c.lookup(2, 10));
+  CHECK(c.lookup(3, 10));
+}
+
+// Configuration: openmpi on 2 Cielo nodes; a 64 KiB RGET from a 4-byte aligned and from a misaligned buffer.
+// Expected: the aligned one is one GET; the misaligned one falls back to PUT with two extra SMSG messages (PUT_INIT,
+// RDMA_COMPLETE). How validated: protocol counters of the stack.
+TEST_CASE("ugni GET -> PUT fallback on a misaligned buffer costs two SMSG messages", "[protocol][ugni]") {
+  auto smsgs = [](std::uint64_t addr) {
+    test::Fixture f("cielo", 2, 1, "openmpi");
+    int done = 0;
+    f.stack->irecv(1, 0, 5, 65536, Buffer{1 << 20, true}, [&] { ++done; });
+    f.stack->isend(0, 1, 5, 65536, Buffer{addr, true}, [&] { ++done; });
+    f.sim.run();
+    REQUIRE(done == 2);
+    auto st = f.stack->stats();
+    return std::make_pair(st.counters["ugni_smsg"], st.counters["ugni_put_fallbacks"]);
+  };
+  auto aligned = smsgs(4096), misaligned = smsgs(4097);
+  CHECK(aligned.second == 0);
+  CHECK(misaligned.second == 1);
+  CHECK(misaligned.first == aligned.first + 2);
+}
+
+// Configuration: matching queues; messages from one source arrive out of order (seq 1 before 0), a wildcard receive.
+// Expected: MPI order: a message is matched only after its predecessors; first posted receive wins.
+TEST_CASE("ob1 matching: sequence order, unexpected queue, wildcards", "[unit][protocol][ob1]") {
+  struct R { int src, tag, id; };
+  struct M { int src, tag, n; };
+  pml::MatchQueues<R, M> q;
+  CHECK(q.arrive(1, M{3, 7, 101}).empty());  // early: held
+  CHECK(q.held_size() == 1);
+  auto out = q.arrive(0, M{3, 7, 100});       // releases both, none posted: both unexpected
+  CHECK(out.empty());
+  CHECK(q.unexpected_size() == 2);
+  auto m = q.post(R{kAnySource, 7, 1});
+  REQUIRE(m);
+  CHECK(m->n == 100);  // first in MPI order
+  CHECK(q.post(R{3, kAnyTag, 2})->n == 101);
+  CHECK_FALSE(q.post(R{4, 7, 3}));
+  CHECK(q.post(R{kAnySource, 9, 4}) == std::nullopt);
+  auto o2 = q.arrive(0, M{4, 9, 200});   // matches the first posted that fits: id 3 wants tag 7, id 4 tag 9
+  REQUIRE(o2.size() == 1);
+  CHECK(o2[0].recv.id == 4);
+}
+
+// Table-driven transitions of ob1 send requests. Expected: legal sequences end COMPLETE; illegal ones throw.
+TEST_CASE("ob1 send request transitions", "[unit][protocol][ob1]") {
+  btl::BtlCaps caps;
+  caps.eager_limit = 4096, caps.rndv_eager_limit = 4096, caps.max_send_size = 4096, caps.has_get = true;
+  struct Row { std::uint64_t bytes; bool contiguous; pml::Hdr hdr; std::vector<pml::ob1::SendEvent> events; };
+  using E = pml::ob1::SendEvent;
+  std::vector<Row> rows{{100, true, pml::Hdr::Match, {E::BtlDone}},
+                        {65536, true, pml::Hdr::Rget, {E::Fin}},
+                        {65536, true, pml::Hdr::Rget, {E::Ack, E::FragsDone}},  // RGET fell back to RNDV
+                        {65536, false, pml::Hdr::Rndv, {E::Ack, E::FragsDone}}};
+  for (auto& row : rows) {
+    pml::ob1::SendRequest r;
+    r.bytes = row.bytes;
+    r.buf.contiguous = row.contiguous;
+    CHECK(pml::ob1::start(r, caps) == row.hdr);
+    CHECK_THROWS_AS(pml::ob1::start(r, caps), ProtocolError);
+    for (auto e : row.events) pml::ob1::on_event(r, e);
+    CHECK(r.state == pml::ob1::SendState::Complete);
+    CHECK_THROWS_AS(pml::ob1::on_event(r, E::Fin), ProtocolError);
+  }
+  pml::ob1::SendRequest r;
+  r.bytes = 100;
+  pml::ob1::start(r, caps);
+  CHECK_THROWS_AS(pml::ob1::on_event(r, E::Fin), ProtocolError);  // FIN is never the answer to MATCH
+}
+
+// Configuration: each stack, 4 ranks (2 per node), every rank sends 40 messages of mixed sizes (eager, eager-get,
+// RGET) to every other rank; half the receives are posted late (unexpected). Expected: message conservation — every
+// send completes, every receive completes exactly once, no request or queue entry left, and per-pair order kept.
+TEST_CASE("message conservation and MPI order for openmpi and native", "[protocol][ob1]") {
+  for (std::string stack : {"openmpi", "native"}) {
+    test::Fixture f("cielo", 4, 2, stack);
+    std::vector<std::uint64_t> sizes{0, 1, 200, 3000, 6000, 20000, 200000};
+    std::map<std::pair<int, int>, std::vector<int>> order;
+    int sends = 0, recvs = 0, n = 0;
+    for (int s = 0; s < 4; ++s)
+      for (int d = 0; d < 4; ++d) {
+        if (s == d) continue;
+        for (int i = 0; i < 40; ++i) {
+          std::uint64_t b = sizes[static_cast<std::size_t>(i) % sizes.size()];
+          int tag = 10 + i % static_cast<int>(sizes.size());  // one size per tag, so a receive fits its message
+          f.stack->isend(s, d, tag, b, Buffer{static_cast<std::uint64_t>(s) << 30, true}, [&] { ++sends; });
+          auto post = [&, s, d, i, b, tag] {
+            f.stack->irecv(d, s, tag, b, Buffer{static_cast<std::uint64_t>(d) << 31, true}, [&, s, d, i] {
+              ++recvs;
+              order[{s, d}].push_back(i);
+            });
+          };
+          if (i % 2) f.sim.at(50e-6, post);  // late: unexpected
+          else post();
+          ++n;
+        }
+      }
+    f.sim.run();
+    INFO(stack);
+    CHECK(sends == n);
+    CHECK(recvs == n);
+    auto st = f.stack->stats();
+    CHECK(st.live_requests == 0);
+    CHECK(st.unexpected_now == 0);
+    CHECK(st.posted_now == 0);
+    CHECK(st.sends_completed == st.sends_posted);
+    CHECK(st.recvs_completed == st.recvs_posted);
+    std::size_t total = 0;
+    for (auto& [k, v] : order) total += v.size();
+    CHECK(total == static_cast<std::size_t>(n));
+  }
+}
