@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12, root), builds, and with "reproduce" runs every scenario into results/.
+#   ./setup.sh reproduce   -> install, build, reproduce every figure (results/*.json, *.csv, *.svg, validation.md)
+#   ./setup.sh test        -> install, build, run the whole test suite (ctest)
+set -euo pipefail
+cd "$(dirname "$0")"
+pkgs=(build-essential cmake ninja-build pkg-config python3 libsimgrid-dev libboost-graph-dev libeigen3-dev
+      nlohmann-json3-dev catch2 libcli11-dev libfmt-dev gnuplot-nox)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p"); done
+if (( ${#missing[@]} )); then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" > /dev/null
+fi
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+cmake --build build -j2
+case "${1:-reproduce}" in
+  reproduce) ./build/bin/ompisim reproduce ;;
+  test) cd build && ctest -j2 --output-on-failure ;;
+  *) echo "usage: $0 reproduce|test" >&2; exit 2 ;;
+esac
