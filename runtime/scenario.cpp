@@ -110,6 +110,21 @@ void write_atomic(const std::string& path, const std::string& text) {
   std::filesystem::rename(tmp, path);
 }
 
+std::string result_csv(const Json& res) {
+  std::string out;
+  const Json& pts = res["points"];
+  if (pts.empty()) return out;
+  std::vector<std::string> cols;
+  for (auto it = pts[0].begin(); it != pts[0].end(); ++it) cols.push_back(it.key());
+  out += fmt::format("{}\n", fmt::join(cols, ","));
+  for (auto& p : pts) {
+    std::vector<std::string> v;
+    for (auto& c : cols) v.push_back(p[c].is_string() ? p[c].get<std::string>() : p[c].dump());
+    out += fmt::format("{}\n", fmt::join(v, ","));
+  }
+  return out;
+}
+
 static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
   auto phys = m.physical_params();
   auto mcal = param_list(mca);

@@ -35,5 +35,7 @@ std::string run_isolated(const std::function<std::string()>& fn);
 std::string git_describe();
 // Writes `text` to `path` atomically (temporary file in the same directory, then rename).
 void write_atomic(const std::string& path, const std::string& text);
+// The result's points as CSV (one column per point field).
+std::string result_csv(const Json& res);
 
 }  // namespace ompisim

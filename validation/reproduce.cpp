@@ -14,20 +14,6 @@ namespace fs = std::filesystem;
 namespace ompisim::validation {
 
 namespace {
-std::string csv_of(const Json& res) {
-  std::string out;
-  const Json& pts = res["points"];
-  if (pts.empty()) return out;
-  std::vector<std::string> cols;
-  for (auto it = pts[0].begin(); it != pts[0].end(); ++it) cols.push_back(it.key());
-  out += fmt::format("{}\n", fmt::join(cols, ","));
-  for (auto& p : pts) {
-    std::vector<std::string> v;
-    for (auto& c : cols) v.push_back(p[c].is_string() ? p[c].get<std::string>() : p[c].dump());
-    out += fmt::format("{}\n", fmt::join(v, ","));
-  }
-  return out;
-}
 }  // namespace
 
 int reproduce(const std::string& out_dir) {
@@ -42,7 +28,7 @@ int reproduce(const std::string& out_dir) {
     std::string sub = fs::path(rel).parent_path().filename().string();
     std::string base = out_dir + "/" + sub + "/" + s.id;
     write_atomic(base + ".json", res.dump(2) + "\n");
-    write_atomic(base + ".csv", csv_of(res));
+    write_atomic(base + ".csv", result_csv(res));
     const Json& p0 = res["points"][0];
     std::string x = p0.contains("ranks") ? "ranks" : "bytes";
     std::string y = p0.contains("latency_us") ? "latency_us" : "bandwidth_GBps";

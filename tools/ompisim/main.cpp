@@ -30,21 +30,6 @@ static std::string table(const Json& res) {
   return out;
 }
 
-static std::string csv(const Json& res) {
-  std::string out;
-  const Json& pts = res["points"];
-  if (pts.empty()) return out;
-  std::vector<std::string> cols;
-  for (auto it = pts[0].begin(); it != pts[0].end(); ++it) cols.push_back(it.key());
-  out += fmt::format("{}\n", fmt::join(cols, ","));
-  for (auto& p : pts) {
-    std::vector<std::string> v;
-    for (auto& c : cols) v.push_back(p[c].is_string() ? p[c].get<std::string>() : p[c].dump());
-    out += fmt::format("{}\n", fmt::join(v, ","));
-  }
-  return out;
-}
-
 static Overrides parse_sets(const std::vector<std::string>& sets) {
   Overrides o;
   for (auto& s : sets) {
@@ -102,7 +87,7 @@ int main(int argc, char** argv) {
       Json res = run_scenario(s, parse_sets(sets));
       std::string dir = out_dir.empty() ? data_dir() + "/results/" + s.id : out_dir;
       write_atomic(dir + "/" + s.id + ".json", res.dump(2) + "\n");
-      write_atomic(dir + "/" + s.id + ".csv", csv(res));
+      write_atomic(dir + "/" + s.id + ".csv", result_csv(res));
       if (as_json) std::cout << res.dump(2) << "\n";
       else std::cout << table(res);
       return 0;
