@@ -28,16 +28,22 @@ struct Ctx {
   int nranks;
 };
 
+// OSU's loop counts for a size, unless the scenario fixes them.
+std::pair<long long, long long> loop_for(const OsuConfig& c, std::uint64_t size) {
+  long long iters, skip;
+  osu_loop(c.name, size, iters, skip);
+  if (c.iterations > 0) iters = c.iterations;
+  if (c.skip >= 0) skip = c.skip;
+  return {iters, skip};
+}
+
 Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
   int half = x.nranks / 2;
   int peer = me < half ? me + half : me - half;
   bool first = me < half;
   for (std::size_t k = 0; k < x.c.sizes.size(); ++k) {
     std::uint64_t size = x.c.sizes[k];
-    long long iters, skip;
-    osu_loop(x.c.name, size, iters, skip);
-    if (x.c.iterations > 0) iters = x.c.iterations;
-    if (x.c.skip >= 0) skip = x.c.skip;
+    auto [iters, skip] = loop_for(x.c, size);
     co_await x.sync.arrive();
     double t0 = x.w.sim().now();
     for (long long i = 0; i < iters + skip; ++i) {
@@ -71,10 +77,7 @@ Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<dou
   long long window = x.c.window;
   for (std::size_t k = 0; k < x.c.sizes.size(); ++k) {
     std::uint64_t size = x.c.sizes[k];
-    long long iters, skip;
-    osu_loop(x.c.name, size, iters, skip);
-    if (x.c.iterations > 0) iters = x.c.iterations;
-    if (x.c.skip >= 0) skip = x.c.skip;
+    auto [iters, skip] = loop_for(x.c, size);
     co_await x.sync.arrive();
     double t0 = x.w.sim().now();
     for (long long i = 0; i < iters + skip; ++i) {

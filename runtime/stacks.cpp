@@ -56,7 +56,7 @@ public:
     s.counters["ugni_registrations"] = gni_.registrations;
     s.counters["vader_fbox_sends"] = vader_.fbox_sends;
     s.counters["vader_single_copy_sends"] = vader_.single_copy_sends;
-    s.counters["vader_xpmem_attaches"] = vader_.attaches;
+    s.counters["vader_xpmem_attaches"] = vader_.attaches();
     return s;
   }
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -42,6 +43,19 @@ struct StackStats {
 };
 
 using Completion = std::function<void()>;
+
+// Removes request `id` from a stack's table, counts it, then runs its completion (after the erase, so the
+// completion may post new requests). Shared by every stack's send and receive paths.
+template <class Table>
+void complete_request(Table& table, std::uint64_t id, std::uint64_t& completed) {
+  auto it = table.find(id);
+  Completion done;
+  if constexpr (std::is_same_v<typename Table::mapped_type, Completion>) done = std::move(it->second);
+  else done = std::move(it->second.done);
+  table.erase(it);
+  ++completed;
+  if (done) done();
+}
 
 class Stack {
 public:

@@ -33,7 +33,7 @@ void LogGPStack::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer, 
   std::uint32_t seq = ranks_[rank].seq[dst]++;
   bool rndv = static_cast<double>(bytes) > p_.S;
   Msg m{rank, tag, bytes, sid, rndv};
-  wire(rank, dst, rndv ? 0 : bytes, rndv ? Completion() : Completion([this, sid] { finish(sends_, sid, st_.sends_completed); }),
+  wire(rank, dst, rndv ? 0 : bytes, rndv ? Completion() : Completion([this, sid] { complete_request(sends_, sid, st_.sends_completed); }),
        [this, dst, seq, m] {
          auto out = ranks_[dst].mq.arrive(seq, m);
          for (auto& x : out) deliver(x.recv.rid, dst, x.msg);
@@ -51,15 +51,15 @@ void LogGPStack::irecv(int rank, int src, int tag, std::uint64_t, Buffer, Comple
 void LogGPStack::deliver(std::uint64_t rid, int dst, const Msg& m) {
   double b = static_cast<double>(m.bytes);
   if (!m.rndv) {
-    w_.cpu(dst, p_.o + b / p_.O_bandwidth, [this, rid] { finish(recvs_, rid, st_.recvs_completed); });
+    w_.cpu(dst, p_.o + b / p_.O_bandwidth, [this, rid] { complete_request(recvs_, rid, st_.recvs_completed); });
     return;
   }
   // Rendezvous: the receiver answers CTS, the sender sends the data.
   int src = m.src;
   std::uint64_t sid = m.sid, bytes = m.bytes;
   wire(dst, src, 0, nullptr, [this, src, dst, sid, bytes, rid, b] {
-    wire(src, dst, bytes, [this, sid] { finish(sends_, sid, st_.sends_completed); },
-         [this, dst, rid, b] { w_.cpu(dst, p_.o + b / p_.O_bandwidth, [this, rid] { finish(recvs_, rid, st_.recvs_completed); }); });
+    wire(src, dst, bytes, [this, sid] { complete_request(sends_, sid, st_.sends_completed); },
+         [this, dst, rid, b] { w_.cpu(dst, p_.o + b / p_.O_bandwidth, [this, rid] { complete_request(recvs_, rid, st_.recvs_completed); }); });
   });
 }
 
@@ -73,12 +73,5 @@ void LogGPStack::amo_add(int rank, int target, Completion local_done, Completion
   });
 }
 
-void LogGPStack::finish(std::unordered_map<std::uint64_t, Completion>& reqs, std::uint64_t id, std::uint64_t& count) {
-  auto it = reqs.find(id);
-  Completion d = std::move(it->second);
-  reqs.erase(it);
-  ++count;
-  if (d) d();
-}
 
 }  // namespace ompisim::loggp

@@ -37,7 +37,6 @@ private:
   // Injects a message of `bytes` from rank (after its CPU work) and runs `arrived` at the destination.
   void wire(int rank, int dst, std::uint64_t bytes, Completion injected, Completion arrived);
   void deliver(std::uint64_t rid, int dst, const Msg& m);
-  void finish(std::unordered_map<std::uint64_t, Completion>& reqs, std::uint64_t id, std::uint64_t& count);
 
   World& w_;
   const LogGPParams& p_;

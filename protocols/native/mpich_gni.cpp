@@ -92,11 +92,8 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
   std::uint64_t sid = m.sid, bytes = m.bytes;
   if (w_.same_node(src, dst)) {
     // LMT: XPMEM single copy by the receiver (attach once per 2 MiB region, cached), then DONE.
-    auto& regions = attached_[(static_cast<std::uint64_t>(dst) << 32) | static_cast<std::uint32_t>(src)];
     auto gran = static_cast<std::uint64_t>(w_.mca().btl_vader_xpmem_attach_granularity.value);
-    double attach = 0;
-    for (std::uint64_t r = m.sbuf.addr / gran; r <= (m.sbuf.addr + bytes - 1) / gran; ++r)
-      if (std::find(regions.begin(), regions.end(), r) == regions.end()) regions.push_back(r), attach += w_.machine().host.xpmem_attach_cost;
+    double attach = static_cast<double>(xpmem_.attach(dst, src, m.sbuf.addr, bytes, gran)) * w_.machine().host.xpmem_attach_cost;
     w_.cpu(dst, attach, [this, rid, dst, bytes, sid] {
       w_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid] {
         finish_recv(rid);
@@ -128,19 +125,7 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
   });
 }
 
-void MpichGni::finish_send(std::uint64_t sid) {
-  auto it = sends_.find(sid);
-  Completion d = std::move(it->second.done);
-  sends_.erase(it);
-  ++st_.sends_completed;
-  if (d) d();
-}
-void MpichGni::finish_recv(std::uint64_t rid) {
-  auto it = recvs_.find(rid);
-  Completion d = std::move(it->second.done);
-  recvs_.erase(it);
-  ++st_.recvs_completed;
-  if (d) d();
-}
+void MpichGni::finish_send(std::uint64_t sid) { complete_request(sends_, sid, st_.sends_completed); }
+void MpichGni::finish_recv(std::uint64_t rid) { complete_request(recvs_, rid, st_.recvs_completed); }
 
 }  // namespace ompisim::native

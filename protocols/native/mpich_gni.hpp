@@ -10,6 +10,7 @@
 // come from intro_mpi(3) from memory (status M in hardware-sources.md).
 #pragma once
 #include "models/gemini/gni.hpp"
+#include "models/host/xpmem.hpp"
 #include "protocols/pml/base/match_queues.hpp"
 
 #include <algorithm>
@@ -64,7 +65,7 @@ private:
   std::vector<RankState> ranks_;
   std::unordered_map<std::uint64_t, SendReq> sends_;
   std::unordered_map<std::uint64_t, RecvReq> recvs_;
-  std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> attached_;
+  host::XpmemAttachCache xpmem_;
   std::uint64_t next_ = 1;
   StackStats st_;
 };

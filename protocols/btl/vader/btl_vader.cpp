@@ -11,15 +11,8 @@ BtlVader::BtlVader(World& w) : w_(w) {
 }
 
 double BtlVader::attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes) {
-  auto& set = attached_[(static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(peer)];
   auto gran = static_cast<std::uint64_t>(w_.mca().btl_vader_xpmem_attach_granularity.value);
-  double cost = 0;
-  for (std::uint64_t r = addr / gran; r <= (addr + (bytes ? bytes - 1 : 0)) / gran; ++r)
-    if (set.insert(r).second) {
-      ++attaches;
-      cost += w_.machine().host.xpmem_attach_cost;
-    }
-  return cost;
+  return static_cast<double>(xpmem_.attach(rank, peer, addr, bytes, gran)) * w_.machine().host.xpmem_attach_cost;
 }
 
 void BtlVader::send(const Frag& f, Completion local_done) {

@@ -7,6 +7,7 @@
 //  - RDMA GET (pml/ob1 RGET above the eager limit): XPMEM single copy by the receiver.
 // LIMITATIONS: fast-box ring capacity and fragment free lists are not modelled (no back-pressure on node).
 #pragma once
+#include "models/host/xpmem.hpp"
 #include "protocols/btl/btl.hpp"
 
 #include <set>
@@ -22,14 +23,15 @@ public:
   void send(const Frag& f, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void payload_consumed(const Frag& f) override;
-  std::uint64_t fbox_sends = 0, single_copy_sends = 0, attaches = 0;
+  std::uint64_t fbox_sends = 0, single_copy_sends = 0;
+  std::uint64_t attaches() const { return xpmem_.attaches; }
 
 private:
   // Cost of making [addr, addr+bytes) of `peer` visible to `rank` (xpmem_attach per uncached 2 MiB region).
   double attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes);
   World& w_;
   BtlCaps caps_;
-  std::unordered_map<std::uint64_t, std::set<std::uint64_t>> attached_;     // (rank, peer) -> attached regions
+  host::XpmemAttachCache xpmem_;
   std::unordered_map<std::uint64_t, Completion> inplace_;                    // send_req -> sender's local completion
 };
 

@@ -179,20 +179,8 @@ void Ob1::matched(std::uint64_t rid, const btl::Frag& f, bool was_unexpected) {
   }
 }
 
-void Ob1::complete_send(std::uint64_t sid) {
-  auto it = sends_.find(sid);
-  Completion done = std::move(it->second.done);
-  sends_.erase(it);
-  ++st_.sends_completed;
-  if (done) done();
-}
+void Ob1::complete_send(std::uint64_t sid) { complete_request(sends_, sid, st_.sends_completed); }
 
-void Ob1::complete_recv(std::uint64_t rid) {
-  auto it = recvs_.find(rid);
-  Completion done = std::move(it->second.done);
-  recvs_.erase(it);
-  ++st_.recvs_completed;
-  if (done) done();
-}
+void Ob1::complete_recv(std::uint64_t rid) { complete_request(recvs_, rid, st_.recvs_completed); }
 
 }  // namespace ompisim::pml::ob1
