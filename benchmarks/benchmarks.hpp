@@ -14,6 +14,9 @@ struct OsuConfig {
   std::vector<std::uint64_t> sizes;
   long long iterations = -1, skip = -1, window = 64;  // -1: OSU's defaults (small / large message)
   std::uint64_t buffer_offset = 0;  // added to buffer addresses (0: page aligned, as OSU allocates)
+  // smb_overhead only
+  std::string side = "recv";        // which side's CPU availability is measured: "send" or "recv"
+  double threshold_pct = 10;        // work grows until the iteration is this much longer than without work
 };
 
 struct BarrierConfig {
@@ -33,5 +36,8 @@ Json run_osu(World& w, Stack& s, const OsuConfig& c);
 // One barrier_loop point: {"ranks", "latency_us", "algorithm"}.
 Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& file);
 std::vector<std::string> barrier_algorithm_names();
+// Sandia SMB overhead benchmark (post-work-wait): {"bytes", "side", "availability_pct", "overhead_us", "work_us",
+// "iteration_us"} per size.
+Json run_smb(World& w, Stack& s, const OsuConfig& c);
 
 }  // namespace ompisim::bench

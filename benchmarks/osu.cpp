@@ -110,15 +110,28 @@ Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<dou
 }  // namespace
 
 const std::vector<std::string>& benchmark_names() {
-  static const std::vector<std::string> n{"osu_latency", "osu_multi_lat", "osu_bw", "osu_bibw", "osu_mbw_mr",
-                                          "barrier_loop"};
+  static const std::vector<std::string> n{"osu_latency", "osu_multi_lat", "osu_bw",       "osu_bibw",
+                                          "osu_mbw_mr",  "netpipe",       "smb_overhead", "barrier_loop"};
   return n;
 }
 
-bool is_latency_benchmark(const std::string& n) { return n == "osu_latency" || n == "osu_multi_lat"; }
+bool is_latency_benchmark(const std::string& n) { return n == "osu_latency" || n == "osu_multi_lat" || n == "netpipe"; }
 
 std::vector<std::uint64_t> osu_default_sizes(const std::string& name) {
   std::vector<std::uint64_t> s;
+  if (name == "netpipe") {  // NetPIPE: 0, then each power of two with its +-3 byte perturbations, up to 8 MiB
+    s.push_back(0);
+    for (std::uint64_t b = 1; b <= (8u << 20); b *= 2) {
+      if (b > 4 && b - 3 > s.back()) s.push_back(b - 3);
+      if (b > s.back()) s.push_back(b);
+      if (b >= 4) s.push_back(b + 3);
+    }
+    return s;
+  }
+  if (name == "smb_overhead") {
+    for (std::uint64_t b = 1; b <= (1u << 20); b *= 2) s.push_back(b);
+    return s;
+  }
   if (is_latency_benchmark(name)) s.push_back(0);
   for (std::uint64_t b = 1; b <= (4u << 20); b *= 2) s.push_back(b);
   return s;
@@ -126,6 +139,16 @@ std::vector<std::uint64_t> osu_default_sizes(const std::string& name) {
 
 void osu_loop(const std::string& name, std::uint64_t size, long long& iters, long long& skip) {
   bool large = size > kLargeMessage;
+  if (name == "netpipe") {  // NetPIPE sizes its repeat count to a time budget; a fixed count per size here
+    iters = large ? 50 : 200;
+    skip = large ? 2 : 10;
+    return;
+  }
+  if (name == "smb_overhead") {
+    iters = large ? 20 : 50;
+    skip = 0;
+    return;
+  }
   if (is_latency_benchmark(name)) {
     iters = large ? 1000 : 10000;
     skip = large ? 10 : 100;
@@ -152,7 +175,10 @@ Json run_osu(World& w, Stack& s, const OsuConfig& c) {
     if (lat) {
       double sum = 0;
       for (int r = 0; r < pairs; ++r) sum += out[k][static_cast<std::size_t>(r)];
-      points.push_back({{"bytes", size}, {"latency_us", sum / pairs * 1e6}});
+      double lat_s = sum / pairs;
+      Json p{{"bytes", size}, {"latency_us", lat_s * 1e6}};
+      if (c.name == "netpipe") p["bandwidth_GBps"] = lat_s > 0 ? static_cast<double>(size) / lat_s / 1e9 : 0.0;
+      points.push_back(p);
     } else {
       // Aggregate bandwidth over the pairs, from the senders' average time per window (as osu_mbw_mr reports it).
       double t = 0;

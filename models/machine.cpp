@@ -74,10 +74,42 @@ ParamList Machine::physical_params() {
     add(param_list(host, "host."));
     add(param_list(gemini, "nic."));
     add(param_list(software, "software."));
+  } else if (family == "seastar") {
+    add(param_list(host, "host."));
+    add(param_list(seastar, "nic."));
+    add(param_list(seastar_software, "software."));
   } else if (family == "loggp") {
     add(param_list(loggp, "loggp."));
   }
   return all;
+}
+
+void Machine::rebuild_topology() {
+  if (!torus) return;
+  std::array<double, 3> bw{};
+  double hop = 0;
+  if (family == "gemini") {
+    double eff = gemini.packet_payload_efficiency;
+    bw = {gemini.link_bandwidth_x * eff, gemini.link_bandwidth_y * eff, gemini.link_bandwidth_z * eff};
+    hop = gemini.router_hop_latency;
+  } else if (family == "seastar") {
+    double l = seastar.link_bandwidth * seastar.packet_payload_efficiency;
+    bw = {l, l, l};
+    hop = seastar.router_hop_latency;
+  }
+  torus = std::make_unique<topology::Torus>(torus->dims(), torus->nodes_per_router(), bw, hop, torus->wrap());
+}
+
+double Machine::injection_bandwidth() const {
+  if (family == "gemini") return gemini.nic_ht_capacity;
+  if (family == "seastar") return seastar.ht_bandwidth;
+  return loggp.G_bandwidth;
+}
+
+double Machine::nic_latency() const {
+  if (family == "gemini") return gemini.nic_latency;
+  if (family == "seastar") return seastar.nic_latency;
+  return loggp.L;
 }
 
 std::unique_ptr<Machine> load_machine(const std::string& name_or_path) {
@@ -128,18 +160,17 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path) {
     section("host", param_list(m->host));
     section("nic", param_list(m->gemini));
     section("software", param_list(m->software));
-    // Build the torus again with the link parameters now known.
-    auto& g = m->gemini;
-    double eff = g.packet_payload_efficiency;
-    auto d = m->torus->dims();
-    int npr = m->torus->nodes_per_router();
-    m->torus = std::make_unique<topology::Torus>(
-        d, npr, std::array<double, 3>{g.link_bandwidth_x * eff, g.link_bandwidth_y * eff, g.link_bandwidth_z * eff},
-        g.router_hop_latency.value);
+    m->rebuild_topology();
+  } else if (m->family == "seastar") {
+    section("host", param_list(m->host));
+    section("nic", param_list(m->seastar));
+    section("software", param_list(m->seastar_software));
+    if (!m->torus) r.fail("topology", "a seastar machine needs a torus topology");
+    m->rebuild_topology();
   } else if (m->family == "loggp") {
     section("loggp", param_list(m->loggp));
   } else {
-    r.fail("family", "unknown NIC family '" + m->family + "' (known: gemini, loggp)");
+    r.fail("family", "unknown NIC family '" + m->family + "' (known: gemini, seastar, loggp)");
   }
   if (r.has("mca_defaults")) {
     ObjectReader s = r.object("mca_defaults");

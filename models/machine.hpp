@@ -6,6 +6,7 @@
 #include "models/gemini/gemini_params.hpp"
 #include "models/host/host_params.hpp"
 #include "models/loggp/loggp_params.hpp"
+#include "models/seastar/seastar_params.hpp"
 #include "models/topology/torus.hpp"
 #include "protocols/base/mca_params.hpp"
 
@@ -23,12 +24,19 @@ struct Machine {
   gemini::GeminiParams gemini;
   gemini::SoftwareParams software;
   loggp::LogGPParams loggp;
+  seastar::SeaStarParams seastar;
+  seastar::SoftwareParams seastar_software;
   McaParams mca;                // machine defaults (software), before scenario overrides
   Json topology_json;           // as given, for provenance
 
   ParamList physical_params();  // every physical parameter of the family, prefixed by section ("nic.router_hop_latency")
   ParamList mca_params() { return param_list(mca); }
   long long router_of(long long node) const { return torus ? torus->router_of_node(node) : node; }
+  // Rebuilds the torus links from the NIC parameters (after loading, and after --set overrides). Keeps dims and wrap.
+  void rebuild_topology();
+  // Family-independent view of the network interface, for the fabric model in runtime/world.
+  double injection_bandwidth() const;  // host interface rate of one node's NIC
+  double nic_latency() const;          // NIC to NIC for a small packet, excluding router hops
 };
 
 std::string data_dir();  // the project root holding models/, scenarios/, validation/

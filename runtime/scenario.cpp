@@ -2,6 +2,7 @@
 
 #include "engine/des_engine.hpp"
 #include "engine/simgrid_engine.hpp"
+#include "models/gemini/mailbox_memory.hpp"
 #include "runtime/stacks.hpp"
 
 #include <array>
@@ -74,10 +75,22 @@ Scenario load_scenario(const std::string& file) {
     s.osu.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
     s.osu.window = b.opt_integer("window", 1, 100000).value_or(64);
     s.osu.buffer_offset = static_cast<std::uint64_t>(b.opt_integer("buffer_offset", 0, 4095).value_or(0));
-    b.finish({"name", "sizes", "iterations", "skip", "window", "buffer_offset"});
+    if (s.benchmark == "smb_overhead") {
+      s.osu.side = b.opt_str("side").value_or("recv");
+      if (s.osu.side != "send" && s.osu.side != "recv") b.fail("side", "expected 'send' or 'recv'");
+      if (b.has("threshold_pct")) {
+        double t = json_quantity(b.raw("threshold_pct"), Dim::Ratio, file, b.key_path("threshold_pct"));
+        if (!(t > 0 && t <= 1000)) b.fail("threshold_pct", "expected a percentage in (0, 1000]");
+        s.osu.threshold_pct = t;
+      }
+    }
+    b.finish({"name", "sizes", "iterations", "skip", "window", "buffer_offset", "side", "threshold_pct"});
+    if (s.benchmark != "smb_overhead" && (b.has("side") || b.has("threshold_pct")))
+      b.fail(b.has("side") ? "side" : "threshold_pct", "only smb_overhead takes this key");
     for (long long n : s.ranks) {
       if (n < 2 || n % 2) r.fail("ranks", fmt::format("{} needs an even number of ranks >= 2, got {}", s.benchmark, n));
-      if ((s.benchmark == "osu_latency" || s.benchmark == "osu_bw" || s.benchmark == "osu_bibw") && n != 2)
+      if ((s.benchmark == "osu_latency" || s.benchmark == "osu_bw" || s.benchmark == "osu_bibw" ||
+           s.benchmark == "netpipe" || s.benchmark == "smb_overhead") && n != 2)
         r.fail("ranks", fmt::format("{} runs on exactly 2 ranks, got {} (use osu_multi_lat / osu_mbw_mr)", s.benchmark, n));
     }
   }
@@ -161,14 +174,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
     load_overrides(mr, list, "scenario " + s.id);
   }
   apply_sets(*m, mca, sets);
-  if (!sets.empty() && m->torus && m->family == "gemini") {  // links follow overridden link parameters
-    auto& g = m->gemini;
-    double eff = g.packet_payload_efficiency;
-    m->torus = std::make_unique<topology::Torus>(
-        m->torus->dims(), m->torus->nodes_per_router(),
-        std::array<double, 3>{g.link_bandwidth_x * eff, g.link_bandwidth_y * eff, g.link_bandwidth_z * eff},
-        g.router_hop_latency.value);
-  }
+  if (!sets.empty()) m->rebuild_topology();  // links follow overridden link parameters
   Placement pl = make_placement(*m, ranks, s.ranks_per_node, s.nodes, s.file);
   std::unique_ptr<Simulator> sim;
   if (s.engine == "des") sim = std::make_unique<engine::DesEngine>();
@@ -190,7 +196,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
       }
     w.declare_bulk_paths(pairs, all);
     sim->seal();
-    points = bench::run_osu(w, *stack, s.osu);
+    points = s.benchmark == "smb_overhead" ? bench::run_smb(w, *stack, s.osu) : bench::run_osu(w, *stack, s.osu);
   }
   StackStats st = stack->stats();
   Json stats{{"sends_posted", st.sends_posted},       {"sends_completed", st.sends_completed},
@@ -214,9 +220,24 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
                        {"overrides", sets},
                        {"parameters", resolved(m->physical_params())},
                        {"mca", resolved(param_list(mca))}};
-  if (s.benchmark == "barrier_loop" || s.stack == "openmpi") {
+  if (m->family == "gemini" && (s.benchmark == "barrier_loop" || s.stack == "openmpi")) {
     double lim = mca.btl_ugni_smsg_limit.value > 0 ? mca.btl_ugni_smsg_limit.value : ugni_auto_smsg_limit(ranks);
     res["provenance"]["derived"] = {{"btl_ugni_smsg_limit (effective)", lim}};
+  }
+  if (m->family == "gemini" && s.stack == "openmpi") {  // what-if: SMSG mailboxes vs MSGQ (models/gemini/mailbox_memory)
+    auto lim = gemini::effective_smsg_limit(mca, ranks);
+    auto cr = static_cast<std::uint64_t>(mca.btl_ugni_smsg_max_credits.value);
+    std::uint64_t eps = st.counters.count("ugni_endpoints") ? st.counters.at("ugni_endpoints") : 0;
+    auto mm = gemini::mailbox_memory({ranks, pl.ranks_per_node, pl.node_count()}, lim, cr, eps, cr);
+    res["mailbox_memory"] = {
+        {"unit", "bytes per node (mailbox_bytes, msgq_queue_bytes: bytes each)"},
+        {"ranks", ranks}, {"ranks_per_node", pl.ranks_per_node}, {"nodes", pl.node_count()},
+        {"smsg_limit", mm.smsg_limit}, {"credits", mm.credits}, {"msgq_credits", mm.msgq_credits},
+        {"mailbox_bytes", mm.mailbox_bytes}, {"msgq_queue_bytes", mm.msgq_queue_bytes},
+        {"off_node_peers_per_rank", mm.off_node_peers}, {"ugni_endpoints", eps},
+        {"smsg_all_peers", mm.smsg_all_peers}, {"smsg_connected", mm.smsg_connected},
+        {"smsg_connected_max", mm.smsg_connected_max}, {"smsg_connected_allocated", mm.smsg_connected_allocated},
+        {"msgq_per_node", mm.msgq_per_node}};
   }
   return res;
 }

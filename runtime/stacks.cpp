@@ -1,11 +1,14 @@
 #include "runtime/stacks.hpp"
 
 #include "models/gemini/gni.hpp"
+#include "protocols/btl/portals/btl_portals.hpp"
 #include "protocols/btl/self/btl_self.hpp"
 #include "protocols/btl/ugni/btl_ugni.hpp"
 #include "protocols/btl/vader/btl_vader.hpp"
 #include "protocols/loggp/loggp_stack.hpp"
+#include "protocols/mtl/portals/mtl_portals.hpp"
 #include "protocols/native/mpich_gni.hpp"
+#include "protocols/pml/cm/pml_cm.hpp"
 #include "protocols/pml/ob1/pml_ob1.hpp"
 
 #include <fmt/format.h>
@@ -16,6 +19,9 @@ const std::vector<StackInfo>& stack_registry() {
   static const std::vector<StackInfo> r{
       {"openmpi", "gemini", "Open MPI: pml/ob1 + bml/r2 + btl/self, btl/vader (XPMEM), btl/ugni; Cheetah uGNI BCOL"},
       {"native", "gemini", "Cray MPT: MPICH2 CH3/Nemesis with the uGNI netmod (same hardware, different protocol)"},
+      {"openmpi-cm", "seastar", "Open MPI: pml/cm + mtl/portals (matching by Portals on the SeaStar)"},
+      {"openmpi-ob1", "seastar", "Open MPI: pml/ob1 + bml/r2 + btl/self, btl/portals (matching in the host)"},
+      {"native", "seastar", "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above"},
       {"loggp", "loggp", "LogGOPS reference stack (closed-form checks)"},
   };
   return r;
@@ -67,21 +73,91 @@ private:
   btl::ugni::BtlUgni ugni_;
   pml::ob1::Ob1 ob1_;
 };
+// Open MPI's CM path on SeaStar: pml/cm over mtl/portals.
+class OpenMpiCm final : public Stack {
+public:
+  explicit OpenMpiCm(World& w)
+      : mtl_(w, mtl::portals::open_mpi_protocol(w.mca())),
+        cm_(w, w.machine().seastar_software.pml_cm_overhead, mtl_, "openmpi-cm") {}
+  std::string name() const override { return cm_.name(); }
+  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { cm_.isend(r, d, t, b, buf, std::move(c)); }
+  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { cm_.irecv(r, s, t, b, buf, std::move(c)); }
+  StackStats stats() const override { return cm_.stats(); }
+
+private:
+  mtl::portals::MtlPortals mtl_;
+  pml::cm::PmlCm cm_;
+};
+
+// Cray MPI on SeaStar: MPICH2's request layer over a Portals device with Cray's protocol choices (same Portals
+// matching engine as the MTL, as the paper says the protocols are "generally similar"; the differences are data).
+class CrayMpiPortals final : public Stack {
+public:
+  explicit CrayMpiPortals(World& w) : mtl_(w, protocol(w)), adi_(w, w.machine().seastar_software.mpich_overhead, mtl_, "native") {}
+  static mtl::portals::Protocol protocol(World& w) {
+    mtl::portals::Protocol p;
+    p.name = "cray-portals";
+    p.eager_limit = static_cast<std::uint64_t>(w.mca().mpich_max_short_msg_size.value);
+    p.long_rendezvous = true;          // rendezvous by default above the eager limit (paper §3)
+    p.eqs_polled = 2;                  // unexpected EQ and "other" EQ polled on every progress call
+    p.unexpected_start_events = true;  // two events per unexpected message (Pritchard & Pagel)
+    p.blocks = 2;  // the unexpected buffer in two halves, so one serves while the other is re-posted
+    p.block_size = static_cast<std::uint64_t>(w.mca().mpich_unex_buffer_size.value) / 2;
+    return p;
+  }
+  std::string name() const override { return "native"; }
+  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { adi_.isend(r, d, t, b, buf, std::move(c)); }
+  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { adi_.irecv(r, s, t, b, buf, std::move(c)); }
+  StackStats stats() const override { return adi_.stats(); }
+
+private:
+  mtl::portals::MtlPortals mtl_;
+  pml::cm::PmlCm adi_;  // request management only (MPICH's ADI3 requests play pml/cm's role)
+};
+
+// Open MPI's OB1 path on SeaStar: pml/ob1 over btl/portals (on-node peers also go through Portals on Catamount).
+class OpenMpiOb1Portals final : public Stack {
+public:
+  explicit OpenMpiOb1Portals(World& w)
+      : self_(w), portals_(w), ob1_(w, w.machine().seastar_software.pml_ob1_overhead, &self_, nullptr, &portals_, "openmpi-ob1") {}
+  std::string name() const override { return "openmpi-ob1"; }
+  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { ob1_.isend(r, d, t, b, buf, std::move(c)); }
+  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { ob1_.irecv(r, s, t, b, buf, std::move(c)); }
+  StackStats stats() const override {
+    StackStats s = ob1_.stats();
+    portals_.add_counters(s.counters);
+    return s;
+  }
+
+private:
+  btl::self::BtlSelf self_;
+  btl::portals::BtlPortals portals_;
+  pml::ob1::Ob1 ob1_;
+};
 }  // namespace
 
 std::unique_ptr<Stack> make_stack(World& w, const std::string& name, const std::string& file) {
   std::vector<std::string> names;
+  std::vector<std::string> families;
+  const std::string& fam = w.machine().family;
   for (auto& s : stack_registry()) {
-    names.push_back(s.name);
+    if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
     if (s.name != name) continue;
-    if (s.family != w.machine().family)
-      throw InputError(file, "stack",
-                       fmt::format("stack '{}' runs on {} machines, but machine '{}' is {}", name, s.family,
-                                   w.machine().name, w.machine().family));
-    if (name == "openmpi") return std::make_unique<OpenMpiGemini>(w);
-    if (name == "native") return std::make_unique<native::MpichGni>(w);
+    if (s.family != fam) {
+      families.push_back(s.family);
+      continue;
+    }
+    if (fam == "gemini" && name == "openmpi") return std::make_unique<OpenMpiGemini>(w);
+    if (fam == "gemini" && name == "native") return std::make_unique<native::MpichGni>(w);
+    if (fam == "seastar" && name == "openmpi-cm") return std::make_unique<OpenMpiCm>(w);
+    if (fam == "seastar" && name == "openmpi-ob1") return std::make_unique<OpenMpiOb1Portals>(w);
+    if (fam == "seastar" && name == "native") return std::make_unique<CrayMpiPortals>(w);
     if (name == "loggp") return std::make_unique<loggp::LogGPStack>(w);
   }
+  if (!families.empty())
+    throw InputError(file, "stack",
+                     fmt::format("stack '{}' runs on {} machines, but machine '{}' is {}", name,
+                                 fmt::join(families, " or "), w.machine().name, fam));
   std::string hint = did_you_mean(name, names);
   throw InputError(file, "stack", fmt::format("unknown stack '{}'{} (known: {})", name,
                                               hint.empty() ? "" : " (did you mean '" + hint + "'?)",

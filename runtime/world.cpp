@@ -80,17 +80,55 @@ double World::wire_time(long long a, long long b, double bytes) const {
     auto& p = machine_.loggp;
     return p.L + std::max(0.0, bytes - 1) / p.G_bandwidth;
   }
-  auto& g = machine_.gemini;
   const auto& t = *machine_.torus;
   int ra = t.router_of_node(a), rb = t.router_of_node(b);
-  double bw = g.nic_ht_capacity;
-  double lat = g.nic_latency;
+  double bw = machine_.injection_bandwidth();
+  double lat = machine_.nic_latency();
   if (ra != rb)
     for (auto id : t.route(ra, rb)) {
       bw = std::min(bw, t.link(id).bandwidth);
       lat += t.link(id).latency;
     }
   return lat + bytes / bw;
+}
+
+void World::steal(int rank, double cost) {
+  double& f = cpu_free_[rank];
+  f = std::max(f, sim_.now()) + cost;
+  if (stolen_.empty()) stolen_.assign(cpu_free_.size(), 0.0);
+  stolen_[rank] += cost;
+}
+
+void World::compute(int rank, double seconds, Callback done) {
+  // The work starts when the MPI calls before it have returned: once the core has no queued MPI work left (the chain
+  // of protocol steps an MPI call performs runs before control returns to the application).
+  if (copying_[rank]) {  // behind the copy in progress
+    waiting_[rank].push_back({false, 0.0, [this, rank, seconds, done = std::move(done)]() mutable {
+                                compute(rank, seconds, std::move(done));
+                              }});
+    return;
+  }
+  if (cpu_free_[rank] > sim_.now()) {
+    sim_.at(std::max(cpu_free_[rank], sim_.now()), [this, rank, seconds, done = std::move(done)]() mutable {
+      sim_.after(0, [this, rank, seconds, done = std::move(done)]() mutable { compute(rank, seconds, std::move(done)); });
+    });
+    return;
+  }
+  double before = stolen_.empty() ? 0.0 : stolen_[rank];
+  double end = sim_.now() + seconds;
+  cpu_free_[rank] = std::max(cpu_free_[rank], end);
+  extend_compute(rank, end, before, std::move(done));
+}
+
+void World::extend_compute(int rank, double end, double stolen_before, Callback done) {
+  sim_.at(end, [this, rank, stolen_before, done = std::move(done)]() mutable {
+    double now_stolen = stolen_.empty() ? 0.0 : stolen_[rank];
+    if (now_stolen > stolen_before) {  // interrupts ran during the work: it ends that much later
+      extend_compute(rank, sim_.now() + (now_stolen - stolen_before), now_stolen, std::move(done));
+      return;
+    }
+    done();
+  });
 }
 
 ResourceId World::resource(const std::string& name, double capacity) { return sim_.add_resource(name, capacity); }
@@ -110,6 +148,15 @@ EndpointId World::core_endpoint(long long node, int core) {
   auto it = core_ep_.find(key);
   if (it != core_ep_.end()) return it->second;
   return core_ep_[key] = sim_.add_endpoint(fmt::format("n{}-c{}", node, core));
+}
+
+void World::add_route(long long a, long long b, std::vector<ResourceId>& path) {
+  const auto& t = *machine_.torus;
+  for (auto id : t.route(t.router_of_node(a), t.router_of_node(b))) {
+    auto it = link_res_.find(id);
+    if (it == link_res_.end()) it = link_res_.emplace(id, resource(t.link_name(id), t.link(id).bandwidth)).first;
+    path.push_back(it->second);
+  }
 }
 
 void World::declare_bulk_paths(const std::vector<std::pair<long long, long long>>& pairs_in, bool all_pairs) {
@@ -136,6 +183,14 @@ void World::declare_bulk_paths(const std::vector<std::pair<long long, long long>
       for (long long n : {a, b})
         if (!ht_res_.count(n)) ht_res_[n] = resource(fmt::format("n{}-nic", n), machine_.loggp.G_bandwidth);
       path = {ht_res_[a], ht_res_[b]};
+    } else if (machine_.family == "seastar") {
+      // SeaStar: HyperTransport DMA out of the source node, the links of the route, HT into the target node.
+      double ht = machine_.seastar.ht_bandwidth;
+      if (!ht_res_.count(a)) ht_res_[a] = resource(fmt::format("n{}-ht-tx", a), ht);
+      if (!htrx_res_.count(b)) htrx_res_[b] = resource(fmt::format("n{}-ht-rx", b), ht);
+      path = {ht_res_[a]};
+      add_route(a, b, path);
+      path.push_back(htrx_res_[b]);
     } else {
       auto& g = machine_.gemini;
       for (long long n : {a, b}) {
@@ -143,13 +198,7 @@ void World::declare_bulk_paths(const std::vector<std::pair<long long, long long>
         if (!bte_res_.count(n)) bte_res_[n] = resource(fmt::format("n{}-bte", n), g.bte_bandwidth);
       }
       path = {bte_res_[a], ht_res_[a]};
-      const auto& t = *machine_.torus;
-      for (auto id : t.route(t.router_of_node(a), t.router_of_node(b))) {
-        auto it = link_res_.find(id);
-        if (it == link_res_.end())
-          it = link_res_.emplace(id, resource(t.link_name(id), t.link(id).bandwidth)).first;
-        path.push_back(it->second);
-      }
+      add_route(a, b, path);
       path.push_back(ht_res_[b]);
     }
     sim_.add_path(node_endpoint(a), node_endpoint(b), path);

@@ -86,8 +86,15 @@ public:
   // The rank's CPU copies `bytes` (a memcpy: the CPU is busy until the copy ends, DRAM part shared); then fn.
   void cpu_copy(int rank, double bytes, Callback fn);
   double cpu_free_at(int rank) const { return cpu_free_[rank]; }
+  // An asynchronous interrupt takes `cost` of rank's core now: whatever the core is doing (application work or MPI
+  // handlers) ends that much later. Does not wait for the core.
+  void steal(int rank, double cost);
+  // Application work of `seconds` on rank's core (after the work queued before it), lengthened by the interrupts
+  // taken while it runs; MPI handlers queued meanwhile wait for it (no asynchronous progress).
+  void compute(int rank, double seconds, Callback done);
+  double stolen(int rank) const { return stolen_.empty() ? 0.0 : stolen_[rank]; }
 
-  // --- Fabric (Gemini torus or flat LogGP network) ---
+  // --- Fabric (Gemini or SeaStar torus, or flat LogGP network) ---
   int hops(long long node_a, long long node_b) const;
   // One-way time of a small packet of `bytes` from node a to node b (NIC latency, hops, serialization): analytic.
   double wire_time(long long node_a, long long node_b, double bytes) const;
@@ -118,12 +125,15 @@ private:
     Callback fn;
   };
   void drain(int rank);
+  void extend_compute(int rank, double end, double stolen_before, Callback done);
+  void add_route(long long a, long long b, std::vector<ResourceId>& path);
+  std::vector<double> stolen_;  // interrupt time taken per rank (allocated on first steal)
   std::vector<double> cpu_free_;
   std::vector<std::uint8_t> copying_;                        // the CPU is inside an open-ended copy
   std::unordered_map<int, std::vector<CpuTask>> waiting_;   // work queued behind that copy, in order
   std::unordered_map<long long, EndpointId> node_ep_, mem_ep_;
   std::map<std::pair<long long, int>, EndpointId> core_ep_;
-  std::unordered_map<long long, ResourceId> ht_res_, bte_res_, mem_res_;
+  std::unordered_map<long long, ResourceId> ht_res_, htrx_res_, bte_res_, mem_res_;
   std::map<std::pair<long long, int>, ResourceId> core_res_;
   std::unordered_map<std::uint32_t, ResourceId> link_res_;
   bool paths_declared_ = false;

@@ -51,7 +51,7 @@ int reproduce(const std::string& out_dir) {
   for (auto& [key, curves] : figures) {
     std::string svg = out_dir + "/" + key + ".svg";
     std::string gp = fmt::format(
-        "set terminal svg size 900,600 dynamic background '#ffffff'\nset output '{}.tmp'\nset datafile separator ','\n"
+        "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output '{}.tmp'\nset datafile separator ','\n"
         "set key top left\nset logscale x 2\nset logscale y\nset grid\nset title '{}'\nset xlabel '{}'\nset ylabel '{}'\nplot ",
         svg, key, curves[0].xcol == "ranks" ? "processes" : "message size (bytes)",
         curves[0].ycol == "latency_us" ? "latency (us)" : "bandwidth (GB/s)");

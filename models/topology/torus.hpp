@@ -33,6 +33,7 @@ public:
   long long node_slots() const { return static_cast<long long>(routers()) * nodes_per_router_; }
   int nodes_per_router() const { return nodes_per_router_; }
   const Coord& dims() const { return dims_; }
+  const std::array<bool, 3>& wrap() const { return wrap_; }
   Coord coord(int router) const;
   int router_at(Coord c) const;
   int router_of_node(long long node) const { return static_cast<int>(node / nodes_per_router_); }

@@ -21,6 +21,16 @@ struct McaParams {
   Sourced mpich_gni_max_eager_msg_size{8192, "Cray intro_mpi(3) MPICH_GNI_MAX_EAGER_MSG_SIZE (status M)"};
   Sourced mpich_gni_rdma_threshold{1024, "Cray intro_mpi(3) MPICH_GNI_RDMA_THRESHOLD (status M)"};
   Sourced mpich_smp_single_copy_size{8192, "Cray intro_mpi(3) MPICH_SMP_SINGLE_COPY_SIZE (status M)"};
+  // Portals (SeaStar, Catamount)
+  Sourced mtl_portals_eager_limit{32768, "seastar-portals paper §2.1: unexpected short messages are below 32K (the later mtl_portals_component.c default is 128 KiB)"};
+  Sourced mtl_portals_short_block_size{15728640, "open-mpi/ompi mtl_portals_component.c: short-receive blocks of 15 MiB (hardware-sources.md §4, V)"};
+  Sourced mtl_portals_short_blocks{3, "open-mpi/ompi mtl_portals_component.c: 3 short-receive blocks (hardware-sources.md §4, V)"};
+  Sourced btl_portals_eager_limit{32768, "seastar-portals paper §2.1: the OB1 eager limit is 32K bytes"};
+  Sourced btl_portals_max_send_size{32768, "open-mpi/ompi btl/portals configure.params: max_send 32768 (hardware-sources.md §4, V)"};
+  Sourced btl_portals_recv_block_size{1048576, "open-mpi/ompi early portals configure values: receive MDs of 1 MiB (hardware-sources.md §4, V)"};
+  Sourced btl_portals_send_credits{16, "estimate: fragments in flight per peer before btl/portals waits for ACKs (user-level flow control, paper §2.1); no public default found"};
+  Sourced mpich_max_short_msg_size{128000, "Pritchard & Pagel, How to Use MPI on the Cray XT: MPICH_MAX_SHORT_MSG_SIZE = 128000 (hardware-sources.md §4, V)"};
+  Sourced mpich_unex_buffer_size{62914560, "Cray XT intro_mpi: MPICH_UNEX_BUFFER_SIZE = 60 MB (hardware-sources.md §4, M)"};
 
   template <class V>
   void visit(V&& v) {
@@ -42,6 +52,15 @@ struct McaParams {
     v(mpich_gni_rdma_threshold, {"mpich_gni_rdma_threshold", Dim::Bytes, "Cray MPT FMA->BTE threshold", 0, 1 << 24});
     v(mpich_smp_single_copy_size,
       {"mpich_smp_single_copy_size", Dim::Bytes, "Cray MPT on-node XPMEM single-copy threshold", 0, 1 << 30});
+    v(mtl_portals_eager_limit, {"mtl_portals_eager_limit", Dim::Bytes, "mtl/portals short/long cut-off", 0, 1 << 30});
+    v(mtl_portals_short_block_size, {"mtl_portals_short_block_size", Dim::Bytes, "mtl/portals unexpected short block", 65536, 1LL << 34});
+    v(mtl_portals_short_blocks, {"mtl_portals_short_blocks", Dim::Count, "mtl/portals unexpected short blocks", 1, 1024});
+    v(btl_portals_eager_limit, {"btl_portals_eager_limit", Dim::Bytes, "btl/portals eager limit (ob1 rendezvous above)", 64, 1 << 30});
+    v(btl_portals_max_send_size, {"btl_portals_max_send_size", Dim::Bytes, "btl/portals largest fragment", 64, 1 << 30});
+    v(btl_portals_recv_block_size, {"btl_portals_recv_block_size", Dim::Bytes, "btl/portals receive block", 65536, 1LL << 34});
+    v(btl_portals_send_credits, {"btl_portals_send_credits", Dim::Count, "btl/portals fragments in flight per peer", 1, 1 << 20});
+    v(mpich_max_short_msg_size, {"mpich_max_short_msg_size", Dim::Bytes, "Cray MPI (Portals) eager limit; rendezvous above", 0, 1LL << 34});
+    v(mpich_unex_buffer_size, {"mpich_unex_buffer_size", Dim::Bytes, "Cray MPI unexpected-message buffer", 65536, 1LL << 36});
   }
 };
 

@@ -1,0 +1,151 @@
+#include "models/seastar/seastar.hpp"
+
+#include <algorithm>
+
+namespace ompisim::seastar {
+
+using namespace ompisim::ptl::portals;
+
+namespace {
+constexpr std::size_t kEqCapacity = 64;  // the model hands events over directly; the queue only bounds memory
+}
+
+SeaStar::SeaStar(World& w, Handler handler) : w_(w), handler_(std::move(handler)) {}
+
+Nic& SeaStar::nic(int rank) {
+  auto it = nics_.find(rank);
+  if (it != nics_.end()) return it->second;
+  auto& n = nics_.emplace(rank, Nic(pid(rank))).first->second;
+  eqs_[rank] = n.eq_alloc(kEqCapacity);
+  return n;
+}
+
+EqId SeaStar::eq(int rank) {
+  nic(rank);
+  return eqs_.at(rank);
+}
+
+void SeaStar::calls(int rank, int n, Callback then) {
+  w_.cpu(rank, n * w_.machine().seastar.portals_call_cost, std::move(then));
+}
+
+double SeaStar::firmware(long long node, double cost) {
+  double& f = fw_free_[node];
+  f = std::max(f, w_.sim().now()) + cost;
+  return f;
+}
+
+double SeaStar::data_time(long long a, long long b, double bytes) const {
+  // Payload streamed behind the header: the slowest of HT and the links on the route.
+  return w_.wire_time(a, b, bytes) - w_.wire_time(a, b, 0);
+}
+
+void SeaStar::move(long long a, long long b, double bytes, Callback done) {
+  const auto& p = w_.machine().seastar;
+  if (bytes <= p.flow_threshold || a == b) {
+    w_.sim().after(data_time(a, b, bytes), std::move(done));
+    return;
+  }
+  ++flows;
+  w_.bulk(a, b, bytes, 0, std::move(done));
+}
+
+void SeaStar::interrupt(int rank, Callback then) {
+  ++interrupts;
+  double c = w_.machine().seastar.host_interrupt_cost;
+  w_.steal(rank, c);
+  w_.sim().after(c, std::move(then));
+}
+
+void SeaStar::dispatch(int rank, const std::vector<Event>& ev) {
+  for (auto& e : ev) {
+    nic(rank).eq_get(eq(rank));  // keep the bounded queue in step with what the handler saw
+    handler_(rank, e);
+  }
+}
+
+void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBits bits, std::uint64_t hdr_data) {
+  ++puts;
+  const auto& p = w_.machine().seastar;
+  PutResult pr = nic(rank).put(md, ack, pid(target), pt, bits, 0, hdr_data);
+  long long a = w_.node_of(rank), b = w_.node_of(target);
+  double hdr = p.header_bytes;
+  double tx_done = firmware(a, p.fw_message_cost);
+  double arrive = tx_done + w_.wire_time(a, b, hdr);
+  PutMessage msg = pr.message;
+  auto local = std::make_shared<std::vector<Event>>(std::move(pr.local.events));
+  w_.sim().at(arrive, [this, rank, target, a, b, msg, local] {
+    const auto& p = w_.machine().seastar;
+    IncomingResult in = nic(target).deliver_put(msg);
+    entries_walked += in.entries_walked;
+    if (on_match) on_match(target, in, msg);
+    double matched_at = firmware(b, p.fw_message_cost + in.entries_walked * p.match_entry_cost);
+    double bytes = static_cast<double>(in.matched ? in.mlength : 0);
+    if (in.truncated()) ++truncated;
+    auto incoming = std::make_shared<IncomingResult>(std::move(in));
+    w_.sim().at(matched_at, [this, rank, target, a, b, bytes, incoming, local] {
+      move(a, b, bytes, [this, rank, target, a, b, incoming, local] {
+        dispatch(rank, *local);  // SEND_END: the data has left the initiator's buffer
+        if (incoming->dropped()) {
+          ++dropped;
+          return;
+        }
+        interrupt(target, [this, rank, target, a, b, incoming] {
+          dispatch(target, incoming->events);
+          if (!incoming->ack) return;
+          ++acks;
+          const auto& p = w_.machine().seastar;
+          ResponseMessage ackm = *incoming->ack;
+          double back = firmware(b, p.fw_message_cost) + w_.wire_time(b, a, p.header_bytes);
+          w_.sim().at(back, [this, rank, a, ackm] {
+            double fw = firmware(a, w_.machine().seastar.fw_message_cost);
+            w_.sim().at(fw, [this, rank, ackm] {
+              interrupt(rank, [this, rank, ackm] { dispatch(rank, nic(rank).on_ack(ackm).events); });
+            });
+          });
+        });
+      });
+    });
+  });
+}
+
+void SeaStar::get(int rank, MdId md, int target, PtIndex pt, MatchBits bits) {
+  ++gets;
+  const auto& p = w_.machine().seastar;
+  GetResult gr = nic(rank).get(md, pid(target), pt, bits, 0);
+  dispatch(rank, gr.local.events);
+  long long a = w_.node_of(rank), b = w_.node_of(target);
+  double arrive = firmware(a, p.fw_message_cost) + w_.wire_time(a, b, p.header_bytes);
+  GetMessage msg = gr.message;
+  w_.sim().at(arrive, [this, rank, target, a, b, msg] {
+    const auto& p = w_.machine().seastar;
+    IncomingResult in = nic(target).deliver_get(msg);
+    entries_walked += in.entries_walked;
+    double fw = firmware(b, p.fw_message_cost + in.entries_walked * p.match_entry_cost);
+    auto incoming = std::make_shared<IncomingResult>(std::move(in));
+    w_.sim().at(fw, [this, rank, target, a, b, incoming] {
+      if (incoming->dropped()) {
+        ++dropped;
+        return;
+      }
+      // Generic mode: the target host sets up the reply.
+      interrupt(target, [this, rank, target, a, b, incoming] {
+        const auto& p = w_.machine().seastar;
+        double start = firmware(b, p.fw_message_cost) + w_.wire_time(b, a, p.header_bytes);
+        double bytes = static_cast<double>(incoming->mlength);
+        w_.sim().at(start, [this, rank, target, a, b, bytes, incoming] {
+          move(b, a, bytes, [this, rank, target, a, incoming] {
+            dispatch(target, incoming->events);  // GET_END: the data has been read
+            double fw = firmware(a, w_.machine().seastar.fw_message_cost);
+            ResponseMessage reply = *incoming->reply;
+            w_.sim().at(fw, [this, rank, reply] {
+              interrupt(rank, [this, rank, reply] { dispatch(rank, nic(rank).on_reply(reply).events); });
+            });
+          });
+        });
+      });
+    });
+  });
+}
+
+}  // namespace ompisim::seastar

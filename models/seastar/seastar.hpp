@@ -1,0 +1,69 @@
+// The SeaStar NIC running Portals 3.3, in time. The matching semantics are the pure library in protocols/ptl/portals
+// (one ptl::portals::Nic per process, created on first use); this class prices what the hardware does with them:
+//
+//   initiator host            initiator SeaStar             wire             target SeaStar              target host
+//   Portals calls (trap) ---> PowerPC: command, DMA set-up -> header ------> PowerPC: walk match list --> interrupt:
+//   (caller: calls())         (fw_message_cost, serial)       (hops)        (fw + walked x entry cost)    event posted
+//                                                            payload: HT DMA -> links -> HT DMA (shared flow when
+//                                                            large), then PUT_END at the target after the interrupt
+//   ACK / REPLY: the same path in the other direction, with an interrupt at the initiator.
+//
+// Every incoming message (put header, get request, ACK, REPLY) interrupts the target host (Catamount generic mode:
+// hardware-sources.md §4, "latency dominated by host interrupt processing"); the interrupt takes time from whatever the
+// core is doing (World::steal). Locally generated initiator events (SEND_END) are written by the firmware without an
+// interrupt. Events are handed to the owning stack's handler at the simulated time they are posted; the stack prices
+// its own PtlEQGet calls.
+// LIMITATIONS: one firmware resource per node (TX and RX processing serialised); no PowerPC scratch-memory limits; the
+// event queue is only a bounded buffer (the handler gets every event); no retransmission or flow control in the NIC.
+#pragma once
+#include "protocols/ptl/portals/portals.hpp"
+#include "runtime/world.hpp"
+
+#include <functional>
+#include <unordered_map>
+
+namespace ompisim::seastar {
+
+namespace ptl = ompisim::ptl::portals;
+
+class SeaStar {
+public:
+  using Handler = std::function<void(int rank, const ptl::Event&)>;
+  SeaStar(World& w, Handler handler);
+
+  ptl::Nic& nic(int rank);                       // the rank's Portals interface (created on first use)
+  static ptl::ProcessId pid(int rank) { return {static_cast<std::uint32_t>(rank), 0}; }
+  static int rank_of(ptl::ProcessId p) { return static_cast<int>(p.nid); }
+  ptl::EqId eq(int rank);                        // the rank's event queue (allocated with its Nic)
+
+  // Host cost of `n` Portals calls on rank's CPU, then `then` (still on the CPU).
+  void calls(int rank, int n, Callback then);
+  // PtlPut of a whole MD (state change now; timing as above). `initiator_events` go to the handler when the data has
+  // left the node; target events, ACK and drops follow in time.
+  void put(int rank, ptl::MdId md, ptl::AckReq ack, int target, ptl::PtIndex pt, ptl::MatchBits bits,
+           std::uint64_t hdr_data);
+  // PtlGet into a whole local MD from target's matching entry.
+  void get(int rank, ptl::MdId md, int target, ptl::PtIndex pt, ptl::MatchBits bits);
+
+  // Called when the target firmware has matched (or dropped) an incoming put, before its data and events follow:
+  // a library that keeps its own unexpected list learns here that a message is on its way into a catch-all buffer.
+  std::function<void(int target, const ptl::IncomingResult&, const ptl::PutMessage&)> on_match;
+
+  std::uint64_t puts = 0, gets = 0, acks = 0, interrupts = 0, dropped = 0, truncated = 0, entries_walked = 0;
+  std::uint64_t flows = 0;
+
+private:
+  double firmware(long long node, double cost);  // serial PowerPC: returns the time its work ends
+  double data_time(long long a, long long b, double bytes) const;
+  void move(long long a, long long b, double bytes, Callback done);  // payload after the header
+  void interrupt(int rank, Callback then);
+  void dispatch(int rank, const std::vector<ptl::Event>& ev);
+
+  World& w_;
+  Handler handler_;
+  std::unordered_map<int, ptl::Nic> nics_;
+  std::unordered_map<int, ptl::EqId> eqs_;
+  std::unordered_map<long long, double> fw_free_;
+};
+
+}  // namespace ompisim::seastar

@@ -1,0 +1,185 @@
+#include "protocols/btl/portals/btl_portals.hpp"
+
+#include <algorithm>
+
+namespace ompisim::btl::portals {
+
+using namespace ompisim::ptl::portals;
+
+namespace {
+constexpr PtIndex kFragTable = 2;  // btl/portals send table: fragments into receive blocks
+constexpr PtIndex kRdmaTable = 3;  // exposed buffers for PtlGet
+constexpr std::uint64_t kRecvBlockPtr = 1, kExposedPtr = 2;
+}  // namespace
+
+BtlPortals::BtlPortals(World& w)
+    : w_(w), ss_(w, [this](int r, const Event& e) { on_event(r, e); }),
+      overhead_(w.machine().seastar_software.btl_portals_overhead) {
+  caps_.eager_limit = static_cast<std::uint64_t>(w.mca().btl_portals_eager_limit.value);
+  caps_.rndv_eager_limit = caps_.eager_limit;
+  caps_.max_send_size = static_cast<std::uint64_t>(w.mca().btl_portals_max_send_size.value);
+  caps_.has_get = true;
+  caps_.exclusivity = 60;  // btl_portals_component.c (hardware-sources.md §4)
+}
+
+void BtlPortals::ensure(int rank) {
+  if (ready_[rank]) return;
+  ready_[rank] = true;
+  for (int i = 0; i < 3; ++i) post_block(rank);  // early btl/portals: 3 receive MDs (hardware-sources.md §4)
+}
+
+void BtlPortals::post_block(int rank) {
+  Nic& nic = ss_.nic(rank);
+  MeId me = nic.me_attach(kFragTable, ProcessId::any(), 0, ~MatchBits{0}, UnlinkOp::Unlink, InsertPos::After);
+  Md md;
+  md.length = static_cast<std::uint64_t>(w_.mca().btl_portals_recv_block_size.value);
+  md.max_size = std::min<std::uint64_t>(caps_.max_send_size + kHdrBytes, md.length);
+  md.options.op_put = md.options.manage_local = md.options.event_start_disable = true;
+  md.eq = ss_.eq(rank);
+  md.user_ptr = kRecvBlockPtr;
+  nic.md_attach(me, md, UnlinkOp::Unlink);
+}
+
+BtlPortals::PeerState& BtlPortals::peer(int rank, int dst) {
+  std::uint64_t key = (static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(dst);
+  auto it = peers_.find(key);
+  if (it == peers_.end())
+    it = peers_.emplace(key, PeerState{static_cast<int>(w_.mca().btl_portals_send_credits.value), {}}).first;
+  return it->second;
+}
+
+void BtlPortals::send(const Frag& f, Completion local_done) {
+  ensure(f.src);
+  ensure(f.dst);
+  std::uint64_t fid = next_++;
+  frags_[fid] = f;
+  PeerState& p = peer(f.src, f.dst);
+  if (p.credits <= 0) {  // flow control: wait for an ACK
+    ++credit_waits;
+    Frag g = f;
+    g.recv_req = fid;  // remember the id (restored in transmit)
+    p.waiting.push_back(Pending{g, std::move(local_done)});
+    return;
+  }
+  --p.credits;
+  transmit(fid, std::move(local_done));
+}
+
+void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
+  const Frag& f = frags_.at(fid);
+  int src = f.src;
+  double bytes = static_cast<double>(f.payload + kHdrBytes);
+  ++frags_sent;
+  // Copy into a BTL send buffer (the user buffer is then free), then PtlMDBind + PtlPut with ACK.
+  w_.cpu(src, overhead_, [this, fid, src, bytes, local_done = std::move(local_done)]() mutable {
+    w_.cpu_copy(src, bytes, [this, fid, src, bytes, local_done = std::move(local_done)]() mutable {
+      if (local_done) local_done();
+      ss_.calls(src, 2, [this, fid, src, bytes] {
+        const Frag& f = frags_.at(fid);
+        Md md;
+        md.length = static_cast<std::uint64_t>(bytes);
+        md.threshold = 2;  // send, ack
+        md.options.event_start_disable = true;
+        md.eq = ss_.eq(src);
+        md.user_ptr = fid;
+        MdId h = ss_.nic(src).md_bind(md, UnlinkOp::Unlink);
+        ss_.put(src, h, AckReq::Ack, f.dst, kFragTable, 0, fid);
+      });
+    });
+  });
+}
+
+void BtlPortals::prepare_rdma(int rank, Buffer, std::uint64_t, Completion ready) {
+  // PtlMEAttach + PtlMDAttach (the sender exposing its buffer), or PtlMDBind for the receiver's get: priced here.
+  ss_.calls(rank, 2, std::move(ready));
+}
+
+void BtlPortals::get(int initiator, int peer_rank, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) {
+  ++rdma_gets;
+  std::uint64_t gid = next_++;
+  gets_[gid] = std::move(done);
+  // The peer's exposed buffer (its calls were priced in its prepare_rdma).
+  Nic& pn = ss_.nic(peer_rank);
+  MeId me = pn.me_attach(kRdmaTable, seastar::SeaStar::pid(initiator), gid, 0, UnlinkOp::Unlink, InsertPos::After);
+  Md exposed;
+  exposed.start = remote.addr;
+  exposed.length = bytes;
+  exposed.threshold = 1;
+  exposed.options.op_get = exposed.options.event_start_disable = true;
+  exposed.eq = ss_.eq(peer_rank);
+  exposed.user_ptr = kExposedPtr;
+  pn.md_attach(me, exposed, UnlinkOp::Unlink);
+  ss_.calls(initiator, 1, [this, initiator, peer_rank, bytes, local, gid] {
+    Md md;
+    md.start = local.addr;
+    md.length = bytes;
+    md.threshold = 1;
+    md.options.event_start_disable = true;
+    md.eq = ss_.eq(initiator);
+    md.user_ptr = gid;
+    MdId h = ss_.nic(initiator).md_bind(md, UnlinkOp::Unlink);
+    ss_.get(initiator, h, peer_rank, kRdmaTable, gid);
+  });
+}
+
+void BtlPortals::on_event(int rank, const Event& e) {
+  double poll = w_.machine().seastar.eq_poll_cost;
+  if (e.user_ptr == kRecvBlockPtr) {
+    if (e.kind == EventKind::Unlink) {
+      ss_.calls(rank, 2, [this, rank] { post_block(rank); });
+      return;
+    }
+    if (e.kind != EventKind::PutEnd) return;
+    std::uint64_t fid = e.hdr_data;
+    w_.cpu(rank, poll + overhead_, [this, fid] {
+      auto it = frags_.find(fid);
+      Frag f = it->second;
+      frags_.erase(it);
+      sink_->on_frag(f);
+    });
+    return;
+  }
+  if (e.user_ptr == kExposedPtr) {  // GET_END at the exposing side
+    w_.cpu(rank, poll, [] {});
+    return;
+  }
+  if (e.kind == EventKind::ReplyEnd) {
+    std::uint64_t gid = e.user_ptr;
+    w_.cpu(rank, poll, [this, gid] {
+      auto it = gets_.find(gid);
+      Completion d = std::move(it->second);
+      gets_.erase(it);
+      if (d) d();
+    });
+    return;
+  }
+  if (e.kind == EventKind::Ack) {  // a credit comes back
+    int dst = seastar::SeaStar::rank_of(e.initiator);
+    w_.cpu(rank, poll, [this, rank, dst] {
+      PeerState& p = peer(rank, dst);
+      ++p.credits;
+      if (!p.waiting.empty()) {
+        Pending next = std::move(p.waiting.front());
+        p.waiting.pop_front();
+        --p.credits;
+        std::uint64_t fid = next.f.recv_req;  // the queued copy carries the fragment id; frags_ keeps the original
+        transmit(fid, std::move(next.local_done));
+      }
+    });
+    return;
+  }
+  w_.cpu(rank, poll, [] {});  // SEND_END: read and dropped
+}
+
+void BtlPortals::add_counters(std::map<std::string, std::uint64_t>& c) const {
+  c["btl_portals_frags"] = frags_sent;
+  c["btl_portals_credit_waits"] = credit_waits;
+  c["btl_portals_rdma_gets"] = rdma_gets;
+  c["seastar_puts"] = ss_.puts;
+  c["seastar_gets"] = ss_.gets;
+  c["seastar_acks"] = ss_.acks;
+  c["seastar_interrupts"] = ss_.interrupts;
+  c["seastar_dropped"] = ss_.dropped;
+}
+
+}  // namespace ompisim::btl::portals

@@ -1,0 +1,61 @@
+// btl/portals under pml/ob1 (seastar-portals paper §2.1, "OB1 and the Portals BTL"). Portals is used as a plain
+// network: ob1 does the MPI matching in the host.
+//   send:  the fragment (ob1 header + up to max_send_size of data) is copied into a BTL send buffer, then
+//          PtlMDBind + PtlPut with ACK into the peer's receive blocks (one catch-all entry: no NIC matching);
+//          at the target, PUT_END hands the fragment to ob1, which matches it and copies the data out.
+//   flow control: at most btl_portals_send_credits fragments per peer are unacknowledged; further sends wait for
+//          ACKs (user-level flow control: the receive blocks never overflow, nothing is dropped). Every ACK
+//          interrupts the sender's host.
+//   RDMA:  ob1's RGET: the sender exposes its buffer (PtlMEAttach + PtlMDAttach, in prepare_rdma), the receiver
+//          pulls it with PtlGet into the user buffer (zero copy), then ob1's FIN.
+// LIMITATIONS: receive-block space is not accounted per fragment (blocks are large and re-posted when unlinked);
+// no PUT-based RDMA.
+#pragma once
+#include "models/seastar/seastar.hpp"
+#include "protocols/btl/btl.hpp"
+
+#include <deque>
+#include <unordered_map>
+
+namespace ompisim::btl::portals {
+
+namespace ptl = ompisim::ptl::portals;
+
+class BtlPortals final : public Btl {
+public:
+  explicit BtlPortals(World& w);
+  std::string name() const override { return "portals"; }
+  const BtlCaps& caps() const override { return caps_; }
+  void send(const Frag& f, Completion local_done) override;
+  void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
+  void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) override;
+  void add_counters(std::map<std::string, std::uint64_t>& c) const;
+  std::uint64_t credit_waits = 0, frags_sent = 0, rdma_gets = 0;
+
+private:
+  struct Pending {
+    Frag f;
+    Completion local_done;
+  };
+  struct PeerState {
+    int credits;
+    std::deque<Pending> waiting;
+  };
+  void ensure(int rank);
+  void post_block(int rank);
+  void transmit(std::uint64_t fid, Completion local_done);
+  void on_event(int rank, const ptl::Event& e);
+  PeerState& peer(int rank, int dst);
+
+  World& w_;
+  seastar::SeaStar ss_;
+  BtlCaps caps_;
+  double overhead_;
+  std::unordered_map<int, bool> ready_;
+  std::unordered_map<std::uint64_t, PeerState> peers_;  // (rank, peer) -> credits, created on first send
+  std::unordered_map<std::uint64_t, Frag> frags_;       // in flight, by fragment id (Portals hdr_data)
+  std::unordered_map<std::uint64_t, Completion> gets_;  // by get id (user_ptr)
+  std::uint64_t next_ = 16;
+};
+
+}  // namespace ompisim::btl::portals

@@ -1,0 +1,257 @@
+#include "protocols/mtl/portals/mtl_portals.hpp"
+
+#include <algorithm>
+
+namespace ompisim::mtl::portals {
+
+using namespace ompisim::ptl::portals;
+namespace bits = ompisim::ptl::portals::mpi;
+
+namespace {
+constexpr PtIndex kSendTable = 0;  // OMPI_MTL_PORTALS_SEND_TABLE_ID: MPI messages
+constexpr PtIndex kReadTable = 1;  // OMPI_MTL_PORTALS_READ_TABLE_ID: long sends waiting to be pulled
+constexpr std::uint64_t kBlockPtr = 1, kLongCatchPtr = 2;  // user_ptr of the catch-all MDs (op ids start at 16)
+}  // namespace
+
+Protocol open_mpi_protocol(const McaParams& mca) {
+  Protocol p;
+  p.name = "portals";
+  p.eager_limit = static_cast<std::uint64_t>(mca.mtl_portals_eager_limit.value);
+  p.block_size = static_cast<std::uint64_t>(mca.mtl_portals_short_block_size.value);
+  p.blocks = static_cast<int>(mca.mtl_portals_short_blocks.value);
+  return p;
+}
+
+MtlPortals::MtlPortals(World& w, Protocol p)
+    : w_(w), proto_(std::move(p)), ss_(w, [this](int r, const Event& e) { on_event(r, e); }),
+      eager_(proto_.eager_limit) {
+  ss_.on_match = [this](int t, const IncomingResult& in, const PutMessage& m) { on_match(t, in, m); };
+}
+
+void MtlPortals::ensure(int rank) {
+  RankState& rs = ranks_[rank];
+  if (rs.ready) return;
+  rs.ready = true;  // MPI_Init: the catch-all entries exist before any message can arrive
+  Nic& nic = ss_.nic(rank);
+  auto [lb, li] = bits::type_only(bits::MsgType::Long);
+  rs.long_catch = nic.me_attach(kSendTable, ProcessId::any(), lb, li, UnlinkOp::Retain, InsertPos::After);
+  Md md;
+  md.length = 0;
+  md.options.op_put = md.options.truncate = md.options.ack_disable = md.options.event_start_disable = true;
+  md.eq = ss_.eq(rank);
+  md.user_ptr = kLongCatchPtr;
+  nic.md_attach(rs.long_catch, md, UnlinkOp::Retain);
+  for (int i = 0; i < proto_.blocks; ++i) post_block(rank);
+}
+
+void MtlPortals::post_block(int rank) {
+  Nic& nic = ss_.nic(rank);
+  auto [sb, si] = bits::type_only(bits::MsgType::Short);
+  MeId me = nic.me_attach(kSendTable, ProcessId::any(), sb, si, UnlinkOp::Unlink, InsertPos::After);
+  Md md;
+  md.length = proto_.block_size;
+  md.max_size = std::min<std::uint64_t>(std::max<std::uint64_t>(eager_, 1), md.length);
+  md.options.op_put = md.options.manage_local = md.options.ack_disable = true;
+  md.options.event_start_disable = !proto_.unexpected_start_events;
+  md.eq = ss_.eq(rank);
+  md.user_ptr = kBlockPtr;
+  nic.md_attach(me, md, UnlinkOp::Unlink);
+  ++c_["mtl_short_blocks_posted"];
+}
+
+void MtlPortals::on_match(int target, const IncomingResult& in, const PutMessage& m) {
+  if (!in.matched || (in.user_ptr != kBlockPtr && in.user_ptr != kLongCatchPtr)) return;
+  bool is_long = in.user_ptr == kLongCatchPtr;
+  ++c_[is_long ? "mtl_unexpected_long" : "mtl_unexpected_short"];
+  ranks_[target].unexpected.push_back(
+      Unexpected{m.match_bits, bits::src_of(m.match_bits), in.rlength, in.mlength, m.hdr_data, is_long});
+}
+
+void MtlPortals::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
+  ensure(rank);
+  ensure(dst);
+  std::uint64_t id = next_++;
+  bool is_long = bytes > eager_;
+  ops_[id] = Op{is_long ? OpKind::LongSend : OpKind::ShortSend, rank, bytes, buf, std::move(done)};
+  ++c_[is_long ? "mtl_long_sends" : "mtl_short_sends"];
+  ss_.calls(rank, is_long ? (proto_.long_rendezvous ? 4 : 3) : 2, [this, rank, dst, tag, bytes, buf, id, is_long] {
+    Nic& nic = ss_.nic(rank);
+    Md md;
+    md.start = buf.addr;
+    md.length = bytes;
+    md.options.event_start_disable = true;
+    md.eq = ss_.eq(rank);
+    md.user_ptr = id;
+    if (!is_long) {
+      md.threshold = 1;
+      MdId h = nic.md_bind(md, UnlinkOp::Unlink);
+      ss_.put(rank, h, AckReq::NoAck, dst, kSendTable, bits::send_bits(bits::MsgType::Short, rank, tag), 0);
+      return;
+    }
+    MeId me = nic.me_attach(kReadTable, seastar::SeaStar::pid(dst), id, 0, UnlinkOp::Unlink, InsertPos::After);
+    md.options.op_get = true;
+    if (proto_.long_rendezvous) {  // data stays for the receiver's get; a header-only put announces it
+      md.threshold = 1;
+      nic.md_attach(me, md, UnlinkOp::Unlink);
+      Md hdr;
+      hdr.start = buf.addr;
+      hdr.length = 0;
+      hdr.threshold = 1;
+      hdr.options.event_start_disable = hdr.options.event_end_disable = true;
+      MdId h = nic.md_bind(hdr, UnlinkOp::Unlink);
+      ss_.put(rank, h, AckReq::NoAck, dst, kSendTable, bits::send_bits(bits::MsgType::Long, rank, tag), id);
+      return;
+    }
+    md.threshold = 2;  // send, {ack, get}
+    MdId h = nic.md_attach(me, md, UnlinkOp::Unlink);
+    ss_.put(rank, h, AckReq::Ack, dst, kSendTable, bits::send_bits(bits::MsgType::Long, rank, tag), id);
+  });
+}
+
+void MtlPortals::irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
+  ensure(rank);
+  std::uint64_t id = next_++;
+  ops_[id] = Op{OpKind::Recv, rank, bytes, buf, std::move(done)};
+  recv_keys_[id] = RecvKey{src, tag};
+  if (take_unexpected(rank, id)) return;
+  ss_.calls(rank, 3, [this, rank, src, tag, bytes, buf, id] {
+    // PtlMDUpdate refuses while unexpected events are pending: search again, atomically with the insert.
+    if (take_unexpected(rank, id)) {
+      ++c_["mtl_mdupdate_retry"];
+      return;
+    }
+    Nic& nic = ss_.nic(rank);
+    auto [b, ig] = bits::recv_bits(src, tag);
+    MeId me = nic.me_insert(ranks_[rank].long_catch, ProcessId::any(), b, ig, UnlinkOp::Unlink, InsertPos::Before);
+    Md md;
+    md.start = buf.addr;
+    md.length = bytes;
+    md.threshold = 1;
+    md.options.op_put = md.options.truncate = md.options.event_start_disable = true;
+    md.eq = ss_.eq(rank);
+    md.user_ptr = id;
+    nic.md_attach(me, md, UnlinkOp::Unlink);
+    recv_keys_.erase(id);
+    ++posted_;
+    ++c_["mtl_posted_receives"];
+  });
+}
+
+bool MtlPortals::take_unexpected(int rank, std::uint64_t rid) {
+  auto& q = ranks_[rank].unexpected;
+  const RecvKey key = recv_keys_.at(rid);
+  auto [b, ig] = bits::recv_bits(key.src, key.tag);
+  for (auto it = q.begin(); it != q.end(); ++it) {
+    if (it->waiting || ((it->bits ^ b) & ~ig) != 0) continue;
+    recv_keys_.erase(rid);
+    if (!it->seen) {  // matched by the firmware, event not yet at the host: finish when it is
+      it->waiting = rid;
+      return true;
+    }
+    Unexpected u = *it;
+    q.erase(it);
+    finish_unexpected(rank, rid, u);
+    return true;
+  }
+  return false;
+}
+
+void MtlPortals::finish_unexpected(int rank, std::uint64_t rid, const Unexpected& u) {
+  if (!u.is_long) {  // copy out of the short block
+    w_.cpu_copy(rank, static_cast<double>(u.mlength), [this, rid] { complete(rid); });
+    return;
+  }
+  ++c_["mtl_long_gets"];
+  ss_.calls(rank, 2, [this, rank, rid, u] {
+    Op& op = ops_.at(rid);
+    Md md;
+    md.start = op.buf.addr;
+    md.length = proto_.long_rendezvous ? op.bytes : std::min(op.bytes, u.rlength);
+    md.threshold = 1;
+    md.options.event_start_disable = true;
+    md.eq = ss_.eq(rank);
+    md.user_ptr = rid;
+    MdId h = ss_.nic(rank).md_bind(md, UnlinkOp::Unlink);
+    ss_.get(rank, h, u.src, kReadTable, u.hdr_data);
+  });
+}
+
+void MtlPortals::on_event(int rank, const Event& e) {
+  if (e.user_ptr == kBlockPtr || e.user_ptr == kLongCatchPtr) {
+    if (e.kind == EventKind::Unlink) {  // a full short block: post a fresh one
+      ss_.calls(rank, 2, [this, rank] { post_block(rank); });
+      return;
+    }
+    if (e.kind != EventKind::PutEnd) {  // PUT_START (Cray MPI's unexpected path): read, nothing to do
+      w_.cpu(rank, poll_cost(), [] {});
+      return;
+    }
+    auto& q = ranks_[rank].unexpected;
+    auto it = std::find_if(q.begin(), q.end(), [&](const Unexpected& u) {
+      return !u.seen && u.bits == e.match_bits && u.hdr_data == e.hdr_data && u.rlength == e.rlength;
+    });
+    if (it == q.end()) throw ProtocolError("mtl/portals", "unexpected list", "PUT_END without a matched header");
+    it->seen = true;
+    w_.cpu(rank, poll_cost(), [this, rank, bits = e.match_bits, hdr = e.hdr_data] {
+      auto& q2 = ranks_[rank].unexpected;
+      auto jt = std::find_if(q2.begin(), q2.end(), [&](const Unexpected& u) {
+        return u.seen && u.waiting && u.bits == bits && u.hdr_data == hdr;
+      });
+      if (jt == q2.end()) return;
+      Unexpected u = *jt;
+      q2.erase(jt);
+      finish_unexpected(rank, u.waiting, u);
+    });
+    return;
+  }
+  auto it = ops_.find(e.user_ptr);
+  if (it == ops_.end()) {
+    w_.cpu(rank, poll_cost(), [] {});
+    return;
+  }
+  OpKind kind = it->second.kind;
+  bool completes = (kind == OpKind::ShortSend && e.kind == EventKind::SendEnd) ||
+                   (kind == OpKind::LongSend && (e.kind == EventKind::Ack || e.kind == EventKind::GetEnd)) ||
+                   (kind == OpKind::Recv && (e.kind == EventKind::PutEnd || e.kind == EventKind::ReplyEnd));
+  if (kind == OpKind::Recv && e.kind == EventKind::PutEnd) --posted_;
+  std::uint64_t id = e.user_ptr;
+  if (kind == OpKind::Recv && e.kind == EventKind::PutEnd && proto_.long_rendezvous &&
+      bits::type_of(e.match_bits) == bits::MsgType::Long) {
+    // Rendezvous header matched a posted receive: pull the data (when the library next progresses).
+    Unexpected u{e.match_bits, bits::src_of(e.match_bits), it->second.bytes, 0, e.hdr_data, true};
+    w_.cpu(rank, poll_cost(), [this, rank, id, u] { finish_unexpected(rank, id, u); });
+    return;
+  }
+  w_.cpu(rank, poll_cost(), [this, id, completes] {
+    if (completes) complete(id);
+  });
+}
+
+double MtlPortals::poll_cost() const { return proto_.eqs_polled * w_.machine().seastar.eq_poll_cost; }
+
+void MtlPortals::complete(std::uint64_t id) {
+  auto it = ops_.find(id);
+  Completion done = std::move(it->second.done);
+  ops_.erase(it);
+  if (done) done();
+}
+
+std::uint64_t MtlPortals::unexpected_now() const {
+  std::uint64_t n = 0;
+  for (auto& [r, s] : ranks_) n += s.unexpected.size();
+  return n;
+}
+
+void MtlPortals::add_counters(std::map<std::string, std::uint64_t>& c) const {
+  for (auto& [k, v] : c_) c[k] = v;
+  c["seastar_puts"] = ss_.puts;
+  c["seastar_gets"] = ss_.gets;
+  c["seastar_acks"] = ss_.acks;
+  c["seastar_interrupts"] = ss_.interrupts;
+  c["seastar_dropped"] = ss_.dropped;
+  c["seastar_truncated"] = ss_.truncated;
+  c["seastar_entries_walked"] = ss_.entries_walked;
+  c["mtl_live_ops"] = ops_.size();
+}
+
+}  // namespace ompisim::mtl::portals

@@ -1,0 +1,100 @@
+// mtl/portals (Open MPI 1.3 era, seastar-portals paper §2.1): MPI matching by Portals on the SeaStar.
+//   send <= eager limit:  PtlMDBind + PtlPut (no ACK) straight from the user buffer; complete at SEND_END.
+//   send  > eager limit:  PtlMEAttach on the read table (match bits = request) + PtlMDAttach (threshold 2:
+//                         send, {ack, get}) + PtlPut with ACK; complete at the ACK (delivered into a posted
+//                         receive) or at GET_END (it was unexpected, truncated, and pulled after the match).
+//   receive:              first the MTL's list of unexpected messages (host matching); else PtlMEInsert before the
+//                         catch-all entries + PtlMDAttach + PtlMDUpdate (three calls); data lands in place, PUT_END
+//                         completes it.
+//   unexpected short:     lands in one of the short blocks (manage-local, max_size = eager limit), copied out at
+//                         match; a full block is unlinked and re-posted.
+// With Protocol::long_rendezvous (Cray MPI above MPICH_MAX_SHORT_MSG_SIZE) a long send puts a header only and
+// the receiver always pulls the data with a get, expected or not.
+//   unexpected long:      matched by a zero-length truncating catch-all (no ACK): only the header is kept; after the
+//                         match, PtlMDBind + PtlGet pulls the data from the sender's read-table entry.
+// The target firmware matches at header arrival; an unexpected message the host has not yet seen is "in flight" in
+// the MTL's list, and a receive that matches it waits for its event (what PtlMDUpdate's NO_UPDATE retry achieves).
+// LIMITATIONS: one communicator; no synchronous or ready sends; no MPI_Probe; the block's space is not reclaimed
+// until the block is unlinked (as in Portals).
+#pragma once
+#include "models/seastar/seastar.hpp"
+#include "protocols/mtl/mtl.hpp"
+#include "protocols/ptl/portals/mpi_bits.hpp"
+
+#include <deque>
+#include <unordered_map>
+
+namespace ompisim::mtl::portals {
+
+namespace ptl = ompisim::ptl::portals;
+
+// The protocol choices that distinguish Open MPI's MTL from Cray MPI's Portals device (the paper, §2.2: "similar to
+// the Portals MTL ... significant differences regarding the handling of event queue polling").
+struct Protocol {
+  std::string name = "portals";
+  std::uint64_t eager_limit = 32768;  // short/long cut-off
+  bool long_rendezvous = false;       // long sends put a header only and the receiver always pulls (Cray MPI)
+  int eqs_polled = 1;                 // event queues polled per event handled
+  bool unexpected_start_events = false;  // unexpected messages post PUT_START as well as PUT_END
+  std::uint64_t block_size = 15728640;
+  int blocks = 3;
+};
+Protocol open_mpi_protocol(const McaParams& mca);
+
+class MtlPortals final : public Mtl {
+public:
+  MtlPortals(World& w, Protocol p);
+  std::string name() const override { return proto_.name; }
+  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  std::uint64_t unexpected_now() const override;
+  std::uint64_t posted_now() const override { return posted_; }
+  void add_counters(std::map<std::string, std::uint64_t>& c) const override;
+  seastar::SeaStar& seastar() { return ss_; }
+
+private:
+  enum class OpKind : std::uint8_t { ShortSend, LongSend, Recv };
+  struct Op {
+    OpKind kind;
+    int rank;
+    std::uint64_t bytes;
+    Buffer buf;
+    Completion done;
+  };
+  struct Unexpected {
+    ptl::MatchBits bits;
+    int src;
+    std::uint64_t rlength, mlength, hdr_data;
+    bool is_long;
+    bool seen = false;             // its event has reached the host
+    std::uint64_t waiting = 0;     // a receive matched it before its event arrived
+  };
+  struct RankState {
+    bool ready = false;
+    ptl::MeId long_catch = ptl::kMeNone;
+    std::deque<Unexpected> unexpected;
+  };
+  void ensure(int rank);
+  void post_block(int rank);
+  void on_event(int rank, const ptl::Event& e);
+  void on_match(int target, const ptl::IncomingResult& in, const ptl::PutMessage& m);
+  bool take_unexpected(int rank, std::uint64_t rid);  // matched an unexpected message (or will when it is seen)
+  void finish_unexpected(int rank, std::uint64_t rid, const Unexpected& u);
+  void complete(std::uint64_t id);
+  double poll_cost() const;
+
+  World& w_;
+  Protocol proto_;
+  seastar::SeaStar ss_;
+  std::uint64_t eager_;
+  std::unordered_map<int, RankState> ranks_;
+  std::unordered_map<std::uint64_t, Op> ops_;
+  struct RecvKey {
+    int src, tag;
+  };
+  std::unordered_map<std::uint64_t, RecvKey> recv_keys_;
+  std::uint64_t next_ = 16, posted_ = 0;
+  std::map<std::string, std::uint64_t> c_;
+};
+
+}  // namespace ompisim::mtl::portals
