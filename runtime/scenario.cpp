@@ -25,6 +25,7 @@ Scenario load_scenario(const std::string& file) {
   s.expected = r.opt_str("expected").value_or("");
   s.figure = r.opt_str("figure").value_or("");
   s.paper = r.opt_str("paper").value_or("");
+  s.plot = r.opt_str("plot").value_or("");
   if (r.has("relevant_code")) (void)r.raw("relevant_code");
   s.machine = r.str("machine");
   s.stack = r.str("stack");
@@ -94,7 +95,7 @@ Scenario load_scenario(const std::string& file) {
         r.fail("ranks", fmt::format("{} runs on exactly 2 ranks, got {} (use osu_multi_lat / osu_mbw_mr)", s.benchmark, n));
     }
   }
-  r.finish({"id", "description", "expected", "figure", "paper", "relevant_code", "machine", "stack", "engine",
+  r.finish({"id", "description", "expected", "figure", "paper", "plot", "relevant_code", "machine", "stack", "engine",
             "ranks", "ranks_per_node", "nodes", "mca", "benchmark"});
   return s;
 }

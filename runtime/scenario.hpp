@@ -12,6 +12,7 @@ namespace ompisim {
 
 struct Scenario {
   std::string file, id, description, expected, figure, paper;
+  std::string plot;  // result field plotted by reproduce (default: latency_us or bandwidth_GBps)
   std::string machine, stack, engine = "simgrid";
   std::string benchmark;
   bench::OsuConfig osu;

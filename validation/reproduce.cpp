@@ -32,6 +32,11 @@ int reproduce(const std::string& out_dir) {
     const Json& p0 = res["points"][0];
     std::string x = p0.contains("ranks") ? "ranks" : "bytes";
     std::string y = p0.contains("latency_us") ? "latency_us" : "bandwidth_GBps";
+    if (p0.contains("availability_pct")) y = "availability_pct";
+    if (!s.plot.empty()) {
+      if (!p0.contains(s.plot)) throw InputError(s.file, "plot", "the result has no field '" + s.plot + "'");
+      y = s.plot;
+    }
     std::string fig = s.figure.empty() ? s.id : s.figure;
     figures[sub + "/" + fig].push_back({s.id, s.stack + " " + s.benchmark + " " + res["ranks"].dump() + "p", base + ".csv", x, y});
   }
@@ -54,7 +59,7 @@ int reproduce(const std::string& out_dir) {
         "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output '{}.tmp'\nset datafile separator ','\n"
         "set key top left\nset logscale x 2\nset logscale y\nset grid\nset title '{}'\nset xlabel '{}'\nset ylabel '{}'\nplot ",
         svg, key, curves[0].xcol == "ranks" ? "processes" : "message size (bytes)",
-        curves[0].ycol == "latency_us" ? "latency (us)" : "bandwidth (GB/s)");
+        curves[0].ycol == "latency_us" ? "latency (us)" : curves[0].ycol == "bandwidth_GBps" ? "bandwidth (GB/s)" : curves[0].ycol);
     std::vector<std::string> parts;
     for (auto& c : curves) {
       parts.push_back(fmt::format("'{}' using (column('{}')):(column('{}')) with linespoints title '{}'", c.csv, c.xcol, c.ycol, c.label));

@@ -137,8 +137,9 @@ Json validate(const std::string& paper) {
       std::string detail;
       if (kind == "less") {
         double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
-        holds = a < b;
-        detail = fmt::format("{:.4g} < {:.4g} (ratio {:.3f})", a, b, a / b);
+        double f = chk.value("factor", 1.0);
+        holds = a < f * b;
+        detail = fmt::format("{:.4g} < {}{:.4g} (ratio {:.3f})", a, f == 1.0 ? "" : fmt::format("{} x ", f), b, a / b);
       } else if (kind == "less_all") {
         const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object());
         const Json& rb = run.result(chk.at("b").get<std::string>(), Json::object());
@@ -154,11 +155,31 @@ Json validate(const std::string& paper) {
         holds = true;
         for (auto& sub : chk.at("checks")) {
           double a = value_of(run, sub.at("a")), b = value_of(run, sub.at("b"));
-          bool h = a < b;
+          double f = sub.value("factor", 1.0);
+          bool h = a < f * b;
           holds = holds && h;
-          detail += fmt::format("{}{} {:.4g} < {:.4g}: {}", detail.empty() ? "" : "; ", sub.value("label", ""), a, b,
-                                h ? "yes" : "no");
+          detail += fmt::format("{}{} {:.4g} < {}{:.4g}: {}", detail.empty() ? "" : "; ", sub.value("label", ""), a,
+                                f == 1.0 ? "" : fmt::format("{} x ", f), b, h ? "yes" : "no");
         }
+      } else if (kind == "smoother") {
+        // Curve a is smoother than curve b: its largest step between consecutive sizes (|log ratio| of the metric,
+        // sizes >= min_bytes, so the latency-bound start is left out) is smaller.
+        auto roughness = [&](const std::string& sc) {
+          const Json& r = run.result(sc, Json::object());
+          std::string m = chk.at("metric");
+          double worst = 0, prev = -1;
+          long long min_b = chk.value("min_bytes", 1LL);
+          for (auto& p : r["points"]) {
+            if (p["bytes"].get<long long>() < min_b) continue;
+            double v = p[m].get<double>();
+            if (prev > 0 && v > 0) worst = std::max(worst, std::fabs(std::log(v / prev)));
+            prev = v;
+          }
+          return worst;
+        };
+        double a = roughness(chk.at("a")), b = roughness(chk.at("b"));
+        holds = a < b;
+        detail = fmt::format("largest step |ln ratio|: {:.3f} vs {:.3f}", a, b);
       } else {
         throw std::runtime_error("unknown claim check kind '" + kind + "' in " + f);
       }

@@ -20,9 +20,24 @@ static std::string table(const Json& res) {
   if (pts[0].contains("ranks")) {
     out += fmt::format("# {:<10}{:>16}\n", "Ranks", "Latency (us)");
     for (auto& p : pts) out += fmt::format("{:<12}{:>16.2f}\n", p["ranks"].get<long long>(), p["latency_us"].get<double>());
+  } else if (pts[0].contains("availability_pct")) {  // SMB overhead
+    out += fmt::format("# {:<10}{:>16}{:>16}\n", "Size", "Availability %", "Overhead (us)");
+    for (auto& p : pts)
+      out += fmt::format("{:<12}{:>16.1f}{:>16.2f}\n", p["bytes"].get<long long>(), p["availability_pct"].get<double>(),
+                         p["overhead_us"].get<double>());
+  } else if (pts[0].contains("latency_us") && pts[0].contains("bandwidth_GBps")) {  // NetPIPE
+    out += fmt::format("# {:<10}{:>16}{:>18}\n", "Size", "Latency (us)", "Bandwidth (GB/s)");
+    for (auto& p : pts)
+      out += fmt::format("{:<12}{:>16.2f}{:>18.4f}\n", p["bytes"].get<long long>(), p["latency_us"].get<double>(),
+                         p["bandwidth_GBps"].get<double>());
   } else if (pts[0].contains("latency_us")) {
     out += fmt::format("# {:<10}{:>16}\n", "Size", "Latency (us)");
     for (auto& p : pts) out += fmt::format("{:<12}{:>16.2f}\n", p["bytes"].get<long long>(), p["latency_us"].get<double>());
+  } else if (pts[0].contains("messages_per_s")) {
+    out += fmt::format("# {:<10}{:>16}{:>18}\n", "Size", "MB/s", "Messages/s");
+    for (auto& p : pts)
+      out += fmt::format("{:<12}{:>16.2f}{:>18.0f}\n", p["bytes"].get<long long>(), p["bandwidth_GBps"].get<double>() * 1e3,
+                         p["messages_per_s"].get<double>());
   } else {
     out += fmt::format("# {:<10}{:>16}\n", "Size", "Bandwidth (GB/s)");
     for (auto& p : pts) out += fmt::format("{:<12}{:>16.3f}\n", p["bytes"].get<long long>(), p["bandwidth_GBps"].get<double>());
