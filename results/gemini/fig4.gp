@@ -1,4 +1,4 @@
-set terminal svg size 900,600 dynamic background '#ffffff'
+set terminal svg size 900,600 dynamic noenhanced background '#ffffff'
 set output '/work/main/results/gemini/fig4.svg.tmp'
 set datafile separator ','
 set key top left
