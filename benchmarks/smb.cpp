@@ -18,6 +18,8 @@ constexpr int kTag = 7, kAckTag = 8, kGoTag = 9;
 constexpr int kMaxTrials = 80;
 
 struct SmbCtx {
+  SmbCtx(World& w_, Stack& s_, const OsuConfig& c_, int measured_)
+      : w(w_), s(s_), c(c_), sync(w_.sim(), 2), measured(measured_) {}
   World& w;
   Stack& s;
   const OsuConfig& c;
@@ -27,7 +29,7 @@ struct SmbCtx {
   double work = 0, base = 0;
   std::vector<bool> more;  // one decision per batch, in order (each rank reads its own next entry)
   Json points = Json::array();
-  std::size_t next0 = 0, next1 = 0;
+  std::size_t next[2] = {0, 0};  // each rank's read position in `more`
 };
 
 Buffer smb_buf(int rank) { return Buffer{(static_cast<std::uint64_t>(rank) << 36) + (3ull << 32), true}; }
@@ -50,7 +52,6 @@ Task smb_rank(SmbCtx& x, int me) {
     if (x.c.iterations > 0) iters = x.c.iterations;
     int trial = 0;
     if (measured) x.work = 0;
-    std::size_t& next = me == 0 ? x.next0 : x.next1;
     while (true) {
       co_await x.sync.arrive();
       double t0 = x.w.sim().now();
@@ -97,7 +98,7 @@ Task smb_rank(SmbCtx& x, int me) {
         x.more.push_back(more);
       }
       co_await x.sync.arrive();
-      if (!x.more[next++]) break;
+      if (!x.more[x.next[me]++]) break;
     }
   }
   co_await x.sync.arrive();
@@ -105,7 +106,7 @@ Task smb_rank(SmbCtx& x, int me) {
 }  // namespace
 
 Json run_smb(World& w, Stack& s, const OsuConfig& c) {
-  SmbCtx x{w, s, c, GlobalSync(w.sim(), 2), c.side == "send" ? 0 : 1};
+  SmbCtx x(w, s, c, c.side == "send" ? 0 : 1);
   smb_rank(x, 0);
   smb_rank(x, 1);
   w.sim().run();

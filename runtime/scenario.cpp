@@ -221,12 +221,10 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
                        {"overrides", sets},
                        {"parameters", resolved(m->physical_params())},
                        {"mca", resolved(param_list(mca))}};
-  if (m->family == "gemini" && (s.benchmark == "barrier_loop" || s.stack == "openmpi")) {
-    double lim = mca.btl_ugni_smsg_limit.value > 0 ? mca.btl_ugni_smsg_limit.value : ugni_auto_smsg_limit(ranks);
-    res["provenance"]["derived"] = {{"btl_ugni_smsg_limit (effective)", lim}};
-  }
+  if (m->family == "gemini" && (s.benchmark == "barrier_loop" || s.stack == "openmpi"))
+    res["provenance"]["derived"] = {{"btl_ugni_smsg_limit (effective)", static_cast<double>(ugni_smsg_limit(mca, ranks))}};
   if (m->family == "gemini" && s.stack == "openmpi") {  // what-if: SMSG mailboxes vs MSGQ (models/gemini/mailbox_memory)
-    auto lim = gemini::effective_smsg_limit(mca, ranks);
+    auto lim = ugni_smsg_limit(mca, ranks);
     auto cr = static_cast<std::uint64_t>(mca.btl_ugni_smsg_max_credits.value);
     std::uint64_t eps = st.counters.count("ugni_endpoints") ? st.counters.at("ugni_endpoints") : 0;
     auto mm = gemini::mailbox_memory({ranks, pl.ranks_per_node, pl.node_count()}, lim, cr, eps, cr);

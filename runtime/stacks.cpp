@@ -73,47 +73,34 @@ private:
   btl::ugni::BtlUgni ugni_;
   pml::ob1::Ob1 ob1_;
 };
-// Open MPI's CM path on SeaStar: pml/cm over mtl/portals.
-class OpenMpiCm final : public Stack {
+// A request layer over the Portals matching engine. Open MPI's CM path is pml/cm over mtl/portals; Cray MPI is
+// MPICH2's request layer (ADI3 requests play pml/cm's role) over a Portals device with Cray's protocol choices: the
+// paper says the protocols are "generally similar", so the differences are data (mtl::portals::Protocol).
+class PortalsMatchingStack final : public Stack {
 public:
-  explicit OpenMpiCm(World& w)
-      : mtl_(w, mtl::portals::open_mpi_protocol(w.mca())),
-        cm_(w, w.machine().seastar_software.pml_cm_overhead, mtl_, "openmpi-cm") {}
-  std::string name() const override { return cm_.name(); }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { cm_.isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { cm_.irecv(r, s, t, b, buf, std::move(c)); }
-  StackStats stats() const override { return cm_.stats(); }
+  PortalsMatchingStack(World& w, mtl::portals::Protocol p, double overhead, const std::string& name)
+      : mtl_(w, std::move(p)), pml_(w, overhead, mtl_, name) {}
+  std::string name() const override { return pml_.name(); }
+  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_.isend(r, d, t, b, buf, std::move(c)); }
+  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_.irecv(r, s, t, b, buf, std::move(c)); }
+  StackStats stats() const override { return pml_.stats(); }
 
 private:
   mtl::portals::MtlPortals mtl_;
-  pml::cm::PmlCm cm_;
+  pml::cm::PmlCm pml_;
 };
 
-// Cray MPI on SeaStar: MPICH2's request layer over a Portals device with Cray's protocol choices (same Portals
-// matching engine as the MTL, as the paper says the protocols are "generally similar"; the differences are data).
-class CrayMpiPortals final : public Stack {
-public:
-  explicit CrayMpiPortals(World& w) : mtl_(w, protocol(w)), adi_(w, w.machine().seastar_software.mpich_overhead, mtl_, "native") {}
-  static mtl::portals::Protocol protocol(World& w) {
-    mtl::portals::Protocol p;
-    p.name = "cray-portals";
-    p.eager_limit = static_cast<std::uint64_t>(w.mca().mpich_max_short_msg_size.value);
-    p.long_rendezvous = true;          // rendezvous by default above the eager limit (paper §3)
-    p.eqs_polled = 2;                  // unexpected EQ and "other" EQ polled on every progress call
-    p.unexpected_start_events = true;  // two events per unexpected message (Pritchard & Pagel)
-    p.blocks = 2;  // the unexpected buffer in two halves, so one serves while the other is re-posted
-    p.block_size = static_cast<std::uint64_t>(w.mca().mpich_unex_buffer_size.value) / 2;
-    return p;
-  }
-  std::string name() const override { return "native"; }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { adi_.isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { adi_.irecv(r, s, t, b, buf, std::move(c)); }
-  StackStats stats() const override { return adi_.stats(); }
-
-private:
-  mtl::portals::MtlPortals mtl_;
-  pml::cm::PmlCm adi_;  // request management only (MPICH's ADI3 requests play pml/cm's role)
-};
+mtl::portals::Protocol cray_mpi_protocol(const McaParams& mca) {
+  mtl::portals::Protocol p;
+  p.name = "cray-portals";
+  p.eager_limit = static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.value);
+  p.long_rendezvous = true;          // rendezvous by default above the eager limit (paper §3)
+  p.eqs_polled = 2;                  // unexpected EQ and "other" EQ polled on every progress call
+  p.unexpected_start_events = true;  // two events per unexpected message (Pritchard & Pagel)
+  p.blocks = 2;  // the unexpected buffer in two halves, so one serves while the other is re-posted
+  p.block_size = static_cast<std::uint64_t>(mca.mpich_unex_buffer_size.value) / 2;
+  return p;
+}
 
 // Open MPI's OB1 path on SeaStar: pml/ob1 over btl/portals (on-node peers also go through Portals on Catamount).
 class OpenMpiOb1Portals final : public Stack {
@@ -149,9 +136,12 @@ std::unique_ptr<Stack> make_stack(World& w, const std::string& name, const std::
     }
     if (fam == "gemini" && name == "openmpi") return std::make_unique<OpenMpiGemini>(w);
     if (fam == "gemini" && name == "native") return std::make_unique<native::MpichGni>(w);
-    if (fam == "seastar" && name == "openmpi-cm") return std::make_unique<OpenMpiCm>(w);
+    const auto& sw = w.machine().seastar_software;
+    if (fam == "seastar" && name == "openmpi-cm")
+      return std::make_unique<PortalsMatchingStack>(w, mtl::portals::open_mpi_protocol(w.mca()), sw.pml_cm_overhead, name);
     if (fam == "seastar" && name == "openmpi-ob1") return std::make_unique<OpenMpiOb1Portals>(w);
-    if (fam == "seastar" && name == "native") return std::make_unique<CrayMpiPortals>(w);
+    if (fam == "seastar" && name == "native")
+      return std::make_unique<PortalsMatchingStack>(w, cray_mpi_protocol(w.mca()), sw.mpich_overhead, name);
     if (name == "loggp") return std::make_unique<loggp::LogGPStack>(w);
   }
   if (!families.empty())

@@ -76,20 +76,24 @@ int World::hops(long long a, long long b) const {
 }
 
 double World::wire_time(long long a, long long b, double bytes) const {
-  if (machine_.family == "loggp") {
+  if (machine_.family == "loggp") {  // LogGP: the first byte is in L, G per further byte
     auto& p = machine_.loggp;
     return p.L + std::max(0.0, bytes - 1) / p.G_bandwidth;
   }
+  return path(a, b).time(bytes);
+}
+
+World::PathCost World::path(long long a, long long b) const {
+  if (machine_.family == "loggp") return {machine_.loggp.L, machine_.loggp.G_bandwidth};
   const auto& t = *machine_.torus;
   int ra = t.router_of_node(a), rb = t.router_of_node(b);
-  double bw = machine_.injection_bandwidth();
-  double lat = machine_.nic_latency();
+  PathCost c{machine_.nic_latency(), machine_.injection_bandwidth()};
   if (ra != rb)
     for (auto id : t.route(ra, rb)) {
-      bw = std::min(bw, t.link(id).bandwidth);
-      lat += t.link(id).latency;
+      c.bandwidth = std::min(c.bandwidth, t.link(id).bandwidth);
+      c.latency += t.link(id).latency;
     }
-  return lat + bytes / bw;
+  return c;
 }
 
 void World::steal(int rank, double cost) {

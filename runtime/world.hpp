@@ -92,10 +92,15 @@ public:
   // Application work of `seconds` on rank's core (after the work queued before it), lengthened by the interrupts
   // taken while it runs; MPI handlers queued meanwhile wait for it (no asynchronous progress).
   void compute(int rank, double seconds, Callback done);
-  double stolen(int rank) const { return stolen_.empty() ? 0.0 : stolen_[rank]; }
 
   // --- Fabric (Gemini or SeaStar torus, or flat LogGP network) ---
   int hops(long long node_a, long long node_b) const;
+  // The path from node a to node b: NIC latency plus router hops, and the slowest rate on it (NIC or link).
+  struct PathCost {
+    double latency, bandwidth;
+    double time(double bytes) const { return latency + bytes / bandwidth; }
+  };
+  PathCost path(long long node_a, long long node_b) const;
   // One-way time of a small packet of `bytes` from node a to node b (NIC latency, hops, serialization): analytic.
   double wire_time(long long node_a, long long node_b, double bytes) const;
   // Declares the bulk paths (before the run). Pairs of node ids; all pairs of active nodes when `all_pairs`.

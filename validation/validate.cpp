@@ -97,6 +97,14 @@ double value_of(Runner& run, const Json& ref) {
   return select(res, ref.at("select"), metric_field(ref.at("metric").get<std::string>()));
 }
 
+// a < factor x b (factor defaults to 1), for the 'less' and 'all_of' claim checks.
+bool compare(Runner& run, const Json& chk, std::string& detail) {
+  double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
+  double f = chk.value("factor", 1.0);
+  detail = fmt::format("{:.4g} < {}{:.4g} (ratio {:.3f})", a, f == 1.0 ? "" : fmt::format("{} x ", f), b, a / b);
+  return a < f * b;
+}
+
 Json eval_points(Runner& run, const Json& refdoc, bool only_calibration) {
   Json out = Json::array();
   double tol = refdoc.value("tolerance_pct", 10.0);
@@ -136,10 +144,7 @@ Json validate(const std::string& paper) {
       bool holds = false;
       std::string detail;
       if (kind == "less") {
-        double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
-        double f = chk.value("factor", 1.0);
-        holds = a < f * b;
-        detail = fmt::format("{:.4g} < {}{:.4g} (ratio {:.3f})", a, f == 1.0 ? "" : fmt::format("{} x ", f), b, a / b);
+        holds = compare(run, chk, detail);
       } else if (kind == "less_all") {
         const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object());
         const Json& rb = run.result(chk.at("b").get<std::string>(), Json::object());
@@ -154,12 +159,10 @@ Json validate(const std::string& paper) {
       } else if (kind == "all_of") {
         holds = true;
         for (auto& sub : chk.at("checks")) {
-          double a = value_of(run, sub.at("a")), b = value_of(run, sub.at("b"));
-          double f = sub.value("factor", 1.0);
-          bool h = a < f * b;
+          std::string d;
+          bool h = compare(run, sub, d);
           holds = holds && h;
-          detail += fmt::format("{}{} {:.4g} < {}{:.4g}: {}", detail.empty() ? "" : "; ", sub.value("label", ""), a,
-                                f == 1.0 ? "" : fmt::format("{} x ", f), b, h ? "yes" : "no");
+          detail += fmt::format("{}{} {}: {}", detail.empty() ? "" : "; ", sub.value("label", ""), d, h ? "yes" : "no");
         }
       } else if (kind == "smoother") {
         // Curve a is smoother than curve b: its largest step between consecutive sizes (|log ratio| of the metric,

@@ -35,15 +35,9 @@ double SeaStar::firmware(long long node, double cost) {
   return f;
 }
 
-double SeaStar::data_time(long long a, long long b, double bytes) const {
-  // Payload streamed behind the header: the slowest of HT and the links on the route.
-  return w_.wire_time(a, b, bytes) - w_.wire_time(a, b, 0);
-}
-
-void SeaStar::move(long long a, long long b, double bytes, Callback done) {
-  const auto& p = w_.machine().seastar;
-  if (bytes <= p.flow_threshold || a == b) {
-    w_.sim().after(data_time(a, b, bytes), std::move(done));
+void SeaStar::move(long long a, long long b, const World::PathCost& path, double bytes, Callback done) {
+  if (bytes <= w_.machine().seastar.flow_threshold || a == b) {
+    w_.sim().after(bytes / path.bandwidth, std::move(done));
     return;
   }
   ++flows;
@@ -69,12 +63,11 @@ void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBi
   const auto& p = w_.machine().seastar;
   PutResult pr = nic(rank).put(md, ack, pid(target), pt, bits, 0, hdr_data);
   long long a = w_.node_of(rank), b = w_.node_of(target);
-  double hdr = p.header_bytes;
-  double tx_done = firmware(a, p.fw_message_cost);
-  double arrive = tx_done + w_.wire_time(a, b, hdr);
+  World::PathCost path = w_.path(a, b);
+  double arrive = firmware(a, p.fw_message_cost) + path.time(p.header_bytes);
   PutMessage msg = pr.message;
   auto local = std::make_shared<std::vector<Event>>(std::move(pr.local.events));
-  w_.sim().at(arrive, [this, rank, target, a, b, msg, local] {
+  w_.sim().at(arrive, [this, rank, target, a, b, path, msg, local] {
     const auto& p = w_.machine().seastar;
     IncomingResult in = nic(target).deliver_put(msg);
     entries_walked += in.entries_walked;
@@ -83,20 +76,20 @@ void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBi
     double bytes = static_cast<double>(in.matched ? in.mlength : 0);
     if (in.truncated()) ++truncated;
     auto incoming = std::make_shared<IncomingResult>(std::move(in));
-    w_.sim().at(matched_at, [this, rank, target, a, b, bytes, incoming, local] {
-      move(a, b, bytes, [this, rank, target, a, b, incoming, local] {
+    w_.sim().at(matched_at, [this, rank, target, a, b, path, bytes, incoming, local] {
+      move(a, b, path, bytes, [this, rank, target, a, b, path, incoming, local] {
         dispatch(rank, *local);  // SEND_END: the data has left the initiator's buffer
         if (incoming->dropped()) {
           ++dropped;
           return;
         }
-        interrupt(target, [this, rank, target, a, b, incoming] {
+        interrupt(target, [this, rank, target, a, b, path, incoming] {
           dispatch(target, incoming->events);
           if (!incoming->ack) return;
           ++acks;
           const auto& p = w_.machine().seastar;
           ResponseMessage ackm = *incoming->ack;
-          double back = firmware(b, p.fw_message_cost) + w_.wire_time(b, a, p.header_bytes);
+          double back = firmware(b, p.fw_message_cost) + path.time(p.header_bytes);  // routes are symmetric
           w_.sim().at(back, [this, rank, a, ackm] {
             double fw = firmware(a, w_.machine().seastar.fw_message_cost);
             w_.sim().at(fw, [this, rank, ackm] {
@@ -115,26 +108,27 @@ void SeaStar::get(int rank, MdId md, int target, PtIndex pt, MatchBits bits) {
   GetResult gr = nic(rank).get(md, pid(target), pt, bits, 0);
   dispatch(rank, gr.local.events);
   long long a = w_.node_of(rank), b = w_.node_of(target);
-  double arrive = firmware(a, p.fw_message_cost) + w_.wire_time(a, b, p.header_bytes);
+  World::PathCost path = w_.path(a, b);
+  double arrive = firmware(a, p.fw_message_cost) + path.time(p.header_bytes);
   GetMessage msg = gr.message;
-  w_.sim().at(arrive, [this, rank, target, a, b, msg] {
+  w_.sim().at(arrive, [this, rank, target, a, b, path, msg] {
     const auto& p = w_.machine().seastar;
     IncomingResult in = nic(target).deliver_get(msg);
     entries_walked += in.entries_walked;
     double fw = firmware(b, p.fw_message_cost + in.entries_walked * p.match_entry_cost);
     auto incoming = std::make_shared<IncomingResult>(std::move(in));
-    w_.sim().at(fw, [this, rank, target, a, b, incoming] {
+    w_.sim().at(fw, [this, rank, target, a, b, path, incoming] {
       if (incoming->dropped()) {
         ++dropped;
         return;
       }
       // Generic mode: the target host sets up the reply.
-      interrupt(target, [this, rank, target, a, b, incoming] {
+      interrupt(target, [this, rank, target, a, b, path, incoming] {
         const auto& p = w_.machine().seastar;
-        double start = firmware(b, p.fw_message_cost) + w_.wire_time(b, a, p.header_bytes);
+        double start = firmware(b, p.fw_message_cost) + path.time(p.header_bytes);
         double bytes = static_cast<double>(incoming->mlength);
-        w_.sim().at(start, [this, rank, target, a, b, bytes, incoming] {
-          move(b, a, bytes, [this, rank, target, a, incoming] {
+        w_.sim().at(start, [this, rank, target, a, b, path, bytes, incoming] {
+          move(b, a, path, bytes, [this, rank, target, a, incoming] {
             dispatch(target, incoming->events);  // GET_END: the data has been read
             double fw = firmware(a, w_.machine().seastar.fw_message_cost);
             ResponseMessage reply = *incoming->reply;
@@ -146,6 +140,17 @@ void SeaStar::get(int rank, MdId md, int target, PtIndex pt, MatchBits bits) {
       });
     });
   });
+}
+
+void SeaStar::add_counters(std::map<std::string, std::uint64_t>& c) const {
+  c["seastar_puts"] = puts;
+  c["seastar_gets"] = gets;
+  c["seastar_acks"] = acks;
+  c["seastar_interrupts"] = interrupts;
+  c["seastar_dropped"] = dropped;
+  c["seastar_truncated"] = truncated;
+  c["seastar_entries_walked"] = entries_walked;
+  c["seastar_flows"] = flows;
 }
 
 }  // namespace ompisim::seastar

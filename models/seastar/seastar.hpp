@@ -49,13 +49,16 @@ public:
   // a library that keeps its own unexpected list learns here that a message is on its way into a catch-all buffer.
   std::function<void(int target, const ptl::IncomingResult&, const ptl::PutMessage&)> on_match;
 
+  // The NIC's counters ("seastar_puts", ...) into a stack's statistics.
+  void add_counters(std::map<std::string, std::uint64_t>& c) const;
+
   std::uint64_t puts = 0, gets = 0, acks = 0, interrupts = 0, dropped = 0, truncated = 0, entries_walked = 0;
   std::uint64_t flows = 0;
 
 private:
   double firmware(long long node, double cost);  // serial PowerPC: returns the time its work ends
-  double data_time(long long a, long long b, double bytes) const;
-  void move(long long a, long long b, double bytes, Callback done);  // payload after the header
+  // Payload streamed behind the header (the path's latency is already in the header's time).
+  void move(long long a, long long b, const World::PathCost& path, double bytes, Callback done);
   void interrupt(int rank, Callback then);
   void dispatch(int rank, const std::vector<ptl::Event>& ev);
 

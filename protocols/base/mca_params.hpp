@@ -72,4 +72,10 @@ inline double ugni_auto_smsg_limit(long long nranks) {
   return 256;
 }
 
+// The SMSG limit btl/ugni uses: btl_ugni_smsg_limit when set, else Table I by job size.
+inline std::uint64_t ugni_smsg_limit(const McaParams& mca, long long nranks) {
+  double v = mca.btl_ugni_smsg_limit.value;
+  return static_cast<std::uint64_t>(v > 0 ? v : ugni_auto_smsg_limit(nranks));
+}
+
 }  // namespace ompisim

@@ -56,9 +56,7 @@ void BtlPortals::send(const Frag& f, Completion local_done) {
   PeerState& p = peer(f.src, f.dst);
   if (p.credits <= 0) {  // flow control: wait for an ACK
     ++credit_waits;
-    Frag g = f;
-    g.recv_req = fid;  // remember the id (restored in transmit)
-    p.waiting.push_back(Pending{g, std::move(local_done)});
+    p.waiting.push_back(Pending{fid, std::move(local_done)});
     return;
   }
   --p.credits;
@@ -162,8 +160,7 @@ void BtlPortals::on_event(int rank, const Event& e) {
         Pending next = std::move(p.waiting.front());
         p.waiting.pop_front();
         --p.credits;
-        std::uint64_t fid = next.f.recv_req;  // the queued copy carries the fragment id; frags_ keeps the original
-        transmit(fid, std::move(next.local_done));
+        transmit(next.fid, std::move(next.local_done));
       }
     });
     return;
@@ -175,11 +172,7 @@ void BtlPortals::add_counters(std::map<std::string, std::uint64_t>& c) const {
   c["btl_portals_frags"] = frags_sent;
   c["btl_portals_credit_waits"] = credit_waits;
   c["btl_portals_rdma_gets"] = rdma_gets;
-  c["seastar_puts"] = ss_.puts;
-  c["seastar_gets"] = ss_.gets;
-  c["seastar_acks"] = ss_.acks;
-  c["seastar_interrupts"] = ss_.interrupts;
-  c["seastar_dropped"] = ss_.dropped;
+  ss_.add_counters(c);
 }
 
 }  // namespace ompisim::btl::portals

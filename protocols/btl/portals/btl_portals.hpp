@@ -33,8 +33,8 @@ public:
   std::uint64_t credit_waits = 0, frags_sent = 0, rdma_gets = 0;
 
 private:
-  struct Pending {
-    Frag f;
+  struct Pending {  // a fragment waiting for a credit (the fragment itself is in frags_)
+    std::uint64_t fid;
     Completion local_done;
   };
   struct PeerState {

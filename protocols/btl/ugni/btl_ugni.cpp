@@ -9,8 +9,7 @@ BtlUgni::BtlUgni(World& w, gemini::Gni& gni) : w_(w), gni_(gni) {
   caps_.max_send_size = caps_.eager_limit;
   caps_.has_get = caps_.has_put = true;
   caps_.exclusivity = 1024;
-  smsg_limit_ = static_cast<std::uint64_t>(m.btl_ugni_smsg_limit.value > 0 ? m.btl_ugni_smsg_limit.value
-                                                                            : ugni_auto_smsg_limit(w.ranks()));
+  smsg_limit_ = ugni_smsg_limit(m, w.ranks());
 }
 
 EagerPool& BtlUgni::pool(int rank) {

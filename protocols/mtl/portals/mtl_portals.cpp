@@ -244,13 +244,7 @@ std::uint64_t MtlPortals::unexpected_now() const {
 
 void MtlPortals::add_counters(std::map<std::string, std::uint64_t>& c) const {
   for (auto& [k, v] : c_) c[k] = v;
-  c["seastar_puts"] = ss_.puts;
-  c["seastar_gets"] = ss_.gets;
-  c["seastar_acks"] = ss_.acks;
-  c["seastar_interrupts"] = ss_.interrupts;
-  c["seastar_dropped"] = ss_.dropped;
-  c["seastar_truncated"] = ss_.truncated;
-  c["seastar_entries_walked"] = ss_.entries_walked;
+  ss_.add_counters(c);
   c["mtl_live_ops"] = ops_.size();
 }
 
