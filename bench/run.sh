@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Wall time and peak memory (GNU time) of the benchmark runs named in the issues. Not a test: figures go into the
-# closing note / README. Usage: bench/run.sh [build/bin/ompisim]
+# closing note / README. Usage: [LIMIT=seconds] bench/run.sh [build/bin/ompisim] (each run is stopped after LIMIT s)
 set -u
 BIN=${1:-build/bin/ompisim}; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 run() {  # name json
   printf '%s' "$2" > "$t/$1.json"
-  /usr/bin/time -f "$1: %e s wall, %M KB peak" "$BIN" run "$t/$1.json" --out "$t/o" > /dev/null 2>> "$t/times"
+  /usr/bin/time -f "$1: %e s wall, %M KB peak" timeout "${LIMIT:-900}" "$BIN" run "$t/$1.json" --out "$t/o" > /dev/null 2>> "$t/times"
   tail -1 "$t/times"
 }
 run fig5_latency_sweep '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2, "ranks_per_node": 1}'
@@ -15,3 +15,5 @@ run fig7_sweep_atomic '{"machine": "cielo", "stack": "openmpi", "benchmark": {"n
 run fig7_sweep_p2p '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "radix": 4}, "ranks": [2,4,8,16,32,64,128,256,512,1024], "ranks_per_node": 1}'
 run titan_atomic_299008 '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "radix": 4, "iterations": 1, "skip": 0}, "ranks": 299008, "ranks_per_node": 16}'
 run titan_p2p_299008 '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 1, "skip": 0}, "ranks": 299008, "ranks_per_node": 16}'
+run seastar_netpipe_ob1 '{"machine": "red-storm", "stack": "openmpi-ob1", "benchmark": {"name": "netpipe"}, "ranks": 2}'
+run titan_mailbox_whatif_16384 "$(cat scenarios/gemini/whatif_mailbox_memory_titan.json)"
