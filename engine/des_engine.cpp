@@ -8,7 +8,7 @@ namespace ompisim::engine {
 
 void DesEngine::at(double t, Callback cb) {
   ++events_scheduled;
-  q_.push(Ev{std::max(t, now_), seq_++, std::move(cb)});
+  q_.push(std::max(t, now_), std::move(cb));
 }
 
 ResourceId DesEngine::add_resource(const std::string&, double capacity) {
@@ -33,10 +33,9 @@ void DesEngine::flow(EndpointId src, EndpointId dst, double bytes, Callback done
 
 void DesEngine::run() {
   while (!q_.empty()) {
-    Ev e = std::move(const_cast<Ev&>(q_.top()));
-    q_.pop();
-    now_ = e.t;
-    e.cb();
+    auto [t, cb] = q_.pop();
+    now_ = t;
+    cb();
   }
 }
 

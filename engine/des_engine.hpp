@@ -3,6 +3,7 @@
 // cross-check of the SimGrid engine on uncontended runs, where both must give identical times.
 #pragma once
 #include "core/sim.hpp"
+#include "engine/event_queue.hpp"
 
 #include <map>
 #include <queue>
@@ -24,17 +25,8 @@ public:
   std::string name() const override { return "des"; }
 
 private:
-  struct Ev {
-    double t;
-    std::uint64_t seq;
-    Callback cb;
-  };
-  struct Later {
-    bool operator()(const Ev& a, const Ev& b) const { return a.t > b.t || (a.t == b.t && a.seq > b.seq); }
-  };
-  std::priority_queue<Ev, std::vector<Ev>, Later> q_;
+  EventQueue q_;
   double now_ = 0;
-  std::uint64_t seq_ = 0;
   std::vector<double> capacity_;
   EndpointId next_ep_ = 0;
   std::map<std::pair<EndpointId, EndpointId>, double> paths_;  // min capacity

@@ -1,9 +1,9 @@
 // The only code that includes SimGrid. Binds the Simulator interface to SimGrid 3.32:
 //  - at()   -> simgrid::kernel::timer::Timer (maestro callbacks; no actors, so memory does not grow with ranks);
-//  - flow() -> s4u::Comm::sendto_init between two hosts of a FullZone whose route is the declared resource path;
-//              completion through Activity::on_completion_cb. Network model CM02 with crosstraffic off and TCP-gamma 0:
+//  - flow() -> s4u::Comm::sendto_init from the path's own host to a common sink in a StarZone, the host's up links
+//              being the declared resource path; completion through Activity::on_completion_cb. Network model CM02 with crosstraffic off and TCP-gamma 0:
 //              a flow alone on its path takes exactly bytes / min(capacity), the same as the DES engine.
-// LIMITATIONS: paths must be declared before seal() (FullZone); SimGrid 3.32 keeps in-flight comms in a list
+// LIMITATIONS: paths must be declared before seal(); SimGrid 3.32 keeps in-flight comms in a list
 // (O(in-flight) per completion), so the callers bound concurrency by sending only bulk data as flows.
 // One engine per process (SimGrid's Engine is a singleton).
 #pragma once

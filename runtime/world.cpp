@@ -39,7 +39,15 @@ void World::cpu_copy(int rank, double bytes, Callback fn) {
     return;
   }
   if (bytes <= 0) {
-    cpu(rank, 0, std::move(fn));
+    // Nothing to copy: no CPU time, and no event when the core is not busy.
+    if (cpu_free_[rank] <= sim_.now()) fn();
+    else cpu(rank, 0, std::move(fn));
+    return;
+  }
+  if (host::split_copy(machine_.host, bytes).dram_bytes <= 0) {
+    // Within the cache the copy is CPU time of known length, not a flow through the shared memory bus.
+    bytes_copied += static_cast<std::uint64_t>(bytes);
+    cpu(rank, host::split_copy(machine_.host, bytes).cache_time, std::move(fn));
     return;
   }
   copying_[rank] = 1;

@@ -68,17 +68,18 @@ void Gni::smsg_send(int rank, int peer, std::uint64_t bytes, Completion sent, Co
   if (ep.state == EpState::Init) {
     ++connects;
     ep.start_connect(max_credits_);
-    w_.cpu(rank, g_.endpoint_connect_time, [this, rank, peer] {
-      endpoint(rank, peer).connected();
-      try_flush(rank, peer);
+    w_.cpu(rank, g_.endpoint_connect_time, [this, rank, peer, e = &ep] {
+      e->connected();
+      try_flush(rank, peer, *e);
     });
     return;
   }
-  if (ep.state == EpState::Connected) try_flush(rank, peer);
+  if (ep.state == EpState::Connected) try_flush(rank, peer, ep);
 }
 
-void Gni::try_flush(int rank, int peer) {
-  Endpoint& ep = endpoint(rank, peer);
+// Endpoints live in a node-based map: a reference stays valid for the whole run, so the callbacks carry it instead
+// of looking the connection up again.
+void Gni::try_flush(int rank, int peer, Endpoint& ep) {
   while (!ep.pending.empty()) {
     if (!ep.take_credit()) {
       ++credit_waits;
@@ -86,25 +87,24 @@ void Gni::try_flush(int rank, int peer) {
     }
     auto p = std::move(ep.pending.front());
     ep.pending.pop_front();
-    transmit(rank, peer, std::move(p));
+    transmit(rank, peer, ep, std::move(p));
   }
 }
 
-void Gni::transmit(int rank, int peer, Endpoint::Pending p) {
+void Gni::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
   ++smsg_sent;
   double cost = g_.smsg_cpu_overhead + static_cast<double>(p.bytes) / g_.fma_pio_bandwidth;
-  w_.cpu(rank, cost, [this, rank, peer, p = std::move(p)]() mutable {
-    Endpoint& ep = endpoint(rank, peer);
+  w_.cpu(rank, cost, [this, rank, peer, e = &ep, p = std::move(p)]() mutable {
     long long na = w_.node_of(rank), nb = w_.node_of(peer);
-    double arrival = std::max(w_.sim().now() + w_.wire_time(na, nb, static_cast<double>(p.bytes)), ep.last_arrival);
-    ep.last_arrival = arrival;
+    double arrival = std::max(w_.sim().now() + w_.wire_time(na, nb, static_cast<double>(p.bytes)), e->last_arrival);
+    e->last_arrival = arrival;
     if (p.sent) p.sent();
-    w_.sim().at(arrival, [this, rank, peer, na, nb, deliver = std::move(p.deliver)]() mutable {
-      w_.cpu(peer, g_.smsg_cpu_overhead, [this, rank, peer, na, nb, deliver = std::move(deliver)] {
+    w_.sim().at(arrival, [this, rank, peer, e, na, nb, deliver = std::move(p.deliver)]() mutable {
+      w_.cpu(peer, g_.smsg_cpu_overhead, [this, rank, peer, e, na, nb, deliver = std::move(deliver)] {
         // The mailbox slot is free again: the credit travels back to the sender.
-        w_.sim().after(w_.wire_time(nb, na, 0), [this, rank, peer] {
-          endpoint(rank, peer).return_credit(max_credits_);
-          try_flush(rank, peer);
+        w_.sim().after(w_.wire_time(nb, na, 0), [this, rank, peer, e] {
+          e->return_credit(max_credits_);
+          try_flush(rank, peer, *e);
         });
         deliver();
       });
