@@ -286,15 +286,25 @@ std::string run_isolated(const std::function<std::string()>& fn) {
 Json run_scenario(const Scenario& s, const Overrides& sets) {
   if (s.ranks.size() == 1) return run_one(s, s.ranks[0], sets);
   Json merged;
-  Json points = Json::array();
+  Json points = Json::array(), mailbox = Json::array(), derived = Json::array();
   for (long long n : s.ranks) {
     Json one = Json::parse(run_isolated([&] { return run_one(s, n, sets).dump(); }));
     for (auto& p : one["points"]) points.push_back(p);
+    if (one.contains("mailbox_memory")) mailbox.push_back(one["mailbox_memory"]);
+    if (one["provenance"].contains("derived")) {
+      Json d = one["provenance"]["derived"];
+      d["ranks"] = n;
+      derived.push_back(d);
+    }
     if (merged.is_null()) merged = one;
   }
   merged["points"] = points;
   merged["ranks"] = s.ranks;
   merged.erase("stats");
+  // A sweep reports the mailbox what-if for every rank count (one object each, with its "ranks").
+  if (!mailbox.empty()) merged["mailbox_memory"] = mailbox;
+  // The effective SMSG limit also depends on the rank count (Table I): one entry per count.
+  if (!derived.empty()) merged["provenance"]["derived"] = derived;
   return merged;
 }
 
