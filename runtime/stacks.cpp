@@ -57,10 +57,12 @@ public:
     s.counters["ugni_eager_gets"] = ugni_.eager_gets;
     s.counters["ugni_long_gets"] = ugni_.long_gets;
     s.counters["ugni_put_fallbacks"] = ugni_.put_fallbacks;
+    s.counters["ugni_eager_buffers_held"] = ugni_.eager_buffers_held();
     s.counters["ugni_credit_waits"] = gni_.credit_waits;
     s.counters["ugni_endpoints"] = gni_.endpoints();
     s.counters["ugni_registrations"] = gni_.registrations;
     s.counters["vader_fbox_sends"] = vader_.fbox_sends;
+    s.counters["vader_copy_sends"] = vader_.copy_sends;
     s.counters["vader_single_copy_sends"] = vader_.single_copy_sends;
     s.counters["vader_xpmem_attaches"] = vader_.attaches();
     return s;

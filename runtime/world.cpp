@@ -53,9 +53,12 @@ void World::cpu_copy(int rank, double bytes, Callback fn) {
   copying_[rank] = 1;
   double start = std::max(cpu_free_[rank], sim_.now());
   sim_.at(start, [this, rank, bytes, fn = std::move(fn)]() mutable {
-    copy(rank, bytes, [this, rank, fn = std::move(fn)]() mutable {
+    double stolen_before = stolen_.empty() ? 0.0 : stolen_[rank];
+    copy(rank, bytes, [this, rank, stolen_before, fn = std::move(fn)]() mutable {
       copying_[rank] = 0;
-      cpu_free_[rank] = sim_.now();
+      // Interrupts taken during the copy (World::steal) delay what the core does next, as after a CPU step.
+      double stolen = (stolen_.empty() ? 0.0 : stolen_[rank]) - stolen_before;
+      cpu_free_[rank] = sim_.now() + stolen;
       drain(rank);  // work queued behind the copy keeps its place ahead of what fn starts
       fn();
     });
@@ -150,6 +153,11 @@ EndpointId World::node_endpoint(long long node) {
   if (it != node_ep_.end()) return it->second;
   return node_ep_[node] = sim_.add_endpoint(fmt::format("n{}", node));
 }
+EndpointId World::pull_endpoint(long long node) {
+  auto it = pull_ep_.find(node);
+  if (it != pull_ep_.end()) return it->second;
+  return pull_ep_[node] = sim_.add_endpoint(fmt::format("n{}-pull", node));
+}
 EndpointId World::mem_endpoint(long long node) {
   auto it = mem_ep_.find(node);
   if (it != mem_ep_.end()) return it->second;
@@ -212,19 +220,25 @@ void World::declare_bulk_paths(const std::vector<std::pair<long long, long long>
       path = {bte_res_[a], ht_res_[a]};
       add_route(a, b, path);
       path.push_back(ht_res_[b]);
+      // The same data path driven by b (a GET issued by b): b's BTE instead of a's.
+      std::vector<ResourceId> pulled = path;
+      pulled[0] = bte_res_[b];
+      sim_.add_path(pull_endpoint(a), pull_endpoint(b), pulled);
     }
     sim_.add_path(node_endpoint(a), node_endpoint(b), path);
   }
   paths_declared_ = true;
 }
 
-void World::bulk(long long a, long long b, double bytes, double latency, Callback done) {
+void World::bulk(long long a, long long b, double bytes, double latency, Callback done, bool pulled) {
   ++bulk_flows;
   if (bytes <= 0) {
     sim_.after(latency, std::move(done));
     return;
   }
-  EndpointId ea = node_ep_.at(a), eb = node_ep_.at(b);
+  // Only Gemini has a per-node DMA engine on the path; elsewhere a pulled transfer uses the same path.
+  bool pull = pulled && machine_.family == "gemini";
+  EndpointId ea = pull ? pull_ep_.at(a) : node_ep_.at(a), eb = pull ? pull_ep_.at(b) : node_ep_.at(b);
   sim_.after(latency, [this, ea, eb, bytes, done = std::move(done)]() mutable { sim_.flow(ea, eb, bytes, std::move(done)); });
 }
 

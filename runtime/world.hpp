@@ -105,8 +105,9 @@ public:
   double wire_time(long long node_a, long long node_b, double bytes) const;
   // Declares the bulk paths (before the run). Pairs of node ids; all pairs of active nodes when `all_pairs`.
   void declare_bulk_paths(const std::vector<std::pair<long long, long long>>& pairs, bool all_pairs);
-  // Moves bulk data node a -> node b as a shared flow (after `latency`), then runs done.
-  void bulk(long long node_a, long long node_b, double bytes, double latency, Callback done);
+  // Moves bulk data node a -> node b as a shared flow (after `latency`), then runs done. `pulled`: the transfer is
+  // driven by the receiving node (an RDMA GET), so the receiving node's DMA engine is the one it occupies.
+  void bulk(long long node_a, long long node_b, double bytes, double latency, Callback done, bool pulled = false);
   // A memory copy of `bytes` by rank's core: cache-resident part analytic, DRAM part a flow over the core and the
   // node's memory system (shared with the other cores of the node).
   void copy(int rank, double bytes, Callback done);
@@ -117,6 +118,7 @@ public:
 private:
   ResourceId resource(const std::string& name, double capacity);
   EndpointId node_endpoint(long long node);
+  EndpointId pull_endpoint(long long node);  // paths between these are driven by their destination (GET)
   EndpointId core_endpoint(long long node, int core);
   EndpointId mem_endpoint(long long node);
 
@@ -136,7 +138,7 @@ private:
   std::vector<double> cpu_free_;
   std::vector<std::uint8_t> copying_;                        // the CPU is inside an open-ended copy
   std::unordered_map<int, std::vector<CpuTask>> waiting_;   // work queued behind that copy, in order
-  std::unordered_map<long long, EndpointId> node_ep_, mem_ep_;
+  std::unordered_map<long long, EndpointId> node_ep_, mem_ep_, pull_ep_;
   std::map<std::pair<long long, int>, EndpointId> core_ep_;
   std::unordered_map<long long, ResourceId> ht_res_, htrx_res_, bte_res_, mem_res_;
   std::map<std::pair<long long, int>, ResourceId> core_res_;

@@ -11,7 +11,8 @@
 //   - Every rank r < p2: log2(p2) exchanges, each an isend + irecv with r ^ 2^k started together.
 //   - PROXY: isend to the extra rank ("let the extra rank know that we are done").
 // The resulting schedule is the same as coll/base recursive_doubling's; it is generated separately because it
-// mirrors a different component (and the engine charges ML/BCOL costs to it, not coll/tuned's). Memory: O(log P).
+// mirrors a different component. No separate ML/BCOL software cost is charged: each message pays ob1's per-message
+// costs like any other point-to-point message (the paper gives no figure for ML's own overhead). Memory: O(log P).
 #include "collectives/barrier/barriers.hpp"
 
 namespace ompisim::coll {

@@ -14,13 +14,15 @@ struct McaParams {
   Sourced btl_ugni_fma_limit{1024, "Open MPI btl_ugni_component.c (fma_limit = 1024)"};
   Sourced btl_ugni_get_limit{1048576, "Open MPI btl_ugni_component.c (get_limit = 1 MiB)"};
   Sourced btl_ugni_smsg_max_credits{32, "Open MPI btl_ugni_component.c (smsg_max_credits = 32)"};
-  Sourced btl_vader_fbox_max{256, "Gemini paper §III.B (fast boxes below 256 bytes)"};
+  Sourced btl_vader_max_inline_send{256, "Gemini paper §III.B (lock-free per-peer queues below 256 bytes); Open MPI btl_vader_component.c max_inline_send = 256"};
   Sourced btl_vader_eager_limit{4096, "Open MPI v1.8 btl_vader_component.c (eager_limit = 4 KiB)"};
   Sourced btl_vader_xpmem_attach_granularity{2097152, "Gemini paper §III.B (attach at least 2 MB)"};
   Sourced mpich_gni_max_vshort_msg_size{0, "0 = auto by job size; Cray intro_mpi(3) (memory, status M)"};
   Sourced mpich_gni_max_eager_msg_size{8192, "Cray intro_mpi(3) MPICH_GNI_MAX_EAGER_MSG_SIZE (status M)"};
   Sourced mpich_gni_rdma_threshold{1024, "Cray intro_mpi(3) MPICH_GNI_RDMA_THRESHOLD (status M)"};
   Sourced mpich_smp_single_copy_size{8192, "Cray intro_mpi(3) MPICH_SMP_SINGLE_COPY_SIZE (status M)"};
+  Sourced mpich_gni_smsg_credits{32, "assumption: Cray MPT does not document its per-connection SMSG mailbox credits; taken equal to Open MPI's btl_ugni_smsg_max_credits so that the two stacks differ only in protocol"};
+  Sourced mpich_smp_xpmem_attach_granularity{2097152, "assumption: Cray MPT's XPMEM attach granularity is not documented; taken equal to vader's 2 MiB (Gemini paper §III.B)"};
   // Portals (SeaStar, Catamount)
   Sourced mtl_portals_eager_limit{32768, "seastar-portals paper §2.1: unexpected short messages are below 32K (the later mtl_portals_component.c default is 128 KiB)"};
   Sourced mtl_portals_short_block_size{15728640, "open-mpi/ompi mtl_portals_component.c: short-receive blocks of 15 MiB (hardware-sources.md §4, V)"};
@@ -42,7 +44,7 @@ struct McaParams {
     v(btl_ugni_fma_limit, {"btl_ugni_fma_limit", Dim::Bytes, "RDMA up to this size uses FMA, above BTE", 0, 1 << 30});
     v(btl_ugni_get_limit, {"btl_ugni_get_limit", Dim::Bytes, "largest GET; above, PUT fallback", 0, 1LL << 40});
     v(btl_ugni_smsg_max_credits, {"btl_ugni_smsg_max_credits", Dim::Count, "SMSG credits per peer", 1, 4096});
-    v(btl_vader_fbox_max, {"btl_vader_fbox_max", Dim::Bytes, "messages below this use fast boxes", 0, 1 << 20});
+    v(btl_vader_max_inline_send, {"btl_vader_max_inline_send", Dim::Bytes, "header + data below this are copied in (fast box); above, single copy", 0, 1 << 20});
     v(btl_vader_eager_limit, {"btl_vader_eager_limit", Dim::Bytes, "vader eager limit", 64, 1 << 24});
     v(btl_vader_xpmem_attach_granularity,
       {"btl_vader_xpmem_attach_granularity", Dim::Bytes, "xpmem_attach region size", 4096, 1LL << 40});
@@ -52,6 +54,9 @@ struct McaParams {
     v(mpich_gni_rdma_threshold, {"mpich_gni_rdma_threshold", Dim::Bytes, "Cray MPT FMA->BTE threshold", 0, 1 << 24});
     v(mpich_smp_single_copy_size,
       {"mpich_smp_single_copy_size", Dim::Bytes, "Cray MPT on-node XPMEM single-copy threshold", 0, 1 << 30});
+    v(mpich_gni_smsg_credits, {"mpich_gni_smsg_credits", Dim::Count, "Cray MPT SMSG credits per connection", 1, 4096});
+    v(mpich_smp_xpmem_attach_granularity,
+      {"mpich_smp_xpmem_attach_granularity", Dim::Bytes, "Cray MPT xpmem_attach region size", 4096, 1LL << 40});
     v(mtl_portals_eager_limit, {"mtl_portals_eager_limit", Dim::Bytes, "mtl/portals short/long cut-off", 0, 1 << 30});
     v(mtl_portals_short_block_size, {"mtl_portals_short_block_size", Dim::Bytes, "mtl/portals unexpected short block", 65536, 1LL << 34});
     v(mtl_portals_short_blocks, {"mtl_portals_short_blocks", Dim::Count, "mtl/portals unexpected short blocks", 1, 1024});

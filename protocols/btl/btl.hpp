@@ -24,6 +24,9 @@ struct Frag {
   std::uint64_t msg_bytes = 0, payload = 0;
   std::uint64_t send_req = 0, recv_req = 0;
   Buffer sbuf;
+  // Set by the receiving BTL when the payload sits in one of its buffers that must be returned once the PML has
+  // copied it out (mca_btl_base_descriptor_t of a receive); 0 when there is none. Handed back in payload_consumed.
+  std::uint64_t rx_buffer = 0;
 };
 constexpr std::uint64_t kHdrBytes = 32;  // ob1 match header (mca_pml_ob1_match_hdr_t is 14-24 B; rounded)
 
@@ -44,9 +47,8 @@ public:
   virtual void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) = 0;
   // Makes a buffer usable for RDMA (registration); immediate when the BTL needs none.
   virtual void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) { (void)rank, (void)b, (void)bytes, ready(); }
-  // Whether the receiver must copy the payload out of a BTL buffer at match time (false: the BTL placed the data).
   // The receiving PML has taken the fragment's payload (copied it out): the BTL may return its buffer, or tell the
-  // sender that its user buffer is free again (vader's single-copy sends).
+  // sender that its user buffer is free again (vader's single-copy sends). Called once per delivered fragment.
   virtual void payload_consumed(const Frag& f) { (void)f; }
   void set_sink(FragSink* s) { sink_ = s; }
 

@@ -5,7 +5,7 @@ namespace ompisim::native {
 constexpr std::uint64_t kHdr = 48;  // MPICH packet header + GNI tag
 
 MpichGni::MpichGni(World& w)
-    : w_(w), gni_(w, static_cast<std::uint16_t>(w.mca().btl_ugni_smsg_max_credits.value)),
+    : w_(w), gni_(w, static_cast<std::uint16_t>(w.mca().mpich_gni_smsg_credits.value)),
       sw_(w.machine().software.mpich_sw_overhead), ranks_(static_cast<std::size_t>(w.ranks())) {
   double v = w.mca().mpich_gni_max_vshort_msg_size.value;
   vshort_ = static_cast<std::uint64_t>(v > 0 ? v : ugni_auto_smsg_limit(w.ranks()));
@@ -77,9 +77,12 @@ void MpichGni::irecv(int rank, int src, int tag, std::uint64_t, Buffer buf, Comp
 
 void MpichGni::arrive(int dst, std::uint32_t seq, const Msg& m) {
   w_.cpu(dst, sw_, [this, dst, seq, m] {
-    auto out = ranks_[dst].mq.arrive(seq, m);
+    std::vector<Msg> unexpected;
+    auto out = ranks_[dst].mq.arrive(seq, m, &unexpected);
     for (auto& x : out) deliver(x.recv.rid, dst, x.msg, false);
-    if (out.empty() && m.kind == Kind::Eager && m.bytes > 0) w_.cpu_copy(dst, static_cast<double>(m.bytes), [] {});
+    // Unexpected eager data (this message, or held ones it released) is copied out of the mailbox on arrival.
+    for (auto& u : unexpected)
+      if (u.kind == Kind::Eager && u.bytes > 0) w_.cpu_copy(dst, static_cast<double>(u.bytes), [] {});
   });
 }
 
@@ -92,7 +95,7 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
   std::uint64_t sid = m.sid, bytes = m.bytes;
   if (w_.same_node(src, dst)) {
     // LMT: XPMEM single copy by the receiver (attach once per 2 MiB region, cached), then DONE.
-    auto gran = static_cast<std::uint64_t>(w_.mca().btl_vader_xpmem_attach_granularity.value);
+    auto gran = static_cast<std::uint64_t>(w_.mca().mpich_smp_xpmem_attach_granularity.value);
     double attach = static_cast<double>(xpmem_.attach(dst, src, m.sbuf.addr, bytes, gran)) * w_.machine().host.xpmem_attach_cost;
     w_.cpu(dst, attach, [this, rid, dst, bytes, sid] {
       w_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid] {

@@ -46,8 +46,10 @@ void BtlUgni::send(const Frag& f, Completion local_done) {
           gni_.rdma(gemini::RdmaOp::Get, bte, f.dst, f.src, f.payload, [this, f, sink] {
             // RDMA_COMPLETE frees the sender's eager buffer.
             gni_.smsg_send(f.dst, f.src, kCtrlBytes, nullptr, [this, f] { pool(f.src).give_back(); });
-            eager_in_use_[f.send_req] = f.dst;
-            sink->on_frag(f);
+            btl::Frag in = f;
+            in.rx_buffer = next_rx_++;
+            eager_in_use_.emplace(in.rx_buffer, f.dst);  // the receiver's pool buffer now holds the payload
+            sink->on_frag(in);
           });
         };
         switch (pool(f.dst).take(pull)) {
@@ -67,8 +69,9 @@ void BtlUgni::send(const Frag& f, Completion local_done) {
 }
 
 void BtlUgni::payload_consumed(const Frag& f) {
-  auto it = eager_in_use_.find(f.send_req);
-  if (it == eager_in_use_.end() || f.hdr != pml::Hdr::Match) return;
+  if (f.rx_buffer == 0) return;  // came by SMSG: the mailbox slot was freed on arrival
+  auto it = eager_in_use_.find(f.rx_buffer);
+  if (it == eager_in_use_.end()) throw ProtocolError("btl/ugni eager buffer", "free", "payload_consumed twice");
   pool(it->second).give_back();  // the receiver's eager buffer goes back to its pool
   eager_in_use_.erase(it);
 }

@@ -30,6 +30,7 @@ public:
   std::uint64_t smsg_limit() const { return smsg_limit_; }
   EagerPool& pool(int rank);
   std::uint64_t short_sends = 0, eager_gets = 0, long_gets = 0, put_fallbacks = 0;
+  std::size_t eager_buffers_held() const { return eager_in_use_.size(); }  // receivers' buffers not yet consumed
 
 private:
   World& w_;
@@ -37,7 +38,8 @@ private:
   BtlCaps caps_;
   std::uint64_t smsg_limit_;
   std::unordered_map<int, EagerPool> pools_;             // per rank, created on first use
-  std::unordered_map<std::uint64_t, int> eager_in_use_;  // frag (send_req) -> receiver holding a pool buffer
+  std::unordered_map<std::uint64_t, int> eager_in_use_;  // Frag::rx_buffer -> receiver whose pool buffer holds it
+  std::uint64_t next_rx_ = 1;
 };
 
 }  // namespace ompisim::btl::ugni

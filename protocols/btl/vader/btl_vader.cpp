@@ -18,8 +18,12 @@ double BtlVader::attach_cost(int rank, int peer, std::uint64_t addr, std::uint64
 void BtlVader::send(const Frag& f, Completion local_done) {
   FragSink* sink = sink_;
   double signal = w_.machine().host.shm_signal_latency;
-  if (kHdrBytes + f.payload < static_cast<std::uint64_t>(w_.mca().btl_vader_fbox_max.value)) {
-    ++fbox_sends;
+  bool inline_send = kHdrBytes + f.payload < static_cast<std::uint64_t>(w_.mca().btl_vader_max_inline_send.value);
+  // Single copy needs the user data in one piece and someone to tell the sender when it was taken: MATCH fragments
+  // of contiguous buffers. Anything else (RNDV/FRAG of non-contiguous data) is copied in and out.
+  bool single_copy = !inline_send && f.sbuf.contiguous && f.hdr == pml::Hdr::Match;
+  if (!single_copy) {
+    ++(inline_send ? fbox_sends : copy_sends);
     w_.cpu_copy(f.src, static_cast<double>(f.payload), [this, f, sink, signal, local_done = std::move(local_done)]() mutable {
       if (local_done) local_done();
       w_.sim().after(signal, [sink, f] { sink->on_frag(f); });
@@ -28,14 +32,15 @@ void BtlVader::send(const Frag& f, Completion local_done) {
   }
   // Single copy: pass the pointer; the receiver attaches and copies; the sender's buffer is free after that.
   ++single_copy_sends;
-  if (local_done) inplace_[f.send_req] = std::move(local_done);
+  if (local_done) inplace_[f.send_req] = std::move(local_done);  // one MATCH per send request
   double attach = f.payload ? attach_cost(f.dst, f.src, f.sbuf.addr, f.payload) : 0.0;
   w_.sim().after(signal, [this, sink, f, attach] { w_.cpu(f.dst, attach, [sink, f] { sink->on_frag(f); }); });
 }
 
 void BtlVader::payload_consumed(const Frag& f) {
+  if (f.hdr != pml::Hdr::Match) return;
   auto it = inplace_.find(f.send_req);
-  if (it == inplace_.end() || f.hdr != pml::Hdr::Match) return;
+  if (it == inplace_.end()) return;
   Completion c = std::move(it->second);
   inplace_.erase(it);
   w_.sim().after(w_.machine().host.shm_signal_latency, std::move(c));

@@ -1,9 +1,10 @@
 // btl/vader (Gemini paper §III): shared memory between the ranks of a node.
-//  - header + data below btl_vader_fbox_max (256 B): lock-free per-peer fast box: the sender copies the message in,
-//    the receiver sees it one cache-line hand-off later and its PML copies it out;
-//  - larger contiguous sends: only a pointer to the user buffer is passed; the receiver maps the sender's pages with
-//    XPMEM (attach at least 2 MiB at a time, attachments cached) and copies once; the sender's buffer is free when the
-//    receiver signals back;
+//  - header + data below btl_vader_max_inline_send (256 B): lock-free per-peer fast box: the sender copies the
+//    message in, the receiver sees it one cache-line hand-off later and its PML copies it out;
+//  - larger contiguous sends (MATCH): only a pointer to the user buffer is passed; the receiver maps the sender's pages
+//    with XPMEM (attach at least 2 MiB at a time, attachments cached) and copies once; the sender's buffer is free when
+//    the receiver signals back;
+//  - larger non-contiguous data (ob1 RNDV/FRAG fragments): copy-in / copy-out through a shared-memory fragment;
 //  - RDMA GET (pml/ob1 RGET above the eager limit): XPMEM single copy by the receiver.
 // LIMITATIONS: fast-box ring capacity and fragment free lists are not modelled (no back-pressure on node).
 #pragma once
@@ -23,7 +24,7 @@ public:
   void send(const Frag& f, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void payload_consumed(const Frag& f) override;
-  std::uint64_t fbox_sends = 0, single_copy_sends = 0;
+  std::uint64_t fbox_sends = 0, copy_sends = 0, single_copy_sends = 0;
   std::uint64_t attaches() const { return xpmem_.attaches; }
 
 private:

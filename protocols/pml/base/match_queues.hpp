@@ -35,21 +35,22 @@ public:
     return std::nullopt;
   }
   // A message with per-source sequence `seq` arrives. Returns the (receive, message) pairs matched now, in order;
-  // messages that match nothing go to the unexpected queue; early ones wait for their predecessors.
-  std::vector<Matched> arrive(std::uint32_t seq, const Msg& m) {
+  // messages that match nothing go to the unexpected queue (and, when `went_unexpected` is given, are listed there:
+  // the arriving one or held successors it released); early ones wait for their predecessors.
+  std::vector<Matched> arrive(std::uint32_t seq, const Msg& m, std::vector<Msg>* went_unexpected = nullptr) {
     std::vector<Matched> out;
     std::uint32_t& expected = expected_seq_[m.src];
     if (seq != expected) {
       held_[m.src].emplace(seq, m);
       return out;
     }
-    match_one(m, out);
+    match_one(m, out, went_unexpected);
     ++expected;
     auto h = held_.find(m.src);
     while (h != held_.end() && !h->second.empty() && h->second.begin()->first == expected) {
       Msg next = h->second.begin()->second;
       h->second.erase(h->second.begin());
-      match_one(next, out);
+      match_one(next, out, went_unexpected);
       ++expected;
     }
     if (h != held_.end() && h->second.empty()) held_.erase(h);
@@ -65,7 +66,7 @@ public:
   std::size_t peers_known() const { return expected_seq_.size(); }
 
 private:
-  void match_one(const Msg& m, std::vector<Matched>& out) {
+  void match_one(const Msg& m, std::vector<Matched>& out, std::vector<Msg>* went_unexpected) {
     for (auto it = posted_.begin(); it != posted_.end(); ++it)
       if (matches(it->src, it->tag, m.src, m.tag)) {
         out.push_back({*it, m});
@@ -73,6 +74,7 @@ private:
         return;
       }
     unexpected_.push_back(m);
+    if (went_unexpected) went_unexpected->push_back(m);
   }
   std::vector<Recv> posted_;
   std::vector<Msg> unexpected_;

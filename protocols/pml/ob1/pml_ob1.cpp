@@ -85,20 +85,25 @@ void Ob1::handle(const btl::Frag& f) {
     case Hdr::Rndv:
     case Hdr::Rget: {
       auto& rs = ranks_[f.dst];
-      auto out = rs.mq.arrive(f.seq, Unexpected{f.src, f.tag, f});
+      std::vector<Unexpected> unexpected;
+      auto out = rs.mq.arrive(f.seq, Unexpected{f.src, f.tag, f}, &unexpected);
       for (auto& m : out) matched(m.recv.id, m.msg.frag, false);
-      if (out.empty() && f.payload > 0) {
-        // Unexpected eager data: copied into a PML buffer so that the BTL buffer can be returned.
+      for (auto& u : unexpected) {
+        if (u.frag.payload == 0) continue;
+        // Unexpected eager data (this fragment, or held ones it released): copied into a PML buffer so that the BTL
+        // buffer can be returned now rather than at match time.
         ++st_.counters["ob1_unexpected_copy"];
-        w_.cpu_copy(f.dst, static_cast<double>(f.payload), [] {});
+        const btl::Frag g = u.frag;
+        w_.cpu_copy(g.dst, static_cast<double>(g.payload), [this, g] { bml_select(g.dst, g.src).payload_consumed(g); });
       }
       return;
     }
     case Hdr::Ack: {
       SendRequest& r = sends_.at(f.send_req);
+      bool was_rget = r.state == SendState::RgetSent;  // the receiver fell back: the RGET carried no data
       on_event(r, SendEvent::Ack);
       btl::Btl& b = bml_select(r.rank, r.peer);
-      std::uint64_t first = first_payload(r, Hdr::Rndv, b.caps());
+      std::uint64_t first = was_rget ? 0 : first_payload(r, Hdr::Rndv, b.caps());
       std::uint64_t left = r.bytes > first ? r.bytes - first : 0;
       std::uint64_t chunk = std::max<std::uint64_t>(1, b.caps().max_send_size - btl::kHdrBytes);
       if (left == 0) {
@@ -146,14 +151,22 @@ void Ob1::matched(std::uint64_t rid, const btl::Frag& f, bool was_unexpected) {
   btl::Btl& b = bml_select(f.dst, f.src);
   switch (f.hdr) {
     case Hdr::Match:
+      // From the BTL's buffer, or (unexpected) from the PML buffer it was copied into on arrival.
       w_.cpu_copy(f.dst, static_cast<double>(f.payload), [this, rid, f, &b, was_unexpected] {
-        if (!was_unexpected) b.payload_consumed(f);
+        if (!was_unexpected || f.payload == 0) b.payload_consumed(f);
         on_event(recvs_.at(rid), RecvEvent::MatchedEager, f.payload);
         complete_recv(rid);
       });
-      if (was_unexpected) b.payload_consumed(f);
       return;
     case Hdr::Rget:
+      if (!r.buf.contiguous) {
+        // The receive buffer cannot take an RDMA GET (mca_pml_ob1_recv_request_progress_rget falls back): ACK the
+        // RGET as if it were an RNDV with no data, and the sender pipelines FRAGs instead.
+        ++st_.counters["ob1_rget_fallbacks"];
+        on_event(r, RecvEvent::MatchedRndv, 0);
+        send_ctrl(Hdr::Ack, f.dst, f.src, f.send_req, rid);
+        return;
+      }
       on_event(r, RecvEvent::MatchedRget);
       b.prepare_rdma(f.dst, r.buf, f.msg_bytes, [this, rid, f, &b] {
         RecvRequest& rr = recvs_.at(rid);
@@ -167,8 +180,8 @@ void Ob1::matched(std::uint64_t rid, const btl::Frag& f, bool was_unexpected) {
       });
       return;
     case Hdr::Rndv:
-      w_.cpu_copy(f.dst, static_cast<double>(f.payload), [this, rid, f, &b] {
-        b.payload_consumed(f);
+      w_.cpu_copy(f.dst, static_cast<double>(f.payload), [this, rid, f, &b, was_unexpected] {
+        if (!was_unexpected || f.payload == 0) b.payload_consumed(f);
         RecvRequest& rr = recvs_.at(rid);
         on_event(rr, RecvEvent::MatchedRndv, f.payload);
         send_ctrl(Hdr::Ack, f.dst, f.src, f.send_req, rid);
