@@ -25,7 +25,8 @@ BtlPortals::BtlPortals(World& w)
 void BtlPortals::ensure(int rank) {
   if (ready_[rank]) return;
   ready_[rank] = true;
-  for (int i = 0; i < 3; ++i) post_block(rank);  // early btl/portals: 3 receive MDs (hardware-sources.md §4)
+  // 3 receive blocks: the early pml/portals value (hardware-sources.md §4); the btl's own count is not public.
+  for (int i = 0; i < 3; ++i) post_block(rank);
 }
 
 void BtlPortals::post_block(int rank) {
@@ -72,7 +73,9 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
   w_.cpu(src, overhead_, [this, fid, src, bytes, local_done = std::move(local_done)]() mutable {
     w_.cpu_copy(src, bytes, [this, fid, src, bytes, local_done = std::move(local_done)]() mutable {
       if (local_done) local_done();
-      ss_.calls(src, 2, [this, fid, src, bytes] {
+      // An RGET header also exposes the user buffer first (PtlMEAttach + PtlMDAttach, mca_btl_portals_prepare_src).
+      int n = 2 + (frags_.at(fid).hdr == pml::Hdr::Rget ? 2 : 0);
+      ss_.calls(src, n, [this, fid, src, bytes] {
         const Frag& f = frags_.at(fid);
         Md md;
         md.length = static_cast<std::uint64_t>(bytes);
@@ -87,16 +90,17 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
   });
 }
 
-void BtlPortals::prepare_rdma(int rank, Buffer, std::uint64_t, Completion ready) {
-  // PtlMEAttach + PtlMDAttach (the sender exposing its buffer), or PtlMDBind for the receiver's get: priced here.
-  ss_.calls(rank, 2, std::move(ready));
+void BtlPortals::prepare_rdma(int, Buffer, std::uint64_t, Completion ready) {
+  // Portals needs no registration. The Portals calls are priced where they are made: the sender's PtlMEAttach +
+  // PtlMDAttach with the RGET fragment (transmit), the receiver's PtlMDBind + PtlGet in get().
+  ready();
 }
 
 void BtlPortals::get(int initiator, int peer_rank, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) {
   ++rdma_gets;
   std::uint64_t gid = next_++;
   gets_[gid] = std::move(done);
-  // The peer's exposed buffer (its calls were priced in its prepare_rdma).
+  // The peer's exposed buffer (its PtlMEAttach + PtlMDAttach were priced when it sent the RGET fragment).
   Nic& pn = ss_.nic(peer_rank);
   MeId me = pn.me_attach(kRdmaTable, seastar::SeaStar::pid(initiator), gid, 0, UnlinkOp::Unlink, InsertPos::After);
   Md exposed;
@@ -107,7 +111,7 @@ void BtlPortals::get(int initiator, int peer_rank, std::uint64_t bytes, Buffer l
   exposed.eq = ss_.eq(peer_rank);
   exposed.user_ptr = kExposedPtr;
   pn.md_attach(me, exposed, UnlinkOp::Unlink);
-  ss_.calls(initiator, 1, [this, initiator, peer_rank, bytes, local, gid] {
+  ss_.calls(initiator, 2, [this, initiator, peer_rank, bytes, local, gid] {  // PtlMDBind + PtlGet
     Md md;
     md.start = local.addr;
     md.length = bytes;

@@ -1,13 +1,14 @@
 // btl/portals under pml/ob1 (seastar-portals paper §2.1, "OB1 and the Portals BTL"). Portals is used as a plain
 // network: ob1 does the MPI matching in the host.
 //   send:  the fragment (ob1 header + up to max_send_size of data) is copied into a BTL send buffer, then
-//          PtlMDBind + PtlPut with ACK into the peer's receive blocks (one catch-all entry: no NIC matching);
+//          PtlMDBind + PtlPut with ACK into the peer's receive blocks (catch-all entries, one per block: no NIC
+//          matching);
 //          at the target, PUT_END hands the fragment to ob1, which matches it and copies the data out.
 //   flow control: at most btl_portals_send_credits fragments per peer are unacknowledged; further sends wait for
 //          ACKs (user-level flow control: the receive blocks never overflow, nothing is dropped). Every ACK
 //          interrupts the sender's host.
-//   RDMA:  ob1's RGET: the sender exposes its buffer (PtlMEAttach + PtlMDAttach, in prepare_rdma), the receiver
-//          pulls it with PtlGet into the user buffer (zero copy), then ob1's FIN.
+//   RDMA:  ob1's RGET: the sender exposes its buffer (PtlMEAttach + PtlMDAttach, priced with the RGET fragment),
+//          the receiver binds its buffer and pulls with PtlGet into it (zero copy), then ob1's FIN.
 // LIMITATIONS: receive-block space is not accounted per fragment (blocks are large and re-posted when unlinked);
 // no PUT-based RDMA.
 #pragma once
