@@ -1,9 +1,10 @@
 // barrier_loop: MPI_Barrier in a tight loop, average time per call (Gemini paper §VI.B: "we ran MPI_Barrier() in a
 // tight loop and measured its execution time"). Each rank executes its schedule (collectives/) round by round on
-// the stack: Send/Recv through the stack's point-to-point path, Amo through the stack's remote atomics, WaitCounter
+// the stack (benchmarks/schedule_exec.hpp): Send/Recv through the stack's point-to-point path, Amo through the stack's remote atomics, WaitCounter
 // by polling its own counter (the poll notices an update one cache-line hand-off after the NIC wrote it).
 // Counters are cumulative over the calls, so a fast parent's update for call k+1 is never lost.
 #include "benchmarks/benchmarks.hpp"
+#include "benchmarks/schedule_exec.hpp"
 #include "collectives/barrier/barriers.hpp"
 #include "collectives/decision.hpp"
 
@@ -26,20 +27,31 @@ const coll::CollRegistry& registry() {
 }
 
 struct RankRun {
-  coll::Schedule sched;
-  std::size_t round = 0;
-  int outstanding = 0;
   std::uint32_t wait_target = 0;  // absolute counter value awaited (0: none)
+  Completion wait_done;           // completion of the WaitCounter op being waited on
   std::uint32_t base = 0;         // counter value at the start of the current call
   std::uint32_t call_max = 0;     // this call's largest WaitCounter value
   long long call = 0;
 };
 
+// The calls of one rank run back to back through ScheduleExec (schedule_exec.hpp), which issues Send/Recv on the
+// stack; Amo and WaitCounter are this loop's hooks.
 class BarrierRun {
 public:
   BarrierRun(World& w, Stack& s, coll::Generator gen, coll::AlgoParams p, long long calls)
-      : w_(w), s_(s), gen_(gen), p_(p), calls_(calls), n_(static_cast<int>(w.ranks())),
-        runs_(static_cast<std::size_t>(n_)), counter_(static_cast<std::size_t>(n_), 0), finish_(static_cast<std::size_t>(n_), 0) {}
+      : w_(w), s_(s), gen_(gen), p_(p), calls_(calls), n_(static_cast<int>(w.ranks())), exec_(s, n_),
+        runs_(static_cast<std::size_t>(n_)), counter_(static_cast<std::size_t>(n_), 0), finish_(static_cast<std::size_t>(n_), 0) {
+    exec_.amo = [this](int r, const coll::Op& op, Completion done) {
+      int t = op.peer;
+      s_.amo_add(r, t, std::move(done), [this, t] { bump(t); });
+    };
+    exec_.wait_counter = [this](int r, const coll::Op& op, Completion done) {
+      RankRun& rr = runs_[static_cast<std::size_t>(r)];
+      rr.wait_target = rr.base + op.value;
+      rr.wait_done = std::move(done);
+      check_wait(r);
+    };
+  }
 
   void start() {
     for (int r = 0; r < n_; ++r) begin_call(r);
@@ -50,50 +62,12 @@ public:
 private:
   void begin_call(int r) {
     RankRun& rr = runs_[static_cast<std::size_t>(r)];
-    rr.sched = gen_(r, n_, p_);
-    rr.round = 0;
+    coll::Schedule sched = gen_(r, n_, p_);
     rr.call_max = 0;
-    for (auto& rd : rr.sched.rounds)
+    for (auto& rd : sched.rounds)
       for (auto& op : rd.ops)
         if (op.kind == coll::OpKind::WaitCounter) rr.call_max = std::max(rr.call_max, op.value);
-    start_round(r);
-  }
-  void start_round(int r) {
-    RankRun& rr = runs_[static_cast<std::size_t>(r)];
-    while (rr.round < rr.sched.rounds.size()) {
-      auto ops = rr.sched.rounds[rr.round].ops;
-      rr.outstanding = static_cast<int>(ops.size());
-      for (auto& op : ops) issue(r, op);
-      if (rr.outstanding > 0) return;
-      ++rr.round;
-    }
-    end_call(r);
-  }
-  Completion op_done(int r) {
-    return [this, r] {
-      RankRun& rr = runs_[static_cast<std::size_t>(r)];
-      if (--rr.outstanding == 0) {
-        ++rr.round;
-        start_round(r);
-      }
-    };
-  }
-  void issue(int r, const coll::Op& op) {
-    RankRun& rr = runs_[static_cast<std::size_t>(r)];
-    Buffer b{0, true};
-    switch (op.kind) {
-      case coll::OpKind::Send: s_.isend(r, op.peer, kCollTag, op.value, b, op_done(r)); break;
-      case coll::OpKind::Recv: s_.irecv(r, op.peer, kCollTag, op.value, b, op_done(r)); break;
-      case coll::OpKind::Amo: {
-        int t = op.peer;
-        s_.amo_add(r, t, op_done(r), [this, t] { bump(t); });
-        break;
-      }
-      case coll::OpKind::WaitCounter:
-        rr.wait_target = rr.base + op.value;
-        check_wait(r);
-        break;
-    }
+    exec_.start(r, std::move(sched), kCollTag, Group{0, 1, n_}, [this, r] { end_call(r); });
   }
   void bump(int t) {
     ++counter_[static_cast<std::size_t>(t)];
@@ -104,7 +78,7 @@ private:
     if (rr.wait_target == 0 || counter_[static_cast<std::size_t>(r)] < rr.wait_target) return;
     rr.wait_target = 0;
     // The polling CPU sees the NIC's write one cache-line hand-off later.
-    w_.cpu(r, w_.machine().family == "loggp" ? 0.0 : w_.machine().host.shm_signal_latency.value, op_done(r));
+    w_.cpu(r, w_.machine().family == "loggp" ? 0.0 : w_.machine().host.shm_signal_latency.value, std::move(rr.wait_done));
   }
   void end_call(int r) {
     RankRun& rr = runs_[static_cast<std::size_t>(r)];
@@ -112,7 +86,6 @@ private:
     finish_[static_cast<std::size_t>(r)] = w_.sim().now();
     if (r == 0) mark.push_back(w_.sim().now());
     if (++rr.call < calls_) w_.sim().after(0, [this, r] { begin_call(r); });
-    else rr.sched = coll::Schedule{};  // release memory
   }
 
   World& w_;
@@ -121,6 +94,7 @@ private:
   coll::AlgoParams p_;
   long long calls_;
   int n_;
+  ScheduleExec exec_;
   std::vector<RankRun> runs_;
   std::vector<std::uint32_t> counter_;
   std::vector<double> finish_;

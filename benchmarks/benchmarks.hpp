@@ -4,6 +4,7 @@
 #include "core/json_input.hpp"
 #include "runtime/world.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,34 @@ struct OsuConfig {
   // smb_overhead only
   std::string side = "recv";        // which side's CPU availability is measured: "send" or "recv"
   double threshold_pct = 10;        // work grows until the iteration is this much longer than without work
+};
+
+// One phase of an application skeleton step (benchmarks/apps/*.json; see app_skeleton.cpp for the semantics).
+struct AppPhase {
+  std::string kind;                 // compute, halo, sendrecv, allreduce, alltoall, bcast, barrier
+  double share = 0;                 // compute: share of compute_per_step; halo: compute overlapped with the exchange
+  std::uint64_t bytes = 0;          // halo, collectives: message (alltoall: per-peer block) size
+  std::vector<std::uint64_t> sizes; // sendrecv: the messages exchanged per direction, one MPI_Sendrecv each
+  int count = 1, every = 1;         // repetitions per step; run on steps s with (s + 1) % every == 0
+  int dims = 0;                     // halo: 2 or 3 (periodic process grid, MPI_Dims_create)
+  int axis = -1;                    // halo: only the two neighbours along this dimension (-1: all)
+  double late_fraction = 0;         // halo: share of receives posted after the overlapped compute
+  std::string comm = "world";       // collectives: world, row or col of a (P / group) x group process grid
+  int group = 0;
+  int stride = 1, directions = 2;   // sendrecv: ring shift by stride, in 1 or 2 directions
+  int root = 0;                     // bcast
+};
+
+struct AppConfig {
+  std::string app, file;            // Table 1 name ("POP"), skeleton file
+  long long paper_ranks = 0;        // Table 1 process count
+  int steps = 1;
+  double compute_per_step = 0;      // seconds of computation per step (mean over ranks): the stored fit; 0: fit now
+  double compute_initial = 1e-3;    // the fit's starting point
+  double imbalance = 0;             // rank r computes compute_per_step x (1 + imbalance x u_r), u_r in [-1, 1]
+  double target_mpi_pct = 0;        // Table 1 "Ave MPI Time %" (the fit's target, with openmpi-cm)
+  Json table1;                      // the paper's row, reported next to the simulated values
+  std::vector<AppPhase> phases;
 };
 
 struct BarrierConfig {
@@ -36,6 +65,17 @@ Json run_osu(World& w, Stack& s, const OsuConfig& c);
 // One barrier_loop point: {"ranks", "latency_us", "algorithm"}.
 Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& file);
 std::vector<std::string> barrier_algorithm_names();
+// Application skeletons (seastar-portals paper §4, Table 1): benchmarks/apps/*.json.
+std::vector<std::string> app_names();
+// Loads the skeleton named `app` (errors name `file` and `key`, with a did-you-mean for unknown apps).
+AppConfig load_app(const std::string& app, const std::string& file, const std::string& key);
+// Node pairs that exchange messages in the skeleton (both directions), for World::declare_bulk_paths.
+std::vector<std::pair<long long, long long>> app_node_pairs(const World& w, const AppConfig& c, const std::string& file);
+// One point: {"app", "stack", "ranks", "runtime_s", "mpi_time_pct", ..., "short_msgs", "long_msgs", "unexpected_long"}.
+Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file);
+// The fit of compute_per_step: `eval(c)` runs the skeleton with openmpi-cm and returns its point. Fixed-point
+// iteration on the MPI time share; returns {"compute_per_step_s", "iterations": [...], "point": last point}.
+Json fit_app_compute(const AppConfig& c, const std::function<Json(double)>& eval);
 // Sandia SMB overhead benchmark (post-work-wait): {"bytes", "side", "availability_pct", "overhead_us", "work_us",
 // "iteration_us"} per size.
 Json run_smb(World& w, Stack& s, const OsuConfig& c);

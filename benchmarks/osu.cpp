@@ -111,7 +111,8 @@ Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<dou
 
 const std::vector<std::string>& benchmark_names() {
   static const std::vector<std::string> n{"osu_latency", "osu_multi_lat", "osu_bw",       "osu_bibw",
-                                          "osu_mbw_mr",  "netpipe",       "smb_overhead", "barrier_loop"};
+                                          "osu_mbw_mr",  "netpipe",       "smb_overhead", "barrier_loop",
+                                          "app_skeleton"};
   return n;
 }
 

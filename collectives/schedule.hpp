@@ -48,12 +48,14 @@ private:
 struct AlgoParams {
   int radix = 4;           // tree radix (Cheetah fan-in/fan-out, tuned tree)
   int ranks_per_node = 1;  // block placement: rank r is on node r / ranks_per_node (hierarchical algorithms)
+  std::uint32_t bytes = 0; // data-carrying collectives: the message (allreduce, bcast) or per-peer block (alltoall)
+  int root = 0;            // rooted collectives (bcast)
 };
 
 using Generator = Schedule (*)(int me, int nranks, const AlgoParams& params);
 
 struct AlgoInfo {
-  std::string coll;         // "barrier"
+  std::string coll;         // "barrier", "allreduce", "alltoall", "bcast"
   std::string algo;         // "recursive_doubling", "cheetah-atomic", ...
   std::string description;  // one line
   std::string mirrors;      // Open MPI file and version it mirrors

@@ -57,6 +57,16 @@ Scenario load_scenario(const std::string& file) {
     s.barrier.iterations = b.opt_integer("iterations", 1, 100000000).value_or(100);
     s.barrier.skip = b.opt_integer("skip", 0, 100000000).value_or(10);
     b.finish({"name", "algorithm", "radix", "iterations", "skip"});
+  } else if (s.benchmark == "app_skeleton") {
+    std::string app = b.str("app");
+    s.app = bench::load_app(app, file, b.key_path("app"));
+    if (b.has("steps")) s.app.steps = static_cast<int>(b.integer("steps", 1, 100000));
+    if (b.has("compute_per_step")) s.app.compute_per_step = b.quantity("compute_per_step", Dim::Time, 1e-9, 1e4);
+    if (b.has("fit_compute") && b.boolean("fit_compute")) {  // refit (ignores the stored value)
+      if (b.has("compute_per_step")) b.fail("fit_compute", "cannot be combined with compute_per_step");
+      s.app.compute_per_step = 0;
+    }
+    b.finish({"name", "app", "steps", "compute_per_step", "fit_compute"});
   } else {
     s.osu.name = s.benchmark;
     if (b.has("sizes")) {
@@ -186,6 +196,10 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   if (s.benchmark == "barrier_loop") {
     sim->seal();
     points = Json::array({bench::run_barrier(w, *stack, s.barrier, s.file)});
+  } else if (s.benchmark == "app_skeleton") {
+    w.declare_bulk_paths(bench::app_node_pairs(w, s.app, s.file), false);
+    sim->seal();
+    points = Json::array({bench::run_app(w, *stack, s.app, s.file)});
   } else {
     // Bulk paths: every ordered pair of the scenario's nodes while that is small, else the benchmark's pairs.
     std::vector<std::pair<long long, long long>> pairs;
@@ -283,7 +297,34 @@ std::string run_isolated(const std::function<std::string()>& fn) {
   throw std::runtime_error(body);
 }
 
+// app_skeleton with "fit_compute": true: fit compute_per_step with openmpi-cm (bench::fit_app_compute, each evaluation in
+// its own process), then run the scenario's stack with the fitted value; the fit is logged in provenance.derived.
+static Json run_app_fitted(const Scenario& s, const Overrides& sets) {
+  Scenario cm = s;
+  cm.stack = "openmpi-cm";
+  std::map<double, Json> runs;
+  Json fit = bench::fit_app_compute(s.app, [&](double c) {
+    cm.app.compute_per_step = c;
+    Json r = Json::parse(run_isolated([&] { return run_one(cm, s.ranks[0], sets).dump(); }));
+    runs[c] = r;
+    return r["points"][0];
+  });
+  Json res = runs.at(fit["compute_per_step_s"].get<double>());  // the CM scenario's result is the fit's best run
+  if (s.stack != "openmpi-cm") {
+    Scenario fin = s;
+    fin.app.compute_per_step = fit["compute_per_step_s"].get<double>();
+    res = Json::parse(run_isolated([&] { return run_one(fin, s.ranks[0], sets).dump(); }));
+  }
+  fit.erase("point");
+  res["provenance"]["derived"] = {{"compute_per_step (fitted)", fit}};
+  return res;
+}
+
 Json run_scenario(const Scenario& s, const Overrides& sets) {
+  if (s.benchmark == "app_skeleton") {
+    if (s.ranks.size() != 1) throw InputError(s.file, "ranks", "app_skeleton runs one rank count (not a sweep)");
+    if (s.app.compute_per_step <= 0) return run_app_fitted(s, sets);
+  }
   if (s.ranks.size() == 1) return run_one(s, s.ranks[0], sets);
   Json merged;
   Json points = Json::array(), mailbox = Json::array(), derived = Json::array();

@@ -17,6 +17,7 @@ struct Scenario {
   std::string benchmark;
   bench::OsuConfig osu;
   bench::BarrierConfig barrier;
+  bench::AppConfig app;  // app_skeleton (compute_per_step 0: fitted at run time, see run_scenario)
   std::vector<long long> ranks;  // one entry, or a sweep (barrier_loop)
   int ranks_per_node = 1;
   std::vector<long long> nodes;

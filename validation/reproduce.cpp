@@ -14,6 +14,43 @@ namespace fs = std::filesystem;
 namespace ompisim::validation {
 
 namespace {
+// Fig. 5 of the seastar-portals paper (application run times): one clustered bar per application, the run time of each
+// stack relative to Open MPI CM, simulated next to the paper's (the reference file's 'applications' entries).
+// Writes <key>.csv (the table) and, with gnuplot, <key>.svg.
+void plot_app_runtimes(const std::string& out_dir, const std::string& key, const std::map<std::string, Json>& results,
+                       bool have_gnuplot) {
+  std::map<std::string, std::map<std::string, double>> sim;  // app -> stack -> runtime_s
+  for (auto& [id, res] : results)
+    for (auto& p : res["points"]) sim[p["app"].get<std::string>()][res["stack"].get<std::string>()] = p["runtime_s"];
+  std::map<std::string, Json> paper;
+  for (auto& f : reference_files(""))
+    for (auto& a : load_json_file(f).value("applications", Json::array()))
+      if (a.contains("relative_runtime_vs_cm")) paper[a["app"].get<std::string>()] = a["relative_runtime_vs_cm"];
+  std::string csv = "app,cm_runtime_s,native_runtime_s,ob1_runtime_s,native_vs_cm,ob1_vs_cm,paper_native_vs_cm,paper_ob1_vs_cm\n";
+  for (auto& [app, st] : sim) {
+    if (!st.count("openmpi-cm") || !st.count("native") || !st.count("openmpi-ob1")) continue;
+    double cm = st["openmpi-cm"];
+    auto pv = [&](const char* k) { return paper.count(app) ? fmt::format("{:.4f}", paper[app].value(k, 0.0)) : std::string(""); };
+    csv += fmt::format("{},{:.6g},{:.6g},{:.6g},{:.4f},{:.4f},{},{}\n", app, cm, st["native"], st["openmpi-ob1"],
+                       st["native"] / cm, st["openmpi-ob1"] / cm, pv("native"), pv("openmpi-ob1"));
+  }
+  std::string base = out_dir + "/" + key;
+  write_atomic(base + ".csv", csv);
+  std::string svg = base + ".svg";
+  std::string gp = fmt::format(
+      "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output '{}.tmp'\n"
+      "set datafile separator ','\nset key top left\nset grid ytics\nset title '{} (run time relative to Open MPI CM)'\n"
+      "set ylabel 'run time / CM run time'\nset style data histograms\nset style histogram clustered gap 1\n"
+      "set style fill solid 0.8 border -1\nset yrange [0.8:*]\n"
+      "plot '{}.csv' using 5:xtic(1) title 'Cray MPI (simulated)', '' using 6 title 'OB1 (simulated)', "
+      "'' using 7 title 'Cray MPI (paper)' fill pattern 4, '' using 8 title 'OB1 (paper)' fill pattern 5\n",
+      svg, key, base);
+  write_atomic(base + ".gp", gp);
+  if (have_gnuplot) {
+    std::string cmd = fmt::format("gnuplot '{}.gp' 2>/dev/null && mv '{}.tmp' '{}'", base, svg, svg);
+    if (std::system(cmd.c_str()) != 0) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
+  }
+}
 }  // namespace
 
 int reproduce(const std::string& out_dir) {
@@ -21,6 +58,7 @@ int reproduce(const std::string& out_dir) {
     std::string id, label, csv, xcol, ycol;
   };
   std::map<std::string, std::vector<Curve>> figures;  // figure key -> curves
+  std::map<std::string, std::map<std::string, Json>> app_figures;  // figure key -> scenario id -> result (app_skeleton)
   for (auto& rel : scenario_files()) {
     Scenario s = load_scenario(data_dir() + "/" + rel);
     std::cerr << "reproduce: " << rel << "\n";
@@ -29,6 +67,11 @@ int reproduce(const std::string& out_dir) {
     std::string base = out_dir + "/" + sub + "/" + s.id;
     write_atomic(base + ".json", res.dump(2) + "\n");
     write_atomic(base + ".csv", result_csv(res));
+    std::string sub0 = fs::path(rel).parent_path().filename().string();
+    if (s.benchmark == "app_skeleton") {  // bar chart per figure, below
+      app_figures[sub0 + "/" + (s.figure.empty() ? s.id : s.figure)][s.id] = res;
+      continue;
+    }
     const Json& p0 = res["points"][0];
     std::string x = p0.contains("ranks") ? "ranks" : "bytes";
     std::string y = p0.contains("latency_us") ? "latency_us" : "bandwidth_GBps";
@@ -53,6 +96,7 @@ int reproduce(const std::string& out_dir) {
     }
   }
   bool have_gnuplot = std::system("command -v gnuplot > /dev/null 2>&1") == 0;
+  for (auto& [key, results] : app_figures) plot_app_runtimes(out_dir, key, results, have_gnuplot);
   for (auto& [key, curves] : figures) {
     std::string svg = out_dir + "/" + key + ".svg";
     std::string gp = fmt::format(

@@ -17,7 +17,16 @@ static std::string table(const Json& res) {
                                 res.value("stack", ""), res["ranks"].dump());
   const Json& pts = res["points"];
   if (pts.empty()) return out;
-  if (pts[0].contains("ranks")) {
+  if (pts[0].contains("app")) {  // app_skeleton
+    auto num = [](const Json& v) { return v.is_null() ? std::string("n/a") : fmt::format("{}", v.get<long long>()); };
+    out += fmt::format("# {:<6}{:>12}{:>10}{:>10}{:>12}{:>12}{:>16}\n", "App", "Runtime (s)", "MPI %", "Paper %", "Short",
+                       "Long", "Unexpected long");
+    for (auto& p : pts)
+      out += fmt::format("{:<8}{:>12.6f}{:>10.2f}{:>10.1f}{:>12}{:>12}{:>16}\n", p["app"].get<std::string>(),
+                         p["runtime_s"].get<double>(), p["mpi_time_pct"].get<double>(),
+                         p["paper_mpi_time_pct"].get<double>(), num(p["short_msgs"]), num(p["long_msgs"]),
+                         num(p["unexpected_long"]));
+  } else if (pts[0].contains("ranks")) {
     out += fmt::format("# {:<10}{:>16}\n", "Ranks", "Latency (us)");
     for (auto& p : pts) out += fmt::format("{:<12}{:>16.2f}\n", p["ranks"].get<long long>(), p["latency_us"].get<double>());
   } else if (pts[0].contains("availability_pct")) {  // SMB overhead
@@ -116,6 +125,8 @@ int main(int argc, char** argv) {
       for (auto& b : bench::benchmark_names()) std::cout << "  " << b << "\n";
       std::cout << "barrier algorithms (barrier_loop):\n";
       for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";
+      std::cout << "application skeletons (app_skeleton, benchmarks/apps/):\n";
+      for (auto& a : bench::app_names()) std::cout << "  " << a << "\n";
       std::cout << "scenarios:\n";
       for (auto& f : validation::scenario_files()) std::cout << "  " << f << "\n";
       return 0;
@@ -137,6 +148,10 @@ int main(int argc, char** argv) {
       print(m->mca_params());
       std::cout << "## barrier algorithms\n";
       for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";
+      if (m->family == "seastar") {
+        std::cout << "## application skeletons (app_skeleton; seastar-portals paper Table 1)\n";
+        for (auto& a : bench::app_names()) std::cout << "  " << a << "\n";
+      }
       return 0;
     }
     if (*val) {

@@ -26,6 +26,7 @@ void Ob1::amo_add(int rank, int target, Completion local_done, Completion at_tar
 
 StackStats Ob1::stats() const {
   StackStats s = st_;
+  for (const char* c : {"ob1_unexpected_short", "ob1_unexpected_long"}) s.counters.try_emplace(c, 0);
   s.live_requests = sends_.size() + recvs_.size();
   for (auto& r : ranks_) {
     s.unexpected_now += r.mq.unexpected_size();
@@ -89,6 +90,7 @@ void Ob1::handle(const btl::Frag& f) {
       auto out = rs.mq.arrive(f.seq, Unexpected{f.src, f.tag, f}, &unexpected);
       for (auto& m : out) matched(m.recv.id, m.msg.frag, false);
       for (auto& u : unexpected) {
+        ++st_.counters[u.frag.hdr == Hdr::Match ? "ob1_unexpected_short" : "ob1_unexpected_long"];
         if (u.frag.payload == 0) continue;
         // Unexpected eager data (this fragment, or held ones it released): copied into a PML buffer so that the BTL
         // buffer can be returned now rather than at match time.

@@ -1,0 +1,519 @@
+// app_skeleton: communication skeletons of the applications of the seastar-portals paper (§4, Table 1: VH-1, GTC,
+// POP, S3D). A skeleton is data (benchmarks/apps/<app>.json): a number of steps, a computation time per step and a
+// list of phases that every rank runs in order in each step. Every quantity in the file names its source: "paper
+// Table 1 ..." or "guess: <reason>". The skeletons are not the applications: they reproduce Table 1's MPI time share,
+// the dominant MPI routines, the short/long split of the messages (32 KiB cut-off) and, for point-to-point halo
+// exchanges, the share of long messages that arrive before their receive is posted.
+//
+// Phases (per rank; u_r is rank r's static imbalance factor 1 + imbalance x u, u in [-1, 1] spread evenly):
+//   compute   World::compute for share x compute_per_step x u_r (lengthened by NIC interrupts; no MPI progress).
+//   halo      nearest-neighbour exchange on a periodic `dims`-D process grid (MPI_Dims_create shape, row-major
+//             ranks): Irecv from the 2 x dims neighbours (or the 2 along `axis` only), Isend `bytes` to them, compute `share` (the interior
+//             work that overlaps the exchange), Irecv the late ones, Waitall. A receive is late with probability
+//             late_fraction (a fixed hash of rank, step, repetition and direction): its message can arrive while
+//             the rank computes, i.e. unexpected ("dropped" by the CM path when long).
+//   sendrecv  MPI_Sendrecv ring shift: send to r + stride, receive from r - stride (then the opposite direction if
+//             directions = 2), one Sendrecv per entry of `sizes` (e.g. a count, then the data, as GTC's shift does).
+//   loop      `count` copies of its `phases`, in order (e.g. POP's solver iterations: halo, allreduce, compute).
+//   allreduce / alltoall / bcast / barrier: the coll/base schedules of collectives/ (recursive doubling, pairwise,
+//             binomial, recursive doubling) over the world or over a row/column communicator of a
+//             (P / group) x group grid, run by ScheduleExec over the stack's point-to-point path.
+// Measured per rank: compute time (the elapsed time of its compute calls) and end time; MPI time = end - compute
+// (what mpiP reports as time inside MPI). mpi_time_pct is the mean over ranks of MPI time / end time, as Table 1's
+// "Ave MPI Time %"; runtime_s is the last rank's end time. Message counts: every MPI send the skeleton posts
+// (collective-internal ones included), short when <= 32 KiB (Table 1's cut-off); unexpected messages come from the
+// stack's counters (mtl_unexpected_long for CM and Cray MPI; ob1_unexpected_long when pml/ob1 provides it).
+//
+// LIMITATIONS: a few steps instead of a whole run (the counts scale, the ratios are what is compared); no I/O, no
+// initialisation; static imbalance only; the collectives are the algorithms named above at every message size
+// (coll/tuned switches algorithms by size); reductions cost no CPU time; the per-rank Table 1 counts cannot be
+// matched exactly with a few steps (see each app file).
+#include "benchmarks/benchmarks.hpp"
+#include "benchmarks/schedule_exec.hpp"
+#include "collectives/data_colls.hpp"
+#include "collectives/barrier/barriers.hpp"
+#include "runtime/task.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <set>
+
+namespace ompisim::bench {
+
+namespace {
+constexpr std::uint64_t kTable1Cutoff = 32768;  // paper §4: "short-message protocol used at or below 32K"
+constexpr int kHaloTag = 100, kShiftTag = 200, kCollTag = 0x7f00;
+
+std::string apps_dir() { return data_dir() + "/benchmarks/apps"; }
+
+const std::vector<std::string>& phase_kinds() {
+  static const std::vector<std::string> k{"compute", "halo", "sendrecv", "allreduce", "alltoall", "bcast", "barrier", "loop"};
+  return k;
+}
+
+// A value with its provenance: {"value": v, "source": "paper Table 1 ..." | "guess: ..." | "derived ..."}.
+const Json& sourced(ObjectReader& r, const std::string& key) {
+  const Json& v = r.raw(key);
+  ObjectReader o(v, r.file(), r.key_path(key));
+  std::string src = o.str("source");
+  if (src.empty()) o.fail("source", "every skeleton quantity needs a source ('paper Table 1 ...' or 'guess: ...')");
+  (void)o.raw("value");
+  o.finish();
+  return v.at("value");
+}
+
+// Appends the phase (or, for a loop, `count` copies of its phases, in order) to `out`.
+void load_phase(const Json& j, const std::string& file, const std::string& path, std::vector<AppPhase>& out) {
+  ObjectReader r(j, file, path);
+  AppPhase p;
+  p.kind = r.str("kind");
+  const auto& kinds = phase_kinds();
+  if (std::find(kinds.begin(), kinds.end(), p.kind) == kinds.end()) {
+    std::string hint = did_you_mean(p.kind, kinds);
+    r.fail("kind", fmt::format("unknown phase kind '{}'{} (known: {})", p.kind,
+                               hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(kinds, ", ")));
+  }
+  std::string src = r.str("source");
+  if (src.empty()) r.fail("source", "every phase needs a source ('paper Table 1 ...' or 'guess: ...')");
+  p.count = static_cast<int>(r.opt_integer("count", 1, 100000).value_or(1));
+  p.every = static_cast<int>(r.opt_integer("every", 1, 100000).value_or(1));
+  std::vector<std::string> allowed{"kind", "source", "count", "every", "note"};
+  if (r.has("note")) (void)r.str("note");
+  if (p.kind == "loop") {
+    const Json& ph = r.raw("phases");
+    if (!ph.is_array() || ph.empty()) r.fail("phases", "expected a non-empty list of phases");
+    std::vector<AppPhase> body;
+    for (std::size_t i = 0; i < ph.size(); ++i)
+      load_phase(ph[i], file, r.key_path("phases") + "[" + std::to_string(i) + "]", body);
+    for (auto& b : body)
+      if (b.every != 1 && p.every != 1) r.fail("every", "a loop with 'every' cannot contain phases with 'every'");
+    for (int k = 0; k < p.count; ++k)
+      for (auto b : body) {
+        if (p.every != 1) b.every = p.every;
+        out.push_back(b);
+      }
+    allowed.push_back("phases");
+    r.finish(allowed);
+    return;
+  }
+  auto bytes = [&] { p.bytes = static_cast<std::uint64_t>(r.quantity("bytes", Dim::Bytes, 0, 1 << 30)); };
+  auto comm = [&] {
+    p.comm = r.opt_str("comm").value_or("world");
+    if (p.comm != "world" && p.comm != "row" && p.comm != "col") r.fail("comm", "expected 'world', 'row' or 'col'");
+    if (p.comm != "world") p.group = static_cast<int>(r.integer("group", 1, 1 << 20));
+    allowed.insert(allowed.end(), {"comm", "group"});
+  };
+  if (p.kind == "compute") {
+    p.share = r.number("share", 0, 1);
+    allowed.push_back("share");
+  } else if (p.kind == "halo") {
+    bytes();
+    p.dims = static_cast<int>(r.integer("dims", 1, 3));
+    p.axis = static_cast<int>(r.opt_integer("axis", 0, p.dims - 1).value_or(-1));
+    p.late_fraction = r.has("late_fraction") ? r.number("late_fraction", 0, 1) : 0.0;
+    p.share = r.has("overlap_share") ? r.number("overlap_share", 0, 1) : 0.0;
+    allowed.insert(allowed.end(), {"bytes", "dims", "axis", "late_fraction", "overlap_share"});
+  } else if (p.kind == "sendrecv") {
+    const Json& sv = r.raw("sizes");
+    if (!sv.is_array() || sv.empty()) r.fail("sizes", "expected a non-empty list of message sizes");
+    for (std::size_t i = 0; i < sv.size(); ++i)
+      p.sizes.push_back(static_cast<std::uint64_t>(json_quantity(sv[i], Dim::Bytes, file, r.key_path("sizes") + "[" + std::to_string(i) + "]")));
+    p.stride = static_cast<int>(r.opt_integer("stride", 1, 1 << 20).value_or(1));
+    p.directions = static_cast<int>(r.opt_integer("directions", 1, 2).value_or(2));
+    allowed.insert(allowed.end(), {"sizes", "stride", "directions"});
+  } else if (p.kind == "barrier") {
+    comm();
+  } else {
+    bytes();
+    comm();
+    allowed.push_back("bytes");
+    if (p.kind == "bcast") {
+      p.root = static_cast<int>(r.opt_integer("root", 0, 1 << 20).value_or(0));
+      allowed.push_back("root");
+    }
+  }
+  r.finish(allowed);
+  out.push_back(p);
+}
+
+// MPI_Dims_create: the most balanced factorisation of n into d factors, non-increasing.
+std::vector<int> dims_create(int n, int d) {
+  std::vector<int> primes;
+  for (int x = n, f = 2; x > 1;) {
+    if (x % f == 0) primes.push_back(f), x /= f;
+    else ++f;
+  }
+  std::sort(primes.rbegin(), primes.rend());
+  std::vector<int> dims(static_cast<std::size_t>(d), 1);
+  for (int f : primes) *std::min_element(dims.begin(), dims.end()) *= f;
+  std::sort(dims.rbegin(), dims.rend());
+  return dims;
+}
+
+// The neighbour of `r` one step along dimension k (sign +1 or -1), periodic, row-major ranks.
+int grid_neighbour(int r, const std::vector<int>& dims, int k, int sign) {
+  std::vector<int> c(dims.size());
+  int x = r;
+  for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) c[i] = x % dims[i], x /= dims[i];
+  c[k] = (c[k] + sign + dims[k]) % dims[k];
+  int out = 0;
+  for (std::size_t i = 0; i < dims.size(); ++i) out = out * dims[i] + c[i];
+  return out;
+}
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+double unit_hash(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t d) {
+  return static_cast<double>(mix(mix(mix(mix(a) ^ b) ^ c) ^ d) >> 11) / 9007199254740992.0;  // [0, 1)
+}
+
+Group comm_group(const AppPhase& p, int rank, int n) {
+  if (p.comm == "row") return Group{(rank / p.group) * p.group, 1, p.group};
+  if (p.comm == "col") return Group{rank % p.group, p.group, n / p.group};
+  return Group{0, 1, n};
+}
+int local_rank(const AppPhase& p, int rank) {
+  if (p.comm == "row") return rank % p.group;
+  if (p.comm == "col") return rank / p.group;
+  return rank;
+}
+
+coll::Schedule coll_schedule(const AppPhase& p, int rank, int n) {
+  Group g = comm_group(p, rank, n);
+  int me = local_rank(p, rank);
+  coll::AlgoParams ap;
+  ap.bytes = static_cast<std::uint32_t>(p.bytes);
+  ap.root = p.root;
+  if (p.kind == "allreduce") return coll::allreduce_recursive_doubling(me, g.size, ap);
+  if (p.kind == "alltoall") return coll::alltoall_pairwise(me, g.size, ap);
+  if (p.kind == "bcast") return coll::bcast_binomial(me, g.size, ap);
+  return coll::barrier_recursive_doubling(me, g.size, ap);
+}
+int comm_tag(const AppPhase& p) { return kCollTag + (p.comm == "row" ? 1 : p.comm == "col" ? 2 : 0); }
+
+void check_fits(const AppConfig& c, int n, const std::string& file) {
+  for (std::size_t i = 0; i < c.phases.size(); ++i) {
+    const AppPhase& p = c.phases[i];
+    std::string where = fmt::format("{} phases[{}]", c.file, i);
+    if (p.comm != "world" && (p.group > n || n % p.group != 0))
+      throw InputError(file, "ranks", fmt::format("{} ranks do not form a grid with rows of {} ({})", n, p.group, where));
+    if (p.kind == "bcast" && p.root >= comm_group(p, 0, n).size)
+      throw InputError(file, "ranks", fmt::format("bcast root {} outside the communicator ({})", p.root, where));
+  }
+}
+
+struct Ctx {
+  World& w;
+  Stack& s;
+  const AppConfig& c;
+  int n;
+  ScheduleExec exec;
+  std::vector<double> compute_time, end_time;
+  std::uint64_t short_msgs = 0, long_msgs = 0;
+  void count(std::uint64_t bytes) { ++(bytes > kTable1Cutoff ? long_msgs : short_msgs); }
+};
+
+struct Work {
+  World& w;
+  int rank;
+  double seconds;
+  double* acc;
+  double t0 = 0;
+  bool await_ready() const noexcept { return seconds <= 0; }
+  void await_suspend(std::coroutine_handle<> h) {
+    t0 = w.sim().now();
+    w.compute(rank, seconds, [h] { h.resume(); });
+  }
+  void await_resume() {
+    if (seconds > 0) *acc += w.sim().now() - t0;
+  }
+};
+
+// Trivially destructible on purpose (the schedule lives in the coroutine frame): GCC 12 mishandles co_await operands
+// that own heap memory.
+struct CollAwait {
+  ScheduleExec* ex;
+  int rank;
+  coll::Schedule* sched;
+  int tag;
+  Group g;
+  bool await_ready() const noexcept { return sched->rounds.empty(); }
+  void await_suspend(std::coroutine_handle<> h) { ex->start(rank, std::move(*sched), tag, g, [h] { h.resume(); }); }
+  void await_resume() const noexcept {}
+};
+
+double imbalance_factor(const AppConfig& c, int rank, int n) {
+  if (n <= 1 || c.imbalance == 0) return 1.0;
+  // Ranks spread evenly over [-1, 1] in a scrambled order (golden-ratio sequence), fixed for the run.
+  double u = std::fmod(static_cast<double>(rank) * 0.6180339887498949, 1.0);
+  return 1.0 + c.imbalance * (2.0 * u - 1.0);
+}
+
+Task app_rank(Ctx& x, int me) {
+  const AppConfig& c = x.c;
+  const double cstep = c.compute_per_step * imbalance_factor(c, me, x.n);
+  double& comp = x.compute_time[static_cast<std::size_t>(me)];
+  Buffer buf{static_cast<std::uint64_t>(me) << 36, true};
+  for (int step = 0; step < c.steps; ++step) {
+    for (std::size_t pi = 0; pi < c.phases.size(); ++pi) {
+      const AppPhase& p = c.phases[pi];
+      if ((step + 1) % p.every != 0) continue;
+      for (int rep = 0; rep < p.count; ++rep) {
+        if (p.kind == "compute") {
+          co_await Work{x.w, me, p.share * cstep, &comp};
+        } else if (p.kind == "halo") {
+          const std::vector<int> dims = dims_create(x.n, p.dims);
+          Pending all;
+          std::vector<std::pair<int, int>> late;  // (source, tag)
+          for (int k = 0; k < p.dims; ++k)
+            for (int sign : {+1, -1}) {
+              if (dims[k] == 1 || (p.axis >= 0 && k != p.axis)) continue;
+              int dir = 2 * k + (sign > 0 ? 0 : 1);
+              int from = grid_neighbour(me, dims, k, -sign);  // the message travelling in direction `dir`
+              bool is_late = unit_hash(static_cast<std::uint64_t>(me), static_cast<std::uint64_t>(step),
+                                       (pi << 20) + static_cast<std::uint64_t>(rep), static_cast<std::uint64_t>(dir)) <
+                             p.late_fraction;
+              if (is_late) late.emplace_back(from, kHaloTag + dir);
+              else x.s.irecv(me, from, kHaloTag + dir, p.bytes, buf, all.add());
+            }
+          for (int k = 0; k < p.dims; ++k)
+            for (int sign : {+1, -1}) {
+              if (dims[k] == 1 || (p.axis >= 0 && k != p.axis)) continue;
+              int dir = 2 * k + (sign > 0 ? 0 : 1);
+              x.count(p.bytes);
+              x.s.isend(me, grid_neighbour(me, dims, k, sign), kHaloTag + dir, p.bytes, buf, all.add());
+            }
+          co_await Work{x.w, me, p.share * cstep, &comp};
+          for (auto& [from, tag] : late) x.s.irecv(me, from, tag, p.bytes, buf, all.add());
+          co_await all;
+        } else if (p.kind == "sendrecv") {
+          for (int d = 0; d < p.directions; ++d) {
+            int shift = d == 0 ? p.stride : -p.stride;
+            int to = ((me + shift) % x.n + x.n) % x.n, from = ((me - shift) % x.n + x.n) % x.n;
+            if (to == me) continue;
+            for (std::size_t k = 0; k < p.sizes.size(); ++k) {
+              Pending sr;
+              int tag = kShiftTag + 2 * static_cast<int>(k) + d;
+              x.s.irecv(me, from, tag, p.sizes[k], buf, sr.add());
+              x.count(p.sizes[k]);
+              x.s.isend(me, to, tag, p.sizes[k], buf, sr.add());
+              co_await sr;
+            }
+          }
+        } else {
+          coll::Schedule sched = coll_schedule(p, me, x.n);
+          co_await CollAwait{&x.exec, me, &sched, comm_tag(p), comm_group(p, me, x.n)};
+        }
+      }
+    }
+  }
+  x.end_time[static_cast<std::size_t>(me)] = x.w.sim().now();
+}
+
+std::uint64_t counter(const StackStats& st, const std::string& k) {
+  auto it = st.counters.find(k);
+  return it == st.counters.end() ? 0 : it->second;
+}
+}  // namespace
+
+std::vector<std::string> app_names() {
+  std::vector<std::string> out;
+  if (!std::filesystem::exists(apps_dir())) return out;
+  std::vector<std::string> files;
+  for (auto& e : std::filesystem::directory_iterator(apps_dir()))
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  for (auto& f : files) {
+    Json j = load_json_file(f);
+    if (j.contains("app") && j["app"].is_string()) out.push_back(j["app"].get<std::string>());
+  }
+  return out;
+}
+
+AppConfig load_app(const std::string& app, const std::string& file, const std::string& key) {
+  std::string path;
+  if (std::filesystem::exists(apps_dir()))
+    for (auto& e : std::filesystem::directory_iterator(apps_dir())) {
+      if (e.path().extension() != ".json") continue;
+      Json j = load_json_file(e.path().string());
+      if (j.value("app", "") == app) path = e.path().string();
+    }
+  if (path.empty()) {
+    auto names = app_names();
+    std::string hint = did_you_mean(app, names);
+    throw InputError(file, key, fmt::format("unknown application skeleton '{}'{} (known: {})", app,
+                                            hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(names, ", ")));
+  }
+  Json j = load_json_file(path);
+  ObjectReader r(j, path, "");
+  AppConfig c;
+  c.file = std::filesystem::relative(path, data_dir()).string();
+  c.app = r.str("app");
+  (void)r.opt_str("description");
+  (void)r.opt_str("paper");
+  (void)r.opt_str("calibration");
+  c.table1 = r.raw("table1");
+  {
+    ObjectReader t(c.table1, path, "table1");
+    c.paper_ranks = t.integer("ranks", 1, 1 << 24);
+    c.target_mpi_pct = t.number("mpi_time_pct", 0.01, 99.99);
+    for (auto k : {"mpi_time_pct_min", "mpi_time_pct_max", "short_msgs", "long_msgs", "long_dropped"}) (void)t.number(k, 0, 1e12);
+    (void)t.raw("top_routines_pct");
+    (void)t.str("relative_runtime");
+    (void)t.str("source");
+    t.finish();
+  }
+  {
+    const Json& v = sourced(r, "steps");
+    if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 100000)
+      throw InputError(path, "steps.value", "expected an integer in [1, 100000]");
+    c.steps = v.get<int>();
+  }
+  {
+    ObjectReader cp = r.object("compute_per_step");
+    c.compute_initial = cp.quantity("initial", Dim::Time, 1e-9, 1e4);
+    c.compute_per_step = cp.quantity("value", Dim::Time, 1e-9, 1e4);
+    (void)cp.str("fit");
+    cp.finish();
+  }
+  {
+    const Json& v = sourced(r, "imbalance");
+    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() >= 1)
+      throw InputError(path, "imbalance.value", "expected a number in [0, 1)");
+    c.imbalance = v.get<double>();
+  }
+  const Json& ph = r.raw("phases");
+  if (!ph.is_array() || ph.empty()) r.fail("phases", "expected a non-empty list of phases");
+  for (std::size_t i = 0; i < ph.size(); ++i) load_phase(ph[i], path, "phases[" + std::to_string(i) + "]", c.phases);
+  double shares = 0;
+  for (auto& p : c.phases)
+    if (p.kind == "compute" || p.kind == "halo") shares += p.share * p.count / p.every;
+  if (std::fabs(shares - 1.0) > 1e-6)
+    r.fail("phases", fmt::format("the compute shares (compute.share and halo.overlap_share, x count / every) add up to "
+                                 "{:.6g}, not 1", shares));
+  r.finish();
+  return c;
+}
+
+std::vector<std::pair<long long, long long>> app_node_pairs(const World& w, const AppConfig& c, const std::string& file) {
+  int n = static_cast<int>(w.ranks());
+  check_fits(c, n, file);
+  std::set<std::pair<int, int>> rp;
+  auto add = [&](int a, int b) {
+    if (a != b) rp.insert({std::min(a, b), std::max(a, b)});
+  };
+  for (auto& p : c.phases) {
+    for (int r = 0; r < n; ++r) {
+      if (p.kind == "halo") {
+        auto dims = dims_create(n, p.dims);
+        for (int k = 0; k < p.dims; ++k)
+          if (p.axis < 0 || k == p.axis) add(r, grid_neighbour(r, dims, k, +1));
+      } else if (p.kind == "sendrecv") {
+        add(r, ((r + p.stride) % n + n) % n);
+      } else if (p.kind != "compute") {
+        Group g = comm_group(p, r, n);
+        for (auto& rd : coll_schedule(p, r, n).rounds)
+          for (auto& op : rd.ops) add(r, g.world(op.peer));
+      }
+    }
+  }
+  std::set<std::pair<long long, long long>> np;
+  for (auto [a, b] : rp) {
+    long long na = w.node_of(a), nb = w.node_of(b);
+    if (na != nb) np.insert({na, nb}), np.insert({nb, na});
+  }
+  return {np.begin(), np.end()};
+}
+
+Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file) {
+  int n = static_cast<int>(w.ranks());
+  check_fits(c, n, file);
+  if (c.compute_per_step <= 0) throw std::logic_error("run_app: compute_per_step not set (fit it first)");
+  Ctx x{w, s, c, n, ScheduleExec(s, n), std::vector<double>(static_cast<std::size_t>(n), 0.0),
+        std::vector<double>(static_cast<std::size_t>(n), -1.0)};
+  x.exec.on_send = [&x](int, int, std::uint64_t bytes) { x.count(bytes); };
+  for (int r = 0; r < n; ++r) app_rank(x, r);
+  w.sim().run();
+  double runtime = 0, pct_sum = 0, pct_min = 100, pct_max = 0;
+  for (int r = 0; r < n; ++r) {
+    double end = x.end_time[static_cast<std::size_t>(r)];
+    if (end < 0) throw std::runtime_error(fmt::format("app_skeleton {}: rank {} never finished (deadlock)", c.app, r));
+    runtime = std::max(runtime, end);
+    double pct = end > 0 ? 100.0 * (end - x.compute_time[static_cast<std::size_t>(r)]) / end : 0.0;
+    pct_sum += pct, pct_min = std::min(pct_min, pct), pct_max = std::max(pct_max, pct);
+  }
+  StackStats st = s.stats();
+  Json unexpected_long = nullptr, unexpected_short = nullptr, long_protocol = nullptr;
+  if (st.counters.count("mtl_short_blocks_posted")) {  // pml/cm + mtl/portals, Cray MPI over Portals
+    unexpected_long = counter(st, "mtl_unexpected_long");
+    unexpected_short = counter(st, "mtl_unexpected_short");
+    long_protocol = counter(st, "mtl_long_sends");
+  } else {  // pml/ob1: RNDV/RGET headers are its long protocol
+    long_protocol = counter(st, "ob1_RNDV") + counter(st, "ob1_RGET");
+    if (st.counters.count("ob1_unexpected_long")) unexpected_long = counter(st, "ob1_unexpected_long");
+    if (st.counters.count("ob1_unexpected_short")) unexpected_short = counter(st, "ob1_unexpected_short");
+  }
+  const Json& t = c.table1;
+  return Json{{"app", c.app},
+              {"stack", s.name()},
+              {"ranks", n},
+              {"runtime_s", runtime},
+              {"mpi_time_pct", pct_sum / n},
+              {"mpi_time_pct_min", pct_min},
+              {"mpi_time_pct_max", pct_max},
+              {"steps", c.steps},
+              {"compute_per_step_s", c.compute_per_step},
+              {"short_msgs", x.short_msgs},
+              {"long_msgs", x.long_msgs},
+              {"long_pct", x.short_msgs + x.long_msgs ? 100.0 * static_cast<double>(x.long_msgs) / static_cast<double>(x.short_msgs + x.long_msgs) : 0.0},
+              {"long_protocol_sends", long_protocol},
+              {"unexpected_long", unexpected_long},
+              {"unexpected_short", unexpected_short},
+              {"unexpected_long_pct_of_long", unexpected_long.is_null() || x.long_msgs == 0 ? Json(nullptr)
+                                                  : Json(100.0 * unexpected_long.get<double>() / static_cast<double>(x.long_msgs))},
+              {"paper_mpi_time_pct", t.at("mpi_time_pct")},
+              {"paper_long_pct", 100.0 * t.at("long_msgs").get<double>() / (t.at("long_msgs").get<double>() + t.at("short_msgs").get<double>())},
+              {"paper_dropped_pct_of_long", 100.0 * t.at("long_dropped").get<double>() / t.at("long_msgs").get<double>()}};
+}
+
+Json fit_app_compute(const AppConfig& c, const std::function<Json(double)>& eval) {
+  // MPI share f(c) = M / (M + C) falls as the compute per step c grows. First step: the fixed point
+  // c' = c f (1 - t) / ((1 - f) t), exact if the MPI time M did not depend on c; M does grow with c (waiting for the
+  // slowest rank under imbalance), so later steps are secant steps on f against log c. Stops when |f - t| <= 0.25
+  // percentage points, after at most 10 evaluations.
+  const double t = c.target_mpi_pct / 100.0;
+  double cc = c.compute_initial;
+  Json its = Json::array(), last, best;
+  double best_err = 1e300, prev_c = 0, prev_f = 0;
+  for (int i = 0; i < 10; ++i) {
+    last = eval(cc);
+    double f = last.at("mpi_time_pct").get<double>() / 100.0;
+    its.push_back({{"compute_per_step_s", cc}, {"mpi_time_pct", 100.0 * f}});
+    if (std::fabs(f - t) < best_err) best_err = std::fabs(f - t), best = last;
+    if (std::fabs(f - t) * 100.0 <= 0.25) break;
+    double next;
+    if (i == 0 || f == prev_f) {
+      double fc = std::clamp(f, 1e-4, 1 - 1e-4);
+      next = cc * std::clamp(fc * (1 - t) / ((1 - fc) * t), 0.05, 20.0);
+    } else {
+      double lc = std::log(cc), lp = std::log(prev_c);
+      double ln = lc + (t - f) * (lc - lp) / (f - prev_f);
+      next = std::exp(std::clamp(ln, lc - 3.0, lc + 3.0));
+    }
+    prev_c = cc, prev_f = f, cc = next;
+  }
+  return Json{{"compute_per_step_s", best.at("compute_per_step_s")},
+              {"target_mpi_time_pct", c.target_mpi_pct},
+              {"method", "openmpi-cm MPI time share (Table 1 'Ave MPI Time %'): one fixed-point step, then secant steps "
+                         "on log(compute); tolerance 0.25 points; the best evaluation is kept"},
+              {"iterations", its},
+              {"point", best}};
+}
+
+}  // namespace ompisim::bench

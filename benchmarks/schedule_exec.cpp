@@ -1,0 +1,70 @@
+// See schedule_exec.hpp.
+#include "benchmarks/schedule_exec.hpp"
+
+#include <stdexcept>
+
+namespace ompisim::bench {
+
+void ScheduleExec::start(int rank, coll::Schedule sched, int tag, Group g, Completion done) {
+  Run& r = runs_.at(static_cast<std::size_t>(rank));
+  if (r.done) throw std::logic_error("ScheduleExec: rank " + std::to_string(rank) + " is already running a schedule");
+  r.sched = std::move(sched);
+  r.round = 0;
+  r.outstanding = 0;
+  r.tag = tag;
+  r.g = g;
+  r.done = std::move(done);
+  start_round(rank);
+}
+
+void ScheduleExec::start_round(int rank) {
+  Run& r = runs_[static_cast<std::size_t>(rank)];
+  while (r.round < r.sched.rounds.size()) {
+    auto ops = r.sched.rounds[r.round].ops;  // a copy: completions may run while we issue
+    r.outstanding = static_cast<int>(ops.size());
+    for (auto& op : ops) issue(rank, op);
+    if (r.outstanding > 0) return;
+    ++r.round;
+  }
+  Completion done = std::move(r.done);
+  r.done = nullptr;
+  r.sched = coll::Schedule{};  // release memory
+  if (done) done();
+}
+
+Completion ScheduleExec::op_done(int rank) {
+  return [this, rank] {
+    Run& r = runs_[static_cast<std::size_t>(rank)];
+    if (--r.outstanding == 0) {
+      ++r.round;
+      start_round(rank);
+    }
+  };
+}
+
+void ScheduleExec::issue(int rank, const coll::Op& op) {
+  Run& r = runs_[static_cast<std::size_t>(rank)];
+  Buffer b{0, true};
+  switch (op.kind) {
+    case coll::OpKind::Send: {
+      int peer = r.g.world(op.peer);
+      if (on_send) on_send(rank, peer, op.value);
+      s_.isend(rank, peer, r.tag, op.value, b, op_done(rank));
+      break;
+    }
+    case coll::OpKind::Recv: s_.irecv(rank, r.g.world(op.peer), r.tag, op.value, b, op_done(rank)); break;
+    case coll::OpKind::Amo: {
+      if (!amo) throw std::logic_error("ScheduleExec: Amo without an amo hook");
+      coll::Op o = op;
+      o.peer = r.g.world(op.peer);
+      amo(rank, o, op_done(rank));
+      break;
+    }
+    case coll::OpKind::WaitCounter:
+      if (!wait_counter) throw std::logic_error("ScheduleExec: WaitCounter without a hook");
+      wait_counter(rank, op, op_done(rank));
+      break;
+  }
+}
+
+}  // namespace ompisim::bench

@@ -1,0 +1,48 @@
+// Executes collective schedules (collectives/schedule.hpp) on a Stack, one rank at a time: the operations of a round
+// start together (in schedule order), the round ends when all have completed, and `done` runs after the last round.
+// Send/Recv are the stack's isend/irecv on `tag`; peers are schedule ranks, mapped to world ranks through a Group
+// (a sub-communicator given as base + local * stride, e.g. a row or a column of a 2-D process grid). Amo and
+// WaitCounter are handed to the caller's hooks (the barrier loop implements them with counters). Shared by the
+// barrier loop (benchmarks/barrier.cpp) and the application skeletons (benchmarks/app_skeleton.cpp).
+// Not an Open MPI mirror: it plays the role of coll/base's blocking point-to-point helpers (MCA_PML_CALL(isend/irecv)
+// followed by ompi_request_wait_all per round).
+#pragma once
+#include "collectives/schedule.hpp"
+#include "runtime/world.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace ompisim::bench {
+
+struct Group {
+  int base = 0, stride = 1, size = 0;  // world rank of local rank i: base + i * stride
+  int world(int local) const { return base + local * stride; }
+};
+
+class ScheduleExec {
+public:
+  using OpHook = std::function<void(int rank, const coll::Op& op, Completion done)>;
+  ScheduleExec(Stack& s, int nranks) : s_(s), runs_(static_cast<std::size_t>(nranks)) {}
+  OpHook amo, wait_counter;  // required only when schedules contain Amo / WaitCounter
+  // Called for every Send as it is posted (world ranks), e.g. to count messages by size.
+  std::function<void(int rank, int peer, std::uint64_t bytes)> on_send;
+  // Starts world rank `rank`'s schedule (one at a time per rank). `g` maps the schedule's ranks to world ranks.
+  void start(int rank, coll::Schedule sched, int tag, Group g, Completion done);
+
+private:
+  struct Run {
+    coll::Schedule sched;
+    std::size_t round = 0;
+    int outstanding = 0, tag = 0;
+    Group g;
+    Completion done;
+  };
+  void start_round(int rank);
+  void issue(int rank, const coll::Op& op);
+  Completion op_done(int rank);
+  Stack& s_;
+  std::vector<Run> runs_;
+};
+
+}  // namespace ompisim::bench

@@ -1,0 +1,115 @@
+// Tests of the application skeletons (benchmarks/app_skeleton.cpp, benchmarks/apps/*.json) on the DES engine.
+#include "benchmarks/benchmarks.hpp"
+#include "runtime/scenario.hpp"
+#include "tests/test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+
+using namespace ompisim;
+
+namespace {
+// Runs `c` on `stack` (jaguar-xt4, 2 ranks per node) and returns the point; checks conservation on the stack.
+Json run_and_check(const bench::AppConfig& c, const std::string& stack, int ranks) {
+  test::Fixture f("jaguar-xt4", ranks, 2);
+  f.world->declare_bulk_paths(bench::app_node_pairs(*f.world, c, "test"), false);
+  f.stack = make_stack(*f.world, stack, "test");
+  Json p = bench::run_app(*f.world, *f.stack, c, "test");
+  StackStats s = f.stack->stats();
+  INFO(c.app << " on " << stack << ", " << ranks << " ranks");
+  CHECK(s.sends_completed == s.sends_posted);
+  CHECK(s.recvs_completed == s.recvs_posted);
+  CHECK(s.sends_posted == s.recvs_posted);
+  CHECK(s.live_requests == 0);
+  CHECK(s.unexpected_now == 0);
+  // The skeleton's own message count is the stack's: every send it posted, collectives included.
+  CHECK(p["short_msgs"].get<std::uint64_t>() + p["long_msgs"].get<std::uint64_t>() == s.sends_posted);
+  CHECK(p["runtime_s"].get<double>() > 0);
+  return p;
+}
+
+bench::AppConfig one_halo(double late, double overlap_s) {
+  bench::AppConfig c;
+  c.app = "test-halo";
+  c.file = "test";
+  c.steps = 2;
+  c.compute_per_step = overlap_s > 0 ? overlap_s : 1e-4;
+  c.table1 = Json{{"mpi_time_pct", 10.0}, {"short_msgs", 1.0}, {"long_msgs", 1.0}, {"long_dropped", 0.0}};
+  bench::AppPhase h;
+  h.kind = "halo";
+  h.dims = 1;
+  h.bytes = 65536;
+  h.late_fraction = late;
+  h.share = overlap_s > 0 ? 1.0 : 0.0;
+  c.phases.push_back(h);
+  if (overlap_s <= 0) {
+    bench::AppPhase comp;
+    comp.kind = "compute";
+    comp.share = 1.0;
+    c.phases.push_back(comp);
+  }
+  return c;
+}
+}  // namespace
+
+// Configuration: the four Table 1 skeletons (benchmarks/apps/*.json), enough steps to run every phase, 32 ranks on 16 jaguar-xt4 nodes, a
+// fixed 1 ms of computation per step, on each of the three SeaStar stacks (DES engine).
+// Expected: every rank finishes; each send is received once, no request or unexpected message is left; the
+// skeleton's message count equals the stack's sends. How validated: StackStats after the run.
+TEST_CASE("app skeletons conserve messages on the three SeaStar stacks", "[benchmark][app]") {
+  auto names = bench::app_names();
+  REQUIRE(names.size() == 4);
+  for (auto& app : names) {
+    bench::AppConfig c = bench::load_app(app, "test", "benchmark.app");
+    c.steps = 1;  // enough steps for every phase to run once (POP's long halo: every 2nd, GTC's bcast: every 4th)
+    for (auto& p : c.phases) c.steps = std::max(c.steps, p.every);
+    c.compute_per_step = 1e-3;
+    for (std::string st : {"openmpi-cm", "openmpi-ob1", "native"}) {
+      Json p = run_and_check(c, st, 32);
+      CHECK(p["long_msgs"].get<std::uint64_t>() > 0);
+    }
+  }
+}
+
+// Configuration: 4 ranks in a ring (1-D halo of 64 KiB, long), openmpi-cm. (a) Every receive posted late, after 1 ms
+// of overlapped computation; (b) every receive posted before the sends, no imbalance.
+// Expected: (a) every long message arrives before its receive: unexpected_long == long_msgs (the CM path truncates
+// them and fetches the data with a get); (b) none does: unexpected_long == 0.
+// How validated: the mtl/portals counter mtl_unexpected_long, as reported by run_app.
+TEST_CASE("app skeleton: unexpected long messages are counted by the stack", "[benchmark][app]") {
+  Json late = run_and_check(one_halo(1.0, 1e-3), "openmpi-cm", 4);
+  CHECK(late["long_msgs"].get<std::uint64_t>() == 16);
+  CHECK(late["unexpected_long"].get<std::uint64_t>() == 16);
+  CHECK(late["unexpected_long_pct_of_long"].get<double>() == Approx(100.0));
+  Json early = run_and_check(one_halo(0.0, 0.0), "openmpi-cm", 4);
+  CHECK(early["long_msgs"].get<std::uint64_t>() == 16);
+  CHECK(early["unexpected_long"].get<std::uint64_t>() == 0);
+  // Cray MPI: 64 KiB is below its eager limit (128000 B): the late messages are unexpected short ones.
+  Json cray = run_and_check(one_halo(1.0, 1e-3), "native", 4);
+  CHECK(cray["unexpected_long"].get<std::uint64_t>() == 0);
+  CHECK(cray["unexpected_short"].get<std::uint64_t>() == 16);
+}
+
+// Configuration: scenario files with a misspelled benchmark key, an unknown application and a rank count that the
+// skeleton's grid does not fit. Expected: InputError naming the key, with a did-you-mean where one applies.
+// How validated: the error text.
+TEST_CASE("app skeleton: bad input is an InputError with did-you-mean", "[benchmark][app]") {
+  auto write = [](const std::string& body) {
+    std::string path = "/tmp/ompisim_app_bad_input_test.json";
+    std::ofstream(path) << body;
+    return path;
+  };
+  std::string head = R"({"machine": "jaguar-xt4", "stack": "openmpi-cm", "ranks": 256, "ranks_per_node": 2, )";
+  CHECK_THROWS_WITH(load_scenario(write(head + R"("benchmark": {"name": "app_skeleton", "app": "POP", "stpes": 2}})")),
+                    Catch::Contains("stpes") && Catch::Contains("did you mean 'steps'"));
+  CHECK_THROWS_WITH(load_scenario(write(head + R"("benchmark": {"name": "app_skeleton", "ap": "POP"}})")),
+                    Catch::Contains("benchmark.app"));
+  CHECK_THROWS_WITH(load_scenario(write(head + R"("benchmark": {"name": "app_skeleton", "app": "POPP"}})")),
+                    Catch::Contains("did you mean 'POP'"));
+  Scenario s = load_scenario(write(R"({"machine": "jaguar-xt4", "stack": "openmpi-cm", "ranks": 24, "ranks_per_node": 2,
+      "benchmark": {"name": "app_skeleton", "app": "VH-1"}})"));
+  test::Fixture f("jaguar-xt4", 24, 2);
+  CHECK_THROWS_WITH(bench::app_node_pairs(*f.world, s.app, s.file), Catch::Contains("rows of 16"));
+  std::remove("/tmp/ompisim_app_bad_input_test.json");
+}

@@ -1,0 +1,35 @@
+// Registration of the data-carrying collective generators (STYLE.md §3: explicit register_*()). Names are Open MPI
+// coll/tuned enum strings (coll_tuned_allreduce.c, coll_tuned_alltoall.c, coll_tuned_bcast.c, v1.2–v4.1).
+#include "collectives/data_colls.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace ompisim::coll {
+
+namespace detail {
+void check_coll_ranks(const char* what, int me, int nranks) {
+  if (nranks < 1) throw std::invalid_argument(std::string(what) + ": nranks = " + std::to_string(nranks) + " (must be >= 1)");
+  if (me < 0 || me >= nranks)
+    throw std::invalid_argument(std::string(what) + ": me = " + std::to_string(me) + " outside [0, " +
+                                std::to_string(nranks) + ")");
+}
+}  // namespace detail
+
+void register_data_collectives(CollRegistry& reg) {
+  reg.add({"allreduce", "recursive_doubling",
+           "pairwise exchanges of the whole vector with me^2^k; extra ranks fold into their odd neighbour first",
+           "ompi/mca/coll/base/coll_base_allreduce.c ompi_coll_base_allreduce_intra_recursivedoubling (v2.0–v4.1; "
+           "coll_tuned_allreduce.c in v1.2–v1.10)",
+           &allreduce_recursive_doubling, false});
+  reg.add({"alltoall", "pairwise", "P-1 sendrecv steps: send to me+k, receive from me-k (mod P)",
+           "ompi/mca/coll/base/coll_base_alltoall.c ompi_coll_base_alltoall_intra_pairwise (v2.0–v4.1; "
+           "coll_tuned_alltoall.c in v1.2–v1.10)",
+           &alltoall_pairwise, false});
+  reg.add({"bcast", "binomial", "binomial tree rooted at params.root, one segment: receive from parent, send to children",
+           "ompi/mca/coll/base/coll_base_bcast.c ompi_coll_base_bcast_intra_binomial over "
+           "coll_base_topo.c ompi_coll_base_topo_build_bmtree (v2.0–v4.1), segment size 0",
+           &bcast_binomial, false});
+}
+
+}  // namespace ompisim::coll

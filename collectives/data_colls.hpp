@@ -1,0 +1,30 @@
+// Data-carrying collective schedule generators (allreduce, alltoall, bcast), used by the application skeletons
+// (benchmarks/app_skeleton.cpp). Each mirrors one Open MPI coll/base algorithm and is named after its coll/tuned enum
+// string; the file of each generator says which function it mirrors. Message sizes come from AlgoParams::bytes.
+//
+// Every generator has the Generator signature of schedule.hpp and builds rank `me`'s schedule only. Invalid arguments
+// (me outside [0, nranks), nranks < 1, a root outside [0, nranks)) throw std::invalid_argument naming the algorithm,
+// the parameter and the value.
+//
+// LIMITATIONS: no reduction arithmetic or copies are timed (only the messages); no segmentation (coll/tuned segments
+// large bcasts and uses ring/Rabenseifner allreduces for large messages: here recursive doubling is used at every
+// size); the alltoall's block to self is a local copy, not a message, and is left out.
+#pragma once
+#include "collectives/registry.hpp"
+#include "collectives/schedule.hpp"
+
+namespace ompisim::coll {
+
+// Registers allreduce "recursive_doubling", alltoall "pairwise" and bcast "binomial".
+void register_data_collectives(CollRegistry& reg);
+
+Schedule allreduce_recursive_doubling(int me, int nranks, const AlgoParams& params);
+Schedule alltoall_pairwise(int me, int nranks, const AlgoParams& params);
+Schedule bcast_binomial(int me, int nranks, const AlgoParams& params);
+
+namespace detail {
+// Throws std::invalid_argument("<coll>/<algo>: ...") unless 0 <= me < nranks.
+void check_coll_ranks(const char* what, int me, int nranks);
+}  // namespace detail
+
+}  // namespace ompisim::coll
