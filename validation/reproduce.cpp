@@ -41,9 +41,11 @@ void plot_app_runtimes(const std::string& out_dir, const std::string& key, const
       "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output '{}.tmp'\n"
       "set datafile separator ','\nset key top left\nset grid ytics\nset title '{} (run time relative to Open MPI CM)'\n"
       "set ylabel 'run time / CM run time'\nset style data histograms\nset style histogram clustered gap 1\n"
-      "set style fill solid 0.8 border -1\nset yrange [0.8:*]\n"
-      "plot '{}.csv' using 5:xtic(1) title 'Cray MPI (simulated)', '' using 6 title 'OB1 (simulated)', "
-      "'' using 7 title 'Cray MPI (paper)' fill pattern 4, '' using 8 title 'OB1 (paper)' fill pattern 5\n",
+      "set style fill solid 0.8 border -1\nset yrange [0.8:*]\nset datafile columnheaders\n"
+      "plot '{}.csv' using 5:xtic(1) title 'Cray MPI (simulated)' lc rgb '#6a3d9a', "
+      "'' using 6 title 'OB1 (simulated)' lc rgb '#1b9e77', "
+      "'' using 7 title 'Cray MPI (paper)' lc rgb '#cab2d6', "
+      "'' using 8 title 'OB1 (paper)' lc rgb '#a6dba0'\n",
       svg, key, base);
   write_atomic(base + ".gp", gp);
   if (have_gnuplot) {
@@ -81,7 +83,10 @@ int reproduce(const std::string& out_dir) {
       y = s.plot;
     }
     std::string fig = s.figure.empty() ? s.id : s.figure;
-    figures[sub + "/" + fig].push_back({s.id, s.stack + " " + s.benchmark + " " + res["ranks"].dump() + "p", base + ".csv", x, y});
+    // Curve label: stack, benchmark (the algorithm for a barrier), and the rank count unless it is the x axis.
+    std::string what = s.benchmark == "barrier_loop" ? s.barrier.algorithm : s.benchmark;
+    std::string label = s.stack + " " + what + (res["ranks"].is_array() ? "" : " " + res["ranks"].dump() + "p");
+    figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y});
   }
   Json v = validate("");
   // Reference points per scenario id, for the plots.
