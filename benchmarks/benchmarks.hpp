@@ -15,6 +15,10 @@ struct OsuConfig {
   std::vector<std::uint64_t> sizes;
   long long iterations = -1, skip = -1, window = 64;  // -1: OSU's defaults (small / large message)
   std::uint64_t buffer_offset = 0;  // added to buffer addresses (0: page aligned, as OSU allocates)
+  // Ping-pong only: the initiating rank posts the receive for the reply before it sends (true), or after its send
+  // has completed (false, as osu_latency's MPI_Send then MPI_Recv). A what-if knob: a reply that arrives before its
+  // receive is posted takes the unexpected path (long ones on Portals: truncated, then fetched with a get).
+  bool prepost = false;
   // smb_overhead only
   std::string side = "recv";        // which side's CPU availability is measured: "send" or "recv"
   double threshold_pct = 10;        // work grows until the iteration is this much longer than without work

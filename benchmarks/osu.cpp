@@ -46,22 +46,46 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
     auto [iters, skip] = loop_for(x.c, size);
     co_await x.sync.arrive();
     double t0 = x.w.sim().now();
-    for (long long i = 0; i < iters + skip; ++i) {
-      if (i == skip) t0 = x.w.sim().now();
-      if (first) {
+    if (x.c.prepost) {
+      // Both sides keep the receive for the next message posted before they send (NetPIPE-style pre-posting), so
+      // every message finds its receive already posted.
+      Pending rx[2];
+      auto post = [&](long long i) { x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), rx[i % 2].add()); };
+      if (!first) post(0);
+      for (long long i = 0; i < iters + skip; ++i) {
+        if (i == skip) t0 = x.w.sim().now();
+        if (first) post(i);
+        else {
+          Pending& r = rx[i % 2];  // GCC 12: co_await on an indexed expression awaits a copy, so name it first
+          co_await r;
+          if (i + 1 < iters + skip) post(i + 1);
+        }
         Pending a;
         x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), a.add());
         co_await a;
-        Pending b;
-        x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), b.add());
-        co_await b;
-      } else {
-        Pending a;
-        x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), a.add());
-        co_await a;
-        Pending b;
-        x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), b.add());
-        co_await b;
+        if (first) {
+          Pending& r = rx[i % 2];
+          co_await r;
+        }
+      }
+    } else {
+      for (long long i = 0; i < iters + skip; ++i) {
+        if (i == skip) t0 = x.w.sim().now();
+        if (first) {
+          Pending a;
+          x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), a.add());
+          co_await a;
+          Pending b;
+          x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), b.add());
+          co_await b;
+        } else {
+          Pending a;
+          x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), a.add());
+          co_await a;
+          Pending b;
+          x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), b.add());
+          co_await b;
+        }
       }
     }
     out[k][me] = (x.w.sim().now() - t0) / (2.0 * static_cast<double>(iters));

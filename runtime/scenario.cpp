@@ -86,6 +86,10 @@ Scenario load_scenario(const std::string& file) {
     s.osu.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
     s.osu.window = b.opt_integer("window", 1, 100000).value_or(64);
     s.osu.buffer_offset = static_cast<std::uint64_t>(b.opt_integer("buffer_offset", 0, 4095).value_or(0));
+    if (b.has("prepost")) {
+      if (!bench::is_latency_benchmark(s.benchmark)) b.fail("prepost", "only the ping-pong benchmarks (osu_latency, osu_multi_lat, netpipe) take this key");
+      s.osu.prepost = b.boolean("prepost");
+    }
     if (s.benchmark == "smb_overhead") {
       s.osu.side = b.opt_str("side").value_or("recv");
       if (s.osu.side != "send" && s.osu.side != "recv") b.fail("side", "expected 'send' or 'recv'");
@@ -95,7 +99,7 @@ Scenario load_scenario(const std::string& file) {
         s.osu.threshold_pct = t;
       }
     }
-    b.finish({"name", "sizes", "iterations", "skip", "window", "buffer_offset", "side", "threshold_pct"});
+    b.finish({"name", "sizes", "iterations", "skip", "window", "buffer_offset", "side", "threshold_pct", "prepost"});
     if (s.benchmark != "smb_overhead" && (b.has("side") || b.has("threshold_pct")))
       b.fail(b.has("side") ? "side" : "threshold_pct", "only smb_overhead takes this key");
     for (long long n : s.ranks) {
