@@ -157,6 +157,9 @@ bool MtlPortals::take_unexpected(int rank, std::uint64_t rid) {
 }
 
 void MtlPortals::finish_unexpected(int rank, std::uint64_t rid, const Unexpected& u) {
+  // MPI_ERR_TRUNCATE: the matched message is longer than the receive (never in a correct program, so a count above
+  // zero in a test means a message matched the wrong receive).
+  if (u.rlength > ops_.at(rid).bytes) ++c_["mpi_truncate_errors"];
   if (!u.is_long) {  // copy out of the short block
     w_.cpu_copy(rank, static_cast<double>(u.mlength), [this, rid] { complete(rid); });
     return;
@@ -213,7 +216,10 @@ void MtlPortals::on_event(int rank, const Event& e) {
   bool completes = (kind == OpKind::ShortSend && e.kind == EventKind::SendEnd) ||
                    (kind == OpKind::LongSend && (e.kind == EventKind::Ack || e.kind == EventKind::GetEnd)) ||
                    (kind == OpKind::Recv && (e.kind == EventKind::PutEnd || e.kind == EventKind::ReplyEnd));
-  if (kind == OpKind::Recv && e.kind == EventKind::PutEnd) --posted_;
+  if (kind == OpKind::Recv && e.kind == EventKind::PutEnd) {
+    --posted_;
+    if (e.rlength > it->second.bytes) ++c_["mpi_truncate_errors"];  // MPI_ERR_TRUNCATE (see finish_unexpected)
+  }
   std::uint64_t id = e.user_ptr;
   if (kind == OpKind::Recv && e.kind == EventKind::PutEnd && proto_.long_rendezvous &&
       bits::type_of(e.match_bits) == bits::MsgType::Long) {
@@ -243,6 +249,7 @@ std::uint64_t MtlPortals::unexpected_now() const {
 }
 
 void MtlPortals::add_counters(std::map<std::string, std::uint64_t>& c) const {
+  c["mpi_truncate_errors"] = 0;
   for (auto& [k, v] : c_) c[k] = v;
   ss_.add_counters(c);
   c["mtl_live_ops"] = ops_.size();

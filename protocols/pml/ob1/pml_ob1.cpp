@@ -26,7 +26,7 @@ void Ob1::amo_add(int rank, int target, Completion local_done, Completion at_tar
 
 StackStats Ob1::stats() const {
   StackStats s = st_;
-  for (const char* c : {"ob1_unexpected_short", "ob1_unexpected_long"}) s.counters.try_emplace(c, 0);
+  for (const char* c : {"ob1_unexpected_short", "ob1_unexpected_long", "mpi_truncate_errors"}) s.counters.try_emplace(c, 0);
   s.live_requests = sends_.size() + recvs_.size();
   for (auto& r : ranks_) {
     s.unexpected_now += r.mq.unexpected_size();
@@ -149,6 +149,7 @@ void Ob1::handle(const btl::Frag& f) {
 
 void Ob1::matched(std::uint64_t rid, const btl::Frag& f, bool was_unexpected) {
   RecvRequest& r = recvs_.at(rid);
+  if (f.msg_bytes > r.bytes) ++st_.counters["mpi_truncate_errors"];  // MPI_ERR_TRUNCATE: matched the wrong receive
   r.src = f.src, r.tag = f.tag, r.msg_bytes = f.msg_bytes;
   btl::Btl& b = bml_select(f.dst, f.src);
   switch (f.hdr) {

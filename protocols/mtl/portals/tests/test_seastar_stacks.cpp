@@ -35,7 +35,8 @@ void receiver(World& w, Stack& s, Mix& m) {
 }  // namespace
 
 // Configuration: red-storm, 2 ranks on 2 nodes, each stack; 8 messages of 0 B .. 1 MiB, half expected, half
-// unexpected. Expected: every send and receive completes once, nothing left in the tables or queues; the protocol
+// unexpected. Expected: every send and receive completes once and matches in MPI order (no truncation, see below),
+// nothing left in the tables or queues; the protocol
 // paths of the issue are used (mtl: posted delivery, unexpected short copied, unexpected long truncated then pulled by
 // a get; ob1: eager through BTL buffers and RGET; Cray: rendezvous get above 128000 B).
 TEST_CASE("seastar stacks: conservation under expected and unexpected sends", "[seastar][conservation]") {
@@ -55,6 +56,9 @@ TEST_CASE("seastar stacks: conservation under expected and unexpected sends", "[
     CHECK(s.unexpected_now == 0);
     CHECK(s.posted_now == 0);
     CHECK(s.counters["seastar_dropped"] == 0);
+    // Each receive is posted with exactly its message's size and the sizes are distinct, so any matching other than
+    // i-th receive <-> i-th send pairs some message with a smaller receive (MPI_ERR_TRUNCATE): MPI order held.
+    CHECK(s.counters["mpi_truncate_errors"] == 0);
     if (st == "openmpi-cm") {
       CHECK(s.counters["mtl_posted_receives"] >= 1);
       CHECK(s.counters["mtl_unexpected_short"] >= 1);
@@ -145,5 +149,21 @@ TEST_CASE("mtl/portals: pre-posting removes unexpected long messages in a ping-p
     CHECK(s->sends_posted == 44);
     CHECK(s->recvs_completed == 44);
     CHECK(s->live_requests == 0);
+  }
+}
+
+// Configuration: as the conservation test, but the receives are posted in the reverse order of the sends (a program
+// error). Expected: the check used above can fail: some message matches a smaller receive and is counted as
+// MPI_ERR_TRUNCATE, for every stack.
+TEST_CASE("seastar stacks: a message matched to a smaller receive is counted as truncated", "[seastar][conservation]") {
+  for (std::string st : {"openmpi-cm", "openmpi-ob1", "native"}) {
+    test::Fixture f("red-storm", 2, 1, st);
+    Mix m;
+    sender(*f.world, *f.stack, m);
+    for (std::size_t i = m.sizes.size(); i-- > 0;)
+      f.stack->irecv(1, 0, 5, m.sizes[i], Buffer{0x20000, true}, [&m, i] { m.done_order.push_back(static_cast<int>(i)); });
+    f.sim.run();
+    INFO(st);
+    CHECK(f.stack->stats().counters["mpi_truncate_errors"] > 0);
   }
 }
