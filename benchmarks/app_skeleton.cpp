@@ -30,14 +30,14 @@
 // matched exactly with a few steps (see each app file).
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/schedule_exec.hpp"
-#include "collectives/data_colls.hpp"
-#include "collectives/barrier/barriers.hpp"
+#include "collectives/registry.hpp"
 #include "runtime/task.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <map>
 #include <set>
 
 namespace ompisim::bench {
@@ -190,10 +190,11 @@ coll::Schedule coll_schedule(const AppPhase& p, int rank, int n) {
   coll::AlgoParams ap;
   ap.bytes = static_cast<std::uint32_t>(p.bytes);
   ap.root = p.root;
-  if (p.kind == "allreduce") return coll::allreduce_recursive_doubling(me, g.size, ap);
-  if (p.kind == "alltoall") return coll::alltoall_pairwise(me, g.size, ap);
-  if (p.kind == "bcast") return coll::bcast_binomial(me, g.size, ap);
-  return coll::barrier_recursive_doubling(me, g.size, ap);
+  // The algorithm coll/tuned's fixed rules pick at these (small) communicator and message sizes.
+  static const std::map<std::string, std::string> algo{
+      {"allreduce", "recursive_doubling"}, {"alltoall", "pairwise"}, {"bcast", "binomial"}, {"barrier", "recursive_doubling"}};
+  const coll::AlgoInfo* info = coll::default_registry().find(p.kind, algo.at(p.kind));
+  return info->make(me, g.size, ap);
 }
 int comm_tag(const AppPhase& p) { return kCollTag + (p.comm == "row" ? 1 : p.comm == "col" ? 2 : 0); }
 

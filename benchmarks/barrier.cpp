@@ -17,14 +17,7 @@ namespace ompisim::bench {
 namespace {
 constexpr int kCollTag = 0x7ff0;
 
-const coll::CollRegistry& registry() {
-  static coll::CollRegistry reg = [] {
-    coll::CollRegistry r;
-    coll::register_barriers(r);
-    return r;
-  }();
-  return reg;
-}
+const coll::CollRegistry& registry() { return coll::default_registry(); }
 
 struct RankRun {
   std::uint32_t wait_target = 0;  // absolute counter value awaited (0: none)
@@ -103,7 +96,7 @@ private:
 
 std::vector<std::string> barrier_algorithm_names() {
   std::vector<std::string> v{"tuned"};
-  for (auto& a : registry().all()) v.push_back(a.algo);
+  for (auto& a : registry().names("barrier")) v.push_back(a);
   return v;
 }
 

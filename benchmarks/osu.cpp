@@ -49,24 +49,21 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
     if (x.c.prepost) {
       // Both sides keep the receive for the next message posted before they send (NetPIPE-style pre-posting), so
       // every message finds its receive already posted.
-      Pending rx[2];
-      auto post = [&](long long i) { x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), rx[i % 2].add()); };
-      if (!first) post(0);
+      // Each receive is awaited before the next is posted, so one Pending serves them all.
+      Pending rx;
+      auto post = [&] { x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), rx.add()); };
+      if (!first) post();
       for (long long i = 0; i < iters + skip; ++i) {
         if (i == skip) t0 = x.w.sim().now();
-        if (first) post(i);
+        if (first) post();
         else {
-          Pending& r = rx[i % 2];  // GCC 12: co_await on an indexed expression awaits a copy, so name it first
-          co_await r;
-          if (i + 1 < iters + skip) post(i + 1);
+          co_await rx;
+          if (i + 1 < iters + skip) post();
         }
         Pending a;
         x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), a.add());
         co_await a;
-        if (first) {
-          Pending& r = rx[i % 2];
-          co_await r;
-        }
+        if (first) co_await rx;
       }
     } else {
       for (long long i = 0; i < iters + skip; ++i) {

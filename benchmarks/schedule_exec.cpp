@@ -20,9 +20,9 @@ void ScheduleExec::start(int rank, coll::Schedule sched, int tag, Group g, Compl
 void ScheduleExec::start_round(int rank) {
   Run& r = runs_[static_cast<std::size_t>(rank)];
   while (r.round < r.sched.rounds.size()) {
-    auto ops = r.sched.rounds[r.round].ops;  // a copy: completions may run while we issue
+    const auto& ops = r.sched.rounds[r.round].ops;
     // One extra count held while issuing: an operation that completes at once cannot end the round (and start the
-    // next one, or free the schedule) before the round's other operations are posted.
+    // next one, or free the schedule under this loop) before the round's other operations are posted.
     r.outstanding = static_cast<int>(ops.size()) + 1;
     for (auto& op : ops) issue(rank, op);
     if (--r.outstanding > 0) return;

@@ -7,14 +7,6 @@
 
 namespace ompisim::coll {
 
-namespace detail {
-void check_coll_ranks(const char* what, int me, int nranks) {
-  if (nranks < 1) throw std::invalid_argument(std::string(what) + ": nranks = " + std::to_string(nranks) + " (must be >= 1)");
-  if (me < 0 || me >= nranks)
-    throw std::invalid_argument(std::string(what) + ": me = " + std::to_string(me) + " outside [0, " +
-                                std::to_string(nranks) + ")");
-}
-}  // namespace detail
 
 void register_data_collectives(CollRegistry& reg) {
   reg.add({"allreduce", "recursive_doubling",

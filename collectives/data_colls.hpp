@@ -22,9 +22,4 @@ Schedule allreduce_recursive_doubling(int me, int nranks, const AlgoParams& para
 Schedule alltoall_pairwise(int me, int nranks, const AlgoParams& params);
 Schedule bcast_binomial(int me, int nranks, const AlgoParams& params);
 
-namespace detail {
-// Throws std::invalid_argument("<coll>/<algo>: ...") unless 0 <= me < nranks.
-void check_coll_ranks(const char* what, int me, int nranks);
-}  // namespace detail
-
 }  // namespace ompisim::coll

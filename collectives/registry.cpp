@@ -1,6 +1,9 @@
 // See registry.hpp (mirrors the role of coll/tuned's per-collective algorithm tables, Open MPI v1.7–v4.1).
 #include "collectives/registry.hpp"
 
+#include "collectives/barrier/barriers.hpp"
+#include "collectives/data_colls.hpp"
+
 #include <stdexcept>
 
 namespace ompisim::coll {
@@ -20,6 +23,16 @@ const AlgoInfo* CollRegistry::find(const std::string& coll, const std::string& a
   for (const auto& e : entries_)
     if (e.coll == coll && e.algo == algo) return &e;
   return nullptr;
+}
+
+const CollRegistry& default_registry() {
+  static const CollRegistry reg = [] {
+    CollRegistry r;
+    register_barriers(r);
+    register_data_collectives(r);
+    return r;
+  }();
+  return reg;
 }
 
 std::vector<std::string> CollRegistry::names(const std::string& coll) const {

@@ -24,4 +24,7 @@ private:
   std::vector<AlgoInfo> entries_;
 };
 
+// Every generator of the project (barriers, then allreduce/alltoall/bcast), registered once.
+const CollRegistry& default_registry();
+
 }  // namespace ompisim::coll

@@ -45,6 +45,13 @@ private:
   }
 };
 
+namespace detail {
+// Throws std::invalid_argument("<coll_algo>: ...") unless nranks >= 1 and 0 <= me < nranks.
+void check_rank_args(const std::string& coll_algo, int me, int nranks);
+// Largest power of two <= n (n >= 1): opal_next_poweroftwo(n) >> 1 in coll_base_barrier.c / coll_base_allreduce.c.
+int floor_pow2(int n);
+}  // namespace detail
+
 struct AlgoParams {
   int radix = 4;           // tree radix (Cheetah fan-in/fan-out, tuned tree)
   int ranks_per_node = 1;  // block placement: rank r is on node r / ranks_per_node (hierarchical algorithms)

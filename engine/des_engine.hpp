@@ -1,4 +1,4 @@
-// A plain C++ discrete-event engine: a binary-heap event queue, and flows whose duration is bytes / (smallest capacity
+// A plain C++ discrete-event engine: the shared event queue (event_queue.hpp), and flows whose duration is bytes / (smallest capacity
 // on their path), without bandwidth sharing. Used by unit tests (SimGrid allows one engine per process) and as a
 // cross-check of the SimGrid engine on uncontended runs, where both must give identical times.
 #pragma once
@@ -6,7 +6,6 @@
 #include "engine/event_queue.hpp"
 
 #include <map>
-#include <queue>
 #include <utility>
 
 namespace ompisim::engine {

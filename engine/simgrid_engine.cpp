@@ -102,8 +102,9 @@ SimGridEngine::SimGridEngine() : impl_(std::make_unique<Impl>()) {
   sg4::Activity::on_completion_cb([this](sg4::Activity const& a) {
     auto* f = a.get_data<FlowData>();
     if (!f) return;
-    // Run the model's callback from a timer, outside SimGrid's completion handling (starting or freeing comms
-    // inside it crashes 3.32 when several flows end at the same instant); the timer keeps the Comm alive until then.
+    // Run the model's callback from our queue, outside SimGrid's completion handling (starting or freeing comms
+    // inside it crashes 3.32 when several flows end at the same instant); the queued callback keeps the Comm alive
+    // (FlowData::self) until then. The handler is static and reaches this engine: one engine per process.
     const_cast<sg4::Activity&>(a).set_data(nullptr);
     Impl& me = *impl_;
     --me.in_flight;
@@ -175,6 +176,11 @@ void SimGridEngine::run() {
   if (!impl_->sealed) seal();
   if (!impl_->q.empty()) impl_->arm(impl_->q.top_time());
   impl_->engine->run();
+  // SimGrid returns when it has nothing left to do; a wake-up the pump failed to set would lose model events silently.
+  if (!impl_->q.empty() || !impl_->deferred.empty() || impl_->in_flight != 0)
+    throw std::logic_error("SimGridEngine: the run ended with events or flows left (" + std::to_string(impl_->q.size()) +
+                           " events, " + std::to_string(impl_->deferred.size()) + " deferred flows, " +
+                           std::to_string(impl_->in_flight) + " in flight)");
 }
 
 }  // namespace ompisim::engine

@@ -1,5 +1,6 @@
 // The only code that includes SimGrid. Binds the Simulator interface to SimGrid 3.32:
-//  - at()   -> simgrid::kernel::timer::Timer (maestro callbacks; no actors, so memory does not grow with ranks);
+//  - at()   -> our own event queue (engine/event_queue.hpp); SimGrid sees one kernel timer at a time, set at the next
+//              event's date while flows are in flight (no actors, so memory does not grow with ranks);
 //  - flow() -> s4u::Comm::sendto_init from the path's own host to a common sink in a StarZone, the host's up links
 //              being the declared resource path; completion through Activity::on_completion_cb. Network model CM02 with crosstraffic off and TCP-gamma 0:
 //              a flow alone on its path takes exactly bytes / min(capacity), the same as the DES engine.

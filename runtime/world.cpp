@@ -44,10 +44,10 @@ void World::cpu_copy(int rank, double bytes, Callback fn) {
     else cpu(rank, 0, std::move(fn));
     return;
   }
-  if (host::split_copy(machine_.host, bytes).dram_bytes <= 0) {
+  if (auto s = host::split_copy(machine_.host, bytes); s.dram_bytes <= 0) {
     // Within the cache the copy is CPU time of known length, not a flow through the shared memory bus.
     bytes_copied += static_cast<std::uint64_t>(bytes);
-    cpu(rank, host::split_copy(machine_.host, bytes).cache_time, std::move(fn));
+    cpu(rank, s.cache_time, std::move(fn));
     return;
   }
   copying_[rank] = 1;
@@ -76,8 +76,10 @@ void World::drain(int rank) {
       w.insert(w.begin(), std::make_move_iterator(tasks.begin() + static_cast<long>(i)), std::make_move_iterator(tasks.end()));
       return;
     }
-    if (tasks[i].is_copy) cpu_copy(rank, tasks[i].amount, std::move(tasks[i].fn));
-    else cpu(rank, tasks[i].amount, std::move(tasks[i].fn));
+    // A queued zero-byte copy becomes a zero-length step, never the inline path: it keeps its place behind the
+    // tasks queued before it and behind the finished copy's own continuation.
+    if (tasks[i].is_copy && tasks[i].amount > 0) cpu_copy(rank, tasks[i].amount, std::move(tasks[i].fn));
+    else cpu(rank, tasks[i].is_copy ? 0.0 : tasks[i].amount, std::move(tasks[i].fn));
   }
 }
 
@@ -236,8 +238,8 @@ void World::bulk(long long a, long long b, double bytes, double latency, Callbac
     sim_.after(latency, std::move(done));
     return;
   }
-  // Only Gemini has a per-node DMA engine on the path; elsewhere a pulled transfer uses the same path.
-  bool pull = pulled && machine_.family == "gemini";
+  // Only Gemini declares pull paths (a per-node DMA engine on the path); elsewhere a pulled transfer uses the same path.
+  bool pull = pulled && !pull_ep_.empty();
   EndpointId ea = pull ? pull_ep_.at(a) : node_ep_.at(a), eb = pull ? pull_ep_.at(b) : node_ep_.at(b);
   sim_.after(latency, [this, ea, eb, bytes, done = std::move(done)]() mutable { sim_.flow(ea, eb, bytes, std::move(done)); });
 }

@@ -84,6 +84,7 @@ public:
   // Runs fn on rank's CPU after `cost` seconds of work that starts when the CPU is free (and not before now).
   void cpu(int rank, double cost, Callback fn);
   // The rank's CPU copies `bytes` (a memcpy: the CPU is busy until the copy ends, DRAM part shared); then fn.
+  // A zero-byte copy on an idle core runs fn before cpu_copy returns: callers must not rely on fn running later.
   void cpu_copy(int rank, double bytes, Callback fn);
   double cpu_free_at(int rank) const { return cpu_free_[rank]; }
   // An asynchronous interrupt takes `cost` of rank's core now: whatever the core is doing (application work or MPI

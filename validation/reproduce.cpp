@@ -69,9 +69,8 @@ int reproduce(const std::string& out_dir) {
     std::string base = out_dir + "/" + sub + "/" + s.id;
     write_atomic(base + ".json", res.dump(2) + "\n");
     write_atomic(base + ".csv", result_csv(res));
-    std::string sub0 = fs::path(rel).parent_path().filename().string();
     if (s.benchmark == "app_skeleton") {  // bar chart per figure, below
-      app_figures[sub0 + "/" + (s.figure.empty() ? s.id : s.figure)][s.id] = res;
+      app_figures[sub + "/" + (s.figure.empty() ? s.id : s.figure)][s.id] = res;
       continue;
     }
     const Json& p0 = res["points"][0];

@@ -15,10 +15,9 @@
 namespace ompisim::coll {
 
 Schedule allreduce_recursive_doubling(int me, int nranks, const AlgoParams& params) {
-  detail::check_coll_ranks("allreduce/recursive_doubling", me, nranks);
+  detail::check_rank_args("allreduce/recursive_doubling", me, nranks);
   const std::uint32_t b = params.bytes;
-  int p2 = 1;
-  while (p2 <= nranks / 2) p2 <<= 1;
+  const int p2 = detail::floor_pow2(nranks);
   const int extra = nranks - p2;
   Schedule s;
   int newrank;

@@ -10,7 +10,7 @@
 namespace ompisim::coll {
 
 Schedule alltoall_pairwise(int me, int nranks, const AlgoParams& params) {
-  detail::check_coll_ranks("alltoall/pairwise", me, nranks);
+  detail::check_rank_args("alltoall/pairwise", me, nranks);
   Schedule s;
   for (int k = 1; k < nranks; ++k) {
     s.round().send((me + k) % nranks, params.bytes);

@@ -9,20 +9,7 @@
 namespace ompisim::coll {
 
 namespace detail {
-void check_ranks(const char* algo, int me, int nranks) {
-  if (nranks < 1)
-    throw std::invalid_argument(std::string("barrier/") + algo + ": nranks = " + std::to_string(nranks) +
-                                " (must be >= 1)");
-  if (me < 0 || me >= nranks)
-    throw std::invalid_argument(std::string("barrier/") + algo + ": me = " + std::to_string(me) +
-                                " outside [0, " + std::to_string(nranks) + ")");
-}
-
-int floor_pow2(int n) {
-  int p = 1;
-  while (p <= n / 2) p <<= 1;
-  return p;
-}
+void check_ranks(const char* algo, int me, int nranks) { check_rank_args(std::string("barrier/") + algo, me, nranks); }
 }  // namespace detail
 
 void register_barriers(CollRegistry& reg) {

@@ -39,9 +39,7 @@ int nary_num_children(int r, int n, int radix);
 
 namespace detail {
 // Throws std::invalid_argument unless 0 <= me < nranks.
-void check_ranks(const char* algo, int me, int nranks);
-// Largest power of two <= n (n >= 1) — opal_next_poweroftwo(n) >> 1 in coll_base_barrier.c.
-int floor_pow2(int n);
+void check_ranks(const char* algo, int me, int nranks);  // check_rank_args("barrier/<algo>", ...)
 }  // namespace detail
 
 }  // namespace ompisim::coll

@@ -14,7 +14,7 @@
 namespace ompisim::coll {
 
 Schedule bcast_binomial(int me, int nranks, const AlgoParams& params) {
-  detail::check_coll_ranks("bcast/binomial", me, nranks);
+  detail::check_rank_args("bcast/binomial", me, nranks);
   if (params.root < 0 || params.root >= nranks)
     throw std::invalid_argument("bcast/binomial: root = " + std::to_string(params.root) + " outside [0, " +
                                 std::to_string(nranks) + ")");

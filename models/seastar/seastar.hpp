@@ -39,9 +39,8 @@ public:
   // Host cost of `n` Portals calls on rank's CPU, then `then` (still on the CPU).
   void calls(int rank, int n, Callback then);
   // PtlPut of a whole MD (state change now; timing as above). The header goes first and the payload moves only after
-  // the target's firmware has matched it, so the initiator's events (SEND_END) reach the handler when the payload has
-  // left the node, i.e. after the header flight, the remote match and the payload transfer; target events, ACK and
-  // drops follow in time.
+  // the target's firmware has matched it; the initiator's events (SEND_END) reach the handler when that transfer has
+  // completed (header flight, remote match, payload moved to the target); target events, ACK and drops follow.
   void put(int rank, ptl::MdId md, ptl::AckReq ack, int target, ptl::PtIndex pt, ptl::MatchBits bits,
            std::uint64_t hdr_data);
   // PtlGet into a whole local MD from target's matching entry.

@@ -5,7 +5,8 @@
 //          matching);
 //          at the target, PUT_END hands the fragment to ob1, which matches it and copies the data out.
 //   flow control: at most btl_portals_send_credits fragments per peer are unacknowledged; further sends wait for
-//          ACKs (user-level flow control: the receive blocks never overflow, nothing is dropped). Every ACK
+//          ACKs (user-level flow control, meant to keep the receive blocks from overflowing; a fragment that
+//          still finds no block with room is dropped and not resent, see README). Every ACK
 //          interrupts the sender's host.
 //   RDMA:  ob1's RGET: the sender exposes its buffer (PtlMEAttach + PtlMDAttach, priced with the RGET fragment),
 //          the receiver binds its buffer and pulls with PtlGet into it (zero copy), then ob1's FIN.

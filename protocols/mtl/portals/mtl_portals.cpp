@@ -63,8 +63,9 @@ void MtlPortals::on_match(int target, const IncomingResult& in, const PutMessage
   if (!in.matched || (in.user_ptr != kBlockPtr && in.user_ptr != kLongCatchPtr)) return;
   bool is_long = in.user_ptr == kLongCatchPtr;
   ++c_[is_long ? "mtl_unexpected_long" : "mtl_unexpected_short"];
+  std::uint64_t length = is_long ? message_length(m.hdr_data, in.rlength) : in.rlength;
   ranks_[target].unexpected.push_back(
-      Unexpected{m.match_bits, bits::src_of(m.match_bits), in.rlength, in.mlength, m.hdr_data, is_long});
+      Unexpected{m.match_bits, bits::src_of(m.match_bits), length, in.mlength, m.hdr_data, is_long});
 }
 
 void MtlPortals::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
@@ -169,7 +170,7 @@ void MtlPortals::finish_unexpected(int rank, std::uint64_t rid, const Unexpected
     Op& op = ops_.at(rid);
     Md md;
     md.start = op.buf.addr;
-    md.length = proto_.long_rendezvous ? op.bytes : std::min(op.bytes, u.rlength);
+    md.length = std::min(op.bytes, u.rlength);  // a truncating receive pulls only what fits
     md.threshold = 1;
     md.options.event_start_disable = true;
     md.eq = ss_.eq(rank);
@@ -191,7 +192,8 @@ void MtlPortals::on_event(int rank, const Event& e) {
     }
     auto& q = ranks_[rank].unexpected;
     auto it = std::find_if(q.begin(), q.end(), [&](const Unexpected& u) {
-      return !u.seen && u.bits == e.match_bits && u.hdr_data == e.hdr_data && u.rlength == e.rlength;
+      // A long message's hdr_data is its sender's unique id (its rlength is the message length, not the put's).
+      return !u.seen && u.bits == e.match_bits && u.hdr_data == e.hdr_data && (u.is_long || u.rlength == e.rlength);
     });
     if (it == q.end()) throw ProtocolError("mtl/portals", "unexpected list", "PUT_END without a matched header");
     it->seen = true;
@@ -224,13 +226,21 @@ void MtlPortals::on_event(int rank, const Event& e) {
   if (kind == OpKind::Recv && e.kind == EventKind::PutEnd && proto_.long_rendezvous &&
       bits::type_of(e.match_bits) == bits::MsgType::Long) {
     // Rendezvous header matched a posted receive: pull the data (when the library next progresses).
-    Unexpected u{e.match_bits, bits::src_of(e.match_bits), it->second.bytes, 0, e.hdr_data, true};
+    Unexpected u{e.match_bits, bits::src_of(e.match_bits), message_length(e.hdr_data, e.rlength), 0, e.hdr_data, true};
     w_.cpu(rank, poll_cost(), [this, rank, id, u] { finish_unexpected(rank, id, u); });
     return;
   }
   w_.cpu(rank, poll_cost(), [this, id, completes] {
     if (completes) complete(id);
   });
+}
+
+// The full length of a long message. Open MPI's long put carries the whole message, so it is the put's requested
+// length. Cray MPI's rendezvous header is a zero-length put whose MPICH packet header holds the message size; the
+// model does not serialise that header and reads the size from the sending operation (hdr_data is its id).
+std::uint64_t MtlPortals::message_length(std::uint64_t hdr_data, std::uint64_t rlength) const {
+  if (!proto_.long_rendezvous) return rlength;
+  return ops_.at(hdr_data).bytes;
 }
 
 double MtlPortals::poll_cost() const { return proto_.eqs_polled * w_.machine().seastar.eq_poll_cost; }

@@ -81,6 +81,7 @@ private:
   bool take_unexpected(int rank, std::uint64_t rid);  // matched an unexpected message (or will when it is seen)
   void finish_unexpected(int rank, std::uint64_t rid, const Unexpected& u);
   void complete(std::uint64_t id);
+  std::uint64_t message_length(std::uint64_t hdr_data, std::uint64_t rlength) const;
   double poll_cost() const;
 
   World& w_;

@@ -4,6 +4,8 @@
 
 namespace ompisim::pml::ob1 {
 
+static_assert(static_cast<int>(Hdr::Fin) == 7, "Ob1::hdr_sent_ has one slot per Hdr");
+
 Ob1::Ob1(World& w, double sw, btl::Btl* self, btl::Btl* sm, btl::Btl* net, std::string name)
     : w_(w), sw_(sw), self_(self), sm_(sm), net_(net), name_(std::move(name)),
       ranks_(static_cast<std::size_t>(w.ranks())) {
@@ -26,7 +28,13 @@ void Ob1::amo_add(int rank, int target, Completion local_done, Completion at_tar
 
 StackStats Ob1::stats() const {
   StackStats s = st_;
-  for (const char* c : {"ob1_unexpected_short", "ob1_unexpected_long", "mpi_truncate_errors"}) s.counters.try_emplace(c, 0);
+  for (std::size_t h = 0; h < hdr_sent_.size(); ++h)
+    if (hdr_sent_[h]) s.counters[std::string("ob1_") + to_string(static_cast<Hdr>(h))] = hdr_sent_[h];
+  if (unexpected_copies_) s.counters["ob1_unexpected_copy"] = unexpected_copies_;
+  if (rget_fallbacks_) s.counters["ob1_rget_fallbacks"] = rget_fallbacks_;
+  s.counters["ob1_unexpected_short"] = unexpected_short_;
+  s.counters["ob1_unexpected_long"] = unexpected_long_;
+  s.counters["mpi_truncate_errors"] = truncate_errors_;
   s.live_requests = sends_.size() + recvs_.size();
   for (auto& r : ranks_) {
     s.unexpected_now += r.mq.unexpected_size();
@@ -43,7 +51,7 @@ void Ob1::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Com
   r.rank = rank, r.peer = dst, r.tag = tag, r.bytes = bytes, r.buf = buf, r.done = std::move(done);
   r.seq = ranks_[rank].send_seq[dst]++;
   Hdr h = start(r, b.caps());
-  ++st_.counters[std::string("ob1_") + to_string(h)];
+  ++hdr_sent_[static_cast<std::size_t>(h)];
   btl::Frag f{h, rank, dst, tag, r.seq, bytes, first_payload(r, h, b.caps()), id, 0, buf};
   w_.cpu(rank, sw_, [this, id, f, &b] {
     if (f.hdr == Hdr::Match) {
@@ -76,7 +84,7 @@ void Ob1::on_frag(const btl::Frag& f) {
 
 void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq) {
   btl::Frag c{h, from, to, 0, 0, 0, 0, sreq, rreq, Buffer{}};
-  ++st_.counters[std::string("ob1_") + to_string(h)];
+  ++hdr_sent_[static_cast<std::size_t>(h)];
   bml_select(from, to).send(c, nullptr);
 }
 
@@ -90,11 +98,11 @@ void Ob1::handle(const btl::Frag& f) {
       auto out = rs.mq.arrive(f.seq, Unexpected{f.src, f.tag, f}, &unexpected);
       for (auto& m : out) matched(m.recv.id, m.msg.frag, false);
       for (auto& u : unexpected) {
-        ++st_.counters[u.frag.hdr == Hdr::Match ? "ob1_unexpected_short" : "ob1_unexpected_long"];
+        ++(u.frag.hdr == Hdr::Match ? unexpected_short_ : unexpected_long_);
         if (u.frag.payload == 0) continue;
         // Unexpected eager data (this fragment, or held ones it released): copied into a PML buffer so that the BTL
         // buffer can be returned now rather than at match time.
-        ++st_.counters["ob1_unexpected_copy"];
+        ++unexpected_copies_;
         const btl::Frag g = u.frag;
         w_.cpu_copy(g.dst, static_cast<double>(g.payload), [this, g] { bml_select(g.dst, g.src).payload_consumed(g); });
       }
@@ -117,7 +125,7 @@ void Ob1::handle(const btl::Frag& f) {
       std::uint64_t sid = f.send_req;
       for (std::uint64_t off = 0; off < left; off += chunk) {
         btl::Frag d{Hdr::Frag, r.rank, r.peer, 0, 0, r.bytes, std::min(chunk, left - off), sid, f.recv_req, r.buf};
-        ++st_.counters["ob1_FRAG"];
+        ++hdr_sent_[static_cast<std::size_t>(Hdr::Frag)];
         b.send(d, [this, sid] {
           SendRequest& s = sends_.at(sid);
           if (--s.frags_outstanding == 0) {
@@ -149,7 +157,7 @@ void Ob1::handle(const btl::Frag& f) {
 
 void Ob1::matched(std::uint64_t rid, const btl::Frag& f, bool was_unexpected) {
   RecvRequest& r = recvs_.at(rid);
-  if (f.msg_bytes > r.bytes) ++st_.counters["mpi_truncate_errors"];  // MPI_ERR_TRUNCATE: matched the wrong receive
+  if (f.msg_bytes > r.bytes) ++truncate_errors_;  // MPI_ERR_TRUNCATE: matched the wrong receive
   r.src = f.src, r.tag = f.tag, r.msg_bytes = f.msg_bytes;
   btl::Btl& b = bml_select(f.dst, f.src);
   switch (f.hdr) {
@@ -165,7 +173,7 @@ void Ob1::matched(std::uint64_t rid, const btl::Frag& f, bool was_unexpected) {
       if (!r.buf.contiguous) {
         // The receive buffer cannot take an RDMA GET (mca_pml_ob1_recv_request_progress_rget falls back): ACK the
         // RGET as if it were an RNDV with no data, and the sender pipelines FRAGs instead.
-        ++st_.counters["ob1_rget_fallbacks"];
+        ++rget_fallbacks_;
         on_event(r, RecvEvent::MatchedRndv, 0);
         send_ctrl(Hdr::Ack, f.dst, f.src, f.send_req, rid);
         return;

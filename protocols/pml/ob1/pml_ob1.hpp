@@ -9,6 +9,7 @@
 #include "protocols/pml/base/match_queues.hpp"
 #include "protocols/pml/ob1/requests.hpp"
 
+#include <array>
 #include <memory>
 #include <unordered_map>
 
@@ -56,6 +57,10 @@ private:
   std::unordered_map<std::uint64_t, RecvRequest> recvs_;
   std::uint64_t next_id_ = 1;
   StackStats st_;
+  // Counters kept as integers on the message path; stats() names them.
+  std::array<std::uint64_t, 8> hdr_sent_{};  // by Hdr
+  std::uint64_t unexpected_short_ = 0, unexpected_long_ = 0, unexpected_copies_ = 0, rget_fallbacks_ = 0,
+                truncate_errors_ = 0;
 };
 
 }  // namespace ompisim::pml::ob1

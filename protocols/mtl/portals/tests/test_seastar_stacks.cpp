@@ -167,3 +167,23 @@ TEST_CASE("seastar stacks: a message matched to a smaller receive is counted as 
     CHECK(f.stack->stats().counters["mpi_truncate_errors"] > 0);
   }
 }
+
+// Configuration: red-storm, 2 ranks; two long messages only (1 MiB, then 200,000 B: above every stack's eager limit,
+// so Cray MPI takes its rendezvous path), receives posted in the reverse order. Expected: each stack counts the
+// mismatch as MPI_ERR_TRUNCATE (the rendezvous header must carry the message length), and every request still
+// completes (the truncating receive pulls only what fits).
+TEST_CASE("seastar stacks: truncation is seen on the long and rendezvous paths too", "[seastar][conservation]") {
+  for (std::string st : {"openmpi-cm", "openmpi-ob1", "native"}) {
+    test::Fixture f("red-storm", 2, 1, st);
+    int done = 0;
+    std::vector<std::uint64_t> sizes{1 << 20, 200000};
+    for (auto b : sizes) f.stack->isend(0, 1, 5, b, Buffer{0x10000, true}, [&] { ++done; });
+    for (std::size_t i = sizes.size(); i-- > 0;) f.stack->irecv(1, 0, 5, sizes[i], Buffer{0x200000, true}, [&] { ++done; });
+    f.sim.run();
+    INFO(st);
+    auto s = f.stack->stats();
+    CHECK(s.counters["mpi_truncate_errors"] == 1);
+    CHECK(done == 4);
+    CHECK(s.live_requests == 0);
+  }
+}
