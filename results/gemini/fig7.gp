@@ -8,6 +8,6 @@ set grid
 set title 'gemini/fig7'
 set xlabel 'processes'
 set ylabel 'latency (us)'
-plot '/work/main/results/gemini/fig7_barrier_cheetah_atomic.csv' using (column('ranks')):(column('latency_us')) with linespoints title 'openmpi barrier_loop [2,4,8,16,32,64,128,256,512,1024]p', \
-  '/work/main/results/gemini/fig7.fig7_barrier_cheetah_atomic.ref.dat' using 1:2 with points pt 7 ps 1.5 title 'paper: openmpi barrier_loop [2,4,8,16,32,64,128,256,512,1024]p', \
-  '/work/main/results/gemini/fig7_barrier_cheetah_p2p.csv' using (column('ranks')):(column('latency_us')) with linespoints title 'openmpi barrier_loop [2,4,8,16,32,64,128,256,512,1024]p'
+plot '/work/main/results/gemini/fig7_barrier_cheetah_atomic.csv' using (column('ranks')):(column('latency_us')) with linespoints title 'openmpi cheetah-atomic', \
+  '/work/main/results/gemini/fig7.fig7_barrier_cheetah_atomic.ref.dat' using 1:2 with points pt 7 ps 1.5 title 'paper: openmpi cheetah-atomic', \
+  '/work/main/results/gemini/fig7_barrier_cheetah_p2p.csv' using (column('ranks')):(column('latency_us')) with linespoints title 'openmpi cheetah-p2p'

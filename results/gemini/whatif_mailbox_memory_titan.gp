@@ -8,4 +8,4 @@ set grid
 set title 'gemini/whatif_mailbox_memory_titan'
 set xlabel 'processes'
 set ylabel 'latency (us)'
-plot '/work/main/results/gemini/whatif_mailbox_memory_titan.csv' using (column('ranks')):(column('latency_us')) with linespoints title 'openmpi barrier_loop 16384p'
+plot '/work/main/results/gemini/whatif_mailbox_memory_titan.csv' using (column('ranks')):(column('latency_us')) with linespoints title 'openmpi cheetah-p2p 16384p'
