@@ -1,10 +1,11 @@
 // The event queue both engines use: a 4-ary heap ordered by time, then by insertion (so runs are deterministic and
-// same-time events run in the order they were scheduled). The heap holds 24-byte keys; the callbacks stay in a slab
+// same-time events run in the order they were scheduled). The heap holds 16-byte keys; the callbacks stay in a slab
 // and never move while the heap is reordered (with a million pending events the sift cost is the engine's hot spot).
 #pragma once
 #include "core/sim.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 namespace ompisim::engine {
@@ -21,7 +22,8 @@ public:
       free_.pop_back();
       slab_[slot] = std::move(cb);
     }
-    heap_.push_back(Key{t, seq_++, slot});
+    if (slot >= kMaxSlots) throw std::length_error("EventQueue: more than 2^26 pending events");
+    heap_.push_back(Key{t, (seq_++ << kSlotBits) | slot});
     sift_up(heap_.size() - 1);
   }
   bool empty() const { return heap_.empty(); }
@@ -33,19 +35,23 @@ public:
     heap_.front() = heap_.back();
     heap_.pop_back();
     if (!heap_.empty()) sift_down(0);
-    Callback cb = std::move(slab_[k.slot]);
-    slab_[k.slot] = nullptr;
-    free_.push_back(k.slot);
+    const auto slot = static_cast<std::uint32_t>(k.order & (kMaxSlots - 1));
+    Callback cb = std::move(slab_[slot]);
+    slab_[slot] = nullptr;
+    free_.push_back(slot);
     return {k.t, std::move(cb)};
   }
 
 private:
+  // 16-byte keys, so a node's four children share one cache line: insertion number in the high 38 bits (ties in time
+  // run in insertion order; 2^38 events per run), callback slot in the low 26 bits (at most 2^26 pending events).
+  static constexpr int kSlotBits = 26;
+  static constexpr std::uint64_t kMaxSlots = std::uint64_t{1} << kSlotBits;
   struct Key {
     double t;
-    std::uint64_t seq;
-    std::uint32_t slot;
+    std::uint64_t order;
   };
-  static bool before(const Key& a, const Key& b) { return a.t < b.t || (a.t == b.t && a.seq < b.seq); }
+  static bool before(const Key& a, const Key& b) { return a.t < b.t || (a.t == b.t && a.order < b.order); }
   // A 4-ary heap: half the levels of a binary one, and the four children share one or two cache lines.
   static constexpr std::size_t kArity = 4;
   void sift_up(std::size_t i) {
