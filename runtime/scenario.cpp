@@ -53,7 +53,13 @@ Scenario load_scenario(const std::string& file) {
   }
   if (s.benchmark == "barrier_loop") {
     s.barrier.algorithm = b.opt_str("algorithm").value_or("tuned");
-    s.barrier.radix = static_cast<int>(b.opt_integer("radix", 2, 1024).value_or(4));
+    if (b.has("radix") && b.raw("radix").is_array()) {
+      for (long long x : b.int_list("radix", 2, 1024)) s.radices.push_back(static_cast<int>(x));
+      if (s.radices.empty()) b.fail("radix", "empty list");
+    } else {
+      s.radices = {static_cast<int>(b.opt_integer("radix", 2, 1024).value_or(4))};
+    }
+    s.barrier.radix = s.radices.front();
     s.barrier.iterations = b.opt_integer("iterations", 1, 100000000).value_or(100);
     s.barrier.skip = b.opt_integer("skip", 0, 100000000).value_or(10);
     b.finish({"name", "algorithm", "radix", "iterations", "skip"});
@@ -329,14 +335,23 @@ Json run_scenario(const Scenario& s, const Overrides& sets) {
     if (s.ranks.size() != 1) throw InputError(s.file, "ranks", "app_skeleton runs one rank count (not a sweep)");
     if (s.app.compute_per_step <= 0) return run_app_fitted(s, sets);
   }
-  if (s.ranks.size() == 1) return run_one(s, s.ranks[0], sets);
+  const std::size_t nrad = std::max<std::size_t>(1, s.radices.size());
+  if (s.ranks.size() == 1 && nrad == 1) return run_one(s, s.ranks[0], sets);
   Json merged;
   Json points = Json::array(), mailbox = Json::array(), derived = Json::array();
-  for (long long n : s.ranks) {
-    Json one = Json::parse(run_isolated([&] { return run_one(s, n, sets).dump(); }));
+  // Each rank count (and, for barriers, each radix) runs in its own process: one SimGrid engine per process.
+  std::vector<std::pair<long long, int>> runs;
+  for (long long n : s.ranks)
+    for (std::size_t k = 0; k < nrad; ++k) runs.emplace_back(n, s.radices.empty() ? 0 : s.radices[k]);
+  for (auto [n, radix] : runs) {
+    Scenario one_s = s;
+    if (radix) one_s.barrier.radix = radix;
+    Json one = Json::parse(run_isolated([&] { return run_one(one_s, n, sets).dump(); }));
     for (auto& p : one["points"]) points.push_back(p);
-    if (one.contains("mailbox_memory")) mailbox.push_back(one["mailbox_memory"]);
-    if (one["provenance"].contains("derived")) {
+    // The mailbox what-if and the SMSG limit depend on the rank count, not the radix: once per count.
+    const bool first_radix = s.radices.empty() || radix == s.radices.front();
+    if (first_radix && one.contains("mailbox_memory")) mailbox.push_back(one["mailbox_memory"]);
+    if (first_radix && one["provenance"].contains("derived")) {
       Json d = one["provenance"]["derived"];
       d["ranks"] = n;
       derived.push_back(d);
@@ -344,7 +359,8 @@ Json run_scenario(const Scenario& s, const Overrides& sets) {
     if (merged.is_null()) merged = one;
   }
   merged["points"] = points;
-  merged["ranks"] = s.ranks;
+  merged["ranks"] = s.ranks.size() == 1 ? Json(s.ranks[0]) : Json(s.ranks);
+  if (nrad > 1) merged["radix"] = s.radices;
   merged.erase("stats");
   // A sweep reports the mailbox what-if for every rank count (one object each, with its "ranks").
   if (!mailbox.empty()) merged["mailbox_memory"] = mailbox;

@@ -19,6 +19,7 @@ struct Scenario {
   bench::BarrierConfig barrier;
   bench::AppConfig app;  // app_skeleton (compute_per_step 0: fitted at run time, see run_scenario)
   std::vector<long long> ranks;  // one entry, or a sweep (barrier_loop)
+  std::vector<int> radices;      // barrier_loop "radix": one entry, or a sweep (each rank count x each radix)
   int ranks_per_node = 1;
   std::vector<long long> nodes;
   Json mca = Json::object();

@@ -75,6 +75,7 @@ int reproduce(const std::string& out_dir) {
     }
     const Json& p0 = res["points"][0];
     std::string x = p0.contains("ranks") ? "ranks" : "bytes";
+    if (s.radices.size() > 1 && s.ranks.size() == 1) x = "radix";  // a radix sweep at one process count
     std::string y = p0.contains("latency_us") ? "latency_us" : "bandwidth_GBps";
     if (p0.contains("availability_pct")) y = "availability_pct";
     if (!s.plot.empty()) {
@@ -106,7 +107,7 @@ int reproduce(const std::string& out_dir) {
     std::string gp = fmt::format(
         "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output '{}.tmp'\nset datafile separator ','\n"
         "set key top left\nset logscale x 2\nset logscale y\nset grid\nset title '{}'\nset xlabel '{}'\nset ylabel '{}'\nplot ",
-        svg, key, curves[0].xcol == "ranks" ? "processes" : "message size (bytes)",
+        svg, key, curves[0].xcol == "ranks" ? "processes" : curves[0].xcol == "radix" ? "tree radix" : "message size (bytes)",
         curves[0].ycol == "latency_us" ? "latency (us)" : curves[0].ycol == "bandwidth_GBps" ? "bandwidth (GB/s)" : curves[0].ycol);
     std::vector<std::string> parts;
     for (auto& c : curves) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Configuration: an atomic-barrier sweep over two rank counts on Titan, 16 ranks per node (issue 3 what-if).
+# (1) Configuration: an atomic-barrier sweep over two rank counts on Titan, 16 ranks per node (issue 3 what-if).
 # Expected: the result has one mailbox_memory object and one effective SMSG limit per rank count, each naming its
 # count; Table I gives 512 B at 1,024 ranks and 256 B above 16k, and the per-node MSGQ memory stays below SMSG's.
 set -eu
@@ -16,4 +16,19 @@ assert all(m["msgq_per_node"] < m["smsg_all_peers"] for m in mm), mm
 d = r["provenance"]["derived"]
 assert [x["ranks"] for x in d] == [1024, 32768] and [x["btl_ugni_smsg_limit (effective)"] for x in d] == [512, 256], d
 print("ok", [(m["ranks"], m["smsg_all_peers"], m["msgq_per_node"]) for m in mm])
+P
+
+# Configuration: a radix sweep (2, 8, 32) of the atomic barrier at one rank count (64 ranks on 4 Titan nodes).
+# Expected: one point per radix, in order, each naming its radix; the result lists the radices; the radix changes
+# the tree, so not all latencies are equal; the mailbox block appears once (it does not depend on the radix).
+printf '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "radix": [2, 8, 32], "iterations": 3, "skip": 1}, "ranks": 64, "ranks_per_node": 16}' > "$t/r.json"
+"$BIN" run "$t/r.json" --json --out "$t/o2" > "$t/rr.json"
+python3 - "$t/rr.json" <<'P'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["radix"] == [2, 8, 32] and r["ranks"] == 64, (r["radix"], r["ranks"])
+assert [p["radix"] for p in r["points"]] == [2, 8, 32], r["points"]
+assert len({round(p["latency_us"], 6) for p in r["points"]}) > 1, r["points"]
+assert len(r["mailbox_memory"]) == 1, r["mailbox_memory"]
+print("ok radix sweep", [(p["radix"], round(p["latency_us"], 2)) for p in r["points"]])
 P

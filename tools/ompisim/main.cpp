@@ -26,6 +26,10 @@ static std::string table(const Json& res) {
                          p["runtime_s"].get<double>(), p["mpi_time_pct"].get<double>(),
                          p["paper_mpi_time_pct"].get<double>(), num(p["short_msgs"]), num(p["long_msgs"]),
                          num(p["unexpected_long"]));
+  } else if (pts[0].contains("ranks") && res.contains("radix")) {  // a barrier radix sweep
+    out += fmt::format("# {:<10}{:>8}{:>16}\n", "Ranks", "Radix", "Latency (us)");
+    for (auto& p : pts)
+      out += fmt::format("{:<12}{:>8}{:>16.2f}\n", p["ranks"].get<long long>(), p["radix"].get<int>(), p["latency_us"].get<double>());
   } else if (pts[0].contains("ranks")) {
     out += fmt::format("# {:<10}{:>16}\n", "Ranks", "Latency (us)");
     for (auto& p : pts) out += fmt::format("{:<12}{:>16.2f}\n", p["ranks"].get<long long>(), p["latency_us"].get<double>());
