@@ -18,4 +18,4 @@ run titan_p2p_299008 '{"machine": "titan", "stack": "openmpi", "benchmark": {"na
 run seastar_netpipe_ob1 '{"machine": "red-storm", "stack": "openmpi-ob1", "benchmark": {"name": "netpipe"}, "ranks": 2}'
 run titan_mailbox_whatif_16384 "$(cat scenarios/gemini/whatif_mailbox_memory_titan.json)"
 run fig5_app_s3d_native "$(cat scenarios/seastar/fig5_app_s3d_native.json)"
-run titan_atomic_radix8_whatif "$(cat scenarios/gemini/whatif_barrier_titan_atomic_radix8.json)"
+run titan_atomic_radix_sweep_whatif "$(cat scenarios/gemini/whatif_barrier_titan_atomic_radix_sweep.json)"
