@@ -244,8 +244,17 @@ struct CollAwait {
   coll::Schedule* sched;
   int tag;
   Group g;
+  bool suspended = false, finished = false;
   bool await_ready() const noexcept { return sched->rounds.empty(); }
-  void await_suspend(std::coroutine_handle<> h) { ex->start(rank, std::move(*sched), tag, g, [h] { h.resume(); }); }
+  // Does not suspend when the schedule completes while it is being started (then there is nothing to resume).
+  bool await_suspend(std::coroutine_handle<> h) {
+    ex->start(rank, std::move(*sched), tag, g, [this, h] {
+      if (suspended) h.resume();
+      else finished = true;
+    });
+    suspended = !finished;
+    return suspended;
+  }
   void await_resume() const noexcept {}
 };
 
