@@ -1,6 +1,7 @@
 #include "models/gemini/gni.hpp"
 #include "protocols/btl/ugni/eager_pool.hpp"
 #include "protocols/pml/base/match_queues.hpp"
+#include "protocols/pml/base/peer_seq.hpp"
 #include "protocols/pml/ob1/requests.hpp"
 #include "test_helpers.hpp"
 
@@ -252,4 +253,23 @@ TEST_CASE("vader: non-contiguous data is copied in and out, not single-copied", 
   CHECK(st.counters["vader_copy_sends"] > 0);
   CHECK(st.counters["vader_single_copy_sends"] == 0);
   CHECK(st.live_requests == 0);
+}
+
+// Configuration: the per-peer sequence map with 5,000 peers in a scrambled order (it grows from 4 slots), each
+// incremented a peer-dependent number of times, interleaved. Expected: every counter starts at 0 and ends at its own
+// count; size() counts distinct peers. How validated: against std::map.
+TEST_CASE("pml per-peer sequence map: first contact at 0, counters independent, growth", "[unit][protocol][ob1]") {
+  pml::PeerSeq m;
+  std::map<int, std::uint32_t> ref;
+  for (int round = 0; round < 3; ++round)
+    for (int i = 0; i < 5000; ++i) {
+      int peer = (i * 7919) % 5000;
+      if (round > 0 && peer % (round + 1)) continue;
+      CHECK(m[peer] == ref[peer]);
+      ++m[peer];
+      ++ref[peer];
+    }
+  CHECK(m.size() == ref.size());
+  for (auto& [p, v] : ref) CHECK(m[p] == v);
+  CHECK(m.size() == 5000);
 }

@@ -51,7 +51,7 @@ private:
   };
   struct RankState {
     pml::MatchQueues<Posted, Msg> mq;
-    std::unordered_map<int, std::uint32_t> seq;
+    pml::PeerSeq seq;
   };
   void arrive(int dst, std::uint32_t seq, const Msg& m);
   void deliver(std::uint64_t rid, int dst, const Msg& m, bool was_unexpected);

@@ -4,6 +4,8 @@
 // receive that matches. Per-source state is created on first contact. Also used by the native MPICH model (its
 // posted/unexpected queues follow the same MPI rules).
 #pragma once
+#include "protocols/pml/base/peer_seq.hpp"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -78,7 +80,7 @@ private:
   }
   std::vector<Recv> posted_;
   std::vector<Msg> unexpected_;
-  std::unordered_map<int, std::uint32_t> expected_seq_;
+  PeerSeq expected_seq_;
   std::unordered_map<int, std::map<std::uint32_t, Msg>> held_;
 };
 

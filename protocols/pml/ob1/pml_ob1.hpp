@@ -40,7 +40,7 @@ private:
   };
   struct RankState {
     MatchQueues<PostedRecv, Unexpected> mq;
-    std::unordered_map<int, std::uint32_t> send_seq;  // per peer, created on first send
+    PeerSeq send_seq;  // per peer, created on first send
   };
   void handle(const btl::Frag& f);
   void matched(std::uint64_t rid, const btl::Frag& f, bool was_unexpected);
