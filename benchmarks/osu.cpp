@@ -68,20 +68,12 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
     } else {
       for (long long i = 0; i < iters + skip; ++i) {
         if (i == skip) t0 = x.w.sim().now();
-        if (first) {
-          Pending a;
-          x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), a.add());
-          co_await a;
-          Pending b;
-          x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), b.add());
-          co_await b;
-        } else {
-          Pending a;
-          x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), a.add());
-          co_await a;
-          Pending b;
-          x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), b.add());
-          co_await b;
+        // The initiator sends then receives (MPI_Send, MPI_Recv); its peer receives then sends.
+        for (bool send : {first, !first}) {
+          Pending p;
+          if (send) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), p.add());
+          else x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), p.add());
+          co_await p;
         }
       }
     }
