@@ -53,6 +53,7 @@ public:
   StackStats stats() const override {
     StackStats s = ob1_.stats();
     s.counters["ugni_smsg"] = gni_.smsg_sent;
+    s.counters["ugni_smsg_local_events"] = gni_.smsg_local_events;
     s.counters["ugni_short_sends"] = ugni_.short_sends;
     s.counters["ugni_eager_gets"] = ugni_.eager_gets;
     s.counters["ugni_long_gets"] = ugni_.long_gets;

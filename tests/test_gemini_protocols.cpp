@@ -46,6 +46,32 @@ TEST_CASE("ugni SMSG: credit exhaustion and recovery, connection on first send",
   CHECK(gni.endpoints() == 1);             // no state for peers never contacted
 }
 
+// Configuration: 2 ranks on 2 Cielo nodes, one 8-byte SMSG send after the connection is up; a zero-cost CPU step is
+// queued on the sender just after the target NIC's acknowledgement is back. Expected: the send raises one local CQ
+// event (Open MPI's mca_btl_ugni_progress_local_smsg reaps one per GNI_SmsgSendWTag), and reaping it keeps the
+// sender's CPU busy for smsg_cpu_overhead, so the queued step runs that much after the ack. How validated: the
+// counter and the step's start time against the parameters.
+TEST_CASE("ugni SMSG: the sender reaps one local CQ event per message when the ack returns", "[protocol][ugni]") {
+  test::Fixture f("cielo", 2, 1);
+  gemini::Gni gni(*f.world, 32);
+  const auto& g = f.machine->gemini;
+  World& w = *f.world;
+  double posted = -1, step = -1;
+  gni.smsg_send(0, 1, 8, nullptr, [] {});
+  f.sim.run();  // connection, first message and its ack
+  REQUIRE(gni.smsg_local_events == 1);
+  const double t0 = f.sim.now();
+  gni.smsg_send(0, 1, 8, [&] { posted = f.sim.now(); }, [] {});
+  const double n0 = static_cast<double>(w.node_of(0)), n1 = static_cast<double>(w.node_of(1));
+  const double ack = t0 + g.smsg_cpu_overhead + 8 / g.fma_pio_bandwidth + w.wire_time(static_cast<long long>(n0), static_cast<long long>(n1), 8) +
+                     w.wire_time(static_cast<long long>(n1), static_cast<long long>(n0), 0);
+  f.sim.at(ack + 1e-9, [&] { w.cpu(0, 0, [&] { step = f.sim.now(); }); });
+  f.sim.run();
+  CHECK(gni.smsg_local_events == 2);
+  CHECK(posted == Approx(t0 + g.smsg_cpu_overhead + 8 / g.fma_pio_bandwidth).margin(1e-12));
+  CHECK(step == Approx(ack + g.smsg_cpu_overhead).margin(1e-12));
+}
+
 // Configuration: pool 16, +16, max 64. Expected: grows to 64, then the 65th request waits until a buffer returns.
 TEST_CASE("ugni eager-get pool: growth to 64 and waiting beyond", "[unit][protocol][ugni]") {
   btl::ugni::EagerPool pool(16, 16, 64);

@@ -100,6 +100,13 @@ void Gni::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
     e->last_arrival = arrival;
     if (p.sent) p.sent();
     w_.sim().at(arrival, [this, rank, peer, e, na, nb, deliver = std::move(p.deliver)]() mutable {
+      // The target NIC acknowledges the mailbox write; the ack raises one event on the sender's local CQ, which the
+      // sender's progress loop reaps (GNI_CqGetEvent on smsg_local_cq, then the fragment's completion: Open MPI's
+      // mca_btl_ugni_progress_local_smsg). It costs the sender's CPU one CQ poll, as RDMA and AMO completions do.
+      w_.sim().after(w_.wire_time(nb, na, 0), [this, rank] {
+        ++smsg_local_events;
+        w_.cpu(rank, g_.smsg_cpu_overhead, [] {});
+      });
       w_.cpu(peer, g_.smsg_cpu_overhead, [this, rank, peer, e, na, nb, deliver = std::move(deliver)] {
         // The mailbox slot is free again: the credit travels back to the sender.
         w_.sim().after(w_.wire_time(nb, na, 0), [this, rank, peer, e] {

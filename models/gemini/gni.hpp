@@ -79,6 +79,7 @@ public:
   Endpoint& endpoint(int rank, int peer);
   std::size_t endpoints() const { return eps_.size(); }
   std::uint64_t smsg_sent = 0, credit_waits = 0, connects = 0, registrations = 0, rdma_gets = 0, rdma_puts = 0;
+  std::uint64_t smsg_local_events = 0;  // SMSG acks reaped from the sender's local CQ
   const RegCache* regcache(int rank) const;
 
 private:

@@ -16,6 +16,7 @@ StackStats MpichGni::stats() const {
   s.live_requests = sends_.size() + recvs_.size();
   for (auto& r : ranks_) s.unexpected_now += r.mq.unexpected_size(), s.posted_now += r.mq.posted_size();
   s.counters["smsg"] = gni_.smsg_sent;
+  s.counters["smsg_local_events"] = gni_.smsg_local_events;
   s.counters["rdma_get"] = gni_.rdma_gets;
   s.counters["rdma_put"] = gni_.rdma_puts;
   s.counters["endpoints"] = gni_.endpoints();
