@@ -10,7 +10,8 @@ namespace ompisim {
 class InputError : public std::runtime_error {
 public:
   InputError(std::string file, std::string key, std::string reason)
-      : std::runtime_error(file + ": " + (key.empty() ? std::string() : "key '" + key + "': ") + reason)
+      : std::runtime_error((file.empty() ? std::string() : file + ": ") + (key.empty() ? std::string() : "key '" + key + "': ") +
+                           reason)
       , file_(std::move(file)), key_(std::move(key)), reason_(std::move(reason)) {}
   const std::string& file() const { return file_; }
   const std::string& key() const { return key_; }

@@ -277,7 +277,7 @@ std::string run_isolated(const std::function<std::string()>& fn) {
     try {
       out = "OK" + fn();
     } catch (const InputError& e) {
-      out = std::string("IE") + e.what();
+      out = std::string("IE") + e.file() + '\0' + e.key() + '\0' + e.reason();  // rebuilt as it was by the parent
       code = 2;
     } catch (const std::exception& e) {
       out = std::string("ER") + e.what();
@@ -303,7 +303,11 @@ std::string run_isolated(const std::function<std::string()>& fn) {
   if (out.size() < 2) throw std::runtime_error("simulation process died (signal or crash)");
   std::string tag = out.substr(0, 2), body = out.substr(2);
   if (tag == "OK") return body;
-  if (tag == "IE") throw InputError("", "", body);
+  if (tag == "IE") {
+    std::size_t a = body.find('\0'), b = a == std::string::npos ? a : body.find('\0', a + 1);
+    if (b == std::string::npos) throw InputError("", "", body);
+    throw InputError(body.substr(0, a), body.substr(a + 1, b - a - 1), body.substr(b + 1));
+  }
   throw std::runtime_error(body);
 }
 

@@ -132,11 +132,11 @@ Json eval_points(Runner& run, const Json& refdoc, bool only_calibration) {
 }
 }  // namespace
 
-Json validate(const std::string& paper) {
+Json validate(const std::string& paper, const Overrides& sets) {
   Json points = Json::array(), held = Json::array(), claims = Json::array();
   for (auto& f : reference_files(paper)) {
     Json doc = load_json_file(f);
-    Runner run;
+    Runner run(sets);
     for (auto& p : eval_points(run, doc, false)) points.push_back(p);
     for (auto& h : doc.value("held_out", Json::array()))
       held.push_back({{"id", h.at("id")}, {"figure", h.value("figure", "")}, {"simulated", value_of(run, h)},

@@ -4,6 +4,7 @@
 // Levenberg-Marquardt on the calibration points) and the reproduce job (results/, plots, validation.md).
 #pragma once
 #include "core/json_input.hpp"
+#include "runtime/scenario.hpp"
 
 #include <string>
 #include <vector>
@@ -12,7 +13,7 @@ namespace ompisim::validation {
 
 std::vector<std::string> scenario_files();               // every scenarios/**/*.json, sorted
 std::vector<std::string> reference_files(const std::string& paper);
-Json validate(const std::string& paper);                  // {"points": [...], "held_out": [...], "claims": [...]}
+Json validate(const std::string& paper, const Overrides& sets = {});                  // {"points": [...], "held_out": [...], "claims": [...]}
 std::string render_table(const Json& v);                  // Markdown
 bool all_calibration_pass(const Json& v);
 int calibrate(const std::string& paper, const std::string& machine, bool write);
