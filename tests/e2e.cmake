@@ -7,5 +7,8 @@ add_test(NAME e2e.validation_table COMMAND $<TARGET_FILE:ompisim> validate --pap
 set_tests_properties(e2e.validation_table PROPERTIES TIMEOUT 900)
 add_test(NAME e2e.validation_table_seastar COMMAND $<TARGET_FILE:ompisim> validate --paper seastar-portals)
 add_test(NAME e2e.sweep_mailbox COMMAND bash ${E2E}/sweep_mailbox.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.calibrate_seastar COMMAND bash ${E2E}/calibrate.sh $<TARGET_FILE:ompisim> seastar-portals red-storm seastar 0.5)
+add_test(NAME e2e.calibrate_gemini COMMAND bash ${E2E}/calibrate.sh $<TARGET_FILE:ompisim> gemini-xe-xk cielo gemini 10)
+set_tests_properties(e2e.calibrate_gemini PROPERTIES TIMEOUT 900)
 add_test(NAME e2e.validate_set COMMAND bash ${E2E}/validate_set.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.validate_set PROPERTIES TIMEOUT 900)

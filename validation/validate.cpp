@@ -61,8 +61,8 @@ public:
     }
     if (fast_ && s.benchmark == "barrier_loop") {
       // Only the rank count a point needs, but the scenario's own iterations and warm-up: a barrier loop's average
-      // still moves after 20 calls (Fig. 7 atomic at 64: 13.36 us after 20, 13.13 after 100), so fewer calls would fit
-      // the parameters to a different number than the one validate reports.
+      // still moves after 20 calls (the Fig. 7 atomic point at 64 differed by 1.7 % between 20 and 100 calls), so
+      // fewer calls would fit the parameters to a different number than the one validate reports.
       if (sel.contains("ranks")) s.ranks = {sel["ranks"].get<long long>()};
     }
     Json r = Json::parse(run_isolated([&] { return run_scenario(s, sets_).dump(); }));
@@ -255,13 +255,17 @@ int calibrate(const std::string& paper, const std::string& machine_name, bool wr
   double lambda = 1e-2;
   std::cerr << fmt::format("calibrate: {} free parameters, {} calibration points, initial rms {:.2f} %\n", n, k,
                            100 * std::sqrt(r.squaredNorm() / static_cast<double>(k)));
-  for (int it = 0; it < 5; ++it) {
+  auto jacobian = [&](const Eigen::VectorXd& xv, const Eigen::VectorXd& rv) {  // forward differences in log space
     Eigen::MatrixXd J(static_cast<long>(k), static_cast<long>(n));
     for (std::size_t i = 0; i < n; ++i) {
-      Eigen::VectorXd xp = x;
+      Eigen::VectorXd xp = xv;
       xp[static_cast<long>(i)] += 0.02;
-      J.col(static_cast<long>(i)) = (residuals(xp) - r) / 0.02;
+      J.col(static_cast<long>(i)) = (residuals(xp) - rv) / 0.02;
     }
+    return J;
+  };
+  for (int it = 0; it < 5; ++it) {
+    const Eigen::MatrixXd J = jacobian(x, r);
     // Levenberg-Marquardt on the singular directions of J. A direction whose singular value is below 1 % of the
     // largest is one the calibration points do not determine (reported below): the step leaves it alone, so the
     // parameters keep their machine-file values along it instead of drifting along a flat valley from run to run.
@@ -287,13 +291,7 @@ int calibrate(const std::string& paper, const std::string& machine_name, bool wr
   {
     // Identifiability: the singular values of the Jacobian (log parameters -> relative residuals). A direction with a
     // tiny singular value is one the calibration points cannot see: moving along it leaves every residual unchanged.
-    Eigen::MatrixXd J(static_cast<long>(k), static_cast<long>(n));
-    for (std::size_t i = 0; i < n; ++i) {
-      Eigen::VectorXd xp = x;
-      xp[static_cast<long>(i)] += 0.02;
-      J.col(static_cast<long>(i)) = (residuals(xp) - r) / 0.02;
-    }
-    Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeFullV);
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(jacobian(x, r), Eigen::ComputeFullV);
     auto sv = svd.singularValues();
     std::cerr << "calibrate: singular values of the Jacobian:";
     for (long i = 0; i < sv.size(); ++i) std::cerr << fmt::format(" {:.3g}", sv[i]);
