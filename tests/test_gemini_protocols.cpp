@@ -62,9 +62,8 @@ TEST_CASE("ugni SMSG: the sender reaps one local CQ event per message when the a
   REQUIRE(gni.smsg_local_events == 1);
   const double t0 = f.sim.now();
   gni.smsg_send(0, 1, 8, [&] { posted = f.sim.now(); }, [] {});
-  const double n0 = static_cast<double>(w.node_of(0)), n1 = static_cast<double>(w.node_of(1));
-  const double ack = t0 + g.smsg_cpu_overhead + 8 / g.fma_pio_bandwidth + w.wire_time(static_cast<long long>(n0), static_cast<long long>(n1), 8) +
-                     w.wire_time(static_cast<long long>(n1), static_cast<long long>(n0), 0);
+  const long long n0 = w.node_of(0), n1 = w.node_of(1);
+  const double ack = t0 + g.smsg_cpu_overhead + 8 / g.fma_pio_bandwidth + w.wire_time(n0, n1, 8) + w.wire_time(n1, n0, 0);
   f.sim.at(ack + 1e-9, [&] { w.cpu(0, 0, [&] { step = f.sim.now(); }); });
   f.sim.run();
   CHECK(gni.smsg_local_events == 2);
