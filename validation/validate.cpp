@@ -264,10 +264,15 @@ int calibrate(const std::string& paper, const std::string& machine_name, bool wr
     }
     return J;
   };
+  // A singular direction below this fraction of the largest singular value is one the points do not determine.
+  constexpr double kUndetermined = 1e-2;
+  Eigen::MatrixXd J;
+  Eigen::VectorXd x_of_J;  // the point J was taken at (reused for the report when the last step did not move x)
   for (int it = 0; it < 5; ++it) {
-    const Eigen::MatrixXd J = jacobian(x, r);
-    // Levenberg-Marquardt on the singular directions of J. A direction whose singular value is below 1 % of the
-    // largest is one the calibration points do not determine (reported below): the step leaves it alone, so the
+    J = jacobian(x, r);
+    x_of_J = x;
+    // Levenberg-Marquardt on the singular directions of J. A direction whose singular value is below kUndetermined
+    // of the largest is one the calibration points do not determine (reported below): the step leaves it alone, so the
     // parameters keep their machine-file values along it instead of drifting along a flat valley from run to run.
     Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeThinU | Eigen::ComputeThinV);
     const Eigen::VectorXd sv = svd.singularValues();
@@ -276,7 +281,7 @@ int calibrate(const std::string& paper, const std::string& machine_name, bool wr
     for (int tries = 0; tries < 6 && !improved; ++tries) {
       Eigen::VectorXd step = Eigen::VectorXd::Zero(static_cast<long>(n));
       for (long c = 0; c < sv.size(); ++c)
-        if (sv[c] > 1e-2 * sv[0]) step -= svd.matrixV().col(c) * (ur[c] / (sv[c] * (1 + lambda)));
+        if (sv[c] > kUndetermined * sv[0]) step -= svd.matrixV().col(c) * (ur[c] / (sv[c] * (1 + lambda)));
       for (long i = 0; i < step.size(); ++i) step[i] = std::clamp(step[i], -1.0, 1.0);
       Eigen::VectorXd xn = x + step, rn = residuals(xn);
       if (rn.squaredNorm() < r.squaredNorm()) {
@@ -291,13 +296,14 @@ int calibrate(const std::string& paper, const std::string& machine_name, bool wr
   {
     // Identifiability: the singular values of the Jacobian (log parameters -> relative residuals). A direction with a
     // tiny singular value is one the calibration points cannot see: moving along it leaves every residual unchanged.
-    Eigen::JacobiSVD<Eigen::MatrixXd> svd(jacobian(x, r), Eigen::ComputeFullV);
+    if (x_of_J.size() != x.size() || x_of_J != x) J = jacobian(x, r);
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeThinV);
     auto sv = svd.singularValues();
     std::cerr << "calibrate: singular values of the Jacobian:";
     for (long i = 0; i < sv.size(); ++i) std::cerr << fmt::format(" {:.3g}", sv[i]);
     std::cerr << "\n";
     for (long c = 0; c < sv.size(); ++c) {
-      if (sv[c] > 1e-2 * sv[0]) continue;
+      if (sv[c] > kUndetermined * sv[0]) continue;
       std::cerr << fmt::format("calibrate: weakly determined direction (singular value {:.3g}):", sv[c]);
       for (std::size_t i = 0; i < n; ++i)
         if (std::abs(svd.matrixV()(static_cast<long>(i), c)) > 0.2)
