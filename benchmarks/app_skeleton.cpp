@@ -31,7 +31,7 @@
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/schedule_exec.hpp"
 #include "collectives/registry.hpp"
-#include "runtime/task.hpp"
+#include "benchmarks/task.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -71,7 +71,7 @@ private:
     if (rr.wait_target == 0 || counter_[static_cast<std::size_t>(r)] < rr.wait_target) return;
     rr.wait_target = 0;
     // The polling CPU sees the NIC's write one cache-line hand-off later.
-    w_.cpu(r, w_.machine().family == "loggp" ? 0.0 : w_.machine().host.shm_signal_latency.value, std::move(rr.wait_done));
+    w_.cpu(r, w_.machine().host.shm_signal_latency.value, std::move(rr.wait_done));
   }
   void end_call(int r) {
     RankRun& rr = runs_[static_cast<std::size_t>(r)];

@@ -2,7 +2,8 @@
 // collective schedules of collectives/. Each driver runs the ranks' programs on a Stack and returns result points.
 #pragma once
 #include "core/json_input.hpp"
-#include "runtime/world.hpp"
+#include "mpi/stack.hpp"
+#include "platform/world.hpp"
 
 #include <functional>
 #include <string>

@@ -3,7 +3,7 @@
 // pairs); osu_bw and osu_mbw_mr stream `window` non-blocking sends that the receiver acknowledges with a 4-byte
 // message; osu_bibw exchanges windows in both directions. osu_multi_lat and osu_mbw_mr pair rank i with i + N/2.
 #include "benchmarks/benchmarks.hpp"
-#include "runtime/task.hpp"
+#include "benchmarks/task.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

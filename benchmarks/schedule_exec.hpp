@@ -8,7 +8,8 @@
 // followed by ompi_request_wait_all per round).
 #pragma once
 #include "collectives/schedule.hpp"
-#include "runtime/world.hpp"
+#include "mpi/stack.hpp"
+#include "platform/world.hpp"
 
 #include <functional>
 #include <vector>

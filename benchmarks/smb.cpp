@@ -9,7 +9,7 @@
 // LIMITATIONS: the threshold default (10 %) and the growth factor are this driver's choices, not SMB's published
 // defaults (not in the sources available).
 #include "benchmarks/benchmarks.hpp"
-#include "runtime/task.hpp"
+#include "benchmarks/task.hpp"
 
 namespace ompisim::bench {
 

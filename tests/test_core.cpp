@@ -1,7 +1,7 @@
 #include "core/json_input.hpp"
 #include "core/params.hpp"
 #include "core/units.hpp"
-#include "models/machine.hpp"
+#include "runner/registries.hpp"
 
 #include <catch2/catch.hpp>
 

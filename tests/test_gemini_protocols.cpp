@@ -1,7 +1,8 @@
 #include "models/gemini/gni.hpp"
+#include "models/gemini/nic.hpp"
 #include "protocols/btl/ugni/eager_pool.hpp"
-#include "protocols/pml/base/match_queues.hpp"
-#include "protocols/pml/base/peer_seq.hpp"
+#include "mpi/match_queues.hpp"
+#include "mpi/peer_seq.hpp"
 #include "protocols/pml/ob1/requests.hpp"
 #include "test_helpers.hpp"
 
@@ -54,7 +55,7 @@ TEST_CASE("ugni SMSG: credit exhaustion and recovery, connection on first send",
 TEST_CASE("ugni SMSG: the sender reaps one local CQ event per message when the ack returns", "[protocol][ugni]") {
   test::Fixture f("cielo", 2, 1);
   gemini::Gni gni(*f.world, 32);
-  const auto& g = f.machine->gemini;
+  const auto& g = gemini::nic(*f.machine).p;
   World& w = *f.world;
   double posted = -1, step = -1;
   gni.smsg_send(0, 1, 8, nullptr, [] {});
@@ -226,7 +227,7 @@ TEST_CASE("message conservation and MPI order for openmpi and native", "[protoco
 // released when ob1 has copied it out, not once per send request). How validated: completions and the held-buffer
 // counter.
 TEST_CASE("ugni eager-get buffers of RNDV/FRAG fragments return to the pool", "[protocol][ugni][ob1]") {
-  McaParams mca = load_machine("cielo")->mca;
+  McaParams mca = machine_mca(*load_machine("cielo"));
   mca.btl_ugni_smsg_limit.value = 1024;
   test::Fixture f("cielo", 2, 1, "openmpi", &mca);
   int done = 0;

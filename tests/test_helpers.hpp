@@ -1,9 +1,11 @@
 // Builds a World on the plain DES engine (SimGrid allows one engine per process, so in-process tests use DES).
 #pragma once
 #include "engine/des_engine.hpp"
-#include "models/machine.hpp"
-#include "runtime/stacks.hpp"
-#include "runtime/world.hpp"
+#include "platform/machine.hpp"
+#include "runner/registries.hpp"
+#include "runner/stacks.hpp"
+#include "mpi/stack.hpp"
+#include "platform/world.hpp"
 
 #include <memory>
 
@@ -14,12 +16,14 @@ struct Fixture {
   engine::DesEngine sim;
   std::unique_ptr<World> world;
   std::unique_ptr<Stack> stack;
+  McaParams mca_;
   Fixture(const std::string& m, long long ranks, int rpn, const std::string& stack_name = "", McaParams* mca = nullptr) {
     machine = load_machine(m);
     Placement p = make_placement(*machine, ranks, rpn, {}, "test");
-    world = std::make_unique<World>(sim, *machine, mca ? *mca : machine->mca, p);
+    mca_ = mca ? *mca : machine_mca(*machine);
+    world = std::make_unique<World>(sim, *machine, p);
     world->declare_bulk_paths({}, p.node_count() <= 64);
-    if (!stack_name.empty()) stack = make_stack(*world, stack_name, "test");
+    if (!stack_name.empty()) stack = make_stack(*world, mca_, stack_name, "test");
   }
 };
 

@@ -1,5 +1,6 @@
-#include "models/machine.hpp"
-#include "models/topology/torus.hpp"
+#include "models/gemini/nic.hpp"
+#include "runner/registries.hpp"
+#include "platform/torus/torus.hpp"
 
 #include <boost/graph/breadth_first_search.hpp>
 #include <catch2/catch.hpp>
@@ -27,7 +28,7 @@ TEST_CASE("torus: hop counts equal torus distance, routes symmetric, link bandwi
   }
   for (std::uint32_t id = 0; id < t.link_count(); ++id) {
     const auto& l = t.link(id);
-    double y = m->gemini.link_bandwidth_y * m->gemini.packet_payload_efficiency;
+    double y = gemini::nic(*m).p.link_bandwidth_y * gemini::nic(*m).p.packet_payload_efficiency;
     CHECK(l.bandwidth == Approx(l.dim == 1 ? y : 2.003 * y).epsilon(0.01));
   }
   // Hand-checked route: router 0 (0,0,0) to (15,1,0): one X- hop across the wrap, then one Y+ hop.

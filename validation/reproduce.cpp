@@ -1,6 +1,6 @@
 // The main job: every scenario into results/<scenario>.{json,csv}, one SVG per figure (gnuplot) overlaying the
 // papers' reference points on the simulated curves, and results/validation.md.
-#include "runtime/scenario.hpp"
+#include "runner/scenario.hpp"
 #include "validation/validate.hpp"
 
 #include <cstdlib>

@@ -1,7 +1,7 @@
 #include "validation/validate.hpp"
 
-#include "models/machine.hpp"
-#include "runtime/scenario.hpp"
+#include "runner/registries.hpp"
+#include "runner/scenario.hpp"
 
 #include <Eigen/Dense>
 #include <cmath>

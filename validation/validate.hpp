@@ -4,7 +4,7 @@
 // Levenberg-Marquardt on the calibration points) and the reproduce job (results/, plots, validation.md).
 #pragma once
 #include "core/json_input.hpp"
-#include "runtime/scenario.hpp"
+#include "runner/scenario.hpp"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // Tests of the application skeletons (benchmarks/app_skeleton.cpp, benchmarks/apps/*.json) on the DES engine.
 #include "benchmarks/benchmarks.hpp"
-#include "runtime/scenario.hpp"
+#include "runner/scenario.hpp"
 #include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,7 +14,7 @@ namespace {
 Json run_and_check(const bench::AppConfig& c, const std::string& stack, int ranks) {
   test::Fixture f("jaguar-xt4", ranks, 2);
   f.world->declare_bulk_paths(bench::app_node_pairs(*f.world, c, "test"), false);
-  f.stack = make_stack(*f.world, stack, "test");
+  f.stack = make_stack(*f.world, f.mca_, stack, "test");
   Json p = bench::run_app(*f.world, *f.stack, c, "test");
   StackStats s = f.stack->stats();
   INFO(c.app << " on " << stack << ", " << ranks << " ranks");

@@ -51,7 +51,7 @@ void RegCache::insert(std::uint64_t addr, std::uint64_t bytes) {
   map_[{addr, bytes}] = lru_.begin();
 }
 
-Gni::Gni(World& w, std::uint16_t max_credits) : w_(w), g_(w.machine().gemini), max_credits_(max_credits) {}
+Gni::Gni(World& w, std::uint16_t max_credits) : w_(w), g_(gemini::nic(w.machine()).p), max_credits_(max_credits) {}
 
 Endpoint& Gni::endpoint(int rank, int peer) {
   return eps_[(static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(peer)];
@@ -62,7 +62,7 @@ const RegCache* Gni::regcache(int rank) const {
   return it == regcaches_.end() ? nullptr : &it->second;
 }
 
-void Gni::smsg_send(int rank, int peer, std::uint64_t bytes, Completion sent, Completion deliver) {
+void Gni::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Callback deliver) {
   Endpoint& ep = endpoint(rank, peer);
   ep.pending.push_back({bytes, std::move(sent), std::move(deliver)});
   if (ep.state == EpState::Init) {
@@ -119,7 +119,7 @@ void Gni::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
   });
 }
 
-void Gni::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Completion done) {
+void Gni::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Callback done) {
   (op == RdmaOp::Get ? rdma_gets : rdma_puts)++;
   long long ni = w_.node_of(initiator), np = w_.node_of(peer);
   long long src = op == RdmaOp::Get ? np : ni, dst = op == RdmaOp::Get ? ni : np;
@@ -140,7 +140,7 @@ void Gni::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes
   });
 }
 
-void Gni::amo(int initiator, int target, Completion local_done, Completion at_target) {
+void Gni::amo(int initiator, int target, Callback local_done, Callback at_target) {
   long long ni = w_.node_of(initiator), nt = w_.node_of(target);
   w_.cpu(initiator, g_.fma_issue_overhead, [this, initiator, ni, nt, local_done = std::move(local_done),
                                             at_target = std::move(at_target)]() mutable {
@@ -152,7 +152,7 @@ void Gni::amo(int initiator, int target, Completion local_done, Completion at_ta
   });
 }
 
-void Gni::register_buffer(int rank, Buffer b, std::uint64_t bytes, Completion ready) {
+void Gni::register_buffer(int rank, Buffer b, std::uint64_t bytes, Callback ready) {
   auto it = regcaches_.find(rank);
   if (it == regcaches_.end()) {
     std::size_t limit = static_cast<std::size_t>(std::max(1.0, g_.max_registrations / w_.local_ranks(rank)));

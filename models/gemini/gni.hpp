@@ -10,7 +10,8 @@
 // LIMITATIONS: SMSG, control messages and AMOs are timed analytically (no bandwidth sharing); RDMA data is a flow.
 #pragma once
 #include "core/errors.hpp"
-#include "runtime/world.hpp"
+#include "models/gemini/nic.hpp"
+#include "platform/world.hpp"
 
 #include <cstdint>
 #include <list>
@@ -29,7 +30,7 @@ struct Endpoint {
   double last_arrival = 0;  // SMSG delivery is FIFO per connection
   struct Pending {
     std::uint64_t bytes;
-    Completion sent, deliver;
+    Callback sent, deliver;
   };
   std::list<Pending> pending;  // waiting for the connection or for a credit (a list: an empty deque costs 600 B)
 
@@ -68,13 +69,13 @@ public:
   Gni(World& w, std::uint16_t max_credits);
   // SMSG of `bytes` (header + payload) from rank to peer; `sent` on the sender CPU once posted, `deliver` on the
   // receiver's CPU once polled out of the mailbox.
-  void smsg_send(int rank, int peer, std::uint64_t bytes, Completion sent, Completion deliver);
+  void smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Callback deliver);
   // RDMA between initiator and peer: GET moves bytes peer -> initiator, PUT initiator -> peer. BTE when `bte`.
   // `done` runs on the initiator's CPU after its completion queue reports the transfer.
-  void rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Completion done);
-  void amo(int initiator, int target, Completion local_done, Completion at_target);
+  void rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Callback done);
+  void amo(int initiator, int target, Callback local_done, Callback at_target);
   // Registration through the rank's cache; `ready` once the buffer is registered.
-  void register_buffer(int rank, Buffer b, std::uint64_t bytes, Completion ready);
+  void register_buffer(int rank, Buffer b, std::uint64_t bytes, Callback ready);
 
   Endpoint& endpoint(int rank, int peer);
   std::size_t endpoints() const { return eps_.size(); }

@@ -4,13 +4,13 @@
 
 namespace ompisim::seastar {
 
-using namespace ompisim::ptl::portals;
+using namespace ompisim::portals;
 
 namespace {
 constexpr std::size_t kEqCapacity = 64;  // the model hands events over directly; the queue only bounds memory
 }
 
-SeaStar::SeaStar(World& w, Handler handler) : w_(w), handler_(std::move(handler)) {}
+SeaStar::SeaStar(World& w, Handler handler) : w_(w), p_(seastar::nic(w.machine()).p), handler_(std::move(handler)) {}
 
 Nic& SeaStar::nic(int rank) {
   auto it = nics_.find(rank);
@@ -26,7 +26,7 @@ EqId SeaStar::eq(int rank) {
 }
 
 void SeaStar::calls(int rank, int n, Callback then) {
-  w_.cpu(rank, n * w_.machine().seastar.portals_call_cost, std::move(then));
+  w_.cpu(rank, n * p_.portals_call_cost, std::move(then));
 }
 
 double SeaStar::firmware(long long node, double cost) {
@@ -35,8 +35,8 @@ double SeaStar::firmware(long long node, double cost) {
   return f;
 }
 
-void SeaStar::move(long long a, long long b, const World::PathCost& path, double bytes, Callback done) {
-  if (bytes <= w_.machine().seastar.flow_threshold || a == b) {
+void SeaStar::move(long long a, long long b, const PathCost& path, double bytes, Callback done) {
+  if (bytes <= p_.flow_threshold || a == b) {
     w_.sim().after(bytes / path.bandwidth, std::move(done));
     return;
   }
@@ -46,7 +46,7 @@ void SeaStar::move(long long a, long long b, const World::PathCost& path, double
 
 void SeaStar::interrupt(int rank, Callback then) {
   ++interrupts;
-  double c = w_.machine().seastar.host_interrupt_cost;
+  double c = p_.host_interrupt_cost;
   w_.steal(rank, c);
   w_.sim().after(c, std::move(then));
 }
@@ -60,19 +60,17 @@ void SeaStar::dispatch(int rank, const std::vector<Event>& ev) {
 
 void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBits bits, std::uint64_t hdr_data) {
   ++puts;
-  const auto& p = w_.machine().seastar;
   PutResult pr = nic(rank).put(md, ack, pid(target), pt, bits, 0, hdr_data);
   long long a = w_.node_of(rank), b = w_.node_of(target);
-  World::PathCost path = w_.path(a, b);
-  double arrive = firmware(a, p.fw_message_cost) + path.time(p.header_bytes);
+  PathCost path = w_.path(a, b);
+  double arrive = firmware(a, p_.fw_message_cost) + path.time(p_.header_bytes);
   PutMessage msg = pr.message;
   auto local = std::make_shared<std::vector<Event>>(std::move(pr.local.events));
   w_.sim().at(arrive, [this, rank, target, a, b, path, msg, local] {
-    const auto& p = w_.machine().seastar;
     IncomingResult in = nic(target).deliver_put(msg);
     entries_walked += in.entries_walked;
     if (on_match) on_match(target, in, msg);
-    double matched_at = firmware(b, p.fw_message_cost + in.entries_walked * p.match_entry_cost);
+    double matched_at = firmware(b, p_.fw_message_cost + in.entries_walked * p_.match_entry_cost);
     double bytes = static_cast<double>(in.matched ? in.mlength : 0);
     if (in.truncated()) ++truncated;
     auto incoming = std::make_shared<IncomingResult>(std::move(in));
@@ -87,11 +85,10 @@ void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBi
           dispatch(target, incoming->events);
           if (!incoming->ack) return;
           ++acks;
-          const auto& p = w_.machine().seastar;
           ResponseMessage ackm = *incoming->ack;
-          double back = firmware(b, p.fw_message_cost) + path.time(p.header_bytes);  // routes are symmetric
+          double back = firmware(b, p_.fw_message_cost) + path.time(p_.header_bytes);  // routes are symmetric
           w_.sim().at(back, [this, rank, a, ackm] {
-            double fw = firmware(a, w_.machine().seastar.fw_message_cost);
+            double fw = firmware(a, p_.fw_message_cost);
             w_.sim().at(fw, [this, rank, ackm] {
               interrupt(rank, [this, rank, ackm] { dispatch(rank, nic(rank).on_ack(ackm).events); });
             });
@@ -104,18 +101,16 @@ void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBi
 
 void SeaStar::get(int rank, MdId md, int target, PtIndex pt, MatchBits bits) {
   ++gets;
-  const auto& p = w_.machine().seastar;
   GetResult gr = nic(rank).get(md, pid(target), pt, bits, 0);
   dispatch(rank, gr.local.events);
   long long a = w_.node_of(rank), b = w_.node_of(target);
-  World::PathCost path = w_.path(a, b);
-  double arrive = firmware(a, p.fw_message_cost) + path.time(p.header_bytes);
+  PathCost path = w_.path(a, b);
+  double arrive = firmware(a, p_.fw_message_cost) + path.time(p_.header_bytes);
   GetMessage msg = gr.message;
   w_.sim().at(arrive, [this, rank, target, a, b, path, msg] {
-    const auto& p = w_.machine().seastar;
     IncomingResult in = nic(target).deliver_get(msg);
     entries_walked += in.entries_walked;
-    double fw = firmware(b, p.fw_message_cost + in.entries_walked * p.match_entry_cost);
+    double fw = firmware(b, p_.fw_message_cost + in.entries_walked * p_.match_entry_cost);
     auto incoming = std::make_shared<IncomingResult>(std::move(in));
     w_.sim().at(fw, [this, rank, target, a, b, path, incoming] {
       if (incoming->dropped()) {
@@ -124,13 +119,12 @@ void SeaStar::get(int rank, MdId md, int target, PtIndex pt, MatchBits bits) {
       }
       // Generic mode: the target host sets up the reply.
       interrupt(target, [this, rank, target, a, b, path, incoming] {
-        const auto& p = w_.machine().seastar;
-        double start = firmware(b, p.fw_message_cost) + path.time(p.header_bytes);
+        double start = firmware(b, p_.fw_message_cost) + path.time(p_.header_bytes);
         double bytes = static_cast<double>(incoming->mlength);
         w_.sim().at(start, [this, rank, target, a, b, path, bytes, incoming] {
           move(b, a, path, bytes, [this, rank, target, a, incoming] {
             dispatch(target, incoming->events);  // GET_END: the data has been read
-            double fw = firmware(a, w_.machine().seastar.fw_message_cost);
+            double fw = firmware(a, p_.fw_message_cost);
             ResponseMessage reply = *incoming->reply;
             w_.sim().at(fw, [this, rank, reply] {
               interrupt(rank, [this, rank, reply] { dispatch(rank, nic(rank).on_reply(reply).events); });

@@ -16,15 +16,16 @@
 // LIMITATIONS: one firmware resource per node (TX and RX processing serialised); no PowerPC scratch-memory limits; the
 // event queue is only a bounded buffer (the handler gets every event); no retransmission or flow control in the NIC.
 #pragma once
-#include "protocols/ptl/portals/portals.hpp"
-#include "runtime/world.hpp"
+#include "models/portals/portals.hpp"
+#include "models/seastar/nic.hpp"
+#include "platform/world.hpp"
 
 #include <functional>
 #include <unordered_map>
 
 namespace ompisim::seastar {
 
-namespace ptl = ompisim::ptl::portals;
+namespace ptl = ompisim::portals;
 
 class SeaStar {
 public:
@@ -34,6 +35,7 @@ public:
   ptl::Nic& nic(int rank);                       // the rank's Portals interface (created on first use)
   static ptl::ProcessId pid(int rank) { return {static_cast<std::uint32_t>(rank), 0}; }
   static int rank_of(ptl::ProcessId p) { return static_cast<int>(p.nid); }
+  const SeaStarParams& params() const { return p_; }
   ptl::EqId eq(int rank);                        // the rank's event queue (allocated with its Nic)
 
   // Host cost of `n` Portals calls on rank's CPU, then `then` (still on the CPU).
@@ -59,11 +61,12 @@ public:
 private:
   double firmware(long long node, double cost);  // serial PowerPC: returns the time its work ends
   // Payload streamed behind the header (the path's latency is already in the header's time).
-  void move(long long a, long long b, const World::PathCost& path, double bytes, Callback done);
+  void move(long long a, long long b, const PathCost& path, double bytes, Callback done);
   void interrupt(int rank, Callback then);
   void dispatch(int rank, const std::vector<ptl::Event>& ev);
 
   World& w_;
+  const SeaStarParams& p_;
   Handler handler_;
   std::unordered_map<int, ptl::Nic> nics_;
   std::unordered_map<int, ptl::EqId> eqs_;

@@ -3,7 +3,8 @@
 // charging its own receive costs.
 #pragma once
 #include "protocols/pml/ob1/hdr.hpp"
-#include "runtime/world.hpp"
+#include "mpi/stack.hpp"
+#include "platform/world.hpp"
 
 #include <cstdint>
 #include <string>

@@ -4,7 +4,7 @@
 
 namespace ompisim::loggp {
 
-LogGPStack::LogGPStack(World& w) : w_(w), p_(w.machine().loggp), ranks_(static_cast<std::size_t>(w.ranks())) {}
+LogGPStack::LogGPStack(World& w) : w_(w), p_(loggp::nic(w.machine()).p), ranks_(static_cast<std::size_t>(w.ranks())) {}
 
 StackStats LogGPStack::stats() const {
   StackStats s = st_;

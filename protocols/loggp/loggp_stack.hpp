@@ -3,8 +3,10 @@
 // receive costs o + s*O. Messages above S use a rendezvous (RTS, CTS, then the data). Matching follows MPI order.
 // Its closed forms (e.g. a dissemination barrier in ceil(log2 P)(2o + L)) check the drivers and the schedules.
 #pragma once
-#include "protocols/pml/base/match_queues.hpp"
-#include "runtime/world.hpp"
+#include "models/loggp/nic.hpp"
+#include "mpi/match_queues.hpp"
+#include "mpi/stack.hpp"
+#include "platform/world.hpp"
 
 #include <unordered_map>
 

@@ -1,7 +1,8 @@
 // What pml/cm asks of a matching transport layer (mirrors mca_mtl_base_module_t): send and receive with MPI matching
 // done by the transport. The MTL owns matching, protocols and data movement; pml/cm owns requests.
 #pragma once
-#include "runtime/world.hpp"
+#include "mpi/stack.hpp"
+#include "platform/world.hpp"
 
 namespace ompisim::mtl {
 

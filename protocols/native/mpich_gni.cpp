@@ -4,10 +4,10 @@ namespace ompisim::native {
 
 constexpr std::uint64_t kHdr = 48;  // MPICH packet header + GNI tag
 
-MpichGni::MpichGni(World& w)
-    : w_(w), gni_(w, static_cast<std::uint16_t>(w.mca().mpich_gni_smsg_credits.value)),
-      sw_(w.machine().software.mpich_sw_overhead), ranks_(static_cast<std::size_t>(w.ranks())) {
-  double v = w.mca().mpich_gni_max_vshort_msg_size.value;
+MpichGni::MpichGni(World& w, const McaParams& mca)
+    : w_(w), mca_(mca), gni_(w, static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value)),
+      sw_(gemini::nic(w.machine()).software.mpich_sw_overhead), ranks_(static_cast<std::size_t>(w.ranks())) {
+  double v = mca.mpich_gni_max_vshort_msg_size.value;
   vshort_ = static_cast<std::uint64_t>(v > 0 ? v : ugni_auto_smsg_limit(w.ranks()));
 }
 
@@ -36,7 +36,7 @@ void MpichGni::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf
   w_.cpu(rank, sw_, [this, rank, dst, tag, bytes, buf, sid, seq] {
     double signal = w_.machine().host.shm_signal_latency;
     if (w_.same_node(rank, dst)) {
-      if (bytes <= static_cast<std::uint64_t>(w_.mca().mpich_smp_single_copy_size.value)) {
+      if (bytes <= static_cast<std::uint64_t>(mca_.mpich_smp_single_copy_size.value)) {
         ++st_.counters["shm_eager"];
         w_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, bytes, buf, sid, seq, signal] {
           w_.sim().after(signal, [this, rank, dst, tag, bytes, buf, sid, seq] {
@@ -96,7 +96,7 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
   std::uint64_t sid = m.sid, bytes = m.bytes;
   if (w_.same_node(src, dst)) {
     // LMT: XPMEM single copy by the receiver (attach once per 2 MiB region, cached), then DONE.
-    auto gran = static_cast<std::uint64_t>(w_.mca().mpich_smp_xpmem_attach_granularity.value);
+    auto gran = static_cast<std::uint64_t>(mca_.mpich_smp_xpmem_attach_granularity.value);
     double attach = static_cast<double>(xpmem_.attach(dst, src, m.sbuf.addr, bytes, gran)) * w_.machine().host.xpmem_attach_cost;
     w_.cpu(dst, attach, [this, rid, dst, bytes, sid] {
       w_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid] {
@@ -109,7 +109,7 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
     return;
   }
   Buffer rbuf = recvs_.at(rid).buf;
-  bool bte = bytes > static_cast<std::uint64_t>(w_.mca().mpich_gni_rdma_threshold.value);
+  bool bte = bytes > static_cast<std::uint64_t>(mca_.mpich_gni_rdma_threshold.value);
   bool aligned = rbuf.addr % 4 == 0 && m.sbuf.addr % 4 == 0 && bytes % 4 == 0;
   gni_.register_buffer(dst, rbuf, bytes, [this, rid, dst, src, bytes, sid, bte, aligned] {
     if (aligned) {

@@ -10,8 +10,10 @@
 // come from intro_mpi(3) from memory (status M in hardware-sources.md).
 #pragma once
 #include "models/gemini/gni.hpp"
+#include "mpi/stack.hpp"
+#include "protocols/base/mca_params.hpp"
 #include "models/host/xpmem.hpp"
-#include "protocols/pml/base/match_queues.hpp"
+#include "mpi/match_queues.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -20,7 +22,7 @@ namespace ompisim::native {
 
 class MpichGni final : public Stack {
 public:
-  explicit MpichGni(World& w);
+  MpichGni(World& w, const McaParams& mca);
   std::string name() const override { return "native"; }
   void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
   void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
@@ -59,6 +61,7 @@ private:
   void finish_recv(std::uint64_t rid);
 
   World& w_;
+  const McaParams& mca_;
   gemini::Gni gni_;
   double sw_;
   std::uint64_t vshort_;

@@ -1,8 +1,9 @@
 // ompisim: the command-line tool. Subcommands: run, validate, calibrate, reproduce, list, describe.
 // Exit status: 0 success; 1 validation failure (a calibration point outside its tolerance); 2 bad input.
 #include "benchmarks/benchmarks.hpp"
-#include "runtime/scenario.hpp"
-#include "runtime/stacks.hpp"
+#include "runner/scenario.hpp"
+#include "runner/registries.hpp"
+#include "runner/stacks.hpp"
 #include "validation/validate.hpp"
 
 #include <CLI/CLI.hpp>
@@ -135,7 +136,9 @@ int main(int argc, char** argv) {
       std::cout << "machines:\n";
       for (auto& [n, f] : list_machines()) std::cout << "  " << n << "  (" << f << ")\n";
       std::cout << "stacks:\n";
-      for (auto& s : stack_registry()) std::cout << "  " << s.name << " [" << s.family << "]  " << s.description << "\n";
+      for (auto& s : stack_registry().all()) std::cout << "  " << s.name << " [" << s.nic_kind << "]  " << s.description << "\n";
+      std::cout << "NIC kinds:\n";
+      for (auto& k : nic_kinds().all()) std::cout << "  " << k.name << "  " << k.description << "\n";
       std::cout << "benchmarks:\n";
       for (auto& b : bench::benchmark_names()) std::cout << "  " << b << "\n";
       std::cout << "barrier algorithms (barrier_loop):\n";
@@ -148,7 +151,7 @@ int main(int argc, char** argv) {
     }
     if (*desc) {
       auto m = load_machine(desc_machine);
-      std::cout << fmt::format("# {} ({}), family {}: {}\n", m->name, m->file, m->family, m->description);
+      std::cout << fmt::format("# {} ({}), NIC kind {}: {}\n", m->name, m->file, m->nic_kind(), m->description);
       std::cout << fmt::format("# topology: {}, {} compute nodes x {} cores\n", m->topology_json.dump(), m->nodes,
                                m->cores_per_node);
       auto print = [](const ParamList& l) {
@@ -160,13 +163,17 @@ int main(int argc, char** argv) {
       std::cout << "## physical parameters\n";
       print(m->physical_params());
       std::cout << "## software (MCA) defaults\n";
-      print(m->mca_params());
+      {
+        McaParams mca = machine_mca(*m);
+        print(param_list(mca));
+      }
       std::cout << "## barrier algorithms\n";
       for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";
-      if (m->family == "seastar") {
-        std::cout << "## application skeletons (app_skeleton; seastar-portals paper Table 1)\n";
-        for (auto& a : bench::app_names()) std::cout << "  " << a << "\n";
-      }
+      std::cout << "## stacks on this machine\n";
+      for (auto& s : stack_registry().all())
+        if (s.nic_kind == m->nic_kind()) std::cout << "  " << s.name << "  " << s.description << "\n";
+      std::cout << "## application skeletons (app_skeleton; seastar-portals paper Table 1)\n";
+      for (auto& a : bench::app_names()) std::cout << "  " << a << "\n";
       return 0;
     }
     if (*val) {

@@ -4,7 +4,7 @@
 
 namespace ompisim::btl::portals {
 
-using namespace ompisim::ptl::portals;
+using namespace ompisim::portals;
 
 namespace {
 constexpr PtIndex kFragTable = 2;  // btl/portals send table: fragments into receive blocks
@@ -12,12 +12,12 @@ constexpr PtIndex kRdmaTable = 3;  // exposed buffers for PtlGet
 constexpr std::uint64_t kRecvBlockPtr = 1, kExposedPtr = 2;
 }  // namespace
 
-BtlPortals::BtlPortals(World& w)
-    : w_(w), ss_(w, [this](int r, const Event& e) { on_event(r, e); }),
-      overhead_(w.machine().seastar_software.btl_portals_overhead) {
-  caps_.eager_limit = static_cast<std::uint64_t>(w.mca().btl_portals_eager_limit.value);
+BtlPortals::BtlPortals(World& w, const McaParams& mca)
+    : w_(w), mca_(mca), ss_(w, [this](int r, const Event& e) { on_event(r, e); }),
+      overhead_(seastar::nic(w.machine()).software.btl_portals_overhead) {
+  caps_.eager_limit = static_cast<std::uint64_t>(mca.btl_portals_eager_limit.value);
   caps_.rndv_eager_limit = caps_.eager_limit;
-  caps_.max_send_size = static_cast<std::uint64_t>(w.mca().btl_portals_max_send_size.value);
+  caps_.max_send_size = static_cast<std::uint64_t>(mca.btl_portals_max_send_size.value);
   caps_.has_get = true;
   caps_.exclusivity = 60;  // btl_portals_component.c (hardware-sources.md §4)
 }
@@ -33,7 +33,7 @@ void BtlPortals::post_block(int rank) {
   Nic& nic = ss_.nic(rank);
   MeId me = nic.me_attach(kFragTable, ProcessId::any(), 0, ~MatchBits{0}, UnlinkOp::Unlink, InsertPos::After);
   Md md;
-  md.length = static_cast<std::uint64_t>(w_.mca().btl_portals_recv_block_size.value);
+  md.length = static_cast<std::uint64_t>(mca_.btl_portals_recv_block_size.value);
   md.max_size = std::min<std::uint64_t>(caps_.max_send_size + kHdrBytes, md.length);
   md.options.op_put = md.options.manage_local = md.options.event_start_disable = true;
   md.eq = ss_.eq(rank);
@@ -45,7 +45,7 @@ BtlPortals::PeerState& BtlPortals::peer(int rank, int dst) {
   std::uint64_t key = (static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(dst);
   auto it = peers_.find(key);
   if (it == peers_.end())
-    it = peers_.emplace(key, PeerState{static_cast<int>(w_.mca().btl_portals_send_credits.value), {}}).first;
+    it = peers_.emplace(key, PeerState{static_cast<int>(mca_.btl_portals_send_credits.value), {}}).first;
   return it->second;
 }
 
@@ -125,7 +125,7 @@ void BtlPortals::get(int initiator, int peer_rank, std::uint64_t bytes, Buffer l
 }
 
 void BtlPortals::on_event(int rank, const Event& e) {
-  double poll = w_.machine().seastar.eq_poll_cost;
+  double poll = ss_.params().eq_poll_cost;
   if (e.user_ptr == kRecvBlockPtr) {
     if (e.kind == EventKind::Unlink) {
       ss_.calls(rank, 2, [this, rank] { post_block(rank); });

@@ -15,17 +15,18 @@
 #pragma once
 #include "models/seastar/seastar.hpp"
 #include "protocols/btl/btl.hpp"
+#include "protocols/base/mca_params.hpp"
 
 #include <deque>
 #include <unordered_map>
 
 namespace ompisim::btl::portals {
 
-namespace ptl = ompisim::ptl::portals;
+namespace ptl = ompisim::portals;
 
 class BtlPortals final : public Btl {
 public:
-  explicit BtlPortals(World& w);
+  BtlPortals(World& w, const McaParams& mca);
   std::string name() const override { return "portals"; }
   const BtlCaps& caps() const override { return caps_; }
   void send(const Frag& f, Completion local_done) override;
@@ -50,6 +51,7 @@ private:
   PeerState& peer(int rank, int dst);
 
   World& w_;
+  const McaParams& mca_;
   seastar::SeaStar ss_;
   BtlCaps caps_;
   double overhead_;

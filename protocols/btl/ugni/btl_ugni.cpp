@@ -2,8 +2,8 @@
 
 namespace ompisim::btl::ugni {
 
-BtlUgni::BtlUgni(World& w, gemini::Gni& gni) : w_(w), gni_(gni) {
-  const McaParams& m = w.mca();
+BtlUgni::BtlUgni(World& w, const McaParams& mca, gemini::Gni& gni) : w_(w), mca_(mca), gni_(gni) {
+  const McaParams& m = mca;
   caps_.eager_limit = static_cast<std::uint64_t>(m.btl_ugni_eager_limit.value);
   caps_.rndv_eager_limit = caps_.eager_limit;
   caps_.max_send_size = caps_.eager_limit;
@@ -15,7 +15,7 @@ BtlUgni::BtlUgni(World& w, gemini::Gni& gni) : w_(w), gni_(gni) {
 EagerPool& BtlUgni::pool(int rank) {
   auto it = pools_.find(rank);
   if (it != pools_.end()) return it->second;
-  const McaParams& m = w_.mca();
+  const McaParams& m = mca_;
   return pools_
       .emplace(rank, EagerPool(static_cast<std::uint32_t>(m.btl_ugni_eager_num.value),
                                static_cast<std::uint32_t>(m.btl_ugni_eager_inc.value),
@@ -42,7 +42,7 @@ void BtlUgni::send(const Frag& f, Completion local_done) {
       gni_.smsg_send(f.src, f.dst, kCtrlBytes + kHdrBytes, nullptr, [this, f, sink] {
         // INIT_GET arrived: the receiver takes a buffer from its pool and pulls the data.
         auto pull = [this, f, sink] {
-          bool bte = f.payload > static_cast<std::uint64_t>(w_.mca().btl_ugni_fma_limit.value);
+          bool bte = f.payload > static_cast<std::uint64_t>(mca_.btl_ugni_fma_limit.value);
           gni_.rdma(gemini::RdmaOp::Get, bte, f.dst, f.src, f.payload, [this, f, sink] {
             // RDMA_COMPLETE frees the sender's eager buffer.
             gni_.smsg_send(f.dst, f.src, kCtrlBytes, nullptr, [this, f] { pool(f.src).give_back(); });
@@ -54,7 +54,7 @@ void BtlUgni::send(const Frag& f, Completion local_done) {
         };
         switch (pool(f.dst).take(pull)) {
           case EagerPool::Result::Got: pull(); break;
-          case EagerPool::Result::Grew: w_.cpu(f.dst, w_.machine().gemini.registration_cost, pull); break;
+          case EagerPool::Result::Grew: w_.cpu(f.dst, gemini::nic(w_.machine()).p.registration_cost, pull); break;
           case EagerPool::Result::Wait: break;
         }
       });
@@ -63,7 +63,7 @@ void BtlUgni::send(const Frag& f, Completion local_done) {
   auto shared = std::make_shared<decltype(go)>(std::move(go));
   switch (pool(f.src).take([shared] { (*shared)(); })) {
     case EagerPool::Result::Got: (*shared)(); break;
-    case EagerPool::Result::Grew: w_.cpu(f.src, w_.machine().gemini.registration_cost, [shared] { (*shared)(); }); break;
+    case EagerPool::Result::Grew: w_.cpu(f.src, gemini::nic(w_.machine()).p.registration_cost, [shared] { (*shared)(); }); break;
     case EagerPool::Result::Wait: break;
   }
 }
@@ -81,9 +81,9 @@ void BtlUgni::prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion r
 }
 
 void BtlUgni::get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) {
-  bool bte = bytes > static_cast<std::uint64_t>(w_.mca().btl_ugni_fma_limit.value);
+  bool bte = bytes > static_cast<std::uint64_t>(mca_.btl_ugni_fma_limit.value);
   bool aligned = local.addr % 4 == 0 && remote.addr % 4 == 0 && bytes % 4 == 0;
-  if (aligned && bytes <= static_cast<std::uint64_t>(w_.mca().btl_ugni_get_limit.value)) {
+  if (aligned && bytes <= static_cast<std::uint64_t>(mca_.btl_ugni_get_limit.value)) {
     ++long_gets;
     gni_.rdma(gemini::RdmaOp::Get, bte, initiator, peer, bytes, std::move(done));
     return;

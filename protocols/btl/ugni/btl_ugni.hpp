@@ -9,7 +9,9 @@
 //    SMSG messages.
 #pragma once
 #include "models/gemini/gni.hpp"
+#include "mpi/stack.hpp"
 #include "protocols/btl/btl.hpp"
+#include "protocols/base/mca_params.hpp"
 #include "protocols/btl/ugni/eager_pool.hpp"
 
 #include <unordered_map>
@@ -20,7 +22,7 @@ constexpr std::uint64_t kCtrlBytes = 48;  // INIT_GET / PUT_INIT / RDMA_COMPLETE
 
 class BtlUgni final : public Btl {
 public:
-  BtlUgni(World& w, gemini::Gni& gni);
+  BtlUgni(World& w, const McaParams& mca, gemini::Gni& gni);
   std::string name() const override { return "ugni"; }
   const BtlCaps& caps() const override { return caps_; }
   void send(const Frag& f, Completion local_done) override;
@@ -34,6 +36,7 @@ public:
 
 private:
   World& w_;
+  const McaParams& mca_;
   gemini::Gni& gni_;
   BtlCaps caps_;
   std::uint64_t smsg_limit_;

@@ -2,8 +2,8 @@
 
 namespace ompisim::btl::vader {
 
-BtlVader::BtlVader(World& w) : w_(w) {
-  caps_.eager_limit = static_cast<std::uint64_t>(w.mca().btl_vader_eager_limit.value);
+BtlVader::BtlVader(World& w, const McaParams& mca) : w_(w), mca_(mca) {
+  caps_.eager_limit = static_cast<std::uint64_t>(mca.btl_vader_eager_limit.value);
   caps_.rndv_eager_limit = caps_.eager_limit;
   caps_.max_send_size = 32768;
   caps_.has_get = true;
@@ -11,14 +11,14 @@ BtlVader::BtlVader(World& w) : w_(w) {
 }
 
 double BtlVader::attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes) {
-  auto gran = static_cast<std::uint64_t>(w_.mca().btl_vader_xpmem_attach_granularity.value);
+  auto gran = static_cast<std::uint64_t>(mca_.btl_vader_xpmem_attach_granularity.value);
   return static_cast<double>(xpmem_.attach(rank, peer, addr, bytes, gran)) * w_.machine().host.xpmem_attach_cost;
 }
 
 void BtlVader::send(const Frag& f, Completion local_done) {
   FragSink* sink = sink_;
   double signal = w_.machine().host.shm_signal_latency;
-  bool inline_send = kHdrBytes + f.payload < static_cast<std::uint64_t>(w_.mca().btl_vader_max_inline_send.value);
+  bool inline_send = kHdrBytes + f.payload < static_cast<std::uint64_t>(mca_.btl_vader_max_inline_send.value);
   // Single copy needs the user data in one piece and someone to tell the sender when it was taken: MATCH fragments
   // of contiguous buffers. Anything else (RNDV/FRAG of non-contiguous data) is copied in and out.
   bool single_copy = !inline_send && f.sbuf.contiguous && f.hdr == pml::Hdr::Match;

@@ -10,6 +10,7 @@
 #pragma once
 #include "models/host/xpmem.hpp"
 #include "protocols/btl/btl.hpp"
+#include "protocols/base/mca_params.hpp"
 
 #include <set>
 #include <unordered_map>
@@ -18,7 +19,7 @@ namespace ompisim::btl::vader {
 
 class BtlVader final : public Btl {
 public:
-  explicit BtlVader(World& w);
+  BtlVader(World& w, const McaParams& mca);
   std::string name() const override { return "vader"; }
   const BtlCaps& caps() const override { return caps_; }
   void send(const Frag& f, Completion local_done) override;
@@ -31,6 +32,7 @@ private:
   // Cost of making [addr, addr+bytes) of `peer` visible to `rank` (xpmem_attach per uncached 2 MiB region).
   double attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes);
   World& w_;
+  const McaParams& mca_;
   BtlCaps caps_;
   host::XpmemAttachCache xpmem_;
   std::unordered_map<std::uint64_t, Completion> inplace_;                    // send_req -> sender's local completion

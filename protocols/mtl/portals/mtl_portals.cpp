@@ -4,8 +4,8 @@
 
 namespace ompisim::mtl::portals {
 
-using namespace ompisim::ptl::portals;
-namespace bits = ompisim::ptl::portals::mpi;
+using namespace ompisim::portals;
+namespace bits = ompisim::portals::mpi;
 
 namespace {
 constexpr PtIndex kSendTable = 0;  // OMPI_MTL_PORTALS_SEND_TABLE_ID: MPI messages
@@ -243,7 +243,7 @@ std::uint64_t MtlPortals::message_length(std::uint64_t hdr_data, std::uint64_t r
   return ops_.at(hdr_data).bytes;
 }
 
-double MtlPortals::poll_cost() const { return proto_.eqs_polled * w_.machine().seastar.eq_poll_cost; }
+double MtlPortals::poll_cost() const { return proto_.eqs_polled * ss_.params().eq_poll_cost; }
 
 void MtlPortals::complete(std::uint64_t id) {
   auto it = ops_.find(id);

@@ -18,15 +18,16 @@
 // until the block is unlinked (as in Portals).
 #pragma once
 #include "models/seastar/seastar.hpp"
+#include "protocols/base/mca_params.hpp"
 #include "protocols/mtl/mtl.hpp"
-#include "protocols/ptl/portals/mpi_bits.hpp"
+#include "protocols/mtl/portals/mpi_bits.hpp"
 
 #include <deque>
 #include <unordered_map>
 
 namespace ompisim::mtl::portals {
 
-namespace ptl = ompisim::ptl::portals;
+namespace ptl = ompisim::portals;
 
 // The protocol choices that distinguish Open MPI's MTL from Cray MPI's Portals device (the paper, §2.2: "similar to
 // the Portals MTL ... significant differences regarding the handling of event queue polling").

@@ -6,7 +6,7 @@
 // Unexpected eager data is copied into a PML buffer on arrival and out of it at match time (two copies).
 #pragma once
 #include "protocols/btl/btl.hpp"
-#include "protocols/pml/base/match_queues.hpp"
+#include "mpi/match_queues.hpp"
 #include "protocols/pml/ob1/requests.hpp"
 
 #include <array>

@@ -1,8 +1,9 @@
 // The three SeaStar stacks end to end on the DES engine (Red Storm machine): pml/cm + mtl/portals, pml/ob1 +
 // btl/portals, Cray MPI over Portals.
-#include "../../../../tests/test_helpers.hpp"
+#include "tests/test_helpers.hpp"
 #include "benchmarks/benchmarks.hpp"
-#include "runtime/task.hpp"
+#include "models/seastar/nic.hpp"
+#include "benchmarks/task.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -103,8 +104,8 @@ TEST_CASE("mtl/portals: pre-posted receives are matched by Portals in place", "[
 TEST_CASE("seastar: interrupt cost is on the critical path of every stack", "[seastar]") {
   auto one_way = [](const std::string& st, double extra) {
     test::Fixture f("red-storm", 2, 1, "");
-    f.machine->seastar.host_interrupt_cost.value += extra;
-    f.stack = make_stack(*f.world, st, "test");
+    seastar::nic(*f.machine).p.host_interrupt_cost.value += extra;
+    f.stack = make_stack(*f.world, f.mca_, st, "test");
     bench::OsuConfig c;
     c.name = "netpipe";
     c.sizes = {0};

@@ -1,4 +1,4 @@
-#include "models/topology/torus.hpp"
+#include "platform/torus/torus.hpp"
 
 #include <cstdlib>
 #include <stdexcept>

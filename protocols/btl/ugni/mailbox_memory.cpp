@@ -1,10 +1,10 @@
-#include "models/gemini/mailbox_memory.hpp"
+#include "protocols/btl/ugni/mailbox_memory.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-namespace ompisim::gemini {
+namespace ompisim::btl::ugni {
 
 namespace {
 std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
@@ -65,4 +65,4 @@ MailboxMemory mailbox_memory(const MailboxJob& job, std::uint64_t smsg_limit, st
   return m;
 }
 
-}  // namespace ompisim::gemini
+}  // namespace ompisim::btl::ugni

@@ -1,5 +1,5 @@
 // Portals 3.3 matching and data movement. See portals.hpp for the sources and limitations.
-#include "protocols/ptl/portals/portals.hpp"
+#include "models/portals/portals.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -7,7 +7,7 @@
 
 #include "core/errors.hpp"
 
-namespace ompisim::ptl::portals {
+namespace ompisim::portals {
 
 namespace {
 
@@ -411,4 +411,4 @@ InitiatorResult Nic::on_reply(const ResponseMessage& reply) {
   return r;
 }
 
-}  // namespace ompisim::ptl::portals
+}  // namespace ompisim::portals

@@ -2,9 +2,9 @@
 // top bits, the sender's rank and the tag below (one communicator: the context id is 0). A receive with
 // MPI_ANY_SOURCE / MPI_ANY_TAG ignores those fields; a receive matches either protocol type.
 #pragma once
-#include "protocols/ptl/portals/portals.hpp"
+#include "models/portals/portals.hpp"
 
-namespace ompisim::ptl::portals::mpi {
+namespace ompisim::portals::mpi {
 
 enum class MsgType : std::uint64_t { Short = 1, Long = 2, Ready = 3 };
 inline constexpr MatchBits kTypeMask = MatchBits{3} << 62;
@@ -29,4 +29,4 @@ inline int tag_of(MatchBits b) { return static_cast<int>(b & kTagMask); }
 // A catch-all entry for one protocol type (unexpected messages).
 inline std::pair<MatchBits, MatchBits> type_only(MsgType t) { return {static_cast<MatchBits>(t) << 62, ~kTypeMask}; }
 
-}  // namespace ompisim::ptl::portals::mpi
+}  // namespace ompisim::portals::mpi

@@ -1,4 +1,4 @@
-#include "runtime/world.hpp"
+#include "platform/world.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -7,12 +7,8 @@
 
 namespace ompisim {
 
-void Stack::amo_add(int, int, Completion, Completion) {
-  throw std::logic_error("stack '" + name() + "' has no remote atomics");
-}
-
-World::World(Simulator& sim, Machine& machine, const McaParams& mca, Placement placement)
-    : sim_(sim), machine_(machine), mca_(mca), placement_(std::move(placement)),
+World::World(Simulator& sim, Machine& machine, Placement placement)
+    : sim_(sim), machine_(machine), placement_(std::move(placement)),
       cpu_free_(static_cast<std::size_t>(placement_.ranks), 0.0),
       copying_(static_cast<std::size_t>(placement_.ranks), 0) {}
 
@@ -89,18 +85,14 @@ int World::hops(long long a, long long b) const {
 }
 
 double World::wire_time(long long a, long long b, double bytes) const {
-  if (machine_.family == "loggp") {  // LogGP: the first byte is in L, G per further byte
-    auto& p = machine_.loggp;
-    return p.L + std::max(0.0, bytes - 1) / p.G_bandwidth;
-  }
-  return path(a, b).time(bytes);
+  return machine_.nic->wire_time(path(a, b), bytes);
 }
 
-World::PathCost World::path(long long a, long long b) const {
-  if (machine_.family == "loggp") return {machine_.loggp.L, machine_.loggp.G_bandwidth};
+PathCost World::path(long long a, long long b) const {
+  PathCost c{machine_.nic_latency(), machine_.injection_bandwidth()};
+  if (!machine_.torus) return c;
   const auto& t = *machine_.torus;
   int ra = t.router_of_node(a), rb = t.router_of_node(b);
-  PathCost c{machine_.nic_latency(), machine_.injection_bandwidth()};
   if (ra != rb)
     for (auto id : t.route(ra, rb)) {
       c.bandwidth = std::min(c.bandwidth, t.link(id).bandwidth);
@@ -173,12 +165,35 @@ EndpointId World::core_endpoint(long long node, int core) {
 }
 
 void World::add_route(long long a, long long b, std::vector<ResourceId>& path) {
+  if (!machine_.torus) return;
   const auto& t = *machine_.torus;
   for (auto id : t.route(t.router_of_node(a), t.router_of_node(b))) {
     auto it = link_res_.find(id);
     if (it == link_res_.end()) it = link_res_.emplace(id, resource(t.link_name(id), t.link(id).bandwidth)).first;
     path.push_back(it->second);
   }
+}
+
+ResourceId World::nic_resource(long long node, const std::string& name) {
+  auto key = std::make_pair(node, name);
+  auto it = nic_res_.find(key);
+  if (it != nic_res_.end()) return it->second;
+  double cap = -1;
+  for (auto& r : nic_resources_)
+    if (r.name == name) cap = r.capacity;
+  if (cap < 0) throw std::logic_error("NIC kind '" + machine_.nic_kind() + "' names an undeclared resource '" + name + "'");
+  return nic_res_[key] = resource(fmt::format("n{}-{}", node, name), cap);
+}
+
+// The resources of a bulk transfer a -> b driven by `initiator` (a for a PUT, b for a GET), from the NIC kind's
+// declared path: its node-side resources before the route, the route's links, its node-side resources after it.
+std::vector<ResourceId> World::bulk_resources(long long a, long long b, long long initiator) {
+  std::vector<ResourceId> path;
+  auto node = [&](End e) { return e == End::Src ? a : e == End::Dst ? b : initiator; };
+  for (auto& [end, name] : bulk_path_.before_route) path.push_back(nic_resource(node(end), name));
+  add_route(a, b, path);
+  for (auto& [end, name] : bulk_path_.after_route) path.push_back(nic_resource(node(end), name));
+  return path;
 }
 
 void World::declare_bulk_paths(const std::vector<std::pair<long long, long long>>& pairs_in, bool all_pairs) {
@@ -193,6 +208,9 @@ void World::declare_bulk_paths(const std::vector<std::pair<long long, long long>
     if (!mem_res_.count(n)) mem_res_[n] = resource(fmt::format("n{}-membus", n), machine_.host.node_copy_bandwidth);
     sim_.add_path(core_endpoint(n, c), mem_endpoint(n), {core_res_[core_key], mem_res_[n]});
   }
+  nic_resources_ = machine_.nic->node_resources();
+  bulk_path_ = machine_.nic->bulk_path();
+  bool pull_paths = bulk_path_.initiator_dependent();
   std::vector<std::pair<long long, long long>> pairs = pairs_in;
   if (all_pairs)
     for (long long a : active)
@@ -200,34 +218,9 @@ void World::declare_bulk_paths(const std::vector<std::pair<long long, long long>
         if (a != b) pairs.emplace_back(a, b);
   for (auto [a, b] : pairs) {
     if (a == b || sim_.has_path(node_endpoint(a), node_endpoint(b))) continue;
-    std::vector<ResourceId> path;
-    if (machine_.family == "loggp") {
-      for (long long n : {a, b})
-        if (!ht_res_.count(n)) ht_res_[n] = resource(fmt::format("n{}-nic", n), machine_.loggp.G_bandwidth);
-      path = {ht_res_[a], ht_res_[b]};
-    } else if (machine_.family == "seastar") {
-      // SeaStar: HyperTransport DMA out of the source node, the links of the route, HT into the target node.
-      double ht = machine_.seastar.ht_bandwidth;
-      if (!ht_res_.count(a)) ht_res_[a] = resource(fmt::format("n{}-ht-tx", a), ht);
-      if (!htrx_res_.count(b)) htrx_res_[b] = resource(fmt::format("n{}-ht-rx", b), ht);
-      path = {ht_res_[a]};
-      add_route(a, b, path);
-      path.push_back(htrx_res_[b]);
-    } else {
-      auto& g = machine_.gemini;
-      for (long long n : {a, b}) {
-        if (!ht_res_.count(n)) ht_res_[n] = resource(fmt::format("n{}-ht", n), g.nic_ht_capacity);
-        if (!bte_res_.count(n)) bte_res_[n] = resource(fmt::format("n{}-bte", n), g.bte_bandwidth);
-      }
-      path = {bte_res_[a], ht_res_[a]};
-      add_route(a, b, path);
-      path.push_back(ht_res_[b]);
-      // The same data path driven by b (a GET issued by b): b's BTE instead of a's.
-      std::vector<ResourceId> pulled = path;
-      pulled[0] = bte_res_[b];
-      sim_.add_path(pull_endpoint(a), pull_endpoint(b), pulled);
-    }
-    sim_.add_path(node_endpoint(a), node_endpoint(b), path);
+    sim_.add_path(node_endpoint(a), node_endpoint(b), bulk_resources(a, b, a));
+    // The same data path driven by b (a GET issued by b), when the NIC kind's path depends on the initiator.
+    if (pull_paths) sim_.add_path(pull_endpoint(a), pull_endpoint(b), bulk_resources(a, b, b));
   }
   paths_declared_ = true;
 }
@@ -238,7 +231,7 @@ void World::bulk(long long a, long long b, double bytes, double latency, Callbac
     sim_.after(latency, std::move(done));
     return;
   }
-  // Only Gemini declares pull paths (a per-node DMA engine on the path); elsewhere a pulled transfer uses the same path.
+  // Pull paths exist only when the NIC kind's bulk path depends on the initiator (a DMA engine on the path).
   bool pull = pulled && !pull_ep_.empty();
   EndpointId ea = pull ? pull_ep_.at(a) : node_ep_.at(a), eb = pull ? pull_ep_.at(b) : node_ep_.at(b);
   sim_.after(latency, [this, ea, eb, bytes, done = std::move(done)]() mutable { sim_.flow(ea, eb, bytes, std::move(done)); });

@@ -1,6 +1,8 @@
-#include "runtime/stacks.hpp"
+#include "runner/stacks.hpp"
 
 #include "models/gemini/gni.hpp"
+#include "protocols/btl/ugni/mailbox_memory.hpp"
+#include "models/seastar/nic.hpp"
 #include "protocols/btl/portals/btl_portals.hpp"
 #include "protocols/btl/self/btl_self.hpp"
 #include "protocols/btl/ugni/btl_ugni.hpp"
@@ -15,25 +17,13 @@
 
 namespace ompisim {
 
-const std::vector<StackInfo>& stack_registry() {
-  static const std::vector<StackInfo> r{
-      {"openmpi", "gemini", "Open MPI: pml/ob1 + bml/r2 + btl/self, btl/vader (XPMEM), btl/ugni; Cheetah uGNI BCOL"},
-      {"native", "gemini", "Cray MPT: MPICH2 CH3/Nemesis with the uGNI netmod (same hardware, different protocol)"},
-      {"openmpi-cm", "seastar", "Open MPI: pml/cm + mtl/portals (matching by Portals on the SeaStar)"},
-      {"openmpi-ob1", "seastar", "Open MPI: pml/ob1 + bml/r2 + btl/self, btl/portals (matching in the host)"},
-      {"native", "seastar", "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above"},
-      {"loggp", "loggp", "LogGOPS reference stack (closed-form checks)"},
-  };
-  return r;
-}
-
 namespace {
 // Open MPI on Gemini: owns uGNI state, the BTLs and the PML.
 class OpenMpiGemini final : public Stack {
 public:
-  explicit OpenMpiGemini(World& w)
-      : gni_(w, static_cast<std::uint16_t>(w.mca().btl_ugni_smsg_max_credits.value)), self_(w), vader_(w),
-        ugni_(w, gni_), ob1_(w, w.machine().software.ompi_sw_overhead, &self_, &vader_, &ugni_) {
+  OpenMpiGemini(World& w, const McaParams& mca)
+      : gni_(w, static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.value)), self_(w), vader_(w, mca),
+        ugni_(w, mca, gni_), ob1_(w, gemini::nic(w.machine()).software.ompi_sw_overhead, &self_, &vader_, &ugni_) {
     ob1_.amo_provider = [this, &w](int r, int t, Completion l, Completion a) {
       if (w.same_node(r, t)) {  // an atomic on a shared cache line (BASESMUMA-style on-node flag)
         double s = w.machine().host.shm_signal_latency;
@@ -108,8 +98,8 @@ mtl::portals::Protocol cray_mpi_protocol(const McaParams& mca) {
 // Open MPI's OB1 path on SeaStar: pml/ob1 over btl/portals (on-node peers also go through Portals on Catamount).
 class OpenMpiOb1Portals final : public Stack {
 public:
-  explicit OpenMpiOb1Portals(World& w)
-      : self_(w), portals_(w), ob1_(w, w.machine().seastar_software.pml_ob1_overhead, &self_, nullptr, &portals_, "openmpi-ob1") {}
+  OpenMpiOb1Portals(World& w, const McaParams& mca)
+      : self_(w), portals_(w, mca), ob1_(w, seastar::nic(w.machine()).software.pml_ob1_overhead, &self_, nullptr, &portals_, "openmpi-ob1") {}
   std::string name() const override { return "openmpi-ob1"; }
   void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { ob1_.isend(r, d, t, b, buf, std::move(c)); }
   void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { ob1_.irecv(r, s, t, b, buf, std::move(c)); }
@@ -126,31 +116,83 @@ private:
 };
 }  // namespace
 
-std::unique_ptr<Stack> make_stack(World& w, const std::string& name, const std::string& file) {
-  std::vector<std::string> names;
-  std::vector<std::string> families;
-  const std::string& fam = w.machine().family;
-  for (auto& s : stack_registry()) {
+void StackRegistry::add(StackInfo info) {
+  if (info.name.empty() || !info.make) throw std::invalid_argument("stack: empty name or no factory");
+  if (find(info.name, info.nic_kind))
+    throw std::invalid_argument("stack '" + info.name + "' registered twice for NIC kind '" + info.nic_kind + "'");
+  entries_.push_back(std::move(info));
+}
+
+const StackInfo* StackRegistry::find(const std::string& name, const std::string& nic_kind) const {
+  for (auto& e : entries_)
+    if (e.name == name && e.nic_kind == nic_kind) return &e;
+  return nullptr;
+}
+
+// btl/ugni's derived SMSG limit, and the what-if of SMSG mailboxes vs MSGQ (protocols/btl/ugni/mailbox_memory) for this run.
+static void report_ugni_mailboxes(Json& res, const StackReport& r) {
+  const long long ranks = r.placement.ranks;
+  auto lim = ugni_smsg_limit(r.mca, ranks);
+  res["provenance"]["derived"] = {{"btl_ugni_smsg_limit (effective)", static_cast<double>(lim)}};
+  auto cr = static_cast<std::uint64_t>(r.mca.btl_ugni_smsg_max_credits.value);
+  std::uint64_t eps = r.stats.counters.count("ugni_endpoints") ? r.stats.counters.at("ugni_endpoints") : 0;
+  auto mm = btl::ugni::mailbox_memory({ranks, r.placement.ranks_per_node, r.placement.node_count()}, lim, cr, eps, cr);
+  res["mailbox_memory"] = {
+      {"unit", "bytes per node (mailbox_bytes, msgq_queue_bytes: bytes each)"},
+      {"ranks", ranks}, {"ranks_per_node", r.placement.ranks_per_node}, {"nodes", r.placement.node_count()},
+      {"smsg_limit", mm.smsg_limit}, {"credits", mm.credits}, {"msgq_credits", mm.msgq_credits},
+      {"mailbox_bytes", mm.mailbox_bytes}, {"msgq_queue_bytes", mm.msgq_queue_bytes},
+      {"off_node_peers_per_rank", mm.off_node_peers}, {"ugni_endpoints", eps},
+      {"smsg_all_peers", mm.smsg_all_peers}, {"smsg_connected", mm.smsg_connected},
+      {"smsg_connected_max", mm.smsg_connected_max}, {"smsg_connected_allocated", mm.smsg_connected_allocated},
+      {"msgq_per_node", mm.msgq_per_node}};
+}
+
+void register_stacks(StackRegistry& reg) {
+  reg.add({"openmpi", "gemini", "Open MPI: pml/ob1 + bml/r2 + btl/self, btl/vader (XPMEM), btl/ugni; Cheetah uGNI BCOL",
+           [](World& w, const McaParams& mca) { return std::make_unique<OpenMpiGemini>(w, mca); },
+           &report_ugni_mailboxes});
+  reg.add({"native", "gemini", "Cray MPT: MPICH2 CH3/Nemesis with the uGNI netmod (same hardware, different protocol)",
+           [](World& w, const McaParams& mca) { return std::make_unique<native::MpichGni>(w, mca); }});
+  reg.add({"openmpi-cm", "seastar", "Open MPI: pml/cm + mtl/portals (matching by Portals on the SeaStar)",
+           [](World& w, const McaParams& mca) {
+             return std::make_unique<PortalsMatchingStack>(w, mtl::portals::open_mpi_protocol(mca),
+                                                           seastar::nic(w.machine()).software.pml_cm_overhead,
+                                                           "openmpi-cm");
+           }});
+  reg.add({"openmpi-ob1", "seastar", "Open MPI: pml/ob1 + bml/r2 + btl/self, btl/portals (matching in the host)",
+           [](World& w, const McaParams& mca) { return std::make_unique<OpenMpiOb1Portals>(w, mca); }});
+  reg.add({"native", "seastar",
+           "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above",
+           [](World& w, const McaParams& mca) {
+             return std::make_unique<PortalsMatchingStack>(w, cray_mpi_protocol(mca),
+                                                           seastar::nic(w.machine()).software.mpich_overhead, "native");
+           }});
+  reg.add({"loggp", "loggp", "LogGOPS reference stack (closed-form checks)",
+           [](World& w, const McaParams&) { return std::make_unique<loggp::LogGPStack>(w); }});
+}
+
+const StackRegistry& stack_registry() {
+  static const StackRegistry reg = [] {
+    StackRegistry r;
+    register_stacks(r);
+    return r;
+  }();
+  return reg;
+}
+
+std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::string& name, const std::string& file) {
+  const std::string kind = w.machine().nic_kind();
+  if (const StackInfo* s = stack_registry().find(name, kind)) return s->make(w, mca);
+  std::vector<std::string> names, kinds;
+  for (auto& s : stack_registry().all()) {
     if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
-    if (s.name != name) continue;
-    if (s.family != fam) {
-      families.push_back(s.family);
-      continue;
-    }
-    if (fam == "gemini" && name == "openmpi") return std::make_unique<OpenMpiGemini>(w);
-    if (fam == "gemini" && name == "native") return std::make_unique<native::MpichGni>(w);
-    const auto& sw = w.machine().seastar_software;
-    if (fam == "seastar" && name == "openmpi-cm")
-      return std::make_unique<PortalsMatchingStack>(w, mtl::portals::open_mpi_protocol(w.mca()), sw.pml_cm_overhead, name);
-    if (fam == "seastar" && name == "openmpi-ob1") return std::make_unique<OpenMpiOb1Portals>(w);
-    if (fam == "seastar" && name == "native")
-      return std::make_unique<PortalsMatchingStack>(w, cray_mpi_protocol(w.mca()), sw.mpich_overhead, name);
-    if (name == "loggp") return std::make_unique<loggp::LogGPStack>(w);
+    if (s.name == name) kinds.push_back(s.nic_kind);
   }
-  if (!families.empty())
+  if (!kinds.empty())
     throw InputError(file, "stack",
-                     fmt::format("stack '{}' runs on {} machines, but machine '{}' is {}", name,
-                                 fmt::join(families, " or "), w.machine().name, fam));
+                     fmt::format("stack '{}' runs on {} machines, but machine '{}' has a {} NIC", name,
+                                 fmt::join(kinds, " or "), w.machine().name, kind));
   std::string hint = did_you_mean(name, names);
   throw InputError(file, "stack", fmt::format("unknown stack '{}'{} (known: {})", name,
                                               hint.empty() ? "" : " (did you mean '" + hint + "'?)",

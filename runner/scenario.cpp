@@ -1,9 +1,9 @@
-#include "runtime/scenario.hpp"
+#include "runner/scenario.hpp"
 
 #include "engine/des_engine.hpp"
 #include "engine/simgrid_engine.hpp"
-#include "models/gemini/mailbox_memory.hpp"
-#include "runtime/stacks.hpp"
+#include "runner/registries.hpp"
+#include "runner/stacks.hpp"
 
 #include <array>
 #include <cstdio>
@@ -188,7 +188,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
     if (e.file().empty()) throw InputError(s.file, "machine", e.reason());
     throw;
   }
-  McaParams mca = m->mca;
+  McaParams mca = machine_mca(*m);
   {
     ObjectReader mr(s.mca, s.file, "mca");
     auto list = param_list(mca);
@@ -200,8 +200,8 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   std::unique_ptr<Simulator> sim;
   if (s.engine == "des") sim = std::make_unique<engine::DesEngine>();
   else sim = std::make_unique<engine::SimGridEngine>();
-  World w(*sim, *m, mca, pl);
-  auto stack = make_stack(w, s.stack, s.file);
+  World w(*sim, *m, pl);
+  auto stack = make_stack(w, mca, s.stack, s.file);
   Json points;
   if (s.benchmark == "barrier_loop") {
     sim->seal();
@@ -245,23 +245,8 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
                        {"overrides", sets},
                        {"parameters", resolved(m->physical_params())},
                        {"mca", resolved(param_list(mca))}};
-  if (m->family == "gemini" && (s.benchmark == "barrier_loop" || s.stack == "openmpi"))
-    res["provenance"]["derived"] = {{"btl_ugni_smsg_limit (effective)", static_cast<double>(ugni_smsg_limit(mca, ranks))}};
-  if (m->family == "gemini" && s.stack == "openmpi") {  // what-if: SMSG mailboxes vs MSGQ (models/gemini/mailbox_memory)
-    auto lim = ugni_smsg_limit(mca, ranks);
-    auto cr = static_cast<std::uint64_t>(mca.btl_ugni_smsg_max_credits.value);
-    std::uint64_t eps = st.counters.count("ugni_endpoints") ? st.counters.at("ugni_endpoints") : 0;
-    auto mm = gemini::mailbox_memory({ranks, pl.ranks_per_node, pl.node_count()}, lim, cr, eps, cr);
-    res["mailbox_memory"] = {
-        {"unit", "bytes per node (mailbox_bytes, msgq_queue_bytes: bytes each)"},
-        {"ranks", ranks}, {"ranks_per_node", pl.ranks_per_node}, {"nodes", pl.node_count()},
-        {"smsg_limit", mm.smsg_limit}, {"credits", mm.credits}, {"msgq_credits", mm.msgq_credits},
-        {"mailbox_bytes", mm.mailbox_bytes}, {"msgq_queue_bytes", mm.msgq_queue_bytes},
-        {"off_node_peers_per_rank", mm.off_node_peers}, {"ugni_endpoints", eps},
-        {"smsg_all_peers", mm.smsg_all_peers}, {"smsg_connected", mm.smsg_connected},
-        {"smsg_connected_max", mm.smsg_connected_max}, {"smsg_connected_allocated", mm.smsg_connected_allocated},
-        {"msgq_per_node", mm.msgq_per_node}};
-  }
+  if (const StackInfo* si = stack_registry().find(s.stack, m->nic_kind()); si && si->report)
+    si->report(res, StackReport{pl, mca, st});
   return res;
 }
 

@@ -1,10 +1,10 @@
-// The simulated job: ranks placed on nodes, each pinned to one core with a CPU that executes the software costs of the
-// MPI stack in order (a rank's protocol handlers never overlap), and the fabric that times wire transfers and moves
-// bulk data as shared flows. Stacks (pml/ob1 over BTLs, native MPICH, loggp, ...) implement `Stack`; benchmark
-// drivers and collectives use only `Stack`.
+// The simulated platform of one job: ranks placed on nodes, each pinned to one core with a CPU that executes software
+// costs in order (a rank's protocol handlers never overlap), and the fabric that times wire transfers and moves bulk
+// data as shared flows. Knows nothing of MPI: the MPI interface (`Stack`) is mpi/stack.hpp, above this layer.
 #pragma once
 #include "core/sim.hpp"
-#include "models/machine.hpp"
+#include "platform/buffer.hpp"
+#include "platform/machine.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -17,15 +17,6 @@
 
 namespace ompisim {
 
-constexpr int kAnySource = -1;
-constexpr int kAnyTag = -1;
-
-// A user buffer: its address matters for alignment (uGNI GET needs 4-byte alignment) and registration caches.
-struct Buffer {
-  std::uint64_t addr = 0;
-  bool contiguous = true;
-};
-
 struct Placement {
   long long ranks = 0;
   int ranks_per_node = 1;
@@ -35,46 +26,11 @@ struct Placement {
   long long node_count() const { return static_cast<long long>(nodes.size()); }
 };
 
-struct StackStats {
-  std::uint64_t sends_posted = 0, sends_completed = 0, recvs_posted = 0, recvs_completed = 0;
-  std::uint64_t live_requests = 0, unexpected_now = 0, posted_now = 0;
-  std::uint64_t amos = 0;
-  std::map<std::string, std::uint64_t> counters;  // protocol counters: "smsg", "eager_get", "rget", "put_fallback"...
-};
-
-using Completion = std::function<void()>;
-
-// Removes request `id` from a stack's table, counts it, then runs its completion (after the erase, so the
-// completion may post new requests). Shared by every stack's send and receive paths.
-template <class Table>
-void complete_request(Table& table, std::uint64_t id, std::uint64_t& completed) {
-  auto it = table.find(id);
-  Completion done;
-  if constexpr (std::is_same_v<typename Table::mapped_type, Completion>) done = std::move(it->second);
-  else done = std::move(it->second.done);
-  table.erase(it);
-  ++completed;
-  if (done) done();
-}
-
-class Stack {
-public:
-  virtual ~Stack() = default;
-  virtual std::string name() const = 0;
-  virtual void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) = 0;
-  virtual void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) = 0;
-  // Remote atomic add on `target`'s collective counter; `local_done` when the initiator sees completion,
-  // `at_target` when the counter is updated (the target CPU is not involved).
-  virtual void amo_add(int rank, int target, Completion local_done, Completion at_target);
-  virtual StackStats stats() const = 0;
-};
-
 class World {
 public:
-  World(Simulator& sim, Machine& machine, const McaParams& mca, Placement placement);
+  World(Simulator& sim, Machine& machine, Placement placement);
   Simulator& sim() { return sim_; }
   Machine& machine() { return machine_; }
-  const McaParams& mca() const { return mca_; }
   const Placement& placement() const { return placement_; }
   long long ranks() const { return placement_.ranks; }
   long long node_of(int rank) const { return placement_.node_of(rank); }
@@ -94,13 +50,9 @@ public:
   // taken while it runs; MPI handlers queued meanwhile wait for it (no asynchronous progress).
   void compute(int rank, double seconds, Callback done);
 
-  // --- Fabric (Gemini or SeaStar torus, or flat LogGP network) ---
+  // --- Fabric (the machine's topology and its NIC kind's node-side resources) ---
   int hops(long long node_a, long long node_b) const;
   // The path from node a to node b: NIC latency plus router hops, and the slowest rate on it (NIC or link).
-  struct PathCost {
-    double latency, bandwidth;
-    double time(double bytes) const { return latency + bytes / bandwidth; }
-  };
   PathCost path(long long node_a, long long node_b) const;
   // One-way time of a small packet of `bytes` from node a to node b (NIC latency, hops, serialization): analytic.
   double wire_time(long long node_a, long long node_b, double bytes) const;
@@ -125,7 +77,6 @@ private:
 
   Simulator& sim_;
   Machine& machine_;
-  McaParams mca_;
   Placement placement_;
   struct CpuTask {
     bool is_copy;
@@ -141,7 +92,12 @@ private:
   std::unordered_map<int, std::vector<CpuTask>> waiting_;   // work queued behind that copy, in order
   std::unordered_map<long long, EndpointId> node_ep_, mem_ep_, pull_ep_;
   std::map<std::pair<long long, int>, EndpointId> core_ep_;
-  std::unordered_map<long long, ResourceId> ht_res_, htrx_res_, bte_res_, mem_res_;
+  ResourceId nic_resource(long long node, const std::string& name);
+  std::vector<ResourceId> bulk_resources(long long a, long long b, long long initiator);
+  std::vector<NicResource> nic_resources_;
+  BulkPath bulk_path_;
+  std::map<std::pair<long long, std::string>, ResourceId> nic_res_;
+  std::unordered_map<long long, ResourceId> mem_res_;
   std::map<std::pair<long long, int>, ResourceId> core_res_;
   std::unordered_map<std::uint32_t, ResourceId> link_res_;
   bool paths_declared_ = false;

@@ -31,7 +31,7 @@
 
 #include <cstdint>
 
-namespace ompisim::gemini {
+namespace ompisim::btl::ugni {
 
 // Assumption (GNI_SmsgBufferSizeNeeded is closed source): GNI's own header per SMSG message (tag, length, and the
 // sequence number GNI_SMSG_TYPE_MBOX_AUTO_RETRANSMIT needs). For any msg_maxsize that is a multiple of 64 (every
@@ -92,4 +92,4 @@ struct MailboxMemory {
 MailboxMemory mailbox_memory(const MailboxJob& job, std::uint64_t smsg_limit, std::uint64_t credits,
                              std::uint64_t endpoints, std::uint64_t msgq_credits);
 
-}  // namespace ompisim::gemini
+}  // namespace ompisim::btl::ugni

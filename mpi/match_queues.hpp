@@ -4,7 +4,7 @@
 // receive that matches. Per-source state is created on first contact. Also used by the native MPICH model (its
 // posted/unexpected queues follow the same MPI rules).
 #pragma once
-#include "protocols/pml/base/peer_seq.hpp"
+#include "mpi/peer_seq.hpp"
 
 #include <cstdint>
 #include <map>

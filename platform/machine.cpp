@@ -1,4 +1,4 @@
-#include "models/machine.hpp"
+#include "platform/machine.hpp"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -68,58 +68,29 @@ static Json load_with_base(const std::string& file, int depth = 0) {
 }
 
 ParamList Machine::physical_params() {
-  ParamList all;
-  auto add = [&](ParamList l) { all.insert(all.end(), l.begin(), l.end()); };
-  if (family == "gemini") {
-    add(param_list(host, "host."));
-    add(param_list(gemini, "nic."));
-    add(param_list(software, "software."));
-  } else if (family == "seastar") {
-    add(param_list(host, "host."));
-    add(param_list(seastar, "nic."));
-    add(param_list(seastar_software, "software."));
-  } else if (family == "loggp") {
-    add(param_list(loggp, "loggp."));
-  }
+  ParamList all = param_list(host, "host.");
+  for (auto& [section, list] : nic->sections())
+    for (auto& r : list) {
+      all.push_back(r);
+      all.back().info.name = section + "." + r.info.name;
+    }
   return all;
 }
 
 void Machine::rebuild_topology() {
   if (!torus) return;
-  std::array<double, 3> bw{};
-  double hop = 0;
-  if (family == "gemini") {
-    double eff = gemini.packet_payload_efficiency;
-    bw = {gemini.link_bandwidth_x * eff, gemini.link_bandwidth_y * eff, gemini.link_bandwidth_z * eff};
-    hop = gemini.router_hop_latency;
-  } else if (family == "seastar") {
-    double l = seastar.link_bandwidth * seastar.packet_payload_efficiency;
-    bw = {l, l, l};
-    hop = seastar.router_hop_latency;
-  }
-  torus = std::make_unique<topology::Torus>(torus->dims(), torus->nodes_per_router(), bw, hop, torus->wrap());
+  LinkRates lr = nic->link_rates();
+  torus = std::make_unique<topology::Torus>(torus->dims(), torus->nodes_per_router(), lr.dim_bandwidth, lr.hop_latency,
+                                            torus->wrap());
 }
 
-double Machine::injection_bandwidth() const {
-  if (family == "gemini") return gemini.nic_ht_capacity;
-  if (family == "seastar") return seastar.ht_bandwidth;
-  return loggp.G_bandwidth;
-}
-
-double Machine::nic_latency() const {
-  if (family == "gemini") return gemini.nic_latency;
-  if (family == "seastar") return seastar.nic_latency;
-  return loggp.L;
-}
-
-std::unique_ptr<Machine> load_machine(const std::string& name_or_path) {
+std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const NicKindRegistry& kinds) {
   std::string file = machine_file(name_or_path);
   Json j = load_with_base(file);
   auto m = std::make_unique<Machine>();
   m->file = file;
   ObjectReader r(j, file, "");
   m->name = r.str("machine");
-  m->family = r.str("family");
   m->description = r.opt_str("description").value_or("");
   {
     m->topology_json = r.raw("topology");
@@ -150,34 +121,38 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path) {
     if (t.has("source")) (void)t.raw("source");
     if (t.has("note")) (void)t.raw("note");
   }
-  std::vector<std::string> sections;
-  auto section = [&](const char* key, ParamList list) {
-    ObjectReader s = r.object(key);
-    load_sourced(s, list, true);
-    sections.push_back(key);
-  };
-  if (m->family == "gemini") {
-    section("host", param_list(m->host));
-    section("nic", param_list(m->gemini));
-    section("software", param_list(m->software));
-    m->rebuild_topology();
-  } else if (m->family == "seastar") {
-    section("host", param_list(m->host));
-    section("nic", param_list(m->seastar));
-    section("software", param_list(m->seastar_software));
-    if (!m->torus) r.fail("topology", "a seastar machine needs a torus topology");
-    m->rebuild_topology();
-  } else if (m->family == "loggp") {
-    section("loggp", param_list(m->loggp));
-  } else {
-    r.fail("family", "unknown NIC family '" + m->family + "' (known: gemini, seastar, loggp)");
+  {
+    ObjectReader h = r.object("host");
+    auto list = param_list(m->host);
+    load_sourced(h, list, true);
   }
+  {
+    ObjectReader n = r.object("nic");
+    std::string kind = n.str("kind");
+    const NicKindInfo* info = kinds.find(kind);
+    if (!info) {
+      std::string hint = did_you_mean(kind, kinds.names());
+      n.fail("kind", fmt::format("unknown NIC kind '{}'{} (known: {})", kind,
+                                 hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(kinds.names(), ", ")));
+    }
+    m->nic = info->make();
+    for (auto& [section, list] : m->nic->sections()) {
+      if (section == "nic") {
+        load_sourced(n, list, true);
+      } else {
+        ObjectReader s = r.object(section);
+        load_sourced(s, list, true);
+      }
+    }
+  }
+  if (m->nic->needs_topology() && !m->torus)
+    r.fail("topology", "NIC kind '" + m->nic->kind() + "' needs a torus topology");
+  m->rebuild_topology();
   if (r.has("mca_defaults")) {
-    ObjectReader s = r.object("mca_defaults");
-    auto list = param_list(m->mca);
-    load_sourced(s, list, false);
+    m->mca_defaults = r.raw("mca_defaults");
+    if (!m->mca_defaults.is_object()) r.fail("mca_defaults", "expected an object {name: {value, source}}");
   }
-  r.finish({"machine", "family", "description", "topology", "host", "nic", "software", "loggp", "mca_defaults"});
+  r.finish({"machine", "description", "topology", "host", "nic", "software", "mca_defaults"});
   return m;
 }
 

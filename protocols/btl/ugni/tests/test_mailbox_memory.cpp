@@ -1,12 +1,12 @@
-// Tests of the mailbox-memory what-if (models/gemini/mailbox_memory.hpp): per-peer SMSG mailboxes vs MSGQ queues.
+// Tests of the mailbox-memory what-if (protocols/btl/ugni/mailbox_memory.hpp): per-peer SMSG mailboxes vs MSGQ queues.
 #include "benchmarks/benchmarks.hpp"
-#include "models/gemini/mailbox_memory.hpp"
+#include "protocols/btl/ugni/mailbox_memory.hpp"
 #include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace ompisim;
-using namespace ompisim::gemini;
+using namespace ompisim::btl::ugni;
 
 // Configuration: msg_maxsize 256 B, 32 credits (Table I above 16k ranks, btl_ugni_smsg_max_credits default); and
 // msg_maxsize 1000 B, 4 credits (not a multiple of 64).
@@ -121,7 +121,7 @@ TEST_CASE("mailbox memory: connected endpoints never exceed all peers", "[gemini
     auto st = f.stack->stats();
     const std::uint64_t eps = st.counters.at("ugni_endpoints");
     const auto& pl = f.world->placement();
-    const std::uint64_t lim = effective_smsg_limit(f.world->mca(), c.ranks);
+    const std::uint64_t lim = effective_smsg_limit(f.mca_, c.ranks);
     MailboxMemory m = mailbox_memory({c.ranks, pl.ranks_per_node, pl.node_count()}, lim, 32, eps, 32);
     INFO(c.algo << " endpoints = " << eps);
     CHECK(eps > 0);

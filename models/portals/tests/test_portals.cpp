@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "protocols/ptl/portals/portals.hpp"
+#include "models/portals/portals.hpp"
 
-using namespace ompisim::ptl::portals;
+using namespace ompisim::portals;
 
 namespace {
 

@@ -22,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace ompisim::ptl::portals {
+namespace ompisim::portals {
 
 using MatchBits = std::uint64_t;
 using PtIndex = std::uint32_t;
@@ -329,4 +329,4 @@ private:
   std::uint64_t dropped_ = 0;
 };
 
-}  // namespace ompisim::ptl::portals
+}  // namespace ompisim::portals

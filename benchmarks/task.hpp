@@ -2,7 +2,8 @@
 // co_awaits sets of MPI requests (Pending) or a driver-level synchronisation (GlobalSync, used only where the
 // benchmark itself does not time the synchronisation, e.g. OSU's barrier between message sizes).
 #pragma once
-#include "runtime/world.hpp"
+#include "mpi/stack.hpp"
+#include "platform/world.hpp"
 
 #include <coroutine>
 #include <exception>

@@ -1,0 +1,36 @@
+// The "gemini" NIC kind (Cray XE6/XK6/XK7): its parameters (nic and software sections of the machine file) and what
+// the platform's fabric needs from it. A bulk transfer is driven by the DMA engine (BTE) of the node that initiates it
+// (the sender for a PUT, the receiver for a GET) and crosses the HyperTransport host interface of both nodes; the
+// host interface of a node is one resource shared by its transmit and receive streams (README.md, "bibw").
+#pragma once
+#include "models/gemini/gemini_params.hpp"
+#include "platform/machine.hpp"
+#include "platform/nic.hpp"
+
+namespace ompisim::gemini {
+
+class GeminiNic final : public NicModel {
+public:
+  GeminiParams p;
+  SoftwareParams software;
+
+  std::string kind() const override { return "gemini"; }
+  std::vector<std::pair<std::string, ParamList>> sections() override {
+    return {{"nic", param_list(p)}, {"software", param_list(software)}};
+  }
+  double injection_bandwidth() const override { return p.nic_ht_capacity; }
+  double nic_latency() const override { return p.nic_latency; }
+  LinkRates link_rates() const override {
+    double eff = p.packet_payload_efficiency;
+    return {{p.link_bandwidth_x * eff, p.link_bandwidth_y * eff, p.link_bandwidth_z * eff}, p.router_hop_latency};
+  }
+  std::vector<NicResource> node_resources() const override {
+    return {{"ht", p.nic_ht_capacity}, {"bte", p.bte_bandwidth}};
+  }
+  BulkPath bulk_path() const override { return {{{End::Initiator, "bte"}, {End::Src, "ht"}}, {{End::Dst, "ht"}}}; }
+};
+
+inline const GeminiNic& nic(const Machine& m) { return nic_as<GeminiNic>(*m.nic, "gemini"); }
+inline GeminiNic& nic(Machine& m) { return nic_as<GeminiNic>(*m.nic, "gemini"); }
+
+}  // namespace ompisim::gemini

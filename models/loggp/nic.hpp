@@ -1,0 +1,33 @@
+// The "loggp" NIC kind: the LogGOPS reference machine's network (flat, no routers). A small message takes
+// L + (s-1)G on the wire (the first byte is in L); bulk data crosses the sender's and the receiver's network interface,
+// each a resource of rate 1/G.
+#pragma once
+#include "models/loggp/loggp_params.hpp"
+#include "platform/machine.hpp"
+#include "platform/nic.hpp"
+
+#include <algorithm>
+
+namespace ompisim::loggp {
+
+class LogGPNic final : public NicModel {
+public:
+  LogGPParams p;
+
+  std::string kind() const override { return "loggp"; }
+  std::vector<std::pair<std::string, ParamList>> sections() override { return {{"nic", param_list(p)}}; }
+  double injection_bandwidth() const override { return p.G_bandwidth; }
+  double nic_latency() const override { return p.L; }
+  LinkRates link_rates() const override { return {{p.G_bandwidth, p.G_bandwidth, p.G_bandwidth}, 0}; }
+  double wire_time(const PathCost&, double bytes) const override {
+    return p.L + std::max(0.0, bytes - 1) / p.G_bandwidth;
+  }
+  std::vector<NicResource> node_resources() const override { return {{"nic", p.G_bandwidth}}; }
+  BulkPath bulk_path() const override { return {{{End::Src, "nic"}}, {{End::Dst, "nic"}}}; }
+  bool needs_topology() const override { return false; }
+};
+
+inline const LogGPNic& nic(const Machine& m) { return nic_as<LogGPNic>(*m.nic, "loggp"); }
+inline LogGPNic& nic(Machine& m) { return nic_as<LogGPNic>(*m.nic, "loggp"); }
+
+}  // namespace ompisim::loggp

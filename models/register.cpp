@@ -1,0 +1,20 @@
+#include "models/register.hpp"
+
+#include "models/gemini/nic.hpp"
+#include "models/loggp/nic.hpp"
+#include "models/seastar/nic.hpp"
+
+namespace ompisim::models {
+
+void register_nic_kinds(NicKindRegistry& reg) {
+  reg.add({"gemini", "Cray Gemini (XE6/XK6/XK7): uGNI SMSG, FMA/BTE RDMA, AMOs; 3-D torus router",
+           "Alverson et al., HOTI 2010; Cray S-2446; models/gemini/README.md",
+           [] { return std::make_unique<gemini::GeminiNic>(); }});
+  reg.add({"seastar", "Cray SeaStar / SeaStar 2.1 (XT3/XT4): Portals 3.3 firmware on a PowerPC, HyperTransport DMA",
+           "Brightwell et al., IEEE Micro 2006; models/seastar/README.md",
+           [] { return std::make_unique<seastar::SeaStarNic>(); }});
+  reg.add({"loggp", "LogGOPS reference network (flat; closed-form checks)", "Hoefler et al., LogGOPSim, HPDC 2010",
+           [] { return std::make_unique<loggp::LogGPNic>(); }});
+}
+
+}  // namespace ompisim::models

@@ -1,0 +1,36 @@
+// The "seastar" NIC kind (Cray XT3/XT4, Portals 3.3 firmware on an embedded PowerPC): its parameters and what the
+// platform's fabric needs from it. Payload moves by HyperTransport DMA out of the source node (its transmit
+// direction), over the torus links, and into the target node (its receive direction); the two HT directions are
+// separate resources.
+#pragma once
+#include "models/seastar/seastar_params.hpp"
+#include "platform/machine.hpp"
+#include "platform/nic.hpp"
+
+namespace ompisim::seastar {
+
+class SeaStarNic final : public NicModel {
+public:
+  SeaStarParams p;
+  SoftwareParams software;
+
+  std::string kind() const override { return "seastar"; }
+  std::vector<std::pair<std::string, ParamList>> sections() override {
+    return {{"nic", param_list(p)}, {"software", param_list(software)}};
+  }
+  double injection_bandwidth() const override { return p.ht_bandwidth; }
+  double nic_latency() const override { return p.nic_latency; }
+  LinkRates link_rates() const override {
+    double l = p.link_bandwidth * p.packet_payload_efficiency;
+    return {{l, l, l}, p.router_hop_latency};
+  }
+  std::vector<NicResource> node_resources() const override {
+    return {{"ht-tx", p.ht_bandwidth}, {"ht-rx", p.ht_bandwidth}};
+  }
+  BulkPath bulk_path() const override { return {{{End::Src, "ht-tx"}}, {{End::Dst, "ht-rx"}}}; }
+};
+
+inline const SeaStarNic& nic(const Machine& m) { return nic_as<SeaStarNic>(*m.nic, "seastar"); }
+inline SeaStarNic& nic(Machine& m) { return nic_as<SeaStarNic>(*m.nic, "seastar"); }
+
+}  // namespace ompisim::seastar

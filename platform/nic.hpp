@@ -1,0 +1,90 @@
+// NIC kinds: what the platform needs from a network interface family, declared once per kind in models/<nic>/ and
+// looked up by name in a registry (no family string tested in shared code). A machine file names its NIC kind in
+// "nic": {"kind": "gemini", ...}; the kind reads its parameter sections, prices the wire for small packets, and says
+// which node-side resources a bulk transfer crosses at each end, so that the platform's fabric can build flow paths
+// for any kind the same way.
+#pragma once
+#include "core/params.hpp"
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ompisim {
+
+// One-way cost of a path between two nodes: latency of a small packet and the slowest rate on the way.
+struct PathCost {
+  double latency = 0, bandwidth = 0;
+  double time(double bytes) const { return latency + bytes / bandwidth; }
+};
+
+// A node-side resource a bulk transfer crosses (a host interface, a DMA engine), named per node.
+struct NicResource {
+  std::string name;  // "ht", "bte", "ht-tx", ...
+  double capacity = 0;  // bytes/s
+};
+// Which node's copy of a resource a bulk transfer takes: the sending node's, the receiving node's, or the node whose
+// engine drives the transfer (the sender for a PUT, the receiver for a GET).
+enum class End : std::uint8_t { Src, Dst, Initiator };
+struct BulkPath {
+  std::vector<std::pair<End, std::string>> before_route;  // resources before the network links, in order
+  std::vector<std::pair<End, std::string>> after_route;
+  bool initiator_dependent() const;  // a pulled transfer takes a different path than a pushed one
+};
+
+// Link rates the topology is built with (per torus dimension for now) and the per-hop router latency.
+struct LinkRates {
+  std::array<double, 3> dim_bandwidth{};
+  double hop_latency = 0;
+};
+
+class NicModel {
+public:
+  virtual ~NicModel() = default;
+  virtual std::string kind() const = 0;
+  // Machine-file sections this kind reads ("nic" first; "software" for the per-message software costs measured on
+  // this kind's machines), each with its parameter list (`param_list` of a visit()ed struct).
+  virtual std::vector<std::pair<std::string, ParamList>> sections() = 0;
+  virtual double injection_bandwidth() const = 0;  // host interface rate of one port
+  virtual double nic_latency() const = 0;          // NIC to NIC for a small packet, excluding router hops
+  virtual LinkRates link_rates() const = 0;
+  // One-way time of a small packet of `bytes` over `path` (analytic, no sharing).
+  virtual double wire_time(const PathCost& path, double bytes) const { return path.time(bytes); }
+  virtual std::vector<NicResource> node_resources() const = 0;
+  virtual BulkPath bulk_path() const = 0;
+  virtual bool needs_topology() const { return true; }  // false: a flat network (no router links)
+};
+
+struct NicKindInfo {
+  std::string name, description, source;
+  std::function<std::unique_ptr<NicModel>()> make;
+};
+
+class NicKindRegistry {
+public:
+  void add(NicKindInfo info);  // std::invalid_argument on an empty name, a null factory or a duplicate
+  const NicKindInfo* find(const std::string& name) const;
+  const std::vector<NicKindInfo>& all() const { return entries_; }
+  std::vector<std::string> names() const;
+
+private:
+  std::vector<NicKindInfo> entries_;
+};
+
+// A NIC model of a given C++ type, or a std::logic_error naming both kinds (a component built for one NIC kind was
+// asked to run on another: the stack registry prevents this for user input).
+template <class T>
+T& nic_as(NicModel& n, const std::string& want) {
+  if (auto* p = dynamic_cast<T*>(&n)) return *p;
+  throw std::logic_error("NIC kind '" + n.kind() + "' is not '" + want + "'");
+}
+template <class T>
+const T& nic_as(const NicModel& n, const std::string& want) {
+  if (auto* p = dynamic_cast<const T*>(&n)) return *p;
+  throw std::logic_error("NIC kind '" + n.kind() + "' is not '" + want + "'");
+}
+
+}  // namespace ompisim

@@ -1,0 +1,26 @@
+#include "runner/registries.hpp"
+
+#include "models/register.hpp"
+
+namespace ompisim {
+
+const NicKindRegistry& nic_kinds() {
+  static const NicKindRegistry reg = [] {
+    NicKindRegistry r;
+    models::register_nic_kinds(r);
+    return r;
+  }();
+  return reg;
+}
+
+std::unique_ptr<Machine> load_machine(const std::string& name_or_path) { return load_machine(name_or_path, nic_kinds()); }
+
+McaParams machine_mca(const Machine& m) {
+  McaParams mca;
+  ObjectReader r(m.mca_defaults, m.file, "mca_defaults");
+  auto list = param_list(mca);
+  load_sourced(r, list, false);
+  return mca;
+}
+
+}  // namespace ompisim
