@@ -84,7 +84,7 @@ std::unique_ptr<Topology> Dragonfly::from_shape(const nlohmann::json& shape, con
                                   std::to_string(a) + " routers x " + std::to_string(p) + " nodes = " +
                                   std::to_string(slots) + " node slots");
   }
-  t.finish(caller_shape_keys());
+  t.finish(allowed_shape_keys({"compute_nodes"}));
   return std::make_unique<Dragonfly>(g, a, p, h, params, nodes);
 }
 

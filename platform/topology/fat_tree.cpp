@@ -80,7 +80,7 @@ std::unique_ptr<Topology> FatTree::from_shape(const nlohmann::json& shape, const
                                   std::to_string(n) + "-tree (arity " + std::to_string(k) + ", levels " +
                                   std::to_string(n) + ") holds at most " + std::to_string(slots) + " nodes");
   }
-  t.finish(caller_shape_keys());
+  t.finish(allowed_shape_keys({"compute_nodes"}));
   return std::make_unique<FatTree>(k, n, params, nodes);
 }
 

@@ -17,6 +17,12 @@ const std::vector<std::string>& caller_shape_keys() {
   return keys;
 }
 
+std::vector<std::string> allowed_shape_keys(const std::vector<std::string>& optional_keys) {
+  std::vector<std::string> keys = caller_shape_keys();
+  keys.insert(keys.end(), optional_keys.begin(), optional_keys.end());
+  return keys;
+}
+
 void TopologyRegistry::add(TopologyInfo info) {
   if (info.name.empty()) throw std::invalid_argument("TopologyRegistry::add: empty topology name");
   if (info.make == nullptr) throw std::invalid_argument("TopologyRegistry::add: " + info.name + " has no factory");

@@ -17,6 +17,9 @@ inline constexpr const char* kShapePath = "topology";
 // Keys of the machine file's `topology` object that belong to its caller (the machine loader), not to the shape:
 // factories let them pass without reading them. ("kind", "cores_per_node", "source", "note".)
 const std::vector<std::string>& caller_shape_keys();
+// caller_shape_keys() plus a shape's optional keys, for ObjectReader::finish: an unknown key is then suggested the
+// closest of all of them, including optional keys that were absent (e.g. "warp" -> "wrap").
+std::vector<std::string> allowed_shape_keys(const std::vector<std::string>& optional_keys);
 
 using TopologyFactory = std::unique_ptr<Topology> (*)(const nlohmann::json& shape, const LinkParams& params,
                                                       const std::string& file);

@@ -68,7 +68,7 @@ std::unique_ptr<Topology> Torus::from_shape(const nlohmann::json& shape, const L
   }
   long long slots = dims[0] * dims[1] * dims[2] * npr;
   long long nodes = t.opt_integer("compute_nodes", 1, slots).value_or(slots);
-  t.finish(caller_shape_keys());
+  t.finish(allowed_shape_keys({"wrap", "compute_nodes"}));
   return std::make_unique<Torus>(Coord{int(dims[0]), int(dims[1]), int(dims[2])}, npr, wrap, params, nodes);
 }
 
