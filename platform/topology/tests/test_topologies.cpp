@@ -335,6 +335,7 @@ TEST_CASE("platform/topology: bad shapes are InputErrors naming the key", "[unit
   expect("dragonfy", {{"groups", 2}}, "topology.kind", "did you mean 'dragonfly'");
   expect("mesh", {}, "topology.kind", "known: torus, fat_tree, dragonfly, flat");
   expect("torus", {{"dims", {4, 4}}, {"nodes_per_router", 2}}, "topology.dims", "exactly 3 dimensions");
+  expect("torus", {{"dims", {4096, 4096, 2}}, {"nodes_per_router", 2}}, "topology.dims", "routers");
   expect("torus", {{"dims", {4, 4, 4}}, {"nodes_per_rooter", 2}}, "topology.nodes_per_router", "required key");
   expect("torus", {{"dims", {4, 4, 4}}, {"nodes_per_router", 2}, {"warp", {true, true, true}}}, "topology.warp",
          "did you mean 'wrap'");
