@@ -1,0 +1,100 @@
+// See route_policy_registry.hpp.
+#include "platform/topology/route_policy_registry.hpp"
+
+#include "core/errors.hpp"
+#include "core/json_input.hpp"
+#include "platform/topology/route_policies.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ompisim::topology {
+inline namespace v2 {
+
+namespace {
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+}  // namespace
+
+bool RoutePolicyInfo::applies_to(const std::string& kind) const {
+  return kinds.empty() || std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
+void RoutePolicyRegistry::add(RoutePolicyInfo info) {
+  if (info.name.empty()) throw std::invalid_argument("RoutePolicyRegistry::add: empty policy name");
+  if (info.route == nullptr)
+    throw std::invalid_argument("RoutePolicyRegistry::add: " + info.name + " has no routing function");
+  if (find(info.name) != nullptr)
+    throw std::invalid_argument("RoutePolicyRegistry::add: " + info.name + " is already registered");
+  entries_.push_back(std::move(info));
+}
+
+const RoutePolicyInfo* RoutePolicyRegistry::find(const std::string& name) const {
+  for (const auto& e : entries_)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+std::vector<std::string> RoutePolicyRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& e : entries_) out.push_back(e.name);
+  return out;
+}
+
+std::vector<std::string> RoutePolicyRegistry::names_for(const std::string& kind) const {
+  std::vector<std::string> out;
+  for (const auto& e : entries_)
+    if (e.applies_to(kind)) out.push_back(e.name);
+  return out;
+}
+
+void register_route_policies(RoutePolicyRegistry& reg) {
+  reg.add({"dimension_order", "static dimension-order route: X, then Y, then Z, each the shorter way, ties to +",
+           {"torus"}, "Alverson, Roweth, Kaplan, The Gemini System Interconnect, HOTI 2010", &default_route_policy});
+  reg.add({"minimal", "the topology's deterministic minimal route (default_route)", {},
+           "each topology's header", &default_route_policy});
+  reg.add({"updown_adaptive", "up to the nearest common ancestor by the least-loaded up link at each level (ties: "
+                              "d-mod-k), then the unique down path",
+           {"fat_tree"}, "Petrini, Vanneschi, IPPS 1997; Gomez et al., IPDPS 2007 workshops (d-mod-k)",
+           &updown_adaptive_route});
+  reg.add({"valiant", "through an intermediate group chosen by a hash of the flow key (2 global links); minimal "
+                      "within a group",
+           {"dragonfly"}, "Kim, Dally, Scott, Abts, ISCA 2008 §4.1; SST merlin topo_dragonfly \"valiant\"",
+           &valiant_route});
+  reg.add({"ugal", "minimal unless load(valiant) x hops(valiant) < load(minimal) x hops(minimal) (UGAL-L style, "
+                   "route load = its most loaded link)",
+           {"dragonfly"}, "Kim, Dally, Scott, Abts, ISCA 2008 §4.2 (UGAL); SST merlin topo_dragonfly \"ugal\"",
+           &ugal_route});
+}
+
+const RoutePolicyRegistry& route_policies() {
+  static const RoutePolicyRegistry reg = [] {
+    RoutePolicyRegistry r;
+    register_route_policies(r);
+    return r;
+  }();
+  return reg;
+}
+
+const RoutePolicyInfo& find_route_policy(const std::string& name, const std::string& kind, const std::string& file,
+                                         const std::string& key) {
+  const auto& reg = route_policies();
+  const auto* e = reg.find(name);
+  if (e == nullptr) {
+    std::string hint = did_you_mean(name, reg.names());
+    throw InputError(file, key,
+                     "unknown route policy '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                         "; policies for topology kind '" + kind + "': " + join(reg.names_for(kind)));
+  }
+  if (!e->applies_to(kind))
+    throw InputError(file, key,
+                     "route policy '" + name + "' does not apply to topology kind '" + kind + "' (it applies to: " +
+                         join(e->kinds) + "); policies for '" + kind + "': " + join(reg.names_for(kind)));
+  return *e;
+}
+
+}  // namespace v2
+}  // namespace ompisim::topology

@@ -1,0 +1,49 @@
+// Registry of route policies (explicit registration, no static constructors; STYLE.md §3), shaped like
+// collectives/registry.hpp: name, one-line description, the topology kinds it applies to (empty = every kind), its
+// source, and the routing function (route_policies.hpp).
+#pragma once
+#include "platform/topology/topology.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ompisim::topology {
+inline namespace v2 {
+
+// load may be null (no traffic information); flow_key identifies the flow for deterministic "random" choices.
+using RouteFn = Route (*)(const Topology& t, RouterId a, RouterId b, const LinkLoad* load, std::uint64_t flow_key);
+
+struct RoutePolicyInfo {
+  std::string name;                // "dimension_order", "minimal", "updown_adaptive", "valiant", "ugal"
+  std::string description;         // one line
+  std::vector<std::string> kinds;  // topology kinds it applies to; empty = every kind
+  std::string source;
+  RouteFn route = nullptr;
+  bool applies_to(const std::string& kind) const;
+};
+
+class RoutePolicyRegistry {
+public:
+  // Throws std::invalid_argument for an empty name, a null function or a duplicate name.
+  void add(RoutePolicyInfo info);
+  const RoutePolicyInfo* find(const std::string& name) const;  // nullptr when not registered
+  const std::vector<RoutePolicyInfo>& all() const { return entries_; }
+  std::vector<std::string> names() const;
+  std::vector<std::string> names_for(const std::string& kind) const;  // policies that apply to `kind`
+
+private:
+  std::vector<RoutePolicyInfo> entries_;
+};
+
+// Registers dimension_order, minimal, updown_adaptive, valiant, ugal.
+void register_route_policies(RoutePolicyRegistry& reg);
+const RoutePolicyRegistry& route_policies();
+
+// The policy `name` for a topology of kind `kind`. InputError(file, key, ...) for an unknown name (did-you-mean and
+// the policies of that kind) or a policy that does not apply to the kind (naming the kinds it applies to).
+const RoutePolicyInfo& find_route_policy(const std::string& name, const std::string& kind, const std::string& file,
+                                         const std::string& key);
+
+}  // namespace v2
+}  // namespace ompisim::topology

@@ -1,0 +1,57 @@
+// Registry of network topologies (explicit registration, no static constructors; STYLE.md §3), shaped like
+// collectives/registry.hpp: an entry is a name ("torus", "fat_tree", "dragonfly", "flat"), a one-line description,
+// its source, and a factory that reads the machine file's `topology` object strictly (every bad key is an InputError
+// naming the file and the key path "topology.<key>").
+#pragma once
+#include "platform/topology/topology.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ompisim::topology {
+inline namespace v2 {
+
+// Key path under which factories report shape keys: "topology.dims", ...
+inline constexpr const char* kShapePath = "topology";
+// Keys of the machine file's `topology` object that belong to its caller (the machine loader), not to the shape:
+// factories let them pass without reading them. ("kind", "cores_per_node", "source", "note".)
+const std::vector<std::string>& caller_shape_keys();
+// caller_shape_keys() plus a shape's optional keys, for ObjectReader::finish: an unknown key is then suggested the
+// closest of all of them, including optional keys that were absent (e.g. "warp" -> "wrap").
+std::vector<std::string> allowed_shape_keys(const std::vector<std::string>& optional_keys);
+
+using TopologyFactory = std::unique_ptr<Topology> (*)(const nlohmann::json& shape, const LinkParams& params,
+                                                      const std::string& file);
+
+struct TopologyInfo {
+  std::string name;         // the `topology.kind` value
+  std::string description;  // one line
+  std::string source;       // paper / document the shape follows
+  TopologyFactory make = nullptr;
+};
+
+class TopologyRegistry {
+public:
+  // Throws std::invalid_argument for an empty name, a null factory or a duplicate name.
+  void add(TopologyInfo info);
+  const TopologyInfo* find(const std::string& name) const;  // nullptr when not registered
+  const std::vector<TopologyInfo>& all() const { return entries_; }
+  std::vector<std::string> names() const;
+
+private:
+  std::vector<TopologyInfo> entries_;
+};
+
+// Registers torus, fat_tree, dragonfly and flat.
+void register_topologies(TopologyRegistry& reg);
+// Every topology of the project, registered once.
+const TopologyRegistry& topologies();
+
+// Builds the topology `kind` from its shape. An unknown kind is an InputError on "topology.kind" with a did-you-mean
+// and the known kinds; a bad shape is the factory's InputError.
+std::unique_ptr<Topology> make_topology(const std::string& kind, const nlohmann::json& shape, const LinkParams& params,
+                                        const std::string& file);
+
+}  // namespace v2
+}  // namespace ompisim::topology
