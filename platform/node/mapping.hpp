@@ -70,8 +70,8 @@ struct CoreRange {
 
 class RankMap {
 public:
-  // `ranks` over `nodes` nodes of type `node`, at most `ranks_per_node` on a node (mpirun's slot count; the default
-  // slot count of a node is its core count). Errors are InputErrors on `file` and the key "<path>.ranks",
+  // `ranks` over `nodes` nodes of type `node`, at most `ranks_per_node` on a node (mpirun's slot count, which mpirun
+  // takes from the resource manager; at most the node's cores here). Errors are InputErrors on `file` and the key "<path>.ranks",
   // "<path>.ranks_per_node" or "<path>.cpu_list" (path "" gives bare keys).
   RankMap(const NodeType& node, long long ranks, long long nodes, int ranks_per_node, const MappingPolicy& policy,
           const std::string& file = "", const std::string& path = "");
