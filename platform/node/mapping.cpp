@@ -34,7 +34,7 @@ const char* to_string(BindTo b) {
 // nprocs <= 2 (and cpus_per_rank == 1, no hwthreads-as-cpus), else "using bysocket".
 MapBy default_map_by(long long np) { return np <= 2 ? MapBy::Core : MapBy::Socket; }
 
-// Same file, lines 252-331: an explicit map-by core/socket/numa (ORTE_MAPPING_BYBOARD < policy < BYSLOT) binds to that
+// Same file, lines 251-334: an explicit map-by core/socket/numa (ORTE_MAPPING_BYBOARD < policy < BYSLOT) binds to that
 // object; map-by node (or board) binds to none; otherwise "binding not given": np <= 2 -> core, np > 2 -> socket.
 BindTo default_bind_to(std::optional<MapBy> m, long long np) {
   if (m) {

@@ -2,7 +2,7 @@
 // MPI_COMM_WORLD rank runs on, computed arithmetically (O(1) per rank, no per-rank table: runs have 300,000 ranks).
 //
 // Source: Open MPI v1.8.8, orte/mca/rmaps/base/rmaps_base_map_job.c (default mapping and binding, lines 118-141 and
-// 252-331), orte/mca/rmaps/round_robin/rmaps_rr_mappers.c (orte_rmaps_rr_byobj: fill a node's slots cycling over its
+// 251-334), orte/mca/rmaps/round_robin/rmaps_rr_mappers.c (orte_rmaps_rr_byobj: fill a node's slots cycling over its
 // objects, then move to the next node; orte_rmaps_rr_bynode: balance procs over nodes), orte/mca/rmaps/base/
 // rmaps_base_frame.c (orte_rmaps_base_set_ranking_policy: ranking follows an explicit map-by, else by slot) and the
 // v1.8.8 orterun.1 man page ("mpirun automatically binds processes as of the start of the v1.8 series").
@@ -10,7 +10,7 @@
 // Open MPI v1.8 defaults, modelled here (np = number of ranks in the job):
 //   no map_by given: np <= 2 -> map by core, np > 2 -> map by socket   (rmaps_base_map_job.c:119-141)
 //   no bind_to given: an explicit map_by core|socket|numa binds to that object, map_by node binds to none,
-//     otherwise np <= 2 -> bind to core, np > 2 -> bind to socket      (rmaps_base_map_job.c:252-331)
+//     otherwise np <= 2 -> bind to core, np > 2 -> bind to socket      (rmaps_base_map_job.c:251-334)
 //   ranking: by slot when no map_by is given, else by the mapped object; for the policies modelled here both number
 //     the ranks in the order the mapper placed them, so rank-by is not a separate input (rmaps_base_frame.c:785-832).
 //

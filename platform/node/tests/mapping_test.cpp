@@ -46,7 +46,7 @@ InputError policy_error(const Json& j, const NodeType& node) {
 // Configuration: Open MPI v1.8 defaults (no map_by, no bind_to).
 // Expected:      np <= 2 -> map by core, bind to core; np > 2 -> map by socket, bind to socket; an explicit map_by
 //                binds to its object, map_by node to none, map_by slot follows the np rule.
-// How validated: v1.8.8 orte/mca/rmaps/base/rmaps_base_map_job.c:119-141 and 252-331, and the orterun.1 (v1.8.8)
+// How validated: v1.8.8 orte/mca/rmaps/base/rmaps_base_map_job.c:119-141 and 251-334, and the orterun.1 (v1.8.8)
 //                sentence "Bind to core: when the number of processes is <= 2 / Bind to socket: ... > 2".
 TEST_CASE("platform/mapping: Open MPI v1.8 default policies", "[unit][platform]") {
   CHECK(default_map_by(1) == MapBy::Core);
