@@ -1,0 +1,386 @@
+#include "platform/node/node_type.hpp"
+
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace ompisim::platform {
+
+const char* to_string(Distance d) {
+  switch (d) {
+    case Distance::SameNuma: return "same NUMA node";
+    case Distance::OtherNuma: return "other NUMA node";
+    case Distance::OtherPackage: return "other package";
+  }
+  return "?";
+}
+
+const char* to_string(ResourceKind k) {
+  switch (k) {
+    case ResourceKind::CoreCopy: return "CoreCopy";
+    case ResourceKind::NumaMemory: return "NumaMemory";
+    case ResourceKind::InterDie: return "InterDie";
+    case ResourceKind::InterSocket: return "InterSocket";
+    case ResourceKind::GpuMemory: return "GpuMemory";
+    case ResourceKind::GpuPeer: return "GpuPeer";
+    case ResourceKind::Bus: return "Bus";
+  }
+  return "?";
+}
+
+NodeType::NodeType(NodeShape shape, MemoryParams memory, LinkParams links)
+    : shape_(shape), memory_(std::move(memory)), links_(std::move(links)) {
+  if (shape_.packages < 1 || shape_.numa_per_package < 1 || shape_.cores_per_numa < 1)
+    throw std::invalid_argument(fmt::format("node shape {} packages x {} NUMA nodes x {} cores has no cores",
+                                            shape_.packages, shape_.numa_per_package, shape_.cores_per_numa));
+}
+
+void NodeType::add_bus(std::string name, BusParams p) { buses_.push_back({std::move(name), std::move(p)}); }
+void NodeType::add_gpu_model(std::string name, GpuParams p) { gpu_models_.push_back({std::move(name), std::move(p)}); }
+
+void NodeType::add_nic(std::string network, int numa, int bus) {
+  check_numa(numa);
+  if (bus < 0 || bus >= static_cast<int>(buses_.size())) throw std::invalid_argument(fmt::format("no bus {}", bus));
+  if (!gpus_.empty()) throw std::invalid_argument("add NICs before GPUs (bus resources number NICs first)");
+  Nic n;
+  n.id = static_cast<int>(nics_.size());
+  n.index = nic_count(network);
+  n.network = std::move(network);
+  n.numa = numa;
+  n.bus = bus;
+  nics_.push_back(std::move(n));
+}
+
+void NodeType::add_gpu(int numa, int bus, int model) {
+  check_numa(numa);
+  if (bus < 0 || bus >= static_cast<int>(buses_.size())) throw std::invalid_argument(fmt::format("no bus {}", bus));
+  if (model < 0 || model >= static_cast<int>(gpu_models_.size()))
+    throw std::invalid_argument(fmt::format("no GPU model {}", model));
+  gpus_.push_back({numa, bus, model});
+}
+
+NodeType NodeType::flat(int cores, const MemoryParams& memory, const Sourced& shm_signal_latency) {
+  LinkParams links;
+  links.cache_line_same_numa = shm_signal_latency;
+  return NodeType({1, 1, cores}, memory, links);
+}
+
+// --- JSON ---
+
+namespace {
+
+int read_count(ObjectReader& r, const std::string& key, const char* what) {
+  long long n = r.integer(key, 0, 1 << 20);
+  if (n == 0)
+    r.fail(key, fmt::format("a node type needs at least one {} (a node type without cores cannot host ranks)", what));
+  return static_cast<int>(n);
+}
+
+// Reads {"<name>": {<Sourced params>}, ...} into (name, params) pairs, in file order.
+template <class P>
+std::vector<std::pair<std::string, P>> read_named(ObjectReader& r, const std::string& key) {
+  std::vector<std::pair<std::string, P>> out;
+  if (!r.has(key)) return out;
+  const Json& j = r.raw(key);
+  ObjectReader section(j, r.file(), r.key_path(key));
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    ObjectReader entry = section.object(it.key());
+    P p;
+    auto list = param_list(p);
+    load_sourced(entry, list, true);
+    out.emplace_back(it.key(), std::move(p));
+  }
+  section.finish();
+  return out;
+}
+
+template <class T>
+int find_name(ObjectReader& r, const std::string& key, const std::vector<T>& items, const char* what) {
+  std::string name = r.str(key);
+  std::vector<std::string> names;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i].name == name) return static_cast<int>(i);
+    names.push_back(items[i].name);
+  }
+  std::string hint = did_you_mean(name, names);
+  r.fail(key, fmt::format("no {} named '{}' in this node type{}", what, name,
+                          hint.empty() ? std::string(names.empty() ? " (none declared)" : "")
+                                       : " (did you mean '" + hint + "'?)"));
+}
+
+// The objects of a JSON list, each with its key path "path[i]".
+std::vector<ObjectReader> list_entries(ObjectReader& r, const std::string& key) {
+  std::vector<ObjectReader> out;
+  if (!r.has(key)) return out;
+  const Json& j = r.raw(key);
+  if (!j.is_array()) r.fail(key, fmt::format("expected a list of objects, got {}", j.dump()));
+  for (size_t i = 0; i < j.size(); ++i)
+    out.emplace_back(j[i], r.file(), r.key_path(key) + "[" + std::to_string(i) + "]");
+  return out;
+}
+
+int read_numa(ObjectReader& e, const NodeType& t) {
+  long long n = e.integer("numa", 0, 1 << 20);
+  if (n >= t.numa_count())
+    e.fail("numa", fmt::format("NUMA node {} does not exist: the node type has {} NUMA nodes (0..{})", n,
+                               t.numa_count(), t.numa_count() - 1));
+  return static_cast<int>(n);
+}
+
+}  // namespace
+
+NodeType NodeType::from_json(const Json& node, const std::string& file, const std::string& path) {
+  ObjectReader r(node, file, path);
+  NodeShape s;
+  s.packages = read_count(r, "packages", "package");
+  s.numa_per_package = read_count(r, "numa_per_package", "NUMA node per package");
+  s.cores_per_numa = read_count(r, "cores_per_numa", "core per NUMA node");
+  (void)r.opt_str("source");
+
+  MemoryParams memory;
+  {
+    ObjectReader m = r.object("memory");
+    auto list = param_list(memory);
+    load_sourced(m, list, true);
+  }
+  LinkParams links;
+  {
+    ObjectReader l = r.object("links");
+    auto list = param_list(links);
+    load_sourced(l, list, false);
+    // Which link keys a shape needs: exactly those of the distances it has.
+    auto need = [&](const Sourced& p, const std::string& key, bool required, const std::string& why) {
+      if (required && !p.set) l.fail(key, "required parameter is missing (" + why + ")");
+      if (!required && p.set) l.fail(key, "does not apply (" + why + ")");
+    };
+    bool multi_numa = s.numa_per_package > 1, multi_pkg = s.packages > 1;
+    std::string numa_why = fmt::format("the node type has {} NUMA nodes per package", s.numa_per_package);
+    std::string pkg_why = fmt::format("the node type has {} package{}", s.packages, s.packages > 1 ? "s" : "");
+    need(links.cache_line_same_numa, "cache_line_same_numa", true, "every node type");
+    need(links.cache_line_other_numa, "cache_line_other_numa", multi_numa, numa_why);
+    need(links.inter_die_bandwidth, "inter_die_bandwidth", multi_numa, numa_why);
+    need(links.inter_die_latency, "inter_die_latency", multi_numa, numa_why);
+    need(links.cache_line_other_package, "cache_line_other_package", multi_pkg, pkg_why);
+    need(links.inter_socket_bandwidth, "inter_socket_bandwidth", multi_pkg, pkg_why);
+    need(links.inter_socket_latency, "inter_socket_latency", multi_pkg, pkg_why);
+  }
+  NodeType t(s, memory, links);
+  for (auto& [name, p] : read_named<BusParams>(r, "buses")) t.add_bus(name, p);
+  for (auto& [name, p] : read_named<GpuParams>(r, "gpu_models")) t.add_gpu_model(name, p);
+  for (auto& e : list_entries(r, "nics")) {
+    std::string network = e.str("network");
+    int numa = read_numa(e, t);
+    int bus = find_name(e, "bus", t.buses_, "bus");
+    e.finish();
+    t.add_nic(network, numa, bus);
+  }
+  for (auto& e : list_entries(r, "gpus")) {
+    int numa = read_numa(e, t);
+    int bus = find_name(e, "bus", t.buses_, "bus");
+    int model = find_name(e, "model", t.gpu_models_, "GPU model");
+    e.finish();
+    t.add_gpu(numa, bus, model);
+  }
+  r.finish();
+  return t;
+}
+
+ParamList NodeType::params() {
+  ParamList out = param_list(memory_, "memory.");
+  for (auto& p : param_list(links_, "links."))
+    if (p.p->set) out.push_back(p);
+  for (auto& b : buses_)
+    for (auto& p : param_list(b.params, "buses." + b.name + ".")) out.push_back(p);
+  for (auto& g : gpu_models_)
+    for (auto& p : param_list(g.params, "gpu_models." + g.name + ".")) out.push_back(p);
+  return out;
+}
+
+// --- the tree ---
+
+void NodeType::check_core(int core) const {
+  if (core < 0 || core >= cores())
+    throw std::out_of_range(fmt::format("core {} does not exist (node has {} cores)", core, cores()));
+}
+void NodeType::check_numa(int numa) const {
+  if (numa < 0 || numa >= numa_count())
+    throw std::out_of_range(fmt::format("NUMA node {} does not exist (node has {})", numa, numa_count()));
+}
+
+Distance NodeType::distance(int a, int b) const {
+  check_core(a);
+  check_core(b);
+  if (numa_of(a) == numa_of(b)) return Distance::SameNuma;
+  if (package_of(a) == package_of(b)) return Distance::OtherNuma;
+  return Distance::OtherPackage;
+}
+
+double NodeType::cache_line_latency(int a, int b) const {
+  switch (distance(a, b)) {
+    case Distance::SameNuma: return links_.cache_line_same_numa;
+    case Distance::OtherNuma: return links_.cache_line_other_numa;
+    case Distance::OtherPackage: return links_.cache_line_other_package;
+  }
+  return 0;
+}
+
+int NodeType::nic_count(const std::string& network) const {
+  int n = 0;
+  for (auto& nic : nics_) n += nic.network == network;
+  return n;
+}
+
+const Nic& NodeType::nearest_nic(int core, const std::string& network) const {
+  check_core(core);
+  const Nic* same_pkg = nullptr;
+  const Nic* first = nullptr;
+  for (auto& nic : nics_) {
+    if (nic.network != network) continue;
+    if (nic.numa == numa_of(core)) return nic;
+    if (!same_pkg && package_of_numa(nic.numa) == package_of(core)) same_pkg = &nic;
+    if (!first) first = &nic;
+  }
+  if (same_pkg) return *same_pkg;
+  if (first) return *first;
+  throw std::invalid_argument(fmt::format("the node type has no NIC on network '{}'", network));
+}
+
+// --- copies ---
+
+void NodeType::add_link(int from, int to, std::vector<ResourceKey>& out) const {
+  if (from == to) return;
+  int pf = package_of_numa(from), pt = package_of_numa(to);
+  if (pf == pt) out.push_back({ResourceKind::InterDie, from * numa_count() + to});
+  else out.push_back({ResourceKind::InterSocket, pf * packages() + pt});
+}
+
+double NodeType::link_latency(int from, int to) const {
+  if (from == to) return 0;
+  return package_of_numa(from) == package_of_numa(to) ? links_.inter_die_latency : links_.inter_socket_latency;
+}
+
+std::vector<ResourceKey> NodeType::copy_path(int core, MemSpace src, MemSpace dst) const {
+  check_core(core);
+  auto check = [&](MemSpace m) {
+    if (m.kind == MemSpace::Kind::Host) check_numa(m.index);
+    else if (m.index < 0 || m.index >= static_cast<int>(gpus_.size()))
+      throw std::out_of_range(fmt::format("GPU {} does not exist (node has {})", m.index, gpus_.size()));
+  };
+  check(src);
+  check(dst);
+  std::vector<ResourceKey> out;
+  using K = MemSpace::Kind;
+  if (src.kind == K::Host && dst.kind == K::Host) {
+    int k = numa_of(core);
+    out.push_back({ResourceKind::CoreCopy, core});
+    out.push_back({ResourceKind::NumaMemory, src.index});
+    add_link(src.index, k, out);  // read: src NUMA node -> the core
+    add_link(k, dst.index, out);  // write: the core -> dst NUMA node
+    if (dst.index != src.index) out.push_back({ResourceKind::NumaMemory, dst.index});
+  } else if (src.kind == K::Host) {  // host -> GPU (the GPU's DMA engine pulls)
+    int g = dst.index, gn = gpus_[g].numa;
+    out.push_back({ResourceKind::NumaMemory, src.index});
+    add_link(src.index, gn, out);
+    out.push_back(gpu_bus(g));
+    out.push_back({ResourceKind::GpuMemory, g});
+  } else if (dst.kind == K::Host) {  // GPU -> host
+    int g = src.index, gn = gpus_[g].numa;
+    out.push_back({ResourceKind::GpuMemory, g});
+    out.push_back(gpu_bus(g));
+    add_link(gn, dst.index, out);
+    out.push_back({ResourceKind::NumaMemory, dst.index});
+  } else {
+    out.push_back({ResourceKind::GpuMemory, src.index});
+    if (dst.index != src.index) {
+      out.push_back({ResourceKind::GpuPeer, src.index});
+      out.push_back({ResourceKind::GpuPeer, dst.index});
+      out.push_back({ResourceKind::GpuMemory, dst.index});
+    }
+  }
+  return out;
+}
+
+double NodeType::copy_latency(int core, MemSpace src, MemSpace dst) const {
+  double t = 0;
+  for (auto& k : copy_path(core, src, dst)) {
+    switch (k.kind) {
+      case ResourceKind::InterDie: t += links_.inter_die_latency; break;
+      case ResourceKind::InterSocket: t += links_.inter_socket_latency; break;
+      case ResourceKind::Bus: {
+        int nn = static_cast<int>(nics_.size());
+        int bus = k.index < nn ? nics_[k.index].bus : gpus_[k.index - nn].bus;
+        t += buses_[bus].params.latency;
+        break;
+      }
+      default: break;
+    }
+  }
+  return t;
+}
+
+int NodeType::resource_slots(ResourceKind kind) const {
+  switch (kind) {
+    case ResourceKind::CoreCopy: return cores();
+    case ResourceKind::NumaMemory: return numa_count();
+    case ResourceKind::InterDie: return numa_count() * numa_count();
+    case ResourceKind::InterSocket: return packages() * packages();
+    case ResourceKind::GpuMemory:
+    case ResourceKind::GpuPeer: return static_cast<int>(gpus_.size());
+    case ResourceKind::Bus: return static_cast<int>(nics_.size() + gpus_.size());
+  }
+  return 0;
+}
+
+bool NodeType::has_resource(ResourceKey key) const {
+  if (key.index < 0 || key.index >= resource_slots(key.kind)) return false;
+  if (key.kind == ResourceKind::InterDie) {
+    int a = key.index / numa_count(), b = key.index % numa_count();
+    return a != b && package_of_numa(a) == package_of_numa(b);
+  }
+  if (key.kind == ResourceKind::InterSocket) return key.index / packages() != key.index % packages();
+  return true;
+}
+
+double NodeType::resource_capacity(ResourceKey key) const {
+  if (!has_resource(key))
+    throw std::out_of_range(fmt::format("node has no resource {}[{}]", to_string(key.kind), key.index));
+  int nn = static_cast<int>(nics_.size());
+  switch (key.kind) {
+    case ResourceKind::CoreCopy: return memory_.dram_copy_bandwidth;
+    case ResourceKind::NumaMemory: return memory_.numa_copy_bandwidth;
+    case ResourceKind::InterDie: return links_.inter_die_bandwidth;
+    case ResourceKind::InterSocket: return links_.inter_socket_bandwidth;
+    case ResourceKind::GpuMemory: return gpu_models_[gpus_[key.index].model].params.memory_bandwidth;
+    case ResourceKind::GpuPeer: return gpu_models_[gpus_[key.index].model].params.peer_bandwidth;
+    case ResourceKind::Bus:
+      return buses_[key.index < nn ? nics_[key.index].bus : gpus_[key.index - nn].bus].params.bandwidth;
+  }
+  return 0;
+}
+
+std::string NodeType::describe(ResourceKey key) const {
+  int nn = static_cast<int>(nics_.size());
+  switch (key.kind) {
+    case ResourceKind::CoreCopy: return fmt::format("core{}-copy", key.index);
+    case ResourceKind::NumaMemory: return fmt::format("numa{}-mem", key.index);
+    case ResourceKind::InterDie:
+      return fmt::format("numa{}->numa{}", key.index / numa_count(), key.index % numa_count());
+    case ResourceKind::InterSocket: return fmt::format("pkg{}->pkg{}", key.index / packages(), key.index % packages());
+    case ResourceKind::GpuMemory: return fmt::format("gpu{}-mem", key.index);
+    case ResourceKind::GpuPeer: return fmt::format("gpu{}-peer", key.index);
+    case ResourceKind::Bus:
+      if (key.index < nn) return fmt::format("nic{}-bus({})", key.index, buses_[nics_[key.index].bus].name);
+      return fmt::format("gpu{}-bus({})", key.index - nn, buses_[gpus_[key.index - nn].bus].name);
+  }
+  return "?";
+}
+
+CopySplit NodeType::split_copy(double bytes) const {
+  CopySplit s;
+  double ws = 2 * bytes;
+  double in_cache = ws <= memory_.copy_cache_size ? 1.0 : memory_.copy_cache_size / ws;
+  s.cache_time = in_cache * bytes / memory_.cache_copy_bandwidth;
+  s.dram_bytes = (1.0 - in_cache) * bytes;
+  return s;
+}
+
+}  // namespace ompisim::platform
