@@ -1,4 +1,5 @@
 #include "platform/machine.hpp"
+#include "platform/topology/topology_registry.hpp"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -77,12 +78,7 @@ ParamList Machine::physical_params() {
   return all;
 }
 
-void Machine::rebuild_topology() {
-  if (!torus) return;
-  LinkRates lr = nic->link_rates();
-  torus = std::make_unique<topology::Torus>(torus->dims(), torus->nodes_per_router(), lr.dim_bandwidth, lr.hop_latency,
-                                            torus->wrap());
-}
+void Machine::rebuild_topology() { topology->set_link_params(nic->link_params()); }
 
 std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const NicKindRegistry& kinds) {
   std::string file = machine_file(name_or_path);
@@ -92,35 +88,6 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const Nic
   ObjectReader r(j, file, "");
   m->name = r.str("machine");
   m->description = r.opt_str("description").value_or("");
-  {
-    m->topology_json = r.raw("topology");
-    ObjectReader t = r.object("topology");
-    std::string kind = t.str("kind");
-    m->cores_per_node = static_cast<int>(t.integer("cores_per_node", 1, 4096));
-    if (kind == "torus") {
-      auto dims = t.int_list("dims", 1, 4096);
-      if (dims.size() != 3) t.fail("dims", "a torus needs exactly 3 dimensions");
-      int npr = static_cast<int>(t.integer("nodes_per_router", 1, 64));
-      std::array<bool, 3> wrap{true, true, true};
-      if (t.has("wrap")) {
-        auto& w = t.raw("wrap");
-        if (!w.is_array() || w.size() != 3) t.fail("wrap", "expected three booleans");
-        for (int d = 0; d < 3; ++d) wrap[d] = w[d].get<bool>();
-      }
-      long long slots = dims[0] * dims[1] * dims[2] * npr;
-      m->nodes = t.integer("compute_nodes", 1, slots);
-      m->torus = std::make_unique<topology::Torus>(
-          topology::Torus::Coord{int(dims[0]), int(dims[1]), int(dims[2])}, npr, std::array<double, 3>{0, 0, 0}, 0,
-          wrap);
-    } else if (kind == "flat") {
-      m->nodes = t.integer("compute_nodes", 1, 100000000);
-    } else {
-      t.fail("kind", "unknown topology kind '" + kind + "' (known: torus, flat)");
-    }
-    t.finish({"kind", "dims", "nodes_per_router", "wrap", "compute_nodes", "cores_per_node", "source", "note"});
-    if (t.has("source")) (void)t.raw("source");
-    if (t.has("note")) (void)t.raw("note");
-  }
   {
     ObjectReader h = r.object("host");
     auto list = param_list(m->host);
@@ -145,9 +112,20 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const Nic
       }
     }
   }
-  if (m->nic->needs_topology() && !m->torus)
-    r.fail("topology", "NIC kind '" + m->nic->kind() + "' needs a torus topology");
-  m->rebuild_topology();
+  {
+    // The caller's keys of the topology object (kind, cores_per_node, routing, source, note); the registered
+    // topology reads its own shape keys and refuses unknown ones.
+    m->topology_json = r.raw("topology");
+    ObjectReader t = r.object("topology");
+    std::string kind = t.str("kind");
+    m->cores_per_node = static_cast<int>(t.integer("cores_per_node", 1, 4096));
+    std::string routing = t.opt_str("routing").value_or("minimal");
+    if (t.has("source")) (void)t.raw("source");
+    if (t.has("note")) (void)t.raw("note");
+    m->topology = topology::make_topology(kind, m->topology_json, m->nic->link_params(), file);
+    m->routing = &topology::find_route_policy(routing, kind, file, "topology.routing");
+    m->nodes = m->topology->compute_nodes();
+  }
   if (r.has("mca_defaults")) {
     m->mca_defaults = r.raw("mca_defaults");
     if (!m->mca_defaults.is_object()) r.fail("mca_defaults", "expected an object {name: {value, source}}");

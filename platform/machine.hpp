@@ -1,11 +1,12 @@
-// A machine: node shape, topology and the physical parameter set of its NIC kind, loaded from
+// A machine: node shape, topology (platform/topology registry) and the physical parameter set of its NIC kind, loaded from
 // models/<nic>/machines/<name>.json. One parameter set per machine serves every scenario on it. The NIC kind is named
 // in the file ("nic": {"kind": "gemini", ...}) and looked up in a NicKindRegistry (filled by models/register.cpp), so
 // nothing here knows any NIC family. A machine file may name a "base" machine whose file it extends (deep merge; the
 // child's keys win). Software (MCA) defaults in "mca_defaults" are kept as given: the MPI layers above interpret them.
 #pragma once
 #include "core/params.hpp"
-#include "platform/torus/torus.hpp"
+#include "platform/topology/route_policy_registry.hpp"
+#include "platform/topology/topology.hpp"
 #include "platform/host_params.hpp"
 #include "platform/nic.hpp"
 
@@ -18,7 +19,8 @@ struct Machine {
   std::string name, file, description;
   long long nodes = 0;        // compute nodes, in the machine's node order
   int cores_per_node = 0;
-  std::unique_ptr<topology::Torus> torus;  // null for flat networks
+  std::unique_ptr<topology::Topology> topology;
+  const topology::RoutePolicyInfo* routing = nullptr;  // topology.routing (default "minimal"); a scenario may override
   host::HostParams host;
   std::unique_ptr<NicModel> nic;
   Json topology_json;           // as given, for provenance
@@ -26,8 +28,7 @@ struct Machine {
 
   std::string nic_kind() const { return nic->kind(); }
   ParamList physical_params();  // "host.*" then every section of the NIC kind ("nic.router_hop_latency", ...)
-  long long router_of(long long node) const { return torus ? torus->router_of_node(node) : node; }
-  // Rebuilds the torus links from the NIC parameters (after loading, and after --set overrides). Keeps dims and wrap.
+  // Sets the topology's link rates from the NIC parameters (after loading, and after --set overrides). Keeps the shape.
   void rebuild_topology();
   double injection_bandwidth() const { return nic->injection_bandwidth(); }
   double nic_latency() const { return nic->nic_latency(); }

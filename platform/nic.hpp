@@ -5,6 +5,7 @@
 // for any kind the same way.
 #pragma once
 #include "core/params.hpp"
+#include "platform/topology/topology.hpp"
 
 #include <array>
 #include <functional>
@@ -35,12 +36,6 @@ struct BulkPath {
   bool initiator_dependent() const;  // a pulled transfer takes a different path than a pushed one
 };
 
-// Link rates the topology is built with (per torus dimension for now) and the per-hop router latency.
-struct LinkRates {
-  std::array<double, 3> dim_bandwidth{};
-  double hop_latency = 0;
-};
-
 class NicModel {
 public:
   virtual ~NicModel() = default;
@@ -50,12 +45,13 @@ public:
   virtual std::vector<std::pair<std::string, ParamList>> sections() = 0;
   virtual double injection_bandwidth() const = 0;  // host interface rate of one port
   virtual double nic_latency() const = 0;          // NIC to NIC for a small packet, excluding router hops
-  virtual LinkRates link_rates() const = 0;
+  // Link bandwidth per link class (torus X/Y/Z, fat-tree Up/Down, dragonfly Local/Global) and the per-hop router
+  // latency: the network's links are built from the NIC kind's router parameters, whatever the topology.
+  virtual topology::LinkParams link_params() const = 0;
   // One-way time of a small packet of `bytes` over `path` (analytic, no sharing).
   virtual double wire_time(const PathCost& path, double bytes) const { return path.time(bytes); }
   virtual std::vector<NicResource> node_resources() const = 0;
   virtual BulkPath bulk_path() const = 0;
-  virtual bool needs_topology() const { return true; }  // false: a flat network (no router links)
 };
 
 struct NicKindInfo {

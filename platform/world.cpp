@@ -7,8 +7,8 @@
 
 namespace ompisim {
 
-World::World(Simulator& sim, Machine& machine, Placement placement)
-    : sim_(sim), machine_(machine), placement_(std::move(placement)),
+World::World(Simulator& sim, Machine& machine, Placement placement, const topology::RoutePolicyInfo* routing)
+    : sim_(sim), machine_(machine), placement_(std::move(placement)), routing_(routing ? routing : machine.routing),
       cpu_free_(static_cast<std::size_t>(placement_.ranks), 0.0),
       copying_(static_cast<std::size_t>(placement_.ranks), 0) {}
 
@@ -79,25 +79,26 @@ void World::drain(int rank) {
   }
 }
 
-int World::hops(long long a, long long b) const {
-  if (!machine_.torus) return a == b ? 0 : 1;
-  return machine_.torus->hops(machine_.torus->router_of_node(a), machine_.torus->router_of_node(b));
-}
-
 double World::wire_time(long long a, long long b, double bytes) const {
   return machine_.nic->wire_time(path(a, b), bytes);
 }
 
+topology::Route World::route(long long a, long long b) const {
+  const auto& t = *machine_.topology;
+  topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
+  if (ra == rb) return {};
+  // The flow key is the node pair: a deterministic policy's choice is the same for every transfer between them.
+  auto key = static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(b);
+  return routing_->route(t, ra, rb, nullptr, key);
+}
+
 PathCost World::path(long long a, long long b) const {
   PathCost c{machine_.nic_latency(), machine_.injection_bandwidth()};
-  if (!machine_.torus) return c;
-  const auto& t = *machine_.torus;
-  int ra = t.router_of_node(a), rb = t.router_of_node(b);
-  if (ra != rb)
-    for (auto id : t.route(ra, rb)) {
-      c.bandwidth = std::min(c.bandwidth, t.link(id).bandwidth);
-      c.latency += t.link(id).latency;
-    }
+  const auto& t = *machine_.topology;
+  for (auto id : route(a, b)) {
+    c.bandwidth = std::min(c.bandwidth, t.link(id).bandwidth);
+    c.latency += t.link(id).latency;
+  }
   return c;
 }
 
@@ -165,9 +166,8 @@ EndpointId World::core_endpoint(long long node, int core) {
 }
 
 void World::add_route(long long a, long long b, std::vector<ResourceId>& path) {
-  if (!machine_.torus) return;
-  const auto& t = *machine_.torus;
-  for (auto id : t.route(t.router_of_node(a), t.router_of_node(b))) {
+  const auto& t = *machine_.topology;
+  for (auto id : route(a, b)) {
     auto it = link_res_.find(id);
     if (it == link_res_.end()) it = link_res_.emplace(id, resource(t.link_name(id), t.link(id).bandwidth)).first;
     path.push_back(it->second);

@@ -28,7 +28,8 @@ struct Placement {
 
 class World {
 public:
-  World(Simulator& sim, Machine& machine, Placement placement);
+  // `routing`: the route policy of this run (a scenario's "routing"); null for the machine's own.
+  World(Simulator& sim, Machine& machine, Placement placement, const topology::RoutePolicyInfo* routing = nullptr);
   Simulator& sim() { return sim_; }
   Machine& machine() { return machine_; }
   const Placement& placement() const { return placement_; }
@@ -51,9 +52,11 @@ public:
   void compute(int rank, double seconds, Callback done);
 
   // --- Fabric (the machine's topology and its NIC kind's node-side resources) ---
-  int hops(long long node_a, long long node_b) const;
   // The path from node a to node b: NIC latency plus router hops, and the slowest rate on it (NIC or link).
   PathCost path(long long node_a, long long node_b) const;
+  // The network links from node a's router to node b's, chosen by the run's route policy (empty on one router).
+  topology::Route route(long long node_a, long long node_b) const;
+  const topology::RoutePolicyInfo& routing() const { return *routing_; }
   // One-way time of a small packet of `bytes` from node a to node b (NIC latency, hops, serialization): analytic.
   double wire_time(long long node_a, long long node_b, double bytes) const;
   // Declares the bulk paths (before the run). Pairs of node ids; all pairs of active nodes when `all_pairs`.
@@ -78,6 +81,7 @@ private:
   Simulator& sim_;
   Machine& machine_;
   Placement placement_;
+  const topology::RoutePolicyInfo* routing_;
   struct CpuTask {
     bool is_copy;
     double amount;  // seconds of work, or bytes to copy

@@ -39,6 +39,7 @@ Scenario load_scenario(const std::string& file) {
   if (s.ranks.empty()) r.fail("ranks", "empty list");
   s.ranks_per_node = static_cast<int>(r.opt_integer("ranks_per_node", 1, 100000).value_or(1));
   if (r.has("nodes")) s.nodes = r.int_list("nodes", 0, 1000000000);
+  s.routing = r.opt_str("routing").value_or("");
   if (r.has("mca")) {
     s.mca = r.raw("mca");
     if (!s.mca.is_object()) r.fail("mca", "expected an object of MCA parameters");
@@ -116,7 +117,7 @@ Scenario load_scenario(const std::string& file) {
     }
   }
   r.finish({"id", "description", "expected", "figure", "paper", "plot", "relevant_code", "machine", "stack", "engine",
-            "ranks", "ranks_per_node", "nodes", "mca", "benchmark"});
+            "ranks", "ranks_per_node", "nodes", "routing", "mca", "benchmark"});
   return s;
 }
 
@@ -200,7 +201,9 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   std::unique_ptr<Simulator> sim;
   if (s.engine == "des") sim = std::make_unique<engine::DesEngine>();
   else sim = std::make_unique<engine::SimGridEngine>();
-  World w(*sim, *m, pl);
+  const topology::RoutePolicyInfo* routing =
+      s.routing.empty() ? nullptr : &topology::find_route_policy(s.routing, m->topology->kind(), s.file, "routing");
+  World w(*sim, *m, pl, routing);
   auto stack = make_stack(w, mca, s.stack, s.file);
   Json points;
   if (s.benchmark == "barrier_loop") {
@@ -242,6 +245,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
                        {"scenario_file", s.file},
                        {"machine_file", m->file},
                        {"engine", sim->name()},
+                       {"routing", w.routing().name},
                        {"overrides", sets},
                        {"parameters", resolved(m->physical_params())},
                        {"mca", resolved(param_list(mca))}};

@@ -1,6 +1,6 @@
 #include "models/gemini/nic.hpp"
 #include "runner/registries.hpp"
-#include "platform/torus/torus.hpp"
+#include "platform/topology/torus.hpp"
 
 #include <boost/graph/breadth_first_search.hpp>
 #include <catch2/catch.hpp>
@@ -12,7 +12,8 @@ using namespace ompisim;
 // bandwidth. How validated: BFS distances, route lengths, per-link properties.
 TEST_CASE("torus: hop counts equal torus distance, routes symmetric, link bandwidth by dimension", "[topology]") {
   auto m = load_machine("cielo");
-  const auto& t = *m->torus;
+  const auto& t = dynamic_cast<const topology::Torus&>(*m->topology);
+  CHECK(m->routing->name == "dimension_order");
   REQUIRE(t.routers() == 16 * 12 * 24);
   for (int src : {0, 17, 1000, 4607}) {
     std::vector<int> dist(static_cast<std::size_t>(t.routers()), -1);
@@ -20,10 +21,10 @@ TEST_CASE("torus: hop counts equal torus distance, routes symmetric, link bandwi
     auto vis = boost::make_bfs_visitor(boost::record_distances(dist.data(), boost::on_tree_edge()));
     boost::breadth_first_search(t.graph(), static_cast<std::size_t>(src), boost::visitor(vis));
     for (int dst = 0; dst < t.routers(); dst += 7) {
-      auto r = t.route(src, dst);
+      auto r = t.default_route(src, dst);
       REQUIRE(static_cast<int>(r.size()) == dist[static_cast<std::size_t>(dst)]);
-      REQUIRE(t.hops(src, dst) == dist[static_cast<std::size_t>(dst)]);
-      REQUIRE(t.route(dst, src).size() == r.size());
+      REQUIRE(t.min_hops(src, dst) == dist[static_cast<std::size_t>(dst)]);
+      REQUIRE(t.default_route(dst, src).size() == r.size());
     }
   }
   for (std::uint32_t id = 0; id < t.link_count(); ++id) {
@@ -32,7 +33,7 @@ TEST_CASE("torus: hop counts equal torus distance, routes symmetric, link bandwi
     CHECK(l.bandwidth == Approx(l.dim == 1 ? y : 2.003 * y).epsilon(0.01));
   }
   // Hand-checked route: router 0 (0,0,0) to (15,1,0): one X- hop across the wrap, then one Y+ hop.
-  auto r = t.route(0, t.router_at({15, 1, 0}));
+  auto r = t.default_route(0, t.router_at({15, 1, 0}));
   REQUIRE(r.size() == 2);
   CHECK(t.link(r[0]).dim == 0);
   CHECK(t.link(r[0]).dir == -1);

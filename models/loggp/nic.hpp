@@ -18,13 +18,17 @@ public:
   std::vector<std::pair<std::string, ParamList>> sections() override { return {{"nic", param_list(p)}}; }
   double injection_bandwidth() const override { return p.G_bandwidth; }
   double nic_latency() const override { return p.L; }
-  LinkRates link_rates() const override { return {{p.G_bandwidth, p.G_bandwidth, p.G_bandwidth}, 0}; }
+  // A flat network has no router links; on another topology a link runs at 1/G with no hop latency.
+  topology::LinkParams link_params() const override {
+    using C = topology::LinkClass;
+    double g = p.G_bandwidth;
+    return {{{C::X, g}, {C::Y, g}, {C::Z, g}, {C::Up, g}, {C::Down, g}, {C::Local, g}, {C::Global, g}}, 0};
+  }
   double wire_time(const PathCost&, double bytes) const override {
     return p.L + std::max(0.0, bytes - 1) / p.G_bandwidth;
   }
   std::vector<NicResource> node_resources() const override { return {{"nic", p.G_bandwidth}}; }
   BulkPath bulk_path() const override { return {{{End::Src, "nic"}}, {{End::Dst, "nic"}}}; }
-  bool needs_topology() const override { return false; }
 };
 
 inline const LogGPNic& nic(const Machine& m) { return nic_as<LogGPNic>(*m.nic, "loggp"); }

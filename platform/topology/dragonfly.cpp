@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 namespace {
 constexpr long long kMaxLinks = 1LL << 31;
@@ -176,5 +175,4 @@ nlohmann::json Dragonfly::describe() const {
   return j;
 }
 
-}  // namespace v2
 }  // namespace ompisim::topology

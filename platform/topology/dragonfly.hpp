@@ -30,7 +30,6 @@
 #include <memory>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 class Dragonfly : public Topology {
 public:
@@ -71,5 +70,4 @@ private:
   LinkId first_global_ = 0;
 };
 
-}  // namespace v2
 }  // namespace ompisim::topology

@@ -7,7 +7,6 @@
 #include <stdexcept>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 namespace {
 constexpr long long kMaxSlots = 1LL << 24;  // 16 Mi node slots: far above any machine modelled, keeps ids in 32 bits
@@ -162,5 +161,4 @@ nlohmann::json FatTree::describe() const {
   return j;
 }
 
-}  // namespace v2
 }  // namespace ompisim::topology

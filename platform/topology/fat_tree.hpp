@@ -24,7 +24,6 @@
 #include <memory>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 class FatTree : public Topology {
 public:
@@ -69,5 +68,4 @@ private:
   LinkId first_down_ = 0;
 };
 
-}  // namespace v2
 }  // namespace ompisim::topology

@@ -7,7 +7,6 @@
 #include <stdexcept>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 Flat::Flat(long long compute_nodes, const LinkParams& params) : Topology(1), slots_(compute_nodes) {
   if (compute_nodes < 1) throw std::invalid_argument("flat: compute_nodes must be >= 1");
@@ -43,5 +42,4 @@ nlohmann::json Flat::describe() const {
   return j;
 }
 
-}  // namespace v2
 }  // namespace ompisim::topology

@@ -12,7 +12,6 @@
 #include <memory>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 class Flat : public Topology {
 public:
@@ -35,5 +34,4 @@ private:
   long long slots_;
 };
 
-}  // namespace v2
 }  // namespace ompisim::topology

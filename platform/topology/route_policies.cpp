@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 std::uint64_t mix_flow_key(std::uint64_t z) {
   z += 0x9e3779b97f4a7c15ULL;
@@ -82,5 +81,4 @@ Route ugal_route(const Topology& t, RouterId a, RouterId b, const LinkLoad* load
   return cost(v, load) < cost(mins[best], load) ? v : mins[best];
 }
 
-}  // namespace v2
 }  // namespace ompisim::topology

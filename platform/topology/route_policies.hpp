@@ -13,7 +13,6 @@
 #include <cstdint>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 // splitmix64 finaliser (Steele, Lea, Flood, OOPSLA 2014): the deterministic "random" choices of the policies.
 std::uint64_t mix_flow_key(std::uint64_t key);
@@ -40,5 +39,4 @@ Route valiant_route(const Topology& t, RouterId a, RouterId b, const LinkLoad* l
 // is visible, which is closer to Kim et al.'s UGAL-G. Within a group: the minimal route.
 Route ugal_route(const Topology& t, RouterId a, RouterId b, const LinkLoad* load, std::uint64_t key);
 
-}  // namespace v2
 }  // namespace ompisim::topology

@@ -9,7 +9,6 @@
 #include <stdexcept>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 namespace {
 std::string join(const std::vector<std::string>& v) {
@@ -96,5 +95,4 @@ const RoutePolicyInfo& find_route_policy(const std::string& name, const std::str
   return *e;
 }
 
-}  // namespace v2
 }  // namespace ompisim::topology

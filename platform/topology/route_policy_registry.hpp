@@ -9,7 +9,6 @@
 #include <vector>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 // load may be null (no traffic information); flow_key identifies the flow for deterministic "random" choices.
 using RouteFn = Route (*)(const Topology& t, RouterId a, RouterId b, const LinkLoad* load, std::uint64_t flow_key);
@@ -45,5 +44,4 @@ const RoutePolicyRegistry& route_policies();
 const RoutePolicyInfo& find_route_policy(const std::string& name, const std::string& kind, const std::string& file,
                                          const std::string& key);
 
-}  // namespace v2
 }  // namespace ompisim::topology

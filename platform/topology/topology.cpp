@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 const char* to_string(LinkClass c) {
   switch (c) {
@@ -92,5 +91,4 @@ nlohmann::json Topology::describe_common() const {
           {"compute_nodes", compute_nodes()}};
 }
 
-}  // namespace v2
 }  // namespace ompisim::topology

@@ -28,7 +28,6 @@ namespace ompisim::topology {
 // The inline namespace keeps these symbols apart from models/topology/ (which also defines topology::Torus and
 // topology::LinkProps) while both are linked into the same library. Callers write topology::Torus as usual. Remove it
 // when models/topology/ is deleted.
-inline namespace v2 {
 
 using RouterId = int;
 using LinkId = std::uint32_t;
@@ -123,5 +122,4 @@ private:
   long long compute_nodes_ = 0;
 };
 
-}  // namespace v2
 }  // namespace ompisim::topology

@@ -10,10 +10,9 @@
 #include <stdexcept>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 const std::vector<std::string>& caller_shape_keys() {
-  static const std::vector<std::string> keys{"kind", "cores_per_node", "source", "note"};
+  static const std::vector<std::string> keys{"kind", "cores_per_node", "routing", "source", "note"};
   return keys;
 }
 
@@ -81,5 +80,4 @@ std::unique_ptr<Topology> make_topology(const std::string& kind, const nlohmann:
                        "; known: " + known);
 }
 
-}  // namespace v2
 }  // namespace ompisim::topology

@@ -10,7 +10,6 @@
 #include <stdexcept>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 namespace {
 LinkClass dim_class(int d) { return d == 0 ? LinkClass::X : d == 1 ? LinkClass::Y : LinkClass::Z; }
@@ -146,5 +145,4 @@ nlohmann::json Torus::describe() const {
   return j;
 }
 
-}  // namespace v2
 }  // namespace ompisim::topology

@@ -14,7 +14,6 @@
 #include <memory>
 
 namespace ompisim::topology {
-inline namespace v2 {
 
 class Torus : public Topology {
 public:
@@ -54,5 +53,4 @@ private:
   std::vector<std::array<std::int32_t, 6>> out_;  // out_[router][2*dim + (dir>0)] = link id, or -1
 };
 
-}  // namespace v2
 }  // namespace ompisim::topology
