@@ -44,13 +44,19 @@ std::string machine_file(const std::string& name) {
                                               fmt::join(names, ", ")));
 }
 
+// JSON merge patch (RFC 7386) of the child over its base: the child's keys win, objects merge key by key except
+// parameter entries ({"value": ...}), which are replaced whole, and a null removes the base's key (e.g. the
+// inter-socket links of a base node type with two packages, from a child whose node has one).
 static void deep_merge(Json& base, const Json& child) {
   for (auto it = child.begin(); it != child.end(); ++it) {
-    if (base.contains(it.key()) && base[it.key()].is_object() && it.value().is_object() &&
-        !it.value().contains("value"))
-      deep_merge(base[it.key()], it.value());
-    else
-      base[it.key()] = it.value();
+    const Json& v = it.value();
+    if (v.is_null()) {
+      base.erase(it.key());
+    } else if (base.contains(it.key()) && base[it.key()].is_object() && v.is_object() && !v.contains("value")) {
+      deep_merge(base[it.key()], v);
+    } else {
+      base[it.key()] = v;
+    }
   }
 }
 
@@ -69,7 +75,12 @@ static Json load_with_base(const std::string& file, int depth = 0) {
 }
 
 ParamList Machine::physical_params() {
-  ParamList all = param_list(host, "host.");
+  ParamList all;
+  for (auto& r : node.params()) {
+    all.push_back(r);
+    all.back().info.name = "node." + r.info.name;
+  }
+  for (auto& r : param_list(os, "os.")) all.push_back(r);
   for (auto& [section, list] : nic->sections())
     for (auto& r : list) {
       all.push_back(r);
@@ -88,10 +99,12 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const Nic
   ObjectReader r(j, file, "");
   m->name = r.str("machine");
   m->description = r.opt_str("description").value_or("");
+  m->node = platform::NodeType::from_json(r.raw("node"), file, "node");
+  m->cores_per_node = m->node.cores();
   {
-    ObjectReader h = r.object("host");
-    auto list = param_list(m->host);
-    load_sourced(h, list, true);
+    ObjectReader o = r.object("os");
+    auto list = param_list(m->os);
+    load_sourced(o, list, true);
   }
   {
     ObjectReader n = r.object("nic");
@@ -118,7 +131,6 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const Nic
     m->topology_json = r.raw("topology");
     ObjectReader t = r.object("topology");
     std::string kind = t.str("kind");
-    m->cores_per_node = static_cast<int>(t.integer("cores_per_node", 1, 4096));
     std::string routing = t.opt_str("routing").value_or("minimal");
     if (t.has("source")) (void)t.raw("source");
     if (t.has("note")) (void)t.raw("note");
@@ -130,7 +142,7 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const Nic
     m->mca_defaults = r.raw("mca_defaults");
     if (!m->mca_defaults.is_object()) r.fail("mca_defaults", "expected an object {name: {value, source}}");
   }
-  r.finish({"machine", "description", "topology", "host", "nic", "software", "mca_defaults"});
+  r.finish({"machine", "description", "topology", "node", "os", "nic", "software", "mca_defaults"});
   return m;
 }
 

@@ -7,7 +7,8 @@
 #include "core/params.hpp"
 #include "platform/topology/route_policy_registry.hpp"
 #include "platform/topology/topology.hpp"
-#include "platform/host_params.hpp"
+#include "platform/node/node_type.hpp"
+#include "platform/os_params.hpp"
 #include "platform/nic.hpp"
 
 #include <memory>
@@ -18,16 +19,17 @@ namespace ompisim {
 struct Machine {
   std::string name, file, description;
   long long nodes = 0;        // compute nodes, in the machine's node order
-  int cores_per_node = 0;
+  int cores_per_node = 0;    // node.cores()
   std::unique_ptr<topology::Topology> topology;
   const topology::RoutePolicyInfo* routing = nullptr;  // topology.routing (default "minimal"); a scenario may override
-  host::HostParams host;
+  platform::NodeType node{platform::NodeShape{}, {}, {}};  // "node": packages, NUMA nodes, cores, memory, links, devices
+  OsParams os;
   std::unique_ptr<NicModel> nic;
   Json topology_json;           // as given, for provenance
   Json mca_defaults = Json::object();  // "mca_defaults" as given ({name: {value, source}}), read by the MPI layers
 
   std::string nic_kind() const { return nic->kind(); }
-  ParamList physical_params();  // "host.*" then every section of the NIC kind ("nic.router_hop_latency", ...)
+  ParamList physical_params();  // "node.*", "os.*", then every section of the NIC kind ("nic.router_hop_latency", ...)
   // Sets the topology's link rates from the NIC parameters (after loading, and after --set overrides). Keeps the shape.
   void rebuild_topology();
   double injection_bandwidth() const { return nic->injection_bandwidth(); }

@@ -13,9 +13,13 @@ World::World(Simulator& sim, Machine& machine, Placement placement, const topolo
       copying_(static_cast<std::size_t>(placement_.ranks), 0) {}
 
 int World::local_ranks(int rank) const {
-  long long n = rank / placement_.ranks_per_node;
-  long long first = n * placement_.ranks_per_node;
-  return static_cast<int>(std::min<long long>(placement_.ranks_per_node, placement_.ranks - first));
+  long long idx = placement_.round_robin ? rank % placement_.node_count() : rank / placement_.ranks_per_node;
+  return static_cast<int>(placement_.map->ranks_on_node(idx));
+}
+
+double World::signal_latency(int from, int to) const {
+  const auto& m = *placement_.map;
+  return machine_.node.cache_line_latency(m.locate(from).core, m.locate(to).core);
 }
 
 void World::cpu(int rank, double cost, Callback fn) {
@@ -40,7 +44,7 @@ void World::cpu_copy(int rank, double bytes, Callback fn) {
     else cpu(rank, 0, std::move(fn));
     return;
   }
-  if (auto s = host::split_copy(machine_.host, bytes); s.dram_bytes <= 0) {
+  if (auto s = machine_.node.split_copy(bytes); s.dram_bytes <= 0) {
     // Within the cache the copy is CPU time of known length, not a flow through the shared memory bus.
     bytes_copied += static_cast<std::uint64_t>(bytes);
     cpu(rank, s.cache_time, std::move(fn));
@@ -153,10 +157,10 @@ EndpointId World::pull_endpoint(long long node) {
   if (it != pull_ep_.end()) return it->second;
   return pull_ep_[node] = sim_.add_endpoint(fmt::format("n{}-pull", node));
 }
-EndpointId World::mem_endpoint(long long node) {
-  auto it = mem_ep_.find(node);
+EndpointId World::mem_endpoint(long long numa_key) {
+  auto it = mem_ep_.find(numa_key);
   if (it != mem_ep_.end()) return it->second;
-  return mem_ep_[node] = sim_.add_endpoint(fmt::format("n{}-mem", node));
+  return mem_ep_[numa_key] = sim_.add_endpoint(fmt::format("numa{}-mem", numa_key));
 }
 EndpointId World::core_endpoint(long long node, int core) {
   auto key = std::make_pair(node, core);
@@ -204,9 +208,13 @@ void World::declare_bulk_paths(const std::vector<std::pair<long long, long long>
     int c = placement_.core_of(r);
     auto core_key = std::make_pair(n, c);
     if (!core_res_.count(core_key))
-      core_res_[core_key] = resource(fmt::format("n{}-c{}-copy", n, c), machine_.host.dram_copy_bandwidth);
-    if (!mem_res_.count(n)) mem_res_[n] = resource(fmt::format("n{}-membus", n), machine_.host.node_copy_bandwidth);
-    sim_.add_path(core_endpoint(n, c), mem_endpoint(n), {core_res_[core_key], mem_res_[n]});
+      core_res_[core_key] = resource(fmt::format("n{}-c{}-copy", n, c), machine_.node.memory().dram_copy_bandwidth);
+    // A rank's own copies stay in its NUMA node: its core's copy rate and that NUMA node's memory controller.
+    long long numa = n * machine_.node.numa_count() + machine_.node.numa_of(c);
+    if (!mem_res_.count(numa))
+      mem_res_[numa] = resource(fmt::format("n{}-numa{}-mem", n, machine_.node.numa_of(c)),
+                                machine_.node.memory().numa_copy_bandwidth);
+    sim_.add_path(core_endpoint(n, c), mem_endpoint(numa), {core_res_[core_key], mem_res_[numa]});
   }
   nic_resources_ = machine_.nic->node_resources();
   bulk_path_ = machine_.nic->bulk_path();
@@ -238,26 +246,27 @@ void World::bulk(long long a, long long b, double bytes, double latency, Callbac
 }
 
 double World::copy_time_uncontended(double bytes) const {
-  auto s = host::split_copy(machine_.host, bytes);
-  double bw = std::min<double>(machine_.host.dram_copy_bandwidth, machine_.host.node_copy_bandwidth);
+  auto s = machine_.node.split_copy(bytes);
+  double bw = std::min<double>(machine_.node.memory().dram_copy_bandwidth, machine_.node.memory().numa_copy_bandwidth);
   return s.cache_time + s.dram_bytes / bw;
 }
 
 void World::copy(int rank, double bytes, Callback done) {
   bytes_copied += static_cast<std::uint64_t>(bytes);
-  auto s = host::split_copy(machine_.host, bytes);
+  auto s = machine_.node.split_copy(bytes);
   if (s.dram_bytes <= 0) {
     sim_.after(s.cache_time, std::move(done));
     return;
   }
   long long n = node_of(rank);
-  EndpointId src = core_ep_.at({n, placement_.core_of(rank)}), dst = mem_ep_.at(n);
+  int c = placement_.core_of(rank);
+  EndpointId src = core_ep_.at({n, c}), dst = mem_ep_.at(n * machine_.node.numa_count() + machine_.node.numa_of(c));
   double dram = s.dram_bytes;
   sim_.after(s.cache_time, [this, src, dst, dram, done = std::move(done)]() mutable { sim_.flow(src, dst, dram, std::move(done)); });
 }
 
 Placement make_placement(const Machine& m, long long ranks, int rpn, const std::vector<long long>& nodes,
-                         const std::string& file) {
+                         const std::string& file, const Json& mapping) {
   if (ranks < 1) throw InputError(file, "ranks", "must be at least 1");
   if (rpn < 1) throw InputError(file, "ranks_per_node", "must be at least 1");
   if (rpn > m.cores_per_node)
@@ -291,6 +300,10 @@ Placement make_placement(const Machine& m, long long ranks, int rpn, const std::
     p.nodes.resize(static_cast<std::size_t>(need));
     for (long long i = 0; i < need; ++i) p.nodes[static_cast<std::size_t>(i)] = i;
   }
+  ObjectReader mr(mapping, file, "");
+  platform::MappingPolicy policy = platform::read_mapping_policy(mr, m.node);
+  p.map = std::make_shared<const platform::RankMap>(m.node, ranks, need, rpn, policy, file, "");
+  p.round_robin = p.map->map_by() == platform::MapBy::Node;
   return p;
 }
 

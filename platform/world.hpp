@@ -5,6 +5,7 @@
 #include "core/sim.hpp"
 #include "platform/buffer.hpp"
 #include "platform/machine.hpp"
+#include "platform/node/mapping.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -17,12 +18,19 @@
 
 namespace ompisim {
 
+// Where the job's ranks run: the machine nodes it occupies and mpirun's mapping of ranks to nodes and cores
+// (platform/node/mapping.hpp: Open MPI v1.8's defaults unless the scenario says "map_by", "bind_to", "cpu_list").
 struct Placement {
   long long ranks = 0;
   int ranks_per_node = 1;
-  std::vector<long long> nodes;  // node id of each node index used (block placement over them)
-  long long node_of(long long rank) const { return nodes[static_cast<std::size_t>(rank / ranks_per_node)]; }
-  int core_of(long long rank) const { return static_cast<int>(rank % ranks_per_node); }
+  std::vector<long long> nodes;  // machine node id of each node index used
+  std::shared_ptr<const platform::RankMap> map;
+  bool round_robin = false;      // map_by node: rank r on node index r % nodes (else block: r / ranks_per_node)
+  long long node_of(long long rank) const {
+    auto n = round_robin ? rank % static_cast<long long>(nodes.size()) : rank / ranks_per_node;
+    return nodes[static_cast<std::size_t>(n)];
+  }
+  int core_of(long long rank) const { return map->locate(rank).core; }
   long long node_count() const { return static_cast<long long>(nodes.size()); }
 };
 
@@ -37,6 +45,10 @@ public:
   long long node_of(int rank) const { return placement_.node_of(rank); }
   bool same_node(int a, int b) const { return node_of(a) == node_of(b); }
   int local_ranks(int rank) const;  // ranks sharing rank's node
+  int core_of(int rank) const { return placement_.core_of(rank); }
+  // A cache line written by rank `from`'s core becomes visible to rank `to`'s polling core (same node): by the
+  // distance between their cores (same NUMA node, other NUMA node, other package).
+  double signal_latency(int from, int to) const;
 
   // Runs fn on rank's CPU after `cost` seconds of work that starts when the CPU is free (and not before now).
   void cpu(int rank, double cost, Callback fn);
@@ -76,7 +88,7 @@ private:
   EndpointId node_endpoint(long long node);
   EndpointId pull_endpoint(long long node);  // paths between these are driven by their destination (GET)
   EndpointId core_endpoint(long long node, int core);
-  EndpointId mem_endpoint(long long node);
+  EndpointId mem_endpoint(long long numa_key);  // node * numa_count + numa
 
   Simulator& sim_;
   Machine& machine_;
@@ -108,7 +120,8 @@ private:
 };
 
 // Placement from a scenario: block over the machine's node order, or over an explicit node list.
+// `mapping`: the scenario object holding the optional "map_by", "bind_to" and "cpu_list" keys (read, not finished).
 Placement make_placement(const Machine& m, long long ranks, int ranks_per_node, const std::vector<long long>& nodes,
-                         const std::string& file);
+                         const std::string& file, const Json& mapping = Json::object());
 
 }  // namespace ompisim

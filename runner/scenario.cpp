@@ -40,6 +40,8 @@ Scenario load_scenario(const std::string& file) {
   s.ranks_per_node = static_cast<int>(r.opt_integer("ranks_per_node", 1, 100000).value_or(1));
   if (r.has("nodes")) s.nodes = r.int_list("nodes", 0, 1000000000);
   s.routing = r.opt_str("routing").value_or("");
+  for (const char* k : {"map_by", "bind_to", "cpu_list"})
+    if (r.has(k)) s.mapping[k] = r.raw(k);
   if (r.has("mca")) {
     s.mca = r.raw("mca");
     if (!s.mca.is_object()) r.fail("mca", "expected an object of MCA parameters");
@@ -117,7 +119,7 @@ Scenario load_scenario(const std::string& file) {
     }
   }
   r.finish({"id", "description", "expected", "figure", "paper", "plot", "relevant_code", "machine", "stack", "engine",
-            "ranks", "ranks_per_node", "nodes", "routing", "mca", "benchmark"});
+            "ranks", "ranks_per_node", "nodes", "map_by", "bind_to", "cpu_list", "routing", "mca", "benchmark"});
   return s;
 }
 
@@ -165,14 +167,21 @@ static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
   auto mcal = param_list(mca);
   for (auto& [k, v] : sets) {
     if (set_param(phys, k, v, "--set") || set_param(mcal, k, v, "--set")) continue;
-    bool done = false;  // accept the short name of a physical parameter ("bte_bandwidth")
+    // The short name of a physical parameter ("bte_bandwidth", "dram_copy_bandwidth"): the last part of its path,
+    // when exactly one parameter has it.
+    std::vector<ParamRef> hits;
     for (auto& r : phys)
-      if (r.info.name.substr(r.info.name.find('.') + 1) == k) {
-        ParamList one{r};
-        done = set_param(one, r.info.name, v, "--set");
-        break;
-      }
-    if (done) continue;
+      if (r.info.name.size() > k.size() && r.info.name.ends_with("." + k)) hits.push_back(r);
+    if (hits.size() > 1) {
+      std::vector<std::string> full;
+      for (auto& h : hits) full.push_back(h.info.name);
+      throw InputError("--set", k, fmt::format("ambiguous parameter: say which of {}", fmt::join(full, ", ")));
+    }
+    if (hits.size() == 1) {
+      ParamList one{hits[0]};
+      set_param(one, hits[0].info.name, v, "--set");
+      continue;
+    }
     auto names = param_names(phys);
     auto more = param_names(mcal);
     names.insert(names.end(), more.begin(), more.end());
@@ -197,7 +206,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   }
   apply_sets(*m, mca, sets);
   if (!sets.empty()) m->rebuild_topology();  // links follow overridden link parameters
-  Placement pl = make_placement(*m, ranks, s.ranks_per_node, s.nodes, s.file);
+  Placement pl = make_placement(*m, ranks, s.ranks_per_node, s.nodes, s.file, s.mapping);
   std::unique_ptr<Simulator> sim;
   if (s.engine == "des") sim = std::make_unique<engine::DesEngine>();
   else sim = std::make_unique<engine::SimGridEngine>();
@@ -246,6 +255,8 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
                        {"machine_file", m->file},
                        {"engine", sim->name()},
                        {"routing", w.routing().name},
+                       {"mapping", {{"map_by", platform::to_string(pl.map->map_by())},
+                                    {"bind_to", platform::to_string(pl.map->bind_to())}}},
                        {"overrides", sets},
                        {"parameters", resolved(m->physical_params())},
                        {"mca", resolved(param_list(mca))}};

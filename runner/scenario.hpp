@@ -22,6 +22,7 @@ struct Scenario {
   std::vector<int> radices;      // barrier_loop "radix": one entry, or a sweep (each rank count x each radix)
   int ranks_per_node = 1;
   std::vector<long long> nodes;
+  Json mapping = Json::object();  // "map_by", "bind_to", "cpu_list" as given (read against the machine's node)
   std::string routing;  // route policy of this run ("" = the machine's topology.routing)
   Json mca = Json::object();
 };

@@ -26,7 +26,7 @@ public:
         ugni_(w, mca, gni_), ob1_(w, gemini::nic(w.machine()).software.ompi_sw_overhead, &self_, &vader_, &ugni_) {
     ob1_.amo_provider = [this, &w](int r, int t, Completion l, Completion a) {
       if (w.same_node(r, t)) {  // an atomic on a shared cache line (BASESMUMA-style on-node flag)
-        double s = w.machine().host.shm_signal_latency;
+        double s = w.signal_latency(r, t);
         w.cpu(r, 0, [&w, s, l = std::move(l), a = std::move(a)]() mutable {
           w.sim().after(s, std::move(a));
           w.sim().after(s, std::move(l));

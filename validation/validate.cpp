@@ -320,13 +320,17 @@ int calibrate(const std::string& paper, const std::string& machine_name, bool wr
   if (write) {
     Json mj = load_json_file(m->file);
     for (std::size_t i = 0; i < n; ++i) {
-      std::string sec = free[i].info.name.substr(0, free[i].info.name.find('.'));
-      std::string key = free[i].info.name.substr(free[i].info.name.find('.') + 1);
-      if (!mj.contains(sec) || !mj[sec].contains(key)) continue;
+      // The parameter's key path in the file ("nic.bte_bandwidth", "node.memory.dram_copy_bandwidth"); a parameter
+      // the file inherits from its base machine is not written here.
+      Json* e = &mj;
+      std::string rest = free[i].info.name;
+      for (std::size_t dot; e && (dot = rest.find('.')) != std::string::npos; rest = rest.substr(dot + 1))
+        e = e->contains(rest.substr(0, dot)) ? &(*e)[rest.substr(0, dot)] : nullptr;
+      if (!e || !e->contains(rest)) continue;
       double val = std::exp(x[static_cast<long>(i)]);
       Dim d = free[i].info.dim;
-      if (d == Dim::Ratio || d == Dim::Count) mj[sec][key]["value"] = val;
-      else mj[sec][key]["value"] = format_quantity(val, d);
+      if (d == Dim::Ratio || d == Dim::Count) (*e)[rest]["value"] = val;
+      else (*e)[rest]["value"] = format_quantity(val, d);
     }
     write_atomic(m->file, mj.dump(2) + "\n");
     std::cerr << "calibrate: wrote " << m->file << "\n";

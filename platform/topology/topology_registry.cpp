@@ -12,7 +12,7 @@
 namespace ompisim::topology {
 
 const std::vector<std::string>& caller_shape_keys() {
-  static const std::vector<std::string> keys{"kind", "cores_per_node", "routing", "source", "note"};
+  static const std::vector<std::string> keys{"kind", "routing", "source", "note"};
   return keys;
 }
 

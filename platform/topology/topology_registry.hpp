@@ -14,7 +14,7 @@ namespace ompisim::topology {
 // Key path under which factories report shape keys: "topology.dims", ...
 inline constexpr const char* kShapePath = "topology";
 // Keys of the machine file's `topology` object that belong to its caller (the machine loader), not to the shape:
-// factories let them pass without reading them. ("kind", "cores_per_node", "routing", "source", "note".)
+// factories let them pass without reading them. ("kind", "routing", "source", "note".)
 const std::vector<std::string>& caller_shape_keys();
 // caller_shape_keys() plus a shape's optional keys, for ObjectReader::finish: an unknown key is then suggested the
 // closest of all of them, including optional keys that were absent (e.g. "warp" -> "wrap").

@@ -34,8 +34,8 @@ void MpichGni::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf
   sends_[sid] = {rank, dst, std::move(done)};
   std::uint32_t seq = ranks_[rank].seq[dst]++;
   w_.cpu(rank, sw_, [this, rank, dst, tag, bytes, buf, sid, seq] {
-    double signal = w_.machine().host.shm_signal_latency;
     if (w_.same_node(rank, dst)) {
+      double signal = w_.signal_latency(rank, dst);
       if (bytes <= static_cast<std::uint64_t>(mca_.mpich_smp_single_copy_size.value)) {
         ++st_.counters["shm_eager"];
         w_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, bytes, buf, sid, seq, signal] {
@@ -97,11 +97,11 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
   if (w_.same_node(src, dst)) {
     // LMT: XPMEM single copy by the receiver (attach once per 2 MiB region, cached), then DONE.
     auto gran = static_cast<std::uint64_t>(mca_.mpich_smp_xpmem_attach_granularity.value);
-    double attach = static_cast<double>(xpmem_.attach(dst, src, m.sbuf.addr, bytes, gran)) * w_.machine().host.xpmem_attach_cost;
-    w_.cpu(dst, attach, [this, rid, dst, bytes, sid] {
-      w_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid] {
+    double attach = static_cast<double>(xpmem_.attach(dst, src, m.sbuf.addr, bytes, gran)) * w_.machine().os.xpmem_attach_cost;
+    w_.cpu(dst, attach, [this, rid, dst, bytes, sid, src] {
+      w_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid, src, dst] {
         finish_recv(rid);
-        w_.sim().after(w_.machine().host.shm_signal_latency, [this, sid] {
+        w_.sim().after(w_.signal_latency(dst, src), [this, sid] {
           w_.cpu(sends_.at(sid).rank, sw_, [this, sid] { finish_send(sid); });
         });
       });

@@ -283,7 +283,7 @@ TEST_CASE("platform/topology registry: factories, describe, set_link_params", "[
   };
   std::vector<Case> cases{
       {"torus", {{"kind", "torus"}, {"dims", {4, 3, 2}}, {"nodes_per_router", 2}, {"wrap", {true, false, true}},
-                 {"cores_per_node", 16}, {"source", "test"}},
+                 {"routing", "minimal"}, {"source", "test"}},
        {LinkClass::X, LinkClass::Y, LinkClass::Z}},
       {"fat_tree", {{"arity", 4}, {"levels", 3}, {"compute_nodes", 60}}, {LinkClass::Up, LinkClass::Down}},
       {"dragonfly", {{"groups", 5}, {"routers_per_group", 4}, {"nodes_per_router", 2}, {"global_links_per_router", 2}},

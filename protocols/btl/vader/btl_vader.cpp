@@ -12,12 +12,12 @@ BtlVader::BtlVader(World& w, const McaParams& mca) : w_(w), mca_(mca) {
 
 double BtlVader::attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes) {
   auto gran = static_cast<std::uint64_t>(mca_.btl_vader_xpmem_attach_granularity.value);
-  return static_cast<double>(xpmem_.attach(rank, peer, addr, bytes, gran)) * w_.machine().host.xpmem_attach_cost;
+  return static_cast<double>(xpmem_.attach(rank, peer, addr, bytes, gran)) * w_.machine().os.xpmem_attach_cost;
 }
 
 void BtlVader::send(const Frag& f, Completion local_done) {
   FragSink* sink = sink_;
-  double signal = w_.machine().host.shm_signal_latency;
+  double signal = w_.signal_latency(f.src, f.dst);
   bool inline_send = kHdrBytes + f.payload < static_cast<std::uint64_t>(mca_.btl_vader_max_inline_send.value);
   // Single copy needs the user data in one piece and someone to tell the sender when it was taken: MATCH fragments
   // of contiguous buffers. Anything else (RNDV/FRAG of non-contiguous data) is copied in and out.
@@ -43,7 +43,7 @@ void BtlVader::payload_consumed(const Frag& f) {
   if (it == inplace_.end()) return;
   Completion c = std::move(it->second);
   inplace_.erase(it);
-  w_.sim().after(w_.machine().host.shm_signal_latency, std::move(c));
+  w_.sim().after(w_.signal_latency(f.dst, f.src), std::move(c));
 }
 
 void BtlVader::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer remote, Completion done) {
