@@ -12,7 +12,7 @@
 #include "models/gemini/gni.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/base/mca_params.hpp"
-#include "models/host/xpmem.hpp"
+#include "protocols/base/xpmem.hpp"
 #include "mpi/match_queues.hpp"
 
 #include <algorithm>

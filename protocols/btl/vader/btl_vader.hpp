@@ -8,7 +8,7 @@
 //  - RDMA GET (pml/ob1 RGET above the eager limit): XPMEM single copy by the receiver.
 // LIMITATIONS: fast-box ring capacity and fragment free lists are not modelled (no back-pressure on node).
 #pragma once
-#include "models/host/xpmem.hpp"
+#include "protocols/base/xpmem.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/base/mca_params.hpp"
 
