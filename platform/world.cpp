@@ -17,6 +17,20 @@ int World::local_ranks(int rank) const {
   return static_cast<int>(placement_.map->ranks_on_node(idx));
 }
 
+int World::add_progress_thread(int rank, int core) {
+  if (rank < 0 || rank >= placement_.ranks)
+    throw std::invalid_argument(fmt::format("progress thread: rank {} is not in the job (0..{})", rank, placement_.ranks - 1));
+  if (core < 0 || core >= machine_.node.cores())
+    throw std::invalid_argument(fmt::format("progress thread: core {} does not exist on a {} node (0..{})", core,
+                                            machine_.name, machine_.node.cores() - 1));
+  ctx_rank_.push_back(rank);
+  ctx_core_.push_back(core);
+  cpu_free_.push_back(0.0);
+  copying_.push_back(0);
+  if (!stolen_.empty()) stolen_.push_back(0.0);
+  return static_cast<int>(cpu_free_.size()) - 1;
+}
+
 double World::signal_latency(int from, int to) const {
   const auto& m = *placement_.map;
   return machine_.node.cache_line_latency(m.locate(from).core, m.locate(to).core);
@@ -258,8 +272,9 @@ void World::copy(int rank, double bytes, Callback done) {
     sim_.after(s.cache_time, std::move(done));
     return;
   }
-  long long n = node_of(rank);
-  int c = placement_.core_of(rank);
+  long long n = node_of(rank_of_context(rank));
+  int c = core_of_context(rank);
+
   EndpointId src = core_ep_.at({n, c}), dst = mem_ep_.at(n * machine_.node.numa_count() + machine_.node.numa_of(c));
   double dram = s.dram_bytes;
   sim_.after(s.cache_time, [this, src, dst, dram, done = std::move(done)]() mutable { sim_.flow(src, dst, dram, std::move(done)); });

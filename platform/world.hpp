@@ -50,6 +50,15 @@ public:
   // distance between their cores (same NUMA node, other NUMA node, other package).
   double signal_latency(int from, int to) const;
 
+  // Execution contexts. Contexts 0 .. ranks-1 are the ranks' main threads; a progress thread (Open MPI's asynchronous
+  // progress, a PTL's progress threads) is another context bound to a core of its rank's node, with its own CPU
+  // timeline, so its handlers run while the main thread computes or waits. Every CPU function below takes a context.
+  // Throws std::invalid_argument for a rank or core the job's node does not have.
+  int add_progress_thread(int rank, int core);
+  int contexts() const { return static_cast<int>(cpu_free_.size()); }
+  int rank_of_context(int ctx) const { return ctx < placement_.ranks ? ctx : ctx_rank_[ctx - placement_.ranks]; }
+  int core_of_context(int ctx) const { return ctx < placement_.ranks ? core_of(ctx) : ctx_core_[ctx - placement_.ranks]; }
+
   // Runs fn on rank's CPU after `cost` seconds of work that starts when the CPU is free (and not before now).
   void cpu(int rank, double cost, Callback fn);
   // The rank's CPU copies `bytes` (a memcpy: the CPU is busy until the copy ends, DRAM part shared); then fn.
@@ -102,7 +111,8 @@ private:
   void drain(int rank);
   void extend_compute(int rank, double end, double stolen_before, Callback done);
   void add_route(long long a, long long b, std::vector<ResourceId>& path);
-  std::vector<double> stolen_;  // interrupt time taken per rank (allocated on first steal)
+  std::vector<int> ctx_rank_, ctx_core_;  // progress threads (contexts from ranks on): their rank and core
+  std::vector<double> stolen_;  // interrupt time taken per context (allocated on first steal)
   std::vector<double> cpu_free_;
   std::vector<std::uint8_t> copying_;                        // the CPU is inside an open-ended copy
   std::unordered_map<int, std::vector<CpuTask>> waiting_;   // work queued behind that copy, in order

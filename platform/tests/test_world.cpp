@@ -1,0 +1,58 @@
+#include "tests/test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ompisim;
+
+// Configuration: Cielo, 2 ranks on one node; rank 0's main thread computes for 10 us from t = 0, and a progress thread
+//                of rank 0 on core 5 is given 1 us of work at t = 0; then the main thread is given 1 us of work.
+// Expected:      the progress thread's work ends at 1 us (it does not wait for the main thread's compute); the main
+//                thread's work ends at 11 us (behind its own compute); contexts() counts the new thread.
+// How validated: completion times on the DES engine.
+TEST_CASE("platform/world: a progress thread runs beside its rank's main thread", "[unit][platform]") {
+  test::Fixture f("cielo", 2, 2);
+  World& w = *f.world;
+  int t = w.add_progress_thread(0, 5);
+  CHECK(t == 2);
+  CHECK(w.contexts() == 3);
+  CHECK(w.rank_of_context(t) == 0);
+  CHECK(w.core_of_context(t) == 5);
+  double compute_end = -1, thread_end = -1, main_end = -1;
+  w.compute(0, 10e-6, [&] { compute_end = w.sim().now(); });
+  w.cpu(t, 1e-6, [&] { thread_end = w.sim().now(); });
+  w.cpu(0, 1e-6, [&] { main_end = w.sim().now(); });
+  f.sim.run();
+  CHECK(thread_end == Approx(1e-6));
+  CHECK(compute_end == Approx(10e-6));
+  CHECK(main_end == Approx(11e-6));
+}
+
+// Configuration: Cielo (16 cores per node), 2 ranks.
+// Expected:      a progress thread on core 16 or for rank 2 is refused (std::invalid_argument naming the core/rank).
+// How validated: the exception and its text.
+TEST_CASE("platform/world: a progress thread on a core the node lacks is refused", "[unit][platform]") {
+  test::Fixture f("cielo", 2, 2);
+  CHECK_THROWS_WITH(f.world->add_progress_thread(0, 16), Catch::Contains("core 16 does not exist"));
+  CHECK_THROWS_WITH(f.world->add_progress_thread(2, 0), Catch::Contains("rank 2 is not in the job"));
+}
+
+// Configuration: Cielo (2 packages x 2 dies x 4 cores), 16 ranks on one node under the default mapping (np > 2:
+//                map-by socket) and under map-by core.
+// Expected:      default: rank 0 on core 0, rank 1 on core 8 (the other package), rank 8 on core 4 (package 0, other
+//                die); the hand-off 0 -> 8 costs cache_line_other_numa and 0 -> 1 cache_line_other_package; with
+//                map-by core, rank 1 is on core 1 (same die: cache_line_same_numa).
+// How validated: World::core_of and World::signal_latency against the machine file's values.
+TEST_CASE("platform/world: signal latency follows the cores' distance under the mapping", "[unit][platform]") {
+  test::Fixture f("cielo", 16, 16);
+  const auto& links = f.machine->node.links();
+  CHECK(f.world->core_of(0) == 0);
+  CHECK(f.world->core_of(1) == 8);
+  CHECK(f.world->core_of(8) == 4);
+  CHECK(f.world->signal_latency(0, 8) == links.cache_line_other_numa.value);
+  CHECK(f.world->signal_latency(0, 1) == links.cache_line_other_package.value);
+  CHECK(f.world->signal_latency(0, 2) == links.cache_line_same_numa.value);
+  auto m = load_machine("cielo");
+  Placement p = make_placement(*m, 16, 16, {}, "test", Json{{"map_by", "core"}});
+  CHECK(p.core_of(1) == 1);
+  CHECK(p.core_of(15) == 15);
+}
