@@ -23,7 +23,7 @@ class OpenMpiGemini final : public Stack {
 public:
   OpenMpiGemini(World& w, const McaParams& mca)
       : gni_(w, static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.value)), self_(w), vader_(w, mca),
-        ugni_(w, mca, gni_), ob1_(w, gemini::nic(w.machine()).software.ompi_sw_overhead, &self_, &vader_, &ugni_) {
+        ugni_(w, mca, gni_), ob1_(w, gemini::nic(w.machine()).software.ompi_sw_overhead, {&self_, &vader_, &ugni_}) {
     ob1_.amo_provider = [this, &w](int r, int t, Completion l, Completion a) {
       if (w.same_node(r, t)) {  // an atomic on a shared cache line (BASESMUMA-style on-node flag)
         double s = w.signal_latency(r, t);
@@ -99,7 +99,7 @@ mtl::portals::Protocol cray_mpi_protocol(const McaParams& mca) {
 class OpenMpiOb1Portals final : public Stack {
 public:
   OpenMpiOb1Portals(World& w, const McaParams& mca)
-      : self_(w), portals_(w, mca), ob1_(w, seastar::nic(w.machine()).software.pml_ob1_overhead, &self_, nullptr, &portals_, "openmpi-ob1") {}
+      : self_(w), portals_(w, mca), ob1_(w, seastar::nic(w.machine()).software.pml_ob1_overhead, {&self_, &portals_}, "openmpi-ob1") {}
   std::string name() const override { return "openmpi-ob1"; }
   void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { ob1_.isend(r, d, t, b, buf, std::move(c)); }
   void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { ob1_.irecv(r, s, t, b, buf, std::move(c)); }

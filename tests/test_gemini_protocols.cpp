@@ -155,7 +155,7 @@ TEST_CASE("ob1 matching: sequence order, unexpected queue, wildcards", "[unit][p
 // Table-driven transitions of ob1 send requests. Expected: legal sequences end COMPLETE; illegal ones throw.
 TEST_CASE("ob1 send request transitions", "[unit][protocol][ob1]") {
   btl::BtlCaps caps;
-  caps.eager_limit = 4096, caps.rndv_eager_limit = 4096, caps.max_send_size = 4096, caps.has_get = true;
+  caps.eager_limit = 4096, caps.rndv_eager_limit = 4096, caps.max_send_size = 4096, caps.flags = btl::flag::Get;
   struct Row { std::uint64_t bytes; bool contiguous; pml::Hdr hdr; std::vector<pml::ob1::SendEvent> events; };
   using E = pml::ob1::SendEvent;
   std::vector<Row> rows{{100, true, pml::Hdr::Match, {E::BtlDone}},

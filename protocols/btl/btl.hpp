@@ -1,60 +1,135 @@
-// What the PML may ask of any transport (mirrors mca_btl_base_module_t): a capability record and send/get/put.
-// A BTL delivers fragments to the receiving rank's PML through FragSink::on_frag, on the receiving rank's CPU, after
-// charging its own receive costs.
+// What a PML may ask of any transport (mirrors mca_btl_base_module_t, opal/mca/btl/btl.h): a capability record, the
+// reachability of peers (btl_add_procs), active-message tags (btl_register / mca_btl_base_active_message_trigger),
+// send of a descriptor, RDMA get, and memory registration (btl_register_mem).
+//
+// A BTL carries no PML type: a descriptor holds the PML's header as opaque bytes (the BTL reads only its length) and a
+// data segment into the user buffer. The receiving BTL calls the callback the PML registered for the descriptor's tag,
+// on the receiving rank's CPU, after charging its own receive costs.
+// LIMITATIONS: one header segment and one data segment per descriptor (Open MPI allows several of each); no PUT, no
+// atomics, no btl_del_procs; a BTL's reachability is a pure function of (rank, peer) and the World.
 #pragma once
-#include "protocols/pml/ob1/hdr.hpp"
+#include "core/errors.hpp"
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace ompisim::btl {
 
+// MCA_BTL_FLAGS_* (opal/mca/btl/btl.h, same values in v1.3, v1.8 and v4.1).
+namespace flag {
+constexpr std::uint32_t Send = 0x0001;               // send/receive of descriptors
+constexpr std::uint32_t Put = 0x0002;                // RDMA put
+constexpr std::uint32_t Get = 0x0004;                // RDMA get
+constexpr std::uint32_t Rdma = Put | Get;
+constexpr std::uint32_t SendInplace = 0x0008;        // may send from the user buffer (no copy in)
+constexpr std::uint32_t RdmaMatched = 0x0040;        // RDMA can be matched by the NIC (btl/portals)
+constexpr std::uint32_t HeterogeneousRdma = 0x0100;  // RDMA also between peers of different architecture
+}  // namespace flag
+
+constexpr std::uint32_t kExclusivityHigh = 64 * 1024;  // MCA_BTL_EXCLUSIVITY_HIGH (internal loopback, shared memory)
+constexpr std::uint32_t kExclusivityDefault = 1024;    // MCA_BTL_EXCLUSIVITY_DEFAULT (GM/IB/...)
+constexpr std::uint32_t kExclusivityLow = 0;           // MCA_BTL_EXCLUSIVITY_LOW (TCP, last resort)
+
+// The capability record (the size, ranking and flag fields of mca_btl_base_module_t). Sizes in bytes. `latency` is in
+// microseconds and `bandwidth` in Mb/s as Open MPI's components write them ("/* Mbs */"; btl.h documents the field as
+// Mbytes/sec): both are rankings, not timings — bml/r2 uses only their order (latency) and ratios (bandwidth), and no
+// simulated time depends on them.
 struct BtlCaps {
-  std::uint64_t eager_limit = 0, rndv_eager_limit = 0, max_send_size = 0;
-  bool has_get = false, has_put = false;
+  std::uint64_t eager_limit = 0;                // largest first fragment of an eager send, header included
+  std::uint64_t rndv_eager_limit = 0;           // largest first fragment of a rendezvous, header included
+  std::uint64_t max_send_size = 0;              // largest send fragment, header included
+  std::uint64_t rdma_pipeline_send_length = 0;  // bytes sent by send/receive before the RDMA pipeline
+  std::uint64_t rdma_pipeline_frag_size = 0;    // largest RDMA fragment
+  std::uint64_t min_rdma_pipeline_size = 0;     // smallest message for the RDMA pipeline
   std::uint32_t exclusivity = 0;
+  std::uint32_t latency = 0;    // us
+  std::uint32_t bandwidth = 0;  // Mb/s
+  std::uint32_t flags = 0;      // btl::flag::*
+  bool has(std::uint32_t f) const { return (flags & f) == f; }
 };
 
-// A PML fragment as it crosses a BTL. `payload` bytes of user data travel with the header.
-struct Frag {
-  pml::Hdr hdr = pml::Hdr::Match;
-  int src = 0, dst = 0, tag = 0;
-  std::uint32_t seq = 0;
-  std::uint64_t msg_bytes = 0, payload = 0;
-  std::uint64_t send_req = 0, recv_req = 0;
-  Buffer sbuf;
+// Active-message tags (MCA_BTL_TAG_*): a PML registers its callbacks from kTagPml up.
+using Tag = std::uint8_t;
+constexpr Tag kTagBtl = 0x20;  // MCA_BTL_TAG_BTL
+constexpr Tag kTagPml = 0x40;  // MCA_BTL_TAG_PML
+
+// The largest header segment a BTL must accept; a BTL sizes its receive buffers with it.
+constexpr std::size_t kHdrSegmentMax = 32;
+
+// The PML's header as opaque bytes. A BTL reads `len` (the header's bytes on the wire) and never `bytes`.
+struct HdrSegment {
+  std::array<std::uint8_t, kHdrSegmentMax> bytes{};
+  std::uint8_t len = 0;
+};
+
+// User data that travels with the header: `length` bytes at `offset` in `buf`. For a descriptor with
+// desc_flag::ExposeData and no data (`length` 0), `buf` is the region the peer will access by RDMA.
+struct DataSegment {
+  std::uint64_t offset = 0, length = 0;
+  Buffer buf;
+};
+
+namespace desc_flag {
+constexpr std::uint8_t InPlace = 0x1;     // the BTL may send straight from the user buffer (vader's single copy)
+constexpr std::uint8_t ExposeData = 0x2;  // the data segment's buffer is exposed for the peer's RDMA get (the BTL
+                                          // prepares it with the send: btl/portals' PtlMEAttach + PtlMDAttach)
+}  // namespace desc_flag
+
+// ↔ mca_btl_base_descriptor_t (+ des_cbdata): what crosses a BTL.
+struct Descriptor {
+  Tag tag = 0;
+  std::uint8_t flags = 0;  // desc_flag::*
+  int src = 0, dst = 0;
+  HdrSegment hdr;
+  DataSegment data;
+  std::uint64_t cookie = 0;  // the PML's, untouched by the BTL (it finds its request with it)
   // Set by the receiving BTL when the payload sits in one of its buffers that must be returned once the PML has
-  // copied it out (mca_btl_base_descriptor_t of a receive); 0 when there is none. Handed back in payload_consumed.
+  // copied it out (a receive descriptor owned by the BTL); 0 when there is none. Handed back in payload_consumed.
   std::uint64_t rx_buffer = 0;
+  std::uint64_t wire_bytes() const { return hdr.len + data.length; }
 };
-constexpr std::uint64_t kHdrBytes = 32;  // ob1 match header (mca_pml_ob1_match_hdr_t is 14-24 B; rounded)
 
-class FragSink {
-public:
-  virtual ~FragSink() = default;
-  virtual void on_frag(const Frag& f) = 0;
-};
+using TagCallback = std::function<void(const Descriptor&)>;
 
 class Btl {
 public:
   virtual ~Btl() = default;
   virtual std::string name() const = 0;
   virtual const BtlCaps& caps() const = 0;
-  // Sends header + f.payload bytes; `local_done` when the user buffer may be reused.
-  virtual void send(const Frag& f, Completion local_done) = 0;
+  // Whether this BTL can reach `peer` from `rank` (the reachability bitmap of btl_add_procs).
+  virtual bool reaches(const World& w, int rank, int peer) const = 0;
+  // Sends the descriptor's header and data segments; `local_done` when the user buffer may be reused.
+  virtual void send(const Descriptor& d, Completion local_done) = 0;
   // The receiver (initiator) pulls `bytes` from peer's buffer `remote` into `local`; `done` on the initiator's CPU.
   virtual void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) = 0;
   // Makes a buffer usable for RDMA (registration); immediate when the BTL needs none.
-  virtual void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) { (void)rank, (void)b, (void)bytes, ready(); }
-  // The receiving PML has taken the fragment's payload (copied it out): the BTL may return its buffer, or tell the
-  // sender that its user buffer is free again (vader's single-copy sends). Called once per delivered fragment.
-  virtual void payload_consumed(const Frag& f) { (void)f; }
-  void set_sink(FragSink* s) { sink_ = s; }
+  virtual void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) {
+    (void)rank, (void)b, (void)bytes, ready();
+  }
+  // The receiving PML has taken the descriptor's payload (copied it out): the BTL may return its buffer, or tell the
+  // sender that its user buffer is free again (vader's single-copy sends). Called once per delivered descriptor.
+  virtual void payload_consumed(const Descriptor& d) { (void)d; }
+  // ↔ btl_register: `cb` runs for every descriptor with tag `t` this BTL delivers. Registering a tag twice is an error.
+  void register_tag(Tag t, TagCallback cb) {
+    if (callbacks_[t]) throw ProtocolError("btl/" + name() + " tags", "registered", "register_tag twice");
+    callbacks_[t] = std::move(cb);
+  }
+  bool has_tag(Tag t) const { return static_cast<bool>(callbacks_[t]); }
 
 protected:
-  FragSink* sink_ = nullptr;
+  // Runs the callback registered for d.tag (the BTL calls it on the receiving rank's CPU, after its own costs).
+  void deliver(const Descriptor& d) const {
+    const TagCallback& cb = callbacks_[d.tag];
+    if (!cb) throw ProtocolError("btl/" + name() + " receive", "no callback for tag", std::to_string(d.tag));
+    cb(d);
+  }
+
+private:
+  std::array<TagCallback, 256> callbacks_{};  // ↔ mca_btl_base_active_message_trigger
 };
 
 }  // namespace ompisim::btl

@@ -15,11 +15,21 @@ constexpr std::uint64_t kRecvBlockPtr = 1, kExposedPtr = 2;
 BtlPortals::BtlPortals(World& w, const McaParams& mca)
     : w_(w), mca_(mca), ss_(w, [this](int r, const Event& e) { on_event(r, e); }),
       overhead_(seastar::nic(w.machine()).software.btl_portals_overhead) {
+  // Open MPI v1.3.4 ompi/mca/btl/portals/btl_portals_component.c: exclusivity 60, eager and rndv_eager 32 KiB,
+  // max_send 64 KiB, rdma_pipeline_send_length 64 KiB, rdma_pipeline_frag_size INT_MAX, min_rdma_pipeline_size 0,
+  // flags RDMA | RDMA_MATCHED (no SEND flag: bml/r2 puts every BTL that reaches a peer in its send array anyway),
+  // bandwidth 1000 Mb/s, latency 0. Sizes from the MCA parameters (btl_portals_eager_limit; btl_portals_max_send_size
+  // 32 KiB from configure.params); rndv_eager_limit = eager_limit. PUT is left out: the model has no PUT-based RDMA.
   caps_.eager_limit = static_cast<std::uint64_t>(mca.btl_portals_eager_limit.value);
   caps_.rndv_eager_limit = caps_.eager_limit;
   caps_.max_send_size = static_cast<std::uint64_t>(mca.btl_portals_max_send_size.value);
-  caps_.has_get = true;
-  caps_.exclusivity = 60;  // btl_portals_component.c (hardware-sources.md §4)
+  caps_.rdma_pipeline_send_length = 64 * 1024;
+  caps_.rdma_pipeline_frag_size = 0x7fffffff;
+  caps_.min_rdma_pipeline_size = 0;
+  caps_.exclusivity = 60;
+  caps_.latency = 0;
+  caps_.bandwidth = 1000;
+  caps_.flags = flag::Send | flag::Get | flag::RdmaMatched;
 }
 
 void BtlPortals::ensure(int rank) {
@@ -34,7 +44,7 @@ void BtlPortals::post_block(int rank) {
   MeId me = nic.me_attach(kFragTable, ProcessId::any(), 0, ~MatchBits{0}, UnlinkOp::Unlink, InsertPos::After);
   Md md;
   md.length = static_cast<std::uint64_t>(mca_.btl_portals_recv_block_size.value);
-  md.max_size = std::min<std::uint64_t>(caps_.max_send_size + kHdrBytes, md.length);
+  md.max_size = std::min<std::uint64_t>(caps_.max_send_size + kHdrSegmentMax, md.length);
   md.options.op_put = md.options.manage_local = md.options.event_start_disable = true;
   md.eq = ss_.eq(rank);
   md.user_ptr = kRecvBlockPtr;
@@ -49,7 +59,7 @@ BtlPortals::PeerState& BtlPortals::peer(int rank, int dst) {
   return it->second;
 }
 
-void BtlPortals::send(const Frag& f, Completion local_done) {
+void BtlPortals::send(const Descriptor& f, Completion local_done) {
   ensure(f.src);
   ensure(f.dst);
   std::uint64_t fid = next_++;
@@ -65,18 +75,20 @@ void BtlPortals::send(const Frag& f, Completion local_done) {
 }
 
 void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
-  const Frag& f = frags_.at(fid);
+  const Descriptor& f = frags_.at(fid);
   int src = f.src;
-  double bytes = static_cast<double>(f.payload + kHdrBytes);
+  double bytes = static_cast<double>(f.wire_bytes());
+  bool expose = f.flags & desc_flag::ExposeData;
   ++frags_sent;
   // Copy into a BTL send buffer (the user buffer is then free), then PtlMDBind + PtlPut with ACK.
-  w_.cpu(src, overhead_, [this, fid, src, bytes, local_done = std::move(local_done)]() mutable {
-    w_.cpu_copy(src, bytes, [this, fid, src, bytes, local_done = std::move(local_done)]() mutable {
+  w_.cpu(src, overhead_, [this, fid, src, bytes, expose, local_done = std::move(local_done)]() mutable {
+    w_.cpu_copy(src, bytes, [this, fid, src, bytes, expose, local_done = std::move(local_done)]() mutable {
       if (local_done) local_done();
-      // An RGET header also exposes the user buffer first (PtlMEAttach + PtlMDAttach, mca_btl_portals_prepare_src).
-      int n = 2 + (frags_.at(fid).hdr == pml::Hdr::Rget ? 2 : 0);
+      // A descriptor that exposes its data segment (ob1's RGET) first attaches the user buffer (PtlMEAttach +
+      // PtlMDAttach, mca_btl_portals_prepare_src).
+      int n = 2 + (expose ? 2 : 0);
       ss_.calls(src, n, [this, fid, src, bytes] {
-        const Frag& f = frags_.at(fid);
+        const Descriptor& f = frags_.at(fid);
         Md md;
         md.length = static_cast<std::uint64_t>(bytes);
         md.threshold = 2;  // send, ack
@@ -135,9 +147,9 @@ void BtlPortals::on_event(int rank, const Event& e) {
     std::uint64_t fid = e.hdr_data;
     w_.cpu(rank, poll + overhead_, [this, fid] {
       auto it = frags_.find(fid);
-      Frag f = it->second;
+      Descriptor f = it->second;
       frags_.erase(it);
-      sink_->on_frag(f);
+      deliver(f);
     });
     return;
   }

@@ -8,7 +8,8 @@
 //          ACKs (user-level flow control, meant to keep the receive blocks from overflowing; a fragment that
 //          still finds no block with room is dropped and not resent, see README). Every ACK
 //          interrupts the sender's host.
-//   RDMA:  ob1's RGET: the sender exposes its buffer (PtlMEAttach + PtlMDAttach, priced with the RGET fragment),
+//   RDMA:  ob1's RGET: the sender exposes its buffer (PtlMEAttach + PtlMDAttach, priced with the descriptor that
+//          carries desc_flag::ExposeData),
 //          the receiver binds its buffer and pulls with PtlGet into it (zero copy), then ob1's FIN.
 // LIMITATIONS: receive-block space is not accounted per fragment (blocks are large and re-posted when unlinked);
 // no PUT-based RDMA.
@@ -29,7 +30,9 @@ public:
   BtlPortals(World& w, const McaParams& mca);
   std::string name() const override { return "portals"; }
   const BtlCaps& caps() const override { return caps_; }
-  void send(const Frag& f, Completion local_done) override;
+  // Every rank, on the node or not (Catamount has no shared-memory BTL); btl/self's higher exclusivity takes oneself.
+  bool reaches(const World&, int, int) const override { return true; }
+  void send(const Descriptor& d, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) override;
   void add_counters(std::map<std::string, std::uint64_t>& c) const;
@@ -57,7 +60,7 @@ private:
   double overhead_;
   std::unordered_map<int, bool> ready_;
   std::unordered_map<std::uint64_t, PeerState> peers_;  // (rank, peer) -> credits, created on first send
-  std::unordered_map<std::uint64_t, Frag> frags_;       // in flight, by fragment id (Portals hdr_data)
+  std::unordered_map<std::uint64_t, Descriptor> frags_;  // in flight, by fragment id (Portals hdr_data)
   std::unordered_map<std::uint64_t, Completion> gets_;  // by get id (user_ptr)
   std::uint64_t next_ = 16;
 };

@@ -4,11 +4,22 @@ namespace ompisim::btl::ugni {
 
 BtlUgni::BtlUgni(World& w, const McaParams& mca, gemini::Gni& gni) : w_(w), mca_(mca), gni_(gni) {
   const McaParams& m = mca;
+  // Open MPI v1.8.8 ompi/mca/btl/ugni/btl_ugni_component.c: eager_limit, rndv_eager_limit and max_send_size 8 KiB
+  // (eager_limit from btl_ugni_eager_limit; the other two follow it in the model), rdma_pipeline_send_length =
+  // eager_limit (btl_ugni_component_register), rdma_pipeline_frag_size 4 MiB, min_rdma_pipeline_size 8 KiB, flags
+  // SEND | RDMA | SEND_INPLACE, bandwidth 40000 Mb/s, latency 2 us (constants in the component: Open MPI does not
+  // read them from the NIC), exclusivity MCA_BTL_EXCLUSIVITY_HIGH (v4.1.6: HIGH - 2, "so that we lose send
+  // exclusivity to sm and vader"; either way ugni does not reach on-node peers).
   caps_.eager_limit = static_cast<std::uint64_t>(m.btl_ugni_eager_limit.value);
   caps_.rndv_eager_limit = caps_.eager_limit;
   caps_.max_send_size = caps_.eager_limit;
-  caps_.has_get = caps_.has_put = true;
-  caps_.exclusivity = 1024;
+  caps_.rdma_pipeline_send_length = caps_.eager_limit;
+  caps_.rdma_pipeline_frag_size = 4 << 20;
+  caps_.min_rdma_pipeline_size = 8 << 10;
+  caps_.exclusivity = kExclusivityHigh;
+  caps_.latency = 2;
+  caps_.bandwidth = 40000;
+  caps_.flags = flag::Send | flag::Rdma | flag::SendInplace;
   smsg_limit_ = ugni_smsg_limit(m, w.ranks());
 }
 
@@ -23,33 +34,32 @@ EagerPool& BtlUgni::pool(int rank) {
       .first->second;
 }
 
-void BtlUgni::send(const Frag& f, Completion local_done) {
-  std::uint64_t total = kHdrBytes + f.payload;
-  FragSink* sink = sink_;
+void BtlUgni::send(const Descriptor& f, Completion local_done) {
+  std::uint64_t total = f.wire_bytes();
   if (total <= smsg_limit_) {
     ++short_sends;
     // prepare_src: copy into the send fragment, then SMSG (TAG_SEND).
-    w_.cpu_copy(f.src, static_cast<double>(f.payload), [this, f, total, sink, local_done = std::move(local_done)]() mutable {
-      gni_.smsg_send(f.src, f.dst, total, std::move(local_done), [sink, f] { sink->on_frag(f); });
+    w_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, f, total, local_done = std::move(local_done)]() mutable {
+      gni_.smsg_send(f.src, f.dst, total, std::move(local_done), [this, f] { deliver(f); });
     });
     return;
   }
   // Eager get: a registered buffer from the sender's pool.
   ++eager_gets;
-  auto go = [this, f, sink, local_done = std::move(local_done)]() mutable {
-    w_.cpu_copy(f.src, static_cast<double>(f.payload), [this, f, sink, local_done = std::move(local_done)]() mutable {
+  auto go = [this, f, local_done = std::move(local_done)]() mutable {
+    w_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, f, local_done = std::move(local_done)]() mutable {
       if (local_done) local_done();  // the user buffer was copied: the PML may complete the send
-      gni_.smsg_send(f.src, f.dst, kCtrlBytes + kHdrBytes, nullptr, [this, f, sink] {
+      gni_.smsg_send(f.src, f.dst, kCtrlBytes + f.hdr.len, nullptr, [this, f] {
         // INIT_GET arrived: the receiver takes a buffer from its pool and pulls the data.
-        auto pull = [this, f, sink] {
-          bool bte = f.payload > static_cast<std::uint64_t>(mca_.btl_ugni_fma_limit.value);
-          gni_.rdma(gemini::RdmaOp::Get, bte, f.dst, f.src, f.payload, [this, f, sink] {
+        auto pull = [this, f] {
+          bool bte = f.data.length > static_cast<std::uint64_t>(mca_.btl_ugni_fma_limit.value);
+          gni_.rdma(gemini::RdmaOp::Get, bte, f.dst, f.src, f.data.length, [this, f] {
             // RDMA_COMPLETE frees the sender's eager buffer.
             gni_.smsg_send(f.dst, f.src, kCtrlBytes, nullptr, [this, f] { pool(f.src).give_back(); });
-            btl::Frag in = f;
+            Descriptor in = f;
             in.rx_buffer = next_rx_++;
             eager_in_use_.emplace(in.rx_buffer, f.dst);  // the receiver's pool buffer now holds the payload
-            sink->on_frag(in);
+            deliver(in);
           });
         };
         switch (pool(f.dst).take(pull)) {
@@ -68,7 +78,7 @@ void BtlUgni::send(const Frag& f, Completion local_done) {
   }
 }
 
-void BtlUgni::payload_consumed(const Frag& f) {
+void BtlUgni::payload_consumed(const Descriptor& f) {
   if (f.rx_buffer == 0) return;  // came by SMSG: the mailbox slot was freed on arrival
   auto it = eager_in_use_.find(f.rx_buffer);
   if (it == eager_in_use_.end()) throw ProtocolError("btl/ugni eager buffer", "free", "payload_consumed twice");

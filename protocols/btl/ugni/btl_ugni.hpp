@@ -25,10 +25,12 @@ public:
   BtlUgni(World& w, const McaParams& mca, gemini::Gni& gni);
   std::string name() const override { return "ugni"; }
   const BtlCaps& caps() const override { return caps_; }
-  void send(const Frag& f, Completion local_done) override;
+  // Ranks on other nodes (v1.8.8 mca_btl_ugni_add_procs skips OPAL_PROC_ON_LOCAL_NODE peers: vader serves them).
+  bool reaches(const World& w, int rank, int peer) const override { return !w.same_node(rank, peer); }
+  void send(const Descriptor& d, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) override;
-  void payload_consumed(const Frag& f) override;
+  void payload_consumed(const Descriptor& d) override;
   std::uint64_t smsg_limit() const { return smsg_limit_; }
   EagerPool& pool(int rank);
   std::uint64_t short_sends = 0, eager_gets = 0, long_gets = 0, put_fallbacks = 0;
@@ -41,7 +43,7 @@ private:
   BtlCaps caps_;
   std::uint64_t smsg_limit_;
   std::unordered_map<int, EagerPool> pools_;             // per rank, created on first use
-  std::unordered_map<std::uint64_t, int> eager_in_use_;  // Frag::rx_buffer -> receiver whose pool buffer holds it
+  std::unordered_map<std::uint64_t, int> eager_in_use_;  // Descriptor::rx_buffer -> receiver whose pool buffer holds it
   std::uint64_t next_rx_ = 1;
 };
 

@@ -3,11 +3,22 @@
 namespace ompisim::btl::vader {
 
 BtlVader::BtlVader(World& w, const McaParams& mca) : w_(w), mca_(mca) {
+  // Open MPI v1.8.8 ompi/mca/btl/vader/btl_vader_component.c (XPMEM single copy): exclusivity HIGH, latency 1 us,
+  // bandwidth 40000 Mb/s, flags RDMA | SEND_INPLACE (v4.1.6 adds SEND), rdma_pipeline_send_length and frag_size =
+  // eager_limit, min_rdma_pipeline_size 32 KiB (without XPMEM; with XPMEM = eager_limit).
+  // Sizes: btl_vader_eager_limit from the MCA parameters (4 KiB, v1.8 without XPMEM; 32 KiB with XPMEM);
+  // rndv_eager_limit = eager_limit and max_send_size 32 KiB are the model's (v1.8.8 without XPMEM: rndv 32 KiB,
+  // max_send 32 KiB), kept so that simulated values are unchanged.
   caps_.eager_limit = static_cast<std::uint64_t>(mca.btl_vader_eager_limit.value);
   caps_.rndv_eager_limit = caps_.eager_limit;
   caps_.max_send_size = 32768;
-  caps_.has_get = true;
-  caps_.exclusivity = 65536;
+  caps_.rdma_pipeline_send_length = caps_.eager_limit;
+  caps_.rdma_pipeline_frag_size = caps_.eager_limit;
+  caps_.min_rdma_pipeline_size = 32768;
+  caps_.exclusivity = kExclusivityHigh;
+  caps_.latency = 1;
+  caps_.bandwidth = 40000;
+  caps_.flags = flag::Send | flag::Rdma | flag::SendInplace;
 }
 
 double BtlVader::attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes) {
@@ -15,35 +26,39 @@ double BtlVader::attach_cost(int rank, int peer, std::uint64_t addr, std::uint64
   return static_cast<double>(xpmem_.attach(rank, peer, addr, bytes, gran)) * w_.machine().os.xpmem_attach_cost;
 }
 
-void BtlVader::send(const Frag& f, Completion local_done) {
-  FragSink* sink = sink_;
-  double signal = w_.signal_latency(f.src, f.dst);
-  bool inline_send = kHdrBytes + f.payload < static_cast<std::uint64_t>(mca_.btl_vader_max_inline_send.value);
-  // Single copy needs the user data in one piece and someone to tell the sender when it was taken: MATCH fragments
-  // of contiguous buffers. Anything else (RNDV/FRAG of non-contiguous data) is copied in and out.
-  bool single_copy = !inline_send && f.sbuf.contiguous && f.hdr == pml::Hdr::Match;
+void BtlVader::send(const Descriptor& d, Completion local_done) {
+  double signal = w_.signal_latency(d.src, d.dst);
+  bool inline_send = d.wire_bytes() < static_cast<std::uint64_t>(mca_.btl_vader_max_inline_send.value);
+  // Single copy needs the user data in one piece, the PML's leave to send in place (it then waits for
+  // payload_consumed to know the buffer is free), and someone to tell the sender when it was taken. Anything else is
+  // copied in and out.
+  bool single_copy = !inline_send && d.data.buf.contiguous && (d.flags & desc_flag::InPlace);
   if (!single_copy) {
     ++(inline_send ? fbox_sends : copy_sends);
-    w_.cpu_copy(f.src, static_cast<double>(f.payload), [this, f, sink, signal, local_done = std::move(local_done)]() mutable {
+    w_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, signal, local_done = std::move(local_done)]() mutable {
       if (local_done) local_done();
-      w_.sim().after(signal, [sink, f] { sink->on_frag(f); });
+      w_.sim().after(signal, [this, d] { deliver(d); });
     });
     return;
   }
   // Single copy: pass the pointer; the receiver attaches and copies; the sender's buffer is free after that.
   ++single_copy_sends;
-  if (local_done) inplace_[f.send_req] = std::move(local_done);  // one MATCH per send request
-  double attach = f.payload ? attach_cost(f.dst, f.src, f.sbuf.addr, f.payload) : 0.0;
-  w_.sim().after(signal, [this, sink, f, attach] { w_.cpu(f.dst, attach, [sink, f] { sink->on_frag(f); }); });
+  Descriptor in = d;
+  if (local_done) {
+    in.rx_buffer = next_rx_++;
+    inplace_[in.rx_buffer] = std::move(local_done);
+  }
+  double attach = d.data.length ? attach_cost(d.dst, d.src, d.data.buf.addr + d.data.offset, d.data.length) : 0.0;
+  w_.sim().after(signal, [this, in, attach] { w_.cpu(in.dst, attach, [this, in] { deliver(in); }); });
 }
 
-void BtlVader::payload_consumed(const Frag& f) {
-  if (f.hdr != pml::Hdr::Match) return;
-  auto it = inplace_.find(f.send_req);
+void BtlVader::payload_consumed(const Descriptor& d) {
+  if (d.rx_buffer == 0) return;
+  auto it = inplace_.find(d.rx_buffer);
   if (it == inplace_.end()) return;
   Completion c = std::move(it->second);
   inplace_.erase(it);
-  w_.sim().after(w_.signal_latency(f.dst, f.src), std::move(c));
+  w_.sim().after(w_.signal_latency(d.dst, d.src), std::move(c));
 }
 
 void BtlVader::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer remote, Completion done) {

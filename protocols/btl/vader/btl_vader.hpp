@@ -1,10 +1,10 @@
 // btl/vader (Gemini paper §III): shared memory between the ranks of a node.
 //  - header + data below btl_vader_max_inline_send (256 B): lock-free per-peer fast box: the sender copies the
 //    message in, the receiver sees it one cache-line hand-off later and its PML copies it out;
-//  - larger contiguous sends (MATCH): only a pointer to the user buffer is passed; the receiver maps the sender's pages
+//  - larger sends the PML allows in place (desc_flag::InPlace, ob1's MATCH) from a contiguous buffer: only a pointer to the user buffer is passed; the receiver maps the sender's pages
 //    with XPMEM (attach at least 2 MiB at a time, attachments cached) and copies once; the sender's buffer is free when
 //    the receiver signals back;
-//  - larger non-contiguous data (ob1 RNDV/FRAG fragments): copy-in / copy-out through a shared-memory fragment;
+//  - any other larger data (ob1 RNDV/FRAG fragments, non-contiguous buffers): copy-in / copy-out through a shared-memory fragment;
 //  - RDMA GET (pml/ob1 RGET above the eager limit): XPMEM single copy by the receiver.
 // LIMITATIONS: fast-box ring capacity and fragment free lists are not modelled (no back-pressure on node).
 #pragma once
@@ -22,9 +22,11 @@ public:
   BtlVader(World& w, const McaParams& mca);
   std::string name() const override { return "vader"; }
   const BtlCaps& caps() const override { return caps_; }
-  void send(const Frag& f, Completion local_done) override;
+  // Ranks of the same node other than oneself (btl_vader_add_procs: OPAL_PROC_ON_LOCAL_NODE and not my_proc).
+  bool reaches(const World& w, int rank, int peer) const override { return rank != peer && w.same_node(rank, peer); }
+  void send(const Descriptor& d, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
-  void payload_consumed(const Frag& f) override;
+  void payload_consumed(const Descriptor& d) override;
   std::uint64_t fbox_sends = 0, copy_sends = 0, single_copy_sends = 0;
   std::uint64_t attaches() const { return xpmem_.attaches; }
 
@@ -35,7 +37,8 @@ private:
   const McaParams& mca_;
   BtlCaps caps_;
   host::XpmemAttachCache xpmem_;
-  std::unordered_map<std::uint64_t, Completion> inplace_;                    // send_req -> sender's local completion
+  std::unordered_map<std::uint64_t, Completion> inplace_;  // rx_buffer of a single-copy receive -> sender's completion
+  std::uint64_t next_rx_ = 1;
 };
 
 }  // namespace ompisim::btl::vader

@@ -1,10 +1,26 @@
-// The pml/ob1 message alphabet (MCA_PML_OB1_HDR_TYPE_*).
+// The pml/ob1 message alphabet (MCA_PML_OB1_HDR_TYPE_*, ompi/mca/pml/ob1/pml_ob1_hdr.h) and its serialisation into a
+// BTL header segment. ob1 alone reads and writes these bytes; a BTL sees only the segment's length.
+//
+// Layout: byte 0 is the type (as hdr_common.hdr_type), then the type's fields, little-endian, zero padding up to the
+// header's length on the wire:
+//   MATCH        tag:i32 seq:u32 msg_bytes:u64                              (17 bytes used)
+//   RNDV, RGET   tag:i32 seq:u32 msg_bytes:u64 send_req:u64                 (25)
+//   ACK, NACK    send_req:u64 recv_req:u64                                  (17)
+//   FRAG, PUT    offset:u64 send_req:u64 recv_req:u64                       (25)
+//   FIN          send_req:u64 recv_req:u64                                  (17)
+// Every header is kHdrBytes = 32 bytes on the wire, the model's rounding of mca_pml_ob1_match_hdr_t and its
+// relatives (14-48 B in Open MPI). RGET's exposed buffer travels as the descriptor's data segment (Open MPI puts the
+// segment descriptors in the RGET header itself).
 #pragma once
+#include "core/errors.hpp"
+#include "protocols/btl/btl.hpp"
+
 #include <cstdint>
 
 namespace ompisim::pml {
 
 enum class Hdr : std::uint8_t { Match, Rndv, Rget, Ack, Nack, Frag, Put, Fin };
+constexpr int kHdrTypes = 8;
 
 inline const char* to_string(Hdr h) {
   switch (h) {
@@ -19,5 +35,27 @@ inline const char* to_string(Hdr h) {
   }
   return "?";
 }
+
+constexpr std::uint8_t kHdrBytes = 32;
+static_assert(kHdrBytes <= btl::kHdrSegmentMax, "an ob1 header must fit a BTL header segment");
+
+// Bytes of header `h` on the wire (the segment's length). The same for every type today.
+constexpr std::uint8_t hdr_len(Hdr) { return kHdrBytes; }
+
+// The BTL tag ob1 registers for header `h` (MCA_PML_OB1_HDR_TYPE_MATCH = MCA_BTL_TAG_PML + 1, ...).
+constexpr btl::Tag tag_of(Hdr h) { return static_cast<btl::Tag>(btl::kTagPml + 1 + static_cast<int>(h)); }
+
+// A header's fields; a type uses the subset listed above, the others stay zero.
+struct HdrFields {
+  Hdr type = Hdr::Match;
+  int tag = 0;
+  std::uint32_t seq = 0;
+  std::uint64_t msg_bytes = 0, send_req = 0, recv_req = 0, offset = 0;
+  bool operator==(const HdrFields&) const = default;
+};
+
+btl::HdrSegment pack(const HdrFields& h);
+// Throws ProtocolError for an unknown type or a segment shorter than its type's fields.
+HdrFields unpack(const btl::HdrSegment& s);
 
 }  // namespace ompisim::pml

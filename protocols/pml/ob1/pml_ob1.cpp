@@ -4,20 +4,22 @@
 
 namespace ompisim::pml::ob1 {
 
-static_assert(static_cast<int>(Hdr::Fin) == 7, "Ob1::hdr_sent_ has one slot per Hdr");
+static_assert(static_cast<int>(Hdr::Fin) + 1 == kHdrTypes, "Ob1::hdr_sent_ has one slot per Hdr");
 
-Ob1::Ob1(World& w, double sw, btl::Btl* self, btl::Btl* sm, btl::Btl* net, std::string name)
-    : w_(w), sw_(sw), self_(self), sm_(sm), net_(net), name_(std::move(name)),
-      ranks_(static_cast<std::size_t>(w.ranks())) {
-  for (auto* b : {self_, sm_, net_})
-    if (b) b->set_sink(this);
+Ob1::Ob1(World& w, double sw, std::vector<btl::Btl*> btls, std::string name)
+    : w_(w), sw_(sw), bml_(w, std::move(btls)), name_(std::move(name)), ranks_(static_cast<std::size_t>(w.ranks())) {
+  frag_bytes_.assign(bml_.btls().size(), 0);
+  // mca_pml_ob1_add_procs: mca_bml.bml_register(MCA_PML_OB1_HDR_TYPE_*, mca_pml_ob1_recv_frag_callback_*) for every
+  // header type on every BTL. NACK and PUT are registered too and rejected on arrival (the model never sends them).
+  for (btl::Btl* b : bml_.btls())
+    for (int h = 0; h < kHdrTypes; ++h)
+      b->register_tag(tag_of(static_cast<Hdr>(h)), [this, b](const btl::Descriptor& d) { on_desc(b, d); });
 }
 
-btl::Btl& Ob1::bml_select(int rank, int peer) {
-  if (rank == peer && self_) return *self_;
-  if (w_.same_node(rank, peer) && sm_) return *sm_;
-  if (net_) return *net_;
-  throw std::logic_error("bml/r2: no BTL reaches the peer");
+std::uint64_t Ob1::frag_bytes(const btl::Btl* b) const {
+  const auto& all = bml_.btls();
+  auto it = std::find(all.begin(), all.end(), b);
+  return it == all.end() ? 0 : frag_bytes_[static_cast<std::size_t>(it - all.begin())];
 }
 
 void Ob1::amo_add(int rank, int target, Completion local_done, Completion at_target) {
@@ -43,26 +45,46 @@ StackStats Ob1::stats() const {
   return s;
 }
 
+void Ob1::send_desc(btl::Btl& b, const HdrFields& h, int from, int to, btl::DataSegment data, std::uint8_t flags,
+                    std::uint64_t cookie, Completion local_done) {
+  btl::Descriptor d;
+  d.tag = tag_of(h.type);
+  d.flags = flags;
+  d.src = from, d.dst = to;
+  d.hdr = pack(h);
+  d.data = data;
+  d.cookie = cookie;
+  b.send(d, std::move(local_done));
+}
+
 void Ob1::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
   ++st_.sends_posted;
   std::uint64_t id = next_id_++;
-  btl::Btl& b = bml_select(rank, dst);
+  const bml::r2::Endpoint& ep = bml_.endpoint(rank, dst);
+  btl::Btl* b = ep.eager.front().btl;  // first fragment on the first eager BTL
   SendRequest& r = sends_[id];
   r.rank = rank, r.peer = dst, r.tag = tag, r.bytes = bytes, r.buf = buf, r.done = std::move(done);
   r.seq = ranks_[rank].send_seq[dst]++;
-  Hdr h = start(r, b.caps());
+  Hdr h = start(r, b->caps(), !ep.rdma.empty());
   ++hdr_sent_[static_cast<std::size_t>(h)];
-  btl::Frag f{h, rank, dst, tag, r.seq, bytes, first_payload(r, h, b.caps()), id, 0, buf};
-  w_.cpu(rank, sw_, [this, id, f, &b] {
-    if (f.hdr == Hdr::Match) {
-      b.send(f, [this, id] {
+  HdrFields hf;
+  hf.type = h, hf.tag = tag, hf.seq = r.seq, hf.msg_bytes = bytes, hf.send_req = h == Hdr::Match ? 0 : id;
+  btl::DataSegment data{0, first_payload(r, h, b->caps()), buf};
+  w_.cpu(rank, sw_, [this, id, hf, data, b, rank, dst] {
+    if (hf.type == Hdr::Match) {
+      // start_prepare: a BTL that can send in place may take the data straight from the user buffer.
+      std::uint8_t fl = b->caps().has(btl::flag::SendInplace) ? btl::desc_flag::InPlace : 0;
+      send_desc(*b, hf, rank, dst, data, fl, id, [this, id] {
         on_event(sends_.at(id), SendEvent::BtlDone);
         complete_send(id);
       });
-    } else if (f.hdr == Hdr::Rget) {
-      b.prepare_rdma(f.src, f.sbuf, f.msg_bytes, [f, &b] { b.send(f, nullptr); });
+    } else if (hf.type == Hdr::Rget) {
+      // start_rdma: register the buffer, then send the RGET with the buffer exposed for the receiver's GET.
+      b->prepare_rdma(rank, data.buf, hf.msg_bytes, [this, hf, data, b, rank, dst, id] {
+        send_desc(*b, hf, rank, dst, data, btl::desc_flag::ExposeData, id, nullptr);
+      });
     } else {
-      b.send(f, nullptr);
+      send_desc(*b, hf, rank, dst, data, 0, id, nullptr);
     }
   });
 }
@@ -78,128 +100,183 @@ void Ob1::irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Com
   });
 }
 
-void Ob1::on_frag(const btl::Frag& f) {
-  w_.cpu(f.dst, sw_, [this, f] { handle(f); });
+void Ob1::on_desc(btl::Btl* b, const btl::Descriptor& d) {
+  w_.cpu(d.dst, sw_, [this, b, d] { handle(InFrag{d, unpack(d.hdr), b}); });
 }
 
 void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq) {
-  btl::Frag c{h, from, to, 0, 0, 0, 0, sreq, rreq, Buffer{}};
+  HdrFields hf;
+  hf.type = h, hf.send_req = sreq, hf.recv_req = rreq;
   ++hdr_sent_[static_cast<std::size_t>(h)];
-  bml_select(from, to).send(c, nullptr);
+  send_desc(eager_btl(from, to), hf, from, to, btl::DataSegment{}, 0, rreq, nullptr);
 }
 
-void Ob1::handle(const btl::Frag& f) {
-  switch (f.hdr) {
+// The rest of a rendezvous after the ACK (mca_pml_ob1_send_request_schedule_once over the send array): each BTL gets
+// its weight's share of the bytes (mca_pml_ob1_calc_weighted_length: the whole rest when it is within the BTL's
+// eager limit; rounding leftovers to the first), then FRAGs go round robin, each within its BTL's max_send_size.
+void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t recv_req) {
+  SendRequest& r = sends_.at(sid);
+  std::uint64_t left = r.bytes > first ? r.bytes - first : 0;
+  if (left == 0) {
+    on_event(r, SendEvent::FragsDone);
+    complete_send(sid);
+    return;
+  }
+  const bml::r2::Endpoint& ep = bml_.endpoint(r.rank, r.peer);
+  const std::size_t n = ep.send.size();
+  struct Share {
+    btl::Btl* btl;
+    std::uint64_t bytes, chunk;
+    std::size_t index;
+  };
+  std::vector<Share> share;
+  share.reserve(n);
+  std::uint64_t rest = left;
+  for (const auto& s : ep.send) {
+    const btl::BtlCaps& c = s.btl->caps();
+    std::uint64_t len = 0;
+    if (rest) {
+      len = rest > c.eager_limit ? static_cast<std::uint64_t>(static_cast<double>(left) * s.weight) : rest;
+      len = std::min(len, rest);
+      rest -= len;
+    }
+    const std::uint64_t hdr = hdr_len(Hdr::Frag);
+    std::uint64_t chunk = std::max<std::uint64_t>(1, c.max_send_size > hdr ? c.max_send_size - hdr : 0);
+    auto idx = static_cast<std::size_t>(std::find(bml_.btls().begin(), bml_.btls().end(), s.btl) - bml_.btls().begin());
+    share.push_back({s.btl, len, chunk, idx});
+  }
+  share.front().bytes += rest;
+  r.frags_outstanding = 0;
+  for (auto& s : share) r.frags_outstanding += (s.bytes + s.chunk - 1) / s.chunk;
+  const int rank = r.rank, peer = r.peer;
+  const Buffer buf = r.buf;
+  std::uint64_t off = first;
+  for (bool more = true; more;) {
+    more = false;
+    for (auto& s : share) {
+      if (s.bytes == 0) continue;
+      std::uint64_t len = std::min(s.chunk, s.bytes);
+      s.bytes -= len;
+      more = more || s.bytes > 0;
+      frag_bytes_[s.index] += len;
+      ++hdr_sent_[static_cast<std::size_t>(Hdr::Frag)];
+      HdrFields hf;
+      hf.type = Hdr::Frag, hf.offset = off, hf.send_req = sid, hf.recv_req = recv_req;
+      send_desc(*s.btl, hf, rank, peer, btl::DataSegment{off, len, buf}, 0, sid, [this, sid] {
+        SendRequest& q = sends_.at(sid);
+        if (--q.frags_outstanding == 0) {
+          on_event(q, SendEvent::FragsDone);
+          complete_send(sid);
+        }
+      });
+      off += len;
+    }
+  }
+}
+
+void Ob1::handle(const InFrag& f) {
+  switch (f.h.type) {
     case Hdr::Match:
     case Hdr::Rndv:
     case Hdr::Rget: {
-      auto& rs = ranks_[f.dst];
+      auto& rs = ranks_[f.d.dst];
       std::vector<Unexpected> unexpected;
-      auto out = rs.mq.arrive(f.seq, Unexpected{f.src, f.tag, f}, &unexpected);
+      auto out = rs.mq.arrive(f.h.seq, Unexpected{f.d.src, f.h.tag, f}, &unexpected);
       for (auto& m : out) matched(m.recv.id, m.msg.frag, false);
       for (auto& u : unexpected) {
-        ++(u.frag.hdr == Hdr::Match ? unexpected_short_ : unexpected_long_);
-        if (u.frag.payload == 0) continue;
+        ++(u.frag.h.type == Hdr::Match ? unexpected_short_ : unexpected_long_);
+        if (u.frag.d.data.length == 0) continue;
         // Unexpected eager data (this fragment, or held ones it released): copied into a PML buffer so that the BTL
         // buffer can be returned now rather than at match time.
         ++unexpected_copies_;
-        const btl::Frag g = u.frag;
-        w_.cpu_copy(g.dst, static_cast<double>(g.payload), [this, g] { bml_select(g.dst, g.src).payload_consumed(g); });
+        const InFrag g = u.frag;
+        w_.cpu_copy(g.d.dst, static_cast<double>(g.d.data.length), [g] { g.btl->payload_consumed(g.d); });
       }
       return;
     }
     case Hdr::Ack: {
-      SendRequest& r = sends_.at(f.send_req);
+      SendRequest& r = sends_.at(f.h.send_req);
       bool was_rget = r.state == SendState::RgetSent;  // the receiver fell back: the RGET carried no data
       on_event(r, SendEvent::Ack);
-      btl::Btl& b = bml_select(r.rank, r.peer);
-      std::uint64_t first = was_rget ? 0 : first_payload(r, Hdr::Rndv, b.caps());
-      std::uint64_t left = r.bytes > first ? r.bytes - first : 0;
-      std::uint64_t chunk = std::max<std::uint64_t>(1, b.caps().max_send_size - btl::kHdrBytes);
-      if (left == 0) {
-        on_event(r, SendEvent::FragsDone);
-        complete_send(f.send_req);
-        return;
-      }
-      r.frags_outstanding = (left + chunk - 1) / chunk;
-      std::uint64_t sid = f.send_req;
-      for (std::uint64_t off = 0; off < left; off += chunk) {
-        btl::Frag d{Hdr::Frag, r.rank, r.peer, 0, 0, r.bytes, std::min(chunk, left - off), sid, f.recv_req, r.buf};
-        ++hdr_sent_[static_cast<std::size_t>(Hdr::Frag)];
-        b.send(d, [this, sid] {
-          SendRequest& s = sends_.at(sid);
-          if (--s.frags_outstanding == 0) {
-            on_event(s, SendEvent::FragsDone);
-            complete_send(sid);
-          }
-        });
-      }
+      std::uint64_t first = was_rget ? 0 : first_payload(r, Hdr::Rndv, eager_btl(r.rank, r.peer).caps());
+      schedule_frags(f.h.send_req, first, f.h.recv_req);
       return;
     }
     case Hdr::Fin: {
-      on_event(sends_.at(f.send_req), SendEvent::Fin);
-      complete_send(f.send_req);
+      on_event(sends_.at(f.h.send_req), SendEvent::Fin);
+      complete_send(f.h.send_req);
       return;
     }
     case Hdr::Frag: {
-      std::uint64_t rid = f.recv_req;
-      w_.cpu_copy(f.dst, static_cast<double>(f.payload), [this, rid, f] {
+      std::uint64_t rid = f.h.recv_req;
+      w_.cpu_copy(f.d.dst, static_cast<double>(f.d.data.length), [this, rid, f] {
         RecvRequest& r = recvs_.at(rid);
-        on_event(r, RecvEvent::FragArrived, f.payload);
-        bml_select(f.dst, f.src).payload_consumed(f);
+        on_event(r, RecvEvent::FragArrived, f.d.data.length);
+        f.btl->payload_consumed(f.d);
         if (r.state == RecvState::Complete) complete_recv(rid);
       });
       return;
     }
-    default: throw ProtocolError("ob1 receive path", "any", to_string(f.hdr));
+    default: throw ProtocolError("ob1 receive path", "any", to_string(f.h.type));
   }
 }
 
-void Ob1::matched(std::uint64_t rid, const btl::Frag& f, bool was_unexpected) {
+void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
   RecvRequest& r = recvs_.at(rid);
-  if (f.msg_bytes > r.bytes) ++truncate_errors_;  // MPI_ERR_TRUNCATE: matched the wrong receive
-  r.src = f.src, r.tag = f.tag, r.msg_bytes = f.msg_bytes;
-  btl::Btl& b = bml_select(f.dst, f.src);
-  switch (f.hdr) {
+  if (f.h.msg_bytes > r.bytes) ++truncate_errors_;  // MPI_ERR_TRUNCATE: matched the wrong receive
+  r.src = f.d.src, r.tag = f.h.tag, r.msg_bytes = f.h.msg_bytes;
+  const int me = f.d.dst, peer = f.d.src;
+  const std::uint64_t payload = f.d.data.length;
+  switch (f.h.type) {
     case Hdr::Match:
       // From the BTL's buffer, or (unexpected) from the PML buffer it was copied into on arrival.
-      w_.cpu_copy(f.dst, static_cast<double>(f.payload), [this, rid, f, &b, was_unexpected] {
-        if (!was_unexpected || f.payload == 0) b.payload_consumed(f);
-        on_event(recvs_.at(rid), RecvEvent::MatchedEager, f.payload);
+      w_.cpu_copy(me, static_cast<double>(payload), [this, rid, f, payload, was_unexpected] {
+        if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);
+        on_event(recvs_.at(rid), RecvEvent::MatchedEager, payload);
         complete_recv(rid);
       });
       return;
-    case Hdr::Rget:
-      if (!r.buf.contiguous) {
-        // The receive buffer cannot take an RDMA GET (mca_pml_ob1_recv_request_progress_rget falls back): ACK the
-        // RGET as if it were an RNDV with no data, and the sender pipelines FRAGs instead.
+    case Hdr::Rget: {
+      // The GET goes over the first BTL of the RDMA array that can GET.
+      btl::Btl* g = nullptr;
+      for (const auto& s : bml_.endpoint(me, peer).rdma)
+        if (s.btl->caps().has(btl::flag::Get)) {
+          g = s.btl;
+          break;
+        }
+      if (!r.buf.contiguous || !g) {
+        // The receive buffer cannot take an RDMA GET, or no BTL can do it (mca_pml_ob1_recv_request_progress_rget
+        // falls back): ACK the RGET as if it were an RNDV with no data, and the sender pipelines FRAGs instead.
         ++rget_fallbacks_;
         on_event(r, RecvEvent::MatchedRndv, 0);
-        send_ctrl(Hdr::Ack, f.dst, f.src, f.send_req, rid);
+        send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid);
         return;
       }
       on_event(r, RecvEvent::MatchedRget);
-      b.prepare_rdma(f.dst, r.buf, f.msg_bytes, [this, rid, f, &b] {
+      const std::uint64_t bytes = f.h.msg_bytes, sreq = f.h.send_req;
+      const Buffer remote = f.d.data.buf;
+      g->prepare_rdma(me, r.buf, bytes, [this, rid, g, me, peer, bytes, sreq, remote] {
         RecvRequest& rr = recvs_.at(rid);
-        b.get(f.dst, f.src, f.msg_bytes, rr.buf, f.sbuf, [this, rid, f] {
+        g->get(me, peer, bytes, rr.buf, remote, [this, rid, me, peer, sreq] {
           on_event(recvs_.at(rid), RecvEvent::GetDone);
-          w_.cpu(f.dst, sw_, [this, rid, f] {
-            send_ctrl(Hdr::Fin, f.dst, f.src, f.send_req, rid);
+          w_.cpu(me, sw_, [this, rid, me, peer, sreq] {
+            send_ctrl(Hdr::Fin, me, peer, sreq, rid);
             complete_recv(rid);
           });
         });
       });
       return;
+    }
     case Hdr::Rndv:
-      w_.cpu_copy(f.dst, static_cast<double>(f.payload), [this, rid, f, &b, was_unexpected] {
-        if (!was_unexpected || f.payload == 0) b.payload_consumed(f);
+      w_.cpu_copy(me, static_cast<double>(payload), [this, rid, f, payload, was_unexpected, me, peer] {
+        if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);
         RecvRequest& rr = recvs_.at(rid);
-        on_event(rr, RecvEvent::MatchedRndv, f.payload);
-        send_ctrl(Hdr::Ack, f.dst, f.src, f.send_req, rid);
+        on_event(rr, RecvEvent::MatchedRndv, payload);
+        send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid);
         if (rr.state == RecvState::Complete) complete_recv(rid);
       });
       return;
-    default: throw ProtocolError("ob1 match", "POSTED", to_string(f.hdr));
+    default: throw ProtocolError("ob1 match", "POSTED", to_string(f.h.type));
   }
 }
 

@@ -1,12 +1,18 @@
-// pml/ob1: MPI matching and protocol selection in the host library, over the BTLs chosen by bml/r2 (self for the
-// rank itself, the shared-memory BTL for peers on the node, the network BTL otherwise). Message sequences:
+// pml/ob1: MPI matching and protocol selection in the host library, over the BTLs bml/r2 chooses per peer (the eager
+// array's first BTL for first fragments and control messages, the send array for the rest of a rendezvous, the RDMA
+// array for GETs). Message sequences:
 //   eager:  MATCH(data) ------------------------------------------------> match, copy out, complete
-//   RGET:   RGET(hdr, registered buffer) -> match, register, BTL GET <-- data; FIN ----------------> sender complete
+//   RGET:   RGET(hdr, exposed buffer) -> match, register, BTL GET <-- data; FIN ----------------> sender complete
 //   RNDV:   RNDV(first bytes) -> match; <- ACK; FRAG ... FRAG -> receiver complete when every byte arrived
+//           (FRAGs go round robin over the send array, each BTL taking its bandwidth share of the bytes)
 // Unexpected eager data is copied into a PML buffer on arrival and out of it at match time (two copies).
+// ob1 registers one BTL tag per header type (tag_of) on every BTL and serialises its headers into the descriptors'
+// header segments (hdr.hpp); the BTLs never see an ob1 type.
 #pragma once
-#include "protocols/btl/btl.hpp"
 #include "mpi/match_queues.hpp"
+#include "protocols/bml/r2/bml_r2.hpp"
+#include "protocols/btl/btl.hpp"
+#include "protocols/pml/ob1/hdr.hpp"
 #include "protocols/pml/ob1/requests.hpp"
 
 #include <array>
@@ -15,42 +21,54 @@
 
 namespace ompisim::pml::ob1 {
 
-class Ob1 final : public Stack, public btl::FragSink {
+class Ob1 final : public Stack {
 public:
-  // `sw_overhead`: software cost per message per side (machine's software section).
-  Ob1(World& w, double sw_overhead, btl::Btl* self, btl::Btl* sm, btl::Btl* net, std::string name = "openmpi");
+  // `sw_overhead`: software cost per message per side (machine's software section). `btls`: every BTL of the stack,
+  // in any order (bml/r2 ranks them per peer).
+  Ob1(World& w, double sw_overhead, std::vector<btl::Btl*> btls, std::string name = "openmpi");
   std::string name() const override { return name_; }
   void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
   void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
   void amo_add(int rank, int target, Completion local_done, Completion at_target) override;
   StackStats stats() const override;
-  void on_frag(const btl::Frag& f) override;
   // Remote atomics come from a BCOL, not from ob1 (Cheetah's uGNI BCOL talks to uGNI directly).
   std::function<void(int, int, Completion, Completion)> amo_provider;
-  btl::Btl& bml_select(int rank, int peer);  // bml/r2
+  bml::r2::BmlR2& bml() { return bml_; }
+  // Bytes of FRAG data given to `b` so far: the rendezvous schedule's split.
+  std::uint64_t frag_bytes(const btl::Btl* b) const;
 
 private:
+  struct InFrag {  // a received descriptor, its decoded header, and the BTL that delivered it
+    btl::Descriptor d;
+    HdrFields h;
+    btl::Btl* btl = nullptr;
+  };
   struct PostedRecv {
     int src, tag;
     std::uint64_t id;
   };
   struct Unexpected {
     int src, tag;
-    btl::Frag frag;
+    InFrag frag;
   };
   struct RankState {
     MatchQueues<PostedRecv, Unexpected> mq;
     PeerSeq send_seq;  // per peer, created on first send
   };
-  void handle(const btl::Frag& f);
-  void matched(std::uint64_t rid, const btl::Frag& f, bool was_unexpected);
+  btl::Btl& eager_btl(int rank, int peer) { return *bml_.endpoint(rank, peer).eager.front().btl; }
+  void send_desc(btl::Btl& b, const HdrFields& h, int from, int to, btl::DataSegment data, std::uint8_t flags,
+                 std::uint64_t cookie, Completion local_done);
+  void on_desc(btl::Btl* b, const btl::Descriptor& d);
+  void handle(const InFrag& f);
+  void schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t recv_req);
+  void matched(std::uint64_t rid, const InFrag& f, bool was_unexpected);
   void complete_send(std::uint64_t sid);
   void complete_recv(std::uint64_t rid);
   void send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq);
 
   World& w_;
   double sw_;
-  btl::Btl *self_, *sm_, *net_;
+  bml::r2::BmlR2 bml_;
   std::string name_;
   std::vector<RankState> ranks_;
   std::unordered_map<std::uint64_t, SendRequest> sends_;
@@ -58,9 +76,10 @@ private:
   std::uint64_t next_id_ = 1;
   StackStats st_;
   // Counters kept as integers on the message path; stats() names them.
-  std::array<std::uint64_t, 8> hdr_sent_{};  // by Hdr
+  std::array<std::uint64_t, kHdrTypes> hdr_sent_{};  // by Hdr
   std::uint64_t unexpected_short_ = 0, unexpected_long_ = 0, unexpected_copies_ = 0, rget_fallbacks_ = 0,
                 truncate_errors_ = 0;
+  std::vector<std::uint64_t> frag_bytes_;  // parallel to bml_.btls()
 };
 
 }  // namespace ompisim::pml::ob1

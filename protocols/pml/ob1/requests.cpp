@@ -44,13 +44,13 @@ const char* to_string(RecvEvent e) {
   return "?";
 }
 
-Hdr start(SendRequest& r, const btl::BtlCaps& caps) {
+Hdr start(SendRequest& r, const btl::BtlCaps& caps, bool rdma) {
   if (r.state != SendState::Idle) throw ProtocolError("ob1 send request", to_string(r.state), "start");
-  if (r.bytes + btl::kHdrBytes <= caps.eager_limit) {
+  if (r.bytes + hdr_len(Hdr::Match) <= caps.eager_limit) {
     r.state = SendState::MatchSent;
     return Hdr::Match;
   }
-  if (caps.has_get && r.buf.contiguous) {
+  if (rdma && caps.has(btl::flag::Get) && r.buf.contiguous) {
     r.state = SendState::RgetSent;
     return Hdr::Rget;
   }
@@ -61,7 +61,10 @@ Hdr start(SendRequest& r, const btl::BtlCaps& caps) {
 std::uint64_t first_payload(const SendRequest& r, Hdr h, const btl::BtlCaps& caps) {
   switch (h) {
     case Hdr::Match: return r.bytes;
-    case Hdr::Rndv: return std::min(r.bytes, caps.rndv_eager_limit > btl::kHdrBytes ? caps.rndv_eager_limit - btl::kHdrBytes : 0);
+    case Hdr::Rndv: {
+      const std::uint64_t hdr = hdr_len(Hdr::Rndv);
+      return std::min(r.bytes, caps.rndv_eager_limit > hdr ? caps.rndv_eager_limit - hdr : 0);
+    }
     default: return 0;
   }
 }

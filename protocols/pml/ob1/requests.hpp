@@ -11,6 +11,7 @@
 #pragma once
 #include "core/errors.hpp"
 #include "protocols/btl/btl.hpp"
+#include "protocols/pml/ob1/hdr.hpp"
 
 namespace ompisim::pml::ob1 {
 
@@ -40,8 +41,9 @@ struct RecvRequest {
   Completion done;
 };
 
-// Chooses the protocol and moves Idle -> MatchSent | RgetSent | RndvSent; returns the header to send.
-Hdr start(SendRequest& r, const btl::BtlCaps& caps);
+// Chooses the protocol and moves Idle -> MatchSent | RgetSent | RndvSent; returns the header to send. `caps`: the
+// first eager BTL's; `rdma`: whether bml/r2 gave the peer an RDMA array (RGET needs one).
+Hdr start(SendRequest& r, const btl::BtlCaps& caps, bool rdma = true);
 // Bytes carried by the first fragment for the chosen header.
 std::uint64_t first_payload(const SendRequest& r, Hdr h, const btl::BtlCaps& caps);
 void on_event(SendRequest& r, SendEvent e);
