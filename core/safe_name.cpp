@@ -28,4 +28,19 @@ void check_safe_name(const std::string& name, const std::string& file, const std
                                shown, limits::kMaxNameLength));
 }
 
+std::string label_stem(const std::string& label, const std::string& file, const std::string& key) {
+  std::string stem;
+  for (unsigned char c : label) {
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-') stem += static_cast<char>(c);
+    else if (c >= 'A' && c <= 'Z') stem += static_cast<char>(c - 'A' + 'a');
+  }
+  if (label.find_first_of("/\\") != std::string::npos || label.starts_with(".") || !is_safe_name(stem) ||
+      label.size() > limits::kMaxNameLength)
+    throw InputError(file, key,
+                     fmt::format("'{}' cannot name a file: a label may hold no '/' or '\\', must not start with '.', "
+                                 "must contain a letter or digit, and is at most {} characters",
+                                 label.size() > 64 ? label.substr(0, 64) + "..." : label, limits::kMaxNameLength));
+  return stem;
+}
+
 }  // namespace ompisim
