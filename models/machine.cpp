@@ -134,7 +134,10 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path) {
       if (t.has("wrap")) {
         auto& w = t.raw("wrap");
         if (!w.is_array() || w.size() != 3) t.fail("wrap", "expected three booleans");
-        for (int d = 0; d < 3; ++d) wrap[d] = w[d].get<bool>();
+        for (int d = 0; d < 3; ++d) {
+          if (!w[d].is_boolean()) t.fail("wrap", "expected three booleans, got " + w.dump());
+          wrap[d] = w[d].get<bool>();
+        }
       }
       long long slots = dims[0] * dims[1] * dims[2] * npr;
       m->nodes = t.integer("compute_nodes", 1, slots);
