@@ -434,7 +434,9 @@ Json run_scenario(const Scenario& s, const Overrides& sets) {
   std::vector<std::pair<long long, int>> runs;
   for (long long n : s.ranks)
     for (std::size_t k = 0; k < nrad; ++k) runs.emplace_back(n, s.radices.empty() ? 0 : s.radices[k]);
-  for (auto [n, radix] : runs) {
+  for (const auto& nr : runs) {
+    const long long n = nr.first;  // not a structured binding: clang 14 cannot capture those in the lambda below
+    const int radix = nr.second;
     Scenario one_s = s;
     if (radix) one_s.barrier.radix = radix;
     Json one = Json::parse(run_isolated([&] { return run_one(one_s, n, sets).dump(); }));

@@ -31,7 +31,9 @@ void plot_app_runtimes(const OutputDir& out, const std::string& key, const std::
     for (auto& a : load_json_file(f).value("applications", Json::array()))
       if (a.contains("relative_runtime_vs_cm")) paper[a["app"].get<std::string>()] = a["relative_runtime_vs_cm"];
   std::string csv = "app,cm_runtime_s,native_runtime_s,ob1_runtime_s,native_vs_cm,ob1_vs_cm,paper_native_vs_cm,paper_ob1_vs_cm\n";
-  for (auto& [app, st] : sim) {
+  for (auto& entry : sim) {
+    const std::string& app = entry.first;  // not a structured binding: clang 14 cannot capture those in a lambda
+    auto& st = entry.second;
     if (!st.count("openmpi-cm") || !st.count("native") || !st.count("openmpi-ob1")) continue;
     double cm = st["openmpi-cm"];
     auto pv = [&](const char* k) { return paper.count(app) ? fmt::format("{:.4f}", paper[app].value(k, 0.0)) : std::string(""); };

@@ -4,6 +4,7 @@
 #include "benchmarks/benchmarks.hpp"
 #include "core/atomic_write.hpp"
 #include "core/limits.hpp"
+#include "core/safe_name.hpp"
 #include "core/signals.hpp"
 #include "engine/version.hpp"
 #include "runtime/scenario.hpp"
@@ -227,8 +228,10 @@ int main(int argc, char** argv) {
       Scenario s = load_scenario(scen_file);
       s.machine_file = machine_file;
       Overrides o = parse_sets(sets);
-      if (!plot_file.empty() && (!plot_file.ends_with(".svg")))
-        throw InputError("--plot", plot_file, "expected a file name ending in .svg");
+      if (!plot_file.empty()) {
+        check_safe_name(plot_file, "--plot", "");  // a file name in the --out folder, not a path
+        if (!plot_file.ends_with(".svg")) throw InputError("--plot", plot_file, "expected a file name ending in .svg");
+      }
       out = std::make_unique<OutputDir>(out_dir.empty() ? "results/" + s.id : out_dir);
       if (!plot_file.empty()) (void)out->file(plot_file);  // a safe name inside the output folder, checked now
       // The simulation runs in a child process: this one stays free of SimGrid and handles SIGINT / SIGTERM.
