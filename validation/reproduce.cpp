@@ -58,11 +58,12 @@ void plot_app_runtimes(const OutputDir& out, const std::string& key, const std::
 }
 
 // The figure's caption for the plot title: paper and figure, then the scenario description without its trailing
-// ", <stack>" (the curves name the stacks).
+// stack name (the curves name the stacks).
 std::string caption(const Scenario& s) {
   std::string d = s.description;
-  std::string tail = ", " + s.stack;
-  if (d.size() > tail.size() && d.compare(d.size() - tail.size(), tail.size(), tail) == 0) d.resize(d.size() - tail.size());
+  // The descriptions end in the stack's name (", openmpi", ", Cray MPI"): a last segment without digits or brackets.
+  std::size_t cut = d.rfind(", ");
+  if (cut != std::string::npos && d.find_first_of("0123456789()", cut) == std::string::npos) d.resize(cut);
   std::string fig = s.figure.empty() ? s.id : s.figure;
   if (fig.starts_with("fig")) fig = "Fig. " + fig.substr(3);
   return fmt::format("{}{}{}", s.paper.empty() ? "" : s.paper + ", ", fig, d.empty() ? "" : ": " + d);
