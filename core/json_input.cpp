@@ -1,22 +1,155 @@
 #include "core/json_input.hpp"
 
+#include "core/limits.hpp"
+
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fcntl.h>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace ompisim {
 
-Json load_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  try {
-    return Json::parse(ss.str());
-  } catch (const Json::parse_error& e) {
-    throw InputError(path, "", std::string("not valid JSON: ") + e.what());
+namespace limits {
+namespace {
+std::size_t g_max_input_bytes = kDefaultMaxInputBytes;
+}
+std::size_t max_input_bytes() { return g_max_input_bytes; }
+void set_max_input_bytes(std::size_t n) { g_max_input_bytes = n; }
+}  // namespace limits
+
+namespace {
+// Builds the document from nlohmann's SAX events (the parser itself is iterative), refusing nesting deeper than
+// limits::kMaxJsonDepth and duplicate keys, and turning a number overflow into an error naming the key.
+class BoundedBuilder final : public nlohmann::json_sax<Json> {
+public:
+  explicit BoundedBuilder(const std::string& file) : file_(file) {}
+  Json root;
+
+  bool null() override { return put(Json(nullptr)); }
+  bool boolean(bool v) override { return put(Json(v)); }
+  bool number_integer(number_integer_t v) override { return put(Json(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return put(Json(v)); }
+  bool number_float(number_float_t v, const string_t& text) override {
+    if (!std::isfinite(v)) fail(fmt::format("number {} overflows a double", text));
+    return put(Json(v));
   }
+  bool string(string_t& v) override { return put(Json(std::move(v))); }
+  bool binary(binary_t&) override { fail("binary values are not JSON"); }
+  bool start_object(std::size_t) override { return open(Json::object()); }
+  bool key(string_t& k) override {
+    Frame& f = stack_.back();
+    if (f.node->contains(k)) {
+      f.key = k;
+      fail("duplicate key (each key may appear once in an object)");
+    }
+    f.key = k;
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(Json::array()); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t, const std::string& token, const nlohmann::detail::exception& e) override {
+    if (e.id == 406) fail(fmt::format("number {} overflows a double", token));  // out_of_range.406: number overflow
+    throw InputError(file_, path(), std::string("not valid JSON: ") + e.what());
+  }
+
+private:
+  struct Frame {
+    Json* node;
+    std::string key;  // last key read (objects)
+  };
+  [[noreturn]] void fail(const std::string& reason) { throw InputError(file_, path(), reason); }
+  std::string path() const {
+    std::string p;
+    for (std::size_t i = 0; i < stack_.size(); ++i) {
+      const Frame& f = stack_[i];
+      const bool inner = i + 1 < stack_.size();  // an element of this frame is still being parsed
+      if (f.node->is_object()) {
+        if (f.key.empty()) break;
+        p += (p.empty() ? "" : ".") + f.key;
+      } else {
+        p += "[" + std::to_string(f.node->size() - (inner ? 1 : 0)) + "]";
+      }
+    }
+    return p;
+  }
+  Json* slot(Json v) {
+    if (stack_.empty()) {
+      root = std::move(v);
+      return &root;
+    }
+    Frame& f = stack_.back();
+    if (f.node->is_object()) return &((*f.node)[f.key] = std::move(v));
+    f.node->push_back(std::move(v));
+    return &f.node->back();
+  }
+  bool put(Json v) {
+    slot(std::move(v));
+    if (!stack_.empty() && stack_.back().node->is_object()) stack_.back().key.clear();
+    return true;
+  }
+  bool open(Json v) {
+    if (static_cast<int>(stack_.size()) >= limits::kMaxJsonDepth)
+      fail(fmt::format("nested deeper than {} levels (the limit for input files)", limits::kMaxJsonDepth));
+    Json* n = slot(std::move(v));
+    stack_.push_back({n, ""});
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    if (!stack_.empty() && stack_.back().node->is_object()) stack_.back().key.clear();
+    return true;
+  }
+  const std::string& file_;
+  std::vector<Frame> stack_;
+};
+}  // namespace
+
+Json parse_json_text(const std::string& text, const std::string& file) {
+  BoundedBuilder b(file);
+  try {
+    Json::sax_parse(text, &b);
+  } catch (const Json::exception& e) {
+    throw InputError(file, "", std::string("not valid JSON: ") + e.what());
+  }
+  return std::move(b.root);
+}
+
+Json load_json_file(const std::string& path) {
+  const std::size_t limit = limits::max_input_bytes();
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // O_NONBLOCK: opening a FIFO does not wait
+  if (fd < 0) throw InputError(path, "", fmt::format("cannot open file ({})", std::strerror(errno)));
+  struct FdGuard {
+    int fd;
+    ~FdGuard() { ::close(fd); }
+  } guard{fd};
+  struct stat st{};
+  if (fstat(fd, &st) != 0) throw InputError(path, "", fmt::format("cannot stat file ({})", std::strerror(errno)));
+  if (!S_ISREG(st.st_mode))
+    throw InputError(path, "", S_ISDIR(st.st_mode) ? "is a directory, expected a JSON file"
+                                                   : "is not a regular file (device, FIFO or socket), expected a JSON file");
+  if (static_cast<unsigned long long>(st.st_size) > limit)
+    throw InputError(path, "", fmt::format("file is {} bytes, above the input limit of {} bytes (--max-input-size)",
+                                           static_cast<long long>(st.st_size), limit));
+  std::string text;
+  text.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t got = 0;
+  while (got < text.size()) {
+    ssize_t k = ::read(fd, text.data() + got, text.size() - got);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) throw InputError(path, "", fmt::format("cannot read file ({})", std::strerror(errno)));
+    if (k == 0) break;
+    got += static_cast<std::size_t>(k);
+  }
+  text.resize(got);
+  char extra;
+  if (::read(fd, &extra, 1) > 0)  // grew while being read: still bounded
+    throw InputError(path, "", fmt::format("file grew while read, above {} bytes", st.st_size));
+  return parse_json_text(text, path);
 }
 
 static size_t edit_distance(const std::string& a, const std::string& b) {

@@ -14,8 +14,12 @@ namespace ompisim {
 
 using Json = nlohmann::json;
 
-// Parses a file; a syntax error or a missing file is an InputError naming the file.
+// Parses a file; a syntax error or a missing file is an InputError naming the file. Bounded (core/limits.hpp): the
+// file must be a regular file of at most limits::max_input_bytes(), checked before reading; nesting deeper than
+// limits::kMaxJsonDepth, a duplicate key or a number that overflows a double is an InputError naming the file and key.
 Json load_json_file(const std::string& path);
+// The same checks on text already in memory (`file` names it in errors). Also the fuzz targets' entry point.
+Json parse_json_text(const std::string& text, const std::string& file);
 // The closest candidate by edit distance, or "" when none is close enough.
 std::string did_you_mean(const std::string& key, const std::vector<std::string>& candidates);
 

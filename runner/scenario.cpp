@@ -1,47 +1,73 @@
 #include "runner/scenario.hpp"
 
+#include "core/atomic_write.hpp"
+#include "core/limits.hpp"
+#include "core/safe_name.hpp"
+#include "core/signals.hpp"
 #include "engine/des_engine.hpp"
 #include "engine/simgrid_engine.hpp"
+#include "runner/mca_owners.hpp"
 #include "runner/registries.hpp"
 #include "runner/stacks.hpp"
 
 #include <array>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace ompisim {
 
-Scenario load_scenario(const std::string& file) {
-  Json j = load_json_file(file);
+Scenario load_scenario(const std::string& file) { return scenario_from_json(load_json_file(file), file); }
+
+Scenario scenario_from_json(const Json& j, const std::string& file) {
   Scenario s;
   s.file = file;
   ObjectReader r(j, file, "");
   s.id = r.opt_str("id").value_or(std::filesystem::path(file).stem().string());
+  check_safe_name(s.id, file, r.has("id") ? "id" : "");  // the result files are named after it
   s.description = r.opt_str("description").value_or("");
   s.expected = r.opt_str("expected").value_or("");
   s.figure = r.opt_str("figure").value_or("");
   s.paper = r.opt_str("paper").value_or("");
   s.plot = r.opt_str("plot").value_or("");
+  if (!s.figure.empty()) (void)label_stem(s.figure, file, "figure");  // reproduce names the figure's files after it
   if (r.has("relevant_code")) (void)r.raw("relevant_code");
   s.machine = r.str("machine");
+  check_safe_name(s.machine, file, "machine");  // a name in the machine directory, never a path (see --machine-file)
   s.stack = r.str("stack");
   if (r.has("engine")) {
     s.engine = r.str("engine");
     if (s.engine != "simgrid" && s.engine != "des") r.fail("engine", "expected 'simgrid' or 'des'");
   }
   auto& rv = r.raw("ranks");
+  if (rv.is_array() && rv.size() > limits::kMaxRankList)
+    r.fail("ranks", fmt::format("{} rank counts, above the limit of {} per sweep (each runs in its own process)",
+                                rv.size(), limits::kMaxRankList));
   if (rv.is_array()) s.ranks = r.int_list("ranks", 1, 100000000);
   else s.ranks = {r.integer("ranks", 1, 100000000)};
   if (s.ranks.empty()) r.fail("ranks", "empty list");
   s.ranks_per_node = static_cast<int>(r.opt_integer("ranks_per_node", 1, 100000).value_or(1));
-  if (r.has("nodes")) s.nodes = r.int_list("nodes", 0, 1000000000);
+  for (long long n : s.ranks)
+    if (s.ranks_per_node > n)
+      r.fail("ranks_per_node", fmt::format("{} ranks per node with {} ranks: the job fills less than one node "
+                                           "(ranks_per_node must not exceed ranks)", s.ranks_per_node, n));
   s.routing = r.opt_str("routing").value_or("");
   for (const char* k : {"map_by", "bind_to", "cpu_list"})
     if (r.has(k)) s.mapping[k] = r.raw(k);
+  if (r.has("nodes")) {
+    s.nodes = r.int_list("nodes", 0, 1000000000);
+    // Every listed node must be used by the largest rank count, else the list is partly ignored.
+    long long most = *std::max_element(s.ranks.begin(), s.ranks.end());
+    long long need = (most + s.ranks_per_node - 1) / s.ranks_per_node;
+    if (static_cast<long long>(s.nodes.size()) > need)
+      r.fail("nodes", fmt::format("{} nodes listed, but {} ranks at {} per node use only {}: the rest would be ignored",
+                                  s.nodes.size(), most, s.ranks_per_node, need));
+  }
   if (r.has("mca")) {
     s.mca = r.raw("mca");
     if (!s.mca.is_object()) r.fail("mca", "expected an object of MCA parameters");
@@ -56,6 +82,12 @@ Scenario load_scenario(const std::string& file) {
   }
   if (s.benchmark == "barrier_loop") {
     s.barrier.algorithm = b.opt_str("algorithm").value_or("tuned");
+    if (s.barrier.algorithm.rfind("cheetah", 0) == 0 && s.stack != "openmpi")
+      b.fail("algorithm", fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (stack 'openmpi' on a "
+                                      "Gemini machine); stack '{}' has no Cheetah component", s.stack));
+    if (b.has("radix") && b.raw("radix").is_array() && b.raw("radix").size() > limits::kMaxRadixList)
+      b.fail("radix", fmt::format("{} radices, above the limit of {} per sweep", b.raw("radix").size(),
+                                  limits::kMaxRadixList));
     if (b.has("radix") && b.raw("radix").is_array()) {
       for (long long x : b.int_list("radix", 2, 1024)) s.radices.push_back(static_cast<int>(x));
       if (s.radices.empty()) b.fail("radix", "empty list");
@@ -81,6 +113,9 @@ Scenario load_scenario(const std::string& file) {
     if (b.has("sizes")) {
       auto& sv = b.raw("sizes");
       if (!sv.is_array() || sv.empty()) b.fail("sizes", "expected a non-empty list of message sizes in bytes");
+      if (sv.size() > limits::kMaxSizes)
+        b.fail("sizes", fmt::format("{} message sizes, above the limit of {} (each size is a full benchmark loop)",
+                                    sv.size(), limits::kMaxSizes));
       for (std::size_t i = 0; i < sv.size(); ++i) {
         double x = json_quantity(sv[i], Dim::Bytes, file, b.key_path("sizes") + "[" + std::to_string(i) + "]");
         if (x < 0 || x > 1e12 || x != static_cast<double>(static_cast<long long>(x)))
@@ -93,6 +128,9 @@ Scenario load_scenario(const std::string& file) {
     }
     s.osu.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
     s.osu.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
+    if (b.has("window") && bench::is_latency_benchmark(s.benchmark))
+      b.fail("window", fmt::format("{} is a ping-pong; only the streaming benchmarks (osu_bw, osu_bibw, osu_mbw_mr) "
+                                   "take a window", s.benchmark));
     s.osu.window = b.opt_integer("window", 1, 100000).value_or(64);
     s.osu.buffer_offset = static_cast<std::uint64_t>(b.opt_integer("buffer_offset", 0, 4095).value_or(0));
     if (b.has("prepost")) {
@@ -124,6 +162,10 @@ Scenario load_scenario(const std::string& file) {
 }
 
 std::string git_describe() {
+  // Once per process, and inherited by the simulation processes forked after the first call: `reproduce` calls it at
+  // its start, so the files it writes do not turn its own later results '-dirty'.
+  static std::string cached;
+  if (!cached.empty()) return cached;
   std::string cmd = "git -C '" + data_dir() + "' describe --always --dirty 2>/dev/null";
   std::array<char, 128> buf{};
   std::string out;
@@ -132,19 +174,19 @@ std::string git_describe() {
     pclose(p);
   }
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out.empty() ? "unknown" : out;
+  return cached = out.empty() ? "unknown" : out;
 }
 
-void write_atomic(const std::string& path, const std::string& text) {
-  std::filesystem::path p(path);
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream o(tmp, std::ios::binary);
-    o << text;
-    if (!o) throw std::runtime_error("cannot write " + tmp);
-  }
-  std::filesystem::rename(tmp, path);
+void write_atomic(const std::string& path, const std::string& text) { write_file_atomic(path, text); }
+
+std::string repo_relative(const std::string& path) {
+  std::error_code ec;
+  auto root = std::filesystem::weakly_canonical(data_dir(), ec);
+  auto p = std::filesystem::weakly_canonical(path, ec);
+  if (ec) return path;
+  auto rel = p.lexically_relative(root);
+  if (rel.empty() || *rel.begin() == "..") return path;  // outside the repository: as the user gave it
+  return rel.string();
 }
 
 std::string result_csv(const Json& res) {
@@ -193,13 +235,33 @@ static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
 Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   std::unique_ptr<Machine> m;
   try {
-    m = load_machine(s.machine);
+    // A scenario's machine is a name looked up in the machine directory; --machine-file is an explicit file.
+    std::string file = s.machine_file;
+    if (file.empty()) {
+      std::vector<std::string> names;
+      for (auto& [n, f] : list_machines()) {
+        if (n == s.machine) file = f;
+        names.push_back(n);
+      }
+      if (file.empty()) {
+        std::string hint = did_you_mean(s.machine, names);
+        throw InputError(s.file, "machine", fmt::format("unknown machine '{}'{} (known: {}; or give a file with "
+                                                        "--machine-file)", s.machine,
+                                                        hint.empty() ? "" : " (did you mean '" + hint + "'?)",
+                                                        fmt::join(names, ", ")));
+      }
+    }
+    m = load_machine(file);
   } catch (const InputError& e) {
     if (e.file().empty()) throw InputError(s.file, "machine", e.reason());
     throw;
   }
   McaParams mca = machine_mca(*m);
   {
+    std::vector<std::string> keys;
+    for (auto it = s.mca.begin(); it != s.mca.end(); ++it) keys.push_back(it.key());
+    check_mca_keys(keys, param_names(param_list(mca)), m->nic_kind(), s.stack, s.file);
+    for (auto& [k, v] : sets) check_mca_family(k, m->nic_kind(), "--set");
     ObjectReader mr(s.mca, s.file, "mca");
     auto list = param_list(mca);
     load_overrides(mr, list, "scenario " + s.id);
@@ -251,8 +313,8 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
            {"points", points},
            {"stats", stats}};
   res["provenance"] = {{"git_describe", git_describe()},
-                       {"scenario_file", s.file},
-                       {"machine_file", m->file},
+                       {"scenario_file", repo_relative(s.file)},
+                       {"machine_file", repo_relative(m->file)},
                        {"engine", sim->name()},
                        {"routing", w.routing().name},
                        {"mapping", {{"map_by", platform::to_string(pl.map->map_by())},
@@ -269,8 +331,14 @@ std::string run_isolated(const std::function<std::string()>& fn) {
   int fd[2];
   if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
   fflush(nullptr);
+  const pid_t parent = getpid();
   pid_t pid = fork();
+  if (pid < 0) {
+    close(fd[0]), close(fd[1]);
+    throw std::runtime_error("fork failed");
+  }
   if (pid == 0) {
+    setup_child_process(parent);  // own process group: a terminal's Ctrl-C reaches the parent only, which kills us
     close(fd[0]);
     std::string out;
     int code = 0;
@@ -295,11 +363,30 @@ std::string run_isolated(const std::function<std::string()>& fn) {
   close(fd[1]);
   std::string out;
   char buf[65536];
-  ssize_t k;
-  while ((k = read(fd[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(k));
+  // Wait for the child's result, looking at the interrupt flag at least every 100 ms (SIGINT / SIGTERM): on a signal
+  // the child is killed (nothing of it is written anywhere but this pipe) and Interrupted propagates to main.
+  while (true) {
+    if (interrupt_signal()) {
+      kill(pid, SIGKILL);
+      close(fd[0]);
+      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+      throw_if_interrupted();
+    }
+    pollfd pfd{fd[0], POLLIN, 0};
+    int pr = poll(&pfd, 1, 100);
+    if (pr < 0 && errno == EINTR) continue;
+    if (pr <= 0) continue;
+    ssize_t k = read(fd[0], buf, sizeof buf);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) break;
+    out.append(buf, static_cast<std::size_t>(k));
+  }
   close(fd[0]);
   int status = 0;
-  waitpid(pid, &status, 0);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  throw_if_interrupted();
   if (out.size() < 2) throw std::runtime_error("simulation process died (signal or crash)");
   std::string tag = out.substr(0, 2), body = out.substr(2);
   if (tag == "OK") return body;
@@ -347,7 +434,9 @@ Json run_scenario(const Scenario& s, const Overrides& sets) {
   std::vector<std::pair<long long, int>> runs;
   for (long long n : s.ranks)
     for (std::size_t k = 0; k < nrad; ++k) runs.emplace_back(n, s.radices.empty() ? 0 : s.radices[k]);
-  for (auto [n, radix] : runs) {
+  for (const auto& nr : runs) {
+    const long long n = nr.first;  // not a structured binding: clang 14 cannot capture those in the lambda below
+    const int radix = nr.second;
     Scenario one_s = s;
     if (radix) one_s.barrier.radix = radix;
     Json one = Json::parse(run_isolated([&] { return run_one(one_s, n, sets).dump(); }));

@@ -14,6 +14,7 @@ struct Scenario {
   std::string file, id, description, expected, figure, paper;
   std::string plot;  // result field plotted by reproduce (default: latency_us or bandwidth_GBps)
   std::string machine, stack, engine = "simgrid";
+  std::string machine_file;  // --machine-file: an explicit file the user chose, used instead of looking up `machine`
   std::string benchmark;
   bench::OsuConfig osu;
   bench::BarrierConfig barrier;
@@ -28,6 +29,7 @@ struct Scenario {
 };
 
 Scenario load_scenario(const std::string& file);
+Scenario scenario_from_json(const Json& j, const std::string& file);  // `file` names it in errors
 // --set key=value pairs: machine parameters ("nic.bte_bandwidth" or "bte_bandwidth") or MCA parameters.
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 // Runs every rank count of the scenario (a sweep runs each count in its own process) and returns the result.
@@ -37,7 +39,9 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets);
 // Runs fn in a child process and returns what it printed (SimGrid allows one engine per process). Rethrows
 // the child's InputError / runtime error text as std::runtime_error.
 std::string run_isolated(const std::function<std::string()>& fn);
-std::string git_describe();
+std::string git_describe();  // computed once per process
+// `path` relative to the project root when it lies inside it (so results do not hold this machine's paths), else as given.
+std::string repo_relative(const std::string& path);
 // Writes `text` to `path` atomically (temporary file in the same directory, then rename).
 void write_atomic(const std::string& path, const std::string& text);
 // The result's points as CSV (one column per point field).

@@ -12,3 +12,10 @@ add_test(NAME e2e.calibrate_gemini COMMAND bash ${E2E}/calibrate.sh $<TARGET_FIL
 set_tests_properties(e2e.calibrate_gemini PROPERTIES TIMEOUT 900)
 add_test(NAME e2e.validate_set COMMAND bash ${E2E}/validate_set.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.validate_set PROPERTIES TIMEOUT 900)
+# Issue 12: paths, bounded input, contradicting inputs, interruption and exit codes, outputs.
+add_test(NAME e2e.paths COMMAND bash ${E2E}/paths.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.bounded_input COMMAND bash ${E2E}/bounded_input.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.contradictions COMMAND bash ${E2E}/contradictions.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.interrupt COMMAND bash ${E2E}/interrupt.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.outputs COMMAND bash ${E2E}/outputs.sh $<TARGET_FILE:ompisim>)
+set_tests_properties(e2e.interrupt PROPERTIES RUN_SERIAL ON)

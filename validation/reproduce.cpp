@@ -1,6 +1,10 @@
 // The main job: every scenario into results/<scenario>.{json,csv}, one SVG per figure (gnuplot) overlaying the
 // papers' reference points on the simulated curves, and results/validation.md.
+#include "core/atomic_write.hpp"
+#include "core/safe_name.hpp"
+#include "core/signals.hpp"
 #include "runner/scenario.hpp"
+#include "validation/plot.hpp"
 #include "validation/validate.hpp"
 
 #include <cstdlib>
@@ -17,7 +21,7 @@ namespace {
 // Fig. 5 of the seastar-portals paper (application run times): one clustered bar per application, the run time of each
 // stack relative to Open MPI CM, simulated next to the paper's (the reference file's 'applications' entries).
 // Writes <key>.csv (the table) and, with gnuplot, <key>.svg.
-void plot_app_runtimes(const std::string& out_dir, const std::string& key, const std::map<std::string, Json>& results,
+void plot_app_runtimes(const OutputDir& out, const std::string& key, const std::map<std::string, Json>& results,
                        bool have_gnuplot) {
   std::map<std::string, std::map<std::string, double>> sim;  // app -> stack -> runtime_s
   for (auto& [id, res] : results)
@@ -27,19 +31,21 @@ void plot_app_runtimes(const std::string& out_dir, const std::string& key, const
     for (auto& a : load_json_file(f).value("applications", Json::array()))
       if (a.contains("relative_runtime_vs_cm")) paper[a["app"].get<std::string>()] = a["relative_runtime_vs_cm"];
   std::string csv = "app,cm_runtime_s,native_runtime_s,ob1_runtime_s,native_vs_cm,ob1_vs_cm,paper_native_vs_cm,paper_ob1_vs_cm\n";
-  for (auto& [app, st] : sim) {
+  for (auto& entry : sim) {
+    const std::string& app = entry.first;  // not a structured binding: clang 14 cannot capture those in a lambda
+    auto& st = entry.second;
     if (!st.count("openmpi-cm") || !st.count("native") || !st.count("openmpi-ob1")) continue;
     double cm = st["openmpi-cm"];
     auto pv = [&](const char* k) { return paper.count(app) ? fmt::format("{:.4f}", paper[app].value(k, 0.0)) : std::string(""); };
     csv += fmt::format("{},{:.6g},{:.6g},{:.6g},{:.4f},{:.4f},{},{}\n", app, cm, st["native"], st["openmpi-ob1"],
                        st["native"] / cm, st["openmpi-ob1"] / cm, pv("native"), pv("openmpi-ob1"));
   }
-  std::string base = out_dir + "/" + key;
-  write_atomic(base + ".csv", csv);
+  write_atomic(out.file(key + ".csv"), csv);
+  std::string base = key;  // paths in the script are relative to the output folder it runs in
   std::string svg = base + ".svg";
   std::string gp = fmt::format(
       "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output '{}.tmp'\n"
-      "set datafile separator ','\nset key top left\nset grid ytics\nset title '{} (run time relative to Open MPI CM)'\n"
+      "set datafile separator ','\nset key top left\nset grid ytics\nset title '{}: application run time relative to Open MPI CM'\n"
       "set ylabel 'run time / CM run time'\nset style data histograms\nset style histogram clustered gap 1\n"
       "set style fill solid 0.8 border -1\nset yrange [0.8:*]\nset datafile columnheaders\n"
       "plot '{}.csv' using 5:xtic(1) title 'Cray MPI (simulated)' lc rgb '#6a3d9a', "
@@ -47,30 +53,41 @@ void plot_app_runtimes(const std::string& out_dir, const std::string& key, const
       "'' using 7 title 'Cray MPI (paper)' lc rgb '#cab2d6', "
       "'' using 8 title 'OB1 (paper)' lc rgb '#a6dba0'\n",
       svg, key, base);
-  write_atomic(base + ".gp", gp);
-  if (have_gnuplot) {
-    std::string cmd = fmt::format("gnuplot '{}.gp' 2>/dev/null && mv '{}.tmp' '{}'", base, svg, svg);
-    if (std::system(cmd.c_str()) != 0) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
-  }
+  write_atomic(out.file(base + ".gp"), gp);
+  if (have_gnuplot && !run_gnuplot(out.root(), base + ".gp", svg)) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
+}
+
+// The figure's caption for the plot title: paper and figure, then the scenario description without its trailing
+// stack name (the curves name the stacks).
+std::string caption(const Scenario& s) {
+  std::string d = s.description;
+  // The descriptions end in the stack's name (", openmpi", ", Cray MPI"): a last segment without digits or brackets.
+  std::size_t cut = d.rfind(", ");
+  if (cut != std::string::npos && d.find_first_of("0123456789()", cut) == std::string::npos) d.resize(cut);
+  std::string fig = s.figure.empty() ? s.id : s.figure;
+  if (fig.starts_with("fig")) fig = "Fig. " + fig.substr(3);
+  return fmt::format("{}{}{}", s.paper.empty() ? "" : s.paper + ", ", fig, d.empty() ? "" : ": " + d);
 }
 }  // namespace
 
 int reproduce(const std::string& out_dir) {
+  const std::string describe = git_describe();  // once, before this run writes anything (see git_describe)
+  OutputDir out(out_dir);
   struct Curve {
     std::string id, label, csv, xcol, ycol;
   };
   std::map<std::string, std::vector<Curve>> figures;  // figure key -> curves
+  std::map<std::string, std::string> titles;          // figure key -> caption
   std::map<std::string, std::map<std::string, Json>> app_figures;  // figure key -> scenario id -> result (app_skeleton)
   for (auto& rel : scenario_files()) {
     Scenario s = load_scenario(data_dir() + "/" + rel);
     std::cerr << "reproduce: " << rel << "\n";
     Json res = Json::parse(run_isolated([&] { return run_scenario(s, {}).dump(); }));
     std::string sub = fs::path(rel).parent_path().filename().string();
-    std::string base = out_dir + "/" + sub + "/" + s.id;
-    write_atomic(base + ".json", res.dump(2) + "\n");
-    write_atomic(base + ".csv", result_csv(res));
+    std::string base = sub + "/" + s.id;  // relative to the output folder
+    publish_pair(out.file(base + ".json"), res.dump(2) + "\n", out.file(base + ".csv"), result_csv(res));
     if (s.benchmark == "app_skeleton") {  // bar chart per figure, below
-      app_figures[sub + "/" + (s.figure.empty() ? s.id : s.figure)][s.id] = res;
+      app_figures[sub + "/" + (s.figure.empty() ? s.id : label_stem(s.figure, s.file, "figure"))][s.id] = res;
       continue;
     }
     const Json& p0 = res["points"][0];
@@ -82,11 +99,12 @@ int reproduce(const std::string& out_dir) {
       if (!p0.contains(s.plot)) throw InputError(s.file, "plot", "the result has no field '" + s.plot + "'");
       y = s.plot;
     }
-    std::string fig = s.figure.empty() ? s.id : s.figure;
+    std::string fig = s.figure.empty() ? s.id : label_stem(s.figure, s.file, "figure");  // "Fig. 2" -> fig2
     // Curve label: stack, benchmark (the algorithm for a barrier), and the rank count unless it is the x axis.
     std::string what = s.benchmark == "barrier_loop" ? s.barrier.algorithm : s.benchmark;
     std::string label = s.stack + " " + what + (res["ranks"].is_array() ? "" : " " + res["ranks"].dump() + "p");
     figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y});
+    titles.emplace(sub + "/" + fig, caption(s));
   }
   Json v = validate("");
   // Reference points per scenario id, for the plots.
@@ -100,40 +118,36 @@ int reproduce(const std::string& out_dir) {
       refs[sid].push_back({x, p.at("value").get<double>()});
     }
   }
-  bool have_gnuplot = std::system("command -v gnuplot > /dev/null 2>&1") == 0;
-  for (auto& [key, results] : app_figures) plot_app_runtimes(out_dir, key, results, have_gnuplot);
+  bool gnuplot = have_gnuplot();
+  for (auto& [key, results] : app_figures) plot_app_runtimes(out, key, results, gnuplot);
   for (auto& [key, curves] : figures) {
-    std::string svg = out_dir + "/" + key + ".svg";
-    std::string gp = fmt::format(
-        "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output '{}.tmp'\nset datafile separator ','\n"
-        "set key top left\nset logscale x 2\nset logscale y\nset grid\nset title '{}'\nset xlabel '{}'\nset ylabel '{}'\nplot ",
-        svg, key, curves[0].xcol == "ranks" ? "processes" : curves[0].xcol == "radix" ? "tree radix" : "message size (bytes)",
-        curves[0].ycol == "latency_us" ? "latency (us)" : curves[0].ycol == "bandwidth_GBps" ? "bandwidth (GB/s)" : curves[0].ycol);
-    std::vector<std::string> parts;
+    throw_if_interrupted();
+    PlotSpec spec;
+    spec.svg = key + ".svg";
+    spec.title = titles[key];
+    spec.xcol = curves[0].xcol;
+    spec.ycol = curves[0].ycol;
     for (auto& c : curves) {
-      parts.push_back(fmt::format("'{}' using (column('{}')):(column('{}')) with linespoints title '{}'", c.csv, c.xcol, c.ycol, c.label));
+      PlotCurve pc{c.csv, c.label, ""};
       auto it = refs.find(c.id);
       if (it != refs.end()) {
-        std::string pts;
+        std::string pts;  // "x,y" lines: the scripts' datafile separator is ','
         for (auto& [rx, ry] : it->second) pts += fmt::format("{},{}\n", std::max(rx, 1.0), ry);
-        std::string dat = out_dir + "/" + key + "." + c.id + ".ref.dat";
-        write_atomic(dat, pts);
-        parts.push_back(fmt::format("'{}' using 1:2 with points pt 7 ps 1.5 title 'paper: {}'", dat, c.label));
+        pc.ref = key + "." + c.id + ".ref.dat";
+        write_atomic(out.file(pc.ref), pts);
       }
+      spec.curves.push_back(pc);
     }
-    gp += fmt::format("{}\n", fmt::join(parts, ", \\\n  "));
-    std::string script = out_dir + "/" + key + ".gp";
-    write_atomic(script, gp);
-    if (have_gnuplot) {
-      // gnuplot's datafile separator ',' also applies to the .dat reference files: they use spaces, so set it per file.
-      std::string cmd = fmt::format("gnuplot '{}' 2>/dev/null && mv '{}.tmp' '{}'", script, svg, svg);
-      if (std::system(cmd.c_str()) != 0) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
-    }
+    write_atomic(out.file(key + ".gp"), gnuplot_script(spec));
+    if (gnuplot && !run_gnuplot(out.root(), key + ".gp", spec.svg))
+      std::cerr << "reproduce: gnuplot failed for " << key << "\n";
   }
-  std::string md = "# Validation table\n\nGenerated by `ompisim reproduce` (" + git_describe() +
-                   "). Calibration points are fitted (tolerance shown); predictions are not.\n\n" + render_table(v);
-  write_atomic(out_dir + "/validation.md", md);
-  write_atomic(out_dir + "/validation.json", v.dump(2) + "\n");
+  std::string md = "# Validation table\n\nGenerated by `ompisim reproduce` (" + describe +
+                   "). Calibration points are fitted and must lie within their tolerance (exit status 1 otherwise); "
+                   "predictions are never fitted and are reported with their error; held-out values have no "
+                   "reference.\n\n" + render_table(v);
+  write_atomic(out.file("validation.md"), md);
+  write_atomic(out.file("validation.json"), v.dump(2) + "\n");
   std::cout << md;
   return all_calibration_pass(v) ? 0 : 1;
 }

@@ -36,6 +36,15 @@ std::vector<std::string> reference_files(const std::string& paper) {
 }
 
 namespace {
+std::string g_machine_file, g_machine_file_name;
+}  // namespace
+
+void set_machine_file(const std::string& path) {
+  g_machine_file = path;
+  g_machine_file_name = load_machine(path)->name;
+}
+
+namespace {
 
 // Scenario results, run once per scenario (each in its own process: one SimGrid engine per process).
 class Runner {
@@ -46,6 +55,7 @@ public:
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
     Scenario s = load_scenario(data_dir() + "/" + rel);
+    if (!g_machine_file.empty() && s.machine == g_machine_file_name) s.machine_file = g_machine_file;
     if (fast_ && s.benchmark != "barrier_loop") {
       // Calibration evaluations: only the sizes a point needs, fewer iterations (the simulation is deterministic,
       // so steady-state iterations are identical; the warm-up is still skipped).
@@ -202,17 +212,19 @@ bool all_calibration_pass(const Json& v) {
 }
 
 std::string render_table(const Json& v) {
-  std::string out = "| id | figure | role | reference | simulated | error % | pass |\n|---|---|---|---|---|---|---|\n";
+  std::string out = "| id | figure | role | reference | simulated | error % | tolerance % | pass |\n"
+                    "|---|---|---|---|---|---|---|---|\n";
   for (auto& p : v.at("points"))
-    out += fmt::format("| {} | {} | {} | {:.4g} | {:.4g} | {:+.1f} | {} |\n", p["id"].get<std::string>(),
+    out += fmt::format("| {} | {} | {} | {:.4g} | {:.4g} | {:+.1f} | {} | {} |\n", p["id"].get<std::string>(),
                        p["figure"].get<std::string>(), p["role"].get<std::string>(), p["reference"].get<double>(),
                        p["simulated"].get<double>(), p["error_pct"].get<double>(),
+                       p["role"] == "calibration" ? fmt::format("±{:g}", p["tolerance_pct"].get<double>()) : "not checked",
                        p["role"] == "calibration" ? (p["pass"].get<bool>() ? "yes" : "**no**")
                                                                        : "(prediction)");
   out += "\nHeld-out values (the paper's number is withheld; these are the simulator's predictions):\n\n";
-  out += "| id | figure | metric | simulated |\n|---|---|---|---|\n";
+  out += "| id | figure | role | metric | simulated |\n|---|---|---|---|---|\n";
   for (auto& p : v.at("held_out"))
-    out += fmt::format("| {} | {} | {} | {:.4g} |\n", p["id"].get<std::string>(), p["figure"].get<std::string>(),
+    out += fmt::format("| {} | {} | held out | {} | {:.4g} |\n", p["id"].get<std::string>(), p["figure"].get<std::string>(),
                        p["metric"].get<std::string>(), p["simulated"].get<double>());
   out += "\nClaims:\n\n| id | holds | detail |\n|---|---|---|\n";
   for (auto& c : v.at("claims"))

@@ -18,5 +18,7 @@ std::string render_table(const Json& v);                  // Markdown
 bool all_calibration_pass(const Json& v);
 int calibrate(const std::string& paper, const std::string& machine, bool write);
 int reproduce(const std::string& out_dir);
+// validate --machine-file: scenarios whose machine has this file's machine name use the file instead.
+void set_machine_file(const std::string& path);
 
 }  // namespace ompisim::validation

@@ -1,23 +1,68 @@
 // ompisim: the command-line tool. Subcommands: run, validate, calibrate, reproduce, list, describe.
-// Exit status: 0 success; 1 validation failure (a calibration point outside its tolerance); 2 bad input.
+// Exit status (kExitHelp below): 0 success; 1 validation failure (a calibration point outside its tolerance); 2 bad
+// input (anything decidable from the input, before simulating); 3 internal error; 130 / 143 interrupted.
 #include "benchmarks/benchmarks.hpp"
-#include "runner/scenario.hpp"
+#include "core/atomic_write.hpp"
+#include "core/limits.hpp"
+#include "core/safe_name.hpp"
+#include "core/signals.hpp"
+#include "engine/version.hpp"
 #include "runner/registries.hpp"
+#include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
+#include "validation/plot.hpp"
 #include "validation/validate.hpp"
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <map>
 
 using namespace ompisim;
+
+#ifndef OMPISIM_VERSION
+#define OMPISIM_VERSION "0.0.0"
+#endif
+
+static const char* kExitHelp =
+    "Exit status: 0 success; 1 validation outside tolerance (validate, reproduce); 2 bad input (file, key and reason on "
+    "stderr, decided before simulating); 3 internal error (a bug); 130 / 143 interrupted by SIGINT / SIGTERM (results "
+    "finished before the signal are kept whole).\n";
+
+// OSU micro-benchmarks' own output (OMB 5.x, osu_util.h: "%-*s%*s" with FIELD_WIDTH 18, FLOAT_PRECISION 2, MB = 1e6
+// bytes), so a simulated table can be diffed against a measured one. The first line names the simulated run.
+static std::string osu_table(const std::string& bench, const Json& pts) {
+  static const std::map<std::string, std::string> titles{
+      {"osu_latency", "OSU MPI Latency Test"},
+      {"osu_multi_lat", "OSU MPI Multi Latency Test"},
+      {"osu_bw", "OSU MPI Bandwidth Test"},
+      {"osu_bibw", "OSU MPI Bi-Directional Bandwidth Test"},
+      {"osu_mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test"}};
+  std::string out = fmt::format("# {} v5.x\n", titles.at(bench));
+  if (bench == "osu_latency" || bench == "osu_multi_lat") {
+    out += fmt::format("{:<10}{:>18}\n", "# Size", "Latency (us)");
+    for (auto& p : pts) out += fmt::format("{:<10}{:>18.2f}\n", p["bytes"].get<long long>(), p["latency_us"].get<double>());
+  } else if (bench == "osu_mbw_mr") {
+    out += fmt::format("{:<10}{:>18}{:>18}\n", "# Size", "MB/s", "Messages/s");
+    for (auto& p : pts)
+      out += fmt::format("{:<10}{:>18.2f}{:>18.2f}\n", p["bytes"].get<long long>(), p["bandwidth_GBps"].get<double>() * 1e3,
+                         p["messages_per_s"].get<double>());
+  } else {
+    out += fmt::format("{:<10}{:>18}\n", "# Size", "Bandwidth (MB/s)");
+    for (auto& p : pts)
+      out += fmt::format("{:<10}{:>18.2f}\n", p["bytes"].get<long long>(), p["bandwidth_GBps"].get<double>() * 1e3);
+  }
+  return out;
+}
 
 static std::string table(const Json& res) {
   std::string out = fmt::format("# ompisim {} on {} ({}), {} ranks\n", res.value("benchmark", ""), res.value("machine", ""),
                                 res.value("stack", ""), res["ranks"].dump());
   const Json& pts = res["points"];
   if (pts.empty()) return out;
+  const std::string bench = res.value("benchmark", "");
+  if (bench.starts_with("osu_")) return out + osu_table(bench, pts);
   if (pts[0].contains("app")) {  // app_skeleton
     auto num = [](const Json& v) { return v.is_null() ? std::string("n/a") : fmt::format("{}", v.get<long long>()); };
     out += fmt::format("# {:<6}{:>12}{:>10}{:>10}{:>12}{:>12}{:>16}\n", "App", "Runtime (s)", "MPI %", "Paper %", "Short",
@@ -76,24 +121,69 @@ extern "C" {
 const char* malloc_conf = "thp:always,metadata_thp:always";
 }
 
+// `run --plot NAME.svg`: the run's main metric against its x axis, data inline in the script (nothing else written).
+static bool draw_run(const Json& res, const OutputDir& out, const std::string& svg) {
+  const Json& pts = res["points"];
+  if (pts.empty() || pts[0].contains("app")) throw InputError("--plot", svg, "this benchmark has no curve to plot");
+  const Json& p0 = pts[0];
+  std::string x = p0.contains("bytes") ? "bytes" : p0.contains("radix") && res.contains("radix") ? "radix" : "ranks";
+  std::string y = p0.contains("latency_us") ? "latency_us" : p0.contains("availability_pct") ? "availability_pct"
+                                                                                           : "bandwidth_GBps";
+  validation::PlotSpec spec;
+  spec.svg = svg;
+  spec.xcol = x;
+  spec.ycol = y;
+  spec.title = fmt::format("{} on {} ({}), {} ranks", res.value("benchmark", ""), res.value("machine", ""),
+                           res.value("stack", ""), res["ranks"].dump());
+  std::string block = "$run << EOD\n" + x + "," + y + "\n";
+  for (auto& p : pts) block += fmt::format("{},{}\n", std::max(p[x].get<double>(), 1.0), p[y].get<double>());
+  spec.inline_data = block + "EOD\n";
+  spec.curves.push_back({"$run", res.value("stack", ""), ""});
+  std::string script = svg.substr(0, svg.size() - 4) + ".gp";
+  std::string gp = validation::gnuplot_script(spec);
+  write_atomic(out.file(script), gp);
+  bool ok = validation::have_gnuplot() && validation::run_gnuplot(out.root(), script, svg);
+  std::filesystem::remove(out.file(script));
+  return ok;
+}
+
 int main(int argc, char** argv) {
+  install_interrupt_handlers();
   CLI::App app{"ompisim: a discrete-event simulator of the Open MPI communication stack"};
+  app.footer(kExitHelp);
+  app.set_version_flag("--version", [] {
+    return fmt::format("ompisim {}\ngit describe: {}\nSimGrid {}", OMPISIM_VERSION, git_describe(),
+                       engine::simgrid_version());
+  });
   app.require_subcommand(1);
+  app.fallthrough();
+  std::string max_input = fmt::format("{}", limits::kDefaultMaxInputBytes);
+  app.add_option("--max-input-size", max_input,
+                 fmt::format("largest input file read, in bytes or with a unit (\"16 MiB\"); default {} (4 MiB)",
+                             limits::kDefaultMaxInputBytes));
 
   auto* run = app.add_subcommand("run", "run one scenario");
-  std::string scen_file, out_dir;
+  std::string scen_file, out_dir, machine_file, plot_file;
   std::vector<std::string> sets;
   bool as_json = false;
   run->add_option("scenario", scen_file, "scenario JSON file")->required();
   run->add_option("--set", sets, "override a machine or MCA parameter (key=value), repeatable");
-  run->add_option("--out", out_dir, "directory for the result files (default results/<scenario>/)");
+  run->add_option("--out", out_dir,
+                  "folder for the result files <id>.json and <id>.csv, created and checked before the run (default: "
+                  "results/<id>/ under the current directory); a symlinked folder is resolved once and written into");
   run->add_flag("--json", as_json, "print the result as JSON on stdout");
+  run->add_option("--machine-file", machine_file,
+                  "machine file to use instead of looking up the scenario's machine name in models/*/machines/");
+  run->add_option("--plot", plot_file, "also draw the run as an SVG (a file name, written into the --out folder)");
 
   auto* val = app.add_subcommand("validate", "run the scenarios with reference data and print the validation table");
   std::string paper;
   bool val_json = false;
   val->add_option("--paper", paper, "only this paper (e.g. gemini-xe-xk)");
   val->add_flag("--json", val_json, "print JSON");
+  std::string val_machine_file;
+  val->add_option("--machine-file", val_machine_file,
+                  "machine file used by every scenario whose machine has this file's name (a what-if machine)");
   std::vector<std::string> val_sets;
   val->add_option("--set", val_sets,
                   "override a machine or MCA parameter in every scenario (key=value), repeatable: the table for a "
@@ -121,15 +211,43 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
 
+  std::unique_ptr<OutputDir> out;  // removed again when a run that created it fails before writing
   try {
+    {
+      double bytes = 0;
+      try {
+        bytes = max_input.find_first_not_of("0123456789") == std::string::npos && !max_input.empty()
+                    ? std::stod(max_input)
+                    : parse_quantity(max_input, Dim::Bytes);
+      } catch (const std::exception&) {
+        bytes = -1;
+      }
+      if (!(bytes >= 1 && bytes <= 1e9)) throw InputError("--max-input-size", max_input, "expected a size between 1 B and 1 GB");
+      limits::set_max_input_bytes(static_cast<std::size_t>(bytes));
+    }
     if (*run) {
       Scenario s = load_scenario(scen_file);
-      Json res = run_scenario(s, parse_sets(sets));
-      std::string dir = out_dir.empty() ? data_dir() + "/results/" + s.id : out_dir;
-      write_atomic(dir + "/" + s.id + ".json", res.dump(2) + "\n");
-      write_atomic(dir + "/" + s.id + ".csv", result_csv(res));
+      s.machine_file = machine_file;
+      Overrides o = parse_sets(sets);
+      if (!plot_file.empty()) {
+        check_safe_name(plot_file, "--plot", "");  // a file name in the --out folder, not a path
+        if (!plot_file.ends_with(".svg")) throw InputError("--plot", plot_file, "expected a file name ending in .svg");
+      }
+      out = std::make_unique<OutputDir>(out_dir.empty() ? "results/" + s.id : out_dir);
+      if (!plot_file.empty()) (void)out->file(plot_file);  // a safe name inside the output folder, checked now
+      // The simulation runs in a child process: this one stays free of SimGrid and handles SIGINT / SIGTERM.
+      Json res = Json::parse(run_isolated([&] { return run_scenario(s, o).dump(); }));
+      std::string json_path = out->file(s.id + ".json"), csv_path = out->file(s.id + ".csv");
+      publish_pair(json_path, res.dump(2) + "\n", csv_path, result_csv(res));
+      std::vector<std::string> wrote{json_path, csv_path};
+      if (!plot_file.empty()) {
+        std::string svg = out->file(plot_file);
+        if (!draw_run(res, *out, plot_file)) throw std::runtime_error("gnuplot failed (or is not installed) for --plot");
+        wrote.push_back(svg);
+      }
       if (as_json) std::cout << res.dump(2) << "\n";
       else std::cout << table(res);
+      std::cerr << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
       return 0;
     }
     if (*lst) {
@@ -177,6 +295,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*val) {
+      if (!val_machine_file.empty()) validation::set_machine_file(val_machine_file);
       Json v = validation::validate(paper, parse_sets(val_sets));
       if (val_json) std::cout << v.dump(2) << "\n";
       else std::cout << validation::render_table(v);
@@ -184,12 +303,23 @@ int main(int argc, char** argv) {
     }
     if (*cal) return validation::calibrate(paper.empty() ? "gemini-xe-xk" : paper, cal_machine, cal_write);
     if (*rep) return validation::reproduce(rep_out);
+  } catch (const Interrupted& e) {
+    if (out) out->discard_if_unused();
+    std::cerr << "ompisim: " << e.what() << ", stopped (finished results are kept)\n";
+    return e.exit_status();
   } catch (const InputError& e) {
+    if (out) out->discard_if_unused();
     std::cerr << "ompisim: error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
+    if (out) out->discard_if_unused();
+    if (interrupt_signal()) {  // e.g. gnuplot or git killed by the same Ctrl-C
+      std::cerr << "ompisim: interrupted, stopped (finished results are kept)\n";
+      return 128 + interrupt_signal();
+    }
     std::cerr << "ompisim: error: " << e.what() << "\n";
     return 3;
   }
+  if (interrupt_signal()) return 128 + interrupt_signal();
   return 0;
 }

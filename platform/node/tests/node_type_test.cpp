@@ -153,7 +153,7 @@ TEST_CASE("platform/node: copy paths with GPU memory", "[unit][platform]") {
 //                the documented field mapping (node_copy_bandwidth -> numa_copy_bandwidth, the other copy fields by
 //                name, shm_signal_latency -> cache_line_same_numa), 16 cores.
 // Expected:      every core's copy path is CoreCopy[c] then NumaMemory[0], with capacities dram_copy_bandwidth and
-//                node_copy_bandwidth (today's "n-c-copy" and "n-membus" resources in runtime/world.cpp), latency 0;
+//                node_copy_bandwidth (today's "n-c-copy" and "n-membus" resources in runner/world.cpp), latency 0;
 //                split_copy equals host::split_copy for sizes inside, at and beyond the cache; the uncontended time
 //                matches World::copy_time_uncontended's formula.
 // How validated: exact equality against the host functions (same arithmetic), several sizes.

@@ -1,0 +1,154 @@
+#include "core/atomic_write.hpp"
+
+#include "core/errors.hpp"
+#include "core/safe_name.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace ompisim {
+
+namespace {
+std::string temp_for(const std::string& path) {
+  static unsigned counter = 0;
+  return fmt::format("{}.tmp.{}.{}", path, static_cast<long>(getpid()), counter++);
+}
+
+void write_temp(const std::string& tmp, const std::string& text) {
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error(fmt::format("cannot create {}: {}", tmp, std::strerror(errno)));
+  std::size_t off = 0;
+  while (off < text.size()) {
+    ssize_t k = ::write(fd, text.data() + off, text.size() - off);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) {
+      int e = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      throw std::runtime_error(fmt::format("cannot write {}: {}", tmp, std::strerror(e)));
+    }
+    off += static_cast<std::size_t>(k);
+  }
+  if (::close(fd) != 0) {
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(fmt::format("cannot write {}: {}", tmp, std::strerror(errno)));
+  }
+}
+
+void rename_into_place(const std::string& tmp, const std::string& path) {
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int e = errno;
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp, path, std::strerror(e)));
+  }
+}
+
+void ensure_parent(const std::string& path) {
+  fs::path p(path);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+}
+}  // namespace
+
+void write_file_atomic(const std::string& path, const std::string& text) {
+  ensure_parent(path);
+  std::string tmp = temp_for(path);
+  write_temp(tmp, text);
+  rename_into_place(tmp, path);
+}
+
+void publish_pair(const std::string& json_path, const std::string& json_text, const std::string& csv_path,
+                  const std::string& csv_text, const std::function<void()>& between) {
+  ensure_parent(json_path);
+  ensure_parent(csv_path);
+  std::string tj = temp_for(json_path), tc = temp_for(csv_path);
+  write_temp(tc, csv_text);
+  try {
+    write_temp(tj, json_text);
+  } catch (...) {
+    ::unlink(tc.c_str());
+    throw;
+  }
+  try {
+    if (::unlink(json_path.c_str()) != 0 && errno != ENOENT)  // the old marker goes first
+      throw std::runtime_error(fmt::format("cannot replace {}: {}", json_path, std::strerror(errno)));
+    rename_into_place(tc, csv_path);
+    if (between) between();
+  } catch (...) {
+    ::unlink(tc.c_str());
+    ::unlink(tj.c_str());
+    throw;
+  }
+  rename_into_place(tj, json_path);
+}
+
+OutputDir::OutputDir(const std::string& dir, const std::string& option) : option_(option), given_(dir) {
+  auto bad = [&](const std::string& why) { throw InputError(option_, given_, why); };
+  if (dir.empty()) bad("empty folder name");
+  std::error_code ec;
+  fs::file_status st = fs::status(dir, ec);  // follows a symlinked --out (resolved once, here)
+  if (!fs::exists(st)) {
+    fs::create_directories(dir, ec);
+    if (ec) bad(fmt::format("cannot create the output folder: {}", ec.message()));
+    created_ = true;
+  } else if (!fs::is_directory(st)) {
+    bad("exists and is not a folder");
+  }
+  root_ = fs::canonical(dir, ec).string();
+  if (ec) bad(fmt::format("cannot resolve the output folder: {}", ec.message()));
+  std::string probe = fmt::format("{}/.ompisim-probe.{}", root_, static_cast<long>(getpid()));
+  int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    int e = errno;
+    discard_if_unused();
+    bad(fmt::format("the output folder is not writable: {}", std::strerror(e)));
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+std::string OutputDir::file(const std::string& rel) const {
+  if (rel.empty() || rel.front() == '/') throw InputError(option_, rel, "output path must be relative to the output folder");
+  std::string cur = root_;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t slash = rel.find('/', start);
+    std::string comp = rel.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    check_safe_name(comp, option_, rel);
+    cur += "/" + comp;
+    struct stat st{};
+    bool exists = ::lstat(cur.c_str(), &st) == 0;
+    if (slash == std::string::npos) {
+      if (exists && S_ISDIR(st.st_mode)) throw InputError(option_, cur, "is a folder, expected a result file");
+      break;
+    }
+    if (exists && S_ISLNK(st.st_mode))
+      throw InputError(option_, cur, "is a symbolic link inside the output folder: refusing to follow it out");
+    if (exists && !S_ISDIR(st.st_mode)) throw InputError(option_, cur, "exists and is not a folder");
+    if (!exists && ::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST)
+      throw InputError(option_, cur, fmt::format("cannot create folder: {}", std::strerror(errno)));
+    start = slash + 1;
+  }
+  // Belt and braces: the folder that will hold the file resolves inside root.
+  std::error_code ec;
+  std::string parent = fs::canonical(fs::path(cur).parent_path(), ec).string();
+  if (ec || (parent != root_ && parent.rfind(root_ + "/", 0) != 0))
+    throw InputError(option_, cur, "resolves outside the output folder " + root_);
+  return cur;
+}
+
+void OutputDir::discard_if_unused() const {
+  if (!created_) return;
+  std::error_code ec;
+  std::string target = root_.empty() ? given_ : root_;
+  if (fs::is_directory(target, ec) && fs::is_empty(target, ec)) fs::remove(target, ec);
+}
+
+}  // namespace ompisim

@@ -1,0 +1,39 @@
+// Writing results: whole files only, and only inside the output folder the user chose.
+//  - write_file_atomic: a temporary in the same folder (created exclusively, never through a symlink), then rename;
+//    rename replaces a symlink at the destination instead of following it.
+//  - publish_pair: a result's CSV and JSON as a pair. Both temporaries are written first; the old JSON is removed,
+//    the CSV renamed into place, and the JSON renamed last. The JSON is the marker: whenever it exists, the CSV beside
+//    it is its own, whole. A process killed in between leaves a CSV without JSON (and .tmp files), never a JSON
+//    without its CSV or a JSON next to an older CSV.
+//  - OutputDir: --out resolved once (a symlinked --out is followed there, once, and results go into its target);
+//    below it, every folder component is a safe name (core/safe_name.hpp) and a symlink inside it is refused, so no
+//    route leads out of it.
+#pragma once
+#include <functional>
+#include <string>
+
+namespace ompisim {
+
+void write_file_atomic(const std::string& path, const std::string& text);
+// `between` (tests only) runs after the CSV is in place and before the JSON is: a kill there must leave no JSON.
+void publish_pair(const std::string& json_path, const std::string& json_text, const std::string& csv_path,
+                  const std::string& csv_text, const std::function<void()>& between = {});
+
+class OutputDir {
+public:
+  // Creates the folder (and parents) when missing, resolves it (symlinks followed once, here) and checks that a file
+  // can be created in it. InputError("--out", dir, reason) otherwise.
+  explicit OutputDir(const std::string& dir, const std::string& option = "--out");
+  const std::string& root() const { return root_; }  // canonical
+  // The path of `rel` ("a/b.json") inside root, creating its folders. Every component must be a safe name, no folder
+  // component may be a symlink, and the result must resolve inside root: InputError otherwise.
+  std::string file(const std::string& rel) const;
+  // Removes the folder when this object created it and it is still empty (a run that failed before writing).
+  void discard_if_unused() const;
+
+private:
+  std::string option_, given_, root_;
+  bool created_ = false;
+};
+
+}  // namespace ompisim

@@ -1,0 +1,26 @@
+// Input limits: every bound the loaders enforce, in one place, each with the reason it exists. An input beyond one is
+// bad input (exit status 2) and the message states the limit.
+#pragma once
+#include <cstddef>
+
+namespace ompisim::limits {
+
+// Largest input file read (scenario, machine, reference, app file), checked before reading. The largest committed
+// file is a few KiB; --max-input-size overrides it for one run.
+inline constexpr std::size_t kDefaultMaxInputBytes = 4u << 20;  // 4 MiB
+// Deepest nesting of JSON objects and arrays. Committed files nest 4 levels; the limit keeps parsing and every
+// recursive walk of the document (dump, merge) bounded.
+inline constexpr int kMaxJsonDepth = 64;
+// Longest name that becomes part of a path (scenario id, output stem, figure, machine name).
+inline constexpr std::size_t kMaxNameLength = 128;
+// Message sizes in one scenario (the default OSU list has 23, NetPIPE's 70): each size is a full benchmark loop.
+inline constexpr std::size_t kMaxSizes = 256;
+// Rank counts in one sweep and radices in one radix sweep: each entry (x each radix) is one simulation process.
+inline constexpr std::size_t kMaxRankList = 64;
+inline constexpr std::size_t kMaxRadixList = 32;
+
+// The limit in force for input files (kDefaultMaxInputBytes unless --max-input-size changed it).
+std::size_t max_input_bytes();
+void set_max_input_bytes(std::size_t n);
+
+}  // namespace ompisim::limits

@@ -1,0 +1,46 @@
+#include "core/safe_name.hpp"
+
+#include "core/errors.hpp"
+#include "core/limits.hpp"
+
+#include <fmt/format.h>
+
+namespace ompisim {
+
+bool is_safe_name(const std::string& name) {
+  if (name.empty() || name.size() > limits::kMaxNameLength || name[0] == '.') return false;
+  for (unsigned char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+              c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+void check_safe_name(const std::string& name, const std::string& file, const std::string& key) {
+  if (is_safe_name(name)) return;
+  std::string shown = name.size() > 64 ? name.substr(0, 64) + "..." : name;
+  for (auto& c : shown)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  throw InputError(file, key,
+                   fmt::format("'{}' is not a valid name: it becomes part of a file path, so it may only hold letters, "
+                               "digits, '.', '_' and '-', must not start with '.', and is at most {} characters",
+                               shown, limits::kMaxNameLength));
+}
+
+std::string label_stem(const std::string& label, const std::string& file, const std::string& key) {
+  std::string stem;
+  for (unsigned char c : label) {
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-') stem += static_cast<char>(c);
+    else if (c >= 'A' && c <= 'Z') stem += static_cast<char>(c - 'A' + 'a');
+  }
+  if (label.find_first_of("/\\") != std::string::npos || label.starts_with(".") || !is_safe_name(stem) ||
+      label.size() > limits::kMaxNameLength)
+    throw InputError(file, key,
+                     fmt::format("'{}' cannot name a file: a label may hold no '/' or '\\', must not start with '.', "
+                                 "must contain a letter or digit, and is at most {} characters",
+                                 label.size() > 64 ? label.substr(0, 64) + "..." : label, limits::kMaxNameLength));
+  return stem;
+}
+
+}  // namespace ompisim

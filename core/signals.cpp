@@ -1,0 +1,46 @@
+#include "core/signals.hpp"
+
+#include <csignal>
+#include <cstring>
+#include <string>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+namespace ompisim {
+
+namespace {
+volatile std::sig_atomic_t g_signal = 0;
+extern "C" void on_interrupt(int sig) {
+  if (g_signal == 0) g_signal = sig;
+}
+}  // namespace
+
+Interrupted::Interrupted(int sig)
+    : std::runtime_error(std::string("interrupted by ") + (sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"))
+    , sig_(sig) {}
+
+void install_interrupt_handlers() {
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: a blocking call returns EINTR and the caller looks at the flag
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+int interrupt_signal() { return g_signal; }
+
+void throw_if_interrupted() {
+  if (g_signal) throw Interrupted(g_signal);
+}
+
+void setup_child_process(int parent_pid) {
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  setpgid(0, 0);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent_pid) _exit(137);  // the parent died before prctl took effect
+}
+
+}  // namespace ompisim

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Issue 12, inputs that contradict each other or do not apply. Configuration: one scenario per case. Expected: exit 2
+# with file, key and reason, nothing written (each was silently accepted, or exit 3, before). How validated: lib_check.sh.
+set -u
+BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+. "$(dirname "$0")/lib_check.sh"
+L='"benchmark": {"name": "osu_latency", "sizes": [1], "iterations": 2, "skip": 0}'
+check nodes_ignored "{\"machine\": \"cielo\", \"stack\": \"openmpi\", $L, \"ranks\": 2, \"ranks_per_node\": 1, \"nodes\": [0, 5, 9]}" "key 'nodes'.*would be ignored"
+check rpn_above_ranks "{\"machine\": \"cielo\", \"stack\": \"openmpi\", $L, \"ranks\": 2, \"ranks_per_node\": 3}" "key 'ranks_per_node'.*must not exceed ranks"
+check window_latency '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "window": 8}, "ranks": 2}' "key 'benchmark.window'.*ping-pong"
+B='"benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "iterations": 2, "skip": 0}, "ranks": 4'
+check cheetah_native "{\"machine\": \"cielo\", \"stack\": \"native\", $B}" "key 'benchmark.algorithm'.*Cheetah"
+check cheetah_loggp "{\"machine\": \"loggp\", \"stack\": \"loggp\", $B}" "key 'benchmark.algorithm'.*Cheetah"
+check cheetah_seastar "{\"machine\": \"red-storm\", \"stack\": \"openmpi-cm\", $B}" "key 'benchmark.algorithm'.*Cheetah"
+check ugni_on_seastar "{\"machine\": \"red-storm\", \"stack\": \"openmpi-cm\", $L, \"ranks\": 2, \"mca\": {\"btl_ugni_smsg_limit\": 1024}}" "key 'mca.btl_ugni_smsg_limit'.*btl/ugni.*gemini"
+check portals_on_gemini "{\"machine\": \"cielo\", \"stack\": \"openmpi\", $L, \"ranks\": 2, \"mca\": {\"mtl_portals_eager_limit\": 1024}}" "key 'mca.mtl_portals_eager_limit'.*mtl/portals"
+check other_stack_same_family "{\"machine\": \"cielo\", \"stack\": \"native\", $L, \"ranks\": 2, \"mca\": {\"btl_ugni_eager_limit\": 1024}}" "key 'mca.btl_ugni_eager_limit'.*stack 'openmpi'"
+check mca_typo "{\"machine\": \"cielo\", \"stack\": \"openmpi\", $L, \"ranks\": 2, \"mca\": {\"btl_ugni_smsg_limt\": 1024}}" "did you mean 'btl_ugni_smsg_limit'"
+check set_other_family "{\"machine\": \"red-storm\", \"stack\": \"openmpi-cm\", $L, \"ranks\": 2}" "key 'btl_ugni_eager_limit'.*gemini" --set btl_ugni_eager_limit=1024
+exit $fail

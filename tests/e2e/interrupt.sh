@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Issue 12, exit codes and clean interruption.
+# (1) SIGINT to the process group (a terminal's Ctrl-C) and SIGTERM during a simulation: exit 130 / 143 within a
+#     second, no core dump or assertion, the output folder it created removed, nothing half written.
+# (2) The simulation process killed (a crash): exit 3, the internal-error code, not 1 or 2.
+# (3) reproduce interrupted during its third scenario: exit 130; the two results finished before the signal stay, each
+#     as a whole pair (JSON and CSV); nothing of the third.
+# (4) Exit codes 0 and 2 pinned here, 1 by e2e.validate_set; --help states them all.
+set -u
+BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+slow='{"id": "slow", "machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 200, "skip": 0}, "ranks": 65536, "ranks_per_node": 16}'
+echo "$slow" > "$t/slow.json"
+for sig in INT TERM; do
+  setsid "$BIN" run "$t/slow.json" --out "$t/out-$sig" > /dev/null 2> "$t/err-$sig" &
+  pid=$!; sleep 1.5
+  kill -$sig -- -$pid; t0=$(date +%s%N); wait $pid; rc=$?; ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  want=$([[ $sig == INT ]] && echo 130 || echo 143)
+  if [[ $rc == $want && $ms -lt 2000 && ! -e "$t/out-$sig" ]] && ! grep -qi "assert\|abort" "$t/err-$sig"; then
+    echo "ok   SIG$sig: exit $rc in $ms ms: $(cat "$t/err-$sig")"
+  else echo "FAIL SIG$sig: rc=$rc ($ms ms) err=$(cat "$t/err-$sig"); out: $(ls "$t/out-$sig" 2>&1)"; fail=1; fi
+  sleep 0.2; pgrep -f "$t/slow.json" > /dev/null && { echo "FAIL SIG$sig: a simulation process survived"; fail=1; }
+done
+# (2) the child dies
+"$BIN" run "$t/slow.json" --out "$t/out-kill" > /dev/null 2> "$t/err-kill" &
+pid=$!; sleep 1.5; pkill -KILL -P $pid; wait $pid; rc=$?
+[[ $rc == 3 ]] && echo "ok   simulation process killed: exit 3: $(cat "$t/err-kill")" || { echo "FAIL child killed: rc=$rc"; fail=1; }
+# (3) reproduce in a data folder of its own (OMPISIM_DATA): two quick scenarios, then the slow one.
+d="$t/data"; mkdir -p "$d/scenarios/t" "$d/validation"
+for x in models collectives benchmarks; do ln -s "$SRC/$x" "$d/$x"; done
+q='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1, 1024], "iterations": 2, "skip": 0}, "ranks": 2'
+echo "{\"id\": \"a\", $q}" > "$d/scenarios/t/a.json"; echo "{\"id\": \"b\", $q}" > "$d/scenarios/t/b.json"
+echo "$slow" > "$d/scenarios/t/c.json"
+OMPISIM_DATA="$d" setsid "$BIN" reproduce --out "$t/res" > /dev/null 2> "$t/err-rep" &
+pid=$!
+for i in $(seq 100); do [[ -e "$t/res/t/b.json" ]] && break; sleep 0.1; done
+sleep 0.5; kill -INT -- -$pid; wait $pid; rc=$?
+files=$(cd "$t/res" && find . -type f | sort | tr '\n' ' ')
+if [[ $rc == 130 && "$files" == "./t/a.csv ./t/a.json ./t/b.csv ./t/b.json " ]] && python3 -c "import json,sys; [json.load(open(f)) for f in sys.argv[1:]]" "$t/res/t/a.json" "$t/res/t/b.json"; then
+  echo "ok   reproduce interrupted: exit 130, kept $files"
+else echo "FAIL reproduce: rc=$rc files=$files err=$(tail -3 "$t/err-rep")"; fail=1; fi
+# (4)
+"$BIN" run "$d/scenarios/t/a.json" --out "$t/ok" > /dev/null 2>&1; rc=$?
+[[ $rc == 0 ]] && echo "ok   exit 0" || { echo "FAIL exit 0: $rc"; fail=1; }
+echo '{"machine": "cielo"}' > "$t/bad.json"; "$BIN" run "$t/bad.json" --out "$t/bad" > /dev/null 2>&1; rc=$?
+[[ $rc == 2 ]] && echo "ok   exit 2" || { echo "FAIL exit 2: $rc"; fail=1; }
+"$BIN" --help | tr '\n' ' ' | grep -q "0 success; 1 validation outside tolerance.*2 bad input.*3 internal error.*130 / 143" \
+  && echo "ok   --help states the exit codes" || { echo "FAIL --help"; fail=1; }
+exit $fail

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Issue 12, outputs. (1) An --out that cannot be created: exit 2 naming --out, before simulating (fast, on a run that
+# takes seconds). (2) run without --out writes under the current directory (results/<id>/) and says where on stderr.
+# (3) --version: version, git describe, SimGrid version. (4) OSU-shaped tables (header lines, two decimals, MB/s).
+# (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed).
+set -u
+BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+echo '{"id": "slow", "machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 200, "skip": 0}, "ranks": 65536, "ranks_per_node": 16}' > "$t/slow.json"
+touch "$t/file"
+t0=$(date +%s%N); "$BIN" run "$t/slow.json" --out "$t/file/sub" > /dev/null 2> "$t/err"; rc=$?; ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[[ $rc == 2 && $ms -lt 1500 ]] && grep -q -- "--out" "$t/err" && echo "ok   unwritable --out: $(cat "$t/err") ($ms ms)" || { echo "FAIL unwritable --out: rc=$rc $ms ms $(cat "$t/err")"; fail=1; }
+q='"machine": "cielo", "stack": "openmpi", "ranks": 2, "benchmark": {"iterations": 2, "skip": 0, "sizes": [1, 1024], "name": '
+mkdir "$t/cwd"; cd "$t/cwd"
+echo "{\"id\": \"lat\", $q \"osu_latency\"}}" > "$t/lat.json"
+"$BIN" run "$t/lat.json" > "$t/lat.txt" 2> "$t/err" || fail=1
+[[ -s "$t/cwd/results/lat/lat.json" && -s "$t/cwd/results/lat/lat.csv" ]] && grep -q "wrote $t/cwd/results/lat/lat.json" "$t/err" \
+  && echo "ok   default output under the current directory: $(cat "$t/err")" || { echo "FAIL default output: $(cat "$t/err")"; fail=1; }
+"$BIN" --version > "$t/v" && grep -q "^ompisim [0-9]" "$t/v" && grep -q "^git describe: " "$t/v" && grep -q "^SimGrid 3\.[0-9]*" "$t/v" \
+  && echo "ok   --version: $(tr '\n' ';' < "$t/v")" || { echo "FAIL --version"; fail=1; }
+python3 - "$t/lat.txt" <<'P' || fail=1
+import re, sys
+l = open(sys.argv[1]).read().splitlines()
+assert l[1] == "# OSU MPI Latency Test v5.x" and l[2] == "# Size          Latency (us)", l
+assert re.fullmatch(r"1 {17,}\d+\.\d\d", l[3]) and len(l[3]) == 28, l[3]
+print("ok   osu_latency table:", l[1:4])
+P
+for b in osu_bw osu_mbw_mr; do
+  echo "{\"id\": \"$b\", $q \"$b\"}}" > "$t/$b.json"
+  "$BIN" run "$t/$b.json" --out "$t/o-$b" > "$t/$b.txt" 2> /dev/null || fail=1
+done
+sed -n 3p "$t/osu_bw.txt" | grep -qx "# Size      Bandwidth (MB/s)" && sed -n 4p "$t/osu_bw.txt" | grep -qE "^1 +[0-9]+\.[0-9]{2}$" \
+  && echo "ok   osu_bw table" || { echo "FAIL osu_bw: $(cat "$t/osu_bw.txt")"; fail=1; }
+sed -n 3p "$t/osu_mbw_mr.txt" | grep -qx "# Size                  MB/s        Messages/s" && sed -n 4p "$t/osu_mbw_mr.txt" | grep -qE "^1 +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2}$" \
+  && echo "ok   osu_mbw_mr table" || { echo "FAIL osu_mbw_mr: $(cat "$t/osu_mbw_mr.txt")"; fail=1; }
+"$BIN" run "$SRC/scenarios/gemini/fig5_latency_2p_inter_openmpi.json" --out "$t/repo" > /dev/null 2>&1 || fail=1
+if grep -q '"/' "$t/repo/fig5_latency_2p_inter_openmpi.json"; then echo "FAIL absolute path in result: $(grep '"/' "$t/repo/"*.json)"; fail=1
+else echo "ok   no absolute path: $(grep -o '"machine_file": "[^"]*"' "$t/repo/"*.json)"; fi
+if command -v gnuplot > /dev/null; then
+  "$BIN" run "$t/lat.json" --out "$t/plot" --plot lat.svg > /dev/null 2>&1 && grep -q "<svg" "$t/plot/lat.svg" && ! ls "$t/plot" | grep -q "\.gp$\|tmp" \
+    && echo "ok   --plot lat.svg" || { echo "FAIL --plot: $(ls "$t/plot")"; fail=1; }
+  if grep -q ">1ki<" "$t/plot/lat.svg" && ! grep -q "e+0" "$t/plot/lat.svg"; then echo "ok   tick labels 1ki, 1Mi"
+  else echo "FAIL tick labels"; fail=1; fi
+fi
+exit $fail

@@ -1,0 +1,145 @@
+// Issue 12: bounded JSON input, the name rule for paths, the output folder and the result pair.
+#include "core/atomic_write.hpp"
+#include "core/json_input.hpp"
+#include "core/limits.hpp"
+#include "core/safe_name.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace ompisim;
+namespace fs = std::filesystem;
+
+namespace {
+std::string error_of(const std::string& text) {
+  try {
+    parse_json_text(text, "f.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+struct TempDir {
+  fs::path p;
+  TempDir() {
+    char tmpl[] = "/tmp/ompisim-test-XXXXXX";
+    p = mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(p); }
+};
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+}  // namespace
+
+// Configuration: documents at, and one past, the nesting limit; 100,000 levels. Expected: the limit passes, one past
+// it and the deep one are InputErrors naming the file (no recursion, so no stack overflow). How validated: messages.
+TEST_CASE("json input: nesting is bounded", "[unit][input]") {
+  std::string ok = std::string(limits::kMaxJsonDepth, '[') + std::string(limits::kMaxJsonDepth, ']');
+  CHECK(parse_json_text(ok, "f.json").is_array());
+  std::string deep = std::string(limits::kMaxJsonDepth + 1, '[') + std::string(limits::kMaxJsonDepth + 1, ']');
+  CHECK_THAT(error_of(deep), Catch::Contains("f.json") && Catch::Contains("nested deeper than 64"));
+  std::string huge;
+  for (int i = 0; i < 100000; ++i) huge += "{\"a\":";
+  CHECK_THAT(error_of(huge), Catch::Contains("nested deeper"));
+}
+
+// Configuration: duplicate keys at the top and nested; 1e400 under a key and in a list; a syntax error.
+// Expected: InputErrors naming the key path. How validated: messages.
+TEST_CASE("json input: duplicate keys and overflowing numbers name the key", "[unit][input]") {
+  CHECK_THAT(error_of(R"({"ranks": 2, "ranks": 4})"), Catch::Contains("key 'ranks'") && Catch::Contains("duplicate"));
+  CHECK_THAT(error_of(R"({"b": {"x": 1, "y": 2, "x": 3}})"), Catch::Contains("key 'b.x'"));
+  CHECK_THAT(error_of(R"({"mca": {"btl_ugni_eager_limit": 1e400}})"),
+             Catch::Contains("key 'mca.btl_ugni_eager_limit'") && Catch::Contains("overflows"));
+  CHECK_THAT(error_of(R"({"b": {"sizes": [1, 2, -1e400]}})"), Catch::Contains("key 'b.sizes[2]'"));
+  CHECK_THAT(error_of(R"({"a": )"), Catch::Contains("not valid JSON"));
+  // Same keys in sibling objects are fine; the values are kept.
+  Json j = parse_json_text(R"({"a": {"x": 1}, "b": {"x": 2}, "l": [{"x": 3}, {"x": 4}]})", "f.json");
+  CHECK(j["b"]["x"] == 2);
+  CHECK(j["l"][1]["x"] == 4);
+}
+
+// Configuration: a directory, /dev/zero, a FIFO and a file above the limit. Expected: refused before reading (the
+// FIFO has no writer: reading it would block). How validated: messages.
+TEST_CASE("json input: only regular files of bounded size are read", "[unit][input]") {
+  TempDir t;
+  auto err = [](const std::string& p) {
+    try {
+      load_json_file(p);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(err(t.p.string()), Catch::Contains("is a directory"));
+  CHECK_THAT(err("/dev/zero"), Catch::Contains("not a regular file"));
+  fs::path fifo = t.p / "fifo";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THAT(err(fifo.string()), Catch::Contains("not a regular file"));
+  fs::path big = t.p / "big.json";
+  std::ofstream(big) << "[" << std::string(limits::max_input_bytes(), ' ') << "]";
+  CHECK_THAT(err(big.string()), Catch::Contains("above the input limit"));
+  limits::set_max_input_bytes(limits::max_input_bytes() * 2);
+  CHECK(load_json_file(big.string()).is_array());
+  limits::set_max_input_bytes(limits::kDefaultMaxInputBytes);
+}
+
+// Configuration: names that would leave a folder, and ordinary ones. Expected: the rule of core/safe_name.hpp.
+TEST_CASE("safe names: one rule for every name that becomes a path", "[unit][input]") {
+  for (const char* ok : {"fig5_latency_2p", "cielo", "red-storm", "a.b", "X9"}) CHECK(is_safe_name(ok));
+  for (const char* bad : {"", ".", "..", "../x", "/etc/passwd", "a/b", ".hidden", "a b", "Fig. 2", "a\\b", "x\n"})
+    CHECK_FALSE(is_safe_name(bad));
+  CHECK(is_safe_name(std::string(limits::kMaxNameLength, 'a')));
+  CHECK_FALSE(is_safe_name(std::string(limits::kMaxNameLength + 1, 'a')));
+  CHECK_THROWS_AS(check_safe_name("../../escaped", "s.json", "id"), InputError);
+  CHECK(label_stem("Fig. 2", "s.json", "figure") == "fig2");
+  CHECK(label_stem("fig5", "s.json", "figure") == "fig5");
+  CHECK_THROWS_AS(label_stem("../fig2", "s.json", "figure"), InputError);
+  CHECK_THROWS_AS(label_stem("...", "s.json", "figure"), InputError);
+}
+
+// Configuration: an output folder holding a symlink to a folder elsewhere, and a symlinked result file.
+// Expected: a path through the symlinked folder is refused; publishing over a symlinked file replaces the link and
+// leaves its target untouched; a symlinked --out is resolved once. How validated: file contents and errors.
+TEST_CASE("output folder: nothing is written outside it", "[unit][output]") {
+  TempDir t;
+  fs::create_directories(t.p / "elsewhere");
+  fs::create_directories(t.p / "out");
+  fs::create_directory_symlink(t.p / "elsewhere", t.p / "out" / "gemini");
+  OutputDir out((t.p / "out").string());
+  CHECK_THROWS_AS(out.file("gemini/x.json"), InputError);
+  CHECK_THROWS_AS(out.file("../x.json"), InputError);
+  CHECK_THROWS_AS(out.file("/etc/x.json"), InputError);
+  std::ofstream(t.p / "victim") << "precious";
+  fs::create_symlink(t.p / "victim", t.p / "out" / "r.json");
+  publish_pair(out.file("r.json"), "{}", out.file("r.csv"), "a\n");
+  CHECK(slurp(t.p / "victim") == "precious");
+  CHECK_FALSE(fs::is_symlink(t.p / "out" / "r.json"));
+  CHECK(slurp(t.p / "out" / "r.json") == "{}");
+  fs::create_directory_symlink(t.p / "elsewhere", t.p / "link");
+  OutputDir via_link((t.p / "link").string());
+  CHECK(via_link.root() == fs::canonical(t.p / "elsewhere").string());
+  CHECK_THROWS_AS(OutputDir((t.p / "victim" / "sub").string()), InputError);  // under a regular file
+}
+
+// Configuration: a pair published over an older pair, with a failure injected after the CSV is in place and before
+// the JSON is. Expected: no JSON at all (the old one, the marker, was removed first), the new CSV, no temporaries
+// left; a clean publish afterwards leaves both. How validated: directory listing and contents.
+TEST_CASE("result pair: the JSON is published last, as the marker", "[unit][output]") {
+  TempDir t;
+  std::string j = (t.p / "r.json").string(), c = (t.p / "r.csv").string();
+  publish_pair(j, "old json", c, "old csv");
+  CHECK_THROWS(publish_pair(j, "new json", c, "new csv", [] { throw std::runtime_error("killed"); }));
+  CHECK_FALSE(fs::exists(j));
+  CHECK(slurp(c) == "new csv");
+  int files = 0;
+  for (auto& e : fs::directory_iterator(t.p)) files += 1 + (e.path().string().find(".tmp.") != std::string::npos ? 100 : 0);
+  CHECK(files == 1);
+  publish_pair(j, "new json", c, "new csv");
+  CHECK(slurp(j) == "new json");
+  CHECK(slurp(c) == "new csv");
+}

@@ -1,0 +1,34 @@
+// gnuplot scripts for result plots (reproduce's figures and `run --plot`): SVG, log axes with readable tick labels
+// (1, 4, 16, ..., 1ki, 1Mi for sizes in bytes: powers of two), axis names with units, the figure caption as title,
+// and the paper's points in the colour of their curve with their own marker (filled circle, larger, no line).
+// Paths inside a script are relative to the folder it is run in, so committed scripts hold no absolute paths.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace ompisim::validation {
+
+struct PlotCurve {
+  std::string data;   // CSV file (relative), or "$name" for an inline datablock
+  std::string label;
+  std::string ref;    // the paper's points for this curve ("x,y" lines, relative path or "$name"); may be empty
+};
+
+struct PlotSpec {
+  std::string svg;    // output, relative to the folder the script runs in
+  std::string title;
+  std::string xcol, ycol;  // result fields
+  std::vector<PlotCurve> curves;
+  std::string inline_data;  // datablocks defined before the plot command (for `run --plot`)
+};
+
+std::string axis_label(const std::string& column);  // "message size (bytes)", "latency (us)", ...
+std::string gnuplot_script(const PlotSpec& p);
+// Quotes for a gnuplot single-quoted string.
+std::string gp_quote(const std::string& s);
+// Runs `gnuplot script` in `dir` (script and p.svg relative to it): the SVG is written to a temporary and renamed.
+// Returns false when gnuplot is missing or fails.
+bool run_gnuplot(const std::string& dir, const std::string& script, const std::string& svg);
+bool have_gnuplot();
+
+}  // namespace ompisim::validation
