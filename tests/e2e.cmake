@@ -19,3 +19,4 @@ add_test(NAME e2e.contradictions COMMAND bash ${E2E}/contradictions.sh $<TARGET_
 add_test(NAME e2e.interrupt COMMAND bash ${E2E}/interrupt.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.outputs COMMAND bash ${E2E}/outputs.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.interrupt PROPERTIES RUN_SERIAL ON)
+add_test(NAME e2e.bad_machine COMMAND bash ${E2E}/bad_machine.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
