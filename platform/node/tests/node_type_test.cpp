@@ -1,4 +1,4 @@
-#include "models/host/host_params.hpp"
+#include "platform/host_params.hpp"
 #include "platform/node/tests/node_fixtures.hpp"
 
 #include <catch2/catch.hpp>

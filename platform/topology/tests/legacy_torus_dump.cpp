@@ -1,7 +1,7 @@
 // See legacy_torus_dump.hpp. Includes only the OLD torus header.
 #include "platform/topology/tests/legacy_torus_dump.hpp"
 
-#include "models/topology/torus.hpp"
+#include "platform/torus/torus.hpp"
 
 namespace ompisim::topology_test {
 
