@@ -142,28 +142,6 @@ void World::extend_compute(int rank, double end, double stolen_before, Callback 
 
 ResourceId World::resource(const std::string& name, double capacity) { return sim_.add_resource(name, capacity); }
 
-EndpointId World::node_endpoint(long long node) {
-  auto it = node_ep_.find(node);
-  if (it != node_ep_.end()) return it->second;
-  return node_ep_[node] = sim_.add_endpoint(fmt::format("n{}", node));
-}
-EndpointId World::pull_endpoint(long long node) {
-  auto it = pull_ep_.find(node);
-  if (it != pull_ep_.end()) return it->second;
-  return pull_ep_[node] = sim_.add_endpoint(fmt::format("n{}-pull", node));
-}
-EndpointId World::mem_endpoint(long long node) {
-  auto it = mem_ep_.find(node);
-  if (it != mem_ep_.end()) return it->second;
-  return mem_ep_[node] = sim_.add_endpoint(fmt::format("n{}-mem", node));
-}
-EndpointId World::core_endpoint(long long node, int core) {
-  auto key = std::make_pair(node, core);
-  auto it = core_ep_.find(key);
-  if (it != core_ep_.end()) return it->second;
-  return core_ep_[key] = sim_.add_endpoint(fmt::format("n{}-c{}", node, core));
-}
-
 void World::add_route(long long a, long long b, std::vector<ResourceId>& path) {
   if (!machine_.torus) return;
   const auto& t = *machine_.torus;
@@ -175,14 +153,14 @@ void World::add_route(long long a, long long b, std::vector<ResourceId>& path) {
 }
 
 ResourceId World::nic_resource(long long node, const std::string& name) {
-  auto key = std::make_pair(node, name);
-  auto it = nic_res_.find(key);
-  if (it != nic_res_.end()) return it->second;
-  double cap = -1;
-  for (auto& r : nic_resources_)
-    if (r.name == name) cap = r.capacity;
-  if (cap < 0) throw std::logic_error("NIC kind '" + machine_.nic_kind() + "' names an undeclared resource '" + name + "'");
-  return nic_res_[key] = resource(fmt::format("n{}-{}", node, name), cap);
+  std::size_t k = 0;
+  while (k < nic_resources_.size() && nic_resources_[k].name != name) ++k;
+  if (k == nic_resources_.size())
+    throw std::logic_error("NIC kind '" + machine_.nic_kind() + "' names an undeclared resource '" + name + "'");
+  if (nic_res_.empty()) nic_res_.assign(static_cast<std::size_t>(machine_.nodes) * nic_resources_.size(), kNoResource);
+  ResourceId& id = nic_res_.at(static_cast<std::size_t>(node) * nic_resources_.size() + k);
+  if (id == kNoResource) id = resource(fmt::format("n{}-{}", node, name), nic_resources_[k].capacity);
+  return id;
 }
 
 // The resources of a bulk transfer a -> b driven by `initiator` (a for a PUT, b for a GET), from the NIC kind's
@@ -196,33 +174,25 @@ std::vector<ResourceId> World::bulk_resources(long long a, long long b, long lon
   return path;
 }
 
-void World::declare_bulk_paths(const std::vector<std::pair<long long, long long>>& pairs_in, bool all_pairs) {
-  std::set<long long> active(placement_.nodes.begin(), placement_.nodes.end());
-  // Intra-node copy paths: every core of every active node that hosts a rank.
+void World::declare_resources() {
+  if (!core_res_.empty() || !nic_res_.empty()) throw std::logic_error("World::declare_resources called twice");
+  // Intra-node copies: the core of every rank (one rank per core) and the memory system of its node.
+  core_res_.resize(static_cast<std::size_t>(placement_.ranks));
   for (long long r = 0; r < placement_.ranks; ++r) {
     long long n = placement_.node_of(r);
     int c = placement_.core_of(r);
-    auto core_key = std::make_pair(n, c);
-    if (!core_res_.count(core_key))
-      core_res_[core_key] = resource(fmt::format("n{}-c{}-copy", n, c), machine_.host.dram_copy_bandwidth);
+    core_res_[static_cast<std::size_t>(r)] = resource(fmt::format("n{}-c{}-copy", n, c), machine_.host.dram_copy_bandwidth);
     if (!mem_res_.count(n)) mem_res_[n] = resource(fmt::format("n{}-membus", n), machine_.host.node_copy_bandwidth);
-    sim_.add_path(core_endpoint(n, c), mem_endpoint(n), {core_res_[core_key], mem_res_[n]});
   }
+  // The NIC kind's node-side resources of every node of the placement.
   nic_resources_ = machine_.nic->node_resources();
   bulk_path_ = machine_.nic->bulk_path();
-  bool pull_paths = bulk_path_.initiator_dependent();
-  std::vector<std::pair<long long, long long>> pairs = pairs_in;
-  if (all_pairs)
-    for (long long a : active)
-      for (long long b : active)
-        if (a != b) pairs.emplace_back(a, b);
-  for (auto [a, b] : pairs) {
-    if (a == b || sim_.has_path(node_endpoint(a), node_endpoint(b))) continue;
-    sim_.add_path(node_endpoint(a), node_endpoint(b), bulk_resources(a, b, a));
-    // The same data path driven by b (a GET issued by b), when the NIC kind's path depends on the initiator.
-    if (pull_paths) sim_.add_path(pull_endpoint(a), pull_endpoint(b), bulk_resources(a, b, b));
-  }
-  paths_declared_ = true;
+  for (long long n : placement_.nodes)
+    for (auto& nr : nic_resources_) nic_resource(n, nr.name);
+  // Every link of the topology, once (routes may take any of them).
+  if (machine_.torus)
+    for (std::uint32_t id = 0; id < machine_.torus->link_count(); ++id)
+      link_res_.emplace(id, resource(machine_.torus->link_name(id), machine_.torus->link(id).bandwidth));
 }
 
 void World::bulk(long long a, long long b, double bytes, double latency, Callback done, bool pulled) {
@@ -231,10 +201,11 @@ void World::bulk(long long a, long long b, double bytes, double latency, Callbac
     sim_.after(latency, std::move(done));
     return;
   }
-  // Pull paths exist only when the NIC kind's bulk path depends on the initiator (a DMA engine on the path).
-  bool pull = pulled && !pull_ep_.empty();
-  EndpointId ea = pull ? pull_ep_.at(a) : node_ep_.at(a), eb = pull ? pull_ep_.at(b) : node_ep_.at(b);
-  sim_.after(latency, [this, ea, eb, bytes, done = std::move(done)]() mutable { sim_.flow(ea, eb, bytes, std::move(done)); });
+  // The path is built when the flow starts. A pulled transfer (GET) is driven by b: with a NIC kind whose bulk path
+  // names the initiator's resources, it occupies b's engine instead of a's.
+  sim_.after(latency, [this, a, b, bytes, pulled, done = std::move(done)]() mutable {
+    sim_.flow(bulk_resources(a, b, pulled ? b : a), bytes, std::move(done));
+  });
 }
 
 double World::copy_time_uncontended(double bytes) const {
@@ -250,10 +221,11 @@ void World::copy(int rank, double bytes, Callback done) {
     sim_.after(s.cache_time, std::move(done));
     return;
   }
-  long long n = node_of(rank);
-  EndpointId src = core_ep_.at({n, placement_.core_of(rank)}), dst = mem_ep_.at(n);
+  ResourceId core = core_res_.at(static_cast<std::size_t>(rank)), mem = mem_res_.at(node_of(rank));
   double dram = s.dram_bytes;
-  sim_.after(s.cache_time, [this, src, dst, dram, done = std::move(done)]() mutable { sim_.flow(src, dst, dram, std::move(done)); });
+  sim_.after(s.cache_time, [this, core, mem, dram, done = std::move(done)]() mutable {
+    sim_.flow({core, mem}, dram, std::move(done));
+  });
 }
 
 Placement make_placement(const Machine& m, long long ranks, int rpn, const std::vector<long long>& nodes,

@@ -56,8 +56,10 @@ public:
   PathCost path(long long node_a, long long node_b) const;
   // One-way time of a small packet of `bytes` from node a to node b (NIC latency, hops, serialization): analytic.
   double wire_time(long long node_a, long long node_b, double bytes) const;
-  // Declares the bulk paths (before the run). Pairs of node ids; all pairs of active nodes when `all_pairs`.
-  void declare_bulk_paths(const std::vector<std::pair<long long, long long>>& pairs, bool all_pairs);
+  // Declares the fabric's shared resources to the engine (before seal()): the NIC kind's node-side resources of every
+  // node of the placement, the copy resource of every core hosting a rank and each such node's memory system, and
+  // every link of the topology. Flow paths are not declared: bulk() and copy() build each one when its flow starts.
+  void declare_resources();
   // Moves bulk data node a -> node b as a shared flow (after `latency`), then runs done. `pulled`: the transfer is
   // driven by the receiving node (an RDMA GET), so the receiving node's DMA engine is the one it occupies.
   void bulk(long long node_a, long long node_b, double bytes, double latency, Callback done, bool pulled = false);
@@ -70,10 +72,6 @@ public:
 
 private:
   ResourceId resource(const std::string& name, double capacity);
-  EndpointId node_endpoint(long long node);
-  EndpointId pull_endpoint(long long node);  // paths between these are driven by their destination (GET)
-  EndpointId core_endpoint(long long node, int core);
-  EndpointId mem_endpoint(long long node);
 
   Simulator& sim_;
   Machine& machine_;
@@ -90,17 +88,15 @@ private:
   std::vector<double> cpu_free_;
   std::vector<std::uint8_t> copying_;                        // the CPU is inside an open-ended copy
   std::unordered_map<int, std::vector<CpuTask>> waiting_;   // work queued behind that copy, in order
-  std::unordered_map<long long, EndpointId> node_ep_, mem_ep_, pull_ep_;
-  std::map<std::pair<long long, int>, EndpointId> core_ep_;
   ResourceId nic_resource(long long node, const std::string& name);
   std::vector<ResourceId> bulk_resources(long long a, long long b, long long initiator);
   std::vector<NicResource> nic_resources_;
   BulkPath bulk_path_;
-  std::map<std::pair<long long, std::string>, ResourceId> nic_res_;
+  static constexpr ResourceId kNoResource = ~ResourceId{0};
+  std::vector<ResourceId> nic_res_;   // [node id x NIC resource index], kNoResource until declared
   std::unordered_map<long long, ResourceId> mem_res_;
-  std::map<std::pair<long long, int>, ResourceId> core_res_;
+  std::vector<ResourceId> core_res_;  // per rank: the copy resource of the core it is bound to
   std::unordered_map<std::uint32_t, ResourceId> link_res_;
-  bool paths_declared_ = false;
 };
 
 // Placement from a scenario: block over the machine's node order, or over an explicit node list.
