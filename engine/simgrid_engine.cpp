@@ -97,7 +97,8 @@ struct SimGridEngine::Impl {
     sg4::Link*& l = links[r];
     if (!l) {
       std::uint32_t begin = r == 0 ? 0 : name_end[r - 1];
-      l = store->get_iface()->create_link(names.substr(begin, name_end[r] - begin), capacity[r])->set_latency(0)->seal();
+      std::string name = names.substr(begin, name_end[r] - begin);
+      l = store->get_iface()->create_link(name, capacity[r])->set_latency(0)->seal();
       ++links_created;
     }
     return l;

@@ -181,7 +181,8 @@ void World::declare_resources() {
   for (long long r = 0; r < placement_.ranks; ++r) {
     long long n = placement_.node_of(r);
     int c = placement_.core_of(r);
-    core_res_[static_cast<std::size_t>(r)] = resource(fmt::format("n{}-c{}-copy", n, c), machine_.host.dram_copy_bandwidth);
+    core_res_[static_cast<std::size_t>(r)] =
+        resource(fmt::format("n{}-c{}-copy", n, c), machine_.host.dram_copy_bandwidth);
     if (!mem_res_.count(n)) mem_res_[n] = resource(fmt::format("n{}-membus", n), machine_.host.node_copy_bandwidth);
   }
   // The NIC kind's node-side resources of every node of the placement.
