@@ -38,7 +38,6 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <map>
-#include <set>
 
 namespace ompisim::bench {
 
@@ -409,36 +408,6 @@ AppConfig load_app(const std::string& app, const std::string& file, const std::s
                                  "{:.6g}, not 1", shares));
   r.finish();
   return c;
-}
-
-std::vector<std::pair<long long, long long>> app_node_pairs(const World& w, const AppConfig& c, const std::string& file) {
-  int n = static_cast<int>(w.ranks());
-  check_fits(c, n, file);
-  std::set<std::pair<int, int>> rp;
-  auto add = [&](int a, int b) {
-    if (a != b) rp.insert({std::min(a, b), std::max(a, b)});
-  };
-  for (auto& p : c.phases) {
-    for (int r = 0; r < n; ++r) {
-      if (p.kind == "halo") {
-        auto dims = dims_create(n, p.dims);
-        for (int k = 0; k < p.dims; ++k)
-          if (p.axis < 0 || k == p.axis) add(r, grid_neighbour(r, dims, k, +1));
-      } else if (p.kind == "sendrecv") {
-        add(r, ((r + p.stride) % n + n) % n);
-      } else if (p.kind != "compute") {
-        Group g = comm_group(p, r, n);
-        for (auto& rd : coll_schedule(p, r, n).rounds)
-          for (auto& op : rd.ops) add(r, g.world(op.peer));
-      }
-    }
-  }
-  std::set<std::pair<long long, long long>> np;
-  for (auto [a, b] : rp) {
-    long long na = w.node_of(a), nb = w.node_of(b);
-    if (na != nb) np.insert({na, nb}), np.insert({nb, na});
-  }
-  return {np.begin(), np.end()};
 }
 
 Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file) {

@@ -74,8 +74,6 @@ std::vector<std::string> barrier_algorithm_names();
 std::vector<std::string> app_names();
 // Loads the skeleton named `app` (errors name `file` and `key`, with a did-you-mean for unknown apps).
 AppConfig load_app(const std::string& app, const std::string& file, const std::string& key);
-// Node pairs that exchange messages in the skeleton (both directions), for World::declare_bulk_paths.
-std::vector<std::pair<long long, long long>> app_node_pairs(const World& w, const AppConfig& c, const std::string& file);
 // One point: {"app", "stack", "ranks", "runtime_s", "mpi_time_pct", ..., "short_msgs", "long_msgs", "unexpected_long"}.
 Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file);
 // The fit of compute_per_step: `eval(c)` runs the skeleton with openmpi-cm and returns its point. Fixed-point

@@ -1,7 +1,8 @@
 // The narrow interface between the models and the event engine. Models schedule callbacks at absolute times and start
-// bulk flows over declared paths of shared resources (links, memory buses). Nothing here knows SimGrid:
-// engine/simgrid_engine binds it to SimGrid timers and comms (flow-level bandwidth sharing, CM02), engine/des_engine is a
-// plain C++ event queue (no sharing) used by unit tests.
+// bulk flows, each over a path of shared resources (links, memory buses) given when the flow starts, so that a route
+// policy can choose it per flow. Resources are declared before seal(); paths are not declared at all. Nothing here
+// knows SimGrid: engine/simgrid_engine binds it to SimGrid timers and comms (flow-level bandwidth sharing, CM02),
+// engine/des_engine is a plain C++ event queue (no sharing) used by unit tests.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -12,7 +13,6 @@ namespace ompisim {
 
 using Callback = std::function<void()>;
 using ResourceId = std::uint32_t;
-using EndpointId = std::uint32_t;
 
 class Simulator {
 public:
@@ -22,17 +22,15 @@ public:
   virtual void at(double t, Callback cb) = 0;
   void after(double dt, Callback cb) { at(now() + dt, std::move(cb)); }
 
-  // Platform declaration, before seal(): shared resources (capacity in bytes/s), endpoints, and one path per
-  // ordered endpoint pair that will carry flows.
+  // Platform declaration, before seal(): the shared resources (capacity in bytes/s, > 0). Names are for diagnostics
+  // and must be unique.
   virtual ResourceId add_resource(const std::string& name, double capacity) = 0;
-  virtual EndpointId add_endpoint(const std::string& name) = 0;
-  virtual void add_path(EndpointId src, EndpointId dst, const std::vector<ResourceId>& resources) = 0;
-  virtual bool has_path(EndpointId src, EndpointId dst) const = 0;
   virtual void seal() = 0;
 
-  // Moves `bytes` from src to dst over the declared path, sharing bandwidth with concurrent flows; `done` runs when
-  // the last byte arrives. Latency is not added here: the caller schedules the flow after its latency.
-  virtual void flow(EndpointId src, EndpointId dst, double bytes, Callback done) = 0;
+  // Moves `bytes` over `path` (the shared resources it crosses, in order; non-empty), sharing bandwidth with
+  // concurrent flows; `done` runs when the last byte arrives. Latency is not added here: the caller starts the flow
+  // after its latency.
+  virtual void flow(const std::vector<ResourceId>& path, double bytes, Callback done) = 0;
 
   virtual void run() = 0;
   virtual std::string name() const = 0;

@@ -11,24 +11,22 @@ void DesEngine::at(double t, Callback cb) {
   q_.push(std::max(t, now_), std::move(cb));
 }
 
-ResourceId DesEngine::add_resource(const std::string&, double capacity) {
+ResourceId DesEngine::add_resource(const std::string& name, double capacity) {
+  if (sealed_) throw std::logic_error("DesEngine: add_resource '" + name + "' after seal");
+  if (!(capacity > 0)) throw std::invalid_argument("DesEngine: resource '" + name + "' needs a capacity > 0");
   capacity_.push_back(capacity);
   return static_cast<ResourceId>(capacity_.size() - 1);
 }
 
-EndpointId DesEngine::add_endpoint(const std::string&) { return next_ep_++; }
-
-void DesEngine::add_path(EndpointId src, EndpointId dst, const std::vector<ResourceId>& resources) {
+void DesEngine::flow(const std::vector<ResourceId>& path, double bytes, Callback done) {
+  if (path.empty()) throw std::logic_error("DesEngine: flow on an empty path");
   double c = std::numeric_limits<double>::infinity();
-  for (auto r : resources) c = std::min(c, capacity_.at(r));
-  paths_[{src, dst}] = c;
-}
-
-void DesEngine::flow(EndpointId src, EndpointId dst, double bytes, Callback done) {
-  auto it = paths_.find({src, dst});
-  if (it == paths_.end()) throw std::logic_error("DesEngine: flow on an undeclared path");
+  for (auto r : path) {
+    if (r >= capacity_.size()) throw std::logic_error("DesEngine: flow over an undeclared resource");
+    c = std::min(c, capacity_[r]);
+  }
   ++flows_started;
-  at(now_ + bytes / it->second, std::move(done));
+  at(now_ + bytes / c, std::move(done));
 }
 
 void DesEngine::run() {

@@ -5,8 +5,6 @@
 #include "core/sim.hpp"
 #include "engine/event_queue.hpp"
 
-#include <map>
-#include <utility>
 
 namespace ompisim::engine {
 
@@ -15,11 +13,8 @@ public:
   double now() const override { return now_; }
   void at(double t, Callback cb) override;
   ResourceId add_resource(const std::string& name, double capacity) override;
-  EndpointId add_endpoint(const std::string& name) override;
-  void add_path(EndpointId src, EndpointId dst, const std::vector<ResourceId>& resources) override;
-  bool has_path(EndpointId src, EndpointId dst) const override { return paths_.count({src, dst}) != 0; }
-  void seal() override {}
-  void flow(EndpointId src, EndpointId dst, double bytes, Callback done) override;
+  void seal() override { sealed_ = true; }
+  void flow(const std::vector<ResourceId>& path, double bytes, Callback done) override;
   void run() override;
   std::string name() const override { return "des"; }
 
@@ -27,8 +22,7 @@ private:
   EventQueue q_;
   double now_ = 0;
   std::vector<double> capacity_;
-  EndpointId next_ep_ = 0;
-  std::map<std::pair<EndpointId, EndpointId>, double> paths_;  // min capacity
+  bool sealed_ = false;
 };
 
 }  // namespace ompisim::engine

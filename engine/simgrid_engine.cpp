@@ -3,14 +3,16 @@
 #include "engine/event_queue.hpp"
 
 #include <limits>
-#include <map>
 #include <simgrid/kernel/Timer.hpp>
+#include <simgrid/kernel/routing/NetPoint.hpp>
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <utility>
 #include <xbt/log.h>
 
 namespace sg4 = simgrid::s4u;
+namespace sgr = simgrid::kernel::routing;
 
 namespace ompisim::engine {
 
@@ -19,15 +21,55 @@ struct FlowData {
   Callback done;
   sg4::CommPtr self;
 };
+
+// The zone every flow crosses: a source host and a sink host, and the route between them is whatever path the flow
+// being started was given. SimGrid keeps no route cache: it calls get_local_route when a comm starts (inside
+// Comm::start() for a host-to-host comm started from maestro; once per comm with network/crosstraffic:0, plus a
+// back route with crosstraffic on). The engine sets `route` just before start() and clears it just after, and checks
+// on every flow that the zone was asked exactly once meanwhile, so a SimGrid that asked later would fail loudly
+// instead of routing a flow over another flow's path.
+class FlowZone final : public sgr::NetZoneImpl {
+public:
+  explicit FlowZone(const std::string& name) : NetZoneImpl(name) {}
+  const std::vector<sg4::Link*>* route = nullptr;
+  std::uint64_t queries = 0;
+  void get_local_route(const sgr::NetPoint*, const sgr::NetPoint*, sgr::Route* into, double* latency) override {
+    if (!route) throw std::logic_error("SimGridEngine: SimGrid asked for a route outside a flow start");
+    ++queries;
+    for (auto* l : *route) {
+      into->link_list_.push_back(l->get_impl());
+      if (latency) *latency += l->get_latency();  // a running total across zones (all our links have latency 0)
+    }
+  }
+};
+
+// Holds the links. It has no parent, so it is outside the zone tree that Engine::run seals, and never sealed itself:
+// links can be created in it at any time, also during the run (SimGrid 3.32 refuses links in a sealed zone, and a
+// sealed zone takes no new child). Routes refer to links by pointer, so where a link lives does not matter to them.
+// It has the root's network model; it is deleted before the SimGrid engine (it owns and destroys its links).
+class LinkStore final : public sgr::NetZoneImpl {
+public:
+  explicit LinkStore(const std::string& name) : NetZoneImpl(name) {}
+  ~LinkStore() override = default;
+  void get_local_route(const sgr::NetPoint*, const sgr::NetPoint*, sgr::Route*, double*) override {
+    throw std::logic_error("SimGridEngine: the link store routes nothing");
+  }
+};
 }  // namespace
 
 struct SimGridEngine::Impl {
   std::unique_ptr<sg4::Engine> engine;
-  sg4::NetZone* zone = nullptr;
+  FlowZone* zone = nullptr;       // the root zone; the SimGrid engine deletes it
+  LinkStore* store = nullptr;     // deleted by ~Impl, before the SimGrid engine
+  sg4::Host* source = nullptr;    // every flow goes source -> sink
+  sg4::Host* sink = nullptr;
+  // Declared resources: capacity, name (one buffer, end offsets), and the SimGrid link once a flow has crossed it.
+  std::vector<double> capacity;
+  std::string names;
+  std::vector<std::uint32_t> name_end;
   std::vector<sg4::Link*> links;
-  std::vector<std::string> endpoints;                               // names only: endpoints are not SimGrid hosts
-  std::map<std::pair<EndpointId, EndpointId>, sg4::Host*> paths;  // one source host per declared path
-  sg4::Host* sink = nullptr;                                        // the common destination of every path
+  std::size_t links_created = 0;
+  std::vector<sg4::Link*> route;  // the path of the flow being started, as links
   bool sealed = false;
   // Model events live in our own queue; SimGrid sees one wake-up timer at a time (see pump()).
   EventQueue q;
@@ -36,24 +78,47 @@ struct SimGridEngine::Impl {
   bool pumping = false;
   std::size_t in_flight = 0;
   struct Deferred {
-    sg4::Host* from;
+    std::vector<ResourceId> path;
     double bytes;
     Callback done;
   };
   std::vector<Deferred> deferred;  // flows asked for at `now` while SimGrid's clock was behind it
+  ~Impl() {
+    // Before the SimGrid engine (the first member, destroyed last). Links still carrying comms (a run that failed)
+    // are left alone rather than freed under them.
+    if (in_flight == 0) delete store;
+  }
   void arm(double t) {
     if (t >= armed) return;
     armed = t;
     simgrid::kernel::timer::Timer::set(t, [this] { pump(); });
   }
-  void start(sg4::Host* from, double bytes, Callback done) {
+  sg4::Link* link(ResourceId r) {
+    sg4::Link*& l = links[r];
+    if (!l) {
+      std::uint32_t begin = r == 0 ? 0 : name_end[r - 1];
+      std::string name = names.substr(begin, name_end[r] - begin);
+      l = store->get_iface()->create_link(name, capacity[r])->set_latency(0)->seal();
+      ++links_created;
+    }
+    return l;
+  }
+  void start(const std::vector<ResourceId>& path, double bytes, Callback done) {
+    route.clear();
+    for (auto r : path) route.push_back(link(r));
     ++in_flight;
     auto* f = new FlowData{std::move(done), nullptr};
-    sg4::CommPtr c = sg4::Comm::sendto_init(from, sink);
+    sg4::CommPtr c = sg4::Comm::sendto_init(source, sink);
     c->set_payload_size(bytes);
     c->set_data(f);
     f->self = c;
+    const std::uint64_t asked = zone->queries;
+    zone->route = &route;
     c->start();
+    zone->route = nullptr;
+    if (zone->queries != asked + 1)
+      throw std::logic_error("SimGridEngine: SimGrid asked for the route " + std::to_string(zone->queries - asked) +
+                             " times while starting a flow (expected once, inside Comm::start)");
   }
   void pump();
 };
@@ -69,7 +134,7 @@ void SimGridEngine::Impl::pump() {
   if (clock < now) return;
   now = clock;
   pumping = true;
-  for (auto& d : std::exchange(deferred, {})) start(d.from, d.bytes, std::move(d.done));
+  for (auto& d : std::exchange(deferred, {})) start(d.path, d.bytes, std::move(d.done));
   while (!q.empty()) {
     double t = q.top_time();
     if (t > now) {
@@ -95,10 +160,13 @@ SimGridEngine::SimGridEngine() : impl_(std::make_unique<Impl>()) {
   sg4::Engine::set_config("network/TCP-gamma:0");
   sg4::Engine::set_config("surf/precision:1e-12");
   sg4::Engine::set_config("network/maxmin-selective-update:yes");
-  // A StarZone routes src -> dst as src's "up" links followed by dst's "down" links. Each declared path gets its own
-  // source host whose up links are the path, and every flow goes to one sink with no down links. Memory is O(paths x
-  // path length); a FullZone would hold a hosts x hosts routing table (2.7 GB for the 18k endpoints of 16k ranks).
-  impl_->zone = sg4::create_star_zone("ompisim");
+  // The flow zone is the first zone, so it becomes the root and gets the models; the link store borrows its network
+  // model. Two hosts: every flow goes from `source` to `sink`, over the route the flow was given (FlowZone).
+  impl_->zone = new FlowZone("ompisim");
+  impl_->store = new LinkStore("ompisim-links");
+  impl_->store->set_network_model(impl_->zone->get_network_model());
+  impl_->source = impl_->zone->get_iface()->create_host("source", 1e9)->seal();
+  impl_->sink = impl_->zone->get_iface()->create_host("sink", 1e9)->seal();
   sg4::Activity::on_completion_cb([this](sg4::Activity const& a) {
     auto* f = a.get_data<FlowData>();
     if (!f) return;
@@ -131,46 +199,35 @@ void SimGridEngine::at(double t, Callback cb) {
 }
 
 ResourceId SimGridEngine::add_resource(const std::string& name, double capacity) {
-  if (impl_->sealed) throw std::logic_error("SimGridEngine: add_resource after seal");
-  auto* l = impl_->zone->create_link(name, capacity)->set_latency(0)->seal();
-  impl_->links.push_back(l);
-  return static_cast<ResourceId>(impl_->links.size() - 1);
+  if (impl_->sealed) throw std::logic_error("SimGridEngine: add_resource '" + name + "' after seal");
+  if (!(capacity > 0)) throw std::invalid_argument("SimGridEngine: resource '" + name + "' needs a capacity > 0");
+  if (impl_->names.size() + name.size() > std::numeric_limits<std::uint32_t>::max())
+    throw std::length_error("SimGridEngine: resource names exceed 4 GB");
+  impl_->capacity.push_back(capacity);
+  impl_->names += name;
+  impl_->name_end.push_back(static_cast<std::uint32_t>(impl_->names.size()));
+  impl_->links.push_back(nullptr);
+  return static_cast<ResourceId>(impl_->capacity.size() - 1);
 }
-
-EndpointId SimGridEngine::add_endpoint(const std::string& name) {
-  if (impl_->sealed) throw std::logic_error("SimGridEngine: add_endpoint after seal");
-  impl_->endpoints.push_back(name);
-  return static_cast<EndpointId>(impl_->endpoints.size() - 1);
-}
-
-void SimGridEngine::add_path(EndpointId src, EndpointId dst, const std::vector<ResourceId>& resources) {
-  if (impl_->sealed) throw std::logic_error("SimGridEngine: add_path after seal");
-  if (impl_->paths.count({src, dst})) return;
-  if (!impl_->sink) {
-    impl_->sink = impl_->zone->create_host("sink", 1e9)->seal();
-    impl_->zone->add_route(nullptr, impl_->sink->get_netpoint(), nullptr, nullptr, {}, false);
-  }
-  std::vector<sg4::LinkInRoute> route;
-  for (auto r : resources) route.emplace_back(impl_->links.at(r));
-  auto* h = impl_->zone->create_host(impl_->endpoints.at(src) + "->" + impl_->endpoints.at(dst), 1e9)->seal();
-  impl_->zone->add_route(h->get_netpoint(), nullptr, nullptr, nullptr, route, false);
-  impl_->paths.emplace(std::make_pair(src, dst), h);
-}
-
-bool SimGridEngine::has_path(EndpointId src, EndpointId dst) const { return impl_->paths.count({src, dst}) != 0; }
 
 void SimGridEngine::seal() {
+  if (impl_->sealed) return;
   impl_->zone->seal();
   impl_->sealed = true;
 }
 
-void SimGridEngine::flow(EndpointId src, EndpointId dst, double bytes, Callback done) {
-  auto it = impl_->paths.find({src, dst});
-  if (it == impl_->paths.end()) throw std::logic_error("SimGridEngine: flow on an undeclared path");
+void SimGridEngine::flow(const std::vector<ResourceId>& path, double bytes, Callback done) {
+  if (!impl_->sealed) throw std::logic_error("SimGridEngine: flow before seal");
+  if (path.empty()) throw std::logic_error("SimGridEngine: flow on an empty path");
+  for (auto r : path)
+    if (r >= impl_->capacity.size()) throw std::logic_error("SimGridEngine: flow over an undeclared resource");
   ++flows_started;
-  if (sg4::Engine::get_clock() < impl_->now) impl_->deferred.push_back({it->second, bytes, std::move(done)});
-  else impl_->start(it->second, bytes, std::move(done));
+  if (sg4::Engine::get_clock() < impl_->now) impl_->deferred.push_back({path, bytes, std::move(done)});
+  else impl_->start(path, bytes, std::move(done));
 }
+
+std::uint64_t SimGridEngine::route_queries() const { return impl_->zone->queries; }
+std::size_t SimGridEngine::links_created() const { return impl_->links_created; }
 
 void SimGridEngine::run() {
   if (!impl_->sealed) seal();

@@ -23,6 +23,7 @@ int World::add_progress_thread(int rank, int core) {
   if (core < 0 || core >= machine_.node.cores())
     throw std::invalid_argument(fmt::format("progress thread: core {} does not exist on a {} node (0..{})", core,
                                             machine_.name, machine_.node.cores() - 1));
+  if (!core_res_.empty()) throw std::logic_error("progress threads are added before World::declare_resources");
   ctx_rank_.push_back(rank);
   ctx_core_.push_back(core);
   cpu_free_.push_back(0.0);
@@ -47,9 +48,9 @@ void World::cpu(int rank, double cost, Callback fn) {
   sim_.at(f, std::move(fn));
 }
 
-void World::cpu_copy(int rank, double bytes, Callback fn) {
+void World::cpu_copy(int rank, double bytes, Callback fn, MemSpace src, MemSpace dst) {
   if (copying_[rank]) {
-    waiting_[rank].push_back({true, bytes, std::move(fn)});
+    waiting_[rank].push_back({true, bytes, std::move(fn), src, dst});
     return;
   }
   if (bytes <= 0) {
@@ -58,7 +59,9 @@ void World::cpu_copy(int rank, double bytes, Callback fn) {
     else cpu(rank, 0, std::move(fn));
     return;
   }
-  if (auto s = machine_.node.split_copy(bytes); s.dram_bytes <= 0) {
+  bool local = (src.kind == MemKind::Host && (src.index < 0 || src.index == machine_.node.numa_of(core_of_context(rank)))) &&
+               (dst.kind == MemKind::Host && (dst.index < 0 || dst.index == machine_.node.numa_of(core_of_context(rank))));
+  if (auto s = machine_.node.split_copy(bytes); local && s.dram_bytes <= 0) {
     // Within the cache the copy is CPU time of known length, not a flow through the shared memory bus.
     bytes_copied += static_cast<std::uint64_t>(bytes);
     cpu(rank, s.cache_time, std::move(fn));
@@ -66,7 +69,7 @@ void World::cpu_copy(int rank, double bytes, Callback fn) {
   }
   copying_[rank] = 1;
   double start = std::max(cpu_free_[rank], sim_.now());
-  sim_.at(start, [this, rank, bytes, fn = std::move(fn)]() mutable {
+  sim_.at(start, [this, rank, bytes, src, dst, fn = std::move(fn)]() mutable {
     double stolen_before = stolen_.empty() ? 0.0 : stolen_[rank];
     copy(rank, bytes, [this, rank, stolen_before, fn = std::move(fn)]() mutable {
       copying_[rank] = 0;
@@ -75,7 +78,7 @@ void World::cpu_copy(int rank, double bytes, Callback fn) {
       cpu_free_[rank] = sim_.now() + stolen;
       drain(rank);  // work queued behind the copy keeps its place ahead of what fn starts
       fn();
-    });
+    }, src, dst);
   });
 }
 
@@ -92,7 +95,8 @@ void World::drain(int rank) {
     }
     // A queued zero-byte copy becomes a zero-length step, never the inline path: it keeps its place behind the
     // tasks queued before it and behind the finished copy's own continuation.
-    if (tasks[i].is_copy && tasks[i].amount > 0) cpu_copy(rank, tasks[i].amount, std::move(tasks[i].fn));
+    if (tasks[i].is_copy && tasks[i].amount > 0)
+      cpu_copy(rank, tasks[i].amount, std::move(tasks[i].fn), tasks[i].src, tasks[i].dst);
     else cpu(rank, tasks[i].is_copy ? 0.0 : tasks[i].amount, std::move(tasks[i].fn));
   }
 }
@@ -161,28 +165,6 @@ void World::extend_compute(int rank, double end, double stolen_before, Callback 
 
 ResourceId World::resource(const std::string& name, double capacity) { return sim_.add_resource(name, capacity); }
 
-EndpointId World::node_endpoint(long long node) {
-  auto it = node_ep_.find(node);
-  if (it != node_ep_.end()) return it->second;
-  return node_ep_[node] = sim_.add_endpoint(fmt::format("n{}", node));
-}
-EndpointId World::pull_endpoint(long long node) {
-  auto it = pull_ep_.find(node);
-  if (it != pull_ep_.end()) return it->second;
-  return pull_ep_[node] = sim_.add_endpoint(fmt::format("n{}-pull", node));
-}
-EndpointId World::mem_endpoint(long long numa_key) {
-  auto it = mem_ep_.find(numa_key);
-  if (it != mem_ep_.end()) return it->second;
-  return mem_ep_[numa_key] = sim_.add_endpoint(fmt::format("numa{}-mem", numa_key));
-}
-EndpointId World::core_endpoint(long long node, int core) {
-  auto key = std::make_pair(node, core);
-  auto it = core_ep_.find(key);
-  if (it != core_ep_.end()) return it->second;
-  return core_ep_[key] = sim_.add_endpoint(fmt::format("n{}-c{}", node, core));
-}
-
 void World::add_route(long long a, long long b, std::vector<ResourceId>& path) {
   const auto& t = *machine_.topology;
   for (auto id : route(a, b)) {
@@ -193,14 +175,14 @@ void World::add_route(long long a, long long b, std::vector<ResourceId>& path) {
 }
 
 ResourceId World::nic_resource(long long node, const std::string& name) {
-  auto key = std::make_pair(node, name);
-  auto it = nic_res_.find(key);
-  if (it != nic_res_.end()) return it->second;
-  double cap = -1;
-  for (auto& r : nic_resources_)
-    if (r.name == name) cap = r.capacity;
-  if (cap < 0) throw std::logic_error("NIC kind '" + machine_.nic_kind() + "' names an undeclared resource '" + name + "'");
-  return nic_res_[key] = resource(fmt::format("n{}-{}", node, name), cap);
+  std::size_t k = 0;
+  while (k < nic_resources_.size() && nic_resources_[k].name != name) ++k;
+  if (k == nic_resources_.size())
+    throw std::logic_error("NIC kind '" + machine_.nic_kind() + "' names an undeclared resource '" + name + "'");
+  if (nic_res_.empty()) nic_res_.assign(static_cast<std::size_t>(machine_.nodes) * nic_resources_.size(), kNoResource);
+  ResourceId& id = nic_res_.at(static_cast<std::size_t>(node) * nic_resources_.size() + k);
+  if (id == kNoResource) id = resource(fmt::format("n{}-{}", node, name), nic_resources_[k].capacity);
+  return id;
 }
 
 // The resources of a bulk transfer a -> b driven by `initiator` (a for a PUT, b for a GET), from the NIC kind's
@@ -214,38 +196,50 @@ std::vector<ResourceId> World::bulk_resources(long long a, long long b, long lon
   return path;
 }
 
-void World::declare_bulk_paths(const std::vector<std::pair<long long, long long>>& pairs_in, bool all_pairs) {
-  std::set<long long> active(placement_.nodes.begin(), placement_.nodes.end());
-  // Intra-node copy paths: every core of every active node that hosts a rank.
-  for (long long r = 0; r < placement_.ranks; ++r) {
-    long long n = placement_.node_of(r);
-    int c = placement_.core_of(r);
-    auto core_key = std::make_pair(n, c);
-    if (!core_res_.count(core_key))
-      core_res_[core_key] = resource(fmt::format("n{}-c{}-copy", n, c), machine_.node.memory().dram_copy_bandwidth);
-    // A rank's own copies stay in its NUMA node: its core's copy rate and that NUMA node's memory controller.
-    long long numa = n * machine_.node.numa_count() + machine_.node.numa_of(c);
-    if (!mem_res_.count(numa))
-      mem_res_[numa] = resource(fmt::format("n{}-numa{}-mem", n, machine_.node.numa_of(c)),
-                                machine_.node.memory().numa_copy_bandwidth);
-    sim_.add_path(core_endpoint(n, c), mem_endpoint(numa), {core_res_[core_key], mem_res_[numa]});
+void World::declare_resources() {
+  if (!core_res_.empty() || !nic_res_.empty()) throw std::logic_error("World::declare_resources called twice");
+  const platform::NodeType& nt = machine_.node;
+  // Copies: the core of every execution context (ranks, then progress threads) and, on every node of the placement,
+  // each NUMA node's memory controller and the links between NUMA nodes and packages that copies may cross.
+  core_res_.resize(cpu_free_.size());
+  for (std::size_t ctx = 0; ctx < core_res_.size(); ++ctx) {
+    int i = static_cast<int>(ctx);
+    core_res_[ctx] = resource(fmt::format("n{}-c{}-copy", node_of(rank_of_context(i)), core_of_context(i)),
+                              nt.memory().dram_copy_bandwidth);
   }
+  using K = platform::ResourceKind;
+  for (long long n : placement_.nodes)
+    for (K kind : {K::NumaMemory, K::InterDie, K::InterSocket})
+      for (int i = 0; i < nt.resource_slots(kind); ++i)
+        if (platform::ResourceKey key{kind, i}; nt.has_resource(key))
+          node_res_.emplace(node_key(n, key), resource(fmt::format("n{}-{}", n, nt.describe(key)), nt.resource_capacity(key)));
+  // The NIC kind's node-side resources of every node of the placement.
   nic_resources_ = machine_.nic->node_resources();
   bulk_path_ = machine_.nic->bulk_path();
-  bool pull_paths = bulk_path_.initiator_dependent();
-  std::vector<std::pair<long long, long long>> pairs = pairs_in;
-  if (all_pairs)
-    for (long long a : active)
-      for (long long b : active)
-        if (a != b) pairs.emplace_back(a, b);
-  for (auto [a, b] : pairs) {
-    if (a == b || sim_.has_path(node_endpoint(a), node_endpoint(b))) continue;
-    sim_.add_path(node_endpoint(a), node_endpoint(b), bulk_resources(a, b, a));
-    // The same data path driven by b (a GET issued by b), when the NIC kind's path depends on the initiator.
-    if (pull_paths) sim_.add_path(pull_endpoint(a), pull_endpoint(b), bulk_resources(a, b, b));
-  }
-  paths_declared_ = true;
+  for (long long n : placement_.nodes)
+    for (auto& nr : nic_resources_) nic_resource(n, nr.name);
+  // Every link of the topology, once (routes may take any of them).
+  const auto& t = *machine_.topology;
+  for (topology::LinkId id = 0; id < t.link_count(); ++id) link_res_.emplace(id, resource(t.link_name(id), t.link(id).bandwidth));
 }
+
+long long World::node_key(long long node, platform::ResourceKey k) {
+  return (node << 20) | (static_cast<long long>(k.kind) << 16) | static_cast<long long>(k.index);
+}
+
+ResourceId World::node_resource(long long node, platform::ResourceKey k) const {
+  auto it = node_res_.find(node_key(node, k));
+  if (it == node_res_.end())
+    throw std::logic_error(fmt::format("node {} has no declared resource {}", node, machine_.node.describe(k)));
+  return it->second;
+}
+
+platform::MemSpace World::node_space(int ctx, MemSpace m) const {
+  if (m.kind == MemKind::Device) return platform::MemSpace::gpu(m.index < 0 ? 0 : m.index);
+  return platform::MemSpace::host(m.index < 0 ? machine_.node.numa_of(core_of_context(ctx)) : m.index);
+}
+
+MemSpace World::local_memory(int rank) const { return {MemKind::Host, machine_.node.numa_of(core_of(rank))}; }
 
 void World::bulk(long long a, long long b, double bytes, double latency, Callback done, bool pulled) {
   ++bulk_flows;
@@ -253,10 +247,11 @@ void World::bulk(long long a, long long b, double bytes, double latency, Callbac
     sim_.after(latency, std::move(done));
     return;
   }
-  // Pull paths exist only when the NIC kind's bulk path depends on the initiator (a DMA engine on the path).
-  bool pull = pulled && !pull_ep_.empty();
-  EndpointId ea = pull ? pull_ep_.at(a) : node_ep_.at(a), eb = pull ? pull_ep_.at(b) : node_ep_.at(b);
-  sim_.after(latency, [this, ea, eb, bytes, done = std::move(done)]() mutable { sim_.flow(ea, eb, bytes, std::move(done)); });
+  // The path is built when the flow starts. A pulled transfer (GET) is driven by b: with a NIC kind whose bulk path
+  // names the initiator's resources, it occupies b's engine instead of a's.
+  sim_.after(latency, [this, a, b, bytes, pulled, done = std::move(done)]() mutable {
+    sim_.flow(bulk_resources(a, b, pulled ? b : a), bytes, std::move(done));
+  });
 }
 
 double World::copy_time_uncontended(double bytes) const {
@@ -265,19 +260,28 @@ double World::copy_time_uncontended(double bytes) const {
   return s.cache_time + s.dram_bytes / bw;
 }
 
-void World::copy(int rank, double bytes, Callback done) {
+void World::copy(int ctx, double bytes, Callback done, MemSpace src, MemSpace dst) {
   bytes_copied += static_cast<std::uint64_t>(bytes);
-  auto s = machine_.node.split_copy(bytes);
-  if (s.dram_bytes <= 0) {
-    sim_.after(s.cache_time, std::move(done));
+  auto split = machine_.node.split_copy(bytes);
+  long long n = node_of(rank_of_context(ctx));
+  int c = core_of_context(ctx);
+  platform::MemSpace s = node_space(ctx, src), d = node_space(ctx, dst);
+  bool local = s == d && s.kind == platform::MemSpace::Kind::Host && s.index == machine_.node.numa_of(c);
+  if (split.dram_bytes <= 0 && local) {
+    sim_.after(split.cache_time, std::move(done));
     return;
   }
-  long long n = node_of(rank_of_context(rank));
-  int c = core_of_context(rank);
-
-  EndpointId src = core_ep_.at({n, c}), dst = mem_ep_.at(n * machine_.node.numa_count() + machine_.node.numa_of(c));
-  double dram = s.dram_bytes;
-  sim_.after(s.cache_time, [this, src, dst, dram, done = std::move(done)]() mutable { sim_.flow(src, dst, dram, std::move(done)); });
+  // The DRAM part streams over the resources between the two memories (the core's copy rate, the memory controllers,
+  // the inter-die or inter-socket links); a copy from or to another NUMA node always crosses them.
+  double dram = local ? split.dram_bytes : bytes;
+  double first = local ? split.cache_time : machine_.node.copy_latency(c, s, d);
+  std::vector<ResourceId> path;
+  for (auto k : machine_.node.copy_path(c, s, d))
+    path.push_back(k.kind == platform::ResourceKind::CoreCopy ? core_res_.at(static_cast<std::size_t>(ctx))
+                                                              : node_resource(n, k));
+  sim_.after(first, [this, path = std::move(path), dram, done = std::move(done)]() mutable {
+    sim_.flow(path, dram, std::move(done));
+  });
 }
 
 Placement make_placement(const Machine& m, long long ranks, int rpn, const std::vector<long long>& nodes,

@@ -63,7 +63,11 @@ public:
   void cpu(int rank, double cost, Callback fn);
   // The rank's CPU copies `bytes` (a memcpy: the CPU is busy until the copy ends, DRAM part shared); then fn.
   // A zero-byte copy on an idle core runs fn before cpu_copy returns: callers must not rely on fn running later.
-  void cpu_copy(int rank, double bytes, Callback fn);
+  // `src`/`dst`: the memories copied from and to (default: the context's own NUMA node); a copy between NUMA nodes
+  // streams all its bytes over the links between them (no cache shortcut) after the links' latency.
+  void cpu_copy(int rank, double bytes, Callback fn, MemSpace src = {}, MemSpace dst = {});
+  // The host memory of rank's NUMA node (where its buffers live), for copies from a peer's buffer.
+  MemSpace local_memory(int rank) const;
   double cpu_free_at(int rank) const { return cpu_free_[rank]; }
   // An asynchronous interrupt takes `cost` of rank's core now: whatever the core is doing (application work or MPI
   // handlers) ends that much later. Does not wait for the core.
@@ -80,24 +84,22 @@ public:
   const topology::RoutePolicyInfo& routing() const { return *routing_; }
   // One-way time of a small packet of `bytes` from node a to node b (NIC latency, hops, serialization): analytic.
   double wire_time(long long node_a, long long node_b, double bytes) const;
-  // Declares the bulk paths (before the run). Pairs of node ids; all pairs of active nodes when `all_pairs`.
-  void declare_bulk_paths(const std::vector<std::pair<long long, long long>>& pairs, bool all_pairs);
+  // Declares the fabric's shared resources to the engine (before seal()): the NIC kind's node-side resources of every
+  // node of the placement, the copy resource of every core hosting a rank and each such node's memory system, and
+  // every link of the topology. Flow paths are not declared: bulk() and copy() build each one when its flow starts.
+  void declare_resources();
   // Moves bulk data node a -> node b as a shared flow (after `latency`), then runs done. `pulled`: the transfer is
   // driven by the receiving node (an RDMA GET), so the receiving node's DMA engine is the one it occupies.
   void bulk(long long node_a, long long node_b, double bytes, double latency, Callback done, bool pulled = false);
   // A memory copy of `bytes` by rank's core: cache-resident part analytic, DRAM part a flow over the core and the
   // node's memory system (shared with the other cores of the node).
-  void copy(int rank, double bytes, Callback done);
+  void copy(int ctx, double bytes, Callback done, MemSpace src = {}, MemSpace dst = {});
   double copy_time_uncontended(double bytes) const;
 
   std::uint64_t bytes_copied = 0, bulk_flows = 0;
 
 private:
   ResourceId resource(const std::string& name, double capacity);
-  EndpointId node_endpoint(long long node);
-  EndpointId pull_endpoint(long long node);  // paths between these are driven by their destination (GET)
-  EndpointId core_endpoint(long long node, int core);
-  EndpointId mem_endpoint(long long numa_key);  // node * numa_count + numa
 
   Simulator& sim_;
   Machine& machine_;
@@ -107,6 +109,7 @@ private:
     bool is_copy;
     double amount;  // seconds of work, or bytes to copy
     Callback fn;
+    MemSpace src{}, dst{};
   };
   void drain(int rank);
   void extend_compute(int rank, double end, double stolen_before, Callback done);
@@ -116,17 +119,18 @@ private:
   std::vector<double> cpu_free_;
   std::vector<std::uint8_t> copying_;                        // the CPU is inside an open-ended copy
   std::unordered_map<int, std::vector<CpuTask>> waiting_;   // work queued behind that copy, in order
-  std::unordered_map<long long, EndpointId> node_ep_, mem_ep_, pull_ep_;
-  std::map<std::pair<long long, int>, EndpointId> core_ep_;
   ResourceId nic_resource(long long node, const std::string& name);
   std::vector<ResourceId> bulk_resources(long long a, long long b, long long initiator);
   std::vector<NicResource> nic_resources_;
   BulkPath bulk_path_;
-  std::map<std::pair<long long, std::string>, ResourceId> nic_res_;
-  std::unordered_map<long long, ResourceId> mem_res_;
-  std::map<std::pair<long long, int>, ResourceId> core_res_;
+  static constexpr ResourceId kNoResource = ~ResourceId{0};
+  std::vector<ResourceId> nic_res_;   // [node id x NIC resource index], kNoResource until declared
+  std::unordered_map<long long, ResourceId> node_res_;  // node-local copy resources by node_key
+  static long long node_key(long long node, platform::ResourceKey k);
+  ResourceId node_resource(long long node, platform::ResourceKey k) const;
+  platform::MemSpace node_space(int ctx, MemSpace m) const;  // "local" resolved to the context's NUMA node
+  std::vector<ResourceId> core_res_;  // per execution context: the copy resource of the core it is bound to
   std::unordered_map<std::uint32_t, ResourceId> link_res_;
-  bool paths_declared_ = false;
 };
 
 // Placement from a scenario: block over the machine's node order, or over an explicit node list.

@@ -277,26 +277,12 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   World w(*sim, *m, pl, routing);
   auto stack = make_stack(w, mca, s.stack, s.file);
   Json points;
-  if (s.benchmark == "barrier_loop") {
-    sim->seal();
-    points = Json::array({bench::run_barrier(w, *stack, s.barrier, s.file)});
-  } else if (s.benchmark == "app_skeleton") {
-    w.declare_bulk_paths(bench::app_node_pairs(w, s.app, s.file), false);
-    sim->seal();
-    points = Json::array({bench::run_app(w, *stack, s.app, s.file)});
-  } else {
-    // Bulk paths: every ordered pair of the scenario's nodes while that is small, else the benchmark's pairs.
-    std::vector<std::pair<long long, long long>> pairs;
-    bool all = pl.node_count() <= 64;
-    if (!all)
-      for (long long r = 0; r < ranks / 2; ++r) {
-        long long a = pl.node_of(r), b = pl.node_of(r + ranks / 2);
-        pairs.emplace_back(a, b), pairs.emplace_back(b, a);
-      }
-    w.declare_bulk_paths(pairs, all);
-    sim->seal();
-    points = s.benchmark == "smb_overhead" ? bench::run_smb(w, *stack, s.osu) : bench::run_osu(w, *stack, s.osu);
-  }
+  // The fabric's resources, before seal(); each flow's path is built when the flow starts.
+  w.declare_resources();
+  sim->seal();
+  if (s.benchmark == "barrier_loop") points = Json::array({bench::run_barrier(w, *stack, s.barrier, s.file)});
+  else if (s.benchmark == "app_skeleton") points = Json::array({bench::run_app(w, *stack, s.app, s.file)});
+  else points = s.benchmark == "smb_overhead" ? bench::run_smb(w, *stack, s.osu) : bench::run_osu(w, *stack, s.osu);
   StackStats st = stack->stats();
   Json stats{{"sends_posted", st.sends_posted},       {"sends_completed", st.sends_completed},
              {"recvs_posted", st.recvs_posted},       {"recvs_completed", st.recvs_completed},

@@ -22,7 +22,8 @@ struct Fixture {
     Placement p = make_placement(*machine, ranks, rpn, {}, "test");
     mca_ = mca ? *mca : machine_mca(*machine);
     world = std::make_unique<World>(sim, *machine, p);
-    world->declare_bulk_paths({}, p.node_count() <= 64);
+    world->declare_resources();
+    sim.seal();
     if (!stack_name.empty()) stack = make_stack(*world, mca_, stack_name, "test");
   }
 };

@@ -12,9 +12,7 @@ using namespace ompisim;
 namespace {
 // Runs `c` on `stack` (jaguar-xt4, 2 ranks per node) and returns the point; checks conservation on the stack.
 Json run_and_check(const bench::AppConfig& c, const std::string& stack, int ranks) {
-  test::Fixture f("jaguar-xt4", ranks, 2);
-  f.world->declare_bulk_paths(bench::app_node_pairs(*f.world, c, "test"), false);
-  f.stack = make_stack(*f.world, f.mca_, stack, "test");
+  test::Fixture f("jaguar-xt4", ranks, 2, stack);
   Json p = bench::run_app(*f.world, *f.stack, c, "test");
   StackStats s = f.stack->stats();
   INFO(c.app << " on " << stack << ", " << ranks << " ranks");
@@ -109,7 +107,7 @@ TEST_CASE("app skeleton: bad input is an InputError with did-you-mean", "[benchm
                     Catch::Contains("did you mean 'POP'"));
   Scenario s = load_scenario(write(R"({"machine": "jaguar-xt4", "stack": "openmpi-cm", "ranks": 24, "ranks_per_node": 2,
       "benchmark": {"name": "app_skeleton", "app": "VH-1"}})"));
-  test::Fixture f("jaguar-xt4", 24, 2);
-  CHECK_THROWS_WITH(bench::app_node_pairs(*f.world, s.app, s.file), Catch::Contains("rows of 16"));
+  test::Fixture f("jaguar-xt4", 24, 2, "openmpi-cm");
+  CHECK_THROWS_WITH(bench::run_app(*f.world, *f.stack, s.app, s.file), Catch::Contains("rows of 16"));
   std::remove("/tmp/ompisim_app_bad_input_test.json");
 }

@@ -10,9 +10,12 @@ using namespace ompisim;
 //                thread's work ends at 11 us (behind its own compute); contexts() counts the new thread.
 // How validated: completion times on the DES engine.
 TEST_CASE("platform/world: a progress thread runs beside its rank's main thread", "[unit][platform]") {
-  test::Fixture f("cielo", 2, 2);
-  World& w = *f.world;
-  int t = w.add_progress_thread(0, 5);
+  auto m = load_machine("cielo");
+  engine::DesEngine sim;
+  World w(sim, *m, make_placement(*m, 2, 2, {}, "test"));
+  int t = w.add_progress_thread(0, 5);  // before the resources are declared (its core gets a copy resource)
+  w.declare_resources();
+  sim.seal();
   CHECK(t == 2);
   CHECK(w.contexts() == 3);
   CHECK(w.rank_of_context(t) == 0);
@@ -21,7 +24,7 @@ TEST_CASE("platform/world: a progress thread runs beside its rank's main thread"
   w.compute(0, 10e-6, [&] { compute_end = w.sim().now(); });
   w.cpu(t, 1e-6, [&] { thread_end = w.sim().now(); });
   w.cpu(0, 1e-6, [&] { main_end = w.sim().now(); });
-  f.sim.run();
+  sim.run();
   CHECK(thread_end == Approx(1e-6));
   CHECK(compute_end == Approx(10e-6));
   CHECK(main_end == Approx(11e-6));
@@ -31,9 +34,13 @@ TEST_CASE("platform/world: a progress thread runs beside its rank's main thread"
 // Expected:      a progress thread on core 16 or for rank 2 is refused (std::invalid_argument naming the core/rank).
 // How validated: the exception and its text.
 TEST_CASE("platform/world: a progress thread on a core the node lacks is refused", "[unit][platform]") {
-  test::Fixture f("cielo", 2, 2);
-  CHECK_THROWS_WITH(f.world->add_progress_thread(0, 16), Catch::Contains("core 16 does not exist"));
-  CHECK_THROWS_WITH(f.world->add_progress_thread(2, 0), Catch::Contains("rank 2 is not in the job"));
+  auto m = load_machine("cielo");
+  engine::DesEngine sim;
+  World w(sim, *m, make_placement(*m, 2, 2, {}, "test"));
+  CHECK_THROWS_WITH(w.add_progress_thread(0, 16), Catch::Contains("core 16 does not exist"));
+  CHECK_THROWS_WITH(w.add_progress_thread(2, 0), Catch::Contains("rank 2 is not in the job"));
+  w.declare_resources();
+  CHECK_THROWS_WITH(w.add_progress_thread(0, 3), Catch::Contains("before World::declare_resources"));
 }
 
 // Configuration: Cielo (2 packages x 2 dies x 4 cores), 16 ranks on one node under the default mapping (np > 2:

@@ -99,12 +99,12 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
     auto gran = static_cast<std::uint64_t>(mca_.mpich_smp_xpmem_attach_granularity.value);
     double attach = static_cast<double>(xpmem_.attach(dst, src, m.sbuf.addr, bytes, gran)) * w_.machine().os.xpmem_attach_cost;
     w_.cpu(dst, attach, [this, rid, dst, bytes, sid, src] {
-      w_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid, src, dst] {
+      w_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid, src, dst] {  // from src's buffer, on its NUMA node
         finish_recv(rid);
         w_.sim().after(w_.signal_latency(dst, src), [this, sid] {
           w_.cpu(sends_.at(sid).rank, sw_, [this, sid] { finish_send(sid); });
         });
-      });
+      }, w_.local_memory(src));
     });
     return;
   }

@@ -44,6 +44,8 @@ void BtlVader::send(const Descriptor& d, Completion local_done) {
   // Single copy: pass the pointer; the receiver attaches and copies; the sender's buffer is free after that.
   ++single_copy_sends;
   Descriptor in = d;
+  // The receiver copies straight out of the sender's buffer: from the sender's NUMA node (unless the buffer says where).
+  if (in.data.buf.space.kind == MemKind::Host && in.data.buf.space.index < 0) in.data.buf.space = w_.local_memory(d.src);
   if (local_done) {
     in.rx_buffer = next_rx_++;
     inplace_[in.rx_buffer] = std::move(local_done);
@@ -63,8 +65,8 @@ void BtlVader::payload_consumed(const Descriptor& d) {
 
 void BtlVader::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer remote, Completion done) {
   double attach = attach_cost(initiator, peer, remote.addr, bytes);
-  w_.cpu(initiator, attach, [this, initiator, bytes, done = std::move(done)]() mutable {
-    w_.cpu_copy(initiator, static_cast<double>(bytes), std::move(done));
+  w_.cpu(initiator, attach, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
+    w_.cpu_copy(initiator, static_cast<double>(bytes), std::move(done), w_.local_memory(peer));
   });
 }
 

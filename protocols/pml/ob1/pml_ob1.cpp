@@ -229,12 +229,13 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
   const std::uint64_t payload = f.d.data.length;
   switch (f.h.type) {
     case Hdr::Match:
-      // From the BTL's buffer, or (unexpected) from the PML buffer it was copied into on arrival.
+      // From the BTL's buffer (where the descriptor's data segment says it is: the sender's memory for a single-copy
+      // BTL), or (unexpected) from the PML buffer it was copied into on arrival.
       w_.cpu_copy(me, static_cast<double>(payload), [this, rid, f, payload, was_unexpected] {
         if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);
         on_event(recvs_.at(rid), RecvEvent::MatchedEager, payload);
         complete_recv(rid);
-      });
+      }, was_unexpected ? MemSpace{} : f.d.data.buf.space);
       return;
     case Hdr::Rget: {
       // The GET goes over the first BTL of the RDMA array that can GET.
