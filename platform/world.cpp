@@ -165,9 +165,9 @@ void World::extend_compute(int rank, double end, double stolen_before, Callback 
 
 ResourceId World::resource(const std::string& name, double capacity) { return sim_.add_resource(name, capacity); }
 
-void World::add_route(long long a, long long b, std::vector<ResourceId>& path) {
+void World::add_route(const topology::Route& r, std::vector<ResourceId>& path) {
   const auto& t = *machine_.topology;
-  for (auto id : route(a, b)) {
+  for (auto id : r) {
     auto it = link_res_.find(id);
     if (it == link_res_.end()) it = link_res_.emplace(id, resource(t.link_name(id), t.link(id).bandwidth)).first;
     path.push_back(it->second);
@@ -187,11 +187,11 @@ ResourceId World::nic_resource(long long node, const std::string& name) {
 
 // The resources of a bulk transfer a -> b driven by `initiator` (a for a PUT, b for a GET), from the NIC kind's
 // declared path: its node-side resources before the route, the route's links, its node-side resources after it.
-std::vector<ResourceId> World::bulk_resources(long long a, long long b, long long initiator) {
+std::vector<ResourceId> World::bulk_resources(long long a, long long b, long long initiator, const topology::Route& r) {
   std::vector<ResourceId> path;
   auto node = [&](End e) { return e == End::Src ? a : e == End::Dst ? b : initiator; };
   for (auto& [end, name] : bulk_path_.before_route) path.push_back(nic_resource(node(end), name));
-  add_route(a, b, path);
+  add_route(r, path);
   for (auto& [end, name] : bulk_path_.after_route) path.push_back(nic_resource(node(end), name));
   return path;
 }
@@ -221,6 +221,7 @@ void World::declare_resources() {
   // Every link of the topology, once (routes may take any of them).
   const auto& t = *machine_.topology;
   for (topology::LinkId id = 0; id < t.link_count(); ++id) link_res_.emplace(id, resource(t.link_name(id), t.link(id).bandwidth));
+  link_load_.flows.assign(t.link_count(), 0);
 }
 
 long long World::node_key(long long node, platform::ResourceKey k) {
@@ -250,7 +251,22 @@ void World::bulk(long long a, long long b, double bytes, double latency, Callbac
   // The path is built when the flow starts. A pulled transfer (GET) is driven by b: with a NIC kind whose bulk path
   // names the initiator's resources, it occupies b's engine instead of a's.
   sim_.after(latency, [this, a, b, bytes, pulled, done = std::move(done)]() mutable {
-    sim_.flow(bulk_resources(a, b, pulled ? b : a), bytes, std::move(done));
+    // The route is chosen now, by the run's policy, seeing the flows already routed over each link (an adaptive
+    // policy steers around busy links; a deterministic one ignores the load). Each flow has its own key, so Valiant
+    // spreads the flows of one node pair over intermediate groups.
+    const auto& t = *machine_.topology;
+    topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
+    topology::Route r;
+    if (ra != rb) {
+      std::uint64_t key = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(b)) +
+                          0xBF58476D1CE4E5B9ull * ++flow_seq_;
+      r = routing_->route(t, ra, rb, &link_load_, key);
+    }
+    for (auto id : r) ++link_load_.flows[id];
+    sim_.flow(bulk_resources(a, b, pulled ? b : a, r), bytes, [this, r, done = std::move(done)]() mutable {
+      for (auto id : r) --link_load_.flows[id];
+      done();
+    });
   });
 }
 

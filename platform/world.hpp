@@ -113,14 +113,20 @@ private:
   };
   void drain(int rank);
   void extend_compute(int rank, double end, double stolen_before, Callback done);
-  void add_route(long long a, long long b, std::vector<ResourceId>& path);
+  void add_route(const topology::Route& r, std::vector<ResourceId>& path);
+  // Bulk flows routed over each link and not finished: what adaptive route policies read.
+  struct FlowsPerLink final : topology::LinkLoad {
+    std::vector<std::uint32_t> flows;
+    double load(topology::LinkId id) const override { return id < flows.size() ? flows[id] : 0.0; }
+  } link_load_;
+  std::uint64_t flow_seq_ = 0;
   std::vector<int> ctx_rank_, ctx_core_;  // progress threads (contexts from ranks on): their rank and core
   std::vector<double> stolen_;  // interrupt time taken per context (allocated on first steal)
   std::vector<double> cpu_free_;
   std::vector<std::uint8_t> copying_;                        // the CPU is inside an open-ended copy
   std::unordered_map<int, std::vector<CpuTask>> waiting_;   // work queued behind that copy, in order
   ResourceId nic_resource(long long node, const std::string& name);
-  std::vector<ResourceId> bulk_resources(long long a, long long b, long long initiator);
+  std::vector<ResourceId> bulk_resources(long long a, long long b, long long initiator, const topology::Route& r);
   std::vector<NicResource> nic_resources_;
   BulkPath bulk_path_;
   static constexpr ResourceId kNoResource = ~ResourceId{0};
