@@ -283,18 +283,20 @@ void World::copy(int ctx, double bytes, Callback done, MemSpace src, MemSpace ds
   int c = core_of_context(ctx);
   platform::MemSpace s = node_space(ctx, src), d = node_space(ctx, dst);
   bool local = s == d && s.kind == platform::MemSpace::Kind::Host && s.index == machine_.node.numa_of(c);
-  if (split.dram_bytes <= 0 && local) {
-    sim_.after(split.cache_time, std::move(done));
+  // The part of the working set that fits the cache moves at the cache copy rate (for a copy from another NUMA node:
+  // a cache-to-cache transfer of data its writer just touched), analytically; the rest streams from DRAM over the
+  // resources between the two memories (the core's copy rate, the memory controllers, the inter-die or inter-socket
+  // links), a flow shared with other copies. A copy between NUMA nodes first pays the links' latency.
+  double first = split.cache_time + (local ? 0.0 : machine_.node.copy_latency(c, s, d));
+  if (split.dram_bytes <= 0) {
+    sim_.after(first, std::move(done));
     return;
   }
-  // The DRAM part streams over the resources between the two memories (the core's copy rate, the memory controllers,
-  // the inter-die or inter-socket links); a copy from or to another NUMA node always crosses them.
-  double dram = local ? split.dram_bytes : bytes;
-  double first = local ? split.cache_time : machine_.node.copy_latency(c, s, d);
   std::vector<ResourceId> path;
   for (auto k : machine_.node.copy_path(c, s, d))
     path.push_back(k.kind == platform::ResourceKind::CoreCopy ? core_res_.at(static_cast<std::size_t>(ctx))
                                                               : node_resource(n, k));
+  double dram = split.dram_bytes;
   sim_.after(first, [this, path = std::move(path), dram, done = std::move(done)]() mutable {
     sim_.flow(path, dram, std::move(done));
   });

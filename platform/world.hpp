@@ -63,8 +63,9 @@ public:
   void cpu(int rank, double cost, Callback fn);
   // The rank's CPU copies `bytes` (a memcpy: the CPU is busy until the copy ends, DRAM part shared); then fn.
   // A zero-byte copy on an idle core runs fn before cpu_copy returns: callers must not rely on fn running later.
-  // `src`/`dst`: the memories copied from and to (default: the context's own NUMA node); a copy between NUMA nodes
-  // streams all its bytes over the links between them (no cache shortcut) after the links' latency.
+  // `src`/`dst`: the memories copied from and to (default: the context's own NUMA node). The cache-resident part of
+  // a copy is analytic; the DRAM part is a flow over the node resources between the two memories (for a copy between
+  // NUMA nodes: the inter-die or inter-socket links, after their latency).
   void cpu_copy(int rank, double bytes, Callback fn, MemSpace src = {}, MemSpace dst = {});
   // The host memory of rank's NUMA node (where its buffers live), for copies from a peer's buffer.
   MemSpace local_memory(int rank) const;
