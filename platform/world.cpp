@@ -174,25 +174,38 @@ void World::add_route(const topology::Route& r, std::vector<ResourceId>& path) {
   }
 }
 
-ResourceId World::nic_resource(long long node, const std::string& name) {
+int World::nic_ports() const { return std::max(1, machine_.node.nic_count(machine_.nic_kind())); }
+
+int World::port_of(int rank) const {
+  if (rank < 0 || machine_.node.nic_count(machine_.nic_kind()) <= 1) return 0;
+  return machine_.node.nearest_nic(core_of(rank), machine_.nic_kind()).index;
+}
+
+ResourceId World::nic_resource(long long node, const std::string& name, int port) {
   std::size_t k = 0;
   while (k < nic_resources_.size() && nic_resources_[k].name != name) ++k;
   if (k == nic_resources_.size())
     throw std::logic_error("NIC kind '" + machine_.nic_kind() + "' names an undeclared resource '" + name + "'");
-  if (nic_res_.empty()) nic_res_.assign(static_cast<std::size_t>(machine_.nodes) * nic_resources_.size(), kNoResource);
-  ResourceId& id = nic_res_.at(static_cast<std::size_t>(node) * nic_resources_.size() + k);
-  if (id == kNoResource) id = resource(fmt::format("n{}-{}", node, name), nic_resources_[k].capacity);
+  const std::size_t per_node = nic_resources_.size() * static_cast<std::size_t>(nic_ports());
+  if (nic_res_.empty()) nic_res_.assign(static_cast<std::size_t>(machine_.nodes) * per_node, kNoResource);
+  ResourceId& id = nic_res_.at(static_cast<std::size_t>(node) * per_node +
+                               static_cast<std::size_t>(port) * nic_resources_.size() + k);
+  if (id == kNoResource)
+    id = resource(port ? fmt::format("n{}-{}-p{}", node, name, port) : fmt::format("n{}-{}", node, name),
+                  nic_resources_[k].capacity);
   return id;
 }
 
 // The resources of a bulk transfer a -> b driven by `initiator` (a for a PUT, b for a GET), from the NIC kind's
 // declared path: its node-side resources before the route, the route's links, its node-side resources after it.
-std::vector<ResourceId> World::bulk_resources(long long a, long long b, long long initiator, const topology::Route& r) {
+std::vector<ResourceId> World::bulk_resources(long long a, long long b, long long initiator, const topology::Route& r,
+                                              int port_a, int port_b) {
   std::vector<ResourceId> path;
   auto node = [&](End e) { return e == End::Src ? a : e == End::Dst ? b : initiator; };
-  for (auto& [end, name] : bulk_path_.before_route) path.push_back(nic_resource(node(end), name));
+  auto port = [&](End e) { return e == End::Src ? port_a : e == End::Dst ? port_b : (initiator == a ? port_a : port_b); };
+  for (auto& [end, name] : bulk_path_.before_route) path.push_back(nic_resource(node(end), name, port(end)));
   add_route(r, path);
-  for (auto& [end, name] : bulk_path_.after_route) path.push_back(nic_resource(node(end), name));
+  for (auto& [end, name] : bulk_path_.after_route) path.push_back(nic_resource(node(end), name, port(end)));
   return path;
 }
 
@@ -217,7 +230,8 @@ void World::declare_resources() {
   nic_resources_ = machine_.nic->node_resources();
   bulk_path_ = machine_.nic->bulk_path();
   for (long long n : placement_.nodes)
-    for (auto& nr : nic_resources_) nic_resource(n, nr.name);
+    for (int p = 0; p < nic_ports(); ++p)
+      for (auto& nr : nic_resources_) nic_resource(n, nr.name, p);
   // Every link of the topology, once (routes may take any of them).
   const auto& t = *machine_.topology;
   for (topology::LinkId id = 0; id < t.link_count(); ++id) link_res_.emplace(id, resource(t.link_name(id), t.link(id).bandwidth));
@@ -242,7 +256,8 @@ platform::MemSpace World::node_space(int ctx, MemSpace m) const {
 
 MemSpace World::local_memory(int rank) const { return {MemKind::Host, machine_.node.numa_of(core_of(rank))}; }
 
-void World::bulk(long long a, long long b, double bytes, double latency, Callback done, bool pulled) {
+void World::bulk(long long a, long long b, double bytes, double latency, Callback done, bool pulled, int rank_a,
+                 int rank_b) {
   ++bulk_flows;
   if (bytes <= 0) {
     sim_.after(latency, std::move(done));
@@ -250,7 +265,7 @@ void World::bulk(long long a, long long b, double bytes, double latency, Callbac
   }
   // The path is built when the flow starts. A pulled transfer (GET) is driven by b: with a NIC kind whose bulk path
   // names the initiator's resources, it occupies b's engine instead of a's.
-  sim_.after(latency, [this, a, b, bytes, pulled, done = std::move(done)]() mutable {
+  sim_.after(latency, [this, a, b, bytes, pulled, pa = port_of(rank_a), pb = port_of(rank_b), done = std::move(done)]() mutable {
     // The route is chosen now, by the run's policy, seeing the flows already routed over each link (an adaptive
     // policy steers around busy links; a deterministic one ignores the load). Each flow has its own key, so Valiant
     // spreads the flows of one node pair over intermediate groups.
@@ -263,7 +278,7 @@ void World::bulk(long long a, long long b, double bytes, double latency, Callbac
       r = routing_->route(t, ra, rb, &link_load_, key);
     }
     for (auto id : r) ++link_load_.flows[id];
-    sim_.flow(bulk_resources(a, b, pulled ? b : a, r), bytes, [this, r, done = std::move(done)]() mutable {
+    sim_.flow(bulk_resources(a, b, pulled ? b : a, r, pa, pb), bytes, [this, r, done = std::move(done)]() mutable {
       for (auto id : r) --link_load_.flows[id];
       done();
     });

@@ -91,7 +91,11 @@ public:
   void declare_resources();
   // Moves bulk data node a -> node b as a shared flow (after `latency`), then runs done. `pulled`: the transfer is
   // driven by the receiving node (an RDMA GET), so the receiving node's DMA engine is the one it occupies.
-  void bulk(long long node_a, long long node_b, double bytes, double latency, Callback done, bool pulled = false);
+  // `rank_a`/`rank_b` (when known): the ranks at each end; on a node with several NICs of the machine's network, each
+  // end uses the NIC nearest its rank's NUMA node (NodeType::nearest_nic), else port 0.
+  void bulk(long long node_a, long long node_b, double bytes, double latency, Callback done, bool pulled = false,
+            int rank_a = -1, int rank_b = -1);
+  int port_of(int rank) const;  // the NIC port a rank uses (0 when the node has one NIC of the network)
   // A memory copy of `bytes` by rank's core: cache-resident part analytic, DRAM part a flow over the core and the
   // node's memory system (shared with the other cores of the node).
   void copy(int ctx, double bytes, Callback done, MemSpace src = {}, MemSpace dst = {});
@@ -126,12 +130,14 @@ private:
   std::vector<double> cpu_free_;
   std::vector<std::uint8_t> copying_;                        // the CPU is inside an open-ended copy
   std::unordered_map<int, std::vector<CpuTask>> waiting_;   // work queued behind that copy, in order
-  ResourceId nic_resource(long long node, const std::string& name);
-  std::vector<ResourceId> bulk_resources(long long a, long long b, long long initiator, const topology::Route& r);
+  ResourceId nic_resource(long long node, const std::string& name, int port);
+  int nic_ports() const;  // NICs of the machine's network per node (node.nics; 1 when the node lists none)
+  std::vector<ResourceId> bulk_resources(long long a, long long b, long long initiator, const topology::Route& r,
+                                         int port_a, int port_b);
   std::vector<NicResource> nic_resources_;
   BulkPath bulk_path_;
   static constexpr ResourceId kNoResource = ~ResourceId{0};
-  std::vector<ResourceId> nic_res_;   // [node id x NIC resource index], kNoResource until declared
+  std::vector<ResourceId> nic_res_;   // [node id x port x NIC resource index], kNoResource until declared
   std::unordered_map<long long, ResourceId> node_res_;  // node-local copy resources by node_key
   static long long node_key(long long node, platform::ResourceKey k);
   ResourceId node_resource(long long node, platform::ResourceKey k) const;

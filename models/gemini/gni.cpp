@@ -134,9 +134,11 @@ void Gni::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes
     });
     return;
   }
-  w_.cpu(initiator, g_.fma_issue_overhead, [this, op, src, dst, ni, np, b, finish = std::move(finish)]() mutable {
+  w_.cpu(initiator, g_.fma_issue_overhead, [this, op, src, dst, ni, np, b, initiator, peer,
+                                            finish = std::move(finish)]() mutable {
     double lat = g_.bte_post_latency + w_.wire_time(src, dst, 0) + (op == RdmaOp::Get ? w_.wire_time(ni, np, 0) : 0.0);
-    w_.bulk(src, dst, b, lat, std::move(finish), op == RdmaOp::Get);  // the initiator's BTE does the work
+    int rank_src = op == RdmaOp::Get ? peer : initiator, rank_dst = op == RdmaOp::Get ? initiator : peer;
+    w_.bulk(src, dst, b, lat, std::move(finish), op == RdmaOp::Get, rank_src, rank_dst);  // the initiator's BTE works
   });
 }
 
