@@ -1,6 +1,7 @@
 #include "runner/registries.hpp"
 
 #include "models/register.hpp"
+#include "runner/stacks.hpp"
 
 namespace ompisim {
 
@@ -20,6 +21,8 @@ McaParams machine_mca(const Machine& m) {
   ObjectReader r(m.mca_defaults, m.file, "mca_defaults");
   auto list = param_list(mca);
   load_sourced(r, list, false);
+  for (auto it = m.mca_defaults.begin(); it != m.mca_defaults.end(); ++it)
+    check_mca_family(it.key(), m.nic_kind(), m.file.empty() ? "mca_defaults" : m.file);
   return mca;
 }
 
