@@ -87,8 +87,12 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   }
   if (s.benchmark == "barrier_loop") {
     s.barrier.algorithm = b.opt_str("algorithm").value_or("tuned");
-    if (s.barrier.algorithm.rfind("cheetah", 0) == 0 && s.stack != "openmpi")
-      b.fail("algorithm", fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (stack 'openmpi' on a "
+    // Cheetah's uGNI BCOL atomics come with btl/ugni (the openmpi preset, or an object whose BTLs include ugni).
+    const bool has_ugni = s.stack_json.is_object() && s.stack_json.contains("btl") && s.stack_json["btl"].is_array() &&
+                          std::find(s.stack_json["btl"].begin(), s.stack_json["btl"].end(), Json("ugni")) !=
+                              s.stack_json["btl"].end();
+    if (s.barrier.algorithm.rfind("cheetah", 0) == 0 && s.stack != "openmpi" && !has_ugni)
+      b.fail("algorithm", fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (btl/ugni: stack 'openmpi' on a "
                                       "Gemini machine); stack '{}' has no Cheetah component", s.stack));
     if (b.has("radix") && b.raw("radix").is_array() && b.raw("radix").size() > limits::kMaxRadixList)
       b.fail("radix", fmt::format("{} radices, above the limit of {} per sweep", b.raw("radix").size(),
