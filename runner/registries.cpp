@@ -1,6 +1,8 @@
 #include "runner/registries.hpp"
 
+#include "core/errors.hpp"
 #include "models/register.hpp"
+#include "runner/stacks.hpp"
 
 namespace ompisim {
 
@@ -20,6 +22,13 @@ McaParams machine_mca(const Machine& m) {
   ObjectReader r(m.mca_defaults, m.file, "mca_defaults");
   auto list = param_list(mca);
   load_sourced(r, list, false);
+  for (auto it = m.mca_defaults.begin(); it != m.mca_defaults.end(); ++it) {
+    try {  // a default no component on this NIC kind reads would be silently ignored
+      check_mca_family(it.key(), m.nic_kind(), m.file);
+    } catch (const InputError& e) {
+      throw InputError(m.file, "mca_defaults." + it.key(), e.reason());
+    }
+  }
   return mca;
 }
 

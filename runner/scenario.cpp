@@ -6,7 +6,6 @@
 #include "core/signals.hpp"
 #include "engine/des_engine.hpp"
 #include "engine/simgrid_engine.hpp"
-#include "runner/mca_owners.hpp"
 #include "runner/registries.hpp"
 #include "runner/stacks.hpp"
 
@@ -39,7 +38,13 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   if (r.has("relevant_code")) (void)r.raw("relevant_code");
   s.machine = r.str("machine");
   check_safe_name(s.machine, file, "machine");  // a name in the machine directory, never a path (see --machine-file)
-  s.stack = r.str("stack");
+  if (r.has("stack") && r.raw("stack").is_object()) {
+    s.stack_json = r.raw("stack");
+    s.stack = stack_label(s.stack_json, file);  // checks the object (components known, combination possible)
+  } else {
+    s.stack = r.str("stack");
+    s.stack_json = s.stack;
+  }
   if (r.has("engine")) {
     s.engine = r.str("engine");
     if (s.engine != "simgrid" && s.engine != "des") r.fail("engine", "expected 'simgrid' or 'des'");
@@ -82,8 +87,12 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   }
   if (s.benchmark == "barrier_loop") {
     s.barrier.algorithm = b.opt_str("algorithm").value_or("tuned");
-    if (s.barrier.algorithm.rfind("cheetah", 0) == 0 && s.stack != "openmpi")
-      b.fail("algorithm", fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (stack 'openmpi' on a "
+    // Cheetah's uGNI BCOL atomics come with btl/ugni (the openmpi preset, or an object whose BTLs include ugni).
+    const bool has_ugni = s.stack_json.is_object() && s.stack_json.contains("btl") && s.stack_json["btl"].is_array() &&
+                          std::find(s.stack_json["btl"].begin(), s.stack_json["btl"].end(), Json("ugni")) !=
+                              s.stack_json["btl"].end();
+    if (s.barrier.algorithm.rfind("cheetah", 0) == 0 && s.stack != "openmpi" && !has_ugni)
+      b.fail("algorithm", fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (btl/ugni: stack 'openmpi' on a "
                                       "Gemini machine); stack '{}' has no Cheetah component", s.stack));
     if (b.has("radix") && b.raw("radix").is_array() && b.raw("radix").size() > limits::kMaxRadixList)
       b.fail("radix", fmt::format("{} radices, above the limit of {} per sweep", b.raw("radix").size(),
@@ -256,11 +265,13 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
     if (e.file().empty()) throw InputError(s.file, "machine", e.reason());
     throw;
   }
+  const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, m->nic_kind(), m->name,
+                                       s.file);
   McaParams mca = machine_mca(*m);
   {
     std::vector<std::string> keys;
     for (auto it = s.mca.begin(); it != s.mca.end(); ++it) keys.push_back(it.key());
-    check_mca_keys(keys, param_names(param_list(mca)), m->nic_kind(), s.stack, s.file);
+    check_mca_keys(keys, spec, s.stack, m->nic_kind(), s.file);
     for (auto& [k, v] : sets) check_mca_family(k, m->nic_kind(), "--set");
     ObjectReader mr(s.mca, s.file, "mca");
     auto list = param_list(mca);
@@ -275,7 +286,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   const topology::RoutePolicyInfo* routing =
       s.routing.empty() ? nullptr : &topology::find_route_policy(s.routing, m->topology->kind(), s.file, "routing");
   World w(*sim, *m, pl, routing);
-  auto stack = make_stack(w, mca, s.stack, s.file);
+  auto stack = build_stack(w, mca, spec, s.stack);
   Json points;
   // The fabric's resources, before seal(); each flow's path is built when the flow starts.
   w.declare_resources();
@@ -308,8 +319,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
                        {"overrides", sets},
                        {"parameters", resolved(m->physical_params())},
                        {"mca", resolved(param_list(mca))}};
-  if (const StackInfo* si = stack_registry().find(s.stack, m->nic_kind()); si && si->report)
-    si->report(res, StackReport{pl, mca, st});
+  stack_report(spec, res, StackReport{pl, mca, st});
   return res;
 }
 
@@ -389,6 +399,7 @@ std::string run_isolated(const std::function<std::string()>& fn) {
 static Json run_app_fitted(const Scenario& s, const Overrides& sets) {
   Scenario cm = s;
   cm.stack = "openmpi-cm";
+  cm.stack_json = cm.stack;
   std::map<double, Json> runs;
   Json fit = bench::fit_app_compute(s.app, [&](double c) {
     cm.app.compute_per_step = c;

@@ -13,7 +13,9 @@ namespace ompisim {
 struct Scenario {
   std::string file, id, description, expected, figure, paper;
   std::string plot;  // result field plotted by reproduce (default: latency_us or bandwidth_GBps)
-  std::string machine, stack, engine = "simgrid";
+  std::string machine, engine = "simgrid";
+  std::string stack;  // its name: a preset name, or a label of the composed components (runner/stacks.hpp)
+  Json stack_json;    // "stack" as given: a preset name or an object of components
   std::string machine_file;  // --machine-file: an explicit file the user chose, used instead of looking up `machine`
   std::string benchmark;
   bench::OsuConfig osu;

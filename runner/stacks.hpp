@@ -1,36 +1,56 @@
-// Stack presets: each assembles a named MPI stack over a World (registration is explicit, no static constructors).
-//   openmpi : pml/ob1 + bml/r2 + btl/{self, vader, ugni}; Cheetah's uGNI BCOL atomics through uGNI  (gemini)
-//   native  : Cray MPT (MPICH2 uGNI netmod + Nemesis shared memory)                                   (gemini)
-//   loggp   : LogGOPS reference                                                                        (loggp)
+// Stacks composed from registered components (protocols/register.hpp). A scenario's "stack" is a preset name or an
+// object naming the components:
+//   {"pml": "ob1", "btl": ["self", "vader", "ugni"]}   pml/ob1 + bml/r2 over these BTLs, in this order
+//   {"pml": "cm", "mtl": "portals"}                    pml/cm over one MTL
+//   {"native": "mpich_gni"}                            a comparator library as a single component
+//   {"model": "loggp"}                                 the LogGOPS reference
+// Presets are such objects, per NIC kind:
+//   openmpi     (gemini)  {"pml": "ob1", "btl": ["self", "vader", "ugni"]}; Cheetah's uGNI BCOL atomics through uGNI
+//   native      (gemini)  {"native": "mpich_gni"}
+//   openmpi-cm  (seastar) {"pml": "cm", "mtl": "portals"}
+//   openmpi-ob1 (seastar) {"pml": "ob1", "btl": ["self", "portals"]}
+//   native      (seastar) {"native": "mpich_portals"}
+//   loggp       (loggp)   {"model": "loggp"}
 #pragma once
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
-#include "protocols/base/mca_params.hpp"
+#include "protocols/register.hpp"
 
 #include <functional>
-
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace ompisim {
 
-// What a preset may add to a run's result (derived parameters, what-if tables of its own components).
+struct StackSpec {
+  std::string pml;               // "ob1" or "cm" (empty for native / model stacks)
+  std::vector<std::string> btl;  // pml/ob1's BTLs, in bml/r2 order
+  std::string mtl;               // pml/cm's MTL
+  std::string native, model;     // single-component stacks
+  bool operator==(const StackSpec&) const = default;
+  // (framework, name, JSON key path) of every component, in order.
+  struct Part {
+    std::string framework, name, key;
+  };
+  std::vector<Part> parts() const;
+  Json to_json() const;
+};
+
+// What a stack may add to a run's result (derived parameters, what-if tables of its own components).
 struct StackReport {
   const Placement& placement;
   const McaParams& mca;
   const StackStats& stats;
 };
-// A stack preset: a name, the NIC kind it runs on, a factory assembling its components over a World, and an optional
-// report hook.
+// A preset: a name, the NIC kind it runs on, a description and the components it is made of.
 struct StackInfo {
   std::string name, nic_kind, description;
-  std::function<std::unique_ptr<Stack>(World&, const McaParams&)> make;
-  std::function<void(Json& result, const StackReport&)> report = nullptr;
+  StackSpec spec;
 };
 class StackRegistry {
 public:
-  void add(StackInfo info);  // std::invalid_argument on an empty name, no factory, or a duplicate (name, nic_kind)
+  void add(StackInfo info);  // std::invalid_argument on an empty name or a duplicate (name, nic_kind)
   const StackInfo* find(const std::string& name, const std::string& nic_kind) const;
   const std::vector<StackInfo>& all() const { return entries_; }
 
@@ -39,7 +59,30 @@ private:
 };
 void register_stacks(StackRegistry& reg);
 const StackRegistry& stack_registry();
-// Throws InputError (file, "stack") when the stack is unknown or does not run on the machine's NIC kind.
+
+// Reads a stack object (NIC-independent checks: known frameworks and components, possible combinations); InputError
+// (file, "stack.<framework>[i]", reason) with did-you-mean.
+StackSpec parse_stack_object(const Json& j, const std::string& file);
+// The stack's name in results: the preset name for a string or an object equal to a preset, else a composed label
+// ("pml/ob1+btl/{self,vader}").
+std::string stack_label(const Json& stack, const std::string& file);
+// The components of a scenario's "stack" (preset name or object) on a machine with this NIC kind. InputError (file,
+// "stack" or "stack.btl[1]") when unknown or when a component does not run on this NIC kind.
+StackSpec resolve_stack(const Json& stack, const std::string& nic_kind, const std::string& machine,
+                        const std::string& file);
+// Builds the stack's components over a World; each component receives only its own parameters.
+std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSpec& spec, const std::string& name);
+// A preset (or stack object) by name: resolve_stack + build_stack.
 std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::string& name, const std::string& file);
+// Adds the stack's own report (btl/ugni: derived SMSG limit and the mailbox what-if) to a result.
+void stack_report(const StackSpec& spec, Json& result, const StackReport& r);
+
+// Scenario "mca" keys: each must be a parameter of a component of the run's stack (typo: did you mean, among them;
+// a parameter of another component: names its owner). InputError(file, "mca.<key>", reason).
+void check_mca_keys(const std::vector<std::string>& keys, const StackSpec& spec, const std::string& stack,
+                    const std::string& nic_kind, const std::string& file);
+// --set keys and machine "mca_defaults" keys that are MCA names: the owning component must run on the machine's NIC
+// kind. InputError(source, key, reason).
+void check_mca_family(const std::string& key, const std::string& nic_kind, const std::string& source);
 
 }  // namespace ompisim

@@ -228,7 +228,7 @@ TEST_CASE("message conservation and MPI order for openmpi and native", "[protoco
 // counter.
 TEST_CASE("ugni eager-get buffers of RNDV/FRAG fragments return to the pool", "[protocol][ugni][ob1]") {
   McaParams mca = machine_mca(*load_machine("cielo"));
-  mca.btl_ugni_smsg_limit.value = 1024;
+  mca.btl_ugni.btl_ugni_smsg_limit.value = 1024;
   test::Fixture f("cielo", 2, 1, "openmpi", &mca);
   int done = 0;
   const int n = 12;

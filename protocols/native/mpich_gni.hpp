@@ -11,7 +11,7 @@
 #pragma once
 #include "models/gemini/gni.hpp"
 #include "mpi/stack.hpp"
-#include "protocols/base/mca_params.hpp"
+#include "protocols/native/mpich_gni_mca.hpp"
 #include "protocols/base/xpmem.hpp"
 #include "mpi/match_queues.hpp"
 
@@ -22,7 +22,7 @@ namespace ompisim::native {
 
 class MpichGni final : public Stack {
 public:
-  MpichGni(World& w, const McaParams& mca);
+  MpichGni(World& w, const MpichGniMca& mca);
   std::string name() const override { return "native"; }
   void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
   void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
@@ -61,7 +61,7 @@ private:
   void finish_recv(std::uint64_t rid);
 
   World& w_;
-  const McaParams& mca_;
+  const MpichGniMca& mca_;
   gemini::Gni gni_;
   double sw_;
   std::uint64_t vshort_;

@@ -253,8 +253,19 @@ int main(int argc, char** argv) {
     if (*lst) {
       std::cout << "machines:\n";
       for (auto& [n, f] : list_machines()) std::cout << "  " << n << "  (" << f << ")\n";
-      std::cout << "stacks:\n";
-      for (auto& s : stack_registry().all()) std::cout << "  " << s.name << " [" << s.nic_kind << "]  " << s.description << "\n";
+      std::cout << "components (by framework; a scenario's \"stack\" may compose them, e.g. {\"pml\": \"ob1\", \"btl\": "
+                   "[\"self\", \"vader\", \"ugni\"]}):\n";
+      for (auto& fw : component_registry().frameworks()) {
+        std::cout << "  " << fw << ":\n";
+        for (auto& c : component_registry().all())
+          if (c.framework == fw)
+            std::cout << fmt::format("    {:<14} [{}]  {}\n", c.name,
+                                     c.nic_kinds.empty() ? std::string("any") : fmt::format("{}", fmt::join(c.nic_kinds, ", ")),
+                                     c.description);
+      }
+      std::cout << "stacks (presets):\n";
+      for (auto& s : stack_registry().all())
+        std::cout << "  " << s.name << " [" << s.nic_kind << "] " << s.spec.to_json().dump() << "  " << s.description << "\n";
       std::cout << "NIC kinds:\n";
       for (auto& k : nic_kinds().all()) std::cout << "  " << k.name << "  " << k.description << "\n";
       std::cout << "benchmarks:\n";
@@ -280,16 +291,23 @@ int main(int argc, char** argv) {
       };
       std::cout << "## physical parameters\n";
       print(m->physical_params());
-      std::cout << "## software (MCA) defaults\n";
+      std::cout << "## components on this machine, with their software (MCA / Cray MPT) parameters\n";
       {
         McaParams mca = machine_mca(*m);
-        print(param_list(mca));
+        for (auto& c : component_registry().all()) {
+          if (!c.runs_on(m->nic_kind())) continue;
+          std::cout << fmt::format("### {}  {}\n", c.id(), c.description);
+          ParamList l = c.param_list(mca);
+          if (l.empty()) std::cout << "  (no parameters)\n";
+          else print(l);
+        }
       }
       std::cout << "## barrier algorithms\n";
       for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";
       std::cout << "## stacks on this machine\n";
       for (auto& s : stack_registry().all())
-        if (s.nic_kind == m->nic_kind()) std::cout << "  " << s.name << "  " << s.description << "\n";
+        if (s.nic_kind == m->nic_kind())
+          std::cout << "  " << s.name << " " << s.spec.to_json().dump() << "  " << s.description << "\n";
       std::cout << "## application skeletons (app_skeleton; seastar-portals paper Table 1)\n";
       for (auto& a : bench::app_names()) std::cout << "  " << a << "\n";
       return 0;

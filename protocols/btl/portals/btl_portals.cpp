@@ -12,7 +12,7 @@ constexpr PtIndex kRdmaTable = 3;  // exposed buffers for PtlGet
 constexpr std::uint64_t kRecvBlockPtr = 1, kExposedPtr = 2;
 }  // namespace
 
-BtlPortals::BtlPortals(World& w, const McaParams& mca)
+BtlPortals::BtlPortals(World& w, const BtlPortalsMca& mca)
     : w_(w), mca_(mca), ss_(w, [this](int r, const Event& e) { on_event(r, e); }),
       overhead_(seastar::nic(w.machine()).software.btl_portals_overhead) {
   // Open MPI v1.3.4 ompi/mca/btl/portals/btl_portals_component.c: exclusivity 60, eager and rndv_eager 32 KiB,

@@ -16,7 +16,7 @@
 #pragma once
 #include "models/seastar/seastar.hpp"
 #include "protocols/btl/btl.hpp"
-#include "protocols/base/mca_params.hpp"
+#include "protocols/btl/portals/btl_portals_mca.hpp"
 
 #include <deque>
 #include <unordered_map>
@@ -27,7 +27,7 @@ namespace ptl = ompisim::portals;
 
 class BtlPortals final : public Btl {
 public:
-  BtlPortals(World& w, const McaParams& mca);
+  BtlPortals(World& w, const BtlPortalsMca& mca);
   std::string name() const override { return "portals"; }
   const BtlCaps& caps() const override { return caps_; }
   // Every rank, on the node or not (Catamount has no shared-memory BTL); btl/self's higher exclusivity takes oneself.
@@ -54,7 +54,7 @@ private:
   PeerState& peer(int rank, int dst);
 
   World& w_;
-  const McaParams& mca_;
+  const BtlPortalsMca& mca_;
   seastar::SeaStar ss_;
   BtlCaps caps_;
   double overhead_;

@@ -2,8 +2,8 @@
 
 namespace ompisim::btl::ugni {
 
-BtlUgni::BtlUgni(World& w, const McaParams& mca, gemini::Gni& gni) : w_(w), mca_(mca), gni_(gni) {
-  const McaParams& m = mca;
+BtlUgni::BtlUgni(World& w, const UgniMca& mca, gemini::Gni& gni) : w_(w), mca_(mca), gni_(gni) {
+  const UgniMca& m = mca;
   // Open MPI v1.8.8 ompi/mca/btl/ugni/btl_ugni_component.c: eager_limit, rndv_eager_limit and max_send_size 8 KiB
   // (eager_limit from btl_ugni_eager_limit; the other two follow it in the model), rdma_pipeline_send_length =
   // eager_limit (btl_ugni_component_register), rdma_pipeline_frag_size 4 MiB, min_rdma_pipeline_size 8 KiB, flags
@@ -26,7 +26,7 @@ BtlUgni::BtlUgni(World& w, const McaParams& mca, gemini::Gni& gni) : w_(w), mca_
 EagerPool& BtlUgni::pool(int rank) {
   auto it = pools_.find(rank);
   if (it != pools_.end()) return it->second;
-  const McaParams& m = mca_;
+  const UgniMca& m = mca_;
   return pools_
       .emplace(rank, EagerPool(static_cast<std::uint32_t>(m.btl_ugni_eager_num.value),
                                static_cast<std::uint32_t>(m.btl_ugni_eager_inc.value),

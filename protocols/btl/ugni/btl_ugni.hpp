@@ -11,7 +11,7 @@
 #include "models/gemini/gni.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/btl/btl.hpp"
-#include "protocols/base/mca_params.hpp"
+#include "protocols/btl/ugni/btl_ugni_mca.hpp"
 #include "protocols/btl/ugni/eager_pool.hpp"
 
 #include <unordered_map>
@@ -22,7 +22,7 @@ constexpr std::uint64_t kCtrlBytes = 48;  // INIT_GET / PUT_INIT / RDMA_COMPLETE
 
 class BtlUgni final : public Btl {
 public:
-  BtlUgni(World& w, const McaParams& mca, gemini::Gni& gni);
+  BtlUgni(World& w, const UgniMca& mca, gemini::Gni& gni);
   std::string name() const override { return "ugni"; }
   const BtlCaps& caps() const override { return caps_; }
   // Ranks on other nodes (v1.8.8 mca_btl_ugni_add_procs skips OPAL_PROC_ON_LOCAL_NODE peers: vader serves them).
@@ -38,7 +38,7 @@ public:
 
 private:
   World& w_;
-  const McaParams& mca_;
+  const UgniMca& mca_;
   gemini::Gni& gni_;
   BtlCaps caps_;
   std::uint64_t smsg_limit_;

@@ -27,7 +27,7 @@
 // per-local-instance state (no public sizes); memory registrations (MDD entries) are not counted; "connected" is a
 // mean over nodes (the stack reports one job-wide endpoint count, not one per node).
 #pragma once
-#include "protocols/base/mca_params.hpp"
+#include "protocols/btl/ugni/btl_ugni_mca.hpp"
 
 #include <cstdint>
 
@@ -50,7 +50,7 @@ constexpr std::uint64_t kOmpiMboxAlignBytes = 64;
 constexpr std::uint64_t kOmpiMboxBlockBytes = 2097152;
 
 // btl_ugni_smsg_limit when set, else Table I by job size (Open MPI's msg_maxsize, BTL header included).
-std::uint64_t effective_smsg_limit(const McaParams& mca, long long ranks);
+std::uint64_t effective_smsg_limit(const UgniMca& mca, long long ranks);
 
 // Bytes of one SMSG mailbox for messages up to `msg_maxsize` bytes and `credits` outstanding messages.
 std::uint64_t smsg_mailbox_bytes(std::uint64_t msg_maxsize, std::uint64_t credits);

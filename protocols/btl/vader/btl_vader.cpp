@@ -2,7 +2,7 @@
 
 namespace ompisim::btl::vader {
 
-BtlVader::BtlVader(World& w, const McaParams& mca) : w_(w), mca_(mca) {
+BtlVader::BtlVader(World& w, const VaderMca& mca) : w_(w), mca_(mca) {
   // Open MPI v1.8.8 ompi/mca/btl/vader/btl_vader_component.c (XPMEM single copy): exclusivity HIGH, latency 1 us,
   // bandwidth 40000 Mb/s, flags RDMA | SEND_INPLACE (v4.1.6 adds SEND), rdma_pipeline_send_length and frag_size =
   // eager_limit, min_rdma_pipeline_size 32 KiB (without XPMEM; with XPMEM = eager_limit).

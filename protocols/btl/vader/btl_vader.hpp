@@ -10,7 +10,7 @@
 #pragma once
 #include "protocols/base/xpmem.hpp"
 #include "protocols/btl/btl.hpp"
-#include "protocols/base/mca_params.hpp"
+#include "protocols/btl/vader/btl_vader_mca.hpp"
 
 #include <set>
 #include <unordered_map>
@@ -19,7 +19,7 @@ namespace ompisim::btl::vader {
 
 class BtlVader final : public Btl {
 public:
-  BtlVader(World& w, const McaParams& mca);
+  BtlVader(World& w, const VaderMca& mca);
   std::string name() const override { return "vader"; }
   const BtlCaps& caps() const override { return caps_; }
   // Ranks of the same node other than oneself (btl_vader_add_procs: OPAL_PROC_ON_LOCAL_NODE and not my_proc).
@@ -34,7 +34,7 @@ private:
   // Cost of making [addr, addr+bytes) of `peer` visible to `rank` (xpmem_attach per uncached 2 MiB region).
   double attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes);
   World& w_;
-  const McaParams& mca_;
+  const VaderMca& mca_;
   BtlCaps caps_;
   host::XpmemAttachCache xpmem_;
   std::unordered_map<std::uint64_t, Completion> inplace_;  // rx_buffer of a single-copy receive -> sender's completion

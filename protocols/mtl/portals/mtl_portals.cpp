@@ -13,7 +13,7 @@ constexpr PtIndex kReadTable = 1;  // OMPI_MTL_PORTALS_READ_TABLE_ID: long sends
 constexpr std::uint64_t kBlockPtr = 1, kLongCatchPtr = 2;  // user_ptr of the catch-all MDs (op ids start at 16)
 }  // namespace
 
-Protocol open_mpi_protocol(const McaParams& mca) {
+Protocol open_mpi_protocol(const MtlPortalsMca& mca) {
   Protocol p;
   p.name = "portals";
   p.eager_limit = static_cast<std::uint64_t>(mca.mtl_portals_eager_limit.value);

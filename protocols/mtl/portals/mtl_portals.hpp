@@ -18,7 +18,7 @@
 // until the block is unlinked (as in Portals).
 #pragma once
 #include "models/seastar/seastar.hpp"
-#include "protocols/base/mca_params.hpp"
+#include "protocols/mtl/portals/mtl_portals_mca.hpp"
 #include "protocols/mtl/mtl.hpp"
 #include "protocols/mtl/portals/mpi_bits.hpp"
 
@@ -40,7 +40,7 @@ struct Protocol {
   std::uint64_t block_size = 15728640;
   int blocks = 3;
 };
-Protocol open_mpi_protocol(const McaParams& mca);
+Protocol open_mpi_protocol(const MtlPortalsMca& mca);
 
 class MtlPortals final : public Mtl {
 public:

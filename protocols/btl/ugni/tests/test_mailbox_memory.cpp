@@ -86,7 +86,7 @@ TEST_CASE("mailbox memory: SMSG grows with peers, MSGQ with nodes only", "[unit]
 // Expected: Table I gives 512 B below 16,384 ranks and 256 B from 16,384 on, and the per-peer mailbox shrinks with
 // it (10304 B vs 18496 B); btl_ugni_smsg_limit, when set, wins. How validated: exact values.
 TEST_CASE("mailbox memory: Table I's 256 B above 16k ranks shrinks the per-peer mailbox", "[unit][gemini][mailbox]") {
-  McaParams mca;
+  UgniMca mca;
   CHECK(effective_smsg_limit(mca, 255) == 8192);
   CHECK(effective_smsg_limit(mca, 16383) == 512);
   CHECK(effective_smsg_limit(mca, 16384) == 256);
@@ -121,7 +121,7 @@ TEST_CASE("mailbox memory: connected endpoints never exceed all peers", "[gemini
     auto st = f.stack->stats();
     const std::uint64_t eps = st.counters.at("ugni_endpoints");
     const auto& pl = f.world->placement();
-    const std::uint64_t lim = effective_smsg_limit(f.mca_, c.ranks);
+    const std::uint64_t lim = effective_smsg_limit(f.mca_.btl_ugni, c.ranks);
     MailboxMemory m = mailbox_memory({c.ranks, pl.ranks_per_node, pl.node_count()}, lim, 32, eps, 32);
     INFO(c.algo << " endpoints = " << eps);
     CHECK(eps > 0);

@@ -1,0 +1,25 @@
+// btl/vader: its software parameters, declared beside the component as opal/mca/btl/vader/btl_vader_component.c mca_btl_vader_component_register declares
+// them: full MCA (or lower-cased Cray MPT environment) name, default with its source, dimension, range, description.
+// runner/ aggregates one such struct per component (protocols/register.hpp); the component receives only its own.
+#pragma once
+#include "core/params.hpp"
+
+#include <cstdint>
+
+namespace ompisim::btl::vader {
+
+struct VaderMca {
+  Sourced btl_vader_max_inline_send{256, "Gemini paper §III.B (lock-free per-peer queues below 256 bytes); Open MPI btl_vader_component.c max_inline_send = 256"};
+  Sourced btl_vader_eager_limit{4096, "Open MPI v1.8 btl_vader_component.c (eager_limit = 4 KiB)"};
+  Sourced btl_vader_xpmem_attach_granularity{2097152, "Gemini paper §III.B (attach at least 2 MB)"};
+
+  template <class V>
+  void visit(V&& v) {
+    v(btl_vader_max_inline_send, {"btl_vader_max_inline_send", Dim::Bytes, "header + data below this are copied in (fast box); above, single copy", 0, 1 << 20});
+    v(btl_vader_eager_limit, {"btl_vader_eager_limit", Dim::Bytes, "vader eager limit", 64, 1 << 24});
+    v(btl_vader_xpmem_attach_granularity,
+      {"btl_vader_xpmem_attach_granularity", Dim::Bytes, "xpmem_attach region size", 4096, 1LL << 40});
+  }
+};
+
+}  // namespace ompisim::btl::vader

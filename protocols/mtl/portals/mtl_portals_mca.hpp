@@ -1,0 +1,24 @@
+// mtl/portals: its software parameters, declared beside the component as ompi/mca/mtl/portals/mtl_portals_component.c declares
+// them: full MCA (or lower-cased Cray MPT environment) name, default with its source, dimension, range, description.
+// runner/ aggregates one such struct per component (protocols/register.hpp); the component receives only its own.
+#pragma once
+#include "core/params.hpp"
+
+#include <cstdint>
+
+namespace ompisim::mtl::portals {
+
+struct MtlPortalsMca {
+  Sourced mtl_portals_eager_limit{32768, "seastar-portals paper §2.1: unexpected short messages are below 32K (the later mtl_portals_component.c default is 128 KiB)"};
+  Sourced mtl_portals_short_block_size{15728640, "open-mpi/ompi mtl_portals_component.c: short-receive blocks of 15 MiB (hardware-sources.md §4, V)"};
+  Sourced mtl_portals_short_blocks{3, "open-mpi/ompi mtl_portals_component.c: 3 short-receive blocks (hardware-sources.md §4, V)"};
+
+  template <class V>
+  void visit(V&& v) {
+    v(mtl_portals_eager_limit, {"mtl_portals_eager_limit", Dim::Bytes, "mtl/portals short/long cut-off", 0, 1 << 30});
+    v(mtl_portals_short_block_size, {"mtl_portals_short_block_size", Dim::Bytes, "mtl/portals unexpected short block", 65536, 1LL << 34});
+    v(mtl_portals_short_blocks, {"mtl_portals_short_blocks", Dim::Count, "mtl/portals unexpected short blocks", 1, 1024});
+  }
+};
+
+}  // namespace ompisim::mtl::portals

@@ -1,0 +1,35 @@
+// native/mpich_gni (Cray MPT: MPICH2 uGNI netmod + Nemesis shared memory): its environment variables (MPICH_GNI_*,
+// MPICH_SMP_*, lower-cased), declared beside the component as Open MPI's component register functions declare theirs:
+// name, default with its source (Cray intro_mpi(3)), dimension, range, description.
+// runner/ aggregates one such struct per component (protocols/register.hpp); the component receives only its own.
+#pragma once
+#include "core/params.hpp"
+#include "protocols/base/smsg_auto_limit.hpp"
+
+#include <cstdint>
+
+namespace ompisim::native {
+
+struct MpichGniMca {
+  Sourced mpich_gni_max_vshort_msg_size{0, "0 = auto by job size; Cray intro_mpi(3) (memory, status M)"};
+  Sourced mpich_gni_max_eager_msg_size{8192, "Cray intro_mpi(3) MPICH_GNI_MAX_EAGER_MSG_SIZE (status M)"};
+  Sourced mpich_gni_rdma_threshold{1024, "Cray intro_mpi(3) MPICH_GNI_RDMA_THRESHOLD (status M)"};
+  Sourced mpich_smp_single_copy_size{8192, "Cray intro_mpi(3) MPICH_SMP_SINGLE_COPY_SIZE (status M)"};
+  Sourced mpich_gni_smsg_credits{32, "assumption: Cray MPT does not document its per-connection SMSG mailbox credits; taken equal to Open MPI's btl_ugni_smsg_max_credits so that the two stacks differ only in protocol"};
+  Sourced mpich_smp_xpmem_attach_granularity{2097152, "assumption: Cray MPT's XPMEM attach granularity is not documented; taken equal to vader's 2 MiB (Gemini paper §III.B)"};
+
+  template <class V>
+  void visit(V&& v) {
+    v(mpich_gni_max_vshort_msg_size,
+      {"mpich_gni_max_vshort_msg_size", Dim::Bytes, "Cray MPT SMSG limit; 0 = auto by job size", 0, 65536});
+    v(mpich_gni_max_eager_msg_size, {"mpich_gni_max_eager_msg_size", Dim::Bytes, "Cray MPT eager limit", 0, 1 << 24});
+    v(mpich_gni_rdma_threshold, {"mpich_gni_rdma_threshold", Dim::Bytes, "Cray MPT FMA->BTE threshold", 0, 1 << 24});
+    v(mpich_smp_single_copy_size,
+      {"mpich_smp_single_copy_size", Dim::Bytes, "Cray MPT on-node XPMEM single-copy threshold", 0, 1 << 30});
+    v(mpich_gni_smsg_credits, {"mpich_gni_smsg_credits", Dim::Count, "Cray MPT SMSG credits per connection", 1, 4096});
+    v(mpich_smp_xpmem_attach_granularity,
+      {"mpich_smp_xpmem_attach_granularity", Dim::Bytes, "Cray MPT xpmem_attach region size", 4096, 1LL << 40});
+  }
+};
+
+}  // namespace ompisim::native
