@@ -1,4 +1,6 @@
 #include "platform/machine.hpp"
+
+#include "core/safe_name.hpp"
 #include "platform/topology/topology_registry.hpp"
 
 #include <filesystem>
@@ -65,7 +67,11 @@ static Json load_with_base(const std::string& file, int depth = 0) {
   if (!j.is_object()) throw InputError(file, "", "a machine file must be a JSON object");
   if (j.contains("base")) {
     if (depth > 4 || !j["base"].is_string()) throw InputError(file, "base", "expected a machine name (no cycles)");
-    Json base = load_with_base(machine_file(j["base"].get<std::string>()), depth + 1);
+    // A base is a machine name from the machine directory, never a path (a machine file may come from anywhere).
+    std::string base_name = j["base"].get<std::string>();
+    check_safe_name(base_name, file, "base");
+    if (base_name.ends_with(".json")) throw InputError(file, "base", "expected a machine name, not a file name");
+    Json base = load_with_base(machine_file(base_name), depth + 1);
     base.erase("description");
     deep_merge(base, j);
     base.erase("base");

@@ -24,10 +24,10 @@
 namespace ompisim {
 
 struct StackSpec {
-  std::string pml;               // "ob1" or "cm" (empty for native / model stacks)
-  std::vector<std::string> btl;  // pml/ob1's BTLs, in bml/r2 order
-  std::string mtl;               // pml/cm's MTL
-  std::string native, model;     // single-component stacks
+  std::string pml{};               // "ob1" or "cm" (empty for native / model stacks)
+  std::vector<std::string> btl{};  // pml/ob1's BTLs, in bml/r2 order
+  std::string mtl{};               // pml/cm's MTL
+  std::string native{}, model{};   // single-component stacks
   bool operator==(const StackSpec&) const = default;
   // (framework, name, JSON key path) of every component, in order.
   struct Part {

@@ -28,6 +28,7 @@ machine nic_kind 'j["nic"]["kind"] = "gemnii"' "key 'nic.kind': unknown NIC kind
 machine topology_kind 'j["topology"]["kind"] = "tours"' "topology.kind.*unknown.*did you mean 'torus'"
 machine route_policy 'j["topology"]["routing"] = "valiant"' "topology.routing.*valiant"
 machine no_cores 'j["node"]["cores_per_numa"] = 0' "node.cores_per_numa"
+machine base_path 'j["base"] = "../../../etc/passwd"' "key 'base'"
 machine nic_numa 'j["node"]["buses"] = {"ht": {"bandwidth": {"value": "9.6 GB/s", "source": "t"}, "latency": {"value": "0.1 us", "source": "t"}}}; j["node"]["nics"] = [{"network": "gemini", "numa": 4, "bus": "ht"}]' "node.nics\[0\].numa"
 B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 2'
 scenario cpu_list "{$B, \"cpu_list\": [0, 16]}" "cpu_list\[1\]"

@@ -18,8 +18,10 @@ points = {k for k in rows if k.count(".") >= 3}  # point ids (paper.kind.metric.
 fitted = {k: v for k, v in rows.items() if k not in points}
 assert fitted, rows
 for k, v in fitted.items():
-    sec, key = k.split(".", 1)
-    file_val = float(m[sec][key]["value"].split()[0])
+    entry = m
+    for part in k.split("."):  # the key path in the file: "nic.bte_bandwidth", "node.memory.dram_copy_bandwidth"
+        entry = entry[part]
+    file_val = float(entry["value"].split()[0])
     new_val = float(v.split()[0])
     assert abs(new_val / file_val - 1) < 0.01, (k, file_val, new_val)
 res = {k: float(rows[k]) for k in points}
