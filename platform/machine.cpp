@@ -95,6 +95,14 @@ ParamList Machine::physical_params() {
   return all;
 }
 
+double Machine::software_cost(const std::string& name) const {
+  for (auto& [section, list] : nic->sections())
+    if (section == "software")
+      for (auto& r : list)
+        if (r.info.name == name) return r.p->value;
+  throw InputError(file, "software." + name, "this machine gives no " + name + " (needed by the stack's components)");
+}
+
 void Machine::rebuild_topology() { topology->set_link_params(nic->link_params()); }
 
 std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const NicKindRegistry& kinds) {

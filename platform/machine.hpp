@@ -29,6 +29,9 @@ struct Machine {
   Json mca_defaults = Json::object();  // "mca_defaults" as given ({name: {value, source}}), read by the MPI layers
 
   std::string nic_kind() const { return nic->kind(); }
+  // A per-message software cost of an MPI component measured on this machine (the "software" section, e.g.
+  // "pml_ob1_overhead"); InputError naming the machine file and software.<name> when the machine has none.
+  double software_cost(const std::string& name) const;
   ParamList physical_params();  // "node.*", "os.*", then every section of the NIC kind ("nic.router_hop_latency", ...)
   // Sets the topology's link rates from the NIC parameters (after loading, and after --set overrides). Keeps the shape.
   void rebuild_topology();

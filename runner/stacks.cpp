@@ -293,19 +293,18 @@ StackSpec resolve_stack(const Json& stack, const std::string& kind, const std::s
 }
 
 std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSpec& s, const std::string& name) {
-  const std::string kind = w.machine().nic_kind();
   if (s.pml == "ob1") {
-    double overhead = kind == "gemini" ? gemini::nic(w.machine()).software.ompi_sw_overhead
-                                       : seastar::nic(w.machine()).software.pml_ob1_overhead;
+    // pml/ob1's per-message software cost, measured on each machine: the machine's software.pml_ob1_overhead.
+    double overhead = w.machine().software_cost("pml_ob1_overhead");
     return std::make_unique<Ob1Stack>(w, mca, s.btl, overhead, name);
   }
   if (s.pml == "cm" && s.mtl == "portals")
     return std::make_unique<PortalsMatchingStack>(w, mtl::portals::open_mpi_protocol(mca.mtl_portals),
-                                                  seastar::nic(w.machine()).software.pml_cm_overhead, name);
+                                                  w.machine().software_cost("pml_cm_overhead"), name);
   if (s.native == "mpich_gni") return std::make_unique<native::MpichGni>(w, mca.native_mpich_gni);
   if (s.native == "mpich_portals")
     return std::make_unique<PortalsMatchingStack>(w, cray_mpi_protocol(mca.native_mpich_portals),
-                                                  seastar::nic(w.machine()).software.mpich_overhead, name);
+                                                  w.machine().software_cost("mpich_overhead"), name);
   if (s.model == "loggp") return std::make_unique<loggp::LogGPStack>(w);
   throw std::logic_error("build_stack: no factory for " + s.to_json().dump());
 }

@@ -46,12 +46,12 @@ struct GeminiParams {
 
 // Per-message software costs of the MPI libraries on this machine's CPU (fitted).
 struct SoftwareParams {
-  Sourced ompi_sw_overhead;   // pml/ob1 + BTL path, per message per side
+  Sourced pml_ob1_overhead;   // pml/ob1 + BTL path, per message per side
   Sourced mpich_sw_overhead;  // Cray MPT (MPICH2 CH3/Nemesis) path, per message per side
 
   template <class V>
   void visit(V&& v) {
-    v(ompi_sw_overhead, {"ompi_sw_overhead", Dim::Time, "Open MPI ob1+BTL software cost per message per side", 0, 1e-4});
+    v(pml_ob1_overhead, {"pml_ob1_overhead", Dim::Time, "Open MPI ob1+BTL software cost per message per side", 0, 1e-4});
     v(mpich_sw_overhead, {"mpich_sw_overhead", Dim::Time, "Cray MPT software cost per message per side", 0, 1e-4});
   }
 };
