@@ -5,6 +5,7 @@
 // for any kind the same way.
 #pragma once
 #include "core/params.hpp"
+#include "core/registry.hpp"
 #include "platform/topology/topology.hpp"
 
 #include <array>
@@ -59,16 +60,7 @@ struct NicKindInfo {
   std::function<std::unique_ptr<NicModel>()> make;
 };
 
-class NicKindRegistry {
-public:
-  void add(NicKindInfo info);  // std::invalid_argument on an empty name, a null factory or a duplicate
-  const NicKindInfo* find(const std::string& name) const;
-  const std::vector<NicKindInfo>& all() const { return entries_; }
-  std::vector<std::string> names() const;
-
-private:
-  std::vector<NicKindInfo> entries_;
-};
+class NicKindRegistry : public NamedRegistry<NicKindInfo, &NicKindInfo::make> {};
 
 // A NIC model of a given C++ type, or a std::logic_error naming both kinds (a component built for one NIC kind was
 // asked to run on another: the stack registry prevents this for user input).

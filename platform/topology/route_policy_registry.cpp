@@ -22,27 +22,6 @@ bool RoutePolicyInfo::applies_to(const std::string& kind) const {
   return kinds.empty() || std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
 }
 
-void RoutePolicyRegistry::add(RoutePolicyInfo info) {
-  if (info.name.empty()) throw std::invalid_argument("RoutePolicyRegistry::add: empty policy name");
-  if (info.route == nullptr)
-    throw std::invalid_argument("RoutePolicyRegistry::add: " + info.name + " has no routing function");
-  if (find(info.name) != nullptr)
-    throw std::invalid_argument("RoutePolicyRegistry::add: " + info.name + " is already registered");
-  entries_.push_back(std::move(info));
-}
-
-const RoutePolicyInfo* RoutePolicyRegistry::find(const std::string& name) const {
-  for (const auto& e : entries_)
-    if (e.name == name) return &e;
-  return nullptr;
-}
-
-std::vector<std::string> RoutePolicyRegistry::names() const {
-  std::vector<std::string> out;
-  for (const auto& e : entries_) out.push_back(e.name);
-  return out;
-}
-
 std::vector<std::string> RoutePolicyRegistry::names_for(const std::string& kind) const {
   std::vector<std::string> out;
   for (const auto& e : entries_)

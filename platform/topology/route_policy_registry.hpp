@@ -2,6 +2,7 @@
 // collectives/registry.hpp: name, one-line description, the topology kinds it applies to (empty = every kind), its
 // source, and the routing function (route_policies.hpp).
 #pragma once
+#include "core/registry.hpp"
 #include "platform/topology/topology.hpp"
 
 #include <cstdint>
@@ -22,17 +23,9 @@ struct RoutePolicyInfo {
   bool applies_to(const std::string& kind) const;
 };
 
-class RoutePolicyRegistry {
+class RoutePolicyRegistry : public NamedRegistry<RoutePolicyInfo, &RoutePolicyInfo::route> {
 public:
-  // Throws std::invalid_argument for an empty name, a null function or a duplicate name.
-  void add(RoutePolicyInfo info);
-  const RoutePolicyInfo* find(const std::string& name) const;  // nullptr when not registered
-  const std::vector<RoutePolicyInfo>& all() const { return entries_; }
-  std::vector<std::string> names() const;
   std::vector<std::string> names_for(const std::string& kind) const;  // policies that apply to `kind`
-
-private:
-  std::vector<RoutePolicyInfo> entries_;
 };
 
 // Registers dimension_order, minimal, updown_adaptive, valiant, ugal.

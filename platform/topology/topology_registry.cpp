@@ -22,26 +22,6 @@ std::vector<std::string> allowed_shape_keys(const std::vector<std::string>& opti
   return keys;
 }
 
-void TopologyRegistry::add(TopologyInfo info) {
-  if (info.name.empty()) throw std::invalid_argument("TopologyRegistry::add: empty topology name");
-  if (info.make == nullptr) throw std::invalid_argument("TopologyRegistry::add: " + info.name + " has no factory");
-  if (find(info.name) != nullptr)
-    throw std::invalid_argument("TopologyRegistry::add: " + info.name + " is already registered");
-  entries_.push_back(std::move(info));
-}
-
-const TopologyInfo* TopologyRegistry::find(const std::string& name) const {
-  for (const auto& e : entries_)
-    if (e.name == name) return &e;
-  return nullptr;
-}
-
-std::vector<std::string> TopologyRegistry::names() const {
-  std::vector<std::string> out;
-  for (const auto& e : entries_) out.push_back(e.name);
-  return out;
-}
-
 void register_topologies(TopologyRegistry& reg) {
   reg.add({"torus", "3-D torus or mesh of routers, static dimension-order routing (X, Y, Z, shorter way, ties to +)",
            "Alverson, Roweth, Kaplan, The Gemini System Interconnect, HOTI 2010", &Torus::from_shape});

@@ -3,6 +3,7 @@
 // its source, and a factory that reads the machine file's `topology` object strictly (every bad key is an InputError
 // naming the file and the key path "topology.<key>").
 #pragma once
+#include "core/registry.hpp"
 #include "platform/topology/topology.hpp"
 
 #include <memory>
@@ -30,17 +31,7 @@ struct TopologyInfo {
   TopologyFactory make = nullptr;
 };
 
-class TopologyRegistry {
-public:
-  // Throws std::invalid_argument for an empty name, a null factory or a duplicate name.
-  void add(TopologyInfo info);
-  const TopologyInfo* find(const std::string& name) const;  // nullptr when not registered
-  const std::vector<TopologyInfo>& all() const { return entries_; }
-  std::vector<std::string> names() const;
-
-private:
-  std::vector<TopologyInfo> entries_;
-};
+class TopologyRegistry : public NamedRegistry<TopologyInfo, &TopologyInfo::make> {};
 
 // Registers torus, fat_tree, dragonfly and flat.
 void register_topologies(TopologyRegistry& reg);
