@@ -59,9 +59,7 @@ void World::cpu_copy(int rank, double bytes, Callback fn, MemSpace src, MemSpace
     else cpu(rank, 0, std::move(fn));
     return;
   }
-  bool local = (src.kind == MemKind::Host && (src.index < 0 || src.index == machine_.node.numa_of(core_of_context(rank)))) &&
-               (dst.kind == MemKind::Host && (dst.index < 0 || dst.index == machine_.node.numa_of(core_of_context(rank))));
-  if (auto s = machine_.node.split_copy(bytes); local && s.dram_bytes <= 0) {
+  if (auto s = machine_.node.split_copy(bytes); is_local(rank, src, dst) && s.dram_bytes <= 0) {
     // Within the cache the copy is CPU time of known length, not a flow through the shared memory bus.
     bytes_copied += static_cast<std::uint64_t>(bytes);
     cpu(rank, s.cache_time, std::move(fn));
@@ -254,6 +252,11 @@ platform::MemSpace World::node_space(int ctx, MemSpace m) const {
   return platform::MemSpace::host(m.index < 0 ? machine_.node.numa_of(core_of_context(ctx)) : m.index);
 }
 
+bool World::is_local(int ctx, MemSpace src, MemSpace dst) const {
+  platform::MemSpace home = platform::MemSpace::host(machine_.node.numa_of(core_of_context(ctx)));
+  return node_space(ctx, src) == home && node_space(ctx, dst) == home;
+}
+
 MemSpace World::local_memory(int rank) const { return {MemKind::Host, machine_.node.numa_of(core_of(rank))}; }
 
 void World::bulk(long long a, long long b, double bytes, double latency, Callback done, bool pulled, int rank_a,
@@ -297,7 +300,7 @@ void World::copy(int ctx, double bytes, Callback done, MemSpace src, MemSpace ds
   long long n = node_of(rank_of_context(ctx));
   int c = core_of_context(ctx);
   platform::MemSpace s = node_space(ctx, src), d = node_space(ctx, dst);
-  bool local = s == d && s.kind == platform::MemSpace::Kind::Host && s.index == machine_.node.numa_of(c);
+  bool local = is_local(ctx, src, dst);
   // The part of the working set that fits the cache moves at the cache copy rate (for a copy from another NUMA node:
   // a cache-to-cache transfer of data its writer just touched), analytically; the rest streams from DRAM over the
   // resources between the two memories (the core's copy rate, the memory controllers, the inter-die or inter-socket

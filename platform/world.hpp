@@ -142,6 +142,7 @@ private:
   static long long node_key(long long node, platform::ResourceKey k);
   ResourceId node_resource(long long node, platform::ResourceKey k) const;
   platform::MemSpace node_space(int ctx, MemSpace m) const;  // "local" resolved to the context's NUMA node
+  bool is_local(int ctx, MemSpace src, MemSpace dst) const;  // both in the context's own NUMA node
   std::vector<ResourceId> core_res_;  // per execution context: the copy resource of the core it is bound to
   std::unordered_map<std::uint32_t, ResourceId> link_res_;
 };
