@@ -1,5 +1,5 @@
 #include "benchmarks/benchmarks.hpp"
-#include "test_helpers.hpp"
+#include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
