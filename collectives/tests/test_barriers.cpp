@@ -66,7 +66,7 @@ int complete_tree_depth(int n, int radix) {
 }
 
 std::string decision_path() {
-  return (std::filesystem::path(__FILE__).parent_path() / ".." / "decision" / "barrier_tuned.json").string();
+  return (std::filesystem::path(OMPISIM_SOURCE_DIR) / "collectives" / "decision" / "barrier_tuned.json").string();
 }
 
 const std::vector<int>& large_sample() {
