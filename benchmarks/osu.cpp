@@ -125,11 +125,13 @@ Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<dou
 const std::vector<std::string>& benchmark_names() {
   static const std::vector<std::string> n{"osu_latency", "osu_multi_lat", "osu_bw",       "osu_bibw",
                                           "osu_mbw_mr",  "netpipe",       "smb_overhead", "barrier_loop",
-                                          "app_skeleton"};
+                                          "app_skeleton", "pingpong_layers"};
   return n;
 }
 
-bool is_latency_benchmark(const std::string& n) { return n == "osu_latency" || n == "osu_multi_lat" || n == "netpipe"; }
+bool is_latency_benchmark(const std::string& n) {
+  return n == "osu_latency" || n == "osu_multi_lat" || n == "netpipe" || n == "pingpong_layers";
+}
 
 std::vector<std::uint64_t> osu_default_sizes(const std::string& name) {
   std::vector<std::uint64_t> s;

@@ -65,6 +65,14 @@ void register_components(ComponentRegistry& reg) {
   reg.add({"native", "mpich_portals",
            "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above",
            {"seastar"}, [](McaParams& m, const ParamVisitor& v) { m.native_mpich_portals.visit(v); }});
+  reg.add({"pml", "teg", "Open MPI 2004's PML over PTLs: host matching, first fragment eager or rendezvous, ptl_matched",
+           {"qsnet"}});
+  reg.add({"ptl", "elan4", "Quadrics Elan4 PTL: QDMA first fragments, RDMA read or write, chained events, progress threads",
+           {"qsnet"}, [](McaParams& m, const ParamVisitor& v) { m.ptl_elan4.visit(v); }});
+  reg.add({"native", "mpich_qsnet", "MPICH-QsNetII over Tport: matching on the NIC, 32-byte header, NIC-driven rendezvous",
+           {"qsnet"}, [](McaParams& m, const ParamVisitor& v) { m.native_mpich_qsnet.visit(v); }});
+  reg.add({"native", "elan4_qdma", "raw libelan4 QDMA ping-pong (no MPI layer): the QDMA latency of the paper's Fig. 9",
+           {"qsnet"}, [](McaParams& m, const ParamVisitor& v) { m.native_elan4_qdma.visit(v); }});
   reg.add({"model", "loggp", "LogGOPS reference stack (closed-form checks)", {"loggp"}});
 }
 

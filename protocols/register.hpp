@@ -10,6 +10,8 @@
 #include "protocols/mtl/portals/mtl_portals_mca.hpp"
 #include "protocols/native/mpich_gni_mca.hpp"
 #include "protocols/native/mpich_portals_mca.hpp"
+#include "protocols/native/qsnet/mpich_qsnet_mca.hpp"
+#include "protocols/ptl/elan4/ptl_elan4_mca.hpp"
 
 #include <functional>
 #include <string>
@@ -56,6 +58,9 @@ struct McaParams {
   mtl::portals::MtlPortalsMca mtl_portals;
   native::MpichGniMca native_mpich_gni;
   native::MpichPortalsMca native_mpich_portals;
+  ptl::elan4::PtlElan4Mca ptl_elan4;
+  native::MpichQsnetMca native_mpich_qsnet;
+  native::Elan4QdmaMca native_elan4_qdma;
 
   template <class V>
   void visit(V&& v) {

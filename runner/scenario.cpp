@@ -161,7 +161,7 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
     for (long long n : s.ranks) {
       if (n < 2 || n % 2) r.fail("ranks", fmt::format("{} needs an even number of ranks >= 2, got {}", s.benchmark, n));
       if ((s.benchmark == "osu_latency" || s.benchmark == "osu_bw" || s.benchmark == "osu_bibw" ||
-           s.benchmark == "netpipe" || s.benchmark == "smb_overhead") && n != 2)
+           s.benchmark == "netpipe" || s.benchmark == "smb_overhead" || s.benchmark == "pingpong_layers") && n != 2)
         r.fail("ranks", fmt::format("{} runs on exactly 2 ranks, got {} (use osu_multi_lat / osu_mbw_mr)", s.benchmark, n));
     }
   }
@@ -286,13 +286,20 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   const topology::RoutePolicyInfo* routing =
       s.routing.empty() ? nullptr : &topology::find_route_policy(s.routing, m->topology->kind(), s.file, "routing");
   World w(*sim, *m, pl, routing);
-  auto stack = build_stack(w, mca, spec, s.stack);
+  std::unique_ptr<Stack> stack;
+  try {
+    stack = build_stack(w, mca, spec, s.stack);
+  } catch (const InputError& e) {  // a component refusing its MCA choices names the key: the file is the scenario's
+    if (e.file().empty()) throw InputError(s.file, e.key(), e.reason());
+    throw;
+  }
   Json points;
   // The fabric's resources, before seal(); each flow's path is built when the flow starts.
   w.declare_resources();
   sim->seal();
   if (s.benchmark == "barrier_loop") points = Json::array({bench::run_barrier(w, *stack, s.barrier, s.file)});
   else if (s.benchmark == "app_skeleton") points = Json::array({bench::run_app(w, *stack, s.app, s.file)});
+  else if (s.benchmark == "pingpong_layers") points = bench::run_pingpong_layers(w, *stack, s.osu);
   else points = s.benchmark == "smb_overhead" ? bench::run_smb(w, *stack, s.osu) : bench::run_osu(w, *stack, s.osu);
   StackStats st = stack->stats();
   Json stats{{"sends_posted", st.sends_posted},       {"sends_completed", st.sends_completed},

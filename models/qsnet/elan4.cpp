@@ -40,7 +40,7 @@ void Elan4::qdma(int src, int dst, int q, std::uint32_t bytes, std::uint64_t pay
   if (bytes > static_cast<std::uint32_t>(p_.qdma_slot_bytes.value))
     throw std::logic_error("Elan4: a QDMA larger than a queue slot (" + std::to_string(bytes) + " B)");
   ++qdmas;
-  double start = command(w_.node_of(src));
+  double start = bus(w_.node_of(src), w_.node_of(dst), command(w_.node_of(src)), bytes);
   double arrive = start + wire(src, dst, bytes);
   w_.sim().at(arrive, [this, src, dst, q, bytes, payload, acked = std::move(acked)]() mutable {
     try_store(src, dst, q, bytes, payload, std::move(acked));
@@ -94,7 +94,16 @@ void Elan4::move(int rank_a, int rank_b, std::uint64_t bytes, bool pulled, Callb
     w_.bulk(a, b, static_cast<double>(bytes), path.latency, std::move(done), pulled, rank_a, rank_b);
     return;
   }
-  w_.sim().after(path.time(static_cast<double>(bytes)), std::move(done));
+  double start = bus(a, b, w_.sim().now(), static_cast<double>(bytes));
+  w_.sim().at(start + path.time(static_cast<double>(bytes)), std::move(done));
+}
+
+double Elan4::bus(long long a, long long b, double ready, double bytes) {
+  // Both nodes' PCI-X buses carry the payload (read at the source, written at the destination): an analytic transfer
+  // starts when both are free and holds them for its serialization time.
+  double start = std::max({ready, bus_free_[a], bus_free_[b]});
+  bus_free_[a] = bus_free_[b] = start + bytes / p_.dma_bandwidth();
+  return start;
 }
 
 void Elan4::rdma_write(int rank, int peer, std::uint64_t bytes, EventId ev) {

@@ -14,7 +14,8 @@
 //
 // Host-side waiting (polling, interrupts, progress threads) is the protocol's business (protocols/ptl/elan4): this
 // class only says when a queue slot or an event's host word is written.
-// LIMITATIONS: analytic messages (QDMA, RDMA up to flow_threshold) do not contend for PCI-X or links; the command
+// LIMITATIONS: analytic messages (QDMA, RDMA up to flow_threshold) take turns on both nodes' PCI-X buses (first come,
+// first served) but do not see the flows above flow_threshold, nor contend for fat-tree links; the command
 // processor is one serial resource for every descriptor of a NIC; no NIC MMU misses (a fixed translation cost per
 // descriptor); QDMA retries are periodic, not back-off; no hardware broadcast (no documented cost: README.md).
 #pragma once
@@ -68,13 +69,19 @@ public:
   // The NIC's thread processor on `node`: `cost` of work starting when it is free and not before now; returns the end.
   double thread_processor(long long node, double cost);
 
+  // When an analytic payload may start on nodes a and b (not before `ready`): both PCI-X buses are held for its
+  // serialization time (flows above flow_threshold share the pcix resources in the engine instead).
+  double bus(long long a, long long b, double ready, double bytes);
+  // The NIC's command processor takes one descriptor now (serial per NIC): returns when it is started.
+  double command(long long node);
+  // One-way time of a packet of `bytes` from rank src's NIC to dst's (a loopback on one node).
+  double wire(int src, int dst, std::uint32_t bytes) const;
+
   void add_counters(std::map<std::string, std::uint64_t>& c) const;
   std::uint64_t qdmas = 0, qdma_retries = 0, rdma_writes = 0, rdma_reads = 0, events_fired = 0, chained_ops = 0,
                 rdma_flows = 0;
 
 private:
-  double wire(int src, int dst, std::uint32_t bytes) const;  // one-way time of a QDMA (loopback on one node)
-  double command(long long node);  // the command processor takes one descriptor: returns when it is started
   void try_store(int src, int dst, int q, std::uint32_t bytes, std::uint64_t payload, Callback acked);
   // Data of `bytes` from node a to b, starting now: analytic or a shared flow; `done` when the last byte landed.
   void move(int rank_a, int rank_b, std::uint64_t bytes, bool pulled, Callback done);
@@ -83,7 +90,7 @@ private:
   const Elan4Params& p_;
   std::unordered_map<std::uint64_t, QdmaQueue<QdmaMsg>> queues_;  // key: rank * 4 + q
   std::unordered_map<EventId, std::pair<ElanEvent, Callback>> events_;
-  std::unordered_map<long long, double> cmd_free_, tproc_free_;
+  std::unordered_map<long long, double> cmd_free_, tproc_free_, bus_free_;
   EventId next_event_ = 1;
 };
 

@@ -24,7 +24,7 @@ struct Elan4Params {
   Sourced thread_proc_match_cost;// thread processor, per posted receive walked while matching (Tport)
   Sourced host_event_poll_cost;  // host: read one 8-byte host event word (polling)
   Sourced host_interrupt_cost;   // host: an event interrupt wakes a process blocked on it (kernel path, wake-up)
-  Sourced event_spin_time;       // host: a wait polls its event this long before it blocks (then an interrupt wakes it)
+  Sourced event_spin_time;       // a progress thread polls its queue this long after its last work, then blocks
   Sourced qdma_slot_bytes;       // size of one receive-queue slot (QDMA message limit)
   Sourced qdma_slots;            // slots per receive queue
   Sourced qdma_retry_delay;      // a QDMA refused by a full queue is retried by the NIC after this
@@ -47,7 +47,7 @@ struct Elan4Params {
     v(thread_proc_match_cost, {"thread_proc_match_cost", Dim::Time, "thread processor time per posted receive walked", 0, 1e-5});
     v(host_event_poll_cost, {"host_event_poll_cost", Dim::Time, "host cost of reading one host event word", 0, 1e-5});
     v(host_interrupt_cost, {"host_interrupt_cost", Dim::Time, "interrupt + wake-up of a process blocked on an event", 0, 1e-3});
-    v(event_spin_time, {"event_spin_time", Dim::Time, "a host wait polls this long before blocking", 0, 1e-2});
+    v(event_spin_time, {"event_spin_time", Dim::Time, "a progress thread polls its queue this long before blocking", 0, 1e-2});
     v(qdma_slot_bytes, {"qdma_slot_bytes", Dim::Bytes, "receive-queue slot size (QDMA message limit)", 64, 1 << 20});
     v(qdma_slots, {"qdma_slots", Dim::Count, "slots per QDMA receive queue", 1, 1 << 20});
     v(qdma_retry_delay, {"qdma_retry_delay", Dim::Time, "retry interval of a QDMA refused by a full queue", 1e-9, 1e-2});
@@ -63,7 +63,6 @@ struct SoftwareParams {
   Sourced datatype_engine_overhead;  // Open MPI's datatype engine (convertor) set-up per request, vs a plain memcpy
   Sourced thread_handoff_cost;       // a progress thread hands a completed request to the main thread (cond. signal)
   Sourced mpich_qsnet_overhead;      // MPICH-QsNetII (ADI over Tport) host cost per message per side
-  Sourced tport_chunk_bytes;         // Tport pipelines large messages in chunks of this size
   Sourced elan4_qdma_overhead;       // the raw libelan4 QDMA test program's host cost per message per side
 
   template <class V>
@@ -73,7 +72,6 @@ struct SoftwareParams {
     v(datatype_engine_overhead, {"datatype_engine_overhead", Dim::Time, "datatype engine set-up per request", 0, 1e-4});
     v(thread_handoff_cost, {"thread_handoff_cost", Dim::Time, "progress thread -> main thread hand-off", 0, 1e-3});
     v(mpich_qsnet_overhead, {"mpich_qsnet_overhead", Dim::Time, "MPICH-QsNetII host software per message per side", 0, 1e-4});
-    v(tport_chunk_bytes, {"tport_chunk_bytes", Dim::Bytes, "Tport pipeline chunk for large messages", 256, 1 << 30});
     v(elan4_qdma_overhead, {"elan4_qdma_overhead", Dim::Time, "raw libelan4 QDMA program host cost per side", 0, 1e-4});
   }
 };

@@ -121,7 +121,7 @@ TEST_CASE("models/qsnet: a chained event fires exactly once after its trigger, w
 //           shared completion queue (Fig. 6) both completions are seen, each exactly once, whatever the order of the
 //           host's reads.
 // How validated: ElanEvent and QdmaQueue state after the interleaving.
-TEST_CASE("models/qsnet: a count-1 event cannot be re-armed atomically, a completion queue sees every completion",
+TEST_CASE("models/qsnet: a count-1 event cannot be re-armed atomically but a completion queue sees every completion",
           "[unit][qsnet]") {
   ElanEvent ev(1);
   int woken = 0;
