@@ -14,9 +14,11 @@ namespace {
 constexpr std::uint64_t kLargeMessage = 8192;  // OSU LARGE_MESSAGE_SIZE
 constexpr int kTag = 1, kAckTag = 2;
 
-Buffer buf_of(int rank, int which, std::uint64_t offset) {
-  // Distinct page-aligned buffers per rank (send / receive), as OSU allocates them once per run.
-  return Buffer{(static_cast<std::uint64_t>(rank) << 36) + (static_cast<std::uint64_t>(which) << 32) + offset, true};
+Buffer buf_of(int rank, int which, std::uint64_t offset, MemKind kind = MemKind::Host) {
+  // Distinct page-aligned buffers per rank (send / receive), as OSU allocates them once per run; in host memory or
+  // in the rank's GPU (index -1: the platform resolves it to the GPU the rank uses).
+  return Buffer{(static_cast<std::uint64_t>(rank) << 36) + (static_cast<std::uint64_t>(which) << 32) + offset, true,
+                MemSpace{kind, -1}};
 }
 
 struct Ctx {
@@ -51,7 +53,7 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
       // every message finds its receive already posted.
       // Each receive is awaited before the next is posted, so one Pending serves them all.
       Pending rx;
-      auto post = [&] { x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), rx.add()); };
+      auto post = [&] { x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), rx.add()); };
       if (!first) post();
       for (long long i = 0; i < iters + skip; ++i) {
         if (i == skip) t0 = x.w.sim().now();
@@ -61,7 +63,7 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
           if (i + 1 < iters + skip) post();
         }
         Pending a;
-        x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), a.add());
+        x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), a.add());
         co_await a;
         if (first) co_await rx;
       }
@@ -71,8 +73,8 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
         // The initiator sends then receives (MPI_Send, MPI_Recv); its peer receives then sends.
         for (bool send : {first, !first}) {
           Pending p;
-          if (send) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), p.add());
-          else x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), p.add());
+          if (send) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
+          else x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
           co_await p;
         }
       }
@@ -97,19 +99,19 @@ Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<dou
       if (i == skip) t0 = x.w.sim().now();
       if (bidirectional) {
         Pending p;
-        for (long long j = 0; j < window; ++j) x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), p.add());
-        for (long long j = 0; j < window; ++j) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), p.add());
+        for (long long j = 0; j < window; ++j) x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
+        for (long long j = 0; j < window; ++j) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
         co_await p;
       } else if (sender) {
         Pending p;
-        for (long long j = 0; j < window; ++j) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), p.add());
+        for (long long j = 0; j < window; ++j) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
         co_await p;
         Pending a;
         x.s.irecv(me, peer, kAckTag, 4, buf_of(me, 2, 0), a.add());
         co_await a;
       } else {
         Pending p;
-        for (long long j = 0; j < window; ++j) x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), p.add());
+        for (long long j = 0; j < window; ++j) x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
         co_await p;
         Pending a;
         x.s.isend(me, peer, kAckTag, 4, buf_of(me, 2, 0), a.add());

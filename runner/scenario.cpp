@@ -142,6 +142,11 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
                                    "take a window", s.benchmark));
     s.osu.window = b.opt_integer("window", 1, 100000).value_or(64);
     s.osu.buffer_offset = static_cast<std::uint64_t>(b.opt_integer("buffer_offset", 0, 4095).value_or(0));
+    if (b.has("buffer")) {
+      std::string k = b.str("buffer");
+      if (k != "host" && k != "device") b.fail("buffer", "expected 'host' or 'device' (where the benchmark's buffers live)");
+      s.osu.buffer = k == "device" ? MemKind::Device : MemKind::Host;
+    }
     if (b.has("prepost")) {
       if (!bench::is_latency_benchmark(s.benchmark)) b.fail("prepost", "only the ping-pong benchmarks (osu_latency, osu_multi_lat, netpipe) take this key");
       s.osu.prepost = b.boolean("prepost");
@@ -155,7 +160,8 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
         s.osu.threshold_pct = t;
       }
     }
-    b.finish({"name", "sizes", "iterations", "skip", "window", "buffer_offset", "side", "threshold_pct", "prepost"});
+    b.finish({"name", "sizes", "iterations", "skip", "window", "buffer_offset", "buffer", "side", "threshold_pct",
+              "prepost"});
     if (s.benchmark != "smb_overhead" && (b.has("side") || b.has("threshold_pct")))
       b.fail(b.has("side") ? "side" : "threshold_pct", "only smb_overhead takes this key");
     for (long long n : s.ranks) {
@@ -265,6 +271,9 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
     if (e.file().empty()) throw InputError(s.file, "machine", e.reason());
     throw;
   }
+  if (s.osu.buffer == MemKind::Device && m->node.gpus().empty())
+    throw InputError(s.file, "benchmark.buffer",
+                     fmt::format("device buffers need a GPU, but a {} node has none ({})", m->name, repo_relative(m->file)));
   const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, m->nic_kind(), m->name,
                                        s.file);
   McaParams mca = machine_mca(*m);
