@@ -215,10 +215,10 @@ int main(int argc, char** argv) {
       std::cout << "benchmarks (ompisim describe NAME: the keys of its \"benchmark\" block):\n";
       for (auto& b : bench::driver_registry().all())
         std::cout << fmt::format("  {:<14} [{}]  {}\n", b.name, b.family, b.description);
-      std::cout << "barrier algorithms (barrier_loop):\n";
-      for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";
-      std::cout << "application skeletons (app_skeleton, benchmarks/apps/):\n";
-      for (auto& a : bench::app_names()) std::cout << "  " << a << "\n";
+      std::cout << "benchmark keys that name one of a list (benchmark.key: values):\n";
+      for (auto& b : bench::driver_registry().all())
+        for (auto& p : b.params)
+          if (p.choices) std::cout << fmt::format("  {}.{}: {}\n", b.name, p.name, fmt::join(p.choices(), ", "));
       std::cout << "scenarios:\n";
       for (auto& f : validation::scenario_files()) std::cout << "  " << f << "\n";
       return 0;
