@@ -1,5 +1,7 @@
-// Benchmark drivers: the OSU micro-benchmarks (v5.x semantics and defaults) and an MPI_Barrier loop running the
-// collective schedules of collectives/. Each driver runs the ranks' programs on a Stack and returns result points.
+// The benchmarks' configurations and run functions: the OSU micro-benchmarks (v5.x semantics and defaults), NetPIPE,
+// Sandia SMB, an MPI_Barrier loop running the collective schedules of collectives/, application skeletons. Each runs
+// the ranks' programs on a Stack and returns result points. The runner reaches them through the driver registry
+// (driver.hpp), never by name.
 #pragma once
 #include "core/json_input.hpp"
 #include "mpi/stack.hpp"
@@ -16,6 +18,8 @@ struct OsuConfig {
   std::vector<std::uint64_t> sizes;
   long long iterations = -1, skip = -1, window = 64;  // -1: OSU's defaults (small / large message)
   std::uint64_t buffer_offset = 0;  // added to buffer addresses (0: page aligned, as OSU allocates)
+  MemKind buffer = MemKind::Host;   // "buffer": "host" | "device" (OSU's -d rocm/cuda D D: each rank's GPU, the one
+                                    // nearest its core unless bound otherwise)
   // Ping-pong only: the initiating rank posts the receive for the reply before it sends (true), or after its send
   // has completed (false, as osu_latency's MPI_Send then MPI_Recv). A what-if knob: a reply that arrives before its
   // receive is posted takes the unexpected path (long ones on Portals: truncated, then fetched with a get).
@@ -60,7 +64,6 @@ struct BarrierConfig {
 };
 
 bool is_latency_benchmark(const std::string& name);
-const std::vector<std::string>& benchmark_names();
 std::vector<std::uint64_t> osu_default_sizes(const std::string& name);
 // OSU defaults: iterations and skip for a message size.
 void osu_loop(const std::string& name, std::uint64_t size, long long& iters, long long& skip);

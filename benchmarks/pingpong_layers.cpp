@@ -4,11 +4,11 @@
 // down) gets "pml_us" (that time per message) and "ptl_us" = latency - pml_us (the transport's share, network
 // included); a stack without such counters reports pml_us 0 (all of its latency is below the MPI layer).
 #include "benchmarks/benchmarks.hpp"
+#include "benchmarks/osu_block.hpp"
 
 namespace ompisim::bench {
 
 Json run_pingpong_layers(World& w, Stack& s, const OsuConfig& c) {
-  if (w.ranks() != 2) throw InputError("", "ranks", "pingpong_layers runs on exactly 2 ranks");
   Json points = Json::array();
   auto counter = [](const StackStats& st, const char* k) {
     auto it = st.counters.find(k);
@@ -27,6 +27,38 @@ Json run_pingpong_layers(World& w, Stack& s, const OsuConfig& c) {
     points.push_back({{"bytes", size}, {"latency_us", lat}, {"pml_us", pml}, {"ptl_us", lat - pml}});
   }
   return points;
+}
+
+namespace {
+class LayersDriver final : public Driver {
+public:
+  explicit LayersDriver(OsuConfig c) : c_(std::move(c)) {}
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<LayersDriver>(*this); }
+  Json run(World& w, Stack& s, const std::string&) const override { return run_pingpong_layers(w, s, c_); }
+  void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, "pingpong_layers", true); }
+  std::string label() const override { return "pingpong_layers"; }
+  void narrow_for_calibration(const Json& sel) override { narrow_osu(c_, sel); }
+
+private:
+  OsuConfig c_;
+};
+}  // namespace
+
+void register_layers_driver(DriverRegistry& reg) {
+  DriverInfo d;
+  d.name = "pingpong_layers";
+  d.family = "layer costs";
+  d.description = "osu_latency per size with the time the PML and above hold each message (pml_us) and the rest "
+                  "(ptl_us): qsnet-elan4 Fig. 9";
+  d.params = {{"sizes", "list of sizes (bytes or \"8 KiB\")", "0, then powers of two 1 B .. 4 MiB", "message sizes"},
+              {"iterations", "integer >= 1", "10000 up to 8 KiB, 1000 above (OSU)", "timed iterations per size"},
+              {"skip", "integer >= 0", "100 up to 8 KiB, 10 above (OSU)", "warm-up iterations per size"}};
+  d.parse = [](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+    OsuConfig c = read_osu_block(b, "osu_latency", true);
+    c.name = "osu_latency";
+    return std::make_unique<LayersDriver>(std::move(c));
+  };
+  reg.add(std::move(d));
 }
 
 }  // namespace ompisim::bench

@@ -4,6 +4,7 @@
 #include "models/loggp/nic.hpp"
 #include "models/qsnet/nic.hpp"
 #include "models/seastar/nic.hpp"
+#include "models/slingshot/nic.hpp"
 
 namespace ompisim::models {
 
@@ -18,6 +19,10 @@ void register_nic_kinds(NicKindRegistry& reg) {
                     "thread processor) on PCI-X; Elite-4 quaternary fat tree",
            "Yu, Woodall, Graham, Panda, OSU-CISRC-10/04-TR54; Beecroft et al., IEEE Micro 2005; models/qsnet/README.md",
            [] { return std::make_unique<qsnet::QsnetNic>(); }});
+  reg.add({"cxi", "HPE Slingshot-11 Cassini NIC (libfabric CXI): hardware tag matching, inline commands, offloaded "
+           "rendezvous Get, overflow buffers; Rosetta dragonfly switches",
+           "hardware-sources.md \u00a72; fi_cxi(7); models/slingshot/README.md",
+           [] { return std::make_unique<slingshot::CassiniNic>(); }});
   reg.add({"loggp", "LogGOPS reference network (flat; closed-form checks)", "Hoefler et al., LogGOPSim, HPDC 2010",
            [] { return std::make_unique<loggp::LogGPNic>(); }});
 }
