@@ -6,6 +6,8 @@
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/osu_block.hpp"
 
+#include <fmt/format.h>
+
 namespace ompisim::bench {
 
 Json run_pingpong_layers(World& w, Stack& s, const OsuConfig& c) {
@@ -57,6 +59,13 @@ void register_layers_driver(DriverRegistry& reg) {
     OsuConfig c = read_osu_block(b, "osu_latency", true);
     c.name = "osu_latency";
     return std::make_unique<LayersDriver>(std::move(c));
+  };
+  d.table = [](const Json& res) {
+    std::string out = fmt::format("{:<10}{:>18}{:>18}{:>18}\n", "# Size", "Latency (us)", "PML+above (us)", "PTL (us)");
+    for (auto& p : res["points"])
+      out += fmt::format("{:<10}{:>18.2f}{:>18.2f}{:>18.2f}\n", p["bytes"].get<std::uint64_t>(),
+                         p["latency_us"].get<double>(), p["pml_us"].get<double>(), p["ptl_us"].get<double>());
+    return out;
   };
   reg.add(std::move(d));
 }
