@@ -34,7 +34,7 @@ public:
   BulkPath bulk_path() const override { return {{{End::Initiator, "bte"}, {End::Src, "ht"}}, {{End::Dst, "ht"}}}; }
 };
 
-inline const GeminiNic& nic(const Machine& m) { return nic_as<GeminiNic>(*m.nic, "gemini"); }
-inline GeminiNic& nic(Machine& m) { return nic_as<GeminiNic>(*m.nic, "gemini"); }
+inline const GeminiNic& nic(const Machine& m) { return nic_as<GeminiNic>(m.nic("gemini"), "gemini"); }
+inline GeminiNic& nic(Machine& m) { return nic_as<GeminiNic>(m.nic("gemini"), "gemini"); }
 
 }  // namespace ompisim::gemini

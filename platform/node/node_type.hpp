@@ -24,6 +24,7 @@
 #include "core/params.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -193,8 +194,9 @@ public:
   const std::vector<Gpu>& gpus() const { return gpus_; }
   int nic_count(const std::string& network) const;
   // The NIC of `network` on the core's NUMA node, else one on the core's package, else the network's first NIC
-  // (lowest index on each level). Throws std::invalid_argument when the node has no NIC on that network.
-  const Nic& nearest_nic(int core, const std::string& network) const;
+  // (lowest index on each level), among the network's first `ports` NICs (the ports the machine's network uses).
+  // Throws std::invalid_argument when the node has no NIC on that network.
+  const Nic& nearest_nic(int core, const std::string& network, int ports = std::numeric_limits<int>::max()) const;
   ResourceKey nic_bus(int nic_id) const { return {ResourceKind::Bus, nic_id}; }
   ResourceKey gpu_bus(int gpu) const { return {ResourceKind::Bus, static_cast<int>(nics_.size()) + gpu}; }
 
