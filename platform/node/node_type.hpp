@@ -197,6 +197,9 @@ public:
   // (lowest index on each level), among the network's first `ports` NICs (the ports the machine's network uses).
   // Throws std::invalid_argument when the node has no NIC on that network.
   const Nic& nearest_nic(int core, const std::string& network, int ports = std::numeric_limits<int>::max()) const;
+  // The GPU a rank on `core` uses by default: the k-th GPU of the core's NUMA node for the k-th equal slice of its
+  // cores (Frontier: the GCD nearest each L3), else the package's first GPU, else GPU 0; -1 when the node has none.
+  int nearest_gpu(int core) const;
   ResourceKey nic_bus(int nic_id) const { return {ResourceKind::Bus, nic_id}; }
   ResourceKey gpu_bus(int gpu) const { return {ResourceKind::Bus, static_cast<int>(nics_.size()) + gpu}; }
 
