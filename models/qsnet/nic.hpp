@@ -29,7 +29,7 @@ public:
   BulkPath bulk_path() const override { return {{{End::Src, "pcix"}}, {{End::Dst, "pcix"}}}; }
 };
 
-inline const QsnetNic& nic(const Machine& m) { return nic_as<QsnetNic>(*m.nic, "qsnet"); }
-inline QsnetNic& nic(Machine& m) { return nic_as<QsnetNic>(*m.nic, "qsnet"); }
+inline const QsnetNic& nic(const Machine& m) { return nic_as<QsnetNic>(m.nic("qsnet"), "qsnet"); }
+inline QsnetNic& nic(Machine& m) { return nic_as<QsnetNic>(m.nic("qsnet"), "qsnet"); }
 
 }  // namespace ompisim::qsnet

@@ -179,9 +179,9 @@ TEST_CASE("models/qsnet: fat-tree routes on the Elan4 machines go up then down w
   Elan4Fixture f("osu-elan4", 0, 8);
   for (long long a = 0; a < 8; ++a)
     for (long long b = 0; b < 8; ++b) CHECK(f.w->route(a, b).empty());
-  CHECK(f.m->topology->kind() == "fat_tree");
+  CHECK(f.m->network().topology->kind() == "fat_tree");
   Elan4Fixture g("whatif-qsnet-64", 0, 64);
-  auto& t = dynamic_cast<const topology::FatTree&>(*g.m->topology);
+  auto& t = dynamic_cast<const topology::FatTree&>(*g.m->network().topology);
   REQUIRE(t.arity() == 4);
   REQUIRE(t.levels() == 3);
   for (long long a = 0; a < 64; ++a)
@@ -210,7 +210,7 @@ TEST_CASE("models/qsnet: a fat tree that cannot hold the node count is refused n
   std::filesystem::create_directories(dir);
   auto file = (dir / "small-tree.json").string();
   std::ofstream(file) << R"({"base": "osu-elan4", "machine": "small-tree",
-    "topology": {"kind": "fat_tree", "arity": 4, "levels": 1, "compute_nodes": 8}})";
+    "networks": {"qsnet": {"topology": {"kind": "fat_tree", "arity": 4, "levels": 1}}}})";
   try {
     load_machine(file);
     FAIL("no error");

@@ -20,11 +20,12 @@ PtlElan4::PtlElan4(World& w, qsnet::Elan4& nic, const PtlElan4Mca& mca)
     throw std::invalid_argument("ptl_elan4_first_frag_size + the 64-byte header exceeds a QDMA slot");
   const int threads = plan_.threads();
   if (threads) {
-    const int cores = w.machine().node.cores();
     thread_ctx_.reserve(static_cast<std::size_t>(w.ranks() * threads));
-    for (int r = 0; r < w.ranks(); ++r)
+    for (int r = 0; r < w.ranks(); ++r) {
+      const int cores = w.machine().node_type(w.node_of(r)).cores();
       for (int t = 0; t < threads; ++t)  // on the node's next core after the rank's (dual Xeon: the other CPU)
         thread_ctx_.push_back(w.add_progress_thread(r, (w.core_of(r) + 1) % cores));
+    }
   }
   nic_.on_stored = [this](int rank, int q) { on_stored(rank, q); };
 }
