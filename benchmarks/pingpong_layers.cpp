@@ -56,7 +56,7 @@ void register_layers_driver(DriverRegistry& reg) {
               {"iterations", "integer >= 1", "10000 up to 8 KiB, 1000 above (OSU)", "timed iterations per size"},
               {"skip", "integer >= 0", "100 up to 8 KiB, 10 above (OSU)", "warm-up iterations per size"}};
   d.parse = [](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
-    OsuConfig c = read_osu_block(b, "osu_latency", true);
+    OsuConfig c = read_osu_block(b, osu_kind("osu_latency"));
     c.name = "osu_latency";
     return std::make_unique<LayersDriver>(std::move(c));
   };
