@@ -77,10 +77,12 @@ public:
     if (sel.contains("bytes")) c_.sizes = {sel["bytes"].get<std::uint64_t>()};
   }
   Json run(World& w, Stack& s, const std::string& file) const override {
-    if (c_.buffer == MemKind::Device && w.machine().node.gpus().empty())
-      throw InputError(file, "benchmark.buffer",
-                       fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",
-                                   w.machine().name, w.machine().file));
+    if (c_.buffer == MemKind::Device)
+      for (long long node : w.placement().nodes)
+        if (w.machine().node_type(node).gpus().empty())
+          throw InputError(file, "benchmark.buffer",
+                           fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",
+                                       w.machine().name, w.machine().file));
     const coll::AlgoInfo* a = coll::default_registry().find(c_.coll, c_.algorithm);
     int n = static_cast<int>(w.ranks());
     Ctx x{w, c_, a->make, GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
