@@ -136,7 +136,7 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                OsuCollConfig c;
                c.name = k.name;
                c.coll = k.coll;
-               c.sizes = b.has("sizes") ? read_sizes(b, k.name) : coll_default_sizes();
+               c.sizes = read_sizes(b, coll_default_sizes());
                c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
                c.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
                if (b.has("buffer")) {
