@@ -17,6 +17,8 @@ const std::map<std::string, Json>& minimal_blocks() {
       {"osu_bibw", Json::object()},    {"osu_mbw_mr", Json::object()},    {"netpipe", Json::object()},
       {"smb_overhead", Json::object()}, {"barrier_loop", Json::object()}, {"app_skeleton", Json{{"app", "POP"}}},
       {"pingpong_layers", Json::object()},
+      {"osu_alltoall", Json::object()}, {"osu_bcast", Json::object()}, {"osu_allgather", Json::object()},
+      {"osu_gather", Json::object()},   {"osu_scatter", Json::object()},
   };
   return m;
 }
