@@ -87,11 +87,9 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   }
   if (s.benchmark == "barrier_loop") {
     s.barrier.algorithm = b.opt_str("algorithm").value_or("tuned");
-    // Cheetah's uGNI BCOL atomics come with btl/ugni (the openmpi preset, or an object whose BTLs include ugni).
-    const bool has_ugni = s.stack_json.is_object() && s.stack_json.contains("btl") && s.stack_json["btl"].is_array() &&
-                          std::find(s.stack_json["btl"].begin(), s.stack_json["btl"].end(), Json("ugni")) !=
-                              s.stack_json["btl"].end();
-    if (s.barrier.algorithm.rfind("cheetah", 0) == 0 && s.stack != "openmpi" && !has_ugni)
+    // Cheetah's uGNI BCOL runs over a BTL with network atomics (btl/ugni: MCA_BTL_FLAGS_ATOMIC_OPS off the node).
+    if (s.barrier.algorithm.rfind("cheetah", 0) == 0 &&
+        !stack_has_network_atomics(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, file))
       b.fail("algorithm", fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (btl/ugni: stack 'openmpi' on a "
                                       "Gemini machine); stack '{}' has no Cheetah component", s.stack));
     if (b.has("radix") && b.raw("radix").is_array() && b.raw("radix").size() > limits::kMaxRadixList)

@@ -17,5 +17,6 @@ check too_many_ranks '{"machine": "cielo", "stack": "openmpi", "benchmark": {"na
 check bad_unit '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "mca": {"btl_ugni_eager_limit": "8 Kb/s"}}' "btl_ugni_eager_limit"
 check unknown_machine '{"machine": "cielox", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "did you mean 'cielo'"
 check wrong_stack '{"machine": "loggp", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "runs on gemini machines"
+check unknown_component '{"machine": "cielo", "stack": {"pml": "ob1", "btl": ["self", "ugnii"]}, "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2}' "key 'stack.btl\[1\]'.*unknown btl component 'ugnii'.*did you mean 'ugni'"
 check truncated '{"machine": "cielo", ' "not valid JSON"
 exit $fail
