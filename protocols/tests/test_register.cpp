@@ -3,6 +3,7 @@
 #include "protocols/btl/btl.hpp"
 #include "protocols/mtl/mtl.hpp"
 #include "protocols/register.hpp"
+#include "runner/run.hpp"
 #include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
 
