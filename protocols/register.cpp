@@ -27,9 +27,22 @@ void register_component(ComponentRegistry& reg);
 namespace mtl::portals {
 void register_component(ComponentRegistry& reg);
 }
+namespace mtl::ofi {
+void register_component(ComponentRegistry& reg);
+}
+namespace ofi::cxi {
+void register_component(ComponentRegistry& reg);
+}
+namespace ofi::shm {
+void register_component(ComponentRegistry& reg);
+}
+namespace ofi::linkx {
+void register_component(ComponentRegistry& reg);
+}
 namespace native {
 void register_mpich_gni(ComponentRegistry& reg);
 void register_mpich_portals(ComponentRegistry& reg);
+void register_mpich_cxi(ComponentRegistry& reg);
 }  // namespace native
 namespace loggp {
 void register_component(ComponentRegistry& reg);
@@ -71,9 +84,10 @@ void ComponentRegistry::add(ComponentInfo info) {
   if (info.description.empty()) throw std::invalid_argument("component '" + info.id() + "' has no description");
   if (find(info.framework, info.name)) throw std::invalid_argument("component '" + info.id() + "' registered twice");
   const int factories = !!info.make_btl + !!info.make_mtl + !!info.make_pml + !!info.make_stack;
-  if (factories != 1)
-    throw std::invalid_argument("component '" + info.id() + "' must have exactly one factory (has " +
-                                std::to_string(factories) + ")");
+  if (factories != (info.part_of.empty() ? 1 : 0))
+    throw std::invalid_argument("component '" + info.id() + "' must have " +
+                                (info.part_of.empty() ? "exactly one factory" : "no factory (its parent builds it)") +
+                                " (has " + std::to_string(factories) + ")");
   entries_.push_back(std::move(info));
 }
 
@@ -112,8 +126,13 @@ void register_components(ComponentRegistry& reg) {
   btl::ugni::register_component(reg);
   btl::portals::register_component(reg);
   mtl::portals::register_component(reg);
+  mtl::ofi::register_component(reg);
+  ofi::cxi::register_component(reg);
+  ofi::shm::register_component(reg);
+  ofi::linkx::register_component(reg);
   native::register_mpich_gni(reg);
   native::register_mpich_portals(reg);
+  native::register_mpich_cxi(reg);
   loggp::register_component(reg);
 }
 

@@ -1,6 +1,6 @@
 // The component registry of protocols/: every component a stack can be composed of. Each component registers itself
 // once, from a `*_component.cpp` in its own folder (as Open MPI's `*_component.c` register function does), with its
-// framework ("pml", "btl", "mtl", "native", "model"), name, one-line description, the NIC kinds it drives, the source
+// framework ("pml", "btl", "mtl", "ofi", "native", "model"), name, one-line description, the NIC kinds it drives, the source
 // it mirrors, its MCA parameter block (name, default, unit, description, source of every parameter: the struct
 // declared beside it) and the factory of its framework:
 //   btl     make_btl   a BTL module over the World (pml/ob1 drives it through bml/r2)
@@ -53,9 +53,10 @@ struct ComponentInfo {
   std::vector<std::string> nic_kinds{};  // empty: runs on any NIC kind
   std::string source{};                  // the Open MPI (or library) version and file the model follows
   ParamBlock params{};                   // its MCA parameter block (unset: it has none)
-  // The factory of its framework (exactly one is set).
+  // The factory of its framework (exactly one is set, none for a part_of component).
   std::function<std::unique_ptr<btl::Btl>(World&, const McaParams&)> make_btl{};
-  std::function<std::unique_ptr<mtl::Mtl>(World&, const McaParams&)> make_mtl{};
+  // `selection`: the stack's choice of the MTL's sub-components (mtl/ofi: the provider link, "shm+cxi:linkx").
+  std::function<std::unique_ptr<mtl::Mtl>(World&, const McaParams&, const std::string& selection)> make_mtl{};
   std::function<std::unique_ptr<Stack>(World&, const McaParams&, const PmlModules&, const std::string& name)> make_pml{};
   std::function<std::unique_ptr<Stack>(World&, const McaParams&, const std::string& name)> make_stack{};
   // BTLs: the module's MCA_BTL_FLAGS_* (the same constant its capability record uses) and the peers it reaches.
@@ -63,6 +64,9 @@ struct ComponentInfo {
   Reach reach = Reach::Network;
   // Optional: adds the component's own report to a run's result.
   std::function<void(Json& result, const ComponentReport&)> report{};
+  // A sub-component built by another component's factory ("mtl/ofi" for the libfabric providers ofi/cxi, ofi/shm,
+  // ofi/linkx, selected by the stack's "ofi" string): it has no factory of its own.
+  std::string part_of{};
 
   std::string id() const { return framework + "/" + name; }
   bool runs_on(const std::string& nic_kind) const;

@@ -14,7 +14,7 @@
 using namespace ompisim;
 
 // Configuration: every registered component. Expected: a framework, a name, a one-line description, a source, NIC
-// kinds, exactly one factory; every MCA parameter has a unit dimension, a description and a source for its default,
+// kinds, exactly one factory (none for a sub-component, whose parent is registered); every MCA parameter has a unit dimension, a description and a source for its default,
 // and its default lies in its range; BTLs declare flags that include SEND or RDMA. How validated: field by field.
 TEST_CASE("every registered component declares description, source, factory and sourced parameters", "[unit][register]") {
   const auto& reg = component_registry();
@@ -27,7 +27,8 @@ TEST_CASE("every registered component declares description, source, factory and 
     CHECK(c.description.find('\n') == std::string::npos);
     CHECK_FALSE(c.source.empty());
     CHECK_FALSE(c.nic_kinds.empty());
-    CHECK(!!c.make_btl + !!c.make_mtl + !!c.make_pml + !!c.make_stack == 1);
+    CHECK(!!c.make_btl + !!c.make_mtl + !!c.make_pml + !!c.make_stack == (c.part_of.empty() ? 1 : 0));
+    if (!c.part_of.empty()) CHECK(reg.find(c.part_of.substr(0, c.part_of.find('/')), c.part_of.substr(c.part_of.find('/') + 1)));
     if (c.make_btl) CHECK((c.btl_flags & (btl::flag::Send | btl::flag::Rdma)) != 0);
     McaParams own;
     if (c.params) c.params.declare(own);
@@ -55,7 +56,7 @@ TEST_CASE("the component registry refuses incomplete entries", "[unit][register]
   CHECK_THROWS_AS(r.add({.framework = "model", .name = "x", .description = ""}), std::invalid_argument);
   CHECK_THROWS_AS(r.add({.framework = "model", .name = "x", .description = "d"}), std::invalid_argument);
   CHECK_THROWS_AS(r.add({.framework = "model", .name = "x", .description = "d",
-                         .make_mtl = [](World&, const McaParams&) { return std::unique_ptr<mtl::Mtl>(); },
+                         .make_mtl = [](World&, const McaParams&, const std::string&) { return std::unique_ptr<mtl::Mtl>(); },
                          .make_stack = stack}),
                   std::invalid_argument);
   r.add({.framework = "model", .name = "x", .description = "d", .make_stack = stack});

@@ -12,7 +12,7 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"seastar"},
            .source = "Open MPI v1.3.4 ompi/mca/mtl/portals/mtl_portals_component.c",
            .params = param_block<MtlPortalsMca>(),
-           .make_mtl = [](World& w, const McaParams& m) {
+           .make_mtl = [](World& w, const McaParams& m, const std::string&) {
              return std::make_unique<MtlPortals>(w, open_mpi_protocol(m.get<MtlPortalsMca>()));
            }});
 }

@@ -10,8 +10,8 @@ namespace ompisim::pml::cm {
 void register_component(ComponentRegistry& reg) {
   reg.add({.framework = "pml",
            .name = "cm",
-           .description = "point-to-point over one MTL: matching done by the MTL (Portals on the SeaStar)",
-           .nic_kinds = {"seastar"},
+           .description = "point-to-point over one MTL: matching done by the MTL (Portals on the SeaStar, libfabric)",
+           .nic_kinds = {"seastar", "cxi"},
            .source = "Open MPI v1.3.4 ompi/mca/pml/cm",
            .make_pml = [](World& w, const McaParams&, const PmlModules& m, const std::string& name) -> std::unique_ptr<Stack> {
              if (!m.mtl || !m.btls.empty()) throw std::logic_error("pml/cm drives exactly one MTL");
