@@ -7,13 +7,14 @@
 #include "protocols/mtl/ofi/ofi_stacks.hpp"
 
 #include <algorithm>
+#include <map>
 #include <fmt/format.h>
 
 namespace ompisim {
 
 namespace {
 // A stack composed from registered components: the modules (BTLs or one MTL) built by their components' factories,
-// and the PML built over them. Counters: the PML's, then every module's own (McaModule::add_counters).
+// and the PML built over them. Counters: the PML's, then every module's own (McaModule::add_counters), each set once.
 class ComposedStack final : public Stack {
 public:
   std::vector<std::unique_ptr<McaModule>> modules;  // declared first: destroyed after the PML that uses them
@@ -25,7 +26,13 @@ public:
   void amo_add(int r, int t, Completion l, Completion a) override { pml->amo_add(r, t, std::move(l), std::move(a)); }
   StackStats stats() const override {
     StackStats s = pml->stats();
-    for (auto& m : modules) m->add_counters(s.counters);
+    // Each module's own counters, set (not added) into the stack's: a PML that already reports its MTL's counters
+    // (pml/cm) gives the same values, not twice them.
+    for (auto& m : modules) {
+      std::map<std::string, std::uint64_t> own;
+      m->add_counters(own);
+      for (auto& [k, v] : own) s.counters[k] = v;
+    }
     return s;
   }
 };
