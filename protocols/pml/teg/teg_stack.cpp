@@ -39,7 +39,8 @@ private:
 
 std::unique_ptr<Stack> make_teg_stack(World& w, const McaParams& mca, const std::vector<std::string>& ptls,
                                       const std::string& name) {
-  if (ptls == std::vector<std::string>{"elan4"}) return std::make_unique<TegElan4Stack>(w, mca.ptl_elan4, name);
+  if (ptls == std::vector<std::string>{"elan4"})
+    return std::make_unique<TegElan4Stack>(w, mca.get<ptl::elan4::PtlElan4Mca>(), name);
   throw std::logic_error("pml/teg: no factory for these PTLs");
 }
 

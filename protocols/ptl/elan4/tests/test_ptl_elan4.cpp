@@ -137,7 +137,7 @@ TEST_CASE("ptl/elan4: every progress mode delivers every message exactly once wh
 //           completion is an InputError naming ptl_elan4_completion_queue.
 // How validated: the exceptions' key and reason.
 TEST_CASE("ptl/elan4: unknown or contradicting MCA choices are refused naming the key", "[unit][ptl]") {
-  McaParams mca;
+  McaParams mca = component_registry().defaults();
   auto list = param_list(mca);
   try {
     set_param(list, "ptl_elan4_progress", "\"three_threads\"", "test");
