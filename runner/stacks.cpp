@@ -53,8 +53,8 @@ public:
       };
   }
   std::string name() const override { return name_; }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { ob1_->isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { ob1_->irecv(r, s, t, b, buf, std::move(c)); }
+  void start_send(const mpi::P2P& m, Completion c) override { ob1_->start_send(m, std::move(c)); }
+  void start_recv(const mpi::P2P& m, Completion c) override { ob1_->start_recv(m, std::move(c)); }
   void amo_add(int r, int t, Completion l, Completion a) override { ob1_->amo_add(r, t, std::move(l), std::move(a)); }
   StackStats stats() const override {
     StackStats s = ob1_->stats();
@@ -99,8 +99,8 @@ public:
   PortalsMatchingStack(World& w, mtl::portals::Protocol p, double overhead, const std::string& name)
       : mtl_(w, std::move(p)), pml_(w, overhead, mtl_, name) {}
   std::string name() const override { return pml_.name(); }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_.isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_.irecv(r, s, t, b, buf, std::move(c)); }
+  void start_send(const mpi::P2P& m, Completion c) override { pml_.start_send(m, std::move(c)); }
+  void start_recv(const mpi::P2P& m, Completion c) override { pml_.start_recv(m, std::move(c)); }
   StackStats stats() const override { return pml_.stats(); }
 
 private:

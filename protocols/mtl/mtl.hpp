@@ -10,9 +10,10 @@ class Mtl {
 public:
   virtual ~Mtl() = default;
   virtual std::string name() const = 0;
-  // Called on the rank's CPU after pml/cm's own cost; `done` when the MPI request is complete.
-  virtual void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) = 0;
-  virtual void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) = 0;
+  // Called on the rank's CPU after pml/cm's own cost; `done` when the MPI request is complete (a receive fills
+  // m.status first, as an MTL fills its request's ompi_status).
+  virtual void isend(const mpi::P2P& m, Completion done) = 0;
+  virtual void irecv(const mpi::P2P& m, Completion done) = 0;
   virtual std::uint64_t unexpected_now() const = 0;
   virtual std::uint64_t posted_now() const = 0;
   virtual void add_counters(std::map<std::string, std::uint64_t>& c) const = 0;
