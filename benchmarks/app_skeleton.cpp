@@ -29,6 +29,7 @@
 // (coll/tuned switches algorithms by size); reductions cost no CPU time; the per-rank Table 1 counts cannot be
 // matched exactly with a few steps (see each app file).
 #include "benchmarks/benchmarks.hpp"
+#include "benchmarks/driver.hpp"
 #include "benchmarks/schedule_exec.hpp"
 #include "collectives/registry.hpp"
 #include "benchmarks/task.hpp"
@@ -493,6 +494,88 @@ Json fit_app_compute(const AppConfig& c, const std::function<Json(double)>& eval
                          "on log(compute); tolerance 0.25 points; the best evaluation is kept"},
               {"iterations", its},
               {"point", best}};
+}
+
+namespace {
+
+class AppDriver final : public Driver {
+public:
+  AppDriver(AppConfig c, std::string stack) : c_(std::move(c)), stack_(std::move(stack)) {}
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<AppDriver>(*this); }
+  Json run(World& w, Stack& s, const std::string& file) const override { return Json::array({run_app(w, s, c_, file)}); }
+  void check(const DriverContext& ctx) const override {
+    if (ctx.ranks.size() != 1) throw InputError(ctx.file, "ranks", "app_skeleton runs one rank count (not a sweep)");
+  }
+  std::string label() const override { return "app_skeleton"; }
+  // "fit_compute": fit compute_per_step with openmpi-cm (fit_app_compute, each evaluation in its own process), then
+  // run the scenario's stack with the fitted value; the fit is logged in provenance.derived.
+  std::optional<Json> run_derived(const Rerun& rerun) const override {
+    if (c_.compute_per_step > 0) return std::nullopt;
+    AppDriver cm = *this;
+    std::map<double, Json> runs;
+    Json fit = fit_app_compute(c_, [&](double c) {
+      cm.c_.compute_per_step = c;
+      Json r = rerun(cm, kFitStack);
+      runs[c] = r;
+      return r["points"][0];
+    });
+    Json res = runs.at(fit["compute_per_step_s"].get<double>());  // the CM scenario's result is the fit's best run
+    if (stack_ != kFitStack) {
+      AppDriver fin = *this;
+      fin.c_.compute_per_step = fit["compute_per_step_s"].get<double>();
+      res = rerun(fin, "");
+    }
+    fit.erase("point");
+    res["provenance"]["derived"] = {{"compute_per_step (fitted)", fit}};
+    return res;
+  }
+
+private:
+  static constexpr const char* kFitStack = "openmpi-cm";  // the paper's Table 1 was measured with it
+  AppConfig c_;
+  std::string stack_;  // the scenario's stack
+};
+
+std::string app_table(const Json& res) {
+  auto num = [](const Json& v) { return v.is_null() ? std::string("n/a") : fmt::format("{}", v.get<long long>()); };
+  std::string out = fmt::format("# {:<6}{:>12}{:>10}{:>10}{:>12}{:>12}{:>16}\n", "App", "Runtime (s)", "MPI %",
+                                "Paper %", "Short", "Long", "Unexpected long");
+  for (auto& p : res["points"])
+    out += fmt::format("{:<8}{:>12.6f}{:>10.2f}{:>10.1f}{:>12}{:>12}{:>16}\n", p["app"].get<std::string>(),
+                       p["runtime_s"].get<double>(), p["mpi_time_pct"].get<double>(),
+                       p["paper_mpi_time_pct"].get<double>(), num(p["short_msgs"]), num(p["long_msgs"]),
+                       num(p["unexpected_long"]));
+  return out;
+}
+
+}  // namespace
+
+void register_app_driver(DriverRegistry& reg) {
+  DriverInfo d;
+  d.name = "app_skeleton";
+  d.family = "application skeleton";
+  d.description = "an application's communication skeleton (seastar-portals paper §4, Table 1) defined as data in "
+                  "benchmarks/apps/*.json; one rank count";
+  d.params = {
+      {"app", "name", "(required)", "the skeleton (benchmarks/apps/*.json)", app_names},
+      {"steps", "integer 1 .. 100000", "the skeleton's steps", "time steps simulated"},
+      {"compute_per_step", "time (\"2.5 ms\")", "the skeleton's stored fit", "computation per step, mean over ranks"},
+      {"fit_compute", "boolean", "false",
+       "fit compute_per_step now with openmpi-cm to the paper's MPI time share, then run the scenario's stack"}};
+  d.parse = [](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
+    std::string app = b.str("app");
+    AppConfig c = load_app(app, ctx.file, b.key_path("app"));
+    if (b.has("steps")) c.steps = static_cast<int>(b.integer("steps", 1, 100000));
+    if (b.has("compute_per_step")) c.compute_per_step = b.quantity("compute_per_step", Dim::Time, 1e-9, 1e4);
+    if (b.has("fit_compute") && b.boolean("fit_compute")) {  // refit (ignores the stored value)
+      if (b.has("compute_per_step")) b.fail("fit_compute", "cannot be combined with compute_per_step");
+      c.compute_per_step = 0;
+    }
+    return std::make_unique<AppDriver>(std::move(c), ctx.stack);
+  };
+  d.table = app_table;
+  d.curve = false;
+  reg.add(std::move(d));
 }
 
 }  // namespace ompisim::bench

@@ -4,9 +4,11 @@
 // by polling its own counter (the poll notices an update one cache-line hand-off after the NIC wrote it).
 // Counters are cumulative over the calls, so a fast parent's update for call k+1 is never lost.
 #include "benchmarks/benchmarks.hpp"
+#include "benchmarks/driver.hpp"
 #include "benchmarks/schedule_exec.hpp"
 #include "collectives/barrier/barriers.hpp"
 #include "collectives/decision.hpp"
+#include "core/limits.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -124,6 +126,84 @@ Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& 
   double t_start = c.skip > 0 ? run.mark.at(static_cast<std::size_t>(c.skip - 1)) : 0.0;
   double per_call = (t_end - t_start) / static_cast<double>(c.iterations);
   return Json{{"ranks", n}, {"latency_us", per_call * 1e6}, {"algorithm", algo}, {"radix", c.radix}};
+}
+
+namespace {
+
+// barrier_loop with its "radix" list as the driver's own axis (each radix runs in its own process).
+class BarrierDriver final : public Driver {
+public:
+  BarrierDriver(BarrierConfig c, std::vector<int> radices) : c_(std::move(c)), radices_(std::move(radices)) {}
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<BarrierDriver>(*this); }
+  Json run(World& w, Stack& s, const std::string& file) const override {
+    return Json::array({run_barrier(w, s, c_, file)});
+  }
+  std::string label() const override { return c_.algorithm; }
+  std::string axis() const override { return "radix"; }
+  std::vector<Json> axis_values() const override { return {radices_.begin(), radices_.end()}; }
+  void select(std::size_t k) override { c_.radix = radices_.at(k); }
+
+private:
+  BarrierConfig c_;
+  std::vector<int> radices_;
+};
+
+std::string barrier_table(const Json& res) {
+  const Json& pts = res["points"];
+  std::string out;
+  if (res.contains("radix")) {  // a radix sweep
+    out += fmt::format("# {:<10}{:>8}{:>16}\n", "Ranks", "Radix", "Latency (us)");
+    for (auto& p : pts)
+      out += fmt::format("{:<12}{:>8}{:>16.2f}\n", p["ranks"].get<long long>(), p["radix"].get<int>(),
+                         p["latency_us"].get<double>());
+  } else {
+    out += fmt::format("# {:<10}{:>16}\n", "Ranks", "Latency (us)");
+    for (auto& p : pts) out += fmt::format("{:<12}{:>16.2f}\n", p["ranks"].get<long long>(), p["latency_us"].get<double>());
+  }
+  return out;
+}
+
+}  // namespace
+
+void register_barrier_driver(DriverRegistry& reg) {
+  DriverInfo d;
+  d.name = "barrier_loop";
+  d.family = "collective loop";
+  d.description = "MPI_Barrier in a tight loop, average time per call (Gemini paper Fig. 7): the algorithm's schedule "
+                  "from collectives/ run on the stack";
+  d.params = {
+      {"algorithm", "name", "tuned", "barrier algorithm: 'tuned' (coll/tuned's decision table) or a registered one",
+       barrier_algorithm_names},
+      {"radix", "integer 2 .. 1024, or a list (a sweep)", "4", "tree radix of the Cheetah and k-nomial barriers"},
+      {"iterations", "integer >= 1", "100", "timed barrier calls"},
+      {"skip", "integer >= 0", "10", "warm-up calls, not timed"}};
+  d.parse = [](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
+    BarrierConfig c;
+    std::vector<int> radices;
+    c.algorithm = b.opt_str("algorithm").value_or("tuned");
+    // Cheetah's uGNI BCOL atomics come with btl/ugni (the openmpi preset, or an object whose BTLs include ugni).
+    const Json& st = ctx.stack_json;
+    const bool has_ugni = st.is_object() && st.contains("btl") && st["btl"].is_array() &&
+                          std::find(st["btl"].begin(), st["btl"].end(), Json("ugni")) != st["btl"].end();
+    if (c.algorithm.rfind("cheetah", 0) == 0 && ctx.stack != "openmpi" && !has_ugni)
+      b.fail("algorithm", fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (btl/ugni: stack 'openmpi' "
+                                      "on a Gemini machine); stack '{}' has no Cheetah component", ctx.stack));
+    if (b.has("radix") && b.raw("radix").is_array() && b.raw("radix").size() > limits::kMaxRadixList)
+      b.fail("radix", fmt::format("{} radices, above the limit of {} per sweep", b.raw("radix").size(),
+                                  limits::kMaxRadixList));
+    if (b.has("radix") && b.raw("radix").is_array()) {
+      for (long long x : b.int_list("radix", 2, 1024)) radices.push_back(static_cast<int>(x));
+      if (radices.empty()) b.fail("radix", "empty list");
+    } else {
+      radices = {static_cast<int>(b.opt_integer("radix", 2, 1024).value_or(4))};
+    }
+    c.radix = radices.front();
+    c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(100);
+    c.skip = b.opt_integer("skip", 0, 100000000).value_or(10);
+    return std::make_unique<BarrierDriver>(std::move(c), std::move(radices));
+  };
+  d.table = barrier_table;
+  reg.add(std::move(d));
 }
 
 }  // namespace ompisim::bench

@@ -1,5 +1,7 @@
-// Benchmark drivers: the OSU micro-benchmarks (v5.x semantics and defaults) and an MPI_Barrier loop running the
-// collective schedules of collectives/. Each driver runs the ranks' programs on a Stack and returns result points.
+// The benchmarks' configurations and run functions: the OSU micro-benchmarks (v5.x semantics and defaults), NetPIPE,
+// Sandia SMB, an MPI_Barrier loop running the collective schedules of collectives/, application skeletons. Each runs
+// the ranks' programs on a Stack and returns result points. The runner reaches them through the driver registry
+// (driver.hpp), never by name.
 #pragma once
 #include "core/json_input.hpp"
 #include "mpi/stack.hpp"
@@ -60,7 +62,6 @@ struct BarrierConfig {
 };
 
 bool is_latency_benchmark(const std::string& name);
-const std::vector<std::string>& benchmark_names();
 std::vector<std::uint64_t> osu_default_sizes(const std::string& name);
 // OSU defaults: iterations and skip for a message size.
 void osu_loop(const std::string& name, std::uint64_t size, long long& iters, long long& skip);

@@ -3,7 +3,10 @@
 // pairs); osu_bw and osu_mbw_mr stream `window` non-blocking sends that the receiver acknowledges with a 4-byte
 // message; osu_bibw exchanges windows in both directions. osu_multi_lat and osu_mbw_mr pair rank i with i + N/2.
 #include "benchmarks/benchmarks.hpp"
+#include "benchmarks/driver.hpp"
+#include "benchmarks/osu_block.hpp"
 #include "benchmarks/task.hpp"
+#include "core/limits.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -122,13 +125,6 @@ Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<dou
 }
 }  // namespace
 
-const std::vector<std::string>& benchmark_names() {
-  static const std::vector<std::string> n{"osu_latency", "osu_multi_lat", "osu_bw",       "osu_bibw",
-                                          "osu_mbw_mr",  "netpipe",       "smb_overhead", "barrier_loop",
-                                          "app_skeleton"};
-  return n;
-}
-
 bool is_latency_benchmark(const std::string& n) { return n == "osu_latency" || n == "osu_multi_lat" || n == "netpipe"; }
 
 std::vector<std::uint64_t> osu_default_sizes(const std::string& name) {
@@ -207,6 +203,177 @@ Json run_osu(World& w, Stack& s, const OsuConfig& c) {
     }
   }
   return points;
+}
+
+// ---- The drivers: the OSU point-to-point set and NetPIPE (smb.cpp reuses the block reader) ----
+
+std::vector<std::uint64_t> read_sizes(ObjectReader& b, const std::string& name) {
+  std::vector<std::uint64_t> sizes;
+  const std::string& file = b.file();
+  if (b.has("sizes")) {
+    auto& sv = b.raw("sizes");
+    if (!sv.is_array() || sv.empty()) b.fail("sizes", "expected a non-empty list of message sizes in bytes");
+    if (sv.size() > limits::kMaxSizes)
+      b.fail("sizes", fmt::format("{} message sizes, above the limit of {} (each size is a full benchmark loop)",
+                                  sv.size(), limits::kMaxSizes));
+    for (std::size_t i = 0; i < sv.size(); ++i) {
+      double x = json_quantity(sv[i], Dim::Bytes, file, b.key_path("sizes") + "[" + std::to_string(i) + "]");
+      if (x < 0 || x > 1e12 || x != static_cast<double>(static_cast<long long>(x)))
+        throw InputError(file, b.key_path("sizes") + "[" + std::to_string(i) + "]",
+                         fmt::format("message size must be a whole number of bytes in [0, 1e12], got {}", sv[i].dump()));
+      sizes.push_back(static_cast<std::uint64_t>(x));
+    }
+  } else {
+    sizes = osu_default_sizes(name);
+  }
+  return sizes;
+}
+
+OsuConfig read_osu_block(ObjectReader& b, const std::string& name, bool pingpong) {
+  OsuConfig c;
+  c.name = name;
+  c.sizes = read_sizes(b, name);
+  c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
+  c.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
+  if (b.has("window") && pingpong)
+    b.fail("window", fmt::format("{} is a ping-pong; only the streaming benchmarks (osu_bw, osu_bibw, osu_mbw_mr) "
+                                 "take a window", name));
+  c.window = b.opt_integer("window", 1, 100000).value_or(64);
+  c.buffer_offset = static_cast<std::uint64_t>(b.opt_integer("buffer_offset", 0, 4095).value_or(0));
+  if (b.has("prepost")) {
+    if (!pingpong) b.fail("prepost", "only the ping-pong benchmarks (osu_latency, osu_multi_lat, netpipe) take this key");
+    c.prepost = b.boolean("prepost");
+  }
+  for (const char* k : {"side", "threshold_pct"})
+    if (b.has(k)) b.fail(k, "only smb_overhead takes this key");
+  return c;
+}
+
+void check_pair_ranks(const DriverContext& ctx, const std::string& name, bool two_ranks) {
+  for (long long n : ctx.ranks) {
+    if (n < 2 || n % 2)
+      throw InputError(ctx.file, "ranks", fmt::format("{} needs an even number of ranks >= 2, got {}", name, n));
+    if (two_ranks && n != 2)
+      throw InputError(ctx.file, "ranks",
+                       fmt::format("{} runs on exactly 2 ranks, got {} (use osu_multi_lat / osu_mbw_mr)", name, n));
+  }
+}
+
+void narrow_osu(OsuConfig& c, const Json& sel) {
+  // Only the sizes a calibration point needs and fewer iterations (the simulation is deterministic, so steady-state
+  // iterations are identical; the warm-up is still skipped).
+  if (sel.contains("bytes")) c.sizes = {sel["bytes"].get<std::uint64_t>()};
+  else {
+    c.sizes.clear();
+    for (std::uint64_t b = 4096; b <= (4u << 20); b *= 2) c.sizes.push_back(b);
+    c.sizes.push_back(102400);
+    std::sort(c.sizes.begin(), c.sizes.end());
+  }
+  c.iterations = 30;
+  c.skip = 3;
+}
+
+namespace {
+
+// How one member of the family runs: a ping-pong (latency) or a stream of windows, on exactly two ranks or on pairs.
+struct OsuKind {
+  std::string name;
+  bool pingpong, two_ranks;
+  std::string description;
+  std::string title;  // OMB's own header line ("" for NetPIPE, which has its own table)
+};
+
+class OsuDriver final : public Driver {
+public:
+  OsuDriver(OsuConfig c, bool two_ranks) : c_(std::move(c)), two_ranks_(two_ranks) {}
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<OsuDriver>(*this); }
+  Json run(World& w, Stack& s, const std::string&) const override { return run_osu(w, s, c_); }
+  void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, c_.name, two_ranks_); }
+  std::string label() const override { return c_.name; }
+  void narrow_for_calibration(const Json& sel) override { narrow_osu(c_, sel); }
+
+private:
+  OsuConfig c_;
+  bool two_ranks_;
+};
+
+// OSU micro-benchmarks' own output (OMB 5.x, osu_util.h: "%-*s%*s" with FIELD_WIDTH 18, FLOAT_PRECISION 2, MB = 1e6
+// bytes), so a simulated table can be diffed against a measured one.
+std::string osu_table(const std::string& name, const std::string& title, const Json& pts) {
+  std::string out = fmt::format("# {} v5.x\n", title);
+  if (name == "osu_latency" || name == "osu_multi_lat") {
+    out += fmt::format("{:<10}{:>18}\n", "# Size", "Latency (us)");
+    for (auto& p : pts) out += fmt::format("{:<10}{:>18.2f}\n", p["bytes"].get<long long>(), p["latency_us"].get<double>());
+  } else if (name == "osu_mbw_mr") {
+    out += fmt::format("{:<10}{:>18}{:>18}\n", "# Size", "MB/s", "Messages/s");
+    for (auto& p : pts)
+      out += fmt::format("{:<10}{:>18.2f}{:>18.2f}\n", p["bytes"].get<long long>(), p["bandwidth_GBps"].get<double>() * 1e3,
+                         p["messages_per_s"].get<double>());
+  } else {
+    out += fmt::format("{:<10}{:>18}\n", "# Size", "Bandwidth (MB/s)");
+    for (auto& p : pts)
+      out += fmt::format("{:<10}{:>18.2f}\n", p["bytes"].get<long long>(), p["bandwidth_GBps"].get<double>() * 1e3);
+  }
+  return out;
+}
+
+std::string netpipe_table(const Json& pts) {
+  std::string out = fmt::format("# {:<10}{:>16}{:>18}\n", "Size", "Latency (us)", "Bandwidth (GB/s)");
+  for (auto& p : pts)
+    out += fmt::format("{:<12}{:>16.2f}{:>18.4f}\n", p["bytes"].get<long long>(), p["latency_us"].get<double>(),
+                       p["bandwidth_GBps"].get<double>());
+  return out;
+}
+
+std::vector<DriverParam> osu_params(const OsuKind& k) {
+  const bool np = k.name == "netpipe";
+  std::string sizes = np ? "0, then each power of two up to 8 MiB with its -3 / +3 B neighbours"
+                         : k.pingpong ? "0, then powers of two 1 B .. 4 MiB" : "powers of two 1 B .. 4 MiB";
+  std::string iters = np ? "200 up to 8 KiB, 50 above" : k.pingpong ? "10000 up to 8 KiB, 1000 above (OSU)"
+                                                                      : "100 up to 8 KiB, 20 above (OSU)";
+  std::string skip = np ? "10 up to 8 KiB, 2 above" : k.pingpong ? "100 up to 8 KiB, 10 above (OSU)"
+                                                                   : "10 up to 8 KiB, 2 above (OSU)";
+  std::vector<DriverParam> p{
+      {"sizes", "list of sizes (bytes or \"8 KiB\")", sizes, "message sizes, each a full benchmark loop"},
+      {"iterations", "integer >= 1", iters, "timed iterations per size"},
+      {"skip", "integer >= 0", skip, "warm-up iterations per size, not timed"}};
+  if (!k.pingpong) p.push_back({"window", "integer 1 .. 100000", "64", "non-blocking sends in flight per iteration"});
+  p.push_back({"buffer_offset", "integer 0 .. 4095", "0", "bytes added to the page-aligned buffer addresses"});
+  if (k.pingpong)
+    p.push_back({"prepost", "boolean", "false",
+                 "post the receive for the reply before sending (a what-if: replies then never arrive unexpected)"});
+  return p;
+}
+
+}  // namespace
+
+void register_osu_drivers(DriverRegistry& reg) {
+  const std::vector<OsuKind> kinds{
+      {"osu_latency", true, true, "OSU one-way latency: ping-pong between 2 ranks (MPI_Send then MPI_Recv)",
+       "OSU MPI Latency Test"},
+      {"osu_multi_lat", true, false, "OSU latency between N/2 pairs at once (rank i with i + N/2), averaged",
+       "OSU MPI Multi Latency Test"},
+      {"osu_bw", false, true, "OSU bandwidth: a window of non-blocking sends, acknowledged by a 4-byte message",
+       "OSU MPI Bandwidth Test"},
+      {"osu_bibw", false, true, "OSU bidirectional bandwidth: windows in both directions at once",
+       "OSU MPI Bi-Directional Bandwidth Test"},
+      {"osu_mbw_mr", false, false, "OSU aggregate bandwidth and message rate of N/2 streaming pairs",
+       "OSU MPI Multiple Bandwidth / Message Rate Test"},
+      {"netpipe", true, true, "NetPIPE ping-pong: latency and bandwidth over sizes around each power of two", ""},
+  };
+  for (const auto& k : kinds) {
+    DriverInfo d;
+    d.name = k.name;
+    d.family = k.name == "netpipe" ? "NetPIPE" : "OSU point-to-point";
+    d.description = k.description;
+    d.params = osu_params(k);
+    d.parse = [k](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+      return std::make_unique<OsuDriver>(read_osu_block(b, k.name, k.pingpong), k.two_ranks);
+    };
+    if (k.title.empty()) d.table = [](const Json& res) { return netpipe_table(res["points"]); };
+    else d.table = [k](const Json& res) { return osu_table(k.name, k.title, res["points"]); };
+    reg.add(std::move(d));
+  }
 }
 
 }  // namespace ompisim::bench

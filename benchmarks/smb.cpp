@@ -9,7 +9,11 @@
 // LIMITATIONS: the threshold default (10 %) and the growth factor are this driver's choices, not SMB's published
 // defaults (not in the sources available).
 #include "benchmarks/benchmarks.hpp"
+#include "benchmarks/driver.hpp"
+#include "benchmarks/osu_block.hpp"
 #include "benchmarks/task.hpp"
+
+#include <fmt/format.h>
 
 namespace ompisim::bench {
 
@@ -111,6 +115,61 @@ Json run_smb(World& w, Stack& s, const OsuConfig& c) {
   smb_rank(x, 1);
   w.sim().run();
   return x.points;
+}
+
+namespace {
+
+class SmbDriver final : public Driver {
+public:
+  explicit SmbDriver(OsuConfig c) : c_(std::move(c)) {}
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<SmbDriver>(*this); }
+  Json run(World& w, Stack& s, const std::string&) const override { return run_smb(w, s, c_); }
+  void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, c_.name, true); }
+  std::string label() const override { return c_.name; }
+  void narrow_for_calibration(const Json& sel) override { narrow_osu(c_, sel); }
+
+private:
+  OsuConfig c_;
+};
+
+}  // namespace
+
+void register_smb_driver(DriverRegistry& reg) {
+  DriverInfo d;
+  d.name = "smb_overhead";
+  d.family = "Sandia SMB";
+  d.description = "Sandia SMB mpi_overhead (post-work-wait): CPU availability and overhead of a send or a receive, "
+                  "2 ranks";
+  d.params = {
+      {"sizes", "list of sizes (bytes or \"8 KiB\")", "powers of two 1 B .. 1 MiB", "message sizes, one search each"},
+      {"iterations", "integer >= 1", "50 up to 8 KiB, 20 above", "messages per batch"},
+      {"side", "\"send\" | \"recv\"", "recv", "whose CPU availability is measured",
+       [] { return std::vector<std::string>{"send", "recv"}; }},
+      {"threshold_pct", "percentage in (0, 1000]", "10",
+       "the work grows until an iteration is this much longer than without work"}};
+  d.parse = [](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+    OsuConfig c;
+    c.name = "smb_overhead";
+    c.sizes = read_sizes(b, c.name);
+    c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
+    if (b.has("prepost")) b.fail("prepost", "only the ping-pong benchmarks (osu_latency, osu_multi_lat, netpipe) take this key");
+    c.side = b.opt_str("side").value_or("recv");
+    if (c.side != "send" && c.side != "recv") b.fail("side", "expected 'send' or 'recv'");
+    if (b.has("threshold_pct")) {
+      double t = json_quantity(b.raw("threshold_pct"), Dim::Ratio, b.file(), b.key_path("threshold_pct"));
+      if (!(t > 0 && t <= 1000)) b.fail("threshold_pct", "expected a percentage in (0, 1000]");
+      c.threshold_pct = t;
+    }
+    return std::make_unique<SmbDriver>(std::move(c));
+  };
+  d.table = [](const Json& res) {
+    std::string out = fmt::format("# {:<10}{:>16}{:>16}\n", "Size", "Availability %", "Overhead (us)");
+    for (auto& p : res["points"])
+      out += fmt::format("{:<12}{:>16.1f}{:>16.2f}\n", p["bytes"].get<long long>(), p["availability_pct"].get<double>(),
+                         p["overhead_us"].get<double>());
+    return out;
+  };
+  reg.add(std::move(d));
 }
 
 }  // namespace ompisim::bench

@@ -1,5 +1,6 @@
 // Stacks composed from registered components (runner/stacks.hpp) against their presets, and the input errors of stack
 // objects and MCA keys.
+#include "runner/run.hpp"
 #include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
 

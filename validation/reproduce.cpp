@@ -3,6 +3,9 @@
 #include "core/atomic_write.hpp"
 #include "core/safe_name.hpp"
 #include "core/signals.hpp"
+#include "runner/isolate.hpp"
+#include "runner/report.hpp"
+#include "runner/run.hpp"
 #include "runner/scenario.hpp"
 #include "validation/plot.hpp"
 #include "validation/validate.hpp"
@@ -86,13 +89,13 @@ int reproduce(const std::string& out_dir) {
     std::string sub = fs::path(rel).parent_path().filename().string();
     std::string base = sub + "/" + s.id;  // relative to the output folder
     publish_pair(out.file(base + ".json"), res.dump(2) + "\n", out.file(base + ".csv"), result_csv(res));
-    if (s.benchmark == "app_skeleton") {  // bar chart per figure, below
+    if (!bench::find_driver(s.benchmark, s.file, "benchmark.name").curve) {  // bar chart per figure, below
       app_figures[sub + "/" + (s.figure.empty() ? s.id : label_stem(s.figure, s.file, "figure"))][s.id] = res;
       continue;
     }
     const Json& p0 = res["points"][0];
     std::string x = p0.contains("ranks") ? "ranks" : "bytes";
-    if (s.radices.size() > 1 && s.ranks.size() == 1) x = "radix";  // a radix sweep at one process count
+    if (s.driver->axis_values().size() > 1 && s.ranks.size() == 1) x = s.driver->axis();  // e.g. a radix sweep at one process count
     std::string y = p0.contains("latency_us") ? "latency_us" : "bandwidth_GBps";
     if (p0.contains("availability_pct")) y = "availability_pct";
     if (!s.plot.empty()) {
@@ -101,7 +104,7 @@ int reproduce(const std::string& out_dir) {
     }
     std::string fig = s.figure.empty() ? s.id : label_stem(s.figure, s.file, "figure");  // "Fig. 2" -> fig2
     // Curve label: stack, benchmark (the algorithm for a barrier), and the rank count unless it is the x axis.
-    std::string what = s.benchmark == "barrier_loop" ? s.barrier.algorithm : s.benchmark;
+    std::string what = s.driver->label();
     std::string label = s.stack + " " + what + (res["ranks"].is_array() ? "" : " " + res["ranks"].dump() + "p");
     figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y});
     titles.emplace(sub + "/" + fig, caption(s));

@@ -1,6 +1,9 @@
 #include "validation/validate.hpp"
 
 #include "runner/registries.hpp"
+#include "runner/isolate.hpp"
+#include "runner/report.hpp"
+#include "runner/run.hpp"
 #include "runner/scenario.hpp"
 
 #include <Eigen/Dense>
@@ -56,23 +59,14 @@ public:
     if (it != cache_.end()) return it->second;
     Scenario s = load_scenario(data_dir() + "/" + rel);
     if (!g_machine_file.empty() && s.machine == g_machine_file_name) s.machine_file = g_machine_file;
-    if (fast_ && s.benchmark != "barrier_loop") {
-      // Calibration evaluations: only the sizes a point needs, fewer iterations (the simulation is deterministic,
-      // so steady-state iterations are identical; the warm-up is still skipped).
-      if (sel.contains("bytes")) s.osu.sizes = {sel["bytes"].get<std::uint64_t>()};
-      else {
-        s.osu.sizes.clear();
-        for (std::uint64_t b = 4096; b <= (4u << 20); b *= 2) s.osu.sizes.push_back(b);
-        s.osu.sizes.push_back(102400);
-        std::sort(s.osu.sizes.begin(), s.osu.sizes.end());
-      }
-      s.osu.iterations = 30;
-      s.osu.skip = 3;
-    }
-    if (fast_ && s.benchmark == "barrier_loop") {
-      // Only the rank count a point needs, but the scenario's own iterations and warm-up: a barrier loop's average
-      // still moves after 20 calls (the Fig. 7 atomic point at 64 differed by 1.7 % between 20 and 100 calls), so
-      // fewer calls would fit the parameters to a different number than the one validate reports.
+    if (fast_) {
+      // Calibration evaluations: the driver does less work for the same value where it can (the OSU drivers: only
+      // the sizes a point needs, fewer steady-state iterations; the barrier loop keeps its iterations and warm-up: its
+      // average still moves after 20 calls, the Fig. 7 atomic point at 64 differed by 1.7 % between 20 and 100), and
+      // only the rank count a point selects runs.
+      auto d = s.driver->clone();
+      d->narrow_for_calibration(sel);
+      s.driver = std::move(d);
       if (sel.contains("ranks")) s.ranks = {sel["ranks"].get<long long>()};
     }
     Json r = Json::parse(run_isolated([&] { return run_scenario(s, sets_).dump(); }));

@@ -108,6 +108,6 @@ TEST_CASE("app skeleton: bad input is an InputError with did-you-mean", "[benchm
   Scenario s = load_scenario(write(R"({"machine": "jaguar-xt4", "stack": "openmpi-cm", "ranks": 24, "ranks_per_node": 2,
       "benchmark": {"name": "app_skeleton", "app": "VH-1"}})"));
   test::Fixture f("jaguar-xt4", 24, 2, "openmpi-cm");
-  CHECK_THROWS_WITH(bench::run_app(*f.world, *f.stack, s.app, s.file), Catch::Contains("rows of 16"));
+  CHECK_THROWS_WITH(s.driver->run(*f.world, *f.stack, s.file), Catch::Contains("rows of 16"));
   std::remove("/tmp/ompisim_app_bad_input_test.json");
 }

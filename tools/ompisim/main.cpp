@@ -2,12 +2,16 @@
 // Exit status (kExitHelp below): 0 success; 1 validation failure (a calibration point outside its tolerance); 2 bad
 // input (anything decidable from the input, before simulating); 3 internal error; 130 / 143 interrupted.
 #include "benchmarks/benchmarks.hpp"
+#include "benchmarks/driver.hpp"
 #include "core/atomic_write.hpp"
 #include "core/limits.hpp"
 #include "core/safe_name.hpp"
 #include "core/signals.hpp"
 #include "engine/version.hpp"
 #include "runner/registries.hpp"
+#include "runner/isolate.hpp"
+#include "runner/report.hpp"
+#include "runner/run.hpp"
 #include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
 #include "validation/plot.hpp"
@@ -30,77 +34,15 @@ static const char* kExitHelp =
     "stderr, decided before simulating); 3 internal error (a bug); 130 / 143 interrupted by SIGINT / SIGTERM (results "
     "finished before the signal are kept whole).\n";
 
-// OSU micro-benchmarks' own output (OMB 5.x, osu_util.h: "%-*s%*s" with FIELD_WIDTH 18, FLOAT_PRECISION 2, MB = 1e6
-// bytes), so a simulated table can be diffed against a measured one. The first line names the simulated run.
-static std::string osu_table(const std::string& bench, const Json& pts) {
-  static const std::map<std::string, std::string> titles{
-      {"osu_latency", "OSU MPI Latency Test"},
-      {"osu_multi_lat", "OSU MPI Multi Latency Test"},
-      {"osu_bw", "OSU MPI Bandwidth Test"},
-      {"osu_bibw", "OSU MPI Bi-Directional Bandwidth Test"},
-      {"osu_mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test"}};
-  std::string out = fmt::format("# {} v5.x\n", titles.at(bench));
-  if (bench == "osu_latency" || bench == "osu_multi_lat") {
-    out += fmt::format("{:<10}{:>18}\n", "# Size", "Latency (us)");
-    for (auto& p : pts) out += fmt::format("{:<10}{:>18.2f}\n", p["bytes"].get<long long>(), p["latency_us"].get<double>());
-  } else if (bench == "osu_mbw_mr") {
-    out += fmt::format("{:<10}{:>18}{:>18}\n", "# Size", "MB/s", "Messages/s");
-    for (auto& p : pts)
-      out += fmt::format("{:<10}{:>18.2f}{:>18.2f}\n", p["bytes"].get<long long>(), p["bandwidth_GBps"].get<double>() * 1e3,
-                         p["messages_per_s"].get<double>());
-  } else {
-    out += fmt::format("{:<10}{:>18}\n", "# Size", "Bandwidth (MB/s)");
-    for (auto& p : pts)
-      out += fmt::format("{:<10}{:>18.2f}\n", p["bytes"].get<long long>(), p["bandwidth_GBps"].get<double>() * 1e3);
+// `describe BENCHMARK`: the driver's description and every key of its block (type, default, meaning, choices).
+static std::string describe_benchmark(const bench::DriverInfo& d) {
+  std::string out = fmt::format("# benchmark {} ({}): {}\n", d.name, d.family, d.description);
+  out += "## keys of the scenario's \"benchmark\" block (besides \"name\"; any other key is refused)\n";
+  for (auto& p : d.params) {
+    out += fmt::format("{:<18} {}  (default: {})\n    {}\n", p.name, p.type, p.default_value, p.description);
+    if (p.choices) out += fmt::format("    one of: {}\n", fmt::join(p.choices(), ", "));
   }
-  return out;
-}
-
-static std::string table(const Json& res) {
-  std::string out = fmt::format("# ompisim {} on {} ({}), {} ranks\n", res.value("benchmark", ""), res.value("machine", ""),
-                                res.value("stack", ""), res["ranks"].dump());
-  const Json& pts = res["points"];
-  if (pts.empty()) return out;
-  const std::string bench = res.value("benchmark", "");
-  if (bench.starts_with("osu_")) return out + osu_table(bench, pts);
-  if (pts[0].contains("app")) {  // app_skeleton
-    auto num = [](const Json& v) { return v.is_null() ? std::string("n/a") : fmt::format("{}", v.get<long long>()); };
-    out += fmt::format("# {:<6}{:>12}{:>10}{:>10}{:>12}{:>12}{:>16}\n", "App", "Runtime (s)", "MPI %", "Paper %", "Short",
-                       "Long", "Unexpected long");
-    for (auto& p : pts)
-      out += fmt::format("{:<8}{:>12.6f}{:>10.2f}{:>10.1f}{:>12}{:>12}{:>16}\n", p["app"].get<std::string>(),
-                         p["runtime_s"].get<double>(), p["mpi_time_pct"].get<double>(),
-                         p["paper_mpi_time_pct"].get<double>(), num(p["short_msgs"]), num(p["long_msgs"]),
-                         num(p["unexpected_long"]));
-  } else if (pts[0].contains("ranks") && res.contains("radix")) {  // a barrier radix sweep
-    out += fmt::format("# {:<10}{:>8}{:>16}\n", "Ranks", "Radix", "Latency (us)");
-    for (auto& p : pts)
-      out += fmt::format("{:<12}{:>8}{:>16.2f}\n", p["ranks"].get<long long>(), p["radix"].get<int>(), p["latency_us"].get<double>());
-  } else if (pts[0].contains("ranks")) {
-    out += fmt::format("# {:<10}{:>16}\n", "Ranks", "Latency (us)");
-    for (auto& p : pts) out += fmt::format("{:<12}{:>16.2f}\n", p["ranks"].get<long long>(), p["latency_us"].get<double>());
-  } else if (pts[0].contains("availability_pct")) {  // SMB overhead
-    out += fmt::format("# {:<10}{:>16}{:>16}\n", "Size", "Availability %", "Overhead (us)");
-    for (auto& p : pts)
-      out += fmt::format("{:<12}{:>16.1f}{:>16.2f}\n", p["bytes"].get<long long>(), p["availability_pct"].get<double>(),
-                         p["overhead_us"].get<double>());
-  } else if (pts[0].contains("latency_us") && pts[0].contains("bandwidth_GBps")) {  // NetPIPE
-    out += fmt::format("# {:<10}{:>16}{:>18}\n", "Size", "Latency (us)", "Bandwidth (GB/s)");
-    for (auto& p : pts)
-      out += fmt::format("{:<12}{:>16.2f}{:>18.4f}\n", p["bytes"].get<long long>(), p["latency_us"].get<double>(),
-                         p["bandwidth_GBps"].get<double>());
-  } else if (pts[0].contains("latency_us")) {
-    out += fmt::format("# {:<10}{:>16}\n", "Size", "Latency (us)");
-    for (auto& p : pts) out += fmt::format("{:<12}{:>16.2f}\n", p["bytes"].get<long long>(), p["latency_us"].get<double>());
-  } else if (pts[0].contains("messages_per_s")) {
-    out += fmt::format("# {:<10}{:>16}{:>18}\n", "Size", "MB/s", "Messages/s");
-    for (auto& p : pts)
-      out += fmt::format("{:<12}{:>16.2f}{:>18.0f}\n", p["bytes"].get<long long>(), p["bandwidth_GBps"].get<double>() * 1e3,
-                         p["messages_per_s"].get<double>());
-  } else {
-    out += fmt::format("# {:<10}{:>16}\n", "Size", "Bandwidth (GB/s)");
-    for (auto& p : pts) out += fmt::format("{:<12}{:>16.3f}\n", p["bytes"].get<long long>(), p["bandwidth_GBps"].get<double>());
-  }
+  if (d.params.empty()) out += "  (no keys)\n";
   return out;
 }
 
@@ -124,7 +66,8 @@ const char* malloc_conf = "thp:always,metadata_thp:always";
 // `run --plot NAME.svg`: the run's main metric against its x axis, data inline in the script (nothing else written).
 static bool draw_run(const Json& res, const OutputDir& out, const std::string& svg) {
   const Json& pts = res["points"];
-  if (pts.empty() || pts[0].contains("app")) throw InputError("--plot", svg, "this benchmark has no curve to plot");
+  const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
+  if (pts.empty() || (d && !d->curve)) throw InputError("--plot", svg, "this benchmark has no curve to plot");
   const Json& p0 = pts[0];
   std::string x = p0.contains("bytes") ? "bytes" : p0.contains("radix") && res.contains("radix") ? "radix" : "ranks";
   std::string y = p0.contains("latency_us") ? "latency_us" : p0.contains("availability_pct") ? "availability_pct"
@@ -201,9 +144,10 @@ int main(int argc, char** argv) {
   rep->add_option("--out", rep_out, "results directory");
 
   auto* lst = app.add_subcommand("list", "list machines, stacks, benchmarks, algorithms and scenarios");
-  auto* desc = app.add_subcommand("describe", "print every parameter of a machine with unit, value and source");
+  auto* desc = app.add_subcommand("describe", "print every parameter of a machine with unit, value and source, or the "
+                                               "keys a benchmark's \"benchmark\" block accepts");
   std::string desc_machine;
-  desc->add_option("machine", desc_machine, "machine name")->required();
+  desc->add_option("name", desc_machine, "machine or benchmark name (ompisim list)")->required();
 
   try {
     app.parse(argc, argv);
@@ -246,7 +190,7 @@ int main(int argc, char** argv) {
         wrote.push_back(svg);
       }
       if (as_json) std::cout << res.dump(2) << "\n";
-      else std::cout << table(res);
+      else std::cout << result_table(res);
       std::cerr << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
       return 0;
     }
@@ -268,18 +212,30 @@ int main(int argc, char** argv) {
         std::cout << "  " << s.name << " [" << s.nic_kind << "] " << s.spec.to_json().dump() << "  " << s.description << "\n";
       std::cout << "NIC kinds:\n";
       for (auto& k : nic_kinds().all()) std::cout << "  " << k.name << "  " << k.description << "\n";
-      std::cout << "benchmarks:\n";
-      for (auto& b : bench::benchmark_names()) std::cout << "  " << b << "\n";
-      std::cout << "barrier algorithms (barrier_loop):\n";
-      for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";
-      std::cout << "application skeletons (app_skeleton, benchmarks/apps/):\n";
-      for (auto& a : bench::app_names()) std::cout << "  " << a << "\n";
+      std::cout << "benchmarks (ompisim describe NAME: the keys of its \"benchmark\" block):\n";
+      for (auto& b : bench::driver_registry().all())
+        std::cout << fmt::format("  {:<14} [{}]  {}\n", b.name, b.family, b.description);
+      std::cout << "benchmark keys that name one of a list (benchmark.key: values):\n";
+      for (auto& b : bench::driver_registry().all())
+        for (auto& p : b.params)
+          if (p.choices) std::cout << fmt::format("  {}.{}: {}\n", b.name, p.name, fmt::join(p.choices(), ", "));
       std::cout << "scenarios:\n";
       for (auto& f : validation::scenario_files()) std::cout << "  " << f << "\n";
       return 0;
     }
+    if (*desc && bench::driver_registry().find(desc_machine)) {
+      std::cout << describe_benchmark(*bench::driver_registry().find(desc_machine));
+      return 0;
+    }
     if (*desc) {
-      auto m = load_machine(desc_machine);
+      std::unique_ptr<Machine> m;
+      try {
+        m = load_machine(desc_machine);
+      } catch (const InputError& e) {  // neither a benchmark nor a machine: say both
+        if (e.reason().rfind("unknown machine", 0) != 0) throw;
+        throw InputError(e.file(), e.key(), fmt::format("{}; nor a benchmark (known: {})", e.reason(),
+                                                        fmt::join(bench::driver_registry().names(), ", ")));
+      }
       std::cout << fmt::format("# {} ({}), NIC kind {}: {}\n", m->name, m->file, m->nic_kind(), m->description);
       std::cout << fmt::format("# topology: {}, {} compute nodes x {} cores\n", m->topology_json.dump(), m->nodes,
                                m->cores_per_node);

@@ -1,0 +1,98 @@
+// One interface for every benchmark driver (point-to-point and collective), and the registry they sign into.
+// Each family registers its drivers in its own file (osu.cpp: the OSU point-to-point set and NetPIPE; smb.cpp;
+// barrier.cpp; app_skeleton.cpp), collected by benchmarks/register.cpp. An entry declares the benchmark's name, a
+// description, every key its scenario "benchmark" block accepts (with type, default and meaning: `ompisim describe
+// NAME` prints them) and a parser that reads the block into a configured Driver. The runner looks a benchmark up by
+// name and asks the Driver to run; it never tests a benchmark name itself.
+#pragma once
+#include "core/json_input.hpp"
+#include "core/registry.hpp"
+#include "mpi/stack.hpp"
+#include "platform/world.hpp"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ompisim::bench {
+
+// What a driver's parser may read of the scenario besides its own block. Errors about these keys name the scenario's
+// own key ("ranks"), not a key of the block.
+struct DriverContext {
+  std::string file;              // the scenario file (every error names it)
+  std::vector<long long> ranks;  // the scenario's rank counts (one, or a sweep)
+  std::string stack;             // the stack's name: a preset or the label of a composed stack
+  Json stack_json;               // "stack" as the scenario gives it (preset name or object of components)
+};
+
+class Driver;
+// Runs the scenario once more, in its own process, with driver `d` and stack `stack` ("" = the scenario's own stack),
+// at the scenario's (single) rank count; returns that run's result JSON.
+using Rerun = std::function<Json(const Driver& d, const std::string& stack)>;
+
+// A benchmark configured from one scenario block. Immutable once parsed, except through the narrowing calls below,
+// which the runner and the calibration make on a clone().
+class Driver {
+public:
+  virtual ~Driver() = default;
+  virtual std::unique_ptr<Driver> clone() const = 0;
+  // Runs the ranks' programs on `w` and `s` until they finish; returns the result points (a JSON array).
+  virtual Json run(World& w, Stack& s, const std::string& file) const = 0;
+  // Checks against the rest of the scenario once the block's keys are known to be good (rank counts the benchmark
+  // cannot run on). InputError(ctx.file, "ranks", reason).
+  virtual void check(const DriverContext& ctx) const { (void)ctx; }
+  // The curve's label in plots: the benchmark's name, or what distinguishes runs of it (barrier_loop: its algorithm).
+  virtual std::string label() const = 0;
+  // The driver's own sweep axis (barrier_loop's "radix" list): the runner runs every rank count x every value, each
+  // in its own process, and reports the values under `axis()` when there are several. Empty: no axis.
+  virtual std::string axis() const { return {}; }
+  virtual std::vector<Json> axis_values() const { return {}; }
+  virtual void select(std::size_t k) { (void)k; }  // configure this driver for axis value k
+  // A calibration evaluation that needs only the point `sel` ({"bytes": ...}, {"ranks": ...}): do less work for the
+  // same value where the driver can (OSU: only that size, fewer steady-state iterations). Default: unchanged.
+  virtual void narrow_for_calibration(const Json& sel) { (void)sel; }
+  // Input derived from runs of the same scenario before the real run (app_skeleton's compute per step, fitted with
+  // openmpi-cm when the block asks for it): returns the finished result, or nothing when no derivation is needed.
+  virtual std::optional<Json> run_derived(const Rerun& rerun) const {
+    (void)rerun;
+    return std::nullopt;
+  }
+};
+
+// One key of a benchmark block, as `ompisim describe` prints it.
+struct DriverParam {
+  std::string name, type, default_value, description;
+  std::function<std::vector<std::string>()> choices = {};  // the values it may take, when they are a list of names
+};
+
+struct DriverInfo {
+  std::string name, family, description;
+  std::vector<DriverParam> params;  // every key the block accepts besides "name"; any other key is refused
+  // Reads the block (its keys are checked against `params` afterwards; a parser may refuse a key of the family that
+  // does not apply to this benchmark with a reason of its own first).
+  std::function<std::unique_ptr<Driver>(ObjectReader& block, const DriverContext& ctx)> parse;
+  // The body of `ompisim run`'s table for a result of this benchmark (OSU's own output format for the OSU drivers).
+  std::function<std::string(const Json& result)> table = {};
+  bool curve = true;  // the result is a curve over bytes / ranks / the axis (false: one bar per scenario)
+
+  std::vector<std::string> keys() const;  // "name" and every parameter
+};
+
+using DriverRegistry = NamedRegistry<DriverInfo, &DriverInfo::parse>;
+
+void register_osu_drivers(DriverRegistry& reg);
+void register_smb_driver(DriverRegistry& reg);
+void register_barrier_driver(DriverRegistry& reg);
+void register_app_driver(DriverRegistry& reg);
+void register_drivers(DriverRegistry& reg);  // all of the above (benchmarks/register.cpp)
+const DriverRegistry& driver_registry();
+
+// The driver named `name`; InputError(file, key, "unknown benchmark ... (did you mean ...) (known: ...)") otherwise.
+const DriverInfo& find_driver(const std::string& name, const std::string& file, const std::string& key);
+// Reads a scenario's "benchmark" block: looks the name up, lets the driver parse its keys, refuses keys it does not
+// declare, then runs the driver's check against the scenario.
+std::unique_ptr<Driver> parse_benchmark(ObjectReader& block, const DriverContext& ctx);
+
+}  // namespace ompisim::bench

@@ -1,0 +1,46 @@
+// The benchmark driver registry: each family's registration function, called once, in the order `ompisim list` shows.
+#include "benchmarks/driver.hpp"
+
+#include <fmt/format.h>
+
+namespace ompisim::bench {
+
+std::vector<std::string> DriverInfo::keys() const {
+  std::vector<std::string> k{"name"};
+  for (auto& p : params) k.push_back(p.name);
+  return k;
+}
+
+void register_drivers(DriverRegistry& reg) {
+  register_osu_drivers(reg);
+  register_smb_driver(reg);
+  register_barrier_driver(reg);
+  register_app_driver(reg);
+}
+
+const DriverRegistry& driver_registry() {
+  static const DriverRegistry reg = [] {
+    DriverRegistry r;
+    register_drivers(r);
+    return r;
+  }();
+  return reg;
+}
+
+const DriverInfo& find_driver(const std::string& name, const std::string& file, const std::string& key) {
+  if (const DriverInfo* d = driver_registry().find(name)) return *d;
+  auto names = driver_registry().names();
+  std::string hint = did_you_mean(name, names);
+  throw InputError(file, key, fmt::format("unknown benchmark '{}'{} (known: {})", name,
+                                          hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(names, ", ")));
+}
+
+std::unique_ptr<Driver> parse_benchmark(ObjectReader& block, const DriverContext& ctx) {
+  const DriverInfo& info = find_driver(block.str("name"), block.file(), block.key_path("name"));
+  std::unique_ptr<Driver> d = info.parse(block, ctx);
+  block.finish(info.keys());
+  d->check(ctx);
+  return d;
+}
+
+}  // namespace ompisim::bench

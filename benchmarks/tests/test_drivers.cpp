@@ -1,0 +1,140 @@
+// The benchmark driver registry (benchmarks/driver.hpp): every registered driver reads a minimal block, refuses keys
+// it does not declare, and the registry refuses unknown names with the file and key.
+#include "benchmarks/driver.hpp"
+#include "runner/scenario.hpp"
+
+#include <catch2/catch.hpp>
+#include <map>
+
+using namespace ompisim;
+
+namespace {
+// The smallest block each driver accepts, beyond its name. A driver registered without an entry here fails the first
+// test: a new benchmark brings its minimal block with it.
+const std::map<std::string, Json>& minimal_blocks() {
+  static const std::map<std::string, Json> m{
+      {"osu_latency", Json::object()}, {"osu_multi_lat", Json::object()}, {"osu_bw", Json::object()},
+      {"osu_bibw", Json::object()},    {"osu_mbw_mr", Json::object()},    {"netpipe", Json::object()},
+      {"smb_overhead", Json::object()}, {"barrier_loop", Json::object()}, {"app_skeleton", Json{{"app", "POP"}}},
+  };
+  return m;
+}
+
+Json scenario_with(const Json& block, Json ranks = 2) {
+  return Json{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", std::move(ranks)}, {"benchmark", block}};
+}
+
+std::string input_error(const Json& scenario) {
+  try {
+    (void)scenario_from_json(scenario, "drv.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+// Configuration: every entry of the driver registry, with its minimal block. Expected: it parses into a driver whose
+// label is non-empty; the entry has a description, a family, a table and a documented type, default and meaning for
+// every key; its minimal block plus one unknown key is refused naming the file, "benchmark.<key>" and "unknown key".
+// How validated: the Scenario's driver, the registry entry's fields and the error text.
+TEST_CASE("drivers: every registered driver parses a minimal block and refuses an unknown key", "[benchmark][driver]") {
+  const auto& reg = bench::driver_registry();
+  REQUIRE(reg.all().size() >= 9);
+  for (const auto& d : reg.all()) {
+    INFO(d.name);
+    REQUIRE(minimal_blocks().count(d.name) == 1);
+    Json block = minimal_blocks().at(d.name);
+    block["name"] = d.name;
+    Scenario s = scenario_from_json(scenario_with(block), "drv.json");
+    REQUIRE(s.driver);
+    CHECK(s.benchmark == d.name);
+    CHECK_FALSE(s.driver->label().empty());
+    CHECK_FALSE(d.description.empty());
+    CHECK_FALSE(d.family.empty());
+    CHECK(d.table);
+    for (const auto& p : d.params) {
+      INFO(p.name);
+      CHECK_FALSE(p.type.empty());
+      CHECK_FALSE(p.default_value.empty());
+      CHECK_FALSE(p.description.empty());
+    }
+    Json bad = block;
+    bad["bogus_key"] = 1;
+    std::string err = input_error(scenario_with(bad));
+    CHECK_THAT(err, Catch::Contains("drv.json") && Catch::Contains("key 'benchmark.bogus_key'") &&
+                        Catch::Contains("unknown key"));
+  }
+}
+
+// Configuration: a benchmark name that is not registered (a typo of osu_latency) and one far from any name.
+// Expected: InputError naming the file and "benchmark.name", the did-you-mean, and the registered names.
+// How validated: the error's file, key and text (an InputError is exit status 2 in the tool: tests/e2e/bad_input.sh).
+TEST_CASE("drivers: an unknown benchmark name is an input error naming file and key", "[benchmark][driver]") {
+  try {
+    (void)scenario_from_json(scenario_with(Json{{"name", "osu_latncy"}}), "drv.json");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "drv.json");
+    CHECK(e.key() == "benchmark.name");
+    CHECK_THAT(e.reason(), Catch::Contains("unknown benchmark 'osu_latncy'") &&
+                               Catch::Contains("did you mean 'osu_latency'") && Catch::Contains("barrier_loop"));
+  }
+  CHECK_THROWS_AS(bench::find_driver("imb_alltoall", "f.json", "benchmark.name"), InputError);
+  CHECK(bench::find_driver("osu_bw", "f.json", "benchmark.name").name == "osu_bw");
+}
+
+// Configuration: keys of the OSU family given to a member that does not read them, and rank counts a driver cannot
+// run on. Expected: InputError with the driver's own reason on the block key, or on the scenario's "ranks".
+// How validated: the error text.
+TEST_CASE("drivers: keys and rank counts a driver does not take are refused with its reason", "[benchmark][driver]") {
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "osu_latency"}, {"window", 8}})),
+             Catch::Contains("key 'benchmark.window'") && Catch::Contains("ping-pong"));
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "osu_bw"}, {"prepost", true}})),
+             Catch::Contains("key 'benchmark.prepost'") && Catch::Contains("only the ping-pong"));
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "osu_bw"}, {"side", "send"}})),
+             Catch::Contains("key 'benchmark.side'") && Catch::Contains("only smb_overhead"));
+  // SMB reads sizes, iterations, side and threshold_pct only: a window would be silently ignored.
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "smb_overhead"}, {"window", 8}})),
+             Catch::Contains("key 'benchmark.window'") && Catch::Contains("unknown key"));
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "osu_latency"}}, 4)),
+             Catch::Contains("key 'ranks'") && Catch::Contains("exactly 2 ranks"));
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "osu_multi_lat"}}, 6)), Catch::Equals(""));
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "osu_multi_lat"}}, 5)),
+             Catch::Contains("key 'ranks'") && Catch::Contains("even number"));
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "app_skeleton"}, {"app", "POP"}}, Json{256, 512})),
+             Catch::Contains("key 'ranks'") && Catch::Contains("one rank count"));
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "barrier_loop"}, {"algorithm", "cheetah-atomic"}})), Catch::Equals(""));
+  Json native = scenario_with(Json{{"name", "barrier_loop"}, {"algorithm", "cheetah-atomic"}});
+  native["stack"] = "native";
+  CHECK_THAT(input_error(native), Catch::Contains("key 'benchmark.algorithm'") && Catch::Contains("Cheetah"));
+}
+
+// Configuration: barrier_loop with a radix list, and osu_bw. Expected: the radix list is the barrier driver's axis
+// (values in the order given) and its label is the algorithm; osu_bw has no axis; copies of a scenario share its
+// parsed driver. How validated: axis(), axis_values(), label(), pointer equality. (What running one value of the axis
+// gives is checked in runner/tests/test_runner.cpp.)
+TEST_CASE("drivers: the barrier radix list is the driver's axis", "[benchmark][driver]") {
+  Scenario s = scenario_from_json(scenario_with(Json{{"name", "barrier_loop"}, {"radix", {2, 8, 4}}}, 4), "drv.json");
+  CHECK(s.driver->axis() == "radix");
+  CHECK(s.driver->axis_values() == std::vector<Json>{2, 8, 4});
+  CHECK(s.driver->label() == "tuned");
+  Scenario o = scenario_from_json(scenario_with(Json{{"name", "osu_bw"}}), "drv.json");
+  CHECK(o.driver->axis().empty());
+  CHECK(o.driver->axis_values().empty());
+  CHECK(o.driver->label() == "osu_bw");
+  Scenario copy = o;
+  CHECK(copy.driver == o.driver);
+}
+
+// Configuration: a registry with a driver added twice, and one without a parser. Expected: std::invalid_argument
+// (each name is registered once, and every entry can parse). How validated: the exception type.
+TEST_CASE("drivers: the registry refuses a duplicate name and an entry without a parser", "[benchmark][driver]") {
+  bench::DriverRegistry reg;
+  bench::register_drivers(reg);
+  bench::DriverInfo dup = *reg.find("osu_bw");
+  CHECK_THROWS_AS(reg.add(dup), std::invalid_argument);
+  bench::DriverInfo none;
+  none.name = "no_parser";
+  CHECK_THROWS_AS(reg.add(none), std::invalid_argument);
+}

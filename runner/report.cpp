@@ -1,0 +1,129 @@
+#include "runner/report.hpp"
+
+#include "core/atomic_write.hpp"
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+
+namespace ompisim {
+
+Json result_json(const RunRecord& r) {
+  const Scenario& s = r.scenario;
+  Machine& m = r.machine;
+  const Simulator& sim = r.sim;
+  const StackStats& st = r.stats;
+  const long long ranks = r.ranks;
+  const Overrides& sets = r.sets;
+  const Placement& pl = r.placement;
+  Json stats{{"sends_posted", st.sends_posted},       {"sends_completed", st.sends_completed},
+             {"recvs_posted", st.recvs_posted},       {"recvs_completed", st.recvs_completed},
+             {"live_requests", st.live_requests},     {"unexpected_left", st.unexpected_now},
+             {"posted_left", st.posted_now},          {"amos", st.amos},
+             {"events", sim.events_scheduled},       {"flows", sim.flows_started},
+             {"simulated_time_s", sim.now()},        {"counters", st.counters}};
+  Json res{{"scenario", s.id},
+           {"machine", m.name},
+           {"stack", s.stack},
+           {"benchmark", s.benchmark},
+           {"ranks", ranks},
+           {"ranks_per_node", s.ranks_per_node},
+           {"points", r.points},
+           {"stats", stats}};
+  res["provenance"] = {{"git_describe", git_describe()},
+                       {"scenario_file", repo_relative(s.file)},
+                       {"machine_file", repo_relative(m.file)},
+                       {"engine", sim.name()},
+                       {"routing", r.world.routing().name},
+                       {"mapping", {{"map_by", platform::to_string(pl.map->map_by())},
+                                    {"bind_to", platform::to_string(pl.map->bind_to())}}},
+                       {"overrides", sets},
+                       {"parameters", resolved(m.physical_params())},
+                       {"mca", resolved(param_list(r.mca))}};
+  stack_report(r.spec, res, StackReport{pl, r.mca, st});
+  return res;
+}
+
+
+SweepReport::SweepReport(const Scenario& s) : s_(s), axis_(s.driver->axis()), values_(s.driver->axis_values()) {}
+
+void SweepReport::add(long long ranks, std::size_t axis_index, Json one) {
+  for (auto& p : one["points"]) points_.push_back(p);
+  // The mailbox what-if and the SMSG limit depend on the rank count, not the axis value: once per count.
+  const bool first_value = values_.empty() || values_.at(axis_index) == values_.front();
+  if (first_value && one.contains("mailbox_memory")) mailbox_.push_back(one["mailbox_memory"]);
+  if (first_value && one["provenance"].contains("derived")) {
+    Json d = one["provenance"]["derived"];
+    d["ranks"] = ranks;
+    derived_.push_back(d);
+  }
+  if (merged_.is_null()) merged_ = std::move(one);
+}
+
+Json SweepReport::finish() {
+  Json merged = std::move(merged_);
+  merged["points"] = std::move(points_);
+  merged["ranks"] = s_.ranks.size() == 1 ? Json(s_.ranks[0]) : Json(s_.ranks);
+  if (values_.size() > 1) merged[axis_] = values_;
+  merged.erase("stats");
+  // A sweep reports the mailbox what-if for every rank count (one object each, with its "ranks").
+  if (!mailbox_.empty()) merged["mailbox_memory"] = std::move(mailbox_);
+  // The effective SMSG limit also depends on the rank count (Table I): one entry per count.
+  if (!derived_.empty()) merged["provenance"]["derived"] = std::move(derived_);
+  return merged;
+}
+
+std::string git_describe() {
+  // Once per process, and inherited by the simulation processes forked after the first call: `reproduce` calls it at
+  // its start, so the files it writes do not turn its own later results '-dirty'.
+  static std::string cached;
+  if (!cached.empty()) return cached;
+  std::string cmd = "git -C '" + data_dir() + "' describe --always --dirty 2>/dev/null";
+  std::array<char, 128> buf{};
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    while (fgets(buf.data(), buf.size(), p)) out += buf.data();
+    pclose(p);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return cached = out.empty() ? "unknown" : out;
+}
+
+void write_atomic(const std::string& path, const std::string& text) { write_file_atomic(path, text); }
+
+std::string repo_relative(const std::string& path) {
+  std::error_code ec;
+  auto root = std::filesystem::weakly_canonical(data_dir(), ec);
+  auto p = std::filesystem::weakly_canonical(path, ec);
+  if (ec) return path;
+  auto rel = p.lexically_relative(root);
+  if (rel.empty() || *rel.begin() == "..") return path;  // outside the repository: as the user gave it
+  return rel.string();
+}
+
+std::string result_csv(const Json& res) {
+  std::string out;
+  const Json& pts = res["points"];
+  if (pts.empty()) return out;
+  std::vector<std::string> cols;
+  for (auto it = pts[0].begin(); it != pts[0].end(); ++it) cols.push_back(it.key());
+  out += fmt::format("{}\n", fmt::join(cols, ","));
+  for (auto& p : pts) {
+    std::vector<std::string> v;
+    for (auto& c : cols) v.push_back(p[c].is_string() ? p[c].get<std::string>() : p[c].dump());
+    out += fmt::format("{}\n", fmt::join(v, ","));
+  }
+  return out;
+}
+
+std::string result_table(const Json& res) {
+  std::string out = fmt::format("# ompisim {} on {} ({}), {} ranks\n", res.value("benchmark", ""), res.value("machine", ""),
+                                res.value("stack", ""), res["ranks"].dump());
+  if (res["points"].empty()) return out;
+  const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
+  if (!d || !d->table) return out;
+  return out + d->table(res);
+}
+
+}  // namespace ompisim

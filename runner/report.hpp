@@ -1,0 +1,60 @@
+// A run's result (the runner's "report" concern): the result JSON of one run (points, counters, provenance), the
+// merge of a sweep's runs into one result, and the result as CSV and as the table `ompisim run` prints.
+#pragma once
+#include "core/json_input.hpp"
+#include "core/sim.hpp"
+#include "platform/machine.hpp"
+#include "platform/world.hpp"
+#include "runner/scenario.hpp"
+#include "runner/stacks.hpp"
+
+#include <string>
+
+namespace ompisim {
+
+// Everything one run produced, as run_one hands it to the report.
+struct RunRecord {
+  const Scenario& scenario;
+  long long ranks;
+  const Overrides& sets;
+  Machine& machine;  // non-const: its parameter list is built from references
+  const Simulator& sim;
+  const World& world;
+  const Placement& placement;
+  McaParams& mca;
+  const StackSpec& spec;
+  const StackStats& stats;
+  Json points;
+};
+// The result of one run (the `--json` schema): scenario, machine, stack, benchmark, ranks, points, stats, provenance,
+// and what the stack's components add (stack_report).
+Json result_json(const RunRecord& r);
+
+// The runs of a sweep (each rank count x each value of the driver's axis, in that order) merged into one result: the
+// points of every run; the first run's other fields; "ranks" (and the axis' values when there are several); the
+// stack's per-count reports (mailbox what-if, derived parameters) once per rank count; no "stats".
+class SweepReport {
+public:
+  explicit SweepReport(const Scenario& s);
+  void add(long long ranks, std::size_t axis_index, Json one);
+  Json finish();
+
+private:
+  const Scenario& s_;
+  std::string axis_;
+  std::vector<Json> values_;
+  Json merged_, points_ = Json::array(), mailbox_ = Json::array(), derived_ = Json::array();
+};
+
+std::string git_describe();  // computed once per process
+// `path` relative to the project root when it lies inside it (so results do not hold this machine's paths), else as given.
+std::string repo_relative(const std::string& path);
+// Writes `text` to `path` atomically (temporary file in the same directory, then rename).
+void write_atomic(const std::string& path, const std::string& text);
+// The result's points as CSV (one column per point field).
+std::string result_csv(const Json& res);
+// The table `ompisim run` prints: a line naming the run, then the benchmark driver's own table (OSU's output format
+// for the OSU drivers).
+std::string result_table(const Json& res);
+
+}  // namespace ompisim

@@ -1,0 +1,127 @@
+#include "runner/run.hpp"
+
+#include "engine/des_engine.hpp"
+#include "engine/simgrid_engine.hpp"
+#include "runner/isolate.hpp"
+#include "runner/registries.hpp"
+#include "runner/report.hpp"
+#include "runner/stacks.hpp"
+
+#include <fmt/format.h>
+
+namespace ompisim {
+
+static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
+  auto phys = m.physical_params();
+  auto mcal = param_list(mca);
+  for (auto& [k, v] : sets) {
+    if (set_param(phys, k, v, "--set") || set_param(mcal, k, v, "--set")) continue;
+    // The short name of a physical parameter ("bte_bandwidth", "dram_copy_bandwidth"): the last part of its path,
+    // when exactly one parameter has it.
+    std::vector<ParamRef> hits;
+    for (auto& r : phys)
+      if (r.info.name.size() > k.size() && r.info.name.ends_with("." + k)) hits.push_back(r);
+    if (hits.size() > 1) {
+      std::vector<std::string> full;
+      for (auto& h : hits) full.push_back(h.info.name);
+      throw InputError("--set", k, fmt::format("ambiguous parameter: say which of {}", fmt::join(full, ", ")));
+    }
+    if (hits.size() == 1) {
+      ParamList one{hits[0]};
+      set_param(one, hits[0].info.name, v, "--set");
+      continue;
+    }
+    auto names = param_names(phys);
+    auto more = param_names(mcal);
+    names.insert(names.end(), more.begin(), more.end());
+    std::string hint = did_you_mean(k, names);
+    throw InputError("--set", k, "unknown parameter" + (hint.empty() ? std::string() : " (did you mean '" + hint + "'?)"));
+  }
+}
+
+Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
+  std::unique_ptr<Machine> m;
+  try {
+    // A scenario's machine is a name looked up in the machine directory; --machine-file is an explicit file.
+    std::string file = s.machine_file;
+    if (file.empty()) {
+      std::vector<std::string> names;
+      for (auto& [n, f] : list_machines()) {
+        if (n == s.machine) file = f;
+        names.push_back(n);
+      }
+      if (file.empty()) {
+        std::string hint = did_you_mean(s.machine, names);
+        throw InputError(s.file, "machine", fmt::format("unknown machine '{}'{} (known: {}; or give a file with "
+                                                        "--machine-file)", s.machine,
+                                                        hint.empty() ? "" : " (did you mean '" + hint + "'?)",
+                                                        fmt::join(names, ", ")));
+      }
+    }
+    m = load_machine(file);
+  } catch (const InputError& e) {
+    if (e.file().empty()) throw InputError(s.file, "machine", e.reason());
+    throw;
+  }
+  const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, m->nic_kind(), m->name,
+                                       s.file);
+  McaParams mca = machine_mca(*m);
+  {
+    std::vector<std::string> keys;
+    for (auto it = s.mca.begin(); it != s.mca.end(); ++it) keys.push_back(it.key());
+    check_mca_keys(keys, spec, s.stack, m->nic_kind(), s.file);
+    for (auto& [k, v] : sets) check_mca_family(k, m->nic_kind(), "--set");
+    ObjectReader mr(s.mca, s.file, "mca");
+    auto list = param_list(mca);
+    load_overrides(mr, list, "scenario " + s.id);
+  }
+  apply_sets(*m, mca, sets);
+  if (!sets.empty()) m->rebuild_topology();  // links follow overridden link parameters
+  Placement pl = make_placement(*m, ranks, s.ranks_per_node, s.nodes, s.file, s.mapping);
+  std::unique_ptr<Simulator> sim;
+  if (s.engine == "des") sim = std::make_unique<engine::DesEngine>();
+  else sim = std::make_unique<engine::SimGridEngine>();
+  const topology::RoutePolicyInfo* routing =
+      s.routing.empty() ? nullptr : &topology::find_route_policy(s.routing, m->topology->kind(), s.file, "routing");
+  World w(*sim, *m, pl, routing);
+  auto stack = build_stack(w, mca, spec, s.stack);
+  Json points;
+  // The fabric's resources, before seal(); each flow's path is built when the flow starts.
+  w.declare_resources();
+  sim->seal();
+  points = s.driver->run(w, *stack, s.file);
+  const StackStats st = stack->stats();
+  return result_json(RunRecord{s, ranks, sets, *m, *sim, w, pl, mca, spec, st, std::move(points)});
+}
+
+Json run_scenario(const Scenario& s, const Overrides& sets) {
+  // Input the driver derives from runs of its own (app_skeleton's fitted compute), each run in its own process.
+  const bench::Rerun rerun = [&](const bench::Driver& d, const std::string& stack) {
+    Scenario x = s;
+    x.driver = d.clone();
+    if (!stack.empty()) {
+      x.stack = stack;
+      x.stack_json = stack;
+    }
+    return Json::parse(run_isolated([&] { return run_one(x, s.ranks[0], sets).dump(); }));
+  };
+  if (auto derived = s.driver->run_derived(rerun)) return *derived;
+  const std::size_t nvalues = std::max<std::size_t>(1, s.driver->axis_values().size());
+  if (s.ranks.size() == 1 && nvalues == 1) return run_one(s, s.ranks[0], sets);
+  // Each rank count (and each value of the driver's axis: barrier radices) runs in its own process: one SimGrid
+  // engine per process.
+  SweepReport report(s);
+  for (long long n : s.ranks)
+    for (std::size_t k = 0; k < nvalues; ++k) {
+      Scenario one_s = s;
+      if (!s.driver->axis_values().empty()) {
+        auto d = s.driver->clone();
+        d->select(k);
+        one_s.driver = std::move(d);
+      }
+      report.add(n, k, Json::parse(run_isolated([&] { return run_one(one_s, n, sets).dump(); })));
+    }
+  return report.finish();
+}
+
+}  // namespace ompisim

@@ -1,0 +1,122 @@
+// The runner's concerns apart (load: scenario.hpp, run: run.hpp, report: report.hpp, isolate: isolate.hpp), and
+// determinism: the same input twice gives the same result JSON.
+#include "core/errors.hpp"
+#include "runner/isolate.hpp"
+#include "runner/report.hpp"
+#include "runner/run.hpp"
+#include "runner/scenario.hpp"
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <unistd.h>
+
+using namespace ompisim;
+
+namespace {
+Json osu(const std::string& engine) {
+  return Json{{"id", "rt"},         {"machine", "cielo"}, {"stack", "openmpi"}, {"engine", engine}, {"ranks", 4},
+              {"ranks_per_node", 1}, {"benchmark", {{"name", "osu_multi_lat"}, {"sizes", {8, 4096, 65536}},
+                                                   {"iterations", 10}, {"skip", 1}}}};
+}
+Json barrier_sweep(const std::string& engine) {
+  return Json{{"id", "rb"},         {"machine", "cielo"}, {"stack", "openmpi"}, {"engine", engine}, {"ranks", {4, 8}},
+              {"ranks_per_node", 1}, {"benchmark", {{"name", "barrier_loop"}, {"algorithm", "cheetah-atomic"},
+                                                   {"radix", {2, 4}}, {"iterations", 5}, {"skip", 1}}}};
+}
+}  // namespace
+
+// Configuration: one osu_multi_lat scenario on the DES engine, loaded, run in this process, reported.
+// Expected: load gives the scenario and its driver without running anything; run_one gives one point per size with
+// the result's fixed fields; the CSV has a header of the point fields and one line per point; the table names the
+// run and prints OSU's own header. How validated: field values and text.
+TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
+  Scenario s = scenario_from_json(osu("des"), "rt.json");
+  CHECK(s.benchmark == "osu_multi_lat");
+  CHECK(s.ranks == std::vector<long long>{4});
+  REQUIRE(s.driver);
+  Json r = run_one(s, 4, {});
+  CHECK(r["scenario"] == "rt");
+  CHECK(r["benchmark"] == "osu_multi_lat");
+  CHECK(r["ranks"] == 4);
+  REQUIRE(r["points"].size() == 3);
+  CHECK(r["points"][1]["bytes"] == 4096);
+  CHECK(r["points"][1]["latency_us"].get<double>() > 0);
+  CHECK(r["stats"]["sends_completed"] == r["stats"]["sends_posted"]);
+  CHECK(r["provenance"]["engine"] == "des");
+  CHECK(r["provenance"]["scenario_file"] == "rt.json");
+  std::string csv = result_csv(r);
+  CHECK(csv.rfind("bytes,latency_us\n8,", 0) == 0);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 4);
+  std::string table = result_table(r);
+  CHECK_THAT(table, Catch::StartsWith("# ompisim osu_multi_lat on cielo (openmpi), 4 ranks\n# OSU MPI Multi Latency Test"));
+  CHECK_THAT(table, Catch::Contains("4096"));
+  // A calibration evaluation narrows a clone of the driver: only the selected size runs, the scenario keeps its own.
+  Scenario fast = s;
+  auto d = s.driver->clone();
+  d->narrow_for_calibration(Json{{"bytes", 4096}});
+  fast.driver = std::move(d);
+  Json rf = run_one(fast, 4, {});
+  REQUIRE(rf["points"].size() == 1);
+  CHECK(rf["points"][0]["bytes"] == 4096);
+  CHECK(run_one(s, 4, {})["points"].size() == 3);
+}
+
+// Configuration: a barrier sweep (ranks 4 and 8 x radix 2 and 4) run by run_scenario (each point in its own
+// process), and each point run alone with run_one. Expected: the merged result holds the four points in order (rank
+// count, then radix), each equal to the point of its own run; "ranks" and "radix" list the sweep; no "stats".
+// How validated: JSON equality point by point.
+TEST_CASE("runner: a sweep runs each point in its own process and the report merges them", "[runner]") {
+  Scenario s = scenario_from_json(barrier_sweep("des"), "rb.json");
+  Json merged = run_scenario(s, {});
+  CHECK(merged["ranks"] == Json({4, 8}));
+  CHECK(merged["radix"] == Json({2, 4}));
+  CHECK_FALSE(merged.contains("stats"));
+  REQUIRE(merged["points"].size() == 4);
+  std::size_t i = 0;
+  for (long long n : {4, 8})
+    for (std::size_t k = 0; k < 2; ++k) {
+      Scenario one = s;
+      auto d = s.driver->clone();
+      d->select(k);
+      one.driver = std::move(d);
+      Json r = run_one(one, n, {});
+      INFO(n << " ranks, radix index " << k);
+      CHECK(r["points"][0] == merged["points"][i]);
+      CHECK(r["points"][0]["radix"] == (k == 0 ? 2 : 4));
+      CHECK(r["points"][0]["ranks"] == n);
+      ++i;
+    }
+  std::string table = result_table(merged);
+  CHECK_THAT(table, Catch::Contains("Radix"));
+}
+
+// Configuration: the same osu_multi_lat scenario and the same barrier sweep, each run twice on SimGrid through
+// run_isolated (as `ompisim run` does). Expected: byte-identical result JSON. How validated: string equality.
+TEST_CASE("runner: the same input twice gives the same result JSON", "[runner][determinism]") {
+  for (const Json& j : {osu("simgrid"), barrier_sweep("simgrid")}) {
+    Scenario s = scenario_from_json(j, "det.json");
+    std::string a = run_isolated([&] { return run_scenario(s, {}).dump(); });
+    std::string b = run_isolated([&] { return run_scenario(s, {}).dump(); });
+    CHECK(a.size() > 100);
+    CHECK(a == b);
+  }
+}
+
+// Configuration: work run in a child process that returns text, throws an InputError, throws another error, or
+// dies. Expected: the text; the same InputError (file, key, reason); a runtime_error with the message; a
+// runtime_error saying the process died. How validated: return value and exception contents.
+TEST_CASE("runner: run_isolated returns the child's output and rethrows its errors", "[runner][isolate]") {
+  CHECK(run_isolated([] { return std::string("hello") + std::to_string(getpid() != 0); }) == "hello1");
+  const pid_t me = getpid();
+  CHECK(run_isolated([me] { return std::to_string(getpid() != me); }) == "1");  // it ran in another process
+  try {
+    run_isolated([]() -> std::string { throw InputError("f.json", "benchmark.sizes", "bad size"); });
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "f.json");
+    CHECK(e.key() == "benchmark.sizes");
+    CHECK(e.reason() == "bad size");
+  }
+  CHECK_THROWS_WITH(run_isolated([]() -> std::string { throw std::runtime_error("boom"); }), "boom");
+  CHECK_THROWS_WITH(run_isolated([]() -> std::string { std::_Exit(9); }), Catch::Contains("died"));
+}
