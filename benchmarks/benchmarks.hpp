@@ -18,6 +18,8 @@ struct OsuConfig {
   std::vector<std::uint64_t> sizes;
   long long iterations = -1, skip = -1, window = 64;  // -1: OSU's defaults (small / large message)
   std::uint64_t buffer_offset = 0;  // added to buffer addresses (0: page aligned, as OSU allocates)
+  MemKind buffer = MemKind::Host;   // "buffer": "host" | "device" (OSU's -d rocm/cuda D D: each rank's GPU, the one
+                                    // nearest its core unless bound otherwise)
   // Ping-pong only: the initiating rank posts the receive for the reply before it sends (true), or after its send
   // has completed (false, as osu_latency's MPI_Send then MPI_Recv). A what-if knob: a reply that arrives before its
   // receive is posted takes the unexpected path (long ones on Portals: truncated, then fetched with a get).

@@ -17,9 +17,11 @@ namespace {
 constexpr std::uint64_t kLargeMessage = 8192;  // OSU LARGE_MESSAGE_SIZE
 constexpr int kTag = 1, kAckTag = 2;
 
-Buffer buf_of(int rank, int which, std::uint64_t offset) {
-  // Distinct page-aligned buffers per rank (send / receive), as OSU allocates them once per run.
-  return Buffer{(static_cast<std::uint64_t>(rank) << 36) + (static_cast<std::uint64_t>(which) << 32) + offset, true};
+Buffer buf_of(int rank, int which, std::uint64_t offset, MemKind kind = MemKind::Host) {
+  // Distinct page-aligned buffers per rank (send / receive), as OSU allocates them once per run; in host memory or
+  // in the rank's GPU (index -1: the platform resolves it to the GPU the rank uses).
+  return Buffer{(static_cast<std::uint64_t>(rank) << 36) + (static_cast<std::uint64_t>(which) << 32) + offset, true,
+                MemSpace{kind, -1}};
 }
 
 struct Ctx {
@@ -54,7 +56,7 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
       // every message finds its receive already posted.
       // Each receive is awaited before the next is posted, so one Pending serves them all.
       Pending rx;
-      auto post = [&] { x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), rx.add()); };
+      auto post = [&] { x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), rx.add()); };
       if (!first) post();
       for (long long i = 0; i < iters + skip; ++i) {
         if (i == skip) t0 = x.w.sim().now();
@@ -64,7 +66,7 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
           if (i + 1 < iters + skip) post();
         }
         Pending a;
-        x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), a.add());
+        x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), a.add());
         co_await a;
         if (first) co_await rx;
       }
@@ -74,8 +76,8 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
         // The initiator sends then receives (MPI_Send, MPI_Recv); its peer receives then sends.
         for (bool send : {first, !first}) {
           Pending p;
-          if (send) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), p.add());
-          else x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), p.add());
+          if (send) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
+          else x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
           co_await p;
         }
       }
@@ -100,19 +102,19 @@ Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<dou
       if (i == skip) t0 = x.w.sim().now();
       if (bidirectional) {
         Pending p;
-        for (long long j = 0; j < window; ++j) x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), p.add());
-        for (long long j = 0; j < window; ++j) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), p.add());
+        for (long long j = 0; j < window; ++j) x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
+        for (long long j = 0; j < window; ++j) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
         co_await p;
       } else if (sender) {
         Pending p;
-        for (long long j = 0; j < window; ++j) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset), p.add());
+        for (long long j = 0; j < window; ++j) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
         co_await p;
         Pending a;
         x.s.irecv(me, peer, kAckTag, 4, buf_of(me, 2, 0), a.add());
         co_await a;
       } else {
         Pending p;
-        for (long long j = 0; j < window; ++j) x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset), p.add());
+        for (long long j = 0; j < window; ++j) x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
         co_await p;
         Pending a;
         x.s.isend(me, peer, kAckTag, 4, buf_of(me, 2, 0), a.add());
@@ -240,6 +242,11 @@ OsuConfig read_osu_block(ObjectReader& b, const std::string& name, bool pingpong
                                  "take a window", name));
   c.window = b.opt_integer("window", 1, 100000).value_or(64);
   c.buffer_offset = static_cast<std::uint64_t>(b.opt_integer("buffer_offset", 0, 4095).value_or(0));
+  if (b.has("buffer")) {
+    std::string k = b.str("buffer");
+    if (k != "host" && k != "device") b.fail("buffer", "expected 'host' or 'device' (where the benchmark's buffers live)");
+    c.buffer = k == "device" ? MemKind::Device : MemKind::Host;
+  }
   if (b.has("prepost")) {
     if (!pingpong) b.fail("prepost", "only the ping-pong benchmarks (osu_latency, osu_multi_lat, netpipe) take this key");
     c.prepost = b.boolean("prepost");
@@ -287,7 +294,13 @@ class OsuDriver final : public Driver {
 public:
   OsuDriver(OsuConfig c, bool two_ranks) : c_(std::move(c)), two_ranks_(two_ranks) {}
   std::unique_ptr<Driver> clone() const override { return std::make_unique<OsuDriver>(*this); }
-  Json run(World& w, Stack& s, const std::string&) const override { return run_osu(w, s, c_); }
+  Json run(World& w, Stack& s, const std::string& file) const override {
+    if (c_.buffer == MemKind::Device && w.machine().node.gpus().empty())
+      throw InputError(file, "benchmark.buffer",
+                       fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",
+                                   w.machine().name, w.machine().file));
+    return run_osu(w, s, c_);
+  }
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, c_.name, two_ranks_); }
   std::string label() const override { return c_.name; }
   void narrow_for_calibration(const Json& sel) override { narrow_osu(c_, sel); }
@@ -339,6 +352,8 @@ std::vector<DriverParam> osu_params(const OsuKind& k) {
       {"skip", "integer >= 0", skip, "warm-up iterations per size, not timed"}};
   if (!k.pingpong) p.push_back({"window", "integer 1 .. 100000", "64", "non-blocking sends in flight per iteration"});
   p.push_back({"buffer_offset", "integer 0 .. 4095", "0", "bytes added to the page-aligned buffer addresses"});
+  p.push_back({"buffer", "host | device", "host",
+               "where the buffers live (OSU's -d rocm D D: the GPU each rank uses, nearest its core)"});
   if (k.pingpong)
     p.push_back({"prepost", "boolean", "false",
                  "post the receive for the reply before sending (a what-if: replies then never arrive unexpected)"});

@@ -3,6 +3,7 @@
 #include "models/gemini/nic.hpp"
 #include "models/loggp/nic.hpp"
 #include "models/seastar/nic.hpp"
+#include "models/slingshot/nic.hpp"
 
 namespace ompisim::models {
 
@@ -13,6 +14,10 @@ void register_nic_kinds(NicKindRegistry& reg) {
   reg.add({"seastar", "Cray SeaStar / SeaStar 2.1 (XT3/XT4): Portals 3.3 firmware on a PowerPC, HyperTransport DMA",
            "Brightwell et al., IEEE Micro 2006; models/seastar/README.md",
            [] { return std::make_unique<seastar::SeaStarNic>(); }});
+  reg.add({"cxi", "HPE Slingshot-11 Cassini NIC (libfabric CXI): hardware tag matching, inline commands, offloaded "
+           "rendezvous Get, overflow buffers; Rosetta dragonfly switches",
+           "hardware-sources.md \u00a72; fi_cxi(7); models/slingshot/README.md",
+           [] { return std::make_unique<slingshot::CassiniNic>(); }});
   reg.add({"loggp", "LogGOPS reference network (flat; closed-form checks)", "Hoefler et al., LogGOPSim, HPDC 2010",
            [] { return std::make_unique<loggp::LogGPNic>(); }});
 }

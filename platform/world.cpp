@@ -220,7 +220,7 @@ void World::declare_resources() {
   }
   using K = platform::ResourceKind;
   for (long long n : placement_.nodes)
-    for (K kind : {K::NumaMemory, K::InterDie, K::InterSocket})
+    for (K kind : {K::NumaMemory, K::InterDie, K::InterSocket, K::GpuMemory, K::GpuPeer, K::Bus})
       for (int i = 0; i < nt.resource_slots(kind); ++i)
         if (platform::ResourceKey key{kind, i}; nt.has_resource(key))
           node_res_.emplace(node_key(n, key), resource(fmt::format("n{}-{}", n, nt.describe(key)), nt.resource_capacity(key)));
@@ -248,7 +248,11 @@ ResourceId World::node_resource(long long node, platform::ResourceKey k) const {
 }
 
 platform::MemSpace World::node_space(int ctx, MemSpace m) const {
-  if (m.kind == MemKind::Device) return platform::MemSpace::gpu(m.index < 0 ? 0 : m.index);
+  if (m.kind == MemKind::Device) {
+    int g = m.index >= 0 ? m.index : machine_.node.nearest_gpu(core_of_context(ctx));
+    if (g < 0) throw std::logic_error("a device buffer on a node without GPUs (the scenario check should refuse it)");
+    return platform::MemSpace::gpu(g);
+  }
   return platform::MemSpace::host(m.index < 0 ? machine_.node.numa_of(core_of_context(ctx)) : m.index);
 }
 

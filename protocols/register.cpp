@@ -49,7 +49,8 @@ std::vector<std::string> ComponentRegistry::names(const std::string& framework) 
 void register_components(ComponentRegistry& reg) {
   reg.add({"pml", "ob1", "point-to-point over BTLs (bml/r2 picks them): matching in the host, eager/RNDV/RGET protocols",
            {"gemini", "seastar"}});
-  reg.add({"pml", "cm", "point-to-point over one MTL: matching done by the MTL (Portals on the SeaStar)", {"seastar"}});
+  reg.add({"pml", "cm", "point-to-point over one MTL: matching done by the MTL (Portals on the SeaStar, libfabric)",
+           {"seastar", "cxi"}});
   reg.add({"btl", "self", "loop-back to the sending rank", {"gemini", "seastar"}});
   reg.add({"btl", "vader", "on-node shared memory: fast boxes, copy in/out, XPMEM single copy", {"gemini"},
            [](McaParams& m, const ParamVisitor& v) { m.btl_vader.visit(v); }});
@@ -59,12 +60,22 @@ void register_components(ComponentRegistry& reg) {
            [](McaParams& m, const ParamVisitor& v) { m.btl_portals.visit(v); }});
   reg.add({"mtl", "portals", "Portals 3 MTL (SeaStar): matching by Portals, short/long protocol", {"seastar"},
            [](McaParams& m, const ParamVisitor& v) { m.mtl_portals.visit(v); }});
+  reg.add({"mtl", "ofi", "libfabric MTL (Open MPI v5.0): fi_tsend/fi_trecv on the provider named by stack.ofi", {"cxi"}});
+  reg.add({"ofi", "cxi", "libfabric CXI provider (Cassini): hardware matching alone, software matching under LINKx",
+           {"cxi"}});
+  reg.add({"ofi", "shm", "libfabric shm provider: inject copies, CMA/XPMEM single copy, GPU IPC with a handle cache",
+           {"cxi"}});
+  reg.add({"ofi", "linkx", "libfabric LINKx: shm+cxi under one endpoint, shared CQ and receive queue, software matching",
+           {"cxi"}});
   reg.add({"native", "mpich_gni",
            "Cray MPT: MPICH2 CH3/Nemesis with the uGNI netmod (same hardware, different protocol)", {"gemini"},
            [](McaParams& m, const ParamVisitor& v) { m.native_mpich_gni.visit(v); }});
   reg.add({"native", "mpich_portals",
            "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above",
            {"seastar"}, [](McaParams& m, const ParamVisitor& v) { m.native_mpich_portals.visit(v); }});
+  reg.add({"native", "mpich_cxi",
+           "Cray MPICH over libfabric CXI (hardware matching) with its own shared-memory path (XPMEM/CMA, GPU IPC)",
+           {"cxi"}});
   reg.add({"model", "loggp", "LogGOPS reference stack (closed-form checks)", {"loggp"}});
 }
 

@@ -10,6 +10,7 @@
 #include "protocols/btl/ugni/mailbox_memory.hpp"
 #include "protocols/btl/vader/btl_vader.hpp"
 #include "protocols/loggp/loggp_stack.hpp"
+#include "protocols/mtl/ofi/ofi_stacks.hpp"
 #include "protocols/mtl/portals/mtl_portals.hpp"
 #include "protocols/native/mpich_gni.hpp"
 #include "protocols/pml/cm/pml_cm.hpp"
@@ -128,6 +129,13 @@ std::vector<StackSpec::Part> StackSpec::parts() const {
   if (!pml.empty()) out.push_back({"pml", pml, "stack.pml"});
   for (std::size_t i = 0; i < btl.size(); ++i) out.push_back({"btl", btl[i], fmt::format("stack.btl[{}]", i)});
   if (!mtl.empty()) out.push_back({"mtl", mtl, "stack.mtl"});
+  if (!ofi.empty()) {  // each provider of the link is a component ("shm+cxi:linkx": ofi/shm, ofi/cxi, ofi/linkx)
+    std::string why;
+    if (auto l = mtl::ofi::parse_provider_link(ofi, component_registry().names("ofi"), why)) {
+      for (auto& c : l->cores) out.push_back({"ofi", c, "stack.ofi"});
+      if (l->linkx) out.push_back({"ofi", "linkx", "stack.ofi"});
+    }
+  }
   if (!native.empty()) out.push_back({"native", native, "stack.native"});
   if (!model.empty()) out.push_back({"model", model, "stack.model"});
   return out;
@@ -138,6 +146,7 @@ Json StackSpec::to_json() const {
   if (!pml.empty()) j["pml"] = pml;
   if (!btl.empty()) j["btl"] = btl;
   if (!mtl.empty()) j["mtl"] = mtl;
+  if (!ofi.empty()) j["ofi"] = ofi;
   if (!native.empty()) j["native"] = native;
   if (!model.empty()) j["model"] = model;
   return j;
@@ -168,6 +177,14 @@ void register_stacks(StackRegistry& reg) {
   reg.add({"native", "seastar",
            "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above",
            {.native = "mpich_portals"}});
+  reg.add({"openmpi-linkx", "cxi",
+           "Open MPI 5: pml/cm + mtl/ofi over LINKx joining the shm and cxi providers (slingshot-ex)",
+           {.pml = "cm", .mtl = "ofi", .ofi = "shm+cxi:linkx"}});
+  reg.add({"openmpi-cxi", "cxi",
+           "Open MPI 5: pml/cm + mtl/ofi over the cxi provider alone (on-node messages go through the NIC)",
+           {.pml = "cm", .mtl = "ofi", .ofi = "cxi"}});
+  reg.add({"native", "cxi", "Cray MPICH over libfabric CXI, with its own shared-memory and GPU IPC paths",
+           {.native = "mpich_cxi"}});
   reg.add({"loggp", "loggp", "LogGOPS reference stack (closed-form checks)", {.model = "loggp"}});
 }
 
@@ -218,6 +235,15 @@ StackSpec parse_stack_object(const Json& j, const std::string& file) {
       }
       continue;
     }
+    if (fw == "ofi") {  // a provider selection: "cxi" or a link "shm+cxi:linkx"
+      if (!it.value().is_string())
+        throw InputError(file, "stack.ofi", "expected a libfabric provider selection, e.g. \"cxi\" or \"shm+cxi:linkx\"");
+      std::string why;
+      if (!mtl::ofi::parse_provider_link(it.value().get<std::string>(), comps.names("ofi"), why))
+        throw InputError(file, "stack.ofi", why);
+      s.ofi = it.value().get<std::string>();
+      continue;
+    }
     std::string n = component(it.value(), fw, "stack." + fw);
     if (fw == "pml") s.pml = n;
     else if (fw == "mtl") s.mtl = n;
@@ -237,6 +263,9 @@ StackSpec parse_stack_object(const Json& j, const std::string& file) {
     }
     return s;
   }
+  if (!s.ofi.empty() && s.mtl != "ofi")
+    throw InputError(file, "stack.ofi", "a libfabric provider is chosen for mtl/ofi only (\"mtl\": \"ofi\")");
+  if (s.mtl == "ofi" && s.ofi.empty()) s.ofi = "cxi";  // libfabric's first (fastest) provider on a Slingshot node
   if (s.pml.empty())
     throw InputError(file, "stack.pml", fmt::format("missing: {} components need a PML ({})",
                                                     s.btl.empty() ? "mtl" : "btl", s.btl.empty() ? "cm" : "ob1"));
@@ -301,6 +330,8 @@ std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSp
   if (s.pml == "cm" && s.mtl == "portals")
     return std::make_unique<PortalsMatchingStack>(w, mtl::portals::open_mpi_protocol(mca.mtl_portals),
                                                   w.machine().software_cost("pml_cm_overhead"), name);
+  if (s.pml == "cm" && s.mtl == "ofi") return mtl::ofi::make_ofi_cm_stack(w, s.ofi, name);
+  if (s.native == "mpich_cxi") return mtl::ofi::make_mpich_cxi_stack(w, name);
   if (s.native == "mpich_gni") return std::make_unique<native::MpichGni>(w, mca.native_mpich_gni);
   if (s.native == "mpich_portals")
     return std::make_unique<PortalsMatchingStack>(w, cray_mpi_protocol(mca.native_mpich_portals),

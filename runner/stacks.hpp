@@ -2,6 +2,7 @@
 // object naming the components:
 //   {"pml": "ob1", "btl": ["self", "vader", "ugni"]}   pml/ob1 + bml/r2 over these BTLs, in this order
 //   {"pml": "cm", "mtl": "portals"}                    pml/cm over one MTL
+//   {"pml": "cm", "mtl": "ofi", "ofi": "shm+cxi:linkx"} pml/cm over mtl/ofi over a libfabric provider (link)
 //   {"native": "mpich_gni"}                            a comparator library as a single component
 //   {"model": "loggp"}                                 the LogGOPS reference
 // Presets are such objects, per NIC kind:
@@ -10,6 +11,9 @@
 //   openmpi-cm  (seastar) {"pml": "cm", "mtl": "portals"}
 //   openmpi-ob1 (seastar) {"pml": "ob1", "btl": ["self", "portals"]}
 //   native      (seastar) {"native": "mpich_portals"}
+//   openmpi-linkx (cxi)   {"pml": "cm", "mtl": "ofi", "ofi": "shm+cxi:linkx"}
+//   openmpi-cxi   (cxi)   {"pml": "cm", "mtl": "ofi", "ofi": "cxi"}
+//   native        (cxi)   {"native": "mpich_cxi"}
 //   loggp       (loggp)   {"model": "loggp"}
 #pragma once
 #include "mpi/stack.hpp"
@@ -28,6 +32,7 @@ struct StackSpec {
   std::vector<std::string> btl{};  // pml/ob1's BTLs, in bml/r2 order
   std::string mtl{};               // pml/cm's MTL
   std::string native{}, model{};   // single-component stacks
+  std::string ofi{};               // mtl/ofi's provider selection (opal_common_ofi_provider_include): "cxi", "shm+cxi:linkx"
   bool operator==(const StackSpec&) const = default;
   // (framework, name, JSON key path) of every component, in order.
   struct Part {

@@ -244,6 +244,22 @@ const Nic& NodeType::nearest_nic(int core, const std::string& network) const {
   throw std::invalid_argument(fmt::format("the node type has no NIC on network '{}'", network));
 }
 
+int NodeType::nearest_gpu(int core) const {
+  check_core(core);
+  // The GPUs on the core's NUMA node, shared out over its cores in order (the k-th slice of the NUMA node's cores
+  // uses its k-th GPU: Frontier's "closest GCD" per L3 cache); else the first GPU of the package; else the first.
+  std::vector<int> here;
+  for (int g = 0; g < static_cast<int>(gpus_.size()); ++g)
+    if (gpus_[g].numa == numa_of(core)) here.push_back(g);
+  if (!here.empty()) {
+    int k = (core - first_core_of_numa(numa_of(core))) * static_cast<int>(here.size()) / shape_.cores_per_numa;
+    return here[static_cast<std::size_t>(k)];
+  }
+  for (int g = 0; g < static_cast<int>(gpus_.size()); ++g)
+    if (package_of_numa(gpus_[g].numa) == package_of(core)) return g;
+  return gpus_.empty() ? -1 : 0;
+}
+
 // --- copies ---
 
 void NodeType::add_link(int from, int to, std::vector<ResourceKey>& out) const {

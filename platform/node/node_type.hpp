@@ -195,6 +195,9 @@ public:
   // The NIC of `network` on the core's NUMA node, else one on the core's package, else the network's first NIC
   // (lowest index on each level). Throws std::invalid_argument when the node has no NIC on that network.
   const Nic& nearest_nic(int core, const std::string& network) const;
+  // The GPU a rank on `core` uses by default: the k-th GPU of the core's NUMA node for the k-th equal slice of its
+  // cores (Frontier: the GCD nearest each L3), else the package's first GPU, else GPU 0; -1 when the node has none.
+  int nearest_gpu(int core) const;
   ResourceKey nic_bus(int nic_id) const { return {ResourceKind::Bus, nic_id}; }
   ResourceKey gpu_bus(int gpu) const { return {ResourceKind::Bus, static_cast<int>(nics_.size()) + gpu}; }
 

@@ -1,0 +1,75 @@
+// HPE Slingshot-11: the Cassini NIC (200 Gb/s, PCIe Gen4 host interface, hardware tag matching, inline "IDC" commands)
+// and the Rosetta switch (64 x 200 Gb/s ports, dragonfly). Physical values of the "nic" section of a machine file
+// (models/slingshot/machines/*.json), each with its source; hardware-sources.md §2a-2c.
+// The "software" section holds what the libfabric providers and MPI libraries installed on the machine do per message
+// and the CXI provider's environment defaults of the libfabric version the machine ran (FI_CXI_* names).
+// LIMITATIONS: one NIC model for every port; no per-port or per-link timeline inside the NIC (bandwidth sharing is the
+// platform's fabric: flows over the host interface of each end and the dragonfly links); no congestion management
+// protocol; no virtual channels; Rosetta's port-to-port latency has no primary source (an estimate).
+#pragma once
+#include "core/params.hpp"
+
+namespace ompisim::slingshot {
+
+struct CassiniParams {
+  Sourced link_bandwidth;             // Slingshot link rate per direction
+  Sourced packet_payload_efficiency;  // payload bytes / wire bytes for long transfers
+  Sourced switch_port_latency;        // Rosetta, port to port, per switch-to-switch link traversed
+  Sourced nic_latency;                // NIC to NIC for a small packet through the edge switch, no further hops
+  Sourced host_interface_bandwidth;   // Cassini's PCIe Gen4 x16 host interface, per direction
+  Sourced dma_read_latency;           // the NIC fetches a payload from memory (a command above the inline size)
+  Sourced device_access_latency;      // extra latency when the NIC reads or writes GPU memory (PCIe peer to peer)
+  Sourced inject_size;                // inline (IDC) payload limit: no DMA read of the payload
+
+  template <class V>
+  void visit(V&& v) {
+    v(link_bandwidth, {"link_bandwidth", Dim::Rate, "Slingshot link rate per direction", 1e6, 1e12});
+    v(packet_payload_efficiency, {"packet_payload_efficiency", Dim::Ratio, "payload bytes / wire bytes", 0.01, 1});
+    v(switch_port_latency, {"switch_port_latency", Dim::Time, "Rosetta port-to-port latency per switch hop", 0, 1e-5});
+    v(nic_latency, {"nic_latency", Dim::Time, "NIC to NIC small packet through the edge switch", 0, 1e-4});
+    v(host_interface_bandwidth, {"host_interface_bandwidth", Dim::Rate, "NIC host interface rate per direction", 1e6, 1e12});
+    v(dma_read_latency, {"dma_read_latency", Dim::Time, "NIC DMA read of a payload above the inline size", 0, 1e-4});
+    v(device_access_latency, {"device_access_latency", Dim::Time, "extra NIC latency to GPU memory", 0, 1e-4});
+    v(inject_size, {"inject_size", Dim::Bytes, "inline (IDC) payload limit, CXIP_INJECT_SIZE", 0, 4096});
+  }
+};
+
+// Per-message software costs and the libfabric providers' defaults on a Slingshot machine.
+struct SoftwareParams {
+  // libfabric CXI provider environment defaults (fi_cxi(7)), of the libfabric version the machine ran
+  Sourced fi_cxi_rdzv_threshold;   // eager -> offloaded rendezvous (CXIP_RDZV_THRESHOLD)
+  Sourced fi_cxi_rdzv_get_min;     // smallest hardware Get: eager while len <= threshold + get_min
+  Sourced fi_cxi_rdzv_eager_size;  // bytes sent with a rendezvous header; the rest is pulled
+  Sourced fi_cxi_oflow_buf_size;   // one overflow (unexpected) buffer
+  Sourced fi_cxi_oflow_buf_count;  // overflow buffers posted per endpoint
+  Sourced fc_recovery_time;        // flow-control recovery after overflow exhaustion (drop, side-band, re-send)
+  // per message per side
+  Sourced cxi_overhead;            // CXI provider host work: command issue or event read
+  Sourced shm_overhead;            // libfabric shm provider: command queue entry, poll
+  Sourced shm_inject_size;         // shm provider: payloads up to this are copied through the shared inject buffer
+  Sourced gpu_ipc_open_cost;       // hipIpcOpenMemHandle on first use of a peer's GPU buffer (then cached)
+  Sourced gpu_copy_latency;        // launch + completion of one GPU copy (hipMemcpyAsync on the IPC mapping)
+  Sourced linkx_overhead;          // LINKx: provider choice, shared queues, software tag matching
+  Sourced pml_cm_overhead;         // pml/cm + mtl/ofi request management, fi_tsend/fi_trecv, CQ read
+  Sourced mpich_overhead;          // Cray MPICH (CH4, OFI netmod / shm) per message
+
+  template <class V>
+  void visit(V&& v) {
+    v(fi_cxi_rdzv_threshold, {"fi_cxi_rdzv_threshold", Dim::Bytes, "CXI eager to rendezvous threshold", 0, 1e9});
+    v(fi_cxi_rdzv_get_min, {"fi_cxi_rdzv_get_min", Dim::Bytes, "CXI smallest rendezvous Get", 0, 1e9});
+    v(fi_cxi_rdzv_eager_size, {"fi_cxi_rdzv_eager_size", Dim::Bytes, "CXI bytes sent eagerly with a rendezvous", 0, 1e9});
+    v(fi_cxi_oflow_buf_size, {"fi_cxi_oflow_buf_size", Dim::Bytes, "CXI overflow buffer size", 4096, 1e10});
+    v(fi_cxi_oflow_buf_count, {"fi_cxi_oflow_buf_count", Dim::Count, "CXI overflow buffers per endpoint", 1, 1e6});
+    v(fc_recovery_time, {"fc_recovery_time", Dim::Time, "CXI flow-control recovery after overflow exhaustion", 0, 1});
+    v(cxi_overhead, {"cxi_overhead", Dim::Time, "CXI provider host cost per message per side", 0, 1e-4});
+    v(shm_overhead, {"shm_overhead", Dim::Time, "shm provider host cost per message per side", 0, 1e-4});
+    v(shm_inject_size, {"shm_inject_size", Dim::Bytes, "shm provider inject (copy in/out) limit", 0, 1e9});
+    v(gpu_ipc_open_cost, {"gpu_ipc_open_cost", Dim::Time, "GPU IPC handle open, first use of a peer buffer", 0, 1});
+    v(gpu_copy_latency, {"gpu_copy_latency", Dim::Time, "GPU copy launch and completion", 0, 1e-3});
+    v(linkx_overhead, {"linkx_overhead", Dim::Time, "LINKx per message per side (routing, software matching)", 0, 1e-4});
+    v(pml_cm_overhead, {"pml_cm_overhead", Dim::Time, "pml/cm + mtl/ofi per message per side", 0, 1e-4});
+    v(mpich_overhead, {"mpich_overhead", Dim::Time, "Cray MPICH per message per side", 0, 1e-4});
+  }
+};
+
+}  // namespace ompisim::slingshot

@@ -1,0 +1,33 @@
+// mtl/ofi (Open MPI v5.0, ompi/mca/mtl/ofi): MPI matching by a libfabric provider. pml/cm hands each send and receive
+// to one endpoint of the provider selected by opal_common_ofi_provider_include ("cxi" alone, or "shm+cxi:linkx");
+// isend -> fi_tsend, irecv -> fi_trecv with the request as the operation context; progress reads the provider's CQ
+// and completes the request named by each entry's context. One MTL is active, as in Open MPI.
+// LIMITATIONS: no fi_tinject for blocking sends (the model's MPI interface is non-blocking only); no FI_CLAIM / probe;
+// one communicator (the tag is the MPI tag).
+#pragma once
+#include "protocols/mtl/mtl.hpp"
+#include "protocols/ofi/endpoint.hpp"
+
+#include <unordered_map>
+
+namespace ompisim::mtl::ofi {
+
+class MtlOfi final : public Mtl {
+public:
+  MtlOfi(World& w, ompisim::ofi::Endpoint& ep);
+  std::string name() const override { return "ofi"; }
+  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  std::uint64_t unexpected_now() const override { return ep_.unexpected_now(); }
+  std::uint64_t posted_now() const override { return ep_.posted_now(); }
+  void add_counters(std::map<std::string, std::uint64_t>& c) const override;
+
+private:
+  void on_cq(const ompisim::ofi::CqEntry& e);
+  World& w_;
+  ompisim::ofi::Endpoint& ep_;
+  std::unordered_map<std::uint64_t, Completion> ops_;
+  std::uint64_t next_ = 1, truncated_ = 0;
+};
+
+}  // namespace ompisim::mtl::ofi

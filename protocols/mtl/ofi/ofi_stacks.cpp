@@ -1,0 +1,197 @@
+#include "protocols/mtl/ofi/ofi_stacks.hpp"
+
+#include "models/slingshot/nic.hpp"
+#include "protocols/mtl/ofi/mtl_ofi.hpp"
+#include "protocols/ofi/cxi/cxi_provider.hpp"
+#include "protocols/ofi/linkx/linkx.hpp"
+#include "protocols/ofi/shm/shm_provider.hpp"
+#include "protocols/pml/cm/pml_cm.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace ompisim::mtl::ofi {
+
+namespace o = ompisim::ofi;
+
+std::string ProviderLink::str() const {
+  std::string s = fmt::format("{}", fmt::join(cores, "+"));
+  return linkx ? s + ":linkx" : s;
+}
+
+std::optional<ProviderLink> parse_provider_link(const std::string& s, const std::vector<std::string>& known,
+                                                std::string& why) {
+  ProviderLink l;
+  std::string body = s;
+  if (auto c = s.find(':'); c != std::string::npos) {
+    std::string linker = s.substr(c + 1);
+    if (linker != "linkx") {
+      why = fmt::format("unknown linking provider '{}' in '{}' (known: linkx)", linker, s);
+      return std::nullopt;
+    }
+    l.linkx = true;
+    body = s.substr(0, c);
+  }
+  std::size_t start = 0;
+  while (true) {
+    std::size_t p = body.find('+', start);
+    std::string name = body.substr(start, p == std::string::npos ? std::string::npos : p - start);
+    if (std::find(known.begin(), known.end(), name) == known.end() || name == "linkx") {
+      why = fmt::format("unknown core provider '{}' in '{}' (known: {})", name, s, fmt::join(known, ", "));
+      return std::nullopt;
+    }
+    if (std::find(l.cores.begin(), l.cores.end(), name) != l.cores.end()) {
+      why = fmt::format("provider '{}' is linked twice in '{}'", name, s);
+      return std::nullopt;
+    }
+    l.cores.push_back(name);
+    if (p == std::string::npos) break;
+    start = p + 1;
+  }
+  if (l.cores.size() > 1 && !l.linkx) {
+    why = fmt::format("'{}' names several core providers without a linking provider (write '{}:linkx')", s, body);
+    return std::nullopt;
+  }
+  if (l.linkx) {
+    std::vector<std::string> sorted = l.cores;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted != std::vector<std::string>{"cxi", "shm"}) {
+      why = fmt::format("LINKx joins shm and cxi in this model ('shm+cxi:linkx'), not '{}'", s);
+      return std::nullopt;
+    }
+  } else if (l.cores[0] != "cxi") {
+    why = fmt::format("provider '{}' alone cannot reach ranks on other nodes; mtl/ofi needs 'cxi' or 'shm+cxi:linkx'", s);
+    return std::nullopt;
+  }
+  return l;
+}
+
+namespace {
+o::shm::ShmConfig shm_config(World& w) {
+  const auto& n = slingshot::nic(w.machine());
+  o::shm::ShmConfig c;
+  c.overhead = n.software.shm_overhead;
+  c.inject_size = n.software.shm_inject_size;
+  c.ipc_open_cost = n.software.gpu_ipc_open_cost;
+  c.gpu_copy_latency = n.software.gpu_copy_latency;
+  c.xpmem_attach_cost = w.machine().os.xpmem_attach_cost;
+  return c;
+}
+
+// pml/cm + mtl/ofi over one endpoint: the CXI provider alone, or LINKx over shm and cxi.
+class OfiCmStack final : public Stack {
+public:
+  OfiCmStack(World& w, const ProviderLink& link, std::string name) : name_(std::move(name)) {
+    const auto& n = slingshot::nic(w.machine());
+    cxi_ = std::make_unique<o::cxi::CxiProvider>(w, o::cxi::CxiConfig::from(n.p, n.software));
+    o::Endpoint* ep = cxi_.get();
+    if (link.linkx) {
+      shm_ = std::make_unique<o::shm::ShmProvider>(w, shm_config(w));
+      linkx_ = std::make_unique<o::linkx::Linkx>(w, n.software.linkx_overhead, *shm_, *cxi_);
+      ep = linkx_.get();
+    }
+    mtl_ = std::make_unique<MtlOfi>(w, *ep);
+    pml_ = std::make_unique<pml::cm::PmlCm>(w, n.software.pml_cm_overhead, *mtl_, name_);
+  }
+  std::string name() const override { return name_; }
+  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_->isend(r, d, t, b, buf, std::move(c)); }
+  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_->irecv(r, s, t, b, buf, std::move(c)); }
+  StackStats stats() const override { return pml_->stats(); }
+
+private:
+  std::string name_;
+  std::unique_ptr<o::cxi::CxiProvider> cxi_;
+  std::unique_ptr<o::shm::ShmProvider> shm_;
+  std::unique_ptr<o::linkx::Linkx> linkx_;
+  std::unique_ptr<MtlOfi> mtl_;
+  std::unique_ptr<pml::cm::PmlCm> pml_;
+};
+
+// Cray MPICH over CXI: an endpoint that sends on-node messages through the shared-memory path (MPICH's own matching
+// queue, here a SharedRxQueue owned by MPICH) and off-node ones through the CXI provider with hardware matching.
+// An ANY_SOURCE receive on a job spanning nodes is posted to both; the first match wins and the partner is withdrawn
+// (MPICH CH4's any-source partner requests).
+class Ch4Endpoint final : public o::Endpoint {
+public:
+  Ch4Endpoint(World& w, double overhead) : w_(w), overhead_(overhead) {
+    const auto& n = slingshot::nic(w.machine());
+    cxi_ = std::make_unique<o::cxi::CxiProvider>(w, o::cxi::CxiConfig::from(n.p, n.software));
+    shm_ = std::make_unique<o::shm::ShmProvider>(w, shm_config(w));
+    o::CqOwnerOps ops;
+    ops.write = [this](const o::CqEntry& e) { on_cq(e); };
+    ops.writeerr = ops.write;
+    shm_->bind_peer(&shmq_, shmq_.add_peer(shm_.get()), ops);
+    cxi_->set_cq(ops);
+  }
+  std::string name() const override { return "ch4"; }
+  void set_cq(o::CqOwnerOps ops) override { consumer_ = std::move(ops); }
+  void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override {
+    w_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, context] {
+      if (w_.same_node(rank, dst)) shm_->tsend(rank, dst, tag, bytes, buf, context);
+      else cxi_->tsend(rank, dst, tag, bytes, buf, context);
+    });
+  }
+  void trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override {
+    w_.cpu(rank, overhead_, [this, rank, src, tag, bytes, buf, context] {
+      bool local_only = w_.placement().node_count() == 1;
+      if (src == o::kAnyAddr && !local_only) {
+        throw std::logic_error("native/mpich_cxi: MPI_ANY_SOURCE across nodes is not modelled");
+      }
+      if (src == o::kAnyAddr || w_.same_node(rank, src)) shmq_.post_tag(rank, src, tag, bytes, buf, context);
+      else cxi_->trecv(rank, src, tag, bytes, buf, context);
+    });
+  }
+  std::uint64_t posted_now() const override { return shmq_.posted_now() + cxi_->posted_now(); }
+  std::uint64_t unexpected_now() const override { return shmq_.unexpected_now() + cxi_->unexpected_now(); }
+  void add_counters(std::map<std::string, std::uint64_t>& c) const override {
+    shm_->add_counters(c);
+    cxi_->add_counters(c);
+  }
+
+private:
+  void on_cq(const o::CqEntry& e) {
+    if (consumer_.write) consumer_.write(e);
+  }
+  World& w_;
+  double overhead_;
+  std::unique_ptr<o::cxi::CxiProvider> cxi_;
+  std::unique_ptr<o::shm::ShmProvider> shm_;
+  o::SharedRxQueue shmq_;
+  o::CqOwnerOps consumer_;
+};
+
+// Cray MPICH: its per-message cost, then the CH4 endpoint; requests complete from the endpoint's completions.
+class MpichCxiStack final : public Stack {
+public:
+  MpichCxiStack(World& w, std::string name) : name_(std::move(name)) {
+    const auto& n = slingshot::nic(w.machine());
+    ep_ = std::make_unique<Ch4Endpoint>(w, n.software.mpich_overhead);
+    mtl_ = std::make_unique<MtlOfi>(w, *ep_);  // request table and CQ dispatch (MPICH's own, same behaviour)
+    pml_ = std::make_unique<pml::cm::PmlCm>(w, 0.0, *mtl_, name_);
+  }
+  std::string name() const override { return name_; }
+  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_->isend(r, d, t, b, buf, std::move(c)); }
+  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_->irecv(r, s, t, b, buf, std::move(c)); }
+  StackStats stats() const override { return pml_->stats(); }
+
+private:
+  std::string name_;
+  std::unique_ptr<Ch4Endpoint> ep_;
+  std::unique_ptr<MtlOfi> mtl_;
+  std::unique_ptr<pml::cm::PmlCm> pml_;
+};
+}  // namespace
+
+std::unique_ptr<Stack> make_ofi_cm_stack(World& w, const std::string& provider, const std::string& name) {
+  std::string why;
+  auto link = parse_provider_link(provider, {"cxi", "shm", "linkx"}, why);
+  if (!link) throw std::logic_error("mtl/ofi: " + why);
+  return std::make_unique<OfiCmStack>(w, *link, name);
+}
+
+std::unique_ptr<Stack> make_mpich_cxi_stack(World& w, const std::string& name) {
+  return std::make_unique<MpichCxiStack>(w, name);
+}
+
+}  // namespace ompisim::mtl::ofi

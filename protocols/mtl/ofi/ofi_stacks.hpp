@@ -1,0 +1,29 @@
+// Stacks over libfabric on a Slingshot (cxi NIC kind) machine, built from the machine's one parameter set:
+//   pml/cm + mtl/ofi over the provider link named by opal_common_ofi_provider_include ("cxi", or "shm+cxi:linkx"),
+//   native/mpich_cxi: Cray MPICH (CH4): on-node messages through its shared-memory path (software matching in
+//   MPICH, XPMEM/CMA single copy, GPU IPC), off-node ones through the CXI provider with hardware matching.
+#pragma once
+#include "mpi/stack.hpp"
+#include "platform/world.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ompisim::mtl::ofi {
+
+// A provider selection string: one core provider ("cxi"), or core providers joined by '+' and linked (":linkx").
+struct ProviderLink {
+  std::vector<std::string> cores;
+  bool linkx = false;
+  std::string str() const;
+};
+// nullopt and `why` set when the string names an unknown provider or an impossible link.
+std::optional<ProviderLink> parse_provider_link(const std::string& s, const std::vector<std::string>& known,
+                                                std::string& why);
+
+std::unique_ptr<Stack> make_ofi_cm_stack(World& w, const std::string& provider, const std::string& name);
+std::unique_ptr<Stack> make_mpich_cxi_stack(World& w, const std::string& name);
+
+}  // namespace ompisim::mtl::ofi

@@ -1,0 +1,266 @@
+#include "protocols/ofi/cxi/cxi_provider.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ompisim::ofi::cxi {
+
+namespace {
+std::uint64_t pair_key(int a, int b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+}
+}  // namespace
+
+CxiConfig CxiConfig::from(const slingshot::CassiniParams& nic, const slingshot::SoftwareParams& sw) {
+  CxiConfig c;
+  c.limits.inject_size = static_cast<std::uint64_t>(nic.inject_size.value);
+  c.limits.rdzv_threshold = static_cast<std::uint64_t>(sw.fi_cxi_rdzv_threshold.value);
+  c.limits.rdzv_get_min = static_cast<std::uint64_t>(sw.fi_cxi_rdzv_get_min.value);
+  c.limits.rdzv_eager_size = static_cast<std::uint64_t>(sw.fi_cxi_rdzv_eager_size.value);
+  c.oflow_bytes = static_cast<std::uint64_t>(sw.fi_cxi_oflow_buf_size.value * sw.fi_cxi_oflow_buf_count.value);
+  c.fc_recovery_time = sw.fc_recovery_time;
+  c.host_overhead = sw.cxi_overhead;
+  c.dma_read_latency = nic.dma_read_latency;
+  c.device_access_latency = nic.device_access_latency;
+  return c;
+}
+
+CxiProvider::CxiProvider(World& w, CxiConfig c) : w_(w), c_(c) {
+  peer_index_ = nic_lists_.add_peer(this);
+  owner_ = &nic_lists_;
+}
+
+void CxiProvider::bind_peer(SrxOwner* owner, int index, CqOwnerOps ops) {
+  owner_ = owner;
+  peer_index_ = index;
+  cq_ = std::move(ops);
+}
+
+OverflowBuffers& CxiProvider::oflow(int rank) {
+  auto it = oflow_.find(rank);
+  if (it == oflow_.end()) it = oflow_.emplace(rank, OverflowBuffers(c_.oflow_bytes)).first;
+  return it->second;
+}
+
+void CxiProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
+  std::uint64_t id = next_++;
+  SendProtocol p = choose(bytes, c_.limits, buf.space.kind == MemKind::Host);
+  msgs_.emplace(id, Msg{rank, dst, tag, bytes, context, buf, p, send_seq_[pair_key(rank, dst)]++});
+  ++n_[std::string("cxi_") + to_string(p)];
+  if (w_.same_node(rank, dst)) ++n_["cxi_loopback"];
+  w_.cpu(rank, c_.host_overhead, [this, id] { launch(id); });
+}
+
+void CxiProvider::launch(std::uint64_t id) {
+  const Msg& m = msgs_.at(id);
+  long long a = w_.node_of(m.src), b = w_.node_of(m.dst);
+  std::uint64_t eb = eager_bytes(m.proto, m.bytes, c_.limits);
+  if (m.proto == SendProtocol::Inject) {
+    w_.sim().after(w_.wire_time(a, b, static_cast<double>(eb)), [this, id] { arrive(id); });
+    return;
+  }
+  double lat = c_.dma_read_latency + dev_latency(m.sbuf) + w_.path(a, b).latency;
+  w_.bulk(a, b, static_cast<double>(eb), lat, [this, id] { arrive(id); }, false, m.src, m.dst);
+}
+
+void CxiProvider::arrive(std::uint64_t id) {
+  const Msg& m = msgs_.at(id);
+  std::uint64_t key = pair_key(m.src, m.dst);
+  std::uint32_t& expect = recv_seq_[key];
+  if (m.seq != expect) {  // an earlier header is still on its way (or was dropped): keep MPI's order
+    held_[key][m.seq] = id;
+    return;
+  }
+  std::uint64_t cur = id;
+  while (true) {
+    process(cur);
+    if (msgs_.count(cur) && dropped_.count(msgs_.at(cur).dst)) {
+      auto& d = dropped_[msgs_.at(cur).dst];
+      if (std::find(d.begin(), d.end(), cur) != d.end()) return;  // dropped: successors wait for its re-send
+    }
+    ++recv_seq_[key];
+    auto h = held_.find(key);
+    if (h == held_.end() || h->second.empty() || h->second.begin()->first != recv_seq_[key]) {
+      if (h != held_.end() && h->second.empty()) held_.erase(h);
+      return;
+    }
+    cur = h->second.begin()->second;
+    h->second.erase(h->second.begin());
+  }
+}
+
+void CxiProvider::process(std::uint64_t id) {
+  Msg& m = msgs_.at(id);
+  if (hardware_matching()) {
+    if (dropped_.count(m.dst) && !dropped_[m.dst].empty()) {  // flow control: the target's NIC drops everything
+      drop(id);
+      return;
+    }
+    RxEntry* e = nullptr;
+    if (nic_lists_.get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0) {
+      if (m.proto != SendProtocol::Rendezvous) send_done(id);
+      matched(id, e, false);
+      return;
+    }
+    OverflowBuffers& ob = oflow(m.dst);
+    if (!ob.take(eager_bytes(m.proto, m.bytes, c_.limits))) {
+      nic_lists_.free_entry(e);
+      drop(id);
+      return;
+    }
+    m.in_oflow = true;
+    m.oflow_epoch = ob.epoch();
+    e->peer_context = id;
+    ++n_["cxi_unexpected"];
+    nic_lists_.queue_tag(e);
+    if (m.proto != SendProtocol::Rendezvous) send_done(id);  // transmit complete: the payload is in the target NIC
+    return;
+  }
+  // Software matching: the payload is in a request buffer; the host reads the event and asks the owner's queue.
+  if (m.proto != SendProtocol::Rendezvous) send_done(id);
+  w_.cpu(m.dst, c_.host_overhead, [this, id] {
+    const Msg& mm = msgs_.at(id);
+    RxEntry* e = nullptr;
+    if (owner_->get_tag(mm.dst, peer_index_, mm.src, mm.tag, mm.bytes, &e) == 0) {
+      matched(id, e, false);
+      return;
+    }
+    e->peer_context = id;
+    ++n_["cxi_unexpected"];
+    owner_->queue_tag(e);
+  });
+}
+
+void CxiProvider::matched(std::uint64_t id, RxEntry* e, bool was_unexpected) {
+  const Msg& m = msgs_.at(id);
+  if (e->size < m.bytes) ++n_["mpi_truncate_errors"];
+  std::uint64_t eb = std::min(eager_bytes(m.proto, m.bytes, c_.limits), e->size);
+  if (hardware_matching() && !was_unexpected) {
+    // The NIC matched the header against a posted receive: the payload was written in place by DMA; a rendezvous'
+    // rest is pulled by the target NIC itself (offloaded: no host involvement).
+    if (m.proto == SendProtocol::Rendezvous) {
+      pull(id, e, eb);
+      return;
+    }
+    w_.sim().after(dev_latency(e->buf), [this, id, e] { w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }); });
+    return;
+  }
+  // The payload waits in host memory (an overflow buffer, or a request buffer with software matching): the host
+  // copies it into the receive; a rendezvous' rest is then pulled by a Get that software issues.
+  int dst = m.dst;
+  w_.cpu_copy(
+      dst, static_cast<double>(eb),
+      [this, id, e, eb] {
+        Msg& mm = msgs_.at(id);
+        if (mm.in_oflow) oflow(mm.dst).release(eager_bytes(mm.proto, mm.bytes, c_.limits), mm.oflow_epoch);
+        mm.in_oflow = false;
+        if (mm.proto == SendProtocol::Rendezvous) {
+          w_.cpu(mm.dst, c_.host_overhead, [this, id, e, eb] { pull(id, e, eb); });
+          return;
+        }
+        w_.sim().after(dev_latency(e->buf), [this, id, e] { recv_done(id, e); });
+      },
+      MemSpace{}, e->buf.space);
+}
+
+void CxiProvider::pull(std::uint64_t id, RxEntry* e, std::uint64_t already) {
+  const Msg& m = msgs_.at(id);
+  long long a = w_.node_of(m.src), b = w_.node_of(m.dst);
+  std::uint64_t want = std::min(m.bytes, e->size);
+  std::uint64_t rest = want > already ? want - already : 0;
+  ++n_["cxi_rdzv_gets"];
+  // The Get request crosses b -> a, the data a -> b.
+  double lat = w_.path(b, a).latency + w_.path(a, b).latency + dev_latency(m.sbuf) + dev_latency(e->buf);
+  w_.bulk(a, b, static_cast<double>(rest), lat,
+          [this, id, e] {
+            send_done(id);
+            w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); });
+          },
+          true, m.src, m.dst);
+}
+
+void CxiProvider::recv_done(std::uint64_t id, RxEntry* e) {
+  const Msg& m = msgs_.at(id);
+  CqEntry ce{m.dst, e->context, CqEntry::Recv | CqEntry::Tagged, std::min(m.bytes, e->size), m.tag, m.src, peer_index_};
+  owner_->free_entry(e);
+  finish(id, true);
+  if (cq_.write) cq_.write(ce);
+}
+
+void CxiProvider::send_done(std::uint64_t id) {
+  const Msg& m = msgs_.at(id);
+  double back = w_.wire_time(w_.node_of(m.dst), w_.node_of(m.src), 0);
+  int src = m.src;
+  w_.sim().after(back, [this, id, src] {
+    w_.cpu(src, c_.host_overhead, [this, id] {
+      const Msg& mm = msgs_.at(id);
+      CqEntry ce{mm.src, mm.context, CqEntry::Send | CqEntry::Tagged, mm.bytes, mm.tag, mm.dst, peer_index_};
+      finish(id, false);
+      if (cq_.write) cq_.write(ce);
+    });
+  });
+}
+
+void CxiProvider::finish(std::uint64_t id, bool recv_side) {
+  Msg& m = msgs_.at(id);
+  (recv_side ? m.recv_finished : m.send_finished) = true;
+  if (m.recv_finished && m.send_finished) msgs_.erase(id);
+}
+
+void CxiProvider::drop(std::uint64_t id) {
+  const Msg& m = msgs_.at(id);
+  int dst = m.dst;
+  ++n_["cxi_fc_drops"];
+  auto& list = dropped_[dst];
+  bool start = list.empty();
+  list.push_back(id);
+  if (!start) return;
+  // Flow-control recovery: the provider onloads the unexpected list to host memory, re-posts the overflow buffers,
+  // and the dropped messages are sent again, in their order.
+  ++n_["cxi_fc_recoveries"];
+  w_.sim().after(c_.fc_recovery_time, [this, dst] {
+    oflow(dst).onload();
+    std::vector<std::uint64_t> again = std::move(dropped_[dst]);
+    dropped_.erase(dst);
+    for (auto rid : again) {
+      ++n_["cxi_fc_resends"];
+      w_.cpu(msgs_.at(rid).src, c_.host_overhead, [this, rid] { launch(rid); });
+    }
+  });
+}
+
+void CxiProvider::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
+  if (!hardware_matching()) throw std::logic_error("cxi: trecv on a peer provider (receives go to the owner's queue)");
+  w_.cpu(rank, c_.host_overhead, [this, rank, src, tag, bytes, buf, context] {
+    nic_lists_.post_tag(rank, src, tag, bytes, buf, context);
+  });
+}
+
+int CxiProvider::start_tag(RxEntry* e) {
+  auto it = msgs_.find(e->peer_context);
+  if (it == msgs_.end()) throw ProtocolError("cxi", "no unexpected message for the entry", "start_tag");
+  matched(e->peer_context, e, true);
+  return 0;
+}
+
+int CxiProvider::discard_tag(RxEntry* e) {
+  auto it = msgs_.find(e->peer_context);
+  if (it == msgs_.end()) throw ProtocolError("cxi", "no unexpected message for the entry", "discard_tag");
+  Msg& m = it->second;
+  if (m.in_oflow) oflow(m.dst).release(eager_bytes(m.proto, m.bytes, c_.limits), m.oflow_epoch);
+  m.in_oflow = false;
+  std::uint64_t id = e->peer_context;
+  owner_->free_entry(e);
+  ++n_["cxi_discards"];
+  if (m.proto == SendProtocol::Rendezvous) send_done(id);
+  finish(id, true);
+  return 0;
+}
+
+void CxiProvider::add_counters(std::map<std::string, std::uint64_t>& c) const {
+  for (auto& [k, v] : n_) c[k] += v;
+}
+
+}  // namespace ompisim::ofi::cxi

@@ -1,0 +1,101 @@
+// libfabric's CXI provider on the Cassini NIC (fi_cxi(7); slingshot-ex §II.C, §III.A): tagged messages between any
+// two ranks through the NIC, including two ranks of one node (no on-node path: the message leaves through the NIC and
+// comes back, slingshot-ex §III.A).
+// Two matching modes:
+//   hardware  (the provider alone, Cray MPICH, openmpi-cxi): the NIC matches headers against its priority list of
+//             posted receives (an expected payload lands in place by DMA, a rendezvous is pulled by the target NIC's
+//             offloaded Get) and keeps unexpected ones in the overflow buffers; exhaustion -> flow-control recovery.
+//   software  (a peer of LINKx): hardware matching is off; messages land in the provider's request buffers in host
+//             memory, the host asks the owner's shared receive queue (get_tag) and copies the payload into the
+//             receive (or issues the Get of a rendezvous); completions go to the owner's CQ through its callbacks.
+// Per message: the sending host issues the command (software.cxi_overhead); the header and eager payload cross the
+// fabric (analytic for inline payloads, a shared flow over both NICs' host interfaces and the dragonfly links
+// otherwise); transmit-complete semantics: the send completes when the target NIC's ack is back (a rendezvous send
+// when the Get has finished). MPI order per (source, target) pair is kept with sequence numbers (headers processed
+// in order; a dropped header holds its successors).
+// LIMITATIONS: request buffers (software mode) are not bounded; the overflow buffers are one byte pool; no
+// FI_CXI_RX_MATCH_MODE=hybrid; no delivery-complete mode; a rendezvous Get is one flow (no per-packet pipelining).
+#pragma once
+#include "models/slingshot/cassini_params.hpp"
+#include "protocols/ofi/cxi/cxi_protocol.hpp"
+#include "protocols/ofi/endpoint.hpp"
+#include "protocols/ofi/linkx/shared_rx_queue.hpp"
+#include "platform/world.hpp"
+
+#include <map>
+#include <unordered_map>
+
+namespace ompisim::ofi::cxi {
+
+struct CxiConfig {
+  ProtocolLimits limits;
+  std::uint64_t oflow_bytes = 0;        // fi_cxi_oflow_buf_count x fi_cxi_oflow_buf_size
+  double fc_recovery_time = 0;
+  double host_overhead = 0;             // software.cxi_overhead
+  double dma_read_latency = 0, device_access_latency = 0;
+  static CxiConfig from(const slingshot::CassiniParams& nic, const slingshot::SoftwareParams& sw);
+};
+
+class CxiProvider final : public Endpoint, public SrxPeer {
+public:
+  CxiProvider(World& w, CxiConfig c);
+  std::string name() const override { return "cxi"; }
+  // Standalone: hardware matching in the NIC, completions to `ops` (the consumer's CQ).
+  void set_cq(CqOwnerOps ops) override { cq_ = std::move(ops); }
+  // Peer of a linking provider: software matching through `owner`; this provider is its peer number `index`.
+  void bind_peer(SrxOwner* owner, int index, CqOwnerOps ops);
+
+  void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override;
+  // Hardware mode only: append to the NIC's priority list (or match an overflow entry).
+  void trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override;
+  std::uint64_t posted_now() const override { return nic_lists_.posted_now(); }
+  std::uint64_t unexpected_now() const override { return nic_lists_.unexpected_now(); }
+  void add_counters(std::map<std::string, std::uint64_t>& c) const override;
+
+  int start_tag(RxEntry* e) override;
+  int start_msg(RxEntry* e) override { return start_tag(e); }
+  int discard_tag(RxEntry* e) override;
+  int discard_msg(RxEntry* e) override { return discard_tag(e); }
+
+  bool hardware_matching() const { return owner_ == &nic_lists_; }
+  const CxiConfig& config() const { return c_; }
+
+private:
+  struct Msg {
+    int src, dst, tag;
+    std::uint64_t bytes, context;
+    Buffer sbuf;
+    SendProtocol proto;
+    std::uint32_t seq;
+    std::uint32_t oflow_epoch = 0;
+    bool in_oflow = false;
+    bool send_finished = false, recv_finished = false;  // the message's state is dropped when both are
+  };
+  void launch(std::uint64_t id);
+  void arrive(std::uint64_t id);
+  void process(std::uint64_t id);       // header in order at the target
+  void matched(std::uint64_t id, RxEntry* e, bool was_unexpected);
+  void pull(std::uint64_t id, RxEntry* e, std::uint64_t already);  // rendezvous Get of the rest
+  void recv_done(std::uint64_t id, RxEntry* e);
+  void send_done(std::uint64_t id);     // the ack reaches the sender
+  void drop(std::uint64_t id);
+  void finish(std::uint64_t id, bool recv_side);
+  double dev_latency(const Buffer& b) const { return b.space.kind == MemKind::Device ? c_.device_access_latency : 0.0; }
+  cxi::OverflowBuffers& oflow(int rank);
+
+  World& w_;
+  CxiConfig c_;
+  SharedRxQueue nic_lists_;            // hardware mode: the NIC's priority and overflow lists
+  SrxOwner* owner_ = nullptr;          // where headers are matched (nic_lists_ or a linking provider's queue)
+  int peer_index_ = 0;
+  CqOwnerOps cq_;
+  std::unordered_map<std::uint64_t, Msg> msgs_;
+  std::unordered_map<std::uint64_t, std::uint32_t> send_seq_, recv_seq_;  // per (src, dst) pair, on first contact
+  std::unordered_map<std::uint64_t, std::map<std::uint32_t, std::uint64_t>> held_;
+  std::unordered_map<int, cxi::OverflowBuffers> oflow_;
+  std::unordered_map<int, std::vector<std::uint64_t>> dropped_;  // per target rank, awaiting recovery
+  std::uint64_t next_ = 1;
+  std::map<std::string, std::uint64_t> n_;
+};
+
+}  // namespace ompisim::ofi::cxi

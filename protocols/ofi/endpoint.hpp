@@ -1,0 +1,27 @@
+// What mtl/ofi drives: one libfabric endpoint of the provider Open MPI selected (opal_common_ofi_provider_include):
+// a core provider alone ("cxi") or a linking provider over core providers ("shm+cxi:linkx"). Tagged operations only
+// (fi_tsend / fi_trecv); completions are written into the consumer's CQ through the owner callbacks the consumer
+// gives with set_cq (for a core provider alone that is its own CQ, read by the MTL).
+#pragma once
+#include "protocols/ofi/peer_api.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace ompisim::ofi {
+
+class Endpoint {
+public:
+  virtual ~Endpoint() = default;
+  virtual std::string name() const = 0;
+  virtual void set_cq(CqOwnerOps ops) = 0;
+  // Called on the rank's CPU (after the MPI layer's own cost). `context` comes back in the CQ entry.
+  virtual void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) = 0;
+  virtual void trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) = 0;
+  virtual std::uint64_t posted_now() const = 0;
+  virtual std::uint64_t unexpected_now() const = 0;
+  virtual void add_counters(std::map<std::string, std::uint64_t>& c) const = 0;
+};
+
+}  // namespace ompisim::ofi

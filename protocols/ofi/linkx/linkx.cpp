@@ -1,0 +1,59 @@
+#include "protocols/ofi/linkx/linkx.hpp"
+
+#include <fmt/format.h>
+
+namespace ompisim::ofi::linkx {
+
+Linkx::Linkx(World& w, double overhead, shm::ShmProvider& shm, cxi::CxiProvider& cxi)
+    : w_(w), overhead_(overhead), shm_(shm), cxi_(cxi) {
+  // Link order "shm+cxi": the shared queues are registered with each core provider (the owner callbacks).
+  CqOwnerOps owner;
+  owner.write = [this](const CqEntry& e) {
+    ++cq_writes_;
+    if (keep_cq_log) {
+      cq_log_.push_back(e);
+      cq_times_.push_back(w_.sim().now());
+    }
+    if (consumer_.write) consumer_.write(e);
+  };
+  owner.writeerr = owner.write;
+  shm_index_ = srx_.add_peer(&shm_);
+  cxi_index_ = srx_.add_peer(&cxi_);
+  shm_.bind_peer(&srx_, shm_index_, owner);
+  cxi_.bind_peer(&srx_, cxi_index_, owner);
+}
+
+std::string Linkx::address(int rank) const {
+  // shm's address is the node-local endpoint name, cxi's the NIC address and PID granule (illustrative encodings).
+  return fmt::format("shm://n{}.{};cxi://nic{}.{}", w_.node_of(rank), rank, w_.node_of(rank) * 4 + w_.port_of(rank), rank);
+}
+
+void Linkx::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
+  w_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, context] {
+    if (w_.same_node(rank, dst)) {
+      ++via_shm_;
+      shm_.tsend(rank, dst, tag, bytes, buf, context);
+    } else {
+      ++via_cxi_;
+      cxi_.tsend(rank, dst, tag, bytes, buf, context);
+    }
+  });
+}
+
+void Linkx::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
+  w_.cpu(rank, overhead_, [this, rank, src, tag, bytes, buf, context] {
+    srx_.post_tag(rank, src, tag, bytes, buf, context);
+  });
+}
+
+void Linkx::add_counters(std::map<std::string, std::uint64_t>& c) const {
+  c["linkx_via_shm"] = via_shm_;
+  c["linkx_via_cxi"] = via_cxi_;
+  c["linkx_cq_writes"] = cq_writes_;
+  c["linkx_matched_expected"] = srx_.matched_expected;
+  c["linkx_matched_unexpected"] = srx_.matched_unexpected;
+  shm_.add_counters(c);
+  cxi_.add_counters(c);
+}
+
+}  // namespace ompisim::ofi::linkx

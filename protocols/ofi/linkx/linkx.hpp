@@ -1,0 +1,51 @@
+// libfabric's LINKx provider (slingshot-ex §III; fi_lnx(7), FI_LNX_PROV_LINKS "shm+cxi"): one endpoint over core
+// providers. At start-up it concatenates the core providers' addresses (address()) and inserts a peer's concatenated
+// address into each core provider; per message it picks the provider by locality (a peer on the same node: shm,
+// else cxi; the first core provider that reaches the peer, in link order). It owns
+//   - the shared completion queue: core providers write completions through the owner callbacks it gives them
+//     (fi_ops_cq_owner.write); the log keeps every entry in completion order (cq_log, for tests);
+//   - the shared receive queue (SharedRxQueue): software tag matching for all core providers, ANY_SOURCE resolved
+//     by whichever provider calls get_tag first.
+// Per message on each side it costs software.linkx_overhead (provider choice, queue walk, CQ write).
+// LIMITATIONS: tagged operations only (as fi_lnx(7)); one link (no multi-rail selection); no address vector sizes.
+#pragma once
+#include "protocols/ofi/cxi/cxi_provider.hpp"
+#include "protocols/ofi/linkx/shared_rx_queue.hpp"
+#include "protocols/ofi/shm/shm_provider.hpp"
+
+#include <vector>
+
+namespace ompisim::ofi::linkx {
+
+class Linkx final : public Endpoint {
+public:
+  Linkx(World& w, double overhead, shm::ShmProvider& shm, cxi::CxiProvider& cxi);
+  std::string name() const override { return "shm+cxi:linkx"; }
+  void set_cq(CqOwnerOps ops) override { consumer_ = std::move(ops); }
+  void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override;
+  void trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override;
+  std::uint64_t posted_now() const override { return srx_.posted_now(); }
+  std::uint64_t unexpected_now() const override { return srx_.unexpected_now(); }
+  void add_counters(std::map<std::string, std::uint64_t>& c) const override;
+  // fi_getname: the core providers' addresses concatenated, in link order.
+  std::string address(int rank) const;
+  const SharedRxQueue& srx() const { return srx_; }
+  SharedRxQueue& srx() { return srx_; }
+  bool keep_cq_log = false;  // tests: record every CQ entry
+  const std::vector<CqEntry>& cq_log() const { return cq_log_; }
+  const std::vector<double>& cq_log_times() const { return cq_times_; }
+
+private:
+  World& w_;
+  double overhead_;
+  shm::ShmProvider& shm_;
+  cxi::CxiProvider& cxi_;
+  SharedRxQueue srx_;
+  int shm_index_ = 0, cxi_index_ = 0;
+  CqOwnerOps consumer_;
+  std::vector<CqEntry> cq_log_;
+  std::vector<double> cq_times_;
+  std::uint64_t via_shm_ = 0, via_cxi_ = 0, cq_writes_ = 0;
+};
+
+}  // namespace ompisim::ofi::linkx

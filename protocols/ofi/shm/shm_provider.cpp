@@ -1,0 +1,131 @@
+#include "protocols/ofi/shm/shm_provider.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ompisim::ofi::shm {
+
+void ShmProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
+  if (!w_.same_node(rank, dst)) throw std::logic_error("shm: peer on another node");
+  std::uint64_t id = next_++;
+  // The receive buffer is not known yet: a GPU buffer on the sending side selects IPC here; one on the receiving side
+  // only (a host send into a device receive) is moved by the receiver's IPC copy as well (see deliver()).
+  Path p = buf.space.kind == MemKind::Device ? Path::Ipc
+           : static_cast<double>(bytes) <= c_.inject_size ? Path::Inject
+                                                          : Path::SingleCopy;
+  msgs_.emplace(id, Msg{rank, dst, tag, bytes, context, buf, p});
+  ++n_[p == Path::Inject ? "shm_inject" : p == Path::SingleCopy ? "shm_single_copy" : "shm_ipc"];
+  w_.cpu(rank, c_.overhead, [this, id, rank, dst] {
+    double hop = w_.signal_latency(rank, dst);
+    if (msgs_.at(id).path == Path::Inject) {
+      // Copy into the shared inject buffer; the send is complete when the copy is.
+      w_.cpu_copy(rank, static_cast<double>(msgs_.at(id).bytes), [this, id, hop] {
+        send_done(id);
+        w_.sim().after(hop, [this, id] { arrive(id); });
+      });
+      return;
+    }
+    w_.sim().after(hop, [this, id] { arrive(id); });
+  });
+}
+
+void ShmProvider::arrive(std::uint64_t id) {
+  int dst = msgs_.at(id).dst;
+  w_.cpu(dst, c_.overhead, [this, id] {
+    const Msg& m = msgs_.at(id);
+    RxEntry* e = nullptr;
+    if (owner_->get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0) {
+      deliver(id, e);
+      return;
+    }
+    e->peer_context = id;
+    ++n_["shm_unexpected"];
+    owner_->queue_tag(e);
+  });
+}
+
+int ShmProvider::start_tag(RxEntry* e) {
+  if (!msgs_.count(e->peer_context)) throw ProtocolError("shm", "no unexpected message for the entry", "start_tag");
+  deliver(e->peer_context, e);
+  return 0;
+}
+
+void ShmProvider::deliver(std::uint64_t id, RxEntry* e) {
+  Msg& m = msgs_.at(id);
+  if (e->size < m.bytes) ++n_["mpi_truncate_errors"];
+  double bytes = static_cast<double>(std::min(m.bytes, e->size));
+  int dst = m.dst;
+  if (m.path == Path::Inject) {
+    w_.cpu_copy(dst, bytes, [this, id, e] { recv_done(id, e); }, MemSpace{}, e->buf.space);
+    return;
+  }
+  if (m.path == Path::SingleCopy) {
+    std::uint64_t pair = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(dst)) << 32) |
+                         static_cast<std::uint32_t>(m.src);
+    double attach = attached_.insert(pair).second ? c_.xpmem_attach_cost : 0.0;
+    MemSpace from = w_.local_memory(m.src);
+    w_.cpu(dst, attach, [this, id, e, dst, bytes, from] {
+      w_.cpu_copy(dst, bytes, [this, id, e] {
+        recv_done(id, e);
+        send_done(id);
+      }, from, e->buf.space);
+    });
+    return;
+  }
+  // GPU IPC: open (or find cached) the sender's handle, then a GPU copy engine moves the data.
+  bool miss = ipc_cache_.insert({dst, m.src, m.sbuf.addr}).second;
+  n_[miss ? "shm_ipc_open" : "shm_ipc_cache_hit"]++;
+  MemSpace from = m.sbuf.space.kind == MemKind::Device ? m.sbuf.space : w_.local_memory(m.src);
+  if (from.kind == MemKind::Device && from.index < 0) from.index = w_.machine().node.nearest_gpu(w_.core_of(m.src));
+  double setup = (miss ? c_.ipc_open_cost : 0.0) + c_.gpu_copy_latency;
+  w_.cpu(dst, setup, [this, id, e, dst, bytes, from] {
+    w_.cpu_copy(dst, bytes, [this, id, e] {
+      recv_done(id, e);
+      send_done(id);
+    }, from, e->buf.space);
+  });
+}
+
+void ShmProvider::recv_done(std::uint64_t id, RxEntry* e) {
+  const Msg& m = msgs_.at(id);
+  CqEntry ce{m.dst, e->context, CqEntry::Recv | CqEntry::Tagged, std::min(m.bytes, e->size), m.tag, m.src, peer_index_};
+  owner_->free_entry(e);
+  if (m.path == Path::Inject) msgs_.erase(id);  // the sender finished at its copy-in
+  if (cq_.write) cq_.write(ce);
+}
+
+void ShmProvider::send_done(std::uint64_t id) {
+  const Msg& m = msgs_.at(id);
+  CqEntry ce{m.src, m.context, CqEntry::Send | CqEntry::Tagged, m.bytes, m.tag, m.dst, peer_index_};
+  if (m.path == Path::Inject) {
+    if (cq_.write) cq_.write(ce);
+    return;
+  }
+  // The receiver's completion signal reaches the sender, which reads it.
+  int src = m.src, dst = m.dst;
+  msgs_.erase(id);
+  w_.sim().after(w_.signal_latency(dst, src), [this, src, ce] {
+    w_.cpu(src, c_.overhead, [this, ce] {
+      if (cq_.write) cq_.write(ce);
+    });
+  });
+}
+
+int ShmProvider::discard_tag(RxEntry* e) {
+  auto it = msgs_.find(e->peer_context);
+  if (it == msgs_.end()) throw ProtocolError("shm", "no unexpected message for the entry", "discard_tag");
+  std::uint64_t id = e->peer_context;
+  owner_->free_entry(e);
+  ++n_["shm_discards"];
+  if (it->second.path == Path::Inject) msgs_.erase(it);
+  else send_done(id);
+  return 0;
+}
+
+void ShmProvider::add_counters(std::map<std::string, std::uint64_t>& c) const {
+  for (auto& [k, v] : n_) c[k] += v;
+}
+
+}  // namespace ompisim::ofi::shm

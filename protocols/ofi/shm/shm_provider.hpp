@@ -1,0 +1,74 @@
+// libfabric's shm provider (prov/shm) as a peer of LINKx: ranks of one node, software matching through the owner's
+// shared receive queue, completions into the owner's CQ (slingshot-ex §III; fi_lnx(7)).
+//   inject   host buffers up to shm_inject_size: the sender copies the payload into the shared inject buffer and is
+//            done; the receiver copies it out when a receive matches (two copies, no handshake).
+//   single   larger host buffers: the sender posts a command with its iov; the receiver copies straight from the
+//   copy     sender's memory (CMA process_vm_readv / XPMEM attach, the first touch of a peer paying os.xpmem_attach_cost)
+//            and signals the sender, whose send then completes.
+//   GPU IPC  a device send buffer (a host send into a device receive is copied to the GPU by the receiver's DMA): the receiver opens the sender's IPC handle (software.gpu_ipc_open_cost on
+//            first use of that peer buffer; the handle cache keeps it, slingshot-ex §IV.A) and a GPU copy engine moves
+//            the data over the node's GPU links (software.gpu_copy_latency, then a flow over the GPU memories and
+//            peer links or the CPU-GPU bus).
+// A command reaches the peer after the cache-line hand-off latency of the two cores; each side pays
+// software.shm_overhead per message. Command queues are FIFO per peer, so MPI order holds without sequence numbers.
+// LIMITATIONS: no shared-memory ring capacity (a full command queue never stalls a sender); CMA and XPMEM are priced
+// alike (one copy by the receiving core); IPC handles are cached forever.
+#pragma once
+#include "protocols/ofi/endpoint.hpp"
+#include "platform/world.hpp"
+
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace ompisim::ofi::shm {
+
+struct ShmConfig {
+  double overhead = 0, inject_size = 4096, ipc_open_cost = 0, gpu_copy_latency = 0, xpmem_attach_cost = 0;
+};
+
+class ShmProvider final : public SrxPeer {
+public:
+  ShmProvider(World& w, ShmConfig c) : w_(w), c_(c) {}
+  void bind_peer(SrxOwner* owner, int index, CqOwnerOps ops) {
+    owner_ = owner;
+    peer_index_ = index;
+    cq_ = std::move(ops);
+  }
+  // On the rank's CPU; dst must be on the same node (std::logic_error otherwise).
+  void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context);
+  int start_tag(RxEntry* e) override;
+  int start_msg(RxEntry* e) override { return start_tag(e); }
+  int discard_tag(RxEntry* e) override;
+  int discard_msg(RxEntry* e) override { return discard_tag(e); }
+  void add_counters(std::map<std::string, std::uint64_t>& c) const;
+  std::size_t ipc_handles_cached() const { return ipc_cache_.size(); }
+
+private:
+  enum class Path : std::uint8_t { Inject, SingleCopy, Ipc };
+  struct Msg {
+    int src, dst, tag;
+    std::uint64_t bytes, context;
+    Buffer sbuf;
+    Path path;
+  };
+  void arrive(std::uint64_t id);
+  void deliver(std::uint64_t id, RxEntry* e);
+  void recv_done(std::uint64_t id, RxEntry* e);
+  void send_done(std::uint64_t id);
+
+  World& w_;
+  ShmConfig c_;
+  SrxOwner* owner_ = nullptr;
+  int peer_index_ = 0;
+  CqOwnerOps cq_;
+  std::unordered_map<std::uint64_t, Msg> msgs_;
+  std::set<std::tuple<int, int, std::uint64_t>> ipc_cache_;  // (receiver, sender, buffer address)
+  std::unordered_set<std::uint64_t> attached_;                // (receiver, sender) pairs with an XPMEM attachment
+  std::uint64_t next_ = 1;
+  std::map<std::string, std::uint64_t> n_;
+};
+
+}  // namespace ompisim::ofi::shm

@@ -1,0 +1,246 @@
+// LINKx's shared receive queue and shared completion queue, and the CXI provider's overflow recovery
+// (slingshot-ex §III.C; fi_cxi(7)).
+#include "models/slingshot/nic.hpp"
+#include "protocols/ofi/cxi/cxi_provider.hpp"
+#include "protocols/ofi/linkx/linkx.hpp"
+#include "protocols/ofi/linkx/shared_rx_queue.hpp"
+#include "tests/test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+
+using namespace ompisim;
+using namespace ompisim::ofi;
+
+namespace {
+// A core provider that records what the owner asks of it.
+struct RecordingPeer final : SrxPeer {
+  std::vector<RxEntry> started, discarded;
+  SrxOwner* owner = nullptr;
+  int start_tag(RxEntry* e) override {
+    started.push_back(*e);
+    owner->free_entry(e);
+    return 0;
+  }
+  int start_msg(RxEntry* e) override { return start_tag(e); }
+  int discard_tag(RxEntry* e) override {
+    discarded.push_back(*e);
+    owner->free_entry(e);
+    return 0;
+  }
+  int discard_msg(RxEntry* e) override { return discard_tag(e); }
+};
+
+// A 2-node crusher job with ranks on cores 1 and 9 of each node (map-by ppr:1:l3cache, bind-to core).
+struct CrusherJob {
+  std::unique_ptr<Machine> machine = load_machine("crusher");
+  engine::DesEngine sim;
+  std::unique_ptr<World> world;
+  CrusherJob(long long ranks, int rpn) {
+    Json mapping = {{"map_by", "core"}};
+    std::vector<int> cl{1, 9, 17, 25, 33, 41, 49, 57};
+    cl.resize(static_cast<std::size_t>(rpn));
+    mapping["cpu_list"] = cl;
+    world = std::make_unique<World>(sim, *machine, make_placement(*machine, ranks, rpn, {}, "test", mapping));
+    world->declare_resources();
+    sim.seal();
+  }
+};
+}  // namespace
+
+// Configuration: one shared receive queue, two core providers A (index 0) and B (index 1); rank 0 posts one
+//                ANY_SOURCE receive; A and B each ask for it (get_tag) for a message of theirs, A first.
+// Expected:      A gets the receive (0); B finds nothing (kNoEntry), queues its message as unexpected; a second
+//                ANY_SOURCE receive then matches B's message and B's start_tag runs once. Each receive is handed out
+//                exactly once.
+// How validated: return codes, queue sizes and the peers' recorded calls.
+TEST_CASE("ofi/linkx: the ANY_SOURCE race is won by the first provider to ask; exactly-once delivery", "[unit][ofi]") {
+  SharedRxQueue q;
+  RecordingPeer a, b;
+  a.owner = b.owner = &q;
+  REQUIRE(q.add_peer(&a) == 0);
+  REQUIRE(q.add_peer(&b) == 1);
+  CHECK_FALSE(q.post_tag(0, kAnyAddr, 7, 64, Buffer{}, 100));
+  RxEntry* ea = nullptr;
+  RxEntry* eb = nullptr;
+  CHECK(q.get_tag(0, 0, /*addr*/ 1, 7, 8, &ea) == 0);
+  CHECK(ea->context == 100);
+  CHECK(q.get_tag(0, 1, /*addr*/ 2, 7, 8, &eb) == kNoEntry);
+  CHECK(eb != ea);
+  CHECK(eb->peer == 1);
+  eb->peer_context = 555;
+  q.queue_tag(eb);
+  q.free_entry(ea);
+  CHECK(q.posted_now() == 0);
+  CHECK(q.unexpected_now() == 1);
+  CHECK(q.post_tag(0, kAnyAddr, 7, 64, Buffer{}, 101));
+  REQUIRE(b.started.size() == 1);
+  CHECK(a.started.empty());
+  CHECK(b.started[0].peer_context == 555);
+  CHECK(b.started[0].context == 101);
+  CHECK(b.started[0].addr == 2);
+  CHECK(q.unexpected_now() == 0);
+  CHECK(q.live_entries() == 0);
+  CHECK(q.matched_expected == 1);
+  CHECK(q.matched_unexpected == 1);
+}
+
+// Configuration: rank 3's queue; (a) a message (src 1, tag 5) arrives before any receive, then receives for (src 2,
+//                tag 5), (src 1, ANY_TAG) are posted; (b) a receive (src 1, tag 6) is posted, then a message (1, 6)
+//                arrives; (c) a message whose tag matches no receive stays unexpected.
+// Expected:      (a) the first receive does not match and is queued; the second matches the unexpected message and
+//                the owning provider's start_tag gets the receive's context and length; (b) get_tag returns the
+//                posted receive itself (0) with its buffer; (c) kNoEntry and the message is queued.
+// How validated: the entries' fields and the queue sizes.
+TEST_CASE("ofi/linkx: unexpected-then-posted and posted-then-arriving workflows", "[unit][ofi]") {
+  SharedRxQueue q;
+  RecordingPeer p;
+  p.owner = &q;
+  q.add_peer(&p);
+  RxEntry* e = nullptr;
+  REQUIRE(q.get_tag(3, 0, 1, 5, 1000, &e) == kNoEntry);
+  e->peer_context = 9;
+  q.queue_tag(e);
+  CHECK_FALSE(q.post_tag(3, 2, 5, 4096, Buffer{0x1000}, 11));  // wrong source: posted
+  CHECK(q.posted_now() == 1);
+  CHECK(q.post_tag(3, 1, ofi::kAnyTag, 4096, Buffer{0x2000}, 12));
+  REQUIRE(p.started.size() == 1);
+  CHECK(p.started[0].context == 12);
+  CHECK(p.started[0].size == 4096);
+  CHECK(p.started[0].msg_size == 1000);
+  CHECK(p.started[0].buf.addr == 0x2000);
+
+  CHECK_FALSE(q.post_tag(3, 1, 6, 64, Buffer{0x3000}, 13));
+  RxEntry* m = nullptr;
+  REQUIRE(q.get_tag(3, 0, 1, 6, 64, &m) == 0);
+  CHECK(m->context == 13);
+  CHECK(m->buf.addr == 0x3000);
+  q.free_entry(m);
+
+  RxEntry* u = nullptr;
+  CHECK(q.get_tag(3, 0, 1, 99, 8, &u) == kNoEntry);
+  u->peer_context = 1;
+  q.queue_tag(u);
+  CHECK(q.unexpected_now() == 1);
+  CHECK(q.posted_now() == 1);  // the (src 2, tag 5) receive
+}
+
+// Configuration: crusher, 2 nodes x 2 ranks (cores 1, 9), LINKx over shm and cxi; rank 0 posts two ANY_SOURCE
+//                receives of 8 B; rank 1 (same node: shm) and rank 2 (other node: cxi) each send rank 0 one message
+//                at t = 0; rank 1 sends rank 3 (other node) a 1 MiB message (cxi rendezvous) at t = 0.
+// Expected:      each receive completes exactly once, the two sources are 1 and 2; the shared CQ holds the
+//                completions of both providers (provider indices 0 = shm and 1 = cxi), in completion order (times
+//                non-decreasing), one entry per operation (5 operations: 2 sends, 2 receives at rank 0, and the
+//                1 MiB send and its receive = 6 entries).
+// How validated: the CQ log of the Linkx endpoint and the consumer's callbacks on the DES engine.
+TEST_CASE("ofi/linkx: shared CQ gets both providers' completions in order; ANY_SOURCE race delivers once",
+          "[unit][ofi]") {
+  CrusherJob j(4, 2);
+  World& w = *j.world;
+  const auto& n = slingshot::nic(*j.machine);
+  cxi::CxiProvider cxi(w, cxi::CxiConfig::from(n.p, n.software));
+  shm::ShmConfig sc;
+  sc.overhead = n.software.shm_overhead;
+  sc.inject_size = n.software.shm_inject_size;
+  shm::ShmProvider shm(w, sc);
+  linkx::Linkx lx(w, n.software.linkx_overhead, shm, cxi);
+  lx.keep_cq_log = true;
+  std::vector<CqEntry> got;
+  CqOwnerOps consumer;
+  consumer.write = [&](const CqEntry& e) { got.push_back(e); };
+  lx.set_cq(consumer);
+  lx.trecv(0, kAnyAddr, 1, 8, Buffer{}, 10);
+  lx.trecv(0, kAnyAddr, 1, 8, Buffer{}, 11);
+  lx.tsend(1, 0, 1, 8, Buffer{}, 20);
+  lx.tsend(2, 0, 1, 8, Buffer{}, 21);
+  lx.trecv(3, 1, 2, 1 << 20, Buffer{}, 12);
+  lx.tsend(1, 3, 2, 1 << 20, Buffer{}, 22);
+  j.sim.run();
+  REQUIRE(got.size() == 6);
+  std::multiset<std::uint64_t> contexts;
+  for (auto& e : got) contexts.insert(e.context);
+  CHECK(contexts == std::multiset<std::uint64_t>{10, 11, 12, 20, 21, 22});
+  std::set<int> sources;
+  for (auto& e : got)
+    if ((e.flags & CqEntry::Recv) && e.rank == 0) sources.insert(e.src);
+  CHECK(sources == std::set<int>{1, 2});
+  const auto& times = lx.cq_log_times();
+  REQUIRE(times.size() == 6);
+  CHECK(std::is_sorted(times.begin(), times.end()));
+  std::set<int> providers;
+  for (auto& e : lx.cq_log()) providers.insert(e.provider);
+  CHECK(providers == std::set<int>{0, 1});
+  CHECK(lx.srx().live_entries() == 0);
+  std::map<std::string, std::uint64_t> c;
+  lx.add_counters(c);
+  CHECK(c["linkx_via_shm"] == 1);
+  CHECK(c["linkx_via_cxi"] == 2);
+  CHECK(c["cxi_rendezvous"] == 1);
+}
+
+// Configuration: crusher, 2 ranks on 2 nodes, the CXI provider alone (hardware matching) with its overflow buffers cut
+//                to 4 KiB (fi_cxi_oflow_buf_size x count); rank 0 sends 20 eager messages of 1 KiB (tags 0..19) to
+//                rank 1, which posts no receive until t = 1 ms, then posts the 20 receives in tag order.
+// Expected:      the first 4 messages fit the overflow buffers; the 5th is dropped and flow-control recovery starts
+//                (counter cxi_fc_recoveries >= 1, cxi_fc_drops >= 1, every drop sent again); all 20 receives complete
+//                exactly once, receive i with tag i (MPI order kept across the drops), and all 20 sends complete.
+// How validated: the CQ entries on the DES engine and the provider's counters.
+TEST_CASE("ofi/cxi: overflow-buffer exhaustion recovers without loss or reordering", "[unit][ofi]") {
+  CrusherJob j(2, 1);
+  World& w = *j.world;
+  const auto& n = slingshot::nic(*j.machine);
+  auto cfg = cxi::CxiConfig::from(n.p, n.software);
+  cfg.oflow_bytes = 4096;
+  cxi::CxiProvider cxi(w, cfg);
+  std::vector<CqEntry> recvs, sends;
+  CqOwnerOps ops;
+  ops.write = [&](const CqEntry& e) { ((e.flags & CqEntry::Recv) ? recvs : sends).push_back(e); };
+  cxi.set_cq(ops);
+  for (int t = 0; t < 20; ++t) cxi.tsend(0, 1, t, 1024, Buffer{}, 100 + static_cast<std::uint64_t>(t));
+  j.sim.at(1e-3, [&] {
+    for (int t = 0; t < 20; ++t) cxi.trecv(1, 0, t, 1024, Buffer{}, 200 + static_cast<std::uint64_t>(t));
+  });
+  j.sim.run();
+  std::map<std::string, std::uint64_t> c;
+  cxi.add_counters(c);
+  CHECK(c["cxi_fc_recoveries"] >= 1);
+  CHECK(c["cxi_fc_drops"] >= 1);
+  CHECK(c["cxi_fc_resends"] == c["cxi_fc_drops"]);
+  REQUIRE(recvs.size() == 20);
+  REQUIRE(sends.size() == 20);
+  std::set<std::uint64_t> rc;
+  for (auto& e : recvs) {
+    CHECK(e.tag == static_cast<int>(e.context - 200));
+    rc.insert(e.context);
+  }
+  CHECK(rc.size() == 20);
+  CHECK(cxi.unexpected_now() == 0);
+  CHECK(cxi.posted_now() == 0);
+}
+
+// Configuration: the CXI protocol choice with the crusher defaults (inject 192 B, threshold 2048 B, get_min 2049 B).
+// Expected:      192 B inline, 193 B eager, 4097 B eager (threshold + get_min), 4098 B rendezvous with 2048 B eager
+//                part; a GPU buffer is never inlined; overflow space is given back only in the epoch it was taken.
+// How validated: direct calls.
+TEST_CASE("ofi/cxi: protocol choice and overflow accounting", "[unit][ofi]") {
+  cxi::ProtocolLimits l;
+  CHECK(cxi::choose(192, l) == cxi::SendProtocol::Inject);
+  CHECK(cxi::choose(193, l) == cxi::SendProtocol::Eager);
+  CHECK(cxi::choose(4097, l) == cxi::SendProtocol::Eager);
+  CHECK(cxi::choose(4098, l) == cxi::SendProtocol::Rendezvous);
+  CHECK(cxi::eager_bytes(cxi::SendProtocol::Rendezvous, 1 << 20, l) == 2048);
+  CHECK(cxi::choose(8, l, false) == cxi::SendProtocol::Eager);
+  cxi::OverflowBuffers ob(4096);
+  CHECK(ob.take(4000));
+  CHECK_FALSE(ob.take(100));
+  auto e0 = ob.epoch();
+  ob.onload();
+  CHECK(ob.used() == 0);
+  CHECK(ob.take(1000));
+  ob.release(4000, e0);  // taken before the onload: already in host memory
+  CHECK(ob.used() == 1000);
+  ob.release(1000, ob.epoch());
+  CHECK(ob.used() == 0);
+}
