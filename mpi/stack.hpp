@@ -41,6 +41,8 @@ public:
   // `at_target` when the counter is updated (the target CPU is not involved).
   virtual void amo_add(int rank, int target, Completion local_done, Completion at_target);
   virtual StackStats stats() const = 0;
+  // The largest communicator context id the stack can carry (mca_pml_base_module_t::pml_max_contextid).
+  virtual std::uint32_t max_contextid() const = 0;
 };
 
 }  // namespace ompisim

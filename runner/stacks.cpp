@@ -55,6 +55,7 @@ public:
   }
   std::string name() const override { return name_; }
   void start_send(const mpi::P2P& m, Completion c) override { ob1_->start_send(m, std::move(c)); }
+  std::uint32_t max_contextid() const override { return ob1_->max_contextid(); }
   void start_recv(const mpi::P2P& m, Completion c) override { ob1_->start_recv(m, std::move(c)); }
   void amo_add(int r, int t, Completion l, Completion a) override { ob1_->amo_add(r, t, std::move(l), std::move(a)); }
   StackStats stats() const override {
@@ -101,6 +102,7 @@ public:
       : mtl_(w, std::move(p)), pml_(w, overhead, mtl_, name) {}
   std::string name() const override { return pml_.name(); }
   void start_send(const mpi::P2P& m, Completion c) override { pml_.start_send(m, std::move(c)); }
+  std::uint32_t max_contextid() const override { return pml_.max_contextid(); }
   void start_recv(const mpi::P2P& m, Completion c) override { pml_.start_recv(m, std::move(c)); }
   StackStats stats() const override { return pml_.stats(); }
 

@@ -14,6 +14,8 @@ public:
   // m.status first, as an MTL fills its request's ompi_status).
   virtual void isend(const mpi::P2P& m, Completion done) = 0;
   virtual void irecv(const mpi::P2P& m, Completion done) = 0;
+  // The largest context id its matching can carry (mca_mtl_base_module_t::mtl_max_contextid).
+  virtual std::uint32_t max_contextid() const = 0;
   virtual std::uint64_t unexpected_now() const = 0;
   virtual std::uint64_t posted_now() const = 0;
   virtual void add_counters(std::map<std::string, std::uint64_t>& c) const = 0;

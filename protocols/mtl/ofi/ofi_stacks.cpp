@@ -95,8 +95,9 @@ public:
     pml_ = std::make_unique<pml::cm::PmlCm>(w, n.software.pml_cm_overhead, *mtl_, name_);
   }
   std::string name() const override { return name_; }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_->isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_->irecv(r, s, t, b, buf, std::move(c)); }
+  void start_send(const mpi::P2P& m, Completion c) override { pml_->start_send(m, std::move(c)); }
+  std::uint32_t max_contextid() const override { return pml_->max_contextid(); }
+  void start_recv(const mpi::P2P& m, Completion c) override { pml_->start_recv(m, std::move(c)); }
   StackStats stats() const override { return pml_->stats(); }
 
 private:
@@ -171,8 +172,9 @@ public:
     pml_ = std::make_unique<pml::cm::PmlCm>(w, 0.0, *mtl_, name_);
   }
   std::string name() const override { return name_; }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_->isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_->irecv(r, s, t, b, buf, std::move(c)); }
+  void start_send(const mpi::P2P& m, Completion c) override { pml_->start_send(m, std::move(c)); }
+  std::uint32_t max_contextid() const override { return pml_->max_contextid(); }
+  void start_recv(const mpi::P2P& m, Completion c) override { pml_->start_recv(m, std::move(c)); }
   StackStats stats() const override { return pml_->stats(); }
 
 private:

@@ -50,6 +50,7 @@ public:
   std::string name() const override { return proto_.name; }
   void isend(const ompisim::mpi::P2P& m, Completion done) override;
   void irecv(const ompisim::mpi::P2P& m, Completion done) override;
+  std::uint32_t max_contextid() const override { return ptl::mpi::kMaxContexts - 1; }  // 12 match bits
   std::uint64_t unexpected_now() const override;
   std::uint64_t posted_now() const override { return posted_; }
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;

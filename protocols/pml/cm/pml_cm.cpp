@@ -1,16 +1,29 @@
 #include "protocols/pml/cm/pml_cm.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace ompisim::pml::cm {
 
 PmlCm::PmlCm(World& w, double overhead, mtl::Mtl& mtl, std::string name)
     : w_(w), overhead_(overhead), mtl_(mtl), name_(std::move(name)) {}
 
+namespace {
+void check_context(const mpi::P2P& m, const mtl::Mtl& mtl) {
+  if (m.comm.context_id > mtl.max_contextid())
+    throw std::invalid_argument("pml/cm: context id " + std::to_string(m.comm.context_id) + " above mtl/" + mtl.name() +
+                                "'s max_contextid " + std::to_string(mtl.max_contextid()));
+}
+}  // namespace
+
 void PmlCm::start_send(const mpi::P2P& m, Completion done) {
+  check_context(m, mtl_);
   const mpi::RequestId id = lib_.new_send(m, std::move(done)).first;
   w_.cpu(m.rank, overhead_, [this, m, id] { mtl_.isend(m, [this, id] { lib_.complete_send(id); }); });
 }
 
 void PmlCm::start_recv(const mpi::P2P& m, Completion done) {
+  check_context(m, mtl_);
   const mpi::RequestId id = lib_.new_recv(m, std::move(done)).first;
   w_.cpu(m.rank, overhead_, [this, m, id] { mtl_.irecv(m, [this, id] { lib_.complete_recv(id); }); });
 }

@@ -15,6 +15,7 @@ public:
   void start_send(const mpi::P2P& m, Completion done) override;
   void start_recv(const mpi::P2P& m, Completion done) override;
   StackStats stats() const override;
+  std::uint32_t max_contextid() const override { return mtl_.max_contextid(); }  // as pml/cm takes the MTL's
 
 private:
   World& w_;

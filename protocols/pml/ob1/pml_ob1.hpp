@@ -31,6 +31,7 @@ public:
   void start_recv(const mpi::P2P& m, Completion done) override;
   void amo_add(int rank, int target, Completion local_done, Completion at_target) override;
   StackStats stats() const override;
+  std::uint32_t max_contextid() const override { return 0xFFFF; }  // hdr_ctx is 16 bits (mca_pml_ob1: 65535)
   // Remote atomics come from a BCOL, not from ob1 (Cheetah's uGNI BCOL talks to uGNI directly).
   std::function<void(int, int, Completion, Completion)> amo_provider;
   bml::r2::BmlR2& bml() { return bml_; }
