@@ -49,7 +49,7 @@ public:
   RecvReq& recv(RequestId id) { return recvs_.at(id); }
   // The envelope of the message a receive matched: MPI_Status at completion; true when it is longer than the receive.
   bool matched(RecvReq& r, int src, int tag, std::uint64_t msg_bytes) {
-    r.peer = src, r.tag = tag, r.msg_bytes = msg_bytes, r.matched = true;
+    r.peer = src, r.tag = tag, r.msg_bytes = msg_bytes;
     const bool trunc = msg_bytes > r.bytes;
     truncated_ += trunc;
     return trunc;
@@ -62,7 +62,7 @@ public:
   void complete_recv(RequestId id) {
     RecvReq r = recvs_.take(id);
     ++st_.recvs_completed;
-    if (r.status && r.matched) *r.status = Status{r.peer, r.tag, r.msg_bytes, r.msg_bytes > r.bytes};
+    if (r.status && r.matched()) *r.status = Status{r.peer, r.tag, r.msg_bytes, r.msg_bytes > r.bytes};
     if (r.done) r.done();
   }
   // Request counters and live requests into `s` (the stack adds its own counters).

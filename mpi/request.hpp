@@ -27,22 +27,26 @@ using Completion = std::function<void()>;
 
 namespace mpi {
 
+// Kept small (88 bytes on LP64: a whole-machine run holds hundreds of thousands): the datatype is folded into
+// `bytes` and `buf.contiguous`; a stack that converts data adds the type to its own request.
 struct Request {
-  int rank = 0, peer = 0, tag = 0;  // a receive's peer and tag may be wildcards until it is matched
-  std::uint32_t ctx = 0;            // the communicator's context id
-  std::uint64_t bytes = 0;          // count * type.size
-  std::uint64_t msg_bytes = 0;      // a receive: the matched message's length
-  bool matched = false;             // a receive: its envelope (peer, tag, msg_bytes) is the matched message's
-  Datatype type = kByte;
+  static constexpr std::uint64_t kUnmatched = ~std::uint64_t{0};
+  int rank = 0, peer = 0, tag = 0;        // a receive's peer and tag may be wildcards until it is matched
+  std::uint32_t ctx = 0;                  // the communicator's context id
+  std::uint64_t bytes = 0;                // count * type.size
+  std::uint64_t msg_bytes = kUnmatched;   // a receive: the matched message's length (its envelope is peer, tag)
   Buffer buf;
   Status* status = nullptr;
   Completion done;
+  bool matched() const { return msg_bytes != kUnmatched; }
   // Fills the request from the call (peer/tag as given; wildcards stay wildcards).
   void set(const P2P& m, Completion d) {
-    rank = m.rank, peer = m.peer, tag = m.tag, ctx = m.comm.context_id, bytes = m.bytes(), type = m.type;
+    rank = m.rank, peer = m.peer, tag = m.tag, ctx = m.comm.context_id, bytes = m.bytes();
     buf = m.buffer(), status = m.status, done = std::move(d);
   }
 };
+
+static_assert(sizeof(void*) != 8 || sizeof(Request) <= 88, "mpi::Request grew: every live request pays for it");
 
 using RequestId = std::uint64_t;
 
