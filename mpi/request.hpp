@@ -27,7 +27,7 @@ using Completion = std::function<void()>;
 
 namespace mpi {
 
-// Kept small (88 bytes on LP64: a whole-machine run holds hundreds of thousands): the datatype is folded into
+// Kept small (96 bytes on LP64: a whole-machine run holds hundreds of thousands): the datatype is folded into
 // `bytes` and `buf.contiguous`; a stack that converts data adds the type to its own request.
 struct Request {
   static constexpr std::uint64_t kUnmatched = ~std::uint64_t{0};
@@ -46,7 +46,7 @@ struct Request {
   }
 };
 
-static_assert(sizeof(void*) != 8 || sizeof(Request) <= 88, "mpi::Request grew: every live request pays for it");
+static_assert(sizeof(void*) != 8 || sizeof(Request) <= 96, "mpi::Request grew: every live request pays for it");
 
 using RequestId = std::uint64_t;
 
