@@ -18,7 +18,7 @@ std::string machine_for(const std::string& kind) {
   auto it = preferred.find(kind);
   if (it != preferred.end()) return it->second;
   for (auto& [name, file] : list_machines())
-    if (load_machine(file)->nic_kind() == kind) return name;
+    if (load_machine(file)->has_nic_kind(kind)) return name;
   return "";
 }
 
