@@ -15,6 +15,7 @@ void register_drivers(DriverRegistry& reg) {
   register_osu_drivers(reg);
   register_smb_driver(reg);
   register_barrier_driver(reg);
+  register_osu_coll_drivers(reg);
   register_app_driver(reg);
 }
 

@@ -290,6 +290,7 @@ std::string stack_label(const Json& stack, const std::string& file) {
   if (!s.pml.empty()) parts.push_back("pml/" + s.pml);
   if (!s.btl.empty()) parts.push_back(fmt::format("btl/{{{}}}", fmt::join(s.btl, ",")));
   if (!s.mtl.empty()) parts.push_back("mtl/" + s.mtl);
+  if (!s.ofi.empty()) parts.push_back("ofi/" + s.ofi);
   if (!s.native.empty()) parts.push_back("native/" + s.native);
   if (!s.model.empty()) parts.push_back("model/" + s.model);
   return fmt::format("{}", fmt::join(parts, "+"));
