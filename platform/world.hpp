@@ -5,6 +5,7 @@
 #include "core/sim.hpp"
 #include "platform/buffer.hpp"
 #include "platform/machine.hpp"
+#include "platform/nic_services.hpp"
 #include "platform/node/mapping.hpp"
 
 #include <cstdint>
@@ -120,6 +121,9 @@ public:
 
   std::uint64_t bytes_copied = 0, bulk_flows = 0;
 
+  // The NIC models of this World (platform/nic_services.hpp), shared by every protocol component on their ports.
+  NicServices& nic_services() { return *nic_services_; }
+
 private:
   ResourceId resource(const std::string& name, double capacity);
 
@@ -178,6 +182,7 @@ private:
   bool is_local(int ctx, MemSpace src, MemSpace dst) const;  // both in the context's own NUMA node
   std::vector<ResourceId> core_res_;  // per execution context: the copy resource of the core it is bound to
   const platform::NodeType& ctx_type(int ctx) const { return node_type(rank_of_context(ctx)); }
+  std::unique_ptr<NicServices> nic_services_ = std::make_unique<NicServices>();  // last: destroyed first
 };
 
 // Placement from a scenario: block over the machine's node order, or over an explicit node list.

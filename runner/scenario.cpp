@@ -71,7 +71,7 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   }
   ObjectReader b = r.object("benchmark");
   s.benchmark = b.str("name");
-  s.driver = bench::parse_benchmark(b, bench::DriverContext{file, s.ranks, s.stack, s.stack_json});
+  s.driver = bench::parse_benchmark(b, bench::DriverContext{file, s.ranks, s.stack, s.stack_json, stack_has_network_atomics(s.stack_json, file)});
   r.finish({"id", "description", "expected", "figure", "paper", "plot", "relevant_code", "machine", "stack", "engine",
             "ranks", "ranks_per_node", "nodes", "map_by", "bind_to", "cpu_list", "gpu_list", "routing", "mca", "benchmark"});
   return s;

@@ -2,126 +2,41 @@
 
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
-#include "models/gemini/gni.hpp"
-#include "models/seastar/nic.hpp"
-#include "protocols/btl/portals/btl_portals.hpp"
-#include "protocols/btl/self/btl_self.hpp"
-#include "protocols/btl/ugni/btl_ugni.hpp"
-#include "protocols/btl/ugni/mailbox_memory.hpp"
-#include "protocols/btl/vader/btl_vader.hpp"
-#include "protocols/loggp/loggp_stack.hpp"
+#include "protocols/btl/btl.hpp"
+#include "protocols/mtl/mtl.hpp"
 #include "protocols/mtl/ofi/ofi_stacks.hpp"
-#include "protocols/mtl/portals/mtl_portals.hpp"
-#include "protocols/native/mpich_gni.hpp"
-#include "protocols/pml/cm/pml_cm.hpp"
-#include "protocols/pml/ob1/pml_ob1.hpp"
 
 #include <algorithm>
+#include <map>
 #include <fmt/format.h>
 
 namespace ompisim {
 
 namespace {
-// pml/ob1 + bml/r2 over the BTLs named, in that order. On Gemini, btl/ugni owns the uGNI state, which also serves
-// Cheetah's uGNI BCOL atomics.
-class Ob1Stack final : public Stack {
+// A stack composed from registered components: the modules (BTLs or one MTL) built by their components' factories,
+// and the PML built over them. Counters: the PML's, then every module's own (McaModule::add_counters), each set once.
+class ComposedStack final : public Stack {
 public:
-  Ob1Stack(World& w, const McaParams& mca, const std::vector<std::string>& btls, double overhead, std::string name)
-      : name_(std::move(name)) {
-    if (std::find(btls.begin(), btls.end(), "ugni") != btls.end())  // first, as the openmpi preset always did
-      gni_ = std::make_unique<gemini::Gni>(w, static_cast<std::uint16_t>(mca.btl_ugni.btl_ugni_smsg_max_credits.value));
-    std::vector<btl::Btl*> list;
-    for (auto& b : btls) {
-      if (b == "self") list.push_back((self_ = std::make_unique<btl::self::BtlSelf>(w)).get());
-      else if (b == "vader") list.push_back((vader_ = std::make_unique<btl::vader::BtlVader>(w, mca.btl_vader)).get());
-      else if (b == "ugni") list.push_back((ugni_ = std::make_unique<btl::ugni::BtlUgni>(w, mca.btl_ugni, *gni_)).get());
-      else if (b == "portals")
-        list.push_back((portals_ = std::make_unique<btl::portals::BtlPortals>(w, mca.btl_portals)).get());
-      else throw std::logic_error("ob1 stack: no factory for btl/" + b);
-    }
-    ob1_ = std::make_unique<pml::ob1::Ob1>(w, overhead, std::move(list), name_);
-    if (gni_)
-      ob1_->amo_provider = [this, &w](int r, int t, Completion l, Completion a) {
-        if (w.same_node(r, t)) {  // an atomic on a shared cache line (BASESMUMA-style on-node flag)
-          double s = w.signal_latency(r, t);
-          w.cpu(r, 0, [&w, s, l = std::move(l), a = std::move(a)]() mutable {
-            w.sim().after(s, std::move(a));
-            w.sim().after(s, std::move(l));
-          });
-          return;
-        }
-        gni_->amo(r, t, std::move(l), std::move(a));
-      };
-  }
-  std::string name() const override { return name_; }
-  void start_send(const mpi::P2P& m, Completion c) override { ob1_->start_send(m, std::move(c)); }
-  std::uint32_t max_contextid() const override { return ob1_->max_contextid(); }
-  void start_recv(const mpi::P2P& m, Completion c) override { ob1_->start_recv(m, std::move(c)); }
-  void amo_add(int r, int t, Completion l, Completion a) override { ob1_->amo_add(r, t, std::move(l), std::move(a)); }
+  std::vector<std::unique_ptr<McaModule>> modules;  // declared first: destroyed after the PML that uses them
+  std::unique_ptr<Stack> pml;
+
+  std::string name() const override { return pml->name(); }
+  void start_send(const mpi::P2P& m, Completion c) override { pml->start_send(m, std::move(c)); }
+  void start_recv(const mpi::P2P& m, Completion c) override { pml->start_recv(m, std::move(c)); }
+  std::uint32_t max_contextid() const override { return pml->max_contextid(); }
+  void amo_add(int r, int t, Completion l, Completion a) override { pml->amo_add(r, t, std::move(l), std::move(a)); }
   StackStats stats() const override {
-    StackStats s = ob1_->stats();
-    if (gni_) {
-      s.counters["ugni_smsg"] = gni_->smsg_sent;
-      s.counters["ugni_smsg_local_events"] = gni_->smsg_local_events;
-      s.counters["ugni_credit_waits"] = gni_->credit_waits;
-      s.counters["ugni_endpoints"] = gni_->endpoints();
-      s.counters["ugni_registrations"] = gni_->registrations;
+    StackStats s = pml->stats();
+    // Each module's own counters, set (not added) into the stack's: a PML that already reports its MTL's counters
+    // (pml/cm) gives the same values, not twice them.
+    for (auto& m : modules) {
+      std::map<std::string, std::uint64_t> own;
+      m->add_counters(own);
+      for (auto& [k, v] : own) s.counters[k] = v;
     }
-    if (ugni_) {
-      s.counters["ugni_short_sends"] = ugni_->short_sends;
-      s.counters["ugni_eager_gets"] = ugni_->eager_gets;
-      s.counters["ugni_long_gets"] = ugni_->long_gets;
-      s.counters["ugni_put_fallbacks"] = ugni_->put_fallbacks;
-      s.counters["ugni_eager_buffers_held"] = ugni_->eager_buffers_held();
-    }
-    if (vader_) {
-      s.counters["vader_fbox_sends"] = vader_->fbox_sends;
-      s.counters["vader_copy_sends"] = vader_->copy_sends;
-      s.counters["vader_single_copy_sends"] = vader_->single_copy_sends;
-      s.counters["vader_xpmem_attaches"] = vader_->attaches();
-    }
-    if (portals_) portals_->add_counters(s.counters);
     return s;
   }
-
-private:
-  std::string name_;
-  std::unique_ptr<gemini::Gni> gni_;
-  std::unique_ptr<btl::self::BtlSelf> self_;
-  std::unique_ptr<btl::vader::BtlVader> vader_;
-  std::unique_ptr<btl::ugni::BtlUgni> ugni_;
-  std::unique_ptr<btl::portals::BtlPortals> portals_;
-  std::unique_ptr<pml::ob1::Ob1> ob1_;
 };
-// A request layer over the Portals matching engine. Open MPI's CM path is pml/cm over mtl/portals; Cray MPI is
-// MPICH2's request layer (ADI3 requests play pml/cm's role) over a Portals device with Cray's protocol choices: the
-// paper says the protocols are "generally similar", so the differences are data (mtl::portals::Protocol).
-class PortalsMatchingStack final : public Stack {
-public:
-  PortalsMatchingStack(World& w, mtl::portals::Protocol p, double overhead, const std::string& name)
-      : mtl_(w, std::move(p)), pml_(w, overhead, mtl_, name) {}
-  std::string name() const override { return pml_.name(); }
-  void start_send(const mpi::P2P& m, Completion c) override { pml_.start_send(m, std::move(c)); }
-  std::uint32_t max_contextid() const override { return pml_.max_contextid(); }
-  void start_recv(const mpi::P2P& m, Completion c) override { pml_.start_recv(m, std::move(c)); }
-  StackStats stats() const override { return pml_.stats(); }
-
-private:
-  mtl::portals::MtlPortals mtl_;
-  pml::cm::PmlCm pml_;
-};
-
-mtl::portals::Protocol cray_mpi_protocol(const native::MpichPortalsMca& mca) {
-  mtl::portals::Protocol p;
-  p.name = "cray-portals";
-  p.eager_limit = static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.value);
-  p.long_rendezvous = true;          // rendezvous by default above the eager limit (paper §3)
-  p.eqs_polled = 2;                  // unexpected EQ and "other" EQ polled on every progress call
-  p.unexpected_start_events = true;  // two events per unexpected message (Pritchard & Pagel)
-  p.blocks = 2;  // the unexpected buffer in two halves, so one serves while the other is re-posted
-  p.block_size = static_cast<std::uint64_t>(mca.mpich_unex_buffer_size.value) / 2;
-  return p;
-}
 
 std::string hint_text(const std::string& hint) { return hint.empty() ? "" : " (did you mean '" + hint + "'?)"; }
 }  // namespace
@@ -325,22 +240,36 @@ StackSpec resolve_stack(const Json& stack, const std::string& kind, const std::s
 }
 
 std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSpec& s, const std::string& name) {
-  if (s.pml == "ob1") {
-    // pml/ob1's per-message software cost, measured on each machine: the machine's software.pml_ob1_overhead.
-    double overhead = w.machine().software_cost("pml_ob1_overhead");
-    return std::make_unique<Ob1Stack>(w, mca, s.btl, overhead, name);
+  std::vector<const ComponentInfo*> comps;
+  for (auto& p : s.parts()) {
+    const ComponentInfo* c = component_registry().find(p.framework, p.name);
+    if (!c) throw std::logic_error("build_stack: no component " + p.framework + "/" + p.name);
+    comps.push_back(c);
   }
-  if (s.pml == "cm" && s.mtl == "portals")
-    return std::make_unique<PortalsMatchingStack>(w, mtl::portals::open_mpi_protocol(mca.mtl_portals),
-                                                  w.machine().software_cost("pml_cm_overhead"), name);
-  if (s.pml == "cm" && s.mtl == "ofi") return mtl::ofi::make_ofi_cm_stack(w, s.ofi, name);
-  if (s.native == "mpich_cxi") return mtl::ofi::make_mpich_cxi_stack(w, name);
-  if (s.native == "mpich_gni") return std::make_unique<native::MpichGni>(w, mca.native_mpich_gni);
-  if (s.native == "mpich_portals")
-    return std::make_unique<PortalsMatchingStack>(w, cray_mpi_protocol(mca.native_mpich_portals),
-                                                  w.machine().software_cost("mpich_overhead"), name);
-  if (s.model == "loggp") return std::make_unique<loggp::LogGPStack>(w);
-  throw std::logic_error("build_stack: no factory for " + s.to_json().dump());
+  if (comps.size() == 1 && comps[0]->make_stack) return comps[0]->make_stack(w, mca, name);  // a whole stack
+  auto st = std::make_unique<ComposedStack>();
+  PmlModules mods;
+  const ComponentInfo* pml = nullptr;
+  for (const ComponentInfo* c : comps) {
+    if (c->make_btl) {
+      auto b = c->make_btl(w, mca);
+      mods.btls.push_back(b.get());
+      st->modules.push_back(std::move(b));
+    } else if (!c->part_of.empty()) {
+      continue;  // built by its parent (ofi/* providers by mtl/ofi, from the stack's selection)
+    } else if (c->make_mtl) {
+      auto m = c->make_mtl(w, mca, s.ofi);
+      mods.mtl = m.get();
+      st->modules.push_back(std::move(m));
+    } else if (c->make_pml) {
+      pml = c;
+    } else {
+      throw std::logic_error("build_stack: " + c->id() + " is a whole stack and cannot be composed");
+    }
+  }
+  if (!pml) throw std::logic_error("build_stack: no PML in " + s.to_json().dump());
+  st->pml = pml->make_pml(w, mca, mods, name);
+  return st;
 }
 
 std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::string& name, const std::string& file) {
@@ -348,28 +277,24 @@ std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::str
   return build_stack(w, mca, s, name);
 }
 
-// btl/ugni's derived SMSG limit, and the what-if of SMSG mailboxes vs MSGQ (protocols/btl/ugni/mailbox_memory) for this run.
-static void report_ugni_mailboxes(Json& res, const StackReport& r) {
-  const long long ranks = r.placement.ranks;
-  auto lim = btl::ugni::ugni_smsg_limit(r.mca.btl_ugni, ranks);
-  res["provenance"]["derived"] = {{"btl_ugni_smsg_limit (effective)", static_cast<double>(lim)}};
-  auto cr = static_cast<std::uint64_t>(r.mca.btl_ugni.btl_ugni_smsg_max_credits.value);
-  std::uint64_t eps = r.stats.counters.count("ugni_endpoints") ? r.stats.counters.at("ugni_endpoints") : 0;
-  auto mm = btl::ugni::mailbox_memory({ranks, r.placement.ranks_per_node, r.placement.node_count()}, lim, cr, eps, cr);
-  res["mailbox_memory"] = {
-      {"unit", "bytes per node (mailbox_bytes, msgq_queue_bytes: bytes each)"},
-      {"ranks", ranks}, {"ranks_per_node", r.placement.ranks_per_node}, {"nodes", r.placement.node_count()},
-      {"smsg_limit", mm.smsg_limit}, {"credits", mm.credits}, {"msgq_credits", mm.msgq_credits},
-      {"mailbox_bytes", mm.mailbox_bytes}, {"msgq_queue_bytes", mm.msgq_queue_bytes},
-      {"off_node_peers_per_rank", mm.off_node_peers}, {"ugni_endpoints", eps},
-      {"smsg_all_peers", mm.smsg_all_peers}, {"smsg_connected", mm.smsg_connected},
-      {"smsg_connected_max", mm.smsg_connected_max}, {"smsg_connected_allocated", mm.smsg_connected_allocated},
-      {"msgq_per_node", mm.msgq_per_node}};
+void stack_report(const StackSpec& spec, Json& result, const StackReport& r) {
+  for (auto& p : spec.parts())
+    if (const ComponentInfo* c = component_registry().find(p.framework, p.name); c && c->report) c->report(result, r);
 }
 
-void stack_report(const StackSpec& spec, Json& result, const StackReport& r) {
-  if (spec.pml == "ob1" && std::find(spec.btl.begin(), spec.btl.end(), "ugni") != spec.btl.end())
-    report_ugni_mailboxes(result, r);
+bool stack_has_network_atomics(const StackSpec& spec) {
+  for (auto& p : spec.parts()) {
+    const ComponentInfo* c = component_registry().find(p.framework, p.name);
+    if (c && c->reach == Reach::Network && (c->btl_flags & btl::flag::AtomicOps)) return true;
+  }
+  return false;
+}
+
+bool stack_has_network_atomics(const Json& stack, const std::string& file) {
+  if (!stack.is_string()) return stack_has_network_atomics(parse_stack_object(stack, file));
+  for (auto& p : stack_registry().all())  // a preset name: on any NIC kind it is defined for
+    if (p.name == stack.get<std::string>() && stack_has_network_atomics(p.spec)) return true;
+  return false;
 }
 
 namespace {

@@ -3,13 +3,12 @@
 #pragma once
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
+#include "protocols/base/mca_module.hpp"
 
 namespace ompisim::mtl {
 
-class Mtl {
+class Mtl : public McaModule {
 public:
-  virtual ~Mtl() = default;
-  virtual std::string name() const = 0;
   // Called on the rank's CPU after pml/cm's own cost; `done` when the MPI request is complete (a receive fills
   // m.status first, as an MTL fills its request's ompi_status).
   virtual void isend(const mpi::P2P& m, Completion done) = 0;
@@ -18,7 +17,6 @@ public:
   virtual std::uint32_t max_contextid() const = 0;
   virtual std::uint64_t unexpected_now() const = 0;
   virtual std::uint64_t posted_now() const = 0;
-  virtual void add_counters(std::map<std::string, std::uint64_t>& c) const = 0;
 };
 
 }  // namespace ompisim::mtl

@@ -93,7 +93,8 @@ private:
 
   World& w_;
   Protocol proto_;
-  seastar::SeaStar ss_;
+  seastar::SeaStar& ss_;  // the node's NIC, shared with every other component on it
+  int client_ = -1;       // this MTL's client id on the SeaStar (its event queues)
   std::uint64_t eager_;
   std::unordered_map<int, RankState> ranks_;
   ompisim::mpi::RequestTable<Op> ops_;  // ids (>= 2^32) are user_ptr and hdr_data; 1 and 2 mark the catch-alls
