@@ -43,7 +43,15 @@ namespace native {
 void register_mpich_gni(ComponentRegistry& reg);
 void register_mpich_portals(ComponentRegistry& reg);
 void register_mpich_cxi(ComponentRegistry& reg);
+void register_mpich_qsnet(ComponentRegistry& reg);
+void register_elan4_qdma(ComponentRegistry& reg);
 }  // namespace native
+namespace pml::teg {
+void register_component(ComponentRegistry& reg);
+}
+namespace ptl::elan4 {
+void register_component(ComponentRegistry& reg);
+}
 namespace loggp {
 void register_component(ComponentRegistry& reg);
 }
@@ -133,6 +141,10 @@ void register_components(ComponentRegistry& reg) {
   native::register_mpich_gni(reg);
   native::register_mpich_portals(reg);
   native::register_mpich_cxi(reg);
+  pml::teg::register_component(reg);
+  ptl::elan4::register_component(reg);
+  native::register_mpich_qsnet(reg);
+  native::register_elan4_qdma(reg);
   loggp::register_component(reg);
 }
 

@@ -46,6 +46,7 @@ std::vector<StackSpec::Part> StackSpec::parts() const {
   if (!pml.empty()) out.push_back({"pml", pml, "stack.pml"});
   for (std::size_t i = 0; i < btl.size(); ++i) out.push_back({"btl", btl[i], fmt::format("stack.btl[{}]", i)});
   if (!mtl.empty()) out.push_back({"mtl", mtl, "stack.mtl"});
+  for (std::size_t i = 0; i < ptl.size(); ++i) out.push_back({"ptl", ptl[i], fmt::format("stack.ptl[{}]", i)});
   if (!ofi.empty()) {  // each provider of the link is a component ("shm+cxi:linkx": ofi/shm, ofi/cxi, ofi/linkx)
     std::string why;
     if (auto l = mtl::ofi::parse_provider_link(ofi, component_registry().names("ofi"), why)) {
@@ -63,6 +64,7 @@ Json StackSpec::to_json() const {
   if (!pml.empty()) j["pml"] = pml;
   if (!btl.empty()) j["btl"] = btl;
   if (!mtl.empty()) j["mtl"] = mtl;
+  if (!ptl.empty()) j["ptl"] = ptl;
   if (!ofi.empty()) j["ofi"] = ofi;
   if (!native.empty()) j["native"] = native;
   if (!model.empty()) j["model"] = model;
@@ -102,6 +104,12 @@ void register_stacks(StackRegistry& reg) {
            {.pml = "cm", .mtl = "ofi", .ofi = "cxi"}});
   reg.add({"native", "cxi", "Cray MPICH over libfabric CXI, with its own shared-memory and GPU IPC paths",
            {.native = "mpich_cxi"}});
+  reg.add({"openmpi-elan4", "qsnet",
+           "Open MPI (2004): pml/teg + ptl/elan4 (QDMA, RDMA read/write, chained events, progress threads)",
+           {.pml = "teg", .ptl = {"elan4"}}});
+  reg.add({"native", "qsnet", "MPICH-QsNetII over Tport: NIC tag matching, 32-byte header, NIC-driven large messages",
+           {.native = "mpich_qsnet"}});
+  reg.add({"elan4-qdma", "qsnet", "raw libelan4 QDMA ping-pong (Fig. 9's QDMA latency)", {.native = "elan4_qdma"}});
   reg.add({"loggp", "loggp", "LogGOPS reference stack (closed-form checks)", {.model = "loggp"}});
 }
 
@@ -139,16 +147,18 @@ StackSpec parse_stack_object(const Json& j, const std::string& file) {
       throw InputError(file, "stack." + fw, fmt::format("unknown framework '{}'{} (known: {})", fw,
                                                         hint_text(did_you_mean(fw, frameworks)),
                                                         fmt::join(frameworks, ", ")));
-    if (fw == "btl") {
+    if (fw == "btl" || fw == "ptl") {  // lists of transport modules
       const Json& v = it.value();
+      auto& list = fw == "btl" ? s.btl : s.ptl;
       if (!v.is_array() || v.empty())
-        throw InputError(file, "stack.btl", "expected a non-empty list of BTL names, e.g. [\"self\", \"vader\", \"ugni\"]");
+        throw InputError(file, "stack." + fw, fmt::format("expected a non-empty list of {} names, e.g. {}", fw,
+                                                          fw == "btl" ? "[\"self\", \"vader\", \"ugni\"]" : "[\"elan4\"]"));
       for (std::size_t i = 0; i < v.size(); ++i) {
-        std::string key = fmt::format("stack.btl[{}]", i);
-        std::string n = component(v[i], "btl", key);
-        if (std::find(s.btl.begin(), s.btl.end(), n) != s.btl.end())
-          throw InputError(file, key, fmt::format("btl/{} is listed twice", n));
-        s.btl.push_back(n);
+        std::string key = fmt::format("stack.{}[{}]", fw, i);
+        std::string n = component(v[i], fw, key);
+        if (std::find(list.begin(), list.end(), n) != list.end())
+          throw InputError(file, key, fmt::format("{}/{} is listed twice", fw, n));
+        list.push_back(n);
       }
       continue;
     }
@@ -172,8 +182,8 @@ StackSpec parse_stack_object(const Json& j, const std::string& file) {
   if (!single.empty()) {
     if (!s.native.empty() && !s.model.empty())
       throw InputError(file, "stack.model", "a native library and a model are each a whole stack: give one of them");
-    if (!s.pml.empty() || !s.btl.empty() || !s.mtl.empty()) {
-      std::string other = !s.pml.empty() ? "pml" : !s.btl.empty() ? "btl" : "mtl";
+    if (!s.pml.empty() || !s.btl.empty() || !s.mtl.empty() || !s.ptl.empty()) {
+      std::string other = !s.pml.empty() ? "pml" : !s.btl.empty() ? "btl" : !s.mtl.empty() ? "mtl" : "ptl";
       throw InputError(file, "stack." + other,
                        fmt::format("stack.{} is a whole stack ({}/{}); it takes no {} component", single, single,
                                    single == "native" ? s.native : s.model, other));
@@ -185,7 +195,15 @@ StackSpec parse_stack_object(const Json& j, const std::string& file) {
   if (s.mtl == "ofi" && s.ofi.empty()) s.ofi = "cxi";  // libfabric's first (fastest) provider on a Slingshot node
   if (s.pml.empty())
     throw InputError(file, "stack.pml", fmt::format("missing: {} components need a PML ({})",
-                                                    s.btl.empty() ? "mtl" : "btl", s.btl.empty() ? "cm" : "ob1"));
+                                                    !s.btl.empty() ? "btl" : !s.ptl.empty() ? "ptl" : "mtl",
+                                                    !s.btl.empty() ? "ob1" : !s.ptl.empty() ? "teg" : "cm"));
+  if (!s.ptl.empty() && s.pml != "teg")
+    throw InputError(file, "stack.ptl", fmt::format("PTLs are driven by pml/teg (Open MPI 2004), not pml/{}", s.pml));
+  if (s.pml == "teg") {
+    if (!s.btl.empty() || !s.mtl.empty())
+      throw InputError(file, !s.btl.empty() ? "stack.btl" : "stack.mtl", "pml/teg drives PTLs, not BTLs or an MTL");
+    if (s.ptl.empty()) throw InputError(file, "stack.ptl", "missing: pml/teg needs a PTL, e.g. [\"elan4\"]");
+  }
   if (s.pml == "ob1") {
     if (!s.mtl.empty()) throw InputError(file, "stack.mtl", "pml/ob1 drives BTLs, not an MTL (an MTL needs pml 'cm')");
     if (s.btl.empty()) throw InputError(file, "stack.btl", "missing: pml/ob1 needs at least one BTL, e.g. [\"self\", \"vader\", \"ugni\"]");
@@ -206,6 +224,7 @@ std::string stack_label(const Json& stack, const std::string& file) {
   if (!s.btl.empty()) parts.push_back(fmt::format("btl/{{{}}}", fmt::join(s.btl, ",")));
   if (!s.mtl.empty()) parts.push_back("mtl/" + s.mtl);
   if (!s.ofi.empty()) parts.push_back("ofi/" + s.ofi);
+  if (!s.ptl.empty()) parts.push_back(fmt::format("ptl/{{{}}}", fmt::join(s.ptl, ",")));
   if (!s.native.empty()) parts.push_back("native/" + s.native);
   if (!s.model.empty()) parts.push_back("model/" + s.model);
   return fmt::format("{}", fmt::join(parts, "+"));

@@ -5,6 +5,7 @@
 //   {"pml": "cm", "mtl": "ofi", "ofi": "shm+cxi:linkx"} pml/cm over mtl/ofi over a libfabric provider (link)
 //   {"native": "mpich_gni"}                            a comparator library as a single component
 //   {"model": "loggp"}                                 the LogGOPS reference
+//   {"pml": "teg", "ptl": ["elan4"]}                   Open MPI 2004's pml/teg over PTL modules
 // Presets are such objects, per NIC kind:
 //   openmpi     (gemini)  {"pml": "ob1", "btl": ["self", "vader", "ugni"]}; Cheetah's uGNI BCOL atomics through uGNI
 //   native      (gemini)  {"native": "mpich_gni"}
@@ -15,6 +16,9 @@
 //   openmpi-cxi   (cxi)   {"pml": "cm", "mtl": "ofi", "ofi": "cxi"}
 //   native        (cxi)   {"native": "mpich_cxi"}
 //   loggp       (loggp)   {"model": "loggp"}
+//   openmpi-elan4 (qsnet) {"pml": "teg", "ptl": ["elan4"]}
+//   native      (qsnet)   {"native": "mpich_qsnet"}
+//   elan4-qdma  (qsnet)   {"native": "elan4_qdma"}
 #pragma once
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
@@ -31,6 +35,7 @@ struct StackSpec {
   std::string pml{};               // "ob1" or "cm" (empty for native / model stacks)
   std::vector<std::string> btl{};  // pml/ob1's BTLs, in bml/r2 order
   std::string mtl{};               // pml/cm's MTL
+  std::vector<std::string> ptl{};  // pml/teg's PTLs
   std::string native{}, model{};   // single-component stacks
   std::string ofi{};               // mtl/ofi's provider selection (opal_common_ofi_provider_include): "cxi", "shm+cxi:linkx"
   bool operator==(const StackSpec&) const = default;
