@@ -1,7 +1,7 @@
 // The skeleton every MPI library model shares: request tables, request completion with MPI_Status, the per-rank
 // matching engine (posted and unexpected queues per communicator, per-peer sequence numbers created on first contact)
-// and the request counters of StackStats. pml/ob1, loggp and the native comparators (Cray MPT over uGNI) are
-// Library<SendReq, RecvReq, Msg>; pml/cm, whose MTL does the matching (mtl/portals for Open MPI's CM and for Cray MPI
+// and the request counters of StackStats. pml/ob1, pml/teg, loggp and the native comparators (Cray MPT over uGNI,
+// MPICH-QsNetII over Tport, the raw Elan4 QDMA program) are Library<SendReq, RecvReq, Msg>; pml/cm, whose MTL does the matching (mtl/portals for Open MPI's CM and for Cray MPI
 // over Portals), is Library<Req, Req, void>: requests only.
 //
 //   start:    new_send / new_recv (counted as posted) -> a request id that travels in the stack's headers;
@@ -10,7 +10,8 @@
 //             arrive(rank, ctx, seq, msg) matches messages in each source's send order;
 //             matched(recv, src, tag, bytes) records the envelope (MPI_Status) and counts MPI_ERR_TRUNCATE;
 //   complete: complete_send / complete_recv erase the request, count it, fill the caller's status, then run the
-//             completion (after the erase, so it may start new requests).
+//             completion (after the erase, so it may start new requests); finish_send / finish_recv return the
+//             completion instead of running it.
 #pragma once
 #include "mpi/match_engine.hpp"
 #include "mpi/request.hpp"
@@ -55,15 +56,23 @@ public:
     return trunc;
   }
   void complete_send(RequestId id) {
-    SendReq r = sends_.take(id);
-    ++st_.sends_completed;
-    if (r.done) r.done();
+    if (Completion done = finish_send(id)) done();
   }
   void complete_recv(RequestId id) {
+    if (Completion done = finish_recv(id)) done();
+  }
+  // The same without running the completion: it is returned for the stack to run where the user sees it (a PTL
+  // whose progress thread completed the request hands it to the rank's main thread).
+  Completion finish_send(RequestId id) {
+    SendReq r = sends_.take(id);
+    ++st_.sends_completed;
+    return std::move(r.done);
+  }
+  Completion finish_recv(RequestId id) {
     RecvReq r = recvs_.take(id);
     ++st_.recvs_completed;
     if (r.status && r.matched()) *r.status = Status{r.peer, r.tag, r.msg_bytes, r.msg_bytes > r.bytes};
-    if (r.done) r.done();
+    return std::move(r.done);
   }
   // Request counters and live requests into `s` (the stack adds its own counters).
   void report(StackStats& s) const {
