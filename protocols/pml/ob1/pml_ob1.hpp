@@ -14,6 +14,7 @@
 #include "protocols/btl/btl.hpp"
 #include "protocols/pml/ob1/hdr.hpp"
 #include "protocols/pml/ob1/requests.hpp"
+#include "protocols/pml/ob1/stripe.hpp"
 
 #include <array>
 #include <memory>
@@ -21,11 +22,17 @@
 
 namespace ompisim::pml::ob1 {
 
+// How ob1 spreads a message over several BTLs to one peer (stripe.hpp; its MCA parameters).
+struct StripeConfig {
+  StripePolicy policy = StripePolicy::WeightedRoundRobin;
+  std::uint64_t min_size = 0;  // stripe_above: smallest rest (bytes) that is split over several BTLs
+};
+
 class Ob1 final : public Stack {
 public:
   // `sw_overhead`: software cost per message per side (machine's software section). `btls`: every BTL of the stack,
   // in any order (bml/r2 ranks them per peer).
-  Ob1(World& w, double sw_overhead, std::vector<btl::Btl*> btls, std::string name = "openmpi");
+  Ob1(World& w, double sw_overhead, std::vector<btl::Btl*> btls, std::string name = "openmpi", StripeConfig stripe = {});
   std::string name() const override { return name_; }
   void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
   void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
@@ -54,6 +61,7 @@ private:
   struct RankState {
     MatchQueues<PostedRecv, Unexpected> mq;
     PeerSeq send_seq;  // per peer, created on first send
+    PeerSeq eager_rr;  // per peer with several eager BTLs: the round-robin position (bml eager array get_next)
   };
   btl::Btl& eager_btl(int rank, int peer) { return *bml_.endpoint(rank, peer).eager.front().btl; }
   void send_desc(btl::Btl& b, const HdrFields& h, int from, int to, btl::DataSegment data, std::uint8_t flags,
@@ -68,6 +76,7 @@ private:
 
   World& w_;
   double sw_;
+  StripeConfig stripe_;
   bml::r2::BmlR2 bml_;
   std::string name_;
   std::vector<RankState> ranks_;

@@ -29,6 +29,8 @@ struct SendRequest {
   int rank = 0, peer = 0, tag = 0;
   std::uint32_t seq = 0;
   std::uint64_t bytes = 0, frags_outstanding = 0;
+  std::uint64_t first = 0;  // bytes the first fragment carried (its BTL depends on the stripe policy)
+  bool put = false;         // the rest goes by RDMA PUT fragments (no copy out at the receiver)
   Buffer buf;
   Completion done;
 };
