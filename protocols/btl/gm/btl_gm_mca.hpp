@@ -17,6 +17,22 @@ struct GmMca {
   Sourced btl_gm_bandwidth{250, kSrc};
   Sourced btl_gm_flags{btl::flag::Put, kSrc + std::string(" (OMPI_MCA_BTL_GM_HAVE_RDMA_PUT)")};
 
+  // The capability record of this component's modules.
+  btl::BtlCaps caps() const {
+    btl::BtlCaps c;
+    c.eager_limit = static_cast<std::uint64_t>(btl_gm_eager_limit.value);
+    c.rndv_eager_limit = c.eager_limit;
+    c.max_send_size = static_cast<std::uint64_t>(btl_gm_max_send_size.value);
+    c.min_rdma_pipeline_size = static_cast<std::uint64_t>(btl_gm_min_rdma_size.value);
+    c.rdma_pipeline_frag_size = static_cast<std::uint64_t>(btl_gm_max_rdma_size.value);
+    c.rdma_pipeline_send_length = c.eager_limit;
+    c.exclusivity = static_cast<std::uint32_t>(btl_gm_exclusivity.value);
+    c.latency = static_cast<std::uint32_t>(btl_gm_latency.value);
+    c.bandwidth = static_cast<std::uint32_t>(btl_gm_bandwidth.value);
+    c.flags = static_cast<std::uint32_t>(btl_gm_flags.value) | btl::flag::Send;
+    return c;
+  }
+
   template <class V>
   void visit(V&& v) {
     v(btl_gm_eager_limit, {"btl_gm_eager_limit", Dim::Bytes, "eager send limit (first fragment)", 64, 1 << 24});

@@ -19,6 +19,22 @@ struct OpenibMca {
   Sourced btl_openib_bandwidth{800, kSrc};
   Sourced btl_openib_flags{btl::flag::Put | btl::flag::Get, kSrc};
 
+  // The capability record of this component's modules.
+  btl::BtlCaps caps() const {
+    btl::BtlCaps c;
+    c.eager_limit = static_cast<std::uint64_t>(btl_openib_eager_limit.value);
+    c.rndv_eager_limit = c.eager_limit;
+    c.max_send_size = static_cast<std::uint64_t>(btl_openib_max_send_size.value);
+    c.min_rdma_pipeline_size = static_cast<std::uint64_t>(btl_openib_min_rdma_size.value);
+    c.rdma_pipeline_frag_size = static_cast<std::uint64_t>(btl_openib_max_rdma_size.value);
+    c.rdma_pipeline_send_length = c.eager_limit;
+    c.exclusivity = static_cast<std::uint32_t>(btl_openib_exclusivity.value);
+    c.latency = static_cast<std::uint32_t>(btl_openib_latency.value);
+    c.bandwidth = static_cast<std::uint32_t>(btl_openib_bandwidth.value);
+    c.flags = static_cast<std::uint32_t>(btl_openib_flags.value) | btl::flag::Send;
+    return c;
+  }
+
   template <class V>
   void visit(V&& v) {
     v(btl_openib_eager_limit, {"btl_openib_eager_limit", Dim::Bytes, "eager send limit (first fragment)", 64, 1 << 24});

@@ -18,6 +18,22 @@ struct TcpMca {
   Sourced btl_tcp_bandwidth{100, "estimate: v1.1 btl_tcp registers no bandwidth; later versions default to 100"};
   Sourced btl_tcp_flags{btl::flag::Send | btl::flag::SendInplace, kSrc + std::string(" (PUT emulated: dropped)")};
 
+  // The capability record of this component's modules.
+  btl::BtlCaps caps() const {
+    btl::BtlCaps c;
+    c.eager_limit = static_cast<std::uint64_t>(btl_tcp_eager_limit.value);
+    c.rndv_eager_limit = c.eager_limit;
+    c.max_send_size = static_cast<std::uint64_t>(btl_tcp_max_send_size.value);
+    c.min_rdma_pipeline_size = static_cast<std::uint64_t>(btl_tcp_min_rdma_size.value);
+    c.rdma_pipeline_frag_size = static_cast<std::uint64_t>(btl_tcp_max_rdma_size.value);
+    c.rdma_pipeline_send_length = c.eager_limit;
+    c.exclusivity = static_cast<std::uint32_t>(btl_tcp_exclusivity.value);
+    c.latency = static_cast<std::uint32_t>(btl_tcp_latency.value);
+    c.bandwidth = static_cast<std::uint32_t>(btl_tcp_bandwidth.value);
+    c.flags = static_cast<std::uint32_t>(btl_tcp_flags.value) | btl::flag::Send;
+    return c;
+  }
+
   template <class V>
   void visit(V&& v) {
     v(btl_tcp_eager_limit, {"btl_tcp_eager_limit", Dim::Bytes, "eager send limit (first fragment)", 64, 1 << 24});
