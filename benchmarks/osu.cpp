@@ -295,10 +295,12 @@ public:
   OsuDriver(OsuConfig c, bool two_ranks) : c_(std::move(c)), two_ranks_(two_ranks) {}
   std::unique_ptr<Driver> clone() const override { return std::make_unique<OsuDriver>(*this); }
   Json run(World& w, Stack& s, const std::string& file) const override {
-    if (c_.buffer == MemKind::Device && w.machine().node.gpus().empty())
-      throw InputError(file, "benchmark.buffer",
-                       fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",
-                                   w.machine().name, w.machine().file));
+    if (c_.buffer == MemKind::Device)
+      for (long long node : w.placement().nodes)
+        if (w.machine().node_type(node).gpus().empty())
+          throw InputError(file, "benchmark.buffer",
+                           fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",
+                                       w.machine().name, w.machine().file));
     return run_osu(w, s, c_);
   }
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, c_.name, two_ranks_); }

@@ -1,8 +1,23 @@
-// A machine: node shape, topology (platform/topology registry) and the physical parameter set of its NIC kind, loaded from
-// models/<nic>/machines/<name>.json. One parameter set per machine serves every scenario on it. The NIC kind is named
-// in the file ("nic": {"kind": "gemini", ...}) and looked up in a NicKindRegistry (filled by models/register.cpp), so
-// nothing here knows any NIC family. A machine file may name a "base" machine whose file it extends (deep merge; the
-// child's keys win). Software (MCA) defaults in "mca_defaults" are kept as given: the MPI layers above interpret them.
+// A machine: its networks, its node types and the list of its nodes, loaded from models/<nic>/machines/<name>.json.
+// One parameter set per machine serves every scenario on it. Shape of the file (README.md, "Machine files"):
+//
+//   "networks":   {"<net>": {"nic": {"kind": "gemini", ...params}, "software": {...}, "topology": {...},
+//                            "ports_per_node": N}}          one fabric per network, each with its own NIC kind
+//   "node_types": {"<type>": {... node tree (platform/node), optional "arch" record ...}}
+//   "node_list":  [{"type": "<type>", "count": N}, ...]     the machine's nodes, in node order
+//   "os", "mca_defaults", "machine", "description", "base"
+//
+// A NIC kind is looked up by name in a NicKindRegistry (filled by models/register.cpp), so nothing here knows any NIC
+// family. A machine file may name a "base" machine whose file it extends (deep merge; the child's keys win). Software
+// (MCA) defaults in "mca_defaults" are kept as given: the MPI layers above interpret them.
+//
+// Parameter names (describe, --set, calibration, provenance): on a machine with one network and one node type, the
+// short names of before ("nic.bte_bandwidth", "software.pml_ob1_overhead", "node.memory.dram_copy_bandwidth",
+// "os.xpmem_attach_cost"); otherwise the long form, which is also the key path in the file and is always accepted:
+// "networks.<net>.nic.<param>", "networks.<net>.software.<param>", "node_types.<type>.<param>".
+//
+// LIMITATIONS: every node is attached to every network (a network cannot serve a subset of the nodes); a node type that
+// lists no NIC has one implicit NIC on each network; the node count of each topology is the machine's node count.
 #pragma once
 #include "core/params.hpp"
 #include "platform/topology/route_policy_registry.hpp"
@@ -12,31 +27,96 @@
 #include "platform/nic.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace ompisim {
 
-struct Machine {
-  std::string name, file, description;
-  long long nodes = 0;        // compute nodes, in the machine's node order
-  int cores_per_node = 0;    // node.cores()
+// One network of a machine: a NIC kind with its parameters, a topology with its route policy, and the NIC ports each
+// node has on it (fabric ports are (node, port index)).
+struct Network {
+  std::string name;                               // the key under "networks"
+  std::unique_ptr<NicModel> nic;
   std::unique_ptr<topology::Topology> topology;
   const topology::RoutePolicyInfo* routing = nullptr;  // topology.routing (default "minimal"); a scenario may override
-  platform::NodeType node{platform::NodeShape{}, {}, {}};  // "node": packages, NUMA nodes, cores, memory, links, devices
-  OsParams os;
-  std::unique_ptr<NicModel> nic;
-  Json topology_json;           // as given, for provenance
-  Json mca_defaults = Json::object();  // "mca_defaults" as given ({name: {value, source}}), read by the MPI layers
+  Json topology_json;                             // as given, for provenance
+  int ports_per_node = 1;
 
   std::string nic_kind() const { return nic->kind(); }
-  // A per-message software cost of an MPI component measured on this machine (the "software" section, e.g.
-  // "pml_ob1_overhead"); InputError naming the machine file and software.<name> when the machine has none.
-  double software_cost(const std::string& name) const;
-  ParamList physical_params();  // "node.*", "os.*", then every section of the NIC kind ("nic.router_hop_latency", ...)
-  // Sets the topology's link rates from the NIC parameters (after loading, and after --set overrides). Keeps the shape.
-  void rebuild_topology();
   double injection_bandwidth() const { return nic->injection_bandwidth(); }
   double nic_latency() const { return nic->nic_latency(); }
+  // Sets the topology's link rates from the NIC parameters (after loading, and after --set overrides). Keeps the shape.
+  void rebuild_topology() { topology->set_link_params(nic->link_params()); }
+};
+
+// A node type's processor architecture, for receiver-makes-right conversion between unlike nodes (optional "arch"
+// record of a node type: {"endianness": "little"|"big", "long_double_bytes", "bool_bytes", "logical_bytes"}).
+// Parsed and validated; nothing in the simulator reads it yet.
+struct Arch {
+  enum class Endian : std::uint8_t { Little, Big };
+  Endian endianness = Endian::Little;
+  int long_double_bytes = 16, bool_bytes = 1, logical_bytes = 4;
+  bool operator==(const Arch&) const = default;
+};
+
+struct NodeTypeDef {
+  std::string name;  // the key under "node_types"
+  platform::NodeType type;
+  std::optional<Arch> arch;
+};
+
+class Machine {
+public:
+  std::string name, file, description;
+  long long nodes = 0;  // every node of node_list, in node order
+  OsParams os;
+  Json mca_defaults = Json::object();  // "mca_defaults" as given ({name: {value, source}}), read by the MPI layers
+
+  // --- networks ---
+  const std::vector<Network>& networks() const { return networks_; }
+  std::vector<Network>& networks() { return networks_; }
+  // The network of that name; std::out_of_range naming it when the machine has none.
+  const Network& network(const std::string& net) const;
+  Network& network(const std::string& net);
+  int network_index(const std::string& net) const;  // -1 when none
+  // The machine's only network; std::logic_error when it has several (the caller must say which).
+  const Network& network() const;
+  Network& network();
+  // The NIC model of the network of that kind; std::logic_error when no network, or more than one, has that kind.
+  const NicModel& nic(const std::string& kind) const;
+  NicModel& nic(const std::string& kind);
+  bool has_nic_kind(const std::string& kind) const;
+  std::vector<std::string> nic_kinds() const;  // one per network, in network order (duplicates kept)
+
+  // --- nodes ---
+  const std::vector<NodeTypeDef>& node_types() const { return types_; }
+  const platform::NodeType& node_type(long long node) const { return types_[type_index(node)].type; }
+  const NodeTypeDef& node_type_def(long long node) const { return types_[type_index(node)]; }
+  int type_index(long long node) const;  // std::out_of_range for a node the machine lacks
+  long long total_cores() const;
+
+  // A per-message software cost of an MPI component measured on this machine (a network's "software" section, e.g.
+  // "pml_ob1_overhead"); InputError naming the machine file and the key when no network gives it, or when several do.
+  double software_cost(const std::string& name) const;
+  // Every physical parameter: "os.*", then per network its NIC kind's sections, then per node type its tree. Named as
+  // in the header comment: short names on a machine with one network and one node type, else the long form.
+  ParamList physical_params();
+  // The same parameters, always in the long form (the key path in the file: "networks.gemini.nic.bte_bandwidth").
+  ParamList physical_params_long();
+  bool short_names() const { return networks_.size() == 1 && types_.size() == 1; }
+  void rebuild_topology();  // every network's
+
+private:
+  friend std::unique_ptr<Machine> load_machine(const std::string&, const NicKindRegistry&);
+  ParamList params(bool long_form);
+  std::vector<Network> networks_;
+  std::vector<NodeTypeDef> types_;
+  struct Range {
+    long long end;  // one past the last node of the entry
+    int type;
+  };
+  std::vector<Range> ranges_;  // node_list, cumulative
 };
 
 std::string data_dir();  // the project root holding models/, scenarios/, validation/

@@ -1,6 +1,7 @@
 // NIC kinds: what the platform needs from a network interface family, declared once per kind in models/<nic>/ and
-// looked up by name in a registry (no family string tested in shared code). A machine file names its NIC kind in
-// "nic": {"kind": "gemini", ...}; the kind reads its parameter sections, prices the wire for small packets, and says
+// looked up by name in a registry (no family string tested in shared code). Each network of a machine file names its
+// NIC kind in "networks": {"<net>": {"nic": {"kind": "gemini", ...}}}; the kind reads its parameter sections (of that
+// network: "networks.<net>.nic", "networks.<net>.software"), prices the wire for small packets, and says
 // which node-side resources a bulk transfer crosses at each end, so that the platform's fabric can build flow paths
 // for any kind the same way.
 #pragma once
@@ -41,8 +42,8 @@ class NicModel {
 public:
   virtual ~NicModel() = default;
   virtual std::string kind() const = 0;
-  // Machine-file sections this kind reads ("nic" first; "software" for the per-message software costs measured on
-  // this kind's machines), each with its parameter list (`param_list` of a visit()ed struct).
+  // Sections of its network in the machine file this kind reads ("nic" first; "software" for the per-message software
+  // costs measured on this kind's machines), each with its parameter list (`param_list` of a visit()ed struct).
   virtual std::vector<std::pair<std::string, ParamList>> sections() = 0;
   virtual double injection_bandwidth() const = 0;  // host interface rate of one port
   virtual double nic_latency() const = 0;          // NIC to NIC for a small packet, excluding router hops

@@ -8,9 +8,23 @@
 namespace ompisim {
 
 World::World(Simulator& sim, Machine& machine, Placement placement, const topology::RoutePolicyInfo* routing)
-    : sim_(sim), machine_(machine), placement_(std::move(placement)), routing_(routing ? routing : machine.routing),
+    : sim_(sim), machine_(machine), placement_(std::move(placement)),
       cpu_free_(static_cast<std::size_t>(placement_.ranks), 0.0),
-      copying_(static_cast<std::size_t>(placement_.ranks), 0) {}
+      copying_(static_cast<std::size_t>(placement_.ranks), 0) {
+  const bool several = machine.networks().size() > 1;
+  fabrics_.resize(machine.networks().size());
+  for (std::size_t i = 0; i < fabrics_.size(); ++i) {
+    Fabric& f = fabrics_[i];
+    f.net = &machine.networks()[i];
+    f.routing = routing ? routing : f.net->routing;
+    f.prefix = several ? f.net->name + ":" : "";
+  }
+}
+
+void World::throw_several_networks() const {
+  throw std::logic_error(fmt::format("machine '{}' has {} networks: the fabric call must name one", machine_.name,
+                                     fabrics_.size()));
+}
 
 int World::local_ranks(int rank) const {
   long long idx = placement_.round_robin ? rank % placement_.node_count() : rank / placement_.ranks_per_node;
@@ -20,9 +34,9 @@ int World::local_ranks(int rank) const {
 int World::add_progress_thread(int rank, int core) {
   if (rank < 0 || rank >= placement_.ranks)
     throw std::invalid_argument(fmt::format("progress thread: rank {} is not in the job (0..{})", rank, placement_.ranks - 1));
-  if (core < 0 || core >= machine_.node.cores())
+  if (core < 0 || core >= node_type(rank).cores())
     throw std::invalid_argument(fmt::format("progress thread: core {} does not exist on a {} node (0..{})", core,
-                                            machine_.name, machine_.node.cores() - 1));
+                                            machine_.name, node_type(rank).cores() - 1));
   if (!core_res_.empty()) throw std::logic_error("progress threads are added before World::declare_resources");
   ctx_rank_.push_back(rank);
   ctx_core_.push_back(core);
@@ -34,7 +48,7 @@ int World::add_progress_thread(int rank, int core) {
 
 double World::signal_latency(int from, int to) const {
   const auto& m = *placement_.map;
-  return machine_.node.cache_line_latency(m.locate(from).core, m.locate(to).core);
+  return node_type(from).cache_line_latency(m.locate(from).core, m.locate(to).core);
 }
 
 void World::cpu(int rank, double cost, Callback fn) {
@@ -59,7 +73,7 @@ void World::cpu_copy(int rank, double bytes, Callback fn, MemSpace src, MemSpace
     else cpu(rank, 0, std::move(fn));
     return;
   }
-  if (auto s = machine_.node.split_copy(bytes); is_local(rank, src, dst) && s.dram_bytes <= 0) {
+  if (auto s = ctx_type(rank).split_copy(bytes); is_local(rank, src, dst) && s.dram_bytes <= 0) {
     // Within the cache the copy is CPU time of known length, not a flow through the shared memory bus.
     bytes_copied += static_cast<std::uint64_t>(bytes);
     cpu(rank, s.cache_time, std::move(fn));
@@ -99,23 +113,25 @@ void World::drain(int rank) {
   }
 }
 
-double World::wire_time(long long a, long long b, double bytes) const {
-  return machine_.nic->wire_time(path(a, b), bytes);
+double World::wire_time(long long a, long long b, double bytes, int net) const {
+  return fabric(net).net->nic->wire_time(path(a, b, net), bytes);
 }
 
-topology::Route World::route(long long a, long long b) const {
-  const auto& t = *machine_.topology;
+topology::Route World::route(long long a, long long b, int net) const {
+  const Fabric& f = fabric(net);
+  const auto& t = *f.net->topology;
   topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
   if (ra == rb) return {};
   // The flow key is the node pair: a deterministic policy's choice is the same for every transfer between them.
   auto key = static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(b);
-  return routing_->route(t, ra, rb, nullptr, key);
+  return f.routing->route(t, ra, rb, nullptr, key);
 }
 
-PathCost World::path(long long a, long long b) const {
-  PathCost c{machine_.nic_latency(), machine_.injection_bandwidth()};
-  const auto& t = *machine_.topology;
-  for (auto id : route(a, b)) {
+PathCost World::path(long long a, long long b, int net) const {
+  const Network& n = *fabric(net).net;
+  PathCost c{n.nic_latency(), n.injection_bandwidth()};
+  const auto& t = *n.topology;
+  for (auto id : route(a, b, net)) {
     c.bandwidth = std::min(c.bandwidth, t.link(id).bandwidth);
     c.latency += t.link(id).latency;
   }
@@ -163,77 +179,83 @@ void World::extend_compute(int rank, double end, double stolen_before, Callback 
 
 ResourceId World::resource(const std::string& name, double capacity) { return sim_.add_resource(name, capacity); }
 
-void World::add_route(const topology::Route& r, std::vector<ResourceId>& path) {
-  const auto& t = *machine_.topology;
+void World::add_route(Fabric& f, const topology::Route& r, std::vector<ResourceId>& path) {
+  const auto& t = *f.net->topology;
   for (auto id : r) {
-    auto it = link_res_.find(id);
-    if (it == link_res_.end()) it = link_res_.emplace(id, resource(t.link_name(id), t.link(id).bandwidth)).first;
+    auto it = f.link_res.find(id);
+    if (it == f.link_res.end())
+      it = f.link_res.emplace(id, resource(f.prefix + t.link_name(id), t.link(id).bandwidth)).first;
     path.push_back(it->second);
   }
 }
 
-int World::nic_ports() const { return std::max(1, machine_.node.nic_count(machine_.nic_kind())); }
-
-int World::port_of(int rank) const {
-  if (rank < 0 || machine_.node.nic_count(machine_.nic_kind()) <= 1) return 0;
-  return machine_.node.nearest_nic(core_of(rank), machine_.nic_kind()).index;
+int World::port_of(int rank, int net) const {
+  const Network& n = *fabric(net).net;
+  if (rank < 0 || n.ports_per_node <= 1) return 0;
+  const platform::NodeType& nt = node_type(rank);
+  if (nt.nic_count(n.name) <= 1) return 0;
+  return nt.nearest_nic(core_of(rank), n.name, n.ports_per_node).index;
 }
 
-ResourceId World::nic_resource(long long node, const std::string& name, int port) {
+ResourceId World::nic_resource(Fabric& f, long long node, const std::string& name, int port) {
   std::size_t k = 0;
-  while (k < nic_resources_.size() && nic_resources_[k].name != name) ++k;
-  if (k == nic_resources_.size())
-    throw std::logic_error("NIC kind '" + machine_.nic_kind() + "' names an undeclared resource '" + name + "'");
-  const std::size_t per_node = nic_resources_.size() * static_cast<std::size_t>(nic_ports());
-  if (nic_res_.empty()) nic_res_.assign(static_cast<std::size_t>(machine_.nodes) * per_node, kNoResource);
-  ResourceId& id = nic_res_.at(static_cast<std::size_t>(node) * per_node +
-                               static_cast<std::size_t>(port) * nic_resources_.size() + k);
+  while (k < f.nic_resources.size() && f.nic_resources[k].name != name) ++k;
+  if (k == f.nic_resources.size())
+    throw std::logic_error("NIC kind '" + f.net->nic_kind() + "' names an undeclared resource '" + name + "'");
+  const std::size_t per_node = f.nic_resources.size() * static_cast<std::size_t>(f.net->ports_per_node);
+  if (f.nic_res.empty()) f.nic_res.assign(static_cast<std::size_t>(machine_.nodes) * per_node, kNoResource);
+  ResourceId& id = f.nic_res.at(static_cast<std::size_t>(node) * per_node +
+                                static_cast<std::size_t>(port) * f.nic_resources.size() + k);
   if (id == kNoResource)
-    id = resource(port ? fmt::format("n{}-{}-p{}", node, name, port) : fmt::format("n{}-{}", node, name),
-                  nic_resources_[k].capacity);
+    id = resource(f.prefix + (port ? fmt::format("n{}-{}-p{}", node, name, port) : fmt::format("n{}-{}", node, name)),
+                  f.nic_resources[k].capacity);
   return id;
 }
 
 // The resources of a bulk transfer a -> b driven by `initiator` (a for a PUT, b for a GET), from the NIC kind's
 // declared path: its node-side resources before the route, the route's links, its node-side resources after it.
-std::vector<ResourceId> World::bulk_resources(long long a, long long b, long long initiator, const topology::Route& r,
-                                              int port_a, int port_b) {
+std::vector<ResourceId> World::bulk_resources(Fabric& f, long long a, long long b, long long initiator,
+                                              const topology::Route& r, int port_a, int port_b) {
   std::vector<ResourceId> path;
   auto node = [&](End e) { return e == End::Src ? a : e == End::Dst ? b : initiator; };
   auto port = [&](End e) { return e == End::Src ? port_a : e == End::Dst ? port_b : (initiator == a ? port_a : port_b); };
-  for (auto& [end, name] : bulk_path_.before_route) path.push_back(nic_resource(node(end), name, port(end)));
-  add_route(r, path);
-  for (auto& [end, name] : bulk_path_.after_route) path.push_back(nic_resource(node(end), name, port(end)));
+  for (auto& [end, name] : f.bulk_path.before_route) path.push_back(nic_resource(f, node(end), name, port(end)));
+  add_route(f, r, path);
+  for (auto& [end, name] : f.bulk_path.after_route) path.push_back(nic_resource(f, node(end), name, port(end)));
   return path;
 }
 
 void World::declare_resources() {
-  if (!core_res_.empty() || !nic_res_.empty()) throw std::logic_error("World::declare_resources called twice");
-  const platform::NodeType& nt = machine_.node;
+  if (!core_res_.empty()) throw std::logic_error("World::declare_resources called twice");
   // Copies: the core of every execution context (ranks, then progress threads) and, on every node of the placement,
   // each NUMA node's memory controller and the links between NUMA nodes and packages that copies may cross.
   core_res_.resize(cpu_free_.size());
   for (std::size_t ctx = 0; ctx < core_res_.size(); ++ctx) {
     int i = static_cast<int>(ctx);
     core_res_[ctx] = resource(fmt::format("n{}-c{}-copy", node_of(rank_of_context(i)), core_of_context(i)),
-                              nt.memory().dram_copy_bandwidth);
+                              ctx_type(i).memory().dram_copy_bandwidth);
   }
   using K = platform::ResourceKind;
-  for (long long n : placement_.nodes)
+  for (long long n : placement_.nodes) {
+    const platform::NodeType& nt = machine_.node_type(n);
     for (K kind : {K::NumaMemory, K::InterDie, K::InterSocket, K::GpuMemory, K::GpuPeer, K::Bus})
       for (int i = 0; i < nt.resource_slots(kind); ++i)
         if (platform::ResourceKey key{kind, i}; nt.has_resource(key))
           node_res_.emplace(node_key(n, key), resource(fmt::format("n{}-{}", n, nt.describe(key)), nt.resource_capacity(key)));
-  // The NIC kind's node-side resources of every node of the placement.
-  nic_resources_ = machine_.nic->node_resources();
-  bulk_path_ = machine_.nic->bulk_path();
-  for (long long n : placement_.nodes)
-    for (int p = 0; p < nic_ports(); ++p)
-      for (auto& nr : nic_resources_) nic_resource(n, nr.name, p);
-  // Every link of the topology, once (routes may take any of them).
-  const auto& t = *machine_.topology;
-  for (topology::LinkId id = 0; id < t.link_count(); ++id) link_res_.emplace(id, resource(t.link_name(id), t.link(id).bandwidth));
-  link_load_.flows.assign(t.link_count(), 0);
+  }
+  for (Fabric& f : fabrics_) {
+    // The NIC kind's node-side resources of every port of every node of the placement.
+    f.nic_resources = f.net->nic->node_resources();
+    f.bulk_path = f.net->nic->bulk_path();
+    for (long long n : placement_.nodes)
+      for (int p = 0; p < f.net->ports_per_node; ++p)
+        for (auto& nr : f.nic_resources) nic_resource(f, n, nr.name, p);
+    // Every link of the topology, once (routes may take any of them).
+    const auto& t = *f.net->topology;
+    for (topology::LinkId id = 0; id < t.link_count(); ++id)
+      f.link_res.emplace(id, resource(f.prefix + t.link_name(id), t.link(id).bandwidth));
+    f.link_load.flows.assign(t.link_count(), 0);
+  }
 }
 
 long long World::node_key(long long node, platform::ResourceKey k) {
@@ -243,28 +265,29 @@ long long World::node_key(long long node, platform::ResourceKey k) {
 ResourceId World::node_resource(long long node, platform::ResourceKey k) const {
   auto it = node_res_.find(node_key(node, k));
   if (it == node_res_.end())
-    throw std::logic_error(fmt::format("node {} has no declared resource {}", node, machine_.node.describe(k)));
+    throw std::logic_error(fmt::format("node {} has no declared resource {}", node, machine_.node_type(node).describe(k)));
   return it->second;
 }
 
 platform::MemSpace World::node_space(int ctx, MemSpace m) const {
   if (m.kind == MemKind::Device) {
-    int g = m.index >= 0 ? m.index : machine_.node.nearest_gpu(core_of_context(ctx));
+    int g = m.index >= 0 ? m.index : ctx_type(ctx).nearest_gpu(core_of_context(ctx));
     if (g < 0) throw std::logic_error("a device buffer on a node without GPUs (the scenario check should refuse it)");
     return platform::MemSpace::gpu(g);
   }
-  return platform::MemSpace::host(m.index < 0 ? machine_.node.numa_of(core_of_context(ctx)) : m.index);
+  return platform::MemSpace::host(m.index < 0 ? ctx_type(ctx).numa_of(core_of_context(ctx)) : m.index);
 }
 
 bool World::is_local(int ctx, MemSpace src, MemSpace dst) const {
-  platform::MemSpace home = platform::MemSpace::host(machine_.node.numa_of(core_of_context(ctx)));
+  platform::MemSpace home = platform::MemSpace::host(ctx_type(ctx).numa_of(core_of_context(ctx)));
   return node_space(ctx, src) == home && node_space(ctx, dst) == home;
 }
 
-MemSpace World::local_memory(int rank) const { return {MemKind::Host, machine_.node.numa_of(core_of(rank))}; }
+MemSpace World::local_memory(int rank) const { return {MemKind::Host, node_type(rank).numa_of(core_of(rank))}; }
 
 void World::bulk(long long a, long long b, double bytes, double latency, Callback done, bool pulled, int rank_a,
-                 int rank_b) {
+                 int rank_b, int net) {
+  Fabric& f = fabric(net);
   ++bulk_flows;
   if (bytes <= 0) {
     sim_.after(latency, std::move(done));
@@ -272,35 +295,38 @@ void World::bulk(long long a, long long b, double bytes, double latency, Callbac
   }
   // The path is built when the flow starts. A pulled transfer (GET) is driven by b: with a NIC kind whose bulk path
   // names the initiator's resources, it occupies b's engine instead of a's.
-  sim_.after(latency, [this, a, b, bytes, pulled, pa = port_of(rank_a), pb = port_of(rank_b), done = std::move(done)]() mutable {
+  sim_.after(latency, [this, &f, a, b, bytes, pulled, pa = port_of(rank_a, net), pb = port_of(rank_b, net),
+                       done = std::move(done)]() mutable {
     // The route is chosen now, by the run's policy, seeing the flows already routed over each link (an adaptive
     // policy steers around busy links; a deterministic one ignores the load). Each flow has its own key, so Valiant
     // spreads the flows of one node pair over intermediate groups.
-    const auto& t = *machine_.topology;
+    const auto& t = *f.net->topology;
     topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
     topology::Route r;
     if (ra != rb) {
       std::uint64_t key = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(b)) +
                           0xBF58476D1CE4E5B9ull * ++flow_seq_;
-      r = routing_->route(t, ra, rb, &link_load_, key);
+      r = f.routing->route(t, ra, rb, &f.link_load, key);
     }
-    for (auto id : r) ++link_load_.flows[id];
-    sim_.flow(bulk_resources(a, b, pulled ? b : a, r, pa, pb), bytes, [this, r, done = std::move(done)]() mutable {
-      for (auto id : r) --link_load_.flows[id];
+    for (auto id : r) ++f.link_load.flows[id];
+    sim_.flow(bulk_resources(f, a, b, pulled ? b : a, r, pa, pb), bytes, [&f, r, done = std::move(done)]() mutable {
+      for (auto id : r) --f.link_load.flows[id];
       done();
     });
   });
 }
 
-double World::copy_time_uncontended(double bytes) const {
-  auto s = machine_.node.split_copy(bytes);
-  double bw = std::min<double>(machine_.node.memory().dram_copy_bandwidth, machine_.node.memory().numa_copy_bandwidth);
+double World::copy_time_uncontended(double bytes, int rank) const {
+  const platform::NodeType& nt = node_type(rank);
+  auto s = nt.split_copy(bytes);
+  double bw = std::min<double>(nt.memory().dram_copy_bandwidth, nt.memory().numa_copy_bandwidth);
   return s.cache_time + s.dram_bytes / bw;
 }
 
 void World::copy(int ctx, double bytes, Callback done, MemSpace src, MemSpace dst) {
   bytes_copied += static_cast<std::uint64_t>(bytes);
-  auto split = machine_.node.split_copy(bytes);
+  const platform::NodeType& nt = ctx_type(ctx);
+  auto split = nt.split_copy(bytes);
   long long n = node_of(rank_of_context(ctx));
   int c = core_of_context(ctx);
   platform::MemSpace s = node_space(ctx, src), d = node_space(ctx, dst);
@@ -309,13 +335,13 @@ void World::copy(int ctx, double bytes, Callback done, MemSpace src, MemSpace ds
   // a cache-to-cache transfer of data its writer just touched), analytically; the rest streams from DRAM over the
   // resources between the two memories (the core's copy rate, the memory controllers, the inter-die or inter-socket
   // links), a flow shared with other copies. A copy between NUMA nodes first pays the links' latency.
-  double first = split.cache_time + (local ? 0.0 : machine_.node.copy_latency(c, s, d));
+  double first = split.cache_time + (local ? 0.0 : nt.copy_latency(c, s, d));
   if (split.dram_bytes <= 0) {
     sim_.after(first, std::move(done));
     return;
   }
   std::vector<ResourceId> path;
-  for (auto k : machine_.node.copy_path(c, s, d))
+  for (auto k : nt.copy_path(c, s, d))
     path.push_back(k.kind == platform::ResourceKind::CoreCopy ? core_res_.at(static_cast<std::size_t>(ctx))
                                                               : node_resource(n, k));
   double dram = split.dram_bytes;
@@ -328,15 +354,21 @@ Placement make_placement(const Machine& m, long long ranks, int rpn, const std::
                          const std::string& file, const Json& mapping) {
   if (ranks < 1) throw InputError(file, "ranks", "must be at least 1");
   if (rpn < 1) throw InputError(file, "ranks_per_node", "must be at least 1");
-  if (rpn > m.cores_per_node)
+  // The node type of the job's first node (all of the job's nodes must have its shape: checked below).
+  const platform::NodeType& first =
+      m.node_type(!nodes.empty() && nodes[0] >= 0 && nodes[0] < m.nodes ? nodes[0] : 0);
+  if (rpn > first.cores())
     throw InputError(file, "ranks_per_node",
                      fmt::format("{} ranks per node, but a {} node has {} cores (one rank per core)", rpn, m.name,
-                                 m.cores_per_node));
+                                 first.cores()));
   long long need = (ranks + rpn - 1) / rpn;
-  if (ranks > m.nodes * m.cores_per_node)
+  if (ranks > m.total_cores())
     throw InputError(file, "ranks",
-                     fmt::format("{} ranks do not fit on {} ({} nodes x {} cores = {} cores)", ranks, m.name, m.nodes,
-                                 m.cores_per_node, m.nodes * m.cores_per_node));
+                     m.node_types().size() == 1
+                         ? fmt::format("{} ranks do not fit on {} ({} nodes x {} cores = {} cores)", ranks, m.name,
+                                       m.nodes, first.cores(), m.total_cores())
+                         : fmt::format("{} ranks do not fit on {} ({} nodes, {} cores in all)", ranks, m.name, m.nodes,
+                                       m.total_cores()));
   if (need > m.nodes)
     throw InputError(file, "ranks",
                      fmt::format("{} ranks at {} per node need {} nodes, but {} has {}", ranks, rpn, need, m.name,
@@ -359,9 +391,19 @@ Placement make_placement(const Machine& m, long long ranks, int rpn, const std::
     p.nodes.resize(static_cast<std::size_t>(need));
     for (long long i = 0; i < need; ++i) p.nodes[static_cast<std::size_t>(i)] = i;
   }
+  // One rank map serves the job: its nodes must share one node shape (they may be of different types).
+  for (long long n : p.nodes) {
+    const auto& s = m.node_type(n).shape();
+    const auto& f = first.shape();
+    if (s.packages != f.packages || s.numa_per_package != f.numa_per_package || s.cores_per_numa != f.cores_per_numa)
+      throw InputError(file, "nodes",
+                       fmt::format("the job spans node types '{}' and '{}' of different shapes (nodes {} and {}): a "
+                                   "job's nodes must share one shape",
+                                   m.node_type_def(p.nodes[0]).name, m.node_type_def(n).name, p.nodes[0], n));
+  }
   ObjectReader mr(mapping, file, "");
-  platform::MappingPolicy policy = platform::read_mapping_policy(mr, m.node);
-  p.map = std::make_shared<const platform::RankMap>(m.node, ranks, need, rpn, policy, file, "");
+  platform::MappingPolicy policy = platform::read_mapping_policy(mr, first);
+  p.map = std::make_shared<const platform::RankMap>(first, ranks, need, rpn, policy, file, "");
   p.round_robin = p.map->map_by() == platform::MapBy::Node;
   return p;
 }

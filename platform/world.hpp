@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
@@ -36,7 +37,8 @@ struct Placement {
 
 class World {
 public:
-  // `routing`: the route policy of this run (a scenario's "routing"); null for the machine's own.
+  // `routing`: the route policy of this run (a scenario's "routing"), for every network (the caller checked that it
+  // applies to each network's topology kind); null for each network's own.
   World(Simulator& sim, Machine& machine, Placement placement, const topology::RoutePolicyInfo* routing = nullptr);
   Simulator& sim() { return sim_; }
   Machine& machine() { return machine_; }
@@ -46,6 +48,8 @@ public:
   bool same_node(int a, int b) const { return node_of(a) == node_of(b); }
   int local_ranks(int rank) const;  // ranks sharing rank's node
   int core_of(int rank) const { return placement_.core_of(rank); }
+  // The node type of the node rank runs on (a machine may have several node types).
+  const platform::NodeType& node_type(int rank) const { return machine_.node_type(node_of(rank)); }
   // A cache line written by rank `from`'s core becomes visible to rank `to`'s polling core (same node): by the
   // distance between their cores (same NUMA node, other NUMA node, other package).
   double signal_latency(int from, int to) const;
@@ -77,29 +81,36 @@ public:
   // taken while it runs; MPI handlers queued meanwhile wait for it (no asynchronous progress).
   void compute(int rank, double seconds, Callback done);
 
-  // --- Fabric (the machine's topology and its NIC kind's node-side resources) ---
+  // --- Fabrics: one per network of the machine (its topology and its NIC kind's node-side resources) ---
+  // Every fabric function takes a network index (position in Machine::networks()); the default, -1, is the machine's
+  // only network (std::logic_error on a machine with several: the caller must say which).
+  int networks() const { return static_cast<int>(fabrics_.size()); }
+  const Network& network(int net = -1) const { return *fabric(net).net; }
   // The path from node a to node b: NIC latency plus router hops, and the slowest rate on it (NIC or link).
-  PathCost path(long long node_a, long long node_b) const;
+  PathCost path(long long node_a, long long node_b, int net = -1) const;
   // The network links from node a's router to node b's, chosen by the run's route policy (empty on one router).
-  topology::Route route(long long node_a, long long node_b) const;
-  const topology::RoutePolicyInfo& routing() const { return *routing_; }
+  topology::Route route(long long node_a, long long node_b, int net = -1) const;
+  const topology::RoutePolicyInfo& routing(int net = -1) const { return *fabric(net).routing; }
   // One-way time of a small packet of `bytes` from node a to node b (NIC latency, hops, serialization): analytic.
-  double wire_time(long long node_a, long long node_b, double bytes) const;
-  // Declares the fabric's shared resources to the engine (before seal()): the NIC kind's node-side resources of every
-  // node of the placement, the copy resource of every core hosting a rank and each such node's memory system, and
-  // every link of the topology. Flow paths are not declared: bulk() and copy() build each one when its flow starts.
+  double wire_time(long long node_a, long long node_b, double bytes, int net = -1) const;
+  // Declares the shared resources to the engine (before seal()): per network, the NIC kind's node-side resources of
+  // every port of every node of the placement and every link of the topology; the copy resource of every core hosting
+  // a rank and each such node's memory system. Flow paths are not declared: bulk() and copy() build each one when its
+  // flow starts. With several networks, resource names carry the network's name ("<net>:n0-ht", "<net>:<link>").
   void declare_resources();
-  // Moves bulk data node a -> node b as a shared flow (after `latency`), then runs done. `pulled`: the transfer is
-  // driven by the receiving node (an RDMA GET), so the receiving node's DMA engine is the one it occupies.
-  // `rank_a`/`rank_b` (when known): the ranks at each end; on a node with several NICs of the machine's network, each
-  // end uses the NIC nearest its rank's NUMA node (NodeType::nearest_nic), else port 0.
+  // Moves bulk data node a -> node b as a shared flow over network `net` (after `latency`), then runs done. `pulled`:
+  // the transfer is driven by the receiving node (an RDMA GET), so the receiving node's DMA engine is the one it
+  // occupies. `rank_a`/`rank_b` (when known): the ranks at each end; on a network with several ports per node, each
+  // end uses the port nearest its rank's NUMA node (NodeType::nearest_nic), else port 0.
   void bulk(long long node_a, long long node_b, double bytes, double latency, Callback done, bool pulled = false,
-            int rank_a = -1, int rank_b = -1);
-  int port_of(int rank) const;  // the NIC port a rank uses (0 when the node has one NIC of the network)
+            int rank_a = -1, int rank_b = -1, int net = -1);
+  // The port of network `net` a rank uses: the nearest of the network's ports_per_node NICs of its node (0 when the
+  // network has one port per node).
+  int port_of(int rank, int net = -1) const;
   // A memory copy of `bytes` by rank's core: cache-resident part analytic, DRAM part a flow over the core and the
   // node's memory system (shared with the other cores of the node).
   void copy(int ctx, double bytes, Callback done, MemSpace src = {}, MemSpace dst = {});
-  double copy_time_uncontended(double bytes) const;
+  double copy_time_uncontended(double bytes, int rank = 0) const;  // on rank's node type
 
   std::uint64_t bytes_copied = 0, bulk_flows = 0;
 
@@ -109,7 +120,6 @@ private:
   Simulator& sim_;
   Machine& machine_;
   Placement placement_;
-  const topology::RoutePolicyInfo* routing_;
   struct CpuTask {
     bool is_copy;
     double amount;  // seconds of work, or bytes to copy
@@ -118,33 +128,50 @@ private:
   };
   void drain(int rank);
   void extend_compute(int rank, double end, double stolen_before, Callback done);
-  void add_route(const topology::Route& r, std::vector<ResourceId>& path);
   // Bulk flows routed over each link and not finished: what adaptive route policies read.
   struct FlowsPerLink final : topology::LinkLoad {
     std::vector<std::uint32_t> flows;
     double load(topology::LinkId id) const override { return id < flows.size() ? flows[id] : 0.0; }
-  } link_load_;
+  };
+  // One network's fabric: its route policy, the NIC kind's node-side resources per (node, port), its links.
+  struct Fabric {
+    const Network* net = nullptr;
+    const topology::RoutePolicyInfo* routing = nullptr;
+    std::string prefix;  // resource-name prefix: "" on a machine with one network, "<net>:" otherwise
+    std::vector<NicResource> nic_resources;
+    BulkPath bulk_path;
+    std::vector<ResourceId> nic_res;  // [node id x port x NIC resource index], kNoResource until declared
+    std::unordered_map<std::uint32_t, ResourceId> link_res;
+    FlowsPerLink link_load;
+  };
+  const Fabric& fabric(int net) const {
+    if (net < 0) {
+      if (fabrics_.size() != 1) throw_several_networks();
+      return fabrics_[0];
+    }
+    return fabrics_.at(static_cast<std::size_t>(net));
+  }
+  Fabric& fabric(int net) { return const_cast<Fabric&>(std::as_const(*this).fabric(net)); }
+  [[noreturn]] void throw_several_networks() const;
+  void add_route(Fabric& f, const topology::Route& r, std::vector<ResourceId>& path);
+  std::vector<Fabric> fabrics_;
   std::uint64_t flow_seq_ = 0;
   std::vector<int> ctx_rank_, ctx_core_;  // progress threads (contexts from ranks on): their rank and core
   std::vector<double> stolen_;  // interrupt time taken per context (allocated on first steal)
   std::vector<double> cpu_free_;
   std::vector<std::uint8_t> copying_;                        // the CPU is inside an open-ended copy
   std::unordered_map<int, std::vector<CpuTask>> waiting_;   // work queued behind that copy, in order
-  ResourceId nic_resource(long long node, const std::string& name, int port);
-  int nic_ports() const;  // NICs of the machine's network per node (node.nics; 1 when the node lists none)
-  std::vector<ResourceId> bulk_resources(long long a, long long b, long long initiator, const topology::Route& r,
-                                         int port_a, int port_b);
-  std::vector<NicResource> nic_resources_;
-  BulkPath bulk_path_;
+  ResourceId nic_resource(Fabric& f, long long node, const std::string& name, int port);
+  std::vector<ResourceId> bulk_resources(Fabric& f, long long a, long long b, long long initiator,
+                                         const topology::Route& r, int port_a, int port_b);
   static constexpr ResourceId kNoResource = ~ResourceId{0};
-  std::vector<ResourceId> nic_res_;   // [node id x port x NIC resource index], kNoResource until declared
   std::unordered_map<long long, ResourceId> node_res_;  // node-local copy resources by node_key
   static long long node_key(long long node, platform::ResourceKey k);
   ResourceId node_resource(long long node, platform::ResourceKey k) const;
   platform::MemSpace node_space(int ctx, MemSpace m) const;  // "local" resolved to the context's NUMA node
   bool is_local(int ctx, MemSpace src, MemSpace dst) const;  // both in the context's own NUMA node
   std::vector<ResourceId> core_res_;  // per execution context: the copy resource of the core it is bound to
-  std::unordered_map<std::uint32_t, ResourceId> link_res_;
+  const platform::NodeType& ctx_type(int ctx) const { return node_type(rank_of_context(ctx)); }
 };
 
 // Placement from a scenario: block over the machine's node order, or over an explicit node list.

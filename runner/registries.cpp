@@ -4,6 +4,8 @@
 #include "models/register.hpp"
 #include "runner/stacks.hpp"
 
+#include <optional>
+
 namespace ompisim {
 
 const NicKindRegistry& nic_kinds() {
@@ -23,11 +25,18 @@ McaParams machine_mca(const Machine& m) {
   auto list = param_list(mca);
   load_sourced(r, list, false);
   for (auto it = m.mca_defaults.begin(); it != m.mca_defaults.end(); ++it) {
-    try {  // a default no component on this NIC kind reads would be silently ignored
-      check_mca_family(it.key(), m.nic_kind(), m.file);
-    } catch (const InputError& e) {
-      throw InputError(m.file, "mca_defaults." + it.key(), e.reason());
+    // A default no component on any of the machine's NIC kinds reads would be silently ignored.
+    std::optional<InputError> refused;
+    bool read = false;
+    for (const auto& kind : m.nic_kinds()) {
+      try {
+        check_mca_family(it.key(), kind, m.file);
+        read = true;
+      } catch (const InputError& e) {
+        if (!refused) refused = e;
+      }
     }
+    if (!read && refused) throw InputError(m.file, "mca_defaults." + it.key(), refused->reason());
   }
   return mca;
 }

@@ -13,9 +13,12 @@ namespace ompisim {
 
 static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
   auto phys = m.physical_params();
+  auto phys_long = m.physical_params_long();  // "networks.<net>.nic.<param>", always accepted
   auto mcal = param_list(mca);
   for (auto& [k, v] : sets) {
     if (set_param(phys, k, v, "--set") || set_param(mcal, k, v, "--set")) continue;
+    if (!m.short_names() || k.starts_with("networks.") || k.starts_with("node_types."))
+      if (set_param(phys_long, k, v, "--set")) continue;
     // The short name of a physical parameter ("bte_bandwidth", "dram_copy_bandwidth"): the last part of its path,
     // when exactly one parameter has it.
     std::vector<ParamRef> hits;
@@ -63,14 +66,22 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
     if (e.file().empty()) throw InputError(s.file, "machine", e.reason());
     throw;
   }
-  const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, m->nic_kind(), m->name,
+  if (m->networks().size() != 1) {
+    McaParams scratch;
+    apply_sets(*m, scratch, sets);  // a bad --set (an ambiguous short name) is named first
+    throw InputError(s.file, "machine",
+                     fmt::format("machine '{}' has {} networks: stacks over several networks are not modelled yet",
+                                 m->name, m->networks().size()));
+  }
+  const Network& net = m->network();
+  const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, net.nic_kind(), m->name,
                                        s.file);
   McaParams mca = machine_mca(*m);
   {
     std::vector<std::string> keys;
     for (auto it = s.mca.begin(); it != s.mca.end(); ++it) keys.push_back(it.key());
-    check_mca_keys(keys, spec, s.stack, m->nic_kind(), s.file);
-    for (auto& [k, v] : sets) check_mca_family(k, m->nic_kind(), "--set");
+    check_mca_keys(keys, spec, s.stack, net.nic_kind(), s.file);
+    for (auto& [k, v] : sets) check_mca_family(k, net.nic_kind(), "--set");
     ObjectReader mr(s.mca, s.file, "mca");
     auto list = param_list(mca);
     load_overrides(mr, list, "scenario " + s.id);
@@ -82,7 +93,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   if (s.engine == "des") sim = std::make_unique<engine::DesEngine>();
   else sim = std::make_unique<engine::SimGridEngine>();
   const topology::RoutePolicyInfo* routing =
-      s.routing.empty() ? nullptr : &topology::find_route_policy(s.routing, m->topology->kind(), s.file, "routing");
+      s.routing.empty() ? nullptr : &topology::find_route_policy(s.routing, net.topology->kind(), s.file, "routing");
   World w(*sim, *m, pl, routing);
   auto stack = build_stack(w, mca, spec, s.stack);
   Json points;

@@ -27,13 +27,14 @@ struct Scenario {
   int ranks_per_node = 1;
   std::vector<long long> nodes;
   Json mapping = Json::object();  // "map_by", "bind_to", "cpu_list" as given (read against the machine's node)
-  std::string routing;  // route policy of this run ("" = the machine's topology.routing)
+  std::string routing;  // route policy of this run ("" = the network's topology.routing)
   Json mca = Json::object();
 };
 
 Scenario load_scenario(const std::string& file);
 Scenario scenario_from_json(const Json& j, const std::string& file);  // `file` names it in errors
-// --set key=value pairs: machine parameters ("nic.bte_bandwidth" or "bte_bandwidth") or MCA parameters.
+// --set key=value pairs: machine parameters ("nic.bte_bandwidth", "bte_bandwidth" or the long form
+// "networks.gemini.nic.bte_bandwidth") or MCA parameters.
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
 }  // namespace ompisim

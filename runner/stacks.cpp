@@ -341,7 +341,7 @@ std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSp
 }
 
 std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::string& name, const std::string& file) {
-  StackSpec s = resolve_stack(Json(name), w.machine().nic_kind(), w.machine().name, file);
+  StackSpec s = resolve_stack(Json(name), w.network().nic_kind(), w.machine().name, file);
   return build_stack(w, mca, s, name);
 }
 

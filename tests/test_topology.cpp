@@ -12,8 +12,8 @@ using namespace ompisim;
 // bandwidth. How validated: BFS distances, route lengths, per-link properties.
 TEST_CASE("torus: hop counts equal torus distance, routes symmetric, link bandwidth by dimension", "[topology]") {
   auto m = load_machine("cielo");
-  const auto& t = dynamic_cast<const topology::Torus&>(*m->topology);
-  CHECK(m->routing->name == "dimension_order");
+  const auto& t = dynamic_cast<const topology::Torus&>(*m->network().topology);
+  CHECK(m->network().routing->name == "dimension_order");
   REQUIRE(t.routers() == 16 * 12 * 24);
   for (int src : {0, 17, 1000, 4607}) {
     std::vector<int> dist(static_cast<std::size_t>(t.routers()), -1);

@@ -6,6 +6,7 @@
 #include "runner/run.hpp"
 #include "runner/scenario.hpp"
 
+#include <algorithm>
 #include <Eigen/Dense>
 #include <cmath>
 #include <filesystem>
@@ -325,11 +326,15 @@ int calibrate(const std::string& paper, const std::string& machine_name, bool wr
     std::cout << fmt::format("| {} | {:+.2f} |\n", cal[j].at("id").get<std::string>(), 100 * r[static_cast<long>(j)]);
   if (write) {
     Json mj = load_json_file(m->file);
+    const ParamList paths = m->physical_params_long();
     for (std::size_t i = 0; i < n; ++i) {
-      // The parameter's key path in the file ("nic.bte_bandwidth", "node.memory.dram_copy_bandwidth"); a parameter
-      // the file inherits from its base machine is not written here.
+      // The parameter's key path in the file (its long name: "networks.gemini.nic.bte_bandwidth",
+      // "node_types.compute.memory.dram_copy_bandwidth"); a parameter the file inherits from its base machine is not
+      // written here.
+      auto same = std::find_if(paths.begin(), paths.end(), [&](const ParamRef& p) { return p.p == free[i].p; });
+      if (same == paths.end()) continue;
       Json* e = &mj;
-      std::string rest = free[i].info.name;
+      std::string rest = same->info.name;
       for (std::size_t dot; e && (dot = rest.find('.')) != std::string::npos; rest = rest.substr(dot + 1))
         e = e->contains(rest.substr(0, dot)) ? &(*e)[rest.substr(0, dot)] : nullptr;
       if (!e || !e->contains(rest)) continue;

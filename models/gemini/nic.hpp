@@ -1,7 +1,8 @@
-// The "gemini" NIC kind (Cray XE6/XK6/XK7): its parameters (nic and software sections of the machine file) and what
-// the platform's fabric needs from it. A bulk transfer is driven by the DMA engine (BTE) of the node that initiates it
-// (the sender for a PUT, the receiver for a GET) and crosses the HyperTransport host interface of both nodes; the
-// host interface of a node is one resource shared by its transmit and receive streams (README.md, "bibw").
+// The "gemini" NIC kind (Cray XE6/XK6/XK7): its parameters (the nic and software sections of a network of this kind
+// in the machine file) and what the platform's fabric needs from it. A bulk transfer is driven by the DMA engine (BTE)
+// of the node that initiates it (the sender for a PUT, the receiver for a GET) and crosses the HyperTransport host
+// interface of both nodes; the host interface of a node is one resource shared by its transmit and receive streams
+// (README.md, "bibw").
 #pragma once
 #include "models/gemini/gemini_params.hpp"
 #include "platform/machine.hpp"
@@ -34,7 +35,7 @@ public:
   BulkPath bulk_path() const override { return {{{End::Initiator, "bte"}, {End::Src, "ht"}}, {{End::Dst, "ht"}}}; }
 };
 
-inline const GeminiNic& nic(const Machine& m) { return nic_as<GeminiNic>(*m.nic, "gemini"); }
-inline GeminiNic& nic(Machine& m) { return nic_as<GeminiNic>(*m.nic, "gemini"); }
+inline const GeminiNic& nic(const Machine& m) { return nic_as<GeminiNic>(m.nic("gemini"), "gemini"); }
+inline GeminiNic& nic(Machine& m) { return nic_as<GeminiNic>(m.nic("gemini"), "gemini"); }
 
 }  // namespace ompisim::gemini

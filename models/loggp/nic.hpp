@@ -31,7 +31,7 @@ public:
   BulkPath bulk_path() const override { return {{{End::Src, "nic"}}, {{End::Dst, "nic"}}}; }
 };
 
-inline const LogGPNic& nic(const Machine& m) { return nic_as<LogGPNic>(*m.nic, "loggp"); }
-inline LogGPNic& nic(Machine& m) { return nic_as<LogGPNic>(*m.nic, "loggp"); }
+inline const LogGPNic& nic(const Machine& m) { return nic_as<LogGPNic>(m.nic("loggp"), "loggp"); }
+inline LogGPNic& nic(Machine& m) { return nic_as<LogGPNic>(m.nic("loggp"), "loggp"); }
 
 }  // namespace ompisim::loggp

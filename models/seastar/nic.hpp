@@ -33,7 +33,7 @@ public:
   BulkPath bulk_path() const override { return {{{End::Src, "ht-tx"}}, {{End::Dst, "ht-rx"}}}; }
 };
 
-inline const SeaStarNic& nic(const Machine& m) { return nic_as<SeaStarNic>(*m.nic, "seastar"); }
-inline SeaStarNic& nic(Machine& m) { return nic_as<SeaStarNic>(*m.nic, "seastar"); }
+inline const SeaStarNic& nic(const Machine& m) { return nic_as<SeaStarNic>(m.nic("seastar"), "seastar"); }
+inline SeaStarNic& nic(Machine& m) { return nic_as<SeaStarNic>(m.nic("seastar"), "seastar"); }
 
 }  // namespace ompisim::seastar

@@ -39,7 +39,7 @@ public:
   BulkPath bulk_path() const override { return {{{End::Src, "hif-tx"}}, {{End::Dst, "hif-rx"}}}; }
 };
 
-inline const CassiniNic& nic(const Machine& m) { return nic_as<CassiniNic>(*m.nic, "cxi"); }
-inline CassiniNic& nic(Machine& m) { return nic_as<CassiniNic>(*m.nic, "cxi"); }
+inline const CassiniNic& nic(const Machine& m) { return nic_as<CassiniNic>(m.nic("cxi"), "cxi"); }
+inline CassiniNic& nic(Machine& m) { return nic_as<CassiniNic>(m.nic("cxi"), "cxi"); }
 
 }  // namespace ompisim::slingshot

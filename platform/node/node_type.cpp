@@ -229,12 +229,12 @@ int NodeType::nic_count(const std::string& network) const {
   return n;
 }
 
-const Nic& NodeType::nearest_nic(int core, const std::string& network) const {
+const Nic& NodeType::nearest_nic(int core, const std::string& network, int ports) const {
   check_core(core);
   const Nic* same_pkg = nullptr;
   const Nic* first = nullptr;
   for (auto& nic : nics_) {
-    if (nic.network != network) continue;
+    if (nic.network != network || nic.index >= ports) continue;
     if (nic.numa == numa_of(core)) return nic;
     if (!same_pkg && package_of_numa(nic.numa) == package_of(core)) same_pkg = &nic;
     if (!first) first = &nic;

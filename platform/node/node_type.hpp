@@ -24,6 +24,7 @@
 #include "core/params.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -193,8 +194,9 @@ public:
   const std::vector<Gpu>& gpus() const { return gpus_; }
   int nic_count(const std::string& network) const;
   // The NIC of `network` on the core's NUMA node, else one on the core's package, else the network's first NIC
-  // (lowest index on each level). Throws std::invalid_argument when the node has no NIC on that network.
-  const Nic& nearest_nic(int core, const std::string& network) const;
+  // (lowest index on each level), among the network's first `ports` NICs (the ports the machine's network uses).
+  // Throws std::invalid_argument when the node has no NIC on that network.
+  const Nic& nearest_nic(int core, const std::string& network, int ports = std::numeric_limits<int>::max()) const;
   // The GPU a rank on `core` uses by default: the k-th GPU of the core's NUMA node for the k-th equal slice of its
   // cores (Frontier: the GCD nearest each L3), else the package's first GPU, else GPU 0; -1 when the node has none.
   int nearest_gpu(int core) const;

@@ -51,7 +51,7 @@ TEST_CASE("platform/world: a progress thread on a core the node lacks is refused
 // How validated: World::core_of and World::signal_latency against the machine file's values.
 TEST_CASE("platform/world: signal latency follows the cores' distance under the mapping", "[unit][platform]") {
   test::Fixture f("cielo", 16, 16);
-  const auto& links = f.machine->node.links();
+  const auto& links = f.machine->node_type(0).links();
   CHECK(f.world->core_of(0) == 0);
   CHECK(f.world->core_of(1) == 8);
   CHECK(f.world->core_of(8) == 4);

@@ -58,8 +58,8 @@ Dragonfly::Dragonfly(int groups, int routers_per_group, int nodes_per_router, in
 }
 
 std::unique_ptr<Topology> Dragonfly::from_shape(const nlohmann::json& shape, const LinkParams& params,
-                                                const std::string& file) {
-  ObjectReader t(shape, file, kShapePath);
+                                                const std::string& file, const std::string& path) {
+  ObjectReader t(shape, file, path);
   int g = static_cast<int>(t.integer("groups", 1, 65536));
   int a = static_cast<int>(t.integer("routers_per_group", 1, 4096));
   int p = static_cast<int>(t.integer("nodes_per_router", 1, 1024));

@@ -40,7 +40,7 @@ public:
   // Shape keys (under "topology"): groups, routers_per_group, nodes_per_router, global_links_per_router, optional
   // compute_nodes. InputError names the key (global_links_per_router when the groups cannot all be joined).
   static std::unique_ptr<Topology> from_shape(const nlohmann::json& shape, const LinkParams& params,
-                                              const std::string& file);
+                                              const std::string& file, const std::string& path = kShapePath);
 
   std::string kind() const override { return "dragonfly"; }
   long long node_slots() const override { return static_cast<long long>(routers()) * p_; }

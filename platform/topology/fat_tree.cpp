@@ -63,8 +63,8 @@ FatTree::FatTree(int arity, int levels, const LinkParams& params, long long comp
 }
 
 std::unique_ptr<Topology> FatTree::from_shape(const nlohmann::json& shape, const LinkParams& params,
-                                              const std::string& file) {
-  ObjectReader t(shape, file, kShapePath);
+                                              const std::string& file, const std::string& path) {
+  ObjectReader t(shape, file, path);
   int k = static_cast<int>(t.integer("arity", 2, 64));
   int n = static_cast<int>(t.integer("levels", 1, 24));
   long long slots = ipow(k, n);

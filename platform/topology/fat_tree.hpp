@@ -31,7 +31,7 @@ public:
   FatTree(int arity, int levels, const LinkParams& params, long long compute_nodes = 0);
   // Shape keys (under "topology"): arity (k), levels (n), optional compute_nodes (<= k^n). InputError names the key.
   static std::unique_ptr<Topology> from_shape(const nlohmann::json& shape, const LinkParams& params,
-                                              const std::string& file);
+                                              const std::string& file, const std::string& path = kShapePath);
 
   std::string kind() const override { return "fat_tree"; }
   long long node_slots() const override { return static_cast<long long>(switches_per_level_) * k_; }

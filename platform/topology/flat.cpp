@@ -15,8 +15,8 @@ Flat::Flat(long long compute_nodes, const LinkParams& params) : Topology(1), slo
 }
 
 std::unique_ptr<Topology> Flat::from_shape(const nlohmann::json& shape, const LinkParams& params,
-                                           const std::string& file) {
-  ObjectReader t(shape, file, kShapePath);
+                                           const std::string& file, const std::string& path) {
+  ObjectReader t(shape, file, path);
   long long nodes = t.integer("compute_nodes", 1, 100000000);
   t.finish(caller_shape_keys());
   return std::make_unique<Flat>(nodes, params);

@@ -19,7 +19,7 @@ public:
   Flat(long long compute_nodes, const LinkParams& params);
   // Shape keys (under "topology"): compute_nodes (required: it is also the number of node slots).
   static std::unique_ptr<Topology> from_shape(const nlohmann::json& shape, const LinkParams& params,
-                                              const std::string& file);
+                                              const std::string& file, const std::string& path = kShapePath);
 
   std::string kind() const override { return "flat"; }
   long long node_slots() const override { return slots_; }

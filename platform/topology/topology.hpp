@@ -25,6 +25,10 @@
 #include <vector>
 
 namespace ompisim::topology {
+
+// Default key path under which shape factories report keys ("topology.dims"); a machine file's network passes its own
+// ("networks.gemini.topology").
+inline constexpr const char* kShapePath = "topology";
 // The inline namespace keeps these symbols apart from models/topology/ (which also defines topology::Torus and
 // topology::LinkProps) while both are linked into the same library. Callers write topology::Torus as usual. Remove it
 // when models/topology/ is deleted.

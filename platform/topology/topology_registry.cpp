@@ -48,14 +48,14 @@ const TopologyRegistry& topologies() {
 }
 
 std::unique_ptr<Topology> make_topology(const std::string& kind, const nlohmann::json& shape, const LinkParams& params,
-                                        const std::string& file) {
+                                        const std::string& file, const std::string& path) {
   const auto& reg = topologies();
-  if (const auto* e = reg.find(kind)) return e->make(shape, params, file);
+  if (const auto* e = reg.find(kind)) return e->make(shape, params, file, path);
   auto names = reg.names();
   std::string hint = did_you_mean(kind, names);
   std::string known;
   for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-  throw InputError(file, std::string(kShapePath) + ".kind",
+  throw InputError(file, path + ".kind",
                    "unknown topology kind '" + kind + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                        "; known: " + known);
 }

@@ -12,8 +12,6 @@
 
 namespace ompisim::topology {
 
-// Key path under which factories report shape keys: "topology.dims", ...
-inline constexpr const char* kShapePath = "topology";
 // Keys of the machine file's `topology` object that belong to its caller (the machine loader), not to the shape:
 // factories let them pass without reading them. ("kind", "routing", "source", "note".)
 const std::vector<std::string>& caller_shape_keys();
@@ -21,8 +19,9 @@ const std::vector<std::string>& caller_shape_keys();
 // closest of all of them, including optional keys that were absent (e.g. "warp" -> "wrap").
 std::vector<std::string> allowed_shape_keys(const std::vector<std::string>& optional_keys);
 
+// `path`: the key path of the shape object in its file ("networks.gemini.topology"), for error messages.
 using TopologyFactory = std::unique_ptr<Topology> (*)(const nlohmann::json& shape, const LinkParams& params,
-                                                      const std::string& file);
+                                                      const std::string& file, const std::string& path);
 
 struct TopologyInfo {
   std::string name;         // the `topology.kind` value
@@ -41,6 +40,6 @@ const TopologyRegistry& topologies();
 // Builds the topology `kind` from its shape. An unknown kind is an InputError on "topology.kind" with a did-you-mean
 // and the known kinds; a bad shape is the factory's InputError.
 std::unique_ptr<Topology> make_topology(const std::string& kind, const nlohmann::json& shape, const LinkParams& params,
-                                        const std::string& file);
+                                        const std::string& file, const std::string& path = kShapePath);
 
 }  // namespace ompisim::topology

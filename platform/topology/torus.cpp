@@ -51,8 +51,8 @@ Torus::Torus(Coord dims, int nodes_per_router, std::array<bool, 3> wrap, const L
 }
 
 std::unique_ptr<Topology> Torus::from_shape(const nlohmann::json& shape, const LinkParams& params,
-                                            const std::string& file) {
-  ObjectReader t(shape, file, kShapePath);
+                                            const std::string& file, const std::string& path) {
+  ObjectReader t(shape, file, path);
   auto dims = t.int_list("dims", 1, 4096);
   if (dims.size() != 3)
     t.fail("dims", "a torus needs exactly 3 dimensions, got " + std::to_string(dims.size()) +

@@ -25,7 +25,7 @@ public:
   // Shape keys (under "topology" in `file`): dims [X, Y, Z], nodes_per_router, optional wrap [bool x3] (default all
   // true) and compute_nodes (default every slot). Throws InputError naming the key.
   static std::unique_ptr<Topology> from_shape(const nlohmann::json& shape, const LinkParams& params,
-                                              const std::string& file);
+                                              const std::string& file, const std::string& path = kShapePath);
 
   std::string kind() const override { return "torus"; }
   long long node_slots() const override { return static_cast<long long>(routers()) * nodes_per_router_; }

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Configuration: Cielo's machine file with one mistake each (unknown NIC kind, topology kind, route policy; a node type
-#                without cores; a NIC on a NUMA node the node lacks), run with --machine-file; and scenarios with a
-#                cpu_list naming a core the node lacks, a map_by that does not exist, and a stack that does not exist.
+#                without cores; a NIC on a NUMA node the node lacks; an unknown key in a network, a network without a
+#                NIC, a topology giving its own node count, a node_list naming an unknown type or a count <= 0, more
+#                ports per node than the node type has NICs, a NIC naming an unknown network, a bad arch record, a key
+#                of the old shape; a short --set name that two networks share), run with --machine-file; and
+#                scenarios with a cpu_list naming a core the node lacks, a map_by that does not exist, and a stack that
+#                does not exist.
 # Expected:      exit status 2 and one line naming the file, the key and the reason (with a did-you-mean where one
 #                applies); no result written.
 # How validated: exit code, grep on stderr, line count, absence of the output directory.
@@ -9,12 +13,12 @@ set -u
 BIN=$1; ROOT=$2; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 SCEN='{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 1}'
 printf '%s' "$SCEN" > "$t/s.json"
-machine() {  # name python-edit expected-text
+machine() {  # name python-edit expected-text [extra arguments of ompisim run]
   python3 - "$ROOT/models/gemini/machines/cielo.json" "$t/$1.json" "$2" <<'PY'
-import json, sys
+import copy, json, sys
 j = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(j, open(sys.argv[2], "w"))
 PY
-  "$BIN" run "$t/s.json" --machine-file "$t/$1.json" --out "$t/out-$1" > /dev/null 2> "$t/$1.err"; rc=$?
+  "$BIN" run "$t/s.json" --machine-file "$t/$1.json" --out "$t/out-$1" "${@:4}" > /dev/null 2> "$t/$1.err"; rc=$?
   if [[ $rc != 2 ]] || ! grep -q -- "$3" "$t/$1.err" || [[ $(wc -l < "$t/$1.err") != 1 ]] || [[ -e "$t/out-$1" ]]; then
     echo "FAIL $1: rc=$rc err=$(cat "$t/$1.err")"; fail=1; else echo "ok   $1: $(cat "$t/$1.err")"; fi
 }
@@ -24,12 +28,25 @@ scenario() {  # name json expected-text
   if [[ $rc != 2 ]] || ! grep -q -- "$3" "$t/$1.err" || [[ $(wc -l < "$t/$1.err") != 1 ]] || [[ -e "$t/out-$1" ]]; then
     echo "FAIL $1: rc=$rc err=$(cat "$t/$1.err")"; fail=1; else echo "ok   $1: $(cat "$t/$1.err")"; fi
 }
-machine nic_kind 'j["nic"]["kind"] = "gemnii"' "key 'nic.kind': unknown NIC kind 'gemnii' (did you mean 'gemini'?)"
-machine topology_kind 'j["topology"]["kind"] = "tours"' "topology.kind.*unknown.*did you mean 'torus'"
-machine route_policy 'j["topology"]["routing"] = "valiant"' "topology.routing.*valiant"
-machine no_cores 'j["node"]["cores_per_numa"] = 0' "node.cores_per_numa"
+G='j["networks"]["gemini"]'
+N='j["node_types"]["compute"]'
+machine nic_kind "$G[\"nic\"][\"kind\"] = \"gemnii\"" "key 'networks.gemini.nic.kind': unknown NIC kind 'gemnii' (did you mean 'gemini'?)"
+machine topology_kind "$G[\"topology\"][\"kind\"] = \"tours\"" "networks.gemini.topology.kind.*unknown.*did you mean 'torus'"
+machine route_policy "$G[\"topology\"][\"routing\"] = \"valiant\"" "networks.gemini.topology.routing.*valiant"
+machine no_cores "$N[\"cores_per_numa\"] = 0" "node_types.compute.cores_per_numa"
 machine base_path 'j["base"] = "../../../etc/passwd"' "key 'base'"
-machine nic_numa 'j["node"]["buses"] = {"ht": {"bandwidth": {"value": "9.6 GB/s", "source": "t"}, "latency": {"value": "0.1 us", "source": "t"}}}; j["node"]["nics"] = [{"network": "gemini", "numa": 4, "bus": "ht"}]' "node.nics\[0\].numa"
+machine nic_numa "$N[\"buses\"] = {\"ht\": {\"bandwidth\": {\"value\": \"9.6 GB/s\", \"source\": \"t\"}, \"latency\": {\"value\": \"0.1 us\", \"source\": \"t\"}}}; $N[\"nics\"] = [{\"network\": \"gemini\", \"numa\": 4, \"bus\": \"ht\"}]" "node_types.compute.nics\[0\].numa"
+machine network_key "$G[\"topolgy\"] = {}" "key 'networks.gemini.topolgy': unknown key (did you mean 'topology'?)"
+machine network_no_nic "del $G[\"nic\"]" "key 'networks.gemini.nic': a network needs a NIC"
+machine topology_nodes "$G[\"topology\"][\"compute_nodes\"] = 8894" "key 'networks.gemini.topology.compute_nodes': the node count is node_list's"
+machine node_list_type 'j["node_list"][0]["type"] = "compte"' "key 'node_list\[0\].type': unknown node type 'compte' (did you mean 'compute'?)"
+machine node_list_count 'j["node_list"][0]["count"] = 0' "key 'node_list\[0\].count'"
+machine node_list_fit 'j["node_list"][0]["count"] = 10000' "key 'node_list': 10000 nodes do not fit network 'gemini'"
+machine ports "$G[\"ports_per_node\"] = 2" "key 'networks.gemini.ports_per_node': 2 ports per node, but node type 'compute' has 1 NIC"
+machine nic_network "$N[\"buses\"] = {\"ht\": {\"bandwidth\": {\"value\": \"9.6 GB/s\", \"source\": \"t\"}, \"latency\": {\"value\": \"0.1 us\", \"source\": \"t\"}}}; $N[\"nics\"] = [{\"network\": \"gemnii\", \"numa\": 0, \"bus\": \"ht\"}]" "key 'node_types.compute.nics\[0\].network': unknown network 'gemnii' (did you mean 'gemini'?)"
+machine arch "$N[\"arch\"] = {\"endianness\": \"middle\", \"long_double_bytes\": 16, \"bool_bytes\": 1, \"logical_bytes\": 4}" "key 'node_types.compute.arch.endianness'"
+machine old_shape 'j["topology"] = j["networks"]["gemini"]["topology"]' "key 'topology': unknown key"
+machine ambiguous "j[\"networks\"][\"gemini2\"] = copy.deepcopy($G)" "key 'nic.bte_bandwidth': ambiguous parameter: say which of networks.gemini.nic.bte_bandwidth, networks.gemini2.nic.bte_bandwidth" --set nic.bte_bandwidth=5GB/s
 B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 2'
 scenario cpu_list "{$B, \"cpu_list\": [0, 16]}" "cpu_list\[1\]"
 scenario map_by "{$B, \"map_by\": \"sockt\"}" "map_by.*did you mean 'socket'"

@@ -17,9 +17,16 @@ m = json.load(open(sys.argv[2]))
 points = {k for k in rows if k.count(".") >= 3}  # point ids (paper.kind.metric...) vs section.parameter
 fitted = {k: v for k, v in rows.items() if k not in points}
 assert fitted, rows
+(net,) = m["networks"]  # one network and one node type: the parameters have their short names
+(typ,) = m["node_types"]
+def file_path(k):  # "nic.bte_bandwidth" -> networks.<net>.nic.bte_bandwidth, "node.memory.x" -> node_types.<type>.memory.x
+    head, rest = k.split(".", 1)
+    if head in ("nic", "software"): return ["networks", net, head] + rest.split(".")
+    if head == "node": return ["node_types", typ] + rest.split(".")
+    return k.split(".")
 for k, v in fitted.items():
     entry = m
-    for part in k.split("."):  # the key path in the file: "nic.bte_bandwidth", "node.memory.dram_copy_bandwidth"
+    for part in file_path(k):  # the key path in the file
         entry = entry[part]
     file_val = float(entry["value"].split()[0])
     new_val = float(v.split()[0])

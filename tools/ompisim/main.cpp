@@ -18,6 +18,7 @@
 #include "validation/validate.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
@@ -236,9 +237,13 @@ int main(int argc, char** argv) {
         throw InputError(e.file(), e.key(), fmt::format("{}; nor a benchmark (known: {})", e.reason(),
                                                         fmt::join(bench::driver_registry().names(), ", ")));
       }
-      std::cout << fmt::format("# {} ({}), NIC kind {}: {}\n", m->name, m->file, m->nic_kind(), m->description);
-      std::cout << fmt::format("# topology: {}, {} compute nodes x {} cores\n", m->topology_json.dump(), m->nodes,
-                               m->cores_per_node);
+      std::cout << fmt::format("# {} ({}), NIC kinds {}: {}\n", m->name, m->file, fmt::join(m->nic_kinds(), ", "),
+                               m->description);
+      for (auto& n : m->networks())
+        std::cout << fmt::format("# network {}: NIC kind {}, {} port(s) per node, topology {}\n", n.name, n.nic_kind(),
+                                 n.ports_per_node, n.topology_json.dump());
+      for (auto& t : m->node_types()) std::cout << fmt::format("# node type {}: {} cores\n", t.name, t.type.cores());
+      std::cout << fmt::format("# {} compute nodes\n", m->nodes);
       auto print = [](const ParamList& l) {
         for (auto& row : describe(l))
           std::cout << fmt::format("{:<40} {:>16}  {}{}\n    {}\n", row["name"].get<std::string>(),
@@ -251,7 +256,8 @@ int main(int argc, char** argv) {
       {
         McaParams mca = machine_mca(*m);
         for (auto& c : component_registry().all()) {
-          if (!c.runs_on(m->nic_kind())) continue;
+          const auto kinds = m->nic_kinds();
+          if (std::none_of(kinds.begin(), kinds.end(), [&](const std::string& k) { return c.runs_on(k); })) continue;
           std::cout << fmt::format("### {}  {}\n", c.id(), c.description);
           ParamList l = c.param_list(mca);
           if (l.empty()) std::cout << "  (no parameters)\n";
@@ -262,7 +268,7 @@ int main(int argc, char** argv) {
       for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";
       std::cout << "## stacks on this machine\n";
       for (auto& s : stack_registry().all())
-        if (s.nic_kind == m->nic_kind())
+        if (m->has_nic_kind(s.nic_kind))
           std::cout << "  " << s.name << " " << s.spec.to_json().dump() << "  " << s.description << "\n";
       std::cout << "## application skeletons (app_skeleton; seastar-portals paper Table 1)\n";
       for (auto& a : bench::app_names()) std::cout << "  " << a << "\n";

@@ -29,8 +29,8 @@ void check(bool ok, const char* what, double got, double want) {
 
 int main() {
   auto m = load_machine("cielo");
-  const auto& mem = m->node.memory();
-  const auto& links = m->node.links();
+  const auto& mem = m->node_type(0).memory();
+  const auto& links = m->node_type(0).links();
   engine::SimGridEngine sim;
   Placement p = make_placement(*m, 16, 16, {}, "test", Json{{"map_by", "core"}});
   World w(sim, *m, p);
@@ -56,11 +56,11 @@ int main() {
   });
   sim.run();
   double local_rate = std::min<double>(mem.dram_copy_bandwidth, mem.numa_copy_bandwidth);
-  double split_cache = m->node.split_copy(bytes).cache_time, split_dram = m->node.split_copy(bytes).dram_bytes;
+  double split_cache = m->node_type(0).split_copy(bytes).cache_time, split_dram = m->node_type(0).split_copy(bytes).dram_bytes;
   check(std::abs(t_local - (split_cache + split_dram / local_rate)) < 1e-3 * t_local, "(a) local copy", t_local,
         split_cache + split_dram / local_rate);
   check(t_remote > t_local, "(b) cross-package copy slower than local", t_remote, t_local);
-  double lat = m->node.copy_latency(0, platform::MemSpace::host(2), platform::MemSpace::host(0));
+  double lat = m->node_type(0).copy_latency(0, platform::MemSpace::host(2), platform::MemSpace::host(0));
   double want = split_cache + lat + split_dram / (links.inter_socket_bandwidth / 4);
   for (double t : shared) check(std::abs(t - want) < 0.01 * want, "(c) four copies share the inter-socket link", t, want);
   return failures ? 1 : 0;

@@ -1,0 +1,211 @@
+// Several networks and several node types per machine (machine files: networks / node_types / node_list).
+#include "engine/des_engine.hpp"
+#include "platform/world.hpp"
+#include "runner/registries.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <unistd.h>
+
+using namespace ompisim;
+
+namespace {
+
+// A machine file written to a temporary path (a "base" is still looked up by name in models/*/machines/).
+struct TempMachine {
+  std::string path;
+  explicit TempMachine(const std::string& stem, const Json& j) {
+    path = (std::filesystem::temp_directory_path() / (stem + "-" + std::to_string(getpid()) + ".json")).string();
+    std::ofstream(path) << j.dump(2);
+  }
+  ~TempMachine() { std::filesystem::remove(path); }
+};
+
+Json sourced(const char* value) { return Json{{"value", value}, {"source", "test"}}; }
+
+// whatif-cielo-2nic (a Gemini network with two ports per node: NICs on NUMA nodes 0 and 2) plus a second network
+// "second": a LogGP NIC on a flat switch, one port per node, its NIC on NUMA node 1.
+Json two_networks() {
+  Json loggp_nic{{"kind", "loggp"},         {"L", sourced("1 us")},           {"o", sourced("0.5 us")},
+                 {"g", sourced("0.2 us")},  {"G_bandwidth", sourced("1 GB/s")}, {"O_bandwidth", sourced("100 GB/s")},
+                 {"S", sourced("64 KiB")}};
+  Json nics = Json::array({Json{{"network", "gemini"}, {"numa", 0}, {"bus", "ht"}},
+                           Json{{"network", "gemini"}, {"numa", 2}, {"bus", "ht"}},
+                           Json{{"network", "second"}, {"numa", 1}, {"bus", "ht"}}});
+  return Json{{"machine", "two-networks"},
+              {"base", "whatif-cielo-2nic"},
+              {"networks", {{"second", {{"nic", loggp_nic}, {"topology", {{"kind", "flat"}}}, {"ports_per_node", 1}}}}},
+              {"node_types", {{"compute", {{"nics", nics}}}}}};
+}
+
+}  // namespace
+
+// Configuration: whatif-cielo-2nic with a second network (LogGP NIC, flat switch, one port per node).
+// Expected: two networks in name order with their own NIC kinds; network() refuses to pick one; nic(kind) finds each;
+//           parameters take the long form (the short one would be ambiguous between the networks' sections).
+// How validated: the Machine API.
+TEST_CASE("platform/machine: two networks, each with its NIC kind, topology and ports", "[unit][platform]") {
+  TempMachine f("two-networks", two_networks());
+  auto m = load_machine(f.path);
+  REQUIRE(m->networks().size() == 2);
+  CHECK(m->networks()[0].name == "gemini");
+  CHECK(m->networks()[1].name == "second");
+  CHECK(m->networks()[0].ports_per_node == 2);
+  CHECK(m->networks()[1].ports_per_node == 1);
+  CHECK(m->networks()[0].topology->kind() == "torus");
+  CHECK(m->networks()[1].topology->kind() == "flat");
+  CHECK(m->networks()[0].topology->compute_nodes() == 8894);
+  CHECK(m->networks()[1].topology->compute_nodes() == 8894);
+  CHECK_THROWS_AS(m->network(), std::logic_error);
+  CHECK(m->network("second").nic_kind() == "loggp");
+  CHECK(m->network_index("second") == 1);
+  CHECK(m->network_index("third") == -1);
+  CHECK(m->nic("gemini").kind() == "gemini");
+  CHECK(m->nic("loggp").kind() == "loggp");
+  CHECK_THROWS_AS(m->nic("seastar"), std::logic_error);
+  CHECK(m->has_nic_kind("loggp"));
+  CHECK_FALSE(m->has_nic_kind("seastar"));
+  CHECK(m->nic_kinds() == std::vector<std::string>{"gemini", "loggp"});
+  CHECK_FALSE(m->short_names());
+  auto names = param_names(m->physical_params());
+  CHECK(std::count(names.begin(), names.end(), "networks.gemini.nic.bte_bandwidth") == 1);
+  CHECK(std::count(names.begin(), names.end(), "networks.second.nic.L") == 1);
+  CHECK(std::count(names.begin(), names.end(), "node_types.compute.memory.dram_copy_bandwidth") == 1);
+  CHECK(std::count(names.begin(), names.end(), "nic.bte_bandwidth") == 0);
+}
+
+// Configuration: the two-network machine, 16 ranks on each of 2 nodes mapped by core (ranks 0-3 on NUMA 0, 4-7 on
+//                NUMA 1, 8-11 on NUMA 2), DES engine.
+// Expected: one fabric per network; routes on each are independent (the torus routes node 0 -> node 300 over links,
+//           the flat switch has none); path costs come from each network's NIC kind (LogGP: L and 1/G); the Gemini
+//           network's two ports are used by nearest NUMA node (rank 8 -> port 1) while the second network has one
+//           port; a 1 MiB transfer on the second network takes bytes * G (its NIC resources), one on the Gemini
+//           network bytes over the slower of its host interface and its BTE.
+// How validated: World's fabric calls and completion times against closed forms.
+TEST_CASE("platform/world: one fabric per network, routed independently, ports per node honoured", "[unit][platform]") {
+  TempMachine f("two-networks-world", two_networks());
+  auto m = load_machine(f.path);
+  Json by_core{{"map_by", "core"}};
+  auto run = [&](const std::function<void(World&)>& start) {
+    engine::DesEngine sim;
+    auto w = std::make_unique<World>(sim, *m, make_placement(*m, 32, 16, {}, "test", by_core));
+    w->declare_resources();
+    sim.seal();
+    start(*w);
+    sim.run();
+  };
+  engine::DesEngine sim;
+  World w(sim, *m, make_placement(*m, 32, 16, {}, "test", by_core));
+  w.declare_resources();
+  sim.seal();
+  REQUIRE(w.networks() == 2);
+  CHECK(w.network(0).name == "gemini");
+  CHECK(w.network(1).name == "second");
+  CHECK_THROWS_AS(w.path(0, 300), std::logic_error);  // several networks: the caller names one
+  CHECK_FALSE(w.route(0, 300, 0).empty());
+  CHECK(w.route(0, 300, 1).empty());
+  PathCost second = w.path(0, 300, 1);
+  CHECK(second.latency == Approx(1e-6));
+  CHECK(second.bandwidth == Approx(1e9));
+  PathCost gemini = w.path(0, 300, 0);
+  CHECK(gemini.latency > m->network("gemini").nic_latency());  // router hops on the torus
+  CHECK(w.routing(0).name == "dimension_order");
+  CHECK(w.routing(1).name == "minimal");
+  CHECK(w.port_of(0, 0) == 0);
+  CHECK(w.port_of(8, 0) == 1);   // NUMA 2: the Gemini NIC on NUMA 2
+  CHECK(w.port_of(4, 0) == 0);   // NUMA 1, package 0: the Gemini NIC of its package
+  CHECK(w.port_of(8, 1) == 0);   // one port on the second network
+  CHECK(w.port_of(15, 1) == 0);
+
+  // Without sharing (DES): each network prices a transfer with its own resources. (Sharing between flows, and its
+  // absence between networks and between ports: platform/tests/engine/networks_sharing.cpp, on SimGrid.)
+  const double bytes = 1 << 20;
+  double second_t = -1, gemini_t = -1;
+  run([&](World& x) {
+    x.bulk(0, 1, bytes, 0, [&] { second_t = x.sim().now(); }, false, 0, 16, 1);
+    x.bulk(0, 1, bytes, 0, [&] { gemini_t = x.sim().now(); }, false, 0, 16, 0);
+  });
+  CHECK(second_t == Approx(bytes / 1e9));  // the LogGP NIC's resources at 1/G
+  const auto& g = m->network("gemini");
+  CHECK(gemini_t == Approx(bytes / std::min(g.injection_bandwidth(), g.nic->node_resources()[1].capacity)));
+}
+
+// Configuration: Cielo with a second node type "small" (one package, one NUMA node of 4 cores, big-endian arch record)
+//                and node_list = 100 compute nodes then 50 small ones.
+// Expected: 150 nodes; node_type(n) by position in node_list; total cores; parameters in the long form; a placement
+//           on small nodes honours their 4 cores; a job over both types (different shapes) is refused naming "nodes";
+//           the arch record is read.
+// How validated: the Machine API and make_placement.
+TEST_CASE("platform/machine: two node types with counts", "[unit][platform]") {
+  Json small{{"packages", 1},
+             {"numa_per_package", 1},
+             {"cores_per_numa", 4},
+             {"source", "test"},
+             {"memory",
+              {{"numa_copy_bandwidth", sourced("5 GB/s")},
+               {"dram_copy_bandwidth", sourced("3 GB/s")},
+               {"cache_copy_bandwidth", sourced("6 GB/s")},
+               {"copy_cache_size", sourced("1 MiB")}}},
+             {"links", {{"cache_line_same_numa", sourced("0.25 us")}}},
+             {"arch", {{"endianness", "big"}, {"long_double_bytes", 16}, {"bool_bytes", 4}, {"logical_bytes", 4}}}};
+  Json j{{"machine", "two-types"},
+         {"base", "cielo"},
+         {"node_types", {{"small", small}}},
+         {"node_list", Json::array({Json{{"type", "compute"}, {"count", 100}}, Json{{"type", "small"}, {"count", 50}}})}};
+  TempMachine f("two-types", j);
+  auto m = load_machine(f.path);
+  CHECK(m->nodes == 150);
+  REQUIRE(m->node_types().size() == 2);
+  CHECK(m->node_type(0).cores() == 16);
+  CHECK(m->node_type(99).cores() == 16);
+  CHECK(m->node_type(100).cores() == 4);
+  CHECK(m->node_type(149).cores() == 4);
+  CHECK(m->node_type_def(120).name == "small");
+  CHECK_THROWS_AS(m->node_type(150), std::out_of_range);
+  CHECK(m->total_cores() == 100 * 16 + 50 * 4);
+  CHECK_FALSE(m->node_type_def(0).arch.has_value());
+  REQUIRE(m->node_type_def(100).arch.has_value());
+  CHECK(m->node_type_def(100).arch->endianness == Arch::Endian::Big);
+  CHECK(m->node_type_def(100).arch->bool_bytes == 4);
+  CHECK(m->network().topology->compute_nodes() == 150);
+  auto names = param_names(m->physical_params());
+  CHECK(std::count(names.begin(), names.end(), "node_types.small.links.cache_line_same_numa") == 1);
+  CHECK(std::count(names.begin(), names.end(), "node_types.compute.links.cache_line_same_numa") == 1);
+  CHECK(std::count(names.begin(), names.end(), "networks.gemini.nic.bte_bandwidth") == 1);
+
+  Placement p = make_placement(*m, 8, 4, {100, 101}, "test");
+  CHECK(p.map->ranks_on_node(0) == 4);
+  CHECK_THROWS_WITH(make_placement(*m, 8, 5, {100, 101}, "test"), Catch::Contains("ranks_per_node"));
+  CHECK_THROWS_WITH(make_placement(*m, 8, 4, {99, 100}, "test"),
+                    Catch::Contains("key 'nodes'") && Catch::Contains("'compute' and 'small'"));
+  engine::DesEngine sim;
+  World w(sim, *m, p);
+  w.declare_resources();
+  CHECK(w.node_type(0).cores() == 4);
+  CHECK(w.signal_latency(0, 1) == Approx(0.25e-6));
+}
+
+// Configuration: Cielo (one network, one node type). Expected: short parameter names as before, and the long form
+// of each names the same parameter (its key path in the file). How validated: names and parameter addresses.
+TEST_CASE("platform/machine: short names on a one-network machine, long form beside them", "[unit][platform]") {
+  auto m = load_machine("cielo");
+  CHECK(m->short_names());
+  ParamList s = m->physical_params(), l = m->physical_params_long();
+  REQUIRE(s.size() == l.size());
+  auto find = [](const ParamList& list, const std::string& n) -> const Sourced* {
+    for (auto& r : list)
+      if (r.info.name == n) return r.p;
+    return nullptr;
+  };
+  const Sourced* bte = find(s, "nic.bte_bandwidth");
+  REQUIRE(bte);
+  CHECK(find(l, "networks.gemini.nic.bte_bandwidth") == bte);
+  CHECK(find(s, "software.pml_ob1_overhead") == find(l, "networks.gemini.software.pml_ob1_overhead"));
+  CHECK(find(s, "node.memory.dram_copy_bandwidth") == find(l, "node_types.compute.memory.dram_copy_bandwidth"));
+  CHECK(find(s, "os.xpmem_attach_cost") == find(l, "os.xpmem_attach_cost"));
+  CHECK(m->network().name == "gemini");
+  CHECK(m->software_cost("pml_ob1_overhead") > 0);
+}
