@@ -36,13 +36,25 @@ struct CommodityNicParams {
   }
 };
 
+// The host's per-message MPI software cost on this machine (the stack reads it with Machine::software_cost; two
+// networks of one machine give the same value).
+struct CommoditySoftware {
+  Sourced pml_ob1_overhead;
+  template <class V>
+  void visit(V&& v) {
+    v(pml_ob1_overhead, {"pml_ob1_overhead", Dim::Time, "pml/ob1 software cost per message per side", 0, 1e-3});
+  }
+};
+
 class CommodityNic final : public NicModel {
 public:
   explicit CommodityNic(std::string kind) : kind_(std::move(kind)) {}
   CommodityNicParams p;
+  CommoditySoftware software;
 
   std::string kind() const override { return kind_; }
-  std::vector<std::pair<std::string, ParamList>> sections() override { return {{"nic", param_list(p)}}; }
+  std::vector<std::pair<std::string, ParamList>> sections() override { return {{"nic", param_list(p)}, {"software", param_list(software)}};
+  }
   double injection_bandwidth() const override { return std::min<double>(p.host_bandwidth, p.link_bandwidth); }
   double nic_latency() const override { return p.latency; }
   topology::LinkParams link_params() const override {

@@ -25,7 +25,7 @@ FabricBtl::FabricBtl(World& w, std::string name, std::string nic_kind, BtlCaps c
 
 bool FabricBtl::reaches(const World& w, int rank, int peer) const {
   if (rank == peer) return false;
-  const std::string& net = w.machine().networks()[static_cast<std::size_t>(net_)].name;
+  const std::string& net = w_.machine().networks()[static_cast<std::size_t>(net_)].name;
   auto has = [&](int r) {
     const platform::NodeType& t = w.node_type(r);
     return t.nics().empty() || t.nic_count(net) > 0;
