@@ -63,10 +63,24 @@ struct BarrierConfig {
   long long iterations = 100, skip = 10;
 };
 
-bool is_latency_benchmark(const std::string& name);
-std::vector<std::uint64_t> osu_default_sizes(const std::string& name);
+// One member of the OSU-style point-to-point family: its traffic pattern, default sizes, loop counts and what it
+// reports. osu.cpp registers one driver per member; run_osu looks its member up by OsuConfig::name in this table, so
+// no code tests a member's name.
+struct OsuKind {
+  enum class Pattern { PingPong, Stream, BiStream };  // ping-pong; windows one way and acknowledged; both ways
+  std::string name;
+  Pattern pattern;
+  bool two_ranks;  // exactly 2 ranks (else N/2 pairs, rank i with i + N/2)
+  std::vector<std::uint64_t> (*default_sizes)();
+  long long iters_small, iters_large, skip_small, skip_large;  // up to / above 8 KiB (OSU LARGE_MESSAGE_SIZE)
+  bool latency_and_bandwidth;  // a ping-pong that reports bandwidth too (NetPIPE)
+  bool message_rate;           // reports messages per second (osu_mbw_mr)
+  std::string description, title;  // title: OMB's own table header ("" for NetPIPE)
+};
+const std::vector<OsuKind>& osu_kinds();
+const OsuKind& osu_kind(const std::string& name);  // std::invalid_argument when not a member
 // OSU defaults: iterations and skip for a message size.
-void osu_loop(const std::string& name, std::uint64_t size, long long& iters, long long& skip);
+void osu_loop(const OsuKind& k, std::uint64_t size, long long& iters, long long& skip);
 
 // Runs the benchmark and returns the points ({"bytes", "latency_us"} or {"bytes", "bandwidth_GBps", ...}).
 Json run_osu(World& w, Stack& s, const OsuConfig& c);

@@ -36,7 +36,7 @@ struct Ctx {
 // OSU's loop counts for a size, unless the scenario fixes them.
 std::pair<long long, long long> loop_for(const OsuConfig& c, std::uint64_t size) {
   long long iters, skip;
-  osu_loop(c.name, size, iters, skip);
+  osu_loop(osu_kind(c.name), size, iters, skip);
   if (c.iterations > 0) iters = c.iterations;
   if (c.skip >= 0) skip = c.skip;
   return {iters, skip};
@@ -127,57 +127,69 @@ Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<dou
 }
 }  // namespace
 
-bool is_latency_benchmark(const std::string& n) { return n == "osu_latency" || n == "osu_multi_lat" || n == "netpipe"; }
-
-std::vector<std::uint64_t> osu_default_sizes(const std::string& name) {
+namespace {
+std::vector<std::uint64_t> osu_sizes_from(std::uint64_t first) {  // [0,] 1 B .. 4 MiB, powers of two
   std::vector<std::uint64_t> s;
-  if (name == "netpipe") {  // NetPIPE: 0, then each power of two with its +-3 byte perturbations, up to 8 MiB
-    s.push_back(0);
-    for (std::uint64_t b = 1; b <= (8u << 20); b *= 2) {
-      if (b > 4 && b - 3 > s.back()) s.push_back(b - 3);
-      if (b > s.back()) s.push_back(b);
-      if (b >= 4) s.push_back(b + 3);
-    }
-    return s;
-  }
-  if (name == "smb_overhead") {
-    for (std::uint64_t b = 1; b <= (1u << 20); b *= 2) s.push_back(b);
-    return s;
-  }
-  if (is_latency_benchmark(name)) s.push_back(0);
+  if (first == 0) s.push_back(0);
   for (std::uint64_t b = 1; b <= (4u << 20); b *= 2) s.push_back(b);
   return s;
 }
+std::vector<std::uint64_t> osu_latency_sizes() { return osu_sizes_from(0); }
+std::vector<std::uint64_t> osu_stream_sizes() { return osu_sizes_from(1); }
+std::vector<std::uint64_t> netpipe_sizes() {  // NetPIPE: 0, then each power of two with its +-3 byte perturbations, up to 8 MiB
+  std::vector<std::uint64_t> s{0};
+  for (std::uint64_t b = 1; b <= (8u << 20); b *= 2) {
+    if (b > 4 && b - 3 > s.back()) s.push_back(b - 3);
+    if (b > s.back()) s.push_back(b);
+    if (b >= 4) s.push_back(b + 3);
+  }
+  return s;
+}
+}  // namespace
 
-void osu_loop(const std::string& name, std::uint64_t size, long long& iters, long long& skip) {
-  bool large = size > kLargeMessage;
-  if (name == "netpipe") {  // NetPIPE sizes its repeat count to a time budget; a fixed count per size here
-    iters = large ? 50 : 200;
-    skip = large ? 2 : 10;
-    return;
-  }
-  if (name == "smb_overhead") {
-    iters = large ? 20 : 50;
-    skip = 0;
-    return;
-  }
-  if (is_latency_benchmark(name)) {
-    iters = large ? 1000 : 10000;
-    skip = large ? 10 : 100;
-  } else {
-    iters = large ? 20 : 100;
-    skip = large ? 2 : 10;
-  }
+const std::vector<OsuKind>& osu_kinds() {
+  using P = OsuKind::Pattern;
+  // OSU's loop counts (osu_util.h: LAT_LOOP_SMALL 10000 / LARGE 1000, skip 100 / 10; BW_LOOP_SMALL 100 / LARGE 20,
+  // skip 10 / 2). NetPIPE sizes its repeat count to a time budget; a fixed count per size here.
+  static const std::vector<OsuKind> k{
+      {"osu_latency", P::PingPong, true, osu_latency_sizes, 10000, 1000, 100, 10, false, false,
+       "OSU one-way latency: ping-pong between 2 ranks (MPI_Send then MPI_Recv)", "OSU MPI Latency Test"},
+      {"osu_multi_lat", P::PingPong, false, osu_latency_sizes, 10000, 1000, 100, 10, false, false,
+       "OSU latency between N/2 pairs at once (rank i with i + N/2), averaged", "OSU MPI Multi Latency Test"},
+      {"osu_bw", P::Stream, true, osu_stream_sizes, 100, 20, 10, 2, false, false,
+       "OSU bandwidth: a window of non-blocking sends, acknowledged by a 4-byte message", "OSU MPI Bandwidth Test"},
+      {"osu_bibw", P::BiStream, true, osu_stream_sizes, 100, 20, 10, 2, false, false,
+       "OSU bidirectional bandwidth: windows in both directions at once", "OSU MPI Bi-Directional Bandwidth Test"},
+      {"osu_mbw_mr", P::Stream, false, osu_stream_sizes, 100, 20, 10, 2, false, true,
+       "OSU aggregate bandwidth and message rate of N/2 streaming pairs",
+       "OSU MPI Multiple Bandwidth / Message Rate Test"},
+      {"netpipe", P::PingPong, true, netpipe_sizes, 200, 50, 10, 2, true, false,
+       "NetPIPE ping-pong: latency and bandwidth over sizes around each power of two", ""},
+  };
+  return k;
+}
+
+const OsuKind& osu_kind(const std::string& name) {
+  for (const auto& k : osu_kinds())
+    if (k.name == name) return k;
+  throw std::invalid_argument("osu_kind: '" + name + "' is not an OSU-style point-to-point benchmark");
+}
+
+void osu_loop(const OsuKind& k, std::uint64_t size, long long& iters, long long& skip) {
+  const bool large = size > kLargeMessage;
+  iters = large ? k.iters_large : k.iters_small;
+  skip = large ? k.skip_large : k.skip_small;
 }
 
 Json run_osu(World& w, Stack& s, const OsuConfig& c) {
   int n = static_cast<int>(w.ranks());
   Ctx x{w, s, c, GlobalSync(w.sim(), n), {}, n};
   std::vector<std::vector<double>> out(c.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
-  bool lat = is_latency_benchmark(c.name);
+  const OsuKind& kind = osu_kind(c.name);
+  const bool lat = kind.pattern == OsuKind::Pattern::PingPong;
   for (int r = 0; r < n; ++r) {
     if (lat) pingpong_rank(x, r, out);
-    else stream_rank(x, r, c.name == "osu_bibw", out);
+    else stream_rank(x, r, kind.pattern == OsuKind::Pattern::BiStream, out);
   }
   w.sim().run();
   Json points = Json::array();
@@ -189,18 +201,18 @@ Json run_osu(World& w, Stack& s, const OsuConfig& c) {
       for (int r = 0; r < pairs; ++r) sum += out[k][static_cast<std::size_t>(r)];
       double lat_s = sum / pairs;
       Json p{{"bytes", size}, {"latency_us", lat_s * 1e6}};
-      if (c.name == "netpipe") p["bandwidth_GBps"] = lat_s > 0 ? static_cast<double>(size) / lat_s / 1e9 : 0.0;
+      if (kind.latency_and_bandwidth) p["bandwidth_GBps"] = lat_s > 0 ? static_cast<double>(size) / lat_s / 1e9 : 0.0;
       points.push_back(p);
     } else {
       // Aggregate bandwidth over the pairs, from the senders' average time per window (as osu_mbw_mr reports it).
       double t = 0;
       for (int r = 0; r < pairs; ++r) t += out[k][static_cast<std::size_t>(r)];
       t /= pairs;
-      double dirs = c.name == "osu_bibw" ? 2.0 : 1.0;
+      double dirs = kind.pattern == OsuKind::Pattern::BiStream ? 2.0 : 1.0;
       double bytes = static_cast<double>(size) * static_cast<double>(c.window) * dirs * pairs;
       double bw = bytes / t;
       Json p{{"bytes", size}, {"bandwidth_GBps", bw / 1e9}};
-      if (c.name == "osu_mbw_mr") p["messages_per_s"] = size ? bw / static_cast<double>(size) : 0.0;
+      if (kind.message_rate) p["messages_per_s"] = size ? bw / static_cast<double>(size) : 0.0;
       points.push_back(p);
     }
   }
@@ -209,7 +221,7 @@ Json run_osu(World& w, Stack& s, const OsuConfig& c) {
 
 // ---- The drivers: the OSU point-to-point set and NetPIPE (smb.cpp reuses the block reader) ----
 
-std::vector<std::uint64_t> read_sizes(ObjectReader& b, const std::string& name) {
+std::vector<std::uint64_t> read_sizes(ObjectReader& b, const std::vector<std::uint64_t>& defaults) {
   std::vector<std::uint64_t> sizes;
   const std::string& file = b.file();
   if (b.has("sizes")) {
@@ -226,15 +238,17 @@ std::vector<std::uint64_t> read_sizes(ObjectReader& b, const std::string& name) 
       sizes.push_back(static_cast<std::uint64_t>(x));
     }
   } else {
-    sizes = osu_default_sizes(name);
+    sizes = defaults;
   }
   return sizes;
 }
 
-OsuConfig read_osu_block(ObjectReader& b, const std::string& name, bool pingpong) {
+OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind) {
+  const std::string& name = kind.name;
+  const bool pingpong = kind.pattern == OsuKind::Pattern::PingPong;
   OsuConfig c;
   c.name = name;
-  c.sizes = read_sizes(b, name);
+  c.sizes = read_sizes(b, kind.default_sizes());
   c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
   c.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
   if (b.has("window") && pingpong)
@@ -282,14 +296,6 @@ void narrow_osu(OsuConfig& c, const Json& sel) {
 
 namespace {
 
-// How one member of the family runs: a ping-pong (latency) or a stream of windows, on exactly two ranks or on pairs.
-struct OsuKind {
-  std::string name;
-  bool pingpong, two_ranks;
-  std::string description;
-  std::string title;  // OMB's own header line ("" for NetPIPE, which has its own table)
-};
-
 class OsuDriver final : public Driver {
 public:
   OsuDriver(OsuConfig c, bool two_ranks) : c_(std::move(c)), two_ranks_(two_ranks) {}
@@ -314,12 +320,12 @@ private:
 
 // OSU micro-benchmarks' own output (OMB 5.x, osu_util.h: "%-*s%*s" with FIELD_WIDTH 18, FLOAT_PRECISION 2, MB = 1e6
 // bytes), so a simulated table can be diffed against a measured one.
-std::string osu_table(const std::string& name, const std::string& title, const Json& pts) {
-  std::string out = fmt::format("# {} v5.x\n", title);
-  if (name == "osu_latency" || name == "osu_multi_lat") {
+std::string osu_table(const OsuKind& k, const Json& pts) {
+  std::string out = fmt::format("# {} v5.x\n", k.title);
+  if (k.pattern == OsuKind::Pattern::PingPong) {
     out += fmt::format("{:<10}{:>18}\n", "# Size", "Latency (us)");
     for (auto& p : pts) out += fmt::format("{:<10}{:>18.2f}\n", p["bytes"].get<long long>(), p["latency_us"].get<double>());
-  } else if (name == "osu_mbw_mr") {
+  } else if (k.message_rate) {
     out += fmt::format("{:<10}{:>18}{:>18}\n", "# Size", "MB/s", "Messages/s");
     for (auto& p : pts)
       out += fmt::format("{:<10}{:>18.2f}{:>18.2f}\n", p["bytes"].get<long long>(), p["bandwidth_GBps"].get<double>() * 1e3,
@@ -341,22 +347,23 @@ std::string netpipe_table(const Json& pts) {
 }
 
 std::vector<DriverParam> osu_params(const OsuKind& k) {
-  const bool np = k.name == "netpipe";
-  std::string sizes = np ? "0, then each power of two up to 8 MiB with its -3 / +3 B neighbours"
-                         : k.pingpong ? "0, then powers of two 1 B .. 4 MiB" : "powers of two 1 B .. 4 MiB";
-  std::string iters = np ? "200 up to 8 KiB, 50 above" : k.pingpong ? "10000 up to 8 KiB, 1000 above (OSU)"
-                                                                      : "100 up to 8 KiB, 20 above (OSU)";
-  std::string skip = np ? "10 up to 8 KiB, 2 above" : k.pingpong ? "100 up to 8 KiB, 10 above (OSU)"
-                                                                   : "10 up to 8 KiB, 2 above (OSU)";
+  const bool pingpong = k.pattern == OsuKind::Pattern::PingPong;
+  const auto sizes = k.default_sizes();
+  std::string sizes_doc = fmt::format("{} sizes, {} B .. {} B{}", sizes.size(), sizes.front(), sizes.back(),
+                                      k.latency_and_bandwidth ? " (0, then each power of two and its -3 / +3 B neighbours)"
+                                      : sizes.front() == 0    ? " (0, then powers of two)"
+                                                              : " (powers of two)");
+  std::string iters = fmt::format("{} up to 8 KiB, {} above", k.iters_small, k.iters_large);
+  std::string skip = fmt::format("{} up to 8 KiB, {} above", k.skip_small, k.skip_large);
   std::vector<DriverParam> p{
-      {"sizes", "list of sizes (bytes or \"8 KiB\")", sizes, "message sizes, each a full benchmark loop"},
+      {"sizes", "list of sizes (bytes or \"8 KiB\")", sizes_doc, "message sizes, each a full benchmark loop"},
       {"iterations", "integer >= 1", iters, "timed iterations per size"},
       {"skip", "integer >= 0", skip, "warm-up iterations per size, not timed"}};
-  if (!k.pingpong) p.push_back({"window", "integer 1 .. 100000", "64", "non-blocking sends in flight per iteration"});
+  if (!pingpong) p.push_back({"window", "integer 1 .. 100000", "64", "non-blocking sends in flight per iteration"});
   p.push_back({"buffer_offset", "integer 0 .. 4095", "0", "bytes added to the page-aligned buffer addresses"});
   p.push_back({"buffer", "host | device", "host",
                "where the buffers live (OSU's -d rocm D D: the GPU each rank uses, nearest its core)"});
-  if (k.pingpong)
+  if (pingpong)
     p.push_back({"prepost", "boolean", "false",
                  "post the receive for the reply before sending (a what-if: replies then never arrive unexpected)"});
   return p;
@@ -365,30 +372,17 @@ std::vector<DriverParam> osu_params(const OsuKind& k) {
 }  // namespace
 
 void register_osu_drivers(DriverRegistry& reg) {
-  const std::vector<OsuKind> kinds{
-      {"osu_latency", true, true, "OSU one-way latency: ping-pong between 2 ranks (MPI_Send then MPI_Recv)",
-       "OSU MPI Latency Test"},
-      {"osu_multi_lat", true, false, "OSU latency between N/2 pairs at once (rank i with i + N/2), averaged",
-       "OSU MPI Multi Latency Test"},
-      {"osu_bw", false, true, "OSU bandwidth: a window of non-blocking sends, acknowledged by a 4-byte message",
-       "OSU MPI Bandwidth Test"},
-      {"osu_bibw", false, true, "OSU bidirectional bandwidth: windows in both directions at once",
-       "OSU MPI Bi-Directional Bandwidth Test"},
-      {"osu_mbw_mr", false, false, "OSU aggregate bandwidth and message rate of N/2 streaming pairs",
-       "OSU MPI Multiple Bandwidth / Message Rate Test"},
-      {"netpipe", true, true, "NetPIPE ping-pong: latency and bandwidth over sizes around each power of two", ""},
-  };
-  for (const auto& k : kinds) {
+  for (const auto& k : osu_kinds()) {
     DriverInfo d;
     d.name = k.name;
-    d.family = k.name == "netpipe" ? "NetPIPE" : "OSU point-to-point";
+    d.family = k.title.empty() ? "NetPIPE" : "OSU point-to-point";
     d.description = k.description;
     d.params = osu_params(k);
     d.parse = [k](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
-      return std::make_unique<OsuDriver>(read_osu_block(b, k.name, k.pingpong), k.two_ranks);
+      return std::make_unique<OsuDriver>(read_osu_block(b, k), k.two_ranks);
     };
-    if (k.title.empty()) d.table = [](const Json& res) { return netpipe_table(res["points"]); };
-    else d.table = [k](const Json& res) { return osu_table(k.name, k.title, res["points"]); };
+    if (k.latency_and_bandwidth) d.table = [](const Json& res) { return netpipe_table(res["points"]); };
+    else d.table = [&k](const Json& res) { return osu_table(k, res["points"]); };
     reg.add(std::move(d));
   }
 }

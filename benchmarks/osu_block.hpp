@@ -5,11 +5,11 @@
 
 namespace ompisim::bench {
 
-// "sizes": a non-empty list of whole byte counts (at most limits::kMaxSizes), or the benchmark's default sizes.
-std::vector<std::uint64_t> read_sizes(ObjectReader& b, const std::string& name);
+// "sizes": a non-empty list of whole byte counts (at most limits::kMaxSizes), or `defaults`.
+std::vector<std::uint64_t> read_sizes(ObjectReader& b, const std::vector<std::uint64_t>& defaults);
 // The OSU block (sizes, iterations, skip, window, buffer_offset, prepost); refuses the keys that do not apply to a
 // ping-pong (window) or a stream (prepost), and SMB's own keys.
-OsuConfig read_osu_block(ObjectReader& b, const std::string& name, bool pingpong);
+OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind);
 // An even number of ranks >= 2 at every count (pairs), and exactly 2 when `two_ranks`: InputError(file, "ranks").
 void check_pair_ranks(const DriverContext& ctx, const std::string& name, bool two_ranks);
 // A calibration evaluation of point `sel`: only its size (or 4 KiB .. 4 MiB and 100 KB for a peak), 30 iterations.

@@ -1,6 +1,8 @@
 #include "runner/registries.hpp"
 
 #include "core/errors.hpp"
+#include "engine/des_engine.hpp"
+#include "engine/simgrid_engine.hpp"
 #include "models/register.hpp"
 #include "runner/stacks.hpp"
 
@@ -12,6 +14,18 @@ const NicKindRegistry& nic_kinds() {
   static const NicKindRegistry reg = [] {
     NicKindRegistry r;
     models::register_nic_kinds(r);
+    return r;
+  }();
+  return reg;
+}
+
+const EngineRegistry& engines() {
+  static const EngineRegistry reg = [] {
+    EngineRegistry r;
+    r.add({"simgrid", "SimGrid 3.32: bulk flows share the resources they cross (CM02 max-min sharing); the default",
+           []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::SimGridEngine>(); }});
+    r.add({"des", "plain C++ discrete events: a flow takes bytes / its smallest capacity, no sharing (unit tests, cross-checks)",
+           []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::DesEngine>(); }});
     return r;
   }();
   return reg;

@@ -1,6 +1,8 @@
 // Every registry of the project, filled once by the explicit register_* functions of each folder (STYLE.md §3):
-// NIC kinds (models/), MPI stacks (runner/stacks.cpp). Collective algorithms have their own (collectives/registry).
+// NIC kinds (models/), simulation engines (engine/), MPI stacks (runner/stacks.cpp). Collective algorithms have their own (collectives/registry).
 #pragma once
+#include "core/registry.hpp"
+#include "core/sim.hpp"
 #include "platform/machine.hpp"
 #include "platform/nic.hpp"
 #include "protocols/register.hpp"
@@ -11,6 +13,14 @@
 namespace ompisim {
 
 const NicKindRegistry& nic_kinds();
+
+// Simulation engines a scenario may choose with "engine" (engine/): the name, a description, a factory.
+struct EngineInfo {
+  std::string name, description;
+  std::unique_ptr<Simulator> (*make)() = nullptr;
+};
+using EngineRegistry = NamedRegistry<EngineInfo, &EngineInfo::make>;
+const EngineRegistry& engines();
 // A machine by name (or explicit file) with the project's NIC kinds.
 std::unique_ptr<Machine> load_machine(const std::string& name_or_path);
 // The machine's software (MCA) defaults: the code defaults of each component's parameters, then the machine file's

@@ -1,7 +1,5 @@
 #include "runner/run.hpp"
 
-#include "engine/des_engine.hpp"
-#include "engine/simgrid_engine.hpp"
 #include "runner/isolate.hpp"
 #include "runner/registries.hpp"
 #include "runner/report.hpp"
@@ -89,9 +87,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   apply_sets(*m, mca, sets);
   if (!sets.empty()) m->rebuild_topology();  // links follow overridden link parameters
   Placement pl = make_placement(*m, ranks, s.ranks_per_node, s.nodes, s.file, s.mapping);
-  std::unique_ptr<Simulator> sim;
-  if (s.engine == "des") sim = std::make_unique<engine::DesEngine>();
-  else sim = std::make_unique<engine::SimGridEngine>();
+  std::unique_ptr<Simulator> sim = engines().find(s.engine)->make();
   const topology::RoutePolicyInfo* routing =
       s.routing.empty() ? nullptr : &topology::find_route_policy(s.routing, net.topology->kind(), s.file, "routing");
   World w(*sim, *m, pl, routing);

@@ -3,6 +3,7 @@
 #include "core/limits.hpp"
 #include "core/safe_name.hpp"
 #include "platform/machine.hpp"
+#include "runner/registries.hpp"
 #include "runner/stacks.hpp"
 
 #include <algorithm>
@@ -37,7 +38,8 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   }
   if (r.has("engine")) {
     s.engine = r.str("engine");
-    if (s.engine != "simgrid" && s.engine != "des") r.fail("engine", "expected 'simgrid' or 'des'");
+    if (!engines().find(s.engine))
+      r.fail("engine", fmt::format("expected one of {}", fmt::join(engines().names(), ", ")));
   }
   auto& rv = r.raw("ranks");
   if (rv.is_array() && rv.size() > limits::kMaxRankList)

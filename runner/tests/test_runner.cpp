@@ -2,6 +2,7 @@
 // determinism: the same input twice gives the same result JSON.
 #include "core/errors.hpp"
 #include "runner/isolate.hpp"
+#include "runner/registries.hpp"
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 #include "runner/scenario.hpp"
@@ -100,6 +101,15 @@ TEST_CASE("runner: the same input twice gives the same result JSON", "[runner][d
     CHECK(a.size() > 100);
     CHECK(a == b);
   }
+}
+
+// Configuration: a scenario naming an engine that is not registered. Expected: InputError on "engine" listing the
+// registered engines. How validated: the error text.
+TEST_CASE("runner: the engine is looked up in the engine registry", "[runner]") {
+  Json j = osu("simgird");
+  CHECK_THROWS_WITH(scenario_from_json(j, "e.json"),
+                    Catch::Contains("key 'engine'") && Catch::Contains("simgrid") && Catch::Contains("des"));
+  CHECK(engines().find("des")->make()->name() == "des");
 }
 
 // Configuration: work run in a child process that returns text, throws an InputError, throws another error, or

@@ -211,6 +211,8 @@ int main(int argc, char** argv) {
       std::cout << "stacks (presets):\n";
       for (auto& s : stack_registry().all())
         std::cout << "  " << s.name << " [" << s.nic_kind << "] " << s.spec.to_json().dump() << "  " << s.description << "\n";
+      std::cout << "engines (a scenario's \"engine\"):\n";
+      for (auto& e : engines().all()) std::cout << fmt::format("  {:<8} {}\n", e.name, e.description);
       std::cout << "NIC kinds:\n";
       for (auto& k : nic_kinds().all()) std::cout << "  " << k.name << "  " << k.description << "\n";
       std::cout << "benchmarks (ompisim describe NAME: the keys of its \"benchmark\" block):\n";
