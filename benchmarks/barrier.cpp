@@ -181,11 +181,8 @@ void register_barrier_driver(DriverRegistry& reg) {
     BarrierConfig c;
     std::vector<int> radices;
     c.algorithm = b.opt_str("algorithm").value_or("tuned");
-    // Cheetah's uGNI BCOL atomics come with btl/ugni (the openmpi preset, or an object whose BTLs include ugni).
-    const Json& st = ctx.stack_json;
-    const bool has_ugni = st.is_object() && st.contains("btl") && st["btl"].is_array() &&
-                          std::find(st["btl"].begin(), st["btl"].end(), Json("ugni")) != st["btl"].end();
-    if (c.algorithm.rfind("cheetah", 0) == 0 && ctx.stack != "openmpi" && !has_ugni)
+    // Cheetah's uGNI BCOL runs over a BTL with network atomics (MCA_BTL_FLAGS_ATOMIC_OPS off the node: btl/ugni).
+    if (c.algorithm.rfind("cheetah", 0) == 0 && !ctx.network_atomics)
       b.fail("algorithm", fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (btl/ugni: stack 'openmpi' "
                                       "on a Gemini machine); stack '{}' has no Cheetah component", ctx.stack));
     if (b.has("radix") && b.raw("radix").is_array() && b.raw("radix").size() > limits::kMaxRadixList)

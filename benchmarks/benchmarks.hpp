@@ -96,6 +96,9 @@ Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file);
 // The fit of compute_per_step: `eval(c)` runs the skeleton with openmpi-cm and returns its point. Fixed-point
 // iteration on the MPI time share; returns {"compute_per_step_s", "iterations": [...], "point": last point}.
 Json fit_app_compute(const AppConfig& c, const std::function<Json(double)>& eval);
+// osu_latency per size with the PML-and-above / PTL split of the stack's layer counters (qsnet-elan4 Fig. 9):
+// {"bytes", "latency_us", "pml_us", "ptl_us"}.
+Json run_pingpong_layers(World& w, Stack& s, const OsuConfig& c);
 // Sandia SMB overhead benchmark (post-work-wait): {"bytes", "side", "availability_pct", "overhead_us", "work_us",
 // "iteration_us"} per size.
 Json run_smb(World& w, Stack& s, const OsuConfig& c);

@@ -25,6 +25,9 @@ struct DriverContext {
   std::vector<long long> ranks;  // the scenario's rank counts (one, or a sweep)
   std::string stack;             // the stack's name: a preset or the label of a composed stack
   Json stack_json;               // "stack" as the scenario gives it (preset name or object of components)
+  // Whether a BTL of the stack does atomics on peers over the network (runner/stacks.hpp stack_has_network_atomics:
+  // MCA_BTL_FLAGS_ATOMIC_OPS with network reach, btl/ugni), as Cheetah's uGNI BCOL needs.
+  bool network_atomics = false;
 };
 
 class Driver;
@@ -85,7 +88,9 @@ using DriverRegistry = NamedRegistry<DriverInfo, &DriverInfo::parse>;
 void register_osu_drivers(DriverRegistry& reg);
 void register_smb_driver(DriverRegistry& reg);
 void register_barrier_driver(DriverRegistry& reg);
+void register_osu_coll_drivers(DriverRegistry& reg);  // osu_alltoall, osu_bcast, osu_allgather, osu_gather, osu_scatter
 void register_app_driver(DriverRegistry& reg);
+void register_layers_driver(DriverRegistry& reg);  // pingpong_layers.cpp
 void register_drivers(DriverRegistry& reg);  // all of the above (benchmarks/register.cpp)
 const DriverRegistry& driver_registry();
 

@@ -15,7 +15,9 @@ void register_drivers(DriverRegistry& reg) {
   register_osu_drivers(reg);
   register_smb_driver(reg);
   register_barrier_driver(reg);
+  register_osu_coll_drivers(reg);
   register_app_driver(reg);
+  register_layers_driver(reg);
 }
 
 const DriverRegistry& driver_registry() {

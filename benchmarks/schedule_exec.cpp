@@ -46,7 +46,7 @@ Completion ScheduleExec::op_done(int rank) {
 
 void ScheduleExec::issue(int rank, const coll::Op& op) {
   Run& r = runs_[static_cast<std::size_t>(rank)];
-  Buffer b{0, true};
+  Buffer b{0, true, MemSpace{buffer, -1}};
   switch (op.kind) {
     case coll::OpKind::Send: {
       int peer = r.g.world(op.peer);

@@ -26,6 +26,7 @@ public:
   using OpHook = std::function<void(int rank, const coll::Op& op, Completion done)>;
   ScheduleExec(Stack& s, int nranks) : s_(s), runs_(static_cast<std::size_t>(nranks)) {}
   OpHook amo, wait_counter;  // required only when schedules contain Amo / WaitCounter
+  MemKind buffer = MemKind::Host;  // where Send/Recv buffers live (device: each rank's GPU)
   // Called for every Send as it is posted (world ranks), e.g. to count messages by size.
   std::function<void(int rank, int peer, std::uint64_t bytes)> on_send;
   // Starts world rank `rank`'s schedule (one at a time per rank). `g` maps the schedule's ranks to world ranks.

@@ -1,6 +1,8 @@
 // See registry.hpp (mirrors the role of coll/tuned's per-collective algorithm tables, Open MPI v1.7–v4.1).
 #include "collectives/registry.hpp"
 
+#include "collectives/gather_scatter.hpp"
+
 #include "collectives/barrier/barriers.hpp"
 #include "collectives/data_colls.hpp"
 
@@ -30,6 +32,7 @@ const CollRegistry& default_registry() {
     CollRegistry r;
     register_barriers(r);
     register_data_collectives(r);
+    register_gather_scatter(r);
     return r;
   }();
   return reg;

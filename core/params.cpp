@@ -1,8 +1,26 @@
 #include "core/params.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ompisim {
+
+double param_value(const Json& v, const ParamInfo& info, const std::string& file, const std::string& key) {
+  if (info.choices.empty()) return json_quantity(v, info.dim, file, key);
+  std::string name = v.is_string() ? v.get<std::string>() : v.dump();
+  for (std::size_t i = 0; i < info.choices.size(); ++i)
+    if (info.choices[i] == name) return static_cast<double>(i);
+  std::string hint = did_you_mean(name, info.choices);
+  throw InputError(file, key, fmt::format("unknown value '{}'{} (one of: {})", name,
+                                          hint.empty() ? "" : " (did you mean '" + hint + "'?)",
+                                          fmt::join(info.choices, ", ")));
+}
+
+std::string format_param(double value, const ParamInfo& info) {
+  if (info.choices.empty()) return format_quantity(value, info.dim);
+  auto i = static_cast<std::size_t>(value);
+  return i < info.choices.size() ? info.choices[i] : std::to_string(value);
+}
 
 static void check_range(const ParamRef& r, double x, const std::string& file, const std::string& key) {
   if (x < r.info.min || x > r.info.max)
@@ -19,7 +37,8 @@ void load_sourced(ObjectReader& section, ParamList& list, bool require_all) {
       continue;
     }
     ObjectReader entry = section.object(r.info.name);
-    double x = entry.quantity("value", r.info.dim, -1e300, 1e300);
+    double x = r.info.choices.empty() ? entry.quantity("value", r.info.dim, -1e300, 1e300)
+                                      : param_value(entry.raw("value"), r.info, section.file(), entry.key_path("value"));
     check_range(r, x, section.file(), entry.key_path("value"));
     r.p->value = x;
     r.p->set = true;
@@ -42,7 +61,7 @@ void load_sourced(ObjectReader& section, ParamList& list, bool require_all) {
 void load_overrides(ObjectReader& section, ParamList& list, const std::string& source) {
   for (auto& r : list) {
     if (!section.has(r.info.name)) continue;
-    double x = json_quantity(section.raw(r.info.name), r.info.dim, section.file(), section.key_path(r.info.name));
+    double x = param_value(section.raw(r.info.name), r.info, section.file(), section.key_path(r.info.name));
     check_range(r, x, section.file(), section.key_path(r.info.name));
     r.p->value = x;
     r.p->source = source;
@@ -61,7 +80,7 @@ bool set_param(ParamList& list, const std::string& name, const std::string& text
     } catch (...) {
       v = text;
     }
-    double x = json_quantity(v, r.info.dim, "--set", name);
+    double x = param_value(v, r.info, "--set", name);
     check_range(r, x, "--set", name);
     r.p->value = x;
     r.p->source = source;
@@ -91,7 +110,7 @@ Json describe(const ParamList& list) {
   Json rows = Json::array();
   for (auto& r : list)
     rows.push_back({{"name", r.info.name},
-                    {"value", format_quantity(r.p->value, r.info.dim)},
+                    {"value", format_param(r.p->value, r.info)},
                     {"unit", unit_of(r.info.dim)},
                     {"dimension", to_string(r.info.dim)},
                     {"description", r.info.description},
@@ -102,7 +121,7 @@ Json describe(const ParamList& list) {
 
 Json resolved(const ParamList& list) {
   Json o = Json::object();
-  for (auto& r : list) o[r.info.name] = format_quantity(r.p->value, r.info.dim);
+  for (auto& r : list) o[r.info.name] = format_param(r.p->value, r.info);
   return o;
 }
 

@@ -21,7 +21,15 @@ struct ParamInfo {
   std::string description;
   double min = 0;
   double max = 1e300;
+  // A choice parameter (an MCA enumeration such as "read" | "write"): the value is the index of the chosen name, given
+  // and shown as the name; anything else is refused naming the choices. Empty: a quantity of `dim`.
+  std::vector<std::string> choices = {};
 };
+// The value of a parameter given as JSON: a quantity of its dimension, or the index of one of its choices.
+// InputError(file, key, reason) otherwise.
+double param_value(const Json& v, const ParamInfo& info, const std::string& file, const std::string& key);
+// The value as text: a quantity with its unit, or the choice's name.
+std::string format_param(double value, const ParamInfo& info);
 
 struct Sourced {
   double value = 0;

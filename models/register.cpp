@@ -3,6 +3,7 @@
 #include "models/commodity/nic.hpp"
 #include "models/gemini/nic.hpp"
 #include "models/loggp/nic.hpp"
+#include "models/qsnet/nic.hpp"
 #include "models/seastar/nic.hpp"
 #include "models/slingshot/nic.hpp"
 
@@ -15,6 +16,10 @@ void register_nic_kinds(NicKindRegistry& reg) {
   reg.add({"seastar", "Cray SeaStar / SeaStar 2.1 (XT3/XT4): Portals 3.3 firmware on a PowerPC, HyperTransport DMA",
            "Brightwell et al., IEEE Micro 2006; models/seastar/README.md",
            [] { return std::make_unique<seastar::SeaStarNic>(); }});
+  reg.add({"qsnet", "Quadrics QsNetII: Elan4 QM-500 (QDMA slot queues, RDMA read/write via the NIC MMU, chained events, "
+                    "thread processor) on PCI-X; Elite-4 quaternary fat tree",
+           "Yu, Woodall, Graham, Panda, OSU-CISRC-10/04-TR54; Beecroft et al., IEEE Micro 2005; models/qsnet/README.md",
+           [] { return std::make_unique<qsnet::QsnetNic>(); }});
   reg.add({"cxi", "HPE Slingshot-11 Cassini NIC (libfabric CXI): hardware tag matching, inline commands, offloaded "
            "rendezvous Get, overflow buffers; Rosetta dragonfly switches",
            "hardware-sources.md \u00a72; fi_cxi(7); models/slingshot/README.md",

@@ -271,7 +271,7 @@ ResourceId World::node_resource(long long node, platform::ResourceKey k) const {
 
 platform::MemSpace World::node_space(int ctx, MemSpace m) const {
   if (m.kind == MemKind::Device) {
-    int g = m.index >= 0 ? m.index : ctx_type(ctx).nearest_gpu(core_of_context(ctx));
+    int g = m.index >= 0 ? m.index : gpu_of(rank_of_context(ctx));
     if (g < 0) throw std::logic_error("a device buffer on a node without GPUs (the scenario check should refuse it)");
     return platform::MemSpace::gpu(g);
   }
@@ -281,6 +281,12 @@ platform::MemSpace World::node_space(int ctx, MemSpace m) const {
 bool World::is_local(int ctx, MemSpace src, MemSpace dst) const {
   platform::MemSpace home = platform::MemSpace::host(ctx_type(ctx).numa_of(core_of_context(ctx)));
   return node_space(ctx, src) == home && node_space(ctx, dst) == home;
+}
+
+int World::gpu_of(int rank) const {
+  if (!placement_.gpu_list.empty())
+    return placement_.gpu_list[static_cast<std::size_t>(placement_.map->local_rank(rank))];
+  return node_type(rank).nearest_gpu(core_of(rank));
 }
 
 MemSpace World::local_memory(int rank) const { return {MemKind::Host, node_type(rank).numa_of(core_of(rank))}; }
@@ -402,6 +408,22 @@ Placement make_placement(const Machine& m, long long ranks, int rpn, const std::
                                    m.node_type_def(p.nodes[0]).name, m.node_type_def(n).name, p.nodes[0], n));
   }
   ObjectReader mr(mapping, file, "");
+  if (mr.has("gpu_list")) {
+    auto list = mr.int_list("gpu_list", 0, 1 << 20);
+    for (long long n : p.nodes) {  // every node of the job must have the GPUs listed
+      const auto ngpu = static_cast<long long>(m.node_type(n).gpus().size());
+      for (std::size_t i = 0; i < list.size(); ++i)
+        if (list[i] >= ngpu)
+          throw InputError(file, fmt::format("gpu_list[{}]", i),
+                           ngpu == 0 ? fmt::format("GPU {} does not exist: a {} node has no GPU", list[i], m.name)
+                                     : fmt::format("GPU {} does not exist: a {} node has {} (0..{})", list[i], m.name,
+                                                   ngpu, ngpu - 1));
+    }
+    if (static_cast<long long>(list.size()) < rpn)
+      throw InputError(file, "gpu_list", fmt::format("{} GPUs listed for {} ranks per node (one per local rank)",
+                                                     list.size(), rpn));
+    for (auto g : list) p.gpu_list.push_back(static_cast<int>(g));
+  }
   platform::MappingPolicy policy = platform::read_mapping_policy(mr, first);
   p.map = std::make_shared<const platform::RankMap>(first, ranks, need, rpn, policy, file, "");
   p.round_robin = p.map->map_by() == platform::MapBy::Node;

@@ -5,6 +5,7 @@
 #include "core/sim.hpp"
 #include "platform/buffer.hpp"
 #include "platform/machine.hpp"
+#include "platform/nic_services.hpp"
 #include "platform/node/mapping.hpp"
 
 #include <cstdint>
@@ -27,6 +28,9 @@ struct Placement {
   std::vector<long long> nodes;  // machine node id of each node index used
   std::shared_ptr<const platform::RankMap> map;
   bool round_robin = false;      // map_by node: rank r on node index r % nodes (else block: r / ranks_per_node)
+  // "gpu_list": local rank k uses GPU gpu_list[k] of its node (HIP_VISIBLE_DEVICES / srun --gpu-bind); empty: the GPU
+  // nearest its core (NodeType::nearest_gpu).
+  std::vector<int> gpu_list;
   long long node_of(long long rank) const {
     auto n = round_robin ? rank % static_cast<long long>(nodes.size()) : rank / ranks_per_node;
     return nodes[static_cast<std::size_t>(n)];
@@ -73,6 +77,9 @@ public:
   void cpu_copy(int rank, double bytes, Callback fn, MemSpace src = {}, MemSpace dst = {});
   // The host memory of rank's NUMA node (where its buffers live), for copies from a peer's buffer.
   MemSpace local_memory(int rank) const;
+  // The GPU a rank uses (its device buffers live there): Placement::gpu_list, else the GPU nearest its core; -1 when
+  // the node has none.
+  int gpu_of(int rank) const;
   double cpu_free_at(int rank) const { return cpu_free_[rank]; }
   // An asynchronous interrupt takes `cost` of rank's core now: whatever the core is doing (application work or MPI
   // handlers) ends that much later. Does not wait for the core.
@@ -113,6 +120,9 @@ public:
   double copy_time_uncontended(double bytes, int rank = 0) const;  // on rank's node type
 
   std::uint64_t bytes_copied = 0, bulk_flows = 0;
+
+  // The NIC models of this World (platform/nic_services.hpp), shared by every protocol component on their ports.
+  NicServices& nic_services() { return *nic_services_; }
 
 private:
   ResourceId resource(const std::string& name, double capacity);
@@ -172,6 +182,7 @@ private:
   bool is_local(int ctx, MemSpace src, MemSpace dst) const;  // both in the context's own NUMA node
   std::vector<ResourceId> core_res_;  // per execution context: the copy resource of the core it is bound to
   const platform::NodeType& ctx_type(int ctx) const { return node_type(rank_of_context(ctx)); }
+  std::unique_ptr<NicServices> nic_services_ = std::make_unique<NicServices>();  // last: destroyed first
 };
 
 // Placement from a scenario: block over the machine's node order, or over an explicit node list.

@@ -5,24 +5,97 @@
 
 namespace ompisim {
 
+// Each component's register function, defined in its folder's *_component.cpp.
+namespace pml::ob1 {
+void register_component(ComponentRegistry& reg);
+}
+namespace pml::cm {
+void register_component(ComponentRegistry& reg);
+}
+namespace btl::self {
+void register_component(ComponentRegistry& reg);
+}
+namespace btl::vader {
+void register_component(ComponentRegistry& reg);
+}
+namespace btl::ugni {
+void register_component(ComponentRegistry& reg);
+}
+namespace btl::portals {
+void register_component(ComponentRegistry& reg);
+}
+namespace mtl::portals {
+void register_component(ComponentRegistry& reg);
+}
+namespace mtl::ofi {
+void register_component(ComponentRegistry& reg);
+}
+namespace ofi::cxi {
+void register_component(ComponentRegistry& reg);
+}
+namespace ofi::shm {
+void register_component(ComponentRegistry& reg);
+}
+namespace ofi::linkx {
+void register_component(ComponentRegistry& reg);
+}
+namespace native {
+void register_mpich_gni(ComponentRegistry& reg);
+void register_mpich_portals(ComponentRegistry& reg);
+void register_mpich_cxi(ComponentRegistry& reg);
+void register_mpich_qsnet(ComponentRegistry& reg);
+void register_elan4_qdma(ComponentRegistry& reg);
+}  // namespace native
+namespace pml::teg {
+void register_component(ComponentRegistry& reg);
+}
+namespace ptl::elan4 {
+void register_component(ComponentRegistry& reg);
+}
+namespace loggp {
+void register_component(ComponentRegistry& reg);
+}
+
+const char* to_string(Reach r) {
+  switch (r) {
+    case Reach::Self: return "self";
+    case Reach::Node: return "node";
+    case Reach::Network: return "network";
+  }
+  return "?";
+}
+
 bool ComponentInfo::runs_on(const std::string& nic_kind) const {
   return nic_kinds.empty() || std::find(nic_kinds.begin(), nic_kinds.end(), nic_kind) != nic_kinds.end();
 }
 
 ParamList ComponentInfo::param_list(McaParams& mca) const {
   ParamList out;
-  if (params) params(mca, [&](Sourced& s, ParamInfo info) { out.push_back({std::move(info), &s}); });
+  if (params) params.visit(mca, [&](Sourced& s, ParamInfo info) { out.push_back({std::move(info), &s}); });
   return out;
 }
 
 std::vector<std::string> ComponentInfo::param_names() const {
-  McaParams defaults;
-  return ompisim::param_names(param_list(defaults));
+  McaParams own;
+  if (params) params.declare(own);
+  return ompisim::param_names(param_list(own));
+}
+
+Json ComponentInfo::describe_params() const {
+  McaParams own;
+  if (params) params.declare(own);
+  return describe(param_list(own));
 }
 
 void ComponentRegistry::add(ComponentInfo info) {
   if (info.name.empty() || info.framework.empty()) throw std::invalid_argument("component: empty name or framework");
+  if (info.description.empty()) throw std::invalid_argument("component '" + info.id() + "' has no description");
   if (find(info.framework, info.name)) throw std::invalid_argument("component '" + info.id() + "' registered twice");
+  const int factories = !!info.make_btl + !!info.make_mtl + !!info.make_pml + !!info.make_stack;
+  if (factories != (info.part_of.empty() ? 1 : 0))
+    throw std::invalid_argument("component '" + info.id() + "' must have " +
+                                (info.part_of.empty() ? "exactly one factory" : "no factory (its parent builds it)") +
+                                " (has " + std::to_string(factories) + ")");
   entries_.push_back(std::move(info));
 }
 
@@ -46,37 +119,33 @@ std::vector<std::string> ComponentRegistry::names(const std::string& framework) 
   return out;
 }
 
+McaParams ComponentRegistry::defaults() const {
+  McaParams m;
+  for (auto& e : entries_)
+    if (e.params) e.params.declare(m);
+  return m;
+}
+
 void register_components(ComponentRegistry& reg) {
-  reg.add({"pml", "ob1", "point-to-point over BTLs (bml/r2 picks them): matching in the host, eager/RNDV/RGET protocols",
-           {"gemini", "seastar"}});
-  reg.add({"pml", "cm", "point-to-point over one MTL: matching done by the MTL (Portals on the SeaStar, libfabric)",
-           {"seastar", "cxi"}});
-  reg.add({"btl", "self", "loop-back to the sending rank", {"gemini", "seastar"}});
-  reg.add({"btl", "vader", "on-node shared memory: fast boxes, copy in/out, XPMEM single copy", {"gemini"},
-           [](McaParams& m, const ParamVisitor& v) { m.btl_vader.visit(v); }});
-  reg.add({"btl", "ugni", "Cray uGNI (Gemini): SMSG, eager-get, FMA/BTE RDMA", {"gemini"},
-           [](McaParams& m, const ParamVisitor& v) { m.btl_ugni.visit(v); }});
-  reg.add({"btl", "portals", "Portals 3 BTL (SeaStar): every peer, on-node ones included on Catamount", {"seastar"},
-           [](McaParams& m, const ParamVisitor& v) { m.btl_portals.visit(v); }});
-  reg.add({"mtl", "portals", "Portals 3 MTL (SeaStar): matching by Portals, short/long protocol", {"seastar"},
-           [](McaParams& m, const ParamVisitor& v) { m.mtl_portals.visit(v); }});
-  reg.add({"mtl", "ofi", "libfabric MTL (Open MPI v5.0): fi_tsend/fi_trecv on the provider named by stack.ofi", {"cxi"}});
-  reg.add({"ofi", "cxi", "libfabric CXI provider (Cassini): hardware matching alone, software matching under LINKx",
-           {"cxi"}});
-  reg.add({"ofi", "shm", "libfabric shm provider: inject copies, CMA/XPMEM single copy, GPU IPC with a handle cache",
-           {"cxi"}});
-  reg.add({"ofi", "linkx", "libfabric LINKx: shm+cxi under one endpoint, shared CQ and receive queue, software matching",
-           {"cxi"}});
-  reg.add({"native", "mpich_gni",
-           "Cray MPT: MPICH2 CH3/Nemesis with the uGNI netmod (same hardware, different protocol)", {"gemini"},
-           [](McaParams& m, const ParamVisitor& v) { m.native_mpich_gni.visit(v); }});
-  reg.add({"native", "mpich_portals",
-           "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above",
-           {"seastar"}, [](McaParams& m, const ParamVisitor& v) { m.native_mpich_portals.visit(v); }});
-  reg.add({"native", "mpich_cxi",
-           "Cray MPICH over libfabric CXI (hardware matching) with its own shared-memory path (XPMEM/CMA, GPU IPC)",
-           {"cxi"}});
-  reg.add({"model", "loggp", "LogGOPS reference stack (closed-form checks)", {"loggp"}});
+  pml::ob1::register_component(reg);
+  pml::cm::register_component(reg);
+  btl::self::register_component(reg);
+  btl::vader::register_component(reg);
+  btl::ugni::register_component(reg);
+  btl::portals::register_component(reg);
+  mtl::portals::register_component(reg);
+  mtl::ofi::register_component(reg);
+  ofi::cxi::register_component(reg);
+  ofi::shm::register_component(reg);
+  ofi::linkx::register_component(reg);
+  native::register_mpich_gni(reg);
+  native::register_mpich_portals(reg);
+  native::register_mpich_cxi(reg);
+  pml::teg::register_component(reg);
+  ptl::elan4::register_component(reg);
+  native::register_mpich_qsnet(reg);
+  native::register_elan4_qdma(reg);
+  loggp::register_component(reg);
 }
 
 const ComponentRegistry& component_registry() {
@@ -94,11 +163,6 @@ const ComponentInfo* mca_owner(const std::string& key) {
     if (std::find(names.begin(), names.end(), key) != names.end()) return &c;
   }
   return nullptr;
-}
-
-void McaParams::visit_registered(const ParamVisitor& v) {
-  for (auto& c : component_registry().all())
-    if (c.params) c.params(*this, v);
 }
 
 }  // namespace ompisim

@@ -1,43 +1,92 @@
-// The component registry of protocols/: every component a stack can be composed of, with its framework ("pml", "btl",
-// "mtl", "native", "model"), name, one-line description, the NIC kinds it runs on, and its software parameters (the
-// struct declared beside it, e.g. protocols/btl/ugni/btl_ugni_mca.hpp). Registration is explicit
-// (register_components, STYLE.md §3); runner/stacks.cpp composes stacks from these entries.
+// The component registry of protocols/: every component a stack can be composed of. Each component registers itself
+// once, from a `*_component.cpp` in its own folder (as Open MPI's `*_component.c` register function does), with its
+// framework ("pml", "btl", "mtl", "ofi", "native", "model"), name, one-line description, the NIC kinds it drives, the source
+// it mirrors, its MCA parameter block (name, default, unit, description, source of every parameter: the struct
+// declared beside it) and the factory of its framework:
+//   btl     make_btl   a BTL module over the World (pml/ob1 drives it through bml/r2)
+//   mtl     make_mtl   an MTL module (pml/cm drives it)
+//   pml     make_pml   the MPI stack over the modules built for it (PmlModules)
+//   native, model      make_stack: a whole stack (a comparator library, the LogGOPS reference)
+// Registration is explicit (register_components calls every component's register function, STYLE.md §3);
+// runner/stacks.cpp composes stacks from these entries by looking them up, never by testing their names.
 #pragma once
+#include "core/json_input.hpp"
 #include "core/params.hpp"
-#include "protocols/btl/portals/btl_portals_mca.hpp"
-#include "protocols/btl/ugni/btl_ugni_mca.hpp"
-#include "protocols/btl/vader/btl_vader_mca.hpp"
-#include "protocols/mtl/portals/mtl_portals_mca.hpp"
-#include "protocols/native/mpich_gni_mca.hpp"
-#include "protocols/native/mpich_portals_mca.hpp"
+#include "mpi/stack.hpp"
+#include "platform/world.hpp"
+#include "protocols/base/mca_params.hpp"
 
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ompisim {
 
-using ParamVisitor = std::function<void(Sourced&, ParamInfo)>;
-struct McaParams;
+namespace btl {
+class Btl;
+}
+namespace mtl {
+class Mtl;
+}
+
+// The modules a PML drives: pml/ob1 the BTLs (bml/r2 ranks them per peer), pml/cm one MTL.
+struct PmlModules {
+  std::vector<btl::Btl*> btls;
+  mtl::Mtl* mtl = nullptr;
+};
+
+// What a finished run hands a component that adds to the result (derived parameters, what-if tables).
+struct ComponentReport {
+  const Placement& placement;
+  const McaParams& mca;
+  const StackStats& stats;
+};
+
+// Which peers a BTL serves: only oneself, the ranks of its node, or ranks over the network.
+enum class Reach : std::uint8_t { Self, Node, Network };
+const char* to_string(Reach r);
 
 struct ComponentInfo {
   std::string framework, name, description;
-  std::vector<std::string> nic_kinds;  // empty: runs on any NIC kind
-  // Visits this component's parameters inside the run's McaParams (nullptr: the component has none).
-  std::function<void(McaParams&, const ParamVisitor&)> params = nullptr;
+  std::vector<std::string> nic_kinds{};  // empty: runs on any NIC kind
+  std::string source{};                  // the Open MPI (or library) version and file the model follows
+  ParamBlock params{};                   // its MCA parameter block (unset: it has none)
+  // The factory of its framework (exactly one is set, none for a part_of component).
+  std::function<std::unique_ptr<btl::Btl>(World&, const McaParams&)> make_btl{};
+  // `selection`: the stack's choice of the MTL's sub-components (mtl/ofi: the provider link, "shm+cxi:linkx").
+  std::function<std::unique_ptr<mtl::Mtl>(World&, const McaParams&, const std::string& selection)> make_mtl{};
+  std::function<std::unique_ptr<Stack>(World&, const McaParams&, const PmlModules&, const std::string& name)> make_pml{};
+  std::function<std::unique_ptr<Stack>(World&, const McaParams&, const std::string& name)> make_stack{};
+  // BTLs: the module's MCA_BTL_FLAGS_* (the same constant its capability record uses) and the peers it reaches.
+  std::uint32_t btl_flags = 0;
+  Reach reach = Reach::Network;
+  // Optional: adds the component's own report to a run's result.
+  std::function<void(Json& result, const ComponentReport&)> report{};
+  // A sub-component built by another component's factory ("mtl/ofi" for the libfabric providers ofi/cxi, ofi/shm,
+  // ofi/linkx, selected by the stack's "ofi" string): it has no factory of its own.
+  std::string part_of{};
+
   std::string id() const { return framework + "/" + name; }
   bool runs_on(const std::string& nic_kind) const;
-  ParamList param_list(McaParams& mca) const;
+  ParamList param_list(McaParams& mca) const;  // its parameters inside a run's McaParams
   std::vector<std::string> param_names() const;  // of the defaults
+  // [{"name","value","unit","dimension","description","source","fitted"}] of its defaults
+  Json describe_params() const;
 };
 
 class ComponentRegistry {
 public:
-  void add(ComponentInfo info);  // std::invalid_argument on an empty name or framework, or a duplicate
+  // std::invalid_argument on an empty name or framework, a missing description, a duplicate, or not exactly one
+  // factory.
+  void add(ComponentInfo info);
   const ComponentInfo* find(const std::string& framework, const std::string& name) const;
   const std::vector<ComponentInfo>& all() const { return entries_; }
   std::vector<std::string> frameworks() const;  // in registration order, once each
   std::vector<std::string> names(const std::string& framework) const;
+  // Every registered component's parameter block with its defaults, in registration order.
+  McaParams defaults() const;
 
 private:
   std::vector<ComponentInfo> entries_;
@@ -46,22 +95,5 @@ void register_components(ComponentRegistry& reg);
 const ComponentRegistry& component_registry();
 // The component whose parameter this is (nullptr: none).
 const ComponentInfo* mca_owner(const std::string& key);
-
-// A run's software parameters: one struct per component, each component receiving only its own. The aggregate's
-// parameter list is built from the registry (visit() walks the registered components in order).
-struct McaParams {
-  btl::ugni::UgniMca btl_ugni;
-  btl::vader::VaderMca btl_vader;
-  btl::portals::BtlPortalsMca btl_portals;
-  mtl::portals::MtlPortalsMca mtl_portals;
-  native::MpichGniMca native_mpich_gni;
-  native::MpichPortalsMca native_mpich_portals;
-
-  template <class V>
-  void visit(V&& v) {
-    visit_registered(ParamVisitor(std::ref(v)));
-  }
-  void visit_registered(const ParamVisitor& v);
-};
 
 }  // namespace ompisim

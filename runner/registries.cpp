@@ -34,7 +34,7 @@ const EngineRegistry& engines() {
 std::unique_ptr<Machine> load_machine(const std::string& name_or_path) { return load_machine(name_or_path, nic_kinds()); }
 
 McaParams machine_mca(const Machine& m) {
-  McaParams mca;
+  McaParams mca = component_registry().defaults();
   ObjectReader r(m.mca_defaults, m.file, "mca_defaults");
   auto list = param_list(mca);
   load_sourced(r, list, false);

@@ -91,7 +91,13 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   const topology::RoutePolicyInfo* routing =
       s.routing.empty() ? nullptr : &topology::find_route_policy(s.routing, net.topology->kind(), s.file, "routing");
   World w(*sim, *m, pl, routing);
-  auto stack = build_stack(w, mca, spec, s.stack);
+  std::unique_ptr<Stack> stack;
+  try {
+    stack = build_stack(w, mca, spec, s.stack);
+  } catch (const InputError& e) {  // a component refusing its MCA choices names the key: the file is the scenario's
+    if (e.file().empty()) throw InputError(s.file, e.key(), e.reason());
+    throw;
+  }
   Json points;
   // The fabric's resources, before seal(); each flow's path is built when the flow starts.
   w.declare_resources();

@@ -2,124 +2,40 @@
 
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
-#include "models/gemini/gni.hpp"
-#include "models/seastar/nic.hpp"
-#include "protocols/btl/portals/btl_portals.hpp"
-#include "protocols/btl/self/btl_self.hpp"
-#include "protocols/btl/ugni/btl_ugni.hpp"
-#include "protocols/btl/ugni/mailbox_memory.hpp"
-#include "protocols/btl/vader/btl_vader.hpp"
-#include "protocols/loggp/loggp_stack.hpp"
+#include "protocols/btl/btl.hpp"
+#include "protocols/mtl/mtl.hpp"
 #include "protocols/mtl/ofi/ofi_stacks.hpp"
-#include "protocols/mtl/portals/mtl_portals.hpp"
-#include "protocols/native/mpich_gni.hpp"
-#include "protocols/pml/cm/pml_cm.hpp"
-#include "protocols/pml/ob1/pml_ob1.hpp"
 
 #include <algorithm>
+#include <map>
 #include <fmt/format.h>
 
 namespace ompisim {
 
 namespace {
-// pml/ob1 + bml/r2 over the BTLs named, in that order. On Gemini, btl/ugni owns the uGNI state, which also serves
-// Cheetah's uGNI BCOL atomics.
-class Ob1Stack final : public Stack {
+// A stack composed from registered components: the modules (BTLs or one MTL) built by their components' factories,
+// and the PML built over them. Counters: the PML's, then every module's own (McaModule::add_counters), each set once.
+class ComposedStack final : public Stack {
 public:
-  Ob1Stack(World& w, const McaParams& mca, const std::vector<std::string>& btls, double overhead, std::string name)
-      : name_(std::move(name)) {
-    if (std::find(btls.begin(), btls.end(), "ugni") != btls.end())  // first, as the openmpi preset always did
-      gni_ = std::make_unique<gemini::Gni>(w, static_cast<std::uint16_t>(mca.btl_ugni.btl_ugni_smsg_max_credits.value));
-    std::vector<btl::Btl*> list;
-    for (auto& b : btls) {
-      if (b == "self") list.push_back((self_ = std::make_unique<btl::self::BtlSelf>(w)).get());
-      else if (b == "vader") list.push_back((vader_ = std::make_unique<btl::vader::BtlVader>(w, mca.btl_vader)).get());
-      else if (b == "ugni") list.push_back((ugni_ = std::make_unique<btl::ugni::BtlUgni>(w, mca.btl_ugni, *gni_)).get());
-      else if (b == "portals")
-        list.push_back((portals_ = std::make_unique<btl::portals::BtlPortals>(w, mca.btl_portals)).get());
-      else throw std::logic_error("ob1 stack: no factory for btl/" + b);
-    }
-    ob1_ = std::make_unique<pml::ob1::Ob1>(w, overhead, std::move(list), name_);
-    if (gni_)
-      ob1_->amo_provider = [this, &w](int r, int t, Completion l, Completion a) {
-        if (w.same_node(r, t)) {  // an atomic on a shared cache line (BASESMUMA-style on-node flag)
-          double s = w.signal_latency(r, t);
-          w.cpu(r, 0, [&w, s, l = std::move(l), a = std::move(a)]() mutable {
-            w.sim().after(s, std::move(a));
-            w.sim().after(s, std::move(l));
-          });
-          return;
-        }
-        gni_->amo(r, t, std::move(l), std::move(a));
-      };
-  }
-  std::string name() const override { return name_; }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { ob1_->isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { ob1_->irecv(r, s, t, b, buf, std::move(c)); }
-  void amo_add(int r, int t, Completion l, Completion a) override { ob1_->amo_add(r, t, std::move(l), std::move(a)); }
+  std::vector<std::unique_ptr<McaModule>> modules;  // declared first: destroyed after the PML that uses them
+  std::unique_ptr<Stack> pml;
+
+  std::string name() const override { return pml->name(); }
+  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml->isend(r, d, t, b, buf, std::move(c)); }
+  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml->irecv(r, s, t, b, buf, std::move(c)); }
+  void amo_add(int r, int t, Completion l, Completion a) override { pml->amo_add(r, t, std::move(l), std::move(a)); }
   StackStats stats() const override {
-    StackStats s = ob1_->stats();
-    if (gni_) {
-      s.counters["ugni_smsg"] = gni_->smsg_sent;
-      s.counters["ugni_smsg_local_events"] = gni_->smsg_local_events;
-      s.counters["ugni_credit_waits"] = gni_->credit_waits;
-      s.counters["ugni_endpoints"] = gni_->endpoints();
-      s.counters["ugni_registrations"] = gni_->registrations;
+    StackStats s = pml->stats();
+    // Each module's own counters, set (not added) into the stack's: a PML that already reports its MTL's counters
+    // (pml/cm) gives the same values, not twice them.
+    for (auto& m : modules) {
+      std::map<std::string, std::uint64_t> own;
+      m->add_counters(own);
+      for (auto& [k, v] : own) s.counters[k] = v;
     }
-    if (ugni_) {
-      s.counters["ugni_short_sends"] = ugni_->short_sends;
-      s.counters["ugni_eager_gets"] = ugni_->eager_gets;
-      s.counters["ugni_long_gets"] = ugni_->long_gets;
-      s.counters["ugni_put_fallbacks"] = ugni_->put_fallbacks;
-      s.counters["ugni_eager_buffers_held"] = ugni_->eager_buffers_held();
-    }
-    if (vader_) {
-      s.counters["vader_fbox_sends"] = vader_->fbox_sends;
-      s.counters["vader_copy_sends"] = vader_->copy_sends;
-      s.counters["vader_single_copy_sends"] = vader_->single_copy_sends;
-      s.counters["vader_xpmem_attaches"] = vader_->attaches();
-    }
-    if (portals_) portals_->add_counters(s.counters);
     return s;
   }
-
-private:
-  std::string name_;
-  std::unique_ptr<gemini::Gni> gni_;
-  std::unique_ptr<btl::self::BtlSelf> self_;
-  std::unique_ptr<btl::vader::BtlVader> vader_;
-  std::unique_ptr<btl::ugni::BtlUgni> ugni_;
-  std::unique_ptr<btl::portals::BtlPortals> portals_;
-  std::unique_ptr<pml::ob1::Ob1> ob1_;
 };
-// A request layer over the Portals matching engine. Open MPI's CM path is pml/cm over mtl/portals; Cray MPI is
-// MPICH2's request layer (ADI3 requests play pml/cm's role) over a Portals device with Cray's protocol choices: the
-// paper says the protocols are "generally similar", so the differences are data (mtl::portals::Protocol).
-class PortalsMatchingStack final : public Stack {
-public:
-  PortalsMatchingStack(World& w, mtl::portals::Protocol p, double overhead, const std::string& name)
-      : mtl_(w, std::move(p)), pml_(w, overhead, mtl_, name) {}
-  std::string name() const override { return pml_.name(); }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_.isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_.irecv(r, s, t, b, buf, std::move(c)); }
-  StackStats stats() const override { return pml_.stats(); }
-
-private:
-  mtl::portals::MtlPortals mtl_;
-  pml::cm::PmlCm pml_;
-};
-
-mtl::portals::Protocol cray_mpi_protocol(const native::MpichPortalsMca& mca) {
-  mtl::portals::Protocol p;
-  p.name = "cray-portals";
-  p.eager_limit = static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.value);
-  p.long_rendezvous = true;          // rendezvous by default above the eager limit (paper §3)
-  p.eqs_polled = 2;                  // unexpected EQ and "other" EQ polled on every progress call
-  p.unexpected_start_events = true;  // two events per unexpected message (Pritchard & Pagel)
-  p.blocks = 2;  // the unexpected buffer in two halves, so one serves while the other is re-posted
-  p.block_size = static_cast<std::uint64_t>(mca.mpich_unex_buffer_size.value) / 2;
-  return p;
-}
 
 std::string hint_text(const std::string& hint) { return hint.empty() ? "" : " (did you mean '" + hint + "'?)"; }
 }  // namespace
@@ -129,6 +45,7 @@ std::vector<StackSpec::Part> StackSpec::parts() const {
   if (!pml.empty()) out.push_back({"pml", pml, "stack.pml"});
   for (std::size_t i = 0; i < btl.size(); ++i) out.push_back({"btl", btl[i], fmt::format("stack.btl[{}]", i)});
   if (!mtl.empty()) out.push_back({"mtl", mtl, "stack.mtl"});
+  for (std::size_t i = 0; i < ptl.size(); ++i) out.push_back({"ptl", ptl[i], fmt::format("stack.ptl[{}]", i)});
   if (!ofi.empty()) {  // each provider of the link is a component ("shm+cxi:linkx": ofi/shm, ofi/cxi, ofi/linkx)
     std::string why;
     if (auto l = mtl::ofi::parse_provider_link(ofi, component_registry().names("ofi"), why)) {
@@ -146,6 +63,7 @@ Json StackSpec::to_json() const {
   if (!pml.empty()) j["pml"] = pml;
   if (!btl.empty()) j["btl"] = btl;
   if (!mtl.empty()) j["mtl"] = mtl;
+  if (!ptl.empty()) j["ptl"] = ptl;
   if (!ofi.empty()) j["ofi"] = ofi;
   if (!native.empty()) j["native"] = native;
   if (!model.empty()) j["model"] = model;
@@ -185,6 +103,12 @@ void register_stacks(StackRegistry& reg) {
            {.pml = "cm", .mtl = "ofi", .ofi = "cxi"}});
   reg.add({"native", "cxi", "Cray MPICH over libfabric CXI, with its own shared-memory and GPU IPC paths",
            {.native = "mpich_cxi"}});
+  reg.add({"openmpi-elan4", "qsnet",
+           "Open MPI (2004): pml/teg + ptl/elan4 (QDMA, RDMA read/write, chained events, progress threads)",
+           {.pml = "teg", .ptl = {"elan4"}}});
+  reg.add({"native", "qsnet", "MPICH-QsNetII over Tport: NIC tag matching, 32-byte header, NIC-driven large messages",
+           {.native = "mpich_qsnet"}});
+  reg.add({"elan4-qdma", "qsnet", "raw libelan4 QDMA ping-pong (Fig. 9's QDMA latency)", {.native = "elan4_qdma"}});
   reg.add({"loggp", "loggp", "LogGOPS reference stack (closed-form checks)", {.model = "loggp"}});
 }
 
@@ -222,16 +146,18 @@ StackSpec parse_stack_object(const Json& j, const std::string& file) {
       throw InputError(file, "stack." + fw, fmt::format("unknown framework '{}'{} (known: {})", fw,
                                                         hint_text(did_you_mean(fw, frameworks)),
                                                         fmt::join(frameworks, ", ")));
-    if (fw == "btl") {
+    if (fw == "btl" || fw == "ptl") {  // lists of transport modules
       const Json& v = it.value();
+      auto& list = fw == "btl" ? s.btl : s.ptl;
       if (!v.is_array() || v.empty())
-        throw InputError(file, "stack.btl", "expected a non-empty list of BTL names, e.g. [\"self\", \"vader\", \"ugni\"]");
+        throw InputError(file, "stack." + fw, fmt::format("expected a non-empty list of {} names, e.g. {}", fw,
+                                                          fw == "btl" ? "[\"self\", \"vader\", \"ugni\"]" : "[\"elan4\"]"));
       for (std::size_t i = 0; i < v.size(); ++i) {
-        std::string key = fmt::format("stack.btl[{}]", i);
-        std::string n = component(v[i], "btl", key);
-        if (std::find(s.btl.begin(), s.btl.end(), n) != s.btl.end())
-          throw InputError(file, key, fmt::format("btl/{} is listed twice", n));
-        s.btl.push_back(n);
+        std::string key = fmt::format("stack.{}[{}]", fw, i);
+        std::string n = component(v[i], fw, key);
+        if (std::find(list.begin(), list.end(), n) != list.end())
+          throw InputError(file, key, fmt::format("{}/{} is listed twice", fw, n));
+        list.push_back(n);
       }
       continue;
     }
@@ -255,8 +181,8 @@ StackSpec parse_stack_object(const Json& j, const std::string& file) {
   if (!single.empty()) {
     if (!s.native.empty() && !s.model.empty())
       throw InputError(file, "stack.model", "a native library and a model are each a whole stack: give one of them");
-    if (!s.pml.empty() || !s.btl.empty() || !s.mtl.empty()) {
-      std::string other = !s.pml.empty() ? "pml" : !s.btl.empty() ? "btl" : "mtl";
+    if (!s.pml.empty() || !s.btl.empty() || !s.mtl.empty() || !s.ptl.empty()) {
+      std::string other = !s.pml.empty() ? "pml" : !s.btl.empty() ? "btl" : !s.mtl.empty() ? "mtl" : "ptl";
       throw InputError(file, "stack." + other,
                        fmt::format("stack.{} is a whole stack ({}/{}); it takes no {} component", single, single,
                                    single == "native" ? s.native : s.model, other));
@@ -268,7 +194,15 @@ StackSpec parse_stack_object(const Json& j, const std::string& file) {
   if (s.mtl == "ofi" && s.ofi.empty()) s.ofi = "cxi";  // libfabric's first (fastest) provider on a Slingshot node
   if (s.pml.empty())
     throw InputError(file, "stack.pml", fmt::format("missing: {} components need a PML ({})",
-                                                    s.btl.empty() ? "mtl" : "btl", s.btl.empty() ? "cm" : "ob1"));
+                                                    !s.btl.empty() ? "btl" : !s.ptl.empty() ? "ptl" : "mtl",
+                                                    !s.btl.empty() ? "ob1" : !s.ptl.empty() ? "teg" : "cm"));
+  if (!s.ptl.empty() && s.pml != "teg")
+    throw InputError(file, "stack.ptl", fmt::format("PTLs are driven by pml/teg (Open MPI 2004), not pml/{}", s.pml));
+  if (s.pml == "teg") {
+    if (!s.btl.empty() || !s.mtl.empty())
+      throw InputError(file, !s.btl.empty() ? "stack.btl" : "stack.mtl", "pml/teg drives PTLs, not BTLs or an MTL");
+    if (s.ptl.empty()) throw InputError(file, "stack.ptl", "missing: pml/teg needs a PTL, e.g. [\"elan4\"]");
+  }
   if (s.pml == "ob1") {
     if (!s.mtl.empty()) throw InputError(file, "stack.mtl", "pml/ob1 drives BTLs, not an MTL (an MTL needs pml 'cm')");
     if (s.btl.empty()) throw InputError(file, "stack.btl", "missing: pml/ob1 needs at least one BTL, e.g. [\"self\", \"vader\", \"ugni\"]");
@@ -288,6 +222,8 @@ std::string stack_label(const Json& stack, const std::string& file) {
   if (!s.pml.empty()) parts.push_back("pml/" + s.pml);
   if (!s.btl.empty()) parts.push_back(fmt::format("btl/{{{}}}", fmt::join(s.btl, ",")));
   if (!s.mtl.empty()) parts.push_back("mtl/" + s.mtl);
+  if (!s.ofi.empty()) parts.push_back("ofi/" + s.ofi);
+  if (!s.ptl.empty()) parts.push_back(fmt::format("ptl/{{{}}}", fmt::join(s.ptl, ",")));
   if (!s.native.empty()) parts.push_back("native/" + s.native);
   if (!s.model.empty()) parts.push_back("model/" + s.model);
   return fmt::format("{}", fmt::join(parts, "+"));
@@ -322,22 +258,36 @@ StackSpec resolve_stack(const Json& stack, const std::string& kind, const std::s
 }
 
 std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSpec& s, const std::string& name) {
-  if (s.pml == "ob1") {
-    // pml/ob1's per-message software cost, measured on each machine: the machine's software.pml_ob1_overhead.
-    double overhead = w.machine().software_cost("pml_ob1_overhead");
-    return std::make_unique<Ob1Stack>(w, mca, s.btl, overhead, name);
+  std::vector<const ComponentInfo*> comps;
+  for (auto& p : s.parts()) {
+    const ComponentInfo* c = component_registry().find(p.framework, p.name);
+    if (!c) throw std::logic_error("build_stack: no component " + p.framework + "/" + p.name);
+    comps.push_back(c);
   }
-  if (s.pml == "cm" && s.mtl == "portals")
-    return std::make_unique<PortalsMatchingStack>(w, mtl::portals::open_mpi_protocol(mca.mtl_portals),
-                                                  w.machine().software_cost("pml_cm_overhead"), name);
-  if (s.pml == "cm" && s.mtl == "ofi") return mtl::ofi::make_ofi_cm_stack(w, s.ofi, name);
-  if (s.native == "mpich_cxi") return mtl::ofi::make_mpich_cxi_stack(w, name);
-  if (s.native == "mpich_gni") return std::make_unique<native::MpichGni>(w, mca.native_mpich_gni);
-  if (s.native == "mpich_portals")
-    return std::make_unique<PortalsMatchingStack>(w, cray_mpi_protocol(mca.native_mpich_portals),
-                                                  w.machine().software_cost("mpich_overhead"), name);
-  if (s.model == "loggp") return std::make_unique<loggp::LogGPStack>(w);
-  throw std::logic_error("build_stack: no factory for " + s.to_json().dump());
+  if (comps.size() == 1 && comps[0]->make_stack) return comps[0]->make_stack(w, mca, name);  // a whole stack
+  auto st = std::make_unique<ComposedStack>();
+  PmlModules mods;
+  const ComponentInfo* pml = nullptr;
+  for (const ComponentInfo* c : comps) {
+    if (c->make_btl) {
+      auto b = c->make_btl(w, mca);
+      mods.btls.push_back(b.get());
+      st->modules.push_back(std::move(b));
+    } else if (!c->part_of.empty()) {
+      continue;  // built by its parent (ofi/* providers by mtl/ofi, from the stack's selection)
+    } else if (c->make_mtl) {
+      auto m = c->make_mtl(w, mca, s.ofi);
+      mods.mtl = m.get();
+      st->modules.push_back(std::move(m));
+    } else if (c->make_pml) {
+      pml = c;
+    } else {
+      throw std::logic_error("build_stack: " + c->id() + " is a whole stack and cannot be composed");
+    }
+  }
+  if (!pml) throw std::logic_error("build_stack: no PML in " + s.to_json().dump());
+  st->pml = pml->make_pml(w, mca, mods, name);
+  return st;
 }
 
 std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::string& name, const std::string& file) {
@@ -345,28 +295,24 @@ std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::str
   return build_stack(w, mca, s, name);
 }
 
-// btl/ugni's derived SMSG limit, and the what-if of SMSG mailboxes vs MSGQ (protocols/btl/ugni/mailbox_memory) for this run.
-static void report_ugni_mailboxes(Json& res, const StackReport& r) {
-  const long long ranks = r.placement.ranks;
-  auto lim = btl::ugni::ugni_smsg_limit(r.mca.btl_ugni, ranks);
-  res["provenance"]["derived"] = {{"btl_ugni_smsg_limit (effective)", static_cast<double>(lim)}};
-  auto cr = static_cast<std::uint64_t>(r.mca.btl_ugni.btl_ugni_smsg_max_credits.value);
-  std::uint64_t eps = r.stats.counters.count("ugni_endpoints") ? r.stats.counters.at("ugni_endpoints") : 0;
-  auto mm = btl::ugni::mailbox_memory({ranks, r.placement.ranks_per_node, r.placement.node_count()}, lim, cr, eps, cr);
-  res["mailbox_memory"] = {
-      {"unit", "bytes per node (mailbox_bytes, msgq_queue_bytes: bytes each)"},
-      {"ranks", ranks}, {"ranks_per_node", r.placement.ranks_per_node}, {"nodes", r.placement.node_count()},
-      {"smsg_limit", mm.smsg_limit}, {"credits", mm.credits}, {"msgq_credits", mm.msgq_credits},
-      {"mailbox_bytes", mm.mailbox_bytes}, {"msgq_queue_bytes", mm.msgq_queue_bytes},
-      {"off_node_peers_per_rank", mm.off_node_peers}, {"ugni_endpoints", eps},
-      {"smsg_all_peers", mm.smsg_all_peers}, {"smsg_connected", mm.smsg_connected},
-      {"smsg_connected_max", mm.smsg_connected_max}, {"smsg_connected_allocated", mm.smsg_connected_allocated},
-      {"msgq_per_node", mm.msgq_per_node}};
+void stack_report(const StackSpec& spec, Json& result, const StackReport& r) {
+  for (auto& p : spec.parts())
+    if (const ComponentInfo* c = component_registry().find(p.framework, p.name); c && c->report) c->report(result, r);
 }
 
-void stack_report(const StackSpec& spec, Json& result, const StackReport& r) {
-  if (spec.pml == "ob1" && std::find(spec.btl.begin(), spec.btl.end(), "ugni") != spec.btl.end())
-    report_ugni_mailboxes(result, r);
+bool stack_has_network_atomics(const StackSpec& spec) {
+  for (auto& p : spec.parts()) {
+    const ComponentInfo* c = component_registry().find(p.framework, p.name);
+    if (c && c->reach == Reach::Network && (c->btl_flags & btl::flag::AtomicOps)) return true;
+  }
+  return false;
+}
+
+bool stack_has_network_atomics(const Json& stack, const std::string& file) {
+  if (!stack.is_string()) return stack_has_network_atomics(parse_stack_object(stack, file));
+  for (auto& p : stack_registry().all())  // a preset name: on any NIC kind it is defined for
+    if (p.name == stack.get<std::string>() && stack_has_network_atomics(p.spec)) return true;
+  return false;
 }
 
 namespace {

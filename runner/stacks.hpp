@@ -5,6 +5,7 @@
 //   {"pml": "cm", "mtl": "ofi", "ofi": "shm+cxi:linkx"} pml/cm over mtl/ofi over a libfabric provider (link)
 //   {"native": "mpich_gni"}                            a comparator library as a single component
 //   {"model": "loggp"}                                 the LogGOPS reference
+//   {"pml": "teg", "ptl": ["elan4"]}                   Open MPI 2004's pml/teg over PTL modules
 // Presets are such objects, per NIC kind:
 //   openmpi     (gemini)  {"pml": "ob1", "btl": ["self", "vader", "ugni"]}; Cheetah's uGNI BCOL atomics through uGNI
 //   native      (gemini)  {"native": "mpich_gni"}
@@ -15,6 +16,9 @@
 //   openmpi-cxi   (cxi)   {"pml": "cm", "mtl": "ofi", "ofi": "cxi"}
 //   native        (cxi)   {"native": "mpich_cxi"}
 //   loggp       (loggp)   {"model": "loggp"}
+//   openmpi-elan4 (qsnet) {"pml": "teg", "ptl": ["elan4"]}
+//   native      (qsnet)   {"native": "mpich_qsnet"}
+//   elan4-qdma  (qsnet)   {"native": "elan4_qdma"}
 #pragma once
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
@@ -31,6 +35,7 @@ struct StackSpec {
   std::string pml{};               // "ob1" or "cm" (empty for native / model stacks)
   std::vector<std::string> btl{};  // pml/ob1's BTLs, in bml/r2 order
   std::string mtl{};               // pml/cm's MTL
+  std::vector<std::string> ptl{};  // pml/teg's PTLs
   std::string native{}, model{};   // single-component stacks
   std::string ofi{};               // mtl/ofi's provider selection (opal_common_ofi_provider_include): "cxi", "shm+cxi:linkx"
   bool operator==(const StackSpec&) const = default;
@@ -42,12 +47,8 @@ struct StackSpec {
   Json to_json() const;
 };
 
-// What a stack may add to a run's result (derived parameters, what-if tables of its own components).
-struct StackReport {
-  const Placement& placement;
-  const McaParams& mca;
-  const StackStats& stats;
-};
+// What a stack's components may add to a run's result (derived parameters, what-if tables): ComponentInfo::report.
+using StackReport = ComponentReport;
 // A preset: a name, the NIC kind it runs on, a description and the components it is made of.
 struct StackInfo {
   std::string name, nic_kind, description;
@@ -75,12 +76,17 @@ std::string stack_label(const Json& stack, const std::string& file);
 // "stack" or "stack.btl[1]") when unknown or when a component does not run on this NIC kind.
 StackSpec resolve_stack(const Json& stack, const std::string& nic_kind, const std::string& machine,
                         const std::string& file);
-// Builds the stack's components over a World; each component receives only its own parameters.
+// Builds the stack's components over a World by their registered factories (BTL/MTL modules first, then the PML over
+// them; a whole-stack component alone); each component reads only its own parameter block.
 std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSpec& spec, const std::string& name);
 // A preset (or stack object) by name: resolve_stack + build_stack.
 std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::string& name, const std::string& file);
-// Adds the stack's own report (btl/ugni: derived SMSG limit and the mailbox what-if) to a result.
+// Adds each component's own report (btl/ugni: derived SMSG limit and the mailbox what-if) to a result.
 void stack_report(const StackSpec& spec, Json& result, const StackReport& r);
+// Whether a BTL of the stack does atomics on peers over the network (MCA_BTL_FLAGS_ATOMIC_OPS and network reach:
+// btl/ugni's Gemini AMOs), as Cheetah's uGNI BCOL needs. For a preset name: on any NIC kind it is defined for.
+bool stack_has_network_atomics(const StackSpec& spec);
+bool stack_has_network_atomics(const Json& stack, const std::string& file);
 
 // Scenario "mca" keys: each must be a parameter of a component of the run's stack (typo: did you mean, among them;
 // a parameter of another component: names its owner). InputError(file, "mca.<key>", reason).

@@ -135,6 +135,73 @@ Json eval_points(Runner& run, const Json& refdoc, bool only_calibration) {
   }
   return out;
 }
+// One claim check (recursive for all_of). Kinds: less (a < factor x b), less_all (every point of scenario a below b's),
+// all_of (every sub-check; a sub-check without a kind is 'less'), smoother (curve a's largest step below b's),
+// within (|a - b| <= tolerance_pct % of b), difference (min <= a - b <= max; without b: min <= a <= max).
+bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::string& f) {
+  std::string kind = chk.value("kind", "less");
+  if (kind == "less") return compare(run, chk, detail);
+  if (kind == "within") {
+    double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
+    double tol = chk.at("tolerance_pct").get<double>();
+    double dev = (a - b) / b * 100.0;
+    detail = fmt::format("{:.4g} vs {:.4g} ({:+.1f} %, tolerance ±{:g} %)", a, b, dev, tol);
+    return std::fabs(dev) <= tol;
+  }
+  if (kind == "difference") {
+    double a = value_of(run, chk.at("a"));
+    double b = chk.contains("b") ? value_of(run, chk.at("b")) : 0.0;
+    double lo = chk.at("min").get<double>(), hi = chk.at("max").get<double>();
+    detail = chk.contains("b") ? fmt::format("{:.4g} - {:.4g} = {:.4g} in [{:g}, {:g}]", a, b, a - b, lo, hi)
+                               : fmt::format("{:.4g} in [{:g}, {:g}]", a, lo, hi);
+    return a - b >= lo && a - b <= hi;
+  }
+  if (kind == "less_all") {
+    const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object());
+    const Json& rb = run.result(chk.at("b").get<std::string>(), Json::object());
+    std::string m = chk.at("metric");
+    bool holds = true;
+    for (std::size_t i = 0; i < ra["points"].size() && i < rb["points"].size(); ++i) {
+      double a = ra["points"][i][m], b = rb["points"][i][m];
+      if (!(a < b)) holds = false;
+      detail += fmt::format("{}{}: {:.3g}/{:.3g}", detail.empty() ? "" : "; ",
+                            ra["points"][i].value("ranks", ra["points"][i].value("bytes", 0LL)), a, b);
+    }
+    return holds;
+  }
+  if (kind == "all_of") {
+    bool holds = true;
+    for (auto& sub : chk.at("checks")) {
+      std::string d;
+      bool h = eval_check(run, sub, d, f);
+      holds = holds && h;
+      detail += fmt::format("{}{} {}: {}", detail.empty() ? "" : "; ", sub.value("label", ""), d, h ? "yes" : "no");
+    }
+    return holds;
+  }
+  if (kind == "smoother") {
+    // Curve a is smoother than curve b: its largest step between consecutive sizes (|log ratio| of the metric,
+    // sizes >= min_bytes, so the latency-bound start is left out) is smaller.
+    auto roughness = [&](const std::string& sc) {
+      const Json& r = run.result(sc, Json::object());
+      std::string m = chk.at("metric");
+      double worst = 0, prev = -1;
+      long long min_b = chk.value("min_bytes", 1LL);
+      for (auto& p : r["points"]) {
+        if (p["bytes"].get<long long>() < min_b) continue;
+        double v = p[m].get<double>();
+        if (prev > 0 && v > 0) worst = std::max(worst, std::fabs(std::log(v / prev)));
+        prev = v;
+      }
+      return worst;
+    };
+    double a = roughness(chk.at("a")), b = roughness(chk.at("b"));
+    detail = fmt::format("largest step |ln ratio|: {:.3f} vs {:.3f}", a, b);
+    return a < b;
+  }
+  throw std::runtime_error("unknown claim check kind '" + kind + "' in " + f);
+}
+
 }  // namespace
 
 Json validate(const std::string& paper, const Overrides& sets) {
@@ -147,53 +214,8 @@ Json validate(const std::string& paper, const Overrides& sets) {
       held.push_back({{"id", h.at("id")}, {"figure", h.value("figure", "")}, {"simulated", value_of(run, h)},
                       {"metric", h.at("metric")}, {"role", "prediction"}, {"reference", nullptr}, {"scenario", h.at("scenario")}});
     for (auto& c : doc.value("claims", Json::array())) {
-      const Json& chk = c.at("check");
-      std::string kind = chk.at("kind");
-      bool holds = false;
       std::string detail;
-      if (kind == "less") {
-        holds = compare(run, chk, detail);
-      } else if (kind == "less_all") {
-        const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object());
-        const Json& rb = run.result(chk.at("b").get<std::string>(), Json::object());
-        std::string m = chk.at("metric");
-        holds = true;
-        for (std::size_t i = 0; i < ra["points"].size() && i < rb["points"].size(); ++i) {
-          double a = ra["points"][i][m], b = rb["points"][i][m];
-          if (!(a < b)) holds = false;
-          detail += fmt::format("{}{}: {:.3g}/{:.3g}", detail.empty() ? "" : "; ",
-                                ra["points"][i].value("ranks", ra["points"][i].value("bytes", 0LL)), a, b);
-        }
-      } else if (kind == "all_of") {
-        holds = true;
-        for (auto& sub : chk.at("checks")) {
-          std::string d;
-          bool h = compare(run, sub, d);
-          holds = holds && h;
-          detail += fmt::format("{}{} {}: {}", detail.empty() ? "" : "; ", sub.value("label", ""), d, h ? "yes" : "no");
-        }
-      } else if (kind == "smoother") {
-        // Curve a is smoother than curve b: its largest step between consecutive sizes (|log ratio| of the metric,
-        // sizes >= min_bytes, so the latency-bound start is left out) is smaller.
-        auto roughness = [&](const std::string& sc) {
-          const Json& r = run.result(sc, Json::object());
-          std::string m = chk.at("metric");
-          double worst = 0, prev = -1;
-          long long min_b = chk.value("min_bytes", 1LL);
-          for (auto& p : r["points"]) {
-            if (p["bytes"].get<long long>() < min_b) continue;
-            double v = p[m].get<double>();
-            if (prev > 0 && v > 0) worst = std::max(worst, std::fabs(std::log(v / prev)));
-            prev = v;
-          }
-          return worst;
-        };
-        double a = roughness(chk.at("a")), b = roughness(chk.at("b"));
-        holds = a < b;
-        detail = fmt::format("largest step |ln ratio|: {:.3f} vs {:.3f}", a, b);
-      } else {
-        throw std::runtime_error("unknown claim check kind '" + kind + "' in " + f);
-      }
+      bool holds = eval_check(run, c.at("check"), detail, f);
       claims.push_back({{"id", c.at("id")}, {"text", c.value("text", "")}, {"holds", holds}, {"detail", detail}});
     }
   }

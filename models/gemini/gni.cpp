@@ -51,18 +51,25 @@ void RegCache::insert(std::uint64_t addr, std::uint64_t bytes) {
   map_[{addr, bytes}] = lru_.begin();
 }
 
-Gni::Gni(World& w, std::uint16_t max_credits) : w_(w), g_(gemini::nic(w.machine()).p), max_credits_(max_credits) {}
+Gni::Gni(World& w) : w_(w), g_(gemini::nic(w.machine()).p) {}
 
-Endpoint& Gni::endpoint(int rank, int peer) {
+std::size_t Gni::registration_limit(int rank) const {
+  return static_cast<std::size_t>(std::max(1.0, g_.max_registrations / w_.local_ranks(rank)));
+}
+
+Cdm::Cdm(Gni& nic, std::uint16_t max_credits)
+    : nic_(nic), w_(nic.world()), g_(nic.params()), max_credits_(max_credits) {}
+
+Endpoint& Cdm::endpoint(int rank, int peer) {
   return eps_[(static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(peer)];
 }
 
-const RegCache* Gni::regcache(int rank) const {
+const RegCache* Cdm::regcache(int rank) const {
   auto it = regcaches_.find(rank);
   return it == regcaches_.end() ? nullptr : &it->second;
 }
 
-void Gni::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Callback deliver) {
+void Cdm::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Callback deliver) {
   Endpoint& ep = endpoint(rank, peer);
   ep.pending.push_back({bytes, std::move(sent), std::move(deliver)});
   if (ep.state == EpState::Init) {
@@ -79,7 +86,7 @@ void Gni::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Call
 
 // Endpoints live in a node-based map: a reference stays valid for the whole run, so the callbacks carry it instead
 // of looking the connection up again.
-void Gni::try_flush(int rank, int peer, Endpoint& ep) {
+void Cdm::try_flush(int rank, int peer, Endpoint& ep) {
   while (!ep.pending.empty()) {
     if (!ep.take_credit()) {
       ++credit_waits;
@@ -91,7 +98,7 @@ void Gni::try_flush(int rank, int peer, Endpoint& ep) {
   }
 }
 
-void Gni::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
+void Cdm::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
   ++smsg_sent;
   double cost = g_.smsg_cpu_overhead + static_cast<double>(p.bytes) / g_.fma_pio_bandwidth;
   w_.cpu(rank, cost, [this, rank, peer, e = &ep, p = std::move(p)]() mutable {
@@ -119,8 +126,12 @@ void Gni::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
   });
 }
 
-void Gni::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Callback done) {
+void Cdm::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Callback done) {
   (op == RdmaOp::Get ? rdma_gets : rdma_puts)++;
+  nic_.rdma(op, bte, initiator, peer, bytes, std::move(done));
+}
+
+void Gni::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Callback done) {
   long long ni = w_.node_of(initiator), np = w_.node_of(peer);
   long long src = op == RdmaOp::Get ? np : ni, dst = op == RdmaOp::Get ? ni : np;
   double b = static_cast<double>(bytes);
@@ -154,12 +165,9 @@ void Gni::amo(int initiator, int target, Callback local_done, Callback at_target
   });
 }
 
-void Gni::register_buffer(int rank, Buffer b, std::uint64_t bytes, Callback ready) {
+void Cdm::register_buffer(int rank, Buffer b, std::uint64_t bytes, Callback ready) {
   auto it = regcaches_.find(rank);
-  if (it == regcaches_.end()) {
-    std::size_t limit = static_cast<std::size_t>(std::max(1.0, g_.max_registrations / w_.local_ranks(rank)));
-    it = regcaches_.emplace(rank, RegCache(limit)).first;
-  }
+  if (it == regcaches_.end()) it = regcaches_.emplace(rank, RegCache(nic_.registration_limit(rank))).first;
   if (it->second.lookup(b.addr, bytes)) {
     ready();
     return;

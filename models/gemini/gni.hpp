@@ -1,11 +1,13 @@
-// uGNI as one MPI library instance sees it (both btl/ugni and the Cray MPT netmod use it, with their own endpoints):
+// uGNI on the Gemini NIC. The NIC (Gni, one per World, shared) and one library instance's communication domain (Cdm:
+// btl/ugni and the Cray MPT netmod each own one, with their own endpoints):
 //  - endpoints created on first contact: INIT -> CONNECTING -> CONNECTED (EpBind + mailbox set-up; the first message
 //    to a peer pays endpoint_connect_time and waits in the endpoint's queue meanwhile);
 //  - SMSG mailboxes with credits per directed connection: a send takes a credit, a sender with no credit waits in the
 //    endpoint's queue, the credit returns when the receiver has consumed the message (one wire time later);
 //  - FMA (CPU-issued PIO, low start-up) and BTE (DMA engine, post cost, asynchronous, shared flow) RDMA GET/PUT;
 //  - FMA AMOs executed by the target NIC without the target CPU;
-//  - a registration cache (LRU) per rank, bounded by the registrations of the NIC shared among the node's ranks.
+//  - a registration cache (LRU) per rank and library, bounded by the registrations of the NIC shared among the
+//    node's ranks.
 // Sources: Gemini paper §II.A and §IV; Cray S-2446 "Using the GNI and DMAPP APIs"; parameters in the machine file.
 // LIMITATIONS: SMSG, control messages and AMOs are timed analytically (no bandwidth sharing); RDMA data is a flow.
 #pragma once
@@ -64,19 +66,46 @@ private:
 
 enum class RdmaOp : std::uint8_t { Get, Put };
 
+// The Gemini NIC of a World's nodes: what the hardware does for any library that opens it (FMA and BTE RDMA, AMOs
+// executed by the target NIC, the registration table shared among a node's ranks). One per World
+// (platform/nic_services.hpp): btl/ugni and the Cray MPT netmod on the same node use the same NIC.
 class Gni {
 public:
-  Gni(World& w, std::uint16_t max_credits);
-  // SMSG of `bytes` (header + payload) from rank to peer; `sent` on the sender CPU once posted, `deliver` on the
-  // receiver's CPU once polled out of the mailbox.
-  void smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Callback deliver);
+  explicit Gni(World& w);
+  static Gni& of(World& w) { return w.nic_services().get<Gni>(w); }
+  World& world() const { return w_; }
+  const GeminiParams& params() const { return g_; }
   // RDMA between initiator and peer: GET moves bytes peer -> initiator, PUT initiator -> peer. BTE when `bte`.
   // `done` runs on the initiator's CPU after its completion queue reports the transfer.
   void rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Callback done);
+  // An FMA AMO on target's memory, executed by the target's NIC (the target CPU is not involved).
   void amo(int initiator, int target, Callback local_done, Callback at_target);
+  // Registrations one rank of rank's node may hold: the NIC's table shared among the node's ranks.
+  std::size_t registration_limit(int rank) const;
+
+private:
+  World& w_;
+  const GeminiParams& g_;
+};
+
+// uGNI as one MPI library instance sees it: its communication domain (GNI_CdmCreate per library instance), with its
+// endpoints, SMSG mailboxes, credits and registration caches, over the shared Gni. btl/ugni and the Cray MPT netmod
+// each own one.
+class Cdm {
+public:
+  Cdm(Gni& nic, std::uint16_t max_credits);
+  // SMSG of `bytes` (header + payload) from rank to peer; `sent` on the sender CPU once posted, `deliver` on the
+  // receiver's CPU once polled out of the mailbox.
+  void smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Callback deliver);
+  // Gni::rdma, counted for this library.
+  void rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Callback done);
+  void amo(int initiator, int target, Callback local_done, Callback at_target) {
+    nic_.amo(initiator, target, std::move(local_done), std::move(at_target));
+  }
   // Registration through the rank's cache; `ready` once the buffer is registered.
   void register_buffer(int rank, Buffer b, std::uint64_t bytes, Callback ready);
 
+  Gni& nic() const { return nic_; }
   Endpoint& endpoint(int rank, int peer);
   std::size_t endpoints() const { return eps_.size(); }
   std::uint64_t smsg_sent = 0, credit_waits = 0, connects = 0, registrations = 0, rdma_gets = 0, rdma_puts = 0;
@@ -86,6 +115,7 @@ public:
 private:
   void try_flush(int rank, int peer, Endpoint& ep);
   void transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p);
+  Gni& nic_;
   World& w_;
   const GeminiParams& g_;
   std::uint16_t max_credits_;

@@ -10,19 +10,44 @@ namespace {
 constexpr std::size_t kEqCapacity = 64;  // the model hands events over directly; the queue only bounds memory
 }
 
-SeaStar::SeaStar(World& w, Handler handler) : w_(w), p_(seastar::nic(w.machine()).p), handler_(std::move(handler)) {}
+SeaStar::SeaStar(World& w) : w_(w), p_(seastar::nic(w.machine()).p) {}
+
+int SeaStar::open(const std::string& component, const std::vector<PtIndex>& portals, Handler handler,
+                  MatchHook on_match) {
+  const int id = static_cast<int>(clients_.size());
+  for (PtIndex pt : portals) {
+    if (pt >= portal_owner_.size()) portal_owner_.resize(pt + 1u, -1);
+    if (portal_owner_[pt] >= 0)
+      throw std::logic_error("seastar: portal table index " + std::to_string(pt) + " of " + component +
+                             " is used by " + clients_[static_cast<std::size_t>(portal_owner_[pt])].component);
+  }
+  for (PtIndex pt : portals) portal_owner_[pt] = id;
+  clients_.push_back({component, std::move(handler), std::move(on_match)});
+  return id;
+}
+
+int SeaStar::owner(PtIndex pt) const {
+  if (pt >= portal_owner_.size() || portal_owner_[pt] < 0)
+    throw std::logic_error("seastar: an event on portal table index " + std::to_string(pt) + ", which no component opened");
+  return portal_owner_[pt];
+}
 
 Nic& SeaStar::nic(int rank) {
   auto it = nics_.find(rank);
   if (it != nics_.end()) return it->second;
-  auto& n = nics_.emplace(rank, Nic(pid(rank))).first->second;
-  eqs_[rank] = n.eq_alloc(kEqCapacity);
-  return n;
+  return nics_.emplace(rank, Nic(pid(rank))).first->second;
 }
 
-EqId SeaStar::eq(int rank) {
-  nic(rank);
-  return eqs_.at(rank);
+EqId SeaStar::eq(int rank, int client) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(rank) << 8) | static_cast<std::uint32_t>(client);
+  auto it = eqs_.find(key);
+  if (it != eqs_.end()) return it->second;
+  return eqs_.emplace(key, nic(rank).eq_alloc(kEqCapacity)).first->second;
+}
+
+double SeaStar::firmware_free_at(int rank) const {
+  auto it = fw_free_.find(w_.node_of(rank));
+  return it == fw_free_.end() ? 0.0 : it->second;
 }
 
 void SeaStar::calls(int rank, int n, Callback then) {
@@ -53,8 +78,9 @@ void SeaStar::interrupt(int rank, Callback then) {
 
 void SeaStar::dispatch(int rank, const std::vector<Event>& ev) {
   for (auto& e : ev) {
-    nic(rank).eq_get(eq(rank));  // keep the bounded queue in step with what the handler saw
-    handler_(rank, e);
+    const int c = owner(e.portal_index);
+    nic(rank).eq_get(eq(rank, c));  // keep the bounded queue in step with what the handler saw
+    clients_[static_cast<std::size_t>(c)].handler(rank, e);
   }
 }
 
@@ -69,7 +95,7 @@ void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBi
   w_.sim().at(arrive, [this, rank, target, a, b, path, msg, local] {
     IncomingResult in = nic(target).deliver_put(msg);
     entries_walked += in.entries_walked;
-    if (on_match) on_match(target, in, msg);
+    if (auto& hook = clients_[static_cast<std::size_t>(owner(msg.portal_index))].on_match) hook(target, in, msg);
     double matched_at = firmware(b, p_.fw_message_cost + in.entries_walked * p_.match_entry_cost);
     double bytes = static_cast<double>(in.matched ? in.mlength : 0);
     if (in.truncated()) ++truncated;

@@ -13,6 +13,11 @@
 // core is doing (World::steal). Locally generated initiator events (SEND_END) are written by the firmware without an
 // interrupt. Events are handed to the owning stack's handler at the simulated time they are posted; the stack prices
 // its own PtlEQGet calls.
+// One SeaStar per World (platform/nic_services.hpp, SeaStar::of): every component on a node's NIC (mtl/portals,
+// btl/portals, a native library) shares its firmware timeline and its per-process Portals interface, as Portals
+// 3.3's PtlNIInit hands every caller in a process the same interface. A component opens the NIC with the portal table
+// indices it uses and gets its own event queue per rank; events and match notifications go to the component that
+// owns the event's portal index.
 // LIMITATIONS: one firmware resource per node (TX and RX processing serialised); no PowerPC scratch-memory limits; the
 // event queue is only a bounded buffer (the handler gets every event); no retransmission or flow control in the NIC.
 #pragma once
@@ -21,7 +26,9 @@
 #include "platform/world.hpp"
 
 #include <functional>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace ompisim::seastar {
 
@@ -30,13 +37,25 @@ namespace ptl = ompisim::portals;
 class SeaStar {
 public:
   using Handler = std::function<void(int rank, const ptl::Event&)>;
-  SeaStar(World& w, Handler handler);
+  // Called when the target firmware has matched (or dropped) an incoming put, before its data and events follow:
+  // a library that keeps its own unexpected list learns here that a message is on its way into a catch-all buffer.
+  using MatchHook = std::function<void(int target, const ptl::IncomingResult&, const ptl::PutMessage&)>;
+  explicit SeaStar(World& w);
+  // The World's SeaStar, created on first use.
+  static SeaStar& of(World& w) { return w.nic_services().get<SeaStar>(w); }
 
+  // A component opens the NIC: it claims `portals` (portal table indices) and receives the events of those indices
+  // (`handler`) and the match notifications of puts into them (`on_match`, optional). Returns the client id for
+  // eq(). Throws std::logic_error when an index is claimed already (two components on one portal table entry).
+  int open(const std::string& component, const std::vector<ptl::PtIndex>& portals, Handler handler,
+           MatchHook on_match = nullptr);
   ptl::Nic& nic(int rank);                       // the rank's Portals interface (created on first use)
   static ptl::ProcessId pid(int rank) { return {static_cast<std::uint32_t>(rank), 0}; }
   static int rank_of(ptl::ProcessId p) { return static_cast<int>(p.nid); }
   const SeaStarParams& params() const { return p_; }
-  ptl::EqId eq(int rank);                        // the rank's event queue (allocated with its Nic)
+  ptl::EqId eq(int rank, int client);            // the client's event queue on rank (allocated on first use)
+  // When rank's firmware (its node's PowerPC) is next free: the one timeline every component on the node shares.
+  double firmware_free_at(int rank) const;
 
   // Host cost of `n` Portals calls on rank's CPU, then `then` (still on the CPU).
   void calls(int rank, int n, Callback then);
@@ -47,10 +66,6 @@ public:
            std::uint64_t hdr_data);
   // PtlGet into a whole local MD from target's matching entry.
   void get(int rank, ptl::MdId md, int target, ptl::PtIndex pt, ptl::MatchBits bits);
-
-  // Called when the target firmware has matched (or dropped) an incoming put, before its data and events follow:
-  // a library that keeps its own unexpected list learns here that a message is on its way into a catch-all buffer.
-  std::function<void(int target, const ptl::IncomingResult&, const ptl::PutMessage&)> on_match;
 
   // The NIC's counters ("seastar_puts", ...) into a stack's statistics.
   void add_counters(std::map<std::string, std::uint64_t>& c) const;
@@ -65,11 +80,19 @@ private:
   void interrupt(int rank, Callback then);
   void dispatch(int rank, const std::vector<ptl::Event>& ev);
 
+  struct Client {
+    std::string component;
+    Handler handler;
+    MatchHook on_match;
+  };
+  int owner(ptl::PtIndex pt) const;  // the client that claimed pt
+
   World& w_;
   const SeaStarParams& p_;
-  Handler handler_;
+  std::vector<Client> clients_;
+  std::vector<int> portal_owner_;                   // by portal index: client id, -1 when unclaimed
   std::unordered_map<int, ptl::Nic> nics_;
-  std::unordered_map<int, ptl::EqId> eqs_;
+  std::unordered_map<std::uint64_t, ptl::EqId> eqs_;  // (rank, client) -> event queue
   std::unordered_map<long long, double> fw_free_;
 };
 

@@ -5,16 +5,21 @@
 // A BTL carries no PML type: a descriptor holds the PML's header as opaque bytes (the BTL reads only its length) and a
 // data segment into the user buffer. The receiving BTL calls the callback the PML registered for the descriptor's tag,
 // on the receiving rank's CPU, after charging its own receive costs.
-// LIMITATIONS: one header segment and one data segment per descriptor (Open MPI allows several of each); no PUT, no
-// atomics, no btl_del_procs; a BTL's reachability is a pure function of (rank, peer) and the World.
+// Atomics (btl_atomic_op, MCA_BTL_FLAGS_ATOMIC_OPS): a BTL with the flag adds to a counter in a peer's memory that the
+// peer's CPU does not handle (btl/vader on a shared cache line, btl/ugni by the Gemini NIC's AMO unit); Cheetah's
+// BCOLs and pml/ob1's amo_add use the first BTL with the flag that bml/r2 lists for the peer.
+// LIMITATIONS: one header segment and one data segment per descriptor (Open MPI allows several of each); no PUT; one
+// atomic operation (add, no fetch); no btl_del_procs; a BTL's reachability is a pure function of (rank, peer) and the World.
 #pragma once
 #include "core/errors.hpp"
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
+#include "protocols/base/mca_module.hpp"
 
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 namespace ompisim::btl {
@@ -28,6 +33,8 @@ constexpr std::uint32_t Rdma = Put | Get;
 constexpr std::uint32_t SendInplace = 0x0008;        // may send from the user buffer (no copy in)
 constexpr std::uint32_t RdmaMatched = 0x0040;        // RDMA can be matched by the NIC (btl/portals)
 constexpr std::uint32_t HeterogeneousRdma = 0x0100;  // RDMA also between peers of different architecture
+constexpr std::uint32_t AtomicOps = 0x08000;         // atomic operations on a peer's memory (v2.0 on)
+constexpr std::uint32_t AtomicFops = 0x10000;        // fetching atomic operations (v2.0 on)
 }  // namespace flag
 
 constexpr std::uint32_t kExclusivityHigh = 64 * 1024;  // MCA_BTL_EXCLUSIVITY_HIGH (internal loopback, shared memory)
@@ -97,10 +104,8 @@ struct Descriptor {
 
 using TagCallback = std::function<void(const Descriptor&)>;
 
-class Btl {
+class Btl : public McaModule {
 public:
-  virtual ~Btl() = default;
-  virtual std::string name() const = 0;
   virtual const BtlCaps& caps() const = 0;
   // Whether this BTL can reach `peer` from `rank` (the reachability bitmap of btl_add_procs).
   virtual bool reaches(const World& w, int rank, int peer) const = 0;
@@ -119,6 +124,12 @@ public:
   // The receiving PML has taken the descriptor's payload (copied it out): the BTL may return its buffer, or tell the
   // sender that its user buffer is free again (vader's single-copy sends). Called once per delivered descriptor.
   virtual void payload_consumed(const Descriptor& d) { (void)d; }
+  // ↔ btl_atomic_op (MCA_BTL_ATOMIC_ADD) on `target`'s counter, for a BTL with flag::AtomicOps that reaches target:
+  // `local_done` when the initiator sees completion, `at_target` when the counter is updated.
+  virtual void atomic_add(int rank, int target, Completion local_done, Completion at_target) {
+    (void)rank, (void)target, (void)local_done, (void)at_target;
+    throw std::logic_error("btl/" + name() + " has no atomic operations (no MCA_BTL_FLAGS_ATOMIC_OPS)");
+  }
   // ↔ btl_register: `cb` runs for every descriptor with tag `t` this BTL delivers. Registering a tag twice is an error.
   void register_tag(Tag t, TagCallback cb) {
     if (callbacks_[t]) throw ProtocolError("btl/" + name() + " tags", "registered", "register_tag twice");

@@ -3,19 +3,17 @@
 #pragma once
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
+#include "protocols/base/mca_module.hpp"
 
 namespace ompisim::mtl {
 
-class Mtl {
+class Mtl : public McaModule {
 public:
-  virtual ~Mtl() = default;
-  virtual std::string name() const = 0;
   // Called on the rank's CPU after pml/cm's own cost; `done` when the MPI request is complete.
   virtual void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) = 0;
   virtual void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) = 0;
   virtual std::uint64_t unexpected_now() const = 0;
   virtual std::uint64_t posted_now() const = 0;
-  virtual void add_counters(std::map<std::string, std::uint64_t>& c) const = 0;
 };
 
 }  // namespace ompisim::mtl

@@ -5,7 +5,7 @@ namespace ompisim::native {
 constexpr std::uint64_t kHdr = 48;  // MPICH packet header + GNI tag
 
 MpichGni::MpichGni(World& w, const MpichGniMca& mca)
-    : w_(w), mca_(mca), gni_(w, static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value)),
+    : w_(w), mca_(mca), gni_(gemini::Gni::of(w), static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value)),
       sw_(gemini::nic(w.machine()).software.mpich_sw_overhead), ranks_(static_cast<std::size_t>(w.ranks())) {
   double v = mca.mpich_gni_max_vshort_msg_size.value;
   vshort_ = static_cast<std::uint64_t>(v > 0 ? v : ugni_auto_smsg_limit(w.ranks()));

@@ -62,7 +62,7 @@ private:
 
   World& w_;
   const MpichGniMca& mca_;
-  gemini::Gni gni_;
+  gemini::Cdm gni_;  // the library's own uGNI communication domain over the World's Gemini NIC
   double sw_;
   std::uint64_t vshort_;
   std::vector<RankState> ranks_;

@@ -1,7 +1,8 @@
 // native/mpich_portals (Cray MPI over Portals, XT MPT): its environment variables (lower-cased), declared beside the
 // component as Open MPI's component register functions declare theirs: name, default with its source, dimension,
 // range, description.
-// runner/ aggregates one such struct per component (protocols/register.hpp); the component receives only its own.
+// The component registers it as its parameter block (its *_component.cpp: param_block<...>()); a run holds one block
+// per component (protocols/base/mca_params.hpp) and the component reads only its own (mca.get<...>()).
 #pragma once
 #include "core/params.hpp"
 

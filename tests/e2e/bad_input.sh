@@ -17,6 +17,7 @@ check too_many_ranks '{"machine": "cielo", "stack": "openmpi", "benchmark": {"na
 check bad_unit '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "mca": {"btl_ugni_eager_limit": "8 Kb/s"}}' "btl_ugni_eager_limit"
 check unknown_machine '{"machine": "cielox", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "did you mean 'cielo'"
 check wrong_stack '{"machine": "loggp", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "runs on gemini machines"
+check unknown_component '{"machine": "cielo", "stack": {"pml": "ob1", "btl": ["self", "ugnii"]}, "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2}' "key 'stack.btl\[1\]'.*unknown btl component 'ugnii'.*did you mean 'ugni'"
 check unknown_benchmark '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latencyy"}, "ranks": 2}' "key 'benchmark.name': unknown benchmark 'osu_latencyy' (did you mean 'osu_latency'?)"
 check benchmark_unknown_key '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_bw", "windw": 8}, "ranks": 2}' "key 'benchmark.windw': unknown key (did you mean 'window'?)"
 check smb_window '{"machine": "red-storm", "stack": "native", "benchmark": {"name": "smb_overhead", "window": 8}, "ranks": 2}' "key 'benchmark.window': unknown key"

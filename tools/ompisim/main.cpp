@@ -91,6 +91,32 @@ static bool draw_run(const Json& res, const OutputDir& out, const std::string& s
   return ok;
 }
 
+// `describe NAME`: a component given as "framework/name", or by a name that no machine has and only one framework
+// uses (InputError when several do: "portals" is btl/portals and mtl/portals); nullptr for a machine.
+static const ComponentInfo* find_component(const std::string& name) {
+  const auto& reg = component_registry();
+  if (auto slash = name.find('/'); slash != std::string::npos) {
+    const ComponentInfo* c = reg.find(name.substr(0, slash), name.substr(slash + 1));
+    if (!c) {
+      std::vector<std::string> ids;
+      for (auto& e : reg.all()) ids.push_back(e.id());
+      throw InputError("describe", name, fmt::format("unknown component (known: {})", fmt::join(ids, ", ")));
+    }
+    return c;
+  }
+  for (auto& [n, f] : list_machines())
+    if (n == name) return nullptr;
+  std::vector<const ComponentInfo*> hits;
+  for (auto& e : reg.all())
+    if (e.name == name) hits.push_back(&e);
+  if (hits.size() > 1) {
+    std::vector<std::string> ids;
+    for (auto* h : hits) ids.push_back(h->id());
+    throw InputError("describe", name, fmt::format("several components have this name: say which of {}", fmt::join(ids, ", ")));
+  }
+  return hits.empty() ? nullptr : hits.front();
+}
+
 int main(int argc, char** argv) {
   install_interrupt_handlers();
   CLI::App app{"ompisim: a discrete-event simulator of the Open MPI communication stack"};
@@ -145,10 +171,13 @@ int main(int argc, char** argv) {
   rep->add_option("--out", rep_out, "results directory");
 
   auto* lst = app.add_subcommand("list", "list machines, stacks, benchmarks, algorithms and scenarios");
-  auto* desc = app.add_subcommand("describe", "print every parameter of a machine with unit, value and source, or the "
-                                               "keys a benchmark's \"benchmark\" block accepts");
+  auto* desc = app.add_subcommand("describe", "print every parameter of a machine or of a component (e.g. btl/ugni) "
+                                              "with unit, value and source, or the keys a benchmark's \"benchmark\" "
+                                              "block accepts");
   std::string desc_machine;
-  desc->add_option("name", desc_machine, "machine or benchmark name (ompisim list)")->required();
+  desc->add_option("name", desc_machine, "machine, component (framework/name, or a name only one framework has) or "
+                                         "benchmark name (ompisim list)")
+      ->required();
 
   try {
     app.parse(argc, argv);
@@ -231,6 +260,25 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*desc) {
+      if (const ComponentInfo* c = find_component(desc_machine)) {
+        std::cout << fmt::format("# {}: {}\n# source: {}\n# runs on NIC kinds: {}\n", c->id(), c->description,
+                                 c->source, fmt::join(c->nic_kinds, ", "));
+        if (c->make_btl)
+          std::cout << fmt::format("# reaches: {} peers; MCA_BTL_FLAGS 0x{:x}\n", to_string(c->reach), c->btl_flags);
+        std::cout << "## MCA parameters (name, default, description, source of the default)\n";
+        auto rows = c->describe_params();
+        if (rows.empty()) std::cout << "  (no parameters)\n";
+        for (auto& row : rows)
+          std::cout << fmt::format("{:<40} {:>16}  [{}] {}\n    {}\n", row["name"].get<std::string>(),
+                                   row["value"].get<std::string>(), row["dimension"].get<std::string>(),
+                                   row["description"].get<std::string>(), row["source"].get<std::string>());
+        std::cout << "## presets using it\n";
+        for (auto& s : stack_registry().all())
+          for (auto& p : s.spec.parts())
+            if (p.framework == c->framework && p.name == c->name)
+              std::cout << "  " << s.name << " [" << s.nic_kind << "] " << s.spec.to_json().dump() << "\n";
+        return 0;
+      }
       std::unique_ptr<Machine> m;
       try {
         m = load_machine(desc_machine);

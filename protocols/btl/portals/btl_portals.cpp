@@ -13,8 +13,9 @@ constexpr std::uint64_t kRecvBlockPtr = 1, kExposedPtr = 2;
 }  // namespace
 
 BtlPortals::BtlPortals(World& w, const BtlPortalsMca& mca)
-    : w_(w), mca_(mca), ss_(w, [this](int r, const Event& e) { on_event(r, e); }),
+    : w_(w), mca_(mca), ss_(seastar::SeaStar::of(w)),
       overhead_(seastar::nic(w.machine()).software.btl_portals_overhead) {
+  client_ = ss_.open("btl/portals", {kFragTable, kRdmaTable}, [this](int r, const Event& e) { on_event(r, e); });
   // Open MPI v1.3.4 ompi/mca/btl/portals/btl_portals_component.c: exclusivity 60, eager and rndv_eager 32 KiB,
   // max_send 64 KiB, rdma_pipeline_send_length 64 KiB, rdma_pipeline_frag_size INT_MAX, min_rdma_pipeline_size 0,
   // flags RDMA | RDMA_MATCHED (no SEND flag: bml/r2 puts every BTL that reaches a peer in its send array anyway),
@@ -29,7 +30,7 @@ BtlPortals::BtlPortals(World& w, const BtlPortalsMca& mca)
   caps_.exclusivity = 60;
   caps_.latency = 0;
   caps_.bandwidth = 1000;
-  caps_.flags = flag::Send | flag::Get | flag::RdmaMatched;
+  caps_.flags = kFlags;
 }
 
 void BtlPortals::ensure(int rank) {
@@ -46,7 +47,7 @@ void BtlPortals::post_block(int rank) {
   md.length = static_cast<std::uint64_t>(mca_.btl_portals_recv_block_size.value);
   md.max_size = std::min<std::uint64_t>(caps_.max_send_size + kHdrSegmentMax, md.length);
   md.options.op_put = md.options.manage_local = md.options.event_start_disable = true;
-  md.eq = ss_.eq(rank);
+  md.eq = ss_.eq(rank, client_);
   md.user_ptr = kRecvBlockPtr;
   nic.md_attach(me, md, UnlinkOp::Unlink);
 }
@@ -93,7 +94,7 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
         md.length = static_cast<std::uint64_t>(bytes);
         md.threshold = 2;  // send, ack
         md.options.event_start_disable = true;
-        md.eq = ss_.eq(src);
+        md.eq = ss_.eq(src, client_);
         md.user_ptr = fid;
         MdId h = ss_.nic(src).md_bind(md, UnlinkOp::Unlink);
         ss_.put(src, h, AckReq::Ack, f.dst, kFragTable, 0, fid);
@@ -120,7 +121,7 @@ void BtlPortals::get(int initiator, int peer_rank, std::uint64_t bytes, Buffer l
   exposed.length = bytes;
   exposed.threshold = 1;
   exposed.options.op_get = exposed.options.event_start_disable = true;
-  exposed.eq = ss_.eq(peer_rank);
+  exposed.eq = ss_.eq(peer_rank, client_);
   exposed.user_ptr = kExposedPtr;
   pn.md_attach(me, exposed, UnlinkOp::Unlink);
   ss_.calls(initiator, 2, [this, initiator, peer_rank, bytes, local, gid] {  // PtlMDBind + PtlGet
@@ -129,7 +130,7 @@ void BtlPortals::get(int initiator, int peer_rank, std::uint64_t bytes, Buffer l
     md.length = bytes;
     md.threshold = 1;
     md.options.event_start_disable = true;
-    md.eq = ss_.eq(initiator);
+    md.eq = ss_.eq(initiator, client_);
     md.user_ptr = gid;
     MdId h = ss_.nic(initiator).md_bind(md, UnlinkOp::Unlink);
     ss_.get(initiator, h, peer_rank, kRdmaTable, gid);

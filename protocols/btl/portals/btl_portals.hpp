@@ -25,6 +25,9 @@ namespace ompisim::btl::portals {
 
 namespace ptl = ompisim::portals;
 
+// MCA_BTL_FLAGS_* of btl/portals (see the capability record in btl_portals.cpp).
+constexpr std::uint32_t kFlags = flag::Send | flag::Get | flag::RdmaMatched;
+
 class BtlPortals final : public Btl {
 public:
   BtlPortals(World& w, const BtlPortalsMca& mca);
@@ -35,7 +38,7 @@ public:
   void send(const Descriptor& d, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) override;
-  void add_counters(std::map<std::string, std::uint64_t>& c) const;
+  void add_counters(std::map<std::string, std::uint64_t>& c) const override;
   std::uint64_t credit_waits = 0, frags_sent = 0, rdma_gets = 0;
 
 private:
@@ -55,7 +58,8 @@ private:
 
   World& w_;
   const BtlPortalsMca& mca_;
-  seastar::SeaStar ss_;
+  seastar::SeaStar& ss_;  // the node's NIC, shared with every other component on it
+  int client_ = -1;       // this BTL's client id on the SeaStar (its event queues)
   BtlCaps caps_;
   double overhead_;
   std::unordered_map<int, bool> ready_;

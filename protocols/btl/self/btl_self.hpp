@@ -4,6 +4,9 @@
 
 namespace ompisim::btl::self {
 
+// MCA_BTL_FLAGS_* of btl/self (see the capability record below).
+constexpr std::uint32_t kFlags = flag::Send | flag::Put | flag::Get | flag::SendInplace;
+
 class BtlSelf final : public Btl {
 public:
   explicit BtlSelf(World& w) : w_(w) {
@@ -19,7 +22,7 @@ public:
     caps_.exclusivity = kExclusivityHigh;
     caps_.latency = 0;
     caps_.bandwidth = 100;
-    caps_.flags = flag::Send | flag::Put | flag::Get | flag::SendInplace;
+    caps_.flags = kFlags;
   }
   std::string name() const override { return "self"; }
   const BtlCaps& caps() const override { return caps_; }

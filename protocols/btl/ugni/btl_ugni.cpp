@@ -2,7 +2,9 @@
 
 namespace ompisim::btl::ugni {
 
-BtlUgni::BtlUgni(World& w, const UgniMca& mca, gemini::Gni& gni) : w_(w), mca_(mca), gni_(gni) {
+BtlUgni::BtlUgni(World& w, const UgniMca& mca)
+    : w_(w), mca_(mca),
+      gni_(gemini::Gni::of(w), static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.value)) {
   const UgniMca& m = mca;
   // Open MPI v1.8.8 ompi/mca/btl/ugni/btl_ugni_component.c: eager_limit, rndv_eager_limit and max_send_size 8 KiB
   // (eager_limit from btl_ugni_eager_limit; the other two follow it in the model), rdma_pipeline_send_length =
@@ -19,7 +21,7 @@ BtlUgni::BtlUgni(World& w, const UgniMca& mca, gemini::Gni& gni) : w_(w), mca_(m
   caps_.exclusivity = kExclusivityHigh;
   caps_.latency = 2;
   caps_.bandwidth = 40000;
-  caps_.flags = flag::Send | flag::Rdma | flag::SendInplace;
+  caps_.flags = kFlags;
   smsg_limit_ = ugni_smsg_limit(m, w.ranks());
 }
 
@@ -105,6 +107,23 @@ void BtlUgni::get(int initiator, int peer, std::uint64_t bytes, Buffer local, Bu
       gni_.smsg_send(peer, initiator, kCtrlBytes, nullptr, std::move(done));
     });
   });
+}
+
+void BtlUgni::atomic_add(int rank, int target, Completion local_done, Completion at_target) {
+  gni_.amo(rank, target, std::move(local_done), std::move(at_target));
+}
+
+void BtlUgni::add_counters(std::map<std::string, std::uint64_t>& c) const {
+  c["ugni_smsg"] = gni_.smsg_sent;
+  c["ugni_smsg_local_events"] = gni_.smsg_local_events;
+  c["ugni_credit_waits"] = gni_.credit_waits;
+  c["ugni_endpoints"] = gni_.endpoints();
+  c["ugni_registrations"] = gni_.registrations;
+  c["ugni_short_sends"] = short_sends;
+  c["ugni_eager_gets"] = eager_gets;
+  c["ugni_long_gets"] = long_gets;
+  c["ugni_put_fallbacks"] = put_fallbacks;
+  c["ugni_eager_buffers_held"] = eager_buffers_held();
 }
 
 }  // namespace ompisim::btl::ugni

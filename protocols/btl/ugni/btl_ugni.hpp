@@ -7,6 +7,9 @@
 //  - long: BTL Get() (pml/ob1 RGET) by FMA or BTE; when the GET cannot be done (size above btl_ugni_get_limit, or a
 //    buffer/length not 4-byte aligned) the receiver sends PUT_INIT, the sender PUTs and sends RDMA_COMPLETE: two extra
 //    SMSG messages.
+//  - atomics (MCA_BTL_FLAGS_ATOMIC_OPS): an FMA AMO executed by the target's Gemini NIC (Cheetah's uGNI BCOL).
+// The component's uGNI communication domain (endpoints, mailboxes, credits, registration caches) is its own
+// (gemini::Cdm); the NIC (gemini::Gni) is the World's, shared with any other library on it.
 #pragma once
 #include "models/gemini/gni.hpp"
 #include "mpi/stack.hpp"
@@ -19,10 +22,13 @@
 namespace ompisim::btl::ugni {
 
 constexpr std::uint64_t kCtrlBytes = 48;  // INIT_GET / PUT_INIT / RDMA_COMPLETE descriptors
+// MCA_BTL_FLAGS_* of btl/ugni: SEND | RDMA | SEND_INPLACE (v1.8.8), and ATOMIC_OPS for the Gemini AMOs of Cheetah's
+// uGNI BCOL (v1.8.8 has no btl_atomic_op; v2.0 on sets the flag).
+constexpr std::uint32_t kFlags = flag::Send | flag::Rdma | flag::SendInplace | flag::AtomicOps;
 
 class BtlUgni final : public Btl {
 public:
-  BtlUgni(World& w, const UgniMca& mca, gemini::Gni& gni);
+  BtlUgni(World& w, const UgniMca& mca);
   std::string name() const override { return "ugni"; }
   const BtlCaps& caps() const override { return caps_; }
   // Ranks on other nodes (v1.8.8 mca_btl_ugni_add_procs skips OPAL_PROC_ON_LOCAL_NODE peers: vader serves them).
@@ -31,6 +37,9 @@ public:
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) override;
   void payload_consumed(const Descriptor& d) override;
+  void atomic_add(int rank, int target, Completion local_done, Completion at_target) override;
+  void add_counters(std::map<std::string, std::uint64_t>& c) const override;
+  const gemini::Cdm& cdm() const { return gni_; }
   std::uint64_t smsg_limit() const { return smsg_limit_; }
   EagerPool& pool(int rank);
   std::uint64_t short_sends = 0, eager_gets = 0, long_gets = 0, put_fallbacks = 0;
@@ -39,7 +48,7 @@ public:
 private:
   World& w_;
   const UgniMca& mca_;
-  gemini::Gni& gni_;
+  gemini::Cdm gni_;  // this library instance's uGNI communication domain
   BtlCaps caps_;
   std::uint64_t smsg_limit_;
   std::unordered_map<int, EagerPool> pools_;             // per rank, created on first use

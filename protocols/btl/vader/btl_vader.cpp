@@ -18,7 +18,22 @@ BtlVader::BtlVader(World& w, const VaderMca& mca) : w_(w), mca_(mca) {
   caps_.exclusivity = kExclusivityHigh;
   caps_.latency = 1;
   caps_.bandwidth = 40000;
-  caps_.flags = flag::Send | flag::Rdma | flag::SendInplace;
+  caps_.flags = kFlags;
+}
+
+void BtlVader::atomic_add(int rank, int target, Completion local_done, Completion at_target) {
+  double s = w_.signal_latency(rank, target);
+  w_.cpu(rank, 0, [this, s, l = std::move(local_done), a = std::move(at_target)]() mutable {
+    w_.sim().after(s, std::move(a));
+    w_.sim().after(s, std::move(l));
+  });
+}
+
+void BtlVader::add_counters(std::map<std::string, std::uint64_t>& c) const {
+  c["vader_fbox_sends"] = fbox_sends;
+  c["vader_copy_sends"] = copy_sends;
+  c["vader_single_copy_sends"] = single_copy_sends;
+  c["vader_xpmem_attaches"] = attaches();
 }
 
 double BtlVader::attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes) {

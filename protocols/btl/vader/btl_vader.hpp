@@ -5,7 +5,9 @@
 //    with XPMEM (attach at least 2 MiB at a time, attachments cached) and copies once; the sender's buffer is free when
 //    the receiver signals back;
 //  - any other larger data (ob1 RNDV/FRAG fragments, non-contiguous buffers): copy-in / copy-out through a shared-memory fragment;
-//  - RDMA GET (pml/ob1 RGET above the eager limit): XPMEM single copy by the receiver.
+//  - RDMA GET (pml/ob1 RGET above the eager limit): XPMEM single copy by the receiver;
+//  - atomics (MCA_BTL_FLAGS_ATOMIC_OPS): an atomic on a cache line both ranks map, seen by the target's polling core
+//    one cache-line transfer later (Cheetah's BASESMUMA-style on-node flags).
 // LIMITATIONS: fast-box ring capacity and fragment free lists are not modelled (no back-pressure on node).
 #pragma once
 #include "protocols/base/xpmem.hpp"
@@ -17,6 +19,10 @@
 
 namespace ompisim::btl::vader {
 
+// MCA_BTL_FLAGS_* of btl/vader: RDMA | SEND_INPLACE (v1.8.8; v4.1.6 adds SEND), and ATOMIC_OPS for the model's
+// on-node atomics on shared cache lines (v1.8.8 has no btl_atomic_op; v3.0 on sets the flag).
+constexpr std::uint32_t kFlags = flag::Send | flag::Rdma | flag::SendInplace | flag::AtomicOps;
+
 class BtlVader final : public Btl {
 public:
   BtlVader(World& w, const VaderMca& mca);
@@ -27,6 +33,8 @@ public:
   void send(const Descriptor& d, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void payload_consumed(const Descriptor& d) override;
+  void atomic_add(int rank, int target, Completion local_done, Completion at_target) override;
+  void add_counters(std::map<std::string, std::uint64_t>& c) const override;
   std::uint64_t fbox_sends = 0, copy_sends = 0, single_copy_sends = 0;
   std::uint64_t attaches() const { return xpmem_.attaches; }
 

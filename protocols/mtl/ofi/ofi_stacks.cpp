@@ -80,9 +80,11 @@ o::shm::ShmConfig shm_config(World& w) {
 }
 
 // pml/cm + mtl/ofi over one endpoint: the CXI provider alone, or LINKx over shm and cxi.
-class OfiCmStack final : public Stack {
+// mtl/ofi as one MTL module: the providers of the link (cxi; with LINKx also shm and the LINKx endpoint over both)
+// and the MTL over the endpoint the link exposes. pml/cm is built over it by its own component.
+class OfiMtlModule final : public Mtl {
 public:
-  OfiCmStack(World& w, const ProviderLink& link, std::string name) : name_(std::move(name)) {
+  OfiMtlModule(World& w, const ProviderLink& link) {
     const auto& n = slingshot::nic(w.machine());
     cxi_ = std::make_unique<o::cxi::CxiProvider>(w, o::cxi::CxiConfig::from(n.p, n.software));
     o::Endpoint* ep = cxi_.get();
@@ -92,20 +94,19 @@ public:
       ep = linkx_.get();
     }
     mtl_ = std::make_unique<MtlOfi>(w, *ep);
-    pml_ = std::make_unique<pml::cm::PmlCm>(w, n.software.pml_cm_overhead, *mtl_, name_);
   }
-  std::string name() const override { return name_; }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_->isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_->irecv(r, s, t, b, buf, std::move(c)); }
-  StackStats stats() const override { return pml_->stats(); }
+  std::string name() const override { return mtl_->name(); }
+  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { mtl_->isend(r, d, t, b, buf, std::move(c)); }
+  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { mtl_->irecv(r, s, t, b, buf, std::move(c)); }
+  std::uint64_t unexpected_now() const override { return mtl_->unexpected_now(); }
+  std::uint64_t posted_now() const override { return mtl_->posted_now(); }
+  void add_counters(std::map<std::string, std::uint64_t>& c) const override { mtl_->add_counters(c); }
 
 private:
-  std::string name_;
   std::unique_ptr<o::cxi::CxiProvider> cxi_;
   std::unique_ptr<o::shm::ShmProvider> shm_;
   std::unique_ptr<o::linkx::Linkx> linkx_;
   std::unique_ptr<MtlOfi> mtl_;
-  std::unique_ptr<pml::cm::PmlCm> pml_;
 };
 
 // Cray MPICH over CXI: an endpoint that sends on-node messages through the shared-memory path (MPICH's own matching
@@ -183,11 +184,11 @@ private:
 };
 }  // namespace
 
-std::unique_ptr<Stack> make_ofi_cm_stack(World& w, const std::string& provider, const std::string& name) {
+std::unique_ptr<Mtl> make_ofi_mtl(World& w, const std::string& provider) {
   std::string why;
   auto link = parse_provider_link(provider, {"cxi", "shm", "linkx"}, why);
   if (!link) throw std::logic_error("mtl/ofi: " + why);
-  return std::make_unique<OfiCmStack>(w, *link, name);
+  return std::make_unique<OfiMtlModule>(w, *link);
 }
 
 std::unique_ptr<Stack> make_mpich_cxi_stack(World& w, const std::string& name) {

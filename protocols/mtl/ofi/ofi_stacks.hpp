@@ -1,9 +1,10 @@
 // Stacks over libfabric on a Slingshot (cxi NIC kind) machine, built from the machine's one parameter set:
-//   pml/cm + mtl/ofi over the provider link named by opal_common_ofi_provider_include ("cxi", or "shm+cxi:linkx"),
+//   mtl/ofi (the MTL module pml/cm drives) over the provider link named by opal_common_ofi_provider_include ("cxi", or "shm+cxi:linkx"),
 //   native/mpich_cxi: Cray MPICH (CH4): on-node messages through its shared-memory path (software matching in
 //   MPICH, XPMEM/CMA single copy, GPU IPC), off-node ones through the CXI provider with hardware matching.
 #pragma once
 #include "mpi/stack.hpp"
+#include "protocols/mtl/mtl.hpp"
 #include "platform/world.hpp"
 
 #include <memory>
@@ -23,7 +24,8 @@ struct ProviderLink {
 std::optional<ProviderLink> parse_provider_link(const std::string& s, const std::vector<std::string>& known,
                                                 std::string& why);
 
-std::unique_ptr<Stack> make_ofi_cm_stack(World& w, const std::string& provider, const std::string& name);
+// mtl/ofi over the provider link `provider` ("cxi", "shm+cxi:linkx"): the MTL module pml/cm drives.
+std::unique_ptr<Mtl> make_ofi_mtl(World& w, const std::string& provider);
 std::unique_ptr<Stack> make_mpich_cxi_stack(World& w, const std::string& name);
 
 }  // namespace ompisim::mtl::ofi

@@ -23,9 +23,9 @@ Protocol open_mpi_protocol(const MtlPortalsMca& mca) {
 }
 
 MtlPortals::MtlPortals(World& w, Protocol p)
-    : w_(w), proto_(std::move(p)), ss_(w, [this](int r, const Event& e) { on_event(r, e); }),
-      eager_(proto_.eager_limit) {
-  ss_.on_match = [this](int t, const IncomingResult& in, const PutMessage& m) { on_match(t, in, m); };
+    : w_(w), proto_(std::move(p)), ss_(seastar::SeaStar::of(w)), eager_(proto_.eager_limit) {
+  client_ = ss_.open("mtl/" + proto_.name, {kSendTable, kReadTable}, [this](int r, const Event& e) { on_event(r, e); },
+                     [this](int t, const IncomingResult& in, const PutMessage& m) { on_match(t, in, m); });
 }
 
 void MtlPortals::ensure(int rank) {
@@ -38,7 +38,7 @@ void MtlPortals::ensure(int rank) {
   Md md;
   md.length = 0;
   md.options.op_put = md.options.truncate = md.options.ack_disable = md.options.event_start_disable = true;
-  md.eq = ss_.eq(rank);
+  md.eq = ss_.eq(rank, client_);
   md.user_ptr = kLongCatchPtr;
   nic.md_attach(rs.long_catch, md, UnlinkOp::Retain);
   for (int i = 0; i < proto_.blocks; ++i) post_block(rank);
@@ -53,7 +53,7 @@ void MtlPortals::post_block(int rank) {
   md.max_size = std::min<std::uint64_t>(std::max<std::uint64_t>(eager_, 1), md.length);
   md.options.op_put = md.options.manage_local = md.options.ack_disable = true;
   md.options.event_start_disable = !proto_.unexpected_start_events;
-  md.eq = ss_.eq(rank);
+  md.eq = ss_.eq(rank, client_);
   md.user_ptr = kBlockPtr;
   nic.md_attach(me, md, UnlinkOp::Unlink);
   ++c_["mtl_short_blocks_posted"];
@@ -81,7 +81,7 @@ void MtlPortals::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer b
     md.start = buf.addr;
     md.length = bytes;
     md.options.event_start_disable = true;
-    md.eq = ss_.eq(rank);
+    md.eq = ss_.eq(rank, client_);
     md.user_ptr = id;
     if (!is_long) {
       md.threshold = 1;
@@ -129,7 +129,7 @@ void MtlPortals::irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer b
     md.length = bytes;
     md.threshold = 1;
     md.options.op_put = md.options.truncate = md.options.event_start_disable = true;
-    md.eq = ss_.eq(rank);
+    md.eq = ss_.eq(rank, client_);
     md.user_ptr = id;
     nic.md_attach(me, md, UnlinkOp::Unlink);
     recv_keys_.erase(id);
@@ -173,7 +173,7 @@ void MtlPortals::finish_unexpected(int rank, std::uint64_t rid, const Unexpected
     md.length = std::min(op.bytes, u.rlength);  // a truncating receive pulls only what fits
     md.threshold = 1;
     md.options.event_start_disable = true;
-    md.eq = ss_.eq(rank);
+    md.eq = ss_.eq(rank, client_);
     md.user_ptr = rid;
     MdId h = ss_.nic(rank).md_bind(md, UnlinkOp::Unlink);
     ss_.get(rank, h, u.src, kReadTable, u.hdr_data);

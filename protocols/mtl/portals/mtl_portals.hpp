@@ -87,7 +87,8 @@ private:
 
   World& w_;
   Protocol proto_;
-  seastar::SeaStar ss_;
+  seastar::SeaStar& ss_;  // the node's NIC, shared with every other component on it
+  int client_ = -1;       // this MTL's client id on the SeaStar (its event queues)
   std::uint64_t eager_;
   std::unordered_map<int, RankState> ranks_;
   std::unordered_map<std::uint64_t, Op> ops_;

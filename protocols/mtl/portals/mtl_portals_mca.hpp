@@ -1,6 +1,7 @@
 // mtl/portals: its software parameters, declared beside the component as ompi/mca/mtl/portals/mtl_portals_component.c declares
 // them: full MCA (or lower-cased Cray MPT environment) name, default with its source, dimension, range, description.
-// runner/ aggregates one such struct per component (protocols/register.hpp); the component receives only its own.
+// The component registers it as its parameter block (its *_component.cpp: param_block<...>()); a run holds one block
+// per component (protocols/base/mca_params.hpp) and the component reads only its own (mca.get<...>()).
 #pragma once
 #include "core/params.hpp"
 

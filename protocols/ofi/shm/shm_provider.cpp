@@ -78,7 +78,7 @@ void ShmProvider::deliver(std::uint64_t id, RxEntry* e) {
   bool miss = ipc_cache_.insert({dst, m.src, m.sbuf.addr}).second;
   n_[miss ? "shm_ipc_open" : "shm_ipc_cache_hit"]++;
   MemSpace from = m.sbuf.space.kind == MemKind::Device ? m.sbuf.space : w_.local_memory(m.src);
-  if (from.kind == MemKind::Device && from.index < 0) from.index = w_.node_type(m.src).nearest_gpu(w_.core_of(m.src));
+  if (from.kind == MemKind::Device && from.index < 0) from.index = w_.gpu_of(m.src);
   double setup = (miss ? c_.ipc_open_cost : 0.0) + c_.gpu_copy_latency;
   w_.cpu(dst, setup, [this, id, e, dst, bytes, from] {
     w_.cpu_copy(dst, bytes, [this, id, e] {

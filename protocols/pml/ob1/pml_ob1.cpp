@@ -23,9 +23,13 @@ std::uint64_t Ob1::frag_bytes(const btl::Btl* b) const {
 }
 
 void Ob1::amo_add(int rank, int target, Completion local_done, Completion at_target) {
-  if (!amo_provider) Stack::amo_add(rank, target, std::move(local_done), std::move(at_target));
-  ++st_.amos;
-  amo_provider(rank, target, std::move(local_done), std::move(at_target));
+  for (const auto& b : bml_.endpoint(rank, target).send)
+    if (b.btl->caps().has(btl::flag::AtomicOps)) {
+      ++st_.amos;
+      b.btl->atomic_add(rank, target, std::move(local_done), std::move(at_target));
+      return;
+    }
+  Stack::amo_add(rank, target, std::move(local_done), std::move(at_target));
 }
 
 StackStats Ob1::stats() const {

@@ -38,8 +38,8 @@ public:
   void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
   void amo_add(int rank, int target, Completion local_done, Completion at_target) override;
   StackStats stats() const override;
-  // Remote atomics come from a BCOL, not from ob1 (Cheetah's uGNI BCOL talks to uGNI directly).
-  std::function<void(int, int, Completion, Completion)> amo_provider;
+  // Remote atomics (Cheetah's BCOLs) go to the first BTL with MCA_BTL_FLAGS_ATOMIC_OPS in bml/r2's send array for
+  // the peer (btl/vader on the node, btl/ugni off it); with none, Stack::amo_add's error.
   bml::r2::BmlR2& bml() { return bml_; }
   // Bytes of FRAG data given to `b` so far: the rendezvous schedule's split.
   std::uint64_t frag_bytes(const btl::Btl* b) const;

@@ -70,10 +70,9 @@ std::vector<btl::Btl*> btls_of(const std::vector<bml::r2::BmlBtl>& a) {
 // mca_btl_ugni_add_procs (v1.8.8).
 TEST_CASE("bml/r2: self, vader and ugni arrays for peers on and off the node", "[unit][protocol][bml]") {
   test::Fixture f("cielo", 4, 2);
-  gemini::Gni gni(*f.world, 32);
   btl::self::BtlSelf self(*f.world);
-  btl::vader::BtlVader vader(*f.world, f.mca_.btl_vader);
-  btl::ugni::BtlUgni ugni(*f.world, f.mca_.btl_ugni, gni);
+  btl::vader::BtlVader vader(*f.world, f.mca_.get<btl::vader::VaderMca>());
+  btl::ugni::BtlUgni ugni(*f.world, f.mca_.get<btl::ugni::UgniMca>());
   BmlR2 bml(*f.world, {&ugni, &self, &vader});
   CHECK(bml.contacts(0) == 0);
   struct Row { int peer; btl::Btl* only; };
@@ -98,7 +97,7 @@ TEST_CASE("bml/r2: self, vader and ugni arrays for peers on and off the node", "
 // against mca_bml_r2_add_procs (v1.8.8).
 TEST_CASE("bml/r2: exclusivity excludes lower-ranked BTLs, equal ones are kept", "[unit][protocol][bml]") {
   test::Fixture f("cielo", 4, 2);
-  btl::vader::BtlVader vader(*f.world, f.mca_.btl_vader);
+  btl::vader::BtlVader vader(*f.world, f.mca_.get<btl::vader::VaderMca>());
   auto not_self = [](const World&, int r, int p) { return r != p; };
   FakeBtl hi(*f.world, "net_default", net_caps(1000, btl::kExclusivityDefault, btl::flag::Send), not_self);
   FakeBtl lo(*f.world, "net_low", net_caps(1000, btl::kExclusivityLow, btl::flag::Send), not_self);

@@ -121,7 +121,7 @@ TEST_CASE("mailbox memory: connected endpoints never exceed all peers", "[gemini
     auto st = f.stack->stats();
     const std::uint64_t eps = st.counters.at("ugni_endpoints");
     const auto& pl = f.world->placement();
-    const std::uint64_t lim = effective_smsg_limit(f.mca_.btl_ugni, c.ranks);
+    const std::uint64_t lim = effective_smsg_limit(f.mca_.get<UgniMca>(), c.ranks);
     MailboxMemory m = mailbox_memory({c.ranks, pl.ranks_per_node, pl.node_count()}, lim, 32, eps, 32);
     INFO(c.algo << " endpoints = " << eps);
     CHECK(eps > 0);

@@ -1,0 +1,172 @@
+// OSU collective benchmarks (OMB 7.0.1: osu_alltoall, osu_bcast, osu_allgather, osu_gather, osu_scatter) as general
+// drivers: any algorithm the collectives registry has for the collective, on any stack, with host or device buffers.
+// Each rank times every call (MPI_Wtime around the collective) and calls MPI_Barrier after it, as OMB's loop does;
+// the reported latency is the average over ranks of each rank's average call time (OMB's "Avg Latency(us)").
+// Defaults (OMB osu_util.c, status M: from memory of the source): sizes 1 B .. 1 MiB (powers of two); 1000 iterations
+// with 200 warm-up calls up to 8 KiB, 100 with 10 above.
+// LIMITATIONS: the barrier between calls is a zero-cost global synchronisation (not an MPI_Barrier on the stack); the
+// algorithm is the scenario's (default: the registry's first for the collective), not coll/tuned's decision rule.
+#include "benchmarks/benchmarks.hpp"
+#include "benchmarks/driver.hpp"
+#include "benchmarks/osu_block.hpp"
+#include "benchmarks/schedule_exec.hpp"
+#include "benchmarks/task.hpp"
+#include "collectives/registry.hpp"
+
+#include <fmt/format.h>
+
+namespace ompisim::bench {
+
+namespace {
+constexpr int kOsuCollTag = 0x7e00;
+
+struct CollKind {
+  std::string name, coll, description;
+};
+
+struct OsuCollConfig {
+  std::string name, coll, algorithm;
+  std::vector<std::uint64_t> sizes;
+  long long iterations = -1, skip = -1;
+  MemKind buffer = MemKind::Host;
+  int root = 0;
+};
+
+void coll_loop(const OsuCollConfig& c, std::uint64_t size, long long& iters, long long& skip) {
+  bool large = size > 8192;
+  iters = c.iterations > 0 ? c.iterations : large ? 100 : 1000;
+  skip = c.skip >= 0 ? c.skip : large ? 10 : 200;
+}
+
+struct Ctx {
+  World& w;
+  const OsuCollConfig& c;
+  coll::Generator gen;
+  GlobalSync sync;
+  ScheduleExec exec;
+  int n;
+};
+
+Task coll_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
+  for (std::size_t k = 0; k < x.c.sizes.size(); ++k) {
+    long long iters, skip;
+    coll_loop(x.c, x.c.sizes[k], iters, skip);
+    coll::AlgoParams p;
+    p.bytes = static_cast<std::uint32_t>(x.c.sizes[k]);
+    p.root = x.c.root;
+    co_await x.sync.arrive();
+    double acc = 0;
+    for (long long i = 0; i < iters + skip; ++i) {
+      double t0 = x.w.sim().now();
+      Pending done;
+      x.exec.start(me, x.gen(me, x.n, p), kOsuCollTag, Group{0, 1, x.n}, done.add());
+      co_await done;
+      if (i >= skip) acc += x.w.sim().now() - t0;
+      co_await x.sync.arrive();  // MPI_Barrier after each call
+    }
+    out[k][static_cast<std::size_t>(me)] = acc / static_cast<double>(iters);
+  }
+}
+
+class OsuCollDriver final : public Driver {
+public:
+  explicit OsuCollDriver(OsuCollConfig c) : c_(std::move(c)) {}
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<OsuCollDriver>(*this); }
+  std::string label() const override { return c_.name + " " + c_.algorithm; }
+  void narrow_for_calibration(const Json& sel) override {
+    if (sel.contains("bytes")) c_.sizes = {sel["bytes"].get<std::uint64_t>()};
+  }
+  Json run(World& w, Stack& s, const std::string& file) const override {
+    if (c_.buffer == MemKind::Device)
+      for (long long node : w.placement().nodes)
+        if (w.machine().node_type(node).gpus().empty())
+          throw InputError(file, "benchmark.buffer",
+                           fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",
+                                       w.machine().name, w.machine().file));
+    const coll::AlgoInfo* a = coll::default_registry().find(c_.coll, c_.algorithm);
+    int n = static_cast<int>(w.ranks());
+    Ctx x{w, c_, a->make, GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
+    x.exec.buffer = c_.buffer;
+    std::vector<std::vector<double>> out(c_.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
+    for (int r = 0; r < n; ++r) coll_rank(x, r, out);
+    w.sim().run();
+    Json pts = Json::array();
+    for (std::size_t k = 0; k < c_.sizes.size(); ++k) {
+      double sum = 0, lo = 1e300, hi = 0;
+      for (double t : out[k]) {
+        sum += t;
+        lo = std::min(lo, t);
+        hi = std::max(hi, t);
+      }
+      pts.push_back({{"bytes", c_.sizes[k]}, {"latency_us", sum / n * 1e6}, {"min_latency_us", lo * 1e6},
+                     {"max_latency_us", hi * 1e6}});
+    }
+    return pts;
+  }
+
+private:
+  OsuCollConfig c_;
+};
+
+std::vector<std::uint64_t> coll_default_sizes() {
+  std::vector<std::uint64_t> s;
+  for (std::uint64_t b = 1; b <= (1u << 20); b *= 2) s.push_back(b);
+  return s;
+}
+}  // namespace
+
+void register_osu_coll_drivers(DriverRegistry& reg) {
+  const std::vector<CollKind> kinds{
+      {"osu_alltoall", "alltoall", "OSU MPI_Alltoall latency (per-peer block of the given size)"},
+      {"osu_bcast", "bcast", "OSU MPI_Bcast latency (root 0)"},
+      {"osu_allgather", "allgather", "OSU MPI_Allgather latency (block per rank of the given size)"},
+      {"osu_gather", "gather", "OSU MPI_Gather latency (root 0, block per rank)"},
+      {"osu_scatter", "scatter", "OSU MPI_Scatter latency (root 0, block per rank)"}};
+  for (const auto& k : kinds) {
+    std::string coll = k.coll;
+    auto algos = [coll] { return coll::default_registry().names(coll); };
+    std::vector<DriverParam> params{
+        {"sizes", "list of sizes (bytes or \"8 KiB\")", "powers of two 1 B .. 1 MiB (OSU)", "message sizes"},
+        {"iterations", "integer >= 1", "1000 up to 8 KiB, 100 above (OSU)", "timed calls per size"},
+        {"skip", "integer >= 0", "200 up to 8 KiB, 10 above (OSU)", "warm-up calls per size, not timed"},
+        {"buffer", "host | device", "host", "where the buffers live (OSU's -d rocm D D)"},
+        {"algorithm", "name", "the registry's first for the collective", "the collective's algorithm", algos}};
+    reg.add({k.name, "osu-collective", k.description, params,
+             [k, algos](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+               OsuCollConfig c;
+               c.name = k.name;
+               c.coll = k.coll;
+               c.sizes = read_sizes(b, coll_default_sizes());
+               c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
+               c.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
+               if (b.has("buffer")) {
+                 std::string v = b.str("buffer");
+                 if (v != "host" && v != "device") b.fail("buffer", "expected 'host' or 'device'");
+                 c.buffer = v == "device" ? MemKind::Device : MemKind::Host;
+               }
+               auto names = algos();
+               if (names.empty()) b.fail("name", "no algorithm registered for " + k.coll);
+               c.algorithm = b.opt_str("algorithm").value_or(names.front());
+               if (std::find(names.begin(), names.end(), c.algorithm) == names.end()) {
+                 std::string hint = did_you_mean(c.algorithm, names);
+                 b.fail("algorithm", fmt::format("unknown {} algorithm '{}'{} (known: {})", k.coll, c.algorithm,
+                                                 hint.empty() ? "" : " (did you mean '" + hint + "'?)",
+                                                 fmt::join(names, ", ")));
+               }
+               for (auto s : c.sizes)
+                 if (s > 0xffffffffull) b.fail("sizes", "a collective block above 4 GiB is not supported");
+               return std::make_unique<OsuCollDriver>(c);
+             },
+             [](const Json& res) {
+               std::string out = fmt::format("{:<10}{:>18}{:>18}{:>18}\n", "# Size", "Avg Latency(us)",
+                                             "Min Latency(us)", "Max Latency(us)");
+               for (auto& p : res["points"])
+                 out += fmt::format("{:<10}{:>18.2f}{:>18.2f}{:>18.2f}\n", p["bytes"].get<long long>(),
+                                    p["latency_us"].get<double>(), p["min_latency_us"].get<double>(),
+                                    p["max_latency_us"].get<double>());
+               return out;
+             }});
+  }
+}
+
+}  // namespace ompisim::bench

@@ -1,0 +1,141 @@
+#include "models/qsnet/elan4.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ompisim::qsnet {
+
+Elan4::Elan4(World& w) : w_(w), p_(nic(w.machine()).p) {}
+
+QdmaQueue<QdmaMsg>& Elan4::queue(int rank, int q) {
+  if (q < 0 || q > 3) throw std::logic_error("Elan4: queue index out of range");
+  auto key = static_cast<std::uint64_t>(rank) * 4 + static_cast<std::uint64_t>(q);
+  auto it = queues_.find(key);
+  if (it == queues_.end())
+    it = queues_.emplace(key, QdmaQueue<QdmaMsg>(static_cast<int>(p_.qdma_slots.value),
+                                                 static_cast<std::uint32_t>(p_.qdma_slot_bytes.value)))
+             .first;
+  return it->second;
+}
+
+double Elan4::wire(int src, int dst, std::uint32_t bytes) const {
+  long long a = w_.node_of(src), b = w_.node_of(dst);
+  if (a == b) return p_.local_qdma_latency + bytes / p_.dma_bandwidth();  // NIC loopback: no network
+  return w_.wire_time(a, b, bytes);
+}
+
+double Elan4::command(long long node) {
+  double& f = cmd_free_[node];
+  f = std::max(f, w_.sim().now()) + p_.nic_cmd_cost;
+  return f;
+}
+
+double Elan4::thread_processor(long long node, double cost) {
+  double& f = tproc_free_[node];
+  f = std::max(f, w_.sim().now()) + cost;
+  return f;
+}
+
+void Elan4::qdma(int src, int dst, int q, std::uint32_t bytes, std::uint64_t payload, Callback acked) {
+  if (bytes > static_cast<std::uint32_t>(p_.qdma_slot_bytes.value))
+    throw std::logic_error("Elan4: a QDMA larger than a queue slot (" + std::to_string(bytes) + " B)");
+  ++qdmas;
+  double start = bus(w_.node_of(src), w_.node_of(dst), command(w_.node_of(src)), bytes);
+  double arrive = start + wire(src, dst, bytes);
+  w_.sim().at(arrive, [this, src, dst, q, bytes, payload, acked = std::move(acked)]() mutable {
+    try_store(src, dst, q, bytes, payload, std::move(acked));
+  });
+}
+
+void Elan4::try_store(int src, int dst, int q, std::uint32_t bytes, std::uint64_t payload, Callback acked) {
+  auto& queue_ = queue(dst, q);
+  if (queue_.put(bytes, QdmaMsg{src, bytes, payload}) == QdmaQueue<QdmaMsg>::Put::Full) {
+    // Refused: the source NIC resends after the retry interval (the message crosses the network again).
+    ++qdma_retries;
+    double again = p_.qdma_retry_delay + wire(src, dst, bytes);
+    w_.sim().after(again, [this, src, dst, q, bytes, payload, acked = std::move(acked)]() mutable {
+      try_store(src, dst, q, bytes, payload, std::move(acked));
+    });
+    return;
+  }
+  if (acked) w_.sim().after(w_.path(w_.node_of(dst), w_.node_of(src)).latency, std::move(acked));
+  if (on_stored) on_stored(dst, q);
+}
+
+Elan4::EventId Elan4::new_event(int count, Callback host) {
+  if (count < 1) throw std::logic_error("Elan4: an event needs a count >= 1");
+  EventId id = next_event_++;
+  events_.emplace(id, std::make_pair(ElanEvent(count), std::move(host)));
+  return id;
+}
+
+void Elan4::chain(EventId ev, Callback op) { events_.at(ev).first.chain(std::move(op)); }
+
+void Elan4::complete(EventId ev) {
+  auto it = events_.find(ev);
+  if (it == events_.end()) throw std::logic_error("Elan4: completion of an unknown or already fired event");
+  if (!it->second.first.complete()) return;
+  ++events_fired;
+  auto ops = it->second.first.take_chain();
+  Callback host = std::move(it->second.second);
+  events_.erase(it);  // one-shot
+  chained_ops += ops.size();
+  w_.sim().after(p_.event_fire_cost, [ops = std::move(ops), host = std::move(host)]() mutable {
+    for (auto& op : ops) op();
+    if (host) host();
+  });
+}
+
+void Elan4::move(int rank_a, int rank_b, std::uint64_t bytes, bool pulled, Callback done) {
+  long long a = w_.node_of(rank_a), b = w_.node_of(rank_b);
+  PathCost path = w_.path(a, b);
+  if (static_cast<double>(bytes) > p_.flow_threshold && a != b) {
+    ++rdma_flows;
+    w_.bulk(a, b, static_cast<double>(bytes), path.latency, std::move(done), pulled, rank_a, rank_b);
+    return;
+  }
+  double start = bus(a, b, w_.sim().now(), static_cast<double>(bytes));
+  w_.sim().at(start + path.time(static_cast<double>(bytes)), std::move(done));
+}
+
+double Elan4::bus(long long a, long long b, double ready, double bytes) {
+  // Both nodes' PCI-X buses carry the payload (read at the source, written at the destination): an analytic transfer
+  // starts when both are free and holds them for its serialization time.
+  double start = std::max({ready, bus_free_[a], bus_free_[b]});
+  bus_free_[a] = bus_free_[b] = start + bytes / p_.dma_bandwidth();
+  return start;
+}
+
+void Elan4::rdma_write(int rank, int peer, std::uint64_t bytes, EventId ev) {
+  ++rdma_writes;
+  double start = command(w_.node_of(rank)) + p_.mmu_translation_cost;
+  w_.sim().at(start, [this, rank, peer, bytes, ev] {
+    move(rank, peer, bytes, false, [this, rank, peer, ev] {
+      // The last packet's acknowledgement returns to the initiator, whose event then completes.
+      w_.sim().after(w_.path(w_.node_of(peer), w_.node_of(rank)).latency, [this, ev] { complete(ev); });
+    });
+  });
+}
+
+void Elan4::rdma_read(int rank, int peer, std::uint64_t bytes, EventId ev) {
+  ++rdma_reads;
+  double start = command(w_.node_of(rank)) + p_.mmu_translation_cost;
+  // The read request crosses to the remote NIC, whose DMA engine translates and pushes the data back.
+  double at_peer = start + w_.path(w_.node_of(rank), w_.node_of(peer)).latency;
+  w_.sim().at(at_peer, [this, rank, peer, bytes, ev] {
+    double go = command(w_.node_of(peer)) + p_.mmu_translation_cost;
+    w_.sim().at(go, [this, rank, peer, bytes, ev] { move(peer, rank, bytes, true, [this, ev] { complete(ev); }); });
+  });
+}
+
+void Elan4::add_counters(std::map<std::string, std::uint64_t>& c) const {
+  c["elan4_qdmas"] = qdmas;
+  c["elan4_qdma_retries"] = qdma_retries;
+  c["elan4_rdma_writes"] = rdma_writes;
+  c["elan4_rdma_reads"] = rdma_reads;
+  c["elan4_events_fired"] = events_fired;
+  c["elan4_chained_ops"] = chained_ops;
+  c["elan4_rdma_flows"] = rdma_flows;
+}
+
+}  // namespace ompisim::qsnet

@@ -1,0 +1,97 @@
+// The Elan4 NIC in time (libelan4's operations as the paper uses them, §3.1, §4.2-4.3):
+//
+//   QDMA  host writes a descriptor (caller's CPU: cmd_issue_cost) -> source NIC command processor (nic_cmd_cost,
+//         serial per NIC) -> network (nic_latency + switch hops + bytes at the slower of PCI-X DMA and link) -> the
+//         destination NIC writes the next free slot of the target queue and sets its host event (on_stored). A full
+//         queue refuses the message and the source NIC retries after qdma_retry_delay (no drop, no host).
+//   RDMA  write: the initiator's NIC translates (mmu_translation_cost) and pushes the data; its event completes when
+//         the last packet is acknowledged. read: a request crosses to the remote NIC, which translates and pushes the
+//         data back; the initiator's event completes when the data has landed. Payloads above flow_threshold are
+//         shared flows over both nodes' PCI-X bus (one resource per node for both directions) and the fat-tree links.
+//   Events with counts and chaining (elan_event.hpp): when an event fires, its chained operations start after
+//         event_fire_cost on the NIC, without the host; its host callback runs at the same time (host word set).
+//   Thread processor: a serial engine per NIC (used by Tport matching, protocols/native/mpich_qsnet).
+//
+// Host-side waiting (polling, interrupts, progress threads) is the protocol's business (protocols/ptl/elan4): this
+// class only says when a queue slot or an event's host word is written.
+// LIMITATIONS: analytic messages (QDMA, RDMA up to flow_threshold) take turns on both nodes' PCI-X buses (first come,
+// first served) but do not see the flows above flow_threshold, nor contend for fat-tree links; the command
+// processor is one serial resource for every descriptor of a NIC; no NIC MMU misses (a fixed translation cost per
+// descriptor); QDMA retries are periodic, not back-off; no hardware broadcast (no documented cost: README.md).
+#pragma once
+#include "models/qsnet/elan_event.hpp"
+#include "models/qsnet/nic.hpp"
+#include "models/qsnet/qdma_queue.hpp"
+#include "platform/world.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+namespace ompisim::qsnet {
+
+struct QdmaMsg {
+  int src = -1;
+  std::uint32_t bytes = 0;
+  std::uint64_t payload = 0;  // the user's handle (the PTL keeps its fragment headers by this id)
+};
+
+class Elan4 {
+public:
+  using EventId = std::uint64_t;
+  explicit Elan4(World& w);
+  const Elan4Params& params() const { return p_; }
+  World& world() { return w_; }
+
+  // Queue q of a rank (created on first use: qdma_slots slots of qdma_slot_bytes).
+  QdmaQueue<QdmaMsg>& queue(int rank, int q);
+  // Runs (at NIC time) when a message has been stored into (rank, q) and the queue's host event is set.
+  std::function<void(int rank, int q)> on_stored;
+
+  // A QDMA of `bytes` (header included, at most one slot) from rank src into dst's queue q, started by src's NIC
+  // now. `acked` (optional) runs at the source when the destination has stored it.
+  void qdma(int src, int dst, int q, std::uint32_t bytes, std::uint64_t payload, Callback acked = {});
+
+  // A one-shot event with `count`; `host` (optional) runs when it fires (its host word is set then).
+  EventId new_event(int count, Callback host = {});
+  // An operation the NIC starts when the event fires (after event_fire_cost), in chaining order.
+  void chain(EventId ev, Callback op);
+  // A completion reaches the event (NIC time).
+  void complete(EventId ev);
+
+  // RDMA of `bytes` between rank and peer, initiated by rank's NIC: write pushes rank -> peer, read pulls peer -> rank.
+  // The initiator's event `ev` completes when done (write: acknowledged; read: landed).
+  void rdma_write(int rank, int peer, std::uint64_t bytes, EventId ev);
+  void rdma_read(int rank, int peer, std::uint64_t bytes, EventId ev);
+
+  // The NIC's thread processor on `node`: `cost` of work starting when it is free and not before now; returns the end.
+  double thread_processor(long long node, double cost);
+
+  // When an analytic payload may start on nodes a and b (not before `ready`): both PCI-X buses are held for its
+  // serialization time (flows above flow_threshold share the pcix resources in the engine instead).
+  double bus(long long a, long long b, double ready, double bytes);
+  // The NIC's command processor takes one descriptor now (serial per NIC): returns when it is started.
+  double command(long long node);
+  // One-way time of a packet of `bytes` from rank src's NIC to dst's (a loopback on one node).
+  double wire(int src, int dst, std::uint32_t bytes) const;
+
+  void add_counters(std::map<std::string, std::uint64_t>& c) const;
+  std::uint64_t qdmas = 0, qdma_retries = 0, rdma_writes = 0, rdma_reads = 0, events_fired = 0, chained_ops = 0,
+                rdma_flows = 0;
+
+private:
+  void try_store(int src, int dst, int q, std::uint32_t bytes, std::uint64_t payload, Callback acked);
+  // Data of `bytes` from node a to b, starting now: analytic or a shared flow; `done` when the last byte landed.
+  void move(int rank_a, int rank_b, std::uint64_t bytes, bool pulled, Callback done);
+
+  World& w_;
+  const Elan4Params& p_;
+  std::unordered_map<std::uint64_t, QdmaQueue<QdmaMsg>> queues_;  // key: rank * 4 + q
+  std::unordered_map<EventId, std::pair<ElanEvent, Callback>> events_;
+  std::unordered_map<long long, double> cmd_free_, tproc_free_, bus_free_;
+  EventId next_event_ = 1;
+};
+
+}  // namespace ompisim::qsnet

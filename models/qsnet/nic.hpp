@@ -1,0 +1,35 @@
+// The "qsnet" NIC kind (Quadrics QsNetII: Elan4 QM-500 on PCI-X, Elite-4 switches in a k-ary n-tree): its parameters
+// and what the platform's fabric needs from it. PCI-X is a shared bus, not a pair of directions: a node's outgoing and
+// incoming DMA streams take turns on one "pcix" resource (unlike SeaStar's HyperTransport, which is full duplex).
+#pragma once
+#include "models/qsnet/qsnet_params.hpp"
+#include "platform/machine.hpp"
+#include "platform/nic.hpp"
+
+namespace ompisim::qsnet {
+
+class QsnetNic final : public NicModel {
+public:
+  Elan4Params p;
+  SoftwareParams software;
+
+  std::string kind() const override { return "qsnet"; }
+  std::vector<std::pair<std::string, ParamList>> sections() override {
+    return {{"nic", param_list(p)}, {"software", param_list(software)}};
+  }
+  double injection_bandwidth() const override { return p.dma_bandwidth(); }
+  double nic_latency() const override { return p.nic_latency; }
+  topology::LinkParams link_params() const override {
+    using C = topology::LinkClass;
+    double l = p.link_bandwidth * p.link_efficiency;
+    return {{{C::X, l}, {C::Y, l}, {C::Z, l}, {C::Up, l}, {C::Down, l}, {C::Local, l}, {C::Global, l}},
+            p.switch_hop_latency};
+  }
+  std::vector<NicResource> node_resources() const override { return {{"pcix", p.dma_bandwidth()}}; }
+  BulkPath bulk_path() const override { return {{{End::Src, "pcix"}}, {{End::Dst, "pcix"}}}; }
+};
+
+inline const QsnetNic& nic(const Machine& m) { return nic_as<QsnetNic>(m.nic("qsnet"), "qsnet"); }
+inline QsnetNic& nic(Machine& m) { return nic_as<QsnetNic>(m.nic("qsnet"), "qsnet"); }
+
+}  // namespace ompisim::qsnet

@@ -1,0 +1,44 @@
+// btl/ugni's registration (↔ opal/mca/btl/ugni/btl_ugni_component.c, btl_ugni_component_register): its parameters
+// are btl_ugni_mca.hpp; its report adds the derived SMSG limit and the what-if of SMSG mailboxes vs MSGQ
+// (mailbox_memory.hpp) to a run's result.
+#include "protocols/btl/ugni/btl_ugni.hpp"
+#include "protocols/btl/ugni/mailbox_memory.hpp"
+#include "protocols/register.hpp"
+
+namespace ompisim::btl::ugni {
+
+namespace {
+void report_mailboxes(Json& res, const ComponentReport& r) {
+  const UgniMca& mca = r.mca.get<UgniMca>();
+  const long long ranks = r.placement.ranks;
+  auto lim = ugni_smsg_limit(mca, ranks);
+  res["provenance"]["derived"] = {{"btl_ugni_smsg_limit (effective)", static_cast<double>(lim)}};
+  auto cr = static_cast<std::uint64_t>(mca.btl_ugni_smsg_max_credits.value);
+  std::uint64_t eps = r.stats.counters.count("ugni_endpoints") ? r.stats.counters.at("ugni_endpoints") : 0;
+  auto mm = mailbox_memory({ranks, r.placement.ranks_per_node, r.placement.node_count()}, lim, cr, eps, cr);
+  res["mailbox_memory"] = {
+      {"unit", "bytes per node (mailbox_bytes, msgq_queue_bytes: bytes each)"},
+      {"ranks", ranks}, {"ranks_per_node", r.placement.ranks_per_node}, {"nodes", r.placement.node_count()},
+      {"smsg_limit", mm.smsg_limit}, {"credits", mm.credits}, {"msgq_credits", mm.msgq_credits},
+      {"mailbox_bytes", mm.mailbox_bytes}, {"msgq_queue_bytes", mm.msgq_queue_bytes},
+      {"off_node_peers_per_rank", mm.off_node_peers}, {"ugni_endpoints", eps},
+      {"smsg_all_peers", mm.smsg_all_peers}, {"smsg_connected", mm.smsg_connected},
+      {"smsg_connected_max", mm.smsg_connected_max}, {"smsg_connected_allocated", mm.smsg_connected_allocated},
+      {"msgq_per_node", mm.msgq_per_node}};
+}
+}  // namespace
+
+void register_component(ComponentRegistry& reg) {
+  reg.add({.framework = "btl",
+           .name = "ugni",
+           .description = "Cray uGNI (Gemini): SMSG, eager-get, FMA/BTE RDMA, Gemini AMOs",
+           .nic_kinds = {"gemini"},
+           .source = "Open MPI v1.8.8 opal/mca/btl/ugni/btl_ugni_component.c",
+           .params = param_block<UgniMca>(),
+           .make_btl = [](World& w, const McaParams& m) { return std::make_unique<BtlUgni>(w, m.get<UgniMca>()); },
+           .btl_flags = kFlags,
+           .reach = Reach::Network,
+           .report = report_mailboxes});
+}
+
+}  // namespace ompisim::btl::ugni

@@ -1,0 +1,20 @@
+// mtl/portals' registration (↔ ompi/mca/mtl/portals/mtl_portals_component.c, Open MPI v1.3): its parameters are
+// mtl_portals_mca.hpp.
+#include "protocols/mtl/portals/mtl_portals.hpp"
+#include "protocols/register.hpp"
+
+namespace ompisim::mtl::portals {
+
+void register_component(ComponentRegistry& reg) {
+  reg.add({.framework = "mtl",
+           .name = "portals",
+           .description = "Portals 3 MTL (SeaStar): matching by Portals, short/long protocol",
+           .nic_kinds = {"seastar"},
+           .source = "Open MPI v1.3.4 ompi/mca/mtl/portals/mtl_portals_component.c",
+           .params = param_block<MtlPortalsMca>(),
+           .make_mtl = [](World& w, const McaParams& m, const std::string&) {
+             return std::make_unique<MtlPortals>(w, open_mpi_protocol(m.get<MtlPortalsMca>()));
+           }});
+}
+
+}  // namespace ompisim::mtl::portals

@@ -1,0 +1,19 @@
+// native/mpich_cxi's registration: Cray MPICH over libfabric CXI as one whole-stack component
+// (protocols/mtl/ofi/ofi_stacks.hpp); its costs are the machine's software section.
+#include "protocols/mtl/ofi/ofi_stacks.hpp"
+#include "protocols/register.hpp"
+
+namespace ompisim::native {
+
+void register_mpich_cxi(ComponentRegistry& reg) {
+  reg.add({.framework = "native",
+           .name = "mpich_cxi",
+           .description = "Cray MPICH over libfabric CXI (hardware matching) with its own shared-memory path (XPMEM/CMA, GPU IPC)",
+           .nic_kinds = {"cxi"},
+           .source = "Cray MPICH (CH4) over libfabric CXI (slingshot-ex paper; hardware-sources.md §2)",
+           .make_stack = [](World& w, const McaParams&, const std::string& name) {
+             return mtl::ofi::make_mpich_cxi_stack(w, name);
+           }});
+}
+
+}  // namespace ompisim::native

@@ -1,0 +1,20 @@
+// native/mpich_gni's registration: Cray MPT on Gemini as one whole-stack component; its Cray MPT environment
+// variables are its parameter block (mpich_gni_mca.hpp).
+#include "protocols/native/mpich_gni.hpp"
+#include "protocols/register.hpp"
+
+namespace ompisim::native {
+
+void register_mpich_gni(ComponentRegistry& reg) {
+  reg.add({.framework = "native",
+           .name = "mpich_gni",
+           .description = "Cray MPT: MPICH2 CH3/Nemesis with the uGNI netmod (same hardware, different protocol)",
+           .nic_kinds = {"gemini"},
+           .source = "Pritchard et al., EuroMPI'11; Cray intro_mpi(3)",
+           .params = param_block<MpichGniMca>(),
+           .make_stack = [](World& w, const McaParams& m, const std::string&) {
+             return std::make_unique<MpichGni>(w, m.get<MpichGniMca>());
+           }});
+}
+
+}  // namespace ompisim::native

@@ -1,0 +1,20 @@
+// native/mpich_portals' registration: Cray MPI on the SeaStar as one whole-stack component; its Cray MPT environment
+// variables are its parameter block (mpich_portals_mca.hpp).
+#include "protocols/native/mpich_portals.hpp"
+#include "protocols/register.hpp"
+
+namespace ompisim::native {
+
+void register_mpich_portals(ComponentRegistry& reg) {
+  reg.add({.framework = "native",
+           .name = "mpich_portals",
+           .description = "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above",
+           .nic_kinds = {"seastar"},
+           .source = "Pritchard & Pagel, How to Use MPI on the Cray XT; seastar-portals paper §2.2",
+           .params = param_block<MpichPortalsMca>(),
+           .make_stack = [](World& w, const McaParams& m, const std::string& name) {
+             return std::make_unique<MpichPortals>(w, m.get<MpichPortalsMca>(), name);
+           }});
+}
+
+}  // namespace ompisim::native

@@ -1,0 +1,15 @@
+// ofi/cxi's registration: a libfabric provider, built by mtl/ofi when the stack's provider link names it.
+#include "protocols/register.hpp"
+
+namespace ompisim::ofi::cxi {
+
+void register_component(ComponentRegistry& reg) {
+  reg.add({.framework = "ofi",
+           .name = "cxi",
+           .description = "libfabric CXI provider (Cassini): hardware matching alone, software matching under LINKx",
+           .nic_kinds = {"cxi"},
+           .source = "libfabric prov/cxi (slingshot-ex paper; hardware-sources.md §2)",
+           .part_of = "mtl/ofi"});
+}
+
+}  // namespace ompisim::ofi::cxi

@@ -1,0 +1,15 @@
+// ofi/shm's registration: a libfabric provider, built by mtl/ofi when the stack's provider link names it.
+#include "protocols/register.hpp"
+
+namespace ompisim::ofi::shm {
+
+void register_component(ComponentRegistry& reg) {
+  reg.add({.framework = "ofi",
+           .name = "shm",
+           .description = "libfabric shm provider: inject copies, CMA/XPMEM single copy, GPU IPC with a handle cache",
+           .nic_kinds = {"cxi"},
+           .source = "libfabric prov/shm (slingshot-ex paper)",
+           .part_of = "mtl/ofi"});
+}
+
+}  // namespace ompisim::ofi::shm

@@ -1,0 +1,22 @@
+// pml/ob1's registration (↔ ompi/mca/pml/ob1/pml_ob1_component.c): the PML over the BTLs bml/r2 ranks per peer. Its
+// per-message software cost is a measured machine parameter (software.pml_ob1_overhead), not an MCA parameter.
+#include "protocols/pml/ob1/pml_ob1.hpp"
+#include "protocols/register.hpp"
+
+#include <stdexcept>
+
+namespace ompisim::pml::ob1 {
+
+void register_component(ComponentRegistry& reg) {
+  reg.add({.framework = "pml",
+           .name = "ob1",
+           .description = "point-to-point over BTLs (bml/r2 picks them): matching in the host, eager/RNDV/RGET protocols",
+           .nic_kinds = {"gemini", "seastar"},
+           .source = "Open MPI v1.8.8 ompi/mca/pml/ob1, ompi/mca/bml/r2",
+           .make_pml = [](World& w, const McaParams&, const PmlModules& m, const std::string& name) -> std::unique_ptr<Stack> {
+             if (m.btls.empty() || m.mtl) throw std::logic_error("pml/ob1 drives BTLs only (and needs at least one)");
+             return std::make_unique<Ob1>(w, w.machine().software_cost("pml_ob1_overhead"), m.btls, name);
+           }});
+}
+
+}  // namespace ompisim::pml::ob1

@@ -1,0 +1,47 @@
+#include "protocols/pml/teg/teg_stack.hpp"
+
+#include "core/errors.hpp"
+#include "models/qsnet/elan4.hpp"
+#include "protocols/pml/teg/pml_teg.hpp"
+#include "protocols/ptl/elan4/ptl_elan4.hpp"
+
+#include <stdexcept>
+
+namespace ompisim::pml::teg {
+
+namespace {
+class TegElan4Stack final : public Stack {
+public:
+  TegElan4Stack(World& w, const ptl::elan4::PtlElan4Mca& mca, const std::string& name)
+      : nic_(w), ptl_(make_ptl(w, nic_, mca)), pml_(w, *ptl_, w.machine().software_cost("pml_teg_overhead"), name) {
+    pml_.extra_counters = [this](std::map<std::string, std::uint64_t>& c) { ptl_->add_counters(c); };
+  }
+  std::string name() const override { return pml_.name(); }
+  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_.isend(r, d, t, b, buf, std::move(c)); }
+  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_.irecv(r, s, t, b, buf, std::move(c)); }
+  StackStats stats() const override { return pml_.stats(); }
+
+private:
+  static std::unique_ptr<ptl::elan4::PtlElan4> make_ptl(World& w, qsnet::Elan4& nic, const ptl::elan4::PtlElan4Mca& mca) {
+    try {
+      return std::make_unique<ptl::elan4::PtlElan4>(w, nic, mca);
+    } catch (const std::invalid_argument& e) {
+      std::string key = std::string(e.what()).find("first_frag") != std::string::npos ? "mca.ptl_elan4_first_frag_size"
+                                                                                      : "mca.ptl_elan4_completion_queue";
+      throw InputError("", key, e.what());
+    }
+  }
+  qsnet::Elan4 nic_;
+  std::unique_ptr<ptl::elan4::PtlElan4> ptl_;
+  PmlTeg pml_;
+};
+}  // namespace
+
+std::unique_ptr<Stack> make_teg_stack(World& w, const McaParams& mca, const std::vector<std::string>& ptls,
+                                      const std::string& name) {
+  if (ptls == std::vector<std::string>{"elan4"})
+    return std::make_unique<TegElan4Stack>(w, mca.get<ptl::elan4::PtlElan4Mca>(), name);
+  throw std::logic_error("pml/teg: no factory for these PTLs");
+}
+
+}  // namespace ompisim::pml::teg

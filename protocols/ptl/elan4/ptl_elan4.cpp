@@ -1,0 +1,178 @@
+#include "protocols/ptl/elan4/ptl_elan4.hpp"
+
+#include <stdexcept>
+
+namespace ompisim::ptl::elan4 {
+
+namespace {
+constexpr std::uint32_t kHeaderBytes = 64;      // the match header (paper §6.3)
+constexpr std::uint32_t kCompletionBytes = 16;  // a completion-queue entry
+}  // namespace
+
+PtlElan4::PtlElan4(World& w, qsnet::Elan4& nic, const PtlElan4Mca& mca)
+    : w_(w), nic_(nic), p_(nic.params()), sw_(qsnet::nic(w.machine()).software),
+      plan_(ProgressPlan::make(static_cast<int>(mca.ptl_elan4_progress.value),
+                               static_cast<int>(mca.ptl_elan4_completion_queue.value))),
+      read_(mca.ptl_elan4_rdma.value == 0), inline_(mca.ptl_elan4_inline.value != 0),
+      chained_(mca.ptl_elan4_chained.value != 0), datatype_(mca.ptl_elan4_datatype.value != 0),
+      first_frag_(static_cast<std::uint64_t>(mca.ptl_elan4_first_frag_size.value)) {
+  if (first_frag_ + kHeaderBytes > static_cast<std::uint64_t>(p_.qdma_slot_bytes.value))
+    throw std::invalid_argument("ptl_elan4_first_frag_size + the 64-byte header exceeds a QDMA slot");
+  const int threads = plan_.threads();
+  if (threads) {
+    thread_ctx_.reserve(static_cast<std::size_t>(w.ranks() * threads));
+    for (int r = 0; r < w.ranks(); ++r) {
+      const int cores = w.machine().node_type(w.node_of(r)).cores();
+      for (int t = 0; t < threads; ++t)  // on the node's next core after the rank's (dual Xeon: the other CPU)
+        thread_ctx_.push_back(w.add_progress_thread(r, (w.core_of(r) + 1) % cores));
+    }
+  }
+  nic_.on_stored = [this](int rank, int q) { on_stored(rank, q); };
+}
+
+double PtlElan4::request_overhead() const { return datatype_ ? sw_.datatype_engine_overhead.value : 0.0; }
+
+int PtlElan4::context(int rank, int waiter) const {
+  if (waiter == 0) return rank;
+  return thread_ctx_.at(static_cast<std::size_t>(rank * plan_.threads() + waiter - 1));
+}
+
+std::uint64_t PtlElan4::put_item(Item it) {
+  std::uint64_t id = next_item_++;
+  items_.emplace(id, std::move(it));
+  return id;
+}
+
+void PtlElan4::send(int ctx, const MatchHeader& h) {
+  (h.rendezvous ? rendezvous : eager) += 1;
+  std::uint64_t id = put_item({Kind::First, h, 0});
+  const int rank = h.src;
+  // Copy the inline data into a preallocated 2 KB send buffer, write the QDMA descriptor.
+  w_.cpu_copy(ctx, static_cast<double>(h.inline_bytes), [this, ctx, h, id, rank] {
+    w_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, ctx, h, id, rank] {
+      nic_.qdma(rank, h.dst, 0, kHeaderBytes + static_cast<std::uint32_t>(h.inline_bytes), id);
+      if (!h.rendezvous) pml->send_progress(ctx, rank, h.send_req, h.msg_bytes);  // buffered: complete
+    });
+  });
+}
+
+void PtlElan4::control(int from, int to, Kind k, const MatchHeader& h, std::uint64_t req) {
+  if (k == Kind::Ack) ++acks;
+  if (k == Kind::Fin) ++fins;
+  if (k == Kind::FinAck) ++fin_acks;
+  nic_.qdma(from, to, 0, kHeaderBytes, put_item({k, h, req}));
+}
+
+void PtlElan4::matched(int ctx, const MatchHeader& h, std::uint64_t recv_req) {
+  const int rank = h.dst;
+  if (read_) {
+    start_rdma(ctx, rank, h, recv_req, true);
+    return;
+  }
+  // RDMA write: acknowledge with the receive buffer's E4_Addr; the sender writes.
+  w_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost,
+         [this, rank, h, recv_req] { control(rank, h.src, Kind::Ack, h, recv_req); });
+}
+
+void PtlElan4::start_rdma(int ctx, int rank, const MatchHeader& h, std::uint64_t req, bool read) {
+  // req: the receive request (read, at the receiver) or the receive request named by the ACK (write, at the sender).
+  w_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, rank, h, req, read] {
+    const std::uint64_t rest = h.msg_bytes - h.inline_bytes;
+    const int peer = read ? h.src : h.dst;
+    const int cq = plan_.completion_queue();
+    // What the initiator learns when the RDMA is done: its own request to progress.
+    Item done{Kind::RdmaDone, h, read ? req : h.send_req};
+    std::uint64_t done_id = put_item(done);
+    Callback host;
+    if (cq < 0) host = [this, rank, done_id] { notice(rank, plan_.waiter_for_event(), done_id, -1); };
+    auto ev = nic_.new_event(1, std::move(host));
+    if (chained_) {
+      if (read) nic_.chain(ev, [this, rank, peer, h] { control(rank, peer, Kind::FinAck, h, h.send_req); });
+      else nic_.chain(ev, [this, rank, peer, h, req] { control(rank, peer, Kind::Fin, h, req); });
+    }
+    if (cq >= 0) nic_.chain(ev, [this, rank, cq, done_id] { nic_.qdma(rank, rank, cq, kCompletionBytes, done_id); });
+    if (read) nic_.rdma_read(rank, peer, rest, ev);
+    else nic_.rdma_write(rank, peer, rest, ev);
+  });
+}
+
+void PtlElan4::on_stored(int rank, int q) { notice(rank, plan_.waiter_for_queue(q), 0, q); }
+
+void PtlElan4::notice(int rank, int waiter, std::uint64_t item, int q) {
+  const int ctx = context(rank, waiter);
+  const bool blocked = plan_.blocked(w_.sim().now(), w_.cpu_free_at(ctx), p_.event_spin_time, q >= 0);
+  double cost = blocked ? p_.host_interrupt_cost : p_.host_event_poll_cost;
+  (blocked ? interrupts : polls) += 1;
+  w_.cpu(ctx, cost + sw_.ptl_elan4_overhead, [this, ctx, rank, item, q] {
+    std::uint64_t id = item;
+    if (q >= 0) id = nic_.queue(rank, q).pop().payload;  // the oldest slot of that queue, freed now
+    auto it = items_.find(id);
+    if (it == items_.end()) throw std::logic_error("ptl/elan4: unknown fragment");
+    Item x = std::move(it->second);
+    items_.erase(it);
+    handle(ctx, rank, std::move(x));
+  });
+}
+
+void PtlElan4::handle(int ctx, int rank, Item it) {
+  switch (it.kind) {
+    case Kind::First:
+      pml->match(ctx, rank, it.h);
+      return;
+    case Kind::Ack:  // at the sender (write scheme): write the rest into the receive buffer
+      start_rdma(ctx, rank, it.h, it.req, false);
+      return;
+    case Kind::Fin:  // at the receiver (write scheme): the data is there
+      pml->recv_progress(ctx, rank, it.req, it.h.msg_bytes - it.h.inline_bytes);
+      return;
+    case Kind::FinAck:  // at the sender (read scheme): rendezvous acknowledged and data taken
+      pml->send_progress(ctx, rank, it.req, it.h.msg_bytes);
+      return;
+    case Kind::RdmaDone:
+      rdma_done(ctx, rank, it);
+      return;
+  }
+}
+
+void PtlElan4::rdma_done(int ctx, int rank, const Item& it) {
+  ++completions;
+  const bool at_receiver = rank == it.h.dst;  // read: the receiver initiated; write: the sender did
+  auto progress = [this, ctx, rank, it, at_receiver] {
+    if (at_receiver) pml->recv_progress(ctx, rank, it.req, it.h.msg_bytes - it.h.inline_bytes);
+    else pml->send_progress(ctx, rank, it.req, it.h.msg_bytes);
+  };
+  if (chained_) {
+    progress();
+    return;
+  }
+  // Not chained: the host sends the control message itself once it has seen the completion.
+  w_.cpu(ctx, p_.cmd_issue_cost, [this, rank, it, at_receiver, progress] {
+    if (at_receiver) control(rank, it.h.src, Kind::FinAck, it.h, it.h.send_req);
+    else control(rank, it.h.dst, Kind::Fin, it.h, it.req);
+    progress();
+  });
+}
+
+void PtlElan4::complete_user(int ctx, int rank, std::function<void()> done) {
+  if (ctx == rank) {
+    if (done) done();
+    return;
+  }
+  ++handoffs;  // the progress thread signals the main thread, which wakes in MPI_Wait
+  w_.cpu(rank, sw_.thread_handoff_cost, std::move(done));
+}
+
+void PtlElan4::add_counters(std::map<std::string, std::uint64_t>& c) const {
+  c["ptl_elan4_eager"] = eager;
+  c["ptl_elan4_rendezvous"] = rendezvous;
+  c["ptl_elan4_acks"] = acks;
+  c["ptl_elan4_fins"] = fins;
+  c["ptl_elan4_fin_acks"] = fin_acks;
+  c["ptl_elan4_rdma_completions"] = completions;
+  c["ptl_elan4_interrupts"] = interrupts;
+  c["ptl_elan4_polls"] = polls;
+  c["ptl_elan4_handoffs"] = handoffs;
+  nic_.add_counters(c);
+}
+
+}  // namespace ompisim::ptl::elan4

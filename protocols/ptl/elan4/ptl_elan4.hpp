@@ -1,0 +1,80 @@
+// ptl/elan4: Open MPI's PTL over Quadrics Elan4 (qsnet-elan4 paper §4-5), on the qsnet NIC model (models/qsnet).
+//
+//   first fragment  the PML's first fragment (64-byte match header + inline data, at most one 2 KB slot) is copied
+//                   into a preallocated 2 KB send buffer and sent by QDMA into the peer's receive queue; an eager
+//                   send completes there (the buffer is the PTL's).
+//   RDMA read       (Fig. 4) the receiver, once its PML matched the rendezvous (ptl_matched), reads the rest; a
+//                   FIN_ACK QDMA to the sender both acknowledges the rendezvous and signals completion; chained to
+//                   the read's event (ptl_elan4_chained on), or sent by the host once it saw the completion.
+//   RDMA write      (Fig. 3) the receiver answers with an ACK; the sender writes the rest, then a FIN (chained, or
+//                   sent by the host) tells the receiver.
+//   completion      of an RDMA: its host event (polled or waited on), or a QDMA chained to it into a shared
+//                   completion queue (ptl_elan4_completion_queue one / two, Fig. 6).
+//   progress        progress.hpp: polling, interrupts, one or two progress threads (World execution contexts bound
+//                   to another core of the node); a progress thread hands completed requests to the main thread.
+// LIMITATIONS: one PTL module per process (one NIC); no multi-PTL scheduling of the rest of a message (the paper
+// activates only the Elan4 PTLs); two progress threads have separate CPU timelines even when they share a core (their
+// CPU contention is not modelled: only their extra wake-ups and hand-offs are); send buffers are never exhausted.
+#pragma once
+#include "models/qsnet/elan4.hpp"
+#include "platform/world.hpp"
+#include "protocols/ptl/elan4/progress.hpp"
+#include "protocols/ptl/elan4/ptl_elan4_mca.hpp"
+#include "protocols/ptl/ptl.hpp"
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ompisim::ptl::elan4 {
+
+class PtlElan4 final : public Ptl {
+public:
+  // Adds the progress threads to the World (before its resources are declared). std::invalid_argument for
+  // contradicting MCA choices (progress.hpp).
+  PtlElan4(World& w, qsnet::Elan4& nic, const PtlElan4Mca& mca);
+  std::uint64_t first_frag_size() const override { return first_frag_; }
+  bool inline_rendezvous() const override { return inline_; }
+  double request_overhead() const override;
+  void send(int ctx, const MatchHeader& h) override;
+  void matched(int ctx, const MatchHeader& h, std::uint64_t recv_req) override;
+  void complete_user(int ctx, int rank, std::function<void()> done) override;
+  const ProgressPlan& plan() const { return plan_; }
+  int context(int rank, int waiter) const;  // the execution context of a waiter of rank
+
+  void add_counters(std::map<std::string, std::uint64_t>& c) const;
+  std::uint64_t eager = 0, rendezvous = 0, acks = 0, fins = 0, fin_acks = 0, completions = 0, interrupts = 0,
+                polls = 0, handoffs = 0;
+
+private:
+  enum class Kind : std::uint8_t { First, Ack, Fin, FinAck, RdmaDone };
+  struct Item {
+    Kind kind;
+    MatchHeader h;
+    std::uint64_t req = 0;  // the receive request (ACK, FIN, read done) or the send request (FIN_ACK, write done)
+  };
+  std::uint64_t put_item(Item it);
+  void on_stored(int rank, int q);
+  // The waiter notices an item now (the oldest message of queue q, or with q < 0 the item `item`): it wakes (an
+  // interrupt) or polls, then handles it on its context.
+  void notice(int rank, int waiter, std::uint64_t item, int q);
+  void handle(int ctx, int rank, Item it);
+  // Starts the RDMA of the rest of h's message from `rank` (read: rank is the receiver; write: the sender).
+  void start_rdma(int ctx, int rank, const MatchHeader& h, std::uint64_t req, bool read);
+  void control(int from, int to, Kind k, const MatchHeader& h, std::uint64_t req);  // a 64-byte control QDMA
+  void rdma_done(int ctx, int rank, const Item& it);
+
+  World& w_;
+  qsnet::Elan4& nic_;
+  const qsnet::Elan4Params& p_;
+  const qsnet::SoftwareParams& sw_;
+  ProgressPlan plan_;
+  bool read_, inline_, chained_, datatype_;
+  std::uint64_t first_frag_;
+  std::vector<int> thread_ctx_;  // per rank x threads: the progress threads' contexts
+  std::unordered_map<std::uint64_t, Item> items_;  // in flight, by QDMA payload id
+  std::uint64_t next_item_ = 1;
+};
+
+}  // namespace ompisim::ptl::elan4

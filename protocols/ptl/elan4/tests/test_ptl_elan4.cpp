@@ -1,0 +1,156 @@
+// ptl/elan4 under pml/teg on osu-elan4: progress modes, RDMA schemes and their control messages, message conservation.
+#include "core/errors.hpp"
+#include "protocols/ptl/elan4/progress.hpp"
+#include "tests/test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ompisim;
+using namespace ompisim::ptl::elan4;
+
+namespace {
+// The stack is built before the World's resources are declared (its progress threads need their cores' resources).
+struct TegFixture {
+  std::unique_ptr<Machine> m;
+  engine::DesEngine sim;
+  std::unique_ptr<World> w;
+  std::unique_ptr<Stack> stack;
+  McaParams mca;
+  TegFixture(std::initializer_list<std::pair<const char*, const char*>> sets, const char* preset = "openmpi-elan4") {
+    m = load_machine("osu-elan4");
+    mca = machine_mca(*m);
+    auto list = param_list(mca);
+    for (auto& [k, v] : sets) REQUIRE(set_param(list, k, std::string("\"") + v + "\"", "test"));
+    w = std::make_unique<World>(sim, *m, make_placement(*m, 2, 1, {}, "test"));
+    stack = make_stack(*w, mca, preset, "test");
+    w->declare_resources();
+    sim.seal();
+  }
+  std::uint64_t counter(const std::string& k) const {
+    auto c = stack->stats().counters;
+    return c.count(k) ? c.at(k) : 0;
+  }
+};
+// n messages of `bytes` each way between ranks 0 and 1; receives posted first (expected) or after the sends arrived
+// (unexpected). Returns how many completions ran.
+int exchange(TegFixture& f, std::uint64_t bytes, int n, bool late_receives) {
+  int done = 0;
+  auto post_recvs = [&] {
+    for (int i = 0; i < n; ++i) {
+      f.stack->irecv(1, 0, i, bytes, Buffer{0x100000, true}, [&] { ++done; });
+      f.stack->irecv(0, 1, i, bytes, Buffer{0x200000, true}, [&] { ++done; });
+    }
+  };
+  if (!late_receives) post_recvs();
+  for (int i = 0; i < n; ++i) {
+    f.stack->isend(0, 1, i, bytes, Buffer{0x300000, true}, [&] { ++done; });
+    f.stack->isend(1, 0, i, bytes, Buffer{0x400000, true}, [&] { ++done; });
+  }
+  if (late_receives) f.sim.at(1e-3, post_recvs);
+  f.sim.run();
+  return done;
+}
+}  // namespace
+
+// Configuration: ProgressPlan from the MCA choices.
+// Expected: auto gives one_thread the shared receive queue (completion QDMAs into queue 0, one thread for both),
+//           two_threads a second queue and thread, basic/interrupt none; contradictions are refused; interrupt mode
+//           blocks at once on its queue but polls RDMA events; a thread blocks only after the spin time.
+// How validated: the plan's answers.
+TEST_CASE("ptl/elan4: progress modes map queues to waiters and decide when a waiter has blocked", "[unit][ptl]") {
+  auto one = ProgressPlan::make(2, 0), two = ProgressPlan::make(3, 0), basic = ProgressPlan::make(0, 0),
+       intr = ProgressPlan::make(1, 0);
+  CHECK(one.completion_queue() == 0);
+  CHECK(one.waiter_for_queue(0) == 1);
+  CHECK(one.threads() == 1);
+  CHECK(two.completion_queue() == 1);
+  CHECK(two.waiter_for_queue(0) == 1);
+  CHECK(two.waiter_for_queue(1) == 2);
+  CHECK(two.threads() == 2);
+  CHECK(basic.completion_queue() == -1);
+  CHECK(basic.waiter_for_event() == 0);
+  CHECK(ProgressPlan::make(0, 3).completion_queue() == 1);  // polling with a two-queue completion (Fig. 8)
+  CHECK_THROWS_AS(ProgressPlan::make(2, 3), std::invalid_argument);
+  CHECK_THROWS_AS(ProgressPlan::make(3, 1), std::invalid_argument);
+  CHECK_THROWS_AS(one.waiter_for_event(), std::logic_error);
+  CHECK_FALSE(basic.blocked(10, 0, 1));
+  CHECK(intr.blocked(10, 9.9, 1, true));
+  CHECK_FALSE(intr.blocked(10, 9.9, 1, false));
+  CHECK_FALSE(intr.blocked(10, 10, 1, true));  // still busy: not blocked
+  CHECK_FALSE(one.blocked(10, 9.5, 1));
+  CHECK(one.blocked(10, 8.5, 1));
+}
+
+// Configuration: 2 ranks, 5 messages of 8 KiB each way, RDMA read vs RDMA write, chained.
+// Expected: every request completes (20 completions); read: one FIN_ACK per message, no ACK or FIN; write: one ACK
+//           and one FIN per message, no FIN_ACK; one RDMA of the right kind per message.
+// How validated: stack counters after the run (DES engine).
+TEST_CASE("ptl/elan4: RDMA read and write complete every message with their own control messages", "[unit][ptl]") {
+  TegFixture r({{"ptl_elan4_rdma", "read"}});
+  CHECK(exchange(r, 8192, 5, false) == 20);
+  CHECK(r.counter("ptl_elan4_fin_acks") == 10);
+  CHECK(r.counter("ptl_elan4_acks") == 0);
+  CHECK(r.counter("ptl_elan4_fins") == 0);
+  CHECK(r.counter("elan4_rdma_reads") == 10);
+  CHECK(r.counter("elan4_chained_ops") == 10);
+  TegFixture wr({{"ptl_elan4_rdma", "write"}});
+  CHECK(exchange(wr, 8192, 5, false) == 20);
+  CHECK(wr.counter("ptl_elan4_acks") == 10);
+  CHECK(wr.counter("ptl_elan4_fins") == 10);
+  CHECK(wr.counter("ptl_elan4_fin_acks") == 0);
+  CHECK(wr.counter("elan4_rdma_writes") == 10);
+  CHECK(wr.stack->stats().live_requests == 0);
+}
+
+// Configuration: every progress mode (with its completion queue), eager (100 B) and rendezvous (4 KiB) messages,
+//                receives posted before and after the messages arrive; unchained and two-queue polling too.
+// Expected: message conservation: every send and every receive completes exactly once, nothing is left posted or
+//           unexpected; thread modes hand every receive completion to the main thread when the receive was posted first; interrupt mode takes
+//           interrupts, basic none.
+// How validated: completion counts and stack statistics.
+TEST_CASE("ptl/elan4: every progress mode delivers every message exactly once whether expected or unexpected", "[unit][ptl]") {
+  for (const char* mode : {"basic", "interrupt", "one_thread", "two_threads"})
+    for (std::uint64_t bytes : {100u, 4096u})
+      for (bool late : {false, true}) {
+        CAPTURE(mode, bytes, late);
+        TegFixture f({{"ptl_elan4_progress", mode}});
+        CHECK(exchange(f, bytes, 4, late) == 16);
+        auto st = f.stack->stats();
+        CHECK(st.sends_completed == 8);
+        CHECK(st.recvs_completed == 8);
+        CHECK(st.live_requests == 0);
+        CHECK(st.unexpected_now == 0);
+        CHECK(st.posted_now == 0);
+        if (std::string(mode) == "basic") CHECK(f.counter("ptl_elan4_interrupts") == 0);
+        if (std::string(mode) == "interrupt") CHECK(f.counter("ptl_elan4_interrupts") > 0);
+        if (std::string(mode).find("thread") != std::string::npos && !late) CHECK(f.counter("ptl_elan4_handoffs") >= 8);
+        if (late) CHECK(f.counter("teg_unexpected") == 8);
+      }
+  TegFixture u({{"ptl_elan4_chained", "off"}, {"ptl_elan4_completion_queue", "two"}});
+  CHECK(exchange(u, 4096, 3, false) == 12);
+  CHECK(u.counter("elan4_chained_ops") == 6);  // only the completion QDMAs are chained; FIN_ACKs come from the host
+  CHECK(u.counter("ptl_elan4_fin_acks") == 6);
+}
+
+// Configuration: MCA values that do not exist or contradict each other.
+// Expected: an unknown choice is an InputError naming the parameter and the choices; one_thread with a two-queue
+//           completion is an InputError naming ptl_elan4_completion_queue.
+// How validated: the exceptions' key and reason.
+TEST_CASE("ptl/elan4: unknown or contradicting MCA choices are refused naming the key", "[unit][ptl]") {
+  McaParams mca = component_registry().defaults();
+  auto list = param_list(mca);
+  try {
+    set_param(list, "ptl_elan4_progress", "\"three_threads\"", "test");
+    FAIL("accepted");
+  } catch (const InputError& e) {
+    CHECK(e.key() == "ptl_elan4_progress");
+    CHECK_THAT(e.reason(), Catch::Contains("two_threads"));
+  }
+  CHECK_THROWS_AS(set_param(list, "ptl_elan4_rdma", "\"put\"", "test"), InputError);
+  try {
+    TegFixture f({{"ptl_elan4_progress", "one_thread"}, {"ptl_elan4_completion_queue", "two"}});
+    FAIL("accepted");
+  } catch (const InputError& e) {
+    CHECK(e.key() == "mca.ptl_elan4_completion_queue");
+  }
+}

@@ -1,0 +1,22 @@
+set terminal svg size 900,600 dynamic noenhanced background '#ffffff'
+set output 'slingshot/publicnative.svg.tmp'
+set datafile separator ','
+set key top left
+set logscale x 2
+set logscale y
+set grid
+set format x '%.0b%B'
+set format y '%g'
+set title 'slingshot-ex, public native: osu_multi_lat 8 pairs across 2 nodes, GPU (LUMI): Cray MPICH on crusher, compared with hardware-sources.md §2d'
+set xlabel 'message size (bytes)'
+set ylabel 'latency (us)'
+plot 'slingshot/public_multi_lat_16p_inter_device_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native osu_multi_lat 16p (simulated)', \
+  'slingshot/publicnative.public_multi_lat_16p_inter_device_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native osu_multi_lat 16p (paper)', \
+  'slingshot/public_multi_lat_16p_inter_host_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'native osu_multi_lat 16p (simulated)', \
+  'slingshot/publicnative.public_multi_lat_16p_inter_host_native.ref.dat' using 1:2 with points lc 2 pt 7 ps 1.6 title 'native osu_multi_lat 16p (paper)', \
+  'slingshot/public_osu_bw_inter_device_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'native osu_bw 2p (simulated)', \
+  'slingshot/publicnative.public_osu_bw_inter_device_native.ref.dat' using 1:2 with points lc 3 pt 7 ps 1.6 title 'native osu_bw 2p (paper)', \
+  'slingshot/public_osu_bw_inter_host_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 4 pt 1 ps 0.6 title 'native osu_bw 2p (simulated)', \
+  'slingshot/publicnative.public_osu_bw_inter_host_native.ref.dat' using 1:2 with points lc 4 pt 7 ps 1.6 title 'native osu_bw 2p (paper)', \
+  'slingshot/public_osu_bw_intra_host_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 5 pt 1 ps 0.6 title 'native osu_bw 2p (simulated)', \
+  'slingshot/publicnative.public_osu_bw_intra_host_native.ref.dat' using 1:2 with points lc 5 pt 7 ps 1.6 title 'native osu_bw 2p (paper)'

@@ -1,0 +1,108 @@
+// A NIC model belongs to the node's port: every protocol component on it shares the one model object of the World
+// (platform/nic_services.hpp), so two components on one SeaStar serialize on one firmware timeline, and two libraries
+// on one Gemini NIC share its registration table while keeping their own uGNI communication domains.
+#include "tests/test_helpers.hpp"
+#include "models/gemini/gni.hpp"
+#include "models/seastar/seastar.hpp"
+#include "protocols/btl/btl.hpp"
+#include "protocols/mtl/mtl.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ompisim;
+
+namespace {
+struct Times {
+  double mtl = -1, btl = -1;  // when the last MTL receive and the last BTL fragment completed at their targets
+  std::uint64_t puts = 0;     // the World's SeaStar's put counter
+};
+// Red Storm, 4 ranks, 2 per node: rank 0 sends `n_mtl` 8-byte messages to rank 2 through mtl/portals, rank 1 sends
+// `n_btl` 8-byte fragments to rank 3 through btl/portals, all posted at time 0. Ranks 0 and 1 (and 2 and 3) have
+// their own cores; what they share is their node's SeaStar.
+Times run(int n_mtl, int n_btl) {
+  test::Fixture f("red-storm", 4, 2);
+  World& w = *f.world;
+  REQUIRE(w.node_of(0) == w.node_of(1));
+  REQUIRE(w.node_of(2) == w.node_of(3));
+  auto mtl = component_registry().find("mtl", "portals")->make_mtl(w, f.mca_, "");
+  auto btl = component_registry().find("btl", "portals")->make_btl(w, f.mca_);
+  Times t;
+  btl->register_tag(btl::kTagPml, [&](const btl::Descriptor& d) {
+    t.btl = f.sim.now();
+    btl->payload_consumed(d);
+  });
+  for (int i = 0; i < n_mtl; ++i) {
+    mtl->irecv(2, 0, i, 8, Buffer{1 << 20, true}, [&] { t.mtl = f.sim.now(); });
+    mtl->isend(0, 2, i, 8, Buffer{4096, true}, [] {});
+  }
+  for (int i = 0; i < n_btl; ++i) {
+    btl::Descriptor d;
+    d.tag = btl::kTagPml;
+    d.src = 1, d.dst = 3;
+    d.hdr.len = 16;
+    d.data = {0, 8, Buffer{8192, true}};
+    btl->send(d, [] {});
+  }
+  f.sim.run();
+  t.puts = seastar::SeaStar::of(w).puts;
+  return t;
+}
+}  // namespace
+
+// Configuration: as run() above: 8 MTL messages alone, 8 BTL fragments alone, then both together. Expected: alone,
+// each finishes at its own time; together, the two components' puts queue on the one firmware timeline of each node
+// (the sending node's PowerPC processes every command, the receiving node's matches every header), so commands of one
+// wait behind the other's: neither finishes earlier than alone, and their total delay is at least one firmware
+// message cost (measured: 0.49 us for the MTL and 0.29 us for the BTL, fw_message_cost 0.5 us); the World's
+// SeaStar counts the puts of both. If each component held its own SeaStar (two firmware timelines per node) nothing else would be shared
+// between them (own cores, analytic wire for 8-byte messages) and both times would equal the times alone.
+// How validated: simulated completion times and the shared counter.
+TEST_CASE("nic sharing: mtl/portals and btl/portals on one SeaStar serialize on one firmware timeline", "[protocol][nic]") {
+  const Times mtl_alone = run(8, 0), btl_alone = run(0, 8), both = run(8, 8);
+  REQUIRE(mtl_alone.mtl > 0);
+  REQUIRE(btl_alone.btl > 0);
+  REQUIRE(both.mtl > 0);
+  REQUIRE(both.btl > 0);
+  test::Fixture f("red-storm", 4, 2);
+  const double fw = seastar::nic(*f.machine).p.fw_message_cost;
+  INFO("mtl alone " << mtl_alone.mtl << " together " << both.mtl << "; btl alone " << btl_alone.btl << " together "
+                    << both.btl << "; fw " << fw);
+  CHECK(both.mtl >= mtl_alone.mtl);
+  CHECK(both.btl >= btl_alone.btl);
+  CHECK((both.mtl - mtl_alone.mtl) + (both.btl - btl_alone.btl) >= fw * (1 - 1e-9));
+  CHECK(both.puts == mtl_alone.puts + btl_alone.puts);
+}
+
+// Configuration: mtl/portals and btl/portals built in one World, then a second mtl/portals. Expected: the two first
+// components hold the World's SeaStar (the same object); the second MTL, which would use the same portal table
+// entries as the first on the shared interface, is refused. How validated: object identity and std::logic_error.
+TEST_CASE("nic sharing: one SeaStar per World, portal table entries claimed once", "[unit][nic]") {
+  test::Fixture f("red-storm", 2, 1);
+  World& w = *f.world;
+  CHECK(w.nic_services().find<seastar::SeaStar>() == nullptr);
+  auto mtl = component_registry().find("mtl", "portals")->make_mtl(w, f.mca_, "");
+  seastar::SeaStar* ss = w.nic_services().find<seastar::SeaStar>();
+  REQUIRE(ss != nullptr);
+  auto btl = component_registry().find("btl", "portals")->make_btl(w, f.mca_);
+  CHECK(w.nic_services().find<seastar::SeaStar>() == ss);
+  CHECK(&seastar::SeaStar::of(w) == ss);
+  CHECK(w.nic_services().size() == 1);
+  CHECK_THROWS_AS(component_registry().find("mtl", "portals")->make_mtl(w, f.mca_, ""), std::logic_error);
+}
+
+// Configuration: Cielo, 2 ranks on two nodes; btl/ugni and the Cray MPT netmod (native/mpich_gni) in one World, each
+// with its own uGNI communication domain. Expected: both use the World's one Gemini NIC (gemini::Gni::of), while
+// endpoints stay per library: a send through one library connects only its own endpoint. How validated: identity
+// and endpoint counts.
+TEST_CASE("nic sharing: two uGNI libraries share the Gemini NIC, not their endpoints", "[unit][nic]") {
+  test::Fixture f("cielo", 2, 1);
+  World& w = *f.world;
+  gemini::Cdm a(gemini::Gni::of(w), 32), b(gemini::Gni::of(w), 32);
+  CHECK(&a.nic() == &b.nic());
+  CHECK(w.nic_services().size() == 1);
+  a.smsg_send(0, 1, 8, nullptr, [] {});
+  f.sim.run();
+  CHECK(a.endpoints() == 1);
+  CHECK(b.endpoints() == 0);
+  CHECK(a.nic().registration_limit(0) == b.nic().registration_limit(0));
+}
