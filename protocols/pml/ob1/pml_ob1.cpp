@@ -74,9 +74,19 @@ void Ob1::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Com
   r.seq = ranks_[rank].send_seq[dst]++;
   // RGET needs exactly one RDMA BTL (Open MPI 1.1 start_rdma: req_rdma_cnt == 1). With several, or with a PUT-only
   // one, the rest of a rendezvous goes as RDMA PUT fragments over the RDMA BTLs (no copy out at the receiver).
-  r.put = ep.rdma.size() > 1 || (ep.rdma.size() == 1 && !ep.rdma.front().btl->caps().has(btl::flag::Get) &&
-                                  ep.rdma.front().btl->caps().has(btl::flag::Put));
-  Hdr h = start(r, b->caps(), ep.rdma.size() == 1 && !r.put);
+  // A message the policy does not stripe (stripe_above below its size) uses the fastest BTL's RDMA alone.
+  bool rget = false;
+  if (ep.send.size() > 1 && !striped(ep, stripe_.policy, bytes, stripe_.min_size)) {
+    btl::Btl* f = fastest_btl(ep);
+    const bool rdma = std::any_of(ep.rdma.begin(), ep.rdma.end(), [f](const bml::r2::BmlBtl& x) { return x.btl == f; });
+    r.put = rdma && !f->caps().has(btl::flag::Get) && f->caps().has(btl::flag::Put);
+    rget = rdma && f->caps().has(btl::flag::Get);
+  } else {
+    r.put = ep.rdma.size() > 1 || (ep.rdma.size() == 1 && !ep.rdma.front().btl->caps().has(btl::flag::Get) &&
+                                    ep.rdma.front().btl->caps().has(btl::flag::Put));
+    rget = ep.rdma.size() == 1 && !r.put;
+  }
+  Hdr h = start(r, b->caps(), rget);
   r.first = first_payload(r, h, b->caps());
   ++hdr_sent_[static_cast<std::size_t>(h)];
   HdrFields hf;

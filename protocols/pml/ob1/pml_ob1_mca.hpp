@@ -17,10 +17,10 @@ struct Ob1Mca {
   template <class V>
   void visit(V&& v) {
     v(pml_ob1_stripe_policy, {"pml_ob1_stripe_policy", Dim::Count,
-                              "striping over several BTLs to one peer: 0 = weighted_rr (Open MPI 1.1, the paper's), "
-                              "1 = stripe_above (first fragment on the lowest-latency BTL; the rest on the fastest BTL, "
+                              "striping over several BTLs to one peer: weighted_rr (Open MPI 1.1, the paper's), "
+                              "stripe_above (first fragment on the lowest-latency BTL; the rest on the fastest BTL, "
                               "split by measured bandwidth only above pml_ob1_stripe_min_size)",
-                              0, kStripePolicies - 1});
+                              0, kStripePolicies - 1, {"weighted_rr", "stripe_above"}});
     v(pml_ob1_stripe_min_size, {"pml_ob1_stripe_min_size", Dim::Bytes,
                                 "stripe_above: smallest rest of a message split over several BTLs", 0, 1LL << 40});
   }

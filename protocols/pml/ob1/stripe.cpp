@@ -21,6 +21,13 @@ std::size_t fastest(const bml::r2::Endpoint& ep) {
 }
 }  // namespace
 
+bool striped(const bml::r2::Endpoint& ep, StripePolicy p, std::uint64_t bytes, std::uint64_t stripe_min_size) {
+  if (ep.send.size() < 2) return false;
+  return p == StripePolicy::WeightedRoundRobin || bytes >= stripe_min_size;
+}
+
+btl::Btl* fastest_btl(const bml::r2::Endpoint& ep) { return ep.send[fastest(ep)].btl; }
+
 btl::Btl* first_fragment_btl(const bml::r2::Endpoint& ep, StripePolicy p, std::uint32_t& rr) {
   if (p == StripePolicy::WeightedRoundRobin || ep.send.size() == 1) {
     if (ep.eager.size() == 1) return ep.eager.front().btl;

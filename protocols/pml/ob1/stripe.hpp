@@ -22,6 +22,12 @@ enum class StripePolicy : std::uint8_t { WeightedRoundRobin = 0, StripeAbove = 1
 constexpr int kStripePolicies = 2;
 const char* to_string(StripePolicy p);
 
+// Whether a message of `bytes` is spread over several BTLs of the peer: weighted_rr whenever the peer has several;
+// stripe_above only from `stripe_min_size` on (below, the message uses the fastest BTL's single-BTL protocols: RGET
+// when it has GET).
+bool striped(const bml::r2::Endpoint& ep, StripePolicy p, std::uint64_t bytes, std::uint64_t stripe_min_size);
+// The BTL of the send array with the highest measured bandwidth.
+btl::Btl* fastest_btl(const bml::r2::Endpoint& ep);
 // The BTL that carries the first fragment. `rr`: the peer's round-robin counter (advanced).
 btl::Btl* first_fragment_btl(const bml::r2::Endpoint& ep, StripePolicy p, std::uint32_t& rr);
 // Bytes for each BTL of ep.send (same order) out of `left` bytes after the first fragment; sums to `left`.

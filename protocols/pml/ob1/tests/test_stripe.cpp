@@ -99,8 +99,8 @@ TEST_CASE("pml/ob1 striping: a peer with one BTL uses only it", "[unit][protocol
 }
 
 // Configuration: stripe_above with a 128 KiB threshold on the two-BTL peer. Expected: the first fragment always on
-// openib (lower measured latency); a 64 KiB message entirely on openib; an 8 MiB one split by measured bandwidth
-// (968 : 247 MB/s). How validated: split_rest against the NICs' parameters in lanl-multi-nic.json.
+// openib (lower measured latency); a 64 KiB message entirely on openib, pulled by one RGET as if openib were the only
+// BTL; an 8 MiB one split by measured bandwidth (968 : 247 MB/s). How validated: split_rest against the NICs' parameters in lanl-multi-nic.json.
 TEST_CASE("pml/ob1 stripe_above: one BTL below the threshold, measured-bandwidth split above", "[unit][protocol][ob1][hetero]") {
   test::Fixture f("lanl-multi-nic", 2, 1);
   Net n(*f.world);
@@ -122,5 +122,8 @@ TEST_CASE("pml/ob1 stripe_above: one BTL below the threshold, measured-bandwidth
   f.sim.run();
   CHECK(done == 2);
   CHECK(n.gm.frags_sent == 0);
-  CHECK(n.ib.bytes_sent == 64 * 1024);
+  // Below the threshold the message uses openib alone, with its single-BTL protocol: RGET (openib has GET).
+  CHECK(n.ib.gets == 1);
+  CHECK(n.ib.bytes_sent == 0);
+  CHECK(ob1.stats().counters["ob1_RGET"] == 1);
 }
