@@ -8,8 +8,8 @@ namespace ompisim::pml::ob1 {
 
 static_assert(static_cast<int>(Hdr::Fin) + 1 == kHdrTypes, "Ob1::hdr_sent_ has one slot per Hdr");
 
-Ob1::Ob1(World& w, double sw, std::vector<btl::Btl*> btls, std::string name)
-    : w_(w), sw_(sw), bml_(w, std::move(btls)), name_(std::move(name)), lib_(w.ranks()) {
+Ob1::Ob1(World& w, double sw, std::vector<btl::Btl*> btls, std::string name, StripeConfig stripe)
+    : w_(w), sw_(sw), stripe_(stripe), bml_(w, std::move(btls)), name_(std::move(name)), lib_(w.ranks()) {
   frag_bytes_.assign(bml_.btls().size(), 0);
   // mca_pml_ob1_add_procs: mca_bml.bml_register(MCA_PML_OB1_HDR_TYPE_*, mca_pml_ob1_recv_frag_callback_*) for every
   // header type on every BTL. NACK and PUT are registered too and rejected on arrival (the model never sends them).
@@ -70,9 +70,29 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
   const int rank = m.rank, dst = m.peer;
   auto [id, r] = lib_.new_send(m, std::move(done));
   const bml::r2::Endpoint& ep = bml_.endpoint(rank, dst);
-  btl::Btl* b = ep.eager.front().btl;  // first fragment on the first eager BTL
+  // The first fragment's BTL (stripe policy); a peer with one eager BTL and the default policy keeps no counter.
+  btl::Btl* b = ep.eager.front().btl;
+  if (ep.send.size() > 1 && (ep.eager.size() > 1 || stripe_.policy != StripePolicy::WeightedRoundRobin)) {
+    if (eager_rr_.empty()) eager_rr_.resize(static_cast<std::size_t>(w_.ranks()));
+    b = first_fragment_btl(ep, stripe_.policy, eager_rr_[static_cast<std::size_t>(rank)][dst]);
+  }
   r.seq = lib_.next_send_seq(rank, r.ctx, dst);
-  Hdr h = start(r, b->caps(), !ep.rdma.empty());
+  // RGET needs exactly one RDMA BTL (Open MPI 1.1 start_rdma: req_rdma_cnt == 1). With several, or with a PUT-only
+  // one, the rest of a rendezvous goes as RDMA PUT fragments over the RDMA BTLs (no copy out at the receiver).
+  // A message the policy does not stripe (stripe_above below its size) uses the fastest BTL's RDMA alone.
+  bool rget = false;
+  if (ep.send.size() > 1 && !striped(ep, stripe_.policy, r.bytes, stripe_.min_size)) {
+    btl::Btl* f = fastest_btl(ep);
+    const bool rdma = std::any_of(ep.rdma.begin(), ep.rdma.end(), [f](const bml::r2::BmlBtl& x) { return x.btl == f; });
+    r.put = rdma && !f->caps().has(btl::flag::Get) && f->caps().has(btl::flag::Put);
+    rget = rdma && f->caps().has(btl::flag::Get);
+  } else {
+    r.put = ep.rdma.size() > 1 || (ep.rdma.size() == 1 && !ep.rdma.front().btl->caps().has(btl::flag::Get) &&
+                                    ep.rdma.front().btl->caps().has(btl::flag::Put));
+    rget = ep.rdma.size() == 1 && !r.put;
+  }
+  Hdr h = start(r, b->caps(), rget);
+  r.first = first_payload(r, h, b->caps());
   ++hdr_sent_[static_cast<std::size_t>(h)];
   HdrFields hf;
   hf.type = h, hf.ctx = hdr_ctx(r.ctx), hf.tag = r.tag, hf.seq = r.seq, hf.msg_bytes = r.bytes;
@@ -130,29 +150,30 @@ void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t r
     return;
   }
   const bml::r2::Endpoint& ep = bml_.endpoint(r.rank, r.peer);
-  const std::size_t n = ep.send.size();
   struct Share {
     btl::Btl* btl;
     std::uint64_t bytes, chunk;
     std::size_t index;
+    std::uint8_t flags;
   };
   std::vector<Share> share;
-  share.reserve(n);
-  std::uint64_t rest = left;
-  for (const auto& s : ep.send) {
-    const btl::BtlCaps& c = s.btl->caps();
-    std::uint64_t len = 0;
-    if (rest) {
-      len = rest > c.eager_limit ? static_cast<std::uint64_t>(static_cast<double>(left) * s.weight) : rest;
-      len = std::min(len, rest);
-      rest -= len;
-    }
+  share.reserve(ep.send.size());
+  const std::vector<std::uint64_t> split = split_rest(ep, stripe_.policy, left, stripe_.min_size);
+  for (std::size_t i = 0; i < ep.send.size(); ++i) {
+    btl::Btl* b = ep.send[i].btl;
+    const btl::BtlCaps& c = b->caps();
     const std::uint64_t hdr = hdr_len(Hdr::Frag);
     std::uint64_t chunk = std::max<std::uint64_t>(1, c.max_send_size > hdr ? c.max_send_size - hdr : 0);
-    auto idx = static_cast<std::size_t>(std::find(bml_.btls().begin(), bml_.btls().end(), s.btl) - bml_.btls().begin());
-    share.push_back({s.btl, len, chunk, idx});
+    std::uint8_t flags = 0;
+    // RDMA PUT fragments go over the BTLs of the RDMA array, each within its own RDMA fragment size.
+    if (r.put && c.has(btl::flag::Put) &&
+        std::any_of(ep.rdma.begin(), ep.rdma.end(), [b](const bml::r2::BmlBtl& x) { return x.btl == b; })) {
+      chunk = std::max<std::uint64_t>(1, c.rdma_pipeline_frag_size);
+      flags = btl::desc_flag::Put;
+    }
+    auto idx = static_cast<std::size_t>(std::find(bml_.btls().begin(), bml_.btls().end(), b) - bml_.btls().begin());
+    share.push_back({b, split[i], chunk, idx, flags});
   }
-  share.front().bytes += rest;
   r.frags_outstanding = 0;
   for (auto& s : share) r.frags_outstanding += (s.bytes + s.chunk - 1) / s.chunk;
   const int rank = r.rank, peer = r.peer;
@@ -169,7 +190,7 @@ void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t r
       ++hdr_sent_[static_cast<std::size_t>(Hdr::Frag)];
       HdrFields hf;
       hf.type = Hdr::Frag, hf.offset = off, hf.send_req = sid, hf.recv_req = recv_req;
-      send_desc(*s.btl, hf, rank, peer, btl::DataSegment{off, len, buf}, 0, sid, [this, sid] {
+      send_desc(*s.btl, hf, rank, peer, btl::DataSegment{off, len, buf}, s.flags, sid, [this, sid] {
         SendRequest& q = lib_.send(sid);
         if (--q.frags_outstanding == 0) {
           on_event(q, SendEvent::FragsDone);
@@ -204,7 +225,7 @@ void Ob1::handle(const InFrag& f) {
       SendRequest& r = lib_.send(f.h.send_req);
       bool was_rget = r.state == SendState::RgetSent;  // the receiver fell back: the RGET carried no data
       on_event(r, SendEvent::Ack);
-      std::uint64_t first = was_rget ? 0 : first_payload(r, Hdr::Rndv, eager_btl(r.rank, r.peer).caps());
+      std::uint64_t first = was_rget ? 0 : r.first;
       schedule_frags(f.h.send_req, first, f.h.recv_req);
       return;
     }
@@ -215,12 +236,15 @@ void Ob1::handle(const InFrag& f) {
     }
     case Hdr::Frag: {
       std::uint64_t rid = f.h.recv_req;
-      w_.cpu_copy(f.d.dst, static_cast<double>(f.d.data.length), [this, rid, f] {
+      auto arrived = [this, rid, f] {
         RecvRequest& r = lib_.recv(rid);
         on_event(r, RecvEvent::FragArrived, f.d.data.length);
         f.btl->payload_consumed(f.d);
         if (r.state == RecvState::Complete) complete_recv(rid);
-      });
+      };
+      // An RDMA PUT fragment is already in the user buffer; a send fragment is copied out of the BTL's buffer.
+      if (f.d.flags & btl::desc_flag::Put) arrived();
+      else w_.cpu_copy(f.d.dst, static_cast<double>(f.d.data.length), arrived);
       return;
     }
     default: throw ProtocolError("ob1 receive path", "any", to_string(f.h.type));

@@ -14,6 +14,7 @@
 #include "protocols/btl/btl.hpp"
 #include "protocols/pml/ob1/hdr.hpp"
 #include "protocols/pml/ob1/requests.hpp"
+#include "protocols/pml/ob1/stripe.hpp"
 
 #include <array>
 #include <memory>
@@ -21,11 +22,17 @@
 
 namespace ompisim::pml::ob1 {
 
+// How ob1 spreads a message over several BTLs to one peer (stripe.hpp; its MCA parameters).
+struct StripeConfig {
+  StripePolicy policy = StripePolicy::WeightedRoundRobin;
+  std::uint64_t min_size = 0;  // stripe_above: smallest rest (bytes) that is split over several BTLs
+};
+
 class Ob1 final : public Stack {
 public:
   // `sw_overhead`: software cost per message per side (machine's software section). `btls`: every BTL of the stack,
   // in any order (bml/r2 ranks them per peer).
-  Ob1(World& w, double sw_overhead, std::vector<btl::Btl*> btls, std::string name = "openmpi");
+  Ob1(World& w, double sw_overhead, std::vector<btl::Btl*> btls, std::string name = "openmpi", StripeConfig stripe = {});
   std::string name() const override { return name_; }
   void start_send(const mpi::P2P& m, Completion done) override;
   void start_recv(const mpi::P2P& m, Completion done) override;
@@ -61,10 +68,14 @@ private:
 
   World& w_;
   double sw_;
+  StripeConfig stripe_;
   bml::r2::BmlR2 bml_;
   std::string name_;
   // Requests, per-communicator matching queues and per-peer sequence numbers (mca_pml_ob1_comm_t).
   mpi::Library<SendRequest, RecvRequest, Unexpected> lib_;
+  // Per rank, per peer with several eager BTLs: the round-robin position (bml eager array get_next); sized on first
+  // use (a stack with one eager BTL per peer never allocates it).
+  std::vector<mpi::PeerSeq> eager_rr_;
   std::uint64_t amos_ = 0;
   // Counters kept as integers on the message path; stats() names them.
   std::array<std::uint64_t, kHdrTypes> hdr_sent_{};  // by Hdr
