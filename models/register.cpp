@@ -1,5 +1,6 @@
 #include "models/register.hpp"
 
+#include "models/commodity/nic.hpp"
 #include "models/gemini/nic.hpp"
 #include "models/loggp/nic.hpp"
 #include "models/qsnet/nic.hpp"
@@ -23,6 +24,15 @@ void register_nic_kinds(NicKindRegistry& reg) {
            "rendezvous Get, overflow buffers; Rosetta dragonfly switches",
            "hardware-sources.md \u00a72; fi_cxi(7); models/slingshot/README.md",
            [] { return std::make_unique<slingshot::CassiniNic>(); }});
+  reg.add({"ib-sdr-pcie", "InfiniBand 4X SDR HCA on PCI Express (Mellanox InfiniHost III class, mVAPI/verbs era, 2006)",
+           "hardware-sources.md \u00a75 (Liu et al., HOTI 2004); models/commodity/README.md",
+           [] { return std::make_unique<commodity::CommodityNic>("ib-sdr-pcie"); }});
+  reg.add({"myrinet-2000", "Myrinet 2000 NIC on PCI-X (LANai, GM), 2 Gb/s links",
+           "hardware-sources.md \u00a75 (Myricom pages); models/commodity/README.md",
+           [] { return std::make_unique<commodity::CommodityNic>("myrinet-2000"); }});
+  reg.add({"gige", "gigabit Ethernet NIC (TCP/IP through the kernel)",
+           "hardware-sources.md \u00a75 (status M/D: typical 2006 values); models/commodity/README.md",
+           [] { return std::make_unique<commodity::CommodityNic>("gige"); }});
   reg.add({"loggp", "LogGOPS reference network (flat; closed-form checks)", "Hoefler et al., LogGOPSim, HPDC 2010",
            [] { return std::make_unique<loggp::LogGPNic>(); }});
 }

@@ -214,6 +214,8 @@ double Machine::software_cost(const std::string& cost) const {
       if (section == "software")
         for (auto& r : list)
           if (r.info.name == cost) {
+            // Two networks may both give a host-side cost (each network's file is complete); equal values agree.
+            if (found && found->value == r.p->value) continue;
             if (found)
               throw InputError(file, "networks." + n.name + ".software." + cost,
                                "given by two networks (" + where + ", " + n.name + "): the stack cannot tell which applies");

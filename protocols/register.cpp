@@ -24,6 +24,15 @@ void register_component(ComponentRegistry& reg);
 namespace btl::portals {
 void register_component(ComponentRegistry& reg);
 }
+namespace btl::openib {
+void register_component(ComponentRegistry& reg);
+}
+namespace btl::gm {
+void register_component(ComponentRegistry& reg);
+}
+namespace btl::tcp {
+void register_component(ComponentRegistry& reg);
+}
 namespace mtl::portals {
 void register_component(ComponentRegistry& reg);
 }
@@ -133,6 +142,9 @@ void register_components(ComponentRegistry& reg) {
   btl::vader::register_component(reg);
   btl::ugni::register_component(reg);
   btl::portals::register_component(reg);
+  btl::openib::register_component(reg);
+  btl::gm::register_component(reg);
+  btl::tcp::register_component(reg);
   mtl::portals::register_component(reg);
   mtl::ofi::register_component(reg);
   ofi::cxi::register_component(reg);

@@ -9,6 +9,16 @@
 
 namespace ompisim {
 
+namespace {
+// The route policy of the run: its name on a machine with one network, else {network: name}.
+Json routing_json(const World& w) {
+  if (w.networks() == 1) return w.routing().name;
+  Json j = Json::object();
+  for (int i = 0; i < w.networks(); ++i) j[w.network(i).name] = w.routing(i).name;
+  return j;
+}
+}  // namespace
+
 Json result_json(const RunRecord& r) {
   const Scenario& s = r.scenario;
   Machine& m = r.machine;
@@ -35,7 +45,7 @@ Json result_json(const RunRecord& r) {
                        {"scenario_file", repo_relative(s.file)},
                        {"machine_file", repo_relative(m.file)},
                        {"engine", sim.name()},
-                       {"routing", r.world.routing().name},
+                       {"routing", routing_json(r.world)},
                        {"mapping", {{"map_by", platform::to_string(pl.map->map_by())},
                                     {"bind_to", platform::to_string(pl.map->bind_to())}}},
                        {"overrides", sets},

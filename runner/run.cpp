@@ -64,22 +64,15 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
     if (e.file().empty()) throw InputError(s.file, "machine", e.reason());
     throw;
   }
-  if (m->networks().size() != 1) {
-    McaParams scratch;
-    apply_sets(*m, scratch, sets);  // a bad --set (an ambiguous short name) is named first
-    throw InputError(s.file, "machine",
-                     fmt::format("machine '{}' has {} networks: stacks over several networks are not modelled yet",
-                                 m->name, m->networks().size()));
-  }
-  const Network& net = m->network();
-  const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, net.nic_kind(), m->name,
-                                       s.file);
+  // Every network's NIC kind: a stack's components each drive one of them (bml/r2 picks per peer among the BTLs).
+  const std::vector<std::string> kinds = m->nic_kinds();
+  const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m->name, s.file);
   McaParams mca = machine_mca(*m);
   {
     std::vector<std::string> keys;
     for (auto it = s.mca.begin(); it != s.mca.end(); ++it) keys.push_back(it.key());
-    check_mca_keys(keys, spec, s.stack, net.nic_kind(), s.file);
-    for (auto& [k, v] : sets) check_mca_family(k, net.nic_kind(), "--set");
+    check_mca_keys(keys, spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), s.file);
+    for (auto& [k, v] : sets) check_mca_family(k, kinds, "--set");
     ObjectReader mr(s.mca, s.file, "mca");
     auto list = param_list(mca);
     load_overrides(mr, list, "scenario " + s.id);
@@ -88,8 +81,10 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   if (!sets.empty()) m->rebuild_topology();  // links follow overridden link parameters
   Placement pl = make_placement(*m, ranks, s.ranks_per_node, s.nodes, s.file, s.mapping);
   std::unique_ptr<Simulator> sim = engines().find(s.engine)->make();
-  const topology::RoutePolicyInfo* routing =
-      s.routing.empty() ? nullptr : &topology::find_route_policy(s.routing, net.topology->kind(), s.file, "routing");
+  // A scenario's route policy applies to every network: each network's topology must know it.
+  const topology::RoutePolicyInfo* routing = nullptr;
+  if (!s.routing.empty())
+    for (auto& net : m->networks()) routing = &topology::find_route_policy(s.routing, net.topology->kind(), s.file, "routing");
   World w(*sim, *m, pl, routing);
   std::unique_ptr<Stack> stack;
   try {

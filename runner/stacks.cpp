@@ -21,8 +21,9 @@ public:
   std::unique_ptr<Stack> pml;
 
   std::string name() const override { return pml->name(); }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml->isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml->irecv(r, s, t, b, buf, std::move(c)); }
+  void start_send(const mpi::P2P& m, Completion c) override { pml->start_send(m, std::move(c)); }
+  void start_recv(const mpi::P2P& m, Completion c) override { pml->start_recv(m, std::move(c)); }
+  std::uint32_t max_contextid() const override { return pml->max_contextid(); }
   void amo_add(int r, int t, Completion l, Completion a) override { pml->amo_add(r, t, std::move(l), std::move(a)); }
   StackStats stats() const override {
     StackStats s = pml->stats();
@@ -109,6 +110,16 @@ void register_stacks(StackRegistry& reg) {
   reg.add({"native", "qsnet", "MPICH-QsNetII over Tport: NIC tag matching, 32-byte header, NIC-driven large messages",
            {.native = "mpich_qsnet"}});
   reg.add({"elan4-qdma", "qsnet", "raw libelan4 QDMA ping-pong (Fig. 9's QDMA latency)", {.native = "elan4_qdma"}});
+  // Open MPI 1.1 on commodity clusters (the heterogeneous paper, 2006): bml/r2 stripes over every BTL that reaches a
+  // peer. "openmpi" lists both of lanl-multi-nic's networks; "openmpi" on a GigE machine is btl/tcp.
+  reg.add({"openmpi", "ib-sdr-pcie",
+           "Open MPI 1.1: pml/ob1 + bml/r2 over btl/self, btl/openib (mVAPI) and btl/gm: messages striped over both",
+           {.pml = "ob1", .btl = {"self", "openib", "gm"}}});
+  reg.add({"openmpi-mvapi", "ib-sdr-pcie", "Open MPI 1.1: pml/ob1 over btl/self and btl/openib (mVAPI) only",
+           {.pml = "ob1", .btl = {"self", "openib"}}});
+  reg.add({"openmpi-gm", "myrinet-2000", "Open MPI 1.1: pml/ob1 over btl/self and btl/gm (Myrinet GM) only",
+           {.pml = "ob1", .btl = {"self", "gm"}}});
+  reg.add({"openmpi", "gige", "Open MPI 1.1: pml/ob1 + bml/r2 over btl/self and btl/tcp", {.pml = "ob1", .btl = {"self", "tcp"}}});
   reg.add({"loggp", "loggp", "LogGOPS reference stack (closed-form checks)", {.model = "loggp"}});
 }
 
@@ -229,32 +240,60 @@ std::string stack_label(const Json& stack, const std::string& file) {
   return fmt::format("{}", fmt::join(parts, "+"));
 }
 
-StackSpec resolve_stack(const Json& stack, const std::string& kind, const std::string& machine,
+namespace {
+bool has_kind(const std::vector<std::string>& kinds, const std::string& k) {
+  return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
+}
+std::string kinds_text(const std::vector<std::string>& kinds) {
+  return kinds.size() == 1 ? "a " + kinds.front() + " NIC" : fmt::format("NICs {}", fmt::join(kinds, ", "));
+}
+// Each component runs on one of the machine's NIC kinds: a BTL naming a network the machine has no NIC for is refused
+// (key: the component's place in the stack object, or "stack" for a preset).
+void check_parts(const StackSpec& s, const std::vector<std::string>& kinds, const std::string& machine,
+                 const std::string& file, const std::string& preset) {
+  for (auto& p : s.parts()) {
+    const ComponentInfo* c = component_registry().find(p.framework, p.name);
+    bool runs = false;
+    for (auto& k : kinds) runs = runs || c->runs_on(k);
+    if (!runs)
+      throw InputError(file, preset.empty() ? p.key : "stack",
+                       fmt::format("{}{} runs on {} machines, but machine '{}' has {}",
+                                   preset.empty() ? "" : "stack '" + preset + "': ", c->id(),
+                                   fmt::join(c->nic_kinds, " or "), machine, kinds_text(kinds)));
+  }
+}
+}  // namespace
+
+StackSpec resolve_stack(const Json& stack, const std::vector<std::string>& kinds, const std::string& machine,
                         const std::string& file) {
   if (stack.is_string()) {
     const std::string name = stack.get<std::string>();
-    if (const StackInfo* s = stack_registry().find(name, kind)) return s->spec;
-    std::vector<std::string> names, kinds;
+    for (auto& p : stack_registry().all())  // the first preset of that name for one of the machine's NIC kinds
+      if (p.name == name && has_kind(kinds, p.nic_kind)) {
+        check_parts(p.spec, kinds, machine, file, name);
+        return p.spec;
+      }
+    std::vector<std::string> names, on;
     for (auto& s : stack_registry().all()) {
       if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
-      if (s.name == name) kinds.push_back(s.nic_kind);
+      if (s.name == name) on.push_back(s.nic_kind);
     }
-    if (!kinds.empty())
+    if (!on.empty())
       throw InputError(file, "stack",
-                       fmt::format("stack '{}' runs on {} machines, but machine '{}' has a {} NIC", name,
-                                   fmt::join(kinds, " or "), machine, kind));
+                       fmt::format("stack '{}' runs on {} machines, but machine '{}' has {}", name,
+                                   fmt::join(on, " or "), machine, kinds_text(kinds)));
     throw InputError(file, "stack", fmt::format("unknown stack '{}'{} (known: {}; or an object of components, e.g. "
                                                 "{{\"pml\": \"ob1\", \"btl\": [\"self\", \"vader\"]}})",
                                                 name, hint_text(did_you_mean(name, names)), fmt::join(names, ", ")));
   }
   StackSpec s = parse_stack_object(stack, file);
-  for (auto& p : s.parts()) {
-    const ComponentInfo* c = component_registry().find(p.framework, p.name);
-    if (!c->runs_on(kind))
-      throw InputError(file, p.key, fmt::format("{} runs on {} machines, but machine '{}' has a {} NIC", c->id(),
-                                                fmt::join(c->nic_kinds, " or "), machine, kind));
-  }
+  check_parts(s, kinds, machine, file, "");
   return s;
+}
+
+StackSpec resolve_stack(const Json& stack, const std::string& kind, const std::string& machine,
+                        const std::string& file) {
+  return resolve_stack(stack, std::vector<std::string>{kind}, machine, file);
 }
 
 std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSpec& s, const std::string& name) {
@@ -291,7 +330,7 @@ std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSp
 }
 
 std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::string& name, const std::string& file) {
-  StackSpec s = resolve_stack(Json(name), w.network().nic_kind(), w.machine().name, file);
+  StackSpec s = resolve_stack(Json(name), w.machine().nic_kinds(), w.machine().name, file);
   return build_stack(w, mca, s, name);
 }
 
@@ -354,8 +393,15 @@ void check_mca_keys(const std::vector<std::string>& keys, const StackSpec& spec,
 }
 
 void check_mca_family(const std::string& key, const std::string& kind, const std::string& source) {
+  check_mca_family(key, std::vector<std::string>{kind}, source);
+}
+
+void check_mca_family(const std::string& key, const std::vector<std::string>& kinds, const std::string& source) {
   const ComponentInfo* o = mca_owner(key);
-  if (!o || o->runs_on(kind)) return;
+  if (!o) return;
+  for (auto& k : kinds)
+    if (o->runs_on(k)) return;
+  const std::string kind = fmt::format("{}", fmt::join(kinds, " + "));
   throw InputError(source, key,
                    fmt::format("parameter of {}, which runs on {} machines; this machine is {}, so it would be ignored",
                                o->id(), fmt::join(o->nic_kinds, " or "), kind));

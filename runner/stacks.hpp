@@ -19,6 +19,11 @@
 //   openmpi-elan4 (qsnet) {"pml": "teg", "ptl": ["elan4"]}
 //   native      (qsnet)   {"native": "mpich_qsnet"}
 //   elan4-qdma  (qsnet)   {"native": "elan4_qdma"}
+//   openmpi       (ib-sdr-pcie)  {"pml": "ob1", "btl": ["self", "openib", "gm"]}   (lanl-multi-nic: striped)
+//   openmpi-mvapi (ib-sdr-pcie)  {"pml": "ob1", "btl": ["self", "openib"]}
+//   openmpi-gm    (myrinet-2000) {"pml": "ob1", "btl": ["self", "gm"]}
+//   openmpi       (gige)         {"pml": "ob1", "btl": ["self", "tcp"]}
+// On a machine with several networks a preset is found by any of its NIC kinds.
 #pragma once
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
@@ -74,6 +79,10 @@ StackSpec parse_stack_object(const Json& j, const std::string& file);
 std::string stack_label(const Json& stack, const std::string& file);
 // The components of a scenario's "stack" (preset name or object) on a machine with this NIC kind. InputError (file,
 // "stack" or "stack.btl[1]") when unknown or when a component does not run on this NIC kind.
+// On a machine with several networks, `nic_kinds` are its networks' kinds: a preset is the first of that name for one
+// of them; each component must run on at least one of them (a BTL for a network the machine lacks is refused).
+StackSpec resolve_stack(const Json& stack, const std::vector<std::string>& nic_kinds, const std::string& machine,
+                        const std::string& file);
 StackSpec resolve_stack(const Json& stack, const std::string& nic_kind, const std::string& machine,
                         const std::string& file);
 // Builds the stack's components over a World by their registered factories (BTL/MTL modules first, then the PML over
@@ -95,5 +104,6 @@ void check_mca_keys(const std::vector<std::string>& keys, const StackSpec& spec,
 // --set keys and machine "mca_defaults" keys that are MCA names: the owning component must run on the machine's NIC
 // kind. InputError(source, key, reason).
 void check_mca_family(const std::string& key, const std::string& nic_kind, const std::string& source);
+void check_mca_family(const std::string& key, const std::vector<std::string>& nic_kinds, const std::string& source);
 
 }  // namespace ompisim

@@ -108,6 +108,11 @@ int reproduce(const std::string& out_dir) {
     // Curve label: stack, benchmark (the algorithm for a barrier), and the rank count unless it is the x axis.
     std::string what = s.driver->label();
     std::string label = s.stack + " " + what + (res["ranks"].is_array() ? "" : " " + res["ranks"].dump() + "p");
+    // Scenarios of one figure that differ only in MCA choices (a striping policy, a PTL option) name them.
+    for (auto it = s.mca.begin(); it != s.mca.end(); ++it) {
+      const Json& v = it.value().is_object() ? it.value()["value"] : it.value();
+      label += fmt::format(" {}={}", it.key(), v.is_string() ? v.get<std::string>() : v.dump());
+    }
     figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y});
     titles.emplace(sub + "/" + fig, caption(s));
   }

@@ -143,7 +143,8 @@ Json eval_points(Runner& run, const Json& refdoc, bool only_calibration) {
 }
 // One claim check (recursive for all_of). Kinds: less (a < factor x b), less_all (every point of scenario a below b's),
 // all_of (every sub-check; a sub-check without a kind is 'less'), smoother (curve a's largest step below b's),
-// within (|a - b| <= tolerance_pct % of b), difference (min <= a - b <= max; without b: min <= a <= max).
+// within (|a - b| <= tolerance_pct % of b), difference (min <= a - b <= max; without b: min <= a <= max), additive
+// (a >= min_fraction x the sum of the values of `parts`).
 bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::string& f) {
   std::string kind = chk.value("kind", "less");
   if (kind == "less") return compare(run, chk, detail);
@@ -161,6 +162,14 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
     detail = chk.contains("b") ? fmt::format("{:.4g} - {:.4g} = {:.4g} in [{:g}, {:g}]", a, b, a - b, lo, hi)
                                : fmt::format("{:.4g} in [{:g}, {:g}]", a, lo, hi);
     return a - b >= lo && a - b <= hi;
+  }
+  if (kind == "additive") {
+    // a >= min_fraction x (sum of the parts): one resource's value against the sum of its components' alone.
+    double a = value_of(run, chk.at("a")), sum = 0;
+    for (auto& p : chk.at("parts")) sum += value_of(run, p);
+    double f = chk.at("min_fraction").get<double>();
+    detail = fmt::format("{:.4g} = {:.3f} x sum of parts {:.4g} (at least {:g})", a, a / sum, sum, f);
+    return a >= f * sum;
   }
   if (kind == "less_all") {
     const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object());

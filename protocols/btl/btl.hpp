@@ -82,6 +82,8 @@ struct DataSegment {
 
 namespace desc_flag {
 constexpr std::uint8_t InPlace = 0x1;     // the BTL may send straight from the user buffer (vader's single copy)
+constexpr std::uint8_t Put = 0x4;         // an RDMA PUT fragment: the data lands in the peer's (registered) buffer, so the
+                                          // receiving PML copies nothing out (ob1's RDMA pipeline over PUT BTLs)
 constexpr std::uint8_t ExposeData = 0x2;  // the data segment's buffer is exposed for the peer's RDMA get (the BTL
                                           // prepares it with the send: btl/portals' PtlMEAttach + PtlMDAttach)
 }  // namespace desc_flag
@@ -107,6 +109,10 @@ public:
   virtual const BtlCaps& caps() const = 0;
   // Whether this BTL can reach `peer` from `rank` (the reachability bitmap of btl_add_procs).
   virtual bool reaches(const World& w, int rank, int peer) const = 0;
+  // The path's latency (s) and bandwidth (bytes/s) as the BTL knows them from its NIC (what a scheduling policy may
+  // weight by); by default the capability record's exported rankings converted to those units.
+  virtual double path_latency() const { return caps().latency * 1e-6; }
+  virtual double path_bandwidth() const { return caps().bandwidth * 1e6 / 8; }
   // Sends the descriptor's header and data segments; `local_done` when the user buffer may be reused.
   virtual void send(const Descriptor& d, Completion local_done) = 0;
   // The receiver (initiator) pulls `bytes` from peer's buffer `remote` into `local`; `done` on the initiator's CPU.

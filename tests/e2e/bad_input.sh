@@ -16,7 +16,7 @@ check negative_size '{"machine": "cielo", "stack": "openmpi", "benchmark": {"nam
 check too_many_ranks '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_multi_lat", "sizes": [1]}, "ranks": 200000, "ranks_per_node": 16}' "do not fit on cielo"
 check bad_unit '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "mca": {"btl_ugni_eager_limit": "8 Kb/s"}}' "btl_ugni_eager_limit"
 check unknown_machine '{"machine": "cielox", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "did you mean 'cielo'"
-check wrong_stack '{"machine": "loggp", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "runs on gemini machines"
+check wrong_stack '{"machine": "loggp", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "stack 'openmpi' runs on gemini or ib-sdr-pcie or gige machines, but machine 'loggp' has a loggp NIC"
 check unknown_component '{"machine": "cielo", "stack": {"pml": "ob1", "btl": ["self", "ugnii"]}, "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2}' "key 'stack.btl\[1\]'.*unknown btl component 'ugnii'.*did you mean 'ugni'"
 check unknown_benchmark '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latencyy"}, "ranks": 2}' "key 'benchmark.name': unknown benchmark 'osu_latencyy' (did you mean 'osu_latency'?)"
 check benchmark_unknown_key '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_bw", "windw": 8}, "ranks": 2}' "key 'benchmark.windw': unknown key (did you mean 'window'?)"

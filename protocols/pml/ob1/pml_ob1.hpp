@@ -9,11 +9,12 @@
 // ob1 registers one BTL tag per header type (tag_of) on every BTL and serialises its headers into the descriptors'
 // header segments (hdr.hpp); the BTLs never see an ob1 type.
 #pragma once
-#include "mpi/match_queues.hpp"
+#include "mpi/library.hpp"
 #include "protocols/bml/r2/bml_r2.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/pml/ob1/hdr.hpp"
 #include "protocols/pml/ob1/requests.hpp"
+#include "protocols/pml/ob1/stripe.hpp"
 
 #include <array>
 #include <memory>
@@ -21,16 +22,23 @@
 
 namespace ompisim::pml::ob1 {
 
+// How ob1 spreads a message over several BTLs to one peer (stripe.hpp; its MCA parameters).
+struct StripeConfig {
+  StripePolicy policy = StripePolicy::WeightedRoundRobin;
+  std::uint64_t min_size = 0;  // stripe_above: smallest rest (bytes) that is split over several BTLs
+};
+
 class Ob1 final : public Stack {
 public:
   // `sw_overhead`: software cost per message per side (machine's software section). `btls`: every BTL of the stack,
   // in any order (bml/r2 ranks them per peer).
-  Ob1(World& w, double sw_overhead, std::vector<btl::Btl*> btls, std::string name = "openmpi");
+  Ob1(World& w, double sw_overhead, std::vector<btl::Btl*> btls, std::string name = "openmpi", StripeConfig stripe = {});
   std::string name() const override { return name_; }
-  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
-  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void start_send(const mpi::P2P& m, Completion done) override;
+  void start_recv(const mpi::P2P& m, Completion done) override;
   void amo_add(int rank, int target, Completion local_done, Completion at_target) override;
   StackStats stats() const override;
+  std::uint32_t max_contextid() const override { return 0xFFFF; }  // hdr_ctx is 16 bits (mca_pml_ob1: 65535)
   // Remote atomics (Cheetah's BCOLs) go to the first BTL with MCA_BTL_FLAGS_ATOMIC_OPS in bml/r2's send array for
   // the peer (btl/vader on the node, btl/ugni off it); with none, Stack::amo_add's error.
   bml::r2::BmlR2& bml() { return bml_; }
@@ -43,17 +51,9 @@ private:
     HdrFields h;
     btl::Btl* btl = nullptr;
   };
-  struct PostedRecv {
-    int src, tag;
-    std::uint64_t id;
-  };
-  struct Unexpected {
+  struct Unexpected {  // a first fragment (MATCH, RNDV, RGET) in the matching engine
     int src, tag;
     InFrag frag;
-  };
-  struct RankState {
-    MatchQueues<PostedRecv, Unexpected> mq;
-    PeerSeq send_seq;  // per peer, created on first send
   };
   btl::Btl& eager_btl(int rank, int peer) { return *bml_.endpoint(rank, peer).eager.front().btl; }
   void send_desc(btl::Btl& b, const HdrFields& h, int from, int to, btl::DataSegment data, std::uint8_t flags,
@@ -68,17 +68,18 @@ private:
 
   World& w_;
   double sw_;
+  StripeConfig stripe_;
   bml::r2::BmlR2 bml_;
   std::string name_;
-  std::vector<RankState> ranks_;
-  std::unordered_map<std::uint64_t, SendRequest> sends_;
-  std::unordered_map<std::uint64_t, RecvRequest> recvs_;
-  std::uint64_t next_id_ = 1;
-  StackStats st_;
+  // Requests, per-communicator matching queues and per-peer sequence numbers (mca_pml_ob1_comm_t).
+  mpi::Library<SendRequest, RecvRequest, Unexpected> lib_;
+  // Per rank, per peer with several eager BTLs: the round-robin position (bml eager array get_next); sized on first
+  // use (a stack with one eager BTL per peer never allocates it).
+  std::vector<mpi::PeerSeq> eager_rr_;
+  std::uint64_t amos_ = 0;
   // Counters kept as integers on the message path; stats() names them.
   std::array<std::uint64_t, kHdrTypes> hdr_sent_{};  // by Hdr
-  std::uint64_t unexpected_short_ = 0, unexpected_long_ = 0, unexpected_copies_ = 0, rget_fallbacks_ = 0,
-                truncate_errors_ = 0;
+  std::uint64_t unexpected_short_ = 0, unexpected_long_ = 0, unexpected_copies_ = 0, rget_fallbacks_ = 0;
   std::vector<std::uint64_t> frag_bytes_;  // parallel to bml_.btls()
 };
 

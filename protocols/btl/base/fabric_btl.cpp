@@ -1,0 +1,63 @@
+#include "protocols/btl/base/fabric_btl.hpp"
+
+#include "models/commodity/nic.hpp"
+
+#include <stdexcept>
+
+namespace ompisim::btl {
+
+FabricBtl::FabricBtl(World& w, std::string name, std::string nic_kind, BtlCaps caps)
+    : w_(w), name_(std::move(name)), kind_(std::move(nic_kind)), caps_(caps) {
+  net_ = -1;
+  const auto& nets = w.machine().networks();
+  for (std::size_t i = 0; i < nets.size(); ++i)
+    if (nets[i].nic_kind() == kind_) {
+      net_ = static_cast<int>(i);
+      break;
+    }
+  if (net_ < 0)
+    throw std::invalid_argument("btl/" + name_ + ": machine '" + w.machine().name + "' has no " + kind_ + " network");
+  const auto& nic = nic_as<commodity::CommodityNic>(*nets[static_cast<std::size_t>(net_)].nic, kind_);
+  latency_ = nic.p.latency;
+  bandwidth_ = nic.injection_bandwidth();
+  overhead_ = nic.p.frag_overhead;
+}
+
+bool FabricBtl::reaches(const World& w, int rank, int peer) const {
+  if (rank == peer) return false;
+  const std::string& net = w_.machine().networks()[static_cast<std::size_t>(net_)].name;
+  auto has = [&](int r) {
+    const platform::NodeType& t = w.node_type(r);
+    return t.nics().empty() || t.nic_count(net) > 0;
+  };
+  return has(rank) && has(peer);
+}
+
+void FabricBtl::send(const Descriptor& d, Completion local_done) {
+  ++frags_sent;
+  bytes_sent += d.data.length;
+  const bool copy_in = !(d.flags & (desc_flag::InPlace | desc_flag::Put)) && d.data.length > 0;
+  const double bytes = static_cast<double>(d.wire_bytes());
+  w_.cpu(d.src, overhead_, [this, d, bytes, copy_in, local_done = std::move(local_done)]() mutable {
+    auto wire = [this, d, bytes, copy_in, local_done = std::move(local_done)]() mutable {
+      if (copy_in && local_done) local_done();  // the user buffer is free once copied into the BTL's
+      w_.bulk(w_.node_of(d.src), w_.node_of(d.dst), bytes, latency_, [this, d, copy_in, local_done]() mutable {
+        if (!copy_in && local_done) local_done();  // sent from the user buffer: free when the NIC has it all
+        w_.cpu(d.dst, overhead_, [this, d] { deliver(d); });
+      }, false, d.src, d.dst, net_);
+    };
+    if (copy_in) w_.cpu_copy(d.src, static_cast<double>(d.data.length), std::move(wire));
+    else wire();
+  });
+}
+
+void FabricBtl::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer, Completion done) {
+  ++gets;
+  w_.cpu(initiator, overhead_, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
+    w_.bulk(w_.node_of(peer), w_.node_of(initiator), static_cast<double>(bytes), latency_,
+            [this, initiator, done = std::move(done)]() mutable { w_.cpu(initiator, overhead_, std::move(done)); },
+            true, peer, initiator, net_);
+  });
+}
+
+}  // namespace ompisim::btl

@@ -1,0 +1,44 @@
+// A BTL over one network of the machine whose NIC has no processor of its own to model (the commodity NICs of
+// models/commodity: InfiniBand HCA, Myrinet 2000, gigabit Ethernet). btl/openib, btl/gm and btl/tcp are this module
+// with their own capability record (their MCA parameters) and NIC kind.
+//   send:  sender CPU frag_overhead; copy into a BTL buffer for a fragment that is neither in place nor RDMA
+//          (desc_flag::Put: an RDMA PUT fragment into the peer's registered buffer); the fragment as a flow over the
+//          sender's host interface, the link and the receiver's host interface, after the NIC latency; receiver CPU
+//          frag_overhead; the PML's callback.
+//   get:   a flow pulled by the initiator (after the NIC latency); the initiator's CPU frag_overhead; done.
+// Reachability: both ranks' nodes have a NIC on the BTL's network (a node type lists its NICs; one that lists none
+// has one on every network).
+// LIMITATIONS: no flow control (tokens/credits), no memory registration cost, no eager RDMA channel, no NACK/retry;
+// the receive copy of a send fragment is the PML's (ob1 copies out of the BTL buffer).
+#pragma once
+#include "protocols/btl/btl.hpp"
+
+#include <string>
+
+namespace ompisim::btl {
+
+class FabricBtl : public Btl {
+public:
+  // `nic_kind`: the NIC kind of the network this BTL drives; std::invalid_argument when the machine has no network
+  // of that kind (the stack check refuses it earlier, naming the file and key).
+  FabricBtl(World& w, std::string name, std::string nic_kind, BtlCaps caps);
+  std::string name() const override { return name_; }
+  const BtlCaps& caps() const override { return caps_; }
+  bool reaches(const World& w, int rank, int peer) const override;
+  void send(const Descriptor& d, Completion local_done) override;
+  void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
+  int network() const { return net_; }
+  std::uint64_t frags_sent = 0, bytes_sent = 0, gets = 0;
+  // Measured properties of the path (the NIC kind's parameters): what a scheduling policy may weight by.
+  double path_latency() const override { return latency_; }
+  double path_bandwidth() const override { return bandwidth_; }
+
+private:
+  World& w_;
+  std::string name_, kind_;
+  BtlCaps caps_;
+  int net_ = 0;
+  double latency_ = 0, bandwidth_ = 0, overhead_ = 0;
+};
+
+}  // namespace ompisim::btl

@@ -1,0 +1,33 @@
+// pml/ob1's MCA parameters of the model: how one message is spread over several BTLs to one peer (stripe.hpp).
+// Open MPI 1.1 has one policy (weighted_rr); stripe_above is this model's what-if, so both parameters are model
+// parameters in ob1's name space, with their sources.
+#pragma once
+#include "core/params.hpp"
+#include "protocols/pml/ob1/stripe.hpp"
+
+namespace ompisim::pml::ob1 {
+
+struct Ob1Mca {
+  Sourced pml_ob1_stripe_policy{0, "Open MPI v1.1 ompi/mca/pml/ob1 (pml_ob1_sendreq.c schedule: eager array round robin, "
+                                   "bandwidth-weighted rest) is policy 0, weighted_rr"};
+  Sourced pml_ob1_stripe_min_size{128 * 1024,
+                                  "estimate (what-if, policy 1 only): above 128 KiB the slower NIC's extra latency "
+                                  "(a few us) is a few percent of the transfer time on the faster one"};
+
+  template <class V>
+  void visit(V&& v) {
+    v(pml_ob1_stripe_policy, {"pml_ob1_stripe_policy", Dim::Count,
+                              "striping over several BTLs to one peer: weighted_rr (Open MPI 1.1, the paper's), "
+                              "stripe_above (first fragment on the lowest-latency BTL; the rest on the fastest BTL, "
+                              "split by measured bandwidth only above pml_ob1_stripe_min_size)",
+                              0, kStripePolicies - 1, {"weighted_rr", "stripe_above"}});
+    v(pml_ob1_stripe_min_size, {"pml_ob1_stripe_min_size", Dim::Bytes,
+                                "stripe_above: smallest rest of a message split over several BTLs", 0, 1LL << 40});
+  }
+  StripeConfig config() const {
+    return {static_cast<StripePolicy>(static_cast<int>(pml_ob1_stripe_policy.value)),
+            static_cast<std::uint64_t>(pml_ob1_stripe_min_size.value)};
+  }
+};
+
+}  // namespace ompisim::pml::ob1

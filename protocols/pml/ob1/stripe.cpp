@@ -1,0 +1,76 @@
+#include "protocols/pml/ob1/stripe.hpp"
+
+#include <algorithm>
+
+namespace ompisim::pml::ob1 {
+
+const char* to_string(StripePolicy p) {
+  switch (p) {
+    case StripePolicy::WeightedRoundRobin: return "weighted_rr";
+    case StripePolicy::StripeAbove: return "stripe_above";
+  }
+  return "?";
+}
+
+namespace {
+std::size_t fastest(const bml::r2::Endpoint& ep) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < ep.send.size(); ++i)
+    if (ep.send[i].btl->path_bandwidth() > ep.send[best].btl->path_bandwidth()) best = i;
+  return best;
+}
+}  // namespace
+
+bool striped(const bml::r2::Endpoint& ep, StripePolicy p, std::uint64_t bytes, std::uint64_t stripe_min_size) {
+  if (ep.send.size() < 2) return false;
+  return p == StripePolicy::WeightedRoundRobin || bytes >= stripe_min_size;
+}
+
+btl::Btl* fastest_btl(const bml::r2::Endpoint& ep) { return ep.send[fastest(ep)].btl; }
+
+btl::Btl* first_fragment_btl(const bml::r2::Endpoint& ep, StripePolicy p, std::uint32_t& rr) {
+  if (p == StripePolicy::WeightedRoundRobin || ep.send.size() == 1) {
+    if (ep.eager.size() == 1) return ep.eager.front().btl;
+    return ep.eager[rr++ % ep.eager.size()].btl;
+  }
+  btl::Btl* best = ep.send.front().btl;
+  for (const auto& s : ep.send) {
+    const double l = s.btl->path_latency(), lb = best->path_latency();
+    if (l < lb || (l == lb && s.btl->path_bandwidth() > best->path_bandwidth())) best = s.btl;
+  }
+  return best;
+}
+
+std::vector<std::uint64_t> split_rest(const bml::r2::Endpoint& ep, StripePolicy p, std::uint64_t left,
+                                      std::uint64_t stripe_min_size) {
+  std::vector<std::uint64_t> out(ep.send.size(), 0);
+  if (left == 0) return out;
+  if (p == StripePolicy::StripeAbove) {
+    if (ep.send.size() == 1 || left < stripe_min_size) {
+      out[fastest(ep)] = left;
+      return out;
+    }
+    double total = 0;
+    for (const auto& s : ep.send) total += s.btl->path_bandwidth();
+    std::uint64_t given = 0;
+    for (std::size_t i = 0; i < ep.send.size(); ++i) {
+      out[i] = static_cast<std::uint64_t>(static_cast<double>(left) * ep.send[i].btl->path_bandwidth() / total);
+      given += out[i];
+    }
+    out[fastest(ep)] += left - given;
+    return out;
+  }
+  std::uint64_t rest = left;
+  for (std::size_t i = 0; i < ep.send.size() && rest; ++i) {
+    const btl::BtlCaps& c = ep.send[i].btl->caps();
+    std::uint64_t len = rest > c.eager_limit ? static_cast<std::uint64_t>(static_cast<double>(left) * ep.send[i].weight)
+                                             : rest;
+    len = std::min(len, rest);
+    out[i] = len;
+    rest -= len;
+  }
+  out.front() += rest;
+  return out;
+}
+
+}  // namespace ompisim::pml::ob1
