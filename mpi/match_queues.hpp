@@ -1,9 +1,10 @@
-// MPI matching with ordering (pml/ob1's posted and unexpected queues, mca_pml_ob1_comm_proc_t): per-source sequence
-// numbers make matching follow the send order even when fragments arrive out of order; a receive takes the first
-// unexpected message that matches (source or ANY_SOURCE, tag or ANY_TAG); an arriving message takes the first posted
-// receive that matches. Per-source state is created on first contact. Also used by the native MPICH model (its
-// posted/unexpected queues follow the same MPI rules).
+// MPI matching with ordering on one communicator (pml/ob1's posted and unexpected queues, mca_pml_ob1_comm_proc_t):
+// per-source sequence numbers make matching follow the send order even when fragments arrive out of order; a receive
+// takes the first unexpected message that matches (source or ANY_SOURCE, tag or ANY_TAG: ANY_TAG matches tags >= 0
+// only, as ob1's wild receives do); an arriving message takes the first posted receive that matches. Per-source state
+// is created on first contact. MatchEngine (match_engine.hpp) keeps one of these per communicator of a rank.
 #pragma once
+#include "mpi/p2p.hpp"
 #include "mpi/peer_seq.hpp"
 
 #include <cstdint>
@@ -12,11 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace ompisim::pml {
-
-inline bool matches(int want_src, int want_tag, int src, int tag) {
-  return (want_src < 0 || want_src == src) && (want_tag < 0 || want_tag == tag);
-}
+namespace ompisim::mpi {
 
 template <class Recv, class Msg>  // Recv: .src .tag (may be wildcards); Msg: .src .tag
 class MatchQueues {
@@ -84,4 +81,4 @@ private:
   std::unordered_map<int, std::map<std::uint32_t, Msg>> held_;
 };
 
-}  // namespace ompisim::pml
+}  // namespace ompisim::mpi

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace ompisim::pml {
+namespace ompisim::mpi {
 
 class PeerSeq {
 public:
@@ -52,4 +52,4 @@ private:
   std::size_t used_ = 0;
 };
 
-}  // namespace ompisim::pml
+}  // namespace ompisim::mpi

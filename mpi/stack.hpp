@@ -1,22 +1,20 @@
 // The MPI interface every stack implements (pml/ob1 over BTLs, pml/cm over an MTL, the native comparators, loggp):
-// nonblocking point-to-point with completion callbacks, remote atomics for the collective components that use them,
-// and the statistics every stack reports. Benchmark drivers and collectives use only `Stack`.
+// nonblocking point-to-point calls (`start_send` / `start_recv` with a P2P record: rank, peer, tag, count, datatype,
+// communicator, buffer) with completion callbacks, remote atomics for the collective components that use them, and the
+// statistics every stack reports. Benchmark drivers and collectives use only `Stack`; `isend` / `irecv` are the
+// byte-count shorthand (MPI_BYTE on MPI_COMM_WORLD) the drivers use.
 #pragma once
 #include "core/sim.hpp"
+#include "mpi/p2p.hpp"
+#include "mpi/request.hpp"
 #include "platform/buffer.hpp"
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
-#include <type_traits>
 
 namespace ompisim {
-
-constexpr int kAnySource = -1;
-constexpr int kAnyTag = -1;
-
-
 
 struct StackStats {
   std::uint64_t sends_posted = 0, sends_completed = 0, recvs_posted = 0, recvs_completed = 0;
@@ -25,31 +23,26 @@ struct StackStats {
   std::map<std::string, std::uint64_t> counters;  // protocol counters: "smsg", "eager_get", "rget", "put_fallback"...
 };
 
-using Completion = std::function<void()>;
-
-// Removes request `id` from a stack's table, counts it, then runs its completion (after the erase, so the
-// completion may post new requests). Shared by every stack's send and receive paths.
-template <class Table>
-void complete_request(Table& table, std::uint64_t id, std::uint64_t& completed) {
-  auto it = table.find(id);
-  Completion done;
-  if constexpr (std::is_same_v<typename Table::mapped_type, Completion>) done = std::move(it->second);
-  else done = std::move(it->second.done);
-  table.erase(it);
-  ++completed;
-  if (done) done();
-}
-
 class Stack {
 public:
   virtual ~Stack() = default;
   virtual std::string name() const = 0;
-  virtual void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) = 0;
-  virtual void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) = 0;
+  // MPI_Isend / MPI_Irecv: `done` runs when the request is complete (for a receive, after m.status is filled).
+  virtual void start_send(const mpi::P2P& m, Completion done) = 0;
+  virtual void start_recv(const mpi::P2P& m, Completion done) = 0;
+  // `bytes` of MPI_BYTE on MPI_COMM_WORLD.
+  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
+    start_send(mpi::P2P{rank, dst, tag, bytes, mpi::kByte, mpi::kCommWorld, buf, nullptr}, std::move(done));
+  }
+  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
+    start_recv(mpi::P2P{rank, src, tag, bytes, mpi::kByte, mpi::kCommWorld, buf, nullptr}, std::move(done));
+  }
   // Remote atomic add on `target`'s collective counter; `local_done` when the initiator sees completion,
   // `at_target` when the counter is updated (the target CPU is not involved).
   virtual void amo_add(int rank, int target, Completion local_done, Completion at_target);
   virtual StackStats stats() const = 0;
+  // The largest communicator context id the stack can carry (mca_pml_base_module_t::pml_max_contextid).
+  virtual std::uint32_t max_contextid() const = 0;
 };
 
 }  // namespace ompisim

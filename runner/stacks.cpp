@@ -21,8 +21,9 @@ public:
   std::unique_ptr<Stack> pml;
 
   std::string name() const override { return pml->name(); }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml->isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml->irecv(r, s, t, b, buf, std::move(c)); }
+  void start_send(const mpi::P2P& m, Completion c) override { pml->start_send(m, std::move(c)); }
+  void start_recv(const mpi::P2P& m, Completion c) override { pml->start_recv(m, std::move(c)); }
+  std::uint32_t max_contextid() const override { return pml->max_contextid(); }
   void amo_add(int r, int t, Completion l, Completion a) override { pml->amo_add(r, t, std::move(l), std::move(a)); }
   StackStats stats() const override {
     StackStats s = pml->stats();

@@ -4,11 +4,9 @@
 // Its closed forms (e.g. a dissemination barrier in ceil(log2 P)(2o + L)) check the drivers and the schedules.
 #pragma once
 #include "models/loggp/nic.hpp"
-#include "mpi/match_queues.hpp"
+#include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
-
-#include <unordered_map>
 
 namespace ompisim::loggp {
 
@@ -16,10 +14,11 @@ class LogGPStack final : public Stack {
 public:
   explicit LogGPStack(World& w);
   std::string name() const override { return "loggp"; }
-  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
-  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void start_send(const mpi::P2P& m, Completion done) override;
+  void start_recv(const mpi::P2P& m, Completion done) override;
   void amo_add(int rank, int target, Completion local_done, Completion at_target) override;
   StackStats stats() const override;
+  std::uint32_t max_contextid() const override { return 0xFFFFFFFF; }  // a model: no header field limits it
 
 private:
   struct Msg {
@@ -27,26 +26,16 @@ private:
     std::uint64_t bytes, sid;
     bool rndv;
   };
-  struct Posted {
-    int src, tag;
-    std::uint64_t rid;
-  };
-  struct RankState {
-    pml::MatchQueues<Posted, Msg> mq;
-    std::unordered_map<int, std::uint32_t> seq;
-    double next_inject = 0;
-  };
+
   // Injects a message of `bytes` from rank (after its CPU work) and runs `arrived` at the destination.
   void wire(int rank, int dst, std::uint64_t bytes, Completion injected, Completion arrived);
   void deliver(std::uint64_t rid, int dst, const Msg& m);
 
   World& w_;
   const LogGPParams& p_;
-  std::vector<RankState> ranks_;
-  std::unordered_map<std::uint64_t, Completion> sends_, recvs_;
-  std::unordered_map<std::uint64_t, int> send_rank_;
-  std::uint64_t next_ = 1;
-  StackStats st_;
+  mpi::Library<mpi::Request, mpi::Request, Msg> lib_;
+  std::vector<double> next_inject_;  // per rank: the earliest time of its next injection (gap g)
+  std::uint64_t amos_ = 0;
 };
 
 }  // namespace ompisim::loggp

@@ -9,9 +9,12 @@ namespace ompisim::mtl {
 
 class Mtl : public McaModule {
 public:
-  // Called on the rank's CPU after pml/cm's own cost; `done` when the MPI request is complete.
-  virtual void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) = 0;
-  virtual void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) = 0;
+  // Called on the rank's CPU after pml/cm's own cost; `done` when the MPI request is complete (a receive fills
+  // m.status first, as an MTL fills its request's ompi_status).
+  virtual void isend(const mpi::P2P& m, Completion done) = 0;
+  virtual void irecv(const mpi::P2P& m, Completion done) = 0;
+  // The largest context id its matching can carry (mca_mtl_base_module_t::mtl_max_contextid).
+  virtual std::uint32_t max_contextid() const = 0;
   virtual std::uint64_t unexpected_now() const = 0;
   virtual std::uint64_t posted_now() const = 0;
 };

@@ -6,15 +6,16 @@ constexpr std::uint64_t kHdr = 48;  // MPICH packet header + GNI tag
 
 MpichGni::MpichGni(World& w, const MpichGniMca& mca)
     : w_(w), mca_(mca), gni_(gemini::Gni::of(w), static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value)),
-      sw_(gemini::nic(w.machine()).software.mpich_sw_overhead), ranks_(static_cast<std::size_t>(w.ranks())) {
+      sw_(gemini::nic(w.machine()).software.mpich_sw_overhead), lib_(w.ranks()) {
   double v = mca.mpich_gni_max_vshort_msg_size.value;
   vshort_ = static_cast<std::uint64_t>(v > 0 ? v : ugni_auto_smsg_limit(w.ranks()));
 }
 
 StackStats MpichGni::stats() const {
-  StackStats s = st_;
-  s.live_requests = sends_.size() + recvs_.size();
-  for (auto& r : ranks_) s.unexpected_now += r.mq.unexpected_size(), s.posted_now += r.mq.posted_size();
+  StackStats s;
+  lib_.report(s);
+  s.amos = amos_;
+  s.counters = counters_;
   s.counters["smsg"] = gni_.smsg_sent;
   s.counters["smsg_local_events"] = gni_.smsg_local_events;
   s.counters["rdma_get"] = gni_.rdma_gets;
@@ -24,62 +25,64 @@ StackStats MpichGni::stats() const {
 }
 
 void MpichGni::amo_add(int rank, int target, Completion local_done, Completion at_target) {
-  ++st_.amos;
+  ++amos_;
   gni_.amo(rank, target, std::move(local_done), std::move(at_target));
 }
 
-void MpichGni::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
-  ++st_.sends_posted;
-  std::uint64_t sid = next_++;
-  sends_[sid] = {rank, dst, std::move(done)};
-  std::uint32_t seq = ranks_[rank].seq[dst]++;
-  w_.cpu(rank, sw_, [this, rank, dst, tag, bytes, buf, sid, seq] {
+void MpichGni::start_send(const mpi::P2P& p, Completion done) {
+  const int rank = p.rank, dst = p.peer, tag = p.tag;
+  const std::uint32_t ctx = p.comm.context_id;
+  const std::uint64_t bytes = p.bytes();
+  const Buffer buf = p.buffer();
+  const mpi::RequestId sid = lib_.new_send(p, std::move(done)).first;
+  std::uint32_t seq = lib_.next_send_seq(rank, ctx, dst);
+  w_.cpu(rank, sw_, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
     if (w_.same_node(rank, dst)) {
       double signal = w_.signal_latency(rank, dst);
       if (bytes <= static_cast<std::uint64_t>(mca_.mpich_smp_single_copy_size.value)) {
-        ++st_.counters["shm_eager"];
-        w_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, bytes, buf, sid, seq, signal] {
-          w_.sim().after(signal, [this, rank, dst, tag, bytes, buf, sid, seq] {
-            arrive(dst, seq, Msg{rank, tag, Kind::Eager, bytes, sid, buf});
+        ++counters_["shm_eager"];
+        w_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, ctx, bytes, buf, sid, seq, signal] {
+          w_.sim().after(signal, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
+            arrive(dst, ctx, seq, Msg{rank, tag, Kind::Eager, bytes, sid, buf});
           });
           finish_send(sid);
         });
       } else {
-        ++st_.counters["shm_lmt"];
-        w_.sim().after(signal, [this, rank, dst, tag, bytes, buf, sid, seq] {
-          arrive(dst, seq, Msg{rank, tag, Kind::Rts, bytes, sid, buf});
+        ++counters_["shm_lmt"];
+        w_.sim().after(signal, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
+          arrive(dst, ctx, seq, Msg{rank, tag, Kind::Rts, bytes, sid, buf});
         });
       }
       return;
     }
     if (bytes + kHdr <= vshort_) {
-      ++st_.counters["smsg_eager"];
+      ++counters_["smsg_eager"];
       gni_.smsg_send(rank, dst, bytes + kHdr, [this, sid] { finish_send(sid); },
-                     [this, rank, dst, tag, bytes, buf, sid, seq] { arrive(dst, seq, Msg{rank, tag, Kind::Eager, bytes, sid, buf}); });
+                     [this, rank, dst, tag, ctx, bytes, buf, sid, seq] { arrive(dst, ctx, seq, Msg{rank, tag, Kind::Eager, bytes, sid, buf}); });
       return;
     }
-    ++st_.counters["rndv_get"];
-    gni_.register_buffer(rank, buf, bytes, [this, rank, dst, tag, bytes, buf, sid, seq] {
+    ++counters_["rndv_get"];
+    gni_.register_buffer(rank, buf, bytes, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
       gni_.smsg_send(rank, dst, kHdr, nullptr,
-                     [this, rank, dst, tag, bytes, buf, sid, seq] { arrive(dst, seq, Msg{rank, tag, Kind::Rts, bytes, sid, buf}); });
+                     [this, rank, dst, tag, ctx, bytes, buf, sid, seq] { arrive(dst, ctx, seq, Msg{rank, tag, Kind::Rts, bytes, sid, buf}); });
     });
   });
 }
 
-void MpichGni::irecv(int rank, int src, int tag, std::uint64_t, Buffer buf, Completion done) {
-  ++st_.recvs_posted;
-  std::uint64_t rid = next_++;
-  recvs_[rid] = {rank, buf, std::move(done)};
-  w_.cpu(rank, sw_, [this, rank, src, tag, rid] {
-    auto m = ranks_[rank].mq.post(Posted{src, tag, rid});
+void MpichGni::start_recv(const mpi::P2P& p, Completion done) {
+  const int rank = p.rank, src = p.peer, tag = p.tag;
+  const std::uint32_t ctx = p.comm.context_id;
+  const mpi::RequestId rid = lib_.new_recv(p, std::move(done)).first;
+  w_.cpu(rank, sw_, [this, rank, src, tag, ctx, rid] {
+    auto m = lib_.post(rank, ctx, mpi::Posted{src, tag, rid});
     if (m) deliver(rid, rank, *m, true);
   });
 }
 
-void MpichGni::arrive(int dst, std::uint32_t seq, const Msg& m) {
-  w_.cpu(dst, sw_, [this, dst, seq, m] {
+void MpichGni::arrive(int dst, std::uint32_t ctx, std::uint32_t seq, const Msg& m) {
+  w_.cpu(dst, sw_, [this, dst, ctx, seq, m] {
     std::vector<Msg> unexpected;
-    auto out = ranks_[dst].mq.arrive(seq, m, &unexpected);
+    auto out = lib_.arrive(dst, ctx, seq, m, &unexpected);
     for (auto& x : out) deliver(x.recv.rid, dst, x.msg, false);
     // Unexpected eager data (this message, or held ones it released) is copied out of the mailbox on arrival.
     for (auto& u : unexpected)
@@ -88,6 +91,7 @@ void MpichGni::arrive(int dst, std::uint32_t seq, const Msg& m) {
 }
 
 void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
+  lib_.matched(lib_.recv(rid), m.src, m.tag, m.bytes);
   if (m.kind == Kind::Eager) {
     w_.cpu_copy(dst, static_cast<double>(m.bytes), [this, rid] { finish_recv(rid); });
     return;
@@ -102,13 +106,13 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
       w_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid, src, dst] {  // from src's buffer, on its NUMA node
         finish_recv(rid);
         w_.sim().after(w_.signal_latency(dst, src), [this, sid] {
-          w_.cpu(sends_.at(sid).rank, sw_, [this, sid] { finish_send(sid); });
+          w_.cpu(lib_.send(sid).rank, sw_, [this, sid] { finish_send(sid); });
         });
       }, w_.local_memory(src));
     });
     return;
   }
-  Buffer rbuf = recvs_.at(rid).buf;
+  Buffer rbuf = lib_.recv(rid).buf;
   bool bte = bytes > static_cast<std::uint64_t>(mca_.mpich_gni_rdma_threshold.value);
   bool aligned = rbuf.addr % 4 == 0 && m.sbuf.addr % 4 == 0 && bytes % 4 == 0;
   gni_.register_buffer(dst, rbuf, bytes, [this, rid, dst, src, bytes, sid, bte, aligned] {
@@ -119,7 +123,7 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
       });
       return;
     }
-    ++st_.counters["rndv_put_fallback"];
+    ++counters_["rndv_put_fallback"];
     gni_.smsg_send(dst, src, kHdr, nullptr, [this, rid, dst, src, bytes, sid, bte] {
       gni_.rdma(gemini::RdmaOp::Put, bte, src, dst, bytes, [this, rid, dst, src, sid] {
         finish_send(sid);
@@ -129,7 +133,7 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
   });
 }
 
-void MpichGni::finish_send(std::uint64_t sid) { complete_request(sends_, sid, st_.sends_completed); }
-void MpichGni::finish_recv(std::uint64_t rid) { complete_request(recvs_, rid, st_.recvs_completed); }
+void MpichGni::finish_send(std::uint64_t sid) { lib_.complete_send(sid); }
+void MpichGni::finish_recv(std::uint64_t rid) { lib_.complete_recv(rid); }
 
 }  // namespace ompisim::native

@@ -13,10 +13,9 @@
 #include "mpi/stack.hpp"
 #include "protocols/native/mpich_gni_mca.hpp"
 #include "protocols/base/xpmem.hpp"
-#include "mpi/match_queues.hpp"
+#include "mpi/library.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace ompisim::native {
 
@@ -24,10 +23,11 @@ class MpichGni final : public Stack {
 public:
   MpichGni(World& w, const MpichGniMca& mca);
   std::string name() const override { return "native"; }
-  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
-  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void start_send(const mpi::P2P& m, Completion done) override;
+  void start_recv(const mpi::P2P& m, Completion done) override;
   void amo_add(int rank, int target, Completion local_done, Completion at_target) override;
   StackStats stats() const override;
+  std::uint32_t max_contextid() const override { return 0xFFFF; }  // MPICH's 16-bit context ids
   std::uint64_t vshort_limit() const { return vshort_; }
 
 private:
@@ -38,24 +38,7 @@ private:
     std::uint64_t bytes, sid;
     Buffer sbuf;
   };
-  struct Posted {
-    int src, tag;
-    std::uint64_t rid;
-  };
-  struct SendReq {
-    int rank, peer;
-    Completion done;
-  };
-  struct RecvReq {
-    int rank;
-    Buffer buf;
-    Completion done;
-  };
-  struct RankState {
-    pml::MatchQueues<Posted, Msg> mq;
-    pml::PeerSeq seq;
-  };
-  void arrive(int dst, std::uint32_t seq, const Msg& m);
+  void arrive(int dst, std::uint32_t ctx, std::uint32_t seq, const Msg& m);
   void deliver(std::uint64_t rid, int dst, const Msg& m, bool was_unexpected);
   void finish_send(std::uint64_t sid);
   void finish_recv(std::uint64_t rid);
@@ -65,12 +48,11 @@ private:
   gemini::Cdm gni_;  // the library's own uGNI communication domain over the World's Gemini NIC
   double sw_;
   std::uint64_t vshort_;
-  std::vector<RankState> ranks_;
-  std::unordered_map<std::uint64_t, SendReq> sends_;
-  std::unordered_map<std::uint64_t, RecvReq> recvs_;
+  // MPICH's request objects, its posted and unexpected queues (per communicator) and per-peer sequence numbers.
+  mpi::Library<mpi::Request, mpi::Request, Msg> lib_;
   host::XpmemAttachCache xpmem_;
-  std::uint64_t next_ = 1;
-  StackStats st_;
+  std::uint64_t amos_ = 0;
+  std::map<std::string, std::uint64_t> counters_;
 };
 
 }  // namespace ompisim::native

@@ -15,6 +15,7 @@ namespace ompisim::ptl {
 // The first fragment's match header (mca_ptl_base_match_header_t with its fragment header): 64 bytes on the wire in
 // Open MPI of 2004 (paper §6.3).
 struct MatchHeader {
+  std::uint32_t contextid = 0;     // the communicator (hdr_contextid: 32 bits in the 2004 header)
   int src = -1, dst = -1, tag = 0;
   std::uint32_t seq = 0;           // per-peer sequence number (matching order)
   std::uint64_t msg_bytes = 0;     // the whole message

@@ -32,8 +32,9 @@ Times run(int n_mtl, int n_btl) {
     btl->payload_consumed(d);
   });
   for (int i = 0; i < n_mtl; ++i) {
-    mtl->irecv(2, 0, i, 8, Buffer{1 << 20, true}, [&] { t.mtl = f.sim.now(); });
-    mtl->isend(0, 2, i, 8, Buffer{4096, true}, [] {});
+    mtl->irecv(mpi::P2P{2, 0, i, 8, mpi::kByte, mpi::kCommWorld, Buffer{1 << 20, true}, nullptr},
+               [&] { t.mtl = f.sim.now(); });
+    mtl->isend(mpi::P2P{0, 2, i, 8, mpi::kByte, mpi::kCommWorld, Buffer{4096, true}, nullptr}, [] {});
   }
   for (int i = 0; i < n_btl; ++i) {
     btl::Descriptor d;

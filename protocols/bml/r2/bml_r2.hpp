@@ -56,7 +56,7 @@ private:
   const World& w_;
   std::vector<btl::Btl*> btls_;
   std::deque<Endpoint> records_;     // interned; a deque keeps references valid
-  std::vector<pml::PeerSeq> peers_;  // per rank: peer -> 1 + index in records_, created on first contact
+  std::vector<mpi::PeerSeq> peers_;  // per rank: peer -> 1 + index in records_, created on first contact
   std::vector<std::uint32_t> arch_;  // empty: every rank has architecture 0
 };
 

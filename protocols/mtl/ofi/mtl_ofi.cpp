@@ -2,6 +2,9 @@
 
 #include "core/errors.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace ompisim::mtl::ofi {
 
 MtlOfi::MtlOfi(World& w, ompisim::ofi::Endpoint& ep) : w_(w), ep_(ep) {
@@ -11,24 +14,35 @@ MtlOfi::MtlOfi(World& w, ompisim::ofi::Endpoint& ep) : w_(w), ep_(ep) {
   ep_.set_cq(std::move(ops));
 }
 
-void MtlOfi::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
-  std::uint64_t id = next_++;
-  ops_.emplace(id, std::move(done));
-  ep_.tsend(rank, dst, tag, bytes, buf, id);
+namespace {
+void one_communicator(const ompisim::mpi::P2P& m) {
+  if (m.comm.context_id != 0)
+    throw std::invalid_argument("mtl/ofi: communicator context id " + std::to_string(m.comm.context_id) +
+                                ": the model's OFI tag carries the MPI tag only (one communicator)");
+}
+}  // namespace
+
+void MtlOfi::isend(const ompisim::mpi::P2P& m, Completion done) {
+  one_communicator(m);
+  auto [id, op] = ops_.create();
+  op.rank = m.rank, op.bytes = m.bytes(), op.done = std::move(done);
+  ep_.tsend(m.rank, m.peer, m.tag, m.bytes(), m.buffer(), id);
 }
 
-void MtlOfi::irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
-  std::uint64_t id = next_++;
-  ops_.emplace(id, std::move(done));
-  ep_.trecv(rank, src < 0 ? ompisim::ofi::kAnyAddr : src, tag < 0 ? ompisim::ofi::kAnyTag : tag, bytes, buf, id);
+void MtlOfi::irecv(const ompisim::mpi::P2P& m, Completion done) {
+  one_communicator(m);
+  auto [id, op] = ops_.create();
+  op.rank = m.rank, op.bytes = m.bytes(), op.status = m.status, op.done = std::move(done);
+  ep_.trecv(m.rank, m.peer == kAnySource ? ompisim::ofi::kAnyAddr : m.peer,
+            m.tag == kAnyTag ? ompisim::ofi::kAnyTag : m.tag, m.bytes(), m.buffer(), id);
 }
 
 void MtlOfi::on_cq(const ompisim::ofi::CqEntry& e) {
-  auto it = ops_.find(e.context);
-  if (it == ops_.end()) throw ProtocolError("mtl/ofi", "no request for the CQ entry's context", "cq entry");
-  Completion done = std::move(it->second);
-  ops_.erase(it);
-  if (done) done();
+  if (!ops_.find(e.context)) throw ProtocolError("mtl/ofi", "no request for the CQ entry's context", "cq entry");
+  Op op = ops_.take(e.context);
+  if (op.status && (e.flags & ompisim::ofi::CqEntry::Recv))
+    *op.status = ompisim::mpi::Status{e.src, e.tag, e.len, e.len > op.bytes};
+  if (op.done) op.done();
 }
 
 void MtlOfi::add_counters(std::map<std::string, std::uint64_t>& c) const {

@@ -96,8 +96,9 @@ public:
     mtl_ = std::make_unique<MtlOfi>(w, *ep);
   }
   std::string name() const override { return mtl_->name(); }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { mtl_->isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { mtl_->irecv(r, s, t, b, buf, std::move(c)); }
+  void isend(const mpi::P2P& m, Completion c) override { mtl_->isend(m, std::move(c)); }
+  void irecv(const mpi::P2P& m, Completion c) override { mtl_->irecv(m, std::move(c)); }
+  std::uint32_t max_contextid() const override { return mtl_->max_contextid(); }
   std::uint64_t unexpected_now() const override { return mtl_->unexpected_now(); }
   std::uint64_t posted_now() const override { return mtl_->posted_now(); }
   void add_counters(std::map<std::string, std::uint64_t>& c) const override { mtl_->add_counters(c); }
@@ -172,8 +173,9 @@ public:
     pml_ = std::make_unique<pml::cm::PmlCm>(w, 0.0, *mtl_, name_);
   }
   std::string name() const override { return name_; }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_->isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_->irecv(r, s, t, b, buf, std::move(c)); }
+  void start_send(const mpi::P2P& m, Completion c) override { pml_->start_send(m, std::move(c)); }
+  std::uint32_t max_contextid() const override { return pml_->max_contextid(); }
+  void start_recv(const mpi::P2P& m, Completion c) override { pml_->start_recv(m, std::move(c)); }
   StackStats stats() const override { return pml_->stats(); }
 
 private:

@@ -10,7 +10,7 @@ namespace bits = ompisim::portals::mpi;
 namespace {
 constexpr PtIndex kSendTable = 0;  // OMPI_MTL_PORTALS_SEND_TABLE_ID: MPI messages
 constexpr PtIndex kReadTable = 1;  // OMPI_MTL_PORTALS_READ_TABLE_ID: long sends waiting to be pulled
-constexpr std::uint64_t kBlockPtr = 1, kLongCatchPtr = 2;  // user_ptr of the catch-all MDs (op ids start at 16)
+constexpr std::uint64_t kBlockPtr = 1, kLongCatchPtr = 2;  // user_ptr of the catch-all MDs (op ids are >= 2^32)
 }  // namespace
 
 Protocol open_mpi_protocol(const MtlPortalsMca& mca) {
@@ -24,6 +24,10 @@ Protocol open_mpi_protocol(const MtlPortalsMca& mca) {
 
 MtlPortals::MtlPortals(World& w, Protocol p)
     : w_(w), proto_(std::move(p)), ss_(seastar::SeaStar::of(w)), eager_(proto_.eager_limit) {
+  if (w.ranks() > bits::kMaxRanks)
+    throw InputError("", "ranks",
+                     std::to_string(w.ranks()) + " ranks: mtl/portals carries the source rank in 16 match bits "
+                     "(Open MPI 1.3 mtl_portals.h), so at most " + std::to_string(bits::kMaxRanks) + " ranks");
   client_ = ss_.open("mtl/" + proto_.name, {kSendTable, kReadTable}, [this](int r, const Event& e) { on_event(r, e); },
                      [this](int t, const IncomingResult& in, const PutMessage& m) { on_match(t, in, m); });
 }
@@ -68,14 +72,21 @@ void MtlPortals::on_match(int target, const IncomingResult& in, const PutMessage
       Unexpected{m.match_bits, bits::src_of(m.match_bits), length, in.mlength, m.hdr_data, is_long});
 }
 
-void MtlPortals::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
+void MtlPortals::isend(const ompisim::mpi::P2P& m, Completion done) {
+  const int rank = m.rank, dst = m.peer, tag = m.tag;
+  const std::uint64_t bytes = m.bytes();
+  const Buffer buf = m.buffer();
   ensure(rank);
   ensure(dst);
-  std::uint64_t id = next_++;
   bool is_long = bytes > eager_;
-  ops_[id] = Op{is_long ? OpKind::LongSend : OpKind::ShortSend, rank, bytes, buf, std::move(done)};
+  auto [id, op] = ops_.create();
+  op.kind = is_long ? OpKind::LongSend : OpKind::ShortSend, op.rank = rank, op.bytes = bytes, op.buf = buf;
+  op.done = std::move(done);
   ++c_[is_long ? "mtl_long_sends" : "mtl_short_sends"];
-  ss_.calls(rank, is_long ? (proto_.long_rendezvous ? 4 : 3) : 2, [this, rank, dst, tag, bytes, buf, id, is_long] {
+  const MatchBits short_bits = is_long ? 0 : bits::send_bits(bits::MsgType::Short, m.comm.context_id, rank, tag);
+  const MatchBits long_bits = is_long ? bits::send_bits(bits::MsgType::Long, m.comm.context_id, rank, tag) : 0;
+  ss_.calls(rank, is_long ? (proto_.long_rendezvous ? 4 : 3) : 2, [this, rank, dst, bytes, buf, id, is_long, short_bits,
+                                                                    long_bits] {
     Nic& nic = ss_.nic(rank);
     Md md;
     md.start = buf.addr;
@@ -86,7 +97,7 @@ void MtlPortals::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer b
     if (!is_long) {
       md.threshold = 1;
       MdId h = nic.md_bind(md, UnlinkOp::Unlink);
-      ss_.put(rank, h, AckReq::NoAck, dst, kSendTable, bits::send_bits(bits::MsgType::Short, rank, tag), 0);
+      ss_.put(rank, h, AckReq::NoAck, dst, kSendTable, short_bits, 0);
       return;
     }
     MeId me = nic.me_attach(kReadTable, seastar::SeaStar::pid(dst), id, 0, UnlinkOp::Unlink, InsertPos::After);
@@ -100,29 +111,34 @@ void MtlPortals::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer b
       hdr.threshold = 1;
       hdr.options.event_start_disable = hdr.options.event_end_disable = true;
       MdId h = nic.md_bind(hdr, UnlinkOp::Unlink);
-      ss_.put(rank, h, AckReq::NoAck, dst, kSendTable, bits::send_bits(bits::MsgType::Long, rank, tag), id);
+      ss_.put(rank, h, AckReq::NoAck, dst, kSendTable, long_bits, id);
       return;
     }
     md.threshold = 2;  // send, {ack, get}
     MdId h = nic.md_attach(me, md, UnlinkOp::Unlink);
-    ss_.put(rank, h, AckReq::Ack, dst, kSendTable, bits::send_bits(bits::MsgType::Long, rank, tag), id);
+    ss_.put(rank, h, AckReq::Ack, dst, kSendTable, long_bits, id);
   });
 }
 
-void MtlPortals::irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
+void MtlPortals::irecv(const ompisim::mpi::P2P& m, Completion done) {
+  const int rank = m.rank, src = m.peer, tag = m.tag;
+  const std::uint32_t ctx = m.comm.context_id;
+  const std::uint64_t bytes = m.bytes();
+  const Buffer buf = m.buffer();
   ensure(rank);
-  std::uint64_t id = next_++;
-  ops_[id] = Op{OpKind::Recv, rank, bytes, buf, std::move(done)};
-  recv_keys_[id] = RecvKey{src, tag};
+  auto [id, op] = ops_.create();
+  op.kind = OpKind::Recv, op.rank = rank, op.bytes = bytes, op.buf = buf, op.done = std::move(done);
+  op.status = m.status;
+  recv_keys_[id] = RecvKey{ctx, src, tag};
   if (take_unexpected(rank, id)) return;
-  ss_.calls(rank, 3, [this, rank, src, tag, bytes, buf, id] {
+  ss_.calls(rank, 3, [this, rank, ctx, src, tag, bytes, buf, id] {
     // PtlMDUpdate refuses while unexpected events are pending: search again, atomically with the insert.
     if (take_unexpected(rank, id)) {
       ++c_["mtl_mdupdate_retry"];
       return;
     }
     Nic& nic = ss_.nic(rank);
-    auto [b, ig] = bits::recv_bits(src, tag);
+    auto [b, ig] = bits::recv_bits(ctx, src, tag);
     MeId me = nic.me_insert(ranks_[rank].long_catch, ProcessId::any(), b, ig, UnlinkOp::Unlink, InsertPos::Before);
     Md md;
     md.start = buf.addr;
@@ -141,7 +157,7 @@ void MtlPortals::irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer b
 bool MtlPortals::take_unexpected(int rank, std::uint64_t rid) {
   auto& q = ranks_[rank].unexpected;
   const RecvKey key = recv_keys_.at(rid);
-  auto [b, ig] = bits::recv_bits(key.src, key.tag);
+  auto [b, ig] = bits::recv_bits(key.ctx, key.src, key.tag);
   for (auto it = q.begin(); it != q.end(); ++it) {
     if (it->waiting || ((it->bits ^ b) & ~ig) != 0) continue;
     recv_keys_.erase(rid);
@@ -161,6 +177,7 @@ void MtlPortals::finish_unexpected(int rank, std::uint64_t rid, const Unexpected
   // MPI_ERR_TRUNCATE: the matched message is longer than the receive (never in a correct program, so a count above
   // zero in a test means a message matched the wrong receive).
   if (u.rlength > ops_.at(rid).bytes) ++c_["mpi_truncate_errors"];
+  set_status(rid, u.bits, u.rlength);
   if (!u.is_long) {  // copy out of the short block
     w_.cpu_copy(rank, static_cast<double>(u.mlength), [this, rid] { complete(rid); });
     return;
@@ -209,18 +226,19 @@ void MtlPortals::on_event(int rank, const Event& e) {
     });
     return;
   }
-  auto it = ops_.find(e.user_ptr);
-  if (it == ops_.end()) {
+  Op* op = ops_.find(e.user_ptr);
+  if (!op) {
     w_.cpu(rank, poll_cost(), [] {});
     return;
   }
-  OpKind kind = it->second.kind;
+  OpKind kind = op->kind;
   bool completes = (kind == OpKind::ShortSend && e.kind == EventKind::SendEnd) ||
                    (kind == OpKind::LongSend && (e.kind == EventKind::Ack || e.kind == EventKind::GetEnd)) ||
                    (kind == OpKind::Recv && (e.kind == EventKind::PutEnd || e.kind == EventKind::ReplyEnd));
   if (kind == OpKind::Recv && e.kind == EventKind::PutEnd) {
     --posted_;
-    if (e.rlength > it->second.bytes) ++c_["mpi_truncate_errors"];  // MPI_ERR_TRUNCATE (see finish_unexpected)
+    if (e.rlength > op->bytes) ++c_["mpi_truncate_errors"];  // MPI_ERR_TRUNCATE (see finish_unexpected)
+    set_status(e.user_ptr, e.match_bits, e.rlength);
   }
   std::uint64_t id = e.user_ptr;
   if (kind == OpKind::Recv && e.kind == EventKind::PutEnd && proto_.long_rendezvous &&
@@ -245,11 +263,15 @@ std::uint64_t MtlPortals::message_length(std::uint64_t hdr_data, std::uint64_t r
 
 double MtlPortals::poll_cost() const { return proto_.eqs_polled * ss_.params().eq_poll_cost; }
 
+void MtlPortals::set_status(std::uint64_t rid, MatchBits b, std::uint64_t length) {
+  Op& op = ops_.at(rid);
+  op.matched = ompisim::mpi::Status{bits::src_of(b), bits::tag_of(b), length, length > op.bytes};
+}
+
 void MtlPortals::complete(std::uint64_t id) {
-  auto it = ops_.find(id);
-  Completion done = std::move(it->second.done);
-  ops_.erase(it);
-  if (done) done();
+  Op op = ops_.take(id);
+  if (op.status && op.kind == OpKind::Recv) *op.status = op.matched;
+  if (op.done) op.done();
 }
 
 std::uint64_t MtlPortals::unexpected_now() const {

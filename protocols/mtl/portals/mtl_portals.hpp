@@ -14,13 +14,15 @@
 //                         match, PtlMDBind + PtlGet pulls the data from the sender's read-table entry.
 // The target firmware matches at header arrival; an unexpected message the host has not yet seen is "in flight" in
 // the MTL's list, and a receive that matches it waits for its event (what PtlMDUpdate's NO_UPDATE retry achieves).
-// LIMITATIONS: one communicator; no synchronous or ready sends; no MPI_Probe; the block's space is not reclaimed
+// Match bits: protocol type, communicator context id, source, tag (mpi_bits.hpp, Open MPI 1.3's layout).
+// LIMITATIONS: at most 65,536 ranks and 4,096 communicators (the match-bit fields); no synchronous or ready sends; no MPI_Probe; the block's space is not reclaimed
 // until the block is unlinked (as in Portals).
 #pragma once
 #include "models/seastar/seastar.hpp"
 #include "protocols/mtl/portals/mtl_portals_mca.hpp"
 #include "protocols/mtl/mtl.hpp"
 #include "protocols/mtl/portals/mpi_bits.hpp"
+#include "mpi/request.hpp"
 
 #include <deque>
 #include <unordered_map>
@@ -46,8 +48,9 @@ class MtlPortals final : public Mtl {
 public:
   MtlPortals(World& w, Protocol p);
   std::string name() const override { return proto_.name; }
-  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
-  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void isend(const ompisim::mpi::P2P& m, Completion done) override;
+  void irecv(const ompisim::mpi::P2P& m, Completion done) override;
+  std::uint32_t max_contextid() const override { return ptl::mpi::kMaxContexts - 1; }  // 12 match bits
   std::uint64_t unexpected_now() const override;
   std::uint64_t posted_now() const override { return posted_; }
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;
@@ -55,12 +58,14 @@ public:
 
 private:
   enum class OpKind : std::uint8_t { ShortSend, LongSend, Recv };
-  struct Op {
-    OpKind kind;
-    int rank;
-    std::uint64_t bytes;
+  struct Op {  // mca_mtl_portals_request_t
+    OpKind kind = OpKind::Recv;
+    int rank = 0;
+    std::uint64_t bytes = 0;
     Buffer buf;
     Completion done;
+    ompisim::mpi::Status* status = nullptr;  // a receive: the caller's, filled from the matched bits at completion
+    ompisim::mpi::Status matched;
   };
   struct Unexpected {
     ptl::MatchBits bits;
@@ -82,6 +87,7 @@ private:
   bool take_unexpected(int rank, std::uint64_t rid);  // matched an unexpected message (or will when it is seen)
   void finish_unexpected(int rank, std::uint64_t rid, const Unexpected& u);
   void complete(std::uint64_t id);
+  void set_status(std::uint64_t rid, ptl::MatchBits bits, std::uint64_t length);
   std::uint64_t message_length(std::uint64_t hdr_data, std::uint64_t rlength) const;
   double poll_cost() const;
 
@@ -91,12 +97,13 @@ private:
   int client_ = -1;       // this MTL's client id on the SeaStar (its event queues)
   std::uint64_t eager_;
   std::unordered_map<int, RankState> ranks_;
-  std::unordered_map<std::uint64_t, Op> ops_;
+  ompisim::mpi::RequestTable<Op> ops_;  // ids (>= 2^32) are user_ptr and hdr_data; 1 and 2 mark the catch-alls
   struct RecvKey {
+    std::uint32_t ctx;
     int src, tag;
   };
   std::unordered_map<std::uint64_t, RecvKey> recv_keys_;
-  std::uint64_t next_ = 16, posted_ = 0;
+  std::uint64_t posted_ = 0;
   std::map<std::string, std::uint64_t> c_;
 };
 

@@ -2,11 +2,14 @@
 
 #include "core/errors.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace ompisim::native {
 
 Elan4Qdma::Elan4Qdma(World& w, const Elan4QdmaMca& mca, std::string name)
     : w_(w), nic_(w), p_(nic_.params()), overhead_(qsnet::nic(w.machine()).software.elan4_qdma_overhead),
-      extra_(static_cast<std::uint32_t>(mca.elan4_qdma_extra_bytes.value)), name_(std::move(name)) {
+      extra_(static_cast<std::uint32_t>(mca.elan4_qdma_extra_bytes.value)), name_(std::move(name)), lib_(w.ranks()) {
   nic_.on_stored = [this](int rank, int q) {
     // The receiver polls the queue's host event, then reads the slot and gives it back.
     w_.cpu(rank, p_.host_event_poll_cost + overhead_, [this, rank, q] {
@@ -14,41 +17,52 @@ Elan4Qdma::Elan4Qdma(World& w, const Elan4QdmaMca& mca, std::string name)
       auto it = in_flight_.find(m.payload);
       auto [seq, msg] = it->second;
       in_flight_.erase(it);
-      for (auto& x : ranks_[rank].mq.arrive(seq, msg)) complete_request(recvs_, x.recv.rid, st_.recvs_completed);
+      for (auto& x : lib_.arrive(rank, 0, seq, msg)) {
+        lib_.matched(lib_.recv(x.recv.rid), x.msg.src, x.msg.tag, x.msg.bytes);
+        lib_.complete_recv(x.recv.rid);
+      }
     });
   };
 }
 
 StackStats Elan4Qdma::stats() const {
-  StackStats s = st_;
-  s.live_requests = sends_.size() + recvs_.size();
-  for (auto& [r, x] : ranks_) s.unexpected_now += x.mq.unexpected_size(), s.posted_now += x.mq.posted_size();
+  StackStats s;
+  lib_.report(s);
   nic_.add_counters(s.counters);
   return s;
 }
 
-void Elan4Qdma::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer, Completion done) {
+void Elan4Qdma::check_comm(const mpi::P2P& m) const {
+  if (m.comm.context_id > max_contextid())
+    throw std::invalid_argument("native/elan4_qdma: communicator context id " + std::to_string(m.comm.context_id) +
+                                ": a raw QDMA program has no communicators");
+}
+
+void Elan4Qdma::start_send(const mpi::P2P& m, Completion done) {
+  check_comm(m);
+  const std::uint64_t bytes = m.bytes();
   if (bytes + extra_ > static_cast<std::uint64_t>(p_.qdma_slot_bytes.value))
     throw InputError("native/elan4_qdma", "benchmark.sizes",
                      "a QDMA carries at most one " + std::to_string(static_cast<long long>(p_.qdma_slot_bytes.value)) +
                          "-byte slot; " + std::to_string(bytes) + " B + elan4_qdma_extra_bytes " +
                          std::to_string(extra_) + " B do not fit");
-  ++st_.sends_posted;
-  std::uint64_t sid = next_++;
-  sends_[sid] = std::move(done);
-  std::uint64_t id = next_++;
-  in_flight_[id] = {ranks_[rank].seq[dst]++, Msg{rank, tag}};
+  const int rank = m.rank, dst = m.peer;
+  const mpi::RequestId sid = lib_.new_send(m, std::move(done)).first;
+  std::uint64_t id = next_payload_++;
+  in_flight_[id] = {lib_.next_send_seq(rank, 0, dst), Msg{rank, m.tag, bytes}};
   w_.cpu(rank, overhead_ + p_.cmd_issue_cost, [this, rank, dst, bytes, id, sid] {
     nic_.qdma(rank, dst, 0, static_cast<std::uint32_t>(bytes) + extra_, id);
-    complete_request(sends_, sid, st_.sends_completed);  // the descriptor holds the data
+    lib_.complete_send(sid);  // the descriptor holds the data
   });
 }
 
-void Elan4Qdma::irecv(int rank, int src, int tag, std::uint64_t, Buffer, Completion done) {
-  ++st_.recvs_posted;
-  std::uint64_t rid = next_++;
-  recvs_[rid] = std::move(done);
-  if (ranks_[rank].mq.post(Posted{src, tag, rid})) complete_request(recvs_, rid, st_.recvs_completed);
+void Elan4Qdma::start_recv(const mpi::P2P& m, Completion done) {
+  check_comm(m);
+  const mpi::RequestId rid = lib_.new_recv(m, std::move(done)).first;
+  if (auto msg = lib_.post(m.rank, 0, mpi::Posted{m.peer, m.tag, rid})) {
+    lib_.matched(lib_.recv(rid), msg->src, msg->tag, msg->bytes);
+    lib_.complete_recv(rid);
+  }
 }
 
 }  // namespace ompisim::native

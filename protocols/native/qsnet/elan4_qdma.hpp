@@ -3,10 +3,12 @@
 // the sender writes a QDMA descriptor, the message lands in a slot of the receiver's queue, the receiver polls the
 // queue's host event and reads the slot. No matching (messages are taken in arrival order per queue, then given to
 // the receive that asks for them by the MPI rules only so that benchmark drivers can run it), no copies, no
-// protocol: messages are at most one slot (elan4_qdma_extra_bytes + size <= 2 KB).
+// protocol: messages are at most one slot (elan4_qdma_extra_bytes + size <= 2 KB). The requests and the arrival-order
+// queues are the shared MPI skeleton's (mpi/library.hpp); there are no communicators (max_contextid 0: another
+// context id is refused when called).
 #pragma once
 #include "models/qsnet/elan4.hpp"
-#include "mpi/match_queues.hpp"
+#include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/qsnet/mpich_qsnet_mca.hpp"
 
@@ -18,33 +20,27 @@ class Elan4Qdma final : public Stack {
 public:
   Elan4Qdma(World& w, const Elan4QdmaMca& mca, std::string name);
   std::string name() const override { return name_; }
-  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
-  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void start_send(const mpi::P2P& m, Completion done) override;
+  void start_recv(const mpi::P2P& m, Completion done) override;
   StackStats stats() const override;
+  std::uint32_t max_contextid() const override { return 0; }  // a QDMA queue is not a communicator
 
 private:
   struct Msg {
     int src, tag;
+    std::uint64_t bytes;
   };
-  struct Posted {
-    int src, tag;
-    std::uint64_t rid;
-  };
-  struct RankState {
-    pml::MatchQueues<Posted, Msg> mq;
-    pml::PeerSeq seq;
-  };
+  void check_comm(const mpi::P2P& m) const;
+
   World& w_;
   qsnet::Elan4 nic_;
   const qsnet::Elan4Params& p_;
   double overhead_;
   std::uint32_t extra_;
   std::string name_;
-  std::unordered_map<int, RankState> ranks_;
+  mpi::Library<mpi::Request, mpi::Request, Msg> lib_;
   std::unordered_map<std::uint64_t, std::pair<std::uint32_t, Msg>> in_flight_;  // payload id -> (seq, message)
-  std::unordered_map<std::uint64_t, Completion> sends_, recvs_;
-  std::uint64_t next_ = 1;
-  StackStats st_;
+  std::uint64_t next_payload_ = 1;
 };
 
 }  // namespace ompisim::native

@@ -8,15 +8,15 @@ constexpr std::uint32_t kEnvelopeBytes = 32;  // MPICH-QsNetII's header (paper Â
 
 MpichQsnet::MpichQsnet(World& w, const MpichQsnetMca& mca, std::string name)
     : w_(w), nic_(w), p_(nic_.params()), overhead_(qsnet::nic(w.machine()).software.mpich_qsnet_overhead),
-      eager_limit_(static_cast<std::uint64_t>(mca.mpich_qsnet_eager_limit.value)), name_(std::move(name)) {
+      eager_limit_(static_cast<std::uint64_t>(mca.mpich_qsnet_eager_limit.value)), name_(std::move(name)),
+      lib_(w.ranks()) {
   if (eager_limit_ + kEnvelopeBytes > static_cast<std::uint64_t>(p_.qdma_slot_bytes.value))
     throw std::invalid_argument("mpich_qsnet_eager_limit + the 32-byte envelope exceeds one 2 KB packet");
 }
 
 StackStats MpichQsnet::stats() const {
-  StackStats s = st_;
-  s.live_requests = sends_.size() + recvs_.size();
-  for (auto& [r, x] : ranks_) s.unexpected_now += x.mq.unexpected_size(), s.posted_now += x.mq.posted_size();
+  StackStats s;
+  lib_.report(s);
   s.counters["tport_eager"] = eager_;
   s.counters["tport_big"] = big_;
   s.counters["tport_unexpected"] = unexpected_;
@@ -24,12 +24,13 @@ StackStats MpichQsnet::stats() const {
   return s;
 }
 
-void MpichQsnet::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer, Completion done) {
-  ++st_.sends_posted;
-  std::uint64_t sid = next_++;
-  sends_[sid] = std::move(done);
-  std::uint32_t seq = rs(rank).seq[dst]++;
-  Env e{rank, tag, bytes, sid, bytes > eager_limit_};
+void MpichQsnet::start_send(const mpi::P2P& m, Completion done) {
+  const mpi::RequestId sid = lib_.new_send(m, std::move(done)).first;
+  const int rank = m.rank, dst = m.peer;
+  const std::uint64_t bytes = m.bytes();
+  const std::uint32_t ctx = m.comm.context_id;
+  std::uint32_t seq = lib_.next_send_seq(rank, ctx, dst);
+  Env e{rank, m.tag, ctx, bytes, sid, bytes > eager_limit_};
   (e.big ? big_ : eager_) += 1;
   w_.cpu(rank, overhead_ + p_.cmd_issue_cost, [this, rank, dst, seq, e] {
     auto wire = static_cast<std::uint32_t>(kEnvelopeBytes + (e.big ? 0 : e.bytes));
@@ -38,34 +39,35 @@ void MpichQsnet::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer, 
     w_.sim().at(t_arrive, [this, dst, seq, e] { arrive(dst, seq, e); });
     if (!e.big)  // the target NIC acknowledges the packet: the send is complete
       w_.sim().at(t_arrive + w_.path(w_.node_of(dst), w_.node_of(rank)).latency, [this, rank, sid = e.sid] {
-        w_.cpu(rank, p_.host_event_poll_cost, [this, sid] { complete_request(sends_, sid, st_.sends_completed); });
+        w_.cpu(rank, p_.host_event_poll_cost, [this, sid] { lib_.complete_send(sid); });
       });
   });
 }
 
-void MpichQsnet::irecv(int rank, int src, int tag, std::uint64_t, Buffer, Completion done) {
-  ++st_.recvs_posted;
-  std::uint64_t rid = next_++;
-  recvs_[rid] = std::move(done);
+void MpichQsnet::start_recv(const mpi::P2P& m, Completion done) {
+  const mpi::RequestId rid = lib_.new_recv(m, std::move(done)).first;
+  const int rank = m.rank, src = m.peer, tag = m.tag;
+  const std::uint32_t ctx = m.comm.context_id;
   // The host looks in its unexpected list, else hands the receive to the NIC's posted list.
-  w_.cpu(rank, overhead_ + p_.cmd_issue_cost, [this, rank, src, tag, rid] {
-    if (auto e = rs(rank).mq.post(Posted{src, tag, rid})) deliver(rank, rid, *e, true);
+  w_.cpu(rank, overhead_ + p_.cmd_issue_cost, [this, rank, ctx, src, tag, rid] {
+    if (auto e = lib_.post(rank, ctx, mpi::Posted{src, tag, rid})) deliver(rank, rid, *e, true);
   });
 }
 
 void MpichQsnet::arrive(int dst, std::uint32_t seq, const Env& e) {
   // Tport on the thread processor: the envelope is compared with the posted receives.
-  auto walked = static_cast<double>(rs(dst).mq.posted_size());
+  auto walked = static_cast<double>(lib_.rank(dst).posted_size());
   double t = nic_.thread_processor(w_.node_of(dst), p_.thread_proc_cost + walked * p_.thread_proc_match_cost);
   w_.sim().at(t, [this, dst, seq, e] {
     std::vector<Env> unexpected;
-    auto m = rs(dst).mq.arrive(seq, e, &unexpected);
+    auto m = lib_.arrive(dst, e.ctx, seq, e, &unexpected);
     unexpected_ += unexpected.size();
     for (auto& x : m) deliver(dst, x.recv.rid, x.msg, false);
   });
 }
 
-void MpichQsnet::deliver(int dst, std::uint64_t rid, const Env& e, bool host_copy) {
+void MpichQsnet::deliver(int dst, mpi::RequestId rid, const Env& e, bool host_copy) {
+  lib_.matched(lib_.recv(rid), e.src, e.tag, e.bytes);
   if (!e.big) {
     // The NIC put the data in the user buffer (matched on arrival), or it waits in the host's unexpected buffer.
     double copy = host_copy ? static_cast<double>(e.bytes) : 0.0;
@@ -78,15 +80,15 @@ void MpichQsnet::deliver(int dst, std::uint64_t rid, const Env& e, bool host_cop
     auto ev = nic_.new_event(1, [this, dst, rid, e] {
       host_done(dst, rid);
       w_.sim().after(nic_.wire(dst, e.src, kEnvelopeBytes), [this, e] {
-        w_.cpu(e.src, p_.host_event_poll_cost, [this, sid = e.sid] { complete_request(sends_, sid, st_.sends_completed); });
+        w_.cpu(e.src, p_.host_event_poll_cost, [this, sid = e.sid] { lib_.complete_send(sid); });
       });
     });
     nic_.rdma_read(dst, e.src, e.bytes, ev);
   });
 }
 
-void MpichQsnet::host_done(int rank, std::uint64_t rid) {
-  w_.cpu(rank, p_.host_event_poll_cost + overhead_, [this, rid] { complete_request(recvs_, rid, st_.recvs_completed); });
+void MpichQsnet::host_done(int rank, mpi::RequestId rid) {
+  w_.cpu(rank, p_.host_event_poll_cost + overhead_, [this, rid] { lib_.complete_recv(rid); });
 }
 
 }  // namespace ompisim::native

@@ -7,15 +7,19 @@
 // moves as one stream with no host step between chunks) and then tells the sender's NIC.
 // An envelope that finds no posted receive waits in a host buffer (eager data copied out when the receive is posted;
 // a large message's rendezvous is served then). Send requests complete when the target NIC has the data.
+// The library is the shared MPI skeleton (mpi/library.hpp): its request tables, and its matching engine as the data
+// structure of Tport's lists (the NIC's posted list, the host's unexpected list, per communicator, with per-peer
+// sequence numbers); an arriving envelope's matching is timed on the thread processor, not on the host CPU. The
+// envelope carries MPICH's context id with the tag.
 // LIMITATIONS: no per-chunk cost (the pipelining is taken as perfect); Tport's thresholds are assumptions (MCA);
-// posted receives are walked in the NIC in posting order, without per-peer hashing.
+// posted receives are walked in the NIC in posting order, without per-peer hashing (the walk's cost counts the
+// receives posted on every communicator of the rank: one list in the NIC).
 #pragma once
 #include "models/qsnet/elan4.hpp"
-#include "mpi/match_queues.hpp"
+#include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/qsnet/mpich_qsnet_mca.hpp"
 
-#include <unordered_map>
 
 namespace ompisim::native {
 
@@ -23,29 +27,25 @@ class MpichQsnet final : public Stack {
 public:
   MpichQsnet(World& w, const MpichQsnetMca& mca, std::string name);
   std::string name() const override { return name_; }
-  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
-  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void start_send(const mpi::P2P& m, Completion done) override;
+  void start_recv(const mpi::P2P& m, Completion done) override;
   StackStats stats() const override;
+  // assumption: MPICH 1.2's ADI keeps context ids in an int; the envelope's field is taken as 32 bits (the
+  // 32-byte envelope's layout is not in the sources).
+  std::uint32_t max_contextid() const override { return 0x7FFFFFFFu; }
 
 private:
   struct Env {
     int src, tag;
-    std::uint64_t bytes, sid;
+    std::uint32_t ctx;
+    std::uint64_t bytes;
+    mpi::RequestId sid;
     bool big;
   };
-  struct Posted {
-    int src, tag;
-    std::uint64_t rid;
-  };
-  struct RankState {
-    pml::MatchQueues<Posted, Env> mq;  // the NIC's posted list and the host's unexpected list
-    pml::PeerSeq seq;
-  };
-  RankState& rs(int r) { return ranks_[r]; }
   void arrive(int dst, std::uint32_t seq, const Env& e);  // at the destination NIC
   // The matched message's data reaches the receive buffer (eager: already there; big: pulled by the NIC).
-  void deliver(int dst, std::uint64_t rid, const Env& e, bool host_copy);
-  void host_done(int rank, std::uint64_t rid);
+  void deliver(int dst, mpi::RequestId rid, const Env& e, bool host_copy);
+  void host_done(int rank, mpi::RequestId rid);
 
   World& w_;
   qsnet::Elan4 nic_;
@@ -53,10 +53,9 @@ private:
   double overhead_;
   std::uint64_t eager_limit_;
   std::string name_;
-  std::unordered_map<int, RankState> ranks_;
-  std::unordered_map<std::uint64_t, Completion> sends_, recvs_;
-  std::uint64_t next_ = 1, eager_ = 0, big_ = 0, unexpected_ = 0;
-  StackStats st_;
+  // Requests, and Tport's lists: the NIC's posted list and the host's unexpected list.
+  mpi::Library<mpi::Request, mpi::Request, Env> lib_;
+  std::uint64_t eager_ = 0, big_ = 0, unexpected_ = 0;
 };
 
 }  // namespace ompisim::native

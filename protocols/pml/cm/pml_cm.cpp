@@ -1,31 +1,36 @@
 #include "protocols/pml/cm/pml_cm.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace ompisim::pml::cm {
 
 PmlCm::PmlCm(World& w, double overhead, mtl::Mtl& mtl, std::string name)
     : w_(w), overhead_(overhead), mtl_(mtl), name_(std::move(name)) {}
 
-void PmlCm::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
-  ++st_.sends_posted;
-  std::uint64_t id = next_++;
-  sends_[id] = std::move(done);
-  w_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, id] {
-    mtl_.isend(rank, dst, tag, bytes, buf, [this, id] { complete_request(sends_, id, st_.sends_completed); });
-  });
+namespace {
+void check_context(const mpi::P2P& m, const mtl::Mtl& mtl) {
+  if (m.comm.context_id > mtl.max_contextid())
+    throw std::invalid_argument("pml/cm: context id " + std::to_string(m.comm.context_id) + " above mtl/" + mtl.name() +
+                                "'s max_contextid " + std::to_string(mtl.max_contextid()));
+}
+}  // namespace
+
+void PmlCm::start_send(const mpi::P2P& m, Completion done) {
+  check_context(m, mtl_);
+  const mpi::RequestId id = lib_.new_send(m, std::move(done)).first;
+  w_.cpu(m.rank, overhead_, [this, m, id] { mtl_.isend(m, [this, id] { lib_.complete_send(id); }); });
 }
 
-void PmlCm::irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
-  ++st_.recvs_posted;
-  std::uint64_t id = next_++;
-  recvs_[id] = std::move(done);
-  w_.cpu(rank, overhead_, [this, rank, src, tag, bytes, buf, id] {
-    mtl_.irecv(rank, src, tag, bytes, buf, [this, id] { complete_request(recvs_, id, st_.recvs_completed); });
-  });
+void PmlCm::start_recv(const mpi::P2P& m, Completion done) {
+  check_context(m, mtl_);
+  const mpi::RequestId id = lib_.new_recv(m, std::move(done)).first;
+  w_.cpu(m.rank, overhead_, [this, m, id] { mtl_.irecv(m, [this, id] { lib_.complete_recv(id); }); });
 }
 
 StackStats PmlCm::stats() const {
-  StackStats s = st_;
-  s.live_requests = sends_.size() + recvs_.size();
+  StackStats s;
+  lib_.report(s);
   s.unexpected_now = mtl_.unexpected_now();
   s.posted_now = mtl_.posted_now();
   mtl_.add_counters(s.counters);

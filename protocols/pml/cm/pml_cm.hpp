@@ -1,10 +1,10 @@
 // pml/cm: MPI request management over one MTL, which does matching and data movement (seastar-portals paper §2.1,
 // "CM"). No matching, no fragments, no BTLs here: a send or receive costs pml/cm's own request handling, then is the
-// MTL's. Completion comes from the MTL.
+// MTL's. Completion comes from the MTL, which also fills the receive's status. The requests are the shared MPI
+// library skeleton's (mpi::Library without matching).
 #pragma once
+#include "mpi/library.hpp"
 #include "protocols/mtl/mtl.hpp"
-
-#include <unordered_map>
 
 namespace ompisim::pml::cm {
 
@@ -12,18 +12,17 @@ class PmlCm final : public Stack {
 public:
   PmlCm(World& w, double overhead, mtl::Mtl& mtl, std::string name);
   std::string name() const override { return name_; }
-  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
-  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void start_send(const mpi::P2P& m, Completion done) override;
+  void start_recv(const mpi::P2P& m, Completion done) override;
   StackStats stats() const override;
+  std::uint32_t max_contextid() const override { return mtl_.max_contextid(); }  // as pml/cm takes the MTL's
 
 private:
   World& w_;
   double overhead_;
   mtl::Mtl& mtl_;
   std::string name_;
-  std::unordered_map<std::uint64_t, Completion> sends_, recvs_;
-  std::uint64_t next_ = 1;
-  StackStats st_;
+  mpi::Library<mpi::Request, mpi::Request> lib_;  // mca_pml_cm_thin_send_request_t / _recv_request_t
 };
 
 }  // namespace ompisim::pml::cm

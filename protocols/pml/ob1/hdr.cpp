@@ -14,6 +14,9 @@ struct Writer {
   void u32(std::uint32_t v) {
     for (int i = 0; i < 4; ++i) s.bytes[at++] = static_cast<std::uint8_t>(v >> (8 * i));
   }
+  void u16(std::uint16_t v) {
+    for (int i = 0; i < 2; ++i) s.bytes[at++] = static_cast<std::uint8_t>(v >> (8 * i));
+  }
 };
 struct Reader {
   const btl::HdrSegment& s;
@@ -28,14 +31,19 @@ struct Reader {
     for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(s.bytes[at++]) << (8 * i);
     return v;
   }
+  std::uint16_t u16() {
+    std::uint16_t v = 0;
+    for (int i = 0; i < 2; ++i) v = static_cast<std::uint16_t>(v | s.bytes[at++] << (8 * i));
+    return v;
+  }
 };
 
 // Bytes used by a type's fields (type byte included).
 std::size_t used(Hdr h) {
   switch (h) {
-    case Hdr::Match: return 17;
+    case Hdr::Match: return 19;
     case Hdr::Rndv:
-    case Hdr::Rget: return 25;
+    case Hdr::Rget: return 27;
     case Hdr::Ack:
     case Hdr::Nack:
     case Hdr::Fin: return 17;
@@ -44,7 +52,7 @@ std::size_t used(Hdr h) {
   }
   return 0;
 }
-static_assert(25 <= kHdrBytes);
+static_assert(27 <= kHdrBytes);
 }  // namespace
 
 btl::HdrSegment pack(const HdrFields& h) {
@@ -56,6 +64,7 @@ btl::HdrSegment pack(const HdrFields& h) {
     case Hdr::Match:
     case Hdr::Rndv:
     case Hdr::Rget:
+      w.u16(h.ctx);
       w.u32(static_cast<std::uint32_t>(h.tag));
       w.u32(h.seq);
       w.u64(h.msg_bytes);
@@ -89,6 +98,7 @@ HdrFields unpack(const btl::HdrSegment& s) {
     case Hdr::Match:
     case Hdr::Rndv:
     case Hdr::Rget:
+      h.ctx = r.u16();
       h.tag = static_cast<int>(r.u32());
       h.seq = r.u32();
       h.msg_bytes = r.u64();

@@ -3,13 +3,14 @@
 //
 // Layout: byte 0 is the type (as hdr_common.hdr_type), then the type's fields, little-endian, zero padding up to the
 // header's length on the wire:
-//   MATCH        tag:i32 seq:u32 msg_bytes:u64                              (17 bytes used)
-//   RNDV, RGET   tag:i32 seq:u32 msg_bytes:u64 send_req:u64                 (25)
+//   MATCH        ctx:u16 tag:i32 seq:u32 msg_bytes:u64                      (19 bytes used)
+//   RNDV, RGET   ctx:u16 tag:i32 seq:u32 msg_bytes:u64 send_req:u64         (27)
 //   ACK, NACK    send_req:u64 recv_req:u64                                  (17)
 //   FRAG, PUT    offset:u64 send_req:u64 recv_req:u64                       (25)
 //   FIN          send_req:u64 recv_req:u64                                  (17)
 // Every header is kHdrBytes = 32 bytes on the wire, the model's rounding of mca_pml_ob1_match_hdr_t and its
-// relatives (14-48 B in Open MPI). RGET's exposed buffer travels as the descriptor's data segment (Open MPI puts the
+// relatives (14-48 B in Open MPI). `ctx` is the communicator's context id (mca_pml_ob1_match_hdr_t::hdr_ctx, 16 bits):
+// the receiver matches the message in that communicator's queues. RGET's exposed buffer travels as the descriptor's data segment (Open MPI puts the
 // segment descriptors in the RGET header itself).
 #pragma once
 #include "core/errors.hpp"
@@ -51,6 +52,7 @@ struct HdrFields {
   int tag = 0;
   std::uint32_t seq = 0;
   std::uint64_t msg_bytes = 0, send_req = 0, recv_req = 0, offset = 0;
+  std::uint16_t ctx = 0;
   bool operator==(const HdrFields&) const = default;
 };
 

@@ -1,13 +1,15 @@
 #include "protocols/pml/ob1/pml_ob1.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace ompisim::pml::ob1 {
 
 static_assert(static_cast<int>(Hdr::Fin) + 1 == kHdrTypes, "Ob1::hdr_sent_ has one slot per Hdr");
 
 Ob1::Ob1(World& w, double sw, std::vector<btl::Btl*> btls, std::string name, StripeConfig stripe)
-    : w_(w), sw_(sw), stripe_(stripe), bml_(w, std::move(btls)), name_(std::move(name)), ranks_(static_cast<std::size_t>(w.ranks())) {
+    : w_(w), sw_(sw), stripe_(stripe), bml_(w, std::move(btls)), name_(std::move(name)), lib_(w.ranks()) {
   frag_bytes_.assign(bml_.btls().size(), 0);
   // mca_pml_ob1_add_procs: mca_bml.bml_register(MCA_PML_OB1_HDR_TYPE_*, mca_pml_ob1_recv_frag_callback_*) for every
   // header type on every BTL. NACK and PUT are registered too and rejected on arrival (the model never sends them).
@@ -25,7 +27,7 @@ std::uint64_t Ob1::frag_bytes(const btl::Btl* b) const {
 void Ob1::amo_add(int rank, int target, Completion local_done, Completion at_target) {
   for (const auto& b : bml_.endpoint(rank, target).send)
     if (b.btl->caps().has(btl::flag::AtomicOps)) {
-      ++st_.amos;
+      ++amos_;
       b.btl->atomic_add(rank, target, std::move(local_done), std::move(at_target));
       return;
     }
@@ -33,19 +35,16 @@ void Ob1::amo_add(int rank, int target, Completion local_done, Completion at_tar
 }
 
 StackStats Ob1::stats() const {
-  StackStats s = st_;
+  StackStats s;
+  lib_.report(s);
+  s.amos = amos_;
   for (std::size_t h = 0; h < hdr_sent_.size(); ++h)
     if (hdr_sent_[h]) s.counters[std::string("ob1_") + to_string(static_cast<Hdr>(h))] = hdr_sent_[h];
   if (unexpected_copies_) s.counters["ob1_unexpected_copy"] = unexpected_copies_;
   if (rget_fallbacks_) s.counters["ob1_rget_fallbacks"] = rget_fallbacks_;
   s.counters["ob1_unexpected_short"] = unexpected_short_;
   s.counters["ob1_unexpected_long"] = unexpected_long_;
-  s.counters["mpi_truncate_errors"] = truncate_errors_;
-  s.live_requests = sends_.size() + recvs_.size();
-  for (auto& r : ranks_) {
-    s.unexpected_now += r.mq.unexpected_size();
-    s.posted_now += r.mq.posted_size();
-  }
+  s.counters["mpi_truncate_errors"] = lib_.truncated();
   return s;
 }
 
@@ -61,22 +60,28 @@ void Ob1::send_desc(btl::Btl& b, const HdrFields& h, int from, int to, btl::Data
   b.send(d, std::move(local_done));
 }
 
-void Ob1::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
-  ++st_.sends_posted;
-  std::uint64_t id = next_id_++;
+// The context id travels in the 16-bit hdr_ctx.
+static std::uint16_t hdr_ctx(std::uint32_t ctx) {
+  if (ctx > 0xFFFF) throw std::invalid_argument("pml/ob1: context id " + std::to_string(ctx) + " exceeds hdr_ctx (16 bits)");
+  return static_cast<std::uint16_t>(ctx);
+}
+
+void Ob1::start_send(const mpi::P2P& m, Completion done) {
+  const int rank = m.rank, dst = m.peer;
+  auto [id, r] = lib_.new_send(m, std::move(done));
   const bml::r2::Endpoint& ep = bml_.endpoint(rank, dst);
   // The first fragment's BTL (stripe policy); a peer with one eager BTL and the default policy keeps no counter.
   btl::Btl* b = ep.eager.front().btl;
-  if (ep.send.size() > 1 && (ep.eager.size() > 1 || stripe_.policy != StripePolicy::WeightedRoundRobin))
-    b = first_fragment_btl(ep, stripe_.policy, ranks_[rank].eager_rr[dst]);
-  SendRequest& r = sends_[id];
-  r.rank = rank, r.peer = dst, r.tag = tag, r.bytes = bytes, r.buf = buf, r.done = std::move(done);
-  r.seq = ranks_[rank].send_seq[dst]++;
+  if (ep.send.size() > 1 && (ep.eager.size() > 1 || stripe_.policy != StripePolicy::WeightedRoundRobin)) {
+    if (eager_rr_.empty()) eager_rr_.resize(static_cast<std::size_t>(w_.ranks()));
+    b = first_fragment_btl(ep, stripe_.policy, eager_rr_[static_cast<std::size_t>(rank)][dst]);
+  }
+  r.seq = lib_.next_send_seq(rank, r.ctx, dst);
   // RGET needs exactly one RDMA BTL (Open MPI 1.1 start_rdma: req_rdma_cnt == 1). With several, or with a PUT-only
   // one, the rest of a rendezvous goes as RDMA PUT fragments over the RDMA BTLs (no copy out at the receiver).
   // A message the policy does not stripe (stripe_above below its size) uses the fastest BTL's RDMA alone.
   bool rget = false;
-  if (ep.send.size() > 1 && !striped(ep, stripe_.policy, bytes, stripe_.min_size)) {
+  if (ep.send.size() > 1 && !striped(ep, stripe_.policy, r.bytes, stripe_.min_size)) {
     btl::Btl* f = fastest_btl(ep);
     const bool rdma = std::any_of(ep.rdma.begin(), ep.rdma.end(), [f](const bml::r2::BmlBtl& x) { return x.btl == f; });
     r.put = rdma && !f->caps().has(btl::flag::Get) && f->caps().has(btl::flag::Put);
@@ -90,14 +95,15 @@ void Ob1::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Com
   r.first = first_payload(r, h, b->caps());
   ++hdr_sent_[static_cast<std::size_t>(h)];
   HdrFields hf;
-  hf.type = h, hf.tag = tag, hf.seq = r.seq, hf.msg_bytes = bytes, hf.send_req = h == Hdr::Match ? 0 : id;
-  btl::DataSegment data{0, first_payload(r, h, b->caps()), buf};
+  hf.type = h, hf.ctx = hdr_ctx(r.ctx), hf.tag = r.tag, hf.seq = r.seq, hf.msg_bytes = r.bytes;
+  hf.send_req = h == Hdr::Match ? 0 : id;
+  btl::DataSegment data{0, first_payload(r, h, b->caps()), r.buf};
   w_.cpu(rank, sw_, [this, id, hf, data, b, rank, dst] {
     if (hf.type == Hdr::Match) {
       // start_prepare: a BTL that can send in place may take the data straight from the user buffer.
       std::uint8_t fl = b->caps().has(btl::flag::SendInplace) ? btl::desc_flag::InPlace : 0;
       send_desc(*b, hf, rank, dst, data, fl, id, [this, id] {
-        on_event(sends_.at(id), SendEvent::BtlDone);
+        on_event(lib_.send(id), SendEvent::BtlDone);
         complete_send(id);
       });
     } else if (hf.type == Hdr::Rget) {
@@ -111,14 +117,13 @@ void Ob1::isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Com
   });
 }
 
-void Ob1::irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) {
-  ++st_.recvs_posted;
-  std::uint64_t id = next_id_++;
-  RecvRequest& r = recvs_[id];
-  r.rank = rank, r.src = src, r.tag = tag, r.bytes = bytes, r.buf = buf, r.done = std::move(done);
-  w_.cpu(rank, sw_, [this, rank, src, tag, id] {
-    auto m = ranks_[rank].mq.post(PostedRecv{src, tag, id});
-    if (m) matched(id, m->frag, true);
+void Ob1::start_recv(const mpi::P2P& m, Completion done) {
+  const int rank = m.rank, src = m.peer, tag = m.tag;
+  const std::uint32_t ctx = m.comm.context_id;
+  const mpi::RequestId id = lib_.new_recv(m, std::move(done)).first;
+  w_.cpu(rank, sw_, [this, rank, src, tag, ctx, id] {
+    auto u = lib_.post(rank, ctx, mpi::Posted{src, tag, id});
+    if (u) matched(id, u->frag, true);
   });
 }
 
@@ -137,7 +142,7 @@ void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t r
 // its weight's share of the bytes (mca_pml_ob1_calc_weighted_length: the whole rest when it is within the BTL's
 // eager limit; rounding leftovers to the first), then FRAGs go round robin, each within its BTL's max_send_size.
 void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t recv_req) {
-  SendRequest& r = sends_.at(sid);
+  SendRequest& r = lib_.send(sid);
   std::uint64_t left = r.bytes > first ? r.bytes - first : 0;
   if (left == 0) {
     on_event(r, SendEvent::FragsDone);
@@ -186,7 +191,7 @@ void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t r
       HdrFields hf;
       hf.type = Hdr::Frag, hf.offset = off, hf.send_req = sid, hf.recv_req = recv_req;
       send_desc(*s.btl, hf, rank, peer, btl::DataSegment{off, len, buf}, s.flags, sid, [this, sid] {
-        SendRequest& q = sends_.at(sid);
+        SendRequest& q = lib_.send(sid);
         if (--q.frags_outstanding == 0) {
           on_event(q, SendEvent::FragsDone);
           complete_send(sid);
@@ -202,10 +207,9 @@ void Ob1::handle(const InFrag& f) {
     case Hdr::Match:
     case Hdr::Rndv:
     case Hdr::Rget: {
-      auto& rs = ranks_[f.d.dst];
       std::vector<Unexpected> unexpected;
-      auto out = rs.mq.arrive(f.h.seq, Unexpected{f.d.src, f.h.tag, f}, &unexpected);
-      for (auto& m : out) matched(m.recv.id, m.msg.frag, false);
+      auto out = lib_.arrive(f.d.dst, f.h.ctx, f.h.seq, Unexpected{f.d.src, f.h.tag, f}, &unexpected);
+      for (auto& m : out) matched(m.recv.rid, m.msg.frag, false);
       for (auto& u : unexpected) {
         ++(u.frag.h.type == Hdr::Match ? unexpected_short_ : unexpected_long_);
         if (u.frag.d.data.length == 0) continue;
@@ -218,7 +222,7 @@ void Ob1::handle(const InFrag& f) {
       return;
     }
     case Hdr::Ack: {
-      SendRequest& r = sends_.at(f.h.send_req);
+      SendRequest& r = lib_.send(f.h.send_req);
       bool was_rget = r.state == SendState::RgetSent;  // the receiver fell back: the RGET carried no data
       on_event(r, SendEvent::Ack);
       std::uint64_t first = was_rget ? 0 : r.first;
@@ -226,14 +230,14 @@ void Ob1::handle(const InFrag& f) {
       return;
     }
     case Hdr::Fin: {
-      on_event(sends_.at(f.h.send_req), SendEvent::Fin);
+      on_event(lib_.send(f.h.send_req), SendEvent::Fin);
       complete_send(f.h.send_req);
       return;
     }
     case Hdr::Frag: {
       std::uint64_t rid = f.h.recv_req;
       auto arrived = [this, rid, f] {
-        RecvRequest& r = recvs_.at(rid);
+        RecvRequest& r = lib_.recv(rid);
         on_event(r, RecvEvent::FragArrived, f.d.data.length);
         f.btl->payload_consumed(f.d);
         if (r.state == RecvState::Complete) complete_recv(rid);
@@ -248,9 +252,8 @@ void Ob1::handle(const InFrag& f) {
 }
 
 void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
-  RecvRequest& r = recvs_.at(rid);
-  if (f.h.msg_bytes > r.bytes) ++truncate_errors_;  // MPI_ERR_TRUNCATE: matched the wrong receive
-  r.src = f.d.src, r.tag = f.h.tag, r.msg_bytes = f.h.msg_bytes;
+  RecvRequest& r = lib_.recv(rid);
+  lib_.matched(r, f.d.src, f.h.tag, f.h.msg_bytes);  // counts MPI_ERR_TRUNCATE (a wrong match in a correct program)
   const int me = f.d.dst, peer = f.d.src;
   const std::uint64_t payload = f.d.data.length;
   switch (f.h.type) {
@@ -259,7 +262,7 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
       // BTL), or (unexpected) from the PML buffer it was copied into on arrival.
       w_.cpu_copy(me, static_cast<double>(payload), [this, rid, f, payload, was_unexpected] {
         if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);
-        on_event(recvs_.at(rid), RecvEvent::MatchedEager, payload);
+        on_event(lib_.recv(rid), RecvEvent::MatchedEager, payload);
         complete_recv(rid);
       }, was_unexpected ? MemSpace{} : f.d.data.buf.space);
       return;
@@ -283,9 +286,9 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
       const std::uint64_t bytes = f.h.msg_bytes, sreq = f.h.send_req;
       const Buffer remote = f.d.data.buf;
       g->prepare_rdma(me, r.buf, bytes, [this, rid, g, me, peer, bytes, sreq, remote] {
-        RecvRequest& rr = recvs_.at(rid);
+        RecvRequest& rr = lib_.recv(rid);
         g->get(me, peer, bytes, rr.buf, remote, [this, rid, me, peer, sreq] {
-          on_event(recvs_.at(rid), RecvEvent::GetDone);
+          on_event(lib_.recv(rid), RecvEvent::GetDone);
           w_.cpu(me, sw_, [this, rid, me, peer, sreq] {
             send_ctrl(Hdr::Fin, me, peer, sreq, rid);
             complete_recv(rid);
@@ -297,7 +300,7 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
     case Hdr::Rndv:
       w_.cpu_copy(me, static_cast<double>(payload), [this, rid, f, payload, was_unexpected, me, peer] {
         if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);
-        RecvRequest& rr = recvs_.at(rid);
+        RecvRequest& rr = lib_.recv(rid);
         on_event(rr, RecvEvent::MatchedRndv, payload);
         send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid);
         if (rr.state == RecvState::Complete) complete_recv(rid);
@@ -307,8 +310,8 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
   }
 }
 
-void Ob1::complete_send(std::uint64_t sid) { complete_request(sends_, sid, st_.sends_completed); }
+void Ob1::complete_send(std::uint64_t sid) { lib_.complete_send(sid); }
 
-void Ob1::complete_recv(std::uint64_t rid) { complete_request(recvs_, rid, st_.recvs_completed); }
+void Ob1::complete_recv(std::uint64_t rid) { lib_.complete_recv(rid); }
 
 }  // namespace ompisim::pml::ob1

@@ -9,7 +9,7 @@
 // ob1 registers one BTL tag per header type (tag_of) on every BTL and serialises its headers into the descriptors'
 // header segments (hdr.hpp); the BTLs never see an ob1 type.
 #pragma once
-#include "mpi/match_queues.hpp"
+#include "mpi/library.hpp"
 #include "protocols/bml/r2/bml_r2.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/pml/ob1/hdr.hpp"
@@ -34,10 +34,11 @@ public:
   // in any order (bml/r2 ranks them per peer).
   Ob1(World& w, double sw_overhead, std::vector<btl::Btl*> btls, std::string name = "openmpi", StripeConfig stripe = {});
   std::string name() const override { return name_; }
-  void isend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
-  void irecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, Completion done) override;
+  void start_send(const mpi::P2P& m, Completion done) override;
+  void start_recv(const mpi::P2P& m, Completion done) override;
   void amo_add(int rank, int target, Completion local_done, Completion at_target) override;
   StackStats stats() const override;
+  std::uint32_t max_contextid() const override { return 0xFFFF; }  // hdr_ctx is 16 bits (mca_pml_ob1: 65535)
   // Remote atomics (Cheetah's BCOLs) go to the first BTL with MCA_BTL_FLAGS_ATOMIC_OPS in bml/r2's send array for
   // the peer (btl/vader on the node, btl/ugni off it); with none, Stack::amo_add's error.
   bml::r2::BmlR2& bml() { return bml_; }
@@ -50,18 +51,9 @@ private:
     HdrFields h;
     btl::Btl* btl = nullptr;
   };
-  struct PostedRecv {
-    int src, tag;
-    std::uint64_t id;
-  };
-  struct Unexpected {
+  struct Unexpected {  // a first fragment (MATCH, RNDV, RGET) in the matching engine
     int src, tag;
     InFrag frag;
-  };
-  struct RankState {
-    MatchQueues<PostedRecv, Unexpected> mq;
-    PeerSeq send_seq;  // per peer, created on first send
-    PeerSeq eager_rr;  // per peer with several eager BTLs: the round-robin position (bml eager array get_next)
   };
   btl::Btl& eager_btl(int rank, int peer) { return *bml_.endpoint(rank, peer).eager.front().btl; }
   void send_desc(btl::Btl& b, const HdrFields& h, int from, int to, btl::DataSegment data, std::uint8_t flags,
@@ -79,15 +71,15 @@ private:
   StripeConfig stripe_;
   bml::r2::BmlR2 bml_;
   std::string name_;
-  std::vector<RankState> ranks_;
-  std::unordered_map<std::uint64_t, SendRequest> sends_;
-  std::unordered_map<std::uint64_t, RecvRequest> recvs_;
-  std::uint64_t next_id_ = 1;
-  StackStats st_;
+  // Requests, per-communicator matching queues and per-peer sequence numbers (mca_pml_ob1_comm_t).
+  mpi::Library<SendRequest, RecvRequest, Unexpected> lib_;
+  // Per rank, per peer with several eager BTLs: the round-robin position (bml eager array get_next); sized on first
+  // use (a stack with one eager BTL per peer never allocates it).
+  std::vector<mpi::PeerSeq> eager_rr_;
+  std::uint64_t amos_ = 0;
   // Counters kept as integers on the message path; stats() names them.
   std::array<std::uint64_t, kHdrTypes> hdr_sent_{};  // by Hdr
-  std::uint64_t unexpected_short_ = 0, unexpected_long_ = 0, unexpected_copies_ = 0, rget_fallbacks_ = 0,
-                truncate_errors_ = 0;
+  std::uint64_t unexpected_short_ = 0, unexpected_long_ = 0, unexpected_copies_ = 0, rget_fallbacks_ = 0;
   std::vector<std::uint64_t> frag_bytes_;  // parallel to bml_.btls()
 };
 

@@ -11,6 +11,7 @@
 #pragma once
 #include "core/errors.hpp"
 #include "protocols/btl/btl.hpp"
+#include "mpi/request.hpp"
 #include "protocols/pml/ob1/hdr.hpp"
 
 namespace ompisim::pml::ob1 {
@@ -24,23 +25,19 @@ const char* to_string(RecvState s);
 const char* to_string(SendEvent e);
 const char* to_string(RecvEvent e);
 
-struct SendRequest {
+// mca_pml_ob1_send_request_t: the MPI request (rank, peer, tag, communicator, size, buffer) and ob1's protocol state.
+struct SendRequest : mpi::Request {
   SendState state = SendState::Idle;
-  int rank = 0, peer = 0, tag = 0;
   std::uint32_t seq = 0;
-  std::uint64_t bytes = 0, frags_outstanding = 0;
+  std::uint64_t frags_outstanding = 0;
   std::uint64_t first = 0;  // bytes the first fragment carried (its BTL depends on the stripe policy)
   bool put = false;         // the rest goes by RDMA PUT fragments (no copy out at the receiver)
-  Buffer buf;
-  Completion done;
 };
 
-struct RecvRequest {
+// mca_pml_ob1_recv_request_t: peer and tag may be wildcards until matched; msg_bytes is the matched message's length.
+struct RecvRequest : mpi::Request {
   RecvState state = RecvState::Posted;
-  int rank = 0, src = 0, tag = 0;  // src/tag may be wildcards until matched
-  std::uint64_t bytes = 0, received = 0, msg_bytes = 0;
-  Buffer buf;
-  Completion done;
+  std::uint64_t received = 0;
 };
 
 // Chooses the protocol and moves Idle -> MatchSent | RgetSent | RndvSent; returns the header to send. `caps`: the

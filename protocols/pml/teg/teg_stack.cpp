@@ -17,9 +17,10 @@ public:
     pml_.extra_counters = [this](std::map<std::string, std::uint64_t>& c) { ptl_->add_counters(c); };
   }
   std::string name() const override { return pml_.name(); }
-  void isend(int r, int d, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_.isend(r, d, t, b, buf, std::move(c)); }
-  void irecv(int r, int s, int t, std::uint64_t b, Buffer buf, Completion c) override { pml_.irecv(r, s, t, b, buf, std::move(c)); }
+  void start_send(const mpi::P2P& m, Completion c) override { pml_.start_send(m, std::move(c)); }
+  void start_recv(const mpi::P2P& m, Completion c) override { pml_.start_recv(m, std::move(c)); }
   StackStats stats() const override { return pml_.stats(); }
+  std::uint32_t max_contextid() const override { return pml_.max_contextid(); }
 
 private:
   static std::unique_ptr<ptl::elan4::PtlElan4> make_ptl(World& w, qsnet::Elan4& nic, const ptl::elan4::PtlElan4Mca& mca) {

@@ -10,7 +10,8 @@
 using namespace ompisim;
 using pml::Hdr;
 
-// Configuration: every header type with the fields it carries set to values that fill their widths (negative tag,
+// Configuration: every header type with the fields it carries set to values that fill their widths (context id,
+// negative tag,
 // 2^32-1 sequence, 64-bit ids and lengths). Expected: unpack(pack(h)) == h; the segment's length is kHdrBytes = 32
 // for every type (today's bytes on the wire); the type is byte 0; the tag ob1 registers is MCA_BTL_TAG_PML + 1 + type.
 // How validated: field-by-field equality; an unknown type byte and a short segment throw ProtocolError.
@@ -19,10 +20,10 @@ TEST_CASE("ob1 headers: serialisation round-trips for every type", "[unit][proto
     pml::HdrFields h;
     h.type = static_cast<Hdr>(t);
     switch (h.type) {
-      case Hdr::Match: h.tag = -7, h.seq = 0xffffffffu, h.msg_bytes = 0x0123456789abcdefULL; break;
+      case Hdr::Match: h.ctx = 0xfffe, h.tag = -7, h.seq = 0xffffffffu, h.msg_bytes = 0x0123456789abcdefULL; break;
       case Hdr::Rndv:
       case Hdr::Rget:
-        h.tag = 1 << 30, h.seq = 3, h.msg_bytes = 1ULL << 40, h.send_req = 0xfedcba9876543210ULL;
+        h.ctx = 1, h.tag = 1 << 30, h.seq = 3, h.msg_bytes = 1ULL << 40, h.send_req = 0xfedcba9876543210ULL;
         break;
       case Hdr::Ack:
       case Hdr::Nack:
