@@ -4,6 +4,7 @@
 // (driver.hpp), never by name.
 #pragma once
 #include "core/json_input.hpp"
+#include "mpi/datatype.hpp"
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
 
@@ -24,6 +25,10 @@ struct OsuConfig {
   // has completed (false, as osu_latency's MPI_Send then MPI_Recv). A what-if knob: a reply that arrives before its
   // receive is posted takes the unexpected path (long ones on Portals: truncated, then fetched with a get).
   bool prepost = false;
+  // The datatype of the data messages (the modified NetPIPE of the heterogeneous paper's Fig. 3 sends MPI_INTs):
+  // every size is a whole number of its elements; MPI_BYTE is never converted, typed data between ranks of different
+  // architectures is converted by the receiver.
+  mpi::Datatype datatype = mpi::kByte;
   // smb_overhead only
   std::string side = "recv";        // which side's CPU availability is measured: "send" or "recv"
   double threshold_pct = 10;        // work grows until the iteration is this much longer than without work
