@@ -1,11 +1,22 @@
-// OSU collective benchmarks (OMB 7.0.1: osu_alltoall, osu_bcast, osu_allgather, osu_gather, osu_scatter) as general
+// OSU collective benchmarks (OMB 7.0.1: osu_alltoall, osu_bcast, osu_allgather, osu_gather, osu_scatter,
+// osu_allreduce) as general
 // drivers: any algorithm the collectives registry has for the collective, on any stack, with host or device buffers.
 // Each rank times every call (MPI_Wtime around the collective) and calls MPI_Barrier after it, as OMB's loop does;
 // the reported latency is the average over ranks of each rank's average call time (OMB's "Avg Latency(us)").
 // Defaults (OMB osu_util.c, status M: from memory of the source): sizes 1 B .. 1 MiB (powers of two); 1000 iterations
 // with 200 warm-up calls up to 8 KiB, 100 with 10 above.
+// osu_allreduce reduces MPI_FLOAT vectors, so OMB starts its sizes at 4 B (status M).
+// Steady state ("steady_state": a relative tolerance, default 1e-3; 0 simulates every call): the calls of one size
+// start from the same global barrier, so once the protocol state has settled (handle caches filled, overflow buffers
+// back) every call takes the same time. After each call the driver compares, rank by rank, the last two calls; when for
+// every rank they agree within the tolerance (max - min <= tol * max), the calls left for that size are not
+// simulated: the warm-up calls left are dropped and each timed call left counts as the mean of those two calls (per
+// rank). The calls before the steady state are all simulated and counted as they were (a first call that opens GPU IPC
+// handles stays in the average when it is a timed call). A series that never settles is simulated in full. Each point
+// records "calls_simulated". The stack's counters (stats) count the simulated calls only.
 // LIMITATIONS: the barrier between calls is a zero-cost global synchronisation (not an MPI_Barrier on the stack); the
-// algorithm is the scenario's (default: the registry's first for the collective), not coll/tuned's decision rule.
+// algorithm is the scenario's (default: the registry's first for the collective), not coll/tuned's decision rule; a
+// reduction's arithmetic costs nothing (the schedules move data only).
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"
 #include "benchmarks/osu_block.hpp"
@@ -13,6 +24,7 @@
 #include "benchmarks/task.hpp"
 #include "collectives/registry.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace ompisim::bench {
@@ -22,6 +34,7 @@ constexpr int kOsuCollTag = 0x7e00;
 
 struct CollKind {
   std::string name, coll, description;
+  std::uint64_t min_bytes = 1;  // the smallest default size (an element of the benchmark's datatype)
 };
 
 struct OsuCollConfig {
@@ -30,6 +43,7 @@ struct OsuCollConfig {
   long long iterations = -1, skip = -1;
   MemKind buffer = MemKind::Host;
   int root = 0;
+  double steady_tol = 1e-3;  // 0: simulate every call
 };
 
 void coll_loop(const OsuCollConfig& c, std::uint64_t size, long long& iters, long long& skip) {
@@ -38,6 +52,8 @@ void coll_loop(const OsuCollConfig& c, std::uint64_t size, long long& iters, lon
   skip = c.skip >= 0 ? c.skip : large ? 10 : 200;
 }
 
+constexpr int kSteadyCalls = 2;  // consecutive calls that must agree
+
 struct Ctx {
   World& w;
   const OsuCollConfig& c;
@@ -45,6 +61,33 @@ struct Ctx {
   GlobalSync sync;
   ScheduleExec exec;
   int n;
+  // Per rank, the durations of the last kSteadyCalls calls of the current size (ring by call index).
+  std::vector<double> recent = std::vector<double>(static_cast<std::size_t>(n) * kSteadyCalls, 0.0);
+  long long decided_call = -1;  // the (size, call) whose steady-state test was evaluated last
+  bool steady = false;
+  std::vector<long long> calls_simulated{};
+  // Called by every rank after the barrier that follows call i (all ranks have recorded call i): true when the
+  // last kSteadyCalls calls agree for every rank. Evaluated once per call.
+  bool is_steady(std::size_t k, long long i) {
+    long long key = static_cast<long long>(k) * (1LL << 40) + i;
+    if (decided_call == key) return steady;
+    decided_call = key;
+    steady = false;
+    if (c.steady_tol <= 0 || i + 1 < kSteadyCalls) return false;
+    for (int r = 0; r < n; ++r) {
+      const double* d = &recent[static_cast<std::size_t>(r) * kSteadyCalls];
+      double lo = *std::min_element(d, d + kSteadyCalls), hi = *std::max_element(d, d + kSteadyCalls);
+      if (hi - lo > c.steady_tol * hi) return false;
+    }
+    steady = true;
+    return true;
+  }
+  double steady_value(int r) const {
+    const double* d = &recent[static_cast<std::size_t>(r) * kSteadyCalls];
+    double sum = 0;
+    for (int k = 0; k < kSteadyCalls; ++k) sum += d[k];
+    return sum / kSteadyCalls;
+  }
 };
 
 Task coll_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
@@ -61,8 +104,17 @@ Task coll_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
       Pending done;
       x.exec.start(me, x.gen(me, x.n, p), kOsuCollTag, Group{0, 1, x.n}, done.add());
       co_await done;
-      if (i >= skip) acc += x.w.sim().now() - t0;
+      double d = x.w.sim().now() - t0;
+      if (i >= skip) acc += d;
+      x.recent[static_cast<std::size_t>(me) * kSteadyCalls + static_cast<std::size_t>(i % kSteadyCalls)] = d;
       co_await x.sync.arrive();  // MPI_Barrier after each call
+      if (x.is_steady(k, i)) {
+        long long timed_left = iters - std::max<long long>(0, i + 1 - skip);
+        acc += static_cast<double>(timed_left) * x.steady_value(me);
+        if (me == 0) x.calls_simulated[k] = i + 1;
+        break;
+      }
+      if (me == 0) x.calls_simulated[k] = i + 1;
     }
     out[k][static_cast<std::size_t>(me)] = acc / static_cast<double>(iters);
   }
@@ -87,6 +139,7 @@ public:
     int n = static_cast<int>(w.ranks());
     Ctx x{w, c_, a->make, GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
     x.exec.buffer = c_.buffer;
+    x.calls_simulated.assign(c_.sizes.size(), 0);
     std::vector<std::vector<double>> out(c_.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
     for (int r = 0; r < n; ++r) coll_rank(x, r, out);
     w.sim().run();
@@ -98,8 +151,10 @@ public:
         lo = std::min(lo, t);
         hi = std::max(hi, t);
       }
-      pts.push_back({{"bytes", c_.sizes[k]}, {"latency_us", sum / n * 1e6}, {"min_latency_us", lo * 1e6},
-                     {"max_latency_us", hi * 1e6}});
+      Json pt{{"bytes", c_.sizes[k]}, {"latency_us", sum / n * 1e6}, {"min_latency_us", lo * 1e6},
+              {"max_latency_us", hi * 1e6}};
+      if (c_.steady_tol > 0) pt["calls_simulated"] = x.calls_simulated[k];
+      pts.push_back(pt);
     }
     return pts;
   }
@@ -108,9 +163,9 @@ private:
   OsuCollConfig c_;
 };
 
-std::vector<std::uint64_t> coll_default_sizes() {
+std::vector<std::uint64_t> coll_default_sizes(std::uint64_t min_bytes) {
   std::vector<std::uint64_t> s;
-  for (std::uint64_t b = 1; b <= (1u << 20); b *= 2) s.push_back(b);
+  for (std::uint64_t b = min_bytes; b <= (1u << 20); b *= 2) s.push_back(b);
   return s;
 }
 }  // namespace
@@ -121,24 +176,28 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
       {"osu_bcast", "bcast", "OSU MPI_Bcast latency (root 0)"},
       {"osu_allgather", "allgather", "OSU MPI_Allgather latency (block per rank of the given size)"},
       {"osu_gather", "gather", "OSU MPI_Gather latency (root 0, block per rank)"},
-      {"osu_scatter", "scatter", "OSU MPI_Scatter latency (root 0, block per rank)"}};
+      {"osu_scatter", "scatter", "OSU MPI_Scatter latency (root 0, block per rank)"},
+      {"osu_allreduce", "allreduce", "OSU MPI_Allreduce latency (MPI_FLOAT, MPI_SUM; vector of the given size)", 4}};
   for (const auto& k : kinds) {
     std::string coll = k.coll;
     auto algos = [coll] { return coll::default_registry().names(coll); };
     std::vector<DriverParam> params{
-        {"sizes", "list of sizes (bytes or \"8 KiB\")", "powers of two 1 B .. 1 MiB (OSU)", "message sizes"},
+        {"sizes", "list of sizes (bytes or \"8 KiB\")",
+         k.min_bytes == 1 ? "powers of two 1 B .. 1 MiB (OSU)" : "powers of two 4 B .. 1 MiB (OSU)", "message sizes"},
         {"iterations", "integer >= 1", "1000 up to 8 KiB, 100 above (OSU)", "timed calls per size"},
         {"skip", "integer >= 0", "200 up to 8 KiB, 10 above (OSU)", "warm-up calls per size, not timed"},
         {"buffer", "host | device", "host", "where the buffers live (OSU's -d rocm D D)"},
-        {"algorithm", "name", "the registry's first for the collective", "the collective's algorithm", algos}};
+        {"algorithm", "name", "the registry's first for the collective", "the collective's algorithm", algos},
+        {"steady_state", "number >= 0", "0.001", "relative tolerance of the steady-state cutoff (0: simulate every call)"}};
     reg.add({k.name, "osu-collective", k.description, params,
              [k, algos](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
                OsuCollConfig c;
                c.name = k.name;
                c.coll = k.coll;
-               c.sizes = read_sizes(b, coll_default_sizes());
+               c.sizes = read_sizes(b, coll_default_sizes(k.min_bytes));
                c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
                c.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
+               if (b.has("steady_state")) c.steady_tol = b.number("steady_state", 0.0, 0.5);
                if (b.has("buffer")) {
                  std::string v = b.str("buffer");
                  if (v != "host" && v != "device") b.fail("buffer", "expected 'host' or 'device'");

@@ -6,6 +6,7 @@
 #include "core/json_input.hpp"
 #include "runner/scenario.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,9 @@ namespace ompisim::validation {
 
 std::vector<std::string> scenario_files();               // every scenarios/**/*.json, sorted
 std::vector<std::string> reference_files(const std::string& paper);
-Json validate(const std::string& paper, const Overrides& sets = {});                  // {"points": [...], "held_out": [...], "claims": [...]}
+// {"points": [...], "held_out": [...], "claims": [...]}. `done`: results already computed without overrides, by scenario
+// path (reproduce passes the ones it has just run, so validation does not simulate them again; same values).
+Json validate(const std::string& paper, const Overrides& sets = {}, const std::map<std::string, Json>* done = nullptr);
 std::string render_table(const Json& v);                  // Markdown
 bool all_calibration_pass(const Json& v);
 int calibrate(const std::string& paper, const std::string& machine, bool write);

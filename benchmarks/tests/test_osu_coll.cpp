@@ -1,0 +1,60 @@
+// The OSU collective drivers' steady-state cutoff (benchmarks/osu_coll.cpp): once two consecutive calls agree for
+// every rank, the calls left of a size are not simulated and count as the mean of those two.
+#include "benchmarks/driver.hpp"
+#include "runner/scenario.hpp"
+#include "tests/test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ompisim;
+
+namespace {
+Json run_coll(const std::string& bench, const Json& extra) {
+  Json block{{"name", bench}, {"sizes", {1, 65536}}, {"iterations", 40}, {"skip", 5}};
+  for (auto& [k, v] : extra.items()) block[k] = v;
+  Scenario s = scenario_from_json(
+      Json{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 16}, {"ranks_per_node", 4}, {"benchmark", block}},
+      "coll.json");
+  test::Fixture f("cielo", 16, 4, "openmpi");
+  return s.driver->run(*f.world, *f.stack, "coll.json");
+}
+}  // namespace
+
+// Configuration: osu_bcast and osu_alltoall on 16 Cielo ranks (4 per node, DES engine), 1 B and 64 KiB, 40 timed calls
+// after 5 warm-up calls; once with "steady_state": 0 (every call simulated) and once with the default (1e-3).
+// Expected: the same average, minimum and maximum latency within 1e-3 relative; the cutoff run records
+// calls_simulated between 2 and 44 for every size, the full run records none.
+// How validated: the driver's points compared field by field.
+TEST_CASE("osu collectives: the steady-state cutoff gives the full run's latencies", "[benchmark][osu_coll]") {
+  for (std::string bench : {"osu_bcast", "osu_alltoall"}) {
+    INFO(bench);
+    Json full = run_coll(bench, Json{{"steady_state", 0}});
+    Json cut = run_coll(bench, Json::object());
+    REQUIRE(full.size() == 2);
+    REQUIRE(cut.size() == 2);
+    for (std::size_t k = 0; k < full.size(); ++k) {
+      CHECK_FALSE(full[k].contains("calls_simulated"));
+      REQUIRE(cut[k].contains("calls_simulated"));
+      long long n = cut[k]["calls_simulated"];
+      CHECK(n >= 2);
+      CHECK(n < 45);
+      for (const char* m : {"latency_us", "min_latency_us", "max_latency_us"}) {
+        double a = full[k][m], b = cut[k][m];
+        INFO(m << " " << a << " vs " << b);
+        CHECK(std::abs(a - b) <= 1e-3 * a);
+      }
+    }
+  }
+}
+
+// Configuration: a steady_state tolerance outside [0, 0.5]. Expected: InputError naming benchmark.steady_state.
+TEST_CASE("osu collectives: steady_state out of range is refused", "[benchmark][osu_coll]") {
+  Json sc{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 4},
+          {"benchmark", {{"name", "osu_bcast"}, {"steady_state", 2}}}};
+  try {
+    (void)scenario_from_json(sc, "coll.json");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("coll.json") && Catch::Contains("benchmark.steady_state"));
+  }
+}
