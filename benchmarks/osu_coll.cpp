@@ -162,7 +162,7 @@ public:
         if (w.machine().node_type(node).gpus().empty())
           throw InputError(file, "benchmark.buffer",
                            fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",
-                                       w.machine().name, w.machine().file));
+                                       w.machine().name, repo_relative(w.machine().file)));
     int n = static_cast<int>(w.ranks());
     std::vector<coll::Generator> gens;
     for (auto size : c_.sizes) gens.push_back(find_algo(c_, n, size, file)->make);
