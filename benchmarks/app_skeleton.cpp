@@ -14,9 +14,10 @@
 //             the rank computes, i.e. unexpected ("dropped" by the CM path when long).
 //   sendrecv  MPI_Sendrecv ring shift: send to r + stride, receive from r - stride (then the opposite direction if
 //             directions = 2), one Sendrecv per entry of `sizes` (e.g. a count, then the data, as GTC's shift does).
+//   swap      MPI_Sendrecv of `bytes` with the partner rank XOR `mask` (a binary-swap image-compositing round).
 //   loop      `count` copies of its `phases`, in order (e.g. POP's solver iterations: halo, allreduce, compute).
-//   allreduce / alltoall / bcast / barrier: the coll/base schedules of collectives/ (recursive doubling, pairwise,
-//             binomial, recursive doubling) over the world or over a row/column communicator of a
+//   allreduce / alltoall / bcast / gather / barrier: the coll/base schedules of collectives/ (recursive doubling,
+//             pairwise, binomial, basic linear, recursive doubling) over the world or over a row/column communicator of a
 //             (P / group) x group grid, run by ScheduleExec over the stack's point-to-point path.
 // Measured per rank: compute time (the elapsed time of its compute calls) and end time; MPI time = end - compute
 // (what mpiP reports as time inside MPI). mpi_time_pct is the mean over ranks of MPI time / end time, as Table 1's
@@ -44,12 +45,13 @@ namespace ompisim::bench {
 
 namespace {
 constexpr std::uint64_t kTable1Cutoff = 32768;  // paper §4: "short-message protocol used at or below 32K"
-constexpr int kHaloTag = 100, kShiftTag = 200, kCollTag = 0x7f00;
+constexpr int kHaloTag = 100, kShiftTag = 200, kSwapTag = 300, kCollTag = 0x7f00;
 
 std::string apps_dir() { return data_dir() + "/benchmarks/apps"; }
 
 const std::vector<std::string>& phase_kinds() {
-  static const std::vector<std::string> k{"compute", "halo", "sendrecv", "allreduce", "alltoall", "bcast", "barrier", "loop"};
+  static const std::vector<std::string> k{"compute", "halo", "sendrecv", "swap",   "allreduce",
+                                          "alltoall", "bcast", "gather",   "barrier", "loop"};
   return k;
 }
 
@@ -123,13 +125,17 @@ void load_phase(const Json& j, const std::string& file, const std::string& path,
     p.stride = static_cast<int>(r.opt_integer("stride", 1, 1 << 20).value_or(1));
     p.directions = static_cast<int>(r.opt_integer("directions", 1, 2).value_or(2));
     allowed.insert(allowed.end(), {"sizes", "stride", "directions"});
+  } else if (p.kind == "swap") {
+    bytes();
+    p.mask = static_cast<int>(r.integer("mask", 1, 1 << 20));
+    allowed.insert(allowed.end(), {"bytes", "mask"});
   } else if (p.kind == "barrier") {
     comm();
   } else {
     bytes();
     comm();
     allowed.push_back("bytes");
-    if (p.kind == "bcast") {
+    if (p.kind == "bcast" || p.kind == "gather") {
       p.root = static_cast<int>(r.opt_integer("root", 0, 1 << 20).value_or(0));
       allowed.push_back("root");
     }
@@ -192,7 +198,8 @@ coll::Schedule coll_schedule(const AppPhase& p, int rank, int n) {
   ap.root = p.root;
   // The algorithm coll/tuned's fixed rules pick at these (small) communicator and message sizes.
   static const std::map<std::string, std::string> algo{
-      {"allreduce", "recursive_doubling"}, {"alltoall", "pairwise"}, {"bcast", "binomial"}, {"barrier", "recursive_doubling"}};
+      {"allreduce", "recursive_doubling"}, {"alltoall", "pairwise"}, {"bcast", "binomial"},
+      {"gather", "basic_linear"},          {"barrier", "recursive_doubling"}};
   const coll::AlgoInfo* info = coll::default_registry().find(p.kind, algo.at(p.kind));
   return info->make(me, g.size, ap);
 }
@@ -204,8 +211,10 @@ void check_fits(const AppConfig& c, int n, const std::string& file) {
     std::string where = fmt::format("{} phases[{}]", c.file, i);
     if (p.comm != "world" && (p.group > n || n % p.group != 0))
       throw InputError(file, "ranks", fmt::format("{} ranks do not form a grid with rows of {} ({})", n, p.group, where));
-    if (p.kind == "bcast" && p.root >= comm_group(p, 0, n).size)
-      throw InputError(file, "ranks", fmt::format("bcast root {} outside the communicator ({})", p.root, where));
+    if ((p.kind == "bcast" || p.kind == "gather") && p.root >= comm_group(p, 0, n).size)
+      throw InputError(file, "ranks", fmt::format("{} root {} outside the communicator ({})", p.kind, p.root, where));
+    if (p.kind == "swap" && (n % (2 * p.mask) != 0))
+      throw InputError(file, "ranks", fmt::format("{} ranks cannot pair rank r with r XOR {} ({})", n, p.mask, where));
   }
 }
 
@@ -302,6 +311,14 @@ Task app_rank(Ctx& x, int me) {
           co_await Work{x.w, me, p.share * cstep, &comp};
           for (auto& [from, tag] : late) x.s.irecv(me, from, tag, p.bytes, buf, all.add());
           co_await all;
+        } else if (p.kind == "swap") {
+          // MPI_Sendrecv with the partner rank XOR mask (a binary-swap compositing round).
+          const int partner = me ^ p.mask;
+          Pending sr;
+          x.s.irecv(me, partner, kSwapTag + p.mask, p.bytes, buf, sr.add());
+          x.count(p.bytes);
+          x.s.isend(me, partner, kSwapTag + p.mask, p.bytes, buf, sr.add());
+          co_await sr;
         } else if (p.kind == "sendrecv") {
           for (int d = 0; d < p.directions; ++d) {
             int shift = d == 0 ? p.stride : -p.stride;
@@ -368,8 +385,8 @@ AppConfig load_app(const std::string& app, const std::string& file, const std::s
   (void)r.opt_str("description");
   (void)r.opt_str("paper");
   (void)r.opt_str("calibration");
-  c.table1 = r.raw("table1");
-  {
+  if (r.has("table1")) {
+    c.table1 = r.raw("table1");
     ObjectReader t(c.table1, path, "table1");
     c.paper_ranks = t.integer("ranks", 1, 1 << 24);
     c.target_mpi_pct = t.number("mpi_time_pct", 0.01, 99.99);
@@ -440,7 +457,7 @@ Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file) {
     if (st.counters.count("ob1_unexpected_short")) unexpected_short = counter(st, "ob1_unexpected_short");
   }
   const Json& t = c.table1;
-  return Json{{"app", c.app},
+  Json out{{"app", c.app},
               {"stack", s.name()},
               {"ranks", n},
               {"runtime_s", runtime},
@@ -456,10 +473,12 @@ Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file) {
               {"unexpected_long", unexpected_long},
               {"unexpected_short", unexpected_short},
               {"unexpected_long_pct_of_long", unexpected_long.is_null() || x.long_msgs == 0 ? Json(nullptr)
-                                                  : Json(100.0 * unexpected_long.get<double>() / static_cast<double>(x.long_msgs))},
-              {"paper_mpi_time_pct", t.at("mpi_time_pct")},
-              {"paper_long_pct", 100.0 * t.at("long_msgs").get<double>() / (t.at("long_msgs").get<double>() + t.at("short_msgs").get<double>())},
-              {"paper_dropped_pct_of_long", 100.0 * t.at("long_dropped").get<double>() / t.at("long_msgs").get<double>()}};
+                                                  : Json(100.0 * unexpected_long.get<double>() / static_cast<double>(x.long_msgs))}};
+  if (t.is_null()) return out;
+  out["paper_mpi_time_pct"] = t.at("mpi_time_pct");
+  out["paper_long_pct"] = 100.0 * t.at("long_msgs").get<double>() / (t.at("long_msgs").get<double>() + t.at("short_msgs").get<double>());
+  out["paper_dropped_pct_of_long"] = 100.0 * t.at("long_dropped").get<double>() / t.at("long_msgs").get<double>();
+  return out;
 }
 
 Json fit_app_compute(const AppConfig& c, const std::function<Json(double)>& eval) {
@@ -543,7 +562,7 @@ std::string app_table(const Json& res) {
   for (auto& p : res["points"])
     out += fmt::format("{:<8}{:>12.6f}{:>10.2f}{:>10.1f}{:>12}{:>12}{:>16}\n", p["app"].get<std::string>(),
                        p["runtime_s"].get<double>(), p["mpi_time_pct"].get<double>(),
-                       p["paper_mpi_time_pct"].get<double>(), num(p["short_msgs"]), num(p["long_msgs"]),
+                       p.value("paper_mpi_time_pct", std::nan("")), num(p["short_msgs"]), num(p["long_msgs"]),
                        num(p["unexpected_long"]));
   return out;
 }
@@ -569,6 +588,8 @@ void register_app_driver(DriverRegistry& reg) {
     if (b.has("compute_per_step")) c.compute_per_step = b.quantity("compute_per_step", Dim::Time, 1e-9, 1e4);
     if (b.has("fit_compute") && b.boolean("fit_compute")) {  // refit (ignores the stored value)
       if (b.has("compute_per_step")) b.fail("fit_compute", "cannot be combined with compute_per_step");
+      if (c.table1.is_null())
+        b.fail("fit_compute", fmt::format("skeleton '{}' has no Table 1 MPI time share to fit to (see its compute_per_step.fit)", app));
       c.compute_per_step = 0;
     }
     return std::make_unique<AppDriver>(std::move(c), ctx.stack);

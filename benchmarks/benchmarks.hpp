@@ -4,6 +4,7 @@
 // (driver.hpp), never by name.
 #pragma once
 #include "core/json_input.hpp"
+#include "mpi/datatype.hpp"
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
 
@@ -24,6 +25,10 @@ struct OsuConfig {
   // has completed (false, as osu_latency's MPI_Send then MPI_Recv). A what-if knob: a reply that arrives before its
   // receive is posted takes the unexpected path (long ones on Portals: truncated, then fetched with a get).
   bool prepost = false;
+  // The datatype of the data messages (the modified NetPIPE of the heterogeneous paper's Fig. 3 sends MPI_INTs):
+  // every size is a whole number of its elements; MPI_BYTE is never converted, typed data between ranks of different
+  // architectures is converted by the receiver.
+  mpi::Datatype datatype = mpi::kByte;
   // smb_overhead only
   std::string side = "recv";        // which side's CPU availability is measured: "send" or "recv"
   double threshold_pct = 10;        // work grows until the iteration is this much longer than without work
@@ -31,7 +36,7 @@ struct OsuConfig {
 
 // One phase of an application skeleton step (benchmarks/apps/*.json; see app_skeleton.cpp for the semantics).
 struct AppPhase {
-  std::string kind;                 // compute, halo, sendrecv, allreduce, alltoall, bcast, barrier
+  std::string kind;                 // compute, halo, sendrecv, swap, allreduce, alltoall, bcast, gather, barrier
   double share = 0;                 // compute: share of compute_per_step; halo: compute overlapped with the exchange
   std::uint64_t bytes = 0;          // halo, collectives: message (alltoall: per-peer block) size
   std::vector<std::uint64_t> sizes; // sendrecv: the messages exchanged per direction, one MPI_Sendrecv each
@@ -42,7 +47,8 @@ struct AppPhase {
   std::string comm = "world";       // collectives: world, row or col of a (P / group) x group process grid
   int group = 0;
   int stride = 1, directions = 2;   // sendrecv: ring shift by stride, in 1 or 2 directions
-  int root = 0;                     // bcast
+  int root = 0;                     // bcast, gather
+  int mask = 0;                     // swap: the partner is rank XOR mask (binary-swap compositing)
 };
 
 struct AppConfig {
@@ -53,7 +59,8 @@ struct AppConfig {
   double compute_initial = 1e-3;    // the fit's starting point
   double imbalance = 0;             // rank r computes compute_per_step x (1 + imbalance x u_r), u_r in [-1, 1]
   double target_mpi_pct = 0;        // Table 1 "Ave MPI Time %" (the fit's target, with openmpi-cm)
-  Json table1;                      // the paper's row, reported next to the simulated values
+  Json table1;                      // the paper's row, reported next to the simulated values (null: none, e.g. a
+                                    // skeleton whose paper gives run times only; then no MPI-share fit)
   std::vector<AppPhase> phases;
 };
 

@@ -88,7 +88,8 @@ using DriverRegistry = NamedRegistry<DriverInfo, &DriverInfo::parse>;
 void register_osu_drivers(DriverRegistry& reg);
 void register_smb_driver(DriverRegistry& reg);
 void register_barrier_driver(DriverRegistry& reg);
-void register_osu_coll_drivers(DriverRegistry& reg);  // osu_alltoall, osu_bcast, osu_allgather, osu_gather, osu_scatter
+void register_osu_coll_drivers(DriverRegistry& reg);  // osu_alltoall, osu_bcast, osu_allgather, osu_gather, osu_scatter,
+                                                        // osu_allreduce
 void register_app_driver(DriverRegistry& reg);
 void register_layers_driver(DriverRegistry& reg);  // pingpong_layers.cpp
 void register_drivers(DriverRegistry& reg);  // all of the above (benchmarks/register.cpp)

@@ -33,6 +33,16 @@ struct Ctx {
   int nranks;
 };
 
+// The data messages: `size` bytes as elements of the configured datatype (MPI_BYTE unless the block says otherwise).
+void send_data(Ctx& x, int me, int peer, std::uint64_t size, Buffer b, Completion done) {
+  const mpi::Datatype& t = x.c.datatype;
+  x.s.start_send(mpi::P2P{me, peer, kTag, size / t.size, t, mpi::kCommWorld, b, nullptr}, std::move(done));
+}
+void recv_data(Ctx& x, int me, int peer, std::uint64_t size, Buffer b, Completion done) {
+  const mpi::Datatype& t = x.c.datatype;
+  x.s.start_recv(mpi::P2P{me, peer, kTag, size / t.size, t, mpi::kCommWorld, b, nullptr}, std::move(done));
+}
+
 // OSU's loop counts for a size, unless the scenario fixes them.
 std::pair<long long, long long> loop_for(const OsuConfig& c, std::uint64_t size) {
   long long iters, skip;
@@ -56,7 +66,7 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
       // every message finds its receive already posted.
       // Each receive is awaited before the next is posted, so one Pending serves them all.
       Pending rx;
-      auto post = [&] { x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), rx.add()); };
+      auto post = [&] { recv_data(x, me, peer, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), rx.add()); };
       if (!first) post();
       for (long long i = 0; i < iters + skip; ++i) {
         if (i == skip) t0 = x.w.sim().now();
@@ -66,7 +76,7 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
           if (i + 1 < iters + skip) post();
         }
         Pending a;
-        x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), a.add());
+        send_data(x, me, peer, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), a.add());
         co_await a;
         if (first) co_await rx;
       }
@@ -76,8 +86,8 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
         // The initiator sends then receives (MPI_Send, MPI_Recv); its peer receives then sends.
         for (bool send : {first, !first}) {
           Pending p;
-          if (send) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
-          else x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
+          if (send) send_data(x, me, peer, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
+          else recv_data(x, me, peer, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
           co_await p;
         }
       }
@@ -102,19 +112,19 @@ Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<dou
       if (i == skip) t0 = x.w.sim().now();
       if (bidirectional) {
         Pending p;
-        for (long long j = 0; j < window; ++j) x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
-        for (long long j = 0; j < window; ++j) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
+        for (long long j = 0; j < window; ++j) recv_data(x, me, peer, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
+        for (long long j = 0; j < window; ++j) send_data(x, me, peer, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
         co_await p;
       } else if (sender) {
         Pending p;
-        for (long long j = 0; j < window; ++j) x.s.isend(me, peer, kTag, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
+        for (long long j = 0; j < window; ++j) send_data(x, me, peer, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
         co_await p;
         Pending a;
         x.s.irecv(me, peer, kAckTag, 4, buf_of(me, 2, 0), a.add());
         co_await a;
       } else {
         Pending p;
-        for (long long j = 0; j < window; ++j) x.s.irecv(me, peer, kTag, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
+        for (long long j = 0; j < window; ++j) recv_data(x, me, peer, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
         co_await p;
         Pending a;
         x.s.isend(me, peer, kAckTag, 4, buf_of(me, 2, 0), a.add());
@@ -265,6 +275,18 @@ OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind) {
     if (!pingpong) b.fail("prepost", "only the ping-pong benchmarks (osu_latency, osu_multi_lat, netpipe) take this key");
     c.prepost = b.boolean("prepost");
   }
+  if (b.has("datatype")) {
+    std::string d = b.str("datatype");
+    const mpi::Datatype* t = mpi::find_datatype(d);
+    if (!t) b.fail("datatype", fmt::format("unknown datatype '{}' (known: MPI_BYTE, MPI_PACKED, MPI_CHAR, MPI_INT, "
+                                           "MPI_LONG, MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_CXX_BOOL)", d));
+    c.datatype = *t;
+    for (std::size_t i = 0; i < c.sizes.size(); ++i)
+      if (c.sizes[i] % t->size)
+        b.fail(b.has("sizes") ? "sizes[" + std::to_string(i) + "]" : "datatype",
+               fmt::format("{} bytes is not a whole number of {} ({} bytes each){}", c.sizes[i], d, t->size,
+                           b.has("sizes") ? "" : " (give sizes that are)"));
+  }
   for (const char* k : {"side", "threshold_pct"})
     if (b.has(k)) b.fail(k, "only smb_overhead takes this key");
   return c;
@@ -363,6 +385,8 @@ std::vector<DriverParam> osu_params(const OsuKind& k) {
   p.push_back({"buffer_offset", "integer 0 .. 4095", "0", "bytes added to the page-aligned buffer addresses"});
   p.push_back({"buffer", "host | device", "host",
                "where the buffers live (OSU's -d rocm D D: the GPU each rank uses, nearest its core)"});
+  p.push_back({"datatype", "MPI datatype name", "MPI_BYTE",
+               "datatype of the data messages (MPI_INT: converted by the receiver between unlike architectures)"});
   if (pingpong)
     p.push_back({"prepost", "boolean", "false",
                  "post the receive for the reply before sending (a what-if: replies then never arrive unexpected)"});

@@ -1,9 +1,11 @@
-// OSU collective benchmarks (OMB 7.0.1: osu_alltoall, osu_bcast, osu_allgather, osu_gather, osu_scatter) as general
+// OSU collective benchmarks (OMB 7.0.1: osu_alltoall, osu_bcast, osu_allgather, osu_gather, osu_scatter,
+// osu_allreduce) as general
 // drivers: any algorithm the collectives registry has for the collective, on any stack, with host or device buffers.
 // Each rank times every call (MPI_Wtime around the collective) and calls MPI_Barrier after it, as OMB's loop does;
 // the reported latency is the average over ranks of each rank's average call time (OMB's "Avg Latency(us)").
 // Defaults (OMB osu_util.c, status M: from memory of the source): sizes 1 B .. 1 MiB (powers of two); 1000 iterations
 // with 200 warm-up calls up to 8 KiB, 100 with 10 above.
+// osu_allreduce reduces MPI_FLOAT vectors, so OMB starts its sizes at 4 B (status M).
 // Steady state ("steady_state": a relative tolerance, default 1e-3; 0 simulates every call): the calls of one size
 // start from the same global barrier, so once the protocol state has settled (handle caches filled, overflow buffers
 // back) every call takes the same time. After each call the driver compares, rank by rank, the last two calls; when for
@@ -13,7 +15,8 @@
 // handles stays in the average when it is a timed call). A series that never settles is simulated in full. Each point
 // records "calls_simulated". The stack's counters (stats) count the simulated calls only.
 // LIMITATIONS: the barrier between calls is a zero-cost global synchronisation (not an MPI_Barrier on the stack); the
-// algorithm is the scenario's (default: the registry's first for the collective), not coll/tuned's decision rule.
+// algorithm is the scenario's (default: the registry's first for the collective), not coll/tuned's decision rule; a
+// reduction's arithmetic costs nothing (the schedules move data only).
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"
 #include "benchmarks/osu_block.hpp"
@@ -32,6 +35,7 @@ constexpr int kOsuCollTag = 0x7e00;
 
 struct CollKind {
   std::string name, coll, description;
+  std::uint64_t min_bytes = 1;  // the smallest default size (an element of the benchmark's datatype)
 };
 
 struct OsuCollConfig {
@@ -193,9 +197,9 @@ private:
   OsuCollConfig c_;
 };
 
-std::vector<std::uint64_t> coll_default_sizes() {
+std::vector<std::uint64_t> coll_default_sizes(std::uint64_t min_bytes) {
   std::vector<std::uint64_t> s;
-  for (std::uint64_t b = 1; b <= (1u << 20); b *= 2) s.push_back(b);
+  for (std::uint64_t b = min_bytes; b <= (1u << 20); b *= 2) s.push_back(b);
   return s;
 }
 }  // namespace
@@ -206,12 +210,14 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
       {"osu_bcast", "bcast", "OSU MPI_Bcast latency (root 0)"},
       {"osu_allgather", "allgather", "OSU MPI_Allgather latency (block per rank of the given size)"},
       {"osu_gather", "gather", "OSU MPI_Gather latency (root 0, block per rank)"},
-      {"osu_scatter", "scatter", "OSU MPI_Scatter latency (root 0, block per rank)"}};
+      {"osu_scatter", "scatter", "OSU MPI_Scatter latency (root 0, block per rank)"},
+      {"osu_allreduce", "allreduce", "OSU MPI_Allreduce latency (MPI_FLOAT, MPI_SUM; vector of the given size)", 4}};
   for (const auto& k : kinds) {
     std::string coll = k.coll;
     auto algos = [coll] { return coll::default_registry().names(coll); };
     std::vector<DriverParam> params{
-        {"sizes", "list of sizes (bytes or \"8 KiB\")", "powers of two 1 B .. 1 MiB (OSU)", "message sizes"},
+        {"sizes", "list of sizes (bytes or \"8 KiB\")",
+         k.min_bytes == 1 ? "powers of two 1 B .. 1 MiB (OSU)" : "powers of two 4 B .. 1 MiB (OSU)", "message sizes"},
         {"iterations", "integer >= 1", "1000 up to 8 KiB, 100 above (OSU)", "timed calls per size"},
         {"skip", "integer >= 0", "200 up to 8 KiB, 10 above (OSU)", "warm-up calls per size, not timed"},
         {"buffer", "host | device", "host", "where the buffers live (OSU's -d rocm D D)"},
@@ -224,7 +230,7 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                OsuCollConfig c;
                c.name = k.name;
                c.coll = k.coll;
-               c.sizes = read_sizes(b, coll_default_sizes());
+               c.sizes = read_sizes(b, coll_default_sizes(k.min_bytes));
                c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
                c.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
                if (b.has("steady_state")) c.steady_tol = b.number("steady_state", 0.0, 0.5);

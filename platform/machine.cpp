@@ -122,9 +122,21 @@ Arch read_arch(const Json& j, const std::string& file, const std::string& path) 
   arch.bool_bytes = size("bool_bytes", {1, 4});
   arch.logical_bytes = size("logical_bytes", {1, 2, 4, 8});
   if (a.has("source")) (void)a.str("source");
+  auto cost = [&](const char* key, Sourced& s) {
+    if (!a.has(key)) return;
+    ObjectReader e = a.object(key);
+    s.value = e.quantity("value", Dim::Time, 0, 1e-3);
+    s.source = e.str("source");
+    if (s.source.empty()) e.fail("source", "every parameter needs a 'source' (document, paper or 'estimate: ...')");
+    s.set = true;
+    e.finish();
+  };
+  cost("convert_cost_per_element", arch.convert_cost_per_element);
+  cost("reduce_cost_per_element", arch.reduce_cost_per_element);
   a.finish();
   return arch;
 }
+
 
 std::vector<std::string> keys_of(const Json& obj) {
   std::vector<std::string> out;
@@ -386,6 +398,14 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const Nic
   }
   r.finish({"machine", "description", "networks", "node_types", "node_list", "os", "mca_defaults"});
   return m;
+}
+
+std::uint32_t Arch::descriptor() const {
+  auto code = [](int bytes) -> std::uint32_t { return bytes <= 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 3; };
+  const std::uint32_t b1 = endianness == Endian::Big ? 0x04u : 0x00u;                      // bits 3-4: 01 = big
+  const std::uint32_t b2 = (code(bool_bytes) << 2) | code(logical_bytes);                    // bool, LOGICAL sizes
+  const std::uint32_t b3 = long_double_bytes == 8 ? 0 : long_double_bytes == 12 ? 1 : long_double_bytes == 16 ? 2 : 3;
+  return (b1 << 24) | (b2 << 16) | (b3 << 8) | 0xFFu;
 }
 
 }  // namespace ompisim

@@ -51,13 +51,23 @@ struct Network {
 };
 
 // A node type's processor architecture, for receiver-makes-right conversion between unlike nodes (optional "arch"
-// record of a node type: {"endianness": "little"|"big", "long_double_bytes", "bool_bytes", "logical_bytes"}).
-// Parsed and validated; nothing in the simulator reads it yet.
+// record of a node type: {"endianness": "little"|"big", "long_double_bytes", "bool_bytes", "logical_bytes"}, and
+// optionally the processor's costs per element: "convert_cost_per_element" (the convertor's unpack of one typed
+// element from another architecture: endian swap, size change) and "reduce_cost_per_element" (one MPI_SUM element),
+// each {"value": "2 ns", "source": ...}). pml/ob1 publishes descriptor() per rank (the paper's Table 1 bitmask).
 struct Arch {
   enum class Endian : std::uint8_t { Little, Big };
   Endian endianness = Endian::Little;
   int long_double_bytes = 16, bool_bytes = 1, logical_bytes = 4;
-  bool operator==(const Arch&) const = default;
+  Sourced convert_cost_per_element{}, reduce_cost_per_element{};  // .set: given by the machine file
+  bool operator==(const Arch& o) const {
+    return endianness == o.endianness && long_double_bytes == o.long_double_bytes && bool_bytes == o.bool_bytes &&
+           logical_bytes == o.logical_bytes;
+  }
+  // The 32-bit architecture descriptor (Graham et al. 2006, Table 1): byte 1 endianness, byte 2 the sizes of bool and
+  // LOGICAL, byte 3 the size of long double, byte 4 always 11111111 (the marker that shows the byte order). Two ranks
+  // with equal descriptors need no conversion.
+  std::uint32_t descriptor() const;
 };
 
 struct NodeTypeDef {

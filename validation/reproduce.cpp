@@ -60,6 +60,31 @@ void plot_app_runtimes(const OutputDir& out, const std::string& key, const std::
   if (have_gnuplot && !run_gnuplot(out.root(), base + ".gp", svg)) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
 }
 
+// A table of run times (heterogeneous Table 2): one bar per scenario, its simulated run time next to the paper's
+// (the reference points of that scenario; none for a held-out or what-if row). Writes <key>.csv and, with gnuplot,
+// <key>.svg.
+void plot_runtime_bars(const OutputDir& out, const std::string& key, const std::map<std::string, Json>& results,
+                       const std::map<std::string, std::vector<std::pair<double, double>>>& refs, bool have_gnuplot) {
+  std::string csv = "scenario,stack,runtime_s,paper_runtime_s\n";
+  for (auto& [id, res] : results) {
+    auto it = refs.find(id);
+    csv += fmt::format("{},{},{:.6g},{}\n", id, res["stack"].get<std::string>(),
+                       res["points"][0]["runtime_s"].get<double>(),
+                       it == refs.end() ? std::string("") : fmt::format("{:.6g}", it->second.front().second));
+  }
+  write_atomic(out.file(key + ".csv"), csv);
+  std::string svg = key + ".svg";
+  std::string gp = fmt::format(
+      "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output '{}.tmp'\n"
+      "set datafile separator ','\nset key top right\nset grid ytics\nset title '{}: run time (s)'\n"
+      "set ylabel 'run time (s)'\nset style data histograms\nset style histogram clustered gap 1\n"
+      "set style fill solid 0.8 border -1\nset yrange [0:*]\nset xtics rotate by -20\nset datafile columnheaders\n"
+      "plot '{}.csv' using 3:xtic(1) title 'simulated' lc rgb '#1b9e77', '' using 4 title 'paper' lc rgb '#d95f02'\n",
+      svg, key, key);
+  write_atomic(out.file(key + ".gp"), gp);
+  if (have_gnuplot && !run_gnuplot(out.root(), key + ".gp", svg)) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
+}
+
 // The figure's caption for the plot title: paper and figure, then the scenario description without its trailing
 // stack name (the curves name the stacks).
 std::string caption(const Scenario& s) {
@@ -129,7 +154,13 @@ int reproduce(const std::string& out_dir) {
     }
   }
   bool gnuplot = have_gnuplot();
-  for (auto& [key, results] : app_figures) plot_app_runtimes(out, key, results, gnuplot);
+  for (auto& [key, results] : app_figures) {
+    // Skeletons with the seastar paper's Table 1 row: run times relative to CM; others: a table of run times.
+    bool table1 = true;
+    for (auto& [id, res] : results) table1 = table1 && res["points"][0].contains("paper_mpi_time_pct");
+    if (table1) plot_app_runtimes(out, key, results, gnuplot);
+    else plot_runtime_bars(out, key, results, refs, gnuplot);
+  }
   for (auto& [key, curves] : figures) {
     throw_if_interrupted();
     PlotSpec spec;

@@ -18,7 +18,7 @@ const std::map<std::string, Json>& minimal_blocks() {
       {"smb_overhead", Json::object()}, {"barrier_loop", Json::object()}, {"app_skeleton", Json{{"app", "POP"}}},
       {"pingpong_layers", Json::object()},
       {"osu_alltoall", Json::object()}, {"osu_bcast", Json::object()}, {"osu_allgather", Json::object()},
-      {"osu_gather", Json::object()},   {"osu_scatter", Json::object()},
+      {"osu_gather", Json::object()},   {"osu_scatter", Json::object()},   {"osu_allreduce", Json::object()},
   };
   return m;
 }

@@ -41,14 +41,37 @@ void FabricBtl::send(const Descriptor& d, Completion local_done) {
   w_.cpu(d.src, overhead_, [this, d, bytes, copy_in, local_done = std::move(local_done)]() mutable {
     auto wire = [this, d, bytes, copy_in, local_done = std::move(local_done)]() mutable {
       if (copy_in && local_done) local_done();  // the user buffer is free once copied into the BTL's
-      w_.bulk(w_.node_of(d.src), w_.node_of(d.dst), bytes, latency_, [this, d, copy_in, local_done]() mutable {
-        if (!copy_in && local_done) local_done();  // sent from the user buffer: free when the NIC has it all
-        w_.cpu(d.dst, overhead_, [this, d] { deliver(d); });
-      }, false, d.src, d.dst, net_);
+      const std::uint64_t key = lane_key(d.src, d.dst);
+      auto start = [this, d, bytes, copy_in, local_done, key](double latency) mutable {
+        w_.bulk(w_.node_of(d.src), w_.node_of(d.dst), bytes, latency, [this, d, copy_in, local_done, key]() mutable {
+          next_on_lane(key);
+          if (!copy_in && local_done) local_done();  // sent from the user buffer: free when the NIC has it all
+          w_.cpu(d.dst, overhead_, [this, d] { deliver(d); });
+        }, false, d.src, d.dst, net_);
+      };
+      Lane& l = lanes_[key];
+      if (l.busy) {
+        l.queued.push_back(std::move(start));
+      } else {
+        l.busy = true;
+        start(latency_);
+      }
     };
     if (copy_in) w_.cpu_copy(d.src, static_cast<double>(d.data.length), std::move(wire));
     else wire();
   });
+}
+
+void FabricBtl::next_on_lane(std::uint64_t key) {
+  auto it = lanes_.find(key);
+  if (it == lanes_.end()) return;
+  if (it->second.queued.empty()) {
+    lanes_.erase(it);  // no per-peer state while the connection is idle
+    return;
+  }
+  auto next = std::move(it->second.queued.front());
+  it->second.queued.pop_front();
+  next(0.0);  // streams right behind the previous fragment: the link latency is already covered
 }
 
 void FabricBtl::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer, Completion done) {

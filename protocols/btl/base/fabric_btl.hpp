@@ -4,7 +4,9 @@
 //   send:  sender CPU frag_overhead; copy into a BTL buffer for a fragment that is neither in place nor RDMA
 //          (desc_flag::Put: an RDMA PUT fragment into the peer's registered buffer); the fragment as a flow over the
 //          sender's host interface, the link and the receiver's host interface, after the NIC latency; receiver CPU
-//          frag_overhead; the PML's callback.
+//          frag_overhead; the PML's callback. Fragments to one peer go one after the other (the connection is a
+//          FIFO: a QP's send queue, a GM port, a TCP socket); fragments to different peers and over different BTLs
+//          share the host interfaces and links as concurrent flows.
 //   get:   a flow pulled by the initiator (after the NIC latency); the initiator's CPU frag_overhead; done.
 // Reachability: both ranks' nodes have a NIC on the BTL's network (a node type lists its NICs; one that lists none
 // has one on every network).
@@ -13,7 +15,11 @@
 #pragma once
 #include "protocols/btl/btl.hpp"
 
+#include <cstdint>
+#include <deque>
+#include <functional>
 #include <string>
+#include <unordered_map>
 
 namespace ompisim::btl {
 
@@ -34,6 +40,17 @@ public:
   double path_bandwidth() const override { return bandwidth_; }
 
 private:
+  // A connection (QP, GM port pair, TCP socket) carries its fragments in order: one fragment on the wire at a time
+  // per (sender, receiver); the next one follows right behind it (no second latency). Created while busy only.
+  struct Lane {
+    bool busy = false;
+    std::deque<std::function<void(double)>> queued;
+  };
+  static std::uint64_t lane_key(int src, int dst) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32) | static_cast<std::uint32_t>(dst);
+  }
+  void next_on_lane(std::uint64_t key);
+  std::unordered_map<std::uint64_t, Lane> lanes_;
   World& w_;
   std::string name_, kind_;
   BtlCaps caps_;

@@ -16,6 +16,36 @@ Ob1::Ob1(World& w, double sw, std::vector<btl::Btl*> btls, std::string name, Str
   for (btl::Btl* b : bml_.btls())
     for (int h = 0; h < kHdrTypes; ++h)
       b->register_tag(tag_of(static_cast<Hdr>(h)), [this, b](const btl::Descriptor& d) { on_desc(b, d); });
+  // Each process publishes its architecture descriptor (ompi_proc arch, from the node type's "arch" record) and
+  // bml/r2 compares them per peer (no RDMA between unlike ones). Only a machine whose node types differ pays for
+  // the per-rank array; converting needs the receivers' per-element cost.
+  const auto& types = w.machine().node_types();
+  bool mixed = false;
+  for (auto& t : types) mixed = mixed || (t.arch && types.front().arch && !(*t.arch == *types.front().arch));
+  if (mixed)
+    for (int r = 0; r < w.ranks(); ++r) {
+      const NodeTypeDef& d = w.machine().node_type_def(w.node_of(r));
+      if (!d.arch) continue;
+      bml_.set_arch(r, d.arch->descriptor());
+      if (!d.arch->convert_cost_per_element.set)
+        throw InputError(w.machine().file, "node_types." + d.name + ".arch.convert_cost_per_element",
+                         "missing: ranks of different architectures convert typed data (receiver makes right)");
+    }
+}
+
+void Ob1::copy_out(std::uint64_t rid, int me, int peer, std::uint64_t bytes, Completion next, MemSpace src) {
+  const RecvRequest& r = lib_.recv(rid);
+  const bool convert = r.convert_elem && bytes && bml_.arch(me) != bml_.arch(peer);
+  if (!convert) {
+    w_.cpu_copy(me, static_cast<double>(bytes), std::move(next), src);
+    return;
+  }
+  converted_bytes_ += bytes;
+  const double per = w_.machine().node_type_def(w_.node_of(me)).arch->convert_cost_per_element;
+  const double t = static_cast<double>(bytes / r.convert_elem) * per;
+  w_.cpu_copy(me, static_cast<double>(bytes), [this, me, t, next = std::move(next)]() mutable {
+    w_.cpu(me, t, std::move(next));
+  }, src);
 }
 
 std::uint64_t Ob1::frag_bytes(const btl::Btl* b) const {
@@ -42,6 +72,7 @@ StackStats Ob1::stats() const {
     if (hdr_sent_[h]) s.counters[std::string("ob1_") + to_string(static_cast<Hdr>(h))] = hdr_sent_[h];
   if (unexpected_copies_) s.counters["ob1_unexpected_copy"] = unexpected_copies_;
   if (rget_fallbacks_) s.counters["ob1_rget_fallbacks"] = rget_fallbacks_;
+  if (converted_bytes_) s.counters["ob1_converted_bytes"] = converted_bytes_;
   s.counters["ob1_unexpected_short"] = unexpected_short_;
   s.counters["ob1_unexpected_long"] = unexpected_long_;
   s.counters["mpi_truncate_errors"] = lib_.truncated();
@@ -120,7 +151,8 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
 void Ob1::start_recv(const mpi::P2P& m, Completion done) {
   const int rank = m.rank, src = m.peer, tag = m.tag;
   const std::uint32_t ctx = m.comm.context_id;
-  const mpi::RequestId id = lib_.new_recv(m, std::move(done)).first;
+  auto [id, req] = lib_.new_recv(m, std::move(done));
+  req.convert_elem = m.type.never_convert ? 0 : m.type.size;
   w_.cpu(rank, sw_, [this, rank, src, tag, ctx, id] {
     auto u = lib_.post(rank, ctx, mpi::Posted{src, tag, id});
     if (u) matched(id, u->frag, true);
@@ -244,7 +276,7 @@ void Ob1::handle(const InFrag& f) {
       };
       // An RDMA PUT fragment is already in the user buffer; a send fragment is copied out of the BTL's buffer.
       if (f.d.flags & btl::desc_flag::Put) arrived();
-      else w_.cpu_copy(f.d.dst, static_cast<double>(f.d.data.length), arrived);
+      else copy_out(rid, f.d.dst, f.d.src, f.d.data.length, arrived);
       return;
     }
     default: throw ProtocolError("ob1 receive path", "any", to_string(f.h.type));
@@ -260,7 +292,7 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
     case Hdr::Match:
       // From the BTL's buffer (where the descriptor's data segment says it is: the sender's memory for a single-copy
       // BTL), or (unexpected) from the PML buffer it was copied into on arrival.
-      w_.cpu_copy(me, static_cast<double>(payload), [this, rid, f, payload, was_unexpected] {
+      copy_out(rid, me, peer, payload, [this, rid, f, payload, was_unexpected] {
         if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);
         on_event(lib_.recv(rid), RecvEvent::MatchedEager, payload);
         complete_recv(rid);
@@ -298,7 +330,7 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
       return;
     }
     case Hdr::Rndv:
-      w_.cpu_copy(me, static_cast<double>(payload), [this, rid, f, payload, was_unexpected, me, peer] {
+      copy_out(rid, me, peer, payload, [this, rid, f, payload, was_unexpected, me, peer] {
         if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);
         RecvRequest& rr = lib_.recv(rid);
         on_event(rr, RecvEvent::MatchedRndv, payload);

@@ -81,6 +81,11 @@ private:
   std::array<std::uint64_t, kHdrTypes> hdr_sent_{};  // by Hdr
   std::uint64_t unexpected_short_ = 0, unexpected_long_ = 0, unexpected_copies_ = 0, rget_fallbacks_ = 0;
   std::vector<std::uint64_t> frag_bytes_;  // parallel to bml_.btls()
+  // Receiver makes right: bytes the receivers converted (typed data from a rank of another architecture).
+  std::uint64_t converted_bytes_ = 0;
+  // Copies `bytes` of the receive `rid` out of the BTL's (or the PML's) buffer on `me`, then, when the receive is typed
+  // and `peer` has another architecture, converts them at the receiver's per-element cost; then `next`.
+  void copy_out(std::uint64_t rid, int me, int peer, std::uint64_t bytes, Completion next, MemSpace src = MemSpace{});
 };
 
 }  // namespace ompisim::pml::ob1

@@ -37,6 +37,7 @@ struct SendRequest : mpi::Request {
 // mca_pml_ob1_recv_request_t: peer and tag may be wildcards until matched; msg_bytes is the matched message's length.
 struct RecvRequest : mpi::Request {
   RecvState state = RecvState::Posted;
+  std::uint32_t convert_elem = 0;  // element size of typed data (0: MPI_BYTE / MPI_PACKED, never converted)
   std::uint64_t received = 0;
 };
 
