@@ -328,7 +328,7 @@ public:
         if (w.machine().node_type(node).gpus().empty())
           throw InputError(file, "benchmark.buffer",
                            fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",
-                                       w.machine().name, w.machine().file));
+                                       w.machine().name, repo_relative(w.machine().file)));
     return run_osu(w, s, c_);
   }
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, c_.name, two_ranks_); }

@@ -22,6 +22,7 @@
 #include "benchmarks/osu_block.hpp"
 #include "benchmarks/schedule_exec.hpp"
 #include "benchmarks/task.hpp"
+#include "collectives/decision.hpp"
 #include "collectives/registry.hpp"
 
 #include <algorithm>
@@ -44,7 +45,33 @@ struct OsuCollConfig {
   MemKind buffer = MemKind::Host;
   int root = 0;
   double steady_tol = 1e-3;  // 0: simulate every call
+  // "algorithm": "tuned" (coll/tuned v5.0.x fixed decision) or "mpich" (MPICH's defaults): the algorithm of each size
+  // comes from that library's decision data (collectives/decision/*.json), with its radix (knomial radix, throttle).
+  std::string rules;
+  Json lib;
 };
+
+// The algorithm of one size: the scenario's, or the decision data's for (collective, ranks, size).
+std::string algorithm_for(const OsuCollConfig& c, int nranks, std::uint64_t size) {
+  return c.rules.empty() ? c.algorithm : coll::decide_algorithm(c.lib, c.coll, nranks, size);
+}
+
+// The registered generator of that algorithm; InputError(benchmark.algorithm) when the decision names one this
+// project does not implement (collectives/decision/*.json "not_implemented").
+const coll::AlgoInfo* find_algo(const OsuCollConfig& c, int nranks, std::uint64_t size, const std::string& file) {
+  std::string name;
+  try {
+    name = algorithm_for(c, nranks, size);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(file, "benchmark.algorithm", e.what());
+  }
+  const coll::AlgoInfo* a = coll::default_registry().find(c.coll, name);
+  if (!a)
+    throw InputError(file, "benchmark.algorithm",
+                     fmt::format("the '{}' decision chooses {} '{}' for {} B at {} ranks, which is not implemented here",
+                                 c.rules, c.coll, name, size, nranks));
+  return a;
+}
 
 void coll_loop(const OsuCollConfig& c, std::uint64_t size, long long& iters, long long& skip) {
   bool large = size > 8192;
@@ -57,7 +84,7 @@ constexpr int kSteadyCalls = 2;  // consecutive calls that must agree
 struct Ctx {
   World& w;
   const OsuCollConfig& c;
-  coll::Generator gen;
+  std::vector<coll::Generator> gen;  // per size
   GlobalSync sync;
   ScheduleExec exec;
   int n;
@@ -97,12 +124,13 @@ Task coll_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
     coll::AlgoParams p;
     p.bytes = static_cast<std::uint32_t>(x.c.sizes[k]);
     p.root = x.c.root;
+    if (!x.c.rules.empty()) p.radix = x.c.lib.value("radix", 4);
     co_await x.sync.arrive();
     double acc = 0;
     for (long long i = 0; i < iters + skip; ++i) {
       double t0 = x.w.sim().now();
       Pending done;
-      x.exec.start(me, x.gen(me, x.n, p), kOsuCollTag, Group{0, 1, x.n}, done.add());
+      x.exec.start(me, x.gen[k](me, x.n, p), kOsuCollTag, Group{0, 1, x.n}, done.add());
       co_await done;
       double d = x.w.sim().now() - t0;
       if (i >= skip) acc += d;
@@ -125,6 +153,10 @@ public:
   explicit OsuCollDriver(OsuCollConfig c) : c_(std::move(c)) {}
   std::unique_ptr<Driver> clone() const override { return std::make_unique<OsuCollDriver>(*this); }
   std::string label() const override { return c_.name + " " + c_.algorithm; }
+  void check(const DriverContext& ctx) const override {
+    for (long long n : ctx.ranks)
+      for (auto size : c_.sizes) (void)find_algo(c_, static_cast<int>(n), size, ctx.file);
+  }
   void narrow_for_calibration(const Json& sel) override {
     if (sel.contains("bytes")) c_.sizes = {sel["bytes"].get<std::uint64_t>()};
   }
@@ -134,10 +166,11 @@ public:
         if (w.machine().node_type(node).gpus().empty())
           throw InputError(file, "benchmark.buffer",
                            fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",
-                                       w.machine().name, w.machine().file));
-    const coll::AlgoInfo* a = coll::default_registry().find(c_.coll, c_.algorithm);
+                                       w.machine().name, repo_relative(w.machine().file)));
     int n = static_cast<int>(w.ranks());
-    Ctx x{w, c_, a->make, GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
+    std::vector<coll::Generator> gens;
+    for (auto size : c_.sizes) gens.push_back(find_algo(c_, n, size, file)->make);
+    Ctx x{w, c_, gens, GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
     x.exec.buffer = c_.buffer;
     x.calls_simulated.assign(c_.sizes.size(), 0);
     std::vector<std::vector<double>> out(c_.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
@@ -154,6 +187,7 @@ public:
       Json pt{{"bytes", c_.sizes[k]}, {"latency_us", sum / n * 1e6}, {"min_latency_us", lo * 1e6},
               {"max_latency_us", hi * 1e6}};
       if (c_.steady_tol > 0) pt["calls_simulated"] = x.calls_simulated[k];
+      if (!c_.rules.empty()) pt["algorithm"] = algorithm_for(c_, n, c_.sizes[k]);
       pts.push_back(pt);
     }
     return pts;
@@ -187,7 +221,9 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
         {"iterations", "integer >= 1", "1000 up to 8 KiB, 100 above (OSU)", "timed calls per size"},
         {"skip", "integer >= 0", "200 up to 8 KiB, 10 above (OSU)", "warm-up calls per size, not timed"},
         {"buffer", "host | device", "host", "where the buffers live (OSU's -d rocm D D)"},
-        {"algorithm", "name", "the registry's first for the collective", "the collective's algorithm", algos},
+        {"algorithm", "name | tuned | mpich", "the registry's first for the collective",
+         "the collective's algorithm; tuned / mpich: chosen per size by coll/tuned v5.0.x's fixed decision / MPICH's "
+         "defaults (collectives/decision/*.json)", algos},
         {"steady_state", "number >= 0", "0.001", "relative tolerance of the steady-state cutoff (0: simulate every call)"}};
     reg.add({k.name, "osu-collective", k.description, params,
              [k, algos](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
@@ -206,7 +242,12 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                auto names = algos();
                if (names.empty()) b.fail("name", "no algorithm registered for " + k.coll);
                c.algorithm = b.opt_str("algorithm").value_or(names.front());
-               if (std::find(names.begin(), names.end(), c.algorithm) == names.end()) {
+               names.push_back("tuned");
+               names.push_back("mpich");
+               if (std::string f = coll::decision_file(c.algorithm); !f.empty()) {
+                 c.rules = c.algorithm;
+                 c.lib = load_json_file(data_dir() + "/" + f);
+               } else if (std::find(names.begin(), names.end(), c.algorithm) == names.end()) {
                  std::string hint = did_you_mean(c.algorithm, names);
                  b.fail("algorithm", fmt::format("unknown {} algorithm '{}'{} (known: {})", k.coll, c.algorithm,
                                                  hint.empty() ? "" : " (did you mean '" + hint + "'?)",

@@ -3,6 +3,7 @@
 #include "collectives/decision.hpp"
 
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -56,6 +57,40 @@ std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule) {
     if (eval_condition(r.at("when").get<std::string>(), nranks, i)) return r.at("algorithm").get<std::string>();
   }
   throw std::invalid_argument("tuned_barrier_algorithm: no rule matches nranks = " + std::to_string(nranks));
+}
+
+std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, int nranks, std::uint64_t bytes) {
+  const std::string where = "decide_algorithm(" + coll + "): ";
+  if (nranks < 1) throw std::invalid_argument(where + "nranks = " + std::to_string(nranks));
+  if (!lib.is_object() || !lib.contains(coll) || !lib.at(coll).contains("table") || !lib.at(coll).at("table").is_array())
+    throw std::invalid_argument(where + "the decision data has no table for this collective");
+  const auto& table = lib.at(coll).at("table");
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const auto& row = table[i];
+    if (!row.is_object() || !row.contains("when") || !row.at("when").is_string() || !row.contains("sizes") ||
+        !row.at("sizes").is_array())
+      throw std::invalid_argument(where + "row " + std::to_string(i) + " needs \"when\" and \"sizes\"");
+    if (!eval_condition(row.at("when").get<std::string>(), nranks, i)) continue;
+    for (const auto& e : row.at("sizes")) {
+      if (!e.is_object() || !e.contains("algorithm") || !e.at("algorithm").is_string())
+        throw std::invalid_argument(where + "row " + std::to_string(i) + ": a size entry without \"algorithm\"");
+      bool holds = true;
+      if (e.contains("below")) holds = bytes < e.at("below").get<std::uint64_t>();
+      else if (e.contains("at_most")) holds = bytes <= e.at("at_most").get<std::uint64_t>();
+      else if (e.contains("total_below"))
+        holds = bytes * static_cast<std::uint64_t>(nranks) < e.at("total_below").get<std::uint64_t>();
+      if (holds) return e.at("algorithm").get<std::string>();
+    }
+    throw std::invalid_argument(where + "row " + std::to_string(i) + " has no entry for " + std::to_string(bytes) + " B");
+  }
+  throw std::invalid_argument(where + "no row matches nranks = " + std::to_string(nranks));
+}
+
+std::string decision_file(const std::string& name) {
+  static const std::map<std::string, std::string> files{{"tuned", "collectives/decision/ompi_v5_tuned.json"},
+                                                        {"mpich", "collectives/decision/mpich_default.json"}};
+  auto it = files.find(name);
+  return it == files.end() ? std::string() : it->second;
 }
 
 }  // namespace ompisim::coll

@@ -10,6 +10,7 @@
 // Anything else, a missing field, or no matching rule is an error (std::invalid_argument naming the rule index and
 // the offending value).
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -21,5 +22,14 @@ nlohmann::json load_decision(const std::string& path);
 
 // Evaluates the rule for a communicator of `nranks` (>= 1) and returns the algorithm name.
 std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule);
+
+// Size-table decisions of a whole library (decision/ompi_v5_tuned.json: coll/tuned v5.0.x; decision/mpich_default.json:
+// MPICH's defaults): lib[coll]["table"] is tried in order, the first row whose "when" holds (the conditions above)
+// gives "sizes", tried in order: {"below": N} holds for bytes < N, {"at_most": N} for bytes <= N, {"total_below": N}
+// for bytes * nranks < N, no bound always. Returns the algorithm name; std::invalid_argument naming the collective
+// for a missing collective, a malformed row or no match.
+std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, int nranks, std::uint64_t bytes);
+// The library files by the names a scenario uses ("tuned", "mpich"); empty for any other name.
+std::string decision_file(const std::string& name);
 
 }  // namespace ompisim::coll

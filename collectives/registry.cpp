@@ -5,6 +5,7 @@
 
 #include "collectives/barrier/barriers.hpp"
 #include "collectives/data_colls.hpp"
+#include "collectives/tuned_colls.hpp"
 
 #include <stdexcept>
 
@@ -33,6 +34,7 @@ const CollRegistry& default_registry() {
     register_barriers(r);
     register_data_collectives(r);
     register_gather_scatter(r);
+    register_tuned_collectives(r);
     return r;
   }();
   return reg;

@@ -22,6 +22,16 @@ std::string data_dir() {
   return OMPISIM_SOURCE_DIR;
 }
 
+std::string repo_relative(const std::string& path) {
+  std::error_code ec;
+  auto root = fs::weakly_canonical(data_dir(), ec);
+  auto p = fs::weakly_canonical(path, ec);
+  if (ec) return path;
+  auto rel = p.lexically_relative(root);
+  if (rel.empty() || *rel.begin() == "..") return path;  // outside the repository: as the user gave it
+  return rel.string();
+}
+
 std::vector<std::pair<std::string, std::string>> list_machines() {
   std::vector<std::pair<std::string, std::string>> out;
   fs::path models = fs::path(data_dir()) / "models";
@@ -245,10 +255,17 @@ void Machine::rebuild_topology() {
 }
 
 std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const NicKindRegistry& kinds) {
-  std::string file = machine_file(name_or_path);
-  Json j = load_with_base(file);
+  const std::string path = machine_file(name_or_path);
+  // Messages name the file relative to the project (or as the user gave it), never this machine's absolute path.
+  const std::string file = repo_relative(path);
+  Json j;
+  try {
+    j = load_with_base(path);
+  } catch (const InputError& e) {
+    throw InputError(repo_relative(e.file()), e.key(), e.reason());
+  }
   auto m = std::make_unique<Machine>();
-  m->file = file;
+  m->file = path;
   ObjectReader r(j, file, "");
   m->name = r.str("machine");
   m->description = r.opt_str("description").value_or("");

@@ -130,6 +130,8 @@ private:
 };
 
 std::string data_dir();  // the project root holding models/, scenarios/, validation/
+// `path` relative to data_dir() when it lies inside it (for messages and provenance), else as given.
+std::string repo_relative(const std::string& path);
 // All machine names found under models/*/machines/.
 std::vector<std::pair<std::string, std::string>> list_machines();  // {name, file}
 std::string machine_file(const std::string& name);                 // InputError when unknown (with did-you-mean)

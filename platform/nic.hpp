@@ -54,6 +54,9 @@ public:
   virtual double wire_time(const PathCost& path, double bytes) const { return path.time(bytes); }
   virtual std::vector<NicResource> node_resources() const = 0;
   virtual BulkPath bulk_path() const = 0;
+  // Bulk transfers one port works on at once (its DMA engine: PUTs it sends, GETs it pulls); further ones wait in FIFO
+  // order and start as one ends. 0: any number (every transfer becomes a flow at once).
+  virtual int max_active_transfers() const { return 0; }
 };
 
 struct NicKindInfo {

@@ -247,6 +247,7 @@ void World::declare_resources() {
     // The NIC kind's node-side resources of every port of every node of the placement.
     f.nic_resources = f.net->nic->node_resources();
     f.bulk_path = f.net->nic->bulk_path();
+    f.max_active = f.net->nic->max_active_transfers();
     for (long long n : placement_.nodes)
       for (int p = 0; p < f.net->ports_per_node; ++p)
         for (auto& nr : f.nic_resources) nic_resource(f, n, nr.name, p);
@@ -303,22 +304,48 @@ void World::bulk(long long a, long long b, double bytes, double latency, Callbac
   // names the initiator's resources, it occupies b's engine instead of a's.
   sim_.after(latency, [this, &f, a, b, bytes, pulled, pa = port_of(rank_a, net), pb = port_of(rank_b, net),
                        done = std::move(done)]() mutable {
-    // The route is chosen now, by the run's policy, seeing the flows already routed over each link (an adaptive
-    // policy steers around busy links; a deterministic one ignores the load). Each flow has its own key, so Valiant
-    // spreads the flows of one node pair over intermediate groups.
-    const auto& t = *f.net->topology;
-    topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
-    topology::Route r;
-    if (ra != rb) {
-      std::uint64_t key = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(b)) +
-                          0xBF58476D1CE4E5B9ull * ++flow_seq_;
-      r = f.routing->route(t, ra, rb, &f.link_load, key);
+    // The port whose DMA engine drives the transfer (the sender's for a PUT, the receiver's for a GET) works on at
+    // most max_active transfers at once; the others wait for it in order (NicModel::max_active_transfers).
+    Fabric::PortQueue* q = nullptr;
+    if (f.max_active > 0) {
+      long long in = pulled ? b : a;
+      int ip = pulled ? pb : pa;
+      q = &f.port_queues[static_cast<std::uint64_t>(in) * 64u + static_cast<std::uint64_t>(ip)];
     }
-    for (auto id : r) ++f.link_load.flows[id];
-    sim_.flow(bulk_resources(f, a, b, pulled ? b : a, r, pa, pb), bytes, [&f, r, done = std::move(done)]() mutable {
-      for (auto id : r) --f.link_load.flows[id];
-      done();
-    });
+    auto start = [this, &f, a, b, bytes, pulled, pa, pb, q, done = std::move(done)]() mutable {
+      // The route is chosen now, by the run's policy, seeing the flows already routed over each link (an adaptive
+      // policy steers around busy links; a deterministic one ignores the load). Each flow has its own key, so Valiant
+      // spreads the flows of one node pair over intermediate groups.
+      const auto& t = *f.net->topology;
+      topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
+      topology::Route r;
+      if (ra != rb) {
+        std::uint64_t key = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(b)) +
+                            0xBF58476D1CE4E5B9ull * ++flow_seq_;
+        r = f.routing->route(t, ra, rb, &f.link_load, key);
+      }
+      for (auto id : r) ++f.link_load.flows[id];
+      sim_.flow(bulk_resources(f, a, b, pulled ? b : a, r, pa, pb), bytes,
+                [&f, r, q, done = std::move(done)]() mutable {
+                  for (auto id : r) --f.link_load.flows[id];
+                  if (q) {
+                    --q->active;
+                    if (!q->waiting.empty()) {
+                      Callback next = std::move(q->waiting.front());
+                      q->waiting.pop_front();
+                      ++q->active;
+                      next();
+                    }
+                  }
+                  done();
+                });
+    };
+    if (!q || q->active < static_cast<std::uint32_t>(f.max_active)) {
+      if (q) ++q->active;
+      start();
+    } else {
+      q->waiting.push_back(std::move(start));
+    }
   });
 }
 

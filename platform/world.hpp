@@ -9,6 +9,7 @@
 #include "platform/node/mapping.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -153,6 +154,13 @@ private:
     std::vector<ResourceId> nic_res;  // [node id x port x NIC resource index], kNoResource until declared
     std::unordered_map<std::uint32_t, ResourceId> link_res;
     FlowsPerLink link_load;
+    // Per (node, port): bulk transfers in progress and those waiting for the port (NicModel::max_active_transfers).
+    struct PortQueue {
+      std::uint32_t active = 0;
+      std::deque<Callback> waiting;
+    };
+    int max_active = 0;
+    std::unordered_map<std::uint64_t, PortQueue> port_queues;
   };
   const Fabric& fabric(int net) const {
     if (net < 0) {

@@ -102,15 +102,6 @@ std::string git_describe() {
 
 void write_atomic(const std::string& path, const std::string& text) { write_file_atomic(path, text); }
 
-std::string repo_relative(const std::string& path) {
-  std::error_code ec;
-  auto root = std::filesystem::weakly_canonical(data_dir(), ec);
-  auto p = std::filesystem::weakly_canonical(path, ec);
-  if (ec) return path;
-  auto rel = p.lexically_relative(root);
-  if (rel.empty() || *rel.begin() == "..") return path;  // outside the repository: as the user gave it
-  return rel.string();
-}
 
 std::string result_csv(const Json& res) {
   std::string out;

@@ -47,8 +47,7 @@ private:
 };
 
 std::string git_describe();  // computed once per process
-// `path` relative to the project root when it lies inside it (so results do not hold this machine's paths), else as given.
-std::string repo_relative(const std::string& path);
+// repo_relative (platform/machine.hpp): paths in results are relative to the project root.
 // Writes `text` to `path` atomically (temporary file in the same directory, then rename).
 void write_atomic(const std::string& path, const std::string& text);
 // The result's points as CSV (one column per point field).

@@ -1,8 +1,12 @@
 // Tests of the allgather/gather/scatter generators (collectives/gather_scatter.hpp).
 #include "collectives/check.hpp"
 #include "collectives/gather_scatter.hpp"
+#include "collectives/tuned_colls.hpp"
+
+#include "collectives/decision.hpp"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 using namespace ompisim::coll;
 
@@ -31,4 +35,113 @@ TEST_CASE("gather_scatter: allgather ring, gather and scatter basic_linear compl
   AlgoParams bad;
   bad.root = 4;
   CHECK_THROWS_WITH(gather_basic_linear(0, 4, bad), Catch::Contains("root 4 outside [0, 4)"));
+}
+
+// Configuration: every generator of register_tuned_collectives, P in {1, 2, 3, 5, 8, 13, 64, 100}, roots 0 and P-1,
+// block 4096 B (bcast: the message), radix 4 (knomial radix, MPICH throttle).
+// Expected: the schedules complete on the zero-time executor with every send matched and every receive's size equal to
+// its send's (run_schedules checks sizes); message counts: alltoall linear / mpich_* P(P-1) (bruck: P ceil(log2 P));
+// allgather recursive_doubling / bruck P ceil(log2 P) for P > 1; gather / scatter binomial and knomial bcast P-1.
+// How validated: run_schedules' counters.
+TEST_CASE("tuned collectives: every generator completes with matched sizes", "[collective]") {
+  CollRegistry reg;
+  register_tuned_collectives(reg);
+  REQUIRE(reg.all().size() == 14);
+  for (const auto& info : reg.all())
+    for (int n : {1, 2, 3, 5, 8, 13, 64, 100})
+      for (int root : {0, n - 1}) {
+        AlgoParams p;
+        p.bytes = 4096;
+        p.root = root;
+        p.radix = 4;
+        CheckResult r = run_schedules(n, info.make, p);
+        INFO(info.coll << "/" << info.algo << " P=" << n << " root=" << root << ": " << r.error);
+        REQUIRE(r.completed);
+        CHECK(r.unmatched_sends == 0);
+        CHECK(r.sends == r.recvs);
+        long long lg = 0;
+        while ((1LL << lg) < n) ++lg;
+        long long want = -1;
+        if (info.algo == "linear" || info.algo == "linear_sync" || info.algo == "mpich_scattered" ||
+            info.algo == "mpich_pairwise")
+          want = static_cast<long long>(n) * (n - 1);
+        else if (info.algo == "modified_bruck" || info.algo == "bruck") want = n * lg;
+        else if (info.algo == "knomial" || info.coll == "gather" || info.coll == "scatter") want = n - 1;
+        if (want >= 0) CHECK(static_cast<long long>(r.sends) == want);
+      }
+}
+
+// Configuration: P = 8, root 0, 1000-byte blocks. Expected: gather binomial's root receives 1, 2 and 4 blocks from
+// ranks 1, 2, 4 (in that order); scatter binomial's root sends 4, 2, 1 blocks to 4, 2, 1; knomial (radix 4): the root
+// sends to 4, 1, 2, 3; rank 5's parent is 4; bruck alltoall step 1 carries the 4 odd blocks.
+// How validated: the schedules' operations compared with the hand-derived trees.
+TEST_CASE("tuned collectives: hand-checked trees", "[collective]") {
+  AlgoParams p;
+  p.bytes = 1000;
+  p.radix = 4;
+  Schedule g = gather_binomial(0, 8, p);
+  REQUIRE(g.rounds.size() == 3);
+  CHECK(g.rounds[0].ops[0] == Op{OpKind::Recv, 1, 1000});
+  CHECK(g.rounds[1].ops[0] == Op{OpKind::Recv, 2, 2000});
+  CHECK(g.rounds[2].ops[0] == Op{OpKind::Recv, 4, 4000});
+  Schedule sc = scatter_binomial(0, 8, p);
+  REQUIRE(sc.rounds.size() == 3);
+  CHECK(sc.rounds[0].ops[0] == Op{OpKind::Send, 4, 4000});
+  CHECK(sc.rounds[2].ops[0] == Op{OpKind::Send, 1, 1000});
+  Schedule k = bcast_knomial(0, 8, p);
+  REQUIRE(k.rounds.size() == 1);
+  std::vector<int> kids;
+  for (auto& op : k.rounds[0].ops) kids.push_back(op.peer);
+  CHECK(kids == std::vector<int>{4, 1, 2, 3});
+  Schedule k5 = bcast_knomial(5, 8, p);
+  CHECK(k5.rounds[0].ops[0] == Op{OpKind::Recv, 4, 1000});
+  Schedule b = alltoall_modified_bruck(0, 8, p);
+  CHECK(b.rounds[0].ops[0] == Op{OpKind::Send, 1, 4000});
+}
+
+// Configuration: collectives/decision/ompi_v5_tuned.json and mpich_default.json (OMPISIM_SOURCE_DIR).
+// Expected: the choices read off coll_tuned_decision_fixed.c (v5.0.x) and MPICH's CVAR defaults at 512 and 4096
+// ranks (hand-read from the tables), every algorithm either registered or listed as not implemented, and errors for
+// an unknown collective.
+// How validated: decide_algorithm's answers against the tables; the registry for every entry of every table.
+TEST_CASE("tuned collectives: size-table decisions of coll/tuned v5 and MPICH", "[collective]") {
+  auto lib = [](const char* f) {
+    return load_decision((std::filesystem::path(OMPISIM_SOURCE_DIR) / "collectives" / "decision" / f).string());
+  };
+  const auto ompi = lib("ompi_v5_tuned.json"), mpich = lib("mpich_default.json");
+  CHECK(decide_algorithm(ompi, "alltoall", 512, 1) == "modified_bruck");
+  CHECK(decide_algorithm(ompi, "alltoall", 512, 511) == "modified_bruck");
+  CHECK(decide_algorithm(ompi, "alltoall", 512, 512) == "linear_sync");
+  CHECK(decide_algorithm(ompi, "alltoall", 512, 8192) == "linear");
+  CHECK(decide_algorithm(ompi, "alltoall", 512, 65536) == "linear_sync");
+  CHECK(decide_algorithm(ompi, "alltoall", 512, 1048576) == "pairwise");
+  CHECK(decide_algorithm(ompi, "alltoall", 4096, 65536) == "linear_sync");
+  CHECK(decide_algorithm(ompi, "alltoall", 4096, 65535) == "linear");
+  CHECK(decide_algorithm(ompi, "allgather", 512, 1) == "recursive_doubling");
+  CHECK(decide_algorithm(ompi, "allgather", 512, 128) == "bruck");
+  CHECK(decide_algorithm(ompi, "allgather", 512, 4096) == "neighbor");
+  CHECK(decide_algorithm(ompi, "bcast", 512, 16384) == "split_binary_tree");
+  CHECK(decide_algorithm(ompi, "bcast", 512, 1048576) == "knomial");
+  CHECK(decide_algorithm(ompi, "gather", 512, 1) == "binomial");
+  CHECK(decide_algorithm(ompi, "scatter", 512, 512) == "linear_nb");
+  CHECK(decide_algorithm(mpich, "alltoall", 512, 256) == "modified_bruck");
+  CHECK(decide_algorithm(mpich, "alltoall", 512, 257) == "mpich_scattered");
+  CHECK(decide_algorithm(mpich, "alltoall", 4, 1) == "mpich_scattered");
+  CHECK(decide_algorithm(mpich, "alltoall", 512, 32769) == "mpich_pairwise");
+  CHECK(decide_algorithm(mpich, "allgather", 512, 1023) == "recursive_doubling");
+  CHECK(decide_algorithm(mpich, "allgather", 512, 1024) == "ring");
+  CHECK(decide_algorithm(mpich, "allgather", 500, 100) == "bruck");
+  CHECK(decide_algorithm(mpich, "bcast", 512, 12288) == "mpich_scatter_rdb_allgather");
+  CHECK(decide_algorithm(mpich, "bcast", 500, 12288) == "mpich_scatter_ring_allgather");
+  CHECK(decide_algorithm(mpich, "bcast", 4, 1 << 20) == "binomial");
+  CHECK_THROWS_WITH(decide_algorithm(ompi, "reduce", 8, 1), Catch::Contains("no table"));
+  const std::string missing = ompi.at("not_implemented").get<std::string>();
+  for (const auto* l : {&ompi, &mpich})
+    for (const char* c : {"alltoall", "allgather", "bcast", "gather", "scatter"})
+      for (const auto& row : l->at(c).at("table"))
+        for (const auto& e : row.at("sizes")) {
+          std::string a = e.at("algorithm");
+          INFO(c << " " << a);
+          CHECK((default_registry().find(c, a) != nullptr || missing.find(a) != std::string::npos));
+        }
 }

@@ -20,6 +20,7 @@ struct CassiniParams {
   Sourced dma_read_latency;           // the NIC fetches a payload from memory (a command above the inline size)
   Sourced device_access_latency;      // extra latency when the NIC reads or writes GPU memory (PCIe peer to peer)
   Sourced inject_size;                // inline (IDC) payload limit: no DMA read of the payload
+  Sourced max_active_transfers;       // bulk transfers one port's DMA engine works on at once; the rest wait (FIFO); 0: no bound
 
   template <class V>
   void visit(V&& v) {
@@ -31,6 +32,8 @@ struct CassiniParams {
     v(dma_read_latency, {"dma_read_latency", Dim::Time, "NIC DMA read of a payload above the inline size", 0, 1e-4});
     v(device_access_latency, {"device_access_latency", Dim::Time, "extra NIC latency to GPU memory", 0, 1e-4});
     v(inject_size, {"inject_size", Dim::Bytes, "inline (IDC) payload limit, CXIP_INJECT_SIZE", 0, 4096});
+    v(max_active_transfers, {"max_active_transfers", Dim::Count,
+                             "bulk transfers a port's DMA engine works on at once (0: no bound)", 0, 1e6});
   }
 };
 

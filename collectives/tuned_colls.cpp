@@ -1,0 +1,42 @@
+// Registration of the generators of tuned_colls.hpp (names: Open MPI's coll/tuned enum strings, mpich_* for MPICH's).
+#include "collectives/tuned_colls.hpp"
+
+namespace ompisim::coll {
+
+void register_tuned_collectives(CollRegistry& reg) {
+  const char* base = "ompi/mca/coll/base/";
+  auto src = [&](const char* file, const char* fn) { return std::string(base) + file + " " + fn + " (v4.1-v5.0)"; };
+  reg.add({"alltoall", "linear", "all P-1 irecvs then all P-1 isends at once, wait all",
+           src("coll_base_alltoall.c", "ompi_coll_base_alltoall_intra_basic_linear"), &alltoall_linear, false});
+  reg.add({"alltoall", "linear_sync", "linear_sync with coll_tuned_alltoall_max_requests = 0: every request at once",
+           src("coll_base_alltoall.c", "ompi_coll_base_alltoall_intra_linear_sync"), &alltoall_linear, false});
+  reg.add({"alltoall", "modified_bruck", "ceil(log2 P) sendrecvs with me+-2^k of the blocks whose index has bit k set",
+           src("coll_base_alltoall.c", "ompi_coll_base_alltoall_intra_bruck"), &alltoall_modified_bruck, false});
+  reg.add({"allgather", "recursive_doubling", "log2 P exchanges of 2^k blocks with me^2^k (bruck if P is not a power of 2)",
+           src("coll_base_allgather.c", "ompi_coll_base_allgather_intra_recursivedoubling"),
+           &allgather_recursive_doubling, false});
+  reg.add({"allgather", "bruck", "ceil(log2 P) rounds: send to me-2^k, receive from me+2^k, min(2^k, P-2^k) blocks",
+           src("coll_base_allgather.c", "ompi_coll_base_allgather_intra_bruck"), &allgather_bruck, false});
+  reg.add({"allgather", "neighbor", "neighbour exchange: P/2 rounds alternating between me+1 and me-1 (ring if P odd)",
+           src("coll_base_allgather.c", "ompi_coll_base_allgather_intra_neighborexchange"), &allgather_neighbor, false});
+  reg.add({"bcast", "knomial", "k-nomial tree (radix 4), one segment: receive from the parent, send to every child",
+           src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_knomial"), &bcast_knomial, false});
+  reg.add({"gather", "binomial", "binomial tree: receive each child's subtree in turn, send the lot to the parent",
+           src("coll_base_gather.c", "ompi_coll_base_gather_intra_binomial"), &gather_binomial, false});
+  reg.add({"scatter", "binomial", "binomial tree: receive the subtree's blocks, send each child its subtree in turn",
+           src("coll_base_scatter.c", "ompi_coll_base_scatter_intra_binomial"), &scatter_binomial, false});
+  reg.add({"scatter", "linear_nb", "the root posts all P-1 isends at once",
+           src("coll_base_scatter.c", "ompi_coll_base_scatter_intra_linear_nb"), &scatter_linear_nb, false});
+  reg.add({"alltoall", "mpich_scattered", "MPICH: batches of 32 (MPIR_CVAR_ALLTOALL_THROTTLE) irecvs and isends",
+           "MPICH src/mpi/coll/alltoall/alltoall_intra_scattered.c (3.3-4.x)", &alltoall_mpich_scattered, false});
+  reg.add({"alltoall", "mpich_pairwise", "MPICH: P-1 exchanges, partner me^i for P a power of 2, else me+-i",
+           "MPICH src/mpi/coll/alltoall/alltoall_intra_pairwise.c (3.3-4.x)", &alltoall_mpich_pairwise, false});
+  reg.add({"bcast", "mpich_scatter_rdb_allgather", "MPICH: binomial scatter of P chunks, recursive-doubling allgather",
+           "MPICH src/mpi/coll/bcast/bcast_intra_scatter_recursive_doubling_allgather.c (3.3-4.x)",
+           &bcast_mpich_scatter_rdb_allgather, false});
+  reg.add({"bcast", "mpich_scatter_ring_allgather", "MPICH: binomial scatter of P chunks, ring allgather",
+           "MPICH src/mpi/coll/bcast/bcast_intra_scatter_ring_allgather.c (3.3-4.x)",
+           &bcast_mpich_scatter_ring_allgather, false});
+}
+
+}  // namespace ompisim::coll

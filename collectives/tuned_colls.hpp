@@ -1,0 +1,25 @@
+// The algorithms coll/tuned's fixed decision (Open MPI v5.0.x) and MPICH's default selection choose for the five OSU
+// collectives at the sizes of the Slingshot paper, beyond the coll/base ones of data_colls.hpp and gather_scatter.hpp;
+// registered by register_tuned_collectives (collectives/registry.cpp). Each file names the function it mirrors.
+#pragma once
+#include "collectives/registry.hpp"
+
+namespace ompisim::coll {
+
+void register_tuned_collectives(CollRegistry& reg);
+
+Schedule alltoall_linear(int me, int nranks, const AlgoParams& params);
+Schedule alltoall_modified_bruck(int me, int nranks, const AlgoParams& params);
+Schedule allgather_recursive_doubling(int me, int nranks, const AlgoParams& params);
+Schedule allgather_bruck(int me, int nranks, const AlgoParams& params);
+Schedule allgather_neighbor(int me, int nranks, const AlgoParams& params);
+Schedule bcast_knomial(int me, int nranks, const AlgoParams& params);
+Schedule gather_binomial(int me, int nranks, const AlgoParams& params);
+Schedule scatter_binomial(int me, int nranks, const AlgoParams& params);
+Schedule scatter_linear_nb(int me, int nranks, const AlgoParams& params);
+Schedule alltoall_mpich_scattered(int me, int nranks, const AlgoParams& params);
+Schedule alltoall_mpich_pairwise(int me, int nranks, const AlgoParams& params);
+Schedule bcast_mpich_scatter_rdb_allgather(int me, int nranks, const AlgoParams& params);
+Schedule bcast_mpich_scatter_ring_allgather(int me, int nranks, const AlgoParams& params);
+
+}  // namespace ompisim::coll
