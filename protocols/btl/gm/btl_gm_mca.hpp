@@ -2,6 +2,7 @@
 // ompi/mca/btl/gm/btl_gm_component.c; built with GM RDMA PUT). No latency is registered (0).
 #pragma once
 #include "core/params.hpp"
+#include "protocols/btl/base/v11_caps.hpp"
 #include "protocols/btl/btl.hpp"
 
 namespace ompisim::btl::gm {
@@ -19,18 +20,8 @@ struct GmMca {
 
   // The capability record of this component's modules.
   btl::BtlCaps caps() const {
-    btl::BtlCaps c;
-    c.eager_limit = static_cast<std::uint64_t>(btl_gm_eager_limit.value);
-    c.rndv_eager_limit = c.eager_limit;
-    c.max_send_size = static_cast<std::uint64_t>(btl_gm_max_send_size.value);
-    c.min_rdma_pipeline_size = static_cast<std::uint64_t>(btl_gm_min_rdma_size.value);
-    c.rdma_pipeline_frag_size = static_cast<std::uint64_t>(btl_gm_max_rdma_size.value);
-    c.rdma_pipeline_send_length = c.eager_limit;
-    c.exclusivity = static_cast<std::uint32_t>(btl_gm_exclusivity.value);
-    c.latency = static_cast<std::uint32_t>(btl_gm_latency.value);
-    c.bandwidth = static_cast<std::uint32_t>(btl_gm_bandwidth.value);
-    c.flags = static_cast<std::uint32_t>(btl_gm_flags.value) | btl::flag::Send;
-    return c;
+    return btl::v11_caps(btl_gm_eager_limit, btl_gm_max_send_size, btl_gm_min_rdma_size, btl_gm_max_rdma_size, btl_gm_exclusivity,
+                         btl_gm_latency, btl_gm_bandwidth, btl_gm_flags);
   }
 
   template <class V>

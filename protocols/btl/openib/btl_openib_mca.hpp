@@ -4,6 +4,7 @@
 // registered the same defaults). Latency: 1.1 registers none (0), so every BTL of equal latency is in the eager array.
 #pragma once
 #include "core/params.hpp"
+#include "protocols/btl/base/v11_caps.hpp"
 #include "protocols/btl/btl.hpp"
 
 namespace ompisim::btl::openib {
@@ -21,18 +22,8 @@ struct OpenibMca {
 
   // The capability record of this component's modules.
   btl::BtlCaps caps() const {
-    btl::BtlCaps c;
-    c.eager_limit = static_cast<std::uint64_t>(btl_openib_eager_limit.value);
-    c.rndv_eager_limit = c.eager_limit;
-    c.max_send_size = static_cast<std::uint64_t>(btl_openib_max_send_size.value);
-    c.min_rdma_pipeline_size = static_cast<std::uint64_t>(btl_openib_min_rdma_size.value);
-    c.rdma_pipeline_frag_size = static_cast<std::uint64_t>(btl_openib_max_rdma_size.value);
-    c.rdma_pipeline_send_length = c.eager_limit;
-    c.exclusivity = static_cast<std::uint32_t>(btl_openib_exclusivity.value);
-    c.latency = static_cast<std::uint32_t>(btl_openib_latency.value);
-    c.bandwidth = static_cast<std::uint32_t>(btl_openib_bandwidth.value);
-    c.flags = static_cast<std::uint32_t>(btl_openib_flags.value) | btl::flag::Send;
-    return c;
+    return btl::v11_caps(btl_openib_eager_limit, btl_openib_max_send_size, btl_openib_min_rdma_size, btl_openib_max_rdma_size, btl_openib_exclusivity,
+                         btl_openib_latency, btl_openib_bandwidth, btl_openib_flags);
   }
 
   template <class V>

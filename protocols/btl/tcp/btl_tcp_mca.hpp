@@ -3,6 +3,7 @@
 // drops PUT from its flags so that ob1 sends fragments (the same bytes on the same socket).
 #pragma once
 #include "core/params.hpp"
+#include "protocols/btl/base/v11_caps.hpp"
 #include "protocols/btl/btl.hpp"
 
 namespace ompisim::btl::tcp {
@@ -20,18 +21,8 @@ struct TcpMca {
 
   // The capability record of this component's modules.
   btl::BtlCaps caps() const {
-    btl::BtlCaps c;
-    c.eager_limit = static_cast<std::uint64_t>(btl_tcp_eager_limit.value);
-    c.rndv_eager_limit = c.eager_limit;
-    c.max_send_size = static_cast<std::uint64_t>(btl_tcp_max_send_size.value);
-    c.min_rdma_pipeline_size = static_cast<std::uint64_t>(btl_tcp_min_rdma_size.value);
-    c.rdma_pipeline_frag_size = static_cast<std::uint64_t>(btl_tcp_max_rdma_size.value);
-    c.rdma_pipeline_send_length = c.eager_limit;
-    c.exclusivity = static_cast<std::uint32_t>(btl_tcp_exclusivity.value);
-    c.latency = static_cast<std::uint32_t>(btl_tcp_latency.value);
-    c.bandwidth = static_cast<std::uint32_t>(btl_tcp_bandwidth.value);
-    c.flags = static_cast<std::uint32_t>(btl_tcp_flags.value) | btl::flag::Send;
-    return c;
+    return btl::v11_caps(btl_tcp_eager_limit, btl_tcp_max_send_size, btl_tcp_min_rdma_size, btl_tcp_max_rdma_size, btl_tcp_exclusivity,
+                         btl_tcp_latency, btl_tcp_bandwidth, btl_tcp_flags);
   }
 
   template <class V>
