@@ -1,5 +1,7 @@
 #include "engine/des_engine.hpp"
 
+#include "core/trace.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -15,6 +17,7 @@ ResourceId DesEngine::add_resource(const std::string& name, double capacity) {
   if (sealed_) throw std::logic_error("DesEngine: add_resource '" + name + "' after seal");
   if (!(capacity > 0)) throw std::invalid_argument("DesEngine: resource '" + name + "' needs a capacity > 0");
   capacity_.push_back(capacity);
+  if (trace) trace->resource(static_cast<ResourceId>(capacity_.size() - 1), name);
   return static_cast<ResourceId>(capacity_.size() - 1);
 }
 
@@ -26,6 +29,7 @@ void DesEngine::flow(const std::vector<ResourceId>& path, double bytes, Callback
     c = std::min(c, capacity_[r]);
   }
   ++flows_started;
+  if (trace) done = traced_flow(*this, path, bytes, std::move(done));
   at(now_ + bytes / c, std::move(done));
 }
 

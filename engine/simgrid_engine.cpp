@@ -1,5 +1,6 @@
 #include "engine/simgrid_engine.hpp"
 
+#include "core/trace.hpp"
 #include "engine/event_queue.hpp"
 
 #include <limits>
@@ -207,6 +208,7 @@ ResourceId SimGridEngine::add_resource(const std::string& name, double capacity)
   impl_->names += name;
   impl_->name_end.push_back(static_cast<std::uint32_t>(impl_->names.size()));
   impl_->links.push_back(nullptr);
+  if (trace) trace->resource(static_cast<ResourceId>(impl_->capacity.size() - 1), name);
   return static_cast<ResourceId>(impl_->capacity.size() - 1);
 }
 
@@ -222,6 +224,7 @@ void SimGridEngine::flow(const std::vector<ResourceId>& path, double bytes, Call
   for (auto r : path)
     if (r >= impl_->capacity.size()) throw std::logic_error("SimGridEngine: flow over an undeclared resource");
   ++flows_started;
+  if (trace) done = traced_flow(*this, path, bytes, std::move(done));
   if (sg4::Engine::get_clock() < impl_->now) impl_->deferred.push_back({path, bytes, std::move(done)});
   else impl_->start(path, bytes, std::move(done));
 }

@@ -1,11 +1,14 @@
 #include "runner/run.hpp"
 
+#include "core/trace_file.hpp"
+#include "mpi/trace_stack.hpp"
 #include "runner/isolate.hpp"
 #include "runner/registries.hpp"
 #include "runner/report.hpp"
 #include "runner/stacks.hpp"
 
 #include <fmt/format.h>
+#include <iostream>
 
 namespace ompisim {
 
@@ -40,7 +43,7 @@ static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
   }
 }
 
-Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
+Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const TraceRequest* trace) {
   std::unique_ptr<Machine> m;
   try {
     // A scenario's machine is a name looked up in the machine directory; --machine-file is an explicit file.
@@ -80,7 +83,16 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   apply_sets(*m, mca, sets);
   if (!sets.empty()) m->rebuild_topology();  // links follow overridden link parameters
   Placement pl = make_placement(*m, ranks, s.ranks_per_node, s.nodes, s.file, s.mapping);
+  std::unique_ptr<TraceSink> sink;  // outlives the simulator and the World that report to it
+  if (trace) {
+    for (auto& [a, b] : trace->filter.ranks)
+      if (a >= ranks)
+        throw InputError("--trace-ranks", trace->ranks_text,
+                         fmt::format("rank {} is not in the job (scenario {} runs ranks 0..{})", a, s.id, ranks - 1));
+    sink = open_trace(trace->path, trace->filter);
+  }
   std::unique_ptr<Simulator> sim = engines().find(s.engine)->make();
+  sim->trace = sink.get();
   // A scenario's route policy applies to every network: each network's topology must know it.
   const topology::RoutePolicyInfo* routing = nullptr;
   if (!s.routing.empty())
@@ -93,18 +105,30 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
     if (e.file().empty()) throw InputError(s.file, e.key(), e.reason());
     throw;
   }
+  if (sink) stack = std::make_unique<TracingStack>(std::move(stack), *sim, *sink);
   Json points;
   // The fabric's resources, before seal(); each flow's path is built when the flow starts.
   w.declare_resources();
   sim->seal();
   points = s.driver->run(w, *stack, s.file);
   const StackStats st = stack->stats();
+  if (sink) {
+    sink->finish();
+    const auto& c = sink->counts;
+    std::cerr << fmt::format("ompisim: wrote trace {} ({} CPU spans, {} NIC engine spans, {} of {} flows, {} of {} "
+                             "messages, {} of {} AMOs)\n", trace->path, c.cpu, c.nic, c.flows, c.flows_seen,
+                             c.messages, c.messages_seen, c.amos, c.amos_seen);
+  }
   return result_json(RunRecord{s, ranks, sets, *m, *sim, w, pl, mca, spec, st, std::move(points)});
 }
 
-Json run_scenario(const Scenario& s, const Overrides& sets) {
+Json run_scenario(const Scenario& s, const Overrides& sets, const TraceRequest* trace) {
   // Input the driver derives from runs of its own (app_skeleton's fitted compute), each run in its own process.
   const bench::Rerun rerun = [&](const bench::Driver& d, const std::string& stack) {
+    if (trace)
+      throw InputError("--trace", trace->path, fmt::format("benchmark '{}' of scenario {} derives its input from runs of "
+                                                           "its own: not traced (trace a scenario that runs once)",
+                                                           s.benchmark, s.id));
     Scenario x = s;
     x.driver = d.clone();
     if (!stack.empty()) {
@@ -115,7 +139,12 @@ Json run_scenario(const Scenario& s, const Overrides& sets) {
   };
   if (auto derived = s.driver->run_derived(rerun)) return *derived;
   const std::size_t nvalues = std::max<std::size_t>(1, s.driver->axis_values().size());
-  if (s.ranks.size() == 1 && nvalues == 1) return run_one(s, s.ranks[0], sets);
+  if (s.ranks.size() == 1 && nvalues == 1) return run_one(s, s.ranks[0], sets, trace);
+  if (trace)
+    throw InputError("--trace", trace->path,
+                     fmt::format("scenario {} runs {} points, each in its own process: trace one of them (a scenario "
+                                 "with one rank count{})", s.id, s.ranks.size() * nvalues,
+                                 s.driver->axis_values().empty() ? "" : " and one " + s.driver->axis()));
   // Each rank count (and each value of the driver's axis: barrier radices) runs in its own process: one SimGrid
   // engine per process.
   SweepReport report(s);

@@ -23,7 +23,7 @@ void LogGPStack::wire(int rank, int dst, std::uint64_t bytes, Completion injecte
     double arrive = inject + w_.wire_time(w_.node_of(rank), w_.node_of(dst), b);
     if (injected) w_.sim().at(inject, std::move(injected));
     w_.sim().at(arrive, std::move(arrived));
-  });
+  }, "LogGP o (send)");
 }
 
 void LogGPStack::start_send(const mpi::P2P& p, Completion done) {
@@ -51,7 +51,7 @@ void LogGPStack::deliver(std::uint64_t rid, int dst, const Msg& m) {
   double b = static_cast<double>(m.bytes);
   lib_.matched(lib_.recv(rid), m.src, m.tag, m.bytes);
   if (!m.rndv) {
-    w_.cpu(dst, p_.o + b / p_.O_bandwidth, [this, rid] { lib_.complete_recv(rid); });
+    w_.cpu(dst, p_.o + b / p_.O_bandwidth, [this, rid] { lib_.complete_recv(rid); }, "LogGP o (receive)");
     return;
   }
   // Rendezvous: the receiver answers CTS, the sender sends the data.
@@ -59,7 +59,7 @@ void LogGPStack::deliver(std::uint64_t rid, int dst, const Msg& m) {
   std::uint64_t sid = m.sid, bytes = m.bytes;
   wire(dst, src, 0, nullptr, [this, src, dst, sid, bytes, rid, b] {
     wire(src, dst, bytes, [this, sid] { lib_.complete_send(sid); },
-         [this, dst, rid, b] { w_.cpu(dst, p_.o + b / p_.O_bandwidth, [this, rid] { lib_.complete_recv(rid); }); });
+         [this, dst, rid, b] { w_.cpu(dst, p_.o + b / p_.O_bandwidth, [this, rid] { lib_.complete_recv(rid); }, "LogGP o (receive)"); });
   });
 }
 
@@ -70,7 +70,7 @@ void LogGPStack::amo_add(int rank, int target, Completion local_done, Completion
     double l = w_.wire_time(w_.node_of(rank), w_.node_of(target), 8);
     w_.sim().after(l, std::move(at_target));
     w_.sim().after(2 * l, std::move(local_done));
-  });
+  }, "LogGP o (AMO)");
 }
 
 

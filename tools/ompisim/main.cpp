@@ -7,6 +7,7 @@
 #include "core/limits.hpp"
 #include "core/safe_name.hpp"
 #include "core/signals.hpp"
+#include "core/trace_file.hpp"
 #include "engine/version.hpp"
 #include "runner/registries.hpp"
 #include "runner/isolate.hpp"
@@ -145,6 +146,12 @@ int main(int argc, char** argv) {
   run->add_option("--machine-file", machine_file,
                   "machine file to use instead of looking up the scenario's machine name in models/*/machines/");
   run->add_option("--plot", plot_file, "also draw the run as an SVG (a file name, written into the --out folder)");
+  std::string trace_file, trace_ranks, trace_window;
+  run->add_option("--trace", trace_file,
+                  "write the protocol timeline: FILE.paje (Paje: ViTE, pj_dump) or FILE.json (Chrome trace events: "
+                  "Perfetto); CPU spans per rank, NIC engines, bulk flows, messages and AMOs");
+  run->add_option("--trace-ranks", trace_ranks, "trace only these ranks (and their nodes' NICs), e.g. 0-15,1024");
+  run->add_option("--trace-window", trace_window, "trace only this interval of simulated time, e.g. 10us:50us");
 
   auto* val = app.add_subcommand("validate", "run the scenarios with reference data and print the validation table");
   std::string paper;
@@ -207,10 +214,23 @@ int main(int argc, char** argv) {
         check_safe_name(plot_file, "--plot", "");  // a file name in the --out folder, not a path
         if (!plot_file.ends_with(".svg")) throw InputError("--plot", plot_file, "expected a file name ending in .svg");
       }
+      std::unique_ptr<TraceRequest> trace;
+      if (!trace_file.empty()) {
+        check_trace_path(trace_file);
+        trace = std::make_unique<TraceRequest>();
+        trace->path = trace_file;
+        trace->ranks_text = trace_ranks;
+        if (!trace_ranks.empty()) trace->filter.ranks = parse_rank_list(trace_ranks, "--trace-ranks");
+        if (!trace_window.empty())
+          std::tie(trace->filter.t0, trace->filter.t1) = parse_time_window(trace_window, "--trace-window");
+      } else if (!trace_ranks.empty() || !trace_window.empty()) {
+        throw InputError(trace_ranks.empty() ? "--trace-window" : "--trace-ranks",
+                         trace_ranks.empty() ? trace_window : trace_ranks, "selects what --trace writes: give --trace FILE");
+      }
       out = std::make_unique<OutputDir>(out_dir.empty() ? "results/" + s.id : out_dir);
       if (!plot_file.empty()) (void)out->file(plot_file);  // a safe name inside the output folder, checked now
       // The simulation runs in a child process: this one stays free of SimGrid and handles SIGINT / SIGTERM.
-      Json res = Json::parse(run_isolated([&] { return run_scenario(s, o).dump(); }));
+      Json res = Json::parse(run_isolated([&] { return run_scenario(s, o, trace.get()).dump(); }));
       std::string json_path = out->file(s.id + ".json"), csv_path = out->file(s.id + ".csv");
       publish_pair(json_path, res.dump(2) + "\n", csv_path, result_csv(res));
       std::vector<std::string> wrote{json_path, csv_path};

@@ -50,7 +50,7 @@ void CxiProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
   msgs_.emplace(id, Msg{rank, dst, tag, bytes, context, buf, p, send_seq_[pair_key(rank, dst)]++});
   ++n_[std::string("cxi_") + to_string(p)];
   if (w_.same_node(rank, dst)) ++n_["cxi_loopback"];
-  w_.cpu(rank, c_.host_overhead, [this, id] { launch(id); });
+  w_.cpu(rank, c_.host_overhead, [this, id] { launch(id); }, "fi_tsend (cxi)");
 }
 
 void CxiProvider::launch(std::uint64_t id) {
@@ -130,7 +130,7 @@ void CxiProvider::process(std::uint64_t id) {
     e->peer_context = id;
     ++n_["cxi_unexpected"];
     owner_->queue_tag(e);
-  });
+  }, "cxip unexpected header");
 }
 
 void CxiProvider::matched(std::uint64_t id, RxEntry* e, bool was_unexpected) {
@@ -144,7 +144,7 @@ void CxiProvider::matched(std::uint64_t id, RxEntry* e, bool was_unexpected) {
       pull(id, e, eb);
       return;
     }
-    w_.sim().after(dev_latency(e->buf), [this, id, e] { w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }); });
+    w_.sim().after(dev_latency(e->buf), [this, id, e] { w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }, "fi_cq_read (cxi, recv)"); });
     return;
   }
   // The payload waits in host memory (an overflow buffer, or a request buffer with software matching): the host
@@ -157,7 +157,7 @@ void CxiProvider::matched(std::uint64_t id, RxEntry* e, bool was_unexpected) {
         if (mm.in_oflow) oflow(mm.dst).release(eager_bytes(mm.proto, mm.bytes, c_.limits), mm.oflow_epoch);
         mm.in_oflow = false;
         if (mm.proto == SendProtocol::Rendezvous) {
-          w_.cpu(mm.dst, c_.host_overhead, [this, id, e, eb] { pull(id, e, eb); });
+          w_.cpu(mm.dst, c_.host_overhead, [this, id, e, eb] { pull(id, e, eb); }, "cxip rendezvous pull");
           return;
         }
         w_.sim().after(dev_latency(e->buf), [this, id, e] { recv_done(id, e); });
@@ -176,7 +176,7 @@ void CxiProvider::pull(std::uint64_t id, RxEntry* e, std::uint64_t already) {
   w_.bulk(a, b, static_cast<double>(rest), lat,
           [this, id, e] {
             send_done(id);
-            w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); });
+            w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }, "fi_cq_read (cxi, recv)");
           },
           true, m.src, m.dst);
 }
@@ -199,7 +199,7 @@ void CxiProvider::send_done(std::uint64_t id) {
       CqEntry ce{mm.src, mm.context, CqEntry::Send | CqEntry::Tagged, mm.bytes, mm.tag, mm.dst, peer_index_};
       finish(id, false);
       if (cq_.write) cq_.write(ce);
-    });
+    }, "fi_cq_read (cxi, send)");
   });
 }
 
@@ -226,7 +226,7 @@ void CxiProvider::drop(std::uint64_t id) {
     dropped_.erase(dst);
     for (auto rid : again) {
       ++n_["cxi_fc_resends"];
-      w_.cpu(msgs_.at(rid).src, c_.host_overhead, [this, rid] { launch(rid); });
+      w_.cpu(msgs_.at(rid).src, c_.host_overhead, [this, rid] { launch(rid); }, "cxip rendezvous launch");
     }
   });
 }
@@ -235,7 +235,7 @@ void CxiProvider::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer 
   if (!hardware_matching()) throw std::logic_error("cxi: trecv on a peer provider (receives go to the owner's queue)");
   w_.cpu(rank, c_.host_overhead, [this, rank, src, tag, bytes, buf, context] {
     nic_lists_.post_tag(rank, src, tag, bytes, buf, context);
-  });
+  }, "fi_trecv (cxi)");
 }
 
 int CxiProvider::start_tag(RxEntry* e) {
