@@ -15,6 +15,7 @@
 #include "runner/run.hpp"
 #include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
+#include "validation/compare.hpp"
 #include "validation/plot.hpp"
 #include "validation/validate.hpp"
 
@@ -177,6 +178,21 @@ int main(int argc, char** argv) {
   std::string rep_out = data_dir() + "/results";
   rep->add_option("--out", rep_out, "results directory");
 
+  auto* cmp = app.add_subcommand("compare", "compare two results (files or folders) metric by metric, or rerun the "
+                                            "committed scenarios of a results folder (--against) and report drift; "
+                                            "exit 1 beyond the tolerance");
+  std::string cmp_a, cmp_b, cmp_against, cmp_tol = "0", cmp_only;
+  bool cmp_diff_only = false, cmp_json = false;
+  std::vector<std::string> cmp_sets;
+  cmp->add_option("A", cmp_a, "result JSON file or folder of results");
+  cmp->add_option("B", cmp_b, "result JSON file or folder of results (paired with A by relative path)");
+  cmp->add_option("--against", cmp_against, "rerun the scenario of every result in this folder and compare");
+  cmp->add_option("--only", cmp_only, "with --against: only results whose relative path contains this text");
+  cmp->add_option("--set", cmp_sets, "with --against: override a machine or MCA parameter in every rerun (key=value)");
+  cmp->add_option("--tolerance", cmp_tol, "relative tolerance (0.02 or 2%); default 0: any difference");
+  cmp->add_flag("--diff-only", cmp_diff_only, "print only the values beyond the tolerance");
+  cmp->add_flag("--json", cmp_json, "print JSON");
+
   auto* lst = app.add_subcommand("list", "list machines, stacks, benchmarks, algorithms and scenarios");
   auto* desc = app.add_subcommand("describe", "print every parameter of a machine or of a component (e.g. btl/ugni) "
                                               "with unit, value and source, or the keys a benchmark's \"benchmark\" "
@@ -243,6 +259,26 @@ int main(int argc, char** argv) {
       else std::cout << result_table(res);
       std::cerr << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
       return 0;
+    }
+    if (*cmp) {
+      const double tol = validation::parse_tolerance(cmp_tol);
+      validation::Comparison c;
+      std::string name_a = cmp_a, name_b = cmp_b;
+      if (!cmp_against.empty()) {
+        if (!cmp_a.empty()) throw InputError("compare", cmp_a, "--against reruns the results it names: give no A or B");
+        c = validation::compare_against(cmp_against, tol, cmp_only, parse_sets(cmp_sets));
+        name_a = cmp_against + " (committed)";
+        name_b = "this build's rerun" + (cmp_sets.empty() ? std::string() : fmt::format(" with {}", fmt::join(cmp_sets, " ")));
+      } else {
+        if (cmp_a.empty() || cmp_b.empty()) throw InputError("compare", cmp_a, "give A and B, or --against DIR");
+        if (!cmp_only.empty() || !cmp_sets.empty())
+          throw InputError(cmp_only.empty() ? "--set" : "--only", cmp_only.empty() ? cmp_sets.front() : cmp_only,
+                           "applies to --against only");
+        c = validation::compare_paths(cmp_a, cmp_b, tol);
+      }
+      if (cmp_json) std::cout << validation::comparison_json(c).dump(2) << "\n";
+      else std::cout << validation::render_comparison(c, name_a, name_b, cmp_diff_only);
+      return c.ok() ? 0 : 1;
     }
     if (*lst) {
       std::cout << "machines:\n";
