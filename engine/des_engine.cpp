@@ -1,5 +1,6 @@
 #include "engine/des_engine.hpp"
 
+#include "core/progress.hpp"
 #include "core/trace.hpp"
 
 #include <algorithm>
@@ -38,6 +39,7 @@ void DesEngine::run() {
     auto [t, cb] = q_.pop();
     now_ = t;
     cb();
+    if ((++run_ & 0xFFFF) == 0 && progress::enabled()) progress::sim_tick(now_, run_);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "engine/simgrid_engine.hpp"
 
+#include "core/progress.hpp"
 #include "core/trace.hpp"
 #include "engine/event_queue.hpp"
 
@@ -75,6 +76,7 @@ struct SimGridEngine::Impl {
   // Model events live in our own queue; SimGrid sees one wake-up timer at a time (see pump()).
   EventQueue q;
   double now = 0;  // model time: SimGrid's clock, or ahead of it while no flow is in flight
+  std::uint64_t events_run = 0;  // model events run (progress)
   double armed = std::numeric_limits<double>::infinity();  // earliest wake-up set in SimGrid and not yet fired
   bool pumping = false;
   std::size_t in_flight = 0;
@@ -144,6 +146,7 @@ void SimGridEngine::Impl::pump() {
     }
     auto ev = q.pop();
     ev.second();
+    if ((++events_run & 0xFFFF) == 0 && progress::enabled()) progress::sim_tick(now, events_run);
   }
   pumping = false;
   if (!deferred.empty()) arm(now);

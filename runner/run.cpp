@@ -1,5 +1,6 @@
 #include "runner/run.hpp"
 
+#include "core/progress.hpp"
 #include "core/trace_file.hpp"
 #include "mpi/trace_stack.hpp"
 #include "runner/isolate.hpp"
@@ -148,8 +149,12 @@ Json run_scenario(const Scenario& s, const Overrides& sets, const TraceRequest* 
   // Each rank count (and each value of the driver's axis: barrier radices) runs in its own process: one SimGrid
   // engine per process.
   SweepReport report(s);
+  std::size_t point = 0;
   for (long long n : s.ranks)
     for (std::size_t k = 0; k < nvalues; ++k) {
+      progress::points(point++, s.ranks.size() * nvalues,
+                       fmt::format("{} ranks={}{}", s.id, n, s.driver->axis_values().empty() ? std::string()
+                                                                 : fmt::format(" {}={}", s.driver->axis(), s.driver->axis_values()[k].dump())));
       Scenario one_s = s;
       if (!s.driver->axis_values().empty()) {
         auto d = s.driver->clone();
@@ -158,6 +163,7 @@ Json run_scenario(const Scenario& s, const Overrides& sets, const TraceRequest* 
       }
       report.add(n, k, Json::parse(run_isolated([&] { return run_one(one_s, n, sets).dump(); })));
     }
+  progress::clear();
   return report.finish();
 }
 

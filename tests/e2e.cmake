@@ -25,3 +25,4 @@ add_test(NAME e2e.hetero_bad_input COMMAND bash ${E2E}/hetero_bad_input.sh $<TAR
 add_test(NAME e2e.validation_table_hetero COMMAND $<TARGET_FILE:ompisim> validate --paper heterogeneous)
 add_test(NAME e2e.trace COMMAND bash ${E2E}/trace.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.compare COMMAND bash ${E2E}/compare.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.progress COMMAND bash ${E2E}/progress.sh $<TARGET_FILE:ompisim>)

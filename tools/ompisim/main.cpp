@@ -6,6 +6,7 @@
 #include "core/atomic_write.hpp"
 #include "core/limits.hpp"
 #include "core/safe_name.hpp"
+#include "core/progress.hpp"
 #include "core/signals.hpp"
 #include "core/trace_file.hpp"
 #include "engine/version.hpp"
@@ -25,6 +26,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <map>
+#include <unistd.h>
 
 using namespace ompisim;
 
@@ -129,6 +131,8 @@ int main(int argc, char** argv) {
   });
   app.require_subcommand(1);
   app.fallthrough();
+  bool quiet = false;
+  app.add_flag("--quiet", quiet, "no progress line on stderr (shown only when stderr is a terminal)");
   std::string max_input = fmt::format("{}", limits::kDefaultMaxInputBytes);
   app.add_option("--max-input-size", max_input,
                  fmt::format("largest input file read, in bytes or with a unit (\"16 MiB\"); default {} (4 MiB)",
@@ -208,6 +212,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
 
+  progress::set_enabled(!quiet && isatty(STDERR_FILENO));
   std::unique_ptr<OutputDir> out;  // removed again when a run that created it fails before writing
   try {
     {
@@ -247,6 +252,7 @@ int main(int argc, char** argv) {
       if (!plot_file.empty()) (void)out->file(plot_file);  // a safe name inside the output folder, checked now
       // The simulation runs in a child process: this one stays free of SimGrid and handles SIGINT / SIGTERM.
       Json res = Json::parse(run_isolated([&] { return run_scenario(s, o, trace.get()).dump(); }));
+      progress::clear();
       std::string json_path = out->file(s.id + ".json"), csv_path = out->file(s.id + ".csv");
       publish_pair(json_path, res.dump(2) + "\n", csv_path, result_csv(res));
       std::vector<std::string> wrote{json_path, csv_path};
@@ -266,7 +272,7 @@ int main(int argc, char** argv) {
       std::string name_a = cmp_a, name_b = cmp_b;
       if (!cmp_against.empty()) {
         if (!cmp_a.empty()) throw InputError("compare", cmp_a, "--against reruns the results it names: give no A or B");
-        c = validation::compare_against(cmp_against, tol, cmp_only, parse_sets(cmp_sets));
+        c = validation::compare_against(cmp_against, tol, cmp_only, parse_sets(cmp_sets), progress::points);
         name_a = cmp_against + " (committed)";
         name_b = "this build's rerun" + (cmp_sets.empty() ? std::string() : fmt::format(" with {}", fmt::join(cmp_sets, " ")));
       } else {
@@ -388,7 +394,11 @@ int main(int argc, char** argv) {
       return validation::all_calibration_pass(v) ? 0 : 1;
     }
     if (*cal) return validation::calibrate(paper.empty() ? "gemini-xe-xk" : paper, cal_machine, cal_write);
-    if (*rep) return validation::reproduce(rep_out);
+    if (*rep) {
+      const int rc = validation::reproduce(rep_out);
+      progress::clear();
+      return rc;
+    }
   } catch (const Interrupted& e) {
     if (out) out->discard_if_unused();
     std::cerr << "ompisim: " << e.what() << ", stopped (finished results are kept)\n";
