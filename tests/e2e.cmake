@@ -26,3 +26,4 @@ add_test(NAME e2e.validation_table_hetero COMMAND $<TARGET_FILE:ompisim> validat
 add_test(NAME e2e.trace COMMAND bash ${E2E}/trace.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.compare COMMAND bash ${E2E}/compare.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.progress COMMAND bash ${E2E}/progress.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.schema COMMAND bash ${E2E}/schema.sh $<TARGET_FILE:ompisim>)

@@ -14,6 +14,7 @@
 #include "runner/isolate.hpp"
 #include "runner/report.hpp"
 #include "runner/run.hpp"
+#include "runner/schema.hpp"
 #include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
 #include "validation/compare.hpp"
@@ -197,6 +198,10 @@ int main(int argc, char** argv) {
   cmp->add_flag("--diff-only", cmp_diff_only, "print only the values beyond the tolerance");
   cmp->add_flag("--json", cmp_json, "print JSON");
 
+  auto* sch = app.add_subcommand("schema", "print the JSON Schema of a scenario file or of a result file");
+  std::string schema_kind;
+  sch->add_option("kind", schema_kind, "scenario | result")->required();
+
   auto* lst = app.add_subcommand("list", "list machines, stacks, benchmarks, algorithms and scenarios");
   auto* desc = app.add_subcommand("describe", "print every parameter of a machine or of a component (e.g. btl/ugni) "
                                               "with unit, value and source, or the keys a benchmark's \"benchmark\" "
@@ -285,6 +290,16 @@ int main(int argc, char** argv) {
       if (cmp_json) std::cout << validation::comparison_json(c).dump(2) << "\n";
       else std::cout << validation::render_comparison(c, name_a, name_b, cmp_diff_only);
       return c.ok() ? 0 : 1;
+    }
+    if (*sch) {
+      static const std::vector<std::pair<std::string, Json (*)()>> kinds = {{"scenario", scenario_schema},
+                                                                            {"result", result_schema}};
+      for (auto& [name, make] : kinds)
+        if (name == schema_kind) {
+          std::cout << make().dump(2) << "\n";
+          return 0;
+        }
+      throw InputError("schema", schema_kind, "unknown schema: expected scenario or result");
     }
     if (*lst) {
       std::cout << "machines:\n";
