@@ -1,5 +1,7 @@
 #include "protocols/ofi/cxi/cxi_provider.hpp"
 
+#include "core/trace.hpp"
+
 #include "core/errors.hpp"
 
 #include <algorithm>
@@ -99,7 +101,11 @@ void CxiProvider::process(std::uint64_t id) {
       return;
     }
     RxEntry* e = nullptr;
-    if (nic_lists_.get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0) {
+    const bool hit = nic_lists_.get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0;
+    if (TraceSink* tr = w_.sim().trace)  // the target NIC's list processing (instantaneous in this model)
+      tr->nic(w_.node_of(m.dst), "match engine", w_.sim().now(), w_.sim().now(),
+              hit ? "priority list match" : "overflow (unexpected)");
+    if (hit) {
       if (m.proto != SendProtocol::Rendezvous) send_done(id);
       matched(id, e, false);
       return;
