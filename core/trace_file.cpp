@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <sys/stat.h>
 #include <tuple>
+#include <unordered_map>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -263,15 +264,21 @@ public:
     for (auto [n, ctx, rank] : contexts_)
       std::fprintf(f, "6 0 c%d R %s \"%s\"\n", ctx, node(n).c_str(),
                    (ctx == rank ? fmt::format("rank {}", rank) : fmt::format("rank {} thread {}", rank, ctx)).c_str());
-    for (auto [n, e] : engines_)
-      std::fprintf(f, "6 0 %s E %s \"%s %s\"\n", engine(n, e).c_str(), node(n).c_str(), node_name(n).c_str(),
-                   engine_names_.name(e).c_str());
+    for (std::size_t i = 0; i < engines_.size(); ++i)
+      std::fprintf(f, "6 0 e%zu E %s \"%s %s\"\n", i, node(engines_[i].first).c_str(), node_name(engines_[i].first).c_str(),
+                   engine_names_.name(engines_[i].second).c_str());
+    static const char* kType[] = {"CPU", "ENG", "MSG", "AMO", "FLOW"};
     for (auto& e : ev_) {
-      std::fputs(fmt::format("{} {:.12f}", e.code, e.t).c_str(), f);
-      std::fputs(e.rest.c_str(), f);
-      std::fputc('\n', f);
+      const std::string c = container(e.type, e.a);
+      switch (e.code) {
+        case 12: std::fprintf(f, "12 %.12f %s %s %s\n", e.t, kType[e.type], c.c_str(), value(e.value).c_str()); break;
+        case 13: std::fprintf(f, "13 %.12f %s %s\n", e.t, kType[e.type], c.c_str()); break;
+        default:
+          std::fprintf(f, "%d %.12f %s 0 %s %s k%llu\n", e.code, e.t, kType[e.type], value(e.value).c_str(), c.c_str(),
+                       static_cast<unsigned long long>(e.key));
+      }
     }
-    for (auto [n, e] : engines_) std::fprintf(f, "7 %.12f E %s\n", end, engine(n, e).c_str());
+    for (std::size_t i = 0; i < engines_.size(); ++i) std::fprintf(f, "7 %.12f E e%zu\n", end, i);
     for (auto [n, ctx, rank] : contexts_) std::fprintf(f, "7 %.12f R c%d\n", end, ctx);
     for (auto n : nodes_) std::fprintf(f, "7 %.12f N %s\n", end, node(n).c_str());
     file_.commit();
@@ -281,62 +288,82 @@ protected:
   void write_cpu(int ctx, int rank, long long n, double start, double end, const char* what) override {
     contexts_.insert({n, ctx, rank});
     nodes_.insert(n);
-    span("CPU", fmt::format("c{}", ctx), start, end, what);
+    span(kCpu, ctx, start, end, what);
   }
   void write_nic(long long n, const char* eng, double start, double end, const char* what) override {
-    int e = engine_names_.id(eng);
-    engines_.insert({n, e});
+    const int e = engine_names_.id(eng);
+    auto [it, added] = engine_slot_.try_emplace({n, e}, static_cast<int>(engines_.size()));
+    if (added) engines_.emplace_back(n, e);
     nodes_.insert(n);
-    span("ENG", engine(n, e), start, end, what);
+    span(kEng, it->second, start, end, what);
   }
   void write_flow(long long src, long long dst, double start, double end, double bytes, const std::string& links) override {
     nodes_.insert(src), nodes_.insert(dst);
-    link("FLOW", node(src), node(dst), start, end, fmt::format("{:.0f} B over {}", bytes, links));
+    link(kFlow, static_cast<int>(src), static_cast<int>(dst), start, end, fmt::format("{:.0f} B over {}", bytes, links));
   }
   void write_message(int src, int dst, int tag, std::uint64_t bytes, double sent, double matched) override {
-    rank_link("MSG", src, dst, sent, matched, fmt::format("{} B tag {}", bytes, tag));
+    rank_link(kMsg, src, dst, sent, matched, fmt::format("{} B tag {}", bytes, tag));
   }
   void write_amo(int src, int dst, double start, double at_target) override {
-    rank_link("AMO", src, dst, start, at_target, "AMO");
+    rank_link(kAmo, src, dst, start, at_target, "AMO");
   }
 
 private:
+  enum : std::uint8_t { kCpu, kEng, kMsg, kAmo, kFlow };
+  // 32 bytes per event (a full trace holds two per span or link until finish()): strings are interned.
   struct Ev {
     double t;
-    int phase;   // order at equal times (see finish)
-    int code;    // Paje event number
-    std::string rest;
+    std::uint64_t key;     // a link's key
+    std::uint32_t value;   // interned state or link value
+    std::int32_t a;        // container: context (CPU, MSG, AMO), engine slot (ENG), node (FLOW; -1 fabric)
+    std::uint8_t phase;    // order at equal times (see finish)
+    std::uint8_t code;     // Paje event number
+    std::uint8_t type;
   };
   static std::string node(long long n) { return n < 0 ? std::string("fabric") : fmt::format("n{}", n); }
   static std::string node_name(long long n) { return n < 0 ? std::string("fabric") : fmt::format("node {}", n); }
-  static std::string engine(long long n, int e) { return fmt::format("e{}_{}", n < 0 ? 0 : n, e); }
-  static std::string quote(const std::string& s) {
-    std::string o = "\"";
-    for (char c : s) o += c == '"' ? '\'' : c;
-    return o + "\"";
+  static std::string container(std::uint8_t type, int a) {
+    if (type == kEng) return fmt::format("e{}", a);
+    if (type == kFlow) return node(a);
+    return fmt::format("c{}", a);
   }
-  void span(const char* type, const std::string& container, double start, double end, const char* what) {
-    ev_.push_back({start, 1, 12, fmt::format(" {} {} {}", type, container, quote(what))});
-    ev_.push_back({end, end > start ? 0 : 3, 13, fmt::format(" {} {}", type, container)});
+  std::uint32_t intern(const std::string& v) {
+    auto [it, added] = value_ids_.try_emplace(v, static_cast<std::uint32_t>(values_.size()));
+    if (added) {
+      std::string q = "\"";
+      for (char c : v) q += c == '"' ? '\'' : c;
+      values_.push_back(q + "\"");
+    }
+    return it->second;
   }
-  void rank_link(const char* type, int src, int dst, double t0, double t1, const std::string& value) {
+  const std::string& value(std::uint32_t id) const { return values_[id]; }
+  void span(std::uint8_t type, int container, double start, double end, const char* what) {
+    const std::uint32_t v = intern(what);
+    ev_.push_back({start, 0, v, container, 1, 12, type});
+    ev_.push_back({end, 0, v, container, static_cast<std::uint8_t>(end > start ? 0 : 3), 13, type});
+  }
+  void rank_link(std::uint8_t type, int src, int dst, double t0, double t1, const std::string& value) {
     long long ns = node_of(src), nd = node_of(dst);
     nodes_.insert(ns), nodes_.insert(nd);
     contexts_.insert({ns, src, src}), contexts_.insert({nd, dst, dst});
-    link(type, fmt::format("c{}", src), fmt::format("c{}", dst), t0, t1, value);
+    link(type, src, dst, t0, t1, value);
   }
-  void link(const char* type, const std::string& from, const std::string& to, double t0, double t1, const std::string& value) {
-    std::string key = fmt::format("k{}", ++key_);
-    ev_.push_back({t0, 1, 15, fmt::format(" {} 0 {} {} {}", type, quote(value), from, key)});
-    ev_.push_back({t1, 2, 16, fmt::format(" {} 0 {} {} {}", type, quote(value), to, key)});
+  void link(std::uint8_t type, int from, int to, double t0, double t1, const std::string& value) {
+    const std::uint32_t v = intern(value);
+    ++key_;
+    ev_.push_back({t0, key_, v, from, 1, 15, type});
+    ev_.push_back({t1, key_, v, to, 2, 16, type});
   }
   TempFile file_;
   std::vector<Ev> ev_;
   std::uint64_t key_ = 0;
   Interned engine_names_;
+  std::unordered_map<std::string, std::uint32_t> value_ids_;
+  std::vector<std::string> values_;
   std::set<long long> nodes_;
   std::set<std::tuple<long long, int, int>> contexts_;
-  std::set<std::pair<long long, int>> engines_;
+  std::map<std::pair<long long, int>, int> engine_slot_;
+  std::vector<std::pair<long long, int>> engines_;
 };
 
 }  // namespace
