@@ -15,6 +15,7 @@
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 #include "runner/schema.hpp"
+#include "runner/sweep.hpp"
 #include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
 #include "validation/compare.hpp"
@@ -26,6 +27,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <cstdlib>
 #include <map>
 #include <unistd.h>
 
@@ -198,6 +200,19 @@ int main(int argc, char** argv) {
   cmp->add_flag("--diff-only", cmp_diff_only, "print only the values beyond the tolerance");
   cmp->add_flag("--json", cmp_json, "print JSON");
 
+  auto* swp = app.add_subcommand("sweep", "run a grid of points (a base scenario and axes over its keys or parameters), "
+                                           "each once, resumable; --merge gathers one table");
+  std::string sweep_grid, sweep_out, sweep_shard;
+  int sweep_jobs = 1;
+  bool sweep_merge = false;
+  swp->add_option("grid", sweep_grid, "grid JSON: {\"base\": scenario, \"axes\": {key: [values]}, \"mode\": \"product\"|\"list\"}")
+      ->required();
+  swp->add_option("--out", sweep_out, "folder for points/<hash>.json and the merged table (default: sweeps/<grid name>)");
+  swp->add_option("-j,--jobs", sweep_jobs, "points run at once on this machine (worker processes)");
+  swp->add_option("--shard", sweep_shard, "run only shard I of N (I/N; default from SLURM_ARRAY_TASK_ID and "
+                                          "SLURM_ARRAY_TASK_COUNT when set)");
+  swp->add_flag("--merge", sweep_merge, "gather the points' results into sweep.csv and sweep.json (exit 1 if some are missing)");
+
   auto* sch = app.add_subcommand("schema", "print the JSON Schema of a scenario file or of a result file");
   std::string schema_kind;
   sch->add_option("kind", schema_kind, "scenario | result")->required();
@@ -290,6 +305,39 @@ int main(int argc, char** argv) {
       if (cmp_json) std::cout << validation::comparison_json(c).dump(2) << "\n";
       else std::cout << validation::render_comparison(c, name_a, name_b, cmp_diff_only);
       return c.ok() ? 0 : 1;
+    }
+    if (*swp) {
+      auto points = load_sweep(sweep_grid);
+      SweepOptions so;
+      OutputDir dir(sweep_out.empty() ? "sweeps/" + std::filesystem::path(sweep_grid).stem().string() : sweep_out);
+      so.out = dir.root();
+      if (sweep_jobs < 1 || sweep_jobs > 1024) throw InputError("--jobs", std::to_string(sweep_jobs), "expected 1 to 1024");
+      so.jobs = sweep_jobs;
+      if (!sweep_shard.empty()) {
+        std::tie(so.shard, so.shard_count) = parse_shard(sweep_shard, "--shard");
+      } else if (const char* id = std::getenv("SLURM_ARRAY_TASK_ID")) {
+        const char* count = std::getenv("SLURM_ARRAY_TASK_COUNT");
+        const char* min = std::getenv("SLURM_ARRAY_TASK_MIN");
+        if (!count) throw InputError("SLURM_ARRAY_TASK_ID", id, "set without SLURM_ARRAY_TASK_COUNT");
+        const std::string base = min ? min : "0";
+        long long i = -1;
+        try {
+          i = std::stoll(id) - std::stoll(base);
+        } catch (const std::exception&) {
+        }
+        std::tie(so.shard, so.shard_count) = parse_shard(fmt::format("{}/{}", i < 0 ? std::string(id) : std::to_string(i), count),
+                                                         "SLURM_ARRAY_TASK_ID");
+      }
+      if (sweep_merge) {
+        long long rows = merge_sweep(so.out, points);
+        std::cerr << fmt::format("ompisim: sweep: wrote {}/sweep.csv and sweep.json ({} rows{})\n", so.out,
+                                 rows < 0 ? 0 : rows, rows < 0 ? fmt::format(", {} points missing", -rows) : "");
+        return rows < 0 ? 1 : 0;
+      }
+      SweepRun r = run_sweep(sweep_grid, points, so);
+      std::cerr << fmt::format("ompisim: sweep: {} points, shard {}/{} has {}: {} ran, {} already done; results in "
+                               "{}/points\n", r.total, so.shard, so.shard_count, r.mine, r.ran, r.skipped, so.out);
+      return 0;
     }
     if (*sch) {
       static const std::vector<std::pair<std::string, Json (*)()>> kinds = {{"scenario", scenario_schema},
