@@ -31,6 +31,7 @@ const std::vector<ScenarioKey>& scenario_keys() {
       {"nodes", R"({"type": "array", "items": {"type": "integer", "minimum": 0}})", "machine node ids to use, in order"},
       {"map_by", R"({"type": "string"})", "mpirun --map-by (core, socket, numa, node, ...)"},
       {"bind_to", R"({"type": "string"})", "mpirun --bind-to (core, socket, numa, none)"},
+      {"rank_by", R"({"type": "string"})", "mpirun --rank-by (slot, core, numa, socket, node)"},
       {"cpu_list", R"({"type": "array", "items": {"type": "integer", "minimum": 0}})", "cores of each node's local ranks"},
       {"gpu_list", R"({"type": "array", "items": {"type": "integer", "minimum": 0}})", "GPU of each node's local ranks"},
       {"routing", R"({"type": "string"})", "route policy of the run (minimal, valiant, ugal, ...)"},
@@ -82,7 +83,7 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
       r.fail("ranks_per_node", fmt::format("{} ranks per node with {} ranks: the job fills less than one node "
                                            "(ranks_per_node must not exceed ranks)", s.ranks_per_node, n));
   s.routing = r.opt_str("routing").value_or("");
-  for (const char* k : {"map_by", "bind_to", "cpu_list", "gpu_list"})
+  for (const char* k : {"map_by", "bind_to", "rank_by", "cpu_list", "gpu_list"})
     if (r.has(k)) s.mapping[k] = r.raw(k);
   if (r.has("nodes")) {
     s.nodes = r.int_list("nodes", 0, 1000000000);
