@@ -120,6 +120,11 @@ CheckResult run_schedules(const std::vector<Schedule>& scheds) {
               break;
             case OpKind::Recv: ++res.recvs; break;
             case OpKind::WaitCounter: ++res.waits; break;
+            case OpKind::Reduce:  // local arithmetic: completes at once (zero time here)
+              ++res.reduces;
+              s.done[i] = 1;
+              --s.pending;
+              break;
           }
         }
       }

@@ -30,7 +30,7 @@ struct CheckResult {
 
   bool completed = false;           // every rank finished, no message left unreceived, no error
   std::vector<int> releases;        // per rank: how many times it finished its schedule (must be exactly 1)
-  std::uint64_t sends = 0, recvs = 0, amos = 0, waits = 0;  // operations posted (all ranks)
+  std::uint64_t sends = 0, recvs = 0, amos = 0, waits = 0, reduces = 0;  // operations posted (all ranks)
   std::uint64_t unmatched_sends = 0;  // messages never received
   std::uint64_t unmatched_recvs = 0;  // receives still pending in blocked ranks' current rounds
   std::string error;                  // empty when completed; else what went wrong (first blocked ranks, bad peers)
