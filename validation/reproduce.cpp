@@ -12,6 +12,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <fmt/format.h>
 #include <iostream>
 #include <map>
@@ -187,6 +189,11 @@ int reproduce(const std::string& out_dir) {
                    "). Calibration points are fitted and must lie within their tolerance (exit status 1 otherwise); "
                    "predictions are never fitted and are reported with their error; held-out values have no "
                    "reference.\n\n" + render_table(v);
+  // Hand-written notes (model changes, explanations of oddities), kept beside the reference data.
+  if (fs::path notes = fs::path(data_dir()) / "validation" / "notes.md"; fs::exists(notes)) {
+    std::ifstream in(notes);
+    md += "\n" + std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   write_atomic(out.file("validation.md"), md);
   write_atomic(out.file("validation.json"), v.dump(2) + "\n");
   std::cout << md;

@@ -1,7 +1,10 @@
-// LogGOPS reference machine (Hoefler et al., LogGOPSim, HPDC 2010): a flat network with no topology. Messages up to S
-// bytes are eager (o + (s-1)O at each side, L + (s-1)G on the wire, g between injections); larger ones use a
-// rendezvous (a request-to-send and clear-to-send round before the data). Used to check benchmark drivers and
-// collective schedules against closed forms and against other simulators configured the same way.
+// LogGOPS reference machine (Hoefler, Schneider, Lumsdaine, LogGOPSim, HPDC 2010; LogGP: Alexandrov et al., SPAA
+// 1995): a flat network with no topology. Messages up to S bytes are eager: the sender's CPU pays o + (s-1)O, its NIC
+// g + (s-1)G before the next injection, the first byte is on the wire L (the last L + (s-1)G, the LogGP convention: the
+// first byte's cost is in o and L), and the receiver's CPU pays o + max((s-1)O, (s-1)G) from the first byte (as
+// LogGOPSim.cpp charges OP_SEND and OP_MSG). Larger ones use a rendezvous (a request-to-send and clear-to-send round
+// before the data). Used to check benchmark drivers and collective schedules against closed forms and against other
+// simulators configured the same way.
 #pragma once
 #include "core/params.hpp"
 

@@ -14,16 +14,25 @@ StackStats LogGPStack::stats() const {
   return s;
 }
 
+double LogGPStack::recv_overhead(double bytes) const {
+  const double extra = std::max(0.0, bytes - 1);
+  return p_.o + std::max(extra / p_.O_bandwidth, extra / p_.G_bandwidth);
+}
+
 void LogGPStack::wire(int rank, int dst, std::uint64_t bytes, Completion injected, Completion arrived) {
-  double b = static_cast<double>(bytes);
-  w_.cpu(rank, p_.o + b / p_.O_bandwidth, [this, rank, dst, b, injected = std::move(injected), arrived = std::move(arrived)]() mutable {
-    double& next = next_inject_[rank];
-    double inject = std::max(w_.sim().now(), next);
-    next = inject + std::max<double>(p_.g, b / p_.G_bandwidth);
-    double arrive = inject + w_.wire_time(w_.node_of(rank), w_.node_of(dst), b);
-    if (injected) w_.sim().at(inject, std::move(injected));
-    w_.sim().at(arrive, std::move(arrived));
-  });
+  // LogGOPSim (Hoefler et al. 2010, LogGOPSim.cpp, OP_SEND): the send starts when both the CPU (o) and the NIC's gap
+  // are free; the CPU is then busy o + (s-1)O, the first byte leaves after o, the NIC is busy g + (s-1)G, and the
+  // first byte arrives L after it left.
+  const double b = static_cast<double>(bytes), extra = std::max(0.0, b - 1);
+  const double now = w_.sim().now();
+  double& next = next_inject_[rank];
+  const double start = std::max({now, w_.cpu_free_at(rank), next});
+  const double inject = start + p_.o;
+  next = start + p_.g + extra / p_.G_bandwidth;
+  // The CPU is held from now (or when it frees) to the end of o + (s-1)O, including any wait for the gap.
+  w_.cpu(rank, inject + extra / p_.O_bandwidth - std::max(now, w_.cpu_free_at(rank)), [] {});
+  if (injected) w_.sim().at(inject, std::move(injected));
+  w_.sim().at(inject + w_.wire_time(w_.node_of(rank), w_.node_of(dst), 1), std::move(arrived));
 }
 
 void LogGPStack::start_send(const mpi::P2P& p, Completion done) {
@@ -36,8 +45,14 @@ void LogGPStack::start_send(const mpi::P2P& p, Completion done) {
   Msg m{rank, p.tag, bytes, sid, rndv};
   wire(rank, dst, rndv ? 0 : bytes, rndv ? Completion() : Completion([this, sid] { lib_.complete_send(sid); }),
        [this, dst, ctx, seq, m] {
-         auto out = lib_.arrive(dst, ctx, seq, m);
-         for (auto& x : out) deliver(x.recv.rid, dst, x.msg);
+         auto match = [this, dst, ctx, seq, m] {
+           auto out = lib_.arrive(dst, ctx, seq, m);
+           for (auto& x : out) deliver(x.recv.rid, dst, x.msg);
+         };
+         // An eager message costs the receiver o + max((s-1)O, (s-1)G) from its first byte (LogGOPSim, OP_MSG),
+         // matched or not; a request-to-send costs it nothing until it answers.
+         if (m.rndv) match();
+         else w_.cpu(dst, recv_overhead(static_cast<double>(m.bytes)), std::move(match));
        });
 }
 
@@ -51,7 +66,8 @@ void LogGPStack::deliver(std::uint64_t rid, int dst, const Msg& m) {
   double b = static_cast<double>(m.bytes);
   lib_.matched(lib_.recv(rid), m.src, m.tag, m.bytes);
   if (!m.rndv) {
-    w_.cpu(dst, p_.o + b / p_.O_bandwidth, [this, rid] { lib_.complete_recv(rid); });
+    // The receiver's CPU has absorbed the message on arrival (see start_send): the receive completes when it is free.
+    w_.cpu(dst, 0, [this, rid] { lib_.complete_recv(rid); });
     return;
   }
   // Rendezvous: the receiver answers CTS, the sender sends the data.
@@ -59,7 +75,7 @@ void LogGPStack::deliver(std::uint64_t rid, int dst, const Msg& m) {
   std::uint64_t sid = m.sid, bytes = m.bytes;
   wire(dst, src, 0, nullptr, [this, src, dst, sid, bytes, rid, b] {
     wire(src, dst, bytes, [this, sid] { lib_.complete_send(sid); },
-         [this, dst, rid, b] { w_.cpu(dst, p_.o + b / p_.O_bandwidth, [this, rid] { lib_.complete_recv(rid); }); });
+         [this, dst, rid, b] { w_.cpu(dst, recv_overhead(b), [this, rid] { lib_.complete_recv(rid); }); });
   });
 }
 

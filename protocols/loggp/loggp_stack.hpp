@@ -1,6 +1,9 @@
-// The `loggp` stack on the `loggp` reference machine: LogGOPS semantics (Hoefler et al., HPDC 2010). A send costs
-// o + s*O on the sender CPU, injections are spaced by max(g, s*G), the message needs L + (s-1)G on the wire, and the
-// receive costs o + s*O. Messages above S use a rendezvous (RTS, CTS, then the data). Matching follows MPI order.
+// The `loggp` stack on the `loggp` reference machine: LogGOPS semantics as LogGOPSim implements them (Hoefler,
+// Schneider, Lumsdaine, HPDC 2010; LogGOPSim.cpp OP_SEND / OP_MSG). A send of s bytes starts when the rank's CPU and
+// its gap are free, holds the CPU for o + (s-1)O and the NIC for g + (s-1)G; its first byte leaves after o and arrives
+// L later (the LogGP wire term L + (s-1)G of Alexandrov et al. 1995 for the last byte). The receiver's CPU pays
+// o + max((s-1)O, (s-1)G) from the first byte. Uncontended one-way time: 2o + L + max((s-1)O, (s-1)G).
+// Messages above S use a rendezvous (RTS, CTS, then the data). Matching follows MPI order.
 // Its closed forms (e.g. a dissemination barrier in ceil(log2 P)(2o + L)) check the drivers and the schedules.
 #pragma once
 #include "models/loggp/nic.hpp"
@@ -30,6 +33,9 @@ private:
   // Injects a message of `bytes` from rank (after its CPU work) and runs `arrived` at the destination.
   void wire(int rank, int dst, std::uint64_t bytes, Completion injected, Completion arrived);
   void deliver(std::uint64_t rid, int dst, const Msg& m);
+  // The receiver's CPU time for a message of `bytes`: o + max((s-1)O, (s-1)G) (LogGOPSim charges the per-byte receive
+  // overhead and the per-byte gap overlapped, from the first byte's arrival).
+  double recv_overhead(double bytes) const;
 
   World& w_;
   const LogGPParams& p_;
