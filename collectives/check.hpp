@@ -9,6 +9,7 @@
 //     mismatch between the matched Send and the Recv is an error.
 //   - Amo(peer): increments peer's counter when the round starts and completes.
 //   - WaitCounter(v): completes when this rank's own counter is >= v.
+//   - Reduce(bytes): local arithmetic, completes at once (no peer).
 // Ranks are progressed until nothing can progress. Every round start and every rank exit is an *event* numbered by
 // a global step counter (strictly increasing), so a causal order can be asserted: e.g. for a fan-in/fan-out tree,
 // every rank's finish_step must be greater than the step at which rank 0 started its fan-out (last) round.
