@@ -246,9 +246,11 @@ Json validate(const std::string& paper, const Overrides& sets, const std::map<st
     Json doc = load_json_file(f);
     Runner run(sets, false, done);
     for (auto& p : eval_points(run, doc, false)) points.push_back(p);
-    for (auto& h : doc.value("held_out", Json::array()))
+    for (auto& h : doc.value("held_out", Json::array())) {
       held.push_back({{"id", h.at("id")}, {"figure", h.value("figure", "")}, {"simulated", value_of(run, h)},
                       {"metric", h.at("metric")}, {"role", "prediction"}, {"reference", nullptr}, {"scenario", h.at("scenario")}});
+      if (h.contains("model_change")) held.back()["model_change"] = h["model_change"];
+    }
     for (auto& c : doc.value("claims", Json::array())) {
       std::string detail;
       bool holds = eval_check(run, c.at("check"), detail, f);
@@ -279,6 +281,20 @@ std::string render_table(const Json& v) {
   for (auto& p : v.at("held_out"))
     out += fmt::format("| {} | {} | held out | {} | {:.4g} |\n", p["id"].get<std::string>(), p["figure"].get<std::string>(),
                        p["metric"].get<std::string>(), p["simulated"].get<double>());
+  // Values a model change moved (the reference file's "model_change": which change, the value before, the mechanism).
+  std::string moved;
+  for (const char* section : {"points", "held_out"})
+    for (auto& p : v.at(section)) {
+      if (!p.contains("model_change")) continue;
+      const Json& c = p["model_change"];
+      double before = c.at("before").get<double>(), now = p["simulated"].get<double>();
+      moved += fmt::format("| {} | {} | {:.4g} | {:.4g} | {:+.1f} | {} |\n", p["id"].get<std::string>(),
+                           c.at("change").get<std::string>(), before, now, 100.0 * (now - before) / before,
+                           c.at("mechanism").get<std::string>());
+    }
+  if (!moved.empty())
+    out += "\nValues a model change moved (before: the committed value just before that change):\n\n"
+           "| id | change | before | now | change % | mechanism |\n|---|---|---|---|---|---|\n" + moved;
   out += "\nClaims:\n\n| id | holds | detail |\n|---|---|---|\n";
   for (auto& c : v.at("claims"))
     out += fmt::format("| {} | {} | {} |\n", c["id"].get<std::string>(), c["holds"].get<bool>() ? "yes" : "**no**",
