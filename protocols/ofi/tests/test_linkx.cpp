@@ -302,7 +302,7 @@ TEST_CASE("ofi/cxi: hardware vs software tag matching of the provider alone", "[
     CHECK(r->recvs == 3);
     CHECK(r->sends == 3);
     CHECK(r->contexts == std::set<std::uint64_t>{10, 11, 12});
-    CHECK(r->c["cxi_rdzv_gets"] == 1);
+    CHECK(r->c.at("cxi_rdzv_gets") == 1);
   }
   CHECK(hw.c["cxi_host_matched"] == 0);
   CHECK(sw.c["cxi_host_matched"] == 3);
