@@ -19,6 +19,7 @@ void register_drivers(DriverRegistry& reg) {
   register_app_driver(reg);
   register_layers_driver(reg);
   register_storm_driver(reg);
+  register_imb_drivers(reg);
 }
 
 const DriverRegistry& driver_registry() {

@@ -23,4 +23,5 @@ add_test(NAME e2e.bad_machine COMMAND bash ${E2E}/bad_machine.sh $<TARGET_FILE:o
 add_test(NAME e2e.rank_by COMMAND bash ${E2E}/rank_by.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.slingshot_bad_input COMMAND bash ${E2E}/slingshot_bad_input.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.hetero_bad_input COMMAND bash ${E2E}/hetero_bad_input.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.hetero_set COMMAND bash ${E2E}/hetero_set.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.validation_table_hetero COMMAND $<TARGET_FILE:ompisim> validate --paper heterogeneous)
