@@ -19,6 +19,7 @@ const std::map<std::string, Json>& minimal_blocks() {
       {"pingpong_layers", Json::object()},
       {"osu_alltoall", Json::object()}, {"osu_bcast", Json::object()}, {"osu_allgather", Json::object()},
       {"osu_gather", Json::object()},   {"osu_scatter", Json::object()},   {"osu_allreduce", Json::object()},
+      {"imb_reduce", Json::object()},
   };
   return m;
 }
