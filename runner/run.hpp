@@ -20,5 +20,8 @@ struct TraceRequest {
 Json run_scenario(const Scenario& s, const Overrides& sets, const TraceRequest* trace = nullptr);
 // Runs one rank count in this process (one SimGrid engine per process).
 Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const TraceRequest* trace = nullptr);
+// Everything a run decides from its input before simulating, for every rank count (machine, stack, MCA keys, --set
+// parameters, placement, route policy): the InputErrors run_one would raise, without running.
+void check_run_input(const Scenario& s, const Overrides& sets);
 
 }  // namespace ompisim

@@ -1,4 +1,4 @@
-// ompisim: the command-line tool. Subcommands: run, validate, calibrate, reproduce, list, describe.
+// ompisim: the command-line tool. Subcommands: run, sweep, validate, calibrate, reproduce, list, describe.
 // Exit status (kExitHelp below): 0 success; 1 validation failure (a calibration point outside its tolerance); 2 bad
 // input (anything decidable from the input, before simulating); 3 internal error; 130 / 143 interrupted.
 #include "benchmarks/benchmarks.hpp"
@@ -20,6 +20,7 @@
 #include "runner/stacks.hpp"
 #include "validation/compare.hpp"
 #include "validation/plot.hpp"
+#include "validation/sweep_plot.hpp"
 #include "validation/validate.hpp"
 
 #include <CLI/CLI.hpp>
@@ -161,6 +162,22 @@ int main(int argc, char** argv) {
   run->add_option("--trace-ranks", trace_ranks, "trace only these ranks (and their nodes' NICs), e.g. 0-15,1024");
   run->add_option("--trace-window", trace_window, "trace only this interval of simulated time, e.g. 10us:50us");
 
+  auto* swp = app.add_subcommand("sweep", "run a parameter sweep: a base scenario and axes over scenario keys, benchmark "
+                                          "keys, MCA and machine parameters; each point once, resumable; --merge "
+                                          "gathers the table (runner/sweep.hpp describes the grid file)");
+  std::string grid_file, swp_out, shard_spec;
+  int swp_jobs = 1;
+  bool swp_merge = false, swp_quiet = false;
+  swp->add_option("grid", grid_file, "grid JSON file")->required();
+  swp->add_option("-j,--jobs", swp_jobs, "points run at once on this machine (each in its own process)")
+      ->check(CLI::Range(1, 256));
+  swp->add_option("--shard", shard_spec,
+                  "run only shard I of N (I/N, 0-based: point k belongs to shard k % N); default: a Slurm array task's "
+                  "(SLURM_ARRAY_TASK_ID / _COUNT), or an MPI launcher rank's (mpirun, srun), else every point");
+  swp->add_option("--out", swp_out, "the sweep's folder (default: results/sweep-<grid file name>)");
+  swp->add_flag("--merge", swp_merge, "only gather the finished points into sweep.json, sweep.csv and sweep_<axis>.svg");
+  swp->add_flag("--quiet", swp_quiet, "no progress line on stderr (there is none when stderr is not a terminal)");
+
   auto* val = app.add_subcommand("validate", "run the scenarios with reference data and print the validation table");
   std::string paper;
   bool val_json = false;
@@ -199,19 +216,6 @@ int main(int argc, char** argv) {
   cmp->add_option("--tolerance", cmp_tol, "relative tolerance (0.02 or 2%); default 0: any difference");
   cmp->add_flag("--diff-only", cmp_diff_only, "print only the values beyond the tolerance");
   cmp->add_flag("--json", cmp_json, "print JSON");
-
-  auto* swp = app.add_subcommand("sweep", "run a grid of points (a base scenario and axes over its keys or parameters), "
-                                           "each once, resumable; --merge gathers one table");
-  std::string sweep_grid, sweep_out, sweep_shard;
-  int sweep_jobs = 1;
-  bool sweep_merge = false;
-  swp->add_option("grid", sweep_grid, "grid JSON: {\"base\": scenario, \"axes\": {key: [values]}, \"mode\": \"product\"|\"list\"}")
-      ->required();
-  swp->add_option("--out", sweep_out, "folder for points/<hash>.json and the merged table (default: sweeps/<grid name>)");
-  swp->add_option("-j,--jobs", sweep_jobs, "points run at once on this machine (worker processes)");
-  swp->add_option("--shard", sweep_shard, "run only shard I of N (I/N; default from SLURM_ARRAY_TASK_ID and "
-                                          "SLURM_ARRAY_TASK_COUNT when set)");
-  swp->add_flag("--merge", sweep_merge, "gather the points' results into sweep.csv and sweep.json (exit 1 if some are missing)");
 
   auto* sch = app.add_subcommand("schema", "print the JSON Schema of a scenario file or of a result file");
   std::string schema_kind;
@@ -306,39 +310,6 @@ int main(int argc, char** argv) {
       else std::cout << validation::render_comparison(c, name_a, name_b, cmp_diff_only);
       return c.ok() ? 0 : 1;
     }
-    if (*swp) {
-      auto points = load_sweep(sweep_grid);
-      SweepOptions so;
-      OutputDir dir(sweep_out.empty() ? "sweeps/" + std::filesystem::path(sweep_grid).stem().string() : sweep_out);
-      so.out = dir.root();
-      if (sweep_jobs < 1 || sweep_jobs > 1024) throw InputError("--jobs", std::to_string(sweep_jobs), "expected 1 to 1024");
-      so.jobs = sweep_jobs;
-      if (!sweep_shard.empty()) {
-        std::tie(so.shard, so.shard_count) = parse_shard(sweep_shard, "--shard");
-      } else if (const char* id = std::getenv("SLURM_ARRAY_TASK_ID")) {
-        const char* count = std::getenv("SLURM_ARRAY_TASK_COUNT");
-        const char* min = std::getenv("SLURM_ARRAY_TASK_MIN");
-        if (!count) throw InputError("SLURM_ARRAY_TASK_ID", id, "set without SLURM_ARRAY_TASK_COUNT");
-        const std::string base = min ? min : "0";
-        long long i = -1;
-        try {
-          i = std::stoll(id) - std::stoll(base);
-        } catch (const std::exception&) {
-        }
-        std::tie(so.shard, so.shard_count) = parse_shard(fmt::format("{}/{}", i < 0 ? std::string(id) : std::to_string(i), count),
-                                                         "SLURM_ARRAY_TASK_ID");
-      }
-      if (sweep_merge) {
-        long long rows = merge_sweep(so.out, points);
-        std::cerr << fmt::format("ompisim: sweep: wrote {}/sweep.csv and sweep.json ({} rows{})\n", so.out,
-                                 rows < 0 ? 0 : rows, rows < 0 ? fmt::format(", {} points missing", -rows) : "");
-        return rows < 0 ? 1 : 0;
-      }
-      SweepRun r = run_sweep(sweep_grid, points, so);
-      std::cerr << fmt::format("ompisim: sweep: {} points, shard {}/{} has {}: {} ran, {} already done; results in "
-                               "{}/points\n", r.total, so.shard, so.shard_count, r.mine, r.ran, r.skipped, so.out);
-      return 0;
-    }
     if (*sch) {
       static const std::vector<std::pair<std::string, Json (*)()>> kinds = {{"scenario", scenario_schema},
                                                                             {"result", result_schema}};
@@ -348,6 +319,44 @@ int main(int argc, char** argv) {
           return 0;
         }
       throw InputError("schema", schema_kind, "unknown schema: expected scenario or result");
+    }
+    if (*swp) {
+      SweepGrid g = load_sweep_grid(grid_file);
+      std::string stem = std::filesystem::path(grid_file).stem().string();
+      if (swp_out.empty()) check_safe_name(stem, grid_file, "(file name)");
+      out = std::make_unique<OutputDir>(swp_out.empty() ? "results/sweep-" + stem : swp_out);
+      const std::string dir = out->root();
+      bool merge = swp_merge;
+      if (!swp_merge) {
+        SweepOptions o;
+        o.out_dir = dir;
+        o.jobs = swp_jobs;
+        o.shard = sweep_shard(shard_spec);
+        o.progress = !swp_quiet && isatty(2);
+        int ran = run_sweep(g, o);
+        std::cerr << fmt::format("ompisim sweep: {} points, {} run now{}, {} done in {}\n", g.points.size(), ran,
+                                 o.shard.count > 1 ? fmt::format(" (shard {}/{} from {})", o.shard.index, o.shard.count,
+                                                                 o.shard.from)
+                                                   : "",
+                                 sweep_points_done(g, dir), dir);
+        // One shard per process under an MPI launcher: rank 0 waits for the others' points, then merges. A Slurm array
+        // or an explicit --shard leaves the merge to `sweep --merge`.
+        bool launcher = o.shard.from != "" && o.shard.from != "--shard" && o.shard.from != "SLURM_ARRAY_TASK_ID";
+        merge = o.shard.count == 1 || (launcher && o.shard.index == 0);
+        while (merge && o.shard.count > 1 && sweep_points_done(g, dir) < static_cast<int>(g.points.size())) {
+          throw_if_interrupted();
+          usleep(200000);
+        }
+      }
+      if (merge) {
+        Json table = merge_sweep(g, dir);
+        std::string json_path = out->file("sweep.json"), csv_path = out->file("sweep.csv");
+        publish_pair(json_path, table.dump(1) + "\n", csv_path, sweep_csv(table));
+        std::vector<std::string> wrote{json_path, csv_path};
+        for (auto& svg : validation::draw_sweep(table, dir)) wrote.push_back(out->file(svg));
+        std::cerr << fmt::format("ompisim sweep: wrote {}\n", fmt::join(wrote, ", "));
+      }
+      return 0;
     }
     if (*lst) {
       std::cout << "machines:\n";
