@@ -173,6 +173,9 @@ void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t r
 // The rest of a rendezvous after the ACK (mca_pml_ob1_send_request_schedule_once over the send array): each BTL gets
 // its weight's share of the bytes (mca_pml_ob1_calc_weighted_length: the whole rest when it is within the BTL's
 // eager limit; rounding leftovers to the first), then FRAGs go round robin, each within its BTL's max_send_size.
+// Each BTL keeps at most send_pipeline_depth FRAGs (recv_pipeline_depth RDMA PUT fragments) of the request in flight,
+// the next one posted when one completes (frag_pipeline.hpp), so a connection never holds a whole message ahead of a
+// later control message.
 void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t recv_req) {
   SendRequest& r = lib_.send(sid);
   std::uint64_t left = r.bytes > first ? r.bytes - first : 0;
@@ -182,15 +185,10 @@ void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t r
     return;
   }
   const bml::r2::Endpoint& ep = bml_.endpoint(r.rank, r.peer);
-  struct Share {
-    btl::Btl* btl;
-    std::uint64_t bytes, chunk;
-    std::size_t index;
-    std::uint8_t flags;
-  };
-  std::vector<Share> share;
+  std::vector<FragPipeline::Share> share;
   share.reserve(ep.send.size());
   const std::vector<std::uint64_t> split = split_rest(ep, stripe_.policy, left, stripe_.min_size);
+  bool any_put = false;
   for (std::size_t i = 0; i < ep.send.size(); ++i) {
     btl::Btl* b = ep.send[i].btl;
     const btl::BtlCaps& c = b->caps();
@@ -202,35 +200,42 @@ void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t r
         std::any_of(ep.rdma.begin(), ep.rdma.end(), [b](const bml::r2::BmlBtl& x) { return x.btl == b; })) {
       chunk = std::max<std::uint64_t>(1, c.rdma_pipeline_frag_size);
       flags = btl::desc_flag::Put;
+      any_put = true;
     }
     auto idx = static_cast<std::size_t>(std::find(bml_.btls().begin(), bml_.btls().end(), b) - bml_.btls().begin());
-    share.push_back({b, split[i], chunk, idx, flags});
+    share.push_back({idx, split[i], chunk, flags});
   }
-  r.frags_outstanding = 0;
-  for (auto& s : share) r.frags_outstanding += (s.bytes + s.chunk - 1) / s.chunk;
-  const int rank = r.rank, peer = r.peer;
-  const Buffer buf = r.buf;
-  std::uint64_t off = first;
-  for (bool more = true; more;) {
-    more = false;
-    for (auto& s : share) {
-      if (s.bytes == 0) continue;
-      std::uint64_t len = std::min(s.chunk, s.bytes);
-      s.bytes -= len;
-      more = more || s.bytes > 0;
-      frag_bytes_[s.index] += len;
-      ++hdr_sent_[static_cast<std::size_t>(Hdr::Frag)];
-      HdrFields hf;
-      hf.type = Hdr::Frag, hf.offset = off, hf.send_req = sid, hf.recv_req = recv_req;
-      send_desc(*s.btl, hf, rank, peer, btl::DataSegment{off, len, buf}, s.flags, sid, [this, sid] {
-        SendRequest& q = lib_.send(sid);
-        if (--q.frags_outstanding == 0) {
-          on_event(q, SendEvent::FragsDone);
-          complete_send(sid);
-        }
-      });
-      off += len;
-    }
+  frag_sched_.insert_or_assign(
+      sid, FragSchedule{FragPipeline(std::move(share), first,
+                                     any_put ? stripe_.recv_pipeline_depth : stripe_.send_pipeline_depth),
+                        recv_req});
+  post_frags(sid);
+}
+
+void Ob1::post_frags(std::uint64_t sid) {
+  for (;;) {
+    // Looked up on every pass: a fragment that completes at once may post or finish others (and rehash the map).
+    auto it = frag_sched_.find(sid);
+    if (it == frag_sched_.end()) return;
+    const std::optional<FragPipeline::Frag> f = it->second.pipe.next();
+    if (!f) return;
+    frag_bytes_[f->btl] += f->len;
+    ++hdr_sent_[static_cast<std::size_t>(Hdr::Frag)];
+    const SendRequest& r = lib_.send(sid);
+    HdrFields hf;
+    hf.type = Hdr::Frag, hf.offset = f->offset, hf.send_req = sid, hf.recv_req = it->second.recv_req;
+    send_desc(*bml_.btls()[f->btl], hf, r.rank, r.peer, btl::DataSegment{f->offset, f->len, r.buf}, f->flags, sid,
+              [this, sid, share = f->share] {
+                auto g = frag_sched_.find(sid);
+                if (g == frag_sched_.end()) return;
+                if (g->second.pipe.complete(share)) {
+                  frag_sched_.erase(g);
+                  on_event(lib_.send(sid), SendEvent::FragsDone);
+                  complete_send(sid);
+                  return;
+                }
+                post_frags(sid);
+              });
   }
 }
 

@@ -12,6 +12,7 @@
 #include "mpi/library.hpp"
 #include "protocols/bml/r2/bml_r2.hpp"
 #include "protocols/btl/btl.hpp"
+#include "protocols/pml/ob1/frag_pipeline.hpp"
 #include "protocols/pml/ob1/hdr.hpp"
 #include "protocols/pml/ob1/requests.hpp"
 #include "protocols/pml/ob1/stripe.hpp"
@@ -22,10 +23,14 @@
 
 namespace ompisim::pml::ob1 {
 
-// How ob1 spreads a message over several BTLs to one peer (stripe.hpp; its MCA parameters).
+// How ob1 spreads a message over several BTLs to one peer (stripe.hpp; its MCA parameters), and how many fragments
+// of the rest of one rendezvous it keeps in flight (pml_ob1_send_pipeline_depth for send FRAGs,
+// pml_ob1_recv_pipeline_depth for RDMA PUT fragments, which Open MPI's receiver schedules: the next fragment of a
+// request goes out when one of its fragments completes).
 struct StripeConfig {
   StripePolicy policy = StripePolicy::WeightedRoundRobin;
   std::uint64_t min_size = 0;  // stripe_above: smallest rest (bytes) that is split over several BTLs
+  int send_pipeline_depth = 3, recv_pipeline_depth = 4;  // Open MPI's defaults (pml_ob1_component.c)
 };
 
 class Ob1 final : public Stack {
@@ -61,6 +66,13 @@ private:
   void on_desc(btl::Btl* b, const btl::Descriptor& d);
   void handle(const InFrag& f);
   void schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t recv_req);
+  // The rest of one rendezvous being scheduled (frag_pipeline.hpp), kept only while it has fragments to send.
+  struct FragSchedule {
+    FragPipeline pipe;
+    std::uint64_t recv_req = 0;
+  };
+  std::unordered_map<std::uint64_t, FragSchedule> frag_sched_;
+  void post_frags(std::uint64_t sid);  // posts fragments of `sid` until its depth is reached or none is left
   void matched(std::uint64_t rid, const InFrag& f, bool was_unexpected);
   void complete_send(std::uint64_t sid);
   void complete_recv(std::uint64_t rid);

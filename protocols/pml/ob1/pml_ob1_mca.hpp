@@ -1,4 +1,5 @@
-// pml/ob1's MCA parameters of the model: how one message is spread over several BTLs to one peer (stripe.hpp).
+// pml/ob1's MCA parameters of the model: how one message is spread over several BTLs to one peer (stripe.hpp), and
+// how many fragments of one rendezvous are in flight (Open MPI's send / recv pipeline depths).
 // Open MPI 1.1 has one policy (weighted_rr); stripe_above is this model's what-if, so both parameters are model
 // parameters in ob1's name space, with their sources.
 #pragma once
@@ -14,6 +15,11 @@ struct Ob1Mca {
                                   "estimate (what-if, policy 1 only): above 128 KiB the slower NIC's extra latency "
                                   "(a few us) is a few percent of the transfer time on the faster one"};
 
+  Sourced pml_ob1_send_pipeline_depth{3, "Open MPI ompi/mca/pml/ob1/pml_ob1_component.c: send_pipeline_depth default 3 "
+                                          "(Open MPI 1.0/1.1 tree); pml_ob1_sendreq.c schedule: FRAGs of one request in flight"};
+  Sourced pml_ob1_recv_pipeline_depth{4, "Open MPI ompi/mca/pml/ob1/pml_ob1_component.c: recv_pipeline_depth default 4 "
+                                          "(Open MPI 1.0/1.1 tree); pml_ob1_recvreq.c schedule: RDMA PUTs of one request in flight"};
+
   template <class V>
   void visit(V&& v) {
     v(pml_ob1_stripe_policy, {"pml_ob1_stripe_policy", Dim::Count,
@@ -23,10 +29,15 @@ struct Ob1Mca {
                               0, kStripePolicies - 1, {"weighted_rr", "stripe_above"}});
     v(pml_ob1_stripe_min_size, {"pml_ob1_stripe_min_size", Dim::Bytes,
                                 "stripe_above: smallest rest of a message split over several BTLs", 0, 1LL << 40});
+    v(pml_ob1_send_pipeline_depth, {"pml_ob1_send_pipeline_depth", Dim::Count,
+                                    "send FRAGs of one rendezvous in flight at once", 1, 1 << 20});
+    v(pml_ob1_recv_pipeline_depth, {"pml_ob1_recv_pipeline_depth", Dim::Count,
+                                    "RDMA PUT fragments of one rendezvous in flight at once", 1, 1 << 20});
   }
   StripeConfig config() const {
     return {static_cast<StripePolicy>(static_cast<int>(pml_ob1_stripe_policy.value)),
-            static_cast<std::uint64_t>(pml_ob1_stripe_min_size.value)};
+            static_cast<std::uint64_t>(pml_ob1_stripe_min_size.value),
+            static_cast<int>(pml_ob1_send_pipeline_depth.value), static_cast<int>(pml_ob1_recv_pipeline_depth.value)};
   }
 };
 

@@ -29,7 +29,6 @@ const char* to_string(RecvEvent e);
 struct SendRequest : mpi::Request {
   SendState state = SendState::Idle;
   std::uint32_t seq = 0;
-  std::uint64_t frags_outstanding = 0;
   std::uint64_t first = 0;  // bytes the first fragment carried (its BTL depends on the stripe policy)
   bool put = false;         // the rest goes by RDMA PUT fragments (no copy out at the receiver)
 };
