@@ -8,9 +8,11 @@
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 #include "runner/scenario.hpp"
+#include "validation/curve_labels.hpp"
 #include "validation/plot.hpp"
 #include "validation/validate.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -99,14 +101,18 @@ std::string caption(const Scenario& s) {
   if (fig.starts_with("fig")) fig = "Fig. " + fig.substr(3);
   return fmt::format("{}{}{}", s.paper.empty() ? "" : s.paper + ", ", fig, d.empty() ? "" : ": " + d);
 }
+
+struct Curve {
+  std::string id, label, csv, xcol, ycol;
+  std::string machine, routing;  // named in the label when a figure's curves differ in them (what-if machines)
+  Scenario scenario;              // for the qualifiers of curves that still share a label (distinguish_labels)
+};
+
 }  // namespace
 
 int reproduce(const std::string& out_dir) {
   const std::string describe = git_describe();  // once, before this run writes anything (see git_describe)
   OutputDir out(out_dir);
-  struct Curve {
-    std::string id, label, csv, xcol, ycol;
-  };
   std::map<std::string, std::vector<Curve>> figures;  // figure key -> curves
   std::map<std::string, std::string> titles;          // figure key -> caption
   std::map<std::string, std::map<std::string, Json>> app_figures;  // figure key -> scenario id -> result (app_skeleton)
@@ -144,7 +150,7 @@ int reproduce(const std::string& out_dir) {
       const Json& v = it.value().is_object() ? it.value()["value"] : it.value();
       label += fmt::format(" {}={}", it.key(), v.is_string() ? v.get<std::string>() : v.dump());
     }
-    figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y});
+    figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y, s.machine, s.routing, s});
     titles.emplace(sub + "/" + fig, caption(s));
   }
   Json v = validate("", {}, &done);
@@ -166,6 +172,23 @@ int reproduce(const std::string& out_dir) {
     for (auto& [id, res] : results) table1 = table1 && res["points"][0].contains("paper_mpi_time_pct");
     if (table1) plot_app_runtimes(out, key, results, gnuplot);
     else plot_runtime_bars(out, key, results, refs, gnuplot);
+  }
+  // Curves of one figure that differ in their machine (a what-if machine file) or route policy say which.
+  for (auto& [key, curves] : figures) {
+    bool machines = false, routings = false;
+    for (auto& c : curves) {
+      machines = machines || c.machine != curves[0].machine;
+      routings = routings || c.routing != curves[0].routing;
+    }
+    for (auto& c : curves) {
+      if (machines) c.label += " on " + c.machine;
+      if (routings) c.label += " routing=" + (c.routing.empty() ? std::string("machine default") : c.routing);
+    }
+    std::vector<std::string> labels;
+    std::vector<const Scenario*> scenarios;
+    for (auto& c : curves) labels.push_back(c.label), scenarios.push_back(&c.scenario);
+    distinguish_labels(labels, scenarios);
+    for (std::size_t i = 0; i < curves.size(); ++i) curves[i].label = labels[i];
   }
   for (auto& [key, curves] : figures) {
     throw_if_interrupted();
