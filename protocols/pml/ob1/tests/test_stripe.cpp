@@ -127,3 +127,41 @@ TEST_CASE("pml/ob1 stripe_above: one BTL below the threshold, measured-bandwidth
   CHECK(n.ib.bytes_sent == 0);
   CHECK(ob1.stats().counters["ob1_RGET"] == 1);
 }
+
+// Configuration: 2 ranks on 2 lanl-multi-nic nodes, pml/ob1 over self and gm only (RNDV, ACK, then RDMA PUT fragments
+// of 128 KiB); a swap of 5 MiB as in the ParaView skeleton's first compositing round: rank 0 posts its receive and
+// send at 0, rank 1 at 5 ms. T1: the same swap with both sides posted at 0 (the two directions overlap: the time of
+// one 5 MiB transfer). Expected with Open MPI's
+// pipeline depths (4 PUTs of a request in flight): rank 1's ACK releases rank 0's message, and rank 0's ACK to rank 1
+// waits behind at most 4 of its fragments on the same connection, so the two directions overlap and the swap ends
+// within 1.25 T1 after 5 ms; with an unbounded depth (every fragment posted at once) the ACK waits behind the whole
+// message and the directions run one after the other (beyond 1.6 T1): the session-9 ParaView artefact.
+// How validated: the simulated completion times.
+TEST_CASE("pml/ob1 pipeline depth: a late swap partner's transfers overlap", "[unit][protocol][ob1][hetero]") {
+  const std::uint64_t bytes = 5u << 20;
+  auto run = [&](int depth, double delay) {
+    test::Fixture f("lanl-multi-nic", 2, 1);
+    Net n(*f.world);
+    pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm}, "t",
+                      {pml::ob1::StripePolicy::WeightedRoundRobin, 0, depth, depth});
+    double end = 0;
+    int done = 0;
+    auto fin = [&] { ++done, end = std::max(end, f.sim.now()); };
+    ob1.irecv(0, 1, 7, bytes, Buffer{1ull << 30, true}, fin);
+    ob1.isend(0, 1, 7, bytes, Buffer{1ull << 26, true}, fin);
+    f.sim.at(delay, [&] {
+      ob1.irecv(1, 0, 7, bytes, Buffer{1ull << 31, true}, fin);
+      ob1.isend(1, 0, 7, bytes, Buffer{1ull << 27, true}, fin);
+    });
+    f.sim.run();
+    CHECK(done == 4);
+    return end;
+  };
+  const double t1 = run(4, 0);
+  REQUIRE(t1 > 0.015);  // 5 MiB at Myrinet 2000's ~250 MB/s
+  const double bounded = run(4, 5e-3) - 5e-3;
+  const double unbounded = run(1 << 20, 5e-3) - 5e-3;
+  CAPTURE(t1, bounded, unbounded);
+  CHECK(bounded < 1.25 * t1);
+  CHECK(unbounded > 1.6 * t1);
+}
