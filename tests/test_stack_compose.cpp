@@ -95,6 +95,7 @@ TEST_CASE("each MCA parameter has one owning component", "[unit][stack]") {
     sum += c.param_names().size();
   }
   CHECK(sum == all.size());
-  // 26 + ptl/elan4 (7) + native/mpich_qsnet (1) + native/elan4_qdma (1) + pml/ob1 (2) + btl/openib, gm, tcp (8 each)
-  CHECK(all.size() == 61);
+  // 26 + ptl/elan4 (7) + native/mpich_qsnet (1) + native/elan4_qdma (1) + pml/ob1 (4: stripe policy and size, send and recv
+  // pipeline depths) + btl/openib, gm, tcp (8 each)
+  CHECK(all.size() == 63);
 }
