@@ -27,7 +27,7 @@ int calibrate(const std::string& paper, const std::string& machine, bool write);
 int reproduce(const std::string& out_dir);
 // Prediction intervals: samples per reference file (0: none). Every prediction and held-out value gets "interval":
 // [lo, hi], every claim "status" (holds / fails / undecided over the samples) and "holds_in".
-constexpr int kDefaultIntervalSamples = 8;
+constexpr int kDefaultIntervalSamples = 4;
 void set_interval_samples(int n);
 // validate --machine-file: scenarios whose machine has this file's machine name use the file instead ("": none).
 void set_machine_file(const std::string& path);
