@@ -27,8 +27,7 @@ void World::throw_several_networks() const {
 }
 
 int World::local_ranks(int rank) const {
-  long long idx = placement_.round_robin ? rank % placement_.node_count() : rank / placement_.ranks_per_node;
-  return static_cast<int>(placement_.map->ranks_on_node(idx));
+  return static_cast<int>(placement_.map->ranks_on_node(placement_.map->node_index(rank)));
 }
 
 int World::add_progress_thread(int rank, int core) {
@@ -453,7 +452,6 @@ Placement make_placement(const Machine& m, long long ranks, int rpn, const std::
   }
   platform::MappingPolicy policy = platform::read_mapping_policy(mr, first);
   p.map = std::make_shared<const platform::RankMap>(first, ranks, need, rpn, policy, file, "");
-  p.round_robin = p.map->map_by() == platform::MapBy::Node;
   return p;
 }
 

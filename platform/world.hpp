@@ -22,19 +22,17 @@
 namespace ompisim {
 
 // Where the job's ranks run: the machine nodes it occupies and mpirun's mapping of ranks to nodes and cores
-// (platform/node/mapping.hpp: Open MPI v1.8's defaults unless the scenario says "map_by", "bind_to", "cpu_list").
+// (platform/node/mapping.hpp: Open MPI v1.8's defaults unless the scenario says "map_by", "bind_to", "rank_by", "cpu_list").
 struct Placement {
   long long ranks = 0;
   int ranks_per_node = 1;
   std::vector<long long> nodes;  // machine node id of each node index used
   std::shared_ptr<const platform::RankMap> map;
-  bool round_robin = false;      // map_by node: rank r on node index r % nodes (else block: r / ranks_per_node)
   // "gpu_list": local rank k uses GPU gpu_list[k] of its node (HIP_VISIBLE_DEVICES / srun --gpu-bind); empty: the GPU
   // nearest its core (NodeType::nearest_gpu).
   std::vector<int> gpu_list;
   long long node_of(long long rank) const {
-    auto n = round_robin ? rank % static_cast<long long>(nodes.size()) : rank / ranks_per_node;
-    return nodes[static_cast<std::size_t>(n)];
+    return nodes[static_cast<std::size_t>(map->node_index(rank))];
   }
   int core_of(long long rank) const { return map->locate(rank).core; }
   long long node_count() const { return static_cast<long long>(nodes.size()); }
@@ -194,7 +192,7 @@ private:
 };
 
 // Placement from a scenario: block over the machine's node order, or over an explicit node list.
-// `mapping`: the scenario object holding the optional "map_by", "bind_to" and "cpu_list" keys (read, not finished).
+// `mapping`: the scenario object holding the optional "map_by", "bind_to", "rank_by" and "cpu_list" keys (read, not finished).
 Placement make_placement(const Machine& m, long long ranks, int ranks_per_node, const std::vector<long long>& nodes,
                          const std::string& file, const Json& mapping = Json::object());
 

@@ -47,7 +47,8 @@ Json result_json(const RunRecord& r) {
                        {"engine", sim.name()},
                        {"routing", routing_json(r.world)},
                        {"mapping", {{"map_by", platform::to_string(pl.map->map_by())},
-                                    {"bind_to", platform::to_string(pl.map->bind_to())}}},
+                                    {"bind_to", platform::to_string(pl.map->bind_to())},
+                                    {"rank_by", platform::to_string(pl.map->rank_by())}}},
                        {"overrides", sets},
                        {"parameters", resolved(m.physical_params())},
                        {"mca", resolved(param_list(r.mca))}};

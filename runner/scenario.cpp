@@ -54,7 +54,7 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
       r.fail("ranks_per_node", fmt::format("{} ranks per node with {} ranks: the job fills less than one node "
                                            "(ranks_per_node must not exceed ranks)", s.ranks_per_node, n));
   s.routing = r.opt_str("routing").value_or("");
-  for (const char* k : {"map_by", "bind_to", "cpu_list", "gpu_list"})
+  for (const char* k : {"map_by", "bind_to", "rank_by", "cpu_list", "gpu_list"})
     if (r.has(k)) s.mapping[k] = r.raw(k);
   if (r.has("nodes")) {
     s.nodes = r.int_list("nodes", 0, 1000000000);
@@ -73,7 +73,8 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   s.benchmark = b.str("name");
   s.driver = bench::parse_benchmark(b, bench::DriverContext{file, s.ranks, s.stack, s.stack_json, stack_has_network_atomics(s.stack_json, file)});
   r.finish({"id", "description", "expected", "figure", "paper", "plot", "relevant_code", "machine", "stack", "engine",
-            "ranks", "ranks_per_node", "nodes", "map_by", "bind_to", "cpu_list", "gpu_list", "routing", "mca", "benchmark"});
+            "ranks", "ranks_per_node", "nodes", "map_by", "bind_to", "rank_by", "cpu_list", "gpu_list", "routing", "mca",
+            "benchmark"});
   return s;
 }
 

@@ -20,6 +20,7 @@ add_test(NAME e2e.interrupt COMMAND bash ${E2E}/interrupt.sh $<TARGET_FILE:ompis
 add_test(NAME e2e.outputs COMMAND bash ${E2E}/outputs.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.interrupt PROPERTIES RUN_SERIAL ON)
 add_test(NAME e2e.bad_machine COMMAND bash ${E2E}/bad_machine.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
+add_test(NAME e2e.rank_by COMMAND bash ${E2E}/rank_by.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.slingshot_bad_input COMMAND bash ${E2E}/slingshot_bad_input.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.hetero_bad_input COMMAND bash ${E2E}/hetero_bad_input.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.validation_table_hetero COMMAND $<TARGET_FILE:ompisim> validate --paper heterogeneous)

@@ -335,9 +335,11 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
   {
     Runner run(sets, false, done);
     Json pts = eval_points(run, doc, false), hos = Json::array(), cls = Json::array();
-    for (auto& h : doc.value("held_out", Json::array()))
+    for (auto& h : doc.value("held_out", Json::array())) {
       hos.push_back({{"id", h.at("id")}, {"figure", h.value("figure", "")}, {"simulated", value_of(run, h)},
                      {"metric", h.at("metric")}, {"role", "prediction"}, {"reference", nullptr}, {"scenario", h.at("scenario")}});
+      if (h.contains("model_change")) hos.back()["model_change"] = h["model_change"];
+    }
     std::vector<bool> nominal_holds;
     for (auto& c : doc.value("claims", Json::array())) {
       std::string detail;
@@ -437,6 +439,20 @@ std::string render_table(const Json& v) {
     out += fmt::format("| {} | {} | held out | {} | {:.4g} | {} |\n", p["id"].get<std::string>(),
                        p["figure"].get<std::string>(), p["metric"].get<std::string>(), p["simulated"].get<double>(),
                        interval_text(p));
+  // Values a model change moved (the reference file's "model_change": which change, the value before, the mechanism).
+  std::string moved;
+  for (const char* section : {"points", "held_out"})
+    for (auto& p : v.at(section)) {
+      if (!p.contains("model_change")) continue;
+      const Json& c = p["model_change"];
+      double before = c.at("before").get<double>(), now = p["simulated"].get<double>();
+      moved += fmt::format("| {} | {} | {:.4g} | {:.4g} | {:+.1f} | {} |\n", p["id"].get<std::string>(),
+                           c.at("change").get<std::string>(), before, now, 100.0 * (now - before) / before,
+                           c.at("mechanism").get<std::string>());
+    }
+  if (!moved.empty())
+    out += "\nValues a model change moved (before: the committed value just before that change):\n\n"
+           "| id | change | before | now | change % | mechanism |\n|---|---|---|---|---|---|\n" + moved;
   out += "\nClaims (holds: at the nominal parameters; within the intervals: holds in every sample, fails in every "
          "sample, or undecided, with the count of the nominal run and the samples it holds in):\n\n"
          "| id | holds | within the intervals | detail |\n|---|---|---|---|\n";

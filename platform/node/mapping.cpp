@@ -49,6 +49,17 @@ BindTo default_bind_to(std::optional<MapBy> m, long long np) {
   return np <= 2 ? BindTo::Core : BindTo::Socket;
 }
 
+const char* to_string(RankBy r) {
+  switch (r) {
+    case RankBy::Slot: return "slot";
+    case RankBy::Core: return "core";
+    case RankBy::Numa: return "numa";
+    case RankBy::Socket: return "socket";
+    case RankBy::Node: return "node";
+  }
+  return "?";
+}
+
 MapBy MappingPolicy::effective_map_by(long long np) const {
   if (map_by) return *map_by;
   if (!cpu_list.empty()) return MapBy::Core;  // the model's reading of a cpu list: ranks fill the listed cores in order
@@ -57,12 +68,29 @@ MapBy MappingPolicy::effective_map_by(long long np) const {
 
 BindTo MappingPolicy::effective_bind_to(long long np) const { return bind_to ? *bind_to : default_bind_to(map_by, np); }
 
+// rmaps_base_frame.c (v1.8.8) orte_rmaps_base_set_ranking_policy: no --rank-by -> the ranking follows an explicit
+// --map-by object (slot, node, core, numa, socket), else by slot. A cpu_list is the model's srun --cpu-bind=map_cpu:
+// local rank k on the k-th listed core, so without an explicit rank_by it keeps the list's order (by slot).
+RankBy MappingPolicy::effective_rank_by() const {
+  if (rank_by) return *rank_by;
+  if (!map_by || !cpu_list.empty()) return RankBy::Slot;
+  switch (*map_by) {
+    case MapBy::Slot: return RankBy::Slot;
+    case MapBy::Core: return RankBy::Core;
+    case MapBy::Socket: return RankBy::Socket;
+    case MapBy::Numa: return RankBy::Numa;
+    case MapBy::Node: return RankBy::Node;
+  }
+  return RankBy::Slot;
+}
+
 namespace {
 
 // mpirun spellings v1.8 accepts that this model does not (orterun.1 v1.8.8, --map-by / --bind-to).
 const std::vector<std::string> kUnsupportedMap = {"hwthread", "l1cache", "l2cache", "l3cache", "board",
                                                   "sequential", "seq", "distance", "dist", "ppr"};
 const std::vector<std::string> kUnsupportedBind = {"hwthread", "l1cache", "l2cache", "l3cache", "board", "slot"};
+const std::vector<std::string> kUnsupportedRank = {"hwthread", "l1cache", "l2cache", "l3cache", "board"};
 
 template <class E>
 E parse_choice(ObjectReader& r, const std::string& key, const std::vector<std::pair<std::string, E>>& choices,
@@ -99,6 +127,14 @@ MappingPolicy read_mapping_policy(ObjectReader& r, const NodeType& node) {
     p.bind_to = parse_choice<BindTo>(
         r, "bind_to", {{"none", BindTo::None}, {"core", BindTo::Core}, {"numa", BindTo::Numa}, {"socket", BindTo::Socket}},
         kUnsupportedBind);
+  if (r.has("rank_by"))
+    p.rank_by = parse_choice<RankBy>(r, "rank_by",
+                                     {{"slot", RankBy::Slot},
+                                      {"core", RankBy::Core},
+                                      {"socket", RankBy::Socket},
+                                      {"numa", RankBy::Numa},
+                                      {"node", RankBy::Node}},
+                                     kUnsupportedRank);
   if (r.has("cpu_list")) {
     auto list = r.int_list("cpu_list", 0, 1 << 20);
     if (list.empty()) r.fail("cpu_list", "an empty cpu_list places no rank (omit the key to use the mapping policy)");
@@ -135,6 +171,21 @@ RankMap::RankMap(const NodeType& node, long long ranks, long long nodes, int rpn
                                                      ranks, nodes, rpn, nodes * rpn));
   map_by_ = policy.effective_map_by(ranks);
   bind_to_ = policy.effective_bind_to(ranks);
+  rank_by_ = policy.effective_rank_by();
+  // Node counts. Block mappings (every map_by but node) fill ranks_per_node slots a node; map-by node balances the
+  // counts (orte_rmaps_rr_bynode: the first ranks % nodes nodes take one more).
+  if (map_by_ == MapBy::Node) {
+    long long q = ranks / nodes, rem = ranks % nodes;
+    if (q == 0) a_ = rem, hi_ = 1, b_ = 0, lo_ = 0;
+    else if (rem == 0) a_ = nodes, hi_ = q, b_ = 0, lo_ = 0;
+    else a_ = rem, hi_ = q + 1, b_ = nodes - rem, lo_ = q;
+  } else {
+    long long used = (ranks + rpn - 1) / rpn, last = ranks - (used - 1) * rpn;
+    if (last == rpn) a_ = used, hi_ = rpn, b_ = 0, lo_ = 0;
+    else if (used == 1) a_ = 1, hi_ = last, b_ = 0, lo_ = 0;
+    else a_ = used - 1, hi_ = rpn, b_ = 1, lo_ = last;
+  }
+  rr_nodes_ = rank_by_ == RankBy::Node;
   if (!cpu_list_.empty()) {
     long long most = 0;
     for (long long n = 0; n < std::min<long long>(nodes, 2); ++n) most = std::max(most, ranks_on_node(n));
@@ -146,26 +197,66 @@ RankMap::RankMap(const NodeType& node, long long ranks, long long nodes, int rpn
         throw InputError(file, key("cpu_list"), fmt::format("core {} does not exist: the node type has {} cores", c,
                                                             node.cores()));
   }
+  order_hi_ = ranking_order(static_cast<int>(hi_));
+  if (lo_ > 0) order_lo_ = ranking_order(static_cast<int>(lo_));
 }
 
-long long RankMap::nodes_used() const {
-  if (map_by_ == MapBy::Node) return std::min(ranks_, nodes_);
-  return (ranks_ + rpn_ - 1) / rpn_;
+// Placement index of each local rank on a node holding `count` ranks; empty when they are equal (slot and node
+// ranking number a node's procs in placement order; so does ranking by the object the mapper cycled over).
+std::vector<int> RankMap::ranking_order(int count) const {
+  std::vector<int> order(static_cast<std::size_t>(count));
+  for (int k = 0; k < count; ++k) order[static_cast<std::size_t>(k)] = k;
+  if (rank_by_ == RankBy::Slot || rank_by_ == RankBy::Node) return {};
+  // The object (core, NUMA node, package) of each placed proc, and rank_by()'s cycle over the objects: one proc per
+  // object per pass, in placement order within an object, skipping objects with no unranked proc left.
+  auto object_of = [&](int k) {
+    int core = core_of_local(k);
+    switch (rank_by_) {
+      case RankBy::Numa: return node_->numa_of(core);
+      case RankBy::Socket: return node_->package_of(core);
+      default: return core;
+    }
+  };
+  int objects = rank_by_ == RankBy::Numa ? node_->numa_count()
+                : rank_by_ == RankBy::Socket ? node_->shape().packages : node_->cores();
+  std::vector<std::vector<int>> on(static_cast<std::size_t>(objects));
+  for (int k = 0; k < count; ++k) on[static_cast<std::size_t>(object_of(k))].push_back(k);
+  std::vector<std::size_t> next(on.size(), 0);
+  std::vector<int> result;
+  result.reserve(static_cast<std::size_t>(count));
+  while (static_cast<int>(result.size()) < count)
+    for (std::size_t o = 0; o < on.size(); ++o)
+      if (next[o] < on[o].size()) result.push_back(on[o][next[o]++]);
+  return result == order ? std::vector<int>{} : result;
 }
 
-// orte_rmaps_rr_bynode balances the counts (the first ranks % nodes nodes take one more) and rank-by node numbers
-// the procs round-robin over the nodes: rank i is on node i % nodes. Every other mapping fills a node's slots before
-// the next node (orte_rmaps_rr_byslot / _byobj, no-span mode).
+int RankMap::placed_of_local(int j, long long count) const {
+  const auto& order = count == hi_ ? order_hi_ : order_lo_;
+  return order.empty() ? j : order[static_cast<std::size_t>(j)];
+}
+
+long long RankMap::nodes_used() const { return a_ + b_; }
+
+// orte_rmaps_rr_bynode balances the counts (the first ranks % nodes nodes take one more); every other mapping fills
+// a node's slots before the next node (orte_rmaps_rr_byslot / _byobj, no-span mode).
 long long RankMap::ranks_on_node(long long n) const {
-  if (n < 0 || n >= nodes_) return 0;
-  if (map_by_ == MapBy::Node) return ranks_ / nodes_ + (n < ranks_ % nodes_ ? 1 : 0);
-  return std::clamp<long long>(ranks_ - n * rpn_, 0, rpn_);
+  if (n < 0) return 0;
+  if (n < a_) return hi_;
+  if (n < a_ + b_) return lo_;
+  return 0;
 }
 
+// Local ranks number a node's ranks in rank order. Rank-by node deals one rank per node per pass (pass p gives
+// every node holding more than p ranks its p-th); every other ranking numbers a node's ranks contiguously.
 int RankMap::local_rank(long long rank) const {
   if (rank < 0 || rank >= ranks_) throw std::out_of_range(fmt::format("rank {} of {}", rank, ranks_));
-  if (map_by_ == MapBy::Node) return static_cast<int>(rank / nodes_);
-  return static_cast<int>(rank % rpn_);
+  if (rr_nodes_) {
+    long long all = lo_ * (a_ + b_);
+    return static_cast<int>(rank < all ? rank / (a_ + b_) : lo_ + (rank - all) / a_);
+  }
+  long long n = node_index(rank);
+  long long start = n < a_ ? n * hi_ : a_ * hi_ + (n - a_) * lo_;
+  return static_cast<int>(rank - start);
 }
 
 // The core of the k-th rank placed on a node. orte_rmaps_rr_byobj cycles over the node's objects of the mapped type
@@ -188,10 +279,9 @@ int RankMap::core_of_local(int k) const {
 }
 
 RankLocation RankMap::locate(long long rank) const {
-  int k = local_rank(rank);
   RankLocation loc;
-  loc.node_index = map_by_ == MapBy::Node ? rank % nodes_ : rank / rpn_;
-  loc.core = core_of_local(k);
+  loc.node_index = node_index(rank);
+  loc.core = core_of_local(placed_of_local(local_rank(rank), ranks_on_node(loc.node_index)));
   loc.numa = node_->numa_of(loc.core);
   loc.package = node_->package_of(loc.core);
   return loc;

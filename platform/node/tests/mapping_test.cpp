@@ -236,3 +236,55 @@ TEST_CASE("platform/mapping: bad placements are input errors naming the key", "[
     CHECK(x.key() == "placement.ranks");
   }
 }
+
+// Configuration: Cielo-shaped node (2 packages x 2 NUMA x 4 cores), one node, np 8: the rmaps_base_ranking.c rank_by()
+//                comment's picture (objects cycled, one proc each per pass) applied to --map-by core --rank-by
+//                socket and --rank-by numa, and --map-by socket --rank-by core.
+// Expected:      map-by core places procs on cores 0..7 (package 0: cores 0-7, NUMA 0: 0-3, NUMA 1: 4-7); rank-by
+//                socket finds them all on package 0, so ranks follow the cores: 0..7. Rank-by numa alternates NUMA 0
+//                and 1: cores 0 4 1 5 2 6 3 7. Map-by socket places cores 0 8 1 9 2 10 3 11; rank-by core numbers
+//                them in core order: 0 1 2 3 8 9 10 11.
+// How validated: tables by hand from orte/mca/rmaps/base/rmaps_base_ranking.c rank_by() (v1.8.8).
+TEST_CASE("platform/mapping: --rank-by cycles the objects of a node", "[unit][platform]") {
+  NodeType node = magny_cours();
+  RankMap by_socket(node, 8, 1, 16, policy(Json{{"map_by", "core"}, {"rank_by", "socket"}}, node));
+  CHECK(by_socket.rank_by() == RankBy::Socket);
+  check_table(by_socket, {{0, 0, 0}, {1, 0, 1}, {4, 0, 4}, {7, 0, 7}});
+  RankMap by_numa(node, 8, 1, 16, policy(Json{{"map_by", "core"}, {"rank_by", "numa"}}, node));
+  check_table(by_numa, {{0, 0, 0}, {1, 0, 4}, {2, 0, 1}, {3, 0, 5}, {4, 0, 2}, {5, 0, 6}, {6, 0, 3}, {7, 0, 7}});
+  CHECK(by_numa.local_rank(3) == 3);
+  RankMap by_core(node, 8, 1, 16, policy(Json{{"map_by", "socket"}, {"rank_by", "core"}}, node));
+  check_table(by_core, {{0, 0, 0}, {1, 0, 1}, {2, 0, 2}, {3, 0, 3}, {4, 0, 8}, {5, 0, 9}, {6, 0, 10}, {7, 0, 11}});
+  // Binding follows the proc, not the rank: rank 4 (core 8) is bound to package 1 under map-by socket's binding.
+  CHECK(by_core.allowed_cores(4) == CoreRange{8, 8});
+  // 16 ranks by socket (the default for np 16) and ranked by core: rank i on core i.
+  RankMap full(node, 16, 1, 16, policy(Json{{"rank_by", "core"}}, node));
+  for (int r = 0; r < 16; ++r) CHECK(full.locate(r).core == r);
+}
+
+// Configuration: 2 nodes x 4 slots, np 7, --map-by core with --rank-by node (node 0 holds 4 procs, node 1 holds 3);
+//                4 nodes x 16 slots, np 10, --map-by node with --rank-by slot.
+// Expected:      rank-by node deals the ranks over the nodes: 0 1 | 2 3 | 4 5 on cores 0 1 2 of nodes 0 1, rank 6 on
+//                node 0 core 3 (node 1 has no proc left); local ranks 0 0 1 1 2 2 3. Map-by node with rank-by slot
+//                keeps the balanced counts 3 3 2 2 and numbers each node's procs contiguously: 0-2 on node 0, 3-5
+//                on node 1, 6-7 on node 2, 8-9 on node 3.
+// How validated: orte_rmaps_base_compute_vpids (v1.8.8) by-node and by-slot loops; by hand.
+TEST_CASE("platform/mapping: --rank-by node and slot across nodes", "[unit][platform]") {
+  NodeType node = magny_cours();
+  RankMap rr(node, 7, 2, 4, policy(Json{{"map_by", "core"}, {"rank_by", "node"}}, node));
+  check_table(rr, {{0, 0, 0}, {1, 1, 0}, {2, 0, 1}, {3, 1, 1}, {4, 0, 2}, {5, 1, 2}, {6, 0, 3}});
+  const int locals[7] = {0, 0, 1, 1, 2, 2, 3};
+  for (int r = 0; r < 7; ++r) CHECK(rr.local_rank(r) == locals[r]);
+  CHECK(rr.ranks_on_node(0) == 4);
+  CHECK(rr.ranks_on_node(1) == 3);
+
+  RankMap slot(node, 10, 4, 16, policy(Json{{"map_by", "node"}, {"rank_by", "slot"}}, node));
+  check_table(slot, {{0, 0, 0}, {2, 0, 2}, {3, 1, 0}, {5, 1, 2}, {6, 2, 0}, {7, 2, 1}, {8, 3, 0}, {9, 3, 1}});
+  CHECK(slot.local_rank(7) == 1);
+
+  auto e = policy_error(Json{{"rank_by", "sokcet"}}, node);
+  CHECK(e.key() == "placement.rank_by");
+  CHECK_THAT(e.reason(), Catch::Contains("did you mean 'socket'"));
+  e = policy_error(Json{{"rank_by", "l3cache"}}, node);
+  CHECK_THAT(e.reason(), Catch::Contains("does not support"));
+}
