@@ -272,9 +272,22 @@ std::vector<SampleDim> sample_dimensions(const Json& doc) {
   for (auto& name : machines) {
     auto m = load_machine(!g_machine_file.empty() && name == g_machine_file_name ? g_machine_file : name);
     ParamList ps = m->physical_params();
-    for (auto& r : ps)
-      if (r.p->ranged && r.p->range_hi > r.p->range_lo)
-        dims.push_back({name, r.info.name, {{r.info.name, r.info.dim, r.p->value, 1.0}}, r.p->range_lo, r.p->range_hi, false});
+    // A host-side software cost that several networks of one machine give (each network's file is complete) must keep
+    // one value (Machine::software_cost): such entries with the same range are one dimension.
+    std::map<std::string, std::size_t> shared;
+    for (auto& r : ps) {
+      if (!r.p->ranged || !(r.p->range_hi > r.p->range_lo)) continue;
+      const auto sw = r.info.name.find(".software.");
+      const std::string key = r.info.name.starts_with("networks.") && sw != std::string::npos
+                                  ? fmt::format("{}|{}|{}", r.info.name.substr(sw + 1), r.p->range_lo, r.p->range_hi)
+                                  : r.info.name;
+      if (auto it = shared.find(key); it != shared.end()) {
+        dims[it->second].params.push_back({r.info.name, r.info.dim, r.p->value, 1.0});
+        continue;
+      }
+      shared[key] = dims.size();
+      dims.push_back({name, r.info.name, {{r.info.name, r.info.dim, r.p->value, 1.0}}, r.p->range_lo, r.p->range_hi, false});
+    }
     for (auto& d : doc.value("calibration_directions", Json::array())) {
       if (d.at("machine").get<std::string>() != name) continue;
       SampleDim sd{name, d.value("label", "undetermined direction"), {}, d.at("range")[0].get<double>(),
@@ -312,9 +325,8 @@ std::map<std::string, Overrides> sample_sets(const std::vector<SampleDim>& dims,
   for (std::size_t k = 0; k < dims.size(); ++k) {
     const SampleDim& sd = dims[k];
     if (!sd.direction) {
-      const auto& p = sd.params[0];
       double v = sd.lo > 0 ? sd.lo * std::pow(sd.hi / sd.lo, u[k]) : sd.lo + u[k] * (sd.hi - sd.lo);
-      out[sd.machine].emplace_back(p.name, param_text(v, p.dim));
+      for (auto& p : sd.params) out[sd.machine].emplace_back(p.name, param_text(v, p.dim));
     } else {
       double t = sd.lo + u[k] * (sd.hi - sd.lo);
       for (auto& p : sd.params) out[sd.machine].emplace_back(p.name, param_text(p.nominal * std::exp(p.coef * t), p.dim));
