@@ -92,6 +92,8 @@ void register_osu_coll_drivers(DriverRegistry& reg);  // osu_alltoall, osu_bcast
                                                         // osu_allreduce
 void register_app_driver(DriverRegistry& reg);
 void register_layers_driver(DriverRegistry& reg);  // pingpong_layers.cpp
+void register_storm_driver(DriverRegistry& reg);   // unexpected_storm (storm.cpp)
+void register_imb_drivers(DriverRegistry& reg);    // imb.cpp: imb_reduce
 void register_drivers(DriverRegistry& reg);  // all of the above (benchmarks/register.cpp)
 const DriverRegistry& driver_registry();
 

@@ -18,6 +18,8 @@ void register_drivers(DriverRegistry& reg) {
   register_osu_coll_drivers(reg);
   register_app_driver(reg);
   register_layers_driver(reg);
+  register_storm_driver(reg);
+  register_imb_drivers(reg);
 }
 
 const DriverRegistry& driver_registry() {

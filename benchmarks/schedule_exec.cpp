@@ -44,6 +44,12 @@ Completion ScheduleExec::op_done(int rank) {
   };
 }
 
+std::uint64_t ScheduleExec::count(const coll::Op& op) const {
+  if (op.value % datatype.size != 0)
+    throw std::logic_error("ScheduleExec: " + std::to_string(op.value) + " B is not a whole number of " + datatype.name);
+  return op.value / datatype.size;
+}
+
 void ScheduleExec::issue(int rank, const coll::Op& op) {
   Run& r = runs_[static_cast<std::size_t>(rank)];
   Buffer b{0, true, MemSpace{buffer, -1}};
@@ -51,10 +57,13 @@ void ScheduleExec::issue(int rank, const coll::Op& op) {
     case coll::OpKind::Send: {
       int peer = r.g.world(op.peer);
       if (on_send) on_send(rank, peer, op.value);
-      s_.isend(rank, peer, r.tag, op.value, b, op_done(rank));
+      s_.start_send(mpi::P2P{rank, peer, r.tag, count(op), datatype, mpi::kCommWorld, b, nullptr}, op_done(rank));
       break;
     }
-    case coll::OpKind::Recv: s_.irecv(rank, r.g.world(op.peer), r.tag, op.value, b, op_done(rank)); break;
+    case coll::OpKind::Recv:
+      s_.start_recv(mpi::P2P{rank, r.g.world(op.peer), r.tag, count(op), datatype, mpi::kCommWorld, b, nullptr},
+                    op_done(rank));
+      break;
     case coll::OpKind::Amo: {
       if (!amo) throw std::logic_error("ScheduleExec: Amo without an amo hook");
       coll::Op o = op;
@@ -65,6 +74,10 @@ void ScheduleExec::issue(int rank, const coll::Op& op) {
     case coll::OpKind::WaitCounter:
       if (!wait_counter) throw std::logic_error("ScheduleExec: WaitCounter without a hook");
       wait_counter(rank, op, op_done(rank));
+      break;
+    case coll::OpKind::Reduce:
+      if (!reduce) throw std::logic_error("ScheduleExec: Reduce without a reduce hook");
+      reduce(rank, op, op_done(rank));
       break;
   }
 }

@@ -2,12 +2,16 @@
 // start together (in schedule order), the round ends when all have completed, and `done` runs after the last round.
 // Send/Recv are the stack's isend/irecv on `tag`; peers are schedule ranks, mapped to world ranks through a Group
 // (a sub-communicator given as base + local * stride, e.g. a row or a column of a 2-D process grid). Amo and
-// WaitCounter are handed to the caller's hooks (the barrier loop implements them with counters). Shared by the
+// WaitCounter are handed to the caller's hooks (the barrier loop implements them with counters); so is Reduce (the
+// local reduction: the caller charges its processor's cost, e.g. the IMB driver at the rank's architecture's cost per
+// element). Send/Recv carry `datatype` (default MPI_BYTE; a reduction's vectors are typed, so a receiver of another
+// architecture converts them): the op's bytes must be a whole number of its elements. Shared by the
 // barrier loop (benchmarks/barrier.cpp) and the application skeletons (benchmarks/app_skeleton.cpp).
 // Not an Open MPI mirror: it plays the role of coll/base's blocking point-to-point helpers (MCA_PML_CALL(isend/irecv)
 // followed by ompi_request_wait_all per round).
 #pragma once
 #include "collectives/schedule.hpp"
+#include "mpi/datatype.hpp"
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
 
@@ -25,8 +29,9 @@ class ScheduleExec {
 public:
   using OpHook = std::function<void(int rank, const coll::Op& op, Completion done)>;
   ScheduleExec(Stack& s, int nranks) : s_(s), runs_(static_cast<std::size_t>(nranks)) {}
-  OpHook amo, wait_counter;  // required only when schedules contain Amo / WaitCounter
+  OpHook amo, wait_counter, reduce;  // required only when schedules contain Amo / WaitCounter / Reduce
   MemKind buffer = MemKind::Host;  // where Send/Recv buffers live (device: each rank's GPU)
+  mpi::Datatype datatype = mpi::kByte;  // the element type of Send/Recv data
   // Called for every Send as it is posted (world ranks), e.g. to count messages by size.
   std::function<void(int rank, int peer, std::uint64_t bytes)> on_send;
   // Starts world rank `rank`'s schedule (one at a time per rank). `g` maps the schedule's ranks to world ranks.
@@ -43,6 +48,7 @@ private:
   void start_round(int rank);
   void issue(int rank, const coll::Op& op);
   Completion op_done(int rank);
+  std::uint64_t count(const coll::Op& op) const;  // elements of `datatype` in op.value bytes
   Stack& s_;
   std::vector<Run> runs_;
 };

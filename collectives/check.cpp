@@ -33,7 +33,7 @@ struct RankState {
 std::string describe(int rank, std::size_t round, const Op& op) {
   std::ostringstream os;
   os << "rank " << rank << " round " << round << ": " << to_string(op.kind);
-  if (op.kind == OpKind::WaitCounter)
+  if (op.kind == OpKind::WaitCounter || op.kind == OpKind::Reduce)
     os << "(" << op.value << ")";
   else
     os << "(peer " << op.peer << ")";
@@ -57,6 +57,8 @@ CheckResult run_schedules(const std::vector<Schedule>& scheds) {
       for (const auto& op : rd.ops) {
         if (op.kind == OpKind::WaitCounter) {
           res.final_wait_value[static_cast<std::size_t>(r)] = op.value;
+        } else if (op.kind == OpKind::Reduce) {
+          // local arithmetic: no peer
         } else if (op.peer < 0 || op.peer >= n) {
           res.error = "invalid peer: " + describe(r, static_cast<std::size_t>(&rd - rounds.data()), op) +
                       " (nranks " + std::to_string(n) + ")";
@@ -120,6 +122,11 @@ CheckResult run_schedules(const std::vector<Schedule>& scheds) {
               break;
             case OpKind::Recv: ++res.recvs; break;
             case OpKind::WaitCounter: ++res.waits; break;
+            case OpKind::Reduce:  // local arithmetic: completes at once (zero time here)
+              ++res.reduces;
+              s.done[i] = 1;
+              --s.pending;
+              break;
           }
         }
       }

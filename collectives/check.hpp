@@ -9,6 +9,7 @@
 //     mismatch between the matched Send and the Recv is an error.
 //   - Amo(peer): increments peer's counter when the round starts and completes.
 //   - WaitCounter(v): completes when this rank's own counter is >= v.
+//   - Reduce(bytes): local arithmetic, completes at once (no peer).
 // Ranks are progressed until nothing can progress. Every round start and every rank exit is an *event* numbered by
 // a global step counter (strictly increasing), so a causal order can be asserted: e.g. for a fan-in/fan-out tree,
 // every rank's finish_step must be greater than the step at which rank 0 started its fan-out (last) round.
@@ -30,7 +31,7 @@ struct CheckResult {
 
   bool completed = false;           // every rank finished, no message left unreceived, no error
   std::vector<int> releases;        // per rank: how many times it finished its schedule (must be exactly 1)
-  std::uint64_t sends = 0, recvs = 0, amos = 0, waits = 0;  // operations posted (all ranks)
+  std::uint64_t sends = 0, recvs = 0, amos = 0, waits = 0, reduces = 0;  // operations posted (all ranks)
   std::uint64_t unmatched_sends = 0;  // messages never received
   std::uint64_t unmatched_recvs = 0;  // receives still pending in blocked ranks' current rounds
   std::string error;                  // empty when completed; else what went wrong (first blocked ranks, bad peers)

@@ -88,7 +88,8 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
 
 std::string decision_file(const std::string& name) {
   static const std::map<std::string, std::string> files{{"tuned", "collectives/decision/ompi_v5_tuned.json"},
-                                                        {"mpich", "collectives/decision/mpich_default.json"}};
+                                                        {"mpich", "collectives/decision/mpich_default.json"},
+                                                        {"tuned-v1.1", "collectives/decision/ompi_v1_1_tuned.json"}};
   auto it = files.find(name);
   return it == files.end() ? std::string() : it->second;
 }

@@ -29,7 +29,7 @@ std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule);
 // for bytes * nranks < N, no bound always. Returns the algorithm name; std::invalid_argument naming the collective
 // for a missing collective, a malformed row or no match.
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, int nranks, std::uint64_t bytes);
-// The library files by the names a scenario uses ("tuned", "mpich"); empty for any other name.
+// The library files by the names a scenario uses ("tuned", "mpich", "tuned-v1.1"); empty for any other name.
 std::string decision_file(const std::string& name);
 
 }  // namespace ompisim::coll

@@ -5,6 +5,7 @@
 
 #include "collectives/barrier/barriers.hpp"
 #include "collectives/data_colls.hpp"
+#include "collectives/reduce/reduce.hpp"
 #include "collectives/tuned_colls.hpp"
 
 #include <stdexcept>
@@ -35,6 +36,7 @@ const CollRegistry& default_registry() {
     register_data_collectives(r);
     register_gather_scatter(r);
     register_tuned_collectives(r);
+    register_reduce(r);
     return r;
   }();
   return reg;

@@ -26,6 +26,7 @@ const char* to_string(OpKind k) {
     case OpKind::Recv: return "Recv";
     case OpKind::Amo: return "Amo";
     case OpKind::WaitCounter: return "WaitCounter";
+    case OpKind::Reduce: return "Reduce";
   }
   return "?";
 }

@@ -3,7 +3,9 @@
 //  - Send/Recv: MPI point-to-point messages through the rank's stack (pml/ob1 over ugni/vader, or another stack);
 //  - Amo: a remote atomic add of 1 on `peer`'s barrier counter (Gemini FMA AMO through GNI_PostFMA; on-node peers:
 //    an atomic on a shared cache line). It completes locally when the NIC reports it done; the target CPU is not used;
-//  - WaitCounter: poll the rank's own counter until it reaches `value` (cumulative within one collective call).
+//  - WaitCounter: poll the rank's own counter until it reaches `value` (cumulative within one collective call);
+//  - Reduce: the local reduction (ompi_op_reduce) of `value` bytes of received data into the rank's accumulator, on
+//    the rank's own processor (the executor charges its architecture's cost per element).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -11,13 +13,13 @@
 
 namespace ompisim::coll {
 
-enum class OpKind : std::uint8_t { Send, Recv, Amo, WaitCounter };
+enum class OpKind : std::uint8_t { Send, Recv, Amo, WaitCounter, Reduce };
 const char* to_string(OpKind k);
 
 struct Op {
   OpKind kind;
   std::int32_t peer;    // -1 for WaitCounter
-  std::uint32_t value;  // bytes for Send/Recv, target count for WaitCounter, 0 for Amo
+  std::uint32_t value;  // bytes for Send/Recv/Reduce, target count for WaitCounter, 0 for Amo
   bool operator==(const Op&) const = default;
 };
 
@@ -36,6 +38,7 @@ struct Schedule {
   Schedule& sendrecv(int peer, std::uint32_t bytes = 0) { return send(peer, bytes).recv(peer, bytes); }
   Schedule& amo(int peer) { return add({OpKind::Amo, peer, 0}); }
   Schedule& wait_counter(std::uint32_t value) { return add({OpKind::WaitCounter, -1, value}); }
+  Schedule& reduce(std::uint32_t bytes) { return add({OpKind::Reduce, -1, bytes}); }
 
 private:
   Schedule& add(Op op) {
@@ -56,7 +59,7 @@ struct AlgoParams {
   int radix = 4;           // tree radix (Cheetah fan-in/fan-out, tuned tree)
   int ranks_per_node = 1;  // block placement: rank r is on node r / ranks_per_node (hierarchical algorithms)
   std::uint32_t bytes = 0; // data-carrying collectives: the message (allreduce, bcast) or per-peer block (alltoall)
-  int root = 0;            // rooted collectives (bcast)
+  int root = 0;            // rooted collectives (bcast, gather, scatter, reduce)
 };
 
 using Generator = Schedule (*)(int me, int nranks, const AlgoParams& params);

@@ -217,8 +217,13 @@ ParamList Machine::params(bool long_form) {
     all.back().info.name = prefix + r.info.name;
   };
   // Node types first, then os, then the networks (the order of before, which calibration's parameter vector follows).
-  for (auto& t : types_)
-    for (auto& r : t.type.params()) add(r, long_form ? "node_types." + t.name + "." : "node.");
+  for (auto& t : types_) {
+    const std::string prefix = long_form ? "node_types." + t.name + "." : "node.";
+    for (auto& r : t.type.params()) add(r, prefix);
+    if (t.arch)
+      for (auto& r : param_list(*t.arch, "arch."))
+        if (r.p->set) add(r, prefix);  // only the costs the machine file gives
+  }
   for (auto& r : param_list(os, "os.")) all.push_back(r);
   for (auto& n : networks_)
     for (auto& [section, list] : n.nic->sections())

@@ -64,6 +64,14 @@ struct Arch {
     return endianness == o.endianness && long_double_bytes == o.long_double_bytes && bool_bytes == o.bool_bytes &&
            logical_bytes == o.logical_bytes;
   }
+  // The costs as parameters ("node_types.<type>.arch.convert_cost_per_element", settable with --set like every other
+  // physical parameter); Machine::params lists only those the machine file gives.
+  template <class V>
+  void visit(V&& v) {
+    v(convert_cost_per_element, {"convert_cost_per_element", Dim::Time,
+                                 "receiver's conversion of one typed element from another architecture", 0, 1e-3});
+    v(reduce_cost_per_element, {"reduce_cost_per_element", Dim::Time, "one element of a reduction (MPI_SUM)", 0, 1e-3});
+  }
   // The 32-bit architecture descriptor (Graham et al. 2006, Table 1): byte 1 endianness, byte 2 the sizes of bool and
   // LOGICAL, byte 3 the size of long double, byte 4 always 11111111 (the marker that shows the byte order). Two ranks
   // with equal descriptors need no conversion.

@@ -40,10 +40,9 @@ static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
   }
 }
 
-Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
-  std::unique_ptr<Machine> m;
+// The scenario's machine: a name looked up in the machine directory, or the explicit --machine-file.
+static std::unique_ptr<Machine> scenario_machine(const Scenario& s) {
   try {
-    // A scenario's machine is a name looked up in the machine directory; --machine-file is an explicit file.
     std::string file = s.machine_file;
     if (file.empty()) {
       std::vector<std::string> names;
@@ -59,33 +58,63 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
                                                         fmt::join(names, ", ")));
       }
     }
-    m = load_machine(file);
+    return load_machine(file);
   } catch (const InputError& e) {
     if (e.file().empty()) throw InputError(s.file, "machine", e.reason());
     throw;
   }
+}
+
+namespace {
+// What a run decides from its input before simulating (every InputError a run can raise from its input).
+struct Prepared {
+  std::unique_ptr<Machine> m;
+  StackSpec spec;
+  McaParams mca;
+  Placement pl;
+  const topology::RoutePolicyInfo* routing = nullptr;
+};
+
+Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
+  Prepared p;
+  p.m = scenario_machine(s);
+  Machine& m = *p.m;
   // Every network's NIC kind: a stack's components each drive one of them (bml/r2 picks per peer among the BTLs).
-  const std::vector<std::string> kinds = m->nic_kinds();
-  const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m->name, s.file);
-  McaParams mca = machine_mca(*m);
+  const std::vector<std::string> kinds = m.nic_kinds();
+  p.spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m.name, s.file);
+  p.mca = machine_mca(m);
   {
     std::vector<std::string> keys;
     for (auto it = s.mca.begin(); it != s.mca.end(); ++it) keys.push_back(it.key());
-    check_mca_keys(keys, spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), s.file);
+    check_mca_keys(keys, p.spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), s.file);
     for (auto& [k, v] : sets) check_mca_family(k, kinds, "--set");
     ObjectReader mr(s.mca, s.file, "mca");
-    auto list = param_list(mca);
+    auto list = param_list(p.mca);
     load_overrides(mr, list, "scenario " + s.id);
   }
-  apply_sets(*m, mca, sets);
-  if (!sets.empty()) m->rebuild_topology();  // links follow overridden link parameters
-  Placement pl = make_placement(*m, ranks, s.ranks_per_node, s.nodes, s.file, s.mapping);
-  std::unique_ptr<Simulator> sim = engines().find(s.engine)->make();
+  apply_sets(m, p.mca, sets);
+  if (!sets.empty()) m.rebuild_topology();  // links follow overridden link parameters
+  p.pl = make_placement(m, ranks, s.ranks_per_node, s.nodes, s.file, s.mapping);
   // A scenario's route policy applies to every network: each network's topology must know it.
-  const topology::RoutePolicyInfo* routing = nullptr;
   if (!s.routing.empty())
-    for (auto& net : m->networks()) routing = &topology::find_route_policy(s.routing, net.topology->kind(), s.file, "routing");
-  World w(*sim, *m, pl, routing);
+    for (auto& net : m.networks()) p.routing = &topology::find_route_policy(s.routing, net.topology->kind(), s.file, "routing");
+  return p;
+}
+}  // namespace
+
+void check_run_input(const Scenario& s, const Overrides& sets) {
+  for (long long n : s.ranks) (void)prepare(s, n, sets);
+}
+
+Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
+  Prepared p = prepare(s, ranks, sets);
+  Machine& m = *p.m;
+  const StackSpec& spec = p.spec;
+  McaParams& mca = p.mca;
+  Placement& pl = p.pl;
+  const topology::RoutePolicyInfo* routing = p.routing;
+  std::unique_ptr<Simulator> sim = engines().find(s.engine)->make();
+  World w(*sim, m, pl, routing);
   std::unique_ptr<Stack> stack;
   try {
     stack = build_stack(w, mca, spec, s.stack);
@@ -99,7 +128,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
   sim->seal();
   points = s.driver->run(w, *stack, s.file);
   const StackStats st = stack->stats();
-  return result_json(RunRecord{s, ranks, sets, *m, *sim, w, pl, mca, spec, st, std::move(points)});
+  return result_json(RunRecord{s, ranks, sets, m, *sim, w, pl, mca, spec, st, std::move(points)});
 }
 
 Json run_scenario(const Scenario& s, const Overrides& sets) {

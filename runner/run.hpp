@@ -10,5 +10,8 @@ namespace ompisim {
 Json run_scenario(const Scenario& s, const Overrides& sets);
 // Runs one rank count in this process (one SimGrid engine per process).
 Json run_one(const Scenario& s, long long ranks, const Overrides& sets);
+// Everything a run decides from its input before simulating, for every rank count (machine, stack, MCA keys, --set
+// parameters, placement, route policy): the InputErrors run_one would raise, without running.
+void check_run_input(const Scenario& s, const Overrides& sets);
 
 }  // namespace ompisim

@@ -156,7 +156,8 @@ Json eval_points(Runner& run, const Json& refdoc, bool only_calibration) {
 // One claim check (recursive for all_of). Kinds: less (a < factor x b), less_all (every point of scenario a below b's),
 // all_of (every sub-check; a sub-check without a kind is 'less'), smoother (curve a's largest step below b's),
 // within (|a - b| <= tolerance_pct % of b), difference (min <= a - b <= max; without b: min <= a <= max), additive
-// (a >= min_fraction x the sum of the values of `parts`).
+// (a >= min_fraction x the sum of the values of `parts`), differs (curves a and b, scenarios, differ by at least
+// min_pct % at one or more sizes >= min_bytes).
 bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::string& f) {
   std::string kind = chk.value("kind", "less");
   if (kind == "less") return compare(run, chk, detail);
@@ -195,6 +196,26 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
                             ra["points"][i].value("ranks", ra["points"][i].value("bytes", 0LL)), a, b);
     }
     return holds;
+  }
+  if (kind == "differs") {
+    // Curves a and b (scenarios) differ: at one or more common sizes >= min_bytes, |a - b| is at least min_pct % of
+    // the smaller of the two.
+    const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object());
+    const Json& rb = run.result(chk.at("b").get<std::string>(), Json::object());
+    std::string m = chk.at("metric");
+    long long min_b = chk.value("min_bytes", 0LL);
+    double lim = chk.at("min_pct").get<double>(), worst = 0;
+    long long at = -1;
+    for (std::size_t i = 0; i < ra["points"].size() && i < rb["points"].size(); ++i) {
+      const Json &pa = ra["points"][i], &pb = rb["points"][i];
+      if (pa.value("bytes", 0LL) != pb.value("bytes", 0LL) || pa.value("bytes", 0LL) < min_b) continue;
+      double a = pa[m], b = pb[m];
+      double dev = std::fabs(a - b) / std::min(a, b) * 100.0;
+      if (dev > worst) worst = dev, at = pa.value("bytes", 0LL);
+    }
+    detail = fmt::format("largest difference {:.2f} % at {} B (at least {:g} % needed, sizes >= {} B)", worst, at, lim,
+                         min_b);
+    return worst >= lim;
   }
   if (kind == "all_of") {
     bool holds = true;

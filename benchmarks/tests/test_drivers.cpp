@@ -16,9 +16,10 @@ const std::map<std::string, Json>& minimal_blocks() {
       {"osu_latency", Json::object()}, {"osu_multi_lat", Json::object()}, {"osu_bw", Json::object()},
       {"osu_bibw", Json::object()},    {"osu_mbw_mr", Json::object()},    {"netpipe", Json::object()},
       {"smb_overhead", Json::object()}, {"barrier_loop", Json::object()}, {"app_skeleton", Json{{"app", "POP"}}},
-      {"pingpong_layers", Json::object()},
+      {"pingpong_layers", Json::object()}, {"unexpected_storm", Json::object()},
       {"osu_alltoall", Json::object()}, {"osu_bcast", Json::object()}, {"osu_allgather", Json::object()},
       {"osu_gather", Json::object()},   {"osu_scatter", Json::object()},   {"osu_allreduce", Json::object()},
+      {"imb_reduce", Json::object()},
   };
   return m;
 }

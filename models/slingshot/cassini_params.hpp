@@ -46,6 +46,7 @@ struct SoftwareParams {
   Sourced fi_cxi_oflow_buf_size;   // one overflow (unexpected) buffer
   Sourced fi_cxi_oflow_buf_count;  // overflow buffers posted per endpoint
   Sourced fc_recovery_time;        // flow-control recovery after overflow exhaustion (drop, side-band, re-send)
+  Sourced fi_cxi_rx_match_mode;    // FI_CXI_RX_MATCH_MODE: "hardware" (the NIC matches) or "software" (the host does)
   // per message per side
   Sourced cxi_overhead;            // CXI provider host work: command issue or event read
   Sourced shm_overhead;            // libfabric shm provider: command queue entry, poll
@@ -64,6 +65,9 @@ struct SoftwareParams {
     v(fi_cxi_oflow_buf_size, {"fi_cxi_oflow_buf_size", Dim::Bytes, "CXI overflow buffer size", 4096, 1e10});
     v(fi_cxi_oflow_buf_count, {"fi_cxi_oflow_buf_count", Dim::Count, "CXI overflow buffers per endpoint", 1, 1e6});
     v(fc_recovery_time, {"fc_recovery_time", Dim::Time, "CXI flow-control recovery after overflow exhaustion", 0, 1});
+    v(fi_cxi_rx_match_mode, {"fi_cxi_rx_match_mode", Dim::Count,
+                             "CXI tag matching of the provider alone: in the NIC (hardware) or on the host (software)",
+                             0, 1, {"hardware", "software"}});
     v(cxi_overhead, {"cxi_overhead", Dim::Time, "CXI provider host cost per message per side", 0, 1e-4});
     v(shm_overhead, {"shm_overhead", Dim::Time, "shm provider host cost per message per side", 0, 1e-4});
     v(shm_inject_size, {"shm_inject_size", Dim::Bytes, "shm provider inject (copy in/out) limit", 0, 1e9});

@@ -209,3 +209,28 @@ TEST_CASE("platform/machine: short names on a one-network machine, long form bes
   CHECK(m->network().name == "gemini");
   CHECK(m->software_cost("pml_ob1_overhead") > 0);
 }
+
+// Configuration: hetero-cpu (two node types with arch records giving both per-element costs); the multi-node-type test
+// machine above whose 'small' arch record gives no cost. Expected: each given cost is a physical parameter named by its
+// key path ("node_types.opteron.arch.convert_cost_per_element"), set_param (what --set calls) changes the value the
+// protocols read through node_type_def(...).arch; a cost the file does not give is not listed.
+// How validated: parameter names and the Arch record after set_param.
+TEST_CASE("platform/machine: arch costs per element are parameters settable like the others", "[unit][platform][hetero]") {
+  auto m = load_machine("hetero-cpu");
+  ParamList l = m->physical_params();
+  auto names = param_names(l);
+  for (const char* n : {"node_types.opteron.arch.convert_cost_per_element", "node_types.opteron.arch.reduce_cost_per_element",
+                        "node_types.g5.arch.convert_cost_per_element", "node_types.g5.arch.reduce_cost_per_element"})
+    CHECK(std::count(names.begin(), names.end(), n) == 1);
+  const double before = m->node_type_def(128).arch->reduce_cost_per_element;
+  REQUIRE(set_param(l, "node_types.g5.arch.reduce_cost_per_element", "7 ns", "--set"));
+  CHECK(m->node_type_def(128).arch->reduce_cost_per_element.value == Approx(7e-9));
+  CHECK(m->node_type_def(0).arch->reduce_cost_per_element.value != Approx(7e-9));
+  CHECK(before != Approx(7e-9));
+  REQUIRE(set_param(l, "node_types.opteron.arch.convert_cost_per_element", "10 ns", "--set"));
+  CHECK(m->node_type_def(0).arch->convert_cost_per_element.value == Approx(10e-9));
+  CHECK_THROWS_WITH(set_param(l, "node_types.opteron.arch.convert_cost_per_element", "10 MB/s", "--set"),
+                    Catch::Contains("convert_cost_per_element"));
+  auto lanl = load_machine("lanl-multi-nic");  // an arch record without costs: nothing listed
+  for (auto& n : param_names(lanl->physical_params())) CHECK(n.find(".arch.") == std::string::npos);
+}

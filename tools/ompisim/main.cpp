@@ -1,4 +1,4 @@
-// ompisim: the command-line tool. Subcommands: run, validate, calibrate, reproduce, sensitivity, list, describe.
+// ompisim: the command-line tool. Subcommands: run, sweep, validate, calibrate, reproduce, sensitivity, list, describe.
 // Exit status (kExitHelp below): 0 success; 1 validation failure (a calibration point outside its tolerance); 2 bad
 // input (anything decidable from the input, before simulating); 3 internal error; 130 / 143 interrupted.
 #include "benchmarks/benchmarks.hpp"
@@ -14,8 +14,10 @@
 #include "runner/run.hpp"
 #include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
+#include "runner/sweep.hpp"
 #include "validation/plot.hpp"
 #include "validation/sensitivity.hpp"
+#include "validation/sweep_plot.hpp"
 #include "validation/validate.hpp"
 
 #include <CLI/CLI.hpp>
@@ -24,6 +26,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <map>
+#include <unistd.h>
 
 using namespace ompisim;
 
@@ -147,6 +150,22 @@ int main(int argc, char** argv) {
                   "machine file to use instead of looking up the scenario's machine name in models/*/machines/");
   run->add_option("--plot", plot_file, "also draw the run as an SVG (a file name, written into the --out folder)");
 
+  auto* swp = app.add_subcommand("sweep", "run a parameter sweep: a base scenario and axes over scenario keys, benchmark "
+                                          "keys, MCA and machine parameters; each point once, resumable; --merge "
+                                          "gathers the table (runner/sweep.hpp describes the grid file)");
+  std::string grid_file, swp_out, shard_spec;
+  int swp_jobs = 1;
+  bool swp_merge = false, swp_quiet = false;
+  swp->add_option("grid", grid_file, "grid JSON file")->required();
+  swp->add_option("-j,--jobs", swp_jobs, "points run at once on this machine (each in its own process)")
+      ->check(CLI::Range(1, 256));
+  swp->add_option("--shard", shard_spec,
+                  "run only shard I of N (I/N, 0-based: point k belongs to shard k % N); default: a Slurm array task's "
+                  "(SLURM_ARRAY_TASK_ID / _COUNT), or an MPI launcher rank's (mpirun, srun), else every point");
+  swp->add_option("--out", swp_out, "the sweep's folder (default: results/sweep-<grid file name>)");
+  swp->add_flag("--merge", swp_merge, "only gather the finished points into sweep.json, sweep.csv and sweep_<axis>.svg");
+  swp->add_flag("--quiet", swp_quiet, "no progress line on stderr (there is none when stderr is not a terminal)");
+
   auto* val = app.add_subcommand("validate", "run the scenarios with reference data and print the validation table");
   std::string paper;
   bool val_json = false;
@@ -236,6 +255,44 @@ int main(int argc, char** argv) {
       if (as_json) std::cout << res.dump(2) << "\n";
       else std::cout << result_table(res);
       std::cerr << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
+      return 0;
+    }
+    if (*swp) {
+      SweepGrid g = load_sweep_grid(grid_file);
+      std::string stem = std::filesystem::path(grid_file).stem().string();
+      if (swp_out.empty()) check_safe_name(stem, grid_file, "(file name)");
+      out = std::make_unique<OutputDir>(swp_out.empty() ? "results/sweep-" + stem : swp_out);
+      const std::string dir = out->root();
+      bool merge = swp_merge;
+      if (!swp_merge) {
+        SweepOptions o;
+        o.out_dir = dir;
+        o.jobs = swp_jobs;
+        o.shard = sweep_shard(shard_spec);
+        o.progress = !swp_quiet && isatty(2);
+        int ran = run_sweep(g, o);
+        std::cerr << fmt::format("ompisim sweep: {} points, {} run now{}, {} done in {}\n", g.points.size(), ran,
+                                 o.shard.count > 1 ? fmt::format(" (shard {}/{} from {})", o.shard.index, o.shard.count,
+                                                                 o.shard.from)
+                                                   : "",
+                                 sweep_points_done(g, dir), dir);
+        // One shard per process under an MPI launcher: rank 0 waits for the others' points, then merges. A Slurm array
+        // or an explicit --shard leaves the merge to `sweep --merge`.
+        bool launcher = o.shard.from != "" && o.shard.from != "--shard" && o.shard.from != "SLURM_ARRAY_TASK_ID";
+        merge = o.shard.count == 1 || (launcher && o.shard.index == 0);
+        while (merge && o.shard.count > 1 && sweep_points_done(g, dir) < static_cast<int>(g.points.size())) {
+          throw_if_interrupted();
+          usleep(200000);
+        }
+      }
+      if (merge) {
+        Json table = merge_sweep(g, dir);
+        std::string json_path = out->file("sweep.json"), csv_path = out->file("sweep.csv");
+        publish_pair(json_path, table.dump(1) + "\n", csv_path, sweep_csv(table));
+        std::vector<std::string> wrote{json_path, csv_path};
+        for (auto& svg : validation::draw_sweep(table, dir)) wrote.push_back(out->file(svg));
+        std::cerr << fmt::format("ompisim sweep: wrote {}\n", fmt::join(wrote, ", "));
+      }
       return 0;
     }
     if (*lst) {

@@ -6,7 +6,7 @@ namespace ompisim::ofi::cxi {
 void register_component(ComponentRegistry& reg) {
   reg.add({.framework = "ofi",
            .name = "cxi",
-           .description = "libfabric CXI provider (Cassini): hardware matching alone, software matching under LINKx",
+           .description = "libfabric CXI provider (Cassini): hardware (or, FI_CXI_RX_MATCH_MODE=software, host) matching alone, software matching under LINKx",
            .nic_kinds = {"cxi"},
            .source = "libfabric prov/cxi (slingshot-ex paper; hardware-sources.md §2)",
            .part_of = "mtl/ofi"});

@@ -21,6 +21,7 @@ CxiConfig CxiConfig::from(const slingshot::CassiniParams& nic, const slingshot::
   c.limits.rdzv_eager_size = static_cast<std::uint64_t>(sw.fi_cxi_rdzv_eager_size.value);
   c.oflow_bytes = static_cast<std::uint64_t>(sw.fi_cxi_oflow_buf_size.value * sw.fi_cxi_oflow_buf_count.value);
   c.fc_recovery_time = sw.fc_recovery_time;
+  c.software_matching = sw.fi_cxi_rx_match_mode.value == 1;  // choices: hardware, software
   c.host_overhead = sw.cxi_overhead;
   c.dma_read_latency = nic.dma_read_latency;
   c.device_access_latency = nic.device_access_latency;
@@ -120,6 +121,7 @@ void CxiProvider::process(std::uint64_t id) {
   }
   // Software matching: the payload is in a request buffer; the host reads the event and asks the owner's queue.
   if (m.proto != SendProtocol::Rendezvous) send_done(id);
+  if (standalone()) ++n_["cxi_host_matched"];  // FI_CXI_RX_MATCH_MODE=software (under LINKx: linkx_matched_*)
   w_.cpu(m.dst, c_.host_overhead, [this, id] {
     const Msg& mm = msgs_.at(id);
     RxEntry* e = nullptr;
@@ -232,7 +234,7 @@ void CxiProvider::drop(std::uint64_t id) {
 }
 
 void CxiProvider::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
-  if (!hardware_matching()) throw std::logic_error("cxi: trecv on a peer provider (receives go to the owner's queue)");
+  if (!standalone()) throw std::logic_error("cxi: trecv on a peer provider (receives go to the owner's queue)");
   w_.cpu(rank, c_.host_overhead, [this, rank, src, tag, bytes, buf, context] {
     nic_lists_.post_tag(rank, src, tag, bytes, buf, context);
   });

@@ -2,12 +2,13 @@
 // two ranks through the NIC, including two ranks of one node (no on-node path: the message leaves through the NIC and
 // comes back, slingshot-ex §III.A).
 // Two matching modes:
-//   hardware  (the provider alone, Cray MPICH, openmpi-cxi): the NIC matches headers against its priority list of
+//   hardware  (the provider alone with FI_CXI_RX_MATCH_MODE=hardware, the default: Cray MPICH, openmpi-cxi): the NIC matches headers against its priority list of
 //             posted receives (an expected payload lands in place by DMA, a rendezvous is pulled by the target NIC's
 //             offloaded Get) and keeps unexpected ones in the overflow buffers; exhaustion -> flow-control recovery.
-//   software  (a peer of LINKx): hardware matching is off; messages land in the provider's request buffers in host
-//             memory, the host asks the owner's shared receive queue (get_tag) and copies the payload into the
-//             receive (or issues the Get of a rendezvous); completions go to the owner's CQ through its callbacks.
+//   software  (a peer of LINKx, or the provider alone with FI_CXI_RX_MATCH_MODE=software): hardware matching is off;
+//             messages land in the provider's request buffers in host memory, the host reads the event, matches it
+//             (against the owner's shared receive queue under LINKx, its own lists alone) and copies the payload into
+//             the receive (or issues the Get of a rendezvous); completions go to the owner's CQ through its callbacks.
 // Per message: the sending host issues the command (software.cxi_overhead); the header and eager payload cross the
 // fabric (analytic for inline payloads, a shared flow over both NICs' host interfaces and the dragonfly links
 // otherwise); transmit-complete semantics: the send completes when the target NIC's ack is back (a rendezvous send
@@ -31,6 +32,7 @@ struct CxiConfig {
   ProtocolLimits limits;
   std::uint64_t oflow_bytes = 0;        // fi_cxi_oflow_buf_count x fi_cxi_oflow_buf_size
   double fc_recovery_time = 0;
+  bool software_matching = false;      // software.fi_cxi_rx_match_mode == software (the provider alone)
   double host_overhead = 0;             // software.cxi_overhead
   double dma_read_latency = 0, device_access_latency = 0;
   static CxiConfig from(const slingshot::CassiniParams& nic, const slingshot::SoftwareParams& sw);
@@ -46,7 +48,8 @@ public:
   void bind_peer(SrxOwner* owner, int index, CqOwnerOps ops);
 
   void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override;
-  // Hardware mode only: append to the NIC's priority list (or match an overflow entry).
+  // The provider alone: append to the NIC's priority list or match an overflow entry (hardware matching), or the same
+  // on the host's lists (software matching).
   void trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override;
   std::uint64_t posted_now() const override { return nic_lists_.posted_now(); }
   std::uint64_t unexpected_now() const override { return nic_lists_.unexpected_now(); }
@@ -57,7 +60,8 @@ public:
   int discard_tag(RxEntry* e) override;
   int discard_msg(RxEntry* e) override { return discard_tag(e); }
 
-  bool hardware_matching() const { return owner_ == &nic_lists_; }
+  bool standalone() const { return owner_ == &nic_lists_; }
+  bool hardware_matching() const { return standalone() && !c_.software_matching; }
   const CxiConfig& config() const { return c_; }
 
 private:

@@ -1,0 +1,66 @@
+// See reduce.hpp.
+#include "collectives/reduce/reduce.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace ompisim::coll {
+
+namespace {
+void check_root(const std::string& algo, int nranks, int root) {
+  if (root < 0 || root >= nranks)
+    throw std::invalid_argument(algo + ": root " + std::to_string(root) + " outside [0, " + std::to_string(nranks) + ")");
+}
+}  // namespace
+
+Schedule reduce_linear(int me, int nranks, const AlgoParams& p) {
+  detail::check_rank_args("reduce/linear", me, nranks);
+  check_root("reduce/linear", nranks, p.root);
+  Schedule s;
+  if (me != p.root) {
+    s.round().send(p.root, p.bytes);  // MCA_PML_CALL(send(sbuf, ..., root, MCA_COLL_BASE_TAG_REDUCE, ...))
+    return s;
+  }
+  if (nranks == 1) return s;  // MPI_Reduce on one rank: a local copy
+  // Initialise the result: from rank P-1 (or, when the root is P-1, a local copy of its own vector, not charged).
+  if (me != nranks - 1) s.round().recv(nranks - 1, p.bytes);
+  for (int i = nranks - 2; i >= 0; --i) {
+    if (i != me) s.round().recv(i, p.bytes);  // into pml_buffer; the root's own vector needs no receive
+    s.round().reduce(p.bytes);                // ompi_op_reduce(op, inbuf, rbuf, count, dtype)
+  }
+  return s;
+}
+
+Schedule reduce_basic_log(int me, int nranks, const AlgoParams& p) {
+  detail::check_rank_args("reduce/basic_log", me, nranks);
+  check_root("reduce/basic_log", nranks, p.root);
+  Schedule s;
+  const int v = (me - p.root + nranks) % nranks;
+  auto real = [&](int vr) { return (vr + p.root) % nranks; };
+  for (int mask = 1; mask < nranks; mask <<= 1) {
+    if (v & mask) {
+      s.round().send(real(v & ~mask), p.bytes);  // a high process sends to the low one and stops
+      return s;
+    }
+    const int peer = v | mask;
+    if (peer >= nranks) continue;
+    s.round().recv(real(peer), p.bytes);
+    s.round().reduce(p.bytes);
+  }
+  return s;  // v == 0 is the root: the result is already in its buffer
+}
+
+void register_reduce(CollRegistry& reg) {
+  reg.add({"reduce", "linear",
+           "non-roots send to the root, which receives from P-1, then P-2 .. 0, reducing after each receive",
+           "ompi/mca/coll/tuned/coll_tuned_reduce.c ompi_coll_tuned_reduce_intra_basic_linear (v1.1.0, v1.1.1; the "
+           "v1.1 fixed decision's only choice)",
+           &reduce_linear, false});
+  reg.add({"reduce", "basic_log",
+           "hypercube fan-in on (me - root) mod P: bit k set sends to v - 2^k and stops, else receives from v + 2^k "
+           "and reduces",
+           "ompi/mca/coll/basic/coll_basic_reduce.c mca_coll_basic_reduce_log_intra (v1.1, commutative operation)",
+           &reduce_basic_log, false});
+}
+
+}  // namespace ompisim::coll

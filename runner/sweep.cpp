@@ -1,0 +1,392 @@
+#include "runner/sweep.hpp"
+
+#include "core/atomic_write.hpp"
+#include "core/limits.hpp"
+#include "core/signals.hpp"
+#include "runner/report.hpp"
+#include "runner/run.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace ompisim {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Scenario keys an axis may set directly (the rest of a scenario describes it and does not change a run).
+const std::set<std::string> kScenarioAxes = {"machine", "stack",   "engine",  "ranks",   "ranks_per_node", "nodes",
+                                              "map_by",  "bind_to", "rank_by", "cpu_list", "gpu_list",       "routing"};
+constexpr std::size_t kMaxPoints = 10000;
+
+std::string hex16(std::uint64_t h) { return fmt::format("{:016x}", h); }
+
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+// A parameter value as `--set` takes it: strings as written, numbers and booleans as JSON.
+std::string set_value(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// Applies one axis value to a point.
+void apply_axis(SweepPoint& p, const std::string& key, const Json& value) {
+  p.values[key] = value;
+  if (key.starts_with("mca.")) {
+    if (!p.scenario.contains("mca") || !p.scenario["mca"].is_object()) p.scenario["mca"] = Json::object();
+    p.scenario["mca"][key.substr(4)] = value;
+  } else if (key.starts_with("benchmark.")) {
+    p.scenario["benchmark"][key.substr(10)] = value;
+  } else if (kScenarioAxes.count(key)) {
+    p.scenario[key] = value;
+  } else {
+    p.sets.emplace_back(key, set_value(value));
+  }
+}
+
+std::string point_key(std::size_t i) { return fmt::format("points[{}]", i); }
+
+}  // namespace
+
+SweepGrid load_sweep_grid(const std::string& file) {
+  SweepGrid g;
+  g.file = file;
+  const Json doc = load_json_file(file);
+  ObjectReader r(doc, file, "");
+  r.finish({"base", "axes", "combine", "points", "description"});  // unknown keys first, with a did-you-mean
+  Json base;
+  if (!r.has("base")) r.fail("base", "a sweep needs a base scenario (a file name or an object)");
+  const Json& b = r.raw("base");
+  if (b.is_string()) {
+    std::string path = b.get<std::string>();
+    if (!fs::exists(path)) {  // relative to the current folder, else to the grid file's folder
+      fs::path beside = fs::path(file).parent_path() / path;
+      if (fs::exists(beside)) path = beside.string();
+      else r.fail("base", fmt::format("no scenario file '{}' (relative to the current folder or to the grid file)", path));
+    }
+    base = load_json_file(path);
+    g.base_file = path;
+  } else if (b.is_object()) {
+    base = b;
+    g.base_file = file;
+  } else {
+    r.fail("base", "expected a scenario file name or a scenario object");
+  }
+  if (!base.is_object()) throw InputError(g.base_file, "", "a scenario is a JSON object");
+  (void)scenario_from_json(base, g.base_file);  // the base itself must load
+
+  const bool has_axes = r.has("axes"), has_points = r.has("points");
+  if (has_axes == has_points) r.fail(has_axes ? "points" : "axes", "give either \"axes\" or \"points\", not both or none");
+  std::vector<Json> assignments;  // each: axis key -> value
+  if (has_axes) {
+    const Json& axes = r.raw("axes");
+    if (!axes.is_object() || axes.empty()) r.fail("axes", "expected an object of axis key -> list of values");
+    std::string combine = r.opt_str("combine").value_or("product");
+    if (combine != "product" && combine != "zip")
+      r.fail("combine", fmt::format("unknown combination '{}' (product or zip)", combine));
+    std::size_t total = 1, len = 0;
+    for (auto it = axes.begin(); it != axes.end(); ++it) {
+      if (!it.value().is_array() || it.value().empty())
+        r.fail("axes." + it.key(), "expected a non-empty list of values");
+      g.axes.push_back(it.key());
+      if (combine == "zip" && len && it.value().size() != len)
+        r.fail("axes." + it.key(), fmt::format("{} values, but the first axis has {}: \"zip\" pairs the axes value by "
+                                               "value", it.value().size(), len));
+      len = it.value().size();
+      total = combine == "zip" ? len : total * it.value().size();
+      if (total > kMaxPoints) r.fail("axes", fmt::format("more than {} points", kMaxPoints));
+    }
+    if (combine == "zip") {
+      for (std::size_t i = 0; i < len; ++i) {
+        Json a = Json::object();
+        for (auto& k : g.axes) a[k] = axes[k][i];
+        assignments.push_back(a);
+      }
+    } else {
+      assignments.push_back(Json::object());
+      for (auto& k : g.axes) {  // the last axis varies fastest
+        std::vector<Json> next;
+        for (auto& a : assignments)
+          for (auto& v : axes[k]) {
+            Json x = a;
+            x[k] = v;
+            next.push_back(x);
+          }
+        assignments = std::move(next);
+      }
+    }
+  } else {
+    const Json& pts = r.raw("points");
+    if (!pts.is_array() || pts.empty()) r.fail("points", "expected a non-empty list of objects");
+    if (pts.size() > kMaxPoints) r.fail("points", fmt::format("more than {} points", kMaxPoints));
+    std::set<std::string> keys;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      if (!pts[i].is_object() || pts[i].empty()) r.fail(point_key(i), "expected an object of axis key -> value");
+      for (auto it = pts[i].begin(); it != pts[i].end(); ++it) keys.insert(it.key());
+      assignments.push_back(pts[i]);
+    }
+    g.axes.assign(keys.begin(), keys.end());
+  }
+
+  // Resolve and check every point as a run would before simulating (once per distinct resolved input).
+  std::set<std::string> checked;
+  for (std::size_t i = 0; i < assignments.size(); ++i) {
+    SweepPoint p;
+    p.scenario = base;
+    for (auto it = assignments[i].begin(); it != assignments[i].end(); ++it) apply_axis(p, it.key(), it.value());
+    // An error names the axis that set the key it is about, else the point.
+    auto rethrow = [&](const InputError& e) {
+      std::string key = e.file() == "--set" ? e.key() : e.key();
+      for (auto it = assignments[i].begin(); it != assignments[i].end(); ++it) {
+        const std::string& a = it.key();
+        bool mine = key == a || key.starts_with(a + ".") || key.starts_with(a + "[") || "mca." + key == a ||
+                    (a.starts_with("benchmark.") && key == a) || (e.file() == "--set" && key == a);
+        if (mine)
+          throw InputError(file, has_axes ? "axes." + a : fmt::format("points[{}].{}", i, a), e.reason());
+      }
+      throw InputError(file, has_axes ? "axes" : fmt::format("points[{}]", i),
+                       fmt::format("{} key '{}': {}", e.file(), e.key(), e.reason()));
+    };
+    try {
+      Scenario s = scenario_from_json(p.scenario, g.base_file);
+      if (checked.insert(Json{p.scenario, p.sets}.dump()).second) check_run_input(s, p.sets);
+    } catch (const InputError& e) {
+      rethrow(e);
+    }
+    Json input{{"scenario", p.scenario}, {"sets", p.sets}, {"ompisim", git_describe()}};
+    p.hash = hex16(fnv1a(input.dump()));
+    g.points.push_back(std::move(p));
+  }
+  return g;
+}
+
+Shard sweep_shard(const std::string& option) {
+  auto parse = [](const std::string& text, const std::string& what) {
+    auto slash = text.find('/');
+    Shard s;
+    try {
+      std::size_t a = 0, b = 0;
+      if (slash == std::string::npos) throw std::invalid_argument("no /");
+      s.index = std::stoi(text.substr(0, slash), &a);
+      s.count = std::stoi(text.substr(slash + 1), &b);
+      if (a != slash || b != text.size() - slash - 1) throw std::invalid_argument("trailing");
+    } catch (const std::exception&) {
+      throw InputError(what, text, "expected I/N: shard I (0 .. N-1) of N");
+    }
+    if (s.count < 1 || s.index < 0 || s.index >= s.count)
+      throw InputError(what, text, fmt::format("shard index {} is out of range 0..{}", s.index, s.count - 1));
+    s.from = what;
+    return s;
+  };
+  if (!option.empty()) return parse(option, "--shard");
+  auto env = [](const char* n) -> std::string {
+    const char* v = std::getenv(n);
+    return v ? v : "";
+  };
+  if (auto id = env("SLURM_ARRAY_TASK_ID"); !id.empty()) {
+    std::string count = env("SLURM_ARRAY_TASK_COUNT"), min = env("SLURM_ARRAY_TASK_MIN");
+    if (count.empty()) throw InputError("SLURM_ARRAY_TASK_COUNT", "", "SLURM_ARRAY_TASK_ID is set without it");
+    long long i = 0;
+    try {
+      i = std::stoll(id) - (min.empty() ? 0 : std::stoll(min));
+    } catch (const std::exception&) {
+      throw InputError("SLURM_ARRAY_TASK_ID", id, "expected an integer");
+    }
+    Shard s = parse(fmt::format("{}/{}", i, count), "SLURM_ARRAY_TASK_ID");
+    return s;
+  }
+  // MPI launchers: Open MPI's mpirun, MPICH / Hydra (PMI), Slurm's srun.
+  for (auto [rank, size] : {std::pair{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"}, std::pair{"PMI_RANK", "PMI_SIZE"},
+                            std::pair{"SLURM_PROCID", "SLURM_NTASKS"}})
+    if (auto r = env(rank), n = env(size); !r.empty() && !n.empty()) return parse(r + "/" + n, rank);
+  return {};
+}
+
+namespace {
+
+std::string point_file(const std::string& out_dir, const SweepPoint& p) {
+  return (fs::path(out_dir) / "points" / (p.hash + ".json")).string();
+}
+
+bool point_done(const std::string& out_dir, const SweepPoint& p) {
+  std::error_code ec;
+  return fs::is_regular_file(point_file(out_dir, p), ec);
+}
+
+// A point's process: runs it and publishes its file (written to a temporary and renamed: a kill leaves no half file).
+[[noreturn]] void run_point_child(const SweepGrid& g, const SweepPoint& p, const std::string& out_dir, int parent) {
+  setup_child_process(parent);
+  int code = 0;
+  try {
+    Scenario s = scenario_from_json(p.scenario, g.base_file);
+    Json res = run_scenario(s, p.sets);
+    Json doc{{"hash", p.hash}, {"values", p.values}, {"scenario", p.scenario}, {"sets", p.sets}, {"result", res}};
+    write_file_atomic(point_file(out_dir, p), doc.dump(1) + "\n");
+  } catch (const InputError& e) {
+    std::cerr << "ompisim: error: " << e.what() << "\n";
+    code = 2;
+  } catch (const std::exception& e) {
+    std::cerr << "ompisim: error: sweep point " << p.hash << ": " << e.what() << "\n";
+    code = 3;
+  }
+  std::cerr.flush();
+  _exit(code);
+}
+
+}  // namespace
+
+int sweep_points_done(const SweepGrid& g, const std::string& out_dir) {
+  int n = 0;
+  for (auto& p : g.points) n += point_done(out_dir, p);
+  return n;
+}
+
+int run_sweep(const SweepGrid& g, const SweepOptions& opt) {
+  fs::create_directories(fs::path(opt.out_dir) / "points");
+  // Temporaries a killed sweep left behind (write_file_atomic names them <file>.tmp.<pid>.<n>).
+  for (auto& e : fs::directory_iterator(fs::path(opt.out_dir) / "points")) {
+    std::string name = e.path().filename().string();
+    if (name.find(".json.tmp.") != std::string::npos) {
+      auto pid = std::atoll(name.substr(name.rfind(".tmp.") + 5).c_str());
+      if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove(e.path());
+    }
+  }
+  std::vector<const SweepPoint*> todo;
+  for (std::size_t i = 0; i < g.points.size(); ++i)
+    if (static_cast<int>(i % static_cast<std::size_t>(opt.shard.count)) == opt.shard.index && !point_done(opt.out_dir, g.points[i]))
+      todo.push_back(&g.points[i]);
+  const int parent = static_cast<int>(getpid());
+  std::map<pid_t, const SweepPoint*> running;
+  std::size_t next = 0;
+  int ran = 0, failed_code = 0;
+  std::string failed;
+  auto t0 = std::chrono::steady_clock::now();
+  auto show = [&] {
+    if (!opt.progress) return;
+    double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::size_t left = todo.size() - static_cast<std::size_t>(ran);
+    std::string eta = ran > 0 ? fmt::format(", about {:.0f} s left", el / ran * static_cast<double>(left)) : "";
+    std::cerr << fmt::format("\rsweep: {} of {} points done, {} running, {} left{}   ", ran, todo.size(),
+                             running.size(), left, eta)
+              << std::flush;
+  };
+  while (next < todo.size() || !running.empty()) {
+    while (failed_code == 0 && next < todo.size() && static_cast<int>(running.size()) < opt.jobs) {
+      std::cout.flush();
+      std::cerr.flush();
+      pid_t pid = fork();
+      if (pid < 0) throw std::runtime_error("fork failed");
+      if (pid == 0) run_point_child(g, *todo[next], opt.out_dir, parent);
+      running[pid] = todo[next++];
+      show();
+    }
+    if (failed_code != 0 && running.empty()) break;
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid == 0 || (pid < 0 && errno == EINTR)) {
+      if (interrupt_signal()) {
+        for (auto& [c, p] : running) ::kill(c, SIGKILL);
+        for (auto& [c, p] : running)
+          while (waitpid(c, nullptr, 0) < 0 && errno == EINTR) {
+          }
+        if (opt.progress) std::cerr << "\n";
+        throw_if_interrupted();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      continue;
+    }
+    if (pid < 0) break;
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const SweepPoint* p = it->second;
+    running.erase(it);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      ++ran;
+    } else if (failed_code == 0) {
+      failed_code = WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+      failed = fmt::format("point {} ({}) {}", p->hash, p->values.dump(),
+                           WIFEXITED(status) ? fmt::format("exited with status {}", WEXITSTATUS(status))
+                                             : fmt::format("was killed by signal {}", WTERMSIG(status)));
+    }
+    show();
+  }
+  if (opt.progress) std::cerr << "\n";
+  if (failed_code == 2) throw InputError(g.file, "", "a point's input was refused (above); finished points are kept");
+  if (failed_code != 0) throw std::runtime_error("sweep: " + failed + "; finished points are kept");
+  return ran;
+}
+
+Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
+  int missing = 0;
+  for (auto& p : g.points) missing += !point_done(out_dir, p);
+  if (missing)
+    throw InputError(out_dir, "points", fmt::format("{} of {} points have no result yet: run the sweep (all its shards) "
+                                                    "first", missing, g.points.size()));
+  Json rows = Json::array();
+  std::vector<std::string> columns(g.axes.begin(), g.axes.end());
+  const std::set<std::string> axis_set(g.axes.begin(), g.axes.end());
+  std::set<std::string> have(columns.begin(), columns.end());
+  for (auto& p : g.points) {
+    Json doc = load_json_file(point_file(out_dir, p));
+    if (doc.value("hash", "") != p.hash) throw std::runtime_error("sweep: " + point_file(out_dir, p) + " is not its point's");
+    const Json& res = doc.at("result");
+    for (auto& rp : res.at("points")) {
+      Json row = Json::object();
+      for (auto& a : g.axes) row[a] = p.values.contains(a) ? p.values[a] : Json();
+      for (auto it = rp.begin(); it != rp.end(); ++it) {
+        std::string c = axis_set.count(it.key()) ? "result." + it.key() : it.key();  // "ranks" both an axis and a field
+        if (!have.count(c)) {
+          have.insert(c);
+          columns.push_back(c);
+        }
+        row[c] = it.value();
+      }
+      row["point"] = p.hash;
+      rows.push_back(row);
+    }
+  }
+  columns.push_back("point");
+  return Json{{"grid", g.file}, {"axes", g.axes}, {"columns", columns}, {"rows", rows}};
+}
+
+std::string sweep_csv(const Json& t) {
+  auto cell = [](const Json& v) {
+    std::string s = v.is_null() ? "" : v.is_string() ? v.get<std::string>() : v.dump();
+    if (s.find_first_of(",\"\n") != std::string::npos) {
+      std::string q = "\"";
+      for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+      return q + "\"";
+    }
+    return s;
+  };
+  std::vector<std::string> cols = t.at("columns").get<std::vector<std::string>>();
+  std::string out;
+  std::vector<std::string> head;
+  for (auto& c : cols) head.push_back(cell(c));
+  out += fmt::format("{}\n", fmt::join(head, ","));
+  for (auto& r : t.at("rows")) {
+    std::vector<std::string> v;
+    for (auto& c : cols) v.push_back(cell(r.contains(c) ? r[c] : Json()));
+    out += fmt::format("{}\n", fmt::join(v, ","));
+  }
+  return out;
+}
+
+}  // namespace ompisim

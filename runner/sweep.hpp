@@ -1,0 +1,69 @@
+// Parameter sweeps (`ompisim sweep GRID.json`): a base scenario and axes over any scenario key, benchmark key, MCA
+// parameter or machine parameter; every point runs in its own process, its result stored under a hash of its resolved
+// input, so a rerun skips finished points and a killed sweep resumes. Points are split into shards: -j N processes on
+// this machine, `--shard I/N` or a Slurm array (SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT), or one shard per process
+// under mpirun / srun (the launcher's rank and size from its environment: no MPI library is needed, the points are
+// independent). `--merge` gathers one table (CSV and JSON) and a plot per axis.
+//
+// Grid file:
+//   {"base": "scenarios/gemini/fig5_latency_inter_openmpi.json" | {inline scenario},
+//    "axes": {"stack": ["openmpi", "native"], "mca.btl_ugni_smsg_limit": [256, 1024], "nic.bte_bandwidth": ["4 GB/s"],
+//             "benchmark.sizes": [[1, 1024]], "ranks": [2]},
+//    "combine": "product" | "zip",                 (default product; zip: every axis has the same length)
+//    "points": [{"stack": "native", "ranks": 4}]}  (instead of "axes": an explicit list of points)
+// Axis keys: "mca.<name>" (the scenario's "mca" block), "benchmark.<key>" (its "benchmark" block), a top-level
+// scenario key (machine, stack, engine, ranks, ranks_per_node, nodes, map_by, bind_to, rank_by, cpu_list, gpu_list,
+// routing), anything else a machine or MCA parameter as `run --set` takes it. Axes are ordered by key.
+#pragma once
+#include "core/json_input.hpp"
+#include "runner/scenario.hpp"
+
+#include <string>
+#include <vector>
+
+namespace ompisim {
+
+struct SweepPoint {
+  Json values = Json::object();  // axis key -> value of this point
+  Json scenario;                 // the resolved scenario (base with the scenario-key axes applied)
+  Overrides sets;                // machine / MCA parameters set on this point
+  std::string hash;              // 16 hex digits of FNV-1a over the canonical input (and the tool's version)
+};
+
+struct SweepGrid {
+  std::string file;
+  std::string base_file;  // where the base came from (the grid file for an inline base)
+  std::vector<std::string> axes;
+  std::vector<SweepPoint> points;
+};
+
+// Loads and checks a grid: every point's scenario must load, and every parameter axis must name a parameter of the
+// point's machine; errors are InputErrors naming the grid file and "axes.<key>" / "points[i].<key>".
+SweepGrid load_sweep_grid(const std::string& file);
+
+struct Shard {
+  int index = 0, count = 1;
+  std::string from;  // "--shard", "SLURM_ARRAY_TASK_ID", "OMPI_COMM_WORLD_RANK", ... or "" (the whole sweep)
+};
+// The shard of this process: `--shard I/N` when given (InputError on a bad spec), else a Slurm array task, else the
+// rank of an MPI launcher (Open MPI, MPICH/Hydra PMI, Slurm srun), else 0/1.
+Shard sweep_shard(const std::string& option);
+
+struct SweepOptions {
+  std::string out_dir;  // the sweep's folder: points/<hash>.json, sweep.csv, sweep.json, sweep_<axis>.svg
+  int jobs = 1;
+  Shard shard;
+  bool progress = false;  // a progress line on stderr
+};
+// Runs this shard's points that have no result yet (-j jobs at a time, each in its own process) and returns how many
+// ran. Throws InputError when a point's run refuses its input, std::runtime_error when a point process failed.
+int run_sweep(const SweepGrid& grid, const SweepOptions& opt);
+// Points of the grid with a stored result.
+int sweep_points_done(const SweepGrid& grid, const std::string& out_dir);
+// Gathers every point's result into one table, a row per (grid point, result point) in grid order: the axis values,
+// then the result point's fields ({"grid", "axes", "columns", "rows"}); InputError naming the folder when points
+// are missing. The tool writes it as sweep.json and sweep.csv and draws a plot per axis.
+Json merge_sweep(const SweepGrid& grid, const std::string& out_dir);
+std::string sweep_csv(const Json& table);
+
+}  // namespace ompisim

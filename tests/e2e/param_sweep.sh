@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Configuration: a 6-point grid (stack x nic.bte_bandwidth x ranks-per-node-free axis) over Cielo osu_latency at 2 ranks,
+#                run with -j 1, with -j 2, as three shards (--shard I/3) and, when mpirun is installed, under
+#                `mpirun --oversubscribe -n 3`; a run killed with SIGKILL after its first point and rerun; bad input.
+# Expected:      the merged sweep.csv and sweep.json are byte-identical across -j 1, -j 2, shards and mpirun; a rerun
+#                runs no point; the killed sweep, rerun, has every point once and no temporary file left; 1 MiB latency
+#                falls when bte_bandwidth rises (the axis reaches the model); bad input exits 2 naming file and key.
+# How validated: cmp of the merged files, point-file counts, the tool's "N run now" line, grep on stderr.
+set -u
+BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0; cd "$t"
+cat > grid.json <<'G'
+{"base": {"id": "lat", "machine": "cielo", "stack": "openmpi",
+          "benchmark": {"name": "osu_latency", "sizes": [1, 1048576], "iterations": 20, "skip": 2},
+          "ranks": 2, "ranks_per_node": 1},
+ "axes": {"stack": ["openmpi", "native"], "nic.bte_bandwidth": ["3 GB/s", "4 GB/s", "6 GB/s"]}}
+G
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+"$BIN" sweep grid.json --out j1 -j 1 2> j1.err; check "-j 1 runs" "[[ \$? == 0 ]] && grep -q '6 run now' j1.err"
+"$BIN" sweep grid.json --out j2 -j 2 2> j2.err
+check "-j 2 merged table identical" "cmp -s j1/sweep.csv j2/sweep.csv && cmp -s j1/sweep.json j2/sweep.json"
+for i in 0 1 2; do "$BIN" sweep grid.json --out sh --shard $i/3 2>> sh.err; done
+"$BIN" sweep grid.json --out sh --merge 2>> sh.err
+check "three shards then --merge identical" "cmp -s j1/sweep.csv sh/sweep.csv && cmp -s j1/sweep.json sh/sweep.json"
+if command -v mpirun > /dev/null; then
+  mpirun --allow-run-as-root --oversubscribe -n 3 "$BIN" sweep grid.json --out mpi > mpi.out 2>&1
+  check "mpirun -n 3 identical" "cmp -s j1/sweep.csv mpi/sweep.csv && cmp -s j1/sweep.json mpi/sweep.json"
+else
+  echo "FAIL mpirun not installed (setup.sh installs openmpi-bin)"; fail=1
+fi
+"$BIN" sweep grid.json --out j1 2> again.err
+check "a rerun runs no point" "grep -q '0 run now' again.err && cmp -s j1/sweep.csv j2/sweep.csv"
+check "six point files" "[[ \$(ls j1/points | wc -l) == 6 ]]"
+check "bte_bandwidth reaches the model" "python3 - <<'P'
+import csv
+rows=[r for r in csv.DictReader(open('j1/sweep.csv')) if r['bytes']=='1048576' and r['stack']=='openmpi']
+lat={r['nic.bte_bandwidth']: float(r['latency_us']) for r in rows}
+assert lat['3 GB/s'] > lat['4 GB/s'] > lat['6 GB/s'], lat
+P"
+# Killed midway: SIGKILL to the whole process group once the first point is stored, then a rerun.
+setsid "$BIN" sweep grid.json --out k -j 1 > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do [[ $(ls k/points 2>/dev/null | grep -c '\.json$') -ge 1 ]] && break; sleep 0.05; done
+kill -KILL -- -$pid 2> /dev/null; wait $pid 2> /dev/null
+before=$(ls k/points | grep -c '\.json$')
+"$BIN" sweep grid.json --out k 2> k.err
+check "killed after $before point(s), rerun completes each point once" \
+  "[[ \$(ls k/points | grep -c '\.json\$') == 6 ]] && grep -q \"$((6 - before)) run now\" k.err && cmp -s j1/sweep.csv k/sweep.csv"
+check "no temporary left" "[[ -z \$(ls k/points k | grep tmp) ]]"
+# Bad input: one line naming file and key, exit 2, nothing written.
+B='"base": {"id": "lat", "machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 1}'
+bad() {  # name grid-tail expected [options]
+  printf '{%s, %s}' "$B" "$2" > "$1.json"
+  "$BIN" sweep "$1.json" --out "out-$1" ${4:-} > /dev/null 2> "$1.err"; rc=$?
+  if [[ $rc != 2 ]] || ! grep -q -- "$3" "$1.err" || [[ $(wc -l < "$1.err") != 1 ]] || [[ -e "out-$1/sweep.json" ]]; then
+    echo "FAIL bad $1: rc=$rc $(cat "$1.err")"; fail=1; else echo "ok   bad $1: $(cat "$1.err")"; fi
+}
+bad unknown_param '"axes": {"nic.bte_bandwdith": ["4 GB/s"]}' "key 'axes.nic.bte_bandwdith': unknown parameter (did you mean 'nic.bte_bandwidth'?)"
+bad unknown_mca '"axes": {"mca.btl_ugni_smsg_limt": [1]}' "key 'axes.mca.btl_ugni_smsg_limt': unknown MCA parameter"
+bad bad_unit '"axes": {"nic.bte_bandwidth": ["4 GB"]}' "key 'axes.nic.bte_bandwidth'.*not a unit of rate"
+bad unknown_stack '"axes": {"stack": ["natve"]}' "key 'axes.stack': unknown stack 'natve'"
+bad unknown_key '"axis": {"ranks": [2]}' "key 'axis': unknown key (did you mean 'axes'?)"
+bad empty_axis '"axes": {"ranks": []}' "key 'axes.ranks': expected a non-empty list"
+bad zip_lengths '"axes": {"ranks": [2, 2], "stack": ["native"]}, "combine": "zip"' "key 'axes.stack'"
+bad shard '"axes": {"ranks": [2]}' "shard index 3 is out of range 0..2" "--shard 3/3"
+bad merge_early '"axes": {"ranks": [2]}' "key 'points': 1 of 1 points have no result yet" "--merge"
+exit $fail
