@@ -73,7 +73,7 @@ private:
     if (rr.wait_target == 0 || counter_[static_cast<std::size_t>(r)] < rr.wait_target) return;
     rr.wait_target = 0;
     // The polling CPU sees the NIC's write one cache-line hand-off later (a write into the core's own NUMA node).
-    w_.cpu(r, w_.node_type(r).links().cache_line_same_numa.value, std::move(rr.wait_done));
+    w_.cpu(r, w_.node_type(r).links().cache_line_same_numa.value, std::move(rr.wait_done), "barrier flag poll");
   }
   void end_call(int r) {
     RankRun& rr = runs_[static_cast<std::size_t>(r)];

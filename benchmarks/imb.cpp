@@ -174,7 +174,11 @@ void register_imb_drivers(DriverRegistry& reg) {
       {"algorithm", "name | tuned-v1.1", "tuned-v1.1",
        "the reduce algorithm; tuned-v1.1: Open MPI 1.1's coll/tuned fixed decision "
        "(collectives/decision/ompi_v1_1_tuned.json)",
-       algos}};
+       [algos] {  // the registered algorithms and the decision table the parser also accepts
+         auto v = algos();
+         v.push_back("tuned-v1.1");
+         return v;
+       }}};
   reg.add({"imb_reduce", "imb",
            "IMB-MPI1 Reduce (MPI_FLOAT, MPI_SUM, root i % P; t_min / t_max / t_avg over ranks)", params,
            [algos](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {

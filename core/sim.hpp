@@ -12,6 +12,7 @@
 namespace ompisim {
 
 using Callback = std::function<void()>;
+class TraceSink;  // core/trace.hpp
 using ResourceId = std::uint32_t;
 
 class Simulator {
@@ -35,6 +36,9 @@ public:
   virtual void run() = 0;
   virtual std::string name() const = 0;
   std::uint64_t flows_started = 0, events_scheduled = 0;
+  // The run's protocol timeline (core/trace.hpp), null unless --trace: every report site tests it first. Set before
+  // the platform declares its resources; the engines report resource names and flows to it.
+  TraceSink* trace = nullptr;
 };
 
 }  // namespace ompisim

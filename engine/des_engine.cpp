@@ -1,5 +1,8 @@
 #include "engine/des_engine.hpp"
 
+#include "core/progress.hpp"
+#include "core/trace.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -15,6 +18,7 @@ ResourceId DesEngine::add_resource(const std::string& name, double capacity) {
   if (sealed_) throw std::logic_error("DesEngine: add_resource '" + name + "' after seal");
   if (!(capacity > 0)) throw std::invalid_argument("DesEngine: resource '" + name + "' needs a capacity > 0");
   capacity_.push_back(capacity);
+  if (trace) trace->resource(static_cast<ResourceId>(capacity_.size() - 1), name);
   return static_cast<ResourceId>(capacity_.size() - 1);
 }
 
@@ -26,6 +30,7 @@ void DesEngine::flow(const std::vector<ResourceId>& path, double bytes, Callback
     c = std::min(c, capacity_[r]);
   }
   ++flows_started;
+  if (trace) done = traced_flow(*this, path, bytes, std::move(done));
   at(now_ + bytes / c, std::move(done));
 }
 
@@ -34,6 +39,7 @@ void DesEngine::run() {
     auto [t, cb] = q_.pop();
     now_ = t;
     cb();
+    if ((++run_ & 0xFFFF) == 0 && progress::enabled()) progress::sim_tick(now_, run_);
   }
 }
 

@@ -23,6 +23,7 @@ private:
   double now_ = 0;
   std::vector<double> capacity_;
   bool sealed_ = false;
+  std::uint64_t run_ = 0;  // events run (progress)
 };
 
 }  // namespace ompisim::engine

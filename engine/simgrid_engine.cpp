@@ -1,5 +1,7 @@
 #include "engine/simgrid_engine.hpp"
 
+#include "core/progress.hpp"
+#include "core/trace.hpp"
 #include "engine/event_queue.hpp"
 
 #include <limits>
@@ -74,6 +76,7 @@ struct SimGridEngine::Impl {
   // Model events live in our own queue; SimGrid sees one wake-up timer at a time (see pump()).
   EventQueue q;
   double now = 0;  // model time: SimGrid's clock, or ahead of it while no flow is in flight
+  std::uint64_t events_run = 0;  // model events run (progress)
   double armed = std::numeric_limits<double>::infinity();  // earliest wake-up set in SimGrid and not yet fired
   bool pumping = false;
   std::size_t in_flight = 0;
@@ -143,6 +146,7 @@ void SimGridEngine::Impl::pump() {
     }
     auto ev = q.pop();
     ev.second();
+    if ((++events_run & 0xFFFF) == 0 && progress::enabled()) progress::sim_tick(now, events_run);
   }
   pumping = false;
   if (!deferred.empty()) arm(now);
@@ -207,6 +211,7 @@ ResourceId SimGridEngine::add_resource(const std::string& name, double capacity)
   impl_->names += name;
   impl_->name_end.push_back(static_cast<std::uint32_t>(impl_->names.size()));
   impl_->links.push_back(nullptr);
+  if (trace) trace->resource(static_cast<ResourceId>(impl_->capacity.size() - 1), name);
   return static_cast<ResourceId>(impl_->capacity.size() - 1);
 }
 
@@ -222,6 +227,7 @@ void SimGridEngine::flow(const std::vector<ResourceId>& path, double bytes, Call
   for (auto r : path)
     if (r >= impl_->capacity.size()) throw std::logic_error("SimGridEngine: flow over an undeclared resource");
   ++flows_started;
+  if (trace) done = traced_flow(*this, path, bytes, std::move(done));
   if (sg4::Engine::get_clock() < impl_->now) impl_->deferred.push_back({path, bytes, std::move(done)});
   else impl_->start(path, bytes, std::move(done));
 }

@@ -1,5 +1,7 @@
 #include "platform/world.hpp"
 
+#include "core/trace.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <set>
@@ -19,6 +21,8 @@ World::World(Simulator& sim, Machine& machine, Placement placement, const topolo
     f.routing = routing ? routing : f.net->routing;
     f.prefix = several ? f.net->name + ":" : "";
   }
+  if (TraceSink* t = sim_.trace)
+    for (long long r = 0; r < placement_.ranks; ++r) t->rank_node(static_cast<int>(r), node_of(static_cast<int>(r)));
 }
 
 void World::throw_several_networks() const {
@@ -42,6 +46,7 @@ int World::add_progress_thread(int rank, int core) {
   cpu_free_.push_back(0.0);
   copying_.push_back(0);
   if (!stolen_.empty()) stolen_.push_back(0.0);
+  if (TraceSink* t = sim_.trace) t->context_rank(static_cast<int>(cpu_free_.size()) - 1, rank);
   return static_cast<int>(cpu_free_.size()) - 1;
 }
 
@@ -50,14 +55,15 @@ double World::signal_latency(int from, int to) const {
   return node_type(from).cache_line_latency(m.locate(from).core, m.locate(to).core);
 }
 
-void World::cpu(int rank, double cost, Callback fn) {
+void World::cpu(int rank, double cost, Callback fn, const char* what) {
   if (copying_[rank]) {
-    waiting_[rank].push_back({false, cost, std::move(fn)});
+    waiting_[rank].push_back({false, cost, std::move(fn), {}, {}, what});
     return;
   }
   double& f = cpu_free_[rank];
   double start = std::max(f, sim_.now());
   f = start + cost;
+  if (TraceSink* t = sim_.trace; t && cost > 0) t->cpu(rank, start, f, what);
   sim_.at(f, std::move(fn));
 }
 
@@ -75,14 +81,15 @@ void World::cpu_copy(int rank, double bytes, Callback fn, MemSpace src, MemSpace
   if (auto s = ctx_type(rank).split_copy(bytes); is_local(rank, src, dst) && s.dram_bytes <= 0) {
     // Within the cache the copy is CPU time of known length, not a flow through the shared memory bus.
     bytes_copied += static_cast<std::uint64_t>(bytes);
-    cpu(rank, s.cache_time, std::move(fn));
+    cpu(rank, s.cache_time, std::move(fn), "memcpy");
     return;
   }
   copying_[rank] = 1;
   double start = std::max(cpu_free_[rank], sim_.now());
-  sim_.at(start, [this, rank, bytes, src, dst, fn = std::move(fn)]() mutable {
+  sim_.at(start, [this, rank, bytes, src, dst, start, fn = std::move(fn)]() mutable {
     double stolen_before = stolen_.empty() ? 0.0 : stolen_[rank];
-    copy(rank, bytes, [this, rank, stolen_before, fn = std::move(fn)]() mutable {
+    copy(rank, bytes, [this, rank, stolen_before, start, fn = std::move(fn)]() mutable {
+      if (TraceSink* t = sim_.trace) t->cpu(rank, start, sim_.now(), "memcpy");
       copying_[rank] = 0;
       // Interrupts taken during the copy (World::steal) delay what the core does next, as after a CPU step.
       double stolen = (stolen_.empty() ? 0.0 : stolen_[rank]) - stolen_before;
@@ -108,7 +115,7 @@ void World::drain(int rank) {
     // tasks queued before it and behind the finished copy's own continuation.
     if (tasks[i].is_copy && tasks[i].amount > 0)
       cpu_copy(rank, tasks[i].amount, std::move(tasks[i].fn), tasks[i].src, tasks[i].dst);
-    else cpu(rank, tasks[i].is_copy ? 0.0 : tasks[i].amount, std::move(tasks[i].fn));
+    else cpu(rank, tasks[i].is_copy ? 0.0 : tasks[i].amount, std::move(tasks[i].fn), tasks[i].what);
   }
 }
 
@@ -139,6 +146,7 @@ PathCost World::path(long long a, long long b, int net) const {
 
 void World::steal(int rank, double cost) {
   double& f = cpu_free_[rank];
+  if (TraceSink* t = sim_.trace) t->cpu(rank, std::max(f, sim_.now()), std::max(f, sim_.now()) + cost, "interrupt");
   f = std::max(f, sim_.now()) + cost;
   if (stolen_.empty()) stolen_.assign(cpu_free_.size(), 0.0);
   stolen_[rank] += cost;
@@ -161,6 +169,7 @@ void World::compute(int rank, double seconds, Callback done) {
   }
   double before = stolen_.empty() ? 0.0 : stolen_[rank];
   double end = sim_.now() + seconds;
+  if (TraceSink* t = sim_.trace; t && seconds > 0) t->cpu(rank, sim_.now(), end, "compute");
   cpu_free_[rank] = std::max(cpu_free_[rank], end);
   extend_compute(rank, end, before, std::move(done));
 }
@@ -324,6 +333,7 @@ void World::bulk(long long a, long long b, double bytes, double latency, Callbac
         r = f.routing->route(t, ra, rb, &f.link_load, key);
       }
       for (auto id : r) ++f.link_load.flows[id];
+      if (TraceSink* t = sim_.trace) t->flow_nodes(a, b);
       sim_.flow(bulk_resources(f, a, b, pulled ? b : a, r, pa, pb), bytes,
                 [&f, r, q, done = std::move(done)]() mutable {
                   for (auto id : r) --f.link_load.flows[id];
@@ -377,7 +387,8 @@ void World::copy(int ctx, double bytes, Callback done, MemSpace src, MemSpace ds
     path.push_back(k.kind == platform::ResourceKind::CoreCopy ? core_res_.at(static_cast<std::size_t>(ctx))
                                                               : node_resource(n, k));
   double dram = split.dram_bytes;
-  sim_.after(first, [this, path = std::move(path), dram, done = std::move(done)]() mutable {
+  sim_.after(first, [this, n, path = std::move(path), dram, done = std::move(done)]() mutable {
+    if (TraceSink* t = sim_.trace) t->flow_nodes(n, n);
     sim_.flow(path, dram, std::move(done));
   });
 }

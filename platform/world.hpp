@@ -67,7 +67,8 @@ public:
   int core_of_context(int ctx) const { return ctx < placement_.ranks ? core_of(ctx) : ctx_core_[ctx - placement_.ranks]; }
 
   // Runs fn on rank's CPU after `cost` seconds of work that starts when the CPU is free (and not before now).
-  void cpu(int rank, double cost, Callback fn);
+  // `what`: the Open MPI or library function the work models (a string literal), the span's name in a trace.
+  void cpu(int rank, double cost, Callback fn, const char* what = nullptr);
   // The rank's CPU copies `bytes` (a memcpy: the CPU is busy until the copy ends, DRAM part shared); then fn.
   // A zero-byte copy on an idle core runs fn before cpu_copy returns: callers must not rely on fn running later.
   // `src`/`dst`: the memories copied from and to (default: the context's own NUMA node). The cache-resident part of
@@ -134,6 +135,7 @@ private:
     double amount;  // seconds of work, or bytes to copy
     Callback fn;
     MemSpace src{}, dst{};
+    const char* what = nullptr;
   };
   void drain(int rank);
   void extend_compute(int rank, double end, double stolen_before, Callback done);

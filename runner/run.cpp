@@ -1,11 +1,15 @@
 #include "runner/run.hpp"
 
+#include "core/progress.hpp"
+#include "core/trace_file.hpp"
+#include "mpi/trace_stack.hpp"
 #include "runner/isolate.hpp"
 #include "runner/registries.hpp"
 #include "runner/report.hpp"
 #include "runner/stacks.hpp"
 
 #include <fmt/format.h>
+#include <iostream>
 
 namespace ompisim {
 
@@ -106,14 +110,23 @@ void check_run_input(const Scenario& s, const Overrides& sets) {
   for (long long n : s.ranks) (void)prepare(s, n, sets);
 }
 
-Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
+Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const TraceRequest* trace) {
   Prepared p = prepare(s, ranks, sets);
   Machine& m = *p.m;
   const StackSpec& spec = p.spec;
   McaParams& mca = p.mca;
   Placement& pl = p.pl;
   const topology::RoutePolicyInfo* routing = p.routing;
+  std::unique_ptr<TraceSink> sink;  // outlives the simulator and the World that report to it
+  if (trace) {
+    for (auto& [a, b] : trace->filter.ranks)
+      if (a >= ranks)
+        throw InputError("--trace-ranks", trace->ranks_text,
+                         fmt::format("rank {} is not in the job (scenario {} runs ranks 0..{})", a, s.id, ranks - 1));
+    sink = open_trace(trace->path, trace->filter);
+  }
   std::unique_ptr<Simulator> sim = engines().find(s.engine)->make();
+  sim->trace = sink.get();
   World w(*sim, m, pl, routing);
   std::unique_ptr<Stack> stack;
   try {
@@ -122,18 +135,30 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets) {
     if (e.file().empty()) throw InputError(s.file, e.key(), e.reason());
     throw;
   }
+  if (sink) stack = std::make_unique<TracingStack>(std::move(stack), *sim, *sink);
   Json points;
   // The fabric's resources, before seal(); each flow's path is built when the flow starts.
   w.declare_resources();
   sim->seal();
   points = s.driver->run(w, *stack, s.file);
   const StackStats st = stack->stats();
+  if (sink) {
+    sink->finish();
+    const auto& c = sink->counts;
+    std::cerr << fmt::format("ompisim: wrote trace {} ({} CPU spans, {} NIC engine spans, {} of {} flows, {} of {} "
+                             "messages, {} of {} AMOs)\n", trace->path, c.cpu, c.nic, c.flows, c.flows_seen,
+                             c.messages, c.messages_seen, c.amos, c.amos_seen);
+  }
   return result_json(RunRecord{s, ranks, sets, m, *sim, w, pl, mca, spec, st, std::move(points)});
 }
 
-Json run_scenario(const Scenario& s, const Overrides& sets) {
+Json run_scenario(const Scenario& s, const Overrides& sets, const TraceRequest* trace) {
   // Input the driver derives from runs of its own (app_skeleton's fitted compute), each run in its own process.
   const bench::Rerun rerun = [&](const bench::Driver& d, const std::string& stack) {
+    if (trace)
+      throw InputError("--trace", trace->path, fmt::format("benchmark '{}' of scenario {} derives its input from runs of "
+                                                           "its own: not traced (trace a scenario that runs once)",
+                                                           s.benchmark, s.id));
     Scenario x = s;
     x.driver = d.clone();
     if (!stack.empty()) {
@@ -144,12 +169,21 @@ Json run_scenario(const Scenario& s, const Overrides& sets) {
   };
   if (auto derived = s.driver->run_derived(rerun)) return *derived;
   const std::size_t nvalues = std::max<std::size_t>(1, s.driver->axis_values().size());
-  if (s.ranks.size() == 1 && nvalues == 1) return run_one(s, s.ranks[0], sets);
+  if (s.ranks.size() == 1 && nvalues == 1) return run_one(s, s.ranks[0], sets, trace);
+  if (trace)
+    throw InputError("--trace", trace->path,
+                     fmt::format("scenario {} runs {} points, each in its own process: trace one of them (a scenario "
+                                 "with one rank count{})", s.id, s.ranks.size() * nvalues,
+                                 s.driver->axis_values().empty() ? "" : " and one " + s.driver->axis()));
   // Each rank count (and each value of the driver's axis: barrier radices) runs in its own process: one SimGrid
   // engine per process.
   SweepReport report(s);
+  std::size_t point = 0;
   for (long long n : s.ranks)
     for (std::size_t k = 0; k < nvalues; ++k) {
+      progress::points(point++, s.ranks.size() * nvalues,
+                       fmt::format("{} ranks={}{}", s.id, n, s.driver->axis_values().empty() ? std::string()
+                                                                 : fmt::format(" {}={}", s.driver->axis(), s.driver->axis_values()[k].dump())));
       Scenario one_s = s;
       if (!s.driver->axis_values().empty()) {
         auto d = s.driver->clone();
@@ -158,6 +192,7 @@ Json run_scenario(const Scenario& s, const Overrides& sets) {
       }
       report.add(n, k, Json::parse(run_isolated([&] { return run_one(one_s, n, sets).dump(); })));
     }
+  progress::clear();
   return report.finish();
 }
 

@@ -1,15 +1,25 @@
 // Running a scenario (the runner's "run" concern): resolve its machine, MCA parameters, placement, route policy and
 // stack, build the World, and let the benchmark's driver run on it; a sweep runs each point in its own process.
 #pragma once
+#include "core/trace.hpp"
 #include "runner/scenario.hpp"
 
 namespace ompisim {
 
+// `run --trace`: the trace file (format from its extension, core/trace_file.hpp) and what it keeps. Written by the
+// process that simulates (a child of the tool), whole or not at all.
+struct TraceRequest {
+  std::string path;
+  TraceFilter filter;
+  std::string ranks_text;  // --trace-ranks as given (for messages)
+};
+
 // Runs every rank count of the scenario (and every value of its driver's axis; a sweep runs each in its own process)
-// and returns the result.
-Json run_scenario(const Scenario& s, const Overrides& sets);
+// and returns the result. With `trace`: the scenario must be one run (one rank count, one axis value, no derived
+// input), else InputError naming --trace.
+Json run_scenario(const Scenario& s, const Overrides& sets, const TraceRequest* trace = nullptr);
 // Runs one rank count in this process (one SimGrid engine per process).
-Json run_one(const Scenario& s, long long ranks, const Overrides& sets);
+Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const TraceRequest* trace = nullptr);
 // Everything a run decides from its input before simulating, for every rank count (machine, stack, MCA keys, --set
 // parameters, placement, route policy): the InputErrors run_one would raise, without running.
 void check_run_input(const Scenario& s, const Overrides& sets);

@@ -12,6 +12,35 @@
 
 namespace ompisim {
 
+const std::vector<ScenarioKey>& scenario_keys() {
+  static const std::vector<ScenarioKey> keys = {
+      {"id", R"({"type": "string"})", "result file stem (default: the file name); letters, digits, '.', '_', '-'"},
+      {"description", R"({"type": "string"})", "what the scenario runs"},
+      {"expected", R"({"type": "string"})", "what the paper reports"},
+      {"figure", R"({"type": "string"})", "the paper's figure or table (\"Fig. 2\"); results are plotted per figure"},
+      {"paper", R"({"type": "string"})", "the paper (validation/reference/<paper>.json)"},
+      {"plot", R"({"type": "string"})", "result field plotted by reproduce (default latency_us or bandwidth_GBps)"},
+      {"relevant_code", R"({"type": "array", "items": {"type": "string"}})", "source files of the model it exercises"},
+      {"machine", R"({"type": "string"})", "machine name (models/*/machines/<name>.json; ompisim list)", true},
+      {"stack", R"({"oneOf": [{"type": "string"}, {"type": "object"}]})",
+       "a stack preset name, or an object of components ({\"pml\": \"ob1\", \"btl\": [\"self\", \"ugni\"]})", true},
+      {"engine", R"({"type": "string"})", "event engine (ompisim list)"},
+      {"ranks", R"({"oneOf": [{"type": "integer", "minimum": 1}, {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1}]})",
+       "rank count, or a list (a sweep: each in its own process)", true},
+      {"ranks_per_node", R"({"type": "integer", "minimum": 1})", "ranks per node (default 1)"},
+      {"nodes", R"({"type": "array", "items": {"type": "integer", "minimum": 0}})", "machine node ids to use, in order"},
+      {"map_by", R"({"type": "string"})", "mpirun --map-by (core, socket, numa, node, ...)"},
+      {"bind_to", R"({"type": "string"})", "mpirun --bind-to (core, socket, numa, none)"},
+      {"rank_by", R"({"type": "string"})", "mpirun --rank-by (slot, core, numa, socket, node)"},
+      {"cpu_list", R"({"type": "array", "items": {"type": "integer", "minimum": 0}})", "cores of each node's local ranks"},
+      {"gpu_list", R"({"type": "array", "items": {"type": "integer", "minimum": 0}})", "GPU of each node's local ranks"},
+      {"routing", R"({"type": "string"})", "route policy of the run (minimal, valiant, ugal, ...)"},
+      {"mca", R"({"type": "object"})", "MCA parameter overrides (ompisim describe <component>)"},
+      {"benchmark", R"({"type": "object"})", "the benchmark block: \"name\" and its keys (ompisim describe <benchmark>)", true},
+  };
+  return keys;
+}
+
 Scenario load_scenario(const std::string& file) { return scenario_from_json(load_json_file(file), file); }
 
 Scenario scenario_from_json(const Json& j, const std::string& file) {
@@ -72,9 +101,9 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   ObjectReader b = r.object("benchmark");
   s.benchmark = b.str("name");
   s.driver = bench::parse_benchmark(b, bench::DriverContext{file, s.ranks, s.stack, s.stack_json, stack_has_network_atomics(s.stack_json, file)});
-  r.finish({"id", "description", "expected", "figure", "paper", "plot", "relevant_code", "machine", "stack", "engine",
-            "ranks", "ranks_per_node", "nodes", "map_by", "bind_to", "rank_by", "cpu_list", "gpu_list", "routing", "mca",
-            "benchmark"});
+  std::vector<std::string> known;
+  for (auto& k : scenario_keys()) known.emplace_back(k.name);
+  r.finish(known);
   return s;
 }
 

@@ -31,6 +31,16 @@ struct Scenario {
   Json mca = Json::object();
 };
 
+// The keys a scenario file may have, with the JSON Schema of each value (`ompisim schema scenario` is built from these
+// and from the benchmark registry's parameters; scenario_from_json refuses any other key).
+struct ScenarioKey {
+  const char* name;
+  const char* schema;  // JSON Schema fragment (JSON text)
+  const char* description;
+  bool required = false;
+};
+const std::vector<ScenarioKey>& scenario_keys();
+
 Scenario load_scenario(const std::string& file);
 Scenario scenario_from_json(const Json& j, const std::string& file);  // `file` names it in errors
 // --set key=value pairs: machine parameters ("nic.bte_bandwidth", "bte_bandwidth" or the long form

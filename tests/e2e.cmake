@@ -26,3 +26,7 @@ add_test(NAME e2e.slingshot_bad_input COMMAND bash ${E2E}/slingshot_bad_input.sh
 add_test(NAME e2e.hetero_bad_input COMMAND bash ${E2E}/hetero_bad_input.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.hetero_set COMMAND bash ${E2E}/hetero_set.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.validation_table_hetero COMMAND $<TARGET_FILE:ompisim> validate --paper heterogeneous)
+add_test(NAME e2e.trace COMMAND bash ${E2E}/trace.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.compare COMMAND bash ${E2E}/compare.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.progress COMMAND bash ${E2E}/progress.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.schema COMMAND bash ${E2E}/schema.sh $<TARGET_FILE:ompisim>)

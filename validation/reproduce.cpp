@@ -1,6 +1,7 @@
 // The main job: every scenario into results/<scenario>.{json,csv}, one SVG per figure (gnuplot) overlaying the
 // papers' reference points on the simulated curves, and results/validation.md.
 #include "core/atomic_write.hpp"
+#include "core/progress.hpp"
 #include "core/safe_name.hpp"
 #include "core/signals.hpp"
 #include "runner/isolate.hpp"
@@ -111,9 +112,12 @@ int reproduce(const std::string& out_dir) {
   std::map<std::string, std::string> titles;          // figure key -> caption
   std::map<std::string, std::map<std::string, Json>> app_figures;  // figure key -> scenario id -> result (app_skeleton)
   std::map<std::string, Json> done;  // by scenario path: validation reads these instead of running them again
-  for (auto& rel : scenario_files()) {
+  const auto files = scenario_files();
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string& rel = files[i];
     Scenario s = load_scenario(data_dir() + "/" + rel);
-    std::cerr << "reproduce: " << rel << "\n";
+    if (progress::enabled()) progress::points(i, files.size(), rel);  // the line names the scenario
+    else std::cerr << "reproduce: " << rel << "\n";
     Json res = Json::parse(run_isolated([&] { return run_scenario(s, {}).dump(); }));
     done[rel] = res;
     std::string sub = fs::path(rel).parent_path().filename().string();

@@ -1,5 +1,7 @@
 #include "models/gemini/gni.hpp"
 
+#include "core/trace.hpp"
+
 #include <algorithm>
 
 namespace ompisim::gemini {
@@ -78,7 +80,7 @@ void Cdm::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Call
     w_.cpu(rank, g_.endpoint_connect_time, [this, rank, peer, e = &ep] {
       e->connected();
       try_flush(rank, peer, *e);
-    });
+    }, "GNI_EpBind");
     return;
   }
   if (ep.state == EpState::Connected) try_flush(rank, peer, ep);
@@ -112,7 +114,7 @@ void Cdm::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
       // mca_btl_ugni_progress_local_smsg). It costs the sender's CPU one CQ poll, as RDMA and AMO completions do.
       w_.sim().after(w_.wire_time(nb, na, 0), [this, rank] {
         ++smsg_local_events;
-        w_.cpu(rank, g_.smsg_cpu_overhead, [] {});
+        w_.cpu(rank, g_.smsg_cpu_overhead, [] {}, "GNI_CqGetEvent (SMSG local CQ)");
       });
       w_.cpu(peer, g_.smsg_cpu_overhead, [this, rank, peer, e, na, nb, deliver = std::move(deliver)] {
         // The mailbox slot is free again: the credit travels back to the sender.
@@ -121,9 +123,9 @@ void Cdm::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
           try_flush(rank, peer, *e);
         });
         deliver();
-      });
+      }, "GNI_SmsgGetNextWTag");
     });
-  });
+  }, "GNI_SmsgSendWTag");
 }
 
 void Cdm::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Callback done) {
@@ -135,22 +137,32 @@ void Gni::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes
   long long ni = w_.node_of(initiator), np = w_.node_of(peer);
   long long src = op == RdmaOp::Get ? np : ni, dst = op == RdmaOp::Get ? ni : np;
   double b = static_cast<double>(bytes);
-  auto finish = [this, initiator, done = std::move(done)]() mutable { w_.cpu(initiator, g_.smsg_cpu_overhead, std::move(done)); };
+  auto finish = [this, initiator, done = std::move(done)]() mutable {
+    w_.cpu(initiator, g_.smsg_cpu_overhead, std::move(done), "GNI_CqGetEvent (RDMA)");
+  };
   if (!bte) {
     // FMA: the CPU writes the descriptor (and, for a PUT, the data through the FMA window).
     double cpu = g_.fma_issue_overhead + (op == RdmaOp::Put ? b / g_.fma_pio_bandwidth : 0.0);
     w_.cpu(initiator, cpu, [this, op, src, dst, ni, np, b, finish = std::move(finish)]() mutable {
       double t = w_.wire_time(src, dst, b) + (op == RdmaOp::Get ? w_.wire_time(ni, np, 0) : 0.0);
+      if (TraceSink* tr = w_.sim().trace)
+        tr->nic(ni, "FMA", w_.sim().now(), w_.sim().now() + t, op == RdmaOp::Get ? "FMA GET" : "FMA PUT");
       w_.sim().after(t, std::move(finish));
-    });
+    }, "GNI_PostFma");
     return;
   }
   w_.cpu(initiator, g_.fma_issue_overhead, [this, op, src, dst, ni, np, b, initiator, peer,
                                             finish = std::move(finish)]() mutable {
     double lat = g_.bte_post_latency + w_.wire_time(src, dst, 0) + (op == RdmaOp::Get ? w_.wire_time(ni, np, 0) : 0.0);
     int rank_src = op == RdmaOp::Get ? peer : initiator, rank_dst = op == RdmaOp::Get ? initiator : peer;
-    w_.bulk(src, dst, b, lat, std::move(finish), op == RdmaOp::Get, rank_src, rank_dst);  // the initiator's BTE works
-  });
+    Callback fin = std::move(finish);
+    if (TraceSink* tr = w_.sim().trace)  // the initiator's BTE, from the post to the transfer's end
+      fin = [tr, this, ni, op, t0 = w_.sim().now(), fin = std::move(fin)]() mutable {
+        tr->nic(ni, "BTE", t0, w_.sim().now(), op == RdmaOp::Get ? "BTE GET" : "BTE PUT");
+        fin();
+      };
+    w_.bulk(src, dst, b, lat, std::move(fin), op == RdmaOp::Get, rank_src, rank_dst);  // the initiator's BTE works
+  }, "GNI_PostRdma");
 }
 
 void Gni::amo(int initiator, int target, Callback local_done, Callback at_target) {
@@ -158,11 +170,13 @@ void Gni::amo(int initiator, int target, Callback local_done, Callback at_target
   w_.cpu(initiator, g_.fma_issue_overhead, [this, initiator, ni, nt, local_done = std::move(local_done),
                                             at_target = std::move(at_target)]() mutable {
     double there = w_.wire_time(ni, nt, 8) + g_.amo_latency;
+    if (TraceSink* tr = w_.sim().trace)  // the target NIC executes it
+      tr->nic(nt, "AMO", w_.sim().now() + there - g_.amo_latency, w_.sim().now() + there, "AMO add");
     w_.sim().after(there, std::move(at_target));
     w_.sim().after(there + w_.wire_time(nt, ni, 8), [this, initiator, local_done = std::move(local_done)]() mutable {
-      w_.cpu(initiator, g_.smsg_cpu_overhead, std::move(local_done));
+      w_.cpu(initiator, g_.smsg_cpu_overhead, std::move(local_done), "GNI_CqGetEvent (AMO)");
     });
-  });
+  }, "GNI_PostFma (AMO)");
 }
 
 void Cdm::register_buffer(int rank, Buffer b, std::uint64_t bytes, Callback ready) {
@@ -174,7 +188,7 @@ void Cdm::register_buffer(int rank, Buffer b, std::uint64_t bytes, Callback read
   }
   ++registrations;
   it->second.insert(b.addr, bytes);
-  w_.cpu(rank, g_.registration_cost, std::move(ready));
+  w_.cpu(rank, g_.registration_cost, std::move(ready), "GNI_MemRegister");
 }
 
 }  // namespace ompisim::gemini

@@ -1,5 +1,7 @@
 #include "models/qsnet/elan4.hpp"
 
+#include "core/trace.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -26,13 +28,17 @@ double Elan4::wire(int src, int dst, std::uint32_t bytes) const {
 
 double Elan4::command(long long node) {
   double& f = cmd_free_[node];
-  f = std::max(f, w_.sim().now()) + p_.nic_cmd_cost;
+  const double start = std::max(f, w_.sim().now());
+  f = start + p_.nic_cmd_cost;
+  if (TraceSink* t = w_.sim().trace) t->nic(node, "command processor", start, f, "command");
   return f;
 }
 
 double Elan4::thread_processor(long long node, double cost) {
   double& f = tproc_free_[node];
-  f = std::max(f, w_.sim().now()) + cost;
+  const double start = std::max(f, w_.sim().now());
+  f = start + cost;
+  if (TraceSink* t = w_.sim().trace) t->nic(node, "thread processor", start, f, "thread processor");
   return f;
 }
 
@@ -103,6 +109,10 @@ double Elan4::bus(long long a, long long b, double ready, double bytes) {
   // starts when both are free and holds them for its serialization time.
   double start = std::max({ready, bus_free_[a], bus_free_[b]});
   bus_free_[a] = bus_free_[b] = start + bytes / p_.dma_bandwidth();
+  if (TraceSink* t = w_.sim().trace) {
+    t->nic(a, "PCI-X bus", start, bus_free_[a], "DMA read");
+    if (b != a) t->nic(b, "PCI-X bus", start, bus_free_[b], "DMA write");
+  }
   return start;
 }
 

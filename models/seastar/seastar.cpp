@@ -1,5 +1,7 @@
 #include "models/seastar/seastar.hpp"
 
+#include "core/trace.hpp"
+
 #include <algorithm>
 
 namespace ompisim::seastar {
@@ -51,12 +53,14 @@ double SeaStar::firmware_free_at(int rank) const {
 }
 
 void SeaStar::calls(int rank, int n, Callback then) {
-  w_.cpu(rank, n * p_.portals_call_cost, std::move(then));
+  w_.cpu(rank, n * p_.portals_call_cost, std::move(then), "Portals library call");
 }
 
 double SeaStar::firmware(long long node, double cost) {
   double& f = fw_free_[node];
-  f = std::max(f, w_.sim().now()) + cost;
+  const double start = std::max(f, w_.sim().now());
+  f = start + cost;
+  if (TraceSink* t = w_.sim().trace) t->nic(node, "firmware", start, f, "Portals firmware");
   return f;
 }
 

@@ -30,7 +30,7 @@ void LogGPStack::wire(int rank, int dst, std::uint64_t bytes, Completion injecte
   const double inject = start + p_.o;
   next = start + p_.g + extra / p_.G_bandwidth;
   // The CPU is held from now (or when it frees) to the end of o + (s-1)O, including any wait for the gap.
-  w_.cpu(rank, inject + extra / p_.O_bandwidth - std::max(now, w_.cpu_free_at(rank)), [] {});
+  w_.cpu(rank, inject + extra / p_.O_bandwidth - std::max(now, w_.cpu_free_at(rank)), [] {}, "LogGP o + (s-1)O (send)");
   if (injected) w_.sim().at(inject, std::move(injected));
   w_.sim().at(inject + w_.wire_time(w_.node_of(rank), w_.node_of(dst), 1), std::move(arrived));
 }
@@ -52,7 +52,7 @@ void LogGPStack::start_send(const mpi::P2P& p, Completion done) {
          // An eager message costs the receiver o + max((s-1)O, (s-1)G) from its first byte (LogGOPSim, OP_MSG),
          // matched or not; a request-to-send costs it nothing until it answers.
          if (m.rndv) match();
-         else w_.cpu(dst, recv_overhead(static_cast<double>(m.bytes)), std::move(match));
+         else w_.cpu(dst, recv_overhead(static_cast<double>(m.bytes)), std::move(match), "LogGP o (receive)");
        });
 }
 
@@ -67,7 +67,7 @@ void LogGPStack::deliver(std::uint64_t rid, int dst, const Msg& m) {
   lib_.matched(lib_.recv(rid), m.src, m.tag, m.bytes);
   if (!m.rndv) {
     // The receiver's CPU has absorbed the message on arrival (see start_send): the receive completes when it is free.
-    w_.cpu(dst, 0, [this, rid] { lib_.complete_recv(rid); });
+    w_.cpu(dst, 0, [this, rid] { lib_.complete_recv(rid); }, "LogGP receive complete");
     return;
   }
   // Rendezvous: the receiver answers CTS, the sender sends the data.
@@ -75,7 +75,7 @@ void LogGPStack::deliver(std::uint64_t rid, int dst, const Msg& m) {
   std::uint64_t sid = m.sid, bytes = m.bytes;
   wire(dst, src, 0, nullptr, [this, src, dst, sid, bytes, rid, b] {
     wire(src, dst, bytes, [this, sid] { lib_.complete_send(sid); },
-         [this, dst, rid, b] { w_.cpu(dst, recv_overhead(b), [this, rid] { lib_.complete_recv(rid); }); });
+         [this, dst, rid, b] { w_.cpu(dst, recv_overhead(b), [this, rid] { lib_.complete_recv(rid); }, "LogGP o (receive)"); });
   });
 }
 
@@ -86,7 +86,7 @@ void LogGPStack::amo_add(int rank, int target, Completion local_done, Completion
     double l = w_.wire_time(w_.node_of(rank), w_.node_of(target), 8);
     w_.sim().after(l, std::move(at_target));
     w_.sim().after(2 * l, std::move(local_done));
-  });
+  }, "LogGP o (AMO)");
 }
 
 

@@ -66,7 +66,7 @@ void MpichGni::start_send(const mpi::P2P& p, Completion done) {
       gni_.smsg_send(rank, dst, kHdr, nullptr,
                      [this, rank, dst, tag, ctx, bytes, buf, sid, seq] { arrive(dst, ctx, seq, Msg{rank, tag, Kind::Rts, bytes, sid, buf}); });
     });
-  });
+  }, "MPID_Isend (MPT)");
 }
 
 void MpichGni::start_recv(const mpi::P2P& p, Completion done) {
@@ -76,7 +76,7 @@ void MpichGni::start_recv(const mpi::P2P& p, Completion done) {
   w_.cpu(rank, sw_, [this, rank, src, tag, ctx, rid] {
     auto m = lib_.post(rank, ctx, mpi::Posted{src, tag, rid});
     if (m) deliver(rid, rank, *m, true);
-  });
+  }, "MPID_Irecv (MPT)");
 }
 
 void MpichGni::arrive(int dst, std::uint32_t ctx, std::uint32_t seq, const Msg& m) {
@@ -87,7 +87,7 @@ void MpichGni::arrive(int dst, std::uint32_t ctx, std::uint32_t seq, const Msg& 
     // Unexpected eager data (this message, or held ones it released) is copied out of the mailbox on arrival.
     for (auto& u : unexpected)
       if (u.kind == Kind::Eager && u.bytes > 0) w_.cpu_copy(dst, static_cast<double>(u.bytes), [] {});
-  });
+  }, "MPID_nem_gni_poll (match)");
 }
 
 void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
@@ -106,10 +106,10 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
       w_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid, src, dst] {  // from src's buffer, on its NUMA node
         finish_recv(rid);
         w_.sim().after(w_.signal_latency(dst, src), [this, sid] {
-          w_.cpu(lib_.send(sid).rank, sw_, [this, sid] { finish_send(sid); });
+          w_.cpu(lib_.send(sid).rank, sw_, [this, sid] { finish_send(sid); }, "MPID_nem_gni complete send");
         });
       }, w_.local_memory(src));
-    });
+    }, "MPID_nem_gni XPMEM attach");
     return;
   }
   Buffer rbuf = lib_.recv(rid).buf;

@@ -6,15 +6,19 @@
 #include "core/atomic_write.hpp"
 #include "core/limits.hpp"
 #include "core/safe_name.hpp"
+#include "core/progress.hpp"
 #include "core/signals.hpp"
+#include "core/trace_file.hpp"
 #include "engine/version.hpp"
 #include "runner/registries.hpp"
 #include "runner/isolate.hpp"
 #include "runner/report.hpp"
 #include "runner/run.hpp"
+#include "runner/schema.hpp"
+#include "runner/sweep.hpp"
 #include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
-#include "runner/sweep.hpp"
+#include "validation/compare.hpp"
 #include "validation/plot.hpp"
 #include "validation/sensitivity.hpp"
 #include "validation/sweep_plot.hpp"
@@ -25,6 +29,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <cstdlib>
 #include <map>
 #include <unistd.h>
 
@@ -131,6 +136,8 @@ int main(int argc, char** argv) {
   });
   app.require_subcommand(1);
   app.fallthrough();
+  bool quiet = false;
+  app.add_flag("--quiet", quiet, "no progress line on stderr (shown only when stderr is a terminal)");
   std::string max_input = fmt::format("{}", limits::kDefaultMaxInputBytes);
   app.add_option("--max-input-size", max_input,
                  fmt::format("largest input file read, in bytes or with a unit (\"16 MiB\"); default {} (4 MiB)",
@@ -149,6 +156,12 @@ int main(int argc, char** argv) {
   run->add_option("--machine-file", machine_file,
                   "machine file to use instead of looking up the scenario's machine name in models/*/machines/");
   run->add_option("--plot", plot_file, "also draw the run as an SVG (a file name, written into the --out folder)");
+  std::string trace_file, trace_ranks, trace_window;
+  run->add_option("--trace", trace_file,
+                  "write the protocol timeline: FILE.paje (Paje: ViTE, pj_dump) or FILE.json (Chrome trace events: "
+                  "Perfetto); CPU spans per rank, NIC engines, bulk flows, messages and AMOs");
+  run->add_option("--trace-ranks", trace_ranks, "trace only these ranks (and their nodes' NICs), e.g. 0-15,1024");
+  run->add_option("--trace-window", trace_window, "trace only this interval of simulated time, e.g. 10us:50us");
 
   auto* swp = app.add_subcommand("sweep", "run a parameter sweep: a base scenario and axes over scenario keys, benchmark "
                                           "keys, MCA and machine parameters; each point once, resumable; --merge "
@@ -203,6 +216,25 @@ int main(int argc, char** argv) {
   sens->add_option("--step", sens_step, "log-space step of the central differences (default 0.01)");
   sens->add_flag("--json", sens_json, "print JSON");
 
+  auto* cmp = app.add_subcommand("compare", "compare two results (files or folders) metric by metric, or rerun the "
+                                            "committed scenarios of a results folder (--against) and report drift; "
+                                            "exit 1 beyond the tolerance");
+  std::string cmp_a, cmp_b, cmp_against, cmp_tol = "0", cmp_only;
+  bool cmp_diff_only = false, cmp_json = false;
+  std::vector<std::string> cmp_sets;
+  cmp->add_option("A", cmp_a, "result JSON file or folder of results");
+  cmp->add_option("B", cmp_b, "result JSON file or folder of results (paired with A by relative path)");
+  cmp->add_option("--against", cmp_against, "rerun the scenario of every result in this folder and compare");
+  cmp->add_option("--only", cmp_only, "with --against: only results whose relative path contains this text");
+  cmp->add_option("--set", cmp_sets, "with --against: override a machine or MCA parameter in every rerun (key=value)");
+  cmp->add_option("--tolerance", cmp_tol, "relative tolerance (0.02 or 2%); default 0: any difference");
+  cmp->add_flag("--diff-only", cmp_diff_only, "print only the values beyond the tolerance");
+  cmp->add_flag("--json", cmp_json, "print JSON");
+
+  auto* sch = app.add_subcommand("schema", "print the JSON Schema of a scenario file or of a result file");
+  std::string schema_kind;
+  sch->add_option("kind", schema_kind, "scenario | result")->required();
+
   auto* lst = app.add_subcommand("list", "list machines, stacks, benchmarks, algorithms and scenarios");
   auto* desc = app.add_subcommand("describe", "print every parameter of a machine or of a component (e.g. btl/ugni) "
                                               "with unit, value and source, or the keys a benchmark's \"benchmark\" "
@@ -218,6 +250,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
 
+  progress::set_enabled(!quiet && isatty(STDERR_FILENO));
   std::unique_ptr<OutputDir> out;  // removed again when a run that created it fails before writing
   try {
     {
@@ -240,10 +273,24 @@ int main(int argc, char** argv) {
         check_safe_name(plot_file, "--plot", "");  // a file name in the --out folder, not a path
         if (!plot_file.ends_with(".svg")) throw InputError("--plot", plot_file, "expected a file name ending in .svg");
       }
+      std::unique_ptr<TraceRequest> trace;
+      if (!trace_file.empty()) {
+        check_trace_path(trace_file);
+        trace = std::make_unique<TraceRequest>();
+        trace->path = trace_file;
+        trace->ranks_text = trace_ranks;
+        if (!trace_ranks.empty()) trace->filter.ranks = parse_rank_list(trace_ranks, "--trace-ranks");
+        if (!trace_window.empty())
+          std::tie(trace->filter.t0, trace->filter.t1) = parse_time_window(trace_window, "--trace-window");
+      } else if (!trace_ranks.empty() || !trace_window.empty()) {
+        throw InputError(trace_ranks.empty() ? "--trace-window" : "--trace-ranks",
+                         trace_ranks.empty() ? trace_window : trace_ranks, "selects what --trace writes: give --trace FILE");
+      }
       out = std::make_unique<OutputDir>(out_dir.empty() ? "results/" + s.id : out_dir);
       if (!plot_file.empty()) (void)out->file(plot_file);  // a safe name inside the output folder, checked now
       // The simulation runs in a child process: this one stays free of SimGrid and handles SIGINT / SIGTERM.
-      Json res = Json::parse(run_isolated([&] { return run_scenario(s, o).dump(); }));
+      Json res = Json::parse(run_isolated([&] { return run_scenario(s, o, trace.get()).dump(); }));
+      progress::clear();
       std::string json_path = out->file(s.id + ".json"), csv_path = out->file(s.id + ".csv");
       publish_pair(json_path, res.dump(2) + "\n", csv_path, result_csv(res));
       std::vector<std::string> wrote{json_path, csv_path};
@@ -256,6 +303,36 @@ int main(int argc, char** argv) {
       else std::cout << result_table(res);
       std::cerr << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
       return 0;
+    }
+    if (*cmp) {
+      const double tol = validation::parse_tolerance(cmp_tol);
+      validation::Comparison c;
+      std::string name_a = cmp_a, name_b = cmp_b;
+      if (!cmp_against.empty()) {
+        if (!cmp_a.empty()) throw InputError("compare", cmp_a, "--against reruns the results it names: give no A or B");
+        c = validation::compare_against(cmp_against, tol, cmp_only, parse_sets(cmp_sets), progress::points);
+        name_a = cmp_against + " (committed)";
+        name_b = "this build's rerun" + (cmp_sets.empty() ? std::string() : fmt::format(" with {}", fmt::join(cmp_sets, " ")));
+      } else {
+        if (cmp_a.empty() || cmp_b.empty()) throw InputError("compare", cmp_a, "give A and B, or --against DIR");
+        if (!cmp_only.empty() || !cmp_sets.empty())
+          throw InputError(cmp_only.empty() ? "--set" : "--only", cmp_only.empty() ? cmp_sets.front() : cmp_only,
+                           "applies to --against only");
+        c = validation::compare_paths(cmp_a, cmp_b, tol);
+      }
+      if (cmp_json) std::cout << validation::comparison_json(c).dump(2) << "\n";
+      else std::cout << validation::render_comparison(c, name_a, name_b, cmp_diff_only);
+      return c.ok() ? 0 : 1;
+    }
+    if (*sch) {
+      static const std::vector<std::pair<std::string, Json (*)()>> kinds = {{"scenario", scenario_schema},
+                                                                            {"result", result_schema}};
+      for (auto& [name, make] : kinds)
+        if (name == schema_kind) {
+          std::cout << make().dump(2) << "\n";
+          return 0;
+        }
+      throw InputError("schema", schema_kind, "unknown schema: expected scenario or result");
     }
     if (*swp) {
       SweepGrid g = load_sweep_grid(grid_file);
@@ -405,7 +482,11 @@ int main(int argc, char** argv) {
       return validation::all_calibration_pass(v) ? 0 : 1;
     }
     if (*cal) return validation::calibrate(paper.empty() ? "gemini-xe-xk" : paper, cal_machine, cal_write);
-    if (*rep) return validation::reproduce(rep_out);
+    if (*rep) {
+      const int rc = validation::reproduce(rep_out);
+      progress::clear();
+      return rc;
+    }
     if (*sens) {
       if (!(sens_step > 0 && sens_step < 1)) throw InputError("--step", std::to_string(sens_step), "must be in (0, 1)");
       Json r = validation::sensitivity(sens_file, sens_step);

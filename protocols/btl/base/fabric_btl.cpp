@@ -46,7 +46,7 @@ void FabricBtl::send(const Descriptor& d, Completion local_done) {
         w_.bulk(w_.node_of(d.src), w_.node_of(d.dst), bytes, latency, [this, d, copy_in, local_done, key]() mutable {
           next_on_lane(key);
           if (!copy_in && local_done) local_done();  // sent from the user buffer: free when the NIC has it all
-          w_.cpu(d.dst, overhead_, [this, d] { deliver(d); });
+          w_.cpu(d.dst, overhead_, [this, d] { deliver(d); }, "btl progress (receive)");
         }, false, d.src, d.dst, net_);
       };
       Lane& l = lanes_[key];
@@ -59,7 +59,7 @@ void FabricBtl::send(const Descriptor& d, Completion local_done) {
     };
     if (copy_in) w_.cpu_copy(d.src, static_cast<double>(d.data.length), std::move(wire));
     else wire();
-  });
+  }, "btl send");
 }
 
 void FabricBtl::next_on_lane(std::uint64_t key) {
@@ -78,9 +78,9 @@ void FabricBtl::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer
   ++gets;
   w_.cpu(initiator, overhead_, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
     w_.bulk(w_.node_of(peer), w_.node_of(initiator), static_cast<double>(bytes), latency_,
-            [this, initiator, done = std::move(done)]() mutable { w_.cpu(initiator, overhead_, std::move(done)); },
+            [this, initiator, done = std::move(done)]() mutable { w_.cpu(initiator, overhead_, std::move(done), "btl completion"); },
             true, peer, initiator, net_);
-  });
+  }, "btl put/get issue");
 }
 
 }  // namespace ompisim::btl

@@ -100,7 +100,7 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
         ss_.put(src, h, AckReq::Ack, f.dst, kFragTable, 0, fid);
       });
     });
-  });
+  }, "mca_btl_portals_send (PtlPut)");
 }
 
 void BtlPortals::prepare_rdma(int, Buffer, std::uint64_t, Completion ready) {
@@ -151,11 +151,11 @@ void BtlPortals::on_event(int rank, const Event& e) {
       Descriptor f = it->second;
       frags_.erase(it);
       deliver(f);
-    });
+    }, "mca_btl_portals_component_progress (PtlEQGet)");
     return;
   }
   if (e.user_ptr == kExposedPtr) {  // GET_END at the exposing side
-    w_.cpu(rank, poll, [] {});
+    w_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");
     return;
   }
   if (e.kind == EventKind::ReplyEnd) {
@@ -165,7 +165,7 @@ void BtlPortals::on_event(int rank, const Event& e) {
       Completion d = std::move(it->second);
       gets_.erase(it);
       if (d) d();
-    });
+    }, "mca_btl_portals_component_progress (PtlEQGet)");
     return;
   }
   if (e.kind == EventKind::Ack) {  // a credit comes back
@@ -179,7 +179,7 @@ void BtlPortals::on_event(int rank, const Event& e) {
         --p.credits;
         transmit(next.fid, std::move(next.local_done));
       }
-    });
+    }, "mca_btl_portals_component_progress (PtlEQGet)");
     return;
   }
   w_.cpu(rank, poll, [] {});  // SEND_END: read and dropped

@@ -66,7 +66,7 @@ void BtlUgni::send(const Descriptor& f, Completion local_done) {
         };
         switch (pool(f.dst).take(pull)) {
           case EagerPool::Result::Got: pull(); break;
-          case EagerPool::Result::Grew: w_.cpu(f.dst, gemini::nic(w_.machine()).p.registration_cost, pull); break;
+          case EagerPool::Result::Grew: w_.cpu(f.dst, gemini::nic(w_.machine()).p.registration_cost, pull, "mca_btl_ugni_eager_pool_grow"); break;
           case EagerPool::Result::Wait: break;
         }
       });
@@ -75,7 +75,7 @@ void BtlUgni::send(const Descriptor& f, Completion local_done) {
   auto shared = std::make_shared<decltype(go)>(std::move(go));
   switch (pool(f.src).take([shared] { (*shared)(); })) {
     case EagerPool::Result::Got: (*shared)(); break;
-    case EagerPool::Result::Grew: w_.cpu(f.src, gemini::nic(w_.machine()).p.registration_cost, [shared] { (*shared)(); }); break;
+    case EagerPool::Result::Grew: w_.cpu(f.src, gemini::nic(w_.machine()).p.registration_cost, [shared] { (*shared)(); }, "mca_btl_ugni_eager_pool_grow"); break;
     case EagerPool::Result::Wait: break;
   }
 }

@@ -26,7 +26,7 @@ void BtlVader::atomic_add(int rank, int target, Completion local_done, Completio
   w_.cpu(rank, 0, [this, s, l = std::move(local_done), a = std::move(at_target)]() mutable {
     w_.sim().after(s, std::move(a));
     w_.sim().after(s, std::move(l));
-  });
+  }, "mca_btl_vader_atomic");
 }
 
 void BtlVader::add_counters(std::map<std::string, std::uint64_t>& c) const {
@@ -66,7 +66,7 @@ void BtlVader::send(const Descriptor& d, Completion local_done) {
     inplace_[in.rx_buffer] = std::move(local_done);
   }
   double attach = d.data.length ? attach_cost(d.dst, d.src, d.data.buf.addr + d.data.offset, d.data.length) : 0.0;
-  w_.sim().after(signal, [this, in, attach] { w_.cpu(in.dst, attach, [this, in] { deliver(in); }); });
+  w_.sim().after(signal, [this, in, attach] { w_.cpu(in.dst, attach, [this, in] { deliver(in); }, "mca_btl_vader_poll_handle_frag"); });
 }
 
 void BtlVader::payload_consumed(const Descriptor& d) {
@@ -82,7 +82,7 @@ void BtlVader::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer 
   double attach = attach_cost(initiator, peer, remote.addr, bytes);
   w_.cpu(initiator, attach, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
     w_.cpu_copy(initiator, static_cast<double>(bytes), std::move(done), w_.local_memory(peer));
-  });
+  }, "mca_btl_vader_get_xpmem (attach)");
 }
 
 }  // namespace ompisim::btl::vader

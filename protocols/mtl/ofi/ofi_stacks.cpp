@@ -132,7 +132,7 @@ public:
     w_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, context] {
       if (w_.same_node(rank, dst)) shm_->tsend(rank, dst, tag, bytes, buf, context);
       else cxi_->tsend(rank, dst, tag, bytes, buf, context);
-    });
+    }, "ompi_mtl_ofi_send (fi_tsend)");
   }
   void trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override {
     w_.cpu(rank, overhead_, [this, rank, src, tag, bytes, buf, context] {
@@ -142,7 +142,7 @@ public:
       }
       if (src == o::kAnyAddr || w_.same_node(rank, src)) shmq_.post_tag(rank, src, tag, bytes, buf, context);
       else cxi_->trecv(rank, src, tag, bytes, buf, context);
-    });
+    }, "ompi_mtl_ofi_irecv (fi_trecv)");
   }
   std::uint64_t posted_now() const override { return shmq_.posted_now() + cxi_->posted_now(); }
   std::uint64_t unexpected_now() const override { return shmq_.unexpected_now() + cxi_->unexpected_now(); }

@@ -204,7 +204,7 @@ void MtlPortals::on_event(int rank, const Event& e) {
       return;
     }
     if (e.kind != EventKind::PutEnd) {  // PUT_START (Cray MPI's unexpected path): read, nothing to do
-      w_.cpu(rank, poll_cost(), [] {});
+      w_.cpu(rank, poll_cost(), [] {}, "ompi_mtl_portals_progress (PtlEQGet)");
       return;
     }
     auto& q = ranks_[rank].unexpected;
@@ -223,12 +223,12 @@ void MtlPortals::on_event(int rank, const Event& e) {
       Unexpected u = *jt;
       q2.erase(jt);
       finish_unexpected(rank, u.waiting, u);
-    });
+    }, "ompi_mtl_portals_progress (PtlEQGet)");
     return;
   }
   Op* op = ops_.find(e.user_ptr);
   if (!op) {
-    w_.cpu(rank, poll_cost(), [] {});
+    w_.cpu(rank, poll_cost(), [] {}, "ompi_mtl_portals_progress (PtlEQGet)");
     return;
   }
   OpKind kind = op->kind;
@@ -245,12 +245,12 @@ void MtlPortals::on_event(int rank, const Event& e) {
       bits::type_of(e.match_bits) == bits::MsgType::Long) {
     // Rendezvous header matched a posted receive: pull the data (when the library next progresses).
     Unexpected u{e.match_bits, bits::src_of(e.match_bits), message_length(e.hdr_data, e.rlength), 0, e.hdr_data, true};
-    w_.cpu(rank, poll_cost(), [this, rank, id, u] { finish_unexpected(rank, id, u); });
+    w_.cpu(rank, poll_cost(), [this, rank, id, u] { finish_unexpected(rank, id, u); }, "ompi_mtl_portals_progress (PtlEQGet)");
     return;
   }
   w_.cpu(rank, poll_cost(), [this, id, completes] {
     if (completes) complete(id);
-  });
+  }, "ompi_mtl_portals_progress (PtlEQGet)");
 }
 
 // The full length of a long message. Open MPI's long put carries the whole message, so it is the put's requested

@@ -21,7 +21,7 @@ Elan4Qdma::Elan4Qdma(World& w, const Elan4QdmaMca& mca, std::string name)
         lib_.matched(lib_.recv(x.recv.rid), x.msg.src, x.msg.tag, x.msg.bytes);
         lib_.complete_recv(x.recv.rid);
       }
-    });
+    }, "elan4 QDMA poll");
   };
 }
 
@@ -53,7 +53,7 @@ void Elan4Qdma::start_send(const mpi::P2P& m, Completion done) {
   w_.cpu(rank, overhead_ + p_.cmd_issue_cost, [this, rank, dst, bytes, id, sid] {
     nic_.qdma(rank, dst, 0, static_cast<std::uint32_t>(bytes) + extra_, id);
     lib_.complete_send(sid);  // the descriptor holds the data
-  });
+  }, "elan4 QDMA send");
 }
 
 void Elan4Qdma::start_recv(const mpi::P2P& m, Completion done) {

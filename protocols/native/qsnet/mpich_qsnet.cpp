@@ -39,9 +39,9 @@ void MpichQsnet::start_send(const mpi::P2P& m, Completion done) {
     w_.sim().at(t_arrive, [this, dst, seq, e] { arrive(dst, seq, e); });
     if (!e.big)  // the target NIC acknowledges the packet: the send is complete
       w_.sim().at(t_arrive + w_.path(w_.node_of(dst), w_.node_of(rank)).latency, [this, rank, sid = e.sid] {
-        w_.cpu(rank, p_.host_event_poll_cost, [this, sid] { lib_.complete_send(sid); });
+        w_.cpu(rank, p_.host_event_poll_cost, [this, sid] { lib_.complete_send(sid); }, "MPICH-QsNet send complete");
       });
-  });
+  }, "MPICH-QsNet isend");
 }
 
 void MpichQsnet::start_recv(const mpi::P2P& m, Completion done) {
@@ -51,7 +51,7 @@ void MpichQsnet::start_recv(const mpi::P2P& m, Completion done) {
   // The host looks in its unexpected list, else hands the receive to the NIC's posted list.
   w_.cpu(rank, overhead_ + p_.cmd_issue_cost, [this, rank, ctx, src, tag, rid] {
     if (auto e = lib_.post(rank, ctx, mpi::Posted{src, tag, rid})) deliver(rank, rid, *e, true);
-  });
+  }, "MPICH-QsNet irecv");
 }
 
 void MpichQsnet::arrive(int dst, std::uint32_t seq, const Env& e) {
@@ -80,7 +80,7 @@ void MpichQsnet::deliver(int dst, mpi::RequestId rid, const Env& e, bool host_co
     auto ev = nic_.new_event(1, [this, dst, rid, e] {
       host_done(dst, rid);
       w_.sim().after(nic_.wire(dst, e.src, kEnvelopeBytes), [this, e] {
-        w_.cpu(e.src, p_.host_event_poll_cost, [this, sid = e.sid] { lib_.complete_send(sid); });
+        w_.cpu(e.src, p_.host_event_poll_cost, [this, sid = e.sid] { lib_.complete_send(sid); }, "MPICH-QsNet send complete");
       });
     });
     nic_.rdma_read(dst, e.src, e.bytes, ev);
@@ -88,7 +88,7 @@ void MpichQsnet::deliver(int dst, mpi::RequestId rid, const Env& e, bool host_co
 }
 
 void MpichQsnet::host_done(int rank, mpi::RequestId rid) {
-  w_.cpu(rank, p_.host_event_poll_cost + overhead_, [this, rid] { lib_.complete_recv(rid); });
+  w_.cpu(rank, p_.host_event_poll_cost + overhead_, [this, rid] { lib_.complete_recv(rid); }, "MPICH-QsNet recv complete");
 }
 
 }  // namespace ompisim::native

@@ -1,5 +1,7 @@
 #include "protocols/ofi/cxi/cxi_provider.hpp"
 
+#include "core/trace.hpp"
+
 #include "core/errors.hpp"
 
 #include <algorithm>
@@ -51,7 +53,7 @@ void CxiProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
   msgs_.emplace(id, Msg{rank, dst, tag, bytes, context, buf, p, send_seq_[pair_key(rank, dst)]++});
   ++n_[std::string("cxi_") + to_string(p)];
   if (w_.same_node(rank, dst)) ++n_["cxi_loopback"];
-  w_.cpu(rank, c_.host_overhead, [this, id] { launch(id); });
+  w_.cpu(rank, c_.host_overhead, [this, id] { launch(id); }, "fi_tsend (cxi)");
 }
 
 void CxiProvider::launch(std::uint64_t id) {
@@ -100,7 +102,11 @@ void CxiProvider::process(std::uint64_t id) {
       return;
     }
     RxEntry* e = nullptr;
-    if (nic_lists_.get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0) {
+    const bool hit = nic_lists_.get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0;
+    if (TraceSink* tr = w_.sim().trace)  // the target NIC's list processing (instantaneous in this model)
+      tr->nic(w_.node_of(m.dst), "match engine", w_.sim().now(), w_.sim().now(),
+              hit ? "priority list match" : "overflow (unexpected)");
+    if (hit) {
       if (m.proto != SendProtocol::Rendezvous) send_done(id);
       matched(id, e, false);
       return;
@@ -132,7 +138,7 @@ void CxiProvider::process(std::uint64_t id) {
     e->peer_context = id;
     ++n_["cxi_unexpected"];
     owner_->queue_tag(e);
-  });
+  }, "cxip unexpected header");
 }
 
 void CxiProvider::matched(std::uint64_t id, RxEntry* e, bool was_unexpected) {
@@ -146,7 +152,7 @@ void CxiProvider::matched(std::uint64_t id, RxEntry* e, bool was_unexpected) {
       pull(id, e, eb);
       return;
     }
-    w_.sim().after(dev_latency(e->buf), [this, id, e] { w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }); });
+    w_.sim().after(dev_latency(e->buf), [this, id, e] { w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }, "fi_cq_read (cxi, recv)"); });
     return;
   }
   // The payload waits in host memory (an overflow buffer, or a request buffer with software matching): the host
@@ -159,7 +165,7 @@ void CxiProvider::matched(std::uint64_t id, RxEntry* e, bool was_unexpected) {
         if (mm.in_oflow) oflow(mm.dst).release(eager_bytes(mm.proto, mm.bytes, c_.limits), mm.oflow_epoch);
         mm.in_oflow = false;
         if (mm.proto == SendProtocol::Rendezvous) {
-          w_.cpu(mm.dst, c_.host_overhead, [this, id, e, eb] { pull(id, e, eb); });
+          w_.cpu(mm.dst, c_.host_overhead, [this, id, e, eb] { pull(id, e, eb); }, "cxip rendezvous pull");
           return;
         }
         w_.sim().after(dev_latency(e->buf), [this, id, e] { recv_done(id, e); });
@@ -178,7 +184,7 @@ void CxiProvider::pull(std::uint64_t id, RxEntry* e, std::uint64_t already) {
   w_.bulk(a, b, static_cast<double>(rest), lat,
           [this, id, e] {
             send_done(id);
-            w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); });
+            w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }, "fi_cq_read (cxi, recv)");
           },
           true, m.src, m.dst);
 }
@@ -201,7 +207,7 @@ void CxiProvider::send_done(std::uint64_t id) {
       CqEntry ce{mm.src, mm.context, CqEntry::Send | CqEntry::Tagged, mm.bytes, mm.tag, mm.dst, peer_index_};
       finish(id, false);
       if (cq_.write) cq_.write(ce);
-    });
+    }, "fi_cq_read (cxi, send)");
   });
 }
 
@@ -228,7 +234,7 @@ void CxiProvider::drop(std::uint64_t id) {
     dropped_.erase(dst);
     for (auto rid : again) {
       ++n_["cxi_fc_resends"];
-      w_.cpu(msgs_.at(rid).src, c_.host_overhead, [this, rid] { launch(rid); });
+      w_.cpu(msgs_.at(rid).src, c_.host_overhead, [this, rid] { launch(rid); }, "cxip rendezvous launch");
     }
   });
 }
@@ -237,7 +243,7 @@ void CxiProvider::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer 
   if (!standalone()) throw std::logic_error("cxi: trecv on a peer provider (receives go to the owner's queue)");
   w_.cpu(rank, c_.host_overhead, [this, rank, src, tag, bytes, buf, context] {
     nic_lists_.post_tag(rank, src, tag, bytes, buf, context);
-  });
+  }, "fi_trecv (cxi)");
 }
 
 int CxiProvider::start_tag(RxEntry* e) {

@@ -37,13 +37,13 @@ void Linkx::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, s
       ++via_cxi_;
       cxi_.tsend(rank, dst, tag, bytes, buf, context);
     }
-  });
+  }, "fi_tsend (LINKx)");
 }
 
 void Linkx::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
   w_.cpu(rank, overhead_, [this, rank, src, tag, bytes, buf, context] {
     srx_.post_tag(rank, src, tag, bytes, buf, context);
-  });
+  }, "fi_trecv (LINKx)");
 }
 
 void Linkx::add_counters(std::map<std::string, std::uint64_t>& c) const {

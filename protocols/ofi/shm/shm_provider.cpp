@@ -28,7 +28,7 @@ void ShmProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
       return;
     }
     w_.sim().after(hop, [this, id] { arrive(id); });
-  });
+  }, "fi_tsend (shm)");
 }
 
 void ShmProvider::arrive(std::uint64_t id) {
@@ -43,7 +43,7 @@ void ShmProvider::arrive(std::uint64_t id) {
     e->peer_context = id;
     ++n_["shm_unexpected"];
     owner_->queue_tag(e);
-  });
+  }, "shm progress (recv)");
 }
 
 int ShmProvider::start_tag(RxEntry* e) {
@@ -71,7 +71,7 @@ void ShmProvider::deliver(std::uint64_t id, RxEntry* e) {
         recv_done(id, e);
         send_done(id);
       }, from, e->buf.space);
-    });
+    }, "shm XPMEM attach");
     return;
   }
   // GPU IPC: open (or find cached) the sender's handle, then a GPU copy engine moves the data.
@@ -85,7 +85,7 @@ void ShmProvider::deliver(std::uint64_t id, RxEntry* e) {
       recv_done(id, e);
       send_done(id);
     }, from, e->buf.space);
-  });
+  }, "shm CMA setup");
 }
 
 void ShmProvider::recv_done(std::uint64_t id, RxEntry* e) {
@@ -109,7 +109,7 @@ void ShmProvider::send_done(std::uint64_t id) {
   w_.sim().after(w_.signal_latency(dst, src), [this, src, ce] {
     w_.cpu(src, c_.overhead, [this, ce] {
       if (cq_.write) cq_.write(ce);
-    });
+    }, "fi_cq_read (shm)");
   });
 }
 

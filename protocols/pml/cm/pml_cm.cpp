@@ -19,13 +19,13 @@ void check_context(const mpi::P2P& m, const mtl::Mtl& mtl) {
 void PmlCm::start_send(const mpi::P2P& m, Completion done) {
   check_context(m, mtl_);
   const mpi::RequestId id = lib_.new_send(m, std::move(done)).first;
-  w_.cpu(m.rank, overhead_, [this, m, id] { mtl_.isend(m, [this, id] { lib_.complete_send(id); }); });
+  w_.cpu(m.rank, overhead_, [this, m, id] { mtl_.isend(m, [this, id] { lib_.complete_send(id); }); }, "mca_pml_cm_isend");
 }
 
 void PmlCm::start_recv(const mpi::P2P& m, Completion done) {
   check_context(m, mtl_);
   const mpi::RequestId id = lib_.new_recv(m, std::move(done)).first;
-  w_.cpu(m.rank, overhead_, [this, m, id] { mtl_.irecv(m, [this, id] { lib_.complete_recv(id); }); });
+  w_.cpu(m.rank, overhead_, [this, m, id] { mtl_.irecv(m, [this, id] { lib_.complete_recv(id); }); }, "mca_pml_cm_irecv");
 }
 
 StackStats PmlCm::stats() const {

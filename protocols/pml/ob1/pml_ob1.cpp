@@ -44,7 +44,7 @@ void Ob1::copy_out(std::uint64_t rid, int me, int peer, std::uint64_t bytes, Com
   const double per = w_.machine().node_type_def(w_.node_of(me)).arch->convert_cost_per_element;
   const double t = static_cast<double>(bytes / r.convert_elem) * per;
   w_.cpu_copy(me, static_cast<double>(bytes), [this, me, t, next = std::move(next)]() mutable {
-    w_.cpu(me, t, std::move(next));
+    w_.cpu(me, t, std::move(next), "opal_convertor_unpack (convert)");
   }, src);
 }
 
@@ -145,7 +145,7 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
     } else {
       send_desc(*b, hf, rank, dst, data, 0, id, nullptr);
     }
-  });
+  }, "mca_pml_ob1_send_request_start");
 }
 
 void Ob1::start_recv(const mpi::P2P& m, Completion done) {
@@ -156,11 +156,11 @@ void Ob1::start_recv(const mpi::P2P& m, Completion done) {
   w_.cpu(rank, sw_, [this, rank, src, tag, ctx, id] {
     auto u = lib_.post(rank, ctx, mpi::Posted{src, tag, id});
     if (u) matched(id, u->frag, true);
-  });
+  }, "mca_pml_ob1_irecv");
 }
 
 void Ob1::on_desc(btl::Btl* b, const btl::Descriptor& d) {
-  w_.cpu(d.dst, sw_, [this, b, d] { handle(InFrag{d, unpack(d.hdr), b}); });
+  w_.cpu(d.dst, sw_, [this, b, d] { handle(InFrag{d, unpack(d.hdr), b}); }, "mca_pml_ob1_recv_frag_callback");
 }
 
 void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq) {
@@ -324,7 +324,7 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
           w_.cpu(me, sw_, [this, rid, me, peer, sreq] {
             send_ctrl(Hdr::Fin, me, peer, sreq, rid);
             complete_recv(rid);
-          });
+          }, "mca_pml_ob1_recv_request_progress_rget (FIN)");
         });
       });
       return;

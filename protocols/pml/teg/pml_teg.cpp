@@ -39,7 +39,7 @@ void PmlTeg::start_send(const mpi::P2P& m, Completion done) {
       up = -1;
     }
     ptl_.send(rank, h);
-  });
+  }, "mca_pml_teg_isend");
 }
 
 void PmlTeg::start_recv(const mpi::P2P& m, Completion done) {
@@ -48,7 +48,7 @@ void PmlTeg::start_recv(const mpi::P2P& m, Completion done) {
   const std::uint32_t cid = m.comm.context_id;
   w_.cpu(rank, overhead_, [this, rank, cid, src, tag, rid] {
     if (auto msg = lib_.post(rank, cid, mpi::Posted{src, tag, rid})) on_matched(rank, rank, rid, *msg);
-  });
+  }, "mca_pml_teg_irecv");
 }
 
 void PmlTeg::match(int ctx, int rank, const ptl::MatchHeader& h) {
@@ -62,7 +62,7 @@ void PmlTeg::match(int ctx, int rank, const ptl::MatchHeader& h) {
       w_.cpu_copy(ctx, static_cast<double>(u.h.inline_bytes), [] {});
     }
     for (auto& m : matched) on_matched(ctx, rank, m.recv.rid, m.msg);
-  });
+  }, "mca_pml_teg progress");
 }
 
 void PmlTeg::on_matched(int ctx, int rank, mpi::RequestId rid, const Msg& m) {
@@ -75,7 +75,7 @@ void PmlTeg::on_matched(int ctx, int rank, mpi::RequestId rid, const Msg& m) {
     if (m.h.rendezvous) ptl_.matched(ctx, m.h, rid);
     w_.cpu_copy(ctx, static_cast<double>(m.h.inline_bytes),
                 [this, ctx, rank, rid, m] { recv_progress(ctx, rank, rid, m.h.inline_bytes); });
-  });
+  }, "mca_pml_teg_recv_frag_match");
 }
 
 void PmlTeg::finish(Completion done, int ctx, int rank) { ptl_.complete_user(ctx, rank, std::move(done)); }

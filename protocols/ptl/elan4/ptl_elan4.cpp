@@ -52,7 +52,7 @@ void PtlElan4::send(int ctx, const MatchHeader& h) {
     w_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, ctx, h, id, rank] {
       nic_.qdma(rank, h.dst, 0, kHeaderBytes + static_cast<std::uint32_t>(h.inline_bytes), id);
       if (!h.rendezvous) pml->send_progress(ctx, rank, h.send_req, h.msg_bytes);  // buffered: complete
-    });
+    }, "mca_ptl_elan4_send (QDMA)");
   });
 }
 
@@ -71,7 +71,7 @@ void PtlElan4::matched(int ctx, const MatchHeader& h, std::uint64_t recv_req) {
   }
   // RDMA write: acknowledge with the receive buffer's E4_Addr; the sender writes.
   w_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost,
-         [this, rank, h, recv_req] { control(rank, h.src, Kind::Ack, h, recv_req); });
+         [this, rank, h, recv_req] { control(rank, h.src, Kind::Ack, h, recv_req); }, "mca_ptl_elan4 rdma");
 }
 
 void PtlElan4::start_rdma(int ctx, int rank, const MatchHeader& h, std::uint64_t req, bool read) {
@@ -93,7 +93,7 @@ void PtlElan4::start_rdma(int ctx, int rank, const MatchHeader& h, std::uint64_t
     if (cq >= 0) nic_.chain(ev, [this, rank, cq, done_id] { nic_.qdma(rank, rank, cq, kCompletionBytes, done_id); });
     if (read) nic_.rdma_read(rank, peer, rest, ev);
     else nic_.rdma_write(rank, peer, rest, ev);
-  });
+  }, "mca_ptl_elan4_get (RDMA read)");
 }
 
 void PtlElan4::on_stored(int rank, int q) { notice(rank, plan_.waiter_for_queue(q), 0, q); }
@@ -111,7 +111,7 @@ void PtlElan4::notice(int rank, int waiter, std::uint64_t item, int q) {
     Item x = std::move(it->second);
     items_.erase(it);
     handle(ctx, rank, std::move(x));
-  });
+  }, "mca_ptl_elan4 progress (QDMA)");
 }
 
 void PtlElan4::handle(int ctx, int rank, Item it) {
@@ -150,7 +150,7 @@ void PtlElan4::rdma_done(int ctx, int rank, const Item& it) {
     if (at_receiver) control(rank, it.h.src, Kind::FinAck, it.h, it.h.send_req);
     else control(rank, it.h.dst, Kind::Fin, it.h, it.req);
     progress();
-  });
+  }, "elan4 command issue");
 }
 
 void PtlElan4::complete_user(int ctx, int rank, std::function<void()> done) {
@@ -159,7 +159,7 @@ void PtlElan4::complete_user(int ctx, int rank, std::function<void()> done) {
     return;
   }
   ++handoffs;  // the progress thread signals the main thread, which wakes in MPI_Wait
-  w_.cpu(rank, sw_.thread_handoff_cost, std::move(done));
+  w_.cpu(rank, sw_.thread_handoff_cost, std::move(done), "ptl_elan4 thread handoff");
 }
 
 void PtlElan4::add_counters(std::map<std::string, std::uint64_t>& c) const {

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Issue 17, regression of protocol choices (compare). (1) Two runs of the same scenarios: folders equal, exit 0.
+# (2) The same scenario with another SMSG limit: the changed latencies are marked, with their ratio, exit 1.
+# (3) A result altered by +10 %: marked at --tolerance 5 % (exit 1), not at 20 % (exit 0). (4) --against reruns the
+# scenarios of a results folder: exit 0 when they agree, 1 and the drifting value when a committed value was altered.
+# (5) Bad input exits 2 naming the argument and the reason.
+set -u
+BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+cd "$t"
+for d in a b; do
+  "$BIN" run "$SRC/scenarios/gemini/fig3_latency_2p_intra_openmpi.json" --out "$t/$d/gemini" > /dev/null 2>&1 || fail=1
+  "$BIN" run "$SRC/scenarios/seastar/fig2_netpipe_native.json" --out "$t/$d/seastar" > /dev/null 2>&1 || fail=1
+done
+"$BIN" compare "$t/a" "$t/b" > "$t/out" 2>&1; rc=$?
+[[ $rc == 0 ]] && grep -q "^2 files, [0-9]* values compared, 0 beyond tolerance, 0 structural" "$t/out" \
+  && echo "ok   same runs: $(tail -1 "$t/out")" || { echo "FAIL same runs: rc=$rc $(tail -3 "$t/out")"; fail=1; }
+cat > "$t/inter.json" <<'J'
+{"id": "inter", "machine": "cielo", "stack": "openmpi", "ranks": 2, "ranks_per_node": 1,
+ "benchmark": {"name": "osu_latency", "sizes": [8, 512, 4096], "iterations": 5, "skip": 1}}
+J
+"$BIN" run "$t/inter.json" --out "$t/s1" > /dev/null 2>&1 || fail=1
+"$BIN" run "$t/inter.json" --out "$t/s2" --set btl_ugni_smsg_limit=256 > /dev/null 2>&1 || fail=1
+"$BIN" compare "$t/s1/inter.json" "$t/s2/inter.json" --diff-only > "$t/out" 2>&1; rc=$?
+python3 - "$t/out" "$rc" <<'P' || fail=1
+import sys
+lines = open(sys.argv[1]).read().splitlines(); rc = int(sys.argv[2])
+marked = [l for l in lines if l.rstrip().endswith("*")]
+assert rc == 1, rc
+assert any("bytes=512" in l and "latency_us" in l for l in marked), lines
+assert any("bytes=4096" in l and "latency_us" in l for l in marked), lines
+assert not any("bytes=8 " in l and "latency_us" in l for l in marked), "8 B goes by SMSG under both limits"
+l = [l for l in marked if "bytes=512" in l and "latency_us" in l][0].split()
+a, b, ratio = float(l[-4]), float(l[-3]), float(l[-2])
+assert abs(ratio - b / a) < 1e-3 and ratio > 1, l
+print("ok   smsg limit 256 vs default: 512 B latency %.3f -> %.3f us (x%.3f) marked, 8 B unchanged, exit 1" % (a, b, ratio))
+P
+python3 - "$t/s1/inter.json" "$t/s3.json" <<'P'
+import json, sys
+r = json.load(open(sys.argv[1])); r["points"][1]["latency_us"] *= 1.10; json.dump(r, open(sys.argv[2], "w"))
+P
+"$BIN" compare "$t/s1/inter.json" "$t/s3.json" --tolerance 5% > "$t/out" 2>&1; rc5=$?
+"$BIN" compare "$t/s1/inter.json" "$t/s3.json" --tolerance 0.2 --json > "$t/out20" 2>&1; rc20=$?
+[[ $rc5 == 1 && $rc20 == 0 ]] && grep "bytes=512" "$t/out" | grep -q "1.1000 \*" && python3 -c "import json,sys; j=json.load(open('$t/out20')); assert j['beyond']==0 and j['tolerance']==0.2" \
+  && echo "ok   +10 %: marked at 5 % (exit 1), within 20 % (exit 0, JSON)" || { echo "FAIL tolerance: $rc5 $rc20 $(cat "$t/out")"; fail=1; }
+# (4) --against: the committed copies are this build's own results, then one is altered
+"$BIN" compare --against "$t/a" > "$t/out" 2>&1; rc=$?
+[[ $rc == 0 ]] && grep -q "^2 files, .* 0 beyond tolerance" "$t/out" && echo "ok   --against, no drift: $(tail -1 "$t/out")" \
+  || { echo "FAIL --against: rc=$rc $(tail -5 "$t/out")"; fail=1; }
+python3 - "$t/a/gemini/fig3_latency_2p_intra_openmpi.json" <<'P'
+import json, sys
+r = json.load(open(sys.argv[1])); r["points"][3]["latency_us"] *= 0.97; json.dump(r, open(sys.argv[1], "w"))
+P
+"$BIN" compare --against "$t/a" --only gemini --tolerance 1% --diff-only > "$t/out" 2>&1; rc=$?
+[[ $rc == 1 ]] && grep -q "^1 files, .* 1 beyond tolerance" "$t/out" && grep -q "latency_us .*1.0309 \*" "$t/out" \
+  && echo "ok   --against --only gemini: drift found, exit 1: $(grep '\*' "$t/out" | tr -s ' ')" || { echo "FAIL --against drift: rc=$rc $(cat "$t/out")"; fail=1; }
+# (5) bad input
+bad() {  # name, expected text, args...
+  local name=$1 want=$2; shift 2
+  "$BIN" compare "$@" > /dev/null 2> "$t/e"; local rc=$?
+  if [[ $rc == 2 && $(wc -l < "$t/e") == 1 ]] && grep -q -- "$want" "$t/e"; then echo "ok   $name: $(cat "$t/e")"
+  else echo "FAIL $name: rc=$rc $(cat "$t/e")"; fail=1; fi
+}
+bad "missing A" "compare: key '$t/nope': A: no such file" "$t/nope" "$t/b"
+bad "file and folder" "A is a file and B a folder" "$t/s1/inter.json" "$t/b"
+bad "not a result" "not an ompisim result" "$t/inter.json" "$t/s1/inter.json"
+bad "bad tolerance" "--tolerance.*relative tolerance" "$t/a" "$t/b" --tolerance=-3
+bad "one argument" "give A and B" "$t/a"
+bad "--against not a folder" "--against.*not a folder" --against "$t/nope"
+bad "--only matches nothing" "--against.*no result path contains 'zzz'" --against "$t/a" --only zzz
+bad "--set without --against" "--set.*applies to --against only" "$t/a" "$t/b" --set btl_ugni_smsg_limit=256
+exit $fail

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Issue 17, timelines (run --trace). (1) A Gemini osu_bw run traced as Paje: pj_dump (pajeng) parses it; its states
+# include the PML / uGNI functions and the NIC's BTE; its messages, flows and AMOs equal the run's counters.
+# (2) The same run as Chrome trace-event JSON: the shape Perfetto reads and the same counts. (3) A Cheetah atomic
+# barrier: traced AMOs equal the run's AMO counter. (4) --trace-ranks and --trace-window keep a subset. (5) Tracing
+# changes no result. (6) Bad input exits 2 naming the option and the reason, before simulating, and leaves no file.
+set -u
+BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+cat > "$t/bw.json" <<'J'
+{"id": "bw", "machine": "cielo", "stack": "openmpi", "ranks": 2, "ranks_per_node": 1,
+ "benchmark": {"name": "osu_bw", "sizes": [8, 65536, 1048576], "iterations": 3, "skip": 1, "window": 4}}
+J
+cat > "$t/bar.json" <<'J'
+{"id": "bar", "machine": "cielo", "stack": "openmpi", "ranks": 16, "ranks_per_node": 1,
+ "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "radix": 4, "iterations": 3, "skip": 1}}
+J
+"$BIN" run "$t/bw.json" --out "$t/plain" > /dev/null 2>&1 || { echo "FAIL untraced run"; fail=1; }
+"$BIN" run "$t/bw.json" --out "$t/paje" --trace "$t/bw.paje" > /dev/null 2> "$t/err" || { echo "FAIL traced run: $(cat "$t/err")"; fail=1; }
+"$BIN" run "$t/bw.json" --out "$t/json" --trace "$t/bw.json.json" > /dev/null 2> "$t/err2" || { echo "FAIL traced run (json): $(cat "$t/err2")"; fail=1; }
+grep -q "wrote trace $t/bw.paje" "$t/err" && echo "ok   $(grep 'wrote trace' "$t/err")" || { echo "FAIL no trace summary: $(cat "$t/err")"; fail=1; }
+ls "$t" | grep -q "tmp" && { echo "FAIL temporary left: $(ls "$t")"; fail=1; }
+# (5) the traced run's result is the untraced one's
+python3 - "$t/plain/bw.json" "$t/paje/bw.json" "$t/json/bw.json" <<'P' || fail=1
+import json, sys
+a, b, c = (json.load(open(p)) for p in sys.argv[1:])
+for x in (b, c):
+    assert x["points"] == a["points"] and x["stats"] == a["stats"], "a traced run's result differs from the untraced run's"
+print("ok   tracing changes no result (%d points, stats identical)" % len(a["points"]))
+P
+if command -v pj_dump > /dev/null; then
+  pj_dump -l 12 "$t/bw.paje" > "$t/dump" 2> "$t/pjerr" && [[ ! -s "$t/pjerr" ]] || { echo "FAIL pj_dump: $(head -3 "$t/pjerr")"; fail=1; }
+  python3 - "$t/dump" "$t/plain/bw.json" <<'P' || fail=1
+import csv, json, sys
+rows = [[f.strip() for f in r] for r in csv.reader(open(sys.argv[1]))]
+res = json.load(open(sys.argv[2]))["stats"]
+states = [r for r in rows if r[0] == "State"]
+links = [r for r in rows if r[0] == "Link"]
+names = {r[7] for r in states}
+need = {"mca_pml_ob1_send_request_start", "mca_pml_ob1_recv_frag_callback", "GNI_SmsgSendWTag", "GNI_PostRdma", "BTE GET"}
+assert need <= names, ("missing states", need - names, sorted(names))
+msgs = [r for r in links if r[2] == "MPI message"]
+flows = [r for r in links if r[2] == "Bulk flow"]
+assert len(msgs) == res["sends_posted"] == res["recvs_completed"], (len(msgs), res["sends_posted"])
+assert len(flows) == res["flows"], (len(flows), res["flows"])
+assert all(float(r[4]) >= float(r[3]) for r in links), "a link ends before it starts"
+big = [r for r in flows if r[6].startswith("1048576 B over ")]
+assert big and all("-ht" in r[6] and "-bte" in r[6] for r in big), flows[:3]
+print("ok   pj_dump: %d states (%d names), %d messages = sends_posted, %d flows = stats.flows" % (len(states), len(names), len(msgs), len(flows)))
+P
+else
+  echo "SKIP pj_dump not installed (apt-get install pajeng): the Paje trace is not parsed"
+fi
+python3 - "$t/bw.json.json" "$t/plain/bw.json" <<'P' || fail=1
+import json, sys
+tr = json.load(open(sys.argv[1]))
+res = json.load(open(sys.argv[2]))["stats"]
+ev = tr["traceEvents"]
+assert isinstance(ev, list) and ev, "traceEvents"
+for e in ev:
+    assert e["ph"] in ("X", "M", "b", "e", "s", "f"), e
+    assert isinstance(e["pid"], int), e
+    if e["ph"] != "M":
+        assert isinstance(e["ts"], (int, float)) and e["ts"] >= 0, e
+    if e["ph"] == "X":
+        assert e["dur"] >= 0 and e["name"], e
+s = sum(1 for e in ev if e["ph"] == "s" and e["cat"] == "message")
+f = sum(1 for e in ev if e["ph"] == "f" and e["cat"] == "message")
+fb = sum(1 for e in ev if e["ph"] == "b" and e["cat"] == "flow")
+fe = sum(1 for e in ev if e["ph"] == "e" and e["cat"] == "flow")
+assert s == f == res["sends_posted"] == tr["otherData"]["messages"], (s, f, res["sends_posted"])
+assert fb == fe == res["flows"] == tr["otherData"]["flows"], (fb, fe, res["flows"])
+ids = [e["id"] for e in ev if e["ph"] == "s"]
+assert len(set(ids)) == len(ids), "flow-event ids repeat"
+names = {e["args"]["name"] for e in ev if e["ph"] == "M"}
+assert "rank 0" in names and "rank 1" in names and "NIC BTE" in names, names
+print("ok   Chrome JSON: %d events, %d messages = sends_posted, %d flows = stats.flows, threads %s" % (len(ev), s, fb, sorted(names)))
+P
+# (3) AMOs
+"$BIN" run "$t/bar.json" --out "$t/bar" --trace "$t/bar.json.json" > /dev/null 2> "$t/err" || { echo "FAIL barrier: $(cat "$t/err")"; fail=1; }
+python3 - "$t/bar.json.json" "$t/bar/bar.json" <<'P' || fail=1
+import json, sys
+tr = json.load(open(sys.argv[1])); res = json.load(open(sys.argv[2]))["stats"]
+ev = tr["traceEvents"]
+amo = sum(1 for e in ev if e["ph"] == "s" and e["cat"] == "amo")
+nic = sum(1 for e in ev if e["ph"] == "X" and e["cat"] == "nic" and e["name"] == "AMO add")
+assert res["amos"] > 0 and amo == res["amos"] == nic, (amo, nic, res["amos"])
+print("ok   barrier: %d AMO arrows = %d target-NIC AMO spans = stats.amos" % (amo, nic))
+P
+# (4) subsets
+"$BIN" run "$t/bar.json" --out "$t/bar2" --trace "$t/sub.json" --trace-ranks 0,3-4 --trace-window 2us:8us > /dev/null 2>&1 || { echo "FAIL subset run"; fail=1; }
+python3 - "$t/sub.json" "$t/bar.json.json" <<'P' || fail=1
+import json, sys
+sub = json.load(open(sys.argv[1]))["traceEvents"]; full = json.load(open(sys.argv[2]))["traceEvents"]
+cpu = [e for e in sub if e["ph"] == "X" and e["cat"] == "cpu"]
+assert cpu and {e["tid"] for e in cpu} <= {0, 3, 4}, sorted({e["tid"] for e in cpu})
+assert all(e["ts"] + e["dur"] >= 2 and e["ts"] <= 8 for e in cpu), "span outside the window"
+assert len(sub) < len(full)
+print("ok   --trace-ranks 0,3-4 --trace-window 2us:8us: %d of %d events, CPU threads %s" % (len(sub), len(full), sorted({e["tid"] for e in cpu})))
+P
+# (6) bad input: exit 2, one line naming the option, nothing written
+bad() {  # name, expected text, args...
+  local name=$1 want=$2; shift 2
+  "$BIN" run "$t/bw.json" --out "$t/bad" "$@" > /dev/null 2> "$t/e"; local rc=$?
+  if [[ $rc == 2 && $(wc -l < "$t/e") == 1 ]] && grep -q -- "$want" "$t/e"; then echo "ok   $name: $(cat "$t/e")"
+  else echo "FAIL $name: rc=$rc $(cat "$t/e")"; fail=1; fi
+}
+bad "missing folder" "--trace.*does not exist" --trace "$t/nowhere/x.paje"
+bad "unknown format" "--trace.*must end in .paje or .json" --trace "$t/x.txt"
+mkdir -p "$t/d.json"; bad "folder as trace" "--trace.*is a folder" --trace "$t/d.json"
+chmod 500 "$t/bar"; [[ $(id -u) != 0 ]] && bad "unwritable folder" "--trace.*not writable" --trace "$t/bar/x.json"; chmod 700 "$t/bar"
+bad "window end before start" "--trace-window.*ends before it starts" --trace "$t/w.json" --trace-window 50us:10us
+bad "window without unit" "--trace-window.*not a time" --trace "$t/w.json" --trace-window 10:50us
+bad "bad rank list" "--trace-ranks.*not a rank" --trace "$t/w.json" --trace-ranks 0-3,x
+bad "rank range backwards" "--trace-ranks.*ends before it starts" --trace "$t/w.json" --trace-ranks 5-2
+bad "rank outside the job" "--trace-ranks.*not in the job" --trace "$t/w.json" --trace-ranks 1024
+bad "--trace-ranks without --trace" "--trace-ranks.*give --trace" --trace-ranks 0
+echo '{"id": "sw", "machine": "cielo", "stack": "openmpi", "ranks": [2, 4], "ranks_per_node": 1, "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "iterations": 2}}' > "$t/sw.json"
+"$BIN" run "$t/sw.json" --out "$t/sw" --trace "$t/sw.paje" > /dev/null 2> "$t/e"; rc=$?
+[[ $rc == 2 ]] && grep -q -- "--trace.*runs 2 points" "$t/e" && echo "ok   sweep refused: $(cat "$t/e")" || { echo "FAIL sweep: rc=$rc $(cat "$t/e")"; fail=1; }
+ls "$t" | grep -q "^w.json\|sw.paje\|tmp" && { echo "FAIL a refused run left a file: $(ls "$t")"; fail=1; }
+exit $fail

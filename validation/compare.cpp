@@ -1,0 +1,261 @@
+#include "validation/compare.hpp"
+
+#include "core/errors.hpp"
+#include "platform/machine.hpp"
+#include "runner/isolate.hpp"
+#include "runner/run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace ompisim::validation {
+
+namespace {
+
+// The fields that place a point on its curve (the x axes of the drivers); any text field is one too.
+const std::set<std::string> kAxes = {"bytes", "ranks", "radix", "algorithm", "size", "side", "app", "stack", "nodes",
+                                     "window", "ranks_per_node", "pairs", "iterations"};
+
+bool is_axis(const std::string& k, const Json& v) { return kAxes.count(k) || v.is_string() || v.is_boolean(); }
+bool is_number(const Json& v) { return v.is_number() && !v.is_boolean(); }
+
+std::string point_label(const Json& p) {
+  std::string s;
+  for (auto it = p.begin(); it != p.end(); ++it)
+    if (is_axis(it.key(), it.value()) && !it.value().is_object() && !it.value().is_array()) {
+      if (!s.empty()) s += ' ';
+      s += it.key() + "=" + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+    }
+  return s;
+}
+
+bool differs(double a, double b, double tol) {
+  if (a == b) return false;
+  return std::fabs(b - a) > tol * std::max(std::fabs(a), std::fabs(b));
+}
+
+// Numeric leaves of an object (nested objects flattened with dots; arrays skipped), for "stats".
+void numeric_leaves(const Json& j, const std::string& prefix, std::map<std::string, double>& out) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (is_number(it.value())) out[prefix + it.key()] = it.value().get<double>();
+    else if (it.value().is_object()) numeric_leaves(it.value(), prefix + it.key() + ".", out);
+  }
+}
+
+// `absent_is_zero`: a key on one side only counts as 0 on the other (statistics: counters are reported when non-zero);
+// else it is a structural difference.
+void compare_maps(const std::map<std::string, double>& a, const std::map<std::string, double>& b,
+                  const std::string& file, const std::string& point, Comparison& out, bool absent_is_zero = false) {
+  for (auto& [k, va] : a) {
+    auto it = b.find(k);
+    if (it == b.end() && !absent_is_zero) {
+      out.problems.push_back(fmt::format("{}: {}: '{}' only in A", file, point, k));
+      continue;
+    }
+    const double vb = it == b.end() ? 0.0 : it->second;
+    out.rows.push_back({file, point, k, va, vb, differs(va, vb, out.tolerance)});
+  }
+  for (auto& [k, vb] : b) {
+    if (a.count(k)) continue;
+    if (absent_is_zero) out.rows.push_back({file, point, k, 0.0, vb, differs(0.0, vb, out.tolerance)});
+    else out.problems.push_back(fmt::format("{}: {}: '{}' only in B", file, point, k));
+  }
+}
+
+std::map<std::string, double> metrics(const Json& p) {
+  std::map<std::string, double> m;
+  for (auto it = p.begin(); it != p.end(); ++it)
+    if (is_number(it.value()) && !kAxes.count(it.key())) m[it.key()] = it.value().get<double>();
+  return m;
+}
+
+bool is_result(const Json& j) { return j.is_object() && j.contains("points") && j["points"].is_array(); }
+
+Json load_result(const std::string& path, const std::string& option) {
+  Json j = load_json_file(path);
+  if (!is_result(j)) throw InputError(option, path, "not an ompisim result (no \"points\" list)");
+  return j;
+}
+
+// Every result JSON below dir, by relative path.
+std::map<std::string, std::string> results_below(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file() || e.path().extension() != ".json") continue;
+    Json j;
+    try {
+      j = load_json_file(e.path().string());
+    } catch (const InputError&) {
+      continue;  // not JSON we can read: not a result
+    }
+    if (is_result(j)) out[fs::relative(e.path(), dir).string()] = e.path().string();
+  }
+  return out;
+}
+
+}  // namespace
+
+int Comparison::beyond() const {
+  return static_cast<int>(std::count_if(rows.begin(), rows.end(), [](const CompareRow& r) { return r.beyond; }));
+}
+
+void compare_results(const Json& a, const Json& b, const std::string& file, Comparison& out) {
+  ++out.files;
+  const Json &pa = a["points"], &pb = b["points"];
+  // Pair by label when the labels identify the points on both sides, else by position.
+  std::map<std::string, std::size_t> la, lb;
+  for (std::size_t i = 0; i < pa.size(); ++i) la[point_label(pa[i])] = i;
+  for (std::size_t i = 0; i < pb.size(); ++i) lb[point_label(pb[i])] = i;
+  if (la.size() == pa.size() && lb.size() == pb.size()) {
+    for (std::size_t i = 0; i < pa.size(); ++i) {  // in A's order
+      const std::string label = point_label(pa[i]);
+      auto it = lb.find(label);
+      if (it == lb.end()) {
+        out.problems.push_back(fmt::format("{}: point {} only in A", file, label));
+        continue;
+      }
+      compare_maps(metrics(pa[i]), metrics(pb[it->second]), file, label, out);
+    }
+    for (auto& [label, i] : lb)
+      if (!la.count(label)) out.problems.push_back(fmt::format("{}: point {} only in B", file, label));
+  } else {
+    if (pa.size() != pb.size())
+      out.problems.push_back(fmt::format("{}: {} points in A, {} in B", file, pa.size(), pb.size()));
+    for (std::size_t i = 0; i < std::min(pa.size(), pb.size()); ++i) {
+      std::string l = point_label(pa[i]);
+      if (l != point_label(pb[i]))
+        out.problems.push_back(fmt::format("{}: point {}: '{}' in A, '{}' in B", file, i, l, point_label(pb[i])));
+      compare_maps(metrics(pa[i]), metrics(pb[i]), file, fmt::format("#{} {}", i, l), out);
+    }
+  }
+  if (a.contains("stats") && b.contains("stats")) {
+    std::map<std::string, double> sa, sb;
+    numeric_leaves(a["stats"], "", sa);
+    numeric_leaves(b["stats"], "", sb);
+    compare_maps(sa, sb, file, "stats", out, true);
+  }
+}
+
+Comparison compare_paths(const std::string& a, const std::string& b, double tolerance) {
+  Comparison c;
+  c.tolerance = tolerance;
+  std::error_code ec;
+  for (auto& [p, opt] : {std::pair{a, std::string("A")}, std::pair{b, std::string("B")}})
+    if (!fs::exists(p, ec)) throw InputError("compare", p, fmt::format("{}: no such file or folder", opt));
+  const bool da = fs::is_directory(a, ec), db = fs::is_directory(b, ec);
+  if (da != db)
+    throw InputError("compare", da ? b : a, fmt::format("A is a {} and B a {}: compare two result files or two folders",
+                                                        da ? "folder" : "file", db ? "folder" : "file"));
+  if (!da) {
+    compare_results(load_result(a, "compare"), load_result(b, "compare"), fs::path(a).filename().string(), c);
+    return c;
+  }
+  auto ra = results_below(a), rb = results_below(b);
+  if (ra.empty()) throw InputError("compare", a, "no result JSON below this folder");
+  if (rb.empty()) throw InputError("compare", b, "no result JSON below this folder");
+  for (auto& [rel, path] : ra) {
+    auto it = rb.find(rel);
+    if (it == rb.end()) {
+      c.problems.push_back(rel + ": only in A");
+      continue;
+    }
+    compare_results(load_json_file(path), load_json_file(it->second), rel, c);
+  }
+  for (auto& [rel, path] : rb)
+    if (!ra.count(rel)) c.problems.push_back(rel + ": only in B");
+  return c;
+}
+
+Comparison compare_against(const std::string& dir, double tolerance, const std::string& only, const Overrides& sets,
+                           const std::function<void(std::size_t, std::size_t, const std::string&)>& progress) {
+  Comparison c;
+  c.tolerance = tolerance;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError("--against", dir, "not a folder of results");
+  std::vector<std::pair<std::string, Json>> todo;
+  for (auto& [rel, path] : results_below(dir)) {
+    if (!only.empty() && rel.find(only) == std::string::npos) continue;
+    Json j = load_json_file(path);
+    const Json& prov = j.value("provenance", Json::object());
+    if (!prov.contains("scenario_file") || !prov["scenario_file"].is_string()) {
+      c.problems.push_back(rel + ": no provenance.scenario_file: not rerun");
+      continue;
+    }
+    todo.emplace_back(rel, std::move(j));
+  }
+  if (todo.empty())
+    throw InputError("--against", dir, only.empty() ? "no result JSON with a scenario below this folder"
+                                                    : fmt::format("no result path contains '{}' (--only)", only));
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    auto& [rel, committed] = todo[i];
+    if (progress) progress(i, todo.size(), rel);
+    std::string file = committed["provenance"]["scenario_file"].get<std::string>();
+    if (!fs::path(file).is_absolute()) file = data_dir() + "/" + file;
+    if (!fs::exists(file, ec)) {
+      c.problems.push_back(fmt::format("{}: its scenario {} does not exist", rel, file));
+      continue;
+    }
+    Scenario s = load_scenario(file);
+    Json now = Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); }));
+    compare_results(committed, now, rel, c);
+  }
+  if (progress) progress(todo.size(), todo.size(), "");
+  return c;
+}
+
+std::string render_comparison(const Comparison& c, const std::string& name_a, const std::string& name_b, bool diff_only) {
+  std::string out = fmt::format("# A: {}\n# B: {}\n# tolerance {:g} (relative); '*' marks a difference beyond it\n",
+                                name_a, name_b, c.tolerance);
+  out += fmt::format("{:<44} {:<28} {:<32} {:>14} {:>14} {:>9}\n", "file", "point", "metric", "A", "B", "B/A");
+  std::string last;
+  for (auto& r : c.rows) {
+    if (diff_only && !r.beyond) continue;
+    std::string ratio = r.a == 0 ? (r.b == 0 ? "1" : "inf") : fmt::format("{:.4f}", r.b / r.a);
+    out += fmt::format("{:<44} {:<28} {:<32} {:>14.6g} {:>14.6g} {:>9} {}\n", r.file == last ? "" : r.file, r.point,
+                       r.metric, r.a, r.b, ratio, r.beyond ? "*" : "");
+    last = r.file;
+  }
+  for (auto& p : c.problems) out += "! " + p + "\n";
+  out += fmt::format("{} files, {} values compared, {} beyond tolerance, {} structural differences\n", c.files,
+                     c.rows.size(), c.beyond(), c.problems.size());
+  return out;
+}
+
+Json comparison_json(const Comparison& c) {
+  Json rows = Json::array();
+  for (auto& r : c.rows) {
+    Json ratio = r.a != 0 ? Json(r.b / r.a) : r.b == 0 ? Json(1.0) : Json(nullptr);
+    rows.push_back(Json{{"file", r.file}, {"point", r.point}, {"metric", r.metric}, {"a", r.a}, {"b", r.b},
+                        {"ratio", ratio}, {"beyond", r.beyond}});
+  }
+  return {{"tolerance", c.tolerance}, {"files", c.files}, {"values", c.rows.size()}, {"beyond", c.beyond()},
+          {"problems", c.problems}, {"rows", rows}};
+}
+
+double parse_tolerance(const std::string& text) {
+  std::string t = text;
+  t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+  double scale = 1;
+  if (!t.empty() && t.back() == '%') {
+    t.pop_back();
+    scale = 0.01;
+  }
+  double v = -1;
+  std::size_t used = 0;
+  try {
+    v = std::stod(t, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (t.empty() || used != t.size() || !(v >= 0) || !std::isfinite(v))
+    throw InputError("--tolerance", text, "expected a relative tolerance >= 0 (0.02 or 2%)");
+  return v * scale;
+}
+
+}  // namespace ompisim::validation
