@@ -1,6 +1,7 @@
 // Tests of the barrier schedule generators (collectives/barrier/*.cpp), the registry, the coll/tuned barrier
 // decision rule (collectives/decision/barrier_tuned.json, mirroring ompi_coll_tuned_barrier_intra_dec_fixed,
 // Open MPI v1.7–v4.0) and the zero-time schedule checker (collectives/check.hpp).
+#include "platform/machine.hpp"
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -66,7 +67,7 @@ int complete_tree_depth(int n, int radix) {
 }
 
 std::string decision_path() {
-  return (std::filesystem::path(OMPISIM_SOURCE_DIR) / "collectives" / "decision" / "barrier_tuned.json").string();
+  return (std::filesystem::path(ompisim::data_dir()) / "collectives" / "decision" / "barrier_tuned.json").string();
 }
 
 const std::vector<int>& large_sample() {

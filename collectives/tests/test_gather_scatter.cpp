@@ -1,4 +1,5 @@
 // Tests of the allgather/gather/scatter generators (collectives/gather_scatter.hpp).
+#include "platform/machine.hpp"
 #include "collectives/check.hpp"
 #include "collectives/gather_scatter.hpp"
 #include "collectives/tuned_colls.hpp"
@@ -99,14 +100,14 @@ TEST_CASE("tuned collectives: hand-checked trees", "[collective]") {
   CHECK(b.rounds[0].ops[0] == Op{OpKind::Send, 1, 4000});
 }
 
-// Configuration: collectives/decision/ompi_v5_tuned.json and mpich_default.json (OMPISIM_SOURCE_DIR).
+// Configuration: collectives/decision/ompi_v5_tuned.json and mpich_default.json (data_dir()).
 // Expected: the choices read off coll_tuned_decision_fixed.c (v5.0.x) and MPICH's CVAR defaults at 512 and 4096
 // ranks (hand-read from the tables), every algorithm either registered or listed as not implemented, and errors for
 // an unknown collective.
 // How validated: decide_algorithm's answers against the tables; the registry for every entry of every table.
 TEST_CASE("tuned collectives: size-table decisions of coll/tuned v5 and MPICH", "[collective]") {
   auto lib = [](const char* f) {
-    return load_decision((std::filesystem::path(OMPISIM_SOURCE_DIR) / "collectives" / "decision" / f).string());
+    return load_decision((std::filesystem::path(ompisim::data_dir()) / "collectives" / "decision" / f).string());
   };
   const auto ompi = lib("ompi_v5_tuned.json"), mpich = lib("mpich_default.json");
   CHECK(decide_algorithm(ompi, "alltoall", 512, 1) == "modified_bruck");

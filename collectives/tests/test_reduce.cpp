@@ -1,4 +1,5 @@
 // Tests of the reduce generators (collectives/reduce/reduce.hpp) and Open MPI 1.1's reduce decision.
+#include "platform/machine.hpp"
 #include "collectives/check.hpp"
 #include "collectives/decision.hpp"
 #include "collectives/reduce/reduce.hpp"
@@ -70,7 +71,7 @@ TEST_CASE("reduce linear: the root's receive order is P-1, then P-2 down to 0", 
 // How validated: decide_algorithm over sizes 0 .. 4 MiB and 2 .. 1024 ranks.
 TEST_CASE("reduce decision: Open MPI 1.1 coll/tuned chooses linear at every size", "[collective]") {
   REQUIRE(decision_file("tuned-v1.1") == "collectives/decision/ompi_v1_1_tuned.json");
-  auto lib = load_decision(std::string(OMPISIM_SOURCE_DIR) + "/" + decision_file("tuned-v1.1"));
+  auto lib = load_decision(ompisim::data_dir() + "/" + decision_file("tuned-v1.1"));
   for (int n : {2, 16, 1024})
     for (std::uint64_t b : {0ull, 4ull, 4096ull, 65536ull, 4194304ull}) CHECK(decide_algorithm(lib, "reduce", n, b) == "linear");
 }

@@ -1,4 +1,5 @@
 // pml/ob1 headers as opaque BTL header segments.
+#include "platform/machine.hpp"
 #include "protocols/pml/ob1/hdr.hpp"
 
 #include <catch2/catch.hpp>
@@ -54,7 +55,7 @@ TEST_CASE("btl interface: no BTL source includes pml/", "[unit][protocol][btl]")
   namespace fs = std::filesystem;
   int files = 0;
   bool saw_btl_hpp = false;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(OMPISIM_SOURCE_DIR) / "protocols" / "btl")) {
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(ompisim::data_dir()) / "protocols" / "btl")) {
     if (!e.is_regular_file() || e.path().string().find("/tests/") != std::string::npos) continue;
     if (e.path().extension() != ".hpp" && e.path().extension() != ".cpp") continue;
     ++files;
