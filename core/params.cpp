@@ -29,6 +29,30 @@ static void check_range(const ParamRef& r, double x, const std::string& file, co
                                  format_quantity(r.info.min, r.info.dim), format_quantity(r.info.max, r.info.dim)));
 }
 
+void load_range(ObjectReader& entry, const ParamRef& r, const std::string& file) {
+  r.p->ranged = false;
+  if (!entry.has("range") && !entry.has("range_source")) return;
+  // {"range": [lo, hi], "range_source": "reason"}: lo <= value <= hi, both within the parameter's limits.
+  const double x = r.p->value;
+  const Json& rg = entry.raw("range");
+  const std::string key = entry.key_path("range");
+  if (!rg.is_array() || rg.size() != 2 || !r.info.choices.empty())
+    throw InputError(file, key, "a range is [low, high], two quantities of the parameter's unit");
+  double lo = json_quantity(rg[0], r.info.dim, file, key + "[0]");
+  double hi = json_quantity(rg[1], r.info.dim, file, key + "[1]");
+  check_range(r, lo, file, key + "[0]");
+  check_range(r, hi, file, key + "[1]");
+  if (!(lo <= x && x <= hi))
+    throw InputError(file, key,
+                     fmt::format("the range [{}, {}] does not contain the value {}", format_quantity(lo, r.info.dim),
+                                 format_quantity(hi, r.info.dim), format_quantity(x, r.info.dim)));
+  if (!entry.has("range_source")) entry.fail("range_source", "a range needs its reason ('range_source')");
+  r.p->ranged = true;
+  r.p->range_lo = lo;
+  r.p->range_hi = hi;
+  r.p->range_source = entry.str("range_source");
+}
+
 void load_sourced(ObjectReader& section, ParamList& list, bool require_all) {
   std::vector<std::string> names = param_names(list);
   for (auto& r : list) {
@@ -51,7 +75,8 @@ void load_sourced(ObjectReader& section, ParamList& list, bool require_all) {
     } else {
       entry.fail("source", "every parameter needs a 'source' (document, paper) or a 'fit' (method)");
     }
-    entry.finish({"source", "fit", "status", "note"});
+    load_range(entry, r, section.file());
+    entry.finish({"source", "fit", "status", "note", "range", "range_source"});
     if (entry.has("status")) (void)entry.raw("status");
     if (entry.has("note")) (void)entry.raw("note");
   }
@@ -116,6 +141,11 @@ Json describe(const ParamList& list) {
                     {"description", r.info.description},
                     {"source", r.p->source},
                     {"fitted", r.p->fitted}});
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (list[i].p->ranged) {
+      rows[i]["range"] = {format_param(list[i].p->range_lo, list[i].info), format_param(list[i].p->range_hi, list[i].info)};
+      rows[i]["range_source"] = list[i].p->range_source;
+    }
   return rows;
 }
 

@@ -36,6 +36,11 @@ struct Sourced {
   std::string source;   // document / paper / "fitted: ..." / MCA default citation
   bool fitted = false;  // a free parameter of the calibration
   bool set = false;     // a value was supplied (machine file, scenario or --set)
+  // The plausible range of an estimate ({"range": [lo, hi], "range_source": reason} beside its source): what the
+  // prediction intervals of `validate` sample. ranged = false: the value is taken as known (document, fit).
+  bool ranged = false;
+  double range_lo = 0, range_hi = 0;
+  std::string range_source = {};
   operator double() const { return value; }
 };
 
@@ -59,12 +64,14 @@ ParamList param_list(T& params, const std::string& prefix = "") {
 // Reads {"name": {"value": ..., "source"|"fit": ...}} for every parameter in `list`; unknown or missing keys and bad
 // units are InputErrors. With `require_all` false, absent keys keep their (software) default.
 void load_sourced(ObjectReader& section, ParamList& list, bool require_all);
+// Reads the optional {"range": [lo, hi], "range_source": reason} of one entry whose value is already in r.p.
+void load_range(ObjectReader& entry, const ParamRef& r, const std::string& file);
 // Reads plain overrides {"name": value} (scenario "mca" block): value only, source "scenario".
 void load_overrides(ObjectReader& section, ParamList& list, const std::string& source);
 // --set name=value. Returns false when no parameter has this name.
 bool set_param(ParamList& list, const std::string& name, const std::string& text, const std::string& source);
 std::vector<std::string> param_names(const ParamList& list);
-// [{"name","value","unit","dimension","description","source","fitted"}]
+// [{"name","value","unit","dimension","description","source","fitted"}, plus "range" and "range_source" when ranged]
 Json describe(const ParamList& list);
 // {"name": "value with unit"} for the provenance block
 Json resolved(const ParamList& list);

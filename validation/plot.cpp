@@ -60,6 +60,9 @@ std::string gnuplot_script(const PlotSpec& p) {
       parts.push_back(fmt::format("{} using 1:2 with points lc {} pt 7 ps 1.6 title {}", rsrc, lc,
                                   gp_quote(c.label + " (paper)")));
     }
+    if (!c.interval.empty())
+      parts.push_back(fmt::format("{} using 1:2:3:4 with yerrorbars lc {} pt 6 ps 1.2 title {}", gp_quote(c.interval), lc,
+                                  gp_quote(c.label + " (prediction interval)")));
     ++lc;
   }
   gp += "plot ";

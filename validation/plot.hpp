@@ -12,6 +12,7 @@ struct PlotCurve {
   std::string data;   // CSV file (relative), or "$name" for an inline datablock
   std::string label;
   std::string ref;    // the paper's points for this curve ("x,y" lines, relative path or "$name"); may be empty
+  std::string interval = {};  // predicted points with their prediction intervals ("x,y,lo,hi" lines); may be empty
 };
 
 struct PlotSpec {

@@ -11,6 +11,7 @@
 #include "validation/plot.hpp"
 #include "validation/validate.hpp"
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -159,6 +160,26 @@ int reproduce(const std::string& out_dir) {
       refs[sid].push_back({x, p.at("value").get<double>()});
     }
   }
+  // Predicted and held-out points with their intervals per scenario id, for error bars on the plots.
+  std::map<std::string, std::vector<std::array<double, 4>>> intervals;
+  {
+    std::map<std::string, Json> sel_of;  // id -> its reference entry
+    for (auto& f : reference_files("")) {
+      Json doc = load_json_file(f);
+      for (auto& p : doc.at("points")) sel_of[p.at("id").get<std::string>()] = p;
+      for (auto& p : doc.value("held_out", Json::array())) sel_of[p.at("id").get<std::string>()] = p;
+    }
+    for (const char* list : {"points", "held_out"})
+      for (auto& p : v[list]) {
+        auto it = sel_of.find(p["id"].get<std::string>());
+        if (!p.contains("interval") || it == sel_of.end()) continue;
+        const Json& sel = it->second.at("select");
+        if (!sel.contains("bytes") && !sel.contains("ranks")) continue;  // a peak: no x of its own
+        double x = sel.contains("bytes") ? sel["bytes"].get<double>() : sel["ranks"].get<double>();
+        intervals[fs::path(p["scenario"].get<std::string>()).stem().string()].push_back(
+            {std::max(x, 1.0), p["simulated"].get<double>(), p["interval"][0].get<double>(), p["interval"][1].get<double>()});
+      }
+  }
   bool gnuplot = have_gnuplot();
   for (auto& [key, results] : app_figures) {
     // Skeletons with the seastar paper's Table 1 row: run times relative to CM; others: a table of run times.
@@ -182,6 +203,12 @@ int reproduce(const std::string& out_dir) {
         for (auto& [rx, ry] : it->second) pts += fmt::format("{},{}\n", std::max(rx, 1.0), ry);
         pc.ref = key + "." + c.id + ".ref.dat";
         write_atomic(out.file(pc.ref), pts);
+      }
+      if (auto iv = intervals.find(c.id); iv != intervals.end()) {
+        std::string pts;
+        for (auto& [x, y, lo, hi] : iv->second) pts += fmt::format("{},{},{},{}\n", x, y, lo, hi);
+        pc.interval = key + "." + c.id + ".interval.dat";
+        write_atomic(out.file(pc.interval), pts);
       }
       spec.curves.push_back(pc);
     }

@@ -13,6 +13,9 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <map>
+#include <numeric>
+#include <random>
+#include <set>
 
 namespace fs = std::filesystem;
 
@@ -45,27 +48,32 @@ std::string g_machine_file, g_machine_file_name;
 
 void set_machine_file(const std::string& path) {
   g_machine_file = path;
-  g_machine_file_name = load_machine(path)->name;
+  g_machine_file_name = path.empty() ? "" : load_machine(path)->name;
 }
 
 namespace {
 
 // Scenario results, run once per scenario (each in its own process: one SimGrid engine per process).
+// `per_machine`: overrides applied only to the scenarios of that machine (the prediction-interval samples: each
+// machine's estimates and undetermined directions).
 class Runner {
 public:
-  explicit Runner(Overrides sets = {}, bool fast = false, const std::map<std::string, Json>* done = nullptr)
-      : sets_(std::move(sets)), fast_(fast), done_(done) {}
-  const Json& result(const std::string& rel, const Json& sel) {
-    std::string key = rel + (fast_ ? sel.dump() : "");
+  explicit Runner(Overrides sets = {}, bool fast = false, const std::map<std::string, Json>* done = nullptr,
+                  std::map<std::string, Overrides> per_machine = {})
+      : sets_(std::move(sets)), fast_(fast), done_(done), per_machine_(std::move(per_machine)) {}
+  // narrow = false: the whole curve even in fast mode (the claims that compare curves).
+  const Json& result(const std::string& rel, const Json& sel, bool narrow = true) {
+    const bool cut = fast_ && narrow;
+    std::string key = rel + (cut ? sel.dump() : "");
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
-    if (done_ && !fast_ && sets_.empty() && g_machine_file.empty()) {
+    if (done_ && !fast_ && sets_.empty() && per_machine_.empty() && g_machine_file.empty()) {
       auto d = done_->find(rel);
       if (d != done_->end()) return d->second;
     }
     Scenario s = load_scenario(data_dir() + "/" + rel);
     if (!g_machine_file.empty() && s.machine == g_machine_file_name) s.machine_file = g_machine_file;
-    if (fast_) {
+    if (cut) {
       // Calibration evaluations: the driver does less work for the same value where it can (the OSU drivers: only
       // the sizes a point needs, fewer steady-state iterations; the barrier loop keeps its iterations and warm-up: its
       // average still moves after 20 calls, the Fig. 7 atomic point at 64 differed by 1.7 % between 20 and 100), and
@@ -75,7 +83,10 @@ public:
       s.driver = std::move(d);
       if (sel.contains("ranks")) s.ranks = {sel["ranks"].get<long long>()};
     }
-    Json r = Json::parse(run_isolated([&] { return run_scenario(s, sets_).dump(); }));
+    Overrides sets = sets_;
+    if (auto pm = per_machine_.find(s.machine); pm != per_machine_.end())
+      sets.insert(sets.end(), pm->second.begin(), pm->second.end());
+    Json r = Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); }));
     return cache_[key] = std::move(r);
   }
 
@@ -83,6 +94,7 @@ private:
   Overrides sets_;
   bool fast_;
   const std::map<std::string, Json>* done_;
+  std::map<std::string, Overrides> per_machine_;
   std::map<std::string, Json> cache_;
 };
 
@@ -173,8 +185,8 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
     return a >= f * sum;
   }
   if (kind == "less_all") {
-    const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object());
-    const Json& rb = run.result(chk.at("b").get<std::string>(), Json::object());
+    const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object(), false);
+    const Json& rb = run.result(chk.at("b").get<std::string>(), Json::object(), false);
     std::string m = chk.at("metric");
     bool holds = true;
     for (std::size_t i = 0; i < ra["points"].size() && i < rb["points"].size(); ++i) {
@@ -219,7 +231,7 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
     // Curve a is smoother than curve b: its largest step between consecutive sizes (|log ratio| of the metric,
     // sizes >= min_bytes, so the latency-bound start is left out) is smaller.
     auto roughness = [&](const std::string& sc) {
-      const Json& r = run.result(sc, Json::object());
+      const Json& r = run.result(sc, Json::object(), false);
       std::string m = chk.at("metric");
       double worst = 0, prev = -1;
       long long min_b = chk.value("min_bytes", 1LL);
@@ -238,26 +250,196 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
   throw std::runtime_error("unknown claim check kind '" + kind + "' in " + f);
 }
 
+// ---- Prediction intervals -------------------------------------------------------------------------------------
+// One sampled dimension: an estimate's range (one parameter, log-uniform between its bounds when both are positive) or
+// a direction the calibration leaves undetermined (the fitted parameters moved together, x_i = nominal_i exp(c_i t)
+// for t in [lo, hi]).
+struct SampleDim {
+  std::string machine, label;
+  struct Param {
+    std::string name;
+    Dim dim;
+    double nominal, coef;
+  };
+  std::vector<Param> params;
+  double lo = 0, hi = 0;
+  bool direction = false;
+};
+
+std::string param_text(double v, Dim d) {
+  if (d == Dim::Count) return fmt::format("{}", std::llround(v));
+  if (d == Dim::Ratio) return fmt::format("{:.9g}", v);
+  return fmt::format("\"{}\"", format_quantity(v, d));
+}
+
+// The scenario paths a reference document runs (points, held-out values, claims' checks).
+void scenario_paths(const Json& j, std::set<std::string>& out) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if ((it.key() == "scenario" || it.key() == "a" || it.key() == "b") && it.value().is_string())
+        out.insert(it.value().get<std::string>());
+      else scenario_paths(it.value(), out);
+    }
+  } else if (j.is_array()) {
+    for (auto& x : j) scenario_paths(x, out);
+  }
+}
+
+std::vector<SampleDim> sample_dimensions(const Json& doc) {
+  std::set<std::string> paths, machines;
+  scenario_paths(doc, paths);
+  for (auto& rel : paths) machines.insert(load_scenario(data_dir() + "/" + rel).machine);
+  std::vector<SampleDim> dims;
+  for (auto& name : machines) {
+    auto m = load_machine(!g_machine_file.empty() && name == g_machine_file_name ? g_machine_file : name);
+    ParamList ps = m->physical_params();
+    // A host-side software cost that several networks of one machine give (each network's file is complete) must keep
+    // one value (Machine::software_cost): such entries with the same range are one dimension.
+    std::map<std::string, std::size_t> shared;
+    for (auto& r : ps) {
+      if (!r.p->ranged || !(r.p->range_hi > r.p->range_lo)) continue;
+      const auto sw = r.info.name.find(".software.");
+      const std::string key = r.info.name.starts_with("networks.") && sw != std::string::npos
+                                  ? fmt::format("{}|{}|{}", r.info.name.substr(sw + 1), r.p->range_lo, r.p->range_hi)
+                                  : r.info.name;
+      if (auto it = shared.find(key); it != shared.end()) {
+        dims[it->second].params.push_back({r.info.name, r.info.dim, r.p->value, 1.0});
+        continue;
+      }
+      shared[key] = dims.size();
+      dims.push_back({name, r.info.name, {{r.info.name, r.info.dim, r.p->value, 1.0}}, r.p->range_lo, r.p->range_hi, false});
+    }
+    for (auto& d : doc.value("calibration_directions", Json::array())) {
+      if (d.at("machine").get<std::string>() != name) continue;
+      SampleDim sd{name, d.value("label", "undetermined direction"), {}, d.at("range")[0].get<double>(),
+                   d.at("range")[1].get<double>(), true};
+      for (auto it = d.at("direction").begin(); it != d.at("direction").end(); ++it) {
+        auto hit = std::find_if(ps.begin(), ps.end(), [&](const ParamRef& r) { return r.info.name == it.key(); });
+        if (hit == ps.end())
+          throw InputError(name, "calibration_directions", "no parameter '" + it.key() + "' in machine " + name);
+        sd.params.push_back({it.key(), hit->info.dim, hit->p->value, it.value().get<double>()});
+      }
+      dims.push_back(std::move(sd));
+    }
+  }
+  return dims;
+}
+
+// Latin hypercube: n samples of the unit cube of `d` dimensions, each dimension's n strata hit once (seeded: the
+// same samples on every run).
+std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto u01 = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+  std::vector<std::vector<double>> u(n, std::vector<double>(d));
+  std::vector<std::size_t> perm(n);
+  for (std::size_t k = 0; k < d; ++k) {
+    std::iota(perm.begin(), perm.end(), 0);
+    for (std::size_t i = n; i > 1; --i) std::swap(perm[i - 1], perm[rng() % i]);  // Fisher-Yates
+    for (std::size_t i = 0; i < n; ++i) u[i][k] = (static_cast<double>(perm[i]) + u01()) / static_cast<double>(n);
+  }
+  return u;
+}
+
+// The overrides of one sample, by machine.
+std::map<std::string, Overrides> sample_sets(const std::vector<SampleDim>& dims, const std::vector<double>& u) {
+  std::map<std::string, Overrides> out;
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    const SampleDim& sd = dims[k];
+    if (!sd.direction) {
+      double v = sd.lo > 0 ? sd.lo * std::pow(sd.hi / sd.lo, u[k]) : sd.lo + u[k] * (sd.hi - sd.lo);
+      for (auto& p : sd.params) out[sd.machine].emplace_back(p.name, param_text(v, p.dim));
+    } else {
+      double t = sd.lo + u[k] * (sd.hi - sd.lo);
+      for (auto& p : sd.params) out[sd.machine].emplace_back(p.name, param_text(p.nominal * std::exp(p.coef * t), p.dim));
+    }
+  }
+  return out;
+}
+
+int g_samples = kDefaultIntervalSamples;
+
 }  // namespace
 
-Json validate(const std::string& paper, const Overrides& sets, const std::map<std::string, Json>* done) {
-  Json points = Json::array(), held = Json::array(), claims = Json::array();
-  for (auto& f : reference_files(paper)) {
-    Json doc = load_json_file(f);
+void set_interval_samples(int n) { g_samples = n; }
+
+Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets,
+                        const std::map<std::string, Json>* done) {
+  Json sampling = Json::array();
+  {
     Runner run(sets, false, done);
-    for (auto& p : eval_points(run, doc, false)) points.push_back(p);
+    Json pts = eval_points(run, doc, false), hos = Json::array(), cls = Json::array();
     for (auto& h : doc.value("held_out", Json::array())) {
-      held.push_back({{"id", h.at("id")}, {"figure", h.value("figure", "")}, {"simulated", value_of(run, h)},
-                      {"metric", h.at("metric")}, {"role", "prediction"}, {"reference", nullptr}, {"scenario", h.at("scenario")}});
-      if (h.contains("model_change")) held.back()["model_change"] = h["model_change"];
+      hos.push_back({{"id", h.at("id")}, {"figure", h.value("figure", "")}, {"simulated", value_of(run, h)},
+                     {"metric", h.at("metric")}, {"role", "prediction"}, {"reference", nullptr}, {"scenario", h.at("scenario")}});
+      if (h.contains("model_change")) hos.back()["model_change"] = h["model_change"];
     }
+    std::vector<bool> nominal_holds;
     for (auto& c : doc.value("claims", Json::array())) {
       std::string detail;
       bool holds = eval_check(run, c.at("check"), detail, f);
-      claims.push_back({{"id", c.at("id")}, {"text", c.value("text", "")}, {"holds", holds}, {"detail", detail}});
+      nominal_holds.push_back(holds);
+      cls.push_back({{"id", c.at("id")}, {"text", c.value("text", "")}, {"holds", holds}, {"detail", detail}});
     }
+    // Prediction intervals (not for a what-if table with --set): every prediction and held-out value and every claim
+    // again under n Latin-hypercube samples of the machines' estimate ranges and undetermined directions. Samples run
+    // the fast way (only the points' sizes and ranks); a sample's value is the nominal value times its ratio to the
+    // nominal fast run, so the fast runs' own small differences do not enter the interval. The interval is the range
+    // over the samples and the nominal value.
+    std::vector<const Json*> refs;  // the reference entries of the predictions and held-out values, in output order
+    std::vector<Json*> outs;
+    const Json& dpts = doc.at("points");
+    for (std::size_t i = 0; i < dpts.size(); ++i)
+      if (dpts[i].at("role") == "prediction") refs.push_back(&dpts[i]), outs.push_back(&pts[i]);
+    const Json& dho = doc.value("held_out", Json::array());
+    for (std::size_t i = 0; i < dho.size(); ++i) refs.push_back(&dho[i]), outs.push_back(&hos[i]);
+    std::vector<SampleDim> dims;
+    if (sets.empty() && g_samples > 0) dims = sample_dimensions(doc);
+    const std::size_t n = dims.empty() ? 0 : static_cast<std::size_t>(g_samples);
+    std::vector<double> lo(refs.size()), hi(refs.size()), fast_nominal(refs.size());
+    for (std::size_t j = 0; j < refs.size(); ++j) lo[j] = hi[j] = (*outs[j])["simulated"].get<double>();
+    std::vector<int> holds_in(nominal_holds.size());
+    for (std::size_t c = 0; c < nominal_holds.size(); ++c) holds_in[c] = nominal_holds[c] ? 1 : 0;
+    if (n > 0) {
+      Runner nom(sets, true);
+      for (std::size_t j = 0; j < refs.size(); ++j) fast_nominal[j] = value_of(nom, *refs[j]);
+      auto u = latin_hypercube(n, dims.size(), 0x5eed16ULL + std::hash<std::string>{}(fs::path(f).stem().string()) % 1000);
+      for (std::size_t i = 0; i < n; ++i) {
+        Runner rs(sets, true, nullptr, sample_sets(dims, u[i]));
+        for (std::size_t j = 0; j < refs.size(); ++j) {
+          double v = (*outs[j])["simulated"].get<double>() * value_of(rs, *refs[j]) / fast_nominal[j];
+          lo[j] = std::min(lo[j], v), hi[j] = std::max(hi[j], v);
+        }
+        std::size_t c = 0;
+        for (auto& cl : doc.value("claims", Json::array())) {
+          std::string d;
+          holds_in[c++] += eval_check(rs, cl.at("check"), d, f) ? 1 : 0;
+        }
+      }
+      Json names = Json::array();
+      for (auto& d : dims) names.push_back(d.machine + ": " + d.label);
+      sampling.push_back({{"reference", fs::path(f).stem().string()}, {"method", "latin hypercube"}, {"samples", n},
+                          {"dimensions", names}});
+    }
+    for (std::size_t j = 0; j < refs.size(); ++j) (*outs[j])["interval"] = {lo[j], hi[j]};
+    for (std::size_t c = 0; c < cls.size(); ++c) {
+      const int total = static_cast<int>(n) + 1;
+      cls[c]["status"] = holds_in[c] == total ? "holds" : holds_in[c] == 0 ? "fails" : "undecided";
+      cls[c]["holds_in"] = fmt::format("{}/{}", holds_in[c], total);
+    }
+    return Json{{"points", pts}, {"held_out", hos}, {"claims", cls}, {"sampling", sampling}};
   }
-  return Json{{"points", points}, {"held_out", held}, {"claims", claims}};
+}
+
+Json validate(const std::string& paper, const Overrides& sets, const std::map<std::string, Json>* done) {
+  Json points = Json::array(), held = Json::array(), claims = Json::array(), sampling = Json::array();
+  for (auto& f : reference_files(paper)) {
+    Json one = validate_reference(load_json_file(f), f, sets, done);
+    for (auto& p : one["points"]) points.push_back(p);
+    for (auto& h : one["held_out"]) held.push_back(h);
+    for (auto& c : one["claims"]) claims.push_back(c);
+    for (auto& x : one["sampling"]) sampling.push_back(x);
+  }
+  return Json{{"points", points}, {"held_out", held}, {"claims", claims}, {"sampling", sampling}};
 }
 
 bool all_calibration_pass(const Json& v) {
@@ -266,21 +448,30 @@ bool all_calibration_pass(const Json& v) {
   return true;
 }
 
+namespace {
+std::string interval_text(const Json& p) {
+  if (!p.contains("interval")) return "";
+  return fmt::format("[{:.4g}, {:.4g}]", p["interval"][0].get<double>(), p["interval"][1].get<double>());
+}
+}  // namespace
+
 std::string render_table(const Json& v) {
-  std::string out = "| id | figure | role | reference | simulated | error % | tolerance % | pass |\n"
-                    "|---|---|---|---|---|---|---|---|\n";
+  std::string out = "| id | figure | role | reference | simulated | error % | tolerance % | pass | interval |\n"
+                    "|---|---|---|---|---|---|---|---|---|\n";
   for (auto& p : v.at("points"))
-    out += fmt::format("| {} | {} | {} | {:.4g} | {:.4g} | {:+.1f} | {} | {} |\n", p["id"].get<std::string>(),
+    out += fmt::format("| {} | {} | {} | {:.4g} | {:.4g} | {:+.1f} | {} | {} | {} |\n", p["id"].get<std::string>(),
                        p["figure"].get<std::string>(), p["role"].get<std::string>(), p["reference"].get<double>(),
                        p["simulated"].get<double>(), p["error_pct"].get<double>(),
                        p["role"] == "calibration" ? fmt::format("±{:g}", p["tolerance_pct"].get<double>()) : "not checked",
                        p["role"] == "calibration" ? (p["pass"].get<bool>() ? "yes" : "**no**")
-                                                                       : "(prediction)");
+                                                                       : "(prediction)",
+                       interval_text(p));
   out += "\nHeld-out values (the paper's number is withheld; these are the simulator's predictions):\n\n";
-  out += "| id | figure | role | metric | simulated |\n|---|---|---|---|---|\n";
+  out += "| id | figure | role | metric | simulated | interval |\n|---|---|---|---|---|---|\n";
   for (auto& p : v.at("held_out"))
-    out += fmt::format("| {} | {} | held out | {} | {:.4g} |\n", p["id"].get<std::string>(), p["figure"].get<std::string>(),
-                       p["metric"].get<std::string>(), p["simulated"].get<double>());
+    out += fmt::format("| {} | {} | held out | {} | {:.4g} | {} |\n", p["id"].get<std::string>(),
+                       p["figure"].get<std::string>(), p["metric"].get<std::string>(), p["simulated"].get<double>(),
+                       interval_text(p));
   // Values a model change moved (the reference file's "model_change": which change, the value before, the mechanism).
   std::string moved;
   for (const char* section : {"points", "held_out"})
@@ -295,10 +486,26 @@ std::string render_table(const Json& v) {
   if (!moved.empty())
     out += "\nValues a model change moved (before: the committed value just before that change):\n\n"
            "| id | change | before | now | change % | mechanism |\n|---|---|---|---|---|---|\n" + moved;
-  out += "\nClaims:\n\n| id | holds | detail |\n|---|---|---|\n";
+  out += "\nClaims (holds: at the nominal parameters; within the intervals: holds in every sample, fails in every "
+         "sample, or undecided, with the count of the nominal run and the samples it holds in):\n\n"
+         "| id | holds | within the intervals | detail |\n|---|---|---|---|\n";
   for (auto& c : v.at("claims"))
-    out += fmt::format("| {} | {} | {} |\n", c["id"].get<std::string>(), c["holds"].get<bool>() ? "yes" : "**no**",
+    out += fmt::format("| {} | {} | {} | {} |\n", c["id"].get<std::string>(), c["holds"].get<bool>() ? "yes" : "**no**",
+                       c.contains("status") ? fmt::format("{} ({})", c["status"].get<std::string>(),
+                                                          c["holds_in"].get<std::string>())
+                                            : std::string(""),
                        c["detail"].get<std::string>());
+  if (v.contains("sampling") && !v["sampling"].empty()) {
+    out += "\nPrediction intervals: the range of each value over the nominal parameters and a Latin-hypercube sample of "
+           "the machines' estimate ranges (`range` beside each estimate in the machine files, with its reason) and of "
+           "the directions the calibration leaves undetermined (`calibration_directions` in the reference files); the "
+           "fitted parameters keep their values (no refit per sample).\n\n| reference | samples | dimensions |\n|---|---|---|\n";
+    for (auto& s : v["sampling"]) {
+      std::string dims;
+      for (auto& d : s["dimensions"]) dims += (dims.empty() ? "" : "; ") + d.get<std::string>();
+      out += fmt::format("| {} | {} | {} |\n", s["reference"].get<std::string>(), s["samples"].get<long long>(), dims);
+    }
+  }
   return out;
 }
 

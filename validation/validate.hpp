@@ -17,11 +17,19 @@ std::vector<std::string> reference_files(const std::string& paper);
 // {"points": [...], "held_out": [...], "claims": [...]}. `done`: results already computed without overrides, by scenario
 // path (reproduce passes the ones it has just run, so validation does not simulate them again; same values).
 Json validate(const std::string& paper, const Overrides& sets = {}, const std::map<std::string, Json>* done = nullptr);
+// One reference document (its "points", "held_out", "claims", optional "calibration_directions"); `f` names it in
+// messages and seeds its samples. validate() runs this for every reference file of the paper.
+Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets = {},
+                        const std::map<std::string, Json>* done = nullptr);
 std::string render_table(const Json& v);                  // Markdown
 bool all_calibration_pass(const Json& v);
 int calibrate(const std::string& paper, const std::string& machine, bool write);
 int reproduce(const std::string& out_dir);
-// validate --machine-file: scenarios whose machine has this file's machine name use the file instead.
+// Prediction intervals: samples per reference file (0: none). Every prediction and held-out value gets "interval":
+// [lo, hi], every claim "status" (holds / fails / undecided over the samples) and "holds_in".
+constexpr int kDefaultIntervalSamples = 4;
+void set_interval_samples(int n);
+// validate --machine-file: scenarios whose machine has this file's machine name use the file instead ("": none).
 void set_machine_file(const std::string& path);
 
 }  // namespace ompisim::validation

@@ -50,3 +50,59 @@ TEST_CASE("machines: every parameter is sourced", "[unit]") {
   }
   CHECK_THROWS_AS(load_machine("cielox"), InputError);
 }
+
+// Configuration: the shipped machine files. Expected: every parameter whose source is an estimate carries a plausible
+// range with its reason (what the prediction intervals of `validate` sample), and the range contains the value.
+// How validated: each such parameter's loaded range fields.
+TEST_CASE("machines: every estimate has a range with its reason", "[unit]") {
+  int estimates = 0;
+  for (auto& [name, file] : list_machines()) {
+    auto m = load_machine(name);
+    for (auto& r : m->physical_params()) {
+      if (!r.p->source.starts_with("estimate")) continue;
+      ++estimates;
+      INFO(name << " " << r.info.name);
+      CHECK(r.p->ranged);
+      CHECK_FALSE(r.p->range_source.empty());
+      CHECK(r.p->range_lo <= r.p->value);
+      CHECK(r.p->value <= r.p->range_hi);
+    }
+  }
+  CHECK(estimates > 50);
+}
+
+// Configuration: a parameter section with ranges. Expected: a range is read in the parameter's unit; a range that
+// does not contain the value, one without its reason, or one of the wrong shape is an InputError naming the key.
+// How validated: loaded fields and the exception texts.
+namespace {
+struct OneTime {
+  Sourced a;
+  template <class V>
+  void visit(V&& v) {
+    v(a, {"a", Dim::Time, "a time", 0, 1});
+  }
+};
+}  // namespace
+
+TEST_CASE("params: an estimate's range is read and checked", "[unit]") {
+  OneTime p;
+  auto load = [&](const char* text) {
+    Json j = Json::parse(text);
+    ObjectReader r(j, "m.json", "");
+    ParamList l = param_list(p);
+    load_sourced(r, l, true);
+  };
+  load(R"({"a": {"value": "2 us", "source": "estimate: x", "range": ["1 us", "4 us"], "range_source": "factor 2"}})");
+  CHECK(p.a.ranged);
+  CHECK(p.a.range_lo == Approx(1e-6));
+  CHECK(p.a.range_hi == Approx(4e-6));
+  CHECK(p.a.range_source == "factor 2");
+  load(R"({"a": {"value": "2 us", "source": "paper"}})");
+  CHECK_FALSE(p.a.ranged);
+  CHECK_THROWS_WITH(load(R"({"a": {"value": "5 us", "source": "e", "range": ["1 us", "4 us"], "range_source": "r"}})"),
+                    Catch::Contains("does not contain the value"));
+  CHECK_THROWS_WITH(load(R"({"a": {"value": "2 us", "source": "e", "range": ["1 us", "4 us"]}})"),
+                    Catch::Contains("range_source"));
+  CHECK_THROWS_WITH(load(R"({"a": {"value": "2 us", "source": "e", "range": ["1 us"], "range_source": "r"}})"),
+                    Catch::Contains("[low, high]"));
+}

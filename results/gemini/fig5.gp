@@ -15,4 +15,6 @@ plot 'gemini/fig5_latency_2p_inter_native.csv' using (column('bytes')):(column('
   'gemini/fig5_latency_2p_inter_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi osu_latency 2p (simulated)', \
   'gemini/fig5.fig5_latency_2p_inter_openmpi.ref.dat' using 1:2 with points lc 2 pt 7 ps 1.6 title 'openmpi osu_latency 2p (paper)', \
   'gemini/fig5_multi_lat_8p_inter_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'native osu_multi_lat 8p (simulated)', \
-  'gemini/fig5_multi_lat_8p_inter_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 4 pt 1 ps 0.6 title 'openmpi osu_multi_lat 8p (simulated)'
+  'gemini/fig5.fig5_multi_lat_8p_inter_native.interval.dat' using 1:2:3:4 with yerrorbars lc 3 pt 6 ps 1.2 title 'native osu_multi_lat 8p (prediction interval)', \
+  'gemini/fig5_multi_lat_8p_inter_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 4 pt 1 ps 0.6 title 'openmpi osu_multi_lat 8p (simulated)', \
+  'gemini/fig5.fig5_multi_lat_8p_inter_openmpi.interval.dat' using 1:2:3:4 with yerrorbars lc 4 pt 6 ps 1.2 title 'openmpi osu_multi_lat 8p (prediction interval)'

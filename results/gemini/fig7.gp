@@ -12,4 +12,5 @@ set xlabel 'processes'
 set ylabel 'latency (us)'
 plot 'gemini/fig7_barrier_cheetah_atomic.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'openmpi cheetah-atomic (simulated)', \
   'gemini/fig7.fig7_barrier_cheetah_atomic.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'openmpi cheetah-atomic (paper)', \
-  'gemini/fig7_barrier_cheetah_p2p.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi cheetah-p2p (simulated)'
+  'gemini/fig7_barrier_cheetah_p2p.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi cheetah-p2p (simulated)', \
+  'gemini/fig7.fig7_barrier_cheetah_p2p.interval.dat' using 1:2:3:4 with yerrorbars lc 2 pt 6 ps 1.2 title 'openmpi cheetah-p2p (prediction interval)'

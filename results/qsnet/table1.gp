@@ -12,8 +12,12 @@ set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
 plot 'qsnet/table1_basic.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'openmpi-elan4 osu_latency 2p ptl_elan4_progress=basic ptl_elan4_rdma=read (simulated)', \
   'qsnet/table1.table1_basic.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'openmpi-elan4 osu_latency 2p ptl_elan4_progress=basic ptl_elan4_rdma=read (paper)', \
+  'qsnet/table1.table1_basic.interval.dat' using 1:2:3:4 with yerrorbars lc 1 pt 6 ps 1.2 title 'openmpi-elan4 osu_latency 2p ptl_elan4_progress=basic ptl_elan4_rdma=read (prediction interval)', \
   'qsnet/table1_interrupt.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-elan4 osu_latency 2p ptl_elan4_progress=interrupt ptl_elan4_rdma=read (simulated)', \
   'qsnet/table1.table1_interrupt.ref.dat' using 1:2 with points lc 2 pt 7 ps 1.6 title 'openmpi-elan4 osu_latency 2p ptl_elan4_progress=interrupt ptl_elan4_rdma=read (paper)', \
+  'qsnet/table1.table1_interrupt.interval.dat' using 1:2:3:4 with yerrorbars lc 2 pt 6 ps 1.2 title 'openmpi-elan4 osu_latency 2p ptl_elan4_progress=interrupt ptl_elan4_rdma=read (prediction interval)', \
   'qsnet/table1_one_thread.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi-elan4 osu_latency 2p ptl_elan4_progress=one_thread ptl_elan4_rdma=read (simulated)', \
   'qsnet/table1.table1_one_thread.ref.dat' using 1:2 with points lc 3 pt 7 ps 1.6 title 'openmpi-elan4 osu_latency 2p ptl_elan4_progress=one_thread ptl_elan4_rdma=read (paper)', \
-  'qsnet/table1_two_threads.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 4 pt 1 ps 0.6 title 'openmpi-elan4 osu_latency 2p ptl_elan4_progress=two_threads ptl_elan4_rdma=read (simulated)'
+  'qsnet/table1.table1_one_thread.interval.dat' using 1:2:3:4 with yerrorbars lc 3 pt 6 ps 1.2 title 'openmpi-elan4 osu_latency 2p ptl_elan4_progress=one_thread ptl_elan4_rdma=read (prediction interval)', \
+  'qsnet/table1_two_threads.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 4 pt 1 ps 0.6 title 'openmpi-elan4 osu_latency 2p ptl_elan4_progress=two_threads ptl_elan4_rdma=read (simulated)', \
+  'qsnet/table1.table1_two_threads.interval.dat' using 1:2:3:4 with yerrorbars lc 4 pt 6 ps 1.2 title 'openmpi-elan4 osu_latency 2p ptl_elan4_progress=two_threads ptl_elan4_rdma=read (prediction interval)'

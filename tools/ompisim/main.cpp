@@ -1,4 +1,4 @@
-// ompisim: the command-line tool. Subcommands: run, sweep, validate, calibrate, reproduce, list, describe.
+// ompisim: the command-line tool. Subcommands: run, sweep, validate, calibrate, reproduce, sensitivity, list, describe.
 // Exit status (kExitHelp below): 0 success; 1 validation failure (a calibration point outside its tolerance); 2 bad
 // input (anything decidable from the input, before simulating); 3 internal error; 130 / 143 interrupted.
 #include "benchmarks/benchmarks.hpp"
@@ -20,6 +20,7 @@
 #include "runner/stacks.hpp"
 #include "validation/compare.hpp"
 #include "validation/plot.hpp"
+#include "validation/sensitivity.hpp"
 #include "validation/sweep_plot.hpp"
 #include "validation/validate.hpp"
 
@@ -186,6 +187,10 @@ int main(int argc, char** argv) {
   std::string val_machine_file;
   val->add_option("--machine-file", val_machine_file,
                   "machine file used by every scenario whose machine has this file's name (a what-if machine)");
+  int val_samples = validation::kDefaultIntervalSamples;
+  val->add_option("--samples", val_samples,
+                  "Latin-hypercube samples of the machines' estimate ranges and undetermined directions per paper, for "
+                  "the prediction intervals (0: none)");
   std::vector<std::string> val_sets;
   val->add_option("--set", val_sets,
                   "override a machine or MCA parameter in every scenario (key=value), repeatable: the table for a "
@@ -201,6 +206,15 @@ int main(int argc, char** argv) {
   auto* rep = app.add_subcommand("reproduce", "run every scenario into results/ (JSON, CSV, SVG) and write validation.md");
   std::string rep_out = data_dir() + "/results";
   rep->add_option("--out", rep_out, "results directory");
+
+  auto* sens = app.add_subcommand("sensitivity", "normalised derivatives d ln(result) / d ln(parameter) of a scenario's "
+                                                 "points with respect to each machine parameter, largest first");
+  std::string sens_file;
+  bool sens_json = false;
+  double sens_step = 0.01;
+  sens->add_option("scenario", sens_file, "scenario file")->required();
+  sens->add_option("--step", sens_step, "log-space step of the central differences (default 0.01)");
+  sens->add_flag("--json", sens_json, "print JSON");
 
   auto* cmp = app.add_subcommand("compare", "compare two results (files or folders) metric by metric, or rerun the "
                                             "committed scenarios of a results folder (--against) and report drift; "
@@ -460,6 +474,8 @@ int main(int argc, char** argv) {
     }
     if (*val) {
       if (!val_machine_file.empty()) validation::set_machine_file(val_machine_file);
+      if (val_samples < 0) throw InputError("--samples", std::to_string(val_samples), "must be 0 or more");
+      validation::set_interval_samples(val_samples);
       Json v = validation::validate(paper, parse_sets(val_sets));
       if (val_json) std::cout << v.dump(2) << "\n";
       else std::cout << validation::render_table(v);
@@ -470,6 +486,12 @@ int main(int argc, char** argv) {
       const int rc = validation::reproduce(rep_out);
       progress::clear();
       return rc;
+    }
+    if (*sens) {
+      if (!(sens_step > 0 && sens_step < 1)) throw InputError("--step", std::to_string(sens_step), "must be in (0, 1)");
+      Json r = validation::sensitivity(sens_file, sens_step);
+      std::cout << (sens_json ? r.dump(2) + "\n" : validation::render_sensitivity(r));
+      return 0;
     }
   } catch (const Interrupted& e) {
     if (out) out->discard_if_unused();

@@ -1,0 +1,98 @@
+#include "validation/sensitivity.hpp"
+
+#include "core/params.hpp"
+#include "runner/isolate.hpp"
+#include "runner/registries.hpp"
+#include "runner/run.hpp"
+#include "runner/scenario.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace ompisim::validation {
+
+namespace {
+// The field a scenario's result is read from: its plot field, else the first of the drivers' usual metrics.
+std::string metric_of(const Scenario& s, const Json& res) {
+  const Json& p0 = res.at("points").at(0);
+  if (!s.plot.empty() && p0.contains(s.plot)) return s.plot;
+  for (const char* m : {"latency_us", "bandwidth_GBps", "availability_pct", "runtime_s", "messages_per_s"})
+    if (p0.contains(m)) return m;
+  throw InputError(s.file, "points", "the result has no metric to differentiate");
+}
+
+std::vector<double> values(const Json& res, const std::string& metric) {
+  std::vector<double> v;
+  for (auto& p : res.at("points")) v.push_back(p.at(metric).get<double>());
+  return v;
+}
+
+std::string text_of(double v, const ParamInfo& info) {
+  if (info.dim == Dim::Ratio) return fmt::format("{:.12g}", v);
+  return fmt::format("\"{}\"", format_quantity(v, info.dim));
+}
+}  // namespace
+
+Json sensitivity(const std::string& scenario_file, double h) {
+  Scenario s = load_scenario(scenario_file);
+  auto m = s.machine_file.empty() ? load_machine(s.machine) : load_machine(s.machine_file);
+  auto run = [&](const Overrides& sets) { return Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); })); };
+  Json base = run({});
+  const std::string metric = metric_of(s, base);
+  const std::vector<double> v0 = values(base, metric);
+  Json xs = Json::array();
+  for (auto& p : base["points"]) xs.push_back(p.contains("bytes") ? p["bytes"] : p.contains("ranks") ? p["ranks"] : p.value("app", Json("")));
+  Json params = Json::array(), skipped = Json::array();
+  for (auto& r : m->physical_params()) {
+    const double x = r.p->value;
+    if (x <= 0 || !r.info.choices.empty() || r.info.dim == Dim::Count) {
+      skipped.push_back(r.info.name);
+      continue;
+    }
+    const double up = x * std::exp(h), down = x * std::exp(-h);
+    if (up > r.info.max || down < r.info.min) {
+      skipped.push_back(r.info.name);
+      continue;
+    }
+    std::vector<double> vu = values(run({{r.info.name, text_of(up, r.info)}}), metric);
+    std::vector<double> vd = values(run({{r.info.name, text_of(down, r.info)}}), metric);
+    Json d = Json::array();
+    double worst = 0;
+    for (std::size_t i = 0; i < v0.size(); ++i) {
+      double s_i = (vu[i] > 0 && vd[i] > 0) ? (std::log(vu[i]) - std::log(vd[i])) / (2 * h) : 0.0;
+      if (std::fabs(s_i) < 1e-9) s_i = 0.0;
+      d.push_back(s_i);
+      worst = std::max(worst, std::fabs(s_i));
+    }
+    params.push_back({{"name", r.info.name}, {"value", format_param(x, r.info)}, {"source", r.p->source},
+                      {"derivatives", d}, {"max_abs", worst}});
+  }
+  std::stable_sort(params.begin(), params.end(), [](const Json& a, const Json& b) {
+    return a["max_abs"].get<double>() > b["max_abs"].get<double>();
+  });
+  return Json{{"scenario", s.file}, {"metric", metric}, {"step", h}, {"points", xs}, {"nominal", v0},
+              {"parameters", params}, {"not_varied", skipped}};
+}
+
+std::string render_sensitivity(const Json& s) {
+  std::string out = fmt::format("# sensitivity of {} ({}): d ln(result) / d ln(parameter), central differences at "
+                                "+-{:g} in log space\n",
+                                s["scenario"].get<std::string>(), s["metric"].get<std::string>(), s["step"].get<double>());
+  std::string pts;
+  for (auto& x : s["points"]) pts += " " + (x.is_string() ? x.get<std::string>() : x.dump());
+  out += fmt::format("# points:{}\n# parameter  max|S|  S per point\n", pts);
+  for (auto& p : s["parameters"]) {
+    std::string d;
+    for (auto& x : p["derivatives"]) d += fmt::format(" {:+.3f}", x.get<double>());
+    out += fmt::format("{}  {:.3f} {}\n", p["name"].get<std::string>(), p["max_abs"].get<double>(), d);
+  }
+  if (!s["not_varied"].empty()) {
+    std::string n;
+    for (auto& x : s["not_varied"]) n += (n.empty() ? "" : ", ") + x.get<std::string>();
+    out += "# not varied (zero, an integer count, a choice, or at a limit): " + n + "\n";
+  }
+  return out;
+}
+
+}  // namespace ompisim::validation
