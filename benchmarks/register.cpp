@@ -20,6 +20,7 @@ void register_drivers(DriverRegistry& reg) {
   register_layers_driver(reg);
   register_storm_driver(reg);
   register_imb_drivers(reg);
+  register_replay_driver(reg);
 }
 
 const DriverRegistry& driver_registry() {

@@ -32,3 +32,7 @@ add_test(NAME e2e.progress COMMAND bash ${E2E}/progress.sh $<TARGET_FILE:ompisim
 add_test(NAME e2e.schema COMMAND bash ${E2E}/schema.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.hetero_speed COMMAND bash ${E2E}/hetero_speed.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 set_tests_properties(e2e.hetero_speed PROPERTIES RUN_SERIAL ON)
+# Issue 18: SMPI time-independent traces of real MPI programs, recorded with smpirun here and replayed (skipped, exit
+# 77, when SimGrid's smpicc is absent).
+add_test(NAME e2e.replay COMMAND bash ${E2E}/replay.sh $<TARGET_FILE:ompisim>)
+set_tests_properties(e2e.replay PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

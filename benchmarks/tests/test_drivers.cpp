@@ -20,6 +20,7 @@ const std::map<std::string, Json>& minimal_blocks() {
       {"osu_alltoall", Json::object()}, {"osu_bcast", Json::object()}, {"osu_allgather", Json::object()},
       {"osu_gather", Json::object()},   {"osu_scatter", Json::object()},   {"osu_allreduce", Json::object()},
       {"imb_reduce", Json::object()},
+      {"replay", Json{{"trace", "benchmarks/tests/data/ti_pair/trace.txt"}, {"flop_rate", "1 Gf/s"}}},
   };
   return m;
 }

@@ -1,0 +1,638 @@
+// replay: runs a SimGrid SMPI time-independent trace (smpirun -trace-ti; format and reader in ti_trace.hpp) on the
+// scenario's machine and stack. Every rank reads its own action file lazily, one action at a time, and runs it:
+//   compute flops    World::compute for flops / flop_rate on the rank's core (NIC interrupts lengthen it; no MPI
+//                    progress meanwhile), counted as compute time; sleep: simulated time passes, counted as compute.
+//   send/isend/recv/irecv/sendRecv   the stack's start_send / start_recv (pml/ob1 over its BTLs, pml/cm over its MTL,
+//                    a native or the loggp stack): MPI_BYTE payloads of count x datatype size on MPI_COMM_WORLD with
+//                    the trace's tag (sendRecv: tag 0, as SMPI's replay). Blocking calls wait for their request.
+//   wait/test/waitall   the requests of isend/irecv are kept per rank and found by (src, dst, tag), first posted
+//                    first, as SMPI's replay does: wait blocks on the first match (none: nothing to wait for); test
+//                    removes it if complete (it costs no time); waitall blocks on every request kept.
+//   collectives      a schedule of the collectives registry over the stack's point-to-point path (ScheduleExec), on
+//                    MPI_COMM_WORLD with an internal (negative) tag. The algorithm: the benchmark's per-collective
+//                    choice ("algorithms"), else the decision library's ("collectives": tuned = coll/tuned v5.0.x,
+//                    mpich) for the collective, communicator and message size, else the fallback of the collective
+//                    (kFallback below: the one coll/base algorithm this project has, or coll/tuned's fixed rule for
+//                    the barrier). An algorithm the decision names but this project lacks falls back too, and is
+//                    reported. Collectives no library table covers are built here as coll/base's basic ones:
+//                    alltoallv, gatherv and scatterv linear (every request at once, ompi_coll_base_*_intra_basic_
+//                    linear), allgatherv a ring, reducescatter a reduce to rank 0 then a linear scatterv (coll/basic),
+//                    scan and exscan a linear chain (coll/basic). A reduction's flops (the trace's comp_size) run on the
+//                    rank's core after its data moved, inside the MPI call (as SMPI's replay does).
+// Measured: per rank the end time (its last action), compute time and MPI time = end - compute (what an MPI
+// profiler reports as time inside MPI); the replay's time is the last rank's end. Per collective: calls (summed over
+// ranks), mean time per call, bytes; per message size (powers of two): point-to-point sends and bytes. Every rank's
+// point-to-point sends and receives completed, with bytes (checked against the trace by tests/e2e/replay.sh). The
+// protocol counters are the run's stats, as for every benchmark.
+// LIMITATIONS: ranks start together at time 0 (SMPI starts its clock at MPI_Init); no communicator other than
+// MPI_COMM_WORLD (the TI format records none); no MPI_ANY_SOURCE; typed data is sent as bytes (no conversion between
+// architectures); the v-collectives and scans are the basic algorithms named above whatever the library.
+#include "benchmarks/benchmarks.hpp"
+#include "benchmarks/driver.hpp"
+#include "benchmarks/replay/ti_trace.hpp"
+#include "benchmarks/schedule_exec.hpp"
+#include "benchmarks/task.hpp"
+#include "collectives/decision.hpp"
+#include "collectives/registry.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <map>
+#include <memory>
+
+namespace ompisim::bench {
+
+namespace {
+namespace fs = std::filesystem;
+using ti::Kind;
+
+constexpr int kCollTag = -31;  // internal: never matches a trace's tag (>= 0) nor MPI_ANY_TAG
+
+// The algorithm of a collective when neither the scenario nor the decision library chooses one.
+const std::map<std::string, std::string>& fallback() {
+  static const std::map<std::string, std::string> m{
+      {"barrier", "recursive_doubling"}, {"bcast", "binomial"},     {"reduce", "basic_log"},
+      {"allreduce", "recursive_doubling"}, {"alltoall", "pairwise"}, {"gather", "basic_linear"},
+      {"allgather", "ring"},             {"scatter", "basic_linear"}};
+  return m;
+}
+const std::vector<std::string>& registry_colls() {
+  static const std::vector<std::string> c{"barrier", "bcast", "reduce", "allreduce", "alltoall", "gather", "allgather",
+                                          "scatter"};
+  return c;
+}
+
+struct ReplayConfig {
+  std::string index;                // resolved path of the index file
+  std::vector<std::string> files;   // per rank
+  double flop_rate = 0;             // flop/s
+  std::string collectives = "tuned";
+  Json lib, barrier_rule;           // decision library ({} for "fixed"), coll/tuned's barrier rule
+  std::map<std::string, std::string> algorithms;  // per-collective choice
+};
+
+double parse_flop_rate(ObjectReader& b) {
+  const Json& v = b.raw("flop_rate");
+  double x = 0;
+  if (v.is_number()) {
+    x = v.get<double>();
+  } else if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    std::size_t i = 0;
+    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == 'e' ||
+                            s[i] == 'E' || s[i] == '+' || s[i] == '-'))
+      ++i;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + i, x);
+    if (ec != std::errc() || p != s.data() + i || i == 0)
+      b.fail("flop_rate", fmt::format("'{}' is not a rate (expected e.g. \"1 Gf/s\")", s));
+    std::string unit = s.substr(i);
+    unit.erase(0, unit.find_first_not_of(' '));
+    static const std::map<std::string, double> units{
+        {"f/s", 1},     {"kf/s", 1e3},     {"Mf/s", 1e6},     {"Gf/s", 1e9},     {"Tf/s", 1e12},     {"Pf/s", 1e15},
+        {"flop/s", 1},  {"kflop/s", 1e3},  {"Mflop/s", 1e6},  {"Gflop/s", 1e9},  {"Tflop/s", 1e12},  {"Pflop/s", 1e15},
+        {"f", 1},       {"kf", 1e3},       {"Mf", 1e6},       {"Gf", 1e9},       {"Tf", 1e12},       {"Pf", 1e15}};
+    auto it = units.find(unit);
+    if (it == units.end())
+      b.fail("flop_rate", fmt::format("unknown unit '{}' (known: f/s, kf/s, Mf/s, Gf/s, Tf/s, Pf/s, or flop/s forms)", unit));
+    x *= it->second;
+  } else {
+    b.fail("flop_rate", "expected a rate such as \"1 Gf/s\"");
+  }
+  if (!std::isfinite(x) || x < 1 || x > 1e18) b.fail("flop_rate", "expected a rate between 1 f/s and 1e18 f/s");
+  return x;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The run.
+
+struct RankState;
+struct Req {
+  int src, dst, tag;
+  bool done = false, waited = false;
+  RankState* rs;
+  mpi::Status status{};
+};
+
+struct RankState {
+  ti::RankReader reader;
+  std::vector<std::unique_ptr<Req>> reqs;  // isend/irecv requests not yet waited, in posting order
+  int blocked = 0;
+  std::coroutine_handle<> waiter;
+  double compute = 0, end = -1;
+  std::uint64_t sends = 0, send_bytes = 0, recvs = 0, recv_bytes = 0, actions = 0;
+  Kind last = Kind::Init;
+  std::uint64_t last_line = 0;
+};
+
+// Resumes the rank when the last request it blocks on completes.
+struct Block {
+  RankState& rs;
+  bool await_ready() const noexcept { return rs.blocked == 0; }
+  void await_suspend(std::coroutine_handle<> h) { rs.waiter = h; }
+  void await_resume() const noexcept {}
+};
+
+struct Sleep {
+  Simulator& sim;
+  double seconds;
+  bool await_ready() const noexcept { return seconds <= 0; }
+  void await_suspend(std::coroutine_handle<> h) { sim.after(seconds, [h] { h.resume(); }); }
+  void await_resume() const noexcept {}
+};
+
+struct Work {
+  World& w;
+  int rank;
+  double seconds;
+  bool await_ready() const noexcept { return seconds <= 0; }
+  void await_suspend(std::coroutine_handle<> h) { w.compute(rank, seconds, [h] { h.resume(); }); }
+  void await_resume() const noexcept {}
+};
+
+// Trivially destructible (GCC 12 and co_await operands that own heap memory: see app_skeleton.cpp).
+struct CollAwait {
+  ScheduleExec* ex;
+  int rank;
+  coll::Schedule* sched;
+  int n;
+  bool suspended = false, finished = false;
+  bool await_ready() const noexcept { return sched->rounds.empty(); }
+  bool await_suspend(std::coroutine_handle<> h) {
+    ex->start(rank, std::move(*sched), kCollTag, Group{0, 1, n}, [this, h] {
+      if (suspended) h.resume();
+      else finished = true;
+    });
+    suspended = !finished;
+    return suspended;
+  }
+  void await_resume() const noexcept {}
+};
+
+struct CollStat {
+  std::uint64_t calls = 0, bytes = 0;
+  double time = 0;
+};
+
+struct Run {
+  World& w;
+  Stack& s;
+  const ReplayConfig& c;
+  int n;
+  ScheduleExec exec;
+  std::vector<RankState> ranks;
+  std::map<std::string, CollStat> colls;              // by collective
+  std::map<int, std::pair<std::uint64_t, std::uint64_t>> sizes;  // p2p sends by size class: (messages, bytes)
+  std::map<std::pair<std::string, std::uint64_t>, const coll::AlgoInfo*> algo_cache;
+  std::map<std::string, std::uint64_t> used;          // "allreduce recursive_doubling" -> calls on rank 0
+  std::uint64_t fallbacks = 0;
+  std::exception_ptr error;  // the first rank's input error: every rank stops at its next action, then it is thrown
+
+  Completion req_done(Req* r) {
+    return [r] {
+      r->done = true;
+      if (!r->waited) return;
+      r->waited = false;
+      RankState* rs = r->rs;
+      if (--rs->blocked == 0 && rs->waiter) {
+        auto h = rs->waiter;
+        rs->waiter = nullptr;
+        h.resume();
+      }
+    };
+  }
+  void block_on(RankState& rs, Req* r) {
+    if (r->done) return;
+    r->waited = true;
+    ++rs.blocked;
+  }
+  Req* post_send(int me, int dst, int tag, std::uint64_t bytes) {
+    RankState& rs = ranks[static_cast<std::size_t>(me)];
+    auto* r = new Req{me, dst, tag, false, false, &rs};
+    ++rs.sends;
+    rs.send_bytes += bytes;
+    auto& sz = sizes[bytes == 0 ? -1 : static_cast<int>(std::bit_width(bytes - 1))];
+    ++sz.first, sz.second += bytes;
+    Completion done = req_done(r);
+    s.start_send(mpi::P2P{me, dst, tag, bytes, mpi::kByte, mpi::kCommWorld, Buffer{static_cast<std::uint64_t>(me) << 36, true},
+                          nullptr},
+                 std::move(done));
+    return r;
+  }
+  Req* post_recv(int me, int src, int tag, std::uint64_t bytes) {
+    RankState& rs = ranks[static_cast<std::size_t>(me)];
+    auto* r = new Req{src, me, tag, false, false, &rs};
+    Completion done = req_done(r);
+    s.start_recv(mpi::P2P{me, src, tag == -1 ? kAnyTag : tag, bytes, mpi::kByte, mpi::kCommWorld,
+                          Buffer{(static_cast<std::uint64_t>(me) << 36) + (1ull << 35), true}, &r->status},
+                 [done, r, &rs] {
+                   ++rs.recvs;
+                   rs.recv_bytes += r->status.bytes;
+                   done();
+                 });
+    return r;
+  }
+
+  const coll::AlgoInfo* algorithm(const std::string& coll, std::uint64_t bytes) {
+    auto key = std::make_pair(coll, coll == "barrier" ? 0 : bytes);
+    if (auto it = algo_cache.find(key); it != algo_cache.end()) return it->second;
+    std::string name;
+    if (auto it = c.algorithms.find(coll); it != c.algorithms.end()) {
+      name = it->second;
+    } else if (coll == "barrier" && !c.barrier_rule.is_null()) {
+      name = coll::tuned_barrier_algorithm(n, c.barrier_rule);
+    } else if (c.lib.is_object() && c.lib.contains(coll)) {
+      try {
+        name = coll::decide_algorithm(c.lib, coll, n, bytes);
+      } catch (const std::invalid_argument&) {
+        name.clear();  // no row for this size: the fallback below
+      }
+    } else {
+      name = fallback().at(coll);
+    }
+    const coll::AlgoInfo* a = coll::default_registry().find(coll, name);
+    if (!a) {
+      ++fallbacks;
+      a = coll::default_registry().find(coll, fallback().at(coll));
+    }
+    return algo_cache[key] = a;
+  }
+
+  coll::Schedule schedule(int me, const ti::Action& a) {
+    coll::AlgoParams p;
+    p.root = a.root;
+    auto from_registry = [&](const char* coll, std::uint64_t bytes) {
+      if (bytes > 0xffffffffull)
+        throw InputError(c.index, "", fmt::format("a {} of {} B per block is beyond the collectives' 4 GiB bound", coll, bytes));
+      p.bytes = static_cast<std::uint32_t>(bytes);
+      const coll::AlgoInfo* info = algorithm(coll, bytes);
+      if (me == 0) ++used[std::string(coll) + " " + info->algo];
+      return info->make(me, n, p);
+    };
+    auto u32 = [&](std::uint64_t b) {
+      if (b > 0xffffffffull) throw InputError(c.index, "", fmt::format("a collective block of {} B is beyond 4 GiB", b));
+      return static_cast<std::uint32_t>(b);
+    };
+    coll::Schedule s;
+    switch (a.kind) {
+      case Kind::Barrier: return from_registry("barrier", 0);
+      case Kind::Bcast: return from_registry("bcast", a.send_bytes);
+      case Kind::Reduce: return from_registry("reduce", a.send_bytes);
+      case Kind::Allreduce: return from_registry("allreduce", a.send_bytes);
+      case Kind::Alltoall: return from_registry("alltoall", a.send_bytes);
+      case Kind::Gather: return from_registry("gather", std::max(a.send_bytes, me == a.root ? a.recv_bytes : 0));
+      case Kind::Allgather: return from_registry("allgather", a.send_bytes);
+      case Kind::Scatter: return from_registry("scatter", std::max(a.recv_bytes, me == a.root ? a.send_bytes : 0));
+      case Kind::Alltoallv:  // linear: every receive and send at once
+        s.round();
+        for (int k = 1; k < n; ++k) {
+          int from = (me - k + n) % n, to = (me + k) % n;
+          if (a.counts_recv[static_cast<std::size_t>(from)]) s.recv(from, u32(a.counts_recv[static_cast<std::size_t>(from)]));
+          if (a.counts_send[static_cast<std::size_t>(to)]) s.send(to, u32(a.counts_send[static_cast<std::size_t>(to)]));
+        }
+        break;
+      case Kind::Gatherv:
+        s.round();
+        if (me == a.root) {
+          for (int k = 0; k < n; ++k)
+            if (k != me && a.counts_recv[static_cast<std::size_t>(k)]) s.recv(k, u32(a.counts_recv[static_cast<std::size_t>(k)]));
+        } else if (a.send_bytes) {
+          s.send(a.root, u32(a.send_bytes));
+        }
+        break;
+      case Kind::Scatterv:
+        s.round();
+        if (me == a.root) {
+          for (int k = 0; k < n; ++k)
+            if (k != me && a.counts_send[static_cast<std::size_t>(k)]) s.send(k, u32(a.counts_send[static_cast<std::size_t>(k)]));
+        } else if (a.recv_bytes) {
+          s.recv(a.root, u32(a.recv_bytes));
+        }
+        break;
+      case Kind::Allgatherv:  // ring: in step k pass on the block of rank me - k
+        for (int k = 0; k + 1 < n; ++k) {
+          s.round();
+          std::uint64_t out = a.counts_recv[static_cast<std::size_t>((me - k + n) % n)];
+          std::uint64_t in = a.counts_recv[static_cast<std::size_t>((me - k - 1 + 2 * n) % n)];
+          if (in) s.recv((me - 1 + n) % n, u32(in));
+          if (out) s.send((me + 1) % n, u32(out));
+        }
+        break;
+      case Kind::ReduceScatter: {  // coll/basic: reduce of the whole vector to rank 0, then a linear scatterv
+        std::uint64_t total = 0;
+        for (auto b : a.counts_recv) total += b;
+        p.root = 0;
+        s = from_registry("reduce", total);
+        s.round();
+        if (me == 0) {
+          for (int k = 1; k < n; ++k)
+            if (a.counts_recv[static_cast<std::size_t>(k)]) s.send(k, u32(a.counts_recv[static_cast<std::size_t>(k)]));
+        } else if (a.counts_recv[static_cast<std::size_t>(me)]) {
+          s.recv(0, u32(a.counts_recv[static_cast<std::size_t>(me)]));
+        }
+        break;
+      }
+      case Kind::Scan: case Kind::Exscan:  // linear chain: receive the prefix from me - 1, pass it to me + 1
+        if (me > 0) s.round().recv(me - 1, u32(a.send_bytes));
+        if (me + 1 < n) s.round().send(me + 1, u32(a.send_bytes));
+        break;
+      default: break;
+    }
+    return s;
+  }
+};
+
+std::string coll_stat_name(Kind k) { return ti::kind_name(k); }
+
+Task replay_rank(Run& x, int me) {
+  RankState& rs = x.ranks[static_cast<std::size_t>(me)];
+  ti::Action a;
+  try {
+  while (!x.error && rs.reader.next(a)) {
+    ++rs.actions;
+    rs.last = a.kind;
+    rs.last_line = rs.reader.line();
+    switch (a.kind) {
+      case Kind::Init: case Kind::NoOp: break;
+      case Kind::Finalize: break;
+      case Kind::Compute: {
+        double t0 = x.w.sim().now();
+        co_await Work{x.w, me, a.amount / x.c.flop_rate};
+        rs.compute += x.w.sim().now() - t0;
+        break;
+      }
+      case Kind::Sleep: {
+        double t0 = x.w.sim().now();
+        co_await Sleep{x.w.sim(), a.amount};
+        rs.compute += x.w.sim().now() - t0;
+        break;
+      }
+      case Kind::Send: case Kind::Recv: {
+        Req* r = a.kind == Kind::Send ? x.post_send(me, a.peer, a.tag, a.send_bytes)
+                                      : x.post_recv(me, a.peer, a.tag, a.recv_bytes);
+        x.block_on(rs, r);
+        co_await Block{rs};
+        delete r;
+        break;
+      }
+      case Kind::Isend:
+        rs.reqs.emplace_back(x.post_send(me, a.peer, a.tag, a.send_bytes));
+        break;
+      case Kind::Irecv:
+        rs.reqs.emplace_back(x.post_recv(me, a.peer, a.tag, a.recv_bytes));
+        break;
+      case Kind::SendRecv: {
+        Req* rr = x.post_recv(me, a.peer2, 0, a.recv_bytes);
+        Req* sr = x.post_send(me, a.peer, 0, a.send_bytes);
+        x.block_on(rs, rr);
+        x.block_on(rs, sr);
+        co_await Block{rs};
+        delete rr;
+        delete sr;
+        break;
+      }
+      case Kind::Wait: case Kind::Test: {
+        auto it = std::find_if(rs.reqs.begin(), rs.reqs.end(), [&](const std::unique_ptr<Req>& r) {
+          return r->src == a.peer && r->dst == a.peer2 && r->tag == a.tag;
+        });
+        if (it == rs.reqs.end()) break;  // caught by an earlier test (SMPI's replay does the same)
+        if (a.kind == Kind::Test) {
+          if ((*it)->done) rs.reqs.erase(it);
+          break;
+        }
+        std::unique_ptr<Req> r = std::move(*it);
+        rs.reqs.erase(it);
+        x.block_on(rs, r.get());
+        co_await Block{rs};
+        break;
+      }
+      case Kind::Waitall: {
+        for (auto& r : rs.reqs) x.block_on(rs, r.get());
+        co_await Block{rs};
+        rs.reqs.clear();
+        break;
+      }
+      default: {  // collectives
+        double t0 = x.w.sim().now();
+        coll::Schedule sched = x.schedule(me, a);
+        co_await CollAwait{&x.exec, me, &sched, x.n};
+        if (a.amount > 0) co_await Work{x.w, me, a.amount / x.c.flop_rate};
+        CollStat& st = x.colls[coll_stat_name(a.kind)];
+        ++st.calls;
+        st.time += x.w.sim().now() - t0;
+        std::uint64_t b = a.send_bytes;
+        for (auto v : a.counts_send) b += v;
+        if (a.counts_send.empty())
+          for (auto v : a.counts_recv) b += v;
+        st.bytes += b;
+        break;
+      }
+    }
+  }
+  } catch (...) {  // an exception cannot leave a coroutine resumed from the engine's callbacks
+    if (!x.error) x.error = std::current_exception();
+  }
+  if (!x.error) rs.end = x.w.sim().now();
+}
+
+std::string size_class(int k) {
+  if (k < 0) return "0 B";
+  std::uint64_t hi = 1ull << k;
+  auto fmtb = [](std::uint64_t b) {
+    if (b >= (1ull << 30) && b % (1ull << 30) == 0) return fmt::format("{} GiB", b >> 30);
+    if (b >= (1ull << 20) && b % (1ull << 20) == 0) return fmt::format("{} MiB", b >> 20);
+    if (b >= 1024 && b % 1024 == 0) return fmt::format("{} KiB", b >> 10);
+    return fmt::format("{} B", b);
+  };
+  return k == 0 ? "1 B" : fmt::format("{} .. {}", fmtb((hi >> 1) + 1), fmtb(hi));
+}
+
+Json replay_run(World& w, Stack& s, const ReplayConfig& c) {
+  const int n = static_cast<int>(w.ranks());
+  if (n != static_cast<int>(c.files.size()))
+    throw InputError(c.index, "", fmt::format("the trace has {} ranks, the run {}", c.files.size(), n));
+  Run x{w, s, c, n, ScheduleExec(s, n), {}, {}, {}, {}, {}, 0, nullptr};
+  const std::size_t chunk = std::clamp<std::size_t>((128u << 20) / static_cast<std::size_t>(n), 1024, 65536);
+  x.ranks.reserve(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) x.ranks.push_back(RankState{ti::RankReader(c.files[static_cast<std::size_t>(r)], r, n, chunk), {}, 0, nullptr});
+  // The local reductions' arithmetic is the trace's own flops (charged after the collective), not a per-element cost.
+  x.exec.reduce = [](int, const coll::Op&, Completion done) { done(); };
+  for (int r = 0; r < n; ++r) replay_rank(x, r);
+  w.sim().run();
+  if (x.error) std::rethrow_exception(x.error);
+  double total = 0;
+  for (int r = 0; r < n; ++r) {
+    const RankState& rs = x.ranks[static_cast<std::size_t>(r)];
+    if (rs.end < 0)
+      throw InputError(rs.reader.path(), "",
+                       fmt::format("line {}: rank {} never completed '{}' (deadlock: no rank's trace matches it)",
+                                   rs.last_line, r, ti::kind_name(rs.last)));
+    total = std::max(total, rs.end);
+  }
+  auto row = [](const std::string& kind, const std::string& name) {
+    return Json{{"row", kind}, {"name", name}, {"rank", nullptr}, {"calls", nullptr}, {"bytes", nullptr},
+                {"time_s", nullptr}, {"compute_s", nullptr}, {"mpi_s", nullptr}, {"mpi_pct", nullptr},
+                {"sends", nullptr}, {"send_bytes", nullptr}, {"recvs", nullptr}, {"recv_bytes", nullptr}};
+  };
+  Json pts = Json::array();
+  double comp_sum = 0, mpi_sum = 0, pct_sum = 0;
+  std::uint64_t actions = 0, sends = 0, sbytes = 0, recvs = 0, rbytes = 0;
+  Json per_rank = Json::array();
+  for (int r = 0; r < n; ++r) {
+    const RankState& rs = x.ranks[static_cast<std::size_t>(r)];
+    double mpi = rs.end - rs.compute;
+    double pct = rs.end > 0 ? 100.0 * mpi / rs.end : 0.0;
+    comp_sum += rs.compute, mpi_sum += mpi, pct_sum += pct;
+    actions += rs.actions, sends += rs.sends, sbytes += rs.send_bytes, recvs += rs.recvs, rbytes += rs.recv_bytes;
+    Json p = row("rank", std::to_string(r));
+    p["rank"] = r;
+    p["calls"] = rs.actions;
+    p["time_s"] = rs.end;
+    p["compute_s"] = rs.compute;
+    p["mpi_s"] = mpi;
+    p["mpi_pct"] = pct;
+    p["sends"] = rs.sends, p["send_bytes"] = rs.send_bytes, p["recvs"] = rs.recvs, p["recv_bytes"] = rs.recv_bytes;
+    per_rank.push_back(std::move(p));
+  }
+  Json t = row("total", "replay");
+  t["calls"] = actions;
+  t["time_s"] = total;
+  t["compute_s"] = comp_sum / n;
+  t["mpi_s"] = mpi_sum / n;
+  t["mpi_pct"] = pct_sum / n;
+  t["sends"] = sends, t["send_bytes"] = sbytes, t["recvs"] = recvs, t["recv_bytes"] = rbytes;
+  t["bytes"] = sbytes;
+  pts.push_back(t);
+  for (auto& [name, st] : x.colls) {
+    Json p = row("collective", name);
+    p["calls"] = st.calls;
+    p["bytes"] = st.bytes;
+    p["time_s"] = st.calls ? st.time / static_cast<double>(st.calls) : 0.0;
+    pts.push_back(std::move(p));
+  }
+  for (auto& [name, calls] : x.used) {
+    Json p = row("algorithm", name);
+    p["calls"] = calls;
+    pts.push_back(std::move(p));
+  }
+  if (x.fallbacks) {
+    Json p = row("algorithm", "fallback (decision named an algorithm not implemented here)");
+    p["calls"] = x.fallbacks;
+    pts.push_back(std::move(p));
+  }
+  for (auto& [k, v] : x.sizes) {
+    Json p = row("size", size_class(k));
+    p["sends"] = v.first;
+    p["send_bytes"] = v.second;
+    pts.push_back(std::move(p));
+  }
+  for (auto& p : per_rank) pts.push_back(std::move(p));
+  return pts;
+}
+
+class ReplayDriver final : public Driver {
+public:
+  explicit ReplayDriver(ReplayConfig c) : c_(std::move(c)) {}
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<ReplayDriver>(*this); }
+  std::string label() const override { return "replay " + fs::path(c_.index).filename().string(); }
+  void check(const DriverContext& ctx) const override {
+    if (ctx.ranks.size() != 1 || ctx.ranks[0] != static_cast<long long>(c_.files.size()))
+      throw InputError(ctx.file, "ranks",
+                       fmt::format("the trace {} has {} ranks: give exactly that rank count", repo_relative(c_.index),
+                                   c_.files.size()));
+  }
+  Json run(World& w, Stack& s, const std::string&) const override { return replay_run(w, s, c_); }
+
+private:
+  ReplayConfig c_;
+};
+
+std::string replay_table(const Json& res) {
+  std::string out;
+  for (auto& p : res["points"]) {
+    std::string row = p["row"].get<std::string>();
+    if (row == "total")
+      out += fmt::format("# replay: {:.9f} s (last rank's end); mean compute {:.6f} s, mean MPI {:.6f} s ({:.1f} %); "
+                         "{} actions, {} p2p sends ({} B)\n",
+                         p["time_s"].get<double>(), p["compute_s"].get<double>(), p["mpi_s"].get<double>(),
+                         p["mpi_pct"].get<double>(), p["calls"].get<std::uint64_t>(), p["sends"].get<std::uint64_t>(),
+                         p["send_bytes"].get<std::uint64_t>());
+    else if (row == "collective")
+      out += fmt::format("{:<16}{:>10} calls {:>14.3f} us/call {:>14} B\n", p["name"].get<std::string>(),
+                         p["calls"].get<std::uint64_t>(), p["time_s"].get<double>() * 1e6, p["bytes"].get<std::uint64_t>());
+    else if (row == "algorithm")
+      out += fmt::format("  algorithm {:<40}{:>10} calls (rank 0)\n", p["name"].get<std::string>(),
+                         p["calls"].get<std::uint64_t>());
+    else if (row == "size")
+      out += fmt::format("  p2p {:<24}{:>10} sends {:>14} B\n", p["name"].get<std::string>(),
+                         p["sends"].get<std::uint64_t>(), p["send_bytes"].get<std::uint64_t>());
+  }
+  return out;
+}
+
+}  // namespace
+
+void register_replay_driver(DriverRegistry& reg) {
+  DriverInfo d;
+  d.name = "replay";
+  d.family = "trace replay";
+  d.description = "replays a SimGrid SMPI time-independent trace (smpirun -trace-ti) on the machine and stack";
+  d.params = {
+      {"trace", "path", "(required)",
+       "the trace's index file (smpirun's tracing/filename), relative to the scenario file; one action file per rank"},
+      {"flop_rate", "rate (\"1 Gf/s\")", "(required: no node model gives a compute rate yet)",
+       "the rate at which each rank runs the trace's compute actions (flops)"},
+      {"collectives", "tuned | mpich | fixed", "tuned",
+       "whose decision picks each collective's algorithm by communicator and message size (coll/tuned v5.0.x, MPICH's "
+       "defaults; fixed: the fallbacks only)"},
+      {"algorithms", "object {collective: algorithm}", "{}",
+       "a fixed algorithm per collective (barrier, bcast, reduce, allreduce, alltoall, gather, allgather, scatter), "
+       "over the decision"}};
+  d.parse = [](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
+    ReplayConfig c;
+    std::string given = b.str("trace");
+    if (given.empty() || given.size() > 4096 || given.find('\0') != std::string::npos)
+      b.fail("trace", "expected the path of a trace index file");
+    fs::path p(given);
+    if (p.is_relative()) p = fs::path(ctx.file).parent_path() / p;
+    c.index = p.lexically_normal().string();
+    std::error_code ec;
+    if (!fs::is_regular_file(c.index, ec))
+      b.fail("trace", fmt::format("'{}' is not a file (looked for {}; relative paths are relative to the scenario file)",
+                                  given, c.index));
+    c.files = ti::read_index(c.index, 1 << 22);
+    if (!b.has("flop_rate"))
+      b.fail("flop_rate", "required: no node model of this project gives a compute rate yet (e.g. \"1 Gf/s\", the "
+                          "speed of the hosts of the platform the trace was recorded on)");
+    c.flop_rate = parse_flop_rate(b);
+    c.collectives = b.opt_str("collectives").value_or("tuned");
+    if (c.collectives != "fixed") {
+      std::string f = coll::decision_file(c.collectives);
+      if (f.empty() || c.collectives == "tuned-v1.1") b.fail("collectives", "expected 'tuned', 'mpich' or 'fixed'");
+      c.lib = load_json_file(data_dir() + "/" + f);
+      if (c.collectives == "tuned") c.barrier_rule = coll::load_decision(data_dir() + "/collectives/decision/barrier_tuned.json");
+    }
+    if (b.has("algorithms")) {
+      ObjectReader a = b.object("algorithms");
+      for (const auto& coll : registry_colls()) {
+        if (!a.has(coll)) continue;
+        std::string name = a.str(coll);
+        if (!coll::default_registry().find(coll, name)) {
+          auto names = coll::default_registry().names(coll);
+          a.fail(coll, fmt::format("no {} algorithm '{}' (known: {})", coll, name, fmt::join(names, ", ")));
+        }
+        c.algorithms[coll] = name;
+      }
+      a.finish();
+    }
+    return std::make_unique<ReplayDriver>(std::move(c));
+  };
+  d.table = replay_table;
+  d.curve = false;
+  reg.add(std::move(d));
+}
+
+}  // namespace ompisim::bench

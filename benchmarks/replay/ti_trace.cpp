@@ -1,0 +1,418 @@
+// See ti_trace.hpp.
+#include "benchmarks/replay/ti_trace.hpp"
+
+#include "core/errors.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <map>
+
+namespace ompisim::bench::ti {
+
+namespace {
+namespace fs = std::filesystem;
+
+struct KindName {
+  const char* name;
+  Kind kind;
+};
+// Every action SMPI 3.32's TI tracing writes that a replay can run (SMPI's replay registers the same names).
+const KindName kKinds[] = {
+    {"init", Kind::Init},           {"finalize", Kind::Finalize},   {"comm_size", Kind::NoOp},
+    {"comm_split", Kind::NoOp},     {"comm_dup", Kind::NoOp},       {"location", Kind::NoOp},
+    {"compute", Kind::Compute},     {"sleep", Kind::Sleep},         {"send", Kind::Send},
+    {"isend", Kind::Isend},         {"recv", Kind::Recv},           {"irecv", Kind::Irecv},
+    {"sendRecv", Kind::SendRecv},   {"wait", Kind::Wait},           {"test", Kind::Test},
+    {"waitall", Kind::Waitall},     {"barrier", Kind::Barrier},     {"bcast", Kind::Bcast},
+    {"reduce", Kind::Reduce},       {"allreduce", Kind::Allreduce}, {"scan", Kind::Scan},
+    {"exscan", Kind::Exscan},       {"alltoall", Kind::Alltoall},   {"gather", Kind::Gather},
+    {"allgather", Kind::Allgather}, {"scatter", Kind::Scatter},     {"alltoallv", Kind::Alltoallv},
+    {"gatherv", Kind::Gatherv},     {"allgatherv", Kind::Allgatherv}, {"scatterv", Kind::Scatterv},
+    {"reducescatter", Kind::ReduceScatter}};
+
+// What SMPI writes but no replay (SMPI's or this one) can run, with the reason.
+std::string refused_reason(std::string_view name) {
+  static const std::map<std::string, std::string, std::less<>> r{
+      {"ibarrier", "nonblocking collective"}, {"ibcast", "nonblocking collective"},
+      {"ireduce", "nonblocking collective"}, {"iallreduce", "nonblocking collective"},
+      {"iscan", "nonblocking collective"}, {"iexscan", "nonblocking collective"},
+      {"ialltoall", "nonblocking collective"}, {"ialltoallv", "nonblocking collective"},
+      {"igather", "nonblocking collective"}, {"iallgather", "nonblocking collective"},
+      {"iscatter", "nonblocking collective"}, {"igatherv", "nonblocking collective"},
+      {"iallgatherv", "nonblocking collective"}, {"iscatterv", "nonblocking collective"},
+      {"ireducescatter", "nonblocking collective"},
+      {"Ssend", "synchronous/buffered send (SMPI's replay has no such action)"},
+      {"ISsend", "synchronous/buffered send (SMPI's replay has no such action)"},
+      {"bsend", "synchronous/buffered send (SMPI's replay has no such action)"},
+      {"ibsend", "synchronous/buffered send (SMPI's replay has no such action)"},
+      {"waitAny", "the TI line does not say which request completed"},
+      {"testany", "the TI line does not say which request completed"},
+      {"testall", "the TI line does not name its requests"}, {"testsome", "the TI line does not name its requests"},
+      {"Start", "persistent requests: the TI line does not name the request"},
+      {"Startall", "persistent requests: the TI line does not name the requests"},
+      {"migrate", "AMPI migration"}, {"iteration_in", "AMPI iteration marker"}, {"iteration_out", "AMPI iteration marker"},
+      {"Put", "one-sided communication"}, {"Get", "one-sided communication"}, {"Accumulate", "one-sided communication"},
+      {"Compare_and_swap", "one-sided communication"}, {"Get_accumulate", "one-sided communication"},
+      {"Fetch_and_op", "one-sided communication"}, {"Rput", "one-sided communication"}, {"Rget", "one-sided communication"},
+      {"IO", "MPI-IO"}};
+  auto it = r.find(name);
+  if (it != r.end()) return it->second;
+  if (name.substr(0, 4) == "Win_") return "one-sided communication";
+  return "";
+}
+
+[[noreturn]] void fail(const std::string& file, std::uint64_t line, const std::string& reason) {
+  throw InputError(file, "", fmt::format("line {}: {}", line, reason));
+}
+
+struct Parser {
+  std::string_view tok[16];
+  std::vector<std::string_view> more;  // tokens beyond the first 16 (v-collectives)
+  std::size_t n = 0;
+  const std::string& file;
+  std::uint64_t line;
+  std::string_view at(std::size_t i) const { return i < 16 ? tok[i] : more[i - 16]; }
+  void push(std::string_view t) {
+    if (n < 16) tok[n] = t;
+    else more.push_back(t);
+    ++n;
+  }
+  [[noreturn]] void bad(const std::string& reason) const { fail(file, line, reason); }
+  std::string name() const { return std::string(at(1)); }
+
+  long long integer(std::size_t i, long long lo, long long hi, const char* what) const {
+    std::string_view t = at(i);
+    long long v = 0;
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || p != t.data() + t.size()) {
+      double d = 0;  // SMPI's replay reads counts as doubles ("1e+06"), truncated
+      auto [q, ec2] = std::from_chars(t.data(), t.data() + t.size(), d);
+      if (ec2 != std::errc() || q != t.data() + t.size() || !std::isfinite(d) || d != std::trunc(d) ||
+          std::fabs(d) > 9e18)
+        bad(fmt::format("{}: {} '{}' is not an integer", name(), what, t));
+      v = static_cast<long long>(d);
+    }
+    if (v < lo || v > hi) bad(fmt::format("{}: {} {} is outside [{}, {}]", name(), what, v, lo, hi));
+    return v;
+  }
+  double real(std::size_t i, double lo, double hi, const char* what) const {
+    std::string_view t = at(i);
+    double d = 0;
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), d);
+    if (ec != std::errc() || p != t.data() + t.size() || !std::isfinite(d))
+      bad(fmt::format("{}: {} '{}' is not a number", name(), what, t));
+    if (d < lo || d > hi) bad(fmt::format("{}: {} {} is outside [{}, {}]", name(), what, d, lo, hi));
+    return d;
+  }
+  void need(std::size_t lo, std::size_t hi, const char* form) const {
+    std::size_t args = n - 2;
+    if (args < lo || args > hi)
+      bad(fmt::format("{}: expected '{}' ({} argument{}), got {}", name(), form, lo == hi ? fmt::format("{}", lo)
+                                                                                         : fmt::format("{} to {}", lo, hi),
+                      hi == 1 ? "" : "s", args));
+  }
+  std::uint32_t dt(std::size_t i, std::uint32_t def) const {
+    if (i >= n) return def;
+    long long id = integer(i, -1, 1000000, "datatype");
+    std::uint32_t s = id >= 0 ? datatype_size(static_cast<int>(id)) : 0;
+    if (s == 0)
+      bad(fmt::format("{}: datatype id {} is not a predefined SMPI datatype (a derived datatype: the trace does not "
+                      "give its size)", name(), id));
+    return s;
+  }
+  std::uint64_t bytes(long long count, std::uint32_t dts) const {
+    std::uint64_t b = static_cast<std::uint64_t>(count) * dts;
+    if (b > kMaxBytes) bad(fmt::format("{}: {} B is more than the bound of {} B", name(), b, kMaxBytes));
+    return b;
+  }
+};
+}  // namespace
+
+const char* kind_name(Kind k) {
+  for (const auto& e : kKinds)
+    if (e.kind == k && k != Kind::NoOp) return e.name;
+  return "no-op";
+}
+
+bool is_collective(Kind k) { return k >= Kind::Barrier; }
+
+std::uint32_t datatype_size(int id) {
+  // smpi_datatype.cpp (v3.32) CREATE_MPI_DATATYPE(name, id, type): size = sizeof(type) on x86-64; UB/LB (55, 56)
+  // have size 0 and are not data.
+  static const std::uint32_t sizes[] = {
+      8,  4,  1,  2,  8,  4,  1,  8,  1,  1,   // 0 DOUBLE INT CHAR SHORT LONG FLOAT BYTE LONG_LONG SIGNED_CHAR UCHAR
+      2,  4,  8,  8,  16, 4,  1,  1,  2,  4,   // 10 USHORT UNSIGNED ULONG ULLONG LONG_DOUBLE WCHAR C_BOOL INT8..INT32
+      8,  1,  2,  4,  8,  8,  16, 32, 8,  8,   // 20 INT64 UINT8..UINT64 C_FLOAT_COMPLEX C_DOUBLE_COMPLEX C_LD_COMPLEX AINT OFFSET
+      8,  16, 16, 8,  8,  8,  16, 16, 4,  4,   // 30 FLOAT_INT LONG_INT DOUBLE_INT SHORT_INT 2INT 2FLOAT 2DOUBLE 2LONG REAL REAL4
+      8,  16, 8,  16, 16, 4,  2,  4,  8,  16,  // 40 REAL8 REAL16 COMPLEX8 COMPLEX16 COMPLEX32 INTEGER1(int) INTEGER2..16
+      32, 1,  8,  16, 32, 0,  0,  1,  8,  8};  // 50 LONG_DOUBLE_INT CXX_BOOL CXX complexes UB LB PACKED PTR COUNT
+  if (id < 0 || id >= static_cast<int>(std::size(sizes))) return 0;
+  return sizes[id];
+}
+
+std::vector<std::string> read_index(const std::string& index, long long max_ranks) {
+  std::error_code ec;
+  if (!fs::is_regular_file(index, ec)) throw InputError(index, "", "the trace index is not a readable file");
+  std::ifstream in(index);
+  if (!in) throw InputError(index, "", "cannot open the trace index");
+  const fs::path dir = fs::path(index).parent_path();
+  const fs::path files_dir = fs::path(index + "_files");
+  std::vector<std::string> out;
+  std::string line;
+  std::uint64_t n = 0;
+  while (true) {
+    line.clear();
+    // Bounded getline: a line longer than 4 KiB is not a path.
+    int c;
+    bool any = false;
+    while ((c = in.get()) != EOF && c != '\n') {
+      any = true;
+      if (line.size() >= 4096) throw InputError(index, "", fmt::format("line {}: longer than 4096 bytes (not a path)", n + 1));
+      line.push_back(static_cast<char>(c));
+    }
+    if (!any && c == EOF) break;
+    ++n;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    std::size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos || line[b] == '#') continue;
+    line = line.substr(b);
+    if (static_cast<long long>(out.size()) >= max_ranks)
+      throw InputError(index, "", fmt::format("line {}: more than {} ranks", n, max_ranks));
+    fs::path p(line);
+    fs::path found;
+    if (p.is_absolute()) found = p;
+    else if (fs::is_regular_file(dir / p, ec)) found = dir / p;
+    else found = files_dir / p.filename();  // smpirun wrote the path relative to where it ran
+    if (!fs::is_regular_file(found, ec))
+      throw InputError(index, "", fmt::format("line {}: rank {}'s action file '{}' not found (looked for {}{})", n,
+                                              out.size(), line, (dir / p).string(),
+                                              p.is_absolute() ? "" : " and " + found.string()));
+    out.push_back(found.lexically_normal().string());
+    if (c == EOF) break;
+  }
+  if (out.empty()) throw InputError(index, "", "the trace index names no action file");
+  return out;
+}
+
+bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& default_dt, const std::string& file,
+                std::uint64_t line_no, Action& out) {
+  Parser p{{}, {}, 0, file, line_no};
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    if (i >= line.size()) break;
+    std::size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+    if (p.n == 0 && line[i] == '#') return false;
+    p.push(line.substr(i, j - i));
+    i = j;
+  }
+  if (p.n == 0) return false;
+  if (p.n < 2) fail(file, line_no, "expected '<rank> <action> ...'");
+  {
+    std::string_view r = p.at(0);
+    long long v = -1;
+    auto [q, ec] = std::from_chars(r.data(), r.data() + r.size(), v);
+    if (ec != std::errc() || q != r.data() + r.size())
+      fail(file, line_no, fmt::format("the first field '{}' is not a rank", r));
+    if (v != rank)
+      fail(file, line_no, fmt::format("the line is rank {}'s but the file is rank {}'s (one file per rank, in index "
+                                      "order; a single merged trace is not supported)", v, rank));
+  }
+  const std::string_view name = p.at(1);
+  const KindName* k = nullptr;
+  for (const auto& e : kKinds)
+    if (name == e.name) k = &e;
+  if (!k) {
+    std::string why = refused_reason(name);
+    if (!why.empty()) fail(file, line_no, fmt::format("action '{}' cannot be replayed: {}", name, why));
+    fail(file, line_no, fmt::format("unknown action '{}'", name.substr(0, 64)));
+  }
+  out = Action{};
+  out.kind = k->kind;
+  const long long P = nranks;
+  const std::uint32_t def = default_dt;
+  auto peer = [&](std::size_t idx, const char* what) {
+    long long v = p.integer(idx, -0x7fffffff, 0x7fffffff, what);
+    if (v < 0 || v >= P) p.bad(fmt::format("{}: {} {} is not a rank of the trace's {} ranks", name, what, v, P));
+    return static_cast<int>(v);
+  };
+  auto count = [&](std::size_t idx, const char* what) { return p.integer(idx, 0, static_cast<long long>(kMaxCount), what); };
+  auto counts = [&](std::size_t from, std::uint32_t dts, std::vector<std::uint64_t>& v) {
+    v.resize(static_cast<std::size_t>(P));
+    for (long long r = 0; r < P; ++r) v[static_cast<std::size_t>(r)] = p.bytes(count(from + static_cast<std::size_t>(r), "count"), dts);
+  };
+  const std::size_t Pn = static_cast<std::size_t>(P);
+  switch (out.kind) {
+    case Kind::Init:
+      p.need(0, 1, "init [x]");
+      default_dt = p.n > 2 ? 8 : 1;  // SMPI: an argument selects MPI_DOUBLE (MPE traces), else MPI_BYTE (TAU)
+      break;
+    case Kind::Finalize: p.need(0, 0, "finalize"); break;
+    case Kind::NoOp: break;
+    case Kind::Compute:
+      p.need(1, 1, "compute flops");
+      out.amount = p.real(2, 0, kMaxFlops, "flops");
+      break;
+    case Kind::Sleep:
+      p.need(1, 1, "sleep seconds");
+      out.amount = p.real(2, 0, kMaxSleep, "seconds");
+      break;
+    case Kind::Send: case Kind::Isend: case Kind::Recv: case Kind::Irecv: {
+      p.need(3, 4, "peer tag count [datatype]");
+      bool recv = out.kind == Kind::Recv || out.kind == Kind::Irecv;
+      long long pr = p.integer(2, -0x7fffffff, 0x7fffffff, "peer");
+      if (pr >= P) p.bad(fmt::format("{}: peer {} is not a rank of the trace's {} ranks", name, pr, P));
+      if (pr < 0)
+        p.bad(fmt::format("{}: peer {} is not a rank of MPI_COMM_WORLD ({}) ", name,
+                          pr, recv ? "an MPI_ANY_SOURCE receive cannot be replayed" : "MPI_PROC_NULL or undefined"));
+      out.peer = static_cast<int>(pr);
+      out.tag = static_cast<int>(p.integer(3, recv ? -1 : 0, 0x7fffffff, "tag"));
+      std::uint64_t b = p.bytes(count(4, "count"), p.dt(5, def));
+      (recv ? out.recv_bytes : out.send_bytes) = b;
+      break;
+    }
+    case Kind::SendRecv: {
+      p.need(4, 6, "sendcount dst recvcount src [sendtype [recvtype]]");
+      long long sc = count(2, "sendcount"), rc = count(4, "recvcount");
+      out.peer = peer(3, "dst");
+      out.peer2 = peer(5, "src");
+      out.send_bytes = p.bytes(sc, p.dt(6, def));
+      out.recv_bytes = p.bytes(rc, p.dt(7, def));
+      break;
+    }
+    case Kind::Wait: case Kind::Test:
+      p.need(3, 3, "src dst tag");
+      // SMPI writes MPI_UNDEFINED (-333) for a request with no peer (e.g. a nonblocking collective's): no match.
+      out.peer = static_cast<int>(p.integer(2, -0x7fffffff, P - 1, "src"));
+      out.peer2 = static_cast<int>(p.integer(3, -0x7fffffff, P - 1, "dst"));
+      out.tag = static_cast<int>(p.integer(4, -0x7fffffff, 0x7fffffff, "tag"));
+      break;
+    case Kind::Waitall: p.need(0, 1, "waitall [count]"); break;
+    case Kind::Barrier: p.need(0, 0, "barrier"); break;
+    case Kind::Bcast:
+      p.need(1, 3, "count [root [datatype]]");
+      out.root = p.n > 3 ? peer(3, "root") : 0;
+      out.send_bytes = p.bytes(count(2, "count"), p.dt(4, def));
+      break;
+    case Kind::Reduce:
+      p.need(2, 4, "count flops [root [datatype]]");
+      out.amount = p.real(3, 0, kMaxFlops, "flops");
+      out.root = p.n > 4 ? peer(4, "root") : 0;
+      out.send_bytes = p.bytes(count(2, "count"), p.dt(5, def));
+      break;
+    case Kind::Allreduce: case Kind::Scan: case Kind::Exscan:
+      p.need(2, 3, "count flops [datatype]");
+      out.amount = p.real(3, 0, kMaxFlops, "flops");
+      out.send_bytes = p.bytes(count(2, "count"), p.dt(4, def));
+      break;
+    case Kind::Alltoall: case Kind::Allgather:
+      p.need(2, 4, "sendcount recvcount [sendtype [recvtype]]");
+      out.send_bytes = p.bytes(count(2, "sendcount"), p.dt(4, def));
+      out.recv_bytes = p.bytes(count(3, "recvcount"), p.dt(5, def));
+      break;
+    case Kind::Gather: case Kind::Scatter:
+      p.need(2, 5, "sendcount recvcount [root [sendtype [recvtype]]]");
+      out.root = p.n > 4 ? peer(4, "root") : 0;
+      out.send_bytes = p.bytes(count(2, "sendcount"), p.dt(5, def));
+      out.recv_bytes = p.bytes(count(3, "recvcount"), p.dt(6, def));
+      break;
+    case Kind::Alltoallv: {
+      p.need(2 * Pn + 2, 2 * Pn + 4, "sendsum sendcounts[P] recvsum recvcounts[P] [sendtype [recvtype]]");
+      std::uint32_t sdt = p.dt(4 + 2 * Pn, def), rdt = p.dt(5 + 2 * Pn, def);
+      (void)count(2, "send buffer size");
+      (void)count(3 + Pn, "receive buffer size");
+      counts(3, sdt, out.counts_send);
+      counts(4 + Pn, rdt, out.counts_recv);
+      break;
+    }
+    case Kind::Gatherv: case Kind::Allgatherv: {
+      bool rooted = out.kind == Kind::Gatherv;
+      p.need(Pn + 1, Pn + (rooted ? 4 : 3), rooted ? "sendcount recvcounts[P] [root [sendtype [recvtype]]]"
+                                                   : "sendcount recvcounts[P] [sendtype [recvtype]]");
+      std::size_t d = 3 + Pn;  // first field after the counts
+      if (rooted) out.root = p.n > d ? peer(d, "root") : 0, ++d;
+      std::uint32_t sdt = p.dt(d, def), rdt = p.dt(d + 1, def);
+      out.send_bytes = p.bytes(count(2, "sendcount"), sdt);
+      counts(3, rdt, out.counts_recv);
+      break;
+    }
+    case Kind::Scatterv: {
+      p.need(Pn + 1, Pn + 4, "sendcounts[P] recvcount [root [sendtype [recvtype]]]");
+      out.root = p.n > 3 + Pn ? peer(3 + Pn, "root") : 0;
+      std::uint32_t sdt = p.dt(4 + Pn, def), rdt = p.dt(5 + Pn, def);
+      counts(2, sdt, out.counts_send);
+      out.recv_bytes = p.bytes(count(2 + Pn, "recvcount"), rdt);
+      break;
+    }
+    case Kind::ReduceScatter: {
+      p.need(Pn + 1, Pn + 2, "recvcounts[P] flops [datatype]");
+      out.amount = p.real(2 + Pn, 0, kMaxFlops, "flops");
+      counts(2, p.dt(3 + Pn, def), out.counts_recv);
+      break;
+    }
+  }
+  return true;
+}
+
+RankReader::RankReader(std::string path, int rank, int nranks, std::size_t chunk)
+    : path_(std::move(path)), rank_(rank), nranks_(nranks), chunk_(std::max<std::size_t>(chunk, 256)) {}
+
+bool RankReader::refill() {
+  if (eof_) return false;
+  // Keep the unread tail, read one more chunk after it.
+  buf_.erase(0, pos_);
+  pos_ = 0;
+  std::FILE* f = std::fopen(path_.c_str(), "rb");
+  if (!f) throw InputError(path_, "", fmt::format("cannot open rank {}'s action file", rank_));
+  if (std::fseek(f, static_cast<long>(offset_), SEEK_SET) != 0) {
+    std::fclose(f);
+    throw InputError(path_, "", fmt::format("cannot seek to byte {}", offset_));
+  }
+  std::size_t old = buf_.size();
+  buf_.resize(old + chunk_);
+  std::size_t got = std::fread(buf_.data() + old, 1, chunk_, f);
+  std::fclose(f);
+  buf_.resize(old + got);
+  offset_ += got;
+  if (got < chunk_) eof_ = true;
+  return got > 0;
+}
+
+bool RankReader::next(Action& a) {
+  while (true) {
+    std::size_t nl = buf_.find('\n', pos_);
+    while (nl == std::string::npos) {
+      if (buf_.size() - pos_ > kMaxLineBytes)
+        throw InputError(path_, "", fmt::format("line {}: longer than {} bytes", line_ + 1, kMaxLineBytes));
+      std::size_t before = buf_.size() - pos_;
+      if (!refill()) break;
+      nl = buf_.find('\n', pos_ + before);
+      if (nl == std::string::npos && buf_.size() - pos_ >= chunk_) chunk_ = std::min(chunk_ * 2, kMaxLineBytes + 1);
+    }
+    std::string_view line;
+    if (nl == std::string::npos) {
+      if (pos_ >= buf_.size()) {
+        std::string().swap(buf_);  // done: free the buffer
+        pos_ = 0;
+        return false;
+      }
+      line = std::string_view(buf_).substr(pos_);
+      pos_ = buf_.size();
+    } else {
+      line = std::string_view(buf_).substr(pos_, nl - pos_);
+      pos_ = nl + 1;
+    }
+    ++line_;
+    if (line.size() > kMaxLineBytes)
+      throw InputError(path_, "", fmt::format("line {}: longer than {} bytes", line_, kMaxLineBytes));
+    if (line.find('\0') != std::string_view::npos)
+      throw InputError(path_, "", fmt::format("line {}: contains a NUL byte (not a text trace)", line_));
+    if (parse_line(line, rank_, nranks_, default_dt_, path_, line_, a)) return true;
+  }
+}
+
+}  // namespace ompisim::bench::ti

@@ -1,0 +1,102 @@
+// Streaming reader of SimGrid SMPI time-independent (TI) traces, as `smpirun -trace-ti` (SimGrid 3.32) writes them:
+// an index file with one line per rank, in rank order, naming that rank's action file (the path as smpirun wrote it,
+// relative to the directory it ran in; found here relative to the index file's directory, else in
+// <index>_files/ beside the index); each action file holds one action per line, "<rank> <action> <args...>".
+// The format (argument order, optional trailing datatypes, the counts of the v-collectives) is SMPI's TI output
+// (src/instr/instr_private.hpp TIData::print) and what SMPI's own replay reads (src/smpi/internals/smpi_replay.cpp),
+// both read in the v3.32 sources; status V: checked against traces recorded here with smpirun -trace-ti.
+//
+// Actions accepted (counts are elements of the datatype; a datatype is SMPI's id of a predefined type, see
+// datatype_size; when a trailing datatype is absent, the default is MPI_BYTE, or MPI_DOUBLE when "init" has an
+// argument, as SMPI's replay does):
+//   init [x] | finalize | comm_size n | comm_split ... | comm_dup ... | location file line     (no time)
+//   compute flops | sleep seconds
+//   send|isend|recv|irecv peer tag count [dt]          (peer: MPI_COMM_WORLD rank; recv tag -1: MPI_ANY_TAG)
+//   sendRecv sendcount dst recvcount src [sdt [rdt]]    (tags 0, as SMPI's replay)
+//   wait src dst tag | test src dst tag | waitall [n]   (requests found by (src, dst, tag); waitall: all of them)
+//   barrier | bcast count [root [dt]] | reduce count flops [root [dt]] | allreduce count flops [dt]
+//   scan|exscan count flops [dt] | alltoall scount rcount [sdt [rdt]]
+//   gather scount rcount [root [sdt [rdt]]] | allgather scount rcount [sdt [rdt]] | scatter scount rcount [root ...]
+//   alltoallv ssum scounts[P] rsum rcounts[P] [sdt [rdt]] | gatherv scount rcounts[P] [root [sdt [rdt]]]
+//   allgatherv scount rcounts[P] [sdt [rdt]] | scatterv scounts[P] rcount [root [sdt [rdt]]]
+//   reducescatter rcounts[P] flops [dt]
+// Refused with a reason (SMPI writes them but its replay cannot run them either, or the TI line lacks what a replay
+// needs): nonblocking collectives (ibarrier, ibcast, ...), Ssend/ISsend/bsend/ibsend, waitAny/testany/testall/
+// testsome, Start/Startall, one-sided (Win_*, Put, Get, ...), MPI-IO ("IO - ..."), migrate, iteration_in/out.
+// Bounds (hostile input): a line of at most kMaxLineBytes, counts and flops within the limits below, peers and roots
+// within the index's rank count, datatypes known. Every violation is an InputError naming the action file, the line
+// number and the reason (exit status 2 in the tool).
+// LIMITATIONS: the TI format records no communicator: collectives are replayed on MPI_COMM_WORLD, as SMPI's replay
+// does (a collective on a sub-communicator becomes a world collective); MPI_ANY_SOURCE receives are refused.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ompisim::bench::ti {
+
+enum class Kind : std::uint8_t {
+  Init, Finalize, NoOp, Compute, Sleep,
+  Send, Isend, Recv, Irecv, SendRecv, Wait, Test, Waitall,
+  Barrier, Bcast, Reduce, Allreduce, Scan, Exscan, Alltoall, Gather, Allgather, Scatter,
+  Alltoallv, Gatherv, Allgatherv, Scatterv, ReduceScatter
+};
+const char* kind_name(Kind k);  // the TI action name ("irecv", "reducescatter", ...)
+bool is_collective(Kind k);
+
+constexpr std::size_t kMaxLineBytes = 64u << 20;        // one alltoallv line of 1M ranks fits
+constexpr std::uint64_t kMaxCount = 1ull << 40;         // elements per count
+constexpr std::uint64_t kMaxBytes = 1ull << 42;         // bytes per message (4 TiB)
+constexpr double kMaxFlops = 1e21;                      // per compute action
+constexpr double kMaxSleep = 1e9;                       // seconds
+
+struct Action {
+  Kind kind = Kind::NoOp;
+  int peer = -1, peer2 = -1, tag = 0, root = 0;  // send/recv: peer; sendRecv: peer = dst, peer2 = src;
+                                                 // wait/test: peer = src, peer2 = dst
+  std::uint64_t send_bytes = 0, recv_bytes = 0;  // p2p: send_bytes (send) or recv_bytes (recv); collectives: the
+                                                 // rank's own block (bcast/reduce/allreduce/scan: the vector)
+  double amount = 0;                             // compute / reduction flops; sleep seconds
+  std::vector<std::uint64_t> counts_send, counts_recv;  // v-collectives: bytes per rank (size P), else empty
+};
+
+// The size in bytes of SMPI 3.32's predefined datatype with this id (Datatype::encode), or 0 when the id is not one
+// (a derived datatype: its size is not in the trace). x86-64 sizes.
+std::uint32_t datatype_size(int id);
+
+// The index file: the action file of every rank (resolved paths). InputError(index, "", reason) for a missing or
+// unreadable index, an empty one, a line too long, more than `max_ranks` lines or an action file that does not exist.
+std::vector<std::string> read_index(const std::string& index, long long max_ranks);
+
+// Parses one line (without its newline). Returns false for a blank or comment ('#') line. `rank` is the file's rank
+// (the line's first field must equal it), `nranks` the trace's rank count; `default_dt` is updated by "init".
+// Throws InputError(file, "", "line N: reason").
+bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& default_dt, const std::string& file,
+                std::uint64_t line_no, Action& out);
+
+// One rank's action file, read lazily through a small buffer: the file is opened for each refill and closed again
+// (thousands of ranks never hold thousands of descriptors), so per-rank memory is the buffer (grown only for a
+// longer line, up to kMaxLineBytes) and the current action.
+class RankReader {
+public:
+  RankReader(std::string path, int rank, int nranks, std::size_t chunk = 16384);
+  // The next action; false at the end of the file. Throws InputError naming the file and line.
+  bool next(Action& a);
+  std::uint64_t line() const { return line_; }
+  const std::string& path() const { return path_; }
+
+private:
+  bool refill();  // false when nothing more could be read
+  std::string path_;
+  int rank_, nranks_;
+  std::size_t chunk_;
+  std::string buf_;
+  std::size_t pos_ = 0;
+  std::uint64_t offset_ = 0, line_ = 0;  // file offset of buf_'s end; lines consumed
+  bool eof_ = false;
+  std::uint32_t default_dt_ = 1;
+};
+
+}  // namespace ompisim::bench::ti

@@ -1,0 +1,215 @@
+// The SMPI time-independent trace reader (benchmarks/replay/ti_trace.hpp) and the replay driver's block.
+#include "benchmarks/driver.hpp"
+#include "benchmarks/replay/ti_trace.hpp"
+#include "runner/scenario.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+using namespace ompisim;
+using namespace ompisim::bench::ti;
+
+namespace {
+Action parse(const std::string& line, int rank = 0, int nranks = 4) {
+  std::uint32_t dt = 1;
+  Action a;
+  REQUIRE(parse_line(line, rank, nranks, dt, "r.txt", 7, a));
+  return a;
+}
+std::string error(const std::string& line, int rank = 0, int nranks = 4) {
+  std::uint32_t dt = 1;
+  Action a;
+  try {
+    (void)parse_line(line, rank, nranks, dt, "r.txt", 7, a);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+std::filesystem::path tmpdir(const std::string& name) {
+  auto d = std::filesystem::temp_directory_path() / ("ompisim-ti-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+void write(const std::filesystem::path& p, const std::string& text) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+}  // namespace
+
+// Configuration: lines as smpirun -trace-ti (SimGrid 3.32) writes them, one per action kind, on 4 ranks (the line
+// forms are copied from traces recorded by tests/e2e/replay.sh). Expected: the kind, peers, tag, root, bytes (count x
+// the datatype's size: 0 = MPI_DOUBLE 8 B, 1 = MPI_INT 4 B, 6 = MPI_BYTE) and flops of each.
+// How validated: the parsed Action's fields.
+TEST_CASE("ti trace: every action kind SMPI writes parses with its arguments", "[replay][trace]") {
+  CHECK(parse("0 init").kind == Kind::Init);
+  CHECK(parse("0 finalize").kind == Kind::Finalize);
+  Action c = parse("0 compute 67.7591");
+  CHECK(c.kind == Kind::Compute);
+  CHECK(c.amount == Approx(67.7591));
+  Action ir = parse("0 irecv 3 7 128 0");
+  CHECK((ir.kind == Kind::Irecv && ir.peer == 3 && ir.tag == 7 && ir.recv_bytes == 1024 && ir.send_bytes == 0));
+  Action s = parse("0 send 1 3 10 1");
+  CHECK((s.kind == Kind::Send && s.peer == 1 && s.tag == 3 && s.send_bytes == 40));
+  CHECK(parse("0 isend 2 9 3 6").send_bytes == 3);
+  Action sr = parse("2 sendRecv 5 3 7 1 0 1", 2);
+  CHECK((sr.kind == Kind::SendRecv && sr.peer == 3 && sr.peer2 == 1 && sr.send_bytes == 40 && sr.recv_bytes == 28));
+  Action w = parse("0 wait 1 0 7");
+  CHECK((w.kind == Kind::Wait && w.peer == 1 && w.peer2 == 0 && w.tag == 7));
+  CHECK(parse("0 wait -333 -333 -779").peer == -333);  // a nonblocking collective's request: matches nothing
+  CHECK(parse("0 test 0 1 9").kind == Kind::Test);
+  CHECK(parse("0 waitall 2").kind == Kind::Waitall);
+  CHECK(parse("0 barrier").kind == Kind::Barrier);
+  Action ar = parse("0 allreduce 8 0 0 ");  // SMPI leaves a trailing space
+  CHECK((ar.kind == Kind::Allreduce && ar.send_bytes == 64 && ar.amount == 0));
+  Action bc = parse("0 bcast 128 1 0 ");
+  CHECK((bc.kind == Kind::Bcast && bc.root == 1 && bc.send_bytes == 1024));
+  Action rd = parse("0 reduce 16 2.5e3 2 0 ");
+  CHECK((rd.kind == Kind::Reduce && rd.root == 2 && rd.send_bytes == 128 && rd.amount == 2500));
+  Action a2a = parse("0 alltoall 4 4 0 0");
+  CHECK((a2a.kind == Kind::Alltoall && a2a.send_bytes == 32 && a2a.recv_bytes == 32));
+  Action g = parse("0 gather 4 4 3 0 0");
+  CHECK((g.kind == Kind::Gather && g.root == 3 && g.send_bytes == 32));
+  CHECK(parse("0 allgather 4 4 0 0").kind == Kind::Allgather);
+  CHECK(parse("0 scatter 4 4 2 0 0").root == 2);
+  Action v = parse("1 alltoallv 14 2 3 4 5 14 2 3 4 5 0 1", 1);
+  CHECK(v.kind == Kind::Alltoallv);
+  CHECK(v.counts_send == std::vector<std::uint64_t>{16, 24, 32, 40});
+  CHECK(v.counts_recv == std::vector<std::uint64_t>{8, 12, 16, 20});
+  Action gv = parse("0 gatherv 1 1 2 3 4 0 0 0");
+  CHECK((gv.kind == Kind::Gatherv && gv.send_bytes == 8 && gv.root == 0));
+  CHECK(gv.counts_recv == std::vector<std::uint64_t>{8, 16, 24, 32});
+  Action agv = parse("2 allgatherv 3 1 2 3 4 0 0", 2);
+  CHECK((agv.kind == Kind::Allgatherv && agv.send_bytes == 24 && agv.counts_recv.size() == 4));
+  Action sv = parse("1 scatterv 0 0 0 0 2 0 0 0", 1);
+  CHECK((sv.kind == Kind::Scatterv && sv.recv_bytes == 16 && sv.counts_send == std::vector<std::uint64_t>(4, 0)));
+  Action rs = parse("0 reducescatter 2 2 2 2 100 0");
+  CHECK((rs.kind == Kind::ReduceScatter && rs.amount == 100 && rs.counts_recv == std::vector<std::uint64_t>(4, 16)));
+  CHECK(parse("0 scan 3 0 0 ").send_bytes == 24);
+  CHECK(parse("0 exscan 3 0 0 ").kind == Kind::Exscan);
+  CHECK(parse("0 comm_size 4").kind == Kind::NoOp);
+  CHECK(parse("0 sleep 0.5").amount == 0.5);
+  CHECK(parse("0 recv 1 -1 10 1").tag == -1);  // MPI_ANY_TAG
+  // Counts written as doubles (SMPI's replay accepts them).
+  CHECK(parse("0 send 1 3 1e3 6").send_bytes == 1000);
+  std::uint32_t dt = 1;
+  Action a;
+  CHECK_FALSE(parse_line("   ", 0, 4, dt, "r.txt", 1, a));
+  CHECK_FALSE(parse_line("# comment", 0, 4, dt, "r.txt", 1, a));
+  // "init" with an argument makes MPI_DOUBLE the default datatype (MPE traces), as in SMPI's replay.
+  REQUIRE(parse_line("0 init 1", 0, 4, dt, "r.txt", 1, a));
+  REQUIRE(parse_line("0 send 1 3 10", 0, 4, dt, "r.txt", 2, a));
+  CHECK(a.send_bytes == 80);
+}
+
+// Configuration: malformed lines, lines of another rank, actions SMPI writes that cannot be replayed, unknown
+// datatypes and out-of-range values. Expected: InputError naming the file, the line number and the reason.
+// How validated: the error text.
+TEST_CASE("ti trace: malformed and unreplayable lines are input errors naming file and line", "[replay][trace]") {
+  CHECK_THAT(error("0 isend 1 x7 512 0"), Catch::Contains("r.txt: line 7: isend: tag 'x7' is not an integer"));
+  CHECK_THAT(error("0 isend 1 7"), Catch::Contains("line 7: isend: expected 'peer tag count [datatype]'"));
+  CHECK_THAT(error("0 isend 4 7 1 0"), Catch::Contains("peer 4 is not a rank of the trace's 4 ranks"));
+  CHECK_THAT(error("0 irecv -333 7 1 0"), Catch::Contains("MPI_ANY_SOURCE"));
+  CHECK_THAT(error("1 barrier"), Catch::Contains("line 7: the line is rank 1's but the file is rank 0's"));
+  CHECK_THAT(error("x barrier"), Catch::Contains("the first field 'x' is not a rank"));
+  CHECK_THAT(error("0 ibarrier"), Catch::Contains("action 'ibarrier' cannot be replayed: nonblocking collective"));
+  CHECK_THAT(error("0 Ssend 1 0 3 0"), Catch::Contains("action 'Ssend' cannot be replayed"));
+  CHECK_THAT(error("0 Win_fence"), Catch::Contains("one-sided"));
+  CHECK_THAT(error("0 waitAny 2"), Catch::Contains("cannot be replayed"));
+  CHECK_THAT(error("0 frobnicate 1"), Catch::Contains("unknown action 'frobnicate'"));
+  CHECK_THAT(error("0 send 1 3 10 77"), Catch::Contains("datatype id 77 is not a predefined SMPI datatype"));
+  CHECK_THAT(error("0 send 1 3 10 55"), Catch::Contains("datatype id 55"));  // MPI_UB: no data
+  CHECK_THAT(error("0 send 1 3 -5 0"), Catch::Contains("count -5 is outside"));
+  CHECK_THAT(error("0 send 1 3 99999999999999999 0"), Catch::Contains("send"));
+  CHECK_THAT(error("0 compute nan"), Catch::Contains("flops 'nan' is not a number"));
+  CHECK_THAT(error("0 compute -1"), Catch::Contains("flops -1 is outside"));
+  CHECK_THAT(error("0 alltoallv 10 1 2 3 4 10 1 2 3"), Catch::Contains("alltoallv: expected"));
+  CHECK_THAT(error("0 bcast 4 9 0"), Catch::Contains("root 9 is not a rank"));
+  CHECK(datatype_size(0) == 8);
+  CHECK(datatype_size(1) == 4);
+  CHECK(datatype_size(6) == 1);
+  CHECK(datatype_size(57) == 1);  // MPI_PACKED
+  CHECK(datatype_size(60) == 0);
+  CHECK(datatype_size(-1) == 0);
+}
+
+// Configuration: an index written as smpirun writes it (paths relative to where smpirun ran, here a directory that
+// no longer exists relative to the index), and action files read through a 256-byte buffer: a line longer than the
+// buffer (an alltoallv of 64 ranks), CRLF line ends, blank lines, a last line without a newline, a NUL byte.
+// Expected: the index finds the files in <index>_files/; the reader returns every action in order with its line number
+// and reports the NUL byte with its line; a missing action file is named with the index line.
+// How validated: the actions read, line(), the error texts.
+TEST_CASE("ti trace: the index and the lazy per-rank reader", "[replay][trace]") {
+  auto d = tmpdir("idx");
+  write(d / "t.txt", "elsewhere/t.txt_files/x_rank-1.txt\nelsewhere/t.txt_files/x_rank-2.txt\n");
+  std::string v = "1 alltoallv 64";
+  for (int i = 0; i < 64; ++i) v += " 1";
+  v += " 64";
+  for (int i = 0; i < 64; ++i) v += " 1";
+  v += " 0 0";
+  write(d / "t.txt_files/x_rank-1.txt", "0 init\r\n\n0 compute 5\n0 send 1 3 1000 6\n0 finalize");
+  write(d / "t.txt_files/x_rank-2.txt", "1 init\n" + v + "\n1 recv 0 3 1000 6\n1 barrier\n");
+  auto files = read_index((d / "t.txt").string(), 100);
+  REQUIRE(files.size() == 2);
+  CHECK(files[1] == (d / "t.txt_files/x_rank-2.txt").lexically_normal().string());
+  RankReader r0(files[0], 0, 64, 256), r1(files[1], 1, 64, 256);
+  Action a;
+  std::vector<Kind> k0;
+  while (r0.next(a)) k0.push_back(a.kind);
+  CHECK(k0 == std::vector<Kind>{Kind::Init, Kind::Compute, Kind::Send, Kind::Finalize});
+  CHECK(r0.line() == 5);
+  REQUIRE(r1.next(a));
+  REQUIRE(r1.next(a));
+  CHECK(a.kind == Kind::Alltoallv);
+  CHECK(a.counts_send.size() == 64);
+  CHECK(r1.line() == 2);
+  REQUIRE(r1.next(a));
+  CHECK((a.kind == Kind::Recv && a.recv_bytes == 1000));
+  REQUIRE(r1.next(a));
+  CHECK_FALSE(r1.next(a));
+  CHECK_THROWS_WITH(read_index((d / "t.txt").string(), 1), Catch::Contains("more than 1 ranks"));
+  write(d / "u.txt", "u.txt_files/a.txt\nmissing/b.txt\n");
+  write(d / "u.txt_files/a.txt", "0 init\n");
+  CHECK_THROWS_WITH(read_index((d / "u.txt").string(), 10), Catch::Contains("line 2: rank 1's action file 'missing/b.txt' not found"));
+  write(d / "e.txt", "\n# nothing\n");
+  CHECK_THROWS_WITH(read_index((d / "e.txt").string(), 10), Catch::Contains("names no action file"));
+  write(d / "nul.txt", std::string("0 init\n0 comp\0ute 1\n", 20));
+  RankReader rn((d / "nul.txt").string(), 0, 1, 256);
+  REQUIRE(rn.next(a));
+  CHECK_THROWS_WITH(rn.next(a), Catch::Contains("nul.txt: line 2: contains a NUL byte"));
+  std::filesystem::remove_all(d);
+}
+
+// Configuration: replay blocks with the fixture trace of 2 ranks (benchmarks/tests/data/ti_pair), relative to the
+// scenario file: without flop_rate, with a bad unit, with another rank count, with an unknown collective choice and
+// an algorithm this project lacks. Expected: InputError naming the scenario and the key.
+// How validated: the error text; the good block parses.
+TEST_CASE("replay driver: its block is checked against the trace", "[replay][driver]") {
+  auto sc = [](Json block, long long ranks = 2) {
+    block["name"] = "replay";
+    return Json{{"machine", "loggp"}, {"stack", "loggp"}, {"ranks", ranks}, {"benchmark", block}};
+  };
+  auto err = [](const Json& s) {
+    try {
+      (void)scenario_from_json(s, "drv.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string tr = "benchmarks/tests/data/ti_pair/trace.txt";
+  CHECK(err(sc(Json{{"trace", tr}, {"flop_rate", "2 Gf/s"}})).empty());
+  CHECK(err(sc(Json{{"trace", tr}, {"flop_rate", 1e9}, {"collectives", "mpich"}})).empty());
+  CHECK_THAT(err(sc(Json{{"trace", tr}})), Catch::Contains("key 'benchmark.flop_rate'") && Catch::Contains("required"));
+  CHECK_THAT(err(sc(Json{{"trace", tr}, {"flop_rate", "2 GB/s"}})), Catch::Contains("unknown unit 'GB/s'"));
+  CHECK_THAT(err(sc(Json{{"trace", tr}, {"flop_rate", "1 Gf/s"}}, 4)),
+             Catch::Contains("key 'ranks'") && Catch::Contains("has 2 ranks"));
+  CHECK_THAT(err(sc(Json{{"trace", tr}, {"flop_rate", "1 Gf/s"}, {"collectives", "tunde"}})),
+             Catch::Contains("key 'benchmark.collectives'"));
+  CHECK_THAT(err(sc(Json{{"trace", tr}, {"flop_rate", "1 Gf/s"}, {"algorithms", Json{{"allreduce", "ring"}}}})),
+             Catch::Contains("benchmark.algorithms.allreduce") && Catch::Contains("recursive_doubling"));
+  CHECK_THAT(err(sc(Json{{"trace", "nope/trace.txt"}, {"flop_rate", "1 Gf/s"}})),
+             Catch::Contains("key 'benchmark.trace'") && Catch::Contains("not a file"));
+}
