@@ -8,7 +8,17 @@ namespace ompisim::bench {
 void ScheduleExec::start(int rank, coll::Schedule sched, int tag, Group g, Completion done) {
   Run& r = runs_.at(static_cast<std::size_t>(rank));
   if (r.done) throw std::logic_error("ScheduleExec: rank " + std::to_string(rank) + " is already running a schedule");
-  r.sched = std::move(sched);
+  std::size_t n = 0;
+  for (const auto& rd : sched.rounds) n += rd.ops.size();
+  r.ops.clear();
+  r.round_end.clear();
+  r.ops.reserve(n);
+  r.round_end.reserve(sched.rounds.size());
+  for (const auto& rd : sched.rounds) {
+    r.ops.insert(r.ops.end(), rd.ops.begin(), rd.ops.end());
+    r.round_end.push_back(static_cast<std::uint32_t>(r.ops.size()));
+  }
+  sched = coll::Schedule{};  // the flat copy is all that is kept
   r.round = 0;
   r.outstanding = 0;
   r.tag = tag;
@@ -19,18 +29,19 @@ void ScheduleExec::start(int rank, coll::Schedule sched, int tag, Group g, Compl
 
 void ScheduleExec::start_round(int rank) {
   Run& r = runs_[static_cast<std::size_t>(rank)];
-  while (r.round < r.sched.rounds.size()) {
-    const auto& ops = r.sched.rounds[r.round].ops;
+  while (r.round < r.round_end.size()) {
+    const std::size_t first = r.round == 0 ? 0 : r.round_end[r.round - 1], last = r.round_end[r.round];
     // One extra count held while issuing: an operation that completes at once cannot end the round (and start the
     // next one, or free the schedule under this loop) before the round's other operations are posted.
-    r.outstanding = static_cast<int>(ops.size()) + 1;
-    for (auto& op : ops) issue(rank, op);
+    r.outstanding = static_cast<int>(last - first) + 1;
+    for (std::size_t i = first; i < last; ++i) issue(rank, r.ops[i]);
     if (--r.outstanding > 0) return;
     ++r.round;
   }
   Completion done = std::move(r.done);
   r.done = nullptr;
-  r.sched = coll::Schedule{};  // release memory
+  r.ops = {};  // release memory
+  r.round_end = {};
   if (done) done();
 }
 

@@ -38,8 +38,11 @@ public:
   void start(int rank, coll::Schedule sched, int tag, Group g, Completion done);
 
 private:
+  // The running schedule, flattened: every op in order and where each round ends (two exact-size arrays instead of a
+  // vector per round: a 300,000-rank barrier holds every rank's schedule at once).
   struct Run {
-    coll::Schedule sched;
+    std::vector<coll::Op> ops;
+    std::vector<std::uint32_t> round_end;  // ops[round_end[i-1] .. round_end[i]) is round i
     std::size_t round = 0;
     int outstanding = 0, tag = 0;
     Group g;

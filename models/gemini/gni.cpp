@@ -73,7 +73,16 @@ const RegCache* Cdm::regcache(int rank) const {
 
 void Cdm::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Callback deliver) {
   Endpoint& ep = endpoint(rank, peer);
-  ep.pending.push_back({bytes, std::move(sent), std::move(deliver)});
+  if (ep.state == EpState::Connected && !ep.has_pending()) {  // nothing queued before it: FIFO holds
+    if (ep.take_credit()) {
+      transmit(rank, peer, ep, Endpoint::Pending{bytes, std::move(sent), std::move(deliver)});
+      return;
+    }
+    ++credit_waits;  // as try_flush counts it: the message waits for a credit
+    ep.queue({bytes, std::move(sent), std::move(deliver)});
+    return;
+  }
+  ep.queue({bytes, std::move(sent), std::move(deliver)});
   if (ep.state == EpState::Init) {
     ++connects;
     ep.start_connect(max_credits_);
@@ -89,15 +98,16 @@ void Cdm::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Call
 // Endpoints live in a node-based map: a reference stays valid for the whole run, so the callbacks carry it instead
 // of looking the connection up again.
 void Cdm::try_flush(int rank, int peer, Endpoint& ep) {
-  while (!ep.pending.empty()) {
+  while (ep.has_pending()) {
     if (!ep.take_credit()) {
       ++credit_waits;
       return;
     }
-    auto p = std::move(ep.pending.front());
-    ep.pending.pop_front();
+    auto p = std::move(ep.pending->front());
+    ep.pending->pop_front();
     transmit(rank, peer, ep, std::move(p));
   }
+  ep.pending.reset();
 }
 
 void Cdm::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <list>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -34,7 +35,14 @@ struct Endpoint {
     std::uint64_t bytes;
     Callback sent, deliver;
   };
-  std::list<Pending> pending;  // waiting for the connection or for a credit (a list: an empty deque costs 600 B)
+  // Waiting for the connection or for a credit, created on demand and freed once drained: most endpoints never
+  // queue (a 300,000-rank run holds millions of endpoints; an empty std::list costs 24 B, an empty deque 600 B).
+  std::unique_ptr<std::list<Pending>> pending;
+  bool has_pending() const { return pending && !pending->empty(); }
+  void queue(Pending p) {
+    if (!pending) pending = std::make_unique<std::list<Pending>>();
+    pending->push_back(std::move(p));
+  }
 
   void start_connect(std::uint16_t max_credits);  // INIT -> CONNECTING
   void connected();                               // CONNECTING -> CONNECTED

@@ -42,6 +42,17 @@ TEST_CASE("ugni SMSG: credit exhaustion and recovery, connection on first send",
   CHECK(gni.credit_waits > 0);
   CHECK(gni.endpoint(0, 1).credits == 2);  // all credits came back
   CHECK(gni.endpoints() == 1);             // no state for peers never contacted
+  CHECK_FALSE(gni.endpoint(0, 1).pending);  // the queue is freed once drained
+  // Connected now: 6 more sends, the first two on credits at once, the rest queued behind them; still in order.
+  const auto waits = gni.credit_waits;
+  for (int i = 10; i < 16; ++i) gni.smsg_send(0, 1, 64, nullptr, [&got, i] { got.push_back(i); });
+  CHECK(gni.credit_waits == waits + 4);  // sends 3 to 6 each found no credit (and queue in order)
+  CHECK(gni.endpoint(0, 1).has_pending());
+  f.sim.run();
+  REQUIRE(got.size() == 16);
+  for (int i = 10; i < 16; ++i) CHECK(got[static_cast<std::size_t>(i)] == i);
+  CHECK(gni.connects == 1);
+  CHECK_FALSE(gni.endpoint(0, 1).pending);
 }
 
 // Configuration: 2 ranks on 2 Cielo nodes, one 8-byte SMSG send after the connection is up; a zero-cost CPU step is
