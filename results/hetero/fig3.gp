@@ -10,6 +10,6 @@ set format y '%g'
 set title 'heterogeneous, Fig. 3: NetPIPE over gigabit Ethernet (btl/tcp), G5 (big-endian) to Opteron (little-endian), MPI_BYTE'
 set xlabel 'message size (bytes)'
 set ylabel 'bandwidth (GB/s)'
-plot 'hetero/fig3_netpipe_byte_hetero.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 pt 1 ps 0.6 title 'openmpi netpipe 2p (simulated)', \
-  'hetero/fig3_netpipe_int_hetero.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi netpipe 2p (simulated)', \
-  'hetero/fig3_netpipe_int_opteron.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi netpipe 2p (simulated)'
+plot 'hetero/fig3_netpipe_byte_hetero.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 pt 1 ps 0.6 title 'openmpi netpipe 2p datatype=MPI_BYTE, g5-opteron, heterogeneous (simulated)', \
+  'hetero/fig3_netpipe_int_hetero.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi netpipe 2p datatype=MPI_INT, g5-opteron, heterogeneous (simulated)', \
+  'hetero/fig3_netpipe_int_opteron.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi netpipe 2p datatype=MPI_INT, homogeneous opteron (simulated)'

@@ -10,7 +10,7 @@ set format y '%g'
 set title 'heterogeneous, Fig. 4: IMB-MPI1 Reduce over gigabit Ethernet (btl/tcp), 16 nodes one rank each: 8 Opteron + 8 G5, block ordering: ranks 0-7 on Opterons, 8-15 on G5s (heterogeneous); openmpi with Open MPI 1.1''s coll/tuned reduce decision (linear at every size)'
 set xlabel 'message size (bytes)'
 set ylabel 't_avg_us'
-plot 'hetero/fig4_imb_reduce_block.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 1 pt 1 ps 0.6 title 'openmpi IMB Reduce tuned-v1.1 16p (simulated)', \
-  'hetero/fig4_imb_reduce_g5.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi IMB Reduce tuned-v1.1 16p (simulated)', \
-  'hetero/fig4_imb_reduce_opteron.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi IMB Reduce tuned-v1.1 16p (simulated)', \
-  'hetero/fig4_imb_reduce_rr.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 4 pt 1 ps 0.6 title 'openmpi IMB Reduce tuned-v1.1 16p (simulated)'
+plot 'hetero/fig4_imb_reduce_block.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 1 pt 1 ps 0.6 title 'openmpi IMB Reduce tuned-v1.1 16p, heterogeneous, block 8 opteron + 8 g5 (simulated)', \
+  'hetero/fig4_imb_reduce_g5.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi IMB Reduce tuned-v1.1 16p, homogeneous g5 (simulated)', \
+  'hetero/fig4_imb_reduce_opteron.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi IMB Reduce tuned-v1.1 16p, homogeneous opteron (simulated)', \
+  'hetero/fig4_imb_reduce_rr.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 4 pt 1 ps 0.6 title 'openmpi IMB Reduce tuned-v1.1 16p, heterogeneous, round robin opteron/g5 (simulated)'

@@ -10,9 +10,9 @@ set format y '%g'
 set title 'qsnet-elan4, What-if barrier: MPI_Barrier (same algorithm) over 4096 nodes, MPICH-QsNetII point-to-point (no Elan4 hardware barrier: no documented cost)'
 set xlabel 'processes'
 set ylabel 'latency (us)'
-plot 'qsnet/whatif_barrier_4096_native.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native tuned 4096p (simulated)', \
-  'qsnet/whatif_barrier_4096_openmpi.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-elan4 tuned 4096p (simulated)', \
-  'qsnet/whatif_barrier_512_native.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'native tuned 512p (simulated)', \
-  'qsnet/whatif_barrier_512_openmpi.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 4 pt 1 ps 0.6 title 'openmpi-elan4 tuned 512p (simulated)', \
-  'qsnet/whatif_barrier_64_native.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 5 pt 1 ps 0.6 title 'native tuned 64p (simulated)', \
-  'qsnet/whatif_barrier_64_openmpi.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 6 pt 1 ps 0.6 title 'openmpi-elan4 tuned 64p (simulated)'
+plot 'qsnet/whatif_barrier_4096_native.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native tuned 4096p on whatif-qsnet-4096 (simulated)', \
+  'qsnet/whatif_barrier_4096_openmpi.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-elan4 tuned 4096p on whatif-qsnet-4096 (simulated)', \
+  'qsnet/whatif_barrier_512_native.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'native tuned 512p on whatif-qsnet-512 (simulated)', \
+  'qsnet/whatif_barrier_512_openmpi.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 4 pt 1 ps 0.6 title 'openmpi-elan4 tuned 512p on whatif-qsnet-512 (simulated)', \
+  'qsnet/whatif_barrier_64_native.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 5 pt 1 ps 0.6 title 'native tuned 64p on whatif-qsnet-64 (simulated)', \
+  'qsnet/whatif_barrier_64_openmpi.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 6 pt 1 ps 0.6 title 'openmpi-elan4 tuned 64p on whatif-qsnet-64 (simulated)'

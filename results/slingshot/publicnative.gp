@@ -10,17 +10,17 @@ set format y '%g'
 set title 'slingshot-ex, public native: osu_multi_lat 8 pairs across 2 nodes, GPU (LUMI): Cray MPICH on crusher, compared with hardware-sources.md §2d'
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-plot 'slingshot/public_multi_lat_16p_inter_device_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native osu_multi_lat 16p (simulated)', \
-  'slingshot/publicnative.public_multi_lat_16p_inter_device_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native osu_multi_lat 16p (paper)', \
-  'slingshot/publicnative.public_multi_lat_16p_inter_device_native.interval.dat' using 1:2:3:4 with yerrorbars lc 1 pt 6 ps 1.2 title 'native osu_multi_lat 16p (prediction interval)', \
-  'slingshot/public_multi_lat_16p_inter_host_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'native osu_multi_lat 16p (simulated)', \
-  'slingshot/publicnative.public_multi_lat_16p_inter_host_native.ref.dat' using 1:2 with points lc 2 pt 7 ps 1.6 title 'native osu_multi_lat 16p (paper)', \
-  'slingshot/publicnative.public_multi_lat_16p_inter_host_native.interval.dat' using 1:2:3:4 with yerrorbars lc 2 pt 6 ps 1.2 title 'native osu_multi_lat 16p (prediction interval)', \
-  'slingshot/public_osu_bw_inter_device_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'native osu_bw 2p (simulated)', \
-  'slingshot/publicnative.public_osu_bw_inter_device_native.ref.dat' using 1:2 with points lc 3 pt 7 ps 1.6 title 'native osu_bw 2p (paper)', \
-  'slingshot/publicnative.public_osu_bw_inter_device_native.interval.dat' using 1:2:3:4 with yerrorbars lc 3 pt 6 ps 1.2 title 'native osu_bw 2p (prediction interval)', \
-  'slingshot/public_osu_bw_inter_host_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 4 pt 1 ps 0.6 title 'native osu_bw 2p (simulated)', \
-  'slingshot/publicnative.public_osu_bw_inter_host_native.ref.dat' using 1:2 with points lc 4 pt 7 ps 1.6 title 'native osu_bw 2p (paper)', \
-  'slingshot/public_osu_bw_intra_host_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 5 pt 1 ps 0.6 title 'native osu_bw 2p (simulated)', \
-  'slingshot/publicnative.public_osu_bw_intra_host_native.ref.dat' using 1:2 with points lc 5 pt 7 ps 1.6 title 'native osu_bw 2p (paper)', \
-  'slingshot/publicnative.public_osu_bw_intra_host_native.interval.dat' using 1:2:3:4 with yerrorbars lc 5 pt 6 ps 1.2 title 'native osu_bw 2p (prediction interval)'
+plot 'slingshot/public_multi_lat_16p_inter_device_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native osu_multi_lat 16p buffer=device (simulated)', \
+  'slingshot/publicnative.public_multi_lat_16p_inter_device_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native osu_multi_lat 16p buffer=device (paper)', \
+  'slingshot/publicnative.public_multi_lat_16p_inter_device_native.interval.dat' using 1:2:3:4 with yerrorbars lc 1 pt 6 ps 1.2 title 'native osu_multi_lat 16p buffer=device (prediction interval)', \
+  'slingshot/public_multi_lat_16p_inter_host_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'native osu_multi_lat 16p buffer=host (simulated)', \
+  'slingshot/publicnative.public_multi_lat_16p_inter_host_native.ref.dat' using 1:2 with points lc 2 pt 7 ps 1.6 title 'native osu_multi_lat 16p buffer=host (paper)', \
+  'slingshot/publicnative.public_multi_lat_16p_inter_host_native.interval.dat' using 1:2:3:4 with yerrorbars lc 2 pt 6 ps 1.2 title 'native osu_multi_lat 16p buffer=host (prediction interval)', \
+  'slingshot/public_osu_bw_inter_device_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'native osu_bw 2p buffer=device (simulated)', \
+  'slingshot/publicnative.public_osu_bw_inter_device_native.ref.dat' using 1:2 with points lc 3 pt 7 ps 1.6 title 'native osu_bw 2p buffer=device (paper)', \
+  'slingshot/publicnative.public_osu_bw_inter_device_native.interval.dat' using 1:2:3:4 with yerrorbars lc 3 pt 6 ps 1.2 title 'native osu_bw 2p buffer=device (prediction interval)', \
+  'slingshot/public_osu_bw_inter_host_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 4 pt 1 ps 0.6 title 'native osu_bw 2p buffer=host (public_osu_bw_inter_host_native) (simulated)', \
+  'slingshot/publicnative.public_osu_bw_inter_host_native.ref.dat' using 1:2 with points lc 4 pt 7 ps 1.6 title 'native osu_bw 2p buffer=host (public_osu_bw_inter_host_native) (paper)', \
+  'slingshot/public_osu_bw_intra_host_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 5 pt 1 ps 0.6 title 'native osu_bw 2p buffer=host (public_osu_bw_intra_host_native) (simulated)', \
+  'slingshot/publicnative.public_osu_bw_intra_host_native.ref.dat' using 1:2 with points lc 5 pt 7 ps 1.6 title 'native osu_bw 2p buffer=host (public_osu_bw_intra_host_native) (paper)', \
+  'slingshot/publicnative.public_osu_bw_intra_host_native.interval.dat' using 1:2:3:4 with yerrorbars lc 5 pt 6 ps 1.2 title 'native osu_bw 2p buffer=host (public_osu_bw_intra_host_native) (prediction interval)'

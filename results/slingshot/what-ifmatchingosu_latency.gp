@@ -10,5 +10,5 @@ set format y '%g'
 set title 'slingshot-ex, What-if matching osu_latency: osu_latency, H2H inter-node, 2 Crusher nodes, Open MPI pml/cm + mtl/ofi over cxi alone, CXI tag matching in the NIC (FI_CXI_RX_MATCH_MODE=hardware, the default)'
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-plot 'slingshot/whatif_match_hw_osu_latency_inter_h2h_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'openmpi-cxi osu_latency 2p (simulated)', \
-  'slingshot/whatif_match_sw_osu_latency_inter_h2h_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-cxi osu_latency 2p (simulated)'
+plot 'slingshot/whatif_match_hw_osu_latency_inter_h2h_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'openmpi-cxi osu_latency 2p on crusher (simulated)', \
+  'slingshot/whatif_match_sw_osu_latency_inter_h2h_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-cxi osu_latency 2p on crusher-swmatch (simulated)'

@@ -10,6 +10,6 @@ set format y '%g'
 set title 'whatif_numa_mbw_mr: What-if (node model): osu_mbw_mr, 16 ranks (8 pairs, rank i with rank i + 8) on one Cielo node (2 Magny-Cours packages x 2 dies x 4 cores), Open MPI, mapping: core (default = Open MPI 1.8''s map-by socket for more than 2 ranks: a pair is on one package, other die; map-by core: a pair is on two packages; map-by numa: a pair is on one die)'
 set xlabel 'message size (bytes)'
 set ylabel 'bandwidth (GB/s)'
-plot 'whatif/whatif_numa_mbw_mr_16p_core.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 pt 1 ps 0.6 title 'openmpi osu_mbw_mr 16p (simulated)', \
-  'whatif/whatif_numa_mbw_mr_16p_default.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi osu_mbw_mr 16p (simulated)', \
-  'whatif/whatif_numa_mbw_mr_16p_numa.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi osu_mbw_mr 16p (simulated)'
+plot 'whatif/whatif_numa_mbw_mr_16p_core.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 pt 1 ps 0.6 title 'openmpi osu_mbw_mr 16p (whatif_numa_mbw_mr_16p_core) (simulated)', \
+  'whatif/whatif_numa_mbw_mr_16p_default.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi osu_mbw_mr 16p (whatif_numa_mbw_mr_16p_default) (simulated)', \
+  'whatif/whatif_numa_mbw_mr_16p_numa.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi osu_mbw_mr 16p (whatif_numa_mbw_mr_16p_numa) (simulated)'
