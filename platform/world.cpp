@@ -134,6 +134,16 @@ topology::Route World::route(long long a, long long b, int net) const {
 }
 
 PathCost World::path(long long a, long long b, int net) const {
+  constexpr std::size_t kMemo = 4096;
+  if (path_memo_.empty()) path_memo_.resize(kMemo);
+  const std::uint64_t h = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull) ^
+                          (static_cast<std::uint64_t>(b) * 0xC2B2AE3D27D4EB4Full) ^ static_cast<std::uint64_t>(net + 1);
+  PathMemo& m = path_memo_[(h >> 20) & (kMemo - 1)];
+  if (m.a != a || m.b != b || m.net != net) m = {a, b, net, compute_path(a, b, net)};
+  return m.cost;
+}
+
+PathCost World::compute_path(long long a, long long b, int net) const {
   const Network& n = *fabric(net).net;
   PathCost c{n.nic_latency(), n.injection_bandwidth()};
   const auto& t = *n.topology;

@@ -173,6 +173,16 @@ private:
   [[noreturn]] void throw_several_networks() const;
   void add_route(Fabric& f, const topology::Route& r, std::vector<ResourceId>& path);
   std::vector<Fabric> fabrics_;
+  // path() is a pure function of (a, b, net) for a run: the last answers are kept in a small direct-mapped table
+  // (4,096 entries, 160 KiB, allocated on first use), so the per-message wire_time of SMSG and eager sends does not
+  // walk the route again. Bounded whatever the rank count.
+  struct PathMemo {
+    long long a = -1, b = -1;
+    int net = 0;
+    PathCost cost;
+  };
+  mutable std::vector<PathMemo> path_memo_;
+  PathCost compute_path(long long node_a, long long node_b, int net) const;
   std::uint64_t flow_seq_ = 0;
   std::vector<int> ctx_rank_, ctx_core_;  // progress threads (contexts from ranks on): their rank and core
   std::vector<double> stolen_;  // interrupt time taken per context (allocated on first steal)

@@ -63,3 +63,36 @@ TEST_CASE("platform/world: signal latency follows the cores' distance under the 
   CHECK(p.core_of(1) == 1);
   CHECK(p.core_of(15) == 15);
 }
+
+// Configuration: Titan's torus, 4,096 nodes one rank each; path(a, b) from 16 sources to every node (65,536 pairs,
+//                16 times the memo's size), asked twice in a different order (so the bounded path memo is filled,
+//                overwritten by colliding pairs, among them pairs of one source, and hit).
+// Expected:      every answer equals the cost summed over World::route(a, b) (NIC latency plus each hop's latency,
+//                the slowest rate on the way), whatever the memo held before.
+// How validated: exact equality of latency and bandwidth.
+TEST_CASE("platform/world: path() answers from its memo equal the routed cost", "[unit][platform]") {
+  auto m = load_machine("titan");
+  engine::DesEngine sim;
+  World w(sim, *m, make_placement(*m, 4096, 1, {}, "test"));
+  const auto& net = w.network();
+  auto routed = [&](long long a, long long b) {
+    PathCost c{net.nic_latency(), net.injection_bandwidth()};
+    for (auto id : w.route(a, b)) {
+      c.bandwidth = std::min(c.bandwidth, net.topology->link(id).bandwidth);
+      c.latency += net.topology->link(id).latency;
+    }
+    return c;
+  };
+  std::vector<std::pair<long long, long long>> pairs;
+  for (long long a = 0; a < 4096; a += 256)
+    for (long long b = 0; b < 4096; ++b) pairs.push_back({a, b});
+  for (int pass = 0; pass < 2; ++pass) {
+    int mismatches = 0;
+    for (auto [a, b] : pairs) {
+      PathCost got = w.path(a, b), want = routed(a, b);
+      if (got.latency != want.latency || got.bandwidth != want.bandwidth) ++mismatches;
+    }
+    CHECK(mismatches == 0);
+    std::reverse(pairs.begin(), pairs.end());
+  }
+}
