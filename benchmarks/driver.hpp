@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ompisim::bench {
@@ -79,6 +80,13 @@ struct DriverInfo {
   // The body of `ompisim run`'s table for a result of this benchmark (OSU's own output format for the OSU drivers).
   std::function<std::string(const Json& result)> table = {};
   bool curve = true;  // the result is a curve over bytes / ranks / the axis (false: one bar per scenario)
+  // A result that is not a curve may still name a plot of its rows (`run --plot`): the points whose "row" is `row`,
+  // column `x` against each of `ys` (column, label) on linear axes. Example: replay, per rank, compute and MPI time.
+  struct RowPlot {
+    std::string row, x;
+    std::vector<std::pair<std::string, std::string>> ys;
+  };
+  std::optional<RowPlot> row_plot = {};
 
   std::vector<std::string> keys() const;  // "name" and every parameter
 };

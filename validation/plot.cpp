@@ -16,6 +16,8 @@ std::string axis_label(const std::string& c) {
   if (c == "messages_per_s") return "message rate (messages/s)";
   if (c == "overhead_us") return "overhead (us)";
   if (c == "runtime_s") return "run time (s)";
+  if (c == "rank") return "rank (MPI_COMM_WORLD)";
+  if (c == "time_s") return "time (s)";
   return c;
 }
 
@@ -39,14 +41,15 @@ std::string gnuplot_script(const PlotSpec& p) {
   // Tick labels: sizes in bytes as powers of two with binary prefixes (%b%B: 1ki, 1Mi), counts as plain integers.
   auto fmt_of = [](const std::string& c) {
     if (c == "bytes") return std::string("%.0b%B");
-    if (c == "ranks" || c == "radix") return std::string("%.0f");
+    if (c == "ranks" || c == "radix" || c == "rank") return std::string("%.0f");
     return std::string("%g");
   };
   std::string gp = fmt::format(
       "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output {}\n"
-      "set datafile separator ','\nset key top left\nset logscale x 2\nset logscale y\nset grid\n"
+      "set datafile separator ','\nset key top left\n{}{}set grid\n"
       "set format x {}\nset format y {}\nset title {}\nset xlabel {}\nset ylabel {}\n",
-      gp_quote(p.svg + ".tmp"), gp_quote(fmt_of(p.xcol)), gp_quote(fmt_of(p.ycol)), gp_quote(p.title),
+      gp_quote(p.svg + ".tmp"), p.logx ? "set logscale x 2\n" : "", p.logy ? "set logscale y\n" : "",
+      gp_quote(fmt_of(p.xcol)), gp_quote(fmt_of(p.ycol)), gp_quote(p.title),
       gp_quote(axis_label(p.xcol)), gp_quote(axis_label(p.ycol)));
   gp += p.inline_data;
   std::vector<std::string> parts;

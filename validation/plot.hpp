@@ -21,6 +21,7 @@ struct PlotSpec {
   std::string xcol, ycol;  // result fields
   std::vector<PlotCurve> curves;
   std::string inline_data;  // datablocks defined before the plot command (for `run --plot`)
+  bool logx = true, logy = true;  // log axes (sizes, rank counts, times); false for a rank index or a share
 };
 
 std::string axis_label(const std::string& column);  // "message size (bytes)", "latency (us)", ...

@@ -632,6 +632,7 @@ void register_replay_driver(DriverRegistry& reg) {
   };
   d.table = replay_table;
   d.curve = false;
+  d.row_plot = DriverInfo::RowPlot{"rank", "rank", {{"compute_s", "compute"}, {"mpi_s", "MPI"}}};
   reg.add(std::move(d));
 }
 

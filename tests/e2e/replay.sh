@@ -108,6 +108,16 @@ if [[ -f traces/cg.txt ]]; then
   done
 fi
 
+# (2) run --plot on a replay draws per rank its compute and MPI time (DriverInfo::row_plot), one point per rank.
+if [[ -f cg.json ]] && command -v gnuplot > /dev/null; then
+  if "$BIN" run cg.json --out plot --plot cg.svg > cg.plot.run 2>&1 && [[ -s plot/cg.svg ]] &&
+     grep -q "compute (simulated)" plot/cg.svg && grep -q "MPI (simulated)" plot/cg.svg; then
+    echo "ok   run --plot on a replay: plot/cg.svg has the compute and MPI curves"
+  else
+    echo "FAIL run --plot on a replay: $(tail -2 cg.plot.run)"; fail=1
+  fi
+fi
+
 refuse() {  # name scenario expected-regex...
   local name=$1 sc=$2; shift 2
   "$BIN" run "$sc" --out "out-$name" > /dev/null 2> "$name.err"; local rc=$?

@@ -73,10 +73,43 @@ extern "C" {
 const char* malloc_conf = "thp:always,metadata_thp:always";
 }
 
+static bool plot_inline(validation::PlotSpec& spec, const OutputDir& out, const std::string& svg) {
+  std::string script = svg.substr(0, svg.size() - 4) + ".gp";
+  write_atomic(out.file(script), validation::gnuplot_script(spec));
+  bool ok = validation::have_gnuplot() && validation::run_gnuplot(out.root(), script, svg);
+  std::filesystem::remove(out.file(script));
+  return ok;
+}
+
+// `run --plot` for a benchmark whose result is rows (DriverInfo::row_plot): one curve per named column, linear axes.
+static bool draw_rows(const Json& res, const bench::DriverInfo::RowPlot& rp, const OutputDir& out,
+                      const std::string& svg) {
+  validation::PlotSpec spec;
+  spec.svg = svg;
+  spec.xcol = rp.x;
+  spec.ycol = "time_s";
+  spec.logx = spec.logy = false;
+  spec.title = fmt::format("{} on {} ({}), {} ranks", res.value("benchmark", ""), res.value("machine", ""),
+                           res.value("stack", ""), res["ranks"].dump());
+  int k = 0;
+  for (const auto& [col, label] : rp.ys) {
+    std::string name = fmt::format("$y{}", k++);
+    std::string block = name + " << EOD\n" + rp.x + ",time_s\n";
+    for (const auto& p : res["points"])
+      if (p.value("row", "") == rp.row && p.contains(rp.x) && p[rp.x].is_number() && p.contains(col) &&
+          p[col].is_number())
+        block += fmt::format("{},{}\n", p[rp.x].get<double>(), p[col].get<double>());
+    spec.inline_data += block + "EOD\n";
+    spec.curves.push_back({name, label, ""});
+  }
+  return plot_inline(spec, out, svg);
+}
+
 // `run --plot NAME.svg`: the run's main metric against its x axis, data inline in the script (nothing else written).
 static bool draw_run(const Json& res, const OutputDir& out, const std::string& svg) {
   const Json& pts = res["points"];
   const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
+  if (d && !d->curve && d->row_plot && !pts.empty()) return draw_rows(res, *d->row_plot, out, svg);
   if (pts.empty() || (d && !d->curve)) throw InputError("--plot", svg, "this benchmark has no curve to plot");
   const Json& p0 = pts[0];
   std::string x = p0.contains("bytes") ? "bytes" : p0.contains("radix") && res.contains("radix") ? "radix" : "ranks";
@@ -92,12 +125,7 @@ static bool draw_run(const Json& res, const OutputDir& out, const std::string& s
   for (auto& p : pts) block += fmt::format("{},{}\n", std::max(p[x].get<double>(), 1.0), p[y].get<double>());
   spec.inline_data = block + "EOD\n";
   spec.curves.push_back({"$run", res.value("stack", ""), ""});
-  std::string script = svg.substr(0, svg.size() - 4) + ".gp";
-  std::string gp = validation::gnuplot_script(spec);
-  write_atomic(out.file(script), gp);
-  bool ok = validation::have_gnuplot() && validation::run_gnuplot(out.root(), script, svg);
-  std::filesystem::remove(out.file(script));
-  return ok;
+  return plot_inline(spec, out, svg);
 }
 
 // `describe NAME`: a component given as "framework/name", or by a name that no machine has and only one framework
