@@ -5,7 +5,7 @@
 # smpicc and recorded with smpirun -trace-ti here, so no trace is committed. Skipped (exit 77) without smpicc.
 # Checks:
 #  (1) per rank, the point-to-point messages the replay sent and received, and their bytes, equal the trace's, on
-#      loggp and (the CG trace) on Cielo openmpi and Red Storm openmpi-cm (sends: send, isend, sendRecv; receives: recv, irecv, sendRecv; bytes = count x datatype size);
+#      loggp and (the CG trace) on Cielo openmpi and native, Red Storm openmpi-cm, openmpi-ob1 and native (sends: send, isend, sendRecv; receives: recv, irecv, sendRecv; bytes = count x datatype size);
 #  (2) the replay on the `loggp` machine and stack agrees with SMPI's own simulated time of the same run (the last
 #      rank's MPI_Wtime() before MPI_Finalize, printed by the program) on an equivalent platform, within TOL below.
 #      How the platforms are made equivalent (loggp.json: L = 1 us, o = 0.5 us, G = 1 GB/s, O = 100 GB/s, S = 64 KiB):
@@ -99,13 +99,34 @@ done
 # (1) on the faithful stacks too: the CG trace through pml/ob1 + btl/ugni/vader on Cielo and pml/cm + mtl/portals on
 # Red Storm delivers every message with its bytes.
 if [[ -f traces/cg.txt ]]; then
-  for ms in "cielo openmpi" "red-storm openmpi-cm"; do
-    read -r m st <<< "$ms"
-    sed "s/\"machine\": \"loggp\", \"stack\": \"loggp\"/\"machine\": \"$m\", \"stack\": \"$st\"/; s/\"id\": \"cg\"/\"id\": \"cg_$st\"/" cg.json > "cg_$st.json"
-    cp cg.wtime "cg_$st.wtime"; mkdir -p traces && ln -sf cg.txt "traces/cg_$st.txt"
-    "$BIN" run "cg_$st.json" --out out > "cg_$st.run" 2>&1 || { echo "FAIL replay cg on $m $st: $(tail -3 "cg_$st.run")"; fail=1; continue; }
-    check "cg_$st" -
+  for ms in "cielo openmpi" "cielo native" "red-storm openmpi-cm" "red-storm openmpi-ob1" "red-storm native"; do
+    read -r m st <<< "$ms"; n="cg_${m//-/_}_$st"
+    sed "s/\"machine\": \"loggp\", \"stack\": \"loggp\"/\"machine\": \"$m\", \"stack\": \"$st\"/; s/\"id\": \"cg\"/\"id\": \"$n\"/" cg.json > "$n.json"
+    cp cg.wtime "$n.wtime"; mkdir -p traces && ln -sf cg.txt "traces/$n.txt"
+    "$BIN" run "$n.json" --out out > "$n.run" 2>&1 || { echo "FAIL replay cg on $m $st: $(tail -3 "$n.run")"; fail=1; continue; }
+    check "$n" -
   done
+fi
+
+# (1b) the what-if in a sweep: the CG trace under two stacks of Cielo, one grid (the trace path stays relative to the
+# base scenario); the merged table has one row per stack, each with the trace's message count.
+if [[ -f cg_cielo_openmpi.json ]]; then
+  sed 's/"id": "cg_cielo_openmpi"/"id": "cg_sweep"/' cg_cielo_openmpi.json > cg_sweep.json; ln -sf cg.txt traces/cg_sweep.txt
+  printf '{"base": "cg_sweep.json", "axes": {"stack": ["openmpi", "native"]}}' > cg_grid.json
+  if "$BIN" sweep cg_grid.json --out sweep -j 1 > sweep.run 2>&1 && python3 - <<'P'
+import json, sys
+rows = json.load(open("sweep/sweep.json"))["rows"]
+totals = {r["stack"]: r for r in rows if r.get("row") == "total"}
+res = json.load(open("out/cg_cielo_openmpi.json"))
+sends = next(p["sends"] for p in res["points"] if p.get("row") == "total")
+ok = sorted(totals) == ["native", "openmpi"] and all(t["sends"] == sends for t in totals.values())
+ok = ok and totals["openmpi"]["time_s"] != totals["native"]["time_s"]  # two stacks, two predictions
+print({k: (v["sends"], v["time_s"]) for k, v in totals.items()}, "sends of the single run:", sends)
+sys.exit(0 if ok else 1)
+P
+  then echo "ok   sweep over stacks of the CG replay: openmpi and native"
+  else echo "FAIL sweep over stacks of the CG replay: $(tail -3 sweep.run)"; fail=1
+  fi
 fi
 
 # (2) run --plot on a replay draws per rank its compute and MPI time (DriverInfo::row_plot), one point per rank.
