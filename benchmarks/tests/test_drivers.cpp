@@ -1,6 +1,7 @@
 // The benchmark driver registry (benchmarks/driver.hpp): every registered driver reads a minimal block, refuses keys
 // it does not declare, and the registry refuses unknown names with the file and key.
 #include "benchmarks/driver.hpp"
+#include "platform/machine.hpp"
 #include "runner/scenario.hpp"
 
 #include <catch2/catch.hpp>
@@ -20,7 +21,7 @@ const std::map<std::string, Json>& minimal_blocks() {
       {"osu_alltoall", Json::object()}, {"osu_bcast", Json::object()}, {"osu_allgather", Json::object()},
       {"osu_gather", Json::object()},   {"osu_scatter", Json::object()},   {"osu_allreduce", Json::object()},
       {"imb_reduce", Json::object()},
-      {"replay", Json{{"trace", "benchmarks/tests/data/ti_pair/trace.txt"}, {"flop_rate", "1 Gf/s"}}},
+      {"replay", Json{{"trace", ompisim::data_dir() + "/benchmarks/tests/data/ti_pair/trace.txt"}, {"flop_rate", "1 Gf/s"}}},
   };
   return m;
 }

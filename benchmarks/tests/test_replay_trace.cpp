@@ -1,6 +1,7 @@
 // The SMPI time-independent trace reader (benchmarks/replay/ti_trace.hpp) and the replay driver's block.
 #include "benchmarks/driver.hpp"
 #include "benchmarks/replay/ti_trace.hpp"
+#include "platform/machine.hpp"
 #include "runner/scenario.hpp"
 
 #include <catch2/catch.hpp>
@@ -199,7 +200,7 @@ TEST_CASE("replay driver: its block is checked against the trace", "[replay][dri
     }
     return std::string();
   };
-  const std::string tr = "benchmarks/tests/data/ti_pair/trace.txt";
+  const std::string tr = ompisim::data_dir() + "/benchmarks/tests/data/ti_pair/trace.txt";  // any working directory
   CHECK(err(sc(Json{{"trace", tr}, {"flop_rate", "2 Gf/s"}})).empty());
   CHECK(err(sc(Json{{"trace", tr}, {"flop_rate", 1e9}, {"collectives", "mpich"}})).empty());
   CHECK_THAT(err(sc(Json{{"trace", tr}})), Catch::Contains("key 'benchmark.flop_rate'") && Catch::Contains("required"));
