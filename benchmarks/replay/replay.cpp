@@ -25,7 +25,7 @@
 // point-to-point sends and receives completed, with bytes (checked against the trace by tests/e2e/replay.sh). The
 // protocol counters are the run's stats, as for every benchmark.
 // LIMITATIONS: ranks start together at time 0 (SMPI starts its clock at MPI_Init); no communicator other than
-// MPI_COMM_WORLD (the TI format records none); no MPI_ANY_SOURCE; typed data is sent as bytes (no conversion between
+// MPI_COMM_WORLD (the TI format records none); typed data is sent as bytes (no conversion between
 // architectures); the v-collectives and scans are the basic algorithms named above whatever the library.
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"

@@ -11,6 +11,11 @@
 #include <map>
 
 namespace ompisim::bench::ti {
+namespace {
+constexpr long long kSmpiUndefined = -333;  // MPI_UNDEFINED in SimGrid's smpi.h: a traced MPI_ANY_SOURCE
+constexpr long long kSmpiAnyTag = -444;     // MPI_ANY_TAG in SimGrid's smpi.h
+}  // namespace
+
 
 namespace {
 namespace fs = std::filesystem;
@@ -266,11 +271,15 @@ bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& defa
       bool recv = out.kind == Kind::Recv || out.kind == Kind::Irecv;
       long long pr = p.integer(2, -0x7fffffff, 0x7fffffff, "peer");
       if (pr >= P) p.bad(fmt::format("{}: peer {} is not a rank of the trace's {} ranks", name, pr, P));
-      if (pr < 0)
-        p.bad(fmt::format("{}: peer {} is not a rank of MPI_COMM_WORLD ({}) ", name,
-                          pr, recv ? "an MPI_ANY_SOURCE receive cannot be replayed" : "MPI_PROC_NULL or undefined"));
+      // A receive from MPI_ANY_SOURCE is traced with the rank SMPI's getPid gives it: MPI_UNDEFINED (-333); its tag
+      // MPI_ANY_TAG as SMPI's -444. Both become the stack's wildcards (mpi::kAnySource, mpi::kAnyTag).
+      if (recv && pr == kSmpiUndefined) pr = -1;
+      else if (pr < 0)
+        p.bad(fmt::format("{}: peer {} is not a rank of MPI_COMM_WORLD (MPI_PROC_NULL or undefined)", name, pr));
       out.peer = static_cast<int>(pr);
-      out.tag = static_cast<int>(p.integer(3, recv ? -1 : 0, 0x7fffffff, "tag"));
+      long long tg = p.integer(3, recv ? kSmpiAnyTag : 0, 0x7fffffff, "tag");
+      if (recv && tg < 0 && tg != -1 && tg != kSmpiAnyTag) p.bad(fmt::format("{}: tag {} is negative", name, tg));
+      out.tag = static_cast<int>(tg == kSmpiAnyTag ? -1 : tg);
       std::uint64_t b = p.bytes(count(4, "count"), p.dt(5, def));
       (recv ? out.recv_bytes : out.send_bytes) = b;
       break;
@@ -287,9 +296,13 @@ bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& defa
     case Kind::Wait: case Kind::Test:
       p.need(3, 3, "src dst tag");
       // SMPI writes MPI_UNDEFINED (-333) for a request with no peer (e.g. a nonblocking collective's): no match.
+      // An MPI_ANY_SOURCE / MPI_ANY_TAG receive's request is waited for with the values it was posted with (-333,
+      // -444): mapped as the receive's, so the wait finds it.
       out.peer = static_cast<int>(p.integer(2, -0x7fffffff, P - 1, "src"));
       out.peer2 = static_cast<int>(p.integer(3, -0x7fffffff, P - 1, "dst"));
       out.tag = static_cast<int>(p.integer(4, -0x7fffffff, 0x7fffffff, "tag"));
+      if (out.peer == kSmpiUndefined && out.peer2 >= 0) out.peer = -1;
+      if (out.tag == kSmpiAnyTag) out.tag = -1;
       break;
     case Kind::Waitall: p.need(0, 1, "waitall [count]"); break;
     case Kind::Barrier: p.need(0, 0, "barrier"); break;

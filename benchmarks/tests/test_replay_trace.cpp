@@ -60,6 +60,14 @@ TEST_CASE("ti trace: every action kind SMPI writes parses with its arguments", "
   Action w = parse("0 wait 1 0 7");
   CHECK((w.kind == Kind::Wait && w.peer == 1 && w.peer2 == 0 && w.tag == 7));
   CHECK(parse("0 wait -333 -333 -779").peer == -333);  // a nonblocking collective's request: matches nothing
+  // MPI_ANY_SOURCE / MPI_ANY_TAG receives as SMPI 3.32 traces them (recorded: "irecv -333 5 1 1", "wait -333 0 5",
+  // "recv -333 -444 1 1"): the stack's wildcards, and the wait names the same request.
+  Action any = parse("0 irecv -333 5 1 1");
+  CHECK((any.kind == Kind::Irecv && any.peer == -1 && any.tag == 5 && any.recv_bytes == 4));
+  Action anyw = parse("0 wait -333 0 5");
+  CHECK((anyw.peer == -1 && anyw.peer2 == 0 && anyw.tag == 5));
+  Action anyt = parse("0 recv -333 -444 1 1");
+  CHECK((anyt.kind == Kind::Recv && anyt.peer == -1 && anyt.tag == -1));
   CHECK(parse("0 test 0 1 9").kind == Kind::Test);
   CHECK(parse("0 waitall 2").kind == Kind::Waitall);
   CHECK(parse("0 barrier").kind == Kind::Barrier);
@@ -112,7 +120,9 @@ TEST_CASE("ti trace: malformed and unreplayable lines are input errors naming fi
   CHECK_THAT(error("0 isend 1 x7 512 0"), Catch::Contains("r.txt: line 7: isend: tag 'x7' is not an integer"));
   CHECK_THAT(error("0 isend 1 7"), Catch::Contains("line 7: isend: expected 'peer tag count [datatype]'"));
   CHECK_THAT(error("0 isend 4 7 1 0"), Catch::Contains("peer 4 is not a rank of the trace's 4 ranks"));
-  CHECK_THAT(error("0 irecv -333 7 1 0"), Catch::Contains("MPI_ANY_SOURCE"));
+  CHECK_THAT(error("0 irecv -2 7 1 0"), Catch::Contains("peer -2 is not a rank of MPI_COMM_WORLD"));
+  CHECK_THAT(error("0 send -333 7 1 0"), Catch::Contains("is not a rank of MPI_COMM_WORLD"));  // only receives
+  CHECK_THAT(error("0 irecv 1 -7 1 0"), Catch::Contains("tag -7 is negative"));
   CHECK_THAT(error("1 barrier"), Catch::Contains("line 7: the line is rank 1's but the file is rank 0's"));
   CHECK_THAT(error("x barrier"), Catch::Contains("the first field 'x' is not a rank"));
   CHECK_THAT(error("0 ibarrier"), Catch::Contains("action 'ibarrier' cannot be replayed: nonblocking collective"));

@@ -20,7 +20,7 @@
 #      concurrent receives and sends serialise on its CPU; SMPI shares link bandwidth and charges o + s x O. Hence
 #      TOL: 5 % for the CG loop and the transpose (one message in flight per rank at a time), 10 % for the halo
 #      exchange (4 concurrent messages per rank, kept short: 128 B and 1 KiB).
-#  (3) every action kind of kinds.c replays (exit 0, counts as in (1)); "ibarrier" is refused naming file, line and
+#  (3) anysource.c's wildcard receives (traced as -333 / -444) replay with every message once; every action kind of kinds.c replays (exit 0, counts as in (1)); "ibarrier" is refused naming file, line and
 #      reason; a malformed line, a trace of another rank count and a missing index exit 2 with one line naming them.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")" && pwd)/replay_programs
@@ -88,7 +88,7 @@ if tol != "-":
 sys.exit(bad)
 P
 }
-for spec in "halo2d 16 0.10" "cg 16 0.05" "transpose 16 0.05" "kinds 4 -"; do
+for spec in "halo2d 16 0.10" "cg 16 0.05" "transpose 16 0.05" "kinds 4 -" "anysource 4 -"; do
   read -r p np tol <<< "$spec"
   record "$p" "$np" || continue
   scenario "$p" "$np"
