@@ -44,15 +44,21 @@ Json param_schema(const bench::DriverParam& p) {
 
 }  // namespace
 
-Json scenario_schema() {
-  Json props = Json::object();
-  Json required = Json::array();
-  for (auto& k : scenario_keys()) {
+// The "properties" and "required" of a schema from a key table (ScenarioKey or ResultKey: name, JSON schema text,
+// description, required).
+template <class Key>
+static void key_properties(const std::vector<Key>& keys, Json& props, Json& required) {
+  for (const auto& k : keys) {
     Json s = Json::parse(k.schema);
     s["description"] = k.description;
     props[k.name] = s;
     if (k.required) required.push_back(k.name);
   }
+}
+
+Json scenario_schema() {
+  Json props = Json::object(), required = Json::array();
+  key_properties(scenario_keys(), props, required);
   std::set<std::string> presets;
   for (auto& p : stack_registry().all()) presets.insert(p.name);
   props["stack"]["oneOf"][0]["examples"] = presets;
@@ -83,14 +89,8 @@ Json scenario_schema() {
 }
 
 Json result_schema() {
-  Json props = Json::object();
-  Json required = Json::array();
-  for (auto& k : result_keys()) {
-    Json s = Json::parse(k.schema);
-    s["description"] = k.description;
-    props[k.name] = s;
-    if (k.required) required.push_back(k.name);
-  }
+  Json props = Json::object(), required = Json::array();
+  key_properties(result_keys(), props, required);
   return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
           {"$id", "https://ompisim/schema/result.json"},
           {"title", "ompisim result"},
