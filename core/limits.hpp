@@ -18,6 +18,10 @@ inline constexpr std::size_t kMaxSizes = 256;
 // Rank counts in one sweep and radices in one radix sweep: each entry (x each radix) is one simulation process.
 inline constexpr std::size_t kMaxRankList = 64;
 inline constexpr std::size_t kMaxRadixList = 32;
+// A neighbour job (scenario "neighbour_job"): its nodes, and its endless transfers (each one SimGrid comm for the whole
+// run, and SimGrid 3.32 scans its in-flight comms on every completion).
+inline constexpr std::size_t kMaxNeighbourNodes = 65536;
+inline constexpr std::size_t kMaxNeighbourStreams = 65536;
 
 // The limit in force for input files (kDefaultMaxInputBytes unless --max-input-size changed it).
 std::size_t max_input_bytes();

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,19 @@ public:
   // after its latency.
   virtual void flow(const std::vector<ResourceId>& path, double bytes, Callback done) = 0;
 
+  // Another job's traffic over `path` (a neighbour job sharing the network's links): a flow with an endless backlog,
+  // started at the beginning of every run() that has work and stopped when the model's own events and flows are done
+  // (so run() still returns, and the next run() meets the same congestion). It shares bandwidth like any flow and
+  // never completes. Declared like resources, before the first run(). Only engines that share bandwidth have it.
+  virtual bool shares_bandwidth() const { return false; }
+  virtual void stream(const std::vector<ResourceId>& path) {
+    (void)path;
+    throw std::logic_error("engine '" + name() + "' does not share bandwidth: it cannot carry another job's traffic");
+  }
+
   virtual void run() = 0;
   virtual std::string name() const = 0;
-  std::uint64_t flows_started = 0, events_scheduled = 0;
+  std::uint64_t flows_started = 0, events_scheduled = 0, streams = 0;
   // The run's protocol timeline (core/trace.hpp), null unless --trace: every report site tests it first. Set before
   // the platform declares its resources; the engines report resource names and flows to it.
   TraceSink* trace = nullptr;

@@ -86,6 +86,10 @@ struct SimGridEngine::Impl {
     Callback done;
   };
   std::vector<Deferred> deferred;  // flows asked for at `now` while SimGrid's clock was behind it
+  // Another job's endless flows (Simulator::stream): their paths, and their comms while a run() has work.
+  std::vector<std::vector<ResourceId>> stream_paths;
+  std::vector<sg4::CommPtr> streams_live;
+  std::vector<sg4::CommPtr> streams_canceled;  // kept alive until SimGrid has handled their end (freed after its run)
   ~Impl() {
     // Before the SimGrid engine (the first member, destroyed last). Links still carrying comms (a run that failed)
     // are left alone rather than freed under them.
@@ -107,14 +111,17 @@ struct SimGridEngine::Impl {
     return l;
   }
   void start(const std::vector<ResourceId>& path, double bytes, Callback done) {
-    route.clear();
-    for (auto r : path) route.push_back(link(r));
     ++in_flight;
     auto* f = new FlowData{std::move(done), nullptr};
+    f->self = launch(path, bytes, f);
+  }
+  // Starts a comm of `bytes` over `path` now; `f` (null for a stream) is what its completion runs.
+  sg4::CommPtr launch(const std::vector<ResourceId>& path, double bytes, FlowData* f) {
+    route.clear();
+    for (auto r : path) route.push_back(link(r));
     sg4::CommPtr c = sg4::Comm::sendto_init(source, sink);
     c->set_payload_size(bytes);
     c->set_data(f);
-    f->self = c;
     const std::uint64_t asked = zone->queries;
     zone->route = &route;
     c->start();
@@ -122,6 +129,16 @@ struct SimGridEngine::Impl {
     if (zone->queries != asked + 1)
       throw std::logic_error("SimGridEngine: SimGrid asked for the route " + std::to_string(zone->queries - asked) +
                              " times while starting a flow (expected once, inside Comm::start)");
+    return c;
+  }
+  // A stream carries 1e18 bytes: at any link rate a run ends long before it would.
+  void start_streams() {
+    for (auto& p : stream_paths) streams_live.push_back(launch(p, 1e18, nullptr));
+  }
+  void stop_streams() {
+    for (auto& c : streams_live) c->cancel();
+    streams_canceled.insert(streams_canceled.end(), streams_live.begin(), streams_live.end());
+    streams_live.clear();
   }
   void pump();
 };
@@ -151,6 +168,7 @@ void SimGridEngine::Impl::pump() {
   pumping = false;
   if (!deferred.empty()) arm(now);
   else if (!q.empty()) arm(q.top_time());
+  else if (in_flight == 0) stop_streams();  // the model's work is done: another job's traffic must not keep SimGrid going
 }
 
 SimGridEngine::SimGridEngine() : impl_(std::make_unique<Impl>()) {
@@ -232,15 +250,27 @@ void SimGridEngine::flow(const std::vector<ResourceId>& path, double bytes, Call
   else impl_->start(path, bytes, std::move(done));
 }
 
+void SimGridEngine::stream(const std::vector<ResourceId>& path) {
+  if (path.empty()) throw std::logic_error("SimGridEngine: stream on an empty path");
+  for (auto r : path)
+    if (r >= impl_->capacity.size()) throw std::logic_error("SimGridEngine: stream over an undeclared resource");
+  ++streams;
+  impl_->stream_paths.push_back(path);
+}
+
 std::uint64_t SimGridEngine::route_queries() const { return impl_->zone->queries; }
 std::size_t SimGridEngine::links_created() const { return impl_->links_created; }
 
 void SimGridEngine::run() {
   if (!impl_->sealed) seal();
-  if (!impl_->q.empty()) impl_->arm(impl_->q.top_time());
+  if (!impl_->q.empty()) {
+    impl_->start_streams();  // another job's traffic flows while this run has work (stopped by the pump)
+    impl_->arm(impl_->q.top_time());
+  }
   impl_->engine->run();
+  impl_->streams_canceled.clear();
   // SimGrid returns when it has nothing left to do; a wake-up the pump failed to set would lose model events silently.
-  if (!impl_->q.empty() || !impl_->deferred.empty() || impl_->in_flight != 0)
+  if (!impl_->q.empty() || !impl_->deferred.empty() || impl_->in_flight != 0 || !impl_->streams_live.empty())
     throw std::logic_error("SimGridEngine: the run ended with events or flows left (" + std::to_string(impl_->q.size()) +
                            " events, " + std::to_string(impl_->deferred.size()) + " deferred flows, " +
                            std::to_string(impl_->in_flight) + " in flight)");

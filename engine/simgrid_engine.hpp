@@ -6,6 +6,8 @@
 //              before Comm::start() and SimGrid asks for the route synchronously, once, inside start() (checked on
 //              every flow). Completion through Activity::on_completion_cb. Network model CM02 with crosstraffic off
 //              and TCP-gamma 0: a flow alone on its path takes exactly bytes / min(capacity), as in the DES engine.
+//  - stream() -> a comm of 1e18 bytes over its path (never completes in a run), started when run() begins with work
+//              and canceled by the pump once the model has neither events nor flows left, so SimGrid's run returns;
 //  - add_resource() -> a SimGrid link (latency 0), created when a flow first crosses the resource, in a link-holding
 //              zone outside the zone tree (so never sealed); a resource no flow uses costs SimGrid nothing.
 // LIMITATIONS: resources must be declared before seal(); SimGrid 3.32 keeps in-flight comms in a list
@@ -27,6 +29,8 @@ public:
   ResourceId add_resource(const std::string& name, double capacity) override;
   void seal() override;
   void flow(const std::vector<ResourceId>& path, double bytes, Callback done) override;
+  bool shares_bandwidth() const override { return true; }
+  void stream(const std::vector<ResourceId>& path) override;
   void run() override;
   std::string name() const override { return "simgrid"; }
   // For tests: how many times SimGrid asked the zone for a route, and how many resources have a SimGrid link.

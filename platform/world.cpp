@@ -274,7 +274,42 @@ void World::declare_resources() {
     for (topology::LinkId id = 0; id < t.link_count(); ++id)
       f.link_res.emplace(id, resource(f.prefix + t.link_name(id), t.link(id).bandwidth));
     f.link_load.flows.assign(t.link_count(), 0);
+    if (neighbour_ && &fabric(neighbour_->net) == &f) declare_neighbour(f);
   }
+}
+
+void World::set_neighbour_job(NeighbourJob job) {
+  if (!core_res_.empty()) throw std::logic_error("World::set_neighbour_job after declare_resources");
+  if (!sim_.shares_bandwidth())
+    throw std::logic_error("engine '" + sim_.name() + "' does not share bandwidth: a neighbour job needs one that does");
+  (void)fabric(job.net);  // the network exists (or the machine has only one)
+  for (long long n : job.nodes) {
+    if (n < 0 || n >= machine_.nodes)
+      throw std::invalid_argument(fmt::format("node {} is not in machine {} (nodes 0..{})", n, machine_.name, machine_.nodes - 1));
+    for (long long p : placement_.nodes)
+      if (p == n) throw std::invalid_argument(fmt::format("node {} runs ranks of this job: a neighbour job runs on other nodes", n));
+  }
+  neighbour_ = std::make_unique<NeighbourJob>(std::move(job));
+}
+
+void World::declare_neighbour(Fabric& f) {
+  const NeighbourJob& j = *neighbour_;
+  for (long long n : j.nodes)
+    for (auto& nr : f.nic_resources) nic_resource(f, n, nr.name, 0);
+  const auto& t = *f.net->topology;
+  for (auto [a, b] : j.pairs())
+    for (int k = 0; k < j.flows_per_pair; ++k) {
+      topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
+      topology::Route r;
+      if (ra != rb) {
+        std::uint64_t key = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(b)) +
+                            0xBF58476D1CE4E5B9ull * ++flow_seq_;
+        r = f.routing->route(t, ra, rb, &f.link_load, key);
+      }
+      for (auto id : r) ++f.link_load.flows[id];  // for the whole run: adaptive policies see the neighbour's load
+      sim_.stream(bulk_resources(f, a, b, a, r, 0, 0));
+      ++neighbour_streams;
+    }
 }
 
 long long World::node_key(long long node, platform::ResourceKey k) {

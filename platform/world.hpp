@@ -5,6 +5,7 @@
 #include "core/sim.hpp"
 #include "platform/buffer.hpp"
 #include "platform/machine.hpp"
+#include "platform/neighbour_job.hpp"
 #include "platform/nic_services.hpp"
 #include "platform/node/mapping.hpp"
 
@@ -105,6 +106,12 @@ public:
   // a rank and each such node's memory system. Flow paths are not declared: bulk() and copy() build each one when its
   // flow starts. With several networks, resource names carry the network's name ("<net>:n0-ht", "<net>:<link>").
   void declare_resources();
+  // Another job's traffic (platform/neighbour_job.hpp), set before declare_resources(): its nodes' NIC resources are
+  // declared with the placement's, and each of its transfers is routed by the run's policy (seeing the neighbour's
+  // transfers routed before it) and handed to the engine as an endless stream. std::invalid_argument for a node the
+  // machine lacks or that runs one of the job's ranks; std::logic_error on an engine that does not share bandwidth.
+  void set_neighbour_job(NeighbourJob job);
+  std::uint64_t neighbour_streams = 0;
   // Moves bulk data node a -> node b as a shared flow over network `net` (after `latency`), then runs done. `pulled`:
   // the transfer is driven by the receiving node (an RDMA GET), so the receiving node's DMA engine is the one it
   // occupies. `rank_a`/`rank_b` (when known): the ranks at each end; on a network with several ports per node, each
@@ -173,6 +180,8 @@ private:
   [[noreturn]] void throw_several_networks() const;
   void add_route(Fabric& f, const topology::Route& r, std::vector<ResourceId>& path);
   std::vector<Fabric> fabrics_;
+  std::unique_ptr<NeighbourJob> neighbour_;
+  void declare_neighbour(Fabric& f);
   // path() is a pure function of (a, b, net) for a run: the last answers are kept in a small direct-mapped table
   // (4,096 entries, 160 KiB, allocated on first use), so the per-message wire_time of SMSG and eager sends does not
   // walk the route again. Bounded whatever the rank count.

@@ -23,9 +23,11 @@ const EngineRegistry& engines() {
   static const EngineRegistry reg = [] {
     EngineRegistry r;
     r.add({"simgrid", "SimGrid 3.32: bulk flows share the resources they cross (CM02 max-min sharing); the default",
-           []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::SimGridEngine>(); }});
+           []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::SimGridEngine>(); },
+           true});
     r.add({"des", "plain C++ discrete events: a flow takes bytes / its smallest capacity, no sharing (unit tests, cross-checks)",
-           []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::DesEngine>(); }});
+           []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::DesEngine>(); },
+           false});
     return r;
   }();
   return reg;

@@ -18,6 +18,7 @@ const NicKindRegistry& nic_kinds();
 struct EngineInfo {
   std::string name, description;
   std::unique_ptr<Simulator> (*make)() = nullptr;
+  bool shares_bandwidth = false;  // flows share what they cross: another job's traffic (neighbour_job) can congest
 };
 using EngineRegistry = NamedRegistry<EngineInfo, &EngineInfo::make>;
 const EngineRegistry& engines();

@@ -52,6 +52,11 @@ Json result_json(const RunRecord& r) {
                        {"overrides", sets},
                        {"parameters", resolved(m.physical_params())},
                        {"mca", resolved(param_list(r.mca))}};
+  if (s.neighbour)
+    res["provenance"]["neighbour_job"] = {{"nodes", s.neighbour->nodes.size()},
+                                          {"pattern", s.neighbour->pattern},
+                                          {"flows_per_pair", s.neighbour->flows_per_pair},
+                                          {"streams", r.world.neighbour_streams}};
   stack_report(r.spec, res, StackReport{pl, r.mca, st});
   return res;
 }

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
+#include <unordered_set>
 
 namespace ompisim {
 
@@ -77,7 +79,41 @@ struct Prepared {
   McaParams mca;
   Placement pl;
   const topology::RoutePolicyInfo* routing = nullptr;
+  std::optional<NeighbourJob> neighbour;
 };
+
+// The scenario's neighbour job against the machine and the placement: its network, nodes the machine has, none of
+// them running the job's ranks, an engine whose flows share bandwidth.
+std::optional<NeighbourJob> check_neighbour(const Scenario& s, const Machine& m, const Placement& pl) {
+  if (!s.neighbour) return std::nullopt;
+  NeighbourJob j = *s.neighbour;
+  const EngineInfo* e = engines().find(s.engine);
+  if (e && !e->shares_bandwidth)
+    throw InputError(s.file, "neighbour_job", fmt::format("engine '{}' does not share bandwidth between flows: another "
+                                                          "job's traffic cannot congest it (use engine simgrid)", s.engine));
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < m.networks().size(); ++i) {
+    names.push_back(m.networks()[i].name);
+    if (m.networks()[i].name == s.neighbour_network) j.net = static_cast<int>(i);
+  }
+  if (!s.neighbour_network.empty() && j.net < 0)
+    throw InputError(s.file, "neighbour_job.network", fmt::format("machine {} has no network '{}' (networks: {})",
+                                                                  m.name, s.neighbour_network, fmt::join(names, ", ")));
+  if (s.neighbour_network.empty() && names.size() > 1)
+    throw InputError(s.file, "neighbour_job.network", fmt::format("machine {} has {} networks: say which one the "
+                                                                  "neighbour job uses ({})", m.name, names.size(),
+                                                                  fmt::join(names, ", ")));
+  std::unordered_set<long long> used(pl.nodes.begin(), pl.nodes.end());
+  for (long long n : j.nodes) {
+    if (n >= m.nodes)
+      throw InputError(s.file, "neighbour_job.nodes", fmt::format("node {} is not in machine {} (nodes 0..{})", n,
+                                                                  m.name, m.nodes - 1));
+    if (used.count(n))
+      throw InputError(s.file, "neighbour_job.nodes", fmt::format("node {} runs ranks of this job: a neighbour job "
+                                                                  "runs on other nodes", n));
+  }
+  return j;
+}
 
 Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
   Prepared p;
@@ -102,6 +138,7 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
   // A scenario's route policy applies to every network: each network's topology must know it.
   if (!s.routing.empty())
     for (auto& net : m.networks()) p.routing = &topology::find_route_policy(s.routing, net.topology->kind(), s.file, "routing");
+  p.neighbour = check_neighbour(s, m, p.pl);
   return p;
 }
 }  // namespace
@@ -128,6 +165,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
   std::unique_ptr<Simulator> sim = engines().find(s.engine)->make();
   sim->trace = sink.get();
   World w(*sim, m, pl, routing);
+  if (p.neighbour) w.set_neighbour_job(*p.neighbour);
   std::unique_ptr<Stack> stack;
   try {
     stack = build_stack(w, mca, spec, s.stack);

@@ -35,10 +35,53 @@ const std::vector<ScenarioKey>& scenario_keys() {
       {"cpu_list", R"({"type": "array", "items": {"type": "integer", "minimum": 0}})", "cores of each node's local ranks"},
       {"gpu_list", R"({"type": "array", "items": {"type": "integer", "minimum": 0}})", "GPU of each node's local ranks"},
       {"routing", R"({"type": "string"})", "route policy of the run (minimal, valiant, ugal, ...)"},
+      {"neighbour_job", R"({"type": "object", "properties": {"nodes": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2}, "pattern": {"enum": ["pairs", "shift", "alltoall"]}, "shift": {"type": "integer", "minimum": 1}, "flows_per_pair": {"type": "integer", "minimum": 1, "maximum": 64}, "network": {"type": "string"}}, "required": ["nodes"], "additionalProperties": false})",
+       "another job's traffic sharing the network: machine nodes outside the job, a pattern (pairs, shift, alltoall), "
+       "endless transfers per node pair"},
       {"mca", R"({"type": "object"})", "MCA parameter overrides (ompisim describe <component>)"},
       {"benchmark", R"({"type": "object"})", "the benchmark block: \"name\" and its keys (ompisim describe <benchmark>)", true},
   };
   return keys;
+}
+
+// "neighbour_job": its form here; its nodes against the machine and the job's placement when the run is prepared.
+static NeighbourJob read_neighbour_job(ObjectReader& r, std::string& network) {
+  ObjectReader o = r.object("neighbour_job");
+  NeighbourJob j;
+  j.nodes = o.int_list("nodes", 0, 1000000000);
+  if (j.nodes.size() < 2) o.fail("nodes", "a neighbour job needs at least 2 nodes to exchange traffic");
+  if (j.nodes.size() > limits::kMaxNeighbourNodes)
+    o.fail("nodes", fmt::format("{} nodes, above the limit of {}", j.nodes.size(), limits::kMaxNeighbourNodes));
+  {
+    std::vector<long long> sorted = j.nodes;
+    std::sort(sorted.begin(), sorted.end());
+    if (auto d = std::adjacent_find(sorted.begin(), sorted.end()); d != sorted.end())
+      o.fail("nodes", fmt::format("node {} listed twice", *d));
+  }
+  j.pattern = o.opt_str("pattern").value_or("pairs");
+  const NeighbourPattern* pat = find_neighbour_pattern(j.pattern);
+  if (!pat) {
+    std::vector<std::string> names;
+    for (auto& p : neighbour_patterns()) names.emplace_back(p.name);
+    std::string hint = did_you_mean(j.pattern, names);
+    o.fail("pattern", fmt::format("unknown pattern '{}'{} (known: {})", j.pattern,
+                                  hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(names, ", ")));
+  }
+  const long long n = static_cast<long long>(j.nodes.size());
+  if (pat->even_nodes && n % 2)
+    o.fail("nodes", fmt::format("pattern '{}' pairs node i with node i + n/2: needs an even node count, not {}", j.pattern, n));
+  j.shift = static_cast<int>(o.opt_integer("shift", 1, std::max(1LL, n - 1)).value_or(1));
+  if (o.has("shift") && !pat->has_shift)
+    o.fail("shift", fmt::format("pattern '{}' has no shift", j.pattern));
+  j.flows_per_pair = static_cast<int>(o.opt_integer("flows_per_pair", 1, 64).value_or(1));
+  network = o.opt_str("network").value_or("");
+  o.finish();
+  const std::size_t streams = pat->count(j.nodes.size()) * static_cast<std::size_t>(j.flows_per_pair);
+  if (streams > limits::kMaxNeighbourStreams)
+    o.fail("flows_per_pair", fmt::format("{} endless transfers (pattern '{}' on {} nodes x {} per pair), above the "
+                                         "limit of {}", streams, j.pattern, n, j.flows_per_pair,
+                                         limits::kMaxNeighbourStreams));
+  return j;
 }
 
 Scenario load_scenario(const std::string& file) { return scenario_from_json(load_json_file(file), file); }
@@ -94,6 +137,7 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
       r.fail("nodes", fmt::format("{} nodes listed, but {} ranks at {} per node use only {}: the rest would be ignored",
                                   s.nodes.size(), most, s.ranks_per_node, need));
   }
+  if (r.has("neighbour_job")) s.neighbour = read_neighbour_job(r, s.neighbour_network);
   if (r.has("mca")) {
     s.mca = r.raw("mca");
     if (!s.mca.is_object()) r.fail("mca", "expected an object of MCA parameters");

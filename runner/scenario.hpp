@@ -6,6 +6,7 @@
 #include "core/json_input.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,10 @@ struct Scenario {
   Json mapping = Json::object();  // "map_by", "bind_to", "cpu_list" as given (read against the machine's node)
   std::string routing;  // route policy of this run ("" = the network's topology.routing)
   Json mca = Json::object();
+  // "neighbour_job": another job's traffic on the network (platform/neighbour_job.hpp); checked against the machine
+  // and the placement when the run is prepared. `neighbour_network`: its "network" ("" = the machine's only one).
+  std::optional<NeighbourJob> neighbour;
+  std::string neighbour_network;
 };
 
 // The keys a scenario file may have, with the JSON Schema of each value (`ompisim schema scenario` is built from these
