@@ -52,27 +52,36 @@ void BtlPortals::post_block(int rank) {
   nic.md_attach(me, md, UnlinkOp::Unlink);
 }
 
-BtlPortals::PeerState& BtlPortals::peer(int rank, int dst) {
-  std::uint64_t key = (static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(dst);
-  auto it = peers_.find(key);
-  if (it == peers_.end())
-    it = peers_.emplace(key, PeerState{static_cast<int>(mca_.btl_portals_send_credits.value), {}}).first;
-  return it->second;
-}
-
 void BtlPortals::send(const Descriptor& f, Completion local_done) {
   ensure(f.src);
   ensure(f.dst);
   std::uint64_t fid = next_++;
   frags_[fid] = f;
-  PeerState& p = peer(f.src, f.dst);
-  if (p.credits <= 0) {  // flow control: wait for an ACK
-    ++credit_waits;
-    p.waiting.push_back(Pending{fid, std::move(local_done)});
+  RankState& r = ranks_[f.src];
+  if (r.outstanding >= static_cast<int>(mca_.btl_portals_max_pending_ops.value)) {  // no room: queue (FIFO)
+    ++queued_sends;
+    r.queued.push_back(Pending{fid, std::move(local_done)});
     return;
   }
-  --p.credits;
+  ++r.outstanding;
   transmit(fid, std::move(local_done));
+}
+
+// The fragment's completion event (ACK, or SEND_END without ACKs) was read: ob1's callback runs, the slot is freed
+// and the oldest queued send goes (MCA_BTL_PORTALS_PROGRESS_QUEUED_SENDS).
+void BtlPortals::complete(int rank, std::uint64_t fid) {
+  auto it = sent_.find(fid);
+  Completion done = std::move(it->second.second);
+  sent_.erase(it);
+  if (done) done();
+  RankState& r = ranks_[rank];
+  --r.outstanding;
+  if (!r.queued.empty()) {
+    Pending next = std::move(r.queued.front());
+    r.queued.pop_front();
+    ++r.outstanding;
+    transmit(next.fid, std::move(next.local_done));
+  }
 }
 
 void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
@@ -81,23 +90,26 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
   double bytes = static_cast<double>(f.wire_bytes());
   bool expose = f.flags & desc_flag::ExposeData;
   ++frags_sent;
-  // Copy into a BTL send buffer (the user buffer is then free), then PtlMDBind + PtlPut with ACK.
-  w_.cpu(src, overhead_, [this, fid, src, bytes, expose, local_done = std::move(local_done)]() mutable {
-    w_.cpu_copy(src, bytes, [this, fid, src, bytes, expose, local_done = std::move(local_done)]() mutable {
-      if (local_done) local_done();
+  // Copy into a BTL send buffer, then PtlMDBind + PtlPut (with ACK unless btl_portals_needs_ack is 0). The
+  // fragment completes when its ACK (or SEND_END) is read, not here: the copy only makes the put possible.
+  sent_.emplace(fid, std::make_pair(src, std::move(local_done)));
+  w_.cpu(src, overhead_, [this, fid, src, bytes, expose]() mutable {
+    w_.cpu_copy(src, bytes, [this, fid, src, bytes, expose]() mutable {
       // A descriptor that exposes its data segment (ob1's RGET) first attaches the user buffer (PtlMEAttach +
       // PtlMDAttach, mca_btl_portals_prepare_src).
       int n = 2 + (expose ? 2 : 0);
       ss_.calls(src, n, [this, fid, src, bytes] {
         const Descriptor& f = frags_.at(fid);
+        const bool ack = mca_.btl_portals_needs_ack.value != 0;
         Md md;
         md.length = static_cast<std::uint64_t>(bytes);
-        md.threshold = 2;  // send, ack
+        md.threshold = ack ? 2 : 1;  // send (+ ack)
         md.options.event_start_disable = true;
+        md.options.event_end_disable = ack;  // "if we are using portals ACK's for completion" (optimized build)
         md.eq = ss_.eq(src, client_);
         md.user_ptr = fid;
         MdId h = ss_.nic(src).md_bind(md, UnlinkOp::Unlink);
-        ss_.put(src, h, AckReq::Ack, f.dst, kFragTable, 0, fid);
+        ss_.put(src, h, ack ? AckReq::Ack : AckReq::NoAck, f.dst, kFragTable, 0, fid);
       });
     });
   }, "mca_btl_portals_send (PtlPut)");
@@ -168,26 +180,18 @@ void BtlPortals::on_event(int rank, const Event& e) {
     }, "mca_btl_portals_component_progress (PtlEQGet)");
     return;
   }
-  if (e.kind == EventKind::Ack) {  // a credit comes back
-    int dst = seastar::SeaStar::rank_of(e.initiator);
-    w_.cpu(rank, poll, [this, rank, dst] {
-      PeerState& p = peer(rank, dst);
-      ++p.credits;
-      if (!p.waiting.empty()) {
-        Pending next = std::move(p.waiting.front());
-        p.waiting.pop_front();
-        --p.credits;
-        transmit(next.fid, std::move(next.local_done));
-      }
-    }, "mca_btl_portals_component_progress (PtlEQGet)");
+  // A send fragment's completion: its ACK (needs_ack) or its SEND_END (no ACKs). user_ptr is the fragment id.
+  if ((e.kind == EventKind::Ack || e.kind == EventKind::SendEnd) && sent_.count(e.user_ptr)) {
+    std::uint64_t fid = e.user_ptr;
+    w_.cpu(rank, poll, [this, rank, fid] { complete(rank, fid); }, "mca_btl_portals_component_progress (PtlEQGet)");
     return;
   }
-  w_.cpu(rank, poll, [] {});  // SEND_END: read and dropped
+  w_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");  // UNLINK of a used MD: read and dropped
 }
 
 void BtlPortals::add_counters(std::map<std::string, std::uint64_t>& c) const {
   c["btl_portals_frags"] = frags_sent;
-  c["btl_portals_credit_waits"] = credit_waits;
+  c["btl_portals_queued_sends"] = queued_sends;
   c["btl_portals_rdma_gets"] = rdma_gets;
   ss_.add_counters(c);
 }

@@ -4,10 +4,12 @@
 //          PtlMDBind + PtlPut with ACK into the peer's receive blocks (catch-all entries, one per block: no NIC
 //          matching);
 //          at the target, PUT_END hands the fragment to ob1, which matches it and copies the data out.
-//   flow control: at most btl_portals_send_credits fragments per peer are unacknowledged; further sends wait for
-//          ACKs (user-level flow control, meant to keep the receive blocks from overflowing; a fragment that
-//          still finds no block with room is dropped and not resent, see README). Every ACK
-//          interrupts the sender's host.
+//   completion (Open MPI v1.3-era btl_portals_component.c, btl_portals_needs_ack = 1): the PtlPut asks an ACK and
+//          the MD has SEND_END disabled; the fragment completes (ob1's callback: an eager send's MPI request) when
+//          the sender's progress reads PTL_EVENT_ACK, a round trip after the put, not when the copy is done. Every
+//          ACK interrupts the sender's host. With needs_ack = 0: no ACK, completion on SEND_END.
+//   flow control: at most btl_portals_max_pending_ops fragments per process are outstanding (sent, not completed);
+//          further sends wait in FIFO order (portals_queued_sends) and go when a completion frees a slot.
 //   RDMA:  ob1's RGET: the sender exposes its buffer (PtlMEAttach + PtlMDAttach, priced with the descriptor that
 //          carries desc_flag::ExposeData),
 //          the receiver binds its buffer and pulls with PtlGet into it (zero copy), then ob1's FIN.
@@ -39,22 +41,22 @@ public:
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) override;
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;
-  std::uint64_t credit_waits = 0, frags_sent = 0, rdma_gets = 0;
+  std::uint64_t queued_sends = 0, frags_sent = 0, rdma_gets = 0;
 
 private:
-  struct Pending {  // a fragment waiting for a credit (the fragment itself is in frags_)
+  struct Pending {  // a fragment waiting for a slot (the fragment itself is in frags_)
     std::uint64_t fid;
     Completion local_done;
   };
-  struct PeerState {
-    int credits;
-    std::deque<Pending> waiting;
+  struct RankState {  // one process's btl/portals module: its outstanding fragments and queued sends
+    int outstanding = 0;
+    std::deque<Pending> queued;
   };
   void ensure(int rank);
   void post_block(int rank);
   void transmit(std::uint64_t fid, Completion local_done);
   void on_event(int rank, const ptl::Event& e);
-  PeerState& peer(int rank, int dst);
+  void complete(int rank, std::uint64_t fid);
 
   World& w_;
   const BtlPortalsMca& mca_;
@@ -63,7 +65,8 @@ private:
   BtlCaps caps_;
   double overhead_;
   std::unordered_map<int, bool> ready_;
-  std::unordered_map<std::uint64_t, PeerState> peers_;  // (rank, peer) -> credits, created on first send
+  std::unordered_map<int, RankState> ranks_;  // per sending process, created on its first send
+  std::unordered_map<std::uint64_t, std::pair<int, Completion>> sent_;  // by fragment id: sender and its completion
   std::unordered_map<std::uint64_t, Descriptor> frags_;  // in flight, by fragment id (Portals hdr_data)
   std::unordered_map<std::uint64_t, Completion> gets_;  // by get id (user_ptr)
   std::uint64_t next_ = 16;

@@ -12,15 +12,17 @@ namespace ompisim::btl::portals {
 struct BtlPortalsMca {
   Sourced btl_portals_eager_limit{32768, "seastar-portals paper §2.1: the OB1 eager limit is 32K bytes"};
   Sourced btl_portals_max_send_size{32768, "open-mpi/ompi btl/portals configure.params: max_send 32768 (hardware-sources.md §4, V)"};
-  Sourced btl_portals_recv_block_size{1048576, "open-mpi/ompi early portals configure values: receive MDs of 1 MiB (hardware-sources.md §4, V)"};
-  Sourced btl_portals_send_credits{16, "estimate: fragments in flight per peer before btl/portals waits for ACKs (user-level flow control, paper §2.1); no public default found"};
+  Sourced btl_portals_recv_block_size{10485760, "open-mpi/ompi v1.3-era ompi/mca/btl/portals/btl_portals_component.c: recv_md_size 10 * 1024 * 1024 (recv_md_num 3)"};
+  Sourced btl_portals_max_pending_ops{8192, "open-mpi/ompi v1.3-era ompi/mca/btl/portals/btl_portals_component.c: max_pending_ops 8 * 1024 (send and RDMA fragments outstanding per process; the send event queue holds 2 events each, end and ACK); further sends wait in portals_queued_sends"};
+  Sourced btl_portals_needs_ack{1, "open-mpi/ompi v1.3-era ompi/mca/btl/portals/btl_portals_component.c: needs_ack 1 (\"Require a portals level ACK\", default true): every send fragment is PtlPut with PTL_ACK_REQ, its SEND_END disabled, and it completes (des_cbfunc) on PTL_EVENT_ACK; with 0, PTL_NOACK_REQ and completion on SEND_END"};
 
   template <class V>
   void visit(V&& v) {
     v(btl_portals_eager_limit, {"btl_portals_eager_limit", Dim::Bytes, "btl/portals eager limit (ob1 rendezvous above)", 64, 1 << 30});
     v(btl_portals_max_send_size, {"btl_portals_max_send_size", Dim::Bytes, "btl/portals largest fragment", 64, 1 << 30});
     v(btl_portals_recv_block_size, {"btl_portals_recv_block_size", Dim::Bytes, "btl/portals receive block", 65536, 1LL << 34});
-    v(btl_portals_send_credits, {"btl_portals_send_credits", Dim::Count, "btl/portals fragments in flight per peer", 1, 1 << 20});
+    v(btl_portals_max_pending_ops, {"btl_portals_max_pending_ops", Dim::Count, "btl/portals fragments outstanding per process (sent, not yet completed)", 1, 1 << 20});
+    v(btl_portals_needs_ack, {"btl_portals_needs_ack", Dim::Count, "1: send fragments ask a Portals ACK and complete on it; 0: no ACK, complete on SEND_END", 0, 1});
   }
 };
 

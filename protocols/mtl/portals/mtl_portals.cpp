@@ -11,6 +11,7 @@ namespace {
 constexpr PtIndex kSendTable = 0;  // OMPI_MTL_PORTALS_SEND_TABLE_ID: MPI messages
 constexpr PtIndex kReadTable = 1;  // OMPI_MTL_PORTALS_READ_TABLE_ID: long sends waiting to be pulled
 constexpr std::uint64_t kBlockPtr = 1, kLongCatchPtr = 2;  // user_ptr of the catch-all MDs (op ids are >= 2^32)
+constexpr std::uint64_t kCopyBlockPtr = 3, kZeroPtr = 4;     // the send copy blocks' MD, the zero-length send MD
 }  // namespace
 
 Protocol open_mpi_protocol(const MtlPortalsMca& mca) {
@@ -19,6 +20,8 @@ Protocol open_mpi_protocol(const MtlPortalsMca& mca) {
   p.eager_limit = static_cast<std::uint64_t>(mca.mtl_portals_eager_limit.value);
   p.block_size = static_cast<std::uint64_t>(mca.mtl_portals_short_block_size.value);
   p.blocks = static_cast<int>(mca.mtl_portals_short_blocks.value);
+  p.copy_blocks = static_cast<int>(mca.mtl_portals_num_copy_blocks.value);
+  p.copy_block_len = static_cast<std::uint64_t>(mca.mtl_portals_copy_block_len.value);
   return p;
 }
 
@@ -46,6 +49,7 @@ void MtlPortals::ensure(int rank) {
   md.user_ptr = kLongCatchPtr;
   nic.md_attach(rs.long_catch, md, UnlinkOp::Retain);
   for (int i = 0; i < proto_.blocks; ++i) post_block(rank);
+  rs.copy_free = proto_.copy_blocks;
 }
 
 void MtlPortals::post_block(int rank) {
@@ -85,6 +89,62 @@ void MtlPortals::isend(const ompisim::mpi::P2P& m, Completion done) {
   ++c_[is_long ? "mtl_long_sends" : "mtl_short_sends"];
   const MatchBits short_bits = is_long ? 0 : bits::send_bits(bits::MsgType::Short, m.comm.context_id, rank, tag);
   const MatchBits long_bits = is_long ? bits::send_bits(bits::MsgType::Long, m.comm.context_id, rank, tag) : 0;
+  RankState& rs = ranks_[rank];
+  const bool copied = !is_long && proto_.copy_blocks > 0 && bytes <= proto_.copy_block_len;
+  if (copied) ++c_[bytes ? "mtl_copy_block_sends" : "mtl_zero_sends"];
+  auto go = [this, rank, dst, bytes, buf, id, is_long, copied, short_bits, long_bits] {
+    if (copied) {
+      copy_send(rank, dst, bytes, id, short_bits);
+      return;
+    }
+    uncopied_send(rank, dst, bytes, buf, id, is_long, short_bits, long_bits);
+  };
+  const bool needs_block = copied && bytes > 0;
+  if (!rs.send_waiting.empty() || (needs_block && rs.copy_free == 0)) {
+    ++c_["mtl_copy_block_waits"];
+    rs.send_waiting.emplace_back(needs_block, std::move(go));
+    return;
+  }
+  if (needs_block) --rs.copy_free;
+  go();
+}
+
+// Open MPI 1.3 ompi_mtl_portals_short_send / zero_send: the data copied into the copy block (none for zero bytes), one
+// PtlPutRegion (PtlPut) without ACK from the retained MD, and the request is complete (is_complete = true).
+void MtlPortals::copy_send(int rank, int dst, std::uint64_t bytes, std::uint64_t id, MatchBits bits) {
+  // The copy and the put are queued on the CPU now, one after the other, so a later send's Portals calls cannot pass
+  // this put (Portals matches in the order the puts are made). The copy of at most copy_block_len bytes is timed as
+  // the node's uncontended copy.
+  if (bytes) w_.cpu(rank, w_.copy_time_uncontended(static_cast<double>(bytes), rank), [] {}, "memcpy (copy block)");
+  ss_.calls(rank, 1, [this, rank, dst, bytes, id, bits] {
+    Md md;  // stands for a region of the retained copy-block MD (or the zero MD): no bind is priced
+    md.length = bytes;
+    md.threshold = 1;
+    md.options.event_start_disable = true;
+    md.eq = ss_.eq(rank, client_);
+    md.user_ptr = bytes ? kCopyBlockPtr : kZeroPtr;
+    MdId h = ss_.nic(rank).md_bind(md, UnlinkOp::Unlink);
+    ss_.put(rank, h, AckReq::NoAck, dst, kSendTable, bits, 0);
+    complete(id);
+  });
+}
+
+// A copy block came back (its SEND_END was read): sends waiting behind go, in order, while blocks last.
+void MtlPortals::release_copy_block(int rank) {
+  RankState& rs = ranks_[rank];
+  ++rs.copy_free;
+  while (!rs.send_waiting.empty()) {
+    auto& [needs_block, go] = rs.send_waiting.front();
+    if (needs_block && rs.copy_free == 0) return;
+    if (needs_block) --rs.copy_free;
+    auto start = std::move(go);
+    rs.send_waiting.pop_front();
+    start();
+  }
+}
+
+void MtlPortals::uncopied_send(int rank, int dst, std::uint64_t bytes, Buffer buf, std::uint64_t id, bool is_long,
+                               MatchBits short_bits, MatchBits long_bits) {
   ss_.calls(rank, is_long ? (proto_.long_rendezvous ? 4 : 3) : 2, [this, rank, dst, bytes, buf, id, is_long, short_bits,
                                                                     long_bits] {
     Nic& nic = ss_.nic(rank);
@@ -198,6 +258,15 @@ void MtlPortals::finish_unexpected(int rank, std::uint64_t rid, const Unexpected
 }
 
 void MtlPortals::on_event(int rank, const Event& e) {
+  if (e.user_ptr == kCopyBlockPtr || e.user_ptr == kZeroPtr) {
+    // The real MDs are retained (bound once at MPI_Init): the model's per-message MD unlinks without an event to read.
+    if (e.kind != EventKind::SendEnd) return;
+    const bool block = e.user_ptr == kCopyBlockPtr;
+    w_.cpu(rank, poll_cost(), [this, rank, block] {
+      if (block) release_copy_block(rank);  // ompi_mtl_portals_short_callback: free the block
+    }, "ompi_mtl_portals_progress (PtlEQGet)");
+    return;
+  }
   if (e.user_ptr == kBlockPtr || e.user_ptr == kLongCatchPtr) {
     if (e.kind == EventKind::Unlink) {  // a full short block: post a fresh one
       ss_.calls(rank, 2, [this, rank] { post_block(rank); });

@@ -25,6 +25,7 @@
 #include "mpi/request.hpp"
 
 #include <deque>
+#include <functional>
 #include <unordered_map>
 
 namespace ompisim::mtl::portals {
@@ -41,6 +42,12 @@ struct Protocol {
   bool unexpected_start_events = false;  // unexpected messages post PUT_START as well as PUT_END
   std::uint64_t block_size = 15728640;
   int blocks = 3;
+  // Open MPI 1.3's send copy blocks (mtl_portals_send_short.c): a send of 1 .. copy_block_len bytes is memcpy'd into a
+  // free block of one retained MD and put from there (PtlPutRegion: 1 call), and is complete at once; the block comes
+  // back at SEND_END. A zero-byte send is put from a retained zero-length MD (1 call) and is complete at once. With no
+  // free block the sender progresses until one comes back (later sends wait behind it). 0 blocks: no copies.
+  int copy_blocks = 0;
+  std::uint64_t copy_block_len = 0;
 };
 Protocol open_mpi_protocol(const MtlPortalsMca& mca);
 
@@ -79,7 +86,14 @@ private:
     bool ready = false;
     ptl::MeId long_catch = ptl::kMeNone;
     std::deque<Unexpected> unexpected;
+    int copy_free = 0;  // copy blocks not in use
+    // Sends behind one that waits for a copy block (in order: the real sender spins in progress inside MPI_Isend).
+    std::deque<std::pair<bool, std::function<void()>>> send_waiting;  // (needs a copy block, start)
   };
+  void copy_send(int rank, int dst, std::uint64_t bytes, std::uint64_t id, ptl::MatchBits bits);
+  void release_copy_block(int rank);
+  void uncopied_send(int rank, int dst, std::uint64_t bytes, Buffer buf, std::uint64_t id, bool is_long,
+                     ptl::MatchBits short_bits, ptl::MatchBits long_bits);
   void ensure(int rank);
   void post_block(int rank);
   void on_event(int rank, const ptl::Event& e);

@@ -1,0 +1,77 @@
+// btl/portals send completion and flow control (Open MPI v1.3-era btl_portals_component.c): with needs_ack = 1 a
+// fragment completes when the sender reads its PTL_EVENT_ACK, with 0 on SEND_END; at most max_pending_ops fragments
+// are outstanding per process, the rest wait in order. DES engine, red-storm, ob1 + btl/portals, 2 ranks on 2 nodes.
+#include "tests/test_helpers.hpp"
+#include "models/seastar/nic.hpp"
+#include "protocols/btl/portals/btl_portals_mca.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ompisim;
+
+namespace {
+struct Run {
+  double send_done = -1, recv_done = -1;
+  StackStats stats;
+};
+// One 8 B eager send 0 -> 1 into a pre-posted receive.
+Run one_send(long long needs_ack, double interrupt_extra = 0) {
+  test::Fixture f("red-storm", 2, 1, "");
+  seastar::nic(*f.machine).p.host_interrupt_cost.value += interrupt_extra;
+  f.mca_.get<btl::portals::BtlPortalsMca>().btl_portals_needs_ack.value = static_cast<double>(needs_ack);
+  f.stack = make_stack(*f.world, f.mca_, "openmpi-ob1", "test");
+  Run r;
+  f.stack->irecv(1, 0, 3, 8, Buffer{0x20000, true}, [&] { r.recv_done = f.sim.now(); });
+  f.stack->isend(0, 1, 3, 8, Buffer{0x10000, true}, [&] { r.send_done = f.sim.now(); });
+  f.sim.run();
+  r.stats = f.stack->stats();
+  return r;
+}
+}  // namespace
+
+// Configuration: one eager send, needs_ack 1 and 0; then needs_ack 1 with a 1 us larger host interrupt cost.
+// Expected: with ACKs the send completes after the receiver got the data (the ACK comes back from the target NIC),
+// one ACK is counted, and the interrupt that delivers the ACK is on the send's completion path (+1 us at least);
+// without ACKs the send completes on SEND_END, before the data is received, and no ACK is sent.
+TEST_CASE("btl/portals: a send fragment completes on its ACK (needs_ack) or on SEND_END", "[unit][btl][portals]") {
+  Run ack = one_send(1), noack = one_send(0), slow = one_send(1, 1e-6);
+  REQUIRE(ack.send_done > 0);
+  REQUIRE(noack.send_done > 0);
+  CHECK(ack.stats.counters["seastar_acks"] == 1);
+  CHECK(noack.stats.counters["seastar_acks"] == 0);
+  CHECK(noack.send_done < noack.recv_done);  // SEND_END: the data has left, not arrived
+  CHECK(ack.send_done > noack.send_done);
+  CHECK(slow.send_done - ack.send_done >= 1e-6 * (1 - 1e-9));  // the ACK's interrupt is on the path
+  for (auto* r : {&ack, &noack}) {
+    CHECK(r->stats.sends_completed == 1);
+    CHECK(r->stats.recvs_completed == 1);
+    CHECK(r->stats.live_requests == 0);
+  }
+}
+
+// Configuration: 20 eager sends of 8 B from rank 0 to rank 1 (receives pre-posted), max_pending_ops 3 and 8192.
+// Expected: with 3, 17 sends wait for a slot (btl_portals_queued_sends) and still complete, in order (every receive is
+// posted with its own size, so a reordering would count as a truncation); with 8192 none waits; the run with 3 slots
+// takes longer (each slot comes back only after an ACK round trip).
+TEST_CASE("btl/portals: max_pending_ops bounds the outstanding fragments, FIFO beyond", "[unit][btl][portals]") {
+  auto run = [](long long slots) {
+    test::Fixture f("red-storm", 2, 1, "");
+    f.mca_.get<btl::portals::BtlPortalsMca>().btl_portals_max_pending_ops.value = static_cast<double>(slots);
+    f.stack = make_stack(*f.world, f.mca_, "openmpi-ob1", "test");
+    int sent = 0;
+    for (int i = 0; i < 20; ++i) f.stack->irecv(1, 0, 3, 8 + i, Buffer{0x20000, true}, [] {});
+    for (int i = 0; i < 20; ++i) f.stack->isend(0, 1, 3, 8 + i, Buffer{0x10000, true}, [&] { ++sent; });
+    f.sim.run();
+    auto s = f.stack->stats();
+    CHECK(sent == 20);
+    CHECK(s.recvs_completed == 20);
+    CHECK(s.counters["mpi_truncate_errors"] == 0);
+    CHECK(s.live_requests == 0);
+    return std::make_pair(s.counters["btl_portals_queued_sends"], f.sim.now());
+  };
+  auto [q3, t3] = run(3);
+  auto [qall, tall] = run(8192);
+  CHECK(q3 == 17);
+  CHECK(qall == 0);
+  CHECK(t3 > tall);
+}
