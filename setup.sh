@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 pkgs=(build-essential cmake ninja-build pkg-config python3 libsimgrid-dev libboost-graph-dev libeigen3-dev
-      nlohmann-json3-dev catch2 libcli11-dev libfmt-dev gnuplot-nox libjemalloc-dev openmpi-bin pajeng
+      nlohmann-json3-dev catch2 libcli11-dev libfmt-dev gnuplot-nox libjemalloc-dev openmpi-bin libopenmpi-dev pajeng
       python3-jsonschema)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p"); done

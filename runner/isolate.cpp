@@ -15,6 +15,77 @@
 
 namespace ompisim {
 
+namespace {
+
+void write_all(int fd, const std::string& s) {
+  std::size_t off = 0;
+  while (off < s.size()) {
+    ssize_t k = write(fd, s.data() + off, s.size() - off);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) break;
+    off += static_cast<std::size_t>(k);
+  }
+}
+
+// In the child: runs fn, writes its tagged outcome to fd and exits (_exit: no atexit handlers, no static destructors).
+[[noreturn]] void child_report(int fd, const std::function<std::string()>& fn) {
+  std::string out;
+  int code = 0;
+  try {
+    out = "OK" + fn();
+  } catch (const InputError& e) {
+    out = std::string("IE") + e.file() + '\0' + e.key() + '\0' + e.reason();  // rebuilt as it was by the parent
+    code = 2;
+  } catch (const std::exception& e) {
+    out = std::string("ER") + e.what();
+    code = 3;
+  }
+  write_all(fd, out);
+  close(fd);
+  _exit(code);
+}
+
+// In the parent: reads the child's outcome until it closes the pipe, looking at the interrupt flag at least every
+// 100 ms (SIGINT / SIGTERM): on a signal the child is killed (nothing of it is written anywhere but this pipe) and
+// Interrupted propagates to main. Reaps the child, closes fd, and returns fn's text or rethrows its error.
+std::string collect(pid_t pid, int fd) {
+  std::string out;
+  char buf[65536];
+  while (true) {
+    if (interrupt_signal()) {
+      kill(pid, SIGKILL);
+      close(fd);
+      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+      throw_if_interrupted();
+    }
+    pollfd pfd{fd, POLLIN, 0};
+    int pr = poll(&pfd, 1, 100);
+    if (pr < 0 && errno == EINTR) continue;
+    if (pr <= 0) continue;
+    ssize_t k = read(fd, buf, sizeof buf);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) break;
+    out.append(buf, static_cast<std::size_t>(k));
+  }
+  close(fd);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  throw_if_interrupted();
+  if (out.size() < 2) throw std::runtime_error("simulation process died (signal or crash)");
+  std::string tag = out.substr(0, 2), body = out.substr(2);
+  if (tag == "OK") return body;
+  if (tag == "IE") {
+    std::size_t a = body.find('\0'), b = a == std::string::npos ? a : body.find('\0', a + 1);
+    if (b == std::string::npos) throw InputError("", "", body);
+    throw InputError(body.substr(0, a), body.substr(a + 1, b - a - 1), body.substr(b + 1));
+  }
+  throw std::runtime_error(body);
+}
+
+}  // namespace
+
 std::string run_isolated(const std::function<std::string()>& fn) {
   // OMPISIM_NO_FORK=1: run in this process (for heap profilers and debuggers, which follow one process); a crash or
   // an interrupt then ends the whole command.
@@ -31,62 +102,70 @@ std::string run_isolated(const std::function<std::string()>& fn) {
   if (pid == 0) {
     setup_child_process(parent);  // own process group: a terminal's Ctrl-C reaches the parent only, which kills us
     close(fd[0]);
-    std::string out;
-    int code = 0;
-    try {
-      out = "OK" + fn();
-    } catch (const InputError& e) {
-      out = std::string("IE") + e.file() + '\0' + e.key() + '\0' + e.reason();  // rebuilt as it was by the parent
-      code = 2;
-    } catch (const std::exception& e) {
-      out = std::string("ER") + e.what();
-      code = 3;
-    }
-    std::size_t off = 0;
-    while (off < out.size()) {
-      ssize_t k = write(fd[1], out.data() + off, out.size() - off);
-      if (k <= 0) break;
-      off += static_cast<std::size_t>(k);
-    }
-    close(fd[1]);
-    _exit(code);
+    child_report(fd[1], fn);
   }
   close(fd[1]);
-  std::string out;
-  char buf[65536];
-  // Wait for the child's result, looking at the interrupt flag at least every 100 ms (SIGINT / SIGTERM): on a signal
-  // the child is killed (nothing of it is written anywhere but this pipe) and Interrupted propagates to main.
-  while (true) {
-    if (interrupt_signal()) {
-      kill(pid, SIGKILL);
-      close(fd[0]);
-      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-      }
-      throw_if_interrupted();
+  return collect(pid, fd[0]);
+}
+
+IsolatedWorker::IsolatedWorker(std::function<std::string(const std::string&)> fn) {
+  int in[2], out[2];
+  if (pipe(in) != 0) throw std::runtime_error("pipe failed");
+  if (pipe(out) != 0) {
+    close(in[0]), close(in[1]);
+    throw std::runtime_error("pipe failed");
+  }
+  fflush(nullptr);
+  const pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+    throw std::runtime_error("fork failed");
+  }
+  if (pid == 0) {
+    setup_child_process(parent);
+    close(in[1]), close(out[0]);
+    // The input: "R" + text, until the parent closes its end (a worker dropped unused sees EOF alone and leaves).
+    std::string input;
+    char buf[4096];
+    while (true) {
+      ssize_t k = read(in[0], buf, sizeof buf);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) break;
+      input.append(buf, static_cast<std::size_t>(k));
     }
-    pollfd pfd{fd[0], POLLIN, 0};
-    int pr = poll(&pfd, 1, 100);
-    if (pr < 0 && errno == EINTR) continue;
-    if (pr <= 0) continue;
-    ssize_t k = read(fd[0], buf, sizeof buf);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) break;
-    out.append(buf, static_cast<std::size_t>(k));
+    close(in[0]);
+    if (input.empty() || input[0] != 'R') _exit(0);
+    child_report(out[1], [&] { return fn(input.substr(1)); });
   }
-  close(fd[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  close(in[0]), close(out[1]);
+  pid_ = pid, to_child_ = in[1], from_child_ = out[0];
+}
+
+IsolatedWorker::~IsolatedWorker() {
+  if (pid_ < 0) return;
+  kill(pid_, SIGKILL);
+  if (to_child_ >= 0) close(to_child_);
+  if (from_child_ >= 0) close(from_child_);
+  while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
   }
-  throw_if_interrupted();
-  if (out.size() < 2) throw std::runtime_error("simulation process died (signal or crash)");
-  std::string tag = out.substr(0, 2), body = out.substr(2);
-  if (tag == "OK") return body;
-  if (tag == "IE") {
-    std::size_t a = body.find('\0'), b = a == std::string::npos ? a : body.find('\0', a + 1);
-    if (b == std::string::npos) throw InputError("", "", body);
-    throw InputError(body.substr(0, a), body.substr(a + 1, b - a - 1), body.substr(b + 1));
-  }
-  throw std::runtime_error(body);
+}
+
+std::string IsolatedWorker::run(const std::string& input) {
+  if (pid_ < 0) throw std::logic_error("IsolatedWorker::run called twice");
+  // A worker that died already closed its end: the write fails (EPIPE) instead of killing this process, and collect
+  // reports the death.
+  struct sigaction ign{}, old{};
+  ign.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ign, &old);
+  write_all(to_child_, "R" + input);
+  sigaction(SIGPIPE, &old, nullptr);
+  close(to_child_);
+  to_child_ = -1;
+  const pid_t pid = pid_;
+  const int fd = from_child_;
+  pid_ = -1, from_child_ = -1;  // collect reaps the child and closes fd, whatever happens
+  return collect(pid, fd);
 }
 
 }  // namespace ompisim

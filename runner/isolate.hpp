@@ -11,4 +11,21 @@ namespace ompisim {
 // SIGINT / SIGTERM the child is killed and Interrupted is thrown.
 std::string run_isolated(const std::function<std::string()>& fn);
 
+// A child forked at construction that waits for its input, then runs fn(input) and hands back what fn returns (errors
+// and interrupts as run_isolated). For work whose input is known only after something the child must not inherit: an
+// MPI sweep forks its point runner before MPI_Init, so no process that initialised MPI ever forks (tools/ompisim/
+// mpi_launch.hpp). It always forks (OMPISIM_NO_FORK does not apply). A worker never run is killed and reaped.
+class IsolatedWorker {
+public:
+  explicit IsolatedWorker(std::function<std::string(const std::string&)> fn);
+  IsolatedWorker(const IsolatedWorker&) = delete;
+  IsolatedWorker& operator=(const IsolatedWorker&) = delete;
+  ~IsolatedWorker();
+  std::string run(const std::string& input);  // once
+  int pid() const { return pid_; }
+
+private:
+  int pid_ = -1, to_child_ = -1, from_child_ = -1;
+};
+
 }  // namespace ompisim

@@ -2,8 +2,9 @@
 // parameter or machine parameter; every point runs in its own process, its result stored under a hash of its resolved
 // input, so a rerun skips finished points and a killed sweep resumes. Points are split into shards: -j N processes on
 // this machine, `--shard I/N` or a Slurm array (SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT), or one shard per process
-// under mpirun / srun (the launcher's rank and size from its environment: no MPI library is needed, the points are
-// independent). `--merge` gathers one table (CSV and JSON) and a plot per axis.
+// under mpirun / srun (the tool built with MPI: MPI_Comm_rank / _size and a barrier before rank 0 merges, see
+// tools/ompisim/mpi_launch.hpp; without MPI the launcher's rank and size from its environment, sweep_shard below).
+// `--merge` gathers one table (CSV and JSON) and a plot per axis.
 //
 // Grid file:
 //   {"base": "scenarios/gemini/fig5_latency_inter_openmpi.json" | {inline scenario},

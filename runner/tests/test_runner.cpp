@@ -8,7 +8,9 @@
 #include "runner/scenario.hpp"
 
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <cstdlib>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace ompisim;
@@ -129,4 +131,37 @@ TEST_CASE("runner: run_isolated returns the child's output and rethrows its erro
   }
   CHECK_THROWS_WITH(run_isolated([]() -> std::string { throw std::runtime_error("boom"); }), "boom");
   CHECK_THROWS_WITH(run_isolated([]() -> std::string { std::_Exit(9); }), Catch::Contains("died"));
+}
+
+// Configuration: IsolatedWorker children forked before their input exists (as an MPI sweep forks its point runner
+// before MPI_Init): state changed in the parent after the fork, an input handed over later, an InputError, a worker
+// destroyed unused. Expected: the child ran fn(input) in another process with the memory of the fork's moment; errors
+// come back as from run_isolated; an unused worker is killed and reaped (no zombie left). How validated: return
+// values, exception contents, waitpid on the reaped pid (ECHILD).
+TEST_CASE("runner: IsolatedWorker runs its input later, in a child forked earlier", "[runner][isolate]") {
+  int later = 1;
+  const pid_t me = getpid();
+  IsolatedWorker w([&](const std::string& in) {
+    return in + ":" + std::to_string(later) + ":" + std::to_string(getpid() != me);
+  });
+  later = 2;  // after the fork: the child does not see it
+  CHECK(w.run("0/3") == "0/3:1:1");
+  CHECK_THROWS_AS(w.run("again"), std::logic_error);
+  IsolatedWorker bad([](const std::string& in) -> std::string { throw InputError("g.json", in, "refused"); });
+  try {
+    bad.run("axes.x");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "g.json");
+    CHECK(e.key() == "axes.x");
+    CHECK(e.reason() == "refused");
+  }
+  int pid = 0;
+  {
+    IsolatedWorker unused([](const std::string&) { return std::string("never"); });
+    pid = unused.pid();
+    CHECK(pid > 0);
+  }
+  CHECK(waitpid(pid, nullptr, WNOHANG) == -1);
+  CHECK(errno == ECHILD);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configuration: a 6-point grid (stack x nic.bte_bandwidth x ranks-per-node-free axis) over Cielo osu_latency at 2 ranks,
 #                run with -j 1, with -j 2, as three shards (--shard I/3) and, when mpirun is installed, under
-#                `mpirun --oversubscribe -n 3`; a run killed with SIGKILL after its first point and rerun; bad input.
+#                `mpirun --oversubscribe -n 3` (built with MPI: shards from MPI_Comm_rank, rank 0 merges after the
+#                barrier; `run` and --shard under launcher variables without mpirun call no MPI_Init); a run killed with SIGKILL after its first point and rerun; bad input.
 # Expected:      the merged sweep.csv and sweep.json are byte-identical across -j 1, -j 2, shards and mpirun; a rerun
 #                runs no point; the killed sweep, rerun, has every point once and no temporary file left; 1 MiB latency
 #                falls when bte_bandwidth rises (the axis reaches the model); bad input exits 2 naming file and key.
@@ -14,6 +15,7 @@ cat > grid.json <<'G'
           "ranks": 2, "ranks_per_node": 1},
  "axes": {"stack": ["openmpi", "native"], "nic.bte_bandwidth": ["3 GB/s", "4 GB/s", "6 GB/s"]}}
 G
+python3 -c "import json; print(json.dumps(json.load(open('grid.json'))['base']))" > grid_base.json
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 "$BIN" sweep grid.json --out j1 -j 1 2> j1.err; check "-j 1 runs" "[[ \$? == 0 ]] && grep -q '6 run now' j1.err"
 "$BIN" sweep grid.json --out j2 -j 2 2> j2.err
@@ -24,8 +26,64 @@ check "three shards then --merge identical" "cmp -s j1/sweep.csv sh/sweep.csv &&
 if command -v mpirun > /dev/null; then
   mpirun --allow-run-as-root --oversubscribe -n 3 "$BIN" sweep grid.json --out mpi > mpi.out 2>&1
   check "mpirun -n 3 identical" "cmp -s j1/sweep.csv mpi/sweep.csv && cmp -s j1/sweep.json mpi/sweep.json"
+  if "$BIN" --version | grep -q '^MPI: not built in'; then
+    echo "SKIP built without MPI (libopenmpi-dev absent): the ranks read the launcher's environment"
+    check "mpirun shards from the environment" "grep -q 'from OMPI_COMM_WORLD_RANK' mpi.out"
+  else
+    # Built with MPI: the shards come from MPI_Comm_rank, rank 0 merges after the barrier, and MPI_* are the MPI
+    # library's (libsimgrid exports SMPI's MPI_* too: the link order decides).
+    check "--version names the MPI library, not SimGrid's SMPI" "\"\$BIN\" --version | grep '^MPI: ' | grep -qv SMPI"
+    check "mpirun shards from MPI_Comm_rank (0/3, 1/3, 2/3), one merge" \
+      "[[ \$(grep -c 'run now (shard [012]/3 from MPI_Comm_rank)' mpi.out) == 3 && \$(grep -c 'wrote .*sweep.json' mpi.out) == 1 ]]"
+    # -j 2 per rank and a rerun under mpirun: nothing runs again, the table is rewritten identical.
+    mpirun --allow-run-as-root --oversubscribe -n 2 "$BIN" sweep grid.json --out mpi -j 2 > mpi2.out 2>&1
+    check "mpirun rerun runs no point" "[[ \$(grep -c ' 0 run now' mpi2.out) == 2 ]] && cmp -s j1/sweep.csv mpi/sweep.csv"
+  fi
 else
   echo "FAIL mpirun not installed (setup.sh installs openmpi-bin)"; fail=1
+fi
+# Who calls MPI_Init: a preloaded shim records each call (then calls the library's), and any fork() after it. Positive
+# control: each rank of an mpirun sweep calls it once, and no process that called it forks (the point runner was
+# forked before). A launcher's variables without mpirun (Open MPI would then init as a singleton, so only
+# the shim can tell): `run` and an explicit --shard never call it.
+if ! "$BIN" --version | grep -q '^MPI: not built in' && command -v cc > /dev/null; then
+  cat > shim.c <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+static int initialised;
+static void note(const char* what) {
+  FILE* f = fopen(getenv("INIT_LOG"), "a");
+  if (f) fprintf(f, "%s %d\n", what, (int)getpid()), fclose(f);
+}
+pid_t fork(void) {
+  if (initialised) note("fork-after-MPI_Init");
+  pid_t (*real)(void) = (pid_t (*)(void))dlsym(RTLD_NEXT, "fork");
+  return real();
+}
+int MPI_Init(int* argc, char*** argv) {
+  note("MPI_Init");
+  int (*real)(int*, char***) = (int (*)(int*, char***))dlsym(RTLD_NEXT, "MPI_Init");
+  int rc = real(argc, argv);
+  initialised = 1;  /* after: the library may fork inside MPI_Init (a singleton's daemon) */
+  return rc;
+}
+C
+  cc -shared -fPIC -o shim.so shim.c -ldl
+  INIT_LOG=$PWD/init_mpi.log mpirun --allow-run-as-root --oversubscribe -n 3 -x LD_PRELOAD=$PWD/shim.so -x INIT_LOG \
+    "$BIN" sweep grid.json --out shimmed > /dev/null 2>&1
+  check "mpirun sweep: each rank calls MPI_Init once (shim control), none forks after it" \
+    "[[ \$(grep -c '^MPI_Init' init_mpi.log) == 3 ]] && ! grep -q fork-after init_mpi.log && cmp -s j1/sweep.csv shimmed/sweep.csv"
+  OMPI_COMM_WORLD_SIZE=3 OMPI_COMM_WORLD_RANK=1 PMIX_RANK=1 LD_PRELOAD=$PWD/shim.so INIT_LOG=$PWD/init_run.log \
+    "$BIN" run grid_base.json --out fake > /dev/null 2> fake.err
+  check "run under launcher variables: exit 0, no MPI_Init" "[[ \$? == 0 && -s fake/lat.json && ! -e init_run.log ]]"
+  OMPI_COMM_WORLD_SIZE=3 OMPI_COMM_WORLD_RANK=1 LD_PRELOAD=$PWD/shim.so INIT_LOG=$PWD/init_shard.log \
+    "$BIN" sweep grid.json --out fk --shard 1/3 > /dev/null 2> fk.err
+  check "--shard under launcher variables: no MPI_Init" "grep -q '2 run now (shard 1/3 from --shard)' fk.err && [[ ! -e init_shard.log ]]"
+  LD_PRELOAD=$PWD/shim.so INIT_LOG=$PWD/init_plain.log "$BIN" sweep grid.json --out j1 > /dev/null 2>&1
+  check "plain sweep: no MPI_Init" "[[ ! -e init_plain.log ]]"
 fi
 "$BIN" sweep grid.json --out j1 2> again.err
 check "a rerun runs no point" "grep -q '0 run now' again.err && cmp -s j1/sweep.csv j2/sweep.csv"

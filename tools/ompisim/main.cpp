@@ -23,6 +23,7 @@
 #include "validation/sensitivity.hpp"
 #include "validation/sweep_plot.hpp"
 #include "validation/validate.hpp"
+#include "tools/ompisim/mpi_launch.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -30,6 +31,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <cstdlib>
+#include <exception>
 #include <map>
 #include <unistd.h>
 
@@ -159,8 +161,10 @@ int main(int argc, char** argv) {
   CLI::App app{"ompisim: a discrete-event simulator of the Open MPI communication stack"};
   app.footer(kExitHelp);
   app.set_version_flag("--version", [] {
-    return fmt::format("ompisim {}\ngit describe: {}\nSimGrid {}", OMPISIM_VERSION, git_describe(),
-                       engine::simgrid_version());
+    const std::string mpi = mpi_launch::library();
+    return fmt::format("ompisim {}\ngit describe: {}\nSimGrid {}\nMPI: {}", OMPISIM_VERSION, git_describe(),
+                       engine::simgrid_version(),
+                       mpi.empty() ? "not built in (mpirun sweeps read the launcher's environment)" : mpi);
   });
   app.require_subcommand(1);
   app.fallthrough();
@@ -369,7 +373,45 @@ int main(int argc, char** argv) {
       out = std::make_unique<OutputDir>(swp_out.empty() ? "results/sweep-" + stem : swp_out);
       const std::string dir = out->root();
       bool merge = swp_merge;
-      if (!swp_merge) {
+      // Under an MPI launcher, with MPI built in and no explicit shard: MPI_Comm_rank / _size give the shard and rank 0
+      // merges after the ranks' barrier (tools/ompisim/mpi_launch.hpp; no process that called MPI_Init forks).
+      if (!swp_merge && shard_spec.empty() && !std::getenv("SLURM_ARRAY_TASK_ID") && mpi_launch::available() &&
+          mpi_launch::launcher_variable()) {
+        SweepOptions o;
+        o.out_dir = dir;
+        o.jobs = swp_jobs;
+        o.progress = !swp_quiet && isatty(2);
+        IsolatedWorker worker([&](const std::string& shard) {
+          o.shard = sweep_shard(shard);
+          o.shard.from = "MPI_Comm_rank";
+          return std::to_string(run_sweep(g, o));
+        });
+        const mpi_launch::Comm comm = mpi_launch::init();
+        std::exception_ptr failed;
+        int status = 0, ran = 0;
+        try {
+          ran = std::stoi(worker.run(fmt::format("{}/{}", comm.rank, comm.size)));
+        } catch (const Interrupted& e) {
+          failed = std::current_exception(), status = e.exit_status();
+        } catch (const InputError&) {
+          failed = std::current_exception(), status = 2;
+        } catch (const std::exception&) {
+          failed = std::current_exception(), status = 3;
+        }
+        const int worst = mpi_launch::barrier_max(status);
+        mpi_launch::finalize();
+        if (failed) std::rethrow_exception(failed);
+        std::cerr << fmt::format("ompisim sweep: {} points, {} run now (shard {}/{} from MPI_Comm_rank), {} done in {}\n",
+                                 g.points.size(), ran, comm.rank, comm.size, sweep_points_done(g, dir), dir);
+        if (worst != 0) {
+          if (comm.rank == 0)
+            std::cerr << fmt::format("ompisim sweep: another rank's points failed (its error above, status {}): no merge; "
+                                     "finished points are kept\n", worst);
+          return worst;
+        }
+        if (comm.rank != 0) return 0;
+        merge = true;
+      } else if (!swp_merge) {
         SweepOptions o;
         o.out_dir = dir;
         o.jobs = swp_jobs;
@@ -381,8 +423,8 @@ int main(int argc, char** argv) {
                                                                  o.shard.from)
                                                    : "",
                                  sweep_points_done(g, dir), dir);
-        // One shard per process under an MPI launcher: rank 0 waits for the others' points, then merges. A Slurm array
-        // or an explicit --shard leaves the merge to `sweep --merge`.
+        // One shard per process under an MPI launcher without MPI built in (or srun without PMI): rank 0 waits for the
+        // others' point files, then merges. A Slurm array or an explicit --shard leaves the merge to `sweep --merge`.
         bool launcher = o.shard.from != "" && o.shard.from != "--shard" && o.shard.from != "SLURM_ARRAY_TASK_ID";
         merge = o.shard.count == 1 || (launcher && o.shard.index == 0);
         while (merge && o.shard.count > 1 && sweep_points_done(g, dir) < static_cast<int>(g.points.size())) {
