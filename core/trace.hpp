@@ -9,7 +9,9 @@
 //    the NIC models (models/<nic>/);
 //  - flow: a bulk flow through the engine's shared resources (bytes, the resources it crosses), reported by the
 //    engines when the flow ends; World names its end nodes just before it starts one (flow_nodes);
-//  - message: an MPI message from the send call to the receive's completion (mpi/trace_stack.hpp), and remote atomics.
+//  - message: an MPI message from the send call to the receive's completion (mpi/trace_stack.hpp), and remote atomics;
+//  - link sharing: for every resource a traced flow crosses (NIC ports, links, memory), the number of traced flows in
+//    flight on it, written as a counter each time it changes (derived here from the flows' starts and ends).
 // The sink filters (ranks, time window) and counts what it wrote; writers of a format derive from it (core/trace_file).
 #pragma once
 #include "core/sim.hpp"
@@ -82,11 +84,15 @@ public:
   FlowRec flow_started(double now, const std::vector<std::uint32_t>& path, double bytes) {
     FlowRec r{next_src_, next_dst_, now, bytes, path};
     next_src_ = next_dst_ = -1;
+    if (flow_traced(r))
+      for (auto id : r.path) load_change(id, now, +1);
     return r;
   }
   void flow_ended(const FlowRec& r, double end) {
     ++counts.flows_seen;
-    const bool nodes = (r.src < 0 && r.dst < 0) || node_traced(r.src) || node_traced(r.dst);
+    const bool nodes = flow_traced(r);
+    if (nodes)
+      for (auto id : r.path) load_change(id, end, -1);
     if (!nodes || !filter.window(r.start, end)) return;
     ++counts.flows;
     std::string links;
@@ -115,6 +121,9 @@ public:
   // What was written (and, *_seen, what was reported before the filters).
   struct Counts {
     std::uint64_t cpu = 0, nic = 0, flows = 0, flows_seen = 0, messages = 0, messages_seen = 0, amos = 0, amos_seen = 0;
+    std::uint64_t link_changes = 0;  // counter values written (flows in flight on a resource)
+    // A format that sorts in bounded memory (Paje): the most bytes of events it held, the sorted runs it spilled.
+    std::uint64_t peak_buffer_bytes = 0, runs_spilled = 0;
   } counts;
 
 protected:
@@ -123,6 +132,8 @@ protected:
   virtual void write_flow(long long src, long long dst, double start, double end, double bytes, const std::string& links) = 0;
   virtual void write_message(int src, int dst, int tag, std::uint64_t bytes, double sent, double matched) = 0;
   virtual void write_amo(int src, int dst, double start, double at_target) = 0;
+  // Resource `id` (named `name`) carries `flows` traced flows from time t on.
+  virtual void write_link_load(std::uint32_t id, const std::string& name, double t, int flows) = 0;
   int rank_of_ctx(int ctx) const {
     auto c = static_cast<std::size_t>(ctx);
     return c < ctx_rank_.size() && ctx_rank_[c] >= 0 ? ctx_rank_[c] : ctx;
@@ -136,6 +147,39 @@ protected:
   }
 
 private:
+  bool flow_traced(const FlowRec& r) const {
+    return (r.src < 0 && r.dst < 0) || node_traced(r.src) || node_traced(r.dst);
+  }
+  // A traced flow starts or ends on resource id at time t. Changes before the window only update the count. The first
+  // change at or after the window's start is preceded by the count at the window's start when that was not zero (also
+  // when the change comes after the window's end: flows that span the whole window show); changes after the window's
+  // end are not written.
+  void load_change(std::uint32_t id, double t, int delta) {
+    if (load_.size() <= id) load_.resize(id + 1);
+    Load& l = load_[id];
+    const int before = l.flows;
+    l.flows += delta;
+    if (t < filter.t0 || (l.shown && t > filter.t1)) return;
+    const std::string& name = id < resources_.size() && !resources_[id].empty() ? resources_[id] : unnamed(id);
+    if (!l.shown && before != 0 && t > filter.t0) {
+      ++counts.link_changes;
+      write_link_load(id, name, filter.t0, before);
+    }
+    l.shown = true;
+    if (t > filter.t1) return;
+    ++counts.link_changes;
+    write_link_load(id, name, t, l.flows);
+  }
+  const std::string& unnamed(std::uint32_t id) {
+    tmp_name_ = "resource " + std::to_string(id);
+    return tmp_name_;
+  }
+  struct Load {
+    int flows = 0;
+    bool shown = false;
+  };
+  std::vector<Load> load_;
+  std::string tmp_name_;
   std::vector<std::string> resources_;
   std::vector<long long> rank_node_;
   std::vector<int> ctx_rank_;

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <sys/stat.h>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 #include <unistd.h>
 
@@ -104,12 +105,17 @@ public:
       event(fmt::format(R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":"NIC {}"}}}})", node,
                         kEngineTid + e, json_escape(engine_names_.name(e))));
     if (counts.flows) event(fmt::format(R"({{"ph":"M","name":"process_name","pid":{},"args":{{"name":"bulk flows"}}}})", kFabricPid));
+    if (counts.link_changes)
+      event(fmt::format(R"x({{"ph":"M","name":"process_name","pid":{},"args":{{"name":"link sharing (flows in flight)"}}}})x",
+                        kLinkPid));
     std::fprintf(f,
                  "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ompisim\",\"cpu_spans\":%llu,"
-                 "\"nic_spans\":%llu,\"flows\":%llu,\"messages\":%llu,\"amos\":%llu,\"ranks\":\"%s\"}}\n",
+                 "\"nic_spans\":%llu,\"flows\":%llu,\"messages\":%llu,\"amos\":%llu,\"link_changes\":%llu,"
+                 "\"ranks\":\"%s\"}}\n",
                  static_cast<unsigned long long>(counts.cpu), static_cast<unsigned long long>(counts.nic),
                  static_cast<unsigned long long>(counts.flows), static_cast<unsigned long long>(counts.messages),
-                 static_cast<unsigned long long>(counts.amos), filter.ranks.empty() ? "all" : "subset");
+                 static_cast<unsigned long long>(counts.amos), static_cast<unsigned long long>(counts.link_changes),
+                 filter.ranks.empty() ? "all" : "subset");
     file_.commit();
   }
 
@@ -136,6 +142,11 @@ protected:
     event(fmt::format(R"({{"ph":"e","cat":"flow","name":"flow {:.0f} B","id":{},"pid":{},"tid":0,"ts":{:.6f}}})", bytes,
                       flow_id_, kFabricPid, us(end)));
   }
+  // A counter track per resource ("C" events), in the link-sharing process.
+  void write_link_load(std::uint32_t, const std::string& name, double t, int flows) override {
+    event(fmt::format(R"({{"ph":"C","cat":"link","name":"{}","pid":{},"tid":0,"ts":{:.6f},"args":{{"flows":{}}}}})",
+                      json_escape(name), kLinkPid, us(t), flows));
+  }
   void write_message(int src, int dst, int tag, std::uint64_t bytes, double sent, double matched) override {
     arrow("message", fmt::format("send {} B tag {}", bytes, tag), fmt::format("match {} B tag {}", bytes, tag), src,
           dst, sent, matched, fmt::format(R"({{"bytes":{},"tag":{},"src":{},"dst":{}}})", bytes, tag, src, dst));
@@ -146,7 +157,7 @@ protected:
   }
 
 private:
-  static constexpr long long kFabricPid = 1'000'000'000;
+  static constexpr long long kFabricPid = 1'000'000'000, kLinkPid = 1'000'000'001;
   static constexpr int kEngineTid = 100'000'000;
   static double us(double s) { return s * 1e6; }
   void event(const std::string& e) {
@@ -187,6 +198,12 @@ const char* kPajeHeader = R"(%EventDef PajeDefineContainerType 0
 %       Type string
 %       Name string
 %EndEventDef
+%EventDef PajeDefineVariableType 1
+%       Alias string
+%       Type string
+%       Name string
+%       Color color
+%EndEventDef
 %EventDef PajeDefineStateType 2
 %       Alias string
 %       Type string
@@ -210,6 +227,12 @@ const char* kPajeHeader = R"(%EventDef PajeDefineContainerType 0
 %       Time date
 %       Type string
 %       Name string
+%EndEventDef
+%EventDef PajeSetVariable 8
+%       Time date
+%       Type string
+%       Container string
+%       Value double
 %EndEventDef
 %EventDef PajePushState 12
 %       Time date
@@ -241,6 +264,8 @@ const char* kPajeHeader = R"(%EventDef PajeDefineContainerType 0
 0 N 0 "Node"
 0 R N "Execution context"
 0 E N "NIC engine"
+0 L 0 "Resource"
+1 FLOWS L "Flows in flight" "1 0 0"
 2 CPU R "CPU"
 2 ENG E "NIC engine state"
 4 MSG 0 R R "MPI message"
@@ -248,18 +273,23 @@ const char* kPajeHeader = R"(%EventDef PajeDefineContainerType 0
 4 FLOW 0 N N "Bulk flow"
 )";
 
+// Paje needs its events in time order, and the models report them out of order (a CPU span when it is scheduled, which
+// may be in the future; a flow, a message or a BTE span when it ends, with its start in the past). Each event is
+// formatted into its line at once and kept with its sort key (time, phase, arrival number) in a chunk of bounded size;
+// a full chunk is sorted and appended as a sorted run to a spill file (created beside the trace and unlinked at once:
+// nothing is left if the process dies); finish() writes the header and the containers, then merges the runs into the
+// trace (a small read buffer per run; past kMaxRuns runs they are first merged into one). Memory: the chunk, the
+// buffers, and the containers (per traced rank, node, NIC engine and resource), whatever the run's length.
 class Paje final : public TraceSink {
 public:
-  explicit Paje(const std::string& path) : file_(path) {}
+  Paje(const std::string& path, std::size_t memory) : path_(path), file_(path), chunk_limit_(std::max<std::size_t>(memory, 4096)) {}
+  ~Paje() override {
+    if (spill_) std::fclose(spill_);
+  }
 
   void finish() override {
-    // Same time: spans that end before spans that start, then links' ends, then the ends of zero-length spans.
-    std::stable_sort(ev_.begin(), ev_.end(), [](const Ev& a, const Ev& b) {
-      return std::tie(a.t, a.phase) < std::tie(b.t, b.phase);
-    });
     std::FILE* f = file_.get();
     std::fputs(kPajeHeader, f);
-    double end = ev_.empty() ? 0.0 : ev_.back().t;
     for (auto n : nodes_) std::fprintf(f, "6 0 %s N 0 \"%s\"\n", node(n).c_str(), node_name(n).c_str());
     for (auto [n, ctx, rank] : contexts_)
       std::fprintf(f, "6 0 c%d R %s \"%s\"\n", ctx, node(n).c_str(),
@@ -267,20 +297,18 @@ public:
     for (std::size_t i = 0; i < engines_.size(); ++i)
       std::fprintf(f, "6 0 e%zu E %s \"%s %s\"\n", i, node(engines_[i].first).c_str(), node_name(engines_[i].first).c_str(),
                    engine_names_.name(engines_[i].second).c_str());
-    static const char* kType[] = {"CPU", "ENG", "MSG", "AMO", "FLOW"};
-    for (auto& e : ev_) {
-      const std::string c = container(e.type, e.a);
-      switch (e.code) {
-        case 12: std::fprintf(f, "12 %.12f %s %s %s\n", e.t, kType[e.type], c.c_str(), value(e.value).c_str()); break;
-        case 13: std::fprintf(f, "13 %.12f %s %s\n", e.t, kType[e.type], c.c_str()); break;
-        default:
-          std::fprintf(f, "%d %.12f %s 0 %s %s k%llu\n", e.code, e.t, kType[e.type], value(e.value).c_str(), c.c_str(),
-                       static_cast<unsigned long long>(e.key));
-      }
+    for (auto& [id, name] : resources_) std::fprintf(f, "6 0 r%u L 0 %s\n", id, quote(name).c_str());
+    if (runs_.empty()) {  // everything fits in one chunk: sorted and written directly
+      sort_chunk();
+      for (auto& r : recs_) std::fwrite(arena_.data() + r.off, 1, r.len, f);
+    } else {
+      spill();
+      merge(runs_, [f](const char* line, std::size_t n) { std::fwrite(line, 1, n, f); });
     }
-    for (std::size_t i = 0; i < engines_.size(); ++i) std::fprintf(f, "7 %.12f E e%zu\n", end, i);
-    for (auto [n, ctx, rank] : contexts_) std::fprintf(f, "7 %.12f R c%d\n", end, ctx);
-    for (auto n : nodes_) std::fprintf(f, "7 %.12f N %s\n", end, node(n).c_str());
+    for (std::size_t i = 0; i < engines_.size(); ++i) std::fprintf(f, "7 %.12f E e%zu\n", end_, i);
+    for (auto [n, ctx, rank] : contexts_) std::fprintf(f, "7 %.12f R c%d\n", end_, ctx);
+    for (auto& [id, name] : resources_) std::fprintf(f, "7 %.12f L r%u\n", end_, id);
+    for (auto n : nodes_) std::fprintf(f, "7 %.12f N %s\n", end_, node(n).c_str());
     file_.commit();
   }
 
@@ -288,82 +316,211 @@ protected:
   void write_cpu(int ctx, int rank, long long n, double start, double end, const char* what) override {
     contexts_.insert({n, ctx, rank});
     nodes_.insert(n);
-    span(kCpu, ctx, start, end, what);
+    span("CPU", fmt::format("c{}", ctx), start, end, what);
   }
   void write_nic(long long n, const char* eng, double start, double end, const char* what) override {
     const int e = engine_names_.id(eng);
     auto [it, added] = engine_slot_.try_emplace({n, e}, static_cast<int>(engines_.size()));
     if (added) engines_.emplace_back(n, e);
     nodes_.insert(n);
-    span(kEng, it->second, start, end, what);
+    span("ENG", fmt::format("e{}", it->second), start, end, what);
   }
   void write_flow(long long src, long long dst, double start, double end, double bytes, const std::string& links) override {
     nodes_.insert(src), nodes_.insert(dst);
-    link(kFlow, static_cast<int>(src), static_cast<int>(dst), start, end, fmt::format("{:.0f} B over {}", bytes, links));
+    link("FLOW", node(src), node(dst), start, end, fmt::format("{:.0f} B over {}", bytes, links));
   }
   void write_message(int src, int dst, int tag, std::uint64_t bytes, double sent, double matched) override {
-    rank_link(kMsg, src, dst, sent, matched, fmt::format("{} B tag {}", bytes, tag));
+    rank_link("MSG", src, dst, sent, matched, fmt::format("{} B tag {}", bytes, tag));
   }
   void write_amo(int src, int dst, double start, double at_target) override {
-    rank_link(kAmo, src, dst, start, at_target, "AMO");
+    rank_link("AMO", src, dst, start, at_target, "AMO");
+  }
+  void write_link_load(std::uint32_t id, const std::string& name, double t, int flows) override {
+    if (!resources_.count(id)) resources_.emplace(id, name);
+    add(t, 1, fmt::format("8 {:.12f} FLOWS r{} {}\n", t, id, flows));
   }
 
 private:
-  enum : std::uint8_t { kCpu, kEng, kMsg, kAmo, kFlow };
-  // 32 bytes per event (a full trace holds two per span or link until finish()): strings are interned.
-  struct Ev {
+  // One event: its sort key and where its line is in the chunk's arena (in the spill file: key, length, line).
+  struct Rec {
     double t;
-    std::uint64_t key;     // a link's key
-    std::uint32_t value;   // interned state or link value
-    std::int32_t a;        // container: context (CPU, MSG, AMO), engine slot (ENG), node (FLOW; -1 fabric)
-    std::uint8_t phase;    // order at equal times (see finish)
-    std::uint8_t code;     // Paje event number
-    std::uint8_t type;
+    std::uint64_t seq;
+    std::uint32_t off, len;
+    std::uint8_t phase;  // order at equal times: spans that end, then starts, then links' ends, then zero-length ends
   };
+  static constexpr std::size_t kRecHead = sizeof(double) + sizeof(std::uint64_t) + sizeof(std::uint8_t) + sizeof(std::uint32_t);
+  static constexpr std::size_t kMaxRuns = 64;
+  struct Run {
+    std::FILE* file;  // the spill file holding it
+    long long off, end;
+  };
+  static bool before(double ta, std::uint8_t pa, std::uint64_t sa, double tb, std::uint8_t pb, std::uint64_t sb) {
+    return std::tie(ta, pa, sa) < std::tie(tb, pb, sb);
+  }
+
   static std::string node(long long n) { return n < 0 ? std::string("fabric") : fmt::format("n{}", n); }
   static std::string node_name(long long n) { return n < 0 ? std::string("fabric") : fmt::format("node {}", n); }
-  static std::string container(std::uint8_t type, int a) {
-    if (type == kEng) return fmt::format("e{}", a);
-    if (type == kFlow) return node(a);
-    return fmt::format("c{}", a);
+  static std::string quote(const std::string& v) {
+    std::string q = "\"";
+    for (char c : v) q += c == '"' ? '\'' : c == '\n' ? ' ' : c;
+    return q + "\"";
   }
-  std::uint32_t intern(const std::string& v) {
-    auto [it, added] = value_ids_.try_emplace(v, static_cast<std::uint32_t>(values_.size()));
-    if (added) {
-      std::string q = "\"";
-      for (char c : v) q += c == '"' ? '\'' : c;
-      values_.push_back(q + "\"");
-    }
-    return it->second;
+  void span(const char* type, const std::string& c, double start, double end, const char* what) {
+    add(start, 1, fmt::format("12 {:.12f} {} {} {}\n", start, type, c, quote(what)));
+    add(end, end > start ? 0 : 3, fmt::format("13 {:.12f} {} {}\n", end, type, c));
   }
-  const std::string& value(std::uint32_t id) const { return values_[id]; }
-  void span(std::uint8_t type, int container, double start, double end, const char* what) {
-    const std::uint32_t v = intern(what);
-    ev_.push_back({start, 0, v, container, 1, 12, type});
-    ev_.push_back({end, 0, v, container, static_cast<std::uint8_t>(end > start ? 0 : 3), 13, type});
-  }
-  void rank_link(std::uint8_t type, int src, int dst, double t0, double t1, const std::string& value) {
+  void rank_link(const char* type, int src, int dst, double t0, double t1, const std::string& value) {
     long long ns = node_of(src), nd = node_of(dst);
     nodes_.insert(ns), nodes_.insert(nd);
     contexts_.insert({ns, src, src}), contexts_.insert({nd, dst, dst});
-    link(type, src, dst, t0, t1, value);
+    link(type, fmt::format("c{}", src), fmt::format("c{}", dst), t0, t1, value);
   }
-  void link(std::uint8_t type, int from, int to, double t0, double t1, const std::string& value) {
-    const std::uint32_t v = intern(value);
+  void link(const char* type, const std::string& from, const std::string& to, double t0, double t1, const std::string& value) {
     ++key_;
-    ev_.push_back({t0, key_, v, from, 1, 15, type});
-    ev_.push_back({t1, key_, v, to, 2, 16, type});
+    const std::string v = quote(value);
+    add(t0, 1, fmt::format("15 {:.12f} {} 0 {} {} k{}\n", t0, type, v, from, key_));
+    add(t1, 2, fmt::format("16 {:.12f} {} 0 {} {} k{}\n", t1, type, v, to, key_));
   }
+  void add(double t, std::uint8_t phase, const std::string& line) {
+    end_ = std::max(end_, t);
+    if (chunk_bytes() + line.size() + sizeof(Rec) > chunk_limit_ && !recs_.empty()) spill();
+    recs_.push_back({t, seq_++, static_cast<std::uint32_t>(arena_.size()), static_cast<std::uint32_t>(line.size()), phase});
+    arena_ += line;
+    counts.peak_buffer_bytes = std::max<std::uint64_t>(counts.peak_buffer_bytes, chunk_bytes());
+  }
+  std::size_t chunk_bytes() const { return arena_.size() + recs_.size() * sizeof(Rec); }
+  void sort_chunk() {
+    std::sort(recs_.begin(), recs_.end(), [](const Rec& a, const Rec& b) {
+      return before(a.t, a.phase, a.seq, b.t, b.phase, b.seq);
+    });
+  }
+  std::FILE* new_spill() {
+    std::string tmpl = path_ + ".spill.XXXXXX";
+    int fd = ::mkstemp(tmpl.data());
+    if (fd < 0) throw std::runtime_error(fmt::format("cannot create {}: {}", tmpl, std::strerror(errno)));
+    ::unlink(tmpl.c_str());  // anonymous from now on: the space is freed when it is closed, or when the process dies
+    std::FILE* f = ::fdopen(fd, "w+");
+    if (!f) {
+      ::close(fd);
+      throw std::runtime_error("cannot open the trace's spill file");
+    }
+    return f;
+  }
+  static void put_rec(std::FILE* f, double t, std::uint8_t phase, std::uint64_t seq, const char* line, std::uint32_t len) {
+    std::fwrite(&t, sizeof t, 1, f);
+    std::fwrite(&seq, sizeof seq, 1, f);
+    std::fwrite(&phase, sizeof phase, 1, f);
+    std::fwrite(&len, sizeof len, 1, f);
+    std::fwrite(line, 1, len, f);
+  }
+  // The chunk, sorted, becomes a run at the end of the spill file.
+  void spill() {
+    if (recs_.empty()) return;
+    if (!spill_) spill_ = new_spill();
+    sort_chunk();
+    std::fseek(spill_, 0, SEEK_END);
+    const long long start = std::ftell(spill_);
+    for (auto& r : recs_) put_rec(spill_, r.t, r.phase, r.seq, arena_.data() + r.off, r.len);
+    if (std::fflush(spill_) != 0 || std::ferror(spill_))
+      throw std::runtime_error(fmt::format("cannot write the spill file of {}: {}", path_, std::strerror(errno)));
+    runs_.push_back({spill_, start, std::ftell(spill_)});
+    ++counts.runs_spilled;
+    recs_.clear();
+    recs_.shrink_to_fit();
+    arena_.clear();
+    arena_.shrink_to_fit();
+    if (runs_.size() >= kMaxRuns) {  // merge them into one run of a new spill file; the old one is freed
+      std::FILE* next = new_spill();
+      merge(runs_, [&](double t, std::uint8_t p, std::uint64_t s, const char* line, std::size_t n) {
+        put_rec(next, t, p, s, line, static_cast<std::uint32_t>(n));
+      });
+      if (std::fflush(next) != 0 || std::ferror(next))
+        throw std::runtime_error(fmt::format("cannot write the spill file of {}: {}", path_, std::strerror(errno)));
+      std::fclose(spill_);
+      spill_ = next;
+      runs_.assign(1, Run{next, 0, std::ftell(next)});
+    }
+  }
+  // Reads one run sequentially through a small buffer (pread: runs share their file).
+  class Reader {
+  public:
+    Reader(const Run& r) : fd_(::fileno(r.file)), pos_(r.off), end_(r.end), buf_(1 << 16) {}
+    bool next() {
+      char head[kRecHead];
+      if (!read(head, kRecHead)) return false;
+      std::memcpy(&t, head, sizeof t);
+      std::memcpy(&seq, head + 8, sizeof seq);
+      std::memcpy(&phase, head + 16, sizeof phase);
+      std::uint32_t len = 0;
+      std::memcpy(&len, head + 17, sizeof len);
+      line.resize(len);
+      if (!read(line.data(), len)) throw std::runtime_error("trace spill file: a run ends inside a record");
+      return true;
+    }
+    double t = 0;
+    std::uint64_t seq = 0;
+    std::uint8_t phase = 0;
+    std::string line;
+
+  private:
+    bool read(char* out, std::size_t n) {
+      while (n > 0) {
+        if (have_ == used_) {
+          if (pos_ >= end_) return false;
+          std::size_t want = static_cast<std::size_t>(std::min<long long>(static_cast<long long>(buf_.size()), end_ - pos_));
+          ssize_t k = ::pread(fd_, buf_.data(), want, pos_);
+          if (k <= 0) throw std::runtime_error(fmt::format("cannot read the trace's spill file: {}", std::strerror(errno)));
+          pos_ += k, used_ = 0, have_ = static_cast<std::size_t>(k);
+        }
+        std::size_t c = std::min(n, have_ - used_);
+        std::memcpy(out, buf_.data() + used_, c);
+        out += c, n -= c, used_ += c;
+      }
+      return true;
+    }
+    int fd_;
+    long long pos_, end_;
+    std::vector<char> buf_;
+    std::size_t used_ = 0, have_ = 0;
+  };
+  // k-way merge of the runs in key order: out(line, length) or out(t, phase, seq, line, length).
+  template <class Out>
+  static void merge(const std::vector<Run>& runs, Out&& out) {
+    std::vector<Reader> rd;
+    rd.reserve(runs.size());
+    for (auto& r : runs) rd.emplace_back(r);
+    auto later = [&rd](std::size_t a, std::size_t b) {  // a heap of reader indices, smallest key on top
+      return before(rd[b].t, rd[b].phase, rd[b].seq, rd[a].t, rd[a].phase, rd[a].seq);
+    };
+    std::vector<std::size_t> heap;
+    for (std::size_t i = 0; i < rd.size(); ++i)
+      if (rd[i].next()) heap.push_back(i);
+    std::make_heap(heap.begin(), heap.end(), later);
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      Reader& r = rd[heap.back()];
+      if constexpr (std::is_invocable_v<Out, const char*, std::size_t>) out(r.line.data(), r.line.size());
+      else out(r.t, r.phase, r.seq, r.line.data(), r.line.size());
+      if (r.next()) std::push_heap(heap.begin(), heap.end(), later);
+      else heap.pop_back();
+    }
+  }
+
+  std::string path_;
   TempFile file_;
-  std::vector<Ev> ev_;
-  std::uint64_t key_ = 0;
+  std::size_t chunk_limit_;
+  std::vector<Rec> recs_;
+  std::string arena_;
+  std::uint64_t seq_ = 0, key_ = 0;
+  double end_ = 0;
+  std::FILE* spill_ = nullptr;
+  std::vector<Run> runs_;
   Interned engine_names_;
-  std::unordered_map<std::string, std::uint32_t> value_ids_;
-  std::vector<std::string> values_;
   std::set<long long> nodes_;
   std::set<std::tuple<long long, int, int>> contexts_;
   std::map<std::pair<long long, int>, int> engine_slot_;
   std::vector<std::pair<long long, int>> engines_;
+  std::map<std::uint32_t, std::string> resources_;
 };
 
 }  // namespace
@@ -372,9 +529,9 @@ const TraceFormatRegistry& trace_formats() {
   static const TraceFormatRegistry reg = [] {
     TraceFormatRegistry r;
     r.add({"paje", "Paje (SimGrid's trace format): ViTE, pajeng's pj_dump",
-           [](const std::string& p) { return std::make_unique<Paje>(p); }});
+           [](const std::string& p, std::size_t memory) { return std::make_unique<Paje>(p, memory); }});
     r.add({"json", "Chrome trace-event JSON: Perfetto (ui.perfetto.dev), chrome://tracing",
-           [](const std::string& p) { return std::make_unique<ChromeJson>(p); }});
+           [](const std::string& p, std::size_t) { return std::make_unique<ChromeJson>(p); }});
     return r;
   }();
   return reg;
@@ -404,8 +561,8 @@ void check_trace_path(const std::string& path, const std::string& option) {
   if (fs::is_directory(p, ec)) throw InputError(option, path, "is a folder, expected a file name");
 }
 
-std::unique_ptr<TraceSink> open_trace(const std::string& path, const TraceFilter& filter) {
-  auto sink = format_of(path, "--trace").make(path);
+std::unique_ptr<TraceSink> open_trace(const std::string& path, const TraceFilter& filter, std::size_t memory) {
+  auto sink = format_of(path, "--trace").make(path, memory ? memory : kTraceMemoryDefault);
   sink->filter = filter;
   return sink;
 }

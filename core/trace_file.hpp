@@ -1,12 +1,14 @@
 // Trace files: the formats a TraceSink writes (core/trace.hpp), chosen by the file's extension from a registry:
 //  - ".paje": Paje, SimGrid's own trace format (ViTE, pajeng's pj_dump). Paje needs its events in time order and the
-//    models report spans when they are scheduled (a span may start in the future): events are kept in memory and
-//    sorted, then streamed out at the end. Containers: one per node, under it one per execution context ("rank R")
-//    and one per NIC engine; states: CPU spans and engine spans; links: messages and remote atomics (rank to rank),
-//    bulk flows (node to node, value "<bytes> B over <resources>").
+//    models report them out of order (a span when it is scheduled, a flow or message when it ends): events are sorted
+//    in bounded memory (an external merge sort: sorted chunks of at most `memory` bytes spilled to an unlinked file
+//    beside the trace, merged at the end). Containers: one per node, under it one per execution context ("rank R")
+//    and one per NIC engine, and one per resource a traced flow crosses; states: CPU spans and engine spans; links:
+//    messages and remote atomics (rank to rank), bulk flows (node to node, value "<bytes> B over <resources>");
+//    variable FLOWS on each resource: the traced flows in flight on it.
 //  - ".json": Chrome trace-event JSON (Perfetto, chrome://tracing), streamed as the events come: a process per node,
 //    a thread per context and per NIC engine, complete events ("X") for spans, async events for bulk flows, flow
-//    events ("s"/"f") from a send to its match.
+//    events ("s"/"f") from a send to its match, counter events ("C") per resource for the flows in flight on it.
 // Both write a temporary beside the destination and rename it at finish(): a run that fails or is killed leaves no
 // half-written trace under the destination's name (a killed one may leave the temporary, "<path>.tmp.<pid>").
 #pragma once
@@ -22,7 +24,7 @@ namespace ompisim {
 struct TraceFormatInfo {
   std::string name;         // the file extension, without its dot ("paje", "json")
   std::string description;  // the viewers that read it
-  std::function<std::unique_ptr<TraceSink>(const std::string& path)> make;
+  std::function<std::unique_ptr<TraceSink>(const std::string& path, std::size_t memory)> make;  // memory: see open_trace
 };
 class TraceFormatRegistry : public NamedRegistry<TraceFormatInfo, &TraceFormatInfo::make> {};
 const TraceFormatRegistry& trace_formats();
@@ -30,8 +32,10 @@ const TraceFormatRegistry& trace_formats();
 // Checks a --trace path before the run: a known extension, an existing writable folder, not a folder itself.
 // InputError(option, path, reason) otherwise.
 void check_trace_path(const std::string& path, const std::string& option = "--trace");
-// The sink for `path` (format from its extension), with its temporary opened now.
-std::unique_ptr<TraceSink> open_trace(const std::string& path, const TraceFilter& filter);
+// The sink for `path` (format from its extension), with its temporary opened now. `memory`: the bytes of events a
+// format that sorts (Paje) holds before spilling a sorted chunk to disk (0: kTraceMemoryDefault).
+constexpr std::size_t kTraceMemoryDefault = 64u << 20;
+std::unique_ptr<TraceSink> open_trace(const std::string& path, const TraceFilter& filter, std::size_t memory = 0);
 
 // "0-15,1024" (inclusive ranges, non-negative, ascending bounds) and "10us:50us" (times with units; either side may
 // be empty: ":50us", "10us:"). InputError(option, text, reason) on bad input.

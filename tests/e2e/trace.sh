@@ -4,6 +4,8 @@
 # (2) The same run as Chrome trace-event JSON: the shape Perfetto reads and the same counts. (3) A Cheetah atomic
 # barrier: traced AMOs equal the run's AMO counter. (4) --trace-ranks and --trace-window keep a subset. (5) Tracing
 # changes no result. (6) Bad input exits 2 naming the option and the reason, before simulating, and leaves no file.
+# (2b) Link sharing counters: per resource, rises = the flows crossing it, back to 0 at the end; Paje has as many FLOWS
+# values as the JSON has counter events. (7) A Slingshot run: Cassini transmit / receive spans equal the CXI counters.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 cat > "$t/bw.json" <<'J'
@@ -57,7 +59,7 @@ res = json.load(open(sys.argv[2]))["stats"]
 ev = tr["traceEvents"]
 assert isinstance(ev, list) and ev, "traceEvents"
 for e in ev:
-    assert e["ph"] in ("X", "M", "b", "e", "s", "f"), e
+    assert e["ph"] in ("X", "M", "b", "e", "s", "f", "C"), e
     assert isinstance(e["pid"], int), e
     if e["ph"] != "M":
         assert isinstance(e["ts"], (int, float)) and e["ts"] >= 0, e
@@ -75,6 +77,44 @@ names = {e["args"]["name"] for e in ev if e["ph"] == "M"}
 assert "rank 0" in names and "rank 1" in names and "NIC BTE" in names, names
 print("ok   Chrome JSON: %d events, %d messages = sends_posted, %d flows = stats.flows, threads %s" % (len(ev), s, fb, sorted(names)))
 P
+# (2b) link sharing: a counter track per resource a flow crosses; each flow adds 1 on each of its resources at its start
+# and takes it back at its end, so a track's rises equal the flows listing that resource, and it ends at 0.
+python3 - "$t/bw.json.json" <<'P' || fail=1
+import json, sys, collections
+tr = json.load(open(sys.argv[1]))
+ev = tr["traceEvents"]
+through = collections.Counter()
+for e in ev:
+    if e["ph"] == "b" and e["cat"] == "flow":
+        for r in e["args"]["resources"].split():
+            through[r] += 1
+series = collections.defaultdict(list)
+for e in ev:
+    if e["ph"] == "C":
+        series[e["name"]].append(e["args"]["flows"])
+assert series and set(series) == set(through), (sorted(series)[:5], sorted(through)[:5])
+for name, vals in series.items():
+    prev, ups = 0, 0
+    for v in vals:
+        assert abs(v - prev) == 1, (name, vals[:10])
+        ups += v > prev
+        prev = v
+    assert ups == through[name] and vals[-1] == 0, (name, ups, through[name], vals[-1])
+assert sum(len(v) for v in series.values()) == tr["otherData"]["link_changes"]
+print("ok   link sharing: %d resources, rises = flows over each (max %d flows at once on %s), every track back to 0"
+      % (len(series), max(max(v) for v in series.values()), max(series, key=lambda k: max(series[k]))))
+P
+if command -v pj_dump > /dev/null; then
+  python3 - "$t/dump" "$t/bw.json.json" <<'P' || fail=1
+import csv, json, sys
+rows = [[f.strip() for f in r] for r in csv.reader(open(sys.argv[1]))]
+tr = json.load(open(sys.argv[2]))
+var = [r for r in rows if r[0] == "Variable"]
+assert len(var) == tr["otherData"]["link_changes"], (len(var), tr["otherData"]["link_changes"])
+assert all(r[2] == "Flows in flight" for r in var), var[:2]
+print("ok   Paje: %d FLOWS variable values = the JSON's counter events" % len(var))
+P
+fi
 # (3) AMOs
 "$BIN" run "$t/bar.json" --out "$t/bar" --trace "$t/bar.json.json" > /dev/null 2> "$t/err" || { echo "FAIL barrier: $(cat "$t/err")"; fail=1; }
 python3 - "$t/bar.json.json" "$t/bar/bar.json" <<'P' || fail=1
@@ -97,6 +137,50 @@ assert all(e["ts"] + e["dur"] >= 2 and e["ts"] <= 8 for e in cpu), "span outside
 assert len(sub) < len(full)
 print("ok   --trace-ranks 0,3-4 --trace-window 2us:8us: %d of %d events, CPU threads %s" % (len(sub), len(full), sorted({e["tid"] for e in cpu})))
 P
+# (7) Slingshot (Cassini) NIC rows: each command the source NIC executes is a "transmit" span (IDC inject, eager DMA,
+# rendezvous header), each payload the target NIC lands a "receive" span (eager payload, rendezvous header, rendezvous
+# Get); their counts equal the CXI provider's counters. The Paje form parses with pj_dump and has the same spans.
+cat > "$t/cxi.json" <<'J'
+{"id": "cxi", "machine": "crusher", "stack": "openmpi-cxi", "ranks": 2, "ranks_per_node": 1,
+ "benchmark": {"name": "osu_bw", "sizes": [8, 1024, 1048576], "iterations": 3, "skip": 1, "window": 4}}
+J
+"$BIN" run "$t/cxi.json" --out "$t/cxi" --trace "$t/cxi.trace.json" > /dev/null 2> "$t/err" || { echo "FAIL cxi: $(cat "$t/err")"; fail=1; }
+"$BIN" run "$t/cxi.json" --out "$t/cxi2" --trace "$t/cxi.paje" > /dev/null 2> "$t/err" || { echo "FAIL cxi paje: $(cat "$t/err")"; fail=1; }
+python3 - "$t/cxi.trace.json" "$t/cxi/cxi.json" <<'P' || fail=1
+import json, sys, collections
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+c = json.load(open(sys.argv[2]))["stats"]["counters"]
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+rows = collections.Counter()
+values = collections.Counter()
+for e in ev:
+    if e["ph"] == "X" and e["cat"] == "nic":
+        rows[names[(e["pid"], e["tid"])]] += 1
+        values[e["name"]] += 1
+assert c["cxi_inject"] > 0 and c["cxi_eager"] > 0 and c["cxi_rendezvous"] > 0, c
+tx = c["cxi_inject"] + c["cxi_eager"] + c["cxi_rendezvous"]
+rx = c["cxi_eager"] + c["cxi_rendezvous"] + c["cxi_rdzv_gets"]
+assert rows["NIC transmit"] == tx and rows["NIC receive"] == rx, (rows, c)
+assert values["IDC inject"] == c["cxi_inject"] and values["rendezvous Get"] == c["cxi_rdzv_gets"], values
+assert all(e["dur"] > 0 for e in ev if e["ph"] == "X" and e["cat"] == "nic" and e["name"] != "priority list match"
+           and not e["name"].startswith("overflow")), "a transfer span without duration"
+print("ok   Cassini: %d transmit spans = inject + eager + rendezvous, %d receive spans = eager + rendezvous + Gets (%s)"
+      % (rows["NIC transmit"], rows["NIC receive"], dict(values)))
+P
+if command -v pj_dump > /dev/null; then
+  pj_dump -l 12 "$t/cxi.paje" > "$t/cxidump" 2> "$t/pjerr" && [[ ! -s "$t/pjerr" ]] || { echo "FAIL pj_dump cxi: $(head -3 "$t/pjerr")"; fail=1; }
+  python3 - "$t/cxidump" "$t/cxi/cxi.json" <<'P' || fail=1
+import csv, json, sys
+rows = [[f.strip() for f in r] for r in csv.reader(open(sys.argv[1]))]
+c = json.load(open(sys.argv[2]))["stats"]["counters"]
+st = [r for r in rows if r[0] == "State" and r[2] == "NIC engine state"]
+n = lambda v: sum(1 for r in st if r[7] == v)
+assert n("IDC inject") == c["cxi_inject"] and n("rendezvous Get") == c["cxi_rdzv_gets"], (n("IDC inject"), c)
+assert n("eager send (DMA)") == c["cxi_eager"] and n("rendezvous header (DMA)") == c["cxi_rendezvous"], c
+print("ok   Cassini Paje (pj_dump): IDC inject %d, eager %d, rendezvous header %d, Get %d spans = the counters"
+      % (n("IDC inject"), n("eager send (DMA)"), n("rendezvous header (DMA)"), n("rendezvous Get")))
+P
+fi
 # (6) bad input: exit 2, one line naming the option, nothing written
 bad() {  # name, expected text, args...
   local name=$1 want=$2; shift 2

@@ -56,16 +56,33 @@ void CxiProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
   w_.cpu(rank, c_.host_overhead, [this, id] { launch(id); }, "fi_tsend (cxi)");
 }
 
+// Trace rows of the NIC (TraceSink::nic): "transmit", the commands the source NIC executes (an IDC inject, the DMA
+// read and send of an eager payload or a rendezvous header), and "receive", the payloads the target NIC lands in host
+// memory (an eager payload or a rendezvous header, a rendezvous Get it pulls). Each span runs from the command to the
+// transfer's end (the bulk flow's end), as Gemini's BTE spans do.
 void CxiProvider::launch(std::uint64_t id) {
   const Msg& m = msgs_.at(id);
   long long a = w_.node_of(m.src), b = w_.node_of(m.dst);
   std::uint64_t eb = eager_bytes(m.proto, m.bytes, c_.limits);
   if (m.proto == SendProtocol::Inject) {
-    w_.sim().after(w_.wire_time(a, b, static_cast<double>(eb)), [this, id] { arrive(id); });
+    const double t = w_.wire_time(a, b, static_cast<double>(eb));
+    if (TraceSink* tr = w_.sim().trace) tr->nic(a, "transmit", w_.sim().now(), w_.sim().now() + t, "IDC inject");
+    w_.sim().after(t, [this, id] { arrive(id); });
     return;
   }
   double lat = c_.dma_read_latency + dev_latency(m.sbuf) + w_.path(a, b).latency;
-  w_.bulk(a, b, static_cast<double>(eb), lat, [this, id] { arrive(id); }, false, m.src, m.dst);
+  Callback done = [this, id] { arrive(id); };
+  if (w_.sim().trace) {
+    const bool rdzv = m.proto == SendProtocol::Rendezvous;
+    done = [this, a, b, rdzv, t0 = w_.sim().now(), done = std::move(done)]() mutable {
+      if (TraceSink* tr = w_.sim().trace) {
+        tr->nic(a, "transmit", t0, w_.sim().now(), rdzv ? "rendezvous header (DMA)" : "eager send (DMA)");
+        tr->nic(b, "receive", t0, w_.sim().now(), rdzv ? "rendezvous header" : "eager payload");
+      }
+      done();
+    };
+  }
+  w_.bulk(a, b, static_cast<double>(eb), lat, std::move(done), false, m.src, m.dst);
 }
 
 void CxiProvider::arrive(std::uint64_t id) {
@@ -181,12 +198,16 @@ void CxiProvider::pull(std::uint64_t id, RxEntry* e, std::uint64_t already) {
   ++n_["cxi_rdzv_gets"];
   // The Get request crosses b -> a, the data a -> b.
   double lat = w_.path(b, a).latency + w_.path(a, b).latency + dev_latency(m.sbuf) + dev_latency(e->buf);
-  w_.bulk(a, b, static_cast<double>(rest), lat,
-          [this, id, e] {
-            send_done(id);
-            w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }, "fi_cq_read (cxi, recv)");
-          },
-          true, m.src, m.dst);
+  Callback done = [this, id, e] {
+    send_done(id);
+    w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }, "fi_cq_read (cxi, recv)");
+  };
+  if (w_.sim().trace)  // the target NIC pulls the rest: a span on its receive row, from the Get to the data's end
+    done = [this, b, t0 = w_.sim().now(), done = std::move(done)]() mutable {
+      if (TraceSink* tr = w_.sim().trace) tr->nic(b, "receive", t0, w_.sim().now(), "rendezvous Get");
+      done();
+    };
+  w_.bulk(a, b, static_cast<double>(rest), lat, std::move(done), true, m.src, m.dst);
 }
 
 void CxiProvider::recv_done(std::uint64_t id, RxEntry* e) {
