@@ -278,6 +278,22 @@ void World::declare_resources() {
   }
 }
 
+// The route of one bulk transfer a -> b, chosen now by the run's policy from the flows already routed over each link;
+// its links' flow counts are raised (the caller lowers them when the transfer ends). Each transfer has its own key,
+// so Valiant spreads the transfers of one node pair over intermediate groups.
+topology::Route World::route_flow(Fabric& f, long long a, long long b) {
+  const auto& t = *f.net->topology;
+  topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
+  topology::Route r;
+  if (ra != rb) {
+    std::uint64_t key = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(b)) +
+                        0xBF58476D1CE4E5B9ull * ++flow_seq_;
+    r = f.routing->route(t, ra, rb, &f.link_load, key);
+  }
+  for (auto id : r) ++f.link_load.flows[id];
+  return r;
+}
+
 void World::set_neighbour_job(NeighbourJob job) {
   if (!core_res_.empty()) throw std::logic_error("World::set_neighbour_job after declare_resources");
   if (!sim_.shares_bandwidth())
@@ -296,17 +312,9 @@ void World::declare_neighbour(Fabric& f) {
   const NeighbourJob& j = *neighbour_;
   for (long long n : j.nodes)
     for (auto& nr : f.nic_resources) nic_resource(f, n, nr.name, 0);
-  const auto& t = *f.net->topology;
   for (auto [a, b] : j.pairs())
     for (int k = 0; k < j.flows_per_pair; ++k) {
-      topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
-      topology::Route r;
-      if (ra != rb) {
-        std::uint64_t key = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(b)) +
-                            0xBF58476D1CE4E5B9ull * ++flow_seq_;
-        r = f.routing->route(t, ra, rb, &f.link_load, key);
-      }
-      for (auto id : r) ++f.link_load.flows[id];  // for the whole run: adaptive policies see the neighbour's load
+      topology::Route r = route_flow(f, a, b);  // counted for the whole run: adaptive policies see the neighbour
       sim_.stream(bulk_resources(f, a, b, a, r, 0, 0));
       ++neighbour_streams;
     }
@@ -369,15 +377,7 @@ void World::bulk(long long a, long long b, double bytes, double latency, Callbac
       // The route is chosen now, by the run's policy, seeing the flows already routed over each link (an adaptive
       // policy steers around busy links; a deterministic one ignores the load). Each flow has its own key, so Valiant
       // spreads the flows of one node pair over intermediate groups.
-      const auto& t = *f.net->topology;
-      topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
-      topology::Route r;
-      if (ra != rb) {
-        std::uint64_t key = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(b)) +
-                            0xBF58476D1CE4E5B9ull * ++flow_seq_;
-        r = f.routing->route(t, ra, rb, &f.link_load, key);
-      }
-      for (auto id : r) ++f.link_load.flows[id];
+      topology::Route r = route_flow(f, a, b);
       if (TraceSink* t = sim_.trace) t->flow_nodes(a, b);
       sim_.flow(bulk_resources(f, a, b, pulled ? b : a, r, pa, pb), bytes,
                 [&f, r, q, done = std::move(done)]() mutable {

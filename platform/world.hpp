@@ -182,6 +182,7 @@ private:
   std::vector<Fabric> fabrics_;
   std::unique_ptr<NeighbourJob> neighbour_;
   void declare_neighbour(Fabric& f);
+  topology::Route route_flow(Fabric& f, long long a, long long b);
   // path() is a pure function of (a, b, net) for a run: the last answers are kept in a small direct-mapped table
   // (4,096 entries, 160 KiB, allocated on first use), so the per-message wire_time of SMSG and eager sends does not
   // walk the route again. Bounded whatever the rank count.
