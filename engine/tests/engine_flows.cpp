@@ -16,6 +16,7 @@
 // The same misuse checks run on DesEngine. How validated: times compared with a 1e-9 relative tolerance.
 #include "engine/des_engine.hpp"
 #include "engine/simgrid_engine.hpp"
+#include "engine/tests/expect.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -26,28 +27,11 @@
 
 using namespace ompisim;
 
+using engine_test::expect_throw;
+using engine_test::expect_time;
+using engine_test::failures;
+
 namespace {
-int failures = 0;
-
-void expect_time(const char* what, double got, double want) {
-  bool ok = std::abs(got - want) <= 1e-9 * std::abs(want);
-  std::printf("%-48s %.12g (expected %.12g) %s\n", what, got, want, ok ? "ok" : "FAILED");
-  if (!ok) ++failures;
-}
-
-void expect_throw(const char* what, const std::function<void()>& fn) {
-  bool threw = false;
-  try {
-    fn();
-  } catch (const std::exception& e) {
-    threw = true;
-    std::printf("%-48s threw: %s\n", what, e.what());
-  }
-  if (!threw) {
-    std::printf("%-48s did not throw: FAILED\n", what);
-    ++failures;
-  }
-}
 
 void misuse(Simulator& s, const std::string& engine) {
   ResourceId r = s.add_resource(engine + "-misuse", 1e9);

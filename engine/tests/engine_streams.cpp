@@ -10,6 +10,7 @@
 //     streams.
 #include "engine/des_engine.hpp"
 #include "engine/simgrid_engine.hpp"
+#include "engine/tests/expect.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -18,27 +19,9 @@
 
 using namespace ompisim;
 
-namespace {
-int failures = 0;
-void expect_time(const char* what, double got, double want) {
-  bool ok = std::abs(got - want) <= 1e-9 * std::abs(want);
-  std::printf("%-56s %.12g (expected %.12g) %s\n", what, got, want, ok ? "ok" : "FAILED");
-  if (!ok) ++failures;
-}
-void expect_throw(const char* what, const std::function<void()>& fn) {
-  bool threw = false;
-  try {
-    fn();
-  } catch (const std::exception& e) {
-    threw = true;
-    std::printf("%-56s threw: %s\n", what, e.what());
-  }
-  if (!threw) {
-    std::printf("%-56s did not throw: FAILED\n", what);
-    ++failures;
-  }
-}
-}  // namespace
+using engine_test::expect_throw;
+using engine_test::expect_time;
+using engine_test::failures;
 
 int main() {
   engine::SimGridEngine sg;
