@@ -41,6 +41,15 @@ double BtlVader::attach_cost(int rank, int peer, std::uint64_t addr, std::uint64
   return static_cast<double>(xpmem_.attach(rank, peer, addr, bytes, gran)) * w_.machine().os.xpmem_attach_cost;
 }
 
+double BtlVader::fifo_latency(int from, int to) const {
+  // vader_fifo_write / vader_fifo_read (btl_vader_fifo.h, the paper's trunk of 2012 and v1.8.8): the sender swaps the
+  // relative address of the fragment header into the receiver's fifo_tail and, the FIFO being empty, writes it to
+  // fifo_head; the receiver's poll reads fifo_head (one line the sender wrote) and only then the header it points to
+  // (tag, len, flags, the single-copy iovec; another line the sender wrote). Two dependent cache-line transfers where
+  // a fast box, whose polled slot holds the header and the data, has one.
+  return 2.0 * w_.signal_latency(from, to);
+}
+
 void BtlVader::send(const Descriptor& d, Completion local_done) {
   double signal = w_.signal_latency(d.src, d.dst);
   bool inline_send = d.wire_bytes() < static_cast<std::uint64_t>(mca_.btl_vader_max_inline_send.value);
@@ -50,9 +59,11 @@ void BtlVader::send(const Descriptor& d, Completion local_done) {
   bool single_copy = !inline_send && d.data.buf.contiguous && (d.flags & desc_flag::InPlace);
   if (!single_copy) {
     ++(inline_send ? fbox_sends : copy_sends);
-    w_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, signal, local_done = std::move(local_done)]() mutable {
+    // Below max_inline_send the fragment goes by fast box (one hand-off); a copy-in fragment above it by the FIFO.
+    double arrive = inline_send ? signal : fifo_latency(d.src, d.dst);
+    w_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, arrive, local_done = std::move(local_done)]() mutable {
       if (local_done) local_done();
-      w_.sim().after(signal, [this, d] { deliver(d); });
+      w_.sim().after(arrive, [this, d] { deliver(d); });
     });
     return;
   }
@@ -66,7 +77,10 @@ void BtlVader::send(const Descriptor& d, Completion local_done) {
     inplace_[in.rx_buffer] = std::move(local_done);
   }
   double attach = d.data.length ? attach_cost(d.dst, d.src, d.data.buf.addr + d.data.offset, d.data.length) : 0.0;
-  w_.sim().after(signal, [this, in, attach] { w_.cpu(in.dst, attach, [this, in] { deliver(in); }, "mca_btl_vader_poll_handle_frag"); });
+  // A single-copy fragment always goes by the FIFO (mca_btl_vader_send: only fast-box fragments bypass it).
+  w_.sim().after(fifo_latency(d.src, d.dst), [this, in, attach] {
+    w_.cpu(in.dst, attach, [this, in] { deliver(in); }, "mca_btl_vader_poll_handle_frag");
+  });
 }
 
 void BtlVader::payload_consumed(const Descriptor& d) {
@@ -75,7 +89,9 @@ void BtlVader::payload_consumed(const Descriptor& d) {
   if (it == inplace_.end()) return;
   Completion c = std::move(it->second);
   inplace_.erase(it);
-  w_.sim().after(w_.signal_latency(d.dst, d.src), std::move(c));
+  // The receiver marks the header MCA_BTL_VADER_FLAG_COMPLETE and writes it back into the sender's FIFO
+  // (vader_fifo_write_back, v1.8.8): the sender's poll reads its fifo_head, then that header.
+  w_.sim().after(fifo_latency(d.dst, d.src), std::move(c));
 }
 
 void BtlVader::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer remote, Completion done) {

@@ -1,6 +1,8 @@
 // btl/vader (Gemini paper §III): shared memory between the ranks of a node.
 //  - header + data below btl_vader_max_inline_send (256 B): lock-free per-peer fast box: the sender copies the
 //    message in, the receiver sees it one cache-line hand-off later and its PML copies it out;
+//  - every other fragment goes through the receiver's lock-free FIFO of fragment headers: the receiver reads the
+//    FIFO's head and then the header it points to, two cache-line transfers (vader_fifo_read);
 //  - larger sends the PML allows in place (desc_flag::InPlace, ob1's MATCH) from a contiguous buffer: only a pointer to the user buffer is passed; the receiver maps the sender's pages
 //    with XPMEM (attach at least 2 MiB at a time, attachments cached) and copies once; the sender's buffer is free when
 //    the receiver signals back;
@@ -36,6 +38,9 @@ public:
   void atomic_add(int rank, int target, Completion local_done, Completion at_target) override;
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;
   std::uint64_t fbox_sends = 0, copy_sends = 0, single_copy_sends = 0;
+  // Time from the sender posting a fragment to its FIFO until the receiver's poll has read the fragment header:
+  // two dependent cache-line transfers (fifo_head, then the header it points to).
+  double fifo_latency(int from, int to) const;
   std::uint64_t attaches() const { return xpmem_.attaches; }
 
 private:
