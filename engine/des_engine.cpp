@@ -36,9 +36,8 @@ void DesEngine::flow(const std::vector<ResourceId>& path, double bytes, Callback
 
 void DesEngine::run() {
   while (!q_.empty()) {
-    auto [t, cb] = q_.pop();
-    now_ = t;
-    cb();
+    now_ = q_.top_time();
+    q_.run_top();
     if ((++run_ & 0xFFFF) == 0 && progress::enabled()) progress::sim_tick(now_, run_);
   }
 }

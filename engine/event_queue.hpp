@@ -45,19 +45,27 @@ public:
   double top_time() const { return heap_[kRoot].t; }
   // Removes the earliest event and returns it (time, callback).
   std::pair<double, Callback> pop() {
-    Key k = heap_[kRoot];
-    heap_[kRoot] = heap_.back();
-    heap_.pop_back();
-    if (!empty()) {
-      sift_down(kRoot);
-      __builtin_prefetch(&at(slot_of(heap_[kRoot])), 1);  // the next pop's callback
-    }
+    Key k = take_root();
     const std::uint32_t slot = slot_of(k);
     Callback& s = at(slot);
     Callback cb = std::move(s);
     s = nullptr;
     free_.push_back(slot);
     return {k.t, std::move(cb)};
+  }
+  // Removes the earliest event and runs its callback where it lies (no move out of the slab: the engines' loop). The
+  // callback may push: its slot is not free until it returns, and a new chunk never moves the existing ones.
+  void run_top() {
+    const std::uint32_t slot = slot_of(take_root());
+    struct Release {  // frees the slot after the callback, also when it throws
+      EventQueue& q;
+      std::uint32_t slot;
+      ~Release() {
+        q.at(slot) = nullptr;
+        q.free_.push_back(slot);
+      }
+    } release{*this, slot};
+    at(slot)();
   }
 
 private:
@@ -73,6 +81,16 @@ private:
   static_assert(sizeof(Key) == 16);
   static std::uint32_t slot_of(const Key& k) { return static_cast<std::uint32_t>(k.order & (kMaxSlots - 1)); }
   Callback& at(std::uint32_t slot) { return chunks_[slot >> kChunkBits][slot & (kChunk - 1)]; }
+  Key take_root() {
+    Key k = heap_[kRoot];
+    heap_[kRoot] = heap_.back();
+    heap_.pop_back();
+    if (!empty()) {
+      sift_down(kRoot);
+      __builtin_prefetch(&at(slot_of(heap_[kRoot])), 1);  // the next pop's callback
+    }
+    return k;
+  }
   static bool before(const Key& a, const Key& b) { return a.t < b.t || (a.t == b.t && a.order < b.order); }
   // A 4-ary heap: half the levels of a binary one. The root is at index kRoot = 3 and the children of node i are
   // 4(i-2) .. 4(i-2)+3 (the root's are 4..7), its parent i/4 + 2: every group of four siblings starts at a multiple

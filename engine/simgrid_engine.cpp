@@ -161,8 +161,7 @@ void SimGridEngine::Impl::pump() {
       if (in_flight > 0 || !deferred.empty()) break;
       now = t;  // nothing in SimGrid can happen before t
     }
-    auto ev = q.pop();
-    ev.second();
+    q.run_top();
     if ((++events_run & 0xFFFF) == 0 && progress::enabled()) progress::sim_tick(now, events_run);
   }
   pumping = false;

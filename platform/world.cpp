@@ -21,6 +21,8 @@ World::World(Simulator& sim, Machine& machine, Placement placement, const topolo
     f.routing = routing ? routing : f.net->routing;
     f.prefix = several ? f.net->name + ":" : "";
   }
+  rank_core_.resize(static_cast<std::size_t>(placement_.ranks));
+  for (long long r = 0; r < placement_.ranks; ++r) rank_core_[static_cast<std::size_t>(r)] = placement_.core_of(r);
   if (TraceSink* t = sim_.trace)
     for (long long r = 0; r < placement_.ranks; ++r) t->rank_node(static_cast<int>(r), node_of(static_cast<int>(r)));
 }
@@ -51,8 +53,7 @@ int World::add_progress_thread(int rank, int core) {
 }
 
 double World::signal_latency(int from, int to) const {
-  const auto& m = *placement_.map;
-  return node_type(from).cache_line_latency(m.locate(from).core, m.locate(to).core);
+  return node_type(from).cache_line_latency(core_of(from), core_of(to));
 }
 
 void World::cpu(int rank, double cost, Callback fn, const char* what) {
@@ -341,8 +342,14 @@ platform::MemSpace World::node_space(int ctx, MemSpace m) const {
 }
 
 bool World::is_local(int ctx, MemSpace src, MemSpace dst) const {
-  platform::MemSpace home = platform::MemSpace::host(ctx_type(ctx).numa_of(core_of_context(ctx)));
-  return node_space(ctx, src) == home && node_space(ctx, dst) == home;
+  if (src.kind == MemKind::Device || dst.kind == MemKind::Device) {
+    platform::MemSpace home = platform::MemSpace::host(ctx_type(ctx).numa_of(core_of_context(ctx)));
+    return node_space(ctx, src) == home && node_space(ctx, dst) == home;
+  }
+  // Two host buffers: "local" (index < 0) is the context's own NUMA node, so only explicit indices need the lookup.
+  if (src.index < 0 && dst.index < 0) return true;
+  int home = ctx_type(ctx).numa_of(core_of_context(ctx));
+  return (src.index < 0 || src.index == home) && (dst.index < 0 || dst.index == home);
 }
 
 int World::gpu_of(int rank) const {

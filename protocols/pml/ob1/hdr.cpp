@@ -1,41 +1,45 @@
 #include "protocols/pml/ob1/hdr.hpp"
 
+#include <bit>
+#include <cstring>
 #include <string>
 
 namespace ompisim::pml {
 
 namespace {
+// Fields are stored little-endian (the byte order of the wire format, whatever the host's): on a little-endian host
+// that is one memcpy per field instead of a loop over its bytes (the header is packed and unpacked once per fragment).
+template <class T>
+void put_le(std::uint8_t* p, T v) {
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(p, &v, sizeof v);
+  } else {
+    for (std::size_t i = 0; i < sizeof v; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+  }
+}
+template <class T>
+T get_le(const std::uint8_t* p) {
+  T v = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(&v, p, sizeof v);
+  } else {
+    for (std::size_t i = 0; i < sizeof v; ++i) v = static_cast<T>(v | static_cast<T>(p[i]) << (8 * i));
+  }
+  return v;
+}
 struct Writer {
   btl::HdrSegment& s;
   std::size_t at = 1;
-  void u64(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) s.bytes[at++] = static_cast<std::uint8_t>(v >> (8 * i));
-  }
-  void u32(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) s.bytes[at++] = static_cast<std::uint8_t>(v >> (8 * i));
-  }
-  void u16(std::uint16_t v) {
-    for (int i = 0; i < 2; ++i) s.bytes[at++] = static_cast<std::uint8_t>(v >> (8 * i));
-  }
+  void u64(std::uint64_t v) { put_le(&s.bytes[at], v), at += 8; }
+  void u32(std::uint32_t v) { put_le(&s.bytes[at], v), at += 4; }
+  void u16(std::uint16_t v) { put_le(&s.bytes[at], v), at += 2; }
 };
 struct Reader {
   const btl::HdrSegment& s;
   std::size_t at = 1;
-  std::uint64_t u64() {
-    std::uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(s.bytes[at++]) << (8 * i);
-    return v;
-  }
-  std::uint32_t u32() {
-    std::uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(s.bytes[at++]) << (8 * i);
-    return v;
-  }
-  std::uint16_t u16() {
-    std::uint16_t v = 0;
-    for (int i = 0; i < 2; ++i) v = static_cast<std::uint16_t>(v | s.bytes[at++] << (8 * i));
-    return v;
-  }
+  std::uint64_t u64() { return at += 8, get_le<std::uint64_t>(&s.bytes[at - 8]); }
+  std::uint32_t u32() { return at += 4, get_le<std::uint32_t>(&s.bytes[at - 4]); }
+  std::uint16_t u16() { return at += 2, get_le<std::uint16_t>(&s.bytes[at - 2]); }
 };
 
 // Bytes used by a type's fields (type byte included).
