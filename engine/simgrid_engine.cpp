@@ -33,15 +33,14 @@ struct FlowData {
 class FlowZone final : public sgr::NetZoneImpl {
 public:
   explicit FlowZone(const std::string& name) : NetZoneImpl(name) {}
-  const std::vector<sg4::Link*>* route = nullptr;
+  const std::vector<simgrid::kernel::resource::StandardLinkImpl*>* route = nullptr;
   std::uint64_t queries = 0;
   void get_local_route(const sgr::NetPoint*, const sgr::NetPoint*, sgr::Route* into, double* latency) override {
     if (!route) throw std::logic_error("SimGridEngine: SimGrid asked for a route outside a flow start");
     ++queries;
-    for (auto* l : *route) {
-      into->link_list_.push_back(l->get_impl());
-      if (latency) *latency += l->get_latency();  // a running total across zones (all our links have latency 0)
-    }
+    into->link_list_.insert(into->link_list_.end(), route->begin(), route->end());
+    // `latency` is a running total across zones; every link of ours has latency 0 (Impl::link), so each adds +0.0.
+    if (latency) *latency += 0.0;
   }
 };
 
@@ -70,8 +69,9 @@ struct SimGridEngine::Impl {
   std::string names;
   std::vector<std::uint32_t> name_end;
   std::vector<sg4::Link*> links;
+  std::vector<simgrid::kernel::resource::StandardLinkImpl*> link_impls;  // links[r]->get_impl(), once created
   std::size_t links_created = 0;
-  std::vector<sg4::Link*> route;  // the path of the flow being started, as links
+  std::vector<simgrid::kernel::resource::StandardLinkImpl*> route;  // the path of the flow being started
   bool sealed = false;
   // Model events live in our own queue; SimGrid sees one wake-up timer at a time (see pump()).
   EventQueue q;
@@ -106,9 +106,14 @@ struct SimGridEngine::Impl {
       std::uint32_t begin = r == 0 ? 0 : name_end[r - 1];
       std::string name = names.substr(begin, name_end[r] - begin);
       l = store->get_iface()->create_link(name, capacity[r])->set_latency(0)->seal();
+      link_impls[r] = l->get_impl();
       ++links_created;
     }
     return l;
+  }
+  simgrid::kernel::resource::StandardLinkImpl* link_impl(ResourceId r) {
+    if (!link_impls[r]) link(r);
+    return link_impls[r];
   }
   void start(const std::vector<ResourceId>& path, double bytes, Callback done) {
     ++in_flight;
@@ -118,7 +123,7 @@ struct SimGridEngine::Impl {
   // Starts a comm of `bytes` over `path` now; `f` (null for a stream) is what its completion runs.
   sg4::CommPtr launch(const std::vector<ResourceId>& path, double bytes, FlowData* f) {
     route.clear();
-    for (auto r : path) route.push_back(link(r));
+    for (auto r : path) route.push_back(link_impl(r));
     sg4::CommPtr c = sg4::Comm::sendto_init(source, sink);
     c->set_payload_size(bytes);
     c->set_data(f);
@@ -228,6 +233,7 @@ ResourceId SimGridEngine::add_resource(const std::string& name, double capacity)
   impl_->names += name;
   impl_->name_end.push_back(static_cast<std::uint32_t>(impl_->names.size()));
   impl_->links.push_back(nullptr);
+  impl_->link_impls.push_back(nullptr);
   if (trace) trace->resource(static_cast<ResourceId>(impl_->capacity.size() - 1), name);
   return static_cast<ResourceId>(impl_->capacity.size() - 1);
 }

@@ -48,11 +48,13 @@ OverflowBuffers& CxiProvider::oflow(int rank) {
 }
 
 void CxiProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
-  std::uint64_t id = next_++;
   SendProtocol p = choose(bytes, c_.limits, buf.space.kind == MemKind::Host);
-  msgs_.emplace(id, Msg{rank, dst, tag, bytes, context, buf, p, send_seq_[pair_key(rank, dst)]++});
-  ++n_[std::string("cxi_") + to_string(p)];
-  if (w_.same_node(rank, dst)) ++n_["cxi_loopback"];
+  auto created = msgs_.create();
+  const std::uint64_t id = created.first;
+  created.second = Msg{rank, dst, tag, bytes, context, buf, p, send_seq_[pair_key(rank, dst)]++};
+  static_assert(kInject + static_cast<int>(SendProtocol::Rendezvous) == kRendezvous);
+  ++n_[kInject + static_cast<int>(p)];
+  if (w_.same_node(rank, dst)) ++n_[kLoopback];
   w_.cpu(rank, c_.host_overhead, [this, id] { launch(id); }, "fi_tsend (cxi)");
 }
 
@@ -88,6 +90,7 @@ void CxiProvider::launch(std::uint64_t id) {
 void CxiProvider::arrive(std::uint64_t id) {
   const Msg& m = msgs_.at(id);
   std::uint64_t key = pair_key(m.src, m.dst);
+  // The pair's next sequence number (a reference into an unordered_map stays valid while other keys are added).
   std::uint32_t& expect = recv_seq_[key];
   if (m.seq != expect) {  // an earlier header is still on its way (or was dropped): keep MPI's order
     held_[key][m.seq] = id;
@@ -96,13 +99,17 @@ void CxiProvider::arrive(std::uint64_t id) {
   std::uint64_t cur = id;
   while (true) {
     process(cur);
-    if (msgs_.count(cur) && dropped_.count(msgs_.at(cur).dst)) {
-      auto& d = dropped_[msgs_.at(cur).dst];
-      if (std::find(d.begin(), d.end(), cur) != d.end()) return;  // dropped: successors wait for its re-send
+    if (!dropped_.empty()) {
+      if (const Msg* mc = msgs_.find(cur)) {
+        auto d = dropped_.find(mc->dst);
+        if (d != dropped_.end() && std::find(d->second.begin(), d->second.end(), cur) != d->second.end())
+          return;  // dropped: successors wait for its re-send
+      }
     }
-    ++recv_seq_[key];
+    ++expect;
+    if (held_.empty()) return;
     auto h = held_.find(key);
-    if (h == held_.end() || h->second.empty() || h->second.begin()->first != recv_seq_[key]) {
+    if (h == held_.end() || h->second.empty() || h->second.begin()->first != expect) {
       if (h != held_.end() && h->second.empty()) held_.erase(h);
       return;
     }
@@ -114,7 +121,7 @@ void CxiProvider::arrive(std::uint64_t id) {
 void CxiProvider::process(std::uint64_t id) {
   Msg& m = msgs_.at(id);
   if (hardware_matching()) {
-    if (dropped_.count(m.dst) && !dropped_[m.dst].empty()) {  // flow control: the target's NIC drops everything
+    if (auto d = dropped_.find(m.dst); d != dropped_.end() && !d->second.empty()) {  // flow control: the target's NIC drops everything
       drop(id);
       return;
     }
@@ -137,14 +144,14 @@ void CxiProvider::process(std::uint64_t id) {
     m.in_oflow = true;
     m.oflow_epoch = ob.epoch();
     e->peer_context = id;
-    ++n_["cxi_unexpected"];
+    ++n_[kUnexpected];
     nic_lists_.queue_tag(e);
     if (m.proto != SendProtocol::Rendezvous) send_done(id);  // transmit complete: the payload is in the target NIC
     return;
   }
   // Software matching: the payload is in a request buffer; the host reads the event and asks the owner's queue.
   if (m.proto != SendProtocol::Rendezvous) send_done(id);
-  if (standalone()) ++n_["cxi_host_matched"];  // FI_CXI_RX_MATCH_MODE=software (under LINKx: linkx_matched_*)
+  if (standalone()) ++n_[kHostMatched];  // FI_CXI_RX_MATCH_MODE=software (under LINKx: linkx_matched_*)
   w_.cpu(m.dst, c_.host_overhead, [this, id] {
     const Msg& mm = msgs_.at(id);
     RxEntry* e = nullptr;
@@ -153,14 +160,14 @@ void CxiProvider::process(std::uint64_t id) {
       return;
     }
     e->peer_context = id;
-    ++n_["cxi_unexpected"];
+    ++n_[kUnexpected];
     owner_->queue_tag(e);
   }, "cxip unexpected header");
 }
 
 void CxiProvider::matched(std::uint64_t id, RxEntry* e, bool was_unexpected) {
   const Msg& m = msgs_.at(id);
-  if (e->size < m.bytes) ++n_["mpi_truncate_errors"];
+  if (e->size < m.bytes) ++n_[kTruncate];
   std::uint64_t eb = std::min(eager_bytes(m.proto, m.bytes, c_.limits), e->size);
   if (hardware_matching() && !was_unexpected) {
     // The NIC matched the header against a posted receive: the payload was written in place by DMA; a rendezvous'
@@ -195,7 +202,7 @@ void CxiProvider::pull(std::uint64_t id, RxEntry* e, std::uint64_t already) {
   long long a = w_.node_of(m.src), b = w_.node_of(m.dst);
   std::uint64_t want = std::min(m.bytes, e->size);
   std::uint64_t rest = want > already ? want - already : 0;
-  ++n_["cxi_rdzv_gets"];
+  ++n_[kRdzvGets];
   // The Get request crosses b -> a, the data a -> b.
   double lat = w_.path(b, a).latency + w_.path(a, b).latency + dev_latency(m.sbuf) + dev_latency(e->buf);
   Callback done = [this, id, e] {
@@ -235,26 +242,26 @@ void CxiProvider::send_done(std::uint64_t id) {
 void CxiProvider::finish(std::uint64_t id, bool recv_side) {
   Msg& m = msgs_.at(id);
   (recv_side ? m.recv_finished : m.send_finished) = true;
-  if (m.recv_finished && m.send_finished) msgs_.erase(id);
+  if (m.recv_finished && m.send_finished) msgs_.take(id);
 }
 
 void CxiProvider::drop(std::uint64_t id) {
   const Msg& m = msgs_.at(id);
   int dst = m.dst;
-  ++n_["cxi_fc_drops"];
+  ++n_[kFcDrops];
   auto& list = dropped_[dst];
   bool start = list.empty();
   list.push_back(id);
   if (!start) return;
   // Flow-control recovery: the provider onloads the unexpected list to host memory, re-posts the overflow buffers,
   // and the dropped messages are sent again, in their order.
-  ++n_["cxi_fc_recoveries"];
+  ++n_[kFcRecoveries];
   w_.sim().after(c_.fc_recovery_time, [this, dst] {
     oflow(dst).onload();
     std::vector<std::uint64_t> again = std::move(dropped_[dst]);
     dropped_.erase(dst);
     for (auto rid : again) {
-      ++n_["cxi_fc_resends"];
+      ++n_[kFcResends];
       w_.cpu(msgs_.at(rid).src, c_.host_overhead, [this, rid] { launch(rid); }, "cxip rendezvous launch");
     }
   });
@@ -268,28 +275,28 @@ void CxiProvider::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer 
 }
 
 int CxiProvider::start_tag(RxEntry* e) {
-  auto it = msgs_.find(e->peer_context);
-  if (it == msgs_.end()) throw ProtocolError("cxi", "no unexpected message for the entry", "start_tag");
+  if (!msgs_.find(e->peer_context)) throw ProtocolError("cxi", "no unexpected message for the entry", "start_tag");
   matched(e->peer_context, e, true);
   return 0;
 }
 
 int CxiProvider::discard_tag(RxEntry* e) {
-  auto it = msgs_.find(e->peer_context);
-  if (it == msgs_.end()) throw ProtocolError("cxi", "no unexpected message for the entry", "discard_tag");
-  Msg& m = it->second;
+  Msg* found = msgs_.find(e->peer_context);
+  if (!found) throw ProtocolError("cxi", "no unexpected message for the entry", "discard_tag");
+  Msg& m = *found;
   if (m.in_oflow) oflow(m.dst).release(eager_bytes(m.proto, m.bytes, c_.limits), m.oflow_epoch);
   m.in_oflow = false;
   std::uint64_t id = e->peer_context;
   owner_->free_entry(e);
-  ++n_["cxi_discards"];
+  ++n_[kDiscards];
   if (m.proto == SendProtocol::Rendezvous) send_done(id);
   finish(id, true);
   return 0;
 }
 
 void CxiProvider::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  for (auto& [k, v] : n_) c[k] += v;
+  for (int i = 0; i < kCounters; ++i)
+    if (n_[i]) c[kCounterNames[i]] += n_[i];
 }
 
 }  // namespace ompisim::ofi::cxi

@@ -21,6 +21,7 @@
 #include "protocols/ofi/cxi/cxi_protocol.hpp"
 #include "protocols/ofi/endpoint.hpp"
 #include "protocols/ofi/linkx/shared_rx_queue.hpp"
+#include "mpi/request.hpp"
 #include "platform/world.hpp"
 
 #include <map>
@@ -93,13 +94,21 @@ private:
   SrxOwner* owner_ = nullptr;          // where headers are matched (nic_lists_ or a linking provider's queue)
   int peer_index_ = 0;
   CqOwnerOps cq_;
-  std::unordered_map<std::uint64_t, Msg> msgs_;
+  mpi::RequestTable<Msg> msgs_;        // by id: slots reused, generation-checked (no hashing per lookup)
   std::unordered_map<std::uint64_t, std::uint32_t> send_seq_, recv_seq_;  // per (src, dst) pair, on first contact
   std::unordered_map<std::uint64_t, std::map<std::uint32_t, std::uint64_t>> held_;
   std::unordered_map<int, cxi::OverflowBuffers> oflow_;
   std::unordered_map<int, std::vector<std::uint64_t>> dropped_;  // per target rank, awaiting recovery
-  std::uint64_t next_ = 1;
-  std::map<std::string, std::uint64_t> n_;
+  // Counters, by index (kCounterNames): a fixed array instead of a map keyed by string (one string and one tree
+  // lookup per message). add_counters() reports the non-zero ones, as the map (whose keys existed once counted) did.
+  enum Counter : std::uint8_t {
+    kInject, kEager, kRendezvous, kLoopback, kUnexpected, kHostMatched, kTruncate, kRdzvGets, kFcDrops,
+    kFcRecoveries, kFcResends, kDiscards, kCounters
+  };
+  static constexpr const char* kCounterNames[kCounters] = {
+      "cxi_inject", "cxi_eager", "cxi_rendezvous", "cxi_loopback", "cxi_unexpected", "cxi_host_matched",
+      "mpi_truncate_errors", "cxi_rdzv_gets", "cxi_fc_drops", "cxi_fc_recoveries", "cxi_fc_resends", "cxi_discards"};
+  std::uint64_t n_[kCounters] = {};
 };
 
 }  // namespace ompisim::ofi::cxi

@@ -18,7 +18,7 @@ RxEntry* SharedRxQueue::alloc() {
 }
 
 bool SharedRxQueue::post(int rank, int src, int tag, bool tagged, std::uint64_t size, Buffer buf, std::uint64_t ctx) {
-  Queues& q = q_[rank];
+  Queues& q = queues(rank);
   auto& unexp = tagged ? q.unexpected_tag : q.unexpected_msg;
   for (auto it = unexp.begin(); it != unexp.end(); ++it) {
     RxEntry* e = *it;
@@ -56,7 +56,7 @@ bool SharedRxQueue::post_msg(int rank, int src, std::uint64_t size, Buffer buf, 
 }
 
 int SharedRxQueue::get(int rank, int peer, int addr, int tag, bool tagged, std::uint64_t size, RxEntry** entry) {
-  Queues& q = q_[rank];
+  Queues& q = queues(rank);
   auto& posted = tagged ? q.posted_tag : q.posted_msg;
   for (auto it = posted.begin(); it != posted.end(); ++it) {
     RxEntry* e = *it;
@@ -87,12 +87,12 @@ int SharedRxQueue::get_msg(int rank, int peer, int addr, std::uint64_t size, RxE
 
 int SharedRxQueue::queue_tag(RxEntry* e) {
   if (!entries_.count(e->id) || e->peer < 0) throw ProtocolError("linkx srx", "not a new unexpected entry", "queue_tag");
-  q_[e->owner_rank].unexpected_tag.push_back(e);
+  queues(e->owner_rank).unexpected_tag.push_back(e);
   return 0;
 }
 int SharedRxQueue::queue_msg(RxEntry* e) {
   if (!entries_.count(e->id) || e->peer < 0) throw ProtocolError("linkx srx", "not a new unexpected entry", "queue_msg");
-  q_[e->owner_rank].unexpected_msg.push_back(e);
+  queues(e->owner_rank).unexpected_msg.push_back(e);
   return 0;
 }
 
@@ -102,12 +102,14 @@ void SharedRxQueue::free_entry(RxEntry* e) {
 
 std::size_t SharedRxQueue::posted_now() const {
   std::size_t n = 0;
-  for (auto& [r, q] : q_) n += q.posted_tag.size() + q.posted_msg.size();
+  for (auto& q : q_)
+    if (q) n += q->posted_tag.size() + q->posted_msg.size();
   return n;
 }
 std::size_t SharedRxQueue::unexpected_now() const {
   std::size_t n = 0;
-  for (auto& [r, q] : q_) n += q.unexpected_tag.size() + q.unexpected_msg.size();
+  for (auto& q : q_)
+    if (q) n += q->unexpected_tag.size() + q->unexpected_msg.size();
   return n;
 }
 

@@ -48,7 +48,15 @@ private:
   RxEntry* alloc();
   bool post(int rank, int src, int tag, bool tagged, std::uint64_t size, Buffer buf, std::uint64_t context);
   int get(int rank, int peer, int addr, int tag, bool tagged, std::uint64_t size, RxEntry** entry);
-  std::unordered_map<int, Queues> q_;
+  // A rank's queues, created on first use; indexed by rank (a pointer per rank up to the highest seen, instead of a
+  // hash lookup on every post and every arriving header).
+  Queues& queues(int rank) {
+    auto i = static_cast<std::size_t>(rank);
+    if (i >= q_.size()) q_.resize(i + 1);
+    if (!q_[i]) q_[i] = std::make_unique<Queues>();
+    return *q_[i];
+  }
+  std::vector<std::unique_ptr<Queues>> q_;
   std::unordered_map<std::uint64_t, std::unique_ptr<RxEntry>> entries_;
   std::vector<SrxPeer*> peers_;
   std::uint64_t next_ = 1;
