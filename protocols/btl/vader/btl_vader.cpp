@@ -6,9 +6,8 @@ BtlVader::BtlVader(World& w, const VaderMca& mca) : w_(w), mca_(mca) {
   // Open MPI v1.8.8 ompi/mca/btl/vader/btl_vader_component.c (XPMEM single copy): exclusivity HIGH, latency 1 us,
   // bandwidth 40000 Mb/s, flags RDMA | SEND_INPLACE (v4.1.6 adds SEND), rdma_pipeline_send_length and frag_size =
   // eager_limit, min_rdma_pipeline_size 32 KiB (without XPMEM; with XPMEM = eager_limit).
-  // Sizes: btl_vader_eager_limit from the MCA parameters (4 KiB, v1.8 without XPMEM; 32 KiB with XPMEM);
-  // rndv_eager_limit = eager_limit and max_send_size 32 KiB are the model's (v1.8.8 without XPMEM: rndv 32 KiB,
-  // max_send 32 KiB), kept so that simulated values are unchanged.
+  // Sizes: btl_vader_eager_limit from the MCA parameters (default 32 KiB, v1.8.8 with XPMEM, where rndv_eager_limit,
+  // max_send_size and min_rdma_pipeline_size are 32 KiB too; without XPMEM 4 KiB, rndv and max_send 32 KiB).
   caps_.eager_limit = static_cast<std::uint64_t>(mca.btl_vader_eager_limit.value);
   caps_.rndv_eager_limit = caps_.eager_limit;
   caps_.max_send_size = 32768;

@@ -11,7 +11,7 @@ namespace ompisim::btl::vader {
 
 struct VaderMca {
   Sourced btl_vader_max_inline_send{256, "Gemini paper §III.B (lock-free per-peer queues below 256 bytes); Open MPI btl_vader_component.c max_inline_send = 256"};
-  Sourced btl_vader_eager_limit{4096, "Open MPI v1.8 btl_vader_component.c (eager_limit = 4 KiB)"};
+  Sourced btl_vader_eager_limit{32768, "Open MPI v1.8.8 btl_vader_component.c: with the XPMEM single-copy mechanism eager_limit = rndv_eager_limit = max_send_size = min_rdma_pipeline_size = 32 KiB (4 KiB without a single-copy mechanism; 64 KiB in the paper's 2012 trunk)"};
   Sourced btl_vader_xpmem_attach_granularity{2097152, "Gemini paper §III.B (attach at least 2 MB)"};
 
   template <class V>
