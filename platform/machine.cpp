@@ -62,8 +62,8 @@ std::string machine_file(const std::string& name) {
 }
 
 // JSON merge patch (RFC 7386) of the child over its base: the child's keys win, objects merge key by key except
-// parameter entries ({"value": ...} or {"transferred_from": ...}), which are replaced whole, and a null removes the base's key (e.g. the
-// inter-socket links of a base node type with two packages, from a child whose node has one).
+// parameter entries ({"value": ...} or {"transferred_from": ...}), which are replaced whole, and a null removes the
+// base's key (e.g. the inter-socket links of a base node type with two packages, from a child whose node has one).
 static void deep_merge(Json& base, const Json& child) {
   for (auto it = child.begin(); it != child.end(); ++it) {
     const Json& v = it.value();
