@@ -46,7 +46,9 @@ void BtlPortals::post_block(int rank) {
   Md md;
   md.length = static_cast<std::uint64_t>(mca_.btl_portals_recv_block_size.value);
   md.max_size = std::min<std::uint64_t>(caps_.max_send_size + kHdrSegmentMax, md.length);
-  md.options.op_put = md.options.manage_local = md.options.event_start_disable = true;
+  // PTL_MD_OP_PUT | PTL_MD_MAX_SIZE (btl_portals_recv.h, v1.2 to v1.3.4): no PTL_MD_EVENT_START_DISABLE, so every
+  // fragment posts PUT_START (the block's pending count) and PUT_END, and progress reads both.
+  md.options.op_put = md.options.manage_local = true;
   md.eq = ss_.eq(rank, client_);
   md.user_ptr = kRecvBlockPtr;
   nic.md_attach(me, md, UnlinkOp::Unlink);
@@ -71,10 +73,19 @@ void BtlPortals::send(const Descriptor& f, Completion local_done) {
 // and the oldest queued send goes (MCA_BTL_PORTALS_PROGRESS_QUEUED_SENDS).
 void BtlPortals::complete(int rank, std::uint64_t fid) {
   auto it = sent_.find(fid);
-  Completion done = std::move(it->second.second);
+  Completion done = std::move(it->second.done);
+  const bool eager = it->second.eager;
   sent_.erase(it);
   if (done) done();
   RankState& r = ranks_[rank];
+  // ob1's callback frees the descriptor (mca_btl_portals_free): an eager fragment goes back to its list with its MD
+  // kept bound; a max-size fragment's MD is unlinked (PtlMDUnlink).
+  if (eager) {
+    --r.eager_in_use;
+  } else {
+    ++md_unlinks;
+    ss_.calls(rank, 1, [] {});
+  }
   --r.outstanding;
   if (!r.queued.empty()) {
     Pending next = std::move(r.queued.front());
@@ -90,14 +101,30 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
   double bytes = static_cast<double>(f.wire_bytes());
   bool expose = f.flags & desc_flag::ExposeData;
   ++frags_sent;
-  // Copy into a BTL send buffer, then PtlMDBind + PtlPut (with ACK unless btl_portals_needs_ack is 0). The
-  // fragment completes when its ACK (or SEND_END) is read, not here: the copy only makes the put possible.
-  sent_.emplace(fid, std::make_pair(src, std::move(local_done)));
-  w_.cpu(src, overhead_, [this, fid, src, bytes, expose]() mutable {
-    w_.cpu_copy(src, bytes, [this, fid, src, bytes, expose]() mutable {
+  // The fragment buffer (mca_btl_portals_alloc, btl_portals_frag.h): up to the eager limit one of the
+  // btl_portals_eager_frag_limit pre-pinned eager fragments when one is free, whose MD is bound at its first use and
+  // kept ("pinned on first use and left pinned for the life of the fragment"), so a later send is one PtlPutRegion;
+  // otherwise a max-size fragment, bound for this send (PtlMDBind + PtlPutRegion) and unlinked when freed.
+  // The buffer is taken when the send runs on the CPU (below), not when it is queued.
+  // Copy into the fragment, then PtlMDBind (if needed) + PtlPutRegion (with ACK unless btl_portals_needs_ack is 0).
+  // The fragment completes when its ACK (or SEND_END) is read, not here: the copy only makes the put possible.
+  const bool fits_eager = f.wire_bytes() <= caps_.eager_limit;
+  sent_.emplace(fid, Sent{src, std::move(local_done), false});
+  w_.cpu(src, overhead_, [this, fid, src, bytes, expose, fits_eager]() mutable {
+    RankState& rs = ranks_[src];
+    const bool eager = fits_eager && rs.eager_in_use < static_cast<int>(mca_.btl_portals_eager_frag_limit.value);
+    bool bind = true;
+    if (eager) {
+      bind = rs.eager_in_use == rs.eager_bound;  // the free eager fragments are bound ones unless all are in use
+      if (bind) ++rs.eager_bound;
+      ++rs.eager_in_use;
+      sent_.at(fid).eager = true;
+    }
+    if (bind) ++md_binds;
+    w_.cpu_copy(src, bytes, [this, fid, src, bytes, expose, bind]() mutable {
       // A descriptor that exposes its data segment (ob1's RGET) first attaches the user buffer (PtlMEAttach +
       // PtlMDAttach, mca_btl_portals_prepare_src).
-      int n = 2 + (expose ? 2 : 0);
+      int n = (bind ? 2 : 1) + (expose ? 2 : 0);
       ss_.calls(src, n, [this, fid, src, bytes] {
         const Descriptor& f = frags_.at(fid);
         const bool ack = mca_.btl_portals_needs_ack.value != 0;
@@ -156,6 +183,11 @@ void BtlPortals::on_event(int rank, const Event& e) {
       ss_.calls(rank, 2, [this, rank] { post_block(rank); });
       return;
     }
+    ++recv_events;
+    if (e.kind == EventKind::PutStart) {  // the block's pending count goes up (btl_portals_component.c progress)
+      w_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");
+      return;
+    }
     if (e.kind != EventKind::PutEnd) return;
     std::uint64_t fid = e.hdr_data;
     w_.cpu(rank, poll + overhead_, [this, fid] {
@@ -193,6 +225,9 @@ void BtlPortals::add_counters(std::map<std::string, std::uint64_t>& c) const {
   c["btl_portals_frags"] = frags_sent;
   c["btl_portals_queued_sends"] = queued_sends;
   c["btl_portals_rdma_gets"] = rdma_gets;
+  c["btl_portals_md_binds"] = md_binds;
+  c["btl_portals_md_unlinks"] = md_unlinks;
+  c["btl_portals_recv_events"] = recv_events;
   ss_.add_counters(c);
 }
 

@@ -42,6 +42,7 @@ public:
   void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) override;
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;
   std::uint64_t queued_sends = 0, frags_sent = 0, rdma_gets = 0;
+  std::uint64_t md_binds = 0, md_unlinks = 0, recv_events = 0;  // PtlMDBind / PtlMDUnlink of send frags; block events
 
 private:
   struct Pending {  // a fragment waiting for a slot (the fragment itself is in frags_)
@@ -51,6 +52,8 @@ private:
   struct RankState {  // one process's btl/portals module: its outstanding fragments and queued sends
     int outstanding = 0;
     std::deque<Pending> queued;
+    int eager_in_use = 0;  // pre-pinned eager fragments in flight (sent, not completed)
+    int eager_bound = 0;   // eager fragments whose MD has been bound (on first use, kept for the fragment's life)
   };
   void ensure(int rank);
   void post_block(int rank);
@@ -66,7 +69,12 @@ private:
   double overhead_;
   std::unordered_map<int, bool> ready_;
   std::unordered_map<int, RankState> ranks_;  // per sending process, created on its first send
-  std::unordered_map<std::uint64_t, std::pair<int, Completion>> sent_;  // by fragment id: sender and its completion
+  struct Sent {
+    int src;
+    Completion done;
+    bool eager;  // a pre-pinned eager fragment (else a max-size one, whose MD is unlinked when it is freed)
+  };
+  std::unordered_map<std::uint64_t, Sent> sent_;  // by fragment id
   std::unordered_map<std::uint64_t, Descriptor> frags_;  // in flight, by fragment id (Portals hdr_data)
   std::unordered_map<std::uint64_t, Completion> gets_;  // by get id (user_ptr)
   std::uint64_t next_ = 16;

@@ -75,3 +75,41 @@ TEST_CASE("btl/portals: max_pending_ops bounds the outstanding fragments, FIFO b
   CHECK(qall == 0);
   CHECK(t3 > tall);
 }
+
+// Configuration: two rounds of 20 eager sends of 8 B from rank 0 to rank 1, each round issued at once (receives
+// pre-posted) and run to completion before the next, with btl_portals_eager_frag_limit 32 and 2. Expected (v1.2 to
+// v1.3.4 btl_portals_frag.h and btl_portals.c): an eager fragment's MD is bound once, at its first use, and kept: with
+// 32 the first round binds 20 fragments (all in flight before the first ACK is read) and the second round binds none,
+// nothing is unlinked; with 2, a send that finds both eager fragments in flight takes a max-size fragment, bound for
+// its send and unlinked when freed (binds = 2 + unlinks). Fails when every fragment is bound per send (40 binds).
+TEST_CASE("btl/portals: pre-pinned eager fragments are bound once; max-size ones per send", "[unit][btl][portals]") {
+  auto run = [](long long limit) {
+    test::Fixture f("red-storm", 2, 1, "");
+    f.mca_.get<btl::portals::BtlPortalsMca>().btl_portals_eager_frag_limit.value = static_cast<double>(limit);
+    f.stack = make_stack(*f.world, f.mca_, "openmpi-ob1", "test");
+    int sent = 0;
+    for (int round = 0; round < 2; ++round) {
+      for (int i = 0; i < 20; ++i) f.stack->irecv(1, 0, 3, 8, Buffer{0x20000, true}, [] {});
+      for (int i = 0; i < 20; ++i) f.stack->isend(0, 1, 3, 8, Buffer{0x10000, true}, [&] { ++sent; });
+      f.sim.run();
+    }
+    auto s = f.stack->stats();
+    CHECK(sent == 40);
+    CHECK(s.recvs_completed == 40);
+    return std::make_pair(s.counters["btl_portals_md_binds"], s.counters["btl_portals_md_unlinks"]);
+  };
+  auto [b32, u32] = run(32);
+  auto [b2, u2] = run(2);
+  INFO("limit 32: binds " << b32 << ", unlinks " << u32 << "; limit 2: binds " << b2 << ", unlinks " << u2);
+  CHECK(u32 == 0);
+  CHECK(b32 == 20);
+  CHECK(u2 == 36);
+  CHECK(b2 == 2 + u2);
+}
+
+// Configuration: one 8 B eager send. Expected: the receive block (PTL_MD_OP_PUT | PTL_MD_MAX_SIZE, no
+// EVENT_START_DISABLE: btl_portals_recv.h) posts PUT_START and PUT_END for the fragment and the receiver reads both.
+TEST_CASE("btl/portals: a receive block posts PUT_START and PUT_END per fragment", "[unit][btl][portals]") {
+  Run r = one_send(1);
+  CHECK(r.stats.counters["btl_portals_recv_events"] == 2);
+}
