@@ -1,9 +1,11 @@
 // btl/portals under pml/ob1 (seastar-portals paper §2.1, "OB1 and the Portals BTL"). Portals is used as a plain
 // network: ob1 does the MPI matching in the host.
-//   send:  the fragment (ob1 header + up to max_send_size of data) is copied into a BTL send buffer, then
-//          PtlMDBind + PtlPut with ACK into the peer's receive blocks (catch-all entries, one per block: no NIC
-//          matching);
-//          at the target, PUT_END hands the fragment to ob1, which matches it and copies the data out.
+//   send:  the fragment (ob1 header + up to max_send_size of data) is copied into a BTL fragment, then PtlPutRegion
+//          with ACK into the peer's receive blocks (catch-all entries, one per block: no NIC matching); a pre-pinned
+//          eager fragment (eager_frag_limit of them) is bound once at its first use, a max-size one (when none is
+//          free, or above the eager limit) is bound per send (PtlMDBind) and unlinked when freed (PtlMDUnlink);
+//          at the target, PUT_START and PUT_END are read, and PUT_END hands the fragment to ob1, which matches it and
+//          copies the data out.
 //   completion (Open MPI v1.3-era btl_portals_component.c, btl_portals_needs_ack = 1): the PtlPut asks an ACK and
 //          the MD has SEND_END disabled; the fragment completes (ob1's callback: an eager send's MPI request) when
 //          the sender's progress reads PTL_EVENT_ACK, a round trip after the put, not when the copy is done. Every
