@@ -15,11 +15,11 @@
 // LIMITATIONS: the barriers before each length are a zero-cost global synchronisation; off-cache mode is not modelled
 // (IMB's default reuses the same buffers, as here); MPI_FLOAT only.
 #include "benchmarks/benchmarks.hpp"
+#include "benchmarks/coll_choice.hpp"
 #include "benchmarks/driver.hpp"
 #include "benchmarks/osu_block.hpp"
 #include "benchmarks/schedule_exec.hpp"
 #include "benchmarks/task.hpp"
-#include "collectives/decision.hpp"
 #include "collectives/registry.hpp"
 
 #include <algorithm>
@@ -34,8 +34,7 @@ constexpr std::uint64_t kOverallVol = 40ull * 1048576;   // IMB_settings.h OVERA
 constexpr int kMaxMsgLog = 22;                           // IMB_settings.h MAXMSGLOG
 
 struct ImbConfig {
-  std::string coll = "reduce", algorithm = "tuned-v1.1", rules;
-  Json lib;
+  CollChoice algo;  // reduce, by an algorithm or a decision table ("tuned-v1.1")
   std::vector<std::uint64_t> sizes;
   long long repetitions = -1;  // -1: IMB's rule
   long long warmup = 0;
@@ -45,25 +44,6 @@ std::uint64_t imb_repetitions(const ImbConfig& c, std::uint64_t bytes) {
   if (c.repetitions > 0) return static_cast<std::uint64_t>(c.repetitions);
   if (bytes == 0) return kMsgsPerSample;
   return std::max<std::uint64_t>(1, std::min(kMsgsPerSample, kOverallVol / bytes));
-}
-
-std::string algorithm_for(const ImbConfig& c, int nranks, std::uint64_t bytes) {
-  return c.rules.empty() ? c.algorithm : coll::decide_algorithm(c.lib, c.coll, nranks, bytes);
-}
-
-const coll::AlgoInfo* find_algo(const ImbConfig& c, int nranks, std::uint64_t bytes, const std::string& file) {
-  std::string name;
-  try {
-    name = algorithm_for(c, nranks, bytes);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(file, "benchmark.algorithm", e.what());
-  }
-  const coll::AlgoInfo* a = coll::default_registry().find(c.coll, name);
-  if (!a)
-    throw InputError(file, "benchmark.algorithm",
-                     fmt::format("the '{}' decision chooses {} '{}' for {} B at {} ranks, which is not implemented here",
-                                 c.rules, c.coll, name, bytes, nranks));
-  return a;
 }
 
 struct Ctx {
@@ -102,10 +82,10 @@ class ImbReduceDriver final : public Driver {
 public:
   explicit ImbReduceDriver(ImbConfig c) : c_(std::move(c)) {}
   std::unique_ptr<Driver> clone() const override { return std::make_unique<ImbReduceDriver>(*this); }
-  std::string label() const override { return "IMB Reduce " + c_.algorithm; }
+  std::string label() const override { return "IMB Reduce " + c_.algo.algorithm; }
   void check(const DriverContext& ctx) const override {
     for (long long n : ctx.ranks)
-      for (auto size : c_.sizes) (void)find_algo(c_, static_cast<int>(n), size, ctx.file);
+      for (auto size : c_.sizes) (void)c_.algo.find(static_cast<int>(n), size, ctx.file);
   }
   void narrow_for_calibration(const Json& sel) override {
     if (sel.contains("bytes")) c_.sizes = {sel["bytes"].get<std::uint64_t>()};
@@ -123,7 +103,7 @@ public:
       per_elem[static_cast<std::size_t>(r)] = d.arch->reduce_cost_per_element;
     }
     std::vector<coll::Generator> gens;
-    for (auto size : c_.sizes) gens.push_back(find_algo(c_, n, size, file)->make);
+    for (auto size : c_.sizes) gens.push_back(c_.algo.find(n, size, file)->make);
     Ctx x{w, c_, gens, GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
     x.exec.datatype = mpi::kFloat;
     x.exec.reduce = [&w, &per_elem](int rank, const coll::Op& op, Completion done) {
@@ -147,7 +127,7 @@ public:
                      {"t_max_us", hi * 1e6},
                      {"t_avg_us", sum / n * 1e6},
                      {"latency_us", sum / n * 1e6},
-                     {"algorithm", algorithm_for(c_, n, c_.sizes[k])}});
+                     {"algorithm", c_.algo.name_for(n, c_.sizes[k])}});
     }
     return pts;
   }
@@ -181,7 +161,7 @@ void register_imb_drivers(DriverRegistry& reg) {
        }}};
   reg.add({"imb_reduce", "imb",
            "IMB-MPI1 Reduce (MPI_FLOAT, MPI_SUM, root i % P; t_min / t_max / t_avg over ranks)", params,
-           [algos](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+           [](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
              ImbConfig c;
              c.sizes = read_sizes(b, imb_reduce_default_sizes());
              for (std::size_t i = 0; i < c.sizes.size(); ++i) {
@@ -192,18 +172,7 @@ void register_imb_drivers(DriverRegistry& reg) {
              }
              c.repetitions = b.opt_integer("repetitions", 1, 100000000).value_or(-1);
              c.warmup = b.opt_integer("warmup", 0, 100000000).value_or(0);
-             c.algorithm = b.opt_str("algorithm").value_or("tuned-v1.1");
-             auto names = algos();
-             if (std::string f = coll::decision_file(c.algorithm); !f.empty()) {
-               c.rules = c.algorithm;
-               c.lib = load_json_file(data_dir() + "/" + f);
-             } else if (std::find(names.begin(), names.end(), c.algorithm) == names.end()) {
-               names.push_back("tuned-v1.1");
-               std::string hint = did_you_mean(c.algorithm, names);
-               b.fail("algorithm", fmt::format("unknown reduce algorithm '{}'{} (known: {})", c.algorithm,
-                                               hint.empty() ? "" : " (did you mean '" + hint + "'?)",
-                                               fmt::join(names, ", ")));
-             }
+             c.algo = CollChoice::read(b, "reduce", "tuned-v1.1", {"tuned-v1.1"});
              return std::make_unique<ImbReduceDriver>(c);
            },
            [](const Json& res) {

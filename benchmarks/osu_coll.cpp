@@ -18,11 +18,11 @@
 // algorithm is the scenario's (default: the registry's first for the collective), not coll/tuned's decision rule; a
 // reduction's arithmetic costs nothing (the schedules move data only).
 #include "benchmarks/benchmarks.hpp"
+#include "benchmarks/coll_choice.hpp"
 #include "benchmarks/driver.hpp"
 #include "benchmarks/osu_block.hpp"
 #include "benchmarks/schedule_exec.hpp"
 #include "benchmarks/task.hpp"
-#include "collectives/decision.hpp"
 #include "collectives/registry.hpp"
 
 #include <algorithm>
@@ -39,39 +39,14 @@ struct CollKind {
 };
 
 struct OsuCollConfig {
-  std::string name, coll, algorithm;
+  std::string name;
+  CollChoice algo;  // the collective and its algorithm (or decision table)
   std::vector<std::uint64_t> sizes;
   long long iterations = -1, skip = -1;
   MemKind buffer = MemKind::Host;
   int root = 0;
   double steady_tol = 1e-3;  // 0: simulate every call
-  // "algorithm": "tuned" (coll/tuned v5.0.x fixed decision) or "mpich" (MPICH's defaults): the algorithm of each size
-  // comes from that library's decision data (collectives/decision/*.json), with its radix (knomial radix, throttle).
-  std::string rules;
-  Json lib;
 };
-
-// The algorithm of one size: the scenario's, or the decision data's for (collective, ranks, size).
-std::string algorithm_for(const OsuCollConfig& c, int nranks, std::uint64_t size) {
-  return c.rules.empty() ? c.algorithm : coll::decide_algorithm(c.lib, c.coll, nranks, size);
-}
-
-// The registered generator of that algorithm; InputError(benchmark.algorithm) when the decision names one this
-// project does not implement (collectives/decision/*.json "not_implemented").
-const coll::AlgoInfo* find_algo(const OsuCollConfig& c, int nranks, std::uint64_t size, const std::string& file) {
-  std::string name;
-  try {
-    name = algorithm_for(c, nranks, size);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(file, "benchmark.algorithm", e.what());
-  }
-  const coll::AlgoInfo* a = coll::default_registry().find(c.coll, name);
-  if (!a)
-    throw InputError(file, "benchmark.algorithm",
-                     fmt::format("the '{}' decision chooses {} '{}' for {} B at {} ranks, which is not implemented here",
-                                 c.rules, c.coll, name, size, nranks));
-  return a;
-}
 
 void coll_loop(const OsuCollConfig& c, std::uint64_t size, long long& iters, long long& skip) {
   bool large = size > 8192;
@@ -124,7 +99,7 @@ Task coll_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
     coll::AlgoParams p;
     p.bytes = static_cast<std::uint32_t>(x.c.sizes[k]);
     p.root = x.c.root;
-    if (!x.c.rules.empty()) p.radix = x.c.lib.value("radix", 4);
+    if (!x.c.algo.rules.empty()) p.radix = x.c.algo.lib.value("radix", 4);  // the decision table's radix
     co_await x.sync.arrive();
     double acc = 0;
     for (long long i = 0; i < iters + skip; ++i) {
@@ -152,10 +127,10 @@ class OsuCollDriver final : public Driver {
 public:
   explicit OsuCollDriver(OsuCollConfig c) : c_(std::move(c)) {}
   std::unique_ptr<Driver> clone() const override { return std::make_unique<OsuCollDriver>(*this); }
-  std::string label() const override { return c_.name + " " + c_.algorithm; }
+  std::string label() const override { return c_.name + " " + c_.algo.algorithm; }
   void check(const DriverContext& ctx) const override {
     for (long long n : ctx.ranks)
-      for (auto size : c_.sizes) (void)find_algo(c_, static_cast<int>(n), size, ctx.file);
+      for (auto size : c_.sizes) (void)c_.algo.find(static_cast<int>(n), size, ctx.file);
   }
   void narrow_for_calibration(const Json& sel) override {
     if (sel.contains("bytes")) c_.sizes = {sel["bytes"].get<std::uint64_t>()};
@@ -169,7 +144,7 @@ public:
                                        w.machine().name, repo_relative(w.machine().file)));
     int n = static_cast<int>(w.ranks());
     std::vector<coll::Generator> gens;
-    for (auto size : c_.sizes) gens.push_back(find_algo(c_, n, size, file)->make);
+    for (auto size : c_.sizes) gens.push_back(c_.algo.find(n, size, file)->make);
     Ctx x{w, c_, gens, GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
     x.exec.buffer = c_.buffer;
     x.calls_simulated.assign(c_.sizes.size(), 0);
@@ -187,7 +162,7 @@ public:
       Json pt{{"bytes", c_.sizes[k]}, {"latency_us", sum / n * 1e6}, {"min_latency_us", lo * 1e6},
               {"max_latency_us", hi * 1e6}};
       if (c_.steady_tol > 0) pt["calls_simulated"] = x.calls_simulated[k];
-      if (!c_.rules.empty()) pt["algorithm"] = algorithm_for(c_, n, c_.sizes[k]);
+      if (!c_.algo.rules.empty()) pt["algorithm"] = c_.algo.name_for(n, c_.sizes[k]);
       pts.push_back(pt);
     }
     return pts;
@@ -229,7 +204,6 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
              [k, algos](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
                OsuCollConfig c;
                c.name = k.name;
-               c.coll = k.coll;
                c.sizes = read_sizes(b, coll_default_sizes(k.min_bytes));
                c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
                c.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
@@ -241,18 +215,7 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                }
                auto names = algos();
                if (names.empty()) b.fail("name", "no algorithm registered for " + k.coll);
-               c.algorithm = b.opt_str("algorithm").value_or(names.front());
-               names.push_back("tuned");
-               names.push_back("mpich");
-               if (std::string f = coll::decision_file(c.algorithm); !f.empty()) {
-                 c.rules = c.algorithm;
-                 c.lib = load_json_file(data_dir() + "/" + f);
-               } else if (std::find(names.begin(), names.end(), c.algorithm) == names.end()) {
-                 std::string hint = did_you_mean(c.algorithm, names);
-                 b.fail("algorithm", fmt::format("unknown {} algorithm '{}'{} (known: {})", k.coll, c.algorithm,
-                                                 hint.empty() ? "" : " (did you mean '" + hint + "'?)",
-                                                 fmt::join(names, ", ")));
-               }
+               c.algo = CollChoice::read(b, k.coll, names.front(), {"tuned", "mpich"});
                for (auto s : c.sizes)
                  if (s > 0xffffffffull) b.fail("sizes", "a collective block above 4 GiB is not supported");
                return std::make_unique<OsuCollDriver>(c);

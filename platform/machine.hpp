@@ -9,7 +9,9 @@
 //
 // A NIC kind is looked up by name in a NicKindRegistry (filled by models/register.cpp), so nothing here knows any NIC
 // family. A machine file may name a "base" machine whose file it extends (deep merge; the child's keys win). Software
-// (MCA) defaults in "mca_defaults" are kept as given: the MPI layers above interpret them.
+// (MCA) defaults in "mca_defaults" are kept as given: the MPI layers above interpret them. A parameter entry may take
+// its value from another machine's parameter, {"transferred_from": {"machine", "key", "scale", "scale_source"},
+// "source": reason} (resolved when loading, so it follows a refit of the source; machine.cpp, "Transferred parameters").
 //
 // Parameter names (describe, --set, calibration, provenance): on a machine with one network and one node type, the
 // short names of before ("nic.bte_bandwidth", "software.pml_ob1_overhead", "node.memory.dram_copy_bandwidth",

@@ -73,11 +73,24 @@ void SeaStar::move(long long a, long long b, const PathCost& path, double bytes,
   w_.bulk(a, b, bytes, 0, std::move(done));
 }
 
+// Catamount generic mode: the kernel's interrupt handler does the Portals processing of one incoming header (event,
+// ACK, GET reply set-up) on the rank's core, one handler at a time (Brightwell et al., "Portals 3.3 on the Sandia/Cray
+// Red Storm System", IPDPS 2005; hardware-sources.md §4). So interrupts on a core serialize among themselves: handler k
+// starts when handler k-1 ends, and what it produces (the event the stack reads, the ACK or REPLY it sends) follows at
+// the end of its own handler. A handler does NOT wait for the MPI or application work running on the core: an
+// interrupt preempts user-level code (the library's progress and the application are user processes under
+// Catamount), so it starts at once and that work ends `host_interrupt_cost` later (World::steal), as does the
+// work queued behind it. This is also what lets Portals deliver messages while the application computes (the overlap
+// of the paper's receive availability, §3): a handler that waited for user code would deliver nothing until the
+// computation ended.
 void SeaStar::interrupt(int rank, Callback then) {
   ++interrupts;
-  double c = p_.host_interrupt_cost;
+  const double c = p_.host_interrupt_cost;
+  double& busy = irq_free_[rank];
+  const double end = std::max(busy, w_.sim().now()) + c;
+  busy = end;
   w_.steal(rank, c);
-  w_.sim().after(c, std::move(then));
+  w_.sim().at(end, std::move(then));
 }
 
 void SeaStar::dispatch(int rank, const std::vector<Event>& ev) {

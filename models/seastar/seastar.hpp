@@ -10,16 +10,18 @@
 //
 // Every incoming message (put header, get request, ACK, REPLY) interrupts the target host (Catamount generic mode:
 // hardware-sources.md §4, "latency dominated by host interrupt processing"); the interrupt takes time from whatever the
-// core is doing (World::steal). Locally generated initiator events (SEND_END) are written by the firmware without an
-// interrupt. Events are handed to the owning stack's handler at the simulated time they are posted; the stack prices
-// its own PtlEQGet calls.
+// core is doing (World::steal), and the interrupts of one core run one after the other (interrupt()). Locally
+// generated initiator events (SEND_END) are written by the firmware without an interrupt. Events are handed to the
+// owning stack's handler at the simulated time they are posted; the stack prices its own PtlEQGet calls.
 // One SeaStar per World (platform/nic_services.hpp, SeaStar::of): every component on a node's NIC (mtl/portals,
 // btl/portals, a native library) shares its firmware timeline and its per-process Portals interface, as Portals
 // 3.3's PtlNIInit hands every caller in a process the same interface. A component opens the NIC with the portal table
 // indices it uses and gets its own event queue per rank; events and match notifications go to the component that
 // owns the event's portal index.
 // LIMITATIONS: one firmware resource per node (TX and RX processing serialised); no PowerPC scratch-memory limits; the
-// event queue is only a bounded buffer (the handler gets every event); no retransmission or flow control in the NIC.
+// event queue is only a bounded buffer (the handler gets every event); no retransmission or flow control in the NIC;
+// the interrupt is taken by the receiving rank's own core (with two ranks on a node, Catamount's virtual-node mode
+// may route every interrupt through one core: not modelled).
 #pragma once
 #include "models/portals/portals.hpp"
 #include "models/seastar/nic.hpp"
@@ -94,6 +96,7 @@ private:
   std::unordered_map<int, ptl::Nic> nics_;
   std::unordered_map<std::uint64_t, ptl::EqId> eqs_;  // (rank, client) -> event queue
   std::unordered_map<long long, double> fw_free_;
+  std::unordered_map<int, double> irq_free_;  // by rank: when its core's last interrupt handler ends
 };
 
 }  // namespace ompisim::seastar

@@ -50,7 +50,6 @@ double BtlVader::fifo_latency(int from, int to) const {
 }
 
 void BtlVader::send(const Descriptor& d, Completion local_done) {
-  double signal = w_.signal_latency(d.src, d.dst);
   bool inline_send = d.wire_bytes() < static_cast<std::uint64_t>(mca_.btl_vader_max_inline_send.value);
   // Single copy needs the user data in one piece, the PML's leave to send in place (it then waits for
   // payload_consumed to know the buffer is free), and someone to tell the sender when it was taken. Anything else is
@@ -59,7 +58,7 @@ void BtlVader::send(const Descriptor& d, Completion local_done) {
   if (!single_copy) {
     ++(inline_send ? fbox_sends : copy_sends);
     // Below max_inline_send the fragment goes by fast box (one hand-off); a copy-in fragment above it by the FIFO.
-    double arrive = inline_send ? signal : fifo_latency(d.src, d.dst);
+    double arrive = inline_send ? w_.signal_latency(d.src, d.dst) : fifo_latency(d.src, d.dst);
     w_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, arrive, local_done = std::move(local_done)]() mutable {
       if (local_done) local_done();
       w_.sim().after(arrive, [this, d] { deliver(d); });

@@ -99,8 +99,8 @@ TEST_CASE("mtl/portals: pre-posted receives are matched by Portals in place", "[
 
 // Configuration: red-storm, NetPIPE-style ping-pong of 0 B. Expected: the latency decomposes into the modelled
 // steps, so a 1 us larger host interrupt cost makes each one-way trip exactly 1 us slower for CM and Cray MPI (one
-// interrupt per trip); for OB1 more (btl/portals' flow-control ACK interrupts the sender too and can delay its next
-// handler), but less than 2 us.
+// interrupt per trip); for OB1 more (btl/portals' ACK interrupts the sender too, and the reply's handler runs after
+// the ACK's when the reply comes while the ACK is being handled: interrupts of one core serialize), at most 2 us.
 TEST_CASE("seastar: interrupt cost is on the critical path of every stack", "[seastar]") {
   auto one_way = [](const std::string& st, double extra) {
     test::Fixture f("red-storm", 2, 1, "");
@@ -118,7 +118,7 @@ TEST_CASE("seastar: interrupt cost is on the critical path of every stack", "[se
     double d = one_way(st, 1e-6) - one_way(st, 0);
     if (st == "openmpi-ob1") {
       CHECK(d > 1.0 + 1e-6);
-      CHECK(d < 2.0);
+      CHECK(d <= 2.0 + 1e-6);
     } else {
       CHECK(d == Approx(1.0).epsilon(1e-6));
     }

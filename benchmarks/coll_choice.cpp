@@ -1,0 +1,52 @@
+#include "benchmarks/coll_choice.hpp"
+
+#include "collectives/decision.hpp"
+#include "core/errors.hpp"
+#include "platform/machine.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace ompisim::bench {
+
+CollChoice CollChoice::read(ObjectReader& b, const std::string& coll, const std::string& deflt,
+                            const std::vector<std::string>& tables) {
+  CollChoice c;
+  c.coll = coll;
+  c.algorithm = b.opt_str("algorithm").value_or(deflt);
+  if (std::string f = coll::decision_file(c.algorithm); !f.empty()) {
+    c.rules = c.algorithm;
+    c.lib = load_json_file(data_dir() + "/" + f);
+    return c;
+  }
+  std::vector<std::string> names = coll::default_registry().names(coll);
+  if (std::find(names.begin(), names.end(), c.algorithm) == names.end()) {
+    names.insert(names.end(), tables.begin(), tables.end());
+    std::string hint = did_you_mean(c.algorithm, names);
+    b.fail("algorithm", fmt::format("unknown {} algorithm '{}'{} (known: {})", coll, c.algorithm,
+                                    hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(names, ", ")));
+  }
+  return c;
+}
+
+std::string CollChoice::name_for(int nranks, std::uint64_t bytes) const {
+  return rules.empty() ? algorithm : coll::decide_algorithm(lib, coll, nranks, bytes);
+}
+
+const coll::AlgoInfo* CollChoice::find(int nranks, std::uint64_t bytes, const std::string& file) const {
+  std::string name;
+  try {
+    name = name_for(nranks, bytes);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(file, "benchmark.algorithm", e.what());
+  }
+  const coll::AlgoInfo* a = coll::default_registry().find(coll, name);
+  if (!a)
+    throw InputError(file, "benchmark.algorithm",
+                     fmt::format("the '{}' decision chooses {} '{}' for {} B at {} ranks, which is not implemented here",
+                                 rules, coll, name, bytes, nranks));
+  return a;
+}
+
+}  // namespace ompisim::bench

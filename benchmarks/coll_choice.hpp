@@ -1,0 +1,31 @@
+#pragma once
+// A collective driver's "algorithm" (osu_coll.cpp, imb.cpp): one algorithm of the collectives registry for every size,
+// or the name of a library's decision table (collectives/decision/*.json: "tuned", "mpich", "tuned-v1.1") that picks
+// an algorithm per (ranks, size).
+#include "collectives/registry.hpp"
+#include "core/json_input.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ompisim::bench {
+
+struct CollChoice {
+  std::string coll;       // the registry's collective ("reduce", "alltoall", ...)
+  std::string algorithm;  // the scenario's value
+  std::string rules;      // = algorithm when it names a decision table, else empty
+  Json lib;               // that decision table
+
+  // Reads "algorithm" from `b` (default `deflt`): a registered algorithm of `coll` or one of `tables`, whose decision
+  // file is loaded; anything else fails on key "algorithm" with a did-you-mean and the known names.
+  static CollChoice read(ObjectReader& b, const std::string& coll, const std::string& deflt,
+                         const std::vector<std::string>& tables);
+  // The algorithm of one size: the scenario's, or the decision table's for (collective, ranks, size).
+  std::string name_for(int nranks, std::uint64_t bytes) const;
+  // Its registered generator; InputError(file, "benchmark.algorithm") when the decision names one this project does
+  // not implement (a decision table's "not_implemented").
+  const coll::AlgoInfo* find(int nranks, std::uint64_t bytes, const std::string& file) const;
+};
+
+}  // namespace ompisim::bench
