@@ -48,8 +48,36 @@ int World::add_progress_thread(int rank, int core) {
   cpu_free_.push_back(0.0);
   copying_.push_back(0);
   if (!stolen_.empty()) stolen_.push_back(0.0);
-  if (TraceSink* t = sim_.trace) t->context_rank(static_cast<int>(cpu_free_.size()) - 1, rank);
-  return static_cast<int>(cpu_free_.size()) - 1;
+  const int ctx = static_cast<int>(cpu_free_.size()) - 1;
+  if (TraceSink* t = sim_.trace) t->context_rank(ctx, rank);
+  // The core's contexts: the main thread of the rank bound there (ranks never share a core) and earlier threads.
+  auto key = [](long long node, int c) { return (static_cast<std::uint64_t>(node) << 20) | static_cast<std::uint64_t>(c); };
+  if (ctx_shared_.empty()) {
+    ctx_shared_.assign(static_cast<std::size_t>(ctx), -1);
+    rank_at_core_.reserve(static_cast<std::size_t>(placement_.ranks));
+    for (long long r = 0; r < placement_.ranks; ++r)
+      rank_at_core_.emplace(key(node_of(static_cast<int>(r)), core_of(static_cast<int>(r))), static_cast<int>(r));
+  }
+  auto [it, fresh] = shared_core_index_.try_emplace(key(node_of(rank), core), static_cast<int>(shared_cores_.size()));
+  if (fresh) {
+    shared_cores_.push_back({});
+    if (auto m = rank_at_core_.find(key(node_of(rank), core)); m != rank_at_core_.end())
+      ctx_shared_[static_cast<std::size_t>(m->second)] = it->second;
+  }
+  ctx_shared_.push_back(it->second);
+  return ctx;
+}
+
+double World::core_start(int ctx, SharedCore& c, double ready) {
+  double start = std::max(ready, c.free);
+  if (c.last >= 0 && c.last != ctx) {
+    const double sw = machine_.os.context_switch_cost;
+    if (TraceSink* t = sim_.trace; t && sw > 0) t->cpu(ctx, start, start + sw, "context switch");
+    start += sw;
+    ++context_switches;
+  }
+  c.last = ctx;
+  return start;
 }
 
 double World::signal_latency(int from, int to) const {
@@ -63,7 +91,10 @@ void World::cpu(int rank, double cost, Callback fn, const char* what) {
   }
   double& f = cpu_free_[rank];
   double start = std::max(f, sim_.now());
+  SharedCore* c = shared_core(rank);
+  if (c) start = core_start(rank, *c, start);
   f = start + cost;
+  if (c) c->free = f;
   if (TraceSink* t = sim_.trace; t && cost > 0) t->cpu(rank, start, f, what);
   sim_.at(f, std::move(fn));
 }
@@ -87,6 +118,9 @@ void World::cpu_copy(int rank, double bytes, Callback fn, MemSpace src, MemSpace
   }
   copying_[rank] = 1;
   double start = std::max(cpu_free_[rank], sim_.now());
+  // On a shared core the copy starts when the core is free (LIMITATION: while it runs, the core's other contexts are
+  // not held back: its length is known only at its end).
+  if (SharedCore* c = shared_core(rank)) start = c->free = core_start(rank, *c, start);
   sim_.at(start, [this, rank, bytes, src, dst, start, fn = std::move(fn)]() mutable {
     double stolen_before = stolen_.empty() ? 0.0 : stolen_[rank];
     copy(rank, bytes, [this, rank, stolen_before, start, fn = std::move(fn)]() mutable {
@@ -95,6 +129,7 @@ void World::cpu_copy(int rank, double bytes, Callback fn, MemSpace src, MemSpace
       // Interrupts taken during the copy (World::steal) delay what the core does next, as after a CPU step.
       double stolen = (stolen_.empty() ? 0.0 : stolen_[rank]) - stolen_before;
       cpu_free_[rank] = sim_.now() + stolen;
+      if (SharedCore* c = shared_core(rank)) c->free = std::max(c->free, cpu_free_[rank]);
       drain(rank);  // work queued behind the copy keeps its place ahead of what fn starts
       fn();
     }, src, dst);
@@ -172,15 +207,17 @@ void World::compute(int rank, double seconds, Callback done) {
                               }});
     return;
   }
-  if (cpu_free_[rank] > sim_.now()) {
-    sim_.at(std::max(cpu_free_[rank], sim_.now()), [this, rank, seconds, done = std::move(done)]() mutable {
+  SharedCore* c = shared_core(rank);
+  if (double busy = std::max(cpu_free_[rank], c ? c->free : 0.0); busy > sim_.now()) {
+    sim_.at(busy, [this, rank, seconds, done = std::move(done)]() mutable {
       sim_.after(0, [this, rank, seconds, done = std::move(done)]() mutable { compute(rank, seconds, std::move(done)); });
     });
     return;
   }
   double before = stolen_.empty() ? 0.0 : stolen_[rank];
-  double end = sim_.now() + seconds;
-  if (TraceSink* t = sim_.trace; t && seconds > 0) t->cpu(rank, sim_.now(), end, "compute");
+  double end = (c ? core_start(rank, *c, sim_.now()) : sim_.now()) + seconds;
+  if (c) c->free = end;
+  if (TraceSink* t = sim_.trace; t && seconds > 0) t->cpu(rank, end - seconds, end, "compute");
   cpu_free_[rank] = std::max(cpu_free_[rank], end);
   extend_compute(rank, end, before, std::move(done));
 }

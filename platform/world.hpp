@@ -63,8 +63,13 @@ public:
   // Execution contexts. Contexts 0 .. ranks-1 are the ranks' main threads; a progress thread (Open MPI's asynchronous
   // progress, a PTL's progress threads) is another context bound to a core of its rank's node, with its own CPU
   // timeline, so its handlers run while the main thread computes or waits. Every CPU function below takes a context.
+  // Contexts that share a core (a progress thread on the core of a rank's main thread or of another progress thread)
+  // take turns on it: a context's work starts when the core is free, and when the core last ran another context it
+  // first pays os.context_switch_cost (the kernel's switch and the incoming thread's refill of its cache state). A
+  // context alone on its core (every rank's main thread without progress threads: ranks never share a core) pays none.
   // Throws std::invalid_argument for a rank or core the job's node does not have.
   int add_progress_thread(int rank, int core);
+  std::uint64_t context_switches = 0;  // turns of a shared core from one context to another
   int contexts() const { return static_cast<int>(cpu_free_.size()); }
   int rank_of_context(int ctx) const { return ctx < placement_.ranks ? ctx : ctx_rank_[ctx - placement_.ranks]; }
   int core_of_context(int ctx) const { return ctx < placement_.ranks ? core_of(ctx) : ctx_core_[ctx - placement_.ranks]; }
@@ -198,6 +203,24 @@ private:
   std::uint64_t flow_seq_ = 0;
   std::vector<int> rank_core_;  // core of each rank (Placement::core_of, computed once)
   std::vector<int> ctx_rank_, ctx_core_;  // progress threads (contexts from ranks on): their rank and core
+  // Cores shared by several contexts: when each is free and which context ran last. ctx_shared_: per context, the
+  // index of its shared core or -1 (empty while no progress thread exists: per-rank state only when threads are used).
+  struct SharedCore {
+    double free = 0;
+    int last = -1;
+  };
+  std::vector<SharedCore> shared_cores_;
+  std::vector<int> ctx_shared_;
+  std::unordered_map<std::uint64_t, int> shared_core_index_;  // (node, core) -> shared_cores_
+  std::unordered_map<std::uint64_t, int> rank_at_core_;        // (node, core) -> rank, built on the first thread
+  SharedCore* shared_core(int ctx) {
+    return ctx_shared_.empty() || ctx_shared_[static_cast<std::size_t>(ctx)] < 0
+               ? nullptr
+               : &shared_cores_[static_cast<std::size_t>(ctx_shared_[static_cast<std::size_t>(ctx)])];
+  }
+  // When ctx's next work may start on its shared core (not before `ready`), the switch included; marks ctx as the
+  // core's last context. The caller sets the core's `free` to the work's end.
+  double core_start(int ctx, SharedCore& c, double ready);
   std::vector<double> stolen_;  // interrupt time taken per context (allocated on first steal)
   std::vector<double> cpu_free_;
   std::vector<std::uint8_t> copying_;                        // the CPU is inside an open-ended copy

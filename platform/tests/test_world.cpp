@@ -30,6 +30,40 @@ TEST_CASE("platform/world: a progress thread runs beside its rank's main thread"
   CHECK(main_end == Approx(11e-6));
 }
 
+// Configuration: osu-elan4 (2 cores per node), 2 ranks one per node (core 0); rank 0 gets two progress threads on
+//                core 1 and one on core 0 (its main thread's core); each context is given 1 us of work at time 0
+//                (the main thread 2 us), then the second thread of core 1 another 1 us.
+// Expected:      contexts sharing a core take turns: the second thread on core 1 starts after the first and after a
+//                context switch (os.context_switch_cost); its next step follows without a switch; the thread on core 0
+//                waits for the main thread and a switch; rank 1's main thread, alone on its core, runs at once. Two
+//                switches in all. Fails if contexts on one core keep separate timelines or turn for free.
+// How validated: completion times on the DES engine and World::context_switches.
+TEST_CASE("platform/world: contexts sharing a core take turns and pay a context switch at each turn", "[unit][platform]") {
+  auto m = load_machine("osu-elan4");
+  engine::DesEngine sim;
+  World w(sim, *m, make_placement(*m, 2, 1, {}, "test"));
+  int a = w.add_progress_thread(0, 1), b = w.add_progress_thread(0, 1), c = w.add_progress_thread(0, 0);
+  w.declare_resources();
+  sim.seal();
+  const double sw = m->os.context_switch_cost.value;
+  REQUIRE(sw > 0);
+  double a_end = -1, b_end = -1, b2_end = -1, main0_end = -1, c_end = -1, main1_end = -1;
+  w.cpu(a, 1e-6, [&] { a_end = w.sim().now(); });
+  w.cpu(b, 1e-6, [&] { b_end = w.sim().now(); });
+  w.cpu(b, 1e-6, [&] { b2_end = w.sim().now(); });
+  w.cpu(0, 2e-6, [&] { main0_end = w.sim().now(); });
+  w.cpu(c, 1e-6, [&] { c_end = w.sim().now(); });
+  w.cpu(1, 1e-6, [&] { main1_end = w.sim().now(); });
+  sim.run();
+  CHECK(a_end == Approx(1e-6));
+  CHECK(b_end == Approx(2e-6 + sw));
+  CHECK(b2_end == Approx(3e-6 + sw));
+  CHECK(main0_end == Approx(2e-6));
+  CHECK(c_end == Approx(3e-6 + sw));
+  CHECK(main1_end == Approx(1e-6));
+  CHECK(w.context_switches == 2);
+}
+
 // Configuration: Cielo (16 cores per node), 2 ranks.
 // Expected:      a progress thread on core 16 or for rank 2 is refused (std::invalid_argument naming the core/rank).
 // How validated: the exception and its text.

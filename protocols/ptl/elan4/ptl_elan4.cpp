@@ -15,6 +15,7 @@ PtlElan4::PtlElan4(World& w, qsnet::Elan4& nic, const PtlElan4Mca& mca)
                                static_cast<int>(mca.ptl_elan4_completion_queue.value))),
       read_(mca.ptl_elan4_rdma.value == 0), inline_(mca.ptl_elan4_inline.value != 0),
       chained_(mca.ptl_elan4_chained.value != 0), datatype_(mca.ptl_elan4_datatype.value != 0),
+      cq_qdma_(mca.ptl_elan4_cq_qdma.value != 0),
       first_frag_(static_cast<std::uint64_t>(mca.ptl_elan4_first_frag_size.value)) {
   if (first_frag_ + kHeaderBytes > static_cast<std::uint64_t>(p_.qdma_slot_bytes.value))
     throw std::invalid_argument("ptl_elan4_first_frag_size + the 64-byte header exceeds a QDMA slot");
@@ -50,17 +51,37 @@ void PtlElan4::send(int ctx, const MatchHeader& h) {
   // Copy the inline data into a preallocated 2 KB send buffer, write the QDMA descriptor.
   w_.cpu_copy(ctx, static_cast<double>(h.inline_bytes), [this, ctx, h, id, rank] {
     w_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, ctx, h, id, rank] {
-      nic_.qdma(rank, h.dst, 0, kHeaderBytes + static_cast<std::uint32_t>(h.inline_bytes), id);
+      const auto bytes = kHeaderBytes + static_cast<std::uint32_t>(h.inline_bytes);
+      if (cq_qdma_ && plan_.completion_queue() >= 0) {
+        // ptl_elan4_cq_qdma on: the QDMA's source event copies a completion QDMA into the completion queue; the send
+        // request progresses when that entry is handled (mca_ptl_elan_send_desc_done): an eager send completes then.
+        nic_.qdma(rank, h.dst, 0, bytes, id, report_completion(rank, put_item({Kind::SendDone, h, 0})));
+        return;
+      }
+      nic_.qdma(rank, h.dst, 0, bytes, id);
       if (!h.rendezvous) pml->send_progress(ctx, rank, h.send_req, h.msg_bytes);  // buffered: complete
     }, "mca_ptl_elan4_send (QDMA)");
   });
 }
 
-void PtlElan4::control(int from, int to, Kind k, const MatchHeader& h, std::uint64_t req) {
+Callback PtlElan4::report_completion(int rank, std::uint64_t item) {
+  const int cq = plan_.completion_queue();
+  return [this, rank, cq, item] {
+    // The descriptor's source event fires on the NIC, which then issues the chained QDMA (no host).
+    w_.sim().after(p_.event_fire_cost, [this, rank, cq, item] {
+      ++cq_entries;
+      nic_.qdma(rank, rank, cq, kCompletionBytes, item);
+    });
+  };
+}
+
+void PtlElan4::control(int from, int to, Kind k, const MatchHeader& h, std::uint64_t req, bool by_host) {
   if (k == Kind::Ack) ++acks;
   if (k == Kind::Fin) ++fins;
   if (k == Kind::FinAck) ++fin_acks;
-  nic_.qdma(from, to, 0, kHeaderBytes, put_item({k, h, req}));
+  Callback done;
+  if (by_host && cq_qdma_ && plan_.completion_queue() >= 0) done = report_completion(from, put_item({Kind::CtrlDone, h, 0}));
+  nic_.qdma(from, to, 0, kHeaderBytes, put_item({k, h, req}), std::move(done));
 }
 
 void PtlElan4::matched(int ctx, const MatchHeader& h, std::uint64_t recv_req) {
@@ -86,11 +107,16 @@ void PtlElan4::start_rdma(int ctx, int rank, const MatchHeader& h, std::uint64_t
     Callback host;
     if (cq < 0) host = [this, rank, done_id] { notice(rank, plan_.waiter_for_event(), done_id, -1); };
     auto ev = nic_.new_event(1, std::move(host));
+    // The chained control message is part of the RDMA's descriptor: the RDMA's completion entry stands for both.
     if (chained_) {
-      if (read) nic_.chain(ev, [this, rank, peer, h] { control(rank, peer, Kind::FinAck, h, h.send_req); });
-      else nic_.chain(ev, [this, rank, peer, h, req] { control(rank, peer, Kind::Fin, h, req); });
+      if (read) nic_.chain(ev, [this, rank, peer, h] { control(rank, peer, Kind::FinAck, h, h.send_req, false); });
+      else nic_.chain(ev, [this, rank, peer, h, req] { control(rank, peer, Kind::Fin, h, req, false); });
     }
-    if (cq >= 0) nic_.chain(ev, [this, rank, cq, done_id] { nic_.qdma(rank, rank, cq, kCompletionBytes, done_id); });
+    if (cq >= 0)
+      nic_.chain(ev, [this, rank, cq, done_id] {
+        ++cq_entries;
+        nic_.qdma(rank, rank, cq, kCompletionBytes, done_id);
+      });
     if (read) nic_.rdma_read(rank, peer, rest, ev);
     else nic_.rdma_write(rank, peer, rest, ev);
   }, "mca_ptl_elan4_get (RDMA read)");
@@ -130,6 +156,11 @@ void PtlElan4::handle(int ctx, int rank, Item it) {
       return;
     case Kind::RdmaDone:
       rdma_done(ctx, rank, it);
+      return;
+    case Kind::SendDone:  // mca_ptl_elan_send_desc_done: the fragment's bytes are sent (an eager send is complete)
+      if (!it.h.rendezvous) pml->send_progress(ctx, rank, it.h.send_req, it.h.msg_bytes);
+      return;
+    case Kind::CtrlDone:  // the control message's descriptor returns to its free list
       return;
   }
 }
@@ -172,6 +203,8 @@ void PtlElan4::add_counters(std::map<std::string, std::uint64_t>& c) const {
   c["ptl_elan4_interrupts"] = interrupts;
   c["ptl_elan4_polls"] = polls;
   c["ptl_elan4_handoffs"] = handoffs;
+  c["ptl_elan4_cq_entries"] = cq_entries;
+  c["context_switches"] = w_.context_switches;
   nic_.add_counters(c);
 }
 

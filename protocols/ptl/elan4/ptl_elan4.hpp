@@ -9,12 +9,20 @@
 //   RDMA write      (Fig. 3) the receiver answers with an ACK; the sender writes the rest, then a FIN (chained, or
 //                   sent by the host) tells the receiver.
 //   completion      of an RDMA: its host event (polled or waited on), or a QDMA chained to it into a shared
-//                   completion queue (ptl_elan4_completion_queue one / two, Fig. 6).
+//                   completion queue (ptl_elan4_completion_queue one / two, Fig. 6): one entry per RDMA, chained to
+//                   its completion (§4.3; a chained FIN/FIN_ACK is part of the RDMA's descriptor). ptl_elan4_cq_qdma
+//                   on: QDMA descriptors report there too, as Open MPI's 2004 src/mca/ptl/elan/src/ptl_elan_priv.c
+//                   does under OMPI_PTL_ELAN_COMP_QUEUE: a first fragment's or host-sent control message's QDMA has
+//                   its source event copy a completion QDMA into the queue (mca_ptl_elan_init_qdma_desc,
+//                   mca_ptl_elan_start_ack), and the send request progresses when that entry is handled
+//                   (mca_ptl_elan_update_desc -> mca_ptl_elan_send_desc_done): an eager send completes then.
 //   progress        progress.hpp: polling, interrupts, one or two progress threads (World execution contexts bound
 //                   to another core of the node); a progress thread hands completed requests to the main thread.
 // LIMITATIONS: one PTL module per process (one NIC); no multi-PTL scheduling of the rest of a message (the paper
-// activates only the Elan4 PTLs); two progress threads have separate CPU timelines even when they share a core (their
-// CPU contention is not modelled: only their extra wake-ups and hand-offs are); send buffers are never exhausted.
+// activates only the Elan4 PTLs); send buffers are never exhausted. Two progress threads share the node's other core
+// (World: they take turns and pay a context switch at each turn); the OS scheduler's own choices (migration,
+// interrupt routing) are not modelled. Without a completion queue an eager send completes once its QDMA is issued and
+// an RDMA's host event is set by the RDMA itself (the 2004 source sets it after the chained control QDMA: not modelled).
 #pragma once
 #include "models/qsnet/elan4.hpp"
 #include "platform/world.hpp"
@@ -45,10 +53,11 @@ public:
 
   void add_counters(std::map<std::string, std::uint64_t>& c) const;
   std::uint64_t eager = 0, rendezvous = 0, acks = 0, fins = 0, fin_acks = 0, completions = 0, interrupts = 0,
-                polls = 0, handoffs = 0;
+                polls = 0, handoffs = 0, cq_entries = 0;
 
 private:
-  enum class Kind : std::uint8_t { First, Ack, Fin, FinAck, RdmaDone };
+  // SendDone: a first fragment's QDMA has completed (completion queue); CtrlDone: a control message's QDMA has.
+  enum class Kind : std::uint8_t { First, Ack, Fin, FinAck, RdmaDone, SendDone, CtrlDone };
   struct Item {
     Kind kind;
     MatchHeader h;
@@ -62,7 +71,11 @@ private:
   void handle(int ctx, int rank, Item it);
   // Starts the RDMA of the rest of h's message from `rank` (read: rank is the receiver; write: the sender).
   void start_rdma(int ctx, int rank, const MatchHeader& h, std::uint64_t req, bool read);
-  void control(int from, int to, Kind k, const MatchHeader& h, std::uint64_t req);  // a 64-byte control QDMA
+  // A 64-byte control QDMA. One the host issues (`by_host`) reports its completion into the completion queue, if
+  // any (a CtrlDone entry); one the NIC chains to an RDMA is covered by the RDMA's entry.
+  void control(int from, int to, Kind k, const MatchHeader& h, std::uint64_t req, bool by_host = true);
+  // The NIC's completion QDMA of `item` into rank's completion queue, chained to a descriptor's source event.
+  Callback report_completion(int rank, std::uint64_t item);
   void rdma_done(int ctx, int rank, const Item& it);
 
   World& w_;
@@ -70,7 +83,7 @@ private:
   const qsnet::Elan4Params& p_;
   const qsnet::SoftwareParams& sw_;
   ProgressPlan plan_;
-  bool read_, inline_, chained_, datatype_;
+  bool read_, inline_, chained_, datatype_, cq_qdma_;
   std::uint64_t first_frag_;
   std::vector<int> thread_ctx_;  // per rank x threads: the progress threads' contexts
   std::unordered_map<std::uint64_t, Item> items_;  // in flight, by QDMA payload id

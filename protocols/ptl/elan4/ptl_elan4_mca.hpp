@@ -14,6 +14,7 @@ struct PtlElan4Mca {
   Sourced ptl_elan4_completion_queue{0, "paper §4.3, §6.4: a shared completion queue only where a progress thread needs it (auto)"};
   Sourced ptl_elan4_progress{0, "paper §6.5: polling-based progress (basic)"};
   Sourced ptl_elan4_datatype{0, "paper §6.1: the datatype engine replaced by memcpy() in the experiments"};
+  Sourced ptl_elan4_cq_qdma{0, "paper §4.3: a completion QDMA is chained to every RDMA descriptor (off); on: to every QDMA descriptor too, as Open MPI's 2004 src/mca/ptl/elan does under OMPI_PTL_ELAN_COMP_QUEUE (ptl_elan_priv.c)"};
   Sourced ptl_elan4_first_frag_size{1984, "paper §6.1: rendezvous threshold 1984 B (a 2 KB QDMA slot minus the 64-byte header)"};
 
   template <class V>
@@ -33,6 +34,10 @@ struct PtlElan4Mca {
                            {"basic", "interrupt", "one_thread", "two_threads"}});
     v(ptl_elan4_datatype, {"ptl_elan4_datatype", Dim::Count, "Open MPI's datatype engine instead of memcpy()", 0, 1,
                            {"off", "on"}});
+    v(ptl_elan4_cq_qdma, {"ptl_elan4_cq_qdma", Dim::Count,
+                          "with a completion queue, first fragments and host-sent control messages report their QDMA's "
+                          "completion there too (an eager send completes when its entry is handled)", 0, 1,
+                          {"off", "on"}});
     v(ptl_elan4_first_frag_size, {"ptl_elan4_first_frag_size", Dim::Bytes,
                                   "data bytes in a first fragment (eager limit / rendezvous threshold)", 0, 1984});
   }

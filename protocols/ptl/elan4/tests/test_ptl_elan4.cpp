@@ -50,6 +50,33 @@ int exchange(TegFixture& f, std::uint64_t bytes, int n, bool late_receives) {
   f.sim.run();
   return done;
 }
+// osu_latency's loop with blocking calls: rank 0 sends (waits for the send), then receives; rank 1 receives, then
+// sends back. Returns the one-way latency (half the mean round trip).
+double pingpong(TegFixture& f, std::uint64_t bytes, int iters) {
+  struct Loop {
+    TegFixture& f;
+    std::uint64_t bytes;
+    int iters, i0 = 0, i1 = 0;
+    double end = 0;
+    void r0_send() { f.stack->isend(0, 1, 0, bytes, Buffer{0x300000, true}, [this] { r0_recv(); }); }
+    void r0_recv() {
+      f.stack->irecv(0, 1, 0, bytes, Buffer{0x100000, true}, [this] {
+        if (++i0 == iters) end = f.sim.now();
+        else r0_send();
+      });
+    }
+    void r1_recv() { f.stack->irecv(1, 0, 0, bytes, Buffer{0x200000, true}, [this] { r1_send(); }); }
+    void r1_send() {
+      f.stack->isend(1, 0, 0, bytes, Buffer{0x400000, true}, [this] {
+        if (++i1 < iters) r1_recv();
+      });
+    }
+  } loop{f, bytes, iters};
+  loop.r1_recv();
+  loop.r0_send();
+  f.sim.run();
+  return loop.end / (2.0 * iters);
+}
 }  // namespace
 
 // Configuration: ProgressPlan from the MCA choices.
@@ -153,4 +180,47 @@ TEST_CASE("ptl/elan4: unknown or contradicting MCA choices are refused naming th
   } catch (const InputError& e) {
     CHECK(e.key() == "mca.ptl_elan4_completion_queue");
   }
+}
+
+// Configuration: ping-pongs (20 round trips) of ptl/elan4 (RDMA read, chained) in one_thread and two_threads modes:
+//                4 KiB with the defaults, with the machine's os.context_switch_cost and with it set to 0; then 100 B
+//                messages each way and a 4-byte ping-pong with ptl_elan4_cq_qdma on.
+// Expected: one thread has the node's other core to itself: no context switch, and its latency does not depend on the
+//           switch cost. Two threads share that core (three threads, two CPUs): at 4 KiB the completion-queue thread
+//           handles each RDMA's entry, so the core turns between the two threads and the two-thread latency rises by
+//           at least half a switch per message over the same run with free switches (the CPU contention the paper
+//           names, §6.4). With ptl_elan4_cq_qdma on, every first fragment's QDMA reports into the completion queue
+//           (one entry per send, all sends still complete) and the 4-byte two-thread ping-pong turns the core at
+//           every message too. Fails if contexts on one core keep separate timelines or turn for free (World).
+// How validated: stack counters and simulated times (DES engine).
+TEST_CASE("ptl/elan4: two progress threads share a core and pay a context switch; one thread does not",
+          "[unit][ptl]") {
+  auto latency = [](const char* mode, double switch_cost, std::uint64_t bytes, const char* cq_qdma,
+                    std::uint64_t* switches) {
+    TegFixture f({{"ptl_elan4_progress", mode}, {"ptl_elan4_cq_qdma", cq_qdma}});
+    f.m->os.context_switch_cost.value = switch_cost;
+    double l = pingpong(f, bytes, 20);
+    *switches = f.counter("context_switches");
+    return l;
+  };
+  const double sw = load_machine("osu-elan4")->os.context_switch_cost.value;
+  REQUIRE(sw > 0);
+  std::uint64_t n1 = 0, n2 = 0, n1z = 0, n2z = 0;
+  const double one = latency("one_thread", sw, 4096, "off", &n1), two = latency("two_threads", sw, 4096, "off", &n2);
+  const double one_free = latency("one_thread", 0, 4096, "off", &n1z);
+  const double two_free = latency("two_threads", 0, 4096, "off", &n2z);
+  CHECK(n1 == 0);
+  CHECK(n2 >= 40);
+  CHECK(one == Approx(one_free).epsilon(1e-12));
+  CHECK(two > two_free + 0.5 * sw);
+  CHECK(two > one);
+  {
+    TegFixture f({{"ptl_elan4_progress", "one_thread"}, {"ptl_elan4_cq_qdma", "on"}});
+    CHECK(exchange(f, 100, 4, false) == 16);
+    CHECK(f.counter("ptl_elan4_cq_entries") == 8);
+  }
+  std::uint64_t n4 = 0;
+  const double two4 = latency("two_threads", sw, 4, "on", &n4), two4_free = latency("two_threads", 0, 4, "on", &n4);
+  CHECK(n4 >= 40);
+  CHECK(two4 > two4_free + 0.5 * sw);
 }
