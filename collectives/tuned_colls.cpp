@@ -21,6 +21,9 @@ void register_tuned_collectives(CollRegistry& reg) {
            src("coll_base_allgather.c", "ompi_coll_base_allgather_intra_neighborexchange"), &allgather_neighbor, false});
   reg.add({"bcast", "knomial", "k-nomial tree (radix 4), one segment: receive from the parent, send to every child",
            src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_knomial"), &bcast_knomial, false});
+  reg.add({"bcast", "split_binary_tree",
+           "binary tree, one half of the message down each subtree, then halves swapped between pairs (one segment)",
+           src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_split_bintree"), &bcast_split_bintree, false});
   reg.add({"gather", "binomial", "binomial tree: receive each child's subtree in turn, send the lot to the parent",
            src("coll_base_gather.c", "ompi_coll_base_gather_intra_binomial"), &gather_binomial, false});
   reg.add({"scatter", "binomial", "binomial tree: receive the subtree's blocks, send each child its subtree in turn",

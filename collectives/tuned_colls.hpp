@@ -14,6 +14,7 @@ Schedule allgather_recursive_doubling(int me, int nranks, const AlgoParams& para
 Schedule allgather_bruck(int me, int nranks, const AlgoParams& params);
 Schedule allgather_neighbor(int me, int nranks, const AlgoParams& params);
 Schedule bcast_knomial(int me, int nranks, const AlgoParams& params);
+Schedule bcast_split_bintree(int me, int nranks, const AlgoParams& params);
 Schedule gather_binomial(int me, int nranks, const AlgoParams& params);
 Schedule scatter_binomial(int me, int nranks, const AlgoParams& params);
 Schedule scatter_linear_nb(int me, int nranks, const AlgoParams& params);

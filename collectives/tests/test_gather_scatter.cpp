@@ -42,12 +42,13 @@ TEST_CASE("gather_scatter: allgather ring, gather and scatter basic_linear compl
 // block 4096 B (bcast: the message), radix 4 (knomial radix, MPICH throttle).
 // Expected: the schedules complete on the zero-time executor with every send matched and every receive's size equal to
 // its send's (run_schedules checks sizes); message counts: alltoall linear / mpich_* P(P-1) (bruck: P ceil(log2 P));
-// allgather recursive_doubling / bruck P ceil(log2 P) for P > 1; gather / scatter binomial and knomial bcast P-1.
+// allgather recursive_doubling / bruck P ceil(log2 P) for P > 1; gather / scatter binomial and knomial bcast P-1;
+// split_binary_tree 2(P-1) (P-1 down the tree, P-1 in the exchange of halves).
 // How validated: run_schedules' counters.
 TEST_CASE("tuned collectives: every generator completes with matched sizes", "[collective]") {
   CollRegistry reg;
   register_tuned_collectives(reg);
-  REQUIRE(reg.all().size() == 14);
+  REQUIRE(reg.all().size() == 15);
   for (const auto& info : reg.all())
     for (int n : {1, 2, 3, 5, 8, 13, 64, 100})
       for (int root : {0, n - 1}) {
@@ -68,6 +69,7 @@ TEST_CASE("tuned collectives: every generator completes with matched sizes", "[c
           want = static_cast<long long>(n) * (n - 1);
         else if (info.algo == "modified_bruck" || info.algo == "bruck") want = n * lg;
         else if (info.algo == "knomial" || info.coll == "gather" || info.coll == "scatter") want = n - 1;
+        else if (info.algo == "split_binary_tree") want = 2LL * (n - 1);
         if (want >= 0) CHECK(static_cast<long long>(r.sends) == want);
       }
 }
@@ -98,6 +100,47 @@ TEST_CASE("tuned collectives: hand-checked trees", "[collective]") {
   CHECK(k5.rounds[0].ops[0] == Op{OpKind::Recv, 4, 1000});
   Schedule b = alltoall_modified_bruck(0, 8, p);
   CHECK(b.rounds[0].ops[0] == Op{OpKind::Send, 1, 4000});
+}
+
+// Configuration: bcast split_binary_tree, P = 8 and 7, root 0 (P = 7: root 3), a 1001-byte message; and 1 byte.
+// Expected (coll_base_bcast.c ompi_coll_base_bcast_intra_split_bintree, coll_base_topo.c build_tree(2)): halves of 501
+// and 500 bytes; the root sends the first half to shifted rank 1 and the second to 2, one send per round; shifted 1
+// receives from the root and forwards to its children 3 and 5, then swaps halves with 2 in one sendrecv; shifted 7
+// (child of 3) receives the first half from 3 and, P being even, the second from the root, which sends it last. With P
+// odd every rank but the root swaps with its pair (shifted 6 with 5) and the root sends nothing more. One byte: the
+// source's fall-back chain root -> 1 -> 2 ... How validated: hand-derived from the C source, rank by rank.
+TEST_CASE("tuned collectives: bcast split_binary_tree follows coll_base's binary tree and half exchange", "[collective]") {
+  AlgoParams p;
+  p.bytes = 1001;
+  Schedule r0 = bcast_split_bintree(0, 8, p);
+  REQUIRE(r0.rounds.size() == 3);
+  CHECK(r0.rounds[0].ops == std::vector<Op>{Op{OpKind::Send, 1, 501}});
+  CHECK(r0.rounds[1].ops == std::vector<Op>{Op{OpKind::Send, 2, 500}});
+  CHECK(r0.rounds[2].ops == std::vector<Op>{Op{OpKind::Send, 7, 500}});
+  Schedule r1 = bcast_split_bintree(1, 8, p);
+  REQUIRE(r1.rounds.size() == 4);
+  CHECK(r1.rounds[0].ops == std::vector<Op>{Op{OpKind::Recv, 0, 501}});
+  CHECK(r1.rounds[1].ops == std::vector<Op>{Op{OpKind::Send, 3, 501}});
+  CHECK(r1.rounds[2].ops == std::vector<Op>{Op{OpKind::Send, 5, 501}});
+  CHECK(r1.rounds[3].ops == std::vector<Op>{Op{OpKind::Send, 2, 501}, Op{OpKind::Recv, 2, 500}});
+  Schedule r7 = bcast_split_bintree(7, 8, p);
+  REQUIRE(r7.rounds.size() == 2);
+  CHECK(r7.rounds[0].ops == std::vector<Op>{Op{OpKind::Recv, 3, 501}});
+  CHECK(r7.rounds[1].ops == std::vector<Op>{Op{OpKind::Recv, 0, 500}});
+  Schedule r6 = bcast_split_bintree(6, 8, p);  // under 2 (2's children 4 and 6): second half, pair 5
+  CHECK(r6.rounds[0].ops == std::vector<Op>{Op{OpKind::Recv, 2, 500}});
+  CHECK(r6.rounds.back().ops == std::vector<Op>{Op{OpKind::Send, 5, 500}, Op{OpKind::Recv, 5, 501}});
+  p.root = 3;  // P = 7: rank 2 is shifted 6 (pair 5 = rank 1), the root sends two halves only
+  Schedule o = bcast_split_bintree(2, 7, p);
+  CHECK(o.rounds.front().ops == std::vector<Op>{Op{OpKind::Recv, 5, 500}});  // shifted 6's parent is 2 = rank 5
+  CHECK(o.rounds.back().ops == std::vector<Op>{Op{OpKind::Send, 1, 500}, Op{OpKind::Recv, 1, 501}});
+  CHECK(bcast_split_bintree(3, 7, p).rounds.size() == 2);
+  p.root = 0;
+  p.bytes = 1;
+  Schedule c = bcast_split_bintree(2, 8, p);
+  REQUIRE(c.rounds.size() == 2);
+  CHECK(c.rounds[0].ops == std::vector<Op>{Op{OpKind::Recv, 1, 1}});
+  CHECK(c.rounds[1].ops == std::vector<Op>{Op{OpKind::Send, 3, 1}});
 }
 
 // Configuration: collectives/decision/ompi_v5_tuned.json and mpich_default.json (data_dir()).
