@@ -198,7 +198,13 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
         {"buffer", "host | device", "host", "where the buffers live (OSU's -d rocm D D)"},
         {"algorithm", "name | tuned | mpich", "the registry's first for the collective",
          "the collective's algorithm; tuned / mpich: chosen per size by coll/tuned v5.0.x's fixed decision / MPICH's "
-         "defaults (collectives/decision/*.json)", algos},
+         "defaults (collectives/decision/*.json)",
+         [algos] {
+           auto v = algos();
+           v.push_back("tuned");
+           v.push_back("mpich");
+           return v;
+         }},
         {"steady_state", "number >= 0", "0.001", "relative tolerance of the steady-state cutoff (0: simulate every call)"}};
     reg.add({k.name, "osu-collective", k.description, params,
              [k, algos](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
