@@ -62,11 +62,11 @@ TEST_CASE("osu collectives: steady_state out of range is refused", "[benchmark][
   }
 }
 
-// Configuration: osu_alltoall with "algorithm": "tuned" on 16 Cielo ranks, 1 B and 64 KiB; osu_bcast "tuned" at 512
-// ranks including 16 KiB (coll/tuned v5 chooses split_binary_tree there, not implemented).
+// Configuration: osu_alltoall with "algorithm": "tuned" on 16 Cielo ranks, 1 B and 64 KiB; osu_bcast "tuned" on 2,048
+// Frontier ranks including 1 MiB (coll/tuned v5 chooses scatter_allgather there, not implemented).
 // Expected: each point names the decision's algorithm (16 ranks: linear_sync at 1 B and at 64 KiB per
 // ompi_v5_tuned.json) and the latencies are positive; the bcast scenario is refused naming benchmark.algorithm and
-// split_binary_tree.
+// scatter_allgather.
 // How validated: the driver's points; the InputError text.
 TEST_CASE("osu collectives: tuned decisions per size, unimplemented choices refused", "[benchmark][osu_coll]") {
   Json pts = run_coll("osu_alltoall", 65536, Json{{"algorithm", "tuned"}, {"iterations", 3}, {"skip", 1}});
@@ -74,12 +74,12 @@ TEST_CASE("osu collectives: tuned decisions per size, unimplemented choices refu
   CHECK(pts[0]["algorithm"] == "linear_sync");  // nranks < 32: < 4 B linear_sync, < 512 B modified_bruck
   CHECK(pts[1]["algorithm"] == "linear_sync");
   CHECK(pts[0]["latency_us"].get<double>() > 0);
-  Json sc{{"machine", "crusher"}, {"stack", "openmpi-linkx"}, {"ranks", 512}, {"ranks_per_node", 8},
-          {"benchmark", {{"name", "osu_bcast"}, {"algorithm", "tuned"}, {"sizes", {1, 16384}}}}};
+  Json sc{{"machine", "frontier"}, {"stack", "openmpi-linkx"}, {"ranks", 2048}, {"ranks_per_node", 8},
+          {"benchmark", {{"name", "osu_bcast"}, {"algorithm", "tuned"}, {"sizes", {1, 1048576}}}}};
   try {
     (void)scenario_from_json(sc, "coll.json");
     FAIL("no error");
   } catch (const InputError& e) {
-    CHECK_THAT(std::string(e.what()), Catch::Contains("benchmark.algorithm") && Catch::Contains("split_binary_tree"));
+    CHECK_THAT(std::string(e.what()), Catch::Contains("benchmark.algorithm") && Catch::Contains("scatter_allgather"));
   }
 }
