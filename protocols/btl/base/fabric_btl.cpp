@@ -51,7 +51,8 @@ void FabricBtl::send(const Descriptor& d, Completion local_done) {
       const int ch = channel_of(d);
       if (ch) ++priority_frags;
       auto start = [this, d, bytes, copy_in, local_done, key, ch](double latency) mutable {
-        w_.bulk(w_.node_of(d.src), w_.node_of(d.dst), bytes, latency, [this, d, copy_in, local_done, key, ch]() mutable {
+        w_.bulk(w_.node_of(d.src), w_.node_of(d.dst), bytes, latency,
+                [this, d, copy_in, local_done, key, ch]() mutable {
           next_on_lane(ch, key);
           if (!copy_in && local_done) local_done();  // sent from the user buffer: free when the NIC has it all
           w_.cpu(d.dst, overhead_, [this, d] { deliver(d); }, "btl progress (receive)");

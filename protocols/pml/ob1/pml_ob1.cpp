@@ -134,7 +134,8 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
       // start_prepare: a BTL that can send in place may take the data straight from the user buffer.
       // Every first fragment (MATCH, RNDV, RGET) and control message is flagged MCA_BTL_DES_FLAGS_PRIORITY (v1.1
       // pml_ob1_sendreq.c start_copy/start_prepare/start_rndv/start_rdma, pml_ob1_recvreq.c ACK and FIN); FRAGs not.
-      std::uint8_t fl = btl::desc_flag::Priority | (b->caps().has(btl::flag::SendInplace) ? btl::desc_flag::InPlace : 0);
+      std::uint8_t fl = btl::desc_flag::Priority;
+      if (b->caps().has(btl::flag::SendInplace)) fl |= btl::desc_flag::InPlace;
       send_desc(*b, hf, rank, dst, data, fl, id, [this, id] {
         on_event(lib_.send(id), SendEvent::BtlDone);
         complete_send(id);

@@ -46,8 +46,8 @@ std::vector<int> arrival_order(btl::Connection conn, std::uint8_t ctl_flags, std
 // mca_btl_mvapi_endpoint_post_send) the control message goes on the high-priority channel and arrives first, while the
 // first data fragment is still on the wire; with one FIFO (btl/tcp's socket) it arrives last, behind all four. A
 // PRIORITY descriptor that does not fit an eager fragment (16 KiB of data, copied in first) goes on the low-priority QP
-// and arrives last; a control message without the flag too. btl/openib and btl/gm declare the priority channel, btl/tcp does
-// not. How validated: by hand from the v1.1 sources named in fabric_btl.hpp.
+// and arrives last; a control message without the flag too. btl/openib and btl/gm declare the priority channel,
+// btl/tcp does not. How validated: by hand from the v1.1 sources named in fabric_btl.hpp.
 TEST_CASE("btl fabric: PRIORITY eager fragments pass queued data on a priority channel", "[unit][protocol][btl]") {
   using btl::Connection;
   const std::vector<int> fifo{0, 1, 2, 3, 4};
