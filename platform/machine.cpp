@@ -110,7 +110,22 @@ namespace {
 
 constexpr std::size_t kMaxTransferDepth = 8;
 
-void resolve_transfers(Json& node, const std::string& file, const std::string& path, std::vector<std::string>& chain);
+// One machine load's transfer state: the chain of machines being resolved (for cycles and depth) and every source
+// machine already loaded and resolved in this load, so a file that transfers N parameters from one machine reads
+// and resolves it once. A resolved source holds no transfer left, so reusing it cannot hide a cycle.
+// A cached source remembers how many machines its own transfers chain through below it, so a longer path to it is
+// still refused by the depth bound.
+struct TransferContext {
+  struct Resolved {
+    Json machine;
+    std::size_t height = 0;
+  };
+  std::vector<std::string> chain;
+  std::size_t deepest = 0;  // the longest chain seen so far in this load
+  std::map<std::string, Resolved> resolved;
+};
+
+void resolve_transfers(Json& node, const std::string& file, const std::string& path, TransferContext& ctx);
 
 // A positive number, or a string "a" or "a/b" of positive numbers.
 double parse_scale(const Json& v, const std::string& file, const std::string& key) {
@@ -179,7 +194,8 @@ const Json* find_entry(const Json& m, const std::string& key) {
   return nullptr;
 }
 
-void resolve_one(Json& entry, const std::string& file, const std::string& path, std::vector<std::string>& chain) {
+void resolve_one(Json& entry, const std::string& file, const std::string& path, TransferContext& ctx) {
+  std::vector<std::string>& chain = ctx.chain;
   const std::string tkey = path + ".transferred_from";
   const Json tf = entry["transferred_from"];  // a copy: entry gains keys below
   if (!tf.is_object())
@@ -215,10 +231,23 @@ void resolve_one(Json& entry, const std::string& file, const std::string& path, 
     throw InputError(file, tkey + ".machine", e.reason());
   }
   const std::string src_file = repo_relative(src_path);
-  chain.push_back(machine);
-  Json src = load_with_base(src_path);
-  resolve_transfers(src, src_file, "", chain);
-  chain.pop_back();
+  auto cached = ctx.resolved.find(src_path);
+  if (cached == ctx.resolved.end()) {
+    chain.push_back(machine);
+    const std::size_t start = chain.size(), deepest_before = ctx.deepest;
+    ctx.deepest = start;
+    Json src = load_with_base(src_path);
+    resolve_transfers(src, src_file, "", ctx);
+    const std::size_t height = ctx.deepest - start;
+    ctx.deepest = std::max(deepest_before, ctx.deepest);
+    chain.pop_back();
+    cached = ctx.resolved.emplace(src_path, TransferContext::Resolved{std::move(src), height}).first;
+  } else if (chain.size() + 1 + cached->second.height > kMaxTransferDepth) {
+    throw InputError(file, tkey + ".machine",
+                     fmt::format("transfers chained through more than {} machines ({} -> {} and {} more)",
+                                 kMaxTransferDepth, fmt::join(chain, " -> "), machine, cached->second.height));
+  }
+  const Json& src = cached->second.machine;
   const Json* e = find_entry(src, key);
   if (!e || !e->is_object() || !e->contains("value"))
     throw InputError(file, tkey + ".key",
@@ -242,14 +271,14 @@ void resolve_one(Json& entry, const std::string& file, const std::string& path, 
   entry.erase("transferred_from");
 }
 
-void resolve_transfers(Json& node, const std::string& file, const std::string& path, std::vector<std::string>& chain) {
+void resolve_transfers(Json& node, const std::string& file, const std::string& path, TransferContext& ctx) {
   if (!node.is_object()) return;
   if (node.contains("transferred_from")) {
-    resolve_one(node, file, path, chain);
+    resolve_one(node, file, path, ctx);
     return;
   }
   for (auto it = node.begin(); it != node.end(); ++it)
-    resolve_transfers(it.value(), file, path.empty() ? it.key() : path + "." + it.key(), chain);
+    resolve_transfers(it.value(), file, path.empty() ? it.key() : path + "." + it.key(), ctx);
 }
 
 }  // namespace
@@ -428,9 +457,10 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const Nic
   Json j;
   try {
     j = load_with_base(path);
-    std::vector<std::string> chain{j.contains("machine") && j["machine"].is_string() ? j["machine"].get<std::string>()
-                                                                                   : fs::path(path).stem().string()};
-    resolve_transfers(j, file, "", chain);
+    TransferContext ctx;
+    ctx.chain.push_back(j.contains("machine") && j["machine"].is_string() ? j["machine"].get<std::string>()
+                                                                         : fs::path(path).stem().string());
+    resolve_transfers(j, file, "", ctx);
   } catch (const InputError& e) {
     throw InputError(repo_relative(e.file()), e.key(), e.reason());
   }

@@ -172,3 +172,46 @@ TEST_CASE("platform/machine: a transfer cycle between machines is refused", "[un
   CHECK_THAT(err->reason(), Catch::Contains("cyc-a -> cyc-b -> cyc-a"));
   CHECK_THAT(err->key(), Catch::EndsWith("transferred_from.machine"));
 }
+
+// Configuration: a data directory where machine "deep-top" transfers x from "deep-s", whose own transfers chain
+// through six more machines (deep-c1 .. deep-c6: 8 machines in all, the bound), and y from deep-a1 -> deep-a2 ->
+// deep-s (10 machines). A load reads and resolves deep-s once and reuses it for y.
+// Expected: the reuse does not hide the longer path: an InputError naming the depth bound where y's chain reaches
+// the reused machine (deep-a2's entry).
+TEST_CASE("platform/machine: a source resolved once still counts its chain on a longer path", "[unit][platform]") {
+  fs::path dir = fs::temp_directory_path() / ("transfer-deep-" + std::to_string(getpid()));
+  fs::create_directories(dir / "models" / "t" / "machines");
+  auto write = [&](const std::string& name, const Json& software) {
+    Json j;
+    j["machine"] = name;
+    j["networks"]["n"]["software"] = software;
+    std::ofstream((dir / "models" / "t" / "machines" / (name + ".json")).string()) << j.dump(2);
+  };
+  auto from = [](const std::string& m, const char* key) {
+    return Json{{"transferred_from", {{"machine", m}, {"key", key}}}};
+  };
+  write("deep-top", Json{{"x", from("deep-s", "software.x")}, {"y", from("deep-a1", "software.x")}});
+  write("deep-a1", Json{{"x", from("deep-a2", "software.x")}});
+  write("deep-a2", Json{{"x", from("deep-s", "software.x")}});
+  write("deep-s", Json{{"x", from("deep-c1", "software.x")}});
+  for (int i = 1; i <= 5; ++i)
+    write("deep-c" + std::to_string(i), Json{{"x", from("deep-c" + std::to_string(i + 1), "software.x")}});
+  write("deep-c6", Json{{"x", {{"value", "1 us"}, {"source", "test"}}}});
+  const char* old = std::getenv("OMPISIM_DATA");
+  std::optional<std::string> saved = old ? std::optional<std::string>(old) : std::nullopt;
+  setenv("OMPISIM_DATA", dir.string().c_str(), 1);
+  std::optional<InputError> err;
+  try {
+    load_machine("deep-top");
+  } catch (const InputError& e) {
+    err = e;
+  }
+  if (saved) setenv("OMPISIM_DATA", saved->c_str(), 1);
+  else unsetenv("OMPISIM_DATA");
+  fs::remove_all(dir);
+  REQUIRE(err.has_value());
+  INFO(err->what());
+  CHECK_THAT(err->reason(), Catch::Contains("more than 8 machines"));
+  CHECK_THAT(err->reason(), Catch::Contains("deep-top -> deep-a1 -> deep-a2 -> deep-s"));
+  CHECK_THAT(err->file(), Catch::EndsWith("deep-a2.json"));
+}
