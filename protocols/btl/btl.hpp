@@ -86,6 +86,9 @@ constexpr std::uint8_t Put = 0x4;         // an RDMA PUT fragment: the data land
                                           // receiving PML copies nothing out (ob1's RDMA pipeline over PUT BTLs)
 constexpr std::uint8_t ExposeData = 0x2;  // the data segment's buffer is exposed for the peer's RDMA get (the BTL
                                           // prepares it with the send: btl/portals' PtlMEAttach + PtlMDAttach)
+constexpr std::uint8_t Priority = 0x8;    // MCA_BTL_DES_FLAGS_PRIORITY: the PML's control and first fragments (ob1 sets
+                                          // it on MATCH, RNDV, RGET, ACK, FIN, PUT); a BTL with a high-priority channel
+                                          // sends such a descriptor there when it fits an eager fragment
 }  // namespace desc_flag
 
 // ↔ mca_btl_base_descriptor_t (+ des_cbdata): what crosses a BTL.

@@ -135,7 +135,10 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
   w_.cpu(rank, sw_, [this, id, hf, data, b, rank, dst, early] {
     if (hf.type == Hdr::Match) {
       // start_prepare: a BTL that can send in place may take the data straight from the user buffer.
-      std::uint8_t fl = b->caps().has(btl::flag::SendInplace) ? btl::desc_flag::InPlace : 0;
+      // Every first fragment (MATCH, RNDV, RGET) and control message is flagged MCA_BTL_DES_FLAGS_PRIORITY (v1.1
+      // pml_ob1_sendreq.c start_copy/start_prepare/start_rndv/start_rdma, pml_ob1_recvreq.c ACK and FIN); FRAGs not.
+      std::uint8_t fl = btl::desc_flag::Priority;
+      if (b->caps().has(btl::flag::SendInplace)) fl |= btl::desc_flag::InPlace;
       // start_copy with early completion: MPI-complete once the data is in the fragment and the send call returned.
       Completion packed;
       if (early)
@@ -150,10 +153,10 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
     } else if (hf.type == Hdr::Rget) {
       // start_rdma: register the buffer, then send the RGET with the buffer exposed for the receiver's GET.
       b->prepare_rdma(rank, data.buf, hf.msg_bytes, [this, hf, data, b, rank, dst, id] {
-        send_desc(*b, hf, rank, dst, data, btl::desc_flag::ExposeData, id, nullptr);
+        send_desc(*b, hf, rank, dst, data, btl::desc_flag::ExposeData | btl::desc_flag::Priority, id, nullptr);
       });
     } else {
-      send_desc(*b, hf, rank, dst, data, 0, id, nullptr);
+      send_desc(*b, hf, rank, dst, data, btl::desc_flag::Priority, id, nullptr);
     }
   }, "mca_pml_ob1_send_request_start");
 }
@@ -177,7 +180,7 @@ void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t r
   HdrFields hf;
   hf.type = h, hf.send_req = sreq, hf.recv_req = rreq;
   ++hdr_sent_[static_cast<std::size_t>(h)];
-  send_desc(eager_btl(from, to), hf, from, to, btl::DataSegment{}, 0, rreq, nullptr);
+  send_desc(eager_btl(from, to), hf, from, to, btl::DataSegment{}, btl::desc_flag::Priority, rreq, nullptr);
 }
 
 // The rest of a rendezvous after the ACK (mca_pml_ob1_send_request_schedule_once over the send array): each BTL gets
