@@ -6,8 +6,8 @@
 
 namespace ompisim::btl {
 
-FabricBtl::FabricBtl(World& w, std::string name, std::string nic_kind, BtlCaps caps)
-    : w_(w), name_(std::move(name)), kind_(std::move(nic_kind)), caps_(caps) {
+FabricBtl::FabricBtl(World& w, std::string name, std::string nic_kind, BtlCaps caps, Connection conn)
+    : w_(w), name_(std::move(name)), kind_(std::move(nic_kind)), caps_(caps), conn_(conn) {
   net_ = -1;
   const auto& nets = w.machine().networks();
   for (std::size_t i = 0; i < nets.size(); ++i)
@@ -33,6 +33,12 @@ bool FabricBtl::reaches(const World& w, int rank, int peer) const {
   return has(rank) && has(peer);
 }
 
+int FabricBtl::channel_of(const Descriptor& d) const {
+  return conn_ == Connection::PriorityChannel && (d.flags & desc_flag::Priority) && d.wire_bytes() <= caps_.eager_limit
+             ? 1
+             : 0;
+}
+
 void FabricBtl::send(const Descriptor& d, Completion local_done) {
   ++frags_sent;
   bytes_sent += d.data.length;
@@ -42,14 +48,17 @@ void FabricBtl::send(const Descriptor& d, Completion local_done) {
     auto wire = [this, d, bytes, copy_in, local_done = std::move(local_done)]() mutable {
       if (copy_in && local_done) local_done();  // the user buffer is free once copied into the BTL's
       const std::uint64_t key = lane_key(d.src, d.dst);
-      auto start = [this, d, bytes, copy_in, local_done, key](double latency) mutable {
-        w_.bulk(w_.node_of(d.src), w_.node_of(d.dst), bytes, latency, [this, d, copy_in, local_done, key]() mutable {
-          next_on_lane(key);
+      const int ch = channel_of(d);
+      if (ch) ++priority_frags;
+      auto start = [this, d, bytes, copy_in, local_done, key, ch](double latency) mutable {
+        w_.bulk(w_.node_of(d.src), w_.node_of(d.dst), bytes, latency,
+                [this, d, copy_in, local_done, key, ch]() mutable {
+          next_on_lane(ch, key);
           if (!copy_in && local_done) local_done();  // sent from the user buffer: free when the NIC has it all
           w_.cpu(d.dst, overhead_, [this, d] { deliver(d); }, "btl progress (receive)");
         }, false, d.src, d.dst, net_);
       };
-      Lane& l = lanes_[key];
+      Lane& l = lanes_[ch][key];
       if (l.busy) {
         l.queued.push_back(std::move(start));
       } else {
@@ -62,11 +71,12 @@ void FabricBtl::send(const Descriptor& d, Completion local_done) {
   }, "btl send");
 }
 
-void FabricBtl::next_on_lane(std::uint64_t key) {
-  auto it = lanes_.find(key);
-  if (it == lanes_.end()) return;
+void FabricBtl::next_on_lane(int channel, std::uint64_t key) {
+  auto& lanes = lanes_[channel];
+  auto it = lanes.find(key);
+  if (it == lanes.end()) return;
   if (it->second.queued.empty()) {
-    lanes_.erase(it);  // no per-peer state while the connection is idle
+    lanes.erase(it);  // no per-peer state while the channel is idle
     return;
   }
   auto next = std::move(it->second.queued.front());

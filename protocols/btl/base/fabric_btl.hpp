@@ -4,15 +4,24 @@
 //   send:  sender CPU frag_overhead; copy into a BTL buffer for a fragment that is neither in place nor RDMA
 //          (desc_flag::Put: an RDMA PUT fragment into the peer's registered buffer); the fragment as a flow over the
 //          sender's host interface, the link and the receiver's host interface, after the NIC latency; receiver CPU
-//          frag_overhead; the PML's callback. Fragments to one peer go one after the other (the connection is a
-//          FIFO: a QP's send queue, a GM port, a TCP socket); fragments to different peers and over different BTLs
-//          share the host interfaces and links as concurrent flows.
+//          frag_overhead; the PML's callback. Fragments to one peer on one channel go one after the other (a channel
+//          is a FIFO: a QP's send queue, a GM send priority, a TCP socket); fragments to different peers, on
+//          different channels and over different BTLs share the host interfaces and links as concurrent flows.
+//   channels: a connection has one channel (btl/tcp: one socket per endpoint) or two (Connection::PriorityChannel):
+//          btl/mvapi and btl/openib of Open MPI 1.1 open a high- and a low-priority QP per endpoint and post a
+//          descriptor flagged MCA_BTL_DES_FLAGS_PRIORITY whose fragment is an eager one (frag->size <= eager limit)
+//          on the high-priority QP, everything else (max-size send fragments, RDMA PUT/GET) on the low-priority QP
+//          (btl_mvapi_endpoint.c mca_btl_mvapi_endpoint_post_send, btl_mvapi.c put/get on lcl_qp_hndl_lp); btl/gm
+//          sends the same descriptors with GM_HIGH_PRIORITY, the rest with GM_LOW_PRIORITY (btl_gm.c
+//          mca_btl_gm_send), and GM orders messages only within one priority. So a control message does not wait
+//          behind the data fragments queued to the same peer; the two channels share the wire as concurrent flows.
 //   get:   a flow pulled by the initiator (after the NIC latency); the initiator's CPU frag_overhead; done.
 // Reachability: both ranks' nodes have a NIC on the BTL's network (a node type lists its NICs; one that lists none
 // has one on every network).
 // LIMITATIONS: no flow control (tokens/credits), no memory registration cost, no eager RDMA channel, no NACK/retry;
 // the receive copy of a send fragment is the PML's (ob1 copies out of the BTL buffer).
 #pragma once
+#include "protocols/btl/base/v11_caps.hpp"
 #include "protocols/btl/btl.hpp"
 
 #include <cstdint>
@@ -27,21 +36,23 @@ class FabricBtl : public Btl {
 public:
   // `nic_kind`: the NIC kind of the network this BTL drives; std::invalid_argument when the machine has no network
   // of that kind (the stack check refuses it earlier, naming the file and key).
-  FabricBtl(World& w, std::string name, std::string nic_kind, BtlCaps caps);
+  FabricBtl(World& w, std::string name, std::string nic_kind, BtlCaps caps, Connection conn);
   std::string name() const override { return name_; }
   const BtlCaps& caps() const override { return caps_; }
   bool reaches(const World& w, int rank, int peer) const override;
   void send(const Descriptor& d, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   int network() const { return net_; }
-  std::uint64_t frags_sent = 0, bytes_sent = 0, gets = 0;
+  std::uint64_t frags_sent = 0, bytes_sent = 0, gets = 0, priority_frags = 0;  // priority_frags: on the high channel
+  Connection connection() const { return conn_; }
   // Measured properties of the path (the NIC kind's parameters): what a scheduling policy may weight by.
   double path_latency() const override { return latency_; }
   double path_bandwidth() const override { return bandwidth_; }
 
 private:
-  // A connection (QP, GM port pair, TCP socket) carries its fragments in order: one fragment on the wire at a time
-  // per (sender, receiver); the next one follows right behind it (no second latency). Created while busy only.
+  // A channel of a connection (QP, GM port pair at one priority, TCP socket) carries its fragments in order: one
+  // fragment on the wire at a time per (sender, receiver, channel); the next one follows right behind it (no second
+  // latency). Created while busy only.
   struct Lane {
     bool busy = false;
     std::deque<std::function<void(double)>> queued;
@@ -49,11 +60,15 @@ private:
   static std::uint64_t lane_key(int src, int dst) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32) | static_cast<std::uint32_t>(dst);
   }
-  void next_on_lane(std::uint64_t key);
-  std::unordered_map<std::uint64_t, Lane> lanes_;
+  // The channel a descriptor goes on: 1 (high priority) for a PRIORITY descriptor that fits an eager fragment on a
+  // connection with a priority channel, else 0.
+  int channel_of(const Descriptor& d) const;
+  void next_on_lane(int channel, std::uint64_t key);
+  std::unordered_map<std::uint64_t, Lane> lanes_[2];
   World& w_;
   std::string name_, kind_;
   BtlCaps caps_;
+  Connection conn_;
   int net_ = 0;
   double latency_ = 0, bandwidth_ = 0, overhead_ = 0;
 };

@@ -9,6 +9,12 @@
 
 namespace ompisim::btl {
 
+// How many ordered channels a connection of a commodity-NIC BTL has (FabricBtl): one FIFO (btl/tcp: one socket per
+// endpoint), or a low-priority FIFO plus a high-priority one for PRIORITY descriptors that fit an eager fragment
+// (btl/mvapi and btl/openib: two QPs per endpoint; btl/gm: GM_HIGH_PRIORITY / GM_LOW_PRIORITY). Each component's
+// constant kConnection, from its source.
+enum class Connection : std::uint8_t { SingleFifo = 1, PriorityChannel = 2 };
+
 inline BtlCaps v11_caps(const Sourced& eager_limit, const Sourced& max_send_size, const Sourced& min_rdma_size,
                         const Sourced& max_rdma_size, const Sourced& exclusivity, const Sourced& latency,
                         const Sourced& bandwidth, const Sourced& flags) {

@@ -14,7 +14,7 @@ void register_component(ComponentRegistry& reg) {
            .source = "Open MPI v1.1 ompi/mca/btl/gm/btl_gm_component.c",
            .params = param_block<GmMca>(),
            .make_btl = [](World& w, const McaParams& m) {
-             return std::make_unique<FabricBtl>(w, "gm", "myrinet-2000", m.get<GmMca>().caps());
+             return std::make_unique<FabricBtl>(w, "gm", "myrinet-2000", m.get<GmMca>().caps(), GmMca::kConnection);
            },
            .btl_flags = GmMca{}.caps().flags,
            .reach = Reach::Network});

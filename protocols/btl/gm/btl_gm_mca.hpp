@@ -9,6 +9,8 @@ namespace ompisim::btl::gm {
 
 struct GmMca {
   static constexpr const char* kSrc = "Open MPI v1.1 ompi/mca/btl/gm/btl_gm_component.c";
+  // GM_HIGH_PRIORITY for PRIORITY eager fragments, GM_LOW_PRIORITY otherwise: Open MPI v1.1 btl_gm.c mca_btl_gm_send.
+  static constexpr btl::Connection kConnection = btl::Connection::PriorityChannel;
   Sourced btl_gm_eager_limit{32 * 1024, kSrc};
   Sourced btl_gm_max_send_size{64 * 1024, kSrc};
   Sourced btl_gm_min_rdma_size{512 * 1024, kSrc};

@@ -14,7 +14,7 @@ void register_component(ComponentRegistry& reg) {
            .source = "Open MPI v1.1 ompi/mca/btl/mvapi/btl_mvapi_component.c (the paper's mVAPI BTL, named openib here)",
            .params = param_block<OpenibMca>(),
            .make_btl = [](World& w, const McaParams& m) {
-             return std::make_unique<FabricBtl>(w, "openib", "ib-sdr-pcie", m.get<OpenibMca>().caps());
+             return std::make_unique<FabricBtl>(w, "openib", "ib-sdr-pcie", m.get<OpenibMca>().caps(), OpenibMca::kConnection);
            },
            .btl_flags = OpenibMca{}.caps().flags,
            .reach = Reach::Network});

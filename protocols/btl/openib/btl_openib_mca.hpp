@@ -11,6 +11,9 @@ namespace ompisim::btl::openib {
 
 struct OpenibMca {
   static constexpr const char* kSrc = "Open MPI v1.1 ompi/mca/btl/mvapi/btl_mvapi_component.c";
+  // Two QPs per endpoint, the high-priority one for PRIORITY eager fragments: Open MPI v1.1 btl_mvapi_endpoint.c
+  // mca_btl_mvapi_endpoint_post_send (the same in btl_openib_endpoint.c).
+  static constexpr btl::Connection kConnection = btl::Connection::PriorityChannel;
   Sourced btl_openib_eager_limit{12 * 1024, kSrc};
   Sourced btl_openib_max_send_size{64 * 1024, kSrc};
   Sourced btl_openib_min_rdma_size{1024 * 1024, kSrc};

@@ -14,7 +14,7 @@ void register_component(ComponentRegistry& reg) {
            .source = "Open MPI v1.1 ompi/mca/btl/tcp/btl_tcp_component.c",
            .params = param_block<TcpMca>(),
            .make_btl = [](World& w, const McaParams& m) {
-             return std::make_unique<FabricBtl>(w, "tcp", "gige", m.get<TcpMca>().caps());
+             return std::make_unique<FabricBtl>(w, "tcp", "gige", m.get<TcpMca>().caps(), TcpMca::kConnection);
            },
            .btl_flags = TcpMca{}.caps().flags,
            .reach = Reach::Network});

@@ -10,6 +10,9 @@ namespace ompisim::btl::tcp {
 
 struct TcpMca {
   static constexpr const char* kSrc = "Open MPI v1.1 ompi/mca/btl/tcp/btl_tcp_component.c";
+  // One socket per endpoint, fragments in order (PRIORITY only completes at once): Open MPI v1.1
+  // btl_tcp_endpoint.c mca_btl_tcp_endpoint_send.
+  static constexpr btl::Connection kConnection = btl::Connection::SingleFifo;
   Sourced btl_tcp_eager_limit{64 * 1024, kSrc};
   Sourced btl_tcp_max_send_size{128 * 1024, kSrc};
   Sourced btl_tcp_min_rdma_size{128 * 1024, kSrc};

@@ -15,9 +15,10 @@ namespace {
 struct Net {
   btl::FabricBtl ib, gm;
   btl::self::BtlSelf self;
-  explicit Net(World& w)
-      : ib(w, "openib", "ib-sdr-pcie", btl::openib::OpenibMca{}.caps()),
-        gm(w, "gm", "myrinet-2000", btl::gm::GmMca{}.caps()), self(w) {}
+  // `gm_conn`: btl/gm's connection as the component declares it, or another one for a what-if.
+  explicit Net(World& w, btl::Connection gm_conn = btl::gm::GmMca::kConnection)
+      : ib(w, "openib", "ib-sdr-pcie", btl::openib::OpenibMca{}.caps(), btl::openib::OpenibMca::kConnection),
+        gm(w, "gm", "myrinet-2000", btl::gm::GmMca{}.caps(), gm_conn), self(w) {}
 };
 constexpr std::uint64_t kHdr = pml::kHdrBytes;
 }  // namespace
@@ -131,17 +132,18 @@ TEST_CASE("pml/ob1 stripe_above: one BTL below the threshold, measured-bandwidth
 // Configuration: 2 ranks on 2 lanl-multi-nic nodes, pml/ob1 over self and gm only (RNDV, ACK, then RDMA PUT fragments
 // of 128 KiB); a swap of 5 MiB as in the ParaView skeleton's first compositing round: rank 0 posts its receive and
 // send at 0, rank 1 at 5 ms. T1: the same swap with both sides posted at 0 (the two directions overlap: the time of
-// one 5 MiB transfer). Expected with Open MPI's
-// pipeline depths (4 PUTs of a request in flight): rank 1's ACK releases rank 0's message, and rank 0's ACK to rank 1
-// waits behind at most 4 of its fragments on the same connection, so the two directions overlap and the swap ends
-// within 1.25 T1 after 5 ms; with an unbounded depth (every fragment posted at once) the ACK waits behind the whole
-// message and the directions run one after the other (beyond 1.6 T1): the session-9 ParaView artefact.
-// How validated: the simulated completion times.
+// one 5 MiB transfer). Rank 1's ACK releases rank 0's message; rank 0's ACK to rank 1 goes out while rank 0's PUT
+// fragments are queued to rank 1. Expected: with btl/gm's connection (the ACK, a PRIORITY eager fragment, on
+// GM_HIGH_PRIORITY beside the data on GM_LOW_PRIORITY) the two directions overlap whatever the pipeline depth: the
+// swap ends within 1.25 T1 after 5 ms with Open MPI's depth (4) and with an unbounded one. With a single FIFO per
+// connection (what this model had before; a what-if here) the ACK waits behind up to `depth` fragments: still within
+// 1.25 T1 with depth 4, but beyond 1.6 T1 with an unbounded depth (the directions run one after the other: the
+// session-9 ParaView artefact). How validated: the simulated completion times.
 TEST_CASE("pml/ob1 pipeline depth: a late swap partner's transfers overlap", "[unit][protocol][ob1][hetero]") {
   const std::uint64_t bytes = 5u << 20;
-  auto run = [&](int depth, double delay) {
+  auto run = [&](int depth, double delay, btl::Connection conn) {
     test::Fixture f("lanl-multi-nic", 2, 1);
-    Net n(*f.world);
+    Net n(*f.world, conn);
     pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm}, "t",
                       {pml::ob1::StripePolicy::WeightedRoundRobin, 0, depth, depth});
     double end = 0;
@@ -155,13 +157,20 @@ TEST_CASE("pml/ob1 pipeline depth: a late swap partner's transfers overlap", "[u
     });
     f.sim.run();
     CHECK(done == 4);
+    if (conn == btl::Connection::PriorityChannel) CHECK(n.gm.priority_frags == 4);  // 2 RNDV, 2 ACK
     return end;
   };
-  const double t1 = run(4, 0);
+  const auto gm = btl::gm::GmMca::kConnection, fifo = btl::Connection::SingleFifo;
+  REQUIRE(gm == btl::Connection::PriorityChannel);
+  const double t1 = run(4, 0, gm);
   REQUIRE(t1 > 0.015);  // 5 MiB at Myrinet 2000's ~250 MB/s
-  const double bounded = run(4, 5e-3) - 5e-3;
-  const double unbounded = run(1 << 20, 5e-3) - 5e-3;
-  CAPTURE(t1, bounded, unbounded);
+  const double bounded = run(4, 5e-3, gm) - 5e-3;
+  const double unbounded = run(1 << 20, 5e-3, gm) - 5e-3;
+  const double fifo_bounded = run(4, 5e-3, fifo) - 5e-3;
+  const double fifo_unbounded = run(1 << 20, 5e-3, fifo) - 5e-3;
+  CAPTURE(t1, bounded, unbounded, fifo_bounded, fifo_unbounded);
   CHECK(bounded < 1.25 * t1);
-  CHECK(unbounded > 1.6 * t1);
+  CHECK(unbounded < 1.25 * t1);
+  CHECK(fifo_bounded < 1.25 * t1);
+  CHECK(fifo_unbounded > 1.6 * t1);
 }
