@@ -38,7 +38,7 @@ struct GmMca {
     v(btl_gm_latency, {"btl_gm_latency", Dim::Count, "exported latency ranking (us)", 0, 1e6});
     v(btl_gm_bandwidth, {"btl_gm_bandwidth", Dim::Count, "exported bandwidth (Mb/s): bml/r2 weights", 0, 1e7});
     v(btl_gm_min_send_size, {"btl_gm_min_send_size", Dim::Bytes,
-                                 "below this many remaining bytes ob1 sends them in one FRAG", 0, 1LL << 40});
+                             "below this many remaining bytes ob1 sends them in one FRAG", 0, 1LL << 40});
     v(btl_gm_flags, {"btl_gm_flags", Dim::Count, "MCA_BTL_FLAGS_* (SEND=1, PUT=2, GET=4)", 0, 65535});
   }
 };

@@ -170,7 +170,8 @@ TEST_CASE("bml/r2: RDMA only with HETEROGENEOUS_RDMA between architectures", "[u
 // 32 KiB remain (Open MPI 1.1 mca_pml_ob1_send_request_schedule), so both carry about the same bytes while 8 KiB caps
 // both (not 2:1 as a split fixed up front by weight would give); every request gone. How validated: the BTLs' byte
 // and fragment counters against the v1.1 loop evaluated in the test.
-TEST_CASE("pml/ob1: a rendezvous schedules its fragments over two BTLs from the remaining bytes", "[unit][protocol][ob1][bml]") {
+TEST_CASE("pml/ob1: a rendezvous schedules its fragments over two BTLs from the remaining bytes",
+          "[unit][protocol][ob1][bml]") {
   test::Fixture f("cielo", 2, 1);
   btl::self::BtlSelf self(*f.world);
   btl::BtlCaps fc = net_caps(20000, 1024, btl::flag::Send), sc = net_caps(10000, 1024, btl::flag::Send);
