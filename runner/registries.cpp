@@ -35,10 +35,14 @@ const EngineRegistry& engines() {
 
 std::unique_ptr<Machine> load_machine(const std::string& name_or_path) { return load_machine(name_or_path, nic_kinds()); }
 
-McaParams machine_mca(const Machine& m) {
+McaParams machine_mca(const Machine& m, const Json* preset_mca) {
   McaParams mca = component_registry().defaults();
-  ObjectReader r(m.mca_defaults, m.file, "mca_defaults");
   auto list = param_list(mca);
+  if (preset_mca && !preset_mca->empty()) {
+    ObjectReader p(*preset_mca, "stack preset", "mca");
+    load_sourced(p, list, false);
+  }
+  ObjectReader r(m.mca_defaults, m.file, "mca_defaults");
   load_sourced(r, list, false);
   for (auto it = m.mca_defaults.begin(); it != m.mca_defaults.end(); ++it) {
     // A default no component on any of the machine's NIC kinds reads would be silently ignored.

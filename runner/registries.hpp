@@ -26,6 +26,7 @@ const EngineRegistry& engines();
 std::unique_ptr<Machine> load_machine(const std::string& name_or_path);
 // The machine's software (MCA) defaults: the code defaults of each component's parameters, then the machine file's
 // "mca_defaults" (each key a parameter of a component that runs on the machine's NIC kind).
-McaParams machine_mca(const Machine& m);
+// With `preset_mca` (a stack preset's version defaults, StackInfo::mca): those first, then the machine's.
+McaParams machine_mca(const Machine& m, const Json* preset_mca = nullptr);
 
 }  // namespace ompisim

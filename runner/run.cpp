@@ -122,7 +122,9 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
   // Every network's NIC kind: a stack's components each drive one of them (bml/r2 picks per peer among the BTLs).
   const std::vector<std::string> kinds = m.nic_kinds();
   p.spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m.name, s.file);
-  p.mca = machine_mca(m);
+  // The preset's version defaults (StackInfo::mca), then the machine's, the scenario's and --set.
+  const StackInfo* preset = stack_preset(p.spec, kinds);
+  p.mca = machine_mca(m, preset ? &preset->mca : nullptr);
   {
     std::vector<std::string> keys;
     for (auto it = s.mca.begin(); it != s.mca.end(); ++it) keys.push_back(it.key());

@@ -89,10 +89,19 @@ void register_stacks(StackRegistry& reg) {
            {.pml = "ob1", .btl = {"self", "vader", "ugni"}}});
   reg.add({"native", "gemini", "Cray MPT: MPICH2 CH3/Nemesis with the uGNI netmod (same hardware, different protocol)",
            {.native = "mpich_gni"}});
+  // The seastar-portals paper (EuroPVM/MPI 2007, §2.4): "the trunk version of Open MPI (1.3 pre-release)", i.e. the
+  // trunk of 2007, before e361bcb64c (2008-05-30) took ob1's early completion out.
+  const std::string trunk2007 = "Open MPI trunk of 2007 (1.3 pre-release): seastar-portals paper §2.4, EuroPVM/MPI 2007";
   reg.add({"openmpi-cm", "seastar", "Open MPI: pml/cm + mtl/portals (matching by Portals on the SeaStar)",
-           {.pml = "cm", .mtl = "portals"}});
+           {.pml = "cm", .mtl = "portals"}, trunk2007});
   reg.add({"openmpi-ob1", "seastar", "Open MPI: pml/ob1 + bml/r2 + btl/self, btl/portals (matching in the host)",
-           {.pml = "ob1", .btl = {"self", "portals"}}});
+           {.pml = "ob1", .btl = {"self", "portals"}}, trunk2007,
+           Json{{"pml_ob1_use_early_completion",
+                 {{"value", 1},
+                  {"source", "open-mpi/ompi trunk of 2007 (e.g. 8643f38adf, 2007-07): ompi/mca/pml/ob1/pml_ob1_sendreq.c "
+                             "mca_pml_ob1_send_request_start_copy calls MCA_PML_OB1_SEND_REQUEST_MPI_COMPLETE after "
+                             "packing and before mca_bml_base_send; removed by e361bcb64c (2008-05-30), after the "
+                             "paper (EuroPVM/MPI 2007)"}}}}});
   reg.add({"native", "seastar",
            "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above",
            {.native = "mpich_portals"}});
@@ -112,15 +121,31 @@ void register_stacks(StackRegistry& reg) {
   reg.add({"elan4-qdma", "qsnet", "raw libelan4 QDMA ping-pong (Fig. 9's QDMA latency)", {.native = "elan4_qdma"}});
   // Open MPI 1.1 on commodity clusters (the heterogeneous paper, 2006): bml/r2 stripes over every BTL that reaches a
   // peer. "openmpi" lists both of lanl-multi-nic's networks; "openmpi" on a GigE machine is btl/tcp.
+  // The heterogeneous paper (§5): "Open MPI 1.1.1 pre-release". Its ob1 completes an eager send packed by start_copy
+  // at once (v1.1.0 to v1.1.5 pml_ob1_sendreq.c / .h, MCA_PML_OB1_SEND_REQUEST_MPI_COMPLETE before the BTL send).
+  const std::string v11 = "Open MPI 1.1.1 pre-release: heterogeneous paper §5";
+  const Json v11_mca{{"pml_ob1_use_early_completion",
+                      {{"value", 1},
+                       {"source", "open-mpi/ompi v1.1.0 to v1.1.5 ompi/mca/pml/ob1/pml_ob1_sendreq.c "
+                                  "mca_pml_ob1_send_request_start_copy (and the zero-byte path of "
+                                  "MCA_PML_OB1_SEND_REQUEST_START): MCA_PML_OB1_SEND_REQUEST_MPI_COMPLETE after packing, "
+                                  "before mca_bml_base_send"}}}};
   reg.add({"openmpi", "ib-sdr-pcie",
            "Open MPI 1.1: pml/ob1 + bml/r2 over btl/self, btl/openib (mVAPI) and btl/gm: messages striped over both",
-           {.pml = "ob1", .btl = {"self", "openib", "gm"}}});
+           {.pml = "ob1", .btl = {"self", "openib", "gm"}}, v11, v11_mca});
   reg.add({"openmpi-mvapi", "ib-sdr-pcie", "Open MPI 1.1: pml/ob1 over btl/self and btl/openib (mVAPI) only",
-           {.pml = "ob1", .btl = {"self", "openib"}}});
+           {.pml = "ob1", .btl = {"self", "openib"}}, v11, v11_mca});
   reg.add({"openmpi-gm", "myrinet-2000", "Open MPI 1.1: pml/ob1 over btl/self and btl/gm (Myrinet GM) only",
-           {.pml = "ob1", .btl = {"self", "gm"}}});
-  reg.add({"openmpi", "gige", "Open MPI 1.1: pml/ob1 + bml/r2 over btl/self and btl/tcp", {.pml = "ob1", .btl = {"self", "tcp"}}});
+           {.pml = "ob1", .btl = {"self", "gm"}}, v11, v11_mca});
+  reg.add({"openmpi", "gige", "Open MPI 1.1: pml/ob1 + bml/r2 over btl/self and btl/tcp", {.pml = "ob1", .btl = {"self", "tcp"}},
+           v11, v11_mca});
   reg.add({"loggp", "loggp", "LogGOPS reference stack (closed-form checks)", {.model = "loggp"}});
+}
+
+const StackInfo* stack_preset(const StackSpec& spec, const std::vector<std::string>& kinds) {
+  for (auto& p : stack_registry().all())
+    if (p.spec == spec && std::find(kinds.begin(), kinds.end(), p.nic_kind) != kinds.end()) return &p;
+  return nullptr;
 }
 
 const StackRegistry& stack_registry() {

@@ -54,10 +54,16 @@ struct StackSpec {
 
 // What a stack's components may add to a run's result (derived parameters, what-if tables): ComponentInfo::report.
 using StackReport = ComponentReport;
-// A preset: a name, the NIC kind it runs on, a description and the components it is made of.
+// A preset: a name, the NIC kind it runs on, a description and the components it is made of; the Open MPI version it
+// models (with its source: the paper's words), and that version's MCA defaults where they differ from the components'
+// code defaults ({name: {"value", "source"}}: a parameter of a component of `spec`). A run of the preset (by name, or a
+// stack object equal to it on that NIC kind) starts from them; the machine's "mca_defaults", the scenario's "mca" and
+// --set still override them.
 struct StackInfo {
   std::string name, nic_kind, description;
   StackSpec spec;
+  std::string version{};
+  Json mca = Json::object();
 };
 class StackRegistry {
 public:
@@ -70,6 +76,8 @@ private:
 };
 void register_stacks(StackRegistry& reg);
 const StackRegistry& stack_registry();
+// The preset a resolved stack is (equal components, for one of the machine's NIC kinds), or null.
+const StackInfo* stack_preset(const StackSpec& spec, const std::vector<std::string>& nic_kinds);
 
 // Reads a stack object (NIC-independent checks: known frameworks and components, possible combinations); InputError
 // (file, "stack.<framework>[i]", reason) with did-you-mean.

@@ -121,6 +121,18 @@ public:
   virtual double path_bandwidth() const { return caps().bandwidth * 1e6 / 8; }
   // Sends the descriptor's header and data segments; `local_done` when the user buffer may be reused.
   virtual void send(const Descriptor& d, Completion local_done) = 0;
+  // The same for a descriptor whose data the PML packed into the BTL's fragment before btl_send (ob1's start_copy
+  // with early completion, Open MPI v1.1 to the trunk of May 2008): `packed` runs when the send call has returned on
+  // the sender's CPU (the fragment is the BTL's, the user buffer free), `local_done` when the fragment completes, as
+  // in send(). By default the two run together, just when the fragment completes: a BTL whose fragment the model
+  // completes when its data is copied (the fabric BTLs) has nothing between them. btl/portals overrides it (its
+  // fragments complete on their ACK).
+  virtual void send_packed(const Descriptor& d, Completion local_done, Completion packed) {
+    send(d, [local_done = std::move(local_done), packed = std::move(packed)] {
+      if (packed) packed();
+      if (local_done) local_done();
+    });
+  }
   // The receiver (initiator) pulls `bytes` from peer's buffer `remote` into `local`; `done` on the initiator's CPU.
   virtual void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) = 0;
   // Makes a buffer usable for RDMA (registration); immediate when the BTL needs none.

@@ -536,8 +536,13 @@ int main(int argc, char** argv) {
       for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";
       std::cout << "## stacks on this machine\n";
       for (auto& s : stack_registry().all())
-        if (m->has_nic_kind(s.nic_kind))
+        if (m->has_nic_kind(s.nic_kind)) {
           std::cout << "  " << s.name << " " << s.spec.to_json().dump() << "  " << s.description << "\n";
+          if (!s.version.empty()) std::cout << "    models " << s.version << "\n";
+          for (auto it = s.mca.begin(); it != s.mca.end(); ++it)
+            std::cout << "    mca " << it.key() << " = " << it.value()["value"].dump() << "  ("
+                      << it.value()["source"].get<std::string>() << ")\n";
+        }
       std::cout << "## application skeletons (app_skeleton; seastar-portals paper Table 1)\n";
       for (auto& a : bench::app_names()) std::cout << "  " << a << "\n";
       return 0;

@@ -54,7 +54,9 @@ void BtlPortals::post_block(int rank) {
   nic.md_attach(me, md, UnlinkOp::Unlink);
 }
 
-void BtlPortals::send(const Descriptor& f, Completion local_done) {
+void BtlPortals::send(const Descriptor& f, Completion local_done) { send_packed(f, std::move(local_done), nullptr); }
+
+void BtlPortals::send_packed(const Descriptor& f, Completion local_done, Completion packed) {
   ensure(f.src);
   ensure(f.dst);
   std::uint64_t fid = next_++;
@@ -63,10 +65,11 @@ void BtlPortals::send(const Descriptor& f, Completion local_done) {
   if (r.outstanding >= static_cast<int>(mca_.btl_portals_max_pending_ops.value)) {  // no room: queue (FIFO)
     ++queued_sends;
     r.queued.push_back(Pending{fid, std::move(local_done)});
+    if (packed) packed();
     return;
   }
   ++r.outstanding;
-  transmit(fid, std::move(local_done));
+  transmit(fid, std::move(local_done), std::move(packed));
 }
 
 // The fragment's completion event (ACK, or SEND_END without ACKs) was read: ob1's callback runs, the slot is freed
@@ -95,7 +98,7 @@ void BtlPortals::complete(int rank, std::uint64_t fid) {
   }
 }
 
-void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
+void BtlPortals::transmit(std::uint64_t fid, Completion local_done, Completion packed) {
   const Descriptor& f = frags_.at(fid);
   int src = f.src;
   double bytes = static_cast<double>(f.wire_bytes());
@@ -110,7 +113,7 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
   // The fragment completes when its ACK (or SEND_END) is read, not here: the copy only makes the put possible.
   const bool fits_eager = f.wire_bytes() <= caps_.eager_limit;
   sent_.emplace(fid, Sent{src, std::move(local_done), false});
-  w_.cpu(src, overhead_, [this, fid, src, bytes, expose, fits_eager]() mutable {
+  w_.cpu(src, overhead_, [this, fid, src, bytes, expose, fits_eager, packed = std::move(packed)]() mutable {
     RankState& rs = ranks_[src];
     const bool eager = fits_eager && rs.eager_in_use < static_cast<int>(mca_.btl_portals_eager_frag_limit.value);
     bool bind = true;
@@ -121,11 +124,11 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
       sent_.at(fid).eager = true;
     }
     if (bind) ++md_binds;
-    w_.cpu_copy(src, bytes, [this, fid, src, bytes, expose, bind]() mutable {
+    w_.cpu_copy(src, bytes, [this, fid, src, bytes, expose, bind, packed = std::move(packed)]() mutable {
       // A descriptor that exposes its data segment (ob1's RGET) first attaches the user buffer (PtlMEAttach +
       // PtlMDAttach, mca_btl_portals_prepare_src).
       int n = (bind ? 2 : 1) + (expose ? 2 : 0);
-      ss_.calls(src, n, [this, fid, src, bytes] {
+      ss_.calls(src, n, [this, fid, src, bytes, packed = std::move(packed)]() mutable {
         const Descriptor& f = frags_.at(fid);
         const bool ack = mca_.btl_portals_needs_ack.value != 0;
         Md md;
@@ -137,6 +140,7 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done) {
         md.user_ptr = fid;
         MdId h = ss_.nic(src).md_bind(md, UnlinkOp::Unlink);
         ss_.put(src, h, ack ? AckReq::Ack : AckReq::NoAck, f.dst, kFragTable, 0, fid);
+        if (packed) packed();  // the send call returns: with early completion, the MPI request is complete
       });
     });
   }, "mca_btl_portals_send (PtlPut)");

@@ -40,6 +40,10 @@ public:
   // Every rank, on the node or not (Catamount has no shared-memory BTL); btl/self's higher exclusivity takes oneself.
   bool reaches(const World&, int, int) const override { return true; }
   void send(const Descriptor& d, Completion local_done) override;
+  // ob1's start_copy with early completion: `packed` runs once the fragment is put (PtlPutRegion returned: the end of
+  // mca_btl_portals_send on the sender's CPU), or at once when the send waits for a slot (the data is already in the
+  // fragment: the Open MPI send call queues it and returns); `local_done` on the ACK as for send().
+  void send_packed(const Descriptor& d, Completion local_done, Completion packed) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) override;
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;
@@ -59,7 +63,7 @@ private:
   };
   void ensure(int rank);
   void post_block(int rank);
-  void transmit(std::uint64_t fid, Completion local_done);
+  void transmit(std::uint64_t fid, Completion local_done, Completion packed = nullptr);
   void on_event(int rank, const ptl::Event& e);
   void complete(int rank, std::uint64_t fid);
 

@@ -73,6 +73,7 @@ StackStats Ob1::stats() const {
   if (unexpected_copies_) s.counters["ob1_unexpected_copy"] = unexpected_copies_;
   if (rget_fallbacks_) s.counters["ob1_rget_fallbacks"] = rget_fallbacks_;
   if (converted_bytes_) s.counters["ob1_converted_bytes"] = converted_bytes_;
+  if (early_completions_) s.counters["ob1_early_completions"] = early_completions_;
   s.counters["ob1_unexpected_short"] = unexpected_short_;
   s.counters["ob1_unexpected_long"] = unexpected_long_;
   s.counters["mpi_truncate_errors"] = lib_.truncated();
@@ -80,7 +81,7 @@ StackStats Ob1::stats() const {
 }
 
 void Ob1::send_desc(btl::Btl& b, const HdrFields& h, int from, int to, btl::DataSegment data, std::uint8_t flags,
-                    std::uint64_t cookie, Completion local_done) {
+                    std::uint64_t cookie, Completion local_done, Completion packed) {
   btl::Descriptor d;
   d.tag = tag_of(h.type);
   d.flags = flags;
@@ -88,7 +89,8 @@ void Ob1::send_desc(btl::Btl& b, const HdrFields& h, int from, int to, btl::Data
   d.hdr = pack(h);
   d.data = data;
   d.cookie = cookie;
-  b.send(d, std::move(local_done));
+  if (packed) b.send_packed(d, std::move(local_done), std::move(packed));
+  else b.send(d, std::move(local_done));
 }
 
 // The context id travels in the 16-bit hdr_ctx.
@@ -129,17 +131,25 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
   hf.type = h, hf.ctx = hdr_ctx(r.ctx), hf.tag = r.tag, hf.seq = r.seq, hf.msg_bytes = r.bytes;
   hf.send_req = h == Hdr::Match ? 0 : id;
   btl::DataSegment data{0, first_payload(r, h, b->caps()), r.buf};
-  w_.cpu(rank, sw_, [this, id, hf, data, b, rank, dst] {
+  const bool early = early_completion(r, h, b->caps(), early_completion_);
+  w_.cpu(rank, sw_, [this, id, hf, data, b, rank, dst, early] {
     if (hf.type == Hdr::Match) {
       // start_prepare: a BTL that can send in place may take the data straight from the user buffer.
       // Every first fragment (MATCH, RNDV, RGET) and control message is flagged MCA_BTL_DES_FLAGS_PRIORITY (v1.1
       // pml_ob1_sendreq.c start_copy/start_prepare/start_rndv/start_rdma, pml_ob1_recvreq.c ACK and FIN); FRAGs not.
       std::uint8_t fl = btl::desc_flag::Priority;
       if (b->caps().has(btl::flag::SendInplace)) fl |= btl::desc_flag::InPlace;
+      // start_copy with early completion: MPI-complete once the data is in the fragment and the send call returned.
+      Completion packed;
+      if (early)
+        packed = [this, id] {
+          on_event(lib_.send(id), SendEvent::Packed);
+          mpi_complete_send(id);
+        };
       send_desc(*b, hf, rank, dst, data, fl, id, [this, id] {
         on_event(lib_.send(id), SendEvent::BtlDone);
         complete_send(id);
-      });
+      }, std::move(packed));
     } else if (hf.type == Hdr::Rget) {
       // start_rdma: register the buffer, then send the RGET with the buffer exposed for the receiver's GET.
       b->prepare_rdma(rank, data.buf, hf.msg_bytes, [this, hf, data, b, rank, dst, id] {
@@ -352,6 +362,14 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
 }
 
 void Ob1::complete_send(std::uint64_t sid) { lib_.complete_send(sid); }
+
+void Ob1::mpi_complete_send(std::uint64_t sid) {
+  ++early_completions_;
+  SendRequest& r = lib_.send(sid);
+  Completion done = std::move(r.done);
+  r.done = nullptr;
+  if (done) done();  // last: it may start new requests
+}
 
 void Ob1::complete_recv(std::uint64_t rid) { lib_.complete_recv(rid); }
 

@@ -47,6 +47,9 @@ public:
   // Remote atomics (Cheetah's BCOLs) go to the first BTL with MCA_BTL_FLAGS_ATOMIC_OPS in bml/r2's send array for
   // the peer (btl/vader on the node, btl/ugni off it); with none, Stack::amo_add's error.
   bml::r2::BmlR2& bml() { return bml_; }
+  // pml_ob1_use_early_completion (requests.hpp): an eager send by start_copy is MPI-complete when the BTL's send call
+  // returns (Btl::send_packed), and released when its fragment completes.
+  void set_early_completion(bool on) { early_completion_ = on; }
   // Bytes of FRAG data given to `b` so far: the rendezvous schedule's split.
   std::uint64_t frag_bytes(const btl::Btl* b) const;
 
@@ -62,7 +65,7 @@ private:
   };
   btl::Btl& eager_btl(int rank, int peer) { return *bml_.endpoint(rank, peer).eager.front().btl; }
   void send_desc(btl::Btl& b, const HdrFields& h, int from, int to, btl::DataSegment data, std::uint8_t flags,
-                 std::uint64_t cookie, Completion local_done);
+                 std::uint64_t cookie, Completion local_done, Completion packed = nullptr);
   void on_desc(btl::Btl* b, const btl::Descriptor& d);
   void handle(const InFrag& f);
   void schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t recv_req);
@@ -75,6 +78,9 @@ private:
   void post_frags(std::uint64_t sid);  // posts fragments of `sid` until its depth is reached or none is left
   void matched(std::uint64_t rid, const InFrag& f, bool was_unexpected);
   void complete_send(std::uint64_t sid);
+  // MCA_PML_OB1_SEND_REQUEST_MPI_COMPLETE ahead of the request's end: runs its completion; the request stays until
+  // complete_send releases it (with nothing left to run).
+  void mpi_complete_send(std::uint64_t sid);
   void complete_recv(std::uint64_t rid);
   void send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq);
 
@@ -89,6 +95,8 @@ private:
   // use (a stack with one eager BTL per peer never allocates it).
   std::vector<mpi::PeerSeq> eager_rr_;
   std::uint64_t amos_ = 0;
+  bool early_completion_ = false;
+  std::uint64_t early_completions_ = 0;
   // Counters kept as integers on the message path; stats() names them.
   std::array<std::uint64_t, kHdrTypes> hdr_sent_{};  // by Hdr
   std::uint64_t unexpected_short_ = 0, unexpected_long_ = 0, unexpected_copies_ = 0, rget_fallbacks_ = 0;

@@ -20,8 +20,21 @@ struct Ob1Mca {
   Sourced pml_ob1_recv_pipeline_depth{4, "Open MPI ompi/mca/pml/ob1/pml_ob1_component.c: recv_pipeline_depth default 4 "
                                           "(Open MPI 1.0/1.1 tree); pml_ob1_recvreq.c schedule: RDMA PUTs of one request in flight"};
 
+  Sourced pml_ob1_use_early_completion{
+      0, "Open MPI v1.3 on (trunk from e361bcb64c, 2008-05-30; v1.3.4, v1.8.8): ompi/mca/pml/ob1/pml_ob1_sendreq.c "
+         "mca_pml_ob1_send_request_start_copy completes the MPI request in the descriptor's callback "
+         "(mca_pml_ob1_match_completion_free -> send_request_pml_complete) unless the BTL returns 1 from btl_send; "
+         "Open MPI v1.1.x, v1.2.x (pml_ob1_use_early_completion, default 1, from v1.2.6: r17689, trac 1224) and the "
+         "trunk before e361bcb64c complete it right after the data is packed (a stack preset of those versions sets 1)"};
+
   template <class V>
   void visit(V&& v) {
+    v(pml_ob1_use_early_completion, {"pml_ob1_use_early_completion", Dim::Count,
+                                     "1: an eager send packed into a BTL fragment (start_copy) is complete at the MPI "
+                                     "level when the send call returns, its descriptor freed later by the fragment's "
+                                     "completion (Open MPI 1.1, 1.2, trunk before May 2008); 0: both on the fragment's "
+                                     "completion (v1.3 on)",
+                                     0, 1});
     v(pml_ob1_stripe_policy, {"pml_ob1_stripe_policy", Dim::Count,
                               "striping over several BTLs to one peer: weighted_rr (Open MPI 1.1, the paper's), "
                               "stripe_above (first fragment on the lowest-latency BTL; the rest on the fastest BTL, "

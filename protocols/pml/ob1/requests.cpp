@@ -30,6 +30,7 @@ const char* to_string(SendEvent e) {
     case SendEvent::Ack: return "ACK";
     case SendEvent::Fin: return "FIN";
     case SendEvent::FragsDone: return "FRAGS_DONE";
+    case SendEvent::Packed: return "PACKED";
   }
   return "?";
 }
@@ -73,11 +74,17 @@ void on_event(SendRequest& r, SendEvent e) {
   auto bad = [&] { throw ProtocolError("ob1 send request", to_string(r.state), to_string(e)); };
   switch (r.state) {
     case SendState::MatchSent:
+      if (e == SendEvent::Packed) {  // early completion: MPI complete, the descriptor still with the BTL
+        if (r.mpi_complete) bad();
+        r.mpi_complete = true;
+        return;
+      }
       if (e != SendEvent::BtlDone) bad();
-      r.state = SendState::Complete;
+      r.state = SendState::Complete;  // descriptor freed; PML complete (and MPI complete if it was not yet)
+      r.mpi_complete = true;
       return;
     case SendState::RgetSent:
-      if (e == SendEvent::Fin) r.state = SendState::Complete;
+      if (e == SendEvent::Fin) r.state = SendState::Complete, r.mpi_complete = true;
       else if (e == SendEvent::Ack) r.state = SendState::Pipelining;  // receiver fell back to RNDV
       else bad();
       return;
@@ -88,9 +95,14 @@ void on_event(SendRequest& r, SendEvent e) {
     case SendState::Pipelining:
       if (e != SendEvent::FragsDone) bad();
       r.state = SendState::Complete;
+      r.mpi_complete = true;
       return;
     default: bad();
   }
+}
+
+bool early_completion(const SendRequest& r, Hdr h, const btl::BtlCaps& caps, bool use_early) {
+  return use_early && h == Hdr::Match && (r.bytes == 0 || !caps.has(btl::flag::SendInplace));
 }
 
 void on_event(RecvRequest& r, RecvEvent e, std::uint64_t bytes) {
