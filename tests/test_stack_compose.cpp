@@ -96,7 +96,8 @@ TEST_CASE("each MCA parameter has one owning component", "[unit][stack]") {
   }
   CHECK(sum == all.size());
   // 26 + ptl/elan4 (8: cq_qdma added) + native/mpich_qsnet (1) + native/elan4_qdma (1) + pml/ob1 (4: stripe policy and size, send and recv
-  // pipeline depths) + btl/openib, gm, tcp (8 each) + btl/portals needs_ack (its per-peer credits became max_pending_ops)
+  // pipeline depths) + btl/openib, gm, tcp (9 each: min_send_size added) + btl/portals needs_ack (its per-peer
+  // credits became max_pending_ops)
   // + mtl/portals copy blocks (2) + btl/portals eager_frag_limit + pml/ob1 use_early_completion
-  CHECK(all.size() == 69);
+  CHECK(all.size() == 72);
 }

@@ -52,6 +52,9 @@ struct BtlCaps {
   std::uint64_t rdma_pipeline_send_length = 0;  // bytes sent by send/receive before the RDMA pipeline
   std::uint64_t rdma_pipeline_frag_size = 0;    // largest RDMA fragment
   std::uint64_t min_rdma_pipeline_size = 0;     // smallest message for the RDMA pipeline
+  // Open MPI 1.1 btl_min_send_size: below this many remaining bytes ob1's send schedule puts them all in one FRAG
+  // on a BTL (0: never).
+  std::uint64_t min_send_size = 0;
   std::uint32_t exclusivity = 0;
   std::uint32_t latency = 0;    // us
   std::uint32_t bandwidth = 0;  // Mb/s

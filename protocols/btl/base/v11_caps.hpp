@@ -17,8 +17,9 @@ enum class Connection : std::uint8_t { SingleFifo = 1, PriorityChannel = 2 };
 
 inline BtlCaps v11_caps(const Sourced& eager_limit, const Sourced& max_send_size, const Sourced& min_rdma_size,
                         const Sourced& max_rdma_size, const Sourced& exclusivity, const Sourced& latency,
-                        const Sourced& bandwidth, const Sourced& flags) {
+                        const Sourced& bandwidth, const Sourced& flags, const Sourced& min_send_size) {
   BtlCaps c;
+  c.min_send_size = static_cast<std::uint64_t>(min_send_size.value);
   c.eager_limit = static_cast<std::uint64_t>(eager_limit.value);
   c.rndv_eager_limit = c.eager_limit;
   c.max_send_size = static_cast<std::uint64_t>(max_send_size.value);

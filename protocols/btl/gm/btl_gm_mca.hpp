@@ -18,12 +18,14 @@ struct GmMca {
   Sourced btl_gm_exclusivity{btl::kExclusivityDefault, kSrc};
   Sourced btl_gm_latency{0, "Open MPI v1.1 btl_gm registers no latency (module default 0)"};
   Sourced btl_gm_bandwidth{250, kSrc};
+  Sourced btl_gm_min_send_size{32 * 1024, kSrc + std::string(" (min_send_size 32*1024)")};
   Sourced btl_gm_flags{btl::flag::Put, kSrc + std::string(" (OMPI_MCA_BTL_GM_HAVE_RDMA_PUT)")};
 
   // The capability record of this component's modules.
   btl::BtlCaps caps() const {
     return btl::v11_caps(btl_gm_eager_limit, btl_gm_max_send_size, btl_gm_min_rdma_size, btl_gm_max_rdma_size, btl_gm_exclusivity,
-                         btl_gm_latency, btl_gm_bandwidth, btl_gm_flags);
+                         btl_gm_latency, btl_gm_bandwidth, btl_gm_flags,
+                         btl_gm_min_send_size);
   }
 
   template <class V>
@@ -35,6 +37,8 @@ struct GmMca {
     v(btl_gm_exclusivity, {"btl_gm_exclusivity", Dim::Count, "BTL exclusivity", 0, 1 << 20});
     v(btl_gm_latency, {"btl_gm_latency", Dim::Count, "exported latency ranking (us)", 0, 1e6});
     v(btl_gm_bandwidth, {"btl_gm_bandwidth", Dim::Count, "exported bandwidth (Mb/s): bml/r2 weights", 0, 1e7});
+    v(btl_gm_min_send_size, {"btl_gm_min_send_size", Dim::Bytes,
+                             "below this many remaining bytes ob1 sends them in one FRAG", 0, 1LL << 40});
     v(btl_gm_flags, {"btl_gm_flags", Dim::Count, "MCA_BTL_FLAGS_* (SEND=1, PUT=2, GET=4)", 0, 65535});
   }
 };

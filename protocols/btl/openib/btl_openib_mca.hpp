@@ -21,12 +21,14 @@ struct OpenibMca {
   Sourced btl_openib_exclusivity{btl::kExclusivityDefault, kSrc};
   Sourced btl_openib_latency{0, "Open MPI v1.1 btl_mvapi registers no latency (module default 0)"};
   Sourced btl_openib_bandwidth{800, kSrc};
+  Sourced btl_openib_min_send_size{32 * 1024, kSrc + std::string(" (min_send_size 32*1024)")};
   Sourced btl_openib_flags{btl::flag::Put | btl::flag::Get, kSrc};
 
   // The capability record of this component's modules.
   btl::BtlCaps caps() const {
     return btl::v11_caps(btl_openib_eager_limit, btl_openib_max_send_size, btl_openib_min_rdma_size, btl_openib_max_rdma_size, btl_openib_exclusivity,
-                         btl_openib_latency, btl_openib_bandwidth, btl_openib_flags);
+                         btl_openib_latency, btl_openib_bandwidth, btl_openib_flags,
+                         btl_openib_min_send_size);
   }
 
   template <class V>
@@ -38,6 +40,8 @@ struct OpenibMca {
     v(btl_openib_exclusivity, {"btl_openib_exclusivity", Dim::Count, "BTL exclusivity", 0, 1 << 20});
     v(btl_openib_latency, {"btl_openib_latency", Dim::Count, "exported latency ranking (us)", 0, 1e6});
     v(btl_openib_bandwidth, {"btl_openib_bandwidth", Dim::Count, "exported bandwidth (Mb/s): bml/r2 weights", 0, 1e7});
+    v(btl_openib_min_send_size, {"btl_openib_min_send_size", Dim::Bytes,
+                                 "below this many remaining bytes ob1 sends them in one FRAG", 0, 1LL << 40});
     v(btl_openib_flags, {"btl_openib_flags", Dim::Count, "MCA_BTL_FLAGS_* (SEND=1, PUT=2, GET=4)", 0, 65535});
   }
 };

@@ -20,12 +20,14 @@ struct TcpMca {
   Sourced btl_tcp_exclusivity{btl::kExclusivityLow, kSrc};
   Sourced btl_tcp_latency{0, "Open MPI v1.1 btl_tcp registers no latency (module default 0)"};
   Sourced btl_tcp_bandwidth{100, "estimate: v1.1 btl_tcp registers no bandwidth; later versions default to 100"};
+  Sourced btl_tcp_min_send_size{64 * 1024, kSrc + std::string(" (min_send_size 64*1024)")};
   Sourced btl_tcp_flags{btl::flag::Send | btl::flag::SendInplace, kSrc + std::string(" (PUT emulated: dropped)")};
 
   // The capability record of this component's modules.
   btl::BtlCaps caps() const {
     return btl::v11_caps(btl_tcp_eager_limit, btl_tcp_max_send_size, btl_tcp_min_rdma_size, btl_tcp_max_rdma_size, btl_tcp_exclusivity,
-                         btl_tcp_latency, btl_tcp_bandwidth, btl_tcp_flags);
+                         btl_tcp_latency, btl_tcp_bandwidth, btl_tcp_flags,
+                         btl_tcp_min_send_size);
   }
 
   template <class V>
@@ -37,6 +39,8 @@ struct TcpMca {
     v(btl_tcp_exclusivity, {"btl_tcp_exclusivity", Dim::Count, "BTL exclusivity", 0, 1 << 20});
     v(btl_tcp_latency, {"btl_tcp_latency", Dim::Count, "exported latency ranking (us)", 0, 1e6});
     v(btl_tcp_bandwidth, {"btl_tcp_bandwidth", Dim::Count, "exported bandwidth (Mb/s): bml/r2 weights", 0, 1e7});
+    v(btl_tcp_min_send_size, {"btl_tcp_min_send_size", Dim::Bytes,
+                              "below this many remaining bytes ob1 sends them in one FRAG", 0, 1LL << 40});
     v(btl_tcp_flags, {"btl_tcp_flags", Dim::Count, "MCA_BTL_FLAGS_* (SEND=1, PUT=2, GET=4)", 0, 65535});
   }
 };

@@ -183,12 +183,11 @@ void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t r
   send_desc(eager_btl(from, to), hf, from, to, btl::DataSegment{}, btl::desc_flag::Priority, rreq, nullptr);
 }
 
-// The rest of a rendezvous after the ACK (mca_pml_ob1_send_request_schedule_once over the send array): each BTL gets
-// its weight's share of the bytes (mca_pml_ob1_calc_weighted_length: the whole rest when it is within the BTL's
-// eager limit; rounding leftovers to the first), then FRAGs go round robin, each within its BTL's max_send_size.
-// Each BTL keeps at most send_pipeline_depth FRAGs (recv_pipeline_depth RDMA PUT fragments) of the request in flight,
-// the next one posted when one completes (frag_pipeline.hpp), so a connection never holds a whole message ahead of a
-// later control message.
+// The rest of a rendezvous after the ACK, as Open MPI 1.1 schedules it (frag_pipeline.hpp): round robin over the
+// peer's BTLs, each fragment weight x the bytes still remaining (all of them below the BTL's btl_min_send_size for a
+// FRAG, btl_eager_limit for an RDMA PUT), within its max_send_size (FRAG) or RDMA fragment size (PUT); at most
+// send_pipeline_depth FRAGs (recv_pipeline_depth RDMA PUT fragments) of the request in flight, the next one posted when
+// one completes.
 void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t recv_req) {
   SendRequest& r = lib_.send(sid);
   std::uint64_t left = r.bytes > first ? r.bytes - first : 0;
@@ -198,28 +197,30 @@ void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t r
     return;
   }
   const bml::r2::Endpoint& ep = bml_.endpoint(r.rank, r.peer);
-  std::vector<FragPipeline::Share> share;
+  std::vector<FragPipeline::Btl> share;
   share.reserve(ep.send.size());
-  const std::vector<std::uint64_t> split = split_rest(ep, stripe_.policy, left, stripe_.min_size);
+  const std::vector<double> weight = stripe_weights(ep, stripe_.policy, left, stripe_.min_size);
   bool any_put = false;
   for (std::size_t i = 0; i < ep.send.size(); ++i) {
     btl::Btl* b = ep.send[i].btl;
     const btl::BtlCaps& c = b->caps();
     const std::uint64_t hdr = hdr_len(Hdr::Frag);
     std::uint64_t chunk = std::max<std::uint64_t>(1, c.max_send_size > hdr ? c.max_send_size - hdr : 0);
+    std::uint64_t take_all = c.min_send_size;
     std::uint8_t flags = 0;
     // RDMA PUT fragments go over the BTLs of the RDMA array, each within its own RDMA fragment size.
     if (r.put && c.has(btl::flag::Put) &&
         std::any_of(ep.rdma.begin(), ep.rdma.end(), [b](const bml::r2::BmlBtl& x) { return x.btl == b; })) {
       chunk = std::max<std::uint64_t>(1, c.rdma_pipeline_frag_size);
+      take_all = c.eager_limit;
       flags = btl::desc_flag::Put;
       any_put = true;
     }
     auto idx = static_cast<std::size_t>(std::find(bml_.btls().begin(), bml_.btls().end(), b) - bml_.btls().begin());
-    share.push_back({idx, split[i], chunk, flags});
+    share.push_back({idx, weight[i], chunk, take_all, flags});
   }
   frag_sched_.insert_or_assign(
-      sid, FragSchedule{FragPipeline(std::move(share), first,
+      sid, FragSchedule{FragPipeline(std::move(share), first, left,
                                      any_put ? stripe_.recv_pipeline_depth : stripe_.send_pipeline_depth),
                         recv_req});
   post_frags(sid);

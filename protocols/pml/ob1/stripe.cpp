@@ -1,6 +1,5 @@
 #include "protocols/pml/ob1/stripe.hpp"
 
-#include <algorithm>
 
 namespace ompisim::pml::ob1 {
 
@@ -41,35 +40,21 @@ btl::Btl* first_fragment_btl(const bml::r2::Endpoint& ep, StripePolicy p, std::u
   return best;
 }
 
-std::vector<std::uint64_t> split_rest(const bml::r2::Endpoint& ep, StripePolicy p, std::uint64_t left,
-                                      std::uint64_t stripe_min_size) {
-  std::vector<std::uint64_t> out(ep.send.size(), 0);
-  if (left == 0) return out;
-  if (p == StripePolicy::StripeAbove) {
-    if (ep.send.size() == 1 || left < stripe_min_size) {
-      out[fastest(ep)] = left;
-      return out;
-    }
-    double total = 0;
-    for (const auto& s : ep.send) total += s.btl->path_bandwidth();
-    std::uint64_t given = 0;
-    for (std::size_t i = 0; i < ep.send.size(); ++i) {
-      out[i] = static_cast<std::uint64_t>(static_cast<double>(left) * ep.send[i].btl->path_bandwidth() / total);
-      given += out[i];
-    }
-    out[fastest(ep)] += left - given;
+std::vector<double> stripe_weights(const bml::r2::Endpoint& ep, StripePolicy p, std::uint64_t left,
+                                   std::uint64_t stripe_min_size) {
+  std::vector<double> out(ep.send.size(), 0.0);
+  if (out.empty()) return out;
+  if (p == StripePolicy::WeightedRoundRobin) {
+    for (std::size_t i = 0; i < ep.send.size(); ++i) out[i] = ep.send[i].weight;
     return out;
   }
-  std::uint64_t rest = left;
-  for (std::size_t i = 0; i < ep.send.size() && rest; ++i) {
-    const btl::BtlCaps& c = ep.send[i].btl->caps();
-    std::uint64_t len = rest > c.eager_limit ? static_cast<std::uint64_t>(static_cast<double>(left) * ep.send[i].weight)
-                                             : rest;
-    len = std::min(len, rest);
-    out[i] = len;
-    rest -= len;
+  if (ep.send.size() == 1 || left < stripe_min_size) {
+    out[fastest(ep)] = 1.0;
+    return out;
   }
-  out.front() += rest;
+  double total = 0;
+  for (const auto& s : ep.send) total += s.btl->path_bandwidth();
+  for (std::size_t i = 0; i < ep.send.size(); ++i) out[i] = ep.send[i].btl->path_bandwidth() / total;
   return out;
 }
 

@@ -27,10 +27,12 @@ constexpr std::uint64_t kHdr = pml::kHdrBytes;
 // bandwidth 800 and 250, max RDMA fragment 1 MiB and 128 KiB, latency 0 for both); one 8 MiB send, weighted_rr.
 // Expected: bml/r2 puts both BTLs in the eager, send and RDMA arrays with weights 800/1050 and 250/1050; with two RDMA
 // BTLs ob1 sends an RNDV (first fragment, 12 KiB eager limit of openib: the first eager BTL, sorted by bandwidth) and
-// then RDMA PUT fragments: openib gets 800/1050 of the rest, gm 250/1050 (+ rounding to the first), each within its
-// own RDMA fragment size, so the fragment counts are ceil(share / frag size). Every byte is delivered once.
-// How validated: by hand from mca_bml_r2_add_procs and mca_pml_ob1_calc_weighted_length (v1.1).
-TEST_CASE("pml/ob1 striping: fragments per BTL in proportion to bandwidth, every byte once", "[unit][protocol][ob1][hetero]") {
+// then RDMA PUT fragments round robin, openib first, each weight x remaining bytes within its own RDMA fragment size
+// (all of them below the BTL's eager limit): six rounds of 1 MiB + 128 KiB, then 989312 (openib), 73609 (gm), 179467,
+// 13353, 32556, 10175 B, so gm carries 883569 B. Every byte is delivered once.
+// How validated: by hand from mca_bml_r2_add_procs and mca_pml_ob1_recv_request_schedule (v1.1.0).
+TEST_CASE("pml/ob1 striping: fragments sized from the remaining bytes, every byte once",
+          "[unit][protocol][ob1][hetero]") {
   test::Fixture f("lanl-multi-nic", 2, 1);
   Net n(*f.world);
   pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm, &n.ib});
@@ -48,14 +50,14 @@ TEST_CASE("pml/ob1 striping: fragments per BTL in proportion to bandwidth, every
   CHECK(done == 2);
   const std::uint64_t first = 12 * 1024 - kHdr;
   const std::uint64_t left = bytes - first;
-  const auto gm_share = static_cast<std::uint64_t>(static_cast<double>(left) * 250.0 / 1050);
+  const std::uint64_t gm_share = 883569;
   const std::uint64_t ib_share = left - gm_share;
   CHECK(ob1.frag_bytes(&n.gm) == gm_share);
   CHECK(ob1.frag_bytes(&n.ib) == ib_share);
   CHECK(n.ib.bytes_sent == ib_share + first);
   CHECK(n.gm.bytes_sent == gm_share);
-  CHECK(n.gm.frags_sent == (gm_share + (128u << 10) - 1) / (128u << 10));
-  CHECK(n.ib.frags_sent == 2 + (ib_share + (1u << 20) - 1) / (1u << 20));  // RNDV, the receiver's ACK, PUT fragments
+  CHECK(n.gm.frags_sent == 9);
+  CHECK(n.ib.frags_sent == 2 + 9);  // RNDV, the receiver's ACK, PUT fragments
   auto s = ob1.stats();
   CHECK(s.live_requests == 0);
   CHECK(s.counters["ob1_RNDV"] == 1);
@@ -101,7 +103,8 @@ TEST_CASE("pml/ob1 striping: a peer with one BTL uses only it", "[unit][protocol
 
 // Configuration: stripe_above with a 128 KiB threshold on the two-BTL peer. Expected: the first fragment always on
 // openib (lower measured latency); a 64 KiB message entirely on openib, pulled by one RGET as if openib were the only
-// BTL; an 8 MiB one split by measured bandwidth (968 : 247 MB/s). How validated: split_rest against the NICs' parameters in lanl-multi-nic.json.
+// BTL; an 8 MiB one weighted by measured bandwidth (968 : 247 MB/s). How validated: stripe_weights against the NICs'
+// parameters in lanl-multi-nic.json.
 TEST_CASE("pml/ob1 stripe_above: one BTL below the threshold, measured-bandwidth split above", "[unit][protocol][ob1][hetero]") {
   test::Fixture f("lanl-multi-nic", 2, 1);
   Net n(*f.world);
@@ -109,11 +112,13 @@ TEST_CASE("pml/ob1 stripe_above: one BTL below the threshold, measured-bandwidth
   const auto& ep = ob1.bml().endpoint(0, 1);
   std::uint32_t rr = 0;
   for (int i = 0; i < 3; ++i) CHECK(pml::ob1::first_fragment_btl(ep, pml::ob1::StripePolicy::StripeAbove, rr) == &n.ib);
-  auto small = pml::ob1::split_rest(ep, pml::ob1::StripePolicy::StripeAbove, 64 * 1024, 128 * 1024);
-  CHECK(small == std::vector<std::uint64_t>{64 * 1024, 0});
-  auto big = pml::ob1::split_rest(ep, pml::ob1::StripePolicy::StripeAbove, 8u << 20, 128 * 1024);
-  CHECK(big[0] + big[1] == (8u << 20));
-  CHECK(static_cast<double>(big[1]) / (8u << 20) == Approx(247.0 / (968 + 247)).epsilon(1e-4));
+  auto small = pml::ob1::stripe_weights(ep, pml::ob1::StripePolicy::StripeAbove, 64 * 1024, 128 * 1024);
+  CHECK(small == std::vector<double>{1.0, 0.0});
+  auto big = pml::ob1::stripe_weights(ep, pml::ob1::StripePolicy::StripeAbove, 8u << 20, 128 * 1024);
+  CHECK(big[0] + big[1] == Approx(1.0));
+  CHECK(big[1] == Approx(247.0 / (968 + 247)).epsilon(1e-4));
+  auto wrr = pml::ob1::stripe_weights(ep, pml::ob1::StripePolicy::WeightedRoundRobin, 8u << 20, 128 * 1024);
+  CHECK(wrr == std::vector<double>{800.0 / 1050, 250.0 / 1050});
   std::uint32_t rr2 = 0;
   CHECK(pml::ob1::first_fragment_btl(ep, pml::ob1::StripePolicy::WeightedRoundRobin, rr2) == &n.ib);
   CHECK(pml::ob1::first_fragment_btl(ep, pml::ob1::StripePolicy::WeightedRoundRobin, rr2) == &n.gm);
