@@ -7,9 +7,9 @@ set logscale y
 set grid
 set format x '%.0b%B'
 set format y '%g'
-set title 'slingshot-ex, Fig. 10 D2D: osu_gather, D2D, 512 ranks = 64 Crusher nodes x 8 (one per L3), Cray MPICH (CXI hardware matching; own shared memory and GPU IPC); coll/base gather basic_linear for every stack (not yet each library''s own decision rule); 20 timed calls per size (OSU: 1000 / 100) to keep reproduce short'
+set title 'slingshot-ex, Fig. 10 D2D: osu_gather, D2D, 512 ranks = 64 Crusher nodes x 8 (one per L3), Cray MPICH (CXI hardware matching; own shared memory and GPU IPC); gather as the library chooses it by default (the paper: ''default settings for all the collectives''): MPICH''s default selection (collectives/decision/mpich_default.json: upstream MPICH''s MPIR_*_intra_auto, Cray MPICH''s own cut-offs not being readable); 20 timed calls per size (OSU: 1000 / 100) to keep reproduce short'
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-plot 'slingshot/fig10_gather_512p_d2d_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native osu_gather basic_linear 512p (simulated)', \
-  'slingshot/fig10_gather_512p_d2d_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-cxi osu_gather basic_linear 512p (simulated)', \
-  'slingshot/fig10_gather_512p_d2d_openmpi-linkx.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi-linkx osu_gather basic_linear 512p (simulated)'
+plot 'slingshot/fig10_gather_512p_d2d_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native osu_gather mpich 512p (simulated)', \
+  'slingshot/fig10_gather_512p_d2d_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-cxi osu_gather tuned 512p (simulated)', \
+  'slingshot/fig10_gather_512p_d2d_openmpi-linkx.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi-linkx osu_gather tuned 512p (simulated)'

@@ -7,9 +7,9 @@ set logscale y
 set grid
 set format x '%.0b%B'
 set format y '%g'
-set title 'slingshot-ex, Fig. 11 H2H: osu_scatter, H2H, 512 ranks = 64 Crusher nodes x 8 (one per L3), Cray MPICH (CXI hardware matching; own shared memory and GPU IPC); coll/base scatter basic_linear for every stack (not yet each library''s own decision rule); 20 timed calls per size (OSU: 1000 / 100) to keep reproduce short'
+set title 'slingshot-ex, Fig. 11 H2H: osu_scatter, H2H, 512 ranks = 64 Crusher nodes x 8 (one per L3), Cray MPICH (CXI hardware matching; own shared memory and GPU IPC); scatter as the library chooses it by default (the paper: ''default settings for all the collectives''): MPICH''s default selection (collectives/decision/mpich_default.json: upstream MPICH''s MPIR_*_intra_auto, Cray MPICH''s own cut-offs not being readable); 20 timed calls per size (OSU: 1000 / 100) to keep reproduce short'
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-plot 'slingshot/fig11_scatter_512p_h2h_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native osu_scatter basic_linear 512p (simulated)', \
-  'slingshot/fig11_scatter_512p_h2h_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-cxi osu_scatter basic_linear 512p (simulated)', \
-  'slingshot/fig11_scatter_512p_h2h_openmpi-linkx.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi-linkx osu_scatter basic_linear 512p (simulated)'
+plot 'slingshot/fig11_scatter_512p_h2h_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native osu_scatter mpich 512p (simulated)', \
+  'slingshot/fig11_scatter_512p_h2h_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-cxi osu_scatter tuned 512p (simulated)', \
+  'slingshot/fig11_scatter_512p_h2h_openmpi-linkx.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi-linkx osu_scatter tuned 512p (simulated)'
