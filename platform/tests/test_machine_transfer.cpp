@@ -51,6 +51,23 @@ std::optional<InputError> load_error(const Json& j) {
   return std::nullopt;
 }
 
+// The error of loading machine `name` with OMPISIM_DATA = `dir` (restored afterwards; `dir` is removed).
+std::optional<InputError> load_error_in(const fs::path& dir, const char* name) {
+  const char* old = std::getenv("OMPISIM_DATA");
+  std::optional<std::string> saved = old ? std::optional<std::string>(old) : std::nullopt;
+  setenv("OMPISIM_DATA", dir.string().c_str(), 1);
+  std::optional<InputError> err;
+  try {
+    load_machine(name);
+  } catch (const InputError& e) {
+    err = e;
+  }
+  if (saved) setenv("OMPISIM_DATA", saved->c_str(), 1);
+  else unsetenv("OMPISIM_DATA");
+  fs::remove_all(dir);
+  return err;
+}
+
 }  // namespace
 
 // Configuration: the machine files as they are. Expected: every parameter red-storm and jaguar-xt4 declare as
@@ -155,18 +172,7 @@ TEST_CASE("platform/machine: a transfer cycle between machines is refused", "[un
   };
   write("cyc-a", "cyc-b");
   write("cyc-b", "cyc-a");
-  const char* old = std::getenv("OMPISIM_DATA");
-  std::optional<std::string> saved = old ? std::optional<std::string>(old) : std::nullopt;
-  setenv("OMPISIM_DATA", dir.string().c_str(), 1);
-  std::optional<InputError> err;
-  try {
-    load_machine("cyc-a");
-  } catch (const InputError& e) {
-    err = e;
-  }
-  if (saved) setenv("OMPISIM_DATA", saved->c_str(), 1);
-  else unsetenv("OMPISIM_DATA");
-  fs::remove_all(dir);
+  std::optional<InputError> err = load_error_in(dir, "cyc-a");
   REQUIRE(err.has_value());
   INFO(err->what());
   CHECK_THAT(err->reason(), Catch::Contains("cyc-a -> cyc-b -> cyc-a"));
@@ -197,18 +203,7 @@ TEST_CASE("platform/machine: a source resolved once still counts its chain on a 
   for (int i = 1; i <= 5; ++i)
     write("deep-c" + std::to_string(i), Json{{"x", from("deep-c" + std::to_string(i + 1), "software.x")}});
   write("deep-c6", Json{{"x", {{"value", "1 us"}, {"source", "test"}}}});
-  const char* old = std::getenv("OMPISIM_DATA");
-  std::optional<std::string> saved = old ? std::optional<std::string>(old) : std::nullopt;
-  setenv("OMPISIM_DATA", dir.string().c_str(), 1);
-  std::optional<InputError> err;
-  try {
-    load_machine("deep-top");
-  } catch (const InputError& e) {
-    err = e;
-  }
-  if (saved) setenv("OMPISIM_DATA", saved->c_str(), 1);
-  else unsetenv("OMPISIM_DATA");
-  fs::remove_all(dir);
+  std::optional<InputError> err = load_error_in(dir, "deep-top");
   REQUIRE(err.has_value());
   INFO(err->what());
   CHECK_THAT(err->reason(), Catch::Contains("more than 8 machines"));
