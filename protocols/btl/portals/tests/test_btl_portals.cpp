@@ -10,6 +10,27 @@
 using namespace ompisim;
 
 namespace {
+using Mca = btl::portals::BtlPortalsMca;
+
+// red-storm, 2 ranks on 2 nodes; one btl/portals MCA value set before ob1 + btl/portals is built.
+void portals_stack(test::Fixture& f, Sourced Mca::*param, double value) {
+  (f.mca_.get<Mca>().*param).value = value;
+  f.stack = make_stack(*f.world, f.mca_, "openmpi-ob1", "test");
+}
+
+// `rounds` rounds of 20 eager sends 0 -> 1 into pre-posted receives (send i of a round is size_of(i) bytes, its
+// receive posted with the same size), each round issued at once and run to completion. Returns the sends completed.
+template <class SizeOf>
+int send_rounds(test::Fixture& f, int rounds, SizeOf size_of) {
+  int sent = 0;
+  for (int round = 0; round < rounds; ++round) {
+    for (int i = 0; i < 20; ++i) f.stack->irecv(1, 0, 3, size_of(i), Buffer{0x20000, true}, [] {});
+    for (int i = 0; i < 20; ++i) f.stack->isend(0, 1, 3, size_of(i), Buffer{0x10000, true}, [&] { ++sent; });
+    f.sim.run();
+  }
+  return sent;
+}
+
 struct Run {
   double send_done = -1, recv_done = -1;
   StackStats stats;
@@ -18,8 +39,7 @@ struct Run {
 Run one_send(long long needs_ack, double interrupt_extra = 0) {
   test::Fixture f("red-storm", 2, 1, "");
   seastar::nic(*f.machine).p.host_interrupt_cost.value += interrupt_extra;
-  f.mca_.get<btl::portals::BtlPortalsMca>().btl_portals_needs_ack.value = static_cast<double>(needs_ack);
-  f.stack = make_stack(*f.world, f.mca_, "openmpi-ob1", "test");
+  portals_stack(f, &Mca::btl_portals_needs_ack, static_cast<double>(needs_ack));
   Run r;
   f.stack->irecv(1, 0, 3, 8, Buffer{0x20000, true}, [&] { r.recv_done = f.sim.now(); });
   f.stack->isend(0, 1, 3, 8, Buffer{0x10000, true}, [&] { r.send_done = f.sim.now(); });
@@ -56,12 +76,8 @@ TEST_CASE("btl/portals: a send fragment completes on its ACK (needs_ack) or on S
 TEST_CASE("btl/portals: max_pending_ops bounds the outstanding fragments, FIFO beyond", "[unit][btl][portals]") {
   auto run = [](long long slots) {
     test::Fixture f("red-storm", 2, 1, "");
-    f.mca_.get<btl::portals::BtlPortalsMca>().btl_portals_max_pending_ops.value = static_cast<double>(slots);
-    f.stack = make_stack(*f.world, f.mca_, "openmpi-ob1", "test");
-    int sent = 0;
-    for (int i = 0; i < 20; ++i) f.stack->irecv(1, 0, 3, 8 + i, Buffer{0x20000, true}, [] {});
-    for (int i = 0; i < 20; ++i) f.stack->isend(0, 1, 3, 8 + i, Buffer{0x10000, true}, [&] { ++sent; });
-    f.sim.run();
+    portals_stack(f, &Mca::btl_portals_max_pending_ops, static_cast<double>(slots));
+    int sent = send_rounds(f, 1, [](int i) { return 8LL + i; });
     auto s = f.stack->stats();
     CHECK(sent == 20);
     CHECK(s.recvs_completed == 20);
@@ -85,14 +101,8 @@ TEST_CASE("btl/portals: max_pending_ops bounds the outstanding fragments, FIFO b
 TEST_CASE("btl/portals: pre-pinned eager fragments are bound once; max-size ones per send", "[unit][btl][portals]") {
   auto run = [](long long limit) {
     test::Fixture f("red-storm", 2, 1, "");
-    f.mca_.get<btl::portals::BtlPortalsMca>().btl_portals_eager_frag_limit.value = static_cast<double>(limit);
-    f.stack = make_stack(*f.world, f.mca_, "openmpi-ob1", "test");
-    int sent = 0;
-    for (int round = 0; round < 2; ++round) {
-      for (int i = 0; i < 20; ++i) f.stack->irecv(1, 0, 3, 8, Buffer{0x20000, true}, [] {});
-      for (int i = 0; i < 20; ++i) f.stack->isend(0, 1, 3, 8, Buffer{0x10000, true}, [&] { ++sent; });
-      f.sim.run();
-    }
+    portals_stack(f, &Mca::btl_portals_eager_frag_limit, static_cast<double>(limit));
+    int sent = send_rounds(f, 2, [](int) { return 8LL; });
     auto s = f.stack->stats();
     CHECK(sent == 40);
     CHECK(s.recvs_completed == 40);
