@@ -90,7 +90,9 @@ void register_stacks(StackRegistry& reg) {
   reg.add({"native", "gemini", "Cray MPT: MPICH2 CH3/Nemesis with the uGNI netmod (same hardware, different protocol)",
            {.native = "mpich_gni"}});
   // The seastar-portals paper (EuroPVM/MPI 2007, §2.4): "the trunk version of Open MPI (1.3 pre-release)", i.e. the
-  // trunk of 2007, before e361bcb64c (2008-05-30) took ob1's early completion out.
+  // trunk of 2007, before e361bcb64c (2008-05-30) took ob1's early completion out. Its fragment schedule is left at
+  // the code default (pml_ob1_frag_schedule weighted_length, the trunk from 2007-07-01): the paper does not date its
+  // checkout within 2007, and with one BTL per peer (self, portals) both schedules send the same fragments.
   const std::string trunk2007 = "Open MPI trunk of 2007 (1.3 pre-release): seastar-portals paper §2.4, EuroPVM/MPI 2007";
   reg.add({"openmpi-cm", "seastar", "Open MPI: pml/cm + mtl/portals (matching by Portals on the SeaStar)",
            {.pml = "cm", .mtl = "portals"}, trunk2007});
@@ -129,7 +131,14 @@ void register_stacks(StackRegistry& reg) {
                        {"source", "open-mpi/ompi v1.1.0 to v1.1.5 ompi/mca/pml/ob1/pml_ob1_sendreq.c "
                                   "mca_pml_ob1_send_request_start_copy (and the zero-byte path of "
                                   "MCA_PML_OB1_SEND_REQUEST_START): MCA_PML_OB1_SEND_REQUEST_MPI_COMPLETE after packing, "
-                                  "before mca_bml_base_send"}}}};
+                                  "before mca_bml_base_send"}}},
+                     {"pml_ob1_frag_schedule",
+                      {{"value", "remaining"},
+                       {"source", "open-mpi/ompi v1.1.0 to v1.1.5 ompi/mca/pml/ob1/pml_ob1_sendreq.c "
+                                  "mca_pml_ob1_send_request_schedule and pml_ob1_recvreq.c "
+                                  "mca_pml_ob1_recv_request_schedule: each fragment btl_weight x bytes_remaining, round "
+                                  "robin (mca_pml_ob1_calc_weighted_length's split up front is v1.3 on: 54b40aef91, "
+                                  "e74aa6b295, 2007-07-01)"}}}};
   reg.add({"openmpi", "ib-sdr-pcie",
            "Open MPI 1.1: pml/ob1 + bml/r2 over btl/self, btl/openib (mVAPI) and btl/gm: messages striped over both",
            {.pml = "ob1", .btl = {"self", "openib", "gm"}}, v11, v11_mca});

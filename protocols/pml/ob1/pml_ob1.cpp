@@ -183,11 +183,13 @@ void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t r
   send_desc(eager_btl(from, to), hf, from, to, btl::DataSegment{}, btl::desc_flag::Priority, rreq, nullptr);
 }
 
-// The rest of a rendezvous after the ACK, as Open MPI 1.1 schedules it (frag_pipeline.hpp): round robin over the
-// peer's BTLs, each fragment weight x the bytes still remaining (all of them below the BTL's btl_min_send_size for a
-// FRAG, btl_eager_limit for an RDMA PUT), within its max_send_size (FRAG) or RDMA fragment size (PUT); at most
-// send_pipeline_depth FRAGs (recv_pipeline_depth RDMA PUT fragments) of the request in flight, the next one posted when
-// one completes.
+// The rest of a rendezvous after the ACK (frag_pipeline.hpp), in the schedule of the modelled Open MPI version
+// (pml_ob1_frag_schedule): 1.1/1.2 round robin over the peer's BTLs, each fragment weight x the bytes still remaining
+// (all of them below the BTL's btl_min_send_size for a FRAG, btl_eager_limit for an RDMA PUT); 1.3 on each BTL's share
+// of the range fixed up front (calc_weighted_length: the rest once within its btl_eager_limit), then round robin, an
+// RDMA BTL whose fragment completed first in line. Each fragment within its BTL's max_send_size (FRAG) or RDMA fragment
+// size (PUT); at most send_pipeline_depth FRAGs (recv_pipeline_depth RDMA PUT fragments) of the request in flight, the
+// next one posted when one completes.
 void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t recv_req) {
   SendRequest& r = lib_.send(sid);
   std::uint64_t left = r.bytes > first ? r.bytes - first : 0;
@@ -206,7 +208,8 @@ void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t r
     const btl::BtlCaps& c = b->caps();
     const std::uint64_t hdr = hdr_len(Hdr::Frag);
     std::uint64_t chunk = std::max<std::uint64_t>(1, c.max_send_size > hdr ? c.max_send_size - hdr : 0);
-    std::uint64_t take_all = c.min_send_size;
+    const bool v13 = stripe_.schedule == FragPipeline::Schedule::WeightedLength;
+    std::uint64_t take_all = v13 ? c.eager_limit : c.min_send_size;
     std::uint8_t flags = 0;
     // RDMA PUT fragments go over the BTLs of the RDMA array, each within its own RDMA fragment size.
     if (r.put && c.has(btl::flag::Put) &&
@@ -221,7 +224,9 @@ void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t r
   }
   frag_sched_.insert_or_assign(
       sid, FragSchedule{FragPipeline(std::move(share), first, left,
-                                     any_put ? stripe_.recv_pipeline_depth : stripe_.send_pipeline_depth),
+                                     any_put ? stripe_.recv_pipeline_depth : stripe_.send_pipeline_depth,
+                                     stripe_.schedule,
+                                     any_put ? stripe_.max_rdma_per_request : stripe_.max_send_per_range, any_put),
                         recv_req});
   post_frags(sid);
 }

@@ -31,6 +31,9 @@ struct StripeConfig {
   StripePolicy policy = StripePolicy::WeightedRoundRobin;
   std::uint64_t min_size = 0;  // stripe_above: smallest rest (bytes) that is split over several BTLs
   int send_pipeline_depth = 3, recv_pipeline_depth = 4;  // Open MPI's defaults (pml_ob1_component.c)
+  // pml_ob1_frag_schedule (frag_pipeline.hpp): Open MPI 1.3 on by default; the 1.1/1.2 presets choose Remaining.
+  FragPipeline::Schedule schedule = FragPipeline::Schedule::WeightedLength;
+  int max_send_per_range = 4, max_rdma_per_request = 4;  // v1.3 on (pml_ob1_component.c)
 };
 
 class Ob1 final : public Stack {

@@ -4,6 +4,7 @@
 // parameters in ob1's name space, with their sources.
 #pragma once
 #include "core/params.hpp"
+#include "protocols/pml/ob1/frag_pipeline.hpp"
 #include "protocols/pml/ob1/stripe.hpp"
 
 namespace ompisim::pml::ob1 {
@@ -20,6 +21,17 @@ struct Ob1Mca {
   Sourced pml_ob1_recv_pipeline_depth{4, "Open MPI ompi/mca/pml/ob1/pml_ob1_component.c: recv_pipeline_depth default 4 "
                                           "(Open MPI 1.0/1.1 tree); pml_ob1_recvreq.c schedule: RDMA PUTs of one request in flight"};
 
+  Sourced pml_ob1_frag_schedule{
+      0, "Open MPI v1.3 on (trunk from 54b40aef91 and e74aa6b295, 2007-07-01, 'Precalculate what part of a message "
+         "should be send via each BTL in advance'; v1.3.0 to v1.8.8): ompi/mca/pml/ob1/pml_ob1.h "
+         "mca_pml_ob1_calc_weighted_length splits the rest up front (pml_ob1_sendreq.c copy_in_out, pml_ob1_rdma.c "
+         "rdma_pipeline_btls), schedule_once sends it round robin; Open MPI v1.1.x and v1.2.x (v1.1.0, v1.2.9 "
+         "pml_ob1_sendreq.c mca_pml_ob1_send_request_schedule, pml_ob1_recvreq.c mca_pml_ob1_recv_request_schedule) "
+         "size each fragment btl_weight x bytes_remaining (a stack preset of those versions sets 1)"};
+  Sourced pml_ob1_max_send_per_range{4, "Open MPI v1.3.0 to v1.8.8 ompi/mca/pml/ob1/pml_ob1_component.c: "
+                                        "max_send_per_range default 4 (BTLs a FRAG range is split over)"};
+  Sourced pml_ob1_max_rdma_per_request{4, "Open MPI v1.3.0 to v1.8.8 ompi/mca/pml/ob1/pml_ob1_component.c: "
+                                          "max_rdma_per_request default 4 (BTLs an RDMA pipeline is split over)"};
   Sourced pml_ob1_use_early_completion{
       0, "Open MPI v1.3 on (trunk from e361bcb64c, 2008-05-30; v1.3.4, v1.8.8): ompi/mca/pml/ob1/pml_ob1_sendreq.c "
          "mca_pml_ob1_send_request_start_copy completes the MPI request in the descriptor's callback "
@@ -35,6 +47,17 @@ struct Ob1Mca {
                                      "completion (Open MPI 1.1, 1.2, trunk before May 2008); 0: both on the fragment's "
                                      "completion (v1.3 on)",
                                      0, 1});
+    v(pml_ob1_frag_schedule, {"pml_ob1_frag_schedule", Dim::Count,
+                              "how the rest of a rendezvous is cut into fragments over several BTLs: weighted_length "
+                              "(Open MPI 1.3 on: each BTL's share of the range fixed up front by weight, then round "
+                              "robin), remaining (Open MPI 1.1/1.2: round robin, each fragment weight x the bytes "
+                              "still remaining)",
+                              0, 1, {"weighted_length", "remaining"}});
+    v(pml_ob1_max_send_per_range, {"pml_ob1_max_send_per_range", Dim::Count,
+                                   "weighted_length: BTLs of the send array one FRAG range is split over", 1, 1 << 10});
+    v(pml_ob1_max_rdma_per_request, {"pml_ob1_max_rdma_per_request", Dim::Count,
+                                     "weighted_length: BTLs of the RDMA array one PUT pipeline is split over", 1,
+                                     1 << 10});
     v(pml_ob1_stripe_policy, {"pml_ob1_stripe_policy", Dim::Count,
                               "striping over several BTLs to one peer: weighted_rr (Open MPI 1.1, the paper's), "
                               "stripe_above (first fragment on the lowest-latency BTL; the rest on the fastest BTL, "
@@ -50,7 +73,9 @@ struct Ob1Mca {
   StripeConfig config() const {
     return {static_cast<StripePolicy>(static_cast<int>(pml_ob1_stripe_policy.value)),
             static_cast<std::uint64_t>(pml_ob1_stripe_min_size.value),
-            static_cast<int>(pml_ob1_send_pipeline_depth.value), static_cast<int>(pml_ob1_recv_pipeline_depth.value)};
+            static_cast<int>(pml_ob1_send_pipeline_depth.value), static_cast<int>(pml_ob1_recv_pipeline_depth.value),
+            static_cast<FragPipeline::Schedule>(static_cast<int>(pml_ob1_frag_schedule.value)),
+            static_cast<int>(pml_ob1_max_send_per_range.value), static_cast<int>(pml_ob1_max_rdma_per_request.value)};
   }
 };
 

@@ -178,7 +178,9 @@ TEST_CASE("pml/ob1: a rendezvous schedules its fragments over two BTLs from the 
   fc.min_send_size = sc.min_send_size = 32768;
   FakeBtl fast(*f.world, "fast", fc, off_node);
   FakeBtl slow(*f.world, "slow", sc, off_node);
-  pml::ob1::Ob1 ob1(*f.world, 1e-7, {&self, &slow, &fast});
+  pml::ob1::StripeConfig v11;
+  v11.schedule = pml::ob1::FragPipeline::Schedule::Remaining;  // Open MPI 1.1 (the presets' pml_ob1_frag_schedule)
+  pml::ob1::Ob1 ob1(*f.world, 1e-7, {&self, &slow, &fast}, "openmpi", v11);
   const std::uint64_t bytes = 1 << 20;
   int done = 0;
   ob1.isend(0, 1, 5, bytes, Buffer{4096, true}, [&] { ++done; });
@@ -205,4 +207,32 @@ TEST_CASE("pml/ob1: a rendezvous schedules its fragments over two BTLs from the 
   CHECK(s.live_requests == 0);
   CHECK(s.counters["ob1_RNDV"] == 1);
   CHECK(s.counters["ob1_ACK"] == 1);
+}
+
+// Configuration: as above with the code default pml_ob1_frag_schedule (weighted_length, Open MPI 1.3 on). Expected:
+// the FRAG range split up front 2:1 (mca_pml_ob1_send_request_copy_in_out -> calc_weighted_length: the faster BTL
+// floor(rest x 2/3) plus the rounding remainder, the slower floor(rest x 1/3)), each sent in 8152-byte FRAGs round
+// robin; the message completes, no request left. Fails when the selection is removed (about equal bytes under v1.1).
+// How validated: the BTLs' byte counters against the formula evaluated in the test.
+TEST_CASE("pml/ob1: Open MPI 1.3 splits a rendezvous's FRAGs by weight up front", "[unit][protocol][ob1][bml]") {
+  test::Fixture f("cielo", 2, 1);
+  btl::self::BtlSelf self(*f.world);
+  btl::BtlCaps fc = net_caps(20000, 1024, btl::flag::Send), sc = net_caps(10000, 1024, btl::flag::Send);
+  fc.min_send_size = sc.min_send_size = 32768;
+  FakeBtl fast(*f.world, "fast", fc, off_node);
+  FakeBtl slow(*f.world, "slow", sc, off_node);
+  pml::ob1::Ob1 ob1(*f.world, 1e-7, {&self, &slow, &fast});
+  const std::uint64_t bytes = 1 << 20;
+  int done = 0;
+  ob1.isend(0, 1, 5, bytes, Buffer{4096, true}, [&] { ++done; });
+  ob1.irecv(1, 0, 5, bytes, Buffer{8192, true}, [&] { ++done; });
+  f.sim.run();
+  CHECK(done == 2);
+  const std::uint64_t rest = bytes - (4096 - pml::kHdrBytes);
+  const auto slow_share = static_cast<std::uint64_t>(static_cast<double>(rest) * (1.0 / 3));
+  CHECK(ob1.frag_bytes(&slow) == slow_share);
+  CHECK(ob1.frag_bytes(&fast) == rest - slow_share);
+  const std::uint64_t chunk = 8192 - pml::kHdrBytes;
+  CHECK(slow.sends == (slow_share + chunk - 1) / chunk);
+  CHECK(ob1.stats().live_requests == 0);
 }

@@ -163,3 +163,109 @@ TEST_CASE("pml/ob1 fragment pipeline: state machine", "[unit][protocol][ob1]") {
   CHECK(!q.next());
   CHECK_THROWS_AS(FragPipeline({{0, 0.0, 10, 0, 0}}, 0, 30, 2), std::invalid_argument);
 }
+
+// Configuration: calc_weighted_length (Open MPI v1.3.0-v1.8.8 pml_ob1.h) over BTLs in its order: 8376360 B over weights
+// 800/1050 and 250/1050 with eager limits 12 KiB and 32 KiB; 100 B over the same; 1000 B over weights 0.5/0.3/0.2 with
+// eager limits 0/0/400; one BTL. Expected: openib floor(8376360 x 800/1050) + the rounding remainder, gm floor(8376360 x
+// 250/1050); 100 B all on the first (100 <= its eager limit); 500, 300, then the last takes the 200 left (200 <= 400);
+// one BTL takes all. How validated: the C loop evaluated by hand.
+TEST_CASE("pml/ob1 calc_weighted_length: shares of the whole range, the rest within the eager limit",
+          "[unit][protocol][ob1]") {
+  using ompisim::pml::ob1::calc_weighted_length;
+  const std::uint64_t left = 8376360;
+  const auto two = calc_weighted_length({800.0 / 1050, 250.0 / 1050}, {12288, 32768}, left);
+  CHECK(two[1] == 1994371);  // floor(1994371.43)
+  CHECK(two[0] == left - 1994371);  // floor(6381988.57) + 1 of rounding
+  CHECK(calc_weighted_length({800.0 / 1050, 250.0 / 1050}, {12288, 32768}, 100) == std::vector<std::uint64_t>{100, 0});
+  CHECK(calc_weighted_length({0.5, 0.3, 0.2}, {0, 0, 400}, 1000) == std::vector<std::uint64_t>{500, 300, 200});
+  CHECK(calc_weighted_length({0.7}, {0}, 12345) == std::vector<std::uint64_t>{12345});
+}
+
+// Configuration: the lanl-multi-nic rest of an 8 MiB rendezvous (as the v1.1 case above) under the v1.3 schedule
+// (Schedule::WeightedLength) on the RDMA side, depth 4, fragments completed one at a time in posting order (each
+// completion followed by posting); then with the
+// BTLs given lightest first; then with max_btls 1. Expected: openib assigned 6381989 B, gm 1994371 B up front (gm's
+// bandwidth share, not the 862.9 KiB of the v1.1 loop); fragments alternate openib 1 MiB, gm 128 KiB until openib's
+// share is posted (6 x 1 MiB + 90533 B), then gm alone (its 16 fragments: 15 x 128 KiB + 28291 B); each BTL carries
+// exactly its share; the order does not depend on the order the BTLs are given in (sorted by weight); with max_btls 1
+// only the first BTL given carries the range. Failing without the selection: the v1.1 schedule gives gm 883569 B.
+// How validated: calc_weighted_length and schedule_once (v1.3.0) by hand.
+TEST_CASE("pml/ob1 fragment pipeline: Open MPI 1.3 shares fixed up front", "[unit][protocol][ob1]") {
+  using S = FragPipeline::Schedule;
+  const std::uint64_t first = 12 * 1024 - 40, bytes = (8u << 20) - first;
+  const FragPipeline::Btl ib{0, 800.0 / 1050, 1u << 20, 12288, 1}, gm{1, 250.0 / 1050, 128u << 10, 32768, 1};
+  auto run = [&](std::vector<FragPipeline::Btl> btls, int max_btls, std::vector<std::uint64_t>& lens) {
+    FragPipeline p(btls, first, bytes, 4, S::WeightedLength, max_btls, true);
+    CHECK(p.schedule() == S::WeightedLength);
+    std::map<std::size_t, std::uint64_t> carried;  // by caller's BTL index
+    std::uint64_t off = first;
+    std::vector<std::size_t> in_flight;  // completed oldest first, one at a time, each followed by posting
+    while (p.state() != FragPipeline::State::Done) {
+      while (auto f = p.next()) {
+        CHECK(f->offset == off);
+        off += f->len;
+        carried[f->btl] += f->len, lens.push_back(f->len), in_flight.push_back(f->share);
+      }
+      REQUIRE(!in_flight.empty());
+      p.complete(in_flight.front());
+      in_flight.erase(in_flight.begin());
+    }
+    CHECK(off == first + bytes);
+    return carried;
+  };
+  std::vector<std::uint64_t> lens;
+  auto carried = run({ib, gm}, 4, lens);
+  CHECK(carried[1] == 1994371);
+  CHECK(carried[0] == bytes - 1994371);
+  REQUIRE(lens.size() == 7 + 16);
+  for (std::size_t k = 0; k < 12; ++k) CHECK(lens[k] == (k % 2 == 0 ? (1u << 20) : (128u << 10)));
+  CHECK(lens[12] == bytes - 1994371 - 6 * (1u << 20));  // openib's last
+  for (std::size_t k = 13; k + 1 < lens.size(); ++k) CHECK(lens[k] == (128u << 10));
+  CHECK(lens.back() == 1994371 - 15 * (128u << 10));
+  std::vector<std::uint64_t> lens2;
+  auto carried2 = run({gm, ib}, 4, lens2);  // lightest first: sorted by weight all the same
+  CHECK(carried2 == carried);
+  CHECK(lens2 == lens);
+  std::vector<std::uint64_t> lens3;
+  auto carried3 = run({ib, gm}, 1, lens3);
+  CHECK(carried3[0] == bytes);
+  CHECK(carried3.count(1) == 0);
+}
+
+// Configuration: v1.3 schedule, two BTLs of weight 0.5 with 10-byte fragments and eager limit 0, 100 bytes, depth 2.
+// RDMA side (refill_completer): post 0,1; BTL 1's fragment completes: BTL 1 goes next (its bml_btl is start_bml_btl);
+// BTL 1's completes again: BTL 1 again. Send side (no refill): post 0,1; BTL 1's completes: plain round robin gives
+// BTL 0; BTL 0's completes: BTL 1. When the completing BTL has nothing left, round robin continues. How validated: by
+// hand from mca_pml_ob1_recv_request_schedule_once (start_bml_btl) and mca_pml_ob1_send_request_schedule_once (v1.3.0).
+TEST_CASE("pml/ob1 fragment pipeline: v1.3 RDMA side schedules the completing BTL first", "[unit][protocol][ob1]") {
+  using S = FragPipeline::Schedule;
+  auto seq = [](bool refill, std::vector<std::size_t> completions) {
+    FragPipeline p({{0, 0.5, 10, 0, 0}, {1, 0.5, 10, 0, 0}}, 0, 100, 2, S::WeightedLength, 4, refill);
+    CHECK(p.assigned(0) == 50);
+    CHECK(p.assigned(1) == 50);
+    std::vector<std::size_t> order;
+    while (auto f = p.next()) order.push_back(f->share);
+    for (std::size_t c : completions) {
+      REQUIRE(p.in_flight(c) > 0);
+      p.complete(c);
+      auto f = p.next();
+      REQUIRE(f);
+      order.push_back(f->share);
+    }
+    return order;
+  };
+  CHECK(seq(true, {1, 1}) == std::vector<std::size_t>{0, 1, 1, 1});
+  CHECK(seq(false, {1, 0}) == std::vector<std::size_t>{0, 1, 0, 1});
+  CHECK(seq(true, {1, 0}) == std::vector<std::size_t>{0, 1, 1, 0});
+  // BTL 1 with a single fragment: once it is posted, a completion on it leaves round robin to BTL 0.
+  FragPipeline q({{0, 0.5, 10, 0, 0}, {1, 0.5, 10, 0, 0}}, 0, 20, 1, S::WeightedLength, 4, true);
+  auto a = q.next();
+  REQUIRE(a);
+  CHECK(a->share == 0);
+  q.complete(0);
+  auto b = q.next();
+  REQUIRE(b);
+  CHECK(b->share == 1);
+  CHECK(q.complete(1));
+  CHECK(q.state() == FragPipeline::State::Done);
+}

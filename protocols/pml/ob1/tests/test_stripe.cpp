@@ -6,6 +6,7 @@
 #include "protocols/btl/openib/btl_openib_mca.hpp"
 #include "protocols/btl/self/btl_self.hpp"
 #include "protocols/pml/ob1/pml_ob1.hpp"
+#include "protocols/pml/ob1/pml_ob1_mca.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -35,7 +36,9 @@ TEST_CASE("pml/ob1 striping: fragments sized from the remaining bytes, every byt
           "[unit][protocol][ob1][hetero]") {
   test::Fixture f("lanl-multi-nic", 2, 1);
   Net n(*f.world);
-  pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm, &n.ib});
+  pml::ob1::StripeConfig v11;
+  v11.schedule = pml::ob1::FragPipeline::Schedule::Remaining;  // Open MPI 1.1 (the presets' pml_ob1_frag_schedule)
+  pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", v11);
   const auto& ep = ob1.bml().endpoint(0, 1);
   REQUIRE(ep.send.size() == 2);
   CHECK(ep.eager.size() == 2);
@@ -62,6 +65,31 @@ TEST_CASE("pml/ob1 striping: fragments sized from the remaining bytes, every byt
   CHECK(s.live_requests == 0);
   CHECK(s.counters["ob1_RNDV"] == 1);
   CHECK(s.counters.count("ob1_RGET") == 0);
+}
+
+// Configuration: as above with the code default pml_ob1_frag_schedule (weighted_length: Open MPI 1.3 on). Expected:
+// the rest (8376352 B after the RNDV) split up front by calc_weighted_length: gm floor(8376352 x 250/1050) = 1994369 B in
+// 16 PUT fragments (15 x 128 KiB + 28289 B), openib the other 6381983 B in 7 (6 x 1 MiB + 90527 B); every byte once.
+// Removing the selection (the v1.1 loop for every stack) gives gm 883569 B in 9 fragments. How validated: by hand from
+// mca_pml_ob1_calc_weighted_length and mca_pml_ob1_recv_request_schedule_once (v1.3.0).
+TEST_CASE("pml/ob1 striping: Open MPI 1.3's shares fixed up front", "[unit][protocol][ob1][hetero]") {
+  test::Fixture f("lanl-multi-nic", 2, 1);
+  Net n(*f.world);
+  pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm, &n.ib});
+  const std::uint64_t bytes = 8u << 20;
+  int done = 0;
+  ob1.isend(0, 1, 3, bytes, Buffer{1 << 24, true}, [&] { ++done; });
+  ob1.irecv(1, 0, 3, bytes, Buffer{1 << 26, true}, [&] { ++done; });
+  f.sim.run();
+  CHECK(done == 2);
+  const std::uint64_t first = 12 * 1024 - kHdr;
+  const std::uint64_t gm_share = 1994369, ib_share = bytes - first - gm_share;
+  CHECK(ob1.frag_bytes(&n.gm) == gm_share);
+  CHECK(ob1.frag_bytes(&n.ib) == ib_share);
+  CHECK(n.gm.frags_sent == 16);
+  CHECK(n.ib.frags_sent == 2 + 7);  // RNDV, the receiver's ACK, PUT fragments
+  CHECK(n.ib.bytes_sent == ib_share + first);
+  CHECK(ob1.stats().live_requests == 0);
 }
 
 // Configuration: as above, three messages of 64 KiB on one tag from rank 0, three receives posted before. Expected:
@@ -178,4 +206,43 @@ TEST_CASE("pml/ob1 pipeline depth: a late swap partner's transfers overlap", "[u
   CHECK(unbounded < 1.25 * t1);
   CHECK(fifo_bounded < 1.25 * t1);
   CHECK(fifo_unbounded > 1.6 * t1);
+}
+
+// Configuration: lanl-multi-nic, the heterogeneous paper's "openmpi" preset (Open MPI 1.1.1 pre-release, striping over
+// openib and gm), one 8 MiB send over ob1 configured from the run's MCA set; once with the preset's version defaults in
+// it (as `ompisim run` does), once with the machine's alone (ob1's code default). Expected: the preset sets
+// pml_ob1_frag_schedule 1 (remaining) with a v1.1 source, and gm carries 883569 B (the v1.1 loop); without it the
+// code default (weighted_length, v1.3 on) gives gm 1994369 B; the Gemini and SeaStar presets keep the code default
+// (pml_ob1_frag_schedule absent from their version defaults). Fails when the preset's selection is removed.
+// How validated: the byte counts of the two hand-derived cases above.
+TEST_CASE("pml/ob1 striping: the Open MPI 1.1 preset selects the 1.1 fragment schedule", "[unit][protocol][ob1][hetero]") {
+  const std::vector<std::string> kinds = load_machine("lanl-multi-nic")->nic_kinds();
+  const StackInfo* v11 = stack_preset(resolve_stack(Json("openmpi"), kinds, "lanl-multi-nic", "test"), kinds);
+  REQUIRE(v11 != nullptr);
+  CHECK(v11->mca.at("pml_ob1_frag_schedule").at("value") == "remaining");
+  auto gm_bytes = [&](bool preset) {
+    auto m = load_machine("lanl-multi-nic");
+    McaParams mca = preset ? machine_mca(*m, &v11->mca) : machine_mca(*m);
+    const auto want = preset ? pml::ob1::FragPipeline::Schedule::Remaining
+                             : pml::ob1::FragPipeline::Schedule::WeightedLength;
+    CHECK(mca.get<pml::ob1::Ob1Mca>().config().schedule == want);
+    test::Fixture f("lanl-multi-nic", 2, 1);
+    Net n(*f.world);
+    // The Ob1 the component builds (pml_ob1_component.cpp: Ob1(..., mca.get<Ob1Mca>().config())).
+    pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", mca.get<pml::ob1::Ob1Mca>().config());
+    const std::uint64_t bytes = 8u << 20;
+    int done = 0;
+    ob1.isend(0, 1, 3, bytes, Buffer{1 << 24, true}, [&] { ++done; });
+    ob1.irecv(1, 0, 3, bytes, Buffer{1 << 26, true}, [&] { ++done; });
+    f.sim.run();
+    CHECK(done == 2);
+    return ob1.frag_bytes(&n.gm);
+  };
+  CHECK(gm_bytes(true) == 883569);
+  CHECK(gm_bytes(false) == 1994369);
+  for (auto [name, kind] : {std::pair<const char*, const char*>{"openmpi", "gemini"}, {"openmpi-ob1", "seastar"}}) {
+    const StackInfo* p = stack_preset(resolve_stack(Json(name), kind, "m", "test"), {kind});
+    REQUIRE(p != nullptr);
+    CHECK_FALSE(p->mca.contains("pml_ob1_frag_schedule"));
+  }
 }
