@@ -135,6 +135,14 @@ public:
   }
   // The receiver (initiator) pulls `bytes` from peer's buffer `remote` into `local`; `done` on the initiator's CPU.
   virtual void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) = 0;
+  // ↔ btl_put: the initiator writes `bytes` of its buffer `local` into the peer's registered buffer `remote` (ob1's RDMA
+  // PUT pipeline, Open MPI 1.1 to 1.8: the sender writes each segment the receiver's PUT control message names);
+  // `done` on the initiator's CPU when the NIC reports the write complete. Nothing runs at the peer. Only BTLs with
+  // flag::Put implement it.
+  virtual void put(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) {
+    (void)initiator, (void)peer, (void)bytes, (void)local, (void)remote, (void)done;
+    throw std::logic_error("btl/" + name() + " has no RDMA put in the model");
+  }
   // Makes a buffer usable for RDMA (registration); immediate when the BTL needs none.
   virtual void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) {
     (void)rank, (void)b, (void)bytes, ready();

@@ -84,6 +84,28 @@ void FabricBtl::next_on_lane(int channel, std::uint64_t key) {
   next(0.0);  // streams right behind the previous fragment: the link latency is already covered
 }
 
+void FabricBtl::put(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer, Completion done) {
+  ++puts;
+  bytes_sent += bytes;
+  w_.cpu(initiator, overhead_, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
+    const std::uint64_t key = lane_key(initiator, peer);
+    auto start = [this, initiator, peer, bytes, key, done](double latency) mutable {
+      w_.bulk(w_.node_of(initiator), w_.node_of(peer), static_cast<double>(bytes), latency,
+              [this, initiator, key, done]() mutable {
+        next_on_lane(0, key);
+        w_.cpu(initiator, overhead_, std::move(done), "btl completion");
+      }, false, initiator, peer, net_);
+    };
+    Lane& l = lanes_[0][key];
+    if (l.busy) {
+      l.queued.push_back(std::move(start));
+    } else {
+      l.busy = true;
+      start(latency_);
+    }
+  }, "btl put/get issue");
+}
+
 void FabricBtl::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer, Completion done) {
   ++gets;
   w_.cpu(initiator, overhead_, [this, initiator, peer, bytes, done = std::move(done)]() mutable {

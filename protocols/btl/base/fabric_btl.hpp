@@ -16,6 +16,9 @@
 //          mca_btl_gm_send), and GM orders messages only within one priority. So a control message does not wait
 //          behind the data fragments queued to the same peer; the two channels share the wire as concurrent flows.
 //   get:   a flow pulled by the initiator (after the NIC latency); the initiator's CPU frag_overhead; done.
+//   put:   the initiator's CPU frag_overhead; a flow written to the peer on the connection's low-priority channel (in
+//          order with the data fragments to that peer: btl_mvapi.c posts RDMA writes on lcl_qp_hndl_lp); the
+//          initiator's CPU frag_overhead for the completion; done. Nothing runs on the peer's CPU.
 // Reachability: both ranks' nodes have a NIC on the BTL's network (a node type lists its NICs; one that lists none
 // has one on every network).
 // LIMITATIONS: no flow control (tokens/credits), no memory registration cost, no eager RDMA channel, no NACK/retry;
@@ -42,8 +45,10 @@ public:
   bool reaches(const World& w, int rank, int peer) const override;
   void send(const Descriptor& d, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
+  void put(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   int network() const { return net_; }
-  std::uint64_t frags_sent = 0, bytes_sent = 0, gets = 0, priority_frags = 0;  // priority_frags: on the high channel
+  // priority_frags: on the high channel; puts: RDMA writes (their bytes are in bytes_sent, not in frags_sent)
+  std::uint64_t frags_sent = 0, bytes_sent = 0, gets = 0, puts = 0, priority_frags = 0;
   Connection connection() const { return conn_; }
   // Measured properties of the path (the NIC kind's parameters): what a scheduling policy may weight by.
   double path_latency() const override { return latency_; }

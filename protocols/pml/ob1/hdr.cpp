@@ -33,6 +33,7 @@ struct Writer {
   void u64(std::uint64_t v) { put_le(&s.bytes[at], v), at += 8; }
   void u32(std::uint32_t v) { put_le(&s.bytes[at], v), at += 4; }
   void u16(std::uint16_t v) { put_le(&s.bytes[at], v), at += 2; }
+  void u8(std::uint8_t v) { s.bytes[at++] = v; }
 };
 struct Reader {
   const btl::HdrSegment& s;
@@ -40,6 +41,7 @@ struct Reader {
   std::uint64_t u64() { return at += 8, get_le<std::uint64_t>(&s.bytes[at - 8]); }
   std::uint32_t u32() { return at += 4, get_le<std::uint32_t>(&s.bytes[at - 4]); }
   std::uint16_t u16() { return at += 2, get_le<std::uint16_t>(&s.bytes[at - 2]); }
+  std::uint8_t u8() { return s.bytes[at++]; }
 };
 
 // Bytes used by a type's fields (type byte included).
@@ -47,16 +49,16 @@ std::size_t used(Hdr h) {
   switch (h) {
     case Hdr::Match: return 19;
     case Hdr::Rndv:
-    case Hdr::Rget: return 27;
+    case Hdr::Rget: return 28;
     case Hdr::Ack:
     case Hdr::Nack:
-    case Hdr::Fin: return 17;
-    case Hdr::Frag:
-    case Hdr::Put: return 25;
+    case Hdr::Frag: return 25;
+    case Hdr::Put:
+    case Hdr::Fin: return 29;
   }
   return 0;
 }
-static_assert(27 <= kHdrBytes);
+static_assert(29 <= kHdrBytes);
 }  // namespace
 
 btl::HdrSegment pack(const HdrFields& h) {
@@ -72,19 +74,26 @@ btl::HdrSegment pack(const HdrFields& h) {
       w.u32(static_cast<std::uint32_t>(h.tag));
       w.u32(h.seq);
       w.u64(h.msg_bytes);
-      if (h.type != Hdr::Match) w.u64(h.send_req);
+      if (h.type != Hdr::Match) w.u64(h.send_req), w.u8(h.flags);
       break;
     case Hdr::Ack:
     case Hdr::Nack:
+      w.u64(h.send_req);
+      w.u64(h.recv_req);
+      w.u64(h.offset);
+      break;
     case Hdr::Fin:
       w.u64(h.send_req);
       w.u64(h.recv_req);
+      w.u64(h.offset);
+      w.u32(static_cast<std::uint32_t>(h.msg_bytes));
       break;
     case Hdr::Frag:
     case Hdr::Put:
       w.u64(h.offset);
       w.u64(h.send_req);
       w.u64(h.recv_req);
+      if (h.type == Hdr::Put) w.u32(static_cast<std::uint32_t>(h.msg_bytes));
       break;
   }
   return s;
@@ -106,19 +115,26 @@ HdrFields unpack(const btl::HdrSegment& s) {
       h.tag = static_cast<int>(r.u32());
       h.seq = r.u32();
       h.msg_bytes = r.u64();
-      if (h.type != Hdr::Match) h.send_req = r.u64();
+      if (h.type != Hdr::Match) h.send_req = r.u64(), h.flags = r.u8();
       break;
     case Hdr::Ack:
     case Hdr::Nack:
+      h.send_req = r.u64();
+      h.recv_req = r.u64();
+      h.offset = r.u64();
+      break;
     case Hdr::Fin:
       h.send_req = r.u64();
       h.recv_req = r.u64();
+      h.offset = r.u64();
+      h.msg_bytes = r.u32();
       break;
     case Hdr::Frag:
     case Hdr::Put:
       h.offset = r.u64();
       h.send_req = r.u64();
       h.recv_req = r.u64();
+      if (h.type == Hdr::Put) h.msg_bytes = r.u32();
       break;
   }
   return h;

@@ -12,7 +12,7 @@ Ob1::Ob1(World& w, double sw, std::vector<btl::Btl*> btls, std::string name, Str
     : w_(w), sw_(sw), stripe_(stripe), bml_(w, std::move(btls)), name_(std::move(name)), lib_(w.ranks()) {
   frag_bytes_.assign(bml_.btls().size(), 0);
   // mca_pml_ob1_add_procs: mca_bml.bml_register(MCA_PML_OB1_HDR_TYPE_*, mca_pml_ob1_recv_frag_callback_*) for every
-  // header type on every BTL. NACK and PUT are registered too and rejected on arrival (the model never sends them).
+  // header type on every BTL. NACK is registered too and rejected on arrival (the model never sends it).
   for (btl::Btl* b : bml_.btls())
     for (int h = 0; h < kHdrTypes; ++h)
       b->register_tag(tag_of(static_cast<Hdr>(h)), [this, b](const btl::Descriptor& d) { on_desc(b, d); });
@@ -72,6 +72,7 @@ StackStats Ob1::stats() const {
     if (hdr_sent_[h]) s.counters[std::string("ob1_") + to_string(static_cast<Hdr>(h))] = hdr_sent_[h];
   if (unexpected_copies_) s.counters["ob1_unexpected_copy"] = unexpected_copies_;
   if (rget_fallbacks_) s.counters["ob1_rget_fallbacks"] = rget_fallbacks_;
+  if (put_fins_) s.counters["ob1_put_fins"] = put_fins_;
   if (converted_bytes_) s.counters["ob1_converted_bytes"] = converted_bytes_;
   if (early_completions_) s.counters["ob1_early_completions"] = early_completions_;
   s.counters["ob1_unexpected_short"] = unexpected_short_;
@@ -110,26 +111,16 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
     b = first_fragment_btl(ep, stripe_.policy, eager_rr_[static_cast<std::size_t>(rank)][dst]);
   }
   r.seq = lib_.next_send_seq(rank, r.ctx, dst);
-  // RGET needs exactly one RDMA BTL (Open MPI 1.1 start_rdma: req_rdma_cnt == 1). With several, or with a PUT-only
-  // one, the rest of a rendezvous goes as RDMA PUT fragments over the RDMA BTLs (no copy out at the receiver).
-  // A message the policy does not stripe (stripe_above below its size) uses the fastest BTL's RDMA alone.
-  bool rget = false;
-  if (ep.send.size() > 1 && !striped(ep, stripe_.policy, r.bytes, stripe_.min_size)) {
-    btl::Btl* f = fastest_btl(ep);
-    const bool rdma = std::any_of(ep.rdma.begin(), ep.rdma.end(), [f](const bml::r2::BmlBtl& x) { return x.btl == f; });
-    r.put = rdma && !f->caps().has(btl::flag::Get) && f->caps().has(btl::flag::Put);
-    rget = rdma && f->caps().has(btl::flag::Get);
-  } else {
-    r.put = ep.rdma.size() > 1 || (ep.rdma.size() == 1 && !ep.rdma.front().btl->caps().has(btl::flag::Get) &&
-                                    ep.rdma.front().btl->caps().has(btl::flag::Put));
-    rget = ep.rdma.size() == 1 && !r.put;
-  }
+  // RGET needs exactly one RDMA BTL with GET (Open MPI 1.1 start_rdma: req_rdma_cnt == 1); otherwise RNDV, and the
+  // receiver decides from its own record whether the rest comes by RDMA PUT (rdma_choice).
+  const bool rget = rdma_choice(ep, r.bytes).rget;
   Hdr h = start(r, b->caps(), rget);
   r.first = first_payload(r, h, b->caps());
   ++hdr_sent_[static_cast<std::size_t>(h)];
   HdrFields hf;
   hf.type = h, hf.ctx = hdr_ctx(r.ctx), hf.tag = r.tag, hf.seq = r.seq, hf.msg_bytes = r.bytes;
   hf.send_req = h == Hdr::Match ? 0 : id;
+  if (h != Hdr::Match && r.buf.contiguous) hf.flags = hdr_flag::Contig;
   btl::DataSegment data{0, first_payload(r, h, b->caps()), r.buf};
   const bool early = early_completion(r, h, b->caps(), early_completion_);
   w_.cpu(rank, sw_, [this, id, hf, data, b, rank, dst, early] {
@@ -176,59 +167,167 @@ void Ob1::on_desc(btl::Btl* b, const btl::Descriptor& d) {
   w_.cpu(d.dst, sw_, [this, b, d] { handle(InFrag{d, unpack(d.hdr), b}); }, "mca_pml_ob1_recv_frag_callback");
 }
 
-void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq) {
+Ob1::RdmaChoice Ob1::rdma_choice(const bml::r2::Endpoint& ep, std::uint64_t bytes) const {
+  RdmaChoice c;
+  auto in_rdma = [&ep](const btl::Btl* b) {
+    return std::any_of(ep.rdma.begin(), ep.rdma.end(), [b](const bml::r2::BmlBtl& x) { return x.btl == b; });
+  };
+  if (ep.send.size() > 1 && !striped(ep, stripe_.policy, bytes, stripe_.min_size)) {
+    // A message the policy does not stripe (stripe_above below its size) uses the fastest BTL's RDMA alone.
+    const btl::Btl* f = fastest_btl(ep);
+    c.put = in_rdma(f) && !f->caps().has(btl::flag::Get) && f->caps().has(btl::flag::Put);
+    c.rget = in_rdma(f) && f->caps().has(btl::flag::Get);
+    return c;
+  }
+  c.put = ep.rdma.size() > 1 || (ep.rdma.size() == 1 && !ep.rdma.front().btl->caps().has(btl::flag::Get) &&
+                                 ep.rdma.front().btl->caps().has(btl::flag::Put));
+  c.rget = ep.rdma.size() == 1 && !c.put;
+  return c;
+}
+
+void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq, std::uint64_t offset) {
   HdrFields hf;
-  hf.type = h, hf.send_req = sreq, hf.recv_req = rreq;
+  hf.type = h, hf.send_req = sreq, hf.recv_req = rreq, hf.offset = offset;
   ++hdr_sent_[static_cast<std::size_t>(h)];
   send_desc(eager_btl(from, to), hf, from, to, btl::DataSegment{}, btl::desc_flag::Priority, rreq, nullptr);
 }
 
-// The rest of a rendezvous after the ACK (frag_pipeline.hpp), in the schedule of the modelled Open MPI version
-// (pml_ob1_frag_schedule): 1.1/1.2 round robin over the peer's BTLs, each fragment weight x the bytes still remaining
-// (all of them below the BTL's btl_min_send_size for a FRAG, btl_eager_limit for an RDMA PUT); 1.3 on each BTL's share
-// of the range fixed up front (calc_weighted_length: the rest once within its btl_eager_limit), then round robin, an
-// RDMA BTL whose fragment completed first in line. Each fragment within its BTL's max_send_size (FRAG) or RDMA fragment
-// size (PUT); at most send_pipeline_depth FRAGs (recv_pipeline_depth RDMA PUT fragments) of the request in flight, the
-// next one posted when one completes.
-void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t recv_req) {
+// The FRAGs of a rendezvous after the ACK, [first, end) with `end` the ACK's rdma offset (frag_pipeline.hpp), over
+// the peer's send array in the schedule of the modelled Open MPI version (pml_ob1_frag_schedule): 1.1/1.2 round robin,
+// each fragment weight x the bytes still remaining (all of them below the BTL's btl_min_send_size); 1.3 on each BTL's
+// share of the range fixed up front (calc_weighted_length: the rest once within its btl_eager_limit), then round robin.
+// Each fragment within its BTL's max_send_size; at most send_pipeline_depth FRAGs of the request in flight, the next
+// one posted when one completes. The bytes from `end` on come as the receiver's RDMA PUTs (schedule_puts).
+void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t end, std::uint64_t recv_req) {
   SendRequest& r = lib_.send(sid);
-  std::uint64_t left = r.bytes > first ? r.bytes - first : 0;
+  const std::uint64_t left = end > first ? end - first : 0;
   if (left == 0) {
-    on_event(r, SendEvent::FragsDone);
-    complete_send(sid);
+    r.frags_done = true;
+    check_send_done(sid);
     return;
   }
   const bml::r2::Endpoint& ep = bml_.endpoint(r.rank, r.peer);
   std::vector<FragPipeline::Btl> share;
   share.reserve(ep.send.size());
   const std::vector<double> weight = stripe_weights(ep, stripe_.policy, left, stripe_.min_size);
-  bool any_put = false;
+  const bool v13 = stripe_.schedule == FragPipeline::Schedule::WeightedLength;
   for (std::size_t i = 0; i < ep.send.size(); ++i) {
     btl::Btl* b = ep.send[i].btl;
     const btl::BtlCaps& c = b->caps();
     const std::uint64_t hdr = hdr_len(Hdr::Frag);
-    std::uint64_t chunk = std::max<std::uint64_t>(1, c.max_send_size > hdr ? c.max_send_size - hdr : 0);
-    const bool v13 = stripe_.schedule == FragPipeline::Schedule::WeightedLength;
-    std::uint64_t take_all = v13 ? c.eager_limit : c.min_send_size;
-    std::uint8_t flags = 0;
-    // RDMA PUT fragments go over the BTLs of the RDMA array, each within its own RDMA fragment size.
-    if (r.put && c.has(btl::flag::Put) &&
-        std::any_of(ep.rdma.begin(), ep.rdma.end(), [b](const bml::r2::BmlBtl& x) { return x.btl == b; })) {
-      chunk = std::max<std::uint64_t>(1, c.rdma_pipeline_frag_size);
-      take_all = c.eager_limit;
-      flags = btl::desc_flag::Put;
-      any_put = true;
-    }
+    const std::uint64_t chunk = std::max<std::uint64_t>(1, c.max_send_size > hdr ? c.max_send_size - hdr : 0);
     auto idx = static_cast<std::size_t>(std::find(bml_.btls().begin(), bml_.btls().end(), b) - bml_.btls().begin());
-    share.push_back({idx, weight[i], chunk, take_all, flags});
+    share.push_back({idx, weight[i], chunk, v13 ? c.eager_limit : c.min_send_size, 0});
   }
   frag_sched_.insert_or_assign(
-      sid, FragSchedule{FragPipeline(std::move(share), first, left,
-                                     any_put ? stripe_.recv_pipeline_depth : stripe_.send_pipeline_depth,
-                                     stripe_.schedule,
-                                     any_put ? stripe_.max_rdma_per_request : stripe_.max_send_per_range, any_put),
+      sid, FragSchedule{FragPipeline(std::move(share), first, left, stripe_.send_pipeline_depth, stripe_.schedule,
+                                     stripe_.max_send_per_range, false),
                         recv_req});
   post_frags(sid);
+}
+
+void Ob1::check_send_done(std::uint64_t sid) {
+  SendRequest& r = lib_.send(sid);
+  if (!rest_done(r)) return;
+  on_event(r, SendEvent::FragsDone);
+  complete_send(sid);
+}
+
+// The receiver's RDMA PUT pipeline over its RDMA array for the peer (mca_pml_ob1_recv_request_schedule, v1.1.0; v1.3
+// on: mca_pml_ob1_rdma_pipeline_btls + schedule_once): the same fragment schedule as the FRAGs' (pml_ob1_frag_schedule),
+// each BTL's fragments within its btl_max_rdma_size (rdma_pipeline_frag_size), the take-all threshold its eager limit,
+// at most recv_pipeline_depth PUTs in flight (from the PUT control message to its FIN), at most
+// pml_ob1_max_rdma_per_request BTLs (v1.3 on), and a FIN's BTL first in line for the next (v1.3 on).
+void Ob1::schedule_puts(std::uint64_t rid, int me, int peer, std::uint64_t first, std::uint64_t send_req) {
+  const RecvRequest& r = lib_.recv(rid);
+  const std::uint64_t left = r.msg_bytes > first ? r.msg_bytes - first : 0;
+  const bml::r2::Endpoint& ep = bml_.endpoint(me, peer);
+  const std::vector<double> weight = stripe_weights(ep, stripe_.policy, left, stripe_.min_size);
+  std::vector<FragPipeline::Btl> share;
+  for (const auto& x : ep.rdma) {
+    if (!x.btl->caps().has(btl::flag::Put)) continue;
+    const auto at = static_cast<std::size_t>(
+        std::find_if(ep.send.begin(), ep.send.end(), [&x](const bml::r2::BmlBtl& s) { return s.btl == x.btl; }) -
+        ep.send.begin());
+    const btl::BtlCaps& c = x.btl->caps();
+    auto idx =
+        static_cast<std::size_t>(std::find(bml_.btls().begin(), bml_.btls().end(), x.btl) - bml_.btls().begin());
+    share.push_back({idx, at < weight.size() ? weight[at] : 0.0, std::max<std::uint64_t>(1, c.rdma_pipeline_frag_size),
+                     c.eager_limit, btl::desc_flag::Put});
+  }
+  put_sched_.insert_or_assign(
+      rid, PutSchedule{FragPipeline(std::move(share), first, left, stripe_.recv_pipeline_depth, stripe_.schedule,
+                                    stripe_.max_rdma_per_request, true),
+                       send_req, me, peer, {}});
+  post_puts(rid);
+}
+
+void Ob1::post_puts(std::uint64_t rid) {
+  for (;;) {
+    auto it = put_sched_.find(rid);
+    if (it == put_sched_.end()) return;
+    PutSchedule& ps = it->second;
+    const std::optional<FragPipeline::Frag> f = ps.pipe.next();
+    if (!f) return;
+    ps.pending.push_back({f->offset, f->len, f->share});
+    ++hdr_sent_[static_cast<std::size_t>(Hdr::Put)];
+    HdrFields hf;
+    hf.type = Hdr::Put, hf.offset = f->offset, hf.send_req = ps.send_req, hf.recv_req = rid, hf.msg_bytes = f->len;
+    btl::Btl* b = bml_.btls()[f->btl];
+    const int me = ps.me, peer = ps.peer;
+    // prepare_dst (the fragment's registration), then the control message on the same BTL, flagged PRIORITY.
+    b->prepare_rdma(me, lib_.recv(rid).buf, f->len, [this, b, hf, me, peer, rid] {
+      send_desc(*b, hf, me, peer, btl::DataSegment{}, btl::desc_flag::Priority, rid, nullptr);
+    });
+  }
+}
+
+// mca_pml_ob1_send_request_put: write the receiver's segment over the BTL its PUT came on; at the write's completion
+// (mca_pml_ob1_put_completion) send the FIN on that BTL and count the bytes delivered.
+void Ob1::on_put(const InFrag& f) {
+  const std::uint64_t sid = f.h.send_req, len = f.h.msg_bytes, off = f.h.offset;
+  SendRequest& r = lib_.send(sid);
+  btl::Btl* b = f.btl;
+  const auto& all = bml_.btls();
+  frag_bytes_[static_cast<std::size_t>(std::find(all.begin(), all.end(), b) - all.begin())] += len;
+  const int me = r.rank, peer = r.peer;
+  // prepare_src (the sender's registration), then the write into the receiver's segment (the BTL needs its length).
+  b->prepare_rdma(me, r.buf, len, [this, b, sid, len, off, me, peer, rreq = f.h.recv_req] {
+    b->put(me, peer, len, lib_.send(sid).buf, Buffer{}, [this, b, sid, len, off, me, peer, rreq] {
+      HdrFields hf;
+      hf.type = Hdr::Fin, hf.send_req = sid, hf.recv_req = rreq, hf.offset = off, hf.msg_bytes = len;
+      ++hdr_sent_[static_cast<std::size_t>(Hdr::Fin)];
+      send_desc(*b, hf, me, peer, btl::DataSegment{}, btl::desc_flag::Priority, sid, nullptr);
+      on_event(lib_.send(sid), SendEvent::PutDone, len);
+      check_send_done(sid);
+    });
+  });
+}
+
+// mca_pml_ob1_put_completion (receiver): the FIN names one of the request's PUT fragments; its bytes are in, its slot
+// of the pipeline is free.
+void Ob1::on_put_fin(const InFrag& f) {
+  const std::uint64_t rid = f.h.recv_req;
+  auto it = put_sched_.find(rid);
+  if (it == put_sched_.end()) throw ProtocolError("ob1 receive path", "no RDMA PUT pipeline", "FIN");
+  PutSchedule& ps = it->second;
+  auto p = std::find_if(ps.pending.begin(), ps.pending.end(),
+                        [&f](const PutSchedule::Pending& x) { return x.offset == f.h.offset; });
+  if (p == ps.pending.end() || p->len != f.h.msg_bytes)
+    throw ProtocolError("ob1 receive path", "RDMA PUT pipeline", "FIN of an unknown fragment");
+  const std::size_t share = p->share;
+  const std::uint64_t len = p->len;
+  ps.pending.erase(p);
+  ++put_fins_;
+  ps.pipe.complete(share);
+  RecvRequest& r = lib_.recv(rid);
+  on_event(r, RecvEvent::PutFin, len);
+  if (r.state == RecvState::Complete) {
+    put_sched_.erase(it);
+    complete_recv(rid);
+    return;
+  }
+  post_puts(rid);
 }
 
 void Ob1::post_frags(std::uint64_t sid) {
@@ -249,8 +348,8 @@ void Ob1::post_frags(std::uint64_t sid) {
                 if (g == frag_sched_.end()) return;
                 if (g->second.pipe.complete(share)) {
                   frag_sched_.erase(g);
-                  on_event(lib_.send(sid), SendEvent::FragsDone);
-                  complete_send(sid);
+                  lib_.send(sid).frags_done = true;
+                  check_send_done(sid);
                   return;
                 }
                 post_frags(sid);
@@ -281,11 +380,19 @@ void Ob1::handle(const InFrag& f) {
       SendRequest& r = lib_.send(f.h.send_req);
       bool was_rget = r.state == SendState::RgetSent;  // the receiver fell back: the RGET carried no data
       on_event(r, SendEvent::Ack);
+      r.rdma_offset = std::min(f.h.offset, r.bytes);  // hdr_rdma_offset: the receiver PUTs the bytes from there on
       std::uint64_t first = was_rget ? 0 : r.first;
-      schedule_frags(f.h.send_req, first, f.h.recv_req);
+      schedule_frags(f.h.send_req, first, r.rdma_offset, f.h.recv_req);
       return;
     }
+    case Hdr::Put:
+      on_put(f);
+      return;
     case Hdr::Fin: {
+      if (f.h.msg_bytes > 0) {  // an RDMA PUT fragment's FIN, to the receiver
+        on_put_fin(f);
+        return;
+      }
       on_event(lib_.send(f.h.send_req), SendEvent::Fin);
       complete_send(f.h.send_req);
       return;
@@ -298,9 +405,7 @@ void Ob1::handle(const InFrag& f) {
         f.btl->payload_consumed(f.d);
         if (r.state == RecvState::Complete) complete_recv(rid);
       };
-      // An RDMA PUT fragment is already in the user buffer; a send fragment is copied out of the BTL's buffer.
-      if (f.d.flags & btl::desc_flag::Put) arrived();
-      else copy_out(rid, f.d.dst, f.d.src, f.d.data.length, arrived);
+      copy_out(rid, f.d.dst, f.d.src, f.d.data.length, arrived);
       return;
     }
     default: throw ProtocolError("ob1 receive path", "any", to_string(f.h.type));
@@ -335,7 +440,7 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
         // falls back): ACK the RGET as if it were an RNDV with no data, and the sender pipelines FRAGs instead.
         ++rget_fallbacks_;
         on_event(r, RecvEvent::MatchedRndv, 0);
-        send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid);
+        send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, f.h.msg_bytes);  // everything by copy in/out
         return;
       }
       on_event(r, RecvEvent::MatchedRget);
@@ -358,8 +463,13 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
         if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);
         RecvRequest& rr = lib_.recv(rid);
         on_event(rr, RecvEvent::MatchedRndv, payload);
-        send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid);
+        // mca_pml_ob1_recv_request_ack: the rest by RDMA PUT when both buffers are contiguous (the RNDV's CONTIG flag)
+        // and this side's record gives it (rdma offset = the bytes received), else everything by copy (the length).
+        const bool put = rr.state != RecvState::Complete && (f.h.flags & hdr_flag::Contig) && rr.buf.contiguous &&
+                         rdma_choice(bml_.endpoint(me, peer), f.h.msg_bytes).put;
+        send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, put ? payload : f.h.msg_bytes);
         if (rr.state == RecvState::Complete) complete_recv(rid);
+        else if (put) schedule_puts(rid, me, peer, payload, f.h.send_req);  // then mca_pml_ob1_recv_request_schedule
       });
       return;
     default: throw ProtocolError("ob1 match", "POSTED", to_string(f.h.type));

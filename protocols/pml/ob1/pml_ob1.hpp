@@ -3,8 +3,15 @@
 // array for GETs). Message sequences:
 //   eager:  MATCH(data) ------------------------------------------------> match, copy out, complete
 //   RGET:   RGET(hdr, exposed buffer) -> match, register, BTL GET <-- data; FIN ----------------> sender complete
-//   RNDV:   RNDV(first bytes) -> match; <- ACK; FRAG ... FRAG -> receiver complete when every byte arrived
+//   RNDV:   RNDV(first bytes) -> match; <- ACK(rdma offset); FRAG ... FRAG -> receiver complete when every byte arrived
 //           (FRAGs go round robin over the send array, each BTL taking its bandwidth share of the bytes)
+//   RNDV + RDMA PUT pipeline (contiguous buffers, the peer's RDMA array as bml/r2 and the stripe policy choose it,
+//           Open MPI 1.1 to 1.8): RNDV(first bytes, CONTIG) -> match; <- ACK(rdma offset = first); the RECEIVER
+//           schedules the rest: <- PUT(offset, length) per fragment over the fragment's BTL; the sender writes it
+//           (btl put) and answers FIN(offset, length) -> on the same BTL; each FIN frees a slot of the receiver's
+//           pipeline (recv_pipeline_depth) for its next PUT; receiver complete when every byte is in; sender when
+//           every fragment is written (mca_pml_ob1_recv_request_schedule, mca_pml_ob1_send_request_put,
+//           mca_pml_ob1_put_completion; v1.1.0 pml_ob1_recvreq.c / pml_ob1_sendreq.c)
 // Unexpected eager data is copied into a PML buffer on arrival and out of it at match time (two copies).
 // ob1 registers one BTL tag per header type (tag_of) on every BTL and serialises its headers into the descriptors'
 // header segments (hdr.hpp); the BTLs never see an ob1 type.
@@ -71,7 +78,33 @@ private:
                  std::uint64_t cookie, Completion local_done, Completion packed = nullptr);
   void on_desc(btl::Btl* b, const btl::Descriptor& d);
   void handle(const InFrag& f);
-  void schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t recv_req);
+  // The FRAGs of [first, end) of send `sid` after the ACK (end: the ACK's rdma offset).
+  void schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t end, std::uint64_t recv_req);
+  // Whether the rest of a message of `bytes` to/from the peer of `ep` goes by RDMA PUT (no single RDMA BTL with GET:
+  // several RDMA BTLs, or one with PUT only; stripe_above below its size: the fastest BTL's own choice); `rget`: the
+  // sender's RGET choice on the same record.
+  struct RdmaChoice {
+    bool rget = false, put = false;
+  };
+  RdmaChoice rdma_choice(const bml::r2::Endpoint& ep, std::uint64_t bytes) const;
+  // The receiver's RDMA PUT pipeline of one receive (mca_pml_ob1_recv_request_schedule), kept only while it has PUTs
+  // to post or FINs to wait for: each posted fragment (offset, length, BTL) until its FIN names it.
+  struct PutSchedule {
+    FragPipeline pipe;
+    std::uint64_t send_req = 0;
+    int me = 0, peer = 0;
+    struct Pending {
+      std::uint64_t offset = 0, len = 0;
+      std::size_t share = 0;
+    };
+    std::vector<Pending> pending;  // at most recv_pipeline_depth
+  };
+  std::unordered_map<std::uint64_t, PutSchedule> put_sched_;
+  void schedule_puts(std::uint64_t rid, int me, int peer, std::uint64_t first, std::uint64_t send_req);
+  void post_puts(std::uint64_t rid);
+  void on_put(const InFrag& f);      // sender: a receiver's PUT control message
+  void on_put_fin(const InFrag& f);  // receiver: the FIN of one of its PUT fragments
+  void check_send_done(std::uint64_t sid);
   // The rest of one rendezvous being scheduled (frag_pipeline.hpp), kept only while it has fragments to send.
   struct FragSchedule {
     FragPipeline pipe;
@@ -85,7 +118,7 @@ private:
   // complete_send releases it (with nothing left to run).
   void mpi_complete_send(std::uint64_t sid);
   void complete_recv(std::uint64_t rid);
-  void send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq);
+  void send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq, std::uint64_t offset = 0);
 
   World& w_;
   double sw_;
@@ -103,6 +136,7 @@ private:
   // Counters kept as integers on the message path; stats() names them.
   std::array<std::uint64_t, kHdrTypes> hdr_sent_{};  // by Hdr
   std::uint64_t unexpected_short_ = 0, unexpected_long_ = 0, unexpected_copies_ = 0, rget_fallbacks_ = 0;
+  std::uint64_t put_fins_ = 0;  // FINs of RDMA PUT fragments (ob1_FIN counts them with RGET's)
   std::vector<std::uint64_t> frag_bytes_;  // parallel to bml_.btls()
   // Receiver makes right: bytes the receivers converted (typed data from a rank of another architecture).
   std::uint64_t converted_bytes_ = 0;

@@ -31,6 +31,7 @@ const char* to_string(SendEvent e) {
     case SendEvent::Fin: return "FIN";
     case SendEvent::FragsDone: return "FRAGS_DONE";
     case SendEvent::Packed: return "PACKED";
+    case SendEvent::PutDone: return "PUT_DONE";
   }
   return "?";
 }
@@ -41,6 +42,7 @@ const char* to_string(RecvEvent e) {
     case RecvEvent::MatchedRndv: return "MATCHED_RNDV";
     case RecvEvent::GetDone: return "GET_DONE";
     case RecvEvent::FragArrived: return "FRAG_ARRIVED";
+    case RecvEvent::PutFin: return "PUT_FIN";
   }
   return "?";
 }
@@ -70,8 +72,14 @@ std::uint64_t first_payload(const SendRequest& r, Hdr h, const btl::BtlCaps& cap
   }
 }
 
-void on_event(SendRequest& r, SendEvent e) {
+void on_event(SendRequest& r, SendEvent e, std::uint64_t bytes) {
   auto bad = [&] { throw ProtocolError("ob1 send request", to_string(r.state), to_string(e)); };
+  if (e == SendEvent::PutDone) {  // RDMA PUT of a receiver's segment written, FIN sent (before or after the ACK)
+    if (r.state != SendState::RndvSent && r.state != SendState::Pipelining) bad();
+    if (r.put_done + bytes > r.bytes) bad();
+    r.put_done += bytes;
+    return;
+  }
   switch (r.state) {
     case SendState::MatchSent:
       if (e == SendEvent::Packed) {  // early completion: MPI complete, the descriptor still with the BTL
@@ -93,12 +101,16 @@ void on_event(SendRequest& r, SendEvent e) {
       r.state = SendState::Pipelining;
       return;
     case SendState::Pipelining:
-      if (e != SendEvent::FragsDone) bad();
+      if (e != SendEvent::FragsDone || !rest_done(r)) bad();
       r.state = SendState::Complete;
       r.mpi_complete = true;
       return;
     default: bad();
   }
+}
+
+bool rest_done(const SendRequest& r) {
+  return r.state == SendState::Pipelining && r.frags_done && r.rdma_offset + r.put_done >= r.bytes;
 }
 
 bool early_completion(const SendRequest& r, Hdr h, const btl::BtlCaps& caps, bool use_early) {
@@ -122,7 +134,7 @@ void on_event(RecvRequest& r, RecvEvent e, std::uint64_t bytes) {
       r.state = RecvState::Complete;
       return;
     case RecvState::AwaitFrags:
-      if (e != RecvEvent::FragArrived) bad();
+      if (e != RecvEvent::FragArrived && e != RecvEvent::PutFin) bad();
       r.received += bytes;
       if (r.received >= r.msg_bytes) r.state = RecvState::Complete;
       return;

@@ -13,8 +13,16 @@
 // released). Event Packed: the first, in MATCH_SENT, with mpi_complete false; BtlDone then ends the request. Without
 // early completion (v1.3 on, and start_prepare: a BTL that sends in place) BtlDone completes both at once.
 //
+// RDMA PUT pipeline (Open MPI 1.1 to 1.8: receiver-scheduled): the receiver's ACK carries the offset where its RDMA
+// starts (hdr_rdma_offset; the message's length when it takes everything by copy); the sender sends the bytes before
+// it as FRAGs and FRAGS_DONE needs those FRAGs done and every byte after it PUT. The receiver sends one PUT control
+// message per fragment with its registered segment; the sender writes the fragment there (btl_put) and answers FIN
+// (mca_pml_ob1_send_request_put, mca_pml_ob1_put_completion). PUT_DONE (bytes) counts that on the sender; it is legal
+// in RNDV_SENT too (a PUT on another BTL can overtake the ACK). The receiver counts PUT_FIN (bytes) in AWAIT_FRAGS.
+//
 // Receive: POSTED until matched; a MATCH completes it (after the copy out); an RGET moves it to PULLING until the GET
-// is done (then FIN); an RNDV moves it to AWAIT_FRAGS (ACK sent) until every byte has arrived.
+// is done (then FIN); an RNDV moves it to AWAIT_FRAGS (ACK sent) until every byte has arrived (FRAGs copied out, or
+// RDMA PUT fragments reported by their FINs).
 #pragma once
 #include "core/errors.hpp"
 #include "protocols/btl/btl.hpp"
@@ -25,8 +33,8 @@ namespace ompisim::pml::ob1 {
 
 enum class SendState : std::uint8_t { Idle, MatchSent, RndvSent, RgetSent, Pipelining, Complete };
 enum class RecvState : std::uint8_t { Posted, Pulling, AwaitFrags, Complete };
-enum class SendEvent : std::uint8_t { BtlDone, Ack, Fin, FragsDone, Packed };
-enum class RecvEvent : std::uint8_t { MatchedEager, MatchedRget, MatchedRndv, GetDone, FragArrived };
+enum class SendEvent : std::uint8_t { BtlDone, Ack, Fin, FragsDone, Packed, PutDone };
+enum class RecvEvent : std::uint8_t { MatchedEager, MatchedRget, MatchedRndv, GetDone, FragArrived, PutFin };
 const char* to_string(SendState s);
 const char* to_string(RecvState s);
 const char* to_string(SendEvent e);
@@ -37,7 +45,9 @@ struct SendRequest : mpi::Request {
   SendState state = SendState::Idle;
   std::uint32_t seq = 0;
   std::uint64_t first = 0;  // bytes the first fragment carried (its BTL depends on the stripe policy)
-  bool put = false;         // the rest goes by RDMA PUT fragments (no copy out at the receiver)
+  std::uint64_t rdma_offset = 0;  // the ACK's: bytes from here on come as the receiver's RDMA PUTs
+  std::uint64_t put_done = 0;     // bytes written by RDMA PUT (FIN sent)
+  bool frags_done = false;        // the FRAGs of [first, rdma_offset) are all done (or there were none)
   bool mpi_complete = false;  // MPI_Wait/Test would return (req_ompi.req_complete); the request lives until Complete
 };
 
@@ -53,7 +63,9 @@ struct RecvRequest : mpi::Request {
 Hdr start(SendRequest& r, const btl::BtlCaps& caps, bool rdma = true);
 // Bytes carried by the first fragment for the chosen header.
 std::uint64_t first_payload(const SendRequest& r, Hdr h, const btl::BtlCaps& caps);
-void on_event(SendRequest& r, SendEvent e);
+void on_event(SendRequest& r, SendEvent e, std::uint64_t bytes = 0);
+// PIPELINING with the FRAGs done and every byte from rdma_offset on PUT: FRAGS_DONE may follow.
+bool rest_done(const SendRequest& r);
 // Whether the send completes early at the MPI level (`use_early`: pml_ob1_use_early_completion): only a MATCH sent by
 // start_copy, i.e. a message that fits the eager limit, from a BTL without SEND_INPLACE or of zero bytes
 // (mca_pml_ob1_send_request_start_btl: start_prepare otherwise, which completes in the callback).

@@ -23,7 +23,13 @@ TEST_CASE("ob1 send request transitions", "[unit][protocol][ob1]") {
     r.buf.contiguous = row.contiguous;
     CHECK(pml::ob1::start(r, caps) == row.hdr);
     CHECK_THROWS_AS(pml::ob1::start(r, caps), ProtocolError);
-    for (auto e : row.events) pml::ob1::on_event(r, e);
+    for (auto e : row.events) {
+      if (e == E::FragsDone) {  // the FRAGs after an ACK that asked for no RDMA are done
+        CHECK_THROWS_AS(pml::ob1::on_event(r, e), ProtocolError);
+        r.rdma_offset = r.bytes, r.frags_done = true;
+      }
+      pml::ob1::on_event(r, e);
+    }
     CHECK(r.state == pml::ob1::SendState::Complete);
     CHECK_THROWS_AS(pml::ob1::on_event(r, E::Fin), ProtocolError);
   }
@@ -50,4 +56,58 @@ TEST_CASE("ob1 RGET falls back to RNDV when the receive buffer is not contiguous
   CHECK(st.counters["ob1_FRAG"] == (65536 + 8160 - 1) / 8160);  // fragments of the 8 KiB eager limit minus the header
   CHECK(st.counters["ugni_long_gets"] == 0);
   CHECK(st.live_requests == 0);
+}
+
+// Configuration: the RDMA PUT pipeline's transitions on plain requests (no engine). A 1 MiB RNDV whose first fragment
+// carried 4064 bytes: the receiver's ACK says RDMA from 4064 (no FRAGs), one PUT of 100000 B is written before the ACK
+// arrives (its PUT came on another BTL), the rest after. Receive side: the RNDV's 4064 bytes, then FINs of PUT
+// fragments. Expected: PUT_DONE legal in RNDV_SENT and PIPELINING only and never beyond the message; FRAGS_DONE refused
+// until every byte from the rdma offset on is PUT and the FRAGs are done, then COMPLETE (MPI complete); PUT_FIN legal
+// in AWAIT_FRAGS only, COMPLETE with the last byte. How validated: the conditions of mca_pml_ob1_put_completion
+// (sender: req_bytes_delivered >= req_bytes_packed) and mca_pml_ob1_recv_request_progress (v1.1.0).
+TEST_CASE("ob1 RDMA PUT pipeline transitions", "[unit][protocol][ob1]") {
+  using E = pml::ob1::SendEvent;
+  using RE = pml::ob1::RecvEvent;
+  btl::BtlCaps caps;
+  caps.eager_limit = 4096, caps.rndv_eager_limit = 4096, caps.max_send_size = 4096, caps.flags = btl::flag::Put;
+  pml::ob1::SendRequest s;
+  s.bytes = 1 << 20;
+  s.buf.contiguous = true;
+  REQUIRE(pml::ob1::start(s, caps, false) == pml::Hdr::Rndv);
+  s.first = pml::ob1::first_payload(s, pml::Hdr::Rndv, caps);
+  CHECK(s.first == 4064);
+  pml::ob1::on_event(s, E::PutDone, 100000);  // before the ACK
+  CHECK(s.state == pml::ob1::SendState::RndvSent);
+  pml::ob1::on_event(s, E::Ack);
+  s.rdma_offset = s.first, s.frags_done = true;  // the ACK's rdma offset: no FRAG range
+  CHECK_FALSE(pml::ob1::rest_done(s));
+  CHECK_THROWS_AS(pml::ob1::on_event(s, E::FragsDone), ProtocolError);
+  CHECK_THROWS_AS(pml::ob1::on_event(s, E::PutDone, s.bytes), ProtocolError);  // more than the message
+  pml::ob1::SendRequest s2 = s;
+  pml::ob1::on_event(s, E::PutDone, s.bytes - s.first - 100000);
+  CHECK(pml::ob1::rest_done(s));
+  CHECK_FALSE(s.mpi_complete);
+  pml::ob1::on_event(s, E::FragsDone);
+  CHECK(s.state == pml::ob1::SendState::Complete);
+  CHECK(s.mpi_complete);
+  CHECK_THROWS_AS(pml::ob1::on_event(s, E::PutDone, 1), ProtocolError);
+  s2.frags_done = false;  // FRAGs of [first, rdma offset) still out: not done even with every PUT written
+  pml::ob1::on_event(s2, E::PutDone, s2.bytes - s2.first - 100000);
+  CHECK_FALSE(pml::ob1::rest_done(s2));
+  pml::ob1::SendRequest m;
+  m.bytes = 100;
+  REQUIRE(pml::ob1::start(m, caps, false) == pml::Hdr::Match);
+  CHECK_THROWS_AS(pml::ob1::on_event(m, E::PutDone, 10), ProtocolError);
+
+  pml::ob1::RecvRequest r;
+  r.msg_bytes = 1 << 20;
+  CHECK_THROWS_AS(pml::ob1::on_event(r, RE::PutFin, 10), ProtocolError);  // not matched yet
+  pml::ob1::on_event(r, RE::MatchedRndv, 4064);
+  CHECK(r.state == pml::ob1::RecvState::AwaitFrags);
+  pml::ob1::on_event(r, RE::PutFin, 1000000);
+  CHECK(r.state == pml::ob1::RecvState::AwaitFrags);
+  pml::ob1::on_event(r, RE::PutFin, (1 << 20) - 4064 - 1000000);
+  CHECK(r.state == pml::ob1::RecvState::Complete);
+  CHECK(r.received == r.msg_bytes);
+  CHECK_THROWS_AS(pml::ob1::on_event(r, RE::PutFin, 1), ProtocolError);
 }
