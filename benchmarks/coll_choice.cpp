@@ -21,6 +21,10 @@ CollChoice CollChoice::read(ObjectReader& b, const std::string& coll, const std:
     return c;
   }
   std::vector<std::string> names = coll::default_registry().names(coll);
+  if (const coll::AlgoInfo* a = coll::default_registry().find(coll, c.algorithm); a && a->composition)
+    b.fail("algorithm", fmt::format("{} '{}' is a node-aware composition whose stages a library's decision table "
+                                    "chooses: name the table ({}) instead",
+                                    coll, c.algorithm, fmt::join(tables, ", ")));
   if (std::find(names.begin(), names.end(), c.algorithm) == names.end()) {
     names.insert(names.end(), tables.begin(), tables.end());
     std::string hint = did_you_mean(c.algorithm, names);
@@ -30,14 +34,15 @@ CollChoice CollChoice::read(ObjectReader& b, const std::string& coll, const std:
   return c;
 }
 
-std::string CollChoice::name_for(int nranks, std::uint64_t bytes) const {
-  return rules.empty() ? algorithm : coll::decide_algorithm(lib, coll, nranks, bytes);
+std::string CollChoice::name_for(int nranks, std::uint64_t bytes, bool node_aware) const {
+  return rules.empty() ? algorithm : coll::decide_algorithm(lib, coll, coll::CommShape{nranks, node_aware}, bytes);
 }
 
-const coll::AlgoInfo* CollChoice::find(int nranks, std::uint64_t bytes, const std::string& file) const {
+const coll::AlgoInfo* CollChoice::find(int nranks, std::uint64_t bytes, const std::string& file,
+                                       bool node_aware) const {
   std::string name;
   try {
-    name = name_for(nranks, bytes);
+    name = name_for(nranks, bytes, node_aware);
   } catch (const std::invalid_argument& e) {
     throw InputError(file, "benchmark.algorithm", e.what());
   }
@@ -47,6 +52,29 @@ const coll::AlgoInfo* CollChoice::find(int nranks, std::uint64_t bytes, const st
                      fmt::format("the '{}' decision chooses {} '{}' for {} B at {} ranks, which is not implemented here",
                                  rules, coll, name, bytes, nranks));
   return a;
+}
+
+std::string CollChoice::stage_name(coll::Stage stage, int nranks, std::uint64_t bytes) const {
+  return coll::decide_algorithm(lib, coll::stage_table(lib, coll, stage), coll::CommShape{nranks, false}, bytes);
+}
+
+coll::StageChooser CollChoice::stages_for(std::uint64_t bytes, const std::string& file) const {
+  return [this, bytes, file](coll::Stage stage, int nranks) -> coll::Generator {
+    std::string table, name;
+    try {
+      table = coll::stage_table(lib, coll, stage);
+      name = coll::decide_algorithm(lib, table, coll::CommShape{nranks, false}, bytes);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(file, "benchmark.algorithm", e.what());
+    }
+    const coll::AlgoInfo* a = coll::default_registry().find(table, name);
+    if (!a || a->composition)
+      throw InputError(file, "benchmark.algorithm",
+                       fmt::format("the '{}' decision chooses {} '{}' for a stage of {} ranks at {} B, which is not "
+                                   "implemented here as a flat algorithm",
+                                   rules, table, name, nranks, bytes));
+    return a->make;
+  };
 }
 
 }  // namespace ompisim::bench

@@ -21,11 +21,19 @@ struct CollChoice {
   // file is loaded; anything else fails on key "algorithm" with a did-you-mean and the known names.
   static CollChoice read(ObjectReader& b, const std::string& coll, const std::string& deflt,
                          const std::vector<std::string>& tables);
-  // The algorithm of one size: the scenario's, or the decision table's for (collective, ranks, size).
-  std::string name_for(int nranks, std::uint64_t bytes) const;
+  // The algorithm of one size: the scenario's, or the decision table's for (collective, ranks, size) on a communicator
+  // that is node-aware or not (NodeLayout::node_aware).
+  std::string name_for(int nranks, std::uint64_t bytes, bool node_aware = false) const;
   // Its registered generator; InputError(file, "benchmark.algorithm") when the decision names one this project does
   // not implement (a decision table's "not_implemented").
-  const coll::AlgoInfo* find(int nranks, std::uint64_t bytes, const std::string& file) const;
+  const coll::AlgoInfo* find(int nranks, std::uint64_t bytes, const std::string& file, bool node_aware = false) const;
+  // For a node-aware composition (AlgoInfo::composition) at `bytes`: each stage's generator, chosen by the decision
+  // table the collective's "stages" names for the sub-communicator's size; it throws InputError(file,
+  // "benchmark.algorithm") when the table has no stages or picks an algorithm not implemented here. The CollChoice
+  // must outlive it.
+  coll::StageChooser stages_for(std::uint64_t bytes, const std::string& file) const;
+  // The name of the algorithm a stage runs on a sub-communicator of `nranks` (for the results).
+  std::string stage_name(coll::Stage stage, int nranks, std::uint64_t bytes) const;
 };
 
 }  // namespace ompisim::bench

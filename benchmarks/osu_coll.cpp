@@ -60,6 +60,8 @@ struct Ctx {
   World& w;
   const OsuCollConfig& c;
   std::vector<coll::Generator> gen;  // per size
+  coll::NodeLayout layout;           // the placement's nodes, as MPICH's sub-communicators split MPI_COMM_WORLD
+  std::vector<coll::StageChooser> stages;  // per size: a node-aware composition's stages (empty otherwise)
   GlobalSync sync;
   ScheduleExec exec;
   int n;
@@ -100,6 +102,8 @@ Task coll_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
     p.bytes = static_cast<std::uint32_t>(x.c.sizes[k]);
     p.root = x.c.root;
     if (!x.c.algo.rules.empty()) p.radix = x.c.algo.lib.value("radix", 4);  // the decision table's radix
+    p.layout = &x.layout;
+    if (x.stages[k]) p.stages = &x.stages[k];
     co_await x.sync.arrive();
     double acc = 0;
     for (long long i = 0; i < iters + skip; ++i) {
@@ -130,7 +134,8 @@ public:
   std::string label() const override { return c_.name + " " + c_.algo.algorithm; }
   void check(const DriverContext& ctx) const override {
     for (long long n : ctx.ranks)
-      for (auto size : c_.sizes) (void)c_.algo.find(static_cast<int>(n), size, ctx.file);
+      for (auto size : c_.sizes)
+        for (bool node_aware : {false, true}) (void)c_.algo.find(static_cast<int>(n), size, ctx.file, node_aware);
   }
   void narrow_for_calibration(const Json& sel) override {
     if (sel.contains("bytes")) c_.sizes = {sel["bytes"].get<std::uint64_t>()};
@@ -143,9 +148,21 @@ public:
                            fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",
                                        w.machine().name, repo_relative(w.machine().file)));
     int n = static_cast<int>(w.ranks());
+    std::vector<long long> node_key(static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r) node_key[static_cast<std::size_t>(r)] = w.node_of(r);
+    coll::NodeLayout layout(node_key);
     std::vector<coll::Generator> gens;
-    for (auto size : c_.sizes) gens.push_back(c_.algo.find(n, size, file)->make);
-    Ctx x{w, c_, gens, GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
+    std::vector<coll::StageChooser> stages;
+    for (auto size : c_.sizes) {
+      const coll::AlgoInfo* a = c_.algo.find(n, size, file, layout.node_aware());
+      gens.push_back(a->make);
+      stages.emplace_back();
+      if (!a->composition) continue;
+      stages.back() = c_.algo.stages_for(size, file);
+      (void)stages.back()(coll::Stage::Roots, layout.nnodes());  // an unimplemented choice fails here, not mid-run
+      for (int k = 0; k < layout.nnodes(); ++k) (void)stages.back()(coll::Stage::Node, layout.node_size(k));
+    }
+    Ctx x{w, c_, gens, std::move(layout), std::move(stages), GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
     x.exec.buffer = c_.buffer;
     x.calls_simulated.assign(c_.sizes.size(), 0);
     std::vector<std::vector<double>> out(c_.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
@@ -162,7 +179,11 @@ public:
       Json pt{{"bytes", c_.sizes[k]}, {"latency_us", sum / n * 1e6}, {"min_latency_us", lo * 1e6},
               {"max_latency_us", hi * 1e6}};
       if (c_.steady_tol > 0) pt["calls_simulated"] = x.calls_simulated[k];
-      if (!c_.algo.rules.empty()) pt["algorithm"] = c_.algo.name_for(n, c_.sizes[k]);
+      if (!c_.algo.rules.empty()) pt["algorithm"] = c_.algo.name_for(n, c_.sizes[k], x.layout.node_aware());
+      if (x.stages[k])  // a node-aware composition: what its stages ran (the node stage: on the root's node)
+        pt["stages"] = Json{
+            {"roots", c_.algo.stage_name(coll::Stage::Roots, x.layout.nnodes(), c_.sizes[k])},
+            {"node", c_.algo.stage_name(coll::Stage::Node, x.layout.node_size(x.layout.node(c_.root)), c_.sizes[k])}};
       pts.push_back(pt);
     }
     return pts;

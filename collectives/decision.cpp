@@ -13,8 +13,9 @@ namespace {
 
 bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
-bool eval_condition(const std::string& cond, int nranks, std::size_t idx) {
+bool eval_condition(const std::string& cond, int nranks, bool node_aware, std::size_t idx) {
   if (cond == "always") return true;
+  if (cond == "node_aware") return node_aware;
   if (cond == "pow2") return is_pow2(nranks);
   std::istringstream in(cond);
   std::string lhs, op;
@@ -28,7 +29,7 @@ bool eval_condition(const std::string& cond, int nranks, std::size_t idx) {
     if (op == ">=") return nranks >= value;
   }
   throw std::invalid_argument("decision rule " + std::to_string(idx) + ": unknown condition \"" + cond +
-                              "\" (allowed: \"always\", \"pow2\", \"nranks <op> N\" with op one of == < <= > >=)");
+                              "\" (allowed: \"always\", \"pow2\", \"node_aware\", \"nranks <op> N\" with op one of == < <= > >=)");
 }
 
 }  // namespace
@@ -54,12 +55,18 @@ std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule) {
         !r.at("algorithm").is_string())
       throw std::invalid_argument("decision rule " + std::to_string(i) +
                                   ": needs string fields \"when\" and \"algorithm\", got " + r.dump());
-    if (eval_condition(r.at("when").get<std::string>(), nranks, i)) return r.at("algorithm").get<std::string>();
+    if (eval_condition(r.at("when").get<std::string>(), nranks, false, i)) return r.at("algorithm").get<std::string>();
   }
   throw std::invalid_argument("tuned_barrier_algorithm: no rule matches nranks = " + std::to_string(nranks));
 }
 
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, int nranks, std::uint64_t bytes) {
+  return decide_algorithm(lib, coll, CommShape{nranks, false}, bytes);
+}
+
+std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
+                             std::uint64_t bytes) {
+  const int nranks = comm.nranks;
   const std::string where = "decide_algorithm(" + coll + "): ";
   if (nranks < 1) throw std::invalid_argument(where + "nranks = " + std::to_string(nranks));
   if (!lib.is_object() || !lib.contains(coll) || !lib.at(coll).contains("table") || !lib.at(coll).at("table").is_array())
@@ -70,7 +77,7 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
     if (!row.is_object() || !row.contains("when") || !row.at("when").is_string() || !row.contains("sizes") ||
         !row.at("sizes").is_array())
       throw std::invalid_argument(where + "row " + std::to_string(i) + " needs \"when\" and \"sizes\"");
-    if (!eval_condition(row.at("when").get<std::string>(), nranks, i)) continue;
+    if (!eval_condition(row.at("when").get<std::string>(), nranks, comm.node_aware, i)) continue;
     for (const auto& e : row.at("sizes")) {
       if (!e.is_object() || !e.contains("algorithm") || !e.at("algorithm").is_string())
         throw std::invalid_argument(where + "row " + std::to_string(i) + ": a size entry without \"algorithm\"");
@@ -84,6 +91,17 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
     throw std::invalid_argument(where + "row " + std::to_string(i) + " has no entry for " + std::to_string(bytes) + " B");
   }
   throw std::invalid_argument(where + "no row matches nranks = " + std::to_string(nranks));
+}
+
+std::string stage_table(const nlohmann::json& lib, const std::string& coll, Stage stage) {
+  const char* key = stage == Stage::Roots ? "roots" : "node";
+  const std::string where = "stage_table(" + coll + "): ";
+  if (!lib.is_object() || !lib.contains(coll) || !lib.at(coll).contains("stages") || !lib.at(coll).at("stages").is_object())
+    throw std::invalid_argument(where + "the decision data has no \"stages\" for this collective");
+  const auto& st = lib.at(coll).at("stages");
+  if (!st.contains(key) || !st.at(key).is_string())
+    throw std::invalid_argument(where + "\"stages\" has no string \"" + key + "\"");
+  return st.at(key).get<std::string>();
 }
 
 std::string decision_file(const std::string& name) {

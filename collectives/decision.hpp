@@ -6,6 +6,8 @@
 // the first rule whose condition holds wins. Conditions:
 //   "always"        always true;
 //   "pow2"          nranks is a power of two (exactly one bit set; 1 counts, as in Open MPI's bit loop);
+//   "node_aware"    the communicator is node-aware (MPIR_Comm_is_node_aware: size tables only, CommShape below;
+//                   false for the barrier rule and for the sub-communicators of a composition's stages);
 //   "nranks == N", "nranks < N", "nranks <= N", "nranks > N", "nranks >= N"   integer comparisons.
 // Anything else, a missing field, or no matching rule is an error (std::invalid_argument naming the rule index and
 // the offending value).
@@ -14,6 +16,8 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "collectives/schedule.hpp"
 
 namespace ompisim::coll {
 
@@ -29,6 +33,17 @@ std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule);
 // for bytes * nranks < N, no bound always. Returns the algorithm name; std::invalid_argument naming the collective
 // for a missing collective, a malformed row or no match.
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, int nranks, std::uint64_t bytes);
+// The same for a communicator whose node-awareness is known (NodeLayout::node_aware); the overload above is a
+// communicator that is not node-aware.
+struct CommShape {
+  int nranks = 1;
+  bool node_aware = false;
+};
+std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm, std::uint64_t bytes);
+// The collective whose table picks a node-aware composition's stage (lib[coll]["stages"]["roots" | "node"]), evaluated
+// for the sub-communicator (never node-aware, as MPICH's node_comm and node_roots_comm are not);
+// std::invalid_argument naming the collective when missing.
+std::string stage_table(const nlohmann::json& lib, const std::string& coll, Stage stage);
 // The library files by the names a scenario uses ("tuned", "mpich", "tuned-v1.1"); empty for any other name.
 std::string decision_file(const std::string& name);
 

@@ -8,8 +8,9 @@
 //  bcast "mpich_scatter_rdb_allgather" / "mpich_scatter_ring_allgather" ↔ MPIR_Bcast_intra_scatter_recursive_doubling_
 //    allgather / _scatter_ring_allgather: a binomial scatter of the message in P chunks of ceil(bytes / P) from the
 //    root, then a recursive-doubling (P a power of two) or ring allgather of the chunks.
-// Bruck alltoall, recursive-doubling/bruck/ring allgather, binomial bcast/gather/scatter: same message pattern as the
-// Open MPI generators of the same role (the decision files name those).
+// Bruck alltoall, recursive-doubling/bruck/ring allgather, binomial gather/scatter: same message pattern as the
+// Open MPI generators of the same role (the decision files name those; not re-read against v3.4a2 in session 15).
+// MPICH's binomial bcast (bcast/mpich_binomial.cpp) and its ch4 node-aware bcast (bcast/mpich_smp.cpp) are their own.
 #include "collectives/tuned_colls.hpp"
 #include "collectives/data_colls.hpp"
 #include "collectives/tuned_colls.hpp"

@@ -3,6 +3,7 @@
 #include "collectives/schedule.hpp"
 
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ompisim::coll {
 
@@ -19,6 +20,34 @@ int floor_pow2(int n) {
   return p;
 }
 }  // namespace detail
+
+NodeLayout::NodeLayout(const std::vector<long long>& node_key) {
+  const std::size_t n = node_key.size();
+  node_.resize(n);
+  local_.resize(n);
+  std::unordered_map<long long, int> index;  // node id -> node number, by first appearance (the lowest rank)
+  std::vector<int> count;
+  for (std::size_t r = 0; r < n; ++r) {
+    auto [it, fresh] = index.try_emplace(node_key[r], static_cast<int>(count.size()));
+    if (fresh) count.push_back(0);
+    node_[r] = it->second;
+    local_[r] = count[static_cast<std::size_t>(it->second)]++;
+  }
+  first_.assign(count.size() + 1, 0);
+  for (std::size_t k = 0; k < count.size(); ++k) first_[k + 1] = first_[k] + count[k];
+  members_.resize(n);
+  for (std::size_t r = 0; r < n; ++r)
+    members_[static_cast<std::size_t>(first_[static_cast<std::size_t>(node_[r])] + local_[r])] = static_cast<int>(r);
+}
+
+NodeLayout NodeLayout::block(int nranks, int ranks_per_node) {
+  if (nranks < 1 || ranks_per_node < 1)
+    throw std::invalid_argument("NodeLayout::block: nranks = " + std::to_string(nranks) +
+                                ", ranks_per_node = " + std::to_string(ranks_per_node) + " (both must be >= 1)");
+  std::vector<long long> key(static_cast<std::size_t>(nranks));
+  for (int r = 0; r < nranks; ++r) key[static_cast<std::size_t>(r)] = r / ranks_per_node;
+  return NodeLayout(key);
+}
 
 const char* to_string(OpKind k) {
   switch (k) {

@@ -8,6 +8,7 @@
 //    the rank's own processor (the executor charges its architecture's cost per element).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,14 +56,48 @@ void check_rank_args(const std::string& coll_algo, int me, int nranks);
 int floor_pow2(int n);
 }  // namespace detail
 
+struct AlgoParams;
+using Generator = Schedule (*)(int me, int nranks, const AlgoParams& params);
+
+// Which node each rank of a communicator is on, as MPICH's MPIR_Comm_create_subcomms (src/mpi/comm/commutil.c, v3.4a2)
+// splits it: node_comm = the ranks of one node in rank order (local rank = position), node_roots_comm = the lowest
+// rank of every node, nodes numbered by their lowest rank. Built once per run from the placement and shared by every
+// rank (O(P) in all, O(1) per rank).
+class NodeLayout {
+public:
+  // `node_key[r]`: any id of rank r's node (equal ids = same node).
+  explicit NodeLayout(const std::vector<long long>& node_key);
+  // Block placement: rank r on node r / ranks_per_node (ranks_per_node >= 1).
+  static NodeLayout block(int nranks, int ranks_per_node);
+  int nranks() const { return static_cast<int>(node_.size()); }
+  int nnodes() const { return static_cast<int>(first_.size()) - 1; }
+  int node(int r) const { return node_[static_cast<std::size_t>(r)]; }
+  int local(int r) const { return local_[static_cast<std::size_t>(r)]; }
+  int node_size(int k) const { return first_[static_cast<std::size_t>(k) + 1] - first_[static_cast<std::size_t>(k)]; }
+  // The rank of node k's local rank i; leader(k) = member(k, 0).
+  int member(int k, int i) const { return members_[static_cast<std::size_t>(first_[static_cast<std::size_t>(k)] + i)]; }
+  int leader(int k) const { return member(k, 0); }
+  // MPIR_Comm_is_node_aware after MPIR_Comm_create_subcomms: false when every rank is alone on its node (or P = 1).
+  bool node_aware() const { return nnodes() < nranks(); }
+
+private:
+  std::vector<int> node_, local_, first_, members_;
+};
+
+// The two stages of a node-aware composition: among the node leaders (node_roots_comm) and within one node (node_comm).
+enum class Stage : std::uint8_t { Roots, Node };
+// The generator a stage runs on a sub-communicator of `nranks` ranks (the decision data's choice for it).
+using StageChooser = std::function<Generator(Stage, int nranks)>;
+
 struct AlgoParams {
   int radix = 4;           // tree radix (Cheetah fan-in/fan-out, tuned tree)
   int ranks_per_node = 1;  // block placement: rank r is on node r / ranks_per_node (hierarchical algorithms)
   std::uint32_t bytes = 0; // data-carrying collectives: the message (allreduce, bcast) or per-peer block (alltoall)
   int root = 0;            // rooted collectives (bcast, gather, scatter, reduce)
+  // Node-aware compositions (MPICH's SMP collectives) only: the communicator's layout and the stages' choice.
+  const NodeLayout* layout = nullptr;
+  const StageChooser* stages = nullptr;
 };
-
-using Generator = Schedule (*)(int me, int nranks, const AlgoParams& params);
 
 struct AlgoInfo {
   std::string coll;         // "barrier", "allreduce", "alltoall", "bcast"
@@ -71,6 +106,9 @@ struct AlgoInfo {
   std::string mirrors;      // Open MPI file and version it mirrors
   Generator make = nullptr;
   bool uses_amo = false;
+  // A node-aware composition (bcast "mpich_smp"): runs only with AlgoParams::layout and ::stages, which a library's
+  // decision table provides (its "stages"), so a scenario cannot name it alone.
+  bool composition = false;
 };
 
 }  // namespace ompisim::coll

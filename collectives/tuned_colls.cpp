@@ -40,6 +40,13 @@ void register_tuned_collectives(CollRegistry& reg) {
   reg.add({"bcast", "mpich_scatter_ring_allgather", "MPICH: binomial scatter of P chunks, ring allgather",
            "MPICH src/mpi/coll/bcast/bcast_intra_scatter_ring_allgather.c (3.3-4.x)",
            &bcast_mpich_scatter_ring_allgather, false});
+  reg.add({"bcast", "mpich_binomial", "MPICH: binomial tree, parent rel - lowest bit, blocking sends largest subtree first",
+           "MPICH src/mpi/coll/bcast/bcast_intra_binomial.c MPIR_Bcast_intra_binomial (v3.4a2)", &bcast_mpich_binomial,
+           false});
+  reg.add({"bcast", "mpich_smp",
+           "MPICH ch4 node-aware bcast: root to its node leader, bcast among node leaders, bcast within every node",
+           "MPICH src/mpid/ch4/src/ch4_coll_impl.h MPIDI_Bcast_intra_composition_alpha (v3.4a2)", &bcast_mpich_smp,
+           false, true});
 }
 
 }  // namespace ompisim::coll

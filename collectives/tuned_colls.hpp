@@ -22,5 +22,8 @@ Schedule alltoall_mpich_scattered(int me, int nranks, const AlgoParams& params);
 Schedule alltoall_mpich_pairwise(int me, int nranks, const AlgoParams& params);
 Schedule bcast_mpich_scatter_rdb_allgather(int me, int nranks, const AlgoParams& params);
 Schedule bcast_mpich_scatter_ring_allgather(int me, int nranks, const AlgoParams& params);
+Schedule bcast_mpich_binomial(int me, int nranks, const AlgoParams& params);
+// Node-aware: needs params.layout and params.stages (std::invalid_argument without them).
+Schedule bcast_mpich_smp(int me, int nranks, const AlgoParams& params);
 
 }  // namespace ompisim::coll

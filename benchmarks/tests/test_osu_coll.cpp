@@ -83,3 +83,44 @@ TEST_CASE("osu collectives: tuned decisions per size, unimplemented choices refu
     CHECK_THAT(std::string(e.what()), Catch::Contains("benchmark.algorithm") && Catch::Contains("scatter_allgather"));
   }
 }
+
+// Configuration: osu_bcast with "algorithm": "mpich" on 16 Cielo ranks, 1 B and 1 MiB, 3 timed calls: 4 ranks a node
+// (node-aware) and 1 rank a node (every rank alone on its node); and "algorithm": "mpich_smp" named alone.
+// Expected (MPICH v3.4a2 MPIDI_Bcast_select, collectives/decision/mpich_default.json): 4 a node: every size runs the
+// node-aware composition mpich_smp, its stages on 4 leaders and 4-rank nodes both MPIR_Bcast_intra_binomial (fewer
+// than MPIR_CVAR_BCAST_MIN_PROCS = 8 ranks); 1 a node: the flat choice (binomial at 1 B, scatter + ring allgather at
+// 1 MiB, 16 being a power of two at or above the long-message cut-off) and no stages; the composition named alone is
+// refused naming benchmark.algorithm (its stages come from a decision table).
+// How validated: the points' "algorithm" and "stages"; the InputError text.
+TEST_CASE("osu collectives: MPICH's node-aware bcast is chosen from the placement", "[benchmark][osu_coll]") {
+  auto run = [](int rpn) {
+    Json block{{"name", "osu_bcast"}, {"sizes", {1, 1048576}}, {"iterations", 3}, {"skip", 1}, {"algorithm", "mpich"}};
+    Scenario s = scenario_from_json(
+        Json{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 16}, {"ranks_per_node", rpn}, {"benchmark", block}},
+        "coll.json");
+    test::Fixture f("cielo", 16, rpn, "openmpi");
+    return s.driver->run(*f.world, *f.stack, "coll.json");
+  };
+  Json smp = run(4);
+  REQUIRE(smp.size() == 2);
+  for (const auto& pt : smp) {
+    CHECK(pt["algorithm"] == "mpich_smp");
+    REQUIRE(pt.contains("stages"));
+    CHECK(pt["stages"]["roots"] == "mpich_binomial");
+    CHECK(pt["stages"]["node"] == "mpich_binomial");
+    CHECK(pt["latency_us"].get<double>() > 0);
+  }
+  Json flat = run(1);
+  REQUIRE(flat.size() == 2);
+  CHECK(flat[0]["algorithm"] == "mpich_binomial");
+  CHECK(flat[1]["algorithm"] == "mpich_scatter_ring_allgather");
+  CHECK_FALSE(flat[0].contains("stages"));
+  Json sc{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 16}, {"ranks_per_node", 4},
+          {"benchmark", {{"name", "osu_bcast"}, {"algorithm", "mpich_smp"}}}};
+  try {
+    (void)scenario_from_json(sc, "coll.json");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("benchmark.algorithm") && Catch::Contains("composition"));
+  }
+}

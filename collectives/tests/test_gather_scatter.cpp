@@ -43,12 +43,13 @@ TEST_CASE("gather_scatter: allgather ring, gather and scatter basic_linear compl
 // Expected: the schedules complete on the zero-time executor with every send matched and every receive's size equal to
 // its send's (run_schedules checks sizes); message counts: alltoall linear / mpich_* P(P-1) (bruck: P ceil(log2 P));
 // allgather recursive_doubling / bruck P ceil(log2 P) for P > 1; gather / scatter binomial and knomial bcast P-1;
-// split_binary_tree 2(P-1) (P-1 down the tree, P-1 in the exchange of halves).
+// split_binary_tree 2(P-1) (P-1 down the tree, P-1 in the exchange of halves); mpich_binomial P-1; mpich_smp (block
+// layout 4 a node, binomial stages) P-1, plus one when the root is not its node's leader.
 // How validated: run_schedules' counters.
 TEST_CASE("tuned collectives: every generator completes with matched sizes", "[collective]") {
   CollRegistry reg;
   register_tuned_collectives(reg);
-  REQUIRE(reg.all().size() == 15);
+  REQUIRE(reg.all().size() == 17);
   for (const auto& info : reg.all())
     for (int n : {1, 2, 3, 5, 8, 13, 64, 100})
       for (int root : {0, n - 1}) {
@@ -56,6 +57,10 @@ TEST_CASE("tuned collectives: every generator completes with matched sizes", "[c
         p.bytes = 4096;
         p.root = root;
         p.radix = 4;
+        const NodeLayout layout = NodeLayout::block(n, 4);  // the node-aware composition's (test_mpich_smp.cpp)
+        const StageChooser flat = [](Stage, int) -> Generator { return &bcast_mpich_binomial; };
+        p.layout = &layout;
+        p.stages = &flat;
         CheckResult r = run_schedules(n, info.make, p);
         INFO(info.coll << "/" << info.algo << " P=" << n << " root=" << root << ": " << r.error);
         REQUIRE(r.completed);
@@ -68,7 +73,11 @@ TEST_CASE("tuned collectives: every generator completes with matched sizes", "[c
             info.algo == "mpich_pairwise")
           want = static_cast<long long>(n) * (n - 1);
         else if (info.algo == "modified_bruck" || info.algo == "bruck") want = n * lg;
-        else if (info.algo == "knomial" || info.coll == "gather" || info.coll == "scatter") want = n - 1;
+        else if (info.algo == "knomial" || info.algo == "mpich_binomial" || info.coll == "gather" ||
+                 info.coll == "scatter")
+          want = n - 1;
+        else if (info.composition)  // root 0 is a leader: the two stages' P-1; root P-1 not a leader (P % 4 != 1)
+          want = n - 1 + (root % 4 != 0 ? 1 : 0);
         else if (info.algo == "split_binary_tree") want = 2LL * (n - 1);
         if (want >= 0) CHECK(static_cast<long long>(r.sends) == want);
       }
@@ -177,7 +186,7 @@ TEST_CASE("tuned collectives: size-table decisions of coll/tuned v5 and MPICH", 
   CHECK(decide_algorithm(mpich, "allgather", 500, 100) == "bruck");
   CHECK(decide_algorithm(mpich, "bcast", 512, 12288) == "mpich_scatter_rdb_allgather");
   CHECK(decide_algorithm(mpich, "bcast", 500, 12288) == "mpich_scatter_ring_allgather");
-  CHECK(decide_algorithm(mpich, "bcast", 4, 1 << 20) == "binomial");
+  CHECK(decide_algorithm(mpich, "bcast", 4, 1 << 20) == "mpich_binomial");
   CHECK_THROWS_WITH(decide_algorithm(ompi, "reduce", 8, 1), Catch::Contains("no table"));
   const std::string missing = ompi.at("not_implemented").get<std::string>();
   for (const auto* l : {&ompi, &mpich})

@@ -58,6 +58,25 @@ void CxiProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
   w_.cpu(rank, c_.host_overhead, [this, id] { launch(id); }, "fi_tsend (cxi)");
 }
 
+bool CxiProvider::can_inject(std::uint64_t bytes, const Buffer& buf) const {
+  return choose(bytes, c_.limits, buf.space.kind == MemKind::Host) == SendProtocol::Inject;
+}
+
+void CxiProvider::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) {
+  if (!can_inject(bytes, buf))
+    throw std::logic_error("cxi: fi_tinject of " + std::to_string(bytes) + " B beyond the inject size or from a device");
+  auto created = msgs_.create();
+  const std::uint64_t id = created.first;
+  created.second = Msg{rank, dst, tag, bytes, 0, buf, SendProtocol::Inject, send_seq_[pair_key(rank, dst)]++};
+  created.second.no_cq = true;
+  ++n_[kInject];
+  if (w_.same_node(rank, dst)) ++n_[kLoopback];
+  w_.cpu(rank, c_.host_overhead, [this, id, injected = std::move(injected)] {
+    launch(id);
+    if (injected) injected();
+  }, "fi_tinject (cxi)");
+}
+
 // Trace rows of the NIC (TraceSink::nic): "transmit", the commands the source NIC executes (an IDC inject, the DMA
 // read and send of an eager payload or a rendezvous header), and "receive", the payloads the target NIC lands in host
 // memory (an eager payload or a rendezvous header, a rendezvous Get it pulls). Each span runs from the command to the
@@ -227,6 +246,10 @@ void CxiProvider::recv_done(std::uint64_t id, RxEntry* e) {
 
 void CxiProvider::send_done(std::uint64_t id) {
   const Msg& m = msgs_.at(id);
+  if (m.no_cq) {  // fi_tinject: the ack only frees the NIC's state; nothing reaches the host
+    finish(id, false);
+    return;
+  }
   double back = w_.wire_time(w_.node_of(m.dst), w_.node_of(m.src), 0);
   int src = m.src;
   w_.sim().after(back, [this, id, src] {

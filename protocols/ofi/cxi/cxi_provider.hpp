@@ -49,6 +49,11 @@ public:
   void bind_peer(SrxOwner* owner, int index, CqOwnerOps ops);
 
   void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override;
+  // fi_tinject (fi_tagged(3)): the buffer is reusable when the call returns and no completion is written for it;
+  // `injected` runs when the command is issued (after the host's cost). Only for a message that takes the Inject
+  // protocol (host buffer, at most the inject size: can_inject); the NIC's handling is tsend's.
+  bool can_inject(std::uint64_t bytes, const Buffer& buf) const;
+  void tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected);
   // The provider alone: append to the NIC's priority list or match an overflow entry (hardware matching), or the same
   // on the host's lists (software matching).
   void trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override;
@@ -75,6 +80,7 @@ private:
     std::uint32_t oflow_epoch = 0;
     bool in_oflow = false;
     bool send_finished = false, recv_finished = false;  // the message's state is dropped when both are
+    bool no_cq = false;                                    // fi_tinject: no send completion is written
   };
   void launch(std::uint64_t id);
   void arrive(std::uint64_t id);

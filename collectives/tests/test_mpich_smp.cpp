@@ -1,0 +1,186 @@
+// Tests of MPICH v3.4a2's bcast path as Cray MPICH 8.1.x runs it: MPIR_Bcast_intra_binomial (bcast/mpich_binomial.cpp),
+// the ch4 node-aware composition MPIDI_Bcast_intra_composition_alpha (bcast/mpich_smp.cpp), the node layout of
+// MPIR_Comm_create_subcomms (NodeLayout) and the decision data that selects them (decision/mpich_default.json).
+#include "collectives/check.hpp"
+#include "collectives/data_colls.hpp"
+#include "collectives/decision.hpp"
+#include "collectives/tuned_colls.hpp"
+#include "platform/machine.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+using namespace ompisim::coll;
+
+namespace {
+std::vector<Op> ops(const Schedule& s, std::size_t round) { return s.rounds.at(round).ops; }
+std::vector<Op> one(OpKind k, int peer, std::uint32_t bytes) { return {Op{k, peer, bytes}}; }
+}  // namespace
+
+// Configuration: bcast mpich_binomial, P = 8 root 0 and P = 7 root 3, a 100-byte message.
+// Expected (bcast_intra_binomial.c, v3.4a2, hand-run): with rel = (rank - root) mod P the receive loop finds the lowest
+// set bit m of rel and receives from rank - m; the send loop then sends to rank + m' for m' = m/2 .. 1 (the root:
+// from the largest power of two < P) while rel + m' < P, one blocking MPIC_Send each. P = 8: rank 0 sends to 4, 2,
+// 1 in that order; 4 receives from 0 and sends to 6 then 5; 6 receives from 4 and sends to 7; 7 and 5 only receive
+// (from 6 and 4). P = 7, root 3: the root sends to 0 (rel 4), 5 (rel 2), 4 (rel 1); rank 0 (rel 4) receives from 3
+// and sends to 2 (rel 6) then 1 (rel 5); rank 2 (rel 6) receives from 0 and sends nothing (rel 7 >= 7). Open MPI's
+// binomial (bcast/binomial.cpp) differs: its root sends to 1, 2, 4 at once. P = 1 or 0 bytes: no operation.
+// How validated: the schedules' rounds against the hand-derived sequence.
+TEST_CASE("mpich bcast: MPIR_Bcast_intra_binomial rank by rank", "[collective][mpich]") {
+  AlgoParams p;
+  p.bytes = 100;
+  Schedule r0 = bcast_mpich_binomial(0, 8, p);
+  REQUIRE(r0.rounds.size() == 3);
+  CHECK(ops(r0, 0) == one(OpKind::Send, 4, 100));
+  CHECK(ops(r0, 1) == one(OpKind::Send, 2, 100));
+  CHECK(ops(r0, 2) == one(OpKind::Send, 1, 100));
+  Schedule r4 = bcast_mpich_binomial(4, 8, p);
+  REQUIRE(r4.rounds.size() == 3);
+  CHECK(ops(r4, 0) == one(OpKind::Recv, 0, 100));
+  CHECK(ops(r4, 1) == one(OpKind::Send, 6, 100));
+  CHECK(ops(r4, 2) == one(OpKind::Send, 5, 100));
+  Schedule r6 = bcast_mpich_binomial(6, 8, p);
+  REQUIRE(r6.rounds.size() == 2);
+  CHECK(ops(r6, 0) == one(OpKind::Recv, 4, 100));
+  CHECK(ops(r6, 1) == one(OpKind::Send, 7, 100));
+  CHECK(bcast_mpich_binomial(7, 8, p).rounds.size() == 1);
+  CHECK(ops(bcast_mpich_binomial(7, 8, p), 0) == one(OpKind::Recv, 6, 100));
+  CHECK(ops(bcast_mpich_binomial(5, 8, p), 0) == one(OpKind::Recv, 4, 100));
+  p.root = 3;
+  Schedule q3 = bcast_mpich_binomial(3, 7, p);
+  REQUIRE(q3.rounds.size() == 3);
+  CHECK(ops(q3, 0) == one(OpKind::Send, 0, 100));
+  CHECK(ops(q3, 1) == one(OpKind::Send, 5, 100));
+  CHECK(ops(q3, 2) == one(OpKind::Send, 4, 100));
+  Schedule q0 = bcast_mpich_binomial(0, 7, p);
+  REQUIRE(q0.rounds.size() == 3);
+  CHECK(ops(q0, 0) == one(OpKind::Recv, 3, 100));
+  CHECK(ops(q0, 1) == one(OpKind::Send, 2, 100));
+  CHECK(ops(q0, 2) == one(OpKind::Send, 1, 100));
+  Schedule q2 = bcast_mpich_binomial(2, 7, p);
+  REQUIRE(q2.rounds.size() == 1);
+  CHECK(ops(q2, 0) == one(OpKind::Recv, 0, 100));
+  p.root = 0;
+  CHECK(bcast_binomial(0, 8, p).rounds.size() == 1);  // Open MPI's: 1, 2, 4 in one round
+  CHECK(bcast_mpich_binomial(0, 1, p).rounds.empty());
+  p.bytes = 0;
+  CHECK(bcast_mpich_binomial(0, 8, p).rounds.empty());
+  for (int n : {1, 2, 3, 7, 8, 13, 64, 100})
+    for (int root : {0, n - 1}) {
+      AlgoParams a;
+      a.bytes = 8;
+      a.root = root;
+      CheckResult r = run_schedules(n, &bcast_mpich_binomial, a);
+      INFO("P=" << n << " root=" << root << ": " << r.error);
+      REQUIRE(r.completed);
+      CHECK(r.unmatched_sends == 0);
+      CHECK(static_cast<long long>(r.sends) == n - 1);
+    }
+}
+
+// Configuration: node keys {7, 3, 7, 3, 5} (ranks 0 and 2 on one node, 1 and 3 on another, 4 alone), a block layout
+// of 12 ranks 4 per node, and 5 ranks on 5 nodes.
+// Expected (MPIR_Comm_create_subcomms, commutil.c v3.4a2): nodes numbered by their lowest rank, node_comm ranks in
+// rank order, leaders = local rank 0; node-aware unless every rank is alone on its node.
+// How validated: the layout's accessors against the hand-built split.
+TEST_CASE("mpich bcast: the node layout of MPIR_Comm_create_subcomms", "[collective][mpich]") {
+  NodeLayout l({7, 3, 7, 3, 5});
+  CHECK(l.nnodes() == 3);
+  CHECK(l.node(2) == 0);
+  CHECK(l.node(3) == 1);
+  CHECK(l.node(4) == 2);
+  CHECK(l.local(2) == 1);
+  CHECK(l.leader(1) == 1);
+  CHECK(l.member(0, 1) == 2);
+  CHECK(l.node_size(2) == 1);
+  CHECK(l.node_aware());
+  CHECK_FALSE(NodeLayout({1, 2, 3, 4, 5}).node_aware());
+  NodeLayout b = NodeLayout::block(12, 4);
+  CHECK(b.nnodes() == 3);
+  CHECK(b.leader(2) == 8);
+  CHECK(b.local(7) == 3);
+  CHECK_THROWS_WITH(NodeLayout::block(4, 0), Catch::Contains("ranks_per_node = 0"));
+}
+
+// Configuration: bcast mpich_smp on 12 ranks, 4 a node (leaders 0, 4, 8), both stages MPIR_Bcast_intra_binomial, a
+// 10-byte message; root 5 (local rank 1 of node 1) and root 0 (a leader). Without a layout or stages: refused.
+// Expected (MPIDI_Bcast_intra_composition_alpha, ch4_coll_impl.h v3.4a2, hand-run): root 5 is not in node_roots_comm,
+// so it sends to its node's local rank 0 (rank 4), which receives; the leaders' bcast (3 ranks, root = node 1) makes
+// rank 4 send to leader 0 (node 0, rel 2) then leader 8 (node 2, rel 1); every node then runs a binomial bcast from
+// local rank 0 over 4 ranks (local 0 -> 2, 0 -> 1, 2 -> 3), the root receiving the message again from rank 4.
+// Rank 5: [send 4] [recv 4]; rank 4: [recv 5] [send 0] [send 8] [send 6] [send 5]; rank 8: [recv 4] [send 10]
+// [send 9]; rank 0: [recv 4] [send 2] [send 1]; rank 11: [recv 10]. Messages: 1 + 2 + 3 x 3 = 12 with root 5,
+// 11 = P - 1 with root 0 (no first step).
+// How validated: the schedules against the hand-derived sequence; run_schedules for completion and message counts.
+TEST_CASE("mpich bcast: ch4 node-aware composition alpha rank by rank", "[collective][mpich]") {
+  const NodeLayout L = NodeLayout::block(12, 4);
+  const StageChooser binomial = [](Stage, int) -> Generator { return &bcast_mpich_binomial; };
+  AlgoParams p;
+  p.bytes = 10;
+  p.root = 5;
+  p.layout = &L;
+  p.stages = &binomial;
+  Schedule r5 = bcast_mpich_smp(5, 12, p);
+  REQUIRE(r5.rounds.size() == 2);
+  CHECK(ops(r5, 0) == one(OpKind::Send, 4, 10));
+  CHECK(ops(r5, 1) == one(OpKind::Recv, 4, 10));
+  Schedule r4 = bcast_mpich_smp(4, 12, p);
+  REQUIRE(r4.rounds.size() == 5);
+  CHECK(ops(r4, 0) == one(OpKind::Recv, 5, 10));
+  CHECK(ops(r4, 1) == one(OpKind::Send, 0, 10));
+  CHECK(ops(r4, 2) == one(OpKind::Send, 8, 10));
+  CHECK(ops(r4, 3) == one(OpKind::Send, 6, 10));
+  CHECK(ops(r4, 4) == one(OpKind::Send, 5, 10));
+  Schedule r8 = bcast_mpich_smp(8, 12, p);
+  REQUIRE(r8.rounds.size() == 3);
+  CHECK(ops(r8, 0) == one(OpKind::Recv, 4, 10));
+  CHECK(ops(r8, 1) == one(OpKind::Send, 10, 10));
+  CHECK(ops(r8, 2) == one(OpKind::Send, 9, 10));
+  Schedule r0 = bcast_mpich_smp(0, 12, p);
+  REQUIRE(r0.rounds.size() == 3);
+  CHECK(ops(r0, 0) == one(OpKind::Recv, 4, 10));
+  CHECK(ops(r0, 1) == one(OpKind::Send, 2, 10));
+  CHECK(ops(r0, 2) == one(OpKind::Send, 1, 10));
+  Schedule r11 = bcast_mpich_smp(11, 12, p);
+  REQUIRE(r11.rounds.size() == 1);
+  CHECK(ops(r11, 0) == one(OpKind::Recv, 10, 10));
+  for (int root : {5, 0}) {
+    p.root = root;
+    CheckResult r = run_schedules(12, &bcast_mpich_smp, p);
+    INFO("root " << root << ": " << r.error);
+    REQUIRE(r.completed);
+    CHECK(r.unmatched_sends == 0);
+    CHECK(static_cast<long long>(r.sends) == (root == 5 ? 12 : 11));
+  }
+  AlgoParams bare;
+  CHECK_THROWS_WITH(bcast_mpich_smp(0, 12, bare), Catch::Contains("node layout"));
+  p.layout = nullptr;
+  CHECK_THROWS_WITH(bcast_mpich_smp(0, 12, p), Catch::Contains("node layout"));
+}
+
+// Configuration: collectives/decision/mpich_default.json (data_dir()).
+// Expected (MPIDI_Bcast_select with MPIR_CVAR_MAX_SMP_BCAST_MSG_SIZE 0; MPIDI_OFI_Bcast_select and
+// MPIDI_POSIX_Bcast_select for the stages): a node-aware communicator takes mpich_smp at every size (1 B, 12 KiB,
+// 1 MiB); one that is not node-aware keeps the flat choice (mpich_binomial below 12 KiB); both stages are decided by
+// the bcast table on a sub-communicator that is not node-aware: 64 leaders 1 B mpich_binomial, 64 KiB scatter + rdb,
+// 1 MiB scatter + ring; 8 ranks a node: the same cut-offs (8 = MPIR_CVAR_BCAST_MIN_PROCS); 4 ranks: binomial.
+// How validated: decide_algorithm and stage_table against the cut-offs read in the v3.4a2 sources.
+TEST_CASE("mpich bcast: v3.4a2 decision data selects the node-aware composition", "[collective][mpich]") {
+  const auto mpich = load_decision(
+      (std::filesystem::path(ompisim::data_dir()) / "collectives" / "decision" / "mpich_default.json").string());
+  for (std::uint64_t b : {1ull, 12288ull, 1048576ull}) {
+    CHECK(decide_algorithm(mpich, "bcast", CommShape{512, true}, b) == "mpich_smp");
+    CHECK(default_registry().find("bcast", "mpich_smp")->composition);
+  }
+  CHECK(decide_algorithm(mpich, "bcast", CommShape{512, false}, 1) == "mpich_binomial");
+  CHECK(decide_algorithm(mpich, "allgather", CommShape{512, true}, 1) == "recursive_doubling");
+  CHECK(stage_table(mpich, "bcast", Stage::Roots) == "bcast");
+  CHECK(stage_table(mpich, "bcast", Stage::Node) == "bcast");
+  CHECK(decide_algorithm(mpich, "bcast", 64, 1) == "mpich_binomial");
+  CHECK(decide_algorithm(mpich, "bcast", 64, 65536) == "mpich_scatter_rdb_allgather");
+  CHECK(decide_algorithm(mpich, "bcast", 64, 1048576) == "mpich_scatter_ring_allgather");
+  CHECK(decide_algorithm(mpich, "bcast", 8, 12287) == "mpich_binomial");
+  CHECK(decide_algorithm(mpich, "bcast", 8, 12288) == "mpich_scatter_rdb_allgather");
+  CHECK(decide_algorithm(mpich, "bcast", 4, 1048576) == "mpich_binomial");
+  CHECK_THROWS_WITH(stage_table(mpich, "allgather", Stage::Roots), Catch::Contains("no \"stages\""));
+}
