@@ -34,9 +34,11 @@ struct Ctx {
 };
 
 // The data messages: `size` bytes as elements of the configured datatype (MPI_BYTE unless the block says otherwise).
-void send_data(Ctx& x, int me, int peer, std::uint64_t size, Buffer b, Completion done) {
+// `blocking`: MPI_Send (osu_latency, osu_multi_lat; NetPIPE's MPI module), else MPI_Isend (the windows of osu_bw,
+// osu_bibw, osu_mbw_mr).
+void send_data(Ctx& x, int me, int peer, std::uint64_t size, Buffer b, Completion done, bool blocking = false) {
   const mpi::Datatype& t = x.c.datatype;
-  x.s.start_send(mpi::P2P{me, peer, kTag, size / t.size, t, mpi::kCommWorld, b, nullptr}, std::move(done));
+  x.s.start_send(mpi::P2P{me, peer, kTag, size / t.size, t, mpi::kCommWorld, b, nullptr, blocking}, std::move(done));
 }
 void recv_data(Ctx& x, int me, int peer, std::uint64_t size, Buffer b, Completion done) {
   const mpi::Datatype& t = x.c.datatype;
@@ -76,7 +78,7 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
           if (i + 1 < iters + skip) post();
         }
         Pending a;
-        send_data(x, me, peer, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), a.add());
+        send_data(x, me, peer, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), a.add(), true);
         co_await a;
         if (first) co_await rx;
       }
@@ -86,7 +88,7 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
         // The initiator sends then receives (MPI_Send, MPI_Recv); its peer receives then sends.
         for (bool send : {first, !first}) {
           Pending p;
-          if (send) send_data(x, me, peer, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
+          if (send) send_data(x, me, peer, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add(), true);
           else recv_data(x, me, peer, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
           co_await p;
         }
@@ -127,7 +129,9 @@ Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<dou
         for (long long j = 0; j < window; ++j) recv_data(x, me, peer, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
         co_await p;
         Pending a;
-        x.s.isend(me, peer, kAckTag, 4, buf_of(me, 2, 0), a.add());
+        // The receiver's acknowledgement: MPI_Send of 4 bytes (osu_bw.c, osu_mbw_mr.c).
+        x.s.start_send(mpi::P2P{me, peer, kAckTag, 4, mpi::kByte, mpi::kCommWorld, buf_of(me, 2, 0), nullptr, true},
+                       a.add());
         co_await a;
       }
     }

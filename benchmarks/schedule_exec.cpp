@@ -68,7 +68,8 @@ void ScheduleExec::issue(int rank, const coll::Op& op) {
     case coll::OpKind::Send: {
       int peer = r.g.world(op.peer);
       if (on_send) on_send(rank, peer, op.value);
-      s_.start_send(mpi::P2P{rank, peer, r.tag, count(op), datatype, mpi::kCommWorld, b, nullptr}, op_done(rank));
+      s_.start_send(mpi::P2P{rank, peer, r.tag, count(op), datatype, mpi::kCommWorld, b, nullptr, op.blocking},
+                    op_done(rank));
       break;
     }
     case coll::OpKind::Recv:

@@ -16,7 +16,7 @@ Schedule allgather_ring(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("allgather_ring", me, nranks);
   Schedule s;
   int right = (me + 1) % nranks, left = (me - 1 + nranks) % nranks;
-  for (int k = 0; k + 1 < nranks; ++k) s.round().send(right, p.bytes).recv(left, p.bytes);
+  for (int k = 0; k + 1 < nranks; ++k) s.round().sendrecv_to(right, p.bytes, left, p.bytes);  // ompi_coll_base_sendrecv
   return s;
 }
 
@@ -25,7 +25,7 @@ Schedule gather_basic_linear(int me, int nranks, const AlgoParams& p) {
   check_root("gather_basic_linear", nranks, p.root);
   Schedule s;
   if (me != p.root) {
-    s.round().send(p.root, p.bytes);
+    s.round().send_blocking(p.root, p.bytes);  // MCA_PML_CALL(send(sbuf, ..., root, ...))
     return s;
   }
   for (int r = 0; r < nranks; ++r)
@@ -42,7 +42,7 @@ Schedule scatter_basic_linear(int me, int nranks, const AlgoParams& p) {
     return s;
   }
   for (int r = 0; r < nranks; ++r)
-    if (r != p.root) s.round().send(r, p.bytes);
+    if (r != p.root) s.round().send_blocking(r, p.bytes);  // MCA_PML_CALL(send(ptmp, ..., i, ...))
   return s;
 }
 

@@ -1,6 +1,9 @@
 // A collective algorithm is a schedule generated per rank: data, not engine code. The run-time executes a rank's rounds
 // in order; the operations of one round are started together and the round ends when all of them have completed.
 //  - Send/Recv: MPI point-to-point messages through the rank's stack (pml/ob1 over ugni/vader, or another stack);
+//    a Send marked `blocking` is the algorithm's MPI_Send (MCA_PML_CALL(send) / MPIC_Send, the send half of
+//    ompi_coll_base_sendrecv_actual), unmarked its MPI_Isend: the round still waits for its completion either way,
+//    the mark tells a stack that completes blocking sends differently (mtl/ofi's fi_tinject, mtl_ofi.hpp);
 //  - Amo: a remote atomic add of 1 on `peer`'s barrier counter (Gemini FMA AMO through GNI_PostFMA; on-node peers:
 //    an atomic on a shared cache line). It completes locally when the NIC reports it done; the target CPU is not used;
 //  - WaitCounter: poll the rank's own counter until it reaches `value` (cumulative within one collective call);
@@ -21,6 +24,7 @@ struct Op {
   OpKind kind;
   std::int32_t peer;    // -1 for WaitCounter
   std::uint32_t value;  // bytes for Send/Recv/Reduce, target count for WaitCounter, 0 for Amo
+  bool blocking = false;  // Send: MPI_Send rather than MPI_Isend (in the padding: Op stays 12 bytes)
   bool operator==(const Op&) const = default;
 };
 
@@ -34,9 +38,15 @@ struct Schedule {
     rounds.emplace_back();
     return *this;
   }
-  Schedule& send(int peer, std::uint32_t bytes = 0) { return add({OpKind::Send, peer, bytes}); }
+  Schedule& send(int peer, std::uint32_t bytes = 0) { return add({OpKind::Send, peer, bytes}); }  // MPI_Isend
+  Schedule& send_blocking(int peer, std::uint32_t bytes = 0) { return add({OpKind::Send, peer, bytes, true}); }
   Schedule& recv(int peer, std::uint32_t bytes = 0) { return add({OpKind::Recv, peer, bytes}); }
-  Schedule& sendrecv(int peer, std::uint32_t bytes = 0) { return send(peer, bytes).recv(peer, bytes); }
+  // ompi_coll_base_sendrecv_actual (coll_base_util.c): irecv, then a blocking send, then wait (MPICH's MPIC_Sendrecv
+  // alike); sendrecv_to for distinct send and receive peers.
+  Schedule& sendrecv(int peer, std::uint32_t bytes = 0) { return sendrecv_to(peer, bytes, peer, bytes); }
+  Schedule& sendrecv_to(int to, std::uint32_t sbytes, int from, std::uint32_t rbytes) {
+    return send_blocking(to, sbytes).recv(from, rbytes);
+  }
   Schedule& amo(int peer) { return add({OpKind::Amo, peer, 0}); }
   Schedule& wait_counter(std::uint32_t value) { return add({OpKind::WaitCounter, -1, value}); }
   Schedule& reduce(std::uint32_t bytes) { return add({OpKind::Reduce, -1, bytes}); }

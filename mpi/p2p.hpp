@@ -1,4 +1,4 @@
-// One point-to-point call as a stack receives it (MPI_Isend / MPI_Irecv's arguments): the calling rank, the peer
+// One point-to-point call as a stack receives it (MPI_Isend / MPI_Irecv's arguments, or MPI_Send's: `blocking`): the calling rank, the peer
 // (destination of a send; source of a receive, or kAnySource), the tag (or kAnyTag for a receive), `count` elements
 // of `type`, the communicator and the user buffer. `status`, when given, is filled before a receive's completion
 // runs (MPI_Status: the matched source and tag and the message's length).
@@ -29,6 +29,10 @@ struct P2P {
   Comm comm = kCommWorld;
   Buffer buf{};
   Status* status = nullptr;
+  // A send issued by MPI_Send (blocking: the call returns when the buffer may be reused), not MPI_Isend. The model's
+  // calls are all non-blocking underneath (done runs at completion either way); a stack that completes a blocking
+  // send differently reads this (mtl/ofi: fi_tinject, mtl_ofi.hpp).
+  bool blocking = false;
   std::uint64_t bytes() const { return type.bytes(count); }
   // The buffer as the protocols see it: contiguous only when the memory and the datatype both are.
   Buffer buffer() const {

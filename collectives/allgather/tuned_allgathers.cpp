@@ -26,7 +26,7 @@ Schedule allgather_bruck(int me, int nranks, const AlgoParams& p) {
   Schedule s;
   for (int d = 1; d < nranks; d <<= 1) {
     std::uint32_t b = blocks_bytes(std::min(d, nranks - d), p.bytes);
-    s.round().send((me - d + nranks) % nranks, b).recv((me + d) % nranks, b);
+    s.round().sendrecv_to((me - d + nranks) % nranks, b, (me + d) % nranks, b);  // ompi_coll_base_sendrecv
   }
   return s;
 }

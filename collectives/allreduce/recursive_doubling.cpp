@@ -23,7 +23,7 @@ Schedule allreduce_recursive_doubling(int me, int nranks, const AlgoParams& para
   int newrank;
   if (me < 2 * extra) {
     if (me % 2 == 0) {
-      s.round().send(me + 1, b);
+      s.round().send_blocking(me + 1, b);  // MCA_PML_CALL(send) (coll_base_allreduce.c)
       s.round().recv(me + 1, b);
       return s;
     }
@@ -37,7 +37,7 @@ Schedule allreduce_recursive_doubling(int me, int nranks, const AlgoParams& para
     const int peer = nr < extra ? nr * 2 + 1 : nr + extra;
     s.round().sendrecv(peer, b);
   }
-  if (me < 2 * extra) s.round().send(me - 1, b);
+  if (me < 2 * extra) s.round().send_blocking(me - 1, b);
   return s;
 }
 

@@ -20,7 +20,7 @@ Schedule alltoall_modified_bruck(int me, int nranks, const AlgoParams& params) {
     long long per = 2LL * d, full = nranks / per, tail = nranks % per;
     long long blocks = full * d + (tail > d ? tail - d : 0);
     auto bytes = static_cast<std::uint32_t>(std::min<long long>(blocks * params.bytes, 0xffffffffLL));
-    s.round().send((me + d) % nranks, bytes).recv((me - d % nranks + nranks) % nranks, bytes);
+    s.round().sendrecv_to((me + d) % nranks, bytes, (me - d % nranks + nranks) % nranks, bytes);  // ompi_coll_base_sendrecv
   }
   return s;
 }

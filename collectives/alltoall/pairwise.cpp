@@ -13,8 +13,8 @@ Schedule alltoall_pairwise(int me, int nranks, const AlgoParams& params) {
   detail::check_rank_args("alltoall/pairwise", me, nranks);
   Schedule s;
   for (int k = 1; k < nranks; ++k) {
-    s.round().send((me + k) % nranks, params.bytes);
-    s.recv((me + nranks - k) % nranks, params.bytes);
+    // ompi_coll_base_sendrecv: irecv, blocking send, wait
+    s.round().sendrecv_to((me + k) % nranks, params.bytes, (me + nranks - k) % nranks, params.bytes);
   }
   return s;
 }

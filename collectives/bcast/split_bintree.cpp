@@ -57,27 +57,29 @@ Schedule bcast_split_bintree(int me, int nranks, const AlgoParams& params) {
     return s;
   }
   const int lr = static_cast<int>((v + 1) % 2);  // 0: left subtree (odd v), 1: right (even v, and the root)
+  // Sends are blocking MCA_PML_CALL(send) / ompi_coll_base_sendrecv in coll_base_bcast.c (v5.0.0rc11), except the
+  // chain fall-back's (bcast_intra_generic: isend).
   // Step 1: down the binary tree.
   const int level = bintree_level(v);
   const long long delta = 1LL << level;
   if (v == 0) {
     for (int i = 0; i < 2; ++i)
-      if (delta * (i + 1) < nranks) s.round().send(real(delta * (i + 1)), half[i]);
+      if (delta * (i + 1) < nranks) s.round().send_blocking(real(delta * (i + 1)), half[i]);
   } else {
     s.round().recv(real(bintree_parent(v)), half[lr]);
     for (int i = 0; i < 2; ++i)
-      if (v + delta * (i + 1) < nranks) s.round().send(real(v + delta * (i + 1)), half[lr]);
+      if (v + delta * (i + 1) < nranks) s.round().send_blocking(real(v + delta * (i + 1)), half[lr]);
   }
   // Step 2: swap halves with the pair in the other subtree.
   const long long pair = lr == 0 ? (v + 1) % nranks : (v + nranks - 1) % nranks;
   if (nranks % 2 != 0) {
-    if (v != 0) s.round().send(real(pair), half[lr]).recv(real(pair), half[1 - lr]);
+    if (v != 0) s.round().sendrecv_to(real(pair), half[lr], real(pair), half[1 - lr]);
   } else if (v == 0) {
-    s.round().send(real(nranks - 1), half[1]);
+    s.round().send_blocking(real(nranks - 1), half[1]);
   } else if (v == nranks - 1) {
     s.round().recv(real(0), half[1]);
   } else {
-    s.round().send(real(pair), half[lr]).recv(real(pair), half[1 - lr]);
+    s.round().sendrecv_to(real(pair), half[lr], real(pair), half[1 - lr]);
   }
   return s;
 }

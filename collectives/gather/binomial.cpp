@@ -59,7 +59,7 @@ Schedule gather_binomial(int me, int nranks, const AlgoParams& p) {
   Bm t = bmtree(v, nranks);
   Schedule s;
   for (auto& [c, blocks] : t.children) s.round().recv(real(c), blocks_bytes(blocks, p.bytes));
-  if (t.parent >= 0) s.round().send(real(t.parent), blocks_bytes(t.subtree, p.bytes));
+  if (t.parent >= 0) s.round().send_blocking(real(t.parent), blocks_bytes(t.subtree, p.bytes));  // MCA_PML_CALL(send)
   return s;
 }
 
@@ -72,7 +72,7 @@ Schedule scatter_binomial(int me, int nranks, const AlgoParams& p) {
   Schedule s;
   if (t.parent >= 0) s.round().recv(real(t.parent), blocks_bytes(t.subtree, p.bytes));
   for (auto it = t.children.rbegin(); it != t.children.rend(); ++it)
-    s.round().send(real(it->first), blocks_bytes(it->second, p.bytes));
+    s.round().send_blocking(real(it->first), blocks_bytes(it->second, p.bytes));  // MCA_PML_CALL(send)
   return s;
 }
 

@@ -98,8 +98,8 @@ TEST_CASE("tuned collectives: hand-checked trees", "[collective]") {
   CHECK(g.rounds[2].ops[0] == Op{OpKind::Recv, 4, 4000});
   Schedule sc = scatter_binomial(0, 8, p);
   REQUIRE(sc.rounds.size() == 3);
-  CHECK(sc.rounds[0].ops[0] == Op{OpKind::Send, 4, 4000});
-  CHECK(sc.rounds[2].ops[0] == Op{OpKind::Send, 1, 1000});
+  CHECK(sc.rounds[0].ops[0] == Op{OpKind::Send, 4, 4000, true});
+  CHECK(sc.rounds[2].ops[0] == Op{OpKind::Send, 1, 1000, true});
   Schedule k = bcast_knomial(0, 8, p);
   REQUIRE(k.rounds.size() == 1);
   std::vector<int> kids;
@@ -108,7 +108,7 @@ TEST_CASE("tuned collectives: hand-checked trees", "[collective]") {
   Schedule k5 = bcast_knomial(5, 8, p);
   CHECK(k5.rounds[0].ops[0] == Op{OpKind::Recv, 4, 1000});
   Schedule b = alltoall_modified_bruck(0, 8, p);
-  CHECK(b.rounds[0].ops[0] == Op{OpKind::Send, 1, 4000});
+  CHECK(b.rounds[0].ops[0] == Op{OpKind::Send, 1, 4000, true});
 }
 
 // Configuration: bcast split_binary_tree, P = 8 and 7, root 0 (P = 7: root 3), a 1001-byte message; and 1 byte.
@@ -123,26 +123,26 @@ TEST_CASE("tuned collectives: bcast split_binary_tree follows coll_base's binary
   p.bytes = 1001;
   Schedule r0 = bcast_split_bintree(0, 8, p);
   REQUIRE(r0.rounds.size() == 3);
-  CHECK(r0.rounds[0].ops == std::vector<Op>{Op{OpKind::Send, 1, 501}});
-  CHECK(r0.rounds[1].ops == std::vector<Op>{Op{OpKind::Send, 2, 500}});
-  CHECK(r0.rounds[2].ops == std::vector<Op>{Op{OpKind::Send, 7, 500}});
+  CHECK(r0.rounds[0].ops == std::vector<Op>{Op{OpKind::Send, 1, 501, true}});
+  CHECK(r0.rounds[1].ops == std::vector<Op>{Op{OpKind::Send, 2, 500, true}});
+  CHECK(r0.rounds[2].ops == std::vector<Op>{Op{OpKind::Send, 7, 500, true}});
   Schedule r1 = bcast_split_bintree(1, 8, p);
   REQUIRE(r1.rounds.size() == 4);
   CHECK(r1.rounds[0].ops == std::vector<Op>{Op{OpKind::Recv, 0, 501}});
-  CHECK(r1.rounds[1].ops == std::vector<Op>{Op{OpKind::Send, 3, 501}});
-  CHECK(r1.rounds[2].ops == std::vector<Op>{Op{OpKind::Send, 5, 501}});
-  CHECK(r1.rounds[3].ops == std::vector<Op>{Op{OpKind::Send, 2, 501}, Op{OpKind::Recv, 2, 500}});
+  CHECK(r1.rounds[1].ops == std::vector<Op>{Op{OpKind::Send, 3, 501, true}});
+  CHECK(r1.rounds[2].ops == std::vector<Op>{Op{OpKind::Send, 5, 501, true}});
+  CHECK(r1.rounds[3].ops == std::vector<Op>{Op{OpKind::Send, 2, 501, true}, Op{OpKind::Recv, 2, 500}});
   Schedule r7 = bcast_split_bintree(7, 8, p);
   REQUIRE(r7.rounds.size() == 2);
   CHECK(r7.rounds[0].ops == std::vector<Op>{Op{OpKind::Recv, 3, 501}});
   CHECK(r7.rounds[1].ops == std::vector<Op>{Op{OpKind::Recv, 0, 500}});
   Schedule r6 = bcast_split_bintree(6, 8, p);  // under 2 (2's children 4 and 6): second half, pair 5
   CHECK(r6.rounds[0].ops == std::vector<Op>{Op{OpKind::Recv, 2, 500}});
-  CHECK(r6.rounds.back().ops == std::vector<Op>{Op{OpKind::Send, 5, 500}, Op{OpKind::Recv, 5, 501}});
+  CHECK(r6.rounds.back().ops == std::vector<Op>{Op{OpKind::Send, 5, 500, true}, Op{OpKind::Recv, 5, 501}});
   p.root = 3;  // P = 7: rank 2 is shifted 6 (pair 5 = rank 1), the root sends two halves only
   Schedule o = bcast_split_bintree(2, 7, p);
   CHECK(o.rounds.front().ops == std::vector<Op>{Op{OpKind::Recv, 5, 500}});  // shifted 6's parent is 2 = rank 5
-  CHECK(o.rounds.back().ops == std::vector<Op>{Op{OpKind::Send, 1, 500}, Op{OpKind::Recv, 1, 501}});
+  CHECK(o.rounds.back().ops == std::vector<Op>{Op{OpKind::Send, 1, 500, true}, Op{OpKind::Recv, 1, 501}});
   CHECK(bcast_split_bintree(3, 7, p).rounds.size() == 2);
   p.root = 0;
   p.bytes = 1;

@@ -56,6 +56,9 @@ struct SoftwareParams {
   Sourced linkx_overhead;          // LINKx: provider choice, shared queues, software tag matching
   Sourced pml_cm_overhead;         // pml/cm + mtl/ofi request management, fi_tsend/fi_trecv, CQ read
   Sourced mpich_overhead;          // Cray MPICH (CH4, OFI netmod / shm) per message
+  // which sends go out with fi_tinject when they fit (host memory, at most the endpoint's inject size):
+  Sourced ompi_mtl_ofi_inject;     // Open MPI mtl/ofi: never / blocking (MPI_Send only) / every
+  Sourced mpich_ofi_inject;        // Cray MPICH's OFI netmod: never / blocking / every
 
   template <class V>
   void visit(V&& v) {
@@ -76,6 +79,10 @@ struct SoftwareParams {
     v(linkx_overhead, {"linkx_overhead", Dim::Time, "LINKx per message per side (routing, software matching)", 0, 1e-4});
     v(pml_cm_overhead, {"pml_cm_overhead", Dim::Time, "pml/cm + mtl/ofi per message per side", 0, 1e-4});
     v(mpich_overhead, {"mpich_overhead", Dim::Time, "Cray MPICH per message per side", 0, 1e-4});
+    v(ompi_mtl_ofi_inject, {"ompi_mtl_ofi_inject", Dim::Count, "Open MPI mtl/ofi sends that use fi_tinject", 0, 2,
+                            {"never", "blocking", "every"}});
+    v(mpich_ofi_inject, {"mpich_ofi_inject", Dim::Count, "Cray MPICH OFI netmod sends that use fi_tinject", 0, 2,
+                         {"never", "blocking", "every"}});
   }
 };
 

@@ -5,8 +5,11 @@
 #pragma once
 #include "protocols/ofi/peer_api.hpp"
 
+#include "core/sim.hpp"
+
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 namespace ompisim::ofi {
@@ -19,6 +22,18 @@ public:
   // Called on the rank's CPU (after the MPI layer's own cost). `context` comes back in the CQ entry.
   virtual void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) = 0;
   virtual void trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) = 0;
+  // fi_tinject (fi_tagged(3)). can_inject: whether a send of `bytes` from `buf` to `dst` goes out with fi_tinject
+  // under the consumers' rule (at most the endpoint's tx_attr->inject_size, from host memory: Open MPI's
+  // ompi_mtl_ofi_send_generic and MPICH's MPIDI_OFI_send alike) on this endpoint's path to dst. tinject: the buffer is
+  // reusable when the call returns and no completion is written for the send; `injected` runs when the command has
+  // been issued (on the rank's CPU, after the endpoint's costs). Only for a send can_inject accepts.
+  virtual bool can_inject(int /*rank*/, int /*dst*/, std::uint64_t /*bytes*/, const Buffer& /*buf*/) const {
+    return false;
+  }
+  virtual void tinject(int /*rank*/, int /*dst*/, int /*tag*/, std::uint64_t /*bytes*/, Buffer /*buf*/,
+                       Callback /*injected*/) {
+    throw std::logic_error("ofi: fi_tinject on an endpoint without it (" + name() + ")");
+  }
   virtual std::uint64_t posted_now() const = 0;
   virtual std::uint64_t unexpected_now() const = 0;
   virtual void add_counters(std::map<std::string, std::uint64_t>& c) const = 0;

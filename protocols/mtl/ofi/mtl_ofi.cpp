@@ -7,7 +7,7 @@
 
 namespace ompisim::mtl::ofi {
 
-MtlOfi::MtlOfi(World& w, ompisim::ofi::Endpoint& ep) : w_(w), ep_(ep) {
+MtlOfi::MtlOfi(World& w, ompisim::ofi::Endpoint& ep, InjectOn inject) : w_(w), ep_(ep), inject_(inject) {
   ompisim::ofi::CqOwnerOps ops;
   ops.write = [this](const ompisim::ofi::CqEntry& e) { on_cq(e); };
   ops.writeerr = ops.write;
@@ -24,6 +24,12 @@ void one_communicator(const ompisim::mpi::P2P& m) {
 
 void MtlOfi::isend(const ompisim::mpi::P2P& m, Completion done) {
   one_communicator(m);
+  const bool policy = inject_ == InjectOn::Every || (inject_ == InjectOn::Blocking && m.blocking);
+  if (policy && ep_.can_inject(m.rank, m.peer, m.bytes(), m.buffer())) {
+    // fi_tinject: complete when issued (MTL_OFI_RETRY_UNTIL_DONE(fi_tinject(...)), then the request is done)
+    ep_.tinject(m.rank, m.peer, m.tag, m.bytes(), m.buffer(), std::move(done));
+    return;
+  }
   auto [id, op] = ops_.create();
   op.rank = m.rank, op.bytes = m.bytes(), op.done = std::move(done);
   ep_.tsend(m.rank, m.peer, m.tag, m.bytes(), m.buffer(), id);

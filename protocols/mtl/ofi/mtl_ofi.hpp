@@ -2,7 +2,13 @@
 // to one endpoint of the provider selected by opal_common_ofi_provider_include ("cxi" alone, or "shm+cxi:linkx");
 // isend -> fi_tsend, irecv -> fi_trecv with the request as the operation context; progress reads the provider's CQ
 // and completes the request named by each entry's context. One MTL is active, as in Open MPI.
-// LIMITATIONS: no fi_tinject for blocking sends (the model's MPI interface is non-blocking only); no FI_CLAIM / probe;
+// fi_tinject: a send that the endpoint can inject (host memory, at most its tx_attr->inject_size =
+// ompi_mtl_ofi.max_inject_size, Endpoint::can_inject) goes out with fi_tinject and its request completes when the
+// command is issued (no CQ entry) when the inject policy says so: InjectOn::Blocking, MPI_Send only (mpi::P2P::blocking;
+// ompi_mtl_ofi_send_generic in ompi/mca/mtl/ofi/mtl_ofi.h of v5.0.0rc11, whose ompi_mtl_ofi_isend_generic always
+// uses fi_tsend until 703d45a0cc, v5.0.0rc12), or InjectOn::Every (MPICH v3.4a2's MPIDI_OFI_send, MPI_Send and
+// MPI_Isend alike). The policy is the machine's software.ompi_mtl_ofi_inject / software.mpich_ofi_inject.
+// LIMITATIONS: no FI_CLAIM / probe;
 // one communicator (the tag is the MPI tag; a context id other than 0 is refused: Open MPI's mtl/ofi puts the
 // context id in the 64-bit OFI tag, which the model's endpoints do not carry yet).
 #pragma once
@@ -13,9 +19,11 @@
 
 namespace ompisim::mtl::ofi {
 
+enum class InjectOn : std::uint8_t { Never, Blocking, Every };  // the choices' order in the machine files
+
 class MtlOfi final : public Mtl {
 public:
-  MtlOfi(World& w, ompisim::ofi::Endpoint& ep);
+  MtlOfi(World& w, ompisim::ofi::Endpoint& ep, InjectOn inject = InjectOn::Never);
   std::string name() const override { return "ofi"; }
   void isend(const ompisim::mpi::P2P& m, Completion done) override;
   void irecv(const ompisim::mpi::P2P& m, Completion done) override;
@@ -28,6 +36,7 @@ private:
   void on_cq(const ompisim::ofi::CqEntry& e);
   World& w_;
   ompisim::ofi::Endpoint& ep_;
+  InjectOn inject_;
   struct Op {  // an MTL request: the operation context of fi_tsend / fi_trecv
     int rank = 0;
     std::uint64_t bytes = 0;

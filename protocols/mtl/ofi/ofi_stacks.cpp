@@ -93,7 +93,7 @@ public:
       linkx_ = std::make_unique<o::linkx::Linkx>(w, n.software.linkx_overhead, *shm_, *cxi_);
       ep = linkx_.get();
     }
-    mtl_ = std::make_unique<MtlOfi>(w, *ep);
+    mtl_ = std::make_unique<MtlOfi>(w, *ep, static_cast<InjectOn>(n.software.ompi_mtl_ofi_inject.value));
   }
   std::string name() const override { return mtl_->name(); }
   void isend(const mpi::P2P& m, Completion c) override { mtl_->isend(m, std::move(c)); }
@@ -133,14 +133,19 @@ public:
   // non-synchronous send of at most MPIDI_OFI_global.max_buffered_send = the provider's tx_attr->inject_size bytes goes
   // out with fi_tinjectdata and its request is complete when the call returns, MPI_Send and MPI_Isend alike): the
   // request completes once the command is issued, and the NIC's ack writes no completion. (The model's messages are
-  // contiguous and none is synchronous.)
+  // contiguous and none is synchronous.) Which sends take it is the MTL's inject policy (software.mpich_ofi_inject,
+  // "every"); this endpoint says which can (off-node, CxiProvider::can_inject) and issues them (CxiProvider::tinject).
+  bool can_inject(int rank, int dst, std::uint64_t bytes, const Buffer& buf) const override {
+    return !w_.same_node(rank, dst) && cxi_->can_inject(bytes, buf);
+  }
+  void tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) override {
+    w_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, injected = std::move(injected)]() mutable {
+      cxi_->tinject(rank, dst, tag, bytes, buf, std::move(injected));
+    }, "MPIDI_OFI_send (fi_tsend / fi_tinjectdata)");
+  }
   void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override {
     w_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, context] {
       if (w_.same_node(rank, dst)) shm_->tsend(rank, dst, tag, bytes, buf, context);
-      else if (cxi_->can_inject(bytes, buf))
-        cxi_->tinject(rank, dst, tag, bytes, buf, [this, rank, dst, tag, bytes, context] {
-          on_cq(o::CqEntry{rank, context, o::CqEntry::Send | o::CqEntry::Tagged, bytes, tag, dst, -1});
-        });
       else cxi_->tsend(rank, dst, tag, bytes, buf, context);
     }, "MPIDI_OFI_send (fi_tsend / fi_tinjectdata)");
   }
@@ -179,7 +184,8 @@ public:
   MpichCxiStack(World& w, std::string name) : name_(std::move(name)) {
     const auto& n = slingshot::nic(w.machine());
     ep_ = std::make_unique<Ch4Endpoint>(w, n.software.mpich_overhead);
-    mtl_ = std::make_unique<MtlOfi>(w, *ep_);  // request table and CQ dispatch (MPICH's own, same behaviour)
+    // request table, CQ dispatch and the lightweight-send choice (MPICH's own, same behaviour)
+    mtl_ = std::make_unique<MtlOfi>(w, *ep_, static_cast<InjectOn>(n.software.mpich_ofi_inject.value));
     pml_ = std::make_unique<pml::cm::PmlCm>(w, 0.0, *mtl_, name_);
   }
   std::string name() const override { return name_; }

@@ -53,7 +53,10 @@ public:
   // `injected` runs when the command is issued (after the host's cost). Only for a message that takes the Inject
   // protocol (host buffer, at most the inject size: can_inject); the NIC's handling is tsend's.
   bool can_inject(std::uint64_t bytes, const Buffer& buf) const;
-  void tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected);
+  bool can_inject(int /*rank*/, int /*dst*/, std::uint64_t bytes, const Buffer& buf) const override {
+    return can_inject(bytes, buf);
+  }
+  void tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) override;
   // The provider alone: append to the NIC's priority list or match an overflow entry (hardware matching), or the same
   // on the host's lists (software matching).
   void trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override;

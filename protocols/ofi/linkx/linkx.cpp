@@ -40,6 +40,22 @@ void Linkx::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, s
   }, "fi_tsend (LINKx)");
 }
 
+bool Linkx::can_inject(int /*rank*/, int /*dst*/, std::uint64_t bytes, const Buffer& buf) const {
+  return cxi_.can_inject(bytes, buf);  // the link's tx_attr->inject_size is cxi's (see linkx.hpp)
+}
+
+void Linkx::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) {
+  w_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, injected = std::move(injected)]() mutable {
+    if (w_.same_node(rank, dst)) {
+      ++via_shm_;
+      shm_.tinject(rank, dst, tag, bytes, buf, std::move(injected));
+    } else {
+      ++via_cxi_;
+      cxi_.tinject(rank, dst, tag, bytes, buf, std::move(injected));
+    }
+  }, "fi_tinject (LINKx)");
+}
+
 void Linkx::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
   w_.cpu(rank, overhead_, [this, rank, src, tag, bytes, buf, context] {
     srx_.post_tag(rank, src, tag, bytes, buf, context);

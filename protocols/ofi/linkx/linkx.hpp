@@ -24,6 +24,12 @@ public:
   void set_cq(CqOwnerOps ops) override { consumer_ = std::move(ops); }
   void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override;
   void trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override;
+  // The LINKx endpoint's tx_attr->inject_size is the linked non-shm provider's (lnx_generate_link_info copies the cxi
+  // fi_info for the link, its inject_size untouched: "TODO: What should we do with inject_size?"), so a send may be
+  // injected up to the CXI inject size, from host memory; fi_tinject goes to the core provider of the peer (shm on the
+  // node, where shm_inject_size is larger, else cxi), after LINKx's own cost.
+  bool can_inject(int rank, int dst, std::uint64_t bytes, const Buffer& buf) const override;
+  void tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) override;
   std::uint64_t posted_now() const override { return srx_.posted_now(); }
   std::uint64_t unexpected_now() const override { return srx_.unexpected_now(); }
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;

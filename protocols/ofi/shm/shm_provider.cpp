@@ -31,6 +31,14 @@ void ShmProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
   }, "fi_tsend (shm)");
 }
 
+void ShmProvider::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) {
+  if (buf.space.kind == MemKind::Device || static_cast<double>(bytes) > c_.inject_size)
+    throw std::logic_error("shm: fi_tinject of " + std::to_string(bytes) + " B beyond the inject size or from a device");
+  const std::uint64_t id = next_;
+  tsend(rank, dst, tag, bytes, buf, 0);  // the inject path (a host payload within shm_inject_size)
+  msgs_.at(id).injected = std::move(injected);
+}
+
 void ShmProvider::arrive(std::uint64_t id) {
   int dst = msgs_.at(id).dst;
   w_.cpu(dst, c_.overhead, [this, id] {
@@ -100,6 +108,11 @@ void ShmProvider::send_done(std::uint64_t id) {
   const Msg& m = msgs_.at(id);
   CqEntry ce{m.src, m.context, CqEntry::Send | CqEntry::Tagged, m.bytes, m.tag, m.dst, peer_index_};
   if (m.path == Path::Inject) {
+    if (m.injected) {  // fi_tinject: the call returns after the copy; no completion is written
+      Callback f = std::move(msgs_.at(id).injected);
+      f();
+      return;
+    }
     if (cq_.write) cq_.write(ce);
     return;
   }

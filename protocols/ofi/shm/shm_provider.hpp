@@ -39,6 +39,9 @@ public:
   }
   // On the rank's CPU; dst must be on the same node (std::logic_error otherwise).
   void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context);
+  // fi_tinject (smr_tinject): a host payload of at most shm_inject_size through the inject path; `injected` runs when
+  // the copy into the shared inject buffer is done, and no send completion is written (std::logic_error otherwise).
+  void tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected);
   int start_tag(RxEntry* e) override;
   int start_msg(RxEntry* e) override { return start_tag(e); }
   int discard_tag(RxEntry* e) override;
@@ -53,6 +56,7 @@ private:
     std::uint64_t bytes, context;
     Buffer sbuf;
     Path path;
+    Callback injected;  // fi_tinject: runs instead of the send completion
   };
   void arrive(std::uint64_t id);
   void deliver(std::uint64_t id, RxEntry* e);
