@@ -85,8 +85,8 @@ struct DataSegment {
 
 namespace desc_flag {
 constexpr std::uint8_t InPlace = 0x1;     // the BTL may send straight from the user buffer (vader's single copy)
-constexpr std::uint8_t Put = 0x4;         // an RDMA PUT fragment: the data lands in the peer's (registered) buffer, so the
-                                          // receiving PML copies nothing out (ob1's RDMA pipeline over PUT BTLs)
+constexpr std::uint8_t Put = 0x4;         // a data fragment written into the peer's registered buffer: no copy into a BTL
+                                          // buffer on the sender (ob1 itself writes its RDMA PUT fragments with Btl::put)
 constexpr std::uint8_t ExposeData = 0x2;  // the data segment's buffer is exposed for the peer's RDMA get (the BTL
                                           // prepares it with the send: btl/portals' PtlMEAttach + PtlMDAttach)
 constexpr std::uint8_t Priority = 0x8;    // MCA_BTL_DES_FLAGS_PRIORITY: the PML's control and first fragments (ob1 sets

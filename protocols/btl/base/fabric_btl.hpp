@@ -2,7 +2,7 @@
 // models/commodity: InfiniBand HCA, Myrinet 2000, gigabit Ethernet). btl/openib, btl/gm and btl/tcp are this module
 // with their own capability record (their MCA parameters) and NIC kind.
 //   send:  sender CPU frag_overhead; copy into a BTL buffer for a fragment that is neither in place nor RDMA
-//          (desc_flag::Put: an RDMA PUT fragment into the peer's registered buffer); the fragment as a flow over the
+//          (desc_flag::Put: a fragment written into the peer's registered buffer); the fragment as a flow over the
 //          sender's host interface, the link and the receiver's host interface, after the NIC latency; receiver CPU
 //          frag_overhead; the PML's callback. Fragments to one peer on one channel go one after the other (a channel
 //          is a FIFO: a QP's send queue, a GM send priority, a TCP socket); fragments to different peers, on
