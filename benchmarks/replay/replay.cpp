@@ -14,7 +14,10 @@
 //                    mpich) for the collective, communicator and message size, else the fallback of the collective
 //                    (kFallback below: the one coll/base algorithm this project has, or coll/tuned's fixed rule for
 //                    the barrier). An algorithm the decision names but this project lacks falls back too, and is
-//                    reported. Collectives no library table covers are built here as coll/base's basic ones:
+//                    reported. The communicator is node-aware when some node holds two or more ranks (the placement's
+//                    nodes, split as MPICH's MPIR_Comm_create_subcomms does: coll::NodeLayout), so "mpich" runs its
+//                    node-aware bcast composition with the stages its table picks, as osu_coll does.
+//                    Collectives no library table covers are built here as coll/base's basic ones:
 //                    alltoallv, gatherv and scatterv linear (every request at once, ompi_coll_base_*_intra_basic_
 //                    linear), allgatherv a ring, reducescatter a reduce to rank 0 then a linear scatterv (coll/basic),
 //                    scan and exscan a linear chain (coll/basic). A reduction's flops (the trace's comp_size) run on the
@@ -28,6 +31,7 @@
 // MPI_COMM_WORLD (the TI format records none); typed data is sent as bytes (no conversion between
 // architectures); the v-collectives and scans are the basic algorithms named above whatever the library.
 #include "benchmarks/benchmarks.hpp"
+#include "benchmarks/coll_choice.hpp"
 #include "benchmarks/driver.hpp"
 #include "benchmarks/replay/ti_trace.hpp"
 #include "benchmarks/schedule_exec.hpp"
@@ -43,6 +47,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace ompisim::bench {
 
@@ -186,10 +191,17 @@ struct Run {
   std::vector<RankState> ranks;
   std::map<std::string, CollStat> colls;              // by collective
   std::map<int, std::pair<std::uint64_t, std::uint64_t>> sizes;  // p2p sends by size class: (messages, bytes)
-  std::map<std::pair<std::string, std::uint64_t>, const coll::AlgoInfo*> algo_cache;
+  // A collective's algorithm for one size; a node-aware composition also carries its stages' choice.
+  struct Choice {
+    const coll::AlgoInfo* info = nullptr;
+    coll::StageChooser stages;
+  };
+  std::map<std::pair<std::string, std::uint64_t>, Choice> algo_cache;
   std::map<std::string, std::uint64_t> used;          // "allreduce recursive_doubling" -> calls on rank 0
   std::uint64_t fallbacks = 0;
   std::exception_ptr error;  // the first rank's input error: every rank stops at its next action, then it is thrown
+  std::optional<coll::NodeLayout> layout;  // MPI_COMM_WORLD's nodes (set before the run)
+  std::map<std::string, CollChoice> choices;  // per collective: the decision table that picks a composition's stages
 
   Completion req_done(Req* r) {
     return [r] {
@@ -236,7 +248,7 @@ struct Run {
     return r;
   }
 
-  const coll::AlgoInfo* algorithm(const std::string& coll, std::uint64_t bytes) {
+  const Choice& algorithm(const std::string& coll, std::uint64_t bytes) {
     auto key = std::make_pair(coll, coll == "barrier" ? 0 : bytes);
     if (auto it = algo_cache.find(key); it != algo_cache.end()) return it->second;
     std::string name;
@@ -246,19 +258,31 @@ struct Run {
       name = coll::tuned_barrier_algorithm(n, c.barrier_rule);
     } else if (c.lib.is_object() && c.lib.contains(coll)) {
       try {
-        name = coll::decide_algorithm(c.lib, coll, n, bytes);
+        name = coll::decide_algorithm(c.lib, coll, coll::CommShape{n, layout->node_aware()}, bytes);
       } catch (const std::invalid_argument&) {
         name.clear();  // no row for this size: the fallback below
       }
     } else {
       name = fallback().at(coll);
     }
-    const coll::AlgoInfo* a = coll::default_registry().find(coll, name);
-    if (!a) {
-      ++fallbacks;
-      a = coll::default_registry().find(coll, fallback().at(coll));
+    Choice ch;
+    ch.info = coll::default_registry().find(coll, name);
+    if (ch.info && ch.info->composition) {  // its stages, from the table's "stages"; one it lacks falls back
+      CollChoice& cc = choices.try_emplace(coll).first->second;
+      cc.coll = coll, cc.algorithm = cc.rules = c.collectives, cc.lib = c.lib;
+      ch.stages = cc.stages_for(bytes, c.index);
+      try {
+        (void)ch.stages(coll::Stage::Roots, layout->nnodes());
+        for (int k = 0; k < layout->nnodes(); ++k) (void)ch.stages(coll::Stage::Node, layout->node_size(k));
+      } catch (const InputError&) {
+        ch = Choice{};
+      }
     }
-    return algo_cache[key] = a;
+    if (!ch.info) {
+      ++fallbacks;
+      ch.info = coll::default_registry().find(coll, fallback().at(coll));
+    }
+    return algo_cache[key] = std::move(ch);
   }
 
   coll::Schedule schedule(int me, const ti::Action& a) {
@@ -268,9 +292,10 @@ struct Run {
       if (bytes > 0xffffffffull)
         throw InputError(c.index, "", fmt::format("a {} of {} B per block is beyond the collectives' 4 GiB bound", coll, bytes));
       p.bytes = static_cast<std::uint32_t>(bytes);
-      const coll::AlgoInfo* info = algorithm(coll, bytes);
-      if (me == 0) ++used[std::string(coll) + " " + info->algo];
-      return info->make(me, n, p);
+      const Choice& ch = algorithm(coll, bytes);
+      if (me == 0) ++used[std::string(coll) + " " + ch.info->algo];
+      if (ch.stages) p.layout = &*layout, p.stages = &ch.stages;
+      return ch.info->make(me, n, p);
     };
     auto u32 = [&](std::uint64_t b) {
       if (b > 0xffffffffull) throw InputError(c.index, "", fmt::format("a collective block of {} B is beyond 4 GiB", b));
@@ -454,7 +479,10 @@ Json replay_run(World& w, Stack& s, const ReplayConfig& c) {
   const int n = static_cast<int>(w.ranks());
   if (n != static_cast<int>(c.files.size()))
     throw InputError(c.index, "", fmt::format("the trace has {} ranks, the run {}", c.files.size(), n));
-  Run x{w, s, c, n, ScheduleExec(s, n), {}, {}, {}, {}, {}, 0, nullptr};
+  Run x{w, s, c, n, ScheduleExec(s, n), {}, {}, {}, {}, {}, 0, nullptr, std::nullopt, {}};
+  std::vector<long long> node_key(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) node_key[static_cast<std::size_t>(r)] = w.node_of(r);
+  x.layout.emplace(node_key);
   const std::size_t chunk = std::clamp<std::size_t>((128u << 20) / static_cast<std::size_t>(n), 1024, 65536);
   x.ranks.reserve(static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) x.ranks.push_back(RankState{ti::RankReader(c.files[static_cast<std::size_t>(r)], r, n, chunk), {}, 0, nullptr});
@@ -620,10 +648,15 @@ void register_replay_driver(DriverRegistry& reg) {
       for (const auto& coll : registry_colls()) {
         if (!a.has(coll)) continue;
         std::string name = a.str(coll);
-        if (!coll::default_registry().find(coll, name)) {
+        const coll::AlgoInfo* info = coll::default_registry().find(coll, name);
+        if (!info) {
           auto names = coll::default_registry().names(coll);
           a.fail(coll, fmt::format("no {} algorithm '{}' (known: {})", coll, name, fmt::join(names, ", ")));
         }
+        if (info->composition)
+          a.fail(coll, fmt::format("{} '{}' is a node-aware composition whose stages a library's decision table "
+                                   "chooses: name that library in \"collectives\" instead",
+                                   coll, name));
         c.algorithms[coll] = name;
       }
       a.finish();

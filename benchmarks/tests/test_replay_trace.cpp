@@ -3,8 +3,10 @@
 #include "benchmarks/replay/ti_trace.hpp"
 #include "platform/machine.hpp"
 #include "runner/scenario.hpp"
+#include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <filesystem>
 #include <fstream>
 
@@ -223,4 +225,50 @@ TEST_CASE("replay driver: its block is checked against the trace", "[replay][dri
              Catch::Contains("benchmark.algorithms.allreduce") && Catch::Contains("recursive_doubling"));
   CHECK_THAT(err(sc(Json{{"trace", "nope/trace.txt"}, {"flop_rate", "1 Gf/s"}})),
              Catch::Contains("key 'benchmark.trace'") && Catch::Contains("not a file"));
+}
+
+// Configuration: a 16-rank trace whose every rank calls MPI_Bcast of 1 B from root 5 (a rank that is not its node's
+// lowest), replayed on Cielo with "collectives": "mpich" at 4 ranks a node and at 1 rank a node; and a block naming
+// the composition "mpich_smp" in "algorithms". Expected (MPICH v3.4a2 MPIDI_Bcast_select, as osu_bcast "mpich" in
+// test_osu_coll.cpp): 4 a node: the node-aware composition mpich_smp (its stages need the placement's layout); 1 a
+// node: the flat MPIR_Bcast_intra_binomial (mpich_binomial); every rank finishes, no fallback; the composition named
+// alone is refused naming benchmark.algorithms.bcast. Fails when the replay decides on a flat communicator.
+// How validated: the run's "algorithm" rows (rank 0's calls) and the InputError text.
+TEST_CASE("replay driver: MPICH's node-aware bcast is chosen from the placement", "[replay][driver]") {
+  const int n = 16;
+  auto dir = tmpdir("smp");
+  std::string index;
+  for (int r = 0; r < n; ++r) {
+    std::string f = "r/rank-" + std::to_string(r) + ".txt";
+    write(dir / f, fmt::format("{0} init\n{0} bcast 1 5 6\n{0} finalize\n", r));
+    index += f + "\n";
+  }
+  write(dir / "trace.txt", index);
+  auto block = [&](Json extra) {
+    Json b{{"name", "replay"}, {"trace", (dir / "trace.txt").string()}, {"flop_rate", "1 Gf/s"}};
+    b.update(extra);
+    return b;
+  };
+  auto used = [&](int rpn) {
+    Scenario s = scenario_from_json(Json{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", n},
+                                         {"ranks_per_node", rpn}, {"benchmark", block({{"collectives", "mpich"}})}},
+                                    "r.json");
+    test::Fixture f("cielo", n, rpn, "openmpi");
+    Json pts = s.driver->run(*f.world, *f.stack, "r.json");
+    std::vector<std::string> names;
+    for (const auto& p : pts)
+      if (p["row"] == "algorithm") names.push_back(p["name"].get<std::string>());
+    return names;
+  };
+  CHECK(used(4) == std::vector<std::string>{"bcast mpich_smp"});
+  CHECK(used(1) == std::vector<std::string>{"bcast mpich_binomial"});
+  try {
+    (void)scenario_from_json(Json{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", n}, {"ranks_per_node", 4},
+                                  {"benchmark", block({{"algorithms", Json{{"bcast", "mpich_smp"}}}})}},
+                             "r.json");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("benchmark.algorithms.bcast") && Catch::Contains("composition"));
+  }
+  std::filesystem::remove_all(dir);
 }
