@@ -7,8 +7,8 @@
 //   - Exchange: every rank r < p2 does log2(p2) sendrecv rounds with r ^ 2^k, k = 0, 1, ...
 //   - Release: a rank r < P - p2 then sends to r + p2 (a synchronous send in Open MPI), which completes the extra
 //     rank's sendrecv.
-// A sendrecv is a Send and a Recv started together in one round (ompi_coll_base_sendrecv_zero: irecv, isend,
-// wait_all). Memory: O(log P).
+// A sendrecv is a Send and a Recv started together in one round (ompi_coll_base_sendrecv_zero: irecv, then in
+// v5.0.0rc11 a blocking send, wait): the Send is marked blocking, as is the release send. Memory: O(log P).
 #include "collectives/barrier/barriers.hpp"
 
 namespace ompisim::coll {
@@ -24,7 +24,7 @@ Schedule barrier_recursive_doubling(int me, int nranks, const AlgoParams& /*para
   const bool has_extra = me < nranks - p2;
   if (has_extra) s.round().recv(me + p2);
   for (int mask = 1; mask < p2; mask <<= 1) s.round().sendrecv(me ^ mask);
-  if (has_extra) s.round().send(me + p2);
+  if (has_extra) s.round().send_blocking(me + p2);
   return s;
 }
 
