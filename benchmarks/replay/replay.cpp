@@ -221,7 +221,9 @@ struct Run {
     r->waited = true;
     ++rs.blocked;
   }
-  Req* post_send(int me, int dst, int tag, std::uint64_t bytes) {
+  // blocking: MPI_Send (the trace's send, and sendRecv's send: Open MPI's MPI_Sendrecv is an irecv then a blocking
+  // send, ompi/mpi/c/sendrecv.c), which a stack may complete at once (mtl/ofi's fi_tinject); isend: MPI_Isend.
+  Req* post_send(int me, int dst, int tag, std::uint64_t bytes, bool blocking) {
     RankState& rs = ranks[static_cast<std::size_t>(me)];
     auto* r = new Req{me, dst, tag, false, false, &rs};
     ++rs.sends;
@@ -229,9 +231,9 @@ struct Run {
     auto& sz = sizes[bytes == 0 ? -1 : static_cast<int>(std::bit_width(bytes - 1))];
     ++sz.first, sz.second += bytes;
     Completion done = req_done(r);
-    s.start_send(mpi::P2P{me, dst, tag, bytes, mpi::kByte, mpi::kCommWorld, Buffer{static_cast<std::uint64_t>(me) << 36, true},
-                          nullptr},
-                 std::move(done));
+    mpi::P2P m{me, dst, tag, bytes, mpi::kByte, mpi::kCommWorld, Buffer{static_cast<std::uint64_t>(me) << 36, true}, nullptr};
+    m.blocking = blocking;
+    s.start_send(m, std::move(done));
     return r;
   }
   Req* post_recv(int me, int src, int tag, std::uint64_t bytes) {
@@ -396,7 +398,7 @@ Task replay_rank(Run& x, int me) {
         break;
       }
       case Kind::Send: case Kind::Recv: {
-        Req* r = a.kind == Kind::Send ? x.post_send(me, a.peer, a.tag, a.send_bytes)
+        Req* r = a.kind == Kind::Send ? x.post_send(me, a.peer, a.tag, a.send_bytes, true)
                                       : x.post_recv(me, a.peer, a.tag, a.recv_bytes);
         x.block_on(rs, r);
         co_await Block{rs};
@@ -404,14 +406,14 @@ Task replay_rank(Run& x, int me) {
         break;
       }
       case Kind::Isend:
-        rs.reqs.emplace_back(x.post_send(me, a.peer, a.tag, a.send_bytes));
+        rs.reqs.emplace_back(x.post_send(me, a.peer, a.tag, a.send_bytes, false));
         break;
       case Kind::Irecv:
         rs.reqs.emplace_back(x.post_recv(me, a.peer, a.tag, a.recv_bytes));
         break;
       case Kind::SendRecv: {
         Req* rr = x.post_recv(me, a.peer2, 0, a.recv_bytes);
-        Req* sr = x.post_send(me, a.peer, 0, a.send_bytes);
+        Req* sr = x.post_send(me, a.peer, 0, a.send_bytes, true);
         x.block_on(rs, rr);
         x.block_on(rs, sr);
         co_await Block{rs};

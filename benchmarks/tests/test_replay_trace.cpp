@@ -272,3 +272,29 @@ TEST_CASE("replay driver: MPICH's node-aware bcast is chosen from the placement"
   }
   std::filesystem::remove_all(dir);
 }
+
+// Configuration: 2-rank traces on crusher with Open MPI over LINKx (software.ompi_mtl_ofi_inject = "blocking":
+// v5.0.0rc11 injects MPI_Send only): 8 B from rank 0 to rank 1 as "send" (MPI_Send) and as "isend" + "waitall"
+// (MPI_Isend), rank 1 receiving with "recv"; and both ranks exchanging 8 B with "sendRecv" (Open MPI's MPI_Sendrecv:
+// an irecv, then a blocking send). Expected: blocking sends are injected and write no send CQ entry: send 1 LINKx CQ
+// write (the receive's), isend 2, sendRecv 2 (the two receives; 4 if its sends were not blocking).
+// How validated: linkx_cq_writes of the run's stack; fails when the replay marks every send non-blocking.
+TEST_CASE("replay driver: the trace's send and sendRecv are MPI_Send and isend is MPI_Isend", "[replay][driver]") {
+  auto cq_writes = [](const std::string& rank0, const std::string& rank1) {
+    auto dir = tmpdir("blk");
+    write(dir / "r/rank-0.txt", "0 init\n" + rank0 + "0 finalize\n");
+    write(dir / "r/rank-1.txt", "1 init\n" + rank1 + "1 finalize\n");
+    write(dir / "trace.txt", "r/rank-0.txt\nr/rank-1.txt\n");
+    Json b{{"name", "replay"}, {"trace", (dir / "trace.txt").string()}, {"flop_rate", "1 Gf/s"}};
+    Scenario s = scenario_from_json(
+        Json{{"machine", "crusher"}, {"stack", "openmpi-linkx"}, {"ranks", 2}, {"ranks_per_node", 1}, {"benchmark", b}},
+        "r.json");
+    test::Fixture f("crusher", 2, 1, "openmpi-linkx");
+    (void)s.driver->run(*f.world, *f.stack, "r.json");
+    std::filesystem::remove_all(dir);
+    return f.stack->stats().counters["linkx_cq_writes"];
+  };
+  CHECK(cq_writes("0 send 1 0 8 6\n", "1 recv 0 0 8 6\n") == 1u);
+  CHECK(cq_writes("0 isend 1 0 8 6\n0 waitall 1\n", "1 recv 0 0 8 6\n") == 2u);
+  CHECK(cq_writes("0 sendRecv 8 1 8 1 6 6\n", "1 sendRecv 8 0 8 0 6 6\n") == 2u);
+}

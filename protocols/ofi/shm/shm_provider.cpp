@@ -15,7 +15,7 @@ void ShmProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
   Path p = buf.space.kind == MemKind::Device ? Path::Ipc
            : static_cast<double>(bytes) <= c_.inject_size ? Path::Inject
                                                           : Path::SingleCopy;
-  msgs_.emplace(id, Msg{rank, dst, tag, bytes, context, buf, p});
+  msgs_.emplace(id, Msg{rank, dst, tag, bytes, context, buf, p, {}});
   ++n_[p == Path::Inject ? "shm_inject" : p == Path::SingleCopy ? "shm_single_copy" : "shm_ipc"];
   w_.cpu(rank, c_.overhead, [this, id, rank, dst] {
     double hop = w_.signal_latency(rank, dst);
