@@ -13,6 +13,10 @@ void check_rank_args(const std::string& coll_algo, int me, int nranks) {
   if (me < 0 || me >= nranks)
     throw std::invalid_argument(coll_algo + ": me = " + std::to_string(me) + " outside [0, " + std::to_string(nranks) + ")");
 }
+void check_root(const std::string& coll_algo, int root, int nranks) {
+  if (root < 0 || root >= nranks)
+    throw std::invalid_argument(coll_algo + ": root = " + std::to_string(root) + " outside [0, " + std::to_string(nranks) + ")");
+}
 
 int floor_pow2(int n) {
   int p = 1;

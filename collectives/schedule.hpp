@@ -62,6 +62,8 @@ private:
 namespace detail {
 // Throws std::invalid_argument("<coll_algo>: ...") unless nranks >= 1 and 0 <= me < nranks.
 void check_rank_args(const std::string& coll_algo, int me, int nranks);
+// Throws std::invalid_argument("<coll_algo>: root = R outside [0, nranks)") unless 0 <= root < nranks.
+void check_root(const std::string& coll_algo, int root, int nranks);
 // Largest power of two <= n (n >= 1): opal_next_poweroftwo(n) >> 1 in coll_base_barrier.c / coll_base_allreduce.c.
 int floor_pow2(int n);
 }  // namespace detail

@@ -8,6 +8,7 @@
 #include "platform/world.hpp"
 
 #include <memory>
+#include <vector>
 
 namespace ompisim::test {
 
@@ -25,6 +26,23 @@ struct Fixture {
     world->declare_resources();
     sim.seal();
     if (!stack_name.empty()) stack = make_stack(*world, mca_, stack_name, "test");
+  }
+};
+
+// A crusher job with its ranks on cores 1, 9, 17, ... of each node (map-by ppr:1:l3cache, bind-to core; rpn <= 8), as
+// the Slingshot paper placed them; no stack (the provider tests build their own).
+struct CrusherJob {
+  std::unique_ptr<Machine> machine = load_machine("crusher");
+  engine::DesEngine sim;
+  std::unique_ptr<World> world;
+  CrusherJob(long long ranks, int rpn) {
+    Json mapping = {{"map_by", "core"}};
+    std::vector<int> cl{1, 9, 17, 25, 33, 41, 49, 57};
+    cl.resize(static_cast<std::size_t>(rpn));
+    mapping["cpu_list"] = cl;
+    world = std::make_unique<World>(sim, *machine, make_placement(*machine, ranks, rpn, {}, "test", mapping));
+    world->declare_resources();
+    sim.seal();
   }
 };
 

@@ -15,9 +15,7 @@ namespace ompisim::coll {
 
 Schedule bcast_binomial(int me, int nranks, const AlgoParams& params) {
   detail::check_rank_args("bcast/binomial", me, nranks);
-  if (params.root < 0 || params.root >= nranks)
-    throw std::invalid_argument("bcast/binomial: root = " + std::to_string(params.root) + " outside [0, " +
-                                std::to_string(nranks) + ")");
+  detail::check_root("bcast/binomial", params.root, nranks);
   const int v = (me - params.root + nranks) % nranks;
   auto real = [&](int x) { return (x + params.root) % nranks; };
   int mask = 1;

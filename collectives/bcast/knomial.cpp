@@ -17,9 +17,7 @@ namespace ompisim::coll {
 
 Schedule bcast_knomial(int me, int nranks, const AlgoParams& params) {
   detail::check_rank_args("bcast/knomial", me, nranks);
-  if (params.root < 0 || params.root >= nranks)
-    throw std::invalid_argument("bcast/knomial: root = " + std::to_string(params.root) + " outside [0, " +
-                                std::to_string(nranks) + ")");
+  detail::check_root("bcast/knomial", params.root, nranks);
   const int k = params.radix;
   if (k < 2) throw std::invalid_argument("bcast/knomial: radix " + std::to_string(k) + " < 2");
   const int v = (me - params.root + nranks) % nranks;

@@ -15,9 +15,7 @@ namespace ompisim::coll {
 
 Schedule bcast_mpich_binomial(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("bcast/mpich_binomial", me, nranks);
-  if (p.root < 0 || p.root >= nranks)
-    throw std::invalid_argument("bcast/mpich_binomial: root = " + std::to_string(p.root) + " outside [0, " +
-                                std::to_string(nranks) + ")");
+  detail::check_root("bcast/mpich_binomial", p.root, nranks);
   Schedule s;
   if (nranks == 1 || p.bytes == 0) return s;  // MPICH returns at once for one rank or 0 bytes
   const int rel = (me - p.root + nranks) % nranks;

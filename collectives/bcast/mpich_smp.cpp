@@ -34,9 +34,7 @@ void append_mapped(Schedule& s, Schedule sub, Map to_comm) {
 
 Schedule bcast_mpich_smp(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("bcast/mpich_smp", me, nranks);
-  if (p.root < 0 || p.root >= nranks)
-    throw std::invalid_argument("bcast/mpich_smp: root = " + std::to_string(p.root) + " outside [0, " +
-                                std::to_string(nranks) + ")");
+  detail::check_root("bcast/mpich_smp", p.root, nranks);
   if (p.layout == nullptr || p.stages == nullptr || !*p.stages)
     throw std::invalid_argument("bcast/mpich_smp: needs the communicator's node layout and the stages' decision");
   const NodeLayout& L = *p.layout;

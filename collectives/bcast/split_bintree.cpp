@@ -43,9 +43,7 @@ long long bintree_parent(long long s) {
 
 Schedule bcast_split_bintree(int me, int nranks, const AlgoParams& params) {
   detail::check_rank_args("bcast/split_binary_tree", me, nranks);
-  if (params.root < 0 || params.root >= nranks)
-    throw std::invalid_argument("bcast/split_binary_tree: root = " + std::to_string(params.root) + " outside [0, " +
-                                std::to_string(nranks) + ")");
+  detail::check_root("bcast/split_binary_tree", params.root, nranks);
   Schedule s;
   if (nranks == 1) return s;
   const long long v = (me - params.root + nranks) % nranks;

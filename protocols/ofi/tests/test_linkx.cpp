@@ -33,21 +33,7 @@ struct RecordingPeer final : SrxPeer {
   int discard_msg(RxEntry* e) override { return discard_tag(e); }
 };
 
-// A 2-node crusher job with ranks on cores 1 and 9 of each node (map-by ppr:1:l3cache, bind-to core).
-struct CrusherJob {
-  std::unique_ptr<Machine> machine = load_machine("crusher");
-  engine::DesEngine sim;
-  std::unique_ptr<World> world;
-  CrusherJob(long long ranks, int rpn) {
-    Json mapping = {{"map_by", "core"}};
-    std::vector<int> cl{1, 9, 17, 25, 33, 41, 49, 57};
-    cl.resize(static_cast<std::size_t>(rpn));
-    mapping["cpu_list"] = cl;
-    world = std::make_unique<World>(sim, *machine, make_placement(*machine, ranks, rpn, {}, "test", mapping));
-    world->declare_resources();
-    sim.seal();
-  }
-};
+using test::CrusherJob;
 }  // namespace
 
 // Configuration: one shared receive queue, two core providers A (index 0) and B (index 1); rank 0 posts one

@@ -57,6 +57,33 @@ btl::BtlCaps net_caps(std::uint32_t bandwidth, std::uint32_t exclusivity, std::u
 }
 bool off_node(const World& w, int r, int p) { return !w.same_node(r, p); }
 
+// 2 Cielo ranks on 2 nodes; pml/ob1 (fragment schedule `stripe`) over self and two off-node send-only BTLs of 20000
+// ("fast") and 10000 ("slow") Mb/s, 8 KiB max_send_size, 32 KiB min_send_size. run(): one 1 MiB send 0 -> 1 (tag 5, an
+// RNDV: its first fragment, then FRAGs) to completion, both requests completed; returns the message size.
+struct TwoBtlRndv {
+  static btl::BtlCaps caps(std::uint32_t bandwidth) {
+    btl::BtlCaps c = net_caps(bandwidth, 1024, btl::flag::Send);
+    c.min_send_size = 32768;
+    return c;
+  }
+  test::Fixture f{"cielo", 2, 1};
+  btl::self::BtlSelf self{*f.world};
+  FakeBtl fast{*f.world, "fast", caps(20000), off_node};
+  FakeBtl slow{*f.world, "slow", caps(10000), off_node};
+  pml::ob1::Ob1 ob1;
+  explicit TwoBtlRndv(pml::ob1::StripeConfig stripe = {})
+      : ob1(*f.world, 1e-7, {&self, &slow, &fast}, "openmpi", stripe) {}
+  std::uint64_t run() {
+    const std::uint64_t bytes = 1 << 20;
+    int done = 0;
+    ob1.isend(0, 1, 5, bytes, Buffer{4096, true}, [&] { ++done; });
+    ob1.irecv(1, 0, 5, bytes, Buffer{8192, true}, [&] { ++done; });
+    f.sim.run();
+    CHECK(done == 2);
+    return bytes;
+  }
+};
+
 std::vector<btl::Btl*> btls_of(const std::vector<bml::r2::BmlBtl>& a) {
   std::vector<btl::Btl*> v;
   for (auto& b : a) v.push_back(b.btl);
@@ -172,21 +199,11 @@ TEST_CASE("bml/r2: RDMA only with HETEROGENEOUS_RDMA between architectures", "[u
 // and fragment counters against the v1.1 loop evaluated in the test.
 TEST_CASE("pml/ob1: a rendezvous schedules its fragments over two BTLs from the remaining bytes",
           "[unit][protocol][ob1][bml]") {
-  test::Fixture f("cielo", 2, 1);
-  btl::self::BtlSelf self(*f.world);
-  btl::BtlCaps fc = net_caps(20000, 1024, btl::flag::Send), sc = net_caps(10000, 1024, btl::flag::Send);
-  fc.min_send_size = sc.min_send_size = 32768;
-  FakeBtl fast(*f.world, "fast", fc, off_node);
-  FakeBtl slow(*f.world, "slow", sc, off_node);
   pml::ob1::StripeConfig v11;
   v11.schedule = pml::ob1::FragPipeline::Schedule::Remaining;  // Open MPI 1.1 (the presets' pml_ob1_frag_schedule)
-  pml::ob1::Ob1 ob1(*f.world, 1e-7, {&self, &slow, &fast}, "openmpi", v11);
-  const std::uint64_t bytes = 1 << 20;
-  int done = 0;
-  ob1.isend(0, 1, 5, bytes, Buffer{4096, true}, [&] { ++done; });
-  ob1.irecv(1, 0, 5, bytes, Buffer{8192, true}, [&] { ++done; });
-  f.sim.run();
-  CHECK(done == 2);
+  TwoBtlRndv t(v11);
+  auto& [f, self, fast, slow, ob1] = t;
+  const std::uint64_t bytes = t.run();
   const std::uint64_t first = 4096 - pml::kHdrBytes;
   std::uint64_t want[2] = {0, 0}, frags[2] = {0, 0}, rem = bytes - first;
   const double w[2] = {2.0 / 3, 1.0 / 3};
@@ -215,19 +232,9 @@ TEST_CASE("pml/ob1: a rendezvous schedules its fragments over two BTLs from the 
 // robin; the message completes, no request left. Fails when the selection is removed (about equal bytes under v1.1).
 // How validated: the BTLs' byte counters against the formula evaluated in the test.
 TEST_CASE("pml/ob1: Open MPI 1.3 splits a rendezvous's FRAGs by weight up front", "[unit][protocol][ob1][bml]") {
-  test::Fixture f("cielo", 2, 1);
-  btl::self::BtlSelf self(*f.world);
-  btl::BtlCaps fc = net_caps(20000, 1024, btl::flag::Send), sc = net_caps(10000, 1024, btl::flag::Send);
-  fc.min_send_size = sc.min_send_size = 32768;
-  FakeBtl fast(*f.world, "fast", fc, off_node);
-  FakeBtl slow(*f.world, "slow", sc, off_node);
-  pml::ob1::Ob1 ob1(*f.world, 1e-7, {&self, &slow, &fast});
-  const std::uint64_t bytes = 1 << 20;
-  int done = 0;
-  ob1.isend(0, 1, 5, bytes, Buffer{4096, true}, [&] { ++done; });
-  ob1.irecv(1, 0, 5, bytes, Buffer{8192, true}, [&] { ++done; });
-  f.sim.run();
-  CHECK(done == 2);
+  TwoBtlRndv t;
+  auto& [f, self, fast, slow, ob1] = t;
+  const std::uint64_t bytes = t.run();
   const std::uint64_t rest = bytes - (4096 - pml::kHdrBytes);
   const auto slow_share = static_cast<std::uint64_t>(static_cast<double>(rest) * (1.0 / 3));
   CHECK(ob1.frag_bytes(&slow) == slow_share);

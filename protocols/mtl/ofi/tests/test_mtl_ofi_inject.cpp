@@ -21,22 +21,12 @@ using ompisim::mtl::ofi::MtlOfi;
 namespace {
 // A crusher job (ranks on cores 1, 9, ... of each node) with Open MPI's mtl/ofi over LINKx (shm + cxi) and the
 // LINKx CQ log kept, so that every CQ entry written for a send can be counted.
-struct LinkxMtl {
-  std::unique_ptr<Machine> machine = load_machine("crusher");
-  engine::DesEngine sim;
-  std::unique_ptr<World> world;
+struct LinkxMtl : test::CrusherJob {
   std::unique_ptr<cxi::CxiProvider> cxi;
   std::unique_ptr<shm::ShmProvider> shm;
   std::unique_ptr<linkx::Linkx> lx;
   std::unique_ptr<MtlOfi> mtl;
-  LinkxMtl(long long ranks, int rpn, InjectOn policy) {
-    Json mapping = {{"map_by", "core"}};
-    std::vector<int> cl{1, 9, 17, 25, 33, 41, 49, 57};
-    cl.resize(static_cast<std::size_t>(rpn));
-    mapping["cpu_list"] = cl;
-    world = std::make_unique<World>(sim, *machine, make_placement(*machine, ranks, rpn, {}, "test", mapping));
-    world->declare_resources();
-    sim.seal();
+  LinkxMtl(long long ranks, int rpn, InjectOn policy) : CrusherJob(ranks, rpn) {
     const auto& n = slingshot::nic(*machine);
     cxi = std::make_unique<cxi::CxiProvider>(*world, cxi::CxiConfig::from(n.p, n.software));
     shm::ShmConfig sc;

@@ -22,6 +22,17 @@ struct Net {
         gm(w, "gm", "myrinet-2000", btl::gm::GmMca{}.caps(), gm_conn), self(w) {}
 };
 constexpr std::uint64_t kHdr = pml::kHdrBytes;
+// One 8 MiB message from rank 0 to rank 1 (tag 3, receive posted after the send), run to completion; both requests
+// complete. Returns the message size.
+std::uint64_t send_8mib(test::Fixture& f, pml::ob1::Ob1& ob1) {
+  const std::uint64_t bytes = 8u << 20;
+  int done = 0;
+  ob1.isend(0, 1, 3, bytes, Buffer{1 << 24, true}, [&] { ++done; });
+  ob1.irecv(1, 0, 3, bytes, Buffer{1 << 26, true}, [&] { ++done; });
+  f.sim.run();
+  CHECK(done == 2);
+  return bytes;
+}
 }  // namespace
 
 // Configuration: 2 ranks on 2 lanl-multi-nic nodes; pml/ob1 over self, openib and gm (Open MPI 1.1 defaults:
@@ -45,12 +56,7 @@ TEST_CASE("pml/ob1 striping: fragments sized from the remaining bytes, every byt
   CHECK(ep.rdma.size() == 2);
   CHECK(ep.send[0].btl == &n.ib);
   CHECK(ep.send[0].weight == Approx(800.0 / 1050));
-  const std::uint64_t bytes = 8u << 20;
-  int done = 0;
-  ob1.isend(0, 1, 3, bytes, Buffer{1 << 24, true}, [&] { ++done; });
-  ob1.irecv(1, 0, 3, bytes, Buffer{1 << 26, true}, [&] { ++done; });
-  f.sim.run();
-  CHECK(done == 2);
+  const std::uint64_t bytes = send_8mib(f, ob1);
   const std::uint64_t first = 12 * 1024 - kHdr;
   const std::uint64_t left = bytes - first;
   const std::uint64_t gm_share = 883569;
@@ -78,12 +84,7 @@ TEST_CASE("pml/ob1 striping: Open MPI 1.3's shares fixed up front", "[unit][prot
   test::Fixture f("lanl-multi-nic", 2, 1);
   Net n(*f.world);
   pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm, &n.ib});
-  const std::uint64_t bytes = 8u << 20;
-  int done = 0;
-  ob1.isend(0, 1, 3, bytes, Buffer{1 << 24, true}, [&] { ++done; });
-  ob1.irecv(1, 0, 3, bytes, Buffer{1 << 26, true}, [&] { ++done; });
-  f.sim.run();
-  CHECK(done == 2);
+  const std::uint64_t bytes = send_8mib(f, ob1);
   const std::uint64_t first = 12 * 1024 - kHdr;
   const std::uint64_t gm_share = 1994369, ib_share = bytes - first - gm_share;
   CHECK(ob1.frag_bytes(&n.gm) == gm_share);
@@ -237,12 +238,7 @@ TEST_CASE("pml/ob1 striping: the Open MPI 1.1 preset selects the 1.1 fragment sc
     Net n(*f.world);
     // The Ob1 the component builds (pml_ob1_component.cpp: Ob1(..., mca.get<Ob1Mca>().config())).
     pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", mca.get<pml::ob1::Ob1Mca>().config());
-    const std::uint64_t bytes = 8u << 20;
-    int done = 0;
-    ob1.isend(0, 1, 3, bytes, Buffer{1 << 24, true}, [&] { ++done; });
-    ob1.irecv(1, 0, 3, bytes, Buffer{1 << 26, true}, [&] { ++done; });
-    f.sim.run();
-    CHECK(done == 2);
+    (void)send_8mib(f, ob1);
     return ob1.frag_bytes(&n.gm);
   };
   CHECK(gm_bytes(true) == 883569);
