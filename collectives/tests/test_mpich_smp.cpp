@@ -13,8 +13,20 @@
 using namespace ompisim::coll;
 
 namespace {
-std::vector<Op> ops(const Schedule& s, std::size_t round) { return s.rounds.at(round).ops; }
 std::vector<Op> one(OpKind k, int peer, std::uint32_t bytes) { return {Op{k, peer, bytes}}; }
+constexpr OpKind S = OpKind::Send, R = OpKind::Recv;
+// Every round's operations.
+std::vector<std::vector<Op>> all_ops(const Schedule& s) {
+  std::vector<std::vector<Op>> r;
+  for (const auto& round : s.rounds) r.push_back(round.ops);
+  return r;
+}
+// The rounds of a hand-derived sequence: one operation (kind, peer) of `bytes` each, in order.
+std::vector<std::vector<Op>> rounds_of(std::initializer_list<std::pair<OpKind, int>> seq, std::uint32_t bytes) {
+  std::vector<std::vector<Op>> r;
+  for (auto [k, peer] : seq) r.push_back(one(k, peer, bytes));
+  return r;
+}
 }  // namespace
 
 // Configuration: bcast mpich_binomial, P = 8 root 0 and P = 7 root 3, a 100-byte message.
@@ -29,37 +41,15 @@ std::vector<Op> one(OpKind k, int peer, std::uint32_t bytes) { return {Op{k, pee
 TEST_CASE("mpich bcast: MPIR_Bcast_intra_binomial rank by rank", "[collective][mpich]") {
   AlgoParams p;
   p.bytes = 100;
-  Schedule r0 = bcast_mpich_binomial(0, 8, p);
-  REQUIRE(r0.rounds.size() == 3);
-  CHECK(ops(r0, 0) == one(OpKind::Send, 4, 100));
-  CHECK(ops(r0, 1) == one(OpKind::Send, 2, 100));
-  CHECK(ops(r0, 2) == one(OpKind::Send, 1, 100));
-  Schedule r4 = bcast_mpich_binomial(4, 8, p);
-  REQUIRE(r4.rounds.size() == 3);
-  CHECK(ops(r4, 0) == one(OpKind::Recv, 0, 100));
-  CHECK(ops(r4, 1) == one(OpKind::Send, 6, 100));
-  CHECK(ops(r4, 2) == one(OpKind::Send, 5, 100));
-  Schedule r6 = bcast_mpich_binomial(6, 8, p);
-  REQUIRE(r6.rounds.size() == 2);
-  CHECK(ops(r6, 0) == one(OpKind::Recv, 4, 100));
-  CHECK(ops(r6, 1) == one(OpKind::Send, 7, 100));
-  CHECK(bcast_mpich_binomial(7, 8, p).rounds.size() == 1);
-  CHECK(ops(bcast_mpich_binomial(7, 8, p), 0) == one(OpKind::Recv, 6, 100));
-  CHECK(ops(bcast_mpich_binomial(5, 8, p), 0) == one(OpKind::Recv, 4, 100));
+  CHECK(all_ops(bcast_mpich_binomial(0, 8, p)) == rounds_of({{S, 4}, {S, 2}, {S, 1}}, 100));
+  CHECK(all_ops(bcast_mpich_binomial(4, 8, p)) == rounds_of({{R, 0}, {S, 6}, {S, 5}}, 100));
+  CHECK(all_ops(bcast_mpich_binomial(6, 8, p)) == rounds_of({{R, 4}, {S, 7}}, 100));
+  CHECK(all_ops(bcast_mpich_binomial(7, 8, p)) == rounds_of({{R, 6}}, 100));
+  CHECK(all_ops(bcast_mpich_binomial(5, 8, p)) == rounds_of({{R, 4}}, 100));
   p.root = 3;
-  Schedule q3 = bcast_mpich_binomial(3, 7, p);
-  REQUIRE(q3.rounds.size() == 3);
-  CHECK(ops(q3, 0) == one(OpKind::Send, 0, 100));
-  CHECK(ops(q3, 1) == one(OpKind::Send, 5, 100));
-  CHECK(ops(q3, 2) == one(OpKind::Send, 4, 100));
-  Schedule q0 = bcast_mpich_binomial(0, 7, p);
-  REQUIRE(q0.rounds.size() == 3);
-  CHECK(ops(q0, 0) == one(OpKind::Recv, 3, 100));
-  CHECK(ops(q0, 1) == one(OpKind::Send, 2, 100));
-  CHECK(ops(q0, 2) == one(OpKind::Send, 1, 100));
-  Schedule q2 = bcast_mpich_binomial(2, 7, p);
-  REQUIRE(q2.rounds.size() == 1);
-  CHECK(ops(q2, 0) == one(OpKind::Recv, 0, 100));
+  CHECK(all_ops(bcast_mpich_binomial(3, 7, p)) == rounds_of({{S, 0}, {S, 5}, {S, 4}}, 100));
+  CHECK(all_ops(bcast_mpich_binomial(0, 7, p)) == rounds_of({{R, 3}, {S, 2}, {S, 1}}, 100));
+  CHECK(all_ops(bcast_mpich_binomial(2, 7, p)) == rounds_of({{R, 0}}, 100));
   p.root = 0;
   CHECK(bcast_binomial(0, 8, p).rounds.size() == 1);  // Open MPI's: 1, 2, 4 in one round
   CHECK(bcast_mpich_binomial(0, 1, p).rounds.empty());
@@ -120,30 +110,11 @@ TEST_CASE("mpich bcast: ch4 node-aware composition alpha rank by rank", "[collec
   p.root = 5;
   p.layout = &L;
   p.stages = &binomial;
-  Schedule r5 = bcast_mpich_smp(5, 12, p);
-  REQUIRE(r5.rounds.size() == 2);
-  CHECK(ops(r5, 0) == one(OpKind::Send, 4, 10));
-  CHECK(ops(r5, 1) == one(OpKind::Recv, 4, 10));
-  Schedule r4 = bcast_mpich_smp(4, 12, p);
-  REQUIRE(r4.rounds.size() == 5);
-  CHECK(ops(r4, 0) == one(OpKind::Recv, 5, 10));
-  CHECK(ops(r4, 1) == one(OpKind::Send, 0, 10));
-  CHECK(ops(r4, 2) == one(OpKind::Send, 8, 10));
-  CHECK(ops(r4, 3) == one(OpKind::Send, 6, 10));
-  CHECK(ops(r4, 4) == one(OpKind::Send, 5, 10));
-  Schedule r8 = bcast_mpich_smp(8, 12, p);
-  REQUIRE(r8.rounds.size() == 3);
-  CHECK(ops(r8, 0) == one(OpKind::Recv, 4, 10));
-  CHECK(ops(r8, 1) == one(OpKind::Send, 10, 10));
-  CHECK(ops(r8, 2) == one(OpKind::Send, 9, 10));
-  Schedule r0 = bcast_mpich_smp(0, 12, p);
-  REQUIRE(r0.rounds.size() == 3);
-  CHECK(ops(r0, 0) == one(OpKind::Recv, 4, 10));
-  CHECK(ops(r0, 1) == one(OpKind::Send, 2, 10));
-  CHECK(ops(r0, 2) == one(OpKind::Send, 1, 10));
-  Schedule r11 = bcast_mpich_smp(11, 12, p);
-  REQUIRE(r11.rounds.size() == 1);
-  CHECK(ops(r11, 0) == one(OpKind::Recv, 10, 10));
+  CHECK(all_ops(bcast_mpich_smp(5, 12, p)) == rounds_of({{S, 4}, {R, 4}}, 10));
+  CHECK(all_ops(bcast_mpich_smp(4, 12, p)) == rounds_of({{R, 5}, {S, 0}, {S, 8}, {S, 6}, {S, 5}}, 10));
+  CHECK(all_ops(bcast_mpich_smp(8, 12, p)) == rounds_of({{R, 4}, {S, 10}, {S, 9}}, 10));
+  CHECK(all_ops(bcast_mpich_smp(0, 12, p)) == rounds_of({{R, 4}, {S, 2}, {S, 1}}, 10));
+  CHECK(all_ops(bcast_mpich_smp(11, 12, p)) == rounds_of({{R, 10}}, 10));
   for (int root : {5, 0}) {
     p.root = root;
     CheckResult r = run_schedules(12, &bcast_mpich_smp, p);
