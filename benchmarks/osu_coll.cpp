@@ -158,9 +158,8 @@ public:
       gens.push_back(a->make);
       stages.emplace_back();
       if (!a->composition) continue;
-      stages.back() = c_.algo.stages_for(size, file);
-      (void)stages.back()(coll::Stage::Roots, layout.nnodes());  // an unimplemented choice fails here, not mid-run
-      for (int k = 0; k < layout.nnodes(); ++k) (void)stages.back()(coll::Stage::Node, layout.node_size(k));
+      // The stages' choices for this layout and size, made (and an unimplemented one failing) here, not per rank.
+      stages.back() = coll::memoise_stages(c_.algo.stages_for(size, file), layout);
     }
     Ctx x{w, c_, gens, std::move(layout), std::move(stages), GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
     x.exec.buffer = c_.buffer;

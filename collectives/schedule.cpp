@@ -2,6 +2,8 @@
 // (Send/Recv ↔ MCA_PML_CALL(isend/irecv), Amo ↔ GNI_PostFMA with an AMO descriptor, WaitCounter ↔ polling a counter).
 #include "collectives/schedule.hpp"
 
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -51,6 +53,20 @@ NodeLayout NodeLayout::block(int nranks, int ranks_per_node) {
   std::vector<long long> key(static_cast<std::size_t>(nranks));
   for (int r = 0; r < nranks; ++r) key[static_cast<std::size_t>(r)] = r / ranks_per_node;
   return NodeLayout(key);
+}
+
+StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout) {
+  auto table = std::make_shared<std::map<std::pair<Stage, int>, Generator>>();
+  auto ask = [&](Stage st, int n) {
+    if (!table->contains({st, n})) table->emplace(std::pair{st, n}, chooser(st, n));
+  };
+  ask(Stage::Roots, layout.nnodes());
+  for (int k = 0; k < layout.nnodes(); ++k) ask(Stage::Node, layout.node_size(k));
+  return [table = std::shared_ptr<const std::map<std::pair<Stage, int>, Generator>>(std::move(table)),
+          chooser = std::move(chooser)](Stage st, int n) -> Generator {
+    if (auto it = table->find({st, n}); it != table->end()) return it->second;
+    return chooser(st, n);
+  };
 }
 
 const char* to_string(OpKind k) {

@@ -100,6 +100,11 @@ private:
 enum class Stage : std::uint8_t { Roots, Node };
 // The generator a stage runs on a sub-communicator of `nranks` ranks (the decision data's choice for it).
 using StageChooser = std::function<Generator(Stage, int nranks)>;
+// `chooser`'s choices for one communicator layout, made once: Stage::Roots for layout.nnodes() ranks and Stage::Node
+// for every node's size are asked here (so a choice that throws throws here, not mid-run) and looked up afterwards in a
+// read-only table shared by every rank's call (a decision table's lookup per rank per call otherwise); any other
+// (stage, size) is passed on to `chooser`. The chooser's own captures must outlive the result, as before.
+StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout);
 
 struct AlgoParams {
   int radix = 4;           // tree radix (Cheetah fan-in/fan-out, tuned tree)

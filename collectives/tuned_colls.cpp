@@ -34,11 +34,15 @@ void register_tuned_collectives(CollRegistry& reg) {
            "MPICH src/mpi/coll/alltoall/alltoall_intra_scattered.c (3.3-4.x)", &alltoall_mpich_scattered, false});
   reg.add({"alltoall", "mpich_pairwise", "MPICH: P-1 exchanges, partner me^i for P a power of 2, else me+-i",
            "MPICH src/mpi/coll/alltoall/alltoall_intra_pairwise.c (3.3-4.x)", &alltoall_mpich_pairwise, false});
-  reg.add({"bcast", "mpich_scatter_rdb_allgather", "MPICH: binomial scatter of P chunks, recursive-doubling allgather",
-           "MPICH src/mpi/coll/bcast/bcast_intra_scatter_recursive_doubling_allgather.c (3.3-4.x)",
+  reg.add({"bcast", "mpich_scatter_rdb_allgather", "MPICH: binomial scatter of P pieces of ceil(n/P) B (short/empty last ones), "
+           "recursive-doubling allgather of the bytes held (P a power of 2)",
+           "MPICH src/mpi/coll/bcast/bcast_intra_scatter_recursive_doubling_allgather.c and bcast_utils.c "
+           "MPII_Scatter_for_bcast (v3.4a2)",
            &bcast_mpich_scatter_rdb_allgather, false});
-  reg.add({"bcast", "mpich_scatter_ring_allgather", "MPICH: binomial scatter of P chunks, ring allgather",
-           "MPICH src/mpi/coll/bcast/bcast_intra_scatter_ring_allgather.c (3.3-4.x)",
+  reg.add({"bcast", "mpich_scatter_ring_allgather", "MPICH: binomial scatter of P pieces of ceil(n/P) B (short/empty last ones), "
+           "ring allgather of each piece's bytes",
+           "MPICH src/mpi/coll/bcast/bcast_intra_scatter_ring_allgather.c and bcast_utils.c MPII_Scatter_for_bcast "
+           "(v3.4a2)",
            &bcast_mpich_scatter_ring_allgather, false});
   reg.add({"bcast", "mpich_binomial", "MPICH: binomial tree, parent rel - lowest bit, blocking sends largest subtree first",
            "MPICH src/mpi/coll/bcast/bcast_intra_binomial.c MPIR_Bcast_intra_binomial (v3.4a2)", &bcast_mpich_binomial,

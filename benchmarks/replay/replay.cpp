@@ -272,10 +272,8 @@ struct Run {
     if (ch.info && ch.info->composition) {  // its stages, from the table's "stages"; one it lacks falls back
       CollChoice& cc = choices.try_emplace(coll).first->second;
       cc.coll = coll, cc.algorithm = cc.rules = c.collectives, cc.lib = c.lib;
-      ch.stages = cc.stages_for(bytes, c.index);
-      try {
-        (void)ch.stages(coll::Stage::Roots, layout->nnodes());
-        for (int k = 0; k < layout->nnodes(); ++k) (void)ch.stages(coll::Stage::Node, layout->node_size(k));
+      try {  // the stages' choices for this layout and size, made once (coll::memoise_stages)
+        ch.stages = coll::memoise_stages(cc.stages_for(bytes, c.index), *layout);
       } catch (const InputError&) {
         ch = Choice{};
       }

@@ -129,6 +129,49 @@ TEST_CASE("mpich bcast: ch4 node-aware composition alpha rank by rank", "[collec
   CHECK_THROWS_WITH(bcast_mpich_smp(0, 12, p), Catch::Contains("node layout"));
 }
 
+// Configuration: bcast mpich_smp on 36 ranks on 4 nodes of 8, 3, 12 and 13 ranks (interleaved node keys), a 13-byte
+// message, every root; the stages chosen by the flat rows' shape (binomial below 8 ranks, scatter + recursive doubling
+// for a power of two, scatter + ring otherwise), once directly and once through memoise_stages.
+// Expected: the memoised chooser asks the direct one exactly once per distinct (stage, size) of the layout ((Roots, 4),
+// (Node, 8), (Node, 3), (Node, 12), (Node, 13): 5 calls) when it is made and never again while every rank's schedule is
+// generated (the direct chooser: 2 calls per leader and 1 per other rank on a node of more than one rank), and every
+// rank's schedule is identical. Without the memoisation the counter grows with the ranks and this fails.
+// How validated: the call counters and the schedules compared op by op.
+TEST_CASE("mpich bcast: the stages' choice is made once per layout and size", "[collective][mpich]") {
+  std::vector<long long> keys;
+  for (int k = 0; k < 4; ++k)
+    for (int i = 0; i < std::vector<int>{8, 3, 12, 13}[static_cast<std::size_t>(k)]; ++i) keys.push_back(k * 7 % 5);
+  std::vector<long long> mixed;  // interleave: not a block layout
+  for (std::size_t i = 0; i < keys.size(); ++i) mixed.push_back(keys[(i * 7) % keys.size()]);
+  const NodeLayout L(mixed);
+  REQUIRE(L.nnodes() == 4);
+  int calls = 0;
+  const StageChooser direct = [&calls](Stage, int n) -> Generator {
+    ++calls;
+    if (n < 8) return &bcast_mpich_binomial;
+    return (n & (n - 1)) == 0 ? &bcast_mpich_scatter_rdb_allgather : &bcast_mpich_scatter_ring_allgather;
+  };
+  const StageChooser memo = memoise_stages(direct, L);
+  CHECK(calls == 5);
+  calls = 0;
+  AlgoParams a, b;
+  a.bytes = b.bytes = 13;
+  a.layout = b.layout = &L;
+  a.stages = &direct;
+  b.stages = &memo;
+  for (int root = 0; root < 36; ++root) {
+    a.root = b.root = root;
+    for (int me = 0; me < 36; ++me) {
+      const int before = calls;
+      Schedule want = bcast_mpich_smp(me, 36, a);
+      CHECK(calls > before);  // the direct chooser is asked per rank per call
+      const int mid = calls;
+      CHECK(all_ops(bcast_mpich_smp(me, 36, b)) == all_ops(want));
+      CHECK(calls == mid);  // the memoised one is not
+    }
+  }
+}
+
 // Configuration: collectives/decision/mpich_default.json (data_dir()).
 // Expected (MPIDI_Bcast_select with MPIR_CVAR_MAX_SMP_BCAST_MSG_SIZE 0; MPIDI_OFI_Bcast_select and
 // MPIDI_POSIX_Bcast_select for the stages): a node-aware communicator takes mpich_smp at every size (1 B, 12 KiB,
