@@ -46,6 +46,61 @@ namespace {
 std::string g_machine_file, g_machine_file_name;
 }  // namespace
 
+// A claim's "not_holding" record in its reference file: why the claim does not hold where it does not, and the section
+// of validation/notes.md (copied into results/validation.md) that gives the mechanism searched for and its sources.
+// {"reason": text, "see": section title}; nothing else.
+Json check_not_holding(const Json& n, const std::string& f) {
+  if (!n.is_object()) throw InputError(f, "claims[].not_holding", "must be an object {\"reason\", \"see\"}");
+  for (auto& [k, x] : n.items()) {
+    if (k != "reason" && k != "see") throw InputError(f, "claims[].not_holding." + k, "unknown key (reason, see)");
+    if (!x.is_string() || x.get<std::string>().empty())
+      throw InputError(f, "claims[].not_holding." + k, "must be a non-empty string");
+  }
+  if (!n.contains("reason")) throw InputError(f, "claims[].not_holding.reason", "missing");
+  return n;
+}
+
+namespace {
+
+std::string cell(const std::string& s) {  // a Markdown table cell: no '|' or line break inside
+  std::string o;
+  for (char c : s) o += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  return o;
+}
+
+}  // namespace
+
+// The claims that do not hold in every sample (or at the nominal parameters), each with the reason recorded beside
+// it; one without a recorded reason is named as such (a failing claim must say why), and a recorded reason beside a
+// claim that now holds everywhere is named as stale.
+std::string render_not_holding(const Json& claims) {
+  std::string rows, stale;
+  for (auto& c : claims) {
+    const bool holds_everywhere = c.value("holds", false) && c.value("status", std::string("holds")) == "holds";
+    const std::string id = c.at("id").get<std::string>();
+    if (holds_everywhere) {
+      if (c.contains("not_holding")) stale += (stale.empty() ? "" : ", ") + id;
+      continue;
+    }
+    std::string status = c.value("status", std::string(c.value("holds", false) ? "holds" : "fails"));
+    if (c.contains("holds_in")) status += " (" + c["holds_in"].get<std::string>() + ")";
+    std::string reason = "**no reason recorded**", see;
+    if (c.contains("not_holding")) {
+      reason = c["not_holding"].at("reason").get<std::string>();
+      see = c["not_holding"].value("see", "");
+    }
+    rows += fmt::format("| {} | {} | {} | {} |\n", id, status, cell(reason), cell(see));
+  }
+  std::string out;
+  if (!rows.empty())
+    out += "\nClaims that do not hold, and why (the reason recorded beside the claim in `validation/reference/`; the "
+           "section named gives the mechanisms looked for and their sources):\n\n"
+           "| id | within the intervals | reason | see |\n|---|---|---|---|\n" + rows;
+  if (!stale.empty())
+    out += "\nClaims that now hold but still carry a reason for not holding (stale; remove it): " + stale + "\n";
+  return out;
+}
+
 void set_machine_file(const std::string& path) {
   g_machine_file = path;
   g_machine_file_name = path.empty() ? "" : load_machine(path)->name;
@@ -379,6 +434,7 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
       bool holds = eval_check(run, c.at("check"), detail, f);
       nominal_holds.push_back(holds);
       cls.push_back({{"id", c.at("id")}, {"text", c.value("text", "")}, {"holds", holds}, {"detail", detail}});
+      if (c.contains("not_holding")) cls.back()["not_holding"] = check_not_holding(c["not_holding"], f);
     }
     // Prediction intervals (not for a what-if table with --set): every prediction and held-out value and every claim
     // again under n Latin-hypercube samples of the machines' estimate ranges and undetermined directions. Samples run
@@ -495,6 +551,7 @@ std::string render_table(const Json& v) {
                                                           c["holds_in"].get<std::string>())
                                             : std::string(""),
                        c["detail"].get<std::string>());
+  out += render_not_holding(v.at("claims"));
   if (v.contains("sampling") && !v["sampling"].empty()) {
     out += "\nPrediction intervals: the range of each value over the nominal parameters and a Latin-hypercube sample of "
            "the machines' estimate ranges (`range` beside each estimate in the machine files, with its reason) and of "

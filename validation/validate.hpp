@@ -21,6 +21,9 @@ Json validate(const std::string& paper, const Overrides& sets = {}, const std::m
 // messages and seeds its samples. validate() runs this for every reference file of the paper.
 Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets = {},
                         const std::map<std::string, Json>* done = nullptr);
+// A claim's "not_holding" record ({"reason", "see"}), checked: InputError naming file and key otherwise.
+Json check_not_holding(const Json& n, const std::string& file);
+std::string render_not_holding(const Json& claims);  // Markdown: claims not holding, with their reasons
 std::string render_table(const Json& v);                  // Markdown
 bool all_calibration_pass(const Json& v);
 int calibrate(const std::string& paper, const std::string& machine, bool write);

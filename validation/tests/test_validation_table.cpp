@@ -1,7 +1,13 @@
-// Issue 12: results/validation.md shows each point's tolerance and role.
+// Issue 12: results/validation.md shows each point's tolerance and role; issue 16: the claims that do not hold, with their reasons.
 #include "validation/validate.hpp"
 
+#include "core/errors.hpp"
+#include "platform/machine.hpp"
+
 #include <catch2/catch.hpp>
+
+#include <fstream>
+#include <iterator>
 
 using namespace ompisim;
 
@@ -38,4 +44,65 @@ TEST_CASE("validation table: values moved by a model change are marked", "[unit]
   CHECK_THAT(md, !Catch::Contains("| same | node model"));
   v["held_out"][0].erase("model_change");
   CHECK_THAT(validation::render_table(v), !Catch::Contains("Values a model change moved"));
+}
+
+// Configuration: four claims: one failing with a recorded reason, one undecided without one, one holding everywhere
+// with a (stale) reason, one holding everywhere without. Expected: a "do not hold, and why" table with the first two
+// (the reason and section; "no reason recorded" for the second, its status and sample count), the third named as
+// stale, the fourth nowhere in it. How validated: substrings of the rendered Markdown.
+TEST_CASE("validation table: claims not holding carry their recorded reason", "[unit][validation]") {
+  Json why{{"reason", "no source gives the copy | threshold"}, {"see", "SeaStar send paths"}};
+  Json claims = Json::array(
+      {{{"id", "c.fails"}, {"holds", false}, {"status", "fails"}, {"holds_in", "0/5"}, {"detail", ""}, {"not_holding", why}},
+       {{"id", "c.undecided"}, {"holds", true}, {"status", "undecided"}, {"holds_in", "3/5"}, {"detail", ""}},
+       {{"id", "c.stale"}, {"holds", true}, {"status", "holds"}, {"holds_in", "5/5"}, {"detail", ""}, {"not_holding", why}},
+       {{"id", "c.fine"}, {"holds", true}, {"status", "holds"}, {"holds_in", "5/5"}, {"detail", ""}}});
+  std::string md = validation::render_table(Json{{"points", Json::array()}, {"held_out", Json::array()}, {"claims", claims}});
+  CHECK_THAT(md, Catch::Contains("Claims that do not hold, and why"));
+  CHECK_THAT(md, Catch::Contains("| c.fails | fails (0/5) | no source gives the copy \\| threshold | SeaStar send paths |"));
+  CHECK_THAT(md, Catch::Contains("| c.undecided | undecided (3/5) | **no reason recorded** |  |"));
+  CHECK_THAT(md, Catch::Contains("carry a reason for not holding (stale; remove it): c.stale\n"));
+  const std::string why_md = validation::render_not_holding(claims);  // the new section alone
+  CHECK_THAT(why_md, !Catch::Contains("c.fine"));
+  CHECK_THAT(why_md, !Catch::Contains("| c.stale |"));
+  CHECK(why_md.find("| c.fails |") < why_md.find("| c.undecided |"));
+}
+
+// Configuration: "not_holding" records, well-formed and not. Expected: the well-formed one is returned unchanged; an
+// unknown key, an empty or non-string value, a missing reason or a non-object is an InputError naming the file and
+// the key. How validated: the returned JSON and the exception's message.
+TEST_CASE("validation reference: a claim's not_holding record is checked", "[unit][validation]") {
+  Json ok{{"reason", "r"}, {"see", "s"}};
+  CHECK(validation::check_not_holding(ok, "ref.json") == ok);
+  CHECK(validation::check_not_holding(Json{{"reason", "r"}}, "ref.json") == Json{{"reason", "r"}});
+  CHECK_THROWS_WITH(validation::check_not_holding(Json{{"reason", "r"}, {"sea", "s"}}, "ref.json"),
+                    Catch::Contains("ref.json") && Catch::Contains("not_holding.sea") && Catch::Contains("unknown key"));
+  CHECK_THROWS_WITH(validation::check_not_holding(Json{{"reason", ""}}, "ref.json"), Catch::Contains("non-empty string"));
+  CHECK_THROWS_WITH(validation::check_not_holding(Json{{"reason", 3}}, "ref.json"), Catch::Contains("non-empty string"));
+  CHECK_THROWS_WITH(validation::check_not_holding(Json{{"see", "s"}}, "ref.json"), Catch::Contains("not_holding.reason"));
+  CHECK_THROWS_AS(validation::check_not_holding(Json::array(), "ref.json"), InputError);
+}
+
+// Configuration: the project's reference files. Expected: every claim's "not_holding" record is well-formed and its
+// "see" names a section ("### " heading) of validation/notes.md, the text copied into results/validation.md, so a
+// reader can follow it. How validated: each record through check_not_holding and a search for the heading line.
+TEST_CASE("validation reference: every recorded reason names an existing section of the notes", "[unit][validation]") {
+  std::ifstream nf(data_dir() + "/validation/notes.md");
+  REQUIRE(nf);
+  std::string notes((std::istreambuf_iterator<char>(nf)), std::istreambuf_iterator<char>());
+  int records = 0;
+  for (auto& f : validation::reference_files("")) {
+    std::ifstream in(f);
+    Json doc = Json::parse(in);
+    for (auto& c : doc.value("claims", Json::array())) {
+      if (!c.contains("not_holding")) continue;
+      ++records;
+      Json n = validation::check_not_holding(c["not_holding"], f);
+      if (n.contains("see")) {
+        INFO(f << ": " << c["id"].get<std::string>());
+        CHECK(notes.find("\n### " + n["see"].get<std::string>() + "\n") != std::string::npos);
+      }
+    }
+  }
+  CHECK(records > 0);
 }
