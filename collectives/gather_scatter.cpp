@@ -5,13 +5,6 @@
 
 namespace ompisim::coll {
 
-namespace {
-void check_root(const std::string& algo, int nranks, int root) {
-  if (root < 0 || root >= nranks)
-    throw std::invalid_argument(algo + ": root " + std::to_string(root) + " outside [0, " + std::to_string(nranks) + ")");
-}
-}  // namespace
-
 Schedule allgather_ring(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("allgather_ring", me, nranks);
   Schedule s;
@@ -22,7 +15,7 @@ Schedule allgather_ring(int me, int nranks, const AlgoParams& p) {
 
 Schedule gather_basic_linear(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("gather_basic_linear", me, nranks);
-  check_root("gather_basic_linear", nranks, p.root);
+  detail::check_root("gather_basic_linear", p.root, nranks);
   Schedule s;
   if (me != p.root) {
     s.round().send_blocking(p.root, p.bytes);  // MCA_PML_CALL(send(sbuf, ..., root, ...))
@@ -35,7 +28,7 @@ Schedule gather_basic_linear(int me, int nranks, const AlgoParams& p) {
 
 Schedule scatter_basic_linear(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("scatter_basic_linear", me, nranks);
-  check_root("scatter_basic_linear", nranks, p.root);
+  detail::check_root("scatter_basic_linear", p.root, nranks);
   Schedule s;
   if (me != p.root) {
     s.round().recv(p.root, p.bytes);

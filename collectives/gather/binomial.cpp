@@ -19,10 +19,6 @@
 namespace ompisim::coll {
 
 namespace {
-void check_root(const std::string& algo, int nranks, int root) {
-  if (root < 0 || root >= nranks)
-    throw std::invalid_argument(algo + ": root " + std::to_string(root) + " outside [0, " + std::to_string(nranks) + ")");
-}
 std::uint32_t blocks_bytes(long long blocks, std::uint32_t bytes) {
   return static_cast<std::uint32_t>(std::min<long long>(blocks * bytes, 0xffffffffLL));
 }
@@ -53,7 +49,7 @@ Bm bmtree(int v, int nranks) {
 
 Schedule gather_binomial(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("gather/binomial", me, nranks);
-  check_root("gather/binomial", nranks, p.root);
+  detail::check_root("gather/binomial", p.root, nranks);
   const int v = (me - p.root + nranks) % nranks;
   auto real = [&](int x) { return (x + p.root) % nranks; };
   Bm t = bmtree(v, nranks);
@@ -65,7 +61,7 @@ Schedule gather_binomial(int me, int nranks, const AlgoParams& p) {
 
 Schedule scatter_binomial(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("scatter/binomial", me, nranks);
-  check_root("scatter/binomial", nranks, p.root);
+  detail::check_root("scatter/binomial", p.root, nranks);
   const int v = (me - p.root + nranks) % nranks;
   auto real = [&](int x) { return (x + p.root) % nranks; };
   Bm t = bmtree(v, nranks);
@@ -78,7 +74,7 @@ Schedule scatter_binomial(int me, int nranks, const AlgoParams& p) {
 
 Schedule scatter_linear_nb(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("scatter/linear_nb", me, nranks);
-  check_root("scatter/linear_nb", nranks, p.root);
+  detail::check_root("scatter/linear_nb", p.root, nranks);
   Schedule s;
   if (me != p.root) {
     s.round().recv(p.root, p.bytes);

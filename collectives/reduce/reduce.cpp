@@ -6,16 +6,9 @@
 
 namespace ompisim::coll {
 
-namespace {
-void check_root(const std::string& algo, int nranks, int root) {
-  if (root < 0 || root >= nranks)
-    throw std::invalid_argument(algo + ": root " + std::to_string(root) + " outside [0, " + std::to_string(nranks) + ")");
-}
-}  // namespace
-
 Schedule reduce_linear(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("reduce/linear", me, nranks);
-  check_root("reduce/linear", nranks, p.root);
+  detail::check_root("reduce/linear", p.root, nranks);
   Schedule s;
   if (me != p.root) {
     s.round().send(p.root, p.bytes);  // MCA_PML_CALL(send(sbuf, ..., root, MCA_COLL_BASE_TAG_REDUCE, ...))
@@ -33,7 +26,7 @@ Schedule reduce_linear(int me, int nranks, const AlgoParams& p) {
 
 Schedule reduce_basic_log(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("reduce/basic_log", me, nranks);
-  check_root("reduce/basic_log", nranks, p.root);
+  detail::check_root("reduce/basic_log", p.root, nranks);
   Schedule s;
   const int v = (me - p.root + nranks) % nranks;
   auto real = [&](int vr) { return (vr + p.root) % nranks; };

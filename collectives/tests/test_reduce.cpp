@@ -63,7 +63,7 @@ TEST_CASE("reduce linear: the root's receive order is P-1, then P-2 down to 0", 
   REQUIRE(leaf.rounds.size() == 1);
   CHECK(leaf.rounds[0].ops == std::vector<Op>{{OpKind::Send, 2, 16}});
   p.root = 5;
-  CHECK_THROWS_WITH(reduce_linear(0, 5, p), Catch::Contains("root 5 outside [0, 5)"));
+  CHECK_THROWS_WITH(reduce_linear(0, 5, p), Catch::Contains("root = 5 outside [0, 5)"));
 }
 
 // Configuration: collectives/decision/ompi_v1_1_tuned.json (Open MPI 1.1's coll/tuned fixed reduce decision).
