@@ -61,6 +61,10 @@ void MpichGni::start_send(const mpi::P2P& p, Completion done) {
                      [this, rank, dst, tag, ctx, bytes, buf, sid, seq] { arrive(dst, ctx, seq, Msg{rank, tag, Kind::Eager, bytes, sid, buf}); });
       return;
     }
+    if (bytes <= static_cast<std::uint64_t>(mca_.mpich_gni_max_eager_msg_size.value)) {
+      e1_send(rank, dst, tag, ctx, bytes, sid, seq);
+      return;
+    }
     ++counters_["rndv_get"];
     gni_.register_buffer(rank, buf, bytes, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
       gni_.smsg_send(rank, dst, kHdr, nullptr,
@@ -131,6 +135,44 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
       });
     });
   });
+}
+
+// E1 (see the header): a free DMA buffer, or wait in order behind earlier E1 sends of this rank.
+void MpichGni::e1_send(int rank, int dst, int tag, std::uint32_t ctx, std::uint64_t bytes, std::uint64_t sid,
+                       std::uint32_t seq) {
+  ++counters_["e1_eager"];
+  auto go = [this, rank, dst, tag, ctx, bytes, sid, seq] {
+    ++e1_[rank].in_use;
+    w_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, ctx, bytes, sid, seq] {
+      finish_send(sid);  // the user buffer is free once copied
+      gni_.smsg_send(rank, dst, kHdr, nullptr, [this, rank, dst, tag, ctx, bytes, sid, seq] {
+        const bool bte = bytes > static_cast<std::uint64_t>(mca_.mpich_gni_rdma_threshold.value);
+        gni_.rdma(gemini::RdmaOp::Get, bte, dst, rank, bytes, [this, rank, dst, tag, ctx, bytes, sid, seq] {
+          gni_.smsg_send(dst, rank, kHdr, nullptr, [this, rank] { e1_buffer_back(rank); });
+          arrive(dst, ctx, seq, Msg{rank, tag, Kind::Eager, bytes, sid, Buffer{}});
+        });
+      });
+    });  // MPID_nem_gni E1: copy into the DMA buffer
+  };
+  E1Rank& r = e1_[rank];
+  if (!r.waiting.empty() || r.in_use >= static_cast<int>(mca_.mpich_gni_num_bufs.value)) {
+    ++counters_["e1_buffer_waits"];
+    r.waiting.push_back(std::move(go));
+    return;
+  }
+  go();
+}
+
+void MpichGni::e1_buffer_back(int rank) {
+  E1Rank& r = e1_[rank];
+  --r.in_use;
+  if (!r.waiting.empty()) {
+    auto next = std::move(r.waiting.front());
+    r.waiting.pop_front();
+    next();
+  } else if (r.in_use == 0) {
+    e1_.erase(rank);  // no per-rank state kept between bursts
+  }
 }
 
 void MpichGni::finish_send(std::uint64_t sid) { lib_.complete_send(sid); }

@@ -4,10 +4,20 @@
 //    from the user buffer; larger ones use a rendezvous: RTS over SMSG, the receiver registers its buffer and pulls
 //    the data with a BTE GET (FMA below MPICH_GNI_RDMA_THRESHOLD), which needs 4-byte alignment; a misaligned
 //    transfer falls back to CTS + PUT by the sender; DONE over SMSG completes the sender;
+//  - between the vshort limit and MPICH_GNI_MAX_EAGER_MSG_SIZE (only when the vshort limit is below it: jobs of 256
+//    ranks or more on auto) an eager "E1" path: the paper (§II) says MPICH2's uGNI module "uses an eager protocol for
+//    small and medium message transfers" and that the uGNI BTL's design "is very similar"; NERSC's Hopper page gives
+//    the limit (8,192 B) and MPICH_GNI_NUM_BUFS (64 DMA buffers of 32 KiB per rank "to use in eager protocol"). As the
+//    BTL's eager get (paper §III.C): the sender copies the data into a free DMA buffer (its request is then complete),
+//    sends the descriptor by SMSG, the receiver pulls it with a GET (FMA or BTE by MPICH_GNI_RDMA_THRESHOLD) into its
+//    own registered buffer, SMSGs the sender that the buffer is free, and the data then matches as eager data. With
+//    no free buffer a send waits, in order, for one to come back. ASSUMPTIONS (Cray's netmod is not public): one
+//    buffer per message, the receiver's side of the pull not bounded;
 //  - on the node: Nemesis copy-in/copy-out through shared cells up to MPICH_SMP_SINGLE_COPY_SIZE, and above it an
 //    XPMEM single copy by the receiver after an RTS (LMT), with a DONE back to the sender.
-// LIMITATIONS: Cray MPT's event-queue and progress details are not public; its eager threshold and single-copy sizes
-// come from intro_mpi(3) from memory (status M in hardware-sources.md).
+// LIMITATIONS: Cray MPT's event-queue and progress details are not public; the single-copy size comes from
+// intro_mpi(3) from memory (status M in hardware-sources.md); the eager limit, RDMA threshold and DMA buffer count
+// from NERSC's Hopper tuning page (status V).
 #pragma once
 #include "models/gemini/gni.hpp"
 #include "mpi/stack.hpp"
@@ -16,6 +26,9 @@
 #include "mpi/library.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <functional>
+#include <unordered_map>
 
 namespace ompisim::native {
 
@@ -42,6 +55,9 @@ private:
   void deliver(std::uint64_t rid, int dst, const Msg& m, bool was_unexpected);
   void finish_send(std::uint64_t sid);
   void finish_recv(std::uint64_t rid);
+  // E1: the data copied into a DMA buffer, the descriptor sent, the receiver's GET and its buffer-free reply.
+  void e1_send(int rank, int dst, int tag, std::uint32_t ctx, std::uint64_t bytes, std::uint64_t sid, std::uint32_t seq);
+  void e1_buffer_back(int rank);
 
   World& w_;
   const MpichGniMca& mca_;
@@ -53,6 +69,12 @@ private:
   host::XpmemAttachCache xpmem_;
   std::uint64_t amos_ = 0;
   std::map<std::string, std::uint64_t> counters_;
+  // Per sending rank, created at its first E1 send: DMA buffers in use and the E1 sends waiting for one, in order.
+  struct E1Rank {
+    int in_use = 0;
+    std::deque<std::function<void()>> waiting;
+  };
+  std::unordered_map<int, E1Rank> e1_;
 };
 
 }  // namespace ompisim::native
