@@ -117,7 +117,7 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
     return;
   }
   Buffer rbuf = lib_.recv(rid).buf;
-  bool bte = bytes > static_cast<std::uint64_t>(mca_.mpich_gni_rdma_threshold.value);
+  const bool bte = use_bte(bytes);
   bool aligned = rbuf.addr % 4 == 0 && m.sbuf.addr % 4 == 0 && bytes % 4 == 0;
   gni_.register_buffer(dst, rbuf, bytes, [this, rid, dst, src, bytes, sid, bte, aligned] {
     if (aligned) {
@@ -141,38 +141,31 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
 void MpichGni::e1_send(int rank, int dst, int tag, std::uint32_t ctx, std::uint64_t bytes, std::uint64_t sid,
                        std::uint32_t seq) {
   ++counters_["e1_eager"];
-  auto go = [this, rank, dst, tag, ctx, bytes, sid, seq] {
-    ++e1_[rank].in_use;
+  std::function<void()> go = [this, rank, dst, tag, ctx, bytes, sid, seq] {
     w_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, ctx, bytes, sid, seq] {
-      finish_send(sid);  // the user buffer is free once copied
+      finish_send(sid);  // the user buffer is free once copied into the DMA buffer
       gni_.smsg_send(rank, dst, kHdr, nullptr, [this, rank, dst, tag, ctx, bytes, sid, seq] {
-        const bool bte = bytes > static_cast<std::uint64_t>(mca_.mpich_gni_rdma_threshold.value);
-        gni_.rdma(gemini::RdmaOp::Get, bte, dst, rank, bytes, [this, rank, dst, tag, ctx, bytes, sid, seq] {
+        gni_.rdma(gemini::RdmaOp::Get, use_bte(bytes), dst, rank, bytes, [this, rank, dst, tag, ctx, bytes, sid, seq] {
           gni_.smsg_send(dst, rank, kHdr, nullptr, [this, rank] { e1_buffer_back(rank); });
           arrive(dst, ctx, seq, Msg{rank, tag, Kind::Eager, bytes, sid, Buffer{}});
         });
       });
-    });  // MPID_nem_gni E1: copy into the DMA buffer
+    });
   };
-  E1Rank& r = e1_[rank];
-  if (!r.waiting.empty() || r.in_use >= static_cast<int>(mca_.mpich_gni_num_bufs.value)) {
+  const auto n = static_cast<std::uint32_t>(mca_.mpich_gni_num_bufs.value);
+  base::BufferPool& pool = e1_.try_emplace(rank, n, 0, n).first->second;
+  if (pool.take(go) == base::BufferPool::Result::Wait) {
     ++counters_["e1_buffer_waits"];
-    r.waiting.push_back(std::move(go));
     return;
   }
   go();
 }
 
+// A DMA buffer came back: the oldest waiting E1 send takes it, else the rank's pool is dropped once idle.
 void MpichGni::e1_buffer_back(int rank) {
-  E1Rank& r = e1_[rank];
-  --r.in_use;
-  if (!r.waiting.empty()) {
-    auto next = std::move(r.waiting.front());
-    r.waiting.pop_front();
-    next();
-  } else if (r.in_use == 0) {
-    e1_.erase(rank);  // no per-rank state kept between bursts
-  }
+  auto it = e1_.find(rank);
+  it->second.give_back();
+  if (it->second.in_use() == 0 && it->second.waiting() == 0) e1_.erase(it);
 }
 
 void MpichGni::finish_send(std::uint64_t sid) { lib_.complete_send(sid); }

@@ -22,12 +22,11 @@
 #include "models/gemini/gni.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/mpich_gni_mca.hpp"
+#include "protocols/base/buffer_pool.hpp"
 #include "protocols/base/xpmem.hpp"
 #include "mpi/library.hpp"
 
 #include <algorithm>
-#include <deque>
-#include <functional>
 #include <unordered_map>
 
 namespace ompisim::native {
@@ -69,12 +68,12 @@ private:
   host::XpmemAttachCache xpmem_;
   std::uint64_t amos_ = 0;
   std::map<std::string, std::uint64_t> counters_;
-  // Per sending rank, created at its first E1 send: DMA buffers in use and the E1 sends waiting for one, in order.
-  struct E1Rank {
-    int in_use = 0;
-    std::deque<std::function<void()>> waiting;
-  };
-  std::unordered_map<int, E1Rank> e1_;
+  // Per sending rank, created at its first E1 send and dropped when idle: its MPICH_GNI_NUM_BUFS DMA buffers (a
+  // fixed pool) and the E1 sends waiting for one, in order.
+  std::unordered_map<int, base::BufferPool> e1_;
+  bool use_bte(std::uint64_t bytes) const {  // FMA up to MPICH_GNI_RDMA_THRESHOLD, BTE above
+    return bytes > static_cast<std::uint64_t>(mca_.mpich_gni_rdma_threshold.value);
+  }
 };
 
 }  // namespace ompisim::native

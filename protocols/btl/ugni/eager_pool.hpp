@@ -1,48 +1,11 @@
 // btl/ugni eager-get buffer pool (mca_btl_ugni eager free lists): starts with btl_ugni_eager_num registered buffers,
-// grows by btl_ugni_eager_inc up to btl_ugni_eager_max; beyond that a request waits until a buffer is returned.
+// grows by btl_ugni_eager_inc up to btl_ugni_eager_max; beyond that a request waits until a buffer is returned. The
+// shared pool of protocols/base.
 #pragma once
-#include "core/errors.hpp"
-
-#include <cstdint>
-#include <deque>
-#include <functional>
+#include "protocols/base/buffer_pool.hpp"
 
 namespace ompisim::btl::ugni {
 
-class EagerPool {
-public:
-  EagerPool(std::uint32_t num, std::uint32_t inc, std::uint32_t max) : allocated_(num), inc_(inc), max_(max) {}
-  enum class Result { Got, Grew, Wait };
-  // Takes a buffer if one is free (Got), after growing the pool (Grew: the caller pays the registration), or
-  // queues `on_free` to run when one is returned (Wait).
-  Result take(std::function<void()> on_free) {
-    if (in_use_ < allocated_) return ++in_use_, Result::Got;
-    if (allocated_ < max_) {
-      allocated_ = std::min(max_, allocated_ + inc_);
-      ++in_use_;
-      return Result::Grew;
-    }
-    waiters_.push_back(std::move(on_free));
-    return Result::Wait;
-  }
-  // Returns a buffer; hands it straight to the oldest waiter if any.
-  void give_back() {
-    if (in_use_ == 0) throw ProtocolError("ugni eager pool", "empty", "give_back");
-    if (!waiters_.empty()) {
-      auto w = std::move(waiters_.front());
-      waiters_.pop_front();
-      w();  // the buffer changes hands; in_use_ is unchanged
-      return;
-    }
-    --in_use_;
-  }
-  std::uint32_t allocated() const { return allocated_; }
-  std::uint32_t in_use() const { return in_use_; }
-  std::size_t waiting() const { return waiters_.size(); }
-
-private:
-  std::uint32_t allocated_, inc_, max_, in_use_ = 0;
-  std::deque<std::function<void()>> waiters_;
-};
+using EagerPool = base::BufferPool;
 
 }  // namespace ompisim::btl::ugni
