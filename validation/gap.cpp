@@ -1,0 +1,33 @@
+#include "validation/gap.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace ompisim::validation {
+
+double gap_pct(double a, double b, Better better) {
+  if (!(a > 0) || !(b > 0) || !std::isfinite(a) || !std::isfinite(b))
+    throw std::invalid_argument("a gap needs two positive finite values");
+  // cost: the value where lower is better, its inverse where higher is better
+  const double ca = better == Better::Lower ? a : 1.0 / a;
+  const double cb = better == Better::Lower ? b : 1.0 / b;
+  return ca <= cb ? (cb / ca - 1.0) * 100.0 : -(ca / cb - 1.0) * 100.0;
+}
+
+bool gap_holds(double model_pct, double paper_pct, double factor) {
+  if (paper_pct == 0.0 || !(factor >= 1.0)) return false;
+  if ((model_pct > 0) != (paper_pct > 0) || model_pct == 0.0) return false;
+  const double m = std::fabs(model_pct), p = std::fabs(paper_pct);
+  return m >= p / factor && m <= p * factor;
+}
+
+Better better_of_metric(const std::string& metric) {
+  auto has = [&](const char* s) { return metric.find(s) != std::string::npos; };
+  // higher first: "messages_per_s" is a rate, not a time
+  if (has("bandwidth") || has("per_s") || has("GBps") || has("MBps") || has("availability")) return Better::Higher;
+  if (has("latency") || has("time") || metric.ends_with("_us") || metric.ends_with("_ms") || metric.ends_with("_s"))
+    return Better::Lower;
+  throw std::invalid_argument("no known direction (lower or higher is better) for metric '" + metric + "'");
+}
+
+}  // namespace ompisim::validation
