@@ -43,11 +43,14 @@ def check(root):
     return bad
 
 
-if __name__ == "__main__":
-    problems = check(sys.argv[1] if len(sys.argv) > 1 else ".")
-    for p in problems:
-        print(p)
+def report(problems):
+    """Prints the hits and a summary line; the exit status (1 when anything names a work item)."""
     files = sorted({p.split(":")[0] for p in problems})
-    print(f"{len(problems)} line(s) in {len(files)} file(s) name work items" if problems
-          else "no file names the work items that produced it")
-    sys.exit(1 if problems else 0)
+    summary = (f"{len(problems)} line(s) in {len(files)} file(s) name work items" if problems
+               else "no file names the work items that produced it")
+    print("\n".join(problems + [summary]))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(report(check(sys.argv[1] if len(sys.argv) > 1 else ".")))
