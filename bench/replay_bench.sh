@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Replay speed (issue 18): a synthetic 1,024-rank SMPI time-independent trace of about 10 million actions
+# Replay speed: a synthetic 1,024-rank SMPI time-independent trace of about 10 million actions
 # (bench/replay_gen.py: 2-D halo exchange with isend/irecv/waitall, an allreduce every 10 iterations), replayed on the
 # loggp machine and on Cielo with openmpi; wall time and peak memory (GNU time). Target: under 60 s. Each replay is
 # stopped after LIMIT s (default 600). Usage: [RANKS=1024] [ACTIONS=10000000] [LIMIT=600] bench/replay_bench.sh [BIN]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Wall time and peak memory (GNU time) of the benchmark runs named in the issues. Not a test: figures go into the
+# Wall time and peak memory (GNU time) of the large runs (bench/README.md). Not a test: figures go into the
 # closing note / README. Usage: [LIMIT=seconds] bench/run.sh [build/bin/ompisim] (each run is stopped after LIMIT s)
 set -u
 BIN=${1:-build/bin/ompisim}; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT

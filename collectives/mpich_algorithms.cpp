@@ -12,7 +12,7 @@
 //    last pieces are short or empty, a scatter message carries only the bytes that exist (and is not sent when there
 //    are none), the recursive doubling exchanges the bytes held (curr_size) and the ring each piece's own size (zero-
 //    byte sendrecvs included). 0 bytes or P = 1: nothing.
-// Re-read against tag v3.4a2 in session 16 (the decision file's other choices; MPIDI_OFI_Allgather/Alltoall/Gather/
+// Re-read against tag v3.4a2 (the decision file's other choices; MPIDI_OFI_Allgather/Alltoall/Gather/
 // Scatter_select in src/mpid/ch4/netmod/ofi/ofi_coll_select.h name them, cut-offs as mpich_default.json):
 //  - MPIR_Allgather_intra_recursive_doubling (P a power of two, asserted): exchange curr_cnt = 2^k blocks with
 //    rank ^ 2^k, MPIC_Sendrecv: the same as allgather "recursive_doubling" (allgather/tuned_allgathers.cpp).

@@ -12,7 +12,7 @@ add_test(NAME e2e.calibrate_gemini COMMAND bash ${E2E}/calibrate.sh $<TARGET_FIL
 set_tests_properties(e2e.calibrate_gemini PROPERTIES TIMEOUT 900)
 add_test(NAME e2e.validate_set COMMAND bash ${E2E}/validate_set.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.validate_set PROPERTIES TIMEOUT 900)
-# Issue 12: paths, bounded input, contradicting inputs, interruption and exit codes, outputs.
+# Paths, bounded input, contradicting inputs, interruption and exit codes, outputs.
 add_test(NAME e2e.paths COMMAND bash ${E2E}/paths.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.bounded_input COMMAND bash ${E2E}/bounded_input.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.contradictions COMMAND bash ${E2E}/contradictions.sh $<TARGET_FILE:ompisim>)
@@ -33,7 +33,7 @@ add_test(NAME e2e.progress COMMAND bash ${E2E}/progress.sh $<TARGET_FILE:ompisim
 add_test(NAME e2e.schema COMMAND bash ${E2E}/schema.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.hetero_speed COMMAND bash ${E2E}/hetero_speed.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 set_tests_properties(e2e.hetero_speed PROPERTIES RUN_SERIAL ON)
-# Issue 18: SMPI time-independent traces of real MPI programs, recorded with smpirun here and replayed (skipped, exit
+# SMPI time-independent traces of real MPI programs, recorded with smpirun here and replayed (skipped, exit
 # 77, when SimGrid's smpicc is absent).
 add_test(NAME e2e.replay COMMAND bash ${E2E}/replay.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.replay PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

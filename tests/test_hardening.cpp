@@ -1,4 +1,4 @@
-// Issue 12: bounded JSON input, the name rule for paths, the output folder and the result pair.
+// Bounded JSON input, the name rule for paths, the output folder and the result pair.
 #include "core/atomic_write.hpp"
 #include "core/json_input.hpp"
 #include "core/limits.hpp"

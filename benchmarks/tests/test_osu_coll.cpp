@@ -22,7 +22,7 @@ Json run_coll(const std::string& bench, long long large, const Json& extra) {
 
 // Configuration: osu_bcast (1 B and 64 KiB) and osu_alltoall (1 B and 4 KiB) on 16 Cielo ranks (4 per node, DES
 // engine), 40 timed calls after 5 warm-up calls; once with "steady_state": 0 (every call simulated) and once with the
-// default (1e-3). (With Cielo's session-12 calibration, osu_alltoall from 16 KiB up, where the RGETs' BTE flows of
+// default (1e-3). (With Cielo's current calibration, osu_alltoall from 16 KiB up, where the RGETs' BTE flows of
 // the 4 nodes share the host interfaces, never has two consecutive calls within 1e-3 for every rank in 45 calls, so
 // the cutoff does not engage there and all calls are simulated; the alltoall's large size is 4 KiB, SMSG.)
 // Expected: the same average, minimum and maximum latency within 1e-3 relative; the cutoff run records

@@ -31,7 +31,7 @@ std::vector<Op> sr(int peer, std::uint32_t sb, std::uint32_t rb) { return sr(pee
 // rel 2 forwards piece 3 (3 bytes) to rel 3. Ring: step i sends right the piece of rank me - i + 1 and receives from
 // the left that of me - i, each at its own size (1 byte for piece 4). Root 2: rel = (rank - 2) mod 5; the root sends
 // 1 byte to rank 1 (rel 4), 6 to rank 4, 3 to rank 3; rank 1 receives its 1 byte, then in the ring sends it (1) and
-// receives 3, 3, 3, 3. The Open MPI-generator composition used before session 16 (scatter "binomial" of 3-byte blocks
+// receives 3, 3, 3, 3. An Open MPI-generator composition (scatter "binomial" of 3-byte blocks
 // then "ring" of 3-byte blocks) sent 3 bytes where MPICH sends 1 (rank 4's piece) and fails this test.
 // How validated: the schedules' rounds against the hand-derived sequences.
 TEST_CASE("mpich bcast: scatter + ring allgather rank by rank (MPICH's byte counts)", "[collective][mpich]") {

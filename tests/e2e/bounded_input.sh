@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12, bounded input. Configuration: deep nesting, /dev/zero, a FIFO, a folder, a file above the size limit,
+# Bounded input. Configuration: deep nesting, /dev/zero, a FIFO, a folder, a file above the size limit,
 # 1e400, duplicate keys, lists above their limits. Expected: exit 2 naming the file (and key), quickly and without
 # growing: each case runs under a 10 s timeout and a 512 MB address-space limit. How validated: lib_check.sh.
 set -u

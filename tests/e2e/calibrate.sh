@@ -2,7 +2,7 @@
 # ompisim calibrate (no --write). Usage: calibrate.sh BIN PAPER MACHINE FAMILY MAX_RESIDUAL_PCT
 # (1) Configuration: a paper's calibration points, starting from the committed machine file. Expected: every residual
 # is under MAX_RESIDUAL_PCT and every fitted value stays within 1 % of the file's: the committed values are a fixed
-# point of the fit, so a rerun does not drift. (Cielo had a direction the points did not determine until session 12; a Levenberg-Marquardt
+# point of the fit, so a rerun does not drift. (When Cielo had a direction the points did not determine, a Levenberg-Marquardt
 # step along it moved pml_ob1_overhead by 25 % per run before the step skipped such directions.) The Jacobian's
 # singular values are reported. (2) An unknown machine exits 2 naming it.
 set -u

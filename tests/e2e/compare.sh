@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 17, regression of protocol choices (compare). (1) Two runs of the same scenarios: folders equal, exit 0.
+# Regression of protocol choices (compare). (1) Two runs of the same scenarios: folders equal, exit 0.
 # (2) The same scenario with another SMSG limit: the changed latencies are marked, with their ratio, exit 1.
 # (3) A result altered by +10 %: marked at --tolerance 5 % (exit 1), not at 20 % (exit 0). (4) --against reruns the
 # scenarios of a results folder: exit 0 when they agree, 1 and the drifting value when a committed value was altered.

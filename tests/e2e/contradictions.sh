@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12, inputs that contradict each other or do not apply. Configuration: one scenario per case. Expected: exit 2
+# Inputs that contradict each other or do not apply. Configuration: one scenario per case. Expected: exit 2
 # with file, key and reason, nothing written (each was silently accepted, or exit 3, before). How validated: lib_check.sh.
 set -u
 BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0

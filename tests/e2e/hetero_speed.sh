@@ -3,7 +3,7 @@
 # scenarios/hetero/ run (results written), then `ompisim validate --paper heterogeneous` (Table 2 points, held-out
 # prediction, every claim; it runs its own scenarios again). Expected: every run succeeds, validation gives the
 # calibration points within tolerance and the held-out prediction (exit 1 is allowed: some claims do not hold), and the
-# whole takes under 60 s (issue 15: "the whole paper reproduces in under 60 s on this machine"). The limit is checked
+# whole takes under 60 s (the requirement: "the whole paper reproduces in under 60 s on this machine"). The limit is checked
 # on CPU time (user + system of the ompisim processes, which run one after the other on one core each): on this
 # shared 2-core machine the wall time grows with other jobs' load, and equals the CPU time when the cores are free; the
 # wall time is printed beside it. How validated: bash's `time` around the commands.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12, exit codes and clean interruption.
+# Exit codes and clean interruption.
 # (1) SIGINT to the process group (a terminal's Ctrl-C) and SIGTERM during a simulation: exit 130 / 143 within a
 #     second, no core dump or assertion, the output folder it created removed, nothing half written.
 # (2) The simulation process killed (a crash): exit 3, the internal-error code, not 1 or 2.

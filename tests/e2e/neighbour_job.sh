@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14: routing under a congesting neighbour job (scenario key "neighbour_job"). osu_alltoall (pairwise, 1 MiB),
+# Routing under a congesting neighbour job (scenario key "neighbour_job"). osu_alltoall (pairwise, 1 MiB),
 # 64 ranks on node 0 of 8 Frontier groups; the neighbour: 16 nodes in group 0 and 16 in group 1 (pattern pairs, 2
 # transfers per pair = 64 endless transfers between the two groups).
 # Expected:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12, outputs. (1) An --out that cannot be created: exit 2 naming --out, before simulating (fast, on a run that
+# Outputs. (1) An --out that cannot be created: exit 2 naming --out, before simulating (fast, on a run that
 # takes seconds). (2) run without --out writes under the current directory (results/<id>/) and says where on stderr.
 # (3) --version: version, git describe, SimGrid version. (4) OSU-shaped tables (header lines, two decimals, MB/s).
 # (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12, security: nothing is written outside --out. (1) Names that become paths ("..", absolute, a slash, a
+# Security: nothing is written outside --out. (1) Names that become paths ("..", absolute, a slash, a
 # leading dot) and machine names that are paths: exit 2, nothing written anywhere. (2) A symlinked --out is resolved
 # once and written into (documented); a symlinked result file inside it is replaced, its target untouched; a symlinked
 # folder inside the output folder is never followed. (3) --machine-file reads an explicit file.

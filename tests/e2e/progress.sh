@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 17, progress. On a terminal (a pseudo-terminal here), a sweep of three rank counts shows one progress line per
+# Progress. On a terminal (a pseudo-terminal here), a sweep of three rank counts shows one progress line per
 # point (points done and left, the point starting) and erases it before the final message; with --quiet, or when
 # stderr is a file or a pipe, stderr holds only the final message. compare --against shows its points the same way.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 18: replay of SimGrid SMPI time-independent traces of real MPI programs (benchmark "replay").
+# Replay of SimGrid SMPI time-independent traces of real MPI programs (benchmark "replay").
 # The programs (tests/e2e/replay_programs/*.c: a 2-D halo exchange with Isend/Irecv/Waitall, a CG-like loop with
 # Sendrecv and Allreduce, an Alltoall transpose, and one call of every traceable action kind) are compiled with
 # smpicc and recorded with smpirun -trace-ti here, so no trace is committed. Skipped (exit 77) without smpicc.

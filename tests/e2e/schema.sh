@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 17, scenario schema. `ompisim schema scenario|result` prints JSON Schemas built from the parser's declarations;
+# Scenario schema. `ompisim schema scenario|result` prints JSON Schemas built from the parser's declarations;
 # every scenarios/**.json and every results/**.json result validates against them; a misspelled key, an unknown
 # benchmark key and a wrong choice do not (the schema is not vacuous); an unknown schema kind exits 2.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# (1) Configuration: an atomic-barrier sweep over two rank counts on Titan, 16 ranks per node (issue 3 what-if).
+# (1) Configuration: an atomic-barrier sweep over two rank counts on Titan, 16 ranks per node (the mailbox-memory what-if).
 # Expected: the result has one mailbox_memory object and one effective SMSG limit per rank count, each naming its
 # count; Table I gives 512 B at 1,024 ranks and 256 B above 16k, and the per-node MSGQ memory stays below SMSG's.
 set -eu

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 17, timelines (run --trace). (1) A Gemini osu_bw run traced as Paje: pj_dump (pajeng) parses it; its states
+# Timelines (run --trace). (1) A Gemini osu_bw run traced as Paje: pj_dump (pajeng) parses it; its states
 # include the PML / uGNI functions and the NIC's BTE; its messages, flows and AMOs equal the run's counters.
 # (2) The same run as Chrome trace-event JSON: the shape Perfetto reads and the same counts. (3) A Cheetah atomic
 # barrier: traced AMOs equal the run's AMO counter. (4) --trace-ranks and --trace-window keep a subset. (5) Tracing

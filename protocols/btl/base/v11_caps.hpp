@@ -1,11 +1,12 @@
-// The capability record of an Open MPI v1.1 BTL that registers the common parameter set (eager limit, max send size,
-// min/max RDMA size, exclusivity, latency, bandwidth, flags), as btl/openib, btl/gm and btl/tcp of v1.1 do: one
-// mapping for all three instead of a copy per component. Each component keeps its own parameter names.
+// The parameter set an Open MPI v1.1 BTL registers (eager limit, max send size, min/max RDMA size, exclusivity,
+// latency, bandwidth, min send size, flags), as btl/openib, btl/gm and btl/tcp of v1.1 do, and its capability record:
+// declared once here (V11BtlMca), each component giving its name (btl_<name>_*) and its defaults with their sources.
 #pragma once
 #include "core/params.hpp"
 #include "protocols/btl/btl.hpp"
 
 #include <cstdint>
+#include <string>
 
 namespace ompisim::btl {
 
@@ -32,5 +33,45 @@ inline BtlCaps v11_caps(const Sourced& eager_limit, const Sourced& max_send_size
   c.flags = static_cast<std::uint32_t>(flags.value) | flag::Send;
   return c;
 }
+
+// A v1.1 component's defaults, in registration order (latency: none of the three registers one, so 0).
+struct V11Defaults {
+  double eager_limit, max_send_size, min_rdma_size, max_rdma_size, exclusivity, bandwidth, min_send_size, flags;
+};
+
+// The v1.1 parameter block, named btl_<Component::kName>_<parameter> as mca_btl_<name>_component_open registers it.
+// A component derives from it (V11BtlMca<GmMca>, so that each component's block is its own type), gives its defaults
+// with the source they all come from, and adds to a source where one parameter has more to say.
+template <class Component>
+struct V11BtlMca {
+  Sourced eager_limit, max_send_size, min_rdma_size, max_rdma_size, exclusivity, latency, bandwidth, min_send_size,
+      flags;
+
+  V11BtlMca(const std::string& src, const V11Defaults& d)
+      : eager_limit{d.eager_limit, src}, max_send_size{d.max_send_size, src}, min_rdma_size{d.min_rdma_size, src},
+        max_rdma_size{d.max_rdma_size, src}, exclusivity{d.exclusivity, src}, latency{0, src},
+        bandwidth{d.bandwidth, src}, min_send_size{d.min_send_size, src}, flags{d.flags, src} {}
+
+  // The capability record of this component's modules.
+  BtlCaps caps() const {
+    return v11_caps(eager_limit, max_send_size, min_rdma_size, max_rdma_size, exclusivity, latency, bandwidth, flags,
+                    min_send_size);
+  }
+
+  template <class V>
+  void visit(V&& v) {
+    const std::string p = std::string("btl_") + Component::kName + "_";
+    v(eager_limit, {p + "eager_limit", Dim::Bytes, "eager send limit (first fragment)", 64, 1 << 24});
+    v(max_send_size, {p + "max_send_size", Dim::Bytes, "largest send fragment", 64, 1 << 26});
+    v(min_rdma_size, {p + "min_rdma_size", Dim::Bytes, "smallest message for RDMA", 0, 1LL << 40});
+    v(max_rdma_size, {p + "max_rdma_size", Dim::Bytes, "largest RDMA fragment", 1024, 1LL << 40});
+    v(exclusivity, {p + "exclusivity", Dim::Count, "BTL exclusivity", 0, 1 << 20});
+    v(latency, {p + "latency", Dim::Count, "exported latency ranking (us)", 0, 1e6});
+    v(bandwidth, {p + "bandwidth", Dim::Count, "exported bandwidth (Mb/s): bml/r2 weights", 0, 1e7});
+    v(min_send_size, {p + "min_send_size", Dim::Bytes, "below this many remaining bytes ob1 sends them in one FRAG", 0,
+                      1LL << 40});
+    v(flags, {p + "flags", Dim::Count, "MCA_BTL_FLAGS_* (SEND=1, PUT=2, GET=4)", 0, 65535});
+  }
+};
 
 }  // namespace ompisim::btl

@@ -18,9 +18,9 @@
 // FI_CXI_RX_MATCH_MODE=hybrid; no delivery-complete mode; a rendezvous Get is one flow (no per-packet pipelining).
 #pragma once
 #include "models/slingshot/cassini_params.hpp"
+#include "protocols/ofi/base/shared_rx_queue.hpp"
 #include "protocols/ofi/cxi/cxi_protocol.hpp"
 #include "protocols/ofi/endpoint.hpp"
-#include "protocols/ofi/linkx/shared_rx_queue.hpp"
 #include "mpi/request.hpp"
 #include "platform/world.hpp"
 

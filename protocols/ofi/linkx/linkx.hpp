@@ -10,7 +10,7 @@
 // LIMITATIONS: tagged operations only (as fi_lnx(7)); one link (no multi-rail selection); no address vector sizes.
 #pragma once
 #include "protocols/ofi/cxi/cxi_provider.hpp"
-#include "protocols/ofi/linkx/shared_rx_queue.hpp"
+#include "protocols/ofi/base/shared_rx_queue.hpp"
 #include "protocols/ofi/shm/shm_provider.hpp"
 
 #include <vector>

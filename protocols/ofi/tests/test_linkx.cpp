@@ -3,7 +3,7 @@
 #include "models/slingshot/nic.hpp"
 #include "protocols/ofi/cxi/cxi_provider.hpp"
 #include "protocols/ofi/linkx/linkx.hpp"
-#include "protocols/ofi/linkx/shared_rx_queue.hpp"
+#include "protocols/ofi/base/shared_rx_queue.hpp"
 #include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>

@@ -177,7 +177,7 @@ TEST_CASE("pml/ob1 stripe_above: one BTL below the threshold, measured-bandwidth
 // unbounded one. With a single FIFO per connection (a what-if) every control message waits behind the data queued in
 // its direction, which is the other message's: each receiver's PUT requests and each sender's FINs wait behind up to
 // `depth` fragments of the opposite transfer, and the directions run one after the other, beyond 1.6 T1, with depth 4
-// as with an unbounded one (with the sender-scheduled PUTs of session 14 depth 4 still overlapped). How validated:
+// as with an unbounded one (with sender-scheduled PUTs, depth 4 still overlapped). How validated:
 // the simulated completion times.
 TEST_CASE("pml/ob1 pipeline depth: a late swap partner's transfers overlap", "[unit][protocol][ob1][hetero]") {
   const std::uint64_t bytes = 5u << 20;

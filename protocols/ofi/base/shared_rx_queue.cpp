@@ -1,4 +1,4 @@
-#include "protocols/ofi/linkx/shared_rx_queue.hpp"
+#include "protocols/ofi/base/shared_rx_queue.hpp"
 
 #include "core/errors.hpp"
 
