@@ -26,7 +26,9 @@ std::vector<std::string> scenario_files() {
   fs::path root = fs::path(data_dir()) / "scenarios";
   if (!fs::exists(root)) return out;
   for (auto& e : fs::recursive_directory_iterator(root))
-    if (e.path().extension() == ".json") out.push_back(fs::relative(e.path(), data_dir()).string());
+    // grid_*.json are sweep grids (scenarios/examples/), not scenarios: `ompisim sweep` runs them
+    if (e.path().extension() == ".json" && !e.path().filename().string().starts_with("grid_"))
+      out.push_back(fs::relative(e.path(), data_dir()).string());
   std::sort(out.begin(), out.end());
   return out;
 }
