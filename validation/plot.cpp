@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cmath>
 #include <fmt/format.h>
 
 namespace ompisim::validation {
@@ -37,27 +38,76 @@ static std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
+// Byte sizes as binary multiples, the way Open MPI and the OSU tables mean them: 1 KiB = 1024 B.
+std::string byte_label(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  int u = 0;
+  while (b >= 1024 && u < 3) b /= 1024, ++u;
+  return fmt::format("{:g} {}", b, units[u]);
+}
+
+namespace {
+
+// Explicit tick marks for a byte axis (powers of 4 from 1 B to 1 GiB; gnuplot keeps those inside the range).
+std::string byte_tics(const char axis) {
+  std::string t = fmt::format("set {}tics (", axis);
+  for (int e = 0; e <= 30; e += 2) t += fmt::format("{}\"{}\" {:.0f}", e ? ", " : "", byte_label(std::ldexp(1.0, e)), std::ldexp(1.0, e));
+  return t + ")\n";
+}
+
+// A title of more than one line at about `width` characters (gnuplot's double-quoted "\n"), so it stays in the frame.
+std::string wrapped_title(const std::string& t, std::size_t width = 95) {
+  std::string out = "\"", line;
+  std::size_t start = 0;
+  while (start < t.size()) {
+    std::size_t end = t.size();
+    if (end - start > width) {
+      end = t.rfind(' ', start + width);
+      if (end == std::string::npos || end <= start) end = std::min(t.size(), start + width);
+    }
+    for (std::size_t i = start; i < end; ++i) {
+      const char c = t[i];
+      if (c == '"' || c == '\\') out += '\\';
+      out += c == '\n' ? ' ' : c;
+    }
+    start = end;
+    while (start < t.size() && t[start] == ' ') ++start;
+    if (start < t.size()) out += "\\n";
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
 std::string gnuplot_script(const PlotSpec& p) {
-  // Tick labels: sizes in bytes as powers of two with binary prefixes (%b%B: 1ki, 1Mi), counts as plain integers.
+  // Tick labels: sizes in bytes as 1 KiB, 32 KiB (explicit tics), counts as plain integers.
   auto fmt_of = [](const std::string& c) {
-    if (c == "bytes") return std::string("%.0b%B");
     if (c == "ranks" || c == "radix" || c == "rank") return std::string("%.0f");
     return std::string("%g");
   };
+  auto tics = [&](const std::string& c, char axis) {
+    return c == "bytes" ? byte_tics(axis) : fmt::format("set format {} {}\n", axis, gp_quote(fmt_of(c)));
+  };
+  // The key inside the frame, top left, markers before the text (never clipped by the frame's right edge), boxed
+  // and opaque so a curve under it stays readable; curves differ in dash and marker as well as colour, so two that lie
+  // on each other both show.
   std::string gp = fmt::format(
-      "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output {}\n"
-      "set datafile separator ','\nset key top left\n{}{}set grid\n"
-      "set format x {}\nset format y {}\nset title {}\nset xlabel {}\nset ylabel {}\n",
+      "set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'\nset output {}\n"
+      "set datafile separator ','\nset key top left reverse Left box opaque font ',9' spacing 0.9\n{}{}set grid\n"
+      "{}{}set title {}\nset xlabel {}\nset ylabel {}\n",
       gp_quote(p.svg + ".tmp"), p.logx ? "set logscale x 2\n" : "", p.logy ? "set logscale y\n" : "",
-      gp_quote(fmt_of(p.xcol)), gp_quote(fmt_of(p.ycol)), gp_quote(p.title),
-      gp_quote(axis_label(p.xcol)), gp_quote(axis_label(p.ycol)));
+      tics(p.xcol, 'x'), tics(p.ycol, 'y'), wrapped_title(p.title), gp_quote(axis_label(p.xcol)),
+      gp_quote(axis_label(p.ycol)));
   gp += p.inline_data;
   std::vector<std::string> parts;
   int lc = 1;
+  static const int kPoints[] = {1, 2, 4, 6, 8, 10, 12, 3};
   for (auto& c : p.curves) {
     std::string src = c.data.starts_with("$") ? c.data : gp_quote(c.data);
-    parts.push_back(fmt::format("{} using (column({})):(column({})) with linespoints lc {} pt 1 ps 0.6 title {}", src,
-                                gp_quote(p.xcol), gp_quote(p.ycol), lc, gp_quote(c.label + " (simulated)")));
+    const int pt = kPoints[(lc - 1) % 8];
+    parts.push_back(fmt::format("{} using (column({})):(column({})) with linespoints lc {} dt {} pt {} ps 0.7 title {}",
+                                src, gp_quote(p.xcol), gp_quote(p.ycol), lc, 1 + (lc - 1) % 5, pt,
+                                gp_quote(c.label + " (simulated)")));
     if (!c.ref.empty()) {
       std::string rsrc = c.ref.starts_with("$") ? c.ref : gp_quote(c.ref);
       parts.push_back(fmt::format("{} using 1:2 with points lc {} pt 7 ps 1.6 title {}", rsrc, lc,
@@ -65,7 +115,7 @@ std::string gnuplot_script(const PlotSpec& p) {
     }
     if (!c.interval.empty())
       parts.push_back(fmt::format("{} using 1:2:3:4 with yerrorbars lc {} pt 6 ps 1.2 title {}", gp_quote(c.interval), lc,
-                                  gp_quote(c.label + " (prediction interval)")));
+                                  gp_quote(c.label + " (prediction interval: range over the sampled parameters)")));
     ++lc;
   }
   gp += "plot ";

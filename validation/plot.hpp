@@ -1,5 +1,5 @@
 // gnuplot scripts for result plots (reproduce's figures and `run --plot`): SVG, log axes with readable tick labels
-// (1, 4, 16, ..., 1ki, 1Mi for sizes in bytes: powers of two), axis names with units, the figure caption as title,
+// (1 B, 4 B, ..., 1 KiB, 1 MiB for sizes in bytes: powers of four), axis names with units, the figure caption as title,
 // and the paper's points in the colour of their curve with their own marker (filled circle, larger, no line).
 // Paths inside a script are relative to the folder it is run in, so committed scripts hold no absolute paths.
 #pragma once
@@ -24,7 +24,8 @@ struct PlotSpec {
   bool logx = true, logy = true;  // log axes (sizes, rank counts, times); false for a rank index or a share
 };
 
-std::string axis_label(const std::string& column);  // "message size (bytes)", "latency (us)", ...
+std::string axis_label(const std::string& column);
+std::string byte_label(double bytes);  // 1024 -> "1 KiB", 32768 -> "32 KiB", 3 -> "3 B"  // "message size (bytes)", "latency (us)", ...
 std::string gnuplot_script(const PlotSpec& p);
 // Quotes for a gnuplot single-quoted string.
 std::string gp_quote(const std::string& s);

@@ -1,6 +1,7 @@
 // A sweep's plots (`ompisim sweep --merge`): for each axis, the main metric against that axis's values (in grid order,
 // labelled as written, so "4 GB/s" and "openmpi" axes plot as well as numbers), one curve per combination of the other
-// axes and of the result's own x (message size, radix, ...), at most kMaxCurves curves per plot.
+// axes and of the result's own x (message size, radix, ...): the kMaxSweepCurves curves along which the axis changes
+// the result most (its relative spread), the title saying how many of how many and the largest change.
 #pragma once
 #include "core/json_input.hpp"
 
@@ -14,7 +15,7 @@ inline constexpr std::size_t kMaxSweepCurves = 12;
 // The metric plotted: the first of latency_us, bandwidth_GBps, time_us, time_s, availability_pct, messages_per_s
 // present in the table, else its last numeric result column; "" when there is none.
 std::string sweep_metric(const Json& table);
-// Writes sweep_<axis>.svg into `dir` for every axis (gnuplot; a temporary script removed afterwards) and returns the
+// Writes sweep_<axis>.svg (the axis with '.' and other non-name characters as '_') into `dir` for every axis (gnuplot; a temporary script removed afterwards) and returns the
 // file names written; empty when gnuplot is missing or the table has no metric.
 std::vector<std::string> draw_sweep(const Json& table, const std::string& dir);
 
