@@ -38,7 +38,7 @@ else echo "ok   no absolute path: $(grep -o '"machine_file": "[^"]*"' "$t/repo/"
 if command -v gnuplot > /dev/null; then
   "$BIN" run "$t/lat.json" --out "$t/plot" --plot lat.svg > /dev/null 2>&1 && grep -q "<svg" "$t/plot/lat.svg" && ! ls "$t/plot" | grep -q "\.gp$\|tmp" \
     && echo "ok   --plot lat.svg" || { echo "FAIL --plot: $(ls "$t/plot")"; fail=1; }
-  if grep -q ">1ki<" "$t/plot/lat.svg" && ! grep -q "e+0" "$t/plot/lat.svg"; then echo "ok   tick labels 1ki, 1Mi"
+  if grep -q ">1 KiB<" "$t/plot/lat.svg" && ! grep -q "e+0\|>1ki<" "$t/plot/lat.svg"; then echo "ok   tick labels 1 KiB, 1 MiB"
   else echo "FAIL tick labels"; fail=1; fi
 fi
 exit $fail
