@@ -11,17 +11,26 @@
 #include <utility>
 #include <fmt/format.h>
 
-#ifndef OMPISIM_SOURCE_DIR
-#define OMPISIM_SOURCE_DIR "."
-#endif
-
 namespace fs = std::filesystem;
 
 namespace ompisim {
 
+// The data (models/, scenarios/, validation/, collectives/decision/, benchmarks/apps/) is found relative to the
+// running program: <prefix>/bin/<tool> reads <prefix>/share/ompisim/. An installed tree has that folder as installed
+// files; a build tree has it as a link to the source tree (CMakeLists.txt), so no path is compiled in and a tree can be
+// moved. OMPISIM_DATA overrides both. Found once per process.
 std::string data_dir() {
-  if (const char* d = std::getenv("OMPISIM_DATA")) return d;
-  return OMPISIM_SOURCE_DIR;
+  if (const char* d = std::getenv("OMPISIM_DATA"); d && *d) return d;
+  static const std::string found = [] {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+      const fs::path share = exe.parent_path().parent_path() / "share" / "ompisim";
+      if (fs::is_directory(share / "models", ec)) return share.string();
+    }
+    return std::string(".");  // neither: the current folder, so a checkout's own root still works
+  }();
+  return found;
 }
 
 std::string repo_relative(const std::string& path) {

@@ -139,7 +139,9 @@ private:
   std::vector<Range> ranges_;  // node_list, cumulative
 };
 
-std::string data_dir();  // the project root holding models/, scenarios/, validation/
+// The data root holding models/, scenarios/, validation/: $OMPISIM_DATA, else <the program's prefix>/share/ompisim
+// (installed files, or in a build tree a link to the source tree), else the current folder.
+std::string data_dir();
 // `path` relative to data_dir() when it lies inside it (for messages and provenance), else as given.
 std::string repo_relative(const std::string& path);
 // All machine names found under models/*/machines/.

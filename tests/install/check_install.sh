@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# `cmake --install` into a temporary prefix gives a tool that runs from any folder with its own installed data:
+# machines, scenarios, reference data, man page and completion; no source path in the binary.
+# Usage: check_install.sh CMAKE BUILD_DIR SOURCE_DIR
+set -uo pipefail
+cmake=$1; build=$2; src=$3
+p=$(mktemp -d); trap 'rm -rf "$p"' EXIT
+fail=0
+"$cmake" --install "$build" --prefix "$p/prefix" > "$p/install.log" 2>&1 || { echo "FAIL install"; cat "$p/install.log"; exit 1; }
+bin=$p/prefix/bin/ompisim
+[ -x "$bin" ] && echo "ok   bin/ompisim" || { echo "FAIL no bin/ompisim"; exit 1; }
+if grep -qF "$(cd "$src" && pwd -P)" "$bin"; then echo "FAIL the source path is compiled into the binary"; fail=1
+else echo "ok   no source path in the binary"; fi
+mkdir -p "$p/elsewhere"; cd "$p/elsewhere"
+listing=$("$bin" list 2> /dev/null)
+grep -qF "cielo  ($p/prefix/share/ompisim/models/gemini/machines/cielo.json)" <<< "$listing" \
+  && echo "ok   machines from the installed share/ompisim" || { echo "FAIL list: $("$bin" list 2>&1 | head -3)"; fail=1; }
+sc=$p/prefix/share/ompisim/scenarios/gemini/fig5_latency_2p_inter_openmpi.json
+"$bin" run "$sc" --out "$p/out" > /dev/null 2>&1 && [ -s "$p/out/fig5_latency_2p_inter_openmpi.json" ] \
+  && echo "ok   an installed scenario runs from another folder" || { echo "FAIL run"; fail=1; }
+for f in share/bash-completion/completions/ompisim share/ompisim/validation/reference/gemini-xe-xk.json \
+         share/ompisim/collectives/decision share/ompisim/benchmarks/apps; do
+  [ -e "$p/prefix/$f" ] && echo "ok   $f" || { echo "FAIL missing $f"; fail=1; }
+done
+if command -v help2man > /dev/null; then
+  [ -s "$p/prefix/share/man/man1/ompisim.1" ] && grep -q "SUBCOMMAND" "$p/prefix/share/man/man1/ompisim.1" \
+    && echo "ok   man page" || { echo "FAIL man page"; fail=1; }
+fi
+exit $fail
