@@ -88,3 +88,21 @@ TEST_CASE("loggp: linear barrier's fan-in is paced by the receive gap", "[protoc
     }
   }
 }
+
+// Configuration: the loggp NIC kind's node resources and bulk path (what a flow-based stack on this machine would use).
+// Expected: a transmit and a receive resource per node, each at 1/G, a flow leaving through the source's transmit side
+// and entering through the destination's receive side (G per direction, as g). How validated: the NIC model's lists.
+TEST_CASE("loggp: bulk data uses a transmit and a receive resource per node", "[protocol]") {
+  auto m = load_machine("loggp");
+  const auto& n = loggp::nic(*m);
+  auto res = n.node_resources();
+  REQUIRE(res.size() == 2);
+  CHECK(res[0].name == "nic-tx");
+  CHECK(res[1].name == "nic-rx");
+  for (auto& r : res) CHECK(r.capacity == Approx(kG));
+  auto path = n.bulk_path();
+  REQUIRE(path.before_route.size() == 1);
+  REQUIRE(path.after_route.size() == 1);
+  CHECK(path.before_route[0] == std::make_pair(End::Src, std::string("nic-tx")));
+  CHECK(path.after_route[0] == std::make_pair(End::Dst, std::string("nic-rx")));
+}
