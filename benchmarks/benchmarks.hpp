@@ -49,6 +49,7 @@ struct AppPhase {
   int stride = 1, directions = 2;   // sendrecv: ring shift by stride, in 1 or 2 directions
   int root = 0;                     // bcast, gather
   int mask = 0;                     // swap: the partner is rank XOR mask (binary-swap compositing)
+  std::string routine;              // the MPI routine mpiP charges the phase's MPI time to (app_skeleton.cpp)
 };
 
 struct AppConfig {
@@ -98,7 +99,8 @@ std::vector<std::string> barrier_algorithm_names();
 std::vector<std::string> app_names();
 // Loads the skeleton named `app` (errors name `file` and `key`, with a did-you-mean for unknown apps).
 AppConfig load_app(const std::string& app, const std::string& file, const std::string& key);
-// One point: {"app", "stack", "ranks", "runtime_s", "mpi_time_pct", ..., "short_msgs", "long_msgs", "unexpected_long"}.
+// One point: {"app", "stack", "ranks", "runtime_s", "mpi_time_pct", ..., "short_msgs", "long_msgs", "unexpected_long",
+// "routine_pct", "top_routines", "table1_lacks"}.
 Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file);
 // The fit of compute_per_step: `eval(c)` runs the skeleton with openmpi-cm and returns its point. Fixed-point
 // iteration on the MPI time share; returns {"compute_per_step_s", "iterations": [...], "point": last point}.

@@ -109,6 +109,15 @@ std::string git_describe() {
 void write_atomic(const std::string& path, const std::string& text) { write_file_atomic(path, text); }
 
 
+// RFC 4180: a cell holding a comma, a quote or a line break (a nested object or list, a sentence) is quoted, its
+// quotes doubled; any other cell is written as it is.
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
 std::string result_csv(const Json& res) {
   std::string out;
   const Json& pts = res["points"];
@@ -118,7 +127,7 @@ std::string result_csv(const Json& res) {
   out += fmt::format("{}\n", fmt::join(cols, ","));
   for (auto& p : pts) {
     std::vector<std::string> v;
-    for (auto& c : cols) v.push_back(p[c].is_string() ? p[c].get<std::string>() : p[c].dump());
+    for (auto& c : cols) v.push_back(csv_cell(p[c].is_string() ? p[c].get<std::string>() : p[c].dump()));
     out += fmt::format("{}\n", fmt::join(v, ","));
   }
   return out;

@@ -50,7 +50,8 @@ std::string git_describe();  // computed once per process
 // repo_relative (platform/machine.hpp): paths in results are relative to the project root.
 // Writes `text` to `path` atomically (temporary file in the same directory, then rename).
 void write_atomic(const std::string& path, const std::string& text);
-// The result's points as CSV (one column per point field).
+// The result's points as CSV (one column per point field; a cell with a comma, quote or line break is quoted, RFC 4180).
+std::string csv_cell(const std::string& s);
 std::string result_csv(const Json& res);
 // The table `ompisim run` prints: a line naming the run, then the benchmark driver's own table (OSU's output format
 // for the OSU drivers).

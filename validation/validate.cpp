@@ -1,5 +1,7 @@
 #include "validation/validate.hpp"
 
+#include "validation/table1.hpp"
+
 #include "runner/registries.hpp"
 #include "runner/isolate.hpp"
 #include "runner/report.hpp"
@@ -484,20 +486,29 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
       cls[c]["status"] = holds_in[c] == total ? "holds" : holds_in[c] == 0 ? "fails" : "undecided";
       cls[c]["holds_in"] = fmt::format("{}/{}", holds_in[c], total);
     }
-    return Json{{"points", pts}, {"held_out", hos}, {"claims", cls}, {"sampling", sampling}};
+    Json checks = Json::array();  // value checks beside the points: "table1", "mechanism_checks" (validation/table1.hpp)
+    for (const char* k : {"table1", "mechanism_checks"})
+      if (doc.contains(k))
+        for (auto& row : eval_value_checks(doc[k], f, k, [&](const std::string& s) -> const Json& {
+               return run.result(s, Json::object(), false);
+             }))
+          checks.push_back(row);
+    return Json{{"points", pts}, {"held_out", hos}, {"claims", cls}, {"sampling", sampling}, {"value_checks", checks}};
   }
 }
 
 Json validate(const std::string& paper, const Overrides& sets, const std::map<std::string, Json>* done) {
-  Json points = Json::array(), held = Json::array(), claims = Json::array(), sampling = Json::array();
+  Json points = Json::array(), held = Json::array(), claims = Json::array(), sampling = Json::array(),
+       checks = Json::array();
   for (auto& f : reference_files(paper)) {
     Json one = validate_reference(load_json_file(f), f, sets, done);
     for (auto& p : one["points"]) points.push_back(p);
     for (auto& h : one["held_out"]) held.push_back(h);
     for (auto& c : one["claims"]) claims.push_back(c);
     for (auto& x : one["sampling"]) sampling.push_back(x);
+    for (auto& x : one["value_checks"]) checks.push_back(x);
   }
-  return Json{{"points", points}, {"held_out", held}, {"claims", claims}, {"sampling", sampling}};
+  return Json{{"points", points}, {"held_out", held}, {"claims", claims}, {"sampling", sampling}, {"value_checks", checks}};
 }
 
 bool all_calibration_pass(const Json& v) {
@@ -554,6 +565,7 @@ std::string render_table(const Json& v) {
                                             : std::string(""),
                        c["detail"].get<std::string>());
   out += render_not_holding(v.at("claims"));
+  out += render_value_checks(v.value("value_checks", Json::array()), "Table and mechanism checks");
   if (v.contains("sampling") && !v["sampling"].empty()) {
     out += "\nPrediction intervals: the range of each value over the nominal parameters and a Latin-hypercube sample of "
            "the machines' estimate ranges (`range` beside each estimate in the machine files, with its reason) and of "

@@ -138,3 +138,36 @@ TEST_CASE("app skeleton: bad input is an InputError with did-you-mean", "[benchm
   CHECK_THROWS_WITH(s.driver->run(*f.world, *f.stack, s.file), Catch::Contains("rows of 16"));
   std::remove("/tmp/ompisim_app_bad_input_test.json");
 }
+
+// Configuration: the S3D and POP skeletons (benchmarks/apps/*.json) at 32 ranks, 1 ms of computation per step,
+// openmpi-cm, enough steps for every phase to run.
+// Expected: every phase's MPI time is charged to one routine (mpiP's view of Table 1's "Top MPI Routines"), so the
+// routines' shares add up to the MPI time share; S3D's halos are charged to Wait (its file says so), its collectives
+// to Allreduce and Barrier; POP's Table 1 row names MPI_Isend, which no phase of the skeleton is charged to, so the
+// point lists it in table1_lacks. How validated: the point's routine_pct, top_routines and table1_lacks.
+TEST_CASE("app skeleton: MPI time is charged to Table 1's routines", "[benchmark][app]") {
+  for (std::string app : {"S3D", "POP"}) {
+    bench::AppConfig c = bench::load_app(app, "test", "benchmark.app");
+    c.steps = 1;
+    for (auto& p : c.phases) c.steps = std::max(c.steps, p.every);
+    c.compute_per_step = 1e-3;
+    Json p = run_and_check(c, "openmpi-cm", 32);
+    double sum = 0;
+    for (auto& [name, v] : p["routine_pct"].items()) sum += v.get<double>();
+    INFO(app << ": " << p["routine_pct"].dump());
+    CHECK(sum == Approx(p["mpi_time_pct"].get<double>()).epsilon(1e-9));
+    CHECK(p["top_routines"].size() == p["routine_pct"].size());
+    std::vector<std::string> lacks;
+    for (auto& l : p["table1_lacks"]) lacks.push_back(l["quantity"].get<std::string>());
+    if (app == "S3D") {
+      CHECK(p["routine_pct"].contains("Wait"));
+      CHECK_FALSE(p["routine_pct"].contains("Waitall"));
+      CHECK(p["routine_pct"].contains("Allreduce"));
+      CHECK(p["routine_pct"].contains("Barrier"));
+      CHECK(lacks.empty());
+    } else {
+      CHECK(p["routine_pct"].contains("Waitall"));
+      CHECK(lacks == std::vector<std::string>{"routine Isend"});
+    }
+  }
+}

@@ -5,7 +5,8 @@
 namespace ompisim::loggp {
 
 LogGPStack::LogGPStack(World& w)
-    : w_(w), p_(loggp::nic(w.machine()).p), lib_(w.ranks()), next_inject_(static_cast<std::size_t>(w.ranks()), 0.0) {}
+    : w_(w), p_(loggp::nic(w.machine()).p), lib_(w.ranks()),
+      send_gap_(static_cast<std::size_t>(w.ranks())), recv_gap_(static_cast<std::size_t>(w.ranks())) {}
 
 StackStats LogGPStack::stats() const {
   StackStats s;
@@ -19,20 +20,60 @@ double LogGPStack::recv_overhead(double bytes) const {
   return p_.o + std::max(extra / p_.O_bandwidth, extra / p_.G_bandwidth);
 }
 
+void LogGPStack::enqueue(int rank, Gap& g, Job j, const char* what) {
+  g.queue.push_back(std::move(j));
+  pump(rank, g, what);
+}
+
+void LogGPStack::pump(int rank, Gap& g, const char* what) {
+  while (g.head < g.queue.size()) {
+    const double now = w_.sim().now();
+    if (g.next > now) {
+      // The gap is not over: the CPU stays free for other work until then (LogGOPSim reinserts the operation at
+      // max(nexto, nextg)).
+      if (!g.armed) {
+        g.armed = true;
+        w_.sim().at(g.next, [this, rank, &g, what] {
+          g.armed = false;
+          pump(rank, g, what);
+        });
+      }
+      return;
+    }
+    Job j = std::move(g.queue[g.head++]);
+    if (g.head == g.queue.size()) {
+      g.queue.clear();
+      g.head = 0;
+    }
+    // Both free: the message starts when the CPU frees (World::cpu queues work in order on a rank's own core).
+    const double start = std::max(now, w_.cpu_free_at(rank));
+    g.next = start + j.gap;
+    w_.cpu(rank, j.cpu, std::move(j.cpu_done), what);
+    if (j.started) j.started(start);
+  }
+}
+
 void LogGPStack::wire(int rank, int dst, std::uint64_t bytes, Completion injected, Completion arrived) {
-  // LogGOPSim (Hoefler et al. 2010, LogGOPSim.cpp, OP_SEND): the send starts when both the CPU (o) and the NIC's gap
-  // are free; the CPU is then busy o + (s-1)O, the first byte leaves after o, the NIC is busy g + (s-1)G, and the
+  // LogGOPSim (Hoefler et al. 2010, LogGOPSim.cpp, OP_SEND): the send starts when both the CPU (o) and the send gap
+  // are free; the CPU is then busy o + (s-1)O, the first byte leaves after o, the send gap lasts g + (s-1)G, and the
   // first byte arrives L after it left.
-  const double b = static_cast<double>(bytes), extra = std::max(0.0, b - 1);
-  const double now = w_.sim().now();
-  double& next = next_inject_[rank];
-  const double start = std::max({now, w_.cpu_free_at(rank), next});
-  const double inject = start + p_.o;
-  next = start + p_.g + extra / p_.G_bandwidth;
-  // The CPU is held from now (or when it frees) to the end of o + (s-1)O, including any wait for the gap.
-  w_.cpu(rank, inject + extra / p_.O_bandwidth - std::max(now, w_.cpu_free_at(rank)), [] {}, "LogGP o + (s-1)O (send)");
-  if (injected) w_.sim().at(inject, std::move(injected));
-  w_.sim().at(inject + w_.wire_time(w_.node_of(rank), w_.node_of(dst), 1), std::move(arrived));
+  const double extra = std::max(0.0, static_cast<double>(bytes) - 1);
+  auto started = [this, rank, dst, injected = std::move(injected), arrived = std::move(arrived)](double start) mutable {
+    const double inject = start + p_.o;
+    if (injected) w_.sim().at(inject, std::move(injected));
+    w_.sim().at(inject + w_.wire_time(w_.node_of(rank), w_.node_of(dst), 1), std::move(arrived));
+  };
+  enqueue(rank, send_gap_[static_cast<std::size_t>(rank)],
+          Job{p_.o + extra / p_.O_bandwidth, p_.g + extra / p_.G_bandwidth, [] {}, std::move(started)},
+          "LogGP o + (s-1)O (send)");
+}
+
+void LogGPStack::receive(int rank, double bytes, Completion done) {
+  // LogGOPSim (OP_MSG): the message is taken when both the CPU and the receive gap are free (from its first byte's
+  // arrival); the CPU pays o + max((s-1)O, (s-1)G), the receive gap lasts g + (s-1)G.
+  const double extra = std::max(0.0, bytes - 1);
+  enqueue(rank, recv_gap_[static_cast<std::size_t>(rank)],
+          Job{recv_overhead(bytes), p_.g + extra / p_.G_bandwidth, std::move(done), nullptr}, "LogGP o (receive)");
 }
 
 void LogGPStack::start_send(const mpi::P2P& p, Completion done) {
@@ -52,7 +93,7 @@ void LogGPStack::start_send(const mpi::P2P& p, Completion done) {
          // An eager message costs the receiver o + max((s-1)O, (s-1)G) from its first byte (LogGOPSim, OP_MSG),
          // matched or not; a request-to-send costs it nothing until it answers.
          if (m.rndv) match();
-         else w_.cpu(dst, recv_overhead(static_cast<double>(m.bytes)), std::move(match), "LogGP o (receive)");
+         else receive(dst, static_cast<double>(m.bytes), std::move(match));
        });
 }
 
@@ -75,7 +116,7 @@ void LogGPStack::deliver(std::uint64_t rid, int dst, const Msg& m) {
   std::uint64_t sid = m.sid, bytes = m.bytes;
   wire(dst, src, 0, nullptr, [this, src, dst, sid, bytes, rid, b] {
     wire(src, dst, bytes, [this, sid] { lib_.complete_send(sid); },
-         [this, dst, rid, b] { w_.cpu(dst, recv_overhead(b), [this, rid] { lib_.complete_recv(rid); }, "LogGP o (receive)"); });
+         [this, dst, rid, b] { receive(dst, b, [this, rid] { lib_.complete_recv(rid); }); });
   });
 }
 

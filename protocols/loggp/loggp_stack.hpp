@@ -1,8 +1,13 @@
 // The `loggp` stack on the `loggp` reference machine: LogGOPS semantics as LogGOPSim implements them (Hoefler,
-// Schneider, Lumsdaine, HPDC 2010; LogGOPSim.cpp OP_SEND / OP_MSG). A send of s bytes starts when the rank's CPU and
-// its gap are free, holds the CPU for o + (s-1)O and the NIC for g + (s-1)G; its first byte leaves after o and arrives
-// L later (the LogGP wire term L + (s-1)G of Alexandrov et al. 1995 for the last byte). The receiver's CPU pays
-// o + max((s-1)O, (s-1)G) from the first byte. Uncontended one-way time: 2o + L + max((s-1)O, (s-1)G).
+// Schneider, Lumsdaine, HPDC 2010; LogGOPSim.cpp OP_SEND / OP_MSG). The gap g is LogP's and LogGP's (Alexandrov et
+// al., SPAA 1995): the minimum interval between consecutive message transmissions, or between consecutive receptions,
+// at a processor. So each rank has two gaps, one for its sends and one for its receives (LogGOPSim's nextgs and
+// nextgr), and one CPU (its nexto) that both directions share. A send of s bytes starts when the rank's CPU and its
+// send gap are free, holds the CPU for o + (s-1)O and the send gap for g + (s-1)G; while it waits for the gap the CPU
+// stays free for other work (receives). Its first byte leaves after o and arrives L later (the LogGP wire term
+// L + (s-1)G for the last byte). A message is received when the receiver's CPU and receive gap are both free, from
+// the first byte's arrival on: the CPU pays o + max((s-1)O, (s-1)G), the receive gap g + (s-1)G.
+// Uncontended one-way time: 2o + L + max((s-1)O, (s-1)G).
 // Messages above S use a rendezvous (RTS, CTS, then the data). Matching follows MPI order.
 // Its closed forms (e.g. a dissemination barrier in ceil(log2 P)(2o + L)) check the drivers and the schedules.
 #pragma once
@@ -10,6 +15,9 @@
 #include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
+
+#include <functional>
+#include <vector>
 
 namespace ompisim::loggp {
 
@@ -30,8 +38,26 @@ private:
     bool rndv;
   };
 
+  // One direction's gap at one rank: when the next message may start, and the messages waiting for it (FIFO).
+  struct Job {
+    double cpu, gap;                      // CPU time and gap the message takes from its start
+    Completion cpu_done;                  // runs when its CPU time ends
+    std::function<void(double)> started;  // runs at its start, with the start time
+  };
+  struct Gap {
+    double next = 0;
+    std::vector<Job> queue;
+    std::size_t head = 0;
+    bool armed = false;  // an event to retry at `next` is scheduled
+  };
+  // Queues `j` on rank's gap `g` and starts what can start (LogGOPSim: a message starts when max(nexto, next g) has
+  // passed; it is retried at that time otherwise).
+  void enqueue(int rank, Gap& g, Job j, const char* what);
+  void pump(int rank, Gap& g, const char* what);
   // Injects a message of `bytes` from rank (after its CPU work) and runs `arrived` at the destination.
   void wire(int rank, int dst, std::uint64_t bytes, Completion injected, Completion arrived);
+  // Receives a message of `bytes` at rank (its first byte has arrived now): then runs `done`.
+  void receive(int rank, double bytes, Completion done);
   void deliver(std::uint64_t rid, int dst, const Msg& m);
   // The receiver's CPU time for a message of `bytes`: o + max((s-1)O, (s-1)G) (LogGOPSim charges the per-byte receive
   // overhead and the per-byte gap overlapped, from the first byte's arrival).
@@ -40,7 +66,7 @@ private:
   World& w_;
   const LogGPParams& p_;
   mpi::Library<mpi::Request, mpi::Request, Msg> lib_;
-  std::vector<double> next_inject_;  // per rank: the earliest time of its next injection (gap g)
+  std::vector<Gap> send_gap_, recv_gap_;  // per rank
   std::uint64_t amos_ = 0;
 };
 

@@ -50,6 +50,10 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
   std::string csv = result_csv(r);
   CHECK(csv.rfind("bytes,latency_us\n8,", 0) == 0);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 4);
+  // A nested value or a sentence with commas is one quoted cell (RFC 4180), quotes doubled.
+  CHECK(csv_cell("8") == "8");
+  CHECK(csv_cell(R"({"a":1,"b":2})") == R"("{""a"":1,""b"":2}")");
+  CHECK(csv_cell("no phase, no routine") == "\"no phase, no routine\"");
   std::string table = result_table(r);
   CHECK_THAT(table, Catch::StartsWith("# ompisim osu_multi_lat on cielo (openmpi), 4 ranks\n# OSU MPI Multi Latency Test"));
   CHECK_THAT(table, Catch::Contains("4096"));

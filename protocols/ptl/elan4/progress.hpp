@@ -50,6 +50,14 @@ struct ProgressPlan {
     if (mode == Progress::TwoThreads) return q == 0 ? 1 : 2;
     return 0;
   }
+  // How many queue host events `waiter` reads per poll (paper §6.2: "using polling-based approach, the cost of checking
+  // two eight-byte host-events is about the same as that of checking one"; about the same, not nothing): the main
+  // thread of basic or interrupt progress reads the receive queue's event and, with a separate completion queue
+  // (two-queue, Fig. 8), that queue's as well; a progress thread reads its own queue's only.
+  int queues_polled(int waiter) const {
+    if (threads() || waiter != 0) return 1;
+    return cq == CompletionQueue::Two ? 2 : 1;
+  }
   int waiter_for_event() const {
     if (threads()) throw std::logic_error("progress threads watch queues, not RDMA host events");
     return 0;

@@ -127,7 +127,8 @@ void PtlElan4::on_stored(int rank, int q) { notice(rank, plan_.waiter_for_queue(
 void PtlElan4::notice(int rank, int waiter, std::uint64_t item, int q) {
   const int ctx = context(rank, waiter);
   const bool blocked = plan_.blocked(w_.sim().now(), w_.cpu_free_at(ctx), p_.event_spin_time, q >= 0);
-  double cost = blocked ? p_.host_interrupt_cost : p_.host_event_poll_cost;
+  // A poll reads every queue event the waiter watches (two with a separate completion queue) before it finds this one.
+  double cost = blocked ? p_.host_interrupt_cost : p_.host_event_poll_cost * plan_.queues_polled(waiter);
   (blocked ? interrupts : polls) += 1;
   w_.cpu(ctx, cost + sw_.ptl_elan4_overhead, [this, ctx, rank, item, q] {
     std::uint64_t id = item;

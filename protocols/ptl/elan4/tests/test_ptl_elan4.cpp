@@ -106,6 +106,26 @@ TEST_CASE("ptl/elan4: progress modes map queues to waiters and decide when a wai
   CHECK_FALSE(intr.blocked(10, 10, 1, true));  // still busy: not blocked
   CHECK_FALSE(one.blocked(10, 9.5, 1));
   CHECK(one.blocked(10, 8.5, 1));
+  // Host events read per poll: the polling main thread reads two with a separate completion queue, else one.
+  CHECK(basic.queues_polled(0) == 1);
+  CHECK(ProgressPlan::make(0, 2).queues_polled(0) == 1);
+  CHECK(ProgressPlan::make(0, 3).queues_polled(0) == 2);
+  CHECK(two.queues_polled(1) == 1);
+  CHECK(two.queues_polled(2) == 1);
+}
+
+// Configuration: osu_latency's loop at 2 KiB (RDMA read rendezvous, chained), polling progress with a completion queue
+//                shared with the receive queue (one-queue) and with a separate one (two-queue), Fig. 8.
+// Expected: two-queue slower than one-queue, by less than 3 % (paper §6.2: checking two host events costs "about the
+//           same" as checking one; here one more host_event_poll_cost per poll of the main thread).
+// How validated: the one-way latencies of the two runs (DES engine).
+TEST_CASE("ptl/elan4: a second completion queue costs a polling main thread one more event read", "[unit][ptl]") {
+  TegFixture one({{"ptl_elan4_rdma", "read"}, {"ptl_elan4_completion_queue", "one"}});
+  TegFixture two({{"ptl_elan4_rdma", "read"}, {"ptl_elan4_completion_queue", "two"}});
+  const double l1 = pingpong(one, 2048, 20), l2 = pingpong(two, 2048, 20);
+  INFO("one-queue " << l1 * 1e6 << " us, two-queue " << l2 * 1e6 << " us");
+  CHECK(l2 > l1);
+  CHECK(l2 < 1.03 * l1);
 }
 
 // Configuration: 2 ranks, 5 messages of 8 KiB each way, RDMA read vs RDMA write, chained.
