@@ -18,17 +18,6 @@
 
 namespace ompisim::validation {
 
-namespace {
-
-// One calibration comparison of the reference file's "fit_gaps": the paper's signed gap between two simulated values
-// (gap_pct's reading: +X when a is X % better than b).
-struct FitGap {
-  std::string id;
-  Json a, b;
-  double paper_pct;
-  Better better;
-};
-
 std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
   std::vector<FitGap> out;
   const Json& gaps = doc.value("fit_gaps", Json::array());
@@ -59,14 +48,12 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
   return out;
 }
 
-// A comparison's residual, in the terms of gap_holds: q = model gap / paper gap (negative when the signs differ), and
-// ln q scaled so that a gap off by the factor that still holds (1.5 either way) weighs as much as a point at the
-// tolerance (tol_pct). Below q = 1/2 the residual continues linearly (same value and slope at 1/2), so a gap of the
-// other sign stays finite and keeps a gradient towards the paper's sign.
 double gap_residual(double model_pct, double paper_pct, double tol_pct) {
   const double w = (tol_pct / 100.0) / std::log(1.5), q = model_pct / paper_pct, q0 = 0.5;
   return w * (q >= q0 ? std::log(q) : std::log(q0) + (q - q0) / q0);
 }
+
+namespace {
 
 Overrides param_sets(const std::vector<ParamRef>& free, const Eigen::VectorXd& xv) {
   Overrides sets;
