@@ -8,8 +8,12 @@ set_tests_properties(e2e.validation_table PROPERTIES TIMEOUT 900)
 add_test(NAME e2e.validation_table_seastar COMMAND $<TARGET_FILE:ompisim> validate --paper seastar-portals)
 add_test(NAME e2e.sweep_mailbox COMMAND bash ${E2E}/sweep_mailbox.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.calibrate_seastar COMMAND bash ${E2E}/calibrate.sh $<TARGET_FILE:ompisim> seastar-portals red-storm seastar 0.5)
-add_test(NAME e2e.calibrate_gemini COMMAND bash ${E2E}/calibrate.sh $<TARGET_FILE:ompisim> gemini-xe-xk cielo gemini 10)
+# Cielo's last fit is Cray MPT's per-path costs with the shared parameters held (protocols/native/README.md): the
+# committed file is a fixed point of that fit. A joint fit of all its parameters is not (it moves smsg_cpu_overhead
+# by about 11 %).
+add_test(NAME e2e.calibrate_gemini COMMAND bash ${E2E}/calibrate.sh $<TARGET_FILE:ompisim> gemini-xe-xk cielo gemini 10 software.mpt_)
 set_tests_properties(e2e.calibrate_gemini PROPERTIES TIMEOUT 900)
+add_test(NAME e2e.native_gaps_gemini COMMAND bash ${E2E}/native_gaps.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.validate_set COMMAND bash ${E2E}/validate_set.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.validate_set PROPERTIES TIMEOUT 900)
 # Paths, bounded input, contradicting inputs, interruption and exit codes, outputs.

@@ -1,10 +1,11 @@
 // The comparator: runs the scenarios that carry reference data (validation/reference/*.json), compares every point
 // (calibration points within their tolerance, predictions reported with their error, held-out values reported as
-// predictions without a reference) and evaluates the papers' qualitative claims. Also: calibration (Eigen
-// Levenberg-Marquardt on the calibration points) and the reproduce job (results/, plots, validation.md).
+// predictions without a reference) and evaluates the papers' qualitative claims. Also the reproduce job (results/,
+// plots, validation.md). Calibration is validation/calibrate.hpp.
 #pragma once
 #include "core/json_input.hpp"
 #include "runner/scenario.hpp"
+#include "validation/calibrate.hpp"
 
 #include <map>
 #include <string>
@@ -26,7 +27,9 @@ Json check_not_holding(const Json& n, const std::string& file);
 std::string render_not_holding(const Json& claims);  // Markdown: claims not holding, with their reasons
 std::string render_table(const Json& v);                  // Markdown
 bool all_calibration_pass(const Json& v);
-int calibrate(const std::string& paper, const std::string& machine, bool write);
+// The values of reference entries ({"scenario", "select", "metric"}), each scenario run once, the fast way (only the
+// sizes and ranks the entries select), under `sets`: calibrate's evaluations.
+std::vector<double> fast_values(const std::vector<Json>& refs, const Overrides& sets);
 int reproduce(const std::string& out_dir);
 // Prediction intervals: samples per reference file (0: none). Every prediction and held-out value gets "interval":
 // [lo, hi], every claim "status" (holds / fails / undecided over the samples) and "holds_in".

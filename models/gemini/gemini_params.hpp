@@ -44,15 +44,29 @@ struct GeminiParams {
   }
 };
 
-// Per-message software costs of the MPI libraries on this machine's CPU (fitted).
+// Per-message software costs of the MPI libraries on this machine's CPU (fitted), and Cray MPT's per-path costs: MPT
+// is a closed black box (protocols/native/README.md), so each of its paths has its own fitted cost per message and per
+// byte (a rate: bytes / rate of CPU time), fitted to the paper's numbers about MPT, comparisons included.
 struct SoftwareParams {
   Sourced pml_ob1_overhead;   // pml/ob1 + BTL path, per message per side
   Sourced mpich_sw_overhead;  // Cray MPT (MPICH2 CH3/Nemesis) path, per message per side
+  Sourced mpt_shm_eager_cost, mpt_shm_eager_rate;  // on-node copy-in/copy-out path: sender CPU at post
+  Sourced mpt_lmt_cost, mpt_lmt_rate;              // on-node XPMEM LMT: receiver CPU at match, before the attach/copy
+  Sourced mpt_smsg_rate;       // MPT's SMSG payload rate into the FMA window (its sends; in place of fma_pio_bandwidth)
+  Sourced mpt_rndv_send_rate;  // rendezvous: sender CPU per byte at post (before registration and the RTS)
+  Sourced mpt_rndv_recv_rate;  // rendezvous: receiver CPU per byte at match (before registration and the GET)
 
   template <class V>
   void visit(V&& v) {
     v(pml_ob1_overhead, {"pml_ob1_overhead", Dim::Time, "Open MPI ob1+BTL software cost per message per side", 0, 1e-4});
     v(mpich_sw_overhead, {"mpich_sw_overhead", Dim::Time, "Cray MPT software cost per message per side", 0, 1e-4});
+    v(mpt_shm_eager_cost, {"mpt_shm_eager_cost", Dim::Time, "Cray MPT on-node eager path: cost per message (sender)", 0, 1e-4});
+    v(mpt_shm_eager_rate, {"mpt_shm_eager_rate", Dim::Rate, "Cray MPT on-node eager path: per-byte cost as a rate (sender)", 1e6, 1e15});
+    v(mpt_lmt_cost, {"mpt_lmt_cost", Dim::Time, "Cray MPT on-node LMT: cost per message (receiver, at match)", 0, 1e-3});
+    v(mpt_lmt_rate, {"mpt_lmt_rate", Dim::Rate, "Cray MPT on-node LMT: per-byte cost as a rate (receiver, at match)", 1e6, 1e15});
+    v(mpt_smsg_rate, {"mpt_smsg_rate", Dim::Rate, "Cray MPT SMSG sends: payload rate into the FMA window", 1e6, 1e12});
+    v(mpt_rndv_send_rate, {"mpt_rndv_send_rate", Dim::Rate, "Cray MPT rendezvous: per-byte cost as a rate (sender, at post)", 1e6, 1e15});
+    v(mpt_rndv_recv_rate, {"mpt_rndv_recv_rate", Dim::Rate, "Cray MPT rendezvous: per-byte cost as a rate (receiver, at match)", 1e6, 1e15});
   }
 };
 

@@ -59,8 +59,9 @@ std::size_t Gni::registration_limit(int rank) const {
   return static_cast<std::size_t>(std::max(1.0, g_.max_registrations / w_.local_ranks(rank)));
 }
 
-Cdm::Cdm(Gni& nic, std::uint16_t max_credits)
-    : nic_(nic), w_(nic.world()), g_(nic.params()), max_credits_(max_credits) {}
+Cdm::Cdm(Gni& nic, std::uint16_t max_credits, double smsg_payload_rate)
+    : nic_(nic), w_(nic.world()), g_(nic.params()), max_credits_(max_credits),
+      smsg_rate_(smsg_payload_rate > 0 ? smsg_payload_rate : g_.fma_pio_bandwidth.value) {}
 
 Endpoint& Cdm::endpoint(int rank, int peer) {
   return eps_[(static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(peer)];
@@ -112,7 +113,7 @@ void Cdm::try_flush(int rank, int peer, Endpoint& ep) {
 
 void Cdm::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
   ++smsg_sent;
-  double cost = g_.smsg_cpu_overhead + static_cast<double>(p.bytes) / g_.fma_pio_bandwidth;
+  double cost = g_.smsg_cpu_overhead + static_cast<double>(p.bytes) / smsg_rate_;
   w_.cpu(rank, cost, [this, rank, peer, e = &ep, p = std::move(p)]() mutable {
     long long na = w_.node_of(rank), nb = w_.node_of(peer);
     double arrival = std::max(w_.sim().now() + w_.wire_time(na, nb, static_cast<double>(p.bytes)), e->last_arrival);

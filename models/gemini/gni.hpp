@@ -101,7 +101,9 @@ private:
 // each own one.
 class Cdm {
 public:
-  Cdm(Gni& nic, std::uint16_t max_credits);
+  // smsg_payload_rate: the rate at which this library's SMSG sends move their bytes into the FMA window (0: the NIC's
+  // fma_pio_bandwidth).
+  Cdm(Gni& nic, std::uint16_t max_credits, double smsg_payload_rate = 0);
   // SMSG of `bytes` (header + payload) from rank to peer; `sent` on the sender CPU once posted, `deliver` on the
   // receiver's CPU once polled out of the mailbox.
   void smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Callback deliver);
@@ -127,6 +129,7 @@ private:
   World& w_;
   const GeminiParams& g_;
   std::uint16_t max_credits_;
+  double smsg_rate_;  // SMSG payload rate into the FMA window for this library's sends
   std::unordered_map<std::uint64_t, Endpoint> eps_;
   std::unordered_map<int, RegCache> regcaches_;
 };

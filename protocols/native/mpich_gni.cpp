@@ -5,8 +5,9 @@ namespace ompisim::native {
 constexpr std::uint64_t kHdr = 48;  // MPICH packet header + GNI tag
 
 MpichGni::MpichGni(World& w, const MpichGniMca& mca)
-    : w_(w), mca_(mca), gni_(gemini::Gni::of(w), static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value)),
-      sw_(gemini::nic(w.machine()).software.mpich_sw_overhead), lib_(w.ranks()) {
+    : w_(w), mca_(mca), sp_(gemini::nic(w.machine()).software),
+      gni_(gemini::Gni::of(w), static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value), sp_.mpt_smsg_rate),
+      sw_(sp_.mpich_sw_overhead), lib_(w.ranks()) {
   double v = mca.mpich_gni_max_vshort_msg_size.value;
   vshort_ = static_cast<std::uint64_t>(v > 0 ? v : ugni_auto_smsg_limit(w.ranks()));
 }
@@ -36,10 +37,10 @@ void MpichGni::start_send(const mpi::P2P& p, Completion done) {
   const Buffer buf = p.buffer();
   const mpi::RequestId sid = lib_.new_send(p, std::move(done)).first;
   std::uint32_t seq = lib_.next_send_seq(rank, ctx, dst);
-  w_.cpu(rank, sw_, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
+  w_.cpu(rank, sw_ + send_path_cost(rank, dst, bytes), [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
     if (w_.same_node(rank, dst)) {
       double signal = w_.signal_latency(rank, dst);
-      if (bytes <= static_cast<std::uint64_t>(mca_.mpich_smp_single_copy_size.value)) {
+      if (shm_eager(bytes)) {
         ++counters_["shm_eager"];
         w_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, ctx, bytes, buf, sid, seq, signal] {
           w_.sim().after(signal, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
@@ -61,7 +62,7 @@ void MpichGni::start_send(const mpi::P2P& p, Completion done) {
                      [this, rank, dst, tag, ctx, bytes, buf, sid, seq] { arrive(dst, ctx, seq, Msg{rank, tag, Kind::Eager, bytes, sid, buf}); });
       return;
     }
-    if (bytes <= static_cast<std::uint64_t>(mca_.mpich_gni_max_eager_msg_size.value)) {
+    if (!rendezvous(bytes)) {
       e1_send(rank, dst, tag, ctx, bytes, sid, seq);
       return;
     }
@@ -106,7 +107,8 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
     // LMT: XPMEM single copy by the receiver (attach once per 2 MiB region, cached), then DONE.
     auto gran = static_cast<std::uint64_t>(mca_.mpich_smp_xpmem_attach_granularity.value);
     double attach = static_cast<double>(xpmem_.attach(dst, src, m.sbuf.addr, bytes, gran)) * w_.machine().os.xpmem_attach_cost;
-    w_.cpu(dst, attach, [this, rid, dst, bytes, sid, src] {
+    const double path = sp_.mpt_lmt_cost + static_cast<double>(bytes) / sp_.mpt_lmt_rate;
+    w_.cpu(dst, attach + path, [this, rid, dst, bytes, sid, src] {
       w_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid, src, dst] {  // from src's buffer, on its NUMA node
         finish_recv(rid);
         w_.sim().after(w_.signal_latency(dst, src), [this, sid] {
@@ -119,22 +121,33 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
   Buffer rbuf = lib_.recv(rid).buf;
   const bool bte = use_bte(bytes);
   bool aligned = rbuf.addr % 4 == 0 && m.sbuf.addr % 4 == 0 && bytes % 4 == 0;
-  gni_.register_buffer(dst, rbuf, bytes, [this, rid, dst, src, bytes, sid, bte, aligned] {
-    if (aligned) {
-      gni_.rdma(gemini::RdmaOp::Get, bte, dst, src, bytes, [this, rid, dst, src, sid] {
-        finish_recv(rid);
-        gni_.smsg_send(dst, src, kHdr, nullptr, [this, sid] { finish_send(sid); });
-      });
-      return;
-    }
-    ++counters_["rndv_put_fallback"];
-    gni_.smsg_send(dst, src, kHdr, nullptr, [this, rid, dst, src, bytes, sid, bte] {
-      gni_.rdma(gemini::RdmaOp::Put, bte, src, dst, bytes, [this, rid, dst, src, sid] {
-        finish_send(sid);
-        gni_.smsg_send(src, dst, kHdr, nullptr, [this, rid] { finish_recv(rid); });
+  const double path = static_cast<double>(bytes) / sp_.mpt_rndv_recv_rate;
+  w_.cpu(dst, path, [this, rid, dst, src, bytes, sid, bte, aligned, rbuf] {
+    gni_.register_buffer(dst, rbuf, bytes, [this, rid, dst, src, bytes, sid, bte, aligned] {
+      if (aligned) {
+        gni_.rdma(gemini::RdmaOp::Get, bte, dst, src, bytes, [this, rid, dst, src, sid] {
+          finish_recv(rid);
+          gni_.smsg_send(dst, src, kHdr, nullptr, [this, sid] { finish_send(sid); });
+        });
+        return;
+      }
+      ++counters_["rndv_put_fallback"];
+      gni_.smsg_send(dst, src, kHdr, nullptr, [this, rid, dst, src, bytes, sid, bte] {
+        gni_.rdma(gemini::RdmaOp::Put, bte, src, dst, bytes, [this, rid, dst, src, sid] {
+          finish_send(sid);
+          gni_.smsg_send(src, dst, kHdr, nullptr, [this, rid] { finish_recv(rid); });
+        });
       });
     });
-  });
+  }, "MPID_nem_gni rendezvous receive (MPT)");
+}
+
+// The fitted per-path cost a send pays on its CPU at post, beside mpich_sw_overhead (the README's "Per-path costs").
+double MpichGni::send_path_cost(int rank, int dst, std::uint64_t bytes) const {
+  const auto b = static_cast<double>(bytes);
+  if (w_.same_node(rank, dst)) return shm_eager(bytes) ? sp_.mpt_shm_eager_cost + b / sp_.mpt_shm_eager_rate : 0.0;
+  if (bytes + kHdr > vshort_ && rendezvous(bytes)) return b / sp_.mpt_rndv_send_rate;
+  return 0.0;
 }
 
 // E1 (see the header): a free DMA buffer, or wait in order behind earlier E1 sends of this rank.

@@ -60,6 +60,7 @@ private:
 
   World& w_;
   const MpichGniMca& mca_;
+  const gemini::SoftwareParams& sp_;  // mpich_sw_overhead and the fitted per-path costs (machine file)
   gemini::Cdm gni_;  // the library's own uGNI communication domain over the World's Gemini NIC
   double sw_;
   std::uint64_t vshort_;
@@ -71,6 +72,13 @@ private:
   // Per sending rank, created at its first E1 send and dropped when idle: its MPICH_GNI_NUM_BUFS DMA buffers (a
   // fixed pool) and the E1 sends waiting for one, in order.
   std::unordered_map<int, base::BufferPool> e1_;
+  bool shm_eager(std::uint64_t bytes) const {  // on the node: copy-in/copy-out up to MPICH_SMP_SINGLE_COPY_SIZE
+    return bytes <= static_cast<std::uint64_t>(mca_.mpich_smp_single_copy_size.value);
+  }
+  bool rendezvous(std::uint64_t bytes) const {  // between nodes, above MPICH_GNI_MAX_EAGER_MSG_SIZE
+    return bytes > static_cast<std::uint64_t>(mca_.mpich_gni_max_eager_msg_size.value);
+  }
+  double send_path_cost(int rank, int dst, std::uint64_t bytes) const;
   bool use_bte(std::uint64_t bytes) const {  // FMA up to MPICH_GNI_RDMA_THRESHOLD, BTE above
     return bytes > static_cast<std::uint64_t>(mca_.mpich_gni_rdma_threshold.value);
   }

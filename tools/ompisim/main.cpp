@@ -234,6 +234,9 @@ int main(int argc, char** argv) {
   cal->add_option("--paper", paper, "paper whose calibration points are used");
   cal->add_option("--machine", cal_machine, "machine file whose fitted parameters are updated");
   cal->add_flag("--write", cal_write, "write the fitted values into the machine file");
+  std::vector<std::string> cal_free;
+  cal->add_option("--free", cal_free,
+                  "fit only the parameters whose name contains this (repeatable; the others keep their file values)");
 
   auto* rep = app.add_subcommand("reproduce", "run every scenario into results/ (JSON, CSV, SVG) and write validation.md");
   std::string rep_out = data_dir() + "/results";
@@ -556,7 +559,7 @@ int main(int argc, char** argv) {
       else std::cout << validation::render_table(v);
       return validation::all_calibration_pass(v) ? 0 : 1;
     }
-    if (*cal) return validation::calibrate(paper.empty() ? "gemini-xe-xk" : paper, cal_machine, cal_write);
+    if (*cal) return validation::calibrate(paper.empty() ? "gemini-xe-xk" : paper, cal_machine, cal_write, cal_free);
     if (*rep) {
       const int rc = validation::reproduce(rep_out);
       progress::clear();

@@ -1,0 +1,237 @@
+// ompisim calibrate: Eigen Levenberg-Marquardt on a machine's free parameters (those with a "fit" method in its file)
+// against a paper's calibration points and its calibration comparisons ("fit_gaps"), in log-parameter space, with the
+// Jacobian's undetermined directions reported.
+#include "validation/calibrate.hpp"
+
+#include "runner/registries.hpp"
+#include "runner/report.hpp"
+#include "runner/scenario.hpp"
+#include "validation/gap.hpp"
+#include "validation/validate.hpp"
+
+#include <algorithm>
+#include <Eigen/Dense>
+#include <cmath>
+#include <fmt/format.h>
+#include <iostream>
+#include <stdexcept>
+
+namespace ompisim::validation {
+
+std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
+  std::vector<FitGap> out;
+  const Json& gaps = doc.value("fit_gaps", Json::array());
+  if (!gaps.is_array()) throw InputError(f, "fit_gaps", "must be an array");
+  for (std::size_t i = 0; i < gaps.size(); ++i) {
+    const Json& g = gaps[i];
+    const std::string key = fmt::format("fit_gaps[{}]", i);
+    for (const char* k : {"id", "a", "b", "gap_pct", "role"})
+      if (!g.contains(k)) throw InputError(f, key + "." + k, "missing");
+    for (const char* side : {"a", "b"})
+      for (const char* k : {"scenario", "select", "metric"})
+        if (!g[side].contains(k)) throw InputError(f, key + "." + side + "." + k, "missing");
+    if (!g["gap_pct"].is_number() || g["gap_pct"].get<double>() == 0.0)
+      throw InputError(f, key + ".gap_pct", "must be a non-zero number (signed: + when a is the better)");
+    const std::string ma = g["a"]["metric"].get<std::string>();
+    if (ma != g["b"]["metric"].get<std::string>())
+      throw InputError(f, key + ".b.metric", "must be a's metric ('" + ma + "')");
+    Better better;
+    try {
+      better = better_of_metric(ma);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(f, key + ".a.metric", e.what());
+    }
+    const std::string role = g["role"].get<std::string>();
+    if (role != "calibration" && role != "check") throw InputError(f, key + ".role", "must be calibration or check");
+    if (role == "calibration") out.push_back({g["id"].get<std::string>(), g["a"], g["b"], g["gap_pct"].get<double>(), better});
+  }
+  return out;
+}
+
+double gap_residual(double model_pct, double paper_pct, double tol_pct) {
+  const double w = (tol_pct / 100.0) / std::log(1.5), q = model_pct / paper_pct, q0 = 0.5;
+  return w * (q >= q0 ? std::log(q) : std::log(q0) + (q - q0) / q0);
+}
+
+namespace {
+
+Overrides param_sets(const std::vector<ParamRef>& free, const Eigen::VectorXd& xv) {
+  Overrides sets;
+  for (std::size_t i = 0; i < free.size(); ++i) {
+    double val = std::exp(xv[static_cast<long>(i)]);
+    std::string txt = fmt::format("\"{}\"", format_quantity(val, free[i].info.dim));
+    if (free[i].info.dim == Dim::Ratio || free[i].info.dim == Dim::Count) txt = fmt::format("{:.9g}", val);
+    sets.emplace_back(free[i].info.name, txt);
+  }
+  return sets;
+}
+
+struct Problem {
+  std::vector<ParamRef> free;
+  std::vector<Json> cal;     // calibration points
+  std::vector<FitGap> gaps;  // calibration comparisons
+  double tol_pct = 10;
+  std::vector<double> model_gaps;  // of the last evaluation
+  // Residuals: one per point ((sim - ref) / ref), then one per comparison (gap_residual).
+  Eigen::VectorXd residuals(const Eigen::VectorXd& xv) {
+    std::vector<Json> refs = cal;
+    for (auto& g : gaps) refs.push_back(g.a), refs.push_back(g.b);
+    const std::vector<double> sim = fast_values(refs, param_sets(free, xv));
+    Eigen::VectorXd r(static_cast<long>(cal.size() + gaps.size()));
+    for (std::size_t j = 0; j < cal.size(); ++j) {
+      double ref = cal[j].at("value").get<double>();
+      r[static_cast<long>(j)] = (sim[j] - ref) / ref;
+    }
+    model_gaps.clear();
+    for (std::size_t j = 0; j < gaps.size(); ++j) {
+      const std::size_t at = cal.size() + 2 * j;
+      model_gaps.push_back(gap_pct(sim[at], sim[at + 1], gaps[j].better));
+      r[static_cast<long>(cal.size() + j)] = gap_residual(model_gaps.back(), gaps[j].paper_pct, tol_pct);
+    }
+    return r;
+  }
+};
+
+bool chosen(const ParamRef& r, const std::vector<std::string>& only) {
+  if (!r.p->fitted) return false;
+  if (only.empty()) return true;
+  return std::any_of(only.begin(), only.end(), [&](const std::string& s) { return r.info.name.find(s) != std::string::npos; });
+}
+
+double rms_pct(const Eigen::VectorXd& r) { return 100 * std::sqrt(r.squaredNorm() / static_cast<double>(r.size())); }
+
+// Levenberg-Marquardt on the singular directions of J. A direction whose singular value is below kUndetermined of the
+// largest is one the calibration data do not determine (reported): the step leaves it alone, so the parameters keep
+// their machine-file values along it instead of drifting along a flat valley from run to run.
+constexpr double kUndetermined = 1e-2;
+
+Eigen::MatrixXd jacobian(Problem& pb, const Eigen::VectorXd& xv, const Eigen::VectorXd& rv) {  // forward differences
+  Eigen::MatrixXd J(rv.size(), xv.size());
+  for (long i = 0; i < xv.size(); ++i) {
+    Eigen::VectorXd xp = xv;
+    xp[i] += 0.02;
+    J.col(i) = (pb.residuals(xp) - rv) / 0.02;
+  }
+  return J;
+}
+
+void fit(Problem& pb, Eigen::VectorXd& x, Eigen::VectorXd& r, Eigen::MatrixXd& J, int iterations) {
+  double lambda = 1e-2;
+  Eigen::VectorXd x_of_J;  // the point J was taken at (reused for the report when the last step did not move x)
+  for (int it = 0; it < iterations; ++it) {
+    J = jacobian(pb, x, r);
+    x_of_J = x;
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Eigen::VectorXd sv = svd.singularValues();
+    const Eigen::VectorXd ur = svd.matrixU().transpose() * r;
+    bool improved = false;
+    for (int tries = 0; tries < 6 && !improved; ++tries) {
+      Eigen::VectorXd step = Eigen::VectorXd::Zero(x.size());
+      for (long c = 0; c < sv.size(); ++c)
+        if (sv[c] > kUndetermined * sv[0]) step -= svd.matrixV().col(c) * (ur[c] / (sv[c] * (1 + lambda)));
+      for (long i = 0; i < step.size(); ++i) step[i] = std::clamp(step[i], -1.0, 1.0);
+      Eigen::VectorXd xn = x + step, rn = pb.residuals(xn);
+      if (rn.squaredNorm() < r.squaredNorm()) {
+        x = xn, r = rn, lambda = std::max(1e-6, lambda / 3), improved = true;
+      } else {
+        lambda *= 4;
+      }
+    }
+    std::cerr << fmt::format("  iteration {}: rms {:.2f} %\n", it + 1, rms_pct(r));
+    if (!improved || r.norm() < 1e-4) break;
+  }
+  if (x_of_J.size() != x.size() || x_of_J != x) J = jacobian(pb, x, r);
+  pb.residuals(x);  // the model gaps of the final point
+}
+
+// Identifiability: the singular values of the Jacobian (log parameters -> residuals). A direction with a tiny singular
+// value is one the calibration data cannot see: moving along it leaves every residual unchanged.
+void report_directions(const Problem& pb, const Eigen::MatrixXd& J) {
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeThinV);
+  auto sv = svd.singularValues();
+  std::cerr << "calibrate: singular values of the Jacobian:";
+  for (long i = 0; i < sv.size(); ++i) std::cerr << fmt::format(" {:.3g}", sv[i]);
+  std::cerr << "\n";
+  for (long c = 0; c < sv.size(); ++c) {
+    if (sv[c] > kUndetermined * sv[0]) continue;
+    std::cerr << fmt::format("calibrate: weakly determined direction (singular value {:.3g}):", sv[c]);
+    for (std::size_t i = 0; i < pb.free.size(); ++i)
+      if (std::abs(svd.matrixV()(static_cast<long>(i), c)) > 0.2)
+        std::cerr << fmt::format(" {}{:+.2f}", pb.free[i].info.name, svd.matrixV()(static_cast<long>(i), c));
+    std::cerr << "\n";
+  }
+}
+
+void report(const Problem& pb, const Eigen::VectorXd& x, const Eigen::VectorXd& r) {
+  std::cout << "| parameter | fitted value |\n|---|---|\n";
+  for (std::size_t i = 0; i < pb.free.size(); ++i)
+    std::cout << fmt::format("| {} | {} |\n", pb.free[i].info.name,
+                             format_quantity(std::exp(x[static_cast<long>(i)]), pb.free[i].info.dim));
+  std::cout << "\n| calibration point | residual % |\n|---|---|\n";
+  for (std::size_t j = 0; j < pb.cal.size(); ++j)
+    std::cout << fmt::format("| {} | {:+.2f} |\n", pb.cal[j].at("id").get<std::string>(), 100 * r[static_cast<long>(j)]);
+  if (pb.gaps.empty()) return;
+  std::cout << "\n| calibration comparison | paper gap % | model gap % | holds (sign, factor 1.5) | residual |\n"
+               "|---|---|---|---|---|\n";
+  for (std::size_t j = 0; j < pb.gaps.size(); ++j)
+    std::cout << fmt::format("| {} | {:+.2f} | {:+.2f} | {} | {:+.3f} |\n", pb.gaps[j].id, pb.gaps[j].paper_pct,
+                             pb.model_gaps[j], gap_holds(pb.model_gaps[j], pb.gaps[j].paper_pct) ? "yes" : "no",
+                             r[static_cast<long>(pb.cal.size() + j)]);
+}
+
+void write_machine(Machine& m, const std::vector<ParamRef>& free, const Eigen::VectorXd& x) {
+  Json mj = load_json_file(m.file);
+  const ParamList paths = m.physical_params_long();
+  for (std::size_t i = 0; i < free.size(); ++i) {
+    // The parameter's key path in the file (its long name: "networks.gemini.nic.bte_bandwidth",
+    // "node_types.compute.memory.dram_copy_bandwidth"); a parameter the file inherits from its base machine is not
+    // written here.
+    auto same = std::find_if(paths.begin(), paths.end(), [&](const ParamRef& p) { return p.p == free[i].p; });
+    if (same == paths.end()) continue;
+    Json* e = &mj;
+    std::string rest = same->info.name;
+    for (std::size_t dot; e && (dot = rest.find('.')) != std::string::npos; rest = rest.substr(dot + 1))
+      e = e->contains(rest.substr(0, dot)) ? &(*e)[rest.substr(0, dot)] : nullptr;
+    if (!e || !e->contains(rest)) continue;
+    double val = std::exp(x[static_cast<long>(i)]);
+    Dim d = free[i].info.dim;
+    if (d == Dim::Ratio || d == Dim::Count) (*e)[rest]["value"] = val;
+    else (*e)[rest]["value"] = format_quantity(val, d);
+  }
+  write_atomic(m.file, mj.dump(2) + "\n");
+  std::cerr << "calibrate: wrote " << m.file << "\n";
+}
+
+}  // namespace
+
+int calibrate(const std::string& paper, const std::string& machine_name, bool write,
+              const std::vector<std::string>& only) {
+  auto m = load_machine(machine_name);
+  Problem pb;
+  ParamList all = m->physical_params();
+  for (auto& r : all)
+    if (chosen(r, only)) pb.free.push_back(r);
+  if (pb.free.empty())
+    throw InputError(m->file, "", only.empty() ? "no parameter is marked with a 'fit' method"
+                                               : "no parameter with a 'fit' method matches --free");
+  const std::string f = reference_files(paper).at(0);
+  Json doc = load_json_file(f);
+  pb.tol_pct = doc.value("tolerance_pct", 10.0);
+  for (auto& p : doc.at("points"))
+    if (p.at("role") == "calibration" && !p.contains("fits")) pb.cal.push_back(p);  // machine parameters only
+  pb.gaps = load_fit_gaps(doc, f);
+  const std::size_t n = pb.free.size();
+  Eigen::VectorXd x(static_cast<long>(n));  // log of each free parameter
+  for (std::size_t i = 0; i < n; ++i) x[static_cast<long>(i)] = std::log(pb.free[i].p->value);
+  Eigen::VectorXd r = pb.residuals(x);
+  std::cerr << fmt::format("calibrate: {} free parameters, {} calibration points, {} calibration comparisons, initial "
+                           "rms {:.2f} %\n", n, pb.cal.size(), pb.gaps.size(), rms_pct(r));
+  Eigen::MatrixXd J;
+  fit(pb, x, r, J, 5);
+  report_directions(pb, J);
+  report(pb, x, r);
+  if (write) write_machine(*m, pb.free, x);
+  return 0;
+}
+
+}  // namespace ompisim::validation

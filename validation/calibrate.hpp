@@ -1,0 +1,39 @@
+// ompisim calibrate: fits a machine's free parameters (the entries of its file with a "fit" method) to a paper's
+// calibration points and calibration comparisons (validation/reference/<paper>.json: "points" with role calibration,
+// "fit_gaps" with role calibration) by Eigen Levenberg-Marquardt in log-parameter space; prints the fitted values, the
+// residual of every point and comparison (with the model's gap against the paper's) and the Jacobian's undetermined
+// directions; --write updates the machine file.
+#pragma once
+#include "core/json_input.hpp"
+#include "validation/gap.hpp"
+
+#include <string>
+#include <vector>
+
+namespace ompisim::validation {
+
+// One calibration comparison of a reference file's "fit_gaps": the paper's signed gap between two simulated values
+// (gap_pct's reading: +X when a is X % better than b).
+struct FitGap {
+  std::string id;
+  Json a, b;  // {"scenario", "select", "metric"}
+  double paper_pct;
+  Better better;
+};
+
+// The comparisons with role "calibration" of doc["fit_gaps"] (role "check" entries are checked and skipped). Bad input
+// (a missing key, a gap of 0, two metrics, a metric without a known direction, an unknown role) is an InputError
+// naming `file` and the key.
+std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& file);
+
+// A comparison's residual, in the terms of gap_holds: q = model gap / paper gap (negative when the signs differ), and
+// ln q scaled so that a gap off by the factor that still holds (1.5 either way) weighs as much as a point at the
+// tolerance (tol_pct / 100). Below q = 1/2 the residual continues linearly (same value and slope at 1/2), so a gap of
+// the other sign stays finite and keeps a gradient towards the paper's sign.
+double gap_residual(double model_pct, double paper_pct, double tol_pct);
+
+// only: when not empty, the free parameters are the fitted ones whose name contains one of these strings (the others
+// keep their file values).
+int calibrate(const std::string& paper, const std::string& machine, bool write, const std::vector<std::string>& only = {});
+
+}  // namespace ompisim::validation

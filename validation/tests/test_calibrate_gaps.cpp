@@ -1,0 +1,59 @@
+// Calibration comparisons (calibrate.hpp): the residual of a gap and the checks on a reference file's "fit_gaps".
+// Configuration: gaps of the Gemini paper (on-node 1 KiB, Open MPI 82 % better; inter-node 1 KiB, 47 % worse) and
+// hand-made fit_gaps entries. Expected: a residual of 0 at the paper's gap, +-tolerance at the factor 1.5 either way,
+// larger for a gap of the other sign; each bad entry is an InputError naming the file and the key.
+#include "validation/calibrate.hpp"
+
+#include "core/errors.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ompisim;
+using namespace ompisim::validation;
+
+TEST_CASE("calibrate: a comparison's residual is 0 at the paper's gap and the tolerance at the factor 1.5") {
+  CHECK(gap_residual(82.0, 82.0, 10) == Approx(0.0).margin(1e-12));
+  CHECK(gap_residual(82.0 * 1.5, 82.0, 10) == Approx(0.10));
+  CHECK(gap_residual(82.0 / 1.5, 82.0, 10) == Approx(-0.10));
+  CHECK(gap_residual(-47.0 * 1.5, -47.0, 10) == Approx(0.10));  // the sign is the paper's: the ratio is positive
+  // Gemini on-node 1 KiB before Cray MPT's per-path costs: the right sign, 2.6 % for 82 %: far outside
+  CHECK(gap_residual(2.6, 82.0, 10) < -0.10);
+  // The other sign is worse than any gap of the right sign, and the residual keeps falling with it (a gradient).
+  CHECK(gap_residual(-2.0, 5.0, 10) < gap_residual(0.1, 5.0, 10));
+  CHECK(gap_residual(-4.0, 5.0, 10) < gap_residual(-2.0, 5.0, 10));
+  // continuous at half the paper's gap
+  CHECK(gap_residual(2.5 + 1e-9, 5.0, 10) == Approx(gap_residual(2.5 - 1e-9, 5.0, 10)));
+}
+
+namespace {
+Json entry() {
+  Json side{{"scenario", "scenarios/gemini/fig3_latency_2p_intra_openmpi.json"}, {"select", {{"bytes", 1024}}},
+            {"metric", "latency_us"}};
+  return Json{{"id", "g"}, {"a", side}, {"b", side}, {"gap_pct", 82}, {"role", "calibration"}};
+}
+void bad(const Json& e, const std::string& key) {
+  Json doc{{"fit_gaps", Json::array({e})}};
+  CHECK_THROWS_WITH(load_fit_gaps(doc, "ref.json"), Catch::Contains("ref.json") && Catch::Contains(key));
+  CHECK_THROWS_AS(load_fit_gaps(doc, "ref.json"), InputError);
+}
+}  // namespace
+
+TEST_CASE("calibrate: fit_gaps entries are read with their direction, bad ones name the file and key") {
+  Json check = entry();
+  check["role"] = "check";
+  auto gaps = load_fit_gaps(Json{{"fit_gaps", Json::array({entry(), check})}}, "ref.json");
+  REQUIRE(gaps.size() == 1);  // the check is read, not fitted
+  CHECK(gaps[0].paper_pct == 82);
+  CHECK(gaps[0].better == Better::Lower);
+  CHECK(load_fit_gaps(Json::object(), "ref.json").empty());
+  SECTION("a gap of 0") { Json e = entry(); e["gap_pct"] = 0; bad(e, "fit_gaps[0].gap_pct"); }
+  SECTION("a missing side") { Json e = entry(); e.erase("b"); bad(e, "fit_gaps[0].b"); }
+  SECTION("a side without its metric") { Json e = entry(); e["a"].erase("metric"); bad(e, "fit_gaps[0].a.metric"); }
+  SECTION("two metrics") { Json e = entry(); e["b"]["metric"] = "bandwidth_GBps"; bad(e, "fit_gaps[0].b.metric"); }
+  SECTION("a metric without a direction") {
+    Json e = entry();
+    e["a"]["metric"] = e["b"]["metric"] = "colour";
+    bad(e, "fit_gaps[0].a.metric");
+  }
+  SECTION("an unknown role") { Json e = entry(); e["role"] = "maybe"; bad(e, "fit_gaps[0].role"); }
+}
