@@ -15,7 +15,8 @@ namespace {
 std::vector<double> ends(engine::FluidEngine& s, const std::vector<std::pair<std::vector<ResourceId>, double>>& flows) {
   std::vector<double> end(flows.size(), -1);
   s.at(0, [&] {
-    for (std::size_t i = 0; i < flows.size(); ++i) s.flow(flows[i].first, flows[i].second, [&, i] { end[i] = s.now(); });
+    for (std::size_t i = 0; i < flows.size(); ++i)
+      s.flow(flows[i].first, flows[i].second, [&, i] { end[i] = s.now(); });
   });
   s.run();
   return end;
@@ -108,7 +109,7 @@ TEST_CASE("fluid engine: capacities respected, every flow bottlenecked, conserva
   std::vector<double> load(nres, 0);
   for (int f = 0; f < nflows; ++f)
     for (auto r : paths[static_cast<std::size_t>(f)]) load[r] += rate[static_cast<std::size_t>(f)];
-  for (int r = 0; r < nres; ++r) CHECK(load[static_cast<std::size_t>(r)] <= cap[static_cast<std::size_t>(r)] * (1 + 1e-9));
+  for (std::size_t r = 0; r < load.size(); ++r) CHECK(load[r] <= cap[r] * (1 + 1e-9));
   for (int f = 0; f < nflows; ++f) {
     bool bottleneck = false;  // a saturated resource on its path where it has the largest rate
     for (auto r : paths[static_cast<std::size_t>(f)]) {
