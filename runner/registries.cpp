@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "engine/des_engine.hpp"
+#include "engine/fluid_engine.hpp"
 #include "engine/simgrid_engine.hpp"
 #include "models/register.hpp"
 #include "runner/stacks.hpp"
@@ -28,6 +29,10 @@ const EngineRegistry& engines() {
     r.add({"des", "plain C++ discrete events: a flow takes bytes / its smallest capacity, no sharing (unit tests, cross-checks)",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::DesEngine>(); },
            false});
+    r.add({"fluid", "our own max-min flow engine: the allocation SimGrid's CM02 gives here (progressive filling over the "
+                    "component a start or end touches), several per process",
+           []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::FluidEngine>(); },
+           true});
     return r;
   }();
   return reg;

@@ -88,9 +88,14 @@ std::optional<NeighbourJob> check_neighbour(const Scenario& s, const Machine& m,
   if (!s.neighbour) return std::nullopt;
   NeighbourJob j = *s.neighbour;
   const EngineInfo* e = engines().find(s.engine);
-  if (e && !e->shares_bandwidth)
+  if (e && !e->shares_bandwidth) {
+    std::vector<std::string> sharing;
+    for (const auto& n : engines().names())
+      if (engines().find(n)->shares_bandwidth) sharing.push_back(n);
     throw InputError(s.file, "neighbour_job", fmt::format("engine '{}' does not share bandwidth between flows: another "
-                                                          "job's traffic cannot congest it (use engine simgrid)", s.engine));
+                                                          "job's traffic cannot congest it (engines that share: {})",
+                                                          s.engine, fmt::join(sharing, ", ")));
+  }
   std::vector<std::string> names;
   for (std::size_t i = 0; i < m.networks().size(); ++i) {
     names.push_back(m.networks()[i].name);

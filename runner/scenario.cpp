@@ -86,6 +86,16 @@ static NeighbourJob read_neighbour_job(ObjectReader& r, std::string& network) {
 
 Scenario load_scenario(const std::string& file) { return scenario_from_json(load_json_file(file), file); }
 
+namespace {
+std::string engine_choices() { return fmt::format("expected one of {}", fmt::join(engines().names(), ", ")); }
+}  // namespace
+
+void set_engine(Scenario& s, const std::string& name) {
+  if (name.empty()) return;
+  if (!engines().find(name)) throw InputError("", "--engine", fmt::format("'{}': {}", name, engine_choices()));
+  s.engine = name;
+}
+
 Scenario scenario_from_json(const Json& j, const std::string& file) {
   Scenario s;
   s.file = file;
@@ -110,8 +120,7 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   }
   if (r.has("engine")) {
     s.engine = r.str("engine");
-    if (!engines().find(s.engine))
-      r.fail("engine", fmt::format("expected one of {}", fmt::join(engines().names(), ", ")));
+    if (!engines().find(s.engine)) r.fail("engine", engine_choices());
   }
   auto& rv = r.raw("ranks");
   if (rv.is_array() && rv.size() > limits::kMaxRankList)

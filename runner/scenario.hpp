@@ -48,6 +48,9 @@ const std::vector<ScenarioKey>& scenario_keys();
 
 Scenario load_scenario(const std::string& file);
 Scenario scenario_from_json(const Json& j, const std::string& file);  // `file` names it in errors
+// The engine given on the command line (`--engine NAME`) in place of the scenario's "engine"; InputError naming the
+// flag and the registered engines when none has that name. Empty: the scenario's own.
+void set_engine(Scenario& s, const std::string& name);
 // --set key=value pairs: machine parameters ("nic.bte_bandwidth", "bte_bandwidth" or the long form
 // "networks.gemini.nic.bte_bandwidth") or MCA parameters.
 using Overrides = std::vector<std::pair<std::string, std::string>>;

@@ -173,8 +173,13 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
 }
 
 Comparison compare_against(const std::string& dir, double tolerance, const std::string& only, const Overrides& sets,
-                           const std::function<void(std::size_t, std::size_t, const std::string&)>& progress) {
+                           const std::function<void(std::size_t, std::size_t, const std::string&)>& progress,
+                           const std::string& engine) {
   Comparison c;
+  {
+    Scenario probe;
+    set_engine(probe, engine);  // an unknown engine fails before any run
+  }
   c.tolerance = tolerance;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw InputError("--against", dir, "not a folder of results");
@@ -202,6 +207,7 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
       continue;
     }
     Scenario s = load_scenario(file);
+    set_engine(s, engine);
     Json now = Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); }));
     compare_results(committed, now, rel, c);
   }

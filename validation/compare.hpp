@@ -36,9 +36,11 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
 // naming A or B when a path does not exist, is not a result, or the two are not of the same kind.
 Comparison compare_paths(const std::string& a, const std::string& b, double tolerance);
 // Reruns the scenario of every result below `dir` whose relative path contains `only` (empty: all), with `sets`,
-// each in its own process, and compares. `progress(done, total, name)` before each scenario.
+// each in its own process, and compares. `progress(done, total, name)` before each scenario. A non-empty `engine`
+// reruns every scenario on that engine (checked before any run: InputError naming --engine).
 Comparison compare_against(const std::string& dir, double tolerance, const std::string& only, const Overrides& sets,
-                           const std::function<void(std::size_t, std::size_t, const std::string&)>& progress = {});
+                           const std::function<void(std::size_t, std::size_t, const std::string&)>& progress = {},
+                           const std::string& engine = "");
 // The table: file, point, metric, A, B, B/A, '*' beyond the tolerance; `diff_only` keeps the marked rows.
 std::string render_comparison(const Comparison& c, const std::string& name_a, const std::string& name_b, bool diff_only);
 Json comparison_json(const Comparison& c);

@@ -114,8 +114,14 @@ TEST_CASE("runner: the same input twice gives the same result JSON", "[runner][d
 TEST_CASE("runner: the engine is looked up in the engine registry", "[runner]") {
   Json j = osu("simgird");
   CHECK_THROWS_WITH(scenario_from_json(j, "e.json"),
-                    Catch::Contains("key 'engine'") && Catch::Contains("simgrid") && Catch::Contains("des"));
+                    Catch::Contains("key 'engine'") && Catch::Contains("simgrid") && Catch::Contains("des") &&
+                        Catch::Contains("fluid"));
   CHECK(engines().find("des")->make()->name() == "des");
+  // The fluid engine is registered, makes itself, and shares bandwidth (so it may carry a neighbour job's streams).
+  REQUIRE(engines().find("fluid"));
+  CHECK(engines().find("fluid")->make()->name() == "fluid");
+  CHECK(engines().find("fluid")->shares_bandwidth);
+  CHECK(engines().find("fluid")->make()->shares_bandwidth());
 }
 
 // Configuration: work run in a child process that returns text, throws an InputError, throws another error, or

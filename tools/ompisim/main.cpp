@@ -181,6 +181,8 @@ int main(int argc, char** argv) {
   bool as_json = false;
   run->add_option("scenario", scen_file, "scenario JSON file")->required();
   run->add_option("--set", sets, "override a machine or MCA parameter (key=value), repeatable");
+  std::string run_engine;
+  run->add_option("--engine", run_engine, "run on this engine instead of the scenario's (ompisim list)");
   run->add_option("--out", out_dir,
                   "folder for the result files <id>.json and <id>.csv, created and checked before the run (default: "
                   "results/<id>/ under the current directory); a symlinked folder is resolved once and written into");
@@ -262,6 +264,8 @@ int main(int argc, char** argv) {
   cmp->add_option("--against", cmp_against, "rerun the scenario of every result in this folder and compare");
   cmp->add_option("--only", cmp_only, "with --against: only results whose relative path contains this text");
   cmp->add_option("--set", cmp_sets, "with --against: override a machine or MCA parameter in every rerun (key=value)");
+  std::string cmp_engine;
+  cmp->add_option("--engine", cmp_engine, "with --against: rerun every scenario on this engine (ompisim list)");
   cmp->add_option("--tolerance", cmp_tol, "relative tolerance (0.02 or 2%); default 0: any difference");
   cmp->add_flag("--diff-only", cmp_diff_only, "print only the values beyond the tolerance");
   cmp->add_flag("--json", cmp_json, "print JSON");
@@ -302,6 +306,7 @@ int main(int argc, char** argv) {
     }
     if (*run) {
       Scenario s = load_scenario(scen_file);
+      set_engine(s, run_engine);
       s.machine_file = machine_file;
       Overrides o = parse_sets(sets);
       if (!plot_file.empty()) {
@@ -345,11 +350,13 @@ int main(int argc, char** argv) {
       std::string name_a = cmp_a, name_b = cmp_b;
       if (!cmp_against.empty()) {
         if (!cmp_a.empty()) throw InputError("compare", cmp_a, "--against reruns the results it names: give no A or B");
-        c = validation::compare_against(cmp_against, tol, cmp_only, parse_sets(cmp_sets), progress::points);
+        c = validation::compare_against(cmp_against, tol, cmp_only, parse_sets(cmp_sets), progress::points, cmp_engine);
         name_a = cmp_against + " (committed)";
         name_b = "this build's rerun" + (cmp_sets.empty() ? std::string() : fmt::format(" with {}", fmt::join(cmp_sets, " ")));
+        if (!cmp_engine.empty()) name_b += " on engine " + cmp_engine;
       } else {
         if (cmp_a.empty() || cmp_b.empty()) throw InputError("compare", cmp_a, "give A and B, or --against DIR");
+        if (!cmp_engine.empty()) throw InputError("", "--engine", "applies to --against only");
         if (!cmp_only.empty() || !cmp_sets.empty())
           throw InputError(cmp_only.empty() ? "--set" : "--only", cmp_only.empty() ? cmp_sets.front() : cmp_only,
                            "applies to --against only");
