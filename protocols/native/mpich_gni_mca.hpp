@@ -13,7 +13,7 @@ namespace ompisim::native {
 
 struct MpichGniMca {
   Sourced mpich_gni_max_vshort_msg_size{0, "0 = auto by job size; Cray intro_mpi(3) (memory, status M)"};
-  Sourced mpich_gni_max_eager_msg_size{8192, "NERSC, Hopper (Cray XE6) Runtime Tuning Options, Cray MPI environment variables: MPICH_GNI_MAX_EAGER_MSG_SIZE 'threshold for switching from eager to rendezvous protocols for inter-node messaging', default 8,192 bytes, range < 131,072 (status V; validation/notes.md, session 16 Gemini search)"};
+  Sourced mpich_gni_max_eager_msg_size{8192, "NERSC, Hopper (Cray XE6) Runtime Tuning Options, Cray MPI environment variables: MPICH_GNI_MAX_EAGER_MSG_SIZE 'threshold for switching from eager to rendezvous protocols for inter-node messaging', default 8,192 bytes, range < 131,072 (status V; validation/notes.md, section Gemini: Cray MPT's large-message and on-node paths, searched)"};
   Sourced mpich_gni_rdma_threshold{1024, "NERSC, Hopper (Cray XE6) Runtime Tuning Options: MPICH_GNI_RDMA_THRESHOLD 'threshold where RDMA read/write operations switch from using FMA to BTE', default 1,024 bytes, max 65,536 (status V)"};
   Sourced mpich_gni_num_bufs{64, "NERSC, Hopper (Cray XE6) Runtime Tuning Options: MPICH_GNI_NUM_BUFS 'number of 32K DMA buffers available for each rank to use in eager protocol', default 64 (2M total) (status V)"};
   Sourced mpich_smp_single_copy_size{8192, "Cray intro_mpi(3) MPICH_SMP_SINGLE_COPY_SIZE (status M)"};
