@@ -50,7 +50,7 @@ std::pair<double, double> gap_range(double paper_pct, double factor, const Readi
 bool quantified_text(const std::string& text) {
   static const std::regex number(
       R"((\d+(\.\d+)?\s*(%|percent))|\btwice\b|\bhalf\b|\bdoubl\w*|\bthree times\b|\b\d+(\.\d+)?\s*(x|times|-fold)\b|)"
-      R"(\bby (about )?\d+(\.\d+)?\s*(us|usecs?|µs|microseconds?|ns|ms)\b)",
+      R"(\b\d+(\.\d+)?\s*(us|usecs?|µs|microseconds?|ns|ms|msecs?|GB/s|MB/s|Gbit/s|Mbit/s)(\b|$)|\\mu)",
       std::regex::icase);
   return std::regex_search(text, number);
 }

@@ -27,7 +27,8 @@ const Reading* find_reading(const std::string& name);  // nullptr when not defin
 // factor rule by its own range.
 std::pair<double, double> gap_range(double paper_pct, double factor, const Reading* r);
 
-// The claim's text gives a number: a percentage, "twice", "half", "N times", "by N us" (and the like).
+// The claim's text gives a number: a percentage, "twice", "half", "N times", a time or a bandwidth ("0.4 us",
+// "by 5 us", "5 Mbit/s").
 bool quantified_text(const std::string& text);
 // The check carries a magnitude: a gap, a tolerance, a difference window, a less with a factor or margin, a less_all
 // with a margin, an all_of with one sub-check that does (the sentence's number; its orders beside it). A plain ordering (less, less_all without either) does not.

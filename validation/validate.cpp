@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
@@ -614,18 +615,23 @@ std::string interval_text(const Json& p) {
 }  // namespace
 
 namespace {
-// The claim's gap farthest from the paper's (percentage points), for the per-paper table.
+// The claim's gap farthest outside its accepted range (percentage points from the nearest bound; a gap of the other
+// sign counts from zero), for the per-paper table; a gap within its range is 0 away.
 struct Farthest {
   double off = -1;
   std::string text;
 };
 void farthest_gap(const Json& c, Farthest& w) {
   for (auto& g : c.value("gaps", Json::array())) {
-    const double m = g.at("model").get<double>(), p = g.at("paper").get<double>();
-    if (std::fabs(m - p) <= w.off) continue;
-    w.off = std::fabs(m - p);
-    w.text = fmt::format("{}{}: model {:+.1f} % vs paper {:+.1f} %", c.at("id").get<std::string>(),
-                         g.value("label", "").empty() ? "" : " (" + g["label"].get<std::string>() + ")", m, p);
+    const double m = g.at("model").get<double>(), p = g.at("paper").get<double>(), lo = g.at("lo").get<double>();
+    const double hi = g.at("hi").is_null() ? std::numeric_limits<double>::infinity() : g["hi"].get<double>();
+    const double am = std::fabs(m);
+    const double off = (m > 0) != (p > 0) || m == 0 ? am + lo : am < lo ? lo - am : am > hi ? am - hi : 0.0;
+    if (off <= w.off) continue;
+    w.off = off;
+    w.text = fmt::format("{}{}: model {:+.1f} % vs paper {:+.1f} %{}", c.at("id").get<std::string>(),
+                         g.value("label", "").empty() ? "" : " (" + g["label"].get<std::string>() + ")", m, p,
+                         off == 0 ? " (within its range)" : "");
   }
 }
 }  // namespace

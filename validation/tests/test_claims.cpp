@@ -68,6 +68,8 @@ TEST_CASE("reference: the magnitude test flags an ordering that drops the paper'
   CHECK(has_magnitude(all));
   CHECK_FALSE(has_magnitude(Json{{"kind", "less_all"}, {"a", "scenarios/x.json"}, {"b", "scenarios/y.json"}}));
   CHECK(quantified_text("about 15% above"));
+  CHECK(quantified_text("The datatype engine adds about 0.4 us"));
+  CHECK(quantified_text("costs about 5 Mbit/s of bandwidth"));
   CHECK_FALSE(quantified_text("at 64 processes, with 4 MB messages"));
 }
 
@@ -156,8 +158,8 @@ TEST_CASE("reference: bad claim input names the file and the key", "[unit][valid
 // tolerance and an inverted calibration pair. Expected: one row per paper with the counts and the largest gap; the
 // summary counts calibration points, predictions, comparisons and pairs separately. How validated: substrings.
 TEST_CASE("validation table: opens with one row per paper of quantified statements", "[unit][validation]") {
-  Json gap_ok{{"model", -40.0}, {"paper", -47.0}, {"label", ""}};
-  Json gap_bad{{"model", 2.6}, {"paper", 82.0}, {"label", "1 KiB"}};
+  Json gap_ok{{"model", -40.0}, {"paper", -47.0}, {"label", ""}, {"lo", 31.3}, {"hi", 70.5}};
+  Json gap_bad{{"model", 2.6}, {"paper", 82.0}, {"label", "1 KiB"}, {"lo", 54.7}, {"hi", 123.0}};
   Json claims = Json::array(
       {{{"id", "g.ok"}, {"paper", "gem"}, {"holds", true}, {"quantified", true}, {"magnitude", true}, {"detail", ""}, {"gaps", {gap_ok}}},
        {{"id", "g.bad"}, {"paper", "gem"}, {"holds", false}, {"quantified", true}, {"magnitude", true}, {"detail", ""},
