@@ -210,8 +210,9 @@ bool eval_gap(Runner& run, const Json& chk, std::string& detail, Json* gaps) {
 }
 
 // less_all: the curves' points paired by rank count (when both curves carry one) or by byte size, never by position;
-// every common key must have a (1 + margin_pct/100) < b. Curves without a common key are an input error.
-bool eval_less_all(Runner& run, const Json& chk, std::string& detail, const std::string& f) {
+// every common key must have a (1 + margin_pct/100) < b. Curves without a common key are an input error (the caller
+// names the file and the claim).
+bool eval_less_all(Runner& run, const Json& chk, std::string& detail) {
   const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object(), false);
   const Json& rb = run.result(chk.at("b").get<std::string>(), Json::object(), false);
   const std::string m = chk.at("metric");
@@ -234,7 +235,7 @@ bool eval_less_all(Runner& run, const Json& chk, std::string& detail, const std:
     detail += fmt::format("{}{}: {:.3g}/{:.3g}", detail.empty() ? "" : "; ", it->first, a, b);
   }
   if (!any)
-    throw InputError(f, "less_all", "curves " + chk["a"].get<std::string>() + " and " + chk["b"].get<std::string>() +
+    throw InputError("", "b", "curves " + chk["a"].get<std::string>() + " and " + chk["b"].get<std::string>() +
                                         " have no common rank count or byte size");
   if (margin > 0) detail += fmt::format(" (by {} , at least {:g} % apart)", key, margin);
   return holds;
@@ -326,7 +327,7 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
     detail = fmt::format("{:.4g} = {:.3f} x sum of parts {:.4g} (at least {:g})", a, a / sum, sum, f);
     return a >= f * sum;
   }
-  if (kind == "less_all") return eval_less_all(run, chk, detail, f);
+  if (kind == "less_all") return eval_less_all(run, chk, detail);
   if (kind == "differs") {
     // Curves a and b (scenarios) differ: at one or more common sizes >= min_bytes, |a - b| is at least min_pct % of
     // the smaller of the two.
