@@ -182,3 +182,38 @@ TEST_CASE("validation table: opens with one row per paper of quantified statemen
   CHECK_THAT(md, Catch::Contains("| c1 | c2 | -2.60 | +1.00 | **no** |"));
   CHECK_THAT(md, Catch::Contains("| p1 |  | prediction | 1 | 1.3 | +30.0 | ±15 | **no** (prediction) |"));
 }
+
+// Configuration: a reference document over two fast scenarios (the QsNet Table 1 basic and interrupt runs, 4 B and
+// 4 KiB): a calibration pair at 4 B (3.87 vs 14.70 us in the paper), a prediction 50 % off its value, a less_all of
+// the two curves with and without a margin, and a gap with the paper's sign. Expected: the prediction fails its 15 %
+// default; the pair keeps its order; less_all pairs the curves by size (4 and 4096 in its detail) and fails with a
+// margin larger than the model's gap; the gap detail shows both gaps and the accepted range. How validated: the JSON
+// validate_reference returns.
+TEST_CASE("validate: predictions, pairs, less_all by size with a margin, gap detail", "[unit][validation]") {
+  set_interval_samples(0);
+  const std::string basic = "scenarios/qsnet/table1_basic.json", intr = "scenarios/qsnet/table1_interrupt.json";
+  auto point = [&](const std::string& id, const std::string& sc, const std::string& role, double v, const std::string& stack) {
+    return Json{{"id", id}, {"figure", "Table 1"}, {"benchmark", "pingpong"}, {"ranks", 2}, {"bytes", 4},
+                {"metric", "latency_us"}, {"stack", stack}, {"value", v}, {"scenario", sc}, {"select", {{"bytes", 4}}},
+                {"role", role}};
+  };
+  Json pred = point("pred", basic, "prediction", 3.87 * 1.5, "basic");
+  pred["bytes"] = 8;  // another key than the pair's (it selects the 4-byte value)
+  Json doc{{"points", Json::array({point("cal.basic", basic, "calibration", 3.87, "basic"),
+                                   point("cal.intr", intr, "calibration", 14.70, "interrupt"), pred})},
+           {"claims", Json::array({{{"id", "la"}, {"text", "t"}, {"check", {{"kind", "less_all"}, {"a", basic}, {"b", intr}, {"metric", "latency_us"}}}},
+                                   {{"id", "la.margin"}, {"text", "t"}, {"check", {{"kind", "less_all"}, {"a", basic}, {"b", intr}, {"metric", "latency_us"}, {"margin_pct", 1000}}}},
+                                   {{"id", "g"}, {"text", "t"}, {"check", {{"kind", "gap"}, {"a", ref(basic, 4)}, {"b", ref(intr, 4)}, {"paper_gap_pct", 280}}}}})}};
+  Json v = validate_reference(doc, "mini.json");
+  set_interval_samples(kDefaultIntervalSamples);
+  CHECK(v["points"][2]["tolerance_pct"] == 15.0);
+  CHECK_FALSE(v["points"][2]["pass"].get<bool>());
+  REQUIRE(v["pairs"].size() == 1);
+  CHECK(v["pairs"][0]["keeps_order"].get<bool>());
+  CHECK(v["pairs"][0]["paper_gap_pct"].get<double>() == Approx(279.8).epsilon(1e-3));
+  CHECK(v["claims"][0]["holds"].get<bool>());
+  CHECK_THAT(v["claims"][0]["detail"].get<std::string>(), Catch::StartsWith("4: ") && Catch::Contains("; 4096: "));
+  CHECK_FALSE(v["claims"][1]["holds"].get<bool>());
+  CHECK_THAT(v["claims"][2]["detail"].get<std::string>(), Catch::Contains("paper +280.0 %, accepted +186.7 to +420.0 %"));
+  CHECK(v["claims"][2]["paper"] == "mini");
+}
