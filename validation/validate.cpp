@@ -651,6 +651,7 @@ std::string render_summary(const Json& v) {
                     "calibration: a check that reads back a model input, labelled as such):\n\n"
                     "| paper | quantified statements | checked with magnitude | holding | failing | untested | calibration "
                     "| largest gap (model vs paper) |\n|---|---|---|---|---|---|---|---|\n";
+  std::string why;
   for (auto& paper : papers) {
     int quantified = 0, magnitude = 0, holding = 0, untested = 0, readback = 0;
     std::string failing;
@@ -666,10 +667,16 @@ std::string render_summary(const Json& v) {
       farthest_gap(c, w);
     }
     for (auto& u : v.value("untested", Json::array())) untested += u.value("paper", "") == paper ? 1 : 0;
+    for (auto& c : v.value("claims", Json::array()))  // each failing one with the mechanism it misses
+      if (c.value("paper", "") == paper && c.value("quantified", false) && c.value("magnitude", false) &&
+          c.value("role", "") != "calibration" && !c.value("holds", false))
+        why += fmt::format("- {}: {}\n", c.at("id").get<std::string>(),
+                           c.contains("not_holding") ? c["not_holding"].at("reason").get<std::string>() : "**no reason recorded**");
     const int nfail = magnitude - holding;
     out += fmt::format("| {} | {} | {} | {} | {}{} | {} | {} | {} |\n", paper, quantified + untested, magnitude, holding,
                        nfail, nfail ? ": " + cell(failing) : "", untested, readback, w.off < 0 ? "-" : cell(w.text));
   }
+  if (!why.empty()) out += "\nThe quantified statements that fail, and what the model misses for each:\n\n" + why;
   int cal = 0, cal_ok = 0, pred = 0, pred_ok = 0, cmp = 0, cmp_ok = 0, pairs = 0, pairs_ok = 0;
   for (auto& p : v.value("points", Json::array())) {
     const bool c = p.at("role") == "calibration", ok = p.at("pass").get<bool>();
