@@ -1,6 +1,7 @@
 // The comparator: runs the scenarios that carry reference data (validation/reference/*.json), compares every point
-// (calibration points within their tolerance, predictions reported with their error, held-out values reported as
-// predictions without a reference) and evaluates the papers' qualitative claims. Also: calibration (Eigen
+// (calibration points within their tolerance, predictions within theirs (15 % by default, not in the exit status),
+// held-out values reported as predictions without a reference) and checks the papers' comparisons with their
+// magnitudes (claims.hpp, gap.hpp). Also: calibration (Eigen
 // Levenberg-Marquardt on the calibration points) and the reproduce job (results/, plots, validation.md).
 #pragma once
 #include "core/json_input.hpp"
