@@ -42,3 +42,6 @@ set_tests_properties(e2e.hetero_speed PROPERTIES RUN_SERIAL ON)
 # 77, when SimGrid's smpicc is absent).
 add_test(NAME e2e.replay COMMAND bash ${E2E}/replay.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.replay PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# Reference files: a bad claim (unknown scenario or key, a gap without a signed non-zero number, an undefined reading,
+# a select matching no point) exits 2 naming the file and the key.
+add_test(NAME e2e.bad_reference COMMAND bash ${E2E}/bad_reference.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})

@@ -7,11 +7,15 @@
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 #include "runner/scenario.hpp"
+#include "validation/claims.hpp"
+#include "validation/gap.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <iostream>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
@@ -166,7 +170,8 @@ double select(const Json& res, const Json& sel, const std::string& metric) {
     if (sel.contains("bytes") && p.contains("bytes") && p["bytes"] == sel["bytes"]) return p.at(metric).get<double>();
     if (sel.contains("ranks") && p.contains("ranks") && p["ranks"] == sel["ranks"]) return p.at(metric).get<double>();
   }
-  throw std::runtime_error("no point " + sel.dump() + " in scenario " + res.value("scenario", "?"));
+  // a reference input that matches nothing: the caller puts the file and the claim's key in front
+  throw InputError("", "select", "no point " + sel.dump() + " in scenario " + res.value("scenario", "?"));
 }
 
 std::string metric_field(const std::string& metric) {
@@ -178,12 +183,65 @@ double value_of(Runner& run, const Json& ref) {
   return select(res, ref.at("select"), metric_field(ref.at("metric").get<std::string>()));
 }
 
-// a < factor x b (factor defaults to 1), for the 'less' and 'all_of' claim checks.
+// a < factor x b (factor defaults to 1), and with margin_pct M: a (1 + M/100) < b (a below b by at least M % in the
+// reading of gap.hpp), for the 'less' and 'all_of' claim checks.
 bool compare(Runner& run, const Json& chk, std::string& detail) {
   double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
-  double f = chk.value("factor", 1.0);
-  detail = fmt::format("{:.4g} < {}{:.4g} (ratio {:.3f})", a, f == 1.0 ? "" : fmt::format("{} x ", f), b, a / b);
-  return a < f * b;
+  double f = chk.value("factor", 1.0), m = chk.value("margin_pct", 0.0);
+  detail = fmt::format("{:.4g} < {}{:.4g} (ratio {:.3f}{})", a, f == 1.0 ? "" : fmt::format("{} x ", f), b, a / b,
+                       m > 0 ? fmt::format(", at least {:g} % apart", m) : "");
+  return a * (1 + m / 100) < f * b;
+}
+
+// The gap check: the model's signed gap between a and b (gap.hpp) against the paper's, within the factor (default
+// 1.5) or the word reading's range; the gap is appended to `gaps` ({label, model, paper, lo, hi, holds}).
+bool eval_gap(Runner& run, const Json& chk, std::string& detail, Json* gaps) {
+  const double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
+  const Better dir = better_of_metric(metric_field(chk["a"].at("metric").get<std::string>()));
+  const double model = gap_pct(a, b, dir), paper = chk.at("paper_gap_pct").get<double>();
+  const Reading* r = chk.contains("reading") ? find_reading(chk["reading"].get<std::string>()) : nullptr;
+  const auto [lo, hi] = gap_range(paper, chk.value("factor", 1.5), r);
+  const bool holds = model != 0 && (model > 0) == (paper > 0) && std::fabs(model) >= lo && std::fabs(model) <= hi;
+  const char* sign = paper > 0 ? "+" : "-";
+  detail = fmt::format("{:.4g} vs {:.4g}: model gap {:+.1f} %, paper {:+.1f} %, accepted {}{:.1f} to {}{} %{}", a, b,
+                       model, paper, sign, lo, sign, std::isfinite(hi) ? fmt::format("{:.1f}", hi) : "inf",
+                       r ? " ('" + r->name + "')" : "");
+  if (gaps)
+    gaps->push_back({{"label", chk.value("label", "")}, {"model", model}, {"paper", paper}, {"lo", lo},
+                     {"hi", std::isfinite(hi) ? Json(hi) : Json(nullptr)}, {"holds", holds}});
+  return holds;
+}
+
+// less_all: the curves' points paired by rank count (when both curves carry one) or by byte size, never by position;
+// every common key must have a (1 + margin_pct/100) < b. Curves without a common key are an input error (the caller
+// names the file and the claim).
+bool eval_less_all(Runner& run, const Json& chk, std::string& detail) {
+  const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object(), false);
+  const Json& rb = run.result(chk.at("b").get<std::string>(), Json::object(), false);
+  const std::string m = chk.at("metric");
+  const double margin = chk.value("margin_pct", 0.0);
+  auto has = [](const Json& r, const char* k) {
+    return !r["points"].empty() && std::all_of(r["points"].begin(), r["points"].end(), [&](const Json& p) { return p.contains(k); });
+  };
+  const char* key = has(ra, "ranks") && has(rb, "ranks") ? "ranks" : "bytes";
+  std::map<long long, double> bv;
+  for (auto& p : rb["points"])
+    if (p.contains(key)) bv[p[key].get<long long>()] = p.at(m).get<double>();
+  bool holds = true, any = false;
+  for (auto& p : ra["points"]) {
+    if (!p.contains(key)) continue;
+    auto it = bv.find(p[key].get<long long>());
+    if (it == bv.end()) continue;
+    any = true;
+    const double a = p.at(m).get<double>(), b = it->second;
+    if (!(a * (1 + margin / 100) < b)) holds = false;
+    detail += fmt::format("{}{}: {:.3g}/{:.3g}", detail.empty() ? "" : "; ", it->first, a, b);
+  }
+  if (!any)
+    throw InputError("", "b", "curves " + chk["a"].get<std::string>() + " and " + chk["b"].get<std::string>() +
+                                        " have no common rank count or byte size");
+  if (margin > 0) detail += fmt::format(" (by {} , at least {:g} % apart)", key, margin);
+  return holds;
 }
 
 Json eval_points(Runner& run, const Json& refdoc, bool only_calibration) {
@@ -197,7 +255,8 @@ Json eval_points(Runner& run, const Json& refdoc, bool only_calibration) {
     double sim = value_of(run, p);
     double ref = p.at("value").get<double>();
     double err = (sim - ref) / ref * 100.0;
-    double t = p.value("tolerance_pct", tol);
+    // a prediction's tolerance: its own, else the file's prediction_tolerance_pct, else 15 %
+    double t = p.value("tolerance_pct", role == "prediction" ? refdoc.value("prediction_tolerance_pct", 15.0) : tol);
     out.push_back({{"id", p.at("id")},
                    {"figure", p.value("figure", "")},
                    {"reference", ref},
@@ -205,22 +264,52 @@ Json eval_points(Runner& run, const Json& refdoc, bool only_calibration) {
                    {"error_pct", err},
                    {"tolerance_pct", t},
                    {"role", role},
-                   {"pass", role == "calibration" ? std::fabs(err) <= t : true},
+                   {"pass", std::fabs(err) <= t},
                    {"scenario", p.at("scenario")}});
   }
   return out;
 }
-// One claim check (recursive for all_of). Kinds: less (a < factor x b), less_all (every point of scenario a below b's),
+// Points that come in pairs: two stacks at one size (same figure, benchmark, placement, rank count, bytes, metric)
+// with different paper values, one of them at least a calibration point. Each pair keeps the paper's order when the
+// model's gap (gap.hpp) has the paper's sign.
+Json eval_pairs(const Json& refdoc, const Json& pts) {
+  Json out = Json::array();
+  const Json& d = refdoc.at("points");
+  auto key = [](const Json& p) {
+    return fmt::format("{}|{}|{}|{}|{}|{}", p.value("figure", ""), p.value("benchmark", ""), p.value("placement", ""),
+                       p.value("ranks", 0LL), p.value("bytes", 0LL), p.value("metric", ""));
+  };
+  for (std::size_t i = 0; i < d.size(); ++i)
+    for (std::size_t j = i + 1; j < d.size(); ++j) {
+      if (key(d[i]) != key(d[j]) || d[i].value("stack", "") == d[j].value("stack", "")) continue;
+      if (d[i].at("role") != "calibration" && d[j].at("role") != "calibration") continue;
+      const double pa = d[i].at("value").get<double>(), pb = d[j].at("value").get<double>();
+      if (pa == pb) continue;
+      const Better dir = better_of_metric(metric_field(d[i].at("metric").get<std::string>()));
+      const double paper = gap_pct(pa, pb, dir);
+      const double model = gap_pct(pts[i].at("simulated").get<double>(), pts[j].at("simulated").get<double>(), dir);
+      out.push_back({{"a", d[i].at("id")}, {"b", d[j].at("id")}, {"paper_gap_pct", paper}, {"model_gap_pct", model},
+                     {"keeps_order", model != 0 && (model > 0) == (paper > 0)},
+                     {"calibration", d[i].at("role") == "calibration" && d[j].at("role") == "calibration"}});
+    }
+  return out;
+}
+
+// One claim check (recursive for all_of). Kinds: less (a < factor x b, optional margin_pct), gap (the model's signed
+// gap between a and b against the paper's, gap.hpp; a word reading from claims.hpp), less_all (every point of scenario
+// a below b's, paired by rank count or size, optional margin_pct),
 // all_of (every sub-check; a sub-check without a kind is 'less'), smoother (curve a's largest step below b's),
 // within (|a - b| <= tolerance_pct % of b), difference (min <= a - b <= max; without b: min <= a <= max), additive
 // (a >= min_fraction x the sum of the values of `parts`), differs (curves a and b, scenarios, differ by at least
 // min_pct % at one or more sizes >= min_bytes).
-bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::string& f) {
+bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::string& f, Json* gaps = nullptr) {
   std::string kind = chk.value("kind", "less");
   if (kind == "less") return compare(run, chk, detail);
+  if (kind == "gap") return eval_gap(run, chk, detail, gaps);
   if (kind == "within") {
     double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
-    double tol = chk.at("tolerance_pct").get<double>();
+    double tol = chk.contains("reading") ? find_reading(chk["reading"].get<std::string>())->hi
+                                         : chk.at("tolerance_pct").get<double>();
     double dev = (a - b) / b * 100.0;
     detail = fmt::format("{:.4g} vs {:.4g} ({:+.1f} %, tolerance ±{:g} %)", a, b, dev, tol);
     return std::fabs(dev) <= tol;
@@ -241,19 +330,7 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
     detail = fmt::format("{:.4g} = {:.3f} x sum of parts {:.4g} (at least {:g})", a, a / sum, sum, f);
     return a >= f * sum;
   }
-  if (kind == "less_all") {
-    const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object(), false);
-    const Json& rb = run.result(chk.at("b").get<std::string>(), Json::object(), false);
-    std::string m = chk.at("metric");
-    bool holds = true;
-    for (std::size_t i = 0; i < ra["points"].size() && i < rb["points"].size(); ++i) {
-      double a = ra["points"][i][m], b = rb["points"][i][m];
-      if (!(a < b)) holds = false;
-      detail += fmt::format("{}{}: {:.3g}/{:.3g}", detail.empty() ? "" : "; ",
-                            ra["points"][i].value("ranks", ra["points"][i].value("bytes", 0LL)), a, b);
-    }
-    return holds;
-  }
+  if (kind == "less_all") return eval_less_all(run, chk, detail);
   if (kind == "differs") {
     // Curves a and b (scenarios) differ: at one or more common sizes >= min_bytes, |a - b| is at least min_pct % of
     // the smaller of the two.
@@ -278,7 +355,7 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
     bool holds = true;
     for (auto& sub : chk.at("checks")) {
       std::string d;
-      bool h = eval_check(run, sub, d, f);
+      bool h = eval_check(run, sub, d, f, gaps);
       holds = holds && h;
       detail += fmt::format("{}{} {}: {}", detail.empty() ? "" : "; ", sub.value("label", ""), d, h ? "yes" : "no");
     }
@@ -301,10 +378,23 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
       return worst;
     };
     double a = roughness(chk.at("a")), b = roughness(chk.at("b"));
-    detail = fmt::format("largest step |ln ratio|: {:.3f} vs {:.3f}", a, b);
-    return a < b;
+    const double need = chk.contains("reading") ? find_reading(chk["reading"].get<std::string>())->lo : 1.0;
+    detail = fmt::format("largest step |ln ratio|: {:.3f} vs {:.3f}{}", a, b,
+                         chk.contains("reading") ? fmt::format(" (ratio {:.2f}, at least {:g})", b / a, need) : "");
+    return a * need < b;
   }
   throw std::runtime_error("unknown claim check kind '" + kind + "' in " + f);
+}
+
+// A claim's check; a select that matches no point of its scenario is the reference file's mistake: an InputError
+// naming the file and the claim.
+bool claim_holds(Runner& run, const Json& c, std::string& detail, const std::string& f, Json* gaps) {
+  try {
+    return eval_check(run, c.at("check"), detail, f, gaps);
+  } catch (const InputError& e) {
+    if (!e.file().empty()) throw;
+    throw InputError(f, "claims[" + c.value("id", "?") + "].check." + e.key(), e.reason());
+  }
 }
 
 // ---- Prediction intervals -------------------------------------------------------------------------------------
@@ -422,9 +512,14 @@ void set_interval_samples(int n) { g_samples = n; }
 Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets,
                         const std::map<std::string, Json>* done) {
   Json sampling = Json::array();
-  {
+  check_claims_input(doc, f, [](const std::string& rel) { return fs::exists(fs::path(data_dir()) / rel); });
+  const std::string paper = fs::path(f).stem().string();
+  try {
     Runner run(sets, false, done);
     Json pts = eval_points(run, doc, false), hos = Json::array(), cls = Json::array();
+    for (auto& p : pts) p["paper"] = paper;
+    Json pairs = eval_pairs(doc, pts);
+    for (auto& p : pairs) p["paper"] = paper;
     for (auto& h : doc.value("held_out", Json::array())) {
       hos.push_back({{"id", h.at("id")}, {"figure", h.value("figure", "")}, {"simulated", value_of(run, h)},
                      {"metric", h.at("metric")}, {"role", "prediction"}, {"reference", nullptr}, {"scenario", h.at("scenario")}});
@@ -433,9 +528,14 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
     std::vector<bool> nominal_holds;
     for (auto& c : doc.value("claims", Json::array())) {
       std::string detail;
-      bool holds = eval_check(run, c.at("check"), detail, f);
+      Json gaps = Json::array();
+      bool holds = claim_holds(run, c, detail, f, &gaps);
       nominal_holds.push_back(holds);
-      cls.push_back({{"id", c.at("id")}, {"text", c.value("text", "")}, {"holds", holds}, {"detail", detail}});
+      cls.push_back({{"id", c.at("id")}, {"text", c.value("text", "")}, {"holds", holds}, {"detail", detail},
+                     {"paper", paper}, {"quantified", quantified_text(c.value("text", "")) || has_magnitude(c["check"])},
+                     {"magnitude", has_magnitude(c["check"])}, {"gaps", gaps}});
+      if (c.contains("alternative")) cls.back()["alternative"] = c["alternative"];
+      if (c.contains("role")) cls.back()["role"] = c["role"];  // "calibration": the check reads back a model input
       if (c.contains("not_holding")) cls.back()["not_holding"] = check_not_holding(c["not_holding"], f);
     }
     // Prediction intervals (not for a what-if table with --set): every prediction and held-out value and every claim
@@ -470,7 +570,7 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
         std::size_t c = 0;
         for (auto& cl : doc.value("claims", Json::array())) {
           std::string d;
-          holds_in[c++] += eval_check(rs, cl.at("check"), d, f) ? 1 : 0;
+          holds_in[c++] += claim_holds(rs, cl, d, f, nullptr) ? 1 : 0;
         }
       }
       Json names = Json::array();
@@ -491,22 +591,26 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
                return run.result(s, Json::object(), false);
              }))
           checks.push_back(row);
-    return Json{{"points", pts}, {"held_out", hos}, {"claims", cls}, {"sampling", sampling}, {"value_checks", checks}};
+    Json untested = Json::array();
+    for (auto& u : doc.value("untested", Json::array())) untested.push_back(u), untested.back()["paper"] = paper;
+    return Json{{"points", pts}, {"held_out", hos}, {"claims", cls}, {"sampling", sampling}, {"pairs", pairs},
+                {"untested", untested}, {"value_checks", checks}};
+  } catch (const InputError& e) {
+    if (!e.file().empty()) throw;
+    throw InputError(f, e.key(), e.reason());  // a point's or held-out value's select that matches nothing
   }
 }
 
 Json validate(const std::string& paper, const Overrides& sets, const std::map<std::string, Json>* done) {
-  Json points = Json::array(), held = Json::array(), claims = Json::array(), sampling = Json::array(),
-       checks = Json::array();
+  Json out{{"points", Json::array()}, {"held_out", Json::array()}, {"claims", Json::array()},
+           {"sampling", Json::array()}, {"pairs", Json::array()}, {"untested", Json::array()},
+           {"value_checks", Json::array()}};
   for (auto& f : reference_files(paper)) {
     Json one = validate_reference(load_json_file(f), f, sets, done);
-    for (auto& p : one["points"]) points.push_back(p);
-    for (auto& h : one["held_out"]) held.push_back(h);
-    for (auto& c : one["claims"]) claims.push_back(c);
-    for (auto& x : one["sampling"]) sampling.push_back(x);
-    for (auto& x : one["value_checks"]) checks.push_back(x);
+    for (auto& [k, list] : out.items())
+      for (auto& x : one[k]) list.push_back(x);
   }
-  return Json{{"points", points}, {"held_out", held}, {"claims", claims}, {"sampling", sampling}, {"value_checks", checks}};
+  return out;
 }
 
 bool all_calibration_pass(const Json& v) {
@@ -522,16 +626,109 @@ std::string interval_text(const Json& p) {
 }
 }  // namespace
 
+namespace {
+// The claim's gap farthest outside its accepted range (percentage points from the nearest bound; a gap of the other
+// sign counts from zero), for the per-paper table; a gap within its range is 0 away.
+struct Farthest {
+  double off = -1;
+  std::string text;
+};
+void farthest_gap(const Json& c, Farthest& w) {
+  for (auto& g : c.value("gaps", Json::array())) {
+    const double m = g.at("model").get<double>(), p = g.at("paper").get<double>(), lo = g.at("lo").get<double>();
+    const double hi = g.at("hi").is_null() ? std::numeric_limits<double>::infinity() : g["hi"].get<double>();
+    const double am = std::fabs(m);
+    const double off = (m > 0) != (p > 0) || m == 0 ? am + lo : am < lo ? lo - am : am > hi ? am - hi : 0.0;
+    if (off <= w.off) continue;
+    w.off = off;
+    w.text = fmt::format("{}{}: model {:+.1f} % vs paper {:+.1f} %{}", c.at("id").get<std::string>(),
+                         g.value("label", "").empty() ? "" : " (" + g["label"].get<std::string>() + ")", m, p,
+                         off == 0 ? " (within its range)" : "");
+  }
+}
+}  // namespace
+
+std::string render_summary(const Json& v) {
+  std::vector<std::string> papers;
+  auto note = [&](const Json& x) {
+    const std::string p = x.value("paper", "");
+    if (std::find(papers.begin(), papers.end(), p) == papers.end()) papers.push_back(p);
+  };
+  for (const char* s : {"claims", "untested"})
+    for (auto& x : v.value(s, Json::array())) note(x);
+  std::string out = "Quantified statements per paper (a claim whose text gives a number or whose check carries a "
+                    "magnitude, and the statements listed as untested; checked with magnitude: a gap, tolerance or "
+                    "margin, not an ordering alone; failing: with the reason recorded beside the claim, listed below; "
+                    "calibration: a check that reads back a model input, labelled as such):\n\n"
+                    "| paper | quantified statements | checked with magnitude | holding | failing | untested | calibration "
+                    "| largest gap (model vs paper) |\n|---|---|---|---|---|---|---|---|\n";
+  std::string why;
+  for (auto& paper : papers) {
+    int quantified = 0, magnitude = 0, holding = 0, untested = 0, readback = 0;
+    std::string failing;
+    Farthest w;
+    for (auto& c : v.value("claims", Json::array())) {
+      if (c.value("paper", "") != paper || !c.value("quantified", false)) continue;
+      ++quantified;
+      if (c.value("role", "") == "calibration") ++readback;
+      if (!c.value("magnitude", false) || c.value("role", "") == "calibration") continue;
+      ++magnitude;
+      if (c.value("holds", false)) ++holding;
+      else failing += (failing.empty() ? "" : ", ") + c.at("id").get<std::string>();
+      farthest_gap(c, w);
+    }
+    for (auto& u : v.value("untested", Json::array())) untested += u.value("paper", "") == paper ? 1 : 0;
+    for (auto& c : v.value("claims", Json::array()))  // each failing one with the mechanism it misses
+      if (c.value("paper", "") == paper && c.value("quantified", false) && c.value("magnitude", false) &&
+          c.value("role", "") != "calibration" && !c.value("holds", false))
+        why += fmt::format("- {}: {}\n", c.at("id").get<std::string>(),
+                           c.contains("not_holding") ? c["not_holding"].at("reason").get<std::string>() : "**no reason recorded**");
+    const int nfail = magnitude - holding;
+    out += fmt::format("| {} | {} | {} | {} | {}{} | {} | {} | {} |\n", paper, quantified + untested, magnitude, holding,
+                       nfail, nfail ? ": " + cell(failing) : "", untested, readback, w.off < 0 ? "-" : cell(w.text));
+  }
+  if (!why.empty()) out += "\nThe quantified statements that fail, and what the model misses for each:\n\n" + why;
+  int cal = 0, cal_ok = 0, pred = 0, pred_ok = 0, cmp = 0, cmp_ok = 0, pairs = 0, pairs_ok = 0;
+  for (auto& p : v.value("points", Json::array())) {
+    const bool c = p.at("role") == "calibration", ok = p.at("pass").get<bool>();
+    (c ? cal : pred) += 1, (c ? cal_ok : pred_ok) += ok ? 1 : 0;
+  }
+  for (auto& c : v.value("claims", Json::array())) ++cmp, cmp_ok += c.at("holds").get<bool>() ? 1 : 0;
+  std::string inverted;
+  for (auto& p : v.value("pairs", Json::array())) {
+    ++pairs;
+    if (p.at("keeps_order").get<bool>()) ++pairs_ok;
+    else inverted += fmt::format("{}{} vs {} (paper {:+.1f} %, model {:+.1f} %)", inverted.empty() ? "" : "; ",
+                                 p["a"].get<std::string>(), p["b"].get<std::string>(), p["paper_gap_pct"].get<double>(),
+                                 p["model_gap_pct"].get<double>());
+  }
+  out += fmt::format("\nSummary: calibration points {} ({} within tolerance, {} outside); predictions {} ({} within "
+                     "tolerance, {} beyond); comparisons {} ({} holding, {} failing); calibration pairs {} ({} keep the "
+                     "paper's order, {} inverted{}). The exit status counts calibration points only.\n",
+                     cal, cal_ok, cal - cal_ok, pred, pred_ok, pred - pred_ok, cmp, cmp_ok, cmp - cmp_ok, pairs, pairs_ok,
+                     pairs - pairs_ok, inverted.empty() ? "" : ": " + inverted);
+  if (!v.value("pairs", Json::array()).empty()) {
+    out += "\nCalibration pairs (two stacks at one size, different paper values; the order holds when the model's gap "
+           "has the paper's sign):\n\n| a | b | paper gap % | model gap % | order kept |\n|---|---|---|---|---|\n";
+    for (auto& p : v["pairs"])
+      out += fmt::format("| {} | {} | {:+.2f} | {:+.2f} | {} |\n", p["a"].get<std::string>(), p["b"].get<std::string>(),
+                         p["paper_gap_pct"].get<double>(), p["model_gap_pct"].get<double>(),
+                         p["keeps_order"].get<bool>() ? "yes" : "**no**");
+  }
+  return out + "\n";
+}
+
 std::string render_table(const Json& v) {
-  std::string out = "| id | figure | role | reference | simulated | error % | tolerance % | pass | interval |\n"
+  std::string out = render_summary(v);
+  out += "| id | figure | role | reference | simulated | error % | tolerance % | pass | interval |\n"
                     "|---|---|---|---|---|---|---|---|---|\n";
   for (auto& p : v.at("points"))
     out += fmt::format("| {} | {} | {} | {:.4g} | {:.4g} | {:+.1f} | {} | {} | {} |\n", p["id"].get<std::string>(),
                        p["figure"].get<std::string>(), p["role"].get<std::string>(), p["reference"].get<double>(),
                        p["simulated"].get<double>(), p["error_pct"].get<double>(),
-                       p["role"] == "calibration" ? fmt::format("±{:g}", p["tolerance_pct"].get<double>()) : "not checked",
-                       p["role"] == "calibration" ? (p["pass"].get<bool>() ? "yes" : "**no**")
-                                                                       : "(prediction)",
+                       fmt::format("±{:g}", p["tolerance_pct"].get<double>()),
+                       std::string(p["pass"].get<bool>() ? "yes" : "**no**") +
+                           (p["role"] == "calibration" ? "" : " (prediction)"),
                        interval_text(p));
   out += "\nHeld-out values (the paper's number is withheld; these are the simulator's predictions):\n\n";
   out += "| id | figure | role | metric | simulated | interval |\n|---|---|---|---|---|---|\n";
@@ -561,7 +758,11 @@ std::string render_table(const Json& v) {
                        c.contains("status") ? fmt::format("{} ({})", c["status"].get<std::string>(),
                                                           c["holds_in"].get<std::string>())
                                             : std::string(""),
-                       c["detail"].get<std::string>());
+                       cell(c["detail"].get<std::string>() +
+                            (c.contains("alternative")
+                                 ? fmt::format("; not chosen: {} (paper gap {:+g} %)", c["alternative"]["text"].get<std::string>(),
+                                               c["alternative"]["paper_gap_pct"].get<double>())
+                                 : std::string())));
   out += render_not_holding(v.at("claims"));
   out += render_value_checks(v.value("value_checks", Json::array()), "Table and mechanism checks");
   if (v.contains("sampling") && !v["sampling"].empty()) {

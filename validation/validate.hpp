@@ -1,7 +1,8 @@
 // The comparator: runs the scenarios that carry reference data (validation/reference/*.json), compares every point
-// (calibration points within their tolerance, predictions reported with their error, held-out values reported as
-// predictions without a reference) and evaluates the papers' qualitative claims. Also the reproduce job (results/,
-// plots, validation.md). Calibration is validation/calibrate.hpp.
+// (calibration points within their tolerance, predictions within theirs (15 % by default, not in the exit status),
+// held-out values reported as predictions without a reference) and checks the papers' comparisons with their
+// magnitudes (claims.hpp, gap.hpp). Also the reproduce job (results/, plots, validation.md). Calibration is
+// validation/calibrate.hpp.
 #pragma once
 #include "core/json_input.hpp"
 #include "runner/scenario.hpp"
@@ -15,7 +16,9 @@ namespace ompisim::validation {
 
 std::vector<std::string> scenario_files();               // every scenarios/**/*.json, sorted
 std::vector<std::string> reference_files(const std::string& paper);
-// {"points": [...], "held_out": [...], "claims": [...]}. `done`: results already computed without overrides, by scenario
+// {"points": [...], "held_out": [...], "claims": [...], "pairs": [...], "untested": [...], "sampling": [...]}; every
+// entry names its "paper" (the reference file's stem). Predictions carry "pass" against their tolerance (the point's
+// tolerance_pct, else the file's prediction_tolerance_pct, else 15 %); the exit status counts calibration points only. `done`: results already computed without overrides, by scenario
 // path (reproduce passes the ones it has just run, so validation does not simulate them again; same values).
 Json validate(const std::string& paper, const Overrides& sets = {}, const std::map<std::string, Json>* done = nullptr);
 // One reference document (its "points", "held_out", "claims", optional "calibration_directions"); `f` names it in
@@ -25,7 +28,11 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
 // A claim's "not_holding" record ({"reason", "see"}), checked: InputError naming file and key otherwise.
 Json check_not_holding(const Json& n, const std::string& file);
 std::string render_not_holding(const Json& claims);  // Markdown: claims not holding, with their reasons
-std::string render_table(const Json& v);                  // Markdown
+// Markdown. Opens with render_summary: one row per paper (quantified statements, checked with magnitude, holding,
+// failing, untested, the largest gap between model and paper), the counts of calibration points, predictions,
+// comparisons and calibration pairs (each holding / failing), and the pairs' orders.
+std::string render_table(const Json& v);
+std::string render_summary(const Json& v);
 bool all_calibration_pass(const Json& v);
 // The values of reference entries ({"scenario", "select", "metric"}), each scenario run once, the fast way (only the
 // sizes and ranks the entries select), under `sets`: calibrate's evaluations.

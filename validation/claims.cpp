@@ -1,0 +1,223 @@
+#include "validation/claims.hpp"
+
+#include "core/errors.hpp"
+#include "validation/gap.hpp"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <regex>
+#include <set>
+#include <stdexcept>
+
+namespace ompisim::validation {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+// The table of validation/README.md, "Readings" (keep the two together).
+const std::vector<Reading>& readings() {
+  static const std::vector<Reading> r{
+      {"much better", "gap", 50, kInf, "the better value is at least 1.5 x the other (|gap| >= 50 %), one-sided"},
+      {"much worse", "gap", 50, kInf, "as 'much better', the sign the other way"},
+      {"significantly", "gap", 10, kInf, "|gap| >= 10 %, one-sided"},
+      {"slightly", "gap", 0, 10, "0 < |gap| <= 10 %, two-sided"},
+      {"nearly half", "gap", 100, 150,
+       "the smaller is 40 to 50 % of the larger (|gap| 100 to 150 %): 'half' at most, 'nearly' at least 0.4, two-sided"},
+      {"twice", "gap", 100 / 1.5, 100 * 1.5, "the stated gap of 100 % within the factor 1.5 (67 to 150 %)"},
+      {"similar", "within", 0, 25, "|a - b| <= 25 % of b (also 'comparable', 'roughly the same', 'converge'), two-sided"},
+      {"very similar", "within", 0, 10, "|a - b| <= 10 % of b (also 'about the same', 'nearly identical'), two-sided"},
+      {"tracks", "within", 0, 25, "at every common size |a - b| <= 25 % of b (as 'similar', point by point)"},
+      {"roughly matches", "within", 0, 25, "as 'similar'"},
+      {"much smoother", "smoother", 2, kInf, "the rougher curve's largest step is at least 2 x the smoother one's"},
+  };
+  return r;
+}
+
+const Reading* find_reading(const std::string& name) {
+  for (auto& r : readings())
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+std::pair<double, double> gap_range(double paper_pct, double factor, const Reading* r) {
+  if (r) return {r->lo, r->hi};
+  const double p = std::fabs(paper_pct);
+  return {p / factor, p * factor};
+}
+
+bool quantified_text(const std::string& text) {
+  static const std::regex number(
+      R"((\d+(\.\d+)?\s*(%|percent))|\btwice\b|\bhalf\b|\bdoubl\w*|\bthree times\b|\b\d+(\.\d+)?\s*(x|times|-fold)\b|)"
+      R"(\b\d+(\.\d+)?\s*(us|usecs?|µs|microseconds?|ns|ms|msecs?|GB/s|MB/s|Gbit/s|Mbit/s)(\b|$)|\\mu)",
+      std::regex::icase);
+  return std::regex_search(text, number);
+}
+
+bool has_magnitude(const Json& chk) {
+  const std::string kind = chk.value("kind", "less");
+  if (kind == "less") return chk.contains("factor") || chk.contains("margin_pct");
+  if (kind == "less_all") return chk.contains("margin_pct");
+  if (kind == "all_of") {  // a sentence with a number and orders beside it: the number is checked by one sub-check
+    for (auto& s : chk.at("checks"))
+      if (has_magnitude(s)) return true;
+    return false;
+  }
+  if (kind == "smoother") return chk.contains("reading");
+  return true;  // gap, within, difference, additive, differs: each a magnitude
+}
+
+std::vector<std::string> unquantified_orderings(const Json& doc) {
+  std::vector<std::string> out;
+  for (auto& c : doc.value("claims", Json::array()))
+    if (quantified_text(c.value("text", "")) && !has_magnitude(c.at("check"))) out.push_back(c.value("id", "?"));
+  return out;
+}
+
+namespace {
+
+using Keys = std::set<std::string>;
+
+const std::map<std::string, Keys>& check_keys() {
+  static const std::map<std::string, Keys> k{
+      {"less", {"a", "b", "factor", "margin_pct"}},
+      {"gap", {"a", "b", "paper_gap_pct", "factor", "reading"}},
+      {"within", {"a", "b", "tolerance_pct", "reading"}},
+      {"difference", {"a", "b", "min", "max"}},
+      {"additive", {"a", "parts", "min_fraction"}},
+      {"less_all", {"a", "b", "metric", "margin_pct"}},
+      {"differs", {"a", "b", "metric", "min_bytes", "min_pct"}},
+      {"smoother", {"a", "b", "metric", "min_bytes", "reading"}},
+      {"all_of", {"checks"}},
+  };
+  return k;
+}
+
+struct Checker {
+  const std::string& f;
+  bool (*exists)(const std::string&);
+
+  void fail(const std::string& key, const std::string& why) const { throw InputError(f, key, why); }
+
+  void number(const Json& j, const std::string& key) const {
+    if (!j.is_number()) fail(key, "must be a number");
+  }
+
+  void scenario(const Json& s, const std::string& key) const {
+    if (!s.is_string()) fail(key, "must be a scenario path (a string)");
+    if (!exists(s.get<std::string>())) fail(key, "no scenario file '" + s.get<std::string>() + "'");
+  }
+
+  // {scenario, select, metric}
+  void value_ref(const Json& v, const std::string& key) const {
+    if (!v.is_object()) fail(key, "must be an object {scenario, select, metric}");
+    for (auto& [k, x] : v.items())
+      if (k != "scenario" && k != "select" && k != "metric") fail(key + "." + k, "unknown key (scenario, select, metric)");
+    for (const char* k : {"scenario", "select", "metric"})
+      if (!v.contains(k)) fail(key + "." + k, "missing");
+    scenario(v["scenario"], key + ".scenario");
+    if (!v["select"].is_object() || v["select"].empty())
+      fail(key + ".select", "must be a non-empty object (bytes, ranks or peak)");
+    for (auto& [k, x] : v["select"].items())
+      if (k != "bytes" && k != "ranks" && k != "peak") fail(key + ".select." + k, "unknown key (bytes, ranks, peak)");
+    if (!v["metric"].is_string()) fail(key + ".metric", "must be a string");
+  }
+
+  const Reading* reading(const Json& chk, const std::string& kind, const std::string& key) const {
+    if (!chk.contains("reading")) return nullptr;
+    if (!chk["reading"].is_string()) fail(key + ".reading", "must be a string naming a reading");
+    const Reading* r = find_reading(chk["reading"].get<std::string>());
+    if (!r) fail(key + ".reading", "'" + chk["reading"].get<std::string>() + "' is not a defined reading (validation/README.md)");
+    if (r->check != kind) fail(key + ".reading", "'" + r->name + "' is a reading for '" + r->check + "' checks, not '" + kind + "'");
+    return r;
+  }
+
+  void gap(const Json& chk, const std::string& key) const {
+    if (!chk.contains("paper_gap_pct")) fail(key + ".paper_gap_pct", "missing (the paper's signed gap, percent)");
+    number(chk["paper_gap_pct"], key + ".paper_gap_pct");
+    const double p = chk["paper_gap_pct"].get<double>();
+    if (p == 0 || !std::isfinite(p))
+      fail(key + ".paper_gap_pct", "must be non-zero (a signed gap; for 'the same' use a within check)");
+    if (chk.contains("factor")) {
+      number(chk["factor"], key + ".factor");
+      if (!(chk["factor"].get<double>() >= 1)) fail(key + ".factor", "must be >= 1");
+    }
+    if (const Reading* r = reading(chk, "gap", key); r && (std::fabs(p) < r->lo || std::fabs(p) > r->hi))
+      fail(key + ".paper_gap_pct", "|" + std::to_string(p) + "| is outside the reading '" + r->name + "'");
+    try {
+      const Better da = better_of_metric(chk["a"]["metric"].get<std::string>());
+      if (better_of_metric(chk["b"]["metric"].get<std::string>()) != da)
+        fail(key + ".b.metric", "a and b metrics have different directions (lower / higher is better)");
+    } catch (const std::invalid_argument& e) {
+      fail(key + ".a.metric", e.what());
+    }
+  }
+
+  void check(const Json& chk, const std::string& key) const {
+    if (!chk.is_object()) fail(key, "must be an object");
+    const std::string kind = chk.value("kind", "less");
+    auto it = check_keys().find(kind);
+    if (it == check_keys().end()) fail(key + ".kind", "unknown check kind '" + kind + "'");
+    for (auto& [k, x] : chk.items())
+      if (k != "kind" && k != "label" && k != "note" && !it->second.count(k)) fail(key + "." + k, "unknown key for a '" + kind + "' check");
+    if (kind == "all_of") {
+      if (!chk.contains("checks") || !chk["checks"].is_array() || chk["checks"].empty())
+        fail(key + ".checks", "must be a non-empty array");
+      for (std::size_t i = 0; i < chk["checks"].size(); ++i) check(chk["checks"][i], key + ".checks[" + std::to_string(i) + "]");
+      return;
+    }
+    const bool curves = kind == "less_all" || kind == "differs" || kind == "smoother";
+    for (const char* ab : {"a", "b"}) {
+      if (kind == "additive" && ab[0] == 'b') continue;
+      if (kind == "difference" && ab[0] == 'b' && !chk.contains("b")) continue;
+      if (!chk.contains(ab)) fail(key + "." + ab, "missing");
+      if (curves) scenario(chk[ab], key + "." + ab);
+      else value_ref(chk[ab], key + "." + ab);
+    }
+    for (const char* k : {"factor", "margin_pct", "tolerance_pct", "min", "max", "min_fraction", "min_pct"})
+      if (chk.contains(k)) number(chk[k], key + "." + k);
+    if (kind == "gap") gap(chk, key);
+    if (kind == "within" && !reading(chk, "within", key) && !chk.contains("tolerance_pct"))
+      fail(key + ".tolerance_pct", "missing (or a 'reading')");
+    if (kind == "smoother") reading(chk, "smoother", key);
+    if (kind == "additive")
+      for (std::size_t i = 0; i < chk.at("parts").size(); ++i) value_ref(chk["parts"][i], key + ".parts[" + std::to_string(i) + "]");
+  }
+};
+
+}  // namespace
+
+void check_claims_input(const Json& doc, const std::string& f, bool (*scenario_exists)(const std::string&)) {
+  static const Keys claim_keys{"id", "text", "check", "not_holding", "note", "alternative", "role"};
+  Checker c{f, scenario_exists};
+  const Json& claims = doc.value("claims", Json::array());
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    const Json& cl = claims[i];
+    const std::string key = "claims[" + (cl.contains("id") && cl["id"].is_string() ? cl["id"].get<std::string>()
+                                                                                  : std::to_string(i)) + "]";
+    if (!cl.is_object()) c.fail(key, "must be an object");
+    for (auto& [k, x] : cl.items())
+      if (!claim_keys.count(k)) c.fail(key + "." + k, "unknown key (id, text, check, not_holding, note, alternative, role)");
+    if (cl.contains("role") && cl["role"] != "calibration")
+      c.fail(key + ".role", "must be \"calibration\" (a check that reads back a model input) or absent");
+    if (!cl.contains("id")) c.fail(key + ".id", "missing");
+    if (!cl.contains("check")) c.fail(key + ".check", "missing");
+    if (cl.contains("alternative")) {  // the other number where the paper contradicts itself: {text, paper_gap_pct}
+      const Json& a = cl["alternative"];
+      if (!a.is_object() || !a.contains("text") || !a.contains("paper_gap_pct") || !a["paper_gap_pct"].is_number())
+        c.fail(key + ".alternative", "must be {\"text\", \"paper_gap_pct\": number}");
+    }
+    c.check(cl["check"], key + ".check");
+  }
+  for (const char* list : {"untested"}) {
+    const Json& u = doc.value(list, Json::array());
+    for (std::size_t i = 0; i < u.size(); ++i) {
+      const std::string key = std::string(list) + "[" + std::to_string(i) + "]";
+      if (!u[i].is_object() || !u[i].contains("id") || !u[i].contains("text") || !u[i].contains("reason"))
+        c.fail(key, "must be {\"id\", \"text\", \"reason\"} (why it is not checked)");
+    }
+  }
+}
+
+}  // namespace ompisim::validation

@@ -1,0 +1,45 @@
+// The papers' qualitative words, each with one numeric reading (validation/README.md, "Readings"), the input check of
+// a reference file's claims (every key known, every scenario present, every gap signed and non-zero, every reading
+// defined: an InputError naming the file and the key otherwise), and the test that a claim whose text gives a number
+// is checked with that magnitude, not by an ordering alone.
+#pragma once
+#include "core/json_input.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ompisim::validation {
+
+// One reading of the papers' words. `check`: the claim check kind it applies to ("gap", "within", "smoother").
+// For "gap": the accepted magnitude of the model's gap, |gap| in [lo, hi] percent with the sign of the paper's gap
+// (hi may be infinite: one-sided words). For "within": |a - b| <= hi % of b (lo unused). For "smoother": curve b's
+// largest step at least lo times curve a's.
+struct Reading {
+  std::string name, check;
+  double lo, hi;
+  std::string meaning;  // the reading in words, as in the README
+};
+const std::vector<Reading>& readings();
+const Reading* find_reading(const std::string& name);  // nullptr when not defined
+
+// The accepted range of |model gap| for a paper gap (signed, per gap.hpp) and factor; a word reading replaces the
+// factor rule by its own range.
+std::pair<double, double> gap_range(double paper_pct, double factor, const Reading* r);
+
+// The claim's text gives a number: a percentage, "twice", "half", "N times", a time or a bandwidth ("0.4 us",
+// "by 5 us", "5 Mbit/s").
+bool quantified_text(const std::string& text);
+// The check carries a magnitude: a gap, a tolerance, a difference window, a less with a factor or margin, a less_all
+// with a margin, an all_of with one sub-check that does (the sentence's number; its orders beside it). A plain ordering (less, less_all without either) does not.
+bool has_magnitude(const Json& check);
+// The ids of the claims of a reference document whose text gives a number while the check is an ordering without it.
+std::vector<std::string> unquantified_orderings(const Json& doc);
+
+// Every claim of a reference document checked before anything runs: known keys in each claim and check, scenarios
+// that exist, gap checks with a numeric non-zero paper_gap_pct and a metric with a direction, readings that are defined
+// and fit their check and their number. InputError naming the file and the key otherwise. `scenario_exists`: whether
+// a scenario path (relative to the data directory) names a file.
+void check_claims_input(const Json& doc, const std::string& file, bool (*scenario_exists)(const std::string&));
+
+}  // namespace ompisim::validation

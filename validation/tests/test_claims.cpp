@@ -1,0 +1,220 @@
+// The papers' quantified sentences are checked with their magnitudes: the word readings, the input check of the
+// reference files' claims, and the per-paper table of results/validation.md.
+#include "validation/claims.hpp"
+#include "validation/validate.hpp"
+
+#include "core/errors.hpp"
+#include "runner/scenario.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+using namespace ompisim;
+using namespace ompisim::validation;
+
+namespace {
+
+bool only_known(const std::string& rel) { return rel == "scenarios/x.json" || rel == "scenarios/y.json"; }
+
+Json ref(const std::string& sc, long long bytes, const std::string& metric = "latency_us") {
+  return Json{{"scenario", sc}, {"select", {{"bytes", bytes}}}, {"metric", metric}};
+}
+
+Json gap_claim(Json check) {
+  return Json{{"claims", Json::array({{{"id", "p.c"}, {"text", "A is 47 % worse than B."}, {"check", std::move(check)}}})}};
+}
+
+Json good_gap() {
+  return Json{{"kind", "gap"}, {"a", ref("scenarios/x.json", 1024)}, {"b", ref("scenarios/y.json", 1024)},
+              {"paper_gap_pct", -47}};
+}
+
+}  // namespace
+
+// Configuration: every reference file under validation/reference/. Expected: no claim whose text gives a number ("82 %",
+// "twice", "half", "N times", "by N us") is checked by an ordering without a magnitude (a less or less_all with neither
+// factor nor margin, an all_of of such). How validated: unquantified_orderings() of each file is empty; the file and
+// the ids are printed when not.
+TEST_CASE("reference: a claim that gives a number is checked with its magnitude", "[unit][validation]") {
+  const auto files = reference_files("");
+  REQUIRE(files.size() >= 5);
+  for (auto& f : files) {
+    const auto bad = unquantified_orderings(load_json_file(f));
+    std::string ids;
+    for (auto& id : bad) ids += id + " ";
+    INFO(f << ": claims whose text gives a number but whose check is an ordering without it: " << ids);
+    CHECK(bad.empty());
+  }
+}
+
+// Configuration: claims as main had them (an "82 %" sentence checked by `less`), and the same with a gap, a factor or
+// a margin. Expected: only the bare ordering is flagged; numberless text is never flagged. How validated: the ids.
+TEST_CASE("reference: the magnitude test flags an ordering that drops the paper's number", "[unit][validation]") {
+  Json less{{"a", ref("scenarios/x.json", 1024)}, {"b", ref("scenarios/y.json", 1024)}};
+  Json doc{{"claims", Json::array({{{"id", "pct"}, {"text", "Open MPI is 82% better than the native MPI."}, {"check", less}},
+                                   {{"id", "twice"}, {"text", "CM is twice as fast."}, {"check", less}},
+                                   {{"id", "half"}, {"text", "OB1 is nearly half of the others."}, {"check", less}},
+                                   {{"id", "times"}, {"text", "3 times faster"}, {"check", less}},
+                                   {{"id", "by_us"}, {"text", "lower by 5 us"}, {"check", less}},
+                                   {{"id", "words"}, {"text", "Open MPI is faster at 1 kB with 16 processes."}, {"check", less}}})}};
+  CHECK(unquantified_orderings(doc) == std::vector<std::string>{"pct", "twice", "half", "times", "by_us"});
+  for (auto& c : doc["claims"]) c["check"]["margin_pct"] = 10;
+  CHECK(unquantified_orderings(doc).empty());
+  Json all{{"kind", "all_of"}, {"checks", Json::array({less, less})}};
+  CHECK_FALSE(has_magnitude(all));
+  all["checks"][1] = good_gap();
+  CHECK(has_magnitude(all));
+  CHECK_FALSE(has_magnitude(Json{{"kind", "less_all"}, {"a", "scenarios/x.json"}, {"b", "scenarios/y.json"}}));
+  CHECK(quantified_text("about 15% above"));
+  CHECK(quantified_text("The datatype engine adds about 0.4 us"));
+  CHECK(quantified_text("costs about 5 Mbit/s of bandwidth"));
+  CHECK_FALSE(quantified_text("at 64 processes, with 4 MB messages"));
+}
+
+// Configuration: the readings table. Expected: each word's range as validation/README.md gives it; a stated gap without
+// a reading is the factor-1.5 window. How validated: gap_range() values.
+TEST_CASE("readings: one numeric reading per word", "[unit][validation]") {
+  auto range = [](const char* w) { return gap_range(1, 1.5, find_reading(w)); };
+  CHECK(range("nearly half") == std::pair<double, double>{100, 150});
+  CHECK(range("much better").first == 50);
+  CHECK(std::isinf(range("much better").second));
+  CHECK(range("significantly").first == 10);
+  CHECK(range("slightly").second == 10);
+  CHECK(find_reading("similar")->hi == 25);
+  CHECK(find_reading("much smoother")->lo == 2);
+  CHECK(find_reading("rather nice") == nullptr);
+  const auto stated = gap_range(-47, 1.5, nullptr);
+  CHECK(stated.first == Approx(31.333).epsilon(1e-3));
+  CHECK(stated.second == Approx(70.5));
+}
+
+// Configuration: a well-formed gap claim, then one mistake at a time. Expected: the good one passes; each mistake is an
+// InputError naming the file and the key (exit 2 in the CLI). How validated: the exception's message.
+TEST_CASE("reference: bad claim input names the file and the key", "[unit][validation]") {
+  const std::string f = "ref.json";
+  CHECK_NOTHROW(check_claims_input(gap_claim(good_gap()), f, only_known));
+  auto throws = [&](Json chk, const std::string& key, const std::string& why) {
+    CHECK_THROWS_AS(check_claims_input(gap_claim(chk), f, only_known), InputError);
+    CHECK_THROWS_WITH(check_claims_input(gap_claim(chk), f, only_known),
+                      Catch::Contains("ref.json") && Catch::Contains(key) && Catch::Contains(why));
+  };
+  SECTION("unknown key in a check") {
+    Json c = good_gap();
+    c["papr_gap_pct"] = 5;
+    throws(c, "claims[p.c].check.papr_gap_pct", "unknown key");
+  }
+  SECTION("unknown key in a claim") {
+    Json doc = gap_claim(good_gap());
+    doc["claims"][0]["txet"] = "x";
+    CHECK_THROWS_WITH(check_claims_input(doc, f, only_known), Catch::Contains("claims[p.c].txet"));
+  }
+  SECTION("unknown scenario") {
+    Json c = good_gap();
+    c["b"]["scenario"] = "scenarios/nope.json";
+    throws(c, "claims[p.c].check.b.scenario", "no scenario file");
+  }
+  SECTION("paper_gap_pct missing, not a number, zero") {
+    Json c = good_gap();
+    c.erase("paper_gap_pct");
+    throws(c, "claims[p.c].check.paper_gap_pct", "missing");
+    c["paper_gap_pct"] = "47";
+    throws(c, "claims[p.c].check.paper_gap_pct", "must be a number");
+    c["paper_gap_pct"] = 0;
+    throws(c, "claims[p.c].check.paper_gap_pct", "non-zero");
+  }
+  SECTION("readings: undefined, for another check, outside its range") {
+    Json c = good_gap();
+    c["reading"] = "much much better";
+    throws(c, "claims[p.c].check.reading", "not a defined reading");
+    c["reading"] = "similar";
+    throws(c, "claims[p.c].check.reading", "a reading for 'within' checks");
+    c["reading"] = "nearly half";
+    throws(c, "claims[p.c].check.paper_gap_pct", "outside the reading");
+  }
+  SECTION("a metric with no direction, a select key that is not known") {
+    Json c = good_gap();
+    c["a"]["metric"] = "frobs";
+    throws(c, "claims[p.c].check.a.metric", "no known direction");
+    c = good_gap();
+    c["a"]["select"] = {{"size", 4}};
+    throws(c, "claims[p.c].check.a.select.size", "unknown key");
+  }
+  SECTION("an all_of names its sub-check") {
+    Json c{{"kind", "all_of"}, {"checks", Json::array({good_gap(), good_gap()})}};
+    c["checks"][1]["factor"] = 0.5;
+    throws(c, "claims[p.c].check.checks[1].factor", ">= 1");
+  }
+  SECTION("an untested statement without its reason") {
+    Json doc = gap_claim(good_gap());
+    doc["untested"] = Json::array({{{"id", "u"}, {"text", "18 us"}}});
+    CHECK_THROWS_WITH(check_claims_input(doc, f, only_known), Catch::Contains("untested[0]"));
+  }
+}
+
+// Configuration: the validation output of two papers: gap claims (one holding, one failing with a reason), an ordering
+// without a number, a calibration check that reads back an input, an untested statement, a prediction beyond its
+// tolerance and an inverted calibration pair. Expected: one row per paper with the counts and the largest gap; the
+// summary counts calibration points, predictions, comparisons and pairs separately. How validated: substrings.
+TEST_CASE("validation table: opens with one row per paper of quantified statements", "[unit][validation]") {
+  Json gap_ok{{"model", -40.0}, {"paper", -47.0}, {"label", ""}, {"lo", 31.3}, {"hi", 70.5}};
+  Json gap_bad{{"model", 2.6}, {"paper", 82.0}, {"label", "1 KiB"}, {"lo", 54.7}, {"hi", 123.0}};
+  Json claims = Json::array(
+      {{{"id", "g.ok"}, {"paper", "gem"}, {"holds", true}, {"quantified", true}, {"magnitude", true}, {"detail", ""}, {"gaps", {gap_ok}}},
+       {{"id", "g.bad"}, {"paper", "gem"}, {"holds", false}, {"quantified", true}, {"magnitude", true}, {"detail", ""},
+        {"gaps", {gap_bad}}, {"not_holding", {{"reason", "the native comparator's per-message cost is not yet fitted"}}}},
+       {{"id", "g.order"}, {"paper", "gem"}, {"holds", true}, {"quantified", false}, {"magnitude", false}, {"detail", ""}},
+       {{"id", "q.read"}, {"paper", "qs"}, {"holds", true}, {"quantified", true}, {"magnitude", true}, {"role", "calibration"}, {"detail", ""}}});
+  Json points = Json::array({{{"id", "c1"}, {"figure", ""}, {"role", "calibration"}, {"reference", 1.0}, {"simulated", 1.0},
+                              {"error_pct", 0.0}, {"tolerance_pct", 10.0}, {"pass", true}},
+                             {{"id", "p1"}, {"figure", ""}, {"role", "prediction"}, {"reference", 1.0}, {"simulated", 1.3},
+                              {"error_pct", 30.0}, {"tolerance_pct", 15.0}, {"pass", false}}});
+  Json pairs = Json::array({{{"a", "c1"}, {"b", "c2"}, {"paper_gap_pct", -2.6}, {"model_gap_pct", 1.0}, {"keeps_order", false}}});
+  Json v{{"points", points}, {"held_out", Json::array()}, {"claims", claims}, {"pairs", pairs},
+         {"untested", Json::array({{{"id", "q.u"}, {"paper", "qs"}, {"text", "about 18 us"}, {"reason", "r"}}})}};
+  const std::string md = render_table(v);
+  CHECK(md.rfind("Quantified statements per paper", 0) == 0);
+  CHECK_THAT(md, Catch::Contains("| gem | 2 | 2 | 1 | 1: g.bad | 0 | 0 | g.bad (1 KiB): model +2.6 % vs paper +82.0 % |"));
+  CHECK_THAT(md, Catch::Contains("| qs | 2 | 0 | 0 | 0 | 1 | 1 | - |"));
+  CHECK_THAT(md, Catch::Contains("what the model misses for each:\n\n- g.bad: the native comparator's per-message cost is not yet fitted\n"));
+  CHECK_THAT(md, Catch::Contains("calibration points 1 (1 within tolerance, 0 outside); predictions 1 (0 within tolerance, 1 beyond); "
+                                 "comparisons 4 (3 holding, 1 failing); calibration pairs 1 (0 keep the paper's order, 1 inverted"));
+  CHECK_THAT(md, Catch::Contains("| c1 | c2 | -2.60 | +1.00 | **no** |"));
+  CHECK_THAT(md, Catch::Contains("| p1 |  | prediction | 1 | 1.3 | +30.0 | ±15 | **no** (prediction) |"));
+}
+
+// Configuration: a reference document over two fast scenarios (the QsNet Table 1 basic and interrupt runs, 4 B and
+// 4 KiB): a calibration pair at 4 B (3.87 vs 14.70 us in the paper), a prediction 50 % off its value, a less_all of
+// the two curves with and without a margin, and a gap with the paper's sign. Expected: the prediction fails its 15 %
+// default; the pair keeps its order; less_all pairs the curves by size (4 and 4096 in its detail) and fails with a
+// margin larger than the model's gap; the gap detail shows both gaps and the accepted range. How validated: the JSON
+// validate_reference returns.
+TEST_CASE("validate: predictions, pairs, less_all by size with a margin, gap detail", "[unit][validation]") {
+  set_interval_samples(0);
+  const std::string basic = "scenarios/qsnet/table1_basic.json", intr = "scenarios/qsnet/table1_interrupt.json";
+  auto point = [&](const std::string& id, const std::string& sc, const std::string& role, double v, const std::string& stack) {
+    return Json{{"id", id}, {"figure", "Table 1"}, {"benchmark", "pingpong"}, {"ranks", 2}, {"bytes", 4},
+                {"metric", "latency_us"}, {"stack", stack}, {"value", v}, {"scenario", sc}, {"select", {{"bytes", 4}}},
+                {"role", role}};
+  };
+  Json pred = point("pred", basic, "prediction", 3.87 * 1.5, "basic");
+  pred["bytes"] = 8;  // another key than the pair's (it selects the 4-byte value)
+  Json doc{{"points", Json::array({point("cal.basic", basic, "calibration", 3.87, "basic"),
+                                   point("cal.intr", intr, "calibration", 14.70, "interrupt"), pred})},
+           {"claims", Json::array({{{"id", "la"}, {"text", "t"}, {"check", {{"kind", "less_all"}, {"a", basic}, {"b", intr}, {"metric", "latency_us"}}}},
+                                   {{"id", "la.margin"}, {"text", "t"}, {"check", {{"kind", "less_all"}, {"a", basic}, {"b", intr}, {"metric", "latency_us"}, {"margin_pct", 1000}}}},
+                                   {{"id", "g"}, {"text", "t"}, {"check", {{"kind", "gap"}, {"a", ref(basic, 4)}, {"b", ref(intr, 4)}, {"paper_gap_pct", 280}}}}})}};
+  Json v = validate_reference(doc, "mini.json");
+  set_interval_samples(kDefaultIntervalSamples);
+  CHECK(v["points"][2]["tolerance_pct"] == 15.0);
+  CHECK_FALSE(v["points"][2]["pass"].get<bool>());
+  REQUIRE(v["pairs"].size() == 1);
+  CHECK(v["pairs"][0]["keeps_order"].get<bool>());
+  CHECK(v["pairs"][0]["paper_gap_pct"].get<double>() == Approx(279.8).epsilon(1e-3));
+  CHECK(v["claims"][0]["holds"].get<bool>());
+  CHECK_THAT(v["claims"][0]["detail"].get<std::string>(), Catch::StartsWith("4: ") && Catch::Contains("; 4096: "));
+  CHECK_FALSE(v["claims"][1]["holds"].get<bool>());
+  CHECK_THAT(v["claims"][2]["detail"].get<std::string>(), Catch::Contains("paper +280.0 %, accepted +186.7 to +420.0 %"));
+  CHECK(v["claims"][2]["paper"] == "mini");
+}
