@@ -1,4 +1,4 @@
-// Issue 16: prediction intervals from the estimates' ranges.
+// Prediction intervals from the estimates' ranges.
 #include "core/atomic_write.hpp"
 #include "core/json_input.hpp"
 #include "runner/registries.hpp"

@@ -1,4 +1,4 @@
-// Issue 16: ompisim sensitivity.
+// ompisim sensitivity.
 #include "core/atomic_write.hpp"
 #include "validation/sensitivity.hpp"
 

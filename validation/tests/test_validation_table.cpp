@@ -1,4 +1,4 @@
-// Issue 12: results/validation.md shows each point's tolerance and role; issue 16: the claims that do not hold, with their reasons.
+// results/validation.md shows each point's tolerance and role, and the claims that do not hold, with their reasons.
 #include "validation/validate.hpp"
 
 #include "core/errors.hpp"
