@@ -613,9 +613,12 @@ Json validate(const std::string& paper, const Overrides& sets, const std::map<st
   return out;
 }
 
+// The exit status: every calibration point within its tolerance and every calibration pair in the paper's order.
 bool all_calibration_pass(const Json& v) {
   for (auto& p : v.at("points"))
     if (p.at("role") == "calibration" && !p.at("pass").get<bool>()) return false;
+  for (auto& p : v.value("pairs", Json::array()))
+    if (!p.at("keeps_order").get<bool>()) return false;
   return true;
 }
 
@@ -704,7 +707,7 @@ std::string render_summary(const Json& v) {
   }
   out += fmt::format("\nSummary: calibration points {} ({} within tolerance, {} outside); predictions {} ({} within "
                      "tolerance, {} beyond); comparisons {} ({} holding, {} failing); calibration pairs {} ({} keep the "
-                     "paper's order, {} inverted{}). The exit status counts calibration points only.\n",
+                     "paper's order, {} inverted{}). The exit status counts calibration points and pairs only.\n",
                      cal, cal_ok, cal - cal_ok, pred, pred_ok, pred - pred_ok, cmp, cmp_ok, cmp - cmp_ok, pairs, pairs_ok,
                      pairs - pairs_ok, inverted.empty() ? "" : ": " + inverted);
   if (!v.value("pairs", Json::array()).empty()) {

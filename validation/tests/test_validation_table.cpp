@@ -106,3 +106,15 @@ TEST_CASE("validation reference: every recorded reason names an existing section
   }
   CHECK(records > 0);
 }
+
+TEST_CASE("validate's exit status: calibration points within tolerance and calibration pairs in the paper's order") {
+  using ompisim::Json;
+  Json v{{"points", Json::array({Json{{"role", "calibration"}, {"pass", true}}, Json{{"role", "prediction"}, {"pass", false}}})},
+         {"pairs", Json::array({Json{{"keeps_order", true}}})}};
+  CHECK(ompisim::validation::all_calibration_pass(v));  // a prediction beyond its tolerance does not count
+  v["pairs"].push_back(Json{{"keeps_order", false}});
+  CHECK_FALSE(ompisim::validation::all_calibration_pass(v));  // an inverted pair does
+  v["pairs"].erase(1);
+  v["points"].push_back(Json{{"role", "calibration"}, {"pass", false}});
+  CHECK_FALSE(ompisim::validation::all_calibration_pass(v));
+}
