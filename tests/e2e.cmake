@@ -37,3 +37,4 @@ set_tests_properties(e2e.hetero_speed PROPERTIES RUN_SERIAL ON)
 # 77, when SimGrid's smpicc is absent).
 add_test(NAME e2e.replay COMMAND bash ${E2E}/replay.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.replay PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME e2e.replay_checks COMMAND bash ${E2E}/replay_checks.sh $<TARGET_FILE:ompisim>)
