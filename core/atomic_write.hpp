@@ -19,6 +19,10 @@ void write_file_atomic(const std::string& path, const std::string& text);
 void publish_pair(const std::string& json_path, const std::string& json_text, const std::string& csv_path,
                   const std::string& csv_text, const std::function<void()>& between = {});
 
+// An output file at a path the user gave (an absolute --plot or --trace): its folder exists and is writable, and it
+// is neither a folder nor a symbolic link (a link is refused, never replaced). InputError(option, path, reason).
+void check_output_path(const std::string& path, const std::string& option);
+
 class OutputDir {
 public:
   // Creates the folder (and parents) when missing, resolves it (symlinks followed once, here) and checks that a file
@@ -27,7 +31,8 @@ public:
   const std::string& root() const { return root_; }  // canonical
   // The path of `rel` ("a/b.json") inside root, creating its folders. Every component must be a safe name, no folder
   // component may be a symlink, and the result must resolve inside root: InputError otherwise.
-  std::string file(const std::string& rel) const;
+  // `option` names the flag that gave `rel` in errors (default: the folder's own, "--out").
+  std::string file(const std::string& rel, const std::string& option = "") const;
   // Removes the folder when this object created it and it is still empty (a run that failed before writing).
   void discard_if_unused() const;
 

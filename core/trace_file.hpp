@@ -29,9 +29,11 @@ struct TraceFormatInfo {
 class TraceFormatRegistry : public NamedRegistry<TraceFormatInfo, &TraceFormatInfo::make> {};
 const TraceFormatRegistry& trace_formats();
 
-// Checks a --trace path before the run: a known extension, an existing writable folder, not a folder itself.
-// InputError(option, path, reason) otherwise.
+// Checks a --trace path before the run: a known extension, then check_output_path (an existing writable folder, not
+// a folder itself, not a symbolic link). InputError(option, path, reason) otherwise.
 void check_trace_path(const std::string& path, const std::string& option = "--trace");
+// The format of a trace path, by its extension; InputError(option, path, reason) for an unknown one.
+const TraceFormatInfo& trace_format_of(const std::string& path, const std::string& option);
 // The sink for `path` (format from its extension), with its temporary opened now. `memory`: the bytes of events a
 // format that sorts (Paje) holds before spilling a sorted chunk to disk (0: kTraceMemoryDefault).
 constexpr std::size_t kTraceMemoryDefault = 64u << 20;

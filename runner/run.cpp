@@ -130,6 +130,10 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
     for (auto it = s.mca.begin(); it != s.mca.end(); ++it) keys.push_back(it.key());
     check_mca_keys(keys, p.spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), s.file);
     for (auto& [k, v] : sets) check_mca_family(k, kinds, "--set");
+    std::vector<std::string> set_mca;  // --set refuses an MCA parameter the stack does not read, as the mca block does
+    for (auto& [k, v] : sets)
+      if (mca_owner(k)) set_mca.push_back(k);
+    check_mca_keys(set_mca, p.spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), "--set");
     ObjectReader mr(s.mca, s.file, "mca");
     auto list = param_list(p.mca);
     load_overrides(mr, list, "scenario " + s.id);
@@ -159,9 +163,10 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
   std::unique_ptr<TraceSink> sink;  // outlives the simulator and the World that report to it
   if (trace) {
     for (auto& [a, b] : trace->filter.ranks)
-      if (a >= ranks)
+      if (b >= ranks)
         throw InputError("--trace-ranks", trace->ranks_text,
-                         fmt::format("rank {} is not in the job (scenario {} runs ranks 0..{})", a, s.id, ranks - 1));
+                         fmt::format("rank {} is not in the job (scenario {} runs ranks 0..{})", a >= ranks ? a : b,
+                                     s.id, ranks - 1));
     sink = open_trace(trace->path, trace->filter);
   }
   std::unique_ptr<Simulator> sim = engines().find(s.engine)->make();

@@ -38,3 +38,8 @@ set_tests_properties(e2e.hetero_speed PROPERTIES RUN_SERIAL ON)
 add_test(NAME e2e.replay COMMAND bash ${E2E}/replay.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.replay PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME e2e.replay_checks COMMAND bash ${E2E}/replay_checks.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.edges COMMAND bash ${E2E}/edges.sh $<TARGET_FILE:ompisim>)
+set_tests_properties(e2e.edges PROPERTIES RUN_SERIAL ON TIMEOUT 600)
+# The regression gate on a clean checkout: the committed results of a fast figure rerun with no drift.
+add_test(NAME e2e.compare_committed COMMAND $<TARGET_FILE:ompisim> compare --against ${CMAKE_SOURCE_DIR}/results
+         --only gemini/fig5_latency_2p_inter --diff-only)
