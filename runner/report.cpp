@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 // again from any folder.
 std::string provenance_path(const std::string& file) {
   const std::string rel = repo_relative(file);
-  if (rel != file || fs::path(file).is_absolute()) return rel;
   std::error_code ec;
+  if (rel != file || fs::path(file).is_absolute() || !fs::exists(file, ec)) return rel;  // (no file: a name in tests)
   const fs::path abs = fs::weakly_canonical(file, ec);
   const fs::path in_repo = fs::path(rel).lexically_normal();
   if (ec) return rel;
