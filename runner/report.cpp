@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <tuple>
 
 namespace ompisim {
 
@@ -140,13 +141,39 @@ std::string result_csv(const Json& res) {
   return out;
 }
 
+// The --set overrides whose effective value (provenance.derived "<key> (effective)") differs from the value given:
+// (key, value given, value used).
+static std::vector<std::tuple<std::string, std::string, double>> capped_overrides(const Json& res) {
+  std::vector<std::tuple<std::string, std::string, double>> out;
+  if (!res.contains("provenance") || !res["provenance"].contains("derived")) return out;
+  const Json& prov = res["provenance"];
+  for (const auto& o : prov.value("overrides", Json::array())) {
+    if (!o.is_array() || o.size() != 2 || !o[0].is_string() || !o[1].is_string()) continue;
+    const std::string k = o[0].get<std::string>(), v = o[1].get<std::string>(), eff = k + " (effective)";
+    if (!prov["derived"].contains(eff) || !prov["derived"][eff].is_number()) continue;
+    double given = 0;
+    try {
+      given = parse_quantity(v, Dim::Bytes);
+    } catch (const std::exception&) {
+      std::size_t n = 0;
+      try {
+        given = std::stod(v, &n);
+      } catch (const std::exception&) {
+        continue;
+      }
+      if (n != v.size()) continue;
+    }
+    const double used = prov["derived"][eff].get<double>();
+    if (used != given) out.emplace_back(k, v, used);
+  }
+  return out;
+}
+
 std::vector<std::string> override_notes(const Json& res) {
   std::vector<std::string> out;
   if (!res.contains("provenance")) return out;
   const Json& prov = res["provenance"];
   if (!prov.contains("overrides") || !prov["overrides"].is_array()) return out;
-  const Json none = Json::object();
-  const Json& derived = prov.contains("derived") ? prov["derived"] : none;
   for (const auto& o : prov["overrides"]) {
     if (!o.is_array() || o.size() != 2 || !o[0].is_string() || !o[1].is_string()) continue;
     const std::string k = o[0].get<std::string>(), v = o[1].get<std::string>();
@@ -154,7 +181,8 @@ std::vector<std::string> override_notes(const Json& res) {
     for (const char* list : {"mca", "parameters"})
       if (prov.contains(list) && prov[list].contains(k) && prov[list][k].is_string())
         item += " (" + prov[list][k].get<std::string>() + ")";
-    if (derived.contains(k + " (effective)")) item += fmt::format(", effective {}", derived[k + " (effective)"].dump());
+    for (const auto& [ck, cv, used] : capped_overrides(res))
+      if (ck == k) item += fmt::format(", effective {}", used);
     out.push_back(std::move(item));
   }
   return out;
@@ -162,30 +190,9 @@ std::vector<std::string> override_notes(const Json& res) {
 
 std::vector<std::string> override_warnings(const Json& res) {
   std::vector<std::string> out;
-  if (!res.contains("provenance") || !res["provenance"].contains("derived")) return out;
-  const Json& prov = res["provenance"];
-  for (const auto& o : prov.value("overrides", Json::array())) {
-    if (!o.is_array() || o.size() != 2 || !o[0].is_string() || !o[1].is_string()) continue;
-    const std::string k = o[0].get<std::string>(), v = o[1].get<std::string>();
-    const std::string eff = k + " (effective)";
-    if (!prov["derived"].contains(eff) || !prov["derived"][eff].is_number()) continue;
-    double given = 0;
-    try {
-      given = parse_quantity(v, Dim::Bytes);
-    } catch (const std::exception&) {
-      try {
-        std::size_t used = 0;
-        given = std::stod(v, &used);
-        if (used != v.size()) continue;
-      } catch (const std::exception&) {
-        continue;
-      }
-    }
-    const double used = prov["derived"][eff].get<double>();
-    if (used != given)
-      out.push_back(fmt::format("--set {}={}: the run used {} (the component's effective value, provenance.derived "
-                                "\"{}\": another limit caps it)", k, v, used, eff));
-  }
+  for (const auto& [k, v, used] : capped_overrides(res))
+    out.push_back(fmt::format("--set {}={}: the run used {} (the component's effective value, provenance.derived "
+                              "\"{} (effective)\": another limit caps it)", k, v, used, k));
   return out;
 }
 

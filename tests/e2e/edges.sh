@@ -83,6 +83,11 @@ refuse "--trace-ranks beyond the job" "--trace-ranks.*99999999999 is not in the 
 id=$(head -c 128 /dev/zero | tr '\0' 'i')
 echo "{\"id\": \"$id\", $q}" > long.json
 "$BIN" run long.json --out "$t/o9" > /dev/null 2> err.txt && [[ -s "$t/o9/$id.json" ]] && ok "an id of 128 characters runs" || bad "id of 128: $(cat err.txt)"
+# --- --set is honest: a parameter the stack does not read is refused (as in the mca block); the table lists overrides
+N=$(cd "$(dirname "$BIN")/../.." && pwd)/scenarios/gemini/fig5_latency_2p_inter_native.json
+[[ -f $N ]] && refuse "--set of a parameter the stack does not read" "--set: key 'mca.btl_ugni_smsg_limit': parameter of btl/ugni.*stack 'native'.*does not read it" run "$N" --out "$t/o13" --set btl_ugni_smsg_limit=1024
+"$BIN" run "$S" --out "$t/o14" --set btl_ugni_smsg_limit=4096 --set nic.bte_bandwidth="5 GB/s" 2> err.txt | head -2 > table.txt
+grep -q "^# overrides (--set): btl_ugni_smsg_limit=4096 (4096 B), nic.bte_bandwidth=5 GB/s (5 GB/s)$" table.txt && ok "the table lists every override: $(tail -1 table.txt)" || bad "overrides in the table: $(cat table.txt err.txt)"
 # --- the cost bound
 refuse "--max-events below the estimate" "--max-events.*about .* events.*not started" --max-events 1000 run "$t/slow.json" --out "$t/o10"
 refuse "--max-events on a sweep" "--max-events.*point [12] of 2" --max-events 10 sweep "$t/g.json" --out "$t/o11"
