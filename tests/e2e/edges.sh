@@ -66,6 +66,8 @@ echo '{"base": "/dev/zero", "axes": {"benchmark.iterations": [1]}}' > gz.json
 refuse "sweep base /dev/zero" "/dev/zero.*not a regular file.*reached through .*gz.json: key 'base'" sweep "$t/gz.json" --out "$t/o7"
 echo "{\"base\": \"$t/fifo\", \"axes\": {\"benchmark.iterations\": [1]}}" > gf.json
 refuse "sweep base a FIFO" "fifo.*reached through .*gf.json: key 'base'" sweep "$t/gf.json" --out "$t/o7"
+echo '{"base": "no-such-machine", "description": "x"}' > mach.json
+refuse "a machine file's unknown base" "mach.json: key 'base': unknown machine 'no-such-machine'" run "$S" --out "$t/o7" --machine-file "$t/mach.json"
 # --- exit codes
 printf '{"id": "nul", %s}\0' "$q" > nul.json
 refuse "a trailing NUL byte" "nul.json.*NUL byte" run "$t/nul.json" --out "$t/o8"
