@@ -1,13 +1,13 @@
 // Writing results: whole files only, and only inside the output folder the user chose.
 //  - write_file_atomic: a temporary in the same folder (created exclusively, never through a symlink), then rename;
-//    rename replaces a symlink at the destination instead of following it.
+//    rename would replace a symlink at the destination: OutputDir::file and check_output_path refuse one first.
 //  - publish_pair: a result's CSV and JSON as a pair. Both temporaries are written first; the old JSON is removed,
 //    the CSV renamed into place, and the JSON renamed last. The JSON is the marker: whenever it exists, the CSV beside
 //    it is its own, whole. A process killed in between leaves a CSV without JSON (and .tmp files), never a JSON
 //    without its CSV or a JSON next to an older CSV.
 //  - OutputDir: --out resolved once (a symlinked --out is followed there, once, and results go into its target);
-//    below it, every folder component is a safe name (core/safe_name.hpp) and a symlink inside it is refused, so no
-//    route leads out of it.
+//    below it, every folder component is a safe name (core/safe_name.hpp) and a symlink inside it (a folder or the
+//    file itself) is refused, so no route leads out of it and no link is replaced.
 #pragma once
 #include <functional>
 #include <string>

@@ -10,7 +10,8 @@
 //    a thread per context and per NIC engine, complete events ("X") for spans, async events for bulk flows, flow
 //    events ("s"/"f") from a send to its match, counter events ("C") per resource for the flows in flight on it.
 // Both write a temporary beside the destination and rename it at finish(): a run that fails or is killed leaves no
-// half-written trace under the destination's name (a killed one may leave the temporary, "<path>.tmp.<pid>").
+// half-written trace under the destination's name; the temporary ("<path>.tmp.<pid>") of a simulation process killed
+// by SIGINT / SIGTERM, or dead, is removed by its parent (core/signals.hpp add_child_temporary).
 #pragma once
 #include "core/registry.hpp"
 #include "core/trace.hpp"
