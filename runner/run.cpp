@@ -130,10 +130,6 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
     for (auto it = s.mca.begin(); it != s.mca.end(); ++it) keys.push_back(it.key());
     check_mca_keys(keys, p.spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), s.file);
     for (auto& [k, v] : sets) check_mca_family(k, kinds, "--set");
-    std::vector<std::string> set_mca;  // --set refuses an MCA parameter the stack does not read, as the mca block does
-    for (auto& [k, v] : sets)
-      if (mca_owner(k)) set_mca.push_back(k);
-    check_mca_keys(set_mca, p.spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), "--set");
     ObjectReader mr(s.mca, s.file, "mca");
     auto list = param_list(p.mca);
     load_overrides(mr, list, "scenario " + s.id);
@@ -151,6 +147,17 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
 
 void check_run_input(const Scenario& s, const Overrides& sets) {
   for (long long n : s.ranks) (void)prepare(s, n, sets);
+}
+
+void check_sets_read(const Scenario& s, const Overrides& sets) {
+  std::vector<std::string> set_mca;
+  for (auto& [k, v] : sets)
+    if (mca_owner(k)) set_mca.push_back(k);
+  if (set_mca.empty()) return;
+  const std::unique_ptr<Machine> m = scenario_machine(s);
+  const std::vector<std::string> kinds = m->nic_kinds();
+  const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m->name, s.file);
+  check_mca_keys(set_mca, spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), "--set");
 }
 
 Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const TraceRequest* trace) {

@@ -361,6 +361,7 @@ int main(int argc, char** argv) {
         std::cerr << fmt::format("ompisim: scenario {}: {} (--max-events N refuses such a run)\n", s.id,
                                  estimate_text(s, e));
       Overrides o = parse_sets(sets);
+      check_sets_read(s, o);
       if (!plot_file.empty()) {
         if (!plot_file.ends_with(".svg")) throw InputError("--plot", plot_file, "expected a file name ending in .svg");
         if (plot_file.front() == '/') check_output_path(plot_file, "--plot");
