@@ -156,6 +156,7 @@ void check_sets_read(const Scenario& s, const Overrides& sets) {
   if (set_mca.empty()) return;
   const std::unique_ptr<Machine> m = scenario_machine(s);
   const std::vector<std::string> kinds = m->nic_kinds();
+  for (const auto& k : set_mca) check_mca_family(k, kinds, "--set");  // the machine's NIC first: the precise reason
   const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m->name, s.file);
   check_mca_keys(set_mca, spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), "--set");
 }
