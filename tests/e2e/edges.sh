@@ -37,6 +37,12 @@ refuse "--trace ../x.json" "is not a valid name" run "$S" --out "$t/o2" --trace 
 [[ ! -e "$t/o2" && ! -e "$t/x.json" ]] || bad "--trace ../x.json wrote $(ls "$t")"
 "$BIN" run "$S" --out "$t/o3" --trace t.json --plot p.svg > /dev/null 2> err.txt || bad "relative --trace: $(cat err.txt)"
 [[ -s "$t/o3/t.json" && ! -e "$t/t.json" ]] && ok "relative --trace is written inside --out" || bad "relative --trace: $(ls "$t" "$t/o3")"
+if command -v gnuplot > /dev/null; then
+  "$BIN" run "$S" --out "$t/o3b" --plot "$t/abs.svg" > /dev/null 2> err.txt && [[ -s "$t/abs.svg" && ! -e "$t/o3b/abs.svg" ]] \
+    && ok "an absolute --plot is written as given" || bad "absolute --plot: $(cat err.txt)"
+  "$BIN" run "$S" --out "$t/o3c" --plot figs/p.svg > /dev/null 2> err.txt && [[ -s "$t/o3c/figs/p.svg" ]] \
+    && ok "a relative --plot in a subfolder is inside --out" || bad "relative --plot figs/p.svg: $(cat err.txt)"
+fi
 echo precious > victim; ln -s "$t/victim" link.json
 refuse "absolute --trace on a symlink" "--trace.*symbolic link" run "$S" --out "$t/o4" --trace "$t/link.json"
 [[ -L link.json && $(cat victim) == precious ]] || bad "the symlinked trace was replaced"
