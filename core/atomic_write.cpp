@@ -89,6 +89,22 @@ void publish_pair(const std::string& json_path, const std::string& json_text, co
   rename_into_place(tj, json_path);
 }
 
+void check_output_path(const std::string& path, const std::string& option) {
+  if (path.empty()) throw InputError(option, path, "empty path");
+  fs::path p(path);
+  fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError(option, path, fmt::format("folder '{}' does not exist", dir.string()));
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw InputError(option, path, fmt::format("folder '{}' is not writable: {}", dir.string(), std::strerror(errno)));
+  struct stat st{};
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode))
+      throw InputError(option, path, "is a symbolic link: refusing to replace it (give its target instead)");
+    if (S_ISDIR(st.st_mode)) throw InputError(option, path, "is a folder, expected a file name");
+  }
+}
+
 OutputDir::OutputDir(const std::string& dir, const std::string& option) : option_(option), given_(dir) {
   auto bad = [&](const std::string& why) { throw InputError(option_, given_, why); };
   if (dir.empty()) bad("empty folder name");
@@ -114,33 +130,36 @@ OutputDir::OutputDir(const std::string& dir, const std::string& option) : option
   ::unlink(probe.c_str());
 }
 
-std::string OutputDir::file(const std::string& rel) const {
-  if (rel.empty() || rel.front() == '/') throw InputError(option_, rel, "output path must be relative to the output folder");
+std::string OutputDir::file(const std::string& rel, const std::string& option) const {
+  const std::string& opt = option.empty() ? option_ : option;
+  if (rel.empty() || rel.front() == '/') throw InputError(opt, rel, "output path must be relative to the output folder");
   std::string cur = root_;
   std::size_t start = 0;
   while (true) {
     std::size_t slash = rel.find('/', start);
     std::string comp = rel.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-    check_safe_name(comp, option_, rel);
+    check_safe_file_name(comp, opt, rel);
     cur += "/" + comp;
     struct stat st{};
     bool exists = ::lstat(cur.c_str(), &st) == 0;
     if (slash == std::string::npos) {
-      if (exists && S_ISDIR(st.st_mode)) throw InputError(option_, cur, "is a folder, expected a result file");
+      if (exists && S_ISDIR(st.st_mode)) throw InputError(opt, cur, "is a folder, expected a result file");
+      if (exists && S_ISLNK(st.st_mode))
+        throw InputError(opt, cur, "is a symbolic link: refusing to replace it (write to its target instead)");
       break;
     }
     if (exists && S_ISLNK(st.st_mode))
-      throw InputError(option_, cur, "is a symbolic link inside the output folder: refusing to follow it out");
-    if (exists && !S_ISDIR(st.st_mode)) throw InputError(option_, cur, "exists and is not a folder");
+      throw InputError(opt, cur, "is a symbolic link inside the output folder: refusing to follow it out");
+    if (exists && !S_ISDIR(st.st_mode)) throw InputError(opt, cur, "exists and is not a folder");
     if (!exists && ::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST)
-      throw InputError(option_, cur, fmt::format("cannot create folder: {}", std::strerror(errno)));
+      throw InputError(opt, cur, fmt::format("cannot create folder: {}", std::strerror(errno)));
     start = slash + 1;
   }
   // Belt and braces: the folder that will hold the file resolves inside root.
   std::error_code ec;
   std::string parent = fs::canonical(fs::path(cur).parent_path(), ec).string();
   if (ec || (parent != root_ && parent.rfind(root_ + "/", 0) != 0))
-    throw InputError(option_, cur, "resolves outside the output folder " + root_);
+    throw InputError(opt, cur, "resolves outside the output folder " + root_);
   return cur;
 }
 

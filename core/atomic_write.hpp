@@ -1,13 +1,13 @@
 // Writing results: whole files only, and only inside the output folder the user chose.
 //  - write_file_atomic: a temporary in the same folder (created exclusively, never through a symlink), then rename;
-//    rename replaces a symlink at the destination instead of following it.
+//    rename would replace a symlink at the destination: OutputDir::file and check_output_path refuse one first.
 //  - publish_pair: a result's CSV and JSON as a pair. Both temporaries are written first; the old JSON is removed,
 //    the CSV renamed into place, and the JSON renamed last. The JSON is the marker: whenever it exists, the CSV beside
 //    it is its own, whole. A process killed in between leaves a CSV without JSON (and .tmp files), never a JSON
 //    without its CSV or a JSON next to an older CSV.
 //  - OutputDir: --out resolved once (a symlinked --out is followed there, once, and results go into its target);
-//    below it, every folder component is a safe name (core/safe_name.hpp) and a symlink inside it is refused, so no
-//    route leads out of it.
+//    below it, every folder component is a safe name (core/safe_name.hpp) and a symlink inside it (a folder or the
+//    file itself) is refused, so no route leads out of it and no link is replaced.
 #pragma once
 #include <functional>
 #include <string>
@@ -19,6 +19,10 @@ void write_file_atomic(const std::string& path, const std::string& text);
 void publish_pair(const std::string& json_path, const std::string& json_text, const std::string& csv_path,
                   const std::string& csv_text, const std::function<void()>& between = {});
 
+// An output file at a path the user gave (an absolute --plot or --trace): its folder exists and is writable, and it
+// is neither a folder nor a symbolic link (a link is refused, never replaced). InputError(option, path, reason).
+void check_output_path(const std::string& path, const std::string& option);
+
 class OutputDir {
 public:
   // Creates the folder (and parents) when missing, resolves it (symlinks followed once, here) and checks that a file
@@ -27,7 +31,8 @@ public:
   const std::string& root() const { return root_; }  // canonical
   // The path of `rel` ("a/b.json") inside root, creating its folders. Every component must be a safe name, no folder
   // component may be a symlink, and the result must resolve inside root: InputError otherwise.
-  std::string file(const std::string& rel) const;
+  // `option` names the flag that gave `rel` in errors (default: the folder's own, "--out").
+  std::string file(const std::string& rel, const std::string& option = "") const;
   // Removes the folder when this object created it and it is still empty (a run that failed before writing).
   void discard_if_unused() const;
 

@@ -1,6 +1,7 @@
 #include "core/json_input.hpp"
 
 #include "core/limits.hpp"
+#include "core/signals.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -88,6 +89,7 @@ private:
     return &f.node->back();
   }
   bool put(Json v) {
+    if ((++values_ & 0xffff) == 0) throw_if_interrupted();  // a large input stays interruptible (core/signals.hpp)
     slot(std::move(v));
     if (!stack_.empty() && stack_.back().node->is_object()) stack_.back().key.clear();
     return true;
@@ -106,10 +108,13 @@ private:
   }
   const std::string& file_;
   std::vector<Frame> stack_;
+  std::uint64_t values_ = 0;
 };
 }  // namespace
 
 Json parse_json_text(const std::string& text, const std::string& file) {
+  if (auto nul = text.find('\0'); nul != std::string::npos)
+    throw InputError(file, "", fmt::format("contains a NUL byte at offset {} (not a JSON text file)", nul));
   BoundedBuilder b(file);
   try {
     Json::sax_parse(text, &b);

@@ -13,6 +13,9 @@ inline constexpr std::size_t kDefaultMaxInputBytes = 4u << 20;  // 4 MiB
 inline constexpr int kMaxJsonDepth = 64;
 // Longest name that becomes part of a path (scenario id, output stem, figure, machine name).
 inline constexpr std::size_t kMaxNameLength = 128;
+// Longest file name written into an output folder: a name of kMaxNameLength and the suffix the tool adds to it
+// ("<id>.json", "sweep_<axis>.svg"); below NAME_MAX (255) of every Linux file system.
+inline constexpr std::size_t kMaxFileNameLength = kMaxNameLength + 64;
 // Message sizes in one scenario (the default OSU list has 23, NetPIPE's 70): each size is a full benchmark loop.
 inline constexpr std::size_t kMaxSizes = 256;
 // Rank counts in one sweep and radices in one radix sweep: each entry (x each radix) is one simulation process.

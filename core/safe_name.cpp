@@ -7,8 +7,9 @@
 
 namespace ompisim {
 
-bool is_safe_name(const std::string& name) {
-  if (name.empty() || name.size() > limits::kMaxNameLength || name[0] == '.') return false;
+namespace {
+bool safe_up_to(const std::string& name, std::size_t max) {
+  if (name.empty() || name.size() > max || name[0] == '.') return false;
   for (unsigned char c : name) {
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
               c == '-';
@@ -16,16 +17,26 @@ bool is_safe_name(const std::string& name) {
   }
   return true;
 }
-
-void check_safe_name(const std::string& name, const std::string& file, const std::string& key) {
-  if (is_safe_name(name)) return;
+void check_up_to(const std::string& name, const std::string& file, const std::string& key, std::size_t max) {
+  if (safe_up_to(name, max)) return;
   std::string shown = name.size() > 64 ? name.substr(0, 64) + "..." : name;
   for (auto& c : shown)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
   throw InputError(file, key,
                    fmt::format("'{}' is not a valid name: it becomes part of a file path, so it may only hold letters, "
                                "digits, '.', '_' and '-', must not start with '.', and is at most {} characters",
-                               shown, limits::kMaxNameLength));
+                               shown, max));
+}
+}  // namespace
+
+bool is_safe_name(const std::string& name) { return safe_up_to(name, limits::kMaxNameLength); }
+
+void check_safe_name(const std::string& name, const std::string& file, const std::string& key) {
+  check_up_to(name, file, key, limits::kMaxNameLength);
+}
+
+void check_safe_file_name(const std::string& name, const std::string& file, const std::string& key) {
+  check_up_to(name, file, key, limits::kMaxFileNameLength);
 }
 
 std::string label_stem(const std::string& label, const std::string& file, const std::string& key) {

@@ -9,6 +9,8 @@ namespace ompisim {
 bool is_safe_name(const std::string& name);
 // Throws InputError(file, key, reason) when `name` breaks the rule; the reason quotes the rule.
 void check_safe_name(const std::string& name, const std::string& file, const std::string& key);
+// The same rule for a file name the tool writes (a safe name plus a suffix): at most limits::kMaxFileNameLength.
+void check_safe_file_name(const std::string& name, const std::string& file, const std::string& key);
 // A display label ("Fig. 2") as a file stem ("fig2"): lower case, only letters, digits, '_' and '-' kept. The label
 // must hold no separator and not start with '.', and the stem must be a non-empty safe name: InputError otherwise.
 std::string label_stem(const std::string& label, const std::string& file, const std::string& key);

@@ -3,6 +3,7 @@
 #include <csignal>
 #include <cstring>
 #include <string>
+#include <vector>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -33,6 +34,19 @@ int interrupt_signal() { return g_signal; }
 
 void throw_if_interrupted() {
   if (g_signal) throw Interrupted(g_signal);
+}
+
+namespace {
+std::vector<std::string>& child_temporaries() {
+  static std::vector<std::string> v;
+  return v;
+}
+}  // namespace
+
+void add_child_temporary(const std::string& path) { child_temporaries().push_back(path); }
+
+void remove_child_temporaries(long child_pid) {
+  for (const auto& p : child_temporaries()) ::unlink((p + ".tmp." + std::to_string(child_pid)).c_str());
 }
 
 void setup_child_process(int parent_pid) {

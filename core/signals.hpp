@@ -5,6 +5,7 @@
 // which exits from inside the engine (a Boost.Intrusive assertion at exit), never runs.
 #pragma once
 #include <stdexcept>
+#include <string>
 
 namespace ompisim {
 
@@ -24,6 +25,11 @@ void install_interrupt_handlers();
 int interrupt_signal();
 // Throws Interrupted when a signal was received.
 void throw_if_interrupted();
+// Files a simulation process writes under a temporary name "<path>.tmp.<its pid>" and renames at the end (a trace,
+// core/trace_file.hpp): registered by the parent before it forks; when the child ends without renaming them (killed
+// on SIGINT / SIGTERM, crashed), the parent removes them (remove_child_temporaries), so nothing half written stays.
+void add_child_temporary(const std::string& path);
+void remove_child_temporaries(long child_pid);
 // In a freshly forked simulation process: default dispositions, own process group, killed when its parent dies.
 void setup_child_process(int parent_pid);
 

@@ -1,5 +1,6 @@
 #include "core/trace_file.hpp"
 
+#include "core/atomic_write.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
 
@@ -537,7 +538,7 @@ const TraceFormatRegistry& trace_formats() {
   return reg;
 }
 
-static const TraceFormatInfo& format_of(const std::string& path, const std::string& option) {
+const TraceFormatInfo& trace_format_of(const std::string& path, const std::string& option) {
   const std::string ext = fs::path(path).extension().string();
   const TraceFormatInfo* f = ext.size() > 1 ? trace_formats().find(ext.substr(1)) : nullptr;
   if (!f) {
@@ -551,18 +552,12 @@ static const TraceFormatInfo& format_of(const std::string& path, const std::stri
 
 void check_trace_path(const std::string& path, const std::string& option) {
   if (path.empty()) throw InputError(option, path, "empty path");
-  (void)format_of(path, option);
-  fs::path p(path);
-  fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw InputError(option, path, fmt::format("folder '{}' does not exist", dir.string()));
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    throw InputError(option, path, fmt::format("folder '{}' is not writable: {}", dir.string(), std::strerror(errno)));
-  if (fs::is_directory(p, ec)) throw InputError(option, path, "is a folder, expected a file name");
+  (void)trace_format_of(path, option);
+  check_output_path(path, option);
 }
 
 std::unique_ptr<TraceSink> open_trace(const std::string& path, const TraceFilter& filter, std::size_t memory) {
-  auto sink = format_of(path, "--trace").make(path, memory ? memory : kTraceMemoryDefault);
+  auto sink = trace_format_of(path, "--trace").make(path, memory ? memory : kTraceMemoryDefault);
   sink->filter = filter;
   return sink;
 }
@@ -592,6 +587,7 @@ std::pair<double, double> parse_time_window(const std::string& text, const std::
   std::size_t colon = text.find(':');
   if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos)
     throw InputError(option, text, "expected START:END with units (e.g. 10us:50us; either side may be empty)");
+  if (text.size() == 1) throw InputError(option, text, "an empty window: give START:, :END or START:END (e.g. 10us:50us)");
   auto time = [&](const std::string& s, double dflt) {
     if (s.empty()) return dflt;
     if (s.find_first_not_of("0.") == std::string::npos && s.find('0') != std::string::npos) return 0.0;  // "0" needs no unit

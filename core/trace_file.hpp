@@ -10,7 +10,8 @@
 //    a thread per context and per NIC engine, complete events ("X") for spans, async events for bulk flows, flow
 //    events ("s"/"f") from a send to its match, counter events ("C") per resource for the flows in flight on it.
 // Both write a temporary beside the destination and rename it at finish(): a run that fails or is killed leaves no
-// half-written trace under the destination's name (a killed one may leave the temporary, "<path>.tmp.<pid>").
+// half-written trace under the destination's name; the temporary ("<path>.tmp.<pid>") of a simulation process killed
+// by SIGINT / SIGTERM, or dead, is removed by its parent (core/signals.hpp add_child_temporary).
 #pragma once
 #include "core/registry.hpp"
 #include "core/trace.hpp"
@@ -29,9 +30,11 @@ struct TraceFormatInfo {
 class TraceFormatRegistry : public NamedRegistry<TraceFormatInfo, &TraceFormatInfo::make> {};
 const TraceFormatRegistry& trace_formats();
 
-// Checks a --trace path before the run: a known extension, an existing writable folder, not a folder itself.
-// InputError(option, path, reason) otherwise.
+// Checks a --trace path before the run: a known extension, then check_output_path (an existing writable folder, not
+// a folder itself, not a symbolic link). InputError(option, path, reason) otherwise.
 void check_trace_path(const std::string& path, const std::string& option = "--trace");
+// The format of a trace path, by its extension; InputError(option, path, reason) for an unknown one.
+const TraceFormatInfo& trace_format_of(const std::string& path, const std::string& option);
 // The sink for `path` (format from its extension), with its temporary opened now. `memory`: the bytes of events a
 // format that sorts (Paje) holds before spilling a sorted chunk to disk (0: kTraceMemoryDefault).
 constexpr std::size_t kTraceMemoryDefault = 64u << 20;

@@ -63,6 +63,10 @@ double parse_quantity(const std::string& text, Dim d) {
     throw std::invalid_argument(fmt::format("'{}' is not a {} (expected a number followed by one of: {})", text,
                                             to_string(d), unit_list(d)));
   }
+  // A decimal number only: std::stod also reads hexadecimal ("0x10"), "inf" and "nan".
+  if (text.substr(0, pos).find_first_not_of(" 0123456789.eE+-") != std::string::npos)
+    throw std::invalid_argument(fmt::format("'{}' is not a {} (expected a decimal number followed by one of: {})", text,
+                                            to_string(d), unit_list(d)));
   while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
   std::string unit = text.substr(pos);
   auto& table = units_for(d);

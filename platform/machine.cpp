@@ -87,6 +87,11 @@ static void deep_merge(Json& base, const Json& child) {
   }
 }
 
+// An error in a file reached from `file`'s `key` (a base, a transfer's source): that file's own error, then the chain.
+[[noreturn]] static void rethrow_reached(const InputError& e, const std::string& file, const std::string& key) {
+  throw InputError(e.file(), e.key(), fmt::format("{} (reached through {}: key '{}')", e.reason(), file, key));
+}
+
 static Json load_with_base(const std::string& file, int depth = 0) {
   Json j = load_json_file(file);
   if (!j.is_object()) throw InputError(file, "", "a machine file must be a JSON object");
@@ -96,7 +101,21 @@ static Json load_with_base(const std::string& file, int depth = 0) {
     std::string base_name = j["base"].get<std::string>();
     check_safe_name(base_name, file, "base");
     if (base_name.ends_with(".json")) throw InputError(file, "base", "expected a machine name, not a file name");
-    Json base = load_with_base(machine_file(base_name), depth + 1);
+    std::string base_file;
+    try {
+      base_file = machine_file(base_name);
+    } catch (const InputError& e) {  // an unknown base is this file's mistake, not the scenario's
+      throw InputError(file, "base", e.reason());
+    }
+    std::error_code ec;
+    if (fs::equivalent(base_file, file, ec))
+      throw InputError(file, "base", fmt::format("'{}' is this machine itself (a base cannot be its own)", base_name));
+    Json base;
+    try {
+      base = load_with_base(base_file, depth + 1);
+    } catch (const InputError& e) {
+      rethrow_reached(e, file, "base");
+    }
     base.erase("description");
     deep_merge(base, j);
     base.erase("base");
@@ -245,8 +264,15 @@ void resolve_one(Json& entry, const std::string& file, const std::string& path, 
     chain.push_back(machine);
     const std::size_t start = chain.size(), deepest_before = ctx.deepest;
     ctx.deepest = start;
-    Json src = load_with_base(src_path);
-    resolve_transfers(src, src_file, "", ctx);
+    Json src;
+    try {
+      src = load_with_base(src_path);
+      resolve_transfers(src, src_file, "", ctx);
+    } catch (const InputError& e) {
+      if (e.reason().find("transfer cycle") != std::string::npos || e.reason().find("chained through") != std::string::npos)
+        throw;  // already names the whole chain
+      rethrow_reached(e, file, tkey + ".machine");
+    }
     const std::size_t height = ctx.deepest - start;
     ctx.deepest = std::max(deepest_before, ctx.deepest);
     chain.pop_back();

@@ -57,6 +57,7 @@ std::string collect(pid_t pid, int fd) {
       close(fd);
       while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
       }
+      remove_child_temporaries(pid);
       throw_if_interrupted();
     }
     pollfd pfd{fd, POLLIN, 0};
@@ -72,6 +73,7 @@ std::string collect(pid_t pid, int fd) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  remove_child_temporaries(pid);  // a child that renamed its temporaries left none; one that died leaves nothing
   throw_if_interrupted();
   if (out.size() < 2) throw std::runtime_error("simulation process died (signal or crash)");
   std::string tag = out.substr(0, 2), body = out.substr(2);

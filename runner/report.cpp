@@ -1,15 +1,32 @@
 #include "runner/report.hpp"
 
 #include "core/atomic_write.hpp"
+#include "core/units.hpp"
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <tuple>
 
 namespace ompisim {
 
 namespace {
+namespace fs = std::filesystem;
+// A scenario file in the repository relative to it; one outside it absolute, so that `compare --against` finds it
+// again from any folder.
+std::string provenance_path(const std::string& file) {
+  const std::string rel = repo_relative(file);
+  std::error_code ec;
+  if (rel != file || fs::path(file).is_absolute() || !fs::exists(file, ec)) return rel;  // (no file: a name in tests)
+  const fs::path abs = fs::weakly_canonical(file, ec);
+  const fs::path in_repo = fs::path(rel).lexically_normal();
+  if (ec) return rel;
+  // `file` was relative to the current folder: inside the repository only if that is the repository's root
+  if (fs::weakly_canonical(fs::path(data_dir()) / in_repo, ec) == abs) return rel;
+  return abs.string();
+}
+
 // The route policy of the run: its name on a machine with one network, else {network: name}.
 Json routing_json(const World& w) {
   if (w.networks() == 1) return w.routing().name;
@@ -42,7 +59,7 @@ Json result_json(const RunRecord& r) {
            {"points", r.points},
            {"stats", stats}};
   res["provenance"] = {{"git_describe", git_describe()},
-                       {"scenario_file", repo_relative(s.file)},
+                       {"scenario_file", provenance_path(s.file)},
                        {"machine_file", repo_relative(m.file)},
                        {"engine", sim.name()},
                        {"routing", routing_json(r.world)},
@@ -133,9 +150,65 @@ std::string result_csv(const Json& res) {
   return out;
 }
 
+// The --set overrides whose effective value (provenance.derived "<key> (effective)") differs from the value given:
+// (key, value given, value used).
+static std::vector<std::tuple<std::string, std::string, double>> capped_overrides(const Json& res) {
+  std::vector<std::tuple<std::string, std::string, double>> out;
+  if (!res.contains("provenance") || !res["provenance"].contains("derived")) return out;
+  const Json& prov = res["provenance"];
+  for (const auto& o : prov.value("overrides", Json::array())) {
+    if (!o.is_array() || o.size() != 2 || !o[0].is_string() || !o[1].is_string()) continue;
+    const std::string k = o[0].get<std::string>(), v = o[1].get<std::string>(), eff = k + " (effective)";
+    if (!prov["derived"].contains(eff) || !prov["derived"][eff].is_number()) continue;
+    double given = 0;
+    try {
+      given = parse_quantity(v, Dim::Bytes);
+    } catch (const std::exception&) {
+      std::size_t n = 0;
+      try {
+        given = std::stod(v, &n);
+      } catch (const std::exception&) {
+        continue;
+      }
+      if (n != v.size()) continue;
+    }
+    const double used = prov["derived"][eff].get<double>();
+    if (used != given) out.emplace_back(k, v, used);
+  }
+  return out;
+}
+
+std::vector<std::string> override_notes(const Json& res) {
+  std::vector<std::string> out;
+  if (!res.contains("provenance")) return out;
+  const Json& prov = res["provenance"];
+  if (!prov.contains("overrides") || !prov["overrides"].is_array()) return out;
+  for (const auto& o : prov["overrides"]) {
+    if (!o.is_array() || o.size() != 2 || !o[0].is_string() || !o[1].is_string()) continue;
+    const std::string k = o[0].get<std::string>(), v = o[1].get<std::string>();
+    std::string item = k + "=" + v;
+    for (const char* list : {"mca", "parameters"})
+      if (prov.contains(list) && prov[list].contains(k) && prov[list][k].is_string())
+        item += " (" + prov[list][k].get<std::string>() + ")";
+    for (const auto& [ck, cv, used] : capped_overrides(res))
+      if (ck == k) item += fmt::format(", effective {}", used);
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+std::vector<std::string> override_warnings(const Json& res) {
+  std::vector<std::string> out;
+  for (const auto& [k, v, used] : capped_overrides(res))
+    out.push_back(fmt::format("--set {}={}: the run used {} (the component's effective value, provenance.derived "
+                              "\"{} (effective)\": another limit caps it)", k, v, used, k));
+  return out;
+}
+
 std::string result_table(const Json& res) {
   std::string out = fmt::format("# ompisim {} on {} ({}), {} ranks\n", res.value("benchmark", ""), res.value("machine", ""),
                                 res.value("stack", ""), res["ranks"].dump());
+  if (auto o = override_notes(res); !o.empty()) out += fmt::format("# overrides (--set): {}\n", fmt::join(o, ", "));
   if (res["points"].empty()) return out;
   const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
   if (!d || !d->table) return out;

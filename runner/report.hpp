@@ -56,5 +56,10 @@ std::string result_csv(const Json& res);
 // The table `ompisim run` prints: a line naming the run, then the benchmark driver's own table (OSU's output format
 // for the OSU drivers).
 std::string result_table(const Json& res);
+// Every --set override of a result: "key=value (resolved value)", with ", effective N" when the component reports a
+// different effective value of that parameter (provenance.derived "<key> (effective)").
+std::vector<std::string> override_notes(const Json& res);
+// One warning per --set override whose effective value (provenance.derived) differs from the value given.
+std::vector<std::string> override_warnings(const Json& res);
 
 }  // namespace ompisim

@@ -154,6 +154,18 @@ void check_run_input(const Scenario& s, const Overrides& sets) {
   for (long long n : s.ranks) (void)prepare(s, n, sets);
 }
 
+void check_sets_read(const Scenario& s, const Overrides& sets) {
+  std::vector<std::string> set_mca;
+  for (auto& [k, v] : sets)
+    if (mca_owner(k)) set_mca.push_back(k);
+  if (set_mca.empty()) return;
+  const std::unique_ptr<Machine> m = scenario_machine(s);
+  const std::vector<std::string> kinds = m->nic_kinds();
+  for (const auto& k : set_mca) check_mca_family(k, kinds, "--set");  // the machine's NIC first: the precise reason
+  const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m->name, s.file);
+  check_mca_keys(set_mca, spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), "--set");
+}
+
 Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const TraceRequest* trace) {
   Prepared p = prepare(s, ranks, sets);
   Machine& m = *p.m;
@@ -164,9 +176,10 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
   std::unique_ptr<TraceSink> sink;  // outlives the simulator and the World that report to it
   if (trace) {
     for (auto& [a, b] : trace->filter.ranks)
-      if (a >= ranks)
+      if (b >= ranks)
         throw InputError("--trace-ranks", trace->ranks_text,
-                         fmt::format("rank {} is not in the job (scenario {} runs ranks 0..{})", a, s.id, ranks - 1));
+                         fmt::format("rank {} is not in the job (scenario {} runs ranks 0..{})", a >= ranks ? a : b,
+                                     s.id, ranks - 1));
     sink = open_trace(trace->path, trace->filter);
   }
   std::unique_ptr<Simulator> sim = engines().find(s.engine)->make();

@@ -23,5 +23,9 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
 // Everything a run decides from its input before simulating, for every rank count (machine, stack, MCA keys, --set
 // parameters, placement, route policy): the InputErrors run_one would raise, without running.
 void check_run_input(const Scenario& s, const Overrides& sets);
+// For `run`, which runs this one scenario: an MCA parameter in `sets` that no component of
+// its stack reads is refused, as in the scenario's "mca" block (InputError("--set", "mca.<key>", reason)). Commands
+// that apply one --set to many scenarios (validate, compare --against, sweep axes) leave it to the stacks that read it.
+void check_sets_read(const Scenario& s, const Overrides& sets);
 
 }  // namespace ompisim

@@ -108,7 +108,13 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   s.paper = r.opt_str("paper").value_or("");
   s.plot = r.opt_str("plot").value_or("");
   if (!s.figure.empty()) (void)label_stem(s.figure, file, "figure");  // reproduce names the figure's files after it
-  if (r.has("relevant_code")) (void)r.raw("relevant_code");
+  if (r.has("relevant_code")) {  // documentation: a list of source file paths
+    const Json& rc = r.raw("relevant_code");
+    if (!rc.is_array()) r.fail("relevant_code", "expected a list of source file paths");
+    for (std::size_t i = 0; i < rc.size(); ++i)
+      if (!rc[i].is_string() || rc[i].get<std::string>().empty())
+        throw InputError(file, fmt::format("relevant_code[{}]", i), "expected a source file path (a string)");
+  }
   s.machine = r.str("machine");
   check_safe_name(s.machine, file, "machine");  // a name in the machine directory, never a path (see --machine-file)
   if (r.has("stack") && r.raw("stack").is_object()) {
@@ -153,6 +159,7 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   }
   ObjectReader b = r.object("benchmark");
   s.benchmark = b.str("name");
+  s.benchmark_block = j.at("benchmark");
   s.driver = bench::parse_benchmark(b, bench::DriverContext{file, s.ranks, s.stack, s.stack_json, stack_has_network_atomics(s.stack_json, file)});
   std::vector<std::string> known;
   for (auto& k : scenario_keys()) known.emplace_back(k.name);

@@ -24,6 +24,7 @@ struct Scenario {
   // The "benchmark" block, read by its driver. Shared between copies of the scenario and never changed through
   // them: a caller that narrows it (calibration, one value of the driver's axis) clones it first.
   std::shared_ptr<const bench::Driver> driver;
+  Json benchmark_block = Json::object();  // the block as given (runner/estimate.hpp reads its loop counts)
   std::vector<long long> ranks;  // one entry, or a sweep
   int ranks_per_node = 1;
   std::vector<long long> nodes;

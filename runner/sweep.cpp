@@ -1,6 +1,7 @@
 #include "runner/sweep.hpp"
 
 #include "core/atomic_write.hpp"
+#include "core/error_text.hpp"
 #include "core/limits.hpp"
 #include "core/signals.hpp"
 #include "runner/report.hpp"
@@ -81,7 +82,11 @@ SweepGrid load_sweep_grid(const std::string& file) {
       if (fs::exists(beside)) path = beside.string();
       else r.fail("base", fmt::format("no scenario file '{}' (relative to the current folder or to the grid file)", path));
     }
-    base = load_json_file(path);
+    try {
+      base = load_json_file(path);
+    } catch (const InputError& e) {  // the base's own error, then where it was reached from
+      throw InputError(e.file(), e.key(), fmt::format("{} (reached through {}: key 'base')", e.reason(), file));
+    }
     g.base_file = path;
   } else if (b.is_object()) {
     base = b;
@@ -89,8 +94,13 @@ SweepGrid load_sweep_grid(const std::string& file) {
   } else {
     r.fail("base", "expected a scenario file name or a scenario object");
   }
-  if (!base.is_object()) throw InputError(g.base_file, "", "a scenario is a JSON object");
-  (void)scenario_from_json(base, g.base_file);  // the base itself must load
+  try {
+    if (!base.is_object()) throw InputError(g.base_file, "", "a scenario is a JSON object");
+    (void)scenario_from_json(base, g.base_file);  // the base itself must load
+  } catch (const InputError& e) {
+    if (g.base_file == file) throw;
+    throw InputError(e.file(), e.key(), fmt::format("{} (reached through {}: key 'base')", e.reason(), file));
+  }
 
   const bool has_axes = r.has("axes"), has_points = r.has("points");
   if (has_axes == has_points) r.fail(has_axes ? "points" : "axes", "give either \"axes\" or \"points\", not both or none");
@@ -225,9 +235,23 @@ std::string point_file(const std::string& out_dir, const SweepPoint& p) {
   return (fs::path(out_dir) / "points" / (p.hash + ".json")).string();
 }
 
+// A point's result exists. Only the sweep writes into points/: a symbolic link there (or points/ itself a link or a
+// file) is refused, never followed.
 bool point_done(const std::string& out_dir, const SweepPoint& p) {
   std::error_code ec;
-  return fs::is_regular_file(point_file(out_dir, p), ec);
+  const std::string f = point_file(out_dir, p);
+  const fs::file_status st = fs::symlink_status(f, ec);
+  if (fs::is_symlink(st))
+    throw InputError(f, "", "is a symbolic link: refused (points/ holds only the results the sweep wrote itself)");
+  return fs::is_regular_file(st);
+}
+
+void check_points_dir(const std::string& out_dir) {
+  std::error_code ec;
+  const std::string d = (fs::path(out_dir) / "points").string();
+  const fs::file_status st = fs::symlink_status(d, ec);
+  if (fs::is_symlink(st)) throw InputError(d, "", "is a symbolic link: refused (the sweep's own folder of point results)");
+  if (fs::exists(st) && !fs::is_directory(st)) throw InputError(d, "", "exists and is not a folder (the sweep's folder of point results)");
 }
 
 // A point's process: runs it and publishes its file (written to a temporary and renamed: a kill leaves no half file).
@@ -240,10 +264,10 @@ bool point_done(const std::string& out_dir, const SweepPoint& p) {
     Json doc{{"hash", p.hash}, {"values", p.values}, {"scenario", p.scenario}, {"sets", p.sets}, {"result", res}};
     write_file_atomic(point_file(out_dir, p), doc.dump(1) + "\n");
   } catch (const InputError& e) {
-    std::cerr << "ompisim: error: " << e.what() << "\n";
+    std::cerr << "ompisim: error: " << one_line(e.what()) << "\n";
     code = 2;
   } catch (const std::exception& e) {
-    std::cerr << "ompisim: error: sweep point " << p.hash << ": " << e.what() << "\n";
+    std::cerr << "ompisim: error: sweep point " << p.hash << ": " << one_line(e.what()) << "\n";
     code = 3;
   }
   std::cerr.flush();
@@ -253,12 +277,14 @@ bool point_done(const std::string& out_dir, const SweepPoint& p) {
 }  // namespace
 
 int sweep_points_done(const SweepGrid& g, const std::string& out_dir) {
+  check_points_dir(out_dir);
   int n = 0;
   for (auto& p : g.points) n += point_done(out_dir, p);
   return n;
 }
 
 int run_sweep(const SweepGrid& g, const SweepOptions& opt) {
+  check_points_dir(opt.out_dir);
   fs::create_directories(fs::path(opt.out_dir) / "points");
   // Temporaries a killed sweep left behind (write_file_atomic names them <file>.tmp.<pid>.<n>).
   for (auto& e : fs::directory_iterator(fs::path(opt.out_dir) / "points")) {
@@ -334,6 +360,7 @@ int run_sweep(const SweepGrid& g, const SweepOptions& opt) {
 }
 
 Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
+  check_points_dir(out_dir);
   int missing = 0;
   for (auto& p : g.points) missing += !point_done(out_dir, p);
   if (missing)

@@ -45,3 +45,9 @@ set_tests_properties(e2e.replay PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # Reference files: a bad claim (unknown scenario or key, a gap without a signed non-zero number, an undefined reading,
 # a select matching no point) exits 2 naming the file and the key.
 add_test(NAME e2e.bad_reference COMMAND bash ${E2E}/bad_reference.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
+add_test(NAME e2e.replay_checks COMMAND bash ${E2E}/replay_checks.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.edges COMMAND bash ${E2E}/edges.sh $<TARGET_FILE:ompisim>)
+set_tests_properties(e2e.edges PROPERTIES RUN_SERIAL ON TIMEOUT 600)
+# The regression gate on a clean checkout: the committed results of a fast figure rerun with no drift.
+add_test(NAME e2e.compare_committed COMMAND $<TARGET_FILE:ompisim> compare --against ${CMAKE_SOURCE_DIR}/results
+         --only gemini/fig5_latency_2p_inter --diff-only)

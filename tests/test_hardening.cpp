@@ -1,5 +1,6 @@
 // Bounded JSON input, the name rule for paths, the output folder and the result pair.
 #include "core/atomic_write.hpp"
+#include "core/error_text.hpp"
 #include "core/json_input.hpp"
 #include "core/limits.hpp"
 #include "core/safe_name.hpp"
@@ -103,8 +104,8 @@ TEST_CASE("safe names: one rule for every name that becomes a path", "[unit][inp
 }
 
 // Configuration: an output folder holding a symlink to a folder elsewhere, and a symlinked result file.
-// Expected: a path through the symlinked folder is refused; publishing over a symlinked file replaces the link and
-// leaves its target untouched; a symlinked --out is resolved once. How validated: file contents and errors.
+// Expected: a path through the symlinked folder is refused; a symlinked result file is refused, the link and its
+// target untouched; a symlinked --out is resolved once. How validated: file contents and errors.
 TEST_CASE("output folder: nothing is written outside it", "[unit][output]") {
   TempDir t;
   fs::create_directories(t.p / "elsewhere");
@@ -116,10 +117,9 @@ TEST_CASE("output folder: nothing is written outside it", "[unit][output]") {
   CHECK_THROWS_AS(out.file("/etc/x.json"), InputError);
   std::ofstream(t.p / "victim") << "precious";
   fs::create_symlink(t.p / "victim", t.p / "out" / "r.json");
-  publish_pair(out.file("r.json"), "{}", out.file("r.csv"), "a\n");
+  CHECK_THROWS_WITH(out.file("r.json"), Catch::Contains("symbolic link: refusing to replace it"));
   CHECK(slurp(t.p / "victim") == "precious");
-  CHECK_FALSE(fs::is_symlink(t.p / "out" / "r.json"));
-  CHECK(slurp(t.p / "out" / "r.json") == "{}");
+  CHECK(fs::is_symlink(t.p / "out" / "r.json"));
   fs::create_directory_symlink(t.p / "elsewhere", t.p / "link");
   OutputDir via_link((t.p / "link").string());
   CHECK(via_link.root() == fs::canonical(t.p / "elsewhere").string());
@@ -142,4 +142,38 @@ TEST_CASE("result pair: the JSON is published last, as the marker", "[unit][outp
   publish_pair(j, "new json", c, "new csv");
   CHECK(slurp(j) == "new json");
   CHECK(slurp(c) == "new csv");
+}
+
+// Configuration: messages echoing a 100,000-character key, a value with newlines, a tab and an escape byte, a long
+// number without quotes, a long path, and possessives ("rank 0's"). Expected: an echo longer than 80 characters is cut
+// to 80 and its length; control characters escaped; a path kept whole; apostrophes untouched; short text unchanged.
+// How validated: the strings.
+TEST_CASE("error text: one bounded line", "[unit][input]") {
+  const std::string key(100000, 'k');
+  const std::string m = one_line("--set: key '" + key + "': unknown parameter");
+  CHECK(m == "--set: key '" + std::string(80, 'k') + "...' (100000 bytes): unknown parameter");
+  CHECK(one_line("--set: key 'nic.L': '1\nus\tx\x1b' is not a time") == "--set: key 'nic.L': '1\\nus\\tx\\x1b' is not a time");
+  CHECK(one_line("number " + std::string(300, '9') + " overflows") ==
+        "number " + std::string(80, '9') + "... (300 bytes) overflows");
+  const std::string path = "/tmp/" + std::string(200, 'd') + "/rank-3.txt:";
+  CHECK(one_line(path + " line 5: rank 0's send to rank 1 is never received") ==
+        path + " line 5: rank 0's send to rank 1 is never received");
+  CHECK(one_line("plain message, nothing to cut") == "plain message, nothing to cut");
+  CHECK(one_line("'unclosed " + std::string(100, 'u')).find("(100 bytes)") != std::string::npos);
+}
+
+// Configuration: a valid document followed by one NUL byte, and one with a NUL inside a string. Expected: an
+// InputError naming the file and the offset (a NUL is not JSON text). How validated: messages.
+TEST_CASE("json input: a NUL byte is refused", "[unit][input]") {
+  CHECK_THAT(error_of(std::string("{\"a\": 1}") + '\0'), Catch::Contains("f.json") && Catch::Contains("NUL byte at offset 8"));
+  CHECK_THAT(error_of(std::string("{\"a\": \"x") + '\0' + "y\"}"), Catch::Contains("NUL byte at offset 8"));
+}
+
+// Configuration: the file name of a 128-character id with its suffix, and one of 300 characters. Expected: the first
+// is accepted (the documented maximum id), the second refused. How validated: the exception.
+TEST_CASE("output folder: a file named after an id of the maximum length is accepted", "[unit][output]") {
+  TempDir d;
+  OutputDir out(d.p.string());
+  CHECK_NOTHROW(out.file(std::string(128, 'i') + ".json"));
+  CHECK_THROWS_WITH(out.file(std::string(300, 'i') + ".json"), Catch::Contains("is not a valid name"));
 }

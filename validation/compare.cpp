@@ -84,6 +84,13 @@ Json load_result(const std::string& path, const std::string& option) {
 }
 
 // Every result JSON below dir, by relative path.
+// The table `ompisim validate --json` writes (reproduce's validation.json): points of every paper, claims, held-out
+// values. Not a scenario's result: it has no scenario of its own to rerun.
+bool is_validation_table(const Json& j) {
+  return j.is_object() && j.contains("claims") && j.contains("held_out") && j.contains("points") &&
+         !j.contains("provenance");
+}
+
 std::map<std::string, std::string> results_below(const std::string& dir) {
   std::map<std::string, std::string> out;
   for (auto& e : fs::recursive_directory_iterator(dir)) {
@@ -188,20 +195,24 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
     if (!only.empty() && rel.find(only) == std::string::npos) continue;
     Json j = load_json_file(path);
     const Json& prov = j.value("provenance", Json::object());
+    if (is_validation_table(j)) {  // derived from the scenario results rerun here: `ompisim validate` recomputes it
+      c.notes.push_back(rel + ": a validation table (ompisim validate), made from the scenario results: not rerun");
+      continue;
+    }
     if (!prov.contains("scenario_file") || !prov["scenario_file"].is_string()) {
       c.problems.push_back(rel + ": no provenance.scenario_file: not rerun");
       continue;
     }
     todo.emplace_back(rel, std::move(j));
   }
-  if (todo.empty())
+  if (todo.empty() && c.notes.empty())
     throw InputError("--against", dir, only.empty() ? "no result JSON with a scenario below this folder"
                                                     : fmt::format("no result path contains '{}' (--only)", only));
   for (std::size_t i = 0; i < todo.size(); ++i) {
     auto& [rel, committed] = todo[i];
     if (progress) progress(i, todo.size(), rel);
     std::string file = committed["provenance"]["scenario_file"].get<std::string>();
-    if (!fs::path(file).is_absolute()) file = data_dir() + "/" + file;
+    if (!fs::path(file).is_absolute()) file = data_dir() + "/" + file;  // inside the repository: relative to it
     if (!fs::exists(file, ec)) {
       c.problems.push_back(fmt::format("{}: its scenario {} does not exist", rel, file));
       continue;
@@ -228,6 +239,7 @@ std::string render_comparison(const Comparison& c, const std::string& name_a, co
     last = r.file;
   }
   for (auto& p : c.problems) out += "! " + p + "\n";
+  for (auto& n : c.notes) out += "# " + n + "\n";
   out += fmt::format("{} files, {} values compared, {} beyond tolerance, {} structural differences\n", c.files,
                      c.rows.size(), c.beyond(), c.problems.size());
   return out;
@@ -241,7 +253,7 @@ Json comparison_json(const Comparison& c) {
                         {"ratio", ratio}, {"beyond", r.beyond}});
   }
   return {{"tolerance", c.tolerance}, {"files", c.files}, {"values", c.rows.size()}, {"beyond", c.beyond()},
-          {"problems", c.problems}, {"rows", rows}};
+          {"problems", c.problems}, {"notes", c.notes}, {"rows", rows}};
 }
 
 double parse_tolerance(const std::string& text) {

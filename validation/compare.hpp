@@ -25,6 +25,7 @@ struct Comparison {
   double tolerance = 0;
   std::vector<CompareRow> rows;
   std::vector<std::string> problems;  // a file, point or metric on one side only, a changed axis
+  std::vector<std::string> notes;     // what was not compared and why (a validation table under --against)
   int files = 0;
   int beyond() const;
   bool ok() const { return beyond() == 0 && problems.empty(); }

@@ -43,6 +43,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <deque>
 #include <filesystem>
 #include <fmt/format.h>
 #include <map>
@@ -131,6 +132,22 @@ struct RankState {
   std::uint64_t sends = 0, send_bytes = 0, recvs = 0, recv_bytes = 0, actions = 0;
   Kind last = Kind::Init;
   std::uint64_t last_line = 0;
+  std::uint64_t coll_next = 0;  // the index of the rank's next collective call
+  std::map<std::tuple<int, int, int>, std::uint64_t> tested;  // (src, dst, tag) of requests a test completed
+};
+
+// A send not yet received: its line in the sender's trace.
+struct InFlight {
+  std::uint64_t bytes, line;
+};
+
+// The first rank's call of one collective (by its index in every rank's sequence), checked against the others'.
+struct CollCall {
+  Kind kind;
+  int root, rank;
+  std::uint64_t send_bytes, recv_bytes, line;
+  std::vector<std::uint64_t> counts;  // allgatherv, reducescatter: the counts every rank gives alike
+  int seen;                           // ranks that reached it
 };
 
 // Resumes the rank when the last request it blocks on completes.
@@ -202,6 +219,77 @@ struct Run {
   std::exception_ptr error;  // the first rank's input error: every rank stops at its next action, then it is thrown
   std::optional<coll::NodeLayout> layout;  // MPI_COMM_WORLD's nodes (set before the run)
   std::map<std::string, CollChoice> choices;  // per collective: the decision table that picks a composition's stages
+  std::map<std::tuple<int, int, int>, std::deque<InFlight>> inflight;  // (src, dst, tag): sends not yet received
+  std::deque<CollCall> coll_calls;  // collectives some rank called and not every rank reached yet
+  std::uint64_t coll_first = 0;     // the index of coll_calls.front()
+
+  // MPI's rule: every rank calls the same collectives in the same order, with the same root and compatible sizes.
+  void check_collective(int me, const ti::Action& a) {
+    RankState& rs = ranks[static_cast<std::size_t>(me)];
+    const std::uint64_t idx = rs.coll_next++;
+    const bool same_counts = a.kind == Kind::Allgatherv || a.kind == Kind::ReduceScatter;
+    const bool rooted = a.kind == Kind::Bcast || a.kind == Kind::Reduce || a.kind == Kind::Gather ||
+                        a.kind == Kind::Scatter || a.kind == Kind::Gatherv || a.kind == Kind::Scatterv;
+    if (idx - coll_first == coll_calls.size()) {
+      coll_calls.push_back(CollCall{a.kind, rooted ? a.root : 0, me, a.send_bytes, a.recv_bytes, rs.last_line,
+                                    same_counts ? a.counts_recv : std::vector<std::uint64_t>{}, 0});
+    }
+    CollCall& first = coll_calls[idx - coll_first];
+    auto refuse = [&](const std::string& what) {
+      throw InputError(rs.reader.path(), "",
+                       fmt::format("line {}: rank {}'s collective #{} is {} where rank {}'s (line {} of {}) is {}: "
+                                   "every rank calls the same collectives in the same order with the same root and "
+                                   "sizes",
+                                   rs.last_line, me, idx + 1, what, first.rank, first.line,
+                                   ranks[static_cast<std::size_t>(first.rank)].reader.path(),
+                                   describe(first.kind, first.root, first.send_bytes, first.recv_bytes, rooted)));
+    };
+    if (first.kind != a.kind) refuse(fmt::format("{}", ti::kind_name(a.kind)));
+    // The sizes every rank gives alike (a rooted collective's non-root side of gather/scatter is the rank's block).
+    bool sizes_differ = false;
+    switch (a.kind) {
+      case Kind::Bcast: case Kind::Reduce: case Kind::Allreduce: case Kind::Scan: case Kind::Exscan: case Kind::Gather:
+        sizes_differ = first.send_bytes != a.send_bytes;
+        break;
+      case Kind::Scatter: sizes_differ = first.recv_bytes != a.recv_bytes; break;
+      case Kind::Alltoall: case Kind::Allgather:
+        sizes_differ = first.send_bytes != a.send_bytes || first.recv_bytes != a.recv_bytes;
+        break;
+      case Kind::Allgatherv: case Kind::ReduceScatter: sizes_differ = first.counts != a.counts_recv; break;
+      default: break;
+    }
+    if ((rooted && first.root != a.root) || sizes_differ)
+      refuse(describe(a.kind, a.root, a.send_bytes, a.recv_bytes, rooted));
+    if (++first.seen == n)
+      while (!coll_calls.empty() && coll_calls.front().seen == n) coll_calls.pop_front(), ++coll_first;
+  }
+  static std::string describe(Kind k, int root, std::uint64_t sb, std::uint64_t rb, bool rooted) {
+    std::string s = ti::kind_name(k);
+    if (rooted) s += fmt::format(" root {}", root);
+    if (k == Kind::Barrier) return s;
+    if (k == Kind::Allgatherv || k == Kind::ReduceScatter) return s + " (its counts)";
+    if (k == Kind::Alltoall || k == Kind::Allgather || k == Kind::Gather || k == Kind::Scatter)
+      return s + fmt::format(" of {} B sent, {} B received", sb, rb);
+    return s + fmt::format(" of {} B", sb);
+  }
+  // After every rank ended: a send that no receive matched is an error, as MPI_Finalize with a pending message is.
+  void check_unmatched() const {
+    if (inflight.empty()) return;
+    const auto& [key, q] = *inflight.begin();
+    auto [src, dst, tag] = key;
+    std::size_t more = 0;
+    for (const auto& [k, v] : inflight) more += v.size();
+    throw InputError(ranks[static_cast<std::size_t>(src)].reader.path(), "",
+                     fmt::format("line {}: rank {}'s send to rank {} (tag {}, {} B) is never received: no receive in "
+                                 "rank {}'s trace matches it ({} unmatched send{} in all)",
+                                 q.front().line, src, dst, tag, q.front().bytes, dst, more, more == 1 ? "" : "s"));
+  }
+  void received(int me, const mpi::Status& st) {
+    auto it = inflight.find({st.source, me, st.tag});
+    if (it == inflight.end()) return;
+    it->second.pop_front();
+    if (it->second.empty()) inflight.erase(it);
+  }
 
   Completion req_done(Req* r) {
     return [r] {
@@ -228,6 +316,7 @@ struct Run {
     auto* r = new Req{me, dst, tag, false, false, &rs};
     ++rs.sends;
     rs.send_bytes += bytes;
+    inflight[{me, dst, tag}].push_back(InFlight{bytes, rs.last_line});
     auto& sz = sizes[bytes == 0 ? -1 : static_cast<int>(std::bit_width(bytes - 1))];
     ++sz.first, sz.second += bytes;
     Completion done = req_done(r);
@@ -242,7 +331,8 @@ struct Run {
     Completion done = req_done(r);
     s.start_recv(mpi::P2P{me, src, tag == -1 ? kAnyTag : tag, bytes, mpi::kByte, mpi::kCommWorld,
                           Buffer{(static_cast<std::uint64_t>(me) << 36) + (1ull << 35), true}, &r->status},
-                 [done, r, &rs] {
+                 [this, me, done, r, &rs] {
+                   received(me, r->status);
                    ++rs.recvs;
                    rs.recv_bytes += r->status.bytes;
                    done();
@@ -423,9 +513,25 @@ Task replay_rank(Run& x, int me) {
         auto it = std::find_if(rs.reqs.begin(), rs.reqs.end(), [&](const std::unique_ptr<Req>& r) {
           return r->src == a.peer && r->dst == a.peer2 && r->tag == a.tag;
         });
-        if (it == rs.reqs.end()) break;  // caught by an earlier test (SMPI's replay does the same)
+        if (it == rs.reqs.end()) {
+          // Completed by an earlier test (SMPI's replay does the same), or a request with no peer (SMPI writes
+          // MPI_UNDEFINED); otherwise MPI would wait on a request that does not exist.
+          auto t = rs.tested.find({a.peer, a.peer2, a.tag});
+          if (t != rs.tested.end()) {
+            if (--t->second == 0) rs.tested.erase(t);
+          } else if (a.peer >= -1 && a.peer2 >= 0) {
+            throw InputError(rs.reader.path(), "",
+                             fmt::format("line {}: {} on a request (src {}, dst {}, tag {}) that rank {} has not posted "
+                                         "with isend/irecv, or has already waited for",
+                                         rs.last_line, ti::kind_name(a.kind), a.peer, a.peer2, a.tag, me));
+          }
+          break;
+        }
         if (a.kind == Kind::Test) {
-          if ((*it)->done) rs.reqs.erase(it);
+          if ((*it)->done) {
+            ++rs.tested[{a.peer, a.peer2, a.tag}];
+            rs.reqs.erase(it);
+          }
           break;
         }
         std::unique_ptr<Req> r = std::move(*it);
@@ -441,6 +547,7 @@ Task replay_rank(Run& x, int me) {
         break;
       }
       default: {  // collectives
+        x.check_collective(me, a);
         double t0 = x.w.sim().now();
         coll::Schedule sched = x.schedule(me, a);
         co_await CollAwait{&x.exec, me, &sched, x.n};
@@ -479,7 +586,7 @@ Json replay_run(World& w, Stack& s, const ReplayConfig& c) {
   const int n = static_cast<int>(w.ranks());
   if (n != static_cast<int>(c.files.size()))
     throw InputError(c.index, "", fmt::format("the trace has {} ranks, the run {}", c.files.size(), n));
-  Run x{w, s, c, n, ScheduleExec(s, n), {}, {}, {}, {}, {}, 0, nullptr, std::nullopt, {}};
+  Run x{w, s, c, n, ScheduleExec(s, n), {}, {}, {}, {}, {}, 0, nullptr, std::nullopt, {}, {}, {}, 0};
   std::vector<long long> node_key(static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) node_key[static_cast<std::size_t>(r)] = w.node_of(r);
   x.layout.emplace(node_key);
@@ -500,6 +607,7 @@ Json replay_run(World& w, Stack& s, const ReplayConfig& c) {
                                    rs.last_line, r, ti::kind_name(rs.last)));
     total = std::max(total, rs.end);
   }
+  x.check_unmatched();
   auto row = [](const std::string& kind, const std::string& name) {
     return Json{{"row", kind}, {"name", name}, {"rank", nullptr}, {"calls", nullptr}, {"bytes", nullptr},
                 {"time_s", nullptr}, {"compute_s", nullptr}, {"mpi_s", nullptr}, {"mpi_pct", nullptr},

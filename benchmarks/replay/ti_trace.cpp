@@ -2,6 +2,7 @@
 #include "benchmarks/replay/ti_trace.hpp"
 
 #include "core/errors.hpp"
+#include "core/signals.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -179,7 +180,7 @@ std::vector<std::string> read_index(const std::string& index, long long max_rank
       line.push_back(static_cast<char>(c));
     }
     if (!any && c == EOF) break;
-    ++n;
+    if ((++n & 0xfff) == 0) throw_if_interrupted();  // a large index stays interruptible
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
     std::size_t b = line.find_first_not_of(" \t");
     if (b == std::string::npos || line[b] == '#') continue;
@@ -257,7 +258,12 @@ bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& defa
       default_dt = p.n > 2 ? 8 : 1;  // SMPI: an argument selects MPI_DOUBLE (MPE traces), else MPI_BYTE (TAU)
       break;
     case Kind::Finalize: p.need(0, 0, "finalize"); break;
-    case Kind::NoOp: break;
+    case Kind::NoOp:
+      if (name == "comm_size") {  // a communicator's size: at least 1, at most the trace's ranks
+        p.need(1, 1, "comm_size n");
+        (void)p.integer(2, 1, P, "size");
+      }
+      break;
     case Kind::Compute:
       p.need(1, 1, "compute flops");
       out.amount = p.real(2, 0, kMaxFlops, "flops");
@@ -304,7 +310,10 @@ bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& defa
       if (out.peer == kSmpiUndefined && out.peer2 >= 0) out.peer = -1;
       if (out.tag == kSmpiAnyTag) out.tag = -1;
       break;
-    case Kind::Waitall: p.need(0, 1, "waitall [count]"); break;
+    case Kind::Waitall:
+      p.need(0, 1, "waitall [count]");
+      if (p.n > 2) (void)p.integer(2, 0, 0x7fffffff, "count");
+      break;
     case Kind::Barrier: p.need(0, 0, "barrier"); break;
     case Kind::Bcast:
       p.need(1, 3, "count [root [datatype]]");

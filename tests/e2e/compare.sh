@@ -2,7 +2,8 @@
 # Regression of protocol choices (compare). (1) Two runs of the same scenarios: folders equal, exit 0.
 # (2) The same scenario with another SMSG limit: the changed latencies are marked, with their ratio, exit 1.
 # (3) A result altered by +10 %: marked at --tolerance 5 % (exit 1), not at 20 % (exit 0). (4) --against reruns the
-# scenarios of a results folder: exit 0 when they agree, 1 and the drifting value when a committed value was altered.
+# scenarios of a results folder: exit 0 when they agree, 1 and the drifting value when a committed value was altered;
+# a validation table is noted, not rerun, and a scenario run from outside the repository is found again (exit 0).
 # (5) Bad input exits 2 naming the argument and the reason.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -53,6 +54,16 @@ P
 "$BIN" compare --against "$t/a" --only gemini --tolerance 1% --diff-only > "$t/out" 2>&1; rc=$?
 [[ $rc == 1 ]] && grep -q "^1 files, .* 1 beyond tolerance" "$t/out" && grep -q "latency_us .*1.0309 \*" "$t/out" \
   && echo "ok   --against --only gemini: drift found, exit 1: $(grep '\*' "$t/out" | tr -s ' ')" || { echo "FAIL --against drift: rc=$rc $(cat "$t/out")"; fail=1; }
+# (4b) a validation table (results/validation.json) is compared as what it is: made from the scenario results, not
+# rerun, said in a note; and a result whose scenario was run from outside the repository is found again.
+mkdir -p "$t/v/gemini" "$t/outside"
+cp "$SRC/results/validation.json" "$t/v/"
+cp "$SRC/scenarios/gemini/fig3_latency_2p_intra_openmpi.json" "$t/outside/x.json"
+(cd "$t/outside" && "$BIN" run x.json --out "$t/v/gemini" > /dev/null 2>&1) || fail=1
+"$BIN" compare --against "$t/v" > "$t/out" 2>&1; rc=$?
+[[ $rc == 0 ]] && grep -q "^# validation.json: a validation table" "$t/out" && grep -q "^1 files, .* 0 beyond tolerance, 0 structural" "$t/out" \
+  && echo "ok   --against with validation.json and a scenario run from outside the repository: exit 0" \
+  || { echo "FAIL --against validation table / outside scenario: rc=$rc $(tail -4 "$t/out")"; fail=1; }
 # (5) bad input
 bad() {  # name, expected text, args...
   local name=$1 want=$2; shift 2

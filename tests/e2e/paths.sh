@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Security: nothing is written outside --out. (1) Names that become paths ("..", absolute, a slash, a
 # leading dot) and machine names that are paths: exit 2, nothing written anywhere. (2) A symlinked --out is resolved
-# once and written into (documented); a symlinked result file inside it is replaced, its target untouched; a symlinked
+# once and written into (documented); a symlinked result file inside it is refused, link and target untouched; a symlinked
 # folder inside the output folder is never followed. (3) --machine-file reads an explicit file.
 # How validated: exit codes, stderr, and a listing of the whole temporary tree before and after.
 set -u
@@ -28,13 +28,14 @@ after=$(cd "$t" && find . ! -name err | sort)
 new=$(comm -13 <(echo "$before") <(echo "$after") | tr '\n' ' ')
 [[ "$new" == "./target/r.csv ./target/r.json " ]] && echo "ok   symlinked --out: wrote $new" || { echo "FAIL symlinked --out wrote: $new"; fail=1; }
 grep -q "wrote $t/target/r.json" "$t/err" || { echo "FAIL: stderr does not say where: $(cat "$t/err")"; fail=1; }
-# a result file that is a symlink to a file elsewhere: replaced, not followed
+# a result file that is a symlink to a file elsewhere: refused, neither followed nor replaced
 echo precious > "$t/victim"; rm "$t/target/r.json"; ln -s "$t/victim" "$t/target/r.json"
-"$BIN" run "$t/s.json" --out "$t/target" > /dev/null 2>&1
-[[ $(cat "$t/victim") == precious && ! -L "$t/target/r.json" ]] && echo "ok   symlinked result file replaced, target untouched" || { echo "FAIL victim overwritten"; fail=1; }
-# --plot names a file inside the output folder: a path is refused
+"$BIN" run "$t/s.json" --out "$t/target" > /dev/null 2> "$t/err"; rc=$?
+[[ $rc == 2 && $(cat "$t/victim") == precious && -L "$t/target/r.json" ]] && grep -q "symbolic link: refusing to replace it" "$t/err" && echo "ok   symlinked result file refused, link and target untouched" || { echo "FAIL symlinked result: rc=$rc $(cat "$t/err")"; fail=1; }
+rm "$t/target/r.json"
+# a relative --plot is a path inside the output folder: '..' is refused
 "$BIN" run "$t/s.json" --out "$t/target" --plot ../escaped.svg > /dev/null 2> "$t/err"; rc=$?
-[[ $rc == 2 && ! -e "$t/escaped.svg" ]] && grep -q "^ompisim: error: --plot: .../escaped.svg. is not a valid name" "$t/err" && echo "ok   --plot ../escaped.svg: $(cat "$t/err")" || { echo "FAIL --plot path: rc=$rc"; fail=1; }
+[[ $rc == 2 && ! -e "$t/escaped.svg" ]] && grep -q "^ompisim: error: --plot: key '../escaped.svg': '..' is not a valid name" "$t/err" && echo "ok   --plot ../escaped.svg: $(cat "$t/err")" || { echo "FAIL --plot path: rc=$rc $(cat "$t/err")"; fail=1; }
 # (3) --machine-file: an explicit file, recorded as given.
 cp "$SRC/models/gemini/machines/cielo.json" "$t/mymachine.json"
 "$BIN" run "$t/s.json" --machine-file "$t/mymachine.json" --json --out "$t/mf" > "$t/mf.json" 2> "$t/err" || { echo "FAIL --machine-file: $(cat "$t/err")"; fail=1; }

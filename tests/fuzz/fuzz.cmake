@@ -1,5 +1,6 @@
-# Fuzzing the input parsers (scenario and machine files). The replay driver is always built and runs the committed
-# corpus as a test; the libFuzzer target needs clang (-DOMPISIM_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++).
+# Fuzzing the input parsers (scenario, machine and sweep grid files, SMPI trace lines, the error line). The replay
+# driver is always built and runs the committed corpus as a test; the libFuzzer targets need clang (-DOMPISIM_FUZZ=ON
+# -DCMAKE_CXX_COMPILER=clang++).
 set(FUZZ ${CMAKE_SOURCE_DIR}/tests/fuzz)
 add_library(ompisim_fuzz_entry STATIC ${FUZZ}/fuzz_inputs.cpp)
 target_link_libraries(ompisim_fuzz_entry PUBLIC ompisim_lib)
@@ -21,4 +22,9 @@ if(OMPISIM_FUZZ)
   # The whole build should carry -fsanitize=fuzzer-no-link (coverage) via CMAKE_CXX_FLAGS; the target links libFuzzer.
   target_link_options(fuzz_inputs PRIVATE -fsanitize=fuzzer)
   target_compile_options(fuzz_inputs PRIVATE -fsanitize=fuzzer)
+  # The SMPI trace reader and the error line alone (fuzz_trace.cpp's header has the one-line build without CMake).
+  add_executable(fuzz_trace ${FUZZ}/fuzz_trace.cpp)
+  target_link_libraries(fuzz_trace PRIVATE ompisim_lib)
+  target_link_options(fuzz_trace PRIVATE -fsanitize=fuzzer)
+  target_compile_options(fuzz_trace PRIVATE -fsanitize=fuzzer)
 endif()

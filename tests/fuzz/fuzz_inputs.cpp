@@ -1,8 +1,11 @@
 #include "tests/fuzz/fuzz_inputs.hpp"
 
+#include "benchmarks/replay/ti_trace.hpp"
+#include "core/error_text.hpp"
 #include "core/json_input.hpp"
 #include "runner/registries.hpp"
 #include "runner/scenario.hpp"
+#include "runner/sweep.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -28,6 +31,18 @@ void expect_input_errors_only(const char* what, F&& f) {
 }
 }  // namespace
 
+// The error line made of any text: no line break or control character, and no word longer than one_line's bound
+// (4096 characters of a path, each escaped in at most 4, and the "... (N bytes)" it adds).
+static void check_one_line(const std::string& text) {
+  const std::string m = one_line("f.json: key 'k': '" + text + "' is " + text);
+  std::size_t word = 0;
+  for (unsigned char c : m) {
+    if (c < 0x20 || c == 0x7f) finding("error text", "a control character in one_line's output");
+    word = c == ' ' ? 0 : word + 1;
+    if (word > 4 * 4096 + 64) finding("error text", "an echoed word longer than the bound");
+  }
+}
+
 int run_one(const std::uint8_t* data, std::size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   Json j;
@@ -48,8 +63,17 @@ int run_one(const std::uint8_t* data, std::size_t size) {
     std::fwrite(text.data(), 1, text.size(), f);
     std::fclose(f);
     expect_input_errors_only("machine", [&] { (void)load_machine(path); });
+    expect_input_errors_only("sweep grid", [&] { (void)load_sweep_grid(path); });
+    // The same bytes as rank 0's action file of a 4-rank SMPI TI trace, read as the replay reads it.
+    expect_input_errors_only("trace", [&] {
+      bench::ti::RankReader reader(path, 0, 4, 256);
+      bench::ti::Action a;
+      while (reader.next(a)) {
+      }
+    });
     std::remove(path.c_str());
   }
+  check_one_line(text);
   return 0;
 }
 

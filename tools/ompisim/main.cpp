@@ -4,12 +4,14 @@
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"
 #include "core/atomic_write.hpp"
+#include "core/error_text.hpp"
 #include "core/limits.hpp"
 #include "core/safe_name.hpp"
 #include "core/progress.hpp"
 #include "core/signals.hpp"
 #include "core/trace_file.hpp"
 #include "engine/version.hpp"
+#include "runner/estimate.hpp"
 #include "runner/registries.hpp"
 #include "runner/isolate.hpp"
 #include "runner/report.hpp"
@@ -58,11 +60,23 @@ static std::string describe_benchmark(const bench::DriverInfo& d) {
   return out;
 }
 
+// An option given with an empty value ("--out ''") is refused: it never means "as if the option were not given".
+static void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    const CLI::Option* o = sub.get_option(name);
+    if (o->count() == 0) continue;
+    for (const auto& r : o->results())
+      if (r.empty()) throw InputError(name, "", "empty value: give a value, or leave the option out");
+  }
+}
+
 static Overrides parse_sets(const std::vector<std::string>& sets) {
   Overrides o;
   for (auto& s : sets) {
     auto eq = s.find('=');
     if (eq == std::string::npos || eq == 0) throw InputError("--set", s, "expected key=value");
+    if (std::any_of(s.begin(), s.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
+      throw InputError("--set", s, "holds a control character (a line break, a tab, ...): not part of any key or value");
     o.emplace_back(s.substr(0, eq), s.substr(eq + 1));
   }
   return o;
@@ -75,8 +89,9 @@ extern "C" {
 const char* malloc_conf = "thp:always,metadata_thp:always";
 }
 
+// `svg`: a path inside the output folder (relative to it) or an absolute path; the script is written into the folder.
 static bool plot_inline(validation::PlotSpec& spec, const OutputDir& out, const std::string& svg) {
-  std::string script = svg.substr(0, svg.size() - 4) + ".gp";
+  std::string script = std::filesystem::path(svg).filename().replace_extension(".gp").string();
   write_atomic(out.file(script), validation::gnuplot_script(spec));
   bool ok = validation::have_gnuplot() && validation::run_gnuplot(out.root(), script, svg);
   std::filesystem::remove(out.file(script));
@@ -156,6 +171,23 @@ static const ComponentInfo* find_component(const std::string& name) {
   return hits.empty() ? nullptr : hits.front();
 }
 
+// CLI11's message, or for a word where a subcommand belongs (CLI11: "A subcommand is required") the word and the
+// subcommands there are.
+static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  if (!dynamic_cast<const CLI::RequiredError*>(&e)) return e.what();
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.starts_with("-")) {
+      if (a == "--max-events" || a == "--max-input-size") ++i;  // the global options that take a value
+      continue;
+    }
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+    return fmt::format("unknown subcommand '{}' (known: {})", a, fmt::join(names, ", "));
+  }
+  return e.what();
+}
+
 int main(int argc, char** argv) {
   install_interrupt_handlers();
   CLI::App app{"ompisim: a discrete-event simulator of the Open MPI communication stack"};
@@ -174,6 +206,11 @@ int main(int argc, char** argv) {
   app.add_option("--max-input-size", max_input,
                  fmt::format("largest input file read, in bytes or with a unit (\"16 MiB\"); default {} (4 MiB)",
                              limits::kDefaultMaxInputBytes));
+
+  std::string max_events_text;
+  app.add_option("--max-events", max_events_text,
+                 "refuse (exit 2, nothing written, before starting) a run or sweep point whose estimated event count "
+                 "(ranks x iterations x messages per iteration, runner/estimate.hpp) is above N");
 
   auto* run = app.add_subcommand("run", "run one scenario");
   std::string scen_file, out_dir, machine_file, plot_file;
@@ -286,7 +323,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
+    // The same one-line form as every other error (CLI11's own is two lines).
+    std::cerr << "ompisim: error: " << one_line(parse_error_text(app, e, argc, argv)) << " (ompisim --help)\n";
+    return 2;
   }
 
   progress::set_enabled(!quiet && isatty(STDERR_FILENO));
@@ -304,18 +344,40 @@ int main(int argc, char** argv) {
       if (!(bytes >= 1 && bytes <= 1e9)) throw InputError("--max-input-size", max_input, "expected a size between 1 B and 1 GB");
       limits::set_max_input_bytes(static_cast<std::size_t>(bytes));
     }
+    double max_events = 0;
+    if (!max_events_text.empty() || app.get_option("--max-events")->count()) {
+      std::size_t used = 0;
+      try {
+        max_events = std::stod(max_events_text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != max_events_text.size() || !(max_events >= 1 && max_events <= 1e30) ||
+          max_events_text.find_first_not_of("0123456789.eE+") != std::string::npos)
+        throw InputError("--max-events", max_events_text, "expected a number of events of at least 1 (e.g. 1e9)");
+    }
+    refuse_empty_values(*run, {"--out", "--plot", "--trace", "--trace-ranks", "--trace-window", "--machine-file"});
+    refuse_empty_values(*swp, {"--out", "--shard"});
+    refuse_empty_values(*cmp, {"--against", "--only"});
+    refuse_empty_values(*rep, {"--out"});
     if (*run) {
       Scenario s = load_scenario(scen_file);
       set_engine(s, run_engine);
       s.machine_file = machine_file;
+      check_max_events(s, max_events, "scenario " + s.id);
+      if (const double e = estimate_events(s); e > kEventsWorthSaying && isatty(STDERR_FILENO) && !quiet)
+        std::cerr << fmt::format("ompisim: scenario {}: {} (--max-events N refuses such a run)\n", s.id,
+                                 estimate_text(s, e));
       Overrides o = parse_sets(sets);
+      check_sets_read(s, o);
       if (!plot_file.empty()) {
-        check_safe_name(plot_file, "--plot", "");  // a file name in the --out folder, not a path
         if (!plot_file.ends_with(".svg")) throw InputError("--plot", plot_file, "expected a file name ending in .svg");
+        if (plot_file.front() == '/') check_output_path(plot_file, "--plot");
       }
       std::unique_ptr<TraceRequest> trace;
       if (!trace_file.empty()) {
-        check_trace_path(trace_file);
+        if (trace_file.front() == '/') check_trace_path(trace_file);  // relative: inside --out, checked below
+        else (void)trace_format_of(trace_file, "--trace");
         trace = std::make_unique<TraceRequest>();
         trace->path = trace_file;
         trace->ranks_text = trace_ranks;
@@ -327,7 +389,13 @@ int main(int argc, char** argv) {
                          trace_ranks.empty() ? trace_window : trace_ranks, "selects what --trace writes: give --trace FILE");
       }
       out = std::make_unique<OutputDir>(out_dir.empty() ? "results/" + s.id : out_dir);
-      if (!plot_file.empty()) (void)out->file(plot_file);  // a safe name inside the output folder, checked now
+      // Output paths (one rule): a relative --plot or --trace is inside --out, an absolute one is written as given.
+      if (!plot_file.empty() && plot_file.front() != '/') (void)out->file(plot_file, "--plot");  // checked now
+      if (trace && trace_file.front() != '/') {
+        trace->path = out->file(trace_file, "--trace");
+        check_trace_path(trace->path);
+      }
+      if (trace) add_child_temporary(trace->path);  // removed if the simulation is killed before it renames it
       // The simulation runs in a child process: this one stays free of SimGrid and handles SIGINT / SIGTERM.
       Json res = Json::parse(run_isolated([&] { return run_scenario(s, o, trace.get()).dump(); }));
       progress::clear();
@@ -335,12 +403,13 @@ int main(int argc, char** argv) {
       publish_pair(json_path, res.dump(2) + "\n", csv_path, result_csv(res));
       std::vector<std::string> wrote{json_path, csv_path};
       if (!plot_file.empty()) {
-        std::string svg = out->file(plot_file);
+        std::string svg = plot_file.front() == '/' ? plot_file : out->file(plot_file);
         if (!draw_run(res, *out, plot_file)) throw std::runtime_error("gnuplot failed (or is not installed) for --plot");
         wrote.push_back(svg);
       }
       if (as_json) std::cout << res.dump(2) << "\n";
       else std::cout << result_table(res);
+      for (const auto& w : override_warnings(res)) std::cerr << "ompisim: warning: " << w << "\n";
       std::cerr << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
       return 0;
     }
@@ -378,6 +447,9 @@ int main(int argc, char** argv) {
     }
     if (*swp) {
       SweepGrid g = load_sweep_grid(grid_file);
+      for (std::size_t i = 0; i < g.points.size() && max_events > 0; ++i)
+        check_max_events(scenario_from_json(g.points[i].scenario, g.base_file), max_events,
+                         fmt::format("{}: point {} of {}", grid_file, i + 1, g.points.size()));
       std::string stem = std::filesystem::path(grid_file).stem().string();
       if (swp_out.empty()) check_safe_name(stem, grid_file, "(file name)");
       out = std::make_unique<OutputDir>(swp_out.empty() ? "results/sweep-" + stem : swp_out);
@@ -582,18 +654,14 @@ int main(int argc, char** argv) {
     if (out) out->discard_if_unused();
     std::cerr << "ompisim: " << e.what() << ", stopped (finished results are kept)\n";
     return e.exit_status();
-  } catch (const InputError& e) {
-    if (out) out->discard_if_unused();
-    std::cerr << "ompisim: error: " << e.what() << "\n";
-    return 2;
   } catch (const std::exception& e) {
     if (out) out->discard_if_unused();
-    if (interrupt_signal()) {  // e.g. gnuplot or git killed by the same Ctrl-C
+    if (interrupt_signal()) {  // e.g. gnuplot or git killed by the same Ctrl-C, or an input check it cut short
       std::cerr << "ompisim: interrupted, stopped (finished results are kept)\n";
       return 128 + interrupt_signal();
     }
-    std::cerr << "ompisim: error: " << e.what() << "\n";
-    return 3;
+    std::cerr << "ompisim: error: " << one_line(e.what()) << "\n";
+    return dynamic_cast<const InputError*>(&e) ? 2 : 3;
   }
   if (interrupt_signal()) return 128 + interrupt_signal();
   return 0;

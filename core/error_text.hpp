@@ -1,0 +1,15 @@
+// The one line an error is shown as: whatever input it echoes, bounded and printable.
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace ompisim {
+
+constexpr std::size_t kMaxEchoChars = 80;  // characters of an echoed input shown before it is cut
+
+// `message` as one bounded line: an echoed input longer than kMaxEchoChars (a quoted 'segment', or a word without
+// spaces; a word with a '/', a path, up to 4096) is cut to its first kMaxEchoChars characters followed by "..." and its length ("(N bytes)"); control
+// characters are escaped (\n, \t, \r, \xNN), so a newline in a value never splits the line.
+std::string one_line(std::string_view message);
+
+}  // namespace ompisim

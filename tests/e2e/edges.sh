@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Trust at the edges: output paths, bounded one-line errors, exit codes, the cost bound, clean interrupts.
+# Configuration: a two-rank Cielo osu_latency (a fraction of a second) and a 65,536-rank Titan barrier loop (long);
+# hostile values for every option and file named below. Expected: every refusal exits 2 with one line starting
+# "ompisim: error:" and nothing written; valid edge cases (an id of the documented maximum length) run; an
+# interrupt in each phase exits 130 / 143 and leaves no temporary behind. How validated: exit codes, stderr, files.
+set -u
+BIN=$(realpath "$1"); t=$(mktemp -d); trap 'chmod -R u+w "$t"; rm -rf "$t"' EXIT; fail=0; cd "$t"
+q='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1, 1024], "iterations": 2, "skip": 0}, "ranks": 2'
+echo "{\"id\": \"s\", $q}" > s.json
+slow='{"id": "slow", "machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 200, "skip": 0}, "ranks": 65536, "ranks_per_node": 16}'
+echo "$slow" > slow.json
+echo "{\"base\": \"s.json\", \"axes\": {\"benchmark.iterations\": [1, 2]}}" > g.json
+ncwd=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+# refuse NAME REGEX ARGS...: exit 2, one line "ompisim: error: ...", matching REGEX, at most 600 bytes.
+refuse() {
+  local name=$1 re=$2; shift 2
+  local cwd="$t/cwd-$((++ncwd))"
+  mkdir -p "$cwd"; (cd "$cwd" && "$BIN" "$@" > "$t/out.txt" 2> "$t/err.txt"); local rc=$?
+  local lines; lines=$(wc -l < err.txt)
+  if [[ $rc != 2 ]]; then bad "$name: exit $rc (expected 2): $(head -c 300 err.txt)"; return; fi
+  if [[ $lines != 1 ]] || ! grep -q '^ompisim: error: ' err.txt; then bad "$name: not one 'ompisim: error:' line: $(head -c 300 err.txt)"; return; fi
+  if [[ $(wc -c < err.txt) -gt 600 ]]; then bad "$name: error of $(wc -c < err.txt) bytes"; return; fi
+  grep -q -E -- "$re" err.txt || { bad "$name: '$(cat err.txt)' does not match '$re'"; return; }
+  [[ -z $(ls -A "$cwd") ]] || { bad "$name: wrote into the current folder: $(ls -A "$cwd")"; return; }
+  ok "$name: $(cat err.txt)"
+}
+S=$t/s.json
+# --- output paths: one rule
+refuse "run --out ''" "--out.*empty value" run "$S" --out ''
+refuse "sweep --out ''" "--out.*empty value" sweep "$t/g.json" --out ''
+refuse "--plot ''" "--plot.*empty value" run "$S" --out "$t/o1" --plot ''
+refuse "--trace ''" "--trace.*empty value" run "$S" --out "$t/o1" --trace ''
+refuse "--trace ../x.json" "is not a valid name" run "$S" --out "$t/o2" --trace ../x.json
+[[ ! -e "$t/o2" && ! -e "$t/x.json" ]] || bad "--trace ../x.json wrote $(ls "$t")"
+"$BIN" run "$S" --out "$t/o3" --trace t.json --plot p.svg > /dev/null 2> err.txt || bad "relative --trace: $(cat err.txt)"
+[[ -s "$t/o3/t.json" && ! -e "$t/t.json" ]] && ok "relative --trace is written inside --out" || bad "relative --trace: $(ls "$t" "$t/o3")"
+if command -v gnuplot > /dev/null; then
+  "$BIN" run "$S" --out "$t/o3b" --plot "$t/abs.svg" > /dev/null 2> err.txt && [[ -s "$t/abs.svg" && ! -e "$t/o3b/abs.svg" ]] \
+    && ok "an absolute --plot is written as given" || bad "absolute --plot: $(cat err.txt)"
+  "$BIN" run "$S" --out "$t/o3c" --plot figs/p.svg > /dev/null 2> err.txt && [[ -s "$t/o3c/figs/p.svg" ]] \
+    && ok "a relative --plot in a subfolder is inside --out" || bad "relative --plot figs/p.svg: $(cat err.txt)"
+fi
+echo precious > victim; ln -s "$t/victim" link.json
+refuse "absolute --trace on a symlink" "--trace.*symbolic link" run "$S" --out "$t/o4" --trace "$t/link.json"
+[[ -L link.json && $(cat victim) == precious ]] || bad "the symlinked trace was replaced"
+"$BIN" run "$S" --out "$t/o5" > /dev/null 2>&1; rm "$t/o5/s.json"; ln -s "$t/victim" "$t/o5/s.json"
+refuse "result file is a symlink" "--out.*s.json.*symbolic link: refusing to replace it" run "$S" --out "$t/o5"
+[[ -L "$t/o5/s.json" && $(cat victim) == precious ]] || bad "the symlinked result was replaced"
+# sweep: points/ a symlink, a regular file; a point file that is a symlink to a file outside
+mkdir -p elsewhere sw1; ln -s "$t/elsewhere" sw1/points
+refuse "points/ a symlink" "points.*symbolic link" sweep "$t/g.json" --out "$t/sw1"
+mkdir -p sw2; echo x > sw2/points
+refuse "points a regular file" "points.*not a folder" sweep "$t/g.json" --out "$t/sw2"
+"$BIN" sweep g.json --out "$t/sw3" > /dev/null 2> err.txt || bad "sweep: $(cat err.txt)"
+p=$(ls sw3/points/*.json | head -1); cp "$p" outside.json; rm "$p"; ln -s "$t/outside.json" "$p"
+refuse "a point file that is a symlink" "points/.*symbolic link" sweep "$t/g.json" --out "$t/sw3" --merge
+# --- bounded one-line errors
+long=$(head -c 100000 /dev/zero | tr '\0' 'k')
+refuse "--set with a 100,000-character key" "\(100000 bytes\)" run "$S" --out "$t/o6" --set "$long=1"
+refuse "--set value with newlines" "--set: key 'nic.bte_bandwidth=5\\\\nGB/s\\\\nx': holds a control character" run "$S" --out "$t/o6" --set "$(printf 'nic.bte_bandwidth=5\nGB/s\nx')"
+refuse "no arguments" "subcommand" ""
+refuse "unknown subcommand" "unknown subcommand 'frobnicate' \(known: run, sweep" frobnicate
+refuse "unknown flag" "--bogus" run "$S" --bogus
+refuse "missing value" "--out" run "$S" --out
+refuse "-j 0" "jobs" sweep g.json -j 0
+refuse "-j abc" "jobs|abc" sweep g.json -j abc
+mkfifo fifo
+echo '{"base": "/dev/zero", "axes": {"benchmark.iterations": [1]}}' > gz.json
+refuse "sweep base /dev/zero" "/dev/zero.*not a regular file.*reached through .*gz.json: key 'base'" sweep "$t/gz.json" --out "$t/o7"
+echo "{\"base\": \"$t/fifo\", \"axes\": {\"benchmark.iterations\": [1]}}" > gf.json
+refuse "sweep base a FIFO" "fifo.*reached through .*gf.json: key 'base'" sweep "$t/gf.json" --out "$t/o7"
+echo '{"base": "no-such-machine", "description": "x"}' > mach.json
+refuse "a machine file's unknown base" "mach.json: key 'base': unknown machine 'no-such-machine'" run "$S" --out "$t/o7" --machine-file "$t/mach.json"
+# --- exit codes
+printf '{"id": "nul", %s}\0' "$q" > nul.json
+refuse "a trailing NUL byte" "nul.json.*NUL byte" run "$t/nul.json" --out "$t/o8"
+echo "{\"id\": \"rc\", \"relevant_code\": \"x\", $q}" > rc1.json
+refuse "relevant_code a string" "relevant_code" run "$t/rc1.json" --out "$t/o8"
+echo "{\"id\": \"rc\", \"relevant_code\": [5], $q}" > rc2.json
+refuse "relevant_code [5]" "relevant_code\[0\]" run "$t/rc2.json" --out "$t/o8"
+refuse "--set hexadecimal" "--set: key 'nic.bte_bandwidth': '0x10 GB/s' is not a rate" run "$S" --out "$t/o8" --set 'nic.bte_bandwidth=0x10 GB/s'
+refuse "--shard ''" "--shard.*empty value" sweep "$t/g.json" --out "$t/o8" --shard ''
+refuse "--trace-window ':'" "--trace-window.*empty window" run "$S" --out "$t/o8" --trace w.json --trace-window ':'
+refuse "--trace-window ''" "--trace-window.*empty value" run "$S" --out "$t/o8" --trace w.json --trace-window ''
+refuse "--trace-ranks ''" "--trace-ranks.*empty value" run "$S" --out "$t/o8" --trace w.json --trace-ranks ''
+refuse "--trace-ranks beyond the job" "--trace-ranks.*99999999999 is not in the job" run "$S" --out "$t/o8" --trace w.json --trace-ranks 0-99999999999
+[[ ! -e "$t/o8" ]] || bad "refused runs left $t/o8"
+id=$(head -c 128 /dev/zero | tr '\0' 'i')
+echo "{\"id\": \"$id\", $q}" > long.json
+"$BIN" run long.json --out "$t/o9" > /dev/null 2> err.txt && [[ -s "$t/o9/$id.json" ]] && ok "an id of 128 characters runs" || bad "id of 128: $(cat err.txt)"
+# --- --set is honest: a parameter the stack does not read is refused (as in the mca block); the table lists overrides
+N=$(cd "$(dirname "$BIN")/../.." && pwd)/scenarios/gemini/fig5_latency_2p_inter_native.json
+[[ -f $N ]] && refuse "--set of a parameter the stack does not read" "--set: key 'mca.btl_ugni_smsg_limit': parameter of btl/ugni.*stack 'native'.*does not read it" run "$N" --out "$t/o13" --set btl_ugni_smsg_limit=1024
+"$BIN" run "$S" --out "$t/o14" --set btl_ugni_smsg_limit=4096 --set nic.bte_bandwidth="5 GB/s" 2> err.txt | head -2 > table.txt
+grep -q "^# overrides (--set): btl_ugni_smsg_limit=4096 (4096 B), nic.bte_bandwidth=5 GB/s (5 GB/s)$" table.txt && ok "the table lists every override: $(tail -1 table.txt)" || bad "overrides in the table: $(cat table.txt err.txt)"
+# --- the cost bound
+refuse "--max-events below the estimate" "--max-events.*about .* events.*not started" --max-events 1000 run "$t/slow.json" --out "$t/o10"
+refuse "--max-events on a sweep" "--max-events.*point [12] of 2" --max-events 10 sweep "$t/g.json" --out "$t/o11"
+"$BIN" --max-events 1e6 run "$S" --out "$t/o12" > /dev/null 2> err.txt && ok "--max-events above the estimate runs" || bad "--max-events 1e6: $(cat err.txt)"
+# --- interrupts, in each phase
+interrupt() {  # name signal expected-status command...
+  local name=$1 sig=$2 want=$3; shift 3
+  setsid "$@" > /dev/null 2> err.txt & local pid=$!
+  sleep "${DELAY:-1.5}"; kill -"$sig" -- -$pid; wait $pid; local rc=$?
+  local left; left=$(find "$t" -name '*.tmp.*' | head -3)
+  [[ $rc == "$want" && -z $left ]] && ok "$name: exit $rc, no temporary left" || bad "$name: exit $rc (want $want), left: $left; $(tail -2 err.txt)"
+}
+interrupt "SIGINT during a traced run (Chrome JSON)" INT 130 "$BIN" run "$t/slow.json" --out "$t/i1" --trace "$t/i1.json"
+interrupt "SIGTERM during a traced run (Paje)" TERM 143 "$BIN" run "$t/slow.json" --out "$t/i2" --trace i2.paje
+[[ ! -e "$t/i1.json" && ! -e "$t/i2/i2.paje" ]] || bad "a trace of an interrupted run stayed"
+# input checking: a large scenario (a long mca-free list of sizes is refused only after parsing it)
+python3 -c "
+import json; print(json.dumps({'id': 'big', 'machine': 'cielo', 'stack': 'openmpi', 'ranks': 2,
+  'benchmark': {'name': 'osu_latency', 'sizes': [1] * 30000000}}))" > big.json
+DELAY=0.5 interrupt "SIGINT while the input is checked" INT 130 "$BIN" --max-input-size '1 GB' run "$t/big.json" --out "$t/i3"
+echo "{\"base\": \"$t/slow.json\", \"axes\": {\"benchmark.iterations\": [200, 201]}}" > gs.json
+interrupt "SIGTERM during a sweep" TERM 143 "$BIN" sweep "$t/gs.json" --out "$t/i4"
+exit $fail
