@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -210,6 +211,12 @@ const char* kPajeHeader = R"(%EventDef PajeDefineContainerType 0
 %       Type string
 %       Name string
 %EndEventDef
+%EventDef PajeDefineEntityValue 3
+%       Alias string
+%       Type string
+%       Name string
+%       Color color
+%EndEventDef
 %EventDef PajeDefineLinkType 4
 %       Alias string
 %       Type string
@@ -291,6 +298,11 @@ public:
   void finish() override {
     std::FILE* f = file_.get();
     std::fputs(kPajeHeader, f);
+    // Each state a colour of its own (ViTE draws a state without a defined value in black), the same name the same
+    // colour in every trace.
+    std::size_t v = 0;
+    for (auto& [type, name] : state_values_)
+      std::fprintf(f, "3 v%zu %s %s \"%s\"\n", v++, type.c_str(), quote(name).c_str(), state_colour(name).c_str());
     for (auto n : nodes_) std::fprintf(f, "6 0 %s N 0 \"%s\"\n", node(n).c_str(), node_name(n).c_str());
     for (auto [n, ctx, rank] : contexts_)
       std::fprintf(f, "6 0 c%d R %s \"%s\"\n", ctx, node(n).c_str(),
@@ -366,7 +378,25 @@ private:
     for (char c : v) q += c == '"' ? '\'' : c == '\n' ? ' ' : c;
     return q + "\"";
   }
+  // A colour from the state's name (FNV-1a, hue from the hash, fixed saturation and value): "r g b" in [0, 1].
+  static std::string state_colour(const std::string& name) {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (unsigned char ch : name) h = (h ^ ch) * 1099511628211ULL;
+    const double hue = static_cast<double>(h % 3600) / 600.0, sat = 0.65, val = 0.9;  // hue in [0, 6)
+    const double c = val * sat, x = c * (1 - std::fabs(std::fmod(hue, 2.0) - 1)), m = val - c;
+    double r = 0, g = 0, b = 0;
+    switch (static_cast<int>(hue)) {
+      case 0: r = c, g = x; break;
+      case 1: r = x, g = c; break;
+      case 2: g = c, b = x; break;
+      case 3: g = x, b = c; break;
+      case 4: r = x, b = c; break;
+      default: r = c, b = x; break;
+    }
+    return fmt::format("{:.3f} {:.3f} {:.3f}", r + m, g + m, b + m);
+  }
   void span(const char* type, const std::string& c, double start, double end, const char* what) {
+    state_values_.emplace(type, what);
     add(start, 1, fmt::format("12 {:.12f} {} {} {}\n", start, type, c, quote(what)));
     add(end, end > start ? 0 : 3, fmt::format("13 {:.12f} {} {}\n", end, type, c));
   }
@@ -522,6 +552,7 @@ private:
   std::map<std::pair<long long, int>, int> engine_slot_;
   std::vector<std::pair<long long, int>> engines_;
   std::map<std::uint32_t, std::string> resources_;
+  std::set<std::pair<std::string, std::string>> state_values_;  // (state type, name): one colour each
 };
 
 }  // namespace

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The README's timeline examples show what they say: each `build/bin/ompisim run ... --trace FILE` line of README.md runs
+# (into a temporary --out) and its trace holds CPU spans and bulk flows; a Paje trace gives every state a colour (a
+# PajeDefineEntityValue per state name: ViTE draws the others black) and pj_dump (pajeng) reads it when installed.
+# Usage: check_readme_traces.sh OMPISIM SOURCE_DIR
+set -uo pipefail
+tool=$1; src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$src"
+fail=0; n=0
+while IFS= read -r line; do
+  cmd=${line%%#*}
+  read -r -a args <<< "${cmd#build/bin/ompisim }"
+  n=$((n + 1)); out="$tmp/$n"
+  "$tool" "${args[@]}" --out "$out" > "$out.log" 2>&1 || { echo "FAIL (exit $?): $cmd"; cat "$out.log"; fail=1; continue; }
+  trace=$(ls "$out" | grep -E '\.(paje|json)$' | grep -v "^fig\|^whatif" | head -1)
+  [ -n "$trace" ] || { echo "FAIL no trace: $cmd"; fail=1; continue; }
+  t="$out/$trace"
+  if [[ $trace == *.paje ]]; then
+    states=$(grep -c '^12 ' "$t"); flows=$(grep -c '^15 .* FLOW ' "$t")
+    undefined=$(comm -23 <(grep '^12 ' "$t" | grep -o '"[^"]*"$' | sort -u) <(grep '^3 ' "$t" | grep -o ' "[^"]*" "[0-9. ]*"$' | sed 's/^ \("[^"]*"\) .*/\1/' | sort -u) | wc -l)
+    (( undefined == 0 )) || { echo "FAIL $undefined state names without a colour: $cmd"; fail=1; }
+    if command -v pj_dump > /dev/null && ! pj_dump "$t" > /dev/null 2>&1; then echo "FAIL pj_dump cannot read $t"; fail=1; fi
+  else
+    states=$(grep -o '"ph": *"X"' "$t" | wc -l); flows=$(grep -o '"cat": *"flow' "$t" | wc -l)
+  fi
+  if (( states > 0 && flows > 0 )); then echo "ok   $states spans, $flows flows: $cmd"
+  else echo "FAIL $states spans, $flows flows (the window shows nothing): $cmd"; fail=1; fi
+done < <(grep -E '^build/bin/ompisim run [^ ]+\.json .*--trace ' README.md)
+(( n > 0 )) || { echo "no trace example in README.md"; exit 1; }
+exit $fail
