@@ -17,7 +17,7 @@ struct CompareOptions {
   std::vector<std::string> sets;
 };
 
-int compare_command(const CLI::App& sub, const CompareOptions& opt) {
+int compare_command(const CLI::App& sub, const CompareOptions& opt, Context&) {
   refuse_empty_values(sub, {"--against", "--only"});
   const double tol = validation::parse_tolerance(opt.tolerance);
   validation::Comparison c;
@@ -44,10 +44,11 @@ int compare_command(const CLI::App& sub, const CompareOptions& opt) {
 }  // namespace
 
 void add_compare(CLI::App& app, Context& ctx) {
-  auto* cmp = app.add_subcommand("compare", "compare two results (files or folders) metric by metric, or rerun the "
-                                            "committed scenarios of a results folder (--against) and report drift; "
-                                            "exit 1 beyond the tolerance");
-  auto opt = std::make_shared<CompareOptions>();
+  auto [cmp, opt] = ctx.command(app, "compare",
+                                "compare two results (files or folders) metric by metric, or rerun the committed "
+                                "scenarios of a results folder (--against) and report drift; exit 1 beyond the "
+                                "tolerance",
+                                compare_command);
   cmp->add_option("A", opt->a, "result JSON file or folder of results");
   cmp->add_option("B", opt->b, "result JSON file or folder of results (paired with A by relative path)");
   cmp->add_option("--against", opt->against, "rerun the scenario of every result in this folder and compare");
@@ -57,7 +58,6 @@ void add_compare(CLI::App& app, Context& ctx) {
   cmp->add_option("--tolerance", opt->tolerance, "relative tolerance (0.02 or 2%); default 0: any difference");
   cmp->add_flag("--diff-only", opt->diff_only, "print only the values beyond the tolerance");
   cmp->add_flag("--json", opt->json, "print JSON");
-  ctx.on(cmp, [cmp, opt] { return compare_command(*cmp, *opt); });
 }
 
 }  // namespace ompisim::cli

@@ -118,7 +118,7 @@ void describe_machine(Machine& m) {
   for (auto& a : bench::app_names()) std::cout << "  " << a << "\n";
 }
 
-int describe_command(const std::string& name) {
+int describe_command(const CLI::App&, const std::string& name, Context&) {
   if (const bench::DriverInfo* d = bench::driver_registry().find(name)) {
     std::cout << describe_benchmark(*d);
     return 0;
@@ -142,14 +142,13 @@ int describe_command(const std::string& name) {
 }  // namespace
 
 void add_describe(CLI::App& app, Context& ctx) {
-  auto* desc = app.add_subcommand("describe", "print every parameter of a machine or of a component (e.g. btl/ugni) "
-                                              "with unit, value and source, or the keys a benchmark's \"benchmark\" "
-                                              "block accepts");
-  auto name = std::make_shared<std::string>();
+  auto [desc, name] = ctx.command(app, "describe",
+                                  "print every parameter of a machine or of a component (e.g. btl/ugni) with unit, "
+                                  "value and source, or the keys a benchmark's \"benchmark\" block accepts",
+                                  describe_command);
   desc->add_option("name", *name, "machine, component (framework/name, or a name only one framework has) or "
                                   "benchmark name (ompisim list)")
       ->required();
-  ctx.on(desc, [name] { return describe_command(*name); });
 }
 
 }  // namespace ompisim::cli

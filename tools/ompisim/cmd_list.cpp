@@ -12,7 +12,10 @@
 namespace ompisim::cli {
 namespace {
 
-int list_command() {
+// `list` takes no options of its own.
+struct NoOptions {};
+
+int list_command(const CLI::App&, const NoOptions&, Context&) {
   std::cout << "machines:\n";
   for (auto& [n, f] : list_machines()) std::cout << "  " << n << "  (" << f << ")\n";
   std::cout << "components (by framework; a scenario's \"stack\" may compose them, e.g. {\"pml\": \"ob1\", \"btl\": "
@@ -47,8 +50,7 @@ int list_command() {
 }  // namespace
 
 void add_list(CLI::App& app, Context& ctx) {
-  auto* lst = app.add_subcommand("list", "list machines, stacks, benchmarks, algorithms and scenarios");
-  ctx.on(lst, list_command);
+  ctx.command(app, "list", "list machines, stacks, benchmarks, algorithms and scenarios", list_command);
 }
 
 }  // namespace ompisim::cli

@@ -5,17 +5,23 @@
 #include "validation/validate.hpp"
 
 namespace ompisim::cli {
+namespace {
+
+int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
+  refuse_empty_values(sub, {"--out"});
+  const int rc = validation::reproduce(out);
+  progress::clear();
+  return rc;
+}
+
+}  // namespace
 
 void add_reproduce(CLI::App& app, Context& ctx) {
-  auto* rep = app.add_subcommand("reproduce", "run every scenario into results/ (JSON, CSV, SVG) and write validation.md");
-  auto out = std::make_shared<std::string>(data_dir() + "/results");
+  auto [rep, out] = ctx.command(app, "reproduce",
+                                "run every scenario into results/ (JSON, CSV, SVG) and write validation.md",
+                                reproduce_command);
+  *out = data_dir() + "/results";
   rep->add_option("--out", *out, "results directory");
-  ctx.on(rep, [rep, out] {
-    refuse_empty_values(*rep, {"--out"});
-    const int rc = validation::reproduce(*out);
-    progress::clear();
-    return rc;
-  });
 }
 
 }  // namespace ompisim::cli

@@ -91,8 +91,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
 }  // namespace
 
 void add_run(CLI::App& app, Context& ctx) {
-  auto* run = app.add_subcommand("run", "run one scenario");
-  auto opt = std::make_shared<RunOptions>();
+  auto [run, opt] = ctx.command(app, "run", "run one scenario", run_command);
   run->add_option("scenario", opt->scen_file, "scenario JSON file")->required();
   run->add_option("--set", opt->sets, "override a machine or MCA parameter (key=value), repeatable");
   run->add_option("--engine", opt->engine, "run on this engine instead of the scenario's (ompisim list)");
@@ -108,7 +107,6 @@ void add_run(CLI::App& app, Context& ctx) {
                   "Perfetto); CPU spans per rank, NIC engines, bulk flows, messages and AMOs");
   run->add_option("--trace-ranks", opt->trace_ranks, "trace only these ranks (and their nodes' NICs), e.g. 0-15,1024");
   run->add_option("--trace-window", opt->trace_window, "trace only this interval of simulated time, e.g. 10us:50us");
-  ctx.on(run, [run, opt, &ctx] { return run_command(*run, *opt, ctx); });
 }
 
 }  // namespace ompisim::cli

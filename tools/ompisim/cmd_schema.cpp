@@ -6,21 +6,25 @@
 #include <iostream>
 
 namespace ompisim::cli {
+namespace {
+
+int schema_command(const CLI::App&, const std::string& kind, Context&) {
+  static const std::vector<std::pair<std::string, Json (*)()>> kinds = {{"scenario", scenario_schema},
+                                                                        {"result", result_schema}};
+  for (auto& [name, make] : kinds)
+    if (name == kind) {
+      std::cout << make().dump(2) << "\n";
+      return 0;
+    }
+  throw InputError("schema", kind, "unknown schema: expected scenario or result");
+}
+
+}  // namespace
 
 void add_schema(CLI::App& app, Context& ctx) {
-  auto* sch = app.add_subcommand("schema", "print the JSON Schema of a scenario file or of a result file");
-  auto kind = std::make_shared<std::string>();
+  auto [sch, kind] = ctx.command(app, "schema", "print the JSON Schema of a scenario file or of a result file",
+                                 schema_command);
   sch->add_option("kind", *kind, "scenario | result")->required();
-  ctx.on(sch, [kind] {
-    static const std::vector<std::pair<std::string, Json (*)()>> kinds = {{"scenario", scenario_schema},
-                                                                          {"result", result_schema}};
-    for (auto& [name, make] : kinds)
-      if (name == *kind) {
-        std::cout << make().dump(2) << "\n";
-        return 0;
-      }
-    throw InputError("schema", *kind, "unknown schema: expected scenario or result");
-  });
 }
 
 }  // namespace ompisim::cli

@@ -126,10 +126,11 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
 }  // namespace
 
 void add_sweep(CLI::App& app, Context& ctx) {
-  auto* swp = app.add_subcommand("sweep", "run a parameter sweep: a base scenario and axes over scenario keys, benchmark "
-                                          "keys, MCA and machine parameters; each point once, resumable; --merge "
-                                          "gathers the table (runner/sweep.hpp describes the grid file)");
-  auto opt = std::make_shared<SweepCommandOptions>();
+  auto [swp, opt] = ctx.command(app, "sweep",
+                                "run a parameter sweep: a base scenario and axes over scenario keys, benchmark "
+                                "keys, MCA and machine parameters; each point once, resumable; --merge gathers the "
+                                "table (runner/sweep.hpp describes the grid file)",
+                                sweep_command);
   swp->add_option("grid", opt->grid_file, "grid JSON file")->required();
   swp->add_option("-j,--jobs", opt->jobs, "points run at once on this machine (each in its own process)")
       ->check(CLI::Range(1, 256));
@@ -139,7 +140,6 @@ void add_sweep(CLI::App& app, Context& ctx) {
   swp->add_option("--out", opt->out, "the sweep's folder (default: results/sweep-<grid file name>)");
   swp->add_flag("--merge", opt->merge, "only gather the finished points into sweep.json, sweep.csv and sweep_<axis>.svg");
   swp->add_flag("--quiet", opt->quiet, "no progress line on stderr (there is none when stderr is not a terminal)");
-  ctx.on(swp, [swp, opt, &ctx] { return sweep_command(*swp, *opt, ctx); });
 }
 
 }  // namespace ompisim::cli

@@ -16,7 +16,7 @@ struct ValidateOptions {
   std::vector<std::string> sets;
 };
 
-int validate_command(const ValidateOptions& opt) {
+int validate_command(const CLI::App&, const ValidateOptions& opt, Context&) {
   if (!opt.machine_file.empty()) validation::set_machine_file(opt.machine_file);
   if (opt.samples < 0) throw InputError("--samples", std::to_string(opt.samples), "must be 0 or more");
   validation::set_interval_samples(opt.samples);
@@ -29,8 +29,8 @@ int validate_command(const ValidateOptions& opt) {
 }  // namespace
 
 void add_validate(CLI::App& app, Context& ctx) {
-  auto* val = app.add_subcommand("validate", "run the scenarios with reference data and print the validation table");
-  auto opt = std::make_shared<ValidateOptions>();
+  auto [val, opt] = ctx.command(app, "validate", "run the scenarios with reference data and print the validation table",
+                                validate_command);
   val->add_option("--paper", opt->paper, "only this paper (e.g. gemini-xe-xk)");
   val->add_flag("--json", opt->json, "print JSON");
   val->add_option("--machine-file", opt->machine_file,
@@ -41,7 +41,6 @@ void add_validate(CLI::App& app, Context& ctx) {
   val->add_option("--set", opt->sets,
                   "override a machine or MCA parameter in every scenario (key=value), repeatable: the table for a "
                   "what-if parameter set (calibration points may then leave their tolerance)");
-  ctx.on(val, [opt] { return validate_command(*opt); });
 }
 
 }  // namespace ompisim::cli

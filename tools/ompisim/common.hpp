@@ -30,7 +30,17 @@ struct Context {
   std::unique_ptr<OutputDir> out;
   // One handler per subcommand; the selected one runs after the global options are checked.
   std::vector<std::pair<const CLI::App*, std::function<int()>>> handlers;
-  void on(const CLI::App* sub, std::function<int()> handler) { handlers.emplace_back(sub, std::move(handler)); }
+
+  // Adds subcommand `name` to the app with its options (an Options object kept as long as the app, for the caller to
+  // bind the subcommand's options to) and its handler, called with them when the subcommand is the one given.
+  template <class Options>
+  std::pair<CLI::App*, Options*> command(CLI::App& app, const std::string& name, const std::string& description,
+                                         int (*handler)(const CLI::App&, const Options&, Context&)) {
+    CLI::App* sub = app.add_subcommand(name, description);
+    auto options = std::make_shared<Options>();
+    handlers.emplace_back(sub, [sub, options, handler, this] { return handler(*sub, *options, *this); });
+    return {sub, options.get()};
+  }
 };
 
 // The app's version flag, footer and global options, bound to ctx.
