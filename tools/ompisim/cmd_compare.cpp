@@ -1,0 +1,63 @@
+// `ompisim compare A B` / `ompisim compare --against DIR`: two results (files or folders) metric by metric, or the
+// committed results of a folder against this build's rerun; exit 1 beyond the tolerance.
+#include "core/errors.hpp"
+#include "core/progress.hpp"
+#include "tools/ompisim/commands.hpp"
+#include "validation/compare.hpp"
+
+#include <fmt/format.h>
+#include <iostream>
+
+namespace ompisim::cli {
+namespace {
+
+struct CompareOptions {
+  std::string a, b, against, tolerance = "0", only, engine;
+  bool diff_only = false, json = false;
+  std::vector<std::string> sets;
+};
+
+int compare_command(const CLI::App& sub, const CompareOptions& opt, Context&) {
+  refuse_empty_values(sub, {"--against", "--only"});
+  const double tol = validation::parse_tolerance(opt.tolerance);
+  validation::Comparison c;
+  std::string name_a = opt.a, name_b = opt.b;
+  if (!opt.against.empty()) {
+    if (!opt.a.empty()) throw InputError("compare", opt.a, "--against reruns the results it names: give no A or B");
+    c = validation::compare_against(opt.against, tol, opt.only, parse_sets(opt.sets), progress::points, opt.engine);
+    name_a = opt.against + " (committed)";
+    name_b = "this build's rerun" + (opt.sets.empty() ? std::string() : fmt::format(" with {}", fmt::join(opt.sets, " ")));
+    if (!opt.engine.empty()) name_b += " on engine " + opt.engine;
+  } else {
+    if (opt.a.empty() || opt.b.empty()) throw InputError("compare", opt.a, "give A and B, or --against DIR");
+    if (!opt.engine.empty()) throw InputError("", "--engine", "applies to --against only");
+    if (!opt.only.empty() || !opt.sets.empty())
+      throw InputError(opt.only.empty() ? "--set" : "--only", opt.only.empty() ? opt.sets.front() : opt.only,
+                       "applies to --against only");
+    c = validation::compare_paths(opt.a, opt.b, tol);
+  }
+  if (opt.json) std::cout << validation::comparison_json(c).dump(2) << "\n";
+  else std::cout << validation::render_comparison(c, name_a, name_b, opt.diff_only);
+  return c.ok() ? 0 : 1;
+}
+
+}  // namespace
+
+void add_compare(CLI::App& app, Context& ctx) {
+  auto [cmp, opt] = ctx.command(app, "compare",
+                                "compare two results (files or folders) metric by metric, or rerun the committed "
+                                "scenarios of a results folder (--against) and report drift; exit 1 beyond the "
+                                "tolerance",
+                                compare_command);
+  cmp->add_option("A", opt->a, "result JSON file or folder of results");
+  cmp->add_option("B", opt->b, "result JSON file or folder of results (paired with A by relative path)");
+  cmp->add_option("--against", opt->against, "rerun the scenario of every result in this folder and compare");
+  cmp->add_option("--only", opt->only, "with --against: only results whose relative path contains this text");
+  cmp->add_option("--set", opt->sets, "with --against: override a machine or MCA parameter in every rerun (key=value)");
+  cmp->add_option("--engine", opt->engine, "with --against: rerun every scenario on this engine (ompisim list)");
+  cmp->add_option("--tolerance", opt->tolerance, "relative tolerance (0.02 or 2%); default 0: any difference");
+  cmp->add_flag("--diff-only", opt->diff_only, "print only the values beyond the tolerance");
+  cmp->add_flag("--json", opt->json, "print JSON");
+}
+
+}  // namespace ompisim::cli

@@ -1,0 +1,154 @@
+// `ompisim describe NAME`: every parameter of a machine or of a component (unit, value, source), or the keys of a
+// benchmark's "benchmark" block.
+#include "benchmarks/benchmarks.hpp"
+#include "benchmarks/driver.hpp"
+#include "core/errors.hpp"
+#include "core/params.hpp"
+#include "platform/machine.hpp"
+#include "protocols/register.hpp"
+#include "runner/registries.hpp"
+#include "runner/stacks.hpp"
+#include "tools/ompisim/commands.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <iostream>
+
+namespace ompisim::cli {
+namespace {
+
+// `describe BENCHMARK`: the driver's description and every key of its block (type, default, meaning, choices).
+std::string describe_benchmark(const bench::DriverInfo& d) {
+  std::string out = fmt::format("# benchmark {} ({}): {}\n", d.name, d.family, d.description);
+  out += "## keys of the scenario's \"benchmark\" block (besides \"name\"; any other key is refused)\n";
+  for (auto& p : d.params) {
+    out += fmt::format("{:<18} {}  (default: {})\n    {}\n", p.name, p.type, p.default_value, p.description);
+    if (p.choices) out += fmt::format("    one of: {}\n", fmt::join(p.choices(), ", "));
+  }
+  if (d.params.empty()) out += "  (no keys)\n";
+  return out;
+}
+
+// `describe NAME`: a component given as "framework/name", or by a name that no machine has and only one framework
+// uses (InputError when several do: "portals" is btl/portals and mtl/portals); nullptr for a machine.
+const ComponentInfo* find_component(const std::string& name) {
+  const auto& reg = component_registry();
+  if (auto slash = name.find('/'); slash != std::string::npos) {
+    const ComponentInfo* c = reg.find(name.substr(0, slash), name.substr(slash + 1));
+    if (!c) {
+      std::vector<std::string> ids;
+      for (auto& e : reg.all()) ids.push_back(e.id());
+      throw InputError("describe", name, fmt::format("unknown component (known: {})", fmt::join(ids, ", ")));
+    }
+    return c;
+  }
+  for (auto& [n, f] : list_machines())
+    if (n == name) return nullptr;
+  std::vector<const ComponentInfo*> hits;
+  for (auto& e : reg.all())
+    if (e.name == name) hits.push_back(&e);
+  if (hits.size() > 1) {
+    std::vector<std::string> ids;
+    for (auto* h : hits) ids.push_back(h->id());
+    throw InputError("describe", name, fmt::format("several components have this name: say which of {}", fmt::join(ids, ", ")));
+  }
+  return hits.empty() ? nullptr : hits.front();
+}
+
+void describe_component(const ComponentInfo* c) {
+  std::cout << fmt::format("# {}: {}\n# source: {}\n# runs on NIC kinds: {}\n", c->id(), c->description,
+                           c->source, fmt::join(c->nic_kinds, ", "));
+  if (c->make_btl)
+    std::cout << fmt::format("# reaches: {} peers; MCA_BTL_FLAGS 0x{:x}\n", to_string(c->reach), c->btl_flags);
+  std::cout << "## MCA parameters (name, default, description, source of the default)\n";
+  auto rows = c->describe_params();
+  if (rows.empty()) std::cout << "  (no parameters)\n";
+  for (auto& row : rows)
+    std::cout << fmt::format("{:<40} {:>16}  [{}] {}\n    {}\n", row["name"].get<std::string>(),
+                             row["value"].get<std::string>(), row["dimension"].get<std::string>(),
+                             row["description"].get<std::string>(), row["source"].get<std::string>());
+  std::cout << "## presets using it\n";
+  for (auto& s : stack_registry().all())
+    for (auto& p : s.spec.parts())
+      if (p.framework == c->framework && p.name == c->name)
+        std::cout << "  " << s.name << " [" << s.nic_kind << "] " << s.spec.to_json().dump() << "\n";
+}
+
+void print_params(const ParamList& l) {
+  for (auto& row : describe(l))
+    std::cout << fmt::format("{:<40} {:>16}  {}{}\n    {}\n", row["name"].get<std::string>(),
+                             row["value"].get<std::string>(), row["fitted"].get<bool>() ? "[fitted] " : "",
+                             row["description"].get<std::string>(), row["source"].get<std::string>());
+}
+
+// The machine's networks, node types and physical parameters, the components that run on it with their software
+// parameters, and the stacks, algorithms and skeletons it offers.
+void describe_machine(Machine& m) {
+  std::cout << fmt::format("# {} ({}), NIC kinds {}: {}\n", m.name, m.file, fmt::join(m.nic_kinds(), ", "),
+                           m.description);
+  for (auto& n : m.networks())
+    std::cout << fmt::format("# network {}: NIC kind {}, {} port(s) per node, topology {}\n", n.name, n.nic_kind(),
+                             n.ports_per_node, n.topology_json.dump());
+  for (auto& t : m.node_types()) std::cout << fmt::format("# node type {}: {} cores\n", t.name, t.type.cores());
+  std::cout << fmt::format("# {} compute nodes\n", m.nodes);
+  std::cout << "## physical parameters\n";
+  print_params(m.physical_params());
+  std::cout << "## components on this machine, with their software (MCA / Cray MPT) parameters\n";
+  McaParams mca = machine_mca(m);
+  for (auto& c : component_registry().all()) {
+    const auto kinds = m.nic_kinds();
+    if (std::none_of(kinds.begin(), kinds.end(), [&](const std::string& k) { return c.runs_on(k); })) continue;
+    std::cout << fmt::format("### {}  {}\n", c.id(), c.description);
+    ParamList l = c.param_list(mca);
+    if (l.empty()) std::cout << "  (no parameters)\n";
+    else print_params(l);
+  }
+  std::cout << "## barrier algorithms\n";
+  for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";
+  std::cout << "## stacks on this machine\n";
+  for (auto& s : stack_registry().all())
+    if (m.has_nic_kind(s.nic_kind)) {
+      std::cout << "  " << s.name << " " << s.spec.to_json().dump() << "  " << s.description << "\n";
+      if (!s.version.empty()) std::cout << "    models " << s.version << "\n";
+      for (auto it = s.mca.begin(); it != s.mca.end(); ++it)
+        std::cout << "    mca " << it.key() << " = " << it.value()["value"].dump() << "  ("
+                  << it.value()["source"].get<std::string>() << ")\n";
+    }
+  std::cout << "## application skeletons (app_skeleton; seastar-portals paper Table 1)\n";
+  for (auto& a : bench::app_names()) std::cout << "  " << a << "\n";
+}
+
+int describe_command(const CLI::App&, const std::string& name, Context&) {
+  if (const bench::DriverInfo* d = bench::driver_registry().find(name)) {
+    std::cout << describe_benchmark(*d);
+    return 0;
+  }
+  if (const ComponentInfo* c = find_component(name)) {
+    describe_component(c);
+    return 0;
+  }
+  std::unique_ptr<Machine> m;
+  try {
+    m = load_machine(name);
+  } catch (const InputError& e) {  // neither a benchmark nor a machine: say both
+    if (e.reason().rfind("unknown machine", 0) != 0) throw;
+    throw InputError(e.file(), e.key(), fmt::format("{}; nor a benchmark (known: {})", e.reason(),
+                                                    fmt::join(bench::driver_registry().names(), ", ")));
+  }
+  describe_machine(*m);
+  return 0;
+}
+
+}  // namespace
+
+void add_describe(CLI::App& app, Context& ctx) {
+  auto [desc, name] = ctx.command(app, "describe",
+                                  "print every parameter of a machine or of a component (e.g. btl/ugni) with unit, "
+                                  "value and source, or the keys a benchmark's \"benchmark\" block accepts",
+                                  describe_command);
+  desc->add_option("name", *name, "machine, component (framework/name, or a name only one framework has) or "
+                                  "benchmark name (ompisim list)")
+      ->required();
+}
+
+}  // namespace ompisim::cli

@@ -1,0 +1,56 @@
+// `ompisim list`: the machines, components, stack presets, engines, NIC kinds, benchmarks and scenarios there are.
+#include "benchmarks/driver.hpp"
+#include "platform/machine.hpp"
+#include "runner/registries.hpp"
+#include "runner/stacks.hpp"
+#include "tools/ompisim/commands.hpp"
+#include "validation/validate.hpp"
+
+#include <fmt/format.h>
+#include <iostream>
+
+namespace ompisim::cli {
+namespace {
+
+// `list` takes no options of its own.
+struct NoOptions {};
+
+int list_command(const CLI::App&, const NoOptions&, Context&) {
+  std::cout << "machines:\n";
+  for (auto& [n, f] : list_machines()) std::cout << "  " << n << "  (" << f << ")\n";
+  std::cout << "components (by framework; a scenario's \"stack\" may compose them, e.g. {\"pml\": \"ob1\", \"btl\": "
+               "[\"self\", \"vader\", \"ugni\"]}):\n";
+  for (auto& fw : component_registry().frameworks()) {
+    std::cout << "  " << fw << ":\n";
+    for (auto& c : component_registry().all())
+      if (c.framework == fw)
+        std::cout << fmt::format("    {:<14} [{}]  {}\n", c.name,
+                                 c.nic_kinds.empty() ? std::string("any") : fmt::format("{}", fmt::join(c.nic_kinds, ", ")),
+                                 c.description);
+  }
+  std::cout << "stacks (presets):\n";
+  for (auto& s : stack_registry().all())
+    std::cout << "  " << s.name << " [" << s.nic_kind << "] " << s.spec.to_json().dump() << "  " << s.description << "\n";
+  std::cout << "engines (a scenario's \"engine\"):\n";
+  for (auto& e : engines().all()) std::cout << fmt::format("  {:<8} {}\n", e.name, e.description);
+  std::cout << "NIC kinds:\n";
+  for (auto& k : nic_kinds().all()) std::cout << "  " << k.name << "  " << k.description << "\n";
+  std::cout << "benchmarks (ompisim describe NAME: the keys of its \"benchmark\" block):\n";
+  for (auto& b : bench::driver_registry().all())
+    std::cout << fmt::format("  {:<14} [{}]  {}\n", b.name, b.family, b.description);
+  std::cout << "benchmark keys that name one of a list (benchmark.key: values):\n";
+  for (auto& b : bench::driver_registry().all())
+    for (auto& p : b.params)
+      if (p.choices) std::cout << fmt::format("  {}.{}: {}\n", b.name, p.name, fmt::join(p.choices(), ", "));
+  std::cout << "scenarios:\n";
+  for (auto& f : validation::scenario_files()) std::cout << "  " << f << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_list(CLI::App& app, Context& ctx) {
+  ctx.command(app, "list", "list machines, stacks, benchmarks, algorithms and scenarios", list_command);
+}
+
+}  // namespace ompisim::cli

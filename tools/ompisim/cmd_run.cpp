@@ -1,0 +1,112 @@
+// `ompisim run SCENARIO`: one scenario, simulated in a child process; the result as JSON and CSV in the output folder,
+// optionally an SVG (--plot) and a protocol trace (--trace).
+#include "core/errors.hpp"
+#include "core/progress.hpp"
+#include "core/signals.hpp"
+#include "core/trace_file.hpp"
+#include "runner/estimate.hpp"
+#include "runner/isolate.hpp"
+#include "runner/report.hpp"
+#include "runner/run.hpp"
+#include "tools/ompisim/commands.hpp"
+
+#include <fmt/format.h>
+#include <iostream>
+#include <unistd.h>
+
+namespace ompisim::cli {
+namespace {
+
+struct RunOptions {
+  std::string scen_file, out_dir, machine_file, plot_file, engine;
+  std::vector<std::string> sets;
+  bool as_json = false;
+  std::string trace_file, trace_ranks, trace_window;
+};
+
+// --trace and its filters, checked; nullptr without --trace. A relative path is resolved inside --out later.
+std::unique_ptr<TraceRequest> trace_request(const RunOptions& o) {
+  if (o.trace_file.empty()) {
+    if (!o.trace_ranks.empty() || !o.trace_window.empty())
+      throw InputError(o.trace_ranks.empty() ? "--trace-window" : "--trace-ranks",
+                       o.trace_ranks.empty() ? o.trace_window : o.trace_ranks,
+                       "selects what --trace writes: give --trace FILE");
+    return nullptr;
+  }
+  if (o.trace_file.front() == '/') check_trace_path(o.trace_file);  // relative: inside --out, checked below
+  else (void)trace_format_of(o.trace_file, "--trace");
+  auto trace = std::make_unique<TraceRequest>();
+  trace->path = o.trace_file;
+  trace->ranks_text = o.trace_ranks;
+  if (!o.trace_ranks.empty()) trace->filter.ranks = parse_rank_list(o.trace_ranks, "--trace-ranks");
+  if (!o.trace_window.empty())
+    std::tie(trace->filter.t0, trace->filter.t1) = parse_time_window(o.trace_window, "--trace-window");
+  return trace;
+}
+
+int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
+  refuse_empty_values(sub, {"--out", "--plot", "--trace", "--trace-ranks", "--trace-window", "--machine-file"});
+  Scenario s = load_scenario(opt.scen_file);
+  set_engine(s, opt.engine);
+  s.machine_file = opt.machine_file;
+  check_max_events(s, ctx.max_events, "scenario " + s.id);
+  if (const double e = estimate_events(s); e > kEventsWorthSaying && isatty(STDERR_FILENO) && !ctx.quiet)
+    std::cerr << fmt::format("ompisim: scenario {}: {} (--max-events N refuses such a run)\n", s.id,
+                             estimate_text(s, e));
+  Overrides o = parse_sets(opt.sets);
+  check_sets_read(s, o);
+  const std::string& plot_file = opt.plot_file;
+  if (!plot_file.empty()) {
+    if (!plot_file.ends_with(".svg")) throw InputError("--plot", plot_file, "expected a file name ending in .svg");
+    if (plot_file.front() == '/') check_output_path(plot_file, "--plot");
+  }
+  std::unique_ptr<TraceRequest> trace = trace_request(opt);
+  ctx.out = std::make_unique<OutputDir>(opt.out_dir.empty() ? "results/" + s.id : opt.out_dir);
+  const OutputDir& out = *ctx.out;
+  // Output paths (one rule): a relative --plot or --trace is inside --out, an absolute one is written as given.
+  if (!plot_file.empty() && plot_file.front() != '/') (void)out.file(plot_file, "--plot");  // checked now
+  if (trace && opt.trace_file.front() != '/') {
+    trace->path = out.file(opt.trace_file, "--trace");
+    check_trace_path(trace->path);
+  }
+  if (trace) add_child_temporary(trace->path);  // removed if the simulation is killed before it renames it
+  // The simulation runs in a child process: this one stays free of SimGrid and handles SIGINT / SIGTERM.
+  Json res = Json::parse(run_isolated([&] { return run_scenario(s, o, trace.get()).dump(); }));
+  progress::clear();
+  std::string json_path = out.file(s.id + ".json"), csv_path = out.file(s.id + ".csv");
+  publish_pair(json_path, res.dump(2) + "\n", csv_path, result_csv(res));
+  std::vector<std::string> wrote{json_path, csv_path};
+  if (!plot_file.empty()) {
+    std::string svg = plot_file.front() == '/' ? plot_file : out.file(plot_file);
+    if (!draw_run(res, out, plot_file)) throw std::runtime_error("gnuplot failed (or is not installed) for --plot");
+    wrote.push_back(svg);
+  }
+  if (opt.as_json) std::cout << res.dump(2) << "\n";
+  else std::cout << result_table(res);
+  for (const auto& w : override_warnings(res)) std::cerr << "ompisim: warning: " << w << "\n";
+  std::cerr << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
+  return 0;
+}
+
+}  // namespace
+
+void add_run(CLI::App& app, Context& ctx) {
+  auto [run, opt] = ctx.command(app, "run", "run one scenario", run_command);
+  run->add_option("scenario", opt->scen_file, "scenario JSON file")->required();
+  run->add_option("--set", opt->sets, "override a machine or MCA parameter (key=value), repeatable");
+  run->add_option("--engine", opt->engine, "run on this engine instead of the scenario's (ompisim list)");
+  run->add_option("--out", opt->out_dir,
+                  "folder for the result files <id>.json and <id>.csv, created and checked before the run (default: "
+                  "results/<id>/ under the current directory); a symlinked folder is resolved once and written into");
+  run->add_flag("--json", opt->as_json, "print the result as JSON on stdout");
+  run->add_option("--machine-file", opt->machine_file,
+                  "machine file to use instead of looking up the scenario's machine name in models/*/machines/");
+  run->add_option("--plot", opt->plot_file, "also draw the run as an SVG (a file name, written into the --out folder)");
+  run->add_option("--trace", opt->trace_file,
+                  "write the protocol timeline: FILE.paje (Paje: ViTE, pj_dump) or FILE.json (Chrome trace events: "
+                  "Perfetto); CPU spans per rank, NIC engines, bulk flows, messages and AMOs");
+  run->add_option("--trace-ranks", opt->trace_ranks, "trace only these ranks (and their nodes' NICs), e.g. 0-15,1024");
+  run->add_option("--trace-window", opt->trace_window, "trace only this interval of simulated time, e.g. 10us:50us");
+}
+
+}  // namespace ompisim::cli

@@ -1,0 +1,36 @@
+// `ompisim sensitivity SCENARIO`: normalised derivatives of a scenario's points with respect to each machine parameter.
+#include "core/errors.hpp"
+#include "tools/ompisim/commands.hpp"
+#include "validation/sensitivity.hpp"
+
+#include <iostream>
+
+namespace ompisim::cli {
+namespace {
+
+struct SensitivityOptions {
+  std::string file;
+  bool json = false;
+  double step = 0.01;
+};
+
+int sensitivity_command(const CLI::App&, const SensitivityOptions& opt, Context&) {
+  if (!(opt.step > 0 && opt.step < 1)) throw InputError("--step", std::to_string(opt.step), "must be in (0, 1)");
+  Json r = validation::sensitivity(opt.file, opt.step);
+  std::cout << (opt.json ? r.dump(2) + "\n" : validation::render_sensitivity(r));
+  return 0;
+}
+
+}  // namespace
+
+void add_sensitivity(CLI::App& app, Context& ctx) {
+  auto [sens, opt] = ctx.command(app, "sensitivity",
+                                 "normalised derivatives d ln(result) / d ln(parameter) of a scenario's points with "
+                                 "respect to each machine parameter, largest first",
+                                 sensitivity_command);
+  sens->add_option("scenario", opt->file, "scenario file")->required();
+  sens->add_option("--step", opt->step, "log-space step of the central differences (default 0.01)");
+  sens->add_flag("--json", opt->json, "print JSON");
+}
+
+}  // namespace ompisim::cli

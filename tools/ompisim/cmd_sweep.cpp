@@ -1,0 +1,145 @@
+// `ompisim sweep GRID`: a parameter sweep, each point run once (resumable), sharded by --shard, a Slurm array task or
+// an MPI launcher's rank; the merged table (sweep.json, sweep.csv, sweep_<axis>.svg) written by the process that merges.
+#include "core/errors.hpp"
+#include "core/safe_name.hpp"
+#include "core/signals.hpp"
+#include "runner/estimate.hpp"
+#include "runner/isolate.hpp"
+#include "runner/sweep.hpp"
+#include "tools/ompisim/commands.hpp"
+#include "tools/ompisim/mpi_launch.hpp"
+#include "validation/sweep_plot.hpp"
+
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+#include <unistd.h>
+
+namespace ompisim::cli {
+namespace {
+
+struct SweepCommandOptions {
+  std::string grid_file, out, shard_spec;
+  int jobs = 1;
+  bool merge = false, quiet = false;
+};
+
+// Under an MPI launcher with MPI built in: this rank's shard from MPI_Comm_rank / _size, then the ranks' barrier.
+// Returns the exit status when this process is done (an error elsewhere, or a rank other than 0), -1 when it merges.
+int sweep_mpi(const SweepGrid& g, const SweepCommandOptions& opt, const std::string& dir) {
+  SweepOptions o;
+  o.out_dir = dir;
+  o.jobs = opt.jobs;
+  o.progress = !opt.quiet && isatty(2);
+  IsolatedWorker worker([&](const std::string& shard) {
+    o.shard = sweep_shard(shard);
+    o.shard.from = "MPI_Comm_rank";
+    return std::to_string(run_sweep(g, o));
+  });
+  const mpi_launch::Comm comm = mpi_launch::init();
+  std::exception_ptr failed;
+  int status = 0, ran = 0;
+  try {
+    ran = std::stoi(worker.run(fmt::format("{}/{}", comm.rank, comm.size)));
+  } catch (const Interrupted& e) {
+    failed = std::current_exception(), status = e.exit_status();
+  } catch (const InputError&) {
+    failed = std::current_exception(), status = 2;
+  } catch (const std::exception&) {
+    failed = std::current_exception(), status = 3;
+  }
+  const int worst = mpi_launch::barrier_max(status);
+  mpi_launch::finalize();
+  if (failed) std::rethrow_exception(failed);
+  std::cerr << fmt::format("ompisim sweep: {} points, {} run now (shard {}/{} from MPI_Comm_rank), {} done in {}\n",
+                           g.points.size(), ran, comm.rank, comm.size, sweep_points_done(g, dir), dir);
+  if (worst != 0) {
+    if (comm.rank == 0)
+      std::cerr << fmt::format("ompisim sweep: another rank's points failed (its error above, status {}): no merge; "
+                               "finished points are kept\n", worst);
+    return worst;
+  }
+  if (comm.rank != 0) return 0;
+  return -1;
+}
+
+// This process's shard (--shard, a Slurm array task, a launcher's rank without MPI built in, or every point).
+// Returns whether this process merges (after waiting for the other shards' points when it is a launcher's rank 0).
+bool sweep_local(const SweepGrid& g, const SweepCommandOptions& opt, const std::string& dir) {
+  SweepOptions o;
+  o.out_dir = dir;
+  o.jobs = opt.jobs;
+  o.shard = sweep_shard(opt.shard_spec);
+  o.progress = !opt.quiet && isatty(2);
+  int ran = run_sweep(g, o);
+  std::cerr << fmt::format("ompisim sweep: {} points, {} run now{}, {} done in {}\n", g.points.size(), ran,
+                           o.shard.count > 1 ? fmt::format(" (shard {}/{} from {})", o.shard.index, o.shard.count,
+                                                           o.shard.from)
+                                             : "",
+                           sweep_points_done(g, dir), dir);
+  // One shard per process under an MPI launcher without MPI built in (or srun without PMI): rank 0 waits for the
+  // others' point files, then merges. A Slurm array or an explicit --shard leaves the merge to `sweep --merge`.
+  bool launcher = o.shard.from != "" && o.shard.from != "--shard" && o.shard.from != "SLURM_ARRAY_TASK_ID";
+  bool merge = o.shard.count == 1 || (launcher && o.shard.index == 0);
+  while (merge && o.shard.count > 1 && sweep_points_done(g, dir) < static_cast<int>(g.points.size())) {
+    throw_if_interrupted();
+    usleep(200000);
+  }
+  return merge;
+}
+
+int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& ctx) {
+  refuse_empty_values(sub, {"--out", "--shard"});
+  const std::string& grid_file = opt.grid_file;
+  SweepGrid g = load_sweep_grid(grid_file);
+  for (std::size_t i = 0; i < g.points.size() && ctx.max_events > 0; ++i)
+    check_max_events(scenario_from_json(g.points[i].scenario, g.base_file), ctx.max_events,
+                     fmt::format("{}: point {} of {}", grid_file, i + 1, g.points.size()));
+  std::string stem = std::filesystem::path(grid_file).stem().string();
+  if (opt.out.empty()) check_safe_name(stem, grid_file, "(file name)");
+  ctx.out = std::make_unique<OutputDir>(opt.out.empty() ? "results/sweep-" + stem : opt.out);
+  const OutputDir& out = *ctx.out;
+  const std::string dir = out.root();
+  bool merge = opt.merge;
+  // Under an MPI launcher, with MPI built in and no explicit shard: MPI_Comm_rank / _size give the shard and rank 0
+  // merges after the ranks' barrier (tools/ompisim/mpi_launch.hpp; no process that called MPI_Init forks).
+  if (!opt.merge && opt.shard_spec.empty() && !std::getenv("SLURM_ARRAY_TASK_ID") && mpi_launch::available() &&
+      mpi_launch::launcher_variable()) {
+    if (const int status = sweep_mpi(g, opt, dir); status >= 0) return status;
+    merge = true;
+  } else if (!opt.merge) {
+    merge = sweep_local(g, opt, dir);
+  }
+  if (merge) {
+    Json table = merge_sweep(g, dir);
+    std::string json_path = out.file("sweep.json"), csv_path = out.file("sweep.csv");
+    publish_pair(json_path, table.dump(1) + "\n", csv_path, sweep_csv(table));
+    std::vector<std::string> wrote{json_path, csv_path};
+    for (auto& svg : validation::draw_sweep(table, dir)) wrote.push_back(out.file(svg));
+    std::cerr << fmt::format("ompisim sweep: wrote {}\n", fmt::join(wrote, ", "));
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_sweep(CLI::App& app, Context& ctx) {
+  auto [swp, opt] = ctx.command(app, "sweep",
+                                "run a parameter sweep: a base scenario and axes over scenario keys, benchmark "
+                                "keys, MCA and machine parameters; each point once, resumable; --merge gathers the "
+                                "table (runner/sweep.hpp describes the grid file)",
+                                sweep_command);
+  swp->add_option("grid", opt->grid_file, "grid JSON file")->required();
+  swp->add_option("-j,--jobs", opt->jobs, "points run at once on this machine (each in its own process)")
+      ->check(CLI::Range(1, 256));
+  swp->add_option("--shard", opt->shard_spec,
+                  "run only shard I of N (I/N, 0-based: point k belongs to shard k % N); default: a Slurm array task's "
+                  "(SLURM_ARRAY_TASK_ID / _COUNT), or an MPI launcher rank's (mpirun, srun), else every point");
+  swp->add_option("--out", opt->out, "the sweep's folder (default: results/sweep-<grid file name>)");
+  swp->add_flag("--merge", opt->merge, "only gather the finished points into sweep.json, sweep.csv and sweep_<axis>.svg");
+  swp->add_flag("--quiet", opt->quiet, "no progress line on stderr (there is none when stderr is not a terminal)");
+}
+
+}  // namespace ompisim::cli

@@ -1,0 +1,208 @@
+#include "tools/ompisim/common.hpp"
+
+#include "benchmarks/driver.hpp"
+#include "core/error_text.hpp"
+#include "core/errors.hpp"
+#include "core/limits.hpp"
+#include "core/progress.hpp"
+#include "core/signals.hpp"
+#include "core/units.hpp"
+#include "engine/version.hpp"
+#include "runner/report.hpp"
+#include "tools/ompisim/mpi_launch.hpp"
+#include "validation/plot.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+#include <unistd.h>
+
+#ifndef OMPISIM_VERSION
+#define OMPISIM_VERSION "0.0.0"
+#endif
+
+namespace ompisim::cli {
+
+const char* const kExitHelp =
+    "Exit status: 0 success; 1 validation outside tolerance (validate, reproduce); 2 bad input (file, key and reason on "
+    "stderr, decided before simulating); 3 internal error (a bug); 130 / 143 interrupted by SIGINT / SIGTERM (results "
+    "finished before the signal are kept whole).\n";
+
+void add_global_options(CLI::App& app, Context& ctx) {
+  app.footer(kExitHelp);
+  app.set_version_flag("--version", [] {
+    const std::string mpi = mpi_launch::library();
+    return fmt::format("ompisim {}\ngit describe: {}\nSimGrid {}\nMPI: {}", OMPISIM_VERSION, git_describe(),
+                       engine::simgrid_version(),
+                       mpi.empty() ? "not built in (mpirun sweeps read the launcher's environment)" : mpi);
+  });
+  app.require_subcommand(1);
+  app.fallthrough();
+  app.add_flag("--quiet", ctx.quiet, "no progress line on stderr (shown only when stderr is a terminal)");
+  ctx.max_input = fmt::format("{}", limits::kDefaultMaxInputBytes);
+  app.add_option("--max-input-size", ctx.max_input,
+                 fmt::format("largest input file read, in bytes or with a unit (\"16 MiB\"); default {} (4 MiB)",
+                             limits::kDefaultMaxInputBytes));
+  app.add_option("--max-events", ctx.max_events_text,
+                 "refuse (exit 2, nothing written, before starting) a run or sweep point whose estimated event count "
+                 "(ranks x iterations x messages per iteration, runner/estimate.hpp) is above N");
+}
+
+// CLI11's message, or for a word where a subcommand belongs (CLI11: "A subcommand is required") the word and the
+// subcommands there are.
+static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  if (!dynamic_cast<const CLI::RequiredError*>(&e)) return e.what();
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.starts_with("-")) {
+      if (a == "--max-events" || a == "--max-input-size") ++i;  // the global options that take a value
+      continue;
+    }
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+    return fmt::format("unknown subcommand '{}' (known: {})", a, fmt::join(names, ", "));
+  }
+  return e.what();
+}
+
+int parse_command_line(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
+    // The same one-line form as every other error (CLI11's own is two lines).
+    std::cerr << "ompisim: error: " << one_line(parse_error_text(app, e, argc, argv)) << " (ompisim --help)\n";
+    return 2;
+  }
+  return -1;
+}
+
+// --max-input-size and --max-events, checked (InputError) and applied.
+static void check_global_options(const CLI::App& app, Context& ctx) {
+  const std::string& max_input = ctx.max_input;
+  double bytes = 0;
+  try {
+    bytes = max_input.find_first_not_of("0123456789") == std::string::npos && !max_input.empty()
+                ? std::stod(max_input)
+                : parse_quantity(max_input, Dim::Bytes);
+  } catch (const std::exception&) {
+    bytes = -1;
+  }
+  if (!(bytes >= 1 && bytes <= 1e9)) throw InputError("--max-input-size", max_input, "expected a size between 1 B and 1 GB");
+  limits::set_max_input_bytes(static_cast<std::size_t>(bytes));
+  const std::string& text = ctx.max_events_text;
+  if (!text.empty() || app.get_option("--max-events")->count()) {
+    std::size_t used = 0;
+    try {
+      ctx.max_events = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size() || !(ctx.max_events >= 1 && ctx.max_events <= 1e30) ||
+        text.find_first_not_of("0123456789.eE+") != std::string::npos)
+      throw InputError("--max-events", text, "expected a number of events of at least 1 (e.g. 1e9)");
+  }
+}
+
+int run_selected(CLI::App& app, Context& ctx) {
+  progress::set_enabled(!ctx.quiet && isatty(STDERR_FILENO));
+  try {
+    check_global_options(app, ctx);
+    for (auto& [sub, handler] : ctx.handlers)
+      if (*sub) return handler();
+  } catch (const Interrupted& e) {
+    if (ctx.out) ctx.out->discard_if_unused();
+    std::cerr << "ompisim: " << e.what() << ", stopped (finished results are kept)\n";
+    return e.exit_status();
+  } catch (const std::exception& e) {
+    if (ctx.out) ctx.out->discard_if_unused();
+    if (interrupt_signal()) {  // e.g. gnuplot or git killed by the same Ctrl-C, or an input check it cut short
+      std::cerr << "ompisim: interrupted, stopped (finished results are kept)\n";
+      return 128 + interrupt_signal();
+    }
+    std::cerr << "ompisim: error: " << one_line(e.what()) << "\n";
+    return dynamic_cast<const InputError*>(&e) ? 2 : 3;
+  }
+  if (interrupt_signal()) return 128 + interrupt_signal();
+  return 0;
+}
+
+void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    const CLI::Option* o = sub.get_option(name);
+    if (o->count() == 0) continue;
+    for (const auto& r : o->results())
+      if (r.empty()) throw InputError(name, "", "empty value: give a value, or leave the option out");
+  }
+}
+
+Overrides parse_sets(const std::vector<std::string>& sets) {
+  Overrides o;
+  for (auto& s : sets) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) throw InputError("--set", s, "expected key=value");
+    if (std::any_of(s.begin(), s.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
+      throw InputError("--set", s, "holds a control character (a line break, a tab, ...): not part of any key or value");
+    o.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  return o;
+}
+
+// `svg`: a path inside the output folder (relative to it) or an absolute path; the script is written into the folder.
+static bool plot_inline(validation::PlotSpec& spec, const OutputDir& out, const std::string& svg) {
+  std::string script = std::filesystem::path(svg).filename().replace_extension(".gp").string();
+  write_atomic(out.file(script), validation::gnuplot_script(spec));
+  bool ok = validation::have_gnuplot() && validation::run_gnuplot(out.root(), script, svg);
+  std::filesystem::remove(out.file(script));
+  return ok;
+}
+
+// `run --plot` for a benchmark whose result is rows (DriverInfo::row_plot): one curve per named column, linear axes.
+static bool draw_rows(const Json& res, const bench::DriverInfo::RowPlot& rp, const OutputDir& out,
+                      const std::string& svg) {
+  validation::PlotSpec spec;
+  spec.svg = svg;
+  spec.xcol = rp.x;
+  spec.ycol = "time_s";
+  spec.logx = spec.logy = false;
+  spec.title = fmt::format("{} on {} ({}), {} ranks", res.value("benchmark", ""), res.value("machine", ""),
+                           res.value("stack", ""), res["ranks"].dump());
+  int k = 0;
+  for (const auto& [col, label] : rp.ys) {
+    std::string name = fmt::format("$y{}", k++);
+    std::string block = name + " << EOD\n" + rp.x + ",time_s\n";
+    for (const auto& p : res["points"])
+      if (p.value("row", "") == rp.row && p.contains(rp.x) && p[rp.x].is_number() && p.contains(col) &&
+          p[col].is_number())
+        block += fmt::format("{},{}\n", p[rp.x].get<double>(), p[col].get<double>());
+    spec.inline_data += block + "EOD\n";
+    spec.curves.push_back({name, label, ""});
+  }
+  return plot_inline(spec, out, svg);
+}
+
+bool draw_run(const Json& res, const OutputDir& out, const std::string& svg) {
+  const Json& pts = res["points"];
+  const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
+  if (d && !d->curve && d->row_plot && !pts.empty()) return draw_rows(res, *d->row_plot, out, svg);
+  if (pts.empty() || (d && !d->curve)) throw InputError("--plot", svg, "this benchmark has no curve to plot");
+  const Json& p0 = pts[0];
+  std::string x = p0.contains("bytes") ? "bytes" : p0.contains("radix") && res.contains("radix") ? "radix" : "ranks";
+  std::string y = p0.contains("latency_us") ? "latency_us" : p0.contains("availability_pct") ? "availability_pct"
+                                                                                           : "bandwidth_GBps";
+  validation::PlotSpec spec;
+  spec.svg = svg;
+  spec.xcol = x;
+  spec.ycol = y;
+  spec.title = fmt::format("{} on {} ({}), {} ranks", res.value("benchmark", ""), res.value("machine", ""),
+                           res.value("stack", ""), res["ranks"].dump());
+  std::string block = "$run << EOD\n" + x + "," + y + "\n";
+  for (auto& p : pts) block += fmt::format("{},{}\n", std::max(p[x].get<double>(), 1.0), p[y].get<double>());
+  spec.inline_data = block + "EOD\n";
+  spec.curves.push_back({"$run", res.value("stack", ""), ""});
+  return plot_inline(spec, out, svg);
+}
+
+}  // namespace ompisim::cli

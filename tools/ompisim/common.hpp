@@ -1,0 +1,63 @@
+// What the subcommands of ompisim share: the global options (--quiet, --max-input-size, --max-events) and the
+// Context that carries them to a handler, the handler table, parse and exit-status rules (parse errors, errors
+// thrown by a handler, interrupts), --set and empty-value checks, and the plots of `run --plot`.
+// Exit status: 0 success; 1 validation failure (a calibration point outside its tolerance); 2 bad input (anything
+// decidable from the input, before simulating); 3 internal error; 130 / 143 interrupted.
+#pragma once
+#include "core/atomic_write.hpp"
+#include "core/json_input.hpp"
+#include "runner/scenario.hpp"
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ompisim::cli {
+
+extern const char* const kExitHelp;
+
+// The state a handler shares with main: the global options, once parsed, and the output folder a handler creates
+// (removed again when the handler fails before writing into it).
+struct Context {
+  bool quiet = false;
+  std::string max_input;        // --max-input-size as given
+  std::string max_events_text;  // --max-events as given
+  double max_events = 0;        // parsed: 0 when not given
+  std::unique_ptr<OutputDir> out;
+  // One handler per subcommand; the selected one runs after the global options are checked.
+  std::vector<std::pair<const CLI::App*, std::function<int()>>> handlers;
+
+  // Adds subcommand `name` to the app with its options (an Options object kept as long as the app, for the caller to
+  // bind the subcommand's options to) and its handler, called with them when the subcommand is the one given.
+  template <class Options>
+  std::pair<CLI::App*, Options*> command(CLI::App& app, const std::string& name, const std::string& description,
+                                         int (*handler)(const CLI::App&, const Options&, Context&)) {
+    CLI::App* sub = app.add_subcommand(name, description);
+    auto options = std::make_shared<Options>();
+    handlers.emplace_back(sub, [sub, options, handler, this] { return handler(*sub, *options, *this); });
+    return {sub, options.get()};
+  }
+};
+
+// The app's version flag, footer and global options, bound to ctx.
+void add_global_options(CLI::App& app, Context& ctx);
+// Parses the command line: -1 when it parses; otherwise the exit status after printing --help / --version (0) or the
+// parse error as one line (2).
+int parse_command_line(CLI::App& app, int argc, char** argv);
+// Checks the global options, then runs the selected subcommand's handler; its exit status, with errors and
+// interrupts turned into the message on stderr and the status (kExitHelp).
+int run_selected(CLI::App& app, Context& ctx);
+
+// An option given with an empty value ("--out ''") is refused: it never means "as if the option were not given".
+void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names);
+// --set key=value, each checked.
+Overrides parse_sets(const std::vector<std::string>& sets);
+
+// `run --plot NAME.svg`: the run's main metric against its x axis, data inline in the script (nothing else written).
+bool draw_run(const Json& res, const OutputDir& out, const std::string& svg);
+
+}  // namespace ompisim::cli
