@@ -46,6 +46,7 @@ set_tests_properties(e2e.replay PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # a select matching no point) exits 2 naming the file and the key.
 add_test(NAME e2e.bad_reference COMMAND bash ${E2E}/bad_reference.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.replay_checks COMMAND bash ${E2E}/replay_checks.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.transferred_from COMMAND bash ${E2E}/transferred_from.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.edges COMMAND bash ${E2E}/edges.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.edges PROPERTIES RUN_SERIAL ON TIMEOUT 600)
 # The regression gate on a clean checkout: the committed results of a fast figure rerun with no drift.
