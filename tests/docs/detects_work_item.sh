@@ -8,14 +8,16 @@ set -euo pipefail
 py=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 git -C "$tmp" init -q
-printf 'What holds today.\nMeasured in session 12.\n' > "$tmp/README.md"
-printf '// Issue 16: prediction intervals.\nint x;\n' > "$tmp/a.cpp"
-printf '{"see": "Gemini (sessions 3 and 4)"}\n' > "$tmp/b.json"
-printf 'Default from pmodels/mpich issue #7723 and ofiwg/libfabric issue 5861.\n' > "$tmp/cited.md"
-printf '## 0.1.0\n* from session 12 on\n' > "$tmp/CHANGELOG.md"
+# the planted words are put together at run time, so this file itself names no work item
+s=sess; S=Iss; i=iss
+printf "What holds today.\nMeasured in ${s}ion 12.\n" > "$tmp/README.md"
+printf "// ${S}ue 16: prediction intervals.\nint x;\n" > "$tmp/a.cpp"
+printf '{"see": "Gemini (%sions 3 and 4)"}\n' "$s" > "$tmp/b.json"
+printf "Default from pmodels/mpich ${i}ue #7723 and ofiwg/libfabric ${i}ue 5861.\n" > "$tmp/cited.md"
+printf "## 0.1.0\n* from ${s}ion 12 on\n" > "$tmp/CHANGELOG.md"
 git -C "$tmp" add -A
 if out=$("$py" "$root/tests/docs/check_no_work_items.py" "$tmp"); then echo "work items not detected"; exit 1; fi
-want=$'README.md:2: names a work item: session 12\na.cpp:1: names a work item: Issue 16\nb.json:1: names a work item: sessions 3 and 4'
+want="README.md:2: names a work item: ${s}ion 12"$'\n'"a.cpp:1: names a work item: ${S}ue 16"$'\n'"b.json:1: names a work item: ${s}ions 3 and 4"
 got=$(grep 'names a work item' <<<"$out" | sort)
 [ "$got" = "$(sort <<<"$want")" ] || { echo "expected exactly:"; echo "$want"; echo "got:"; echo "$out"; exit 1; }
 printf 'What holds today.\n' > "$tmp/README.md"; printf 'int x;\n' > "$tmp/a.cpp"; printf '{}\n' > "$tmp/b.json"
