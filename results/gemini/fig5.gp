@@ -1,20 +1,20 @@
-set terminal svg size 900,600 dynamic noenhanced background '#ffffff'
+set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'gemini/fig5.svg.tmp'
 set datafile separator ','
-set key top left
+set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
-set format x '%.0b%B'
+set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
-set title 'gemini-xe-xk, Fig. 5: osu_latency, 2 ranks on 2 Cielo nodes (one rank per node)'
+set title "gemini-xe-xk, Fig. 5: osu_latency, 2 ranks on 2 Cielo nodes (one rank per node)"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-plot 'gemini/fig5_latency_2p_inter_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native osu_latency 2p (simulated)', \
+plot 'gemini/fig5_latency_2p_inter_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_latency 2p (simulated)', \
   'gemini/fig5.fig5_latency_2p_inter_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native osu_latency 2p (paper)', \
-  'gemini/fig5_latency_2p_inter_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi osu_latency 2p (simulated)', \
+  'gemini/fig5_latency_2p_inter_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi osu_latency 2p (simulated)', \
   'gemini/fig5.fig5_latency_2p_inter_openmpi.ref.dat' using 1:2 with points lc 2 pt 7 ps 1.6 title 'openmpi osu_latency 2p (paper)', \
-  'gemini/fig5_multi_lat_8p_inter_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'native osu_multi_lat 8p (simulated)', \
-  'gemini/fig5.fig5_multi_lat_8p_inter_native.interval.dat' using 1:2:3:4 with yerrorbars lc 3 pt 6 ps 1.2 title 'native osu_multi_lat 8p (prediction interval)', \
-  'gemini/fig5_multi_lat_8p_inter_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 4 pt 1 ps 0.6 title 'openmpi osu_multi_lat 8p (simulated)', \
-  'gemini/fig5.fig5_multi_lat_8p_inter_openmpi.interval.dat' using 1:2:3:4 with yerrorbars lc 4 pt 6 ps 1.2 title 'openmpi osu_multi_lat 8p (prediction interval)'
+  'gemini/fig5_multi_lat_8p_inter_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'native osu_multi_lat 8p (simulated)', \
+  'gemini/fig5.fig5_multi_lat_8p_inter_native.interval.dat' using 1:2:3:4 with yerrorbars lc 3 pt 6 ps 1.2 title 'native osu_multi_lat 8p (prediction interval: range over the sampled parameters)', \
+  'gemini/fig5_multi_lat_8p_inter_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 4 dt 4 pt 6 ps 0.7 title 'openmpi osu_multi_lat 8p (simulated)', \
+  'gemini/fig5.fig5_multi_lat_8p_inter_openmpi.interval.dat' using 1:2:3:4 with yerrorbars lc 4 pt 6 ps 1.2 title 'openmpi osu_multi_lat 8p (prediction interval: range over the sampled parameters)'

@@ -1,13 +1,13 @@
-set terminal svg size 900,600 dynamic noenhanced background '#ffffff'
+set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'gemini/whatif_barrier_titan_atomic_radix_sweep.svg.tmp'
 set datafile separator ','
-set key top left
+set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
 set format x '%.0f'
 set format y '%g'
-set title 'gemini-xe-xk, whatif_barrier_titan_atomic_radix_sweep: What-if at whole-machine scale: MPI_Barrier over all of Titan (18,688 nodes x 16 cores = 299,008 ranks) with the Cheetah uGNI atomic barrier (every rank in the P2P subgroup, fan-in/fan-out of FMA AMOs), tree radix 2, 4, 8, 16 and 32; one warm-up call'
+set title "gemini-xe-xk, whatif_barrier_titan_atomic_radix_sweep: What-if at whole-machine scale:\nMPI_Barrier over all of Titan (18,688 nodes x 16 cores = 299,008 ranks) with the Cheetah uGNI\natomic barrier (every rank in the P2P subgroup, fan-in/fan-out of FMA AMOs), tree radix 2, 4,\n8, 16 and 32; one warm-up call"
 set xlabel 'tree radix'
 set ylabel 'latency (us)'
-plot 'gemini/whatif_barrier_titan_atomic_radix_sweep.csv' using (column('radix')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'openmpi cheetah-atomic 299008p (simulated)'
+plot 'gemini/whatif_barrier_titan_atomic_radix_sweep.csv' using (column('radix')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi cheetah-atomic 299008p (simulated)'

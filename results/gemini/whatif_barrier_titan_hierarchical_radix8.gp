@@ -1,13 +1,13 @@
-set terminal svg size 900,600 dynamic noenhanced background '#ffffff'
+set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'gemini/whatif_barrier_titan_hierarchical_radix8.svg.tmp'
 set datafile separator ','
-set key top left
+set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
 set format x '%.0f'
 set format y '%g'
-set title 'gemini-xe-xk, whatif_barrier_titan_hierarchical_radix8: What-if at whole-machine scale: MPI_Barrier over all of Titan (18,688 nodes x 16 cores = 299,008 ranks) with the Cheetah hierarchical barrier (shared-memory atomics within the node, uGNI AMOs across node leaders), radix 8; one warm-up call'
+set title "gemini-xe-xk, whatif_barrier_titan_hierarchical_radix8: What-if at whole-machine scale:\nMPI_Barrier over all of Titan (18,688 nodes x 16 cores = 299,008 ranks) with the Cheetah\nhierarchical barrier (shared-memory atomics within the node, uGNI AMOs across node leaders),\nradix 8; one warm-up call"
 set xlabel 'processes'
 set ylabel 'latency (us)'
-plot 'gemini/whatif_barrier_titan_hierarchical_radix8.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'openmpi cheetah-hierarchical 299008p (simulated)'
+plot 'gemini/whatif_barrier_titan_hierarchical_radix8.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi cheetah-hierarchical 299008p (simulated)'

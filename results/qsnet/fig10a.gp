@@ -1,14 +1,14 @@
-set terminal svg size 900,600 dynamic noenhanced background '#ffffff'
+set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'qsnet/fig10a.svg.tmp'
 set datafile separator ','
-set key top left
+set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
-set format x '%.0b%B'
+set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
-set title 'qsnet-elan4, Fig. 10(a): latency, MPICH-QsNetII over Tport'
+set title "qsnet-elan4, Fig. 10(a): latency, MPICH-QsNetII over Tport"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-plot 'qsnet/fig10_latency_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native osu_latency 2p (simulated)', \
-  'qsnet/fig10_latency_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-elan4 osu_latency 2p (simulated)'
+plot 'qsnet/fig10_latency_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_latency 2p (simulated)', \
+  'qsnet/fig10_latency_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-elan4 osu_latency 2p (simulated)'

@@ -1,18 +1,18 @@
-set terminal svg size 900,600 dynamic noenhanced background '#ffffff'
+set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'seastar/fig2.svg.tmp'
 set datafile separator ','
-set key top left
+set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
-set format x '%.0b%B'
+set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
-set title 'seastar-portals, Fig. 2: NetPIPE half round-trip latency and bandwidth, 2 ranks on 2 Red Storm nodes'
+set title "seastar-portals, Fig. 2: NetPIPE half round-trip latency and bandwidth, 2 ranks on 2 Red Storm\nnodes"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-plot 'seastar/fig2_netpipe_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native netpipe 2p (simulated)', \
+plot 'seastar/fig2_netpipe_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native netpipe 2p (simulated)', \
   'seastar/fig2.fig2_netpipe_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native netpipe 2p (paper)', \
-  'seastar/fig2_netpipe_openmpi-cm.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-cm netpipe 2p (simulated)', \
+  'seastar/fig2_netpipe_openmpi-cm.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-cm netpipe 2p (simulated)', \
   'seastar/fig2.fig2_netpipe_openmpi-cm.ref.dat' using 1:2 with points lc 2 pt 7 ps 1.6 title 'openmpi-cm netpipe 2p (paper)', \
-  'seastar/fig2_netpipe_openmpi-ob1.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi-ob1 netpipe 2p (simulated)', \
-  'seastar/fig2.fig2_netpipe_openmpi-ob1.interval.dat' using 1:2:3:4 with yerrorbars lc 3 pt 6 ps 1.2 title 'openmpi-ob1 netpipe 2p (prediction interval)'
+  'seastar/fig2_netpipe_openmpi-ob1.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'openmpi-ob1 netpipe 2p (simulated)', \
+  'seastar/fig2.fig2_netpipe_openmpi-ob1.interval.dat' using 1:2:3:4 with yerrorbars lc 3 pt 6 ps 1.2 title 'openmpi-ob1 netpipe 2p (prediction interval: range over the sampled parameters)'

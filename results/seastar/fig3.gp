@@ -1,18 +1,18 @@
-set terminal svg size 900,600 dynamic noenhanced background '#ffffff'
+set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'seastar/fig3.svg.tmp'
 set datafile separator ','
-set key top left
+set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
-set format x '%.0b%B'
+set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
-set title 'seastar-portals, Fig. 3: Sandia SMB recv-side CPU availability (post-work-wait), 2 ranks on 2 nodes'
+set title "seastar-portals, Fig. 3: Sandia SMB recv-side CPU availability (post-work-wait), 2 ranks on 2\nnodes"
 set xlabel 'message size (bytes)'
 set ylabel 'CPU availability (%)'
-plot 'seastar/fig3_smb_recv_native.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 1 pt 1 ps 0.6 title 'native smb_overhead 2p side=recv (simulated)', \
-  'seastar/fig3_smb_recv_openmpi-cm.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-cm smb_overhead 2p side=recv (simulated)', \
-  'seastar/fig3_smb_recv_openmpi-ob1.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi-ob1 smb_overhead 2p side=recv (simulated)', \
-  'seastar/fig3_smb_send_native.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 4 pt 1 ps 0.6 title 'native smb_overhead 2p side=send (simulated)', \
-  'seastar/fig3_smb_send_openmpi-cm.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 5 pt 1 ps 0.6 title 'openmpi-cm smb_overhead 2p side=send (simulated)', \
-  'seastar/fig3_smb_send_openmpi-ob1.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 6 pt 1 ps 0.6 title 'openmpi-ob1 smb_overhead 2p side=send (simulated)'
+plot 'seastar/fig3_smb_recv_native.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native smb_overhead 2p side=recv (simulated)', \
+  'seastar/fig3_smb_recv_openmpi-cm.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-cm smb_overhead 2p side=recv (simulated)', \
+  'seastar/fig3_smb_recv_openmpi-ob1.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'openmpi-ob1 smb_overhead 2p side=recv (simulated)', \
+  'seastar/fig3_smb_send_native.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 4 dt 4 pt 6 ps 0.7 title 'native smb_overhead 2p side=send (simulated)', \
+  'seastar/fig3_smb_send_openmpi-cm.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 5 dt 5 pt 8 ps 0.7 title 'openmpi-cm smb_overhead 2p side=send (simulated)', \
+  'seastar/fig3_smb_send_openmpi-ob1.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 6 dt 1 pt 10 ps 0.7 title 'openmpi-ob1 smb_overhead 2p side=send (simulated)'

@@ -1,15 +1,15 @@
-set terminal svg size 900,600 dynamic noenhanced background '#ffffff'
+set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig11h2h.svg.tmp'
 set datafile separator ','
-set key top left
+set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
-set format x '%.0b%B'
+set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
-set title 'slingshot-ex, Fig. 11 H2H: osu_scatter, H2H, 512 ranks = 64 Crusher nodes x 8 (one per L3), Cray MPICH (CXI hardware matching; own shared memory and GPU IPC); scatter as the library chooses it by default (the paper: ''default settings for all the collectives''): MPICH''s default selection (collectives/decision/mpich_default.json: upstream MPICH''s MPIR_*_intra_auto, Cray MPICH''s own cut-offs not being readable); 20 timed calls per size (OSU: 1000 / 100) to keep reproduce short'
+set title "slingshot-ex, Fig. 11 H2H: osu_scatter, H2H, 512 ranks = 64 Crusher nodes x 8 (one per L3),\nCray MPICH (CXI hardware matching; own shared memory and GPU IPC); scatter as the library\nchooses it by default (the paper: 'default settings for all the collectives'): MPICH's default\nselection (collectives/decision/mpich_default.json: upstream MPICH's MPIR_*_intra_auto, Cray\nMPICH's own cut-offs not being readable); 20 timed calls per size (OSU: 1000 / 100) to keep\nreproduce short"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-plot 'slingshot/fig11_scatter_512p_h2h_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 pt 1 ps 0.6 title 'native osu_scatter mpich 512p (simulated)', \
-  'slingshot/fig11_scatter_512p_h2h_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 pt 1 ps 0.6 title 'openmpi-cxi osu_scatter tuned 512p (simulated)', \
-  'slingshot/fig11_scatter_512p_h2h_openmpi-linkx.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 pt 1 ps 0.6 title 'openmpi-linkx osu_scatter tuned 512p (simulated)'
+plot 'slingshot/fig11_scatter_512p_h2h_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_scatter mpich 512p (simulated)', \
+  'slingshot/fig11_scatter_512p_h2h_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-cxi osu_scatter tuned 512p (simulated)', \
+  'slingshot/fig11_scatter_512p_h2h_openmpi-linkx.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'openmpi-linkx osu_scatter tuned 512p (simulated)'
