@@ -4,7 +4,7 @@ CHANGELOG.md (kept by version), and every other file says what holds today.
 
 A work item is named as "session N", "session-N", "sessions N and M", "issue N" or "issues N and M" (any case, N a
 number). Not a work item, and allowed: another project's issue cited as a source, written with its repository first
-(`pmodels/mpich issue #7723`, `ofiwg/libfabric issue 5861`) or as `owner/name#N` (any "issue #N" with a '#').
+(`pmodels/mpich issue #7723`) or as `owner/name#N` (`ofiwg/libfabric#5861`) (any "issue #N" with a '#').
 Scanned: every file `git ls-files` lists (code comments included), except CHANGELOG.md and binary files. The results/
 folder is included: it is regenerated from the sources, so a hit there is fixed at its source.
 

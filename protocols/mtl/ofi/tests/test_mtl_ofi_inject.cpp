@@ -103,7 +103,7 @@ TEST_CASE("mtl/ofi: a blocking 8 B host send completes at issue with fi_tinject;
 }
 
 // Configuration: as above, blocking sends that must not be injected: from a device buffer (8 B; inject has no
-//                device memory in v5.0.0rc11, ofiwg/libfabric issue 5861), and one byte above the endpoint's inject size
+//                device memory in v5.0.0rc11, ofiwg/libfabric#5861), and one byte above the endpoint's inject size
 //                (LINKx's = CXI's, 192 B on crusher) from host memory; then the policies "never" (a blocking send is
 //                not injected) and "every" (an isend is, MPICH's rule).
 // Expected:      a send CQ entry for the device, the oversize and the "never" sends; none for the "every" isend.
