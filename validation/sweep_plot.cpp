@@ -13,7 +13,9 @@
 namespace ompisim::validation {
 
 namespace {
-std::string text(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+std::string text(const Json& v) {
+  return v.is_string() ? v.get<std::string>() : v.is_number_float() ? fmt::format("{:g}", v.get<double>()) : v.dump();
+}
 }  // namespace
 
 std::string sweep_metric(const Json& t) {
@@ -73,6 +75,7 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
   if (metric.empty() || !have_gnuplot()) return wrote;
   const auto cols = t.at("columns").get<std::vector<std::string>>();
   const auto axes = t.at("axes").get<std::vector<std::string>>();
+  const Json units = t.value("units", Json::object());  // an axis of quantities: its values' unit (merge_sweep)
   for (auto& axis : axes) {
     // The axis's values in first-seen (grid) order, and the curves: every other column but the metric and the point.
     std::vector<std::string> xs;
@@ -81,7 +84,7 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
     std::map<std::string, std::vector<std::pair<std::size_t, double>>> curves;
     for (auto& r : t.at("rows")) {
       if (!r.contains(metric) || !r[metric].is_number()) continue;
-      std::string x = text(r[axis]);
+      std::string x = text(r[axis]) + (units.contains(axis) ? " " + units[axis].get<std::string>() : "");
       if (!xi.count(x)) xi[x] = xs.size(), xs.push_back(x);
       std::string label = curve_label(r, cols, axes, axis, metric);
       if (!curves.count(label)) curve_names.push_back(label);
@@ -115,7 +118,8 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
     gp += fmt::format("set title {}\n", gp_quote(fmt::format("{} against {}: {}", axis_label(metric), axis, what)));
     gp += fmt::format("set xlabel {}\nset ylabel {}\nset logscale y\nset grid\n"
                       "set key below font ',9' maxrows 4\n",
-                      gp_quote(axis), gp_quote(axis_label(metric)));
+                      gp_quote(units.contains(axis) ? fmt::format("{} ({})", axis, units[axis].get<std::string>()) : axis),
+                      gp_quote(axis_label(metric)));
     gp += "set xtics (";
     for (std::size_t i = 0; i < xs.size(); ++i) gp += fmt::format("{}{} {}", i ? ", " : "", gp_quote(xs[i]), i);
     gp += fmt::format(")\nset xrange [-0.5:{}]\n", static_cast<double>(xs.size()) - 0.5);
