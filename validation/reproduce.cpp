@@ -10,6 +10,7 @@
 #include "runner/scenario.hpp"
 #include "validation/curve_labels.hpp"
 #include "validation/plot.hpp"
+#include "validation/plot_overlays.hpp"
 #include "validation/validate.hpp"
 
 #include <algorithm>
@@ -105,13 +106,14 @@ std::string caption(const Scenario& s) {
 
 struct Curve {
   std::string id, label, csv, xcol, ycol;
+  std::string rel;               // the scenario file, "scenarios/<paper>/<id>.json" (claims name scenarios so)
   std::string machine, routing;  // named in the label when a figure's curves differ in them (what-if machines)
   Scenario scenario;              // for the qualifiers of curves that still share a label (distinguish_labels)
 };
 
 }  // namespace
 
-int reproduce(const std::string& out_dir) {
+int reproduce(const std::string& out_dir, const std::string& from_dir) {
   const std::string describe = git_describe();  // once, before this run writes anything (see git_describe)
   OutputDir out(out_dir);
   std::map<std::string, std::vector<Curve>> figures;  // figure key -> curves
@@ -124,7 +126,9 @@ int reproduce(const std::string& out_dir) {
     Scenario s = load_scenario(data_dir() + "/" + rel);
     if (progress::enabled()) progress::points(i, files.size(), rel);  // the line names the scenario
     else std::cerr << "reproduce: " << rel << "\n";
-    Json res = Json::parse(run_isolated([&] { return run_scenario(s, {}).dump(); }));
+    Json res = from_dir.empty()
+                   ? Json::parse(run_isolated([&] { return run_scenario(s, {}).dump(); }))
+                   : load_json_file((fs::path(from_dir) / fs::path(rel).parent_path().filename() / (s.id + ".json")).string());
     done[rel] = res;
     std::string sub = fs::path(rel).parent_path().filename().string();
     std::string base = sub + "/" + s.id;  // relative to the output folder
@@ -151,41 +155,18 @@ int reproduce(const std::string& out_dir) {
       const Json& v = it.value().is_object() ? it.value()["value"] : it.value();
       label += fmt::format(" {}={}", it.key(), v.is_string() ? v.get<std::string>() : v.dump());
     }
-    figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y, s.machine, s.routing, s});
+    figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y, rel, s.machine, s.routing, s});
     titles.emplace(sub + "/" + fig, caption(s));
   }
-  Json v = validate("", {}, &done);
-  // Reference points per scenario id, for the plots.
-  std::map<std::string, std::vector<std::pair<double, double>>> refs;
-  for (auto& f : reference_files("")) {
-    Json doc = load_json_file(f);
-    for (auto& p : doc.at("points")) {
-      std::string sid = fs::path(p.at("scenario").get<std::string>()).stem().string();
-      const Json& sel = p.at("select");
-      double x = sel.contains("bytes") ? sel["bytes"].get<double>() : sel.contains("ranks") ? sel["ranks"].get<double>() : p.value("bytes", 0.0);
-      refs[sid].push_back({x, p.at("value").get<double>()});
-    }
-  }
-  // Predicted and held-out points with their intervals per scenario id, for error bars on the plots.
-  std::map<std::string, std::vector<std::array<double, 4>>> intervals;
-  {
-    std::map<std::string, Json> sel_of;  // id -> its reference entry
-    for (auto& f : reference_files("")) {
-      Json doc = load_json_file(f);
-      for (auto& p : doc.at("points")) sel_of[p.at("id").get<std::string>()] = p;
-      for (auto& p : doc.value("held_out", Json::array())) sel_of[p.at("id").get<std::string>()] = p;
-    }
-    for (const char* list : {"points", "held_out"})
-      for (auto& p : v[list]) {
-        auto it = sel_of.find(p["id"].get<std::string>());
-        if (!p.contains("interval") || it == sel_of.end()) continue;
-        const Json& sel = it->second.at("select");
-        if (!sel.contains("bytes") && !sel.contains("ranks")) continue;  // a peak: no x of its own
-        double x = sel.contains("bytes") ? sel["bytes"].get<double>() : sel["ranks"].get<double>();
-        intervals[fs::path(p["scenario"].get<std::string>()).stem().string()].push_back(
-            {std::max(x, 1.0), p["simulated"].get<double>(), p["interval"][0].get<double>(), p["interval"][1].get<double>()});
-      }
-  }
+  // Validation: run (reusing the results above), or read beside the results when they were read.
+  Json v = from_dir.empty() ? validate("", {}, &done) : load_json_file((fs::path(from_dir) / "validation.json").string());
+  std::vector<Json> docs;
+  for (auto& f : reference_files("")) docs.push_back(load_json_file(f));
+  const auto marks = reference_marks(docs);       // per scenario id: the paper's values (or public measurements)
+  const auto intervals = interval_marks(docs, v);  // per scenario id: prediction intervals with a width
+  std::map<std::string, std::vector<std::pair<double, double>>> refs;  // run-time bars: the paper's run time
+  for (auto& [sid, ms] : marks)
+    for (auto& m : ms) refs[sid].push_back({m.x, m.y});
   bool gnuplot = have_gnuplot();
   for (auto& [key, results] : app_figures) {
     // Skeletons with the seastar paper's Table 1 row: run times relative to CM; others: a table of run times.
@@ -218,16 +199,29 @@ int reproduce(const std::string& out_dir) {
     spec.title = titles[key];
     spec.xcol = curves[0].xcol;
     spec.ycol = curves[0].ycol;
+    CaptionInput cap;
+    cap.paper = curves[0].scenario.paper;
+    cap.figure = curves[0].scenario.figure;
+    cap.paper_figure = curves[0].scenario.figure.starts_with("Fig") || curves[0].scenario.figure.starts_with("Table") ||
+                       curves[0].scenario.figure.starts_with("fig");
     for (auto& c : curves) {
+      cap.scenarios.push_back(c.rel);
       PlotCurve pc{c.csv, c.label, ""};
-      auto it = refs.find(c.id);
-      if (it != refs.end()) {
-        std::string pts;  // "x,y" lines: the scripts' datafile separator is ','
-        for (auto& [rx, ry] : it->second) pts += fmt::format("{},{}\n", std::max(rx, 1.0), ry);
+      std::string pts;  // "x,y" lines: the scripts' datafile separator is ','
+      if (auto it = marks.find(c.id); it != marks.end())
+        for (const RefMark& m : marks_for(it->second, spec.ycol)) {
+          if (m.line) pc.peaks.push_back(m.y);
+          else pts += fmt::format("{},{}\n", m.x, m.y);
+          if (!m.line) (m.paper ? cap.paper_points : cap.public_points) = true;
+          cap.peak_lines = cap.peak_lines || m.line;
+          if (!m.paper) pc.ref_source = "public measurement";
+        }
+      if (!pts.empty()) {
         pc.ref = key + "." + c.id + ".ref.dat";
         write_atomic(out.file(pc.ref), pts);
       }
       if (auto iv = intervals.find(c.id); iv != intervals.end()) {
+        cap.intervals = true;
         std::string pts;
         for (auto& [x, y, lo, hi] : iv->second) pts += fmt::format("{},{},{},{}\n", x, y, lo, hi);
         pc.interval = key + "." + c.id + ".interval.dat";
@@ -235,6 +229,7 @@ int reproduce(const std::string& out_dir) {
       }
       spec.curves.push_back(pc);
     }
+    spec.caption = figure_caption(cap, docs, v);
     write_atomic(out.file(key + ".gp"), gnuplot_script(spec));
     if (gnuplot && !run_gnuplot(out.root(), key + ".gp", spec.svg))
       std::cerr << "reproduce: gnuplot failed for " << key << "\n";

@@ -37,7 +37,9 @@ bool all_calibration_pass(const Json& v);  // calibration points within toleranc
 // The values of reference entries ({"scenario", "select", "metric"}), each scenario run once, the fast way (only the
 // sizes and ranks the entries select), under `sets`: calibrate's evaluations.
 std::vector<double> fast_values(const std::vector<Json>& refs, const Overrides& sets);
-int reproduce(const std::string& out_dir);
+// Every scenario into out_dir (JSON, CSV, a plot per figure) and validation.md. With `from_dir` (a results folder
+// that reproduce wrote), nothing runs: the results and validation.json are read from there and the plots redrawn.
+int reproduce(const std::string& out_dir, const std::string& from_dir = "");
 // Prediction intervals: samples per reference file (0: none). Every prediction and held-out value gets "interval":
 // [lo, hi], every claim "status" (holds / fails / undecided over the samples) and "holds_in".
 constexpr int kDefaultIntervalSamples = 4;
