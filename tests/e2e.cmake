@@ -52,3 +52,6 @@ set_tests_properties(e2e.edges PROPERTIES RUN_SERIAL ON TIMEOUT 600)
 # The regression gate on a clean checkout: the committed results of a fast figure rerun with no drift.
 add_test(NAME e2e.compare_committed COMMAND $<TARGET_FILE:ompisim> compare --against ${CMAKE_SOURCE_DIR}/results
          --only gemini/fig5_latency_2p_inter --diff-only)
+# Ping-pong latency of the papers' figures never falls with message size, except the drops listed in the script.
+add_test(NAME e2e.monotone_latency COMMAND bash ${E2E}/monotone_latency.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
+set_tests_properties(e2e.monotone_latency PROPERTIES TIMEOUT 900)
