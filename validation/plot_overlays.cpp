@@ -1,5 +1,7 @@
 #include "validation/plot_overlays.hpp"
 
+#include "core/safe_name.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -50,6 +52,23 @@ bool cites(const std::string& text, const std::pair<std::string, int>& fig) {
 }
 
 }  // namespace
+
+std::string figure_file_stem(const std::string& figure, const std::string& file) {
+  std::string t, word;
+  for (char c : figure) {
+    if (c == '.') continue;
+    if (c == ' ') {
+      std::string w;
+      for (char x : word) w += static_cast<char>(std::tolower(static_cast<unsigned char>(x)));
+      if (!t.empty() && t.back() != '_' && w != "fig" && w != "figs" && w != "table") t += '_';
+      word.clear();
+      continue;
+    }
+    t += c;
+    word += c;
+  }
+  return label_stem(t, file, "figure");
+}
 
 std::vector<std::string> wrap_words(const std::string& text, std::size_t width) {
   std::vector<std::string> lines;

@@ -54,6 +54,11 @@ struct CaptionInput {
 std::vector<std::string> figure_caption(const CaptionInput& in, const std::vector<Json>& reference_docs, const Json& v,
                                         std::size_t width = 185);
 
+// The file stem of a figure's plot: readable, the number joined to its word and the other spaces as '_' ("Fig. 5 D2D
+// inter-node" -> "fig5_d2d_inter-node", "What-if routing alltoall" -> "what-if_routing_alltoall", "Table 1" ->
+// "table1"); an InputError naming `file` and key "figure" when no file can be named so (label_stem).
+std::string figure_file_stem(const std::string& figure, const std::string& file);
+
 // `text` cut at spaces into lines of at most `width` characters (a longer word stands alone).
 std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
 

@@ -134,7 +134,7 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
     std::string base = sub + "/" + s.id;  // relative to the output folder
     publish_pair(out.file(base + ".json"), res.dump(2) + "\n", out.file(base + ".csv"), result_csv(res));
     if (!bench::find_driver(s.benchmark, s.file, "benchmark.name").curve) {  // bar chart per figure, below
-      app_figures[sub + "/" + (s.figure.empty() ? s.id : label_stem(s.figure, s.file, "figure"))][s.id] = res;
+      app_figures[sub + "/" + (s.figure.empty() ? s.id : figure_file_stem(s.figure, s.file))][s.id] = res;
       continue;
     }
     const Json& p0 = res["points"][0];
@@ -146,7 +146,7 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
       if (!p0.contains(s.plot)) throw InputError(s.file, "plot", "the result has no field '" + s.plot + "'");
       y = s.plot;
     }
-    std::string fig = s.figure.empty() ? s.id : label_stem(s.figure, s.file, "figure");  // "Fig. 2" -> fig2
+    std::string fig = s.figure.empty() ? s.id : figure_file_stem(s.figure, s.file);  // "Fig. 5 D2D" -> fig5_d2d
     // Curve label: stack, benchmark (the algorithm for a barrier), and the rank count unless it is the x axis.
     std::string what = s.driver->label();
     std::string label = s.stack + " " + what + (res["ranks"].is_array() ? "" : " " + res["ranks"].dump() + "p");

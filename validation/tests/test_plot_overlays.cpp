@@ -127,3 +127,16 @@ TEST_CASE("every reproduced figure of the papers shows the paper's values or sta
     CHECK((in.paper_points || in.public_points || statement));
   }
 }
+
+// Configuration: figure names of the scenarios.
+// Expected:      readable file stems: the number joined to Fig/Table, other spaces as '_', dots dropped.
+// How validated: the stems.
+TEST_CASE("figure file stems are readable") {
+  CHECK(figure_file_stem("Fig. 5 D2D inter-node", "s.json") == "fig5_d2d_inter-node");
+  CHECK(figure_file_stem("What-if routing alltoall under a neighbour job", "s.json") ==
+        "what-if_routing_alltoall_under_a_neighbour_job");
+  CHECK(figure_file_stem("Table 1", "s.json") == "table1");
+  CHECK(figure_file_stem("fig5", "s.json") == "fig5");
+  CHECK(figure_file_stem("public native", "s.json") == "public_native");
+  CHECK_THROWS_AS(figure_file_stem("../x", "s.json"), InputError);
+}
