@@ -1,6 +1,7 @@
 #include "validation/plot_overlays.hpp"
 
 #include "core/safe_name.hpp"
+#include "validation/plot.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -52,6 +53,22 @@ bool cites(const std::string& text, const std::pair<std::string, int>& fig) {
 }
 
 }  // namespace
+
+std::string latency_falls(const Json& points) {
+  std::vector<std::pair<double, double>> pts;
+  for (const auto& p : points)
+    if (p.contains("bytes") && p.contains("latency_us") && p["latency_us"].is_number())
+      pts.push_back({p["bytes"].get<double>(), p["latency_us"].get<double>()});
+  std::sort(pts.begin(), pts.end());
+  std::string out;
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    const auto [b0, l0] = pts[i - 1];
+    const auto [b1, l1] = pts[i];
+    if (b1 > b0 && l1 < 0.98 * l0 && l0 - l1 > 0.02)
+      out += fmt::format("{}{} {:.2f} us -> {} {:.2f} us", out.empty() ? "" : "; ", byte_label(b0), l0, byte_label(b1), l1);
+  }
+  return out;
+}
 
 std::string figure_file_stem(const std::string& figure, const std::string& file) {
   std::string t, word;
@@ -175,6 +192,9 @@ std::vector<std::string> figure_caption(const CaptionInput& in, const std::vecto
       if (!checked_here) st = "checked on the other curves it names, not on these";
       add(fmt::format("- \"{}\" ({})", text, st.empty() ? "not checked" : st));
     }
+  for (const auto& f : in.falls)
+    add(fmt::format("Latency falls with message size: {} (a protocol or algorithm switch of the model; validation/notes.md, "
+                    "\"Latency that falls with message size\").", f));
   return out;
 }
 

@@ -44,15 +44,22 @@ struct CaptionInput {
   bool public_points = false;  // public measurements (filled circles, keyed "public measurement")
   bool peak_lines = false;     // peaks without a size (dashed lines)
   bool intervals = false;      // prediction intervals with a width (bars)
+  std::vector<std::string> falls;  // curves whose latency falls with size (latency_falls), one phrase each
 };
 
 // The caption lines (at most about `width` characters each): what the filled circles, dashed lines and bars are, "the
 // paper quotes no values for this figure" where that holds, then every claim of the reference documents that names
 // one of the figure's scenarios, with its status in `v` (holds / fails / undecided), and every other claim of the
-// figure's paper whose text cites the figure ("(Fig. 4)", "(Figs. 7-11)"), as not checked on these curves. Empty when
-// there is nothing to say.
+// figure's paper whose text cites the figure ("(Fig. 4)", "(Figs. 7-11)"), as not checked on these curves; last, each
+// curve whose latency falls with message size, pointing to the note that explains it. Empty when there is nothing
+// to say.
 std::vector<std::string> figure_caption(const CaptionInput& in, const std::vector<Json>& reference_docs, const Json& v,
                                         std::size_t width = 185);
+
+// Where a latency curve falls from one message size to the next larger one by more than 2 % and 0.02 us (the
+// criterion of tests/e2e/monotone_latency.sh): "4 KiB 14.67 us -> 8 KiB 6.97 us" per drop, joined by "; "; "" when
+// it never does. `points` are a result's points (fields bytes, latency_us).
+std::string latency_falls(const Json& points);
 
 // The file stem of a figure's plot: readable, the number joined to its word and the other spaces as '_' ("Fig. 5 D2D
 // inter-node" -> "fig5_d2d_inter-node", "What-if routing alltoall" -> "what-if_routing_alltoall", "Table 1" ->

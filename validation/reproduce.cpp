@@ -107,6 +107,7 @@ std::string caption(const Scenario& s) {
 struct Curve {
   std::string id, label, csv, xcol, ycol;
   std::string rel;               // the scenario file, "scenarios/<paper>/<id>.json" (claims name scenarios so)
+  std::string falls;             // where its latency falls with message size (latency_falls), "" when nowhere
   std::string machine, routing;  // named in the label when a figure's curves differ in them (what-if machines)
   Scenario scenario;              // for the qualifiers of curves that still share a label (distinguish_labels)
 };
@@ -155,7 +156,9 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
       const Json& v = it.value().is_object() ? it.value()["value"] : it.value();
       label += fmt::format(" {}={}", it.key(), v.is_string() ? v.get<std::string>() : v.dump());
     }
-    figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y, rel, s.machine, s.routing, s});
+    figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y, rel,
+                                        y == "latency_us" && x == "bytes" ? latency_falls(res["points"]) : "",
+                                        s.machine, s.routing, s});
     titles.emplace(sub + "/" + fig, caption(s));
   }
   // Validation: run (reusing the results above), or read beside the results when they were read.
@@ -206,6 +209,7 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
                        curves[0].scenario.figure.starts_with("fig");
     for (auto& c : curves) {
       cap.scenarios.push_back(c.rel);
+      if (!c.falls.empty()) cap.falls.push_back(c.label + ": " + c.falls);
       PlotCurve pc{c.csv, c.label, ""};
       std::string pts;  // "x,y" lines: the scripts' datafile separator is ','
       if (auto it = marks.find(c.id); it != marks.end())

@@ -140,3 +140,13 @@ TEST_CASE("figure file stems are readable") {
   CHECK(figure_file_stem("public native", "s.json") == "public_native");
   CHECK_THROWS_AS(figure_file_stem("../x", "s.json"), InputError);
 }
+
+// Configuration: latency points with a drop of 10 % (4 KiB -> 8 KiB), one of 1 % and one of 0.01 us.
+// Expected:      only the 10 % drop is named, with sizes and values; a rising curve names none.
+// How validated: latency_falls' text.
+TEST_CASE("latency_falls names drops beyond 2 % and 0.02 us") {
+  Json pts = Json::parse(R"([{"bytes": 1, "latency_us": 1.5}, {"bytes": 2, "latency_us": 1.49},
+    {"bytes": 4096, "latency_us": 14.665}, {"bytes": 8192, "latency_us": 6.971}, {"bytes": 16384, "latency_us": 6.9}])");
+  CHECK(latency_falls(pts) == "4 KiB 14.66 us -> 8 KiB 6.97 us");
+  CHECK(latency_falls(Json::parse(R"([{"bytes": 1, "latency_us": 1}, {"bytes": 2, "latency_us": 2}])")).empty());
+}
