@@ -60,14 +60,61 @@ std::string latency_falls(const Json& points) {
     if (p.contains("bytes") && p.contains("latency_us") && p["latency_us"].is_number())
       pts.push_back({p["bytes"].get<double>(), p["latency_us"].get<double>()});
   std::sort(pts.begin(), pts.end());
+  auto size = [](double b) {  // 8 KiB, but 8195 B (NetPIPE's perturbed sizes) rather than 8.00293 KiB
+    return std::fmod(b, 1024.0) == 0.0 || b < 1024 ? byte_label(b) : fmt::format("{:.0f} B", b);
+  };
   std::string out;
   for (std::size_t i = 1; i < pts.size(); ++i) {
     const auto [b0, l0] = pts[i - 1];
     const auto [b1, l1] = pts[i];
     if (b1 > b0 && l1 < 0.98 * l0 && l0 - l1 > 0.02)
-      out += fmt::format("{}{} {:.2f} us -> {} {:.2f} us", out.empty() ? "" : "; ", byte_label(b0), l0, byte_label(b1), l1);
+      out += fmt::format("{}{} {:.2f} us -> {} {:.2f} us", out.empty() ? "" : "; ", size(b0), l0, size(b1), l1);
   }
   return out;
+}
+
+std::string common_description(const std::vector<std::string>& ds) {
+  if (ds.empty()) return "";
+  auto split = [](const std::string& text, const std::string& sep) {
+    std::vector<std::string> out;
+    std::size_t start = 0, at;
+    while ((at = text.find(sep, start)) != std::string::npos) out.push_back(text.substr(start, at - start)), start = at + sep.size();
+    out.push_back(text.substr(start));
+    return out;
+  };
+  std::vector<std::vector<std::string>> segs;
+  for (const auto& d : ds) segs.push_back(split(d, ", "));
+  std::string out;
+  for (std::size_t i = 0;; ++i) {
+    bool same = true;
+    for (const auto& s : segs) same = same && i < s.size() && s[i] == segs[0][i];
+    if (same && i < segs[0].size()) {
+      out += (i ? ", " : "") + segs[0][i];
+      continue;
+    }
+    std::vector<std::vector<std::string>> words;  // the first differing segment: its common leading words
+    for (const auto& s : segs) words.push_back(i < s.size() ? split(s[i], " ") : std::vector<std::string>{});
+    std::string part;
+    for (std::size_t w = 0;; ++w) {
+      bool all = true;
+      for (const auto& ws : words) all = all && w < ws.size() && ws[w] == words[0][w];
+      if (!all) break;
+      part += (w ? " " : "") + words[0][w];
+    }
+    // A phrase cut mid-way ends on a word that leads on ("... at 4 B and 4 KB with"): those words and a colon go.
+    static const std::set<std::string> kLeading = {"a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or",
+                                                   "over", "the", "to", "with"};
+    while (!part.empty()) {
+      const std::size_t sp = part.rfind(' ');
+      const std::string last = part.substr(sp == std::string::npos ? 0 : sp + 1);
+      if (kLeading.count(last)) part.resize(sp == std::string::npos ? 0 : sp);
+      else if (part.back() == ':' || part.back() == ',') part.pop_back();
+      else break;
+    }
+    if (!part.empty()) out += (i ? ", " : "") + part;
+    while (!out.empty() && (out.back() == ':' || out.back() == ',')) out.pop_back();
+    return out;
+  }
 }
 
 std::string figure_file_stem(const std::string& figure, const std::string& file) {

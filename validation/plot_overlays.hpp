@@ -66,6 +66,11 @@ std::string latency_falls(const Json& points);
 // "table1"); an InputError naming `file` and key "figure" when no file can be named so (label_stem).
 std::string figure_file_stem(const std::string& figure, const std::string& file);
 
+// What the descriptions of a figure's scenarios share, for its title: their common leading ", "-separated segments,
+// then the common leading words of the first segment that differs ("RDMA read with the FIN_ACK ..." and "RDMA read,
+// ..." share "RDMA read"); the one description itself when there is one; "" when they share nothing.
+std::string common_description(const std::vector<std::string>& descriptions);
+
 // `text` cut at spaces into lines of at most `width` characters (a longer word stands alone).
 std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
 

@@ -94,11 +94,15 @@ void plot_runtime_bars(const OutputDir& out, const std::string& key, const std::
 
 // The figure's caption for the plot title: paper and figure, then the scenario description without its trailing
 // stack name (the curves name the stacks).
-std::string caption(const Scenario& s) {
-  std::string d = s.description;
-  // The descriptions end in the stack's name (", openmpi", ", Cray MPI"): a last segment without digits or brackets.
-  std::size_t cut = d.rfind(", ");
-  if (cut != std::string::npos && d.find_first_of("0123456789()", cut) == std::string::npos) d.resize(cut);
+std::string caption(const Scenario& s, const std::vector<std::string>& descriptions) {
+  std::vector<std::string> ds;
+  for (std::string d : descriptions) {
+    // The descriptions end in the stack's name (", openmpi", ", Cray MPI"): a last segment without digits or brackets.
+    std::size_t cut = d.rfind(", ");
+    if (cut != std::string::npos && d.find_first_of("0123456789()", cut) == std::string::npos) d.resize(cut);
+    ds.push_back(d);
+  }
+  const std::string d = common_description(ds);  // what all the figure's curves share
   std::string fig = s.figure.empty() ? s.id : s.figure;
   if (fig.starts_with("fig")) fig = "Fig. " + fig.substr(3);
   return fmt::format("{}{}{}", s.paper.empty() ? "" : s.paper + ", ", fig, d.empty() ? "" : ": " + d);
@@ -118,7 +122,7 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
   const std::string describe = git_describe();  // once, before this run writes anything (see git_describe)
   OutputDir out(out_dir);
   std::map<std::string, std::vector<Curve>> figures;  // figure key -> curves
-  std::map<std::string, std::string> titles;          // figure key -> caption
+  std::map<std::string, std::vector<std::string>> descriptions;  // figure key -> its scenarios' descriptions
   std::map<std::string, std::map<std::string, Json>> app_figures;  // figure key -> scenario id -> result (app_skeleton)
   std::map<std::string, Json> done;  // by scenario path: validation reads these instead of running them again
   const auto files = scenario_files();
@@ -159,7 +163,7 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
     figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y, rel,
                                         y == "latency_us" && x == "bytes" ? latency_falls(res["points"]) : "",
                                         s.machine, s.routing, s});
-    titles.emplace(sub + "/" + fig, caption(s));
+    descriptions[sub + "/" + fig].push_back(s.description);
   }
   // Validation: run (reusing the results above), or read beside the results when they were read.
   Json v = from_dir.empty() ? validate("", {}, &done) : load_json_file((fs::path(from_dir) / "validation.json").string());
@@ -199,7 +203,7 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
     throw_if_interrupted();
     PlotSpec spec;
     spec.svg = key + ".svg";
-    spec.title = titles[key];
+    spec.title = caption(curves[0].scenario, descriptions[key]);
     spec.xcol = curves[0].xcol;
     spec.ycol = curves[0].ycol;
     CaptionInput cap;

@@ -149,4 +149,23 @@ TEST_CASE("latency_falls names drops beyond 2 % and 0.02 us") {
     {"bytes": 4096, "latency_us": 14.665}, {"bytes": 8192, "latency_us": 6.971}, {"bytes": 16384, "latency_us": 6.9}])");
   CHECK(latency_falls(pts) == "4 KiB 14.66 us -> 8 KiB 6.97 us");
   CHECK(latency_falls(Json::parse(R"([{"bytes": 1, "latency_us": 1}, {"bytes": 2, "latency_us": 2}])")).empty());
+  CHECK(latency_falls(Json::parse(R"([{"bytes": 8192, "latency_us": 10.37}, {"bytes": 8195, "latency_us": 9.31}])")) ==
+        "8 KiB 10.37 us -> 8195 B 9.31 us");
+}
+
+// Configuration: descriptions of the scenarios of one figure (heterogeneous Fig. 2, QsNet Fig. 8, Gemini Fig. 4).
+// Expected:      the title keeps what they share: whole segments, then the shared words of the first that differs.
+// How validated: the strings.
+TEST_CASE("a figure's title keeps what its scenarios' descriptions share") {
+  CHECK(common_description({"NetPIPE bandwidth, 2 ranks on 2 nodes, MPI_Alloc_mem buffers, striped",
+                            "NetPIPE bandwidth, 2 ranks on 2 nodes, what-if: stripe only above 128 KiB"}) ==
+        "NetPIPE bandwidth, 2 ranks on 2 nodes");
+  CHECK(common_description({"RDMA read with the FIN_ACK chained to the read, no completion queue (polling)",
+                            "RDMA read, a QDMA chained to every RDMA, polling"}) == "RDMA read");
+  CHECK(common_description({"osu_bibw, 2 ranks on one Cielo node", "osu_mbw_mr, 16 ranks on one Cielo node"}).empty());
+  CHECK(common_description({"osu_latency, 2 ranks"}) == "osu_latency, 2 ranks");
+  CHECK(common_description({"latency at 4 B and 4 KB with basic progress", "latency at 4 B and 4 KB with interrupts"}) ==
+        "latency at 4 B and 4 KB");
+  CHECK(common_description({"IMB Reduce, 16 nodes: block", "IMB Reduce, 16 nodes: round robin"}) ==
+        "IMB Reduce, 16 nodes");
 }
