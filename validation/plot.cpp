@@ -20,6 +20,18 @@ std::string axis_label(const std::string& c) {
   if (c == "runtime_s") return "run time (s)";
   if (c == "rank") return "rank (MPI_COMM_WORLD)";
   if (c == "time_s") return "time (s)";
+  if (c == "ptl_us") return "latency at the PTL (us)";
+  if (c == "pml_us") return "PML and above (us)";
+  if (c == "t_avg_us") return "t_avg, IMB mean over the ranks (us)";
+  if (c == "send_us") return "time to send completion (us)";
+  // Other fields name their unit in a suffix: runtime_s, x_us, y_GBps, z_pct.
+  for (const auto& [suffix, unit] : {std::pair<std::string, std::string>{"_us", "us"}, {"_s", "s"}, {"_GBps", "GB/s"},
+                                     {"_pct", "%"}})
+    if (c.size() > suffix.size() && c.ends_with(suffix)) {
+      std::string name = c.substr(0, c.size() - suffix.size());
+      std::replace(name.begin(), name.end(), '_', ' ');
+      return fmt::format("{} ({})", name, unit);
+    }
   return c;
 }
 

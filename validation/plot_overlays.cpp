@@ -216,7 +216,7 @@ std::vector<std::string> figure_caption(const CaptionInput& in, const std::vecto
     text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
     add(text + ".");
   } else if (in.paper_figure) {
-    add("The paper quotes no values for this figure; the model is checked against its statements below.");
+    add("The paper gives no data points for this figure; the model is checked against its statements below.");
   }
   if (in.intervals)
     add("Bars: prediction interval of a predicted or held-out point, the range of the simulated value over the "

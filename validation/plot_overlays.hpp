@@ -48,7 +48,7 @@ struct CaptionInput {
 };
 
 // The caption lines (at most about `width` characters each): what the filled circles, dashed lines and bars are, "the
-// paper quotes no values for this figure" where that holds, then every claim of the reference documents that names
+// paper gives no data points for this figure" where that holds, then every claim of the reference documents that names
 // one of the figure's scenarios, with its status in `v` (holds / fails / undecided), and every other claim of the
 // figure's paper whose text cites the figure ("(Fig. 4)", "(Figs. 7-11)"), as not checked on these curves; last, each
 // curve whose latency falls with message size, pointing to the note that explains it. Empty when there is nothing

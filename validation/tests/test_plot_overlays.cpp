@@ -65,7 +65,7 @@ TEST_CASE("prediction intervals of zero width draw no bar") {
 }
 
 // Configuration: the caption of a figure holding scenarios/x/lat.json, with and without the paper's values.
-// Expected:      it names what the circles and bars are, or says the paper quotes no values; it quotes the claims that
+// Expected:      it names what the circles and bars are, or says the paper gives no data points; it quotes the claims that
 //                name the figure's scenarios with their status, and no other claim; the script prints each line
 //                under the frame and draws a peak as a dashed line in its curve's colour.
 // How validated: substrings of the caption and of the gnuplot script.
@@ -76,7 +76,7 @@ TEST_CASE("figure caption: what is overlaid, and the paper's statements with the
   in.paper_figure = true;
   auto none = figure_caption(in, {kDoc}, v);
   REQUIRE(none.size() >= 3);
-  CHECK(none[0].find("quotes no values") != std::string::npos);
+  CHECK(none[0].find("gives no data points") != std::string::npos);
   CHECK(none.back() == "- \"Latency is low (Fig. 5).\" (fails)");
   for (auto& l : none) CHECK(l.find("Elsewhere") == std::string::npos);
   in.paper_points = in.intervals = true;
