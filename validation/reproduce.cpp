@@ -116,6 +116,58 @@ struct Curve {
   Scenario scenario;              // for the qualifiers of curves that still share a label (distinguish_labels)
 };
 
+// What a figure's plot shows beside its curves (plot_overlays.hpp), computed once for every figure.
+struct Overlays {
+  std::map<std::string, std::vector<RefMark>> marks;                   // per scenario id: reference values
+  std::map<std::string, std::vector<std::array<double, 4>>> intervals;  // per scenario id: intervals with a width
+  const std::vector<Json>& docs;                                        // the reference files (their claims)
+  const Json& v;                                                        // validate's result (claim status)
+};
+
+// One figure: its reference and interval files beside the curves' CSVs, its script and, with gnuplot, its SVG.
+void plot_figure(const OutputDir& out, const std::string& key, const std::vector<Curve>& curves,
+                 const std::vector<std::string>& descriptions, const Overlays& o, bool gnuplot) {
+  PlotSpec spec;
+  spec.svg = key + ".svg";
+  spec.title = caption(curves[0].scenario, descriptions);
+  spec.xcol = curves[0].xcol;
+  spec.ycol = curves[0].ycol;
+  CaptionInput cap;
+  const std::string& figure = curves[0].scenario.figure;
+  cap.paper = curves[0].scenario.paper;
+  cap.figure = figure;
+  cap.paper_figure = figure.starts_with("Fig") || figure.starts_with("Table") || figure.starts_with("fig");
+  for (auto& c : curves) {
+    cap.scenarios.push_back(c.rel);
+    if (!c.falls.empty()) cap.falls.push_back(c.label + ": " + c.falls);
+    PlotCurve pc{c.csv, c.label, ""};
+    std::string pts;  // "x,y" lines: the scripts' datafile separator is ','
+    if (auto it = o.marks.find(c.id); it != o.marks.end())
+      for (const RefMark& m : marks_for(it->second, spec.ycol)) {
+        if (m.line) pc.peaks.push_back(m.y);
+        else pts += fmt::format("{},{}\n", m.x, m.y);
+        if (!m.line) (m.paper ? cap.paper_points : cap.public_points) = true;
+        cap.peak_lines = cap.peak_lines || m.line;
+        if (!m.paper) pc.ref_source = "public measurement";
+      }
+    if (!pts.empty()) {
+      pc.ref = key + "." + c.id + ".ref.dat";
+      write_atomic(out.file(pc.ref), pts);
+    }
+    if (auto iv = o.intervals.find(c.id); iv != o.intervals.end()) {
+      cap.intervals = true;
+      std::string bars;
+      for (auto& [x, y, lo, hi] : iv->second) bars += fmt::format("{},{},{},{}\n", x, y, lo, hi);
+      pc.interval = key + "." + c.id + ".interval.dat";
+      write_atomic(out.file(pc.interval), bars);
+    }
+    spec.curves.push_back(pc);
+  }
+  spec.caption = figure_caption(cap, o.docs, o.v);
+  write_atomic(out.file(key + ".gp"), gnuplot_script(spec));
+  if (gnuplot && !run_gnuplot(out.root(), key + ".gp", spec.svg)) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
+}
+
 }  // namespace
 
 int reproduce(const std::string& out_dir, const std::string& from_dir) {
@@ -169,10 +221,8 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
   Json v = from_dir.empty() ? validate("", {}, &done) : load_json_file((fs::path(from_dir) / "validation.json").string());
   std::vector<Json> docs;
   for (auto& f : reference_files("")) docs.push_back(load_json_file(f));
-  const auto marks = reference_marks(docs);       // per scenario id: the paper's values (or public measurements)
-  const auto intervals = interval_marks(docs, v);  // per scenario id: prediction intervals with a width
   std::map<std::string, std::vector<std::pair<double, double>>> refs;  // run-time bars: the paper's run time
-  for (auto& [sid, ms] : marks)
+  for (auto& [sid, ms] : reference_marks(docs))
     for (auto& m : ms) refs[sid].push_back({m.x, m.y});
   bool gnuplot = have_gnuplot();
   for (auto& [key, results] : app_figures) {
@@ -199,48 +249,10 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
     distinguish_labels(labels, scenarios);
     for (std::size_t i = 0; i < curves.size(); ++i) curves[i].label = labels[i];
   }
+  const Overlays overlays{reference_marks(docs), interval_marks(docs, v), docs, v};
   for (auto& [key, curves] : figures) {
     throw_if_interrupted();
-    PlotSpec spec;
-    spec.svg = key + ".svg";
-    spec.title = caption(curves[0].scenario, descriptions[key]);
-    spec.xcol = curves[0].xcol;
-    spec.ycol = curves[0].ycol;
-    CaptionInput cap;
-    cap.paper = curves[0].scenario.paper;
-    cap.figure = curves[0].scenario.figure;
-    cap.paper_figure = curves[0].scenario.figure.starts_with("Fig") || curves[0].scenario.figure.starts_with("Table") ||
-                       curves[0].scenario.figure.starts_with("fig");
-    for (auto& c : curves) {
-      cap.scenarios.push_back(c.rel);
-      if (!c.falls.empty()) cap.falls.push_back(c.label + ": " + c.falls);
-      PlotCurve pc{c.csv, c.label, ""};
-      std::string pts;  // "x,y" lines: the scripts' datafile separator is ','
-      if (auto it = marks.find(c.id); it != marks.end())
-        for (const RefMark& m : marks_for(it->second, spec.ycol)) {
-          if (m.line) pc.peaks.push_back(m.y);
-          else pts += fmt::format("{},{}\n", m.x, m.y);
-          if (!m.line) (m.paper ? cap.paper_points : cap.public_points) = true;
-          cap.peak_lines = cap.peak_lines || m.line;
-          if (!m.paper) pc.ref_source = "public measurement";
-        }
-      if (!pts.empty()) {
-        pc.ref = key + "." + c.id + ".ref.dat";
-        write_atomic(out.file(pc.ref), pts);
-      }
-      if (auto iv = intervals.find(c.id); iv != intervals.end()) {
-        cap.intervals = true;
-        std::string pts;
-        for (auto& [x, y, lo, hi] : iv->second) pts += fmt::format("{},{},{},{}\n", x, y, lo, hi);
-        pc.interval = key + "." + c.id + ".interval.dat";
-        write_atomic(out.file(pc.interval), pts);
-      }
-      spec.curves.push_back(pc);
-    }
-    spec.caption = figure_caption(cap, docs, v);
-    write_atomic(out.file(key + ".gp"), gnuplot_script(spec));
-    if (gnuplot && !run_gnuplot(out.root(), key + ".gp", spec.svg))
-      std::cerr << "reproduce: gnuplot failed for " << key << "\n";
+    plot_figure(out, key, curves, descriptions[key], overlays, gnuplot);
   }
   std::string md = "# Validation table\n\nGenerated by `ompisim reproduce` (" + describe +
                    "). Calibration points are fitted and must lie within their tolerance (exit status 1 otherwise); "
