@@ -39,6 +39,8 @@ bool all_calibration_pass(const Json& v);  // calibration points within toleranc
 std::vector<double> fast_values(const std::vector<Json>& refs, const Overrides& sets);
 // Every scenario into out_dir (JSON, CSV, a plot per figure) and validation.md. With `from_dir` (a results folder
 // that reproduce wrote), nothing runs: the results and validation.json are read from there and the plots redrawn.
+// Plot files (.svg, .gp, .ref.dat, .interval.dat) in the folders plotted into that this run did not write (a figure
+// renamed or removed) are deleted; other files stay.
 int reproduce(const std::string& out_dir, const std::string& from_dir = "");
 // Prediction intervals: samples per reference file (0: none). Every prediction and held-out value gets "interval":
 // [lo, hi], every claim "status" (holds / fails / undecided over the samples) and "holds_in".
