@@ -14,6 +14,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 namespace ompisim::validation {
@@ -43,9 +44,23 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
     }
     const std::string role = g["role"].get<std::string>();
     if (role != "calibration" && role != "check") throw InputError(f, key + ".role", "must be calibration or check");
-    if (role == "calibration") out.push_back({g["id"].get<std::string>(), g["a"], g["b"], g["gap_pct"].get<double>(), better});
+    std::string free;
+    if (g.contains("free")) {
+      if (!g["free"].is_string() || g["free"].get<std::string>().empty())
+        throw InputError(f, key + ".free", "must be a non-empty string (a part of the free parameters' names)");
+      free = g["free"].get<std::string>();
+    }
+    if (role == "calibration")
+      out.push_back({g["id"].get<std::string>(), g["a"], g["b"], g["gap_pct"].get<double>(), better, free});
   }
   return out;
+}
+
+bool gap_enters_fit(const FitGap& g, const std::vector<std::string>& free_names) {
+  if (g.free.empty()) return true;
+  return !free_names.empty() && std::all_of(free_names.begin(), free_names.end(), [&](const std::string& n) {
+    return n.find(g.free) != std::string::npos;
+  });
 }
 
 double gap_residual(double model_pct, double paper_pct, double tol_pct) {
@@ -72,11 +87,29 @@ struct Problem {
   std::vector<FitGap> gaps;  // calibration comparisons
   double tol_pct = 10;
   std::vector<double> model_gaps;  // of the last evaluation
+  std::vector<double> last_sim;    // the simulated values of the last evaluation
+  // Values that no free parameter moves (the same, bit for bit, at every perturbation of the first Jacobian: another
+  // stack's runs in a comparison): taken from there instead of being run again.
+  std::vector<std::optional<double>> constant;
+
+  std::vector<Json> refs() const {
+    std::vector<Json> out = cal;
+    for (auto& g : gaps) out.push_back(g.a), out.push_back(g.b);
+    return out;
+  }
+  std::vector<double> values(const Eigen::VectorXd& xv) {
+    const std::vector<Json> all = refs();
+    std::vector<Json> run;
+    for (std::size_t j = 0; j < all.size(); ++j)
+      if (j >= constant.size() || !constant[j]) run.push_back(all[j]);
+    const std::vector<double> got = fast_values(run, param_sets(free, xv));
+    std::vector<double> sim(all.size());
+    for (std::size_t j = 0, k = 0; j < all.size(); ++j) sim[j] = j < constant.size() && constant[j] ? *constant[j] : got[k++];
+    return last_sim = sim;
+  }
   // Residuals: one per point ((sim - ref) / ref), then one per comparison (gap_residual).
-  Eigen::VectorXd residuals(const Eigen::VectorXd& xv) {
-    std::vector<Json> refs = cal;
-    for (auto& g : gaps) refs.push_back(g.a), refs.push_back(g.b);
-    const std::vector<double> sim = fast_values(refs, param_sets(free, xv));
+  Eigen::VectorXd residuals(const Eigen::VectorXd& xv) { return residuals_of(values(xv)); }
+  Eigen::VectorXd residuals_of(const std::vector<double>& sim) {
     Eigen::VectorXd r(static_cast<long>(cal.size() + gaps.size()));
     for (std::size_t j = 0; j < cal.size(); ++j) {
       double ref = cal[j].at("value").get<double>();
@@ -104,13 +137,24 @@ double rms_pct(const Eigen::VectorXd& r) { return 100 * std::sqrt(r.squaredNorm(
 // largest is one the calibration data do not determine (reported): the step leaves it alone, so the parameters keep
 // their machine-file values along it instead of drifting along a flat valley from run to run.
 constexpr double kUndetermined = 1e-2;
+// A step below this in every log parameter (0.01 % of each value) is no step: the fit has converged.
+constexpr double kConverged = 1e-4;
 
-Eigen::MatrixXd jacobian(Problem& pb, const Eigen::VectorXd& xv, const Eigen::VectorXd& rv) {  // forward differences
+// Forward differences. `base`: the simulated values at xv. The first Jacobian also marks the values no parameter moves.
+Eigen::MatrixXd jacobian(Problem& pb, const Eigen::VectorXd& xv, const Eigen::VectorXd& rv, const std::vector<double>& base) {
   Eigen::MatrixXd J(rv.size(), xv.size());
+  const bool first = pb.constant.empty();
+  std::vector<bool> same(base.size(), true);
   for (long i = 0; i < xv.size(); ++i) {
     Eigen::VectorXd xp = xv;
     xp[i] += 0.02;
     J.col(i) = (pb.residuals(xp) - rv) / 0.02;
+    for (std::size_t j = 0; j < base.size(); ++j) same[j] = same[j] && pb.last_sim[j] == base[j];
+  }
+  if (first) {
+    pb.constant.assign(base.size(), std::nullopt);
+    for (std::size_t j = 0; j < base.size(); ++j)
+      if (same[j]) pb.constant[j] = base[j];
   }
   return J;
 }
@@ -118,8 +162,9 @@ Eigen::MatrixXd jacobian(Problem& pb, const Eigen::VectorXd& xv, const Eigen::Ve
 void fit(Problem& pb, Eigen::VectorXd& x, Eigen::VectorXd& r, Eigen::MatrixXd& J, int iterations) {
   double lambda = 1e-2;
   Eigen::VectorXd x_of_J;  // the point J was taken at (reused for the report when the last step did not move x)
+  std::vector<double> sim_x = pb.last_sim;  // the values at x
   for (int it = 0; it < iterations; ++it) {
-    J = jacobian(pb, x, r);
+    J = jacobian(pb, x, r, sim_x);
     x_of_J = x;
     Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeThinU | Eigen::ComputeThinV);
     const Eigen::VectorXd sv = svd.singularValues();
@@ -130,9 +175,10 @@ void fit(Problem& pb, Eigen::VectorXd& x, Eigen::VectorXd& r, Eigen::MatrixXd& J
       for (long c = 0; c < sv.size(); ++c)
         if (sv[c] > kUndetermined * sv[0]) step -= svd.matrixV().col(c) * (ur[c] / (sv[c] * (1 + lambda)));
       for (long i = 0; i < step.size(); ++i) step[i] = std::clamp(step[i], -1.0, 1.0);
+      if (step.lpNorm<Eigen::Infinity>() < kConverged) break;  // at the fit's fixed point: nothing left to try
       Eigen::VectorXd xn = x + step, rn = pb.residuals(xn);
       if (rn.squaredNorm() < r.squaredNorm()) {
-        x = xn, r = rn, lambda = std::max(1e-6, lambda / 3), improved = true;
+        x = xn, r = rn, sim_x = pb.last_sim, lambda = std::max(1e-6, lambda / 3), improved = true;
       } else {
         lambda *= 4;
       }
@@ -140,8 +186,8 @@ void fit(Problem& pb, Eigen::VectorXd& x, Eigen::VectorXd& r, Eigen::MatrixXd& J
     std::cerr << fmt::format("  iteration {}: rms {:.2f} %\n", it + 1, rms_pct(r));
     if (!improved || r.norm() < 1e-4) break;
   }
-  if (x_of_J.size() != x.size() || x_of_J != x) J = jacobian(pb, x, r);
-  pb.residuals(x);  // the model gaps of the final point
+  if (x_of_J.size() != x.size() || x_of_J != x) J = jacobian(pb, x, r, sim_x);
+  pb.residuals_of(sim_x);  // the model gaps of the final point
 }
 
 // Identifiability: the singular values of the Jacobian (log parameters -> residuals). A direction with a tiny singular
@@ -219,7 +265,10 @@ int calibrate(const std::string& paper, const std::string& machine_name, bool wr
   pb.tol_pct = doc.value("tolerance_pct", 10.0);
   for (auto& p : doc.at("points"))
     if (p.at("role") == "calibration" && !p.contains("fits")) pb.cal.push_back(p);  // machine parameters only
-  pb.gaps = load_fit_gaps(doc, f);
+  std::vector<std::string> free_names;
+  for (auto& p : pb.free) free_names.push_back(p.info.name);
+  for (auto& g : load_fit_gaps(doc, f))
+    if (gap_enters_fit(g, free_names)) pb.gaps.push_back(g);
   const std::size_t n = pb.free.size();
   Eigen::VectorXd x(static_cast<long>(n));  // log of each free parameter
   for (std::size_t i = 0; i < n; ++i) x[static_cast<long>(i)] = std::log(pb.free[i].p->value);

@@ -19,11 +19,12 @@ struct FitGap {
   Json a, b;  // {"scenario", "select", "metric"}
   double paper_pct;
   Better better;
+  std::string free;  // "free" (optional): the comparison enters only fits whose every free parameter's name contains it
 };
 
 // The comparisons with role "calibration" of doc["fit_gaps"] (role "check" entries are checked and skipped). Bad input
-// (a missing key, a gap of 0, two metrics, a metric without a known direction, an unknown role) is an InputError
-// naming `file` and the key.
+// (a missing key, a gap of 0, two metrics, a metric without a known direction, an unknown role, a "free" that is not
+// a non-empty string) is an InputError naming `file` and the key.
 std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& file);
 
 // A comparison's residual, in the terms of gap_holds: q = model gap / paper gap (negative when the signs differ), and
@@ -31,6 +32,11 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& file);
 // tolerance (tol_pct / 100). Below q = 1/2 the residual continues linearly (same value and slope at 1/2), so a gap of
 // the other sign stays finite and keeps a gradient towards the paper's sign.
 double gap_residual(double model_pct, double paper_pct, double tol_pct);
+
+// Whether a comparison enters a fit of these free parameters: always without its "free"; with it, only when every free
+// parameter's name contains it (a closed comparator's comparisons calibrate its own costs, never the hardware's or
+// Open MPI's parameters fitted on the points).
+bool gap_enters_fit(const FitGap& g, const std::vector<std::string>& free_names);
 
 // only: when not empty, the free parameters are the fitted ones whose name contains one of these strings (the others
 // keep their file values).

@@ -48,6 +48,11 @@ struct SoftwareParams {
   Sourced pml_ob1_overhead;     // pml/ob1 matching, request and scheduling
   Sourced btl_portals_overhead; // btl/portals descriptor and receive-block management
   Sourced mpich_overhead;       // Cray MPI (MPICH2 CH3 over Portals)
+  // Cray MPI's per-path costs, a closed black box fitted to the paper's numbers about Cray MPI (protocols/native/README.md,
+  // "Cray MPI on the SeaStar: per-path costs"). Eager path (up to MPICH_MAX_SHORT_MSG_SIZE): a cost per byte (written
+  // as a rate: bytes / rate of CPU time) on the sender's CPU at post. Unexpected short path: a cost per message and
+  // per byte on the receiver's CPU when a receive matches a message already in the unexpected buffer.
+  Sourced craympi_eager_rate, craympi_unex_cost, craympi_unex_rate;
 
   template <class V>
   void visit(V&& v) {
@@ -55,6 +60,9 @@ struct SoftwareParams {
     v(pml_ob1_overhead, {"pml_ob1_overhead", Dim::Time, "pml/ob1 software per message per side", 0, 1e-4});
     v(btl_portals_overhead, {"btl_portals_overhead", Dim::Time, "btl/portals software per fragment per side", 0, 1e-4});
     v(mpich_overhead, {"mpich_overhead", Dim::Time, "Cray MPI software per message per side", 0, 1e-4});
+    v(craympi_eager_rate, {"craympi_eager_rate", Dim::Rate, "Cray MPI eager path: per-byte cost as a rate (sender, at post)", 1e6, 1e15});
+    v(craympi_unex_cost, {"craympi_unex_cost", Dim::Time, "Cray MPI unexpected short path: cost per message (receiver, at match)", 0, 1e-4});
+    v(craympi_unex_rate, {"craympi_unex_rate", Dim::Rate, "Cray MPI unexpected short path: per-byte cost as a rate (receiver, at match)", 1e6, 1e15});
   }
 };
 

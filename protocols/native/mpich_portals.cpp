@@ -2,7 +2,7 @@
 
 namespace ompisim::native {
 
-mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca) {
+mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex_cost, double unex_rate) {
   mtl::portals::Protocol p;
   p.name = "cray-portals";
   p.eager_limit = static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.value);
@@ -11,10 +11,30 @@ mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca) {
   p.unexpected_start_events = true;  // two events per unexpected message (Pritchard & Pagel)
   p.blocks = 2;  // the unexpected buffer in two halves, so one serves while the other is re-posted
   p.block_size = static_cast<std::uint64_t>(mca.mpich_unex_buffer_size.value) / 2;
+  p.unexpected_cost = unex_cost;
+  p.unexpected_rate = unex_rate;
   return p;
 }
 
 MpichPortals::MpichPortals(World& w, const MpichPortalsMca& mca, const std::string& name)
-    : mtl_(w, cray_mpi_protocol(mca)), pml_(w, w.machine().software_cost("mpich_overhead"), mtl_, name) {}
+    : w_(w),
+      eager_limit_(static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.value)),
+      eager_rate_(w.machine().software_cost("craympi_eager_rate")),
+      mtl_(w, cray_mpi_protocol(mca, w.machine().software_cost("craympi_unex_cost"),
+                                w.machine().software_cost("craympi_unex_rate"))),
+      pml_(w, w.machine().software_cost("mpich_overhead"), mtl_, name) {}
+
+double MpichPortals::eager_path_cost(std::uint64_t bytes) const {
+  if (bytes > eager_limit_ || eager_rate_ <= 0) return 0.0;
+  return static_cast<double>(bytes) / eager_rate_;
+}
+
+// The eager path's cost is queued on the sender's CPU before the request layer's work. Every send goes through the
+// CPU queue (a rendezvous send with no cost too), so sends stay in their order (one CPU queue per rank) and Portals
+// sees the puts in the order they were posted: MPI's matching order holds.
+void MpichPortals::start_send(const mpi::P2P& m, Completion c) {
+  w_.cpu(m.rank, eager_path_cost(m.bytes()), [this, m, c = std::move(c)]() mutable { pml_.start_send(m, std::move(c)); },
+         "Cray MPI send path (fitted per-path cost)");
+}
 
 }  // namespace ompisim::native

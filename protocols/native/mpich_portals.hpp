@@ -1,7 +1,11 @@
 // The native comparator on the SeaStar: Cray MPI (XT MPT, MPICH2 over Portals). MPICH2's request layer (ADI3 requests
 // play pml/cm's role) over a Portals device with Cray's protocol choices: the seastar-portals paper says the protocols
 // are "generally similar" to Open MPI's MTL, so the differences are data (mtl::portals::Protocol): eager up to
-// MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above, two event queues polled, the unexpected buffer in two halves.
+// MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above, two event queues polled, the unexpected buffer in two halves. Its
+// paths have their own free costs, fitted to the paper's numbers about Cray MPI (protocols/native/README.md, "Cray MPI
+// on the SeaStar: per-path costs"): the eager path a cost per byte on the sender's CPU at post, before the request
+// layer's work (software.craympi_eager_rate); the unexpected short path a cost per message and per byte at the
+// receiver's match (software.craympi_unex_cost, craympi_unex_rate; mtl::portals::Protocol carries them).
 // LIMITATIONS: as mtl/portals and pml/cm (4,096 communicators in its match bits, no probe); Cray's progress engine is not public.
 #pragma once
 #include "protocols/mtl/portals/mtl_portals.hpp"
@@ -10,18 +14,25 @@
 
 namespace ompisim::native {
 
-mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca);
+// `unex_cost`, `unex_rate`: the unexpected short path's own costs (0, 0: none).
+mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex_cost = 0, double unex_rate = 0);
 
 class MpichPortals final : public Stack {
 public:
   MpichPortals(World& w, const MpichPortalsMca& mca, const std::string& name);
   std::string name() const override { return pml_.name(); }
-  void start_send(const mpi::P2P& m, Completion c) override { pml_.start_send(m, std::move(c)); }
+  void start_send(const mpi::P2P& m, Completion c) override;
   void start_recv(const mpi::P2P& m, Completion c) override { pml_.start_recv(m, std::move(c)); }
   std::uint32_t max_contextid() const override { return pml_.max_contextid(); }
   StackStats stats() const override { return pml_.stats(); }
 
+  // The eager path's own CPU time for a send of `bytes` (0 for a rendezvous send).
+  double eager_path_cost(std::uint64_t bytes) const;
+
 private:
+  World& w_;
+  std::uint64_t eager_limit_;
+  double eager_rate_;
   mtl::portals::MtlPortals mtl_;
   pml::cm::PmlCm pml_;
 };

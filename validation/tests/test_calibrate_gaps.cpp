@@ -57,3 +57,24 @@ TEST_CASE("calibrate: fit_gaps entries are read with their direction, bad ones n
   }
   SECTION("an unknown role") { Json e = entry(); e["role"] = "maybe"; bad(e, "fit_gaps[0].role"); }
 }
+
+// Configuration: a comparison with "free": "software.craympi_" (a closed comparator's own costs), one without, and
+// bad "free" values. Expected: the one with it enters only a fit whose every free parameter contains it (Cray MPI's
+// costs alone), never a fit of the hardware or Open MPI parameters, nor a mixed one; the one without enters every
+// fit; a "free" that is not a non-empty string names the file and key.
+TEST_CASE("calibrate: a comparison with 'free' calibrates only the parameters it names") {
+  Json own = entry();
+  own["free"] = "software.craympi_";
+  auto gaps = load_fit_gaps(Json{{"fit_gaps", Json::array({own, entry()})}}, "ref.json");
+  REQUIRE(gaps.size() == 2);
+  const std::vector<std::string> cray{"software.craympi_eager_rate", "software.craympi_unex_cost"};
+  const std::vector<std::string> hw{"nic.host_interrupt_cost", "software.pml_cm_overhead"};
+  std::vector<std::string> mixed = cray;
+  mixed.push_back("software.pml_cm_overhead");
+  CHECK(gap_enters_fit(gaps[0], cray));
+  CHECK_FALSE(gap_enters_fit(gaps[0], hw));
+  CHECK_FALSE(gap_enters_fit(gaps[0], mixed));
+  CHECK(gap_enters_fit(gaps[1], hw));
+  SECTION("free not a string") { Json e = own; e["free"] = 3; bad(e, "fit_gaps[0].free"); }
+  SECTION("free empty") { Json e = own; e["free"] = ""; bad(e, "fit_gaps[0].free"); }
+}

@@ -82,6 +82,7 @@ TEST_CASE("readings: one numeric reading per word", "[unit][validation]") {
   CHECK(std::isinf(range("much better").second));
   CHECK(range("significantly").first == 10);
   CHECK(range("slightly").second == 10);
+  CHECK(range("very slightly") == std::pair<double, double>{0, 5});  // 'a very slight advantage': half of 'slightly'
   CHECK(find_reading("similar")->hi == 25);
   CHECK(find_reading("much smoother")->lo == 2);
   CHECK(find_reading("rather nice") == nullptr);

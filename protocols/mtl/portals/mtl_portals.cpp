@@ -238,8 +238,14 @@ void MtlPortals::finish_unexpected(int rank, std::uint64_t rid, const Unexpected
   // zero in a test means a message matched the wrong receive).
   if (u.rlength > ops_.at(rid).bytes) ++c_["mpi_truncate_errors"];
   set_status(rid, u.bits, u.rlength);
-  if (!u.is_long) {  // copy out of the short block
-    w_.cpu_copy(rank, static_cast<double>(u.mlength), [this, rid] { complete(rid); });
+  if (!u.is_long) {  // copy out of the short block (after the protocol's own unexpected-path cost, if any)
+    const double extra = proto_.unexpected_cost +
+                         (proto_.unexpected_rate > 0 ? static_cast<double>(u.mlength) / proto_.unexpected_rate : 0.0);
+    auto copy_out = [this, rank, rid, bytes = static_cast<double>(u.mlength)] {
+      w_.cpu_copy(rank, bytes, [this, rid] { complete(rid); });
+    };
+    if (extra > 0) w_.cpu(rank, extra, copy_out, "unexpected path (protocol's own cost)");
+    else copy_out();
     return;
   }
   ++c_["mtl_long_gets"];

@@ -48,6 +48,11 @@ struct Protocol {
   // free block the sender progresses until one comes back (later sends wait behind it). 0 blocks: no copies.
   int copy_blocks = 0;
   std::uint64_t copy_block_len = 0;
+  // A closed comparator's own cost on its unexpected short path (Cray MPI: software.craympi_unex_*): CPU time per
+  // message and per byte (as a rate) at the receiver when a receive matches a short message that arrived before it,
+  // before the copy out of the unexpected buffer. Open MPI's protocol has none (0 and 0: no cost).
+  double unexpected_cost = 0;
+  double unexpected_rate = 0;  // bytes/s; 0: no per-byte cost
 };
 Protocol open_mpi_protocol(const MtlPortalsMca& mca);
 
