@@ -40,9 +40,4 @@ const TraceFormatInfo& trace_format_of(const std::string& path, const std::strin
 constexpr std::size_t kTraceMemoryDefault = 64u << 20;
 std::unique_ptr<TraceSink> open_trace(const std::string& path, const TraceFilter& filter, std::size_t memory = 0);
 
-// "0-15,1024" (inclusive ranges, non-negative, ascending bounds) and "10us:50us" (times with units; either side may
-// be empty: ":50us", "10us:"). InputError(option, text, reason) on bad input.
-std::vector<std::pair<long long, long long>> parse_rank_list(const std::string& text, const std::string& option);
-std::pair<double, double> parse_time_window(const std::string& text, const std::string& option);
-
 }  // namespace ompisim

@@ -12,6 +12,7 @@
 #pragma once
 #include "core/json_input.hpp"
 #include "core/params.hpp"
+#include "core/statistics.hpp"
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
 #include "protocols/base/mca_params.hpp"
@@ -44,6 +45,14 @@ struct ComponentReport {
   const StackStats& stats;
 };
 
+// A parameter whose value depends on the job (an "auto" resolved for a job size), resolved by one function: `describe`
+// shows it by job size and a run's provenance records it as "<name> (effective)" (stack_report).
+struct EffectiveParam {
+  std::string name;  // the MCA parameter it resolves
+  std::string rule;  // how, in one line
+  std::function<double(const McaParams&, long long ranks)> value;
+};
+
 // Which peers a BTL serves: only oneself, the ranks of its node, or ranks over the network.
 enum class Reach : std::uint8_t { Self, Node, Network };
 const char* to_string(Reach r);
@@ -62,6 +71,8 @@ struct ComponentInfo {
   // BTLs: the module's MCA_BTL_FLAGS_* (the same constant its capability record uses) and the peers it reaches.
   std::uint32_t btl_flags = 0;
   Reach reach = Reach::Network;
+  std::vector<StatisticInfo> statistics{};  // its counters (core/statistics.hpp), in the order it reports them
+  std::vector<EffectiveParam> effective{};  // its parameters resolved per job
   // Optional: adds the component's own report to a run's result.
   std::function<void(Json& result, const ComponentReport&)> report{};
   // A sub-component built by another component's factory ("mtl/ofi" for the libfabric providers ofi/cxi, ofi/shm,

@@ -73,7 +73,7 @@ Json result_json(const RunRecord& r) {
     res["provenance"]["neighbour_job"] = {{"nodes", s.neighbour->nodes.size()},
                                           {"pattern", s.neighbour->pattern},
                                           {"flows_per_pair", s.neighbour->flows_per_pair},
-                                          {"streams", r.world.neighbour_streams}};
+                                          {"streams", r.world.neighbour_streams()}};
   stack_report(r.spec, res, StackReport{pl, r.mca, st});
   return res;
 }

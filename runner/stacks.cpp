@@ -369,8 +369,13 @@ std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::str
 }
 
 void stack_report(const StackSpec& spec, Json& result, const StackReport& r) {
-  for (auto& p : spec.parts())
-    if (const ComponentInfo* c = component_registry().find(p.framework, p.name); c && c->report) c->report(result, r);
+  for (auto& p : spec.parts()) {
+    const ComponentInfo* c = component_registry().find(p.framework, p.name);
+    if (!c) continue;
+    for (auto& e : c->effective)
+      result["provenance"]["derived"][e.name + " (effective)"] = e.value(r.mca, r.placement.ranks);
+    if (c->report) c->report(result, r);
+  }
 }
 
 bool stack_has_network_atomics(const StackSpec& spec) {

@@ -33,6 +33,7 @@ struct Fixture {
 // the Slingshot paper placed them; no stack (the provider tests build their own).
 struct CrusherJob {
   std::unique_ptr<Machine> machine = load_machine("crusher");
+  McaParams mca = machine_mca(*machine);  // the providers' parameter blocks (ofi/cxi's CxiMca, ofi/shm's ShmMca)
   engine::DesEngine sim;
   std::unique_ptr<World> world;
   CrusherJob(long long ranks, int rpn) {

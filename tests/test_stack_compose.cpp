@@ -100,5 +100,6 @@ TEST_CASE("each MCA parameter has one owning component", "[unit][stack]") {
   // credits became max_pending_ops)
   // + mtl/portals copy blocks (2) + btl/portals eager_frag_limit + pml/ob1 use_early_completion
   // + native/mpich_gni num_bufs (the E1 eager path's DMA buffers)
-  CHECK(all.size() == 76);
+  // + ofi/cxi fi_cxi_* (6), ofi/shm shm_inject_size, mtl/ofi ompi_mtl_ofi_inject, native/mpich_cxi mpich_ofi_inject
+  CHECK(all.size() == 85);
 }

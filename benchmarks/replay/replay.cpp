@@ -12,7 +12,7 @@
 //                    MPI_COMM_WORLD with an internal (negative) tag. The algorithm: the benchmark's per-collective
 //                    choice ("algorithms"), else the decision library's ("collectives": tuned = coll/tuned v5.0.x,
 //                    mpich) for the collective, communicator and message size, else the fallback of the collective
-//                    (kFallback below: the one coll/base algorithm this project has, or coll/tuned's fixed rule for
+//                    (replay_tables.cpp fallback(): the one coll/base algorithm this project has, or coll/tuned's fixed rule for
 //                    the barrier). An algorithm the decision names but this project lacks falls back too, and is
 //                    reported. The communicator is node-aware when some node holds two or more ranks (the placement's
 //                    nodes, split as MPICH's MPIR_Comm_create_subcomms does: coll::NodeLayout), so "mpich" runs its
@@ -33,6 +33,7 @@
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/coll_choice.hpp"
 #include "benchmarks/driver.hpp"
+#include "benchmarks/replay/replay_tables.hpp"
 #include "benchmarks/replay/ti_trace.hpp"
 #include "benchmarks/schedule_exec.hpp"
 #include "benchmarks/task.hpp"
@@ -57,20 +58,10 @@ namespace fs = std::filesystem;
 using ti::Kind;
 
 constexpr int kCollTag = -31;  // internal: never matches a trace's tag (>= 0) nor MPI_ANY_TAG
-
-// The algorithm of a collective when neither the scenario nor the decision library chooses one.
-const std::map<std::string, std::string>& fallback() {
-  static const std::map<std::string, std::string> m{
-      {"barrier", "recursive_doubling"}, {"bcast", "binomial"},     {"reduce", "basic_log"},
-      {"allreduce", "recursive_doubling"}, {"alltoall", "pairwise"}, {"gather", "basic_linear"},
-      {"allgather", "ring"},             {"scatter", "basic_linear"}};
-  return m;
-}
-const std::vector<std::string>& registry_colls() {
-  static const std::vector<std::string> c{"barrier", "bcast", "reduce", "allreduce", "alltoall", "gather", "allgather",
-                                          "scatter"};
-  return c;
-}
+using replay::fallback;
+using replay::registry_colls;
+using replay::replay_table;
+using replay::size_class;
 
 struct ReplayConfig {
   std::string index;                // resolved path of the index file
@@ -570,18 +561,6 @@ Task replay_rank(Run& x, int me) {
   if (!x.error) rs.end = x.w.sim().now();
 }
 
-std::string size_class(int k) {
-  if (k < 0) return "0 B";
-  std::uint64_t hi = 1ull << k;
-  auto fmtb = [](std::uint64_t b) {
-    if (b >= (1ull << 30) && b % (1ull << 30) == 0) return fmt::format("{} GiB", b >> 30);
-    if (b >= (1ull << 20) && b % (1ull << 20) == 0) return fmt::format("{} MiB", b >> 20);
-    if (b >= 1024 && b % 1024 == 0) return fmt::format("{} KiB", b >> 10);
-    return fmt::format("{} B", b);
-  };
-  return k == 0 ? "1 B" : fmt::format("{} .. {}", fmtb((hi >> 1) + 1), fmtb(hi));
-}
-
 Json replay_run(World& w, Stack& s, const ReplayConfig& c) {
   const int n = static_cast<int>(w.ranks());
   if (n != static_cast<int>(c.files.size()))
@@ -685,29 +664,6 @@ public:
 private:
   ReplayConfig c_;
 };
-
-std::string replay_table(const Json& res) {
-  std::string out;
-  for (auto& p : res["points"]) {
-    std::string row = p["row"].get<std::string>();
-    if (row == "total")
-      out += fmt::format("# replay: {:.9f} s (last rank's end); mean compute {:.6f} s, mean MPI {:.6f} s ({:.1f} %); "
-                         "{} actions, {} p2p sends ({} B)\n",
-                         p["time_s"].get<double>(), p["compute_s"].get<double>(), p["mpi_s"].get<double>(),
-                         p["mpi_pct"].get<double>(), p["calls"].get<std::uint64_t>(), p["sends"].get<std::uint64_t>(),
-                         p["send_bytes"].get<std::uint64_t>());
-    else if (row == "collective")
-      out += fmt::format("{:<16}{:>10} calls {:>14.3f} us/call {:>14} B\n", p["name"].get<std::string>(),
-                         p["calls"].get<std::uint64_t>(), p["time_s"].get<double>() * 1e6, p["bytes"].get<std::uint64_t>());
-    else if (row == "algorithm")
-      out += fmt::format("  algorithm {:<40}{:>10} calls (rank 0)\n", p["name"].get<std::string>(),
-                         p["calls"].get<std::uint64_t>());
-    else if (row == "size")
-      out += fmt::format("  p2p {:<24}{:>10} sends {:>14} B\n", p["name"].get<std::string>(),
-                         p["sends"].get<std::uint64_t>(), p["send_bytes"].get<std::uint64_t>());
-  }
-  return out;
-}
 
 }  // namespace
 

@@ -273,7 +273,7 @@ TEST_CASE("replay driver: MPICH's node-aware bcast is chosen from the placement"
   std::filesystem::remove_all(dir);
 }
 
-// Configuration: 2-rank traces on crusher with Open MPI over LINKx (software.ompi_mtl_ofi_inject = "blocking":
+// Configuration: 2-rank traces on crusher with Open MPI over LINKx (ompi_mtl_ofi_inject = "blocking":
 // v5.0.0rc11 injects MPI_Send only): 8 B from rank 0 to rank 1 as "send" (MPI_Send) and as "isend" + "waitall"
 // (MPI_Isend), rank 1 receiving with "recv"; and both ranks exchanging 8 B with "sendRecv" (Open MPI's MPI_Sendrecv:
 // an irecv, then a blocking send). Expected: blocking sends are injected and write no send CQ entry: send 1 LINKx CQ

@@ -1,6 +1,7 @@
 // The unexpected_storm driver (benchmarks/storm.cpp) over the CXI provider's overflow buffers (protocols/ofi/cxi).
 #include "benchmarks/driver.hpp"
 #include "models/slingshot/nic.hpp"
+#include "protocols/ofi/cxi/cxi_mca.hpp"
 #include "runner/scenario.hpp"
 #include "tests/test_helpers.hpp"
 
@@ -21,9 +22,9 @@ StormRun storm(double oflow_bytes) {
            {"benchmark", {{"name", "unexpected_storm"}, {"sizes", {4096}}, {"messages", 8}}}},
       "storm.json");
   test::Fixture f("crusher", 16, 8);
-  auto& sw = slingshot::nic(*f.machine).software;
-  sw.fi_cxi_oflow_buf_size.value = oflow_bytes;
-  sw.fi_cxi_oflow_buf_count.value = 1;
+  auto& cxi = f.mca_.get<ofi::cxi::CxiMca>();
+  cxi.fi_cxi_oflow_buf_size.value = oflow_bytes;
+  cxi.fi_cxi_oflow_buf_count.value = 1;
   f.stack = make_stack(*f.world, f.mca_, "openmpi-cxi", "storm.json");
   StormRun r;
   r.points = s.driver->run(*f.world, *f.stack, "storm.json");

@@ -1,5 +1,6 @@
 #include "core/json_input.hpp"
 #include "core/trace_file.hpp"
+#include "core/trace_options.hpp"
 #include "engine/des_engine.hpp"
 
 #include <algorithm>

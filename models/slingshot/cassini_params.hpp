@@ -2,7 +2,7 @@
 // and the Rosetta switch (64 x 200 Gb/s ports, dragonfly). Physical values of the "nic" section of a machine file
 // (models/slingshot/machines/*.json), each with its source; hardware-sources.md §2a-2c.
 // The "software" section holds what the libfabric providers and MPI libraries installed on the machine do per message
-// and the CXI provider's environment defaults of the libfabric version the machine ran (FI_CXI_* names).
+// (the providers' and libraries' software settings are MCA parameters of their components: protocols/ofi/cxi/cxi_mca.hpp).
 // LIMITATIONS: one NIC model for every port; no per-port or per-link timeline inside the NIC (bandwidth sharing is the
 // platform's fabric: flows over the host interface of each end and the dragonfly links); no congestion management
 // protocol; no virtual channels; Rosetta's port-to-port latency has no primary source (an estimate).
@@ -39,18 +39,13 @@ struct CassiniParams {
 
 // Per-message software costs and the libfabric providers' defaults on a Slingshot machine.
 struct SoftwareParams {
-  // libfabric CXI provider environment defaults (fi_cxi(7)), of the libfabric version the machine ran
-  Sourced fi_cxi_rdzv_threshold;   // eager -> offloaded rendezvous (CXIP_RDZV_THRESHOLD)
-  Sourced fi_cxi_rdzv_get_min;     // smallest hardware Get: eager while len <= threshold + get_min
-  Sourced fi_cxi_rdzv_eager_size;  // bytes sent with a rendezvous header; the rest is pulled
-  Sourced fi_cxi_oflow_buf_size;   // one overflow (unexpected) buffer
-  Sourced fi_cxi_oflow_buf_count;  // overflow buffers posted per endpoint
+  // The CXI provider's FI_CXI_* settings, the shm provider's inject size and the MPI libraries' fi_tinject choice are
+  // MCA parameters of the components that read them (protocols/ofi/cxi/cxi_mca.hpp, ofi/shm/shm_mca.hpp,
+  // mtl/ofi/mtl_ofi_mca.hpp); a machine sets other values through "mca_defaults".
   Sourced fc_recovery_time;        // flow-control recovery after overflow exhaustion (drop, side-band, re-send)
-  Sourced fi_cxi_rx_match_mode;    // FI_CXI_RX_MATCH_MODE: "hardware" (the NIC matches) or "software" (the host does)
   // per message per side
   Sourced cxi_overhead;            // CXI provider host work: command issue or event read
   Sourced shm_overhead;            // libfabric shm provider: command queue entry, poll
-  Sourced shm_inject_size;         // shm provider: payloads up to this are copied through the shared inject buffer
   Sourced gpu_ipc_open_cost;       // hipIpcOpenMemHandle on first use of a peer's GPU buffer (then cached)
   Sourced gpu_copy_latency;        // launch + completion of one GPU copy (hipMemcpyAsync on the IPC mapping)
   Sourced linkx_overhead;          // LINKx: provider choice, shared queues, software tag matching
@@ -61,24 +56,12 @@ struct SoftwareParams {
   Sourced mpich_shm_overhead;      // per message per side on its on-node path (in place of the shm provider's)
   Sourced mpich_shm_eager_rate;    // eager (copy in, copy out): per-byte cost as a rate, sender at post
   Sourced mpich_shm_copy_cost;     // single copy: per message, receiver at match, before the copy
-  // which sends go out with fi_tinject when they fit (host memory, at most the endpoint's inject size):
-  Sourced ompi_mtl_ofi_inject;     // Open MPI mtl/ofi: never / blocking (MPI_Send only) / every
-  Sourced mpich_ofi_inject;        // Cray MPICH's OFI netmod: never / blocking / every
 
   template <class V>
   void visit(V&& v) {
-    v(fi_cxi_rdzv_threshold, {"fi_cxi_rdzv_threshold", Dim::Bytes, "CXI eager to rendezvous threshold", 0, 1e9});
-    v(fi_cxi_rdzv_get_min, {"fi_cxi_rdzv_get_min", Dim::Bytes, "CXI smallest rendezvous Get", 0, 1e9});
-    v(fi_cxi_rdzv_eager_size, {"fi_cxi_rdzv_eager_size", Dim::Bytes, "CXI bytes sent eagerly with a rendezvous", 0, 1e9});
-    v(fi_cxi_oflow_buf_size, {"fi_cxi_oflow_buf_size", Dim::Bytes, "CXI overflow buffer size", 4096, 1e10});
-    v(fi_cxi_oflow_buf_count, {"fi_cxi_oflow_buf_count", Dim::Count, "CXI overflow buffers per endpoint", 1, 1e6});
     v(fc_recovery_time, {"fc_recovery_time", Dim::Time, "CXI flow-control recovery after overflow exhaustion", 0, 1});
-    v(fi_cxi_rx_match_mode, {"fi_cxi_rx_match_mode", Dim::Count,
-                             "CXI tag matching of the provider alone: in the NIC (hardware) or on the host (software)",
-                             0, 1, {"hardware", "software"}});
     v(cxi_overhead, {"cxi_overhead", Dim::Time, "CXI provider host cost per message per side", 0, 1e-4});
     v(shm_overhead, {"shm_overhead", Dim::Time, "shm provider host cost per message per side", 0, 1e-4});
-    v(shm_inject_size, {"shm_inject_size", Dim::Bytes, "shm provider inject (copy in/out) limit", 0, 1e9});
     v(gpu_ipc_open_cost, {"gpu_ipc_open_cost", Dim::Time, "GPU IPC handle open, first use of a peer buffer", 0, 1});
     v(gpu_copy_latency, {"gpu_copy_latency", Dim::Time, "GPU copy launch and completion", 0, 1e-3});
     v(linkx_overhead, {"linkx_overhead", Dim::Time, "LINKx per message per side (routing, software matching)", 0, 1e-4});
@@ -90,10 +73,6 @@ struct SoftwareParams {
     v(mpich_shm_eager_rate, {"mpich_shm_eager_rate", Dim::Rate, "Cray MPICH on-node eager: per-byte cost as a rate",
                              1e6, 1e15});
     v(mpich_shm_copy_cost, {"mpich_shm_copy_cost", Dim::Time, "Cray MPICH on-node single copy: per message", 0, 1e-3});
-    v(ompi_mtl_ofi_inject, {"ompi_mtl_ofi_inject", Dim::Count, "Open MPI mtl/ofi sends that use fi_tinject", 0, 2,
-                            {"never", "blocking", "every"}});
-    v(mpich_ofi_inject, {"mpich_ofi_inject", Dim::Count, "Cray MPICH OFI netmod sends that use fi_tinject", 0, 2,
-                         {"never", "blocking", "every"}});
   }
 };
 

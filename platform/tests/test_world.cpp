@@ -17,9 +17,9 @@ TEST_CASE("platform/world: a progress thread runs beside its rank's main thread"
   w.declare_resources();
   sim.seal();
   CHECK(t == 2);
-  CHECK(w.contexts() == 3);
-  CHECK(w.rank_of_context(t) == 0);
-  CHECK(w.core_of_context(t) == 5);
+  CHECK(w.contexts().count() == 3);
+  CHECK(w.contexts().rank_of(t) == 0);
+  CHECK(w.contexts().core_of_context(t) == 5);
   double compute_end = -1, thread_end = -1, main_end = -1;
   w.compute(0, 10e-6, [&] { compute_end = w.sim().now(); });
   w.cpu(t, 1e-6, [&] { thread_end = w.sim().now(); });
@@ -37,7 +37,7 @@ TEST_CASE("platform/world: a progress thread runs beside its rank's main thread"
 //                context switch (os.context_switch_cost); its next step follows without a switch; the thread on core 0
 //                waits for the main thread and a switch; rank 1's main thread, alone on its core, runs at once. Two
 //                switches in all. Fails if contexts on one core keep separate timelines or turn for free.
-// How validated: completion times on the DES engine and World::context_switches.
+// How validated: completion times on the DES engine and CpuTimeline::context_switches.
 TEST_CASE("platform/world: contexts sharing a core take turns and pay a context switch at each turn", "[unit][platform]") {
   auto m = load_machine("osu-elan4");
   engine::DesEngine sim;
@@ -61,7 +61,7 @@ TEST_CASE("platform/world: contexts sharing a core take turns and pay a context 
   CHECK(main0_end == Approx(2e-6));
   CHECK(c_end == Approx(3e-6 + sw));
   CHECK(main1_end == Approx(1e-6));
-  CHECK(w.context_switches == 2);
+  CHECK(w.cpus().context_switches == 2);
 }
 
 // Configuration: Cielo (16 cores per node), 2 ranks.

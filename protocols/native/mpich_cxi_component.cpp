@@ -1,5 +1,7 @@
 // native/mpich_cxi's registration: Cray MPICH over libfabric CXI as one whole-stack component
-// (protocols/mtl/ofi/ofi_stacks.hpp); its costs are the machine's software section.
+// (protocols/mtl/ofi/ofi_stacks.hpp); its costs are the machine's software section, its fi_tinject choice its MCA
+// block (protocols/mtl/ofi/mtl_ofi_mca.hpp, MpichOfiMca).
+#include "protocols/mtl/ofi/mtl_ofi_mca.hpp"
 #include "protocols/mtl/ofi/ofi_stacks.hpp"
 #include "protocols/register.hpp"
 
@@ -11,8 +13,9 @@ void register_mpich_cxi(ComponentRegistry& reg) {
            .description = "Cray MPICH over libfabric CXI (hardware matching) with its own shared-memory path (XPMEM/CMA, GPU IPC)",
            .nic_kinds = {"cxi"},
            .source = "Cray MPICH (CH4) over libfabric CXI (slingshot-ex paper; hardware-sources.md §2)",
-           .make_stack = [](World& w, const McaParams&, const std::string& name) {
-             return mtl::ofi::make_mpich_cxi_stack(w, name);
+           .params = param_block<mtl::ofi::MpichOfiMca>(),
+           .make_stack = [](World& w, const McaParams& m, const std::string& name) {
+             return mtl::ofi::make_mpich_cxi_stack(w, m, name);
            }});
 }
 

@@ -8,20 +8,17 @@ MpichGni::MpichGni(World& w, const MpichGniMca& mca)
     : w_(w), mca_(mca), sp_(gemini::nic(w.machine()).software),
       gni_(gemini::Gni::of(w), static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value), sp_.mpt_smsg_rate),
       sw_(sp_.mpich_sw_overhead), lib_(w.ranks()) {
-  double v = mca.mpich_gni_max_vshort_msg_size.value;
-  vshort_ = static_cast<std::uint64_t>(v > 0 ? v : ugni_auto_smsg_limit(w.ranks()));
+  vshort_ = effective_smsg_limit(mca.mpich_gni_max_vshort_msg_size.value, w.ranks());
 }
 
 StackStats MpichGni::stats() const {
   StackStats s;
   lib_.report(s);
   s.amos = amos_;
-  s.counters = counters_;
-  s.counters["smsg"] = gni_.smsg_sent;
-  s.counters["smsg_local_events"] = gni_.smsg_local_events;
-  s.counters["rdma_get"] = gni_.rdma_gets;
-  s.counters["rdma_put"] = gni_.rdma_puts;
-  s.counters["endpoints"] = gni_.endpoints();
+  counters_.report(s.counters, /*nonzero_only=*/true);
+  const std::array<std::uint64_t, kGniCdmStatistics.size()> v{gni_.smsg_sent, gni_.smsg_local_events, gni_.rdma_gets,
+                                                               gni_.rdma_puts, gni_.endpoints()};
+  for (std::size_t i = 0; i < v.size(); ++i) s.counters[kGniCdmStatistics[i].name] = v[i];
   return s;
 }
 
@@ -41,7 +38,7 @@ void MpichGni::start_send(const mpi::P2P& p, Completion done) {
     if (w_.same_node(rank, dst)) {
       double signal = w_.signal_latency(rank, dst);
       if (shm_eager(bytes)) {
-        ++counters_["shm_eager"];
+        counters_.add(GniStat::ShmEager);
         w_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, ctx, bytes, buf, sid, seq, signal] {
           w_.sim().after(signal, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
             arrive(dst, ctx, seq, Msg{rank, tag, Kind::Eager, bytes, sid, buf});
@@ -49,7 +46,7 @@ void MpichGni::start_send(const mpi::P2P& p, Completion done) {
           finish_send(sid);
         });
       } else {
-        ++counters_["shm_lmt"];
+        counters_.add(GniStat::ShmLmt);
         w_.sim().after(signal, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
           arrive(dst, ctx, seq, Msg{rank, tag, Kind::Rts, bytes, sid, buf});
         });
@@ -57,7 +54,7 @@ void MpichGni::start_send(const mpi::P2P& p, Completion done) {
       return;
     }
     if (bytes + kHdr <= vshort_) {
-      ++counters_["smsg_eager"];
+      counters_.add(GniStat::SmsgEager);
       gni_.smsg_send(rank, dst, bytes + kHdr, [this, sid] { finish_send(sid); },
                      [this, rank, dst, tag, ctx, bytes, buf, sid, seq] { arrive(dst, ctx, seq, Msg{rank, tag, Kind::Eager, bytes, sid, buf}); });
       return;
@@ -66,7 +63,7 @@ void MpichGni::start_send(const mpi::P2P& p, Completion done) {
       e1_send(rank, dst, tag, ctx, bytes, sid, seq);
       return;
     }
-    ++counters_["rndv_get"];
+    counters_.add(GniStat::RndvGet);
     gni_.register_buffer(rank, buf, bytes, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
       gni_.smsg_send(rank, dst, kHdr, nullptr,
                      [this, rank, dst, tag, ctx, bytes, buf, sid, seq] { arrive(dst, ctx, seq, Msg{rank, tag, Kind::Rts, bytes, sid, buf}); });
@@ -131,7 +128,7 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
         });
         return;
       }
-      ++counters_["rndv_put_fallback"];
+      counters_.add(GniStat::RndvPutFallback);
       gni_.smsg_send(dst, src, kHdr, nullptr, [this, rid, dst, src, bytes, sid, bte] {
         gni_.rdma(gemini::RdmaOp::Put, bte, src, dst, bytes, [this, rid, dst, src, sid] {
           finish_send(sid);
@@ -153,7 +150,7 @@ double MpichGni::send_path_cost(int rank, int dst, std::uint64_t bytes) const {
 // E1 (see the header): a free DMA buffer, or wait in order behind earlier E1 sends of this rank.
 void MpichGni::e1_send(int rank, int dst, int tag, std::uint32_t ctx, std::uint64_t bytes, std::uint64_t sid,
                        std::uint32_t seq) {
-  ++counters_["e1_eager"];
+  counters_.add(GniStat::E1Eager);
   std::function<void()> go = [this, rank, dst, tag, ctx, bytes, sid, seq] {
     w_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, ctx, bytes, sid, seq] {
       finish_send(sid);  // the user buffer is free once copied into the DMA buffer
@@ -168,7 +165,7 @@ void MpichGni::e1_send(int rank, int dst, int tag, std::uint32_t ctx, std::uint6
   const auto n = static_cast<std::uint32_t>(mca_.mpich_gni_num_bufs.value);
   base::BufferPool& pool = e1_.try_emplace(rank, n, 0, n).first->second;
   if (pool.take(go) == base::BufferPool::Result::Wait) {
-    ++counters_["e1_buffer_waits"];
+    counters_.add(GniStat::E1BufferWaits);
     return;
   }
   go();

@@ -19,6 +19,7 @@
 // intro_mpi(3) from memory (status M in hardware-sources.md); the eager limit, RDMA threshold and DMA buffer count
 // from NERSC's Hopper tuning page (status V).
 #pragma once
+#include "core/statistics.hpp"
 #include "models/gemini/gni.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/mpich_gni_mca.hpp"
@@ -30,6 +31,26 @@
 #include <unordered_map>
 
 namespace ompisim::native {
+
+// Cray MPT's statistics, declared once (the registry entry and `ompisim describe native/mpich_gni` list them): its
+// protocols' counters (reported once counted), then its uGNI communication domain's (always reported).
+enum class GniStat : std::uint8_t { ShmEager, ShmLmt, SmsgEager, RndvGet, RndvPutFallback, E1Eager, E1BufferWaits };
+inline constexpr std::array<StatisticInfo, 7> kGniProtocolStatistics{{
+    {"shm_eager", "messages", "on the node, copy-in/copy-out up to MPICH_SMP_SINGLE_COPY_SIZE"},
+    {"shm_lmt", "messages", "on the node, the large-message transfer (XPMEM single copy)"},
+    {"smsg_eager", "messages", "between nodes, header + data within the SMSG (vshort) limit"},
+    {"rndv_get", "messages", "between nodes, rendezvous: RTS, the receiver's GET"},
+    {"rndv_put_fallback", "messages", "rendezvous GETs that could not be done: the sender PUTs"},
+    {"e1_eager", "messages", "between nodes, E1 eager: a DMA buffer, the receiver's GET"},
+    {"e1_buffer_waits", "sends", "E1 sends that waited for one of MPICH_GNI_NUM_BUFS DMA buffers"},
+}};
+inline constexpr std::array<StatisticInfo, 5> kGniCdmStatistics{{
+    {"smsg", "messages", "SMSG messages sent"},
+    {"smsg_local_events", "events", "SMSG acknowledgements reaped from the sender's local CQ"},
+    {"rdma_get", "transfers", "RDMA GETs (FMA or BTE)"},
+    {"rdma_put", "transfers", "RDMA PUTs (FMA or BTE)"},
+    {"endpoints", "endpoints", "uGNI endpoints connected (on demand, per rank pair)"},
+}};
 
 class MpichGni final : public Stack {
 public:
@@ -68,7 +89,7 @@ private:
   mpi::Library<mpi::Request, mpi::Request, Msg> lib_;
   host::XpmemAttachCache xpmem_;
   std::uint64_t amos_ = 0;
-  std::map<std::string, std::uint64_t> counters_;
+  Statistics<GniStat, kGniProtocolStatistics.size()> counters_{kGniProtocolStatistics};
   // Per sending rank, created at its first E1 send and dropped when idle: its MPICH_GNI_NUM_BUFS DMA buffers (a
   // fixed pool) and the E1 sends waiting for one, in order.
   std::unordered_map<int, base::BufferPool> e1_;

@@ -5,6 +5,14 @@
 
 namespace ompisim::native {
 
+namespace {
+std::vector<StatisticInfo> gni_statistics() {
+  std::vector<StatisticInfo> s = statistic_list(kGniProtocolStatistics);
+  for (auto& c : kGniCdmStatistics) s.push_back(c);
+  return s;
+}
+}  // namespace
+
 void register_mpich_gni(ComponentRegistry& reg) {
   reg.add({.framework = "native",
            .name = "mpich_gni",
@@ -14,7 +22,13 @@ void register_mpich_gni(ComponentRegistry& reg) {
            .params = param_block<MpichGniMca>(),
            .make_stack = [](World& w, const McaParams& m, const std::string&) {
              return std::make_unique<MpichGni>(w, m.get<MpichGniMca>());
-           }});
+           },
+           .statistics = gni_statistics(),
+           .effective = {{"mpich_gni_max_vshort_msg_size", "0: Table I of the Gemini paper by job size, else as set",
+                          [](const McaParams& m, long long ranks) {
+                            return static_cast<double>(effective_smsg_limit(
+                                m.get<MpichGniMca>().mpich_gni_max_vshort_msg_size.value, ranks));
+                          }}}});
 }
 
 }  // namespace ompisim::native

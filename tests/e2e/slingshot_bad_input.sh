@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configuration: Slingshot scenarios with a buffer kind the node lacks, a libfabric provider link naming an unknown
 # provider, and a rank bound to a GPU the node does not have; a machine file (base crusher) whose CXI matching mode
-# (software.fi_cxi_rx_match_mode) is not one of hardware / software. Expected: exit 2, one line naming file, key and reason,
+# (ofi/cxi's fi_cxi_rx_match_mode, set in its mca_defaults) is not one of hardware / software. Expected: exit 2, one line naming file, key and reason,
 # no result written. How validated: lib_check.sh's check.
 set -u
 BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -16,6 +16,6 @@ check gpu_missing "{\"machine\": \"crusher\", \"stack\": \"native\", $L, \"gpu_l
 check gpu_on_cpu_node "{\"machine\": \"cielo\", \"stack\": \"openmpi\", $L, \"gpu_list\": [0]}" "key 'gpu_list\[0\]': GPU 0 does not exist: a cielo node has no GPU"
 check gpu_list_short '{"machine": "crusher", "stack": "native", "benchmark": {"name": "osu_latency", "sizes": [8]}, "ranks": 2, "ranks_per_node": 2, "gpu_list": [0]}' "key 'gpu_list': 1 GPUs listed for 2 ranks per node"
 # a machine file with a bad choice: run with --machine-file
-printf '%s' '{"machine": "crusher-bad", "base": "crusher", "description": "t", "networks": {"cxi": {"software": {"fi_cxi_rx_match_mode": {"value": "sofware", "source": "t"}}}}}' > "$t/crusher-bad-machine.json"
-check rx_match_mode "{\"machine\": \"crusher\", \"stack\": \"openmpi-cxi\", $L}" "crusher-bad-machine.json: key 'networks.cxi.software.fi_cxi_rx_match_mode.value': unknown value 'sofware' (did you mean 'software'?) (one of: hardware, software)" --machine-file "$t/crusher-bad-machine.json"
+printf '%s' '{"machine": "crusher-bad", "base": "crusher", "description": "t", "mca_defaults": {"fi_cxi_rx_match_mode": {"value": "sofware", "source": "t"}}}' > "$t/crusher-bad-machine.json"
+check rx_match_mode "{\"machine\": \"crusher\", \"stack\": \"openmpi-cxi\", $L}" "crusher-bad-machine.json: key 'mca_defaults.fi_cxi_rx_match_mode.value': unknown value 'sofware' (did you mean 'software'?) (one of: hardware, software)" --machine-file "$t/crusher-bad-machine.json"
 exit $fail

@@ -55,6 +55,19 @@ const ComponentInfo* find_component(const std::string& name) {
   return hits.empty() ? nullptr : hits.front();
 }
 
+// A parameter resolved per job (ComponentInfo::effective): its rule, then its value from each job size on (powers of
+// two up to 2^20 ranks) where it changes.
+std::string describe_effective(const EffectiveParam& e, const McaParams& mca) {
+  std::string out = fmt::format("{:<40} {}\n   ", e.name + " (effective)", e.rule);
+  double last = -1;
+  for (long long n = 1; n <= (1LL << 20); n *= 2)
+    if (double v = e.value(mca, n); v != last) {
+      out += fmt::format(" {}{} ranks: {}", n == 1 ? "" : "from ", n, v);
+      last = v;
+    }
+  return out + "\n";
+}
+
 void describe_component(const ComponentInfo* c) {
   std::cout << fmt::format("# {}: {}\n# source: {}\n# runs on NIC kinds: {}\n", c->id(), c->description,
                            c->source, fmt::join(c->nic_kinds, ", "));
@@ -67,6 +80,15 @@ void describe_component(const ComponentInfo* c) {
     std::cout << fmt::format("{:<40} {:>16}  [{}] {}\n    {}\n", row["name"].get<std::string>(),
                              row["value"].get<std::string>(), row["dimension"].get<std::string>(),
                              row["description"].get<std::string>(), row["source"].get<std::string>());
+  if (!c->statistics.empty()) {
+    std::cout << "## statistics (a run's \"counters\": name, unit, description)\n";
+    for (auto& s : c->statistics) std::cout << fmt::format("{:<40} [{}] {}\n", s.name, s.unit, s.description);
+  }
+  if (!c->effective.empty()) {
+    std::cout << "## effective values (resolved per job; recorded in a run's provenance.derived)\n";
+    McaParams mca = component_registry().defaults();
+    for (auto& e : c->effective) std::cout << describe_effective(e, mca);
+  }
   std::cout << "## presets using it\n";
   for (auto& s : stack_registry().all())
     for (auto& p : s.spec.parts())
@@ -102,6 +124,7 @@ void describe_machine(Machine& m) {
     ParamList l = c.param_list(mca);
     if (l.empty()) std::cout << "  (no parameters)\n";
     else print_params(l);
+    for (auto& e : c.effective) std::cout << describe_effective(e, mca);
   }
   std::cout << "## barrier algorithms\n";
   for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";

@@ -4,6 +4,7 @@
 #include "core/progress.hpp"
 #include "core/signals.hpp"
 #include "core/trace_file.hpp"
+#include "core/trace_options.hpp"
 #include "runner/estimate.hpp"
 #include "runner/isolate.hpp"
 #include "runner/report.hpp"

@@ -22,7 +22,7 @@ BtlUgni::BtlUgni(World& w, const UgniMca& mca)
   caps_.latency = 2;
   caps_.bandwidth = 40000;
   caps_.flags = kFlags;
-  smsg_limit_ = ugni_smsg_limit(m, w.ranks());
+  smsg_limit_ = effective_smsg_limit(m, w.ranks());
 }
 
 EagerPool& BtlUgni::pool(int rank) {
@@ -39,7 +39,7 @@ EagerPool& BtlUgni::pool(int rank) {
 void BtlUgni::send(const Descriptor& f, Completion local_done) {
   std::uint64_t total = f.wire_bytes();
   if (total <= smsg_limit_) {
-    ++short_sends;
+    add(Stat::ShortSends);
     // prepare_src: copy into the send fragment, then SMSG (TAG_SEND).
     w_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, f, total, local_done = std::move(local_done)]() mutable {
       gni_.smsg_send(f.src, f.dst, total, std::move(local_done), [this, f] { deliver(f); });
@@ -47,7 +47,7 @@ void BtlUgni::send(const Descriptor& f, Completion local_done) {
     return;
   }
   // Eager get: a registered buffer from the sender's pool.
-  ++eager_gets;
+  add(Stat::EagerGets);
   auto go = [this, f, local_done = std::move(local_done)]() mutable {
     w_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, f, local_done = std::move(local_done)]() mutable {
       if (local_done) local_done();  // the user buffer was copied: the PML may complete the send
@@ -96,12 +96,12 @@ void BtlUgni::get(int initiator, int peer, std::uint64_t bytes, Buffer local, Bu
   bool bte = bytes > static_cast<std::uint64_t>(mca_.btl_ugni_fma_limit.value);
   bool aligned = local.addr % 4 == 0 && remote.addr % 4 == 0 && bytes % 4 == 0;
   if (aligned && bytes <= static_cast<std::uint64_t>(mca_.btl_ugni_get_limit.value)) {
-    ++long_gets;
+    add(Stat::LongGets);
     gni_.rdma(gemini::RdmaOp::Get, bte, initiator, peer, bytes, std::move(done));
     return;
   }
   // PUT fallback: PUT_INIT to the data owner, which PUTs and answers RDMA_COMPLETE.
-  ++put_fallbacks;
+  add(Stat::PutFallbacks);
   gni_.smsg_send(initiator, peer, kCtrlBytes, nullptr, [this, initiator, peer, bytes, bte, done = std::move(done)]() mutable {
     gni_.rdma(gemini::RdmaOp::Put, bte, peer, initiator, bytes, [this, initiator, peer, done = std::move(done)]() mutable {
       gni_.smsg_send(peer, initiator, kCtrlBytes, nullptr, std::move(done));
@@ -114,16 +114,11 @@ void BtlUgni::atomic_add(int rank, int target, Completion local_done, Completion
 }
 
 void BtlUgni::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  c["ugni_smsg"] = gni_.smsg_sent;
-  c["ugni_smsg_local_events"] = gni_.smsg_local_events;
-  c["ugni_credit_waits"] = gni_.credit_waits;
-  c["ugni_endpoints"] = gni_.endpoints();
-  c["ugni_registrations"] = gni_.registrations;
-  c["ugni_short_sends"] = short_sends;
-  c["ugni_eager_gets"] = eager_gets;
-  c["ugni_long_gets"] = long_gets;
-  c["ugni_put_fallbacks"] = put_fallbacks;
-  c["ugni_eager_buffers_held"] = eager_buffers_held();
+  const std::array<std::uint64_t, kStatistics.size()> v{
+      gni_.smsg_sent,       gni_.smsg_local_events, gni_.credit_waits,         gni_.endpoints(),
+      gni_.registrations,   count(Stat::ShortSends), count(Stat::EagerGets), count(Stat::LongGets),
+      count(Stat::PutFallbacks), eager_buffers_held()};
+  for (std::size_t i = 0; i < v.size(); ++i) c[kStatistics[i].name] = v[i];
 }
 
 }  // namespace ompisim::btl::ugni

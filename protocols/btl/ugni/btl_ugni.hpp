@@ -11,6 +11,7 @@
 // The component's uGNI communication domain (endpoints, mailboxes, credits, registration caches) is its own
 // (gemini::Cdm); the NIC (gemini::Gni) is the World's, shared with any other library on it.
 #pragma once
+#include "core/statistics.hpp"
 #include "models/gemini/gni.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/btl/btl.hpp"
@@ -25,6 +26,23 @@ constexpr std::uint64_t kCtrlBytes = 48;  // INIT_GET / PUT_INIT / RDMA_COMPLETE
 // MCA_BTL_FLAGS_* of btl/ugni: SEND | RDMA | SEND_INPLACE (v1.8.8), and ATOMIC_OPS for the Gemini AMOs of Cheetah's
 // uGNI BCOL (v1.8.8 has no btl_atomic_op; v2.0 on sets the flag).
 constexpr std::uint32_t kFlags = flag::Send | flag::Rdma | flag::SendInplace | flag::AtomicOps;
+
+// btl/ugni's statistics, declared once (add_counters reports them in this order; the registry entry and
+// `ompisim describe btl/ugni` list them). The first five are its uGNI communication domain's, the rest its protocols'.
+inline constexpr std::array<StatisticInfo, 10> kStatistics{{
+    {"ugni_smsg", "messages", "SMSG messages sent (GNI_SmsgSendWTag): short sends and INIT_GET/PUT_INIT/RDMA_COMPLETE"},
+    {"ugni_smsg_local_events", "events", "SMSG acknowledgements reaped from the sender's local CQ"},
+    {"ugni_credit_waits", "sends", "SMSG sends that waited for a mailbox credit"},
+    {"ugni_endpoints", "endpoints", "uGNI endpoints connected (on demand, per rank pair)"},
+    {"ugni_registrations", "registrations", "memory registrations (GNI_MemRegister) missing the registration cache"},
+    {"ugni_short_sends", "messages", "short protocol: header + data within the SMSG limit"},
+    {"ugni_eager_gets", "messages", "eager-get protocol: an eager buffer, INIT_GET, the receiver's GET"},
+    {"ugni_long_gets", "transfers", "long GETs (pml/ob1 RGET) by FMA or BTE"},
+    {"ugni_put_fallbacks", "transfers", "GETs that could not be done (size, alignment): PUT_INIT, the sender's PUT"},
+    {"ugni_eager_buffers_held", "buffers", "receivers' eager buffers not yet consumed at the end of the run"},
+}};
+// The protocol counters of kStatistics (from ugni_short_sends on), in its order.
+enum class Stat : std::uint8_t { ShortSends, EagerGets, LongGets, PutFallbacks };
 
 class BtlUgni final : public Btl {
 public:
@@ -42,7 +60,7 @@ public:
   const gemini::Cdm& cdm() const { return gni_; }
   std::uint64_t smsg_limit() const { return smsg_limit_; }
   EagerPool& pool(int rank);
-  std::uint64_t short_sends = 0, eager_gets = 0, long_gets = 0, put_fallbacks = 0;
+  std::uint64_t count(Stat s) const { return protocol_[static_cast<std::size_t>(s)]; }
   std::size_t eager_buffers_held() const { return eager_in_use_.size(); }  // receivers' buffers not yet consumed
 
 private:
@@ -54,6 +72,8 @@ private:
   std::unordered_map<int, EagerPool> pools_;             // per rank, created on first use
   std::unordered_map<std::uint64_t, int> eager_in_use_;  // Descriptor::rx_buffer -> receiver whose pool buffer holds it
   std::uint64_t next_rx_ = 1;
+  std::array<std::uint64_t, 4> protocol_{};  // per Stat
+  void add(Stat s) { ++protocol_[static_cast<std::size_t>(s)]; }
 };
 
 }  // namespace ompisim::btl::ugni

@@ -11,8 +11,7 @@ namespace {
 void report_mailboxes(Json& res, const ComponentReport& r) {
   const UgniMca& mca = r.mca.get<UgniMca>();
   const long long ranks = r.placement.ranks;
-  auto lim = ugni_smsg_limit(mca, ranks);
-  res["provenance"]["derived"] = {{"btl_ugni_smsg_limit (effective)", static_cast<double>(lim)}};
+  auto lim = effective_smsg_limit(mca, ranks);
   auto cr = static_cast<std::uint64_t>(mca.btl_ugni_smsg_max_credits.value);
   std::uint64_t eps = r.stats.counters.count("ugni_endpoints") ? r.stats.counters.at("ugni_endpoints") : 0;
   auto mm = mailbox_memory({ranks, r.placement.ranks_per_node, r.placement.node_count()}, lim, cr, eps, cr);
@@ -38,6 +37,11 @@ void register_component(ComponentRegistry& reg) {
            .make_btl = [](World& w, const McaParams& m) { return std::make_unique<BtlUgni>(w, m.get<UgniMca>()); },
            .btl_flags = kFlags,
            .reach = Reach::Network,
+           .statistics = statistic_list(kStatistics),
+           .effective = {{"btl_ugni_smsg_limit", "0: Table I of the Gemini paper by job size, else as set",
+                          [](const McaParams& m, long long ranks) {
+                            return static_cast<double>(effective_smsg_limit(m.get<UgniMca>(), ranks));
+                          }}},
            .report = report_mailboxes});
 }
 

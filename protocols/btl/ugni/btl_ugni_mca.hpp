@@ -33,10 +33,10 @@ struct UgniMca {
   }
 };
 
-// The SMSG limit btl/ugni uses: btl_ugni_smsg_limit when set, else Table I by job size.
-inline std::uint64_t ugni_smsg_limit(const UgniMca& mca, long long nranks) {
-  double v = mca.btl_ugni_smsg_limit.value;
-  return static_cast<std::uint64_t>(v > 0 ? v : ugni_auto_smsg_limit(nranks));
+// The SMSG limit btl/ugni uses for a job of `nranks`: btl_ugni_smsg_limit resolved by effective_smsg_limit
+// (protocols/base/smsg_auto_limit.hpp).
+inline std::uint64_t effective_smsg_limit(const UgniMca& mca, long long nranks) {
+  return ompisim::effective_smsg_limit(mca.btl_ugni_smsg_limit.value, nranks);
 }
 
 }  // namespace ompisim::btl::ugni

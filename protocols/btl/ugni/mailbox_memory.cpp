@@ -10,8 +10,6 @@ namespace {
 std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
 }  // namespace
 
-std::uint64_t effective_smsg_limit(const UgniMca& mca, long long ranks) { return ugni_smsg_limit(mca, ranks); }
-
 std::uint64_t smsg_mailbox_bytes(std::uint64_t msg_maxsize, std::uint64_t credits) {
   if (msg_maxsize == 0 || credits == 0)
     throw std::invalid_argument("smsg_mailbox_bytes: msg_maxsize and credits must be positive");

@@ -4,7 +4,8 @@
 // Sources:
 //  - Gemini paper §II.A: SMSG mailboxes are dedicated per peer and per connection; MSGQ shares the mailbox
 //    information with every instance on the node, so it scales with the number of nodes, not of peers.
-//  - Gemini paper §IV.A Table I (SMSG limit by job size: 256 B from 16,384 ranks on) = ugni_auto_smsg_limit();
+//  - Gemini paper §IV.A Table I (SMSG limit by job size: 256 B from 16,384 ranks on) = effective_smsg_limit()
+//    (protocols/base/smsg_auto_limit.hpp, the one home of the rule; btl_ugni_mca.hpp names btl/ugni's parameter);
 //    §IV.B (endpoints and mailboxes on demand; mailboxes allocated in 2 MB blocks); §VIII (MSGQ planned).
 //  - Open MPI 1.7 btl/ugni, btl_ugni_component.c mca_btl_ugni_smsg_setup(): msg_maxsize = ugni_smsg_limit (the
 //    limit includes the BTL fragment header: smsg_max_data = limit - sizeof(send_frag_hdr)), mbox_maxcredit =
@@ -48,9 +49,6 @@ constexpr std::uint64_t kOmpiMboxAlignBytes = 64;
 // time"); Gemini paper §IV.B ("Mailboxes are allocated in 2 MB blocks"); shared/reference/gemini-xe-xk.json
 // ugni_mailbox_allocation_bytes.
 constexpr std::uint64_t kOmpiMboxBlockBytes = 2097152;
-
-// btl_ugni_smsg_limit when set, else Table I by job size (Open MPI's msg_maxsize, BTL header included).
-std::uint64_t effective_smsg_limit(const UgniMca& mca, long long ranks);
 
 // Bytes of one SMSG mailbox for messages up to `msg_maxsize` bytes and `credits` outstanding messages.
 std::uint64_t smsg_mailbox_bytes(std::uint64_t msg_maxsize, std::uint64_t credits);

@@ -7,7 +7,7 @@
 // command is issued (no CQ entry) when the inject policy says so: InjectOn::Blocking, MPI_Send only (mpi::P2P::blocking;
 // ompi_mtl_ofi_send_generic in ompi/mca/mtl/ofi/mtl_ofi.h of v5.0.0rc11, whose ompi_mtl_ofi_isend_generic always
 // uses fi_tsend until 703d45a0cc, v5.0.0rc12), or InjectOn::Every (MPICH v3.4a2's MPIDI_OFI_send, MPI_Send and
-// MPI_Isend alike). The policy is the machine's software.ompi_mtl_ofi_inject / software.mpich_ofi_inject.
+// MPI_Isend alike). The policy is mtl/ofi's ompi_mtl_ofi_inject / native/mpich_cxi's mpich_ofi_inject (mtl_ofi_mca.hpp).
 // LIMITATIONS: no FI_CLAIM / probe;
 // one communicator (the tag is the MPI tag; a context id other than 0 is refused: Open MPI's mtl/ofi puts the
 // context id in the 64-bit OFI tag, which the model's endpoints do not carry yet).

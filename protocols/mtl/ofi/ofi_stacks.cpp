@@ -4,7 +4,9 @@
 #include "protocols/mtl/ofi/mtl_ofi.hpp"
 #include "protocols/ofi/cxi/cxi_provider.hpp"
 #include "protocols/ofi/linkx/linkx.hpp"
+#include "protocols/ofi/shm/shm_mca.hpp"
 #include "protocols/ofi/shm/shm_provider.hpp"
+#include "protocols/mtl/ofi/mtl_ofi_mca.hpp"
 #include "protocols/pml/cm/pml_cm.hpp"
 
 #include <algorithm>
@@ -68,11 +70,11 @@ std::optional<ProviderLink> parse_provider_link(const std::string& s, const std:
 }
 
 namespace {
-o::shm::ShmConfig shm_config(World& w) {
+o::shm::ShmConfig shm_config(World& w, const McaParams& mca) {
   const auto& n = slingshot::nic(w.machine());
   o::shm::ShmConfig c;
   c.overhead = n.software.shm_overhead;
-  c.inject_size = n.software.shm_inject_size;
+  c.inject_size = mca.get<o::shm::ShmMca>().shm_inject_size;
   c.ipc_open_cost = n.software.gpu_ipc_open_cost;
   c.gpu_copy_latency = n.software.gpu_copy_latency;
   c.xpmem_attach_cost = w.machine().os.xpmem_attach_cost;
@@ -82,9 +84,9 @@ o::shm::ShmConfig shm_config(World& w) {
 // Cray MPICH's own on-node path (CH4 shm: eager copy in and out below MPICH_SMP_SINGLE_COPY_SIZE, XPMEM/CMA single
 // copy from it on, GPU IPC): the shm provider's mechanisms with Cray MPICH's fitted per-path costs in place of the
 // libfabric shm provider's per-message cost.
-o::shm::ShmConfig mpich_shm_config(World& w) {
+o::shm::ShmConfig mpich_shm_config(World& w, const McaParams& mca) {
   const auto& s = slingshot::nic(w.machine()).software;
-  o::shm::ShmConfig c = shm_config(w);
+  o::shm::ShmConfig c = shm_config(w, mca);
   c.overhead = s.mpich_shm_overhead;
   c.inject_size = s.mpich_smp_single_copy_size - 1;
   c.inject_rate = s.mpich_shm_eager_rate;
@@ -97,16 +99,16 @@ o::shm::ShmConfig mpich_shm_config(World& w) {
 // and the MTL over the endpoint the link exposes. pml/cm is built over it by its own component.
 class OfiMtlModule final : public Mtl {
 public:
-  OfiMtlModule(World& w, const ProviderLink& link) {
+  OfiMtlModule(World& w, const McaParams& mca, const ProviderLink& link) {
     const auto& n = slingshot::nic(w.machine());
-    cxi_ = std::make_unique<o::cxi::CxiProvider>(w, o::cxi::CxiConfig::from(n.p, n.software));
+    cxi_ = std::make_unique<o::cxi::CxiProvider>(w, o::cxi::CxiConfig::from(n.p, n.software, mca.get<o::cxi::CxiMca>()));
     o::Endpoint* ep = cxi_.get();
     if (link.linkx) {
-      shm_ = std::make_unique<o::shm::ShmProvider>(w, shm_config(w));
+      shm_ = std::make_unique<o::shm::ShmProvider>(w, shm_config(w, mca));
       linkx_ = std::make_unique<o::linkx::Linkx>(w, n.software.linkx_overhead, *shm_, *cxi_);
       ep = linkx_.get();
     }
-    mtl_ = std::make_unique<MtlOfi>(w, *ep, static_cast<InjectOn>(n.software.ompi_mtl_ofi_inject.value));
+    mtl_ = std::make_unique<MtlOfi>(w, *ep, static_cast<InjectOn>(mca.get<MtlOfiMca>().ompi_mtl_ofi_inject.value));
   }
   std::string name() const override { return mtl_->name(); }
   void isend(const mpi::P2P& m, Completion c) override { mtl_->isend(m, std::move(c)); }
@@ -129,10 +131,10 @@ private:
 // (MPICH CH4's any-source partner requests).
 class Ch4Endpoint final : public o::Endpoint {
 public:
-  Ch4Endpoint(World& w, double overhead) : w_(w), overhead_(overhead) {
+  Ch4Endpoint(World& w, const McaParams& mca, double overhead) : w_(w), overhead_(overhead) {
     const auto& n = slingshot::nic(w.machine());
-    cxi_ = std::make_unique<o::cxi::CxiProvider>(w, o::cxi::CxiConfig::from(n.p, n.software));
-    shm_ = std::make_unique<o::shm::ShmProvider>(w, mpich_shm_config(w));
+    cxi_ = std::make_unique<o::cxi::CxiProvider>(w, o::cxi::CxiConfig::from(n.p, n.software, mca.get<o::cxi::CxiMca>()));
+    shm_ = std::make_unique<o::shm::ShmProvider>(w, mpich_shm_config(w, mca));
     o::CqOwnerOps ops;
     ops.write = [this](const o::CqEntry& e) { on_cq(e); };
     ops.writeerr = ops.write;
@@ -146,7 +148,7 @@ public:
   // non-synchronous send of at most MPIDI_OFI_global.max_buffered_send = the provider's tx_attr->inject_size bytes goes
   // out with fi_tinjectdata and its request is complete when the call returns, MPI_Send and MPI_Isend alike): the
   // request completes once the command is issued, and the NIC's ack writes no completion. (The model's messages are
-  // contiguous and none is synchronous.) Which sends take it is the MTL's inject policy (software.mpich_ofi_inject,
+  // contiguous and none is synchronous.) Which sends take it is the MTL's inject policy (mpich_ofi_inject,
   // "every"); this endpoint says which can (off-node, CxiProvider::can_inject) and issues them (CxiProvider::tinject).
   bool can_inject(int rank, int dst, std::uint64_t bytes, const Buffer& buf) const override {
     return !w_.same_node(rank, dst) && cxi_->can_inject(bytes, buf);
@@ -194,11 +196,11 @@ private:
 // Cray MPICH: its per-message cost, then the CH4 endpoint; requests complete from the endpoint's completions.
 class MpichCxiStack final : public Stack {
 public:
-  MpichCxiStack(World& w, std::string name) : name_(std::move(name)) {
+  MpichCxiStack(World& w, const McaParams& mca, std::string name) : name_(std::move(name)) {
     const auto& n = slingshot::nic(w.machine());
-    ep_ = std::make_unique<Ch4Endpoint>(w, n.software.mpich_overhead);
+    ep_ = std::make_unique<Ch4Endpoint>(w, mca, n.software.mpich_overhead);
     // request table, CQ dispatch and the lightweight-send choice (MPICH's own, same behaviour)
-    mtl_ = std::make_unique<MtlOfi>(w, *ep_, static_cast<InjectOn>(n.software.mpich_ofi_inject.value));
+    mtl_ = std::make_unique<MtlOfi>(w, *ep_, static_cast<InjectOn>(mca.get<MpichOfiMca>().mpich_ofi_inject.value));
     pml_ = std::make_unique<pml::cm::PmlCm>(w, 0.0, *mtl_, name_);
   }
   std::string name() const override { return name_; }
@@ -215,15 +217,15 @@ private:
 };
 }  // namespace
 
-std::unique_ptr<Mtl> make_ofi_mtl(World& w, const std::string& provider) {
+std::unique_ptr<Mtl> make_ofi_mtl(World& w, const McaParams& mca, const std::string& provider) {
   std::string why;
   auto link = parse_provider_link(provider, {"cxi", "shm", "linkx"}, why);
   if (!link) throw std::logic_error("mtl/ofi: " + why);
-  return std::make_unique<OfiMtlModule>(w, *link);
+  return std::make_unique<OfiMtlModule>(w, mca, *link);
 }
 
-std::unique_ptr<Stack> make_mpich_cxi_stack(World& w, const std::string& name) {
-  return std::make_unique<MpichCxiStack>(w, name);
+std::unique_ptr<Stack> make_mpich_cxi_stack(World& w, const McaParams& mca, const std::string& name) {
+  return std::make_unique<MpichCxiStack>(w, mca, name);
 }
 
 }  // namespace ompisim::mtl::ofi

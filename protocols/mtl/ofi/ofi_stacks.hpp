@@ -4,6 +4,7 @@
 //   MPICH, XPMEM/CMA single copy, GPU IPC), off-node ones through the CXI provider with hardware matching.
 #pragma once
 #include "mpi/stack.hpp"
+#include "protocols/base/mca_params.hpp"
 #include "protocols/mtl/mtl.hpp"
 #include "platform/world.hpp"
 
@@ -25,7 +26,8 @@ std::optional<ProviderLink> parse_provider_link(const std::string& s, const std:
                                                 std::string& why);
 
 // mtl/ofi over the provider link `provider` ("cxi", "shm+cxi:linkx"): the MTL module pml/cm drives.
-std::unique_ptr<Mtl> make_ofi_mtl(World& w, const std::string& provider);
-std::unique_ptr<Stack> make_mpich_cxi_stack(World& w, const std::string& name);
+// `mca`: the run's parameter blocks (ofi/cxi's, ofi/shm's, mtl/ofi's or native/mpich_cxi's are read).
+std::unique_ptr<Mtl> make_ofi_mtl(World& w, const McaParams& mca, const std::string& provider);
+std::unique_ptr<Stack> make_mpich_cxi_stack(World& w, const McaParams& mca, const std::string& name);
 
 }  // namespace ompisim::mtl::ofi

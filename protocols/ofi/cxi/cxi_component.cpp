@@ -1,4 +1,5 @@
 // ofi/cxi's registration: a libfabric provider, built by mtl/ofi when the stack's provider link names it.
+#include "protocols/ofi/cxi/cxi_mca.hpp"
 #include "protocols/register.hpp"
 
 namespace ompisim::ofi::cxi {
@@ -9,6 +10,7 @@ void register_component(ComponentRegistry& reg) {
            .description = "libfabric CXI provider (Cassini): hardware (or, FI_CXI_RX_MATCH_MODE=software, host) matching alone, software matching under LINKx",
            .nic_kinds = {"cxi"},
            .source = "libfabric prov/cxi (slingshot-ex paper; hardware-sources.md §2)",
+           .params = param_block<CxiMca>(),
            .part_of = "mtl/ofi"});
 }
 

@@ -19,6 +19,7 @@
 #pragma once
 #include "models/slingshot/cassini_params.hpp"
 #include "protocols/ofi/base/shared_rx_queue.hpp"
+#include "protocols/ofi/cxi/cxi_mca.hpp"
 #include "protocols/ofi/cxi/cxi_protocol.hpp"
 #include "protocols/ofi/endpoint.hpp"
 #include "mpi/request.hpp"
@@ -31,12 +32,12 @@ namespace ompisim::ofi::cxi {
 
 struct CxiConfig {
   ProtocolLimits limits;
-  std::uint64_t oflow_bytes = 0;        // fi_cxi_oflow_buf_count x fi_cxi_oflow_buf_size
+  std::uint64_t oflow_bytes = 0;        // fi_cxi_oflow_buf_count x fi_cxi_oflow_buf_size (CxiMca)
   double fc_recovery_time = 0;
-  bool software_matching = false;      // software.fi_cxi_rx_match_mode == software (the provider alone)
+  bool software_matching = false;      // fi_cxi_rx_match_mode == software (the provider alone)
   double host_overhead = 0;             // software.cxi_overhead
   double dma_read_latency = 0, device_access_latency = 0;
-  static CxiConfig from(const slingshot::CassiniParams& nic, const slingshot::SoftwareParams& sw);
+  static CxiConfig from(const slingshot::CassiniParams& nic, const slingshot::SoftwareParams& sw, const CxiMca& mca);
 };
 
 class CxiProvider final : public Endpoint, public SrxPeer {

@@ -1,4 +1,5 @@
 // ofi/shm's registration: a libfabric provider, built by mtl/ofi when the stack's provider link names it.
+#include "protocols/ofi/shm/shm_mca.hpp"
 #include "protocols/register.hpp"
 
 namespace ompisim::ofi::shm {
@@ -9,6 +10,7 @@ void register_component(ComponentRegistry& reg) {
            .description = "libfabric shm provider: inject copies, CMA/XPMEM single copy, GPU IPC with a handle cache",
            .nic_kinds = {"cxi"},
            .source = "libfabric prov/shm (slingshot-ex paper)",
+           .params = param_block<ShmMca>(),
            .part_of = "mtl/ofi"});
 }
 

@@ -3,6 +3,7 @@
 #include "models/slingshot/nic.hpp"
 #include "protocols/ofi/cxi/cxi_provider.hpp"
 #include "protocols/ofi/linkx/linkx.hpp"
+#include "protocols/ofi/shm/shm_mca.hpp"
 #include "protocols/ofi/base/shared_rx_queue.hpp"
 #include "tests/test_helpers.hpp"
 
@@ -126,10 +127,10 @@ TEST_CASE("ofi/linkx: shared CQ gets both providers' completions in order; ANY_S
   CrusherJob j(4, 2);
   World& w = *j.world;
   const auto& n = slingshot::nic(*j.machine);
-  cxi::CxiProvider cxi(w, cxi::CxiConfig::from(n.p, n.software));
+  cxi::CxiProvider cxi(w, cxi::CxiConfig::from(n.p, n.software, j.mca.get<cxi::CxiMca>()));
   shm::ShmConfig sc;
   sc.overhead = n.software.shm_overhead;
-  sc.inject_size = n.software.shm_inject_size;
+  sc.inject_size = j.mca.get<shm::ShmMca>().shm_inject_size;
   shm::ShmProvider shm(w, sc);
   linkx::Linkx lx(w, n.software.linkx_overhead, shm, cxi);
   lx.keep_cq_log = true;
@@ -177,7 +178,7 @@ TEST_CASE("ofi/cxi: overflow-buffer exhaustion recovers without loss or reorderi
   CrusherJob j(2, 1);
   World& w = *j.world;
   const auto& n = slingshot::nic(*j.machine);
-  auto cfg = cxi::CxiConfig::from(n.p, n.software);
+  auto cfg = cxi::CxiConfig::from(n.p, n.software, j.mca.get<cxi::CxiMca>());
   cfg.oflow_bytes = 4096;
   cxi::CxiProvider cxi(w, cfg);
   std::vector<CqEntry> recvs, sends;
@@ -244,7 +245,7 @@ struct MatchRun {
 MatchRun match_run(bool software) {
   CrusherJob j(2, 1);
   const auto& n = slingshot::nic(*j.machine);
-  auto cfg = cxi::CxiConfig::from(n.p, n.software);
+  auto cfg = cxi::CxiConfig::from(n.p, n.software, j.mca.get<cxi::CxiMca>());
   cfg.software_matching = software;
   cxi::CxiProvider cxi(*j.world, cfg);
   MatchRun r;
@@ -275,7 +276,7 @@ MatchRun match_run(bool software) {
 }  // namespace
 
 // Configuration: the CXI provider alone (openmpi-cxi, Cray MPICH), FI_CXI_RX_MATCH_MODE hardware vs software (the
-//                machine parameter software.fi_cxi_rx_match_mode; crusher-swmatch), the run of match_run above.
+//                ofi/cxi's fi_cxi_rx_match_mode, set by crusher-swmatch's mca_defaults), the run of match_run above.
 // Expected:      both modes deliver all three messages exactly once (3 receive and 3 send completions, contexts
 //                10, 11, 12); software matching counts every arriving header as host-matched (3) and none in hardware
 //                mode; the expected 1 KiB message completes later with software matching (the host reads the event
@@ -299,6 +300,9 @@ TEST_CASE("ofi/cxi: hardware vs software tag matching of the provider alone", "[
 
   auto crusher = load_machine("crusher");
   auto swm = load_machine("crusher-swmatch");
-  CHECK_FALSE(cxi::CxiConfig::from(slingshot::nic(*crusher).p, slingshot::nic(*crusher).software).software_matching);
-  CHECK(cxi::CxiConfig::from(slingshot::nic(*swm).p, slingshot::nic(*swm).software).software_matching);
+  CHECK_FALSE(cxi::CxiConfig::from(slingshot::nic(*crusher).p, slingshot::nic(*crusher).software,
+                                    machine_mca(*crusher).get<cxi::CxiMca>())
+                  .software_matching);
+  CHECK(cxi::CxiConfig::from(slingshot::nic(*swm).p, slingshot::nic(*swm).software, machine_mca(*swm).get<cxi::CxiMca>())
+            .software_matching);
 }

@@ -205,7 +205,7 @@ void PtlElan4::add_counters(std::map<std::string, std::uint64_t>& c) const {
   c["ptl_elan4_polls"] = polls;
   c["ptl_elan4_handoffs"] = handoffs;
   c["ptl_elan4_cq_entries"] = cq_entries;
-  c["context_switches"] = w_.context_switches;
+  c["context_switches"] = w_.cpus().context_switches;
   nic_.add_counters(c);
 }
 

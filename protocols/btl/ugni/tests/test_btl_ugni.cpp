@@ -2,6 +2,7 @@
 #include "tests/test_helpers.hpp"
 #include "protocols/btl/ugni/btl_ugni_mca.hpp"
 #include "protocols/btl/ugni/eager_pool.hpp"
+#include "protocols/register.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -68,4 +69,34 @@ TEST_CASE("ugni eager-get buffers of RNDV/FRAG fragments return to the pool", "[
   CHECK(st.counters["ugni_eager_gets"] > 64);
   CHECK(st.counters["ugni_eager_buffers_held"] == 0);
   CHECK(st.live_requests == 0);
+}
+
+// Configuration: openmpi on 2 Cielo nodes, one 64 KiB message (short SMSG control messages and one RGET); native
+// (Cray MPT) the same. Expected: every counter btl/ugni and native/mpich_gni report is one their registry entries
+// declare (name, unit, description), and btl/ugni reports every declared one. How validated: the stacks' counter
+// maps against ComponentInfo::statistics.
+TEST_CASE("ugni and mpich_gni report only their declared statistics", "[protocol][ugni][mpich]") {
+  for (const char* stack : {"openmpi", "native"}) {
+    test::Fixture f("cielo", 2, 1, stack);
+    int done = 0;
+    f.stack->irecv(1, 0, 5, 65536, Buffer{1 << 20, true}, [&] { ++done; });
+    f.stack->isend(0, 1, 5, 65536, Buffer{4096, true}, [&] { ++done; });
+    f.sim.run();
+    REQUIRE(done == 2);
+    const bool ompi = std::string(stack) == "openmpi";
+    const ComponentInfo* c = component_registry().find(ompi ? "btl" : "native", ompi ? "ugni" : "mpich_gni");
+    REQUIRE(c);
+    REQUIRE(!c->statistics.empty());
+    auto declared = [&](const std::string& k) {
+      for (auto& s : c->statistics)
+        if (k == s.name && *s.unit && *s.description) return true;
+      return false;
+    };
+    auto counters = f.stack->stats().counters;
+    for (auto& [k, v] : counters)
+      if (!ompi || k.rfind("ugni_", 0) == 0) CHECK(declared(k));
+    if (ompi)
+      for (auto& s : c->statistics) CHECK(counters.count(s.name) == 1);
+    if (!ompi) CHECK(counters.at("rndv_get") == 1);
+  }
 }

@@ -5,6 +5,7 @@
 #include "protocols/mtl/ofi/mtl_ofi.hpp"
 #include "protocols/ofi/cxi/cxi_provider.hpp"
 #include "protocols/ofi/linkx/linkx.hpp"
+#include "protocols/ofi/shm/shm_mca.hpp"
 #include "protocols/ofi/shm/shm_provider.hpp"
 #include "tests/test_helpers.hpp"
 
@@ -28,10 +29,10 @@ struct LinkxMtl : test::CrusherJob {
   std::unique_ptr<MtlOfi> mtl;
   LinkxMtl(long long ranks, int rpn, InjectOn policy) : CrusherJob(ranks, rpn) {
     const auto& n = slingshot::nic(*machine);
-    cxi = std::make_unique<cxi::CxiProvider>(*world, cxi::CxiConfig::from(n.p, n.software));
+    cxi = std::make_unique<cxi::CxiProvider>(*world, cxi::CxiConfig::from(n.p, n.software, mca.get<cxi::CxiMca>()));
     shm::ShmConfig sc;
     sc.overhead = n.software.shm_overhead;
-    sc.inject_size = n.software.shm_inject_size;
+    sc.inject_size = mca.get<shm::ShmMca>().shm_inject_size;
     shm = std::make_unique<shm::ShmProvider>(*world, sc);
     lx = std::make_unique<linkx::Linkx>(*world, n.software.linkx_overhead, *shm, *cxi);
     lx->keep_cq_log = true;
@@ -183,7 +184,7 @@ TEST_CASE("mtl/ofi: blocking and non-blocking sends mixed: every message once, i
 }
 
 // Configuration: the registered stack "openmpi-linkx" on crusher (2 ranks, 2 nodes), built from the machine file
-//                (software.ompi_mtl_ofi_inject = "blocking"): a blocking and a non-blocking 8 B send.
+//                (ompi_mtl_ofi_inject = "blocking", mtl/ofi's default): a blocking and a non-blocking 8 B send.
 // Expected:      the LINKx CQ writes: the blocking exchange writes one (the receive's), the non-blocking one two.
 // How validated: the stack's counters after each run.
 TEST_CASE("mtl/ofi: the openmpi-linkx stack takes its inject policy from the machine file", "[unit][ofi][mtl]") {

@@ -1,0 +1,183 @@
+#include "platform/fabric.hpp"
+
+#include "core/trace.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace ompisim {
+
+Fabric::Fabric(Simulator& sim, const Contexts& contexts, int index, const Network& net,
+               const topology::RoutePolicyInfo& routing, std::string prefix, std::uint64_t& flow_seq)
+    : sim_(sim), ctx_(contexts), index_(index), net_(net), routing_(routing), prefix_(std::move(prefix)),
+      flow_seq_(flow_seq) {}
+
+topology::Route Fabric::route(long long a, long long b) const {
+  const auto& t = *net_.topology;
+  topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
+  if (ra == rb) return {};
+  // The flow key is the node pair: a deterministic policy's choice is the same for every transfer between them.
+  auto key = static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(b);
+  return routing_.route(t, ra, rb, nullptr, key);
+}
+
+PathCost Fabric::path(long long a, long long b) const {
+  constexpr std::size_t kMemo = 4096;
+  if (path_memo_.empty()) path_memo_.resize(kMemo);
+  const std::uint64_t h = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull) ^
+                          (static_cast<std::uint64_t>(b) * 0xC2B2AE3D27D4EB4Full) ^ static_cast<std::uint64_t>(index_ + 1);
+  PathMemo& m = path_memo_[(h >> 20) & (kMemo - 1)];
+  if (m.a != a || m.b != b) m = {a, b, compute_path(a, b)};
+  return m.cost;
+}
+
+PathCost Fabric::compute_path(long long a, long long b) const {
+  PathCost c{net_.nic_latency(), net_.injection_bandwidth()};
+  const auto& t = *net_.topology;
+  for (auto id : route(a, b)) {
+    c.bandwidth = std::min(c.bandwidth, t.link(id).bandwidth);
+    c.latency += t.link(id).latency;
+  }
+  return c;
+}
+
+void Fabric::add_route(const topology::Route& r, std::vector<ResourceId>& path) {
+  const auto& t = *net_.topology;
+  for (auto id : r) {
+    auto it = link_res_.find(id);
+    if (it == link_res_.end())
+      it = link_res_.emplace(id, sim_.add_resource(prefix_ + t.link_name(id), t.link(id).bandwidth)).first;
+    path.push_back(it->second);
+  }
+}
+
+int Fabric::port_of(int rank) const {
+  if (rank < 0 || net_.ports_per_node <= 1) return 0;
+  const platform::NodeType& nt = ctx_.node_type(rank);
+  if (nt.nic_count(net_.name) <= 1) return 0;
+  return nt.nearest_nic(ctx_.core_of(rank), net_.name, net_.ports_per_node).index;
+}
+
+ResourceId Fabric::nic_resource(long long node, const std::string& name, int port) {
+  std::size_t k = 0;
+  while (k < nic_resources_.size() && nic_resources_[k].name != name) ++k;
+  if (k == nic_resources_.size())
+    throw std::logic_error("NIC kind '" + net_.nic_kind() + "' names an undeclared resource '" + name + "'");
+  const std::size_t per_node = nic_resources_.size() * static_cast<std::size_t>(net_.ports_per_node);
+  if (nic_res_.empty()) nic_res_.assign(static_cast<std::size_t>(ctx_.machine().nodes) * per_node, kNoResource);
+  ResourceId& id = nic_res_.at(static_cast<std::size_t>(node) * per_node +
+                               static_cast<std::size_t>(port) * nic_resources_.size() + k);
+  if (id == kNoResource)
+    id = sim_.add_resource(prefix_ + (port ? fmt::format("n{}-{}-p{}", node, name, port) : fmt::format("n{}-{}", node, name)),
+                           nic_resources_[k].capacity);
+  return id;
+}
+
+// The resources of a bulk transfer a -> b driven by `initiator` (a for a PUT, b for a GET), from the NIC kind's
+// declared path: its node-side resources before the route, the route's links, its node-side resources after it.
+std::vector<ResourceId> Fabric::bulk_resources(long long a, long long b, long long initiator, const topology::Route& r,
+                                               int port_a, int port_b) {
+  std::vector<ResourceId> path;
+  auto node = [&](End e) { return e == End::Src ? a : e == End::Dst ? b : initiator; };
+  auto port = [&](End e) { return e == End::Src ? port_a : e == End::Dst ? port_b : (initiator == a ? port_a : port_b); };
+  for (auto& [end, name] : bulk_path_.before_route) path.push_back(nic_resource(node(end), name, port(end)));
+  add_route(r, path);
+  for (auto& [end, name] : bulk_path_.after_route) path.push_back(nic_resource(node(end), name, port(end)));
+  return path;
+}
+
+void Fabric::declare(const NeighbourJob* neighbour) {
+  nic_resources_ = net_.nic->node_resources();
+  bulk_path_ = net_.nic->bulk_path();
+  max_active_ = net_.nic->max_active_transfers();
+  for (long long n : ctx_.placement().nodes)
+    for (int p = 0; p < net_.ports_per_node; ++p)
+      for (auto& nr : nic_resources_) nic_resource(n, nr.name, p);
+  const auto& t = *net_.topology;
+  for (topology::LinkId id = 0; id < t.link_count(); ++id)
+    link_res_.emplace(id, sim_.add_resource(prefix_ + t.link_name(id), t.link(id).bandwidth));
+  link_load_.flows.assign(t.link_count(), 0);
+  if (neighbour) declare_neighbour(*neighbour);
+}
+
+// The route of one bulk transfer a -> b, chosen now by the run's policy from the flows already routed over each link;
+// its links' flow counts are raised (the caller lowers them when the transfer ends). Each transfer has its own key,
+// so Valiant spreads the transfers of one node pair over intermediate groups.
+topology::Route Fabric::route_flow(long long a, long long b) {
+  const auto& t = *net_.topology;
+  topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
+  topology::Route r;
+  if (ra != rb) {
+    std::uint64_t key = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(b)) +
+                        0xBF58476D1CE4E5B9ull * ++flow_seq_;
+    r = routing_.route(t, ra, rb, &link_load_, key);
+  }
+  for (auto id : r) ++link_load_.flows[id];
+  return r;
+}
+
+void Fabric::declare_neighbour(const NeighbourJob& j) {
+  for (long long n : j.nodes)
+    for (auto& nr : nic_resources_) nic_resource(n, nr.name, 0);
+  for (auto [a, b] : j.pairs())
+    for (int k = 0; k < j.flows_per_pair; ++k) {
+      topology::Route r = route_flow(a, b);  // counted for the whole run: adaptive policies see the neighbour
+      sim_.stream(bulk_resources(a, b, a, r, 0, 0));
+      ++neighbour_streams;
+    }
+}
+
+void Fabric::bulk(long long a, long long b, double bytes, double latency, Callback done, bool pulled, int rank_a,
+                  int rank_b) {
+  ++bulk_flows;
+  if (bytes <= 0) {
+    sim_.after(latency, std::move(done));
+    return;
+  }
+  // The path is built when the flow starts. A pulled transfer (GET) is driven by b: with a NIC kind whose bulk path
+  // names the initiator's resources, it occupies b's engine instead of a's.
+  sim_.after(latency, [this, a, b, bytes, pulled, pa = port_of(rank_a), pb = port_of(rank_b),
+                       done = std::move(done)]() mutable {
+    // The port whose DMA engine drives the transfer (the sender's for a PUT, the receiver's for a GET) works on at
+    // most max_active transfers at once; the others wait for it in order (NicModel::max_active_transfers).
+    PortQueue* q = nullptr;
+    if (max_active_ > 0) {
+      long long in = pulled ? b : a;
+      int ip = pulled ? pb : pa;
+      q = &port_queues_[static_cast<std::uint64_t>(in) * 64u + static_cast<std::uint64_t>(ip)];
+    }
+    if (!q || q->active < static_cast<std::uint32_t>(max_active_)) {
+      if (q) ++q->active;
+      start_flow(a, b, bytes, pulled, pa, pb, q, std::move(done));
+    } else {
+      q->waiting.push_back([this, a, b, bytes, pulled, pa, pb, q, done = std::move(done)]() mutable {
+        start_flow(a, b, bytes, pulled, pa, pb, q, std::move(done));
+      });
+    }
+  });
+}
+
+// The route is chosen when the flow starts, by the run's policy, seeing the flows already routed over each link (an
+// adaptive policy steers around busy links; a deterministic one ignores the load). When it ends, the port's next
+// waiting transfer starts.
+void Fabric::start_flow(long long a, long long b, double bytes, bool pulled, int pa, int pb, PortQueue* q,
+                        Callback done) {
+  topology::Route r = route_flow(a, b);
+  if (TraceSink* t = sim_.trace) t->flow_nodes(a, b);
+  sim_.flow(bulk_resources(a, b, pulled ? b : a, r, pa, pb), bytes, [this, r, q, done = std::move(done)]() mutable {
+    for (auto id : r) --link_load_.flows[id];
+    if (q) {
+      --q->active;
+      if (!q->waiting.empty()) {
+        Callback next = std::move(q->waiting.front());
+        q->waiting.pop_front();
+        ++q->active;
+        next();
+      }
+    }
+    done();
+  });
+}
+
+}  // namespace ompisim

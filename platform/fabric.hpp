@@ -1,0 +1,92 @@
+// One network's fabric for a job: its topology and route policy, the NIC kind's node-side resources on every port
+// of every node (platform/nic.hpp), and the bulk transfers between nodes as shared flows over them. Answers the
+// analytic questions of a message's wire (path cost, route, small-packet time) and moves bulk data; a World holds one
+// per network of its machine. A port is (node, port index); a rank uses the port of the NIC nearest its NUMA node.
+#pragma once
+#include "core/sim.hpp"
+#include "platform/contexts.hpp"
+#include "platform/machine.hpp"
+#include "platform/neighbour_job.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ompisim {
+
+class Fabric {
+public:
+  // `index`: the network's position in Machine::networks(); `routing`: the run's route policy (never null);
+  // `prefix`: the resource-name prefix ("" on a machine with one network, "<net>:" otherwise).
+  // `flow_seq`: the counter of bulk flows shared by the World's fabrics (each flow's routing key is unique in the run).
+  Fabric(Simulator& sim, const Contexts& contexts, int index, const Network& net,
+         const topology::RoutePolicyInfo& routing, std::string prefix, std::uint64_t& flow_seq);
+  const Network& network() const { return net_; }
+  const topology::RoutePolicyInfo& routing() const { return routing_; }
+  // The path from node a to node b: NIC latency plus router hops, and the slowest rate on it (NIC or link).
+  PathCost path(long long node_a, long long node_b) const;
+  // The network links from node a's router to node b's, chosen by the run's route policy (empty on one router).
+  topology::Route route(long long node_a, long long node_b) const;
+  // One-way time of a small packet of `bytes` from node a to node b (NIC latency, hops, serialization): analytic.
+  double wire_time(long long node_a, long long node_b, double bytes) const { return net_.nic->wire_time(path(node_a, node_b), bytes); }
+  // The port a rank uses: the nearest of the network's ports_per_node NICs of its node (0 when the network has one
+  // port per node, or for rank -1).
+  int port_of(int rank) const;
+  // Declares the NIC kind's node-side resources of every port of every node of the placement and every link of the
+  // topology (routes may take any of them); then the neighbour job's streams when `neighbour` is not null.
+  void declare(const NeighbourJob* neighbour);
+  // Moves bulk data node a -> node b as a shared flow (after `latency`), then runs done. `pulled`: the transfer is
+  // driven by the receiving node (an RDMA GET), so the receiving node's DMA engine is the one it occupies.
+  // `rank_a`/`rank_b` (when known): the ranks at each end, whose ports the transfer uses (port_of).
+  void bulk(long long node_a, long long node_b, double bytes, double latency, Callback done, bool pulled = false,
+            int rank_a = -1, int rank_b = -1);
+  std::uint64_t bulk_flows = 0, neighbour_streams = 0;
+
+private:
+  PathCost compute_path(long long node_a, long long node_b) const;
+  ResourceId nic_resource(long long node, const std::string& name, int port);
+  std::vector<ResourceId> bulk_resources(long long a, long long b, long long initiator, const topology::Route& r,
+                                         int port_a, int port_b);
+  void add_route(const topology::Route& r, std::vector<ResourceId>& path);
+  topology::Route route_flow(long long a, long long b);
+  void declare_neighbour(const NeighbourJob& j);
+  // Per (node, port): bulk transfers in progress and those waiting for the port (NicModel::max_active_transfers).
+  struct PortQueue {
+    std::uint32_t active = 0;
+    std::deque<Callback> waiting;
+  };
+  void start_flow(long long a, long long b, double bytes, bool pulled, int pa, int pb, PortQueue* q, Callback done);
+
+  // Bulk flows routed over each link and not finished: what adaptive route policies read.
+  struct FlowsPerLink final : topology::LinkLoad {
+    std::vector<std::uint32_t> flows;
+    double load(topology::LinkId id) const override { return id < flows.size() ? flows[id] : 0.0; }
+  };
+  static constexpr ResourceId kNoResource = ~ResourceId{0};
+  Simulator& sim_;
+  const Contexts& ctx_;
+  int index_;
+  const Network& net_;
+  const topology::RoutePolicyInfo& routing_;
+  std::string prefix_;
+  std::vector<NicResource> nic_resources_;
+  BulkPath bulk_path_;
+  std::vector<ResourceId> nic_res_;  // [node id x port x NIC resource index], kNoResource until declared
+  std::unordered_map<std::uint32_t, ResourceId> link_res_;
+  FlowsPerLink link_load_;
+  int max_active_ = 0;
+  std::unordered_map<std::uint64_t, PortQueue> port_queues_;
+  std::uint64_t& flow_seq_;
+  // path() is a pure function of (a, b) for a run: the last answers are kept in a small direct-mapped table (4,096
+  // entries, 160 KiB, allocated on first use), so the per-message wire_time of SMSG and eager sends does not walk the
+  // route again. Bounded whatever the rank count.
+  struct PathMemo {
+    long long a = -1, b = -1;
+    PathCost cost;
+  };
+  mutable std::vector<PathMemo> path_memo_;
+};
+
+}  // namespace ompisim
