@@ -1,7 +1,8 @@
 // Per-peer counters of one rank: a map from a peer rank to a 32-bit value, created on first contact (ob1's per-peer
 // send sequence and the matching engine's expected sequence, mca_pml_ob1_comm_proc_t's send_sequence /
-// expected_sequence; cxi's per-pair sequences; the index of a uGNI endpoint). Open addressing with linear probing in one small array, because it is looked up on every message
-// and a rank talks to few peers in most runs (a whole-machine barrier: about 20) but to all of them in an alltoall.
+// expected_sequence; cxi's per-pair sequences; the index of a uGNI endpoint). Open addressing with linear probing in
+// one small array, because it is looked up on every message and a rank talks to few peers in most runs (a
+// whole-machine barrier: about 20) but to all of them in an alltoall.
 #pragma once
 #include <cstdint>
 #include <utility>
