@@ -1,23 +1,31 @@
-// The event queue both engines use: a 4-ary heap ordered by time, then by insertion (so runs are deterministic and
-// same-time events run in the order they were scheduled). The heap holds 16-byte keys; the callbacks stay in a slab
-// and never move while the heap is reordered (with a million pending events the sift cost is the engine's hot spot).
-// Cache layout (a whole-machine barrier has about one pending event per rank, a 5 MB heap and a 10 MB slab, so nearly
-// every pop misses the cache):
-// - the heap array starts on a 64-byte line and its root sits at index 3, so a node's four children are one aligned
-//   64-byte line: a sift-down level touches one line, not two (LaMarca and Ladner's aligned d-heap);
+// The event queue the engines use: events come out by time, and same-time events in the order they were scheduled
+// (so runs are deterministic). The engines never schedule before the last event taken out (Simulator::at clamps to
+// now), so the queue is a monotone priority queue: a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan) over the bits of
+// the time. A non-negative double orders as its 64-bit pattern; bucket 0 holds the keys equal to the last key taken,
+// bucket b >= 1 those whose highest bit differing from it is bit b-1. A push appends to its bucket; when bucket 0 is
+// empty the lowest non-empty bucket is split by its smallest key into lower buckets (a key only moves down, at most 64
+// times). All same-time keys sit in one bucket in push order and move together in order, so same-time events keep
+// their insertion order: the order is exactly that of a (time, insertion number) heap.
+// Cache layout (a whole-machine barrier has about one pending event per rank, a 5 MB queue and a 10 MB slab): every
+// access to the keys is a sequential append or scan (a 4-ary heap's sift-down missed the cache at every level below
+// the top few: 34 % of a 299,008-rank Titan barrier's CPU); the callbacks stay in a slab and never move;
 // - the slab is a list of fixed 1,024-slot chunks reached through a small table (9 KB of pointers at 300,000
 //   pending events, which stays in cache): it grows by chunks and never copies itself to a doubled array (a vector's
 //   doubling held 1.5x-3x of the pending callbacks: 50 MB of a 250 MB Titan barrier), and a slot costs one dependent
 //   load less than std::deque's 16-slot blocks;
-// - pop() prefetches the next earliest event's slot, so that slot's line arrives while the popped callback runs.
-// Slots are touched only on push and pop, never in the sift loops.
+// - taking an event prefetches the next earliest event's slot when it is known (bucket 0 not empty), so that slot's
+//   line arrives while the taken callback runs.
+// Slots are touched only on push and pop, never while keys are split.
 #pragma once
 #include "core/sim.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <utility>
 #include <stdexcept>
 #include <vector>
 
@@ -25,11 +33,11 @@ namespace ompisim::engine {
 
 class EventQueue {
 public:
-  EventQueue() { heap_.resize(kRoot); }  // three unused keys before the root (see the layout above)
   void push(double t, Callback cb) {
+    const std::uint64_t k = key_of(t);
     std::uint32_t slot;
     if (free_.empty()) {
-      if (slots_ >= kMaxSlots) throw std::length_error("EventQueue: more than 2^26 pending events");
+      if (slots_ >= kMaxSlots) throw std::length_error("EventQueue: more than 2^32 - 1 pending events");
       slot = slots_++;
       if ((slot & (kChunk - 1)) == 0) chunks_.push_back(std::make_unique<Callback[]>(kChunk));
     } else {
@@ -37,26 +45,26 @@ public:
       free_.pop_back();
     }
     at(slot) = std::move(cb);
-    heap_.push_back(Key{t, (seq_++ << kSlotBits) | slot});
-    sift_up(heap_.size() - 1);
+    place(Key{k, slot});
+    if (size_++ == 0) min_ = k;
+    else if (min_ != kUnknown && k < min_) min_ = k;  // an unknown minimum stays unknown
   }
-  bool empty() const { return heap_.size() == kRoot; }
-  std::size_t size() const { return heap_.size() - kRoot; }
-  double top_time() const { return heap_[kRoot].t; }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  double top_time() const { return std::bit_cast<double>(min_key()); }
   // Removes the earliest event and returns it (time, callback).
   std::pair<double, Callback> pop() {
-    Key k = take_root();
-    const std::uint32_t slot = slot_of(k);
-    Callback& s = at(slot);
+    Key k = take_min();
+    Callback& s = at(k.slot);
     Callback cb = std::move(s);
     s = nullptr;
-    free_.push_back(slot);
-    return {k.t, std::move(cb)};
+    free_.push_back(k.slot);
+    return {std::bit_cast<double>(k.t), std::move(cb)};
   }
   // Removes the earliest event and runs its callback where it lies (no move out of the slab: the engines' loop). The
   // callback may push: its slot is not free until it returns, and a new chunk never moves the existing ones.
   void run_top() {
-    const std::uint32_t slot = slot_of(take_root());
+    const std::uint32_t slot = take_min().slot;
     struct Release {  // frees the slot after the callback, also when it throws
       EventQueue& q;
       std::uint32_t slot;
@@ -69,74 +77,65 @@ public:
   }
 
 private:
-  // 16-byte keys, so a node's four children fill one cache line: insertion number in the high 38 bits (ties in time
-  // run in insertion order; 2^38 events per run), callback slot in the low 26 bits (at most 2^26 pending events).
-  static constexpr int kSlotBits = 26;
-  static constexpr std::uint32_t kMaxSlots = std::uint32_t{1} << kSlotBits;
-  static constexpr std::uint32_t kChunkBits = 10, kChunk = std::uint32_t{1} << kChunkBits;
   struct Key {
-    double t;
-    std::uint64_t order;
+    std::uint64_t t;  // the time's bit pattern
+    std::uint32_t slot;
   };
-  static_assert(sizeof(Key) == 16);
-  static std::uint32_t slot_of(const Key& k) { return static_cast<std::uint32_t>(k.order & (kMaxSlots - 1)); }
+  static constexpr std::uint32_t kMaxSlots = ~std::uint32_t{0};
+  static constexpr std::uint32_t kChunkBits = 10, kChunk = std::uint32_t{1} << kChunkBits;
+  static constexpr std::uint64_t kUnknown = ~std::uint64_t{0};  // above every time's pattern (+inf included)
+  static constexpr int kBuckets = 65;
   Callback& at(std::uint32_t slot) { return chunks_[slot >> kChunkBits][slot & (kChunk - 1)]; }
-  Key take_root() {
-    Key k = heap_[kRoot];
-    heap_[kRoot] = heap_.back();
-    heap_.pop_back();
-    if (!empty()) {
-      sift_down(kRoot);
-      __builtin_prefetch(&at(slot_of(heap_[kRoot])), 1);  // the next pop's callback
-    }
+  std::uint64_t key_of(double t) const {
+    if (!(t >= 0)) throw std::invalid_argument("EventQueue: an event at a negative or NaN time");
+    const std::uint64_t k = std::bit_cast<std::uint64_t>(t + 0.0);  // -0.0 becomes +0.0
+    if (k < last_) throw std::logic_error("EventQueue: an event before the last one taken out");
     return k;
   }
-  static bool before(const Key& a, const Key& b) { return a.t < b.t || (a.t == b.t && a.order < b.order); }
-  // A 4-ary heap: half the levels of a binary one. The root is at index kRoot = 3 and the children of node i are
-  // 4(i-2) .. 4(i-2)+3 (the root's are 4..7), its parent i/4 + 2: every group of four siblings starts at a multiple
-  // of 4 keys, i.e. of 64 bytes, and the array is 64-byte aligned.
-  static constexpr std::size_t kArity = 4, kRoot = 3;
-  void sift_up(std::size_t i) {
-    Key k = heap_[i];
-    while (i > kRoot) {
-      std::size_t parent = i / kArity + 2;
-      if (!before(k, heap_[parent])) break;
-      heap_[i] = heap_[parent];
-      i = parent;
-    }
-    heap_[i] = k;
+  int bucket_of(std::uint64_t k) const { return k == last_ ? 0 : 64 - std::countl_zero(k ^ last_); }
+  void place(const Key& k) {
+    const int b = bucket_of(k.t);
+    buckets_[b].push_back(k);
+    if (b > 0) used_ |= std::uint64_t{1} << (b - 1);
   }
-  void sift_down(std::size_t i) {
-    Key k = heap_[i];
-    const std::size_t n = heap_.size();
-    for (;;) {
-      std::size_t first = (i - 2) * kArity;
-      if (first >= n) break;
-      std::size_t best = first, last = std::min(first + kArity, n);
-      for (std::size_t c = first + 1; c < last; ++c)
-        if (before(heap_[c], heap_[best])) best = c;
-      if (!before(heap_[best], k)) break;
-      heap_[i] = heap_[best];
-      i = best;
+  bool front_empty() const { return head_ == buckets_[0].size(); }
+  // The smallest pending key: the last key taken while bucket 0 holds more, else found in the lowest bucket in use
+  // (remembered until a pop).
+  std::uint64_t min_key() const {
+    if (!front_empty()) return last_;
+    if (min_ == kUnknown && size_ > 0) {
+      for (const Key& k : buckets_[1 + std::countr_zero(used_)]) min_ = std::min(min_, k.t);
     }
-    heap_[i] = k;
+    return min_;
   }
-  template <class T>
-  struct LineAlloc {  // 64-byte aligned storage for the heap
-    using value_type = T;
-    LineAlloc() = default;
-    template <class U>
-    LineAlloc(const LineAlloc<U>&) {}
-    T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
-    void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{64}); }
-    template <class U>
-    bool operator==(const LineAlloc<U>&) const { return true; }
-  };
-  std::vector<Key, LineAlloc<Key>> heap_;
+  Key take_min() {
+    if (front_empty()) {
+      const std::uint64_t m = min_key();
+      const int b = 1 + std::countr_zero(used_);
+      // The split bucket's storage is freed afterwards: handing it on to another bucket would let every bucket keep
+      // the largest size any bucket ever had (20x the pending keys in a Titan barrier).
+      const std::vector<Key> split = std::exchange(buckets_[b], {});
+      used_ &= ~(std::uint64_t{1} << (b - 1));
+      buckets_[0].clear();
+      head_ = 0;
+      last_ = m;
+      for (const Key& k : split) place(k);  // every key lands below b, same-time keys in their order
+    }
+    const Key k = buckets_[0][head_++];
+    --size_;
+    min_ = front_empty() ? kUnknown : last_;
+    if (!front_empty()) __builtin_prefetch(&at(buckets_[0][head_].slot), 1);  // the next pop's callback
+    return k;
+  }
+  std::vector<Key> buckets_[kBuckets];
+  std::size_t head_ = 0;          // bucket 0 is a FIFO: keys before head_ are taken
+  std::uint64_t used_ = 0;        // bit b-1: bucket b (>= 1) is not empty
+  std::uint64_t last_ = 0;        // the last key taken out (0 before the first)
+  mutable std::uint64_t min_ = kUnknown;  // the smallest pending key when known
+  std::size_t size_ = 0;
   std::vector<std::unique_ptr<Callback[]>> chunks_;
   std::uint32_t slots_ = 0;  // slots handed out so far (chunks_ holds them)
   std::vector<std::uint32_t> free_;
-  std::uint64_t seq_ = 0;
 };
 
 }  // namespace ompisim::engine

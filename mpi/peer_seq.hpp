@@ -1,55 +1,7 @@
-// Per-peer sequence numbers of one rank (ob1's per-peer send sequence and the matching engine's expected sequence,
-// mca_pml_ob1_comm_proc_t's send_sequence / expected_sequence): a map from a peer rank to a 32-bit counter, created
-// on first contact. Open addressing with linear probing in one small array, because it is looked up on every message
-// and a rank talks to few peers in most runs (a whole-machine barrier: about 20) but to all of them in an alltoall.
+// Per-peer sequence numbers of one rank (core/peer_seq.hpp; the uGNI model below mpi/ uses the same table).
 #pragma once
-#include <cstdint>
-#include <utility>
-#include <vector>
+#include "core/peer_seq.hpp"
 
 namespace ompisim::mpi {
-
-class PeerSeq {
-public:
-  // The counter of `peer` (>= 0), 0 when first seen. The reference is valid until the next first contact.
-  std::uint32_t& operator[](int peer) {
-    if (slots_.empty()) slots_.assign(4, Slot{});
-    for (;;) {
-      const std::size_t mask = slots_.size() - 1;
-      for (std::size_t i = hash(peer) & mask;; i = (i + 1) & mask) {
-        if (slots_[i].peer == peer) return slots_[i].value;
-        if (slots_[i].peer == kEmpty) {
-          if (4 * (used_ + 1) > 3 * slots_.size()) break;  // keep the load below 3/4: grow, then probe again
-          ++used_;
-          slots_[i].peer = peer;
-          return slots_[i].value;
-        }
-      }
-      grow();
-    }
-  }
-  std::size_t size() const { return used_; }
-
-private:
-  static constexpr int kEmpty = -1;
-  struct Slot {
-    int peer = kEmpty;
-    std::uint32_t value = 0;
-  };
-  static std::size_t hash(int peer) { return static_cast<std::uint32_t>(peer) * 2654435761u; }
-  void grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.size() * 2, Slot{});
-    const std::size_t mask = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (s.peer == kEmpty) continue;
-      std::size_t i = hash(s.peer) & mask;
-      while (slots_[i].peer != kEmpty) i = (i + 1) & mask;
-      slots_[i] = s;
-    }
-  }
-  std::vector<Slot> slots_;
-  std::size_t used_ = 0;
-};
-
+using ompisim::PeerSeq;
 }  // namespace ompisim::mpi

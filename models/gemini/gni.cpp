@@ -64,7 +64,14 @@ Cdm::Cdm(Gni& nic, std::uint16_t max_credits, double smsg_payload_rate)
       smsg_rate_(smsg_payload_rate > 0 ? smsg_payload_rate : g_.fma_pio_bandwidth.value) {}
 
 Endpoint& Cdm::endpoint(int rank, int peer) {
-  return eps_[(static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(peer)];
+  const auto r = static_cast<std::size_t>(rank);
+  if (r >= ep_index_.size()) ep_index_.resize(r + 1);
+  std::uint32_t& i = ep_index_[r][peer];
+  if (i == 0) {
+    eps_.emplace_back();
+    i = static_cast<std::uint32_t>(eps_.size());
+  }
+  return eps_[i - 1];
 }
 
 const RegCache* Cdm::regcache(int rank) const {

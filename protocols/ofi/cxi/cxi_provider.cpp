@@ -51,7 +51,7 @@ void CxiProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
   SendProtocol p = choose(bytes, c_.limits, buf.space.kind == MemKind::Host);
   auto created = msgs_.create();
   const std::uint64_t id = created.first;
-  created.second = Msg{rank, dst, tag, bytes, context, buf, p, send_seq_[pair_key(rank, dst)]++};
+  created.second = Msg{rank, dst, tag, bytes, context, buf, p, seq(send_seq_, rank, dst)++};
   static_assert(kInject + static_cast<int>(SendProtocol::Rendezvous) == kRendezvous);
   ++n_[kInject + static_cast<int>(p)];
   if (w_.same_node(rank, dst)) ++n_[kLoopback];
@@ -67,7 +67,7 @@ void CxiProvider::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffe
     throw std::logic_error("cxi: fi_tinject of " + std::to_string(bytes) + " B beyond the inject size or from a device");
   auto created = msgs_.create();
   const std::uint64_t id = created.first;
-  created.second = Msg{rank, dst, tag, bytes, 0, buf, SendProtocol::Inject, send_seq_[pair_key(rank, dst)]++};
+  created.second = Msg{rank, dst, tag, bytes, 0, buf, SendProtocol::Inject, seq(send_seq_, rank, dst)++};
   created.second.no_cq = true;
   ++n_[kInject];
   if (w_.same_node(rank, dst)) ++n_[kLoopback];
@@ -108,9 +108,10 @@ void CxiProvider::launch(std::uint64_t id) {
 
 void CxiProvider::arrive(std::uint64_t id) {
   const Msg& m = msgs_.at(id);
-  std::uint64_t key = pair_key(m.src, m.dst);
-  // The pair's next sequence number (a reference into an unordered_map stays valid while other keys are added).
-  std::uint32_t& expect = recv_seq_[key];
+  const int src = m.src, dst = m.dst;
+  std::uint64_t key = pair_key(src, dst);
+  // The pair's next sequence number (looked up again after process(), which may add pairs and move the table).
+  std::uint32_t expect = seq(recv_seq_, dst, src);
   if (m.seq != expect) {  // an earlier header is still on its way (or was dropped): keep MPI's order
     held_[key][m.seq] = id;
     return;
@@ -125,7 +126,7 @@ void CxiProvider::arrive(std::uint64_t id) {
           return;  // dropped: successors wait for its re-send
       }
     }
-    ++expect;
+    expect = ++seq(recv_seq_, dst, src);
     if (held_.empty()) return;
     auto h = held_.find(key);
     if (h == held_.end() || h->second.empty() || h->second.begin()->first != expect) {

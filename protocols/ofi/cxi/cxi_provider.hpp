@@ -22,6 +22,7 @@
 #include "protocols/ofi/cxi/cxi_mca.hpp"
 #include "protocols/ofi/cxi/cxi_protocol.hpp"
 #include "protocols/ofi/endpoint.hpp"
+#include "mpi/peer_seq.hpp"
 #include "mpi/request.hpp"
 #include "platform/world.hpp"
 
@@ -105,7 +106,13 @@ private:
   int peer_index_ = 0;
   CqOwnerOps cq_;
   mpi::RequestTable<Msg> msgs_;        // by id: slots reused, generation-checked (no hashing per lookup)
-  std::unordered_map<std::uint64_t, std::uint32_t> send_seq_, recv_seq_;  // per (src, dst) pair, on first contact
+  // Sequence numbers per (src, dst) pair, created on first contact: send_seq_[src][dst], recv_seq_[dst][src] (a rank's
+  // open-addressing table, no node allocation and no hashing of the whole pair per message).
+  std::vector<mpi::PeerSeq> send_seq_, recv_seq_;
+  static std::uint32_t& seq(std::vector<mpi::PeerSeq>& t, int rank, int peer) {
+    if (static_cast<std::size_t>(rank) >= t.size()) t.resize(static_cast<std::size_t>(rank) + 1);
+    return t[static_cast<std::size_t>(rank)][peer];
+  }
   std::unordered_map<std::uint64_t, std::map<std::uint32_t, std::uint64_t>> held_;
   std::unordered_map<int, cxi::OverflowBuffers> oflow_;
   std::unordered_map<int, std::vector<std::uint64_t>> dropped_;  // per target rank, awaiting recovery
