@@ -75,6 +75,7 @@ struct FluidEngine::Impl {
                                                   // have Resource::modified false or appear again later)
   bool dirty = false;                             // something was added or freed since the last solve
   std::vector<std::uint32_t> finished;            // flows ended at `now`, not yet freed (SimGrid's done actions)
+  std::vector<std::uint32_t> by_seq;              // scratch: `finished` in start order
   std::vector<std::vector<ResourceId>> stream_paths;
   std::vector<std::uint32_t> streams_live;
   // solve scratch
@@ -261,13 +262,14 @@ void FluidEngine::Impl::remove(std::uint32_t id) {
   free_flows.push_back(id);
 }
 
-// SimGrid's wake_all_waiting_actors: the flows that ended are freed in the order they ended, and their callbacks are
-// queued at the current date in that order.
+// SimGrid's wake_all_waiting_actors: the flows that ended are freed in the order they ended; their callbacks are
+// queued at the current date in start order (the canonical order at equal dates, as in the SimGrid engine).
 void FluidEngine::Impl::wake_all() {
-  for (auto id : finished) {
-    q.push(now, std::move(flows[id].done));
-    remove(id);
-  }
+  if (finished.empty()) return;
+  by_seq.assign(finished.begin(), finished.end());
+  std::sort(by_seq.begin(), by_seq.end(), [this](std::uint32_t a, std::uint32_t b) { return flows[a].seq < flows[b].seq; });
+  for (auto id : by_seq) q.push(now, std::move(flows[id].done));
+  for (auto id : finished) remove(id);
   finished.clear();
 }
 
