@@ -5,6 +5,7 @@
 #include "engine/event_queue.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -15,14 +16,24 @@ namespace ompisim::engine {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::uint32_t kNoPos = std::numeric_limits<std::uint32_t>::max();
-// Remaining bytes below this count as zero (SimGrid's work-amount precision times its timing precision, as the
-// SimGrid engine configures them: 1e-5 x 1e-12).
+constexpr ResourceId kNoRes = std::numeric_limits<ResourceId>::max();
+// Remaining bytes below this count as zero (SimGrid's work-amount precision
+// times its timing precision, as the SimGrid engine configures them: 1e-5 x
+// 1e-12).
 constexpr double kRemainsPrecision = 1e-17;
-// A stream's size: at any link rate a run ends long before it would (as in the SimGrid engine).
+// A stream's size: at any link rate a run ends long before it would (as in the
+// SimGrid engine).
 constexpr double kStreamBytes = 1e18;
+// A rate that moved by less than this (relative) in a local solve does not make
+// the flows bottlenecked beside it re-solve (the allocation stays max-min
+// within this relative error).
+constexpr double kRateTolerance = 1e-12;
+// Expansion rounds of a local solve before it falls back to the whole connected
+// component.
+constexpr int kMaxRounds = 6;
 
-// A crossing (one hop of one flow) is named by (flow << 16 | hop); a resource's crossings form a doubly linked list,
-// newest first (SimGrid's enabled element set: push_front on expand, erase on free).
+// A crossing (one hop of one flow) is named by (flow << 16 | hop); a resource's
+// crossings form a doubly linked list.
 using Ref = std::uint64_t;
 constexpr Ref kNil = ~Ref{0};
 constexpr std::size_t kMaxHops = 1u << 16;
@@ -32,25 +43,30 @@ struct Hop {
 };
 struct Flow {
   std::vector<Hop> hops;
-  std::uint32_t added = 0;  // hops linked so far (SimGrid expands a route link by link)
-  double remaining = 0, rate = 0, rate_old = 0, last = 0, date = kInf;  // rate_old: since `last`
-  std::uint64_t order = 0;          // when its date was last set: equal dates complete in this order
+  double remaining = 0, rate = 0, last = 0,
+         date = kInf;               // remaining bytes at `last`, sent at `rate` since
+  double fresh = 0;                 // solve scratch: the rate the solve gives
+  std::uint64_t order = 0;          // when its date was last set (heap tie-break; delivery is by seq)
   std::uint64_t seq = 0;            // start order
-  std::uint32_t stamp = 0;          // solve mark
-  std::uint32_t visited = 0;        // SimGrid's variable visited counter (modified-set search)
+  std::uint32_t stamp = 0;          // solve mark: in the solved set F
   std::uint32_t heap_pos = kNoPos;  // index in the completion heap, kNoPos when not in it
-  bool fixed = false, stream = false, live = false;
+  ResourceId bn = kNoRes,
+             bn_fresh = kNoRes;  // the resource that fixed its rate (its
+                                 // bottleneck), and the solve's
+  bool fixed = false, stream = false, live = false,
+       pending = false;  // pending: started, not solved yet
   Callback done;
 };
 struct Resource {
   double capacity = 0;
+  double load = 0;  // sum of the rates of the flows crossing it (per crossing)
   Ref head = kNil;
-  std::uint32_t count = 0;
+  std::uint32_t count = 0;  // crossings
+  std::uint32_t nbn = 0;    // flows whose bottleneck it is
   // solve scratch
-  double rem = 0;
-  std::uint32_t unfixed = 0, stamp = 0, version = 0, touched = 0;
-  bool modified = false;  // in the modified list (SimGrid's modified constraint set), at index mod_pos
-  std::uint32_t mod_pos = 0;
+  double rem = 0, old_f = 0;
+  std::uint32_t unfixed = 0, stamp = 0, version = 0, touched = 0, in_s = 0, f_cross = 0, f_bn = 0;
+  bool fixed_here = false, changed = false;
 };
 struct Ratio {
   double ratio;
@@ -64,21 +80,23 @@ struct FluidEngine::Impl {
   EventQueue q;
   double now = 0;
   bool sealed = false;
-  std::uint64_t events_run = 0, dated = 0, seq = 0, solves = 0, resolved = 0;
-  std::uint32_t epoch = 0, round = 0, visited = 1;
+  std::uint64_t events_run = 0, dated = 0, seq = 0, solves = 0, resolved = 0, fallbacks = 0;
+  std::uint32_t epoch = 0, round = 0;
   std::vector<Resource> res;
   std::vector<Flow> flows;
   std::vector<std::uint32_t> free_flows;
-  std::size_t in_flight = 0;                      // the model's flows (not streams)
-  std::vector<std::uint32_t> heap;                // completion heap of flow ids, by (date, seq)
-  std::vector<ResourceId> modified;               // SimGrid's modified constraint set, in its order (stale entries
-                                                  // have Resource::modified false or appear again later)
-  bool dirty = false;                             // something was added or freed since the last solve
-  std::vector<std::uint32_t> finished;            // flows ended at `now`, not yet freed (SimGrid's done actions)
+  std::size_t in_flight = 0;              // the model's flows (not streams)
+  std::vector<std::uint32_t> heap;        // completion heap of flow ids, by (date, order)
+  std::vector<ResourceId> seed_res;       // resources whose flows must be re-solved
+                                          // (an end freed capacity)
+  std::vector<std::uint32_t> seed_flows;  // flows started since the last solve
+  bool dirty = false;                     // something was added or freed since the last solve
+  std::vector<std::uint32_t> finished;    // flows ended at `now`, not yet freed
+  std::vector<std::uint32_t> by_seq;      // scratch: `finished` in start order
   std::vector<std::vector<ResourceId>> stream_paths;
   std::vector<std::uint32_t> streams_live;
   // solve scratch
-  std::vector<ResourceId> comp_res, touched;
+  std::vector<ResourceId> set_s, set_b, comp_res, touched;
   std::vector<std::uint32_t> comp_flows;
   std::vector<Ratio> ratios;
 
@@ -88,22 +106,15 @@ struct FluidEngine::Impl {
       if (r >= res.size()) throw std::logic_error(std::string("FluidEngine: ") + what + " over an undeclared resource");
   }
   Hop& hop(Ref e) { return flows[e >> 16].hops[e & 0xFFFF]; }
-  void link_modified(ResourceId r) {
-    res[r].modified = true;
-    res[r].mod_pos = static_cast<std::uint32_t>(modified.size());
-    modified.push_back(r);
-  }
-  void touch(ResourceId r) {
-    if (res[r].modified) return;
-    link_modified(r);
-    touch_rec(r);
-  }
-  void touch_rec(ResourceId r);
   std::uint32_t add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream);
   void remove(std::uint32_t id);
   void wake_all();
   void solve();
+  bool solve_round(bool whole);
+  void gather(bool whole);
   void fill();
+  bool check_boundary();
+  void commit();
   void schedule(std::uint32_t id);
   void complete_at(double t);
   void start_streams() {
@@ -176,25 +187,8 @@ void FluidEngine::Impl::heap_erase(std::uint32_t id) {
   sift_down(flows[last].heap_pos);
 }
 
-// SimGrid's update_modified_cnst_set_rec: a depth-first walk from a touched resource through the flows crossing it
-// (newest first) to the other resources they cross, each flow walked once between two solves.
-void FluidEngine::Impl::touch_rec(ResourceId r) {
-  for (Ref e = res[r].head; e != kNil; e = hop(e).next) {
-    Flow& f = flows[e >> 16];
-    for (std::uint32_t i = 0; i < f.added; ++i) {
-      if (f.visited == visited) break;
-      ResourceId o = f.hops[i].r;
-      if (o != r && !res[o].modified) {
-        link_modified(o);
-        touch_rec(o);
-      }
-    }
-    f.visited = visited;
-  }
-}
-
-// SimGrid's Comm start with CM02: the variable is expanded over the route link by link; each expansion puts the new
-// element first in the link's list and marks the link (and the route's first link) modified.
+// A flow start links its crossings (newest first in each resource's list) and
+// waits for the next solve, which gives it a rate.
 std::uint32_t FluidEngine::Impl::add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream) {
   if (path.size() > kMaxHops) throw std::logic_error("FluidEngine: a path of more than 65,536 resources");
   std::uint32_t id;
@@ -207,122 +201,187 @@ std::uint32_t FluidEngine::Impl::add(const std::vector<ResourceId>& path, double
   }
   Flow& f = flows[id];
   f.hops.assign(path.size(), Hop{});
-  f.added = 0;
   f.remaining = bytes;
   f.rate = 0;
-  f.rate_old = 0;
   f.last = now;
   f.date = kInf;
   f.seq = seq++;
   f.fixed = false;
-  f.visited = visited - 1;
+  f.bn = kNoRes;
   f.stream = stream;
   f.live = true;
+  f.pending = true;
   f.done = std::move(done);
   for (std::uint32_t i = 0; i < path.size(); ++i) {
     Resource& r = res[path[i]];
     const Ref e = (Ref{id} << 16) | i;
-    Hop& h = flows[id].hops[i];
+    Hop& h = f.hops[i];
     h.r = path[i];
-    h.prev = kNil;
     h.next = r.head;
     if (r.head != kNil) hop(r.head).prev = e;
     r.head = e;
     ++r.count;
-    ++flows[id].added;
-    touch(path[i]);
-    if (flows[id].added > 1) touch(flows[id].hops[0].r);
   }
+  seed_flows.push_back(id);
   dirty = true;
   if (!stream) ++in_flight;
   return id;
 }
 
-// SimGrid's variable_free: the first link is marked modified (with the walk), then every element is erased; a link
-// left with no element leaves the modified set.
+// A flow end frees its rate on every resource it crosses; a resource that is
+// still some flow's bottleneck is where the freed capacity can go, so the next
+// solve starts there.
 void FluidEngine::Impl::remove(std::uint32_t id) {
-  touch(flows[id].hops[0].r);
   Flow& f = flows[id];
-  for (std::uint32_t i = 0; i < f.hops.size(); ++i) {
-    Hop& h = f.hops[i];
+  if (f.bn != kNoRes) --res[f.bn].nbn;
+  for (Hop& h : f.hops) {
     Resource& r = res[h.r];
-    if (h.prev != kNil) hop(h.prev).next = h.next;
-    else r.head = h.next;
+    if (h.prev != kNil)
+      hop(h.prev).next = h.next;
+    else
+      r.head = h.next;
     if (h.next != kNil) hop(h.next).prev = h.prev;
-    if (--r.count == 0) r.modified = false;
+    r.load -= f.rate;
+    if (--r.count == 0)
+      r.load = 0;
+    else if (r.nbn > 0)
+      seed_res.push_back(h.r);
   }
   heap_erase(id);
   f.live = false;
   f.done = nullptr;
   f.hops.clear();
-  f.added = 0;
   dirty = true;
   if (!f.stream) --in_flight;
   free_flows.push_back(id);
 }
 
-// SimGrid's wake_all_waiting_actors: the flows that ended are freed in the order they ended, and their callbacks are
-// queued at the current date in that order.
+// The flows that ended are freed; their callbacks are queued at the current
+// date in start order (the canonical order at equal dates, as in the SimGrid
+// engine).
 void FluidEngine::Impl::wake_all() {
-  for (auto id : finished) {
-    q.push(now, std::move(flows[id].done));
-    remove(id);
-  }
+  if (finished.empty()) return;
+  by_seq.assign(finished.begin(), finished.end());
+  std::sort(by_seq.begin(), by_seq.end(),
+            [this](std::uint32_t a, std::uint32_t b) { return flows[a].seq < flows[b].seq; });
+  for (auto id : by_seq) q.push(now, std::move(flows[id].done));
+  for (auto id : finished) remove(id);
   finished.clear();
 }
 
-// SimGrid's lmm solve with selective update: max-min over the resources in the modified set (the connected components
-// of what was touched since the last solve), then, flow by flow in SimGrid's order (resources in modified-set order,
-// each resource's flows newest first), remaining bytes brought up to now at the old rate and a new completion date.
+// Max-min again after the starts and ends of one date, locally: the solved set
+// F is the flows started and the flows crossing the seed resources S (where an
+// end freed capacity under some flow's bottleneck); the resources F crosses
+// outside S (the boundary B) keep the rates of the flows outside F and offer F
+// only the rest. The result is the global max-min allocation unless a boundary
+// resource with flows outside F fixed a flow of F (it saturates: its other
+// flows may have to slow down) or changed under flows outside F that it
+// bottlenecks (they may have to speed up or slow down); those resources join S
+// and the round starts again. After kMaxRounds rounds the whole connected
+// component is solved.
 void FluidEngine::Impl::solve() {
   ++solves;
-  ++epoch;
-  comp_res.clear();
-  comp_flows.clear();
-  for (std::size_t i = 0; i < modified.size(); ++i) {
-    const ResourceId r = modified[i];
-    Resource& R = res[r];
-    if (!R.modified || R.mod_pos != i) continue;  // left the set (no flow left), or linked again later
-    R.stamp = epoch;
-    comp_res.push_back(r);
-    for (Ref e = R.head; e != kNil; e = hop(e).next) {
-      Flow& f = flows[e >> 16];
-      if (f.stamp == epoch) continue;
-      f.stamp = epoch;
-      comp_flows.push_back(static_cast<std::uint32_t>(e >> 16));
-    }
+  bool ok = false;
+  for (int i = 0; i < kMaxRounds && !ok; ++i) ok = solve_round(false);
+  if (!ok) {
+    ++fallbacks;
+    solve_round(true);
   }
-  for (auto r : comp_res) res[r].modified = false;
-  modified.clear();
+  seed_res.clear();
+  seed_flows.clear();
   dirty = false;
-  ++visited;
+}
+
+bool FluidEngine::Impl::solve_round(bool whole) {
+  gather(whole);
   resolved += comp_flows.size();
   fill();
-  for (auto id : comp_flows) {
+  if (!whole && !check_boundary()) return false;
+  commit();
+  return true;
+}
+
+// Builds S (set_s), F (comp_flows) and B (set_b), and each resource's capacity
+// offered to F. `whole`: S is closed over the connected component (every
+// resource of every flow of F), so B is empty.
+void FluidEngine::Impl::gather(bool whole) {
+  ++epoch;
+  set_s.clear();
+  set_b.clear();
+  comp_flows.clear();
+  auto add_s = [this](ResourceId r) {
+    if (res[r].in_s == epoch) return;
+    res[r].in_s = epoch;
+    set_s.push_back(r);
+  };
+  auto add_f = [this](std::uint32_t id) {
     Flow& f = flows[id];
-    if (f.rate_old > 0 && f.remaining > 0) {
-      f.remaining -= f.rate_old * (now - f.last);
-      if (f.remaining < kRemainsPrecision) f.remaining = 0;
+    if (!f.live || f.stamp == epoch) return;
+    f.stamp = epoch;
+    comp_flows.push_back(id);
+  };
+  for (auto r : seed_res) add_s(r);
+  for (auto id : seed_flows) {
+    add_f(id);
+    // a started flow takes capacity from the flows bottlenecked on its path:
+    // solve them at once
+    if (flows[id].live)
+      for (const Hop& h : flows[id].hops)
+        if (res[h.r].nbn > 0) add_s(h.r);
+  }
+  std::size_t si = 0, fi = 0;
+  do {
+    for (; si < set_s.size(); ++si)
+      for (Ref e = res[set_s[si]].head; e != kNil; e = hop(e).next) add_f(static_cast<std::uint32_t>(e >> 16));
+    if (whole)
+      for (; fi < comp_flows.size(); ++fi)
+        for (const Hop& h : flows[comp_flows[fi]].hops) add_s(h.r);
+  } while (whole && si < set_s.size());
+  for (auto r : set_s) {
+    Resource& R = res[r];
+    R.stamp = epoch;
+    R.rem = R.capacity;
+    R.unfixed = R.count;
+  }
+  for (auto id : comp_flows) {
+    const Flow& f = flows[id];
+    for (const Hop& h : f.hops) {
+      Resource& R = res[h.r];
+      if (R.in_s == epoch) continue;
+      if (R.stamp != epoch) {
+        R.stamp = epoch;
+        R.old_f = 0;
+        R.f_cross = R.f_bn = 0;
+        R.changed = false;
+        set_b.push_back(h.r);
+      }
+      R.old_f += f.rate;
+      ++R.f_cross;
     }
-    f.last = now;
-    f.rate_old = f.rate;
-    schedule(id);
+    if (f.bn != kNoRes && res[f.bn].in_s != epoch) ++res[f.bn].f_bn;  // once per flow, even if it crosses bn twice
+  }
+  for (auto r : set_b) {
+    Resource& R = res[r];
+    R.rem = R.f_cross == R.count ? R.capacity : std::max(R.capacity - (R.load - R.old_f), 0.0);
+    R.unfixed = R.f_cross;
   }
 }
 
-// Progressive filling: the resource with the smallest remaining capacity per unfixed crossing saturates first; its
-// unfixed flows get that share, which is taken from every other resource they cross; repeat. A flow crossing a
-// resource twice counts twice there (as SimGrid's two elements of weight 1).
+// Progressive filling over S and B for the flows of F: the resource with the
+// smallest remaining capacity per unfixed crossing saturates first; its unfixed
+// flows get that share, which is taken from every other resource they cross;
+// repeat. A flow crossing a resource twice counts twice there (as SimGrid's two
+// elements of weight 1).
 void FluidEngine::Impl::fill() {
   ratios.clear();
   for (auto id : comp_flows) flows[id].fixed = false;
-  for (auto r : comp_res) {
-    Resource& R = res[r];
-    R.rem = R.capacity;
-    R.unfixed = R.count;
-    ++R.version;
-    if (R.unfixed > 0) ratios.push_back({R.rem / R.unfixed, r, R.version});
-  }
+  for (auto* set : {&set_s, &set_b})
+    for (auto r : *set) {
+      Resource& R = res[r];
+      R.fixed_here = false;
+      ++R.version;
+      if (R.unfixed > 0) ratios.push_back({R.rem / R.unfixed, r, R.version});
+    }
   std::make_heap(ratios.begin(), ratios.end(), std::greater<>());
   while (!ratios.empty()) {
     std::pop_heap(ratios.begin(), ratios.end(), std::greater<>());
@@ -333,11 +392,13 @@ void FluidEngine::Impl::fill() {
     const double v = top.ratio;
     ++round;
     touched.clear();
+    R.fixed_here = true;
     for (Ref e = R.head; e != kNil; e = hop(e).next) {
       Flow& f = flows[e >> 16];
-      if (f.fixed) continue;
+      if (f.fixed || f.stamp != epoch) continue;
       f.fixed = true;
-      f.rate = v;
+      f.fresh = v;
+      f.bn_fresh = top.r;
       for (const Hop& h : f.hops) {
         Resource& o = res[h.r];
         o.rem -= v;
@@ -351,7 +412,7 @@ void FluidEngine::Impl::fill() {
     R.unfixed = 0;
     for (auto r : touched) {
       Resource& o = res[r];
-      if (r == top.r || o.unfixed == 0 || o.stamp != epoch) continue;
+      if (r == top.r || o.unfixed == 0) continue;
       ++o.version;
       ratios.push_back({std::max(o.rem, 0.0) / o.unfixed, r, o.version});
       std::push_heap(ratios.begin(), ratios.end(), std::greater<>());
@@ -359,11 +420,64 @@ void FluidEngine::Impl::fill() {
   }
 }
 
+// The boundary test (see solve): false, with the resources to add to S appended
+// to seed_res, when the local result is not the global allocation.
+bool FluidEngine::Impl::check_boundary() {
+  for (auto id : comp_flows) {
+    const Flow& f = flows[id];
+    if (!f.pending && std::abs(f.fresh - f.rate) <= kRateTolerance * std::max(f.fresh, f.rate)) continue;
+    for (const Hop& h : f.hops)
+      if (res[h.r].in_s != epoch) res[h.r].changed = true;
+  }
+  bool ok = true;
+  for (auto r : set_b) {
+    const Resource& R = res[r];
+    if (R.count == R.f_cross) continue;  // every flow there is in F: solved exactly
+    if (R.fixed_here || (R.changed && R.nbn > R.f_bn)) {
+      seed_res.push_back(r);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+// Applies the solve: every flow of F whose rate moved has its remaining bytes
+// brought up to now at its old rate and a new completion date; loads and
+// bottleneck counts follow.
+void FluidEngine::Impl::commit() {
+  for (auto id : comp_flows) {
+    Flow& f = flows[id];
+    if (f.bn != f.bn_fresh) {
+      if (f.bn != kNoRes) --res[f.bn].nbn;
+      ++res[f.bn_fresh].nbn;
+      f.bn = f.bn_fresh;
+    }
+    if (!f.pending && f.fresh == f.rate) continue;
+    if (!f.pending && f.rate > 0 && f.remaining > 0) {
+      f.remaining -= f.rate * (now - f.last);
+      if (f.remaining < kRemainsPrecision) f.remaining = 0;
+    }
+    for (const Hop& h : f.hops)
+      if (res[h.r].in_s != epoch) res[h.r].load += f.fresh - f.rate;
+    f.last = now;
+    f.rate = f.fresh;
+    f.pending = false;
+    schedule(id);
+  }
+  for (auto r : set_s) {
+    Resource& R = res[r];
+    R.load = 0;
+    for (Ref e = R.head; e != kNil; e = hop(e).next) R.load += flows[e >> 16].rate;
+  }
+}
+
 void FluidEngine::Impl::schedule(std::uint32_t id) {
   Flow& f = flows[id];
   if (f.stream) return;
-  if (f.remaining <= 0) f.date = now;
-  else if (f.rate > 0) f.date = now + f.remaining / f.rate;
+  if (f.remaining <= 0)
+    f.date = now;
+  else if (f.rate > 0)
+    f.date = now + f.remaining / f.rate;
   else {
     heap_erase(id);
     return;
@@ -372,8 +486,9 @@ void FluidEngine::Impl::schedule(std::uint32_t id) {
   heap_set(id);
 }
 
-// Advances to `t` and ends every flow whose completion date is within kTimingPrecision of it, in completion order;
-// they stay on their resources until wake_all (SimGrid frees them after its timers have run).
+// Advances to `t` and ends every flow whose completion date is within
+// kTimingPrecision of it, in completion order; they stay on their resources
+// until wake_all (SimGrid frees them after its timers have run).
 void FluidEngine::Impl::complete_at(double t) {
   now = t;
   while (!heap.empty() && flows[heap.front()].date < t + kTimingPrecision) {
@@ -421,6 +536,7 @@ void FluidEngine::stream(const std::vector<ResourceId>& path) {
 
 std::uint64_t FluidEngine::solves() const { return impl_->solves; }
 std::uint64_t FluidEngine::flows_resolved() const { return impl_->resolved; }
+std::uint64_t FluidEngine::fallbacks() const { return impl_->fallbacks; }
 
 std::vector<double> FluidEngine::rates() {
   Impl& m = *impl_;
@@ -434,10 +550,12 @@ std::vector<double> FluidEngine::rates() {
   return out;
 }
 
-// One step of SimGrid's main loop per iteration: solve what changed, advance to the next event or completion
-// (exactly to an event's date, by the distance to a completion date otherwise), end the flows due, then run the
-// model's events due (SimGrid's timers), free the ended flows and queue their callbacks, and run those too (the
-// timer they arm is due at once). With no model flow in flight the run jumps to the next event.
+// One step of SimGrid's main loop per iteration: solve what changed, advance to
+// the next event or completion (exactly to an event's date, by the distance to
+// a completion date otherwise), end the flows due, then run the model's events
+// due (SimGrid's timers), free the ended flows and queue their callbacks, and
+// run those too (the timer they arm is due at once). With no model flow in
+// flight the run jumps to the next event.
 void FluidEngine::run() {
   Impl& m = *impl_;
   if (!m.sealed) seal();

@@ -4,6 +4,7 @@
 #include "core/trace.hpp"
 #include "engine/event_queue.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/kernel/routing/NetPoint.hpp>
@@ -22,6 +23,7 @@ namespace {
 struct FlowData {
   Callback done;
   sg4::CommPtr self;
+  std::uint64_t seq = 0;  // start order (Simulator::flow calls): completions of one date are delivered in this order
 };
 
 // The zone every flow crosses: a source host and a sink host, and the route between them is whatever path the flow
@@ -79,10 +81,15 @@ struct SimGridEngine::Impl {
   double armed = std::numeric_limits<double>::infinity();  // earliest wake-up set in SimGrid and not yet fired
   bool pumping = false;
   std::size_t in_flight = 0;
+  std::uint64_t seq = 0;  // flows asked for so far (FlowData::seq)
+  // Flows SimGrid reported complete and whose callbacks are not queued yet: the pump queues them first thing, sorted
+  // by start order, so that flows ending together reach the model in an order that does not depend on SimGrid's heap.
+  std::vector<FlowData*> ended;
   struct Deferred {
     std::vector<ResourceId> path;
     double bytes;
     Callback done;
+    std::uint64_t seq;
   };
   std::vector<Deferred> deferred;  // flows asked for at `now` while SimGrid's clock was behind it
   // Another job's endless flows (Simulator::stream): their paths, and their comms while a run() has work.
@@ -114,9 +121,9 @@ struct SimGridEngine::Impl {
     if (!link_impls[r]) link(r);
     return link_impls[r];
   }
-  void start(const std::vector<ResourceId>& path, double bytes, Callback done) {
+  void start(const std::vector<ResourceId>& path, double bytes, Callback done, std::uint64_t seq) {
     ++in_flight;
-    auto* f = new FlowData{std::move(done), nullptr};
+    auto* f = new FlowData{std::move(done), nullptr, seq};
     f->self = launch(path, bytes, f);
   }
   // Starts a comm of `bytes` over `path` now; `f` (null for a stream) is what its completion runs.
@@ -145,7 +152,24 @@ struct SimGridEngine::Impl {
     streams_live.clear();
   }
   void pump();
+  void queue_ended(double clock);
 };
+
+// Queues the callbacks of the flows SimGrid reported complete since the last pump, in start order (the canonical
+// order at equal dates, shared with the fluid engine). SimGrid reports one clock value's completions together
+// (wake_all_waiting_actors) and then fires the wake-up armed at that clock, so a batch never spans two dates.
+void SimGridEngine::Impl::queue_ended(double clock) {
+  if (ended.empty()) return;
+  std::sort(ended.begin(), ended.end(), [](const FlowData* a, const FlowData* b) { return a->seq < b->seq; });
+  for (FlowData* f : ended)
+    q.push(std::max(clock, now), [f] {
+      Callback cb = std::move(f->done);
+      f->self = nullptr;
+      delete f;
+      cb();
+    });
+  ended.clear();
+}
 
 // Runs the model's events. SimGrid's clock only has to be right when a flow starts or ends, so while no flow is in
 // flight the queue runs ahead of it without SimGrid (a barrier never enters SimGrid at all); while flows are in flight
@@ -155,10 +179,11 @@ struct SimGridEngine::Impl {
 void SimGridEngine::Impl::pump() {
   double clock = sg4::Engine::get_clock();
   if (clock >= armed) armed = std::numeric_limits<double>::infinity();
+  queue_ended(clock);
   if (clock < now) return;
   now = clock;
   pumping = true;
-  for (auto& d : std::exchange(deferred, {})) start(d.path, d.bytes, std::move(d.done));
+  for (auto& d : std::exchange(deferred, {})) start(d.path, d.bytes, std::move(d.done), d.seq);
   while (!q.empty()) {
     double t = q.top_time();
     if (t > now) {
@@ -196,19 +221,14 @@ SimGridEngine::SimGridEngine() : impl_(std::make_unique<Impl>()) {
     auto* f = a.get_data<FlowData>();
     if (!f) return;
     // Run the model's callback from our queue, outside SimGrid's completion handling (starting or freeing comms
-    // inside it crashes 3.32 when several flows end at the same instant); the queued callback keeps the Comm alive
-    // (FlowData::self) until then. The handler is static and reaches this engine: one engine per process.
+    // inside it crashes 3.32 when several flows end at the same instant); the pump queues it (queue_ended), and the
+    // queued callback keeps the Comm alive (FlowData::self) until then. The handler is static and reaches this
+    // engine: one engine per process.
     const_cast<sg4::Activity&>(a).set_data(nullptr);
     Impl& me = *impl_;
     --me.in_flight;
-    double clock = sg4::Engine::get_clock();
-    me.q.push(std::max(clock, me.now), [f] {
-      Callback cb = std::move(f->done);
-      f->self = nullptr;
-      delete f;
-      cb();
-    });
-    me.arm(clock);
+    me.ended.push_back(f);
+    me.arm(sg4::Engine::get_clock());
   });
 }
 
@@ -250,8 +270,9 @@ void SimGridEngine::flow(const std::vector<ResourceId>& path, double bytes, Call
     if (r >= impl_->capacity.size()) throw std::logic_error("SimGridEngine: flow over an undeclared resource");
   ++flows_started;
   if (trace) done = traced_flow(*this, path, bytes, std::move(done));
-  if (sg4::Engine::get_clock() < impl_->now) impl_->deferred.push_back({path, bytes, std::move(done)});
-  else impl_->start(path, bytes, std::move(done));
+  const std::uint64_t seq = impl_->seq++;
+  if (sg4::Engine::get_clock() < impl_->now) impl_->deferred.push_back({path, bytes, std::move(done), seq});
+  else impl_->start(path, bytes, std::move(done), seq);
 }
 
 void SimGridEngine::stream(const std::vector<ResourceId>& path) {
@@ -274,7 +295,8 @@ void SimGridEngine::run() {
   impl_->engine->run();
   impl_->streams_canceled.clear();
   // SimGrid returns when it has nothing left to do; a wake-up the pump failed to set would lose model events silently.
-  if (!impl_->q.empty() || !impl_->deferred.empty() || impl_->in_flight != 0 || !impl_->streams_live.empty())
+  if (!impl_->q.empty() || !impl_->deferred.empty() || impl_->in_flight != 0 || !impl_->streams_live.empty() ||
+      !impl_->ended.empty())
     throw std::logic_error("SimGridEngine: the run ended with events or flows left (" + std::to_string(impl_->q.size()) +
                            " events, " + std::to_string(impl_->deferred.size()) + " deferred flows, " +
                            std::to_string(impl_->in_flight) + " in flight)");

@@ -11,7 +11,10 @@
 //     0.5e9 resource);
 //  4. a flow started during the run (from an event at 0.5 s, while another flow is in flight on its resource) shares
 //     from then on: flow of 1e9 B from 0 and of 0.5e9 B from 0.5 s both end at 1.5 s;
-//  5. SimGrid asked the zone for a route exactly once per flow; a declared resource no flow crosses gets no SimGrid
+//  5. completions at one date reach the model in start order, whatever SimGrid's heap holds: flow A (1e9 B on o1)
+//     and B (1.25e9 B on o2) start together, C (0.25e9 B on o1) at +0.5 s; C ends at +1 s, A and B both at +1.25 s,
+//     and A's heap entry was re-dated after B's (by C's start and end), yet the callbacks run C, A, B (a second run);
+//  6. SimGrid asked the zone for a route exactly once per flow; a declared resource no flow crosses gets no SimGrid
 //     link; misuse fails loudly (flow before seal, empty path, undeclared resource, add_resource after seal).
 // The same misuse checks run on DesEngine. How validated: times compared with a 1e-9 relative tolerance.
 #include "engine/des_engine.hpp"
@@ -60,8 +63,10 @@ int main() {
              slow2 = res("slow2", 0.5e9);
   // 4. mid-run start
   ResourceId mid = res("mid");
+  // 5. start order at equal dates
+  ResourceId o1 = res("o1"), o2 = res("o2");
   res("never-used");
-  const std::size_t declared = 15;
+  const std::size_t declared = 17;
   misuse(sg, "simgrid");  // declares one more resource, then seals
 
   std::vector<double> end(12, -1);
@@ -94,11 +99,32 @@ int main() {
   expect_time("3. [slow, fast]", end[8], 2.0);
   expect_time("4. 1e9 B from 0, shared from 0.5 s", end[9], 1.5);
   expect_time("4. 0.5e9 B from 0.5 s", end[10], 1.5);
+  // 5. start order at equal dates (a second run, from the first one's end)
+  const double t0 = sg.now();
+  std::vector<int> order;
+  auto ordered = [&](ResourceId r, double bytes, int i) {
+    sg.flow({r}, bytes, [&sg, &end, &order, i] {
+      end[static_cast<std::size_t>(i)] = sg.now();
+      order.push_back(i);
+    });
+  };
+  sg.at(t0, [&] {
+    ordered(o1, 1e9, 0);
+    ordered(o2, 1.25e9, 1);
+  });
+  sg.at(t0 + 0.5, [&] { ordered(o1, 0.25e9, 2); });
+  sg.run();
+  expect_time("5. A (re-dated by C) ends with B", end[0] - t0, 1.25);
+  expect_time("5. B ends with A", end[1] - t0, 1.25);
+  expect_time("5. C", end[2] - t0, 1.0);
+  const bool start_order = order == std::vector<int>{2, 0, 1};
+  std::printf("%-56s %s\n", "5. callbacks C, A, B (start order at equal dates)", start_order ? "ok" : "FAILED");
+  if (!start_order) ++failures;
   std::printf("flows %llu, routes asked %llu, links created %zu of %zu resources\n",
               static_cast<unsigned long long>(sg.flows_started), static_cast<unsigned long long>(sg.route_queries()),
               sg.links_created(), declared + 1);
-  if (sg.flows_started != 11 || sg.route_queries() != sg.flows_started) ++failures;
-  if (sg.links_created() != 14) ++failures;  // all but "never-used" and the misuse resource
+  if (sg.flows_started != 14 || sg.route_queries() != sg.flows_started) ++failures;
+  if (sg.links_created() != 16) ++failures;  // all but "never-used" and the misuse resource
   std::printf("%d failures\n", failures);
   return failures == 0 ? 0 : 1;
 }
