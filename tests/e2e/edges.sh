@@ -118,4 +118,26 @@ import json; print(json.dumps({'id': 'big', 'machine': 'cielo', 'stack': 'openmp
 DELAY=0.5 interrupt "SIGINT while the input is checked" INT 130 "$BIN" --max-input-size '1 GB' run "$t/big.json" --out "$t/i3"
 echo "{\"base\": \"$t/slow.json\", \"axes\": {\"benchmark.iterations\": [200, 201]}}" > gs.json
 interrupt "SIGTERM during a sweep" TERM 143 "$BIN" sweep "$t/gs.json" --out "$t/i4"
+# output writing: the results are written, then the plot is drawn by a gnuplot that stops half way through its SVG
+# (a stand-in earlier in PATH; it signals when it has started). SIGINT to the group (a terminal's Ctrl-C) and SIGTERM
+# to ompisim alone (a batch system's kill): exit 130 / 143 within 2 s, the results written before stay whole, no
+# half-written SVG, temporary or gnuplot script left in --out.
+mkdir -p fakebin; cat > fakebin/gnuplot << 'EOS'
+#!/bin/sh
+out=$(sed -n "s/^set output '\(.*\)'$/\1/p" "$1"); printf '<svg' > "$out"; echo $$ > "$STARTED"; exec sleep 30
+EOS
+chmod +x fakebin/gnuplot
+for sig in INT TERM; do
+  o="$t/w-$sig"; rm -f started
+  STARTED="$t/started" PATH="$t/fakebin:$PATH" setsid "$BIN" run "$S" --out "$o" --plot p.svg > /dev/null 2> err.txt & pid=$!
+  for i in $(seq 200); do [[ -e started ]] && break; sleep 0.05; done
+  [[ $sig == INT ]] && kill -INT -- -$pid || kill -TERM $pid
+  t0=$(date +%s%N); wait $pid; rc=$?; ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  want=$([[ $sig == INT ]] && echo 130 || echo 143)
+  files=$(cd "$o" && ls -A | tr '\n' ' ')
+  if [[ -e started && $rc == "$want" && $ms -lt 2000 && "$files" == "s.csv s.json " ]] && python3 -m json.tool "$o/s.json" > /dev/null; then
+    ok "SIG$sig while the plot is written: exit $rc in $ms ms, kept $files"
+  else bad "SIG$sig while the plot is written: exit $rc (want $want) in $ms ms, files: $files; $(tail -2 err.txt)"; fi
+  [[ -s started ]] && kill "$(cat started)" 2> /dev/null  # the stand-in, if it outlived the interrupt
+done
 exit $fail
