@@ -82,7 +82,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
     wrote.push_back(svg);
   }
   if (opt.as_json) std::cout << res.dump(2) << "\n";
-  else std::cout << result_table(res);
+  else std::cout << result_table(res, s.mca);
   for (const auto& w : override_warnings(res)) std::cerr << "ompisim: warning: " << w << "\n";
   std::cerr << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
   return 0;
