@@ -33,7 +33,8 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& file);
 double gap_residual(double model_pct, double paper_pct, double tol_pct);
 
 // only: when not empty, the free parameters are the fitted ones whose name contains one of these strings (the others
-// keep their file values).
-int calibrate(const std::string& paper, const std::string& machine, bool write, const std::vector<std::string>& only = {});
+// keep their file values). write_to: when not empty, the machine file with the fitted values is written there.
+int calibrate(const std::string& paper, const std::string& machine, const std::string& write_to,
+              const std::vector<std::string>& only = {});
 
 }  // namespace ompisim::validation
