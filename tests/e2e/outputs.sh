@@ -5,7 +5,7 @@
 # (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed).
 # (7) calibrate --write writes a new machine file into --out and leaves the repository's untouched; without --out it
 # is refused (exit 2). (8) describe knows collectives, stacks and topologies as well as machines, components and
-# benchmarks.
+# benchmarks. (9) machine template NAME writes a machine file that loads as it is and notes every parameter.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 echo '{"id": "slow", "machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 200, "skip": 0}, "ranks": 65536, "ranks_per_node": 16}' > "$t/slow.json"
@@ -65,4 +65,12 @@ done
 "$BIN" describe frobnicate > /dev/null 2> "$t/err"; rc=$?
 [[ $rc == 2 ]] && grep -q "nor a benchmark (known: .*), a collective (.*allreduce.*), a stack (.*openmpi.*) or a topology (.*torus" "$t/err" \
   && echo "ok   describe of an unknown name lists every kind of name" || { echo "FAIL describe frobnicate: $rc $(cat "$t/err")"; fail=1; }
+# (9)
+"$BIN" machine template mybox --out "$t/tpl" > /dev/null 2> "$t/err"; rc=$?
+if [[ $rc == 0 && -s "$t/tpl/mybox.json" ]] && python3 -c "
+import json, sys; m = json.load(open(sys.argv[1])); nic = m['networks']['gemini']['nic']
+assert all('note' in v for v in nic.values() if isinstance(v, dict) and 'value' in v), nic" "$t/tpl/mybox.json" \
+  && "$BIN" run "$t/lat.json" --machine-file "$t/tpl/mybox.json" --out "$t/tpl-run" > /dev/null 2>> "$t/err"; then
+  echo "ok   machine template: a noted machine file that runs as it is"
+else echo "FAIL machine template: rc=$rc $(cat "$t/err")"; fail=1; fi
 exit $fail
