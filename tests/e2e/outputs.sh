@@ -73,4 +73,13 @@ assert all('note' in v for v in nic.values() if isinstance(v, dict) and 'value' 
   && "$BIN" run "$t/lat.json" --machine-file "$t/tpl/mybox.json" --out "$t/tpl-run" > /dev/null 2>> "$t/err"; then
   echo "ok   machine template: a noted machine file that runs as it is"
 else echo "FAIL machine template: rc=$rc $(cat "$t/err")"; fail=1; fi
+# (10)
+"$BIN" sensitivity "$t/lat.json" --mca btl_ugni_eager_limit --json > "$t/sens.json" 2> "$t/err" \
+  && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert [p for p in r['parameters'] if p['name'] == 'btl_ugni_eager_limit' and p['value'] == '8192 B']" "$t/sens.json" \
+  && echo "ok   sensitivity --mca varies an MCA parameter" || { echo "FAIL sensitivity --mca: $(cat "$t/err")"; fail=1; }
+if command -v script > /dev/null; then
+  timeout 120 script -qec "'$BIN' sensitivity '$t/lat.json' --mca btl_ugni_eager_limit > /dev/null" /dev/null | tr '\r' '\n' > "$t/tty.txt"
+  grep -aq "\[0/[0-9]* done, [0-9]* left\].*btl_ugni_eager_limit" "$t/tty.txt" && echo "ok   sensitivity shows progress on a terminal" \
+    || { echo "FAIL sensitivity progress: $(head -c 300 "$t/tty.txt")"; fail=1; }
+fi
 exit $fail
