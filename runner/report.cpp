@@ -190,25 +190,66 @@ std::vector<std::string> override_notes(const Json& res) {
     for (const char* list : {"mca", "parameters"})
       if (prov.contains(list) && prov[list].contains(k) && prov[list][k].is_string())
         item += " (" + prov[list][k].get<std::string>() + ")";
-    for (const auto& [ck, cv, used] : capped_overrides(res))
-      if (ck == k) item += fmt::format(", effective {}", used);
     out.push_back(std::move(item));
   }
   return out;
 }
 
+// The limit that caps `key`, as the component names it (provenance.derived "<key> (capped by)"), or "".
+static std::string capped_by(const Json& res, const std::string& key) {
+  const Json& d = res["provenance"]["derived"];
+  auto it = d.find(key + " (capped by)");
+  return it != d.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 std::vector<std::string> override_warnings(const Json& res) {
   std::vector<std::string> out;
-  for (const auto& [k, v, used] : capped_overrides(res))
-    out.push_back(fmt::format("--set {}={}: the run used {} (the component's effective value, provenance.derived "
-                              "\"{} (effective)\": another limit caps it)", k, v, used, k));
+  for (const auto& [k, v, used] : capped_overrides(res)) {
+    const std::string by = capped_by(res, k);
+    out.push_back(fmt::format("--set {}={}: the run used {} ({}; provenance.derived \"{} (effective)\")", k, v, used,
+                              by.empty() ? "another limit of the component caps it" : "capped by " + by, k));
+  }
   return out;
 }
 
-std::string result_table(const Json& res) {
+// Every value a component reports as effective (provenance.derived "<key> (effective)") that differs from the
+// parameter's resolved value (provenance.mca): "key: effective E (value V, capped by ...)".
+std::vector<std::string> effective_notes(const Json& res) {
+  std::vector<std::string> out;
+  if (!res.contains("provenance")) return out;
+  const Json& prov = res["provenance"];
+  if (!prov.contains("derived") || !prov["derived"].is_object() || !prov.contains("mca")) return out;
+  const std::string suffix = " (effective)";
+  for (auto it = prov["derived"].begin(); it != prov["derived"].end(); ++it) {
+    if (!it.key().ends_with(suffix) || !it->is_number()) continue;
+    const std::string k = it.key().substr(0, it.key().size() - suffix.size());
+    if (!prov["mca"].contains(k) || !prov["mca"][k].is_string()) continue;
+    const std::string v = prov["mca"][k].get<std::string>();
+    double resolved = -1;
+    try {
+      resolved = parse_quantity(v, Dim::Bytes);
+    } catch (const std::exception&) {
+    }
+    const double used = it->get<double>();
+    if (used == resolved) continue;
+    const std::string by = capped_by(res, k);
+    out.push_back(fmt::format("{}: effective {} B (value {}{}{})", k, used, v, resolved == 0 ? ", 0 = auto" : "",
+                              by.empty() ? "" : ", capped by " + by.substr(0, by.find(':'))));
+  }
+  return out;
+}
+
+std::string result_table(const Json& res, const Json& scenario_mca) {
   std::string out = fmt::format("# ompisim {} on {} ({}), {} ranks\n", res.value("benchmark", ""), res.value("machine", ""),
                                 res.value("stack", ""), res["ranks"].dump());
+  if (scenario_mca.is_object() && !scenario_mca.empty()) {
+    std::vector<std::string> items;
+    for (auto it = scenario_mca.begin(); it != scenario_mca.end(); ++it)
+      items.push_back(it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump()));
+    out += fmt::format("# overrides (scenario mca): {}\n", fmt::join(items, ", "));
+  }
   if (auto o = override_notes(res); !o.empty()) out += fmt::format("# overrides (--set): {}\n", fmt::join(o, ", "));
+  if (auto e = effective_notes(res); !e.empty()) out += fmt::format("# effective values: {}\n", fmt::join(e, "; "));
   if (res["points"].empty()) return out;
   const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
   if (!d || !d->table) return out;

@@ -55,10 +55,14 @@ std::string csv_cell(const std::string& s);
 std::string result_csv(const Json& res);
 // The table `ompisim run` prints: a line naming the run, then the benchmark driver's own table (OSU's output format
 // for the OSU drivers).
-std::string result_table(const Json& res);
-// Every --set override of a result: "key=value (resolved value)", with ", effective N" when the component reports a
-// different effective value of that parameter (provenance.derived "<key> (effective)").
+// The header lists the scenario's mca block, every --set override and every effective value that differs from the
+// parameter's value (effective_notes).
+std::string result_table(const Json& res, const Json& scenario_mca = Json());
+// Every --set override of a result: "key=value (resolved value)".
 std::vector<std::string> override_notes(const Json& res);
+// Every value a component reports as effective (provenance.derived "<key> (effective)") that differs from the
+// parameter's resolved value, with the limit that caps it when the component names one ("<key> (capped by)").
+std::vector<std::string> effective_notes(const Json& res);
 // One warning per --set override whose effective value (provenance.derived) differs from the value given.
 std::vector<std::string> override_warnings(const Json& res);
 

@@ -225,7 +225,8 @@ void report(const Problem& pb, const Eigen::VectorXd& x, const Eigen::VectorXd& 
                              r[static_cast<long>(pb.cal.size() + j)]);
 }
 
-void write_machine(Machine& m, const std::vector<ParamRef>& free, const Eigen::VectorXd& x) {
+// The machine file with the fitted values, written to `path` (a new file in --out; the repository's is never edited).
+void write_machine(Machine& m, const std::vector<ParamRef>& free, const Eigen::VectorXd& x, const std::string& path) {
   Json mj = load_json_file(m.file);
   const ParamList paths = m.physical_params_long();
   for (std::size_t i = 0; i < free.size(); ++i) {
@@ -244,13 +245,13 @@ void write_machine(Machine& m, const std::vector<ParamRef>& free, const Eigen::V
     if (d == Dim::Ratio || d == Dim::Count) (*e)[rest]["value"] = val;
     else (*e)[rest]["value"] = format_quantity(val, d);
   }
-  write_atomic(m.file, mj.dump(2) + "\n");
-  std::cerr << "calibrate: wrote " << m.file << "\n";
+  write_atomic(path, mj.dump(2) + "\n");
+  std::cerr << "calibrate: wrote " << path << " (" << m.file << " with the fitted values)\n";
 }
 
 }  // namespace
 
-int calibrate(const std::string& paper, const std::string& machine_name, bool write,
+int calibrate(const std::string& paper, const std::string& machine_name, const std::string& write_to,
               const std::vector<std::string>& only) {
   auto m = load_machine(machine_name);
   Problem pb;
@@ -279,7 +280,7 @@ int calibrate(const std::string& paper, const std::string& machine_name, bool wr
   fit(pb, x, r, J, 5);
   report_directions(pb, J);
   report(pb, x, r);
-  if (write) write_machine(*m, pb.free, x);
+  if (!write_to.empty()) write_machine(*m, pb.free, x, write_to);
   return 0;
 }
 

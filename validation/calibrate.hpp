@@ -39,7 +39,8 @@ double gap_residual(double model_pct, double paper_pct, double tol_pct);
 bool gap_enters_fit(const FitGap& g, const std::vector<std::string>& free_names);
 
 // only: when not empty, the free parameters are the fitted ones whose name contains one of these strings (the others
-// keep their file values).
-int calibrate(const std::string& paper, const std::string& machine, bool write, const std::vector<std::string>& only = {});
+// keep their file values). write_to: when not empty, the machine file with the fitted values is written there.
+int calibrate(const std::string& paper, const std::string& machine, const std::string& write_to,
+              const std::vector<std::string>& only = {});
 
 }  // namespace ompisim::validation

@@ -1,9 +1,13 @@
 #include "validation/plot.hpp"
 
+#include "core/signals.hpp"
+#include "core/subprocess.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 
 namespace ompisim::validation {
@@ -42,12 +46,6 @@ std::string gp_quote(const std::string& s) {
     else if (c == '\n') out += ' ';
     else out += c;
   }
-  return out + "'";
-}
-
-static std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
 }
 
@@ -161,10 +159,33 @@ std::string gnuplot_script(const PlotSpec& p) {
 
 bool have_gnuplot() { return std::system("command -v gnuplot > /dev/null 2>&1") == 0; }
 
+// gnuplot writes "<svg>.tmp" (gnuplot_script), renamed to the SVG when it succeeds and removed otherwise, also when
+// SIGINT / SIGTERM stops it (core/subprocess.hpp), so no half-drawn SVG stays.
 bool run_gnuplot(const std::string& dir, const std::string& script, const std::string& svg) {
-  std::string cmd = fmt::format("cd {} && gnuplot {} 2>/dev/null && mv -f {} {}", shell_quote(dir), shell_quote(script),
-                                shell_quote(svg + ".tmp"), shell_quote(svg));
-  return std::system(cmd.c_str()) == 0;
+  const std::filesystem::path target = std::filesystem::path(dir) / svg, tmp = target.string() + ".tmp";
+  std::error_code ec;
+  try {
+    if (run_program({"gnuplot", script}, dir)) {
+      std::filesystem::rename(tmp, target, ec);
+      if (!ec) return true;
+    }
+  } catch (const Interrupted&) {
+    std::filesystem::remove(tmp, ec);
+    throw;
+  }
+  std::filesystem::remove(tmp, ec);
+  return false;
+}
+
+bool run_gnuplot_once(const std::string& dir, const std::string& script, const std::string& svg) {
+  struct RemoveScript {
+    std::filesystem::path path;
+    ~RemoveScript() {
+      std::error_code ec;
+      std::filesystem::remove(path, ec);
+    }
+  } remove_script{std::filesystem::path(dir) / script};
+  return run_gnuplot(dir, script, svg);
 }
 
 }  // namespace ompisim::validation

@@ -33,8 +33,10 @@ std::string gnuplot_script(const PlotSpec& p);
 // Quotes for a gnuplot single-quoted string.
 std::string gp_quote(const std::string& s);
 // Runs `gnuplot script` in `dir` (script and p.svg relative to it): the SVG is written to a temporary and renamed.
-// Returns false when gnuplot is missing or fails.
+// Returns false when gnuplot is missing or fails; on SIGINT / SIGTERM removes the temporary and throws Interrupted.
 bool run_gnuplot(const std::string& dir, const std::string& script, const std::string& svg);
+// run_gnuplot, then the script removed (also when interrupted).
+bool run_gnuplot_once(const std::string& dir, const std::string& script, const std::string& svg);
 bool have_gnuplot();
 
 }  // namespace ompisim::validation

@@ -1,6 +1,8 @@
 #include "validation/sensitivity.hpp"
 
 #include "core/params.hpp"
+#include "core/progress.hpp"
+#include "core/units.hpp"
 #include "runner/isolate.hpp"
 #include "runner/registries.hpp"
 #include "runner/run.hpp"
@@ -34,7 +36,28 @@ std::string text_of(double v, const ParamInfo& info) {
 }
 }  // namespace
 
-Json sensitivity(const std::string& scenario_file, double h) {
+// An MCA parameter's resolved text ("8192 B", "32", "1.5 us") as a number and the dimension it was written in.
+static std::pair<double, Dim> mca_value(const Json& base, const std::string& key, const std::string& file) {
+  const Json& mca = base["provenance"]["mca"];
+  if (!mca.contains(key) || !mca[key].is_string()) throw InputError("--mca", key, "no such MCA parameter in " + file);
+  const std::string text = mca[key].get<std::string>();
+  for (Dim d : {Dim::Bytes, Dim::Time, Dim::Rate}) {
+    try {
+      return {parse_quantity(text, d), d};
+    } catch (const std::exception&) {
+    }
+  }
+  std::size_t n = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &n);
+  } catch (const std::exception&) {
+  }
+  if (n == 0 || n != text.size()) throw InputError("--mca", key, "its value '" + text + "' is not a number");
+  return {v, Dim::Ratio};
+}
+
+Json sensitivity(const std::string& scenario_file, double h, const std::vector<std::string>& mca) {
   Scenario s = load_scenario(scenario_file);
   auto m = s.machine_file.empty() ? load_machine(s.machine) : load_machine(s.machine_file);
   auto run = [&](const Overrides& sets) { return Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); })); };
@@ -44,7 +67,36 @@ Json sensitivity(const std::string& scenario_file, double h) {
   Json xs = Json::array();
   for (auto& p : base["points"]) xs.push_back(p.contains("bytes") ? p["bytes"] : p.contains("ranks") ? p["ranks"] : p.value("app", Json("")));
   Json params = Json::array(), skipped = Json::array();
-  for (auto& r : m->physical_params()) {
+  auto derivative = [&](const std::string& name, const std::string& up_text, const std::string& down_text) {
+    std::vector<double> vu = values(run({{name, up_text}}), metric);
+    std::vector<double> vd = values(run({{name, down_text}}), metric);
+    Json d = Json::array();
+    double worst = 0;
+    for (std::size_t i = 0; i < v0.size(); ++i) {
+      double s_i = (vu[i] > 0 && vd[i] > 0) ? (std::log(vu[i]) - std::log(vd[i])) / (2 * h) : 0.0;
+      if (std::fabs(s_i) < 1e-9) s_i = 0.0;
+      d.push_back(s_i);
+      worst = std::max(worst, std::fabs(s_i));
+    }
+    return std::make_pair(d, worst);
+  };
+  const ParamList physical = m->physical_params();
+  const std::size_t total = physical.size() + mca.size();
+  std::size_t done = 0;
+  for (const std::string& key : mca) {
+    progress::points(done++, total, key);
+    const auto [x, dim] = mca_value(base, key, s.file);
+    if (x <= 0) {
+      skipped.push_back(key);
+      continue;
+    }
+    auto text = [dim = dim](double v) { return dim == Dim::Ratio ? fmt::format("{:.12g}", v) : format_quantity(v, dim); };
+    auto [d, worst] = derivative(key, text(x * std::exp(h)), text(x * std::exp(-h)));
+    params.push_back({{"name", key}, {"value", base["provenance"]["mca"][key]}, {"source", "MCA parameter (--mca)"},
+                      {"derivatives", d}, {"max_abs", worst}});
+  }
+  for (auto& r : physical) {
+    progress::points(done++, total, r.info.name);
     const double x = r.p->value;
     if (x <= 0 || !r.info.choices.empty() || r.info.dim == Dim::Count) {
       skipped.push_back(r.info.name);
@@ -55,19 +107,11 @@ Json sensitivity(const std::string& scenario_file, double h) {
       skipped.push_back(r.info.name);
       continue;
     }
-    std::vector<double> vu = values(run({{r.info.name, text_of(up, r.info)}}), metric);
-    std::vector<double> vd = values(run({{r.info.name, text_of(down, r.info)}}), metric);
-    Json d = Json::array();
-    double worst = 0;
-    for (std::size_t i = 0; i < v0.size(); ++i) {
-      double s_i = (vu[i] > 0 && vd[i] > 0) ? (std::log(vu[i]) - std::log(vd[i])) / (2 * h) : 0.0;
-      if (std::fabs(s_i) < 1e-9) s_i = 0.0;
-      d.push_back(s_i);
-      worst = std::max(worst, std::fabs(s_i));
-    }
+    auto [d, worst] = derivative(r.info.name, text_of(up, r.info), text_of(down, r.info));
     params.push_back({{"name", r.info.name}, {"value", format_param(x, r.info)}, {"source", r.p->source},
                       {"derivatives", d}, {"max_abs", worst}});
   }
+  progress::clear();
   std::stable_sort(params.begin(), params.end(), [](const Json& a, const Json& b) {
     return a["max_abs"].get<double>() > b["max_abs"].get<double>();
   });

@@ -5,13 +5,16 @@
 #include "core/json_input.hpp"
 
 #include <string>
+#include <vector>
 
 namespace ompisim::validation {
 
 // {"scenario", "metric", "step", "points": [x values], "parameters": [{"name", "value", "source", "derivatives": [...],
 //  "max_abs"}] sorted by max_abs, largest first; parameters that cannot be varied (zero, an integer count, a choice) are
 //  listed under "not_varied"}.
-Json sensitivity(const std::string& scenario_file, double step = 0.01);
+// mca: MCA parameters varied as well (their resolved values, provenance.mca; a key the stack does not read is refused
+// as --set refuses it). Shows progress (core/progress.hpp) per parameter.
+Json sensitivity(const std::string& scenario_file, double step = 0.01, const std::vector<std::string>& mca = {});
 // One line per parameter: name, largest |derivative|, the derivative at each point.
 std::string render_sensitivity(const Json& s);
 

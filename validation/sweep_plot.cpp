@@ -138,9 +138,7 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
                         gp_quote(curve_names[order[k]].empty() ? metric : curve_names[order[k]]));
     gp += "\n";
     write_file_atomic((std::filesystem::path(dir) / script).string(), gp);
-    bool ok = run_gnuplot(dir, script, svg);
-    std::filesystem::remove(std::filesystem::path(dir) / script);
-    if (ok) wrote.push_back(svg);
+    if (run_gnuplot_once(dir, script, svg)) wrote.push_back(svg);
   }
   return wrote;
 }

@@ -55,7 +55,10 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
   CHECK(csv_cell(R"({"a":1,"b":2})") == R"("{""a"":1,""b"":2}")");
   CHECK(csv_cell("no phase, no routine") == "\"no phase, no routine\"");
   std::string table = result_table(r);
-  CHECK_THAT(table, Catch::StartsWith("# ompisim osu_multi_lat on cielo (openmpi), 4 ranks\n# OSU MPI Multi Latency Test"));
+  // The header names the run, then each effective value that differs from its parameter (btl/ugni's SMSG limit on
+  // auto: Table I's 8 KiB for 4 ranks), then the benchmark's own table.
+  CHECK_THAT(table, Catch::StartsWith("# ompisim osu_multi_lat on cielo (openmpi), 4 ranks\n# effective values: "
+                                      "btl_ugni_smsg_limit: effective 8192 B (value 0 B, 0 = auto)\n# OSU MPI Multi Latency Test"));
   CHECK_THAT(table, Catch::Contains("4096"));
   // A calibration evaluation narrows a clone of the driver: only the selected size runs, the scenario keeps its own.
   Scenario fast = s;

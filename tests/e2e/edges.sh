@@ -96,6 +96,19 @@ N=$(cd "$(dirname "$BIN")/../.." && pwd)/scenarios/gemini/fig5_latency_2p_inter_
 [[ -f $N ]] && refuse "--set of a parameter the stack does not read" "--set: key 'mca.btl_ugni_smsg_limit': parameter of btl/ugni.*stack 'native'.*does not read it" run "$N" --out "$t/o13" --set btl_ugni_smsg_limit=1024
 "$BIN" run "$S" --out "$t/o14" --set btl_ugni_smsg_limit=4096 --set nic.bte_bandwidth="5 GB/s" 2> err.txt | head -2 > table.txt
 grep -q "^# overrides (--set): btl_ugni_smsg_limit=4096 (4096 B), nic.bte_bandwidth=5 GB/s (5 GB/s)$" table.txt && ok "the table lists every override: $(tail -1 table.txt)" || bad "overrides in the table: $(cat table.txt err.txt)"
+# a value capped by another limit: warned, naming that limit, and shown in the header with the limit; the scenario's
+# own mca block is listed as overrides too
+"$BIN" run "$S" --out "$t/o15" --set btl_ugni_smsg_limit=16384 2> err.txt | head -3 > table.txt
+grep -q "^ompisim: warning: --set btl_ugni_smsg_limit=16384: the run used 8192 (capped by btl_ugni_eager_limit (8192 B)" err.txt \
+  && ok "a capped --set is warned about, naming the limit: $(head -1 err.txt)" || bad "capped --set warning: $(cat err.txt)"
+grep -q "^# effective values: btl_ugni_smsg_limit: effective 8192 B (value 16384 B, capped by btl_ugni_eager_limit (8192 B))$" table.txt \
+  && ok "the header shows the effective value and its cap: $(tail -1 table.txt)" || bad "effective value in the header: $(cat table.txt)"
+"$BIN" run "$S" --out "$t/o16" 2> err.txt | head -3 > table.txt
+grep -q "^# effective values: btl_ugni_smsg_limit: effective 8192 B (value 0 B, 0 = auto)$" table.txt && ! grep -q warning err.txt \
+  && ok "an effective value that differs from the default is in the header, unwarned" || bad "auto effective value: $(cat table.txt err.txt)"
+echo "{\"id\": \"m\", \"mca\": {\"btl_ugni_smsg_limit\": 256}, $q}" > m.json
+"$BIN" run m.json --out "$t/o17" 2> err.txt | head -3 > table.txt
+grep -q "^# overrides (scenario mca): btl_ugni_smsg_limit=256$" table.txt && ok "the scenario's mca block is listed" || bad "scenario mca in the header: $(cat table.txt err.txt)"
 # --- the cost bound
 refuse "--max-events below the estimate" "--max-events.*about .* events.*not started" --max-events 1000 run "$t/slow.json" --out "$t/o10"
 refuse "--max-events on a sweep" "--max-events.*point [12] of 2" --max-events 10 sweep "$t/g.json" --out "$t/o11"
@@ -118,4 +131,26 @@ import json; print(json.dumps({'id': 'big', 'machine': 'cielo', 'stack': 'openmp
 DELAY=0.5 interrupt "SIGINT while the input is checked" INT 130 "$BIN" --max-input-size '1 GB' run "$t/big.json" --out "$t/i3"
 echo "{\"base\": \"$t/slow.json\", \"axes\": {\"benchmark.iterations\": [200, 201]}}" > gs.json
 interrupt "SIGTERM during a sweep" TERM 143 "$BIN" sweep "$t/gs.json" --out "$t/i4"
+# output writing: the results are written, then the plot is drawn by a gnuplot that stops half way through its SVG
+# (a stand-in earlier in PATH; it signals when it has started). SIGINT to the group (a terminal's Ctrl-C) and SIGTERM
+# to ompisim alone (a batch system's kill): exit 130 / 143 within 2 s, the results written before stay whole, no
+# half-written SVG, temporary or gnuplot script left in --out.
+mkdir -p fakebin; cat > fakebin/gnuplot << 'EOS'
+#!/bin/sh
+out=$(sed -n "s/^set output '\(.*\)'$/\1/p" "$1"); printf '<svg' > "$out"; echo $$ > "$STARTED"; exec sleep 30
+EOS
+chmod +x fakebin/gnuplot
+for sig in INT TERM; do
+  o="$t/w-$sig"; rm -f started
+  STARTED="$t/started" PATH="$t/fakebin:$PATH" setsid "$BIN" run "$S" --out "$o" --plot p.svg > /dev/null 2> err.txt & pid=$!
+  for i in $(seq 200); do [[ -e started ]] && break; sleep 0.05; done
+  [[ $sig == INT ]] && kill -INT -- -$pid || kill -TERM $pid
+  t0=$(date +%s%N); wait $pid; rc=$?; ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  want=$([[ $sig == INT ]] && echo 130 || echo 143)
+  files=$(cd "$o" && ls -A | tr '\n' ' ')
+  if [[ -e started && $rc == "$want" && $ms -lt 2000 && "$files" == "s.csv s.json " ]] && python3 -m json.tool "$o/s.json" > /dev/null; then
+    ok "SIG$sig while the plot is written: exit $rc in $ms ms, kept $files"
+  else bad "SIG$sig while the plot is written: exit $rc (want $want) in $ms ms, files: $files; $(tail -2 err.txt)"; fi
+  [[ -s started ]] && kill "$(cat started)" 2> /dev/null  # the stand-in, if it outlived the interrupt
+done
 exit $fail

@@ -15,7 +15,7 @@ if(OMPISIM_FUZZ)
   endif()
   # clang 14 cannot emit coverage for coroutine frames ("Cannot represent a difference across sections"): the
   # coroutine-based rank programs are built without it (they are not the parsers under test).
-  file(GLOB OMPISIM_COROUTINE_SOURCES ${CMAKE_SOURCE_DIR}/benchmarks/*.cpp)
+  file(GLOB_RECURSE OMPISIM_COROUTINE_SOURCES ${CMAKE_SOURCE_DIR}/benchmarks/*.cpp)
   set_source_files_properties(${OMPISIM_COROUTINE_SOURCES} PROPERTIES COMPILE_OPTIONS "-fno-sanitize=fuzzer-no-link")
   add_executable(fuzz_inputs ${FUZZ}/libfuzzer_main.cpp)
   target_link_libraries(fuzz_inputs PRIVATE ompisim_fuzz_entry)

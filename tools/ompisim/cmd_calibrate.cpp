@@ -1,18 +1,34 @@
 // `ompisim calibrate`: the free parameters of a machine fitted (least squares) on a paper's calibration points.
+#include "core/atomic_write.hpp"
+#include "core/errors.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/validate.hpp"
+
+#include <filesystem>
 
 namespace ompisim::cli {
 namespace {
 
 struct CalibrateOptions {
-  std::string paper, machine = "cielo";
+  std::string paper, machine = "cielo", out_dir;
   bool write = false;
   std::vector<std::string> free;
 };
 
-int calibrate_command(const CLI::App&, const CalibrateOptions& opt, Context&) {
-  return validation::calibrate(opt.paper.empty() ? "gemini-xe-xk" : opt.paper, opt.machine, opt.write, opt.free);
+// --write writes a new machine file "<machine>.json" into --out (checked before the fit); the repository's machine
+// file is never edited.
+int calibrate_command(const CLI::App& sub, const CalibrateOptions& opt, Context& ctx) {
+  refuse_empty_values(sub, {"--out"});
+  std::string write_to;
+  if (opt.write) {
+    if (opt.out_dir.empty())
+      throw InputError("--write", "", "give --out DIR: the fitted machine file is written there as a new file");
+    ctx.out = std::make_unique<OutputDir>(opt.out_dir);
+    write_to = ctx.out->file(std::filesystem::path(opt.machine).stem().string() + ".json");
+  } else if (!opt.out_dir.empty()) {
+    throw InputError("--out", opt.out_dir, "calibrate writes into --out only with --write");
+  }
+  return validation::calibrate(opt.paper.empty() ? "gemini-xe-xk" : opt.paper, opt.machine, write_to, opt.free);
 }
 
 }  // namespace
@@ -22,7 +38,10 @@ void add_calibrate(CLI::App& app, Context& ctx) {
                                 calibrate_command);
   cal->add_option("--paper", opt->paper, "paper whose calibration points are used");
   cal->add_option("--machine", opt->machine, "machine file whose fitted parameters are updated");
-  cal->add_flag("--write", opt->write, "write the fitted values into the machine file");
+  cal->add_flag("--write", opt->write,
+                "write the machine file with the fitted values as a new file <machine>.json into --out (the "
+                "repository's machine file is never edited)");
+  cal->add_option("--out", opt->out_dir, "folder for --write's machine file");
   cal->add_option("--free", opt->free,
                   "fit only the parameters whose name contains this (repeatable; the others keep their file values)");
 }

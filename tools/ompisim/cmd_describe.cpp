@@ -1,10 +1,12 @@
-// `ompisim describe NAME`: every parameter of a machine or of a component (unit, value, source), or the keys of a
-// benchmark's "benchmark" block.
+// `ompisim describe NAME`: every parameter of a machine or of a component (unit, value, source), the keys of a
+// benchmark's "benchmark" block, the algorithms of a collective, the presets of a stack, or a topology kind.
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"
+#include "collectives/registry.hpp"
 #include "core/errors.hpp"
 #include "core/params.hpp"
 #include "platform/machine.hpp"
+#include "platform/topology/topology_registry.hpp"
 #include "protocols/register.hpp"
 #include "runner/registries.hpp"
 #include "runner/stacks.hpp"
@@ -141,6 +143,48 @@ void describe_machine(Machine& m) {
   for (auto& a : bench::app_names()) std::cout << "  " << a << "\n";
 }
 
+// `describe COLLECTIVE` (allreduce, bcast, ...): its algorithms, each with what it mirrors; "" when `name` is none.
+std::string describe_collective(const std::string& name) {
+  std::string out;
+  for (auto& a : coll::default_registry().all())
+    if (a.coll == name)
+      out += fmt::format("{:<28} {}{}{}\n    mirrors {}\n", a.algo, a.description, a.uses_amo ? " [network atomics]" : "",
+                         a.composition ? " [a library's decision table only]" : "", a.mirrors);
+  return out.empty() ? out : fmt::format("# collective {}: its algorithms (a scenario's benchmark \"algorithm\")\n", name) + out;
+}
+
+// `describe STACK` (openmpi, native, ...): every preset of that name, one per NIC kind.
+std::string describe_stack(const std::string& name) {
+  std::string out;
+  for (auto& s : stack_registry().all()) {
+    if (s.name != name) continue;
+    out += fmt::format("## on NIC kind {}: {}\n  components {}\n", s.nic_kind, s.description, s.spec.to_json().dump());
+    if (!s.version.empty()) out += fmt::format("  models {}\n", s.version);
+    for (auto it = s.mca.begin(); it != s.mca.end(); ++it)
+      out += fmt::format("  mca {} = {}  ({})\n", it.key(), it.value()["value"].dump(),
+                         it.value()["source"].get<std::string>());
+  }
+  return out.empty() ? out : fmt::format("# stack {} (a scenario's \"stack\"; ompisim describe COMPONENT for parameters)\n", name) + out;
+}
+
+// `describe TOPOLOGY` (torus, fat_tree, ...): its description and source, and the machines that use it.
+std::string describe_topology(const std::string& name) {
+  const topology::TopologyInfo* t = topology::topologies().find(name);
+  if (!t) return "";
+  std::string out = fmt::format("# topology {} (a machine file's networks.<name>.topology.kind): {}\n# source: {}\n",
+                                t->name, t->description, t->source);
+  out += "## machines using it\n";
+  for (auto& [n, f] : list_machines()) {
+    try {
+      auto m = load_machine(n);
+      for (auto& net : m->networks())
+        if (net.topology_json.value("kind", "") == name) out += fmt::format("  {} (network {})\n", n, net.name);
+    } catch (const InputError&) {
+    }
+  }
+  return out;
+}
+
 int describe_command(const CLI::App&, const std::string& name, Context&) {
   if (const bench::DriverInfo* d = bench::driver_registry().find(name)) {
     std::cout << describe_benchmark(*d);
@@ -150,13 +194,27 @@ int describe_command(const CLI::App&, const std::string& name, Context&) {
     describe_component(c);
     return 0;
   }
+  const auto machines = list_machines();
+  if (std::none_of(machines.begin(), machines.end(), [&](const auto& m) { return m.first == name; }))
+    for (const std::string& text : {describe_collective(name), describe_stack(name), describe_topology(name)})
+      if (!text.empty()) {
+        std::cout << text;
+        return 0;
+      }
   std::unique_ptr<Machine> m;
   try {
     m = load_machine(name);
   } catch (const InputError& e) {  // neither a benchmark nor a machine: say both
     if (e.reason().rfind("unknown machine", 0) != 0) throw;
-    throw InputError(e.file(), e.key(), fmt::format("{}; nor a benchmark (known: {})", e.reason(),
-                                                    fmt::join(bench::driver_registry().names(), ", ")));
+    std::vector<std::string> colls, stacks;
+    for (auto& a : coll::default_registry().all())
+      if (std::find(colls.begin(), colls.end(), a.coll) == colls.end()) colls.push_back(a.coll);
+    for (auto& st : stack_registry().all())
+      if (std::find(stacks.begin(), stacks.end(), st.name) == stacks.end()) stacks.push_back(st.name);
+    throw InputError(e.file(), e.key(),
+                     fmt::format("{}; nor a benchmark (known: {}), a collective ({}), a stack ({}) or a topology ({})",
+                                 e.reason(), fmt::join(bench::driver_registry().names(), ", "), fmt::join(colls, ", "),
+                                 fmt::join(stacks, ", "), fmt::join(topology::topologies().names(), ", ")));
   }
   describe_machine(*m);
   return 0;
@@ -167,10 +225,11 @@ int describe_command(const CLI::App&, const std::string& name, Context&) {
 void add_describe(CLI::App& app, Context& ctx) {
   auto [desc, name] = ctx.command(app, "describe",
                                   "print every parameter of a machine or of a component (e.g. btl/ugni) with unit, "
-                                  "value and source, or the keys a benchmark's \"benchmark\" block accepts",
+                                  "value and source, the keys a benchmark's \"benchmark\" block accepts, the algorithms "
+                                  "of a collective, the presets of a stack, or a topology",
                                   describe_command);
-  desc->add_option("name", *name, "machine, component (framework/name, or a name only one framework has) or "
-                                  "benchmark name (ompisim list)")
+  desc->add_option("name", *name, "machine, component (framework/name, or a name only one framework has), "
+                                  "benchmark, collective, stack or topology name (ompisim list)")
       ->required();
 }
 

@@ -62,7 +62,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
     if (plot_file.front() == '/') check_output_path(plot_file, "--plot");
   }
   std::unique_ptr<TraceRequest> trace = trace_request(opt);
-  ctx.out = std::make_unique<OutputDir>(opt.out_dir.empty() ? "results/" + s.id : opt.out_dir);
+  ctx.out = std::make_unique<OutputDir>(opt.out_dir.empty() ? kDefaultOutRoot + s.id : opt.out_dir);
   const OutputDir& out = *ctx.out;
   // Output paths (one rule): a relative --plot or --trace is inside --out, an absolute one is written as given.
   if (!plot_file.empty() && plot_file.front() != '/') (void)out.file(plot_file, "--plot");  // checked now
@@ -83,7 +83,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
     wrote.push_back(svg);
   }
   if (opt.as_json) std::cout << res.dump(2) << "\n";
-  else std::cout << result_table(res);
+  else std::cout << result_table(res, s.mca);
   for (const auto& w : override_warnings(res)) std::cerr << "ompisim: warning: " << w << "\n";
   std::cerr << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
   return 0;
@@ -98,7 +98,8 @@ void add_run(CLI::App& app, Context& ctx) {
   run->add_option("--engine", opt->engine, "run on this engine instead of the scenario's (ompisim list)");
   run->add_option("--out", opt->out_dir,
                   "folder for the result files <id>.json and <id>.csv, created and checked before the run (default: "
-                  "results/<id>/ under the current directory); a symlinked folder is resolved once and written into");
+                  "ompisim-out/<id>/ under the current directory, never results/, which holds the committed results); a "
+                  "symlinked folder is resolved once and written into");
   run->add_flag("--json", opt->as_json, "print the result as JSON on stdout");
   run->add_option("--machine-file", opt->machine_file,
                   "machine file to use instead of looking up the scenario's machine name in models/*/machines/");

@@ -12,11 +12,12 @@ struct SensitivityOptions {
   std::string file;
   bool json = false;
   double step = 0.01;
+  std::vector<std::string> mca;
 };
 
 int sensitivity_command(const CLI::App&, const SensitivityOptions& opt, Context&) {
   if (!(opt.step > 0 && opt.step < 1)) throw InputError("--step", std::to_string(opt.step), "must be in (0, 1)");
-  Json r = validation::sensitivity(opt.file, opt.step);
+  Json r = validation::sensitivity(opt.file, opt.step, opt.mca);
   std::cout << (opt.json ? r.dump(2) + "\n" : validation::render_sensitivity(r));
   return 0;
 }
@@ -31,6 +32,7 @@ void add_sensitivity(CLI::App& app, Context& ctx) {
   sens->add_option("scenario", opt->file, "scenario file")->required();
   sens->add_option("--step", opt->step, "log-space step of the central differences (default 0.01)");
   sens->add_flag("--json", opt->json, "print JSON");
+  sens->add_option("--mca", opt->mca, "also vary this MCA parameter (repeatable; ompisim describe COMPONENT)");
 }
 
 }  // namespace ompisim::cli

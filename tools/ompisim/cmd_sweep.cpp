@@ -99,7 +99,7 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
                      fmt::format("{}: point {} of {}", grid_file, i + 1, g.points.size()));
   std::string stem = std::filesystem::path(grid_file).stem().string();
   if (opt.out.empty()) check_safe_name(stem, grid_file, "(file name)");
-  ctx.out = std::make_unique<OutputDir>(opt.out.empty() ? "results/sweep-" + stem : opt.out);
+  ctx.out = std::make_unique<OutputDir>(opt.out.empty() ? kDefaultOutRoot + "sweep-" + stem : opt.out);
   const OutputDir& out = *ctx.out;
   const std::string dir = out.root();
   bool merge = opt.merge;
@@ -137,7 +137,7 @@ void add_sweep(CLI::App& app, Context& ctx) {
   swp->add_option("--shard", opt->shard_spec,
                   "run only shard I of N (I/N, 0-based: point k belongs to shard k % N); default: a Slurm array task's "
                   "(SLURM_ARRAY_TASK_ID / _COUNT), or an MPI launcher rank's (mpirun, srun), else every point");
-  swp->add_option("--out", opt->out, "the sweep's folder (default: results/sweep-<grid file name>)");
+  swp->add_option("--out", opt->out, "the sweep's folder (default: ompisim-out/sweep-<grid file name>/ under the current directory)");
   swp->add_flag("--merge", opt->merge, "only gather the finished points into sweep.json, sweep.csv and sweep_<axis>.svg");
   swp->add_flag("--quiet", opt->quiet, "no progress line on stderr (there is none when stderr is not a terminal)");
 }

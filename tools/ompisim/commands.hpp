@@ -16,5 +16,6 @@ void add_compare(CLI::App& app, Context& ctx);
 void add_schema(CLI::App& app, Context& ctx);
 void add_list(CLI::App& app, Context& ctx);
 void add_describe(CLI::App& app, Context& ctx);
+void add_machine(CLI::App& app, Context& ctx);
 
 }  // namespace ompisim::cli

@@ -154,9 +154,7 @@ Overrides parse_sets(const std::vector<std::string>& sets) {
 static bool plot_inline(validation::PlotSpec& spec, const OutputDir& out, const std::string& svg) {
   std::string script = std::filesystem::path(svg).filename().replace_extension(".gp").string();
   write_atomic(out.file(script), validation::gnuplot_script(spec));
-  bool ok = validation::have_gnuplot() && validation::run_gnuplot(out.root(), script, svg);
-  std::filesystem::remove(out.file(script));
-  return ok;
+  return validation::have_gnuplot() && validation::run_gnuplot_once(out.root(), script, svg);
 }
 
 // `run --plot` for a benchmark whose result is rows (DriverInfo::row_plot): one curve per named column, linear axes.

@@ -19,6 +19,9 @@
 namespace ompisim::cli {
 
 extern const char* const kExitHelp;
+// Where `run` and `sweep` write without --out, under the current directory: never results/, which in the repository
+// holds the committed results.
+inline const std::string kDefaultOutRoot = "ompisim-out/";
 
 // The state a handler shares with main: the global options, once parsed, and the output folder a handler creates
 // (removed again when the handler fails before writing into it).

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   cli::add_schema(app, ctx);
   cli::add_list(app, ctx);
   cli::add_describe(app, ctx);
+  cli::add_machine(app, ctx);
   if (const int status = cli::parse_command_line(app, argc, argv); status >= 0) return status;
   return cli::run_selected(app, ctx);
 }

@@ -5,6 +5,8 @@
 #include "protocols/btl/ugni/mailbox_memory.hpp"
 #include "protocols/register.hpp"
 
+#include <string>
+
 namespace ompisim::btl::ugni {
 
 namespace {
@@ -24,6 +26,14 @@ void report_mailboxes(Json& res, const ComponentReport& r) {
       {"smsg_all_peers", mm.smsg_all_peers}, {"smsg_connected", mm.smsg_connected},
       {"smsg_connected_max", mm.smsg_connected_max}, {"smsg_connected_allocated", mm.smsg_connected_allocated},
       {"msgq_per_node", mm.msgq_per_node}};
+  // A fragment btl/ugni is given is at most its eager limit (max_send_size, btl_ugni.cpp), so SMSG carries at most
+  // min(SMSG limit, eager limit); the mailboxes above are still sized by the SMSG limit (msg_maxsize).
+  const auto eager = static_cast<std::uint64_t>(mca.btl_ugni_eager_limit.value);
+  if (lim > eager) {
+    res["provenance"]["derived"]["btl_ugni_smsg_limit (effective)"] = static_cast<double>(eager);
+    res["provenance"]["derived"]["btl_ugni_smsg_limit (capped by)"] =
+        "btl_ugni_eager_limit (" + std::to_string(eager) + " B): no fragment larger than the eager limit reaches SMSG";
+  }
 }
 }  // namespace
 

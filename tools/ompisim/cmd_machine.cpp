@@ -1,0 +1,68 @@
+// `ompisim machine template NAME`: a machine file to start from, written as NAME.json into --out: a copy of an
+// existing machine's file (--like, default cielo) whose every physical parameter carries a "note" with its meaning
+// and unit, and whose description says what to replace. It loads as it is (--machine-file), so a user edits values
+// and sources one by one.
+#include "core/atomic_write.hpp"
+#include "core/errors.hpp"
+#include "core/json_input.hpp"
+#include "core/safe_name.hpp"
+#include "core/units.hpp"
+#include "platform/machine.hpp"
+#include "runner/registries.hpp"
+#include "tools/ompisim/commands.hpp"
+
+#include <fmt/format.h>
+#include <iostream>
+
+namespace ompisim::cli {
+namespace {
+
+struct TemplateOptions {
+  std::string name, like = "cielo", out_dir;
+};
+
+// The machine's file with a note on every parameter entry it holds itself (its long name is its key path).
+Json annotated(Machine& m) {
+  Json mj = load_json_file(m.file);
+  for (const ParamRef& p : m.physical_params_long()) {
+    Json* e = &mj;
+    std::string rest = p.info.name;
+    for (std::size_t dot; e && (dot = rest.find('.')) != std::string::npos; rest = rest.substr(dot + 1))
+      e = e->contains(rest.substr(0, dot)) ? &(*e)[rest.substr(0, dot)] : nullptr;
+    if (!e || !e->contains(rest) || !(*e)[rest].is_object()) continue;
+    (*e)[rest]["note"] = fmt::format("{} [{}]: replace value and source (or fit) with your machine's", p.info.description,
+                                     to_string(p.info.dim));
+  }
+  return mj;
+}
+
+int template_command(const CLI::App& sub, const TemplateOptions& opt, Context& ctx) {
+  refuse_empty_values(sub, {"--out", "--like"});
+  check_safe_name(opt.name, "template", "NAME");
+  auto m = load_machine(opt.like);
+  Json mj = annotated(*m);
+  if (mj.contains("machine")) mj["machine"] = opt.name;
+  mj["description"] = fmt::format("{}: a machine file started from {} ({}); every value and source below is {}'s until "
+                                  "replaced", opt.name, m->name, repo_relative(m->file), m->name);
+  ctx.out = std::make_unique<OutputDir>(opt.out_dir.empty() ? "." : opt.out_dir);
+  const std::string path = ctx.out->file(opt.name + ".json");
+  write_file_atomic(path, mj.dump(2) + "\n");
+  std::cerr << fmt::format("ompisim: wrote {} (use it with run --machine-file {})\n", path, path);
+  return 0;
+}
+
+}  // namespace
+
+void add_machine(CLI::App& app, Context& ctx) {
+  CLI::App* machine = app.add_subcommand("machine", "machine files: `machine template NAME` writes one to start from");
+  machine->require_subcommand(1);
+  auto [tpl, opt] = ctx.command(*machine, "template",
+                                "write NAME.json into --out: a copy of --like's machine file, every parameter with a "
+                                "note on its meaning and unit, to edit into a new machine",
+                                template_command);
+  tpl->add_option("name", opt->name, "the new machine's name (the file is NAME.json)")->required();
+  tpl->add_option("--like", opt->like, "the machine to start from (ompisim list; default cielo)");
+  tpl->add_option("--out", opt->out_dir, "folder for NAME.json (default: the current folder)");
+}
+
+}  // namespace ompisim::cli
