@@ -17,8 +17,6 @@
 #include <iostream>
 #include <limits>
 #include <map>
-#include <numeric>
-#include <random>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -106,6 +104,13 @@ std::string render_not_holding(const Json& claims) {
     out += "\nClaims that now hold but still carry a reason for not holding (stale; remove it): " + stale + "\n";
   return out;
 }
+
+namespace {
+// The machine file to load for a machine name: validate --machine-file's for its machine, else the name.
+std::string machine_path(const std::string& name) {
+  return !g_machine_file.empty() && name == g_machine_file_name ? g_machine_file : name;
+}
+}  // namespace
 
 void set_machine_file(const std::string& path) {
   g_machine_file = path;
@@ -397,121 +402,10 @@ bool claim_holds(Runner& run, const Json& c, std::string& detail, const std::str
   }
 }
 
-// ---- Prediction intervals -------------------------------------------------------------------------------------
-// One sampled dimension: an estimate's range (one parameter, log-uniform between its bounds when both are positive) or
-// a direction the calibration leaves undetermined (the fitted parameters moved together, x_i = nominal_i exp(c_i t)
-// for t in [lo, hi]).
-struct SampleDim {
-  std::string machine, label;
-  struct Param {
-    std::string name;
-    Dim dim;
-    double nominal, coef;
-  };
-  std::vector<Param> params;
-  double lo = 0, hi = 0;
-  bool direction = false;
-};
-
-std::string param_text(double v, Dim d) {
-  if (d == Dim::Count) return fmt::format("{}", std::llround(v));
-  if (d == Dim::Ratio) return fmt::format("{:.9g}", v);
-  return fmt::format("\"{}\"", format_quantity(v, d));
-}
-
-// The scenario paths a reference document runs (points, held-out values, claims' checks).
-void scenario_paths(const Json& j, std::set<std::string>& out) {
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if ((it.key() == "scenario" || it.key() == "a" || it.key() == "b") && it.value().is_string())
-        out.insert(it.value().get<std::string>());
-      else scenario_paths(it.value(), out);
-    }
-  } else if (j.is_array()) {
-    for (auto& x : j) scenario_paths(x, out);
-  }
-}
-
-std::vector<SampleDim> sample_dimensions(const Json& doc) {
-  std::set<std::string> paths, machines;
-  scenario_paths(doc, paths);
-  for (auto& rel : paths) machines.insert(load_scenario(data_dir() + "/" + rel).machine);
-  std::vector<SampleDim> dims;
-  for (auto& name : machines) {
-    auto m = load_machine(!g_machine_file.empty() && name == g_machine_file_name ? g_machine_file : name);
-    ParamList ps = m->physical_params();
-    // A host-side software cost that several networks of one machine give (each network's file is complete) must keep
-    // one value (Machine::software_cost): such entries with the same range are one dimension.
-    std::map<std::string, std::size_t> shared;
-    for (auto& r : ps) {
-      if (!r.p->ranged || !(r.p->range_hi > r.p->range_lo)) continue;
-      const auto sw = r.info.name.find(".software.");
-      const std::string key = r.info.name.starts_with("networks.") && sw != std::string::npos
-                                  ? fmt::format("{}|{}|{}", r.info.name.substr(sw + 1), r.p->range_lo, r.p->range_hi)
-                                  : r.info.name;
-      if (auto it = shared.find(key); it != shared.end()) {
-        dims[it->second].params.push_back({r.info.name, r.info.dim, r.p->value, 1.0});
-        continue;
-      }
-      shared[key] = dims.size();
-      dims.push_back({name, r.info.name, {{r.info.name, r.info.dim, r.p->value, 1.0}}, r.p->range_lo, r.p->range_hi, false});
-    }
-    for (auto& d : doc.value("calibration_directions", Json::array())) {
-      if (d.at("machine").get<std::string>() != name) continue;
-      SampleDim sd{name, d.value("label", "undetermined direction"), {}, d.at("range")[0].get<double>(),
-                   d.at("range")[1].get<double>(), true};
-      for (auto it = d.at("direction").begin(); it != d.at("direction").end(); ++it) {
-        auto hit = std::find_if(ps.begin(), ps.end(), [&](const ParamRef& r) { return r.info.name == it.key(); });
-        if (hit == ps.end())
-          throw InputError(name, "calibration_directions", "no parameter '" + it.key() + "' in machine " + name);
-        sd.params.push_back({it.key(), hit->info.dim, hit->p->value, it.value().get<double>()});
-      }
-      dims.push_back(std::move(sd));
-    }
-  }
-  return dims;
-}
-
-// Latin hypercube: n samples of the unit cube of `d` dimensions, each dimension's n strata hit once (seeded: the
-// same samples on every run).
-std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  auto u01 = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
-  std::vector<std::vector<double>> u(n, std::vector<double>(d));
-  std::vector<std::size_t> perm(n);
-  for (std::size_t k = 0; k < d; ++k) {
-    std::iota(perm.begin(), perm.end(), 0);
-    for (std::size_t i = n; i > 1; --i) std::swap(perm[i - 1], perm[rng() % i]);  // Fisher-Yates
-    for (std::size_t i = 0; i < n; ++i) u[i][k] = (static_cast<double>(perm[i]) + u01()) / static_cast<double>(n);
-  }
-  return u;
-}
-
-// The overrides of one sample, by machine.
-std::map<std::string, Overrides> sample_sets(const std::vector<SampleDim>& dims, const std::vector<double>& u) {
-  std::map<std::string, Overrides> out;
-  for (std::size_t k = 0; k < dims.size(); ++k) {
-    const SampleDim& sd = dims[k];
-    if (!sd.direction) {
-      double v = sd.lo > 0 ? sd.lo * std::pow(sd.hi / sd.lo, u[k]) : sd.lo + u[k] * (sd.hi - sd.lo);
-      for (auto& p : sd.params) out[sd.machine].emplace_back(p.name, param_text(v, p.dim));
-    } else {
-      double t = sd.lo + u[k] * (sd.hi - sd.lo);
-      for (auto& p : sd.params) out[sd.machine].emplace_back(p.name, param_text(p.nominal * std::exp(p.coef * t), p.dim));
-    }
-  }
-  return out;
-}
-
-int g_samples = kDefaultIntervalSamples;
-
 }  // namespace
-
-void set_interval_samples(int n) { g_samples = n; }
 
 Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets,
                         const std::map<std::string, Json>* done) {
-  Json sampling = Json::array();
   check_claims_input(doc, f, [](const std::string& rel) { return fs::exists(fs::path(data_dir()) / rel); });
   const std::string paper = fs::path(f).stem().string();
   try {
@@ -525,12 +419,10 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
                      {"metric", h.at("metric")}, {"role", "prediction"}, {"reference", nullptr}, {"scenario", h.at("scenario")}});
       if (h.contains("model_change")) hos.back()["model_change"] = h["model_change"];
     }
-    std::vector<bool> nominal_holds;
     for (auto& c : doc.value("claims", Json::array())) {
       std::string detail;
       Json gaps = Json::array();
       bool holds = claim_holds(run, c, detail, f, &gaps);
-      nominal_holds.push_back(holds);
       cls.push_back({{"id", c.at("id")}, {"text", c.value("text", "")}, {"holds", holds}, {"detail", detail},
                      {"paper", paper}, {"quantified", quantified_text(c.value("text", "")) || has_magnitude(c["check"])},
                      {"magnitude", has_magnitude(c["check"])}, {"gaps", gaps}});
@@ -538,11 +430,7 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
       if (c.contains("role")) cls.back()["role"] = c["role"];  // "calibration": the check reads back a model input
       if (c.contains("not_holding")) cls.back()["not_holding"] = check_not_holding(c["not_holding"], f);
     }
-    // Prediction intervals (not for a what-if table with --set): every prediction and held-out value and every claim
-    // again under n Latin-hypercube samples of the machines' estimate ranges and undetermined directions. Samples run
-    // the fast way (only the points' sizes and ranks); a sample's value is the nominal value times its ratio to the
-    // nominal fast run, so the fast runs' own small differences do not enter the interval. The interval is the range
-    // over the samples and the nominal value.
+    // Prediction intervals (not for a what-if table with --set): intervals.hpp, each sample evaluated here.
     std::vector<const Json*> refs;  // the reference entries of the predictions and held-out values, in output order
     std::vector<Json*> outs;
     const Json& dpts = doc.at("points");
@@ -550,40 +438,18 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
       if (dpts[i].at("role") == "prediction") refs.push_back(&dpts[i]), outs.push_back(&pts[i]);
     const Json& dho = doc.value("held_out", Json::array());
     for (std::size_t i = 0; i < dho.size(); ++i) refs.push_back(&dho[i]), outs.push_back(&hos[i]);
-    std::vector<SampleDim> dims;
-    if (sets.empty() && g_samples > 0) dims = sample_dimensions(doc);
-    const std::size_t n = dims.empty() ? 0 : static_cast<std::size_t>(g_samples);
-    std::vector<double> lo(refs.size()), hi(refs.size()), fast_nominal(refs.size());
-    for (std::size_t j = 0; j < refs.size(); ++j) lo[j] = hi[j] = (*outs[j])["simulated"].get<double>();
-    std::vector<int> holds_in(nominal_holds.size());
-    for (std::size_t c = 0; c < nominal_holds.size(); ++c) holds_in[c] = nominal_holds[c] ? 1 : 0;
-    if (n > 0) {
-      Runner nom(sets, true);
-      for (std::size_t j = 0; j < refs.size(); ++j) fast_nominal[j] = value_of(nom, *refs[j]);
-      auto u = latin_hypercube(n, dims.size(), 0x5eed16ULL + std::hash<std::string>{}(fs::path(f).stem().string()) % 1000);
-      for (std::size_t i = 0; i < n; ++i) {
-        Runner rs(sets, true, nullptr, sample_sets(dims, u[i]));
-        for (std::size_t j = 0; j < refs.size(); ++j) {
-          double v = (*outs[j])["simulated"].get<double>() * value_of(rs, *refs[j]) / fast_nominal[j];
-          lo[j] = std::min(lo[j], v), hi[j] = std::max(hi[j], v);
-        }
-        std::size_t c = 0;
+    auto eval = [&](const IntervalSample* s, bool claims) {
+      Runner rs(sets, true, nullptr, s ? s->per_machine : std::map<std::string, Overrides>{});
+      SampleValues r;
+      for (auto* ref : refs) r.values.push_back(value_of(rs, *ref));
+      if (claims)
         for (auto& cl : doc.value("claims", Json::array())) {
           std::string d;
-          holds_in[c++] += claim_holds(rs, cl, d, f, nullptr) ? 1 : 0;
+          r.holds.push_back(claim_holds(rs, cl, d, f, nullptr));
         }
-      }
-      Json names = Json::array();
-      for (auto& d : dims) names.push_back(d.machine + ": " + d.label);
-      sampling.push_back({{"reference", fs::path(f).stem().string()}, {"method", "latin hypercube"}, {"samples", n},
-                          {"dimensions", names}});
-    }
-    for (std::size_t j = 0; j < refs.size(); ++j) (*outs[j])["interval"] = {lo[j], hi[j]};
-    for (std::size_t c = 0; c < cls.size(); ++c) {
-      const int total = static_cast<int>(n) + 1;
-      cls[c]["status"] = holds_in[c] == total ? "holds" : holds_in[c] == 0 ? "fails" : "undecided";
-      cls[c]["holds_in"] = fmt::format("{}/{}", holds_in[c], total);
-    }
+      return r;
+    };
+    Json sampling = sample_intervals(doc, f, sets.empty(), machine_path, eval, outs, cls);
     Json checks = Json::array();  // value checks beside the points: "table1", "mechanism_checks" (validation/table1.hpp)
     for (const char* k : {"table1", "mechanism_checks"})
       if (doc.contains(k))

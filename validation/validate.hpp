@@ -7,6 +7,7 @@
 #include "core/json_input.hpp"
 #include "runner/scenario.hpp"
 #include "validation/calibrate.hpp"
+#include "validation/intervals.hpp"
 
 #include <map>
 #include <string>
@@ -38,10 +39,6 @@ bool all_calibration_pass(const Json& v);  // calibration points within toleranc
 // sizes and ranks the entries select), under `sets`: calibrate's evaluations.
 std::vector<double> fast_values(const std::vector<Json>& refs, const Overrides& sets);
 int reproduce(const std::string& out_dir);
-// Prediction intervals: samples per reference file (0: none). Every prediction and held-out value gets "interval":
-// [lo, hi], every claim "status" (holds / fails / undecided over the samples) and "holds_in".
-constexpr int kDefaultIntervalSamples = 4;
-void set_interval_samples(int n);
 // validate --machine-file: scenarios whose machine has this file's machine name use the file instead ("": none).
 void set_machine_file(const std::string& path);
 
