@@ -4,6 +4,7 @@
 #include "core/error_text.hpp"
 #include "core/limits.hpp"
 #include "core/signals.hpp"
+#include "core/units.hpp"
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 
@@ -63,6 +64,44 @@ void apply_axis(SweepPoint& p, const std::string& key, const Json& value) {
 }
 
 std::string point_key(std::size_t i) { return fmt::format("points[{}]", i); }
+
+// Axis values with a unit ("4 GB/s", "1.5 us", "8 KiB") become numbers in the axis's display unit (GB/s, us, B; the
+// unit goes into the table's "units" and the CSV header), so that a table reader gets numbers. An axis is a quantity
+// when every value is a number or a string of one dimension (tried: rate, time, size) and at least one is a string;
+// plain numbers are bytes on a size axis and are refused by the run on the other two. Returns axis -> unit.
+Json axis_units(const std::vector<std::string>& axes, Json& rows) {
+  struct Shown { Dim dim; const char* unit; double si_per_unit; };
+  static const Shown kShown[] = {{Dim::Rate, "GB/s", 1e9}, {Dim::Time, "us", 1e-6}, {Dim::Bytes, "B", 1.0}};
+  Json units = Json::object();
+  for (auto& a : axes) {
+    bool any_string = false;
+    for (auto& r : rows) any_string = any_string || (r.contains(a) && r[a].is_string());
+    if (!any_string) continue;
+    for (const Shown& s : kShown) {
+      bool fits = true;
+      for (auto& r : rows) {
+        const Json& v = r.contains(a) ? r[a] : Json();
+        if (v.is_string()) {
+          try {
+            (void)parse_quantity(v.get<std::string>(), s.dim);
+          } catch (const std::invalid_argument&) {
+            fits = false;
+          }
+        } else if (!(v.is_number() && s.dim == Dim::Bytes)) {
+          fits = false;
+        }
+        if (!fits) break;
+      }
+      if (!fits) continue;
+      for (auto& r : rows)
+        if (r[a].is_string())  // 12 significant digits: "6 GB/s" is 6, not 6.000000000000001
+          r[a] = std::stod(fmt::format("{:.12g}", parse_quantity(r[a].get<std::string>(), s.dim) / s.si_per_unit));
+      units[a] = s.unit;
+      break;
+    }
+  }
+  return units;
+}
 
 }  // namespace
 
@@ -390,7 +429,8 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
     }
   }
   columns.push_back("point");
-  return Json{{"grid", g.file}, {"axes", g.axes}, {"columns", columns}, {"rows", rows}};
+  return Json{{"grid", g.file}, {"axes", g.axes}, {"columns", columns}, {"units", axis_units(g.axes, rows)},
+              {"rows", rows}};
 }
 
 std::string sweep_csv(const Json& t) {
@@ -406,7 +446,8 @@ std::string sweep_csv(const Json& t) {
   std::vector<std::string> cols = t.at("columns").get<std::vector<std::string>>();
   std::string out;
   std::vector<std::string> head;
-  for (auto& c : cols) head.push_back(cell(c));
+  const Json units = t.value("units", Json::object());
+  for (auto& c : cols) head.push_back(cell(units.contains(c) ? fmt::format("{} ({})", c, units[c].get<std::string>()) : c));
   out += fmt::format("{}\n", fmt::join(head, ","));
   for (auto& r : t.at("rows")) {
     std::vector<std::string> v;

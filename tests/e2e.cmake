@@ -16,6 +16,12 @@ add_test(NAME e2e.calibrate_seastar COMMAND bash ${E2E}/calibrate.sh $<TARGET_FI
 # by about 11 %).
 add_test(NAME e2e.calibrate_gemini COMMAND bash ${E2E}/calibrate.sh $<TARGET_FILE:ompisim> gemini-xe-xk cielo gemini 10 software.mpt_)
 set_tests_properties(e2e.calibrate_gemini PROPERTIES TIMEOUT 900)
+# MPICH-QsNetII's inline-path cost is fitted with the shared parameters held (protocols/native/qsnet/README.md).
+add_test(NAME e2e.calibrate_qsnet COMMAND bash ${E2E}/calibrate.sh $<TARGET_FILE:ompisim> qsnet-elan4 osu-elan4 qsnet 2 software.mpich_qsnet_eager)
+# Cray MPICH's on-node per-path costs on Crusher, fitted with the cache copy rate on the public intra-node osu_bw curve
+# (protocols/native/README.md); the other shared parameters held.
+add_test(NAME e2e.calibrate_slingshot COMMAND bash ${E2E}/calibrate.sh $<TARGET_FILE:ompisim> slingshot-ex crusher slingshot 10 software.mpich_shm node.memory.cache_copy_bandwidth)
+set_tests_properties(e2e.calibrate_slingshot PROPERTIES TIMEOUT 900)
 add_test(NAME e2e.native_gaps_gemini COMMAND bash ${E2E}/native_gaps.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.validate_set COMMAND bash ${E2E}/validate_set.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.validate_set PROPERTIES TIMEOUT 900)
@@ -55,3 +61,7 @@ set_tests_properties(e2e.edges PROPERTIES RUN_SERIAL ON TIMEOUT 600)
 # The regression gate on a clean checkout: the committed results of a fast figure rerun with no drift.
 add_test(NAME e2e.compare_committed COMMAND $<TARGET_FILE:ompisim> compare --against ${CMAKE_SOURCE_DIR}/results
          --only gemini/fig5_latency_2p_inter --diff-only)
+# Ping-pong latency of the papers' figures never falls with message size, except the drops listed in the script.
+add_test(NAME e2e.monotone_latency COMMAND bash ${E2E}/monotone_latency.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
+set_tests_properties(e2e.monotone_latency PROPERTIES TIMEOUT 900)
+add_test(NAME e2e.replot COMMAND bash ${E2E}/replot.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})

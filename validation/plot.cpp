@@ -1,5 +1,6 @@
 #include "validation/plot.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
@@ -19,6 +20,18 @@ std::string axis_label(const std::string& c) {
   if (c == "runtime_s") return "run time (s)";
   if (c == "rank") return "rank (MPI_COMM_WORLD)";
   if (c == "time_s") return "time (s)";
+  if (c == "ptl_us") return "latency at the PTL (us)";
+  if (c == "pml_us") return "PML and above (us)";
+  if (c == "t_avg_us") return "t_avg, IMB mean over the ranks (us)";
+  if (c == "send_us") return "time to send completion (us)";
+  // Other fields name their unit in a suffix: runtime_s, x_us, y_GBps, z_pct.
+  for (const auto& [suffix, unit] : {std::pair<std::string, std::string>{"_us", "us"}, {"_s", "s"}, {"_GBps", "GB/s"},
+                                     {"_pct", "%"}})
+    if (c.size() > suffix.size() && c.ends_with(suffix)) {
+      std::string name = c.substr(0, c.size() - suffix.size());
+      std::replace(name.begin(), name.end(), '_', ' ');
+      return fmt::format("{} ({})", name, unit);
+    }
   return c;
 }
 
@@ -91,13 +104,22 @@ std::string gnuplot_script(const PlotSpec& p) {
   // The key inside the frame, top left, markers before the text (never clipped by the frame's right edge), boxed
   // and opaque so a curve under it stays readable; curves differ in dash and marker as well as colour, so two that lie
   // on each other both show.
+  // A caption under the frame: the canvas grows by one line of the caption's font per line, the bottom margin with it.
+  const int caption_px = 14 * static_cast<int>(p.caption.size());
+  const std::string title = wrapped_title(p.title);
+  // Points at the first and last x are drawn whole (2 % of the width either side).
   std::string gp = fmt::format(
-      "set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'\nset output {}\n"
       "set datafile separator ','\nset key top left reverse Left box opaque font ',9' spacing 0.9\n{}{}set grid\n"
-      "{}{}set title {}\nset xlabel {}\nset ylabel {}\n",
-      gp_quote(p.svg + ".tmp"), p.logx ? "set logscale x 2\n" : "", p.logy ? "set logscale y\n" : "",
-      tics(p.xcol, 'x'), tics(p.ycol, 'y'), wrapped_title(p.title), gp_quote(axis_label(p.xcol)),
-      gp_quote(axis_label(p.ycol)));
+      "set offsets graph 0.02, graph 0.02, 0, 0\n{}{}set title {}\nset xlabel {}\nset ylabel {}\n",
+      p.logx ? "set logscale x 2\n" : "", p.logy ? "set logscale y\n" : "", tics(p.xcol, 'x'), tics(p.ycol, 'y'), title,
+      gp_quote(axis_label(p.xcol)), gp_quote(axis_label(p.ycol)));
+  if (!p.caption.empty()) {
+    gp += fmt::format("set bmargin {}\n", 4 + (caption_px + 15) / 16);  // character heights of the 11 pt font
+    for (std::size_t i = 0; i < p.caption.size(); ++i)
+      gp += fmt::format("set label {} {} at screen 0.012, screen {:.4f} left front font ',9'\n", 100 + i,
+                        gp_quote(p.caption[i]), (static_cast<double>(caption_px) - 14.0 * static_cast<double>(i) - 4.0) /
+                                                    static_cast<double>(600 + caption_px));
+  }
   gp += p.inline_data;
   std::vector<std::string> parts;
   int lc = 1;
@@ -111,16 +133,30 @@ std::string gnuplot_script(const PlotSpec& p) {
     if (!c.ref.empty()) {
       std::string rsrc = c.ref.starts_with("$") ? c.ref : gp_quote(c.ref);
       parts.push_back(fmt::format("{} using 1:2 with points lc {} pt 7 ps 1.6 title {}", rsrc, lc,
-                                  gp_quote(c.label + " (paper)")));
+                                  gp_quote(c.label + " (" + c.ref_source + ")")));
     }
+    for (double y : c.peaks)
+      parts.push_back(fmt::format("{} with lines lc {} dt 4 lw 1.5 title {}", y, lc,
+                                  gp_quote(fmt::format("{} ({}: peak {:g})", c.label, c.ref_source, y))));
     if (!c.interval.empty())
       parts.push_back(fmt::format("{} using 1:2:3:4 with yerrorbars lc {} pt 6 ps 1.2 title {}", gp_quote(c.interval), lc,
-                                  gp_quote(c.label + " (prediction interval: range over the sampled parameters)")));
+                                  gp_quote(c.label + " (prediction interval: bars, see below)")));
     ++lc;
   }
-  gp += "plot ";
+  gp += "set terminal unknown\nplot ";
   for (std::size_t i = 0; i < parts.size(); ++i) gp += (i ? ", \\\n  " : "") + parts[i];
-  return gp + "\n";
+  // The key's rows stay clear of the data: the y range found by this first pass is stretched upwards so that the
+  // data lie below the fraction of the frame the key takes (about 11 px a row, 14 px of box, in a frame of about
+  // 450 px less 16 px per title line).
+  const double frame_px = 450.0 - 16.0 * static_cast<double>(std::count(title.begin(), title.end(), '\\'));
+  const double f = std::min(0.6, (11.0 * static_cast<double>(parts.size()) + 14.0) / frame_px);
+  gp += fmt::format("\ny0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX\nset yrange [y0 : {}]\n",
+                    p.logy ? fmt::format("y0 * (y1 / y0) ** (1.0 / {:.4f})", 1.0 - f)
+                           : fmt::format("y0 + (y1 - y0) / {:.4f}", 1.0 - f));
+  gp += fmt::format("set terminal svg size 900,{} dynamic noenhanced font 'sans,11' background '#ffffff'\n"
+                    "set output {}\nreplot\n",
+                    600 + caption_px, gp_quote(p.svg + ".tmp"));
+  return gp;
 }
 
 bool have_gnuplot() { return std::system("command -v gnuplot > /dev/null 2>&1") == 0; }

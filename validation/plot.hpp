@@ -13,6 +13,8 @@ struct PlotCurve {
   std::string label;
   std::string ref;    // the paper's points for this curve ("x,y" lines, relative path or "$name"); may be empty
   std::string interval = {};  // predicted points with their prediction intervals ("x,y,lo,hi" lines); may be empty
+  std::string ref_source = "paper";  // what `ref` is, in its key entry ("paper", "public measurement")
+  std::vector<double> peaks = {};    // reference peaks without a size: dashed horizontal lines in the curve's colour
 };
 
 struct PlotSpec {
@@ -22,6 +24,7 @@ struct PlotSpec {
   std::vector<PlotCurve> curves;
   std::string inline_data;  // datablocks defined before the plot command (for `run --plot`)
   bool logx = true, logy = true;  // log axes (sizes, rank counts, times); false for a rank index or a share
+  std::vector<std::string> caption = {};  // lines printed under the plot, outside the frame (what is overlaid)
 };
 
 std::string axis_label(const std::string& column);

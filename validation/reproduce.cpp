@@ -10,6 +10,7 @@
 #include "runner/scenario.hpp"
 #include "validation/curve_labels.hpp"
 #include "validation/plot.hpp"
+#include "validation/plot_overlays.hpp"
 #include "validation/validate.hpp"
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <map>
+#include <set>
 
 namespace fs = std::filesystem;
 
@@ -93,11 +95,15 @@ void plot_runtime_bars(const OutputDir& out, const std::string& key, const std::
 
 // The figure's caption for the plot title: paper and figure, then the scenario description without its trailing
 // stack name (the curves name the stacks).
-std::string caption(const Scenario& s) {
-  std::string d = s.description;
-  // The descriptions end in the stack's name (", openmpi", ", Cray MPI"): a last segment without digits or brackets.
-  std::size_t cut = d.rfind(", ");
-  if (cut != std::string::npos && d.find_first_of("0123456789()", cut) == std::string::npos) d.resize(cut);
+std::string caption(const Scenario& s, const std::vector<std::string>& descriptions) {
+  std::vector<std::string> ds;
+  for (std::string d : descriptions) {
+    // The descriptions end in the stack's name (", openmpi", ", Cray MPI"): a last segment without digits or brackets.
+    std::size_t cut = d.rfind(", ");
+    if (cut != std::string::npos && d.find_first_of("0123456789()", cut) == std::string::npos) d.resize(cut);
+    ds.push_back(d);
+  }
+  const std::string d = common_description(ds);  // what all the figure's curves share
   std::string fig = s.figure.empty() ? s.id : s.figure;
   if (fig.starts_with("fig")) fig = "Fig. " + fig.substr(3);
   return fmt::format("{}{}{}", s.paper.empty() ? "" : s.paper + ", ", fig, d.empty() ? "" : ": " + d);
@@ -105,17 +111,90 @@ std::string caption(const Scenario& s) {
 
 struct Curve {
   std::string id, label, csv, xcol, ycol;
+  std::string rel;               // the scenario file, "scenarios/<paper>/<id>.json" (claims name scenarios so)
+  std::string falls;             // where its latency falls with message size (latency_falls), "" when nowhere
   std::string machine, routing;  // named in the label when a figure's curves differ in them (what-if machines)
   Scenario scenario;              // for the qualifiers of curves that still share a label (distinguish_labels)
 };
 
+// What a figure's plot shows beside its curves (plot_overlays.hpp), computed once for every figure.
+struct Overlays {
+  std::map<std::string, std::vector<RefMark>> marks;                   // per scenario id: reference values
+  std::map<std::string, std::vector<std::array<double, 4>>> intervals;  // per scenario id: intervals with a width
+  const std::vector<Json>& docs;                                        // the reference files (their claims)
+  const Json& v;                                                        // validate's result (claim status)
+};
+
+// One figure: its reference and interval files beside the curves' CSVs, its script and, with gnuplot, its SVG.
+void plot_figure(const OutputDir& out, const std::string& key, const std::vector<Curve>& curves,
+                 const std::vector<std::string>& descriptions, const Overlays& o, bool gnuplot,
+                 std::set<std::string>& written) {
+  written.insert({key + ".svg", key + ".gp"});
+  PlotSpec spec;
+  spec.svg = key + ".svg";
+  spec.title = caption(curves[0].scenario, descriptions);
+  spec.xcol = curves[0].xcol;
+  spec.ycol = curves[0].ycol;
+  CaptionInput cap;
+  const std::string& figure = curves[0].scenario.figure;
+  cap.paper = curves[0].scenario.paper;
+  cap.figure = figure;
+  cap.paper_figure = figure.starts_with("Fig") || figure.starts_with("Table") || figure.starts_with("fig");
+  for (auto& c : curves) {
+    cap.scenarios.push_back(c.rel);
+    if (!c.falls.empty()) cap.falls.push_back(c.label + ": " + c.falls);
+    PlotCurve pc{c.csv, c.label, ""};
+    std::string pts;  // "x,y" lines: the scripts' datafile separator is ','
+    if (auto it = o.marks.find(c.id); it != o.marks.end())
+      for (const RefMark& m : marks_for(it->second, spec.ycol)) {
+        if (m.line) pc.peaks.push_back(m.y);
+        else pts += fmt::format("{},{}\n", m.x, m.y);
+        if (!m.line) (m.paper ? cap.paper_points : cap.public_points) = true;
+        cap.peak_lines = cap.peak_lines || m.line;
+        if (!m.paper) pc.ref_source = "public measurement";
+      }
+    if (!pts.empty()) {
+      pc.ref = key + "." + c.id + ".ref.dat";
+      write_atomic(out.file(pc.ref), pts);
+      written.insert(pc.ref);
+    }
+    if (auto iv = o.intervals.find(c.id); iv != o.intervals.end()) {
+      cap.intervals = true;
+      std::string bars;
+      for (auto& [x, y, lo, hi] : iv->second) bars += fmt::format("{},{},{},{}\n", x, y, lo, hi);
+      pc.interval = key + "." + c.id + ".interval.dat";
+      write_atomic(out.file(pc.interval), bars);
+      written.insert(pc.interval);
+    }
+    spec.curves.push_back(pc);
+  }
+  spec.caption = figure_caption(cap, o.docs, o.v);
+  write_atomic(out.file(key + ".gp"), gnuplot_script(spec));
+  if (gnuplot && !run_gnuplot(out.root(), key + ".gp", spec.svg)) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
+}
+
+// Plot files (.svg, .gp, .ref.dat, .interval.dat) in the folders this run plotted into that it did not write: left by
+// a figure renamed or removed since the folder was last written. Other files stay.
+void remove_stale_plots(const OutputDir& out, const std::set<std::string>& written) {
+  std::set<fs::path> folders;
+  for (const auto& w : written) folders.insert(fs::path(out.root()) / fs::path(w).parent_path());
+  for (const auto& dir : folders)
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const std::string name = e.path().filename().string();
+      const bool plot = name.ends_with(".svg") || name.ends_with(".gp") || name.ends_with(".ref.dat") ||
+                        name.ends_with(".interval.dat");
+      const std::string rel = fs::relative(e.path(), out.root()).generic_string();
+      if (plot && e.is_regular_file() && !written.count(rel)) fs::remove(e.path());
+    }
+}
+
 }  // namespace
 
-int reproduce(const std::string& out_dir) {
+int reproduce(const std::string& out_dir, const std::string& from_dir) {
   const std::string describe = git_describe();  // once, before this run writes anything (see git_describe)
   OutputDir out(out_dir);
   std::map<std::string, std::vector<Curve>> figures;  // figure key -> curves
-  std::map<std::string, std::string> titles;          // figure key -> caption
+  std::map<std::string, std::vector<std::string>> descriptions;  // figure key -> its scenarios' descriptions
   std::map<std::string, std::map<std::string, Json>> app_figures;  // figure key -> scenario id -> result (app_skeleton)
   std::map<std::string, Json> done;  // by scenario path: validation reads these instead of running them again
   const auto files = scenario_files();
@@ -124,13 +203,15 @@ int reproduce(const std::string& out_dir) {
     Scenario s = load_scenario(data_dir() + "/" + rel);
     if (progress::enabled()) progress::points(i, files.size(), rel);  // the line names the scenario
     else std::cerr << "reproduce: " << rel << "\n";
-    Json res = Json::parse(run_isolated([&] { return run_scenario(s, {}).dump(); }));
+    Json res = from_dir.empty()
+                   ? Json::parse(run_isolated([&] { return run_scenario(s, {}).dump(); }))
+                   : load_json_file((fs::path(from_dir) / fs::path(rel).parent_path().filename() / (s.id + ".json")).string());
     done[rel] = res;
     std::string sub = fs::path(rel).parent_path().filename().string();
     std::string base = sub + "/" + s.id;  // relative to the output folder
     publish_pair(out.file(base + ".json"), res.dump(2) + "\n", out.file(base + ".csv"), result_csv(res));
     if (!bench::find_driver(s.benchmark, s.file, "benchmark.name").curve) {  // bar chart per figure, below
-      app_figures[sub + "/" + (s.figure.empty() ? s.id : label_stem(s.figure, s.file, "figure"))][s.id] = res;
+      app_figures[sub + "/" + (s.figure.empty() ? s.id : figure_file_stem(s.figure, s.file))][s.id] = res;
       continue;
     }
     const Json& p0 = res["points"][0];
@@ -142,7 +223,7 @@ int reproduce(const std::string& out_dir) {
       if (!p0.contains(s.plot)) throw InputError(s.file, "plot", "the result has no field '" + s.plot + "'");
       y = s.plot;
     }
-    std::string fig = s.figure.empty() ? s.id : label_stem(s.figure, s.file, "figure");  // "Fig. 2" -> fig2
+    std::string fig = s.figure.empty() ? s.id : figure_file_stem(s.figure, s.file);  // "Fig. 5 D2D" -> fig5_d2d
     // Curve label: stack, benchmark (the algorithm for a barrier), and the rank count unless it is the x axis.
     std::string what = s.driver->label();
     std::string label = s.stack + " " + what + (res["ranks"].is_array() ? "" : " " + res["ranks"].dump() + "p");
@@ -151,48 +232,27 @@ int reproduce(const std::string& out_dir) {
       const Json& v = it.value().is_object() ? it.value()["value"] : it.value();
       label += fmt::format(" {}={}", it.key(), v.is_string() ? v.get<std::string>() : v.dump());
     }
-    figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y, s.machine, s.routing, s});
-    titles.emplace(sub + "/" + fig, caption(s));
+    figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y, rel,
+                                        y == "latency_us" && x == "bytes" ? latency_falls(res["points"]) : "",
+                                        s.machine, s.routing, s});
+    descriptions[sub + "/" + fig].push_back(s.description);
   }
-  Json v = validate("", {}, &done);
-  // Reference points per scenario id, for the plots.
-  std::map<std::string, std::vector<std::pair<double, double>>> refs;
-  for (auto& f : reference_files("")) {
-    Json doc = load_json_file(f);
-    for (auto& p : doc.at("points")) {
-      std::string sid = fs::path(p.at("scenario").get<std::string>()).stem().string();
-      const Json& sel = p.at("select");
-      double x = sel.contains("bytes") ? sel["bytes"].get<double>() : sel.contains("ranks") ? sel["ranks"].get<double>() : p.value("bytes", 0.0);
-      refs[sid].push_back({x, p.at("value").get<double>()});
-    }
-  }
-  // Predicted and held-out points with their intervals per scenario id, for error bars on the plots.
-  std::map<std::string, std::vector<std::array<double, 4>>> intervals;
-  {
-    std::map<std::string, Json> sel_of;  // id -> its reference entry
-    for (auto& f : reference_files("")) {
-      Json doc = load_json_file(f);
-      for (auto& p : doc.at("points")) sel_of[p.at("id").get<std::string>()] = p;
-      for (auto& p : doc.value("held_out", Json::array())) sel_of[p.at("id").get<std::string>()] = p;
-    }
-    for (const char* list : {"points", "held_out"})
-      for (auto& p : v[list]) {
-        auto it = sel_of.find(p["id"].get<std::string>());
-        if (!p.contains("interval") || it == sel_of.end()) continue;
-        const Json& sel = it->second.at("select");
-        if (!sel.contains("bytes") && !sel.contains("ranks")) continue;  // a peak: no x of its own
-        double x = sel.contains("bytes") ? sel["bytes"].get<double>() : sel["ranks"].get<double>();
-        intervals[fs::path(p["scenario"].get<std::string>()).stem().string()].push_back(
-            {std::max(x, 1.0), p["simulated"].get<double>(), p["interval"][0].get<double>(), p["interval"][1].get<double>()});
-      }
-  }
+  // Validation: run (reusing the results above), or read beside the results when they were read.
+  Json v = from_dir.empty() ? validate("", {}, &done) : load_json_file((fs::path(from_dir) / "validation.json").string());
+  std::vector<Json> docs;
+  for (auto& f : reference_files("")) docs.push_back(load_json_file(f));
+  std::map<std::string, std::vector<std::pair<double, double>>> refs;  // run-time bars: the paper's run time
+  for (auto& [sid, ms] : reference_marks(docs))
+    for (auto& m : ms) refs[sid].push_back({m.x, m.y});
   bool gnuplot = have_gnuplot();
+  std::set<std::string> written;  // plot files of this run, relative to the output folder (remove_stale_plots)
   for (auto& [key, results] : app_figures) {
     // Skeletons with the seastar paper's Table 1 row: run times relative to CM; others: a table of run times.
     bool table1 = true;
     for (auto& [id, res] : results) table1 = table1 && res["points"][0].contains("paper_mpi_time_pct");
     if (table1) plot_app_runtimes(out, key, results, gnuplot);
     else plot_runtime_bars(out, key, results, refs, gnuplot);
+    written.insert({key + ".svg", key + ".gp"});
   }
   // Curves of one figure that differ in their machine (a what-if machine file) or route policy say which.
   for (auto& [key, curves] : figures) {
@@ -211,34 +271,12 @@ int reproduce(const std::string& out_dir) {
     distinguish_labels(labels, scenarios);
     for (std::size_t i = 0; i < curves.size(); ++i) curves[i].label = labels[i];
   }
+  const Overlays overlays{reference_marks(docs), interval_marks(docs, v), docs, v};
   for (auto& [key, curves] : figures) {
     throw_if_interrupted();
-    PlotSpec spec;
-    spec.svg = key + ".svg";
-    spec.title = titles[key];
-    spec.xcol = curves[0].xcol;
-    spec.ycol = curves[0].ycol;
-    for (auto& c : curves) {
-      PlotCurve pc{c.csv, c.label, ""};
-      auto it = refs.find(c.id);
-      if (it != refs.end()) {
-        std::string pts;  // "x,y" lines: the scripts' datafile separator is ','
-        for (auto& [rx, ry] : it->second) pts += fmt::format("{},{}\n", std::max(rx, 1.0), ry);
-        pc.ref = key + "." + c.id + ".ref.dat";
-        write_atomic(out.file(pc.ref), pts);
-      }
-      if (auto iv = intervals.find(c.id); iv != intervals.end()) {
-        std::string pts;
-        for (auto& [x, y, lo, hi] : iv->second) pts += fmt::format("{},{},{},{}\n", x, y, lo, hi);
-        pc.interval = key + "." + c.id + ".interval.dat";
-        write_atomic(out.file(pc.interval), pts);
-      }
-      spec.curves.push_back(pc);
-    }
-    write_atomic(out.file(key + ".gp"), gnuplot_script(spec));
-    if (gnuplot && !run_gnuplot(out.root(), key + ".gp", spec.svg))
-      std::cerr << "reproduce: gnuplot failed for " << key << "\n";
+    plot_figure(out, key, curves, descriptions[key], overlays, gnuplot, written);
   }
+  remove_stale_plots(out, written);
   std::string md = "# Validation table\n\nGenerated by `ompisim reproduce` (" + describe +
                    "). Calibration points are fitted and must lie within their tolerance (exit status 1 otherwise); "
                    "predictions are never fitted and are checked against their own tolerance (15 % unless the reference "

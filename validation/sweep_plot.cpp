@@ -13,7 +13,9 @@
 namespace ompisim::validation {
 
 namespace {
-std::string text(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+std::string text(const Json& v) {
+  return v.is_string() ? v.get<std::string>() : v.is_number_float() ? fmt::format("{:g}", v.get<double>()) : v.dump();
+}
 }  // namespace
 
 std::string sweep_metric(const Json& t) {
@@ -37,14 +39,16 @@ namespace {
 
 // A curve's label: the other axes' values and the result's own x (message size, radix, rank count), sizes as 1 KiB.
 std::string curve_label(const Json& r, const std::vector<std::string>& cols, const std::vector<std::string>& axes,
-                        const std::string& axis, const std::string& metric) {
+                        const std::string& axis, const std::string& metric, const Json& units) {
   std::string label;
   for (auto& c : cols) {
     if (c == axis || c == metric || c == "point" || !r.contains(c)) continue;
     const bool is_axis = std::find(axes.begin(), axes.end(), c) != axes.end();
     // Other result columns that vary per row (message size, radix) name the curve; derived metrics do not.
     if (!is_axis && c != "bytes" && c != "radix" && c != "ranks") continue;
-    std::string v = c == "bytes" && r[c].is_number() ? byte_label(r[c].get<double>()) : c + "=" + text(r[c]);
+    std::string v = c == "bytes" && r[c].is_number() ? byte_label(r[c].get<double>())
+                    : units.contains(c) ? c + "=" + text(r[c]) + " " + units[c].get<std::string>()
+                                        : c + "=" + text(r[c]);
     label += (label.empty() ? "" : ", ") + v;
   }
   return label;
@@ -73,6 +77,7 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
   if (metric.empty() || !have_gnuplot()) return wrote;
   const auto cols = t.at("columns").get<std::vector<std::string>>();
   const auto axes = t.at("axes").get<std::vector<std::string>>();
+  const Json units = t.value("units", Json::object());  // an axis of quantities: its values' unit (merge_sweep)
   for (auto& axis : axes) {
     // The axis's values in first-seen (grid) order, and the curves: every other column but the metric and the point.
     std::vector<std::string> xs;
@@ -81,9 +86,9 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
     std::map<std::string, std::vector<std::pair<std::size_t, double>>> curves;
     for (auto& r : t.at("rows")) {
       if (!r.contains(metric) || !r[metric].is_number()) continue;
-      std::string x = text(r[axis]);
+      std::string x = text(r[axis]) + (units.contains(axis) ? " " + units[axis].get<std::string>() : "");
       if (!xi.count(x)) xi[x] = xs.size(), xs.push_back(x);
-      std::string label = curve_label(r, cols, axes, axis, metric);
+      std::string label = curve_label(r, cols, axes, axis, metric, units);
       if (!curves.count(label)) curve_names.push_back(label);
       curves[label].push_back({xi[x], r[metric].get<double>()});
     }
@@ -113,9 +118,12 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
         "set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'\nset output {}\n",
         gp_quote(svg + ".tmp"));
     gp += fmt::format("set title {}\n", gp_quote(fmt::format("{} against {}: {}", axis_label(metric), axis, what)));
+    // The key in up to 4 rows at the canvas's bottom edge, under a bottom margin that holds it (gnuplot's "key below"
+    // with maxrows draws the x label over the key).
     gp += fmt::format("set xlabel {}\nset ylabel {}\nset logscale y\nset grid\n"
-                      "set key below font ',9' maxrows 4\n",
-                      gp_quote(axis), gp_quote(axis_label(metric)));
+                      "set bmargin 9\nset key at screen 0.5, screen 0.01 center bottom horizontal font ',9' maxrows 4\n",
+                      gp_quote(units.contains(axis) ? fmt::format("{} ({})", axis, units[axis].get<std::string>()) : axis),
+                      gp_quote(axis_label(metric)));
     gp += "set xtics (";
     for (std::size_t i = 0; i < xs.size(); ++i) gp += fmt::format("{}{} {}", i ? ", " : "", gp_quote(xs[i]), i);
     gp += fmt::format(")\nset xrange [-0.5:{}]\n", static_cast<double>(xs.size()) - 0.5);

@@ -1,5 +1,5 @@
 // A sweep's plots (`ompisim sweep --merge`): for each axis, the main metric against that axis's values (in grid order,
-// labelled as written, so "4 GB/s" and "openmpi" axes plot as well as numbers), one curve per combination of the other
+// labelled with the unit of a quantity axis, "4 GB/s", or as written, "openmpi"), one curve per combination of the other
 // axes and of the result's own x (message size, radix, ...): the kMaxSweepCurves curves along which the axis changes
 // the result most (its relative spread), the title saying how many of how many and the largest change.
 #pragma once

@@ -38,7 +38,11 @@ bool all_calibration_pass(const Json& v);  // calibration points within toleranc
 // The values of reference entries ({"scenario", "select", "metric"}), each scenario run once, the fast way (only the
 // sizes and ranks the entries select), under `sets`: calibrate's evaluations.
 std::vector<double> fast_values(const std::vector<Json>& refs, const Overrides& sets);
-int reproduce(const std::string& out_dir);
+// Every scenario into out_dir (JSON, CSV, a plot per figure) and validation.md. With `from_dir` (a results folder
+// that reproduce wrote), nothing runs: the results and validation.json are read from there and the plots redrawn.
+// Plot files (.svg, .gp, .ref.dat, .interval.dat) in the folders plotted into that this run did not write (a figure
+// renamed or removed) are deleted; other files stay.
+int reproduce(const std::string& out_dir, const std::string& from_dir = "");
 // validate --machine-file: scenarios whose machine has this file's machine name use the file instead ("": none).
 void set_machine_file(const std::string& path);
 

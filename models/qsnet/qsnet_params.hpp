@@ -63,6 +63,7 @@ struct SoftwareParams {
   Sourced datatype_engine_overhead;  // Open MPI's datatype engine (convertor) set-up per request, vs a plain memcpy
   Sourced thread_handoff_cost;       // a progress thread hands a completed request to the main thread (cond. signal)
   Sourced mpich_qsnet_overhead;      // MPICH-QsNetII (ADI over Tport) host cost per message per side
+  Sourced mpich_qsnet_eager_rate;    // MPICH-QsNetII inline (eager) path: per-byte cost as a rate (sender's host, at post)
   Sourced elan4_qdma_overhead;       // the raw libelan4 QDMA test program's host cost per message per side
 
   template <class V>
@@ -72,6 +73,8 @@ struct SoftwareParams {
     v(datatype_engine_overhead, {"datatype_engine_overhead", Dim::Time, "datatype engine set-up per request", 0, 1e-4});
     v(thread_handoff_cost, {"thread_handoff_cost", Dim::Time, "progress thread -> main thread hand-off", 0, 1e-3});
     v(mpich_qsnet_overhead, {"mpich_qsnet_overhead", Dim::Time, "MPICH-QsNetII host software per message per side", 0, 1e-4});
+    v(mpich_qsnet_eager_rate, {"mpich_qsnet_eager_rate", Dim::Rate,
+                                "MPICH-QsNetII inline (eager) sends: per-byte host cost as a rate", 1e6, 1e15});
     v(elan4_qdma_overhead, {"elan4_qdma_overhead", Dim::Time, "raw libelan4 QDMA program host cost per side", 0, 1e-4});
   }
 };

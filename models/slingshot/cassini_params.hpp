@@ -56,6 +56,11 @@ struct SoftwareParams {
   Sourced linkx_overhead;          // LINKx: provider choice, shared queues, software tag matching
   Sourced pml_cm_overhead;         // pml/cm + mtl/ofi request management, fi_tsend/fi_trecv, CQ read
   Sourced mpich_overhead;          // Cray MPICH (CH4, OFI netmod / shm) per message
+  // Cray MPICH's own on-node path (closed: a black box whose costs are fitted, protocols/native/README.md)
+  Sourced mpich_smp_single_copy_size;  // MPICH_SMP_SINGLE_COPY_SIZE: smallest on-node message sent by single copy
+  Sourced mpich_shm_overhead;      // per message per side on its on-node path (in place of the shm provider's)
+  Sourced mpich_shm_eager_rate;    // eager (copy in, copy out): per-byte cost as a rate, sender at post
+  Sourced mpich_shm_copy_cost;     // single copy: per message, receiver at match, before the copy
   // which sends go out with fi_tinject when they fit (host memory, at most the endpoint's inject size):
   Sourced ompi_mtl_ofi_inject;     // Open MPI mtl/ofi: never / blocking (MPI_Send only) / every
   Sourced mpich_ofi_inject;        // Cray MPICH's OFI netmod: never / blocking / every
@@ -79,6 +84,12 @@ struct SoftwareParams {
     v(linkx_overhead, {"linkx_overhead", Dim::Time, "LINKx per message per side (routing, software matching)", 0, 1e-4});
     v(pml_cm_overhead, {"pml_cm_overhead", Dim::Time, "pml/cm + mtl/ofi per message per side", 0, 1e-4});
     v(mpich_overhead, {"mpich_overhead", Dim::Time, "Cray MPICH per message per side", 0, 1e-4});
+    v(mpich_smp_single_copy_size, {"mpich_smp_single_copy_size", Dim::Bytes,
+                                   "Cray MPICH: smallest on-node message sent by single copy (below: eager)", 1, 1e12});
+    v(mpich_shm_overhead, {"mpich_shm_overhead", Dim::Time, "Cray MPICH on-node path per message per side", 0, 1e-4});
+    v(mpich_shm_eager_rate, {"mpich_shm_eager_rate", Dim::Rate, "Cray MPICH on-node eager: per-byte cost as a rate",
+                             1e6, 1e15});
+    v(mpich_shm_copy_cost, {"mpich_shm_copy_cost", Dim::Time, "Cray MPICH on-node single copy: per message", 0, 1e-3});
     v(ompi_mtl_ofi_inject, {"ompi_mtl_ofi_inject", Dim::Count, "Open MPI mtl/ofi sends that use fi_tinject", 0, 2,
                             {"never", "blocking", "every"}});
     v(mpich_ofi_inject, {"mpich_ofi_inject", Dim::Count, "Cray MPICH OFI netmod sends that use fi_tinject", 0, 2,

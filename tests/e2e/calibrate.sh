@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# ompisim calibrate (no --write). Usage: calibrate.sh BIN PAPER MACHINE FAMILY MAX_RESIDUAL_PCT [FREE]
+# ompisim calibrate (no --write). Usage: calibrate.sh BIN PAPER MACHINE FAMILY MAX_RESIDUAL_PCT [FREE...]
 # (1) Configuration: a paper's calibration points, starting from the committed machine file. Expected: every residual
 # is under MAX_RESIDUAL_PCT and every fitted value stays within 1 % of the file's: the committed values are a fixed
 # point of the fit, so a rerun does not drift. (When Cielo had a direction the points did not determine, a Levenberg-Marquardt
 # step along it moved pml_ob1_overhead by 25 % per run before the step skipped such directions.) The Jacobian's
 # singular values are reported, and every calibration comparison (the reference file's "fit_gaps") holds: the paper's
-# sign, within a factor of 1.5. FREE (optional): only the parameters whose name contains it are free (calibrate
-# --free), as the machine file's "fit" text says they were fitted. (2) An unknown machine exits 2 naming it.
+# sign, within a factor of 1.5. FREE (optional, repeatable): only the parameters whose name contains one of them are
+# free (calibrate --free), as the machine file's "fit" text says they were fitted; each must name one. (2) An unknown
+# machine exits 2 naming it.
 set -u
-BIN=$1; PAPER=$2; MACHINE=$3; FAMILY=$4; MAXRES=$5; FREE=${6:-}; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-"$BIN" calibrate --paper "$PAPER" --machine "$MACHINE" ${FREE:+--free "$FREE"} > "$t/out" 2> "$t/err" || { cat "$t/err"; exit 1; }
+BIN=$1; PAPER=$2; MACHINE=$3; FAMILY=$4; MAXRES=$5; shift 5; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+FREE=(); for f in "$@"; do FREE+=(--free "$f"); done
+"$BIN" calibrate --paper "$PAPER" --machine "$MACHINE" "${FREE[@]}" > "$t/out" 2> "$t/err" || { cat "$t/err"; exit 1; }
 grep -q "singular values of the Jacobian" "$t/err" || { cat "$t/err"; exit 1; }
-python3 - "$t/out" "$(dirname "$0")/../../models/$FAMILY/machines/$MACHINE.json" "$MAXRES" <<'P'
+python3 - "$t/out" "$(dirname "$0")/../../models/$FAMILY/machines/$MACHINE.json" "$MAXRES" "$@" <<'P'
 import json, sys
 table = [[c.strip() for c in l.strip().strip("|").split("|")] for l in open(sys.argv[1]) if l.startswith("| ") and "---" not in l]
 rows = {r[0]: r[1] for r in table if len(r) == 2 and r[0] not in ("parameter", "calibration point")}
@@ -21,6 +23,7 @@ m = json.load(open(sys.argv[2]))
 points = {k for k in rows if k.count(".") >= 3}  # point ids (paper.kind.metric...) vs section.parameter
 fitted = {k: v for k, v in rows.items() if k not in points}
 assert fitted, rows
+assert all(any(f in k for k in fitted) for f in sys.argv[4:]), (sys.argv[4:], fitted)  # each FREE names a fitted parameter
 (net,) = m["networks"]  # one network and one node type: the parameters have their short names
 (typ,) = m["node_types"]
 def file_path(k):  # "nic.bte_bandwidth" -> networks.<net>.nic.bte_bandwidth, "node.memory.x" -> node_types.<type>.memory.x

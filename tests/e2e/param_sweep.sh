@@ -5,7 +5,8 @@
 #                barrier; `run` and --shard under launcher variables without mpirun call no MPI_Init); a run killed with SIGKILL after its first point and rerun; bad input.
 # Expected:      the merged sweep.csv and sweep.json are byte-identical across -j 1, -j 2, shards and mpirun; a rerun
 #                runs no point; the killed sweep, rerun, has every point once and no temporary file left; 1 MiB latency
-#                falls when bte_bandwidth rises (the axis reaches the model); bad input exits 2 naming file and key.
+#                falls when bte_bandwidth rises (the axis reaches the model); the axis given as "3 GB/s" is
+#                the number 3 under the header 'nic.bte_bandwidth (GB/s)'; bad input exits 2 naming file and key.
 # How validated: cmp of the merged files, point-file counts, the tool's "N run now" line, grep on stderr.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0; cd "$t"
@@ -91,8 +92,19 @@ check "six point files" "[[ \$(ls j1/points | wc -l) == 6 ]]"
 check "bte_bandwidth reaches the model" "python3 - <<'P'
 import csv
 rows=[r for r in csv.DictReader(open('j1/sweep.csv')) if r['bytes']=='1048576' and r['stack']=='openmpi']
-lat={r['nic.bte_bandwidth']: float(r['latency_us']) for r in rows}
-assert lat['3 GB/s'] > lat['4 GB/s'] > lat['6 GB/s'], lat
+lat={float(r['nic.bte_bandwidth (GB/s)']): float(r['latency_us']) for r in rows}
+assert lat[3] > lat[4] > lat[6], lat
+P"
+# Quantities are numbers: the axis written "3 GB/s" is the number 3 under a header naming the unit, in the CSV and
+# in sweep.json (its "units" names the unit per axis).
+check "unit axis as numbers, unit in the header" "python3 - <<'P'
+import csv, json
+head = next(csv.reader(open('j1/sweep.csv')))
+assert 'nic.bte_bandwidth (GB/s)' in head and 'nic.bte_bandwidth' not in head, head
+t = json.load(open('j1/sweep.json'))
+assert t['units'] == {'nic.bte_bandwidth': 'GB/s'}, t['units']
+assert sorted({r['nic.bte_bandwidth'] for r in t['rows']}) == [3, 4, 6], t['rows'][0]
+assert all(isinstance(r['latency_us'], (int, float)) for r in t['rows'])
 P"
 # Killed midway: SIGKILL to the whole process group once the first point is stored, then a rerun.
 setsid "$BIN" sweep grid.json --out k -j 1 > /dev/null 2>&1 &

@@ -79,6 +79,19 @@ o::shm::ShmConfig shm_config(World& w) {
   return c;
 }
 
+// Cray MPICH's own on-node path (CH4 shm: eager copy in and out below MPICH_SMP_SINGLE_COPY_SIZE, XPMEM/CMA single
+// copy from it on, GPU IPC): the shm provider's mechanisms with Cray MPICH's fitted per-path costs in place of the
+// libfabric shm provider's per-message cost.
+o::shm::ShmConfig mpich_shm_config(World& w) {
+  const auto& s = slingshot::nic(w.machine()).software;
+  o::shm::ShmConfig c = shm_config(w);
+  c.overhead = s.mpich_shm_overhead;
+  c.inject_size = s.mpich_smp_single_copy_size - 1;
+  c.inject_rate = s.mpich_shm_eager_rate;
+  c.copy_cost = s.mpich_shm_copy_cost;
+  return c;
+}
+
 // pml/cm + mtl/ofi over one endpoint: the CXI provider alone, or LINKx over shm and cxi.
 // mtl/ofi as one MTL module: the providers of the link (cxi; with LINKx also shm and the LINKx endpoint over both)
 // and the MTL over the endpoint the link exposes. pml/cm is built over it by its own component.
@@ -119,7 +132,7 @@ public:
   Ch4Endpoint(World& w, double overhead) : w_(w), overhead_(overhead) {
     const auto& n = slingshot::nic(w.machine());
     cxi_ = std::make_unique<o::cxi::CxiProvider>(w, o::cxi::CxiConfig::from(n.p, n.software));
-    shm_ = std::make_unique<o::shm::ShmProvider>(w, shm_config(w));
+    shm_ = std::make_unique<o::shm::ShmProvider>(w, mpich_shm_config(w));
     o::CqOwnerOps ops;
     ops.write = [this](const o::CqEntry& e) { on_cq(e); };
     ops.writeerr = ops.write;

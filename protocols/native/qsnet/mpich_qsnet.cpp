@@ -8,6 +8,7 @@ constexpr std::uint32_t kEnvelopeBytes = 32;  // MPICH-QsNetII's header (paper Â
 
 MpichQsnet::MpichQsnet(World& w, const MpichQsnetMca& mca, std::string name)
     : w_(w), nic_(w), p_(nic_.params()), overhead_(qsnet::nic(w.machine()).software.mpich_qsnet_overhead),
+      eager_rate_(qsnet::nic(w.machine()).software.mpich_qsnet_eager_rate),
       eager_limit_(static_cast<std::uint64_t>(mca.mpich_qsnet_eager_limit.value)), name_(std::move(name)),
       lib_(w.ranks()) {
   if (eager_limit_ + kEnvelopeBytes > static_cast<std::uint64_t>(p_.qdma_slot_bytes.value))
@@ -32,7 +33,9 @@ void MpichQsnet::start_send(const mpi::P2P& m, Completion done) {
   std::uint32_t seq = lib_.next_send_seq(rank, ctx, dst);
   Env e{rank, m.tag, ctx, bytes, sid, bytes > eager_limit_};
   (e.big ? big_ : eager_) += 1;
-  w_.cpu(rank, overhead_ + p_.cmd_issue_cost, [this, rank, dst, seq, e] {
+  // Tport's inline path: its per-byte cost (a fitted black-box cost, machine file) on the sender's host at post.
+  const double inline_bytes = e.big ? 0.0 : static_cast<double>(bytes) / eager_rate_;
+  w_.cpu(rank, overhead_ + inline_bytes + p_.cmd_issue_cost, [this, rank, dst, seq, e] {
     auto wire = static_cast<std::uint32_t>(kEnvelopeBytes + (e.big ? 0 : e.bytes));
     double start = nic_.bus(w_.node_of(rank), w_.node_of(dst), nic_.command(w_.node_of(rank)), wire);
     double t_arrive = start + nic_.wire(rank, dst, wire);

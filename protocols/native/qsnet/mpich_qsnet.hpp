@@ -51,6 +51,7 @@ private:
   qsnet::Elan4 nic_;
   const qsnet::Elan4Params& p_;
   double overhead_;
+  double eager_rate_;  // software.mpich_qsnet_eager_rate
   std::uint64_t eager_limit_;
   std::string name_;
   // Requests, and Tport's lists: the NIC's posted list and the host's unexpected list.

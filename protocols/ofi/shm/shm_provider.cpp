@@ -7,6 +7,10 @@
 
 namespace ompisim::ofi::shm {
 
+namespace {
+double per_byte(double bytes, double rate) { return rate > 0 ? bytes / rate : 0.0; }
+}  // namespace
+
 void ShmProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
   if (!w_.same_node(rank, dst)) throw std::logic_error("shm: peer on another node");
   std::uint64_t id = next_++;
@@ -17,7 +21,8 @@ void ShmProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
                                                           : Path::SingleCopy;
   msgs_.emplace(id, Msg{rank, dst, tag, bytes, context, buf, p, {}});
   ++n_[p == Path::Inject ? "shm_inject" : p == Path::SingleCopy ? "shm_single_copy" : "shm_ipc"];
-  w_.cpu(rank, c_.overhead, [this, id, rank, dst] {
+  const double path = p == Path::Inject ? per_byte(static_cast<double>(bytes), c_.inject_rate) : 0.0;
+  w_.cpu(rank, c_.overhead + path, [this, id, rank, dst] {
     double hop = w_.signal_latency(rank, dst);
     if (msgs_.at(id).path == Path::Inject) {
       // Copy into the shared inject buffer; the send is complete when the copy is.
@@ -74,7 +79,7 @@ void ShmProvider::deliver(std::uint64_t id, RxEntry* e) {
                          static_cast<std::uint32_t>(m.src);
     double attach = attached_.insert(pair).second ? c_.xpmem_attach_cost : 0.0;
     MemSpace from = w_.local_memory(m.src);
-    w_.cpu(dst, attach, [this, id, e, dst, bytes, from] {
+    w_.cpu(dst, attach + c_.copy_cost + per_byte(bytes, c_.copy_rate), [this, id, e, dst, bytes, from] {
       w_.cpu_copy(dst, bytes, [this, id, e] {
         recv_done(id, e);
         send_done(id);

@@ -10,7 +10,7 @@
 //            the data over the node's GPU links (software.gpu_copy_latency, then a flow over the GPU memories and
 //            peer links or the CPU-GPU bus).
 // A command reaches the peer after the cache-line hand-off latency of the two cores; each side pays
-// software.shm_overhead per message. Command queues are FIFO per peer, so MPI order holds without sequence numbers.
+// software.shm_overhead per message (a library's own path: ShmConfig's per-path costs on top). Command queues are FIFO per peer, so MPI order holds without sequence numbers.
 // LIMITATIONS: no shared-memory ring capacity (a full command queue never stalls a sender); CMA and XPMEM are priced
 // alike (one copy by the receiving core); IPC handles are cached forever.
 #pragma once
@@ -27,6 +27,10 @@ namespace ompisim::ofi::shm {
 
 struct ShmConfig {
   double overhead = 0, inject_size = 4096, ipc_open_cost = 0, gpu_copy_latency = 0, xpmem_attach_cost = 0;
+  // A closed library's own on-node path priced as a black box (Cray MPICH's; none for libfabric's shm provider): a
+  // cost per message and per byte (as a rate, 0 = none) on the inject path (the sender's CPU at post) and on the
+  // single-copy path (the receiver's CPU when it matches, before the copy).
+  double inject_rate = 0, copy_cost = 0, copy_rate = 0;
 };
 
 class ShmProvider final : public SrxPeer {

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Configuration: `reproduce --from <source>/results --out T`: the committed results redrawn, nothing run.
+# Expected:      exit 0; every figure's SVG and script are written; Gemini Fig. 5 has the paper's values, the caption
+#                that says what they are, the paper's statements with the model's verdict and the latency drop named;
+#                Slingshot Fig. 6 D2D intra-node has the public peak as a line keyed "public measurement"; no interval
+#                file holds a bar of zero width; plot files (.svg, .gp, .ref.dat, .interval.dat) left in the folder by an
+#                earlier run under another name are removed, other files stay; a folder without validation.json is
+#                refused (exit 2).
+# How validated: grep on the SVG and the scripts, python3 on the interval files.
+set -u
+BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+if ! command -v gnuplot > /dev/null; then echo "FAIL gnuplot not installed (setup.sh installs it)"; exit 1; fi
+mkdir -p "$t/r/gemini" && echo stale > "$t/r/gemini/fig5old.svg" && echo stale > "$t/r/gemini/fig5old.fig5_x.ref.dat" \
+  && echo mine > "$t/r/gemini/notes.txt"
+"$BIN" --quiet reproduce --from "$SRC/results" --out "$t/r" > /dev/null 2> "$t/err"
+check "reproduce --from exits 0" "[[ \$? == 0 ]]"
+check "plot files it did not write are removed, other files stay" \
+  "[[ ! -e '$t/r/gemini/fig5old.svg' && ! -e '$t/r/gemini/fig5old.fig5_x.ref.dat' && -e '$t/r/gemini/notes.txt' && -e '$t/r/gemini/fig5.svg' ]]"
+check "Gemini Fig. 5: the paper's values, statements and the drop named" \
+  "grep -q \"Filled circles: the paper's values.\" '$t/r/gemini/fig5.svg' && grep -q 'Latency falls with message size: openmpi osu_latency 2p: 4 KiB' '$t/r/gemini/fig5.svg' && grep -q '47% worse than the native MPI.. (holds)' '$t/r/gemini/fig5.svg'"
+check "Slingshot Fig. 6 D2D intra-node: public peak as a dashed line" \
+  "grep -q 'public measurement: peak 482.735' '$t/r/slingshot/fig6_d2d_intra-node.svg'"
+check "no zero-width interval bar" "python3 - '$t/r' <<'P'
+import glob, sys
+for f in glob.glob(sys.argv[1] + '/*/*.interval.dat'):
+    for line in open(f):
+        x, y, lo, hi = map(float, line.split(','))
+        assert hi - lo > 1e-6 * abs(y), (f, line)
+P"
+"$BIN" reproduce --from "$t" --out "$t/x" > /dev/null 2> "$t/err2"
+check "a folder without validation.json: exit 2, one line" "[[ \$? == 2 && \$(wc -l < '$t/err2') == 1 ]] && grep -q \"key 'validation.json'\" '$t/err2'"
+exit $fail

@@ -1,0 +1,171 @@
+// What reproduce's figure plots overlay (validation/plot_overlays.hpp, validation/plot.hpp): reference values placed
+// by their size or as a peak line, zero-width intervals without a bar, and a caption on every figure of the papers.
+#include "runner/scenario.hpp"
+#include "validation/plot.hpp"
+#include "validation/plot_overlays.hpp"
+#include "validation/validate.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+using namespace ompisim;
+using namespace ompisim::validation;
+
+namespace {
+const Json kDoc = Json::parse(R"({
+  "points": [
+    {"id": "p.lat", "figure": "Fig. 5", "metric": "latency_us", "value": 1.5, "scenario": "scenarios/x/lat.json",
+     "select": {"bytes": 8}},
+    {"id": "p.peak_at", "figure": "Fig. 4", "metric": "peak_bandwidth_GBps", "value": 15, "bytes": 102400,
+     "scenario": "scenarios/x/bw.json", "select": {"peak": true}},
+    {"id": "p.peak", "figure": "public", "metric": "peak_bandwidth_GBps", "value": 120, "scenario": "scenarios/x/bw.json",
+     "select": {"peak": true}},
+    {"id": "p.rate", "figure": "Fig. 4", "metric": "messages_per_s", "value": 1e6, "scenario": "scenarios/x/bw.json",
+     "select": {"bytes": 8}}],
+  "held_out": [{"id": "h.lat", "scenario": "scenarios/x/lat.json", "select": {"bytes": 1024}}],
+  "claims": [{"id": "c.one", "text": "Latency is low (Fig. 5).",
+              "check": {"kind": "all_of", "checks": [{"a": {"scenario": "scenarios/x/lat.json"}}]}},
+             {"id": "c.other", "text": "Elsewhere.", "check": {"kind": "less_all", "a": "scenarios/x/other.json"}}]
+})");
+}  // namespace
+
+// Configuration: one reference document with a point at a size, a peak at a size, a peak without one (public), and
+//                a point of another metric.
+// Expected:      the point and the sized peak are circles at their x, the unsized peak a line marked public; a
+//                bandwidth plot leaves out the message-rate point.
+// How validated: the marks' fields.
+TEST_CASE("reference marks: placed by size, peaks without one as lines, other metrics left out") {
+  auto marks = reference_marks({kDoc});
+  REQUIRE(marks["lat"].size() == 1);
+  CHECK(marks["lat"][0].x == 8);
+  CHECK(marks["lat"][0].paper);
+  auto bw = marks_for(marks["bw"], "bandwidth_GBps");
+  REQUIRE(bw.size() == 2);
+  CHECK(!bw[0].line);
+  CHECK(bw[0].x == 102400);
+  CHECK(bw[1].line);
+  CHECK(!bw[1].paper);
+  CHECK(marks_for(marks["bw"], "messages_per_s").size() == 1);
+}
+
+// Configuration: validate results with a prediction interval of width 0 and one of width 0.2 us.
+// Expected:      only the one with a width gets a bar.
+// How validated: interval_marks' entries.
+TEST_CASE("prediction intervals of zero width draw no bar") {
+  Json v = Json::parse(R"({"points": [
+      {"id": "p.lat", "scenario": "scenarios/x/lat.json", "simulated": 1.5, "interval": [1.5, 1.5]}],
+    "held_out": [{"id": "h.lat", "scenario": "scenarios/x/lat.json", "simulated": 4.0, "interval": [3.9, 4.1]}]})");
+  auto iv = interval_marks({kDoc}, v);
+  REQUIRE(iv["lat"].size() == 1);
+  CHECK(iv["lat"][0][0] == 1024);
+  CHECK(iv["lat"][0][3] == Approx(4.1));
+}
+
+// Configuration: the caption of a figure holding scenarios/x/lat.json, with and without the paper's values.
+// Expected:      it names what the circles and bars are, or says the paper gives no data points; it quotes the claims that
+//                name the figure's scenarios with their status, and no other claim; the script prints each line
+//                under the frame and draws a peak as a dashed line in its curve's colour.
+// How validated: substrings of the caption and of the gnuplot script.
+TEST_CASE("figure caption: what is overlaid, and the paper's statements with the model's verdict") {
+  Json v = Json::parse(R"({"claims": [{"id": "c.one", "status": "fails"}]})");
+  CaptionInput in;
+  in.scenarios = {"scenarios/x/lat.json"};
+  in.paper_figure = true;
+  auto none = figure_caption(in, {kDoc}, v);
+  REQUIRE(none.size() >= 3);
+  CHECK(none[0].find("gives no data points") != std::string::npos);
+  CHECK(none.back() == "- \"Latency is low (Fig. 5).\" (fails)");
+  for (auto& l : none) CHECK(l.find("Elsewhere") == std::string::npos);
+  in.paper_points = in.intervals = true;
+  auto with = figure_caption(in, {kDoc}, v);
+  CHECK(with[0] == "Filled circles: the paper's values.");
+  CHECK(with[1].starts_with("Bars: prediction interval"));
+
+  PlotSpec p;
+  p.svg = "f.svg";
+  p.xcol = "bytes";
+  p.ycol = "bandwidth_GBps";
+  p.curves.push_back({"a.csv", "native", "", "", "public measurement", {120.0}});
+  p.caption = with;
+  const std::string gp = gnuplot_script(p);
+  CHECK(gp.find("120 with lines lc 1 dt 4") != std::string::npos);
+  CHECK(gp.find("native (public measurement: peak 120)") != std::string::npos);
+  CHECK(gp.find("set label 100 'Filled circles: the paper''s values.' at screen") != std::string::npos);
+  CHECK(gp.find("set bmargin") != std::string::npos);
+}
+
+// Configuration: every scenario of scenarios/, grouped per paper figure as reproduce groups them (folder and figure
+//                name; what-ifs and public-data plots are not figures of a paper), with the reference files and the
+//                claims they hold.
+// Expected:      every figure of the five papers shows the paper: its values (or public measurements) on the plot, or,
+//                where the paper quotes none, at least one of its statements in the caption.
+// How validated: figure_caption's lines for each figure.
+TEST_CASE("every reproduced figure of the papers shows the paper's values or statements") {
+  std::vector<Json> docs;
+  for (auto& f : reference_files("")) docs.push_back(load_json_file(f));
+  auto marks = reference_marks(docs);
+  std::map<std::string, CaptionInput> figures;
+  for (auto& rel : scenario_files()) {
+    Scenario s = load_scenario(data_dir() + "/" + rel);
+    if (!(s.figure.starts_with("Fig") || s.figure.starts_with("fig") || s.figure.starts_with("Table"))) continue;
+    CaptionInput& in = figures[std::filesystem::path(rel).parent_path().string() + "/" + s.figure];
+    in.paper_figure = true;
+    in.paper = s.paper;
+    in.figure = s.figure;
+    in.scenarios.push_back(rel);
+    for (auto& m : marks[s.id]) (m.paper ? in.paper_points : in.public_points) = true;
+  }
+  REQUIRE(figures.size() > 30);
+  for (auto& [fig, in] : figures) {
+    INFO(fig);
+    auto caption = figure_caption(in, docs, Json::object());
+    bool statement = false;
+    for (auto& l : caption) statement = statement || l.starts_with("- \"");
+    CHECK((in.paper_points || in.public_points || statement));
+  }
+}
+
+// Configuration: figure names of the scenarios.
+// Expected:      readable file stems: the number joined to Fig/Table, other spaces as '_', dots dropped.
+// How validated: the stems.
+TEST_CASE("figure file stems are readable") {
+  CHECK(figure_file_stem("Fig. 5 D2D inter-node", "s.json") == "fig5_d2d_inter-node");
+  CHECK(figure_file_stem("What-if routing alltoall under a neighbour job", "s.json") ==
+        "what-if_routing_alltoall_under_a_neighbour_job");
+  CHECK(figure_file_stem("Table 1", "s.json") == "table1");
+  CHECK(figure_file_stem("fig5", "s.json") == "fig5");
+  CHECK(figure_file_stem("public native", "s.json") == "public_native");
+  CHECK_THROWS_AS(figure_file_stem("../x", "s.json"), InputError);
+}
+
+// Configuration: latency points with a drop of 10 % (4 KiB -> 8 KiB), one of 1 % and one of 0.01 us.
+// Expected:      only the 10 % drop is named, with sizes and values; a rising curve names none.
+// How validated: latency_falls' text.
+TEST_CASE("latency_falls names drops beyond 2 % and 0.02 us") {
+  Json pts = Json::parse(R"([{"bytes": 1, "latency_us": 1.5}, {"bytes": 2, "latency_us": 1.49},
+    {"bytes": 4096, "latency_us": 14.665}, {"bytes": 8192, "latency_us": 6.971}, {"bytes": 16384, "latency_us": 6.9}])");
+  CHECK(latency_falls(pts) == "4 KiB 14.66 us -> 8 KiB 6.97 us");
+  CHECK(latency_falls(Json::parse(R"([{"bytes": 1, "latency_us": 1}, {"bytes": 2, "latency_us": 2}])")).empty());
+  CHECK(latency_falls(Json::parse(R"([{"bytes": 8192, "latency_us": 10.37}, {"bytes": 8195, "latency_us": 9.31}])")) ==
+        "8 KiB 10.37 us -> 8195 B 9.31 us");
+}
+
+// Configuration: descriptions of the scenarios of one figure (heterogeneous Fig. 2, QsNet Fig. 8, Gemini Fig. 4).
+// Expected:      the title keeps what they share: whole segments, then the shared words of the first that differs.
+// How validated: the strings.
+TEST_CASE("a figure's title keeps what its scenarios' descriptions share") {
+  CHECK(common_description({"NetPIPE bandwidth, 2 ranks on 2 nodes, MPI_Alloc_mem buffers, striped",
+                            "NetPIPE bandwidth, 2 ranks on 2 nodes, what-if: stripe only above 128 KiB"}) ==
+        "NetPIPE bandwidth, 2 ranks on 2 nodes");
+  CHECK(common_description({"RDMA read with the FIN_ACK chained to the read, no completion queue (polling)",
+                            "RDMA read, a QDMA chained to every RDMA, polling"}) == "RDMA read");
+  CHECK(common_description({"osu_bibw, 2 ranks on one Cielo node", "osu_mbw_mr, 16 ranks on one Cielo node"}).empty());
+  CHECK(common_description({"osu_latency, 2 ranks"}) == "osu_latency, 2 ranks");
+  CHECK(common_description({"latency at 4 B and 4 KB with basic progress", "latency at 4 B and 4 KB with interrupts"}) ==
+        "latency at 4 B and 4 KB");
+  CHECK(common_description({"IMB Reduce, 16 nodes: block", "IMB Reduce, 16 nodes: round robin"}) ==
+        "IMB Reduce, 16 nodes");
+}
