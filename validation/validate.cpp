@@ -17,8 +17,6 @@
 #include <iostream>
 #include <limits>
 #include <map>
-#include <numeric>
-#include <random>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -76,6 +74,26 @@ std::string cell(const std::string& s) {  // a Markdown table cell: no '|' or li
 
 }  // namespace
 
+// A claim's measures over the samples (intervals.hpp), in words: per measure its interval, then the paper's number
+// inside or outside it (a gap), or whether the interval reaches the accepted range (the other checks).
+std::string measures_text(const Json& c) {
+  std::string out;
+  auto bound = [](const Json& x, const char* inf) { return x.is_null() ? std::string(inf) : fmt::format("{:.3g}", x.get<double>()); };
+  for (auto& m : c.value("measures", Json::array())) {
+    if (!m.contains("interval")) continue;
+    const std::string label = m.value("label", "");
+    out += fmt::format("{}{}{} [{:.3g}, {:.3g}]", out.empty() ? "" : "; ", label.empty() ? "" : label + ": ",
+                       m.at("measure").get<std::string>(), m["interval"][0].get<double>(), m["interval"][1].get<double>());
+    if (!m.at("paper").is_null())
+      out += fmt::format(", paper {:+.3g} {}", m["paper"].get<double>(),
+                         m.value("paper_inside", false) ? "inside" : "**outside**");
+    else
+      out += fmt::format(", accepted [{}, {}] {}", bound(m["accepted"][0], "-inf"), bound(m["accepted"][1], "inf"),
+                         m.value("accepted_inside", false) ? "reached" : "**not reached**");
+  }
+  return out;
+}
+
 // The claims that do not hold in every sample (or at the nominal parameters), each with the reason recorded beside
 // it; one without a recorded reason is named as such (a failing claim must say why), and a recorded reason beside a
 // claim that now holds everywhere is named as stale.
@@ -95,17 +113,25 @@ std::string render_not_holding(const Json& claims) {
       reason = c["not_holding"].at("reason").get<std::string>();
       see = c["not_holding"].value("see", "");
     }
-    rows += fmt::format("| {} | {} | {} | {} |\n", id, status, cell(reason), cell(see));
+    rows += fmt::format("| {} | {} | {} | {} | {} |\n", id, status, cell(measures_text(c)), cell(reason), cell(see));
   }
   std::string out;
   if (!rows.empty())
     out += "\nClaims that do not hold, and why (the reason recorded beside the claim in `validation/reference/`; the "
            "section named gives the mechanisms looked for and their sources):\n\n"
-           "| id | within the intervals | reason | see |\n|---|---|---|---|\n" + rows;
+           "| id | within the intervals | model over the samples (the paper's value inside the interval?) | reason | "
+           "see |\n|---|---|---|---|---|\n" + rows;
   if (!stale.empty())
     out += "\nClaims that now hold but still carry a reason for not holding (stale; remove it): " + stale + "\n";
   return out;
 }
+
+namespace {
+// The machine file to load for a machine name: validate --machine-file's for its machine, else the name.
+std::string machine_path(const std::string& name) {
+  return !g_machine_file.empty() && name == g_machine_file_name ? g_machine_file : name;
+}
+}  // namespace
 
 void set_machine_file(const std::string& path) {
   g_machine_file = path;
@@ -122,6 +148,12 @@ public:
   explicit Runner(Overrides sets = {}, bool fast = false, const std::map<std::string, Json>* done = nullptr,
                   std::map<std::string, Overrides> per_machine = {})
       : sets_(std::move(sets)), fast_(fast), done_(done), per_machine_(std::move(per_machine)) {}
+  // A sample's runner: its overrides by machine, and its placement kind for the scenarios whose nodes are unstated.
+  Runner(const Overrides& sets, const IntervalSample* s) : Runner(sets, true) {
+    if (!s) return;
+    per_machine_ = s->per_machine;
+    placement_ = s->placement, placed_ = s->placed;
+  }
   // narrow = false: the whole curve even in fast mode (the claims that compare curves).
   const Json& result(const std::string& rel, const Json& sel, bool narrow = true) {
     const bool cut = fast_ && narrow;
@@ -145,6 +177,11 @@ public:
       if (sel.contains("ranks")) s.ranks = {sel["ranks"].get<long long>()};
     }
     Overrides sets = sets_;
+    if (placed_.count(rel)) {  // a sampled allocation: the largest rank count's nodes; smaller counts take the first
+      const long long most = *std::max_element(s.ranks.begin(), s.ranks.end());
+      s.nodes = placement_nodes(placement_, *load_machine(machine_path(s.machine)),
+                                (most + s.ranks_per_node - 1) / s.ranks_per_node);
+    }
     if (auto pm = per_machine_.find(s.machine); pm != per_machine_.end())
       sets.insert(sets.end(), pm->second.begin(), pm->second.end());
     Json r = Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); }));
@@ -156,6 +193,8 @@ private:
   bool fast_;
   const std::map<std::string, Json>* done_;
   std::map<std::string, Overrides> per_machine_;
+  std::string placement_;
+  std::set<std::string> placed_;
   std::map<std::string, Json> cache_;
 };
 
@@ -183,19 +222,30 @@ double value_of(Runner& run, const Json& ref) {
   return select(res, ref.at("select"), metric_field(ref.at("metric").get<std::string>()));
 }
 
+// One check's measured quantity, for its interval over the samples (intervals.hpp): the model's value, the paper's
+// number where it gives one (a gap), and the accepted range (null: unbounded).
+void measure(Json* ms, const Json& chk, const std::string& what, double model, const Json& paper, double lo, double hi) {
+  if (!ms || !std::isfinite(model)) return;
+  auto bound = [](double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); };
+  ms->push_back({{"label", chk.value("label", "")}, {"measure", what}, {"model", model}, {"paper", paper},
+                 {"accepted", {bound(lo), bound(hi)}}});
+}
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
 // a < factor x b (factor defaults to 1), and with margin_pct M: a (1 + M/100) < b (a below b by at least M % in the
 // reading of gap.hpp), for the 'less' and 'all_of' claim checks.
-bool compare(Runner& run, const Json& chk, std::string& detail) {
+bool compare(Runner& run, const Json& chk, std::string& detail, Json* ms) {
   double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
   double f = chk.value("factor", 1.0), m = chk.value("margin_pct", 0.0);
   detail = fmt::format("{:.4g} < {}{:.4g} (ratio {:.3f}{})", a, f == 1.0 ? "" : fmt::format("{} x ", f), b, a / b,
                        m > 0 ? fmt::format(", at least {:g} % apart", m) : "");
+  measure(ms, chk, "ratio a/b", a / b, nullptr, -kInf, f / (1 + m / 100));
   return a * (1 + m / 100) < f * b;
 }
 
 // The gap check: the model's signed gap between a and b (gap.hpp) against the paper's, within the factor (default
 // 1.5) or the word reading's range; the gap is appended to `gaps` ({label, model, paper, lo, hi, holds}).
-bool eval_gap(Runner& run, const Json& chk, std::string& detail, Json* gaps) {
+bool eval_gap(Runner& run, const Json& chk, std::string& detail, Json* gaps, Json* ms) {
   const double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
   const Better dir = better_of_metric(metric_field(chk["a"].at("metric").get<std::string>()));
   const double model = gap_pct(a, b, dir), paper = chk.at("paper_gap_pct").get<double>();
@@ -206,6 +256,7 @@ bool eval_gap(Runner& run, const Json& chk, std::string& detail, Json* gaps) {
   detail = fmt::format("{:.4g} vs {:.4g}: model gap {:+.1f} %, paper {:+.1f} %, accepted {}{:.1f} to {}{} %{}", a, b,
                        model, paper, sign, lo, sign, std::isfinite(hi) ? fmt::format("{:.1f}", hi) : "inf",
                        r ? " ('" + r->name + "')" : "");
+  measure(ms, chk, "gap %", model, paper, paper > 0 ? lo : -hi, paper > 0 ? hi : -lo);
   if (gaps)
     gaps->push_back({{"label", chk.value("label", "")}, {"model", model}, {"paper", paper}, {"lo", lo},
                      {"hi", std::isfinite(hi) ? Json(hi) : Json(nullptr)}, {"holds", holds}});
@@ -215,7 +266,7 @@ bool eval_gap(Runner& run, const Json& chk, std::string& detail, Json* gaps) {
 // less_all: the curves' points paired by rank count (when both curves carry one) or by byte size, never by position;
 // every common key must have a (1 + margin_pct/100) < b. Curves without a common key are an input error (the caller
 // names the file and the claim).
-bool eval_less_all(Runner& run, const Json& chk, std::string& detail) {
+bool eval_less_all(Runner& run, const Json& chk, std::string& detail, Json* ms) {
   const Json& ra = run.result(chk.at("a").get<std::string>(), Json::object(), false);
   const Json& rb = run.result(chk.at("b").get<std::string>(), Json::object(), false);
   const std::string m = chk.at("metric");
@@ -228,6 +279,7 @@ bool eval_less_all(Runner& run, const Json& chk, std::string& detail) {
   for (auto& p : rb["points"])
     if (p.contains(key)) bv[p[key].get<long long>()] = p.at(m).get<double>();
   bool holds = true, any = false;
+  double worst = 0;  // the largest a / b over the common keys
   for (auto& p : ra["points"]) {
     if (!p.contains(key)) continue;
     auto it = bv.find(p[key].get<long long>());
@@ -235,12 +287,14 @@ bool eval_less_all(Runner& run, const Json& chk, std::string& detail) {
     any = true;
     const double a = p.at(m).get<double>(), b = it->second;
     if (!(a * (1 + margin / 100) < b)) holds = false;
+    worst = std::max(worst, a / b);
     detail += fmt::format("{}{}: {:.3g}/{:.3g}", detail.empty() ? "" : "; ", it->first, a, b);
   }
   if (!any)
     throw InputError("", "b", "curves " + chk["a"].get<std::string>() + " and " + chk["b"].get<std::string>() +
                                         " have no common rank count or byte size");
   if (margin > 0) detail += fmt::format(" (by {} , at least {:g} % apart)", key, margin);
+  measure(ms, chk, "largest ratio a/b", worst, nullptr, -kInf, 1 / (1 + margin / 100));
   return holds;
 }
 
@@ -302,16 +356,18 @@ Json eval_pairs(const Json& refdoc, const Json& pts) {
 // within (|a - b| <= tolerance_pct % of b), difference (min <= a - b <= max; without b: min <= a <= max), additive
 // (a >= min_fraction x the sum of the values of `parts`), differs (curves a and b, scenarios, differ by at least
 // min_pct % at one or more sizes >= min_bytes).
-bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::string& f, Json* gaps = nullptr) {
+bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::string& f, Json* gaps = nullptr,
+                Json* ms = nullptr) {
   std::string kind = chk.value("kind", "less");
-  if (kind == "less") return compare(run, chk, detail);
-  if (kind == "gap") return eval_gap(run, chk, detail, gaps);
+  if (kind == "less") return compare(run, chk, detail, ms);
+  if (kind == "gap") return eval_gap(run, chk, detail, gaps, ms);
   if (kind == "within") {
     double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
     double tol = chk.contains("reading") ? find_reading(chk["reading"].get<std::string>())->hi
                                          : chk.at("tolerance_pct").get<double>();
     double dev = (a - b) / b * 100.0;
     detail = fmt::format("{:.4g} vs {:.4g} ({:+.1f} %, tolerance ±{:g} %)", a, b, dev, tol);
+    measure(ms, chk, "difference %", dev, nullptr, -tol, tol);
     return std::fabs(dev) <= tol;
   }
   if (kind == "difference") {
@@ -320,6 +376,7 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
     double lo = chk.at("min").get<double>(), hi = chk.at("max").get<double>();
     detail = chk.contains("b") ? fmt::format("{:.4g} - {:.4g} = {:.4g} in [{:g}, {:g}]", a, b, a - b, lo, hi)
                                : fmt::format("{:.4g} in [{:g}, {:g}]", a, lo, hi);
+    measure(ms, chk, chk.contains("b") ? "a - b" : "a", a - b, nullptr, lo, hi);
     return a - b >= lo && a - b <= hi;
   }
   if (kind == "additive") {
@@ -328,9 +385,10 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
     for (auto& p : chk.at("parts")) sum += value_of(run, p);
     double f = chk.at("min_fraction").get<double>();
     detail = fmt::format("{:.4g} = {:.3f} x sum of parts {:.4g} (at least {:g})", a, a / sum, sum, f);
+    measure(ms, chk, "a / sum of parts", a / sum, nullptr, f, kInf);
     return a >= f * sum;
   }
-  if (kind == "less_all") return eval_less_all(run, chk, detail);
+  if (kind == "less_all") return eval_less_all(run, chk, detail, ms);
   if (kind == "differs") {
     // Curves a and b (scenarios) differ: at one or more common sizes >= min_bytes, |a - b| is at least min_pct % of
     // the smaller of the two.
@@ -349,13 +407,14 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
     }
     detail = fmt::format("largest difference {:.2f} % at {} B (at least {:g} % needed, sizes >= {} B)", worst, at, lim,
                          min_b);
+    measure(ms, chk, "largest difference %", worst, nullptr, lim, kInf);
     return worst >= lim;
   }
   if (kind == "all_of") {
     bool holds = true;
     for (auto& sub : chk.at("checks")) {
       std::string d;
-      bool h = eval_check(run, sub, d, f, gaps);
+      bool h = eval_check(run, sub, d, f, gaps, ms);
       holds = holds && h;
       detail += fmt::format("{}{} {}: {}", detail.empty() ? "" : "; ", sub.value("label", ""), d, h ? "yes" : "no");
     }
@@ -381,6 +440,7 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
     const double need = chk.contains("reading") ? find_reading(chk["reading"].get<std::string>())->lo : 1.0;
     detail = fmt::format("largest step |ln ratio|: {:.3f} vs {:.3f}{}", a, b,
                          chk.contains("reading") ? fmt::format(" (ratio {:.2f}, at least {:g})", b / a, need) : "");
+    if (a > 0) measure(ms, chk, "step ratio b/a", b / a, nullptr, need, kInf);
     return a * need < b;
   }
   throw std::runtime_error("unknown claim check kind '" + kind + "' in " + f);
@@ -388,130 +448,20 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
 
 // A claim's check; a select that matches no point of its scenario is the reference file's mistake: an InputError
 // naming the file and the claim.
-bool claim_holds(Runner& run, const Json& c, std::string& detail, const std::string& f, Json* gaps) {
+bool claim_holds(Runner& run, const Json& c, std::string& detail, const std::string& f, Json* gaps,
+                 Json* ms = nullptr) {
   try {
-    return eval_check(run, c.at("check"), detail, f, gaps);
+    return eval_check(run, c.at("check"), detail, f, gaps, ms);
   } catch (const InputError& e) {
     if (!e.file().empty()) throw;
     throw InputError(f, "claims[" + c.value("id", "?") + "].check." + e.key(), e.reason());
   }
 }
 
-// ---- Prediction intervals -------------------------------------------------------------------------------------
-// One sampled dimension: an estimate's range (one parameter, log-uniform between its bounds when both are positive) or
-// a direction the calibration leaves undetermined (the fitted parameters moved together, x_i = nominal_i exp(c_i t)
-// for t in [lo, hi]).
-struct SampleDim {
-  std::string machine, label;
-  struct Param {
-    std::string name;
-    Dim dim;
-    double nominal, coef;
-  };
-  std::vector<Param> params;
-  double lo = 0, hi = 0;
-  bool direction = false;
-};
-
-std::string param_text(double v, Dim d) {
-  if (d == Dim::Count) return fmt::format("{}", std::llround(v));
-  if (d == Dim::Ratio) return fmt::format("{:.9g}", v);
-  return fmt::format("\"{}\"", format_quantity(v, d));
-}
-
-// The scenario paths a reference document runs (points, held-out values, claims' checks).
-void scenario_paths(const Json& j, std::set<std::string>& out) {
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if ((it.key() == "scenario" || it.key() == "a" || it.key() == "b") && it.value().is_string())
-        out.insert(it.value().get<std::string>());
-      else scenario_paths(it.value(), out);
-    }
-  } else if (j.is_array()) {
-    for (auto& x : j) scenario_paths(x, out);
-  }
-}
-
-std::vector<SampleDim> sample_dimensions(const Json& doc) {
-  std::set<std::string> paths, machines;
-  scenario_paths(doc, paths);
-  for (auto& rel : paths) machines.insert(load_scenario(data_dir() + "/" + rel).machine);
-  std::vector<SampleDim> dims;
-  for (auto& name : machines) {
-    auto m = load_machine(!g_machine_file.empty() && name == g_machine_file_name ? g_machine_file : name);
-    ParamList ps = m->physical_params();
-    // A host-side software cost that several networks of one machine give (each network's file is complete) must keep
-    // one value (Machine::software_cost): such entries with the same range are one dimension.
-    std::map<std::string, std::size_t> shared;
-    for (auto& r : ps) {
-      if (!r.p->ranged || !(r.p->range_hi > r.p->range_lo)) continue;
-      const auto sw = r.info.name.find(".software.");
-      const std::string key = r.info.name.starts_with("networks.") && sw != std::string::npos
-                                  ? fmt::format("{}|{}|{}", r.info.name.substr(sw + 1), r.p->range_lo, r.p->range_hi)
-                                  : r.info.name;
-      if (auto it = shared.find(key); it != shared.end()) {
-        dims[it->second].params.push_back({r.info.name, r.info.dim, r.p->value, 1.0});
-        continue;
-      }
-      shared[key] = dims.size();
-      dims.push_back({name, r.info.name, {{r.info.name, r.info.dim, r.p->value, 1.0}}, r.p->range_lo, r.p->range_hi, false});
-    }
-    for (auto& d : doc.value("calibration_directions", Json::array())) {
-      if (d.at("machine").get<std::string>() != name) continue;
-      SampleDim sd{name, d.value("label", "undetermined direction"), {}, d.at("range")[0].get<double>(),
-                   d.at("range")[1].get<double>(), true};
-      for (auto it = d.at("direction").begin(); it != d.at("direction").end(); ++it) {
-        auto hit = std::find_if(ps.begin(), ps.end(), [&](const ParamRef& r) { return r.info.name == it.key(); });
-        if (hit == ps.end())
-          throw InputError(name, "calibration_directions", "no parameter '" + it.key() + "' in machine " + name);
-        sd.params.push_back({it.key(), hit->info.dim, hit->p->value, it.value().get<double>()});
-      }
-      dims.push_back(std::move(sd));
-    }
-  }
-  return dims;
-}
-
-// Latin hypercube: n samples of the unit cube of `d` dimensions, each dimension's n strata hit once (seeded: the
-// same samples on every run).
-std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  auto u01 = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
-  std::vector<std::vector<double>> u(n, std::vector<double>(d));
-  std::vector<std::size_t> perm(n);
-  for (std::size_t k = 0; k < d; ++k) {
-    std::iota(perm.begin(), perm.end(), 0);
-    for (std::size_t i = n; i > 1; --i) std::swap(perm[i - 1], perm[rng() % i]);  // Fisher-Yates
-    for (std::size_t i = 0; i < n; ++i) u[i][k] = (static_cast<double>(perm[i]) + u01()) / static_cast<double>(n);
-  }
-  return u;
-}
-
-// The overrides of one sample, by machine.
-std::map<std::string, Overrides> sample_sets(const std::vector<SampleDim>& dims, const std::vector<double>& u) {
-  std::map<std::string, Overrides> out;
-  for (std::size_t k = 0; k < dims.size(); ++k) {
-    const SampleDim& sd = dims[k];
-    if (!sd.direction) {
-      double v = sd.lo > 0 ? sd.lo * std::pow(sd.hi / sd.lo, u[k]) : sd.lo + u[k] * (sd.hi - sd.lo);
-      for (auto& p : sd.params) out[sd.machine].emplace_back(p.name, param_text(v, p.dim));
-    } else {
-      double t = sd.lo + u[k] * (sd.hi - sd.lo);
-      for (auto& p : sd.params) out[sd.machine].emplace_back(p.name, param_text(p.nominal * std::exp(p.coef * t), p.dim));
-    }
-  }
-  return out;
-}
-
-int g_samples = kDefaultIntervalSamples;
-
 }  // namespace
-
-void set_interval_samples(int n) { g_samples = n; }
 
 Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets,
                         const std::map<std::string, Json>* done) {
-  Json sampling = Json::array();
   check_claims_input(doc, f, [](const std::string& rel) { return fs::exists(fs::path(data_dir()) / rel); });
   const std::string paper = fs::path(f).stem().string();
   try {
@@ -525,24 +475,18 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
                      {"metric", h.at("metric")}, {"role", "prediction"}, {"reference", nullptr}, {"scenario", h.at("scenario")}});
       if (h.contains("model_change")) hos.back()["model_change"] = h["model_change"];
     }
-    std::vector<bool> nominal_holds;
     for (auto& c : doc.value("claims", Json::array())) {
       std::string detail;
-      Json gaps = Json::array();
-      bool holds = claim_holds(run, c, detail, f, &gaps);
-      nominal_holds.push_back(holds);
+      Json gaps = Json::array(), ms = Json::array();
+      bool holds = claim_holds(run, c, detail, f, &gaps, &ms);
       cls.push_back({{"id", c.at("id")}, {"text", c.value("text", "")}, {"holds", holds}, {"detail", detail},
                      {"paper", paper}, {"quantified", quantified_text(c.value("text", "")) || has_magnitude(c["check"])},
-                     {"magnitude", has_magnitude(c["check"])}, {"gaps", gaps}});
+                     {"magnitude", has_magnitude(c["check"])}, {"gaps", gaps}, {"measures", ms}});
       if (c.contains("alternative")) cls.back()["alternative"] = c["alternative"];
       if (c.contains("role")) cls.back()["role"] = c["role"];  // "calibration": the check reads back a model input
       if (c.contains("not_holding")) cls.back()["not_holding"] = check_not_holding(c["not_holding"], f);
     }
-    // Prediction intervals (not for a what-if table with --set): every prediction and held-out value and every claim
-    // again under n Latin-hypercube samples of the machines' estimate ranges and undetermined directions. Samples run
-    // the fast way (only the points' sizes and ranks); a sample's value is the nominal value times its ratio to the
-    // nominal fast run, so the fast runs' own small differences do not enter the interval. The interval is the range
-    // over the samples and the nominal value.
+    // Prediction intervals (not for a what-if table with --set): intervals.hpp, each sample evaluated here.
     std::vector<const Json*> refs;  // the reference entries of the predictions and held-out values, in output order
     std::vector<Json*> outs;
     const Json& dpts = doc.at("points");
@@ -550,40 +494,20 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
       if (dpts[i].at("role") == "prediction") refs.push_back(&dpts[i]), outs.push_back(&pts[i]);
     const Json& dho = doc.value("held_out", Json::array());
     for (std::size_t i = 0; i < dho.size(); ++i) refs.push_back(&dho[i]), outs.push_back(&hos[i]);
-    std::vector<SampleDim> dims;
-    if (sets.empty() && g_samples > 0) dims = sample_dimensions(doc);
-    const std::size_t n = dims.empty() ? 0 : static_cast<std::size_t>(g_samples);
-    std::vector<double> lo(refs.size()), hi(refs.size()), fast_nominal(refs.size());
-    for (std::size_t j = 0; j < refs.size(); ++j) lo[j] = hi[j] = (*outs[j])["simulated"].get<double>();
-    std::vector<int> holds_in(nominal_holds.size());
-    for (std::size_t c = 0; c < nominal_holds.size(); ++c) holds_in[c] = nominal_holds[c] ? 1 : 0;
-    if (n > 0) {
-      Runner nom(sets, true);
-      for (std::size_t j = 0; j < refs.size(); ++j) fast_nominal[j] = value_of(nom, *refs[j]);
-      auto u = latin_hypercube(n, dims.size(), 0x5eed16ULL + std::hash<std::string>{}(fs::path(f).stem().string()) % 1000);
-      for (std::size_t i = 0; i < n; ++i) {
-        Runner rs(sets, true, nullptr, sample_sets(dims, u[i]));
-        for (std::size_t j = 0; j < refs.size(); ++j) {
-          double v = (*outs[j])["simulated"].get<double>() * value_of(rs, *refs[j]) / fast_nominal[j];
-          lo[j] = std::min(lo[j], v), hi[j] = std::max(hi[j], v);
-        }
-        std::size_t c = 0;
+    auto eval = [&](const IntervalSample* s, bool claims) {
+      Runner rs(sets, s);
+      SampleValues r;
+      for (auto* ref : refs) r.values.push_back(value_of(rs, *ref));
+      if (claims)
         for (auto& cl : doc.value("claims", Json::array())) {
           std::string d;
-          holds_in[c++] += claim_holds(rs, cl, d, f, nullptr) ? 1 : 0;
+          Json ms = Json::array();
+          r.holds.push_back(claim_holds(rs, cl, d, f, nullptr, &ms));
+          r.measures.push_back(std::move(ms));
         }
-      }
-      Json names = Json::array();
-      for (auto& d : dims) names.push_back(d.machine + ": " + d.label);
-      sampling.push_back({{"reference", fs::path(f).stem().string()}, {"method", "latin hypercube"}, {"samples", n},
-                          {"dimensions", names}});
-    }
-    for (std::size_t j = 0; j < refs.size(); ++j) (*outs[j])["interval"] = {lo[j], hi[j]};
-    for (std::size_t c = 0; c < cls.size(); ++c) {
-      const int total = static_cast<int>(n) + 1;
-      cls[c]["status"] = holds_in[c] == total ? "holds" : holds_in[c] == 0 ? "fails" : "undecided";
-      cls[c]["holds_in"] = fmt::format("{}/{}", holds_in[c], total);
-    }
+      return r;
+    };
+    Json sampling = sample_intervals(doc, f, sets.empty(), machine_path, eval, outs, cls);
     Json checks = Json::array();  // value checks beside the points: "table1", "mechanism_checks" (validation/table1.hpp)
     for (const char* k : {"table1", "mechanism_checks"})
       if (doc.contains(k))
@@ -684,13 +608,17 @@ std::string render_summary(const Json& v) {
     for (auto& c : v.value("claims", Json::array()))  // each failing one with the mechanism it misses
       if (c.value("paper", "") == paper && c.value("quantified", false) && c.value("magnitude", false) &&
           c.value("role", "") != "calibration" && !c.value("holds", false))
-        why += fmt::format("- {}: {}\n", c.at("id").get<std::string>(),
-                           c.contains("not_holding") ? c["not_holding"].at("reason").get<std::string>() : "**no reason recorded**");
+        why += fmt::format("- {}: {}{}\n", c.at("id").get<std::string>(),
+                           c.contains("not_holding") ? c["not_holding"].at("reason").get<std::string>() : "**no reason recorded**",
+                           measures_text(c).empty() ? "" : " Over the samples: " + measures_text(c) + ".");
     const int nfail = magnitude - holding;
     out += fmt::format("| {} | {} | {} | {} | {}{} | {} | {} | {} |\n", paper, quantified + untested, magnitude, holding,
                        nfail, nfail ? ": " + cell(failing) : "", untested, readback, w.off < 0 ? "-" : cell(w.text));
   }
-  if (!why.empty()) out += "\nThe quantified statements that fail, and what the model misses for each:\n\n" + why;
+  if (!why.empty())
+    out += "\nThe quantified statements that fail, what the model misses for each, and the model's measure over the "
+           "prediction-interval samples (estimate ranges, and the placements where the paper leaves them unstated) with "
+           "the paper's value inside or outside that interval:\n\n" + why;
   int cal = 0, cal_ok = 0, pred = 0, pred_ok = 0, cmp = 0, cmp_ok = 0, pairs = 0, pairs_ok = 0;
   for (auto& p : v.value("points", Json::array())) {
     const bool c = p.at("role") == "calibration", ok = p.at("pass").get<bool>();
@@ -754,14 +682,16 @@ std::string render_table(const Json& v) {
     out += "\nValues a model change moved (before: the committed value just before that change):\n\n"
            "| id | change | before | now | change % | mechanism |\n|---|---|---|---|---|---|\n" + moved;
   out += "\nClaims (holds: at the nominal parameters; within the intervals: holds in every sample, fails in every "
-         "sample, or undecided, with the count of the nominal run and the samples it holds in):\n\n"
-         "| id | holds | within the intervals | detail |\n|---|---|---|---|\n";
+         "sample, or undecided, with the count of the nominal run and the samples it holds in; over the samples: each "
+         "measured quantity's interval, with the paper's number inside or outside it, or whether it reaches the "
+         "accepted range):\n\n"
+         "| id | holds | within the intervals | over the samples | detail |\n|---|---|---|---|---|\n";
   for (auto& c : v.at("claims"))
-    out += fmt::format("| {} | {} | {} | {} |\n", c["id"].get<std::string>(), c["holds"].get<bool>() ? "yes" : "**no**",
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", c["id"].get<std::string>(), c["holds"].get<bool>() ? "yes" : "**no**",
                        c.contains("status") ? fmt::format("{} ({})", c["status"].get<std::string>(),
                                                           c["holds_in"].get<std::string>())
                                             : std::string(""),
-                       cell(c["detail"].get<std::string>() +
+                       cell(measures_text(c)), cell(c["detail"].get<std::string>() +
                             (c.contains("alternative")
                                  ? fmt::format("; not chosen: {} (paper gap {:+g} %)", c["alternative"]["text"].get<std::string>(),
                                                c["alternative"]["paper_gap_pct"].get<double>())
@@ -777,6 +707,17 @@ std::string render_table(const Json& v) {
       std::string dims;
       for (auto& d : s["dimensions"]) dims += (dims.empty() ? "" : "; ") + d.get<std::string>();
       out += fmt::format("| {} | {} | {} |\n", s["reference"].get<std::string>(), s["samples"].get<long long>(), dims);
+    }
+    for (auto& s : v["sampling"]) {  // the placements sampled where a paper does not say which nodes a run used
+      if (!s.contains("placement")) continue;
+      const Json& p = s["placement"];
+      std::string kinds, scen;
+      for (auto& k : p["kinds"]) kinds += (kinds.empty() ? "" : ", ") + k.get<std::string>();
+      for (auto& x : p["scenarios"]) scen += (scen.empty() ? "" : ", ") + fs::path(x.get<std::string>()).stem().string();
+      out += fmt::format("\nPlacements sampled ({}): the paper does not say which nodes its runs used ({}). Assumption: "
+                         "{}. Sample i runs {} on the i-th of: {} (in turn).\n",
+                         s["reference"].get<std::string>(), p["text"].get<std::string>(),
+                         p["assumption"].get<std::string>(), scen, kinds);
     }
   }
   return out;

@@ -7,6 +7,7 @@
 #include "core/json_input.hpp"
 #include "runner/scenario.hpp"
 #include "validation/calibrate.hpp"
+#include "validation/intervals.hpp"
 
 #include <map>
 #include <string>
@@ -42,10 +43,6 @@ std::vector<double> fast_values(const std::vector<Json>& refs, const Overrides& 
 // Plot files (.svg, .gp, .ref.dat, .interval.dat) in the folders plotted into that this run did not write (a figure
 // renamed or removed) are deleted; other files stay.
 int reproduce(const std::string& out_dir, const std::string& from_dir = "");
-// Prediction intervals: samples per reference file (0: none). Every prediction and held-out value gets "interval":
-// [lo, hi], every claim "status" (holds / fails / undecided over the samples) and "holds_in".
-constexpr int kDefaultIntervalSamples = 4;
-void set_interval_samples(int n);
 // validate --machine-file: scenarios whose machine has this file's machine name use the file instead ("": none).
 void set_machine_file(const std::string& path);
 

@@ -36,8 +36,9 @@ void add_validate(CLI::App& app, Context& ctx) {
   val->add_option("--machine-file", opt->machine_file,
                   "machine file used by every scenario whose machine has this file's name (a what-if machine)");
   val->add_option("--samples", opt->samples,
-                  "Latin-hypercube samples of the machines' estimate ranges and undetermined directions per paper, for "
-                  "the prediction intervals (0: none)");
+                  "Latin-hypercube samples of the machines' estimate ranges and undetermined directions per paper, and "
+                  "of the placements a paper leaves unstated (taken in turn), for the prediction intervals and the "
+                  "claims' intervals (0: none)");
   val->add_option("--set", opt->sets,
                   "override a machine or MCA parameter in every scenario (key=value), repeatable: the table for a "
                   "what-if parameter set (calibration points may then leave their tolerance)");

@@ -178,7 +178,7 @@ TEST_CASE("validation table: opens with one row per paper of quantified statemen
   CHECK(md.rfind("Quantified statements per paper", 0) == 0);
   CHECK_THAT(md, Catch::Contains("| gem | 2 | 2 | 1 | 1: g.bad | 0 | 0 | g.bad (1 KiB): model +2.6 % vs paper +82.0 % |"));
   CHECK_THAT(md, Catch::Contains("| qs | 2 | 0 | 0 | 0 | 1 | 1 | - |"));
-  CHECK_THAT(md, Catch::Contains("what the model misses for each:\n\n- g.bad: the native comparator's per-message cost is not yet fitted\n"));
+  CHECK_THAT(md, Catch::Contains("inside or outside that interval:\n\n- g.bad: the native comparator's per-message cost is not yet fitted\n"));
   CHECK_THAT(md, Catch::Contains("calibration points 1 (1 within tolerance, 0 outside); predictions 1 (0 within tolerance, 1 beyond); "
                                  "comparisons 4 (3 holding, 1 failing); calibration pairs 1 (0 keep the paper's order, 1 inverted"));
   CHECK_THAT(md, Catch::Contains("| c1 | c2 | -2.60 | +1.00 | **no** |"));

@@ -61,3 +61,78 @@ TEST_CASE("validate: the interval contains the prediction and widens with an est
   CHECK(w_narrow > 0);
   CHECK(w_wide > 2 * w_narrow);
 }
+
+// Configuration: Cielo (8,894 nodes, two nodes per Gemini router). Expected: "consecutive" leaves the scenario's own
+// nodes (an empty list); "one_per_router" takes one node per Gemini (0, 2, 4, 6); "spread" spaces the job's nodes
+// evenly over the node list (stride 8894 / 8 = 1111); an unknown kind throws. How validated: the node lists.
+TEST_CASE("intervals: the placements of a node-list-order scheduler", "[unit][validation]") {
+  auto m = load_machine("cielo");
+  CHECK(validation::placement_nodes("consecutive", *m, 8).empty());
+  CHECK(validation::placement_nodes("one_per_router", *m, 4) == std::vector<long long>{0, 2, 4, 6});
+  const auto spread = validation::placement_nodes("spread", *m, 8);
+  REQUIRE(spread.size() == 8);
+  CHECK(spread[1] == m->nodes / 8);
+  CHECK(spread[7] == 7 * (m->nodes / 8));
+  CHECK(validation::placement_kinds().size() == 3);
+  CHECK_THROWS_AS(validation::placement_nodes("random", *m, 2), std::invalid_argument);
+}
+
+namespace {
+const char* kInterOmpi = "scenarios/gemini/fig5_latency_2p_inter_openmpi.json";
+const char* kInterNative = "scenarios/gemini/fig5_latency_2p_inter_native.json";
+Json side(const char* scenario) {
+  return Json{{"scenario", scenario}, {"select", {{"bytes", 1}}}, {"metric", "latency_us"}};
+}
+}  // namespace
+
+// Configuration: the Gemini 2-process inter-node latency at 1 B, both stacks, whose nodes the paper leaves unstated
+// ("unstated_placement"); a held-out value (Open MPI) and a gap claim with a paper gap the model cannot reach (-30 %:
+// native 30 % faster; the model has about -2 %); 3 samples, so each placement kind is taken once. Expected: the claim
+// fails and reports an interval for its gap (lo <= nominal <= hi) with the paper's -30 % outside it; the held-out
+// value's interval reaches at least 20 % above the nominal value (the spread placement's torus hops; the estimate
+// ranges alone leave the 1 B latency within 0.1 %); the sampling record names the placement kinds and the sentence.
+// How validated: the JSON validate_reference returns.
+TEST_CASE("intervals: unstated placements widen the intervals, and a failing gap reports its interval", "[validation]") {
+  Json doc{{"points", Json::array()},
+           {"held_out", Json::array({{{"id", "h"}, {"figure", "Fig. 5"}, {"scenario", kInterOmpi},
+                                      {"select", {{"bytes", 1}}}, {"metric", "latency_us"}}})},
+           {"claims", Json::array({{{"id", "g"}, {"text", "native 30 % faster"},
+                                    {"check", {{"kind", "gap"}, {"a", side(kInterOmpi)}, {"b", side(kInterNative)},
+                                               {"paper_gap_pct", -30}}}}})},
+           {"unstated_placement", {{"text", "each MPI process on a different node"},
+                                   {"scenarios", Json::array({kInterOmpi, kInterNative})}}}};
+  validation::set_interval_samples(3);
+  Json v = validation::validate_reference(doc, "test-placement");
+  validation::set_interval_samples(validation::kDefaultIntervalSamples);
+  const Json& c = v["claims"][0];
+  CHECK_FALSE(c["holds"].get<bool>());
+  REQUIRE(c["measures"].size() == 1);
+  const Json& m = c["measures"][0];
+  REQUIRE(m.contains("interval"));
+  CHECK(m["interval"][0].get<double>() <= m["model"].get<double>());
+  CHECK(m["model"].get<double>() <= m["interval"][1].get<double>());
+  CHECK(m["paper"].get<double>() == -30.0);
+  CHECK_FALSE(m["paper_inside"].get<bool>());
+  const Json& h = v["held_out"][0];
+  CHECK(h["interval"][1].get<double>() > 1.2 * h["simulated"].get<double>());
+  REQUIRE(v["sampling"].size() == 1);
+  CHECK(v["sampling"][0]["placement"]["kinds"].size() == 3);
+  CHECK(v["sampling"][0]["placement"]["text"] == "each MPI process on a different node");
+}
+
+// Configuration: "unstated_placement" entries that are wrong. Expected: an InputError naming the file and the key
+// (a scenario the file does not run, a missing sentence, an unknown key). How validated: the messages.
+TEST_CASE("intervals: unstated_placement input is checked", "[unit][validation]") {
+  auto doc_with = [](Json u) {
+    return Json{{"points", Json::array()}, {"claims", Json::array()}, {"unstated_placement", std::move(u)}};
+  };
+  validation::set_interval_samples(0);
+  CHECK_THROWS_WITH(validation::validate_reference(doc_with({{"text", "t"}, {"scenarios", {kInterOmpi}}}), "r.json"),
+                    Catch::Contains("r.json") && Catch::Contains("unstated_placement.scenarios") &&
+                        Catch::Contains("not a scenario of this file"));
+  CHECK_THROWS_WITH(validation::validate_reference(doc_with({{"scenarios", {kInterOmpi}}}), "r.json"),
+                    Catch::Contains("unstated_placement.text"));
+  CHECK_THROWS_WITH(validation::validate_reference(doc_with({{"text", "t"}, {"scenarios", {kInterOmpi}}, {"nodes", 1}}), "r.json"),
+                    Catch::Contains("unstated_placement.nodes") && Catch::Contains("unknown key"));
+  validation::set_interval_samples(validation::kDefaultIntervalSamples);
+}

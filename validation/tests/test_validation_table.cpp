@@ -53,14 +53,18 @@ TEST_CASE("validation table: values moved by a model change are marked", "[unit]
 TEST_CASE("validation table: claims not holding carry their recorded reason", "[unit][validation]") {
   Json why{{"reason", "no source gives the copy | threshold"}, {"see", "SeaStar send paths"}};
   Json claims = Json::array(
-      {{{"id", "c.fails"}, {"holds", false}, {"status", "fails"}, {"holds_in", "0/5"}, {"detail", ""}, {"not_holding", why}},
+      {{{"id", "c.fails"}, {"holds", false}, {"status", "fails"}, {"holds_in", "0/5"}, {"detail", ""}, {"not_holding", why},
+        {"measures", Json::array({{{"label", ""}, {"measure", "gap %"}, {"model", -4.4}, {"paper", 12.0},
+                                   {"accepted", {8.0, 18.0}}, {"interval", {-6.0, 13.0}}, {"paper_inside", true},
+                                   {"accepted_inside", true}}})}},
        {{"id", "c.undecided"}, {"holds", true}, {"status", "undecided"}, {"holds_in", "3/5"}, {"detail", ""}},
        {{"id", "c.stale"}, {"holds", true}, {"status", "holds"}, {"holds_in", "5/5"}, {"detail", ""}, {"not_holding", why}},
        {{"id", "c.fine"}, {"holds", true}, {"status", "holds"}, {"holds_in", "5/5"}, {"detail", ""}}});
   std::string md = validation::render_table(Json{{"points", Json::array()}, {"held_out", Json::array()}, {"claims", claims}});
   CHECK_THAT(md, Catch::Contains("Claims that do not hold, and why"));
-  CHECK_THAT(md, Catch::Contains("| c.fails | fails (0/5) | no source gives the copy \\| threshold | SeaStar send paths |"));
-  CHECK_THAT(md, Catch::Contains("| c.undecided | undecided (3/5) | **no reason recorded** |  |"));
+  CHECK_THAT(md, Catch::Contains("| c.fails | fails (0/5) | gap % [-6, 13], paper +12 inside | no source gives the copy \\| threshold | "
+                                 "SeaStar send paths |"));
+  CHECK_THAT(md, Catch::Contains("| c.undecided | undecided (3/5) |  | **no reason recorded** |  |"));
   CHECK_THAT(md, Catch::Contains("carry a reason for not holding (stale; remove it): c.stale\n"));
   const std::string why_md = validation::render_not_holding(claims);  // the new section alone
   CHECK_THAT(why_md, !Catch::Contains("c.fine"));
