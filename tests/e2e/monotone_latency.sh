@@ -39,6 +39,10 @@ KNOWN = {
     'scenarios/gemini/fig5_latency_2p_inter_native.json': (8192, 'open: Cray MPT eager SMSG rate vs its BTE rendezvous'),
     'scenarios/gemini/fig3_latency_2p_intra_native.json': (8192, 'open: Cray MPT shared-memory eager rate vs XPMEM LMT'),
     'scenarios/gemini/fig3_multi_lat_16p_intra_native.json': (8192, 'open: as fig3_latency_2p_intra_native'),
+    # Cray MPICH's on-node eager path (software.mpich_shm_eager_rate, fitted on Frontier's intra-node osu_bw 1 B and
+    # 1 KiB points) carried in a straight line to 4 KiB, against its single copy from MPICH_SMP_SINGLE_COPY_SIZE (8 KiB):
+    # the public curve has no point between 1 and 8 KiB to shape the eager cost there.
+    'scenarios/slingshot/fig5_latency_intra_h2h_native.json': (4096, 'open: Cray MPICH eager rate extrapolated from 1 KiB vs its single copy'),
     # SeaStar paper, Fig. 2: "Open MPI's transition from the short-message protocol to the long-message protocol
     # produces a much smoother curve than Cray MPI's" - the paper shows a transition; the model's CM falls by 10 % at
     # the 8 KiB eager limit (NetPIPE 8192 -> 8195 B).
