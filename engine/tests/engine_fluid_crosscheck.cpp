@@ -43,6 +43,16 @@ struct FlowSpec {
 };
 using Set = std::vector<FlowSpec>;
 
+// 1 to 5 distinct resources drawn by `pick` (the same draws, in the same order, for every kind of set).
+template <class Rng, class Pick>
+void random_path(Rng& rng, Pick& pick, std::vector<int>& path) {
+  int hops = std::uniform_int_distribution<int>(1, 5)(rng);
+  while (static_cast<int>(path.size()) < hops) {
+    int r = pick(rng);
+    if (std::find(path.begin(), path.end(), r) == path.end()) path.push_back(r);
+  }
+}
+
 Set random_set(std::mt19937& rng, int pool) {
   std::uniform_real_distribution<double> u(0, 1);
   const bool ties = u(rng) < 0.33;  // sizes 64 KiB or 1 MiB and starts on the
@@ -52,11 +62,7 @@ Set random_set(std::mt19937& rng, int pool) {
   Set s(static_cast<std::size_t>(std::uniform_int_distribution<int>(large ? 100 : 2, large ? 300 : 40)(rng)));
   for (std::size_t i = 0; i < s.size(); ++i) {
     FlowSpec& f = s[i];
-    int hops = std::uniform_int_distribution<int>(1, 5)(rng);
-    while (static_cast<int>(f.path.size()) < hops) {
-      int r = pick(rng);
-      if (std::find(f.path.begin(), f.path.end(), r) == f.path.end()) f.path.push_back(r);
-    }
+    random_path(rng, pick, f.path);
     if (u(rng) < 0.05) f.path.push_back(f.path.front());
     f.bytes = u(rng) < 0.02 ? 0.0 : std::floor(std::pow(10.0, 7 * u(rng)));
     if (ties) f.bytes = u(rng) < 0.5 ? 65536.0 : 1048576.0;
@@ -104,11 +110,7 @@ Set large_set(std::mt19937& rng, int first, int count) {
   Set s(static_cast<std::size_t>(std::uniform_int_distribution<int>(500, 1500)(rng)));
   for (std::size_t i = 0; i < s.size(); ++i) {
     FlowSpec& f = s[i];
-    int hops = std::uniform_int_distribution<int>(1, 5)(rng);
-    while (static_cast<int>(f.path.size()) < hops) {
-      int r = pick(rng);
-      if (std::find(f.path.begin(), f.path.end(), r) == f.path.end()) f.path.push_back(r);
-    }
+    random_path(rng, pick, f.path);
     f.bytes = std::floor(std::pow(10.0, 3 + 4 * u(rng)));
     if (i > 0 && u(rng) < 0.25) {
       f.parent = std::uniform_int_distribution<int>(0, static_cast<int>(i) - 1)(rng);
