@@ -220,7 +220,8 @@ def main(argv):
             except ValueError as e:
                 good, lines = False, [f"FAIL {e}"]
             ok = ok and good
-            print("\n".join(lines), flush=True)
+            if lines:
+                print("\n".join(lines), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if before is not None and git_status(root) != before:
