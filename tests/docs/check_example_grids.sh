@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Every grid in scenarios/examples/ runs as a user would copy it: `ompisim sweep GRID --out TMP` exits 0 and writes
-# sweep.json with one point per grid point. Usage: check_example_grids.sh OMPISIM SOURCE_DIR
+# sweep.json with one point per grid point, each axis changing a value somewhere. When gnuplot is installed, each axis
+# has its plot sweep_<axis, '.' as '_'>.svg whose x label names the axis and its unit, whose title says how many of
+# the curves are drawn, and whose curves are ones the axis changes (no flat curve drawn while others change; the
+# legend has one entry per drawn curve). Usage: check_example_grids.sh OMPISIM SOURCE_DIR
 set -euo pipefail
 tool=$1; src=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -26,6 +29,36 @@ for a in axes:
         seen[key].add(round(r[metric], 9))
     assert any(len(v) > 1 for v in seen.values()), f"{sys.argv[1]}: axis {a} changes no value"
 PY
+  if command -v gnuplot > /dev/null; then python3 - "$out" <<'PY'
+import json, re, sys
+from collections import defaultdict
+out = sys.argv[1]
+d = json.load(open(f"{out}/sweep.json"))
+rows, axes, units = d["rows"], d["axes"], d.get("units", {})
+metric = [c for c in ("latency_us", "bandwidth_GBps", "time_us", "time_s") if c in d["columns"]][0]
+for a in axes:
+    svg = f"{out}/sweep_{re.sub('[^A-Za-z0-9_-]', '_', a)}.svg"
+    texts = [re.sub(r"<[^>]*>", "", t).strip()
+             for t in re.findall(r"<text[^>]*>(?:(?!</text>).)*</text>", open(svg).read(), re.S)]
+    xlabel = f"{a} ({units[a]})" if a in units else a
+    assert xlabel in texts, f"{svg}: no x label '{xlabel}' in {texts}"
+    title = [t for t in texts if f"against {a}:" in t]
+    assert title, f"{svg}: no title naming the axis in {texts}"
+    m = re.search(r"the (\d+) of (\d+) curves", title[0])
+    assert m, f"{svg}: the title does not say how many curves are drawn: {title[0]}"
+    drawn, total = int(m.group(1)), int(m.group(2))
+    curves = defaultdict(list)
+    for r in rows:
+        curves[tuple((b, str(r.get(b))) for b in d["columns"] if b not in (a, metric, "point"))].append(r[metric])
+    assert total == len(curves), f"{svg}: title says {total} curves, the table has {len(curves)}"
+    changing = sum(1 for v in curves.values() if max(v) > min(v) * (1 + 1e-3))
+    assert drawn <= max(changing, 1) or drawn == total, \
+        f"{svg}: {drawn} curves drawn, only {changing} change along {a}: flat curves shown"
+    legend = [t for t in texts if "=" in t or re.search(r"\d (B|KiB|MiB|GiB)$", t)]
+    assert len(legend) == drawn, f"{svg}: {len(legend)} legend entries for {drawn} curves"
+print(f"{out}: one readable plot per axis, the curves each axis changes")
+PY
+  fi
   n=$((n + 1))
 done
 (( n > 0 )) || { echo "no grid in scenarios/examples"; exit 1; }

@@ -224,8 +224,10 @@ def main(argv):
                 print("\n".join(lines), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if before is not None and git_status(root) != before:
-        print("FAIL the examples wrote into the repository:\n" + git_status(root))
+    after = git_status(root)
+    if before is not None and after != before:
+        changed = sorted(set(after.splitlines()) ^ set(before.splitlines()))
+        print("FAIL the examples wrote into the repository (git status changed during the run):\n" + "\n".join(changed))
         ok = False
     print("every README command block ran as shown" if ok else "some README command blocks fail")
     return 0 if ok else 1
