@@ -4,7 +4,8 @@
 # (3) A result altered by +10 %: marked at --tolerance 5 % (exit 1), not at 20 % (exit 0). (4) --against reruns the
 # scenarios of a results folder: exit 0 when they agree, 1 and the drifting value when a committed value was altered;
 # a validation table is noted, not rerun, and a scenario run from outside the repository is found again (exit 0).
-# (5) Bad input exits 2 naming the argument and the reason.
+# (5) Bad input exits 2 naming the argument and the reason. (6) Without --all only what drifted is printed: two equal
+# runs print the summary line alone; --all prints every value.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 cd "$t"
@@ -15,6 +16,12 @@ done
 "$BIN" compare "$t/a" "$t/b" > "$t/out" 2>&1; rc=$?
 [[ $rc == 0 ]] && grep -q "^2 files, [0-9]* values compared, 0 beyond tolerance, 0 structural" "$t/out" \
   && echo "ok   same runs: $(tail -1 "$t/out")" || { echo "FAIL same runs: rc=$rc $(tail -3 "$t/out")"; fail=1; }
+# (6) nothing drifted: no row of 1.0000, only the summary (and the header lines naming A and B); --all prints them
+rows=$(grep -c ' 1\.0000 *$' "$t/out")
+[[ $rows == 0 && $(wc -l < "$t/out") -le 5 ]] && echo "ok   nothing drifted: $(wc -l < "$t/out") line(s), no 1.0000 row" \
+  || { echo "FAIL nothing drifted but $rows rows of 1.0000 printed ($(wc -l < "$t/out") lines)"; fail=1; }
+"$BIN" compare "$t/a" "$t/b" --all > "$t/out" 2>&1
+[[ $(grep -c ' 1\.0000 *$' "$t/out") -gt 10 ]] && echo "ok   --all prints every value" || { echo "FAIL --all: $(head -5 "$t/out")"; fail=1; }
 cat > "$t/inter.json" <<'J'
 {"id": "inter", "machine": "cielo", "stack": "openmpi", "ranks": 2, "ranks_per_node": 1,
  "benchmark": {"name": "osu_latency", "sizes": [8, 512, 4096], "iterations": 5, "skip": 1}}

@@ -13,7 +13,7 @@ namespace {
 
 struct CompareOptions {
   std::string a, b, against, tolerance = "0", only, engine;
-  bool diff_only = false, json = false;
+  bool all = false, diff_only = false, json = false;
   std::vector<std::string> sets;
 };
 
@@ -37,7 +37,7 @@ int compare_command(const CLI::App& sub, const CompareOptions& opt, Context&) {
     c = validation::compare_paths(opt.a, opt.b, tol);
   }
   if (opt.json) std::cout << validation::comparison_json(c).dump(2) << "\n";
-  else std::cout << validation::render_comparison(c, name_a, name_b, opt.diff_only);
+  else std::cout << validation::render_comparison(c, name_a, name_b, !opt.all);
   return c.ok() ? 0 : 1;
 }
 
@@ -56,7 +56,9 @@ void add_compare(CLI::App& app, Context& ctx) {
   cmp->add_option("--set", opt->sets, "with --against: override a machine or MCA parameter in every rerun (key=value)");
   cmp->add_option("--engine", opt->engine, "with --against: rerun every scenario on this engine (ompisim list)");
   cmp->add_option("--tolerance", opt->tolerance, "relative tolerance (0.02 or 2%); default 0: any difference");
-  cmp->add_flag("--diff-only", opt->diff_only, "print only the values beyond the tolerance");
+  cmp->add_flag("--all", opt->all, "print every value compared (default: only the values beyond the tolerance, then the "
+                "summary line)");
+  cmp->add_flag("--diff-only", opt->diff_only, "print only the values beyond the tolerance (the default; kept for scripts)");
   cmp->add_flag("--json", opt->json, "print JSON");
 }
 
