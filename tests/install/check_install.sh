@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `cmake --install` into a temporary prefix gives a tool that runs from any folder with its own installed data:
-# machines, scenarios, reference data, man page and completion; no source path in the binary.
+# machines, scenarios, reference data, man page, completion and the LICENSE (share/doc/ompisim/); no source path in the binary.
 # Usage: check_install.sh CMAKE BUILD_DIR SOURCE_DIR
 set -uo pipefail
 cmake=$1; build=$2; src=$3
@@ -18,6 +18,9 @@ grep -qF "cielo  ($p/prefix/share/ompisim/models/gemini/machines/cielo.json)" <<
 sc=$p/prefix/share/ompisim/scenarios/gemini/fig5_latency_2p_inter_openmpi.json
 "$bin" run "$sc" --out "$p/out" > /dev/null 2>&1 && [ -s "$p/out/fig5_latency_2p_inter_openmpi.json" ] \
   && echo "ok   an installed scenario runs from another folder" || { echo "FAIL run"; fail=1; }
+grep -q "BSD 3-Clause License" "$p/prefix/share/doc/ompisim/LICENSE" 2> /dev/null \
+  && echo "ok   share/doc/ompisim/LICENSE (the project's licence, installed beside the README)" \
+  || { echo "FAIL no LICENSE installed (share/doc/ompisim/LICENSE)"; fail=1; }
 for f in share/bash-completion/completions/ompisim share/ompisim/validation/reference/gemini-xe-xk.json \
          share/ompisim/collectives/decision share/ompisim/benchmarks/apps; do
   [ -e "$p/prefix/$f" ] && echo "ok   $f" || { echo "FAIL missing $f"; fail=1; }
