@@ -7,9 +7,11 @@
 // `--merge` gathers one table (CSV and JSON) and a plot per axis.
 //
 // Grid file:
-//   {"base": "scenarios/gemini/fig5_latency_inter_openmpi.json" | {inline scenario},
-//    "axes": {"stack": ["openmpi", "native"], "mca.btl_ugni_smsg_limit": [256, 1024], "nic.bte_bandwidth": ["4 GB/s"],
+//   {"base": "scenarios/gemini/fig5_latency_2p_inter_openmpi.json" | {inline scenario},
+//    "axes": {"stack": ["openmpi", "native"], "nic.bte_bandwidth": ["4 GB/s", "6 GB/s"],
 //             "benchmark.sizes": [[1, 1024]], "ranks": [2]},
+//    (an MCA axis, "mca.btl_ugni_smsg_limit": [256, 1024], applies to every point: every stack of the grid must read
+//    it; scenarios/examples/grid_*.json are grids to copy, run by the suite)
 //    "combine": "product" | "zip",                 (default product; zip: every axis has the same length)
 //    "points": [{"stack": "native", "ranks": 4}]}  (instead of "axes": an explicit list of points)
 // Axis keys: "mca.<name>" (the scenario's "mca" block), "benchmark.<key>" (its "benchmark" block), a top-level
