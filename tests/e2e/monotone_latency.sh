@@ -34,9 +34,8 @@ KNOWN = {
     # the paper's 1 KiB point); 8 KiB is past ob1's eager limit and goes by RGET over the BTE, which is cheaper.
     'scenarios/gemini/fig5_latency_2p_inter_openmpi.json': (4096, 'open: SMSG payload at the fitted PIO rate vs BTE RGET'),
     'scenarios/gemini/fig5_multi_lat_8p_inter_openmpi.json': (4096, 'open: as fig5_latency_2p_inter_openmpi'),
-    # Cray MPT's eager paths (mpt_smsg_rate, mpt_shm_eager_rate, fitted on the 1 KiB points) against its rendezvous /
-    # XPMEM single-copy path above 8 KiB (mpt_lmt_cost, mpt_rndv_*).
-    'scenarios/gemini/fig5_latency_2p_inter_native.json': (8192, 'open: Cray MPT eager SMSG rate vs its BTE rendezvous'),
+    # Cray MPT's on-node eager path (mpt_shm_eager_rate, fitted on the 1 KiB gap) against its XPMEM single copy above
+    # MPICH_SMP_SINGLE_COPY_SIZE (mpt_lmt_cost).
     'scenarios/gemini/fig3_latency_2p_intra_native.json': (8192, 'open: Cray MPT shared-memory eager rate vs XPMEM LMT'),
     'scenarios/gemini/fig3_multi_lat_16p_intra_native.json': (8192, 'open: as fig3_latency_2p_intra_native'),
     # Cray MPICH's on-node eager path (software.mpich_shm_eager_rate, fitted on Frontier's intra-node osu_bw 1 B and
