@@ -15,14 +15,16 @@ MpichGni::MpichGni(World& w, const MpichGniMca& mca)
 // Between nodes, E1 and the rendezvous meet at S = MPICH_GNI_MAX_EAGER_MSG_SIZE (README, "Per-path costs"): Cray's
 // default switches where the rendezvous becomes the cheaper path, so the rendezvous' per-message cost, which the
 // paper's data leave open (one size, 4 MB), is the one that makes the two equal there. When E1 carries S (vshort limit
-// below S + hdr) the two share the SMSG descriptor, the GET and the match; E1 adds a copy in and a copy out, the
-// rendezvous its per-byte costs, and the per-message cost is the difference.
+// below S + hdr) the two share the SMSG descriptor, the GET and the match; E1 adds a copy in, a copy out and, on the
+// receiver before the match, the SMSG that frees the sender's DMA buffer; the rendezvous adds its per-byte costs; the
+// per-message cost is the difference.
 void MpichGni::set_switch_costs() {
   const auto eager = static_cast<std::uint64_t>(mca_.mpich_gni_max_eager_msg_size.value);
   if (eager + kHdr > vshort_) {
     const double s = static_cast<double>(eager);
     const double rndv = s / sp_.mpt_rndv_send_rate + s / sp_.mpt_rndv_recv_rate;
-    rndv_meet_cost_ = std::max(0.0, 2 * w_.copy_time_uncontended(s) - rndv);
+    const double buffer_back = gemini::nic(w_.machine()).p.smsg_cpu_overhead + kHdr / sp_.mpt_smsg_rate;
+    rndv_meet_cost_ = std::max(0.0, 2 * w_.copy_time_uncontended(s) + buffer_back - rndv);
   }
 }
 
