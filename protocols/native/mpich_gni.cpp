@@ -9,6 +9,23 @@ MpichGni::MpichGni(World& w, const MpichGniMca& mca)
       gni_(gemini::Gni::of(w), static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value), sp_.mpt_smsg_rate),
       sw_(sp_.mpich_sw_overhead), lib_(w.ranks()) {
   vshort_ = effective_smsg_limit(mca.mpich_gni_max_vshort_msg_size.value, w.ranks());
+  set_switch_costs();
+}
+
+// Between nodes, E1 and the rendezvous meet at S = MPICH_GNI_MAX_EAGER_MSG_SIZE (README, "Per-path costs"): Cray's
+// default switches where the rendezvous becomes the cheaper path, so the rendezvous' per-message cost, which the
+// paper's data leave open (one size, 4 MB), is the one that makes the two equal there. When E1 carries S (vshort limit
+// below S + hdr) the two share the SMSG descriptor, the GET and the match; E1 adds a copy in, a copy out and, on the
+// receiver before the match, the SMSG that frees the sender's DMA buffer; the rendezvous adds its per-byte costs; the
+// per-message cost is the difference.
+void MpichGni::set_switch_costs() {
+  const auto eager = static_cast<std::uint64_t>(mca_.mpich_gni_max_eager_msg_size.value);
+  if (eager + kHdr > vshort_) {
+    const double s = static_cast<double>(eager);
+    const double rndv = s / sp_.mpt_rndv_send_rate + s / sp_.mpt_rndv_recv_rate;
+    const double buffer_back = gemini::nic(w_.machine()).p.smsg_cpu_overhead + kHdr / sp_.mpt_smsg_rate;
+    rndv_meet_cost_ = std::max(0.0, 2 * w_.copy_time_uncontended(s) + buffer_back - rndv);
+  }
 }
 
 StackStats MpichGni::stats() const {
@@ -118,7 +135,7 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
   Buffer rbuf = lib_.recv(rid).buf;
   const bool bte = use_bte(bytes);
   bool aligned = rbuf.addr % 4 == 0 && m.sbuf.addr % 4 == 0 && bytes % 4 == 0;
-  const double path = static_cast<double>(bytes) / sp_.mpt_rndv_recv_rate;
+  const double path = rndv_meet_cost_ + static_cast<double>(bytes) / sp_.mpt_rndv_recv_rate;
   w_.cpu(dst, path, [this, rid, dst, src, bytes, sid, bte, aligned, rbuf] {
     gni_.register_buffer(dst, rbuf, bytes, [this, rid, dst, src, bytes, sid, bte, aligned] {
       if (aligned) {

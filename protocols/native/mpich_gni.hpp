@@ -100,6 +100,9 @@ private:
     return bytes > static_cast<std::uint64_t>(mca_.mpich_gni_max_eager_msg_size.value);
   }
   double send_path_cost(int rank, int dst, std::uint64_t bytes) const;
+  void set_switch_costs();
+  // The rendezvous' per-message cost (s, the receiver's CPU at match), set where it meets E1 (set_switch_costs).
+  double rndv_meet_cost_ = 0;
   bool use_bte(std::uint64_t bytes) const {  // FMA up to MPICH_GNI_RDMA_THRESHOLD, BTE above
     return bytes > static_cast<std::uint64_t>(mca_.mpich_gni_rdma_threshold.value);
   }

@@ -81,3 +81,34 @@ TEST_CASE("mpich_gni: E1 sends wait in order for a free DMA buffer", "[protocol]
   CHECK(st.unexpected_now == 0);
   CHECK(st.posted_now == 0);
 }
+
+// Configuration: 2 Cielo nodes with the machine's MCA defaults (2 ranks: vshort limit 8,192 B, so an 8,192-byte
+// message plus its 48-byte header goes by E1); two messages of 8,192 B (E1) and, in a fresh run, two of 8,196 B (just
+// above MPICH_GNI_MAX_EAGER_MSG_SIZE: rendezvous), each receive posted first; the second of each is timed (the first
+// connects and registers). Expected: the two paths meet at the
+// switch size (set_switch_costs): the rendezvous' receive completes no earlier than E1's and within 5 % of it.
+// Without the rendezvous' per-message cost it completed about 2 us earlier. How validated: the receives'
+// completion times and the path counters.
+TEST_CASE("mpich_gni: E1 and the rendezvous meet at MPICH_GNI_MAX_EAGER_MSG_SIZE", "[protocol][mpich][gemini]") {
+  McaParams mca = machine_mca(*load_machine("cielo"));
+  auto one = [&mca](std::uint64_t bytes, const char* path) {
+    test::Fixture f("cielo", 2, 1, "native", &mca);
+    double t_recv = -1;
+    // The first message connects the endpoint and fills the registration caches (as OSU's warm-up does).
+    f.stack->irecv(1, 0, 7, bytes, Buffer{1 << 20, true}, [] {});
+    f.stack->isend(0, 1, 7, bytes, Buffer{4096, true}, [] {});
+    f.sim.run();
+    const double t0 = f.sim.now() + 1e-3;
+    f.sim.at(t0, [&] {
+      f.stack->irecv(1, 0, 7, bytes, Buffer{1 << 20, true}, [&] { t_recv = f.sim.now(); });
+      f.stack->isend(0, 1, 7, bytes, Buffer{4096, true}, [] {});
+    });
+    f.sim.run();
+    CHECK(f.stack->stats().counters[path] == 2);
+    return t_recv - t0;
+  };
+  const double e1 = one(8192, "e1_eager"), rndv = one(8196, "rndv_get");
+  INFO("E1 " << e1 * 1e6 << " us, rendezvous " << rndv * 1e6 << " us");
+  CHECK(rndv >= e1);
+  CHECK(rndv <= 1.05 * e1);
+}
