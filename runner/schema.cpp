@@ -306,3 +306,34 @@ Json sweep_schema() {
 }
 
 }  // namespace ompisim
+
+namespace ompisim {
+
+// The validation table (validation.json, written by validate and reproduce: validation/validate.cpp validate()): its
+// sections, each a list of rows, and the keys that identify a row of each.
+Json validation_schema() {
+  static const std::vector<std::pair<const char*, std::vector<const char*>>> sections = {
+      {"points", {"id", "scenario", "reference", "simulated"}},
+      {"held_out", {"id", "scenario", "reference", "simulated"}},
+      {"claims", {"id", "text", "status"}},
+      {"sampling", {"method", "reference"}},
+      {"pairs", {"a", "b", "paper"}},
+      {"untested", {}},
+      {"value_checks", {"id", "reference", "status"}}};
+  Json props = Json::object(), required = Json::array();
+  for (auto& [name, keys] : sections) {
+    props[name] = {{"type", "array"}, {"items", {{"type", "object"}, {"required", keys}}}};
+    required.push_back(name);
+  }
+  return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+          {"$id", "https://ompisim/schema/validation.json"},
+          {"title", "ompisim validation table"},
+          {"description", "validation.json (validate, reproduce): every reference point, held-out value, claim, "
+                          "interval sampling, calibration pair, untested claim and value check, one row each"},
+          {"type", "object"},
+          {"properties", props},
+          {"required", required},
+          {"additionalProperties", {{"type", "array"}, {"items", {{"type", "object"}}}}}};
+}
+
+}  // namespace ompisim

@@ -1,7 +1,7 @@
-// `ompisim schema scenario|result|grid|sweep`: JSON Schemas (draft 2020-12) built from the declarations the parser
+// `ompisim schema scenario|result|grid|sweep|validation`: JSON Schemas (draft 2020-12) built from the declarations the parser
 // and the report use: the scenario's keys (runner/scenario.hpp scenario_keys), each registered benchmark's block (its
 // DriverParam list), each component's MCA parameters, the stack presets, engines and machines of the registries; the
-// result's keys (result_keys below); a sweep's grid and merged table. scenarios/ (grids included) and results/
+// result's keys (result_keys below); a sweep's grid and merged table; the validation table. scenarios/ (grids included) and results/
 // validate against them in the test suite (tests/e2e/schema.sh).
 // Enumerations (stack presets and components, machines, benchmarks, engines, route policies, collectives' algorithms)
 // come from the registries; every MCA parameter is typed from its component's declaration (dimension, range, choices);
@@ -36,6 +36,8 @@ Json result_schema();
 Json grid_schema();
 // A sweep's merged table (sweep.json: grid, axes, columns, units, rows).
 Json sweep_schema();
+// The validation table (validation.json): its sections and the keys identifying a row of each.
+Json validation_schema();
 // The schema of one benchmark key, read off its declared type (DriverParam::type: "integer >= 1", "integer 2 .. 1024,
 // or a list (a sweep)", "list of sizes ...", "time (...)", "a | b", choices, ...). A type outside that vocabulary
 // gives a schema without "type" or "enum" (runner/tests/test_schema.cpp checks that no registered key has one).

@@ -1,4 +1,5 @@
-// `ompisim schema KIND`: the JSON Schema of a scenario file, a result file, a sweep's grid or its merged table.
+// `ompisim schema KIND`: the JSON Schema of a scenario file, a result file, a sweep's grid, its merged table or the
+// validation table.
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
 #include "runner/schema.hpp"
@@ -13,7 +14,8 @@ namespace {
 
 int schema_command(const CLI::App&, const std::string& kind, Context&) {
   static const std::vector<std::pair<std::string, Json (*)()>> kinds = {
-      {"scenario", scenario_schema}, {"result", result_schema}, {"grid", grid_schema}, {"sweep", sweep_schema}};
+      {"scenario", scenario_schema}, {"result", result_schema}, {"grid", grid_schema}, {"sweep", sweep_schema},
+      {"validation", validation_schema}};
   for (auto& [name, make] : kinds)
     if (name == kind) {
       std::cout << make().dump(2) << "\n";
@@ -30,9 +32,10 @@ int schema_command(const CLI::App&, const std::string& kind, Context&) {
 
 void add_schema(CLI::App& app, Context& ctx) {
   auto [sch, kind] = ctx.command(app, "schema", "print the JSON Schema of a scenario file, a result file, a sweep's grid "
-                                 "(sweep GRID.json) or a sweep's merged table (sweep.json)",
+                                 "(sweep GRID.json), a sweep's merged table (sweep.json) or the validation table "
+                                 "(validation.json)",
                                  schema_command);
-  sch->add_option("kind", *kind, "scenario | result | grid | sweep")->required();
+  sch->add_option("kind", *kind, "scenario | result | grid | sweep | validation")->required();
 }
 
 }  // namespace ompisim::cli
