@@ -170,10 +170,10 @@ static void key_properties(const std::vector<Key>& keys, Json& props, Json& requ
 }
 
 namespace {
-Json machine_names() {
-  Json machines = Json::array();
-  for (auto& [n, f] : list_machines()) machines.push_back(n);
-  return machines;
+Json machine_names(const std::vector<std::string>& more) {
+  std::set<std::string> names(more.begin(), more.end());
+  for (auto& [n, f] : list_machines()) names.insert(n);
+  return names;
 }
 Json with_description(Json s, const Json& from) {
   if (from.contains("description")) s["description"] = from["description"];
@@ -181,12 +181,12 @@ Json with_description(Json s, const Json& from) {
 }
 }  // namespace
 
-Json scenario_schema() {
+Json scenario_schema(const std::vector<std::string>& machines) {
   Json props = Json::object(), required = Json::array();
   key_properties(scenario_keys(), props, required);
   props["stack"] = with_description(stack_schema(), props["stack"]);
   props["engine"]["enum"] = engines().names();
-  props["machine"]["enum"] = machine_names();  // another machine: `run --machine-file` (the schema knows the installed)
+  props["machine"]["enum"] = machine_names(machines);  // the installed ones and those of `schema --machine-file`
   props["routing"]["enum"] = topology::route_policies().names();
   props["mca"] = with_description(mca_schema(), props["mca"]);
   props["benchmark"] = with_description(benchmark_schema(), props["benchmark"]);
@@ -246,8 +246,8 @@ Json axis_value(Json value) { return value; }
 
 }  // namespace
 
-Json grid_schema() {
-  Json scenario = scenario_schema();
+Json grid_schema(const std::vector<std::string>& machines) {
+  Json scenario = scenario_schema(machines);
   const Json scenario_props = scenario["properties"];
   scenario.erase("$schema");
   scenario.erase("$id");

@@ -9,8 +9,8 @@
 // on its type, so that a validator's error names the misspelled key or the wrong value.
 // LIMITATIONS: cross-key rules (ranks_per_node <= ranks, an MCA parameter read by a component of the stack, a Cheetah
 // barrier needs atomics) and ranges of strings with units stay with the parser; "machine" lists the installed machines
-// (a scenario for a machine of one's own, run with --machine-file, does not validate); the machine parameters of a
-// grid's axes are not checked (they depend on the machine).
+// and those given to `schema --machine-file`; the machine parameters of a grid's axes are not checked (they depend on
+// the machine).
 #pragma once
 #include "benchmarks/driver.hpp"
 #include "core/json_input.hpp"
@@ -28,12 +28,13 @@ struct ResultKey {
 };
 const std::vector<ResultKey>& result_keys();
 
-Json scenario_schema();
+// `machines`: machine names of one's own (`schema --machine-file`), allowed in "machine" beside the installed ones.
+Json scenario_schema(const std::vector<std::string>& machines = {});
 Json result_schema();
 // A sweep's grid file (runner/sweep.hpp): its base (a file name, or a scenario: the scenario schema under $defs), its
 // axes or points (keys "mca.<parameter>", "benchmark.<key>" checked against the registries, scenario axes typed as in
 // a scenario, machine parameters free), its combination.
-Json grid_schema();
+Json grid_schema(const std::vector<std::string>& machines = {});
 // A sweep's merged table (sweep.json: grid, axes, columns, units, rows).
 Json sweep_schema();
 // The validation table (validation.json): its sections and the keys identifying a row of each.

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Schemas. `ompisim schema scenario|result|grid|sweep` prints JSON Schemas built from the declarations the parser uses
-# (registries, MCA parameter blocks, benchmark keys). Checked: every scenarios/**.json validates (grid_*.json against
-# the grid schema), every results/**.json (sweep.json against the sweep schema, validation.json the validation one), the
+# Schemas. `ompisim schema scenario|result|grid|sweep|validation` prints JSON Schemas built from the declarations the
+# parser uses (registries, MCA parameter blocks, benchmark keys). Checked: every scenarios/**.json validates
+# (grid_*.json against the grid schema), every results/**.json (sweep.json against the sweep schema, validation.json the validation one), the
 # sweep.json of a small sweep run here; and a misspelled key, a wrong enumeration value and a wrong MCA type each fail
-# validation with an error that names the key (the schema is as strict as the tool there). An unknown kind exits 2.
+# validation with an error that names the key (the schema is as strict as the tool there); a machine of one's own is in
+# the "machine" enumeration with `schema scenario --machine-file` only. An unknown kind exits 2.
 # Usage: schema.sh OMPISIM [RESULTS_DIR] (default: the source tree's results/)
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); RES=${2:-$SRC/results}
@@ -16,6 +17,8 @@ if ! python3 -c "import jsonschema" 2> /dev/null; then
   echo "FAIL python3-jsonschema not installed (setup.sh installs it: apt-get install python3-jsonschema)"
   exit 1
 fi
+# A machine of one's own: in the enumeration with --machine-file only.
+"$BIN" machine template my-xe6 --out "$t" 2> /dev/null && "$BIN" schema scenario --machine-file "$t/my-xe6.json" > "$t/own.schema.json" || fail=1
 # A small sweep (2 points on the LogGOPS machine) for a real sweep.json.
 cat > "$t/grid.json" <<J
 {"base": {"id": "schema-sweep", "machine": "loggp", "stack": "loggp", "ranks": 2,
@@ -90,6 +93,11 @@ for what, kind, doc, key in cases:
         print("FAIL", what, "error does not name", repr(key), ":", where(best)[:300]); bad += 1
     else:
         print("ok   refused %-28s %s" % (what + ":", where(best)[:160]))
+own = jsonschema.Draft202012Validator(json.load(open(t + "/own.schema.json")))
+if own.is_valid(dict(good, machine="my-xe6")) and not V["scenario"].is_valid(dict(good, machine="my-xe6")):
+    print("ok   a scenario for machine my-xe6 validates with schema scenario --machine-file my-xe6.json only")
+else:
+    print("FAIL schema --machine-file"); bad += 1
 if bad == 0:
     print("ok   %(scenario)d scenarios, %(grid)d grids, %(result)d results, %(validation)d validation table and "
           "%(sweep)d sweep table validate" % counts)
