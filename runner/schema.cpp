@@ -80,31 +80,34 @@ Json collective_algorithms_schema() {
   return {{"type", "object"}, {"properties", props}, {"additionalProperties", false}};
 }
 
+// "host | device", "\"send\" | \"recv\"": the names themselves, without quotes.
+Json named_values(const std::string& t) {
+  Json names = Json::array();
+  for (std::size_t a = 0, b = 0; b != std::string::npos; a = b + 3) {
+    b = t.find(" | ", a);
+    std::string name = t.substr(a, b == std::string::npos ? std::string::npos : b - a);
+    if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+    names.push_back(name);
+  }
+  return names;
+}
+
 }  // namespace
 
 // The declared types are a small vocabulary (`ompisim describe BENCHMARK` prints them); the schema of each is read off
 // the same text, so a key's type is declared once, beside its parser.
 Json benchmark_param_schema(const bench::DriverParam& p) {
-  Json s = numeric_declaration(p.type);
   const std::string& t = p.type;
+  Json s;
   if (p.choices) s = {{"enum", p.choices()}};
-  else if (!s.is_null()) {
-  } else if (t == "boolean") s = {{"type", "boolean"}};
-  else if (t.starts_with("list of sizes")) s = array_of(quantity_schema(Dim::Bytes, 0), 0);
+  else if (Json n = numeric_declaration(t); !n.is_null()) s = std::move(n);
+  else if (t == "boolean") s = {{"type", "boolean"}};
+  else if (t.starts_with("list of sizes")) s = array_of(quantity_schema(Dim::Bytes, 0));
   else if (t.starts_with("time (")) s = quantity_schema(Dim::Time, 0);
   else if (t.starts_with("rate (") || t == "path" || t == "name" || t == "MPI datatype name") s = {{"type", "string"}};
   else if (t.starts_with("object {collective: algorithm}")) s = collective_algorithms_schema();
-  else if (t.find(" | ") != std::string::npos) {  // "host | device", "\"send\" | \"recv\"": the names themselves
-    s = {{"enum", Json::array()}};
-    for (std::size_t a = 0, b; a != std::string::npos; a = b == std::string::npos ? b : b + 3) {
-      b = t.find(" | ", a);
-      std::string name = t.substr(a, b == std::string::npos ? std::string::npos : b - a);
-      if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
-      s["enum"].push_back(name);
-    }
-  } else {
-    s = Json::object();  // not in the vocabulary: untyped (runner/tests/test_schema.cpp refuses this)
-  }
+  else if (t.find(" | ") != std::string::npos) s = {{"enum", named_values(t)}};
+  else s = Json::object();  // not in the vocabulary: untyped (runner/tests/test_schema.cpp refuses this)
   s["description"] = p.description + " (" + p.type + "; default: " + p.default_value + ")";
   return s;
 }
