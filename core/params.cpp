@@ -1,5 +1,8 @@
 #include "core/params.hpp"
 
+#include "core/units_text.hpp"
+
+#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -53,11 +56,36 @@ void load_range(ObjectReader& entry, const ParamRef& r, const std::string& file)
   r.p->range_source = entry.str("range_source");
 }
 
+std::string plain_value_source(const std::string& file) {
+  return fmt::format("{} (plain value, no source given)", std::filesystem::path(file).filename().string());
+}
+
+// A parameter given as its value alone ("bte_bandwidth": "8 GB/s", "smsg_max_payload": 1024): read as
+// {"value": it} with the file as its source. A value whose unit is not written (a bare number for a time or a rate)
+// is refused by param_value like any other.
+static void load_plain(ObjectReader& section, const ParamRef& r) {
+  const std::string key = section.key_path(r.info.name);
+  double x = param_value(section.raw(r.info.name), r.info, section.file(), key);
+  check_range(r, x, section.file(), key);
+  r.p->value = x;
+  r.p->set = true;
+  r.p->source = plain_value_source(section.file());
+  r.p->fitted = false;
+  r.p->ranged = false;
+}
+
+// A plain value ("name": "8 GB/s", or a number where the dimension allows one: bytes, counts, ratios) is read as
+// {"value": ...} whose source is plain_value_source(file): a user's machine file may start from values and add
+// sources later. A number without its unit for a time or a rate stays an error.
 void load_sourced(ObjectReader& section, ParamList& list, bool require_all) {
   std::vector<std::string> names = param_names(list);
   for (auto& r : list) {
     if (!section.has(r.info.name)) {
       if (require_all) section.fail(r.info.name, "required parameter is missing (" + r.info.description + ")");
+      continue;
+    }
+    if (!section.raw(r.info.name).is_object()) {  // a plain value: {"value": it}, its source the file
+      load_plain(section, r);
       continue;
     }
     ObjectReader entry = section.object(r.info.name);

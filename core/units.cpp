@@ -1,8 +1,12 @@
 #include "core/units.hpp"
 
+#include "core/units_text.hpp"
+
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
 #include <stdexcept>
 
@@ -33,9 +37,9 @@ std::string format_quantity(double v, Dim d) {
 namespace {
 const std::map<std::string, double>& units_for(Dim d) {
   static const std::map<std::string, double> time{{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}};
-  static const std::map<std::string, double> bytes{{"B", 1},          {"kB", 1e3},         {"KB", 1e3},
-                                                   {"MB", 1e6},       {"GB", 1e9},         {"KiB", 1024.0},
-                                                   {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
+  // Byte sizes are binary only: Open MPI reads its size parameters in powers of 1024, so "4 kB" would be 4000 B
+  // here and 4096 B there. SI-prefixed sizes are refused (si_size_prefixes) with the binary spelling to use.
+  static const std::map<std::string, double> bytes{{"B", 1}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
   static const std::map<std::string, double> rate{{"B/s", 1},     {"kB/s", 1e3},   {"MB/s", 1e6},    {"GB/s", 1e9},
                                                   {"TB/s", 1e12}, {"b/s", 0.125},  {"Mb/s", 1.25e5}, {"Gb/s", 1.25e8},
                                                   {"MiB/s", 1048576.0}, {"GiB/s", 1073741824.0}};
@@ -47,12 +51,31 @@ const std::map<std::string, double>& units_for(Dim d) {
     default: return none;
   }
 }
-std::string unit_list(Dim d) {
-  std::string s;
-  for (auto& [u, f] : units_for(d)) s += (s.empty() ? "" : ", ") + u;
-  return s;
+// The SI-prefixed size units refused for byte sizes, with the binary unit meant.
+const std::map<std::string, std::string>& si_size_prefixes() {
+  static const std::map<std::string, std::string> si{{"kB", "KiB"}, {"KB", "KiB"}, {"K", "KiB"}, {"k", "KiB"},
+                                                     {"MB", "MiB"}, {"M", "MiB"},  {"GB", "GiB"}, {"G", "GiB"}};
+  return si;
 }
 }  // namespace
+
+std::vector<std::string> units_of(Dim d) {
+  std::vector<std::string> v;
+  for (auto& [u, f] : units_for(d)) v.push_back(u);
+  return v;
+}
+
+std::string unit_list(Dim d) { return fmt::format("{}", fmt::join(units_of(d), ", ")); }
+
+std::string quantity_pattern(Dim d) {
+  std::string alt;
+  for (auto& u : units_of(d)) {
+    std::string esc;
+    for (char c : u) esc += std::string(std::strchr(".^$*+?()[]{}|\\", c) ? "\\" : "") + c;
+    alt += (alt.empty() ? "" : "|") + esc;
+  }
+  return "^\\s*[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?\\s*(" + alt + ")$";
+}
 
 double parse_quantity(const std::string& text, Dim d) {
   size_t pos = 0;
@@ -71,6 +94,11 @@ double parse_quantity(const std::string& text, Dim d) {
   std::string unit = text.substr(pos);
   auto& table = units_for(d);
   auto it = table.find(unit);
+  if (d == Dim::Bytes)
+    if (auto si = si_size_prefixes().find(unit); si != si_size_prefixes().end())
+      throw std::invalid_argument(fmt::format(
+          "'{}': byte sizes are binary, as Open MPI reads them: write '{:g} {}' ({:.0f} B) or the size in bytes "
+          "(units: {})", text, num, si->second, num * table.at(si->second), unit_list(d)));
   if (it == table.end())
     throw std::invalid_argument(fmt::format("'{}': unit '{}' is not a unit of {} (use one of: {})", text, unit,
                                             to_string(d), unit_list(d)));

@@ -6,6 +6,13 @@
 #include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
 
+#include "collectives/registry.hpp"
+#include "core/param_schema.hpp"
+#include "platform/topology/route_policy_registry.hpp"
+#include "runner/sweep.hpp"
+
+#include <fmt/format.h>
+#include <regex>
 #include <set>
 
 namespace ompisim {
@@ -33,16 +40,125 @@ const std::vector<ResultKey>& result_keys() {
 
 namespace {
 
-Json param_schema(const bench::DriverParam& p) {
-  Json s = Json::object();
-  if (p.choices) s["enum"] = p.choices();
-  else if (p.type == "boolean") s["type"] = "boolean";
-  else if (p.type == "integer") s["type"] = "integer";
+Json array_of(Json items, std::size_t min_items = 1) {
+  return {{"type", "array"}, {"items", std::move(items)}, {"minItems", min_items}};
+}
+
+// "integer A .. B", "integer >= A", "number >= A", "percentage in (A, B]", with ", or a list (a sweep)" after any.
+Json numeric_declaration(const std::string& type) {
+  static const std::regex range(R"(^(integer|number) (-?[0-9.]+) \.\. (-?[0-9.]+)$)");
+  static const std::regex at_least(R"(^(integer|number) >= (-?[0-9.]+)$)");
+  static const std::regex percentage(R"(^percentage in \((-?[0-9.]+), (-?[0-9.]+)\]$)");
+  std::smatch m;
+  const std::string sweep_suffix = ", or a list (a sweep)";
+  const bool sweep = type.ends_with(sweep_suffix);
+  const std::string t = sweep ? type.substr(0, type.size() - sweep_suffix.size()) : type;
+  Json s;
+  if (std::regex_match(t, m, range)) s = {{"type", m[1]}, {"minimum", std::stod(m[2])}, {"maximum", std::stod(m[3])}};
+  else if (std::regex_match(t, m, at_least)) s = {{"type", m[1]}, {"minimum", std::stod(m[2])}};
+  else if (std::regex_match(t, m, percentage)) {  // read as a ratio (a number, or a string without unit)
+    s = quantity_schema(Dim::Ratio);
+    s["exclusiveMinimum"] = std::stod(m[1]);
+    s["maximum"] = std::stod(m[2]);
+  } else return Json();
+  if (!sweep) return s;
+  Json either = s;  // the value, or a non-empty list of such values (the keywords of each type apply to it alone)
+  either["type"] = Json::array({s["type"], "array"});
+  either["items"] = s;
+  either["minItems"] = 1;
+  return either;
+}
+
+// The collectives a benchmark's "algorithms" object may fix, each with the algorithms it may be fixed to (node-aware
+// compositions are chosen by a library's decision only).
+Json collective_algorithms_schema() {
+  Json props = Json::object();
+  for (const auto& a : coll::default_registry().all()) {
+    if (!props.contains(a.coll)) props[a.coll] = {{"enum", Json::array()}};
+    if (!a.composition) props[a.coll]["enum"].push_back(a.algo);
+  }
+  return {{"type", "object"}, {"properties", props}, {"additionalProperties", false}};
+}
+
+// "host | device", "\"send\" | \"recv\"": the names themselves, without quotes.
+Json named_values(const std::string& t) {
+  Json names = Json::array();
+  for (std::size_t a = 0, b = 0; b != std::string::npos; a = b + 3) {
+    b = t.find(" | ", a);
+    std::string name = t.substr(a, b == std::string::npos ? std::string::npos : b - a);
+    if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+    names.push_back(name);
+  }
+  return names;
+}
+
+}  // namespace
+
+// The declared types are a small vocabulary (`ompisim describe BENCHMARK` prints them); the schema of each is read off
+// the same text, so a key's type is declared once, beside its parser.
+Json benchmark_param_schema(const bench::DriverParam& p) {
+  const std::string& t = p.type;
+  Json s;
+  if (p.choices) s = {{"enum", p.choices()}};
+  else if (Json n = numeric_declaration(t); !n.is_null()) s = std::move(n);
+  else if (t == "boolean") s = {{"type", "boolean"}};
+  else if (t.starts_with("list of sizes")) s = array_of(quantity_schema(Dim::Bytes, 0));
+  else if (t.starts_with("time (")) s = quantity_schema(Dim::Time, 0);
+  else if (t.starts_with("rate (") || t == "path" || t == "name" || t == "MPI datatype name") s = {{"type", "string"}};
+  else if (t.starts_with("object {collective: algorithm}")) s = collective_algorithms_schema();
+  else if (t.find(" | ") != std::string::npos) s = {{"enum", named_values(t)}};
+  else s = Json::object();  // not in the vocabulary: untyped (runner/tests/test_schema.cpp refuses this)
   s["description"] = p.description + " (" + p.type + "; default: " + p.default_value + ")";
   return s;
 }
 
-}  // namespace
+// Every MCA parameter of every registered component, typed by its declaration (dimension, range, choices); a scenario's
+// "mca" takes no other key (the run then checks that a component of its stack reads each one).
+Json mca_schema() {
+  Json props = Json::object();
+  McaParams mca = component_registry().defaults();
+  for (const auto& c : component_registry().all())
+    for (const auto& r : c.param_list(mca)) {
+      Json s = param_schema(r.info);
+      s["description"] = fmt::format("{}: {}; default {} ({})", c.id(), s["description"].get<std::string>(),
+                                     format_param(r.p->value, r.info), r.p->source);
+      props[r.info.name] = s;
+    }
+  return {{"type", "object"}, {"properties", props}, {"additionalProperties", false}};
+}
+
+// A preset name (any NIC kind's), or an object of components named by framework as parse_stack_object reads it: the
+// lists btl and ptl, the libfabric provider selection ofi, one name for the others.
+Json stack_schema() {
+  std::set<std::string> presets;
+  for (auto& p : stack_registry().all()) presets.insert(p.name);
+  Json fws = Json::object();
+  for (const auto& fw : component_registry().frameworks()) {
+    Json names = {{"enum", component_registry().names(fw)}};
+    if (fw == "btl" || fw == "ptl") fws[fw] = {{"type", "array"}, {"items", names}, {"minItems", 1}, {"uniqueItems", true}};
+    else if (fw == "ofi") fws[fw] = {{"type", "string"}, {"examples", {"cxi", "shm+cxi:linkx"}}};
+    else fws[fw] = names;
+  }
+  return {{"type", {"string", "object"}},
+          {"if", {{"type", "string"}}},
+          {"then", {{"enum", presets}}},
+          {"else", {{"minProperties", 1}, {"properties", fws}, {"additionalProperties", false}}}};
+}
+
+// "name" one of the registered benchmarks; then that benchmark's keys and no other (one if/then per benchmark: a
+// misspelled key is reported as the key it is, not as "valid under none of the given schemas").
+Json benchmark_schema() {
+  Json names = Json::array(), rules = Json::array();
+  for (auto& d : bench::driver_registry().all()) {
+    names.push_back(d.name);
+    Json bp = Json::object();
+    bp["name"] = {{"const", d.name}, {"description", d.description}};
+    for (auto& p : d.params) bp[p.name] = benchmark_param_schema(p);
+    rules.push_back({{"if", {{"properties", {{"name", {{"const", d.name}}}}}, {"required", {"name"}}}},
+                     {"then", {{"title", d.name}, {"properties", bp}, {"additionalProperties", false}}}});
+  }
+  return {{"type", "object"}, {"required", {"name"}}, {"properties", {{"name", {{"enum", names}}}}}, {"allOf", rules}};
+}
 
 // The "properties" and "required" of a schema from a key table (ScenarioKey or ResultKey: name, JSON schema text,
 // description, required).
@@ -56,28 +172,27 @@ static void key_properties(const std::vector<Key>& keys, Json& props, Json& requ
   }
 }
 
-Json scenario_schema() {
+namespace {
+Json machine_names(const std::vector<std::string>& more) {
+  std::set<std::string> names(more.begin(), more.end());
+  for (auto& [n, f] : list_machines()) names.insert(n);
+  return names;
+}
+Json with_description(Json s, const Json& from) {
+  if (from.contains("description")) s["description"] = from["description"];
+  return s;
+}
+}  // namespace
+
+Json scenario_schema(const std::vector<std::string>& machines) {
   Json props = Json::object(), required = Json::array();
   key_properties(scenario_keys(), props, required);
-  std::set<std::string> presets;
-  for (auto& p : stack_registry().all()) presets.insert(p.name);
-  props["stack"]["oneOf"][0]["examples"] = presets;
+  props["stack"] = with_description(stack_schema(), props["stack"]);
   props["engine"]["enum"] = engines().names();
-  Json machines = Json::array();
-  for (auto& [n, f] : list_machines()) machines.push_back(n);
-  props["machine"]["examples"] = machines;  // a name of another folder is allowed with --machine-file
-  Json blocks = Json::array();
-  for (auto& d : bench::driver_registry().all()) {
-    Json bp = Json::object();
-    bp["name"] = {{"const", d.name}, {"description", d.description}};
-    for (auto& p : d.params) bp[p.name] = param_schema(p);
-    blocks.push_back({{"title", d.name},
-                      {"type", "object"},
-                      {"properties", bp},
-                      {"required", {"name"}},
-                      {"additionalProperties", false}});
-  }
-  props["benchmark"]["oneOf"] = blocks;
+  props["machine"]["enum"] = machine_names(machines);  // the installed ones and those of `schema --machine-file`
+  props["routing"]["enum"] = topology::route_policies().names();
+  props["mca"] = with_description(mca_schema(), props["mca"]);
+  props["benchmark"] = with_description(benchmark_schema(), props["benchmark"]);
   return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
           {"$id", "https://ompisim/schema/scenario.json"},
           {"title", "ompisim scenario"},
@@ -100,6 +215,128 @@ Json result_schema() {
           {"required", required},
           // a sweep over its driver's axis lists the axis values under the axis name ("radix": [2, 4, 8])
           {"additionalProperties", {{"type", "array"}, {"description", "the values of a sweep's axis (e.g. radix)"}}}};
+}
+
+}  // namespace ompisim
+
+namespace ompisim {
+
+namespace {
+
+// An axis key (a grid's "axes" key, or a key of one of its "points"): "mca.<a parameter of a registered component>",
+// "benchmark.<a key of a registered benchmark>", a scenario key an axis may set, or a machine parameter (whose names
+// depend on the machine: not checked here). `each` maps a value's schema to the schema of the key's entry (a list of
+// values in "axes", one value in "points").
+Json axis_object(const Json& scenario_props, Json (*each)(Json)) {
+  Json props = Json::object(), mca_keys = Json::array();
+  std::set<std::string> bench_keys;
+  for (auto& [name, s] : scenario_props["mca"]["properties"].items()) {
+    mca_keys.push_back("mca." + name);
+    props["mca." + name] = each(s);
+    props[name] = each(s);  // an MCA parameter as `run --set` takes it
+  }
+  for (auto& d : bench::driver_registry().all())
+    for (auto& p : d.params) bench_keys.insert("benchmark." + p.name);
+  for (auto& k : sweep_scenario_axes()) props[k] = each(scenario_props[k]);
+  Json names = {{"allOf",
+                 {{{"if", {{"pattern", "^mca\\."}}}, {"then", {{"enum", mca_keys}}}},
+                  {{"if", {{"pattern", "^benchmark\\."}}}, {"then", {{"enum", bench_keys}}}}}}};
+  return {{"type", "object"}, {"minProperties", 1}, {"propertyNames", names}, {"properties", props}};
+}
+
+Json axis_values(Json value) { return {{"type", "array"}, {"minItems", 1}, {"items", std::move(value)}}; }
+Json axis_value(Json value) { return value; }
+
+}  // namespace
+
+Json grid_schema(const std::vector<std::string>& machines) {
+  Json scenario = scenario_schema(machines);
+  const Json scenario_props = scenario["properties"];
+  scenario.erase("$schema");
+  scenario.erase("$id");
+  Json axes = axis_object(scenario_props, axis_values);
+  axes["additionalProperties"] = axis_values(Json::object());
+  axes["description"] = "axis key -> non-empty list of values (runner/sweep.hpp)";
+  Json point = axis_object(scenario_props, axis_value);
+  Json props = {
+      {"base", {{"type", {"string", "object"}},
+                {"description", "the base scenario: a file (relative to the current folder or to the grid) or an object"},
+                {"if", {{"type", "object"}}},
+                {"then", {{"$ref", "#/$defs/scenario"}}}}},
+      {"axes", axes},
+      {"combine", {{"enum", {"product", "zip"}}, {"description", "product (default) or zip (axes of equal length)"}}},
+      {"points", {{"type", "array"}, {"minItems", 1}, {"items", point}, {"description", "explicit points instead of axes"}}},
+      {"description", {{"type", "string"}}}};
+  for (auto& k : sweep_grid_keys())
+    if (!props.contains(k)) throw std::logic_error("grid schema: no schema for grid key '" + k + "'");
+  return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+          {"$id", "https://ompisim/schema/grid.json"},
+          {"title", "ompisim sweep grid"},
+          {"description", "A sweep's grid (ompisim sweep GRID.json): a base scenario and axes, or explicit points"},
+          {"type", "object"},
+          {"properties", props},
+          {"required", {"base"}},
+          {"if", {{"required", {"axes"}}}},
+          // with axes, no points: an error at "points" (a false schema would report no path)
+          {"then", {{"properties", {{"points", {{"not", Json::object()}, {"description", "give axes or points"}}}}}}},
+          {"else", {{"required", {"points"}}}},
+          {"additionalProperties", false},
+          {"$defs", {{"scenario", scenario}}}};
+}
+
+Json sweep_schema() {
+  Json units = Json::array();
+  for (const char* u : sweep_axis_display_units()) units.push_back(u);
+  Json props = {
+      {"grid", {{"type", "string"}, {"description", "the grid file"}}},
+      {"axes", {{"type", "array"}, {"items", {{"type", "string"}}}, {"description", "the axis keys, in order"}}},
+      {"columns", {{"type", "array"}, {"items", {{"type", "string"}}},
+                   {"description", "the axes, then the result points' fields, then \"point\""}}},
+      {"units", {{"type", "object"}, {"additionalProperties", {{"enum", units}}},
+                 {"description", "axis -> the unit its values (written with units in the grid) are numbers of"}}},
+      {"rows", {{"type", "array"},
+                {"items", {{"type", "object"}, {"required", {"point"}},
+                           {"properties", {{"point", {{"type", "string"}, {"pattern", "^[0-9a-f]{16}$"}}}}}}},
+                {"description", "one row per (grid point, result point): axis values, result fields, the point's hash"}}}};
+  return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+          {"$id", "https://ompisim/schema/sweep.json"},
+          {"title", "ompisim sweep table"},
+          {"description", "A sweep's merged table (sweep.json in the sweep's --out folder)"},
+          {"type", "object"},
+          {"properties", props},
+          {"required", {"grid", "axes", "columns", "units", "rows"}},
+          {"additionalProperties", false}};
+}
+
+}  // namespace ompisim
+
+namespace ompisim {
+
+// The validation table (validation.json, written by validate and reproduce: validation/validate.cpp validate()): its
+// sections, each a list of rows, and the keys that identify a row of each.
+Json validation_schema() {
+  static const std::vector<std::pair<const char*, std::vector<const char*>>> sections = {
+      {"points", {"id", "scenario", "reference", "simulated"}},
+      {"held_out", {"id", "scenario", "reference", "simulated"}},
+      {"claims", {"id", "text", "status"}},
+      {"sampling", {"method", "reference"}},
+      {"pairs", {"a", "b", "paper"}},
+      {"untested", {}},
+      {"value_checks", {"id", "reference", "status"}}};
+  Json props = Json::object(), required = Json::array();
+  for (auto& [name, keys] : sections) {
+    props[name] = {{"type", "array"}, {"items", {{"type", "object"}, {"required", keys}}}};
+    required.push_back(name);
+  }
+  return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+          {"$id", "https://ompisim/schema/validation.json"},
+          {"title", "ompisim validation table"},
+          {"description", "validation.json (validate, reproduce): every reference point, held-out value, claim, "
+                          "interval sampling, calibration pair, untested claim and value check, one row each"},
+          {"type", "object"},
+          {"properties", props},
+          {"required", required},
+          {"additionalProperties", {{"type", "array"}, {"items", {{"type", "object"}}}}}};
 }
 
 }  // namespace ompisim

@@ -29,9 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Scenario keys an axis may set directly (the rest of a scenario describes it and does not change a run).
-const std::set<std::string> kScenarioAxes = {"machine", "stack",   "engine",  "ranks",   "ranks_per_node", "nodes",
-                                              "map_by",  "bind_to", "rank_by", "cpu_list", "gpu_list",       "routing"};
 constexpr std::size_t kMaxPoints = 10000;
 
 std::string hex16(std::uint64_t h) { return fmt::format("{:016x}", h); }
@@ -56,7 +53,7 @@ void apply_axis(SweepPoint& p, const std::string& key, const Json& value) {
     p.scenario["mca"][key.substr(4)] = value;
   } else if (key.starts_with("benchmark.")) {
     p.scenario["benchmark"][key.substr(10)] = value;
-  } else if (kScenarioAxes.count(key)) {
+  } else if (sweep_scenario_axes().count(key)) {
     p.scenario[key] = value;
   } else {
     p.sets.emplace_back(key, set_value(value));
@@ -65,13 +62,15 @@ void apply_axis(SweepPoint& p, const std::string& key, const Json& value) {
 
 std::string point_key(std::size_t i) { return fmt::format("points[{}]", i); }
 
+// The unit a quantity axis is shown in, per dimension (tried in this order).
+struct Shown { Dim dim; const char* unit; double si_per_unit; };
+constexpr Shown kShown[] = {{Dim::Rate, "GB/s", 1e9}, {Dim::Time, "us", 1e-6}, {Dim::Bytes, "B", 1.0}};
+
 // Axis values with a unit ("4 GB/s", "1.5 us", "8 KiB") become numbers in the axis's display unit (GB/s, us, B; the
 // unit goes into the table's "units" and the CSV header), so that a table reader gets numbers. An axis is a quantity
 // when every value is a number or a string of one dimension (tried: rate, time, size) and at least one is a string;
 // plain numbers are bytes on a size axis and are refused by the run on the other two. Returns axis -> unit.
 Json axis_units(const std::vector<std::string>& axes, Json& rows) {
-  struct Shown { Dim dim; const char* unit; double si_per_unit; };
-  static const Shown kShown[] = {{Dim::Rate, "GB/s", 1e9}, {Dim::Time, "us", 1e-6}, {Dim::Bytes, "B", 1.0}};
   Json units = Json::object();
   for (auto& a : axes) {
     bool any_string = false;
@@ -105,12 +104,29 @@ Json axis_units(const std::vector<std::string>& axes, Json& rows) {
 
 }  // namespace
 
+std::vector<const char*> sweep_axis_display_units() {
+  std::vector<const char*> v;
+  for (const Shown& s : kShown) v.push_back(s.unit);
+  return v;
+}
+
+const std::set<std::string>& sweep_scenario_axes() {
+  static const std::set<std::string> keys = {"machine", "stack",   "engine",  "ranks",    "ranks_per_node", "nodes",
+                                             "map_by",  "bind_to", "rank_by", "cpu_list", "gpu_list",       "routing"};
+  return keys;
+}
+
+const std::vector<std::string>& sweep_grid_keys() {
+  static const std::vector<std::string> keys = {"base", "axes", "combine", "points", "description"};
+  return keys;
+}
+
 SweepGrid load_sweep_grid(const std::string& file) {
   SweepGrid g;
   g.file = file;
   const Json doc = load_json_file(file);
   ObjectReader r(doc, file, "");
-  r.finish({"base", "axes", "combine", "points", "description"});  // unknown keys first, with a did-you-mean
+  r.finish(sweep_grid_keys());  // unknown keys first, with a did-you-mean
   Json base;
   if (!r.has("base")) r.fail("base", "a sweep needs a base scenario (a file name or an object)");
   const Json& b = r.raw("base");

@@ -21,6 +21,7 @@
 #include "core/json_input.hpp"
 #include "runner/scenario.hpp"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,13 @@ struct SweepGrid {
   std::vector<std::string> axes;
   std::vector<SweepPoint> points;
 };
+
+// Scenario keys an axis may set directly (the rest of a scenario describes it and does not change a run).
+const std::set<std::string>& sweep_scenario_axes();
+// The units merge_sweep shows a quantity axis in (GB/s, us, B).
+std::vector<const char*> sweep_axis_display_units();
+// The keys of a grid file (any other is refused).
+const std::vector<std::string>& sweep_grid_keys();
 
 // Loads and checks a grid: every point's scenario must load, and every parameter axis must name a parameter of the
 // point's machine; errors are InputErrors naming the grid file and "axes.<key>" / "points[i].<key>".

@@ -1,9 +1,11 @@
 #include "core/json_input.hpp"
 #include "core/params.hpp"
 #include "core/units.hpp"
+#include "core/units_text.hpp"
 #include "runner/registries.hpp"
 
 #include <catch2/catch.hpp>
+#include <regex>
 
 using namespace ompisim;
 
@@ -13,12 +15,50 @@ TEST_CASE("units: quantities parse into SI and reject wrong units", "[unit]") {
   CHECK(parse_quantity("105 ns", Dim::Time) == Approx(105e-9));
   CHECK(parse_quantity("1.5us", Dim::Time) == Approx(1.5e-6));
   CHECK(parse_quantity("8 KiB", Dim::Bytes) == 8192);
-  CHECK(parse_quantity("4 MB", Dim::Bytes) == 4e6);
+  CHECK(parse_quantity("4 MiB", Dim::Bytes) == 4194304);
   CHECK(parse_quantity("5 GB/s", Dim::Rate) == 5e9);
   CHECK(parse_quantity("40 Gb/s", Dim::Rate) == 5e9);
   CHECK_THROWS_WITH(parse_quantity("5 GB", Dim::Rate), Catch::Contains("not a unit of rate"));
   CHECK_THROWS_WITH(json_quantity(Json(3), Dim::Time, "f.json", "k"), Catch::Contains("with its unit"));
   CHECK(json_quantity(Json(4096), Dim::Bytes, "f.json", "k") == 4096);
+}
+
+// Configuration: byte sizes with SI prefixes ("4 kB", "4 KB", "1 MB", "2 GB") as a scenario's mca block would give
+// them. Expected: refused (never read as 4000 B), the message naming the binary spelling and its value in bytes; rates
+// keep their SI prefixes. How validated: the exception text and the InputError's file and key.
+TEST_CASE("units: byte sizes are binary, SI prefixes refused", "[unit]") {
+  for (const char* t : {"4 kB", "4 KB", "4kB", "4 K"})
+    CHECK_THROWS_WITH(parse_quantity(t, Dim::Bytes), Catch::Contains("'4 KiB' (4096 B)") && Catch::Contains("binary"));
+  CHECK_THROWS_WITH(parse_quantity("1 MB", Dim::Bytes), Catch::Contains("'1 MiB' (1048576 B)"));
+  CHECK_THROWS_WITH(parse_quantity("2 GB", Dim::Bytes), Catch::Contains("'2 GiB'"));
+  CHECK(parse_quantity("4 KiB", Dim::Bytes) == 4096);
+  CHECK(parse_quantity("8 GB/s", Dim::Rate) == 8e9);
+  CHECK(parse_quantity("1 kB/s", Dim::Rate) == 1e3);
+  try {
+    (void)json_quantity(Json("4 kB"), Dim::Bytes, "s.json", "mca.btl_ugni_smsg_limit");
+    FAIL("4 kB accepted");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "s.json");
+    CHECK(e.key() == "mca.btl_ugni_smsg_limit");
+  }
+}
+
+// Configuration: quantity_pattern of each dimension against strings parse_quantity accepts and refuses.
+// Expected: the pattern (the schema's) agrees with the parser on each. How validated: std::regex (ECMAScript).
+TEST_CASE("units: the schema pattern accepts what the parser accepts", "[unit]") {
+  struct Case { const char* text; Dim d; };
+  for (Case c : {Case{"8 KiB", Dim::Bytes}, {"4 kB", Dim::Bytes}, {"1.5us", Dim::Time}, {"3e2 ns", Dim::Time},
+                 {"5 GB/s", Dim::Rate}, {"5 GB", Dim::Rate}, {"0x10 B", Dim::Bytes}, {"12", Dim::Count},
+                 {"-2 us", Dim::Time}, {"8 KiB ", Dim::Bytes}, {".5 MiB", Dim::Bytes}}) {
+    bool parses = true;
+    try {
+      (void)parse_quantity(c.text, c.d);
+    } catch (const std::invalid_argument&) {
+      parses = false;
+    }
+    INFO(c.text << " " << quantity_pattern(c.d));
+    CHECK(std::regex_search(c.text, std::regex(quantity_pattern(c.d))) == parses);
+  }
 }
 
 // Configuration: an object with a misspelled key. Expected: InputError naming file and key, with a suggestion.
@@ -46,6 +86,7 @@ TEST_CASE("machines: every parameter is sourced", "[unit]") {
       INFO(name << " " << r.info.name);
       CHECK(r.p->set);
       CHECK_FALSE(r.p->source.empty());
+      CHECK(r.p->source != plain_value_source(file));  // a shipped file gives a source for every value
     }
   }
   CHECK_THROWS_AS(load_machine("cielox"), InputError);
@@ -105,4 +146,45 @@ TEST_CASE("params: an estimate's range is read and checked", "[unit]") {
                     Catch::Contains("range_source"));
   CHECK_THROWS_WITH(load(R"({"a": {"value": "2 us", "source": "e", "range": ["1 us"], "range_source": "r"}})"),
                     Catch::Contains("[low, high]"));
+}
+
+// Configuration: a machine-file section giving plain values: a rate as "8 GB/s", a size as a bare integer, a choice by
+// name; then a time as a bare number, and a size out of range. Expected: plain values read as {"value": ...} with the
+// source "<file name> (plain value, no source given)"; the unitless time and the out-of-range size are InputErrors
+// naming the file and key. How validated: loaded values and sources, the exception texts.
+namespace {
+struct Plain {
+  Sourced rate, size, mode, time;
+  template <class V>
+  void visit(V&& v) {
+    v(rate, {"rate", Dim::Rate, "a rate", 0, 1e12});
+    v(size, {"size", Dim::Bytes, "a size", 0, 65536});
+    v(mode, {"mode", Dim::Count, "a choice", 0, 1, {"read", "write"}});
+    v(time, {"time", Dim::Time, "a time", 0, 1});
+  }
+};
+}  // namespace
+
+TEST_CASE("params: plain values in a machine file", "[unit]") {
+  Plain p;
+  auto load = [&](const char* text) {
+    Json j = Json::parse(text);
+    ObjectReader r(j, "models/x/machines/mine.json", "nic");
+    ParamList l = param_list(p);
+    load_sourced(r, l, true);
+  };
+  load(R"({"rate": "8 GB/s", "size": 1024, "mode": "write", "time": {"value": "2 us", "source": "datasheet"}})");
+  CHECK(p.rate.value == 8e9);
+  CHECK(p.rate.source == "mine.json (plain value, no source given)");
+  CHECK(p.rate.source == plain_value_source("models/x/machines/mine.json"));
+  CHECK(p.size.value == 1024);
+  CHECK(p.mode.value == 1);
+  CHECK(p.time.source == "datasheet");
+  CHECK_FALSE(p.rate.fitted);
+  CHECK_THROWS_WITH(load(R"({"rate": "8 GB/s", "size": 1024, "mode": "read", "time": 2})"),
+                    Catch::Contains("mine.json: key 'nic.time'") && Catch::Contains("with its unit"));
+  CHECK_THROWS_WITH(load(R"({"rate": "8 GB/s", "size": "128 KiB", "mode": "read", "time": "1 us"})"),
+                    Catch::Contains("key 'nic.size'") && Catch::Contains("out of range"));
+  CHECK_THROWS_WITH(load(R"({"rate": 8, "size": 1, "mode": "read", "time": "1 us"})"),
+                    Catch::Contains("key 'nic.rate'") && Catch::Contains("with its unit"));
 }

@@ -1,48 +1,106 @@
 #!/usr/bin/env bash
-# Scenario schema. `ompisim schema scenario|result` prints JSON Schemas built from the parser's declarations;
-# every scenarios/**.json and every results/**.json result validates against them; a misspelled key, an unknown
-# benchmark key and a wrong choice do not (the schema is not vacuous); an unknown schema kind exits 2.
+# Schemas. `ompisim schema scenario|result|grid|sweep|validation` prints JSON Schemas built from the declarations the
+# parser uses (registries, MCA parameter blocks, benchmark keys). Checked: every scenarios/**.json validates
+# (grid_*.json against the grid schema), every results/**.json (sweep.json against the sweep schema, validation.json the validation one), the
+# sweep.json of a small sweep run here; and a misspelled key, a wrong enumeration value and a wrong MCA type each fail
+# validation with an error that names the key (the schema is as strict as the tool there); a machine of one's own is in
+# the "machine" enumeration with `schema scenario --machine-file` only. An unknown kind exits 2.
+# Usage: schema.sh OMPISIM [RESULTS_DIR] (default: the source tree's results/)
 set -u
-BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
-"$BIN" schema scenario > "$t/scenario.schema.json" || fail=1
-"$BIN" schema result > "$t/result.schema.json" || fail=1
+BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); RES=${2:-$SRC/results}
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+for k in scenario result grid sweep validation; do "$BIN" schema $k > "$t/$k.schema.json" || fail=1; done
 "$BIN" schema nonsense > /dev/null 2> "$t/e"; rc=$?
-[[ $rc == 2 ]] && grep -q "schema: key 'nonsense': unknown schema" "$t/e" && echo "ok   unknown kind: $(cat "$t/e")" || { echo "FAIL unknown kind: $rc $(cat "$t/e")"; fail=1; }
+[[ $rc == 2 && $(wc -l < "$t/e") == 1 ]] && grep -q "schema: key 'nonsense': unknown schema" "$t/e" \
+  && echo "ok   unknown kind: $(cat "$t/e")" || { echo "FAIL unknown kind: $rc $(cat "$t/e")"; fail=1; }
 if ! python3 -c "import jsonschema" 2> /dev/null; then
-  echo "SKIP python3-jsonschema not installed (apt-get install python3-jsonschema): scenarios and results not validated"
-  exit $fail
+  echo "FAIL python3-jsonschema not installed (setup.sh installs it: apt-get install python3-jsonschema)"
+  exit 1
 fi
-python3 - "$t" "$SRC" <<'P' || fail=1
-import glob, json, os, sys, jsonschema
-t, src = sys.argv[1], sys.argv[2]
-sc = json.load(open(t + "/scenario.schema.json")); rs = json.load(open(t + "/result.schema.json"))
-jsonschema.Draft202012Validator.check_schema(sc); jsonschema.Draft202012Validator.check_schema(rs)
-V, R = jsonschema.Draft202012Validator(sc), jsonschema.Draft202012Validator(rs)
+# A machine of one's own: in the enumeration with --machine-file only.
+"$BIN" machine template my-xe6 --out "$t" 2> /dev/null && "$BIN" schema scenario --machine-file "$t/my-xe6.json" > "$t/own.schema.json" || fail=1
+# A small sweep (2 points on the LogGOPS machine) for a real sweep.json.
+cat > "$t/grid.json" <<J
+{"base": {"id": "schema-sweep", "machine": "loggp", "stack": "loggp", "ranks": 2,
+          "benchmark": {"name": "osu_latency", "sizes": [1, 1024], "iterations": 2, "skip": 0}},
+ "axes": {"benchmark.iterations": [2, 3]}}
+J
+"$BIN" --quiet sweep "$t/grid.json" --out "$t/sweep" > "$t/sweep.log" 2>&1 || { echo "FAIL sweep: $(cat "$t/sweep.log")"; fail=1; }
+python3 - "$t" "$SRC" "$RES" <<'P' || fail=1
+import copy, glob, json, os, sys, jsonschema
+t, src, res_dir = sys.argv[1:4]
+V = {}
+for k in ("scenario", "result", "grid", "sweep", "validation"):
+    s = json.load(open(f"{t}/{k}.schema.json"))
+    jsonschema.Draft202012Validator.check_schema(s)
+    V[k] = jsonschema.Draft202012Validator(s)
 bad = 0
-scen = sorted(f for f in glob.glob(src + "/scenarios/**/*.json", recursive=True)
-              if not os.path.basename(f).startswith("grid_"))  # sweep grids, not scenarios
-for f in scen:
-    for e in V.iter_errors(json.load(open(f))):
-        print("FAIL scenario", os.path.relpath(f, src), e.message[:200]); bad += 1
-res = [f for f in sorted(glob.glob(src + "/results/**/*.json", recursive=True)) if os.path.basename(f) != "validation.json"]
-for f in res:
-    for e in R.iter_errors(json.load(open(f))):
-        print("FAIL result", os.path.relpath(f, src), e.message[:200]); bad += 1
-assert len(scen) > 100 and len(res) > 100, (len(scen), len(res))
+def where(e):  # the key path of an error, then its message: what a user reads
+    return "/".join(str(p) for p in e.absolute_path) + ": " + e.message
+def check(kind, f, doc):
+    global bad
+    for e in V[kind].iter_errors(doc):
+        print("FAIL", kind, os.path.relpath(f, src), where(e)[:300]); bad += 1
+counts = {"scenario": 0, "grid": 0, "result": 0, "sweep": 0, "validation": 0}
+for f in sorted(glob.glob(src + "/scenarios/**/*.json", recursive=True)):
+    kind = "grid" if os.path.basename(f).startswith("grid_") else "scenario"
+    check(kind, f, json.load(open(f))); counts[kind] += 1
+for f in sorted(glob.glob(res_dir + "/**/*.json", recursive=True)):
+    name = os.path.basename(f)
+    kind = {"sweep.json": "sweep", "validation.json": "validation"}.get(name, "result")
+    check(kind, f, json.load(open(f))); counts[kind] += 1
+check("sweep", t + "/sweep/sweep.json", json.load(open(t + "/sweep/sweep.json"))); counts["sweep"] += 1
+assert counts["scenario"] > 100 and counts["result"] > 100 and counts["grid"] >= 2 and counts["validation"] == 1, counts
+
+# Refused, each with an error naming the key (in the error's path or its message).
 good = json.load(open(src + "/scenarios/gemini/fig5_latency_2p_inter_openmpi.json"))
-cases = {"misspelled key": dict(good, rank_per_node=1),
-         "unknown benchmark key": dict(good, benchmark=dict(good["benchmark"], iteration=3)),
-         "unknown benchmark": dict(good, benchmark={"name": "osu_nothing"}),
-         "wrong choice": dict(good, benchmark={"name": "barrier_loop", "algorithm": "no-such-algorithm"}),
-         "ranks not a number": dict(good, ranks="2"),
-         "no machine": {k: v for k, v in good.items() if k != "machine"}}
-for name, doc in cases.items():
-    if V.is_valid(doc):
-        print("FAIL schema accepts", name); bad += 1
-if not R.is_valid(json.load(open(res[0]))) or R.is_valid({"points": []}):
-    print("FAIL result schema"); bad += 1
+grid = json.load(open(src + "/scenarios/examples/grid_ugni_smsg_bte.json"))
+def with_(doc, path, value):
+    d = copy.deepcopy(doc); o = d
+    for p in path[:-1]: o = o[p]
+    o[path[-1]] = value
+    return d
+cases = [  # (what, schema, document, the key the error must name)
+    ("misspelled key", "scenario", dict(good, rank_per_node=1), "rank_per_node"),
+    ("misspelled benchmark key", "scenario", with_(good, ["benchmark", "iteration"], 3), "iteration"),
+    ("misspelled MCA parameter", "scenario", with_(good, ["mca"], {"btl_ugni_smsg_limt": 1024}), "btl_ugni_smsg_limt"),
+    ("unknown benchmark", "scenario", dict(good, benchmark={"name": "osu_nothing"}), "name"),
+    ("unknown stack preset", "scenario", dict(good, stack="openmpii"), "stack"),
+    ("unknown stack component", "scenario", dict(good, stack={"pml": "ob1", "btl": ["self", "ugnii"]}), "btl"),
+    ("unknown machine", "scenario", dict(good, machine="cielox"), "machine"),
+    ("unknown algorithm", "scenario", dict(good, benchmark={"name": "barrier_loop", "algorithm": "no-such"}), "algorithm"),
+    ("SI size for an MCA size", "scenario", with_(good, ["mca"], {"btl_ugni_smsg_limit": "4 kB"}), "btl_ugni_smsg_limit"),
+    ("MCA size out of range", "scenario", with_(good, ["mca"], {"btl_ugni_smsg_limit": 1 << 20}), "btl_ugni_smsg_limit"),
+    ("MCA count as a word", "scenario", with_(good, ["mca"], {"btl_ugni_eager_num": "many"}), "btl_ugni_eager_num"),
+    ("MCA choice unknown", "scenario", with_(good, ["mca"], {"ptl_elan4_rdma": "sideways"}), "ptl_elan4_rdma"),
+    ("benchmark count type", "scenario", with_(good, ["benchmark", "iterations"], "ten"), "iterations"),
+    ("ranks not a number", "scenario", dict(good, ranks="2"), "ranks"),
+    ("no machine", "scenario", {k: v for k, v in good.items() if k != "machine"}, "machine"),
+    ("grid: misspelled key", "grid", dict(grid, axis=grid["axes"]), "axis"),
+    ("grid: unknown MCA axis", "grid", with_(grid, ["axes"], {"mca.btl_ugni_smsg_limt": [1024]}), "mca.btl_ugni_smsg_limt"),
+    ("grid: MCA axis type", "grid", with_(grid, ["axes"], {"mca.btl_ugni_smsg_limit": ["4 kB"]}), "mca.btl_ugni_smsg_limit"),
+    ("grid: combine", "grid", dict(grid, combine="cross"), "combine"),
+    ("grid: axes and points", "grid", dict(grid, points=[{"ranks": 2}]), "points"),
+    ("validation: row without id", "validation", dict(json.load(open(res_dir + "/validation.json")), points=[{"scenario": "x"}]), "id"),
+    ("sweep table: unknown unit", "sweep", {"grid": "g", "axes": [], "columns": [], "units": {"a": "kB"}, "rows": []}, "a"),
+]
+for what, kind, doc, key in cases:
+    errs = list(V[kind].iter_errors(doc))
+    best = jsonschema.exceptions.best_match(errs) if errs else None
+    if best is None:
+        print("FAIL schema accepts", what); bad += 1
+    elif key not in where(best):
+        print("FAIL", what, "error does not name", repr(key), ":", where(best)[:300]); bad += 1
+    else:
+        print("ok   refused %-28s %s" % (what + ":", where(best)[:160]))
+own = jsonschema.Draft202012Validator(json.load(open(t + "/own.schema.json")))
+if own.is_valid(dict(good, machine="my-xe6")) and not V["scenario"].is_valid(dict(good, machine="my-xe6")):
+    print("ok   a scenario for machine my-xe6 validates with schema scenario --machine-file my-xe6.json only")
+else:
+    print("FAIL schema --machine-file"); bad += 1
 if bad == 0:
-    print("ok   %d scenarios and %d results validate; refused: %s" % (len(scen), len(res), ", ".join(cases)))
+    print("ok   %(scenario)d scenarios, %(grid)d grids, %(result)d results, %(validation)d validation table and "
+          "%(sweep)d sweep table validate" % counts)
 sys.exit(1 if bad else 0)
 P
 exit $fail

@@ -1,30 +1,59 @@
-// `ompisim schema KIND`: the JSON Schema of a scenario file or of a result file.
+// `ompisim schema KIND`: the JSON Schema of a scenario file, a result file, a sweep's grid, its merged table or the
+// validation table.
 #include "core/errors.hpp"
+#include "core/json_input.hpp"
+#include "runner/registries.hpp"
 #include "runner/schema.hpp"
 #include "tools/ompisim/commands.hpp"
 
+#include <fmt/format.h>
+#include <functional>
+#include <fmt/ranges.h>
 #include <iostream>
 
 namespace ompisim::cli {
 namespace {
 
-int schema_command(const CLI::App&, const std::string& kind, Context&) {
-  static const std::vector<std::pair<std::string, Json (*)()>> kinds = {{"scenario", scenario_schema},
-                                                                        {"result", result_schema}};
+struct SchemaOptions {
+  std::string kind;
+  std::vector<std::string> machine_files;  // machines of one's own, listed beside the installed ones
+};
+
+int schema_command(const CLI::App& sub, const SchemaOptions& opt, Context&) {
+  refuse_empty_values(sub, {"--machine-file"});
+  std::vector<std::string> machines;
+  for (auto& f : opt.machine_files) machines.push_back(load_machine(f)->name);
+  const std::vector<std::pair<std::string, std::function<Json()>>> kinds = {
+      {"scenario", [&] { return scenario_schema(machines); }},
+      {"result", result_schema},
+      {"grid", [&] { return grid_schema(machines); }},
+      {"sweep", sweep_schema},
+      {"validation", validation_schema}};
   for (auto& [name, make] : kinds)
-    if (name == kind) {
+    if (name == opt.kind) {
       std::cout << make().dump(2) << "\n";
       return 0;
     }
-  throw InputError("schema", kind, "unknown schema: expected scenario or result");
+  std::vector<std::string> names;
+  for (auto& k : kinds) names.push_back(k.first);
+  std::string hint = did_you_mean(opt.kind, names);
+  throw InputError("schema", opt.kind, fmt::format("unknown schema{}: expected one of {}",
+                                                   hint.empty() ? "" : " (did you mean '" + hint + "'?)",
+                                                   fmt::join(names, ", ")));
 }
 
 }  // namespace
 
 void add_schema(CLI::App& app, Context& ctx) {
-  auto [sch, kind] = ctx.command(app, "schema", "print the JSON Schema of a scenario file or of a result file",
-                                 schema_command);
-  sch->add_option("kind", *kind, "scenario | result")->required();
+  auto [sch, opt] = ctx.command(app, "schema",
+                                "print the JSON Schema of a scenario file, a result file, a sweep's grid (sweep "
+                                "GRID.json), a sweep's merged table (sweep.json) or the validation table "
+                                "(validation.json)",
+                                schema_command);
+  sch->add_option("kind", opt->kind, "scenario | result | grid | sweep | validation")->required();
+  sch->add_option("--machine-file", opt->machine_files,
+                  "a machine file of one's own (run --machine-file): its machine name joins the installed machines "
+                  "in the scenario's \"machine\" enumeration; repeatable");
 }
 
 }  // namespace ompisim::cli

@@ -1,0 +1,59 @@
+// `ompisim schema`: what the schemas take from the declarations. The suite's validation of every scenario, grid and
+// result with python3-jsonschema is tests/e2e/schema.sh.
+#include "core/param_schema.hpp"
+#include "protocols/register.hpp"
+#include "runner/schema.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ompisim;
+
+// Configuration: every key of every registered benchmark. Expected: its declared type gives a JSON type or an enum
+// (a new type text outside the vocabulary fails here instead of leaving the key untyped). How validated: the schema
+// of each key has "type" or "enum"; a few keys checked by value.
+TEST_CASE("schema: every benchmark key is typed from its declaration", "[unit]") {
+  int keys = 0;
+  for (auto& d : bench::driver_registry().all())
+    for (auto& p : d.params) {
+      INFO(d.name << "." << p.name << ": " << p.type);
+      Json s = benchmark_param_schema(p);
+      CHECK((s.contains("type") || s.contains("enum")));
+      ++keys;
+    }
+  CHECK(keys > 50);
+  Json b = scenario_schema()["properties"]["benchmark"];
+  CHECK(b["properties"]["name"]["enum"].size() == bench::driver_registry().all().size());
+  Json barrier;
+  for (auto& r : b["allOf"])
+    if (r["then"]["title"] == "barrier_loop") barrier = r["then"]["properties"];
+  CHECK(barrier["radix"]["type"] == Json({"integer", "array"}));
+  CHECK(barrier["radix"]["minimum"] == 2);
+  CHECK(barrier["iterations"]["minimum"] == 1);
+}
+
+// Configuration: the scenario schema's "mca". Expected: one property per MCA parameter of every registered component,
+// typed by its dimension (btl_ugni_smsg_limit a size: integer or "<n> KiB", range [0, 64 KiB]), choices as an enum, no
+// other key. How validated: the property count and three parameters' schemas.
+TEST_CASE("schema: MCA parameters are typed from their component's declaration", "[unit]") {
+  Json mca = scenario_schema()["properties"]["mca"];
+  CHECK(mca["additionalProperties"] == false);
+  std::size_t n = 0;
+  for (auto& c : component_registry().all()) n += c.param_names().size();
+  CHECK(mca["properties"].size() == n);
+  Json smsg = mca["properties"]["btl_ugni_smsg_limit"];
+  CHECK(smsg["type"] == Json({"integer", "string"}));
+  CHECK(smsg["maximum"] == 65536);
+  CHECK(smsg["pattern"] == quantity_pattern(Dim::Bytes));
+  CHECK(mca["properties"]["ptl_elan4_rdma"].contains("enum"));
+}
+
+// Configuration: the grid schema. Expected: its keys are the grid loader's, an MCA axis is typed as the scenario's
+// "mca" types that parameter, and a scenario axis as the scenario key. How validated: the schema's structure.
+TEST_CASE("schema: a grid's axes are typed like the scenario keys they set", "[unit]") {
+  Json g = grid_schema();
+  CHECK(g["additionalProperties"] == false);
+  Json axes = g["properties"]["axes"]["properties"];
+  CHECK(axes["mca.btl_ugni_smsg_limit"]["items"]["maximum"] == 65536);
+  CHECK(axes["stack"]["items"]["then"].contains("enum"));
+  CHECK(g["$defs"]["scenario"]["properties"].contains("benchmark"));
+}
