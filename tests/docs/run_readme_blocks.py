@@ -135,10 +135,12 @@ def script_of(block, tmp):
 
 
 def workdir(root, tool, base):
-    """A folder that reads like the repository (links to its top-level entries) with build/bin/ompisim -> tool."""
+    """A folder that reads like the repository (links to its top-level entries) with build/bin/ompisim -> tool.
+    The default output folder (ompisim-out/) is not linked, so a block's run without --out writes into the test's
+    folder, not into the repository's."""
     os.makedirs(base)
     for entry in os.listdir(root):
-        if entry not in (".git", "build") and not entry.startswith("build-"):
+        if entry not in (".git", "build", "ompisim-out") and not entry.startswith("build-"):
             os.symlink(os.path.join(root, entry), os.path.join(base, entry))
     os.makedirs(os.path.join(base, "build", "bin"))
     os.symlink(os.path.abspath(tool), os.path.join(base, "build", "bin", "ompisim"))
