@@ -16,9 +16,13 @@
 //             directions = 2), one Sendrecv per entry of `sizes` (e.g. a count, then the data, as GTC's shift does).
 //   swap      MPI_Sendrecv of `bytes` with the partner rank XOR `mask` (a binary-swap image-compositing round).
 //   loop      `count` copies of its `phases`, in order (e.g. POP's solver iterations: halo, allreduce, compute).
-//   allreduce / alltoall / bcast / gather / barrier: the coll/base schedules of collectives/ (recursive doubling,
-//             pairwise, binomial, basic linear, recursive doubling) over the world or over a row/column communicator of a
-//             (P / group) x group grid, run by ScheduleExec over the stack's point-to-point path.
+//   allreduce / alltoall / bcast / gather / barrier: the schedules of collectives/ over the world or over a row/column
+//             communicator of a (P / group) x group grid, run by ScheduleExec over the stack's point-to-point path.
+//             The algorithm is the MPI library's choice when the scenario names its decision table (benchmark
+//             "collectives": "tuned-v1.3" = Open MPI 1.3's coll/tuned fixed rules, the paper's "tuned collectives" for
+//             CM and OB1; "mpich2-1.0" = MPICH2 1.0's defaults, Cray MPI's base), by communicator size and bytes;
+//             without one, the coll/base algorithm per kind (recursive doubling, pairwise, binomial, basic linear,
+//             recursive doubling) at every size.
 // Measured per rank: compute time (the elapsed time of its compute calls) and end time; MPI time = end - compute
 // (what mpiP reports as time inside MPI). Each phase's MPI time (its elapsed time less the compute inside it) is
 // charged to one MPI routine, as mpiP's per-callsite times (Table 1's "Top MPI Routines"): halo to Waitall (or the
@@ -33,8 +37,9 @@
 // stack's counters (mtl_unexpected_long for CM and Cray MPI; ob1_unexpected_long when pml/ob1 provides it).
 //
 // LIMITATIONS: a few steps instead of a whole run (the counts scale, the ratios are what is compared); no I/O, no
-// initialisation; static imbalance only; the collectives are the algorithms named above at every message size
-// (coll/tuned switches algorithms by size); reductions cost no CPU time; the per-rank Table 1 counts cannot be
+// initialisation; static imbalance only; without a "collectives" library the collectives are one algorithm per kind
+// at every size; with fit_compute, the openmpi-cm evaluations use the scenario's library (refit from the openmpi-cm
+// scenario); reductions cost no CPU time; the per-rank Table 1 counts cannot be
 // matched exactly with a few steps (see each app file).
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"
