@@ -16,9 +16,13 @@
 //             directions = 2), one Sendrecv per entry of `sizes` (e.g. a count, then the data, as GTC's shift does).
 //   swap      MPI_Sendrecv of `bytes` with the partner rank XOR `mask` (a binary-swap image-compositing round).
 //   loop      `count` copies of its `phases`, in order (e.g. POP's solver iterations: halo, allreduce, compute).
-//   allreduce / alltoall / bcast / gather / barrier: the coll/base schedules of collectives/ (recursive doubling,
-//             pairwise, binomial, basic linear, recursive doubling) over the world or over a row/column communicator of a
-//             (P / group) x group grid, run by ScheduleExec over the stack's point-to-point path.
+//   allreduce / alltoall / bcast / gather / barrier: the schedules of collectives/ over the world or over a row/column
+//             communicator of a (P / group) x group grid, run by ScheduleExec over the stack's point-to-point path.
+//             The algorithm is the MPI library's choice when the scenario names its decision table (benchmark
+//             "collectives": "tuned-v1.3" = Open MPI 1.3's coll/tuned fixed rules, the paper's "tuned collectives" for
+//             CM and OB1; "mpich2-1.0" = MPICH2 1.0's defaults, Cray MPI's base), by communicator size and bytes;
+//             without one, the coll/base algorithm per kind (recursive doubling, pairwise, binomial, basic linear,
+//             recursive doubling) at every size.
 // Measured per rank: compute time (the elapsed time of its compute calls) and end time; MPI time = end - compute
 // (what mpiP reports as time inside MPI). Each phase's MPI time (its elapsed time less the compute inside it) is
 // charged to one MPI routine, as mpiP's per-callsite times (Table 1's "Top MPI Routines"): halo to Waitall (or the
@@ -33,12 +37,14 @@
 // stack's counters (mtl_unexpected_long for CM and Cray MPI; ob1_unexpected_long when pml/ob1 provides it).
 //
 // LIMITATIONS: a few steps instead of a whole run (the counts scale, the ratios are what is compared); no I/O, no
-// initialisation; static imbalance only; the collectives are the algorithms named above at every message size
-// (coll/tuned switches algorithms by size); reductions cost no CPU time; the per-rank Table 1 counts cannot be
+// initialisation; static imbalance only; without a "collectives" library the collectives are one algorithm per kind
+// at every size; with fit_compute, the openmpi-cm evaluations use the scenario's library (refit from the openmpi-cm
+// scenario); reductions cost no CPU time; the per-rank Table 1 counts cannot be
 // matched exactly with a few steps (see each app file).
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"
 #include "benchmarks/schedule_exec.hpp"
+#include "collectives/decision.hpp"
 #include "collectives/registry.hpp"
 #include "benchmarks/task.hpp"
 
@@ -55,6 +61,12 @@ constexpr std::uint64_t kTable1Cutoff = 32768;  // paper §4: "short-message pro
 constexpr int kHaloTag = 100, kShiftTag = 200, kSwapTag = 300, kCollTag = 0x7f00;
 
 std::string apps_dir() { return data_dir() + "/benchmarks/apps"; }
+
+// The collective decision tables a skeleton's "collectives" may name (collectives/decision.hpp decision_file).
+const std::vector<std::string>& coll_libraries() {
+  static const std::vector<std::string> v{"tuned-v1.3", "mpich2-1.0"};
+  return v;
+}
 
 const std::vector<std::string>& phase_kinds() {
   static const std::vector<std::string> k{"compute", "halo", "sendrecv", "swap",   "allreduce",
@@ -210,17 +222,24 @@ int local_rank(const AppPhase& p, int rank) {
   return rank;
 }
 
-coll::Schedule coll_schedule(const AppPhase& p, int rank, int n) {
+// The algorithm of a collective phase: the skeleton's library's decision (AppConfig::coll_lib) for the phase's
+// communicator size and bytes, or, without a library, the coll/base algorithm named per kind below.
+std::string coll_algorithm(const AppConfig& c, const AppPhase& p, int n) {
+  // Without a library: the algorithm coll/tuned's fixed rules pick at small communicator and message sizes.
+  static const std::map<std::string, std::string> algo{
+      {"allreduce", "recursive_doubling"}, {"alltoall", "pairwise"}, {"bcast", "binomial"},
+      {"gather", "basic_linear"},          {"barrier", "recursive_doubling"}};
+  if (c.coll_lib.is_null()) return algo.at(p.kind);
+  return coll::decide_algorithm(c.coll_lib, p.kind, comm_group(p, 0, n).size, p.kind == "barrier" ? 0 : p.bytes);
+}
+
+coll::Schedule coll_schedule(const AppConfig& c, const AppPhase& p, int rank, int n) {
   Group g = comm_group(p, rank, n);
   int me = local_rank(p, rank);
   coll::AlgoParams ap;
   ap.bytes = static_cast<std::uint32_t>(p.bytes);
   ap.root = p.root;
-  // The algorithm coll/tuned's fixed rules pick at these (small) communicator and message sizes.
-  static const std::map<std::string, std::string> algo{
-      {"allreduce", "recursive_doubling"}, {"alltoall", "pairwise"}, {"bcast", "binomial"},
-      {"gather", "basic_linear"},          {"barrier", "recursive_doubling"}};
-  const coll::AlgoInfo* info = coll::default_registry().find(p.kind, algo.at(p.kind));
+  const coll::AlgoInfo* info = coll::default_registry().find(p.kind, coll_algorithm(c, p, n));
   return info->make(me, g.size, ap);
 }
 int comm_tag(const AppPhase& p) { return kCollTag + (p.comm == "row" ? 1 : p.comm == "col" ? 2 : 0); }
@@ -235,6 +254,17 @@ void check_fits(const AppConfig& c, int n, const std::string& file) {
       throw InputError(file, "ranks", fmt::format("{} root {} outside the communicator ({})", p.kind, p.root, where));
     if (p.kind == "swap" && (n % (2 * p.mask) != 0))
       throw InputError(file, "ranks", fmt::format("{} ranks cannot pair rank r with r XOR {} ({})", n, p.mask, where));
+    if (coll::default_registry().names(p.kind).empty()) continue;  // not a collective
+    std::string a;
+    try {
+      a = coll_algorithm(c, p, n);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(file, "benchmark.collectives", fmt::format("'{}': {} ({})", c.coll_library, e.what(), where));
+    }
+    if (!coll::default_registry().find(p.kind, a))
+      throw InputError(file, "benchmark.collectives",
+                       fmt::format("'{}' chooses {} '{}' for {} B at {} ranks, which is not implemented here ({})",
+                                   c.coll_library, p.kind, a, p.bytes, comm_group(p, 0, n).size, where));
   }
 }
 
@@ -360,7 +390,7 @@ Task app_rank(Ctx& x, int me) {
             }
           }
         } else {
-          coll::Schedule sched = coll_schedule(p, me, x.n);
+          coll::Schedule sched = coll_schedule(x.c, p, me, x.n);
           co_await CollAwait{&x.exec, me, &sched, comm_tag(p), comm_group(p, me, x.n)};
         }
         if (!p.routine.empty())
@@ -651,12 +681,23 @@ void register_app_driver(DriverRegistry& reg) {
       {"steps", "integer 1 .. 100000", "the skeleton's steps", "time steps simulated"},
       {"compute_per_step", "time (\"2.5 ms\")", "the skeleton's stored fit", "computation per step, mean over ranks"},
       {"fit_compute", "boolean", "false",
-       "fit compute_per_step now with openmpi-cm to the paper's MPI time share, then run the scenario's stack"}};
+       "fit compute_per_step now with openmpi-cm to the paper's MPI time share, then run the scenario's stack"},
+      {"collectives", "tuned-v1.3 | mpich2-1.0", "none: one coll/base algorithm per collective at every size",
+       "the MPI library's collective decision (collectives/decision/*.json): Open MPI 1.3's coll/tuned or MPICH2 "
+       "1.0's defaults (Cray MPI), each collective phase's algorithm chosen by its communicator size and bytes",
+       [] { return coll_libraries(); }}};
   d.parse = [](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
     std::string app = b.str("app");
     AppConfig c = load_app(app, ctx.file, b.key_path("app"));
     if (b.has("steps")) c.steps = static_cast<int>(b.integer("steps", 1, 100000));
     if (b.has("compute_per_step")) c.compute_per_step = b.quantity("compute_per_step", Dim::Time, 1e-9, 1e4);
+    if (b.has("collectives")) {
+      c.coll_library = b.str("collectives");
+      const auto& libs = coll_libraries();
+      if (std::find(libs.begin(), libs.end(), c.coll_library) == libs.end())
+        b.fail("collectives", fmt::format("unknown collective library '{}' (known: {})", c.coll_library, fmt::join(libs, ", ")));
+      c.coll_lib = coll::load_decision(data_dir() + "/" + coll::decision_file(c.coll_library));
+    }
     if (b.has("fit_compute") && b.boolean("fit_compute")) {  // refit (ignores the stored value)
       if (b.has("compute_per_step")) b.fail("fit_compute", "cannot be combined with compute_per_step");
       if (c.table1.is_null())

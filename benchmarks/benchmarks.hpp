@@ -63,6 +63,11 @@ struct AppConfig {
   Json table1;                      // the paper's row, reported next to the simulated values (null: none, e.g. a
                                     // skeleton whose paper gives run times only; then no MPI-share fit)
   std::vector<AppPhase> phases;
+  // The collective library (benchmark "collectives"): empty = the coll/base algorithm named per kind in app_skeleton.cpp
+  // at every size; else a decision table's name ("tuned-v1.3", "mpich2-1.0", collectives/decision.hpp) and its data,
+  // which picks each collective phase's algorithm by communicator size and bytes.
+  std::string coll_library;
+  Json coll_lib;
 };
 
 struct BarrierConfig {

@@ -14,6 +14,15 @@ void register_data_collectives(CollRegistry& reg) {
            "ompi/mca/coll/base/coll_base_allreduce.c ompi_coll_base_allreduce_intra_recursivedoubling (v2.0–v4.1; "
            "coll_tuned_allreduce.c in v1.2–v1.10)",
            &allreduce_recursive_doubling, false});
+  reg.add({"allreduce", "ring",
+           "ring: P blocks, P-1 reduce steps then P-1 allgather steps, each sending to me+1 and receiving from me-1",
+           "ompi/mca/coll/tuned/coll_tuned_allreduce.c ompi_coll_tuned_allreduce_intra_ring (v1.3; coll_base_allreduce.c "
+           "in v2.0–v4.1)",
+           &allreduce_ring, false});
+  reg.add({"allreduce", "mpich_rabenseifner",
+           "MPICH2: reduce-scatter by recursive halving, then allgather by recursive doubling; extra ranks fold first",
+           "MPICH2 1.0.x src/mpi/coll/allreduce.c MPIR_Allreduce, its path above MPIR_ALLREDUCE_SHORT_MSG (2048 B)",
+           &allreduce_mpich_rabenseifner, false});
   reg.add({"alltoall", "pairwise", "P-1 sendrecv steps: send to me+k, receive from me-k (mod P)",
            "ompi/mca/coll/base/coll_base_alltoall.c ompi_coll_base_alltoall_intra_pairwise (v2.0–v4.1; "
            "coll_tuned_alltoall.c in v1.2–v1.10)",

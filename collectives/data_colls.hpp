@@ -7,18 +7,21 @@
 // the parameter and the value.
 //
 // LIMITATIONS: no reduction arithmetic or copies are timed (only the messages); no segmentation (coll/tuned segments
-// large bcasts and uses ring/Rabenseifner allreduces for large messages: here recursive doubling is used at every
-// size); the alltoall's block to self is a local copy, not a message, and is left out.
+// large bcasts); a skeleton picks the allreduce by size only through a decision table (benchmarks/app_skeleton.cpp
+// "collectives"); the alltoall's block to self is a local copy, not a message, and is left out.
 #pragma once
 #include "collectives/registry.hpp"
 #include "collectives/schedule.hpp"
 
 namespace ompisim::coll {
 
-// Registers allreduce "recursive_doubling", alltoall "pairwise" and bcast "binomial".
+// Registers allreduce "recursive_doubling", "ring" and "mpich_rabenseifner", alltoall "pairwise" and bcast "binomial".
 void register_data_collectives(CollRegistry& reg);
 
 Schedule allreduce_recursive_doubling(int me, int nranks, const AlgoParams& params);
+// coll/tuned v1.3's ring (allreduce/ring.cpp) and MPICH2 1.0.x's Rabenseifner allreduce (allreduce/mpich_rabenseifner.cpp).
+Schedule allreduce_ring(int me, int nranks, const AlgoParams& params);
+Schedule allreduce_mpich_rabenseifner(int me, int nranks, const AlgoParams& params);
 Schedule alltoall_pairwise(int me, int nranks, const AlgoParams& params);
 Schedule bcast_binomial(int me, int nranks, const AlgoParams& params);
 

@@ -86,6 +86,8 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
       else if (e.contains("at_most")) holds = bytes <= e.at("at_most").get<std::uint64_t>();
       else if (e.contains("total_below"))
         holds = bytes * static_cast<std::uint64_t>(nranks) < e.at("total_below").get<std::uint64_t>();
+      else if (e.contains("per_rank_at_most"))
+        holds = bytes <= e.at("per_rank_at_most").get<std::uint64_t>() * static_cast<std::uint64_t>(nranks);
       if (holds) return e.at("algorithm").get<std::string>();
     }
     throw std::invalid_argument(where + "row " + std::to_string(i) + " has no entry for " + std::to_string(bytes) + " B");
@@ -107,7 +109,9 @@ std::string stage_table(const nlohmann::json& lib, const std::string& coll, Stag
 std::string decision_file(const std::string& name) {
   static const std::map<std::string, std::string> files{{"tuned", "collectives/decision/ompi_v5_tuned.json"},
                                                         {"mpich", "collectives/decision/mpich_default.json"},
-                                                        {"tuned-v1.1", "collectives/decision/ompi_v1_1_tuned.json"}};
+                                                        {"tuned-v1.1", "collectives/decision/ompi_v1_1_tuned.json"},
+                                                        {"tuned-v1.3", "collectives/decision/ompi_v1_3_tuned.json"},
+                                                        {"mpich2-1.0", "collectives/decision/mpich2_v1_0.json"}};
   auto it = files.find(name);
   return it == files.end() ? std::string() : it->second;
 }

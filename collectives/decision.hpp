@@ -30,7 +30,7 @@ std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule);
 // Size-table decisions of a whole library (decision/ompi_v5_tuned.json: coll/tuned v5.0.x; decision/mpich_default.json:
 // MPICH's defaults): lib[coll]["table"] is tried in order, the first row whose "when" holds (the conditions above)
 // gives "sizes", tried in order: {"below": N} holds for bytes < N, {"at_most": N} for bytes <= N, {"total_below": N}
-// for bytes * nranks < N, no bound always. Returns the algorithm name; std::invalid_argument naming the collective
+// for bytes * nranks < N, {"per_rank_at_most": N} for bytes <= N * nranks, no bound always. Returns the algorithm name; std::invalid_argument naming the collective
 // for a missing collective, a malformed row or no match.
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, int nranks, std::uint64_t bytes);
 // The same for a communicator whose node-awareness is known (NodeLayout::node_aware); the overload above is a
@@ -44,7 +44,8 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
 // for the sub-communicator (never node-aware, as MPICH's node_comm and node_roots_comm are not);
 // std::invalid_argument naming the collective when missing.
 std::string stage_table(const nlohmann::json& lib, const std::string& coll, Stage stage);
-// The library files by the names a scenario uses ("tuned", "mpich", "tuned-v1.1"); empty for any other name.
+// The library files by the names a scenario uses ("tuned", "mpich", "tuned-v1.1", "tuned-v1.3", "mpich2-1.0"); empty
+// for any other name.
 std::string decision_file(const std::string& name);
 
 }  // namespace ompisim::coll

@@ -1,5 +1,7 @@
 // Tests of the application skeletons (benchmarks/app_skeleton.cpp, benchmarks/apps/*.json) on the DES engine.
 #include "benchmarks/benchmarks.hpp"
+#include "collectives/decision.hpp"
+#include "platform/machine.hpp"
 #include "runner/scenario.hpp"
 #include "tests/test_helpers.hpp"
 
@@ -170,4 +172,49 @@ TEST_CASE("app skeleton: MPI time is charged to Table 1's routines", "[benchmark
       CHECK(lacks == std::vector<std::string>{"routine Isend"});
     }
   }
+}
+
+// Configuration: one 128 KiB MPI_Allreduce over 16 ranks (GTC's row reduction), 2 steps, without a collective library
+// and with each stack's: tuned-v1.3 on openmpi-cm, mpich2-1.0 on native (Cray MPI). Scenario files naming an unknown
+// library, and one whose library picks an algorithm not implemented here (coll/tuned v1.3's segmented bcast at 4 KiB).
+// Expected: the messages are the chosen algorithm's: recursive doubling 16 x 4 per call (no library), the ring
+// 16 x 2 x 15, Rabenseifner 16 x 2 x 4; the bad files are InputErrors naming benchmark.collectives.
+// How validated: the skeleton's message counts (= the stack's sends, run_and_check) and the error text.
+TEST_CASE("app skeleton: each MPI library's collective decision", "[benchmark][app][collective]") {
+  bench::AppConfig c;
+  c.app = "test-allreduce";
+  c.file = "test";
+  c.steps = 2;
+  c.compute_per_step = 1e-4;
+  bench::AppPhase a;
+  a.kind = "allreduce";
+  a.bytes = 131072;
+  a.routine = "Allreduce";
+  c.phases.push_back(a);
+  auto sends = [](const Json& p) { return p["short_msgs"].get<std::uint64_t>() + p["long_msgs"].get<std::uint64_t>(); };
+  CHECK(sends(run_and_check(c, "openmpi-cm", 16)) == 2u * 16u * 4u);
+  auto with = [&](const std::string& lib) {
+    bench::AppConfig x = c;
+    x.coll_library = lib;
+    x.coll_lib = coll::load_decision(data_dir() + "/" + coll::decision_file(lib));
+    return x;
+  };
+  CHECK(sends(run_and_check(with("tuned-v1.3"), "openmpi-cm", 16)) == 2u * 16u * 2u * 15u);
+  CHECK(sends(run_and_check(with("mpich2-1.0"), "native", 16)) == 2u * 16u * 2u * 4u);
+
+  std::string path = "/tmp/ompisim_app_coll_lib_test.json";
+  auto scenario = [&](const std::string& bench_tail) {
+    std::ofstream(path) << R"({"machine": "jaguar-xt4", "stack": "openmpi-cm", "ranks": 256, "ranks_per_node": 2,
+      "benchmark": {"name": "app_skeleton", "app": "POP")" + bench_tail + "}}";
+    return path;
+  };
+  CHECK_THROWS_WITH(load_scenario(scenario(R"(, "collectives": "mpich2")")),
+                    Catch::Contains("benchmark.collectives") && Catch::Contains("mpich2-1.0"));
+  bench::AppConfig b = with("tuned-v1.3");
+  b.phases[0].kind = "bcast";
+  b.phases[0].bytes = 4096;
+  test::Fixture f("jaguar-xt4", 16, 2, "openmpi-cm");
+  CHECK_THROWS_WITH(bench::run_app(*f.world, *f.stack, b, "test"),
+                    Catch::Contains("benchmark.collectives") && Catch::Contains("not implemented"));
+  std::remove(path.c_str());
 }

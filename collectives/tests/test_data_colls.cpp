@@ -5,24 +5,39 @@
 
 #include "collectives/check.hpp"
 #include "collectives/data_colls.hpp"
+#include "collectives/decision.hpp"
+#include "platform/machine.hpp"
+
+#include <filesystem>
 
 using namespace ompisim::coll;
 
 namespace {
-std::uint64_t sends_expected(const std::string& coll, int n) {
-  if (coll == "alltoall") return static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n - 1);
-  if (coll == "bcast") return static_cast<std::uint64_t>(n - 1);
+std::uint64_t sends_expected(const AlgoInfo& info, int n) {
+  const auto un = static_cast<std::uint64_t>(n);
+  if (info.coll == "alltoall") return un * (un - 1);
+  if (info.coll == "bcast") return un - 1;
+  if (info.algo == "ring") return un * 2 * (un - 1);  // P-1 reduce steps and P-1 allgather steps per rank
   int p2 = 1, lg = 0;
   while (p2 * 2 <= n) p2 *= 2, ++lg;
-  const int extra = n - p2;
-  return static_cast<std::uint64_t>(p2) * lg + 2u * static_cast<std::uint64_t>(extra);  // exchange + fold/unfold
+  const auto extra = static_cast<std::uint64_t>(n - p2);
+  const std::uint64_t steps = info.algo == "mpich_rabenseifner" ? 2u * lg : static_cast<std::uint64_t>(lg);
+  return static_cast<std::uint64_t>(p2) * steps + 2u * extra;  // exchange (both halves) + fold/unfold
+}
+std::uint64_t bytes_sent(const Schedule& s) {
+  std::uint64_t b = 0;
+  for (const auto& r : s.rounds)
+    for (const auto& op : r.ops)
+      if (op.kind == OpKind::Send) b += op.value;
+  return b;
 }
 }  // namespace
 
 // Configuration: each data collective, P in {1, 2, 3, 5, 7, 8, 13, 16, 33, 100} (non-powers of two included), 8 B and
 // 64 KiB messages; bcast with roots 0, 1 and P-1.
 // Expected: every rank finishes exactly once, every message is received exactly once with the size it was sent with,
-// and the number of messages is the algorithm's: allreduce p2 log2(p2) + 2 (P - p2), alltoall P(P-1), bcast P-1.
+// and the number of messages is the algorithm's: allreduce recursive_doubling p2 log2(p2) + 2 (P - p2), ring 2P(P-1),
+// mpich_rabenseifner 2 p2 log2(p2) + 2 (P - p2), alltoall P(P-1), bcast P-1.
 // How validated: the zero-time checker (FIFO matching per ordered pair, size checked on every match).
 TEST_CASE("data collectives: complete, conserve messages, algorithm message counts", "[collective]") {
   CollRegistry reg;
@@ -42,7 +57,7 @@ TEST_CASE("data collectives: complete, conserve messages, algorithm message coun
           CHECK(r.sends == r.recvs);
           CHECK(r.unmatched_sends == 0);
           for (int rel : r.releases) CHECK(rel == 1);
-          CHECK(r.sends == sends_expected(info.coll, n));
+          CHECK(r.sends == sends_expected(info, n));
         }
       }
     }
@@ -78,4 +93,59 @@ TEST_CASE("data collectives: invalid arguments throw", "[collective]") {
   CHECK_THROWS_AS(alltoall_pairwise(0, 0, p), std::invalid_argument);
   p.root = 7;
   CHECK_THROWS_WITH(bcast_binomial(0, 4, p), Catch::Contains("bcast/binomial: root = 7"));
+}
+
+// Configuration: allreduce ring (coll/tuned v1.3) and mpich_rabenseifner (MPICH2 MPIR_Allreduce above 2048 B) at
+// 128 KiB, P = 16 (GTC's row reductions) and P = 12 (Rabenseifner's fold: 4 extra ranks), and recursive_doubling.
+// Expected: the reduce-scatter + allgather algorithms move 2 (P-1)/P of the vector per rank (ring: every rank sends
+// 2 x (131072 - its last block); Rabenseifner on 16 ranks: 2 x (131072 - 8192) = 245760 B), recursive doubling the
+// whole vector per step (4 x 131072 B); on 12 ranks a folded-out even rank sends its vector once and a rank outside
+// the fold 2 x (131072 - 16384) B. How validated: the byte sums of the generated schedules, worked by hand from the
+// sources' block counts.
+TEST_CASE("allreduce ring and mpich_rabenseifner: bytes per rank", "[collective]") {
+  AlgoParams p;
+  p.bytes = 131072;
+  for (int me = 0; me < 16; ++me) {
+    CHECK(bytes_sent(allreduce_ring(me, 16, p)) == 2u * (131072u - 8192u));
+    CHECK(bytes_sent(allreduce_mpich_rabenseifner(me, 16, p)) == 245760u);
+    CHECK(bytes_sent(allreduce_recursive_doubling(me, 16, p)) == 4u * 131072u);
+  }
+  CHECK(bytes_sent(allreduce_mpich_rabenseifner(0, 12, p)) == 131072u);                           // folded out
+  CHECK(bytes_sent(allreduce_mpich_rabenseifner(11, 12, p)) == 2u * (131072u - 16384u));           // pof2 = 8
+  CHECK(bytes_sent(allreduce_mpich_rabenseifner(1, 12, p)) == 2u * (131072u - 16384u) + 131072u);  // + unfold
+  // An uneven vector: the last of the pof2 pieces carries the rest (MPICH's cnts[pof2-1]).
+  p.bytes = 102;  // pieces 25, 25, 25, 27
+  std::uint64_t total = 0;
+  for (int me = 0; me < 4; ++me) total += bytes_sent(allreduce_mpich_rabenseifner(me, 4, p));
+  CHECK(total == 6u * 102u);  // each piece leaves the 3 ranks that do not own it, twice
+  // Rank 3 keeps the upper halves: it sends pieces 0-1 (50 B), then piece 2 (25 B), and in the allgather what it holds,
+  // piece 3 (27 B), then pieces 2-3 (52 B).
+  CHECK(bytes_sent(allreduce_mpich_rabenseifner(3, 4, p)) == 50u + 25u + 27u + 52u);
+}
+
+// Configuration: collectives/decision/ompi_v1_3_tuned.json and mpich2_v1_0.json (data_dir()), the application
+// skeletons' sizes. Expected: Open MPI 1.3 reduces below 10000 B by recursive doubling and 128 KiB on 16 ranks by the
+// ring (ring_segmented beyond 16 x 1 MiB); MPICH2 reduces up to 2048 B by recursive doubling and above by
+// Rabenseifner's algorithm; both exchange 64 KiB alltoall blocks pairwise (MPICH2 with exclusive-or partners); MPICH2's
+// barrier is the dissemination ("bruck"), Open MPI 1.3's recursive doubling on a power of two. How validated: the
+// branches of coll_tuned_decision_fixed.c (v1.3 tag) and MPICH2's MPIR_Allreduce / MPIR_Alltoall / MPIR_Barrier.
+TEST_CASE("decision tables of Open MPI 1.3 and MPICH2 1.0 at the skeletons' sizes", "[collective][decision]") {
+  auto lib = [](const char* f) {
+    return load_decision((std::filesystem::path(ompisim::data_dir()) / "collectives" / "decision" / f).string());
+  };
+  const auto v13 = lib("ompi_v1_3_tuned.json"), m2 = lib("mpich2_v1_0.json");
+  CHECK(decide_algorithm(v13, "allreduce", 1024, 8) == "recursive_doubling");
+  CHECK(decide_algorithm(v13, "allreduce", 16, 9999) == "recursive_doubling");
+  CHECK(decide_algorithm(v13, "allreduce", 16, 131072) == "ring");
+  CHECK(decide_algorithm(v13, "allreduce", 16, 16u << 20) == "ring");
+  CHECK(decide_algorithm(v13, "allreduce", 16, (16u << 20) + 1) == "ring_segmented");
+  CHECK(decide_algorithm(m2, "allreduce", 16, 2048) == "recursive_doubling");
+  CHECK(decide_algorithm(m2, "allreduce", 16, 2049) == "mpich_rabenseifner");
+  CHECK(decide_algorithm(v13, "alltoall", 16, 65536) == "pairwise");
+  CHECK(decide_algorithm(m2, "alltoall", 16, 65536) == "mpich_pairwise");
+  CHECK(decide_algorithm(v13, "bcast", 1024, 8) == "binomial");
+  CHECK(decide_algorithm(m2, "bcast", 1024, 8) == "mpich_binomial");
+  CHECK(decide_algorithm(v13, "barrier", 1024, 0) == "recursive_doubling");
+  CHECK(decide_algorithm(v13, "barrier", 12, 0) == "bruck");
+  CHECK(decide_algorithm(m2, "barrier", 1024, 0) == "bruck");
 }

@@ -1,0 +1,40 @@
+// allreduce "ring" ↔ ompi_coll_tuned_allreduce_intra_ring, ompi/mca/coll/tuned/coll_tuned_allreduce.c (v1.3; the
+// same rounds in coll_base_allreduce.c ompi_coll_base_allreduce_intra_ring, v2.0–v4.1). coll/tuned v1.3's fixed
+// decision picks it for commutative reductions of at least 10000 B with more elements than ranks, up to P x 1 MiB.
+//
+// The vector is cut into P blocks, "early" ones (the first bytes % P) one byte longer than the "late" ones (Open MPI
+// cuts elements, COLL_TUNED_COMPUTE_BLOCKCOUNT; bytes here). Rank r sends to r+1 and receives from r-1 (mod P):
+//   - computation phase, steps k = 0 .. P-2: send block (r - k) mod P, receive block (r - k - 1) mod P (and reduce it);
+//   - distribution phase (a ring allgather shifted by one), steps k = 0 .. P-2: send block (r + 1 - k) mod P, receive
+//     block (r - k) mod P.
+// One round per step: the step's MCA_PML_CALL(send) (blocking) and the receive. Open MPI posts the receive of step
+// k+1 before it waits for step k's (two inbufs): here a step's receive is posted with its send (LIMITATIONS: that
+// one-step overlap is not modelled). P = 1: nothing.
+#include "collectives/data_colls.hpp"
+
+namespace ompisim::coll {
+
+namespace {
+std::uint32_t ring_block(std::uint32_t bytes, int nranks, int block) {
+  const std::uint32_t late = bytes / static_cast<std::uint32_t>(nranks);
+  const int split = static_cast<int>(bytes % static_cast<std::uint32_t>(nranks));
+  return block < split ? late + 1 : late;
+}
+int mod(int a, int n) { return ((a % n) + n) % n; }
+}  // namespace
+
+Schedule allreduce_ring(int me, int nranks, const AlgoParams& params) {
+  detail::check_rank_args("allreduce/ring", me, nranks);
+  Schedule s;
+  if (nranks == 1) return s;
+  const int right = mod(me + 1, nranks), left = mod(me - 1, nranks);
+  for (int k = 0; k < nranks - 1; ++k)
+    s.round().sendrecv_to(right, ring_block(params.bytes, nranks, mod(me - k, nranks)), left,
+                          ring_block(params.bytes, nranks, mod(me - k - 1, nranks)));
+  for (int k = 0; k < nranks - 1; ++k)
+    s.round().sendrecv_to(right, ring_block(params.bytes, nranks, mod(me + 1 - k, nranks)), left,
+                          ring_block(params.bytes, nranks, mod(me - k, nranks)));
+  return s;
+}
+
+}  // namespace ompisim::coll
