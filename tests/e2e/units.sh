@@ -34,6 +34,7 @@ scen "$t/mb.json" '"1 MB"'
 refused si-MB "key 'mca.btl_ugni_smsg_limit'.*'1 MiB' (1048576 B)" "$BIN" run "$t/mb.json" --out "$t/out-si-MB"
 scen "$t/kib.json" '"4 KiB"'
 refused si-set "btl_ugni_smsg_limit.*byte sizes are binary" "$BIN" run "$t/kib.json" --set "btl_ugni_smsg_limit=4 kB" --out "$t/out-si-set"
+refused si-max-input "max-input-size.*'16 MiB' (16777216 B)" "$BIN" --max-input-size "16 MB" run "$t/kib.json" --out "$t/out-si-max-input"
 printf '{"base": "kib.json", "axes": {"mca.btl_ugni_smsg_limit": ["2 KiB", "4 kB"]}}' > "$t/grid.json"
 refused si-grid "grid.json: key 'axes.mca.btl_ugni_smsg_limit'.*byte sizes are binary" "$BIN" sweep "$t/grid.json" --out "$t/out-si-grid"
 if "$BIN" run "$t/kib.json" --json --out "$t/kib" > "$t/kib.out" 2> "$t/kib.err" \

@@ -87,8 +87,8 @@ static void check_global_options(const CLI::App& app, Context& ctx) {
     bytes = max_input.find_first_not_of("0123456789") == std::string::npos && !max_input.empty()
                 ? std::stod(max_input)
                 : parse_quantity(max_input, Dim::Bytes);
-  } catch (const std::exception&) {
-    bytes = -1;
+  } catch (const std::exception& e) {  // the unit parser's reason (e.g. an SI prefix on a byte size) is kept
+    throw InputError("--max-input-size", max_input, fmt::format("expected a size between 1 B and 1 GB: {}", e.what()));
   }
   if (!(bytes >= 1 && bytes <= 1e9)) throw InputError("--max-input-size", max_input, "expected a size between 1 B and 1 GB");
   limits::set_max_input_bytes(static_cast<std::size_t>(bytes));
