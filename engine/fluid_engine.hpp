@@ -25,6 +25,9 @@
 #include "core/sim.hpp"
 
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace ompisim::engine {
 
@@ -42,6 +45,12 @@ public:
   void flow(const std::vector<ResourceId>& path, double bytes, Callback done) override;
   bool shares_bandwidth() const override { return true; }
   void stream(const std::vector<ResourceId>& path) override;
+  // A solve window of `seconds` (> 0; 0 = exact, the default): starts and ends are solved at the first date at
+  // least `seconds` after the previous solve, together; until then a started flow has no rate and freed capacity
+  // stays unused. The provenance figures say how long starts waited.
+  void set_window(double seconds);
+  // What the window did in the run, for the result's provenance (name, value in SI units); empty when exact.
+  std::vector<std::pair<std::string, double>> window_figures() const;
   void run() override;
   std::string name() const override { return "fluid"; }
   // For tests and measurements: max-min solves run, and the flows they re-solved in total.
