@@ -16,6 +16,8 @@
 // date the run advances to end there together (SimGrid's surf/precision as the SimGrid engine sets it); the model's
 // events at that date run before the completions' callbacks; completions at one date run in flow start order (both
 // engines).
+// With a solve window (set_window, the scenario's "engine_window"; off by default) starts and ends are solved at
+// most once per window, approximately: a start or end waits up to the width before it changes any rate.
 // LIMITATIONS: exact max-min has a ripple: a start or end changes the rates of every flow linked to it through
 // resources that bottleneck someone, and in an alltoall that is most flows in flight (measured: the local solve
 // re-solves about 70 % of the flows in flight at 256 ranks, 97 % of them with a new rate), so its cost per event
