@@ -82,6 +82,10 @@ struct FluidEngine::Impl {
   bool sealed = false;
   std::uint64_t events_run = 0, dated = 0, seq = 0, solves = 0, resolved = 0, fallbacks = 0;
   std::uint32_t epoch = 0, round = 0;
+  // solve window (0: exact): the last solve's date, the first unsolved change since, what waiting cost
+  double window = 0, last_solve = -kInf, dirty_since = 0;
+  double start_wait_max = 0, start_wait_sum = 0, change_wait_max = 0;
+  std::uint64_t starts_waited = 0, starts_solved = 0;
   std::vector<Resource> res;
   std::vector<Flow> flows;
   std::vector<std::uint32_t> free_flows;
@@ -109,6 +113,12 @@ struct FluidEngine::Impl {
   std::uint32_t add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream);
   void remove(std::uint32_t id);
   void wake_all();
+  void mark_dirty() {
+    if (!dirty) dirty_since = now;
+    dirty = true;
+  }
+  bool solve_due() const { return dirty && (window == 0 || now >= last_solve + window); }
+  void note_waits();
   void solve();
   bool solve_round(bool whole);
   void gather(bool whole);
@@ -223,7 +233,7 @@ std::uint32_t FluidEngine::Impl::add(const std::vector<ResourceId>& path, double
     ++r.count;
   }
   seed_flows.push_back(id);
-  dirty = true;
+  mark_dirty();
   if (!stream) ++in_flight;
   return id;
 }
@@ -251,7 +261,7 @@ void FluidEngine::Impl::remove(std::uint32_t id) {
   f.live = false;
   f.done = nullptr;
   f.hops.clear();
-  dirty = true;
+  mark_dirty();
   if (!f.stream) --in_flight;
   free_flows.push_back(id);
 }
@@ -281,6 +291,8 @@ void FluidEngine::Impl::wake_all() {
 // component is solved.
 void FluidEngine::Impl::solve() {
   ++solves;
+  if (window > 0) note_waits();
+  last_solve = now;
   bool ok = false;
   for (int i = 0; i < kMaxRounds && !ok; ++i) ok = solve_round(false);
   if (!ok) {
@@ -290,6 +302,21 @@ void FluidEngine::Impl::solve() {
   seed_res.clear();
   seed_flows.clear();
   dirty = false;
+}
+
+// With a window: how long the changes solved now waited (the starts, each from its start date; any change, from
+// the first one after the previous solve).
+void FluidEngine::Impl::note_waits() {
+  change_wait_max = std::max(change_wait_max, now - dirty_since);
+  for (auto id : seed_flows) {
+    const Flow& f = flows[id];
+    if (!f.live || !f.pending || f.stream) continue;
+    const double w = now - f.last;
+    ++starts_solved;
+    if (w > 0) ++starts_waited;
+    start_wait_sum += w;
+    start_wait_max = std::max(start_wait_max, w);
+  }
 }
 
 bool FluidEngine::Impl::solve_round(bool whole) {
@@ -538,6 +565,24 @@ std::uint64_t FluidEngine::solves() const { return impl_->solves; }
 std::uint64_t FluidEngine::flows_resolved() const { return impl_->resolved; }
 std::uint64_t FluidEngine::fallbacks() const { return impl_->fallbacks; }
 
+void FluidEngine::set_window(double seconds) {
+  if (!(seconds >= 0) || !std::isfinite(seconds))
+    throw std::invalid_argument("FluidEngine: a solve window must be a finite time >= 0");
+  impl_->window = seconds;
+}
+
+std::vector<std::pair<std::string, double>> FluidEngine::window_figures() const {
+  const Impl& m = *impl_;
+  if (m.window == 0) return {};
+  return {{"window_s", m.window},
+          {"solves", static_cast<double>(m.solves)},
+          {"flow_starts_solved", static_cast<double>(m.starts_solved)},
+          {"flow_starts_delayed", static_cast<double>(m.starts_waited)},
+          {"flow_start_delay_mean_s", m.starts_solved ? m.start_wait_sum / static_cast<double>(m.starts_solved) : 0.0},
+          {"flow_start_delay_max_s", m.start_wait_max},
+          {"change_delay_max_s", m.change_wait_max}};
+}
+
 std::vector<double> FluidEngine::rates() {
   Impl& m = *impl_;
   if (m.dirty) m.solve();
@@ -561,16 +606,19 @@ void FluidEngine::run() {
   if (!m.sealed) seal();
   if (!m.q.empty()) m.start_streams();
   for (;;) {
-    if (m.dirty) m.solve();
+    if (m.solve_due()) m.solve();
     const double tq = m.q.empty() ? kInf : m.q.top_time();
     if (m.in_flight == 0) {
+      if (m.dirty) m.solve();  // (a window's deferred solve: no model flow waits for it)
       if (m.q.empty()) break;
       m.now = std::max(m.now, tq);
     } else {
       const double tf = m.heap.empty() ? kInf : m.flows[m.heap.front()].date;
-      if (tf == kInf && tq == kInf)
+      // a deferred solve (window) is a date to stop at, like an event's
+      const double te = m.dirty ? std::min(tq, m.last_solve + m.window) : tq;
+      if (tf == kInf && te == kInf)
         throw std::logic_error("FluidEngine: " + std::to_string(m.in_flight) + " flows in flight that never end");
-      m.complete_at(tq <= tf ? tq : m.now + (tf - m.now));
+      m.complete_at(te <= tf ? te : m.now + (tf - m.now));
     }
     bool again;
     do {

@@ -16,6 +16,8 @@
 // date the run advances to end there together (SimGrid's surf/precision as the SimGrid engine sets it); the model's
 // events at that date run before the completions' callbacks; completions at one date run in flow start order (both
 // engines).
+// With a solve window (set_window, the scenario's "engine_window"; off by default) starts and ends are solved at
+// most once per window, approximately: a start or end waits up to the width before it changes any rate.
 // LIMITATIONS: exact max-min has a ripple: a start or end changes the rates of every flow linked to it through
 // resources that bottleneck someone, and in an alltoall that is most flows in flight (measured: the local solve
 // re-solves about 70 % of the flows in flight at 256 ranks, 97 % of them with a new rate), so its cost per event
@@ -25,6 +27,9 @@
 #include "core/sim.hpp"
 
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace ompisim::engine {
 
@@ -42,6 +47,12 @@ public:
   void flow(const std::vector<ResourceId>& path, double bytes, Callback done) override;
   bool shares_bandwidth() const override { return true; }
   void stream(const std::vector<ResourceId>& path) override;
+  // A solve window of `seconds` (> 0; 0 = exact, the default): starts and ends are solved at the first date at
+  // least `seconds` after the previous solve, together; until then a started flow has no rate and freed capacity
+  // stays unused. The provenance figures say how long starts waited.
+  void set_window(double seconds);
+  // What the window did in the run, for the result's provenance (name, value in SI units); empty when exact.
+  std::vector<std::pair<std::string, double>> window_figures() const;
   void run() override;
   std::string name() const override { return "fluid"; }
   // For tests and measurements: max-min solves run, and the flows they re-solved in total.

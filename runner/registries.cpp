@@ -32,7 +32,9 @@ const EngineRegistry& engines() {
     r.add({"fluid", "our own max-min flow engine: the allocation SimGrid's CM02 gives here (progressive filling over the "
                     "component a start or end touches), several per process",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::FluidEngine>(); },
-           true});
+           true,
+           [](Simulator& s, double w) { static_cast<engine::FluidEngine&>(s).set_window(w); },
+           [](const Simulator& s) { return static_cast<const engine::FluidEngine&>(s).window_figures(); }});
     return r;
   }();
   return reg;

@@ -19,6 +19,10 @@ struct EngineInfo {
   std::string name, description;
   std::unique_ptr<Simulator> (*make)() = nullptr;
   bool shares_bandwidth = false;  // flows share what they cross: another job's traffic (neighbour_job) can congest
+  // An engine that takes a solve window ("engine_window": approximate, off by default) sets it and reports what it
+  // did for the result's provenance; null for the exact engines.
+  void (*set_window)(Simulator&, double seconds) = nullptr;
+  std::vector<std::pair<std::string, double>> (*window_figures)(const Simulator&) = nullptr;
 };
 using EngineRegistry = NamedRegistry<EngineInfo, &EngineInfo::make>;
 const EngineRegistry& engines();

@@ -2,6 +2,7 @@
 
 #include "core/atomic_write.hpp"
 #include "core/units.hpp"
+#include "runner/registries.hpp"
 
 #include <array>
 #include <cstdio>
@@ -69,6 +70,11 @@ Json result_json(const RunRecord& r) {
                        {"overrides", sets},
                        {"parameters", resolved(m.physical_params())},
                        {"mca", resolved(param_list(r.mca))}};
+  if (const EngineInfo* e = engines().find(sim.name()); e && e->window_figures)
+    if (auto w = e->window_figures(sim); !w.empty()) {
+      Json& o = res["provenance"]["engine_window"];
+      for (auto& [k, v] : w) o[k] = v;
+    }
   if (s.neighbour)
     res["provenance"]["neighbour_job"] = {{"nodes", s.neighbour->nodes.size()},
                                           {"pattern", s.neighbour->pattern},

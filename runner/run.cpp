@@ -82,6 +82,19 @@ struct Prepared {
   std::optional<NeighbourJob> neighbour;
 };
 
+// A solve window on an engine that takes none (the exact engines) is refused, naming the key and the engines that
+// take one.
+static void check_engine_window(const Scenario& s) {
+  const EngineInfo* e = engines().find(s.engine);
+  if (s.engine_window == 0 || !e || e->set_window) return;
+  std::vector<std::string> windowed;
+  for (const auto& n : engines().names())
+    if (engines().find(n)->set_window) windowed.push_back(n);
+  throw InputError(s.file, "engine_window", fmt::format("engine '{}' solves every flow start and end at its date and "
+                                                        "takes no solve window (engines that take one: {})",
+                                                        s.engine, fmt::join(windowed, ", ")));
+}
+
 // The scenario's neighbour job against the machine and the placement: its network, nodes the machine has, none of
 // them running the job's ranks, an engine whose flows share bandwidth.
 std::optional<NeighbourJob> check_neighbour(const Scenario& s, const Machine& m, const Placement& pl) {
@@ -146,6 +159,7 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
   if (!s.routing.empty())
     for (auto& net : m.networks()) p.routing = &topology::find_route_policy(s.routing, net.topology->kind(), s.file, "routing");
   p.neighbour = check_neighbour(s, m, p.pl);
+  check_engine_window(s);
   return p;
 }
 }  // namespace
@@ -183,6 +197,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
     sink = open_trace(trace->path, trace->filter);
   }
   std::unique_ptr<Simulator> sim = engines().find(s.engine)->make();
+  if (s.engine_window > 0) engines().find(s.engine)->set_window(*sim, s.engine_window);
   sim->trace = sink.get();
   World w(*sim, m, pl, routing);
   if (p.neighbour) w.set_neighbour_job(*p.neighbour);

@@ -25,6 +25,9 @@ const std::vector<ScenarioKey>& scenario_keys() {
       {"stack", R"({"type": ["string", "object"]})",
        "a stack preset name, or an object of components ({\"pml\": \"ob1\", \"btl\": [\"self\", \"ugni\"]})", true},
       {"engine", R"({"type": "string"})", "event engine (ompisim list)"},
+      {"engine_window", R"({"type": "string"})",
+       "solve window of the fluid engine (a time > 0, e.g. \"1 us\"): flow starts and ends are re-solved together at "
+       "most once per window; approximate, off by default; what it delayed is in the result's provenance"},
       {"ranks", R"({"type": ["integer", "array"], "minimum": 1, "maximum": 100000000, "items": {"type": "integer", "minimum": 1, "maximum": 100000000}, "minItems": 1})",
        "rank count, or a list (a sweep: each in its own process)", true},
       {"ranks_per_node", R"({"type": "integer", "minimum": 1})", "ranks per node (default 1)"},
@@ -127,6 +130,10 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   if (r.has("engine")) {
     s.engine = r.str("engine");
     if (!engines().find(s.engine)) r.fail("engine", engine_choices());
+  }
+  if (r.has("engine_window")) {
+    if (!r.raw("engine_window").is_string()) r.fail("engine_window", "expected a time with its unit (\"1 us\")");
+    s.engine_window = r.quantity("engine_window", Dim::Time, 1e-15, 1.0);
   }
   auto& rv = r.raw("ranks");
   if (rv.is_array() && rv.size() > limits::kMaxRankList)

@@ -17,6 +17,9 @@ struct Scenario {
   std::string file, id, description, expected, figure, paper;
   std::string plot;  // result field plotted by reproduce (default: latency_us or bandwidth_GBps)
   std::string machine, engine = "simgrid";
+  // "engine_window": the engine's solve window in seconds (0 = exact, the default); only an engine that takes a
+  // window accepts one (checked when the run is prepared, after --engine).
+  double engine_window = 0;
   std::string stack;  // its name: a preset name, or a label of the composed components (runner/stacks.hpp)
   Json stack_json;    // "stack" as given: a preset name or an object of components
   std::string machine_file;  // --machine-file: an explicit file the user chose, used instead of looking up `machine`
