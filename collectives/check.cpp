@@ -40,11 +40,13 @@ std::string describe(int rank, std::size_t round, const Op& op) {
   return os.str();
 }
 
-}  // namespace
+// Messages in flight per ordered pair of ranks, keyed src * nranks + dst.
+using Channels = std::unordered_map<std::uint64_t, std::deque<std::uint32_t>>;
 
-CheckResult run_schedules(const std::vector<Schedule>& scheds) {
+// Sizes the per-rank records of `res` and checks every peer of every operation; false, with res.error naming the
+// operation, on a peer outside the communicator.
+bool prepare(const std::vector<Schedule>& scheds, CheckResult& res) {
   const int n = static_cast<int>(scheds.size());
-  CheckResult res;
   res.releases.assign(scheds.size(), 0);
   res.finish_step.assign(scheds.size(), CheckResult::kNever);
   res.counters.assign(scheds.size(), 0);
@@ -62,13 +64,47 @@ CheckResult run_schedules(const std::vector<Schedule>& scheds) {
         } else if (op.peer < 0 || op.peer >= n) {
           res.error = "invalid peer: " + describe(r, static_cast<std::size_t>(&rd - rounds.data()), op) +
                       " (nranks " + std::to_string(n) + ")";
-          return res;
+          return false;
         }
       }
   }
+  return true;
+}
+
+// What is left once no rank can move: sends never received and operations still blocked, added to `errors`.
+void report_leftovers(const std::vector<Schedule>& scheds, const std::vector<RankState>& st, const Channels& channels,
+                      CheckResult& res, std::string& errors) {
+  const int n = static_cast<int>(scheds.size());
+  for (const auto& [k, q] : channels) {
+    res.unmatched_sends += q.size();
+    if (!q.empty() && errors.size() < 1000)
+      errors += "unreceived: " + std::to_string(q.size()) + " message(s) from rank " + std::to_string(k / n) +
+                " to rank " + std::to_string(k % n) + "; ";
+  }
+  int blocked = 0;
+  for (int r = 0; r < n; ++r) {
+    const auto& s = st[static_cast<std::size_t>(r)];
+    if (s.finished) continue;
+    const auto& ops = scheds[static_cast<std::size_t>(r)].rounds[s.round].ops;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      if (s.done[i]) continue;
+      if (ops[i].kind == OpKind::Recv) ++res.unmatched_recvs;
+      if (blocked < 8) errors += "blocked: " + describe(r, s.round, ops[i]) + "; ";
+    }
+    ++blocked;
+  }
+  if (blocked > 0) errors += std::to_string(blocked) + " rank(s) never finished; ";
+}
+
+}  // namespace
+
+CheckResult run_schedules(const std::vector<Schedule>& scheds) {
+  const int n = static_cast<int>(scheds.size());
+  CheckResult res;
+  if (!prepare(scheds, res)) return res;
 
   std::vector<RankState> st(scheds.size());
-  std::unordered_map<std::uint64_t, std::deque<std::uint32_t>> channels;  // key src * n + dst
+  Channels channels;
   auto key = [n](int src, int dst) { return static_cast<std::uint64_t>(src) * static_cast<std::uint64_t>(n) +
                                             static_cast<std::uint64_t>(dst); };
   std::deque<int> work;
@@ -152,25 +188,7 @@ CheckResult run_schedules(const std::vector<Schedule>& scheds) {
     }
   }
 
-  for (const auto& [k, q] : channels) {
-    res.unmatched_sends += q.size();
-    if (!q.empty() && errors.size() < 1000)
-      errors += "unreceived: " + std::to_string(q.size()) + " message(s) from rank " + std::to_string(k / n) +
-                " to rank " + std::to_string(k % n) + "; ";
-  }
-  int blocked = 0;
-  for (int r = 0; r < n; ++r) {
-    const auto& s = st[static_cast<std::size_t>(r)];
-    if (s.finished) continue;
-    const auto& ops = scheds[static_cast<std::size_t>(r)].rounds[s.round].ops;
-    for (std::size_t i = 0; i < ops.size(); ++i) {
-      if (s.done[i]) continue;
-      if (ops[i].kind == OpKind::Recv) ++res.unmatched_recvs;
-      if (blocked < 8) errors += "blocked: " + describe(r, s.round, ops[i]) + "; ";
-    }
-    ++blocked;
-  }
-  if (blocked > 0) errors += std::to_string(blocked) + " rank(s) never finished; ";
+  report_leftovers(scheds, st, channels, res, errors);
   res.error = errors;
   res.completed = errors.empty();
   return res;

@@ -61,6 +61,33 @@ ParamList param_list(T& params, const std::string& prefix = "") {
   return out;
 }
 
+// A software parameter block written as one table, one row a parameter: the field, its default with its source, and
+// its ParamInfo. A block T derives from ParamTable<T>, lists its Sourced fields, defines
+// `static const ParamRows<T>& rows()` and sets the defaults in its constructor (`T() { set_defaults(); }`); visit()
+// walks the rows in order, so the order of the rows is the order `describe` and the provenance show.
+template <class T>
+struct ParamRow {
+  Sourced T::*field;
+  double value;
+  std::string source;
+  ParamInfo info;
+};
+template <class T>
+using ParamRows = std::vector<ParamRow<T>>;
+
+template <class T>
+struct ParamTable {
+  template <class V>
+  void visit(V&& v) {
+    for (const ParamRow<T>& r : T::rows()) v(static_cast<T&>(*this).*r.field, r.info);
+  }
+
+protected:
+  void set_defaults() {
+    for (const ParamRow<T>& r : T::rows()) static_cast<T&>(*this).*r.field = Sourced{r.value, r.source};
+  }
+};
+
 // Reads {"name": {"value": ..., "source"|"fit": ...}} for every parameter in `list`; unknown or missing keys and bad
 // units are InputErrors. With `require_all` false, absent keys keep their (software) default.
 void load_sourced(ObjectReader& section, ParamList& list, bool require_all);

@@ -485,6 +485,86 @@ void Machine::rebuild_topology() {
   for (auto& n : networks_) n.rebuild_topology();
 }
 
+namespace {
+
+// The "node_types" object: each a node tree with an optional "arch" record.
+std::vector<NodeTypeDef> read_node_types(const Json& types, ObjectReader& r, const std::string& file) {
+  std::vector<NodeTypeDef> out;
+  if (!types.is_object() || types.empty())
+    r.fail("node_types", "expected an object {\"<type>\": {packages, numa_per_package, cores_per_numa, ...}} with one "
+                         "type at least");
+  for (auto it = types.begin(); it != types.end(); ++it) {
+    std::string path = "node_types." + it.key();
+    check_safe_name(it.key(), file, path);
+    if (!it.value().is_object()) throw InputError(file, path, "expected an object (a node type)");
+    Json tree = it.value();
+    std::optional<Arch> arch;
+    if (tree.contains("arch")) {
+      arch = read_arch(tree["arch"], file, path + ".arch");
+      tree.erase("arch");
+    }
+    out.push_back({it.key(), platform::NodeType::from_json(tree, file, path), arch});
+  }
+  return out;
+}
+
+// One network of "networks": its NIC kind with its parameter sections, its topology holding the machine's `nodes`,
+// its route policy and its ports per node.
+Network read_network(const std::string& key, const Json& value, long long nodes, const NicKindRegistry& kinds,
+                     const std::string& file) {
+  const std::string base = "networks." + key;
+  check_safe_name(key, file, base);
+  if (!value.is_object()) throw InputError(file, base, "expected an object {nic, software, topology, ports_per_node}");
+  ObjectReader nr(value, file, base);
+  Network net;
+  net.name = key;
+  if (!nr.has("nic")) nr.fail("nic", "a network needs a NIC: {\"kind\": \"<NIC kind>\", parameters...}");
+  {
+    ObjectReader n = nr.object("nic");
+    std::string kind = n.str("kind");
+    const NicKindInfo* info = kinds.find(kind);
+    if (!info) unknown_name(file, n.key_path("kind"), "NIC kind", kind, kinds.names());
+    net.nic = info->make();
+    for (auto& [section, list] : net.nic->sections()) {
+      if (section == "nic") {
+        load_sourced(n, list, true);
+      } else {
+        ObjectReader s = nr.object(section);
+        load_sourced(s, list, true);
+      }
+    }
+  }
+  {
+    // The caller's keys of the topology object (kind, routing, source, note); the registered topology reads its own
+    // shape keys and refuses unknown ones. Its node count is the machine's (node_list), never its own.
+    const std::string tpath = base + ".topology";
+    net.topology_json = nr.raw("topology");
+    if (!net.topology_json.is_object()) throw InputError(file, tpath, "expected an object {kind, ...shape}");
+    if (net.topology_json.contains("compute_nodes"))
+      throw InputError(file, tpath + ".compute_nodes", "the node count is node_list's (the sum of its counts), not "
+                                                       "the topology's: remove this key");
+    ObjectReader t(net.topology_json, file, tpath);
+    std::string kind = t.str("kind");
+    std::string routing = t.opt_str("routing").value_or("minimal");
+    Json shape = net.topology_json;
+    shape["compute_nodes"] = nodes;
+    try {
+      net.topology = topology::make_topology(kind, shape, net.nic->link_params(), file, tpath);
+    } catch (const InputError& e) {
+      if (e.key() == tpath + ".compute_nodes")
+        throw InputError(file, "node_list", fmt::format("{} nodes do not fit network '{}': {}", nodes, net.name,
+                                                        e.reason()));
+      throw;
+    }
+    net.routing = &topology::find_route_policy(routing, kind, file, tpath + ".routing");
+  }
+  net.ports_per_node = static_cast<int>(nr.integer("ports_per_node", 1, 64));
+  nr.finish();
+  return net;
+}
+
+}  // namespace
+
 std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const NicKindRegistry& kinds) {
   const std::string path = machine_file(name_or_path);
   // Messages name the file relative to the project (or as the user gave it), never this machine's absolute path.
@@ -505,23 +585,8 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const Nic
   m->name = r.str("machine");
   m->description = r.opt_str("description").value_or("");
 
-  // Node types, each a node tree with an optional "arch" record.
   const Json& types = r.raw("node_types");
-  if (!types.is_object() || types.empty())
-    r.fail("node_types", "expected an object {\"<type>\": {packages, numa_per_package, cores_per_numa, ...}} with one "
-                         "type at least");
-  for (auto it = types.begin(); it != types.end(); ++it) {
-    std::string path = "node_types." + it.key();
-    check_safe_name(it.key(), file, path);
-    if (!it.value().is_object()) throw InputError(file, path, "expected an object (a node type)");
-    Json tree = it.value();
-    std::optional<Arch> arch;
-    if (tree.contains("arch")) {
-      arch = read_arch(tree["arch"], file, path + ".arch");
-      tree.erase("arch");
-    }
-    m->types_.push_back({it.key(), platform::NodeType::from_json(tree, file, path), arch});
-  }
+  m->types_ = read_node_types(types, r, file);
   std::vector<std::string> type_names = keys_of(types);
 
   // The node list: the machine's nodes, in node order, as runs of one type.
@@ -556,57 +621,8 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const Nic
   if (!nets.is_object() || nets.empty())
     r.fail("networks", "expected an object {\"<network>\": {nic, software, topology, ports_per_node}} with one "
                        "network at least");
-  for (auto it = nets.begin(); it != nets.end(); ++it) {
-    const std::string base = "networks." + it.key();
-    check_safe_name(it.key(), file, base);
-    if (!it.value().is_object()) throw InputError(file, base, "expected an object {nic, software, topology, ports_per_node}");
-    ObjectReader nr(it.value(), file, base);
-    Network net;
-    net.name = it.key();
-    if (!nr.has("nic")) nr.fail("nic", "a network needs a NIC: {\"kind\": \"<NIC kind>\", parameters...}");
-    {
-      ObjectReader n = nr.object("nic");
-      std::string kind = n.str("kind");
-      const NicKindInfo* info = kinds.find(kind);
-      if (!info) unknown_name(file, n.key_path("kind"), "NIC kind", kind, kinds.names());
-      net.nic = info->make();
-      for (auto& [section, list] : net.nic->sections()) {
-        if (section == "nic") {
-          load_sourced(n, list, true);
-        } else {
-          ObjectReader s = nr.object(section);
-          load_sourced(s, list, true);
-        }
-      }
-    }
-    {
-      // The caller's keys of the topology object (kind, routing, source, note); the registered topology reads its own
-      // shape keys and refuses unknown ones. Its node count is the machine's (node_list), never its own.
-      const std::string tpath = base + ".topology";
-      net.topology_json = nr.raw("topology");
-      if (!net.topology_json.is_object()) throw InputError(file, tpath, "expected an object {kind, ...shape}");
-      if (net.topology_json.contains("compute_nodes"))
-        throw InputError(file, tpath + ".compute_nodes", "the node count is node_list's (the sum of its counts), not "
-                                                         "the topology's: remove this key");
-      ObjectReader t(net.topology_json, file, tpath);
-      std::string kind = t.str("kind");
-      std::string routing = t.opt_str("routing").value_or("minimal");
-      Json shape = net.topology_json;
-      shape["compute_nodes"] = m->nodes;
-      try {
-        net.topology = topology::make_topology(kind, shape, net.nic->link_params(), file, tpath);
-      } catch (const InputError& e) {
-        if (e.key() == tpath + ".compute_nodes")
-          throw InputError(file, "node_list", fmt::format("{} nodes do not fit network '{}': {}", m->nodes, net.name,
-                                                          e.reason()));
-        throw;
-      }
-      net.routing = &topology::find_route_policy(routing, kind, file, tpath + ".routing");
-    }
-    net.ports_per_node = static_cast<int>(nr.integer("ports_per_node", 1, 64));
-    nr.finish();
-    m->networks_.push_back(std::move(net));
-  }
+  for (auto it = nets.begin(); it != nets.end(); ++it)
+    m->networks_.push_back(read_network(it.key(), it.value(), m->nodes, kinds, file));
   std::vector<std::string> net_names = keys_of(nets);
 
   // Every NIC a node type lists names a network of the machine; every node can attach the ports of every network (a

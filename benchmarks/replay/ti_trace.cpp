@@ -203,6 +203,154 @@ std::vector<std::string> read_index(const std::string& index, long long max_rank
   return out;
 }
 
+namespace {
+
+// The fields of one action line after "<rank> <action>": the parser, the action's name, the trace's ranks and the
+// datatype size a count is in when the line names none.
+struct ActionFields {
+  Parser& p;
+  std::string_view name;
+  long long P;
+  std::uint32_t def;
+
+  int peer(std::size_t idx, const char* what) const {
+    long long v = p.integer(idx, -0x7fffffff, 0x7fffffff, what);
+    if (v < 0 || v >= P) p.bad(fmt::format("{}: {} {} is not a rank of the trace's {} ranks", name, what, v, P));
+    return static_cast<int>(v);
+  }
+  long long count(std::size_t idx, const char* what) const {
+    return p.integer(idx, 0, static_cast<long long>(kMaxCount), what);
+  }
+  void counts(std::size_t from, std::uint32_t dts, std::vector<std::uint64_t>& v) const {
+    v.resize(static_cast<std::size_t>(P));
+    for (long long r = 0; r < P; ++r)
+      v[static_cast<std::size_t>(r)] = p.bytes(count(from + static_cast<std::size_t>(r), "count"), dts);
+  }
+};
+
+// The fields of a point-to-point action, its wait or test.
+void parse_point_to_point(const ActionFields& f, Action& out) {
+  Parser& p = f.p;
+  const std::string_view name = f.name;
+  const long long P = f.P;
+  const std::uint32_t def = f.def;
+  switch (out.kind) {
+    case Kind::Send: case Kind::Isend: case Kind::Recv: case Kind::Irecv: {
+      p.need(3, 4, "peer tag count [datatype]");
+      bool recv = out.kind == Kind::Recv || out.kind == Kind::Irecv;
+      long long pr = p.integer(2, -0x7fffffff, 0x7fffffff, "peer");
+      if (pr >= P) p.bad(fmt::format("{}: peer {} is not a rank of the trace's {} ranks", name, pr, P));
+      // A receive from MPI_ANY_SOURCE is traced with the rank SMPI's getPid gives it: MPI_UNDEFINED (-333); its tag
+      // MPI_ANY_TAG as SMPI's -444. Both become the stack's wildcards (mpi::kAnySource, mpi::kAnyTag).
+      if (recv && pr == kSmpiUndefined) pr = -1;
+      else if (pr < 0)
+        p.bad(fmt::format("{}: peer {} is not a rank of MPI_COMM_WORLD (MPI_PROC_NULL or undefined)", name, pr));
+      out.peer = static_cast<int>(pr);
+      long long tg = p.integer(3, recv ? kSmpiAnyTag : 0, 0x7fffffff, "tag");
+      if (recv && tg < 0 && tg != -1 && tg != kSmpiAnyTag) p.bad(fmt::format("{}: tag {} is negative", name, tg));
+      out.tag = static_cast<int>(tg == kSmpiAnyTag ? -1 : tg);
+      std::uint64_t b = p.bytes(f.count(4, "count"), p.dt(5, def));
+      (recv ? out.recv_bytes : out.send_bytes) = b;
+      break;
+    }
+    case Kind::SendRecv: {
+      p.need(4, 6, "sendcount dst recvcount src [sendtype [recvtype]]");
+      long long sc = f.count(2, "sendcount"), rc = f.count(4, "recvcount");
+      out.peer = f.peer(3, "dst");
+      out.peer2 = f.peer(5, "src");
+      out.send_bytes = p.bytes(sc, p.dt(6, def));
+      out.recv_bytes = p.bytes(rc, p.dt(7, def));
+      break;
+    }
+    case Kind::Wait: case Kind::Test:
+      p.need(3, 3, "src dst tag");
+      // SMPI writes MPI_UNDEFINED (-333) for a request with no peer (e.g. a nonblocking collective's): no match.
+      // An MPI_ANY_SOURCE / MPI_ANY_TAG receive's request is waited for with the values it was posted with (-333,
+      // -444): mapped as the receive's, so the wait finds it.
+      out.peer = static_cast<int>(p.integer(2, -0x7fffffff, P - 1, "src"));
+      out.peer2 = static_cast<int>(p.integer(3, -0x7fffffff, P - 1, "dst"));
+      out.tag = static_cast<int>(p.integer(4, -0x7fffffff, 0x7fffffff, "tag"));
+      if (out.peer == kSmpiUndefined && out.peer2 >= 0) out.peer = -1;
+      if (out.tag == kSmpiAnyTag) out.tag = -1;
+      break;
+    default: break;
+  }
+}
+
+// The fields of a collective action.
+void parse_collective(const ActionFields& f, Action& out) {
+  Parser& p = f.p;
+  const long long P = f.P;
+  const std::uint32_t def = f.def;
+  const std::size_t Pn = static_cast<std::size_t>(P);
+  switch (out.kind) {
+    case Kind::Bcast:
+      p.need(1, 3, "count [root [datatype]]");
+      out.root = p.n > 3 ? f.peer(3, "root") : 0;
+      out.send_bytes = p.bytes(f.count(2, "count"), p.dt(4, def));
+      break;
+    case Kind::Reduce:
+      p.need(2, 4, "count flops [root [datatype]]");
+      out.amount = p.real(3, 0, kMaxFlops, "flops");
+      out.root = p.n > 4 ? f.peer(4, "root") : 0;
+      out.send_bytes = p.bytes(f.count(2, "count"), p.dt(5, def));
+      break;
+    case Kind::Allreduce: case Kind::Scan: case Kind::Exscan:
+      p.need(2, 3, "count flops [datatype]");
+      out.amount = p.real(3, 0, kMaxFlops, "flops");
+      out.send_bytes = p.bytes(f.count(2, "count"), p.dt(4, def));
+      break;
+    case Kind::Alltoall: case Kind::Allgather:
+      p.need(2, 4, "sendcount recvcount [sendtype [recvtype]]");
+      out.send_bytes = p.bytes(f.count(2, "sendcount"), p.dt(4, def));
+      out.recv_bytes = p.bytes(f.count(3, "recvcount"), p.dt(5, def));
+      break;
+    case Kind::Gather: case Kind::Scatter:
+      p.need(2, 5, "sendcount recvcount [root [sendtype [recvtype]]]");
+      out.root = p.n > 4 ? f.peer(4, "root") : 0;
+      out.send_bytes = p.bytes(f.count(2, "sendcount"), p.dt(5, def));
+      out.recv_bytes = p.bytes(f.count(3, "recvcount"), p.dt(6, def));
+      break;
+    case Kind::Alltoallv: {
+      p.need(2 * Pn + 2, 2 * Pn + 4, "sendsum sendcounts[P] recvsum recvcounts[P] [sendtype [recvtype]]");
+      std::uint32_t sdt = p.dt(4 + 2 * Pn, def), rdt = p.dt(5 + 2 * Pn, def);
+      (void)f.count(2, "send buffer size");
+      (void)f.count(3 + Pn, "receive buffer size");
+      f.counts(3, sdt, out.counts_send);
+      f.counts(4 + Pn, rdt, out.counts_recv);
+      break;
+    }
+    case Kind::Gatherv: case Kind::Allgatherv: {
+      bool rooted = out.kind == Kind::Gatherv;
+      p.need(Pn + 1, Pn + (rooted ? 4 : 3), rooted ? "sendcount recvcounts[P] [root [sendtype [recvtype]]]"
+                                                   : "sendcount recvcounts[P] [sendtype [recvtype]]");
+      std::size_t d = 3 + Pn;  // first field after the counts
+      if (rooted) out.root = p.n > d ? f.peer(d, "root") : 0, ++d;
+      std::uint32_t sdt = p.dt(d, def), rdt = p.dt(d + 1, def);
+      out.send_bytes = p.bytes(f.count(2, "sendcount"), sdt);
+      f.counts(3, rdt, out.counts_recv);
+      break;
+    }
+    case Kind::Scatterv: {
+      p.need(Pn + 1, Pn + 4, "sendcounts[P] recvcount [root [sendtype [recvtype]]]");
+      out.root = p.n > 3 + Pn ? f.peer(3 + Pn, "root") : 0;
+      std::uint32_t sdt = p.dt(4 + Pn, def), rdt = p.dt(5 + Pn, def);
+      f.counts(2, sdt, out.counts_send);
+      out.recv_bytes = p.bytes(f.count(2 + Pn, "recvcount"), rdt);
+      break;
+    }
+    case Kind::ReduceScatter: {
+      p.need(Pn + 1, Pn + 2, "recvcounts[P] flops [datatype]");
+      out.amount = p.real(2 + Pn, 0, kMaxFlops, "flops");
+      f.counts(2, p.dt(3 + Pn, def), out.counts_recv);
+      break;
+    }
+    default: break;
+  }
+}
+
+}  // namespace
+
 bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& default_dt, const std::string& file,
                 std::uint64_t line_no, Action& out) {
   Parser p{{}, {}, 0, file, line_no};
@@ -240,18 +388,7 @@ bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& defa
   out = Action{};
   out.kind = k->kind;
   const long long P = nranks;
-  const std::uint32_t def = default_dt;
-  auto peer = [&](std::size_t idx, const char* what) {
-    long long v = p.integer(idx, -0x7fffffff, 0x7fffffff, what);
-    if (v < 0 || v >= P) p.bad(fmt::format("{}: {} {} is not a rank of the trace's {} ranks", name, what, v, P));
-    return static_cast<int>(v);
-  };
-  auto count = [&](std::size_t idx, const char* what) { return p.integer(idx, 0, static_cast<long long>(kMaxCount), what); };
-  auto counts = [&](std::size_t from, std::uint32_t dts, std::vector<std::uint64_t>& v) {
-    v.resize(static_cast<std::size_t>(P));
-    for (long long r = 0; r < P; ++r) v[static_cast<std::size_t>(r)] = p.bytes(count(from + static_cast<std::size_t>(r), "count"), dts);
-  };
-  const std::size_t Pn = static_cast<std::size_t>(P);
+  const ActionFields f{p, name, P, default_dt};
   switch (out.kind) {
     case Kind::Init:
       p.need(0, 1, "init [x]");
@@ -272,110 +409,18 @@ bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& defa
       p.need(1, 1, "sleep seconds");
       out.amount = p.real(2, 0, kMaxSleep, "seconds");
       break;
-    case Kind::Send: case Kind::Isend: case Kind::Recv: case Kind::Irecv: {
-      p.need(3, 4, "peer tag count [datatype]");
-      bool recv = out.kind == Kind::Recv || out.kind == Kind::Irecv;
-      long long pr = p.integer(2, -0x7fffffff, 0x7fffffff, "peer");
-      if (pr >= P) p.bad(fmt::format("{}: peer {} is not a rank of the trace's {} ranks", name, pr, P));
-      // A receive from MPI_ANY_SOURCE is traced with the rank SMPI's getPid gives it: MPI_UNDEFINED (-333); its tag
-      // MPI_ANY_TAG as SMPI's -444. Both become the stack's wildcards (mpi::kAnySource, mpi::kAnyTag).
-      if (recv && pr == kSmpiUndefined) pr = -1;
-      else if (pr < 0)
-        p.bad(fmt::format("{}: peer {} is not a rank of MPI_COMM_WORLD (MPI_PROC_NULL or undefined)", name, pr));
-      out.peer = static_cast<int>(pr);
-      long long tg = p.integer(3, recv ? kSmpiAnyTag : 0, 0x7fffffff, "tag");
-      if (recv && tg < 0 && tg != -1 && tg != kSmpiAnyTag) p.bad(fmt::format("{}: tag {} is negative", name, tg));
-      out.tag = static_cast<int>(tg == kSmpiAnyTag ? -1 : tg);
-      std::uint64_t b = p.bytes(count(4, "count"), p.dt(5, def));
-      (recv ? out.recv_bytes : out.send_bytes) = b;
-      break;
-    }
-    case Kind::SendRecv: {
-      p.need(4, 6, "sendcount dst recvcount src [sendtype [recvtype]]");
-      long long sc = count(2, "sendcount"), rc = count(4, "recvcount");
-      out.peer = peer(3, "dst");
-      out.peer2 = peer(5, "src");
-      out.send_bytes = p.bytes(sc, p.dt(6, def));
-      out.recv_bytes = p.bytes(rc, p.dt(7, def));
-      break;
-    }
-    case Kind::Wait: case Kind::Test:
-      p.need(3, 3, "src dst tag");
-      // SMPI writes MPI_UNDEFINED (-333) for a request with no peer (e.g. a nonblocking collective's): no match.
-      // An MPI_ANY_SOURCE / MPI_ANY_TAG receive's request is waited for with the values it was posted with (-333,
-      // -444): mapped as the receive's, so the wait finds it.
-      out.peer = static_cast<int>(p.integer(2, -0x7fffffff, P - 1, "src"));
-      out.peer2 = static_cast<int>(p.integer(3, -0x7fffffff, P - 1, "dst"));
-      out.tag = static_cast<int>(p.integer(4, -0x7fffffff, 0x7fffffff, "tag"));
-      if (out.peer == kSmpiUndefined && out.peer2 >= 0) out.peer = -1;
-      if (out.tag == kSmpiAnyTag) out.tag = -1;
-      break;
     case Kind::Waitall:
       p.need(0, 1, "waitall [count]");
       if (p.n > 2) (void)p.integer(2, 0, 0x7fffffff, "count");
       break;
     case Kind::Barrier: p.need(0, 0, "barrier"); break;
-    case Kind::Bcast:
-      p.need(1, 3, "count [root [datatype]]");
-      out.root = p.n > 3 ? peer(3, "root") : 0;
-      out.send_bytes = p.bytes(count(2, "count"), p.dt(4, def));
+    case Kind::Send: case Kind::Isend: case Kind::Recv: case Kind::Irecv: case Kind::SendRecv: case Kind::Wait:
+    case Kind::Test:
+      parse_point_to_point(f, out);
       break;
-    case Kind::Reduce:
-      p.need(2, 4, "count flops [root [datatype]]");
-      out.amount = p.real(3, 0, kMaxFlops, "flops");
-      out.root = p.n > 4 ? peer(4, "root") : 0;
-      out.send_bytes = p.bytes(count(2, "count"), p.dt(5, def));
+    default:  // the collectives
+      parse_collective(f, out);
       break;
-    case Kind::Allreduce: case Kind::Scan: case Kind::Exscan:
-      p.need(2, 3, "count flops [datatype]");
-      out.amount = p.real(3, 0, kMaxFlops, "flops");
-      out.send_bytes = p.bytes(count(2, "count"), p.dt(4, def));
-      break;
-    case Kind::Alltoall: case Kind::Allgather:
-      p.need(2, 4, "sendcount recvcount [sendtype [recvtype]]");
-      out.send_bytes = p.bytes(count(2, "sendcount"), p.dt(4, def));
-      out.recv_bytes = p.bytes(count(3, "recvcount"), p.dt(5, def));
-      break;
-    case Kind::Gather: case Kind::Scatter:
-      p.need(2, 5, "sendcount recvcount [root [sendtype [recvtype]]]");
-      out.root = p.n > 4 ? peer(4, "root") : 0;
-      out.send_bytes = p.bytes(count(2, "sendcount"), p.dt(5, def));
-      out.recv_bytes = p.bytes(count(3, "recvcount"), p.dt(6, def));
-      break;
-    case Kind::Alltoallv: {
-      p.need(2 * Pn + 2, 2 * Pn + 4, "sendsum sendcounts[P] recvsum recvcounts[P] [sendtype [recvtype]]");
-      std::uint32_t sdt = p.dt(4 + 2 * Pn, def), rdt = p.dt(5 + 2 * Pn, def);
-      (void)count(2, "send buffer size");
-      (void)count(3 + Pn, "receive buffer size");
-      counts(3, sdt, out.counts_send);
-      counts(4 + Pn, rdt, out.counts_recv);
-      break;
-    }
-    case Kind::Gatherv: case Kind::Allgatherv: {
-      bool rooted = out.kind == Kind::Gatherv;
-      p.need(Pn + 1, Pn + (rooted ? 4 : 3), rooted ? "sendcount recvcounts[P] [root [sendtype [recvtype]]]"
-                                                   : "sendcount recvcounts[P] [sendtype [recvtype]]");
-      std::size_t d = 3 + Pn;  // first field after the counts
-      if (rooted) out.root = p.n > d ? peer(d, "root") : 0, ++d;
-      std::uint32_t sdt = p.dt(d, def), rdt = p.dt(d + 1, def);
-      out.send_bytes = p.bytes(count(2, "sendcount"), sdt);
-      counts(3, rdt, out.counts_recv);
-      break;
-    }
-    case Kind::Scatterv: {
-      p.need(Pn + 1, Pn + 4, "sendcounts[P] recvcount [root [sendtype [recvtype]]]");
-      out.root = p.n > 3 + Pn ? peer(3 + Pn, "root") : 0;
-      std::uint32_t sdt = p.dt(4 + Pn, def), rdt = p.dt(5 + Pn, def);
-      counts(2, sdt, out.counts_send);
-      out.recv_bytes = p.bytes(count(2 + Pn, "recvcount"), rdt);
-      break;
-    }
-    case Kind::ReduceScatter: {
-      p.need(Pn + 1, Pn + 2, "recvcounts[P] flops [datatype]");
-      out.amount = p.real(2 + Pn, 0, kMaxFlops, "flops");
-      counts(2, p.dt(3 + Pn, def), out.counts_recv);
-      break;
-    }
   }
   return true;
 }

@@ -1,5 +1,6 @@
 // A run's software (MCA) parameters: one block per component, each a struct declared beside its component (e.g.
-// protocols/btl/ugni/btl_ugni_mca.hpp) with a visit() naming every field, and each component reading only its own
+// protocols/btl/ugni/btl_ugni_mca.hpp) with a visit() naming every field (a table of rows, one a parameter:
+// ParamTable in core/params.hpp), and each component reading only its own
 // block: `mca.get<btl::ugni::UgniMca>()`. The set of blocks is not fixed here: the component registry
 // (protocols/register.hpp) adds one per registered component that declares parameters, in registration order, so a
 // new component brings its block without touching this file (Open MPI's mca_base_component_var_register per

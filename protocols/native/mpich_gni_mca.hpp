@@ -11,27 +11,41 @@
 
 namespace ompisim::native {
 
-struct MpichGniMca {
-  Sourced mpich_gni_max_vshort_msg_size{0, "0 = auto by job size; Cray intro_mpi(3) (memory, status M)"};
-  Sourced mpich_gni_max_eager_msg_size{8192, "NERSC, Hopper (Cray XE6) Runtime Tuning Options, Cray MPI environment variables: MPICH_GNI_MAX_EAGER_MSG_SIZE 'threshold for switching from eager to rendezvous protocols for inter-node messaging', default 8,192 bytes, range < 131,072 (status V; validation/notes.md, section Gemini: Cray MPT's large-message and on-node paths, searched)"};
-  Sourced mpich_gni_rdma_threshold{1024, "NERSC, Hopper (Cray XE6) Runtime Tuning Options: MPICH_GNI_RDMA_THRESHOLD 'threshold where RDMA read/write operations switch from using FMA to BTE', default 1,024 bytes, max 65,536 (status V)"};
-  Sourced mpich_gni_num_bufs{64, "NERSC, Hopper (Cray XE6) Runtime Tuning Options: MPICH_GNI_NUM_BUFS 'number of 32K DMA buffers available for each rank to use in eager protocol', default 64 (2M total) (status V)"};
-  Sourced mpich_smp_single_copy_size{8192, "Cray intro_mpi(3) MPICH_SMP_SINGLE_COPY_SIZE (status M)"};
-  Sourced mpich_gni_smsg_credits{32, "assumption: Cray MPT does not document its per-connection SMSG mailbox credits; taken equal to Open MPI's btl_ugni_smsg_max_credits so that the two stacks differ only in protocol"};
-  Sourced mpich_smp_xpmem_attach_granularity{2097152, "assumption: Cray MPT's XPMEM attach granularity is not documented; taken equal to vader's 2 MiB (Gemini paper §III.B)"};
+struct MpichGniMca : ParamTable<MpichGniMca> {
+  Sourced mpich_gni_max_vshort_msg_size, mpich_gni_max_eager_msg_size, mpich_gni_rdma_threshold, mpich_gni_num_bufs,
+      mpich_smp_single_copy_size, mpich_gni_smsg_credits, mpich_smp_xpmem_attach_granularity;
 
-  template <class V>
-  void visit(V&& v) {
-    v(mpich_gni_max_vshort_msg_size,
-      {"mpich_gni_max_vshort_msg_size", Dim::Bytes, "Cray MPT SMSG limit; 0 = auto by job size", 0, 65536});
-    v(mpich_gni_max_eager_msg_size, {"mpich_gni_max_eager_msg_size", Dim::Bytes, "Cray MPT inter-node eager limit (SMSG up to the vshort limit, then E1 through the DMA buffers); rendezvous above", 0, 131071});
-    v(mpich_gni_rdma_threshold, {"mpich_gni_rdma_threshold", Dim::Bytes, "Cray MPT FMA->BTE threshold", 0, 65536});
-    v(mpich_gni_num_bufs, {"mpich_gni_num_bufs", Dim::Count, "Cray MPT 32 KiB DMA buffers per rank for the E1 eager protocol", 1, 1 << 16});
-    v(mpich_smp_single_copy_size,
-      {"mpich_smp_single_copy_size", Dim::Bytes, "Cray MPT on-node XPMEM single-copy threshold", 0, 1 << 30});
-    v(mpich_gni_smsg_credits, {"mpich_gni_smsg_credits", Dim::Count, "Cray MPT SMSG credits per connection", 1, 4096});
-    v(mpich_smp_xpmem_attach_granularity,
-      {"mpich_smp_xpmem_attach_granularity", Dim::Bytes, "Cray MPT xpmem_attach region size", 4096, 1LL << 40});
+  MpichGniMca() { set_defaults(); }
+  static const ParamRows<MpichGniMca>& rows() {
+    static const ParamRows<MpichGniMca> r{
+        {&MpichGniMca::mpich_gni_max_vshort_msg_size, 0, "0 = auto by job size; Cray intro_mpi(3) (memory, status M)",
+         {"mpich_gni_max_vshort_msg_size", Dim::Bytes, "Cray MPT SMSG limit; 0 = auto by job size", 0, 65536}},
+        {&MpichGniMca::mpich_gni_max_eager_msg_size, 8192, "NERSC, Hopper (Cray XE6) Runtime Tuning Options, Cray MPI "
+         "environment variables: MPICH_GNI_MAX_EAGER_MSG_SIZE 'threshold for switching from eager to rendezvous "
+         "protocols for inter-node messaging', default 8,192 bytes, range < 131,072 (status V; validation/notes.md, "
+         "section Gemini: Cray MPT's large-message and on-node paths, searched)",
+         {"mpich_gni_max_eager_msg_size", Dim::Bytes, "Cray MPT inter-node eager limit (SMSG up to the vshort limit, "
+          "then E1 through the DMA buffers); rendezvous above", 0, 131071}},
+        {&MpichGniMca::mpich_gni_rdma_threshold, 1024, "NERSC, Hopper (Cray XE6) Runtime Tuning Options: "
+         "MPICH_GNI_RDMA_THRESHOLD 'threshold where RDMA read/write operations switch from using FMA to BTE', default "
+         "1,024 bytes, max 65,536 (status V)",
+         {"mpich_gni_rdma_threshold", Dim::Bytes, "Cray MPT FMA->BTE threshold", 0, 65536}},
+        {&MpichGniMca::mpich_gni_num_bufs, 64, "NERSC, Hopper (Cray XE6) Runtime Tuning Options: MPICH_GNI_NUM_BUFS "
+         "'number of 32K DMA buffers available for each rank to use in eager protocol', default 64 (2M total) (status "
+         "V)",
+         {"mpich_gni_num_bufs", Dim::Count, "Cray MPT 32 KiB DMA buffers per rank for the E1 eager protocol", 1,
+          1 << 16}},
+        {&MpichGniMca::mpich_smp_single_copy_size, 8192, "Cray intro_mpi(3) MPICH_SMP_SINGLE_COPY_SIZE (status M)",
+         {"mpich_smp_single_copy_size", Dim::Bytes, "Cray MPT on-node XPMEM single-copy threshold", 0, 1 << 30}},
+        {&MpichGniMca::mpich_gni_smsg_credits, 32, "assumption: Cray MPT does not document its per-connection SMSG "
+         "mailbox credits; taken equal to Open MPI's btl_ugni_smsg_max_credits so that the two stacks differ only in "
+         "protocol",
+         {"mpich_gni_smsg_credits", Dim::Count, "Cray MPT SMSG credits per connection", 1, 4096}},
+        {&MpichGniMca::mpich_smp_xpmem_attach_granularity, 2097152, "assumption: Cray MPT's XPMEM attach granularity "
+         "is not documented; taken equal to vader's 2 MiB (Gemini paper §III.B)",
+         {"mpich_smp_xpmem_attach_granularity", Dim::Bytes, "Cray MPT xpmem_attach region size", 4096, 1LL << 40}},
+    };
+    return r;
   }
 };
 

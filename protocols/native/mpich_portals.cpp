@@ -22,7 +22,7 @@ MpichPortals::MpichPortals(World& w, const MpichPortalsMca& mca, const std::stri
       eager_rate_(w.machine().software_cost("craympi_eager_rate")),
       mtl_(w, cray_mpi_protocol(mca, w.machine().software_cost("craympi_unex_cost"),
                                 w.machine().software_cost("craympi_unex_rate"))),
-      pml_(w, w.machine().software_cost("mpich_overhead"), mtl_, name) {}
+      pml_(w.cpus(), w.machine().software_cost("mpich_overhead"), mtl_, name) {}
 
 double MpichPortals::eager_path_cost(std::uint64_t bytes) const {
   if (bytes > eager_limit_ || eager_rate_ <= 0) return 0.0;

@@ -10,14 +10,20 @@
 
 namespace ompisim::native {
 
-struct MpichPortalsMca {
-  Sourced mpich_max_short_msg_size{128000, "Pritchard & Pagel, How to Use MPI on the Cray XT: MPICH_MAX_SHORT_MSG_SIZE = 128000 (hardware-sources.md §4, V)"};
-  Sourced mpich_unex_buffer_size{62914560, "Cray XT intro_mpi: MPICH_UNEX_BUFFER_SIZE = 60 MB (hardware-sources.md §4, M)"};
+struct MpichPortalsMca : ParamTable<MpichPortalsMca> {
+  Sourced mpich_max_short_msg_size, mpich_unex_buffer_size;
 
-  template <class V>
-  void visit(V&& v) {
-    v(mpich_max_short_msg_size, {"mpich_max_short_msg_size", Dim::Bytes, "Cray MPI (Portals) eager limit; rendezvous above", 0, 1LL << 34});
-    v(mpich_unex_buffer_size, {"mpich_unex_buffer_size", Dim::Bytes, "Cray MPI unexpected-message buffer", 65536, 1LL << 36});
+  MpichPortalsMca() { set_defaults(); }
+  static const ParamRows<MpichPortalsMca>& rows() {
+    static const ParamRows<MpichPortalsMca> r{
+        {&MpichPortalsMca::mpich_max_short_msg_size, 128000, "Pritchard & Pagel, How to Use MPI on the Cray XT: "
+         "MPICH_MAX_SHORT_MSG_SIZE = 128000 (hardware-sources.md §4, V)",
+         {"mpich_max_short_msg_size", Dim::Bytes, "Cray MPI (Portals) eager limit; rendezvous above", 0, 1LL << 34}},
+        {&MpichPortalsMca::mpich_unex_buffer_size, 62914560, "Cray XT intro_mpi: MPICH_UNEX_BUFFER_SIZE = 60 MB "
+         "(hardware-sources.md §4, M)",
+         {"mpich_unex_buffer_size", Dim::Bytes, "Cray MPI unexpected-message buffer", 65536, 1LL << 36}},
+    };
+    return r;
   }
 };
 

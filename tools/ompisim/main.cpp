@@ -17,18 +17,7 @@ int main(int argc, char** argv) {
   CLI::App app{"ompisim: a discrete-event simulator of the Open MPI communication stack"};
   cli::Context ctx;
   cli::add_global_options(app, ctx);
-  // In the order `ompisim --help` lists them.
-  cli::add_run(app, ctx);
-  cli::add_sweep(app, ctx);
-  cli::add_validate(app, ctx);
-  cli::add_calibrate(app, ctx);
-  cli::add_reproduce(app, ctx);
-  cli::add_sensitivity(app, ctx);
-  cli::add_compare(app, ctx);
-  cli::add_schema(app, ctx);
-  cli::add_list(app, ctx);
-  cli::add_describe(app, ctx);
-  cli::add_machine(app, ctx);
+  for (cli::AddCommand add : cli::kCommands) add(app, ctx);
   if (const int status = cli::parse_command_line(app, argc, argv); status >= 0) return status;
   return cli::run_selected(app, ctx);
 }

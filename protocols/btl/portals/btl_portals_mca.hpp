@@ -9,22 +9,41 @@
 
 namespace ompisim::btl::portals {
 
-struct BtlPortalsMca {
-  Sourced btl_portals_eager_limit{32768, "seastar-portals paper §2.1: the OB1 eager limit is 32K bytes"};
-  Sourced btl_portals_max_send_size{32768, "open-mpi/ompi btl/portals configure.params: max_send 32768 (hardware-sources.md §4, V)"};
-  Sourced btl_portals_recv_block_size{10485760, "open-mpi/ompi v1.3-era ompi/mca/btl/portals/btl_portals_component.c: recv_md_size 10 * 1024 * 1024 (recv_md_num 3)"};
-  Sourced btl_portals_max_pending_ops{8192, "open-mpi/ompi v1.3-era ompi/mca/btl/portals/btl_portals_component.c: max_pending_ops 8 * 1024 (send and RDMA fragments outstanding per process; the send event queue holds 2 events each, end and ACK); further sends wait in portals_queued_sends"};
-  Sourced btl_portals_eager_frag_limit{32, "open-mpi/ompi v1.2 to v1.3.4 ompi/mca/btl/portals/btl_portals_component.c: eager_frag_limit 32 (\"Maximum number of pre-pinned eager fragments\", portals_free_list_eager_max_num); btl_portals_frag.h OMPI_BTL_PORTALS_FRAG_ALLOC_EAGER falls back to a max-size fragment when the eager list is empty"};
-  Sourced btl_portals_needs_ack{1, "open-mpi/ompi v1.3-era ompi/mca/btl/portals/btl_portals_component.c: needs_ack 1 (\"Require a portals level ACK\", default true): every send fragment is PtlPut with PTL_ACK_REQ, its SEND_END disabled, and it completes (des_cbfunc) on PTL_EVENT_ACK; with 0, PTL_NOACK_REQ and completion on SEND_END"};
+struct BtlPortalsMca : ParamTable<BtlPortalsMca> {
+  Sourced btl_portals_eager_limit, btl_portals_max_send_size, btl_portals_recv_block_size,
+      btl_portals_max_pending_ops, btl_portals_eager_frag_limit, btl_portals_needs_ack;
 
-  template <class V>
-  void visit(V&& v) {
-    v(btl_portals_eager_limit, {"btl_portals_eager_limit", Dim::Bytes, "btl/portals eager limit (ob1 rendezvous above)", 64, 1 << 30});
-    v(btl_portals_max_send_size, {"btl_portals_max_send_size", Dim::Bytes, "btl/portals largest fragment", 64, 1 << 30});
-    v(btl_portals_recv_block_size, {"btl_portals_recv_block_size", Dim::Bytes, "btl/portals receive block", 65536, 1LL << 34});
-    v(btl_portals_max_pending_ops, {"btl_portals_max_pending_ops", Dim::Count, "btl/portals fragments outstanding per process (sent, not yet completed)", 1, 1 << 20});
-    v(btl_portals_eager_frag_limit, {"btl_portals_eager_frag_limit", Dim::Count, "btl/portals pre-pinned eager fragments per process (their MD is bound once)", 0, 1 << 20});
-    v(btl_portals_needs_ack, {"btl_portals_needs_ack", Dim::Count, "1: send fragments ask a Portals ACK and complete on it; 0: no ACK, complete on SEND_END", 0, 1});
+  BtlPortalsMca() { set_defaults(); }
+  static const ParamRows<BtlPortalsMca>& rows() {
+    static const ParamRows<BtlPortalsMca> r{
+        {&BtlPortalsMca::btl_portals_eager_limit, 32768, "seastar-portals paper §2.1: the OB1 eager limit is 32K bytes",
+         {"btl_portals_eager_limit", Dim::Bytes, "btl/portals eager limit (ob1 rendezvous above)", 64, 1 << 30}},
+        {&BtlPortalsMca::btl_portals_max_send_size, 32768, "open-mpi/ompi btl/portals configure.params: max_send "
+         "32768 (hardware-sources.md §4, V)",
+         {"btl_portals_max_send_size", Dim::Bytes, "btl/portals largest fragment", 64, 1 << 30}},
+        {&BtlPortalsMca::btl_portals_recv_block_size, 10485760, "open-mpi/ompi v1.3-era "
+         "ompi/mca/btl/portals/btl_portals_component.c: recv_md_size 10 * 1024 * 1024 (recv_md_num 3)",
+         {"btl_portals_recv_block_size", Dim::Bytes, "btl/portals receive block", 65536, 1LL << 34}},
+        {&BtlPortalsMca::btl_portals_max_pending_ops, 8192, "open-mpi/ompi v1.3-era "
+         "ompi/mca/btl/portals/btl_portals_component.c: max_pending_ops 8 * 1024 (send and RDMA fragments outstanding "
+         "per process; the send event queue holds 2 events each, end and ACK); further sends wait in "
+         "portals_queued_sends",
+         {"btl_portals_max_pending_ops", Dim::Count, "btl/portals fragments outstanding per process (sent, not yet "
+          "completed)", 1, 1 << 20}},
+        {&BtlPortalsMca::btl_portals_eager_frag_limit, 32, "open-mpi/ompi v1.2 to v1.3.4 "
+         "ompi/mca/btl/portals/btl_portals_component.c: eager_frag_limit 32 (\"Maximum number of pre-pinned eager "
+         "fragments\", portals_free_list_eager_max_num); btl_portals_frag.h OMPI_BTL_PORTALS_FRAG_ALLOC_EAGER falls "
+         "back to a max-size fragment when the eager list is empty",
+         {"btl_portals_eager_frag_limit", Dim::Count, "btl/portals pre-pinned eager fragments per process (their MD "
+          "is bound once)", 0, 1 << 20}},
+        {&BtlPortalsMca::btl_portals_needs_ack, 1, "open-mpi/ompi v1.3-era "
+         "ompi/mca/btl/portals/btl_portals_component.c: needs_ack 1 (\"Require a portals level ACK\", default true): "
+         "every send fragment is PtlPut with PTL_ACK_REQ, its SEND_END disabled, and it completes (des_cbfunc) on "
+         "PTL_EVENT_ACK; with 0, PTL_NOACK_REQ and completion on SEND_END",
+         {"btl_portals_needs_ack", Dim::Count, "1: send fragments ask a Portals ACK and complete on it; 0: no ACK, "
+          "complete on SEND_END", 0, 1}},
+    };
+    return r;
   }
 };
 

@@ -1,5 +1,6 @@
 // btl/self: messages a rank sends to itself: one copy through a fragment, delivered on the same CPU.
 #pragma once
+#include "platform/cpu_timeline.hpp"
 #include "protocols/btl/btl.hpp"
 
 namespace ompisim::btl::self {
@@ -9,7 +10,8 @@ constexpr std::uint32_t kFlags = flag::Send | flag::Put | flag::Get | flag::Send
 
 class BtlSelf final : public Btl {
 public:
-  explicit BtlSelf(World& w) : w_(w) {
+  // It needs only the ranks' CPU timelines: the copy runs on the sending (or, for a GET, the initiating) rank's core.
+  explicit BtlSelf(CpuTimeline& cpus) : cpus_(cpus) {
     // Open MPI v1.8.8 ompi/mca/btl/self/btl_self_component.c: eager 128 KiB, rndv_eager 128 KiB, max_send 256 KiB,
     // pipeline send length and frag size INT_MAX, min pipeline 0, flags PUT | SEND_INPLACE, bandwidth 100, latency 0,
     // exclusivity MCA_BTL_EXCLUSIVITY_HIGH. (v4.1.6 opal/mca/btl/self/btl_self_component.c: eager 1 KiB, rndv 128 KiB,
@@ -28,17 +30,17 @@ public:
   const BtlCaps& caps() const override { return caps_; }
   bool reaches(const World&, int rank, int peer) const override { return rank == peer; }
   void send(const Descriptor& d, Completion local_done) override {
-    w_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, local_done = std::move(local_done)] {
+    cpus_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, local_done = std::move(local_done)] {
       if (local_done) local_done();
       deliver(d);
     });
   }
   void get(int initiator, int, std::uint64_t bytes, Buffer, Buffer, Completion done) override {
-    w_.cpu_copy(initiator, static_cast<double>(bytes), std::move(done));
+    cpus_.cpu_copy(initiator, static_cast<double>(bytes), std::move(done));
   }
 
 private:
-  World& w_;
+  CpuTimeline& cpus_;
   BtlCaps caps_;
 };
 

@@ -10,26 +10,31 @@
 
 namespace ompisim::btl::ugni {
 
-struct UgniMca {
-  Sourced btl_ugni_smsg_limit{0, "0 = auto by job size, Table I of the Gemini paper (btl_ugni_add_procs.c)"};
-  Sourced btl_ugni_eager_limit{8192, "Open MPI btl_ugni_component.c (btl_eager_limit = 8 KiB)"};
-  Sourced btl_ugni_eager_num{16, "Gemini paper §IV.C (eager buffer pool: 16)"};
-  Sourced btl_ugni_eager_inc{16, "Gemini paper §IV.C (increments of 16)"};
-  Sourced btl_ugni_eager_max{64, "Gemini paper §IV.C (maximum 64)"};
-  Sourced btl_ugni_fma_limit{1024, "Open MPI btl_ugni_component.c (fma_limit = 1024)"};
-  Sourced btl_ugni_get_limit{1048576, "Open MPI btl_ugni_component.c (get_limit = 1 MiB)"};
-  Sourced btl_ugni_smsg_max_credits{32, "Open MPI btl_ugni_component.c (smsg_max_credits = 32)"};
+struct UgniMca : ParamTable<UgniMca> {
+  Sourced btl_ugni_smsg_limit, btl_ugni_eager_limit, btl_ugni_eager_num, btl_ugni_eager_inc, btl_ugni_eager_max,
+      btl_ugni_fma_limit, btl_ugni_get_limit, btl_ugni_smsg_max_credits;
 
-  template <class V>
-  void visit(V&& v) {
-    v(btl_ugni_smsg_limit, {"btl_ugni_smsg_limit", Dim::Bytes, "largest SMSG message; 0 = auto (Table I)", 0, 65536});
-    v(btl_ugni_eager_limit, {"btl_ugni_eager_limit", Dim::Bytes, "ugni eager (SMSG or eager-get) limit", 64, 1 << 24});
-    v(btl_ugni_eager_num, {"btl_ugni_eager_num", Dim::Count, "initial eager-get buffers", 1, 1 << 20});
-    v(btl_ugni_eager_inc, {"btl_ugni_eager_inc", Dim::Count, "eager-get buffer pool increment", 1, 1 << 20});
-    v(btl_ugni_eager_max, {"btl_ugni_eager_max", Dim::Count, "eager-get buffer pool maximum", 1, 1 << 20});
-    v(btl_ugni_fma_limit, {"btl_ugni_fma_limit", Dim::Bytes, "RDMA up to this size uses FMA, above BTE", 0, 1 << 30});
-    v(btl_ugni_get_limit, {"btl_ugni_get_limit", Dim::Bytes, "largest GET; above, PUT fallback", 0, 1LL << 40});
-    v(btl_ugni_smsg_max_credits, {"btl_ugni_smsg_max_credits", Dim::Count, "SMSG credits per peer", 1, 4096});
+  UgniMca() { set_defaults(); }
+  static const ParamRows<UgniMca>& rows() {
+    static const ParamRows<UgniMca> r{
+        {&UgniMca::btl_ugni_smsg_limit, 0, "0 = auto by job size, Table I of the Gemini paper (btl_ugni_add_procs.c)",
+         {"btl_ugni_smsg_limit", Dim::Bytes, "largest SMSG message; 0 = auto (Table I)", 0, 65536}},
+        {&UgniMca::btl_ugni_eager_limit, 8192, "Open MPI btl_ugni_component.c (btl_eager_limit = 8 KiB)",
+         {"btl_ugni_eager_limit", Dim::Bytes, "ugni eager (SMSG or eager-get) limit", 64, 1 << 24}},
+        {&UgniMca::btl_ugni_eager_num, 16, "Gemini paper §IV.C (eager buffer pool: 16)",
+         {"btl_ugni_eager_num", Dim::Count, "initial eager-get buffers", 1, 1 << 20}},
+        {&UgniMca::btl_ugni_eager_inc, 16, "Gemini paper §IV.C (increments of 16)",
+         {"btl_ugni_eager_inc", Dim::Count, "eager-get buffer pool increment", 1, 1 << 20}},
+        {&UgniMca::btl_ugni_eager_max, 64, "Gemini paper §IV.C (maximum 64)",
+         {"btl_ugni_eager_max", Dim::Count, "eager-get buffer pool maximum", 1, 1 << 20}},
+        {&UgniMca::btl_ugni_fma_limit, 1024, "Open MPI btl_ugni_component.c (fma_limit = 1024)",
+         {"btl_ugni_fma_limit", Dim::Bytes, "RDMA up to this size uses FMA, above BTE", 0, 1 << 30}},
+        {&UgniMca::btl_ugni_get_limit, 1048576, "Open MPI btl_ugni_component.c (get_limit = 1 MiB)",
+         {"btl_ugni_get_limit", Dim::Bytes, "largest GET; above, PUT fallback", 0, 1LL << 40}},
+        {&UgniMca::btl_ugni_smsg_max_credits, 32, "Open MPI btl_ugni_component.c (smsg_max_credits = 32)",
+         {"btl_ugni_smsg_max_credits", Dim::Count, "SMSG credits per peer", 1, 4096}},
+    };
+    return r;
   }
 };
 

@@ -9,17 +9,24 @@
 
 namespace ompisim::btl::vader {
 
-struct VaderMca {
-  Sourced btl_vader_max_inline_send{256, "Gemini paper §III.B (lock-free per-peer queues below 256 bytes); Open MPI btl_vader_component.c max_inline_send = 256"};
-  Sourced btl_vader_eager_limit{32768, "Open MPI v1.8.8 btl_vader_component.c: with the XPMEM single-copy mechanism eager_limit = rndv_eager_limit = max_send_size = min_rdma_pipeline_size = 32 KiB (4 KiB without a single-copy mechanism; 64 KiB in the paper's 2012 trunk)"};
-  Sourced btl_vader_xpmem_attach_granularity{2097152, "Gemini paper §III.B (attach at least 2 MB)"};
+struct VaderMca : ParamTable<VaderMca> {
+  Sourced btl_vader_max_inline_send, btl_vader_eager_limit, btl_vader_xpmem_attach_granularity;
 
-  template <class V>
-  void visit(V&& v) {
-    v(btl_vader_max_inline_send, {"btl_vader_max_inline_send", Dim::Bytes, "header + data below this are copied in (fast box); above, single copy", 0, 1 << 20});
-    v(btl_vader_eager_limit, {"btl_vader_eager_limit", Dim::Bytes, "vader eager limit", 64, 1 << 24});
-    v(btl_vader_xpmem_attach_granularity,
-      {"btl_vader_xpmem_attach_granularity", Dim::Bytes, "xpmem_attach region size", 4096, 1LL << 40});
+  VaderMca() { set_defaults(); }
+  static const ParamRows<VaderMca>& rows() {
+    static const ParamRows<VaderMca> r{
+        {&VaderMca::btl_vader_max_inline_send, 256, "Gemini paper §III.B (lock-free per-peer queues below 256 bytes); "
+         "Open MPI btl_vader_component.c max_inline_send = 256",
+         {"btl_vader_max_inline_send", Dim::Bytes, "header + data below this are copied in (fast box); above, single "
+          "copy", 0, 1 << 20}},
+        {&VaderMca::btl_vader_eager_limit, 32768, "Open MPI v1.8.8 btl_vader_component.c: with the XPMEM single-copy "
+         "mechanism eager_limit = rndv_eager_limit = max_send_size = min_rdma_pipeline_size = 32 KiB (4 KiB without a "
+         "single-copy mechanism; 64 KiB in the paper's 2012 trunk)",
+         {"btl_vader_eager_limit", Dim::Bytes, "vader eager limit", 64, 1 << 24}},
+        {&VaderMca::btl_vader_xpmem_attach_granularity, 2097152, "Gemini paper §III.B (attach at least 2 MB)",
+         {"btl_vader_xpmem_attach_granularity", Dim::Bytes, "xpmem_attach region size", 4096, 1LL << 40}},
+    };
+    return r;
   }
 };
 

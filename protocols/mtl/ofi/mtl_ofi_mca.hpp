@@ -6,23 +6,38 @@
 
 namespace ompisim::mtl::ofi {
 
-struct MtlOfiMca {
-  Sourced ompi_mtl_ofi_inject{1, "Open MPI v5.0.0rc11 (the paper's base, slingshot-ex §IV), ompi/mca/mtl/ofi/mtl_ofi.h: ompi_mtl_ofi_send_generic (MPI_Send) sends a non-accelerator buffer of at most ompi_mtl_ofi.max_inject_size (= the provider's tx_attr->inject_size, mtl_ofi_component.c) with fi_tinject / fi_tinjectdata and returns; ompi_mtl_ofi_isend_generic always uses fi_tsend (fi_tinject in isend came with 703d45a0cc, first in v5.0.0rc12)"};
+struct MtlOfiMca : ParamTable<MtlOfiMca> {
+  Sourced ompi_mtl_ofi_inject;
 
-  template <class V>
-  void visit(V&& v) {
-    v(ompi_mtl_ofi_inject, {"ompi_mtl_ofi_inject", Dim::Count, "Open MPI mtl/ofi sends that use fi_tinject", 0, 2,
-                            {"never", "blocking", "every"}});
+  MtlOfiMca() { set_defaults(); }
+  static const ParamRows<MtlOfiMca>& rows() {
+    static const ParamRows<MtlOfiMca> r{
+        {&MtlOfiMca::ompi_mtl_ofi_inject, 1, "Open MPI v5.0.0rc11 (the paper's base, slingshot-ex §IV), "
+         "ompi/mca/mtl/ofi/mtl_ofi.h: ompi_mtl_ofi_send_generic (MPI_Send) sends a non-accelerator buffer of at most "
+         "ompi_mtl_ofi.max_inject_size (= the provider's tx_attr->inject_size, mtl_ofi_component.c) with fi_tinject / "
+         "fi_tinjectdata and returns; ompi_mtl_ofi_isend_generic always uses fi_tsend (fi_tinject in isend came with "
+         "703d45a0cc, first in v5.0.0rc12)",
+         {"ompi_mtl_ofi_inject", Dim::Count, "Open MPI mtl/ofi sends that use fi_tinject", 0, 2, {"never", "blocking",
+          "every"}}},
+    };
+    return r;
   }
 };
 
-struct MpichOfiMca {
-  Sourced mpich_ofi_inject{2, "MPICH v3.4a2 (the ANL base of Cray MPICH 8.1.x), src/mpid/ch4/netmod/ofi/ofi_send.h: MPIDI_OFI_send sends a contiguous, non-synchronous message of at most MPIDI_OFI_global.max_buffered_send (= tx_attr->inject_size) with fi_tinjectdata and completes it when the call returns (MPIDI_OFI_send_lightweight[_request]), MPI_Send and MPI_Isend alike"};
+struct MpichOfiMca : ParamTable<MpichOfiMca> {
+  Sourced mpich_ofi_inject;
 
-  template <class V>
-  void visit(V&& v) {
-    v(mpich_ofi_inject, {"mpich_ofi_inject", Dim::Count, "Cray MPICH OFI netmod sends that use fi_tinject", 0, 2,
-                         {"never", "blocking", "every"}});
+  MpichOfiMca() { set_defaults(); }
+  static const ParamRows<MpichOfiMca>& rows() {
+    static const ParamRows<MpichOfiMca> r{
+        {&MpichOfiMca::mpich_ofi_inject, 2, "MPICH v3.4a2 (the ANL base of Cray MPICH 8.1.x), "
+         "src/mpid/ch4/netmod/ofi/ofi_send.h: MPIDI_OFI_send sends a contiguous, non-synchronous message of at most "
+         "MPIDI_OFI_global.max_buffered_send (= tx_attr->inject_size) with fi_tinjectdata and completes it when the "
+         "call returns (MPIDI_OFI_send_lightweight[_request]), MPI_Send and MPI_Isend alike",
+         {"mpich_ofi_inject", Dim::Count, "Cray MPICH OFI netmod sends that use fi_tinject", 0, 2, {"never",
+          "blocking", "every"}}},
+    };
+    return r;
   }
 };
 

@@ -201,7 +201,7 @@ public:
     ep_ = std::make_unique<Ch4Endpoint>(w, mca, n.software.mpich_overhead);
     // request table, CQ dispatch and the lightweight-send choice (MPICH's own, same behaviour)
     mtl_ = std::make_unique<MtlOfi>(w, *ep_, static_cast<InjectOn>(mca.get<MpichOfiMca>().mpich_ofi_inject.value));
-    pml_ = std::make_unique<pml::cm::PmlCm>(w, 0.0, *mtl_, name_);
+    pml_ = std::make_unique<pml::cm::PmlCm>(w.cpus(), 0.0, *mtl_, name_);
   }
   std::string name() const override { return name_; }
   void start_send(const mpi::P2P& m, Completion c) override { pml_->start_send(m, std::move(c)); }

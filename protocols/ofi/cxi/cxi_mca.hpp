@@ -7,24 +7,33 @@
 
 namespace ompisim::ofi::cxi {
 
-struct CxiMca {
-  Sourced fi_cxi_rdzv_threshold{2048, "CXIP_RDZV_THRESHOLD in older CXI headers (hardware-sources.md §2c, V); libfabric 1.15.2 (Cray MPICH) and the Apr 2023 ornl-branch (Open MPI) predate libfabric 2.x's 16 KiB"};
-  Sourced fi_cxi_rdzv_get_min{2049, "prov/cxi/src/cxip_info.c default (hardware-sources.md §2c, V)"};
-  Sourced fi_cxi_rdzv_eager_size{2048, "fi_cxi(7): FI_CXI_RDZV_EAGER_SIZE defaults to the rendezvous threshold (status M)"};
-  Sourced fi_cxi_oflow_buf_size{2097152, "fi_cxi(7) man page (hardware-sources.md §2c, V; the libfabric 2.x header says 12 MiB)"};
-  Sourced fi_cxi_oflow_buf_count{3, "fi_cxi(7): FI_CXI_OFLOW_BUF_MIN_POSTED = 3 (hardware-sources.md §2c, V)"};
-  Sourced fi_cxi_rx_match_mode{0, "fi_cxi(7): FI_CXI_RX_MATCH_MODE defaults to hardware (hardware / software / hybrid; hardware-sources.md §2c, V); the what-if machine crusher-swmatch sets software. Under LINKx the cxi provider matches in software whatever this says (the shared receive queue, fi_lnx(7))"};
+struct CxiMca : ParamTable<CxiMca> {
+  Sourced fi_cxi_rdzv_threshold, fi_cxi_rdzv_get_min, fi_cxi_rdzv_eager_size, fi_cxi_oflow_buf_size,
+      fi_cxi_oflow_buf_count, fi_cxi_rx_match_mode;
 
-  template <class V>
-  void visit(V&& v) {
-    v(fi_cxi_rdzv_threshold, {"fi_cxi_rdzv_threshold", Dim::Bytes, "CXI eager to rendezvous threshold", 0, 1e9});
-    v(fi_cxi_rdzv_get_min, {"fi_cxi_rdzv_get_min", Dim::Bytes, "CXI smallest rendezvous Get", 0, 1e9});
-    v(fi_cxi_rdzv_eager_size, {"fi_cxi_rdzv_eager_size", Dim::Bytes, "CXI bytes sent eagerly with a rendezvous", 0, 1e9});
-    v(fi_cxi_oflow_buf_size, {"fi_cxi_oflow_buf_size", Dim::Bytes, "CXI overflow buffer size", 4096, 1e10});
-    v(fi_cxi_oflow_buf_count, {"fi_cxi_oflow_buf_count", Dim::Count, "CXI overflow buffers per endpoint", 1, 1e6});
-    v(fi_cxi_rx_match_mode, {"fi_cxi_rx_match_mode", Dim::Count,
-                             "CXI tag matching of the provider alone: in the NIC (hardware) or on the host (software)",
-                             0, 1, {"hardware", "software"}});
+  CxiMca() { set_defaults(); }
+  static const ParamRows<CxiMca>& rows() {
+    static const ParamRows<CxiMca> r{
+        {&CxiMca::fi_cxi_rdzv_threshold, 2048, "CXIP_RDZV_THRESHOLD in older CXI headers (hardware-sources.md §2c, "
+         "V); libfabric 1.15.2 (Cray MPICH) and the Apr 2023 ornl-branch (Open MPI) predate libfabric 2.x's 16 KiB",
+         {"fi_cxi_rdzv_threshold", Dim::Bytes, "CXI eager to rendezvous threshold", 0, 1e9}},
+        {&CxiMca::fi_cxi_rdzv_get_min, 2049, "prov/cxi/src/cxip_info.c default (hardware-sources.md §2c, V)",
+         {"fi_cxi_rdzv_get_min", Dim::Bytes, "CXI smallest rendezvous Get", 0, 1e9}},
+        {&CxiMca::fi_cxi_rdzv_eager_size, 2048, "fi_cxi(7): FI_CXI_RDZV_EAGER_SIZE defaults to the rendezvous "
+         "threshold (status M)",
+         {"fi_cxi_rdzv_eager_size", Dim::Bytes, "CXI bytes sent eagerly with a rendezvous", 0, 1e9}},
+        {&CxiMca::fi_cxi_oflow_buf_size, 2097152, "fi_cxi(7) man page (hardware-sources.md §2c, V; the libfabric 2.x "
+         "header says 12 MiB)",
+         {"fi_cxi_oflow_buf_size", Dim::Bytes, "CXI overflow buffer size", 4096, 1e10}},
+        {&CxiMca::fi_cxi_oflow_buf_count, 3, "fi_cxi(7): FI_CXI_OFLOW_BUF_MIN_POSTED = 3 (hardware-sources.md §2c, V)",
+         {"fi_cxi_oflow_buf_count", Dim::Count, "CXI overflow buffers per endpoint", 1, 1e6}},
+        {&CxiMca::fi_cxi_rx_match_mode, 0, "fi_cxi(7): FI_CXI_RX_MATCH_MODE defaults to hardware (hardware / software "
+         "/ hybrid; hardware-sources.md §2c, V); the what-if machine crusher-swmatch sets software. Under LINKx the "
+         "cxi provider matches in software whatever this says (the shared receive queue, fi_lnx(7))",
+         {"fi_cxi_rx_match_mode", Dim::Count, "CXI tag matching of the provider alone: in the NIC (hardware) or on "
+          "the host (software)", 0, 1, {"hardware", "software"}}},
+    };
+    return r;
   }
 };
 

@@ -4,12 +4,17 @@
 
 namespace ompisim::ofi::shm {
 
-struct ShmMca {
-  Sourced shm_inject_size{4096, "libfabric shm provider SMR_INJECT_SIZE = 4096 (prov/shm/src/smr_util.h, status M)"};
+struct ShmMca : ParamTable<ShmMca> {
+  Sourced shm_inject_size;
 
-  template <class V>
-  void visit(V&& v) {
-    v(shm_inject_size, {"shm_inject_size", Dim::Bytes, "shm provider inject (copy in/out) limit", 0, 1e9});
+  ShmMca() { set_defaults(); }
+  static const ParamRows<ShmMca>& rows() {
+    static const ParamRows<ShmMca> r{
+        {&ShmMca::shm_inject_size, 4096, "libfabric shm provider SMR_INJECT_SIZE = 4096 (prov/shm/src/smr_util.h, "
+         "status M)",
+         {"shm_inject_size", Dim::Bytes, "shm provider inject (copy in/out) limit", 0, 1e9}},
+    };
+    return r;
   }
 };
 

@@ -5,8 +5,8 @@
 
 namespace ompisim::pml::cm {
 
-PmlCm::PmlCm(World& w, double overhead, mtl::Mtl& mtl, std::string name)
-    : w_(w), overhead_(overhead), mtl_(mtl), name_(std::move(name)) {}
+PmlCm::PmlCm(CpuTimeline& cpus, double overhead, mtl::Mtl& mtl, std::string name)
+    : cpus_(cpus), overhead_(overhead), mtl_(mtl), name_(std::move(name)) {}
 
 namespace {
 void check_context(const mpi::P2P& m, const mtl::Mtl& mtl) {
@@ -19,13 +19,13 @@ void check_context(const mpi::P2P& m, const mtl::Mtl& mtl) {
 void PmlCm::start_send(const mpi::P2P& m, Completion done) {
   check_context(m, mtl_);
   const mpi::RequestId id = lib_.new_send(m, std::move(done)).first;
-  w_.cpu(m.rank, overhead_, [this, m, id] { mtl_.isend(m, [this, id] { lib_.complete_send(id); }); }, "mca_pml_cm_isend");
+  cpus_.cpu(m.rank, overhead_, [this, m, id] { mtl_.isend(m, [this, id] { lib_.complete_send(id); }); }, "mca_pml_cm_isend");
 }
 
 void PmlCm::start_recv(const mpi::P2P& m, Completion done) {
   check_context(m, mtl_);
   const mpi::RequestId id = lib_.new_recv(m, std::move(done)).first;
-  w_.cpu(m.rank, overhead_, [this, m, id] { mtl_.irecv(m, [this, id] { lib_.complete_recv(id); }); }, "mca_pml_cm_irecv");
+  cpus_.cpu(m.rank, overhead_, [this, m, id] { mtl_.irecv(m, [this, id] { lib_.complete_recv(id); }); }, "mca_pml_cm_irecv");
 }
 
 StackStats PmlCm::stats() const {

@@ -4,13 +4,15 @@
 // library skeleton's (mpi::Library without matching).
 #pragma once
 #include "mpi/library.hpp"
+#include "platform/cpu_timeline.hpp"
 #include "protocols/mtl/mtl.hpp"
 
 namespace ompisim::pml::cm {
 
 class PmlCm final : public Stack {
 public:
-  PmlCm(World& w, double overhead, mtl::Mtl& mtl, std::string name);
+  // It needs only the ranks' CPU timelines (its own request handling, `overhead` per call, on the calling rank's core).
+  PmlCm(CpuTimeline& cpus, double overhead, mtl::Mtl& mtl, std::string name);
   std::string name() const override { return name_; }
   void start_send(const mpi::P2P& m, Completion done) override;
   void start_recv(const mpi::P2P& m, Completion done) override;
@@ -18,7 +20,7 @@ public:
   std::uint32_t max_contextid() const override { return mtl_.max_contextid(); }  // as pml/cm takes the MTL's
 
 private:
-  World& w_;
+  CpuTimeline& cpus_;
   double overhead_;
   mtl::Mtl& mtl_;
   std::string name_;

@@ -15,7 +15,7 @@ void register_component(ComponentRegistry& reg) {
            .source = "Open MPI v1.3.4 ompi/mca/pml/cm",
            .make_pml = [](World& w, const McaParams&, const PmlModules& m, const std::string& name) -> std::unique_ptr<Stack> {
              if (!m.mtl || !m.btls.empty()) throw std::logic_error("pml/cm drives exactly one MTL");
-             return std::make_unique<PmlCm>(w, w.machine().software_cost("pml_cm_overhead"), *m.mtl, name);
+             return std::make_unique<PmlCm>(w.cpus(), w.machine().software_cost("pml_cm_overhead"), *m.mtl, name);
            }});
 }
 

@@ -67,7 +67,7 @@ struct TwoBtlRndv {
     return c;
   }
   test::Fixture f{"cielo", 2, 1};
-  btl::self::BtlSelf self{*f.world};
+  btl::self::BtlSelf self{f.world->cpus()};
   FakeBtl fast{*f.world, "fast", caps(20000), off_node};
   FakeBtl slow{*f.world, "slow", caps(10000), off_node};
   pml::ob1::Ob1 ob1;
@@ -98,7 +98,7 @@ std::vector<btl::Btl*> btls_of(const std::vector<bml::r2::BmlBtl>& a) {
 // mca_btl_ugni_add_procs (v1.8.8).
 TEST_CASE("bml/r2: self, vader and ugni arrays for peers on and off the node", "[unit][protocol][bml]") {
   test::Fixture f("cielo", 4, 2);
-  btl::self::BtlSelf self(*f.world);
+  btl::self::BtlSelf self(f.world->cpus());
   btl::vader::BtlVader vader(*f.world, f.mca_.get<btl::vader::VaderMca>());
   btl::ugni::BtlUgni ugni(*f.world, f.mca_.get<btl::ugni::UgniMca>());
   BmlR2 bml(*f.world, {&ugni, &self, &vader});

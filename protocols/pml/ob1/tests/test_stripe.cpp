@@ -19,7 +19,7 @@ struct Net {
   // `gm_conn`: btl/gm's connection as the component declares it, or another one for a what-if.
   explicit Net(World& w, btl::Connection gm_conn = btl::gm::GmMca::kConnection)
       : ib(w, "openib", "ib-sdr-pcie", btl::openib::OpenibMca{}.caps(), btl::openib::OpenibMca::kConnection),
-        gm(w, "gm", "myrinet-2000", btl::gm::GmMca{}.caps(), gm_conn), self(w) {}
+        gm(w, "gm", "myrinet-2000", btl::gm::GmMca{}.caps(), gm_conn), self(w.cpus()) {}
 };
 constexpr std::uint64_t kHdr = pml::kHdrBytes;
 // One 8 MiB message from rank 0 to rank 1 (tag 3, receive posted after the send), run to completion; both requests

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Architecture test: no function outside tests is longer than LIMIT lines (120), from the line of its header to its
+closing brace.
+
+How a function is found: comments and string literals are blanked (line breaks kept), then the braces are matched. A
+brace opens a function body when it is not already inside one and the text since the last ';', '{' or '}' ends like a
+function header: a closing parenthesis, optionally followed by const, noexcept, override, final, mutable, a reference
+qualifier or a trailing return type. Lambdas and blocks inside a function count towards that function. Test sources
+(any path with a tests/ component, the top-level tests/ and bench/) are not checked.
+
+Usage: check_function_length.py ROOT [LIMIT]   (exit 1 and one line per over-long function)"""
+import os, re, sys
+
+LAYERS = ["core", "engine", "platform", "models", "mpi", "protocols", "collectives", "benchmarks", "runner",
+          "validation", "tools"]
+HEADER_END = re.compile(r"\)\s*(?:const|noexcept(?:\([^)]*\))?|override|final|mutable|&&|&|->\s*[\w:<>,\s*&]+|\s)*$")
+RAW_STRING = re.compile(r'R"([^(\s]*)\(')
+
+
+def blank(text):
+    """The text with comments and string/char literals emptied; line breaks kept so that line numbers hold."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("\n" * text.count("\n", i, j))
+            i = j
+            continue
+        raw = RAW_STRING.match(text, i)
+        if raw and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+            close = ")" + raw.group(1) + '"'
+            j = text.find(close, raw.end())
+            j = n if j < 0 else j + len(close)
+            out.append('""' + "\n" * text.count("\n", i, j))
+            i = j
+            continue
+        c = text[i]
+        if c in "\"'" and not (c == "'" and i > 0 and text[i - 1].isalnum()):  # 1'000'000 digit separators
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(c + c)
+            i = j + 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def functions(text):
+    """Yields (first line, last line, header) of every function body that is not inside another one."""
+    s = blank(text)
+    stack, last = [], 0  # stack: (is_function, index of the brace, header)
+    for i, c in enumerate(s):
+        if c == "{":
+            header = s[last:i]
+            inside = any(f for f, _, _ in stack)
+            is_function = not inside and bool(HEADER_END.search(header)) and not header.rstrip().endswith("=")
+            stack.append((is_function, i, header))
+            last = i + 1
+        elif c == "}":
+            if stack:
+                is_function, at, header = stack.pop()
+                if is_function:
+                    lead = len(header) - len(header.lstrip())
+                    first = s.count("\n", 0, at - len(header) + lead) + 1
+                    yield first, s.count("\n", 0, i) + 1, " ".join(header.split())
+            last = i + 1
+        elif c == ";":
+            last = i + 1
+
+
+def is_test(rel):
+    parts = rel.split(os.sep)
+    return parts[0] in ("tests", "bench") or "tests" in parts[1:-1]
+
+
+def check(root, limit):
+    bad = []
+    for top in LAYERS:
+        for dirpath, _, files in os.walk(os.path.join(root, top)):
+            for f in sorted(files):
+                if not f.endswith((".hpp", ".cpp", ".h", ".cc")):
+                    continue
+                rel = os.path.relpath(os.path.join(dirpath, f), root)
+                if is_test(rel):
+                    continue
+                with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+                for first, end, header in functions(text):
+                    if end - first + 1 > limit:
+                        bad.append(f"{rel}:{first}: function of {end - first + 1} lines (limit {limit}): "
+                                   f"{header[:100]}")
+    return bad
+
+
+if __name__ == "__main__":
+    root = sys.argv[1] if len(sys.argv) > 1 else "."
+    limit = int(sys.argv[2]) if len(sys.argv) > 2 else 120
+    problems = check(root, limit)
+    for p in problems:
+        print(p)
+    print(f"{len(problems)} function(s) over {limit} lines" if problems else f"functions: none over {limit} lines")
+    sys.exit(1 if problems else 0)
