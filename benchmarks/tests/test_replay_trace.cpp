@@ -221,7 +221,7 @@ TEST_CASE("replay driver: its block is checked against the trace", "[replay][dri
              Catch::Contains("key 'ranks'") && Catch::Contains("has 2 ranks"));
   CHECK_THAT(err(sc(Json{{"trace", tr}, {"flop_rate", "1 Gf/s"}, {"collectives", "tunde"}})),
              Catch::Contains("key 'benchmark.collectives'"));
-  CHECK_THAT(err(sc(Json{{"trace", tr}, {"flop_rate", "1 Gf/s"}, {"algorithms", Json{{"allreduce", "ring"}}}})),
+  CHECK_THAT(err(sc(Json{{"trace", tr}, {"flop_rate", "1 Gf/s"}, {"algorithms", Json{{"allreduce", "rign"}}}})),
              Catch::Contains("benchmark.algorithms.allreduce") && Catch::Contains("recursive_doubling"));
   CHECK_THAT(err(sc(Json{{"trace", "nope/trace.txt"}, {"flop_rate", "1 Gf/s"}})),
              Catch::Contains("key 'benchmark.trace'") && Catch::Contains("not a file"));
