@@ -128,7 +128,7 @@ interrupt "SIGTERM during a traced run (Paje)" TERM 143 "$BIN" run "$t/slow.json
 python3 -c "
 import json; print(json.dumps({'id': 'big', 'machine': 'cielo', 'stack': 'openmpi', 'ranks': 2,
   'benchmark': {'name': 'osu_latency', 'sizes': [1] * 30000000}}))" > big.json
-DELAY=0.5 interrupt "SIGINT while the input is checked" INT 130 "$BIN" --max-input-size '1 GB' run "$t/big.json" --out "$t/i3"
+DELAY=0.5 interrupt "SIGINT while the input is checked" INT 130 "$BIN" --max-input-size '1 GiB' run "$t/big.json" --out "$t/i3"
 echo "{\"base\": \"$t/slow.json\", \"axes\": {\"benchmark.iterations\": [200, 201]}}" > gs.json
 interrupt "SIGTERM during a sweep" TERM 143 "$BIN" sweep "$t/gs.json" --out "$t/i4"
 # output writing: the results are written, then the plot is drawn by a gnuplot that stops half way through its SVG

@@ -88,9 +88,9 @@ static void check_global_options(const CLI::App& app, Context& ctx) {
                 ? std::stod(max_input)
                 : parse_quantity(max_input, Dim::Bytes);
   } catch (const std::exception& e) {  // the unit parser's reason (e.g. an SI prefix on a byte size) is kept
-    throw InputError("--max-input-size", max_input, fmt::format("expected a size between 1 B and 1 GB: {}", e.what()));
+    throw InputError("--max-input-size", max_input, fmt::format("expected a size between 1 B and 1 GiB: {}", e.what()));
   }
-  if (!(bytes >= 1 && bytes <= 1e9)) throw InputError("--max-input-size", max_input, "expected a size between 1 B and 1 GB");
+  if (!(bytes >= 1 && bytes <= 1073741824.0)) throw InputError("--max-input-size", max_input, "expected a size between 1 B and 1 GiB");
   limits::set_max_input_bytes(static_cast<std::size_t>(bytes));
   const std::string& text = ctx.max_events_text;
   if (!text.empty() || app.get_option("--max-events")->count()) {
