@@ -97,6 +97,17 @@ TEST_CASE("fluid engine: a flow bottlenecked elsewhere leaves the rest to the ot
   CHECK(t3 == Approx(0.02));
 }
 
+// nres resources of random capacity (1e8 .. 2.1e9 B/s) named r0, r1, ..., then the engine sealed.
+static void add_random_resources(engine::FluidEngine& s, std::mt19937& rng, int nres, std::vector<double>& cap,
+                                 std::vector<ResourceId>& ids) {
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int i = 0; i < nres; ++i) {
+    cap.push_back(1e8 * (1 + 20 * u(rng)));
+    ids.push_back(s.add_resource("r" + std::to_string(i), cap.back()));
+  }
+  s.seal();
+}
+
 // Configuration: 200 random flows over 12 resources (random capacities, paths of 1..4 resources), all started at 0,
 // random sizes. Expected: at the first solve every resource carries at most its capacity, and every flow crosses a
 // saturated resource where no flow has a larger rate (max-min); every flow ends, no earlier than it would alone.
@@ -108,11 +119,7 @@ TEST_CASE("fluid engine: capacities respected, every flow bottlenecked, conserva
   const int nres = 12, nflows = 200;
   std::vector<double> cap;
   std::vector<ResourceId> ids;
-  for (int i = 0; i < nres; ++i) {
-    cap.push_back(1e8 * (1 + 20 * u(rng)));
-    ids.push_back(s.add_resource("r" + std::to_string(i), cap.back()));
-  }
-  s.seal();
+  add_random_resources(s, rng, nres, cap, ids);
   std::vector<std::vector<ResourceId>> paths;
   std::vector<double> bytes, end(nflows, -1);
   for (int f = 0; f < nflows; ++f) {
@@ -192,11 +199,7 @@ TEST_CASE("fluid engine: the local solve stays max-min while flows start and end
   const int nres = 16, nflows = 400;
   std::vector<double> cap;
   std::vector<ResourceId> ids;
-  for (int i = 0; i < nres; ++i) {
-    cap.push_back(1e8 * (1 + 20 * u(rng)));
-    ids.push_back(s.add_resource("r" + std::to_string(i), cap.back()));
-  }
-  s.seal();
+  add_random_resources(s, rng, nres, cap, ids);
   std::vector<std::vector<ResourceId>> paths;
   std::vector<int> state(nflows, 0);  // 0 not started, 1 in flight, 2 ended
   std::vector<int> started;           // in start order (the order of rates())
