@@ -18,9 +18,7 @@ MpichQsnet::MpichQsnet(World& w, const MpichQsnetMca& mca, std::string name)
 StackStats MpichQsnet::stats() const {
   StackStats s;
   lib_.report(s);
-  s.counters["tport_eager"] = eager_;
-  s.counters["tport_big"] = big_;
-  s.counters["tport_unexpected"] = unexpected_;
+  counters_.report(s.counters);
   nic_.add_counters(s.counters);
   return s;
 }
@@ -32,7 +30,7 @@ void MpichQsnet::start_send(const mpi::P2P& m, Completion done) {
   const std::uint32_t ctx = m.comm.context_id;
   std::uint32_t seq = lib_.next_send_seq(rank, ctx, dst);
   Env e{rank, m.tag, ctx, bytes, sid, bytes > eager_limit_};
-  (e.big ? big_ : eager_) += 1;
+  counters_.add(e.big ? QsnetStat::Big : QsnetStat::Eager);
   // Tport's inline path: its per-byte cost (a fitted black-box cost, machine file) on the sender's host at post.
   const double inline_bytes = e.big ? 0.0 : static_cast<double>(bytes) / eager_rate_;
   w_.cpu(rank, overhead_ + inline_bytes + p_.cmd_issue_cost, [this, rank, dst, seq, e] {
@@ -64,7 +62,7 @@ void MpichQsnet::arrive(int dst, std::uint32_t seq, const Env& e) {
   w_.sim().at(t, [this, dst, seq, e] {
     std::vector<Env> unexpected;
     auto m = lib_.arrive(dst, e.ctx, seq, e, &unexpected);
-    unexpected_ += unexpected.size();
+    counters_.add(QsnetStat::Unexpected, unexpected.size());
     for (auto& x : m) deliver(dst, x.recv.rid, x.msg, false);
   });
 }

@@ -15,13 +15,24 @@
 // posted receives are walked in the NIC in posting order, without per-peer hashing (the walk's cost counts the
 // receives posted on every communicator of the rank: one list in the NIC).
 #pragma once
+#include "core/statistics.hpp"
 #include "models/qsnet/elan4.hpp"
 #include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/qsnet/mpich_qsnet_mca.hpp"
 
+#include <array>
 
 namespace ompisim::native {
+
+// MPICH-QsNetII's statistics, declared once (the registry entry and `ompisim describe native/mpich_qsnet` list them;
+// every run reports all three).
+enum class QsnetStat : std::uint8_t { Eager, Big, Unexpected };
+inline constexpr std::array<StatisticInfo, 3> kQsnetStatistics{{
+    {"tport_eager", "messages", "sent inline with their 32-byte envelope (up to mpich_qsnet_eager_limit)"},
+    {"tport_big", "messages", "sent by the NIC-served rendezvous (above mpich_qsnet_eager_limit)"},
+    {"tport_unexpected", "envelopes", "arrived before their receive was posted: held in a host buffer"},
+}};
 
 class MpichQsnet final : public Stack {
 public:
@@ -56,7 +67,7 @@ private:
   std::string name_;
   // Requests, and Tport's lists: the NIC's posted list and the host's unexpected list.
   mpi::Library<mpi::Request, mpi::Request, Env> lib_;
-  std::uint64_t eager_ = 0, big_ = 0, unexpected_ = 0;
+  Statistics<QsnetStat, kQsnetStatistics.size()> counters_{kQsnetStatistics};
 };
 
 }  // namespace ompisim::native

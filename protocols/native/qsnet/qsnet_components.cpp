@@ -14,7 +14,8 @@ void register_mpich_qsnet(ComponentRegistry& reg) {
            .params = param_block<MpichQsnetMca>(),
            .make_stack = [](World& w, const McaParams& mca, const std::string& name) -> std::unique_ptr<Stack> {
              return std::make_unique<MpichQsnet>(w, mca.get<MpichQsnetMca>(), name);
-           }});
+           },
+           .statistics = statistic_list(kQsnetStatistics)});
 }
 
 void register_elan4_qdma(ComponentRegistry& reg) {
