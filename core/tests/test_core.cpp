@@ -125,14 +125,18 @@ struct OneTime {
 };
 }  // namespace
 
+// Loads a machine-file section (JSON text, as file `file` at key `section`) into the parameter block p.
+template <class P>
+void load_section(P& p, const char* text, const char* file, const char* section) {
+  Json j = Json::parse(text);
+  ObjectReader r(j, file, section);
+  ParamList l = param_list(p);
+  load_sourced(r, l, true);
+}
+
 TEST_CASE("params: an estimate's range is read and checked", "[unit]") {
   OneTime p;
-  auto load = [&](const char* text) {
-    Json j = Json::parse(text);
-    ObjectReader r(j, "m.json", "");
-    ParamList l = param_list(p);
-    load_sourced(r, l, true);
-  };
+  auto load = [&](const char* text) { load_section(p, text, "m.json", ""); };
   load(R"({"a": {"value": "2 us", "source": "estimate: x", "range": ["1 us", "4 us"], "range_source": "factor 2"}})");
   CHECK(p.a.ranged);
   CHECK(p.a.range_lo == Approx(1e-6));
@@ -167,12 +171,7 @@ struct Plain {
 
 TEST_CASE("params: plain values in a machine file", "[unit]") {
   Plain p;
-  auto load = [&](const char* text) {
-    Json j = Json::parse(text);
-    ObjectReader r(j, "models/x/machines/mine.json", "nic");
-    ParamList l = param_list(p);
-    load_sourced(r, l, true);
-  };
+  auto load = [&](const char* text) { load_section(p, text, "models/x/machines/mine.json", "nic"); };
   load(R"({"rate": "8 GB/s", "size": 1024, "mode": "write", "time": {"value": "2 us", "source": "datasheet"}})");
   CHECK(p.rate.value == 8e9);
   CHECK(p.rate.source == "mine.json (plain value, no source given)");
