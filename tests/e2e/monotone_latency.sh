@@ -31,7 +31,9 @@ import json, os, sys
 KNOWN = {
     # Open MPI btl/ugni sends everything up to the SMSG limit (8 KiB below 512 ranks, Open MPI v1.8.8
     # btl_ugni_add_procs.c) by SMSG, whose payload the model moves at the fitted fma_pio_bandwidth (0.357 GB/s, set by
-    # the paper's 1 KiB point); 8 KiB is past ob1's eager limit and goes by RGET over the BTE, which is cheaper.
+    # the paper's 1 KiB point); 8 KiB is past ob1's eager limit and goes by RGET over the BTE, which is cheaper. The
+    # trunk whose eager-get pool the paper describes (SMSG limit 1024, eager get by FMA GET) rises instead, but Table I
+    # is the later one (validation/notes.md, "Latency that falls with message size").
     'scenarios/gemini/fig5_latency_2p_inter_openmpi.json': (4096, 'open: SMSG payload at the fitted PIO rate vs BTE RGET'),
     'scenarios/gemini/fig5_multi_lat_8p_inter_openmpi.json': (4096, 'open: as fig5_latency_2p_inter_openmpi'),
     # Cray MPT's on-node eager path (mpt_shm_eager_rate, fitted on the 1 KiB gap) against its XPMEM single copy above
