@@ -9,6 +9,7 @@
 #include "collectives/registry.hpp"
 #include "core/param_schema.hpp"
 #include "platform/topology/route_policy_registry.hpp"
+#include "platform/topology/topology_registry.hpp"
 #include "runner/sweep.hpp"
 
 #include <fmt/format.h>
@@ -215,6 +216,46 @@ Json result_schema() {
           {"required", required},
           // a sweep over its driver's axis lists the axis values under the axis name ("radix": [2, 4, 8])
           {"additionalProperties", {{"type", "array"}, {"description", "the values of a sweep's axis (e.g. radix)"}}}};
+}
+
+// The machine file (platform/machine.cpp load_machine): its top-level keys as the loader reads them, and in each
+// network the NIC kind, the topology kind and the route policy from their registries. A topology's shape keys (dims,
+// arity, ...) and a NIC's parameter sections stay with the loader: they depend on the kind.
+Json machine_schema() {
+  const Json any_object = {{"type", "object"}};
+  const Json topology = {
+      {"type", "object"},
+      {"description", "the network's shape: kind, route policy, the kind's own keys (dims, arity, groups, ...)"},
+      {"properties",
+       {{"kind", {{"enum", topology::topologies().names()}, {"description", "a registered topology (ompisim list)"}}},
+        {"routing", {{"enum", topology::route_policies().names()}, {"description", "route policy (default minimal)"}}},
+        {"source", {{"type", "string"}}},
+        {"note", {{"type", "string"}}}}}};
+  const Json network = {
+      {"type", "object"},
+      {"description", "one network: its NIC with parameter sections (nic, software, ...), topology, ports per node"},
+      {"properties",
+       {{"nic", {{"type", "object"}, {"properties", {{"kind", {{"enum", nic_kinds().names()}}}}}}},
+        {"topology", topology},
+        {"ports_per_node", {{"type", "integer"}, {"minimum", 1}, {"maximum", 64}}}}},
+      {"additionalProperties", any_object}};
+  return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+          {"$id", "https://ompisim/schema/machine.json"},
+          {"title", "ompisim machine"},
+          {"description", "A machine file (models/*/machines/<name>.json, or run --machine-file): networks, node "
+                          "types and list, OS costs, MCA defaults; or a base machine and what differs from it"},
+          {"type", "object"},
+          {"properties",
+           {{"machine", {{"type", "string"}, {"description", "the machine's name (the file's name)"}}},
+            {"description", {{"type", "string"}}},
+            {"base", {{"type", "string"}, {"description", "a machine this one starts from (its name)"}}},
+            {"networks", {{"type", "object"}, {"additionalProperties", network}}},
+            {"node_types", any_object},
+            {"node_list", {{"type", "array"}, {"items", any_object}}},
+            {"os", any_object},
+            {"mca_defaults", any_object}}},
+          {"required", {"machine"}},
+          {"additionalProperties", false}};
 }
 
 }  // namespace ompisim

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Schemas. `ompisim schema scenario|result|grid|sweep|validation` prints JSON Schemas built from the declarations the
-# parser uses (registries, MCA parameter blocks, benchmark keys). Checked: every scenarios/**.json validates
-# (grid_*.json against the grid schema), every results/**.json (sweep.json against the sweep schema, validation.json the validation one), the
-# sweep.json of a small sweep run here; and a misspelled key, a wrong enumeration value and a wrong MCA type each fail
+# Schemas. `ompisim schema scenario|result|grid|sweep|validation|machine` prints JSON Schemas built from the
+# declarations the parser uses (registries, MCA parameter blocks, benchmark keys). Checked: every scenarios/**.json
+# validates (grid_*.json against the grid schema), every results/**.json (sweep.json against the sweep schema,
+# validation.json the validation one), every models/*/machines/*.json and a `machine template` against the machine
+# schema, the sweep.json of a small sweep run here; and a misspelled key, a wrong enumeration value (a topology kind
+# among them) and a wrong MCA type each fail
 # validation with an error that names the key (the schema is as strict as the tool there); a machine of one's own is in
 # the "machine" enumeration with `schema scenario --machine-file` only. An unknown kind exits 2.
 # Usage: schema.sh OMPISIM [RESULTS_DIR] (default: the source tree's results/)
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); RES=${2:-$SRC/results}
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
-for k in scenario result grid sweep validation; do "$BIN" schema $k > "$t/$k.schema.json" || fail=1; done
+for k in scenario result grid sweep validation machine; do "$BIN" schema $k > "$t/$k.schema.json" || fail=1; done
 "$BIN" schema nonsense > /dev/null 2> "$t/e"; rc=$?
 [[ $rc == 2 && $(wc -l < "$t/e") == 1 ]] && grep -q "schema: key 'nonsense': unknown schema" "$t/e" \
   && echo "ok   unknown kind: $(cat "$t/e")" || { echo "FAIL unknown kind: $rc $(cat "$t/e")"; fail=1; }
@@ -30,7 +32,7 @@ python3 - "$t" "$SRC" "$RES" <<'P' || fail=1
 import copy, glob, json, os, sys, jsonschema
 t, src, res_dir = sys.argv[1:4]
 V = {}
-for k in ("scenario", "result", "grid", "sweep", "validation"):
+for k in ("scenario", "result", "grid", "sweep", "validation", "machine"):
     s = json.load(open(f"{t}/{k}.schema.json"))
     jsonschema.Draft202012Validator.check_schema(s)
     V[k] = jsonschema.Draft202012Validator(s)
@@ -41,7 +43,7 @@ def check(kind, f, doc):
     global bad
     for e in V[kind].iter_errors(doc):
         print("FAIL", kind, os.path.relpath(f, src), where(e)[:300]); bad += 1
-counts = {"scenario": 0, "grid": 0, "result": 0, "sweep": 0, "validation": 0}
+counts = {"scenario": 0, "grid": 0, "result": 0, "sweep": 0, "validation": 0, "machine": 0}
 for f in sorted(glob.glob(src + "/scenarios/**/*.json", recursive=True)):
     kind = "grid" if os.path.basename(f).startswith("grid_") else "scenario"
     check(kind, f, json.load(open(f))); counts[kind] += 1
@@ -50,11 +52,15 @@ for f in sorted(glob.glob(res_dir + "/**/*.json", recursive=True)):
     kind = {"sweep.json": "sweep", "validation.json": "validation"}.get(name, "result")
     check(kind, f, json.load(open(f))); counts[kind] += 1
 check("sweep", t + "/sweep/sweep.json", json.load(open(t + "/sweep/sweep.json"))); counts["sweep"] += 1
+for f in sorted(glob.glob(src + "/models/*/machines/*.json")) + [t + "/my-xe6.json"]:
+    check("machine", f, json.load(open(f))); counts["machine"] += 1
 assert counts["scenario"] > 100 and counts["result"] > 100 and counts["grid"] >= 2 and counts["validation"] == 1, counts
+assert counts["machine"] > 10, counts
 
 # Refused, each with an error naming the key (in the error's path or its message).
 good = json.load(open(src + "/scenarios/gemini/fig5_latency_2p_inter_openmpi.json"))
 grid = json.load(open(src + "/scenarios/examples/grid_ugni_smsg_bte.json"))
+machine = json.load(open(src + "/models/gemini/machines/cielo.json"))
 def with_(doc, path, value):
     d = copy.deepcopy(doc); o = d
     for p in path[:-1]: o = o[p]
@@ -82,6 +88,10 @@ cases = [  # (what, schema, document, the key the error must name)
     ("grid: combine", "grid", dict(grid, combine="cross"), "combine"),
     ("grid: axes and points", "grid", dict(grid, points=[{"ranks": 2}]), "points"),
     ("validation: row without id", "validation", dict(json.load(open(res_dir + "/validation.json")), points=[{"scenario": "x"}]), "id"),
+    ("misspelled topology kind", "machine", with_(machine, ["networks", "gemini", "topology", "kind"], "tours"), "kind"),
+    ("unknown route policy", "machine", with_(machine, ["networks", "gemini", "topology", "routing"], "dimension"), "routing"),
+    ("unknown NIC kind", "machine", with_(machine, ["networks", "gemini", "nic", "kind"], "gemnii"), "kind"),
+    ("machine: misspelled key", "machine", dict(machine, node_type=machine["node_types"]), "node_type"),
     ("sweep table: unknown unit", "sweep", {"grid": "g", "axes": [], "columns": [], "units": {"a": "kB"}, "rows": []}, "a"),
 ]
 for what, kind, doc, key in cases:
@@ -99,8 +109,8 @@ if own.is_valid(dict(good, machine="my-xe6")) and not V["scenario"].is_valid(dic
 else:
     print("FAIL schema --machine-file"); bad += 1
 if bad == 0:
-    print("ok   %(scenario)d scenarios, %(grid)d grids, %(result)d results, %(validation)d validation table and "
-          "%(sweep)d sweep table validate" % counts)
+    print("ok   %(scenario)d scenarios, %(grid)d grids, %(result)d results, %(validation)d validation table, "
+          "%(sweep)d sweep table and %(machine)d machine files validate" % counts)
 sys.exit(1 if bad else 0)
 P
 exit $fail

@@ -1,5 +1,5 @@
-// `ompisim schema KIND`: the JSON Schema of a scenario file, a result file, a sweep's grid, its merged table or the
-// validation table.
+// `ompisim schema KIND`: the JSON Schema of a scenario file, a result file, a sweep's grid, its merged table, the
+// validation table or a machine file.
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
 #include "runner/registries.hpp"
@@ -28,7 +28,8 @@ int schema_command(const CLI::App& sub, const SchemaOptions& opt, Context&) {
       {"result", result_schema},
       {"grid", [&] { return grid_schema(machines); }},
       {"sweep", sweep_schema},
-      {"validation", validation_schema}};
+      {"validation", validation_schema},
+      {"machine", machine_schema}};
   for (auto& [name, make] : kinds)
     if (name == opt.kind) {
       std::cout << make().dump(2) << "\n";
@@ -47,10 +48,10 @@ int schema_command(const CLI::App& sub, const SchemaOptions& opt, Context&) {
 void add_schema(CLI::App& app, Context& ctx) {
   auto [sch, opt] = ctx.command(app, "schema",
                                 "print the JSON Schema of a scenario file, a result file, a sweep's grid (sweep "
-                                "GRID.json), a sweep's merged table (sweep.json) or the validation table "
-                                "(validation.json)",
+                                "GRID.json), a sweep's merged table (sweep.json), the validation table "
+                                "(validation.json) or a machine file",
                                 schema_command);
-  sch->add_option("kind", opt->kind, "scenario | result | grid | sweep | validation")->required();
+  sch->add_option("kind", opt->kind, "scenario | result | grid | sweep | validation | machine")->required();
   sch->add_option("--machine-file", opt->machine_files,
                   "a machine file of one's own (run --machine-file): its machine name joins the installed machines "
                   "in the scenario's \"machine\" enumeration; repeatable");
