@@ -1,7 +1,10 @@
-// `ompisim schema`: what the schemas take from the declarations. The suite's validation of every scenario, grid and
-// result with python3-jsonschema is tests/e2e/schema.sh.
+// `ompisim schema`: what the schemas take from the declarations. The suite's validation of every scenario, grid,
+// result and machine file with python3-jsonschema is tests/e2e/schema.sh.
 #include "core/param_schema.hpp"
+#include "platform/topology/route_policy_registry.hpp"
+#include "platform/topology/topology_registry.hpp"
 #include "protocols/register.hpp"
+#include "runner/registries.hpp"
 #include "runner/schema.hpp"
 
 #include <catch2/catch.hpp>
@@ -56,4 +59,18 @@ TEST_CASE("schema: a grid's axes are typed like the scenario keys they set", "[u
   CHECK(axes["mca.btl_ugni_smsg_limit"]["items"]["maximum"] == 65536);
   CHECK(axes["stack"]["items"]["then"].contains("enum"));
   CHECK(g["$defs"]["scenario"]["properties"].contains("benchmark"));
+}
+
+// Configuration: the machine schema. Expected: a network's topology kind, route policy and NIC kind are enumerations
+// holding exactly the registered names (a topology registered later joins without a schema edit), and the top level
+// refuses keys the loader refuses. How validated: the three enums against topology::topologies(),
+// topology::route_policies() and nic_kinds(); "additionalProperties" false at the top.
+TEST_CASE("schema: a machine file's topology, route policy and NIC kinds come from their registries", "[unit]") {
+  Json m = machine_schema();
+  CHECK(m["additionalProperties"] == false);
+  Json net = m["properties"]["networks"]["additionalProperties"]["properties"];
+  CHECK(net["topology"]["properties"]["kind"]["enum"] == Json(topology::topologies().names()));
+  CHECK(net["topology"]["properties"]["routing"]["enum"] == Json(topology::route_policies().names()));
+  CHECK(net["nic"]["properties"]["kind"]["enum"] == Json(nic_kinds().names()));
+  CHECK(net["topology"]["properties"]["kind"]["enum"].size() >= 4);
 }
