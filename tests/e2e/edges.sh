@@ -104,7 +104,7 @@ grep -q "^ompisim: warning: --set btl_ugni_smsg_limit=16384: the run used 8192 (
 grep -q "^# effective values: btl_ugni_smsg_limit: effective 8192 B (value 16384 B, capped by btl_ugni_eager_limit (8192 B))$" table.txt \
   && ok "the header shows the effective value and its cap: $(tail -1 table.txt)" || bad "effective value in the header: $(cat table.txt)"
 "$BIN" run "$S" --out "$t/o16" 2> err.txt | head -3 > table.txt
-grep -q "^# effective values: btl_ugni_smsg_limit: effective 8192 B (value 0 B, 0 = auto)$" table.txt && ! grep -q warning err.txt \
+grep -q "^# effective values: btl_ugni_smsg_limit: effective 1024 B (value 0 B, 0 = auto)$" table.txt && ! grep -q warning err.txt \
   && ok "an effective value that differs from the default is in the header, unwarned" || bad "auto effective value: $(cat table.txt err.txt)"
 echo "{\"id\": \"m\", \"mca\": {\"btl_ugni_smsg_limit\": 256}, $q}" > m.json
 "$BIN" run m.json --out "$t/o17" 2> err.txt | head -3 > table.txt

@@ -29,13 +29,6 @@ xargs -P 2 -I{} sh -c '"$0" --quiet run "{}" --json --out "$1/out" > "$1/$(basen
 python3 - "$t" "$t/list" <<'P' || fail=1
 import json, os, sys
 KNOWN = {
-    # Open MPI btl/ugni sends everything up to the SMSG limit (8 KiB below 512 ranks, Open MPI v1.8.8
-    # btl_ugni_add_procs.c) by SMSG, whose payload the model moves at the fitted fma_pio_bandwidth (0.357 GB/s, set by
-    # the paper's 1 KiB point); 8 KiB is past ob1's eager limit and goes by RGET over the BTE, which is cheaper. The
-    # trunk whose eager-get pool the paper describes (SMSG limit 1024, eager get by FMA GET) rises instead, but Table I
-    # is the later one (validation/notes.md, "Latency that falls with message size").
-    'scenarios/gemini/fig5_latency_2p_inter_openmpi.json': (4096, 'open: SMSG payload at the fitted PIO rate vs BTE RGET'),
-    'scenarios/gemini/fig5_multi_lat_8p_inter_openmpi.json': (4096, 'open: as fig5_latency_2p_inter_openmpi'),
     # Cray MPT's on-node eager path (mpt_shm_eager_rate, fitted on the 1 KiB gap) against its XPMEM single copy above
     # MPICH_SMP_SINGLE_COPY_SIZE (mpt_lmt_cost). A linear eager cost set to meet the LMT there trades the paper's on-node
     # 1 KiB and 4 MB gaps beyond the factor 1.5 (validation/notes.md, "Latency that falls with message size").

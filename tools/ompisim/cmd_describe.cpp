@@ -57,16 +57,24 @@ const ComponentInfo* find_component(const std::string& name) {
   return hits.empty() ? nullptr : hits.front();
 }
 
-// A parameter resolved per job (ComponentInfo::effective): its rule, then its value from each job size on (powers of
-// two up to 2^20 ranks) where it changes.
+// A parameter resolved per job (ComponentInfo::effective): its rule, then its value from each job size on where it
+// changes (probed at powers of two up to 2^20 ranks; a change is placed at its first job size by bisection, so a rule
+// that changes at 1,025 ranks says so).
 std::string describe_effective(const EffectiveParam& e, const McaParams& mca) {
   std::string out = fmt::format("{:<40} {}\n   ", e.name + " (effective)", e.rule);
   double last = -1;
-  for (long long n = 1; n <= (1LL << 20); n *= 2)
-    if (double v = e.value(mca, n); v != last) {
-      out += fmt::format(" {}{} ranks: {}", n == 1 ? "" : "from ", n, v);
-      last = v;
+  long long prev = 0;
+  for (long long n = 1; n <= (1LL << 20); prev = n, n *= 2) {
+    const double v = e.value(mca, n);
+    if (v == last) continue;
+    long long lo = prev, hi = n;  // value(lo) == last, value(hi) == v: the first size with v is in (lo, hi]
+    while (prev > 0 && hi - lo > 1) {
+      const long long mid = lo + (hi - lo) / 2;
+      (e.value(mca, mid) == v ? hi : lo) = mid;
     }
+    out += fmt::format(" {}{} ranks: {}", n == 1 ? "" : "from ", hi, v);
+    last = v;
+  }
   return out + "\n";
 }
 

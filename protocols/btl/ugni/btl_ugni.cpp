@@ -6,17 +6,17 @@ BtlUgni::BtlUgni(World& w, const UgniMca& mca)
     : w_(w), mca_(mca),
       gni_(gemini::Gni::of(w), static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.value)) {
   const UgniMca& m = mca;
-  // Open MPI v1.8.8 ompi/mca/btl/ugni/btl_ugni_component.c: eager_limit, rndv_eager_limit and max_send_size 8 KiB
-  // (eager_limit from btl_ugni_eager_limit; the other two follow it in the model), rdma_pipeline_send_length =
-  // eager_limit (btl_ugni_component_register), rdma_pipeline_frag_size 4 MiB, min_rdma_pipeline_size 8 KiB, flags
-  // SEND | RDMA | SEND_INPLACE, bandwidth 40000 Mb/s, latency 2 us (constants in the component: Open MPI does not
-  // read them from the NIC), exclusivity MCA_BTL_EXCLUSIVITY_HIGH (v4.1.6: HIGH - 2, "so that we lose send
-  // exclusivity to sm and vader"; either way ugni does not reach on-node peers).
+  // Open MPI trunk r26242 (bd8b4f7f1e) ompi/mca/btl/ugni/btl_ugni_component.c, the revision whose eager-get pool the
+  // Gemini paper's §IV.C describes (validation/notes.md, "Latency that falls with message size"): eager_limit,
+  // rndv_eager_limit, max_send_size and rdma_pipeline_send_length 8 KiB (eager_limit from btl_ugni_eager_limit; the
+  // others follow it in the model), rdma_pipeline_frag_size 2 MiB, min_rdma_pipeline_size 8 KiB, flags SEND | RDMA,
+  // bandwidth 40000 Mb/s, latency 2 us (constants in the component: Open MPI does not read them from the NIC),
+  // exclusivity MCA_BTL_EXCLUSIVITY_HIGH (either way ugni does not reach on-node peers).
   caps_.eager_limit = static_cast<std::uint64_t>(m.btl_ugni_eager_limit.value);
   caps_.rndv_eager_limit = caps_.eager_limit;
   caps_.max_send_size = caps_.eager_limit;
   caps_.rdma_pipeline_send_length = caps_.eager_limit;
-  caps_.rdma_pipeline_frag_size = 4 << 20;
+  caps_.rdma_pipeline_frag_size = 2 << 20;
   caps_.min_rdma_pipeline_size = 8 << 10;
   caps_.exclusivity = kExclusivityHigh;
   caps_.latency = 2;
@@ -25,12 +25,15 @@ BtlUgni::BtlUgni(World& w, const UgniMca& mca)
   smsg_limit_ = effective_smsg_limit(m, w.ranks());
 }
 
-EagerPool& BtlUgni::pool(int rank) {
-  auto it = pools_.find(rank);
+// Open MPI trunk r26242 btl_ugni_add_procs.c: eager_frags_send and eager_frags_recv, each grown from eager_num by
+// eager_inc up to eager_max (btl_ugni_frag.h: a sender allocates from the first, a receiver from the second).
+EagerPool& BtlUgni::pool(int rank, Pool which) {
+  const std::int64_t key = 2 * static_cast<std::int64_t>(rank) + (which == Pool::Recv ? 1 : 0);
+  auto it = pools_.find(key);
   if (it != pools_.end()) return it->second;
   const UgniMca& m = mca_;
   return pools_
-      .emplace(rank, EagerPool(static_cast<std::uint32_t>(m.btl_ugni_eager_num.value),
+      .emplace(key, EagerPool(static_cast<std::uint32_t>(m.btl_ugni_eager_num.value),
                                static_cast<std::uint32_t>(m.btl_ugni_eager_inc.value),
                                static_cast<std::uint32_t>(m.btl_ugni_eager_max.value)))
       .first->second;
@@ -53,18 +56,19 @@ void BtlUgni::send(const Descriptor& f, Completion local_done) {
       if (local_done) local_done();  // the user buffer was copied: the PML may complete the send
       gni_.smsg_send(f.src, f.dst, kCtrlBytes + f.hdr.len, nullptr, [this, f] {
         // INIT_GET arrived: the receiver takes a buffer from its pool and pulls the data.
+        // The receiver pulls by FMA GET whatever the size (r26242 btl_ugni_component.c mca_btl_ugni_start_eager_get
+        // posts GNI_POST_FMA_GET; btl_ugni_fma_limit picks FMA or BTE for the long protocol's GET only).
         auto pull = [this, f] {
-          bool bte = f.data.length > static_cast<std::uint64_t>(mca_.btl_ugni_fma_limit.value);
-          gni_.rdma(gemini::RdmaOp::Get, bte, f.dst, f.src, f.data.length, [this, f] {
+          gni_.rdma(gemini::RdmaOp::Get, false, f.dst, f.src, f.data.length, [this, f] {
             // RDMA_COMPLETE frees the sender's eager buffer.
-            gni_.smsg_send(f.dst, f.src, kCtrlBytes, nullptr, [this, f] { pool(f.src).give_back(); });
+            gni_.smsg_send(f.dst, f.src, kCtrlBytes, nullptr, [this, f] { pool(f.src, Pool::Send).give_back(); });
             Descriptor in = f;
             in.rx_buffer = next_rx_++;
             eager_in_use_.emplace(in.rx_buffer, f.dst);  // the receiver's pool buffer now holds the payload
             deliver(in);
           });
         };
-        switch (pool(f.dst).take(pull)) {
+        switch (pool(f.dst, Pool::Recv).take(pull)) {
           case EagerPool::Result::Got: pull(); break;
           case EagerPool::Result::Grew: w_.cpu(f.dst, gemini::nic(w_.machine()).p.registration_cost, pull, "mca_btl_ugni_eager_pool_grow"); break;
           case EagerPool::Result::Wait: break;
@@ -73,7 +77,7 @@ void BtlUgni::send(const Descriptor& f, Completion local_done) {
     });
   };
   auto shared = std::make_shared<decltype(go)>(std::move(go));
-  switch (pool(f.src).take([shared] { (*shared)(); })) {
+  switch (pool(f.src, Pool::Send).take([shared] { (*shared)(); })) {
     case EagerPool::Result::Got: (*shared)(); break;
     case EagerPool::Result::Grew: w_.cpu(f.src, gemini::nic(w_.machine()).p.registration_cost, [shared] { (*shared)(); }, "mca_btl_ugni_eager_pool_grow"); break;
     case EagerPool::Result::Wait: break;
@@ -84,7 +88,7 @@ void BtlUgni::payload_consumed(const Descriptor& f) {
   if (f.rx_buffer == 0) return;  // came by SMSG: the mailbox slot was freed on arrival
   auto it = eager_in_use_.find(f.rx_buffer);
   if (it == eager_in_use_.end()) throw ProtocolError("btl/ugni eager buffer", "free", "payload_consumed twice");
-  pool(it->second).give_back();  // the receiver's eager buffer goes back to its pool
+  pool(it->second, Pool::Recv).give_back();  // the receiver's eager buffer goes back to its pool
   eager_in_use_.erase(it);
 }
 

@@ -1,9 +1,9 @@
 // btl/ugni (Gemini paper §IV). Protocols:
-//  - short: header + data <= SMSG limit (Table I by job size, or btl_ugni_smsg_limit): the data is copied into a
+//  - short: header + data <= SMSG limit (automatic by job size, or btl_ugni_smsg_limit): the data is copied into a
 //    fragment, sent with GNI_SmsgSendWTag (TAG_SEND) into the peer's mailbox (credits), copied out at match;
 //  - eager get: SMSG limit < size <= btl_ugni_eager_limit: copied into a registered eager buffer (pool 16, +16, max 64;
-//    wait beyond), INIT_GET over SMSG; the receiver takes a buffer from its own pool, GETs (FMA up to
-//    btl_ugni_fma_limit, BTE above) and answers RDMA_COMPLETE, which frees the sender's buffer;
+//    wait beyond; one pool for sends, one for receives), INIT_GET over SMSG; the receiver takes a buffer from its
+//    receive pool, GETs by FMA whatever the size (r26242) and answers RDMA_COMPLETE, which frees the sender's buffer;
 //  - long: BTL Get() (pml/ob1 RGET) by FMA or BTE; when the GET cannot be done (size above btl_ugni_get_limit, or a
 //    buffer/length not 4-byte aligned) the receiver sends PUT_INIT, the sender PUTs and sends RDMA_COMPLETE: two extra
 //    SMSG messages.
@@ -59,7 +59,8 @@ public:
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;
   const gemini::Cdm& cdm() const { return gni_; }
   std::uint64_t smsg_limit() const { return smsg_limit_; }
-  EagerPool& pool(int rank);
+  enum class Pool { Send, Recv };  // eager_frags_send and eager_frags_recv: two free lists per module
+  EagerPool& pool(int rank, Pool which);
   std::uint64_t count(Stat s) const { return protocol_[static_cast<std::size_t>(s)]; }
   std::size_t eager_buffers_held() const { return eager_in_use_.size(); }  // receivers' buffers not yet consumed
 
@@ -69,7 +70,7 @@ private:
   gemini::Cdm gni_;  // this library instance's uGNI communication domain
   BtlCaps caps_;
   std::uint64_t smsg_limit_;
-  std::unordered_map<int, EagerPool> pools_;             // per rank, created on first use
+  std::unordered_map<std::int64_t, EagerPool> pools_;    // per (rank, Pool), created on first use
   std::unordered_map<std::uint64_t, int> eager_in_use_;  // Descriptor::rx_buffer -> receiver whose pool buffer holds it
   std::uint64_t next_rx_ = 1;
   std::array<std::uint64_t, 4> protocol_{};  // per Stat

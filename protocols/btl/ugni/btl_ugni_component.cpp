@@ -42,13 +42,13 @@ void register_component(ComponentRegistry& reg) {
            .name = "ugni",
            .description = "Cray uGNI (Gemini): SMSG, eager-get, FMA/BTE RDMA, Gemini AMOs",
            .nic_kinds = {"gemini"},
-           .source = "Open MPI v1.8.8 opal/mca/btl/ugni/btl_ugni_component.c",
+           .source = "Open MPI trunk r26242 (bd8b4f7f1e) ompi/mca/btl/ugni, the revision of the Gemini paper's §IV.C",
            .params = param_block<UgniMca>(),
            .make_btl = [](World& w, const McaParams& m) { return std::make_unique<BtlUgni>(w, m.get<UgniMca>()); },
            .btl_flags = kFlags,
            .reach = Reach::Network,
            .statistics = statistic_list(kStatistics),
-           .effective = {{"btl_ugni_smsg_limit", "0: Table I of the Gemini paper by job size, else as set",
+           .effective = {{"btl_ugni_smsg_limit", "0: by job size (Open MPI trunk r26242 mca_btl_ugni_component_init), else as set",
                           [](const McaParams& m, long long ranks) {
                             return static_cast<double>(effective_smsg_limit(m.get<UgniMca>(), ranks));
                           }}},

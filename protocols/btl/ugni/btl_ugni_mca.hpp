@@ -17,8 +17,10 @@ struct UgniMca : ParamTable<UgniMca> {
   UgniMca() { set_defaults(); }
   static const ParamRows<UgniMca>& rows() {
     static const ParamRows<UgniMca> r{
-        {&UgniMca::btl_ugni_smsg_limit, 0, "0 = auto by job size, Table I of the Gemini paper (btl_ugni_add_procs.c)",
-         {"btl_ugni_smsg_limit", Dim::Bytes, "largest SMSG message; 0 = auto (Table I)", 0, 65536}},
+        {&UgniMca::btl_ugni_smsg_limit, 0,
+         "0 = auto by job size (Open MPI trunk r26242 btl_ugni_component.c, mca_btl_ugni_component_init: 1024 up to "
+         "1024 ranks, 512 up to 16384, 256 above)",
+         {"btl_ugni_smsg_limit", Dim::Bytes, "largest SMSG message; 0 = auto by job size", 0, 65536}},
         {&UgniMca::btl_ugni_eager_limit, 8192, "Open MPI btl_ugni_component.c (btl_eager_limit = 8 KiB)",
          {"btl_ugni_eager_limit", Dim::Bytes, "ugni eager (SMSG or eager-get) limit", 64, 1 << 24}},
         {&UgniMca::btl_ugni_eager_num, 16, "Gemini paper §IV.C (eager buffer pool: 16)",
@@ -27,9 +29,9 @@ struct UgniMca : ParamTable<UgniMca> {
          {"btl_ugni_eager_inc", Dim::Count, "eager-get buffer pool increment", 1, 1 << 20}},
         {&UgniMca::btl_ugni_eager_max, 64, "Gemini paper §IV.C (maximum 64)",
          {"btl_ugni_eager_max", Dim::Count, "eager-get buffer pool maximum", 1, 1 << 20}},
-        {&UgniMca::btl_ugni_fma_limit, 1024, "Open MPI btl_ugni_component.c (fma_limit = 1024)",
+        {&UgniMca::btl_ugni_fma_limit, 4095, "Open MPI trunk r26242 btl_ugni_component.c (fma_limit = 4 * 1024 - 1)",
          {"btl_ugni_fma_limit", Dim::Bytes, "RDMA up to this size uses FMA, above BTE", 0, 1 << 30}},
-        {&UgniMca::btl_ugni_get_limit, 1048576, "Open MPI btl_ugni_component.c (get_limit = 1 MiB)",
+        {&UgniMca::btl_ugni_get_limit, 524288, "Open MPI trunk r26242 btl_ugni_component.c (get_limit = 512 * 1024)",
          {"btl_ugni_get_limit", Dim::Bytes, "largest GET; above, PUT fallback", 0, 1LL << 40}},
         {&UgniMca::btl_ugni_smsg_max_credits, 32, "Open MPI btl_ugni_component.c (smsg_max_credits = 32)",
          {"btl_ugni_smsg_max_credits", Dim::Count, "SMSG credits per peer", 1, 4096}},
@@ -38,10 +40,20 @@ struct UgniMca : ParamTable<UgniMca> {
   }
 };
 
-// The SMSG limit btl/ugni uses for a job of `nranks`: btl_ugni_smsg_limit resolved by effective_smsg_limit
-// (protocols/base/smsg_auto_limit.hpp).
+// The automatic SMSG limit of the btl/ugni revision the model follows (Open MPI trunk r26242, bd8b4f7f1e,
+// btl_ugni_component.c mca_btl_ugni_component_init): 1024 up to 1024 ranks, 512 up to 16384, 256 above. The Gemini
+// paper's Table I (8192 below 256 ranks) is the rule of the next revision, r26262 (validation/notes.md, "Which btl/ugni
+// the Gemini paper measured": why the model follows the revision of the paper's §IV.C).
+inline double ugni_btl_auto_smsg_limit(long long nranks) {
+  if (nranks <= 1024) return 1024;
+  if (nranks <= 16384) return 512;
+  return 256;
+}
+
+// The SMSG limit btl/ugni uses for a job of `nranks`: btl_ugni_smsg_limit when positive, else the automatic rule.
 inline std::uint64_t effective_smsg_limit(const UgniMca& mca, long long nranks) {
-  return ompisim::effective_smsg_limit(mca.btl_ugni_smsg_limit.value, nranks);
+  const double set = mca.btl_ugni_smsg_limit.value;
+  return static_cast<std::uint64_t>(set > 0 ? set : ugni_btl_auto_smsg_limit(nranks));
 }
 
 }  // namespace ompisim::btl::ugni

@@ -4,7 +4,7 @@
 // Sources:
 //  - Gemini paper §II.A: SMSG mailboxes are dedicated per peer and per connection; MSGQ shares the mailbox
 //    information with every instance on the node, so it scales with the number of nodes, not of peers.
-//  - Gemini paper §IV.A Table I (SMSG limit by job size: 256 B from 16,384 ranks on) = effective_smsg_limit()
+//  - SMSG limit by job size (256 B above 16,384 ranks; the paper's Table I: from 16,384 on) = effective_smsg_limit()
 //    (protocols/base/smsg_auto_limit.hpp, the one home of the rule; btl_ugni_mca.hpp names btl/ugni's parameter);
 //    §IV.B (endpoints and mailboxes on demand; mailboxes allocated in 2 MB blocks); §VIII (MSGQ planned).
 //  - Open MPI 1.7 btl/ugni, btl_ugni_component.c mca_btl_ugni_smsg_setup(): msg_maxsize = ugni_smsg_limit (the

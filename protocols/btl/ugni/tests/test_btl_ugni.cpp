@@ -71,6 +71,28 @@ TEST_CASE("ugni eager-get buffers of RNDV/FRAG fragments return to the pool", "[
   CHECK(st.live_requests == 0);
 }
 
+// Configuration: openmpi on 2 Cielo nodes at the default (automatic) SMSG limit, 1024 B at 2 ranks; both ranks post 64
+// receives and send 64 messages of 4 KiB to each other at once (osu_bibw's window), every one an eager get. Expected:
+// all 256 requests complete, with 128 eager gets: each rank's sends hold up to 64 buffers of its send list while the
+// peer's sends hold up to 64 of its receive list (r26242 btl_ugni_add_procs.c: eager_frags_send and eager_frags_recv,
+// each up to eager_max 64); one shared list of 64 per rank deadlocks here. How validated: completions and counters.
+TEST_CASE("ugni eager gets in both directions at once: one send and one receive list per rank", "[protocol][ugni]") {
+  test::Fixture f("cielo", 2, 1, "openmpi");
+  int done = 0;
+  const int window = 64;
+  for (int r = 0; r < 2; ++r)
+    for (int i = 0; i < window; ++i)
+      f.stack->irecv(r, 1 - r, 7, 4096, Buffer{(1u << 20) + 4096u * i, true}, [&] { ++done; });
+  for (int r = 0; r < 2; ++r)
+    for (int i = 0; i < window; ++i) f.stack->isend(r, 1 - r, 7, 4096, Buffer{4096, true}, [&] { ++done; });
+  f.sim.run();
+  CHECK(done == 4 * window);
+  auto st = f.stack->stats();
+  CHECK(st.counters["ugni_eager_gets"] == 2 * window);
+  CHECK(st.counters["ugni_eager_buffers_held"] == 0);
+  CHECK(st.live_requests == 0);
+}
+
 // Configuration: openmpi on 2 Cielo nodes, one 64 KiB message (short SMSG control messages and one RGET); native
 // (Cray MPT) the same. Expected: every counter btl/ugni and native/mpich_gni report is one their registry entries
 // declare (name, unit, description), and btl/ugni reports every declared one. How validated: the stacks' counter

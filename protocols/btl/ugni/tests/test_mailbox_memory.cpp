@@ -8,7 +8,7 @@
 using namespace ompisim;
 using namespace ompisim::btl::ugni;
 
-// Configuration: msg_maxsize 256 B, 32 credits (Table I above 16k ranks, btl_ugni_smsg_max_credits default); and
+// Configuration: msg_maxsize 256 B, 32 credits (the automatic limit above 16k ranks, btl_ugni_smsg_max_credits default); and
 // msg_maxsize 1000 B, 4 credits (not a multiple of 64).
 // Expected, by hand: slot = align64(256 + 16) = 320; mailbox = align64(32 x 320 + 64) = 10304.
 //                    slot = align64(1000 + 16) = 1024; mailbox = align64(4 x 1024 + 64) = 4160.
@@ -82,18 +82,21 @@ TEST_CASE("mailbox memory: SMSG grows with peers, MSGQ with nodes only", "[unit]
   CHECK(static_cast<double>(b.msgq_per_node) / static_cast<double>(a.msgq_per_node) == Approx(2047.0 / 1023.0));
 }
 
-// Configuration: MCA defaults (btl_ugni_smsg_limit = 0: Table I), 16,383 and 16,384 ranks; then the override.
-// Expected: Table I gives 512 B below 16,384 ranks and 256 B from 16,384 on, and the per-peer mailbox shrinks with
-// it (10304 B vs 18496 B); btl_ugni_smsg_limit, when set, wins. How validated: exact values.
-TEST_CASE("mailbox memory: Table I's 256 B above 16k ranks shrinks the per-peer mailbox", "[unit][gemini][mailbox]") {
+// Configuration: MCA defaults (btl_ugni_smsg_limit = 0: the automatic rule of the btl/ugni revision the model follows,
+// Open MPI trunk r26242), 16,384 and 16,385 ranks; then the override. Expected: 1024 B up to 1,024 ranks, 512 B up to
+// 16,384 and 256 B above, and the per-peer mailbox shrinks with it (10304 B vs 18496 B); btl_ugni_smsg_limit, when
+// set, wins. How validated: exact values.
+TEST_CASE("mailbox memory: the automatic 256 B above 16k ranks shrinks the per-peer mailbox", "[unit][gemini][mailbox]") {
   UgniMca mca;
-  CHECK(effective_smsg_limit(mca, 255) == 8192);
-  CHECK(effective_smsg_limit(mca, 16383) == 512);
-  CHECK(effective_smsg_limit(mca, 16384) == 256);
+  CHECK(effective_smsg_limit(mca, 2) == 1024);
+  CHECK(effective_smsg_limit(mca, 1024) == 1024);
+  CHECK(effective_smsg_limit(mca, 1025) == 512);
+  CHECK(effective_smsg_limit(mca, 16384) == 512);
+  CHECK(effective_smsg_limit(mca, 16385) == 256);
   CHECK(effective_smsg_limit(mca, 299008) == 256);
   const auto cr = static_cast<std::uint64_t>(mca.btl_ugni_smsg_max_credits.value);
-  MailboxMemory below = mailbox_memory({16383, 16, 1024}, effective_smsg_limit(mca, 16383), cr, 0, cr);
-  MailboxMemory above = mailbox_memory({16384, 16, 1024}, effective_smsg_limit(mca, 16384), cr, 0, cr);
+  MailboxMemory below = mailbox_memory({16384, 16, 1024}, effective_smsg_limit(mca, 16384), cr, 0, cr);
+  MailboxMemory above = mailbox_memory({16400, 16, 1025}, effective_smsg_limit(mca, 16400), cr, 0, cr);
   CHECK(below.mailbox_bytes == 18496);
   CHECK(above.mailbox_bytes == 10304);
   CHECK(above.mailbox_bytes < below.mailbox_bytes);
