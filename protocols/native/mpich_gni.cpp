@@ -6,7 +6,8 @@ constexpr std::uint64_t kHdr = 48;  // MPICH packet header + GNI tag
 
 MpichGni::MpichGni(World& w, const MpichGniMca& mca)
     : w_(w), mca_(mca), sp_(gemini::nic(w.machine()).software),
-      gni_(gemini::Gni::of(w), static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value), sp_.mpt_smsg_rate),
+      gni_(gemini::Gni::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric()),
+           static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value), sp_.mpt_smsg_rate),
       sw_(sp_.mpich_sw_overhead), lib_(w.ranks()) {
   vshort_ = effective_smsg_limit(mca.mpich_gni_max_vshort_msg_size.value, w.ranks());
   set_switch_costs();

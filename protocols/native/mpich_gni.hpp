@@ -21,6 +21,7 @@
 #pragma once
 #include "core/statistics.hpp"
 #include "models/gemini/gni.hpp"
+#include "platform/world.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/mpich_gni_mca.hpp"
 #include "protocols/base/buffer_pool.hpp"

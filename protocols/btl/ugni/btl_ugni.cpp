@@ -4,7 +4,8 @@ namespace ompisim::btl::ugni {
 
 BtlUgni::BtlUgni(World& w, const UgniMca& mca)
     : w_(w), mca_(mca),
-      gni_(gemini::Gni::of(w), static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.value)) {
+      gni_(gemini::Gni::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric()),
+           static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.value)) {
   const UgniMca& m = mca;
   // Open MPI v1.8.8 ompi/mca/btl/ugni/btl_ugni_component.c: eager_limit, rndv_eager_limit and max_send_size 8 KiB
   // (eager_limit from btl_ugni_eager_limit; the other two follow it in the model), rdma_pipeline_send_length =

@@ -26,7 +26,9 @@ Protocol open_mpi_protocol(const MtlPortalsMca& mca) {
 }
 
 MtlPortals::MtlPortals(World& w, Protocol p)
-    : w_(w), proto_(std::move(p)), ss_(seastar::SeaStar::of(w)), eager_(proto_.eager_limit) {
+    : w_(w), proto_(std::move(p)),
+      ss_(seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric())),
+      eager_(proto_.eager_limit) {
   if (w.ranks() > bits::kMaxRanks)
     throw InputError("", "ranks",
                      std::to_string(w.ranks()) + " ranks: mtl/portals carries the source rank in 16 match bits "

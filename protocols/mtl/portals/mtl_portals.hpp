@@ -19,6 +19,7 @@
 // until the block is unlinked (as in Portals).
 #pragma once
 #include "models/seastar/seastar.hpp"
+#include "platform/world.hpp"
 #include "protocols/mtl/portals/mtl_portals_mca.hpp"
 #include "protocols/mtl/mtl.hpp"
 #include "protocols/mtl/portals/mpi_bits.hpp"

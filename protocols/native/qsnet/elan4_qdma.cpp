@@ -8,7 +8,8 @@
 namespace ompisim::native {
 
 Elan4Qdma::Elan4Qdma(World& w, const Elan4QdmaMca& mca, std::string name)
-    : w_(w), nic_(w), p_(nic_.params()), overhead_(qsnet::nic(w.machine()).software.elan4_qdma_overhead),
+    : w_(w), nic_(w.sim(), w.contexts(), w.fabric()), p_(nic_.params()),
+      overhead_(qsnet::nic(w.machine()).software.elan4_qdma_overhead),
       extra_(static_cast<std::uint32_t>(mca.elan4_qdma_extra_bytes.value)), name_(std::move(name)), lib_(w.ranks()) {
   nic_.on_stored = [this](int rank, int q) {
     // The receiver polls the queue's host event, then reads the slot and gives it back.

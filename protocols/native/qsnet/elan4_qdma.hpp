@@ -8,6 +8,7 @@
 // context id is refused when called).
 #pragma once
 #include "models/qsnet/elan4.hpp"
+#include "platform/world.hpp"
 #include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/qsnet/mpich_qsnet_mca.hpp"

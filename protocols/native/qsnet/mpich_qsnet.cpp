@@ -7,7 +7,8 @@ constexpr std::uint32_t kEnvelopeBytes = 32;  // MPICH-QsNetII's header (paper Â
 }
 
 MpichQsnet::MpichQsnet(World& w, const MpichQsnetMca& mca, std::string name)
-    : w_(w), nic_(w), p_(nic_.params()), overhead_(qsnet::nic(w.machine()).software.mpich_qsnet_overhead),
+    : w_(w), nic_(w.sim(), w.contexts(), w.fabric()), p_(nic_.params()),
+      overhead_(qsnet::nic(w.machine()).software.mpich_qsnet_overhead),
       eager_rate_(qsnet::nic(w.machine()).software.mpich_qsnet_eager_rate),
       eager_limit_(static_cast<std::uint64_t>(mca.mpich_qsnet_eager_limit.value)), name_(std::move(name)),
       lib_(w.ranks()) {

@@ -17,6 +17,7 @@
 #pragma once
 #include "core/statistics.hpp"
 #include "models/qsnet/elan4.hpp"
+#include "platform/world.hpp"
 #include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/qsnet/mpich_qsnet_mca.hpp"
