@@ -53,8 +53,6 @@ EXCEPTIONS = {
     "protocols/mtl/ofi/mtl_ofi_component.cpp": FACTORY,
     "protocols/mtl/ofi/ofi_stacks.cpp": TAKES,
     "protocols/mtl/ofi/ofi_stacks.hpp": TAKES,
-    "protocols/mtl/portals/mtl_portals.cpp": TAKES,
-    "protocols/mtl/portals/mtl_portals.hpp": TAKES,
     "protocols/mtl/portals/mtl_portals_component.cpp": FACTORY,
     "protocols/mtl/portals/tests/test_seastar_stacks.cpp": TEST,
     "protocols/native/mpich_cxi_component.cpp": FACTORY,
