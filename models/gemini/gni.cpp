@@ -53,14 +53,16 @@ void RegCache::insert(std::uint64_t addr, std::uint64_t bytes) {
   map_[{addr, bytes}] = lru_.begin();
 }
 
-Gni::Gni(World& w) : w_(w), g_(gemini::nic(w.machine()).p) {}
+Gni::Gni(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric)
+    : sim_(sim), ctx_(contexts), cpus_(cpus), fabric_(fabric), g_(gemini::nic(fabric.network()).p) {}
 
 std::size_t Gni::registration_limit(int rank) const {
-  return static_cast<std::size_t>(std::max(1.0, g_.max_registrations / w_.local_ranks(rank)));
+  return static_cast<std::size_t>(std::max(1.0, g_.max_registrations / ctx_.local_ranks(rank)));
 }
 
 Cdm::Cdm(Gni& nic, std::uint16_t max_credits, double smsg_payload_rate)
-    : nic_(nic), w_(nic.world()), g_(nic.params()), max_credits_(max_credits),
+    : nic_(nic), sim_(nic.sim()), ctx_(nic.contexts()), cpus_(nic.cpus()), fabric_(nic.fabric()), g_(nic.params()),
+      max_credits_(max_credits),
       smsg_rate_(smsg_payload_rate > 0 ? smsg_payload_rate : g_.fma_pio_bandwidth.value) {}
 
 Endpoint& Cdm::endpoint(int rank, int peer) {
@@ -94,7 +96,7 @@ void Cdm::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Call
   if (ep.state == EpState::Init) {
     ++connects;
     ep.start_connect(max_credits_);
-    w_.cpu(rank, g_.endpoint_connect_time, [this, rank, peer, e = &ep] {
+    cpus_.cpu(rank, g_.endpoint_connect_time, [this, rank, peer, e = &ep] {
       e->connected();
       try_flush(rank, peer, *e);
     }, "GNI_EpBind");
@@ -121,22 +123,22 @@ void Cdm::try_flush(int rank, int peer, Endpoint& ep) {
 void Cdm::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
   ++smsg_sent;
   double cost = g_.smsg_cpu_overhead + static_cast<double>(p.bytes) / smsg_rate_;
-  w_.cpu(rank, cost, [this, rank, peer, e = &ep, p = std::move(p)]() mutable {
-    long long na = w_.node_of(rank), nb = w_.node_of(peer);
-    double arrival = std::max(w_.sim().now() + w_.wire_time(na, nb, static_cast<double>(p.bytes)), e->last_arrival);
+  cpus_.cpu(rank, cost, [this, rank, peer, e = &ep, p = std::move(p)]() mutable {
+    long long na = ctx_.node_of(rank), nb = ctx_.node_of(peer);
+    double arrival = std::max(sim_.now() + fabric_.wire_time(na, nb, static_cast<double>(p.bytes)), e->last_arrival);
     e->last_arrival = arrival;
     if (p.sent) p.sent();
-    w_.sim().at(arrival, [this, rank, peer, e, na, nb, deliver = std::move(p.deliver)]() mutable {
+    sim_.at(arrival, [this, rank, peer, e, na, nb, deliver = std::move(p.deliver)]() mutable {
       // The target NIC acknowledges the mailbox write; the ack raises one event on the sender's local CQ, which the
       // sender's progress loop reaps (GNI_CqGetEvent on smsg_local_cq, then the fragment's completion: Open MPI's
       // mca_btl_ugni_progress_local_smsg). It costs the sender's CPU one CQ poll, as RDMA and AMO completions do.
-      w_.sim().after(w_.wire_time(nb, na, 0), [this, rank] {
+      sim_.after(fabric_.wire_time(nb, na, 0), [this, rank] {
         ++smsg_local_events;
-        w_.cpu(rank, g_.smsg_cpu_overhead, [] {}, "GNI_CqGetEvent (SMSG local CQ)");
+        cpus_.cpu(rank, g_.smsg_cpu_overhead, [] {}, "GNI_CqGetEvent (SMSG local CQ)");
       });
-      w_.cpu(peer, g_.smsg_cpu_overhead, [this, rank, peer, e, na, nb, deliver = std::move(deliver)] {
+      cpus_.cpu(peer, g_.smsg_cpu_overhead, [this, rank, peer, e, na, nb, deliver = std::move(deliver)] {
         // The mailbox slot is free again: the credit travels back to the sender.
-        w_.sim().after(w_.wire_time(nb, na, 0), [this, rank, peer, e] {
+        sim_.after(fabric_.wire_time(nb, na, 0), [this, rank, peer, e] {
           e->return_credit(max_credits_);
           try_flush(rank, peer, *e);
         });
@@ -152,47 +154,48 @@ void Cdm::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes
 }
 
 void Gni::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Callback done) {
-  long long ni = w_.node_of(initiator), np = w_.node_of(peer);
+  long long ni = ctx_.node_of(initiator), np = ctx_.node_of(peer);
   long long src = op == RdmaOp::Get ? np : ni, dst = op == RdmaOp::Get ? ni : np;
   double b = static_cast<double>(bytes);
   auto finish = [this, initiator, done = std::move(done)]() mutable {
-    w_.cpu(initiator, g_.smsg_cpu_overhead, std::move(done), "GNI_CqGetEvent (RDMA)");
+    cpus_.cpu(initiator, g_.smsg_cpu_overhead, std::move(done), "GNI_CqGetEvent (RDMA)");
   };
   if (!bte) {
     // FMA: the CPU writes the descriptor (and, for a PUT, the data through the FMA window).
     double cpu = g_.fma_issue_overhead + (op == RdmaOp::Put ? b / g_.fma_pio_bandwidth : 0.0);
-    w_.cpu(initiator, cpu, [this, op, src, dst, ni, np, b, finish = std::move(finish)]() mutable {
-      double t = w_.wire_time(src, dst, b) + (op == RdmaOp::Get ? w_.wire_time(ni, np, 0) : 0.0);
-      if (TraceSink* tr = w_.sim().trace)
-        tr->nic(ni, "FMA", w_.sim().now(), w_.sim().now() + t, op == RdmaOp::Get ? "FMA GET" : "FMA PUT");
-      w_.sim().after(t, std::move(finish));
+    cpus_.cpu(initiator, cpu, [this, op, src, dst, ni, np, b, finish = std::move(finish)]() mutable {
+      double t = fabric_.wire_time(src, dst, b) + (op == RdmaOp::Get ? fabric_.wire_time(ni, np, 0) : 0.0);
+      if (TraceSink* tr = sim_.trace)
+        tr->nic(ni, "FMA", sim_.now(), sim_.now() + t, op == RdmaOp::Get ? "FMA GET" : "FMA PUT");
+      sim_.after(t, std::move(finish));
     }, "GNI_PostFma");
     return;
   }
-  w_.cpu(initiator, g_.fma_issue_overhead, [this, op, src, dst, ni, np, b, initiator, peer,
+  cpus_.cpu(initiator, g_.fma_issue_overhead, [this, op, src, dst, ni, np, b, initiator, peer,
                                             finish = std::move(finish)]() mutable {
-    double lat = g_.bte_post_latency + w_.wire_time(src, dst, 0) + (op == RdmaOp::Get ? w_.wire_time(ni, np, 0) : 0.0);
+    double lat = g_.bte_post_latency + fabric_.wire_time(src, dst, 0) +
+                 (op == RdmaOp::Get ? fabric_.wire_time(ni, np, 0) : 0.0);
     int rank_src = op == RdmaOp::Get ? peer : initiator, rank_dst = op == RdmaOp::Get ? initiator : peer;
     Callback fin = std::move(finish);
-    if (TraceSink* tr = w_.sim().trace)  // the initiator's BTE, from the post to the transfer's end
-      fin = [tr, this, ni, op, t0 = w_.sim().now(), fin = std::move(fin)]() mutable {
-        tr->nic(ni, "BTE", t0, w_.sim().now(), op == RdmaOp::Get ? "BTE GET" : "BTE PUT");
+    if (TraceSink* tr = sim_.trace)  // the initiator's BTE, from the post to the transfer's end
+      fin = [tr, this, ni, op, t0 = sim_.now(), fin = std::move(fin)]() mutable {
+        tr->nic(ni, "BTE", t0, sim_.now(), op == RdmaOp::Get ? "BTE GET" : "BTE PUT");
         fin();
       };
-    w_.bulk(src, dst, b, lat, std::move(fin), op == RdmaOp::Get, rank_src, rank_dst);  // the initiator's BTE works
+    fabric_.bulk(src, dst, b, lat, std::move(fin), op == RdmaOp::Get, rank_src, rank_dst);  // the initiator's BTE works
   }, "GNI_PostRdma");
 }
 
 void Gni::amo(int initiator, int target, Callback local_done, Callback at_target) {
-  long long ni = w_.node_of(initiator), nt = w_.node_of(target);
-  w_.cpu(initiator, g_.fma_issue_overhead, [this, initiator, ni, nt, local_done = std::move(local_done),
+  long long ni = ctx_.node_of(initiator), nt = ctx_.node_of(target);
+  cpus_.cpu(initiator, g_.fma_issue_overhead, [this, initiator, ni, nt, local_done = std::move(local_done),
                                             at_target = std::move(at_target)]() mutable {
-    double there = w_.wire_time(ni, nt, 8) + g_.amo_latency;
-    if (TraceSink* tr = w_.sim().trace)  // the target NIC executes it
-      tr->nic(nt, "AMO", w_.sim().now() + there - g_.amo_latency, w_.sim().now() + there, "AMO add");
-    w_.sim().after(there, std::move(at_target));
-    w_.sim().after(there + w_.wire_time(nt, ni, 8), [this, initiator, local_done = std::move(local_done)]() mutable {
-      w_.cpu(initiator, g_.smsg_cpu_overhead, std::move(local_done), "GNI_CqGetEvent (AMO)");
+    double there = fabric_.wire_time(ni, nt, 8) + g_.amo_latency;
+    if (TraceSink* tr = sim_.trace)  // the target NIC executes it
+      tr->nic(nt, "AMO", sim_.now() + there - g_.amo_latency, sim_.now() + there, "AMO add");
+    sim_.after(there, std::move(at_target));
+    sim_.after(there + fabric_.wire_time(nt, ni, 8), [this, initiator, local_done = std::move(local_done)]() mutable {
+      cpus_.cpu(initiator, g_.smsg_cpu_overhead, std::move(local_done), "GNI_CqGetEvent (AMO)");
     });
   }, "GNI_PostFma (AMO)");
 }
@@ -206,7 +209,7 @@ void Cdm::register_buffer(int rank, Buffer b, std::uint64_t bytes, Callback read
   }
   ++registrations;
   it->second.insert(b.addr, bytes);
-  w_.cpu(rank, g_.registration_cost, std::move(ready), "GNI_MemRegister");
+  cpus_.cpu(rank, g_.registration_cost, std::move(ready), "GNI_MemRegister");
 }
 
 }  // namespace ompisim::gemini

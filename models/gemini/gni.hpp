@@ -1,4 +1,4 @@
-// uGNI on the Gemini NIC. The NIC (Gni, one per World, shared) and one library instance's communication domain (Cdm:
+// uGNI on the Gemini NIC. The NIC (Gni, one per job, shared) and one library instance's communication domain (Cdm:
 // btl/ugni and the Cray MPT netmod each own one, with their own endpoints):
 //  - endpoints created on first contact: INIT -> CONNECTING -> CONNECTED (EpBind + mailbox set-up; the first message
 //    to a peer pays endpoint_connect_time and waits in the endpoint's queue meanwhile);
@@ -14,7 +14,10 @@
 #include "core/errors.hpp"
 #include "core/peer_seq.hpp"
 #include "models/gemini/nic.hpp"
-#include "platform/world.hpp"
+#include "platform/contexts.hpp"
+#include "platform/cpu_timeline.hpp"
+#include "platform/fabric.hpp"
+#include "platform/nic_services.hpp"
 
 #include <cstdint>
 #include <deque>
@@ -76,14 +79,22 @@ private:
 
 enum class RdmaOp : std::uint8_t { Get, Put };
 
-// The Gemini NIC of a World's nodes: what the hardware does for any library that opens it (FMA and BTE RDMA, AMOs
-// executed by the target NIC, the registration table shared among a node's ranks). One per World
+// The Gemini NIC of a job's nodes: what the hardware does for any library that opens it (FMA and BTE RDMA, AMOs
+// executed by the target NIC, the registration table shared among a node's ranks). One per job
 // (platform/nic_services.hpp): btl/ugni and the Cray MPT netmod on the same node use the same NIC.
+// Takes the parts of the platform it uses: the engine, where ranks run (node, ranks per node), their CPU timelines
+// (issue and completion-queue costs) and the fabric of its network (wire times, BTE flows; its NIC parameters).
 class Gni {
 public:
-  explicit Gni(World& w);
-  static Gni& of(World& w) { return w.nic_services().get<Gni>(w); }
-  World& world() const { return w_; }
+  Gni(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric);
+  // The job's Gni (in `services`), created with these parts on first use.
+  static Gni& of(NicServices& services, Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric) {
+    return services.get<Gni>(sim, contexts, cpus, fabric);
+  }
+  Simulator& sim() const { return sim_; }
+  const Contexts& contexts() const { return ctx_; }
+  CpuTimeline& cpus() const { return cpus_; }
+  Fabric& fabric() const { return fabric_; }
   const GeminiParams& params() const { return g_; }
   // RDMA between initiator and peer: GET moves bytes peer -> initiator, PUT initiator -> peer. BTE when `bte`.
   // `done` runs on the initiator's CPU after its completion queue reports the transfer.
@@ -94,7 +105,10 @@ public:
   std::size_t registration_limit(int rank) const;
 
 private:
-  World& w_;
+  Simulator& sim_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
+  Fabric& fabric_;
   const GeminiParams& g_;
 };
 
@@ -128,7 +142,10 @@ private:
   void try_flush(int rank, int peer, Endpoint& ep);
   void transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p);
   Gni& nic_;
-  World& w_;
+  Simulator& sim_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
+  Fabric& fabric_;
   const GeminiParams& g_;
   std::uint16_t max_credits_;
   double smsg_rate_;  // SMSG payload rate into the FMA window for this library's sends

@@ -36,6 +36,8 @@ public:
 };
 
 inline const GeminiNic& nic(const Machine& m) { return nic_as<GeminiNic>(m.nic("gemini"), "gemini"); }
+// The NIC of one network of that kind (a fabric's: Fabric::network()).
+inline const GeminiNic& nic(const Network& n) { return nic_as<GeminiNic>(*n.nic, "gemini"); }
 inline GeminiNic& nic(Machine& m) { return nic_as<GeminiNic>(m.nic("gemini"), "gemini"); }
 
 }  // namespace ompisim::gemini

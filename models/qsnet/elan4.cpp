@@ -7,7 +7,8 @@
 
 namespace ompisim::qsnet {
 
-Elan4::Elan4(World& w) : w_(w), p_(nic(w.machine()).p) {}
+Elan4::Elan4(Simulator& sim, const Contexts& contexts, Fabric& fabric)
+    : sim_(sim), ctx_(contexts), fabric_(fabric), p_(nic(fabric.network()).p) {}
 
 QdmaQueue<QdmaMsg>& Elan4::queue(int rank, int q) {
   if (q < 0 || q > 3) throw std::logic_error("Elan4: queue index out of range");
@@ -21,24 +22,24 @@ QdmaQueue<QdmaMsg>& Elan4::queue(int rank, int q) {
 }
 
 double Elan4::wire(int src, int dst, std::uint32_t bytes) const {
-  long long a = w_.node_of(src), b = w_.node_of(dst);
+  long long a = ctx_.node_of(src), b = ctx_.node_of(dst);
   if (a == b) return p_.local_qdma_latency + bytes / p_.dma_bandwidth();  // NIC loopback: no network
-  return w_.wire_time(a, b, bytes);
+  return fabric_.wire_time(a, b, bytes);
 }
 
 double Elan4::command(long long node) {
   double& f = cmd_free_[node];
-  const double start = std::max(f, w_.sim().now());
+  const double start = std::max(f, sim_.now());
   f = start + p_.nic_cmd_cost;
-  if (TraceSink* t = w_.sim().trace) t->nic(node, "command processor", start, f, "command");
+  if (TraceSink* t = sim_.trace) t->nic(node, "command processor", start, f, "command");
   return f;
 }
 
 double Elan4::thread_processor(long long node, double cost) {
   double& f = tproc_free_[node];
-  const double start = std::max(f, w_.sim().now());
+  const double start = std::max(f, sim_.now());
   f = start + cost;
-  if (TraceSink* t = w_.sim().trace) t->nic(node, "thread processor", start, f, "thread processor");
+  if (TraceSink* t = sim_.trace) t->nic(node, "thread processor", start, f, "thread processor");
   return f;
 }
 
@@ -46,9 +47,9 @@ void Elan4::qdma(int src, int dst, int q, std::uint32_t bytes, std::uint64_t pay
   if (bytes > static_cast<std::uint32_t>(p_.qdma_slot_bytes.value))
     throw std::logic_error("Elan4: a QDMA larger than a queue slot (" + std::to_string(bytes) + " B)");
   ++qdmas;
-  double start = bus(w_.node_of(src), w_.node_of(dst), command(w_.node_of(src)), bytes);
+  double start = bus(ctx_.node_of(src), ctx_.node_of(dst), command(ctx_.node_of(src)), bytes);
   double arrive = start + wire(src, dst, bytes);
-  w_.sim().at(arrive, [this, src, dst, q, bytes, payload, acked = std::move(acked)]() mutable {
+  sim_.at(arrive, [this, src, dst, q, bytes, payload, acked = std::move(acked)]() mutable {
     try_store(src, dst, q, bytes, payload, std::move(acked));
   });
 }
@@ -59,12 +60,12 @@ void Elan4::try_store(int src, int dst, int q, std::uint32_t bytes, std::uint64_
     // Refused: the source NIC resends after the retry interval (the message crosses the network again).
     ++qdma_retries;
     double again = p_.qdma_retry_delay + wire(src, dst, bytes);
-    w_.sim().after(again, [this, src, dst, q, bytes, payload, acked = std::move(acked)]() mutable {
+    sim_.after(again, [this, src, dst, q, bytes, payload, acked = std::move(acked)]() mutable {
       try_store(src, dst, q, bytes, payload, std::move(acked));
     });
     return;
   }
-  if (acked) w_.sim().after(w_.path(w_.node_of(dst), w_.node_of(src)).latency, std::move(acked));
+  if (acked) sim_.after(fabric_.path(ctx_.node_of(dst), ctx_.node_of(src)).latency, std::move(acked));
   if (on_stored) on_stored(dst, q);
 }
 
@@ -86,22 +87,22 @@ void Elan4::complete(EventId ev) {
   Callback host = std::move(it->second.second);
   events_.erase(it);  // one-shot
   chained_ops += ops.size();
-  w_.sim().after(p_.event_fire_cost, [ops = std::move(ops), host = std::move(host)]() mutable {
+  sim_.after(p_.event_fire_cost, [ops = std::move(ops), host = std::move(host)]() mutable {
     for (auto& op : ops) op();
     if (host) host();
   });
 }
 
 void Elan4::move(int rank_a, int rank_b, std::uint64_t bytes, bool pulled, Callback done) {
-  long long a = w_.node_of(rank_a), b = w_.node_of(rank_b);
-  PathCost path = w_.path(a, b);
+  long long a = ctx_.node_of(rank_a), b = ctx_.node_of(rank_b);
+  PathCost path = fabric_.path(a, b);
   if (static_cast<double>(bytes) > p_.flow_threshold && a != b) {
     ++rdma_flows;
-    w_.bulk(a, b, static_cast<double>(bytes), path.latency, std::move(done), pulled, rank_a, rank_b);
+    fabric_.bulk(a, b, static_cast<double>(bytes), path.latency, std::move(done), pulled, rank_a, rank_b);
     return;
   }
-  double start = bus(a, b, w_.sim().now(), static_cast<double>(bytes));
-  w_.sim().at(start + path.time(static_cast<double>(bytes)), std::move(done));
+  double start = bus(a, b, sim_.now(), static_cast<double>(bytes));
+  sim_.at(start + path.time(static_cast<double>(bytes)), std::move(done));
 }
 
 double Elan4::bus(long long a, long long b, double ready, double bytes) {
@@ -109,7 +110,7 @@ double Elan4::bus(long long a, long long b, double ready, double bytes) {
   // starts when both are free and holds them for its serialization time.
   double start = std::max({ready, bus_free_[a], bus_free_[b]});
   bus_free_[a] = bus_free_[b] = start + bytes / p_.dma_bandwidth();
-  if (TraceSink* t = w_.sim().trace) {
+  if (TraceSink* t = sim_.trace) {
     t->nic(a, "PCI-X bus", start, bus_free_[a], "DMA read");
     if (b != a) t->nic(b, "PCI-X bus", start, bus_free_[b], "DMA write");
   }
@@ -118,23 +119,23 @@ double Elan4::bus(long long a, long long b, double ready, double bytes) {
 
 void Elan4::rdma_write(int rank, int peer, std::uint64_t bytes, EventId ev) {
   ++rdma_writes;
-  double start = command(w_.node_of(rank)) + p_.mmu_translation_cost;
-  w_.sim().at(start, [this, rank, peer, bytes, ev] {
+  double start = command(ctx_.node_of(rank)) + p_.mmu_translation_cost;
+  sim_.at(start, [this, rank, peer, bytes, ev] {
     move(rank, peer, bytes, false, [this, rank, peer, ev] {
       // The last packet's acknowledgement returns to the initiator, whose event then completes.
-      w_.sim().after(w_.path(w_.node_of(peer), w_.node_of(rank)).latency, [this, ev] { complete(ev); });
+      sim_.after(fabric_.path(ctx_.node_of(peer), ctx_.node_of(rank)).latency, [this, ev] { complete(ev); });
     });
   });
 }
 
 void Elan4::rdma_read(int rank, int peer, std::uint64_t bytes, EventId ev) {
   ++rdma_reads;
-  double start = command(w_.node_of(rank)) + p_.mmu_translation_cost;
+  double start = command(ctx_.node_of(rank)) + p_.mmu_translation_cost;
   // The read request crosses to the remote NIC, whose DMA engine translates and pushes the data back.
-  double at_peer = start + w_.path(w_.node_of(rank), w_.node_of(peer)).latency;
-  w_.sim().at(at_peer, [this, rank, peer, bytes, ev] {
-    double go = command(w_.node_of(peer)) + p_.mmu_translation_cost;
-    w_.sim().at(go, [this, rank, peer, bytes, ev] { move(peer, rank, bytes, true, [this, ev] { complete(ev); }); });
+  double at_peer = start + fabric_.path(ctx_.node_of(rank), ctx_.node_of(peer)).latency;
+  sim_.at(at_peer, [this, rank, peer, bytes, ev] {
+    double go = command(ctx_.node_of(peer)) + p_.mmu_translation_cost;
+    sim_.at(go, [this, rank, peer, bytes, ev] { move(peer, rank, bytes, true, [this, ev] { complete(ev); }); });
   });
 }
 

@@ -22,7 +22,8 @@
 #include "models/qsnet/elan_event.hpp"
 #include "models/qsnet/nic.hpp"
 #include "models/qsnet/qdma_queue.hpp"
-#include "platform/world.hpp"
+#include "platform/contexts.hpp"
+#include "platform/fabric.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -41,9 +42,12 @@ struct QdmaMsg {
 class Elan4 {
 public:
   using EventId = std::uint64_t;
-  explicit Elan4(World& w);
+  // The parts of the platform it uses: the engine, where ranks run, and the fabric of its network (wire times, path
+  // costs, flows above flow_threshold; its NIC parameters). Host CPU costs are the protocol's.
+  Elan4(Simulator& sim, const Contexts& contexts, Fabric& fabric);
   const Elan4Params& params() const { return p_; }
-  World& world() { return w_; }
+  Simulator& sim() const { return sim_; }
+  const Contexts& contexts() const { return ctx_; }
 
   // Queue q of a rank (created on first use: qdma_slots slots of qdma_slot_bytes).
   QdmaQueue<QdmaMsg>& queue(int rank, int q);
@@ -86,7 +90,9 @@ private:
   // Data of `bytes` from node a to b, starting now: analytic or a shared flow; `done` when the last byte landed.
   void move(int rank_a, int rank_b, std::uint64_t bytes, bool pulled, Callback done);
 
-  World& w_;
+  Simulator& sim_;
+  const Contexts& ctx_;
+  Fabric& fabric_;
   const Elan4Params& p_;
   std::unordered_map<std::uint64_t, QdmaQueue<QdmaMsg>> queues_;  // key: rank * 4 + q
   std::unordered_map<EventId, std::pair<ElanEvent, Callback>> events_;

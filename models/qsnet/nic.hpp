@@ -30,6 +30,8 @@ public:
 };
 
 inline const QsnetNic& nic(const Machine& m) { return nic_as<QsnetNic>(m.nic("qsnet"), "qsnet"); }
+// The NIC of one network of that kind (a fabric's: Fabric::network()).
+inline const QsnetNic& nic(const Network& n) { return nic_as<QsnetNic>(*n.nic, "qsnet"); }
 inline QsnetNic& nic(Machine& m) { return nic_as<QsnetNic>(m.nic("qsnet"), "qsnet"); }
 
 }  // namespace ompisim::qsnet

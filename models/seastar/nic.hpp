@@ -34,6 +34,8 @@ public:
 };
 
 inline const SeaStarNic& nic(const Machine& m) { return nic_as<SeaStarNic>(m.nic("seastar"), "seastar"); }
+// The NIC of one network of that kind (a fabric's: Fabric::network()).
+inline const SeaStarNic& nic(const Network& n) { return nic_as<SeaStarNic>(*n.nic, "seastar"); }
 inline SeaStarNic& nic(Machine& m) { return nic_as<SeaStarNic>(m.nic("seastar"), "seastar"); }
 
 }  // namespace ompisim::seastar

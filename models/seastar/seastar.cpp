@@ -12,7 +12,8 @@ namespace {
 constexpr std::size_t kEqCapacity = 64;  // the model hands events over directly; the queue only bounds memory
 }
 
-SeaStar::SeaStar(World& w) : w_(w), p_(seastar::nic(w.machine()).p) {}
+SeaStar::SeaStar(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric)
+    : sim_(sim), ctx_(contexts), cpus_(cpus), fabric_(fabric), p_(seastar::nic(fabric.network()).p) {}
 
 int SeaStar::open(const std::string& component, const std::vector<PtIndex>& portals, Handler handler,
                   MatchHook on_match) {
@@ -48,29 +49,29 @@ EqId SeaStar::eq(int rank, int client) {
 }
 
 double SeaStar::firmware_free_at(int rank) const {
-  auto it = fw_free_.find(w_.node_of(rank));
+  auto it = fw_free_.find(ctx_.node_of(rank));
   return it == fw_free_.end() ? 0.0 : it->second;
 }
 
 void SeaStar::calls(int rank, int n, Callback then) {
-  w_.cpu(rank, n * p_.portals_call_cost, std::move(then), "Portals library call");
+  cpus_.cpu(rank, n * p_.portals_call_cost, std::move(then), "Portals library call");
 }
 
 double SeaStar::firmware(long long node, double cost) {
   double& f = fw_free_[node];
-  const double start = std::max(f, w_.sim().now());
+  const double start = std::max(f, sim_.now());
   f = start + cost;
-  if (TraceSink* t = w_.sim().trace) t->nic(node, "firmware", start, f, "Portals firmware");
+  if (TraceSink* t = sim_.trace) t->nic(node, "firmware", start, f, "Portals firmware");
   return f;
 }
 
 void SeaStar::move(long long a, long long b, const PathCost& path, double bytes, Callback done) {
   if (bytes <= p_.flow_threshold || a == b) {
-    w_.sim().after(bytes / path.bandwidth, std::move(done));
+    sim_.after(bytes / path.bandwidth, std::move(done));
     return;
   }
   ++flows;
-  w_.bulk(a, b, bytes, 0, std::move(done));
+  fabric_.bulk(a, b, bytes, 0, std::move(done));
 }
 
 // Catamount generic mode: the kernel's interrupt handler does the Portals processing of one incoming header (event,
@@ -79,7 +80,7 @@ void SeaStar::move(long long a, long long b, const PathCost& path, double bytes,
 // starts when handler k-1 ends, and what it produces (the event the stack reads, the ACK or REPLY it sends) follows at
 // the end of its own handler. A handler does NOT wait for the MPI or application work running on the core: an
 // interrupt preempts user-level code (the library's progress and the application are user processes under
-// Catamount), so it starts at once and that work ends `host_interrupt_cost` later (World::steal), as does the
+// Catamount), so it starts at once and that work ends `host_interrupt_cost` later (CpuTimeline::steal), as does the
 // work queued behind it. This is also what lets Portals deliver messages while the application computes (the overlap
 // of the paper's receive availability, §3): a handler that waited for user code would deliver nothing until the
 // computation ended.
@@ -87,10 +88,10 @@ void SeaStar::interrupt(int rank, Callback then) {
   ++interrupts;
   const double c = p_.host_interrupt_cost;
   double& busy = irq_free_[rank];
-  const double end = std::max(busy, w_.sim().now()) + c;
+  const double end = std::max(busy, sim_.now()) + c;
   busy = end;
-  w_.steal(rank, c);
-  w_.sim().at(end, std::move(then));
+  cpus_.steal(rank, c);
+  sim_.at(end, std::move(then));
 }
 
 void SeaStar::dispatch(int rank, const std::vector<Event>& ev) {
@@ -104,12 +105,12 @@ void SeaStar::dispatch(int rank, const std::vector<Event>& ev) {
 void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBits bits, std::uint64_t hdr_data) {
   ++puts;
   PutResult pr = nic(rank).put(md, ack, pid(target), pt, bits, 0, hdr_data);
-  long long a = w_.node_of(rank), b = w_.node_of(target);
-  PathCost path = w_.path(a, b);
+  long long a = ctx_.node_of(rank), b = ctx_.node_of(target);
+  PathCost path = fabric_.path(a, b);
   double arrive = firmware(a, p_.fw_message_cost) + path.time(p_.header_bytes);
   PutMessage msg = pr.message;
   auto local = std::make_shared<std::vector<Event>>(std::move(pr.local.events));
-  w_.sim().at(arrive, [this, rank, target, a, b, path, msg, local] {
+  sim_.at(arrive, [this, rank, target, a, b, path, msg, local] {
     IncomingResult in = nic(target).deliver_put(msg);
     entries_walked += in.entries_walked;
     if (auto& hook = clients_[static_cast<std::size_t>(owner(msg.portal_index))].on_match) hook(target, in, msg);
@@ -117,7 +118,7 @@ void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBi
     double bytes = static_cast<double>(in.matched ? in.mlength : 0);
     if (in.truncated()) ++truncated;
     auto incoming = std::make_shared<IncomingResult>(std::move(in));
-    w_.sim().at(matched_at, [this, rank, target, a, b, path, bytes, incoming, local] {
+    sim_.at(matched_at, [this, rank, target, a, b, path, bytes, incoming, local] {
       move(a, b, path, bytes, [this, rank, target, a, b, path, incoming, local] {
         dispatch(rank, *local);  // SEND_END: the data has left the initiator's buffer
         if (incoming->dropped()) {
@@ -130,9 +131,9 @@ void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBi
           ++acks;
           ResponseMessage ackm = *incoming->ack;
           double back = firmware(b, p_.fw_message_cost) + path.time(p_.header_bytes);  // routes are symmetric
-          w_.sim().at(back, [this, rank, a, ackm] {
+          sim_.at(back, [this, rank, a, ackm] {
             double fw = firmware(a, p_.fw_message_cost);
-            w_.sim().at(fw, [this, rank, ackm] {
+            sim_.at(fw, [this, rank, ackm] {
               interrupt(rank, [this, rank, ackm] { dispatch(rank, nic(rank).on_ack(ackm).events); });
             });
           });
@@ -146,16 +147,16 @@ void SeaStar::get(int rank, MdId md, int target, PtIndex pt, MatchBits bits) {
   ++gets;
   GetResult gr = nic(rank).get(md, pid(target), pt, bits, 0);
   dispatch(rank, gr.local.events);
-  long long a = w_.node_of(rank), b = w_.node_of(target);
-  PathCost path = w_.path(a, b);
+  long long a = ctx_.node_of(rank), b = ctx_.node_of(target);
+  PathCost path = fabric_.path(a, b);
   double arrive = firmware(a, p_.fw_message_cost) + path.time(p_.header_bytes);
   GetMessage msg = gr.message;
-  w_.sim().at(arrive, [this, rank, target, a, b, path, msg] {
+  sim_.at(arrive, [this, rank, target, a, b, path, msg] {
     IncomingResult in = nic(target).deliver_get(msg);
     entries_walked += in.entries_walked;
     double fw = firmware(b, p_.fw_message_cost + in.entries_walked * p_.match_entry_cost);
     auto incoming = std::make_shared<IncomingResult>(std::move(in));
-    w_.sim().at(fw, [this, rank, target, a, b, path, incoming] {
+    sim_.at(fw, [this, rank, target, a, b, path, incoming] {
       if (incoming->dropped()) {
         ++dropped;
         return;
@@ -164,12 +165,12 @@ void SeaStar::get(int rank, MdId md, int target, PtIndex pt, MatchBits bits) {
       interrupt(target, [this, rank, target, a, b, path, incoming] {
         double start = firmware(b, p_.fw_message_cost) + path.time(p_.header_bytes);
         double bytes = static_cast<double>(incoming->mlength);
-        w_.sim().at(start, [this, rank, target, a, b, path, bytes, incoming] {
+        sim_.at(start, [this, rank, target, a, b, path, bytes, incoming] {
           move(b, a, path, bytes, [this, rank, target, a, incoming] {
             dispatch(target, incoming->events);  // GET_END: the data has been read
             double fw = firmware(a, p_.fw_message_cost);
             ResponseMessage reply = *incoming->reply;
-            w_.sim().at(fw, [this, rank, reply] {
+            sim_.at(fw, [this, rank, reply] {
               interrupt(rank, [this, rank, reply] { dispatch(rank, nic(rank).on_reply(reply).events); });
             });
           });

@@ -10,10 +10,10 @@
 //
 // Every incoming message (put header, get request, ACK, REPLY) interrupts the target host (Catamount generic mode:
 // hardware-sources.md §4, "latency dominated by host interrupt processing"); the interrupt takes time from whatever the
-// core is doing (World::steal), and the interrupts of one core run one after the other (interrupt()). Locally
+// core is doing (CpuTimeline::steal), and the interrupts of one core run one after the other (interrupt()). Locally
 // generated initiator events (SEND_END) are written by the firmware without an interrupt. Events are handed to the
 // owning stack's handler at the simulated time they are posted; the stack prices its own PtlEQGet calls.
-// One SeaStar per World (platform/nic_services.hpp, SeaStar::of): every component on a node's NIC (mtl/portals,
+// One SeaStar per job (platform/nic_services.hpp, SeaStar::of): every component on a node's NIC (mtl/portals,
 // btl/portals, a native library) shares its firmware timeline and its per-process Portals interface, as Portals
 // 3.3's PtlNIInit hands every caller in a process the same interface. A component opens the NIC with the portal table
 // indices it uses and gets its own event queue per rank; events and match notifications go to the component that
@@ -25,7 +25,10 @@
 #pragma once
 #include "models/portals/portals.hpp"
 #include "models/seastar/nic.hpp"
-#include "platform/world.hpp"
+#include "platform/contexts.hpp"
+#include "platform/cpu_timeline.hpp"
+#include "platform/fabric.hpp"
+#include "platform/nic_services.hpp"
 
 #include <functional>
 #include <string>
@@ -42,9 +45,14 @@ public:
   // Called when the target firmware has matched (or dropped) an incoming put, before its data and events follow:
   // a library that keeps its own unexpected list learns here that a message is on its way into a catch-all buffer.
   using MatchHook = std::function<void(int target, const ptl::IncomingResult&, const ptl::PutMessage&)>;
-  explicit SeaStar(World& w);
-  // The World's SeaStar, created on first use.
-  static SeaStar& of(World& w) { return w.nic_services().get<SeaStar>(w); }
+  // The parts of the platform it uses: the engine, where ranks run, their CPU timelines (Portals calls, interrupts)
+  // and the fabric of its network (path costs, payload flows; its NIC parameters).
+  SeaStar(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric);
+  // The job's SeaStar (in `services`), created with these parts on first use.
+  static SeaStar& of(NicServices& services, Simulator& sim, const Contexts& contexts, CpuTimeline& cpus,
+                     Fabric& fabric) {
+    return services.get<SeaStar>(sim, contexts, cpus, fabric);
+  }
 
   // A component opens the NIC: it claims `portals` (portal table indices) and receives the events of those indices
   // (`handler`) and the match notifications of puts into them (`on_match`, optional). Returns the client id for
@@ -89,7 +97,10 @@ private:
   };
   int owner(ptl::PtIndex pt) const;  // the client that claimed pt
 
-  World& w_;
+  Simulator& sim_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
+  Fabric& fabric_;
   const SeaStarParams& p_;
   std::vector<Client> clients_;
   std::vector<int> portal_owner_;                   // by portal index: client id, -1 when unclaimed

@@ -4,11 +4,13 @@ namespace ompisim::native {
 
 constexpr std::uint64_t kHdr = 48;  // MPICH packet header + GNI tag
 
-MpichGni::MpichGni(World& w, const MpichGniMca& mca)
-    : w_(w), mca_(mca), sp_(gemini::nic(w.machine()).software),
-      gni_(gemini::Gni::of(w), static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value), sp_.mpt_smsg_rate),
-      sw_(sp_.mpich_sw_overhead), lib_(w.ranks()) {
-  vshort_ = effective_smsg_limit(mca.mpich_gni_max_vshort_msg_size.value, w.ranks());
+MpichGni::MpichGni(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, const MemoryCopies& copies,
+                   gemini::Gni& nic, const MpichGniMca& mca)
+    : sim_(sim), ctx_(contexts), cpus_(cpus), copies_(copies), mca_(mca),
+      sp_(gemini::nic(nic.fabric().network()).software),
+      gni_(nic, static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value), sp_.mpt_smsg_rate),
+      sw_(sp_.mpich_sw_overhead), lib_(contexts.ranks()) {
+  vshort_ = effective_smsg_limit(mca.mpich_gni_max_vshort_msg_size.value, contexts.ranks());
   set_switch_costs();
 }
 
@@ -23,8 +25,8 @@ void MpichGni::set_switch_costs() {
   if (eager + kHdr > vshort_) {
     const double s = static_cast<double>(eager);
     const double rndv = s / sp_.mpt_rndv_send_rate + s / sp_.mpt_rndv_recv_rate;
-    const double buffer_back = gemini::nic(w_.machine()).p.smsg_cpu_overhead + kHdr / sp_.mpt_smsg_rate;
-    rndv_meet_cost_ = std::max(0.0, 2 * w_.copy_time_uncontended(s) + buffer_back - rndv);
+    const double buffer_back = gni_.nic().params().smsg_cpu_overhead + kHdr / sp_.mpt_smsg_rate;
+    rndv_meet_cost_ = std::max(0.0, 2 * copies_.copy_time_uncontended(s) + buffer_back - rndv);
   }
 }
 
@@ -51,20 +53,20 @@ void MpichGni::start_send(const mpi::P2P& p, Completion done) {
   const Buffer buf = p.buffer();
   const mpi::RequestId sid = lib_.new_send(p, std::move(done)).first;
   std::uint32_t seq = lib_.next_send_seq(rank, ctx, dst);
-  w_.cpu(rank, sw_ + send_path_cost(rank, dst, bytes), [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
-    if (w_.same_node(rank, dst)) {
-      double signal = w_.signal_latency(rank, dst);
+  cpus_.cpu(rank, sw_ + send_path_cost(rank, dst, bytes), [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
+    if (same_node(rank, dst)) {
+      double signal = ctx_.signal_latency(rank, dst);
       if (shm_eager(bytes)) {
         counters_.add(GniStat::ShmEager);
-        w_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, ctx, bytes, buf, sid, seq, signal] {
-          w_.sim().after(signal, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
+        cpus_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, ctx, bytes, buf, sid, seq, signal] {
+          sim_.after(signal, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
             arrive(dst, ctx, seq, Msg{rank, tag, Kind::Eager, bytes, sid, buf});
           });
           finish_send(sid);
         });
       } else {
         counters_.add(GniStat::ShmLmt);
-        w_.sim().after(signal, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
+        sim_.after(signal, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
           arrive(dst, ctx, seq, Msg{rank, tag, Kind::Rts, bytes, sid, buf});
         });
       }
@@ -92,43 +94,45 @@ void MpichGni::start_recv(const mpi::P2P& p, Completion done) {
   const int rank = p.rank, src = p.peer, tag = p.tag;
   const std::uint32_t ctx = p.comm.context_id;
   const mpi::RequestId rid = lib_.new_recv(p, std::move(done)).first;
-  w_.cpu(rank, sw_, [this, rank, src, tag, ctx, rid] {
+  cpus_.cpu(rank, sw_, [this, rank, src, tag, ctx, rid] {
     auto m = lib_.post(rank, ctx, mpi::Posted{src, tag, rid});
     if (m) deliver(rid, rank, *m, true);
   }, "MPID_Irecv (MPT)");
 }
 
 void MpichGni::arrive(int dst, std::uint32_t ctx, std::uint32_t seq, const Msg& m) {
-  w_.cpu(dst, sw_, [this, dst, ctx, seq, m] {
+  cpus_.cpu(dst, sw_, [this, dst, ctx, seq, m] {
     std::vector<Msg> unexpected;
     auto out = lib_.arrive(dst, ctx, seq, m, &unexpected);
     for (auto& x : out) deliver(x.recv.rid, dst, x.msg, false);
     // Unexpected eager data (this message, or held ones it released) is copied out of the mailbox on arrival.
     for (auto& u : unexpected)
-      if (u.kind == Kind::Eager && u.bytes > 0) w_.cpu_copy(dst, static_cast<double>(u.bytes), [] {});
+      if (u.kind == Kind::Eager && u.bytes > 0) cpus_.cpu_copy(dst, static_cast<double>(u.bytes), [] {});
   }, "MPID_nem_gni_poll (match)");
 }
 
 void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
   lib_.matched(lib_.recv(rid), m.src, m.tag, m.bytes);
   if (m.kind == Kind::Eager) {
-    w_.cpu_copy(dst, static_cast<double>(m.bytes), [this, rid] { finish_recv(rid); });
+    cpus_.cpu_copy(dst, static_cast<double>(m.bytes), [this, rid] { finish_recv(rid); });
     return;
   }
   int src = m.src;
   std::uint64_t sid = m.sid, bytes = m.bytes;
-  if (w_.same_node(src, dst)) {
+  if (same_node(src, dst)) {
     // LMT: XPMEM single copy by the receiver (attach once per 2 MiB region, cached), then DONE.
     auto gran = static_cast<std::uint64_t>(mca_.mpich_smp_xpmem_attach_granularity.value);
-    double attach = static_cast<double>(xpmem_.attach(dst, src, m.sbuf.addr, bytes, gran)) * w_.machine().os.xpmem_attach_cost;
+    double attach = static_cast<double>(xpmem_.attach(dst, src, m.sbuf.addr, bytes, gran)) *
+                    ctx_.machine().os.xpmem_attach_cost;
     const double path = sp_.mpt_lmt_cost + static_cast<double>(bytes) / sp_.mpt_lmt_rate;
-    w_.cpu(dst, attach + path, [this, rid, dst, bytes, sid, src] {
-      w_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid, src, dst] {  // from src's buffer, on its NUMA node
+    cpus_.cpu(dst, attach + path, [this, rid, dst, bytes, sid, src] {
+      // from src's buffer, on its NUMA node
+      cpus_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid, src, dst] {
         finish_recv(rid);
-        w_.sim().after(w_.signal_latency(dst, src), [this, sid] {
-          w_.cpu(lib_.send(sid).rank, sw_, [this, sid] { finish_send(sid); }, "MPID_nem_gni complete send");
+        sim_.after(ctx_.signal_latency(dst, src), [this, sid] {
+          cpus_.cpu(lib_.send(sid).rank, sw_, [this, sid] { finish_send(sid); }, "MPID_nem_gni complete send");
         });
-      }, w_.local_memory(src));
+      }, ctx_.local_memory(src));
     }, "MPID_nem_gni XPMEM attach");
     return;
   }
@@ -136,7 +140,7 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
   const bool bte = use_bte(bytes);
   bool aligned = rbuf.addr % 4 == 0 && m.sbuf.addr % 4 == 0 && bytes % 4 == 0;
   const double path = rndv_meet_cost_ + static_cast<double>(bytes) / sp_.mpt_rndv_recv_rate;
-  w_.cpu(dst, path, [this, rid, dst, src, bytes, sid, bte, aligned, rbuf] {
+  cpus_.cpu(dst, path, [this, rid, dst, src, bytes, sid, bte, aligned, rbuf] {
     gni_.register_buffer(dst, rbuf, bytes, [this, rid, dst, src, bytes, sid, bte, aligned] {
       if (aligned) {
         gni_.rdma(gemini::RdmaOp::Get, bte, dst, src, bytes, [this, rid, dst, src, sid] {
@@ -159,7 +163,7 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
 // The fitted per-path cost a send pays on its CPU at post, beside mpich_sw_overhead (the README's "Per-path costs").
 double MpichGni::send_path_cost(int rank, int dst, std::uint64_t bytes) const {
   const auto b = static_cast<double>(bytes);
-  if (w_.same_node(rank, dst)) return shm_eager(bytes) ? sp_.mpt_shm_eager_cost + b / sp_.mpt_shm_eager_rate : 0.0;
+  if (same_node(rank, dst)) return shm_eager(bytes) ? sp_.mpt_shm_eager_cost + b / sp_.mpt_shm_eager_rate : 0.0;
   if (bytes + kHdr > vshort_ && rendezvous(bytes)) return b / sp_.mpt_rndv_send_rate;
   return 0.0;
 }
@@ -169,7 +173,7 @@ void MpichGni::e1_send(int rank, int dst, int tag, std::uint32_t ctx, std::uint6
                        std::uint32_t seq) {
   counters_.add(GniStat::E1Eager);
   std::function<void()> go = [this, rank, dst, tag, ctx, bytes, sid, seq] {
-    w_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, ctx, bytes, sid, seq] {
+    cpus_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, ctx, bytes, sid, seq] {
       finish_send(sid);  // the user buffer is free once copied into the DMA buffer
       gni_.smsg_send(rank, dst, kHdr, nullptr, [this, rank, dst, tag, ctx, bytes, sid, seq] {
         gni_.rdma(gemini::RdmaOp::Get, use_bte(bytes), dst, rank, bytes, [this, rank, dst, tag, ctx, bytes, sid, seq] {

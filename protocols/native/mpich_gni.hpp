@@ -21,6 +21,9 @@
 #pragma once
 #include "core/statistics.hpp"
 #include "models/gemini/gni.hpp"
+#include "platform/contexts.hpp"
+#include "platform/cpu_timeline.hpp"
+#include "platform/memory_copies.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/mpich_gni_mca.hpp"
 #include "protocols/base/buffer_pool.hpp"
@@ -54,7 +57,10 @@ inline constexpr std::array<StatisticInfo, 5> kGniCdmStatistics{{
 
 class MpichGni final : public Stack {
 public:
-  MpichGni(World& w, const MpichGniMca& mca);
+  // The parts of the platform it uses: the engine, where ranks run (nodes, cores, memory), their CPU timelines, the
+  // node's memory copies (the shared-memory path's copy time) and the job's Gemini NIC (its own Cdm over it).
+  MpichGni(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, const MemoryCopies& copies, gemini::Gni& nic,
+           const MpichGniMca& mca);
   std::string name() const override { return "native"; }
   void start_send(const mpi::P2P& m, Completion done) override;
   void start_recv(const mpi::P2P& m, Completion done) override;
@@ -79,10 +85,14 @@ private:
   void e1_send(int rank, int dst, int tag, std::uint32_t ctx, std::uint64_t bytes, std::uint64_t sid, std::uint32_t seq);
   void e1_buffer_back(int rank);
 
-  World& w_;
+  bool same_node(int a, int b) const { return ctx_.node_of(a) == ctx_.node_of(b); }
+  Simulator& sim_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
+  const MemoryCopies& copies_;
   const MpichGniMca& mca_;
   const gemini::SoftwareParams& sp_;  // mpich_sw_overhead and the fitted per-path costs (machine file)
-  gemini::Cdm gni_;  // the library's own uGNI communication domain over the World's Gemini NIC
+  gemini::Cdm gni_;  // the library's own uGNI communication domain over the job's Gemini NIC
   double sw_;
   std::uint64_t vshort_;
   // MPICH's request objects, its posted and unexpected queues (per communicator) and per-peer sequence numbers.

@@ -21,7 +21,8 @@ void register_mpich_gni(ComponentRegistry& reg) {
            .source = "Pritchard et al., EuroMPI'11; Cray intro_mpi(3)",
            .params = param_block<MpichGniMca>(),
            .make_stack = [](World& w, const McaParams& m, const std::string&) {
-             return std::make_unique<MpichGni>(w, m.get<MpichGniMca>());
+             auto& nic = gemini::Gni::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
+             return std::make_unique<MpichGni>(w.sim(), w.contexts(), w.cpus(), w.copies(), nic, m.get<MpichGniMca>());
            },
            .statistics = gni_statistics(),
            .effective = {{"mpich_gni_max_vshort_msg_size", "0: Table I of the Gemini paper by job size, else as set",

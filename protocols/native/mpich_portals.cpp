@@ -20,8 +20,10 @@ MpichPortals::MpichPortals(World& w, const MpichPortalsMca& mca, const std::stri
     : w_(w),
       eager_limit_(static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.value)),
       eager_rate_(w.machine().software_cost("craympi_eager_rate")),
-      mtl_(w, cray_mpi_protocol(mca, w.machine().software_cost("craympi_unex_cost"),
-                                w.machine().software_cost("craympi_unex_rate"))),
+      mtl_(w.contexts(), w.cpus(), w.copies(),
+           seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric()),
+           cray_mpi_protocol(mca, w.machine().software_cost("craympi_unex_cost"),
+                             w.machine().software_cost("craympi_unex_rate"))),
       pml_(w.cpus(), w.machine().software_cost("mpich_overhead"), mtl_, name) {}
 
 double MpichPortals::eager_path_cost(std::uint64_t bytes) const {

@@ -8,6 +8,7 @@
 // receiver's match (software.craympi_unex_cost, craympi_unex_rate; mtl::portals::Protocol carries them).
 // LIMITATIONS: as mtl/portals and pml/cm (4,096 communicators in its match bits, no probe); Cray's progress engine is not public.
 #pragma once
+#include "platform/world.hpp"
 #include "protocols/mtl/portals/mtl_portals.hpp"
 #include "protocols/native/mpich_portals_mca.hpp"
 #include "protocols/pml/cm/pml_cm.hpp"

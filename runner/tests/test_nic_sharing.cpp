@@ -45,7 +45,7 @@ Times run(int n_mtl, int n_btl) {
     btl->send(d, [] {});
   }
   f.sim.run();
-  t.puts = seastar::SeaStar::of(w).puts;
+  t.puts = seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric()).puts;
   return t;
 }
 }  // namespace
@@ -86,7 +86,7 @@ TEST_CASE("nic sharing: one SeaStar per World, portal table entries claimed once
   REQUIRE(ss != nullptr);
   auto btl = component_registry().find("btl", "portals")->make_btl(w, f.mca_);
   CHECK(w.nic_services().find<seastar::SeaStar>() == ss);
-  CHECK(&seastar::SeaStar::of(w) == ss);
+  CHECK(&seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric()) == ss);
   CHECK(w.nic_services().size() == 1);
   CHECK_THROWS_AS(component_registry().find("mtl", "portals")->make_mtl(w, f.mca_, ""), std::logic_error);
 }
@@ -98,7 +98,10 @@ TEST_CASE("nic sharing: one SeaStar per World, portal table entries claimed once
 TEST_CASE("nic sharing: two uGNI libraries share the Gemini NIC, not their endpoints", "[unit][nic]") {
   test::Fixture f("cielo", 2, 1);
   World& w = *f.world;
-  gemini::Cdm a(gemini::Gni::of(w), 32), b(gemini::Gni::of(w), 32);
+  auto gni = [&w]() -> gemini::Gni& {
+    return gemini::Gni::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
+  };
+  gemini::Cdm a(gni(), 32), b(gni(), 32);
   CHECK(&a.nic() == &b.nic());
   CHECK(w.nic_services().size() == 1);
   a.smsg_send(0, 1, 8, nullptr, [] {});

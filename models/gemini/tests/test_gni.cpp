@@ -7,6 +7,14 @@
 
 using namespace ompisim;
 
+namespace {
+// The job's Gemini NIC, built from the parts of the fixture's platform it takes.
+gemini::Gni& job_gni(test::Fixture& f) {
+  auto& w = *f.world;
+  return gemini::Gni::of(w.nic_services(), f.sim, w.contexts(), w.cpus(), w.fabric());
+}
+}  // namespace
+
 // Configuration: one endpoint driven by hand. Expected: INIT -> CONNECTING -> CONNECTED; any other order throws.
 TEST_CASE("ugni endpoint: connection states and credits", "[unit][protocol][ugni]") {
   gemini::Endpoint ep;
@@ -31,7 +39,7 @@ TEST_CASE("ugni endpoint: connection states and credits", "[unit][protocol][ugni
 // message is delivered exactly once and in order. How validated: counters and the delivery order.
 TEST_CASE("ugni SMSG: credit exhaustion and recovery, connection on first send", "[protocol][ugni]") {
   test::Fixture f("cielo", 2, 1);
-  gemini::Cdm gni(gemini::Gni::of(*f.world), 2);
+  gemini::Cdm gni(job_gni(f), 2);
   std::vector<int> got;
   for (int i = 0; i < 10; ++i) gni.smsg_send(0, 1, 64, nullptr, [&got, i] { got.push_back(i); });
   CHECK(gni.endpoint(0, 1).state == gemini::EpState::Connecting);
@@ -62,18 +70,19 @@ TEST_CASE("ugni SMSG: credit exhaustion and recovery, connection on first send",
 // counter and the step's start time against the parameters.
 TEST_CASE("ugni SMSG: the sender reaps one local CQ event per message when the ack returns", "[protocol][ugni]") {
   test::Fixture f("cielo", 2, 1);
-  gemini::Cdm gni(gemini::Gni::of(*f.world), 32);
+  gemini::Cdm gni(job_gni(f), 32);
   const auto& g = gemini::nic(*f.machine).p;
-  World& w = *f.world;
   double posted = -1, step = -1;
   gni.smsg_send(0, 1, 8, nullptr, [] {});
   f.sim.run();  // connection, first message and its ack
   REQUIRE(gni.smsg_local_events == 1);
   const double t0 = f.sim.now();
   gni.smsg_send(0, 1, 8, [&] { posted = f.sim.now(); }, [] {});
-  const long long n0 = w.node_of(0), n1 = w.node_of(1);
-  const double ack = t0 + g.smsg_cpu_overhead + 8 / g.fma_pio_bandwidth + w.wire_time(n0, n1, 8) + w.wire_time(n1, n0, 0);
-  f.sim.at(ack + 1e-9, [&] { w.cpu(0, 0, [&] { step = f.sim.now(); }); });
+  const long long n0 = f.world->node_of(0), n1 = f.world->node_of(1);
+  const Fabric& fab = f.world->fabric();
+  const double ack =
+      t0 + g.smsg_cpu_overhead + 8 / g.fma_pio_bandwidth + fab.wire_time(n0, n1, 8) + fab.wire_time(n1, n0, 0);
+  f.sim.at(ack + 1e-9, [&] { f.world->cpus().cpu(0, 0, [&] { step = f.sim.now(); }); });
   f.sim.run();
   CHECK(gni.smsg_local_events == 2);
   CHECK(posted == Approx(t0 + g.smsg_cpu_overhead + 8 / g.fma_pio_bandwidth).margin(1e-12));

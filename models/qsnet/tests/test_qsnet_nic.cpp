@@ -14,17 +14,15 @@ using namespace ompisim::qsnet;
 
 namespace {
 struct Elan4Fixture {
-  std::unique_ptr<Machine> m;
-  engine::DesEngine sim;
-  std::unique_ptr<World> w;
+  test::Fixture job;
+  Machine* m;
+  engine::DesEngine& sim;
+  Fabric& fabric;
   std::unique_ptr<Elan4> nic;
-  explicit Elan4Fixture(const std::string& machine = "osu-elan4", int slots = 0, long long ranks = 2) {
-    m = load_machine(machine);
-    if (slots) qsnet::nic(*m).p.qdma_slots.value = slots;
-    w = std::make_unique<World>(sim, *m, make_placement(*m, ranks, 1, {}, "test"));
-    w->declare_resources();
-    sim.seal();
-    nic = std::make_unique<Elan4>(*w);
+  explicit Elan4Fixture(const std::string& machine = "osu-elan4", int slots = 0, long long ranks = 2)
+      : job(machine, ranks, 1), m(job.machine.get()), sim(job.sim), fabric(job.world->fabric()) {
+    if (slots) qsnet::nic(*m).p.qdma_slots.value = slots;  // read when a queue is first used
+    nic = std::make_unique<Elan4>(sim, job.world->contexts(), fabric);
   }
 };
 }  // namespace
@@ -109,7 +107,7 @@ TEST_CASE("models/qsnet: a chained event fires exactly once after its trigger, w
   CHECK(host == 1);
   CHECK(e.events_fired == 1);
   CHECK(e.chained_ops == 1);
-  double expect = 3e-6 + p.event_fire_cost + p.nic_cmd_cost + f.w->wire_time(0, 1, 64);
+  double expect = 3e-6 + p.event_fire_cost + p.nic_cmd_cost + f.fabric.wire_time(0, 1, 64);
   CHECK(stored_t == Approx(expect));
   CHECK_THROWS_AS(e.complete(ev), std::logic_error);
 }
@@ -158,7 +156,7 @@ TEST_CASE("models/qsnet: RDMA write and read complete at the initiator at the mo
   auto ew = e.new_event(1, [&] { tw = f.sim.now(); });
   e.rdma_write(0, 1, 4096, ew);
   f.sim.run();
-  PathCost path = f.w->path(0, 1);
+  PathCost path = f.fabric.path(0, 1);
   double local = p.nic_cmd_cost + p.mmu_translation_cost;
   CHECK(tw == Approx(local + path.time(4096) + path.latency + p.event_fire_cost));
   Elan4Fixture g;
@@ -173,12 +171,12 @@ TEST_CASE("models/qsnet: RDMA write and read complete at the initiator at the mo
 // Expected: on osu-elan4 every pair of the 8 nodes is on the one switch (empty route, 0 hops); on the 64-node tree
 //           every route of every pair goes up L levels then down L levels, L the NCA level, with min_hops = 2L and
 //           nodes 0 and 63 at the maximum of 4 switch-to-switch links.
-// How validated: World::route over all pairs; link classes and levels along each route.
+// How validated: Fabric::route over all pairs; link classes and levels along each route.
 TEST_CASE("models/qsnet: fat-tree routes on the Elan4 machines go up then down with minimal hop counts",
           "[unit][qsnet]") {
   Elan4Fixture f("osu-elan4", 0, 8);
   for (long long a = 0; a < 8; ++a)
-    for (long long b = 0; b < 8; ++b) CHECK(f.w->route(a, b).empty());
+    for (long long b = 0; b < 8; ++b) CHECK(f.fabric.route(a, b).empty());
   CHECK(f.m->network().topology->kind() == "fat_tree");
   Elan4Fixture g("whatif-qsnet-64", 0, 64);
   auto& t = dynamic_cast<const topology::FatTree&>(*g.m->network().topology);
@@ -188,7 +186,7 @@ TEST_CASE("models/qsnet: fat-tree routes on the Elan4 machines go up then down w
     for (long long b = 0; b < 64; ++b) {
       auto ra = t.router_of_node(a), rb = t.router_of_node(b);
       int L = t.nca_level(ra, rb);
-      auto r = g.w->route(a, b);
+      auto r = g.fabric.route(a, b);
       REQUIRE(static_cast<int>(r.size()) == 2 * L);
       REQUIRE(t.min_hops(ra, rb) == 2 * L);
       for (int i = 0; i < L; ++i) {
@@ -196,10 +194,10 @@ TEST_CASE("models/qsnet: fat-tree routes on the Elan4 machines go up then down w
         CHECK(t.link(r[static_cast<std::size_t>(L + i)]).cls == topology::LinkClass::Down);
       }
     }
-  CHECK(g.w->route(0, 63).size() == 4);
+  CHECK(g.fabric.route(0, 63).size() == 4);
   // A longer route costs its switch hops: 0 -> 63 is 4 x switch_hop_latency slower than 0 -> 1.
   const auto& p = qsnet::nic(*g.m).p;
-  CHECK(g.w->path(0, 63).latency - g.w->path(0, 1).latency == Approx(4 * p.switch_hop_latency.value));
+  CHECK(g.fabric.path(0, 63).latency - g.fabric.path(0, 1).latency == Approx(4 * p.switch_hop_latency.value));
 }
 
 // Configuration: a machine file extending osu-elan4 whose fat tree (arity 4, 1 level: 4 slots) must hold 8 nodes.

@@ -26,7 +26,8 @@ struct Seen {
 
 struct Bench {
   test::Fixture f{"red-storm", 4, 1};
-  seastar::SeaStar& ss = seastar::SeaStar::of(*f.world);
+  seastar::SeaStar& ss = seastar::SeaStar::of(f.world->nic_services(), f.sim, f.world->contexts(),
+                                                   f.world->cpus(), f.world->fabric());
   std::vector<Seen> seen;
   int client = -1;
   double c = 0;  // host_interrupt_cost
@@ -89,20 +90,21 @@ TEST_CASE("seastar: interrupts on one core serialize; the event and the ACK foll
   CHECK(b.ss.interrupts == 4);                            // two puts at the target, one ACK at each initiator
 }
 
-// Configuration: rank 2 is busy with 20 us of MPI work (World::cpu) from t = 0 when the two puts arrive (about 1 us),
-// and queues 1 us more at 15 us; a second case runs 20 us of application work (World::compute) instead. Expected: the
+// Configuration: rank 2 is busy with 20 us of MPI work (CpuTimeline::cpu) from t = 0 when the two puts arrive (about
+// 1 us), and queues 1 us more at 15 us; a second case runs 20 us of application work (CpuTimeline::compute) instead.
+// Expected: the
 // interrupts do not wait for the work (they preempt user code: both events at their serialized times, long before
 // 20 us); the application work ends two interrupt costs later than alone, and so does the MPI work queued after the
-// interrupts (World::steal moves the core's free time; an MPI step already scheduled keeps its end).
+// interrupts (CpuTimeline::steal moves the core's free time; an MPI step already scheduled keeps its end).
 TEST_CASE("seastar: interrupts preempt the core's work and delay it by their cost", "[unit][seastar]") {
   for (bool app : {false, true}) {
     Bench b;
     double work_done = -1;
     if (app) {
-      b.f.world->compute(2, 20e-6, [&] { work_done = b.f.sim.now(); });
+      b.f.world->cpus().compute(2, 20e-6, [&] { work_done = b.f.sim.now(); });
     } else {
-      b.f.world->cpu(2, 20e-6, [] {});
-      b.f.sim.at(15e-6, [&] { b.f.world->cpu(2, 1e-6, [&] { work_done = b.f.sim.now() - 1e-6; }); });
+      b.f.world->cpus().cpu(2, 20e-6, [] {});
+      b.f.sim.at(15e-6, [&] { b.f.world->cpus().cpu(2, 1e-6, [&] { work_done = b.f.sim.now() - 1e-6; }); });
     }
     b.put_from(1);
     b.put_from(3);

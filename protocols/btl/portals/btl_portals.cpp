@@ -13,7 +13,7 @@ constexpr std::uint64_t kRecvBlockPtr = 1, kExposedPtr = 2;
 }  // namespace
 
 BtlPortals::BtlPortals(World& w, const BtlPortalsMca& mca)
-    : w_(w), mca_(mca), ss_(seastar::SeaStar::of(w)),
+    : w_(w), mca_(mca), ss_(seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric())),
       overhead_(seastar::nic(w.machine()).software.btl_portals_overhead) {
   client_ = ss_.open("btl/portals", {kFragTable, kRdmaTable}, [this](int r, const Event& e) { on_event(r, e); });
   // Open MPI v1.3.4 ompi/mca/btl/portals/btl_portals_component.c: exclusivity 60, eager and rndv_eager 32 KiB,

@@ -19,6 +19,7 @@
 // no PUT-based RDMA.
 #pragma once
 #include "models/seastar/seastar.hpp"
+#include "platform/world.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/btl/portals/btl_portals_mca.hpp"
 

@@ -4,7 +4,8 @@ namespace ompisim::btl::ugni {
 
 BtlUgni::BtlUgni(World& w, const UgniMca& mca)
     : w_(w), mca_(mca),
-      gni_(gemini::Gni::of(w), static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.value)) {
+      gni_(gemini::Gni::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric()),
+           static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.value)) {
   const UgniMca& m = mca;
   // Open MPI trunk r26242 (bd8b4f7f1e) ompi/mca/btl/ugni/btl_ugni_component.c, the revision whose eager-get pool the
   // Gemini paper's §IV.C describes (validation/notes.md, "Latency that falls with message size"): eager_limit,

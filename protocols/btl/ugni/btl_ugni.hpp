@@ -13,6 +13,7 @@
 #pragma once
 #include "core/statistics.hpp"
 #include "models/gemini/gni.hpp"
+#include "platform/world.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/btl/ugni/btl_ugni_mca.hpp"

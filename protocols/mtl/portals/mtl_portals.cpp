@@ -25,11 +25,12 @@ Protocol open_mpi_protocol(const MtlPortalsMca& mca) {
   return p;
 }
 
-MtlPortals::MtlPortals(World& w, Protocol p)
-    : w_(w), proto_(std::move(p)), ss_(seastar::SeaStar::of(w)), eager_(proto_.eager_limit) {
-  if (w.ranks() > bits::kMaxRanks)
+MtlPortals::MtlPortals(const Contexts& contexts, CpuTimeline& cpus, const MemoryCopies& copies, seastar::SeaStar& nic,
+                       Protocol p)
+    : cpus_(cpus), copies_(copies), proto_(std::move(p)), ss_(nic), eager_(proto_.eager_limit) {
+  if (contexts.ranks() > bits::kMaxRanks)
     throw InputError("", "ranks",
-                     std::to_string(w.ranks()) + " ranks: mtl/portals carries the source rank in 16 match bits "
+                     std::to_string(contexts.ranks()) + " ranks: mtl/portals carries the source rank in 16 match bits "
                      "(Open MPI 1.3 mtl_portals.h), so at most " + std::to_string(bits::kMaxRanks) + " ranks");
   client_ = ss_.open("mtl/" + proto_.name, {kSendTable, kReadTable}, [this](int r, const Event& e) { on_event(r, e); },
                      [this](int t, const IncomingResult& in, const PutMessage& m) { on_match(t, in, m); });
@@ -115,7 +116,7 @@ void MtlPortals::copy_send(int rank, int dst, std::uint64_t bytes, std::uint64_t
   // The copy and the put are queued on the CPU now, one after the other, so a later send's Portals calls cannot pass
   // this put (Portals matches in the order the puts are made). The copy of at most copy_block_len bytes is timed as
   // the node's uncontended copy.
-  if (bytes) w_.cpu(rank, w_.copy_time_uncontended(static_cast<double>(bytes), rank), [] {}, "memcpy (copy block)");
+  if (bytes) cpus_.cpu(rank, copies_.copy_time_uncontended(static_cast<double>(bytes), rank), [] {}, "memcpy (copy block)");
   ss_.calls(rank, 1, [this, rank, dst, bytes, id, bits] {
     Md md;  // stands for a region of the retained copy-block MD (or the zero MD): no bind is priced
     md.length = bytes;
@@ -242,9 +243,9 @@ void MtlPortals::finish_unexpected(int rank, std::uint64_t rid, const Unexpected
     const double extra = proto_.unexpected_cost +
                          (proto_.unexpected_rate > 0 ? static_cast<double>(u.mlength) / proto_.unexpected_rate : 0.0);
     auto copy_out = [this, rank, rid, bytes = static_cast<double>(u.mlength)] {
-      w_.cpu_copy(rank, bytes, [this, rid] { complete(rid); });
+      cpus_.cpu_copy(rank, bytes, [this, rid] { complete(rid); });
     };
-    if (extra > 0) w_.cpu(rank, extra, copy_out, "unexpected path (protocol's own cost)");
+    if (extra > 0) cpus_.cpu(rank, extra, copy_out, "unexpected path (protocol's own cost)");
     else copy_out();
     return;
   }
@@ -268,7 +269,7 @@ void MtlPortals::on_event(int rank, const Event& e) {
     // The real MDs are retained (bound once at MPI_Init): the model's per-message MD unlinks without an event to read.
     if (e.kind != EventKind::SendEnd) return;
     const bool block = e.user_ptr == kCopyBlockPtr;
-    w_.cpu(rank, poll_cost(), [this, rank, block] {
+    cpus_.cpu(rank, poll_cost(), [this, rank, block] {
       if (block) release_copy_block(rank);  // ompi_mtl_portals_short_callback: free the block
     }, "ompi_mtl_portals_progress (PtlEQGet)");
     return;
@@ -279,7 +280,7 @@ void MtlPortals::on_event(int rank, const Event& e) {
       return;
     }
     if (e.kind != EventKind::PutEnd) {  // PUT_START (Cray MPI's unexpected path): read, nothing to do
-      w_.cpu(rank, poll_cost(), [] {}, "ompi_mtl_portals_progress (PtlEQGet)");
+      cpus_.cpu(rank, poll_cost(), [] {}, "ompi_mtl_portals_progress (PtlEQGet)");
       return;
     }
     auto& q = ranks_[rank].unexpected;
@@ -289,7 +290,7 @@ void MtlPortals::on_event(int rank, const Event& e) {
     });
     if (it == q.end()) throw ProtocolError("mtl/portals", "unexpected list", "PUT_END without a matched header");
     it->seen = true;
-    w_.cpu(rank, poll_cost(), [this, rank, bits = e.match_bits, hdr = e.hdr_data] {
+    cpus_.cpu(rank, poll_cost(), [this, rank, bits = e.match_bits, hdr = e.hdr_data] {
       auto& q2 = ranks_[rank].unexpected;
       auto jt = std::find_if(q2.begin(), q2.end(), [&](const Unexpected& u) {
         return u.seen && u.waiting && u.bits == bits && u.hdr_data == hdr;
@@ -303,7 +304,7 @@ void MtlPortals::on_event(int rank, const Event& e) {
   }
   Op* op = ops_.find(e.user_ptr);
   if (!op) {
-    w_.cpu(rank, poll_cost(), [] {}, "ompi_mtl_portals_progress (PtlEQGet)");
+    cpus_.cpu(rank, poll_cost(), [] {}, "ompi_mtl_portals_progress (PtlEQGet)");
     return;
   }
   OpKind kind = op->kind;
@@ -320,10 +321,10 @@ void MtlPortals::on_event(int rank, const Event& e) {
       bits::type_of(e.match_bits) == bits::MsgType::Long) {
     // Rendezvous header matched a posted receive: pull the data (when the library next progresses).
     Unexpected u{e.match_bits, bits::src_of(e.match_bits), message_length(e.hdr_data, e.rlength), 0, e.hdr_data, true};
-    w_.cpu(rank, poll_cost(), [this, rank, id, u] { finish_unexpected(rank, id, u); }, "ompi_mtl_portals_progress (PtlEQGet)");
+    cpus_.cpu(rank, poll_cost(), [this, rank, id, u] { finish_unexpected(rank, id, u); }, "ompi_mtl_portals_progress (PtlEQGet)");
     return;
   }
-  w_.cpu(rank, poll_cost(), [this, id, completes] {
+  cpus_.cpu(rank, poll_cost(), [this, id, completes] {
     if (completes) complete(id);
   }, "ompi_mtl_portals_progress (PtlEQGet)");
 }

@@ -19,6 +19,9 @@
 // until the block is unlinked (as in Portals).
 #pragma once
 #include "models/seastar/seastar.hpp"
+#include "platform/contexts.hpp"
+#include "platform/cpu_timeline.hpp"
+#include "platform/memory_copies.hpp"
 #include "protocols/mtl/portals/mtl_portals_mca.hpp"
 #include "protocols/mtl/mtl.hpp"
 #include "protocols/mtl/portals/mpi_bits.hpp"
@@ -58,7 +61,9 @@ Protocol open_mpi_protocol(const MtlPortalsMca& mca);
 
 class MtlPortals final : public Mtl {
 public:
-  MtlPortals(World& w, Protocol p);
+  // The parts of the platform it uses: where ranks run (the job size), their CPU timelines (Portals calls, copy
+  // blocks), the node's memory copies (a copy block's time) and the job's SeaStar.
+  MtlPortals(const Contexts& contexts, CpuTimeline& cpus, const MemoryCopies& copies, seastar::SeaStar& nic, Protocol p);
   std::string name() const override { return proto_.name; }
   void isend(const ompisim::mpi::P2P& m, Completion done) override;
   void irecv(const ompisim::mpi::P2P& m, Completion done) override;
@@ -110,7 +115,8 @@ private:
   std::uint64_t message_length(std::uint64_t hdr_data, std::uint64_t rlength) const;
   double poll_cost() const;
 
-  World& w_;
+  CpuTimeline& cpus_;
+  const MemoryCopies& copies_;
   Protocol proto_;
   seastar::SeaStar& ss_;  // the node's NIC, shared with every other component on it
   int client_ = -1;       // this MTL's client id on the SeaStar (its event queues)

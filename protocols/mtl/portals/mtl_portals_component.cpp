@@ -13,7 +13,9 @@ void register_component(ComponentRegistry& reg) {
            .source = "Open MPI v1.3.4 ompi/mca/mtl/portals/mtl_portals_component.c",
            .params = param_block<MtlPortalsMca>(),
            .make_mtl = [](World& w, const McaParams& m, const std::string&) {
-             return std::make_unique<MtlPortals>(w, open_mpi_protocol(m.get<MtlPortalsMca>()));
+             auto& nic = seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
+             return std::make_unique<MtlPortals>(w.contexts(), w.cpus(), w.copies(), nic,
+                                                 open_mpi_protocol(m.get<MtlPortalsMca>()));
            }});
 }
 

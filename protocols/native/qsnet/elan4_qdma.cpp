@@ -7,12 +7,14 @@
 
 namespace ompisim::native {
 
-Elan4Qdma::Elan4Qdma(World& w, const Elan4QdmaMca& mca, std::string name)
-    : w_(w), nic_(w), p_(nic_.params()), overhead_(qsnet::nic(w.machine()).software.elan4_qdma_overhead),
-      extra_(static_cast<std::uint32_t>(mca.elan4_qdma_extra_bytes.value)), name_(std::move(name)), lib_(w.ranks()) {
+Elan4Qdma::Elan4Qdma(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric,
+                     const Elan4QdmaMca& mca, std::string name)
+    : cpus_(cpus), nic_(sim, contexts, fabric), p_(nic_.params()),
+      overhead_(qsnet::nic(fabric.network()).software.elan4_qdma_overhead),
+      extra_(static_cast<std::uint32_t>(mca.elan4_qdma_extra_bytes.value)), name_(std::move(name)), lib_(contexts.ranks()) {
   nic_.on_stored = [this](int rank, int q) {
     // The receiver polls the queue's host event, then reads the slot and gives it back.
-    w_.cpu(rank, p_.host_event_poll_cost + overhead_, [this, rank, q] {
+    cpus_.cpu(rank, p_.host_event_poll_cost + overhead_, [this, rank, q] {
       auto m = nic_.queue(rank, q).pop();
       auto it = in_flight_.find(m.payload);
       auto [seq, msg] = it->second;
@@ -50,7 +52,7 @@ void Elan4Qdma::start_send(const mpi::P2P& m, Completion done) {
   const mpi::RequestId sid = lib_.new_send(m, std::move(done)).first;
   std::uint64_t id = next_payload_++;
   in_flight_[id] = {lib_.next_send_seq(rank, 0, dst), Msg{rank, m.tag, bytes}};
-  w_.cpu(rank, overhead_ + p_.cmd_issue_cost, [this, rank, dst, bytes, id, sid] {
+  cpus_.cpu(rank, overhead_ + p_.cmd_issue_cost, [this, rank, dst, bytes, id, sid] {
     nic_.qdma(rank, dst, 0, static_cast<std::uint32_t>(bytes) + extra_, id);
     lib_.complete_send(sid);  // the descriptor holds the data
   }, "elan4 QDMA send");

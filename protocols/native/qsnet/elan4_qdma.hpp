@@ -8,6 +8,9 @@
 // context id is refused when called).
 #pragma once
 #include "models/qsnet/elan4.hpp"
+#include "platform/contexts.hpp"
+#include "platform/cpu_timeline.hpp"
+#include "platform/fabric.hpp"
 #include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/qsnet/mpich_qsnet_mca.hpp"
@@ -18,7 +21,10 @@ namespace ompisim::native {
 
 class Elan4Qdma final : public Stack {
 public:
-  Elan4Qdma(World& w, const Elan4QdmaMca& mca, std::string name);
+  // The parts of the platform it uses: the engine, where ranks run, their CPU timelines (host costs) and the fabric
+  // of the Elan4 network (its own Elan4 NIC object's).
+  Elan4Qdma(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric, const Elan4QdmaMca& mca,
+            std::string name);
   std::string name() const override { return name_; }
   void start_send(const mpi::P2P& m, Completion done) override;
   void start_recv(const mpi::P2P& m, Completion done) override;
@@ -32,7 +38,7 @@ private:
   };
   void check_comm(const mpi::P2P& m) const;
 
-  World& w_;
+  CpuTimeline& cpus_;
   qsnet::Elan4 nic_;
   const qsnet::Elan4Params& p_;
   double overhead_;

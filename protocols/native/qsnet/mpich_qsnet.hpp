@@ -17,6 +17,9 @@
 #pragma once
 #include "core/statistics.hpp"
 #include "models/qsnet/elan4.hpp"
+#include "platform/contexts.hpp"
+#include "platform/cpu_timeline.hpp"
+#include "platform/fabric.hpp"
 #include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/qsnet/mpich_qsnet_mca.hpp"
@@ -36,7 +39,10 @@ inline constexpr std::array<StatisticInfo, 3> kQsnetStatistics{{
 
 class MpichQsnet final : public Stack {
 public:
-  MpichQsnet(World& w, const MpichQsnetMca& mca, std::string name);
+  // The parts of the platform it uses: the engine, where ranks run, their CPU timelines (host costs, copies) and the
+  // fabric of the Elan4 network (its own Elan4 NIC object's; path latencies of its completions).
+  MpichQsnet(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric, const MpichQsnetMca& mca,
+             std::string name);
   std::string name() const override { return name_; }
   void start_send(const mpi::P2P& m, Completion done) override;
   void start_recv(const mpi::P2P& m, Completion done) override;
@@ -58,7 +64,10 @@ private:
   void deliver(int dst, mpi::RequestId rid, const Env& e, bool host_copy);
   void host_done(int rank, mpi::RequestId rid);
 
-  World& w_;
+  Simulator& sim_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
+  Fabric& fabric_;
   qsnet::Elan4 nic_;
   const qsnet::Elan4Params& p_;
   double overhead_;

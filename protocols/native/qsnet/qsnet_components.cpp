@@ -13,7 +13,8 @@ void register_mpich_qsnet(ComponentRegistry& reg) {
            .source = "MPICH-QsNetII (Quadrics, 2004) over libelan Tport; qsnet-elan4 paper §6.5",
            .params = param_block<MpichQsnetMca>(),
            .make_stack = [](World& w, const McaParams& mca, const std::string& name) -> std::unique_ptr<Stack> {
-             return std::make_unique<MpichQsnet>(w, mca.get<MpichQsnetMca>(), name);
+             return std::make_unique<MpichQsnet>(w.sim(), w.contexts(), w.cpus(), w.fabric(), mca.get<MpichQsnetMca>(),
+                                                 name);
            },
            .statistics = statistic_list(kQsnetStatistics)});
 }
@@ -26,7 +27,8 @@ void register_elan4_qdma(ComponentRegistry& reg) {
            .source = "libelan4 QDMA (Open MPI's early src/mca/ptl/elan/tests/qsnet_qdma.c); qsnet-elan4 paper §6.3",
            .params = param_block<Elan4QdmaMca>(),
            .make_stack = [](World& w, const McaParams& mca, const std::string& name) -> std::unique_ptr<Stack> {
-             return std::make_unique<Elan4Qdma>(w, mca.get<Elan4QdmaMca>(), name);
+             return std::make_unique<Elan4Qdma>(w.sim(), w.contexts(), w.cpus(), w.fabric(), mca.get<Elan4QdmaMca>(),
+                                                name);
            }});
 }
 
