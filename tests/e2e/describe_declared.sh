@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# describe shows what components declare once: btl/ugni's, native/mpich_gni's, pml/ob1's and pml/teg's statistics
-# (name, unit, description; every counter of theirs a run reports is among them) and their SMSG limits resolved per job size (the one function of protocols/base/smsg_auto_limit.hpp),
-# and a run's provenance records the effective value.
+# describe shows what components declare once: the statistics of btl/ugni, native/mpich_gni, pml/ob1, pml/teg and
+# ptl/elan4 (name, unit, description; every counter of theirs a run reports is among them), the SMSG limits resolved
+# per job size (the one function of protocols/base/smsg_auto_limit.hpp), and a run's provenance records the effective
+# value.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 check() { if grep -qF -- "$2" "$t/$1"; then echo "ok   $1: $2"; else echo "FAIL $1: no '$2'"; fail=1; fi; }
@@ -38,6 +39,12 @@ declared ob1 "$t/oo" "ob1_"
 echo '{"id": "e", "machine": "osu-elan4", "stack": "openmpi-elan4", "ranks": 2, "benchmark": {"name": "osu_latency", "iterations": 2, "skip": 0, "sizes": [8, 1048576]}}' > "$t/e.json"
 "$BIN" run "$t/e.json" --json --out "$t/eo" > /dev/null 2>&1 || fail=1
 declared teg "$t/eo" "(teg_|layer_pml_)"
+"$BIN" describe ptl/elan4 > "$t/ptl" || fail=1
+for n in eager rendezvous acks fins fin_acks rdma_completions interrupts polls handoffs cq_entries; do
+  check ptl "ptl_elan4_$n "
+done
+check ptl "context_switches "
+declared ptl "$t/eo" "(ptl_elan4_|context_switches)"
 "$BIN" describe cielo > "$t/cielo" || fail=1
 check cielo "btl_ugni_smsg_limit (effective)"
 echo '{"id": "d", "machine": "cielo", "stack": "native", "ranks": 2, "benchmark": {"name": "osu_latency", "iterations": 2, "skip": 0, "sizes": [8]}}' > "$t/d.json"

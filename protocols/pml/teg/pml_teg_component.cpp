@@ -3,6 +3,7 @@
 // Its per-message software cost is a measured machine parameter (software.pml_teg_overhead).
 #include "protocols/pml/teg/pml_teg.hpp"
 #include "protocols/pml/teg/teg_stack.hpp"
+#include "protocols/ptl/elan4/ptl_elan4.hpp"
 #include "protocols/ptl/elan4/ptl_elan4_mca.hpp"
 #include "protocols/register.hpp"
 
@@ -32,6 +33,7 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"qsnet"},
            .source = "Open MPI (2004-05) src/mca/ptl/elan; qsnet-elan4 paper §4-5",
            .params = param_block<PtlElan4Mca>(),
+           .statistics = statistic_list(kPtlStatistics),
            .part_of = "pml/teg"});
 }
 
