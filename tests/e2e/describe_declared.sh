@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# describe shows what components declare once: the statistics of btl/ugni, native/mpich_gni, pml/ob1, pml/teg and
-# ptl/elan4 (name, unit, description; every counter of theirs a run reports is among them), the SMSG limits resolved
-# per job size (the one function of protocols/base/smsg_auto_limit.hpp), and a run's provenance records the effective
-# value.
+# describe shows what components declare once: the statistics of btl/ugni, btl/vader, btl/portals, native/mpich_gni,
+# pml/ob1, pml/teg and ptl/elan4 (name, unit, description; every counter of theirs a run reports is among them), the
+# SMSG limits resolved per job size (the one function of protocols/base/smsg_auto_limit.hpp), and a run's provenance
+# records the effective value.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 check() { if grep -qF -- "$2" "$t/$1"; then echo "ok   $1: $2"; else echo "FAIL $1: no '$2'"; fail=1; fi; }
@@ -45,6 +45,11 @@ for n in eager rendezvous acks fins fin_acks rdma_completions interrupts polls h
 done
 check ptl "context_switches "
 declared ptl "$t/eo" "(ptl_elan4_|context_switches)"
+"$BIN" describe btl/vader > "$t/vader" || fail=1
+for n in fbox_sends copy_sends single_copy_sends xpmem_attaches; do check vader "vader_$n "; done
+declared vader "$t/oo" "vader_"
+"$BIN" describe btl/portals > "$t/bportals" || fail=1
+for n in frags queued_sends rdma_gets md_binds md_unlinks recv_events; do check bportals "btl_portals_$n "; done
 "$BIN" describe cielo > "$t/cielo" || fail=1
 check cielo "btl_ugni_smsg_limit (effective)"
 echo '{"id": "d", "machine": "cielo", "stack": "native", "ranks": 2, "benchmark": {"name": "osu_latency", "iterations": 2, "skip": 0, "sizes": [8]}}' > "$t/d.json"
