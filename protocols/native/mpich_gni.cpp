@@ -34,7 +34,7 @@ StackStats MpichGni::stats() const {
   StackStats s;
   lib_.report(s);
   s.amos = amos_;
-  counters_.report(s.counters, /*nonzero_only=*/true);
+  counters_.report(s.counters);
   const std::array<std::uint64_t, kGniCdmStatistics.size()> v{gni_.smsg_sent, gni_.smsg_local_events, gni_.rdma_gets,
                                                                gni_.rdma_puts, gni_.endpoints()};
   for (std::size_t i = 0; i < v.size(); ++i) s.counters[kGniCdmStatistics[i].name] = v[i];

@@ -39,13 +39,13 @@ namespace ompisim::native {
 // protocols' counters (reported once counted), then its uGNI communication domain's (always reported).
 enum class GniStat : std::uint8_t { ShmEager, ShmLmt, SmsgEager, RndvGet, RndvPutFallback, E1Eager, E1BufferWaits };
 inline constexpr std::array<StatisticInfo, 7> kGniProtocolStatistics{{
-    {"shm_eager", "messages", "on the node, copy-in/copy-out up to MPICH_SMP_SINGLE_COPY_SIZE"},
-    {"shm_lmt", "messages", "on the node, the large-message transfer (XPMEM single copy)"},
-    {"smsg_eager", "messages", "between nodes, header + data within the SMSG (vshort) limit"},
-    {"rndv_get", "messages", "between nodes, rendezvous: RTS, the receiver's GET"},
-    {"rndv_put_fallback", "messages", "rendezvous GETs that could not be done: the sender PUTs"},
-    {"e1_eager", "messages", "between nodes, E1 eager: a DMA buffer, the receiver's GET"},
-    {"e1_buffer_waits", "sends", "E1 sends that waited for one of MPICH_GNI_NUM_BUFS DMA buffers"},
+    {"shm_eager", "messages", "on the node, copy-in/copy-out up to MPICH_SMP_SINGLE_COPY_SIZE", true},
+    {"shm_lmt", "messages", "on the node, the large-message transfer (XPMEM single copy)", true},
+    {"smsg_eager", "messages", "between nodes, header + data within the SMSG (vshort) limit", true},
+    {"rndv_get", "messages", "between nodes, rendezvous: RTS, the receiver's GET", true},
+    {"rndv_put_fallback", "messages", "rendezvous GETs that could not be done: the sender PUTs", true},
+    {"e1_eager", "messages", "between nodes, E1 eager: a DMA buffer, the receiver's GET", true},
+    {"e1_buffer_waits", "sends", "E1 sends that waited for one of MPICH_GNI_NUM_BUFS DMA buffers", true},
 }};
 inline constexpr std::array<StatisticInfo, 5> kGniCdmStatistics{{
     {"smsg", "messages", "SMSG messages sent"},

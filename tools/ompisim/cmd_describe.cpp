@@ -91,8 +91,9 @@ void describe_component(const ComponentInfo* c) {
                              row["value"].get<std::string>(), row["dimension"].get<std::string>(),
                              row["description"].get<std::string>(), row["source"].get<std::string>());
   if (!c->statistics.empty()) {
-    std::cout << "## statistics (a run's \"counters\": name, unit, description)\n";
-    for (auto& s : c->statistics) std::cout << fmt::format("{:<40} [{}] {}\n", s.name, s.unit, s.description);
+    std::cout << "## statistics (a run's \"counters\": name, unit, description; \"once counted\": absent while zero)\n";
+    for (auto& s : c->statistics)
+      std::cout << fmt::format("{:<40} [{}] {}{}\n", s.name, s.unit, s.description, s.when_counted ? " (once counted)" : "");
   }
   if (!c->effective.empty()) {
     std::cout << "## effective values (resolved per job; recorded in a run's provenance.derived)\n";

@@ -8,14 +8,13 @@
 namespace ompisim::btl::gm {
 
 struct GmMca : btl::V11BtlMca<GmMca> {
-  static constexpr const char* kName = "gm";
-  static constexpr const char* kSrc = "Open MPI v1.1 ompi/mca/btl/gm/btl_gm_component.c";
-  // GM_HIGH_PRIORITY for PRIORITY eager fragments, GM_LOW_PRIORITY otherwise: Open MPI v1.1 btl_gm.c mca_btl_gm_send.
-  static constexpr btl::Connection kConnection = btl::Connection::PriorityChannel;
-  GmMca() : V11BtlMca(kSrc, {32 * 1024, 64 * 1024, 512 * 1024, 128 * 1024, btl::kExclusivityDefault, 250, 32 * 1024,
-                             btl::flag::Put}) {
-    latency.source = "Open MPI v1.1 btl_gm registers no latency (module default 0)";
-    min_send_size.source += " (min_send_size 32*1024)";
+  // Connection: GM_HIGH_PRIORITY for PRIORITY eager fragments, GM_LOW_PRIORITY otherwise (Open MPI v1.1 btl_gm.c
+  // mca_btl_gm_send).
+  static constexpr btl::V11Component kComponent{
+      "gm", "myrinet-2000", "Open MPI v1.1 ompi/mca/btl/gm/btl_gm_component.c", "gm", btl::Connection::PriorityChannel};
+  GmMca()
+      : V11BtlMca({32 * 1024, 64 * 1024, 512 * 1024, 128 * 1024, btl::kExclusivityDefault, 250, 32 * 1024,
+                   btl::flag::Put}) {
     flags.source += " (OMPI_MCA_BTL_GM_HAVE_RDMA_PUT)";
   }
 };

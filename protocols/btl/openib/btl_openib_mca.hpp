@@ -10,16 +10,14 @@
 namespace ompisim::btl::openib {
 
 struct OpenibMca : btl::V11BtlMca<OpenibMca> {
-  static constexpr const char* kName = "openib";
-  static constexpr const char* kSrc = "Open MPI v1.1 ompi/mca/btl/mvapi/btl_mvapi_component.c";
-  // Two QPs per endpoint, the high-priority one for PRIORITY eager fragments: Open MPI v1.1 btl_mvapi_endpoint.c
-  // mca_btl_mvapi_endpoint_post_send (the same in btl_openib_endpoint.c).
-  static constexpr btl::Connection kConnection = btl::Connection::PriorityChannel;
-  OpenibMca() : V11BtlMca(kSrc, {12 * 1024, 64 * 1024, 1024 * 1024, 1024 * 1024, btl::kExclusivityDefault, 800,
-                                 32 * 1024, btl::flag::Put | btl::flag::Get}) {
-    latency.source = "Open MPI v1.1 btl_mvapi registers no latency (module default 0)";
-    min_send_size.source += " (min_send_size 32*1024)";
-  }
+  // Connection: two QPs per endpoint, the high-priority one for PRIORITY eager fragments (Open MPI v1.1
+  // btl_mvapi_endpoint.c mca_btl_mvapi_endpoint_post_send; the same in btl_openib_endpoint.c).
+  static constexpr btl::V11Component kComponent{
+      "openib", "ib-sdr-pcie", "Open MPI v1.1 ompi/mca/btl/mvapi/btl_mvapi_component.c", "mvapi",
+      btl::Connection::PriorityChannel};
+  OpenibMca()
+      : V11BtlMca({12 * 1024, 64 * 1024, 1024 * 1024, 1024 * 1024, btl::kExclusivityDefault, 800, 32 * 1024,
+                   btl::flag::Put | btl::flag::Get}) {}
 };
 
 }  // namespace ompisim::btl::openib

@@ -63,7 +63,7 @@ void BtlPortals::send_packed(const Descriptor& f, Completion local_done, Complet
   frags_[fid] = f;
   RankState& r = ranks_[f.src];
   if (r.outstanding >= static_cast<int>(mca_.btl_portals_max_pending_ops.value)) {  // no room: queue (FIFO)
-    ++queued_sends;
+    counters_.add(PortalsStat::QueuedSends);
     r.queued.push_back(Pending{fid, std::move(local_done)});
     if (packed) packed();
     return;
@@ -86,7 +86,7 @@ void BtlPortals::complete(int rank, std::uint64_t fid) {
   if (eager) {
     --r.eager_in_use;
   } else {
-    ++md_unlinks;
+    counters_.add(PortalsStat::MdUnlinks);
     ss_.calls(rank, 1, [] {});
   }
   --r.outstanding;
@@ -103,7 +103,7 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done, Completion p
   int src = f.src;
   double bytes = static_cast<double>(f.wire_bytes());
   bool expose = f.flags & desc_flag::ExposeData;
-  ++frags_sent;
+  counters_.add(PortalsStat::Frags);
   // The fragment buffer (mca_btl_portals_alloc, btl_portals_frag.h): up to the eager limit one of the
   // btl_portals_eager_frag_limit pre-pinned eager fragments when one is free, whose MD is bound at its first use and
   // kept ("pinned on first use and left pinned for the life of the fragment"), so a later send is one PtlPutRegion;
@@ -123,7 +123,7 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done, Completion p
       ++rs.eager_in_use;
       sent_.at(fid).eager = true;
     }
-    if (bind) ++md_binds;
+    if (bind) counters_.add(PortalsStat::MdBinds);
     w_.cpu_copy(src, bytes, [this, fid, src, bytes, expose, bind, packed = std::move(packed)]() mutable {
       // A descriptor that exposes its data segment (ob1's RGET) first attaches the user buffer (PtlMEAttach +
       // PtlMDAttach, mca_btl_portals_prepare_src).
@@ -153,7 +153,7 @@ void BtlPortals::prepare_rdma(int, Buffer, std::uint64_t, Completion ready) {
 }
 
 void BtlPortals::get(int initiator, int peer_rank, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) {
-  ++rdma_gets;
+  counters_.add(PortalsStat::RdmaGets);
   std::uint64_t gid = next_++;
   gets_[gid] = std::move(done);
   // The peer's exposed buffer (its PtlMEAttach + PtlMDAttach were priced when it sent the RGET fragment).
@@ -187,7 +187,7 @@ void BtlPortals::on_event(int rank, const Event& e) {
       ss_.calls(rank, 2, [this, rank] { post_block(rank); });
       return;
     }
-    ++recv_events;
+    counters_.add(PortalsStat::RecvEvents);
     if (e.kind == EventKind::PutStart) {  // the block's pending count goes up (btl_portals_component.c progress)
       w_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");
       return;
@@ -226,12 +226,7 @@ void BtlPortals::on_event(int rank, const Event& e) {
 }
 
 void BtlPortals::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  c["btl_portals_frags"] = frags_sent;
-  c["btl_portals_queued_sends"] = queued_sends;
-  c["btl_portals_rdma_gets"] = rdma_gets;
-  c["btl_portals_md_binds"] = md_binds;
-  c["btl_portals_md_unlinks"] = md_unlinks;
-  c["btl_portals_recv_events"] = recv_events;
+  counters_.report(c);
   ss_.add_counters(c);
 }
 

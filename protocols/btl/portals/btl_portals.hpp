@@ -18,11 +18,13 @@
 // LIMITATIONS: receive-block space is not accounted per fragment (blocks are large and re-posted when unlinked);
 // no PUT-based RDMA.
 #pragma once
+#include "core/statistics.hpp"
 #include "models/seastar/seastar.hpp"
 #include "platform/world.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/btl/portals/btl_portals_mca.hpp"
 
+#include <array>
 #include <deque>
 #include <unordered_map>
 
@@ -32,6 +34,18 @@ namespace ptl = ompisim::portals;
 
 // MCA_BTL_FLAGS_* of btl/portals (see the capability record in btl_portals.cpp).
 constexpr std::uint32_t kFlags = flag::Send | flag::Get | flag::RdmaMatched;
+
+// btl/portals' statistics, declared once (add_counters reports all of them; the registry entry and
+// `ompisim describe btl/portals` list them).
+enum class PortalsStat : std::uint8_t { Frags, QueuedSends, RdmaGets, MdBinds, MdUnlinks, RecvEvents };
+inline constexpr std::array<StatisticInfo, 6> kPortalsStatistics{{
+    {"btl_portals_frags", "fragments", "fragments put (PtlPutRegion)"},
+    {"btl_portals_queued_sends", "sends", "sends that waited for an outstanding-fragment slot (FIFO order)"},
+    {"btl_portals_rdma_gets", "transfers", "RDMA GETs (pml/ob1 RGET): PtlMDBind + PtlGet by the receiver"},
+    {"btl_portals_md_binds", "calls", "PtlMDBind of send fragments (eager ones stay bound and are reused)"},
+    {"btl_portals_md_unlinks", "calls", "PtlMDUnlink of max-size send fragments when freed"},
+    {"btl_portals_recv_events", "events", "events of the receive blocks handled (PUT_START, PUT_END)"},
+}};
 
 class BtlPortals final : public Btl {
 public:
@@ -48,8 +62,7 @@ public:
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) override;
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;
-  std::uint64_t queued_sends = 0, frags_sent = 0, rdma_gets = 0;
-  std::uint64_t md_binds = 0, md_unlinks = 0, recv_events = 0;  // PtlMDBind / PtlMDUnlink of send frags; block events
+  std::uint64_t count(PortalsStat s) const { return counters_[s]; }
 
 private:
   struct Pending {  // a fragment waiting for a slot (the fragment itself is in frags_)
@@ -85,6 +98,7 @@ private:
   std::unordered_map<std::uint64_t, Descriptor> frags_;  // in flight, by fragment id (Portals hdr_data)
   std::unordered_map<std::uint64_t, Completion> gets_;  // by get id (user_ptr)
   std::uint64_t next_ = 16;
+  Statistics<PortalsStat, kPortalsStatistics.size()> counters_{kPortalsStatistics};
 };
 
 }  // namespace ompisim::btl::portals

@@ -16,7 +16,8 @@ void register_component(ComponentRegistry& reg) {
              return std::make_unique<BtlPortals>(w, m.get<BtlPortalsMca>());
            },
            .btl_flags = kFlags,
-           .reach = Reach::Network});
+           .reach = Reach::Network,
+           .statistics = statistic_list(kPortalsStatistics)});
 }
 
 }  // namespace ompisim::btl::portals

@@ -29,10 +29,9 @@ void BtlVader::atomic_add(int rank, int target, Completion local_done, Completio
 }
 
 void BtlVader::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  c["vader_fbox_sends"] = fbox_sends;
-  c["vader_copy_sends"] = copy_sends;
-  c["vader_single_copy_sends"] = single_copy_sends;
-  c["vader_xpmem_attaches"] = attaches();
+  auto own = counters_;
+  own.set(VaderStat::XpmemAttaches, attaches());
+  own.report(c);
 }
 
 double BtlVader::attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes) {
@@ -56,7 +55,7 @@ void BtlVader::send(const Descriptor& d, Completion local_done) {
   // copied in and out.
   bool single_copy = !inline_send && d.data.buf.contiguous && (d.flags & desc_flag::InPlace);
   if (!single_copy) {
-    ++(inline_send ? fbox_sends : copy_sends);
+    counters_.add(inline_send ? VaderStat::FboxSends : VaderStat::CopySends);
     // Below max_inline_send the fragment goes by fast box (one hand-off); a copy-in fragment above it by the FIFO.
     double arrive = inline_send ? w_.signal_latency(d.src, d.dst) : fifo_latency(d.src, d.dst);
     w_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, arrive, local_done = std::move(local_done)]() mutable {
@@ -66,7 +65,7 @@ void BtlVader::send(const Descriptor& d, Completion local_done) {
     return;
   }
   // Single copy: pass the pointer; the receiver attaches and copies; the sender's buffer is free after that.
-  ++single_copy_sends;
+  counters_.add(VaderStat::SingleCopySends);
   Descriptor in = d;
   // The receiver copies straight out of the sender's buffer: from the sender's NUMA node (unless the buffer says where).
   if (in.data.buf.space.kind == MemKind::Host && in.data.buf.space.index < 0) in.data.buf.space = w_.local_memory(d.src);

@@ -12,10 +12,12 @@
 //    one cache-line transfer later (Cheetah's BASESMUMA-style on-node flags).
 // LIMITATIONS: fast-box ring capacity and fragment free lists are not modelled (no back-pressure on node).
 #pragma once
+#include "core/statistics.hpp"
 #include "protocols/base/xpmem.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/btl/vader/btl_vader_mca.hpp"
 
+#include <array>
 #include <set>
 #include <unordered_map>
 
@@ -24,6 +26,16 @@ namespace ompisim::btl::vader {
 // MCA_BTL_FLAGS_* of btl/vader: RDMA | SEND_INPLACE (v1.8.8; v4.1.6 adds SEND), and ATOMIC_OPS for the model's
 // on-node atomics on shared cache lines (v1.8.8 has no btl_atomic_op; v3.0 on sets the flag).
 constexpr std::uint32_t kFlags = flag::Send | flag::Rdma | flag::SendInplace | flag::AtomicOps;
+
+// btl/vader's statistics, declared once (add_counters reports all of them; the registry entry and
+// `ompisim describe btl/vader` list them).
+enum class VaderStat : std::uint8_t { FboxSends, CopySends, SingleCopySends, XpmemAttaches };
+inline constexpr std::array<StatisticInfo, 4> kVaderStatistics{{
+    {"vader_fbox_sends", "fragments", "fragments below btl_vader_max_inline_send sent through a fast box"},
+    {"vader_copy_sends", "fragments", "fragments copied in and out through a shared-memory fragment and the FIFO"},
+    {"vader_single_copy_sends", "fragments", "in-place sends: the receiver attaches the sender's pages and copies once"},
+    {"vader_xpmem_attaches", "attachments", "XPMEM attachments made (missing the attachment cache)"},
+}};
 
 class BtlVader final : public Btl {
 public:
@@ -37,7 +49,7 @@ public:
   void payload_consumed(const Descriptor& d) override;
   void atomic_add(int rank, int target, Completion local_done, Completion at_target) override;
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;
-  std::uint64_t fbox_sends = 0, copy_sends = 0, single_copy_sends = 0;
+  std::uint64_t count(VaderStat s) const { return s == VaderStat::XpmemAttaches ? attaches() : counters_[s]; }
   // Time from the sender posting a fragment to its FIFO until the receiver's poll has read the fragment header:
   // two dependent cache-line transfers (fifo_head, then the header it points to).
   double fifo_latency(int from, int to) const;
@@ -52,6 +64,7 @@ private:
   host::XpmemAttachCache xpmem_;
   std::unordered_map<std::uint64_t, Completion> inplace_;  // rx_buffer of a single-copy receive -> sender's completion
   std::uint64_t next_rx_ = 1;
+  Statistics<VaderStat, kVaderStatistics.size()> counters_{kVaderStatistics};  // XpmemAttaches: the cache's count
 };
 
 }  // namespace ompisim::btl::vader

@@ -14,7 +14,8 @@ void register_component(ComponentRegistry& reg) {
            .params = param_block<VaderMca>(),
            .make_btl = [](World& w, const McaParams& m) { return std::make_unique<BtlVader>(w, m.get<VaderMca>()); },
            .btl_flags = kFlags,
-           .reach = Reach::Node});
+           .reach = Reach::Node,
+           .statistics = statistic_list(kVaderStatistics)});
 }
 
 }  // namespace ompisim::btl::vader

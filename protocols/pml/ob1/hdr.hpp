@@ -28,7 +28,7 @@ namespace ompisim::pml {
 enum class Hdr : std::uint8_t { Match, Rndv, Rget, Ack, Nack, Frag, Put, Fin };
 constexpr int kHdrTypes = 8;
 
-inline const char* to_string(Hdr h) {
+constexpr const char* to_string(Hdr h) {
   switch (h) {
     case Hdr::Match: return "MATCH";
     case Hdr::Rndv: return "RNDV";

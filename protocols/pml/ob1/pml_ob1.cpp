@@ -6,7 +6,7 @@
 
 namespace ompisim::pml::ob1 {
 
-static_assert(static_cast<int>(Hdr::Fin) + 1 == kHdrTypes, "Ob1::hdr_sent_ has one slot per Hdr");
+static_assert(static_cast<int>(Hdr::Fin) + 1 == kHdrTypes, "kOb1Statistics has one header counter per Hdr");
 
 Ob1::Ob1(World& w, double sw, std::vector<btl::Btl*> btls, std::string name, StripeConfig stripe)
     : w_(w), sw_(sw), stripe_(stripe), bml_(w, std::move(btls)), name_(std::move(name)), lib_(w.ranks()) {
@@ -40,7 +40,7 @@ void Ob1::copy_out(std::uint64_t rid, int me, int peer, std::uint64_t bytes, Com
     w_.cpu_copy(me, static_cast<double>(bytes), std::move(next), src);
     return;
   }
-  converted_bytes_ += bytes;
+  counters_.add(Ob1Stat::ConvertedBytes, bytes);
   const double per = w_.machine().node_type_def(w_.node_of(me)).arch->convert_cost_per_element;
   const double t = static_cast<double>(bytes / r.convert_elem) * per;
   w_.cpu_copy(me, static_cast<double>(bytes), [this, me, t, next = std::move(next)]() mutable {
@@ -68,16 +68,9 @@ StackStats Ob1::stats() const {
   StackStats s;
   lib_.report(s);
   s.amos = amos_;
-  for (std::size_t h = 0; h < hdr_sent_.size(); ++h)
-    if (hdr_sent_[h]) s.counters[std::string("ob1_") + to_string(static_cast<Hdr>(h))] = hdr_sent_[h];
-  if (unexpected_copies_) s.counters["ob1_unexpected_copy"] = unexpected_copies_;
-  if (rget_fallbacks_) s.counters["ob1_rget_fallbacks"] = rget_fallbacks_;
-  if (put_fins_) s.counters["ob1_put_fins"] = put_fins_;
-  if (converted_bytes_) s.counters["ob1_converted_bytes"] = converted_bytes_;
-  if (early_completions_) s.counters["ob1_early_completions"] = early_completions_;
-  s.counters["ob1_unexpected_short"] = unexpected_short_;
-  s.counters["ob1_unexpected_long"] = unexpected_long_;
-  s.counters["mpi_truncate_errors"] = lib_.truncated();
+  auto c = counters_;
+  c.set(Ob1Stat::TruncateErrors, lib_.truncated());
+  c.report(s.counters);
   return s;
 }
 
@@ -116,7 +109,7 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
   const bool rget = rdma_choice(ep, r.bytes).rget;
   Hdr h = start(r, b->caps(), rget);
   r.first = first_payload(r, h, b->caps());
-  ++hdr_sent_[static_cast<std::size_t>(h)];
+  counters_.add(hdr_stat(h));
   HdrFields hf;
   hf.type = h, hf.ctx = hdr_ctx(r.ctx), hf.tag = r.tag, hf.seq = r.seq, hf.msg_bytes = r.bytes;
   hf.send_req = h == Hdr::Match ? 0 : id;
@@ -188,7 +181,7 @@ Ob1::RdmaChoice Ob1::rdma_choice(const bml::r2::Endpoint& ep, std::uint64_t byte
 void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq, std::uint64_t offset) {
   HdrFields hf;
   hf.type = h, hf.send_req = sreq, hf.recv_req = rreq, hf.offset = offset;
-  ++hdr_sent_[static_cast<std::size_t>(h)];
+  counters_.add(hdr_stat(h));
   send_desc(eager_btl(from, to), hf, from, to, btl::DataSegment{}, btl::desc_flag::Priority, rreq, nullptr);
 }
 
@@ -270,7 +263,7 @@ void Ob1::post_puts(std::uint64_t rid) {
     const std::optional<FragPipeline::Frag> f = ps.pipe.next();
     if (!f) return;
     ps.pending.push_back({f->offset, f->len, f->share});
-    ++hdr_sent_[static_cast<std::size_t>(Hdr::Put)];
+    counters_.add(hdr_stat(Hdr::Put));
     HdrFields hf;
     hf.type = Hdr::Put, hf.offset = f->offset, hf.send_req = ps.send_req, hf.recv_req = rid, hf.msg_bytes = f->len;
     btl::Btl* b = bml_.btls()[f->btl];
@@ -296,7 +289,7 @@ void Ob1::on_put(const InFrag& f) {
     b->put(me, peer, len, lib_.send(sid).buf, Buffer{}, [this, b, sid, len, off, me, peer, rreq] {
       HdrFields hf;
       hf.type = Hdr::Fin, hf.send_req = sid, hf.recv_req = rreq, hf.offset = off, hf.msg_bytes = len;
-      ++hdr_sent_[static_cast<std::size_t>(Hdr::Fin)];
+      counters_.add(hdr_stat(Hdr::Fin));
       send_desc(*b, hf, me, peer, btl::DataSegment{}, btl::desc_flag::Priority, sid, nullptr);
       on_event(lib_.send(sid), SendEvent::PutDone, len);
       check_send_done(sid);
@@ -318,7 +311,7 @@ void Ob1::on_put_fin(const InFrag& f) {
   const std::size_t share = p->share;
   const std::uint64_t len = p->len;
   ps.pending.erase(p);
-  ++put_fins_;
+  counters_.add(Ob1Stat::PutFins);
   ps.pipe.complete(share);
   RecvRequest& r = lib_.recv(rid);
   on_event(r, RecvEvent::PutFin, len);
@@ -338,7 +331,7 @@ void Ob1::post_frags(std::uint64_t sid) {
     const std::optional<FragPipeline::Frag> f = it->second.pipe.next();
     if (!f) return;
     frag_bytes_[f->btl] += f->len;
-    ++hdr_sent_[static_cast<std::size_t>(Hdr::Frag)];
+    counters_.add(hdr_stat(Hdr::Frag));
     const SendRequest& r = lib_.send(sid);
     HdrFields hf;
     hf.type = Hdr::Frag, hf.offset = f->offset, hf.send_req = sid, hf.recv_req = it->second.recv_req;
@@ -366,11 +359,11 @@ void Ob1::handle(const InFrag& f) {
       auto out = lib_.arrive(f.d.dst, f.h.ctx, f.h.seq, Unexpected{f.d.src, f.h.tag, f}, &unexpected);
       for (auto& m : out) matched(m.recv.rid, m.msg.frag, false);
       for (auto& u : unexpected) {
-        ++(u.frag.h.type == Hdr::Match ? unexpected_short_ : unexpected_long_);
+        counters_.add(u.frag.h.type == Hdr::Match ? Ob1Stat::UnexpectedShort : Ob1Stat::UnexpectedLong);
         if (u.frag.d.data.length == 0) continue;
         // Unexpected eager data (this fragment, or held ones it released): copied into a PML buffer so that the BTL
         // buffer can be returned now rather than at match time.
-        ++unexpected_copies_;
+        counters_.add(Ob1Stat::UnexpectedCopy);
         const InFrag g = u.frag;
         w_.cpu_copy(g.d.dst, static_cast<double>(g.d.data.length), [g] { g.btl->payload_consumed(g.d); });
       }
@@ -438,7 +431,7 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
       if (!r.buf.contiguous || !g) {
         // The receive buffer cannot take an RDMA GET, or no BTL can do it (mca_pml_ob1_recv_request_progress_rget
         // falls back): ACK the RGET as if it were an RNDV with no data, and the sender pipelines FRAGs instead.
-        ++rget_fallbacks_;
+        counters_.add(Ob1Stat::RgetFallbacks);
         on_event(r, RecvEvent::MatchedRndv, 0);
         send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, f.h.msg_bytes);  // everything by copy in/out
         return;
@@ -479,7 +472,7 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
 void Ob1::complete_send(std::uint64_t sid) { lib_.complete_send(sid); }
 
 void Ob1::mpi_complete_send(std::uint64_t sid) {
-  ++early_completions_;
+  counters_.add(Ob1Stat::EarlyCompletions);
   SendRequest& r = lib_.send(sid);
   Completion done = std::move(r.done);
   r.done = nullptr;

@@ -16,6 +16,7 @@
 // ob1 registers one BTL tag per header type (tag_of) on every BTL and serialises its headers into the descriptors'
 // header segments (hdr.hpp); the BTLs never see an ob1 type.
 #pragma once
+#include "core/statistics.hpp"
 #include "mpi/library.hpp"
 #include "protocols/bml/r2/bml_r2.hpp"
 #include "protocols/btl/btl.hpp"
@@ -26,6 +27,7 @@
 
 #include <array>
 #include <memory>
+#include <string_view>
 #include <unordered_map>
 
 namespace ompisim::pml::ob1 {
@@ -42,6 +44,42 @@ struct StripeConfig {
   FragPipeline::Schedule schedule = FragPipeline::Schedule::WeightedLength;
   int max_send_per_range = 4, max_rdma_per_request = 4;  // v1.3 on (pml_ob1_component.c)
 };
+
+// pml/ob1's statistics, declared once (stats() reports them; the registry entry and `ompisim describe pml/ob1` list
+// them). The first kHdrTypes follow Hdr's order: one count of headers sent per type, ob1_<to_string(Hdr)>.
+enum class Ob1Stat : std::uint8_t {
+  // clang-format off
+  HdrMatch, HdrRndv, HdrRget, HdrAck, HdrNack, HdrFrag, HdrPut, HdrFin,
+  UnexpectedShort, UnexpectedLong, UnexpectedCopy, RgetFallbacks, PutFins, ConvertedBytes, EarlyCompletions,
+  TruncateErrors
+  // clang-format on
+};
+inline constexpr std::array<StatisticInfo, 16> kOb1Statistics{{
+    {"ob1_MATCH", "headers", "MATCH headers sent: eager messages, data inline", true},
+    {"ob1_RNDV", "headers", "RNDV headers sent: rendezvous first fragments", true},
+    {"ob1_RGET", "headers", "RGET headers sent: the sender exposes its buffer for the receiver's GET", true},
+    {"ob1_ACK", "headers", "ACK headers sent by receivers (a RNDV matched, or an RGET falling back)", true},
+    {"ob1_NACK", "headers", "NACK headers sent", true},
+    {"ob1_FRAG", "headers", "FRAG headers sent: the rest of a rendezvous by copy in/out", true},
+    {"ob1_PUT", "headers", "PUT headers sent by receivers scheduling the RDMA PUT pipeline", true},
+    {"ob1_FIN", "headers", "FIN headers sent: after an RGET's GET or an RDMA PUT fragment's write", true},
+    {"ob1_unexpected_short", "messages", "MATCH (eager) first fragments that arrived before their receive"},
+    {"ob1_unexpected_long", "messages", "RNDV or RGET first fragments that arrived before their receive"},
+    {"ob1_unexpected_copy", "fragments", "unexpected eager data copied into a PML buffer on arrival", true},
+    {"ob1_rget_fallbacks", "messages", "RGETs the receiver could not GET: ACKed as a RNDV, the rest by FRAGs", true},
+    {"ob1_put_fins", "fragments", "FINs of RDMA PUT fragments received (ob1_FIN counts them with RGET's)", true},
+    {"ob1_converted_bytes", "bytes", "typed data converted by receivers from a rank of another architecture", true},
+    {"ob1_early_completions", "sends", "eager sends MPI-complete when the BTL's send returned", true},
+    {"mpi_truncate_errors", "receives", "receives whose message was longer than their buffer"},
+}};
+// The header counters are named ob1_<to_string(Hdr)> and indexed by Hdr.
+constexpr bool hdr_statistics_follow_hdr() {
+  for (int h = 0; h < kHdrTypes; ++h)
+    if (std::string_view(kOb1Statistics[h].name).substr(4) != to_string(static_cast<Hdr>(h))) return false;
+  return true;
+}
+static_assert(hdr_statistics_follow_hdr(), "kOb1Statistics begins with ob1_<HDR> for every Hdr, in Hdr's order");
+constexpr Ob1Stat hdr_stat(Hdr h) { return static_cast<Ob1Stat>(h); }
 
 class Ob1 final : public Stack {
 public:
@@ -132,14 +170,8 @@ private:
   std::vector<mpi::PeerSeq> eager_rr_;
   std::uint64_t amos_ = 0;
   bool early_completion_ = false;
-  std::uint64_t early_completions_ = 0;
-  // Counters kept as integers on the message path; stats() names them.
-  std::array<std::uint64_t, kHdrTypes> hdr_sent_{};  // by Hdr
-  std::uint64_t unexpected_short_ = 0, unexpected_long_ = 0, unexpected_copies_ = 0, rget_fallbacks_ = 0;
-  std::uint64_t put_fins_ = 0;  // FINs of RDMA PUT fragments (ob1_FIN counts them with RGET's)
+  Statistics<Ob1Stat, kOb1Statistics.size()> counters_{kOb1Statistics};
   std::vector<std::uint64_t> frag_bytes_;  // parallel to bml_.btls()
-  // Receiver makes right: bytes the receivers converted (typed data from a rank of another architecture).
-  std::uint64_t converted_bytes_ = 0;
   // Copies `bytes` of the receive `rid` out of the BTL's (or the PML's) buffer on `me`, then, when the receive is typed
   // and `peer` has another architecture, converts them at the receiver's per-element cost; then `next`.
   void copy_out(std::uint64_t rid, int me, int peer, std::uint64_t bytes, Completion next, MemSpace src = MemSpace{});

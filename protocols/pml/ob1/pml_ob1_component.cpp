@@ -22,7 +22,8 @@ void register_component(ComponentRegistry& reg) {
                                             mca.get<Ob1Mca>().config());
              p->set_early_completion(mca.get<Ob1Mca>().pml_ob1_use_early_completion.value != 0);
              return p;
-           }});
+           },
+           .statistics = statistic_list(kOb1Statistics)});
 }
 
 }  // namespace ompisim::pml::ob1

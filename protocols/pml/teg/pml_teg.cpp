@@ -15,9 +15,9 @@ PmlTeg::PmlTeg(World& w, ptl::Ptl& ptl, double overhead, std::string name)
 StackStats PmlTeg::stats() const {
   StackStats s;
   lib_.report(s);
-  s.counters["teg_unexpected"] = unexpected_;
-  s.counters["layer_pml_ns"] = static_cast<std::uint64_t>(std::llround(layer_pml_s_ * 1e9));
-  s.counters["layer_pml_count"] = layer_pml_count_;
+  auto c = counters_;
+  c.set(TegStat::LayerPmlNs, static_cast<std::uint64_t>(std::llround(layer_pml_s_ * 1e9)));
+  c.report(s.counters);
   if (extra_counters) extra_counters(s.counters);
   return s;
 }
@@ -35,7 +35,7 @@ void PmlTeg::start_send(const mpi::P2P& m, Completion done) {
     double& up = up_at_[static_cast<std::size_t>(rank)];
     if (up >= 0) {  // PML and above: from the last hand-up to this hand-down (paper §6.3)
       layer_pml_s_ += w_.sim().now() - up;
-      ++layer_pml_count_;
+      counters_.add(TegStat::LayerPmlCount);
       up = -1;
     }
     ptl_.send(rank, h);
@@ -58,7 +58,7 @@ void PmlTeg::match(int ctx, int rank, const ptl::MatchHeader& h) {
     std::vector<Msg> unexpected;
     auto matched = lib_.arrive(rank, h.contextid, h.seq, Msg{h.src, h.tag, h}, &unexpected);
     for (auto& u : unexpected) {  // the PTL's slot is reused: the inlined data waits in an unexpected buffer
-      ++unexpected_;
+      counters_.add(TegStat::Unexpected);
       w_.cpu_copy(ctx, static_cast<double>(u.h.inline_bytes), [] {});
     }
     for (auto& m : matched) on_matched(ctx, rank, m.recv.rid, m.msg);

@@ -9,15 +9,26 @@
 // LIMITATIONS: one PTL (no multi-PTL scheduling of the rest of a message); the per-message software cost is one
 // machine parameter (software.pml_teg_overhead) per send, receive post and match.
 #pragma once
+#include "core/statistics.hpp"
 #include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
 #include "protocols/ptl/ptl.hpp"
 
+#include <array>
 #include <string>
 #include <vector>
 
 namespace ompisim::pml::teg {
+
+// pml/teg's statistics, declared once (stats() reports all three; the registry entry and `ompisim describe pml/teg`
+// list them). The PTL's own counters follow them in a run's counters.
+enum class TegStat : std::uint8_t { Unexpected, LayerPmlNs, LayerPmlCount };
+inline constexpr std::array<StatisticInfo, 3> kTegStatistics{{
+    {"teg_unexpected", "messages", "first fragments that arrived before their receive: inlined data held in a buffer"},
+    {"layer_pml_ns", "ns", "PML and above (paper Fig. 9): summed time from a fragment's hand-up to the next ptl_send"},
+    {"layer_pml_count", "intervals", "hand-up to ptl_send intervals summed in layer_pml_ns"},
+}};
 
 class PmlTeg final : public Stack, public ptl::PmlUpcalls {
 public:
@@ -53,8 +64,8 @@ private:
   std::string name_;
   mpi::Library<Req, Req, Msg> lib_;
   std::vector<double> up_at_;  // per rank: when a fragment went up to the PML (-1: none pending)
-  double layer_pml_s_ = 0;
-  std::uint64_t layer_pml_count_ = 0, unexpected_ = 0;
+  double layer_pml_s_ = 0;  // reported in ns (TegStat::LayerPmlNs)
+  Statistics<TegStat, kTegStatistics.size()> counters_{kTegStatistics};
 };
 
 }  // namespace ompisim::pml::teg

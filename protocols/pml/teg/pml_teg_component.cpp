@@ -1,7 +1,9 @@
 // pml/teg's registration (Open MPI 2004, ompi/mca/pml/teg): the PML over PTL modules. Its PTLs are sub-components
 // it builds itself (ptl/elan4 is "part_of" pml/teg): the 2004 PML/PTL pair is not a PML over BTLs or an MTL.
 // Its per-message software cost is a measured machine parameter (software.pml_teg_overhead).
+#include "protocols/pml/teg/pml_teg.hpp"
 #include "protocols/pml/teg/teg_stack.hpp"
+#include "protocols/ptl/elan4/ptl_elan4.hpp"
 #include "protocols/ptl/elan4/ptl_elan4_mca.hpp"
 #include "protocols/register.hpp"
 
@@ -16,7 +18,8 @@ void register_component(ComponentRegistry& reg) {
            .make_pml = [](World& w, const McaParams& mca, const PmlModules&, const std::string& name) {
              // The only PTL modelled is ptl/elan4 (the stack object's "ptl" list is checked against the registry).
              return make_teg_stack(w, mca, {"elan4"}, name);
-           }});
+           },
+           .statistics = statistic_list(kTegStatistics)});
 }
 
 }  // namespace ompisim::pml::teg
@@ -30,6 +33,7 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"qsnet"},
            .source = "Open MPI (2004-05) src/mca/ptl/elan; qsnet-elan4 paper §4-5",
            .params = param_block<PtlElan4Mca>(),
+           .statistics = statistic_list(kPtlStatistics),
            .part_of = "pml/teg"});
 }
 

@@ -45,7 +45,7 @@ std::uint64_t PtlElan4::put_item(Item it) {
 }
 
 void PtlElan4::send(int ctx, const MatchHeader& h) {
-  (h.rendezvous ? rendezvous : eager) += 1;
+  counters_.add(h.rendezvous ? PtlStat::Rendezvous : PtlStat::Eager);
   std::uint64_t id = put_item({Kind::First, h, 0});
   const int rank = h.src;
   // Copy the inline data into a preallocated 2 KB send buffer, write the QDMA descriptor.
@@ -69,16 +69,16 @@ Callback PtlElan4::report_completion(int rank, std::uint64_t item) {
   return [this, rank, cq, item] {
     // The descriptor's source event fires on the NIC, which then issues the chained QDMA (no host).
     w_.sim().after(p_.event_fire_cost, [this, rank, cq, item] {
-      ++cq_entries;
+      counters_.add(PtlStat::CqEntries);
       nic_.qdma(rank, rank, cq, kCompletionBytes, item);
     });
   };
 }
 
 void PtlElan4::control(int from, int to, Kind k, const MatchHeader& h, std::uint64_t req, bool by_host) {
-  if (k == Kind::Ack) ++acks;
-  if (k == Kind::Fin) ++fins;
-  if (k == Kind::FinAck) ++fin_acks;
+  if (k == Kind::Ack) counters_.add(PtlStat::Acks);
+  if (k == Kind::Fin) counters_.add(PtlStat::Fins);
+  if (k == Kind::FinAck) counters_.add(PtlStat::FinAcks);
   Callback done;
   if (by_host && cq_qdma_ && plan_.completion_queue() >= 0) done = report_completion(from, put_item({Kind::CtrlDone, h, 0}));
   nic_.qdma(from, to, 0, kHeaderBytes, put_item({k, h, req}), std::move(done));
@@ -114,7 +114,7 @@ void PtlElan4::start_rdma(int ctx, int rank, const MatchHeader& h, std::uint64_t
     }
     if (cq >= 0)
       nic_.chain(ev, [this, rank, cq, done_id] {
-        ++cq_entries;
+        counters_.add(PtlStat::CqEntries);
         nic_.qdma(rank, rank, cq, kCompletionBytes, done_id);
       });
     if (read) nic_.rdma_read(rank, peer, rest, ev);
@@ -129,7 +129,7 @@ void PtlElan4::notice(int rank, int waiter, std::uint64_t item, int q) {
   const bool blocked = plan_.blocked(w_.sim().now(), w_.cpu_free_at(ctx), p_.event_spin_time, q >= 0);
   // A poll reads every queue event the waiter watches (two with a separate completion queue) before it finds this one.
   double cost = blocked ? p_.host_interrupt_cost : p_.host_event_poll_cost * plan_.queues_polled(waiter);
-  (blocked ? interrupts : polls) += 1;
+  counters_.add(blocked ? PtlStat::Interrupts : PtlStat::Polls);
   w_.cpu(ctx, cost + sw_.ptl_elan4_overhead, [this, ctx, rank, item, q] {
     std::uint64_t id = item;
     if (q >= 0) id = nic_.queue(rank, q).pop().payload;  // the oldest slot of that queue, freed now
@@ -167,7 +167,7 @@ void PtlElan4::handle(int ctx, int rank, Item it) {
 }
 
 void PtlElan4::rdma_done(int ctx, int rank, const Item& it) {
-  ++completions;
+  counters_.add(PtlStat::RdmaCompletions);
   const bool at_receiver = rank == it.h.dst;  // read: the receiver initiated; write: the sender did
   auto progress = [this, ctx, rank, it, at_receiver] {
     if (at_receiver) pml->recv_progress(ctx, rank, it.req, it.h.msg_bytes - it.h.inline_bytes);
@@ -190,22 +190,14 @@ void PtlElan4::complete_user(int ctx, int rank, std::function<void()> done) {
     if (done) done();
     return;
   }
-  ++handoffs;  // the progress thread signals the main thread, which wakes in MPI_Wait
+  counters_.add(PtlStat::Handoffs);  // the progress thread signals the main thread, which wakes in MPI_Wait
   w_.cpu(rank, sw_.thread_handoff_cost, std::move(done), "ptl_elan4 thread handoff");
 }
 
 void PtlElan4::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  c["ptl_elan4_eager"] = eager;
-  c["ptl_elan4_rendezvous"] = rendezvous;
-  c["ptl_elan4_acks"] = acks;
-  c["ptl_elan4_fins"] = fins;
-  c["ptl_elan4_fin_acks"] = fin_acks;
-  c["ptl_elan4_rdma_completions"] = completions;
-  c["ptl_elan4_interrupts"] = interrupts;
-  c["ptl_elan4_polls"] = polls;
-  c["ptl_elan4_handoffs"] = handoffs;
-  c["ptl_elan4_cq_entries"] = cq_entries;
-  c["context_switches"] = w_.cpus().context_switches;
+  auto own = counters_;
+  own.set(PtlStat::ContextSwitches, w_.cpus().context_switches);
+  own.report(c);
   nic_.add_counters(c);
 }
 

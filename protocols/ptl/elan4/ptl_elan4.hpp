@@ -24,18 +24,39 @@
 // interrupt routing) are not modelled. Without a completion queue an eager send completes once its QDMA is issued and
 // an RDMA's host event is set by the RDMA itself (the 2004 source sets it after the chained control QDMA: not modelled).
 #pragma once
+#include "core/statistics.hpp"
 #include "models/qsnet/elan4.hpp"
 #include "platform/world.hpp"
 #include "protocols/ptl/elan4/progress.hpp"
 #include "protocols/ptl/elan4/ptl_elan4_mca.hpp"
 #include "protocols/ptl/ptl.hpp"
 
+#include <array>
 #include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace ompisim::ptl::elan4 {
+
+// ptl/elan4's statistics, declared once (add_counters reports all of them, then the NIC's; the registry entry and
+// `ompisim describe ptl/elan4` list them).
+enum class PtlStat : std::uint8_t {
+  Eager, Rendezvous, Acks, Fins, FinAcks, RdmaCompletions, Interrupts, Polls, Handoffs, CqEntries, ContextSwitches
+};
+inline constexpr std::array<StatisticInfo, 11> kPtlStatistics{{
+    {"ptl_elan4_eager", "messages", "first fragments carrying the whole message (QDMA, the PTL's send buffer)"},
+    {"ptl_elan4_rendezvous", "messages", "first fragments of a rendezvous: the rest by RDMA read or write"},
+    {"ptl_elan4_acks", "messages", "ACK QDMAs: the receiver asks the sender to RDMA-write the rest"},
+    {"ptl_elan4_fins", "messages", "FIN QDMAs after an RDMA write (chained or sent by the host)"},
+    {"ptl_elan4_fin_acks", "messages", "FIN_ACK QDMAs after an RDMA read (chained or sent by the host)"},
+    {"ptl_elan4_rdma_completions", "transfers", "RDMA reads and writes completed"},
+    {"ptl_elan4_interrupts", "events", "completions noticed by a blocked waiter through an interrupt"},
+    {"ptl_elan4_polls", "events", "completions noticed by polling"},
+    {"ptl_elan4_handoffs", "requests", "completions a progress thread handed to the rank's main thread"},
+    {"ptl_elan4_cq_entries", "entries", "entries handled from the shared completion queue"},
+    {"context_switches", "switches", "turns of a shared core from one execution context to another (World CPUs)"},
+}};
 
 class PtlElan4 final : public Ptl {
 public:
@@ -52,8 +73,7 @@ public:
   int context(int rank, int waiter) const;  // the execution context of a waiter of rank
 
   void add_counters(std::map<std::string, std::uint64_t>& c) const;
-  std::uint64_t eager = 0, rendezvous = 0, acks = 0, fins = 0, fin_acks = 0, completions = 0, interrupts = 0,
-                polls = 0, handoffs = 0, cq_entries = 0;
+  std::uint64_t count(PtlStat s) const { return counters_[s]; }
 
 private:
   // SendDone: a first fragment's QDMA has completed (completion queue); CtrlDone: a control message's QDMA has.
@@ -87,6 +107,7 @@ private:
   std::uint64_t first_frag_;
   std::vector<int> thread_ctx_;  // per rank x threads: the progress threads' contexts
   std::unordered_map<std::uint64_t, Item> items_;  // in flight, by QDMA payload id
+  Statistics<PtlStat, kPtlStatistics.size()> counters_{kPtlStatistics};
   std::uint64_t next_item_ = 1;
 };
 

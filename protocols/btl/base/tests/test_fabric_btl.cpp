@@ -57,7 +57,7 @@ TEST_CASE("btl fabric: PRIORITY eager fragments pass queued data on a priority c
   CHECK(arrival_order(Connection::SingleFifo, btl::desc_flag::Priority, 0) == fifo);
   CHECK(arrival_order(Connection::PriorityChannel, btl::desc_flag::Priority, 16384) == fifo);
   CHECK(arrival_order(Connection::PriorityChannel, 0, 0) == fifo);
-  CHECK(btl::openib::OpenibMca::kConnection == Connection::PriorityChannel);
-  CHECK(btl::gm::GmMca::kConnection == Connection::PriorityChannel);
-  CHECK(btl::tcp::TcpMca::kConnection == Connection::SingleFifo);
+  CHECK(btl::openib::OpenibMca::kComponent.connection == Connection::PriorityChannel);
+  CHECK(btl::gm::GmMca::kComponent.connection == Connection::PriorityChannel);
+  CHECK(btl::tcp::TcpMca::kComponent.connection == Connection::SingleFifo);
 }

@@ -49,7 +49,7 @@ TEST_CASE("vader: a FIFO fragment costs two dependent cache-line transfers, a fa
   f.sim.run();
   REQUIRE(arrived.size() == 1);
   CHECK(arrived[0] == Approx(L).epsilon(1e-12));
-  CHECK(v.fbox_sends == 1);
+  CHECK(v.count(btl::vader::VaderStat::FboxSends) == 1);
 
   // Single copy, first time: the receiver attaches the sender's region (xpmem_attach_cost) after the FIFO.
   double done_at = -1;
@@ -66,7 +66,7 @@ TEST_CASE("vader: a FIFO fragment costs two dependent cache-line transfers, a fa
   REQUIRE(arrived.size() == 3);
   CHECK(arrived[2] - t0 == Approx(2 * L).epsilon(1e-12));
   CHECK(done_at - arrived[2] == Approx(2 * L).epsilon(1e-12));  // written back into the sender's FIFO
-  CHECK(v.single_copy_sends == 2);
+  CHECK(v.count(btl::vader::VaderStat::SingleCopySends) == 2);
 
   // Copy-in fragment above max_inline_send (non-contiguous data): the sender copies, then the FIFO.
   double copied_at = -1;
@@ -76,5 +76,5 @@ TEST_CASE("vader: a FIFO fragment costs two dependent cache-line transfers, a fa
   REQUIRE(arrived.size() == 4);
   CHECK(copied_at > t0);
   CHECK(arrived[3] - copied_at == Approx(2 * L).epsilon(1e-12));
-  CHECK(v.copy_sends == 1);
+  CHECK(v.count(btl::vader::VaderStat::CopySends) == 1);
 }

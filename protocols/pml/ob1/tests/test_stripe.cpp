@@ -17,8 +17,8 @@ struct Net {
   btl::FabricBtl ib, gm;
   btl::self::BtlSelf self;
   // `gm_conn`: btl/gm's connection as the component declares it, or another one for a what-if.
-  explicit Net(World& w, btl::Connection gm_conn = btl::gm::GmMca::kConnection)
-      : ib(w, "openib", "ib-sdr-pcie", btl::openib::OpenibMca{}.caps(), btl::openib::OpenibMca::kConnection),
+  explicit Net(World& w, btl::Connection gm_conn = btl::gm::GmMca::kComponent.connection)
+      : ib(w, "openib", "ib-sdr-pcie", btl::openib::OpenibMca{}.caps(), btl::openib::OpenibMca::kComponent.connection),
         gm(w, "gm", "myrinet-2000", btl::gm::GmMca{}.caps(), gm_conn), self(w.cpus()) {}
 };
 constexpr std::uint64_t kHdr = pml::kHdrBytes;
@@ -201,7 +201,7 @@ TEST_CASE("pml/ob1 pipeline depth: a late swap partner's transfers overlap", "[u
     if (conn == btl::Connection::PriorityChannel) CHECK(n.gm.priority_frags == 4 + 2 * 2 * 40);
     return end;
   };
-  const auto gm = btl::gm::GmMca::kConnection, fifo = btl::Connection::SingleFifo;
+  const auto gm = btl::gm::GmMca::kComponent.connection, fifo = btl::Connection::SingleFifo;
   REQUIRE(gm == btl::Connection::PriorityChannel);
   const double t1 = run(4, 0, gm);
   REQUIRE(t1 > 0.015);  // 5 MiB at Myrinet 2000's ~250 MB/s
