@@ -78,3 +78,24 @@ TEST_CASE("frontier machine: 9,408 nodes, 74 groups, 4 global links between ever
   }
   CHECK(out_of_group0 == 292);  // x 200 Gb/s = 58.4 Tb/s
 }
+
+// Configuration: frontier's dragonfly, the default (minimal) route between every switch of group 0 and every switch
+// of group 1. Expected: the shortest route, ties to the lowest link, takes global link 0 for 847 of the 1,024 switch
+// pairs and links 1, 2, 3 for 61, 59 and 57 (a switch that owns link s, or one where link s lands, is one hop closer
+// by it), the funnel models/slingshot/README.md describes. How validated: the global link on each default route,
+// compared with global_link(0, 1, s).
+TEST_CASE("frontier machine: minimal routes between two groups mostly share one global link", "[topology][frontier]") {
+  auto m = load_machine("frontier", nic_kinds());
+  const auto* df = dynamic_cast<const topology::Dragonfly*>(m->networks()[0].topology.get());
+  REQUIRE(df != nullptr);
+  std::map<int, int> per_link;
+  for (int a = 0; a < 32; ++a)
+    for (int b = 32; b < 64; ++b) {
+      int used = -1;
+      for (auto id : df->default_route(a, b))
+        for (int s = 0; s < df->slices(); ++s)
+          if (id == df->global_link(0, 1, s)) used = s;
+      ++per_link[used];
+    }
+  CHECK(per_link == std::map<int, int>{{0, 847}, {1, 61}, {2, 59}, {3, 57}});
+}
