@@ -23,6 +23,12 @@ void register_data_collectives(CollRegistry& reg) {
            "MPICH2: reduce-scatter by recursive halving, then allgather by recursive doubling; extra ranks fold first",
            "MPICH2 1.0.x src/mpi/coll/allreduce.c MPIR_Allreduce, its path above MPIR_ALLREDUCE_SHORT_MSG (2048 B)",
            &allreduce_mpich_rabenseifner, false});
+  reg.add({"allreduce", "rabenseifner",
+           "reduce-scatter by recursive vector halving, then allgather by recursive doubling; extra ranks fold in "
+           "halves into their even neighbour first",
+           "ompi/mca/coll/base/coll_base_allreduce.c ompi_coll_base_allreduce_intra_redscat_allgather (v4.1-v5.0; "
+           "coll/tuned allreduce algorithm 6)",
+           &allreduce_rabenseifner, false});
   reg.add({"alltoall", "pairwise", "P-1 sendrecv steps: send to me+k, receive from me-k (mod P)",
            "ompi/mca/coll/base/coll_base_alltoall.c ompi_coll_base_alltoall_intra_pairwise (v2.0–v4.1; "
            "coll_tuned_alltoall.c in v1.2–v1.10)",

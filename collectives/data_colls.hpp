@@ -15,13 +15,15 @@
 
 namespace ompisim::coll {
 
-// Registers allreduce "recursive_doubling", "ring" and "mpich_rabenseifner", alltoall "pairwise" and bcast "binomial".
+// Registers allreduce "recursive_doubling", "ring", "mpich_rabenseifner" and "rabenseifner", alltoall "pairwise" and bcast "binomial".
 void register_data_collectives(CollRegistry& reg);
 
 Schedule allreduce_recursive_doubling(int me, int nranks, const AlgoParams& params);
 // coll/tuned v1.3's ring (allreduce/ring.cpp) and MPICH2 1.0.x's Rabenseifner allreduce (allreduce/mpich_rabenseifner.cpp).
 Schedule allreduce_ring(int me, int nranks, const AlgoParams& params);
 Schedule allreduce_mpich_rabenseifner(int me, int nranks, const AlgoParams& params);
+// Open MPI's Rabenseifner allreduce, coll/base redscat_allgather (allreduce/rabenseifner.cpp).
+Schedule allreduce_rabenseifner(int me, int nranks, const AlgoParams& params);
 Schedule alltoall_pairwise(int me, int nranks, const AlgoParams& params);
 Schedule bcast_binomial(int me, int nranks, const AlgoParams& params);
 

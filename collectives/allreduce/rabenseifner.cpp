@@ -1,0 +1,76 @@
+// allreduce "rabenseifner" ↔ ompi_coll_base_allreduce_intra_redscat_allgather, ompi/mca/coll/base/coll_base_allreduce.c
+// (v4.1-v5.0; coll/tuned's enum string "rabenseifner", algorithm 6 of its allreduce decision): Rabenseifner's
+// reduce-scatter by recursive vector halving and distance doubling, then an allgather by recursive vector doubling
+// and distance halving. Read from a copy of the v5 file (BullSequana/OpenMPI5 at c3318e2f).
+//
+// Message sequence. Let pof2 be the largest power of two <= P, rem = P - pof2, and the vector n = params.bytes
+// (the generator counts in bytes: Open MPI halves element counts; with 4-byte elements the halves are the same
+// whenever n / pof2 is a multiple of 4, as for 1 MiB over up to 65,536 ranks).
+//   - Fold (ranks < 2*rem): an even rank sendrecvs with rank+1 (sends the right half n - n/2, receives the left n/2),
+//     then receives the reduced right half from rank+1 (MCA_PML_CALL(recv)); the odd rank sendrecvs (sends the left
+//     half, receives the right), then MPI_Sends the reduced right half to rank-1 and sits out. Open MPI keeps the even
+//     rank (MPICH keeps the odd one and folds with one whole-vector message). New ranks: even r < 2*rem -> r/2,
+//     r >= 2*rem -> r - rem; new rank m maps back to 2m (m < rem) or m + rem.
+//   - Reduce-scatter, mask = 1, 2, .., pof2/2, partner newrank ^ mask: the window w (first n) halves; the lower rank
+//     of the pair keeps the left floor(w/2) and sends the right w - floor(w/2), the higher sends the left floor(w/2)
+//     and keeps the right; one ompi_coll_base_sendrecv per step.
+//   - Allgather, mask = pof2/2 .. 1: the same partners in reverse order, each sending what it kept at that step and
+//     receiving what it sent.
+//   - Unfold: an even rank < 2*rem MPI_Sends the whole result to rank+1, which receives it.
+// Open MPI falls back to basic_linear when count < pof2; that algorithm is not modelled, so n < pof2 throws.
+// P = 1: nothing. The reductions cost no time here (as every data collective of data_colls.hpp).
+#include "collectives/data_colls.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ompisim::coll {
+
+Schedule allreduce_rabenseifner(int me, int nranks, const AlgoParams& params) {
+  detail::check_rank_args("allreduce/rabenseifner", me, nranks);
+  Schedule s;
+  if (nranks == 1) return s;
+  const std::uint32_t n = params.bytes;
+  const int pof2 = detail::floor_pow2(nranks);
+  if (n < static_cast<std::uint32_t>(pof2))
+    throw std::invalid_argument("allreduce/rabenseifner: " + std::to_string(n) + " B below the " +
+                                std::to_string(pof2) + " pieces of the reduce-scatter (Open MPI falls back to "
+                                "basic_linear there, not modelled)");
+  const int rem = nranks - pof2;
+  int vrank = me - rem;
+  if (me < 2 * rem) {
+    const std::uint32_t lhalf = n / 2, rhalf = n - lhalf;
+    if (me % 2 != 0) {
+      s.round().sendrecv_to(me - 1, lhalf, me - 1, rhalf);
+      s.round().send_blocking(me - 1, rhalf);
+      s.round().recv(me - 1, n);
+      return s;
+    }
+    s.round().sendrecv_to(me + 1, rhalf, me + 1, lhalf);
+    s.round().recv(me + 1, rhalf);
+    vrank = me / 2;
+  }
+  auto real = [&](int v) { return v < rem ? v * 2 : v + rem; };
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> steps;  // (sent, kept) bytes of each reduce-scatter step
+  std::uint32_t w = n;
+  for (int mask = 1; mask < pof2; mask <<= 1) {
+    const int dest = real(vrank ^ mask);
+    const std::uint32_t left = w / 2, right = w - left;
+    const std::uint32_t sent = me < dest ? right : left, kept = me < dest ? left : right;
+    s.round().sendrecv_to(dest, sent, dest, kept);
+    steps.emplace_back(sent, kept);
+    w = kept;
+  }
+  int i = static_cast<int>(steps.size());
+  for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
+    const auto& [sent, kept] = steps[static_cast<std::size_t>(--i)];
+    const int dest = real(vrank ^ mask);
+    s.round().sendrecv_to(dest, kept, dest, sent);
+  }
+  if (me < 2 * rem) s.round().send_blocking(me + 1, n);
+  return s;
+}
+
+}  // namespace ompisim::coll
