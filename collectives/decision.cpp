@@ -34,8 +34,8 @@ bool eval_condition(const std::string& cond, int nranks, bool node_aware, std::s
     if (op == ">=") return nranks >= value;
   }
   throw std::invalid_argument("decision rule " + std::to_string(idx) + ": unknown condition \"" + cond +
-                              "\" (allowed: \"always\", \"pow2\", \"node_aware\", \"tunable NAME\", \"nranks <op> N\" with op one of == < <= > "
-                              ">=)");
+                              "\" (allowed: \"always\", \"pow2\", \"node_aware\", \"tunable NAME\", \"nranks <op> N\" "
+                              "with op one of == < <= > >=)");
 }
 
 }  // namespace

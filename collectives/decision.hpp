@@ -46,8 +46,8 @@ struct CommShape {
 // A library's documented tunables as its stack declares them (name -> value; Stack::coll_tunables): what the "tunable
 // NAME" conditions and a composition's stage radices (stage_radix) read. Empty: the library's upstream defaults.
 using Tunables = std::map<std::string, double>;
-std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm, std::uint64_t bytes,
-                             const Tunables& tunables = {});
+std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
+                             std::uint64_t bytes, const Tunables& tunables = {});
 // The tree radix of a composition's stage: lib[coll]["stages"]["radix"][roots | node] names a tunable, whose value is
 // returned when the stack declares it; 0 when the table names none or the stack does not declare it (the generator
 // then takes the table's "radix"). std::invalid_argument naming the collective for a name that is not a string.

@@ -46,21 +46,21 @@ struct MpichOfiMca : ParamTable<MpichOfiMca> {
           "blocking", "every"}}},
         {&MpichOfiMca::mpich_bcast_only_tree, 1,
          std::string("MPICH_BCAST_ONLY_TREE = 1: ") + kCrayMpichEnvDisplay +
-             "; intro_mpi(3): 1 makes MPI_Bcast use the SMP-aware tree at every message size, 0 the size-dependent "
-             "algorithms (tree, scatter + allgather)",
+             "; intro_mpi(3), recalled (its text not readable here, status M): 1 makes MPI_Bcast use the SMP-aware "
+             "tree at every message size, 0 the size-dependent algorithms (tree, scatter + allgather)",
          {"mpich_bcast_only_tree", Dim::Count,
-          "Cray MPICH MPICH_BCAST_ONLY_TREE: MPI_Bcast by the SMP-aware tree at every size (1) or MPICH's size-dependent "
-          "choice (0)", 0, 1}},
+          "Cray MPICH MPICH_BCAST_ONLY_TREE: MPI_Bcast by the SMP-aware tree at every size (1) or MPICH's "
+          "size-dependent choice (0)", 0, 1}},
         {&MpichOfiMca::mpich_bcast_internode_radix, 4,
          std::string("MPICH_BCAST_INTERNODE_RADIX = 4: ") + kCrayMpichEnvDisplay +
-             "; intro_mpi(3): the radix of the SMP-aware bcast tree between nodes",
+             "; intro_mpi(3), recalled (status M): the radix of the SMP-aware bcast tree between nodes",
          {"mpich_bcast_internode_radix", Dim::Count, "Cray MPICH MPICH_BCAST_INTERNODE_RADIX: bcast tree radix between "
           "nodes (the node leaders)", 2, 64}},
         {&MpichOfiMca::mpich_bcast_intranode_radix, 4,
          std::string("MPICH_BCAST_INTRANODE_RADIX = 4: ") + kCrayMpichEnvDisplay +
-             "; intro_mpi(3): the radix of the SMP-aware bcast tree within a node",
-         {"mpich_bcast_intranode_radix", Dim::Count, "Cray MPICH MPICH_BCAST_INTRANODE_RADIX: bcast tree radix within a "
-          "node", 2, 64}},
+             "; intro_mpi(3), recalled (status M): the radix of the SMP-aware bcast tree within a node",
+         {"mpich_bcast_intranode_radix", Dim::Count,
+          "Cray MPICH MPICH_BCAST_INTRANODE_RADIX: bcast tree radix within a node", 2, 64}},
     };
     return r;
   }
