@@ -35,7 +35,8 @@ CollChoice CollChoice::read(ObjectReader& b, const std::string& coll, const std:
 }
 
 std::string CollChoice::name_for(int nranks, std::uint64_t bytes, bool node_aware) const {
-  return rules.empty() ? algorithm : coll::decide_algorithm(lib, coll, coll::CommShape{nranks, node_aware}, bytes);
+  return rules.empty() ? algorithm
+                       : coll::decide_algorithm(lib, coll, coll::CommShape{nranks, node_aware}, bytes, tunables);
 }
 
 const coll::AlgoInfo* CollChoice::find(int nranks, std::uint64_t bytes, const std::string& file,
@@ -55,7 +56,12 @@ const coll::AlgoInfo* CollChoice::find(int nranks, std::uint64_t bytes, const st
 }
 
 std::string CollChoice::stage_name(coll::Stage stage, int nranks, std::uint64_t bytes) const {
-  return coll::decide_algorithm(lib, coll::stage_table(lib, coll, stage), coll::CommShape{nranks, false}, bytes);
+  return coll::decide_algorithm(lib, coll::stage_table(lib, coll, stage), coll::CommShape{nranks, false}, bytes,
+                               tunables);
+}
+
+int CollChoice::stage_radix(coll::Stage stage) const {
+  return rules.empty() ? 0 : coll::stage_radix(lib, coll, stage, tunables);
 }
 
 coll::StageChooser CollChoice::stages_for(std::uint64_t bytes, const std::string& file) const {
@@ -63,7 +69,7 @@ coll::StageChooser CollChoice::stages_for(std::uint64_t bytes, const std::string
     std::string table, name;
     try {
       table = coll::stage_table(lib, coll, stage);
-      name = coll::decide_algorithm(lib, table, coll::CommShape{nranks, false}, bytes);
+      name = coll::decide_algorithm(lib, table, coll::CommShape{nranks, false}, bytes, tunables);
     } catch (const std::invalid_argument& e) {
       throw InputError(file, "benchmark.algorithm", e.what());
     }

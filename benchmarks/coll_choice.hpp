@@ -2,6 +2,7 @@
 // A collective driver's "algorithm" (osu_coll.cpp, imb.cpp): one algorithm of the collectives registry for every size,
 // or the name of a library's decision table (collectives/decision/*.json: "tuned", "mpich", "tuned-v1.1") that picks
 // an algorithm per (ranks, size).
+#include "collectives/decision.hpp"
 #include "collectives/registry.hpp"
 #include "core/json_input.hpp"
 
@@ -16,6 +17,7 @@ struct CollChoice {
   std::string algorithm;  // the scenario's value
   std::string rules;      // = algorithm when it names a decision table, else empty
   Json lib;               // that decision table
+  coll::Tunables tunables;  // the library's documented tunables as the run's stack declares them (Stack::coll_tunables)
 
   // Reads "algorithm" from `b` (default `deflt`): a registered algorithm of `coll` or one of `tables`, whose decision
   // file is loaded; anything else fails on key "algorithm" with a did-you-mean and the known names.
@@ -34,6 +36,8 @@ struct CollChoice {
   coll::StageChooser stages_for(std::uint64_t bytes, const std::string& file) const;
   // The name of the algorithm a stage runs on a sub-communicator of `nranks` (for the results).
   std::string stage_name(coll::Stage stage, int nranks, std::uint64_t bytes) const;
+  // A stage's tree radix from the library's tunables (coll::stage_radix); 0 when none.
+  int stage_radix(coll::Stage stage) const;
 };
 
 }  // namespace ompisim::bench

@@ -102,6 +102,10 @@ Task coll_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
     p.bytes = static_cast<std::uint32_t>(x.c.sizes[k]);
     p.root = x.c.root;
     if (!x.c.algo.rules.empty()) p.radix = x.c.algo.lib.value("radix", 4);  // the decision table's radix
+    p.roots_radix = x.c.algo.stage_radix(coll::Stage::Roots);  // a library tunable's, where its table names one
+    p.node_radix = x.c.algo.stage_radix(coll::Stage::Node);
+    // A communicator that is not node-aware runs the roots' tree alone (every rank its node's leader).
+    if (!x.stages[k] && !x.layout.node_aware() && p.roots_radix > 0) p.radix = p.roots_radix;
     p.layout = &x.layout;
     if (x.stages[k]) p.stages = &x.stages[k];
     co_await x.sync.arrive();
@@ -141,7 +145,9 @@ public:
     if (sel.contains("bytes")) c_.sizes = {sel["bytes"].get<std::uint64_t>()};
   }
   Json run(World& w, Stack& s, const std::string& file) const override {
-    if (c_.buffer == MemKind::Device)
+    OsuCollConfig c = c_;
+    c.algo.tunables = s.coll_tunables();  // the library's documented cut-offs and radices, as the stack declares them
+    if (c.buffer == MemKind::Device)
       for (long long node : w.placement().nodes)
         if (w.machine().node_type(node).gpus().empty())
           throw InputError(file, "benchmark.buffer",
@@ -153,36 +159,36 @@ public:
     coll::NodeLayout layout(node_key);
     std::vector<coll::Generator> gens;
     std::vector<coll::StageChooser> stages;
-    for (auto size : c_.sizes) {
-      const coll::AlgoInfo* a = c_.algo.find(n, size, file, layout.node_aware());
+    for (auto size : c.sizes) {
+      const coll::AlgoInfo* a = c.algo.find(n, size, file, layout.node_aware());
       gens.push_back(a->make);
       stages.emplace_back();
       if (!a->composition) continue;
       // The stages' choices for this layout and size, made (and an unimplemented one failing) here, not per rank.
-      stages.back() = coll::memoise_stages(c_.algo.stages_for(size, file), layout);
+      stages.back() = coll::memoise_stages(c.algo.stages_for(size, file), layout);
     }
-    Ctx x{w, c_, gens, std::move(layout), std::move(stages), GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
-    x.exec.buffer = c_.buffer;
-    x.calls_simulated.assign(c_.sizes.size(), 0);
-    std::vector<std::vector<double>> out(c_.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
+    Ctx x{w, c, gens, std::move(layout), std::move(stages), GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
+    x.exec.buffer = c.buffer;
+    x.calls_simulated.assign(c.sizes.size(), 0);
+    std::vector<std::vector<double>> out(c.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
     for (int r = 0; r < n; ++r) coll_rank(x, r, out);
     w.sim().run();
     Json pts = Json::array();
-    for (std::size_t k = 0; k < c_.sizes.size(); ++k) {
+    for (std::size_t k = 0; k < c.sizes.size(); ++k) {
       double sum = 0, lo = 1e300, hi = 0;
       for (double t : out[k]) {
         sum += t;
         lo = std::min(lo, t);
         hi = std::max(hi, t);
       }
-      Json pt{{"bytes", c_.sizes[k]}, {"latency_us", sum / n * 1e6}, {"min_latency_us", lo * 1e6},
+      Json pt{{"bytes", c.sizes[k]}, {"latency_us", sum / n * 1e6}, {"min_latency_us", lo * 1e6},
               {"max_latency_us", hi * 1e6}};
-      if (c_.steady_tol > 0) pt["calls_simulated"] = x.calls_simulated[k];
-      if (!c_.algo.rules.empty()) pt["algorithm"] = c_.algo.name_for(n, c_.sizes[k], x.layout.node_aware());
+      if (c.steady_tol > 0) pt["calls_simulated"] = x.calls_simulated[k];
+      if (!c.algo.rules.empty()) pt["algorithm"] = c.algo.name_for(n, c.sizes[k], x.layout.node_aware());
       if (x.stages[k])  // a node-aware composition: what its stages ran (the node stage: on the root's node)
         pt["stages"] = Json{
-            {"roots", c_.algo.stage_name(coll::Stage::Roots, x.layout.nnodes(), c_.sizes[k])},
-            {"node", c_.algo.stage_name(coll::Stage::Node, x.layout.node_size(x.layout.node(c_.root)), c_.sizes[k])}};
+            {"roots", c.algo.stage_name(coll::Stage::Roots, x.layout.nnodes(), c.sizes[k])},
+            {"node", c.algo.stage_name(coll::Stage::Node, x.layout.node_size(x.layout.node(c.root)), c.sizes[k])}};
       pts.push_back(pt);
     }
     return pts;

@@ -13,8 +13,13 @@ namespace {
 
 bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
-bool eval_condition(const std::string& cond, int nranks, bool node_aware, std::size_t idx) {
+bool eval_condition(const std::string& cond, int nranks, bool node_aware, std::size_t idx,
+                    const Tunables& tunables = {}) {
   if (cond == "always") return true;
+  if (cond.rfind("tunable ", 0) == 0) {
+    auto it = tunables.find(cond.substr(8));
+    return it != tunables.end() && it->second != 0;
+  }
   if (cond == "node_aware") return node_aware;
   if (cond == "pow2") return is_pow2(nranks);
   std::istringstream in(cond);
@@ -29,7 +34,8 @@ bool eval_condition(const std::string& cond, int nranks, bool node_aware, std::s
     if (op == ">=") return nranks >= value;
   }
   throw std::invalid_argument("decision rule " + std::to_string(idx) + ": unknown condition \"" + cond +
-                              "\" (allowed: \"always\", \"pow2\", \"node_aware\", \"nranks <op> N\" with op one of == < <= > >=)");
+                              "\" (allowed: \"always\", \"pow2\", \"node_aware\", \"tunable NAME\", \"nranks <op> N\" "
+                              "with op one of == < <= > >=)");
 }
 
 }  // namespace
@@ -65,7 +71,7 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
 }
 
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
-                             std::uint64_t bytes) {
+                             std::uint64_t bytes, const Tunables& tunables) {
   const int nranks = comm.nranks;
   const std::string where = "decide_algorithm(" + coll + "): ";
   if (nranks < 1) throw std::invalid_argument(where + "nranks = " + std::to_string(nranks));
@@ -77,7 +83,7 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
     if (!row.is_object() || !row.contains("when") || !row.at("when").is_string() || !row.contains("sizes") ||
         !row.at("sizes").is_array())
       throw std::invalid_argument(where + "row " + std::to_string(i) + " needs \"when\" and \"sizes\"");
-    if (!eval_condition(row.at("when").get<std::string>(), nranks, comm.node_aware, i)) continue;
+    if (!eval_condition(row.at("when").get<std::string>(), nranks, comm.node_aware, i, tunables)) continue;
     for (const auto& e : row.at("sizes")) {
       if (!e.is_object() || !e.contains("algorithm") || !e.at("algorithm").is_string())
         throw std::invalid_argument(where + "row " + std::to_string(i) + ": a size entry without \"algorithm\"");
@@ -104,6 +110,17 @@ std::string stage_table(const nlohmann::json& lib, const std::string& coll, Stag
   if (!st.contains(key) || !st.at(key).is_string())
     throw std::invalid_argument(where + "\"stages\" has no string \"" + key + "\"");
   return st.at(key).get<std::string>();
+}
+
+int stage_radix(const nlohmann::json& lib, const std::string& coll, Stage stage, const Tunables& tunables) {
+  if (!lib.is_object() || !lib.contains(coll) || !lib.at(coll).contains("stages")) return 0;
+  const auto& st = lib.at(coll).at("stages");
+  const char* key = stage == Stage::Roots ? "roots" : "node";
+  if (!st.is_object() || !st.contains("radix") || !st.at("radix").contains(key)) return 0;
+  if (!st.at("radix").at(key).is_string())
+    throw std::invalid_argument("stage_radix(" + coll + "): \"stages.radix." + key + "\" must name a tunable");
+  auto it = tunables.find(st.at("radix").at(key).get<std::string>());
+  return it == tunables.end() ? 0 : static_cast<int>(it->second);
 }
 
 std::string decision_file(const std::string& name) {

@@ -8,11 +8,15 @@
 //   "pow2"          nranks is a power of two (exactly one bit set; 1 counts, as in Open MPI's bit loop);
 //   "node_aware"    the communicator is node-aware (MPIR_Comm_is_node_aware: size tables only, CommShape below;
 //                   false for the barrier rule and for the sub-communicators of a composition's stages);
-//   "nranks == N", "nranks < N", "nranks <= N", "nranks > N", "nranks >= N"   integer comparisons.
+//   "nranks == N", "nranks < N", "nranks <= N", "nranks > N", "nranks >= N"   integer comparisons;
+//   "tunable NAME"  the stack declares the library tunable NAME (Stack::coll_tunables, e.g. Cray MPICH's
+//                   MPICH_BCAST_ONLY_TREE as mpich_bcast_only_tree) and its value is not 0; false when the stack
+//                   declares no such tunable (the library's upstream default then applies: the rows after it).
 // Anything else, a missing field, or no matching rule is an error (std::invalid_argument naming the rule index and
 // the offending value).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -39,7 +43,15 @@ struct CommShape {
   int nranks = 1;
   bool node_aware = false;
 };
-std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm, std::uint64_t bytes);
+// A library's documented tunables as its stack declares them (name -> value; Stack::coll_tunables): what the "tunable
+// NAME" conditions and a composition's stage radices (stage_radix) read. Empty: the library's upstream defaults.
+using Tunables = std::map<std::string, double>;
+std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
+                             std::uint64_t bytes, const Tunables& tunables = {});
+// The tree radix of a composition's stage: lib[coll]["stages"]["radix"][roots | node] names a tunable, whose value is
+// returned when the stack declares it; 0 when the table names none or the stack does not declare it (the generator
+// then takes the table's "radix"). std::invalid_argument naming the collective for a name that is not a string.
+int stage_radix(const nlohmann::json& lib, const std::string& coll, Stage stage, const Tunables& tunables);
 // The collective whose table picks a node-aware composition's stage (lib[coll]["stages"]["roots" | "node"]), evaluated
 // for the sub-communicator (never node-aware, as MPICH's node_comm and node_roots_comm are not);
 // std::invalid_argument naming the collective when missing.

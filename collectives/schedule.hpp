@@ -114,6 +114,9 @@ struct AlgoParams {
   // Node-aware compositions (MPICH's SMP collectives) only: the communicator's layout and the stages' choice.
   const NodeLayout* layout = nullptr;
   const StageChooser* stages = nullptr;
+  // Their stages' tree radices where the library names one (Cray MPICH's MPICH_BCAST_INTERNODE_RADIX and
+  // MPICH_BCAST_INTRANODE_RADIX; decision.hpp stage_radix); 0: the stage takes `radix`.
+  int roots_radix = 0, node_radix = 0;
 };
 
 struct AlgoInfo {

@@ -43,6 +43,9 @@ public:
   virtual StackStats stats() const = 0;
   // The largest communicator context id the stack can carry (mca_pml_base_module_t::pml_max_contextid).
   virtual std::uint32_t max_contextid() const = 0;
+  // The collective cut-offs and radices the library documents as tunable (name -> value), which its decision table
+  // may name (collectives/decision.hpp, "tunable NAME"); none by default (Open MPI's decisions name none).
+  virtual std::map<std::string, double> coll_tunables() const { return {}; }
 };
 
 }  // namespace ompisim

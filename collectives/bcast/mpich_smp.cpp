@@ -12,6 +12,8 @@
 //     MPIDI_OFI_Bcast_select: params.stages, Stage::Roots, for the number of nodes);
 //  3. every node with more than one rank runs MPIDI_SHM_mpi_bcast on node_comm with root 0 (MPIDI_POSIX_Bcast_select:
 //     Stage::Node, for the node's size); the root, when not a leader, receives the message again here, as in MPICH.
+// Cray MPICH's SMP-aware tree (intro_mpi(3) MPICH_BCAST_ONLY_TREE) has the same three steps with a tree in each stage,
+// whose radices are params.roots_radix / params.node_radix (MPICH_BCAST_INTERNODE_RADIX / _INTRANODE_RADIX) when set.
 // Each stage's schedule is generated in the sub-communicator's ranks and mapped to the communicator's. Memory: the
 // stages' (O(log P)) plus O(1).
 #include "collectives/tuned_colls.hpp"
@@ -53,6 +55,7 @@ Schedule bcast_mpich_smp(int me, int nranks, const AlgoParams& p) {
   if (leader && L.nnodes() > 1) {
     AlgoParams q = p;
     q.root = root_node;
+    if (p.roots_radix > 0) q.radix = p.roots_radix;
     Generator g = (*p.stages)(Stage::Roots, L.nnodes());
     append_mapped(s, g(my_node, L.nnodes(), q), [&](int k) { return L.leader(k); });
   }
@@ -60,6 +63,7 @@ Schedule bcast_mpich_smp(int me, int nranks, const AlgoParams& p) {
   if (const int n = L.node_size(my_node); n > 1) {
     AlgoParams q = p;
     q.root = 0;
+    if (p.node_radix > 0) q.radix = p.node_radix;
     Generator g = (*p.stages)(Stage::Node, n);
     append_mapped(s, g(L.local(me), n, q), [&](int i) { return L.member(my_node, i); });
   }

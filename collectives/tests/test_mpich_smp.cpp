@@ -198,3 +198,31 @@ TEST_CASE("mpich bcast: v3.4a2 decision data selects the node-aware composition"
   CHECK(decide_algorithm(mpich, "bcast", 4, 1048576) == "mpich_binomial");
   CHECK_THROWS_WITH(stage_table(mpich, "allgather", Stage::Roots), Catch::Contains("no \"stages\""));
 }
+
+// Configuration: collectives/decision/mpich_default.json with Cray MPICH's bcast tunables as native/mpich_cxi declares
+// them (MPICH_BCAST_ONLY_TREE, MPICH_BCAST_INTERNODE_RADIX, MPICH_BCAST_INTRANODE_RADIX), and with none.
+// Expected: MPICH_BCAST_ONLY_TREE = 1 keeps the node-aware composition and makes every stage a k-nomial tree at every
+// size (the flat communicator too); the stage radices are the declared values, not the table's "radix"; 0, or no
+// tunable declared, falls back to the v3.4a2 rows (binomial below 12 KiB, scatter + ring at 1 MiB on 64 ranks).
+// How validated: decide_algorithm and stage_radix with the tunables given; values chosen to differ from the defaults.
+TEST_CASE("mpich bcast: Cray MPICH's bcast tunables select the tree and its radices", "[collective][mpich]") {
+  const auto mpich = load_decision(
+      (std::filesystem::path(ompisim::data_dir()) / "collectives" / "decision" / "mpich_default.json").string());
+  const Tunables cray{{"mpich_bcast_only_tree", 1}, {"mpich_bcast_internode_radix", 8},
+                      {"mpich_bcast_intranode_radix", 3}};
+  for (std::uint64_t b : {1ull, 65536ull, 1048576ull}) {
+    CHECK(decide_algorithm(mpich, "bcast", CommShape{512, true}, b, cray) == "mpich_smp");
+    CHECK(decide_algorithm(mpich, "bcast", CommShape{64, false}, b, cray) == "knomial");
+    CHECK(decide_algorithm(mpich, "bcast", CommShape{8, false}, b, cray) == "knomial");
+  }
+  CHECK(stage_radix(mpich, "bcast", Stage::Roots, cray) == 8);
+  CHECK(stage_radix(mpich, "bcast", Stage::Node, cray) == 3);
+  CHECK(stage_radix(mpich, "bcast", Stage::Roots, {}) == 0);
+  CHECK(stage_radix(mpich, "allgather", Stage::Roots, cray) == 0);
+  Tunables off = cray;
+  off["mpich_bcast_only_tree"] = 0;
+  for (const Tunables& t : {off, Tunables{}}) {
+    CHECK(decide_algorithm(mpich, "bcast", CommShape{64, false}, 1, t) == "mpich_binomial");
+    CHECK(decide_algorithm(mpich, "bcast", CommShape{64, false}, 1048576, t) == "mpich_scatter_ring_allgather");
+  }
+}

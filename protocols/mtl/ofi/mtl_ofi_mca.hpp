@@ -24,8 +24,16 @@ struct MtlOfiMca : ParamTable<MtlOfiMca> {
   }
 };
 
+// Cray MPICH's collective tunables that the model reads (intro_mpi(3) names them; the values are the defaults that
+// MPICH_ENV_DISPLAY=1 prints for Cray MPICH 8.1.17 on Crusher, the paper's machine, one release before the paper's
+// 8.1.23). Declared to the decision table by the native stack (Stack::coll_tunables, collectives/decision.hpp).
+inline constexpr const char* kCrayMpichEnvDisplay =
+    "Cray MPICH 8.1.17 on OLCF Crusher, MPICH_ENV_DISPLAY=1 output, 'MPICH/COLLECTIVE environment settings' "
+    "(merthidayetoglu/Bisection_Bandwidth_Tester results/crusher_output.md, January 2023)";
+
 struct MpichOfiMca : ParamTable<MpichOfiMca> {
   Sourced mpich_ofi_inject;
+  Sourced mpich_bcast_only_tree, mpich_bcast_internode_radix, mpich_bcast_intranode_radix;
 
   MpichOfiMca() { set_defaults(); }
   static const ParamRows<MpichOfiMca>& rows() {
@@ -36,6 +44,23 @@ struct MpichOfiMca : ParamTable<MpichOfiMca> {
          "call returns (MPIDI_OFI_send_lightweight[_request]), MPI_Send and MPI_Isend alike",
          {"mpich_ofi_inject", Dim::Count, "Cray MPICH OFI netmod sends that use fi_tinject", 0, 2, {"never",
           "blocking", "every"}}},
+        {&MpichOfiMca::mpich_bcast_only_tree, 1,
+         std::string("MPICH_BCAST_ONLY_TREE = 1: ") + kCrayMpichEnvDisplay +
+             "; intro_mpi(3), recalled (its text not readable here, status M): 1 makes MPI_Bcast use the SMP-aware "
+             "tree at every message size, 0 the size-dependent algorithms (tree, scatter + allgather)",
+         {"mpich_bcast_only_tree", Dim::Count,
+          "Cray MPICH MPICH_BCAST_ONLY_TREE: MPI_Bcast by the SMP-aware tree at every size (1) or MPICH's "
+          "size-dependent choice (0)", 0, 1}},
+        {&MpichOfiMca::mpich_bcast_internode_radix, 4,
+         std::string("MPICH_BCAST_INTERNODE_RADIX = 4: ") + kCrayMpichEnvDisplay +
+             "; intro_mpi(3), recalled (status M): the radix of the SMP-aware bcast tree between nodes",
+         {"mpich_bcast_internode_radix", Dim::Count, "Cray MPICH MPICH_BCAST_INTERNODE_RADIX: bcast tree radix between "
+          "nodes (the node leaders)", 2, 64}},
+        {&MpichOfiMca::mpich_bcast_intranode_radix, 4,
+         std::string("MPICH_BCAST_INTRANODE_RADIX = 4: ") + kCrayMpichEnvDisplay +
+             "; intro_mpi(3), recalled (status M): the radix of the SMP-aware bcast tree within a node",
+         {"mpich_bcast_intranode_radix", Dim::Count,
+          "Cray MPICH MPICH_BCAST_INTRANODE_RADIX: bcast tree radix within a node", 2, 64}},
     };
     return r;
   }

@@ -202,10 +202,16 @@ public:
     // request table, CQ dispatch and the lightweight-send choice (MPICH's own, same behaviour)
     mtl_ = std::make_unique<MtlOfi>(w, *ep_, static_cast<InjectOn>(mca.get<MpichOfiMca>().mpich_ofi_inject.value));
     pml_ = std::make_unique<pml::cm::PmlCm>(w.cpus(), 0.0, *mtl_, name_);
+    const auto& m = mca.get<MpichOfiMca>();
+    tunables_ = {{"mpich_bcast_only_tree", m.mpich_bcast_only_tree.value},
+                 {"mpich_bcast_internode_radix", m.mpich_bcast_internode_radix.value},
+                 {"mpich_bcast_intranode_radix", m.mpich_bcast_intranode_radix.value}};
   }
   std::string name() const override { return name_; }
   void start_send(const mpi::P2P& m, Completion c) override { pml_->start_send(m, std::move(c)); }
   std::uint32_t max_contextid() const override { return pml_->max_contextid(); }
+  // Cray MPICH's collective tunables (MpichOfiMca), which collectives/decision/mpich_default.json names.
+  std::map<std::string, double> coll_tunables() const override { return tunables_; }
   void start_recv(const mpi::P2P& m, Completion c) override { pml_->start_recv(m, std::move(c)); }
   StackStats stats() const override { return pml_->stats(); }
 
@@ -214,6 +220,7 @@ private:
   std::unique_ptr<Ch4Endpoint> ep_;
   std::unique_ptr<MtlOfi> mtl_;
   std::unique_ptr<pml::cm::PmlCm> pml_;
+  std::map<std::string, double> tunables_;
 };
 }  // namespace
 
