@@ -103,7 +103,7 @@ void Cdm::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Call
   if (ep.state == EpState::Connected) try_flush(rank, peer, ep);
 }
 
-// Endpoints live in a node-based map: a reference stays valid for the whole run, so the callbacks carry it instead
+// Endpoints live in a deque: a reference stays valid for the whole run, so the callbacks carry it instead
 // of looking the connection up again.
 void Cdm::try_flush(int rank, int peer, Endpoint& ep) {
   while (ep.has_pending()) {
@@ -118,32 +118,52 @@ void Cdm::try_flush(int rank, int peer, Endpoint& ep) {
   ep.pending.reset();
 }
 
+// One SMSG: the sender's CPU posts it, the mailbox write arrives one wire time later (FIFO per connection), the
+// receiver polls it out, and its credit travels back. Each step is its own member function so that an event's callback
+// holds only (this, index): it stays in std::function's inline buffer instead of a heap-allocated closure.
 void Cdm::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
   ++smsg_sent;
   double cost = g_.smsg_cpu_overhead + static_cast<double>(p.bytes) / smsg_rate_;
-  w_.cpu(rank, cost, [this, rank, peer, e = &ep, p = std::move(p)]() mutable {
-    long long na = w_.node_of(rank), nb = w_.node_of(peer);
-    double arrival = std::max(w_.sim().now() + w_.wire_time(na, nb, static_cast<double>(p.bytes)), e->last_arrival);
-    e->last_arrival = arrival;
-    if (p.sent) p.sent();
-    w_.sim().at(arrival, [this, rank, peer, e, na, nb, deliver = std::move(p.deliver)]() mutable {
-      // The target NIC acknowledges the mailbox write; the ack raises one event on the sender's local CQ, which the
-      // sender's progress loop reaps (GNI_CqGetEvent on smsg_local_cq, then the fragment's completion: Open MPI's
-      // mca_btl_ugni_progress_local_smsg). It costs the sender's CPU one CQ poll, as RDMA and AMO completions do.
-      w_.sim().after(w_.wire_time(nb, na, 0), [this, rank] {
-        ++smsg_local_events;
-        w_.cpu(rank, g_.smsg_cpu_overhead, [] {}, "GNI_CqGetEvent (SMSG local CQ)");
-      });
-      w_.cpu(peer, g_.smsg_cpu_overhead, [this, rank, peer, e, na, nb, deliver = std::move(deliver)] {
-        // The mailbox slot is free again: the credit travels back to the sender.
-        w_.sim().after(w_.wire_time(nb, na, 0), [this, rank, peer, e] {
-          e->return_credit(max_credits_);
-          try_flush(rank, peer, *e);
-        });
-        deliver();
-      }, "GNI_SmsgGetNextWTag");
-    });
-  }, "GNI_SmsgSendWTag");
+  const std::uint32_t id = smsgs_.create(rank, peer, &ep, w_.node_of(rank), w_.node_of(peer), p.bytes,
+                                         std::move(p.sent), std::move(p.deliver));
+  w_.cpu(rank, cost, [this, id] { smsg_posted(id); }, "GNI_SmsgSendWTag");
+}
+
+void Cdm::smsg_posted(std::uint32_t id) {
+  Smsg& m = smsgs_[id];
+  double arrival = std::max(w_.sim().now() + w_.wire_time(m.na, m.nb, static_cast<double>(m.bytes)), m.ep->last_arrival);
+  m.ep->last_arrival = arrival;
+  if (Callback sent = std::move(m.sent)) sent();
+  w_.sim().at(arrival, [this, id] { smsg_arrived(id); });
+}
+
+void Cdm::smsg_arrived(std::uint32_t id) {
+  const Smsg& m = smsgs_[id];
+  // The target NIC acknowledges the mailbox write; the ack raises one event on the sender's local CQ, which the
+  // sender's progress loop reaps (GNI_CqGetEvent on smsg_local_cq, then the fragment's completion: Open MPI's
+  // mca_btl_ugni_progress_local_smsg). It costs the sender's CPU one CQ poll, as RDMA and AMO completions do.
+  w_.sim().after(w_.wire_time(m.nb, m.na, 0), [this, rank = m.rank] {
+    ++smsg_local_events;
+    w_.cpu(rank, g_.smsg_cpu_overhead, [] {}, "GNI_CqGetEvent (SMSG local CQ)");
+  });
+  w_.cpu(m.peer, g_.smsg_cpu_overhead, [this, id] { smsg_polled(id); }, "GNI_SmsgGetNextWTag");
+}
+
+void Cdm::smsg_polled(std::uint32_t id) {
+  Smsg& m = smsgs_[id];
+  // The mailbox slot is free again: the credit travels back to the sender.
+  w_.sim().after(w_.wire_time(m.nb, m.na, 0), [this, id] { smsg_credit_back(id); });
+  Callback deliver = std::move(m.deliver);
+  deliver();
+}
+
+void Cdm::smsg_credit_back(std::uint32_t id) {
+  const Smsg& m = smsgs_[id];
+  const int rank = m.rank, peer = m.peer;
+  Endpoint& ep = *m.ep;
+  smsgs_.erase(id);
+  ep.return_credit(max_credits_);
+  try_flush(rank, peer, ep);
 }
 
 void Cdm::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Callback done) {

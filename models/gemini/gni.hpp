@@ -13,6 +13,7 @@
 #pragma once
 #include "core/errors.hpp"
 #include "core/peer_seq.hpp"
+#include "core/slab.hpp"
 #include "models/gemini/nic.hpp"
 #include "platform/world.hpp"
 
@@ -127,6 +128,11 @@ public:
 private:
   void try_flush(int rank, int peer, Endpoint& ep);
   void transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p);
+  // The steps of one SMSG after its post, each an event whose callback names the message by its index in smsgs_.
+  void smsg_posted(std::uint32_t id);
+  void smsg_arrived(std::uint32_t id);
+  void smsg_polled(std::uint32_t id);
+  void smsg_credit_back(std::uint32_t id);
   Gni& nic_;
   World& w_;
   const GeminiParams& g_;
@@ -136,6 +142,14 @@ private:
   // through the rank's table of 1 + index by peer: a 300,000-rank barrier opens 3.7 M endpoints, most for one
   // message, and a node-based map of (rank, peer) cost an allocation and two dependent misses per endpoint.
   std::deque<Endpoint> eps_;
+  struct Smsg {  // one SMSG from its post to the return of its credit (Endpoint references stay valid: a deque)
+    int rank = 0, peer = 0;
+    Endpoint* ep = nullptr;
+    long long na = 0, nb = 0;  // the nodes of rank and peer
+    std::uint64_t bytes = 0;
+    Callback sent, deliver;
+  };
+  Slab<Smsg> smsgs_;
   std::vector<PeerSeq> ep_index_;
   std::unordered_map<int, RegCache> regcaches_;
 };
