@@ -81,52 +81,61 @@ const RegCache* Cdm::regcache(int rank) const {
 
 void Cdm::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Callback deliver) {
   Endpoint& ep = endpoint(rank, peer);
+  const std::uint32_t id = smsgs_.create(rank, peer, Endpoint::kNoMsg, &ep, w_.node_of(rank), w_.node_of(peer), bytes,
+                                         std::move(sent), std::move(deliver));
   if (ep.state == EpState::Connected && !ep.has_pending()) {  // nothing queued before it: FIFO holds
     if (ep.take_credit()) {
-      transmit(rank, peer, ep, Endpoint::Pending{bytes, std::move(sent), std::move(deliver)});
+      transmit(id);
       return;
     }
     ++credit_waits;  // as try_flush counts it: the message waits for a credit
-    ep.queue({bytes, std::move(sent), std::move(deliver)});
+    enqueue(ep, id);
     return;
   }
-  ep.queue({bytes, std::move(sent), std::move(deliver)});
+  enqueue(ep, id);
   if (ep.state == EpState::Init) {
     ++connects;
     ep.start_connect(max_credits_);
-    w_.cpu(rank, g_.endpoint_connect_time, [this, rank, peer, e = &ep] {
+    w_.cpu(rank, g_.endpoint_connect_time, [this, e = &ep] {
       e->connected();
-      try_flush(rank, peer, *e);
+      try_flush(*e);
     }, "GNI_EpBind");
     return;
   }
-  if (ep.state == EpState::Connected) try_flush(rank, peer, ep);
+  if (ep.state == EpState::Connected) try_flush(ep);
+}
+
+void Cdm::enqueue(Endpoint& ep, std::uint32_t id) {
+  if (ep.has_pending()) smsgs_[ep.tail].next = id;
+  else ep.head = id;
+  ep.tail = id;
 }
 
 // Endpoints live in a deque: a reference stays valid for the whole run, so the callbacks carry it instead
 // of looking the connection up again.
-void Cdm::try_flush(int rank, int peer, Endpoint& ep) {
+void Cdm::try_flush(Endpoint& ep) {
   while (ep.has_pending()) {
     if (!ep.take_credit()) {
       ++credit_waits;
       return;
     }
-    auto p = std::move(ep.pending->front());
-    ep.pending->pop_front();
-    transmit(rank, peer, ep, std::move(p));
+    const std::uint32_t id = ep.head;
+    Smsg& m = smsgs_[id];
+    ep.head = m.next;
+    if (ep.head == Endpoint::kNoMsg) ep.tail = Endpoint::kNoMsg;
+    m.next = Endpoint::kNoMsg;
+    transmit(id);
   }
-  ep.pending.reset();
 }
 
 // One SMSG: the sender's CPU posts it, the mailbox write arrives one wire time later (FIFO per connection), the
 // receiver polls it out, and its credit travels back. Each step is its own member function so that an event's callback
 // holds only (this, index): it stays in std::function's inline buffer instead of a heap-allocated closure.
-void Cdm::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
+void Cdm::transmit(std::uint32_t id) {
   ++smsg_sent;
-  double cost = g_.smsg_cpu_overhead + static_cast<double>(p.bytes) / smsg_rate_;
-  const std::uint32_t id = smsgs_.create(rank, peer, &ep, w_.node_of(rank), w_.node_of(peer), p.bytes,
-                                         std::move(p.sent), std::move(p.deliver));
-  w_.cpu(rank, cost, [this, id] { smsg_posted(id); }, "GNI_SmsgSendWTag");
+  const Smsg& m = smsgs_[id];
+  double cost = g_.smsg_cpu_overhead + static_cast<double>(m.bytes) / smsg_rate_;
+  w_.cpu(m.rank, cost, [this, id] { smsg_posted(id); }, "GNI_SmsgSendWTag");
 }
 
 void Cdm::smsg_posted(std::uint32_t id) {
@@ -158,12 +167,10 @@ void Cdm::smsg_polled(std::uint32_t id) {
 }
 
 void Cdm::smsg_credit_back(std::uint32_t id) {
-  const Smsg& m = smsgs_[id];
-  const int rank = m.rank, peer = m.peer;
-  Endpoint& ep = *m.ep;
+  Endpoint& ep = *smsgs_[id].ep;
   smsgs_.erase(id);
   ep.return_credit(max_credits_);
-  try_flush(rank, peer, ep);
+  try_flush(ep);
 }
 
 void Cdm::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Callback done) {
