@@ -47,6 +47,8 @@ struct Endpoint {
   void return_credit(std::uint16_t max_credits);  // a credit comes back
 };
 
+static_assert(sizeof(void*) != 8 || sizeof(Endpoint) <= 24, "gemini::Endpoint grew: a 300,000-rank run holds millions");
+
 // LRU registration cache (Open MPI's rcache / Cray udreg): a hit costs nothing, a miss costs a registration and may
 // evict the least recently used entry when the limit is reached.
 class RegCache {
