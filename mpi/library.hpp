@@ -95,11 +95,12 @@ class Library : public Library<SendReq, RecvReq, void> {
 public:
   using Engine = MatchEngine<Posted, Msg>;
   using Matched = typename Engine::Matched;
+  using MatchedList = typename Engine::MatchedList;
   explicit Library(int ranks) : ranks_(static_cast<std::size_t>(ranks)) {}
   std::uint32_t next_send_seq(int rank, std::uint32_t ctx, int peer) { return ranks_[rank].next_send_seq(ctx, peer); }
   std::optional<Msg> post(int rank, std::uint32_t ctx, const Posted& p) { return ranks_[rank].post(ctx, p); }
-  std::vector<Matched> arrive(int rank, std::uint32_t ctx, std::uint32_t seq, const Msg& m,
-                              std::vector<Msg>* went_unexpected = nullptr) {
+  MatchedList arrive(int rank, std::uint32_t ctx, std::uint32_t seq, const Msg& m,
+                        std::vector<Msg>* went_unexpected = nullptr) {
     return ranks_[rank].arrive(ctx, seq, m, went_unexpected);
   }
   void report(StackStats& s) const {

@@ -17,11 +17,12 @@ template <class Recv, class Msg>  // Recv: .src .tag (may be wildcards); Msg: .s
 class MatchEngine {
 public:
   using Matched = typename MatchQueues<Recv, Msg>::Matched;
+  using MatchedList = typename MatchQueues<Recv, Msg>::MatchedList;
   // A receive on communicator `ctx` is posted: the unexpected message it takes, if any (else it is queued).
   std::optional<Msg> post(std::uint32_t ctx, const Recv& r) { return comm(ctx).queues.post(r); }
   // Message `m` with sequence `seq` from m.src arrives on `ctx` (see MatchQueues::arrive).
-  std::vector<Matched> arrive(std::uint32_t ctx, std::uint32_t seq, const Msg& m,
-                              std::vector<Msg>* went_unexpected = nullptr) {
+  MatchedList arrive(std::uint32_t ctx, std::uint32_t seq, const Msg& m,
+                     std::vector<Msg>* went_unexpected = nullptr) {
     return comm(ctx).queues.arrive(seq, m, went_unexpected);
   }
   // The sequence number of the next send to `peer` on `ctx` (0 on first contact).

@@ -7,6 +7,8 @@
 #include "mpi/p2p.hpp"
 #include "mpi/peer_seq.hpp"
 
+#include <boost/container/small_vector.hpp>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -22,6 +24,9 @@ public:
     Recv recv;
     Msg msg;
   };
+  // What an arrival matched: almost always one pair (the arriving message), which stays inline (no allocation per
+  // message); held successors it releases spill to the heap.
+  using MatchedList = boost::container::small_vector<Matched, 1>;
   // A receive is posted: returns the unexpected message it matches, if any (the receive is then not queued).
   std::optional<Msg> post(const Recv& r) {
     for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it)
@@ -36,8 +41,8 @@ public:
   // A message with per-source sequence `seq` arrives. Returns the (receive, message) pairs matched now, in order;
   // messages that match nothing go to the unexpected queue (and, when `went_unexpected` is given, are listed there:
   // the arriving one or held successors it released); early ones wait for their predecessors.
-  std::vector<Matched> arrive(std::uint32_t seq, const Msg& m, std::vector<Msg>* went_unexpected = nullptr) {
-    std::vector<Matched> out;
+  MatchedList arrive(std::uint32_t seq, const Msg& m, std::vector<Msg>* went_unexpected = nullptr) {
+    MatchedList out;
     std::uint32_t& expected = expected_seq_[m.src];
     if (seq != expected) {
       held_[m.src].emplace(seq, m);
@@ -65,7 +70,7 @@ public:
   std::size_t peers_known() const { return expected_seq_.size(); }
 
 private:
-  void match_one(const Msg& m, std::vector<Matched>& out, std::vector<Msg>* went_unexpected) {
+  void match_one(const Msg& m, MatchedList& out, std::vector<Msg>* went_unexpected) {
     for (auto it = posted_.begin(); it != posted_.end(); ++it)
       if (matches(it->src, it->tag, m.src, m.tag)) {
         out.push_back({*it, m});

@@ -15,6 +15,8 @@
 // costs like any other point-to-point message (the paper gives no figure for ML's own overhead). Memory: O(log P).
 #include "collectives/barrier/barriers.hpp"
 
+#include <bit>
+
 namespace ompisim::coll {
 
 Schedule barrier_cheetah_p2p(int me, int nranks, const AlgoParams& /*params*/) {
@@ -27,8 +29,14 @@ Schedule barrier_cheetah_p2p(int me, int nranks, const AlgoParams& /*params*/) {
     return s;
   }
   const bool proxy = me < nranks - pow2num;  // PTPCOLL_PROXY (else PTPCOLL_IN_GROUP)
+  // Sized up front (one allocation per round instead of the vectors' doublings: a whole-machine barrier builds
+  // 300,000 of these).
+  s.rounds.reserve(static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(pow2num))) + (proxy ? 2 : 0));
   if (proxy) s.round().recv(me + pow2num);
-  for (int delta = 1; delta < pow2num; delta <<= 1) s.round().send(me ^ delta).recv(me ^ delta);
+  for (int delta = 1; delta < pow2num; delta <<= 1) {
+    s.round().rounds.back().ops.reserve(2);
+    s.send(me ^ delta).recv(me ^ delta);
+  }
   if (proxy) s.round().send(me + pow2num);
   return s;
 }

@@ -83,69 +83,97 @@ const RegCache* Cdm::regcache(int rank) const {
 
 void Cdm::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Callback deliver) {
   Endpoint& ep = endpoint(rank, peer);
+  const std::uint32_t id = smsgs_.create(rank, peer, Endpoint::kNoMsg, &ep, ctx_.node_of(rank), ctx_.node_of(peer),
+                                         bytes, std::move(sent), std::move(deliver));
   if (ep.state == EpState::Connected && !ep.has_pending()) {  // nothing queued before it: FIFO holds
     if (ep.take_credit()) {
-      transmit(rank, peer, ep, Endpoint::Pending{bytes, std::move(sent), std::move(deliver)});
+      transmit(id);
       return;
     }
     ++credit_waits;  // as try_flush counts it: the message waits for a credit
-    ep.queue({bytes, std::move(sent), std::move(deliver)});
+    enqueue(ep, id);
     return;
   }
-  ep.queue({bytes, std::move(sent), std::move(deliver)});
+  enqueue(ep, id);
   if (ep.state == EpState::Init) {
     ++connects;
     ep.start_connect(max_credits_);
-    cpus_.cpu(rank, g_.endpoint_connect_time, [this, rank, peer, e = &ep] {
+    cpus_.cpu(rank, g_.endpoint_connect_time, [this, e = &ep] {
       e->connected();
-      try_flush(rank, peer, *e);
+      try_flush(*e);
     }, "GNI_EpBind");
     return;
   }
-  if (ep.state == EpState::Connected) try_flush(rank, peer, ep);
+  if (ep.state == EpState::Connected) try_flush(ep);
 }
 
-// Endpoints live in a node-based map: a reference stays valid for the whole run, so the callbacks carry it instead
+void Cdm::enqueue(Endpoint& ep, std::uint32_t id) {
+  if (ep.has_pending()) smsgs_[ep.tail].next = id;
+  else ep.head = id;
+  ep.tail = id;
+}
+
+// Endpoints live in a deque: a reference stays valid for the whole run, so the callbacks carry it instead
 // of looking the connection up again.
-void Cdm::try_flush(int rank, int peer, Endpoint& ep) {
+void Cdm::try_flush(Endpoint& ep) {
   while (ep.has_pending()) {
     if (!ep.take_credit()) {
       ++credit_waits;
       return;
     }
-    auto p = std::move(ep.pending->front());
-    ep.pending->pop_front();
-    transmit(rank, peer, ep, std::move(p));
+    const std::uint32_t id = ep.head;
+    Smsg& m = smsgs_[id];
+    ep.head = m.next;
+    if (ep.head == Endpoint::kNoMsg) ep.tail = Endpoint::kNoMsg;
+    m.next = Endpoint::kNoMsg;
+    transmit(id);
   }
-  ep.pending.reset();
 }
 
-void Cdm::transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p) {
+// One SMSG: the sender's CPU posts it, the mailbox write arrives one wire time later (FIFO per connection), the
+// receiver polls it out, and its credit travels back. Each step is its own member function so that an event's callback
+// holds only (this, index): it stays in std::function's inline buffer instead of a heap-allocated closure.
+void Cdm::transmit(std::uint32_t id) {
   ++smsg_sent;
-  double cost = g_.smsg_cpu_overhead + static_cast<double>(p.bytes) / smsg_rate_;
-  cpus_.cpu(rank, cost, [this, rank, peer, e = &ep, p = std::move(p)]() mutable {
-    long long na = ctx_.node_of(rank), nb = ctx_.node_of(peer);
-    double arrival = std::max(sim_.now() + fabric_.wire_time(na, nb, static_cast<double>(p.bytes)), e->last_arrival);
-    e->last_arrival = arrival;
-    if (p.sent) p.sent();
-    sim_.at(arrival, [this, rank, peer, e, na, nb, deliver = std::move(p.deliver)]() mutable {
-      // The target NIC acknowledges the mailbox write; the ack raises one event on the sender's local CQ, which the
-      // sender's progress loop reaps (GNI_CqGetEvent on smsg_local_cq, then the fragment's completion: Open MPI's
-      // mca_btl_ugni_progress_local_smsg). It costs the sender's CPU one CQ poll, as RDMA and AMO completions do.
-      sim_.after(fabric_.wire_time(nb, na, 0), [this, rank] {
-        ++smsg_local_events;
-        cpus_.cpu(rank, g_.smsg_cpu_overhead, [] {}, "GNI_CqGetEvent (SMSG local CQ)");
-      });
-      cpus_.cpu(peer, g_.smsg_cpu_overhead, [this, rank, peer, e, na, nb, deliver = std::move(deliver)] {
-        // The mailbox slot is free again: the credit travels back to the sender.
-        sim_.after(fabric_.wire_time(nb, na, 0), [this, rank, peer, e] {
-          e->return_credit(max_credits_);
-          try_flush(rank, peer, *e);
-        });
-        deliver();
-      }, "GNI_SmsgGetNextWTag");
-    });
-  }, "GNI_SmsgSendWTag");
+  const Smsg& m = smsgs_[id];
+  double cost = g_.smsg_cpu_overhead + static_cast<double>(m.bytes) / smsg_rate_;
+  cpus_.cpu(m.rank, cost, [this, id] { smsg_posted(id); }, "GNI_SmsgSendWTag");
+}
+
+void Cdm::smsg_posted(std::uint32_t id) {
+  Smsg& m = smsgs_[id];
+  double arrival =
+      std::max(sim_.now() + fabric_.wire_time(m.na, m.nb, static_cast<double>(m.bytes)), m.ep->last_arrival);
+  m.ep->last_arrival = arrival;
+  if (Callback sent = std::move(m.sent)) sent();
+  sim_.at(arrival, [this, id] { smsg_arrived(id); });
+}
+
+void Cdm::smsg_arrived(std::uint32_t id) {
+  const Smsg& m = smsgs_[id];
+  // The target NIC acknowledges the mailbox write; the ack raises one event on the sender's local CQ, which the
+  // sender's progress loop reaps (GNI_CqGetEvent on smsg_local_cq, then the fragment's completion: Open MPI's
+  // mca_btl_ugni_progress_local_smsg). It costs the sender's CPU one CQ poll, as RDMA and AMO completions do.
+  sim_.after(fabric_.wire_time(m.nb, m.na, 0), [this, rank = m.rank] {
+    ++smsg_local_events;
+    cpus_.cpu(rank, g_.smsg_cpu_overhead, [] {}, "GNI_CqGetEvent (SMSG local CQ)");
+  });
+  cpus_.cpu(m.peer, g_.smsg_cpu_overhead, [this, id] { smsg_polled(id); }, "GNI_SmsgGetNextWTag");
+}
+
+void Cdm::smsg_polled(std::uint32_t id) {
+  Smsg& m = smsgs_[id];
+  // The mailbox slot is free again: the credit travels back to the sender.
+  sim_.after(fabric_.wire_time(m.nb, m.na, 0), [this, id] { smsg_credit_back(id); });
+  Callback deliver = std::move(m.deliver);
+  deliver();
+}
+
+void Cdm::smsg_credit_back(std::uint32_t id) {
+  Endpoint& ep = *smsgs_[id].ep;
+  smsgs_.erase(id);
+  ep.return_credit(max_credits_);
+  try_flush(ep);
 }
 
 void Cdm::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes, Callback done) {

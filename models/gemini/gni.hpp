@@ -13,6 +13,7 @@
 #pragma once
 #include "core/errors.hpp"
 #include "core/peer_seq.hpp"
+#include "core/slab.hpp"
 #include "models/gemini/nic.hpp"
 #include "platform/contexts.hpp"
 #include "platform/cpu_timeline.hpp"
@@ -33,27 +34,23 @@ const char* to_string(EpState s);
 
 // One directed connection's sender-side state: plain data plus checked transitions.
 struct Endpoint {
+  static constexpr std::uint32_t kNoMsg = ~std::uint32_t{0};
   EpState state = EpState::Init;
   std::uint16_t credits = 0;
   double last_arrival = 0;  // SMSG delivery is FIFO per connection
-  struct Pending {
-    std::uint64_t bytes;
-    Callback sent, deliver;
-  };
-  // Waiting for the connection or for a credit, created on demand and freed once drained: most endpoints never
-  // queue (a 300,000-rank run holds millions of endpoints; an empty std::list costs 24 B, an empty deque 600 B).
-  std::unique_ptr<std::list<Pending>> pending;
-  bool has_pending() const { return pending && !pending->empty(); }
-  void queue(Pending p) {
-    if (!pending) pending = std::make_unique<std::list<Pending>>();
-    pending->push_back(std::move(p));
-  }
+  // Messages waiting for the connection or for a credit, oldest first: a queue linked through the owning Cdm's
+  // message records (8 bytes here, no allocation: a 300,000-rank run holds millions of endpoints, most of which queue
+  // their first message while they connect).
+  std::uint32_t head = kNoMsg, tail = kNoMsg;
+  bool has_pending() const { return head != kNoMsg; }
 
   void start_connect(std::uint16_t max_credits);  // INIT -> CONNECTING
   void connected();                               // CONNECTING -> CONNECTED
   bool take_credit();                             // CONNECTED only; false when none is left
   void return_credit(std::uint16_t max_credits);  // a credit comes back
 };
+
+static_assert(sizeof(void*) != 8 || sizeof(Endpoint) <= 24, "gemini::Endpoint grew: a 300,000-rank run holds millions");
 
 // LRU registration cache (Open MPI's rcache / Cray udreg): a hit costs nothing, a miss costs a registration and may
 // evict the least recently used entry when the limit is reached.
@@ -134,13 +131,20 @@ public:
   Gni& nic() const { return nic_; }
   Endpoint& endpoint(int rank, int peer);
   std::size_t endpoints() const { return eps_.size(); }
+  std::size_t messages_in_flight() const { return smsgs_.size(); }  // SMSGs queued, or sent and holding a credit
   std::uint64_t smsg_sent = 0, credit_waits = 0, connects = 0, registrations = 0, rdma_gets = 0, rdma_puts = 0;
   std::uint64_t smsg_local_events = 0;  // SMSG acks reaped from the sender's local CQ
   const RegCache* regcache(int rank) const;
 
 private:
-  void try_flush(int rank, int peer, Endpoint& ep);
-  void transmit(int rank, int peer, Endpoint& ep, Endpoint::Pending p);
+  void try_flush(Endpoint& ep);
+  void enqueue(Endpoint& ep, std::uint32_t id);
+  void transmit(std::uint32_t id);
+  // The steps of one SMSG after its post, each an event whose callback names the message by its index in smsgs_.
+  void smsg_posted(std::uint32_t id);
+  void smsg_arrived(std::uint32_t id);
+  void smsg_polled(std::uint32_t id);
+  void smsg_credit_back(std::uint32_t id);
   Gni& nic_;
   Simulator& sim_;
   const Contexts& ctx_;
@@ -153,6 +157,15 @@ private:
   // through the rank's table of 1 + index by peer: a 300,000-rank barrier opens 3.7 M endpoints, most for one
   // message, and a node-based map of (rank, peer) cost an allocation and two dependent misses per endpoint.
   std::deque<Endpoint> eps_;
+  struct Smsg {  // one SMSG from its call to the return of its credit (Endpoint references stay valid: a deque)
+    int rank = 0, peer = 0;
+    std::uint32_t next = Endpoint::kNoMsg;  // the endpoint's next queued message
+    Endpoint* ep = nullptr;
+    long long na = 0, nb = 0;  // the nodes of rank and peer
+    std::uint64_t bytes = 0;
+    Callback sent, deliver;
+  };
+  Slab<Smsg> smsgs_;
   std::vector<PeerSeq> ep_index_;
   std::unordered_map<int, RegCache> regcaches_;
 };

@@ -50,7 +50,8 @@ TEST_CASE("ugni SMSG: credit exhaustion and recovery, connection on first send",
   CHECK(gni.credit_waits > 0);
   CHECK(gni.endpoint(0, 1).credits == 2);  // all credits came back
   CHECK(gni.endpoints() == 1);             // no state for peers never contacted
-  CHECK_FALSE(gni.endpoint(0, 1).pending);  // the queue is freed once drained
+  CHECK_FALSE(gni.endpoint(0, 1).has_pending());  // the queue is empty once drained
+  CHECK(gni.messages_in_flight() == 0);            // every message record was released with its credit
   // Connected now: 6 more sends, the first two on credits at once, the rest queued behind them; still in order.
   const auto waits = gni.credit_waits;
   for (int i = 10; i < 16; ++i) gni.smsg_send(0, 1, 64, nullptr, [&got, i] { got.push_back(i); });
@@ -60,7 +61,8 @@ TEST_CASE("ugni SMSG: credit exhaustion and recovery, connection on first send",
   REQUIRE(got.size() == 16);
   for (int i = 10; i < 16; ++i) CHECK(got[static_cast<std::size_t>(i)] == i);
   CHECK(gni.connects == 1);
-  CHECK_FALSE(gni.endpoint(0, 1).pending);
+  CHECK_FALSE(gni.endpoint(0, 1).has_pending());
+  CHECK(gni.messages_in_flight() == 0);
 }
 
 // Configuration: 2 ranks on 2 Cielo nodes, one 8-byte SMSG send after the connection is up; a zero-cost CPU step is

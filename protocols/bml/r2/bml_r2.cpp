@@ -63,13 +63,26 @@ std::size_t BmlR2::contacts(int rank) const { return peers_[static_cast<std::siz
 const Endpoint& BmlR2::endpoint(int rank, int peer) {
   std::uint32_t& slot = peers_[static_cast<std::size_t>(rank)][peer];
   if (slot) return records_[slot - 1];
-  Endpoint ep = add_proc(btls_, w_, rank, peer, arch(rank) == arch(peer));
+  const bool same_arch = arch(rank) == arch(peer);
+  std::uint64_t key = same_arch ? std::uint64_t{1} << 63 : 0;
+  const bool keyed = btls_.size() < 63;
+  if (keyed) {
+    for (std::size_t i = 0; i < btls_.size(); ++i)
+      if (btls_[i]->reaches(w_, rank, peer)) key |= std::uint64_t{1} << i;
+    for (const auto& [k, record] : by_reach_) {
+      if (k != key) continue;
+      slot = record + 1;
+      return records_[record];
+    }
+  }
+  Endpoint ep = add_proc(btls_, w_, rank, peer, same_arch);
   if (ep.send.empty())
     throw std::logic_error("bml/r2: rank " + std::to_string(rank) + " cannot reach rank " + std::to_string(peer) +
                            " with any BTL (unreachable proc)");
   auto it = std::find(records_.begin(), records_.end(), ep);
   if (it == records_.end()) it = records_.insert(records_.end(), std::move(ep));
   slot = static_cast<std::uint32_t>(it - records_.begin()) + 1;
+  if (keyed) by_reach_.emplace_back(key, slot - 1);
   return records_[slot - 1];
 }
 

@@ -16,7 +16,9 @@
 #include "mpi/peer_seq.hpp"
 #include "protocols/btl/btl.hpp"
 
+#include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 namespace ompisim::bml::r2 {
@@ -56,6 +58,10 @@ private:
   const World& w_;
   std::vector<btl::Btl*> btls_;
   std::deque<Endpoint> records_;     // interned; a deque keeps references valid
+  // add_proc's inputs that vary by peer (which BTLs reach it, bit i for btls_[i], and bit 63 for same_arch) -> its
+  // record: a first contact asks each BTL `reaches` and finds the record here instead of rebuilding the arrays (four
+  // vectors and two sorts) and comparing them with every record. A job has a handful of distinct keys.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_reach_;
   std::vector<mpi::PeerSeq> peers_;  // per rank: peer -> 1 + index in records_, created on first contact
   std::vector<std::uint32_t> arch_;  // empty: every rank has architecture 0
 };

@@ -45,8 +45,14 @@ void BtlUgni::send(const Descriptor& f, Completion local_done) {
   if (total <= smsg_limit_) {
     add(Stat::ShortSends);
     // prepare_src: copy into the send fragment, then SMSG (TAG_SEND).
-    w_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, f, total, local_done = std::move(local_done)]() mutable {
-      gni_.smsg_send(f.src, f.dst, total, std::move(local_done), [this, f] { deliver(f); });
+    const std::uint32_t id = shorts_.create(f, std::move(local_done));
+    w_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, id] {
+      ShortSend& s = shorts_[id];
+      gni_.smsg_send(s.f.src, s.f.dst, s.f.wire_bytes(), std::move(s.local_done), [this, id] {
+        const Descriptor in = shorts_[id].f;
+        shorts_.erase(id);
+        deliver(in);
+      });
     });
     return;
   }

@@ -11,6 +11,7 @@
 // The component's uGNI communication domain (endpoints, mailboxes, credits, registration caches) is its own
 // (gemini::Cdm); the NIC (gemini::Gni) is the World's, shared with any other library on it.
 #pragma once
+#include "core/slab.hpp"
 #include "core/statistics.hpp"
 #include "models/gemini/gni.hpp"
 #include "platform/world.hpp"
@@ -74,6 +75,11 @@ private:
   std::unordered_map<std::int64_t, EagerPool> pools_;    // per (rank, Pool), created on first use
   std::unordered_map<std::uint64_t, int> eager_in_use_;  // Descriptor::rx_buffer -> receiver whose pool buffer holds it
   std::uint64_t next_rx_ = 1;
+  struct ShortSend {  // a short send from its copy into the send fragment to its delivery
+    Descriptor f;
+    Completion local_done;
+  };
+  Slab<ShortSend> shorts_;  // the send's events carry (this, index): no heap closure holding the descriptor
   std::array<std::uint64_t, 4> protocol_{};  // per Stat
   void add(Stat s) { ++protocol_[static_cast<std::size_t>(s)]; }
 };

@@ -146,12 +146,13 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
 }
 
 void Ob1::start_recv(const mpi::P2P& m, Completion done) {
-  const int rank = m.rank, src = m.peer, tag = m.tag;
-  const std::uint32_t ctx = m.comm.context_id;
   auto [id, req] = lib_.new_recv(m, std::move(done));
   req.convert_elem = m.type.never_convert ? 0 : m.type.size;
-  w_.cpu(rank, sw_, [this, rank, src, tag, ctx, id] {
-    auto u = lib_.post(rank, ctx, mpi::Posted{src, tag, id});
+  // The request holds the call's rank, source, tag and context until it is posted (nothing matches it before), so the
+  // event carries only its id and fits std::function's inline buffer.
+  w_.cpu(m.rank, sw_, [this, id] {
+    const auto& r = lib_.recv(id);
+    auto u = lib_.post(r.rank, r.ctx, mpi::Posted{r.peer, r.tag, id});
     if (u) matched(id, u->frag, true);
   }, "mca_pml_ob1_irecv");
 }
