@@ -101,5 +101,6 @@ TEST_CASE("each MCA parameter has one owning component", "[unit][stack]") {
   // + mtl/portals copy blocks (2) + btl/portals eager_frag_limit + pml/ob1 use_early_completion
   // + native/mpich_gni num_bufs (the E1 eager path's DMA buffers)
   // + ofi/cxi fi_cxi_* (6), ofi/shm shm_inject_size, mtl/ofi ompi_mtl_ofi_inject, native/mpich_cxi mpich_ofi_inject
-  CHECK(all.size() == 85);
+  // + native/mpich_cxi's bcast tunables (mpich_bcast_only_tree, mpich_bcast_internode_radix, _intranode_radix)
+  CHECK(all.size() == 88);
 }

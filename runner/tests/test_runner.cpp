@@ -56,9 +56,9 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
   CHECK(csv_cell("no phase, no routine") == "\"no phase, no routine\"");
   std::string table = result_table(r);
   // The header names the run, then each effective value that differs from its parameter (btl/ugni's SMSG limit on
-  // auto: Table I's 8 KiB for 4 ranks), then the benchmark's own table.
+  // auto: 1 KiB for 4 ranks), then the benchmark's own table.
   CHECK_THAT(table, Catch::StartsWith("# ompisim osu_multi_lat on cielo (openmpi), 4 ranks\n# effective values: "
-                                      "btl_ugni_smsg_limit: effective 8192 B (value 0 B, 0 = auto)\n# OSU MPI Multi Latency Test"));
+                                      "btl_ugni_smsg_limit: effective 1024 B (value 0 B, 0 = auto)\n# OSU MPI Multi Latency Test"));
   CHECK_THAT(table, Catch::Contains("4096"));
   // A calibration evaluation narrows a clone of the driver: only the selected size runs, the scenario keeps its own.
   Scenario fast = s;
