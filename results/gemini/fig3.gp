@@ -18,9 +18,9 @@ set label 104 '- "Intra-node, 2 processes, 1 kB: Open MPI (vader) is 82% better 
 set label 105 '- "Intra-node, 2 processes, 1 byte: the latency of Open MPI and of the native MPI is similar (0.52 usecs each)." (holds)' at screen 0.012, screen 0.1224 left front font ',9'
 set label 106 '- "Intra-node, 2 processes, 4 MB: Open MPI''s latency is 1.076 msecs compared to the native MPI''s 1.079 msecs (Open MPI 0.28 % better)." (holds)' at screen 0.012, screen 0.1042 left front font ',9'
 set label 107 '- "The 2-process latency trends (native vs Open MPI at 1 B, 1 kB, 4 MB) also hold for the multi-pair runs (16 processes intra-node, 8 processes inter-node)." (holds)' at screen 0.012, screen 0.0859 left front font ',9'
-set label 108 'Latency falls with message size: native osu_latency 2p: 8 KiB 7.45 us -> 16 KiB 7.13 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that falls with' at screen 0.012, screen 0.0677 left front font ',9'
+set label 108 'Latency falls with message size: native osu_latency 2p: 8 KiB 7.37 us -> 16 KiB 7.11 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that falls with' at screen 0.012, screen 0.0677 left front font ',9'
 set label 109 'message size").' at screen 0.012, screen 0.0495 left front font ',9'
-set label 110 'Latency falls with message size: native osu_multi_lat 16p: 8 KiB 7.55 us -> 16 KiB 7.29 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that falls with' at screen 0.012, screen 0.0312 left front font ',9'
+set label 110 'Latency falls with message size: native osu_multi_lat 16p: 8 KiB 7.46 us -> 16 KiB 7.26 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that falls with' at screen 0.012, screen 0.0312 left front font ',9'
 set label 111 'message size").' at screen 0.012, screen 0.0130 left front font ',9'
 set terminal unknown
 plot 'gemini/fig3_latency_2p_intra_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_latency 2p (simulated)', \

@@ -6,13 +6,13 @@ set grid
 set offsets graph 0.02, graph 0.02, 0, 0
 set format x '%.0f'
 set format y '%g'
-set title "gemini-xe-xk, whatif_mailbox_memory_titan: What-if: SMSG mailbox memory per node vs the planned\nMSGQ design (paper §II.A, §VIII) at the first job size where Table I picks the 256 B SMSG\nlimit: 16,384 ranks, 16 per Titan node (1,024 nodes), Cheetah p2p barrier over ob1/ugni (one\nwarm-up call that connects the endpoints, one timed call). The result's mailbox_memory block\ngives bytes per node for per-peer SMSG mailboxes if every rank connected to every off-node rank\n(smsg_all_peers), for the endpoints this run connected (smsg_connected; smsg_connected_max if\nevery connection were one-way; smsg_connected_allocated with Open MPI's 2 MiB mailbox blocks),\nand for MSGQ, one queue per remote node shared by the node's ranks (msgq_per_node)"
+set title "gemini-xe-xk, whatif_mailbox_memory_titan: What-if: SMSG mailbox memory per node vs the planned\nMSGQ design (paper §II.A, §VIII) at the first job size of 16 ranks per node where btl/ugni's\nautomatic rule picks the 256 B SMSG limit (more than 16,384 ranks; the paper's Table I gives\n256 B from 16,384 on): 16,400 ranks, 16 per Titan node (1,025 nodes), Cheetah p2p barrier over\nob1/ugni (one warm-up call that connects the endpoints, one timed call). The result's\nmailbox_memory block gives bytes per node for per-peer SMSG mailboxes if every rank connected\nto every off-node rank (smsg_all_peers), for the endpoints this run connected (smsg_connected;\nsmsg_connected_max if every connection were one-way; smsg_connected_allocated with Open MPI's 2\nMiB mailbox blocks), and for MSGQ, one queue per remote node shared by the node's ranks\n(msgq_per_node)"
 set xlabel 'processes'
 set ylabel 'latency (us)'
 set terminal unknown
-plot 'gemini/whatif_mailbox_memory_titan.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi cheetah-p2p 16384p (simulated)'
+plot 'gemini/whatif_mailbox_memory_titan.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi cheetah-p2p 16400p (simulated)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.9260)]
+set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.9183)]
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'gemini/whatif_mailbox_memory_titan.svg.tmp'
 replot

@@ -9,14 +9,11 @@ set format y '%g'
 set title "whatif_smsg_limit_latency: What-if (protocol choice at scale): inter-node osu_latency on Titan"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set bmargin 6
-set label 100 'Latency falls with message size: openmpi osu_latency 2p btl_ugni_smsg_limit=256: 4 KiB 7.43 us -> 8 KiB 6.97 us (a protocol or algorithm switch of the model; validation/notes.md,' at screen 0.012, screen 0.0382 left front font ',9'
-set label 101 '"Latency that falls with message size").' at screen 0.012, screen 0.0159 left front font ',9'
 set terminal unknown
 plot 'whatif/whatif_smsg_limit_256_latency_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_latency 2p mpich_gni_max_vshort_msg_size=256 (simulated)', \
   'whatif/whatif_smsg_limit_256_latency_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi osu_latency 2p btl_ugni_smsg_limit=256 (simulated)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
 set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.9200)]
-set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'whatif/whatif_smsg_limit_latency.svg.tmp'
 replot

@@ -9,19 +9,12 @@ set format y '%g'
 set title "whatif_topology_latency: What-if (platform seams): osu_latency between two far-apart nodes\n(node 0 and node 4447) with Open MPI (pml/ob1 + btl/ugni) and Cielo's node, NIC and software\nparameters, on the machine"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set bmargin 10
-set label 100 'Latency falls with message size: openmpi osu_latency 2p on whatif-gemini-dragonfly: 4 KiB 15.10 us -> 8 KiB 7.92 us (a protocol or algorithm switch of the model; validation/notes.md,' at screen 0.012, screen 0.1170 left front font ',9'
-set label 101 '"Latency that falls with message size").' at screen 0.012, screen 0.0965 left front font ',9'
-set label 102 'Latency falls with message size: openmpi osu_latency 2p on whatif-gemini-fattree: 4 KiB 15.41 us -> 8 KiB 8.86 us (a protocol or algorithm switch of the model; validation/notes.md,' at screen 0.012, screen 0.0760 left front font ',9'
-set label 103 '"Latency that falls with message size").' at screen 0.012, screen 0.0556 left front font ',9'
-set label 104 'Latency falls with message size: openmpi osu_latency 2p on cielo: 4 KiB 17.40 us -> 8 KiB 13.78 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that falls' at screen 0.012, screen 0.0351 left front font ',9'
-set label 105 'with message size").' at screen 0.012, screen 0.0146 left front font ',9'
 set terminal unknown
 plot 'whatif/whatif_topology_latency_dragonfly.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi osu_latency 2p on whatif-gemini-dragonfly (simulated)', \
   'whatif/whatif_topology_latency_fattree.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi osu_latency 2p on whatif-gemini-fattree (simulated)', \
   'whatif/whatif_topology_latency_torus.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'openmpi osu_latency 2p on cielo (simulated)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
 set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.8876)]
-set terminal svg size 900,684 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'whatif/whatif_topology_latency.svg.tmp'
 replot
