@@ -40,20 +40,11 @@ struct UgniMca : ParamTable<UgniMca> {
   }
 };
 
-// The automatic SMSG limit of the btl/ugni revision the model follows (Open MPI trunk r26242, bd8b4f7f1e,
-// btl_ugni_component.c mca_btl_ugni_component_init): 1024 up to 1024 ranks, 512 up to 16384, 256 above. The Gemini
-// paper's Table I (8192 below 256 ranks) is the rule of the next revision, r26262 (validation/notes.md, "Which btl/ugni
-// the Gemini paper measured": why the model follows the revision of the paper's §IV.C).
-inline double ugni_btl_auto_smsg_limit(long long nranks) {
-  if (nranks <= 1024) return 1024;
-  if (nranks <= 16384) return 512;
-  return 256;
-}
-
-// The SMSG limit btl/ugni uses for a job of `nranks`: btl_ugni_smsg_limit when positive, else the automatic rule.
+// The SMSG limit btl/ugni uses for a job of `nranks`: btl_ugni_smsg_limit when positive, else the automatic rule of the
+// revision the model follows (ugni_r26242_auto_smsg_limit, protocols/base/smsg_auto_limit.hpp; the paper's Table I is
+// the next revision's rule).
 inline std::uint64_t effective_smsg_limit(const UgniMca& mca, long long nranks) {
-  const double set = mca.btl_ugni_smsg_limit.value;
-  return static_cast<std::uint64_t>(set > 0 ? set : ugni_btl_auto_smsg_limit(nranks));
+  return ompisim::effective_smsg_limit(mca.btl_ugni_smsg_limit.value, nranks, ugni_r26242_auto_smsg_limit);
 }
 
 }  // namespace ompisim::btl::ugni

@@ -56,7 +56,7 @@ TEST_CASE("mailbox memory: Open MPI allocates mailboxes in blocks of at most 2 M
   CHECK(smsg_allocated_bytes(203, 299008, 10304) <= kOmpiMboxBlockBytes);
 }
 
-// Configuration: 16 ranks per node, 2..4096 nodes, same limit and credits throughout (limit fixed at 256 so Table I
+// Configuration: 16 ranks per node, 2..4096 nodes, same limit and credits throughout (limit fixed at 256 so the automatic rule
 // does not change the slot). Expected: SMSG all-peers per node is (ranks per node) x (off-node ranks) x mailbox, so
 // it is linear in the number of peers (the ratio to the peer count is constant); MSGQ per node is (nodes - 1) x
 // queue whatever the ranks per node (16 per node and 1 per node give the same MSGQ memory on the same nodes).
