@@ -50,6 +50,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 
 namespace ompisim::bench {
 
@@ -132,6 +133,32 @@ struct InFlight {
   std::uint64_t bytes, line;
 };
 
+// The sends of one (src, dst, tag) not yet received, oldest first: a vector read from `head`, emptied but not freed
+// when the last is received, so a pair that has one message in flight at a time allocates once for the whole run.
+struct SendFifo {
+  std::vector<InFlight> q;
+  std::size_t head = 0;
+  bool empty() const { return head == q.size(); }
+  const InFlight& front() const { return q[head]; }
+  void pop() {
+    if (++head == q.size()) {
+      q.clear(), head = 0;
+    } else if (head >= 64 && 2 * head >= q.size()) {  // a queue that never drains: drop what was read
+      q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(head));
+      head = 0;
+    }
+  }
+};
+using MsgKey = std::tuple<int, int, int>;  // (src, dst, tag)
+struct MsgKeyHash {
+  std::size_t operator()(const MsgKey& k) const noexcept {
+    auto [a, b, c] = k;
+    std::uint64_t h = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32 | static_cast<std::uint32_t>(b)) *
+                      0x9E3779B97F4A7C15ull;
+    return static_cast<std::size_t>((h ^ (h >> 29)) + static_cast<std::uint32_t>(c) * 0xC2B2AE3D27D4EB4Full);
+  }
+};
+
 // The first rank's call of one collective (by its index in every rank's sequence), checked against the others'.
 struct CollCall {
   Kind kind;
@@ -210,7 +237,8 @@ struct Run {
   std::exception_ptr error;  // the first rank's input error: every rank stops at its next action, then it is thrown
   std::optional<coll::NodeLayout> layout;  // MPI_COMM_WORLD's nodes (set before the run)
   std::map<std::string, CollChoice> choices;  // per collective: the decision table that picks a composition's stages
-  std::map<std::tuple<int, int, int>, std::deque<InFlight>> inflight;  // (src, dst, tag): sends not yet received
+  std::unordered_map<MsgKey, SendFifo, MsgKeyHash> inflight;  // sends not yet received (kept once emptied)
+  std::uint64_t unreceived = 0;                                // sends in `inflight`
   std::deque<CollCall> coll_calls;  // collectives some rank called and not every rank reached yet
   std::uint64_t coll_first = 0;     // the index of coll_calls.front()
 
@@ -265,35 +293,40 @@ struct Run {
   }
   // After every rank ended: a send that no receive matched is an error, as MPI_Finalize with a pending message is.
   void check_unmatched() const {
-    if (inflight.empty()) return;
-    const auto& [key, q] = *inflight.begin();
-    auto [src, dst, tag] = key;
-    std::size_t more = 0;
-    for (const auto& [k, v] : inflight) more += v.size();
+    if (unreceived == 0) return;
+    const MsgKey* first = nullptr;  // the least (src, dst, tag) with a send not received
+    const InFlight* f = nullptr;
+    for (const auto& [k, v] : inflight)
+      if (!v.empty() && (!first || k < *first)) first = &k, f = &v.front();
+    auto [src, dst, tag] = *first;
+    const std::uint64_t more = unreceived;
     throw InputError(ranks[static_cast<std::size_t>(src)].reader.path(), "",
                      fmt::format("line {}: rank {}'s send to rank {} (tag {}, {} B) is never received: no receive in "
                                  "rank {}'s trace matches it ({} unmatched send{} in all)",
-                                 q.front().line, src, dst, tag, q.front().bytes, dst, more, more == 1 ? "" : "s"));
+                                 f->line, src, dst, tag, f->bytes, dst, more, more == 1 ? "" : "s"));
   }
-  void received(int me, const mpi::Status& st) {
-    auto it = inflight.find({st.source, me, st.tag});
-    if (it == inflight.end()) return;
-    it->second.pop_front();
-    if (it->second.empty()) inflight.erase(it);
+  // A receive request r completed: its send is no longer in flight, the rank's counters grow, then r is done.
+  void received(Req* r) {
+    const mpi::Status& st = r->status;
+    if (auto it = inflight.find({st.source, r->dst, st.tag}); it != inflight.end() && !it->second.empty()) {
+      it->second.pop();
+      --unreceived;
+    }
+    ++r->rs->recvs;
+    r->rs->recv_bytes += st.bytes;
+    done(r);
   }
-
-  Completion req_done(Req* r) {
-    return [r] {
-      r->done = true;
-      if (!r->waited) return;
-      r->waited = false;
-      RankState* rs = r->rs;
-      if (--rs->blocked == 0 && rs->waiter) {
-        auto h = rs->waiter;
-        rs->waiter = nullptr;
-        h.resume();
-      }
-    };
+  // r completed: the rank resumes when it was the last request the rank waits for.
+  static void done(Req* r) {
+    r->done = true;
+    if (!r->waited) return;
+    r->waited = false;
+    RankState* rs = r->rs;
+    if (--rs->blocked == 0 && rs->waiter) {
+      auto h = rs->waiter;
+      rs->waiter = nullptr;
+      h.resume();
+    }
   }
   void block_on(RankState& rs, Req* r) {
     if (r->done) return;
@@ -307,27 +340,21 @@ struct Run {
     auto* r = new Req{me, dst, tag, false, false, &rs};
     ++rs.sends;
     rs.send_bytes += bytes;
-    inflight[{me, dst, tag}].push_back(InFlight{bytes, rs.last_line});
+    inflight[{me, dst, tag}].q.push_back(InFlight{bytes, rs.last_line});
+    ++unreceived;
     auto& sz = sizes[bytes == 0 ? -1 : static_cast<int>(std::bit_width(bytes - 1))];
     ++sz.first, sz.second += bytes;
-    Completion done = req_done(r);
     mpi::P2P m{me, dst, tag, bytes, mpi::kByte, mpi::kCommWorld, Buffer{static_cast<std::uint64_t>(me) << 36, true}, nullptr};
     m.blocking = blocking;
-    s.start_send(m, std::move(done));
+    s.start_send(m, [r] { done(r); });
     return r;
   }
   Req* post_recv(int me, int src, int tag, std::uint64_t bytes) {
     RankState& rs = ranks[static_cast<std::size_t>(me)];
     auto* r = new Req{src, me, tag, false, false, &rs};
-    Completion done = req_done(r);
     s.start_recv(mpi::P2P{me, src, tag == -1 ? kAnyTag : tag, bytes, mpi::kByte, mpi::kCommWorld,
                           Buffer{(static_cast<std::uint64_t>(me) << 36) + (1ull << 35), true}, &r->status},
-                 [this, me, done, r, &rs] {
-                   received(me, r->status);
-                   ++rs.recvs;
-                   rs.recv_bytes += r->status.bytes;
-                   done();
-                 });
+                 [this, r] { received(r); });
     return r;
   }
 
@@ -565,7 +592,7 @@ Json replay_run(World& w, Stack& s, const ReplayConfig& c) {
   const int n = static_cast<int>(w.ranks());
   if (n != static_cast<int>(c.files.size()))
     throw InputError(c.index, "", fmt::format("the trace has {} ranks, the run {}", c.files.size(), n));
-  Run x{w, s, c, n, ScheduleExec(s, n), {}, {}, {}, {}, {}, 0, nullptr, std::nullopt, {}, {}, {}, 0};
+  Run x{w, s, c, n, ScheduleExec(s, n), {}, {}, {}, {}, {}, 0, nullptr, std::nullopt, {}, {}, 0, {}, 0};
   std::vector<long long> node_key(static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) node_key[static_cast<std::size_t>(r)] = w.node_of(r);
   x.layout.emplace(node_key);
