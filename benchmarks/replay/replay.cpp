@@ -50,7 +50,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <unordered_map>
 
 namespace ompisim::bench {
 
@@ -150,13 +149,70 @@ struct SendFifo {
   }
 };
 using MsgKey = std::tuple<int, int, int>;  // (src, dst, tag)
-struct MsgKeyHash {
-  std::size_t operator()(const MsgKey& k) const noexcept {
-    auto [a, b, c] = k;
-    std::uint64_t h = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32 | static_cast<std::uint32_t>(b)) *
-                      0x9E3779B97F4A7C15ull;
-    return static_cast<std::size_t>((h ^ (h >> 29)) + static_cast<std::uint32_t>(c) * 0xC2B2AE3D27D4EB4Full);
+
+// The sends not yet received, by (src, dst, tag): open addressing (linear probing, a power-of-two table at most half
+// full) with each pair's FIFO in its slot, so a receive's completion reads one slot. A pair keeps its slot once its
+// FIFO empties (a trace's pairs are few and recur).
+class SendsInFlight {
+public:
+  void push(const MsgKey& k, InFlight f) {
+    find(k, true)->fifo.q.push_back(f);
+    ++count_;
   }
+  void pop(const MsgKey& k) {
+    Slot* s = find(k, false);
+    if (s && !s->fifo.empty()) s->fifo.pop(), --count_;
+  }
+  std::uint64_t size() const { return count_; }
+  // The least (src, dst, tag) with a send not received, and its oldest such send (size() > 0).
+  std::pair<MsgKey, InFlight> first() const {
+    const Slot* best = nullptr;
+    for (const Slot& s : slots_)
+      if (s.used && !s.fifo.empty() && (!best || s.key < best->key)) best = &s;
+    return {best->key, best->fifo.front()};
+  }
+
+private:
+  struct Slot {
+    MsgKey key{};
+    bool used = false;
+    SendFifo fifo;
+  };
+  static std::size_t hash(const MsgKey& k) {
+    auto [a, b, c] = k;
+    std::uint64_t h = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32 | static_cast<std::uint32_t>(b)) ^
+                      static_cast<std::uint64_t>(static_cast<std::uint32_t>(c)) * 0xC2B2AE3D27D4EB4Full;
+    h = (h ^ (h >> 31)) * 0x9E3779B97F4A7C15ull;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+  Slot* find(const MsgKey& k, bool add) {
+    if (add && 2 * (used_ + 1) > slots_.size()) grow();
+    if (slots_.empty()) return nullptr;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash(k) & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.used && s.key == k) return &s;
+      if (!s.used) {
+        if (!add) return nullptr;
+        s.used = true, s.key = k, ++used_;
+        return &s;
+      }
+    }
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_ = std::vector<Slot>(old.empty() ? 1024 : 2 * old.size());
+    const std::size_t mask = slots_.size() - 1;
+    for (Slot& o : old) {
+      if (!o.used) continue;
+      std::size_t i = hash(o.key) & mask;
+      while (slots_[i].used) i = (i + 1) & mask;
+      slots_[i] = std::move(o);
+    }
+  }
+  std::vector<Slot> slots_;
+  std::size_t used_ = 0;
+  std::uint64_t count_ = 0;
 };
 
 // The first rank's call of one collective (by its index in every rank's sequence), checked against the others'.
@@ -237,8 +293,7 @@ struct Run {
   std::exception_ptr error;  // the first rank's input error: every rank stops at its next action, then it is thrown
   std::optional<coll::NodeLayout> layout;  // MPI_COMM_WORLD's nodes (set before the run)
   std::map<std::string, CollChoice> choices;  // per collective: the decision table that picks a composition's stages
-  std::unordered_map<MsgKey, SendFifo, MsgKeyHash> inflight;  // sends not yet received (kept once emptied)
-  std::uint64_t unreceived = 0;                                // sends in `inflight`
+  SendsInFlight inflight;  // sends not yet received
   std::deque<CollCall> coll_calls;  // collectives some rank called and not every rank reached yet
   std::uint64_t coll_first = 0;     // the index of coll_calls.front()
 
@@ -293,25 +348,19 @@ struct Run {
   }
   // After every rank ended: a send that no receive matched is an error, as MPI_Finalize with a pending message is.
   void check_unmatched() const {
-    if (unreceived == 0) return;
-    const MsgKey* first = nullptr;  // the least (src, dst, tag) with a send not received
-    const InFlight* f = nullptr;
-    for (const auto& [k, v] : inflight)
-      if (!v.empty() && (!first || k < *first)) first = &k, f = &v.front();
-    auto [src, dst, tag] = *first;
-    const std::uint64_t more = unreceived;
+    const std::uint64_t more = inflight.size();
+    if (more == 0) return;
+    const auto [key, f] = inflight.first();
+    auto [src, dst, tag] = key;
     throw InputError(ranks[static_cast<std::size_t>(src)].reader.path(), "",
                      fmt::format("line {}: rank {}'s send to rank {} (tag {}, {} B) is never received: no receive in "
                                  "rank {}'s trace matches it ({} unmatched send{} in all)",
-                                 f->line, src, dst, tag, f->bytes, dst, more, more == 1 ? "" : "s"));
+                                 f.line, src, dst, tag, f.bytes, dst, more, more == 1 ? "" : "s"));
   }
   // A receive request r completed: its send is no longer in flight, the rank's counters grow, then r is done.
   void received(Req* r) {
     const mpi::Status& st = r->status;
-    if (auto it = inflight.find({st.source, r->dst, st.tag}); it != inflight.end() && !it->second.empty()) {
-      it->second.pop();
-      --unreceived;
-    }
+    inflight.pop({st.source, r->dst, st.tag});
     ++r->rs->recvs;
     r->rs->recv_bytes += st.bytes;
     done(r);
@@ -340,8 +389,7 @@ struct Run {
     auto* r = new Req{me, dst, tag, false, false, &rs};
     ++rs.sends;
     rs.send_bytes += bytes;
-    inflight[{me, dst, tag}].q.push_back(InFlight{bytes, rs.last_line});
-    ++unreceived;
+    inflight.push({me, dst, tag}, InFlight{bytes, rs.last_line});
     auto& sz = sizes[bytes == 0 ? -1 : static_cast<int>(std::bit_width(bytes - 1))];
     ++sz.first, sz.second += bytes;
     mpi::P2P m{me, dst, tag, bytes, mpi::kByte, mpi::kCommWorld, Buffer{static_cast<std::uint64_t>(me) << 36, true}, nullptr};
@@ -592,7 +640,7 @@ Json replay_run(World& w, Stack& s, const ReplayConfig& c) {
   const int n = static_cast<int>(w.ranks());
   if (n != static_cast<int>(c.files.size()))
     throw InputError(c.index, "", fmt::format("the trace has {} ranks, the run {}", c.files.size(), n));
-  Run x{w, s, c, n, ScheduleExec(s, n), {}, {}, {}, {}, {}, 0, nullptr, std::nullopt, {}, {}, 0, {}, 0};
+  Run x{w, s, c, n, ScheduleExec(s, n), {}, {}, {}, {}, {}, 0, nullptr, std::nullopt, {}, {}, {}, 0};
   std::vector<long long> node_key(static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) node_key[static_cast<std::size_t>(r)] = w.node_of(r);
   x.layout.emplace(node_key);
