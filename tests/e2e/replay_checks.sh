@@ -34,6 +34,12 @@ mk unmatched '0 init\n0 send 1 7 10\n0 finalize\n' '1 init\n1 finalize\n'
 refuse unmatched "rank-0\.txt: line 2: rank 0's send to rank 1 \(tag 7, 10 B\) is never received"
 mk unmatched_tag '0 init\n0 send 1 7 10\n0 send 1 8 10\n0 finalize\n' '1 init\n1 recv 0 7 10\n1 finalize\n'
 refuse unmatched_tag "rank-0\.txt: line 3: rank 0's send to rank 1 \(tag 8, 10 B\)"
+# 101 isends of one (src, dst, tag) in flight at once, 100 received late: the one left is the last sent (line 102).
+many0='0 init\n'; many1='1 init\n1 compute 1000000000\n'
+for i in $(seq 1 101); do many0+="0 isend 1 7 10\n"; done
+for i in $(seq 1 100); do many1+="1 recv 0 7 10\n"; done
+mk unmatched_many "${many0}0 waitall\n0 finalize\n" "${many1}1 finalize\n"
+refuse unmatched_many "rank-0\.txt: line 102: rank 0's send to rank 1 \(tag 7, 10 B\) is never received.*\(1 unmatched send in all\)"
 mk coll_kind '0 init\n0 barrier\n0 finalize\n' '1 init\n1 compute 10\n1 allreduce 8 0\n1 finalize\n'
 refuse coll_kind "rank-1\.txt: line 3: rank 1's collective #1 is allreduce where rank 0's \(line 2 of .*rank-0\.txt\) is barrier"
 mk coll_root '0 init\n0 bcast 8 0\n0 finalize\n' '1 init\n1 bcast 8 1\n1 finalize\n'
