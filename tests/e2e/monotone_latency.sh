@@ -29,11 +29,6 @@ xargs -P 2 -I{} sh -c '"$0" --quiet run "{}" --json --out "$1/out" > "$1/$(basen
 python3 - "$t" "$t/list" <<'P' || fail=1
 import json, os, sys
 KNOWN = {
-    # Cray MPT's on-node eager path (mpt_shm_eager_rate, fitted on the 1 KiB gap) against its XPMEM single copy above
-    # MPICH_SMP_SINGLE_COPY_SIZE (mpt_lmt_cost). A linear eager cost set to meet the LMT there trades the paper's on-node
-    # 1 KiB and 4 MB gaps beyond the factor 1.5 (validation/notes.md, "Latency that falls with message size").
-    'scenarios/gemini/fig3_latency_2p_intra_native.json': (8192, 'open: Cray MPT shared-memory eager rate vs XPMEM LMT'),
-    'scenarios/gemini/fig3_multi_lat_16p_intra_native.json': (8192, 'open: as fig3_latency_2p_intra_native'),
     # Cray MPICH's on-node eager path (software.mpich_shm_eager_rate, fitted on Frontier's intra-node osu_bw 1 B and
     # 1 KiB points) carried in a straight line to 4 KiB, against its single copy from MPICH_SMP_SINGLE_COPY_SIZE (8 KiB):
     # the public curve has no point between 1 and 8 KiB to shape the eager cost there, and its osu_bw times per message
