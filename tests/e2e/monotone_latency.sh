@@ -34,10 +34,6 @@ KNOWN = {
     # the public curve has no point between 1 and 8 KiB to shape the eager cost there, and its osu_bw times per message
     # (0.26 us at 1 B, 0.85 us at 1 KiB, 1.09 us at 8 KiB) allow no linear eager cost that meets the single copy at 8 KiB.
     'scenarios/slingshot/fig5_latency_intra_h2h_native.json': (4096, 'open: Cray MPICH eager rate extrapolated from 1 KiB vs its single copy'),
-    # SeaStar paper, Fig. 2: "Open MPI's transition from the short-message protocol to the long-message protocol
-    # produces a much smoother curve than Cray MPI's" - the paper shows a transition; the model's CM falls by 10 % at
-    # the 8 KiB eager limit (NetPIPE 8192 -> 8195 B).
-    'scenarios/seastar/fig2_netpipe_openmpi-cm.json': (8192, 'shown: the paper names the CM transition (smoother than Cray MPI\'s)'),
 }
 out, files = sys.argv[1], open(sys.argv[2]).read().split()
 found = {}
