@@ -22,7 +22,8 @@
 //    bandwidth, as every copy in the model.
 // LIMITATIONS: Cray MPT's event-queue and progress details are not public; the single-copy size comes from
 // intro_mpi(3) from memory (status M in hardware-sources.md); the eager limit, RDMA threshold and DMA buffer count
-// from NERSC's Hopper tuning page (status V).
+// from NERSC's Hopper tuning page (status V). The eager-short / eager-contig distinction is priced on the node only;
+// between nodes MPT's per-byte SMSG rate (mpt_smsg_rate, fitted) carries what its sends cost beyond the mechanisms.
 #pragma once
 #include "core/statistics.hpp"
 #include "models/gemini/gni.hpp"
