@@ -50,7 +50,7 @@ struct GeminiParams {
 struct SoftwareParams {
   Sourced pml_ob1_overhead;   // pml/ob1 + BTL path, per message per side
   Sourced mpich_sw_overhead;  // Cray MPT (MPICH2 CH3/Nemesis) path, per message per side
-  Sourced mpt_shm_eager_cost, mpt_shm_eager_rate;  // on-node copy-in/copy-out path: sender CPU at post
+  Sourced mpt_shm_eager_cost;  // on-node eager-contig path (above the eager-short size): sender CPU at post
   Sourced mpt_lmt_cost, mpt_lmt_rate;              // on-node XPMEM LMT: receiver CPU at match, before the attach/copy
   Sourced mpt_smsg_rate;       // MPT's SMSG payload rate into the FMA window (its sends; in place of fma_pio_bandwidth)
   Sourced mpt_rndv_send_rate;  // rendezvous: sender CPU per byte at post (before registration and the RTS)
@@ -60,8 +60,7 @@ struct SoftwareParams {
   void visit(V&& v) {
     v(pml_ob1_overhead, {"pml_ob1_overhead", Dim::Time, "Open MPI ob1+BTL software cost per message per side", 0, 1e-4});
     v(mpich_sw_overhead, {"mpich_sw_overhead", Dim::Time, "Cray MPT software cost per message per side", 0, 1e-4});
-    v(mpt_shm_eager_cost, {"mpt_shm_eager_cost", Dim::Time, "Cray MPT on-node eager path: cost per message (sender)", 0, 1e-4});
-    v(mpt_shm_eager_rate, {"mpt_shm_eager_rate", Dim::Rate, "Cray MPT on-node eager path: per-byte cost as a rate (sender)", 1e6, 1e15});
+    v(mpt_shm_eager_cost, {"mpt_shm_eager_cost", Dim::Time, "Cray MPT on-node eager-contig path (payload after the CH3 header): cost per message (sender)", 0, 1e-4});
     v(mpt_lmt_cost, {"mpt_lmt_cost", Dim::Time, "Cray MPT on-node LMT: cost per message (receiver, at match)", 0, 1e-3});
     v(mpt_lmt_rate, {"mpt_lmt_rate", Dim::Rate, "Cray MPT on-node LMT: per-byte cost as a rate (receiver, at match)", 1e6, 1e15});
     v(mpt_smsg_rate, {"mpt_smsg_rate", Dim::Rate, "Cray MPT SMSG sends: payload rate into the FMA window", 1e6, 1e12});

@@ -163,7 +163,7 @@ void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
 // The fitted per-path cost a send pays on its CPU at post, beside mpich_sw_overhead (the README's "Per-path costs").
 double MpichGni::send_path_cost(int rank, int dst, std::uint64_t bytes) const {
   const auto b = static_cast<double>(bytes);
-  if (same_node(rank, dst)) return shm_eager(bytes) ? sp_.mpt_shm_eager_cost + b / sp_.mpt_shm_eager_rate : 0.0;
+  if (same_node(rank, dst)) return shm_eager(bytes) && !eager_short(bytes) ? sp_.mpt_shm_eager_cost : 0.0;
   if (bytes + kHdr > vshort_ && rendezvous(bytes)) return b / sp_.mpt_rndv_send_rate;
   return 0.0;
 }

@@ -14,10 +14,16 @@
 //    no free buffer a send waits, in order, for one to come back. ASSUMPTIONS (Cray's netmod is not public): one
 //    buffer per message, the receiver's side of the pull not bounded;
 //  - on the node: Nemesis copy-in/copy-out through shared cells up to MPICH_SMP_SINGLE_COPY_SIZE, and above it an
-//    XPMEM single copy by the receiver after an RTS (LMT), with a DONE back to the sender.
+//    XPMEM single copy by the receiver after an RTS (LMT), with a DONE back to the sender. Below the single-copy
+//    size CH3 has two sends (MPID_Send, mpidpkt.h): up to MPIDI_EAGER_SHORT_SIZE (16 B) the data rides inside the
+//    packet header (EAGERSHORT_SEND, no payload handling); above it the eager-contig send puts header and payload
+//    in the cell and the receiver's packet handler sets up the payload's unpack. The eager-contig path's own cost is
+//    one cost per message (mpt_shm_eager_cost, fitted); its cost per byte is the two copies at the node's copy
+//    bandwidth, as every copy in the model.
 // LIMITATIONS: Cray MPT's event-queue and progress details are not public; the single-copy size comes from
 // intro_mpi(3) from memory (status M in hardware-sources.md); the eager limit, RDMA threshold and DMA buffer count
-// from NERSC's Hopper tuning page (status V).
+// from NERSC's Hopper tuning page (status V). The eager-short / eager-contig distinction is priced on the node only;
+// between nodes MPT's per-byte SMSG rate (mpt_smsg_rate, fitted) carries what its sends cost beyond the mechanisms.
 #pragma once
 #include "core/statistics.hpp"
 #include "models/gemini/gni.hpp"
@@ -105,6 +111,9 @@ private:
   std::unordered_map<int, base::BufferPool> e1_;
   bool shm_eager(std::uint64_t bytes) const {  // on the node: copy-in/copy-out up to MPICH_SMP_SINGLE_COPY_SIZE
     return bytes <= static_cast<std::uint64_t>(mca_.mpich_smp_single_copy_size.value);
+  }
+  bool eager_short(std::uint64_t bytes) const {  // CH3's data-in-header send, up to MPIDI_EAGER_SHORT_SIZE
+    return bytes <= static_cast<std::uint64_t>(mca_.mpich_eager_short_size.value);
   }
   bool rendezvous(std::uint64_t bytes) const {  // between nodes, above MPICH_GNI_MAX_EAGER_MSG_SIZE
     return bytes > static_cast<std::uint64_t>(mca_.mpich_gni_max_eager_msg_size.value);

@@ -13,7 +13,8 @@ namespace ompisim::native {
 
 struct MpichGniMca : ParamTable<MpichGniMca> {
   Sourced mpich_gni_max_vshort_msg_size, mpich_gni_max_eager_msg_size, mpich_gni_rdma_threshold, mpich_gni_num_bufs,
-      mpich_smp_single_copy_size, mpich_gni_smsg_credits, mpich_smp_xpmem_attach_granularity;
+      mpich_smp_single_copy_size, mpich_gni_smsg_credits, mpich_smp_xpmem_attach_granularity,
+      mpich_eager_short_size;
 
   MpichGniMca() { set_defaults(); }
   static const ParamRows<MpichGniMca>& rows() {
@@ -44,6 +45,12 @@ struct MpichGniMca : ParamTable<MpichGniMca> {
         {&MpichGniMca::mpich_smp_xpmem_attach_granularity, 2097152, "assumption: Cray MPT's XPMEM attach granularity "
          "is not documented; taken equal to vader's 2 MiB (Gemini paper §III.B)",
          {"mpich_smp_xpmem_attach_granularity", Dim::Bytes, "Cray MPT xpmem_attach region size", 4096, 1LL << 40}},
+        {&MpichGniMca::mpich_eager_short_size, 16, "MPICH2 CH3 src/mpid/ch3/include/mpidpkt.h (the base of Cray "
+         "MPT's CH3/Nemesis device): USE_EAGER_SHORT, MPIDI_EAGER_SHORT_SIZE 16, a compile-time constant; MPID_Send "
+         "sends a contiguous message of at most this many bytes by MPIDI_CH3_EagerContigShortSend, its data inside "
+         "the packet header (status V)",
+         {"mpich_eager_short_size", Dim::Bytes, "Cray MPT eager-short limit: data carried in the CH3 packet header, "
+          "no eager-contig payload handling", 0, 4096}},
     };
     return r;
   }

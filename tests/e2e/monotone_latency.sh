@@ -29,20 +29,11 @@ xargs -P 2 -I{} sh -c '"$0" --quiet run "{}" --json --out "$1/out" > "$1/$(basen
 python3 - "$t" "$t/list" <<'P' || fail=1
 import json, os, sys
 KNOWN = {
-    # Cray MPT's on-node eager path (mpt_shm_eager_rate, fitted on the 1 KiB gap) against its XPMEM single copy above
-    # MPICH_SMP_SINGLE_COPY_SIZE (mpt_lmt_cost). A linear eager cost set to meet the LMT there trades the paper's on-node
-    # 1 KiB and 4 MB gaps beyond the factor 1.5 (validation/notes.md, "Latency that falls with message size").
-    'scenarios/gemini/fig3_latency_2p_intra_native.json': (8192, 'open: Cray MPT shared-memory eager rate vs XPMEM LMT'),
-    'scenarios/gemini/fig3_multi_lat_16p_intra_native.json': (8192, 'open: as fig3_latency_2p_intra_native'),
     # Cray MPICH's on-node eager path (software.mpich_shm_eager_rate, fitted on Frontier's intra-node osu_bw 1 B and
     # 1 KiB points) carried in a straight line to 4 KiB, against its single copy from MPICH_SMP_SINGLE_COPY_SIZE (8 KiB):
     # the public curve has no point between 1 and 8 KiB to shape the eager cost there, and its osu_bw times per message
     # (0.26 us at 1 B, 0.85 us at 1 KiB, 1.09 us at 8 KiB) allow no linear eager cost that meets the single copy at 8 KiB.
     'scenarios/slingshot/fig5_latency_intra_h2h_native.json': (4096, 'open: Cray MPICH eager rate extrapolated from 1 KiB vs its single copy'),
-    # SeaStar paper, Fig. 2: "Open MPI's transition from the short-message protocol to the long-message protocol
-    # produces a much smoother curve than Cray MPI's" - the paper shows a transition; the model's CM falls by 10 % at
-    # the 8 KiB eager limit (NetPIPE 8192 -> 8195 B).
-    'scenarios/seastar/fig2_netpipe_openmpi-cm.json': (8192, 'shown: the paper names the CM transition (smoother than Cray MPI\'s)'),
 }
 out, files = sys.argv[1], open(sys.argv[2]).read().split()
 found = {}

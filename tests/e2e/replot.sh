@@ -2,7 +2,7 @@
 # Configuration: `reproduce --from <source>/results --out T`: the committed results redrawn, nothing run.
 # Expected:      exit 0; every figure's SVG and script are written; Gemini Fig. 5 has the paper's values, the caption
 #                that says what they are and the paper's statements with the model's verdict, and no latency drop (its
-#                curves rise); Gemini Fig. 3 names Cray MPT's on-node drop;
+#                curves rise); Slingshot Fig. 5 H2H intra-node names Cray MPICH's on-node drop;
 #                Slingshot Fig. 6 D2D intra-node has the public peak as a line keyed "public measurement"; no interval
 #                file holds a bar of zero width; plot files (.svg, .gp, .ref.dat, .interval.dat) left in the folder by an
 #                earlier run under another name are removed, other files stay; a folder without validation.json is
@@ -18,8 +18,8 @@ mkdir -p "$t/r/gemini" && echo stale > "$t/r/gemini/fig5old.svg" && echo stale >
 check "reproduce --from exits 0" "[[ \$? == 0 ]]"
 check "plot files it did not write are removed, other files stay" \
   "[[ ! -e '$t/r/gemini/fig5old.svg' && ! -e '$t/r/gemini/fig5old.fig5_x.ref.dat' && -e '$t/r/gemini/notes.txt' && -e '$t/r/gemini/fig5.svg' ]]"
-check "Gemini Fig. 5: the paper's values and statements, no drop; Fig. 3: the drop named" \
-  "grep -q \"Filled circles: the paper's values.\" '$t/r/gemini/fig5.svg' && ! grep -q 'Latency falls with message size' '$t/r/gemini/fig5.svg' && grep -qE '47% worse than the native MPI.. \((holds|undecided|fails)\)' '$t/r/gemini/fig5.svg' && grep -q 'Latency falls with message size: native osu_latency 2p: 8 KiB' '$t/r/gemini/fig3.svg'"
+check "Gemini Fig. 5: the paper's values and statements, no drop; Slingshot Fig. 5 H2H intra-node: the drop named" \
+  "grep -q \"Filled circles: the paper's values.\" '$t/r/gemini/fig5.svg' && ! grep -q 'Latency falls with message size' '$t/r/gemini/fig5.svg' && grep -qE '47% worse than the native MPI.. \((holds|undecided|fails)\)' '$t/r/gemini/fig5.svg' && grep -q 'Latency falls with message size: native osu_latency 2p: 4 KiB' '$t/r/slingshot/fig5_h2h_intra-node.svg'"
 check "Slingshot Fig. 6 D2D intra-node: public peak as a dashed line" \
   "grep -q 'public measurement: peak 482.735' '$t/r/slingshot/fig6_d2d_intra-node.svg'"
 check "no zero-width interval bar" "python3 - '$t/r' <<'P'

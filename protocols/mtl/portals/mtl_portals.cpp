@@ -144,8 +144,22 @@ void MtlPortals::release_copy_block(int rank) {
   }
 }
 
+// Open MPI 1.3 ompi_mtl_portals_medium_isend, a short send not copied: PtlMDBind of the user buffer, PtlPut, and the
+// request completes at SEND_END. Its cost beyond the two calls (the bind of a new MD over the user buffer, its unlink
+// and the completion through the event queue) is not published; the library copies up to copy_block_len instead,
+// i.e. where the copy path (memcpy + PtlPutRegion) stops being the cheaper one, so the two cost the same there: the
+// uncontended copy of copy_block_len bytes less one call. Without copy blocks (Cray MPI's protocol) nothing is set.
+double MtlPortals::medium_send_cost(int rank) const {
+  if (proto_.copy_blocks <= 0 || proto_.copy_block_len == 0) return 0.0;
+  const double copy = copies_.copy_time_uncontended(static_cast<double>(proto_.copy_block_len), rank);
+  return std::max(0.0, copy - ss_.params().portals_call_cost);
+}
+
 void MtlPortals::uncopied_send(int rank, int dst, std::uint64_t bytes, Buffer buf, std::uint64_t id, bool is_long,
                                MatchBits short_bits, MatchBits long_bits) {
+  // Queued now, before the calls, so that a later send's calls cannot pass this put.
+  if (const double extra = is_long ? 0.0 : medium_send_cost(rank); extra > 0)
+    cpus_.cpu(rank, extra, [] {}, "mtl/portals medium send (user-buffer MD)");
   ss_.calls(rank, is_long ? (proto_.long_rendezvous ? 4 : 3) : 2, [this, rank, dst, bytes, buf, id, is_long, short_bits,
                                                                     long_bits] {
     Nic& nic = ss_.nic(rank);

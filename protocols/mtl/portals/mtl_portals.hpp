@@ -102,6 +102,7 @@ private:
   };
   void copy_send(int rank, int dst, std::uint64_t bytes, std::uint64_t id, ptl::MatchBits bits);
   void release_copy_block(int rank);
+  double medium_send_cost(int rank) const;  // an uncopied short send's cost beyond its two calls
   void uncopied_send(int rank, int dst, std::uint64_t bytes, Buffer buf, std::uint64_t id, bool is_long,
                      ptl::MatchBits short_bits, ptl::MatchBits long_bits);
   void ensure(int rank);

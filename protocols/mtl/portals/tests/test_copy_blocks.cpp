@@ -80,3 +80,28 @@ TEST_CASE("mtl/portals: a zero-byte send uses the zero MD and completes at once"
   CHECK(s.counters["mtl_zero_sends"] == 1);
   CHECK(s.counters["mtl_copy_block_sends"] == 0);
 }
+
+// Configuration: one send of copy_block_len bytes (8 KiB: copied) and one of copy_block_len + 3 bytes (medium: the
+// user-buffer MD) into pre-posted receives, with 256 copy blocks of 8 KiB and of 4 KiB.
+// Expected: the medium send pays the uncontended copy of copy_block_len bytes less one Portals call on top of its two
+// calls, so the two paths cost the same at the copy-block length and the receive of the 3 bytes more does not
+// complete earlier (by more than the 3 bytes' transfer); the time the medium send's sender CPU is busy before its
+// put grows with copy_block_len. How validated: receive completion times, 1 ns.
+TEST_CASE("mtl/portals: the medium send meets the copy-block send at copy_block_len", "[unit][mtl][portals]") {
+  auto recv_time = [](long long len, std::uint64_t bytes) {
+    Fix x(256, len);
+    double recvd = -1;
+    x.f.stack->irecv(1, 0, 3, bytes, Buffer{0x200000, true}, [&] { recvd = x.f.sim.now(); });
+    x.f.stack->isend(0, 1, 3, bytes, Buffer{0x10000, true}, [] {});
+    x.f.sim.run();
+    REQUIRE(recvd > 0);
+    return recvd;
+  };
+  for (long long len : {8192LL, 4096LL}) {
+    INFO("copy_block_len " << len);
+    const double copied = recv_time(len, static_cast<std::uint64_t>(len));
+    const double medium = recv_time(len, static_cast<std::uint64_t>(len) + 3);
+    CHECK(medium >= copied - 1e-9);
+    CHECK(medium - copied < 0.01e-6);
+  }
+}
