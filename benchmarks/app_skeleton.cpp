@@ -783,7 +783,7 @@ void register_app_driver(DriverRegistry& reg) {
       {"app", "name", "(required)", "the skeleton (benchmarks/apps/*.json)", app_names},
       {"steps", "integer 1 .. 100000", "the skeleton's steps", "time steps simulated"},
       {"compute_per_step", "time (\"2.5 ms\")", "the skeleton's stored fit", "computation per step, mean over ranks"},
-      {"estimates", "object {name: value}", "the skeleton's values",
+      {"estimates", "object {estimate: value}", "the skeleton's values",
        "values of the skeleton's estimates (its \"estimates\" block: guessed message sizes with their ranges), e.g. "
        "{\"halo_bytes\": \"128 KiB\"}: a what-if within or beyond the range validate samples"},
       {"fit_compute", "boolean", "false",
