@@ -47,12 +47,14 @@
 #include "collectives/decision.hpp"
 #include "collectives/registry.hpp"
 #include "benchmarks/task.hpp"
+#include "core/params.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 
 namespace ompisim::bench {
 
@@ -174,6 +176,77 @@ void load_phase(const Json& j, const std::string& file, const std::string& path,
   r.finish(allowed);
   if (auto it = phase_routines().find(p.kind); p.routine.empty() && it != phase_routines().end()) p.routine = it->second;
   out.push_back(p);
+}
+
+// The skeleton's "estimates": each {"value", "source", "status": "estimate", "range": [lo, hi], "range_source"} (the
+// machine files' form, read by core/params load_range); a string value is a size (Dim::Bytes), an integer a count.
+std::vector<AppEstimate> load_estimates(ObjectReader& r, const std::string& path) {
+  std::vector<AppEstimate> out;
+  if (!r.has("estimates")) return out;
+  const Json& all = r.raw("estimates");
+  if (!all.is_object()) r.fail("estimates", "expected an object {name: {value, source, status, range, range_source}}");
+  for (auto& [name, j] : all.items()) {
+    ObjectReader o(j, path, "estimates." + name);
+    AppEstimate e;
+    e.name = name;
+    const Json& v = o.raw("value");
+    e.dim = v.is_number_integer() ? Dim::Count : Dim::Bytes;
+    Sourced sv;
+    ParamRef ref{ParamInfo{name, e.dim, "skeleton estimate", e.dim == Dim::Count ? 1.0 : 0.0,
+                           e.dim == Dim::Count ? 1e5 : static_cast<double>(1 << 30)},
+                 &sv};
+    sv.value = e.dim == Dim::Count ? v.get<double>() : json_quantity(v, Dim::Bytes, path, o.key_path("value"));
+    if (sv.value < ref.info.min || sv.value > ref.info.max)
+      o.fail("value", fmt::format("out of [{}, {}]", format_quantity(ref.info.min, e.dim), format_quantity(ref.info.max, e.dim)));
+    e.source = o.str("source");
+    if (e.source.empty()) o.fail("source", "every skeleton quantity needs a source ('paper Table 1 ...' or 'guess: ...')");
+    if (o.str("status") != "estimate") o.fail("status", "a skeleton estimate has status 'estimate'");
+    if (!o.has("range")) o.fail("range", "a skeleton estimate needs its range [low, high] and range_source");
+    load_range(o, ref, path);
+    o.finish();
+    e.value = sv.value, e.lo = sv.range_lo, e.hi = sv.range_hi, e.range_source = sv.range_source;
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+// Sets estimates by name (value as text, in the estimate's dimension); an unknown name names `file` and set_key.name.
+void set_estimates(std::vector<AppEstimate>& es, const std::vector<std::pair<std::string, std::string>>& set,
+                   const std::string& file, const std::string& set_key) {
+  for (auto& [name, text] : set) {
+    auto it = std::find_if(es.begin(), es.end(), [&](const AppEstimate& e) { return e.name == name; });
+    const std::string key = set_key + "." + name;
+    if (it == es.end()) {
+      std::vector<std::string> names;
+      for (auto& e : es) names.push_back(e.name);
+      throw InputError(file, key, fmt::format("the skeleton has no estimate '{}' (known: {})", name, fmt::join(names, ", ")));
+    }
+    double v = 0;
+    try {
+      v = it->dim == Dim::Count ? std::stod(text) : parse_quantity(text, Dim::Bytes);
+    } catch (const std::exception& e) {
+      throw InputError(file, key, fmt::format("'{}' is not a {}: {}", text, to_string(it->dim), e.what()));
+    }
+    if (!(v >= 1 && v <= (it->dim == Dim::Count ? 1e5 : static_cast<double>(1 << 30))))
+      throw InputError(file, key, fmt::format("'{}' is out of the skeleton's limits", text));
+    it->value = std::round(v);
+  }
+}
+
+// Replaces every "$name" string under `j` by its estimate's value (integer bytes or a count); marks the names used.
+void substitute_estimates(Json& j, const std::vector<AppEstimate>& es, std::set<std::string>& used,
+                          const std::string& file, const std::string& path) {
+  if (j.is_object()) {
+    for (auto& [k, v] : j.items()) substitute_estimates(v, es, used, file, path + "." + k);
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) substitute_estimates(j[i], es, used, file, fmt::format("{}[{}]", path, i));
+  } else if (j.is_string() && j.get<std::string>().starts_with("$")) {
+    const std::string name = j.get<std::string>().substr(1);
+    auto it = std::find_if(es.begin(), es.end(), [&](const AppEstimate& e) { return e.name == name; });
+    if (it == es.end()) throw InputError(file, path, fmt::format("'${}' names no entry of \"estimates\"", name));
+    used.insert(name);
+    j = static_cast<long long>(std::llround(it->value));
+  }
 }
 
 // MPI_Dims_create: the most balanced factorisation of n into d factors, non-increasing.
@@ -449,7 +522,8 @@ std::vector<std::string> app_names() {
   return out;
 }
 
-AppConfig load_app(const std::string& app, const std::string& file, const std::string& key) {
+AppConfig load_app(const std::string& app, const std::string& file, const std::string& key,
+                   const std::vector<std::pair<std::string, std::string>>& set, const std::string& set_key) {
   std::string path;
   if (std::filesystem::exists(apps_dir()))
     for (auto& e : std::filesystem::directory_iterator(apps_dir())) {
@@ -501,8 +575,14 @@ AppConfig load_app(const std::string& app, const std::string& file, const std::s
       throw InputError(path, "imbalance.value", "expected a number in [0, 1)");
     c.imbalance = v.get<double>();
   }
-  const Json& ph = r.raw("phases");
+  c.estimates = load_estimates(r, path);
+  set_estimates(c.estimates, set, file, set_key);
+  Json ph = r.raw("phases");
   if (!ph.is_array() || ph.empty()) r.fail("phases", "expected a non-empty list of phases");
+  std::set<std::string> used;
+  substitute_estimates(ph, c.estimates, used, path, "phases");
+  for (auto& e : c.estimates)
+    if (!used.count(e.name)) throw InputError(path, "estimates." + e.name, "no phase uses it (\"$" + e.name + "\")");
   for (std::size_t i = 0; i < ph.size(); ++i) load_phase(ph[i], path, "phases[" + std::to_string(i) + "]", c.phases);
   double shares = 0;
   for (auto& p : c.phases)
@@ -613,8 +693,29 @@ namespace {
 
 class AppDriver final : public Driver {
 public:
-  AppDriver(AppConfig c, std::string stack) : c_(std::move(c)), stack_(std::move(stack)) {}
+  AppDriver(AppConfig c, std::string stack, std::string file, EstimateSet block_set)
+      : c_(std::move(c)), stack_(std::move(stack)), file_(std::move(file)), block_set_(std::move(block_set)) {}
   std::unique_ptr<Driver> clone() const override { return std::make_unique<AppDriver>(*this); }
+  std::vector<DriverEstimate> estimates() const override {
+    std::vector<DriverEstimate> out;
+    for (auto& e : c_.estimates)
+      out.push_back({c_.app + "." + e.name, e.dim, e.value, e.lo, e.hi, e.source, e.range_source});
+    return out;
+  }
+  // The skeleton read again with the block's own "estimates" and then `set`'s (those named "<app>.<name>"); the
+  // block's other keys (steps, compute_per_step, collectives) kept.
+  std::unique_ptr<Driver> with_estimates(const EstimateSet& set) const override {
+    EstimateSet mine = block_set_;
+    const std::string prefix = c_.app + ".";
+    for (auto& [k, v] : set)
+      if (k.starts_with(prefix)) mine.emplace_back(k.substr(prefix.size()), v);
+    auto d = std::make_unique<AppDriver>(*this);
+    AppConfig c = load_app(c_.app, file_, "benchmark.estimates", mine);
+    c.steps = c_.steps, c.compute_per_step = c_.compute_per_step;
+    c.coll_library = c_.coll_library, c.coll_lib = c_.coll_lib;
+    d->c_ = std::move(c);
+    return d;
+  }
   Json run(World& w, Stack& s, const std::string& file) const override { return Json::array({run_app(w, s, c_, file)}); }
   void check(const DriverContext& ctx) const override {
     if (ctx.ranks.size() != 1) throw InputError(ctx.file, "ranks", "app_skeleton runs one rank count (not a sweep)");
@@ -646,7 +747,9 @@ public:
 private:
   static constexpr const char* kFitStack = "openmpi-cm";  // the paper's Table 1 was measured with it
   AppConfig c_;
-  std::string stack_;  // the scenario's stack
+  std::string stack_;     // the scenario's stack
+  std::string file_;      // the scenario file (errors name it)
+  EstimateSet block_set_;  // the block's "estimates"
 };
 
 std::string app_table(const Json& res) {
@@ -680,6 +783,9 @@ void register_app_driver(DriverRegistry& reg) {
       {"app", "name", "(required)", "the skeleton (benchmarks/apps/*.json)", app_names},
       {"steps", "integer 1 .. 100000", "the skeleton's steps", "time steps simulated"},
       {"compute_per_step", "time (\"2.5 ms\")", "the skeleton's stored fit", "computation per step, mean over ranks"},
+      {"estimates", "object {estimate: value}", "the skeleton's values",
+       "values of the skeleton's estimates (its \"estimates\" block: guessed message sizes with their ranges), e.g. "
+       "{\"halo_bytes\": \"128 KiB\"}: a what-if within or beyond the range validate samples"},
       {"fit_compute", "boolean", "false",
        "fit compute_per_step now with openmpi-cm to the paper's MPI time share, then run the scenario's stack"},
       {"collectives", "tuned-v1.3 | mpich2-1.0", "none: one coll/base algorithm per collective at every size",
@@ -688,7 +794,17 @@ void register_app_driver(DriverRegistry& reg) {
        [] { return coll_libraries(); }}};
   d.parse = [](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
     std::string app = b.str("app");
-    AppConfig c = load_app(app, ctx.file, b.key_path("app"));
+    EstimateSet block_set;
+    if (b.has("estimates")) {
+      const Json& e = b.raw("estimates");
+      if (!e.is_object()) b.fail("estimates", "expected an object {name: value}, e.g. {\"halo_bytes\": \"128 KiB\"}");
+      for (auto& [k, v] : e.items()) {
+        if (!v.is_string() && !v.is_number_integer())
+          b.fail("estimates." + k, "expected a size with its unit (\"128 KiB\") or an integer");
+        block_set.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+      }
+    }
+    AppConfig c = load_app(app, ctx.file, b.key_path("app"), block_set, b.key_path("estimates"));
     if (b.has("steps")) c.steps = static_cast<int>(b.integer("steps", 1, 100000));
     if (b.has("compute_per_step")) c.compute_per_step = b.quantity("compute_per_step", Dim::Time, 1e-9, 1e4);
     if (b.has("collectives")) {
@@ -704,7 +820,7 @@ void register_app_driver(DriverRegistry& reg) {
         b.fail("fit_compute", fmt::format("skeleton '{}' has no Table 1 MPI time share to fit to (see its compute_per_step.fit)", app));
       c.compute_per_step = 0;
     }
-    return std::make_unique<AppDriver>(std::move(c), ctx.stack);
+    return std::make_unique<AppDriver>(std::move(c), ctx.stack, ctx.file, std::move(block_set));
   };
   d.table = app_table;
   d.curve = false;

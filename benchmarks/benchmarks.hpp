@@ -52,6 +52,16 @@ struct AppPhase {
   std::string routine;              // the MPI routine mpiP charges the phase's MPI time to (app_skeleton.cpp)
 };
 
+// A skeleton input the paper does not fix (a message size, a count), declared in the skeleton's "estimates" as the
+// machine files declare theirs: {"value", "source", "status": "estimate", "range": [lo, hi], "range_source"}, and
+// used by its phases as "$name". validate's prediction intervals sample the range (validation/intervals.hpp).
+struct AppEstimate {
+  std::string name;                 // its key in "estimates"
+  Dim dim = Dim::Bytes;             // Bytes (a size with its unit, or integer bytes) or Count (a plain integer)
+  double value = 0, lo = 0, hi = 0;
+  std::string source, range_source;
+};
+
 struct AppConfig {
   std::string app, file;            // Table 1 name ("POP"), skeleton file
   long long paper_ranks = 0;        // Table 1 process count
@@ -63,6 +73,7 @@ struct AppConfig {
   Json table1;                      // the paper's row, reported next to the simulated values (null: none, e.g. a
                                     // skeleton whose paper gives run times only; then no MPI-share fit)
   std::vector<AppPhase> phases;
+  std::vector<AppEstimate> estimates;  // the inputs sampled by the prediction intervals, as resolved (after `set`)
   // The collective library (benchmark "collectives"): empty = the coll/base algorithm named per kind in app_skeleton.cpp
   // at every size; else a decision table's name ("tuned-v1.3", "mpich2-1.0", collectives/decision.hpp) and its data,
   // which picks each collective phase's algorithm by communicator size and bytes.
@@ -102,8 +113,12 @@ Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& 
 std::vector<std::string> barrier_algorithm_names();
 // Application skeletons (seastar-portals paper §4, Table 1): benchmarks/apps/*.json.
 std::vector<std::string> app_names();
-// Loads the skeleton named `app` (errors name `file` and `key`, with a did-you-mean for unknown apps).
-AppConfig load_app(const std::string& app, const std::string& file, const std::string& key);
+// Loads the skeleton named `app` (errors name `file` and `key`, with a did-you-mean for unknown apps). `set`: values of
+// its estimates (name without the app, value as text: "128 KiB", "40"), applied in order before the phases are read;
+// an unknown name is an InputError naming `file` and "<set_key>.<name>".
+AppConfig load_app(const std::string& app, const std::string& file, const std::string& key,
+                   const std::vector<std::pair<std::string, std::string>>& set = {},
+                   const std::string& set_key = "benchmark.estimates");
 // One point: {"app", "stack", "ranks", "runtime_s", "mpi_time_pct", ..., "short_msgs", "long_msgs", "unexpected_long",
 // "routine_pct", "top_routines", "table1_lacks"}.
 Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file);

@@ -31,6 +31,17 @@ struct DriverContext {
   bool network_atomics = false;
 };
 
+// An input of a configured benchmark that is an estimate with a range (app_skeleton: a skeleton's guessed message
+// sizes, benchmarks/apps/*.json "estimates"): validate's prediction intervals sample it. `name` is unique over the
+// benchmarks ("S3D.halo_bytes"): the scenarios of one application share it, so one sample sets it in all of them.
+struct DriverEstimate {
+  std::string name;
+  Dim dim = Dim::Bytes;
+  double value = 0, lo = 0, hi = 0;
+  std::string source, range_source;
+};
+using EstimateSet = std::vector<std::pair<std::string, std::string>>;  // (DriverEstimate::name, value as text)
+
 class Driver;
 // Runs the scenario once more, in its own process, with driver `d` and stack `stack` ("" = the scenario's own stack),
 // at the scenario's (single) rank count; returns that run's result JSON.
@@ -57,6 +68,14 @@ public:
   // A calibration evaluation that needs only the point `sel` ({"bytes": ...}, {"ranks": ...}): do less work for the
   // same value where the driver can (OSU: only that size, fewer steady-state iterations). Default: unchanged.
   virtual void narrow_for_calibration(const Json& sel) { (void)sel; }
+  // The benchmark's inputs that are estimates with a range (none by default).
+  virtual std::vector<DriverEstimate> estimates() const { return {}; }
+  // A copy with these estimates set (names as estimates() gives them); names this driver does not have are ignored,
+  // since one sample sets the estimates of every benchmark it runs. InputError for a value out of the input's limits.
+  virtual std::unique_ptr<Driver> with_estimates(const EstimateSet& set) const {
+    (void)set;
+    return clone();
+  }
   // Input derived from runs of the same scenario before the real run (app_skeleton's compute per step, fitted with
   // openmpi-cm when the block asks for it): returns the finished result, or nothing when no derivation is needed.
   virtual std::optional<Json> run_derived(const Rerun& rerun) const {

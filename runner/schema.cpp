@@ -107,6 +107,8 @@ Json benchmark_param_schema(const bench::DriverParam& p) {
   else if (t.starts_with("time (")) s = quantity_schema(Dim::Time, 0);
   else if (t.starts_with("rate (") || t == "path" || t == "name" || t == "MPI datatype name") s = {{"type", "string"}};
   else if (t.starts_with("object {collective: algorithm}")) s = collective_algorithms_schema();
+  else if (t.starts_with("object {estimate: value}"))  // a skeleton's estimates: a size with its unit or an integer
+    s = {{"type", "object"}, {"additionalProperties", {{"type", {"string", "integer"}}}}};
   else if (t.find(" | ") != std::string::npos) s = {{"enum", named_values(t)}};
   else s = Json::object();  // not in the vocabulary: untyped (runner/tests/test_schema.cpp refuses this)
   s["description"] = p.description + " (" + p.type + "; default: " + p.default_value + ")";

@@ -38,6 +38,7 @@ struct SampleDim {
   std::vector<Param> params;
   double lo = 0, hi = 0;
   bool direction = false;
+  bool benchmark = false;  // a benchmark's estimate (Driver::estimates): machine is "benchmark", params[0] its name
 };
 
 std::string param_text(double v, Dim d) {
@@ -62,7 +63,12 @@ void scenario_paths(const Json& j, std::set<std::string>& out) {
 std::vector<SampleDim> sample_dimensions(const Json& doc, const MachinePath& machine_path) {
   std::set<std::string> paths, machines;
   scenario_paths(doc, paths);
-  for (auto& rel : paths) machines.insert(load_scenario(data_dir() + "/" + rel).machine);
+  std::map<std::string, bench::DriverEstimate> estimates;  // by name: the scenarios of one application share them
+  for (auto& rel : paths) {
+    Scenario s = load_scenario(data_dir() + "/" + rel);
+    machines.insert(s.machine);
+    for (auto& e : s.driver->estimates()) estimates.emplace(e.name, e);
+  }
   std::vector<SampleDim> dims;
   for (auto& name : machines) {
     auto m = load_machine(machine_path(name));
@@ -96,6 +102,8 @@ std::vector<SampleDim> sample_dimensions(const Json& doc, const MachinePath& mac
       dims.push_back(std::move(sd));
     }
   }
+  for (auto& [name, e] : estimates)
+    dims.push_back({"benchmark", name, {{name, e.dim, e.value, 1.0}}, e.lo, e.hi, false, true});
   return dims;
 }
 
@@ -114,12 +122,16 @@ std::vector<std::vector<double>> latin_hypercube(std::size_t n, std::size_t d, s
   return u;
 }
 
-// The overrides of one sample, by machine.
-std::map<std::string, Overrides> sample_sets(const std::vector<SampleDim>& dims, const std::vector<double>& u) {
-  std::map<std::string, Overrides> out;
+// The overrides of one sample: by machine, and the benchmarks' estimates (a size or count rounded to a whole number).
+void sample_sets(const std::vector<SampleDim>& dims, const std::vector<double>& u, IntervalSample& s) {
+  std::map<std::string, Overrides>& out = s.per_machine;
   for (std::size_t k = 0; k < dims.size(); ++k) {
     const SampleDim& sd = dims[k];
-    if (!sd.direction) {
+    if (sd.benchmark) {
+      const double v = std::round(sd.lo * std::pow(sd.hi / sd.lo, u[k]));
+      s.estimates.emplace_back(sd.params[0].name, sd.params[0].dim == Dim::Bytes ? fmt::format("{} B", v)
+                                                                                   : fmt::format("{}", v));
+    } else if (!sd.direction) {
       double v = sd.lo > 0 ? sd.lo * std::pow(sd.hi / sd.lo, u[k]) : sd.lo + u[k] * (sd.hi - sd.lo);
       for (auto& p : sd.params) out[sd.machine].emplace_back(p.name, param_text(v, p.dim));
     } else {
@@ -127,7 +139,6 @@ std::map<std::string, Overrides> sample_sets(const std::vector<SampleDim>& dims,
       for (auto& p : sd.params) out[sd.machine].emplace_back(p.name, param_text(p.nominal * std::exp(p.coef * t), p.dim));
     }
   }
-  return out;
 }
 
 // The scenarios whose nodes the paper does not state (the reference file's "unstated_placement": {"text": the
@@ -163,6 +174,12 @@ UnstatedPlacement unstated_placement(const Json& doc, const std::string& f) {
 }
 
 }  // namespace
+
+std::vector<std::string> sample_dimension_names(const Json& doc, const MachinePath& machine_path) {
+  std::vector<std::string> names;
+  for (auto& d : sample_dimensions(doc, machine_path)) names.push_back(d.machine + ": " + d.label);
+  return names;
+}
 
 void set_interval_samples(int n) { g_samples = n; }
 int interval_samples() { return g_samples; }
@@ -242,8 +259,9 @@ Json sample_intervals(const Json& doc, const std::string& f, bool sample, const 
     auto u = latin_hypercube(n, dims.size(), 0x5eed16ULL + std::hash<std::string>{}(fs::path(f).stem().string()) % 1000);
     std::vector<SampleValues> runs;
     for (std::size_t i = 0; i < n; ++i) {
-      const IntervalSample s{sample_sets(dims, u[i]), placement_kinds()[i % placement_kinds().size()],
-                             placement.scenarios};
+      IntervalSample s;
+      sample_sets(dims, u[i], s);
+      s.placement = placement_kinds()[i % placement_kinds().size()], s.placed = placement.scenarios;
       runs.push_back(eval(&s, true));
       const SampleValues& r = runs.back();
       for (std::size_t j = 0; j < outs.size(); ++j) {
@@ -254,7 +272,7 @@ Json sample_intervals(const Json& doc, const std::string& f, bool sample, const 
     }
     widen_measures(claims, fast_nominal.measures, runs);
     Json names = Json::array();
-    for (auto& d : dims) names.push_back(d.machine + ": " + d.label);
+    for (auto& d : dims) names.push_back(d.machine + ": " + d.label);  // as sample_dimension_names
     sampling.push_back({{"reference", fs::path(f).stem().string()}, {"method", "latin hypercube"}, {"samples", n},
                         {"dimensions", names}});
     if (!placement.scenarios.empty())

@@ -1,5 +1,6 @@
 // Prediction intervals (validation/README.md, "Prediction intervals"): the dimensions validate samples for one
-// reference document (each machine's estimate ranges, the directions the calibration leaves undetermined), their
+// reference document (each machine's estimate ranges, the directions the calibration leaves undetermined, the estimate
+// ranges of its scenarios' benchmarks: the application skeletons' guessed message sizes), their
 // Latin-hypercube samples (seeded: the same samples on every run), and each predicted value's range and each claim's
 // status over the samples. Running a sample is the caller's (validate.cpp's Runner): it evaluates the document's
 // values and claims under the sample's overrides through a SampleEvaluator.
@@ -37,6 +38,9 @@ std::vector<long long> placement_nodes(const std::string& kind, const Machine& m
 // runs of `placed` scenarios take ("" or "consecutive": as the scenario says).
 struct IntervalSample {
   std::map<std::string, Overrides> per_machine;
+  // The benchmarks' estimates (Driver::estimates: an application skeleton's guessed message sizes), by their names
+  // ("S3D.halo_bytes"): every scenario of the sample whose driver has one runs with the sampled value.
+  Overrides estimates;
   std::string placement;
   std::set<std::string> placed;
 };
@@ -59,6 +63,10 @@ using MachinePath = std::function<std::string(const std::string& machine)>;
 // its ratio to the nominal fast run). `claims`: the claims' output entries, in the document's order, with
 // "holds" at the nominal parameters; each gets "status" and "holds_in". `sample`: false for a what-if table (no
 // samples). Returns the "sampling" entries (one per sampled document: method, samples, dimensions).
+// The names of the dimensions `sample_intervals` samples for `doc` ("<machine>: <parameter>", "<machine>: <direction
+// label>", "benchmark: <estimate>"), in order.
+std::vector<std::string> sample_dimension_names(const Json& doc, const MachinePath& machine_path);
+
 Json sample_intervals(const Json& doc, const std::string& f, bool sample, const MachinePath& machine_path,
                       const SampleEvaluator& eval, const std::vector<Json*>& outs, Json& claims);
 

@@ -151,7 +151,7 @@ public:
   // A sample's runner: its overrides by machine, and its placement kind for the scenarios whose nodes are unstated.
   Runner(const Overrides& sets, const IntervalSample* s) : Runner(sets, true) {
     if (!s) return;
-    per_machine_ = s->per_machine;
+    per_machine_ = s->per_machine, estimates_ = s->estimates;
     placement_ = s->placement, placed_ = s->placed;
   }
   // narrow = false: the whole curve even in fast mode (the claims that compare curves).
@@ -160,12 +160,13 @@ public:
     std::string key = rel + (cut ? sel.dump() : "");
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
-    if (done_ && !fast_ && sets_.empty() && per_machine_.empty() && g_machine_file.empty()) {
+    if (done_ && !fast_ && sets_.empty() && per_machine_.empty() && estimates_.empty() && g_machine_file.empty()) {
       auto d = done_->find(rel);
       if (d != done_->end()) return d->second;
     }
     Scenario s = load_scenario(data_dir() + "/" + rel);
     if (!g_machine_file.empty() && s.machine == g_machine_file_name) s.machine_file = g_machine_file;
+    if (!estimates_.empty()) s.driver = s.driver->with_estimates(estimates_);  // a sample's benchmark estimates
     if (cut) {
       // Calibration evaluations: the driver does less work for the same value where it can (the OSU drivers: only
       // the sizes a point needs, fewer steady-state iterations; the barrier loop keeps its iterations and warm-up: its
@@ -193,6 +194,7 @@ private:
   bool fast_;
   const std::map<std::string, Json>* done_;
   std::map<std::string, Overrides> per_machine_;
+  Overrides estimates_;
   std::string placement_;
   std::set<std::string> placed_;
   std::map<std::string, Json> cache_;

@@ -218,3 +218,53 @@ TEST_CASE("app skeleton: each MPI library's collective decision", "[benchmark][a
                     Catch::Contains("benchmark.collectives") && Catch::Contains("not implemented"));
   std::remove(path.c_str());
 }
+
+namespace {
+// The bytes of every halo phase of a skeleton, in order.
+std::vector<std::uint64_t> halo_bytes(const bench::AppConfig& c) {
+  std::vector<std::uint64_t> out;
+  for (auto& p : c.phases)
+    if (p.kind == "halo") out.push_back(p.bytes);
+  return out;
+}
+}  // namespace
+
+// Configuration: S3D's skeleton, whose halo size is an estimate ("estimates": {"halo_bytes": 80 KiB, range [40, 160]
+// KiB}) used by its three halo phases as "$halo_bytes"; then set to 128 KiB through load_app's `set`, through a
+// scenario block's "estimates" and through Driver::with_estimates (the prediction intervals' path, names
+// "<app>.<name>", another application's names ignored). Expected: the estimate and its range as declared, every halo
+// phase at the resolved value, and an unknown name an InputError naming the key. How validated: the phases' bytes.
+TEST_CASE("app skeleton: estimates with ranges, used as $name and set by name", "[benchmark][app]") {
+  bench::AppConfig c = bench::load_app("S3D", "test", "benchmark.app");
+  REQUIRE(c.estimates.size() == 1);
+  const bench::AppEstimate& e = c.estimates[0];
+  CHECK(e.name == "halo_bytes");
+  CHECK(e.dim == Dim::Bytes);
+  CHECK(e.value == 81920);
+  CHECK(e.lo == 40960);
+  CHECK(e.hi == 163840);
+  CHECK_FALSE(e.range_source.empty());
+  CHECK(halo_bytes(c) == std::vector<std::uint64_t>(6, 81920));  // 2 RK stages x 3 directions
+  bench::AppConfig big = bench::load_app("S3D", "test", "benchmark.app", {{"halo_bytes", "128 KiB"}});
+  CHECK(halo_bytes(big) == std::vector<std::uint64_t>(6, 131072));
+  CHECK_THROWS_WITH(bench::load_app("S3D", "s.json", "benchmark.app", {{"halo_byte", "1 KiB"}}),
+                    Catch::Contains("s.json") && Catch::Contains("benchmark.estimates.halo_byte") &&
+                        Catch::Contains("halo_bytes"));
+  CHECK_THROWS_WITH(bench::load_app("S3D", "s.json", "benchmark.app", {{"halo_bytes", "8 us"}}),
+                    Catch::Contains("benchmark.estimates.halo_bytes"));
+
+  const std::string path = "/tmp/ompisim_app_estimates_test.json";
+  std::ofstream(path) << R"({"machine": "jaguar-xt4", "stack": "openmpi-cm", "ranks": 16, "ranks_per_node": 2,
+      "benchmark": {"name": "app_skeleton", "app": "S3D", "steps": 1, "estimates": {"halo_bytes": "128 KiB"}}})";
+  Scenario s = load_scenario(path);
+  std::remove(path.c_str());
+  auto ests = s.driver->estimates();
+  REQUIRE(ests.size() == 1);
+  CHECK(ests[0].name == "S3D.halo_bytes");
+  CHECK(ests[0].value == 131072);
+  CHECK(ests[0].lo == 40960);
+  auto d = s.driver->with_estimates({{"S3D.halo_bytes", "50000 B"}, {"VH-1.alltoall_bytes", "1 B"}});
+  CHECK(d->estimates()[0].value == 50000);
+  auto kept = s.driver->with_estimates({{"VH-1.alltoall_bytes", "1 B"}});
+  CHECK(kept->estimates()[0].value == 131072);  // the block's own value, another app's name ignored
+}

@@ -2,10 +2,15 @@
 #include "core/atomic_write.hpp"
 #include "core/json_input.hpp"
 #include "runner/registries.hpp"
+#include "runner/scenario.hpp"
+#include "validation/intervals.hpp"
 #include "validation/validate.hpp"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <set>
 
 using namespace ompisim;
 
@@ -135,4 +140,84 @@ TEST_CASE("intervals: unstated_placement input is checked", "[unit][validation]"
   CHECK_THROWS_WITH(validation::validate_reference(doc_with({{"text", "t"}, {"scenarios", {kInterOmpi}}, {"nodes", 1}}), "r.json"),
                     Catch::Contains("unstated_placement.nodes") && Catch::Contains("unknown key"));
   validation::set_interval_samples(validation::kDefaultIntervalSamples);
+}
+
+// Configuration: the seastar-portals reference file (its 24 scenarios, 12 of them application skeletons whose message
+// sizes are estimates with ranges, benchmarks/apps/*.json "estimates"). Expected: the sampled dimensions name every
+// estimate of every scenario's benchmark ("benchmark: S3D.halo_bytes", ...), at least one per application, beside
+// the machines' estimates. How validated: the dimension names against the drivers' own lists.
+TEST_CASE("intervals: the seastar reference samples every application skeleton's estimates", "[unit][validation]") {
+  const Json doc = load_json_file(data_dir() + "/validation/reference/seastar-portals.json");
+  const auto names = validation::sample_dimension_names(doc, [](const std::string& m) { return m; });
+  std::set<std::string> want, apps;
+  std::function<void(const Json&)> walk = [&](const Json& j) {
+    if (j.is_object()) {
+      for (auto& [k, v] : j.items())
+        if ((k == "scenario" || k == "a" || k == "b") && v.is_string()) {
+          for (auto& e : load_scenario(data_dir() + "/" + v.get<std::string>()).driver->estimates())
+            want.insert("benchmark: " + e.name), apps.insert(e.name.substr(0, e.name.find('.')));
+        } else {
+          walk(v);
+        }
+    } else if (j.is_array()) {
+      for (auto& x : j) walk(x);
+    }
+  };
+  walk(doc);
+  CHECK(apps == std::set<std::string>{"GTC", "POP", "S3D", "VH-1"});
+  for (auto& w : want) {
+    INFO(w);
+    CHECK(std::count(names.begin(), names.end(), w) == 1);
+  }
+  CHECK(std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.starts_with("jaguar-xt4: "); }) > 0);
+}
+
+// Configuration: a held-out run time of the S3D skeleton at 16 ranks with openmpi-cm (validation/tests/data), on
+// Jaguar's machine file with every range removed (its own and its base's; one transferred OB1 cost keeps its range),
+// so that the skeleton's halo size ([40, 160] KiB) is the only sampled dimension on the CM path; 4 samples.
+// Expected: the sampling record names the halo size, and the run time's interval has a width (the halo size moves
+// it) and contains the nominal value. How validated: the JSON validate_reference returns.
+TEST_CASE("intervals: an application skeleton's estimate widens the run time's interval", "[validation]") {
+  auto dir = std::filesystem::temp_directory_path() / "ompisim-test-skeleton-intervals";
+  std::filesystem::create_directories(dir);
+  // Jaguar's file takes Red Storm's as its base (merged as a JSON merge patch): its own entries lose their ranges, and
+  // every ranged entry of the base that it does not replace whole gets "range": null (the patch deletes the key).
+  Json m = load_json_file(data_dir() + "/models/seastar/machines/jaguar-xt4.json");
+  const Json base = load_json_file(data_dir() + "/models/seastar/machines/red-storm.json");
+  std::function<void(const Json&, Json&)> strip = [&](const Json& b, Json& j) {
+    if (j.is_object() && (j.contains("value") || j.contains("transferred_from"))) {  // replaces the base's entry
+      j.erase("range"), j.erase("range_source");
+      return;
+    }
+    if (b.is_object() && b.contains("range")) j["range"] = nullptr, j["range_source"] = nullptr;
+    if (!b.is_object()) return;
+    for (auto& [k, v] : b.items()) {
+      if (!v.is_object()) continue;
+      Json sub = j.is_object() && j.contains(k) ? j[k] : Json();
+      strip(v, sub);
+      if (!sub.is_null()) j[k] = std::move(sub);
+    }
+  };
+  strip(base, m);
+  const std::string mf = (dir / "jaguar-xt4.json").string();
+  write_file_atomic(mf, m.dump(2));
+  validation::set_machine_file(mf);
+  validation::set_interval_samples(4);
+  Json doc{{"points", Json::array()},
+           {"held_out", Json::array({{{"id", "s3d16"}, {"figure", "Fig. 5"},
+                                      {"scenario", "validation/tests/data/s3d_16_cm.json"},
+                                      {"select", {{"ranks", 16}}}, {"metric", "runtime_s"}}})}};
+  Json v = validation::validate_reference(doc, "test-skeleton");
+  validation::set_interval_samples(validation::kDefaultIntervalSamples);
+  validation::set_machine_file("");
+  std::filesystem::remove_all(dir);
+  REQUIRE(v["sampling"].size() == 1);
+  // Left besides the halo size: OB1's BTL cost, transferred from Red Storm with its range (not on the CM path).
+  CHECK(v["sampling"][0]["dimensions"] ==
+        Json::array({"jaguar-xt4: software.btl_portals_overhead", "benchmark: S3D.halo_bytes"}));
+  const Json& h = v["held_out"][0];
+  const double sim = h["simulated"].get<double>(), lo = h["interval"][0].get<double>(), hi = h["interval"][1].get<double>();
+  CHECK(lo <= sim);
+  CHECK(sim <= hi);
+  CHECK(hi > lo * 1.001);
 }
