@@ -9,11 +9,11 @@
 // peer's CPU does not handle (btl/vader on a shared cache line, btl/ugni by the Gemini NIC's AMO unit); Cheetah's
 // BCOLs and pml/ob1's amo_add use the first BTL with the flag that bml/r2 lists for the peer.
 // LIMITATIONS: one header segment and one data segment per descriptor (Open MPI allows several of each); no PUT; one
-// atomic operation (add, no fetch); no btl_del_procs; a BTL's reachability is a pure function of (rank, peer) and the World.
+// atomic operation (add, no fetch); no btl_del_procs; a BTL's reachability is a pure function of (rank, peer) and where ranks run (Contexts).
 #pragma once
 #include "core/errors.hpp"
 #include "mpi/stack.hpp"
-#include "platform/world.hpp"
+#include "platform/contexts.hpp"
 #include "protocols/base/mca_module.hpp"
 
 #include <array>
@@ -114,7 +114,7 @@ class Btl : public McaModule {
 public:
   virtual const BtlCaps& caps() const = 0;
   // Whether this BTL can reach `peer` from `rank` (the reachability bitmap of btl_add_procs).
-  virtual bool reaches(const World& w, int rank, int peer) const = 0;
+  virtual bool reaches(const Contexts& contexts, int rank, int peer) const = 0;
   // The path's latency (s) and bandwidth (bytes/s) as the BTL knows them from its NIC (what a scheduling policy may
   // weight by); by default the capability record's exported rankings converted to those units.
   virtual double path_latency() const { return caps().latency * 1e-6; }

@@ -4,9 +4,10 @@
 
 namespace ompisim::loggp {
 
-LogGPStack::LogGPStack(World& w)
-    : w_(w), p_(loggp::nic(w.machine()).p), lib_(w.ranks()),
-      send_gap_(static_cast<std::size_t>(w.ranks())), recv_gap_(static_cast<std::size_t>(w.ranks())) {}
+LogGPStack::LogGPStack(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, const Fabric& fabric)
+    : sim_(sim), ctx_(contexts), cpus_(cpus), fabric_(fabric), p_(loggp::nic(contexts.machine()).p),
+      lib_(contexts.ranks()), send_gap_(static_cast<std::size_t>(contexts.ranks())),
+      recv_gap_(static_cast<std::size_t>(contexts.ranks())) {}
 
 StackStats LogGPStack::stats() const {
   StackStats s;
@@ -27,13 +28,13 @@ void LogGPStack::enqueue(int rank, Gap& g, Job j, const char* what) {
 
 void LogGPStack::pump(int rank, Gap& g, const char* what) {
   while (g.head < g.queue.size()) {
-    const double now = w_.sim().now();
+    const double now = sim_.now();
     if (g.next > now) {
       // The gap is not over: the CPU stays free for other work until then (LogGOPSim reinserts the operation at
       // max(nexto, nextg)).
       if (!g.armed) {
         g.armed = true;
-        w_.sim().at(g.next, [this, rank, &g, what] {
+        sim_.at(g.next, [this, rank, &g, what] {
           g.armed = false;
           pump(rank, g, what);
         });
@@ -45,10 +46,10 @@ void LogGPStack::pump(int rank, Gap& g, const char* what) {
       g.queue.clear();
       g.head = 0;
     }
-    // Both free: the message starts when the CPU frees (World::cpu queues work in order on a rank's own core).
-    const double start = std::max(now, w_.cpu_free_at(rank));
+    // Both free: the message starts when the CPU frees (CpuTimeline::cpu queues work in order on a rank's own core).
+    const double start = std::max(now, cpus_.cpu_free_at(rank));
     g.next = start + j.gap;
-    w_.cpu(rank, j.cpu, std::move(j.cpu_done), what);
+    cpus_.cpu(rank, j.cpu, std::move(j.cpu_done), what);
     if (j.started) j.started(start);
   }
 }
@@ -60,8 +61,8 @@ void LogGPStack::wire(int rank, int dst, std::uint64_t bytes, Completion injecte
   const double extra = std::max(0.0, static_cast<double>(bytes) - 1);
   auto started = [this, rank, dst, injected = std::move(injected), arrived = std::move(arrived)](double start) mutable {
     const double inject = start + p_.o;
-    if (injected) w_.sim().at(inject, std::move(injected));
-    w_.sim().at(inject + w_.wire_time(w_.node_of(rank), w_.node_of(dst), 1), std::move(arrived));
+    if (injected) sim_.at(inject, std::move(injected));
+    sim_.at(inject + fabric_.wire_time(ctx_.node_of(rank), ctx_.node_of(dst), 1), std::move(arrived));
   };
   enqueue(rank, send_gap_[static_cast<std::size_t>(rank)],
           Job{p_.o + extra / p_.O_bandwidth, p_.g + extra / p_.G_bandwidth, [] {}, std::move(started)},
@@ -108,7 +109,7 @@ void LogGPStack::deliver(std::uint64_t rid, int dst, const Msg& m) {
   lib_.matched(lib_.recv(rid), m.src, m.tag, m.bytes);
   if (!m.rndv) {
     // The receiver's CPU has absorbed the message on arrival (see start_send): the receive completes when it is free.
-    w_.cpu(dst, 0, [this, rid] { lib_.complete_recv(rid); }, "LogGP receive complete");
+    cpus_.cpu(dst, 0, [this, rid] { lib_.complete_recv(rid); }, "LogGP receive complete");
     return;
   }
   // Rendezvous: the receiver answers CTS, the sender sends the data.
@@ -123,10 +124,10 @@ void LogGPStack::deliver(std::uint64_t rid, int dst, const Msg& m) {
 void LogGPStack::amo_add(int rank, int target, Completion local_done, Completion at_target) {
   ++amos_;
   // A one-sided put of 8 bytes: o at the origin, L to the target (no target CPU), L back for the completion.
-  w_.cpu(rank, p_.o, [this, rank, target, local_done = std::move(local_done), at_target = std::move(at_target)]() mutable {
-    double l = w_.wire_time(w_.node_of(rank), w_.node_of(target), 8);
-    w_.sim().after(l, std::move(at_target));
-    w_.sim().after(2 * l, std::move(local_done));
+  cpus_.cpu(rank, p_.o, [this, rank, target, local_done = std::move(local_done), at_target = std::move(at_target)]() mutable {
+    double l = fabric_.wire_time(ctx_.node_of(rank), ctx_.node_of(target), 8);
+    sim_.after(l, std::move(at_target));
+    sim_.after(2 * l, std::move(local_done));
   }, "LogGP o (AMO)");
 }
 

@@ -14,7 +14,8 @@
 #include "models/loggp/nic.hpp"
 #include "mpi/library.hpp"
 #include "mpi/stack.hpp"
-#include "platform/world.hpp"
+#include "platform/cpu_timeline.hpp"
+#include "platform/fabric.hpp"
 
 #include <functional>
 #include <vector>
@@ -23,7 +24,9 @@ namespace ompisim::loggp {
 
 class LogGPStack final : public Stack {
 public:
-  explicit LogGPStack(World& w);
+  // The parts of the platform it uses: the engine (gaps, wire times), where ranks run, their CPU timelines (o, O)
+  // and the fabric of the loggp network (L).
+  LogGPStack(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, const Fabric& fabric);
   std::string name() const override { return "loggp"; }
   void start_send(const mpi::P2P& m, Completion done) override;
   void start_recv(const mpi::P2P& m, Completion done) override;
@@ -63,7 +66,10 @@ private:
   // overhead and the per-byte gap overlapped, from the first byte's arrival).
   double recv_overhead(double bytes) const;
 
-  World& w_;
+  Simulator& sim_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
+  const Fabric& fabric_;
   const LogGPParams& p_;
   mpi::Library<mpi::Request, mpi::Request, Msg> lib_;
   std::vector<Gap> send_gap_, recv_gap_;  // per rank

@@ -2,7 +2,6 @@
 // done by the transport. The MTL owns matching, protocols and data movement; pml/cm owns requests.
 #pragma once
 #include "mpi/stack.hpp"
-#include "platform/world.hpp"
 #include "protocols/base/mca_module.hpp"
 
 namespace ompisim::mtl {

@@ -15,7 +15,7 @@ void register_mpich_cxi(ComponentRegistry& reg) {
            .source = "Cray MPICH (CH4) over libfabric CXI (slingshot-ex paper; hardware-sources.md §2)",
            .params = param_block<mtl::ofi::MpichOfiMca>(),
            .make_stack = [](World& w, const McaParams& m, const std::string& name) {
-             return mtl::ofi::make_mpich_cxi_stack(w, m, name);
+             return mtl::ofi::make_mpich_cxi_stack({w.sim(), w.contexts(), w.cpus(), w.fabric()}, m, name);
            }});
 }
 

@@ -16,15 +16,15 @@ mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex
   return p;
 }
 
-MpichPortals::MpichPortals(World& w, const MpichPortalsMca& mca, const std::string& name)
-    : w_(w),
+MpichPortals::MpichPortals(const Contexts& contexts, CpuTimeline& cpus, const MemoryCopies& copies,
+                           seastar::SeaStar& nic, const MpichPortalsMca& mca, const std::string& name)
+    : cpus_(cpus),
       eager_limit_(static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.value)),
-      eager_rate_(w.machine().software_cost("craympi_eager_rate")),
-      mtl_(w.contexts(), w.cpus(), w.copies(),
-           seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric()),
-           cray_mpi_protocol(mca, w.machine().software_cost("craympi_unex_cost"),
-                             w.machine().software_cost("craympi_unex_rate"))),
-      pml_(w.cpus(), w.machine().software_cost("mpich_overhead"), mtl_, name) {}
+      eager_rate_(contexts.machine().software_cost("craympi_eager_rate")),
+      mtl_(contexts, cpus, copies, nic,
+           cray_mpi_protocol(mca, contexts.machine().software_cost("craympi_unex_cost"),
+                             contexts.machine().software_cost("craympi_unex_rate"))),
+      pml_(cpus, contexts.machine().software_cost("mpich_overhead"), mtl_, name) {}
 
 double MpichPortals::eager_path_cost(std::uint64_t bytes) const {
   if (bytes > eager_limit_ || eager_rate_ <= 0) return 0.0;
@@ -35,7 +35,7 @@ double MpichPortals::eager_path_cost(std::uint64_t bytes) const {
 // CPU queue (a rendezvous send with no cost too), so sends stay in their order (one CPU queue per rank) and Portals
 // sees the puts in the order they were posted: MPI's matching order holds.
 void MpichPortals::start_send(const mpi::P2P& m, Completion c) {
-  w_.cpu(m.rank, eager_path_cost(m.bytes()), [this, m, c = std::move(c)]() mutable { pml_.start_send(m, std::move(c)); },
+  cpus_.cpu(m.rank, eager_path_cost(m.bytes()), [this, m, c = std::move(c)]() mutable { pml_.start_send(m, std::move(c)); },
          "Cray MPI send path (fitted per-path cost)");
 }
 

@@ -8,7 +8,6 @@
 // receiver's match (software.craympi_unex_cost, craympi_unex_rate; mtl::portals::Protocol carries them).
 // LIMITATIONS: as mtl/portals and pml/cm (4,096 communicators in its match bits, no probe); Cray's progress engine is not public.
 #pragma once
-#include "platform/world.hpp"
 #include "protocols/mtl/portals/mtl_portals.hpp"
 #include "protocols/native/mpich_portals_mca.hpp"
 #include "protocols/pml/cm/pml_cm.hpp"
@@ -20,7 +19,10 @@ mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex
 
 class MpichPortals final : public Stack {
 public:
-  MpichPortals(World& w, const MpichPortalsMca& mca, const std::string& name);
+  // The parts of the platform it uses: where ranks run (the machine's Cray MPI costs), their CPU timelines, the
+  // node's memory copies (mtl/portals' copy blocks) and the job's SeaStar.
+  MpichPortals(const Contexts& contexts, CpuTimeline& cpus, const MemoryCopies& copies, seastar::SeaStar& nic,
+               const MpichPortalsMca& mca, const std::string& name);
   std::string name() const override { return pml_.name(); }
   void start_send(const mpi::P2P& m, Completion c) override;
   void start_recv(const mpi::P2P& m, Completion c) override { pml_.start_recv(m, std::move(c)); }
@@ -31,7 +33,7 @@ public:
   double eager_path_cost(std::uint64_t bytes) const;
 
 private:
-  World& w_;
+  CpuTimeline& cpus_;
   std::uint64_t eager_limit_;
   double eager_rate_;
   mtl::portals::MtlPortals mtl_;

@@ -13,7 +13,9 @@ void register_mpich_portals(ComponentRegistry& reg) {
            .source = "Pritchard & Pagel, How to Use MPI on the Cray XT; seastar-portals paper §2.2",
            .params = param_block<MpichPortalsMca>(),
            .make_stack = [](World& w, const McaParams& m, const std::string& name) {
-             return std::make_unique<MpichPortals>(w, m.get<MpichPortalsMca>(), name);
+             auto& nic = seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
+             return std::make_unique<MpichPortals>(w.contexts(), w.cpus(), w.copies(), nic, m.get<MpichPortalsMca>(),
+                                                   name);
            }});
 }
 

@@ -5,7 +5,8 @@
 
 namespace ompisim::bml::r2 {
 
-Endpoint add_proc(const std::vector<btl::Btl*>& btls, const World& w, int rank, int peer, bool same_arch) {
+Endpoint add_proc(const std::vector<btl::Btl*>& btls, const Contexts& contexts, int rank, int peer,
+                  bool same_arch) {
   // mca_bml_r2_add_btls sorts the modules by decreasing exclusivity (qsort; a stable sort keeps the given order
   // among equals here).
   std::vector<btl::Btl*> order = btls;
@@ -13,7 +14,7 @@ Endpoint add_proc(const std::vector<btl::Btl*>& btls, const World& w, int rank, 
                    [](btl::Btl* a, btl::Btl* b) { return a->caps().exclusivity > b->caps().exclusivity; });
   Endpoint ep;
   for (btl::Btl* b : order) {
-    if (!b->reaches(w, rank, peer)) continue;
+    if (!b->reaches(contexts, rank, peer)) continue;
     // "dont allow an additional BTL with a lower exclusivity ranking"
     if (!ep.send.empty() && ep.send.back().btl->caps().exclusivity > b->caps().exclusivity) continue;
     ep.send.push_back({b, 0});
@@ -44,8 +45,8 @@ Endpoint add_proc(const std::vector<btl::Btl*>& btls, const World& w, int rank, 
   return ep;
 }
 
-BmlR2::BmlR2(const World& w, std::vector<btl::Btl*> btls)
-    : w_(w), btls_(std::move(btls)), peers_(static_cast<std::size_t>(w.ranks())) {
+BmlR2::BmlR2(const Contexts& contexts, std::vector<btl::Btl*> btls)
+    : ctx_(contexts), btls_(std::move(btls)), peers_(static_cast<std::size_t>(contexts.ranks())) {
   btls_.erase(std::remove(btls_.begin(), btls_.end(), nullptr), btls_.end());
   if (btls_.empty()) throw std::invalid_argument("bml/r2: no BTL");
 }
@@ -53,7 +54,7 @@ BmlR2::BmlR2(const World& w, std::vector<btl::Btl*> btls)
 void BmlR2::set_arch(int rank, std::uint32_t arch) {
   if (arch_.empty()) {
     if (arch == 0) return;
-    arch_.assign(static_cast<std::size_t>(w_.ranks()), 0);
+    arch_.assign(static_cast<std::size_t>(ctx_.ranks()), 0);
   }
   arch_.at(static_cast<std::size_t>(rank)) = arch;
 }
@@ -68,14 +69,14 @@ const Endpoint& BmlR2::endpoint(int rank, int peer) {
   const bool keyed = btls_.size() < 63;
   if (keyed) {
     for (std::size_t i = 0; i < btls_.size(); ++i)
-      if (btls_[i]->reaches(w_, rank, peer)) key |= std::uint64_t{1} << i;
+      if (btls_[i]->reaches(ctx_, rank, peer)) key |= std::uint64_t{1} << i;
     for (const auto& [k, record] : by_reach_) {
       if (k != key) continue;
       slot = record + 1;
       return records_[record];
     }
   }
-  Endpoint ep = add_proc(btls_, w_, rank, peer, same_arch);
+  Endpoint ep = add_proc(btls_, ctx_, rank, peer, same_arch);
   if (ep.send.empty())
     throw std::logic_error("bml/r2: rank " + std::to_string(rank) + " cannot reach rank " + std::to_string(peer) +
                            " with any BTL (unreachable proc)");

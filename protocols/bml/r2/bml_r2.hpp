@@ -39,12 +39,14 @@ struct Endpoint {  // ↔ mca_bml_base_endpoint_t
 };
 
 // The arrays for `peer` as seen from `rank` over `btls` (any order): a pure function of the BTLs' caps and
-// reachability. `same_arch`: whether the two ranks have the same architecture (proc_arch).
-Endpoint add_proc(const std::vector<btl::Btl*>& btls, const World& w, int rank, int peer, bool same_arch);
+// reachability (`contexts`: where the ranks run). `same_arch`: whether the two ranks have the same architecture (proc_arch).
+Endpoint add_proc(const std::vector<btl::Btl*>& btls, const Contexts& contexts, int rank, int peer,
+                  bool same_arch);
 
 class BmlR2 {
 public:
-  BmlR2(const World& w, std::vector<btl::Btl*> btls);
+  // `contexts`: where ranks run (the job size; what each BTL's reachability reads).
+  BmlR2(const Contexts& contexts, std::vector<btl::Btl*> btls);
   const std::vector<btl::Btl*>& btls() const { return btls_; }
   // The peer's record, built on first contact. Throws std::logic_error when no BTL reaches the peer
   // (OMPI_ERR_UNREACH, help-mca-bml-r2.txt "unreachable proc").
@@ -55,7 +57,7 @@ public:
   std::size_t contacts(int rank) const;                         // peers `rank` has a record for
 
 private:
-  const World& w_;
+  const Contexts& ctx_;
   std::vector<btl::Btl*> btls_;
   std::deque<Endpoint> records_;     // interned; a deque keeps references valid
   // add_proc's inputs that vary by peer (which BTLs reach it, bit i for btls_[i], and bit 63 for same_arch) -> its

@@ -6,28 +6,27 @@
 
 namespace ompisim::btl {
 
-FabricBtl::FabricBtl(World& w, std::string name, std::string nic_kind, BtlCaps caps, Connection conn)
-    : w_(w), name_(std::move(name)), kind_(std::move(nic_kind)), caps_(caps), conn_(conn) {
-  net_ = -1;
-  const auto& nets = w.machine().networks();
+int FabricBtl::network_of(const Machine& machine, const std::string& name, const std::string& nic_kind) {
+  const auto& nets = machine.networks();
   for (std::size_t i = 0; i < nets.size(); ++i)
-    if (nets[i].nic_kind() == kind_) {
-      net_ = static_cast<int>(i);
-      break;
-    }
-  if (net_ < 0)
-    throw std::invalid_argument("btl/" + name_ + ": machine '" + w.machine().name + "' has no " + kind_ + " network");
-  const auto& nic = nic_as<commodity::CommodityNic>(*nets[static_cast<std::size_t>(net_)].nic, kind_);
+    if (nets[i].nic_kind() == nic_kind) return static_cast<int>(i);
+  throw std::invalid_argument("btl/" + name + ": machine '" + machine.name + "' has no " + nic_kind + " network");
+}
+
+FabricBtl::FabricBtl(const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric, std::string name, BtlCaps caps,
+                     Connection conn)
+    : ctx_(contexts), cpus_(cpus), fabric_(fabric), name_(std::move(name)), caps_(caps), conn_(conn) {
+  const auto& nic = nic_as<commodity::CommodityNic>(*fabric.network().nic, fabric.network().nic_kind());
   latency_ = nic.p.latency;
   bandwidth_ = nic.injection_bandwidth();
   overhead_ = nic.p.frag_overhead;
 }
 
-bool FabricBtl::reaches(const World& w, int rank, int peer) const {
+bool FabricBtl::reaches(const Contexts& contexts, int rank, int peer) const {
   if (rank == peer) return false;
-  const std::string& net = w_.machine().networks()[static_cast<std::size_t>(net_)].name;
+  const std::string& net = fabric_.network().name;
   auto has = [&](int r) {
-    const platform::NodeType& t = w.node_type(r);
+    const platform::NodeType& t = contexts.node_type(r);
     return t.nics().empty() || t.nic_count(net) > 0;
   };
   return has(rank) && has(peer);
@@ -44,19 +43,19 @@ void FabricBtl::send(const Descriptor& d, Completion local_done) {
   bytes_sent += d.data.length;
   const bool copy_in = !(d.flags & (desc_flag::InPlace | desc_flag::Put)) && d.data.length > 0;
   const double bytes = static_cast<double>(d.wire_bytes());
-  w_.cpu(d.src, overhead_, [this, d, bytes, copy_in, local_done = std::move(local_done)]() mutable {
+  cpus_.cpu(d.src, overhead_, [this, d, bytes, copy_in, local_done = std::move(local_done)]() mutable {
     auto wire = [this, d, bytes, copy_in, local_done = std::move(local_done)]() mutable {
       if (copy_in && local_done) local_done();  // the user buffer is free once copied into the BTL's
       const std::uint64_t key = lane_key(d.src, d.dst);
       const int ch = channel_of(d);
       if (ch) ++priority_frags;
       auto start = [this, d, bytes, copy_in, local_done, key, ch](double latency) mutable {
-        w_.bulk(w_.node_of(d.src), w_.node_of(d.dst), bytes, latency,
+        fabric_.bulk(ctx_.node_of(d.src), ctx_.node_of(d.dst), bytes, latency,
                 [this, d, copy_in, local_done, key, ch]() mutable {
           next_on_lane(ch, key);
           if (!copy_in && local_done) local_done();  // sent from the user buffer: free when the NIC has it all
-          w_.cpu(d.dst, overhead_, [this, d] { deliver(d); }, "btl progress (receive)");
-        }, false, d.src, d.dst, net_);
+          cpus_.cpu(d.dst, overhead_, [this, d] { deliver(d); }, "btl progress (receive)");
+        }, false, d.src, d.dst);
       };
       Lane& l = lanes_[ch][key];
       if (l.busy) {
@@ -66,7 +65,7 @@ void FabricBtl::send(const Descriptor& d, Completion local_done) {
         start(latency_);
       }
     };
-    if (copy_in) w_.cpu_copy(d.src, static_cast<double>(d.data.length), std::move(wire));
+    if (copy_in) cpus_.cpu_copy(d.src, static_cast<double>(d.data.length), std::move(wire));
     else wire();
   }, "btl send");
 }
@@ -87,14 +86,14 @@ void FabricBtl::next_on_lane(int channel, std::uint64_t key) {
 void FabricBtl::put(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer, Completion done) {
   ++puts;
   bytes_sent += bytes;
-  w_.cpu(initiator, overhead_, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
+  cpus_.cpu(initiator, overhead_, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
     const std::uint64_t key = lane_key(initiator, peer);
     auto start = [this, initiator, peer, bytes, key, done](double latency) mutable {
-      w_.bulk(w_.node_of(initiator), w_.node_of(peer), static_cast<double>(bytes), latency,
+      fabric_.bulk(ctx_.node_of(initiator), ctx_.node_of(peer), static_cast<double>(bytes), latency,
               [this, initiator, key, done]() mutable {
         next_on_lane(0, key);
-        w_.cpu(initiator, overhead_, std::move(done), "btl completion");
-      }, false, initiator, peer, net_);
+        cpus_.cpu(initiator, overhead_, std::move(done), "btl completion");
+      }, false, initiator, peer);
     };
     Lane& l = lanes_[0][key];
     if (l.busy) {
@@ -108,10 +107,10 @@ void FabricBtl::put(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer
 
 void FabricBtl::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer, Completion done) {
   ++gets;
-  w_.cpu(initiator, overhead_, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
-    w_.bulk(w_.node_of(peer), w_.node_of(initiator), static_cast<double>(bytes), latency_,
-            [this, initiator, done = std::move(done)]() mutable { w_.cpu(initiator, overhead_, std::move(done), "btl completion"); },
-            true, peer, initiator, net_);
+  cpus_.cpu(initiator, overhead_, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
+    fabric_.bulk(ctx_.node_of(peer), ctx_.node_of(initiator), static_cast<double>(bytes), latency_,
+            [this, initiator, done = std::move(done)]() mutable { cpus_.cpu(initiator, overhead_, std::move(done), "btl completion"); },
+            true, peer, initiator);
   }, "btl put/get issue");
 }
 

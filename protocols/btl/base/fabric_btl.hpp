@@ -24,6 +24,8 @@
 // LIMITATIONS: no flow control (tokens/credits), no memory registration cost, no eager RDMA channel, no NACK/retry;
 // the receive copy of a send fragment is the PML's (ob1 copies out of the BTL buffer).
 #pragma once
+#include "platform/cpu_timeline.hpp"
+#include "platform/fabric.hpp"
 #include "protocols/btl/base/v11_caps.hpp"
 #include "protocols/btl/btl.hpp"
 
@@ -37,16 +39,20 @@ namespace ompisim::btl {
 
 class FabricBtl : public Btl {
 public:
-  // `nic_kind`: the NIC kind of the network this BTL drives; std::invalid_argument when the machine has no network
-  // of that kind (the stack check refuses it earlier, naming the file and key).
-  FabricBtl(World& w, std::string name, std::string nic_kind, BtlCaps caps, Connection conn);
+  // The network (position in Machine::networks()) of NIC kind `nic_kind` that btl/`name` drives: the first of that
+  // kind; std::invalid_argument when the machine has none (the stack check refuses it earlier, naming the file and
+  // key).
+  static int network_of(const Machine& machine, const std::string& name, const std::string& nic_kind);
+  // The parts of the platform it uses: where ranks run (which nodes have a NIC on its network), their CPU timelines
+  // (fragment overheads, copies) and the fabric of its network (flows; its NIC parameters).
+  FabricBtl(const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric, std::string name, BtlCaps caps,
+            Connection conn);
   std::string name() const override { return name_; }
   const BtlCaps& caps() const override { return caps_; }
-  bool reaches(const World& w, int rank, int peer) const override;
+  bool reaches(const Contexts& contexts, int rank, int peer) const override;
   void send(const Descriptor& d, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void put(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
-  int network() const { return net_; }
   // priority_frags: on the high channel; puts: RDMA writes (their bytes are in bytes_sent, not in frags_sent)
   std::uint64_t frags_sent = 0, bytes_sent = 0, gets = 0, puts = 0, priority_frags = 0;
   Connection connection() const { return conn_; }
@@ -70,11 +76,12 @@ private:
   int channel_of(const Descriptor& d) const;
   void next_on_lane(int channel, std::uint64_t key);
   std::unordered_map<std::uint64_t, Lane> lanes_[2];
-  World& w_;
-  std::string name_, kind_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
+  Fabric& fabric_;
+  std::string name_;
   BtlCaps caps_;
   Connection conn_;
-  int net_ = 0;
   double latency_ = 0, bandwidth_ = 0, overhead_ = 0;
 };
 

@@ -24,7 +24,8 @@ ComponentInfo v11_fabric_btl(std::string description, const std::string& source_
           .params = param_block<Mca>(),
           .make_btl = [](World& w, const McaParams& m) -> std::unique_ptr<Btl> {
             const V11Component& k = Mca::kComponent;
-            return std::make_unique<FabricBtl>(w, k.name, k.nic_kind, m.get<Mca>().caps(), k.connection);
+            Fabric& fabric = w.fabric(FabricBtl::network_of(w.machine(), k.name, k.nic_kind));
+            return std::make_unique<FabricBtl>(w.contexts(), w.cpus(), fabric, k.name, m.get<Mca>().caps(), k.connection);
           },
           .btl_flags = Mca{}.caps().flags,
           .reach = Reach::Network};

@@ -12,9 +12,8 @@ constexpr PtIndex kRdmaTable = 3;  // exposed buffers for PtlGet
 constexpr std::uint64_t kRecvBlockPtr = 1, kExposedPtr = 2;
 }  // namespace
 
-BtlPortals::BtlPortals(World& w, const BtlPortalsMca& mca)
-    : w_(w), mca_(mca), ss_(seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric())),
-      overhead_(seastar::nic(w.machine()).software.btl_portals_overhead) {
+BtlPortals::BtlPortals(const Contexts& contexts, CpuTimeline& cpus, seastar::SeaStar& nic, const BtlPortalsMca& mca)
+    : cpus_(cpus), mca_(mca), ss_(nic), overhead_(seastar::nic(contexts.machine()).software.btl_portals_overhead) {
   client_ = ss_.open("btl/portals", {kFragTable, kRdmaTable}, [this](int r, const Event& e) { on_event(r, e); });
   // Open MPI v1.3.4 ompi/mca/btl/portals/btl_portals_component.c: exclusivity 60, eager and rndv_eager 32 KiB,
   // max_send 64 KiB, rdma_pipeline_send_length 64 KiB, rdma_pipeline_frag_size INT_MAX, min_rdma_pipeline_size 0,
@@ -113,7 +112,7 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done, Completion p
   // The fragment completes when its ACK (or SEND_END) is read, not here: the copy only makes the put possible.
   const bool fits_eager = f.wire_bytes() <= caps_.eager_limit;
   sent_.emplace(fid, Sent{src, std::move(local_done), false});
-  w_.cpu(src, overhead_, [this, fid, src, bytes, expose, fits_eager, packed = std::move(packed)]() mutable {
+  cpus_.cpu(src, overhead_, [this, fid, src, bytes, expose, fits_eager, packed = std::move(packed)]() mutable {
     RankState& rs = ranks_[src];
     const bool eager = fits_eager && rs.eager_in_use < static_cast<int>(mca_.btl_portals_eager_frag_limit.value);
     bool bind = true;
@@ -124,7 +123,7 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done, Completion p
       sent_.at(fid).eager = true;
     }
     if (bind) counters_.add(PortalsStat::MdBinds);
-    w_.cpu_copy(src, bytes, [this, fid, src, bytes, expose, bind, packed = std::move(packed)]() mutable {
+    cpus_.cpu_copy(src, bytes, [this, fid, src, bytes, expose, bind, packed = std::move(packed)]() mutable {
       // A descriptor that exposes its data segment (ob1's RGET) first attaches the user buffer (PtlMEAttach +
       // PtlMDAttach, mca_btl_portals_prepare_src).
       int n = (bind ? 2 : 1) + (expose ? 2 : 0);
@@ -189,12 +188,12 @@ void BtlPortals::on_event(int rank, const Event& e) {
     }
     counters_.add(PortalsStat::RecvEvents);
     if (e.kind == EventKind::PutStart) {  // the block's pending count goes up (btl_portals_component.c progress)
-      w_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");
+      cpus_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");
       return;
     }
     if (e.kind != EventKind::PutEnd) return;
     std::uint64_t fid = e.hdr_data;
-    w_.cpu(rank, poll + overhead_, [this, fid] {
+    cpus_.cpu(rank, poll + overhead_, [this, fid] {
       auto it = frags_.find(fid);
       Descriptor f = it->second;
       frags_.erase(it);
@@ -203,12 +202,12 @@ void BtlPortals::on_event(int rank, const Event& e) {
     return;
   }
   if (e.user_ptr == kExposedPtr) {  // GET_END at the exposing side
-    w_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");
+    cpus_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");
     return;
   }
   if (e.kind == EventKind::ReplyEnd) {
     std::uint64_t gid = e.user_ptr;
-    w_.cpu(rank, poll, [this, gid] {
+    cpus_.cpu(rank, poll, [this, gid] {
       auto it = gets_.find(gid);
       Completion d = std::move(it->second);
       gets_.erase(it);
@@ -219,10 +218,10 @@ void BtlPortals::on_event(int rank, const Event& e) {
   // A send fragment's completion: its ACK (needs_ack) or its SEND_END (no ACKs). user_ptr is the fragment id.
   if ((e.kind == EventKind::Ack || e.kind == EventKind::SendEnd) && sent_.count(e.user_ptr)) {
     std::uint64_t fid = e.user_ptr;
-    w_.cpu(rank, poll, [this, rank, fid] { complete(rank, fid); }, "mca_btl_portals_component_progress (PtlEQGet)");
+    cpus_.cpu(rank, poll, [this, rank, fid] { complete(rank, fid); }, "mca_btl_portals_component_progress (PtlEQGet)");
     return;
   }
-  w_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");  // UNLINK of a used MD: read and dropped
+  cpus_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");  // UNLINK of a used MD: read and dropped
 }
 
 void BtlPortals::add_counters(std::map<std::string, std::uint64_t>& c) const {

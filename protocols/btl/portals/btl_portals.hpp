@@ -20,7 +20,7 @@
 #pragma once
 #include "core/statistics.hpp"
 #include "models/seastar/seastar.hpp"
-#include "platform/world.hpp"
+#include "platform/cpu_timeline.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/btl/portals/btl_portals_mca.hpp"
 
@@ -49,11 +49,13 @@ inline constexpr std::array<StatisticInfo, 6> kPortalsStatistics{{
 
 class BtlPortals final : public Btl {
 public:
-  BtlPortals(World& w, const BtlPortalsMca& mca);
+  // The parts of the platform it uses: where ranks run (the machine's btl_portals_overhead), their CPU timelines
+  // (overheads, copies, event-queue polls) and the job's SeaStar.
+  BtlPortals(const Contexts& contexts, CpuTimeline& cpus, seastar::SeaStar& nic, const BtlPortalsMca& mca);
   std::string name() const override { return "portals"; }
   const BtlCaps& caps() const override { return caps_; }
   // Every rank, on the node or not (Catamount has no shared-memory BTL); btl/self's higher exclusivity takes oneself.
-  bool reaches(const World&, int, int) const override { return true; }
+  bool reaches(const Contexts&, int, int) const override { return true; }
   void send(const Descriptor& d, Completion local_done) override;
   // ob1's start_copy with early completion: `packed` runs once the fragment is put (PtlPutRegion returned: the end of
   // mca_btl_portals_send on the sender's CPU), or at once when the send waits for a slot (the data is already in the
@@ -81,7 +83,7 @@ private:
   void on_event(int rank, const ptl::Event& e);
   void complete(int rank, std::uint64_t fid);
 
-  World& w_;
+  CpuTimeline& cpus_;
   const BtlPortalsMca& mca_;
   seastar::SeaStar& ss_;  // the node's NIC, shared with every other component on it
   int client_ = -1;       // this BTL's client id on the SeaStar (its event queues)

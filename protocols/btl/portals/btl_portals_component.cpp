@@ -13,7 +13,8 @@ void register_component(ComponentRegistry& reg) {
            .source = "Open MPI v1.3.4 ompi/mca/btl/portals/btl_portals_component.c",
            .params = param_block<BtlPortalsMca>(),
            .make_btl = [](World& w, const McaParams& m) {
-             return std::make_unique<BtlPortals>(w, m.get<BtlPortalsMca>());
+             auto& nic = seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
+             return std::make_unique<BtlPortals>(w.contexts(), w.cpus(), nic, m.get<BtlPortalsMca>());
            },
            .btl_flags = kFlags,
            .reach = Reach::Network,

@@ -28,7 +28,7 @@ public:
   }
   std::string name() const override { return "self"; }
   const BtlCaps& caps() const override { return caps_; }
-  bool reaches(const World&, int rank, int peer) const override { return rank == peer; }
+  bool reaches(const Contexts&, int rank, int peer) const override { return rank == peer; }
   void send(const Descriptor& d, Completion local_done) override {
     cpus_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, local_done = std::move(local_done)] {
       if (local_done) local_done();

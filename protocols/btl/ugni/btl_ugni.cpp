@@ -2,10 +2,8 @@
 
 namespace ompisim::btl::ugni {
 
-BtlUgni::BtlUgni(World& w, const UgniMca& mca)
-    : w_(w), mca_(mca),
-      gni_(gemini::Gni::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric()),
-           static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.value)) {
+BtlUgni::BtlUgni(const Contexts& contexts, CpuTimeline& cpus, gemini::Gni& nic, const UgniMca& mca)
+    : cpus_(cpus), mca_(mca), gni_(nic, static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.value)) {
   const UgniMca& m = mca;
   // Open MPI trunk r26242 (bd8b4f7f1e) ompi/mca/btl/ugni/btl_ugni_component.c, the revision whose eager-get pool the
   // Gemini paper's §IV.C describes (validation/notes.md, "Latency that falls with message size"): eager_limit,
@@ -23,7 +21,7 @@ BtlUgni::BtlUgni(World& w, const UgniMca& mca)
   caps_.latency = 2;
   caps_.bandwidth = 40000;
   caps_.flags = kFlags;
-  smsg_limit_ = effective_smsg_limit(m, w.ranks());
+  smsg_limit_ = effective_smsg_limit(m, contexts.ranks());
 }
 
 // Open MPI trunk r26242 btl_ugni_add_procs.c: eager_frags_send and eager_frags_recv, each grown from eager_num by
@@ -46,7 +44,7 @@ void BtlUgni::send(const Descriptor& f, Completion local_done) {
     add(Stat::ShortSends);
     // prepare_src: copy into the send fragment, then SMSG (TAG_SEND).
     const std::uint32_t id = shorts_.create(f, std::move(local_done));
-    w_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, id] {
+    cpus_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, id] {
       ShortSend& s = shorts_[id];
       gni_.smsg_send(s.f.src, s.f.dst, s.f.wire_bytes(), std::move(s.local_done), [this, id] {
         const Descriptor in = shorts_[id].f;
@@ -59,7 +57,7 @@ void BtlUgni::send(const Descriptor& f, Completion local_done) {
   // Eager get: a registered buffer from the sender's pool.
   add(Stat::EagerGets);
   auto go = [this, f, local_done = std::move(local_done)]() mutable {
-    w_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, f, local_done = std::move(local_done)]() mutable {
+    cpus_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, f, local_done = std::move(local_done)]() mutable {
       if (local_done) local_done();  // the user buffer was copied: the PML may complete the send
       gni_.smsg_send(f.src, f.dst, kCtrlBytes + f.hdr.len, nullptr, [this, f] {
         // INIT_GET arrived: the receiver takes a buffer from its pool and pulls the data.
@@ -77,7 +75,7 @@ void BtlUgni::send(const Descriptor& f, Completion local_done) {
         };
         switch (pool(f.dst, Pool::Recv).take(pull)) {
           case EagerPool::Result::Got: pull(); break;
-          case EagerPool::Result::Grew: w_.cpu(f.dst, gemini::nic(w_.machine()).p.registration_cost, pull, "mca_btl_ugni_eager_pool_grow"); break;
+          case EagerPool::Result::Grew: cpus_.cpu(f.dst, gni_.nic().params().registration_cost, pull, "mca_btl_ugni_eager_pool_grow"); break;
           case EagerPool::Result::Wait: break;
         }
       });
@@ -86,7 +84,7 @@ void BtlUgni::send(const Descriptor& f, Completion local_done) {
   auto shared = std::make_shared<decltype(go)>(std::move(go));
   switch (pool(f.src, Pool::Send).take([shared] { (*shared)(); })) {
     case EagerPool::Result::Got: (*shared)(); break;
-    case EagerPool::Result::Grew: w_.cpu(f.src, gemini::nic(w_.machine()).p.registration_cost, [shared] { (*shared)(); }, "mca_btl_ugni_eager_pool_grow"); break;
+    case EagerPool::Result::Grew: cpus_.cpu(f.src, gni_.nic().params().registration_cost, [shared] { (*shared)(); }, "mca_btl_ugni_eager_pool_grow"); break;
     case EagerPool::Result::Wait: break;
   }
 }

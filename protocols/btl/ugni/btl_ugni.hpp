@@ -9,12 +9,12 @@
 //    SMSG messages.
 //  - atomics (MCA_BTL_FLAGS_ATOMIC_OPS): an FMA AMO executed by the target's Gemini NIC (Cheetah's uGNI BCOL).
 // The component's uGNI communication domain (endpoints, mailboxes, credits, registration caches) is its own
-// (gemini::Cdm); the NIC (gemini::Gni) is the World's, shared with any other library on it.
+// (gemini::Cdm); the NIC (gemini::Gni) is the job's, shared with any other library on it.
 #pragma once
 #include "core/slab.hpp"
 #include "core/statistics.hpp"
 #include "models/gemini/gni.hpp"
-#include "platform/world.hpp"
+#include "platform/cpu_timeline.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/btl/ugni/btl_ugni_mca.hpp"
@@ -48,11 +48,15 @@ enum class Stat : std::uint8_t { ShortSends, EagerGets, LongGets, PutFallbacks }
 
 class BtlUgni final : public Btl {
 public:
-  BtlUgni(World& w, const UgniMca& mca);
+  // The parts of the platform it uses: where ranks run (the job size, on-node peers), their CPU timelines (copies,
+  // eager pool growth) and the job's Gni.
+  BtlUgni(const Contexts& contexts, CpuTimeline& cpus, gemini::Gni& nic, const UgniMca& mca);
   std::string name() const override { return "ugni"; }
   const BtlCaps& caps() const override { return caps_; }
   // Ranks on other nodes (v1.8.8 mca_btl_ugni_add_procs skips OPAL_PROC_ON_LOCAL_NODE peers: vader serves them).
-  bool reaches(const World& w, int rank, int peer) const override { return !w.same_node(rank, peer); }
+  bool reaches(const Contexts& contexts, int rank, int peer) const override {
+    return contexts.node_of(rank) != contexts.node_of(peer);
+  }
   void send(const Descriptor& d, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) override;
@@ -67,7 +71,7 @@ public:
   std::size_t eager_buffers_held() const { return eager_in_use_.size(); }  // receivers' buffers not yet consumed
 
 private:
-  World& w_;
+  CpuTimeline& cpus_;
   const UgniMca& mca_;
   gemini::Cdm gni_;  // this library instance's uGNI communication domain
   BtlCaps caps_;

@@ -2,7 +2,8 @@
 
 namespace ompisim::btl::vader {
 
-BtlVader::BtlVader(World& w, const VaderMca& mca) : w_(w), mca_(mca) {
+BtlVader::BtlVader(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, const VaderMca& mca)
+    : sim_(sim), ctx_(contexts), cpus_(cpus), mca_(mca) {
   // Open MPI v1.8.8 ompi/mca/btl/vader/btl_vader_component.c (XPMEM single copy): exclusivity HIGH, latency 1 us,
   // bandwidth 40000 Mb/s, flags RDMA | SEND_INPLACE (v4.1.6 adds SEND), rdma_pipeline_send_length and frag_size =
   // eager_limit, min_rdma_pipeline_size 32 KiB (without XPMEM; with XPMEM = eager_limit).
@@ -21,10 +22,10 @@ BtlVader::BtlVader(World& w, const VaderMca& mca) : w_(w), mca_(mca) {
 }
 
 void BtlVader::atomic_add(int rank, int target, Completion local_done, Completion at_target) {
-  double s = w_.signal_latency(rank, target);
-  w_.cpu(rank, 0, [this, s, l = std::move(local_done), a = std::move(at_target)]() mutable {
-    w_.sim().after(s, std::move(a));
-    w_.sim().after(s, std::move(l));
+  double s = ctx_.signal_latency(rank, target);
+  cpus_.cpu(rank, 0, [this, s, l = std::move(local_done), a = std::move(at_target)]() mutable {
+    sim_.after(s, std::move(a));
+    sim_.after(s, std::move(l));
   }, "mca_btl_vader_atomic");
 }
 
@@ -36,7 +37,7 @@ void BtlVader::add_counters(std::map<std::string, std::uint64_t>& c) const {
 
 double BtlVader::attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes) {
   auto gran = static_cast<std::uint64_t>(mca_.btl_vader_xpmem_attach_granularity.value);
-  return static_cast<double>(xpmem_.attach(rank, peer, addr, bytes, gran)) * w_.machine().os.xpmem_attach_cost;
+  return static_cast<double>(xpmem_.attach(rank, peer, addr, bytes, gran)) * ctx_.machine().os.xpmem_attach_cost;
 }
 
 double BtlVader::fifo_latency(int from, int to) const {
@@ -45,7 +46,7 @@ double BtlVader::fifo_latency(int from, int to) const {
   // fifo_head; the receiver's poll reads fifo_head (one line the sender wrote) and only then the header it points to
   // (tag, len, flags, the single-copy iovec; another line the sender wrote). Two dependent cache-line transfers where
   // a fast box, whose polled slot holds the header and the data, has one.
-  return 2.0 * w_.signal_latency(from, to);
+  return 2.0 * ctx_.signal_latency(from, to);
 }
 
 void BtlVader::send(const Descriptor& d, Completion local_done) {
@@ -57,10 +58,10 @@ void BtlVader::send(const Descriptor& d, Completion local_done) {
   if (!single_copy) {
     counters_.add(inline_send ? VaderStat::FboxSends : VaderStat::CopySends);
     // Below max_inline_send the fragment goes by fast box (one hand-off); a copy-in fragment above it by the FIFO.
-    double arrive = inline_send ? w_.signal_latency(d.src, d.dst) : fifo_latency(d.src, d.dst);
-    w_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, arrive, local_done = std::move(local_done)]() mutable {
+    double arrive = inline_send ? ctx_.signal_latency(d.src, d.dst) : fifo_latency(d.src, d.dst);
+    cpus_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, arrive, local_done = std::move(local_done)]() mutable {
       if (local_done) local_done();
-      w_.sim().after(arrive, [this, d] { deliver(d); });
+      sim_.after(arrive, [this, d] { deliver(d); });
     });
     return;
   }
@@ -68,15 +69,15 @@ void BtlVader::send(const Descriptor& d, Completion local_done) {
   counters_.add(VaderStat::SingleCopySends);
   Descriptor in = d;
   // The receiver copies straight out of the sender's buffer: from the sender's NUMA node (unless the buffer says where).
-  if (in.data.buf.space.kind == MemKind::Host && in.data.buf.space.index < 0) in.data.buf.space = w_.local_memory(d.src);
+  if (in.data.buf.space.kind == MemKind::Host && in.data.buf.space.index < 0) in.data.buf.space = ctx_.local_memory(d.src);
   if (local_done) {
     in.rx_buffer = next_rx_++;
     inplace_[in.rx_buffer] = std::move(local_done);
   }
   double attach = d.data.length ? attach_cost(d.dst, d.src, d.data.buf.addr + d.data.offset, d.data.length) : 0.0;
   // A single-copy fragment always goes by the FIFO (mca_btl_vader_send: only fast-box fragments bypass it).
-  w_.sim().after(fifo_latency(d.src, d.dst), [this, in, attach] {
-    w_.cpu(in.dst, attach, [this, in] { deliver(in); }, "mca_btl_vader_poll_handle_frag");
+  sim_.after(fifo_latency(d.src, d.dst), [this, in, attach] {
+    cpus_.cpu(in.dst, attach, [this, in] { deliver(in); }, "mca_btl_vader_poll_handle_frag");
   });
 }
 
@@ -88,13 +89,13 @@ void BtlVader::payload_consumed(const Descriptor& d) {
   inplace_.erase(it);
   // The receiver marks the header MCA_BTL_VADER_FLAG_COMPLETE and writes it back into the sender's FIFO
   // (vader_fifo_write_back, v1.8.8): the sender's poll reads its fifo_head, then that header.
-  w_.sim().after(fifo_latency(d.dst, d.src), std::move(c));
+  sim_.after(fifo_latency(d.dst, d.src), std::move(c));
 }
 
 void BtlVader::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer remote, Completion done) {
   double attach = attach_cost(initiator, peer, remote.addr, bytes);
-  w_.cpu(initiator, attach, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
-    w_.cpu_copy(initiator, static_cast<double>(bytes), std::move(done), w_.local_memory(peer));
+  cpus_.cpu(initiator, attach, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
+    cpus_.cpu_copy(initiator, static_cast<double>(bytes), std::move(done), ctx_.local_memory(peer));
   }, "mca_btl_vader_get_xpmem (attach)");
 }
 

@@ -13,6 +13,7 @@
 // LIMITATIONS: fast-box ring capacity and fragment free lists are not modelled (no back-pressure on node).
 #pragma once
 #include "core/statistics.hpp"
+#include "platform/cpu_timeline.hpp"
 #include "protocols/base/xpmem.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/btl/vader/btl_vader_mca.hpp"
@@ -39,11 +40,15 @@ inline constexpr std::array<StatisticInfo, 4> kVaderStatistics{{
 
 class BtlVader final : public Btl {
 public:
-  BtlVader(World& w, const VaderMca& mca);
+  // The parts of the platform it uses: the engine (cache-line hand-offs), where ranks run (core distances, memory,
+  // the node's XPMEM attach cost) and their CPU timelines (copies, polls).
+  BtlVader(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, const VaderMca& mca);
   std::string name() const override { return "vader"; }
   const BtlCaps& caps() const override { return caps_; }
   // Ranks of the same node other than oneself (btl_vader_add_procs: OPAL_PROC_ON_LOCAL_NODE and not my_proc).
-  bool reaches(const World& w, int rank, int peer) const override { return rank != peer && w.same_node(rank, peer); }
+  bool reaches(const Contexts& contexts, int rank, int peer) const override {
+    return rank != peer && contexts.node_of(rank) == contexts.node_of(peer);
+  }
   void send(const Descriptor& d, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void payload_consumed(const Descriptor& d) override;
@@ -58,7 +63,9 @@ public:
 private:
   // Cost of making [addr, addr+bytes) of `peer` visible to `rank` (xpmem_attach per uncached 2 MiB region).
   double attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes);
-  World& w_;
+  Simulator& sim_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
   const VaderMca& mca_;
   BtlCaps caps_;
   host::XpmemAttachCache xpmem_;

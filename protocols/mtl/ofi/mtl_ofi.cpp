@@ -7,7 +7,7 @@
 
 namespace ompisim::mtl::ofi {
 
-MtlOfi::MtlOfi(World& w, ompisim::ofi::Endpoint& ep, InjectOn inject) : w_(w), ep_(ep), inject_(inject) {
+MtlOfi::MtlOfi(ompisim::ofi::Endpoint& ep, InjectOn inject) : ep_(ep), inject_(inject) {
   ompisim::ofi::CqOwnerOps ops;
   ops.write = [this](const ompisim::ofi::CqEntry& e) { on_cq(e); };
   ops.writeerr = ops.write;

@@ -23,7 +23,7 @@ enum class InjectOn : std::uint8_t { Never, Blocking, Every };  // the choices' 
 
 class MtlOfi final : public Mtl {
 public:
-  MtlOfi(World& w, ompisim::ofi::Endpoint& ep, InjectOn inject = InjectOn::Never);
+  explicit MtlOfi(ompisim::ofi::Endpoint& ep, InjectOn inject = InjectOn::Never);
   std::string name() const override { return "ofi"; }
   void isend(const ompisim::mpi::P2P& m, Completion done) override;
   void irecv(const ompisim::mpi::P2P& m, Completion done) override;
@@ -34,7 +34,6 @@ public:
 
 private:
   void on_cq(const ompisim::ofi::CqEntry& e);
-  World& w_;
   ompisim::ofi::Endpoint& ep_;
   InjectOn inject_;
   struct Op {  // an MTL request: the operation context of fi_tsend / fi_trecv

@@ -15,7 +15,9 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"cxi"},
            .source = "Open MPI v5.0 ompi/mca/mtl/ofi",
            .params = param_block<MtlOfiMca>(),
-           .make_mtl = [](World& w, const McaParams& m, const std::string& provider) { return make_ofi_mtl(w, m, provider); }});
+           .make_mtl = [](World& w, const McaParams& m, const std::string& provider) {
+             return make_ofi_mtl({w.sim(), w.contexts(), w.cpus(), w.fabric()}, m, provider);
+           }});
 }
 
 }  // namespace ompisim::mtl::ofi

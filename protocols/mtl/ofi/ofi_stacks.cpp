@@ -70,23 +70,23 @@ std::optional<ProviderLink> parse_provider_link(const std::string& s, const std:
 }
 
 namespace {
-o::shm::ShmConfig shm_config(World& w, const McaParams& mca) {
-  const auto& n = slingshot::nic(w.machine());
+o::shm::ShmConfig shm_config(const Machine& machine, const McaParams& mca) {
+  const auto& n = slingshot::nic(machine);
   o::shm::ShmConfig c;
   c.overhead = n.software.shm_overhead;
   c.inject_size = mca.get<o::shm::ShmMca>().shm_inject_size;
   c.ipc_open_cost = n.software.gpu_ipc_open_cost;
   c.gpu_copy_latency = n.software.gpu_copy_latency;
-  c.xpmem_attach_cost = w.machine().os.xpmem_attach_cost;
+  c.xpmem_attach_cost = machine.os.xpmem_attach_cost;
   return c;
 }
 
 // Cray MPICH's own on-node path (CH4 shm: eager copy in and out below MPICH_SMP_SINGLE_COPY_SIZE, XPMEM/CMA single
 // copy from it on, GPU IPC): the shm provider's mechanisms with Cray MPICH's fitted per-path costs in place of the
 // libfabric shm provider's per-message cost.
-o::shm::ShmConfig mpich_shm_config(World& w, const McaParams& mca) {
-  const auto& s = slingshot::nic(w.machine()).software;
-  o::shm::ShmConfig c = shm_config(w, mca);
+o::shm::ShmConfig mpich_shm_config(const Machine& machine, const McaParams& mca) {
+  const auto& s = slingshot::nic(machine).software;
+  o::shm::ShmConfig c = shm_config(machine, mca);
   c.overhead = s.mpich_shm_overhead;
   c.inject_size = s.mpich_smp_single_copy_size - 1;
   c.inject_rate = s.mpich_shm_eager_rate;
@@ -99,16 +99,18 @@ o::shm::ShmConfig mpich_shm_config(World& w, const McaParams& mca) {
 // and the MTL over the endpoint the link exposes. pml/cm is built over it by its own component.
 class OfiMtlModule final : public Mtl {
 public:
-  OfiMtlModule(World& w, const McaParams& mca, const ProviderLink& link) {
-    const auto& n = slingshot::nic(w.machine());
-    cxi_ = std::make_unique<o::cxi::CxiProvider>(w, o::cxi::CxiConfig::from(n.p, n.software, mca.get<o::cxi::CxiMca>()));
+  OfiMtlModule(const OfiParts& parts, const McaParams& mca, const ProviderLink& link) {
+    const Machine& machine = parts.contexts.machine();
+    const auto& n = slingshot::nic(machine);
+    cxi_ = std::make_unique<o::cxi::CxiProvider>(parts.sim, parts.contexts, parts.cpus, parts.fabric,
+                                                 o::cxi::CxiConfig::from(n.p, n.software, mca.get<o::cxi::CxiMca>()));
     o::Endpoint* ep = cxi_.get();
     if (link.linkx) {
-      shm_ = std::make_unique<o::shm::ShmProvider>(w, shm_config(w, mca));
-      linkx_ = std::make_unique<o::linkx::Linkx>(w, n.software.linkx_overhead, *shm_, *cxi_);
+      shm_ = std::make_unique<o::shm::ShmProvider>(parts.sim, parts.contexts, parts.cpus, shm_config(machine, mca));
+      linkx_ = std::make_unique<o::linkx::Linkx>(parts.sim, parts.contexts, parts.cpus, n.software.linkx_overhead, *shm_, *cxi_);
       ep = linkx_.get();
     }
-    mtl_ = std::make_unique<MtlOfi>(w, *ep, static_cast<InjectOn>(mca.get<MtlOfiMca>().ompi_mtl_ofi_inject.value));
+    mtl_ = std::make_unique<MtlOfi>(*ep, static_cast<InjectOn>(mca.get<MtlOfiMca>().ompi_mtl_ofi_inject.value));
   }
   std::string name() const override { return mtl_->name(); }
   void isend(const mpi::P2P& m, Completion c) override { mtl_->isend(m, std::move(c)); }
@@ -131,10 +133,13 @@ private:
 // (MPICH CH4's any-source partner requests).
 class Ch4Endpoint final : public o::Endpoint {
 public:
-  Ch4Endpoint(World& w, const McaParams& mca, double overhead) : w_(w), overhead_(overhead) {
-    const auto& n = slingshot::nic(w.machine());
-    cxi_ = std::make_unique<o::cxi::CxiProvider>(w, o::cxi::CxiConfig::from(n.p, n.software, mca.get<o::cxi::CxiMca>()));
-    shm_ = std::make_unique<o::shm::ShmProvider>(w, mpich_shm_config(w, mca));
+  Ch4Endpoint(const OfiParts& parts, const McaParams& mca, double overhead)
+      : ctx_(parts.contexts), cpus_(parts.cpus), overhead_(overhead) {
+    const Machine& machine = parts.contexts.machine();
+    const auto& n = slingshot::nic(machine);
+    cxi_ = std::make_unique<o::cxi::CxiProvider>(parts.sim, parts.contexts, parts.cpus, parts.fabric,
+                                                 o::cxi::CxiConfig::from(n.p, n.software, mca.get<o::cxi::CxiMca>()));
+    shm_ = std::make_unique<o::shm::ShmProvider>(parts.sim, parts.contexts, parts.cpus, mpich_shm_config(machine, mca));
     o::CqOwnerOps ops;
     ops.write = [this](const o::CqEntry& e) { on_cq(e); };
     ops.writeerr = ops.write;
@@ -151,26 +156,27 @@ public:
   // contiguous and none is synchronous.) Which sends take it is the MTL's inject policy (mpich_ofi_inject,
   // "every"); this endpoint says which can (off-node, CxiProvider::can_inject) and issues them (CxiProvider::tinject).
   bool can_inject(int rank, int dst, std::uint64_t bytes, const Buffer& buf) const override {
-    return !w_.same_node(rank, dst) && cxi_->can_inject(bytes, buf);
+    return ctx_.node_of(rank) != ctx_.node_of(dst) && cxi_->can_inject(bytes, buf);
   }
   void tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) override {
-    w_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, injected = std::move(injected)]() mutable {
+    cpus_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, injected = std::move(injected)]() mutable {
       cxi_->tinject(rank, dst, tag, bytes, buf, std::move(injected));
     }, "MPIDI_OFI_send (fi_tsend / fi_tinjectdata)");
   }
   void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override {
-    w_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, context] {
-      if (w_.same_node(rank, dst)) shm_->tsend(rank, dst, tag, bytes, buf, context);
+    cpus_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, context] {
+      if (ctx_.node_of(rank) == ctx_.node_of(dst)) shm_->tsend(rank, dst, tag, bytes, buf, context);
       else cxi_->tsend(rank, dst, tag, bytes, buf, context);
     }, "MPIDI_OFI_send (fi_tsend / fi_tinjectdata)");
   }
   void trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override {
-    w_.cpu(rank, overhead_, [this, rank, src, tag, bytes, buf, context] {
-      bool local_only = w_.placement().node_count() == 1;
+    cpus_.cpu(rank, overhead_, [this, rank, src, tag, bytes, buf, context] {
+      bool local_only = ctx_.placement().node_count() == 1;
       if (src == o::kAnyAddr && !local_only) {
         throw std::logic_error("native/mpich_cxi: MPI_ANY_SOURCE across nodes is not modelled");
       }
-      if (src == o::kAnyAddr || w_.same_node(rank, src)) shmq_.post_tag(rank, src, tag, bytes, buf, context);
+      if (src == o::kAnyAddr || ctx_.node_of(rank) == ctx_.node_of(src))
+        shmq_.post_tag(rank, src, tag, bytes, buf, context);
       else cxi_->trecv(rank, src, tag, bytes, buf, context);
     }, "ompi_mtl_ofi_irecv (fi_trecv)");
   }
@@ -185,7 +191,8 @@ private:
   void on_cq(const o::CqEntry& e) {
     if (consumer_.write) consumer_.write(e);
   }
-  World& w_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
   double overhead_;
   std::unique_ptr<o::cxi::CxiProvider> cxi_;
   std::unique_ptr<o::shm::ShmProvider> shm_;
@@ -196,12 +203,12 @@ private:
 // Cray MPICH: its per-message cost, then the CH4 endpoint; requests complete from the endpoint's completions.
 class MpichCxiStack final : public Stack {
 public:
-  MpichCxiStack(World& w, const McaParams& mca, std::string name) : name_(std::move(name)) {
-    const auto& n = slingshot::nic(w.machine());
-    ep_ = std::make_unique<Ch4Endpoint>(w, mca, n.software.mpich_overhead);
+  MpichCxiStack(const OfiParts& parts, const McaParams& mca, std::string name) : name_(std::move(name)) {
+    const auto& n = slingshot::nic(parts.contexts.machine());
+    ep_ = std::make_unique<Ch4Endpoint>(parts, mca, n.software.mpich_overhead);
     // request table, CQ dispatch and the lightweight-send choice (MPICH's own, same behaviour)
-    mtl_ = std::make_unique<MtlOfi>(w, *ep_, static_cast<InjectOn>(mca.get<MpichOfiMca>().mpich_ofi_inject.value));
-    pml_ = std::make_unique<pml::cm::PmlCm>(w.cpus(), 0.0, *mtl_, name_);
+    mtl_ = std::make_unique<MtlOfi>(*ep_, static_cast<InjectOn>(mca.get<MpichOfiMca>().mpich_ofi_inject.value));
+    pml_ = std::make_unique<pml::cm::PmlCm>(parts.cpus, 0.0, *mtl_, name_);
     const auto& m = mca.get<MpichOfiMca>();
     tunables_ = {{"mpich_bcast_only_tree", m.mpich_bcast_only_tree.value},
                  {"mpich_bcast_internode_radix", m.mpich_bcast_internode_radix.value},
@@ -224,15 +231,15 @@ private:
 };
 }  // namespace
 
-std::unique_ptr<Mtl> make_ofi_mtl(World& w, const McaParams& mca, const std::string& provider) {
+std::unique_ptr<Mtl> make_ofi_mtl(const OfiParts& parts, const McaParams& mca, const std::string& provider) {
   std::string why;
   auto link = parse_provider_link(provider, {"cxi", "shm", "linkx"}, why);
   if (!link) throw std::logic_error("mtl/ofi: " + why);
-  return std::make_unique<OfiMtlModule>(w, mca, *link);
+  return std::make_unique<OfiMtlModule>(parts, mca, *link);
 }
 
-std::unique_ptr<Stack> make_mpich_cxi_stack(World& w, const McaParams& mca, const std::string& name) {
-  return std::make_unique<MpichCxiStack>(w, mca, name);
+std::unique_ptr<Stack> make_mpich_cxi_stack(const OfiParts& parts, const McaParams& mca, const std::string& name) {
+  return std::make_unique<MpichCxiStack>(parts, mca, name);
 }
 
 }  // namespace ompisim::mtl::ofi

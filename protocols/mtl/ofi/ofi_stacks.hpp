@@ -6,7 +6,8 @@
 #include "mpi/stack.hpp"
 #include "protocols/base/mca_params.hpp"
 #include "protocols/mtl/mtl.hpp"
-#include "platform/world.hpp"
+#include "platform/cpu_timeline.hpp"
+#include "platform/fabric.hpp"
 
 #include <memory>
 #include <optional>
@@ -25,9 +26,18 @@ struct ProviderLink {
 std::optional<ProviderLink> parse_provider_link(const std::string& s, const std::vector<std::string>& known,
                                                 std::string& why);
 
+// The parts of the platform the libfabric providers use: the engine, where ranks run (the machine's Slingshot
+// parameters), their CPU timelines and the fabric of the Slingshot network.
+struct OfiParts {
+  Simulator& sim;
+  const Contexts& contexts;
+  CpuTimeline& cpus;
+  Fabric& fabric;
+};
+
 // mtl/ofi over the provider link `provider` ("cxi", "shm+cxi:linkx"): the MTL module pml/cm drives.
 // `mca`: the run's parameter blocks (ofi/cxi's, ofi/shm's, mtl/ofi's or native/mpich_cxi's are read).
-std::unique_ptr<Mtl> make_ofi_mtl(World& w, const McaParams& mca, const std::string& provider);
-std::unique_ptr<Stack> make_mpich_cxi_stack(World& w, const McaParams& mca, const std::string& name);
+std::unique_ptr<Mtl> make_ofi_mtl(const OfiParts& parts, const McaParams& mca, const std::string& provider);
+std::unique_ptr<Stack> make_mpich_cxi_stack(const OfiParts& parts, const McaParams& mca, const std::string& name);
 
 }  // namespace ompisim::mtl::ofi

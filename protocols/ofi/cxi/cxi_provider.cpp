@@ -30,7 +30,8 @@ CxiConfig CxiConfig::from(const slingshot::CassiniParams& nic, const slingshot::
   return c;
 }
 
-CxiProvider::CxiProvider(World& w, CxiConfig c) : w_(w), c_(c) {
+CxiProvider::CxiProvider(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric, CxiConfig c)
+    : sim_(sim), ctx_(contexts), cpus_(cpus), fabric_(fabric), c_(c) {
   peer_index_ = nic_lists_.add_peer(this);
   owner_ = &nic_lists_;
 }
@@ -54,8 +55,8 @@ void CxiProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
   created.second = Msg{rank, dst, tag, bytes, context, buf, p, seq(send_seq_, rank, dst)++};
   static_assert(kInject + static_cast<int>(SendProtocol::Rendezvous) == kRendezvous);
   ++n_[kInject + static_cast<int>(p)];
-  if (w_.same_node(rank, dst)) ++n_[kLoopback];
-  w_.cpu(rank, c_.host_overhead, [this, id] { launch(id); }, "fi_tsend (cxi)");
+  if (ctx_.node_of(rank) == ctx_.node_of(dst)) ++n_[kLoopback];
+  cpus_.cpu(rank, c_.host_overhead, [this, id] { launch(id); }, "fi_tsend (cxi)");
 }
 
 bool CxiProvider::can_inject(std::uint64_t bytes, const Buffer& buf) const {
@@ -70,8 +71,8 @@ void CxiProvider::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffe
   created.second = Msg{rank, dst, tag, bytes, 0, buf, SendProtocol::Inject, seq(send_seq_, rank, dst)++};
   created.second.no_cq = true;
   ++n_[kInject];
-  if (w_.same_node(rank, dst)) ++n_[kLoopback];
-  w_.cpu(rank, c_.host_overhead, [this, id, injected = std::move(injected)] {
+  if (ctx_.node_of(rank) == ctx_.node_of(dst)) ++n_[kLoopback];
+  cpus_.cpu(rank, c_.host_overhead, [this, id, injected = std::move(injected)] {
     launch(id);
     if (injected) injected();
   }, "fi_tinject (cxi)");
@@ -83,27 +84,27 @@ void CxiProvider::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffe
 // transfer's end (the bulk flow's end), as Gemini's BTE spans do.
 void CxiProvider::launch(std::uint64_t id) {
   const Msg& m = msgs_.at(id);
-  long long a = w_.node_of(m.src), b = w_.node_of(m.dst);
+  long long a = ctx_.node_of(m.src), b = ctx_.node_of(m.dst);
   std::uint64_t eb = eager_bytes(m.proto, m.bytes, c_.limits);
   if (m.proto == SendProtocol::Inject) {
-    const double t = w_.wire_time(a, b, static_cast<double>(eb));
-    if (TraceSink* tr = w_.sim().trace) tr->nic(a, "transmit", w_.sim().now(), w_.sim().now() + t, "IDC inject");
-    w_.sim().after(t, [this, id] { arrive(id); });
+    const double t = fabric_.wire_time(a, b, static_cast<double>(eb));
+    if (TraceSink* tr = sim_.trace) tr->nic(a, "transmit", sim_.now(), sim_.now() + t, "IDC inject");
+    sim_.after(t, [this, id] { arrive(id); });
     return;
   }
-  double lat = c_.dma_read_latency + dev_latency(m.sbuf) + w_.path(a, b).latency;
+  double lat = c_.dma_read_latency + dev_latency(m.sbuf) + fabric_.path(a, b).latency;
   Callback done = [this, id] { arrive(id); };
-  if (w_.sim().trace) {
+  if (sim_.trace) {
     const bool rdzv = m.proto == SendProtocol::Rendezvous;
-    done = [this, a, b, rdzv, t0 = w_.sim().now(), done = std::move(done)]() mutable {
-      if (TraceSink* tr = w_.sim().trace) {
-        tr->nic(a, "transmit", t0, w_.sim().now(), rdzv ? "rendezvous header (DMA)" : "eager send (DMA)");
-        tr->nic(b, "receive", t0, w_.sim().now(), rdzv ? "rendezvous header" : "eager payload");
+    done = [this, a, b, rdzv, t0 = sim_.now(), done = std::move(done)]() mutable {
+      if (TraceSink* tr = sim_.trace) {
+        tr->nic(a, "transmit", t0, sim_.now(), rdzv ? "rendezvous header (DMA)" : "eager send (DMA)");
+        tr->nic(b, "receive", t0, sim_.now(), rdzv ? "rendezvous header" : "eager payload");
       }
       done();
     };
   }
-  w_.bulk(a, b, static_cast<double>(eb), lat, std::move(done), false, m.src, m.dst);
+  fabric_.bulk(a, b, static_cast<double>(eb), lat, std::move(done), false, m.src, m.dst);
 }
 
 void CxiProvider::arrive(std::uint64_t id) {
@@ -147,8 +148,8 @@ void CxiProvider::process(std::uint64_t id) {
     }
     RxEntry* e = nullptr;
     const bool hit = nic_lists_.get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0;
-    if (TraceSink* tr = w_.sim().trace)  // the target NIC's list processing (instantaneous in this model)
-      tr->nic(w_.node_of(m.dst), "match engine", w_.sim().now(), w_.sim().now(),
+    if (TraceSink* tr = sim_.trace)  // the target NIC's list processing (instantaneous in this model)
+      tr->nic(ctx_.node_of(m.dst), "match engine", sim_.now(), sim_.now(),
               hit ? "priority list match" : "overflow (unexpected)");
     if (hit) {
       if (m.proto != SendProtocol::Rendezvous) send_done(id);
@@ -172,7 +173,7 @@ void CxiProvider::process(std::uint64_t id) {
   // Software matching: the payload is in a request buffer; the host reads the event and asks the owner's queue.
   if (m.proto != SendProtocol::Rendezvous) send_done(id);
   if (standalone()) ++n_[kHostMatched];  // FI_CXI_RX_MATCH_MODE=software (under LINKx: linkx_matched_*)
-  w_.cpu(m.dst, c_.host_overhead, [this, id] {
+  cpus_.cpu(m.dst, c_.host_overhead, [this, id] {
     const Msg& mm = msgs_.at(id);
     RxEntry* e = nullptr;
     if (owner_->get_tag(mm.dst, peer_index_, mm.src, mm.tag, mm.bytes, &e) == 0) {
@@ -196,45 +197,45 @@ void CxiProvider::matched(std::uint64_t id, RxEntry* e, bool was_unexpected) {
       pull(id, e, eb);
       return;
     }
-    w_.sim().after(dev_latency(e->buf), [this, id, e] { w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }, "fi_cq_read (cxi, recv)"); });
+    sim_.after(dev_latency(e->buf), [this, id, e] { cpus_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }, "fi_cq_read (cxi, recv)"); });
     return;
   }
   // The payload waits in host memory (an overflow buffer, or a request buffer with software matching): the host
   // copies it into the receive; a rendezvous' rest is then pulled by a Get that software issues.
   int dst = m.dst;
-  w_.cpu_copy(
+  cpus_.cpu_copy(
       dst, static_cast<double>(eb),
       [this, id, e, eb] {
         Msg& mm = msgs_.at(id);
         if (mm.in_oflow) oflow(mm.dst).release(eager_bytes(mm.proto, mm.bytes, c_.limits), mm.oflow_epoch);
         mm.in_oflow = false;
         if (mm.proto == SendProtocol::Rendezvous) {
-          w_.cpu(mm.dst, c_.host_overhead, [this, id, e, eb] { pull(id, e, eb); }, "cxip rendezvous pull");
+          cpus_.cpu(mm.dst, c_.host_overhead, [this, id, e, eb] { pull(id, e, eb); }, "cxip rendezvous pull");
           return;
         }
-        w_.sim().after(dev_latency(e->buf), [this, id, e] { recv_done(id, e); });
+        sim_.after(dev_latency(e->buf), [this, id, e] { recv_done(id, e); });
       },
       MemSpace{}, e->buf.space);
 }
 
 void CxiProvider::pull(std::uint64_t id, RxEntry* e, std::uint64_t already) {
   const Msg& m = msgs_.at(id);
-  long long a = w_.node_of(m.src), b = w_.node_of(m.dst);
+  long long a = ctx_.node_of(m.src), b = ctx_.node_of(m.dst);
   std::uint64_t want = std::min(m.bytes, e->size);
   std::uint64_t rest = want > already ? want - already : 0;
   ++n_[kRdzvGets];
   // The Get request crosses b -> a, the data a -> b.
-  double lat = w_.path(b, a).latency + w_.path(a, b).latency + dev_latency(m.sbuf) + dev_latency(e->buf);
+  double lat = fabric_.path(b, a).latency + fabric_.path(a, b).latency + dev_latency(m.sbuf) + dev_latency(e->buf);
   Callback done = [this, id, e] {
     send_done(id);
-    w_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }, "fi_cq_read (cxi, recv)");
+    cpus_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }, "fi_cq_read (cxi, recv)");
   };
-  if (w_.sim().trace)  // the target NIC pulls the rest: a span on its receive row, from the Get to the data's end
-    done = [this, b, t0 = w_.sim().now(), done = std::move(done)]() mutable {
-      if (TraceSink* tr = w_.sim().trace) tr->nic(b, "receive", t0, w_.sim().now(), "rendezvous Get");
+  if (sim_.trace)  // the target NIC pulls the rest: a span on its receive row, from the Get to the data's end
+    done = [this, b, t0 = sim_.now(), done = std::move(done)]() mutable {
+      if (TraceSink* tr = sim_.trace) tr->nic(b, "receive", t0, sim_.now(), "rendezvous Get");
       done();
     };
-  w_.bulk(a, b, static_cast<double>(rest), lat, std::move(done), true, m.src, m.dst);
+  fabric_.bulk(a, b, static_cast<double>(rest), lat, std::move(done), true, m.src, m.dst);
 }
 
 void CxiProvider::recv_done(std::uint64_t id, RxEntry* e) {
@@ -251,10 +252,10 @@ void CxiProvider::send_done(std::uint64_t id) {
     finish(id, false);
     return;
   }
-  double back = w_.wire_time(w_.node_of(m.dst), w_.node_of(m.src), 0);
+  double back = fabric_.wire_time(ctx_.node_of(m.dst), ctx_.node_of(m.src), 0);
   int src = m.src;
-  w_.sim().after(back, [this, id, src] {
-    w_.cpu(src, c_.host_overhead, [this, id] {
+  sim_.after(back, [this, id, src] {
+    cpus_.cpu(src, c_.host_overhead, [this, id] {
       const Msg& mm = msgs_.at(id);
       CqEntry ce{mm.src, mm.context, CqEntry::Send | CqEntry::Tagged, mm.bytes, mm.tag, mm.dst, peer_index_};
       finish(id, false);
@@ -280,20 +281,20 @@ void CxiProvider::drop(std::uint64_t id) {
   // Flow-control recovery: the provider onloads the unexpected list to host memory, re-posts the overflow buffers,
   // and the dropped messages are sent again, in their order.
   ++n_[kFcRecoveries];
-  w_.sim().after(c_.fc_recovery_time, [this, dst] {
+  sim_.after(c_.fc_recovery_time, [this, dst] {
     oflow(dst).onload();
     std::vector<std::uint64_t> again = std::move(dropped_[dst]);
     dropped_.erase(dst);
     for (auto rid : again) {
       ++n_[kFcResends];
-      w_.cpu(msgs_.at(rid).src, c_.host_overhead, [this, rid] { launch(rid); }, "cxip rendezvous launch");
+      cpus_.cpu(msgs_.at(rid).src, c_.host_overhead, [this, rid] { launch(rid); }, "cxip rendezvous launch");
     }
   });
 }
 
 void CxiProvider::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
   if (!standalone()) throw std::logic_error("cxi: trecv on a peer provider (receives go to the owner's queue)");
-  w_.cpu(rank, c_.host_overhead, [this, rank, src, tag, bytes, buf, context] {
+  cpus_.cpu(rank, c_.host_overhead, [this, rank, src, tag, bytes, buf, context] {
     nic_lists_.post_tag(rank, src, tag, bytes, buf, context);
   }, "fi_trecv (cxi)");
 }

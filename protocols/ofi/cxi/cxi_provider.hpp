@@ -24,7 +24,8 @@
 #include "protocols/ofi/endpoint.hpp"
 #include "mpi/peer_seq.hpp"
 #include "mpi/request.hpp"
-#include "platform/world.hpp"
+#include "platform/cpu_timeline.hpp"
+#include "platform/fabric.hpp"
 
 #include <map>
 #include <unordered_map>
@@ -43,7 +44,11 @@ struct CxiConfig {
 
 class CxiProvider final : public Endpoint, public SrxPeer {
 public:
-  CxiProvider(World& w, CxiConfig c);
+  // The parts of the platform it uses: the engine, where ranks run, their CPU timelines (command issue, completions,
+  // software matching) and the fabric of the Slingshot network (wire times, flows).
+  CxiProvider(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric, CxiConfig c);
+  // The NIC port (Cassini) a rank uses: part of its fi_getname address.
+  int port_of(int rank) const { return fabric_.port_of(rank); }
   std::string name() const override { return "cxi"; }
   // Standalone: hardware matching in the NIC, completions to `ops` (the consumer's CQ).
   void set_cq(CqOwnerOps ops) override { cq_ = std::move(ops); }
@@ -99,7 +104,10 @@ private:
   double dev_latency(const Buffer& b) const { return b.space.kind == MemKind::Device ? c_.device_access_latency : 0.0; }
   cxi::OverflowBuffers& oflow(int rank);
 
-  World& w_;
+  Simulator& sim_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
+  Fabric& fabric_;
   CxiConfig c_;
   SharedRxQueue nic_lists_;            // hardware mode: the NIC's priority and overflow lists
   SrxOwner* owner_ = nullptr;          // where headers are matched (nic_lists_ or a linking provider's queue)

@@ -4,15 +4,16 @@
 
 namespace ompisim::ofi::linkx {
 
-Linkx::Linkx(World& w, double overhead, shm::ShmProvider& shm, cxi::CxiProvider& cxi)
-    : w_(w), overhead_(overhead), shm_(shm), cxi_(cxi) {
+Linkx::Linkx(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, double overhead, shm::ShmProvider& shm,
+             cxi::CxiProvider& cxi)
+    : sim_(sim), ctx_(contexts), cpus_(cpus), overhead_(overhead), shm_(shm), cxi_(cxi) {
   // Link order "shm+cxi": the shared queues are registered with each core provider (the owner callbacks).
   CqOwnerOps owner;
   owner.write = [this](const CqEntry& e) {
     ++cq_writes_;
     if (keep_cq_log) {
       cq_log_.push_back(e);
-      cq_times_.push_back(w_.sim().now());
+      cq_times_.push_back(sim_.now());
     }
     if (consumer_.write) consumer_.write(e);
   };
@@ -25,12 +26,12 @@ Linkx::Linkx(World& w, double overhead, shm::ShmProvider& shm, cxi::CxiProvider&
 
 std::string Linkx::address(int rank) const {
   // shm's address is the node-local endpoint name, cxi's the NIC address and PID granule (illustrative encodings).
-  return fmt::format("shm://n{}.{};cxi://nic{}.{}", w_.node_of(rank), rank, w_.node_of(rank) * 4 + w_.port_of(rank), rank);
+  return fmt::format("shm://n{}.{};cxi://nic{}.{}", ctx_.node_of(rank), rank, ctx_.node_of(rank) * 4 + cxi_.port_of(rank), rank);
 }
 
 void Linkx::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
-  w_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, context] {
-    if (w_.same_node(rank, dst)) {
+  cpus_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, context] {
+    if (ctx_.node_of(rank) == ctx_.node_of(dst)) {
       ++via_shm_;
       shm_.tsend(rank, dst, tag, bytes, buf, context);
     } else {
@@ -45,8 +46,8 @@ bool Linkx::can_inject(int /*rank*/, int /*dst*/, std::uint64_t bytes, const Buf
 }
 
 void Linkx::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) {
-  w_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, injected = std::move(injected)]() mutable {
-    if (w_.same_node(rank, dst)) {
+  cpus_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, injected = std::move(injected)]() mutable {
+    if (ctx_.node_of(rank) == ctx_.node_of(dst)) {
       ++via_shm_;
       shm_.tinject(rank, dst, tag, bytes, buf, std::move(injected));
     } else {
@@ -57,7 +58,7 @@ void Linkx::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf,
 }
 
 void Linkx::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
-  w_.cpu(rank, overhead_, [this, rank, src, tag, bytes, buf, context] {
+  cpus_.cpu(rank, overhead_, [this, rank, src, tag, bytes, buf, context] {
     srx_.post_tag(rank, src, tag, bytes, buf, context);
   }, "fi_trecv (LINKx)");
 }

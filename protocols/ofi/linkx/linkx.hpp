@@ -19,7 +19,10 @@ namespace ompisim::ofi::linkx {
 
 class Linkx final : public Endpoint {
 public:
-  Linkx(World& w, double overhead, shm::ShmProvider& shm, cxi::CxiProvider& cxi);
+  // The parts of the platform it uses: the engine (CQ log times), where ranks run (locality) and their CPU timelines
+  // (its per-message cost).
+  Linkx(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, double overhead, shm::ShmProvider& shm,
+        cxi::CxiProvider& cxi);
   std::string name() const override { return "shm+cxi:linkx"; }
   void set_cq(CqOwnerOps ops) override { consumer_ = std::move(ops); }
   void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override;
@@ -42,7 +45,9 @@ public:
   const std::vector<double>& cq_log_times() const { return cq_times_; }
 
 private:
-  World& w_;
+  Simulator& sim_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
   double overhead_;
   shm::ShmProvider& shm_;
   cxi::CxiProvider& cxi_;

@@ -12,7 +12,7 @@ double per_byte(double bytes, double rate) { return rate > 0 ? bytes / rate : 0.
 }  // namespace
 
 void ShmProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
-  if (!w_.same_node(rank, dst)) throw std::logic_error("shm: peer on another node");
+  if (ctx_.node_of(rank) != ctx_.node_of(dst)) throw std::logic_error("shm: peer on another node");
   std::uint64_t id = next_++;
   // The receive buffer is not known yet: a GPU buffer on the sending side selects IPC here; one on the receiving side
   // only (a host send into a device receive) is moved by the receiver's IPC copy as well (see deliver()).
@@ -22,17 +22,17 @@ void ShmProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
   msgs_.emplace(id, Msg{rank, dst, tag, bytes, context, buf, p, {}});
   ++n_[p == Path::Inject ? "shm_inject" : p == Path::SingleCopy ? "shm_single_copy" : "shm_ipc"];
   const double path = p == Path::Inject ? per_byte(static_cast<double>(bytes), c_.inject_rate) : 0.0;
-  w_.cpu(rank, c_.overhead + path, [this, id, rank, dst] {
-    double hop = w_.signal_latency(rank, dst);
+  cpus_.cpu(rank, c_.overhead + path, [this, id, rank, dst] {
+    double hop = ctx_.signal_latency(rank, dst);
     if (msgs_.at(id).path == Path::Inject) {
       // Copy into the shared inject buffer; the send is complete when the copy is.
-      w_.cpu_copy(rank, static_cast<double>(msgs_.at(id).bytes), [this, id, hop] {
+      cpus_.cpu_copy(rank, static_cast<double>(msgs_.at(id).bytes), [this, id, hop] {
         send_done(id);
-        w_.sim().after(hop, [this, id] { arrive(id); });
+        sim_.after(hop, [this, id] { arrive(id); });
       });
       return;
     }
-    w_.sim().after(hop, [this, id] { arrive(id); });
+    sim_.after(hop, [this, id] { arrive(id); });
   }, "fi_tsend (shm)");
 }
 
@@ -46,7 +46,7 @@ void ShmProvider::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffe
 
 void ShmProvider::arrive(std::uint64_t id) {
   int dst = msgs_.at(id).dst;
-  w_.cpu(dst, c_.overhead, [this, id] {
+  cpus_.cpu(dst, c_.overhead, [this, id] {
     const Msg& m = msgs_.at(id);
     RxEntry* e = nullptr;
     if (owner_->get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0) {
@@ -71,16 +71,16 @@ void ShmProvider::deliver(std::uint64_t id, RxEntry* e) {
   double bytes = static_cast<double>(std::min(m.bytes, e->size));
   int dst = m.dst;
   if (m.path == Path::Inject) {
-    w_.cpu_copy(dst, bytes, [this, id, e] { recv_done(id, e); }, MemSpace{}, e->buf.space);
+    cpus_.cpu_copy(dst, bytes, [this, id, e] { recv_done(id, e); }, MemSpace{}, e->buf.space);
     return;
   }
   if (m.path == Path::SingleCopy) {
     std::uint64_t pair = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(dst)) << 32) |
                          static_cast<std::uint32_t>(m.src);
     double attach = attached_.insert(pair).second ? c_.xpmem_attach_cost : 0.0;
-    MemSpace from = w_.local_memory(m.src);
-    w_.cpu(dst, attach + c_.copy_cost + per_byte(bytes, c_.copy_rate), [this, id, e, dst, bytes, from] {
-      w_.cpu_copy(dst, bytes, [this, id, e] {
+    MemSpace from = ctx_.local_memory(m.src);
+    cpus_.cpu(dst, attach + c_.copy_cost + per_byte(bytes, c_.copy_rate), [this, id, e, dst, bytes, from] {
+      cpus_.cpu_copy(dst, bytes, [this, id, e] {
         recv_done(id, e);
         send_done(id);
       }, from, e->buf.space);
@@ -90,11 +90,11 @@ void ShmProvider::deliver(std::uint64_t id, RxEntry* e) {
   // GPU IPC: open (or find cached) the sender's handle, then a GPU copy engine moves the data.
   bool miss = ipc_cache_.insert({dst, m.src, m.sbuf.addr}).second;
   n_[miss ? "shm_ipc_open" : "shm_ipc_cache_hit"]++;
-  MemSpace from = m.sbuf.space.kind == MemKind::Device ? m.sbuf.space : w_.local_memory(m.src);
-  if (from.kind == MemKind::Device && from.index < 0) from.index = w_.gpu_of(m.src);
+  MemSpace from = m.sbuf.space.kind == MemKind::Device ? m.sbuf.space : ctx_.local_memory(m.src);
+  if (from.kind == MemKind::Device && from.index < 0) from.index = ctx_.gpu_of(m.src);
   double setup = (miss ? c_.ipc_open_cost : 0.0) + c_.gpu_copy_latency;
-  w_.cpu(dst, setup, [this, id, e, dst, bytes, from] {
-    w_.cpu_copy(dst, bytes, [this, id, e] {
+  cpus_.cpu(dst, setup, [this, id, e, dst, bytes, from] {
+    cpus_.cpu_copy(dst, bytes, [this, id, e] {
       recv_done(id, e);
       send_done(id);
     }, from, e->buf.space);
@@ -124,8 +124,8 @@ void ShmProvider::send_done(std::uint64_t id) {
   // The receiver's completion signal reaches the sender, which reads it.
   int src = m.src, dst = m.dst;
   msgs_.erase(id);
-  w_.sim().after(w_.signal_latency(dst, src), [this, src, ce] {
-    w_.cpu(src, c_.overhead, [this, ce] {
+  sim_.after(ctx_.signal_latency(dst, src), [this, src, ce] {
+    cpus_.cpu(src, c_.overhead, [this, ce] {
       if (cq_.write) cq_.write(ce);
     }, "fi_cq_read (shm)");
   });

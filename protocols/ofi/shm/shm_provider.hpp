@@ -15,7 +15,7 @@
 // alike (one copy by the receiving core); IPC handles are cached forever.
 #pragma once
 #include "protocols/ofi/endpoint.hpp"
-#include "platform/world.hpp"
+#include "platform/cpu_timeline.hpp"
 
 #include <map>
 #include <set>
@@ -35,7 +35,10 @@ struct ShmConfig {
 
 class ShmProvider final : public SrxPeer {
 public:
-  ShmProvider(World& w, ShmConfig c) : w_(w), c_(c) {}
+  // The parts of the platform it uses: the engine (cache-line hand-offs), where ranks run (core distances, memory,
+  // GPUs) and their CPU timelines (copies, per-message costs).
+  ShmProvider(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, ShmConfig c)
+      : sim_(sim), ctx_(contexts), cpus_(cpus), c_(c) {}
   void bind_peer(SrxOwner* owner, int index, CqOwnerOps ops) {
     owner_ = owner;
     peer_index_ = index;
@@ -67,7 +70,9 @@ private:
   void recv_done(std::uint64_t id, RxEntry* e);
   void send_done(std::uint64_t id);
 
-  World& w_;
+  Simulator& sim_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
   ShmConfig c_;
   SrxOwner* owner_ = nullptr;
   int peer_index_ = 0;

@@ -125,14 +125,14 @@ TEST_CASE("ofi/linkx: unexpected-then-posted and posted-then-arriving workflows"
 TEST_CASE("ofi/linkx: shared CQ gets both providers' completions in order; ANY_SOURCE race delivers once",
           "[unit][ofi]") {
   CrusherJob j(4, 2);
-  World& w = *j.world;
   const auto& n = slingshot::nic(*j.machine);
-  cxi::CxiProvider cxi(w, cxi::CxiConfig::from(n.p, n.software, j.mca.get<cxi::CxiMca>()));
+  cxi::CxiProvider cxi(j.sim, j.world->contexts(), j.world->cpus(), j.world->fabric(),
+                       cxi::CxiConfig::from(n.p, n.software, j.mca.get<cxi::CxiMca>()));
   shm::ShmConfig sc;
   sc.overhead = n.software.shm_overhead;
   sc.inject_size = j.mca.get<shm::ShmMca>().shm_inject_size;
-  shm::ShmProvider shm(w, sc);
-  linkx::Linkx lx(w, n.software.linkx_overhead, shm, cxi);
+  shm::ShmProvider shm(j.sim, j.world->contexts(), j.world->cpus(), sc);
+  linkx::Linkx lx(j.sim, j.world->contexts(), j.world->cpus(), n.software.linkx_overhead, shm, cxi);
   lx.keep_cq_log = true;
   std::vector<CqEntry> got;
   CqOwnerOps consumer;
@@ -176,11 +176,10 @@ TEST_CASE("ofi/linkx: shared CQ gets both providers' completions in order; ANY_S
 // How validated: the CQ entries on the DES engine and the provider's counters.
 TEST_CASE("ofi/cxi: overflow-buffer exhaustion recovers without loss or reordering", "[unit][ofi]") {
   CrusherJob j(2, 1);
-  World& w = *j.world;
   const auto& n = slingshot::nic(*j.machine);
   auto cfg = cxi::CxiConfig::from(n.p, n.software, j.mca.get<cxi::CxiMca>());
   cfg.oflow_bytes = 4096;
-  cxi::CxiProvider cxi(w, cfg);
+  cxi::CxiProvider cxi(j.sim, j.world->contexts(), j.world->cpus(), j.world->fabric(), cfg);
   std::vector<CqEntry> recvs, sends;
   CqOwnerOps ops;
   ops.write = [&](const CqEntry& e) { ((e.flags & CqEntry::Recv) ? recvs : sends).push_back(e); };
@@ -247,7 +246,7 @@ MatchRun match_run(bool software) {
   const auto& n = slingshot::nic(*j.machine);
   auto cfg = cxi::CxiConfig::from(n.p, n.software, j.mca.get<cxi::CxiMca>());
   cfg.software_matching = software;
-  cxi::CxiProvider cxi(*j.world, cfg);
+  cxi::CxiProvider cxi(j.sim, j.world->contexts(), j.world->cpus(), j.world->fabric(), cfg);
   MatchRun r;
   CqOwnerOps ops;
   ops.write = [&](const CqEntry& e) {

@@ -13,7 +13,7 @@ namespace {
 // One message from rank 1 to rank 0 on one crusher node, the receive posted first; the time its receive completes.
 double recv_done_at(const shm::ShmConfig& sc, std::uint64_t bytes) {
   test::CrusherJob j(2, 2);
-  shm::ShmProvider shm(*j.world, sc);
+  shm::ShmProvider shm(j.sim, j.world->contexts(), j.world->cpus(), sc);
   SharedRxQueue q;
   double at = -1;
   CqOwnerOps ops;

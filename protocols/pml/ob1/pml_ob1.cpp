@@ -8,8 +8,10 @@ namespace ompisim::pml::ob1 {
 
 static_assert(static_cast<int>(Hdr::Fin) + 1 == kHdrTypes, "kOb1Statistics has one header counter per Hdr");
 
-Ob1::Ob1(World& w, double sw, std::vector<btl::Btl*> btls, std::string name, StripeConfig stripe)
-    : w_(w), sw_(sw), stripe_(stripe), bml_(w, std::move(btls)), name_(std::move(name)), lib_(w.ranks()) {
+Ob1::Ob1(const Contexts& contexts, CpuTimeline& cpus, double sw, std::vector<btl::Btl*> btls, std::string name,
+         StripeConfig stripe)
+    : ctx_(contexts), cpus_(cpus), sw_(sw), stripe_(stripe), bml_(contexts, std::move(btls)), name_(std::move(name)),
+      lib_(contexts.ranks()) {
   frag_bytes_.assign(bml_.btls().size(), 0);
   // mca_pml_ob1_add_procs: mca_bml.bml_register(MCA_PML_OB1_HDR_TYPE_*, mca_pml_ob1_recv_frag_callback_*) for every
   // header type on every BTL. NACK is registered too and rejected on arrival (the model never sends it).
@@ -19,16 +21,17 @@ Ob1::Ob1(World& w, double sw, std::vector<btl::Btl*> btls, std::string name, Str
   // Each process publishes its architecture descriptor (ompi_proc arch, from the node type's "arch" record) and
   // bml/r2 compares them per peer (no RDMA between unlike ones). Only a machine whose node types differ pays for
   // the per-rank array; converting needs the receivers' per-element cost.
-  const auto& types = w.machine().node_types();
+  const Machine& machine = contexts.machine();
+  const auto& types = machine.node_types();
   bool mixed = false;
   for (auto& t : types) mixed = mixed || (t.arch && types.front().arch && !(*t.arch == *types.front().arch));
   if (mixed)
-    for (int r = 0; r < w.ranks(); ++r) {
-      const NodeTypeDef& d = w.machine().node_type_def(w.node_of(r));
+    for (int r = 0; r < contexts.ranks(); ++r) {
+      const NodeTypeDef& d = machine.node_type_def(contexts.node_of(r));
       if (!d.arch) continue;
       bml_.set_arch(r, d.arch->descriptor());
       if (!d.arch->convert_cost_per_element.set)
-        throw InputError(w.machine().file, "node_types." + d.name + ".arch.convert_cost_per_element",
+        throw InputError(machine.file, "node_types." + d.name + ".arch.convert_cost_per_element",
                          "missing: ranks of different architectures convert typed data (receiver makes right)");
     }
 }
@@ -37,14 +40,14 @@ void Ob1::copy_out(std::uint64_t rid, int me, int peer, std::uint64_t bytes, Com
   const RecvRequest& r = lib_.recv(rid);
   const bool convert = r.convert_elem && bytes && bml_.arch(me) != bml_.arch(peer);
   if (!convert) {
-    w_.cpu_copy(me, static_cast<double>(bytes), std::move(next), src);
+    cpus_.cpu_copy(me, static_cast<double>(bytes), std::move(next), src);
     return;
   }
   counters_.add(Ob1Stat::ConvertedBytes, bytes);
-  const double per = w_.machine().node_type_def(w_.node_of(me)).arch->convert_cost_per_element;
+  const double per = ctx_.machine().node_type_def(ctx_.node_of(me)).arch->convert_cost_per_element;
   const double t = static_cast<double>(bytes / r.convert_elem) * per;
-  w_.cpu_copy(me, static_cast<double>(bytes), [this, me, t, next = std::move(next)]() mutable {
-    w_.cpu(me, t, std::move(next), "opal_convertor_unpack (convert)");
+  cpus_.cpu_copy(me, static_cast<double>(bytes), [this, me, t, next = std::move(next)]() mutable {
+    cpus_.cpu(me, t, std::move(next), "opal_convertor_unpack (convert)");
   }, src);
 }
 
@@ -100,7 +103,7 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
   // The first fragment's BTL (stripe policy); a peer with one eager BTL and the default policy keeps no counter.
   btl::Btl* b = ep.eager.front().btl;
   if (ep.send.size() > 1 && (ep.eager.size() > 1 || stripe_.policy != StripePolicy::WeightedRoundRobin)) {
-    if (eager_rr_.empty()) eager_rr_.resize(static_cast<std::size_t>(w_.ranks()));
+    if (eager_rr_.empty()) eager_rr_.resize(static_cast<std::size_t>(ctx_.ranks()));
     b = first_fragment_btl(ep, stripe_.policy, eager_rr_[static_cast<std::size_t>(rank)][dst]);
   }
   r.seq = lib_.next_send_seq(rank, r.ctx, dst);
@@ -116,7 +119,7 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
   if (h != Hdr::Match && r.buf.contiguous) hf.flags = hdr_flag::Contig;
   btl::DataSegment data{0, first_payload(r, h, b->caps()), r.buf};
   const bool early = early_completion(r, h, b->caps(), early_completion_);
-  w_.cpu(rank, sw_, [this, id, hf, data, b, rank, dst, early] {
+  cpus_.cpu(rank, sw_, [this, id, hf, data, b, rank, dst, early] {
     if (hf.type == Hdr::Match) {
       // start_prepare: a BTL that can send in place may take the data straight from the user buffer.
       // Every first fragment (MATCH, RNDV, RGET) and control message is flagged MCA_BTL_DES_FLAGS_PRIORITY (v1.1
@@ -150,7 +153,7 @@ void Ob1::start_recv(const mpi::P2P& m, Completion done) {
   req.convert_elem = m.type.never_convert ? 0 : m.type.size;
   // The request holds the call's rank, source, tag and context until it is posted (nothing matches it before), so the
   // event carries only its id and fits std::function's inline buffer.
-  w_.cpu(m.rank, sw_, [this, id] {
+  cpus_.cpu(m.rank, sw_, [this, id] {
     const auto& r = lib_.recv(id);
     auto u = lib_.post(r.rank, r.ctx, mpi::Posted{r.peer, r.tag, id});
     if (u) matched(id, u->frag, true);
@@ -158,7 +161,7 @@ void Ob1::start_recv(const mpi::P2P& m, Completion done) {
 }
 
 void Ob1::on_desc(btl::Btl* b, const btl::Descriptor& d) {
-  w_.cpu(d.dst, sw_, [this, b, d] { handle(InFrag{d, unpack(d.hdr), b}); }, "mca_pml_ob1_recv_frag_callback");
+  cpus_.cpu(d.dst, sw_, [this, b, d] { handle(InFrag{d, unpack(d.hdr), b}); }, "mca_pml_ob1_recv_frag_callback");
 }
 
 Ob1::RdmaChoice Ob1::rdma_choice(const bml::r2::Endpoint& ep, std::uint64_t bytes) const {
@@ -366,7 +369,7 @@ void Ob1::handle(const InFrag& f) {
         // buffer can be returned now rather than at match time.
         counters_.add(Ob1Stat::UnexpectedCopy);
         const InFrag g = u.frag;
-        w_.cpu_copy(g.d.dst, static_cast<double>(g.d.data.length), [g] { g.btl->payload_consumed(g.d); });
+        cpus_.cpu_copy(g.d.dst, static_cast<double>(g.d.data.length), [g] { g.btl->payload_consumed(g.d); });
       }
       return;
     }
@@ -444,7 +447,7 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
         RecvRequest& rr = lib_.recv(rid);
         g->get(me, peer, bytes, rr.buf, remote, [this, rid, me, peer, sreq] {
           on_event(lib_.recv(rid), RecvEvent::GetDone);
-          w_.cpu(me, sw_, [this, rid, me, peer, sreq] {
+          cpus_.cpu(me, sw_, [this, rid, me, peer, sreq] {
             send_ctrl(Hdr::Fin, me, peer, sreq, rid);
             complete_recv(rid);
           }, "mca_pml_ob1_recv_request_progress_rget (FIN)");

@@ -19,6 +19,7 @@
 #include "core/statistics.hpp"
 #include "mpi/library.hpp"
 #include "protocols/bml/r2/bml_r2.hpp"
+#include "platform/cpu_timeline.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/pml/ob1/frag_pipeline.hpp"
 #include "protocols/pml/ob1/hdr.hpp"
@@ -83,9 +84,11 @@ constexpr Ob1Stat hdr_stat(Hdr h) { return static_cast<Ob1Stat>(h); }
 
 class Ob1 final : public Stack {
 public:
-  // `sw_overhead`: software cost per message per side (machine's software section). `btls`: every BTL of the stack,
-  // in any order (bml/r2 ranks them per peer).
-  Ob1(World& w, double sw_overhead, std::vector<btl::Btl*> btls, std::string name = "openmpi", StripeConfig stripe = {});
+  // The parts of the platform it uses: where ranks run (the job size, node types' architectures) and their CPU
+  // timelines (software costs, copies out). `sw_overhead`: software cost per message per side (machine's software
+  // section). `btls`: every BTL of the stack, in any order (bml/r2 ranks them per peer).
+  Ob1(const Contexts& contexts, CpuTimeline& cpus, double sw_overhead, std::vector<btl::Btl*> btls,
+      std::string name = "openmpi", StripeConfig stripe = {});
   std::string name() const override { return name_; }
   void start_send(const mpi::P2P& m, Completion done) override;
   void start_recv(const mpi::P2P& m, Completion done) override;
@@ -158,7 +161,8 @@ private:
   void complete_recv(std::uint64_t rid);
   void send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq, std::uint64_t offset = 0);
 
-  World& w_;
+  const Contexts& ctx_;
+  CpuTimeline& cpus_;
   double sw_;
   StripeConfig stripe_;
   bml::r2::BmlR2 bml_;

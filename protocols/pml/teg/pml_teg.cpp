@@ -6,9 +6,10 @@
 
 namespace ompisim::pml::teg {
 
-PmlTeg::PmlTeg(World& w, ptl::Ptl& ptl, double overhead, std::string name)
-    : w_(w), ptl_(ptl), overhead_(overhead), name_(std::move(name)), lib_(w.ranks()),
-      up_at_(static_cast<std::size_t>(w.ranks()), -1.0) {
+PmlTeg::PmlTeg(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, ptl::Ptl& ptl, double overhead,
+               std::string name)
+    : sim_(sim), cpus_(cpus), ptl_(ptl), overhead_(overhead), name_(std::move(name)), lib_(contexts.ranks()),
+      up_at_(static_cast<std::size_t>(contexts.ranks()), -1.0) {
   ptl_.pml = this;
 }
 
@@ -31,10 +32,10 @@ void PmlTeg::start_send(const mpi::P2P& m, Completion done) {
   h.seq = lib_.next_send_seq(rank, r.ctx, m.peer), h.msg_bytes = r.bytes, h.send_req = sid;
   h.rendezvous = r.bytes > ptl_.first_frag_size();
   h.inline_bytes = !h.rendezvous ? r.bytes : ptl_.inline_rendezvous() ? ptl_.first_frag_size() : 0;
-  w_.cpu(rank, overhead_ + ptl_.request_overhead(), [this, rank, h] {
+  cpus_.cpu(rank, overhead_ + ptl_.request_overhead(), [this, rank, h] {
     double& up = up_at_[static_cast<std::size_t>(rank)];
     if (up >= 0) {  // PML and above: from the last hand-up to this hand-down (paper §6.3)
-      layer_pml_s_ += w_.sim().now() - up;
+      layer_pml_s_ += sim_.now() - up;
       counters_.add(TegStat::LayerPmlCount);
       up = -1;
     }
@@ -46,20 +47,20 @@ void PmlTeg::start_recv(const mpi::P2P& m, Completion done) {
   const mpi::RequestId rid = lib_.new_recv(m, std::move(done)).first;
   const int rank = m.rank, src = m.peer, tag = m.tag;
   const std::uint32_t cid = m.comm.context_id;
-  w_.cpu(rank, overhead_, [this, rank, cid, src, tag, rid] {
+  cpus_.cpu(rank, overhead_, [this, rank, cid, src, tag, rid] {
     if (auto msg = lib_.post(rank, cid, mpi::Posted{src, tag, rid})) on_matched(rank, rank, rid, *msg);
   }, "mca_pml_teg_irecv");
 }
 
 void PmlTeg::match(int ctx, int rank, const ptl::MatchHeader& h) {
   double& up = up_at_[static_cast<std::size_t>(rank)];
-  if (up < 0) up = w_.sim().now();
-  w_.cpu(ctx, overhead_, [this, ctx, rank, h] {
+  if (up < 0) up = sim_.now();
+  cpus_.cpu(ctx, overhead_, [this, ctx, rank, h] {
     std::vector<Msg> unexpected;
     auto matched = lib_.arrive(rank, h.contextid, h.seq, Msg{h.src, h.tag, h}, &unexpected);
     for (auto& u : unexpected) {  // the PTL's slot is reused: the inlined data waits in an unexpected buffer
       counters_.add(TegStat::Unexpected);
-      w_.cpu_copy(ctx, static_cast<double>(u.h.inline_bytes), [] {});
+      cpus_.cpu_copy(ctx, static_cast<double>(u.h.inline_bytes), [] {});
     }
     for (auto& m : matched) on_matched(ctx, rank, m.recv.rid, m.msg);
   }, "mca_pml_teg progress");
@@ -71,9 +72,9 @@ void PmlTeg::on_matched(int ctx, int rank, mpi::RequestId rid, const Msg& m) {
   r.left = m.h.msg_bytes;
   // The receive request's convertor (the datatype engine, when on) is set up first: it describes the receive
   // buffer the PTL's RDMA targets. Then the PTL moves the rest, and the inlined data is copied in.
-  w_.cpu(ctx, ptl_.request_overhead(), [this, ctx, rank, rid, m] {
+  cpus_.cpu(ctx, ptl_.request_overhead(), [this, ctx, rank, rid, m] {
     if (m.h.rendezvous) ptl_.matched(ctx, m.h, rid);
-    w_.cpu_copy(ctx, static_cast<double>(m.h.inline_bytes),
+    cpus_.cpu_copy(ctx, static_cast<double>(m.h.inline_bytes),
                 [this, ctx, rank, rid, m] { recv_progress(ctx, rank, rid, m.h.inline_bytes); });
   }, "mca_pml_teg_recv_frag_match");
 }

@@ -12,7 +12,7 @@
 #include "core/statistics.hpp"
 #include "mpi/library.hpp"
 #include "mpi/stack.hpp"
-#include "platform/world.hpp"
+#include "platform/cpu_timeline.hpp"
 #include "protocols/ptl/ptl.hpp"
 
 #include <array>
@@ -32,7 +32,9 @@ inline constexpr std::array<StatisticInfo, 3> kTegStatistics{{
 
 class PmlTeg final : public Stack, public ptl::PmlUpcalls {
 public:
-  PmlTeg(World& w, ptl::Ptl& ptl, double overhead, std::string name);
+  // The parts of the platform it uses: the engine (layer times), where ranks run (the job size) and the CPU timelines
+  // of their contexts (matching, copies of inlined data).
+  PmlTeg(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, ptl::Ptl& ptl, double overhead, std::string name);
   std::string name() const override { return name_; }
   void start_send(const mpi::P2P& m, Completion done) override;
   void start_recv(const mpi::P2P& m, Completion done) override;
@@ -58,7 +60,8 @@ private:
   // rank's main thread).
   void finish(Completion done, int ctx, int rank);
 
-  World& w_;
+  Simulator& sim_;
+  CpuTimeline& cpus_;
   ptl::Ptl& ptl_;
   double overhead_;
   std::string name_;

@@ -14,7 +14,7 @@ class TegElan4Stack final : public Stack {
 public:
   TegElan4Stack(World& w, const ptl::elan4::PtlElan4Mca& mca, const std::string& name)
       : nic_(w.sim(), w.contexts(), w.fabric()), ptl_(make_ptl(w, nic_, mca)),
-        pml_(w, *ptl_, w.machine().software_cost("pml_teg_overhead"), name) {
+        pml_(w.sim(), w.contexts(), w.cpus(), *ptl_, w.machine().software_cost("pml_teg_overhead"), name) {
     pml_.extra_counters = [this](std::map<std::string, std::uint64_t>& c) { ptl_->add_counters(c); };
   }
   std::string name() const override { return pml_.name(); }

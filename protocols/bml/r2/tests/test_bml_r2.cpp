@@ -20,17 +20,17 @@ namespace {
 // its sender's CPU copied it in (no GET: ob1 uses RNDV + FRAGs over it). Counts the bytes it carried.
 class FakeBtl final : public btl::Btl {
 public:
-  FakeBtl(World& w, std::string name, btl::BtlCaps caps, std::function<bool(const World&, int, int)> reach)
-      : w_(w), name_(std::move(name)), caps_(caps), reach_(std::move(reach)) {}
+  FakeBtl(test::Fixture& f, std::string name, btl::BtlCaps caps, std::function<bool(const Contexts&, int, int)> reach)
+      : sim_(f.world->sim()), cpus_(f.world->cpus()), name_(std::move(name)), caps_(caps), reach_(std::move(reach)) {}
   std::string name() const override { return name_; }
   const btl::BtlCaps& caps() const override { return caps_; }
-  bool reaches(const World& w, int rank, int peer) const override { return reach_(w, rank, peer); }
+  bool reaches(const Contexts& c, int rank, int peer) const override { return reach_(c, rank, peer); }
   void send(const btl::Descriptor& d, Completion local_done) override {
     data_bytes += d.data.length;
     ++sends;
-    w_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, local_done] {
+    cpus_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, local_done] {
       if (local_done) local_done();
-      w_.sim().after(1e-6, [this, d] { w_.cpu(d.dst, 0, [this, d] { deliver(d); }); });
+      sim_.after(1e-6, [this, d] { cpus_.cpu(d.dst, 0, [this, d] { deliver(d); }); });
     });
   }
   void get(int, int, std::uint64_t, Buffer, Buffer, Completion) override {
@@ -39,10 +39,11 @@ public:
   std::uint64_t data_bytes = 0, sends = 0;
 
 private:
-  World& w_;
+  Simulator& sim_;
+  CpuTimeline& cpus_;
   std::string name_;
   btl::BtlCaps caps_;
-  std::function<bool(const World&, int, int)> reach_;
+  std::function<bool(const Contexts&, int, int)> reach_;
 };
 
 btl::BtlCaps net_caps(std::uint32_t bandwidth, std::uint32_t exclusivity, std::uint32_t flags) {
@@ -55,7 +56,7 @@ btl::BtlCaps net_caps(std::uint32_t bandwidth, std::uint32_t exclusivity, std::u
   c.flags = flags;
   return c;
 }
-bool off_node(const World& w, int r, int p) { return !w.same_node(r, p); }
+bool off_node(const Contexts& c, int r, int p) { return c.node_of(r) != c.node_of(p); }
 
 // 2 Cielo ranks on 2 nodes; pml/ob1 (fragment schedule `stripe`) over self and two off-node send-only BTLs of 20000
 // ("fast") and 10000 ("slow") Mb/s, 8 KiB max_send_size, 32 KiB min_send_size. run(): one 1 MiB send 0 -> 1 (tag 5, an
@@ -68,11 +69,11 @@ struct TwoBtlRndv {
   }
   test::Fixture f{"cielo", 2, 1};
   btl::self::BtlSelf self{f.world->cpus()};
-  FakeBtl fast{*f.world, "fast", caps(20000), off_node};
-  FakeBtl slow{*f.world, "slow", caps(10000), off_node};
+  FakeBtl fast{f, "fast", caps(20000), off_node};
+  FakeBtl slow{f, "slow", caps(10000), off_node};
   pml::ob1::Ob1 ob1;
   explicit TwoBtlRndv(pml::ob1::StripeConfig stripe = {})
-      : ob1(*f.world, 1e-7, {&self, &slow, &fast}, "openmpi", stripe) {}
+      : ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&self, &slow, &fast}, "openmpi", stripe) {}
   std::uint64_t run() {
     const std::uint64_t bytes = 1 << 20;
     int done = 0;
@@ -99,9 +100,10 @@ std::vector<btl::Btl*> btls_of(const std::vector<bml::r2::BmlBtl>& a) {
 TEST_CASE("bml/r2: self, vader and ugni arrays for peers on and off the node", "[unit][protocol][bml]") {
   test::Fixture f("cielo", 4, 2);
   btl::self::BtlSelf self(f.world->cpus());
-  btl::vader::BtlVader vader(*f.world, f.mca_.get<btl::vader::VaderMca>());
-  btl::ugni::BtlUgni ugni(*f.world, f.mca_.get<btl::ugni::UgniMca>());
-  BmlR2 bml(*f.world, {&ugni, &self, &vader});
+  btl::vader::BtlVader vader(f.sim, f.world->contexts(), f.world->cpus(), f.mca_.get<btl::vader::VaderMca>());
+  auto& gni = gemini::Gni::of(f.world->nic_services(), f.sim, f.world->contexts(), f.world->cpus(), f.world->fabric());
+  btl::ugni::BtlUgni ugni(f.world->contexts(), f.world->cpus(), gni, f.mca_.get<btl::ugni::UgniMca>());
+  BmlR2 bml(f.world->contexts(), {&ugni, &self, &vader});
   CHECK(bml.contacts(0) == 0);
   struct Row { int peer; btl::Btl* only; };
   for (Row row : {Row{0, &self}, Row{1, &vader}, Row{2, &ugni}, Row{3, &ugni}}) {
@@ -125,22 +127,22 @@ TEST_CASE("bml/r2: self, vader and ugni arrays for peers on and off the node", "
 // against mca_bml_r2_add_procs (v1.8.8).
 TEST_CASE("bml/r2: exclusivity excludes lower-ranked BTLs, equal ones are kept", "[unit][protocol][bml]") {
   test::Fixture f("cielo", 4, 2);
-  btl::vader::BtlVader vader(*f.world, f.mca_.get<btl::vader::VaderMca>());
-  auto not_self = [](const World&, int r, int p) { return r != p; };
-  FakeBtl hi(*f.world, "net_default", net_caps(1000, btl::kExclusivityDefault, btl::flag::Send), not_self);
-  FakeBtl lo(*f.world, "net_low", net_caps(1000, btl::kExclusivityLow, btl::flag::Send), not_self);
-  FakeBtl eq(*f.world, "net_default2", net_caps(1000, btl::kExclusivityDefault, btl::flag::Send), not_self);
+  btl::vader::BtlVader vader(f.sim, f.world->contexts(), f.world->cpus(), f.mca_.get<btl::vader::VaderMca>());
+  auto not_self = [](const Contexts&, int r, int p) { return r != p; };
+  FakeBtl hi(f, "net_default", net_caps(1000, btl::kExclusivityDefault, btl::flag::Send), not_self);
+  FakeBtl lo(f, "net_low", net_caps(1000, btl::kExclusivityLow, btl::flag::Send), not_self);
+  FakeBtl eq(f, "net_default2", net_caps(1000, btl::kExclusivityDefault, btl::flag::Send), not_self);
   {
-    BmlR2 bml(*f.world, {&lo, &hi, &vader});
+    BmlR2 bml(f.world->contexts(), {&lo, &hi, &vader});
     CHECK(btls_of(bml.endpoint(0, 1).send) == std::vector<btl::Btl*>{&vader});
     CHECK(btls_of(bml.endpoint(0, 2).send) == std::vector<btl::Btl*>{&hi});
   }
   {
-    BmlR2 bml(*f.world, {&lo, &hi, &eq, &vader});
+    BmlR2 bml(f.world->contexts(), {&lo, &hi, &eq, &vader});
     CHECK(btls_of(bml.endpoint(0, 2).send) == std::vector<btl::Btl*>{&hi, &eq});
     CHECK(btls_of(bml.endpoint(0, 2).eager) == std::vector<btl::Btl*>{&hi, &eq});  // equal latency: both eager
   }
-  BmlR2 none(*f.world, {&vader});
+  BmlR2 none(f.world->contexts(), {&vader});
   CHECK_THROWS_AS(none.endpoint(0, 2), std::logic_error);  // unreachable proc
 }
 
@@ -153,8 +155,8 @@ TEST_CASE("bml/r2: weights proportional to bandwidth, eager array by latency", "
   auto fast_caps = net_caps(20000, btl::kExclusivityDefault, btl::flag::Send | btl::flag::Get);
   auto slow_caps = net_caps(10000, btl::kExclusivityDefault, btl::flag::Send | btl::flag::Get);
   slow_caps.latency = 3;
-  FakeBtl fast(*f.world, "fast", fast_caps, off_node), slow(*f.world, "slow", slow_caps, off_node);
-  BmlR2 bml(*f.world, {&slow, &fast});
+  FakeBtl fast(f, "fast", fast_caps, off_node), slow(f, "slow", slow_caps, off_node);
+  BmlR2 bml(f.world->contexts(), {&slow, &fast});
   const auto& ep = bml.endpoint(0, 3);
   REQUIRE(btls_of(ep.send) == std::vector<btl::Btl*>{&fast, &slow});
   CHECK(ep.send[0].weight == Approx(2.0 / 3).margin(1e-12));
@@ -171,17 +173,17 @@ TEST_CASE("bml/r2: weights proportional to bandwidth, eager array by latency", "
 // proc_arch test.
 TEST_CASE("bml/r2: RDMA only with HETEROGENEOUS_RDMA between architectures", "[unit][protocol][bml]") {
   test::Fixture f("cielo", 4, 1);
-  FakeBtl homo(*f.world, "homo", net_caps(1000, 1024, btl::flag::Send | btl::flag::Get), off_node);
-  FakeBtl het(*f.world, "het", net_caps(1000, 1024, btl::flag::Send | btl::flag::Get | btl::flag::HeterogeneousRdma),
+  FakeBtl homo(f, "homo", net_caps(1000, 1024, btl::flag::Send | btl::flag::Get), off_node);
+  FakeBtl het(f, "het", net_caps(1000, 1024, btl::flag::Send | btl::flag::Get | btl::flag::HeterogeneousRdma),
               off_node);
-  BmlR2 bml(*f.world, {&homo, &het});
+  BmlR2 bml(f.world->contexts(), {&homo, &het});
   bml.set_arch(2, 7);
   bml.set_arch(3, 7);
   CHECK(btls_of(bml.endpoint(0, 1).rdma) == std::vector<btl::Btl*>{&homo, &het});
   CHECK(btls_of(bml.endpoint(0, 2).rdma) == std::vector<btl::Btl*>{&het});
   CHECK(btls_of(bml.endpoint(0, 2).send).size() == 2);
   CHECK(btls_of(bml.endpoint(2, 3).rdma).size() == 2);  // same (other) architecture
-  BmlR2 plain(*f.world, {&homo});
+  BmlR2 plain(f.world->contexts(), {&homo});
   plain.set_arch(1, 7);
   CHECK(plain.endpoint(0, 1).rdma.empty());
   CHECK_FALSE(plain.endpoint(0, 2).rdma.empty());

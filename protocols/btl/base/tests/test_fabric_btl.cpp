@@ -17,7 +17,8 @@ namespace {
 // five arrived at rank 1 (0-3 the data fragments, 4 the control message).
 std::vector<int> arrival_order(btl::Connection conn, std::uint8_t ctl_flags, std::uint64_t ctl_data) {
   test::Fixture f("lanl-multi-nic", 2, 1);
-  btl::FabricBtl ib(*f.world, "openib", "ib-sdr-pcie", btl::openib::OpenibMca{}.caps(), conn);
+  Fabric& fabric = f.world->fabric(btl::FabricBtl::network_of(*f.machine, "openib", "ib-sdr-pcie"));
+  btl::FabricBtl ib(f.world->contexts(), f.world->cpus(), fabric, "openib", btl::openib::OpenibMca{}.caps(), conn);
   std::vector<int> order;
   ib.register_tag(btl::kTagPml + 1, [&](const btl::Descriptor& d) { order.push_back(static_cast<int>(d.cookie)); });
   for (int i = 0; i < 5; ++i) {

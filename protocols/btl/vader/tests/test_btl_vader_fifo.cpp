@@ -30,12 +30,12 @@ btl::Descriptor frag(std::uint64_t bytes, Buffer b, std::uint8_t flags) {
 // the post; a 1 KiB in-place fragment (single copy, always through the FIFO) arrives 2L after the post once its
 // XPMEM region is attached, and the sender's completion (the header written back into the sender's FIFO) comes 2L
 // after the receiver consumed it; a 300-byte non-contiguous fragment (copy-in, FIFO) arrives 2L after its copy-in.
-// How validated: arrival times on the DES engine against L = World::signal_latency(0, 1). With one transfer for the
+// How validated: arrival times on the DES engine against L = Contexts::signal_latency(0, 1). With one transfer for the
 // FIFO (the model before this test), the 2L checks fail.
 TEST_CASE("vader: a FIFO fragment costs two dependent cache-line transfers, a fast box one", "[protocol][vader]") {
   test::Fixture f("cielo", 2, 2);
   btl::vader::VaderMca mca;
-  btl::vader::BtlVader v(*f.world, mca);
+  btl::vader::BtlVader v(f.sim, f.world->contexts(), f.world->cpus(), mca);
   std::vector<double> arrived;
   v.register_tag(btl::kTagPml, [&](const btl::Descriptor& d) {
     arrived.push_back(f.sim.now());

@@ -11,6 +11,12 @@
 
 using namespace ompisim;
 
+namespace {
+mtl::ofi::OfiParts parts(test::CrusherJob& job) {
+  return {job.sim, job.world->contexts(), job.world->cpus(), job.world->fabric()};
+}
+}  // namespace
+
 // Configuration: a 16-rank Crusher job (8 a node); the native stack built from the machine's MCA defaults, then with
 // mpich_bcast_internode_radix set to 8 (the "--set" path: the MCA block's value, source "test").
 // Expected: coll_tunables() carries the documented defaults (only_tree 1, radices 4 and 4), then 8 between nodes, and
@@ -18,14 +24,14 @@ using namespace ompisim;
 // How validated: against the MCA block's declared defaults and the value set; the radix through coll::stage_radix.
 TEST_CASE("native/mpich_cxi: collective tunables come from the declared MCA parameters", "[unit][protocol][mpich_cxi]") {
   test::CrusherJob job(16, 8);
-  auto stack = mtl::ofi::make_mpich_cxi_stack(*job.world, job.mca, "native");
+  auto stack = mtl::ofi::make_mpich_cxi_stack(parts(job), job.mca, "native");
   auto t = stack->coll_tunables();
   CHECK(t.at("mpich_bcast_only_tree") == 1);
   CHECK(t.at("mpich_bcast_internode_radix") == 4);
   CHECK(t.at("mpich_bcast_intranode_radix") == 4);
   auto list = param_list(job.mca);
   REQUIRE(set_param(list, "mpich_bcast_internode_radix", "8", "test"));
-  auto stack8 = mtl::ofi::make_mpich_cxi_stack(*job.world, job.mca, "native");
+  auto stack8 = mtl::ofi::make_mpich_cxi_stack(parts(job), job.mca, "native");
   const auto lib = coll::load_decision(data_dir() + "/collectives/decision/mpich_default.json");
   CHECK(coll::stage_radix(lib, "bcast", coll::Stage::Roots, stack8->coll_tunables()) == 8);
   CHECK(coll::stage_radix(lib, "bcast", coll::Stage::Node, stack8->coll_tunables()) == 4);

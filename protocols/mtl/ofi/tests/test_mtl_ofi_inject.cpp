@@ -29,14 +29,15 @@ struct LinkxMtl : test::CrusherJob {
   std::unique_ptr<MtlOfi> mtl;
   LinkxMtl(long long ranks, int rpn, InjectOn policy) : CrusherJob(ranks, rpn) {
     const auto& n = slingshot::nic(*machine);
-    cxi = std::make_unique<cxi::CxiProvider>(*world, cxi::CxiConfig::from(n.p, n.software, mca.get<cxi::CxiMca>()));
+    cxi = std::make_unique<cxi::CxiProvider>(sim, world->contexts(), world->cpus(), world->fabric(),
+                                             cxi::CxiConfig::from(n.p, n.software, mca.get<cxi::CxiMca>()));
     shm::ShmConfig sc;
     sc.overhead = n.software.shm_overhead;
     sc.inject_size = mca.get<shm::ShmMca>().shm_inject_size;
-    shm = std::make_unique<shm::ShmProvider>(*world, sc);
-    lx = std::make_unique<linkx::Linkx>(*world, n.software.linkx_overhead, *shm, *cxi);
+    shm = std::make_unique<shm::ShmProvider>(sim, world->contexts(), world->cpus(), sc);
+    lx = std::make_unique<linkx::Linkx>(sim, world->contexts(), world->cpus(), n.software.linkx_overhead, *shm, *cxi);
     lx->keep_cq_log = true;
-    mtl = std::make_unique<MtlOfi>(*world, *lx, policy);
+    mtl = std::make_unique<MtlOfi>(*lx, policy);
   }
   std::uint64_t inject_size() const { return cxi->config().limits.inject_size; }
   int send_cq_entries() const {

@@ -18,17 +18,16 @@ struct Mix {
   std::vector<int> done_order;
   int sends_done = 0;
 };
-Task sender(World& w, Stack& s, Mix& m) {
+Task sender(Stack& s, Mix& m) {
   Pending p;
   for (auto b : m.sizes) s.isend(0, 1, 5, b, Buffer{0x10000, true}, [&m, c = p.add()] { ++m.sends_done; c(); });
   co_await p;
-  (void)w;
 }
-void receiver(World& w, Stack& s, Mix& m) {
+void receiver(Simulator& sim, Stack& s, Mix& m) {
   std::size_t half = m.sizes.size() / 2;
   for (std::size_t i = 0; i < half; ++i)
     s.irecv(1, 0, 5, m.sizes[i], Buffer{0x20000, true}, [&m, i] { m.done_order.push_back(static_cast<int>(i)); });
-  w.sim().after(2e-3, [&w, &s, &m, half] {
+  sim.after(2e-3, [&s, &m, half] {
     for (std::size_t i = half; i < m.sizes.size(); ++i)
       s.irecv(1, 0, 5, m.sizes[i], Buffer{0x20000, true}, [&m, i] { m.done_order.push_back(static_cast<int>(i)); });
   });
@@ -44,8 +43,8 @@ TEST_CASE("seastar stacks: conservation under expected and unexpected sends", "[
   for (std::string st : {"openmpi-cm", "openmpi-ob1", "native"}) {
     test::Fixture f("red-storm", 2, 1, st);
     Mix m;
-    sender(*f.world, *f.stack, m);
-    receiver(*f.world, *f.stack, m);
+    sender(*f.stack, m);
+    receiver(f.sim, *f.stack, m);
     f.sim.run();
     auto s = f.stack->stats();
     INFO(st);
@@ -86,7 +85,7 @@ TEST_CASE("mtl/portals: pre-posted receives are matched by Portals in place", "[
   std::size_t n = m.sizes.size();
   for (std::size_t i = 0; i < n; ++i)
     f.stack->irecv(1, 0, 5, m.sizes[i], Buffer{0x20000, true}, [&m, i] { m.done_order.push_back(static_cast<int>(i)); });
-  f.sim.after(1e-3, [&] { sender(*f.world, *f.stack, m); });
+  f.sim.after(1e-3, [&] { sender(*f.stack, m); });
   f.sim.run();
   auto s = f.stack->stats();
   CHECK(m.done_order.size() == n);
@@ -160,7 +159,7 @@ TEST_CASE("seastar stacks: a message matched to a smaller receive is counted as 
   for (std::string st : {"openmpi-cm", "openmpi-ob1", "native"}) {
     test::Fixture f("red-storm", 2, 1, st);
     Mix m;
-    sender(*f.world, *f.stack, m);
+    sender(*f.stack, m);
     for (std::size_t i = m.sizes.size(); i-- > 0;)
       f.stack->irecv(1, 0, 5, m.sizes[i], Buffer{0x20000, true}, [&m, i] { m.done_order.push_back(static_cast<int>(i)); });
     f.sim.run();

@@ -13,13 +13,20 @@
 using namespace ompisim;
 
 namespace {
+// btl/`name` over the fixture's network of NIC kind `kind`.
+btl::FabricBtl fabric_btl(test::Fixture& f, const char* name, const char* kind, btl::BtlCaps caps,
+                          btl::Connection conn) {
+  Fabric& fabric = f.world->fabric(btl::FabricBtl::network_of(*f.machine, name, kind));
+  return btl::FabricBtl(f.world->contexts(), f.world->cpus(), fabric, name, caps, conn);
+}
 struct Net {
   btl::FabricBtl ib, gm;
   btl::self::BtlSelf self;
   // `gm_conn`: btl/gm's connection as the component declares it, or another one for a what-if.
-  explicit Net(World& w, btl::Connection gm_conn = btl::gm::GmMca::kComponent.connection)
-      : ib(w, "openib", "ib-sdr-pcie", btl::openib::OpenibMca{}.caps(), btl::openib::OpenibMca::kComponent.connection),
-        gm(w, "gm", "myrinet-2000", btl::gm::GmMca{}.caps(), gm_conn), self(w.cpus()) {}
+  explicit Net(test::Fixture& f, btl::Connection gm_conn = btl::gm::GmMca::kComponent.connection)
+      : ib(fabric_btl(f, "openib", "ib-sdr-pcie", btl::openib::OpenibMca{}.caps(),
+                      btl::openib::OpenibMca::kComponent.connection)),
+        gm(fabric_btl(f, "gm", "myrinet-2000", btl::gm::GmMca{}.caps(), gm_conn)), self(f.world->cpus()) {}
 };
 constexpr std::uint64_t kHdr = pml::kHdrBytes;
 // One 8 MiB message from rank 0 to rank 1 (tag 3, receive posted after the send), run to completion; both requests
@@ -46,10 +53,10 @@ std::uint64_t send_8mib(test::Fixture& f, pml::ob1::Ob1& ob1) {
 TEST_CASE("pml/ob1 striping: fragments sized from the remaining bytes, every byte once",
           "[unit][protocol][ob1][hetero]") {
   test::Fixture f("lanl-multi-nic", 2, 1);
-  Net n(*f.world);
+  Net n(f);
   pml::ob1::StripeConfig v11;
   v11.schedule = pml::ob1::FragPipeline::Schedule::Remaining;  // Open MPI 1.1 (the presets' pml_ob1_frag_schedule)
-  pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", v11);
+  pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", v11);
   const auto& ep = ob1.bml().endpoint(0, 1);
   REQUIRE(ep.send.size() == 2);
   CHECK(ep.eager.size() == 2);
@@ -82,8 +89,8 @@ TEST_CASE("pml/ob1 striping: fragments sized from the remaining bytes, every byt
 // mca_pml_ob1_calc_weighted_length and mca_pml_ob1_recv_request_schedule_once (v1.3.0).
 TEST_CASE("pml/ob1 striping: Open MPI 1.3's shares fixed up front", "[unit][protocol][ob1][hetero]") {
   test::Fixture f("lanl-multi-nic", 2, 1);
-  Net n(*f.world);
-  pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm, &n.ib});
+  Net n(f);
+  pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm, &n.ib});
   const std::uint64_t bytes = send_8mib(f, ob1);
   const std::uint64_t first = 12 * 1024 - kHdr;
   const std::uint64_t gm_share = 1994369, ib_share = bytes - first - gm_share;
@@ -102,8 +109,8 @@ TEST_CASE("pml/ob1 striping: Open MPI 1.3's shares fixed up front", "[unit][prot
 // order with all their bytes (MPI ordering holds across BTLs). How validated: the BTLs' byte counters.
 TEST_CASE("pml/ob1 striping: eager round robin keeps MPI order", "[unit][protocol][ob1][hetero]") {
   test::Fixture f("lanl-multi-nic", 2, 1);
-  Net n(*f.world);
-  pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.ib, &n.gm});
+  Net n(f);
+  pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.ib, &n.gm});
   std::vector<int> order;
   for (int i = 0; i < 3; ++i) ob1.irecv(1, 0, 9, 8192, Buffer{std::uint64_t(1) << 30, true}, [&order, i] { order.push_back(i); });
   for (int i = 0; i < 3; ++i) ob1.isend(0, 1, 9, 8192, Buffer{std::uint64_t(i + 1) << 20, true}, [] {});
@@ -119,8 +126,8 @@ TEST_CASE("pml/ob1 striping: eager round robin keeps MPI order", "[unit][protoco
 TEST_CASE("pml/ob1 striping: a peer with one BTL uses only it", "[unit][protocol][ob1][hetero]") {
   for (auto pol : {pml::ob1::StripePolicy::WeightedRoundRobin, pml::ob1::StripePolicy::StripeAbove}) {
     test::Fixture f("lanl-multi-nic", 2, 1);
-    Net n(*f.world);
-    pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.ib}, "t", {pol, 0});
+    Net n(f);
+    pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.ib}, "t", {pol, 0});
     int done = 0;
     for (std::uint64_t b : {100u, 50000u, 4u << 20}) {
       ob1.isend(0, 1, 1, b, Buffer{1 << 24, true}, [&] { ++done; });
@@ -140,8 +147,8 @@ TEST_CASE("pml/ob1 striping: a peer with one BTL uses only it", "[unit][protocol
 // parameters in lanl-multi-nic.json.
 TEST_CASE("pml/ob1 stripe_above: one BTL below the threshold, measured-bandwidth split above", "[unit][protocol][ob1][hetero]") {
   test::Fixture f("lanl-multi-nic", 2, 1);
-  Net n(*f.world);
-  pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.ib, &n.gm}, "t", {pml::ob1::StripePolicy::StripeAbove, 128 * 1024});
+  Net n(f);
+  pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.ib, &n.gm}, "t", {pml::ob1::StripePolicy::StripeAbove, 128 * 1024});
   const auto& ep = ob1.bml().endpoint(0, 1);
   std::uint32_t rr = 0;
   for (int i = 0; i < 3; ++i) CHECK(pml::ob1::first_fragment_btl(ep, pml::ob1::StripePolicy::StripeAbove, rr) == &n.ib);
@@ -183,8 +190,8 @@ TEST_CASE("pml/ob1 pipeline depth: a late swap partner's transfers overlap", "[u
   const std::uint64_t bytes = 5u << 20;
   auto run = [&](int depth, double delay, btl::Connection conn) {
     test::Fixture f("lanl-multi-nic", 2, 1);
-    Net n(*f.world, conn);
-    pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm}, "t",
+    Net n(f, conn);
+    pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm}, "t",
                       {pml::ob1::StripePolicy::WeightedRoundRobin, 0, depth, depth});
     double end = 0;
     int done = 0;
@@ -235,9 +242,9 @@ TEST_CASE("pml/ob1 striping: the Open MPI 1.1 preset selects the 1.1 fragment sc
                              : pml::ob1::FragPipeline::Schedule::WeightedLength;
     CHECK(mca.get<pml::ob1::Ob1Mca>().config().schedule == want);
     test::Fixture f("lanl-multi-nic", 2, 1);
-    Net n(*f.world);
+    Net n(f);
     // The Ob1 the component builds (pml_ob1_component.cpp: Ob1(..., mca.get<Ob1Mca>().config())).
-    pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", mca.get<pml::ob1::Ob1Mca>().config());
+    pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", mca.get<pml::ob1::Ob1Mca>().config());
     (void)send_8mib(f, ob1);
     return ob1.frag_bytes(&n.gm);
   };
@@ -261,10 +268,10 @@ TEST_CASE("pml/ob1 RDMA PUT pipeline: conservation", "[unit][protocol][ob1][hete
   for (auto sched : {pml::ob1::FragPipeline::Schedule::Remaining, pml::ob1::FragPipeline::Schedule::WeightedLength}) {
     CAPTURE(pml::ob1::to_string(sched));
     test::Fixture f("lanl-multi-nic", 4, 1);
-    Net n(*f.world);
+    Net n(f);
     pml::ob1::StripeConfig cfg;
     cfg.schedule = sched;
-    pml::ob1::Ob1 ob1(*f.world, 1e-7, {&n.self, &n.ib, &n.gm}, "t", cfg);
+    pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.ib, &n.gm}, "t", cfg);
     const std::vector<std::uint64_t> sizes{0, 1000, 40 << 10, 300 << 10, (2u << 20) + 7};
     int done = 0, want = 0;
     std::uint64_t addr = 1;
