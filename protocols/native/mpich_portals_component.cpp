@@ -14,7 +14,9 @@ void register_mpich_portals(ComponentRegistry& reg) {
            .params = param_block<MpichPortalsMca>(),
            .make_stack = [](World& w, const McaParams& m, const std::string& name) {
              return std::make_unique<MpichPortals>(w, m.get<MpichPortalsMca>(), name);
-           }});
+           },
+           // its counters are those of the Portals MTL it reuses (with Cray MPI's protocol) and of the SeaStar
+           .statistics = statistic_list(mtl::portals::kMtlPortalsStatistics, seastar::kSeaStarStatistics)});
 }
 
 }  // namespace ompisim::native
