@@ -164,7 +164,7 @@ TEST_CASE("models/qsnet: RDMA write and read complete at the initiator at the mo
   g.nic->rdma_read(1, 0, 4096, er);
   g.sim.run();
   CHECK(tr == Approx(local + path.latency + local + path.time(4096) + p.event_fire_cost));
-  CHECK(g.nic->rdma_reads == 1);
+  CHECK(g.nic->count(Elan4Stat::RdmaReads) == 1);
 }
 
 // Configuration: osu-elan4 (one QS-8A: an 8-port Elite-4, arity 8, one level) and whatif-qsnet-64 (4-ary 3-tree).
