@@ -3,11 +3,13 @@
 // lookup per event); `report` writes them under their declared names into a run's counter map, and the component's
 // registry entry carries the same table for `ompisim describe`.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ompisim {
@@ -29,20 +31,37 @@ public:
   void set(Id id, std::uint64_t v) { values_[static_cast<std::size_t>(id)] = v; }
   std::uint64_t operator[](Id id) const { return values_[static_cast<std::size_t>(id)]; }
   // Every counter under its declared name, except a zero one declared `when_counted`. Assigns.
-  void report(std::map<std::string, std::uint64_t>& out) const {
-    for (std::size_t i = 0; i < N; ++i)
-      if (!(*table_)[i].when_counted || values_[i]) out[(*table_)[i].name] = values_[i];
-  }
+  void report(std::map<std::string, std::uint64_t>& out) const { write(out, false); }
+  // As report, but adds to what the map holds: for a counter several components of one stack report under one name
+  // (mpi_truncate_errors of the libfabric providers under one MTL), the stack's value is their sum.
+  void accumulate(std::map<std::string, std::uint64_t>& out) const { write(out, true); }
 
 private:
+  void write(std::map<std::string, std::uint64_t>& out, bool add) const {
+    for (std::size_t i = 0; i < N; ++i) {
+      if ((*table_)[i].when_counted && !values_[i]) continue;
+      auto& v = out[(*table_)[i].name];
+      v = add ? v + values_[i] : values_[i];
+    }
+  }
   const std::array<StatisticInfo, N>* table_;
   std::array<std::uint64_t, N> values_{};
 };
 
-// The table as a registry entry holds it (ComponentInfo::statistics).
-template <std::size_t N>
-std::vector<StatisticInfo> statistic_list(const std::array<StatisticInfo, N>& table) {
-  return {table.begin(), table.end()};
+// The tables as a registry entry holds them (ComponentInfo::statistics): a component's own, then those of the parts
+// whose counters it reports with its own (the NIC model it drives, the providers it links), in that order; a name
+// several of them declare (mpi_truncate_errors) is listed once, as its first table declares it.
+template <std::size_t... N>
+std::vector<StatisticInfo> statistic_list(const std::array<StatisticInfo, N>&... tables) {
+  std::vector<StatisticInfo> out;
+  auto append = [&out](const auto& table) {
+    for (const StatisticInfo& s : table) {
+      auto same = [&s](const StatisticInfo& o) { return std::string_view(o.name) == s.name; };
+      if (std::none_of(out.begin(), out.end(), same)) out.push_back(s);
+    }
+  };
+  (append(tables), ...);
+  return out;
 }
 
 }  // namespace ompisim

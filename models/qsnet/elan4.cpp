@@ -46,7 +46,7 @@ double Elan4::thread_processor(long long node, double cost) {
 void Elan4::qdma(int src, int dst, int q, std::uint32_t bytes, std::uint64_t payload, Callback acked) {
   if (bytes > static_cast<std::uint32_t>(p_.qdma_slot_bytes.value))
     throw std::logic_error("Elan4: a QDMA larger than a queue slot (" + std::to_string(bytes) + " B)");
-  ++qdmas;
+  counters_.add(Elan4Stat::Qdmas);
   double start = bus(ctx_.node_of(src), ctx_.node_of(dst), command(ctx_.node_of(src)), bytes);
   double arrive = start + wire(src, dst, bytes);
   sim_.at(arrive, [this, src, dst, q, bytes, payload, acked = std::move(acked)]() mutable {
@@ -58,7 +58,7 @@ void Elan4::try_store(int src, int dst, int q, std::uint32_t bytes, std::uint64_
   auto& queue_ = queue(dst, q);
   if (queue_.put(bytes, QdmaMsg{src, bytes, payload}) == QdmaQueue<QdmaMsg>::Put::Full) {
     // Refused: the source NIC resends after the retry interval (the message crosses the network again).
-    ++qdma_retries;
+    counters_.add(Elan4Stat::QdmaRetries);
     double again = p_.qdma_retry_delay + wire(src, dst, bytes);
     sim_.after(again, [this, src, dst, q, bytes, payload, acked = std::move(acked)]() mutable {
       try_store(src, dst, q, bytes, payload, std::move(acked));
@@ -82,11 +82,11 @@ void Elan4::complete(EventId ev) {
   auto it = events_.find(ev);
   if (it == events_.end()) throw std::logic_error("Elan4: completion of an unknown or already fired event");
   if (!it->second.first.complete()) return;
-  ++events_fired;
+  counters_.add(Elan4Stat::EventsFired);
   auto ops = it->second.first.take_chain();
   Callback host = std::move(it->second.second);
   events_.erase(it);  // one-shot
-  chained_ops += ops.size();
+  counters_.add(Elan4Stat::ChainedOps, ops.size());
   sim_.after(p_.event_fire_cost, [ops = std::move(ops), host = std::move(host)]() mutable {
     for (auto& op : ops) op();
     if (host) host();
@@ -97,7 +97,7 @@ void Elan4::move(int rank_a, int rank_b, std::uint64_t bytes, bool pulled, Callb
   long long a = ctx_.node_of(rank_a), b = ctx_.node_of(rank_b);
   PathCost path = fabric_.path(a, b);
   if (static_cast<double>(bytes) > p_.flow_threshold && a != b) {
-    ++rdma_flows;
+    counters_.add(Elan4Stat::RdmaFlows);
     fabric_.bulk(a, b, static_cast<double>(bytes), path.latency, std::move(done), pulled, rank_a, rank_b);
     return;
   }
@@ -118,7 +118,7 @@ double Elan4::bus(long long a, long long b, double ready, double bytes) {
 }
 
 void Elan4::rdma_write(int rank, int peer, std::uint64_t bytes, EventId ev) {
-  ++rdma_writes;
+  counters_.add(Elan4Stat::RdmaWrites);
   double start = command(ctx_.node_of(rank)) + p_.mmu_translation_cost;
   sim_.at(start, [this, rank, peer, bytes, ev] {
     move(rank, peer, bytes, false, [this, rank, peer, ev] {
@@ -129,7 +129,7 @@ void Elan4::rdma_write(int rank, int peer, std::uint64_t bytes, EventId ev) {
 }
 
 void Elan4::rdma_read(int rank, int peer, std::uint64_t bytes, EventId ev) {
-  ++rdma_reads;
+  counters_.add(Elan4Stat::RdmaReads);
   double start = command(ctx_.node_of(rank)) + p_.mmu_translation_cost;
   // The read request crosses to the remote NIC, whose DMA engine translates and pushes the data back.
   double at_peer = start + fabric_.path(ctx_.node_of(rank), ctx_.node_of(peer)).latency;
@@ -140,13 +140,7 @@ void Elan4::rdma_read(int rank, int peer, std::uint64_t bytes, EventId ev) {
 }
 
 void Elan4::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  c["elan4_qdmas"] = qdmas;
-  c["elan4_qdma_retries"] = qdma_retries;
-  c["elan4_rdma_writes"] = rdma_writes;
-  c["elan4_rdma_reads"] = rdma_reads;
-  c["elan4_events_fired"] = events_fired;
-  c["elan4_chained_ops"] = chained_ops;
-  c["elan4_rdma_flows"] = rdma_flows;
+  counters_.report(c);
 }
 
 }  // namespace ompisim::qsnet

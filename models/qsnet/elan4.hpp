@@ -19,6 +19,7 @@
 // processor is one serial resource for every descriptor of a NIC; no NIC MMU misses (a fixed translation cost per
 // descriptor); QDMA retries are periodic, not back-off; no hardware broadcast (no documented cost: README.md).
 #pragma once
+#include "core/statistics.hpp"
 #include "models/qsnet/elan_event.hpp"
 #include "models/qsnet/nic.hpp"
 #include "models/qsnet/qdma_queue.hpp"
@@ -38,6 +39,20 @@ struct QdmaMsg {
   std::uint32_t bytes = 0;
   std::uint64_t payload = 0;  // the user's handle (the PTL keeps its fragment headers by this id)
 };
+
+// The Elan4's statistics, declared once (core/statistics.hpp); always reported. A component that drives the NIC
+// reports them with its own and lists this table after its own in its registry entry (ptl/elan4, native/mpich_qsnet,
+// native/elan4_qdma), so `ompisim describe` shows them.
+enum class Elan4Stat : std::uint8_t { Qdmas, QdmaRetries, RdmaWrites, RdmaReads, EventsFired, ChainedOps, RdmaFlows };
+inline constexpr std::array<StatisticInfo, 7> kElan4Statistics{{
+    {"elan4_qdmas", "messages", "QDMAs started (a message into a remote queue slot)"},
+    {"elan4_qdma_retries", "messages", "QDMAs refused by a full queue and resent after the retry interval"},
+    {"elan4_rdma_writes", "transfers", "RDMA writes started (push to the peer)"},
+    {"elan4_rdma_reads", "transfers", "RDMA reads started (pull from the peer)"},
+    {"elan4_events_fired", "events", "Elan events whose count reached zero"},
+    {"elan4_chained_ops", "operations", "operations chained to an event, started when it fired"},
+    {"elan4_rdma_flows", "transfers", "RDMA payloads above the flow threshold, moved as shared fabric flows"},
+}};
 
 class Elan4 {
 public:
@@ -82,8 +97,7 @@ public:
   double wire(int src, int dst, std::uint32_t bytes) const;
 
   void add_counters(std::map<std::string, std::uint64_t>& c) const;
-  std::uint64_t qdmas = 0, qdma_retries = 0, rdma_writes = 0, rdma_reads = 0, events_fired = 0, chained_ops = 0,
-                rdma_flows = 0;
+  std::uint64_t count(Elan4Stat s) const { return counters_[s]; }
 
 private:
   void try_store(int src, int dst, int q, std::uint32_t bytes, std::uint64_t payload, Callback acked);
@@ -98,6 +112,7 @@ private:
   std::unordered_map<EventId, std::pair<ElanEvent, Callback>> events_;
   std::unordered_map<long long, double> cmd_free_, tproc_free_, bus_free_;
   EventId next_event_ = 1;
+  Statistics<Elan4Stat, kElan4Statistics.size()> counters_{kElan4Statistics};
 };
 
 }  // namespace ompisim::qsnet

@@ -70,7 +70,7 @@ void SeaStar::move(long long a, long long b, const PathCost& path, double bytes,
     sim_.after(bytes / path.bandwidth, std::move(done));
     return;
   }
-  ++flows;
+  counters_.add(SeaStarStat::Flows);
   fabric_.bulk(a, b, bytes, 0, std::move(done));
 }
 
@@ -85,7 +85,7 @@ void SeaStar::move(long long a, long long b, const PathCost& path, double bytes,
 // of the paper's receive availability, §3): a handler that waited for user code would deliver nothing until the
 // computation ended.
 void SeaStar::interrupt(int rank, Callback then) {
-  ++interrupts;
+  counters_.add(SeaStarStat::Interrupts);
   const double c = p_.host_interrupt_cost;
   double& busy = irq_free_[rank];
   const double end = std::max(busy, sim_.now()) + c;
@@ -103,7 +103,7 @@ void SeaStar::dispatch(int rank, const std::vector<Event>& ev) {
 }
 
 void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBits bits, std::uint64_t hdr_data) {
-  ++puts;
+  counters_.add(SeaStarStat::Puts);
   PutResult pr = nic(rank).put(md, ack, pid(target), pt, bits, 0, hdr_data);
   long long a = ctx_.node_of(rank), b = ctx_.node_of(target);
   PathCost path = fabric_.path(a, b);
@@ -112,23 +112,23 @@ void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBi
   auto local = std::make_shared<std::vector<Event>>(std::move(pr.local.events));
   sim_.at(arrive, [this, rank, target, a, b, path, msg, local] {
     IncomingResult in = nic(target).deliver_put(msg);
-    entries_walked += in.entries_walked;
+    counters_.add(SeaStarStat::EntriesWalked, in.entries_walked);
     if (auto& hook = clients_[static_cast<std::size_t>(owner(msg.portal_index))].on_match) hook(target, in, msg);
     double matched_at = firmware(b, p_.fw_message_cost + in.entries_walked * p_.match_entry_cost);
     double bytes = static_cast<double>(in.matched ? in.mlength : 0);
-    if (in.truncated()) ++truncated;
+    if (in.truncated()) counters_.add(SeaStarStat::Truncated);
     auto incoming = std::make_shared<IncomingResult>(std::move(in));
     sim_.at(matched_at, [this, rank, target, a, b, path, bytes, incoming, local] {
       move(a, b, path, bytes, [this, rank, target, a, b, path, incoming, local] {
         dispatch(rank, *local);  // SEND_END: the data has left the initiator's buffer
         if (incoming->dropped()) {
-          ++dropped;
+          counters_.add(SeaStarStat::Dropped);
           return;
         }
         interrupt(target, [this, rank, target, a, b, path, incoming] {
           dispatch(target, incoming->events);
           if (!incoming->ack) return;
-          ++acks;
+          counters_.add(SeaStarStat::Acks);
           ResponseMessage ackm = *incoming->ack;
           double back = firmware(b, p_.fw_message_cost) + path.time(p_.header_bytes);  // routes are symmetric
           sim_.at(back, [this, rank, a, ackm] {
@@ -144,7 +144,7 @@ void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBi
 }
 
 void SeaStar::get(int rank, MdId md, int target, PtIndex pt, MatchBits bits) {
-  ++gets;
+  counters_.add(SeaStarStat::Gets);
   GetResult gr = nic(rank).get(md, pid(target), pt, bits, 0);
   dispatch(rank, gr.local.events);
   long long a = ctx_.node_of(rank), b = ctx_.node_of(target);
@@ -153,12 +153,12 @@ void SeaStar::get(int rank, MdId md, int target, PtIndex pt, MatchBits bits) {
   GetMessage msg = gr.message;
   sim_.at(arrive, [this, rank, target, a, b, path, msg] {
     IncomingResult in = nic(target).deliver_get(msg);
-    entries_walked += in.entries_walked;
+    counters_.add(SeaStarStat::EntriesWalked, in.entries_walked);
     double fw = firmware(b, p_.fw_message_cost + in.entries_walked * p_.match_entry_cost);
     auto incoming = std::make_shared<IncomingResult>(std::move(in));
     sim_.at(fw, [this, rank, target, a, b, path, incoming] {
       if (incoming->dropped()) {
-        ++dropped;
+        counters_.add(SeaStarStat::Dropped);
         return;
       }
       // Generic mode: the target host sets up the reply.
@@ -181,14 +181,7 @@ void SeaStar::get(int rank, MdId md, int target, PtIndex pt, MatchBits bits) {
 }
 
 void SeaStar::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  c["seastar_puts"] = puts;
-  c["seastar_gets"] = gets;
-  c["seastar_acks"] = acks;
-  c["seastar_interrupts"] = interrupts;
-  c["seastar_dropped"] = dropped;
-  c["seastar_truncated"] = truncated;
-  c["seastar_entries_walked"] = entries_walked;
-  c["seastar_flows"] = flows;
+  counters_.report(c);
 }
 
 }  // namespace ompisim::seastar

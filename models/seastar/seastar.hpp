@@ -25,6 +25,7 @@
 #pragma once
 #include "models/portals/portals.hpp"
 #include "models/seastar/nic.hpp"
+#include "core/statistics.hpp"
 #include "platform/contexts.hpp"
 #include "platform/cpu_timeline.hpp"
 #include "platform/fabric.hpp"
@@ -38,6 +39,21 @@
 namespace ompisim::seastar {
 
 namespace ptl = ompisim::portals;
+
+// The SeaStar's statistics, declared once (core/statistics.hpp); always reported. A component that drives the NIC
+// reports them with its own and lists this table after its own in its registry entry (btl/portals, mtl/portals,
+// native/mpich_portals), so `ompisim describe` shows them.
+enum class SeaStarStat : std::uint8_t { Puts, Gets, Acks, Interrupts, Dropped, Truncated, EntriesWalked, Flows };
+inline constexpr std::array<StatisticInfo, 8> kSeaStarStatistics{{
+    {"seastar_puts", "messages", "PtlPut commands issued"},
+    {"seastar_gets", "messages", "PtlGet commands issued"},
+    {"seastar_acks", "messages", "ACKs the target sent back for a put that asked for one"},
+    {"seastar_interrupts", "interrupts", "host interrupts: one per incoming header, ACK or reply (Catamount generic mode)"},
+    {"seastar_dropped", "messages", "incoming puts and gets the target's match list dropped"},
+    {"seastar_truncated", "messages", "incoming puts truncated by the memory descriptor they matched"},
+    {"seastar_entries_walked", "entries", "match-list entries the target firmware walked"},
+    {"seastar_flows", "transfers", "payloads above the flow threshold, moved as shared fabric flows"},
+}};
 
 class SeaStar {
 public:
@@ -80,8 +96,7 @@ public:
   // The NIC's counters ("seastar_puts", ...) into a stack's statistics.
   void add_counters(std::map<std::string, std::uint64_t>& c) const;
 
-  std::uint64_t puts = 0, gets = 0, acks = 0, interrupts = 0, dropped = 0, truncated = 0, entries_walked = 0;
-  std::uint64_t flows = 0;
+  std::uint64_t count(SeaStarStat s) const { return counters_[s]; }
 
 private:
   double firmware(long long node, double cost);  // serial PowerPC: returns the time its work ends
@@ -108,6 +123,7 @@ private:
   std::unordered_map<std::uint64_t, ptl::EqId> eqs_;  // (rank, client) -> event queue
   std::unordered_map<long long, double> fw_free_;
   std::unordered_map<int, double> irq_free_;  // by rank: when its core's last interrupt handler ends
+  Statistics<SeaStarStat, kSeaStarStatistics.size()> counters_{kSeaStarStatistics};
 };
 
 }  // namespace ompisim::seastar

@@ -1,8 +1,11 @@
 // native/mpich_cxi's registration: Cray MPICH over libfabric CXI as one whole-stack component
 // (protocols/mtl/ofi/ofi_stacks.hpp); its costs are the machine's software section, its fi_tinject choice its MCA
 // block (protocols/mtl/ofi/mtl_ofi_mca.hpp, MpichOfiMca).
+#include "protocols/mtl/ofi/mtl_ofi.hpp"
 #include "protocols/mtl/ofi/mtl_ofi_mca.hpp"
 #include "protocols/mtl/ofi/ofi_stacks.hpp"
+#include "protocols/ofi/cxi/cxi_statistics.hpp"
+#include "protocols/ofi/shm/shm_statistics.hpp"
 #include "protocols/register.hpp"
 
 namespace ompisim::native {
@@ -16,7 +19,10 @@ void register_mpich_cxi(ComponentRegistry& reg) {
            .params = param_block<mtl::ofi::MpichOfiMca>(),
            .make_stack = [](World& w, const McaParams& m, const std::string& name) {
              return mtl::ofi::make_mpich_cxi_stack({w.sim(), w.contexts(), w.cpus(), w.fabric()}, m, name);
-           }});
+           },
+           // its counters are those of the libfabric MTL it reuses and of its two providers (shm on the node, cxi off)
+           .statistics = statistic_list(mtl::ofi::kMtlOfiStatistics, ofi::shm::kShmStatistics,
+                                        ofi::cxi::kCxiStatistics)});
 }
 
 }  // namespace ompisim::native

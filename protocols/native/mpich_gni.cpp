@@ -35,9 +35,13 @@ StackStats MpichGni::stats() const {
   lib_.report(s);
   s.amos = amos_;
   counters_.report(s.counters);
-  const std::array<std::uint64_t, kGniCdmStatistics.size()> v{gni_.smsg_sent, gni_.smsg_local_events, gni_.rdma_gets,
-                                                               gni_.rdma_puts, gni_.endpoints()};
-  for (std::size_t i = 0; i < v.size(); ++i) s.counters[kGniCdmStatistics[i].name] = v[i];
+  Statistics<GniCdmStat, kGniCdmStatistics.size()> cdm{kGniCdmStatistics};
+  cdm.set(GniCdmStat::Smsg, gni_.smsg_sent);
+  cdm.set(GniCdmStat::SmsgLocalEvents, gni_.smsg_local_events);
+  cdm.set(GniCdmStat::RdmaGet, gni_.rdma_gets);
+  cdm.set(GniCdmStat::RdmaPut, gni_.rdma_puts);
+  cdm.set(GniCdmStat::Endpoints, gni_.endpoints());
+  cdm.report(s.counters);
   return s;
 }
 

@@ -53,6 +53,7 @@ inline constexpr std::array<StatisticInfo, 7> kGniProtocolStatistics{{
     {"e1_eager", "messages", "between nodes, E1 eager: a DMA buffer, the receiver's GET", true},
     {"e1_buffer_waits", "sends", "E1 sends that waited for one of MPICH_GNI_NUM_BUFS DMA buffers", true},
 }};
+enum class GniCdmStat : std::uint8_t { Smsg, SmsgLocalEvents, RdmaGet, RdmaPut, Endpoints };  // read at report time
 inline constexpr std::array<StatisticInfo, 5> kGniCdmStatistics{{
     {"smsg", "messages", "SMSG messages sent"},
     {"smsg_local_events", "events", "SMSG acknowledgements reaped from the sender's local CQ"},

@@ -5,14 +5,6 @@
 
 namespace ompisim::native {
 
-namespace {
-std::vector<StatisticInfo> gni_statistics() {
-  std::vector<StatisticInfo> s = statistic_list(kGniProtocolStatistics);
-  for (auto& c : kGniCdmStatistics) s.push_back(c);
-  return s;
-}
-}  // namespace
-
 void register_mpich_gni(ComponentRegistry& reg) {
   reg.add({.framework = "native",
            .name = "mpich_gni",
@@ -24,7 +16,7 @@ void register_mpich_gni(ComponentRegistry& reg) {
              auto& nic = gemini::Gni::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
              return std::make_unique<MpichGni>(w.sim(), w.contexts(), w.cpus(), w.copies(), nic, m.get<MpichGniMca>());
            },
-           .statistics = gni_statistics(),
+           .statistics = statistic_list(kGniProtocolStatistics, kGniCdmStatistics),
            .effective = {{"mpich_gni_max_vshort_msg_size", "0: Table I of the Gemini paper by job size, else as set",
                           [](const McaParams& m, long long ranks) {
                             return static_cast<double>(effective_smsg_limit(

@@ -16,7 +16,9 @@ void register_mpich_portals(ComponentRegistry& reg) {
              auto& nic = seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
              return std::make_unique<MpichPortals>(w.contexts(), w.cpus(), w.copies(), nic, m.get<MpichPortalsMca>(),
                                                    name);
-           }});
+           },
+           // its counters are those of the Portals MTL it reuses (with Cray MPI's protocol) and of the SeaStar
+           .statistics = statistic_list(mtl::portals::kMtlPortalsStatistics, seastar::kSeaStarStatistics)});
 }
 
 }  // namespace ompisim::native

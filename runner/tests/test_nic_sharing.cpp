@@ -45,7 +45,8 @@ Times run(int n_mtl, int n_btl) {
     btl->send(d, [] {});
   }
   f.sim.run();
-  t.puts = seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric()).puts;
+  const auto& ss = seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
+  t.puts = ss.count(seastar::SeaStarStat::Puts);
   return t;
 }
 }  // namespace

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # describe shows what components declare once: the statistics of btl/ugni, btl/vader, btl/portals, native/mpich_gni,
-# pml/ob1, pml/teg and ptl/elan4 (name, unit, description; every counter of theirs a run reports is among them), the
+# pml/ob1, pml/teg and ptl/elan4 (name, unit, description; every counter of theirs a run reports is among them); a run
+# of each stack on mtl/ofi (with ofi/cxi, ofi/shm, ofi/linkx), mtl/portals, btl/ugni, the native comparators and the
+# NIC models they drive (SeaStar, Elan4) reports no counter its components do not declare; the
 # SMSG limits resolved per job size (btl/ugni: its revision's rule in btl_ugni_mca.hpp; Cray MPT: Table I,
 # protocols/base/smsg_auto_limit.hpp), and a run's provenance records the effective value.
 set -u
@@ -56,4 +58,47 @@ check cielo "btl_ugni_smsg_limit (effective)"
 echo '{"id": "d", "machine": "cielo", "stack": "native", "ranks": 2, "benchmark": {"name": "osu_latency", "iterations": 2, "skip": 0, "sizes": [8]}}' > "$t/d.json"
 "$BIN" run "$t/d.json" --json --out "$t/o" > /dev/null 2>&1 || fail=1
 grep -rqF '"mpich_gni_max_vshort_msg_size (effective)": 8192.0' "$t/o" && echo "ok   provenance" || { echo "FAIL provenance"; grep -r derived -A3 "$t/o" | head; fail=1; }
+# Every counter a run reports is declared by one of the components of its stack (their describe outputs together).
+stack_declares() {  # $1: run output folder, $2...: the stack's components
+  local out=$1 k; shift
+  : > "$t/decl"
+  for c in "$@"; do "$BIN" describe "$c" >> "$t/decl" || fail=1; done
+  local keys
+  keys=$(python3 -c 'import json, pathlib, sys
+for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
+    for k in json.loads(f.read_text()).get("stats", {}).get("counters", {}): print(k)' "$out" | sort -u)
+  [ -n "$keys" ] || { echo "FAIL $out: no counters in the run"; fail=1; }
+  for k in $keys; do
+    grep -q "^$k " "$t/decl" && echo "ok   $* declare $k" || { echo "FAIL $*: run counter $k not declared"; fail=1; }
+  done
+}
+run_small() {  # $1: id, $2: machine, $3: stack, $4: ranks per node; 2 ranks, an eager and a rendezvous size
+  echo "{\"id\": \"$1\", \"machine\": \"$2\", \"stack\": \"$3\", \"ranks\": 2, \"ranks_per_node\": $4, \"benchmark\": {\"name\": \"osu_latency\", \"iterations\": 2, \"skip\": 0, \"sizes\": [8, 1048576]}}" > "$t/$1.json"
+  "$BIN" run "$t/$1.json" --json --out "$t/$1o" > /dev/null 2>&1 || { echo "FAIL run $1"; fail=1; }
+}
+for rpn in 1 2; do
+  run_small "linkx$rpn" crusher openmpi-linkx $rpn
+  stack_declares "$t/linkx${rpn}o" pml/cm mtl/ofi ofi/linkx ofi/shm ofi/cxi
+  run_small "cxi$rpn" crusher openmpi-cxi $rpn
+  stack_declares "$t/cxi${rpn}o" pml/cm mtl/ofi ofi/cxi
+  run_small "mpt$rpn" crusher native $rpn
+  stack_declares "$t/mpt${rpn}o" native/mpich_cxi
+done
+"$BIN" describe ofi/shm > "$t/shm" || fail=1
+for n in inject single_copy ipc unexpected ipc_open ipc_cache_hit discards; do check shm "shm_$n "; done
+check shm "mpi_truncate_errors "
+"$BIN" describe mtl/portals > "$t/mportals" || fail=1
+check mportals "mtl_short_sends "
+check mportals "seastar_interrupts "
+run_small cm red-storm openmpi-cm 1
+stack_declares "$t/cmo" pml/cm mtl/portals
+run_small ob1p red-storm openmpi-ob1 1
+stack_declares "$t/ob1po" pml/ob1 btl/portals btl/self
+run_small craympi red-storm native 1
+stack_declares "$t/craympio" native/mpich_portals
+declared ugni "$t/oo" "ugni_"
+stack_declares "$t/oo" pml/ob1 btl/ugni btl/vader btl/self
+stack_declares "$t/eo" pml/teg ptl/elan4
+run_small tport osu-elan4 native 1
+stack_declares "$t/tporto" native/mpich_qsnet
 exit $fail

@@ -18,7 +18,7 @@ void register_component(ComponentRegistry& reg) {
            },
            .btl_flags = kFlags,
            .reach = Reach::Network,
-           .statistics = statistic_list(kPortalsStatistics)});
+           .statistics = statistic_list(kPortalsStatistics, seastar::kSeaStarStatistics)});  // its own, then the NIC's
 }
 
 }  // namespace ompisim::btl::portals

@@ -41,7 +41,7 @@ EagerPool& BtlUgni::pool(int rank, Pool which) {
 void BtlUgni::send(const Descriptor& f, Completion local_done) {
   std::uint64_t total = f.wire_bytes();
   if (total <= smsg_limit_) {
-    add(Stat::ShortSends);
+    counters_.add(UgniStat::ShortSends);
     // prepare_src: copy into the send fragment, then SMSG (TAG_SEND).
     const std::uint32_t id = shorts_.create(f, std::move(local_done));
     cpus_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, id] {
@@ -55,7 +55,7 @@ void BtlUgni::send(const Descriptor& f, Completion local_done) {
     return;
   }
   // Eager get: a registered buffer from the sender's pool.
-  add(Stat::EagerGets);
+  counters_.add(UgniStat::EagerGets);
   auto go = [this, f, local_done = std::move(local_done)]() mutable {
     cpus_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, f, local_done = std::move(local_done)]() mutable {
       if (local_done) local_done();  // the user buffer was copied: the PML may complete the send
@@ -105,12 +105,12 @@ void BtlUgni::get(int initiator, int peer, std::uint64_t bytes, Buffer local, Bu
   bool bte = bytes > static_cast<std::uint64_t>(mca_.btl_ugni_fma_limit.value);
   bool aligned = local.addr % 4 == 0 && remote.addr % 4 == 0 && bytes % 4 == 0;
   if (aligned && bytes <= static_cast<std::uint64_t>(mca_.btl_ugni_get_limit.value)) {
-    add(Stat::LongGets);
+    counters_.add(UgniStat::LongGets);
     gni_.rdma(gemini::RdmaOp::Get, bte, initiator, peer, bytes, std::move(done));
     return;
   }
   // PUT fallback: PUT_INIT to the data owner, which PUTs and answers RDMA_COMPLETE.
-  add(Stat::PutFallbacks);
+  counters_.add(UgniStat::PutFallbacks);
   gni_.smsg_send(initiator, peer, kCtrlBytes, nullptr, [this, initiator, peer, bytes, bte, done = std::move(done)]() mutable {
     gni_.rdma(gemini::RdmaOp::Put, bte, peer, initiator, bytes, [this, initiator, peer, done = std::move(done)]() mutable {
       gni_.smsg_send(peer, initiator, kCtrlBytes, nullptr, std::move(done));
@@ -122,12 +122,17 @@ void BtlUgni::atomic_add(int rank, int target, Completion local_done, Completion
   gni_.amo(rank, target, std::move(local_done), std::move(at_target));
 }
 
-void BtlUgni::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  const std::array<std::uint64_t, kStatistics.size()> v{
-      gni_.smsg_sent,       gni_.smsg_local_events, gni_.credit_waits,         gni_.endpoints(),
-      gni_.registrations,   count(Stat::ShortSends), count(Stat::EagerGets), count(Stat::LongGets),
-      count(Stat::PutFallbacks), eager_buffers_held()};
-  for (std::size_t i = 0; i < v.size(); ++i) c[kStatistics[i].name] = v[i];
+Statistics<UgniStat, kStatistics.size()> BtlUgni::snapshot() const {
+  auto v = counters_;
+  v.set(UgniStat::Smsg, gni_.smsg_sent);
+  v.set(UgniStat::SmsgLocalEvents, gni_.smsg_local_events);
+  v.set(UgniStat::CreditWaits, gni_.credit_waits);
+  v.set(UgniStat::Endpoints, gni_.endpoints());
+  v.set(UgniStat::Registrations, gni_.registrations);
+  v.set(UgniStat::EagerBuffersHeld, eager_buffers_held());
+  return v;
 }
+
+void BtlUgni::add_counters(std::map<std::string, std::uint64_t>& c) const { snapshot().report(c); }
 
 }  // namespace ompisim::btl::ugni

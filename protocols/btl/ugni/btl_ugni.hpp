@@ -29,8 +29,9 @@ constexpr std::uint64_t kCtrlBytes = 48;  // INIT_GET / PUT_INIT / RDMA_COMPLETE
 // uGNI BCOL (v1.8.8 has no btl_atomic_op; v2.0 on sets the flag).
 constexpr std::uint32_t kFlags = flag::Send | flag::Rdma | flag::SendInplace | flag::AtomicOps;
 
-// btl/ugni's statistics, declared once (add_counters reports them in this order; the registry entry and
-// `ompisim describe btl/ugni` list them). The first five are its uGNI communication domain's, the rest its protocols'.
+// btl/ugni's statistics, declared once (core/statistics.hpp; the registry entry and `ompisim describe btl/ugni` list
+// them), always reported. The first five are its uGNI communication domain's and the last the receivers' eager buffers
+// still held, all read at report time (snapshot()); the others its protocols', counted on the message path.
 inline constexpr std::array<StatisticInfo, 10> kStatistics{{
     {"ugni_smsg", "messages", "SMSG messages sent (GNI_SmsgSendWTag): short sends and INIT_GET/PUT_INIT/RDMA_COMPLETE"},
     {"ugni_smsg_local_events", "events", "SMSG acknowledgements reaped from the sender's local CQ"},
@@ -43,8 +44,11 @@ inline constexpr std::array<StatisticInfo, 10> kStatistics{{
     {"ugni_put_fallbacks", "transfers", "GETs that could not be done (size, alignment): PUT_INIT, the sender's PUT"},
     {"ugni_eager_buffers_held", "buffers", "receivers' eager buffers not yet consumed at the end of the run"},
 }};
-// The protocol counters of kStatistics (from ugni_short_sends on), in its order.
-enum class Stat : std::uint8_t { ShortSends, EagerGets, LongGets, PutFallbacks };
+// In kStatistics' order.
+enum class UgniStat : std::uint8_t {
+  Smsg, SmsgLocalEvents, CreditWaits, Endpoints, Registrations, ShortSends, EagerGets, LongGets, PutFallbacks,
+  EagerBuffersHeld
+};
 
 class BtlUgni final : public Btl {
 public:
@@ -67,7 +71,7 @@ public:
   std::uint64_t smsg_limit() const { return smsg_limit_; }
   enum class Pool { Send, Recv };  // eager_frags_send and eager_frags_recv: two free lists per module
   EagerPool& pool(int rank, Pool which);
-  std::uint64_t count(Stat s) const { return protocol_[static_cast<std::size_t>(s)]; }
+  std::uint64_t count(UgniStat s) const { return snapshot()[s]; }
   std::size_t eager_buffers_held() const { return eager_in_use_.size(); }  // receivers' buffers not yet consumed
 
 private:
@@ -84,8 +88,9 @@ private:
     Completion local_done;
   };
   Slab<ShortSend> shorts_;  // the send's events carry (this, index): no heap closure holding the descriptor
-  std::array<std::uint64_t, 4> protocol_{};  // per Stat
-  void add(Stat s) { ++protocol_[static_cast<std::size_t>(s)]; }
+  Statistics<UgniStat, kStatistics.size()> counters_{kStatistics};  // the protocols'; the others set by snapshot()
+  // The counters as a run reports them: the protocols' with the domain's and the eager buffers held set now.
+  Statistics<UgniStat, kStatistics.size()> snapshot() const;
 };
 
 }  // namespace ompisim::btl::ugni

@@ -52,9 +52,10 @@ void MtlOfi::on_cq(const ompisim::ofi::CqEntry& e) {
 }
 
 void MtlOfi::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  c["mpi_truncate_errors"] += 0;
+  Statistics<MtlOfiStat, kMtlOfiStatistics.size()> own{kMtlOfiStatistics};
+  own.set(MtlOfiStat::LiveOps, ops_.size());
   ep_.add_counters(c);
-  c["mtl_ofi_live_ops"] = ops_.size();
+  own.accumulate(c);  // mpi_truncate_errors: the providers' (+ 0); mtl_ofi_live_ops: only mtl/ofi reports it
 }
 
 }  // namespace ompisim::mtl::ofi

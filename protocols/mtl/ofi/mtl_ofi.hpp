@@ -12,6 +12,7 @@
 // one communicator (the tag is the MPI tag; a context id other than 0 is refused: Open MPI's mtl/ofi puts the
 // context id in the 64-bit OFI tag, which the model's endpoints do not carry yet).
 #pragma once
+#include "core/statistics.hpp"
 #include "protocols/mtl/mtl.hpp"
 #include "protocols/ofi/endpoint.hpp"
 
@@ -20,6 +21,15 @@
 namespace ompisim::mtl::ofi {
 
 enum class InjectOn : std::uint8_t { Never, Blocking, Every };  // the choices' order in the machine files
+
+// mtl/ofi's statistics, declared once (the registry entry and `ompisim describe mtl/ofi` list them), both set at report
+// time and added to the provider link's counters (ofi/cxi, ofi/shm, ofi/linkx declare theirs): mpi_truncate_errors is
+// the providers' sum, present even when none counted one.
+enum class MtlOfiStat : std::uint8_t { TruncateErrors, LiveOps };
+inline constexpr std::array<StatisticInfo, 2> kMtlOfiStatistics{{
+    {"mpi_truncate_errors", "receives", "receives smaller than the message matched (MPI_ERR_TRUNCATE), all providers"},
+    {"mtl_ofi_live_ops", "requests", "MTL requests (sends and receives) not completed at the end of the run"},
+}};
 
 class MtlOfi final : public Mtl {
 public:
@@ -43,7 +53,6 @@ private:
     Completion done;
   };
   ompisim::mpi::RequestTable<Op> ops_;
-  std::uint64_t truncated_ = 0;
 };
 
 }  // namespace ompisim::mtl::ofi

@@ -2,6 +2,7 @@
 // link the stack selects ("ofi": "cxi" or "shm+cxi:linkx", as opal_common_ofi_provider_include does); the providers
 // (ofi/cxi, ofi/shm, ofi/linkx) are its sub-components. Costs are the machine's (software section); its MCA block
 // (mtl_ofi_mca.hpp) is which sends use fi_tinject.
+#include "protocols/mtl/ofi/mtl_ofi.hpp"
 #include "protocols/mtl/ofi/mtl_ofi_mca.hpp"
 #include "protocols/mtl/ofi/ofi_stacks.hpp"
 #include "protocols/register.hpp"
@@ -17,7 +18,8 @@ void register_component(ComponentRegistry& reg) {
            .params = param_block<MtlOfiMca>(),
            .make_mtl = [](World& w, const McaParams& m, const std::string& provider) {
              return make_ofi_mtl({w.sim(), w.contexts(), w.cpus(), w.fabric()}, m, provider);
-           }});
+           },
+           .statistics = statistic_list(kMtlOfiStatistics)});
 }
 
 }  // namespace ompisim::mtl::ofi

@@ -65,13 +65,13 @@ void MtlPortals::post_block(int rank) {
   md.eq = ss_.eq(rank, client_);
   md.user_ptr = kBlockPtr;
   nic.md_attach(me, md, UnlinkOp::Unlink);
-  ++c_["mtl_short_blocks_posted"];
+  c_.add(MtlPortalsStat::ShortBlocksPosted);
 }
 
 void MtlPortals::on_match(int target, const IncomingResult& in, const PutMessage& m) {
   if (!in.matched || (in.user_ptr != kBlockPtr && in.user_ptr != kLongCatchPtr)) return;
   bool is_long = in.user_ptr == kLongCatchPtr;
-  ++c_[is_long ? "mtl_unexpected_long" : "mtl_unexpected_short"];
+  c_.add(is_long ? MtlPortalsStat::UnexpectedLong : MtlPortalsStat::UnexpectedShort);
   std::uint64_t length = is_long ? message_length(m.hdr_data, in.rlength) : in.rlength;
   ranks_[target].unexpected.push_back(
       Unexpected{m.match_bits, bits::src_of(m.match_bits), length, in.mlength, m.hdr_data, is_long});
@@ -87,12 +87,12 @@ void MtlPortals::isend(const ompisim::mpi::P2P& m, Completion done) {
   auto [id, op] = ops_.create();
   op.kind = is_long ? OpKind::LongSend : OpKind::ShortSend, op.rank = rank, op.bytes = bytes, op.buf = buf;
   op.done = std::move(done);
-  ++c_[is_long ? "mtl_long_sends" : "mtl_short_sends"];
+  c_.add(is_long ? MtlPortalsStat::LongSends : MtlPortalsStat::ShortSends);
   const MatchBits short_bits = is_long ? 0 : bits::send_bits(bits::MsgType::Short, m.comm.context_id, rank, tag);
   const MatchBits long_bits = is_long ? bits::send_bits(bits::MsgType::Long, m.comm.context_id, rank, tag) : 0;
   RankState& rs = ranks_[rank];
   const bool copied = !is_long && proto_.copy_blocks > 0 && bytes <= proto_.copy_block_len;
-  if (copied) ++c_[bytes ? "mtl_copy_block_sends" : "mtl_zero_sends"];
+  if (copied) c_.add(bytes ? MtlPortalsStat::CopyBlockSends : MtlPortalsStat::ZeroSends);
   auto go = [this, rank, dst, bytes, buf, id, is_long, copied, short_bits, long_bits] {
     if (copied) {
       copy_send(rank, dst, bytes, id, short_bits);
@@ -102,7 +102,7 @@ void MtlPortals::isend(const ompisim::mpi::P2P& m, Completion done) {
   };
   const bool needs_block = copied && bytes > 0;
   if (!rs.send_waiting.empty() || (needs_block && rs.copy_free == 0)) {
-    ++c_["mtl_copy_block_waits"];
+    c_.add(MtlPortalsStat::CopyBlockWaits);
     rs.send_waiting.emplace_back(needs_block, std::move(go));
     return;
   }
@@ -209,7 +209,7 @@ void MtlPortals::irecv(const ompisim::mpi::P2P& m, Completion done) {
   ss_.calls(rank, 3, [this, rank, ctx, src, tag, bytes, buf, id] {
     // PtlMDUpdate refuses while unexpected events are pending: search again, atomically with the insert.
     if (take_unexpected(rank, id)) {
-      ++c_["mtl_mdupdate_retry"];
+      c_.add(MtlPortalsStat::MdUpdateRetry);
       return;
     }
     Nic& nic = ss_.nic(rank);
@@ -225,7 +225,7 @@ void MtlPortals::irecv(const ompisim::mpi::P2P& m, Completion done) {
     nic.md_attach(me, md, UnlinkOp::Unlink);
     recv_keys_.erase(id);
     ++posted_;
-    ++c_["mtl_posted_receives"];
+    c_.add(MtlPortalsStat::PostedReceives);
   });
 }
 
@@ -251,7 +251,7 @@ bool MtlPortals::take_unexpected(int rank, std::uint64_t rid) {
 void MtlPortals::finish_unexpected(int rank, std::uint64_t rid, const Unexpected& u) {
   // MPI_ERR_TRUNCATE: the matched message is longer than the receive (never in a correct program, so a count above
   // zero in a test means a message matched the wrong receive).
-  if (u.rlength > ops_.at(rid).bytes) ++c_["mpi_truncate_errors"];
+  if (u.rlength > ops_.at(rid).bytes) c_.add(MtlPortalsStat::TruncateErrors);
   set_status(rid, u.bits, u.rlength);
   if (!u.is_long) {  // copy out of the short block (after the protocol's own unexpected-path cost, if any)
     const double extra = proto_.unexpected_cost +
@@ -263,7 +263,7 @@ void MtlPortals::finish_unexpected(int rank, std::uint64_t rid, const Unexpected
     else copy_out();
     return;
   }
-  ++c_["mtl_long_gets"];
+  c_.add(MtlPortalsStat::LongGets);
   ss_.calls(rank, 2, [this, rank, rid, u] {
     Op& op = ops_.at(rid);
     Md md;
@@ -327,7 +327,7 @@ void MtlPortals::on_event(int rank, const Event& e) {
                    (kind == OpKind::Recv && (e.kind == EventKind::PutEnd || e.kind == EventKind::ReplyEnd));
   if (kind == OpKind::Recv && e.kind == EventKind::PutEnd) {
     --posted_;
-    if (e.rlength > op->bytes) ++c_["mpi_truncate_errors"];  // MPI_ERR_TRUNCATE (see finish_unexpected)
+    if (e.rlength > op->bytes) c_.add(MtlPortalsStat::TruncateErrors);  // MPI_ERR_TRUNCATE (see finish_unexpected)
     set_status(e.user_ptr, e.match_bits, e.rlength);
   }
   std::uint64_t id = e.user_ptr;
@@ -371,10 +371,10 @@ std::uint64_t MtlPortals::unexpected_now() const {
 }
 
 void MtlPortals::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  c["mpi_truncate_errors"] = 0;
-  for (auto& [k, v] : c_) c[k] = v;
+  auto own = c_;
+  own.set(MtlPortalsStat::LiveOps, ops_.size());
+  own.report(c);
   ss_.add_counters(c);
-  c["mtl_live_ops"] = ops_.size();
 }
 
 }  // namespace ompisim::mtl::portals

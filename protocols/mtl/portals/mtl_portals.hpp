@@ -18,6 +18,7 @@
 // LIMITATIONS: at most 65,536 ranks and 4,096 communicators (the match-bit fields); no synchronous or ready sends; no MPI_Probe; the block's space is not reclaimed
 // until the block is unlinked (as in Portals).
 #pragma once
+#include "core/statistics.hpp"
 #include "models/seastar/seastar.hpp"
 #include "platform/contexts.hpp"
 #include "platform/cpu_timeline.hpp"
@@ -34,6 +35,30 @@
 namespace ompisim::mtl::portals {
 
 namespace ptl = ompisim::portals;
+
+// mtl/portals' statistics, declared once (core/statistics.hpp); its registry entry lists them, then the SeaStar's it
+// reports with them. Counted ones are absent from a run's counters while zero; mpi_truncate_errors and mtl_live_ops
+// are always reported.
+enum class MtlPortalsStat : std::uint8_t {
+  ShortSends, LongSends, CopyBlockSends, ZeroSends, CopyBlockWaits, ShortBlocksPosted, UnexpectedShort, UnexpectedLong,
+  PostedReceives, MdUpdateRetry, LongGets, TruncateErrors, LiveOps
+};
+inline constexpr std::array<StatisticInfo, 13> kMtlPortalsStatistics{{
+    {"mtl_short_sends", "messages", "sends within the eager limit (one put of header and data)", true},
+    {"mtl_long_sends", "messages", "sends above the eager limit (read-table entry, put with ACK, or a get)", true},
+    {"mtl_copy_block_sends", "messages", "short sends copied into a send copy block (complete at once)", true},
+    {"mtl_zero_sends", "messages", "zero-byte sends put from the retained zero-length MD", true},
+    {"mtl_copy_block_waits", "messages", "sends that waited for a free copy block (or behind one that did)", true},
+    {"mtl_short_blocks_posted", "blocks", "short blocks attached for unexpected messages (first and re-posted)", true},
+    {"mtl_unexpected_short", "messages", "short messages that landed in a short block (no posted receive)", true},
+    {"mtl_unexpected_long", "messages", "long messages caught by the truncating catch-all (header only kept)", true},
+    {"mtl_posted_receives", "receives", "receives put on the NIC's match list (no unexpected message matched)", true},
+    {"mtl_mdupdate_retry", "receives", "receives whose PtlMDUpdate found a new unexpected message and searched again",
+     true},
+    {"mtl_long_gets", "transfers", "gets pulling an unexpected long message after its receive matched", true},
+    {"mpi_truncate_errors", "receives", "receives smaller than the message matched (MPI_ERR_TRUNCATE)"},
+    {"mtl_live_ops", "requests", "MTL requests (sends and receives) not completed at the end of the run"},
+}};
 
 // The protocol choices that distinguish Open MPI's MTL from Cray MPI's Portals device (the paper, §2.2: "similar to
 // the Portals MTL ... significant differences regarding the handling of event queue polling").
@@ -130,7 +155,7 @@ private:
   };
   std::unordered_map<std::uint64_t, RecvKey> recv_keys_;
   std::uint64_t posted_ = 0;
-  std::map<std::string, std::uint64_t> c_;
+  Statistics<MtlPortalsStat, kMtlPortalsStatistics.size()> c_{kMtlPortalsStatistics};  // LiveOps: at report
 };
 
 }  // namespace ompisim::mtl::portals

@@ -16,7 +16,8 @@ void register_component(ComponentRegistry& reg) {
              auto& nic = seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
              return std::make_unique<MtlPortals>(w.contexts(), w.cpus(), w.copies(), nic,
                                                  open_mpi_protocol(m.get<MtlPortalsMca>()));
-           }});
+           },
+           .statistics = statistic_list(kMtlPortalsStatistics, seastar::kSeaStarStatistics)});
 }
 
 }  // namespace ompisim::mtl::portals

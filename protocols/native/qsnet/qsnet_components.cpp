@@ -16,7 +16,7 @@ void register_mpich_qsnet(ComponentRegistry& reg) {
              return std::make_unique<MpichQsnet>(w.sim(), w.contexts(), w.cpus(), w.fabric(), mca.get<MpichQsnetMca>(),
                                                  name);
            },
-           .statistics = statistic_list(kQsnetStatistics)});
+           .statistics = statistic_list(kQsnetStatistics, qsnet::kElan4Statistics)});  // its own, then the NIC's
 }
 
 void register_elan4_qdma(ComponentRegistry& reg) {
@@ -29,7 +29,8 @@ void register_elan4_qdma(ComponentRegistry& reg) {
            .make_stack = [](World& w, const McaParams& mca, const std::string& name) -> std::unique_ptr<Stack> {
              return std::make_unique<Elan4Qdma>(w.sim(), w.contexts(), w.cpus(), w.fabric(), mca.get<Elan4QdmaMca>(),
                                                 name);
-           }});
+           },
+           .statistics = statistic_list(qsnet::kElan4Statistics)});  // the NIC's: the program has none of its own
 }
 
 }  // namespace ompisim::native

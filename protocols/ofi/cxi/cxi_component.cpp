@@ -1,5 +1,6 @@
 // ofi/cxi's registration: a libfabric provider, built by mtl/ofi when the stack's provider link names it.
 #include "protocols/ofi/cxi/cxi_mca.hpp"
+#include "protocols/ofi/cxi/cxi_statistics.hpp"
 #include "protocols/register.hpp"
 
 namespace ompisim::ofi::cxi {
@@ -11,6 +12,7 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"cxi"},
            .source = "libfabric prov/cxi (slingshot-ex paper; hardware-sources.md §2)",
            .params = param_block<CxiMca>(),
+           .statistics = statistic_list(kCxiStatistics),
            .part_of = "mtl/ofi"});
 }
 

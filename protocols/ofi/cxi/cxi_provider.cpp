@@ -53,9 +53,10 @@ void CxiProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
   auto created = msgs_.create();
   const std::uint64_t id = created.first;
   created.second = Msg{rank, dst, tag, bytes, context, buf, p, seq(send_seq_, rank, dst)++};
-  static_assert(kInject + static_cast<int>(SendProtocol::Rendezvous) == kRendezvous);
-  ++n_[kInject + static_cast<int>(p)];
-  if (ctx_.node_of(rank) == ctx_.node_of(dst)) ++n_[kLoopback];
+  static_assert(static_cast<int>(CxiStat::Inject) + static_cast<int>(SendProtocol::Rendezvous) ==
+                static_cast<int>(CxiStat::Rendezvous));
+  n_.add(static_cast<CxiStat>(static_cast<int>(CxiStat::Inject) + static_cast<int>(p)));
+  if (ctx_.node_of(rank) == ctx_.node_of(dst)) n_.add(CxiStat::Loopback);
   cpus_.cpu(rank, c_.host_overhead, [this, id] { launch(id); }, "fi_tsend (cxi)");
 }
 
@@ -70,8 +71,8 @@ void CxiProvider::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffe
   const std::uint64_t id = created.first;
   created.second = Msg{rank, dst, tag, bytes, 0, buf, SendProtocol::Inject, seq(send_seq_, rank, dst)++};
   created.second.no_cq = true;
-  ++n_[kInject];
-  if (ctx_.node_of(rank) == ctx_.node_of(dst)) ++n_[kLoopback];
+  n_.add(CxiStat::Inject);
+  if (ctx_.node_of(rank) == ctx_.node_of(dst)) n_.add(CxiStat::Loopback);
   cpus_.cpu(rank, c_.host_overhead, [this, id, injected = std::move(injected)] {
     launch(id);
     if (injected) injected();
@@ -165,14 +166,14 @@ void CxiProvider::process(std::uint64_t id) {
     m.in_oflow = true;
     m.oflow_epoch = ob.epoch();
     e->peer_context = id;
-    ++n_[kUnexpected];
+    n_.add(CxiStat::Unexpected);
     nic_lists_.queue_tag(e);
     if (m.proto != SendProtocol::Rendezvous) send_done(id);  // transmit complete: the payload is in the target NIC
     return;
   }
   // Software matching: the payload is in a request buffer; the host reads the event and asks the owner's queue.
   if (m.proto != SendProtocol::Rendezvous) send_done(id);
-  if (standalone()) ++n_[kHostMatched];  // FI_CXI_RX_MATCH_MODE=software (under LINKx: linkx_matched_*)
+  if (standalone()) n_.add(CxiStat::HostMatched);  // FI_CXI_RX_MATCH_MODE=software (under LINKx: linkx_matched_*)
   cpus_.cpu(m.dst, c_.host_overhead, [this, id] {
     const Msg& mm = msgs_.at(id);
     RxEntry* e = nullptr;
@@ -181,14 +182,14 @@ void CxiProvider::process(std::uint64_t id) {
       return;
     }
     e->peer_context = id;
-    ++n_[kUnexpected];
+    n_.add(CxiStat::Unexpected);
     owner_->queue_tag(e);
   }, "cxip unexpected header");
 }
 
 void CxiProvider::matched(std::uint64_t id, RxEntry* e, bool was_unexpected) {
   const Msg& m = msgs_.at(id);
-  if (e->size < m.bytes) ++n_[kTruncate];
+  if (e->size < m.bytes) n_.add(CxiStat::Truncate);
   std::uint64_t eb = std::min(eager_bytes(m.proto, m.bytes, c_.limits), e->size);
   if (hardware_matching() && !was_unexpected) {
     // The NIC matched the header against a posted receive: the payload was written in place by DMA; a rendezvous'
@@ -223,7 +224,7 @@ void CxiProvider::pull(std::uint64_t id, RxEntry* e, std::uint64_t already) {
   long long a = ctx_.node_of(m.src), b = ctx_.node_of(m.dst);
   std::uint64_t want = std::min(m.bytes, e->size);
   std::uint64_t rest = want > already ? want - already : 0;
-  ++n_[kRdzvGets];
+  n_.add(CxiStat::RdzvGets);
   // The Get request crosses b -> a, the data a -> b.
   double lat = fabric_.path(b, a).latency + fabric_.path(a, b).latency + dev_latency(m.sbuf) + dev_latency(e->buf);
   Callback done = [this, id, e] {
@@ -273,20 +274,20 @@ void CxiProvider::finish(std::uint64_t id, bool recv_side) {
 void CxiProvider::drop(std::uint64_t id) {
   const Msg& m = msgs_.at(id);
   int dst = m.dst;
-  ++n_[kFcDrops];
+  n_.add(CxiStat::FcDrops);
   auto& list = dropped_[dst];
   bool start = list.empty();
   list.push_back(id);
   if (!start) return;
   // Flow-control recovery: the provider onloads the unexpected list to host memory, re-posts the overflow buffers,
   // and the dropped messages are sent again, in their order.
-  ++n_[kFcRecoveries];
+  n_.add(CxiStat::FcRecoveries);
   sim_.after(c_.fc_recovery_time, [this, dst] {
     oflow(dst).onload();
     std::vector<std::uint64_t> again = std::move(dropped_[dst]);
     dropped_.erase(dst);
     for (auto rid : again) {
-      ++n_[kFcResends];
+      n_.add(CxiStat::FcResends);
       cpus_.cpu(msgs_.at(rid).src, c_.host_overhead, [this, rid] { launch(rid); }, "cxip rendezvous launch");
     }
   });
@@ -313,15 +314,14 @@ int CxiProvider::discard_tag(RxEntry* e) {
   m.in_oflow = false;
   std::uint64_t id = e->peer_context;
   owner_->free_entry(e);
-  ++n_[kDiscards];
+  n_.add(CxiStat::Discards);
   if (m.proto == SendProtocol::Rendezvous) send_done(id);
   finish(id, true);
   return 0;
 }
 
 void CxiProvider::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  for (int i = 0; i < kCounters; ++i)
-    if (n_[i]) c[kCounterNames[i]] += n_[i];
+  n_.accumulate(c);  // mpi_truncate_errors: summed with the other providers' under one MTL
 }
 
 }  // namespace ompisim::ofi::cxi

@@ -20,6 +20,7 @@
 #include "models/slingshot/cassini_params.hpp"
 #include "protocols/ofi/base/shared_rx_queue.hpp"
 #include "protocols/ofi/cxi/cxi_mca.hpp"
+#include "protocols/ofi/cxi/cxi_statistics.hpp"
 #include "protocols/ofi/cxi/cxi_protocol.hpp"
 #include "protocols/ofi/endpoint.hpp"
 #include "mpi/peer_seq.hpp"
@@ -124,16 +125,7 @@ private:
   std::unordered_map<std::uint64_t, std::map<std::uint32_t, std::uint64_t>> held_;
   std::unordered_map<int, cxi::OverflowBuffers> oflow_;
   std::unordered_map<int, std::vector<std::uint64_t>> dropped_;  // per target rank, awaiting recovery
-  // Counters, by index (kCounterNames): a fixed array instead of a map keyed by string (one string and one tree
-  // lookup per message). add_counters() reports the non-zero ones, as the map (whose keys existed once counted) did.
-  enum Counter : std::uint8_t {
-    kInject, kEager, kRendezvous, kLoopback, kUnexpected, kHostMatched, kTruncate, kRdzvGets, kFcDrops,
-    kFcRecoveries, kFcResends, kDiscards, kCounters
-  };
-  static constexpr const char* kCounterNames[kCounters] = {
-      "cxi_inject", "cxi_eager", "cxi_rendezvous", "cxi_loopback", "cxi_unexpected", "cxi_host_matched",
-      "mpi_truncate_errors", "cxi_rdzv_gets", "cxi_fc_drops", "cxi_fc_recoveries", "cxi_fc_resends", "cxi_discards"};
-  std::uint64_t n_[kCounters] = {};
+  Statistics<CxiStat, kCxiStatistics.size()> n_{kCxiStatistics};
 };
 
 }  // namespace ompisim::ofi::cxi

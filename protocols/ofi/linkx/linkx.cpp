@@ -10,7 +10,7 @@ Linkx::Linkx(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, double
   // Link order "shm+cxi": the shared queues are registered with each core provider (the owner callbacks).
   CqOwnerOps owner;
   owner.write = [this](const CqEntry& e) {
-    ++cq_writes_;
+    counters_.add(LinkxStat::CqWrites);
     if (keep_cq_log) {
       cq_log_.push_back(e);
       cq_times_.push_back(sim_.now());
@@ -32,10 +32,10 @@ std::string Linkx::address(int rank) const {
 void Linkx::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
   cpus_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, context] {
     if (ctx_.node_of(rank) == ctx_.node_of(dst)) {
-      ++via_shm_;
+      counters_.add(LinkxStat::ViaShm);
       shm_.tsend(rank, dst, tag, bytes, buf, context);
     } else {
-      ++via_cxi_;
+      counters_.add(LinkxStat::ViaCxi);
       cxi_.tsend(rank, dst, tag, bytes, buf, context);
     }
   }, "fi_tsend (LINKx)");
@@ -48,10 +48,10 @@ bool Linkx::can_inject(int /*rank*/, int /*dst*/, std::uint64_t bytes, const Buf
 void Linkx::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) {
   cpus_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, injected = std::move(injected)]() mutable {
     if (ctx_.node_of(rank) == ctx_.node_of(dst)) {
-      ++via_shm_;
+      counters_.add(LinkxStat::ViaShm);
       shm_.tinject(rank, dst, tag, bytes, buf, std::move(injected));
     } else {
-      ++via_cxi_;
+      counters_.add(LinkxStat::ViaCxi);
       cxi_.tinject(rank, dst, tag, bytes, buf, std::move(injected));
     }
   }, "fi_tinject (LINKx)");
@@ -64,11 +64,10 @@ void Linkx::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, s
 }
 
 void Linkx::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  c["linkx_via_shm"] = via_shm_;
-  c["linkx_via_cxi"] = via_cxi_;
-  c["linkx_cq_writes"] = cq_writes_;
-  c["linkx_matched_expected"] = srx_.matched_expected;
-  c["linkx_matched_unexpected"] = srx_.matched_unexpected;
+  auto own = counters_;
+  own.set(LinkxStat::MatchedExpected, srx_.matched_expected);
+  own.set(LinkxStat::MatchedUnexpected, srx_.matched_unexpected);
+  own.report(c);
   shm_.add_counters(c);
   cxi_.add_counters(c);
 }

@@ -11,6 +11,7 @@
 #pragma once
 #include "protocols/ofi/cxi/cxi_provider.hpp"
 #include "protocols/ofi/base/shared_rx_queue.hpp"
+#include "protocols/ofi/linkx/linkx_statistics.hpp"
 #include "protocols/ofi/shm/shm_provider.hpp"
 
 #include <vector>
@@ -56,7 +57,7 @@ private:
   CqOwnerOps consumer_;
   std::vector<CqEntry> cq_log_;
   std::vector<double> cq_times_;
-  std::uint64_t via_shm_ = 0, via_cxi_ = 0, cq_writes_ = 0;
+  Statistics<LinkxStat, kLinkxStatistics.size()> counters_{kLinkxStatistics};  // Matched*: the queue's, at report
 };
 
 }  // namespace ompisim::ofi::linkx

@@ -1,5 +1,6 @@
 // ofi/shm's registration: a libfabric provider, built by mtl/ofi when the stack's provider link names it.
 #include "protocols/ofi/shm/shm_mca.hpp"
+#include "protocols/ofi/shm/shm_statistics.hpp"
 #include "protocols/register.hpp"
 
 namespace ompisim::ofi::shm {
@@ -11,6 +12,7 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"cxi"},
            .source = "libfabric prov/shm (slingshot-ex paper)",
            .params = param_block<ShmMca>(),
+           .statistics = statistic_list(kShmStatistics),
            .part_of = "mtl/ofi"});
 }
 

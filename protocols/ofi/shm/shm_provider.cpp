@@ -20,7 +20,8 @@ void ShmProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
            : static_cast<double>(bytes) <= c_.inject_size ? Path::Inject
                                                           : Path::SingleCopy;
   msgs_.emplace(id, Msg{rank, dst, tag, bytes, context, buf, p, {}});
-  ++n_[p == Path::Inject ? "shm_inject" : p == Path::SingleCopy ? "shm_single_copy" : "shm_ipc"];
+  static_assert(static_cast<int>(Path::Ipc) == static_cast<int>(ShmStat::Ipc));
+  n_.add(static_cast<ShmStat>(p));
   const double path = p == Path::Inject ? per_byte(static_cast<double>(bytes), c_.inject_rate) : 0.0;
   cpus_.cpu(rank, c_.overhead + path, [this, id, rank, dst] {
     double hop = ctx_.signal_latency(rank, dst);
@@ -54,7 +55,7 @@ void ShmProvider::arrive(std::uint64_t id) {
       return;
     }
     e->peer_context = id;
-    ++n_["shm_unexpected"];
+    n_.add(ShmStat::Unexpected);
     owner_->queue_tag(e);
   }, "shm progress (recv)");
 }
@@ -67,7 +68,7 @@ int ShmProvider::start_tag(RxEntry* e) {
 
 void ShmProvider::deliver(std::uint64_t id, RxEntry* e) {
   Msg& m = msgs_.at(id);
-  if (e->size < m.bytes) ++n_["mpi_truncate_errors"];
+  if (e->size < m.bytes) n_.add(ShmStat::Truncate);
   double bytes = static_cast<double>(std::min(m.bytes, e->size));
   int dst = m.dst;
   if (m.path == Path::Inject) {
@@ -89,7 +90,7 @@ void ShmProvider::deliver(std::uint64_t id, RxEntry* e) {
   }
   // GPU IPC: open (or find cached) the sender's handle, then a GPU copy engine moves the data.
   bool miss = ipc_cache_.insert({dst, m.src, m.sbuf.addr}).second;
-  n_[miss ? "shm_ipc_open" : "shm_ipc_cache_hit"]++;
+  n_.add(miss ? ShmStat::IpcOpen : ShmStat::IpcCacheHit);
   MemSpace from = m.sbuf.space.kind == MemKind::Device ? m.sbuf.space : ctx_.local_memory(m.src);
   if (from.kind == MemKind::Device && from.index < 0) from.index = ctx_.gpu_of(m.src);
   double setup = (miss ? c_.ipc_open_cost : 0.0) + c_.gpu_copy_latency;
@@ -136,14 +137,14 @@ int ShmProvider::discard_tag(RxEntry* e) {
   if (it == msgs_.end()) throw ProtocolError("shm", "no unexpected message for the entry", "discard_tag");
   std::uint64_t id = e->peer_context;
   owner_->free_entry(e);
-  ++n_["shm_discards"];
+  n_.add(ShmStat::Discards);
   if (it->second.path == Path::Inject) msgs_.erase(it);
   else send_done(id);
   return 0;
 }
 
 void ShmProvider::add_counters(std::map<std::string, std::uint64_t>& c) const {
-  for (auto& [k, v] : n_) c[k] += v;
+  n_.accumulate(c);  // mpi_truncate_errors: summed with the other providers' under one MTL
 }
 
 }  // namespace ompisim::ofi::shm

@@ -16,6 +16,7 @@
 #pragma once
 #include "protocols/ofi/endpoint.hpp"
 #include "platform/cpu_timeline.hpp"
+#include "protocols/ofi/shm/shm_statistics.hpp"
 
 #include <map>
 #include <set>
@@ -57,7 +58,7 @@ public:
   std::size_t ipc_handles_cached() const { return ipc_cache_.size(); }
 
 private:
-  enum class Path : std::uint8_t { Inject, SingleCopy, Ipc };
+  enum class Path : std::uint8_t { Inject, SingleCopy, Ipc };  // ShmStat's first three, in this order
   struct Msg {
     int src, dst, tag;
     std::uint64_t bytes, context;
@@ -81,7 +82,7 @@ private:
   std::set<std::tuple<int, int, std::uint64_t>> ipc_cache_;  // (receiver, sender, buffer address)
   std::unordered_set<std::uint64_t> attached_;                // (receiver, sender) pairs with an XPMEM attachment
   std::uint64_t next_ = 1;
-  std::map<std::string, std::uint64_t> n_;
+  Statistics<ShmStat, kShmStatistics.size()> n_{kShmStatistics};
 };
 
 }  // namespace ompisim::ofi::shm

@@ -33,7 +33,7 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"qsnet"},
            .source = "Open MPI (2004-05) src/mca/ptl/elan; qsnet-elan4 paper §4-5",
            .params = param_block<PtlElan4Mca>(),
-           .statistics = statistic_list(kPtlStatistics),
+           .statistics = statistic_list(kPtlStatistics, qsnet::kElan4Statistics),  // its own, then the NIC's
            .part_of = "pml/teg"});
 }
 
