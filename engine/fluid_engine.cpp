@@ -65,14 +65,15 @@ struct Resource {
   std::uint32_t nbn = 0;    // flows whose bottleneck it is
   // solve scratch
   double rem = 0, old_f = 0;
-  std::uint32_t unfixed = 0, stamp = 0, version = 0, touched = 0, in_s = 0, f_cross = 0, f_bn = 0;
+  std::uint32_t unfixed = 0, stamp = 0, touched = 0, in_s = 0, f_cross = 0, f_bn = 0;
+  std::uint32_t fill_pos = kNoPos;  // index in the filling heap, kNoPos when not in it
   bool fixed_here = false, changed = false;
 };
+// A resource's share per unfixed crossing in the progressive filling, ordered by (share, resource id).
 struct Ratio {
   double ratio;
   ResourceId r;
-  std::uint32_t version;
-  bool operator>(const Ratio& o) const { return ratio > o.ratio || (ratio == o.ratio && r > o.r); }
+  bool operator<(const Ratio& o) const { return ratio < o.ratio || (ratio == o.ratio && r < o.r); }
 };
 }  // namespace
 
@@ -102,7 +103,7 @@ struct FluidEngine::Impl {
   // solve scratch
   std::vector<ResourceId> set_s, set_b, comp_res, touched;
   std::vector<std::uint32_t> comp_flows;
-  std::vector<Ratio> ratios;
+  std::vector<Ratio> ratios;  // the filling heap: one entry per resource with unfixed crossings, indexed (fill_pos)
 
   void check_path(const std::vector<ResourceId>& path, const char* what) const {
     if (path.empty()) throw std::logic_error(std::string("FluidEngine: ") + what + " on an empty path");
@@ -147,6 +148,16 @@ struct FluidEngine::Impl {
   void sift_down(std::size_t i);
   void heap_set(std::uint32_t id);  // insert or reposition after a date change
   void heap_erase(std::uint32_t id);
+  // filling heap (binary, min by (ratio, r), positions kept in the resources)
+  void fill_place(std::size_t i, const Ratio& x) {
+    ratios[i] = x;
+    res[x.r].fill_pos = static_cast<std::uint32_t>(i);
+  }
+  void fill_sift_up(std::size_t i);
+  void fill_sift_down(std::size_t i);
+  void fill_update(ResourceId r, double ratio);  // insert, or move after its ratio changed
+  void fill_erase(ResourceId r);
+  Ratio fill_pop();
 };
 
 void FluidEngine::Impl::sift_up(std::size_t i) {
@@ -406,16 +417,16 @@ void FluidEngine::Impl::fill() {
     for (auto r : *set) {
       Resource& R = res[r];
       R.fixed_here = false;
-      ++R.version;
-      if (R.unfixed > 0) ratios.push_back({R.rem / R.unfixed, r, R.version});
+      R.fill_pos = kNoPos;
+      if (R.unfixed > 0) {
+        R.fill_pos = static_cast<std::uint32_t>(ratios.size());
+        ratios.push_back({R.rem / R.unfixed, r});
+      }
     }
-  std::make_heap(ratios.begin(), ratios.end(), std::greater<>());
+  for (std::size_t i = ratios.size() / 2; i-- > 0;) fill_sift_down(i);
   while (!ratios.empty()) {
-    std::pop_heap(ratios.begin(), ratios.end(), std::greater<>());
-    Ratio top = ratios.back();
-    ratios.pop_back();
+    const Ratio top = fill_pop();
     Resource& R = res[top.r];
-    if (top.version != R.version || R.unfixed == 0) continue;
     const double v = top.ratio;
     ++round;
     touched.clear();
@@ -439,12 +450,74 @@ void FluidEngine::Impl::fill() {
     R.unfixed = 0;
     for (auto r : touched) {
       Resource& o = res[r];
-      if (r == top.r || o.unfixed == 0) continue;
-      ++o.version;
-      ratios.push_back({std::max(o.rem, 0.0) / o.unfixed, r, o.version});
-      std::push_heap(ratios.begin(), ratios.end(), std::greater<>());
+      if (r == top.r) continue;
+      if (o.unfixed == 0)
+        fill_erase(r);
+      else
+        fill_update(r, std::max(o.rem, 0.0) / o.unfixed);
     }
   }
+}
+
+// The filling heap holds each resource of S and B that has unfixed crossings once, with its current share: the
+// resource that saturates next is at its top, in the order (share, id), as a lazy heap of stale entries would give.
+void FluidEngine::Impl::fill_sift_up(std::size_t i) {
+  const Ratio x = ratios[i];
+  while (i > 0) {
+    std::size_t p = (i - 1) / 2;
+    if (!(x < ratios[p])) break;
+    fill_place(i, ratios[p]);
+    i = p;
+  }
+  fill_place(i, x);
+}
+
+void FluidEngine::Impl::fill_sift_down(std::size_t i) {
+  const Ratio x = ratios[i];
+  const std::size_t n = ratios.size();
+  for (;;) {
+    std::size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && ratios[c + 1] < ratios[c]) ++c;
+    if (!(ratios[c] < x)) break;
+    fill_place(i, ratios[c]);
+    i = c;
+  }
+  fill_place(i, x);
+}
+
+void FluidEngine::Impl::fill_update(ResourceId r, double ratio) {
+  const std::uint32_t pos = res[r].fill_pos;
+  if (pos == kNoPos) {
+    ratios.push_back({ratio, r});
+    fill_sift_up(ratios.size() - 1);
+    return;
+  }
+  const double old = ratios[pos].ratio;
+  ratios[pos].ratio = ratio;
+  if (ratio < old)
+    fill_sift_up(pos);
+  else
+    fill_sift_down(pos);
+}
+
+void FluidEngine::Impl::fill_erase(ResourceId r) {
+  const std::uint32_t pos = res[r].fill_pos;
+  if (pos == kNoPos) return;
+  res[r].fill_pos = kNoPos;
+  const Ratio last = ratios.back();
+  ratios.pop_back();
+  if (last.r == r) return;
+  ratios[pos] = last;
+  res[last.r].fill_pos = pos;
+  fill_sift_up(pos);
+  fill_sift_down(res[last.r].fill_pos);
+}
+
+Ratio FluidEngine::Impl::fill_pop() {
+  const Ratio top = ratios.front();
+  fill_erase(top.r);
+  return top;
 }
 
 // The boundary test (see solve): false, with the resources to add to S appended
