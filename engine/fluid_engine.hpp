@@ -55,11 +55,13 @@ public:
   std::vector<std::pair<std::string, double>> window_figures() const;
   void run() override;
   std::string name() const override { return "fluid"; }
-  // For tests and measurements: max-min solves run, and the flows they re-solved in total.
+  // For tests and measurements: max-min solves run, and the path variables they re-solved in total.
   std::uint64_t solves() const;
   std::uint64_t flows_resolved() const;
   // For tests and measurements: solves that fell back to the whole connected component.
   std::uint64_t fallbacks() const;
+  // For tests and measurements: path variables created (one per path in flight; with a window, one per flow).
+  std::uint64_t path_variables() const;
   // For tests: the current rate of every model flow in flight (bytes/s), in start order, after solving.
   std::vector<double> rates();
 
