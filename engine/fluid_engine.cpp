@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
-#include <unordered_map>
 #include <utility>
 
 namespace ompisim::engine {
@@ -64,6 +63,7 @@ struct Var {
   double fresh = 0;                 // solve scratch: the per-flow rate the solve gives
   std::uint64_t order = 0;          // when its date was last set (heap tie-break; delivery is by seq)
   std::uint32_t count = 0;          // flows in flight on it
+  std::uint64_t hash = 0;           // its path's, for the path table
   std::uint32_t stamp = 0;          // solve mark: in the solved set F
   std::uint32_t heap_pos = kNoPos;  // index in the completion heap, kNoPos when not in it
   ResourceId bn = kNoRes,
@@ -96,13 +96,11 @@ struct Ratio {
   std::uint32_t version;
   bool operator>(const Ratio& o) const { return ratio > o.ratio || (ratio == o.ratio && r > o.r); }
 };
-struct PathHash {
-  std::size_t operator()(const std::vector<ResourceId>& p) const {
-    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ p.size();
-    for (auto r : p) h = (h ^ r) * 0x100000001B3ull;
-    return static_cast<std::size_t>(h ^ (h >> 29));
-  }
-};
+std::uint64_t path_hash(const std::vector<ResourceId>& p) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ p.size();
+  for (auto r : p) h = (h ^ r) * 0x100000001B3ull;
+  return h ^ (h >> 29);
+}
 }  // namespace
 
 struct FluidEngine::Impl {
@@ -120,9 +118,10 @@ struct FluidEngine::Impl {
   std::vector<std::uint32_t> free_vars;
   std::vector<Flow> flows;
   std::vector<std::uint32_t> free_flows;
-  // the path table: the shared path variable of each path in flight
-  std::unordered_map<std::vector<ResourceId>, std::uint32_t, PathHash> paths;
-  std::vector<ResourceId> key;            // scratch: a variable's path
+  // the path table: the shared path variable of each path in flight, by the path's hash (open addressing, linear
+  // probing, compared hop by hop with the variable's own path: no copy of the path)
+  std::vector<std::uint32_t> slots;
+  std::size_t slots_used = 0;
   std::size_t in_flight = 0;              // the model's flows (not streams)
   std::vector<std::uint32_t> heap;        // completion heap of path variables, by (date, order)
   std::vector<ResourceId> seed_res;       // resources whose flows must be re-solved
@@ -147,6 +146,9 @@ struct FluidEngine::Impl {
   Hop& hop(Ref e) { return vars[e >> 16].hops[e & 0xFFFF]; }
   std::uint32_t add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream);
   std::uint32_t var_for(const std::vector<ResourceId>& path, bool stream);
+  std::uint32_t path_find(const std::vector<ResourceId>& path, std::uint64_t h) const;
+  void path_insert(std::uint32_t v);
+  void path_erase(std::uint32_t v);
   void remove(std::uint32_t id);
   void drop_var(std::uint32_t v);
   void wake_all();
@@ -246,9 +248,10 @@ void FluidEngine::Impl::heap_erase(std::uint32_t id) {
 // variable of their own (a started flow then has no rate until its solve).
 std::uint32_t FluidEngine::Impl::var_for(const std::vector<ResourceId>& path, bool stream) {
   const bool share = !stream && window == 0;
+  const std::uint64_t hash = share ? path_hash(path) : 0;
   if (share) {
-    auto it = paths.find(path);
-    if (it != paths.end()) return it->second;
+    const std::uint32_t found = path_find(path, hash);
+    if (found != kNoPos) return found;
   }
   std::uint32_t v;
   if (free_vars.empty()) {
@@ -271,6 +274,7 @@ std::uint32_t FluidEngine::Impl::var_for(const std::vector<ResourceId>& path, bo
   V.fixed = false;
   V.stream = stream;
   V.shared = share;
+  V.hash = hash;
   V.live = true;
   V.pending = false;
   for (std::uint32_t i = 0; i < path.size(); ++i) {
@@ -282,8 +286,57 @@ std::uint32_t FluidEngine::Impl::var_for(const std::vector<ResourceId>& path, bo
     if (r.head != kNil) hop(r.head).prev = e;
     r.head = e;
   }
-  if (share) paths.emplace(path, v);
+  if (share) path_insert(v);
   return v;
+}
+
+std::uint32_t FluidEngine::Impl::path_find(const std::vector<ResourceId>& path, std::uint64_t h) const {
+  if (slots.empty()) return kNoPos;
+  const std::size_t mask = slots.size() - 1;
+  for (std::size_t i = h & mask; slots[i] != kNoPos; i = (i + 1) & mask) {
+    const Var& V = vars[slots[i]];
+    if (V.hash != h || V.hops.size() != path.size()) continue;
+    std::size_t k = 0;
+    while (k < path.size() && V.hops[k].r == path[k]) ++k;
+    if (k == path.size()) return slots[i];
+  }
+  return kNoPos;
+}
+
+void FluidEngine::Impl::path_insert(std::uint32_t v) {
+  if (2 * (slots_used + 1) > slots.size()) {  // grow to keep the table at most half full
+    std::vector<std::uint32_t> old(std::max<std::size_t>(64, 2 * slots.size()), kNoPos);
+    old.swap(slots);
+    const std::size_t mask = slots.size() - 1;
+    for (auto u : old)
+      if (u != kNoPos) {
+        std::size_t i = vars[u].hash & mask;
+        while (slots[i] != kNoPos) i = (i + 1) & mask;
+        slots[i] = u;
+      }
+  }
+  const std::size_t mask = slots.size() - 1;
+  std::size_t i = vars[v].hash & mask;
+  while (slots[i] != kNoPos) i = (i + 1) & mask;
+  slots[i] = v;
+  ++slots_used;
+}
+
+// Linear probing's deletion: the entries after the hole that may not sit before their home slot move back into it.
+void FluidEngine::Impl::path_erase(std::uint32_t v) {
+  const std::size_t mask = slots.size() - 1;
+  std::size_t i = vars[v].hash & mask;
+  while (slots[i] != v) i = (i + 1) & mask;
+  for (std::size_t j = (i + 1) & mask; slots[j] != kNoPos; j = (j + 1) & mask) {
+    const std::size_t home = vars[slots[j]].hash & mask;
+    // the entry at j may fill the hole at i unless its home lies cyclically in (i, j]
+    const bool home_after_hole = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+    if (home_after_hole) continue;
+    slots[i] = slots[j];
+    i = j;
+  }
+  slots[i] = kNoPos;
+  --slots_used;
 }
 
 // A flow start joins its path variable with the tag clock-now + bytes (the
@@ -355,7 +408,6 @@ void FluidEngine::Impl::remove(std::uint32_t id) {
 void FluidEngine::Impl::drop_var(std::uint32_t v) {
   Var& V = vars[v];
   if (V.bn != kNoRes) --res[V.bn].nbn;
-  if (V.shared) key.clear();
   for (Hop& h : V.hops) {
     Resource& r = res[h.r];
     if (h.prev != kNil)
@@ -364,9 +416,8 @@ void FluidEngine::Impl::drop_var(std::uint32_t v) {
       r.head = h.next;
     if (h.next != kNil) hop(h.next).prev = h.prev;
     if (r.count > 0 && r.nbn > 0) seed_res.push_back(h.r);
-    if (V.shared) key.push_back(h.r);
   }
-  if (V.shared) paths.erase(key);
+  if (V.shared) path_erase(v);
   heap_erase(v);
   V.live = false;
   V.hops.clear();
