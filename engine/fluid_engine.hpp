@@ -27,8 +27,10 @@
 // LIMITATIONS: exact max-min has a ripple: a start or end changes the rates of every flow linked to it through
 // resources that bottleneck someone, and in an alltoall that is most flows in flight (measured: the local solve
 // re-solves about 70 % of the flows in flight at 256 ranks, 97 % of them with a new rate; its flows mostly follow
-// distinct paths, so path variables do not shrink that), so its cost per event still grows with the flows in flight; SimGrid's work-amount precision (a resource whose remaining capacity falls
-// below 1e-5 of its capacity during a solve is dropped) is not reproduced.
+// distinct paths, so path variables shrink that little), so its cost per event still grows with the flows in
+// flight; a path's virtual clock grows over the path variable's life, so a flow's remaining bytes (tag - clock)
+// lose precision as it grows; SimGrid's work-amount precision (a resource whose remaining capacity falls below 1e-5
+// of its capacity during a solve is dropped) is not reproduced.
 #pragma once
 #include "core/sim.hpp"
 
