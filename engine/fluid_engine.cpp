@@ -96,6 +96,17 @@ struct Ratio {
   std::uint32_t version;
   bool operator>(const Ratio& o) const { return ratio > o.ratio || (ratio == o.ratio && r > o.r); }
 };
+// A free slot of `items` (a freed one first), by index.
+template <class T>
+std::uint32_t take_slot(std::vector<T>& items, std::vector<std::uint32_t>& free) {
+  if (free.empty()) {
+    items.emplace_back();
+    return static_cast<std::uint32_t>(items.size() - 1);
+  }
+  const std::uint32_t i = free.back();
+  free.pop_back();
+  return i;
+}
 std::uint64_t path_hash(const std::vector<ResourceId>& p) {
   std::uint64_t h = 0x9E3779B97F4A7C15ull ^ p.size();
   for (auto r : p) h = (h ^ r) * 0x100000001B3ull;
@@ -253,14 +264,7 @@ std::uint32_t FluidEngine::Impl::var_for(const std::vector<ResourceId>& path, bo
     const std::uint32_t found = path_find(path, hash);
     if (found != kNoPos) return found;
   }
-  std::uint32_t v;
-  if (free_vars.empty()) {
-    v = static_cast<std::uint32_t>(vars.size());
-    vars.emplace_back();
-  } else {
-    v = free_vars.back();
-    free_vars.pop_back();
-  }
+  const std::uint32_t v = take_slot(vars, free_vars);
   ++vars_made;
   Var& V = vars[v];
   V.hops.assign(path.size(), Hop{});
@@ -345,14 +349,7 @@ void FluidEngine::Impl::path_erase(std::uint32_t v) {
 // new rate.
 std::uint32_t FluidEngine::Impl::add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream) {
   if (path.size() > kMaxHops) throw std::logic_error("FluidEngine: a path of more than 65,536 resources");
-  std::uint32_t id;
-  if (free_flows.empty()) {
-    id = static_cast<std::uint32_t>(flows.size());
-    flows.emplace_back();
-  } else {
-    id = free_flows.back();
-    free_flows.pop_back();
-  }
+  const std::uint32_t id = take_slot(flows, free_flows);
   const std::uint32_t v = var_for(path, stream);
   Flow& f = flows[id];
   f.seq = seq++;
