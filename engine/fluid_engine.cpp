@@ -32,8 +32,16 @@ constexpr double kRateTolerance = 1e-12;
 // component.
 constexpr int kMaxRounds = 6;
 
-// A crossing (one hop of one flow) is named by (flow << 16 | hop); a resource's
-// crossings form a doubly linked list.
+// The solver's variables are paths, not flows: the flows in flight over one
+// path (the same resources in the same order; weights are equal) always get
+// the same max-min rate, so they form one variable whose multiplicity is their
+// count (it uses count x the per-flow rate on each resource it crosses). Each
+// flow of a path ends from the path's virtual clock: the bytes each of its
+// flows has received since the path variable was created; a flow's finish tag
+// is the clock at its start plus its bytes, the path's next completion is its
+// smallest tag. A path variable is removed when its last flow leaves.
+// A crossing (one hop of one path variable) is named by (variable << 16 |
+// hop); a resource's crossings form a doubly linked list.
 using Ref = std::uint64_t;
 constexpr Ref kNil = ~Ref{0};
 constexpr std::size_t kMaxHops = 1u << 16;
@@ -41,28 +49,42 @@ struct Hop {
   ResourceId r;
   Ref prev = kNil, next = kNil;
 };
-struct Flow {
+struct Tag {
+  double tag;         // the clock value at which the flow is done
+  std::uint64_t seq;  // the flow's start order
+  std::uint32_t flow;
+  bool operator>(const Tag& o) const { return tag > o.tag || (tag == o.tag && seq > o.seq); }
+};
+struct Var {
   std::vector<Hop> hops;
-  double remaining = 0, rate = 0, last = 0,
-         date = kInf;               // remaining bytes at `last`, sent at `rate` since
-  double fresh = 0;                 // solve scratch: the rate the solve gives
+  std::vector<Tag> tags;  // min-heap of its flows' finish tags
+  double clock = 0, rate = 0, last = 0,
+         date = kInf;               // bytes per flow delivered at `last`, per-flow rate since, next completion
+  double fresh = 0;                 // solve scratch: the per-flow rate the solve gives
   std::uint64_t order = 0;          // when its date was last set (heap tie-break; delivery is by seq)
-  std::uint64_t seq = 0;            // start order
+  std::uint32_t count = 0;          // flows in flight on it
+  std::uint64_t hash = 0;           // its path's, for the path table
   std::uint32_t stamp = 0;          // solve mark: in the solved set F
   std::uint32_t heap_pos = kNoPos;  // index in the completion heap, kNoPos when not in it
   ResourceId bn = kNoRes,
              bn_fresh = kNoRes;  // the resource that fixed its rate (its
                                  // bottleneck), and the solve's
-  bool fixed = false, stream = false, live = false,
-       pending = false;  // pending: started, not solved yet
+  bool fixed = false, stream = false, live = false, shared = false,
+       pending = false;  // pending: its flow count changed since the last solve (or new)
+};
+struct Flow {
   Callback done;
+  std::uint64_t seq = 0;  // start order
+  double start = 0;
+  std::uint32_t var = 0;
+  bool live = false, stream = false;
 };
 struct Resource {
   double capacity = 0;
   double load = 0;  // sum of the rates of the flows crossing it (per crossing)
   Ref head = kNil;
-  std::uint32_t count = 0;  // crossings
-  std::uint32_t nbn = 0;    // flows whose bottleneck it is
+  std::uint32_t count = 0;  // flow crossings (a variable's crossing counts its flows)
+  std::uint32_t nbn = 0;    // path variables whose bottleneck it is
   // solve scratch
   double rem = 0, old_f = 0;
   std::uint32_t unfixed = 0, stamp = 0, touched = 0, in_s = 0, f_cross = 0, f_bn = 0;
@@ -75,34 +97,57 @@ struct Ratio {
   ResourceId r;
   bool operator<(const Ratio& o) const { return ratio < o.ratio || (ratio == o.ratio && r < o.r); }
 };
+// A free slot of `items` (a freed one first), by index.
+template <class T>
+std::uint32_t take_slot(std::vector<T>& items, std::vector<std::uint32_t>& free) {
+  if (free.empty()) {
+    items.emplace_back();
+    return static_cast<std::uint32_t>(items.size() - 1);
+  }
+  const std::uint32_t i = free.back();
+  free.pop_back();
+  return i;
+}
+std::uint64_t path_hash(const std::vector<ResourceId>& p) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ p.size();
+  for (auto r : p) h = (h ^ r) * 0x100000001B3ull;
+  return h ^ (h >> 29);
+}
 }  // namespace
 
 struct FluidEngine::Impl {
   EventQueue q;
   double now = 0;
   bool sealed = false;
-  std::uint64_t events_run = 0, dated = 0, seq = 0, solves = 0, resolved = 0, fallbacks = 0;
+  std::uint64_t events_run = 0, dated = 0, seq = 0, solves = 0, resolved = 0, fallbacks = 0, vars_made = 0;
   std::uint32_t epoch = 0, round = 0;
   // solve window (0: exact): the last solve's date, the first unsolved change since, what waiting cost
   double window = 0, last_solve = -kInf, dirty_since = 0;
   double start_wait_max = 0, start_wait_sum = 0, change_wait_max = 0;
   std::uint64_t starts_waited = 0, starts_solved = 0;
   std::vector<Resource> res;
+  std::vector<Var> vars;
+  std::vector<std::uint32_t> free_vars;
   std::vector<Flow> flows;
   std::vector<std::uint32_t> free_flows;
+  // the path table: the shared path variable of each path in flight, by the path's hash (open addressing, linear
+  // probing, compared hop by hop with the variable's own path: no copy of the path)
+  std::vector<std::uint32_t> slots;
+  std::size_t slots_used = 0;
   std::size_t in_flight = 0;              // the model's flows (not streams)
-  std::vector<std::uint32_t> heap;        // completion heap of flow ids, by (date, order)
+  std::vector<std::uint32_t> heap;        // completion heap of path variables, by (date, order)
   std::vector<ResourceId> seed_res;       // resources whose flows must be re-solved
                                           // (an end freed capacity)
-  std::vector<std::uint32_t> seed_flows;  // flows started since the last solve
+  std::vector<std::uint32_t> seed_vars;   // variables whose count changed since the last solve
+  std::vector<std::uint32_t> started;     // with a window: flows started since the last solve
   bool dirty = false;                     // something was added or freed since the last solve
   std::vector<std::uint32_t> finished;    // flows ended at `now`, not yet freed
   std::vector<std::uint32_t> by_seq;      // scratch: `finished` in start order
   std::vector<std::vector<ResourceId>> stream_paths;
   std::vector<std::uint32_t> streams_live;
   // solve scratch
-  std::vector<ResourceId> set_s, set_b, comp_res, touched;
-  std::vector<std::uint32_t> comp_flows;
+  std::vector<ResourceId> set_s, set_b, touched;
+  std::vector<std::uint32_t> comp_vars;
   std::vector<Ratio> ratios;  // the filling heap: one entry per resource with unfixed crossings, indexed (fill_pos)
 
   void check_path(const std::vector<ResourceId>& path, const char* what) const {
@@ -110,13 +155,23 @@ struct FluidEngine::Impl {
     for (auto r : path)
       if (r >= res.size()) throw std::logic_error(std::string("FluidEngine: ") + what + " over an undeclared resource");
   }
-  Hop& hop(Ref e) { return flows[e >> 16].hops[e & 0xFFFF]; }
+  Hop& hop(Ref e) { return vars[e >> 16].hops[e & 0xFFFF]; }
   std::uint32_t add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream);
+  std::uint32_t var_for(const std::vector<ResourceId>& path, bool stream);
+  std::uint32_t path_find(const std::vector<ResourceId>& path, std::uint64_t h) const;
+  void path_insert(std::uint32_t v);
+  void path_erase(std::uint32_t v);
   void remove(std::uint32_t id);
+  void drop_var(std::uint32_t v);
   void wake_all();
   void mark_dirty() {
     if (!dirty) dirty_since = now;
     dirty = true;
+  }
+  void mark_pending(std::uint32_t v) {
+    if (vars[v].pending) return;
+    vars[v].pending = true;
+    seed_vars.push_back(v);
   }
   bool solve_due() const { return dirty && (window == 0 || now >= last_solve + window); }
   void note_waits();
@@ -126,7 +181,8 @@ struct FluidEngine::Impl {
   void fill();
   bool check_boundary();
   void commit();
-  void schedule(std::uint32_t id);
+  void schedule(std::uint32_t v);
+  void set_date(Var& V);
   void complete_at(double t);
   void start_streams() {
     for (auto& p : stream_paths) streams_live.push_back(add(p, kStreamBytes, nullptr, true));
@@ -135,14 +191,14 @@ struct FluidEngine::Impl {
     for (auto id : streams_live) remove(id);
     streams_live.clear();
   }
-  // completion heap (binary, positions kept in the flows)
+  // completion heap (binary, positions kept in the variables)
   bool before(std::uint32_t a, std::uint32_t b) const {
-    const Flow &x = flows[a], &y = flows[b];
+    const Var &x = vars[a], &y = vars[b];
     return x.date < y.date || (x.date == y.date && x.order < y.order);
   }
   void place(std::size_t i, std::uint32_t id) {
     heap[i] = id;
-    flows[id].heap_pos = static_cast<std::uint32_t>(i);
+    vars[id].heap_pos = static_cast<std::uint32_t>(i);
   }
   void sift_up(std::size_t i);
   void sift_down(std::size_t i);
@@ -186,95 +242,195 @@ void FluidEngine::Impl::sift_down(std::size_t i) {
 }
 
 void FluidEngine::Impl::heap_set(std::uint32_t id) {
-  std::uint32_t pos = flows[id].heap_pos;
+  std::uint32_t pos = vars[id].heap_pos;
   if (pos == kNoPos) {
     heap.push_back(id);
     sift_up(heap.size() - 1);
     return;
   }
   sift_up(pos);
-  sift_down(flows[id].heap_pos);
+  sift_down(vars[id].heap_pos);
 }
 
 void FluidEngine::Impl::heap_erase(std::uint32_t id) {
-  std::uint32_t pos = flows[id].heap_pos;
+  std::uint32_t pos = vars[id].heap_pos;
   if (pos == kNoPos) return;
-  flows[id].heap_pos = kNoPos;
+  vars[id].heap_pos = kNoPos;
   std::uint32_t last = heap.back();
   heap.pop_back();
   if (last == id) return;
   place(pos, last);
   sift_up(pos);
-  sift_down(flows[last].heap_pos);
+  sift_down(vars[last].heap_pos);
 }
 
-// A flow start links its crossings (newest first in each resource's list) and
-// waits for the next solve, which gives it a rate.
-std::uint32_t FluidEngine::Impl::add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream) {
-  if (path.size() > kMaxHops) throw std::logic_error("FluidEngine: a path of more than 65,536 resources");
-  std::uint32_t id;
-  if (free_flows.empty()) {
-    id = static_cast<std::uint32_t>(flows.size());
-    flows.emplace_back();
-  } else {
-    id = free_flows.back();
-    free_flows.pop_back();
+// The path variable a flow over `path` joins: the path's shared one when the
+// path is in flight, else a new one whose crossings are linked (newest first
+// in each resource's list). Streams and, with a solve window, every flow get a
+// variable of their own (a started flow then has no rate until its solve).
+std::uint32_t FluidEngine::Impl::var_for(const std::vector<ResourceId>& path, bool stream) {
+  const bool share = !stream && window == 0;
+  const std::uint64_t hash = share ? path_hash(path) : 0;
+  if (share) {
+    const std::uint32_t found = path_find(path, hash);
+    if (found != kNoPos) return found;
   }
-  Flow& f = flows[id];
-  f.hops.assign(path.size(), Hop{});
-  f.remaining = bytes;
-  f.rate = 0;
-  f.last = now;
-  f.date = kInf;
-  f.seq = seq++;
-  f.fixed = false;
-  f.bn = kNoRes;
-  f.stream = stream;
-  f.live = true;
-  f.pending = true;
-  f.done = std::move(done);
+  const std::uint32_t v = take_slot(vars, free_vars);
+  ++vars_made;
+  Var& V = vars[v];
+  V.hops.assign(path.size(), Hop{});
+  V.tags.clear();
+  V.clock = 0;
+  V.rate = 0;
+  V.last = now;
+  V.date = kInf;
+  V.count = 0;
+  V.bn = kNoRes;
+  V.fixed = false;
+  V.stream = stream;
+  V.shared = share;
+  V.hash = hash;
+  V.live = true;
+  V.pending = false;
   for (std::uint32_t i = 0; i < path.size(); ++i) {
     Resource& r = res[path[i]];
-    const Ref e = (Ref{id} << 16) | i;
-    Hop& h = f.hops[i];
+    const Ref e = (Ref{v} << 16) | i;
+    Hop& h = V.hops[i];
     h.r = path[i];
     h.next = r.head;
     if (r.head != kNil) hop(r.head).prev = e;
     r.head = e;
-    ++r.count;
   }
-  seed_flows.push_back(id);
+  if (share) path_insert(v);
+  return v;
+}
+
+std::uint32_t FluidEngine::Impl::path_find(const std::vector<ResourceId>& path, std::uint64_t h) const {
+  if (slots.empty()) return kNoPos;
+  const std::size_t mask = slots.size() - 1;
+  for (std::size_t i = h & mask; slots[i] != kNoPos; i = (i + 1) & mask) {
+    const Var& V = vars[slots[i]];
+    if (V.hash != h || V.hops.size() != path.size()) continue;
+    std::size_t k = 0;
+    while (k < path.size() && V.hops[k].r == path[k]) ++k;
+    if (k == path.size()) return slots[i];
+  }
+  return kNoPos;
+}
+
+void FluidEngine::Impl::path_insert(std::uint32_t v) {
+  if (2 * (slots_used + 1) > slots.size()) {  // grow to keep the table at most half full
+    std::vector<std::uint32_t> old(std::max<std::size_t>(64, 2 * slots.size()), kNoPos);
+    old.swap(slots);
+    const std::size_t mask = slots.size() - 1;
+    for (auto u : old)
+      if (u != kNoPos) {
+        std::size_t i = vars[u].hash & mask;
+        while (slots[i] != kNoPos) i = (i + 1) & mask;
+        slots[i] = u;
+      }
+  }
+  const std::size_t mask = slots.size() - 1;
+  std::size_t i = vars[v].hash & mask;
+  while (slots[i] != kNoPos) i = (i + 1) & mask;
+  slots[i] = v;
+  ++slots_used;
+}
+
+// Linear probing's deletion: the entries after the hole that may not sit before their home slot move back into it.
+void FluidEngine::Impl::path_erase(std::uint32_t v) {
+  const std::size_t mask = slots.size() - 1;
+  std::size_t i = vars[v].hash & mask;
+  while (slots[i] != v) i = (i + 1) & mask;
+  for (std::size_t j = (i + 1) & mask; slots[j] != kNoPos; j = (j + 1) & mask) {
+    const std::size_t home = vars[slots[j]].hash & mask;
+    // the entry at j may fill the hole at i unless its home lies cyclically in (i, j]
+    const bool home_after_hole = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+    if (home_after_hole) continue;
+    slots[i] = slots[j];
+    i = j;
+  }
+  slots[i] = kNoPos;
+  --slots_used;
+}
+
+// A flow start joins its path variable with the tag clock-now + bytes (the
+// flow runs at the variable's rate until the next solve, which comes before
+// time advances) and waits for the next solve, which gives the variable its
+// new rate.
+std::uint32_t FluidEngine::Impl::add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream) {
+  if (path.size() > kMaxHops) throw std::logic_error("FluidEngine: a path of more than 65,536 resources");
+  const std::uint32_t id = take_slot(flows, free_flows);
+  const std::uint32_t v = var_for(path, stream);
+  Flow& f = flows[id];
+  f.seq = seq++;
+  f.start = now;
+  f.var = v;
+  f.stream = stream;
+  f.live = true;
+  f.done = std::move(done);
+  Var& V = vars[v];
+  const double clock = V.rate > 0 ? V.clock + V.rate * (now - V.last) : V.clock;
+  V.tags.push_back({clock + bytes, f.seq, id});
+  std::push_heap(V.tags.begin(), V.tags.end(), std::greater<>());
+  ++V.count;
+  for (const Hop& h : V.hops) {
+    Resource& r = res[h.r];
+    ++r.count;
+    r.load += V.rate;
+  }
+  mark_pending(v);
+  if (window > 0 && !stream) started.push_back(id);
   mark_dirty();
   if (!stream) ++in_flight;
   return id;
 }
 
-// A flow end frees its rate on every resource it crosses; a resource that is
-// still some flow's bottleneck is where the freed capacity can go, so the next
-// solve starts there.
+// A flow end frees its rate on every resource it crosses and leaves its path
+// variable, which is re-solved (a resource still some variable's bottleneck is
+// where the freed capacity can go) or removed when it was the last flow.
 void FluidEngine::Impl::remove(std::uint32_t id) {
   Flow& f = flows[id];
-  if (f.bn != kNoRes) --res[f.bn].nbn;
-  for (Hop& h : f.hops) {
+  const std::uint32_t v = f.var;
+  Var& V = vars[v];
+  --V.count;
+  for (const Hop& h : V.hops) {
+    Resource& r = res[h.r];
+    r.load -= V.rate;
+    if (--r.count == 0) r.load = 0;
+  }
+  if (V.count == 0)
+    drop_var(v);
+  else
+    mark_pending(v);
+  f.live = false;
+  f.done = nullptr;
+  mark_dirty();
+  if (!f.stream) --in_flight;
+  free_flows.push_back(id);
+}
+
+// An empty path variable leaves its resources' lists and the path table; its
+// resources that still bottleneck some variable are where the next solve
+// starts.
+void FluidEngine::Impl::drop_var(std::uint32_t v) {
+  Var& V = vars[v];
+  if (V.bn != kNoRes) --res[V.bn].nbn;
+  for (Hop& h : V.hops) {
     Resource& r = res[h.r];
     if (h.prev != kNil)
       hop(h.prev).next = h.next;
     else
       r.head = h.next;
     if (h.next != kNil) hop(h.next).prev = h.prev;
-    r.load -= f.rate;
-    if (--r.count == 0)
-      r.load = 0;
-    else if (r.nbn > 0)
-      seed_res.push_back(h.r);
+    if (r.count > 0 && r.nbn > 0) seed_res.push_back(h.r);
   }
-  heap_erase(id);
-  f.live = false;
-  f.done = nullptr;
-  f.hops.clear();
-  mark_dirty();
-  if (!f.stream) --in_flight;
-  free_flows.push_back(id);
+  if (V.shared) path_erase(v);
+  heap_erase(v);
+  V.live = false;
+  V.hops.clear();
+  V.tags.clear();
+  free_vars.push_back(v);
 }
 
 // The flows that ended are freed; their callbacks are queued at the current
@@ -291,15 +447,16 @@ void FluidEngine::Impl::wake_all() {
 }
 
 // Max-min again after the starts and ends of one date, locally: the solved set
-// F is the flows started and the flows crossing the seed resources S (where an
-// end freed capacity under some flow's bottleneck); the resources F crosses
-// outside S (the boundary B) keep the rates of the flows outside F and offer F
-// only the rest. The result is the global max-min allocation unless a boundary
-// resource with flows outside F fixed a flow of F (it saturates: its other
-// flows may have to slow down) or changed under flows outside F that it
-// bottlenecks (they may have to speed up or slow down); those resources join S
-// and the round starts again. After kMaxRounds rounds the whole connected
-// component is solved.
+// F is the path variables whose count changed and the variables crossing the
+// seed resources S (where an end freed capacity under some variable's
+// bottleneck); the resources F crosses outside S (the boundary B) keep the
+// rates of the variables outside F and offer F only the rest. The result is
+// the global max-min allocation unless a boundary resource with variables
+// outside F fixed a variable of F (it saturates: its other variables may have
+// to slow down) or changed under variables outside F that it bottlenecks (they
+// may have to speed up or slow down); those resources join S and the round
+// starts again. After kMaxRounds rounds the whole connected component is
+// solved.
 void FluidEngine::Impl::solve() {
   ++solves;
   if (window > 0) note_waits();
@@ -310,8 +467,10 @@ void FluidEngine::Impl::solve() {
     ++fallbacks;
     solve_round(true);
   }
+  for (auto v : seed_vars) vars[v].pending = false;
   seed_res.clear();
-  seed_flows.clear();
+  seed_vars.clear();
+  started.clear();
   dirty = false;
 }
 
@@ -319,10 +478,10 @@ void FluidEngine::Impl::solve() {
 // the first one after the previous solve).
 void FluidEngine::Impl::note_waits() {
   change_wait_max = std::max(change_wait_max, now - dirty_since);
-  for (auto id : seed_flows) {
+  for (auto id : started) {
     const Flow& f = flows[id];
-    if (!f.live || !f.pending || f.stream) continue;
-    const double w = now - f.last;
+    if (!f.live) continue;
+    const double w = now - f.start;
     ++starts_solved;
     if (w > 0) ++starts_waited;
     start_wait_sum += w;
@@ -332,39 +491,39 @@ void FluidEngine::Impl::note_waits() {
 
 bool FluidEngine::Impl::solve_round(bool whole) {
   gather(whole);
-  resolved += comp_flows.size();
+  resolved += comp_vars.size();
   fill();
   if (!whole && !check_boundary()) return false;
   commit();
   return true;
 }
 
-// Builds S (set_s), F (comp_flows) and B (set_b), and each resource's capacity
+// Builds S (set_s), F (comp_vars) and B (set_b), and each resource's capacity
 // offered to F. `whole`: S is closed over the connected component (every
-// resource of every flow of F), so B is empty.
+// resource of every variable of F), so B is empty.
 void FluidEngine::Impl::gather(bool whole) {
   ++epoch;
   set_s.clear();
   set_b.clear();
-  comp_flows.clear();
+  comp_vars.clear();
   auto add_s = [this](ResourceId r) {
     if (res[r].in_s == epoch) return;
     res[r].in_s = epoch;
     set_s.push_back(r);
   };
-  auto add_f = [this](std::uint32_t id) {
-    Flow& f = flows[id];
-    if (!f.live || f.stamp == epoch) return;
-    f.stamp = epoch;
-    comp_flows.push_back(id);
+  auto add_f = [this](std::uint32_t v) {
+    Var& V = vars[v];
+    if (!V.live || V.stamp == epoch) return;
+    V.stamp = epoch;
+    comp_vars.push_back(v);
   };
   for (auto r : seed_res) add_s(r);
-  for (auto id : seed_flows) {
-    add_f(id);
-    // a started flow takes capacity from the flows bottlenecked on its path:
-    // solve them at once
-    if (flows[id].live)
-      for (const Hop& h : flows[id].hops)
+  for (auto v : seed_vars) {
+    add_f(v);
+    // a variable whose count changed takes or gives capacity on its path:
+    // solve the variables bottlenecked there at once
+    if (vars[v].live)
+      for (const Hop& h : vars[v].hops)
         if (res[h.r].nbn > 0) add_s(h.r);
   }
   std::size_t si = 0, fi = 0;
@@ -372,8 +531,8 @@ void FluidEngine::Impl::gather(bool whole) {
     for (; si < set_s.size(); ++si)
       for (Ref e = res[set_s[si]].head; e != kNil; e = hop(e).next) add_f(static_cast<std::uint32_t>(e >> 16));
     if (whole)
-      for (; fi < comp_flows.size(); ++fi)
-        for (const Hop& h : flows[comp_flows[fi]].hops) add_s(h.r);
+      for (; fi < comp_vars.size(); ++fi)
+        for (const Hop& h : vars[comp_vars[fi]].hops) add_s(h.r);
   } while (whole && si < set_s.size());
   for (auto r : set_s) {
     Resource& R = res[r];
@@ -381,9 +540,9 @@ void FluidEngine::Impl::gather(bool whole) {
     R.rem = R.capacity;
     R.unfixed = R.count;
   }
-  for (auto id : comp_flows) {
-    const Flow& f = flows[id];
-    for (const Hop& h : f.hops) {
+  for (auto v : comp_vars) {
+    const Var& V = vars[v];
+    for (const Hop& h : V.hops) {
       Resource& R = res[h.r];
       if (R.in_s == epoch) continue;
       if (R.stamp != epoch) {
@@ -393,10 +552,10 @@ void FluidEngine::Impl::gather(bool whole) {
         R.changed = false;
         set_b.push_back(h.r);
       }
-      R.old_f += f.rate;
-      ++R.f_cross;
+      R.old_f += V.rate * V.count;
+      R.f_cross += V.count;
     }
-    if (f.bn != kNoRes && res[f.bn].in_s != epoch) ++res[f.bn].f_bn;  // once per flow, even if it crosses bn twice
+    if (V.bn != kNoRes && res[V.bn].in_s != epoch) ++res[V.bn].f_bn;  // once per variable, even if it crosses bn twice
   }
   for (auto r : set_b) {
     Resource& R = res[r];
@@ -405,14 +564,14 @@ void FluidEngine::Impl::gather(bool whole) {
   }
 }
 
-// Progressive filling over S and B for the flows of F: the resource with the
-// smallest remaining capacity per unfixed crossing saturates first; its unfixed
-// flows get that share, which is taken from every other resource they cross;
-// repeat. A flow crossing a resource twice counts twice there (as SimGrid's two
-// elements of weight 1).
+// Progressive filling over S and B for the variables of F: the resource with
+// the smallest remaining capacity per unfixed flow crossing saturates first;
+// its unfixed variables get that share per flow, which is taken count times
+// from every other resource they cross; repeat. A flow crossing a resource
+// twice counts twice there (as SimGrid's two elements of weight 1).
 void FluidEngine::Impl::fill() {
   ratios.clear();
-  for (auto id : comp_flows) flows[id].fixed = false;
+  for (auto v : comp_vars) vars[v].fixed = false;
   for (auto* set : {&set_s, &set_b})
     for (auto r : *set) {
       Resource& R = res[r];
@@ -432,15 +591,16 @@ void FluidEngine::Impl::fill() {
     touched.clear();
     R.fixed_here = true;
     for (Ref e = R.head; e != kNil; e = hop(e).next) {
-      Flow& f = flows[e >> 16];
+      Var& f = vars[e >> 16];
       if (f.fixed || f.stamp != epoch) continue;
       f.fixed = true;
       f.fresh = v;
       f.bn_fresh = top.r;
+      const double used = v * f.count;
       for (const Hop& h : f.hops) {
         Resource& o = res[h.r];
-        o.rem -= v;
-        --o.unfixed;
+        o.rem -= used;
+        o.unfixed -= f.count;
         if (o.touched != round) {
           o.touched = round;
           touched.push_back(h.r);
@@ -523,8 +683,8 @@ Ratio FluidEngine::Impl::fill_pop() {
 // The boundary test (see solve): false, with the resources to add to S appended
 // to seed_res, when the local result is not the global allocation.
 bool FluidEngine::Impl::check_boundary() {
-  for (auto id : comp_flows) {
-    const Flow& f = flows[id];
+  for (auto v : comp_vars) {
+    const Var& f = vars[v];
     if (!f.pending && std::abs(f.fresh - f.rate) <= kRateTolerance * std::max(f.fresh, f.rate)) continue;
     for (const Hop& h : f.hops)
       if (res[h.r].in_s != epoch) res[h.r].changed = true;
@@ -541,60 +701,74 @@ bool FluidEngine::Impl::check_boundary() {
   return ok;
 }
 
-// Applies the solve: every flow of F whose rate moved has its remaining bytes
-// brought up to now at its old rate and a new completion date; loads and
-// bottleneck counts follow.
+// Applies the solve: every variable of F whose rate moved (or whose flows
+// changed) has its clock brought up to now at its old rate and a new next
+// completion date; loads and bottleneck counts follow.
 void FluidEngine::Impl::commit() {
-  for (auto id : comp_flows) {
-    Flow& f = flows[id];
+  for (auto v : comp_vars) {
+    Var& f = vars[v];
     if (f.bn != f.bn_fresh) {
       if (f.bn != kNoRes) --res[f.bn].nbn;
       ++res[f.bn_fresh].nbn;
       f.bn = f.bn_fresh;
     }
     if (!f.pending && f.fresh == f.rate) continue;
-    if (!f.pending && f.rate > 0 && f.remaining > 0) {
-      f.remaining -= f.rate * (now - f.last);
-      if (f.remaining < kRemainsPrecision) f.remaining = 0;
-    }
+    if (f.rate > 0) f.clock += f.rate * (now - f.last);
     for (const Hop& h : f.hops)
-      if (res[h.r].in_s != epoch) res[h.r].load += f.fresh - f.rate;
+      if (res[h.r].in_s != epoch) res[h.r].load += (f.fresh - f.rate) * f.count;
     f.last = now;
     f.rate = f.fresh;
-    f.pending = false;
-    schedule(id);
+    schedule(v);
   }
   for (auto r : set_s) {
     Resource& R = res[r];
     R.load = 0;
-    for (Ref e = R.head; e != kNil; e = hop(e).next) R.load += flows[e >> 16].rate;
+    for (Ref e = R.head; e != kNil; e = hop(e).next) {
+      const Var& f = vars[e >> 16];
+      R.load += f.rate * f.count;
+    }
   }
 }
 
-void FluidEngine::Impl::schedule(std::uint32_t id) {
-  Flow& f = flows[id];
-  if (f.stream) return;
-  if (f.remaining <= 0)
-    f.date = now;
-  else if (f.rate > 0)
-    f.date = now + f.remaining / f.rate;
-  else {
-    heap_erase(id);
+// A variable's next completion: when its clock reaches its smallest tag at its
+// rate.
+void FluidEngine::Impl::set_date(Var& V) {
+  double rem = V.tags.front().tag - V.clock;
+  if (rem < kRemainsPrecision) rem = 0;
+  V.date = rem <= 0 ? V.last : V.last + rem / V.rate;
+}
+
+void FluidEngine::Impl::schedule(std::uint32_t v) {
+  Var& V = vars[v];
+  if (V.stream) return;
+  if (V.tags.empty() || !(V.rate > 0)) {
+    heap_erase(v);
     return;
   }
-  f.order = dated++;
-  heap_set(id);
+  set_date(V);
+  V.order = dated++;
+  heap_set(v);
 }
 
 // Advances to `t` and ends every flow whose completion date is within
 // kTimingPrecision of it, in completion order; they stay on their resources
-// until wake_all (SimGrid frees them after its timers have run).
+// and in their path variable's count until wake_all (SimGrid frees them after
+// its timers have run).
 void FluidEngine::Impl::complete_at(double t) {
   now = t;
-  while (!heap.empty() && flows[heap.front()].date < t + kTimingPrecision) {
-    std::uint32_t id = heap.front();
-    heap_erase(id);
-    finished.push_back(id);
+  while (!heap.empty() && vars[heap.front()].date < t + kTimingPrecision) {
+    const std::uint32_t v = heap.front();
+    Var& V = vars[v];
+    std::pop_heap(V.tags.begin(), V.tags.end(), std::greater<>());
+    finished.push_back(V.tags.back().flow);
+    V.tags.pop_back();
+    if (V.tags.empty()) {
+      heap_erase(v);
+      continue;
+    }
+    set_date(V);
+    V.order = dated++;
+    sift_down(0);
   }
 }
 
@@ -637,6 +811,7 @@ void FluidEngine::stream(const std::vector<ResourceId>& path) {
 std::uint64_t FluidEngine::solves() const { return impl_->solves; }
 std::uint64_t FluidEngine::flows_resolved() const { return impl_->resolved; }
 std::uint64_t FluidEngine::fallbacks() const { return impl_->fallbacks; }
+std::uint64_t FluidEngine::path_variables() const { return impl_->vars_made; }
 
 void FluidEngine::set_window(double seconds) {
   if (!(seconds >= 0) || !std::isfinite(seconds))
@@ -661,7 +836,7 @@ std::vector<double> FluidEngine::rates() {
   if (m.dirty) m.solve();
   std::vector<std::pair<std::uint64_t, double>> live;
   for (const Flow& f : m.flows)
-    if (f.live && !f.stream) live.emplace_back(f.seq, f.rate);
+    if (f.live && !f.stream) live.emplace_back(f.seq, m.vars[f.var].rate);
   std::sort(live.begin(), live.end());
   std::vector<double> out;
   for (auto& [s, r] : live) out.push_back(r);
@@ -686,7 +861,7 @@ void FluidEngine::run() {
       if (m.q.empty()) break;
       m.now = std::max(m.now, tq);
     } else {
-      const double tf = m.heap.empty() ? kInf : m.flows[m.heap.front()].date;
+      const double tf = m.heap.empty() ? kInf : m.vars[m.heap.front()].date;
       // a deferred solve (window) is a date to stop at, like an event's
       const double te = m.dirty ? std::min(tq, m.last_solve + m.window) : tq;
       if (tf == kInf && te == kInf)

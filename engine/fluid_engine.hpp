@@ -3,13 +3,18 @@
 // capacities) without SimGrid, so several can live in one process and a completion does not walk every flow in
 // flight.
 //  - at()     -> the shared event queue (event_queue.hpp), as in the other engines;
-//  - flow()   -> a flow over its path; when flows start or end, max-min is solved again locally, at most once per
-//               simulated instant: over the flows started and the flows crossing a resource where an end freed
-//               capacity under some flow's bottleneck, with the resources around them offering only what the other
-//               flows leave; the set grows where the result would change a resource that bottlenecks flows outside
-//               it, and after kMaxRounds rounds the whole connected component is solved. Only flows whose rate moved
-//               get their remaining bytes brought up to date (last update time and rate) and a new completion date
-//               in an indexed heap;
+//  - flow()   -> a flow over its path. The solver's variables are paths: the flows in flight over one path (the same
+//               resources in the same order; weights are equal) always get one max-min rate, so they are one
+//               variable whose usage of each resource is its flow count times the per-flow rate; a flow's end comes
+//               from its path's virtual clock (bytes delivered per flow since the path variable was made: the flow
+//               ends when the clock reaches its finish tag, the clock at its start plus its bytes; a min-heap of
+//               tags per path); an empty path variable is removed. When flows start or end, max-min is solved again
+//               locally, at most once per simulated instant: over the path variables whose count changed and the
+//               variables crossing a resource where an end freed capacity under some variable's bottleneck, with
+//               the resources around them offering only what the other variables leave; the set grows where the
+//               result would change a resource that bottlenecks variables outside it, and after kMaxRounds rounds
+//               the whole connected component is solved. Only variables whose rate or count moved get their clock
+//               brought up to date and a new next completion in an indexed heap;
 //  - stream() -> an endless flow started when run() begins with work and stopped when the model's events and flows
 //               are done, as in the SimGrid engine.
 // Same-date semantics follow the SimGrid engine: flows whose completion dates lie within kTimingPrecision of the
@@ -17,12 +22,15 @@
 // events at that date run before the completions' callbacks; completions at one date run in flow start order (both
 // engines).
 // With a solve window (set_window, the scenario's "engine_window"; off by default) starts and ends are solved at
-// most once per window, approximately: a start or end waits up to the width before it changes any rate.
+// most once per window, approximately: a start or end waits up to the width before it changes any rate; every flow
+// is then a path variable of its own (a started flow has no rate until its solve).
 // LIMITATIONS: exact max-min has a ripple: a start or end changes the rates of every flow linked to it through
 // resources that bottleneck someone, and in an alltoall that is most flows in flight (measured: the local solve
-// re-solves about 70 % of the flows in flight at 256 ranks, 97 % of them with a new rate), so its cost per event
-// still grows with the flows in flight; SimGrid's work-amount precision (a resource whose remaining capacity falls
-// below 1e-5 of its capacity during a solve is dropped) is not reproduced.
+// re-solves about 70 % of the flows in flight at 256 ranks, 97 % of them with a new rate; its flows mostly follow
+// distinct paths, so path variables shrink that little), so its cost per event still grows with the flows in
+// flight; a path's virtual clock grows over the path variable's life, so a flow's remaining bytes (tag - clock)
+// lose precision as it grows; SimGrid's work-amount precision (a resource whose remaining capacity falls below 1e-5
+// of its capacity during a solve is dropped) is not reproduced.
 #pragma once
 #include "core/sim.hpp"
 
@@ -55,11 +63,13 @@ public:
   std::vector<std::pair<std::string, double>> window_figures() const;
   void run() override;
   std::string name() const override { return "fluid"; }
-  // For tests and measurements: max-min solves run, and the flows they re-solved in total.
+  // For tests and measurements: max-min solves run, and the path variables they re-solved in total.
   std::uint64_t solves() const;
   std::uint64_t flows_resolved() const;
   // For tests and measurements: solves that fell back to the whole connected component.
   std::uint64_t fallbacks() const;
+  // For tests and measurements: path variables created (one per path in flight; with a window, one per flow).
+  std::uint64_t path_variables() const;
   // For tests: the current rate of every model flow in flight (bytes/s), in start order, after solving.
   std::vector<double> rates();
 

@@ -14,7 +14,12 @@
 // (another job's endless flows) declared after the first 2,000. Then 10 sets of
 // 500 .. 1,500 flows over 64 other resources, and 6 pairwise alltoalls (16, 32,
 // 48 nodes in 4 groups; 64 KiB and 1 MiB) over injection, global and ejection
-// resources of their own. Expected: every flow of every set ends at the same
+// resources of their own, and 40 sets where many flows share paths: 100 ..
+// 1,000 flows over 2 .. 12 distinct paths of the first pool (so the streams
+// too), sizes log-uniform 1e3 .. 1e7 B (one set in two 64 KiB or 1 MiB, starts
+// on a grid), started within 1 ms or, one time in three, at the end of an
+// earlier flow (flows join a path while its other flows are part-way through
+// theirs). Expected: every flow of every set ends at the same
 // time on both engines, within 1e-9 relative to the flow's duration from the
 // set's start (SimGrid 3.32 CM02 with crosstraffic off and TCP-gamma 0 is
 // max-min fair sharing; the fluid engine computes it by a local progressive
@@ -145,6 +150,30 @@ Set alltoall_set(int first, int nodes, int groups, double bytes) {
   return s;
 }
 
+// One set of 100 .. 1,000 flows over 2 .. 12 distinct paths drawn from the
+// pool's first `pool` resources (the engine solves one variable per path in
+// flight, with a virtual clock for its flows' completions).
+Set shared_set(std::mt19937& rng, int pool) {
+  std::uniform_real_distribution<double> u(0, 1);
+  std::uniform_int_distribution<int> pick(0, pool - 1);
+  std::vector<std::vector<int>> paths(static_cast<std::size_t>(std::uniform_int_distribution<int>(2, 12)(rng)));
+  for (auto& p : paths) random_path(rng, pick, p);
+  const bool ties = u(rng) < 0.5;
+  Set s(static_cast<std::size_t>(std::uniform_int_distribution<int>(100, 1000)(rng)));
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    FlowSpec& f = s[i];
+    f.path = paths[std::uniform_int_distribution<std::size_t>(0, paths.size() - 1)(rng)];
+    f.bytes = ties ? (u(rng) < 0.5 ? 65536.0 : 1048576.0) : std::floor(std::pow(10.0, 3 + 4 * u(rng)));
+    if (i > 0 && u(rng) < 0.33) {
+      f.parent = std::uniform_int_distribution<int>(0, static_cast<int>(i) - 1)(rng);
+      f.offset = u(rng) < 0.5 || ties ? 0.0 : 1e-5 * u(rng);
+    } else {
+      f.offset = ties ? 1e-5 * std::floor(100 * u(rng)) : 1e-3 * u(rng);
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 int main() {
@@ -156,6 +185,8 @@ int main() {
   for (int k = 0; k < 10; ++k) all.push_back(large_set(rng, big_first, big));
   for (int nodes : {16, 32, 48})
     for (double bytes : {65536.0, 1048576.0}) all.push_back(alltoall_set(a2a_first, nodes, a2a_groups, bytes));
+  std::mt19937 rng_shared(20261);  // its own draws: the sets and capacities above stay as they were
+  for (int k = 0; k < 40; ++k) all.push_back(shared_set(rng_shared, pool));
 
   engine::SimGridEngine sg;
   engine::FluidEngine fl;
@@ -200,10 +231,10 @@ int main() {
       "%d sets, %ld flows (simgrid %llu, fluid %llu); %ld failures, %ld sets "
       "whose callbacks ran in another "
       "order; largest relative difference %.3g; fluid solves %llu re-solving "
-      "%llu flows, %llu falling back to the whole component\n",
+      "%llu path variables, %llu falling back to the whole component; %llu path variables made\n",
       static_cast<int>(all.size()), flows, static_cast<unsigned long long>(sg.flows_started),
       static_cast<unsigned long long>(fl.flows_started), bad, order_bad, worst,
       static_cast<unsigned long long>(fl.solves()), static_cast<unsigned long long>(fl.flows_resolved()),
-      static_cast<unsigned long long>(fl.fallbacks()));
+      static_cast<unsigned long long>(fl.fallbacks()), static_cast<unsigned long long>(fl.path_variables()));
   return bad == 0 ? 0 : 1;
 }

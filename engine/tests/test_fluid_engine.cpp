@@ -278,3 +278,32 @@ TEST_CASE("fluid engine: a solve window delays a start to the next solve, and sa
   CHECK_THROWS_AS(bad.set_window(-1), std::invalid_argument);
 }
 
+
+// Configuration: resource a (1e9 B/s) carries f1 (1e9 B) and f2 (2e9 B) from 0 and f3 (0.5e9 B) from 1 s, all over
+// the path [a]; f4 (1e9 B) runs over [b] alone. Expected: the three flows over [a] are one path variable of
+// multiplicity 1, 2, 3, 2, 1 as they come and go (two variables made in all); from 0 to 1 s f1 and f2 get 0.5e9 each,
+// from 1 s the three get 1e9/3 each, so f1 and f3 (0.5e9 B left each) end at 2.5 s, and f2 (1e9 B left) alone at
+// 1e9 B/s ends at 3.5 s; f4 ends at 1 s. How validated: end times 1e-12 relative, the count of path variables.
+TEST_CASE("fluid engine: flows on one path share one variable and end from its clock", "[unit][engine]") {
+  engine::FluidEngine s;
+  ResourceId a = s.add_resource("a", 1e9), b = s.add_resource("b", 1e9);
+  s.seal();
+  std::vector<double> end(4, -1);
+  s.at(0, [&] {
+    s.flow({a}, 1e9, [&] { end[0] = s.now(); });
+    s.flow({a}, 2e9, [&] { end[1] = s.now(); });
+    s.flow({b}, 1e9, [&] { end[3] = s.now(); });
+  });
+  s.at(1, [&] { s.flow({a}, 0.5e9, [&] { end[2] = s.now(); }); });
+  s.run();
+  CHECK(end[0] == Approx(2.5).epsilon(1e-12));
+  CHECK(end[1] == Approx(3.5).epsilon(1e-12));
+  CHECK(end[2] == Approx(2.5).epsilon(1e-12));
+  CHECK(end[3] == Approx(1.0).epsilon(1e-12));
+  CHECK(s.path_variables() == 2);
+  // a path whose flows have all ended is made again for the next flow over it
+  s.at(4, [&] { s.flow({a}, 1e9, [&] { end[0] = s.now(); }); });
+  s.run();
+  CHECK(end[0] == Approx(5.0).epsilon(1e-12));
+  CHECK(s.path_variables() == 3);
+}
