@@ -9,19 +9,15 @@ set format y '%g'
 set title "gemini-xe-xk, Fig. 3"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set bmargin 15
-set label 100 'Filled circles: the paper''s values.' at screen 0.012, screen 0.2135 left front font ',9'
-set label 101 'Bars: prediction interval of a predicted or held-out point, the range of the simulated value over the sampled estimated parameters (validation/README.md); a point they do not move has' at screen 0.012, screen 0.1953 left front font ',9'
-set label 102 'no bar.' at screen 0.012, screen 0.1771 left front font ',9'
-set label 103 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.1589 left front font ',9'
-set label 104 '- "Intra-node, 2 processes, 1 kB: Open MPI (vader) is 82% better than the native MPI." (holds)' at screen 0.012, screen 0.1406 left front font ',9'
-set label 105 '- "Intra-node, 2 processes, 1 byte: the latency of Open MPI and of the native MPI is similar (0.52 usecs each)." (holds)' at screen 0.012, screen 0.1224 left front font ',9'
-set label 106 '- "Intra-node, 2 processes, 4 MB: Open MPI''s latency is 1.076 msecs compared to the native MPI''s 1.079 msecs (Open MPI 0.28 % better)." (holds)' at screen 0.012, screen 0.1042 left front font ',9'
-set label 107 '- "The 2-process latency trends (native vs Open MPI at 1 B, 1 kB, 4 MB) also hold for the multi-pair runs (16 processes intra-node, 8 processes inter-node)." (holds)' at screen 0.012, screen 0.0859 left front font ',9'
-set label 108 'Latency falls with message size: native osu_latency 2p: 8 KiB 7.37 us -> 16 KiB 7.11 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that falls with' at screen 0.012, screen 0.0677 left front font ',9'
-set label 109 'message size").' at screen 0.012, screen 0.0495 left front font ',9'
-set label 110 'Latency falls with message size: native osu_multi_lat 16p: 8 KiB 7.46 us -> 16 KiB 7.26 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that falls with' at screen 0.012, screen 0.0312 left front font ',9'
-set label 111 'message size").' at screen 0.012, screen 0.0130 left front font ',9'
+set bmargin 11
+set label 100 'Filled circles: the paper''s values.' at screen 0.012, screen 0.1517 left front font ',9'
+set label 101 'Bars: prediction interval of a predicted or held-out point, the range of the simulated value over the sampled estimated parameters (validation/README.md); a point they do not move has' at screen 0.012, screen 0.1320 left front font ',9'
+set label 102 'no bar.' at screen 0.012, screen 0.1124 left front font ',9'
+set label 103 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0927 left front font ',9'
+set label 104 '- "Intra-node, 2 processes, 1 kB: Open MPI (vader) is 82% better than the native MPI." (holds)' at screen 0.012, screen 0.0730 left front font ',9'
+set label 105 '- "Intra-node, 2 processes, 1 byte: the latency of Open MPI and of the native MPI is similar (0.52 usecs each)." (holds)' at screen 0.012, screen 0.0534 left front font ',9'
+set label 106 '- "Intra-node, 2 processes, 4 MB: Open MPI''s latency is 1.076 msecs compared to the native MPI''s 1.079 msecs (Open MPI 0.28 % better)." (holds)' at screen 0.012, screen 0.0337 left front font ',9'
+set label 107 '- "The 2-process latency trends (native vs Open MPI at 1 B, 1 kB, 4 MB) also hold for the multi-pair runs (16 processes intra-node, 8 processes inter-node)." (holds)' at screen 0.012, screen 0.0140 left front font ',9'
 set terminal unknown
 plot 'gemini/fig3_latency_2p_intra_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_latency 2p (simulated)', \
   'gemini/fig3.fig3_latency_2p_intra_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native osu_latency 2p (paper)', \
@@ -33,6 +29,6 @@ plot 'gemini/fig3_latency_2p_intra_native.csv' using (column('bytes')):(column('
   'gemini/fig3.fig3_multi_lat_16p_intra_openmpi.interval.dat' using 1:2:3:4 with yerrorbars lc 4 pt 6 ps 1.2 title 'openmpi osu_multi_lat 16p (prediction interval: bars, see below)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
 set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.7733)]
-set terminal svg size 900,768 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,712 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'gemini/fig3.svg.tmp'
 replot

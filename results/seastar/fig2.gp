@@ -9,17 +9,15 @@ set format y '%g'
 set title "seastar-portals, Fig. 2: NetPIPE half round-trip latency and bandwidth, 2 ranks on 2 Red Storm\nnodes"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set bmargin 13
-set label 100 'Filled circles: the paper''s values.' at screen 0.012, screen 0.1838 left front font ',9'
-set label 101 'Bars: prediction interval of a predicted or held-out point, the range of the simulated value over the sampled estimated parameters (validation/README.md); a point they do not move has' at screen 0.012, screen 0.1649 left front font ',9'
-set label 102 'no bar.' at screen 0.012, screen 0.1459 left front font ',9'
-set label 103 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.1270 left front font ',9'
-set label 104 '- "Zero-byte latency: Cray MPI < Open MPI CM < Open MPI OB1 (the OB1 value is held out)." (holds)' at screen 0.012, screen 0.1081 left front font ',9'
-set label 105 '- "Beyond about 100 bytes the CM bandwidth is above Cray MPI''s until both join at the asymptotic peak." (fails)' at screen 0.012, screen 0.0892 left front font ',9'
-set label 106 '- "Cray MPI bandwidth is above OB1''s at every size." (holds)' at screen 0.012, screen 0.0703 left front font ',9'
-set label 107 '- "The CM short-to-long protocol transition gives a much smoother bandwidth curve than Cray MPI''s." (fails)' at screen 0.012, screen 0.0514 left front font ',9'
-set label 108 'Latency falls with message size: openmpi-cm netpipe 2p: 8 KiB 10.37 us -> 8195 B 9.31 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that falls with' at screen 0.012, screen 0.0324 left front font ',9'
-set label 109 'message size").' at screen 0.012, screen 0.0135 left front font ',9'
+set bmargin 11
+set label 100 'Filled circles: the paper''s values.' at screen 0.012, screen 0.1517 left front font ',9'
+set label 101 'Bars: prediction interval of a predicted or held-out point, the range of the simulated value over the sampled estimated parameters (validation/README.md); a point they do not move has' at screen 0.012, screen 0.1320 left front font ',9'
+set label 102 'no bar.' at screen 0.012, screen 0.1124 left front font ',9'
+set label 103 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0927 left front font ',9'
+set label 104 '- "Zero-byte latency: Cray MPI < Open MPI CM < Open MPI OB1 (the OB1 value is held out)." (holds)' at screen 0.012, screen 0.0730 left front font ',9'
+set label 105 '- "Beyond about 100 bytes the CM bandwidth is above Cray MPI''s until both join at the asymptotic peak." (fails)' at screen 0.012, screen 0.0534 left front font ',9'
+set label 106 '- "Cray MPI bandwidth is above OB1''s at every size." (holds)' at screen 0.012, screen 0.0337 left front font ',9'
+set label 107 '- "The CM short-to-long protocol transition gives a much smoother bandwidth curve than Cray MPI''s." (fails)' at screen 0.012, screen 0.0140 left front font ',9'
 set terminal unknown
 plot 'seastar/fig2_netpipe_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native netpipe 2p (simulated)', \
   'seastar/fig2.fig2_netpipe_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native netpipe 2p (paper)', \
@@ -29,6 +27,6 @@ plot 'seastar/fig2_netpipe_native.csv' using (column('bytes')):(column('latency_
   'seastar/fig2.fig2_netpipe_openmpi-ob1.interval.dat' using 1:2:3:4 with yerrorbars lc 3 pt 6 ps 1.2 title 'openmpi-ob1 netpipe 2p (prediction interval: bars, see below)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
 set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.8157)]
-set terminal svg size 900,740 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,712 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'seastar/fig2.svg.tmp'
 replot

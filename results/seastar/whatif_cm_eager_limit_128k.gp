@@ -9,13 +9,10 @@ set format y '%g'
 set title "seastar-portals, whatif_cm_eager_limit_128k: What-if: Fig. 2's NetPIPE for Open MPI CM with the\nmtl/portals short/long cut-off raised from the paper's 32K to 128 KiB (the later\nmtl_portals_component.c default). Messages up to 128 KiB then travel whole; only larger ones\nthat arrive before their receive is posted are truncated at the catch-all entry and fetched\nwith a Portals get after the match (counters mtl_unexpected_long, mtl_long_gets,\nseastar_truncated)"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set bmargin 6
-set label 100 'Latency falls with message size: openmpi-cm netpipe 2p mtl_portals_eager_limit=131072: 8 KiB 10.37 us -> 8195 B 9.31 us (a protocol or algorithm switch of the model;' at screen 0.012, screen 0.0382 left front font ',9'
-set label 101 'validation/notes.md, "Latency that falls with message size").' at screen 0.012, screen 0.0159 left front font ',9'
 set terminal unknown
 plot 'seastar/whatif_cm_eager_limit_128k.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi-cm netpipe 2p mtl_portals_eager_limit=131072 (simulated)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
 set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.9324)]
-set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'seastar/whatif_cm_eager_limit_128k.svg.tmp'
 replot
