@@ -406,10 +406,12 @@ const NicModel& Machine::nic(const std::string& kind) const {
 }
 NicModel& Machine::nic(const std::string& kind) { return const_cast<NicModel&>(std::as_const(*this).nic(kind)); }
 
-bool Machine::has_nic_kind(const std::string& kind) const {
-  for (auto& n : networks_)
-    if (n.nic_kind() == kind) return true;
-  return false;
+bool Machine::has_nic_kind(const std::string& kind) const { return network_index_of_kind(kind) >= 0; }
+
+int Machine::network_index_of_kind(const std::string& kind) const {
+  for (std::size_t i = 0; i < networks_.size(); ++i)
+    if (networks_[i].nic_kind() == kind) return static_cast<int>(i);
+  return -1;
 }
 
 std::vector<std::string> Machine::nic_kinds() const {

@@ -107,6 +107,7 @@ public:
   const NicModel& nic(const std::string& kind) const;
   NicModel& nic(const std::string& kind);
   bool has_nic_kind(const std::string& kind) const;
+  int network_index_of_kind(const std::string& kind) const;  // the first network with that NIC kind; -1 when none
   std::vector<std::string> nic_kinds() const;  // one per network, in network order (duplicates kept)
 
   // --- nodes ---

@@ -7,9 +7,7 @@
 namespace ompisim::btl {
 
 int FabricBtl::network_of(const Machine& machine, const std::string& name, const std::string& nic_kind) {
-  const auto& nets = machine.networks();
-  for (std::size_t i = 0; i < nets.size(); ++i)
-    if (nets[i].nic_kind() == nic_kind) return static_cast<int>(i);
+  if (const int i = machine.network_index_of_kind(nic_kind); i >= 0) return i;
   throw std::invalid_argument("btl/" + name + ": machine '" + machine.name + "' has no " + nic_kind + " network");
 }
 
