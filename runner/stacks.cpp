@@ -103,7 +103,14 @@ void register_stacks(StackRegistry& reg) {
                   {"source", "open-mpi/ompi trunk of 2007 (e.g. 8643f38adf, 2007-07): ompi/mca/pml/ob1/pml_ob1_sendreq.c "
                              "mca_pml_ob1_send_request_start_copy calls MCA_PML_OB1_SEND_REQUEST_MPI_COMPLETE after "
                              "packing and before mca_bml_base_send; removed by e361bcb64c (2008-05-30), after the "
-                             "paper (EuroPVM/MPI 2007)"}}}}});
+                             "paper (EuroPVM/MPI 2007)"}}},
+                {"btl_portals_send_end_event",
+                 {{"value", 1},
+                  {"source", "open-mpi/ompi trunk of 2007 (d109e9a6f4, 2007-07-14): ompi/mca/btl/portals/"
+                             "btl_portals_send.c:64-65 binds a send fragment's MD with PTL_MD_EVENT_START_DISABLE only, "
+                             "and PtlPutRegion asks PTL_ACK_REQ (:90), so progress reads SEND_END and the ACK "
+                             "(btl_portals_component.c:455, :473); END_DISABLE under ACKs came with btl_portals_needs_ack "
+                             "(27c425b304, 2008-04-21)"}}}}});
   reg.add({"native", "seastar",
            "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above",
            {.native = "mpich_portals"}});

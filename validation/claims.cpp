@@ -31,9 +31,23 @@ const std::vector<Reading>& readings() {
       {"very similar", "within", 0, 10, "|a - b| <= 10 % of b (also 'about the same', 'nearly identical'), two-sided"},
       {"tracks", "within", 0, 25, "at every common size |a - b| <= 25 % of b (as 'similar', point by point)"},
       {"roughly matches", "within", 0, 25, "as 'similar'"},
-      {"much smoother", "smoother", 2, kInf, "the rougher curve's largest step is at least 2 x the smoother one's"},
+      {"much smoother", "smoother", 2, kInf, "the rougher curve's largest fall (metric below its best at a smaller size) is at least 2 x the smoother one's"},
   };
   return r;
+}
+
+// A protocol transition shows as the metric falling while the size grows; a rising curve has no fall, however steep
+// its ramp (the largest step between consecutive sizes would measure the ramp of a latency-bound curve, about x1.8 per
+// doubling around 1 KiB, and not the transition).
+double largest_fall(const Json& points, const std::string& metric, long long min_bytes) {
+  double worst = 0, best = 0;
+  for (auto& p : points) {
+    if (p.at("bytes").get<long long>() < min_bytes) continue;
+    const double v = p.at(metric).get<double>();
+    if (best > 0 && v > 0) worst = std::max(worst, std::log(best / v));
+    best = std::max(best, v);
+  }
+  return worst;
 }
 
 const Reading* find_reading(const std::string& name) {

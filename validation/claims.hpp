@@ -14,7 +14,7 @@ namespace ompisim::validation {
 // One reading of the papers' words. `check`: the claim check kind it applies to ("gap", "within", "smoother").
 // For "gap": the accepted magnitude of the model's gap, |gap| in [lo, hi] percent with the sign of the paper's gap
 // (hi may be infinite: one-sided words). For "within": |a - b| <= hi % of b (lo unused). For "smoother": curve b's
-// largest step at least lo times curve a's.
+// largest fall (the metric below its best at a smaller size, |ln ratio|) at least lo times curve a's.
 struct Reading {
   std::string name, check;
   double lo, hi;
@@ -22,6 +22,9 @@ struct Reading {
 };
 const std::vector<Reading>& readings();
 const Reading* find_reading(const std::string& name);  // nullptr when not defined
+// The roughness a "smoother" check compares: the largest fall of `metric` below its best value at any smaller size
+// (|ln ratio|) over the points (`bytes`, ascending) with bytes >= min_bytes. 0 for a curve that never falls.
+double largest_fall(const Json& points, const std::string& metric, long long min_bytes);
 
 // The accepted range of |model gap| for a paper gap (signed, per gap.hpp) and factor; a word reading replaces the
 // factor rule by its own range.

@@ -354,7 +354,7 @@ Json eval_pairs(const Json& refdoc, const Json& pts) {
 // One claim check (recursive for all_of). Kinds: less (a < factor x b, optional margin_pct), gap (the model's signed
 // gap between a and b against the paper's, gap.hpp; a word reading from claims.hpp), less_all (every point of scenario
 // a below b's, paired by rank count or size, optional margin_pct),
-// all_of (every sub-check; a sub-check without a kind is 'less'), smoother (curve a's largest step below b's),
+// all_of (every sub-check; a sub-check without a kind is 'less'), smoother (curve a's largest fall below b's),
 // within (|a - b| <= tolerance_pct % of b), difference (min <= a - b <= max; without b: min <= a <= max), additive
 // (a >= min_fraction x the sum of the values of `parts`), differs (curves a and b, scenarios, differ by at least
 // min_pct % at one or more sizes >= min_bytes).
@@ -423,26 +423,17 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
     return holds;
   }
   if (kind == "smoother") {
-    // Curve a is smoother than curve b: its largest step between consecutive sizes (|log ratio| of the metric,
-    // sizes >= min_bytes, so the latency-bound start is left out) is smaller.
+    // Curve a is smoother than curve b: its largest fall below its best value at a smaller size (largest_fall,
+    // claims.hpp; sizes >= min_bytes) is smaller.
     auto roughness = [&](const std::string& sc) {
-      const Json& r = run.result(sc, Json::object(), false);
-      std::string m = chk.at("metric");
-      double worst = 0, prev = -1;
-      long long min_b = chk.value("min_bytes", 1LL);
-      for (auto& p : r["points"]) {
-        if (p["bytes"].get<long long>() < min_b) continue;
-        double v = p[m].get<double>();
-        if (prev > 0 && v > 0) worst = std::max(worst, std::fabs(std::log(v / prev)));
-        prev = v;
-      }
-      return worst;
+      return largest_fall(run.result(sc, Json::object(), false)["points"], chk.at("metric"), chk.value("min_bytes", 1LL));
     };
     double a = roughness(chk.at("a")), b = roughness(chk.at("b"));
     const double need = chk.contains("reading") ? find_reading(chk["reading"].get<std::string>())->lo : 1.0;
-    detail = fmt::format("largest step |ln ratio|: {:.3f} vs {:.3f}{}", a, b,
-                         chk.contains("reading") ? fmt::format(" (ratio {:.2f}, at least {:g})", b / a, need) : "");
-    if (a > 0) measure(ms, chk, "step ratio b/a", b / a, nullptr, need, kInf);
+    detail = fmt::format("largest fall |ln ratio|: {:.3f} vs {:.3f}{}", a, b,
+                         chk.contains("reading") ? fmt::format(" (ratio {:.2f}, at least {:g})", a > 0 ? b / a : kInf, need)
+                                                 : "");
+    if (a > 0) measure(ms, chk, "fall ratio b/a", b / a, nullptr, need, kInf);
     return a * need < b;
   }
   throw std::runtime_error("unknown claim check kind '" + kind + "' in " + f);

@@ -91,6 +91,26 @@ TEST_CASE("readings: one numeric reading per word", "[unit][validation]") {
   CHECK(stated.second == Approx(70.5));
 }
 
+// Configuration: a NetPIPE-like bandwidth curve that rises x1.8 per size step (a latency-bound ramp) and one that rises
+// then falls 14 % at one size before rising again (a protocol transition). Expected: the ramp has no fall (0), the
+// dip's fall is ln(1/0.86); points below min_bytes are left out. How validated: largest_fall; a measure of the
+// largest step between consecutive sizes would rank the ramp (ln 1.8 = 0.59) as the rougher curve.
+TEST_CASE("validation: 'smoother' measures the largest fall, not the ramp", "[unit][validation]") {
+  auto curve = [](std::vector<double> v) {
+    Json pts = Json::array();
+    long long b = 1024;
+    for (double x : v) {
+      pts.push_back({{"bytes", b}, {"bw", x}});
+      b *= 2;
+    }
+    return pts;
+  };
+  const Json ramp = curve({0.1, 0.18, 0.324, 0.583}), dip = curve({1.0, 1.1, 0.946, 1.2});
+  CHECK(largest_fall(ramp, "bw", 1024) == 0);
+  CHECK(largest_fall(dip, "bw", 1024) == Approx(std::log(1.1 / 0.946)));
+  CHECK(largest_fall(dip, "bw", 4096) == 0);  // from 4 KiB on the dip's curve only rises
+}
+
 // Configuration: a well-formed gap claim, then one mistake at a time. Expected: the good one passes; each mistake is an
 // InputError naming the file and the key (exit 2 in the CLI). How validated: the exception's message.
 TEST_CASE("reference: bad claim input names the file and the key", "[unit][validation]") {

@@ -134,7 +134,10 @@ void BtlPortals::transmit(std::uint64_t fid, Completion local_done, Completion p
         md.length = static_cast<std::uint64_t>(bytes);
         md.threshold = ack ? 2 : 1;  // send (+ ack)
         md.options.event_start_disable = true;
-        md.options.event_end_disable = ack;  // "if we are using portals ACK's for completion" (optimized build)
+        // v1.3.4 optimized build: "if we are using portals ACK's for completion" SEND_END is disabled
+        // (btl_portals_send.c:72-76); the 2007 trunk leaves it on (btl_portals_send.c:64-65 at d109e9a6f4), so its
+        // progress reads SEND_END and then the ACK for every fragment (btl_portals_component.c at d109e9a6f4: PtlEQPoll with timeout 0 at :311, SEND_END :455, ACK :473).
+        md.options.event_end_disable = ack && mca_.btl_portals_send_end_event.value == 0;
         md.eq = ss_.eq(src, client_);
         md.user_ptr = fid;
         MdId h = ss_.nic(src).md_bind(md, UnlinkOp::Unlink);
@@ -215,8 +218,12 @@ void BtlPortals::on_event(int rank, const Event& e) {
     }, "mca_btl_portals_component_progress (PtlEQGet)");
     return;
   }
-  // A send fragment's completion: its ACK (needs_ack) or its SEND_END (no ACKs). user_ptr is the fragment id.
-  if ((e.kind == EventKind::Ack || e.kind == EventKind::SendEnd) && sent_.count(e.user_ptr)) {
+  // A send fragment's completion: its ACK (needs_ack) or its SEND_END (no ACKs). user_ptr is the fragment id. A
+  // SEND_END read while an ACK is awaited (btl_portals_send_end_event) only costs its poll.
+  const EventKind completes = mca_.btl_portals_needs_ack.value != 0 ? EventKind::Ack : EventKind::SendEnd;
+  if ((e.kind == EventKind::Ack || e.kind == EventKind::SendEnd) && sent_.count(e.user_ptr))
+    counters_.add(PortalsStat::SendEvents);
+  if (e.kind == completes && sent_.count(e.user_ptr)) {
     std::uint64_t fid = e.user_ptr;
     cpus_.cpu(rank, poll, [this, rank, fid] { complete(rank, fid); }, "mca_btl_portals_component_progress (PtlEQGet)");
     return;

@@ -37,14 +37,15 @@ constexpr std::uint32_t kFlags = flag::Send | flag::Get | flag::RdmaMatched;
 
 // btl/portals' statistics, declared once (add_counters reports all of them; the registry entry and
 // `ompisim describe btl/portals` list them).
-enum class PortalsStat : std::uint8_t { Frags, QueuedSends, RdmaGets, MdBinds, MdUnlinks, RecvEvents };
-inline constexpr std::array<StatisticInfo, 6> kPortalsStatistics{{
+enum class PortalsStat : std::uint8_t { Frags, QueuedSends, RdmaGets, MdBinds, MdUnlinks, RecvEvents, SendEvents };
+inline constexpr std::array<StatisticInfo, 7> kPortalsStatistics{{
     {"btl_portals_frags", "fragments", "fragments put (PtlPutRegion)"},
     {"btl_portals_queued_sends", "sends", "sends that waited for an outstanding-fragment slot (FIFO order)"},
     {"btl_portals_rdma_gets", "transfers", "RDMA GETs (pml/ob1 RGET): PtlMDBind + PtlGet by the receiver"},
     {"btl_portals_md_binds", "calls", "PtlMDBind of send fragments (eager ones stay bound and are reused)"},
     {"btl_portals_md_unlinks", "calls", "PtlMDUnlink of max-size send fragments when freed"},
     {"btl_portals_recv_events", "events", "events of the receive blocks handled (PUT_START, PUT_END)"},
+    {"btl_portals_send_events", "events", "events of send fragments handled (SEND_END, ACK)"},
 }};
 
 class BtlPortals final : public Btl {

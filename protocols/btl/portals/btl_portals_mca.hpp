@@ -11,7 +11,8 @@ namespace ompisim::btl::portals {
 
 struct BtlPortalsMca : ParamTable<BtlPortalsMca> {
   Sourced btl_portals_eager_limit, btl_portals_max_send_size, btl_portals_recv_block_size,
-      btl_portals_max_pending_ops, btl_portals_eager_frag_limit, btl_portals_needs_ack;
+      btl_portals_max_pending_ops, btl_portals_eager_frag_limit, btl_portals_needs_ack,
+      btl_portals_send_end_event;
 
   BtlPortalsMca() { set_defaults(); }
   static const ParamRows<BtlPortalsMca>& rows() {
@@ -42,6 +43,13 @@ struct BtlPortalsMca : ParamTable<BtlPortalsMca> {
          "PTL_EVENT_ACK; with 0, PTL_NOACK_REQ and completion on SEND_END",
          {"btl_portals_needs_ack", Dim::Count, "1: send fragments ask a Portals ACK and complete on it; 0: no ACK, "
           "complete on SEND_END", 0, 1}},
+        {&BtlPortalsMca::btl_portals_send_end_event, 0, "open-mpi/ompi v1.3.4 "
+         "ompi/mca/btl/portals/btl_portals_send.c:72-76 (optimized build): the send MD adds "
+         "PTL_MD_EVENT_END_DISABLE when portals_need_ack is set, so only the ACK is read. Not an Open MPI parameter: "
+         "it selects the code version (the 2007 trunk sets only PTL_MD_EVENT_START_DISABLE, btl_portals_send.c:64-65 "
+         "at d109e9a6f4, and v1.3 debug builds keep the END event too)",
+         {"btl_portals_send_end_event", Dim::Count, "1: a send fragment's MD posts SEND_END even when it asks an ACK, "
+          "and progress reads both (2007 trunk); 0: SEND_END disabled under ACKs (v1.3 optimized build)", 0, 1}},
     };
     return r;
   }

@@ -36,9 +36,10 @@ struct Run {
   StackStats stats;
 };
 // One 8 B eager send 0 -> 1 into a pre-posted receive.
-Run one_send(long long needs_ack, double interrupt_extra = 0) {
+Run one_send(long long needs_ack, double interrupt_extra = 0, long long send_end_event = 0) {
   test::Fixture f("red-storm", 2, 1, "");
   seastar::nic(*f.machine).p.host_interrupt_cost.value += interrupt_extra;
+  f.mca_.get<Mca>().btl_portals_send_end_event.value = static_cast<double>(send_end_event);
   portals_stack(f, &Mca::btl_portals_needs_ack, static_cast<double>(needs_ack));
   Run r;
   f.stack->irecv(1, 0, 3, 8, Buffer{0x20000, true}, [&] { r.recv_done = f.sim.now(); });
@@ -122,4 +123,22 @@ TEST_CASE("btl/portals: pre-pinned eager fragments are bound once; max-size ones
 TEST_CASE("btl/portals: a receive block posts PUT_START and PUT_END per fragment", "[unit][btl][portals]") {
   Run r = one_send(1);
   CHECK(r.stats.counters["btl_portals_recv_events"] == 2);
+}
+
+// Configuration: one 8 B eager send with ACKs, the send MD's SEND_END left on (btl_portals_send_end_event 1: the 2007
+// trunk's btl_portals_send.c:64-65, PTL_MD_EVENT_START_DISABLE only) and disabled (0: v1.3.4's optimized build,
+// btl_portals_send.c:72-76); then no ACKs. Expected: with the END event on, the sender reads two send events (SEND_END,
+// then the ACK) and the fragment still completes on the ACK, after the receiver has the data, one eq_poll_cost later
+// than with the END event off (the SEND_END poll runs first on the sender's CPU); with it off, one event (the ACK);
+// without ACKs, one (SEND_END). How validated: btl_portals_send_events and the completion times.
+TEST_CASE("btl/portals: the 2007 trunk reads SEND_END and the ACK of every fragment", "[unit][btl][portals]") {
+  Run both = one_send(1, 0, 1), ack_only = one_send(1, 0, 0), noack = one_send(0, 0, 1);
+  CHECK(both.stats.counters["btl_portals_send_events"] == 2);
+  CHECK(ack_only.stats.counters["btl_portals_send_events"] == 1);
+  CHECK(noack.stats.counters["btl_portals_send_events"] == 1);
+  CHECK(both.stats.counters["seastar_acks"] == 1);
+  CHECK(both.send_done > both.recv_done);  // completion on the ACK, not on SEND_END
+  CHECK(both.send_done >= ack_only.send_done);
+  CHECK(both.stats.sends_completed == 1);
+  CHECK(both.stats.live_requests == 0);
 }
