@@ -55,6 +55,7 @@ struct SoftwareParams {
   Sourced mpich_smp_single_copy_size;  // MPICH_SMP_SINGLE_COPY_SIZE: smallest on-node message sent by single copy
   Sourced mpich_shm_overhead;      // per message per side on its on-node path (in place of the shm provider's)
   Sourced mpich_shm_eager_rate;    // eager (copy in, copy out): per-byte cost as a rate, sender at post
+  Sourced mpich_shm_eager_cost_max;  // eager: the per-byte cost reaches at most this per message
   Sourced mpich_shm_copy_cost;     // single copy: per message, receiver at match, before the copy
 
   template <class V>
@@ -72,6 +73,8 @@ struct SoftwareParams {
     v(mpich_shm_overhead, {"mpich_shm_overhead", Dim::Time, "Cray MPICH on-node path per message per side", 0, 1e-4});
     v(mpich_shm_eager_rate, {"mpich_shm_eager_rate", Dim::Rate, "Cray MPICH on-node eager: per-byte cost as a rate",
                              1e6, 1e15});
+    v(mpich_shm_eager_cost_max, {"mpich_shm_eager_cost_max", Dim::Time,
+                                 "Cray MPICH on-node eager: largest per-byte cost of one message", 0, 1e-4});
     v(mpich_shm_copy_cost, {"mpich_shm_copy_cost", Dim::Time, "Cray MPICH on-node single copy: per message", 0, 1e-3});
   }
 };

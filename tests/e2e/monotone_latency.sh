@@ -29,11 +29,6 @@ xargs -P 2 -I{} sh -c '"$0" --quiet run "{}" --json --out "$1/out" > "$1/$(basen
 python3 - "$t" "$t/list" <<'P' || fail=1
 import json, os, sys
 KNOWN = {
-    # Cray MPICH's on-node eager path (software.mpich_shm_eager_rate, fitted on Frontier's intra-node osu_bw 1 B and
-    # 1 KiB points) carried in a straight line to 4 KiB, against its single copy from MPICH_SMP_SINGLE_COPY_SIZE (8 KiB):
-    # the public curve has no point between 1 and 8 KiB to shape the eager cost there, and its osu_bw times per message
-    # (0.26 us at 1 B, 0.85 us at 1 KiB, 1.09 us at 8 KiB) allow no linear eager cost that meets the single copy at 8 KiB.
-    'scenarios/slingshot/fig5_latency_intra_h2h_native.json': (4096, 'open: Cray MPICH eager rate extrapolated from 1 KiB vs its single copy'),
 }
 out, files = sys.argv[1], open(sys.argv[2]).read().split()
 found = {}

@@ -90,6 +90,7 @@ o::shm::ShmConfig mpich_shm_config(const Machine& machine, const McaParams& mca)
   c.overhead = s.mpich_shm_overhead;
   c.inject_size = s.mpich_smp_single_copy_size - 1;
   c.inject_rate = s.mpich_shm_eager_rate;
+  c.inject_cost_max = s.mpich_shm_eager_cost_max;
   c.copy_cost = s.mpich_shm_copy_cost;
   return c;
 }

@@ -22,7 +22,8 @@ void ShmProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
   msgs_.emplace(id, Msg{rank, dst, tag, bytes, context, buf, p, {}});
   static_assert(static_cast<int>(Path::Ipc) == static_cast<int>(ShmStat::Ipc));
   n_.add(static_cast<ShmStat>(p));
-  const double path = p == Path::Inject ? per_byte(static_cast<double>(bytes), c_.inject_rate) : 0.0;
+  double path = p == Path::Inject ? per_byte(static_cast<double>(bytes), c_.inject_rate) : 0.0;
+  if (c_.inject_cost_max > 0) path = std::min(path, c_.inject_cost_max);
   cpus_.cpu(rank, c_.overhead + path, [this, id, rank, dst] {
     double hop = ctx_.signal_latency(rank, dst);
     if (msgs_.at(id).path == Path::Inject) {

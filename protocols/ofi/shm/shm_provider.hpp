@@ -29,9 +29,10 @@ namespace ompisim::ofi::shm {
 struct ShmConfig {
   double overhead = 0, inject_size = 4096, ipc_open_cost = 0, gpu_copy_latency = 0, xpmem_attach_cost = 0;
   // A closed library's own on-node path priced as a black box (Cray MPICH's; none for libfabric's shm provider): a
-  // cost per message and per byte (as a rate, 0 = none) on the inject path (the sender's CPU at post) and on the
-  // single-copy path (the receiver's CPU when it matches, before the copy).
-  double inject_rate = 0, copy_cost = 0, copy_rate = 0;
+  // cost per message and per byte (as a rate, 0 = none) on the inject path (the sender's CPU at post; the per-byte
+  // part at most inject_cost_max per message, 0 = no ceiling) and on the single-copy path (the receiver's CPU when it
+  // matches, before the copy).
+  double inject_rate = 0, inject_cost_max = 0, copy_cost = 0, copy_rate = 0;
 };
 
 class ShmProvider final : public SrxPeer {

@@ -55,3 +55,22 @@ TEST_CASE("ofi/shm: a library's per-path costs lengthen their own path by their 
   only_copy.copy_cost = 0.7e-6;
   CHECK(recv_done_at(only_copy, 1024) == Approx(small0).epsilon(1e-12));
 }
+
+// Configuration: as above, inject_rate 2 GB/s with a ceiling inject_cost_max of 0.3 us; messages of 256 B (below the
+//                ceiling: 0.128 us) and 4 KiB (2.048 us uncapped) on the inject path.
+// Expected:      the 256 B receive is later than without per-path costs by 256 B / 2 GB/s exactly, the 4 KiB one by
+//                the ceiling, 0.3 us, exactly; without the ceiling the 4 KiB one pays the full 2.048 us.
+// How validated: receive completion times on the DES engine.
+TEST_CASE("ofi/shm: the inject path's per-byte cost stops at its per-message ceiling", "[unit][ofi]") {
+  shm::ShmConfig plain;
+  plain.overhead = 0.1e-6;
+  plain.inject_size = 8191;
+  shm::ShmConfig rated = plain;
+  rated.inject_rate = 2e9;
+  shm::ShmConfig capped = rated;
+  capped.inject_cost_max = 0.3e-6;
+  const double small0 = recv_done_at(plain, 256), big0 = recv_done_at(plain, 4096);
+  CHECK(recv_done_at(capped, 256) - small0 == Approx(256 / 2e9).epsilon(1e-6));
+  CHECK(recv_done_at(capped, 4096) - big0 == Approx(0.3e-6).epsilon(1e-6));
+  CHECK(recv_done_at(rated, 4096) - big0 == Approx(4096 / 2e9).epsilon(1e-6));
+}
