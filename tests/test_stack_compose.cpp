@@ -95,7 +95,7 @@ TEST_CASE("each MCA parameter has one owning component", "[unit][stack]") {
     sum += c.param_names().size();
   }
   CHECK(sum == all.size());
-  // 26 + ptl/elan4 (8: cq_qdma added) + native/mpich_qsnet (1) + native/elan4_qdma (1) + pml/ob1 (4: stripe policy and size, send and recv
+  // 26 + ptl/elan4 (10: cq_qdma, num_qdescs, num_putget added) + native/mpich_qsnet (1) + native/elan4_qdma (1) + pml/ob1 (4: stripe policy and size, send and recv
   // pipeline depths) + btl/openib, gm, tcp (9 each: min_send_size added) + btl/portals needs_ack (its per-peer
   // credits became max_pending_ops)
   // + mtl/portals copy blocks (2) + btl/portals eager_frag_limit + pml/ob1 use_early_completion
@@ -103,5 +103,5 @@ TEST_CASE("each MCA parameter has one owning component", "[unit][stack]") {
   // + ofi/cxi fi_cxi_* (6), ofi/shm shm_inject_size, mtl/ofi ompi_mtl_ofi_inject, native/mpich_cxi mpich_ofi_inject
   // + native/mpich_cxi's bcast tunables (mpich_bcast_only_tree, mpich_bcast_internode_radix, _intranode_radix)
   // + native/mpich_gni mpich_eager_short_size (CH3's data-in-header send on the node)
-  CHECK(all.size() == 89);
+  CHECK(all.size() == 91);
 }
