@@ -95,7 +95,7 @@ TEST_CASE("each MCA parameter has one owning component", "[unit][stack]") {
     sum += c.param_names().size();
   }
   CHECK(sum == all.size());
-  // 26 + ptl/elan4 (8: cq_qdma added) + native/mpich_qsnet (1) + native/elan4_qdma (1) + pml/ob1 (4: stripe policy and size, send and recv
+  // 26 + ptl/elan4 (10: cq_qdma, num_qdescs, num_putget added) + native/mpich_qsnet (1) + native/elan4_qdma (1) + pml/ob1 (4: stripe policy and size, send and recv
   // pipeline depths) + btl/openib, gm, tcp (9 each: min_send_size added) + btl/portals needs_ack (its per-peer
   // credits became max_pending_ops)
   // + mtl/portals copy blocks (2) + btl/portals eager_frag_limit + pml/ob1 use_early_completion
@@ -104,5 +104,6 @@ TEST_CASE("each MCA parameter has one owning component", "[unit][stack]") {
   // + native/mpich_cxi's bcast tunables (mpich_bcast_only_tree, mpich_bcast_internode_radix, _intranode_radix)
   // + native/mpich_gni mpich_eager_short_size (CH3's data-in-header send on the node)
   // + btl/portals send_end_event (the 2007 trunk's SEND_END read beside the ACK)
-  CHECK(all.size() == 90);
+  // + ptl/elan4 num_qdescs and num_putget (the 2004 source's fixed descriptor lists)
+  CHECK(all.size() == 92);
 }

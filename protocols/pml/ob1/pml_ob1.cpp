@@ -455,20 +455,25 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
       });
       return;
     }
-    case Hdr::Rndv:
-      copy_out(rid, me, peer, payload, [this, rid, f, payload, was_unexpected, me, peer] {
+    case Hdr::Rndv: {
+      // mca_pml_ob1_recv_request_progress (v1.1.1 pml_ob1_recvreq.c; v4.1.6 ..._progress_rndv, same order): the ACK
+      // goes out first (mca_pml_ob1_recv_request_ack), then the RNDV's own data is unpacked
+      // (MCA_PML_OB1_RECV_REQUEST_UNPACK): that copy, and a converting receiver's conversion, overlap the ACK's trip.
+      on_event(r, RecvEvent::MatchedRndv, payload);
+      // mca_pml_ob1_recv_request_ack: the rest by RDMA PUT when both buffers are contiguous (the RNDV's CONTIG flag)
+      // and this side's record gives it (rdma offset = the bytes received), else everything by copy (the length).
+      const bool put = r.state != RecvState::Complete && (f.h.flags & hdr_flag::Contig) && r.buf.contiguous &&
+                       rdma_choice(bml_.endpoint(me, peer), f.h.msg_bytes).put;
+      send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, put ? payload : f.h.msg_bytes);
+      if (put) schedule_puts(rid, me, peer, payload, f.h.send_req);  // then mca_pml_ob1_recv_request_schedule
+      ++lib_.recv(rid).unpacking;
+      copy_out(rid, me, peer, payload, [this, rid, f, payload, was_unexpected] {
         if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);
-        RecvRequest& rr = lib_.recv(rid);
-        on_event(rr, RecvEvent::MatchedRndv, payload);
-        // mca_pml_ob1_recv_request_ack: the rest by RDMA PUT when both buffers are contiguous (the RNDV's CONTIG flag)
-        // and this side's record gives it (rdma offset = the bytes received), else everything by copy (the length).
-        const bool put = rr.state != RecvState::Complete && (f.h.flags & hdr_flag::Contig) && rr.buf.contiguous &&
-                         rdma_choice(bml_.endpoint(me, peer), f.h.msg_bytes).put;
-        send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, put ? payload : f.h.msg_bytes);
-        if (rr.state == RecvState::Complete) complete_recv(rid);
-        else if (put) schedule_puts(rid, me, peer, payload, f.h.send_req);  // then mca_pml_ob1_recv_request_schedule
-      });
+        --lib_.recv(rid).unpacking;
+        complete_recv(rid);
+      }, was_unexpected ? MemSpace{} : f.d.data.buf.space);
       return;
+    }
     default: throw ProtocolError("ob1 match", "POSTED", to_string(f.h.type));
   }
 }
@@ -483,6 +488,9 @@ void Ob1::mpi_complete_send(std::uint64_t sid) {
   if (done) done();  // last: it may start new requests
 }
 
-void Ob1::complete_recv(std::uint64_t rid) { lib_.complete_recv(rid); }
+void Ob1::complete_recv(std::uint64_t rid) {
+  const RecvRequest& r = lib_.recv(rid);
+  if (r.state == RecvState::Complete && r.unpacking == 0) lib_.complete_recv(rid);
+}
 
 }  // namespace ompisim::pml::ob1

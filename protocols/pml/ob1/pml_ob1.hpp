@@ -158,6 +158,7 @@ private:
   // MCA_PML_OB1_SEND_REQUEST_MPI_COMPLETE ahead of the request's end: runs its completion; the request stays until
   // complete_send releases it (with nothing left to run).
   void mpi_complete_send(std::uint64_t sid);
+  // Releases the request once it is COMPLETE and no unpack of its data is still running (else nothing yet).
   void complete_recv(std::uint64_t rid);
   void send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq, std::uint64_t offset = 0);
 

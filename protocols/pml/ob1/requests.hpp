@@ -56,6 +56,9 @@ struct RecvRequest : mpi::Request {
   RecvState state = RecvState::Posted;
   std::uint32_t convert_elem = 0;  // element size of typed data (0: MPI_BYTE / MPI_PACKED, never converted)
   std::uint64_t received = 0;
+  // Unpacks of already counted data still running (the RNDV's own data, unpacked after its ACK went out): the
+  // request completes once it is Complete and none is left.
+  int unpacking = 0;
 };
 
 // Chooses the protocol and moves Idle -> MatchSent | RgetSent | RndvSent; returns the header to send. `caps`: the

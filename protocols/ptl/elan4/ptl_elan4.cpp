@@ -28,7 +28,13 @@ PtlElan4::PtlElan4(World& w, qsnet::Elan4& nic, const PtlElan4Mca& mca)
         thread_ctx_.push_back(w.add_progress_thread(r, (w.core_of(r) + 1) % cores));
     }
   }
+  qdescs_.assign(static_cast<std::size_t>(w.ranks()), DescPool(static_cast<int>(mca.ptl_elan4_num_qdescs.value)));
+  putget_.assign(static_cast<std::size_t>(w.ranks()), DescPool(static_cast<int>(mca.ptl_elan4_num_putget.value)));
   nic_.on_stored = [this](int rank, int q) { on_stored(rank, q); };
+}
+
+void PtlElan4::take(std::vector<DescPool>& pool, int rank, std::function<void()> work) {
+  if (pool.at(static_cast<std::size_t>(rank)).take(std::move(work))) counters_.add(PtlStat::DescWaits);
 }
 
 double PtlElan4::request_overhead() const { return datatype_ ? sw_.datatype_engine_overhead.value : 0.0; }
@@ -45,6 +51,10 @@ std::uint64_t PtlElan4::put_item(Item it) {
 }
 
 void PtlElan4::send(int ctx, const MatchHeader& h) {
+  take(qdescs_, h.src, [this, ctx, h] { start_first(ctx, h); });
+}
+
+void PtlElan4::start_first(int ctx, const MatchHeader& h) {
   counters_.add(h.rendezvous ? PtlStat::Rendezvous : PtlStat::Eager);
   std::uint64_t id = put_item({Kind::First, h, 0});
   const int rank = h.src;
@@ -52,13 +62,21 @@ void PtlElan4::send(int ctx, const MatchHeader& h) {
   w_.cpu_copy(ctx, static_cast<double>(h.inline_bytes), [this, ctx, h, id, rank] {
     w_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, ctx, h, id, rank] {
       const auto bytes = kHeaderBytes + static_cast<std::uint32_t>(h.inline_bytes);
+      // An eager fragment's descriptor is free again once its QDMA completed (mca_ptl_elan_send_desc_done); a
+      // rendezvous keeps it until it is answered (handle: FIN_ACK, ACK).
+      auto free_desc = [this, rank, eager = !h.rendezvous](Callback then) -> Callback {
+        return [this, rank, eager, then = std::move(then)] {
+          if (eager) qdescs_[static_cast<std::size_t>(rank)].give_back();
+          if (then) then();
+        };
+      };
       if (cq_qdma_ && plan_.completion_queue() >= 0) {
         // ptl_elan4_cq_qdma on: the QDMA's source event copies a completion QDMA into the completion queue; the send
         // request progresses when that entry is handled (mca_ptl_elan_send_desc_done): an eager send completes then.
-        nic_.qdma(rank, h.dst, 0, bytes, id, report_completion(rank, put_item({Kind::SendDone, h, 0})));
+        nic_.qdma(rank, h.dst, 0, bytes, id, free_desc(report_completion(rank, put_item({Kind::SendDone, h, 0}))));
         return;
       }
-      nic_.qdma(rank, h.dst, 0, bytes, id);
+      nic_.qdma(rank, h.dst, 0, bytes, id, free_desc({}));
       if (!h.rendezvous) pml->send_progress(ctx, rank, h.send_req, h.msg_bytes);  // buffered: complete
     }, "mca_ptl_elan4_send (QDMA)");
   });
@@ -87,7 +105,7 @@ void PtlElan4::control(int from, int to, Kind k, const MatchHeader& h, std::uint
 void PtlElan4::matched(int ctx, const MatchHeader& h, std::uint64_t recv_req) {
   const int rank = h.dst;
   if (read_) {
-    start_rdma(ctx, rank, h, recv_req, true);
+    take(putget_, rank, [this, ctx, rank, h, recv_req] { start_rdma(ctx, rank, h, recv_req, true); });
     return;
   }
   // RDMA write: acknowledge with the receive buffer's E4_Addr; the sender writes.
@@ -146,13 +164,15 @@ void PtlElan4::handle(int ctx, int rank, Item it) {
     case Kind::First:
       pml->match(ctx, rank, it.h);
       return;
-    case Kind::Ack:  // at the sender (write scheme): write the rest into the receive buffer
-      start_rdma(ctx, rank, it.h, it.req, false);
+    case Kind::Ack:  // at the sender (write scheme): the rendezvous is answered; write the rest into the receive buffer
+      qdescs_[static_cast<std::size_t>(rank)].give_back();
+      take(putget_, rank, [this, ctx, rank, it] { start_rdma(ctx, rank, it.h, it.req, false); });
       return;
     case Kind::Fin:  // at the receiver (write scheme): the data is there
       pml->recv_progress(ctx, rank, it.req, it.h.msg_bytes - it.h.inline_bytes);
       return;
     case Kind::FinAck:  // at the sender (read scheme): rendezvous acknowledged and data taken
+      qdescs_[static_cast<std::size_t>(rank)].give_back();  // mca_ptl_elan_last_frag_ack
       pml->send_progress(ctx, rank, it.req, it.h.msg_bytes);
       return;
     case Kind::RdmaDone:
@@ -168,6 +188,7 @@ void PtlElan4::handle(int ctx, int rank, Item it) {
 
 void PtlElan4::rdma_done(int ctx, int rank, const Item& it) {
   counters_.add(PtlStat::RdmaCompletions);
+  putget_[static_cast<std::size_t>(rank)].give_back();  // the host saw it: mca_ptl_elan_send_desc_done
   const bool at_receiver = rank == it.h.dst;  // read: the receiver initiated; write: the sender did
   auto progress = [this, ctx, rank, it, at_receiver] {
     if (at_receiver) pml->recv_progress(ctx, rank, it.req, it.h.msg_bytes - it.h.inline_bytes);

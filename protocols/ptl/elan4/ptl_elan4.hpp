@@ -18,8 +18,13 @@
 //                   (mca_ptl_elan_update_desc -> mca_ptl_elan_send_desc_done): an eager send completes then.
 //   progress        progress.hpp: polling, interrupts, one or two progress threads (World execution contexts bound
 //                   to another core of the node); a progress thread hands completed requests to the main thread.
+//   descriptors     (desc_pool.hpp) a first fragment takes one of ptl_elan4_num_qdescs QDMA descriptors and holds it
+//                   until its QDMA completed (eager) or its rendezvous was answered (FIN_ACK, or the ACK of the write
+//                   scheme: mca_ptl_elan_last_frag_ack / mca_ptl_elan_ctrl_frag give it back); an RDMA takes one of
+//                   ptl_elan4_num_putget until its initiator's host saw it complete. Work finding none waits in order.
 // LIMITATIONS: one PTL module per process (one NIC); no multi-PTL scheduling of the rest of a message (the paper
-// activates only the Elan4 PTLs); send buffers are never exhausted. Two progress threads share the node's other core
+// activates only the Elan4 PTLs); control messages sent by the host (ACK, unchained FIN / FIN_ACK) take no QDMA
+// descriptor (the 2004 source takes them from the same tx_desc_free). Two progress threads share the node's other core
 // (World: they take turns and pay a context switch at each turn); the OS scheduler's own choices (migration,
 // interrupt routing) are not modelled. Without a completion queue an eager send completes once its QDMA is issued and
 // an RDMA's host event is set by the RDMA itself (the 2004 source sets it after the chained control QDMA: not modelled).
@@ -27,6 +32,7 @@
 #include "core/statistics.hpp"
 #include "models/qsnet/elan4.hpp"
 #include "platform/world.hpp"
+#include "protocols/ptl/elan4/desc_pool.hpp"
 #include "protocols/ptl/elan4/progress.hpp"
 #include "protocols/ptl/elan4/ptl_elan4_mca.hpp"
 #include "protocols/ptl/ptl.hpp"
@@ -42,9 +48,10 @@ namespace ompisim::ptl::elan4 {
 // ptl/elan4's statistics, declared once (add_counters reports all of them, then the NIC's; the registry entry and
 // `ompisim describe ptl/elan4` list them).
 enum class PtlStat : std::uint8_t {
-  Eager, Rendezvous, Acks, Fins, FinAcks, RdmaCompletions, Interrupts, Polls, Handoffs, CqEntries, ContextSwitches
+  Eager, Rendezvous, Acks, Fins, FinAcks, RdmaCompletions, Interrupts, Polls, Handoffs, CqEntries, DescWaits,
+  ContextSwitches
 };
-inline constexpr std::array<StatisticInfo, 11> kPtlStatistics{{
+inline constexpr std::array<StatisticInfo, 12> kPtlStatistics{{
     {"ptl_elan4_eager", "messages", "first fragments carrying the whole message (QDMA, the PTL's send buffer)"},
     {"ptl_elan4_rendezvous", "messages", "first fragments of a rendezvous: the rest by RDMA read or write"},
     {"ptl_elan4_acks", "messages", "ACK QDMAs: the receiver asks the sender to RDMA-write the rest"},
@@ -55,6 +62,8 @@ inline constexpr std::array<StatisticInfo, 11> kPtlStatistics{{
     {"ptl_elan4_polls", "events", "completions noticed by polling"},
     {"ptl_elan4_handoffs", "requests", "completions a progress thread handed to the rank's main thread"},
     {"ptl_elan4_cq_entries", "entries", "entries handled from the shared completion queue"},
+    {"ptl_elan4_desc_waits", "operations", "first fragments and RDMAs that waited for a free descriptor "
+     "(ptl_elan4_num_qdescs, ptl_elan4_num_putget)"},
     {"context_switches", "switches", "turns of a shared core from one execution context to another (World CPUs)"},
 }};
 
@@ -97,6 +106,10 @@ private:
   // The NIC's completion QDMA of `item` into rank's completion queue, chained to a descriptor's source event.
   Callback report_completion(int rank, std::uint64_t item);
   void rdma_done(int ctx, int rank, const Item& it);
+  // The first fragment's QDMA once it has its descriptor (send() takes it).
+  void start_first(int ctx, const MatchHeader& h);
+  // Takes a descriptor of rank's `pool` for `work` (counted when it has to wait).
+  void take(std::vector<DescPool>& pool, int rank, std::function<void()> work);
 
   World& w_;
   qsnet::Elan4& nic_;
@@ -107,6 +120,7 @@ private:
   std::uint64_t first_frag_;
   std::vector<int> thread_ctx_;  // per rank x threads: the progress threads' contexts
   std::unordered_map<std::uint64_t, Item> items_;  // in flight, by QDMA payload id
+  std::vector<DescPool> qdescs_, putget_;          // per rank
   Statistics<PtlStat, kPtlStatistics.size()> counters_{kPtlStatistics};
   std::uint64_t next_item_ = 1;
 };

@@ -9,7 +9,7 @@ namespace ompisim::ptl::elan4 {
 
 struct PtlElan4Mca : ParamTable<PtlElan4Mca> {
   Sourced ptl_elan4_rdma, ptl_elan4_inline, ptl_elan4_chained, ptl_elan4_completion_queue, ptl_elan4_progress,
-      ptl_elan4_datatype, ptl_elan4_cq_qdma, ptl_elan4_first_frag_size;
+      ptl_elan4_datatype, ptl_elan4_cq_qdma, ptl_elan4_first_frag_size, ptl_elan4_num_qdescs, ptl_elan4_num_putget;
 
   PtlElan4Mca() { set_defaults(); }
   static const ParamRows<PtlElan4Mca>& rows() {
@@ -44,6 +44,17 @@ struct PtlElan4Mca : ParamTable<PtlElan4Mca> {
          "minus the 64-byte header)",
          {"ptl_elan4_first_frag_size", Dim::Bytes, "data bytes in a first fragment (eager limit / rendezvous "
           "threshold)", 0, 1984}},
+        {&PtlElan4Mca::ptl_elan4_num_qdescs, 16, "Open MPI 2004 src/mca/ptl/elan/src/ptl_elan_priv.h "
+         "OMPI_PTL_ELAN_NUM_QDESCS: tx_desc_free is filled once (ptl_elan_comm_init.c) and never grows "
+         "(mca_ptl_elan_alloc_desc, ptl_elan_frag.c)",
+         {"ptl_elan4_num_qdescs", Dim::Count, "QDMA send descriptors per process: a first fragment holds one until "
+          "its QDMA completed (eager) or the rendezvous was answered (FIN_ACK / ACK); a send finding none waits", 1,
+          4096}},
+        {&PtlElan4Mca::ptl_elan4_num_putget, 16, "Open MPI 2004 src/mca/ptl/elan/src/ptl_elan_priv.h "
+         "OMPI_PTL_ELAN_NUM_PUTGET (16 from October 2004; 8 in the September snapshots): put_desc_free and "
+         "get_desc_free are filled once (ompi_ptl_elan_init_putget_ctrl) and never grow",
+         {"ptl_elan4_num_putget", Dim::Count, "RDMA read (and write) descriptors per process: an RDMA holds one until "
+          "the host saw its completion; an RDMA finding none waits", 1, 4096}},
     };
     return r;
   }

@@ -39,10 +39,14 @@ Run one_message(std::vector<long long> nodes, const mpi::Datatype& type, std::ui
 
 // Configuration: 1 MiB (eager-sized: 4 KiB; and rendezvous-sized: 1 MiB) as MPI_INT and as MPI_BYTE, from a G5 to an
 // Opteron and from an Opteron to an Opteron. Expected: only MPI_INT between the G5 and the Opteron is converted, every
-// byte of it once; it takes longer than the same MPI_BYTE message by at least the conversion of the last fragment
-// (128 KiB / 4 B x 2.5 ns on the Opteron receiver) and at most that of all the elements; MPI_BYTE and the homogeneous
-// pair convert nothing. The architecture descriptors of the two node types differ (Table 1 bitmask).
-// How validated: the ob1_converted_bytes counter and the simulated times, by hand from hetero-cpu.json.
+// byte of it once; MPI_BYTE and the homogeneous pair convert nothing. The time MPI_INT adds over MPI_BYTE is the
+// conversion of what the receiver unpacks after the last byte arrived: the whole 4 KiB eager message; of the 1 MiB
+// rendezvous only its last FRAG (btl/tcp's 64 KiB eager limit and 128 KiB max_send_size, v1.1.1: 1 MiB - 64 KiB =
+// 7 x 128 KiB + 64 KiB), since ob1 sends the ACK before it unpacks the RNDV's own 64 KiB (pml_ob1_recvreq.c) and the
+// other FRAGs convert while the next ones arrive. At 2.5 ns per 4-byte element on the Opteron receiver. The
+// architecture descriptors of the two node types differ (Table 1 bitmask).
+// How validated: the ob1_converted_bytes counter and the simulated times, by hand from hetero-cpu.json (with the RNDV
+// unpacked before its ACK, the 1 MiB difference is the RNDV's and the last FRAG's conversions, 82 us, not 41 us).
 TEST_CASE("pml/ob1 receiver makes right: only typed data between unlike architectures", "[unit][protocol][ob1][hetero]") {
   auto m = load_machine("hetero-cpu");
   const Arch& g5 = *m->node_type_def(128).arch;
@@ -58,8 +62,9 @@ TEST_CASE("pml/ob1 receiver makes right: only typed data between unlike architec
     CHECK(b.converted == 0);
     CHECK(h.converted == 0);
     const double per = opt.convert_cost_per_element;
-    const double last = static_cast<double>(std::min<std::uint64_t>(bytes, 128 * 1024) / 4) * per;
+    const std::uint64_t exposed = bytes <= 64 * 1024 ? bytes : (bytes - 64 * 1024) % (128 * 1024);
+    const double last = static_cast<double>(exposed / 4) * per;
     CHECK(i.time - b.time >= last * 0.99);
-    CHECK(i.time - b.time <= static_cast<double>(bytes / 4) * per * 1.01);
+    CHECK(i.time - b.time <= last * 1.05);
   }
 }

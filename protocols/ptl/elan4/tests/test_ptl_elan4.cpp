@@ -149,6 +149,38 @@ TEST_CASE("ptl/elan4: RDMA read and write complete every message with their own 
   CHECK(wr.stack->stats().live_requests == 0);
 }
 
+// Configuration: rank 0 sends 20 rendezvous messages (4 KiB) to rank 1, whose receives are posted at 1 ms; RDMA read
+//                and RDMA write; then 2 RDMA descriptors and 6 rendezvous messages posted both ways at once.
+// Expected: with the 2004 source's 16 QDMA send descriptors (OMPI_PTL_ELAN_NUM_QDESCS), each held by a rendezvous
+//           until it is answered, only 16 first fragments leave before the receives exist; 4 sends wait and leave as
+//           answers come back; every message completes. With 2 RDMA descriptors each rank's reads wait for the host to
+//           see earlier ones complete, and all complete.
+// How validated: the ptl_elan4_rendezvous and ptl_elan4_desc_waits counters read at 0.9 ms and at the end.
+TEST_CASE("ptl/elan4: a rendezvous holds its QDMA descriptor until answered, an RDMA waits for one", "[unit][ptl]") {
+  for (const char* scheme : {"read", "write"}) {
+    INFO(scheme);
+    TegFixture f({{"ptl_elan4_rdma", scheme}});
+    int done = 0;
+    std::uint64_t before = 0;
+    for (int i = 0; i < 20; ++i) f.stack->isend(0, 1, i, 4096, Buffer{0x300000, true}, [&] { ++done; });
+    f.sim.at(0.9e-3, [&] { before = f.counter("ptl_elan4_rendezvous"); });
+    f.sim.at(1e-3, [&] {
+      for (int i = 0; i < 20; ++i) f.stack->irecv(1, 0, i, 4096, Buffer{0x100000, true}, [&] { ++done; });
+    });
+    f.sim.run();
+    CHECK(before == 16);
+    CHECK(f.counter("ptl_elan4_rendezvous") == 20);
+    CHECK(f.counter("ptl_elan4_desc_waits") == 4);
+    CHECK(done == 40);
+    CHECK(f.stack->stats().live_requests == 0);
+  }
+  TegFixture g({{"ptl_elan4_num_putget", "2"}});
+  CHECK(exchange(g, 4096, 6, false) == 24);
+  CHECK(g.counter("elan4_rdma_reads") == 12);
+  CHECK(g.counter("ptl_elan4_desc_waits") >= 2);
+  CHECK(g.stack->stats().live_requests == 0);
+}
+
 // Configuration: every progress mode (with its completion queue), eager (100 B) and rendezvous (4 KiB) messages,
 //                receives posted before and after the messages arrive; unchained and two-queue polling too.
 // Expected: message conservation: every send and every receive completes exactly once, nothing is left posted or
