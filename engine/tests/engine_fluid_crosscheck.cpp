@@ -255,7 +255,7 @@ int main() {
       "%d sets, %ld flows (simgrid %llu, fluid %llu); %ld failures, %ld sets "
       "whose callbacks ran in another "
       "order; largest relative difference %.3g; fluid solves %llu re-solving "
-      "%llu path variables, %llu falling back to the whole component; %llu path variables made; lmm: %ld sets in another order, %ld flows not bit for bit (none more than two ulps)\n",
+      "%llu path variables, %llu falling back to the whole component; %llu path variables made; lmm: %ld sets in another order, %ld flows not bit for bit (allowed: two ulps of the clock)\n",
       static_cast<int>(all.size()), flows, static_cast<unsigned long long>(sg.flows_started),
       static_cast<unsigned long long>(fl.flows_started), bad, order_bad, worst,
       static_cast<unsigned long long>(fl.solves()), static_cast<unsigned long long>(fl.flows_resolved()),
