@@ -3,6 +3,7 @@
 #include "core/progress.hpp"
 #include "core/trace.hpp"
 #include "engine/event_queue.hpp"
+#include "engine/indexed_heap.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -73,7 +74,6 @@ struct LmmEngine::Impl {
   std::vector<Flow> flows;
   std::vector<std::uint32_t> free_flows;
   std::size_t in_flight = 0;                      // the model's flows (not streams)
-  std::vector<std::uint32_t> heap;                // completion heap of flow ids, by (date, seq)
   std::vector<ResourceId> modified;               // SimGrid's modified constraint set, in its order (stale entries
                                                   // have Resource::modified false or appear again later)
   bool dirty = false;                             // something was added or freed since the last solve
@@ -117,68 +117,17 @@ struct LmmEngine::Impl {
     for (auto id : streams_live) remove(id);
     streams_live.clear();
   }
-  // completion heap (binary, positions kept in the flows)
-  bool before(std::uint32_t a, std::uint32_t b) const {
-    const Flow &x = flows[a], &y = flows[b];
-    return x.date < y.date || (x.date == y.date && x.order < y.order);
-  }
-  void place(std::size_t i, std::uint32_t id) {
-    heap[i] = id;
-    flows[id].heap_pos = static_cast<std::uint32_t>(i);
-  }
-  void sift_up(std::size_t i);
-  void sift_down(std::size_t i);
-  void heap_set(std::uint32_t id);  // insert or reposition after a date change
-  void heap_erase(std::uint32_t id);
+  // completion order: by date, then by when the date was set
+  struct ByDate {
+    Impl* m;
+    bool before(std::uint32_t a, std::uint32_t b) const {
+      const Flow &x = m->flows[a], &y = m->flows[b];
+      return x.date < y.date || (x.date == y.date && x.order < y.order);
+    }
+    std::uint32_t& pos(std::uint32_t id) const { return m->flows[id].heap_pos; }
+  };
+  IndexedHeap<ByDate> heap{ByDate{this}};  // completion heap
 };
-
-void LmmEngine::Impl::sift_up(std::size_t i) {
-  const std::uint32_t id = heap[i];
-  while (i > 0) {
-    std::size_t p = (i - 1) / 2;
-    if (!before(id, heap[p])) break;
-    place(i, heap[p]);
-    i = p;
-  }
-  place(i, id);
-}
-
-void LmmEngine::Impl::sift_down(std::size_t i) {
-  const std::uint32_t id = heap[i];
-  const std::size_t n = heap.size();
-  for (;;) {
-    std::size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && before(heap[c + 1], heap[c])) ++c;
-    if (!before(heap[c], id)) break;
-    place(i, heap[c]);
-    i = c;
-  }
-  place(i, id);
-}
-
-void LmmEngine::Impl::heap_set(std::uint32_t id) {
-  std::uint32_t pos = flows[id].heap_pos;
-  if (pos == kNoPos) {
-    heap.push_back(id);
-    sift_up(heap.size() - 1);
-    return;
-  }
-  sift_up(pos);
-  sift_down(flows[id].heap_pos);
-}
-
-void LmmEngine::Impl::heap_erase(std::uint32_t id) {
-  std::uint32_t pos = flows[id].heap_pos;
-  if (pos == kNoPos) return;
-  flows[id].heap_pos = kNoPos;
-  std::uint32_t last = heap.back();
-  heap.pop_back();
-  if (last == id) return;
-  place(pos, last);
-  sift_up(pos);
-  sift_down(flows[last].heap_pos);
-}
 
 // SimGrid's update_modified_cnst_set_rec: a depth-first walk from a touched resource through the flows crossing it
 // (newest first) to the other resources they cross, each flow walked once between two solves.
@@ -255,7 +204,7 @@ void LmmEngine::Impl::remove(std::uint32_t id) {
     if (h.next != kNil) hop(h.next).prev = h.prev;
     if (--r.count == 0) r.modified = false;
   }
-  heap_erase(id);
+  heap.erase(id);
   f.live = false;
   f.done = nullptr;
   f.hops.clear();
@@ -393,11 +342,11 @@ void LmmEngine::Impl::schedule(std::uint32_t id) {
   if (f.remaining <= 0) f.date = now;
   else if (f.rate > 0) f.date = now + f.remaining / f.rate;
   else {
-    heap_erase(id);
+    heap.erase(id);
     return;
   }
   f.order = dated++;
-  heap_set(id);
+  heap.set(id);
 }
 
 // Advances to `t` and ends every flow whose completion date is within kTimingPrecision of it, in completion order;
@@ -406,7 +355,7 @@ void LmmEngine::Impl::complete_at(double t) {
   now = t;
   while (!heap.empty() && flows[heap.front()].date - t < kTimingPrecision) {
     std::uint32_t id = heap.front();
-    heap_erase(id);
+    heap.erase(id);
     finished.push_back(id);
   }
 }
