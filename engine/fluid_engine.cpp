@@ -3,6 +3,7 @@
 #include "core/progress.hpp"
 #include "core/trace.hpp"
 #include "engine/event_queue.hpp"
+#include "engine/indexed_heap.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -135,7 +136,6 @@ struct FluidEngine::Impl {
   std::vector<std::uint32_t> slots;
   std::size_t slots_used = 0;
   std::size_t in_flight = 0;              // the model's flows (not streams)
-  std::vector<std::uint32_t> heap;        // completion heap of path variables, by (date, order)
   std::vector<ResourceId> seed_res;       // resources whose flows must be re-solved
                                           // (an end freed capacity)
   std::vector<std::uint32_t> seed_vars;   // variables whose count changed since the last solve
@@ -191,19 +191,16 @@ struct FluidEngine::Impl {
     for (auto id : streams_live) remove(id);
     streams_live.clear();
   }
-  // completion heap (binary, positions kept in the variables)
-  bool before(std::uint32_t a, std::uint32_t b) const {
-    const Var &x = vars[a], &y = vars[b];
-    return x.date < y.date || (x.date == y.date && x.order < y.order);
-  }
-  void place(std::size_t i, std::uint32_t id) {
-    heap[i] = id;
-    vars[id].heap_pos = static_cast<std::uint32_t>(i);
-  }
-  void sift_up(std::size_t i);
-  void sift_down(std::size_t i);
-  void heap_set(std::uint32_t id);  // insert or reposition after a date change
-  void heap_erase(std::uint32_t id);
+  // completion order: by date, then by when the date was set
+  struct ByDate {
+    Impl* m;
+    bool before(std::uint32_t a, std::uint32_t b) const {
+      const Var &x = m->vars[a], &y = m->vars[b];
+      return x.date < y.date || (x.date == y.date && x.order < y.order);
+    }
+    std::uint32_t& pos(std::uint32_t id) const { return m->vars[id].heap_pos; }
+  };
+  IndexedHeap<ByDate> heap{ByDate{this}};  // completion heap
   // filling heap (binary, min by (ratio, r), positions kept in the resources)
   void fill_place(std::size_t i, const Ratio& x) {
     ratios[i] = x;
@@ -215,54 +212,6 @@ struct FluidEngine::Impl {
   void fill_erase(ResourceId r);
   Ratio fill_pop();
 };
-
-void FluidEngine::Impl::sift_up(std::size_t i) {
-  const std::uint32_t id = heap[i];
-  while (i > 0) {
-    std::size_t p = (i - 1) / 2;
-    if (!before(id, heap[p])) break;
-    place(i, heap[p]);
-    i = p;
-  }
-  place(i, id);
-}
-
-void FluidEngine::Impl::sift_down(std::size_t i) {
-  const std::uint32_t id = heap[i];
-  const std::size_t n = heap.size();
-  for (;;) {
-    std::size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && before(heap[c + 1], heap[c])) ++c;
-    if (!before(heap[c], id)) break;
-    place(i, heap[c]);
-    i = c;
-  }
-  place(i, id);
-}
-
-void FluidEngine::Impl::heap_set(std::uint32_t id) {
-  std::uint32_t pos = vars[id].heap_pos;
-  if (pos == kNoPos) {
-    heap.push_back(id);
-    sift_up(heap.size() - 1);
-    return;
-  }
-  sift_up(pos);
-  sift_down(vars[id].heap_pos);
-}
-
-void FluidEngine::Impl::heap_erase(std::uint32_t id) {
-  std::uint32_t pos = vars[id].heap_pos;
-  if (pos == kNoPos) return;
-  vars[id].heap_pos = kNoPos;
-  std::uint32_t last = heap.back();
-  heap.pop_back();
-  if (last == id) return;
-  place(pos, last);
-  sift_up(pos);
-  sift_down(vars[last].heap_pos);
-}
 
 // The path variable a flow over `path` joins: the path's shared one when the
 // path is in flight, else a new one whose crossings are linked (newest first
@@ -426,7 +375,7 @@ void FluidEngine::Impl::drop_var(std::uint32_t v) {
     if (r.count > 0 && r.nbn > 0) seed_res.push_back(h.r);
   }
   if (V.shared) path_erase(v);
-  heap_erase(v);
+  heap.erase(v);
   V.live = false;
   V.hops.clear();
   V.tags.clear();
@@ -742,12 +691,12 @@ void FluidEngine::Impl::schedule(std::uint32_t v) {
   Var& V = vars[v];
   if (V.stream) return;
   if (V.tags.empty() || !(V.rate > 0)) {
-    heap_erase(v);
+    heap.erase(v);
     return;
   }
   set_date(V);
   V.order = dated++;
-  heap_set(v);
+  heap.set(v);
 }
 
 // Advances to `t` and ends every flow whose completion date is within
@@ -763,12 +712,12 @@ void FluidEngine::Impl::complete_at(double t) {
     finished.push_back(V.tags.back().flow);
     V.tags.pop_back();
     if (V.tags.empty()) {
-      heap_erase(v);
+      heap.erase(v);
       continue;
     }
     set_date(V);
     V.order = dated++;
-    sift_down(0);
+    heap.set(v);  // its date only grew: it sinks from the top
   }
 }
 

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "engine/des_engine.hpp"
 #include "engine/fluid_engine.hpp"
+#include "engine/lmm_engine.hpp"
 #include "engine/simgrid_engine.hpp"
 #include "models/register.hpp"
 #include "runner/stacks.hpp"
@@ -23,7 +24,7 @@ const NicKindRegistry& nic_kinds() {
 const EngineRegistry& engines() {
   static const EngineRegistry reg = [] {
     EngineRegistry r;
-    r.add({"simgrid", "SimGrid 3.32: bulk flows share the resources they cross (CM02 max-min sharing); the default",
+    r.add({"simgrid", "SimGrid 3.32: bulk flows share the resources they cross (CM02 max-min sharing); the reference",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::SimGridEngine>(); },
            true});
     r.add({"des", "plain C++ discrete events: a flow takes bytes / its smallest capacity, no sharing (unit tests, cross-checks)",
@@ -35,6 +36,10 @@ const EngineRegistry& engines() {
            true,
            [](Simulator& s, double w) { static_cast<engine::FluidEngine&>(s).set_window(w); },
            [](const Simulator& s) { return static_cast<const engine::FluidEngine&>(s).window_figures(); }});
+    r.add({"lmm", "SimGrid 3.32's CM02 max-min arithmetic repeated step for step without SimGrid: the SimGrid engine's "
+                  "values bit for bit, no walk over the comms in flight at each completion; the default",
+           []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::LmmEngine>(); },
+           true});
     return r;
   }();
   return reg;

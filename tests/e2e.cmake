@@ -50,6 +50,7 @@ add_test(NAME e2e.validation_table_hetero COMMAND $<TARGET_FILE:ompisim> validat
 add_test(NAME e2e.trace COMMAND bash ${E2E}/trace.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.compare COMMAND bash ${E2E}/compare.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.fluid_engine COMMAND bash ${E2E}/fluid_engine.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.lmm_engine COMMAND bash ${E2E}/lmm_engine.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.engine_window COMMAND bash ${E2E}/engine_window.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.progress COMMAND bash ${E2E}/progress.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.schema COMMAND bash ${E2E}/schema.sh $<TARGET_FILE:ompisim>)

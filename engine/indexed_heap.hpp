@@ -1,0 +1,76 @@
+// A binary min-heap of item ids whose positions live in the items themselves, so that an item whose key changed
+// moves, and an item leaves, in O(log n): the completion heaps of the fluid and lmm engines.
+// `Order` gives `bool before(std::uint32_t a, std::uint32_t b) const` (a strict order: a comes out first) and
+// `std::uint32_t& pos(std::uint32_t id) const` (the item's index in the heap, IndexedHeap::kNoPos when not in it).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace ompisim::engine {
+
+template <class Order>
+class IndexedHeap {
+public:
+  static constexpr std::uint32_t kNoPos = std::numeric_limits<std::uint32_t>::max();
+  explicit IndexedHeap(Order order) : order_(order) {}
+  bool empty() const { return items_.empty(); }
+  std::uint32_t front() const { return items_.front(); }
+  // Inserts `id`, or moves it after its key changed.
+  void set(std::uint32_t id) {
+    const std::uint32_t p = order_.pos(id);
+    if (p == kNoPos) {
+      items_.push_back(id);
+      sift_up(items_.size() - 1);
+      return;
+    }
+    sift_up(p);
+    sift_down(order_.pos(id));
+  }
+  // Removes `id` (nothing when it is not in the heap).
+  void erase(std::uint32_t id) {
+    const std::uint32_t p = order_.pos(id);
+    if (p == kNoPos) return;
+    order_.pos(id) = kNoPos;
+    const std::uint32_t last = items_.back();
+    items_.pop_back();
+    if (last == id) return;
+    place(p, last);
+    sift_up(p);
+    sift_down(order_.pos(last));
+  }
+
+private:
+  void place(std::size_t i, std::uint32_t id) {
+    items_[i] = id;
+    order_.pos(id) = static_cast<std::uint32_t>(i);
+  }
+  void sift_up(std::size_t i) {
+    const std::uint32_t id = items_[i];
+    while (i > 0) {
+      const std::size_t p = (i - 1) / 2;
+      if (!order_.before(id, items_[p])) break;
+      place(i, items_[p]);
+      i = p;
+    }
+    place(i, id);
+  }
+  void sift_down(std::size_t i) {
+    const std::uint32_t id = items_[i];
+    const std::size_t n = items_.size();
+    for (;;) {
+      std::size_t c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && order_.before(items_[c + 1], items_[c])) ++c;
+      if (!order_.before(items_[c], id)) break;
+      place(i, items_[c]);
+      i = c;
+    }
+    place(i, id);
+  }
+  Order order_;
+  std::vector<std::uint32_t> items_;
+};
+
+}  // namespace ompisim::engine

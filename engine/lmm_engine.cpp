@@ -1,0 +1,452 @@
+#include "engine/lmm_engine.hpp"
+
+#include "core/progress.hpp"
+#include "core/trace.hpp"
+#include "engine/event_queue.hpp"
+#include "engine/indexed_heap.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace ompisim::engine {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::uint32_t kNoPos = std::numeric_limits<std::uint32_t>::max();
+// Remaining bytes below this count as zero (SimGrid's work-amount precision times its timing precision, as the
+// SimGrid engine configures them: 1e-5 x 1e-12).
+constexpr double kRemainsPrecision = 1e-17;
+// A resource whose remaining capacity falls below this fraction of its capacity during a solve is saturated
+// (SimGrid's maxmin/precision, its default).
+constexpr double kMaxminPrecision = 1e-5;
+// A stream's size: at any link rate a run ends long before it would (as in the SimGrid engine).
+constexpr double kStreamBytes = 1e18;
+
+// A crossing (one hop of one flow) is named by (flow << 16 | hop); a resource's crossings form a doubly linked list,
+// newest first (SimGrid's enabled element set: push_front on expand, erase on free).
+using Ref = std::uint64_t;
+constexpr Ref kNil = ~Ref{0};
+constexpr std::size_t kMaxHops = 1u << 16;
+struct Hop {
+  ResourceId r;
+  Ref prev = kNil, next = kNil;
+};
+struct Flow {
+  std::vector<Hop> hops;
+  std::uint32_t added = 0;  // hops linked so far (SimGrid expands a route link by link)
+  double remaining = 0, rate = 0, rate_old = 0, last = 0, date = kInf;  // rate_old: since `last`
+  std::uint64_t order = 0;          // when its date was last set: equal dates complete in this order
+  std::uint64_t seq = 0;            // start order
+  std::uint32_t stamp = 0;          // solve mark
+  std::uint32_t visited = 0;        // SimGrid's variable visited counter (modified-set search)
+  std::uint32_t heap_pos = kNoPos;  // index in the completion heap, kNoPos when not in it
+  bool fixed = false, stream = false, live = false;
+  Callback done;
+};
+struct Resource {
+  double capacity = 0;
+  Ref head = kNil;
+  std::uint32_t count = 0;
+  // solve scratch
+  double rem = 0;
+  std::uint32_t unfixed = 0, stamp = 0, version = 0, touched = 0;
+  bool modified = false;  // in the modified list (SimGrid's modified constraint set), at index mod_pos
+  std::uint32_t mod_pos = 0;
+};
+struct Ratio {
+  double ratio;
+  ResourceId r;
+  std::uint32_t version;
+  bool operator>(const Ratio& o) const { return ratio > o.ratio || (ratio == o.ratio && r > o.r); }
+};
+}  // namespace
+
+struct LmmEngine::Impl {
+  EventQueue q;
+  double now = 0;
+  bool sealed = false;
+  std::uint64_t events_run = 0, dated = 0, seq = 0, solves = 0, resolved = 0;
+  std::uint32_t epoch = 0, round = 0, visited = 1;
+  std::vector<Resource> res;
+  std::vector<Flow> flows;
+  std::vector<std::uint32_t> free_flows;
+  std::size_t in_flight = 0;                      // the model's flows (not streams)
+  std::vector<ResourceId> modified;               // SimGrid's modified constraint set, in its order (stale entries
+                                                  // have Resource::modified false or appear again later)
+  bool dirty = false;                             // something was added or freed since the last solve
+  std::vector<std::uint32_t> finished;            // flows ended at `now`, not yet freed (SimGrid's done actions)
+  std::vector<std::uint32_t> by_seq;              // scratch: `finished` in start order
+  std::vector<std::vector<ResourceId>> stream_paths;
+  std::vector<std::uint32_t> streams_live;
+  // solve scratch
+  std::vector<ResourceId> comp_res, touched, saturated;
+  std::vector<std::uint32_t> comp_flows;
+  std::vector<Ratio> ratios;
+
+  void check_path(const std::vector<ResourceId>& path, const char* what) const {
+    if (path.empty()) throw std::logic_error(std::string("LmmEngine: ") + what + " on an empty path");
+    for (auto r : path)
+      if (r >= res.size()) throw std::logic_error(std::string("LmmEngine: ") + what + " over an undeclared resource");
+  }
+  Hop& hop(Ref e) { return flows[e >> 16].hops[e & 0xFFFF]; }
+  void link_modified(ResourceId r) {
+    res[r].modified = true;
+    res[r].mod_pos = static_cast<std::uint32_t>(modified.size());
+    modified.push_back(r);
+  }
+  void touch(ResourceId r) {
+    if (res[r].modified) return;
+    link_modified(r);
+    touch_rec(r);
+  }
+  void touch_rec(ResourceId r);
+  std::uint32_t add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream);
+  void remove(std::uint32_t id);
+  void wake_all();
+  void solve();
+  void fill();
+  void schedule(std::uint32_t id);
+  void complete_at(double t);
+  void start_streams() {
+    for (auto& p : stream_paths) streams_live.push_back(add(p, kStreamBytes, nullptr, true));
+  }
+  void stop_streams() {
+    for (auto id : streams_live) remove(id);
+    streams_live.clear();
+  }
+  // completion order: by date, then by when the date was set
+  struct ByDate {
+    Impl* m;
+    bool before(std::uint32_t a, std::uint32_t b) const {
+      const Flow &x = m->flows[a], &y = m->flows[b];
+      return x.date < y.date || (x.date == y.date && x.order < y.order);
+    }
+    std::uint32_t& pos(std::uint32_t id) const { return m->flows[id].heap_pos; }
+  };
+  IndexedHeap<ByDate> heap{ByDate{this}};  // completion heap
+};
+
+// SimGrid's update_modified_cnst_set_rec: a depth-first walk from a touched resource through the flows crossing it
+// (newest first) to the other resources they cross, each flow walked once between two solves.
+void LmmEngine::Impl::touch_rec(ResourceId r) {
+  for (Ref e = res[r].head; e != kNil; e = hop(e).next) {
+    Flow& f = flows[e >> 16];
+    for (std::uint32_t i = 0; i < f.added; ++i) {
+      if (f.visited == visited) break;
+      ResourceId o = f.hops[i].r;
+      if (o != r && !res[o].modified) {
+        link_modified(o);
+        touch_rec(o);
+      }
+    }
+    f.visited = visited;
+  }
+}
+
+// SimGrid's Comm start with CM02: the variable is expanded over the route link by link; each expansion puts the new
+// element first in the link's list and marks the link (and the route's first link) modified.
+std::uint32_t LmmEngine::Impl::add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream) {
+  if (path.size() > kMaxHops) throw std::logic_error("LmmEngine: a path of more than 65,536 resources");
+  std::uint32_t id;
+  if (free_flows.empty()) {
+    id = static_cast<std::uint32_t>(flows.size());
+    flows.emplace_back();
+  } else {
+    id = free_flows.back();
+    free_flows.pop_back();
+  }
+  Flow& f = flows[id];
+  f.hops.assign(path.size(), Hop{});
+  f.added = 0;
+  f.remaining = bytes;
+  f.rate = 0;
+  f.rate_old = 0;
+  f.last = now;
+  f.date = kInf;
+  f.seq = seq++;
+  f.fixed = false;
+  f.visited = visited - 1;
+  f.stream = stream;
+  f.live = true;
+  f.done = std::move(done);
+  for (std::uint32_t i = 0; i < path.size(); ++i) {
+    Resource& r = res[path[i]];
+    const Ref e = (Ref{id} << 16) | i;
+    Hop& h = flows[id].hops[i];
+    h.r = path[i];
+    h.prev = kNil;
+    h.next = r.head;
+    if (r.head != kNil) hop(r.head).prev = e;
+    r.head = e;
+    ++r.count;
+    ++flows[id].added;
+    touch(path[i]);
+    if (flows[id].added > 1) touch(flows[id].hops[0].r);
+  }
+  dirty = true;
+  if (!stream) ++in_flight;
+  return id;
+}
+
+// SimGrid's variable_free: the first link is marked modified (with the walk), then every element is erased; a link
+// left with no element leaves the modified set.
+void LmmEngine::Impl::remove(std::uint32_t id) {
+  touch(flows[id].hops[0].r);
+  Flow& f = flows[id];
+  for (std::uint32_t i = 0; i < f.hops.size(); ++i) {
+    Hop& h = f.hops[i];
+    Resource& r = res[h.r];
+    if (h.prev != kNil) hop(h.prev).next = h.next;
+    else r.head = h.next;
+    if (h.next != kNil) hop(h.next).prev = h.prev;
+    if (--r.count == 0) r.modified = false;
+  }
+  heap.erase(id);
+  f.live = false;
+  f.done = nullptr;
+  f.hops.clear();
+  f.added = 0;
+  dirty = true;
+  if (!f.stream) --in_flight;
+  free_flows.push_back(id);
+}
+
+// SimGrid's wake_all_waiting_actors: the flows that ended are freed in the order they ended; their callbacks are
+// queued at the current date in start order (the canonical order at equal dates, as in the SimGrid engine).
+void LmmEngine::Impl::wake_all() {
+  if (finished.empty()) return;
+  by_seq.assign(finished.begin(), finished.end());
+  std::sort(by_seq.begin(), by_seq.end(), [this](std::uint32_t a, std::uint32_t b) { return flows[a].seq < flows[b].seq; });
+  for (auto id : by_seq) q.push(now, std::move(flows[id].done));
+  for (auto id : finished) remove(id);
+  finished.clear();
+}
+
+// SimGrid's lmm solve with selective update: max-min over the resources in the modified set (the connected components
+// of what was touched since the last solve), then, flow by flow in SimGrid's order (resources in modified-set order,
+// each resource's flows newest first), remaining bytes brought up to now at the old rate and a new completion date.
+void LmmEngine::Impl::solve() {
+  ++solves;
+  ++epoch;
+  comp_res.clear();
+  comp_flows.clear();
+  for (std::size_t i = 0; i < modified.size(); ++i) {
+    const ResourceId r = modified[i];
+    Resource& R = res[r];
+    if (!R.modified || R.mod_pos != i) continue;  // left the set (no flow left), or linked again later
+    R.stamp = epoch;
+    comp_res.push_back(r);
+    for (Ref e = R.head; e != kNil; e = hop(e).next) {
+      Flow& f = flows[e >> 16];
+      if (f.stamp == epoch) continue;
+      f.stamp = epoch;
+      comp_flows.push_back(static_cast<std::uint32_t>(e >> 16));
+    }
+  }
+  for (auto r : comp_res) res[r].modified = false;
+  modified.clear();
+  dirty = false;
+  ++visited;
+  resolved += comp_flows.size();
+  fill();
+  for (auto id : comp_flows) {
+    Flow& f = flows[id];
+    if (f.rate_old > 0 && f.remaining > 0) {
+      f.remaining -= f.rate_old * (now - f.last);
+      if (f.remaining < kRemainsPrecision) f.remaining = 0;
+    }
+    f.last = now;
+    f.rate_old = f.rate;
+    schedule(id);
+  }
+}
+
+// Progressive filling: the resource with the smallest remaining capacity per unfixed crossing saturates first; its
+// unfixed flows get that share, which is taken from every other resource they cross; repeat. A flow crossing a
+// resource twice counts twice there (as SimGrid's two elements of weight 1).
+void LmmEngine::Impl::fill() {
+  ratios.clear();
+  for (auto id : comp_flows) {
+    flows[id].fixed = false;
+    flows[id].rate = 0;  // SimGrid sets every value to 0 before filling
+  }
+  for (auto r : comp_res) {
+    Resource& R = res[r];
+    R.rem = R.capacity;
+    R.unfixed = R.count;
+    ++R.version;
+    if (R.unfixed > 0) ratios.push_back({R.rem / R.unfixed, r, R.version});
+  }
+  std::make_heap(ratios.begin(), ratios.end(), std::greater<>());
+  auto pop_live = [this](Ratio& out) {  // the least entry that is still the resource's current one
+    while (!ratios.empty()) {
+      std::pop_heap(ratios.begin(), ratios.end(), std::greater<>());
+      out = ratios.back();
+      ratios.pop_back();
+      if (out.version == res[out.r].version && res[out.r].unfixed > 0) return true;
+    }
+    return false;
+  };
+  Ratio top{};
+  while (pop_live(top)) {
+    // every resource whose share equals the least exactly saturates in this round, all at that share
+    const double v = top.ratio;
+    saturated.assign(1, top.r);
+    Ratio next{};
+    while (!ratios.empty() && ratios.front().ratio == v && pop_live(next)) {
+      if (next.ratio == v) {
+        saturated.push_back(next.r);
+        continue;
+      }
+      ratios.push_back(next);  // a stale entry hid a larger share: put it back
+      std::push_heap(ratios.begin(), ratios.end(), std::greater<>());
+      break;
+    }
+    ++round;
+    touched.clear();
+    for (auto sr : saturated) {
+      for (Ref e = res[sr].head; e != kNil; e = hop(e).next) {
+        Flow& f = flows[e >> 16];
+        if (f.fixed) continue;
+        f.fixed = true;
+        f.rate = v;
+        for (const Hop& h : f.hops) {
+          Resource& o = res[h.r];
+          o.rem -= v;  // SimGrid's double_update: below maxmin/precision x capacity counts as saturated
+          if (o.rem < o.capacity * kMaxminPrecision) o.rem = 0;
+          --o.unfixed;
+          if (o.touched != round) {
+            o.touched = round;
+            touched.push_back(h.r);
+          }
+        }
+      }
+      res[sr].unfixed = 0;
+    }
+    for (auto r : touched) {
+      Resource& o = res[r];
+      ++o.version;
+      if (o.unfixed == 0 || o.rem <= o.capacity * kMaxminPrecision || o.stamp != epoch) continue;
+      ratios.push_back({o.rem / o.unfixed, r, o.version});
+      std::push_heap(ratios.begin(), ratios.end(), std::greater<>());
+    }
+  }
+}
+
+void LmmEngine::Impl::schedule(std::uint32_t id) {
+  Flow& f = flows[id];
+  if (f.stream) return;
+  if (f.remaining <= 0) f.date = now;
+  else if (f.rate > 0) f.date = now + f.remaining / f.rate;
+  else {
+    heap.erase(id);
+    return;
+  }
+  f.order = dated++;
+  heap.set(id);
+}
+
+// Advances to `t` and ends every flow whose completion date is within kTimingPrecision of it, in completion order;
+// they stay on their resources until wake_all (SimGrid frees them after its timers have run).
+void LmmEngine::Impl::complete_at(double t) {
+  now = t;
+  while (!heap.empty() && flows[heap.front()].date - t < kTimingPrecision) {
+    std::uint32_t id = heap.front();
+    heap.erase(id);
+    finished.push_back(id);
+  }
+}
+
+LmmEngine::LmmEngine() : impl_(std::make_unique<Impl>()) {}
+LmmEngine::~LmmEngine() = default;
+
+double LmmEngine::now() const { return impl_->now; }
+
+void LmmEngine::at(double t, Callback cb) {
+  ++events_scheduled;
+  impl_->q.push(std::max(t, impl_->now), std::move(cb));
+}
+
+ResourceId LmmEngine::add_resource(const std::string& name, double capacity) {
+  if (impl_->sealed) throw std::logic_error("LmmEngine: add_resource '" + name + "' after seal");
+  if (!(capacity > 0)) throw std::invalid_argument("LmmEngine: resource '" + name + "' needs a capacity > 0");
+  impl_->res.emplace_back();
+  impl_->res.back().capacity = capacity;
+  auto id = static_cast<ResourceId>(impl_->res.size() - 1);
+  if (trace) trace->resource(id, name);
+  return id;
+}
+
+void LmmEngine::seal() { impl_->sealed = true; }
+
+void LmmEngine::flow(const std::vector<ResourceId>& path, double bytes, Callback done) {
+  if (!impl_->sealed) throw std::logic_error("LmmEngine: flow before seal");
+  impl_->check_path(path, "flow");
+  ++flows_started;
+  if (trace) done = traced_flow(*this, path, bytes, std::move(done));
+  impl_->add(path, bytes, std::move(done), false);
+}
+
+void LmmEngine::stream(const std::vector<ResourceId>& path) {
+  impl_->check_path(path, "stream");
+  ++streams;
+  impl_->stream_paths.push_back(path);
+}
+
+std::uint64_t LmmEngine::solves() const { return impl_->solves; }
+std::uint64_t LmmEngine::flows_resolved() const { return impl_->resolved; }
+
+std::vector<double> LmmEngine::rates() {
+  Impl& m = *impl_;
+  if (m.dirty) m.solve();
+  std::vector<std::pair<std::uint64_t, double>> live;
+  for (const Flow& f : m.flows)
+    if (f.live && !f.stream) live.emplace_back(f.seq, f.rate);
+  std::sort(live.begin(), live.end());
+  std::vector<double> out;
+  for (auto& [s, r] : live) out.push_back(r);
+  return out;
+}
+
+// One step of SimGrid's main loop per iteration: solve what changed, advance to the next event or completion
+// (exactly to an event's date, by the distance to a completion date otherwise), end the flows due, then run the
+// model's events due (SimGrid's timers), free the ended flows and queue their callbacks, and run those too (the
+// timer they arm is due at once). With no model flow in flight the run jumps to the next event.
+void LmmEngine::run() {
+  Impl& m = *impl_;
+  if (!m.sealed) seal();
+  if (!m.q.empty()) m.start_streams();
+  for (;;) {
+    if (m.dirty) m.solve();
+    const double tq = m.q.empty() ? kInf : m.q.top_time();
+    if (m.in_flight == 0) {
+      if (m.q.empty()) break;
+      m.now = std::max(m.now, tq);
+    } else {
+      const double tf = m.heap.empty() ? kInf : m.flows[m.heap.front()].date;
+      if (tf == kInf && tq == kInf)
+        throw std::logic_error("LmmEngine: " + std::to_string(m.in_flight) + " flows in flight that never end");
+      // SimGrid's step (EngineImpl::solve): the distance to the wake-up at the next event, shortened to the distance
+      // to the next completion when that is strictly less; the clock moves by that distance (so it can stop one
+      // rounding step short of the event's date: the event then waits for the next step)
+      double delta = tq - m.now;
+      if (tq == kInf || tf - m.now < delta) delta = tf - m.now;
+      m.complete_at(m.now + delta);
+    }
+    bool again;
+    do {
+      again = !m.q.empty() && m.q.top_time() <= m.now;
+      while (!m.q.empty() && m.q.top_time() <= m.now) {
+        m.q.run_top();
+        if ((++m.events_run & 0xFFFF) == 0 && progress::enabled()) progress::sim_tick(m.now, m.events_run);
+      }
+      m.wake_all();
+    } while (again);
+  }
+  m.stop_streams();
+}
+
+}  // namespace ompisim::engine
