@@ -21,23 +21,7 @@ World::World(Simulator& sim, Machine& machine, Placement placement, const topolo
     for (long long r = 0; r < ranks(); ++r) t->rank_node(static_cast<int>(r), node_of(static_cast<int>(r)));
 }
 
-const Fabric& World::fabric(int net) const {
-  if (net < 0) {
-    if (fabrics_.size() != 1)
-      throw std::logic_error(fmt::format("machine '{}' has {} networks: the fabric call must name one", machine_.name,
-                                         fabrics_.size()));
-    return *fabrics_[0];
-  }
-  return *fabrics_.at(static_cast<std::size_t>(net));
-}
-
-int World::add_progress_thread(int rank, int core) {
-  if (copies_.declared()) throw std::logic_error("progress threads are added before World::declare_resources");
-  const int ctx = contexts_.add(rank, core);
-  cpus_.add_context(ctx, rank, core);
-  if (TraceSink* t = sim_.trace) t->context_rank(ctx, rank);
-  return ctx;
-}
+const Fabric& World::fabric(int net) const { return select_fabric(fabrics_, machine_, net); }
 
 void World::set_neighbour_job(NeighbourJob job) {
   if (copies_.declared()) throw std::logic_error("World::set_neighbour_job after declare_resources");

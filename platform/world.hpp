@@ -5,8 +5,9 @@
 //   copies()    platform/memory_copies.hpp memory copies inside a node (cache part analytic, DRAM part a flow)
 //   fabric(net) platform/fabric.hpp        one per network: path cost, route, wire time, ports, bulk flows
 //   nic_services() platform/nic_services.hpp  the NIC models shared by every protocol component on their ports
-// The one-line calls below forward to those parts, for the components that use several of them; a model that needs
-// one part may take that part alone.
+//   parts()     platform/platform_parts.hpp  all of them by reference: what a component factory receives
+// Models and components take the parts they use, never the World (tests/arch/check_world_parts.py). The one-line
+// calls below forward to the parts, for the runner, the benchmarks and the tests that drive a whole job.
 #pragma once
 #include "core/sim.hpp"
 #include "platform/buffer.hpp"
@@ -18,6 +19,7 @@
 #include "platform/neighbour_job.hpp"
 #include "platform/nic_services.hpp"
 #include "platform/placement.hpp"
+#include "platform/platform_parts.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -44,11 +46,11 @@ public:
   const Fabric& fabric(int net = -1) const;
   int networks() const { return static_cast<int>(fabrics_.size()); }
   NicServices& nic_services() { return *nic_services_; }
+  // The parts by reference (platform/platform_parts.hpp), valid while the World lives.
+  PlatformParts parts() { return {sim_, machine_, contexts_, cpus_, copies_, fabrics_, *nic_services_}; }
 
-  // A progress thread of `rank` on `core` of its node (platform/contexts.hpp), with its own CPU timeline sharing the
-  // core (platform/cpu_timeline.hpp). std::invalid_argument for a rank or core the job's node does not have;
-  // std::logic_error after declare_resources().
-  int add_progress_thread(int rank, int core);
+  // A progress thread of `rank` on `core` of its node: PlatformParts::add_progress_thread.
+  int add_progress_thread(int rank, int core) { return parts().add_progress_thread(rank, core); }
   // Another job's traffic (platform/neighbour_job.hpp), set before declare_resources(): its nodes' NIC resources are
   // declared with the placement's, and each of its transfers is routed by the run's policy (seeing the neighbour's
   // transfers routed before it) and handed to the engine as an endless stream. std::invalid_argument for a node the
@@ -99,7 +101,7 @@ private:
   MemoryCopies copies_;
   CpuTimeline cpus_;
   std::uint64_t flow_seq_ = 0;  // bulk flows started on any fabric (each flow's routing key)
-  std::vector<std::unique_ptr<Fabric>> fabrics_;
+  FabricList fabrics_;
   std::unique_ptr<NeighbourJob> neighbour_;
   std::unique_ptr<NicServices> nic_services_ = std::make_unique<NicServices>();  // last: destroyed first
 };

@@ -2,8 +2,9 @@
 // once, from a `*_component.cpp` in its own folder (as Open MPI's `*_component.c` register function does), with its
 // framework ("pml", "btl", "mtl", "ofi", "native", "model"), name, one-line description, the NIC kinds it drives, the source
 // it mirrors, its MCA parameter block (name, default, unit, description, source of every parameter: the struct
-// declared beside it) and the factory of its framework:
-//   btl     make_btl   a BTL module over the World (pml/ob1 drives it through bml/r2)
+// declared beside it) and the factory of its framework. Every factory receives the job's platform parts
+// (platform/platform_parts.hpp) and hands each module the parts it uses:
+//   btl     make_btl   a BTL module (pml/ob1 drives it through bml/r2)
 //   mtl     make_mtl   an MTL module (pml/cm drives it)
 //   pml     make_pml   the MPI stack over the modules built for it (PmlModules)
 //   native, model      make_stack: a whole stack (a comparator library, the LogGOPS reference)
@@ -14,7 +15,8 @@
 #include "core/params.hpp"
 #include "core/statistics.hpp"
 #include "mpi/stack.hpp"
-#include "platform/world.hpp"
+#include "platform/placement.hpp"
+#include "platform/platform_parts.hpp"
 #include "protocols/base/mca_params.hpp"
 
 #include <cstdint>
@@ -63,11 +65,13 @@ struct ComponentInfo {
   std::string source{};                  // the Open MPI (or library) version and file the model follows
   ParamBlock params{};                   // its MCA parameter block (unset: it has none)
   // The factory of its framework (exactly one is set, none for a part_of component).
-  std::function<std::unique_ptr<btl::Btl>(World&, const McaParams&)> make_btl{};
+  std::function<std::unique_ptr<btl::Btl>(const PlatformParts&, const McaParams&)> make_btl{};
   // `selection`: the stack's choice of the MTL's sub-components (mtl/ofi: the provider link, "shm+cxi:linkx").
-  std::function<std::unique_ptr<mtl::Mtl>(World&, const McaParams&, const std::string& selection)> make_mtl{};
-  std::function<std::unique_ptr<Stack>(World&, const McaParams&, const PmlModules&, const std::string& name)> make_pml{};
-  std::function<std::unique_ptr<Stack>(World&, const McaParams&, const std::string& name)> make_stack{};
+  std::function<std::unique_ptr<mtl::Mtl>(const PlatformParts&, const McaParams&, const std::string& selection)>
+      make_mtl{};
+  std::function<std::unique_ptr<Stack>(const PlatformParts&, const McaParams&, const PmlModules&, const std::string& name)>
+      make_pml{};
+  std::function<std::unique_ptr<Stack>(const PlatformParts&, const McaParams&, const std::string& name)> make_stack{};
   // BTLs: the module's MCA_BTL_FLAGS_* (the same constant its capability record uses) and the peers it reaches.
   std::uint32_t btl_flags = 0;
   Reach reach = Reach::Network;

@@ -338,25 +338,26 @@ StackSpec resolve_stack(const Json& stack, const std::string& kind, const std::s
 }
 
 std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSpec& s, const std::string& name) {
+  const PlatformParts parts = w.parts();
   std::vector<const ComponentInfo*> comps;
   for (auto& p : s.parts()) {
     const ComponentInfo* c = component_registry().find(p.framework, p.name);
     if (!c) throw std::logic_error("build_stack: no component " + p.framework + "/" + p.name);
     comps.push_back(c);
   }
-  if (comps.size() == 1 && comps[0]->make_stack) return comps[0]->make_stack(w, mca, name);  // a whole stack
+  if (comps.size() == 1 && comps[0]->make_stack) return comps[0]->make_stack(parts, mca, name);  // a whole stack
   auto st = std::make_unique<ComposedStack>();
   PmlModules mods;
   const ComponentInfo* pml = nullptr;
   for (const ComponentInfo* c : comps) {
     if (c->make_btl) {
-      auto b = c->make_btl(w, mca);
+      auto b = c->make_btl(parts, mca);
       mods.btls.push_back(b.get());
       st->modules.push_back(std::move(b));
     } else if (!c->part_of.empty()) {
       continue;  // built by its parent (ofi/* providers by mtl/ofi, from the stack's selection)
     } else if (c->make_mtl) {
-      auto m = c->make_mtl(w, mca, s.ofi);
+      auto m = c->make_mtl(parts, mca, s.ofi);
       mods.mtl = m.get();
       st->modules.push_back(std::move(m));
     } else if (c->make_pml) {
@@ -366,7 +367,7 @@ std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSp
     }
   }
   if (!pml) throw std::logic_error("build_stack: no PML in " + s.to_json().dump());
-  st->pml = pml->make_pml(w, mca, mods, name);
+  st->pml = pml->make_pml(parts, mca, mods, name);
   return st;
 }
 

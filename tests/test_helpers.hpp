@@ -29,6 +29,18 @@ struct Fixture {
   }
 };
 
+// A job's platform before its stack, as the runner builds it: the World on the DES engine with its resources not yet
+// declared. Build the stack on `*world` (a stack may add progress threads), then seal().
+struct Job {
+  engine::DesEngine sim;
+  std::unique_ptr<World> world;
+  Job(Machine& m, Placement p) : world(std::make_unique<World>(sim, m, std::move(p))) {}
+  void seal() {
+    world->declare_resources();
+    sim.seal();
+  }
+};
+
 // A crusher job with its ranks on cores 1, 9, 17, ... of each node (map-by ppr:1:l3cache, bind-to core; rpn <= 8), as
 // the Slingshot paper placed them; no stack (the provider tests build their own).
 struct CrusherJob {

@@ -130,3 +130,39 @@ TEST_CASE("platform/world: path() answers from its memo equal the routed cost", 
     std::reverse(pairs.begin(), pairs.end());
   }
 }
+
+// Configuration: cielo (one network) and lanl-multi-nic (several), 2 ranks each; the view World::parts() that every
+//                component factory receives (platform/platform_parts.hpp).
+// Expected:      the view refers to the World's own parts (the same objects); fabric() names the only network on
+//                cielo and is refused on the machine with several (std::logic_error naming how many), fabric(i) is the
+//                World's; a progress thread added through the view is a context of the World, with its CPU timeline;
+//                once the resources are declared the view refuses one.
+// How validated: object identity, context counts, exceptions.
+TEST_CASE("platform/parts: the view the component factories receive is the World's parts", "[unit][platform]") {
+  auto m = load_machine("cielo");
+  engine::DesEngine sim;
+  World w(sim, *m, make_placement(*m, 2, 2, {}, "test"));
+  const PlatformParts parts = w.parts();
+  CHECK(&parts.sim == &w.sim());
+  CHECK(&parts.machine == &w.machine());
+  CHECK(&parts.contexts == &w.contexts());
+  CHECK(&parts.cpus == &w.cpus());
+  CHECK(&parts.copies == &w.copies());
+  CHECK(&parts.nic_services == &w.nic_services());
+  CHECK(&parts.fabric() == &w.fabric());
+  CHECK(parts.networks() == 1);
+  const int t = parts.add_progress_thread(1, 7);
+  CHECK(w.contexts().count() == 3);
+  CHECK(w.contexts().rank_of(t) == 1);
+  w.declare_resources();
+  CHECK_THROWS_WITH(parts.add_progress_thread(0, 3), Catch::Contains("before World::declare_resources"));
+
+  auto multi = load_machine("lanl-multi-nic");
+  engine::DesEngine sim2;
+  World w2(sim2, *multi, make_placement(*multi, 2, 1, {}, "test"));
+  const PlatformParts p2 = w2.parts();
+  REQUIRE(p2.networks() > 1);
+  CHECK_THROWS_WITH(p2.fabric(), Catch::Contains(std::to_string(p2.networks()) + " networks"));
+  for (int i = 0; i < p2.networks(); ++i) CHECK(&p2.fabric(i) == &w2.fabric(i));
+  CHECK_THROWS_AS(p2.fabric(p2.networks()), std::out_of_range);
+}

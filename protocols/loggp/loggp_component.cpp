@@ -10,8 +10,8 @@ void register_component(ComponentRegistry& reg) {
            .description = "LogGOPS reference stack (closed-form checks)",
            .nic_kinds = {"loggp"},
            .source = "Hoefler et al., LogGOPSim (HPDC 2010)",
-           .make_stack = [](World& w, const McaParams&, const std::string&) {
-             return std::make_unique<LogGPStack>(w.sim(), w.contexts(), w.cpus(), w.fabric());
+           .make_stack = [](const PlatformParts& parts, const McaParams&, const std::string&) {
+             return std::make_unique<LogGPStack>(parts.sim, parts.contexts, parts.cpus, parts.fabric());
            }});
 }
 

@@ -17,8 +17,8 @@ void register_mpich_cxi(ComponentRegistry& reg) {
            .nic_kinds = {"cxi"},
            .source = "Cray MPICH (CH4) over libfabric CXI (slingshot-ex paper; hardware-sources.md §2)",
            .params = param_block<mtl::ofi::MpichOfiMca>(),
-           .make_stack = [](World& w, const McaParams& m, const std::string& name) {
-             return mtl::ofi::make_mpich_cxi_stack({w.sim(), w.contexts(), w.cpus(), w.fabric()}, m, name);
+           .make_stack = [](const PlatformParts& parts, const McaParams& m, const std::string& name) {
+             return mtl::ofi::make_mpich_cxi_stack({parts.sim, parts.contexts, parts.cpus, parts.fabric()}, m, name);
            },
            // its counters are those of the libfabric MTL it reuses and of its two providers (shm on the node, cxi off)
            .statistics = statistic_list(mtl::ofi::kMtlOfiStatistics, ofi::shm::kShmStatistics,

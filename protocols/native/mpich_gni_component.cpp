@@ -12,9 +12,10 @@ void register_mpich_gni(ComponentRegistry& reg) {
            .nic_kinds = {"gemini"},
            .source = "Pritchard et al., EuroMPI'11; Cray intro_mpi(3)",
            .params = param_block<MpichGniMca>(),
-           .make_stack = [](World& w, const McaParams& m, const std::string&) {
-             auto& nic = gemini::Gni::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
-             return std::make_unique<MpichGni>(w.sim(), w.contexts(), w.cpus(), w.copies(), nic, m.get<MpichGniMca>());
+           .make_stack = [](const PlatformParts& parts, const McaParams& m, const std::string&) {
+             auto& nic = gemini::Gni::of(parts.nic_services, parts.sim, parts.contexts, parts.cpus, parts.fabric());
+             return std::make_unique<MpichGni>(parts.sim, parts.contexts, parts.cpus, parts.copies, nic,
+                                               m.get<MpichGniMca>());
            },
            .statistics = statistic_list(kGniProtocolStatistics, kGniCdmStatistics),
            .effective = {{"mpich_gni_max_vshort_msg_size", "0: Table I of the Gemini paper by job size, else as set",

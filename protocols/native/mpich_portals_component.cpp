@@ -12,9 +12,10 @@ void register_mpich_portals(ComponentRegistry& reg) {
            .nic_kinds = {"seastar"},
            .source = "Pritchard & Pagel, How to Use MPI on the Cray XT; seastar-portals paper §2.2",
            .params = param_block<MpichPortalsMca>(),
-           .make_stack = [](World& w, const McaParams& m, const std::string& name) {
-             auto& nic = seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
-             return std::make_unique<MpichPortals>(w.contexts(), w.cpus(), w.copies(), nic, m.get<MpichPortalsMca>(),
+           .make_stack = [](const PlatformParts& parts, const McaParams& m, const std::string& name) {
+             auto& nic =
+                 seastar::SeaStar::of(parts.nic_services, parts.sim, parts.contexts, parts.cpus, parts.fabric());
+             return std::make_unique<MpichPortals>(parts.contexts, parts.cpus, parts.copies, nic, m.get<MpichPortalsMca>(),
                                                    name);
            },
            // its counters are those of the Portals MTL it reuses (with Cray MPI's protocol) and of the SeaStar

@@ -52,11 +52,12 @@ TEST_CASE("every registered component declares description, source, factory and 
 // factory, with two factories or registered twice is refused. How validated: std::invalid_argument.
 TEST_CASE("the component registry refuses incomplete entries", "[unit][register]") {
   ComponentRegistry r;
-  auto stack = [](World&, const McaParams&, const std::string&) -> std::unique_ptr<Stack> { return nullptr; };
+  auto stack = [](const PlatformParts&, const McaParams&, const std::string&) -> std::unique_ptr<Stack> { return nullptr; };
   CHECK_THROWS_AS(r.add({.framework = "model", .name = "x", .description = ""}), std::invalid_argument);
   CHECK_THROWS_AS(r.add({.framework = "model", .name = "x", .description = "d"}), std::invalid_argument);
   CHECK_THROWS_AS(r.add({.framework = "model", .name = "x", .description = "d",
-                         .make_mtl = [](World&, const McaParams&, const std::string&) { return std::unique_ptr<mtl::Mtl>(); },
+                         .make_mtl = [](const PlatformParts&, const McaParams&,
+                                       const std::string&) { return std::unique_ptr<mtl::Mtl>(); },
                          .make_stack = stack}),
                   std::invalid_argument);
   r.add({.framework = "model", .name = "x", .description = "d", .make_stack = stack});

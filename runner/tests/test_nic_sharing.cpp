@@ -24,8 +24,8 @@ Times run(int n_mtl, int n_btl) {
   World& w = *f.world;
   REQUIRE(w.node_of(0) == w.node_of(1));
   REQUIRE(w.node_of(2) == w.node_of(3));
-  auto mtl = component_registry().find("mtl", "portals")->make_mtl(w, f.mca_, "");
-  auto btl = component_registry().find("btl", "portals")->make_btl(w, f.mca_);
+  auto mtl = component_registry().find("mtl", "portals")->make_mtl(w.parts(), f.mca_, "");
+  auto btl = component_registry().find("btl", "portals")->make_btl(w.parts(), f.mca_);
   Times t;
   btl->register_tag(btl::kTagPml, [&](const btl::Descriptor& d) {
     t.btl = f.sim.now();
@@ -82,14 +82,14 @@ TEST_CASE("nic sharing: one SeaStar per World, portal table entries claimed once
   test::Fixture f("red-storm", 2, 1);
   World& w = *f.world;
   CHECK(w.nic_services().find<seastar::SeaStar>() == nullptr);
-  auto mtl = component_registry().find("mtl", "portals")->make_mtl(w, f.mca_, "");
+  auto mtl = component_registry().find("mtl", "portals")->make_mtl(w.parts(), f.mca_, "");
   seastar::SeaStar* ss = w.nic_services().find<seastar::SeaStar>();
   REQUIRE(ss != nullptr);
-  auto btl = component_registry().find("btl", "portals")->make_btl(w, f.mca_);
+  auto btl = component_registry().find("btl", "portals")->make_btl(w.parts(), f.mca_);
   CHECK(w.nic_services().find<seastar::SeaStar>() == ss);
   CHECK(&seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric()) == ss);
   CHECK(w.nic_services().size() == 1);
-  CHECK_THROWS_AS(component_registry().find("mtl", "portals")->make_mtl(w, f.mca_, ""), std::logic_error);
+  CHECK_THROWS_AS(component_registry().find("mtl", "portals")->make_mtl(w.parts(), f.mca_, ""), std::logic_error);
 }
 
 // Configuration: Cielo, 2 ranks on two nodes; btl/ugni and the Cray MPT netmod (native/mpich_gni) in one World, each

@@ -12,39 +12,10 @@ FOLDERS = ["models", "protocols"]
 SUFFIXES = (".hpp", ".cpp", ".h", ".cc", ".md")
 WORLD = re.compile(r"\bWorld\b|platform/world\.hpp")
 
-FACTORY = "factory: the component registry hands it the World (protocols/register.hpp) to build the component"
-TAKES = "takes the World: not yet given the parts it uses"
-DOC = "describes a component that still takes the World"
-TEST = "builds its component on a World (the component takes one)"
-
-# path -> why it still names World (one line each). Remove an entry when its file stops naming World.
-EXCEPTIONS = {
-    "protocols/README.md": DOC,
-    "protocols/btl/base/v11_component.hpp": FACTORY,
-    "protocols/btl/portals/btl_portals_component.cpp": FACTORY,
-    "protocols/btl/self/btl_self_component.cpp": FACTORY,
-    "protocols/btl/ugni/btl_ugni_component.cpp": FACTORY,
-    "protocols/btl/vader/btl_vader_component.cpp": FACTORY,
-    "protocols/loggp/loggp_component.cpp": FACTORY,
-    "protocols/mtl/ofi/mtl_ofi_component.cpp": FACTORY,
-    "protocols/mtl/portals/mtl_portals_component.cpp": FACTORY,
-    "protocols/native/mpich_cxi_component.cpp": FACTORY,
-    "protocols/native/mpich_gni_component.cpp": FACTORY,
-    "protocols/native/mpich_portals_component.cpp": FACTORY,
-    "protocols/native/qsnet/qsnet_components.cpp": FACTORY,
-    "protocols/pml/cm/pml_cm_component.cpp": FACTORY,
-    "protocols/pml/ob1/pml_ob1_component.cpp": FACTORY,
-    "protocols/pml/ob1/tests/test_convert.cpp": TEST,
-    "protocols/pml/teg/pml_teg_component.cpp": FACTORY,
-    "protocols/pml/teg/teg_stack.cpp": TAKES,
-    "protocols/pml/teg/teg_stack.hpp": TAKES,
-    "protocols/ptl/README.md": DOC,
-    "protocols/ptl/elan4/ptl_elan4.cpp": TAKES,
-    "protocols/ptl/elan4/ptl_elan4.hpp": TAKES,
-    "protocols/ptl/elan4/tests/test_ptl_elan4.cpp": TEST,
-    "protocols/register.hpp": FACTORY,
-    "protocols/tests/test_register.cpp": TEST,
-}
+# path -> why it still names World (one line each). Empty: every model and component takes the parts it uses (the
+# factories receive platform/platform_parts.hpp's PlatformParts). An entry added here needs a reason, and goes as soon
+# as its file stops naming World.
+EXCEPTIONS = {}
 
 
 def violations(root):

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # describe shows what components declare once: the statistics of btl/ugni, btl/vader, btl/portals, native/mpich_gni,
-# pml/ob1, pml/teg and ptl/elan4 (name, unit, description; every counter of theirs a run reports is among them); a run
-# of each stack on mtl/ofi (with ofi/cxi, ofi/shm, ofi/linkx), mtl/portals, btl/ugni, the native comparators and the
-# NIC models they drive (SeaStar, Elan4) reports no counter its components do not declare; the
-# SMSG limits resolved per job size (btl/ugni: its revision's rule in btl_ugni_mca.hpp; Cray MPT: Table I,
-# protocols/base/smsg_auto_limit.hpp), and a run's provenance records the effective value.
+# pml/ob1, pml/teg and ptl/elan4 (name, unit, description; every counter of theirs a run reports is among them), also
+# listed per component, indented, by describe MACHINE (cielo, red-storm, osu-elan4); a run of each stack on mtl/ofi
+# (with ofi/cxi, ofi/shm, ofi/linkx), mtl/portals, btl/ugni, the native comparators and the NIC models they drive
+# (SeaStar, Elan4) reports no counter its components do not declare; the SMSG limits resolved per job size (btl/ugni:
+# its revision's rule in btl_ugni_mca.hpp; Cray MPT: Table I, protocols/base/smsg_auto_limit.hpp), and a run's
+# provenance records the effective value.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 check() { if grep -qF -- "$2" "$t/$1"; then echo "ok   $1: $2"; else echo "FAIL $1: no '$2'"; fail=1; fi; }
@@ -55,6 +56,14 @@ declared vader "$t/oo" "vader_"
 for n in frags queued_sends rdma_gets md_binds md_unlinks recv_events; do check bportals "btl_portals_$n "; done
 "$BIN" describe cielo > "$t/cielo" || fail=1
 check cielo "btl_ugni_smsg_limit (effective)"
+# describe MACHINE lists each component's declared statistics under it, indented (never read as a parameter name).
+check cielo "    ugni_short_sends "
+check cielo "    vader_fbox_sends "
+check cielo "    e1_buffer_waits "
+"$BIN" describe red-storm > "$t/redstorm" || fail=1
+for n in btl_portals_frags mtl_short_sends seastar_interrupts; do check redstorm "    $n "; done
+"$BIN" describe osu-elan4 > "$t/elan4" || fail=1
+for n in ptl_elan4_eager context_switches teg_unexpected; do check elan4 "    $n "; done
 echo '{"id": "d", "machine": "cielo", "stack": "native", "ranks": 2, "benchmark": {"name": "osu_latency", "iterations": 2, "skip": 0, "sizes": [8]}}' > "$t/d.json"
 "$BIN" run "$t/d.json" --json --out "$t/o" > /dev/null 2>&1 || fail=1
 grep -rqF '"mpich_gni_max_vshort_msg_size (effective)": 8192.0' "$t/o" && echo "ok   provenance" || { echo "FAIL provenance"; grep -r derived -A3 "$t/o" | head; fail=1; }

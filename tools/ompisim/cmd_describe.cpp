@@ -78,6 +78,16 @@ std::string describe_effective(const EffectiveParam& e, const McaParams& mca) {
   return out + "\n";
 }
 
+// A component's declared statistics (ComponentInfo::statistics), one a line: name, [unit], description, each line
+// after `indent`.
+std::string statistic_lines(const ComponentInfo& c, const char* indent) {
+  std::string out;
+  for (auto& s : c.statistics)
+    out += fmt::format("{}{:<40} [{}] {}{}\n", indent, s.name, s.unit, s.description,
+                       s.when_counted ? " (once counted)" : "");
+  return out;
+}
+
 void describe_component(const ComponentInfo* c) {
   std::cout << fmt::format("# {}: {}\n# source: {}\n# runs on NIC kinds: {}\n", c->id(), c->description,
                            c->source, fmt::join(c->nic_kinds, ", "));
@@ -90,11 +100,9 @@ void describe_component(const ComponentInfo* c) {
     std::cout << fmt::format("{:<40} {:>16}  [{}] {}\n    {}\n", row["name"].get<std::string>(),
                              row["value"].get<std::string>(), row["dimension"].get<std::string>(),
                              row["description"].get<std::string>(), row["source"].get<std::string>());
-  if (!c->statistics.empty()) {
-    std::cout << "## statistics (a run's \"counters\": name, unit, description; \"once counted\": absent while zero)\n";
-    for (auto& s : c->statistics)
-      std::cout << fmt::format("{:<40} [{}] {}{}\n", s.name, s.unit, s.description, s.when_counted ? " (once counted)" : "");
-  }
+  if (!c->statistics.empty())
+    std::cout << "## statistics (a run's \"counters\": name, unit, description; \"once counted\": absent while zero)\n"
+              << statistic_lines(*c, "");
   if (!c->effective.empty()) {
     std::cout << "## effective values (resolved per job; recorded in a run's provenance.derived)\n";
     McaParams mca = component_registry().defaults();
@@ -115,7 +123,8 @@ void print_params(const ParamList& l) {
 }
 
 // The machine's networks, node types and physical parameters, the components that run on it with their software
-// parameters, and the stacks, algorithms and skeletons it offers.
+// parameters and declared statistics (indented, so that no statistic reads as a parameter name), and the stacks,
+// algorithms and skeletons it offers.
 void describe_machine(Machine& m) {
   std::cout << fmt::format("# {} ({}), NIC kinds {}: {}\n", m.name, m.file, fmt::join(m.nic_kinds(), ", "),
                            m.description);
@@ -136,6 +145,7 @@ void describe_machine(Machine& m) {
     if (l.empty()) std::cout << "  (no parameters)\n";
     else print_params(l);
     for (auto& e : c.effective) std::cout << describe_effective(e, mca);
+    if (!c.statistics.empty()) std::cout << "  statistics (a run's \"counters\"):\n" << statistic_lines(c, "    ");
   }
   std::cout << "## barrier algorithms\n";
   for (auto& a : bench::barrier_algorithm_names()) std::cout << "  " << a << "\n";

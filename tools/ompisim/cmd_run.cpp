@@ -94,8 +94,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
 void add_run(CLI::App& app, Context& ctx) {
   auto [run, opt] = ctx.command(app, "run", "run one scenario", run_command);
   run->add_option("scenario", opt->scen_file, "scenario JSON file")->required();
-  run->add_option("--set", opt->sets, "override a machine or MCA parameter (key=value), repeatable");
-  run->add_option("--engine", opt->engine, "run on this engine instead of the scenario's (ompisim list)");
+  add_scenario_overrides(*run, opt->sets, &opt->engine, "the scenario");
   run->add_option("--out", opt->out_dir,
                   "folder for the result files <id>.json and <id>.csv, created and checked before the run (default: "
                   "ompisim-out/<id>/ under the current directory, never results/, which holds the committed results); a "

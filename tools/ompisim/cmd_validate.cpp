@@ -39,9 +39,9 @@ void add_validate(CLI::App& app, Context& ctx) {
                   "Latin-hypercube samples of the machines' estimate ranges and undetermined directions per paper, and "
                   "of the placements a paper leaves unstated (taken in turn), for the prediction intervals and the "
                   "claims' intervals (0: none)");
-  val->add_option("--set", opt->sets,
-                  "override a machine or MCA parameter in every scenario (key=value), repeatable: the table for a "
-                  "what-if parameter set (calibration points may then leave their tolerance)");
+  CLI::Option* set = add_scenario_overrides(*val, opt->sets, nullptr, "every scenario");
+  set->description(set->get_description() +
+                   ": the table for a what-if parameter set (calibration points may then leave their tolerance)");
 }
 
 }  // namespace ompisim::cli

@@ -150,6 +150,15 @@ Overrides parse_sets(const std::vector<std::string>& sets) {
   return o;
 }
 
+CLI::Option* add_scenario_overrides(CLI::App& sub, std::vector<std::string>& sets, std::string* engine,
+                                    const std::string& which) {
+  CLI::Option* set = sub.add_option(
+      "--set", sets, fmt::format("override a machine or MCA parameter in {} (key=value), repeatable", which));
+  if (engine)
+    sub.add_option("--engine", *engine, fmt::format("run {} on this engine instead of its own (ompisim list)", which));
+  return set;
+}
+
 // `svg`: a path inside the output folder (relative to it) or an absolute path; the script is written into the folder.
 static bool plot_inline(validation::PlotSpec& spec, const OutputDir& out, const std::string& svg) {
   std::string script = std::filesystem::path(svg).filename().replace_extension(".gp").string();

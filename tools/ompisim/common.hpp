@@ -59,6 +59,11 @@ int run_selected(CLI::App& app, Context& ctx);
 void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names);
 // --set key=value, each checked.
 Overrides parse_sets(const std::vector<std::string>& sets);
+// The options of every subcommand that runs scenarios (run, compare --against, validate), declared here once:
+// --set key=value (repeatable; parse_sets checks each) and, when `engine` is not null, --engine NAME. `which`: the
+// scenarios they apply to ("the scenario", "every scenario"), in their help texts. Returns the --set option.
+CLI::Option* add_scenario_overrides(CLI::App& sub, std::vector<std::string>& sets, std::string* engine,
+                                    const std::string& which);
 
 // `run --plot NAME.svg`: the run's main metric against its x axis, data inline in the script (nothing else written).
 bool draw_run(const Json& res, const OutputDir& out, const std::string& svg);

@@ -22,10 +22,11 @@ ComponentInfo v11_fabric_btl(std::string description, const std::string& source_
           .nic_kinds = {c.nic_kind},
           .source = source_note.empty() ? std::string(c.source) : c.source + (" " + source_note),
           .params = param_block<Mca>(),
-          .make_btl = [](World& w, const McaParams& m) -> std::unique_ptr<Btl> {
+          .make_btl = [](const PlatformParts& parts, const McaParams& m) -> std::unique_ptr<Btl> {
             const V11Component& k = Mca::kComponent;
-            Fabric& fabric = w.fabric(FabricBtl::network_of(w.machine(), k.name, k.nic_kind));
-            return std::make_unique<FabricBtl>(w.contexts(), w.cpus(), fabric, k.name, m.get<Mca>().caps(), k.connection);
+            Fabric& fabric = parts.fabric(FabricBtl::network_of(parts.machine, k.name, k.nic_kind));
+            return std::make_unique<FabricBtl>(parts.contexts, parts.cpus, fabric, k.name, m.get<Mca>().caps(),
+                                               k.connection);
           },
           .btl_flags = Mca{}.caps().flags,
           .reach = Reach::Network};

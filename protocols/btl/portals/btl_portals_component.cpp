@@ -12,9 +12,10 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"seastar"},
            .source = "Open MPI v1.3.4 ompi/mca/btl/portals/btl_portals_component.c",
            .params = param_block<BtlPortalsMca>(),
-           .make_btl = [](World& w, const McaParams& m) {
-             auto& nic = seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
-             return std::make_unique<BtlPortals>(w.contexts(), w.cpus(), nic, m.get<BtlPortalsMca>());
+           .make_btl = [](const PlatformParts& parts, const McaParams& m) {
+             auto& nic =
+                 seastar::SeaStar::of(parts.nic_services, parts.sim, parts.contexts, parts.cpus, parts.fabric());
+             return std::make_unique<BtlPortals>(parts.contexts, parts.cpus, nic, m.get<BtlPortalsMca>());
            },
            .btl_flags = kFlags,
            .reach = Reach::Network,

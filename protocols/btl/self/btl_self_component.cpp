@@ -10,7 +10,9 @@ void register_component(ComponentRegistry& reg) {
            .description = "loop-back to the sending rank",
            .nic_kinds = {"gemini", "seastar", "ib-sdr-pcie", "myrinet-2000", "gige"},
            .source = "Open MPI v1.8.8 ompi/mca/btl/self/btl_self_component.c",
-           .make_btl = [](World& w, const McaParams&) { return std::make_unique<BtlSelf>(w.cpus()); },
+           .make_btl = [](const PlatformParts& parts, const McaParams&) {
+             return std::make_unique<BtlSelf>(parts.cpus);
+           },
            .btl_flags = kFlags,
            .reach = Reach::Self});
 }

@@ -44,9 +44,9 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"gemini"},
            .source = "Open MPI trunk r26242 (bd8b4f7f1e) ompi/mca/btl/ugni, the revision of the Gemini paper's §IV.C",
            .params = param_block<UgniMca>(),
-           .make_btl = [](World& w, const McaParams& m) {
-             auto& nic = gemini::Gni::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
-             return std::make_unique<BtlUgni>(w.contexts(), w.cpus(), nic, m.get<UgniMca>());
+           .make_btl = [](const PlatformParts& parts, const McaParams& m) {
+             auto& nic = gemini::Gni::of(parts.nic_services, parts.sim, parts.contexts, parts.cpus, parts.fabric());
+             return std::make_unique<BtlUgni>(parts.contexts, parts.cpus, nic, m.get<UgniMca>());
            },
            .btl_flags = kFlags,
            .reach = Reach::Network,

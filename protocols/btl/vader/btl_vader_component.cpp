@@ -12,8 +12,8 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"gemini"},
            .source = "Open MPI v1.8.8 ompi/mca/btl/vader/btl_vader_component.c",
            .params = param_block<VaderMca>(),
-           .make_btl = [](World& w, const McaParams& m) {
-             return std::make_unique<BtlVader>(w.sim(), w.contexts(), w.cpus(), m.get<VaderMca>());
+           .make_btl = [](const PlatformParts& parts, const McaParams& m) {
+             return std::make_unique<BtlVader>(parts.sim, parts.contexts, parts.cpus, m.get<VaderMca>());
            },
            .btl_flags = kFlags,
            .reach = Reach::Node,

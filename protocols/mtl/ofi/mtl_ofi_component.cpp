@@ -16,8 +16,8 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"cxi"},
            .source = "Open MPI v5.0 ompi/mca/mtl/ofi",
            .params = param_block<MtlOfiMca>(),
-           .make_mtl = [](World& w, const McaParams& m, const std::string& provider) {
-             return make_ofi_mtl({w.sim(), w.contexts(), w.cpus(), w.fabric()}, m, provider);
+           .make_mtl = [](const PlatformParts& parts, const McaParams& m, const std::string& provider) {
+             return make_ofi_mtl({parts.sim, parts.contexts, parts.cpus, parts.fabric()}, m, provider);
            },
            .statistics = statistic_list(kMtlOfiStatistics)});
 }

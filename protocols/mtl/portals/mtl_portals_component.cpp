@@ -12,9 +12,10 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"seastar"},
            .source = "Open MPI v1.3.4 ompi/mca/mtl/portals/mtl_portals_component.c",
            .params = param_block<MtlPortalsMca>(),
-           .make_mtl = [](World& w, const McaParams& m, const std::string&) {
-             auto& nic = seastar::SeaStar::of(w.nic_services(), w.sim(), w.contexts(), w.cpus(), w.fabric());
-             return std::make_unique<MtlPortals>(w.contexts(), w.cpus(), w.copies(), nic,
+           .make_mtl = [](const PlatformParts& parts, const McaParams& m, const std::string&) {
+             auto& nic =
+                 seastar::SeaStar::of(parts.nic_services, parts.sim, parts.contexts, parts.cpus, parts.fabric());
+             return std::make_unique<MtlPortals>(parts.contexts, parts.cpus, parts.copies, nic,
                                                  open_mpi_protocol(m.get<MtlPortalsMca>()));
            },
            .statistics = statistic_list(kMtlPortalsStatistics, seastar::kSeaStarStatistics)});

@@ -12,8 +12,9 @@ void register_mpich_qsnet(ComponentRegistry& reg) {
            .nic_kinds = {"qsnet"},
            .source = "MPICH-QsNetII (Quadrics, 2004) over libelan Tport; qsnet-elan4 paper §6.5",
            .params = param_block<MpichQsnetMca>(),
-           .make_stack = [](World& w, const McaParams& mca, const std::string& name) -> std::unique_ptr<Stack> {
-             return std::make_unique<MpichQsnet>(w.sim(), w.contexts(), w.cpus(), w.fabric(), mca.get<MpichQsnetMca>(),
+           .make_stack = [](const PlatformParts& parts, const McaParams& mca, const std::string& name)
+               -> std::unique_ptr<Stack> {
+             return std::make_unique<MpichQsnet>(parts.sim, parts.contexts, parts.cpus, parts.fabric(), mca.get<MpichQsnetMca>(),
                                                  name);
            },
            .statistics = statistic_list(kQsnetStatistics, qsnet::kElan4Statistics)});  // its own, then the NIC's
@@ -26,8 +27,9 @@ void register_elan4_qdma(ComponentRegistry& reg) {
            .nic_kinds = {"qsnet"},
            .source = "libelan4 QDMA (Open MPI's early src/mca/ptl/elan/tests/qsnet_qdma.c); qsnet-elan4 paper §6.3",
            .params = param_block<Elan4QdmaMca>(),
-           .make_stack = [](World& w, const McaParams& mca, const std::string& name) -> std::unique_ptr<Stack> {
-             return std::make_unique<Elan4Qdma>(w.sim(), w.contexts(), w.cpus(), w.fabric(), mca.get<Elan4QdmaMca>(),
+           .make_stack = [](const PlatformParts& parts, const McaParams& mca, const std::string& name)
+               -> std::unique_ptr<Stack> {
+             return std::make_unique<Elan4Qdma>(parts.sim, parts.contexts, parts.cpus, parts.fabric(), mca.get<Elan4QdmaMca>(),
                                                 name);
            },
            .statistics = statistic_list(qsnet::kElan4Statistics)});  // the NIC's: the program has none of its own

@@ -13,9 +13,10 @@ void register_component(ComponentRegistry& reg) {
            .description = "point-to-point over one MTL: matching done by the MTL (Portals on the SeaStar, libfabric)",
            .nic_kinds = {"seastar", "cxi"},
            .source = "Open MPI v1.3.4 ompi/mca/pml/cm",
-           .make_pml = [](World& w, const McaParams&, const PmlModules& m, const std::string& name) -> std::unique_ptr<Stack> {
+           .make_pml = [](const PlatformParts& parts, const McaParams&, const PmlModules& m, const std::string& name)
+               -> std::unique_ptr<Stack> {
              if (!m.mtl || !m.btls.empty()) throw std::logic_error("pml/cm drives exactly one MTL");
-             return std::make_unique<PmlCm>(w.cpus(), w.machine().software_cost("pml_cm_overhead"), *m.mtl, name);
+             return std::make_unique<PmlCm>(parts.cpus, parts.machine.software_cost("pml_cm_overhead"), *m.mtl, name);
            }});
 }
 

@@ -16,9 +16,10 @@ void register_component(ComponentRegistry& reg) {
            .nic_kinds = {"gemini", "seastar", "ib-sdr-pcie", "myrinet-2000", "gige"},
            .source = "Open MPI v1.8.8 ompi/mca/pml/ob1, ompi/mca/bml/r2 (striping: v1.1 pml_ob1_sendreq.c)",
            .params = param_block<Ob1Mca>(),
-           .make_pml = [](World& w, const McaParams& mca, const PmlModules& m, const std::string& name) -> std::unique_ptr<Stack> {
+           .make_pml = [](const PlatformParts& parts, const McaParams& mca, const PmlModules& m, const std::string& name)
+               -> std::unique_ptr<Stack> {
              if (m.btls.empty() || m.mtl) throw std::logic_error("pml/ob1 drives BTLs only (and needs at least one)");
-             auto p = std::make_unique<Ob1>(w.contexts(), w.cpus(), w.machine().software_cost("pml_ob1_overhead"), m.btls,
+             auto p = std::make_unique<Ob1>(parts.contexts, parts.cpus, parts.machine.software_cost("pml_ob1_overhead"), m.btls,
                                             name, mca.get<Ob1Mca>().config());
              p->set_early_completion(mca.get<Ob1Mca>().pml_ob1_use_early_completion.value != 0);
              return p;

@@ -15,9 +15,9 @@ void register_component(ComponentRegistry& reg) {
            .description = "Open MPI 2004's PML over PTLs: host matching, first fragment eager or rendezvous, ptl_matched",
            .nic_kinds = {"qsnet"},
            .source = "Open MPI (2004) ompi/mca/pml/teg; Woodall et al., EuroPVM/MPI 2004; qsnet-elan4 paper §2.2",
-           .make_pml = [](World& w, const McaParams& mca, const PmlModules&, const std::string& name) {
+           .make_pml = [](const PlatformParts& parts, const McaParams& mca, const PmlModules&, const std::string& name) {
              // The only PTL modelled is ptl/elan4 (the stack object's "ptl" list is checked against the registry).
-             return make_teg_stack(w, mca, {"elan4"}, name);
+             return make_teg_stack(parts, mca, {"elan4"}, name);
            },
            .statistics = statistic_list(kTegStatistics)});
 }

@@ -12,9 +12,9 @@ namespace ompisim::pml::teg {
 namespace {
 class TegElan4Stack final : public Stack {
 public:
-  TegElan4Stack(World& w, const ptl::elan4::PtlElan4Mca& mca, const std::string& name)
-      : nic_(w.sim(), w.contexts(), w.fabric()), ptl_(make_ptl(w, nic_, mca)),
-        pml_(w.sim(), w.contexts(), w.cpus(), *ptl_, w.machine().software_cost("pml_teg_overhead"), name) {
+  TegElan4Stack(const PlatformParts& parts, const ptl::elan4::PtlElan4Mca& mca, const std::string& name)
+      : nic_(parts.sim, parts.contexts, parts.fabric()), ptl_(make_ptl(parts, nic_, mca)),
+        pml_(parts.sim, parts.contexts, parts.cpus, *ptl_, parts.machine.software_cost("pml_teg_overhead"), name) {
     pml_.extra_counters = [this](std::map<std::string, std::uint64_t>& c) { ptl_->add_counters(c); };
   }
   std::string name() const override { return pml_.name(); }
@@ -24,9 +24,10 @@ public:
   std::uint32_t max_contextid() const override { return pml_.max_contextid(); }
 
 private:
-  static std::unique_ptr<ptl::elan4::PtlElan4> make_ptl(World& w, qsnet::Elan4& nic, const ptl::elan4::PtlElan4Mca& mca) {
+  static std::unique_ptr<ptl::elan4::PtlElan4> make_ptl(const PlatformParts& parts, qsnet::Elan4& nic,
+                                                        const ptl::elan4::PtlElan4Mca& mca) {
     try {
-      return std::make_unique<ptl::elan4::PtlElan4>(w, nic, mca);
+      return std::make_unique<ptl::elan4::PtlElan4>(parts, nic, mca);
     } catch (const std::invalid_argument& e) {
       std::string key = std::string(e.what()).find("first_frag") != std::string::npos ? "mca.ptl_elan4_first_frag_size"
                                                                                       : "mca.ptl_elan4_completion_queue";
@@ -39,10 +40,10 @@ private:
 };
 }  // namespace
 
-std::unique_ptr<Stack> make_teg_stack(World& w, const McaParams& mca, const std::vector<std::string>& ptls,
-                                      const std::string& name) {
+std::unique_ptr<Stack> make_teg_stack(const PlatformParts& parts, const McaParams& mca,
+                                      const std::vector<std::string>& ptls, const std::string& name) {
   if (ptls == std::vector<std::string>{"elan4"})
-    return std::make_unique<TegElan4Stack>(w, mca.get<ptl::elan4::PtlElan4Mca>(), name);
+    return std::make_unique<TegElan4Stack>(parts, mca.get<ptl::elan4::PtlElan4Mca>(), name);
   throw std::logic_error("pml/teg: no factory for these PTLs");
 }
 

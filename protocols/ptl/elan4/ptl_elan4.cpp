@@ -9,8 +9,8 @@ constexpr std::uint32_t kHeaderBytes = 64;      // the match header (paper §6.3
 constexpr std::uint32_t kCompletionBytes = 16;  // a completion-queue entry
 }  // namespace
 
-PtlElan4::PtlElan4(World& w, qsnet::Elan4& nic, const PtlElan4Mca& mca)
-    : w_(w), nic_(nic), p_(nic.params()), sw_(qsnet::nic(w.machine()).software),
+PtlElan4::PtlElan4(const PlatformParts& parts, qsnet::Elan4& nic, const PtlElan4Mca& mca)
+    : sim_(parts.sim), cpus_(parts.cpus), nic_(nic), p_(nic.params()), sw_(qsnet::nic(parts.machine).software),
       plan_(ProgressPlan::make(static_cast<int>(mca.ptl_elan4_progress.value),
                                static_cast<int>(mca.ptl_elan4_completion_queue.value))),
       read_(mca.ptl_elan4_rdma.value == 0), inline_(mca.ptl_elan4_inline.value != 0),
@@ -21,15 +21,16 @@ PtlElan4::PtlElan4(World& w, qsnet::Elan4& nic, const PtlElan4Mca& mca)
     throw std::invalid_argument("ptl_elan4_first_frag_size + the 64-byte header exceeds a QDMA slot");
   const int threads = plan_.threads();
   if (threads) {
-    thread_ctx_.reserve(static_cast<std::size_t>(w.ranks() * threads));
-    for (int r = 0; r < w.ranks(); ++r) {
-      const int cores = w.machine().node_type(w.node_of(r)).cores();
+    const Contexts& contexts = parts.contexts;
+    thread_ctx_.reserve(static_cast<std::size_t>(contexts.ranks() * threads));
+    for (int r = 0; r < contexts.ranks(); ++r) {
+      const int cores = contexts.node_type(r).cores();
       for (int t = 0; t < threads; ++t)  // on the node's next core after the rank's (dual Xeon: the other CPU)
-        thread_ctx_.push_back(w.add_progress_thread(r, (w.core_of(r) + 1) % cores));
+        thread_ctx_.push_back(parts.add_progress_thread(r, (contexts.core_of(r) + 1) % cores));
     }
   }
-  qdescs_.assign(static_cast<std::size_t>(w.ranks()), DescPool(static_cast<int>(mca.ptl_elan4_num_qdescs.value)));
-  putget_.assign(static_cast<std::size_t>(w.ranks()), DescPool(static_cast<int>(mca.ptl_elan4_num_putget.value)));
+  qdescs_.assign(static_cast<std::size_t>(parts.contexts.ranks()), DescPool(static_cast<int>(mca.ptl_elan4_num_qdescs.value)));
+  putget_.assign(static_cast<std::size_t>(parts.contexts.ranks()), DescPool(static_cast<int>(mca.ptl_elan4_num_putget.value)));
   nic_.on_stored = [this](int rank, int q) { on_stored(rank, q); };
 }
 
@@ -59,8 +60,8 @@ void PtlElan4::start_first(int ctx, const MatchHeader& h) {
   std::uint64_t id = put_item({Kind::First, h, 0});
   const int rank = h.src;
   // Copy the inline data into a preallocated 2 KB send buffer, write the QDMA descriptor.
-  w_.cpu_copy(ctx, static_cast<double>(h.inline_bytes), [this, ctx, h, id, rank] {
-    w_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, ctx, h, id, rank] {
+  cpus_.cpu_copy(ctx, static_cast<double>(h.inline_bytes), [this, ctx, h, id, rank] {
+    cpus_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, ctx, h, id, rank] {
       const auto bytes = kHeaderBytes + static_cast<std::uint32_t>(h.inline_bytes);
       // An eager fragment's descriptor is free again once its QDMA completed (mca_ptl_elan_send_desc_done); a
       // rendezvous keeps it until it is answered (handle: FIN_ACK, ACK).
@@ -86,7 +87,7 @@ Callback PtlElan4::report_completion(int rank, std::uint64_t item) {
   const int cq = plan_.completion_queue();
   return [this, rank, cq, item] {
     // The descriptor's source event fires on the NIC, which then issues the chained QDMA (no host).
-    w_.sim().after(p_.event_fire_cost, [this, rank, cq, item] {
+    sim_.after(p_.event_fire_cost, [this, rank, cq, item] {
       counters_.add(PtlStat::CqEntries);
       nic_.qdma(rank, rank, cq, kCompletionBytes, item);
     });
@@ -109,13 +110,13 @@ void PtlElan4::matched(int ctx, const MatchHeader& h, std::uint64_t recv_req) {
     return;
   }
   // RDMA write: acknowledge with the receive buffer's E4_Addr; the sender writes.
-  w_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost,
+  cpus_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost,
          [this, rank, h, recv_req] { control(rank, h.src, Kind::Ack, h, recv_req); }, "mca_ptl_elan4 rdma");
 }
 
 void PtlElan4::start_rdma(int ctx, int rank, const MatchHeader& h, std::uint64_t req, bool read) {
   // req: the receive request (read, at the receiver) or the receive request named by the ACK (write, at the sender).
-  w_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, rank, h, req, read] {
+  cpus_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, rank, h, req, read] {
     const std::uint64_t rest = h.msg_bytes - h.inline_bytes;
     const int peer = read ? h.src : h.dst;
     const int cq = plan_.completion_queue();
@@ -144,11 +145,11 @@ void PtlElan4::on_stored(int rank, int q) { notice(rank, plan_.waiter_for_queue(
 
 void PtlElan4::notice(int rank, int waiter, std::uint64_t item, int q) {
   const int ctx = context(rank, waiter);
-  const bool blocked = plan_.blocked(w_.sim().now(), w_.cpu_free_at(ctx), p_.event_spin_time, q >= 0);
+  const bool blocked = plan_.blocked(sim_.now(), cpus_.cpu_free_at(ctx), p_.event_spin_time, q >= 0);
   // A poll reads every queue event the waiter watches (two with a separate completion queue) before it finds this one.
   double cost = blocked ? p_.host_interrupt_cost : p_.host_event_poll_cost * plan_.queues_polled(waiter);
   counters_.add(blocked ? PtlStat::Interrupts : PtlStat::Polls);
-  w_.cpu(ctx, cost + sw_.ptl_elan4_overhead, [this, ctx, rank, item, q] {
+  cpus_.cpu(ctx, cost + sw_.ptl_elan4_overhead, [this, ctx, rank, item, q] {
     std::uint64_t id = item;
     if (q >= 0) id = nic_.queue(rank, q).pop().payload;  // the oldest slot of that queue, freed now
     auto it = items_.find(id);
@@ -199,7 +200,7 @@ void PtlElan4::rdma_done(int ctx, int rank, const Item& it) {
     return;
   }
   // Not chained: the host sends the control message itself once it has seen the completion.
-  w_.cpu(ctx, p_.cmd_issue_cost, [this, rank, it, at_receiver, progress] {
+  cpus_.cpu(ctx, p_.cmd_issue_cost, [this, rank, it, at_receiver, progress] {
     if (at_receiver) control(rank, it.h.src, Kind::FinAck, it.h, it.h.send_req);
     else control(rank, it.h.dst, Kind::Fin, it.h, it.req);
     progress();
@@ -212,12 +213,12 @@ void PtlElan4::complete_user(int ctx, int rank, std::function<void()> done) {
     return;
   }
   counters_.add(PtlStat::Handoffs);  // the progress thread signals the main thread, which wakes in MPI_Wait
-  w_.cpu(rank, sw_.thread_handoff_cost, std::move(done), "ptl_elan4 thread handoff");
+  cpus_.cpu(rank, sw_.thread_handoff_cost, std::move(done), "ptl_elan4 thread handoff");
 }
 
 void PtlElan4::add_counters(std::map<std::string, std::uint64_t>& c) const {
   auto own = counters_;
-  own.set(PtlStat::ContextSwitches, w_.cpus().context_switches);
+  own.set(PtlStat::ContextSwitches, cpus_.context_switches);
   own.report(c);
   nic_.add_counters(c);
 }

@@ -16,8 +16,9 @@
 //                   its source event copy a completion QDMA into the queue (mca_ptl_elan_init_qdma_desc,
 //                   mca_ptl_elan_start_ack), and the send request progresses when that entry is handled
 //                   (mca_ptl_elan_update_desc -> mca_ptl_elan_send_desc_done): an eager send completes then.
-//   progress        progress.hpp: polling, interrupts, one or two progress threads (World execution contexts bound
-//                   to another core of the node); a progress thread hands completed requests to the main thread.
+//   progress        progress.hpp: polling, interrupts, one or two progress threads (execution contexts bound to
+//                   another core of the node, platform/contexts.hpp); a progress thread hands completed requests to
+//                   the main thread.
 //   descriptors     (desc_pool.hpp) a first fragment takes one of ptl_elan4_num_qdescs QDMA descriptors and holds it
 //                   until its QDMA completed (eager) or its rendezvous was answered (FIN_ACK, or the ACK of the write
 //                   scheme: mca_ptl_elan_last_frag_ack / mca_ptl_elan_ctrl_frag give it back); an RDMA takes one of
@@ -25,13 +26,14 @@
 // LIMITATIONS: one PTL module per process (one NIC); no multi-PTL scheduling of the rest of a message (the paper
 // activates only the Elan4 PTLs); control messages sent by the host (ACK, unchained FIN / FIN_ACK) take no QDMA
 // descriptor (the 2004 source takes them from the same tx_desc_free). Two progress threads share the node's other core
-// (World: they take turns and pay a context switch at each turn); the OS scheduler's own choices (migration,
-// interrupt routing) are not modelled. Without a completion queue an eager send completes once its QDMA is issued and
-// an RDMA's host event is set by the RDMA itself (the 2004 source sets it after the chained control QDMA: not modelled).
+// (platform/cpu_timeline.hpp: they take turns and pay a context switch at each turn); the OS scheduler's own choices
+// (migration, interrupt routing) are not modelled. Without a completion queue an eager send completes once its QDMA is
+// issued and an RDMA's host event is set by the RDMA itself (the 2004 source sets it after the chained control QDMA:
+// not modelled).
 #pragma once
 #include "core/statistics.hpp"
 #include "models/qsnet/elan4.hpp"
-#include "platform/world.hpp"
+#include "platform/platform_parts.hpp"
 #include "protocols/ptl/elan4/desc_pool.hpp"
 #include "protocols/ptl/elan4/progress.hpp"
 #include "protocols/ptl/elan4/ptl_elan4_mca.hpp"
@@ -64,14 +66,15 @@ inline constexpr std::array<StatisticInfo, 12> kPtlStatistics{{
     {"ptl_elan4_cq_entries", "entries", "entries handled from the shared completion queue"},
     {"ptl_elan4_desc_waits", "operations", "first fragments and RDMAs that waited for a free descriptor "
      "(ptl_elan4_num_qdescs, ptl_elan4_num_putget)"},
-    {"context_switches", "switches", "turns of a shared core from one execution context to another (World CPUs)"},
+    {"context_switches", "switches", "turns of a shared core from one execution context to another (platform CPU timelines)"},
 }};
 
 class PtlElan4 final : public Ptl {
 public:
-  // Adds the progress threads to the World (before its resources are declared). std::invalid_argument for
-  // contradicting MCA choices (progress.hpp).
-  PtlElan4(World& w, qsnet::Elan4& nic, const PtlElan4Mca& mca);
+  // Adds the progress threads to the job's contexts (PlatformParts::add_progress_thread, before the resources are
+  // declared); keeps the engine and the CPU timelines. std::invalid_argument for contradicting MCA choices
+  // (progress.hpp).
+  PtlElan4(const PlatformParts& parts, qsnet::Elan4& nic, const PtlElan4Mca& mca);
   std::uint64_t first_frag_size() const override { return first_frag_; }
   bool inline_rendezvous() const override { return inline_; }
   double request_overhead() const override;
@@ -111,7 +114,8 @@ private:
   // Takes a descriptor of rank's `pool` for `work` (counted when it has to wait).
   void take(std::vector<DescPool>& pool, int rank, std::function<void()> work);
 
-  World& w_;
+  Simulator& sim_;
+  CpuTimeline& cpus_;
   qsnet::Elan4& nic_;
   const qsnet::Elan4Params& p_;
   const qsnet::SoftwareParams& sw_;

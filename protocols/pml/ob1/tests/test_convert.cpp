@@ -18,11 +18,10 @@ Run one_message(std::vector<long long> nodes, const mpi::Datatype& type, std::ui
   auto m = load_machine("hetero-cpu");
   Placement p = make_placement(*m, 2, 1, nodes, "test");
   McaParams mca = machine_mca(*m);
-  engine::DesEngine sim;
-  World w(sim, *m, p);
-  w.declare_resources();
-  sim.seal();
-  auto s = make_stack(w, mca, "openmpi", "test");
+  test::Job job(*m, p);
+  job.seal();
+  engine::DesEngine& sim = job.sim;
+  auto s = make_stack(*job.world, mca, "openmpi", "test");
   int done = 0;
   s->start_recv(mpi::P2P{1, 0, 5, count, type, mpi::kCommWorld, Buffer{1 << 20, true}, nullptr}, [&] { ++done; });
   s->start_send(mpi::P2P{0, 1, 5, count, type, mpi::kCommWorld, Buffer{1 << 24, true}, nullptr}, [&] { ++done; });

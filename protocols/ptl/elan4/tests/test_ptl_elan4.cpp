@@ -9,22 +9,19 @@ using namespace ompisim;
 using namespace ompisim::ptl::elan4;
 
 namespace {
-// The stack is built before the World's resources are declared (its progress threads need their cores' resources).
+// The stack is built before the job's resources are declared (its progress threads need their cores' resources).
 struct TegFixture {
-  std::unique_ptr<Machine> m;
-  engine::DesEngine sim;
-  std::unique_ptr<World> w;
+  std::unique_ptr<Machine> m = load_machine("osu-elan4");
+  test::Job job{*m, make_placement(*m, 2, 1, {}, "test")};
+  engine::DesEngine& sim = job.sim;
   std::unique_ptr<Stack> stack;
   McaParams mca;
   TegFixture(std::initializer_list<std::pair<const char*, const char*>> sets, const char* preset = "openmpi-elan4") {
-    m = load_machine("osu-elan4");
     mca = machine_mca(*m);
     auto list = param_list(mca);
     for (auto& [k, v] : sets) REQUIRE(set_param(list, k, std::string("\"") + v + "\"", "test"));
-    w = std::make_unique<World>(sim, *m, make_placement(*m, 2, 1, {}, "test"));
-    stack = make_stack(*w, mca, preset, "test");
-    w->declare_resources();
-    sim.seal();
+    stack = make_stack(*job.world, mca, preset, "test");
+    job.seal();
   }
   std::uint64_t counter(const std::string& k) const {
     auto c = stack->stats().counters;
@@ -243,7 +240,7 @@ TEST_CASE("ptl/elan4: unknown or contradicting MCA choices are refused naming th
 //           at least half a switch per message over the same run with free switches (the CPU contention the paper
 //           names, §6.4). With ptl_elan4_cq_qdma on, every first fragment's QDMA reports into the completion queue
 //           (one entry per send, all sends still complete) and the 4-byte two-thread ping-pong turns the core at
-//           every message too. Fails if contexts on one core keep separate timelines or turn for free (World).
+//           every message too. Fails if contexts on one core keep separate timelines or turn for free (platform/cpu_timeline.hpp).
 // How validated: stack counters and simulated times (DES engine).
 TEST_CASE("ptl/elan4: two progress threads share a core and pay a context switch; one thread does not",
           "[unit][ptl]") {

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The options of the subcommands that run scenarios are declared once (tools/ompisim/common.hpp
+# add_scenario_overrides): run, compare and validate offer --set with one description, run and compare --engine.
+# Configuration: each subcommand's --help; then --set without '=' on each, and an unknown --engine on run.
+# Expected: the help texts carry the shared descriptions; each refuses the malformed --set with exit 2 and one line
+# naming --set before running anything; run names the unknown engine with exit 2.
+# How validated: help text, exit codes and the error lines.
+set -u
+BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+has() { grep -qF -- "$2" "$t/$1" && echo "ok   $1: $2" || { echo "FAIL $1: no '$2'"; fail=1; }; }
+for c in run compare validate; do "$BIN" $c --help > "$t/$c" 2>&1; done
+has run "override a machine or MCA parameter in the scenario (key=value), repeatable"
+has run "run the scenario on this engine instead of its own (ompisim list)"
+has compare "override a machine or MCA parameter in every scenario rerun by --against (key=value), repeatable"
+has compare "run every scenario rerun by --against on this engine instead of its own (ompisim list)"
+has validate "override a machine or MCA parameter in every scenario (key=value), repeatable: the table for a what-if"
+echo '{"id": "s", "machine": "cielo", "stack": "openmpi", "ranks": 2, "benchmark": {"name": "osu_latency", "iterations": 2, "skip": 0, "sizes": [8]}}' > "$t/s.json"
+mkdir -p "$t/results"
+refused() {  # $1: label, then the command line: exit 2, one line naming --set
+  local label=$1; shift
+  "$@" > /dev/null 2> "$t/err"; local rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l < "$t/err")" -eq 1 ] && grep -q -- "--set" "$t/err"; then echo "ok   $label refused"
+  else echo "FAIL $label: exit $rc, stderr: $(cat "$t/err")"; fail=1; fi
+}
+refused run "$BIN" run "$t/s.json" --out "$t/o" --set nokey
+refused compare "$BIN" compare --against "$t/results" --set nokey
+refused validate "$BIN" validate --paper seastar-portals --set nokey
+"$BIN" run "$t/s.json" --out "$t/o2" --engine nosuch > /dev/null 2> "$t/err"; rc=$?
+if [ "$rc" -eq 2 ] && grep -q "nosuch" "$t/err"; then echo "ok   run --engine nosuch refused"
+else echo "FAIL run --engine nosuch: exit $rc, $(cat "$t/err")"; fail=1; fi
+exit $fail
