@@ -45,10 +45,10 @@ PathCost Fabric::compute_path(long long a, long long b) const {
 void Fabric::add_route(const topology::Route& r, std::vector<ResourceId>& path) {
   const auto& t = *net_.topology;
   for (auto id : r) {
-    auto it = link_res_.find(id);
-    if (it == link_res_.end())
-      it = link_res_.emplace(id, sim_.add_resource(prefix_ + t.link_name(id), t.link(id).bandwidth)).first;
-    path.push_back(it->second);
+    if (id >= link_res_.size()) link_res_.resize(static_cast<std::size_t>(id) + 1, kNoResource);
+    ResourceId& res = link_res_[id];
+    if (res == kNoResource) res = sim_.add_resource(prefix_ + t.link_name(id), t.link(id).bandwidth);
+    path.push_back(res);
   }
 }
 
@@ -64,12 +64,17 @@ ResourceId Fabric::nic_resource(long long node, const std::string& name, int por
   while (k < nic_resources_.size() && nic_resources_[k].name != name) ++k;
   if (k == nic_resources_.size())
     throw std::logic_error("NIC kind '" + net_.nic_kind() + "' names an undeclared resource '" + name + "'");
+  return nic_resource_at(node, k, port);
+}
+
+ResourceId Fabric::nic_resource_at(long long node, std::size_t k, int port) {
   const std::size_t per_node = nic_resources_.size() * static_cast<std::size_t>(net_.ports_per_node);
   if (nic_res_.empty()) nic_res_.assign(static_cast<std::size_t>(ctx_.machine().nodes) * per_node, kNoResource);
   ResourceId& id = nic_res_.at(static_cast<std::size_t>(node) * per_node +
                                static_cast<std::size_t>(port) * nic_resources_.size() + k);
   if (id == kNoResource)
-    id = sim_.add_resource(prefix_ + (port ? fmt::format("n{}-{}-p{}", node, name, port) : fmt::format("n{}-{}", node, name)),
+    id = sim_.add_resource(prefix_ + (port ? fmt::format("n{}-{}-p{}", node, nic_resources_[k].name, port)
+                                           : fmt::format("n{}-{}", node, nic_resources_[k].name)),
                            nic_resources_[k].capacity);
   return id;
 }
@@ -79,24 +84,45 @@ ResourceId Fabric::nic_resource(long long node, const std::string& name, int por
 std::vector<ResourceId> Fabric::bulk_resources(long long a, long long b, long long initiator, const topology::Route& r,
                                                int port_a, int port_b) {
   std::vector<ResourceId> path;
+  path.reserve(before_route_.size() + r.size() + after_route_.size());
   auto node = [&](End e) { return e == End::Src ? a : e == End::Dst ? b : initiator; };
   auto port = [&](End e) { return e == End::Src ? port_a : e == End::Dst ? port_b : (initiator == a ? port_a : port_b); };
-  for (auto& [end, name] : bulk_path_.before_route) path.push_back(nic_resource(node(end), name, port(end)));
+  auto add = [&](const std::vector<std::pair<End, std::size_t>>& resolved,
+                 const std::vector<std::pair<End, std::string>>& named) {
+    for (std::size_t i = 0; i < resolved.size(); ++i) {
+      auto [end, k] = resolved[i];
+      path.push_back(k == kUnresolved ? nic_resource(node(end), named[i].second, port(end))
+                                      : nic_resource_at(node(end), k, port(end)));
+    }
+  };
+  add(before_route_, bulk_path_.before_route);
   add_route(r, path);
-  for (auto& [end, name] : bulk_path_.after_route) path.push_back(nic_resource(node(end), name, port(end)));
+  add(after_route_, bulk_path_.after_route);
   return path;
 }
 
 void Fabric::declare(const NeighbourJob* neighbour) {
   nic_resources_ = net_.nic->node_resources();
   bulk_path_ = net_.nic->bulk_path();
+  auto resolve = [&](const std::vector<std::pair<End, std::string>>& named) {
+    std::vector<std::pair<End, std::size_t>> out;
+    for (auto& [end, name] : named) {
+      std::size_t k = 0;
+      while (k < nic_resources_.size() && nic_resources_[k].name != name) ++k;
+      out.emplace_back(end, k < nic_resources_.size() ? k : kUnresolved);
+    }
+    return out;
+  };
+  before_route_ = resolve(bulk_path_.before_route);
+  after_route_ = resolve(bulk_path_.after_route);
   max_active_ = net_.nic->max_active_transfers();
   for (long long n : ctx_.placement().nodes)
     for (int p = 0; p < net_.ports_per_node; ++p)
       for (auto& nr : nic_resources_) nic_resource(n, nr.name, p);
   const auto& t = *net_.topology;
+  link_res_.assign(t.link_count(), kNoResource);
   for (topology::LinkId id = 0; id < t.link_count(); ++id)
-    link_res_.emplace(id, sim_.add_resource(prefix_ + t.link_name(id), t.link(id).bandwidth));
+    link_res_[id] = sim_.add_resource(prefix_ + t.link_name(id), t.link(id).bandwidth);
   link_load_.flows.assign(t.link_count(), 0);
   if (neighbour) declare_neighbour(*neighbour);
 }
@@ -165,7 +191,8 @@ void Fabric::start_flow(long long a, long long b, double bytes, bool pulled, int
                         Callback done) {
   topology::Route r = route_flow(a, b);
   if (TraceSink* t = sim_.trace) t->flow_nodes(a, b);
-  sim_.flow(bulk_resources(a, b, pulled ? b : a, r, pa, pb), bytes, [this, r, q, done = std::move(done)]() mutable {
+  std::vector<ResourceId> path = bulk_resources(a, b, pulled ? b : a, r, pa, pb);
+  sim_.flow(std::move(path), bytes, [this, r = std::move(r), q, done = std::move(done)]() mutable {
     for (auto id : r) --link_load_.flows[id];
     if (q) {
       --q->active;

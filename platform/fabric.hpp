@@ -47,6 +47,7 @@ public:
 private:
   PathCost compute_path(long long node_a, long long node_b) const;
   ResourceId nic_resource(long long node, const std::string& name, int port);
+  ResourceId nic_resource_at(long long node, std::size_t k, int port);  // k: index in nic_resources_
   std::vector<ResourceId> bulk_resources(long long a, long long b, long long initiator, const topology::Route& r,
                                          int port_a, int port_b);
   void add_route(const topology::Route& r, std::vector<ResourceId>& path);
@@ -73,8 +74,12 @@ private:
   std::string prefix_;
   std::vector<NicResource> nic_resources_;
   BulkPath bulk_path_;
+  // bulk_path_'s resources as (end, index in nic_resources_), resolved once by declare(); kUnresolved for a name the
+  // NIC kind does not declare (nic_resource then names it in its error).
+  static constexpr std::size_t kUnresolved = ~std::size_t{0};
+  std::vector<std::pair<End, std::size_t>> before_route_, after_route_;
   std::vector<ResourceId> nic_res_;  // [node id x port x NIC resource index], kNoResource until declared
-  std::unordered_map<std::uint32_t, ResourceId> link_res_;
+  std::vector<ResourceId> link_res_;  // [link id], kNoResource until declared
   FlowsPerLink link_load_;
   int max_active_ = 0;
   std::unordered_map<std::uint64_t, PortQueue> port_queues_;

@@ -112,6 +112,20 @@ Route Dragonfly::minimal_via(RouterId a, RouterId b, LinkId global) const {
   return r;
 }
 
+Route Dragonfly::minimal_route_via(RouterId a, RouterId b, int slice) const {
+  return minimal_via(a, b, global_link(group_of(a), group_of(b), slice));
+}
+
+Dragonfly::MinimalHops Dragonfly::minimal_hops_via(RouterId a, RouterId b, int slice) const {
+  const LinkId global = global_link(group_of(a), group_of(b), slice);
+  const auto& gl = link(global);
+  MinimalHops m;
+  if (a != gl.from) m.links[m.hops++] = local_link(a, gl.from);
+  m.links[m.hops++] = global;
+  if (gl.to != b) m.links[m.hops++] = local_link(gl.to, b);
+  return m;
+}
+
 std::vector<Route> Dragonfly::minimal_routes(RouterId a, RouterId b, std::size_t max) const {
   check_endpoint(a, "source");
   check_endpoint(b, "destination");

@@ -63,6 +63,13 @@ public:
   // Valiant route from a to b through intermediate group `via_group` (!= the groups of a and b), leaving a's group
   // by global link `slice` towards via_group.
   Route valiant_route(RouterId a, int via_group, int slice, RouterId b) const;
+  // The minimal route from a to b (different groups) over global slice `slice`, and its links without building it.
+  Route minimal_route_via(RouterId a, RouterId b, int slice) const;
+  struct MinimalHops {
+    int hops = 0;
+    LinkId links[3] = {};
+  };
+  MinimalHops minimal_hops_via(RouterId a, RouterId b, int slice) const;
 
 private:
   Route minimal_via(RouterId a, RouterId b, LinkId global) const;  // [local] + global + [local]

@@ -4,7 +4,9 @@
 #include "platform/topology/dragonfly.hpp"
 #include "platform/topology/fat_tree.hpp"
 
+#include <algorithm>
 #include <limits>
+#include <utility>
 #include <stdexcept>
 
 namespace ompisim::topology {
@@ -51,34 +53,50 @@ Route updown_adaptive_route(const Topology& t, RouterId a, RouterId b, const Lin
   return ft.route_with_up_ports(a, b, ports);
 }
 
+namespace {
+// The Valiant choice for `key`: the intermediate group (the (h mod (g-2))-th group other than ga and gb, ascending)
+// and the global slice leaving ga towards it. Needs ga != gb and at least 3 groups.
+std::pair<int, int> valiant_choice(const Dragonfly& df, int ga, int gb, std::uint64_t key) {
+  std::uint64_t h = mix_flow_key(key);
+  auto others = static_cast<std::uint64_t>(df.groups() - 2);
+  int c = static_cast<int>(h % others);
+  if (c >= std::min(ga, gb)) ++c;
+  if (c >= std::max(ga, gb)) ++c;
+  return {c, static_cast<int>((h / others) % static_cast<std::uint64_t>(df.slices()))};
+}
+}  // namespace
+
 Route valiant_route(const Topology& t, RouterId a, RouterId b, const LinkLoad*, std::uint64_t key) {
   const auto& df = as<Dragonfly>(t, "valiant");
   int ga = df.group_of(a), gb = df.group_of(b);
   if (ga == gb || df.groups() < 3) return df.default_route(a, b);
-  std::uint64_t h = mix_flow_key(key);
-  auto others = static_cast<std::uint64_t>(df.groups() - 2);
-  int idx = static_cast<int>(h % others);
-  int c = -1;
-  for (int g = 0; g < df.groups(); ++g) {
-    if (g == ga || g == gb) continue;
-    if (idx-- == 0) {
-      c = g;
-      break;
-    }
-  }
-  int slice = static_cast<int>((h / others) % static_cast<std::uint64_t>(df.slices()));
+  auto [c, slice] = valiant_choice(df, ga, gb, key);
   return df.valiant_route(a, c, slice, b);
 }
 
+// Without a load every candidate costs 0 and the minimal route wins (the first minimal route: default_route). With
+// one, the minimal candidates are scored slice by slice without building them: the candidates in minimal_routes()
+// order (hops ascending, then slice) and the first of the smallest cost, so the choice is the one minimal_routes()
+// would give; only the chosen route is built.
 Route ugal_route(const Topology& t, RouterId a, RouterId b, const LinkLoad* load, std::uint64_t key) {
   const auto& df = as<Dragonfly>(t, "ugal");
-  auto mins = df.minimal_routes(a, b, std::numeric_limits<std::size_t>::max());
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < mins.size(); ++i)
-    if (cost(mins[i], load) < cost(mins[best], load)) best = i;
-  if (df.group_of(a) == df.group_of(b) || df.groups() < 3) return mins[best];
-  Route v = valiant_route(t, a, b, load, key);
-  return cost(v, load) < cost(mins[best], load) ? v : mins[best];
+  int ga = df.group_of(a), gb = df.group_of(b);
+  if (load == nullptr || ga == gb) return df.default_route(a, b);
+  int best = -1;
+  double best_cost = 0;
+  for (int hops = 1; hops <= 3; ++hops)
+    for (int s = 0; s < df.slices(); ++s) {
+      Dragonfly::MinimalHops m = df.minimal_hops_via(a, b, s);
+      if (m.hops != hops) continue;
+      double x = 0;
+      for (int i = 0; i < m.hops; ++i) x = std::max(x, load->load(m.links[i]));
+      x *= static_cast<double>(m.hops);
+      if (best < 0 || x < best_cost) best = s, best_cost = x;
+    }
+  if (df.groups() < 3) return df.minimal_route_via(a, b, best);
+  auto [c, slice] = valiant_choice(df, ga, gb, key);
+  Route v = df.valiant_route(a, c, slice, b);
+  return cost(v, load) < best_cost ? v : df.minimal_route_via(a, b, best);
 }
 
 }  // namespace ompisim::topology
