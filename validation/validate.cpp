@@ -151,7 +151,6 @@ public:
   // A sample's runner: its overrides by machine, and its placement kind for the scenarios whose nodes are unstated.
   Runner(const Overrides& sets, const IntervalSample* s) : Runner(sets, true) {
     if (!s) return;
-    sample_ = true;
     per_machine_ = s->per_machine, estimates_ = s->estimates;
     placement_ = s->placement, placed_ = s->placed;
   }
@@ -168,7 +167,6 @@ public:
     Scenario s = load_scenario(data_dir() + "/" + rel);
     if (!g_machine_file.empty() && s.machine == g_machine_file_name) s.machine_file = g_machine_file;
     if (!estimates_.empty()) s.driver = s.driver->with_estimates(estimates_);  // a sample's benchmark estimates
-    if (sample_) s.driver = s.driver->refit_for_sample();  // inputs fitted to the paper, fitted again in the sample
     if (cut) {
       // Calibration evaluations: the driver does less work for the same value where it can (the OSU drivers: only
       // the sizes a point needs, fewer steady-state iterations; the barrier loop keeps its iterations and warm-up: its
@@ -199,7 +197,6 @@ private:
   Overrides estimates_;
   std::string placement_;
   std::set<std::string> placed_;
-  bool sample_ = false;  // a prediction-interval sample (refit_for_sample)
   std::map<std::string, Json> cache_;
 };
 
