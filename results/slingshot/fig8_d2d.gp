@@ -15,7 +15,7 @@ set label 101 'The paper on this figure, and whether the model''s reading of it 
 set label 102 '- "CrayMPICH is much better for small-message collectives; trends converge at larger sizes (Figs. 7-11)." (checked on the other curves it names, not on these)' at screen 0.012, screen 0.0946 left front font ',9'
 set label 103 'Latency falls with message size: openmpi-cxi osu_bcast tuned 512p: 16 KiB 96.27 us -> 32 KiB 66.48 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that' at screen 0.012, screen 0.0745 left front font ',9'
 set label 104 'falls with message size").' at screen 0.012, screen 0.0544 left front font ',9'
-set label 105 'Latency falls with message size: openmpi-linkx osu_bcast tuned 512p: 16 KiB 103.75 us -> 32 KiB 59.92 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that' at screen 0.012, screen 0.0344 left front font ',9'
+set label 105 'Latency falls with message size: openmpi-linkx osu_bcast tuned 512p: 16 KiB 103.62 us -> 32 KiB 59.90 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that' at screen 0.012, screen 0.0344 left front font ',9'
 set label 106 'falls with message size").' at screen 0.012, screen 0.0143 left front font ',9'
 set terminal unknown
 plot 'slingshot/fig8_bcast_512p_d2d_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_bcast mpich 512p (simulated)', \

@@ -9,22 +9,20 @@ set format y '%g'
 set title "slingshot-ex, Fig. 8 H2H: osu_bcast, H2H, 512 ranks = 64 Crusher nodes x 8 (one per L3)"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set bmargin 12
-set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.1680 left front font ',9'
-set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.1488 left front font ',9'
-set label 102 '- "CrayMPICH is much better for small-message collectives; trends converge at larger sizes (Figs. 7-11)." (fails)' at screen 0.012, screen 0.1295 left front font ',9'
-set label 103 'Latency falls with message size: native osu_bcast mpich 512p: 4 KiB 23.88 us -> 8 KiB 22.04 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that falls' at screen 0.012, screen 0.1102 left front font ',9'
-set label 104 'with message size").' at screen 0.012, screen 0.0909 left front font ',9'
-set label 105 'Latency falls with message size: openmpi-cxi osu_bcast tuned 512p: 16 KiB 87.50 us -> 32 KiB 63.95 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that' at screen 0.012, screen 0.0716 left front font ',9'
-set label 106 'falls with message size").' at screen 0.012, screen 0.0523 left front font ',9'
-set label 107 'Latency falls with message size: openmpi-linkx osu_bcast tuned 512p: 16 KiB 72.33 us -> 32 KiB 51.02 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that' at screen 0.012, screen 0.0331 left front font ',9'
-set label 108 'falls with message size").' at screen 0.012, screen 0.0138 left front font ',9'
+set bmargin 11
+set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.1347 left front font ',9'
+set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.1146 left front font ',9'
+set label 102 '- "CrayMPICH is much better for small-message collectives; trends converge at larger sizes (Figs. 7-11)." (fails)' at screen 0.012, screen 0.0946 left front font ',9'
+set label 103 'Latency falls with message size: openmpi-cxi osu_bcast tuned 512p: 16 KiB 87.50 us -> 32 KiB 63.95 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that' at screen 0.012, screen 0.0745 left front font ',9'
+set label 104 'falls with message size").' at screen 0.012, screen 0.0544 left front font ',9'
+set label 105 'Latency falls with message size: openmpi-linkx osu_bcast tuned 512p: 16 KiB 72.30 us -> 32 KiB 51.00 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that' at screen 0.012, screen 0.0344 left front font ',9'
+set label 106 'falls with message size").' at screen 0.012, screen 0.0143 left front font ',9'
 set terminal unknown
 plot 'slingshot/fig8_bcast_512p_h2h_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_bcast mpich 512p (simulated)', \
   'slingshot/fig8_bcast_512p_h2h_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-cxi osu_bcast tuned 512p (simulated)', \
   'slingshot/fig8_bcast_512p_h2h_openmpi-linkx.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'openmpi-linkx osu_bcast tuned 512p (simulated)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
 set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.8956)]
-set terminal svg size 900,726 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,698 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig8_h2h.svg.tmp'
 replot
