@@ -14,7 +14,8 @@ against the document's folder and not checked when it leaves the repository; ../
 folder beside the repository, named from the root by convention), globs and
 placeholders ('*', '?', '<nic>', '$VAR', 'NAME' in capitals, '...'), paths under results/ or a build folder (build/,
 build-asan/: generated; their names are outputs, not sources), and other projects' sources quoted as references
-(Open MPI's ompi/, opal/, orte/ trees, and C sources .c/.h/.cc, which this C++ project does not have).
+(Open MPI's ompi/, opal/, orte/ trees, SimGrid's src/ tree, and C sources .c/.h/.cc, which this C++ project does
+not have).
 A candidate exists when it names a tracked file or folder relative to the repository root, to the README's folder or
 to one of that folder's parents, or, in a table row whose first cell is a folder (| `platform/` | ...), relative to that
 folder; a name without extension may also be a stem (x -> x.hpp / x.cpp / x.json / x.md / x.py / x.sh). Documents that define their own output names (example --out folders) write them with a placeholder or
@@ -26,7 +27,7 @@ import os, re, subprocess, sys
 SPAN = re.compile(r'`([^`\n]+)`|\]\(([^)\s]+)\)')
 PATHCHARS = re.compile(r'^[A-Za-z0-9_.+/{},-]+$')
 STEM_EXTS = ("", ".hpp", ".cpp", ".json", ".md", ".py", ".sh")
-SKIP_PREFIXES = ("results/", "./results/", "build", "./build", "ompi/", "opal/", "orte/")
+SKIP_PREFIXES = ("results/", "./results/", "build", "./build", "ompi/", "opal/", "orte/", "src/")
 FOREIGN_EXTS = (".c", ".h", ".cc")
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configuration: a small tree (not a git checkout: the checker lists files by walking it) whose README names existing
 #                paths, stale paths and things the rule leaves alone (results/, build/, globs, placeholders, Open MPI
-#                sources, URLs, a table row's folder).
+#                sources, SimGrid sources, URLs, a table row's folder).
 # Expected:      check_readme_paths.py exits 1 and names exactly the three stale paths; with them removed it exits 0.
 # How validated: exit codes and the printed lines.
 set -euo pipefail
@@ -12,7 +12,7 @@ touch "$tmp/platform/world.cpp" "$tmp/platform/node/node_type.hpp" "$tmp/protoco
 cat > "$tmp/protocols/README.md" <<'MD'
 Fine: `platform/world.cpp`, `ofi/base/shared_rx_queue` (a stem, from this folder), `platform/{world.cpp,node/}`,
 [the node](../platform/node/node_type.hpp), `results/fig2/osu_latency.csv`, `build/bin/ompisim`, `models/*/machines/`,
-`models/<nic>/`, `NAME/x.json`, `ompi/mca/pml/ob1/pml_ob1.c`, `https://example.org/a/b.cpp`, `GB/s`, `send/recv`.
+`models/<nic>/`, `NAME/x.json`, `ompi/mca/pml/ob1/pml_ob1.c`, `src/kernel/lmm/System.cpp`, `https://example.org/a/b.cpp`, `GB/s`, `send/recv`.
 | `platform/` | `node/`, `world.cpp` |
 Stale: `runtime/world.cpp`, `platform/host/`, `protocols/ofi/linkx/shared_rx_queue.hpp`.
 MD
