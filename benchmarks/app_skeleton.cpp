@@ -731,16 +731,6 @@ public:
     d->c_ = std::move(c);
     return d;
   }
-  // Compute per step fitted again (fit_compute, starting from the stored fit) unless the scenario fixes it or the
-  // skeleton has no Table 1 share.
-  std::unique_ptr<Driver> refit_for_sample() const override {
-    auto d = std::make_unique<AppDriver>(*this);
-    if (fixed_compute_ || c_.table1.is_null()) return d;
-    d->c_.compute_initial = c_.compute_per_step;
-    d->c_.compute_per_step = 0;
-    return d;
-  }
-  void fix_compute() { fixed_compute_ = true; }
   Json run(World& w, Stack& s, const std::string& file) const override { return Json::array({run_app(w, s, c_, file)}); }
   void check(const DriverContext& ctx) const override {
     if (ctx.ranks.size() != 1) throw InputError(ctx.file, "ranks", "app_skeleton runs one rank count (not a sweep)");
@@ -775,7 +765,6 @@ private:
   std::string stack_;     // the scenario's stack
   std::string file_;      // the scenario file (errors name it)
   EstimateSet block_set_;  // the block's "estimates"
-  bool fixed_compute_ = false;  // the scenario's block sets compute_per_step
 };
 
 std::string app_table(const Json& res) {
@@ -846,10 +835,7 @@ void register_app_driver(DriverRegistry& reg) {
         b.fail("fit_compute", fmt::format("skeleton '{}' has no Table 1 MPI time share to fit to (see its compute_per_step.fit)", app));
       c.compute_per_step = 0;
     }
-    const bool fixed = b.has("compute_per_step");
-    auto d = std::make_unique<AppDriver>(std::move(c), ctx.stack, ctx.file, std::move(block_set));
-    if (fixed) d->fix_compute();
-    return d;
+    return std::make_unique<AppDriver>(std::move(c), ctx.stack, ctx.file, std::move(block_set));
   };
   d.table = app_table;
   d.curve = false;

@@ -76,12 +76,6 @@ public:
     (void)set;
     return clone();
   }
-  // A copy for one sample of the prediction intervals (validation/intervals.hpp): a sample is another instance of the
-  // benchmark's uncertain inputs, so an input the driver fits to a paper's number (app_skeleton's compute per step, to
-  // Table 1's MPI time share) is fitted again under the sample's values (run_derived) instead of kept at its stored fit.
-  // validate's interval runner does not call it yet: with it, GTC's single-sample gaps moved by about 22 % between
-  // stacks (not understood), and S3D's fits cost minutes per sample.
-  virtual std::unique_ptr<Driver> refit_for_sample() const { return clone(); }
   // Input derived from runs of the same scenario before the real run (app_skeleton's compute per step, fitted with
   // openmpi-cm when the block asks for it): returns the finished result, or nothing when no derivation is needed.
   virtual std::optional<Json> run_derived(const Rerun& rerun) const {

@@ -270,38 +270,3 @@ TEST_CASE("app skeleton: estimates with ranges, used as $name and set by name", 
   auto kept = s.driver->with_estimates({{"VH-1.alltoall_bytes", "1 B"}});
   CHECK(kept->estimates()[0].value == 131072);  // the block's own value, another app's name ignored
 }
-
-// Configuration: the S3D skeleton in a scenario on openmpi-cm, once at its stored compute per step and once with the
-// block's compute_per_step fixed; a stand-in rerun that reports an MPI share equal to Table 1's (7.9 %) for any
-// compute, recording the stacks it is asked for.
-// Expected: the stored scenario runs without a derivation; its sample copy (refit_for_sample: the prediction
-// intervals' samples) fits the compute per step again with openmpi-cm before the run (run_derived gives a result whose
-// provenance names the fit); a scenario that fixes compute_per_step keeps it in a sample too.
-// How validated: run_derived's result and the rerun's calls.
-TEST_CASE("app skeleton: a prediction-interval sample fits its compute per step again", "[benchmark][app]") {
-  auto scenario = [](const std::string& extra) {
-    const std::string path = "/tmp/ompisim_app_refit_test.json";
-    std::ofstream(path) << R"({"machine": "jaguar-xt4", "stack": "openmpi-cm", "ranks": 16, "ranks_per_node": 2,
-        "benchmark": {"name": "app_skeleton", "app": "S3D")" + extra + "}}";
-    Scenario s = load_scenario(path);
-    std::remove(path.c_str());
-    return s;
-  };
-  std::vector<std::string> stacks;
-  const double stored_compute = bench::load_app("S3D", "test", "benchmark.app").compute_per_step;
-  const bench::Rerun rerun = [&](const bench::Driver&, const std::string& stack) {
-    stacks.push_back(stack);
-    // The fit starts from the stored compute; the share is on target there, so it stops at its first run.
-    return Json{{"points", Json::array({Json{{"mpi_time_pct", 7.9}, {"runtime_s", 1.0},
-                                             {"compute_per_step_s", stored_compute}}})}};
-  };
-  Scenario stored = scenario("");
-  CHECK_FALSE(stored.driver->run_derived(rerun).has_value());
-  CHECK(stacks.empty());
-  auto derived = stored.driver->refit_for_sample()->run_derived(rerun);
-  REQUIRE(derived.has_value());
-  CHECK(stacks == std::vector<std::string>{"openmpi-cm"});
-  CHECK((*derived)["provenance"]["derived"].contains("compute_per_step (fitted)"));
-  Scenario fixed = scenario(R"(, "compute_per_step": "5 ms")");
-  CHECK_FALSE(fixed.driver->refit_for_sample()->run_derived(rerun).has_value());
-}
