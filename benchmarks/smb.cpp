@@ -40,15 +40,6 @@ struct SmbCtx {
 
 Buffer smb_buf(int rank) { return Buffer{(static_cast<std::uint64_t>(rank) << 36) + (3ull << 32), true}; }
 
-struct Work {
-  World& w;
-  int rank;
-  double seconds;
-  bool await_ready() const noexcept { return seconds <= 0; }
-  void await_suspend(std::coroutine_handle<> h) { w.compute(rank, seconds, [h] { h.resume(); }); }
-  void await_resume() const noexcept {}
-};
-
 Task smb_rank(SmbCtx& x, int me) {
   int peer = 1 - me;
   bool measured = me == x.measured;

@@ -240,34 +240,6 @@ struct Sleep {
   void await_resume() const noexcept {}
 };
 
-struct Work {
-  World& w;
-  int rank;
-  double seconds;
-  bool await_ready() const noexcept { return seconds <= 0; }
-  void await_suspend(std::coroutine_handle<> h) { w.compute(rank, seconds, [h] { h.resume(); }); }
-  void await_resume() const noexcept {}
-};
-
-// Trivially destructible (GCC 12 and co_await operands that own heap memory: see app_skeleton.cpp).
-struct CollAwait {
-  ScheduleExec* ex;
-  int rank;
-  coll::Schedule* sched;
-  int n;
-  bool suspended = false, finished = false;
-  bool await_ready() const noexcept { return sched->rounds.empty(); }
-  bool await_suspend(std::coroutine_handle<> h) {
-    ex->start(rank, std::move(*sched), kCollTag, Group{0, 1, n}, [this, h] {
-      if (suspended) h.resume();
-      else finished = true;
-    });
-    suspended = !finished;
-    return suspended;
-  }
-  void await_resume() const noexcept {}
-};
-
 struct CollStat {
   std::uint64_t calls = 0, bytes = 0;
   double time = 0;
@@ -616,7 +588,7 @@ Task replay_rank(Run& x, int me) {
         x.check_collective(me, a);
         double t0 = x.w.sim().now();
         coll::Schedule sched = x.schedule(me, a);
-        co_await CollAwait{&x.exec, me, &sched, x.n};
+        co_await CollAwait{&x.exec, me, &sched, kCollTag, Group{0, 1, x.n}};
         if (a.amount > 0) co_await Work{x.w, me, a.amount / x.c.flop_rate};
         CollStat& st = x.colls[coll_stat_name(a.kind)];
         ++st.calls;
