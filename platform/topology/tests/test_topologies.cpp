@@ -1,5 +1,5 @@
 // Property tests of every topology in platform/topology/ (torus, fat_tree, dragonfly, flat), the topology registry and
-// the shape errors. Route policies are in test_route_policies.cpp; parity with the old torus in test_torus_parity.cpp.
+// the shape errors. Route policies are in test_route_policies.cpp; the route checks both use in route_checks.hpp.
 #include "core/errors.hpp"
 #include "platform/topology/dragonfly.hpp"
 #include "platform/topology/fat_tree.hpp"
