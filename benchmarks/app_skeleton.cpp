@@ -666,11 +666,10 @@ Json fit_app_compute(const AppConfig& c, const std::function<Json(double)>& eval
 
 namespace {
 
-class AppDriver final : public Driver {
+class AppDriver final : public ConfiguredDriver<AppDriver, AppConfig> {
 public:
   AppDriver(AppConfig c, std::string stack, std::string file, EstimateSet block_set)
-      : c_(std::move(c)), stack_(std::move(stack)), file_(std::move(file)), block_set_(std::move(block_set)) {}
-  std::unique_ptr<Driver> clone() const override { return std::make_unique<AppDriver>(*this); }
+      : ConfiguredDriver(std::move(c)), stack_(std::move(stack)), file_(std::move(file)), block_set_(std::move(block_set)) {}
   std::vector<DriverEstimate> estimates() const override {
     std::vector<DriverEstimate> out;
     for (auto& e : c_.estimates)
@@ -721,7 +720,6 @@ public:
 
 private:
   static constexpr const char* kFitStack = "openmpi-cm";  // the paper's Table 1 was measured with it
-  AppConfig c_;
   std::string stack_;     // the scenario's stack
   std::string file_;      // the scenario file (errors name it)
   EstimateSet block_set_;  // the block's "estimates"

@@ -111,17 +111,13 @@ Json run_smb(World& w, Stack& s, const OsuConfig& c) {
 
 namespace {
 
-class SmbDriver final : public Driver {
+class SmbDriver final : public ConfiguredDriver<SmbDriver, OsuConfig> {
 public:
-  explicit SmbDriver(OsuConfig c) : c_(std::move(c)) {}
-  std::unique_ptr<Driver> clone() const override { return std::make_unique<SmbDriver>(*this); }
+  using ConfiguredDriver::ConfiguredDriver;
   Json run(World& w, Stack& s, const std::string&) const override { return run_smb(w, s, c_); }
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, c_.name, true); }
   std::string label() const override { return c_.name; }
   void narrow_for_calibration(const Json& sel) override { narrow_osu(c_, sel); }
-
-private:
-  OsuConfig c_;
 };
 
 }  // namespace

@@ -695,10 +695,9 @@ Json replay_run(World& w, Stack& s, const ReplayConfig& c) {
   return pts;
 }
 
-class ReplayDriver final : public Driver {
+class ReplayDriver final : public ConfiguredDriver<ReplayDriver, ReplayConfig> {
 public:
-  explicit ReplayDriver(ReplayConfig c) : c_(std::move(c)) {}
-  std::unique_ptr<Driver> clone() const override { return std::make_unique<ReplayDriver>(*this); }
+  using ConfiguredDriver::ConfiguredDriver;
   std::string label() const override { return "replay " + fs::path(c_.index).filename().string(); }
   void check(const DriverContext& ctx) const override {
     if (ctx.ranks.size() != 1 || ctx.ranks[0] != static_cast<long long>(c_.files.size()))
@@ -707,9 +706,6 @@ public:
                                    c_.files.size()));
   }
   Json run(World& w, Stack& s, const std::string&) const override { return replay_run(w, s, c_); }
-
-private:
-  ReplayConfig c_;
 };
 
 }  // namespace
