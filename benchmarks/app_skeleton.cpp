@@ -359,46 +359,6 @@ struct Ctx {
   }
 };
 
-struct Work {
-  World& w;
-  int rank;
-  double seconds;
-  double* acc;
-  double t0 = 0;
-  bool await_ready() const noexcept { return seconds <= 0; }
-  // The work starts when the MPI software costs queued on the rank's core before it (the posts of its requests, the
-  // handlers of arrivals) are done: those are MPI time, not computation.
-  void await_suspend(std::coroutine_handle<> h) {
-    t0 = std::max(w.sim().now(), w.cpu_free_at(rank));
-    w.compute(rank, seconds, [h] { h.resume(); });
-  }
-  void await_resume() {
-    if (seconds > 0) *acc += w.sim().now() - t0;
-  }
-};
-
-// Trivially destructible on purpose (the schedule lives in the coroutine frame): GCC 12 mishandles co_await operands
-// that own heap memory.
-struct CollAwait {
-  ScheduleExec* ex;
-  int rank;
-  coll::Schedule* sched;
-  int tag;
-  Group g;
-  bool suspended = false, finished = false;
-  bool await_ready() const noexcept { return sched->rounds.empty(); }
-  // Does not suspend when the schedule completes while it is being started (then there is nothing to resume).
-  bool await_suspend(std::coroutine_handle<> h) {
-    ex->start(rank, std::move(*sched), tag, g, [this, h] {
-      if (suspended) h.resume();
-      else finished = true;
-    });
-    suspended = !finished;
-    return suspended;
-  }
-  void await_resume() const noexcept {}
-};
-
 double imbalance_factor(const AppConfig& c, int rank, int n) {
   if (n <= 1 || c.imbalance == 0) return 1.0;
   // Ranks spread evenly over [-1, 1] in a scrambled order (golden-ratio sequence), fixed for the run.
@@ -706,11 +666,10 @@ Json fit_app_compute(const AppConfig& c, const std::function<Json(double)>& eval
 
 namespace {
 
-class AppDriver final : public Driver {
+class AppDriver final : public ConfiguredDriver<AppDriver, AppConfig> {
 public:
   AppDriver(AppConfig c, std::string stack, std::string file, EstimateSet block_set)
-      : c_(std::move(c)), stack_(std::move(stack)), file_(std::move(file)), block_set_(std::move(block_set)) {}
-  std::unique_ptr<Driver> clone() const override { return std::make_unique<AppDriver>(*this); }
+      : ConfiguredDriver(std::move(c)), stack_(std::move(stack)), file_(std::move(file)), block_set_(std::move(block_set)) {}
   std::vector<DriverEstimate> estimates() const override {
     std::vector<DriverEstimate> out;
     for (auto& e : c_.estimates)
@@ -761,7 +720,6 @@ public:
 
 private:
   static constexpr const char* kFitStack = "openmpi-cm";  // the paper's Table 1 was measured with it
-  AppConfig c_;
   std::string stack_;     // the scenario's stack
   std::string file_;      // the scenario file (errors name it)
   EstimateSet block_set_;  // the block's "estimates"

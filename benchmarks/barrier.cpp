@@ -131,10 +131,9 @@ Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& 
 namespace {
 
 // barrier_loop with its "radix" list as the driver's own axis (each radix runs in its own process).
-class BarrierDriver final : public Driver {
+class BarrierDriver final : public ConfiguredDriver<BarrierDriver, BarrierConfig> {
 public:
-  BarrierDriver(BarrierConfig c, std::vector<int> radices) : c_(std::move(c)), radices_(std::move(radices)) {}
-  std::unique_ptr<Driver> clone() const override { return std::make_unique<BarrierDriver>(*this); }
+  BarrierDriver(BarrierConfig c, std::vector<int> radices) : ConfiguredDriver(std::move(c)), radices_(std::move(radices)) {}
   Json run(World& w, Stack& s, const std::string& file) const override {
     return Json::array({run_barrier(w, s, c_, file)});
   }
@@ -144,7 +143,6 @@ public:
   void select(std::size_t k) override { c_.radix = radices_.at(k); }
 
 private:
-  BarrierConfig c_;
   std::vector<int> radices_;
 };
 

@@ -84,6 +84,18 @@ public:
   }
 };
 
+// The base of a driver whose configuration is one `Config` value parsed from its block (`c_`): clone() copies the
+// driver `Self` with it.
+template <class Self, class Config>
+class ConfiguredDriver : public Driver {
+public:
+  explicit ConfiguredDriver(Config c) : c_(std::move(c)) {}
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<Self>(static_cast<const Self&>(*this)); }
+
+protected:
+  Config c_;
+};
+
 // One key of a benchmark block, as `ompisim describe` prints it.
 struct DriverParam {
   std::string name, type, default_value, description;

@@ -78,10 +78,9 @@ Task imb_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
   }
 }
 
-class ImbReduceDriver final : public Driver {
+class ImbReduceDriver final : public ConfiguredDriver<ImbReduceDriver, ImbConfig> {
 public:
-  explicit ImbReduceDriver(ImbConfig c) : c_(std::move(c)) {}
-  std::unique_ptr<Driver> clone() const override { return std::make_unique<ImbReduceDriver>(*this); }
+  using ConfiguredDriver::ConfiguredDriver;
   std::string label() const override { return "IMB Reduce " + c_.algo.algorithm; }
   void check(const DriverContext& ctx) const override {
     for (long long n : ctx.ranks)
@@ -131,9 +130,6 @@ public:
     }
     return pts;
   }
-
-private:
-  ImbConfig c_;
 };
 
 std::vector<std::uint64_t> imb_reduce_default_sizes() {

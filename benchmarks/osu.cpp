@@ -322,10 +322,9 @@ void narrow_osu(OsuConfig& c, const Json& sel) {
 
 namespace {
 
-class OsuDriver final : public Driver {
+class OsuDriver final : public ConfiguredDriver<OsuDriver, OsuConfig> {
 public:
-  OsuDriver(OsuConfig c, bool two_ranks) : c_(std::move(c)), two_ranks_(two_ranks) {}
-  std::unique_ptr<Driver> clone() const override { return std::make_unique<OsuDriver>(*this); }
+  OsuDriver(OsuConfig c, bool two_ranks) : ConfiguredDriver(std::move(c)), two_ranks_(two_ranks) {}
   Json run(World& w, Stack& s, const std::string& file) const override {
     if (c_.buffer == MemKind::Device)
       for (long long node : w.placement().nodes)
@@ -340,7 +339,6 @@ public:
   void narrow_for_calibration(const Json& sel) override { narrow_osu(c_, sel); }
 
 private:
-  OsuConfig c_;
   bool two_ranks_;
 };
 

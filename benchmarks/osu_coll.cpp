@@ -131,10 +131,9 @@ Task coll_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
   }
 }
 
-class OsuCollDriver final : public Driver {
+class OsuCollDriver final : public ConfiguredDriver<OsuCollDriver, OsuCollConfig> {
 public:
-  explicit OsuCollDriver(OsuCollConfig c) : c_(std::move(c)) {}
-  std::unique_ptr<Driver> clone() const override { return std::make_unique<OsuCollDriver>(*this); }
+  using ConfiguredDriver::ConfiguredDriver;
   std::string label() const override { return c_.name + " " + c_.algo.algorithm; }
   void check(const DriverContext& ctx) const override {
     for (long long n : ctx.ranks)
@@ -193,9 +192,6 @@ public:
     }
     return pts;
   }
-
-private:
-  OsuCollConfig c_;
 };
 
 std::vector<std::uint64_t> coll_default_sizes(std::uint64_t min_bytes) {

@@ -32,17 +32,13 @@ Json run_pingpong_layers(World& w, Stack& s, const OsuConfig& c) {
 }
 
 namespace {
-class LayersDriver final : public Driver {
+class LayersDriver final : public ConfiguredDriver<LayersDriver, OsuConfig> {
 public:
-  explicit LayersDriver(OsuConfig c) : c_(std::move(c)) {}
-  std::unique_ptr<Driver> clone() const override { return std::make_unique<LayersDriver>(*this); }
+  using ConfiguredDriver::ConfiguredDriver;
   Json run(World& w, Stack& s, const std::string&) const override { return run_pingpong_layers(w, s, c_); }
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, "pingpong_layers", true); }
   std::string label() const override { return "pingpong_layers"; }
   void narrow_for_calibration(const Json& sel) override { narrow_osu(c_, sel); }
-
-private:
-  OsuConfig c_;
 };
 }  // namespace
 

@@ -15,6 +15,7 @@
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
 
+#include <coroutine>
 #include <functional>
 #include <vector>
 
@@ -54,6 +55,28 @@ private:
   std::uint64_t count(const coll::Op& op) const;  // elements of `datatype` in op.value bytes
   Stack& s_;
   std::vector<Run> runs_;
+};
+
+// co_await runs one rank's schedule on `ex` (tag, group) and resumes when it completes. Trivially destructible on
+// purpose (the schedule lives in the coroutine frame): GCC 12 mishandles co_await operands that own heap memory.
+struct CollAwait {
+  ScheduleExec* ex;
+  int rank;
+  coll::Schedule* sched;
+  int tag;
+  Group g;
+  bool suspended = false, finished = false;
+  bool await_ready() const noexcept { return sched->rounds.empty(); }
+  // Does not suspend when the schedule completes while it is being started (then there is nothing to resume).
+  bool await_suspend(std::coroutine_handle<> h) {
+    ex->start(rank, std::move(*sched), tag, g, [this, h] {
+      if (suspended) h.resume();
+      else finished = true;
+    });
+    suspended = !finished;
+    return suspended;
+  }
+  void await_resume() const noexcept {}
 };
 
 }  // namespace ompisim::bench

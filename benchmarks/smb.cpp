@@ -40,15 +40,6 @@ struct SmbCtx {
 
 Buffer smb_buf(int rank) { return Buffer{(static_cast<std::uint64_t>(rank) << 36) + (3ull << 32), true}; }
 
-struct Work {
-  World& w;
-  int rank;
-  double seconds;
-  bool await_ready() const noexcept { return seconds <= 0; }
-  void await_suspend(std::coroutine_handle<> h) { w.compute(rank, seconds, [h] { h.resume(); }); }
-  void await_resume() const noexcept {}
-};
-
 Task smb_rank(SmbCtx& x, int me) {
   int peer = 1 - me;
   bool measured = me == x.measured;
@@ -120,17 +111,13 @@ Json run_smb(World& w, Stack& s, const OsuConfig& c) {
 
 namespace {
 
-class SmbDriver final : public Driver {
+class SmbDriver final : public ConfiguredDriver<SmbDriver, OsuConfig> {
 public:
-  explicit SmbDriver(OsuConfig c) : c_(std::move(c)) {}
-  std::unique_ptr<Driver> clone() const override { return std::make_unique<SmbDriver>(*this); }
+  using ConfiguredDriver::ConfiguredDriver;
   Json run(World& w, Stack& s, const std::string&) const override { return run_smb(w, s, c_); }
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, c_.name, true); }
   std::string label() const override { return c_.name; }
   void narrow_for_calibration(const Json& sel) override { narrow_osu(c_, sel); }
-
-private:
-  OsuConfig c_;
 };
 
 }  // namespace

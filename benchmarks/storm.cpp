@@ -77,10 +77,9 @@ Task storm_rank(StormCtx& x, int me) {
   co_await x.sync.arrive();
 }
 
-class StormDriver final : public Driver {
+class StormDriver final : public ConfiguredDriver<StormDriver, StormConfig> {
 public:
-  explicit StormDriver(StormConfig c) : c_(std::move(c)) {}
-  std::unique_ptr<Driver> clone() const override { return std::make_unique<StormDriver>(*this); }
+  using ConfiguredDriver::ConfiguredDriver;
   Json run(World& w, Stack& s, const std::string&) const override {
     const int n = static_cast<int>(w.ranks());
     StormCtx x{w, s, c_, GlobalSync(w.sim(), n), n, 0, std::vector<double>(c_.sizes.size(), 0.0),
@@ -106,9 +105,6 @@ public:
       if (n < 2) throw InputError(ctx.file, "ranks", fmt::format("unexpected_storm needs 2 ranks or more, got {}", n));
   }
   std::string label() const override { return "unexpected_storm"; }
-
-private:
-  StormConfig c_;
 };
 
 std::string storm_table(const Json& res) {

@@ -5,6 +5,7 @@
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
 
+#include <algorithm>
 #include <coroutine>
 #include <exception>
 #include <vector>
@@ -38,6 +39,25 @@ struct Pending {
   bool await_ready() const noexcept { return outstanding == 0; }
   void await_suspend(std::coroutine_handle<> h) { waiter = h; }
   void await_resume() const noexcept {}
+};
+
+// The rank's core computes for `seconds` (World::compute), then the coroutine resumes. With `acc`, the time the
+// computation took is added to *acc: the work starts when the MPI software costs queued on the rank's core before it
+// (the posts of its requests, the handlers of arrivals) are done, and those are MPI time, not computation.
+struct Work {
+  World& w;
+  int rank;
+  double seconds;
+  double* acc = nullptr;
+  double t0 = 0;
+  bool await_ready() const noexcept { return seconds <= 0; }
+  void await_suspend(std::coroutine_handle<> h) {
+    if (acc) t0 = std::max(w.sim().now(), w.cpu_free_at(rank));
+    w.compute(rank, seconds, [h] { h.resume(); });
+  }
+  void await_resume() {
+    if (acc && seconds > 0) *acc += w.sim().now() - t0;
+  }
 };
 
 // All `n` participants arrive, then all resume at the arrival time of the last one (zero simulated cost).

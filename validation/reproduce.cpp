@@ -29,6 +29,23 @@ namespace fs = std::filesystem;
 namespace ompisim::validation {
 
 namespace {
+// A clustered bar chart of <key>.csv (its first row names the columns): writes <key>.gp and, with gnuplot, <key>.svg.
+// `key_pos`, `title` and `ylabel` are gnuplot's, `extra` the chart's own settings lines, `columns` what follows
+// "plot '<key>.csv' ". Paths in the script are relative to the output folder it runs in.
+void write_bar_chart(const OutputDir& out, const std::string& key, const std::string& key_pos, const std::string& title,
+                     const std::string& ylabel, const std::string& extra, const std::string& columns, bool have_gnuplot) {
+  const std::string svg = key + ".svg";
+  std::string gp = fmt::format(
+      "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output '{}.tmp'\n"
+      "set datafile separator ','\nset key {}\nset grid ytics\nset title '{}'\n"
+      "set ylabel '{}'\nset style data histograms\nset style histogram clustered gap 1\n"
+      "set style fill solid 0.8 border -1\n{}set datafile columnheaders\n"
+      "plot '{}.csv' {}\n",
+      svg, key_pos, title, ylabel, extra, key, columns);
+  write_atomic(out.file(key + ".gp"), gp);
+  if (have_gnuplot && !run_gnuplot(out.root(), key + ".gp", svg)) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
+}
+
 // Fig. 5 of the seastar-portals paper (application run times): one clustered bar per application, the run time of each
 // stack relative to Open MPI CM, simulated next to the paper's (the reference file's 'applications' entries).
 // Writes <key>.csv (the table) and, with gnuplot, <key>.svg.
@@ -52,20 +69,12 @@ void plot_app_runtimes(const OutputDir& out, const std::string& key, const std::
                        st["native"] / cm, st["openmpi-ob1"] / cm, pv("native"), pv("openmpi-ob1"));
   }
   write_atomic(out.file(key + ".csv"), csv);
-  std::string base = key;  // paths in the script are relative to the output folder it runs in
-  std::string svg = base + ".svg";
-  std::string gp = fmt::format(
-      "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output '{}.tmp'\n"
-      "set datafile separator ','\nset key top left\nset grid ytics\nset title '{}: application run time relative to Open MPI CM'\n"
-      "set ylabel 'run time / CM run time'\nset style data histograms\nset style histogram clustered gap 1\n"
-      "set style fill solid 0.8 border -1\nset yrange [0.8:*]\nset datafile columnheaders\n"
-      "plot '{}.csv' using 5:xtic(1) title 'Cray MPI (simulated)' lc rgb '#6a3d9a', "
-      "'' using 6 title 'OB1 (simulated)' lc rgb '#1b9e77', "
-      "'' using 7 title 'Cray MPI (paper)' lc rgb '#cab2d6', "
-      "'' using 8 title 'OB1 (paper)' lc rgb '#a6dba0'\n",
-      svg, key, base);
-  write_atomic(out.file(base + ".gp"), gp);
-  if (have_gnuplot && !run_gnuplot(out.root(), base + ".gp", svg)) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
+  write_bar_chart(out, key, "top left", key + ": application run time relative to Open MPI CM", "run time / CM run time",
+                  "set yrange [0.8:*]\n",
+                  "using 5:xtic(1) title 'Cray MPI (simulated)' lc rgb '#6a3d9a', "
+                  "'' using 6 title 'OB1 (simulated)' lc rgb '#1b9e77', "
+                  "'' using 7 title 'Cray MPI (paper)' lc rgb '#cab2d6', '' using 8 title 'OB1 (paper)' lc rgb '#a6dba0'",
+                  have_gnuplot);
 }
 
 // A table of run times (heterogeneous Table 2): one bar per scenario, its simulated run time next to the paper's
@@ -81,16 +90,9 @@ void plot_runtime_bars(const OutputDir& out, const std::string& key, const std::
                        it == refs.end() ? std::string("") : fmt::format("{:.6g}", it->second.front().second));
   }
   write_atomic(out.file(key + ".csv"), csv);
-  std::string svg = key + ".svg";
-  std::string gp = fmt::format(
-      "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output '{}.tmp'\n"
-      "set datafile separator ','\nset key top right\nset grid ytics\nset title '{}: run time (s)'\n"
-      "set ylabel 'run time (s)'\nset style data histograms\nset style histogram clustered gap 1\n"
-      "set style fill solid 0.8 border -1\nset yrange [0:*]\nset xtics rotate by -20\nset datafile columnheaders\n"
-      "plot '{}.csv' using 3:xtic(1) title 'simulated' lc rgb '#1b9e77', '' using 4 title 'paper' lc rgb '#d95f02'\n",
-      svg, key, key);
-  write_atomic(out.file(key + ".gp"), gp);
-  if (have_gnuplot && !run_gnuplot(out.root(), key + ".gp", svg)) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
+  write_bar_chart(out, key, "top right", key + ": run time (s)", "run time (s)", "set yrange [0:*]\nset xtics rotate by -20\n",
+                  "using 3:xtic(1) title 'simulated' lc rgb '#1b9e77', '' using 4 title 'paper' lc rgb '#d95f02'",
+                  have_gnuplot);
 }
 
 // The figure's caption for the plot title: paper and figure, then the scenario description without its trailing

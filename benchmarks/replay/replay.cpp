@@ -240,34 +240,6 @@ struct Sleep {
   void await_resume() const noexcept {}
 };
 
-struct Work {
-  World& w;
-  int rank;
-  double seconds;
-  bool await_ready() const noexcept { return seconds <= 0; }
-  void await_suspend(std::coroutine_handle<> h) { w.compute(rank, seconds, [h] { h.resume(); }); }
-  void await_resume() const noexcept {}
-};
-
-// Trivially destructible (GCC 12 and co_await operands that own heap memory: see app_skeleton.cpp).
-struct CollAwait {
-  ScheduleExec* ex;
-  int rank;
-  coll::Schedule* sched;
-  int n;
-  bool suspended = false, finished = false;
-  bool await_ready() const noexcept { return sched->rounds.empty(); }
-  bool await_suspend(std::coroutine_handle<> h) {
-    ex->start(rank, std::move(*sched), kCollTag, Group{0, 1, n}, [this, h] {
-      if (suspended) h.resume();
-      else finished = true;
-    });
-    suspended = !finished;
-    return suspended;
-  }
-  void await_resume() const noexcept {}
-};
-
 struct CollStat {
   std::uint64_t calls = 0, bytes = 0;
   double time = 0;
@@ -616,7 +588,7 @@ Task replay_rank(Run& x, int me) {
         x.check_collective(me, a);
         double t0 = x.w.sim().now();
         coll::Schedule sched = x.schedule(me, a);
-        co_await CollAwait{&x.exec, me, &sched, x.n};
+        co_await CollAwait{&x.exec, me, &sched, kCollTag, Group{0, 1, x.n}};
         if (a.amount > 0) co_await Work{x.w, me, a.amount / x.c.flop_rate};
         CollStat& st = x.colls[coll_stat_name(a.kind)];
         ++st.calls;
@@ -723,10 +695,9 @@ Json replay_run(World& w, Stack& s, const ReplayConfig& c) {
   return pts;
 }
 
-class ReplayDriver final : public Driver {
+class ReplayDriver final : public ConfiguredDriver<ReplayDriver, ReplayConfig> {
 public:
-  explicit ReplayDriver(ReplayConfig c) : c_(std::move(c)) {}
-  std::unique_ptr<Driver> clone() const override { return std::make_unique<ReplayDriver>(*this); }
+  using ConfiguredDriver::ConfiguredDriver;
   std::string label() const override { return "replay " + fs::path(c_.index).filename().string(); }
   void check(const DriverContext& ctx) const override {
     if (ctx.ranks.size() != 1 || ctx.ranks[0] != static_cast<long long>(c_.files.size()))
@@ -735,9 +706,6 @@ public:
                                    c_.files.size()));
   }
   Json run(World& w, Stack& s, const std::string&) const override { return replay_run(w, s, c_); }
-
-private:
-  ReplayConfig c_;
 };
 
 }  // namespace

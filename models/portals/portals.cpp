@@ -355,7 +355,7 @@ PutResult Nic::put(MdId md, AckReq ack_req, ProcessId target, PtIndex portal_ind
   MdState& s = md_mut(md, "put");
   if (!s.active()) throw ProtocolError(kMachine, "MD " + id_str(raw(md)) + " inactive", "put");
   PutResult r;
-  r.message = PutMessage{id_, target, portal_index, match_bits, s.md.length, remote_offset, hdr_data, ack_req, md};
+  r.message = PutMessage{{id_, target, portal_index, match_bits, s.md.length, remote_offset, md}, hdr_data, ack_req};
   if (s.md.threshold > 0) --s.md.threshold;
   Event e{EventKind::SendStart, target, portal_index, match_bits, s.md.length, s.md.length, 0, md, s.md.user_ptr,
           hdr_data};
@@ -371,7 +371,7 @@ GetResult Nic::get(MdId md, ProcessId target, PtIndex portal_index, MatchBits ma
   MdState& s = md_mut(md, "get");
   if (!s.active()) throw ProtocolError(kMachine, "MD " + id_str(raw(md)) + " inactive", "get");
   GetResult r;
-  r.message = GetMessage{id_, target, portal_index, match_bits, s.md.length, remote_offset, md};
+  r.message = GetMessage{{id_, target, portal_index, match_bits, s.md.length, remote_offset, md}};
   if (s.md.threshold > 0) --s.md.threshold;
   ++s.pending_replies;  // the MD stays linked until the REPLY lands
   return r;

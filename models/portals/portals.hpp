@@ -160,26 +160,22 @@ private:
 };
 
 // Messages exchanged between two Nics. The engine carries them; tests hand them over directly.
-struct PutMessage {
+// What a put and a get request both carry: who asks whom, where (portal index, match bits, remote offset), how many
+// bytes, and the initiator's MD (where an ACK or a REPLY lands).
+struct RequestMessage {
   ProcessId initiator{};
   ProcessId target{};
   PtIndex portal_index = 0;
   MatchBits match_bits = 0;
   std::uint64_t length = 0;
   std::uint64_t remote_offset = 0;
+  MdId initiator_md = kMdNone;
+};
+struct PutMessage : RequestMessage {
   std::uint64_t hdr_data = 0;
   AckReq ack_req = AckReq::NoAck;
-  MdId initiator_md = kMdNone;
 };
-struct GetMessage {
-  ProcessId initiator{};
-  ProcessId target{};
-  PtIndex portal_index = 0;
-  MatchBits match_bits = 0;
-  std::uint64_t length = 0;
-  std::uint64_t remote_offset = 0;
-  MdId initiator_md = kMdNone;
-};
+struct GetMessage : RequestMessage {};
 // ACK (for a put) or REPLY (for a get), sent by the target back to the initiator's MD.
 struct ResponseMessage {
   ProcessId target{};

@@ -2,6 +2,7 @@
 // its value from another machine's parameter when the machine is loaded, so a refit of the source cannot leave a
 // stale copy behind (platform/machine.cpp, "Transferred parameters").
 #include "core/errors.hpp"
+#include "platform/tests/machine_fixtures.hpp"
 #include "runner/registries.hpp"
 
 #include <catch2/catch.hpp>
@@ -24,15 +25,7 @@ const Sourced& param(Machine& m, const std::string& name) {
   throw std::logic_error("unreachable");
 }
 
-// A machine file written to a temporary path (names in it are still looked up in models/*/machines/).
-struct TempMachine {
-  std::string path;
-  explicit TempMachine(const Json& j) {
-    path = (fs::temp_directory_path() / ("transfer-" + std::to_string(getpid()) + ".json")).string();
-    std::ofstream(path) << j.dump(2);
-  }
-  ~TempMachine() { fs::remove(path); }
-};
+using platform_test::TempMachine;
 
 // red-storm with its btl_portals_overhead replaced by `entry`.
 Json red_storm_with(const Json& entry) {
@@ -42,7 +35,7 @@ Json red_storm_with(const Json& entry) {
 }
 
 std::optional<InputError> load_error(const Json& j) {
-  TempMachine f(j);
+  TempMachine f("transfer", j);
   try {
     load_machine(f.path);
   } catch (const InputError& e) {
@@ -127,7 +120,7 @@ TEST_CASE("platform/machine: transfers resolve with their scale, and bad ones na
                                   {"scale", "1/2"}, {"scale_source", "test"}}},
             {"source", "test"}};
   {
-    TempMachine f(red_storm_with(good));
+    TempMachine f("transfer", red_storm_with(good));
     auto m = load_machine(f.path);
     CHECK(param(*m, "software.btl_portals_overhead").value == Approx(ob1 / 2).epsilon(1e-8));
   }

@@ -1,5 +1,6 @@
 // Several networks and several node types per machine (machine files: networks / node_types / node_list).
 #include "engine/des_engine.hpp"
+#include "platform/tests/machine_fixtures.hpp"
 #include "platform/world.hpp"
 #include "runner/registries.hpp"
 
@@ -12,36 +13,9 @@
 
 using namespace ompisim;
 
-namespace {
-
-// A machine file written to a temporary path (a "base" is still looked up by name in models/*/machines/).
-struct TempMachine {
-  std::string path;
-  explicit TempMachine(const std::string& stem, const Json& j) {
-    path = (std::filesystem::temp_directory_path() / (stem + "-" + std::to_string(getpid()) + ".json")).string();
-    std::ofstream(path) << j.dump(2);
-  }
-  ~TempMachine() { std::filesystem::remove(path); }
-};
-
-Json sourced(const char* value) { return Json{{"value", value}, {"source", "test"}}; }
-
-// whatif-cielo-2nic (a Gemini network with two ports per node: NICs on NUMA nodes 0 and 2) plus a second network
-// "second": a LogGP NIC on a flat switch, one port per node, its NIC on NUMA node 1.
-Json two_networks() {
-  Json loggp_nic{{"kind", "loggp"},         {"L", sourced("1 us")},           {"o", sourced("0.5 us")},
-                 {"g", sourced("0.2 us")},  {"G_bandwidth", sourced("1 GB/s")}, {"O_bandwidth", sourced("100 GB/s")},
-                 {"S", sourced("64 KiB")}};
-  Json nics = Json::array({Json{{"network", "gemini"}, {"numa", 0}, {"bus", "ht"}},
-                           Json{{"network", "gemini"}, {"numa", 2}, {"bus", "ht"}},
-                           Json{{"network", "second"}, {"numa", 1}, {"bus", "ht"}}});
-  return Json{{"machine", "two-networks"},
-              {"base", "whatif-cielo-2nic"},
-              {"networks", {{"second", {{"nic", loggp_nic}, {"topology", {{"kind", "flat"}}}, {"ports_per_node", 1}}}}},
-              {"node_types", {{"compute", {{"nics", nics}}}}}};
-}
-
-}  // namespace
+using platform_test::sourced;
+using platform_test::TempMachine;
+using platform_test::two_networks;
 
 // Configuration: whatif-cielo-2nic with a second network (LogGP NIC, flat switch, one port per node).
 // Expected: two networks in name order with their own NIC kinds; network() refuses to pick one; nic(kind) finds each;

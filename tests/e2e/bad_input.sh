@@ -1,14 +1,9 @@
 #!/usr/bin/env bash
 # Configuration: malformed scenarios. Expected: exit status 2, a one-line error naming file, key and reason, and no
-# result file written. How validated: exit code, grep on stderr, absence of the output directory.
+# result file written. How validated: lib_check.sh's check (exit code, grep on stderr, line count, no output directory).
 set -u
 BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
-check() {  # name json expected-text
-  printf '%s' "$2" > "$t/$1.json"
-  "$BIN" run "$t/$1.json" --out "$t/out-$1" > /dev/null 2> "$t/$1.err"; rc=$?
-  if [[ $rc != 2 ]] || ! grep -q -- "$3" "$t/$1.err" || [[ $(wc -l < "$t/$1.err") != 1 ]] || [[ -e "$t/out-$1" ]]; then
-    echo "FAIL $1: rc=$rc err=$(cat "$t/$1.err")"; fail=1; else echo "ok   $1: $(cat "$t/$1.err")"; fi
-}
+. "$(dirname "$0")/lib_check.sh"
 B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}'
 check unknown_key "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"rankz\": 3}" "rankz.*did you mean 'ranks'"
 check wrong_type "{$B, \"ranks\": \"two\", \"ranks_per_node\": 1}" "key 'ranks': expected an integer"

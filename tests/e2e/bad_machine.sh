@@ -8,9 +8,10 @@
 #                does not exist.
 # Expected:      exit status 2 and one line naming the file, the key and the reason (with a did-you-mean where one
 #                applies); no result written.
-# How validated: exit code, grep on stderr, line count, absence of the output directory.
+# How validated: lib_check.sh (exit code, grep on stderr, line count, absence of the output directory).
 set -u
 BIN=$1; ROOT=$2; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+. "$(dirname "$0")/lib_check.sh"
 SCEN='{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 1}'
 printf '%s' "$SCEN" > "$t/s.json"
 machine() {  # name python-edit expected-text [extra arguments of ompisim run]
@@ -18,15 +19,7 @@ machine() {  # name python-edit expected-text [extra arguments of ompisim run]
 import copy, json, sys
 j = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(j, open(sys.argv[2], "w"))
 PY
-  "$BIN" run "$t/s.json" --machine-file "$t/$1.json" --out "$t/out-$1" "${@:4}" > /dev/null 2> "$t/$1.err"; rc=$?
-  if [[ $rc != 2 ]] || ! grep -q -- "$3" "$t/$1.err" || [[ $(wc -l < "$t/$1.err") != 1 ]] || [[ -e "$t/out-$1" ]]; then
-    echo "FAIL $1: rc=$rc err=$(cat "$t/$1.err")"; fail=1; else echo "ok   $1: $(cat "$t/$1.err")"; fi
-}
-scenario() {  # name json expected-text
-  printf '%s' "$2" > "$t/$1.json"
-  "$BIN" run "$t/$1.json" --out "$t/out-$1" > /dev/null 2> "$t/$1.err"; rc=$?
-  if [[ $rc != 2 ]] || ! grep -q -- "$3" "$t/$1.err" || [[ $(wc -l < "$t/$1.err") != 1 ]] || [[ -e "$t/out-$1" ]]; then
-    echo "FAIL $1: rc=$rc err=$(cat "$t/$1.err")"; fail=1; else echo "ok   $1: $(cat "$t/$1.err")"; fi
+  expect_input_error "$1" "$3" run "$t/s.json" --machine-file "$t/$1.json" --out "$t/out-$1" "${@:4}"
 }
 G='j["networks"]["gemini"]'
 N='j["node_types"]["compute"]'
@@ -48,7 +41,7 @@ machine arch "$N[\"arch\"] = {\"endianness\": \"middle\", \"long_double_bytes\":
 machine old_shape 'j["topology"] = j["networks"]["gemini"]["topology"]' "key 'topology': unknown key"
 machine ambiguous "j[\"networks\"][\"gemini2\"] = copy.deepcopy($G)" "key 'nic.bte_bandwidth': ambiguous parameter: say which of networks.gemini.nic.bte_bandwidth, networks.gemini2.nic.bte_bandwidth" --set nic.bte_bandwidth=5GB/s
 B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 2'
-scenario cpu_list "{$B, \"cpu_list\": [0, 16]}" "cpu_list\[1\]"
-scenario map_by "{$B, \"map_by\": \"sockt\"}" "map_by.*did you mean 'socket'"
-scenario unknown_stack '{"machine": "cielo", "stack": "openmpi-ob2", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 1}' "unknown stack 'openmpi-ob2'"
+check cpu_list "{$B, \"cpu_list\": [0, 16]}" "cpu_list\[1\]"
+check map_by "{$B, \"map_by\": \"sockt\"}" "map_by.*did you mean 'socket'"
+check unknown_stack '{"machine": "cielo", "stack": "openmpi-ob2", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 1}' "unknown stack 'openmpi-ob2'"
 exit $fail

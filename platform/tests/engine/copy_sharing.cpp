@@ -11,6 +11,7 @@
 //           cache_time + latency + dram_bytes / (inter_socket_bandwidth / 4) within 1 %.
 // How validated: completion times against closed forms from the machine file's values.
 #include "engine/simgrid_engine.hpp"
+#include "platform/tests/engine/check.hpp"
 #include "platform/world.hpp"
 #include "runner/registries.hpp"
 
@@ -19,13 +20,8 @@
 
 using namespace ompisim;
 
-namespace {
-int failures = 0;
-void check(bool ok, const char* what, double got, double want) {
-  std::printf("%s %s: %.6g (expected %.6g)\n", ok ? "ok  " : "FAIL", what, got, want);
-  if (!ok) ++failures;
-}
-}  // namespace
+using platform_test::check;
+using platform_test::failures;
 
 int main() {
   auto m = load_machine("cielo");

@@ -13,43 +13,25 @@
 //           (f) about twice (a) and (d) (> 1.8x: the control that flows do share a NIC).
 // How validated: completion times.
 #include "engine/simgrid_engine.hpp"
+#include "platform/tests/engine/check.hpp"
+#include "platform/tests/machine_fixtures.hpp"
 #include "platform/world.hpp"
 #include "runner/registries.hpp"
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <functional>
-#include <unistd.h>
 
 using namespace ompisim;
 
-namespace {
-int failures = 0;
-void check(bool ok, const char* what, double got, double want) {
-  std::printf("%s %s: %.6g (expected %.6g)\n", ok ? "ok  " : "FAIL", what, got, want);
-  if (!ok) ++failures;
-}
-Json sourced(const char* value) { return Json{{"value", value}, {"source", "test"}}; }
-}  // namespace
+using platform_test::check;
+using platform_test::failures;
 
 int main() {
-  Json loggp_nic{{"kind", "loggp"},         {"L", sourced("1 us")},           {"o", sourced("0.5 us")},
-                 {"g", sourced("0.2 us")},  {"G_bandwidth", sourced("1 GB/s")}, {"O_bandwidth", sourced("100 GB/s")},
-                 {"S", sourced("64 KiB")}};
-  Json nics = Json::array({Json{{"network", "gemini"}, {"numa", 0}, {"bus", "ht"}},
-                           Json{{"network", "gemini"}, {"numa", 2}, {"bus", "ht"}},
-                           Json{{"network", "second"}, {"numa", 1}, {"bus", "ht"}}});
-  Json j{{"machine", "two-networks"},
-         {"base", "whatif-cielo-2nic"},
-         {"networks", {{"second", {{"nic", loggp_nic}, {"topology", {{"kind", "flat"}}}, {"ports_per_node", 1}}}}},
-         {"node_types", {{"compute", {{"nics", nics}}}}}};
-  std::string path =
-      (std::filesystem::temp_directory_path() / ("networks-sharing-" + std::to_string(getpid()) + ".json")).string();
-  std::ofstream(path) << j.dump(2);
-  auto m = load_machine(path);
-  std::filesystem::remove(path);
+  auto m = [] {
+    platform_test::TempMachine f("networks-sharing", platform_test::two_networks());
+    return load_machine(f.path);
+  }();
 
   engine::SimGridEngine sim;
   World w(sim, *m, make_placement(*m, 32, 16, {}, "test", Json{{"map_by", "core"}}));

@@ -5,6 +5,7 @@
 #include "platform/topology/flat.hpp"
 #include "platform/topology/route_policies.hpp"
 #include "platform/topology/route_policy_registry.hpp"
+#include "platform/topology/tests/route_checks.hpp"
 #include "platform/topology/torus.hpp"
 
 #include <catch2/catch.hpp>
@@ -15,6 +16,7 @@
 
 using namespace ompisim;
 using namespace ompisim::topology;
+using ompisim::topology::test::is_chain;
 
 namespace {
 
@@ -29,17 +31,7 @@ public:
 
 bool uses(const Route& r, LinkId l) { return std::find(r.begin(), r.end(), l) != r.end(); }
 
-int globals(const Topology& t, const Route& r) {
-  return static_cast<int>(std::count_if(r.begin(), r.end(), [&](LinkId l) { return t.link(l).cls == LinkClass::Global; }));
-}
-
-bool is_chain(const Topology& t, const Route& r, RouterId a, RouterId b) {
-  if (r.empty()) return a == b;
-  if (t.link(r.front()).from != a || t.link(r.back()).to != b) return false;
-  for (std::size_t i = 0; i + 1 < r.size(); ++i)
-    if (t.link(r[i]).to != t.link(r[i + 1]).from) return false;
-  return true;
-}
+int globals(const Topology& t, const Route& r) { return test::count_class(t, r, LinkClass::Global); }
 
 RouteFn policy(const std::string& name, const std::string& kind) {
   return find_route_policy(name, kind, "m.json", "routing.policy").route;

@@ -1,10 +1,11 @@
 // Property tests of every topology in platform/topology/ (torus, fat_tree, dragonfly, flat), the topology registry and
-// the shape errors. Route policies are in test_route_policies.cpp; parity with the old torus in test_torus_parity.cpp.
+// the shape errors. Route policies are in test_route_policies.cpp; the route checks both use in route_checks.hpp.
 #include "core/errors.hpp"
 #include "platform/topology/dragonfly.hpp"
 #include "platform/topology/fat_tree.hpp"
 #include "platform/topology/flat.hpp"
 #include "platform/topology/topology_registry.hpp"
+#include "platform/topology/tests/route_checks.hpp"
 #include "platform/topology/torus.hpp"
 
 #include <boost/graph/breadth_first_search.hpp>
@@ -16,6 +17,8 @@
 
 using namespace ompisim;
 using namespace ompisim::topology;
+using ompisim::topology::test::count_class;
+using ompisim::topology::test::is_chain;
 
 namespace {
 
@@ -47,19 +50,6 @@ std::vector<int> bfs(const Topology& t, RouterId src, bool local_only = false) {
   auto vis = boost::make_bfs_visitor(boost::record_distances(dist.data(), boost::on_tree_edge()));
   boost::breadth_first_search(fg, static_cast<std::size_t>(src), boost::visitor(vis));
   return dist;
-}
-
-// The route is a connected chain of links from a to b (empty iff a == b).
-bool is_chain(const Topology& t, const Route& r, RouterId a, RouterId b) {
-  if (r.empty()) return a == b;
-  if (t.link(r.front()).from != a || t.link(r.back()).to != b) return false;
-  for (std::size_t i = 0; i + 1 < r.size(); ++i)
-    if (t.link(r[i]).to != t.link(r[i + 1]).from) return false;
-  return true;
-}
-
-int count_class(const Topology& t, const Route& r, LinkClass c) {
-  return static_cast<int>(std::count_if(r.begin(), r.end(), [&](LinkId l) { return t.link(l).cls == c; }));
 }
 
 // Every ordered pair of endpoint routers: default route is a chain of min_hops links, min_hops equals `expected_dist`

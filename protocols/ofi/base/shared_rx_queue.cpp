@@ -9,9 +9,14 @@ int SharedRxQueue::add_peer(SrxPeer* p) {
   return static_cast<int>(peers_.size()) - 1;
 }
 
-RxEntry* SharedRxQueue::alloc() {
+RxEntry* SharedRxQueue::alloc(int rank, int addr, int tag, bool tagged, std::uint64_t size) {
   auto e = std::make_unique<RxEntry>();
   e->id = next_++;
+  e->owner_rank = rank;
+  e->addr = addr;
+  e->tag = tagged ? tag : kAnyTag;
+  e->tagged = tagged;
+  e->size = size;
   RxEntry* raw = e.get();
   entries_.emplace(raw->id, std::move(e));
   return raw;
@@ -36,12 +41,7 @@ bool SharedRxQueue::post(int rank, int src, int tag, bool tagged, std::uint64_t 
     else p->start_msg(e);
     return true;
   }
-  RxEntry* e = alloc();
-  e->owner_rank = rank;
-  e->addr = src;
-  e->tag = tagged ? tag : kAnyTag;
-  e->tagged = tagged;
-  e->size = size;
+  RxEntry* e = alloc(rank, src, tag, tagged, size);
   e->buf = buf;
   e->context = ctx;
   (tagged ? q.posted_tag : q.posted_msg).push_back(e);
@@ -66,12 +66,7 @@ int SharedRxQueue::get(int rank, int peer, int addr, int tag, bool tagged, std::
     *entry = e;
     return 0;
   }
-  RxEntry* e = alloc();
-  e->owner_rank = rank;
-  e->addr = addr;
-  e->tag = tagged ? tag : kAnyTag;
-  e->tagged = tagged;
-  e->size = size;
+  RxEntry* e = alloc(rank, addr, tag, tagged, size);
   e->msg_size = size;
   e->peer = peer;
   *entry = e;

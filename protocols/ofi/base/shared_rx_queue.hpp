@@ -45,7 +45,8 @@ private:
   struct Queues {
     std::deque<RxEntry*> posted_tag, posted_msg, unexpected_tag, unexpected_msg;
   };
-  RxEntry* alloc();
+  // A new entry of `rank`'s queues for (addr, tag); an untagged entry matches any tag.
+  RxEntry* alloc(int rank, int addr, int tag, bool tagged, std::uint64_t size);
   bool post(int rank, int src, int tag, bool tagged, std::uint64_t size, Buffer buf, std::uint64_t context);
   int get(int rank, int peer, int addr, int tag, bool tagged, std::uint64_t size, RxEntry** entry);
   // A rank's queues, created on first use; indexed by rank (a pointer per rank up to the highest seen, instead of a
