@@ -5,6 +5,8 @@
 #include "core/limits.hpp"
 #include "core/signals.hpp"
 #include "core/units.hpp"
+#include "platform/data_path.hpp"
+#include "platform/machine.hpp"
 #include "protocols/register.hpp"
 #include "runner/report.hpp"
 #include "runner/run.hpp"
@@ -119,6 +121,16 @@ Json axis_units(const std::vector<std::string>& axes, Json& rows) {
   return units;
 }
 
+// A grid's "base" file: relative to the current folder, else to the grid file's folder, else to the tool's data
+// folder (an installed scenarios/...); empty when none exists.
+std::string base_file(const std::string& path, const std::string& grid_file) {
+  if (fs::exists(path)) return path;
+  const fs::path beside = fs::path(grid_file).parent_path() / path;
+  if (fs::exists(beside)) return beside.string();
+  const std::string in_data = data_path(path);
+  return in_data != path ? in_data : std::string();
+}
+
 }  // namespace
 
 std::vector<const char*> sweep_axis_display_units() {
@@ -138,7 +150,8 @@ const std::vector<std::string>& sweep_grid_keys() {
   return keys;
 }
 
-SweepGrid load_sweep_grid(const std::string& file) {
+SweepGrid load_sweep_grid(const std::string& name) {
+  const std::string file = data_path(name);  // as given, else in the installed data (scenarios/examples/...)
   SweepGrid g;
   g.file = file;
   const Json doc = load_json_file(file);
@@ -148,12 +161,10 @@ SweepGrid load_sweep_grid(const std::string& file) {
   if (!r.has("base")) r.fail("base", "a sweep needs a base scenario (a file name or an object)");
   const Json& b = r.raw("base");
   if (b.is_string()) {
-    std::string path = b.get<std::string>();
-    if (!fs::exists(path)) {  // relative to the current folder, else to the grid file's folder
-      fs::path beside = fs::path(file).parent_path() / path;
-      if (fs::exists(beside)) path = beside.string();
-      else r.fail("base", fmt::format("no scenario file '{}' (relative to the current folder or to the grid file)", path));
-    }
+    const std::string path = base_file(b.get<std::string>(), file);
+    if (path.empty())
+      r.fail("base", fmt::format("no scenario file '{}' (relative to the current folder, to the grid file or to the "
+                                 "tool's data folder {})", b.get<std::string>(), data_dir()));
     try {
       base = load_json_file(path);
     } catch (const InputError& e) {  // the base's own error, then where it was reached from
