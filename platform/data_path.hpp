@@ -5,8 +5,9 @@
 
 namespace ompisim {
 
-// `path` when it exists (or is absolute), else data_dir()/path when that exists (so `run scenarios/gemini/...json`
-// and a grid's "base" work from any folder with an installed tool), else `path` as given (the error then names it).
+// `path` when it exists (or is absolute), else data_dir()/path when that exists (so a scenario named as
+// scenarios/gemini/fig5_latency_2p_inter_openmpi.json and a grid's "base" are found from any folder with an installed
+// tool), else `path` as given (the error then names it).
 std::string data_path(const std::string& path);
 
 }  // namespace ompisim
