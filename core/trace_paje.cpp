@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -121,14 +122,17 @@ public:
     std::size_t v = 0;
     for (auto& [type, name] : state_values_)
       std::fprintf(f, "3 v%zu %s %s \"%s\"\n", v++, type.c_str(), quote(name).c_str(), state_colour(name).c_str());
-    for (auto n : nodes_) std::fprintf(f, "6 0 %s N 0 \"%s\"\n", node(n).c_str(), node_name(n).c_str());
+    // Containers are created at the first traced event, not at 0: a viewer (ViTE) opens on the trace's time span, so
+    // a windowed trace opens on its window instead of the whole run with every event in its last instants.
+    const double t0 = begin_ <= end_ ? begin_ : 0.0;
+    for (auto n : nodes_) std::fprintf(f, "6 %.12f %s N 0 \"%s\"\n", t0, node(n).c_str(), node_name(n).c_str());
     for (auto [n, ctx, rank] : contexts_)
-      std::fprintf(f, "6 0 c%d R %s \"%s\"\n", ctx, node(n).c_str(),
+      std::fprintf(f, "6 %.12f c%d R %s \"%s\"\n", t0, ctx, node(n).c_str(),
                    (ctx == rank ? fmt::format("rank {}", rank) : fmt::format("rank {} thread {}", rank, ctx)).c_str());
     for (std::size_t i = 0; i < engines_.size(); ++i)
-      std::fprintf(f, "6 0 e%zu E %s \"%s %s\"\n", i, node(engines_[i].first).c_str(), node_name(engines_[i].first).c_str(),
-                   engine_names_.name(engines_[i].second).c_str());
-    for (auto& [id, name] : resources_) std::fprintf(f, "6 0 r%u L 0 %s\n", id, quote(name).c_str());
+      std::fprintf(f, "6 %.12f e%zu E %s \"%s %s\"\n", t0, i, node(engines_[i].first).c_str(),
+                   node_name(engines_[i].first).c_str(), engine_names_.name(engines_[i].second).c_str());
+    for (auto& [id, name] : resources_) std::fprintf(f, "6 %.12f r%u L 0 %s\n", t0, id, quote(name).c_str());
     sort_.write_sorted(f);
     for (std::size_t i = 0; i < engines_.size(); ++i) std::fprintf(f, "7 %.12f E e%zu\n", end_, i);
     for (auto [n, ctx, rank] : contexts_) std::fprintf(f, "7 %.12f R c%d\n", end_, ctx);
@@ -209,6 +213,7 @@ private:
   }
   void add(double t, std::uint8_t phase, const std::string& line) {
     end_ = std::max(end_, t);
+    begin_ = std::min(begin_, t);
     sort_.add(t, phase, line);
     counts.peak_buffer_bytes = sort_.peak_bytes();
     counts.runs_spilled = sort_.runs_spilled();
@@ -218,6 +223,7 @@ private:
   ExternalLineSort sort_;
   std::uint64_t key_ = 0;
   double end_ = 0;
+  double begin_ = std::numeric_limits<double>::infinity();  // the first event's time (containers are created there)
   Interned engine_names_;
   std::set<long long> nodes_;
   std::set<std::tuple<long long, int, int>> contexts_;

@@ -1,6 +1,7 @@
 #include "platform/machine.hpp"
 
 #include "core/safe_name.hpp"
+#include "platform/data_path.hpp"
 #include "platform/topology/topology_registry.hpp"
 
 #include <algorithm>
@@ -41,6 +42,13 @@ std::string repo_relative(const std::string& path) {
   auto rel = p.lexically_relative(root);
   if (rel.empty() || *rel.begin() == "..") return path;  // outside the repository: as the user gave it
   return rel.string();
+}
+
+std::string data_path(const std::string& path) {
+  std::error_code ec;
+  if (path.empty() || fs::path(path).is_absolute() || fs::exists(path, ec)) return path;
+  const fs::path in_data = fs::path(data_dir()) / path;
+  return fs::exists(in_data, ec) ? in_data.string() : path;
 }
 
 std::vector<std::pair<std::string, std::string>> list_machines() {

@@ -2,6 +2,7 @@
 
 #include "core/limits.hpp"
 #include "core/safe_name.hpp"
+#include "platform/data_path.hpp"
 #include "platform/machine.hpp"
 #include "runner/registries.hpp"
 #include "runner/stacks.hpp"
@@ -87,7 +88,10 @@ static NeighbourJob read_neighbour_job(ObjectReader& r, std::string& network) {
   return j;
 }
 
-Scenario load_scenario(const std::string& file) { return scenario_from_json(load_json_file(file), file); }
+Scenario load_scenario(const std::string& name) {
+  const std::string file = data_path(name);  // as given, else in the installed data (scenarios/...)
+  return scenario_from_json(load_json_file(file), file);
+}
 
 namespace {
 std::string engine_choices() { return fmt::format("expected one of {}", fmt::join(engines().names(), ", ")); }

@@ -303,7 +303,7 @@ Json grid_schema(const std::vector<std::string>& machines) {
   Json point = axis_object(scenario_props, axis_value);
   Json props = {
       {"base", {{"type", {"string", "object"}},
-                {"description", "the base scenario: a file (relative to the current folder or to the grid) or an object"},
+                {"description", "the base scenario: a file (relative to the current folder, to the grid or to the tool's data folder) or an object"},
                 {"if", {{"type", "object"}}},
                 {"then", {{"$ref", "#/$defs/scenario"}}}}},
       {"axes", axes},

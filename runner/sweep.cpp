@@ -5,6 +5,9 @@
 #include "core/limits.hpp"
 #include "core/signals.hpp"
 #include "core/units.hpp"
+#include "platform/data_path.hpp"
+#include "platform/machine.hpp"
+#include "protocols/register.hpp"
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 
@@ -66,15 +69,31 @@ std::string point_key(std::size_t i) { return fmt::format("points[{}]", i); }
 struct Shown { Dim dim; const char* unit; double si_per_unit; };
 constexpr Shown kShown[] = {{Dim::Rate, "GB/s", 1e9}, {Dim::Time, "us", 1e-6}, {Dim::Bytes, "B", 1.0}};
 
+// The declared dimension of an "mca.<name>" axis whose parameter is a quantity (its owning component's ParamInfo);
+// Ratio when the axis is no such parameter.
+Dim mca_axis_dim(const std::string& axis) {
+  if (!axis.starts_with("mca.")) return Dim::Ratio;
+  McaParams mca = component_registry().defaults();
+  for (const auto& c : component_registry().all())
+    for (const auto& r : c.param_list(mca))
+      if (r.info.name == axis.substr(4) && r.info.choices.empty()) return r.info.dim;
+  return Dim::Ratio;
+}
+
 // Axis values with a unit ("4 GB/s", "1.5 us", "8 KiB") become numbers in the axis's display unit (GB/s, us, B; the
 // unit goes into the table's "units" and the CSV header), so that a table reader gets numbers. An axis is a quantity
 // when every value is a number or a string of one dimension (tried: rate, time, size) and at least one is a string;
-// plain numbers are bytes on a size axis and are refused by the run on the other two. Returns axis -> unit.
+// plain numbers are bytes on a size axis and are refused by the run on the other two. An axis of plain numbers over an
+// MCA parameter declared as a byte size is in bytes too (256, 1024: "B"). Returns axis -> unit.
 Json axis_units(const std::vector<std::string>& axes, Json& rows) {
   Json units = Json::object();
   for (auto& a : axes) {
-    bool any_string = false;
-    for (auto& r : rows) any_string = any_string || (r.contains(a) && r[a].is_string());
+    bool any_string = false, all_numbers = true;
+    for (auto& r : rows) {
+      any_string = any_string || (r.contains(a) && r[a].is_string());
+      all_numbers = all_numbers && r.contains(a) && r[a].is_number();
+    }
+    if (all_numbers && !rows.empty() && mca_axis_dim(a) == Dim::Bytes) units[a] = "B";
     if (!any_string) continue;
     for (const Shown& s : kShown) {
       bool fits = true;
@@ -102,6 +121,16 @@ Json axis_units(const std::vector<std::string>& axes, Json& rows) {
   return units;
 }
 
+// A grid's "base" file: relative to the current folder, else to the grid file's folder, else to the tool's data
+// folder (an installed scenarios/...); empty when none exists.
+std::string base_file(const std::string& path, const std::string& grid_file) {
+  if (fs::exists(path)) return path;
+  const fs::path beside = fs::path(grid_file).parent_path() / path;
+  if (fs::exists(beside)) return beside.string();
+  const std::string in_data = data_path(path);
+  return in_data != path ? in_data : std::string();
+}
+
 }  // namespace
 
 std::vector<const char*> sweep_axis_display_units() {
@@ -121,7 +150,8 @@ const std::vector<std::string>& sweep_grid_keys() {
   return keys;
 }
 
-SweepGrid load_sweep_grid(const std::string& file) {
+SweepGrid load_sweep_grid(const std::string& name) {
+  const std::string file = data_path(name);  // as given, else in the installed data (scenarios/examples/...)
   SweepGrid g;
   g.file = file;
   const Json doc = load_json_file(file);
@@ -131,12 +161,10 @@ SweepGrid load_sweep_grid(const std::string& file) {
   if (!r.has("base")) r.fail("base", "a sweep needs a base scenario (a file name or an object)");
   const Json& b = r.raw("base");
   if (b.is_string()) {
-    std::string path = b.get<std::string>();
-    if (!fs::exists(path)) {  // relative to the current folder, else to the grid file's folder
-      fs::path beside = fs::path(file).parent_path() / path;
-      if (fs::exists(beside)) path = beside.string();
-      else r.fail("base", fmt::format("no scenario file '{}' (relative to the current folder or to the grid file)", path));
-    }
+    const std::string path = base_file(b.get<std::string>(), file);
+    if (path.empty())
+      r.fail("base", fmt::format("no scenario file '{}' (relative to the current folder, to the grid file or to the "
+                                 "tool's data folder {})", b.get<std::string>(), data_dir()));
     try {
       base = load_json_file(path);
     } catch (const InputError& e) {  // the base's own error, then where it was reached from

@@ -74,7 +74,8 @@ int sweep_points_done(const SweepGrid& grid, const std::string& out_dir);
 // Gathers every point's result into one table, a row per (grid point, result point) in grid order: the axis values,
 // then the result point's fields ({"grid", "axes", "columns", "units", "rows"}); InputError naming the folder when
 // points are missing. Axis values written with a unit ("4 GB/s") are numbers in the table, in the unit "units" names
-// for that axis (GB/s, us or B); sweep_csv puts the unit in the column's header ("nic.bte_bandwidth (GB/s)"). The tool writes it as sweep.json and sweep.csv and draws a plot per axis.
+// for that axis (GB/s, us or B; an axis of plain numbers over an MCA parameter declared as a byte size is in B and
+// its plot's ticks read 256 B, 1 KiB); sweep_csv puts the unit in the column's header ("nic.bte_bandwidth (GB/s)"). The tool writes it as sweep.json and sweep.csv and draws a plot per axis.
 Json merge_sweep(const SweepGrid& grid, const std::string& out_dir);
 std::string sweep_csv(const Json& table);
 

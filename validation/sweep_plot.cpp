@@ -16,6 +16,12 @@ namespace {
 std::string text(const Json& v) {
   return v.is_string() ? v.get<std::string>() : v.is_number_float() ? fmt::format("{:g}", v.get<double>()) : v.dump();
 }
+// A value of a column with its unit: byte sizes as 1 KiB, 32 KiB (the column's unit "B"), others as "4 GB/s".
+std::string with_unit(const Json& v, const std::string& col, const Json& units) {
+  if (!units.contains(col)) return text(v);
+  if (units[col] == "B" && v.is_number()) return byte_label(v.get<double>());
+  return text(v) + " " + units[col].get<std::string>();
+}
 }  // namespace
 
 std::string sweep_metric(const Json& t) {
@@ -47,8 +53,7 @@ std::string curve_label(const Json& r, const std::vector<std::string>& cols, con
     // Other result columns that vary per row (message size, radix) name the curve; derived metrics do not.
     if (!is_axis && c != "bytes" && c != "radix" && c != "ranks") continue;
     std::string v = c == "bytes" && r[c].is_number() ? byte_label(r[c].get<double>())
-                    : units.contains(c) ? c + "=" + text(r[c]) + " " + units[c].get<std::string>()
-                                        : c + "=" + text(r[c]);
+                                                      : c + "=" + with_unit(r[c], c, units);
     label += (label.empty() ? "" : ", ") + v;
   }
   return label;
@@ -86,7 +91,7 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
     std::map<std::string, std::vector<std::pair<std::size_t, double>>> curves;
     for (auto& r : t.at("rows")) {
       if (!r.contains(metric) || !r[metric].is_number()) continue;
-      std::string x = text(r[axis]) + (units.contains(axis) ? " " + units[axis].get<std::string>() : "");
+      std::string x = with_unit(r[axis], axis, units);
       if (!xi.count(x)) xi[x] = xs.size(), xs.push_back(x);
       std::string label = curve_label(r, cols, axes, axis, metric, units);
       if (!curves.count(label)) curve_names.push_back(label);

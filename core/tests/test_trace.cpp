@@ -154,6 +154,44 @@ TEST_CASE("trace: Paje events are written in time order, an unfinished trace lea
   fs::remove_all(fs::path(path).parent_path());
 }
 
+// Configuration: a Paje sink with the window [1 s, 2 s] given a span before it, two inside it and a message sent before
+// the window and matched inside it. Expected: every container is created at the first traced event (the message's
+// send, 0.9 s), not at 0, so a viewer opens on the window; no event precedes its container. How validated: the
+// creation times of the "6" lines and the smallest event time.
+TEST_CASE("trace: a windowed Paje trace creates its containers at its first event", "[unit][trace]") {
+  const std::string path = tmp_path("w.paje");
+  {
+    TraceFilter filter;
+    filter.t0 = 1.0, filter.t1 = 2.0;
+    auto sink = open_trace(path, filter);
+    sink->rank_node(0, 0);
+    sink->rank_node(1, 1);
+    sink->cpu(0, 0.1, 0.2, "before");
+    sink->cpu(0, 1.2, 1.3, "inside");
+    sink->cpu(1, 1.5, 1.6, "inside");
+    sink->message(0, 1, 0, 8, 0.9, 1.4);
+    sink->finish();
+  }
+  std::istringstream in(slurp(path));
+  int containers = 0;
+  double first_event = 1e300;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream ls(line);
+    int code = -1;
+    double t = 0;
+    if (!(ls >> code >> t)) continue;
+    if (code == 6) {
+      ++containers;
+      CHECK(t == Approx(0.9));
+    } else if (code >= 8 && code != 7) {
+      first_event = std::min(first_event, t);
+    }
+  }
+  CHECK(containers >= 4);  // two nodes, two ranks
+  CHECK(first_event == Approx(0.9));
+  fs::remove_all(fs::path(path).parent_path());
+}
+
 namespace {
 // Feeds a sink the same pseudo-random, out-of-order stream: CPU spans of 8 ranks scheduled up to 1 s ahead, messages
 // reported at their match with a send up to 2 s back, NIC spans reported at their end.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every grid in scenarios/examples/ runs as a user would copy it: `ompisim sweep GRID --out TMP` exits 0 and writes
 # sweep.json with one point per grid point, each axis changing a value somewhere. When gnuplot is installed, each axis
-# has its plot sweep_<axis, '.' as '_'>.svg whose x label names the axis and its unit, whose title says how many of
+# has its plot sweep_<axis, '.' as '_'>.svg whose x label names the axis and its unit (an axis of numbers has one: an
+# MCA byte size is in B, its ticks written 256 B, 1 KiB), whose title says how many of
 # the curves are drawn, and whose curves are ones the axis changes (no flat curve drawn while others change; the
 # legend has one entry per drawn curve). Usage: check_example_grids.sh OMPISIM SOURCE_DIR
 set -euo pipefail
@@ -40,6 +41,15 @@ for a in axes:
     svg = f"{out}/sweep_{re.sub('[^A-Za-z0-9_-]', '_', a)}.svg"
     texts = [re.sub(r"<[^>]*>", "", t).strip()
              for t in re.findall(r"<text[^>]*>(?:(?!</text>).)*</text>", open(svg).read(), re.S)]
+    numeric = all(isinstance(r[a], (int, float)) and not isinstance(r[a], bool) for r in rows)
+    assert not numeric or a in units, f"{out}/sweep.json: axis {a} of numbers has no unit in 'units' ({units})"
+    ticks = set()
+    if units.get(a) == "B":  # byte sizes as the papers and Open MPI write them: 256 B, 1 KiB, 4 KiB
+        def size(b, u=0):
+            return f"{b:g} {['B', 'KiB', 'MiB', 'GiB'][u]}" if b < 1024 or u == 3 else size(b / 1024, u + 1)
+        want = {size(r[a]) for r in rows}
+        assert want <= set(texts), f"{svg}: byte-size ticks not as {sorted(want)}: {texts}"
+        ticks = want
     xlabel = f"{a} ({units[a]})" if a in units else a
     assert xlabel in texts, f"{svg}: no x label '{xlabel}' in {texts}"
     title = [t for t in texts if f"against {a}:" in t]
@@ -54,7 +64,7 @@ for a in axes:
     changing = sum(1 for v in curves.values() if max(v) > min(v) * (1 + 1e-3))
     assert drawn <= max(changing, 1) or drawn == total, \
         f"{svg}: {drawn} curves drawn, only {changing} change along {a}: flat curves shown"
-    legend = [t for t in texts if "=" in t or re.search(r"\d (B|KiB|MiB|GiB)$", t)]
+    legend = [t for t in texts if t not in ticks and ("=" in t or re.search(r"\d (B|KiB|MiB|GiB)$", t))]
     assert len(legend) == drawn, f"{svg}: {len(legend)} legend entries for {drawn} curves"
 print(f"{out}: one readable plot per axis, the curves each axis changes")
 PY

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The README's timeline examples show what they say: each `build/bin/ompisim run ... --trace FILE` line of README.md runs
 # (into a temporary --out) and its trace holds CPU spans and bulk flows; a Paje trace gives every state a colour (a
-# PajeDefineEntityValue per state name: ViTE draws the others black) and pj_dump (pajeng) reads it when installed.
+# PajeDefineEntityValue per state name: ViTE draws the others black) and pj_dump (pajeng) reads it when installed. A
+# message size the line's comment names ("the first 8 KiB window") is a size of a traced message, and a "timeline"
+# holds CPU spans (the counts are the run's own summary line on stderr).
 # Usage: check_readme_traces.sh OMPISIM SOURCE_DIR
 set -uo pipefail
 tool=$1; src=$2
@@ -23,6 +25,17 @@ while IFS= read -r line; do
     if command -v pj_dump > /dev/null && ! pj_dump "$t" > /dev/null 2>&1; then echo "FAIL pj_dump cannot read $t"; fail=1; fi
   else
     states=$(grep -o '"ph": *"X"' "$t" | wc -l); flows=$(grep -o '"cat": *"flow' "$t" | wc -l)
+  fi
+  comment=${line#*#}; [[ $line == *#* ]] || comment=
+  if [[ $comment =~ ([0-9]+)\ (B|KiB|MiB)\  ]]; then
+    mult=1; [[ ${BASH_REMATCH[2]} == KiB ]] && mult=1024; [[ ${BASH_REMATCH[2]} == MiB ]] && mult=1048576
+    bytes=$((BASH_REMATCH[1] * mult))
+    grep -qE "\"$bytes B tag |\"bytes\": $bytes," "$t" \
+      || { echo "FAIL no message of ${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ($bytes B) in the window the comment names: $cmd"; fail=1; }
+  fi
+  cpu=$(sed -n 's/.*wrote trace .*(\([0-9]*\) CPU spans.*/\1/p' "$out.log")
+  if [[ $comment == *timeline* ]] && ! (( ${cpu:-0} > 0 )); then
+    echo "FAIL a timeline without CPU spans (${cpu:-?}): $cmd"; fail=1
   fi
   if (( states > 0 && flows > 0 )); then echo "ok   $states spans, $flows flows: $cmd"
   else echo "FAIL $states spans, $flows flows (the window shows nothing): $cmd"; fail=1; fi

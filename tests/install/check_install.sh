@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `cmake --install` into a temporary prefix gives a tool that runs from any folder with its own installed data:
-# machines, scenarios, reference data, man page, completion and the LICENSE (share/doc/ompisim/); no source path in the binary.
+# machines, scenarios, reference data, man page, completion and the LICENSE (share/doc/ompisim/); no source path in the binary;
+# a scenario or grid named relative to the data (scenarios/...) is found from any folder.
 # Usage: check_install.sh CMAKE BUILD_DIR SOURCE_DIR
 set -uo pipefail
 cmake=$1; build=$2; src=$3
@@ -18,6 +19,14 @@ grep -qF "cielo  ($p/prefix/share/ompisim/models/gemini/machines/cielo.json)" <<
 sc=$p/prefix/share/ompisim/scenarios/gemini/fig5_latency_2p_inter_openmpi.json
 "$bin" run "$sc" --out "$p/out" > /dev/null 2>&1 && [ -s "$p/out/fig5_latency_2p_inter_openmpi.json" ] \
   && echo "ok   an installed scenario runs from another folder" || { echo "FAIL run"; fail=1; }
+# a scenario and an example grid named as the README names them (scenarios/...), from a folder without them: found in
+# the installed share/ompisim, as is the grid's base; a grid copied into the folder finds its base there too
+"$bin" run scenarios/gemini/fig5_latency_2p_inter_openmpi.json --out "$p/out2" > /dev/null 2> "$p/err" \
+  && [ -s "$p/out2/fig5_latency_2p_inter_openmpi.json" ] \
+  && echo "ok   run scenarios/... from another folder finds the installed scenario" || { echo "FAIL run by name: $(cat "$p/err")"; fail=1; }
+cp "$p/prefix/share/ompisim/scenarios/examples/grid_ugni_smsg_bte.json" "$p/elsewhere/mygrid.json"
+"$bin" --quiet sweep mygrid.json --out "$p/sw" -j 1 > /dev/null 2> "$p/err" && [ -s "$p/sw/sweep.json" ] \
+  && echo "ok   a copied example grid finds its base in the installed data" || { echo "FAIL copied grid: $(cat "$p/err")"; fail=1; }
 grep -q "BSD 3-Clause License" "$p/prefix/share/doc/ompisim/LICENSE" 2> /dev/null \
   && echo "ok   share/doc/ompisim/LICENSE (the project's licence, installed beside the README)" \
   || { echo "FAIL no LICENSE installed (share/doc/ompisim/LICENSE)"; fail=1; }
