@@ -1,8 +1,5 @@
 #include "engine/lmm_engine.hpp"
 
-#include "core/progress.hpp"
-#include "core/trace.hpp"
-#include "engine/event_queue.hpp"
 #include "engine/indexed_heap.hpp"
 
 #include <algorithm>
@@ -65,10 +62,10 @@ struct Ratio {
 }  // namespace
 
 struct LmmEngine::Impl {
-  EventQueue q;
-  double now = 0;
-  bool sealed = false;
-  std::uint64_t events_run = 0, dated = 0, seq = 0, solves = 0, resolved = 0;
+  explicit Impl(LmmEngine& engine) : e(engine), now(engine.now_) {}
+  LmmEngine& e;
+  double& now;  // the engine's clock
+  std::uint64_t dated = 0, seq = 0, solves = 0, resolved = 0;
   std::uint32_t epoch = 0, round = 0, visited = 1;
   std::vector<Resource> res;
   std::vector<Flow> flows;
@@ -78,19 +75,12 @@ struct LmmEngine::Impl {
                                                   // have Resource::modified false or appear again later)
   bool dirty = false;                             // something was added or freed since the last solve
   std::vector<std::uint32_t> finished;            // flows ended at `now`, not yet freed (SimGrid's done actions)
-  std::vector<std::uint32_t> by_seq;              // scratch: `finished` in start order
-  std::vector<std::vector<ResourceId>> stream_paths;
   std::vector<std::uint32_t> streams_live;
   // solve scratch
   std::vector<ResourceId> comp_res, touched, saturated;
   std::vector<std::uint32_t> comp_flows;
   std::vector<Ratio> ratios;
 
-  void check_path(const std::vector<ResourceId>& path, const char* what) const {
-    if (path.empty()) throw std::logic_error(std::string("LmmEngine: ") + what + " on an empty path");
-    for (auto r : path)
-      if (r >= res.size()) throw std::logic_error(std::string("LmmEngine: ") + what + " over an undeclared resource");
-  }
   Hop& hop(Ref e) { return flows[e >> 16].hops[e & 0xFFFF]; }
   void link_modified(ResourceId r) {
     res[r].modified = true;
@@ -105,13 +95,12 @@ struct LmmEngine::Impl {
   void touch_rec(ResourceId r);
   std::uint32_t add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream);
   void remove(std::uint32_t id);
-  void wake_all();
   void solve();
   void fill();
   void schedule(std::uint32_t id);
   void complete_at(double t);
   void start_streams() {
-    for (auto& p : stream_paths) streams_live.push_back(add(p, kStreamBytes, nullptr, true));
+    for (auto& p : e.stream_paths_) streams_live.push_back(add(p, kStreamBytes, nullptr, true));
   }
   void stop_streams() {
     for (auto id : streams_live) remove(id);
@@ -212,17 +201,6 @@ void LmmEngine::Impl::remove(std::uint32_t id) {
   dirty = true;
   if (!f.stream) --in_flight;
   free_flows.push_back(id);
-}
-
-// SimGrid's wake_all_waiting_actors: the flows that ended are freed in the order they ended; their callbacks are
-// queued at the current date in start order (the canonical order at equal dates, as in the SimGrid engine).
-void LmmEngine::Impl::wake_all() {
-  if (finished.empty()) return;
-  by_seq.assign(finished.begin(), finished.end());
-  std::sort(by_seq.begin(), by_seq.end(), [this](std::uint32_t a, std::uint32_t b) { return flows[a].seq < flows[b].seq; });
-  for (auto id : by_seq) q.push(now, std::move(flows[id].done));
-  for (auto id : finished) remove(id);
-  finished.clear();
 }
 
 // SimGrid's lmm solve with selective update: max-min over the resources in the modified set (the connected components
@@ -350,7 +328,8 @@ void LmmEngine::Impl::schedule(std::uint32_t id) {
 }
 
 // Advances to `t` and ends every flow whose completion date is within kTimingPrecision of it, in completion order;
-// they stay on their resources until wake_all (SimGrid frees them after its timers have run).
+// they stay on their resources until wake_ended (SimGrid frees them after its timers have run, in
+// wake_all_waiting_actors).
 void LmmEngine::Impl::complete_at(double t) {
   now = t;
   while (!heap.empty() && flows[heap.front()].date - t < kTimingPrecision) {
@@ -360,40 +339,16 @@ void LmmEngine::Impl::complete_at(double t) {
   }
 }
 
-LmmEngine::LmmEngine() : impl_(std::make_unique<Impl>()) {}
+LmmEngine::LmmEngine() : EngineBase("LmmEngine"), impl_(std::make_unique<Impl>(*this)) {}
 LmmEngine::~LmmEngine() = default;
 
-double LmmEngine::now() const { return impl_->now; }
-
-void LmmEngine::at(double t, Callback cb) {
-  ++events_scheduled;
-  impl_->q.push(std::max(t, impl_->now), std::move(cb));
-}
-
-ResourceId LmmEngine::add_resource(const std::string& name, double capacity) {
-  if (impl_->sealed) throw std::logic_error("LmmEngine: add_resource '" + name + "' after seal");
-  if (!(capacity > 0)) throw std::invalid_argument("LmmEngine: resource '" + name + "' needs a capacity > 0");
+void LmmEngine::declare(ResourceId, const std::string&, double capacity) {
   impl_->res.emplace_back();
   impl_->res.back().capacity = capacity;
-  auto id = static_cast<ResourceId>(impl_->res.size() - 1);
-  if (trace) trace->resource(id, name);
-  return id;
 }
 
-void LmmEngine::seal() { impl_->sealed = true; }
-
-void LmmEngine::flow(const std::vector<ResourceId>& path, double bytes, Callback done) {
-  if (!impl_->sealed) throw std::logic_error("LmmEngine: flow before seal");
-  impl_->check_path(path, "flow");
-  ++flows_started;
-  if (trace) done = traced_flow(*this, path, bytes, std::move(done));
+void LmmEngine::start(const std::vector<ResourceId>& path, double bytes, Callback done) {
   impl_->add(path, bytes, std::move(done), false);
-}
-
-void LmmEngine::stream(const std::vector<ResourceId>& path) {
-  impl_->check_path(path, "stream");
-  ++streams;
-  impl_->stream_paths.push_back(path);
 }
 
 std::uint64_t LmmEngine::solves() const { return impl_->solves; }
@@ -417,14 +372,14 @@ std::vector<double> LmmEngine::rates() {
 // timer they arm is due at once). With no model flow in flight the run jumps to the next event.
 void LmmEngine::run() {
   Impl& m = *impl_;
-  if (!m.sealed) seal();
-  if (!m.q.empty()) m.start_streams();
+  if (!sealed_) seal();
+  if (!q_.empty()) m.start_streams();
   for (;;) {
     if (m.dirty) m.solve();
-    const double tq = m.q.empty() ? kInf : m.q.top_time();
+    const double tq = q_.empty() ? kInf : q_.top_time();
     if (m.in_flight == 0) {
-      if (m.q.empty()) break;
-      m.now = std::max(m.now, tq);
+      if (q_.empty()) break;
+      now_ = std::max(now_, tq);
     } else {
       const double tf = m.heap.empty() ? kInf : m.flows[m.heap.front()].date;
       if (tf == kInf && tq == kInf)
@@ -432,19 +387,11 @@ void LmmEngine::run() {
       // SimGrid's step (EngineImpl::solve): the distance to the wake-up at the next event, shortened to the distance
       // to the next completion when that is strictly less; the clock moves by that distance (so it can stop one
       // rounding step short of the event's date: the event then waits for the next step)
-      double delta = tq - m.now;
-      if (tq == kInf || tf - m.now < delta) delta = tf - m.now;
-      m.complete_at(m.now + delta);
+      double delta = tq - now_;
+      if (tq == kInf || tf - now_ < delta) delta = tf - now_;
+      m.complete_at(now_ + delta);
     }
-    bool again;
-    do {
-      again = !m.q.empty() && m.q.top_time() <= m.now;
-      while (!m.q.empty() && m.q.top_time() <= m.now) {
-        m.q.run_top();
-        if ((++m.events_run & 0xFFFF) == 0 && progress::enabled()) progress::sim_tick(m.now, m.events_run);
-      }
-      m.wake_all();
-    } while (again);
+    run_due([this, &m] { wake_ended(m.finished, m.flows, [&m](std::uint32_t id) { m.remove(id); }); });
   }
   m.stop_streams();
 }
