@@ -41,6 +41,28 @@ public:
     sift_down(order_.pos(last));
   }
 
+  // Batch use, when most items get a new key at once: add (`append`) and remove (`remove`) items without ordering
+  // them, change keys freely, then `rebuild()` orders the heap in O(n) (Floyd), which one set() per item would do in
+  // O(n log n). Keys are a strict order, so the items come out in the same order either way. Between the first
+  // append or remove and rebuild(), only append, remove and rebuild may be called.
+  void append(std::uint32_t id) {
+    if (order_.pos(id) != kNoPos) return;
+    items_.push_back(id);
+    order_.pos(id) = static_cast<std::uint32_t>(items_.size() - 1);
+  }
+  void remove(std::uint32_t id) {
+    const std::uint32_t p = order_.pos(id);
+    if (p == kNoPos) return;
+    order_.pos(id) = kNoPos;
+    const std::uint32_t last = items_.back();
+    items_.pop_back();
+    if (last != id) place(p, last);
+  }
+  void rebuild() {
+    for (std::size_t i = items_.size() / 2; i-- > 0;) sift_down(i);
+  }
+  std::size_t size() const { return items_.size(); }
+
 private:
   void place(std::size_t i, std::uint32_t id) {
     items_[i] = id;
