@@ -32,13 +32,11 @@ public:
   void erase(std::uint32_t id) {
     const std::uint32_t p = order_.pos(id);
     if (p == kNoPos) return;
-    order_.pos(id) = kNoPos;
-    const std::uint32_t last = items_.back();
-    items_.pop_back();
-    if (last == id) return;
-    place(p, last);
+    remove(id);
+    if (p == items_.size()) return;  // it was the last item
+    const std::uint32_t moved = items_[p];
     sift_up(p);
-    sift_down(order_.pos(last));
+    sift_down(order_.pos(moved));
   }
 
   // Batch use, when most items get a new key at once: add (`append`) and remove (`remove`) items without ordering
