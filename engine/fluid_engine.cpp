@@ -177,19 +177,9 @@ struct FluidEngine::Impl {
     for (auto& p : e.stream_paths_) streams_live.push_back(add(p, kStreamBytes, nullptr, true));
   }
   void stop_streams() {
-    for (auto id : streams_live) remove(id);
-    streams_live.clear();
+    for (auto id : std::exchange(streams_live, {})) remove(id);
   }
-  // completion order: by date, then by when the date was set
-  struct ByDate {
-    Impl* m;
-    bool before(std::uint32_t a, std::uint32_t b) const {
-      const Var &x = m->vars[a], &y = m->vars[b];
-      return x.date < y.date || (x.date == y.date && x.order < y.order);
-    }
-    std::uint32_t& pos(std::uint32_t id) const { return m->vars[id].heap_pos; }
-  };
-  IndexedHeap<ByDate> heap{ByDate{this}};  // completion heap
+  IndexedHeap<ByDate<std::vector<Var>>> heap{{&vars}};  // completion heap
   // filling heap (binary, min by (ratio, r), positions kept in the resources)
   void fill_place(std::size_t i, const Ratio& x) {
     ratios[i] = x;

@@ -11,6 +11,21 @@
 namespace ompisim::engine {
 
 template <class Order>
+class IndexedHeap;
+
+// Completion order over a vector of items that have `date`, `order` (when the date was set) and `heap_pos`: by date,
+// then by when the date was set (the engines' completion heaps).
+template <class Items>
+struct ByDate {
+  Items* items;
+  bool before(std::uint32_t a, std::uint32_t b) const {
+    const auto &x = (*items)[a], &y = (*items)[b];
+    return x.date < y.date || (x.date == y.date && x.order < y.order);
+  }
+  std::uint32_t& pos(std::uint32_t id) const { return (*items)[id].heap_pos; }
+};
+
+template <class Order>
 class IndexedHeap {
 public:
   static constexpr std::uint32_t kNoPos = std::numeric_limits<std::uint32_t>::max();

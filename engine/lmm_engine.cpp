@@ -104,19 +104,9 @@ struct LmmEngine::Impl {
     for (auto& p : e.stream_paths_) streams_live.push_back(add(p, kStreamBytes, nullptr, true));
   }
   void stop_streams() {
-    for (auto id : streams_live) remove(id);
-    streams_live.clear();
+    for (auto id : std::exchange(streams_live, {})) remove(id);
   }
-  // completion order: by date, then by when the date was set
-  struct ByDate {
-    Impl* m;
-    bool before(std::uint32_t a, std::uint32_t b) const {
-      const Flow &x = m->flows[a], &y = m->flows[b];
-      return x.date < y.date || (x.date == y.date && x.order < y.order);
-    }
-    std::uint32_t& pos(std::uint32_t id) const { return m->flows[id].heap_pos; }
-  };
-  IndexedHeap<ByDate> heap{ByDate{this}};  // completion heap
+  IndexedHeap<ByDate<std::vector<Flow>>> heap{{&flows}};  // completion heap
   // filling order: the least share per unfixed crossing first, ties to the lower resource id
   struct ByShare {
     Impl* m;
