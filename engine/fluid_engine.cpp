@@ -1,8 +1,5 @@
 #include "engine/fluid_engine.hpp"
 
-#include "core/progress.hpp"
-#include "core/trace.hpp"
-#include "engine/event_queue.hpp"
 #include "engine/indexed_heap.hpp"
 
 #include <algorithm>
@@ -117,10 +114,10 @@ std::uint64_t path_hash(const std::vector<ResourceId>& p) {
 }  // namespace
 
 struct FluidEngine::Impl {
-  EventQueue q;
-  double now = 0;
-  bool sealed = false;
-  std::uint64_t events_run = 0, dated = 0, seq = 0, solves = 0, resolved = 0, fallbacks = 0, vars_made = 0;
+  explicit Impl(FluidEngine& engine) : e(engine), now(engine.now_) {}
+  FluidEngine& e;
+  double& now;  // the engine's clock
+  std::uint64_t dated = 0, seq = 0, solves = 0, resolved = 0, fallbacks = 0, vars_made = 0;
   std::uint32_t epoch = 0, round = 0;
   // solve window (0: exact): the last solve's date, the first unsolved change since, what waiting cost
   double window = 0, last_solve = -kInf, dirty_since = 0;
@@ -142,19 +139,12 @@ struct FluidEngine::Impl {
   std::vector<std::uint32_t> started;     // with a window: flows started since the last solve
   bool dirty = false;                     // something was added or freed since the last solve
   std::vector<std::uint32_t> finished;    // flows ended at `now`, not yet freed
-  std::vector<std::uint32_t> by_seq;      // scratch: `finished` in start order
-  std::vector<std::vector<ResourceId>> stream_paths;
   std::vector<std::uint32_t> streams_live;
   // solve scratch
   std::vector<ResourceId> set_s, set_b, touched;
   std::vector<std::uint32_t> comp_vars;
   std::vector<Ratio> ratios;  // the filling heap: one entry per resource with unfixed crossings, indexed (fill_pos)
 
-  void check_path(const std::vector<ResourceId>& path, const char* what) const {
-    if (path.empty()) throw std::logic_error(std::string("FluidEngine: ") + what + " on an empty path");
-    for (auto r : path)
-      if (r >= res.size()) throw std::logic_error(std::string("FluidEngine: ") + what + " over an undeclared resource");
-  }
   Hop& hop(Ref e) { return vars[e >> 16].hops[e & 0xFFFF]; }
   std::uint32_t add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream);
   std::uint32_t var_for(const std::vector<ResourceId>& path, bool stream);
@@ -163,7 +153,6 @@ struct FluidEngine::Impl {
   void path_erase(std::uint32_t v);
   void remove(std::uint32_t id);
   void drop_var(std::uint32_t v);
-  void wake_all();
   void mark_dirty() {
     if (!dirty) dirty_since = now;
     dirty = true;
@@ -185,22 +174,12 @@ struct FluidEngine::Impl {
   void set_date(Var& V);
   void complete_at(double t);
   void start_streams() {
-    for (auto& p : stream_paths) streams_live.push_back(add(p, kStreamBytes, nullptr, true));
+    for (auto& p : e.stream_paths_) streams_live.push_back(add(p, kStreamBytes, nullptr, true));
   }
   void stop_streams() {
-    for (auto id : streams_live) remove(id);
-    streams_live.clear();
+    for (auto id : std::exchange(streams_live, {})) remove(id);
   }
-  // completion order: by date, then by when the date was set
-  struct ByDate {
-    Impl* m;
-    bool before(std::uint32_t a, std::uint32_t b) const {
-      const Var &x = m->vars[a], &y = m->vars[b];
-      return x.date < y.date || (x.date == y.date && x.order < y.order);
-    }
-    std::uint32_t& pos(std::uint32_t id) const { return m->vars[id].heap_pos; }
-  };
-  IndexedHeap<ByDate> heap{ByDate{this}};  // completion heap
+  IndexedHeap<ByDate<std::vector<Var>>> heap{{&vars}};  // completion heap
   // filling heap (binary, min by (ratio, r), positions kept in the resources)
   void fill_place(std::size_t i, const Ratio& x) {
     ratios[i] = x;
@@ -380,19 +359,6 @@ void FluidEngine::Impl::drop_var(std::uint32_t v) {
   V.hops.clear();
   V.tags.clear();
   free_vars.push_back(v);
-}
-
-// The flows that ended are freed; their callbacks are queued at the current
-// date in start order (the canonical order at equal dates, as in the SimGrid
-// engine).
-void FluidEngine::Impl::wake_all() {
-  if (finished.empty()) return;
-  by_seq.assign(finished.begin(), finished.end());
-  std::sort(by_seq.begin(), by_seq.end(),
-            [this](std::uint32_t a, std::uint32_t b) { return flows[a].seq < flows[b].seq; });
-  for (auto id : by_seq) q.push(now, std::move(flows[id].done));
-  for (auto id : finished) remove(id);
-  finished.clear();
 }
 
 // Max-min again after the starts and ends of one date, locally: the solved set
@@ -701,7 +667,7 @@ void FluidEngine::Impl::schedule(std::uint32_t v) {
 
 // Advances to `t` and ends every flow whose completion date is within
 // kTimingPrecision of it, in completion order; they stay on their resources
-// and in their path variable's count until wake_all (SimGrid frees them after
+// and in their path variable's count until wake_ended (SimGrid frees them after
 // its timers have run).
 void FluidEngine::Impl::complete_at(double t) {
   now = t;
@@ -721,40 +687,16 @@ void FluidEngine::Impl::complete_at(double t) {
   }
 }
 
-FluidEngine::FluidEngine() : impl_(std::make_unique<Impl>()) {}
+FluidEngine::FluidEngine() : EngineBase("FluidEngine"), impl_(std::make_unique<Impl>(*this)) {}
 FluidEngine::~FluidEngine() = default;
 
-double FluidEngine::now() const { return impl_->now; }
-
-void FluidEngine::at(double t, Callback cb) {
-  ++events_scheduled;
-  impl_->q.push(std::max(t, impl_->now), std::move(cb));
-}
-
-ResourceId FluidEngine::add_resource(const std::string& name, double capacity) {
-  if (impl_->sealed) throw std::logic_error("FluidEngine: add_resource '" + name + "' after seal");
-  if (!(capacity > 0)) throw std::invalid_argument("FluidEngine: resource '" + name + "' needs a capacity > 0");
+void FluidEngine::declare(ResourceId, const std::string&, double capacity) {
   impl_->res.emplace_back();
   impl_->res.back().capacity = capacity;
-  auto id = static_cast<ResourceId>(impl_->res.size() - 1);
-  if (trace) trace->resource(id, name);
-  return id;
 }
 
-void FluidEngine::seal() { impl_->sealed = true; }
-
-void FluidEngine::flow(const std::vector<ResourceId>& path, double bytes, Callback done) {
-  if (!impl_->sealed) throw std::logic_error("FluidEngine: flow before seal");
-  impl_->check_path(path, "flow");
-  ++flows_started;
-  if (trace) done = traced_flow(*this, path, bytes, std::move(done));
+void FluidEngine::start(const std::vector<ResourceId>& path, double bytes, Callback done) {
   impl_->add(path, bytes, std::move(done), false);
-}
-
-void FluidEngine::stream(const std::vector<ResourceId>& path) {
-  impl_->check_path(path, "stream");
-  ++streams;
-  impl_->stream_paths.push_back(path);
 }
 
 std::uint64_t FluidEngine::solves() const { return impl_->solves; }
@@ -800,32 +742,24 @@ std::vector<double> FluidEngine::rates() {
 // flight the run jumps to the next event.
 void FluidEngine::run() {
   Impl& m = *impl_;
-  if (!m.sealed) seal();
-  if (!m.q.empty()) m.start_streams();
+  if (!sealed_) seal();
+  if (!q_.empty()) m.start_streams();
   for (;;) {
     if (m.solve_due()) m.solve();
-    const double tq = m.q.empty() ? kInf : m.q.top_time();
+    const double tq = q_.empty() ? kInf : q_.top_time();
     if (m.in_flight == 0) {
       if (m.dirty) m.solve();  // (a window's deferred solve: no model flow waits for it)
-      if (m.q.empty()) break;
-      m.now = std::max(m.now, tq);
+      if (q_.empty()) break;
+      now_ = std::max(now_, tq);
     } else {
       const double tf = m.heap.empty() ? kInf : m.vars[m.heap.front()].date;
       // a deferred solve (window) is a date to stop at, like an event's
       const double te = m.dirty ? std::min(tq, m.last_solve + m.window) : tq;
       if (tf == kInf && te == kInf)
         throw std::logic_error("FluidEngine: " + std::to_string(m.in_flight) + " flows in flight that never end");
-      m.complete_at(te <= tf ? te : m.now + (tf - m.now));
+      m.complete_at(te <= tf ? te : now_ + (tf - now_));
     }
-    bool again;
-    do {
-      again = !m.q.empty() && m.q.top_time() <= m.now;
-      while (!m.q.empty() && m.q.top_time() <= m.now) {
-        m.q.run_top();
-        if ((++m.events_run & 0xFFFF) == 0 && progress::enabled()) progress::sim_tick(m.now, m.events_run);
-      }
-      m.wake_all();
-    } while (again);
+    run_due([this, &m] { wake_ended(m.finished, m.flows, [&m](std::uint32_t id) { m.remove(id); }); });
   }
   m.stop_streams();
 }

@@ -2,7 +2,7 @@
 // TCP-gamma 0, zero-latency links and equal weights: plain max-min fairness, progressive filling over the resources'
 // capacities) without SimGrid, so several can live in one process and a completion does not walk every flow in
 // flight.
-//  - at()     -> the shared event queue (event_queue.hpp), as in the other engines;
+//  - at()     -> the shared event queue (EngineBase), as in the other engines;
 //  - flow()   -> a flow over its path. The solver's variables are paths: the flows in flight over one path (the same
 //               resources in the same order; weights are equal) always get one max-min rate, so they are one
 //               variable whose usage of each resource is its flow count times the per-flow rate; a flow's end comes
@@ -32,7 +32,7 @@
 // lose precision as it grows; SimGrid's work-amount precision (a resource whose remaining capacity falls below 1e-5
 // of its capacity during a solve is dropped) is not reproduced.
 #pragma once
-#include "core/sim.hpp"
+#include "engine/engine_base.hpp"
 
 #include <memory>
 #include <string>
@@ -41,20 +41,14 @@
 
 namespace ompisim::engine {
 
-class FluidEngine final : public Simulator {
+class FluidEngine final : public EngineBase {
 public:
   // Completion dates this close (seconds) to the date the run advances to end at that date.
   static constexpr double kTimingPrecision = 1e-12;
 
   FluidEngine();
   ~FluidEngine() override;
-  double now() const override;
-  void at(double t, Callback cb) override;
-  ResourceId add_resource(const std::string& name, double capacity) override;
-  void seal() override;
-  void flow(const std::vector<ResourceId>& path, double bytes, Callback done) override;
   bool shares_bandwidth() const override { return true; }
-  void stream(const std::vector<ResourceId>& path) override;
   // A solve window of `seconds` (> 0; 0 = exact, the default): starts and ends are solved at the first date at
   // least `seconds` after the previous solve, together; until then a started flow has no rate and freed capacity
   // stays unused. The provenance figures say how long starts waited.
@@ -74,6 +68,8 @@ public:
   std::vector<double> rates();
 
 private:
+  void declare(ResourceId id, const std::string& name, double capacity) override;
+  void start(const std::vector<ResourceId>& path, double bytes, Callback done) override;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -1,8 +1,5 @@
 #include "engine/lmm_engine.hpp"
 
-#include "core/progress.hpp"
-#include "core/trace.hpp"
-#include "engine/event_queue.hpp"
 #include "engine/indexed_heap.hpp"
 
 #include <algorithm>
@@ -25,25 +22,31 @@ constexpr double kMaxminPrecision = 1e-5;
 // A stream's size: at any link rate a run ends long before it would (as in the SimGrid engine).
 constexpr double kStreamBytes = 1e18;
 
-// A crossing (one hop of one flow) is named by (flow << 16 | hop); a resource's crossings form a doubly linked list,
-// newest first (SimGrid's enabled element set: push_front on expand, erase on free).
-using Ref = std::uint64_t;
+// A crossing (one hop of one flow) is an index into one pool of crossings; a flow's crossings are contiguous there
+// (a flow slot keeps its range for the next flow that takes the slot, and gets a new one when that flow's path is
+// longer), and a resource's crossings form a doubly linked list through the pool, newest first (SimGrid's enabled
+// element set: push_front on expand, erase on free). A crossing names its flow, so walking a resource's list touches
+// one crossing per step.
+using Ref = std::uint32_t;
 constexpr Ref kNil = ~Ref{0};
-constexpr std::size_t kMaxHops = 1u << 16;
 struct Hop {
-  ResourceId r;
+  ResourceId r = 0;
+  std::uint32_t flow = 0;
   Ref prev = kNil, next = kNil;
 };
+// Hot fields first: filling, the modified-set walk and the completion heap read the first cache line.
 struct Flow {
-  std::vector<Hop> hops;
-  std::uint32_t added = 0;  // hops linked so far (SimGrid expands a route link by link)
-  double remaining = 0, rate = 0, rate_old = 0, last = 0, date = kInf;  // rate_old: since `last`
-  std::uint64_t order = 0;          // when its date was last set: equal dates complete in this order
-  std::uint64_t seq = 0;            // start order
+  Ref first = 0;                    // its crossings: pool[first], ..., pool[first + hops - 1]
+  std::uint32_t hops = 0, room = 0;  // path length; crossings its range holds
+  std::uint32_t added = 0;          // hops linked so far (SimGrid expands a route link by link)
   std::uint32_t stamp = 0;          // solve mark
   std::uint32_t visited = 0;        // SimGrid's variable visited counter (modified-set search)
   std::uint32_t heap_pos = kNoPos;  // index in the completion heap, kNoPos when not in it
   bool fixed = false, stream = false, live = false;
+  double rate = 0, date = kInf;
+  std::uint64_t order = 0;  // when its date was last set: equal dates complete in this order
+  double remaining = 0, rate_old = 0, last = 0;  // rate_old: since `last`
+  std::uint64_t seq = 0;                         // start order
   Callback done;
 };
 struct Resource {
@@ -51,47 +54,35 @@ struct Resource {
   Ref head = kNil;
   std::uint32_t count = 0;
   // solve scratch
-  double rem = 0;
-  std::uint32_t unfixed = 0, stamp = 0, version = 0, touched = 0;
+  double rem = 0, share = 0;  // share: rem / unfixed while in the filling heap
+  std::uint32_t unfixed = 0, stamp = 0, touched = 0;
+  std::uint32_t fill_pos = kNoPos;  // index in the filling heap, kNoPos when not in it
   bool modified = false;  // in the modified list (SimGrid's modified constraint set), at index mod_pos
   std::uint32_t mod_pos = 0;
-};
-struct Ratio {
-  double ratio;
-  ResourceId r;
-  std::uint32_t version;
-  bool operator>(const Ratio& o) const { return ratio > o.ratio || (ratio == o.ratio && r > o.r); }
 };
 }  // namespace
 
 struct LmmEngine::Impl {
-  EventQueue q;
-  double now = 0;
-  bool sealed = false;
-  std::uint64_t events_run = 0, dated = 0, seq = 0, solves = 0, resolved = 0;
+  explicit Impl(LmmEngine& engine) : e(engine), now(engine.now_) {}
+  LmmEngine& e;
+  double& now;  // the engine's clock
+  std::uint64_t dated = 0, seq = 0, solves = 0, resolved = 0;
   std::uint32_t epoch = 0, round = 0, visited = 1;
   std::vector<Resource> res;
   std::vector<Flow> flows;
+  std::vector<Hop> pool;  // every flow's crossings
   std::vector<std::uint32_t> free_flows;
   std::size_t in_flight = 0;                      // the model's flows (not streams)
   std::vector<ResourceId> modified;               // SimGrid's modified constraint set, in its order (stale entries
                                                   // have Resource::modified false or appear again later)
   bool dirty = false;                             // something was added or freed since the last solve
   std::vector<std::uint32_t> finished;            // flows ended at `now`, not yet freed (SimGrid's done actions)
-  std::vector<std::uint32_t> by_seq;              // scratch: `finished` in start order
-  std::vector<std::vector<ResourceId>> stream_paths;
   std::vector<std::uint32_t> streams_live;
   // solve scratch
   std::vector<ResourceId> comp_res, touched, saturated;
   std::vector<std::uint32_t> comp_flows;
-  std::vector<Ratio> ratios;
 
-  void check_path(const std::vector<ResourceId>& path, const char* what) const {
-    if (path.empty()) throw std::logic_error(std::string("LmmEngine: ") + what + " on an empty path");
-    for (auto r : path)
-      if (r >= res.size()) throw std::logic_error(std::string("LmmEngine: ") + what + " over an undeclared resource");
-  }
-  Hop& hop(Ref e) { return flows[e >> 16].hops[e & 0xFFFF]; }
+  Hop& hop(Ref e) { return pool[e]; }
   void link_modified(ResourceId r) {
     res[r].modified = true;
     res[r].mod_pos = static_cast<std::uint32_t>(modified.size());
@@ -105,38 +96,37 @@ struct LmmEngine::Impl {
   void touch_rec(ResourceId r);
   std::uint32_t add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream);
   void remove(std::uint32_t id);
-  void wake_all();
   void solve();
   void fill();
-  void schedule(std::uint32_t id);
+  void schedule(std::uint32_t id, bool batch);
   void complete_at(double t);
   void start_streams() {
-    for (auto& p : stream_paths) streams_live.push_back(add(p, kStreamBytes, nullptr, true));
+    for (auto& p : e.stream_paths_) streams_live.push_back(add(p, kStreamBytes, nullptr, true));
   }
   void stop_streams() {
-    for (auto id : streams_live) remove(id);
-    streams_live.clear();
+    for (auto id : std::exchange(streams_live, {})) remove(id);
   }
-  // completion order: by date, then by when the date was set
-  struct ByDate {
+  IndexedHeap<ByDate<std::vector<Flow>>> heap{{&flows}};  // completion heap
+  // filling order: the least share per unfixed crossing first, ties to the lower resource id
+  struct ByShare {
     Impl* m;
-    bool before(std::uint32_t a, std::uint32_t b) const {
-      const Flow &x = m->flows[a], &y = m->flows[b];
-      return x.date < y.date || (x.date == y.date && x.order < y.order);
+    bool before(ResourceId a, ResourceId b) const {
+      const double x = m->res[a].share, y = m->res[b].share;
+      return x < y || (x == y && a < b);
     }
-    std::uint32_t& pos(std::uint32_t id) const { return m->flows[id].heap_pos; }
+    std::uint32_t& pos(ResourceId r) const { return m->res[r].fill_pos; }
   };
-  IndexedHeap<ByDate> heap{ByDate{this}};  // completion heap
+  IndexedHeap<ByShare> filling{ByShare{this}};  // each resource with unfixed crossings once
 };
 
 // SimGrid's update_modified_cnst_set_rec: a depth-first walk from a touched resource through the flows crossing it
 // (newest first) to the other resources they cross, each flow walked once between two solves.
 void LmmEngine::Impl::touch_rec(ResourceId r) {
-  for (Ref e = res[r].head; e != kNil; e = hop(e).next) {
-    Flow& f = flows[e >> 16];
+  for (Ref e = res[r].head; e != kNil; e = pool[e].next) {
+    Flow& f = flows[pool[e].flow];
     for (std::uint32_t i = 0; i < f.added; ++i) {
       if (f.visited == visited) break;
-      ResourceId o = f.hops[i].r;
+      ResourceId o = pool[f.first + i].r;
       if (o != r && !res[o].modified) {
         link_modified(o);
         touch_rec(o);
@@ -149,7 +139,6 @@ void LmmEngine::Impl::touch_rec(ResourceId r) {
 // SimGrid's Comm start with CM02: the variable is expanded over the route link by link; each expansion puts the new
 // element first in the link's list and marks the link (and the route's first link) modified.
 std::uint32_t LmmEngine::Impl::add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream) {
-  if (path.size() > kMaxHops) throw std::logic_error("LmmEngine: a path of more than 65,536 resources");
   std::uint32_t id;
   if (free_flows.empty()) {
     id = static_cast<std::uint32_t>(flows.size());
@@ -159,7 +148,14 @@ std::uint32_t LmmEngine::Impl::add(const std::vector<ResourceId>& path, double b
     free_flows.pop_back();
   }
   Flow& f = flows[id];
-  f.hops.assign(path.size(), Hop{});
+  const auto n = static_cast<std::uint32_t>(path.size());
+  if (f.room < n) {
+    if (pool.size() + n >= kNil) throw std::length_error("LmmEngine: more than 2^32 - 1 crossings");
+    f.first = static_cast<Ref>(pool.size());
+    f.room = n;
+    pool.resize(pool.size() + n);
+  }
+  f.hops = n;
   f.added = 0;
   f.remaining = bytes;
   f.rate = 0;
@@ -174,17 +170,18 @@ std::uint32_t LmmEngine::Impl::add(const std::vector<ResourceId>& path, double b
   f.done = std::move(done);
   for (std::uint32_t i = 0; i < path.size(); ++i) {
     Resource& r = res[path[i]];
-    const Ref e = (Ref{id} << 16) | i;
-    Hop& h = flows[id].hops[i];
+    const Ref e = f.first + i;
+    Hop& h = pool[e];
     h.r = path[i];
+    h.flow = id;
     h.prev = kNil;
     h.next = r.head;
     if (r.head != kNil) hop(r.head).prev = e;
     r.head = e;
     ++r.count;
-    ++flows[id].added;
+    ++f.added;
     touch(path[i]);
-    if (flows[id].added > 1) touch(flows[id].hops[0].r);
+    if (f.added > 1) touch(pool[f.first].r);
   }
   dirty = true;
   if (!stream) ++in_flight;
@@ -194,10 +191,10 @@ std::uint32_t LmmEngine::Impl::add(const std::vector<ResourceId>& path, double b
 // SimGrid's variable_free: the first link is marked modified (with the walk), then every element is erased; a link
 // left with no element leaves the modified set.
 void LmmEngine::Impl::remove(std::uint32_t id) {
-  touch(flows[id].hops[0].r);
   Flow& f = flows[id];
-  for (std::uint32_t i = 0; i < f.hops.size(); ++i) {
-    Hop& h = f.hops[i];
+  touch(pool[f.first].r);
+  for (std::uint32_t i = 0; i < f.hops; ++i) {
+    Hop& h = pool[f.first + i];
     Resource& r = res[h.r];
     if (h.prev != kNil) hop(h.prev).next = h.next;
     else r.head = h.next;
@@ -207,22 +204,11 @@ void LmmEngine::Impl::remove(std::uint32_t id) {
   heap.erase(id);
   f.live = false;
   f.done = nullptr;
-  f.hops.clear();
+  f.hops = 0;
   f.added = 0;
   dirty = true;
   if (!f.stream) --in_flight;
   free_flows.push_back(id);
-}
-
-// SimGrid's wake_all_waiting_actors: the flows that ended are freed in the order they ended; their callbacks are
-// queued at the current date in start order (the canonical order at equal dates, as in the SimGrid engine).
-void LmmEngine::Impl::wake_all() {
-  if (finished.empty()) return;
-  by_seq.assign(finished.begin(), finished.end());
-  std::sort(by_seq.begin(), by_seq.end(), [this](std::uint32_t a, std::uint32_t b) { return flows[a].seq < flows[b].seq; });
-  for (auto id : by_seq) q.push(now, std::move(flows[id].done));
-  for (auto id : finished) remove(id);
-  finished.clear();
 }
 
 // SimGrid's lmm solve with selective update: max-min over the resources in the modified set (the connected components
@@ -239,11 +225,12 @@ void LmmEngine::Impl::solve() {
     if (!R.modified || R.mod_pos != i) continue;  // left the set (no flow left), or linked again later
     R.stamp = epoch;
     comp_res.push_back(r);
-    for (Ref e = R.head; e != kNil; e = hop(e).next) {
-      Flow& f = flows[e >> 16];
+    for (Ref e = R.head; e != kNil; e = pool[e].next) {
+      const std::uint32_t id = pool[e].flow;
+      Flow& f = flows[id];
       if (f.stamp == epoch) continue;
       f.stamp = epoch;
-      comp_flows.push_back(static_cast<std::uint32_t>(e >> 16));
+      comp_flows.push_back(id);
     }
   }
   for (auto r : comp_res) res[r].modified = false;
@@ -252,6 +239,9 @@ void LmmEngine::Impl::solve() {
   ++visited;
   resolved += comp_flows.size();
   fill();
+  // most of the heap re-dated: rebuild it once instead of moving each flow (the same completion order: dates and
+  // `order` are a strict order)
+  const bool batch = 2 * comp_flows.size() > heap.size();
   for (auto id : comp_flows) {
     Flow& f = flows[id];
     if (f.rate_old > 0 && f.remaining > 0) {
@@ -260,15 +250,15 @@ void LmmEngine::Impl::solve() {
     }
     f.last = now;
     f.rate_old = f.rate;
-    schedule(id);
+    schedule(id, batch);
   }
+  if (batch) heap.rebuild();
 }
 
 // Progressive filling: the resource with the smallest remaining capacity per unfixed crossing saturates first; its
 // unfixed flows get that share, which is taken from every other resource they cross; repeat. A flow crossing a
 // resource twice counts twice there (as SimGrid's two elements of weight 1).
 void LmmEngine::Impl::fill() {
-  ratios.clear();
   for (auto id : comp_flows) {
     flows[id].fixed = false;
     flows[id].rate = 0;  // SimGrid sets every value to 0 before filling
@@ -277,50 +267,35 @@ void LmmEngine::Impl::fill() {
     Resource& R = res[r];
     R.rem = R.capacity;
     R.unfixed = R.count;
-    ++R.version;
-    if (R.unfixed > 0) ratios.push_back({R.rem / R.unfixed, r, R.version});
+    if (R.unfixed == 0) continue;
+    R.share = R.rem / R.unfixed;
+    filling.set(r);
   }
-  std::make_heap(ratios.begin(), ratios.end(), std::greater<>());
-  auto pop_live = [this](Ratio& out) {  // the least entry that is still the resource's current one
-    while (!ratios.empty()) {
-      std::pop_heap(ratios.begin(), ratios.end(), std::greater<>());
-      out = ratios.back();
-      ratios.pop_back();
-      if (out.version == res[out.r].version && res[out.r].unfixed > 0) return true;
-    }
-    return false;
-  };
-  Ratio top{};
-  while (pop_live(top)) {
+  while (!filling.empty()) {
     // every resource whose share equals the least exactly saturates in this round, all at that share
-    const double v = top.ratio;
-    saturated.assign(1, top.r);
-    Ratio next{};
-    while (!ratios.empty() && ratios.front().ratio == v && pop_live(next)) {
-      if (next.ratio == v) {
-        saturated.push_back(next.r);
-        continue;
-      }
-      ratios.push_back(next);  // a stale entry hid a larger share: put it back
-      std::push_heap(ratios.begin(), ratios.end(), std::greater<>());
-      break;
+    const double v = res[filling.front()].share;
+    saturated.clear();
+    while (!filling.empty() && res[filling.front()].share == v) {
+      saturated.push_back(filling.front());
+      filling.erase(filling.front());
     }
     ++round;
     touched.clear();
     for (auto sr : saturated) {
-      for (Ref e = res[sr].head; e != kNil; e = hop(e).next) {
-        Flow& f = flows[e >> 16];
+      for (Ref e = res[sr].head; e != kNil; e = pool[e].next) {
+        Flow& f = flows[pool[e].flow];
         if (f.fixed) continue;
         f.fixed = true;
         f.rate = v;
-        for (const Hop& h : f.hops) {
-          Resource& o = res[h.r];
+        for (Ref k = f.first; k != f.first + f.hops; ++k) {
+          const ResourceId hr = pool[k].r;
+          Resource& o = res[hr];
           o.rem -= v;  // SimGrid's double_update: below maxmin/precision x capacity counts as saturated
           if (o.rem < o.capacity * kMaxminPrecision) o.rem = 0;
           --o.unfixed;
           if (o.touched != round) {
             o.touched = round;
-            touched.push_back(h.r);
+            touched.push_back(hr);
           }
         }
       }
@@ -328,29 +303,36 @@ void LmmEngine::Impl::fill() {
     }
     for (auto r : touched) {
       Resource& o = res[r];
-      ++o.version;
-      if (o.unfixed == 0 || o.rem <= o.capacity * kMaxminPrecision || o.stamp != epoch) continue;
-      ratios.push_back({o.rem / o.unfixed, r, o.version});
-      std::push_heap(ratios.begin(), ratios.end(), std::greater<>());
+      if (o.unfixed == 0 || o.rem <= o.capacity * kMaxminPrecision || o.stamp != epoch) {
+        filling.erase(r);
+        continue;
+      }
+      o.share = o.rem / o.unfixed;
+      filling.set(r);
     }
   }
 }
 
-void LmmEngine::Impl::schedule(std::uint32_t id) {
+// A flow's completion date from its remaining bytes and rate (none without a rate), in the completion heap; `batch`:
+// unordered, for a heap.rebuild() after the solve.
+void LmmEngine::Impl::schedule(std::uint32_t id, bool batch) {
   Flow& f = flows[id];
   if (f.stream) return;
   if (f.remaining <= 0) f.date = now;
   else if (f.rate > 0) f.date = now + f.remaining / f.rate;
   else {
-    heap.erase(id);
+    if (batch) heap.remove(id);
+    else heap.erase(id);
     return;
   }
   f.order = dated++;
-  heap.set(id);
+  if (batch) heap.append(id);
+  else heap.set(id);
 }
 
 // Advances to `t` and ends every flow whose completion date is within kTimingPrecision of it, in completion order;
-// they stay on their resources until wake_all (SimGrid frees them after its timers have run).
+// they stay on their resources until wake_ended (SimGrid frees them after its timers have run, in
+// wake_all_waiting_actors).
 void LmmEngine::Impl::complete_at(double t) {
   now = t;
   while (!heap.empty() && flows[heap.front()].date - t < kTimingPrecision) {
@@ -360,40 +342,16 @@ void LmmEngine::Impl::complete_at(double t) {
   }
 }
 
-LmmEngine::LmmEngine() : impl_(std::make_unique<Impl>()) {}
+LmmEngine::LmmEngine() : EngineBase("LmmEngine"), impl_(std::make_unique<Impl>(*this)) {}
 LmmEngine::~LmmEngine() = default;
 
-double LmmEngine::now() const { return impl_->now; }
-
-void LmmEngine::at(double t, Callback cb) {
-  ++events_scheduled;
-  impl_->q.push(std::max(t, impl_->now), std::move(cb));
-}
-
-ResourceId LmmEngine::add_resource(const std::string& name, double capacity) {
-  if (impl_->sealed) throw std::logic_error("LmmEngine: add_resource '" + name + "' after seal");
-  if (!(capacity > 0)) throw std::invalid_argument("LmmEngine: resource '" + name + "' needs a capacity > 0");
+void LmmEngine::declare(ResourceId, const std::string&, double capacity) {
   impl_->res.emplace_back();
   impl_->res.back().capacity = capacity;
-  auto id = static_cast<ResourceId>(impl_->res.size() - 1);
-  if (trace) trace->resource(id, name);
-  return id;
 }
 
-void LmmEngine::seal() { impl_->sealed = true; }
-
-void LmmEngine::flow(const std::vector<ResourceId>& path, double bytes, Callback done) {
-  if (!impl_->sealed) throw std::logic_error("LmmEngine: flow before seal");
-  impl_->check_path(path, "flow");
-  ++flows_started;
-  if (trace) done = traced_flow(*this, path, bytes, std::move(done));
+void LmmEngine::start(const std::vector<ResourceId>& path, double bytes, Callback done) {
   impl_->add(path, bytes, std::move(done), false);
-}
-
-void LmmEngine::stream(const std::vector<ResourceId>& path) {
-  impl_->check_path(path, "stream");
-  ++streams;
-  impl_->stream_paths.push_back(path);
 }
 
 std::uint64_t LmmEngine::solves() const { return impl_->solves; }
@@ -417,14 +375,14 @@ std::vector<double> LmmEngine::rates() {
 // timer they arm is due at once). With no model flow in flight the run jumps to the next event.
 void LmmEngine::run() {
   Impl& m = *impl_;
-  if (!m.sealed) seal();
-  if (!m.q.empty()) m.start_streams();
+  if (!sealed_) seal();
+  if (!q_.empty()) m.start_streams();
   for (;;) {
     if (m.dirty) m.solve();
-    const double tq = m.q.empty() ? kInf : m.q.top_time();
+    const double tq = q_.empty() ? kInf : q_.top_time();
     if (m.in_flight == 0) {
-      if (m.q.empty()) break;
-      m.now = std::max(m.now, tq);
+      if (q_.empty()) break;
+      now_ = std::max(now_, tq);
     } else {
       const double tf = m.heap.empty() ? kInf : m.flows[m.heap.front()].date;
       if (tf == kInf && tq == kInf)
@@ -432,19 +390,11 @@ void LmmEngine::run() {
       // SimGrid's step (EngineImpl::solve): the distance to the wake-up at the next event, shortened to the distance
       // to the next completion when that is strictly less; the clock moves by that distance (so it can stop one
       // rounding step short of the event's date: the event then waits for the next step)
-      double delta = tq - m.now;
-      if (tq == kInf || tf - m.now < delta) delta = tf - m.now;
-      m.complete_at(m.now + delta);
+      double delta = tq - now_;
+      if (tq == kInf || tf - now_ < delta) delta = tf - now_;
+      m.complete_at(now_ + delta);
     }
-    bool again;
-    do {
-      again = !m.q.empty() && m.q.top_time() <= m.now;
-      while (!m.q.empty() && m.q.top_time() <= m.now) {
-        m.q.run_top();
-        if ((++m.events_run & 0xFFFF) == 0 && progress::enabled()) progress::sim_tick(m.now, m.events_run);
-      }
-      m.wake_all();
-    } while (again);
+    run_due([this, &m] { wake_ended(m.finished, m.flows, [&m](std::uint32_t id) { m.remove(id); }); });
   }
   m.stop_streams();
 }

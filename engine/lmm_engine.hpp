@@ -14,7 +14,7 @@
 //  - the clock advances to an event's date, or by the distance to the next completion; every flow due within
 //    1e-12 s of it ends there (NetworkCm02Model::update_actions_state_lazy), the model's events of that date run,
 //    the ended flows are freed and their callbacks queued at that date in start order (as the SimGrid engine does).
-//  - at()     -> the shared event queue (event_queue.hpp), as in the other engines;
+//  - at()     -> the shared event queue (EngineBase), as in the other engines;
 //  - stream() -> an endless flow started when run() begins with work and stopped when the model's events and flows
 //               are done, as in the SimGrid engine.
 // LIMITATIONS: a solve covers the whole connected component of what changed (an alltoall is one component), so a
@@ -23,7 +23,7 @@
 // dropped) is not reproduced; the values equal SimGrid's only as long as the operations above are repeated in the
 // same order (the cross-check and `compare --against results --engine lmm` at tolerance 0 watch this).
 #pragma once
-#include "core/sim.hpp"
+#include "engine/engine_base.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -32,20 +32,14 @@
 
 namespace ompisim::engine {
 
-class LmmEngine final : public Simulator {
+class LmmEngine final : public EngineBase {
 public:
   // Completion dates this close (seconds) to the date the run advances to end at that date (surf/precision).
   static constexpr double kTimingPrecision = 1e-12;
 
   LmmEngine();
   ~LmmEngine() override;
-  double now() const override;
-  void at(double t, Callback cb) override;
-  ResourceId add_resource(const std::string& name, double capacity) override;
-  void seal() override;
-  void flow(const std::vector<ResourceId>& path, double bytes, Callback done) override;
   bool shares_bandwidth() const override { return true; }
-  void stream(const std::vector<ResourceId>& path) override;
   void run() override;
   std::string name() const override { return "lmm"; }
   // For tests and measurements: max-min solves run, and the flows they re-solved in total.
@@ -55,6 +49,8 @@ public:
   std::vector<double> rates();
 
 private:
+  void declare(ResourceId id, const std::string& name, double capacity) override;
+  void start(const std::vector<ResourceId>& path, double bytes, Callback done) override;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -1,8 +1,5 @@
 #include "engine/simgrid_engine.hpp"
 
-#include "core/progress.hpp"
-#include "core/trace.hpp"
-#include "engine/event_queue.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -60,6 +57,8 @@ public:
 }  // namespace
 
 struct SimGridEngine::Impl {
+  explicit Impl(SimGridEngine& owner) : e(owner), q(owner.q_), now(owner.now_) {}
+  SimGridEngine& e;
   std::unique_ptr<sg4::Engine> engine;
   FlowZone* zone = nullptr;       // the root zone; the SimGrid engine deletes it
   LinkStore* store = nullptr;     // deleted by ~Impl, before the SimGrid engine
@@ -73,11 +72,9 @@ struct SimGridEngine::Impl {
   std::vector<simgrid::kernel::resource::StandardLinkImpl*> link_impls;  // links[r]->get_impl(), once created
   std::size_t links_created = 0;
   std::vector<simgrid::kernel::resource::StandardLinkImpl*> route;  // the path of the flow being started
-  bool sealed = false;
-  // Model events live in our own queue; SimGrid sees one wake-up timer at a time (see pump()).
-  EventQueue q;
-  double now = 0;  // model time: SimGrid's clock, or ahead of it while no flow is in flight
-  std::uint64_t events_run = 0;  // model events run (progress)
+  // Model events live in the engine's queue; SimGrid sees one wake-up timer at a time (see pump()).
+  EventQueue& q;
+  double& now;  // model time: SimGrid's clock, or ahead of it while no flow is in flight
   double armed = std::numeric_limits<double>::infinity();  // earliest wake-up set in SimGrid and not yet fired
   bool pumping = false;
   std::size_t in_flight = 0;
@@ -92,8 +89,7 @@ struct SimGridEngine::Impl {
     std::uint64_t seq;
   };
   std::vector<Deferred> deferred;  // flows asked for at `now` while SimGrid's clock was behind it
-  // Another job's endless flows (Simulator::stream): their paths, and their comms while a run() has work.
-  std::vector<std::vector<ResourceId>> stream_paths;
+  // Another job's endless flows (Simulator::stream): their comms while a run() has work.
   std::vector<sg4::CommPtr> streams_live;
   std::vector<sg4::CommPtr> streams_canceled;  // kept alive until SimGrid has handled their end (freed after its run)
   ~Impl() {
@@ -144,7 +140,7 @@ struct SimGridEngine::Impl {
   }
   // A stream carries 1e18 bytes: at any link rate a run ends long before it would.
   void start_streams() {
-    for (auto& p : stream_paths) streams_live.push_back(launch(p, 1e18, nullptr));
+    for (auto& p : e.stream_paths_) streams_live.push_back(launch(p, 1e18, nullptr));
   }
   void stop_streams() {
     for (auto& c : streams_live) c->cancel();
@@ -191,7 +187,7 @@ void SimGridEngine::Impl::pump() {
       now = t;  // nothing in SimGrid can happen before t
     }
     q.run_top();
-    if ((++events_run & 0xFFFF) == 0 && progress::enabled()) progress::sim_tick(now, events_run);
+    e.ran_event();
   }
   pumping = false;
   if (!deferred.empty()) arm(now);
@@ -199,7 +195,7 @@ void SimGridEngine::Impl::pump() {
   else if (in_flight == 0) stop_streams();  // the model's work is done: another job's traffic must not keep SimGrid going
 }
 
-SimGridEngine::SimGridEngine() : impl_(std::make_unique<Impl>()) {
+SimGridEngine::SimGridEngine() : EngineBase("SimGridEngine"), impl_(std::make_unique<Impl>(*this)) {
   static int argc = 1;
   static char arg0[] = "ompisim";
   static char* argv[] = {arg0, nullptr};
@@ -234,18 +230,12 @@ SimGridEngine::SimGridEngine() : impl_(std::make_unique<Impl>()) {
 
 SimGridEngine::~SimGridEngine() = default;
 
-double SimGridEngine::now() const { return impl_->now; }
-
 void SimGridEngine::at(double t, Callback cb) {
-  ++events_scheduled;
-  t = std::max(t, impl_->now);
-  impl_->q.push(t, std::move(cb));
-  if (!impl_->pumping) impl_->arm(t);
+  EngineBase::at(t, std::move(cb));
+  if (!impl_->pumping) impl_->arm(std::max(t, now_));
 }
 
-ResourceId SimGridEngine::add_resource(const std::string& name, double capacity) {
-  if (impl_->sealed) throw std::logic_error("SimGridEngine: add_resource '" + name + "' after seal");
-  if (!(capacity > 0)) throw std::invalid_argument("SimGridEngine: resource '" + name + "' needs a capacity > 0");
+void SimGridEngine::declare(ResourceId, const std::string& name, double capacity) {
   if (impl_->names.size() + name.size() > std::numeric_limits<std::uint32_t>::max())
     throw std::length_error("SimGridEngine: resource names exceed 4 GB");
   impl_->capacity.push_back(capacity);
@@ -253,51 +243,35 @@ ResourceId SimGridEngine::add_resource(const std::string& name, double capacity)
   impl_->name_end.push_back(static_cast<std::uint32_t>(impl_->names.size()));
   impl_->links.push_back(nullptr);
   impl_->link_impls.push_back(nullptr);
-  if (trace) trace->resource(static_cast<ResourceId>(impl_->capacity.size() - 1), name);
-  return static_cast<ResourceId>(impl_->capacity.size() - 1);
 }
 
 void SimGridEngine::seal() {
-  if (impl_->sealed) return;
+  if (sealed_) return;
   impl_->zone->seal();
-  impl_->sealed = true;
+  sealed_ = true;
 }
 
-void SimGridEngine::flow(const std::vector<ResourceId>& path, double bytes, Callback done) {
-  if (!impl_->sealed) throw std::logic_error("SimGridEngine: flow before seal");
-  if (path.empty()) throw std::logic_error("SimGridEngine: flow on an empty path");
-  for (auto r : path)
-    if (r >= impl_->capacity.size()) throw std::logic_error("SimGridEngine: flow over an undeclared resource");
-  ++flows_started;
-  if (trace) done = traced_flow(*this, path, bytes, std::move(done));
+void SimGridEngine::start(const std::vector<ResourceId>& path, double bytes, Callback done) {
   const std::uint64_t seq = impl_->seq++;
-  if (sg4::Engine::get_clock() < impl_->now) impl_->deferred.push_back({path, bytes, std::move(done), seq});
+  if (sg4::Engine::get_clock() < now_) impl_->deferred.push_back({path, bytes, std::move(done), seq});
   else impl_->start(path, bytes, std::move(done), seq);
-}
-
-void SimGridEngine::stream(const std::vector<ResourceId>& path) {
-  if (path.empty()) throw std::logic_error("SimGridEngine: stream on an empty path");
-  for (auto r : path)
-    if (r >= impl_->capacity.size()) throw std::logic_error("SimGridEngine: stream over an undeclared resource");
-  ++streams;
-  impl_->stream_paths.push_back(path);
 }
 
 std::uint64_t SimGridEngine::route_queries() const { return impl_->zone->queries; }
 std::size_t SimGridEngine::links_created() const { return impl_->links_created; }
 
 void SimGridEngine::run() {
-  if (!impl_->sealed) seal();
-  if (!impl_->q.empty()) {
+  if (!sealed_) seal();
+  if (!q_.empty()) {
     impl_->start_streams();  // another job's traffic flows while this run has work (stopped by the pump)
-    impl_->arm(impl_->q.top_time());
+    impl_->arm(q_.top_time());
   }
   impl_->engine->run();
   impl_->streams_canceled.clear();
   // SimGrid returns when it has nothing left to do; a wake-up the pump failed to set would lose model events silently.
-  if (!impl_->q.empty() || !impl_->deferred.empty() || impl_->in_flight != 0 || !impl_->streams_live.empty() ||
+  if (!q_.empty() || !impl_->deferred.empty() || impl_->in_flight != 0 || !impl_->streams_live.empty() ||
       !impl_->ended.empty())
-    throw std::logic_error("SimGridEngine: the run ended with events or flows left (" + std::to_string(impl_->q.size()) +
+    throw std::logic_error("SimGridEngine: the run ended with events or flows left (" + std::to_string(q_.size()) +
                            " events, " + std::to_string(impl_->deferred.size()) + " deferred flows, " +
                            std::to_string(impl_->in_flight) + " in flight)");
 }

@@ -1,5 +1,5 @@
 // The only code that includes SimGrid. Binds the Simulator interface to SimGrid 3.32:
-//  - at()   -> our own event queue (engine/event_queue.hpp); SimGrid sees one kernel timer at a time, set at the next
+//  - at()   -> the shared event queue (EngineBase); SimGrid sees one kernel timer at a time, set at the next
 //              event's date while flows are in flight (no actors, so memory does not grow with ranks);
 //  - flow() -> s4u::Comm::sendto_init between the two hosts of a routing zone of our own (a NetZoneImpl subclass)
 //              whose get_local_route returns the path of the flow being started: the path is handed to the zone just
@@ -14,23 +14,19 @@
 // (O(in-flight) per completion), so the callers bound concurrency by sending only bulk data as flows.
 // One engine per process (SimGrid's Engine is a singleton).
 #pragma once
-#include "core/sim.hpp"
+#include "engine/engine_base.hpp"
 
 #include <memory>
 
 namespace ompisim::engine {
 
-class SimGridEngine final : public Simulator {
+class SimGridEngine final : public EngineBase {
 public:
   SimGridEngine();
   ~SimGridEngine() override;
-  double now() const override;
-  void at(double t, Callback cb) override;
-  ResourceId add_resource(const std::string& name, double capacity) override;
+  void at(double t, Callback cb) override;  // also sets SimGrid's wake-up (outside the pump)
   void seal() override;
-  void flow(const std::vector<ResourceId>& path, double bytes, Callback done) override;
   bool shares_bandwidth() const override { return true; }
-  void stream(const std::vector<ResourceId>& path) override;
   void run() override;
   std::string name() const override { return "simgrid"; }
   // For tests: how many times SimGrid asked the zone for a route, and how many resources have a SimGrid link.
@@ -38,6 +34,8 @@ public:
   std::size_t links_created() const;
 
 private:
+  void declare(ResourceId id, const std::string& name, double capacity) override;
+  void start(const std::vector<ResourceId>& path, double bytes, Callback done) override;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -97,40 +97,51 @@ TEST_CASE("fluid engine: a flow bottlenecked elsewhere leaves the rest to the ot
   CHECK(t3 == Approx(0.02));
 }
 
-// nres resources of random capacity (1e8 .. 2.1e9 B/s) named r0, r1, ..., then the engine sealed.
-static void add_random_resources(engine::FluidEngine& s, std::mt19937& rng, int nres, std::vector<double>& cap,
-                                 std::vector<ResourceId>& ids) {
-  std::uniform_real_distribution<double> u(0, 1);
-  for (int i = 0; i < nres; ++i) {
-    cap.push_back(1e8 * (1 + 20 * u(rng)));
-    ids.push_back(s.add_resource("r" + std::to_string(i), cap.back()));
+namespace {
+// A sealed engine with `nres` resources of random capacity (1e8 .. 2.1e9 B/s) named r0, r1, ..., and random paths
+// over them, all drawn from one generator seeded with `seed`.
+struct RandomPlatform {
+  engine::FluidEngine s;
+  std::mt19937 rng;
+  std::uniform_real_distribution<double> u{0, 1};
+  std::vector<double> cap;
+  std::vector<ResourceId> ids;
+  RandomPlatform(unsigned seed, int nres) : rng(seed) {
+    for (int i = 0; i < nres; ++i) {
+      cap.push_back(1e8 * (1 + 20 * uniform()));
+      ids.push_back(s.add_resource("r" + std::to_string(i), cap.back()));
+    }
+    s.seal();
   }
-  s.seal();
-}
+  double uniform() { return u(rng); }
+  // 1 to 4 distinct resources, in random order.
+  std::vector<ResourceId> path() {
+    std::vector<ResourceId> p;
+    const int hops = 1 + static_cast<int>(4 * uniform());
+    while (static_cast<int>(p.size()) < hops) {
+      ResourceId r = ids[static_cast<std::size_t>(uniform() * static_cast<double>(ids.size()))];
+      if (std::find(p.begin(), p.end(), r) == p.end()) p.push_back(r);
+    }
+    return p;
+  }
+};
+}  // namespace
 
 // Configuration: 200 random flows over 12 resources (random capacities, paths of 1..4 resources), all started at 0,
 // random sizes. Expected: at the first solve every resource carries at most its capacity, and every flow crosses a
 // saturated resource where no flow has a larger rate (max-min); every flow ends, no earlier than it would alone.
 // How validated: capacities within 1e-9 relative.
 TEST_CASE("fluid engine: capacities respected, every flow bottlenecked, conservation", "[unit][engine]") {
-  engine::FluidEngine s;
-  std::mt19937 rng(5);
-  std::uniform_real_distribution<double> u(0, 1);
-  const int nres = 12, nflows = 200;
-  std::vector<double> cap;
-  std::vector<ResourceId> ids;
-  add_random_resources(s, rng, nres, cap, ids);
+  RandomPlatform plat(5, 12);
+  engine::FluidEngine& s = plat.s;
+  const std::vector<double>& cap = plat.cap;
+  const int nflows = 200;
   std::vector<std::vector<ResourceId>> paths;
   std::vector<double> bytes, end(nflows, -1);
   for (int f = 0; f < nflows; ++f) {
-    std::vector<ResourceId> p;
-    int hops = 1 + static_cast<int>(4 * u(rng));
-    while (static_cast<int>(p.size()) < hops) {
-      ResourceId r = ids[static_cast<std::size_t>(u(rng) * nres)];
-      if (std::find(p.begin(), p.end(), r) == p.end()) p.push_back(r);
-    }
+    std::vector<ResourceId> p = plat.path();
     paths.push_back(p);
-    bytes.push_back(1e5 + 1e7 * u(rng));
+    bytes.push_back(1e5 + 1e7 * plat.uniform());
     s.flow(p, bytes.back(), [&, f] { end[static_cast<std::size_t>(f)] = s.now(); });
   }
   auto rate = s.rates();
@@ -193,27 +204,19 @@ TEST_CASE("fluid engine: a shared resource delivers its capacity (conservation)"
 // local solve only gives if it grows its set wherever a change reaches a resource that bottlenecks other flows;
 // every flow ends. How validated: capacities and rates within 1e-9 relative.
 TEST_CASE("fluid engine: the local solve stays max-min while flows start and end", "[unit][engine]") {
-  engine::FluidEngine s;
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<double> u(0, 1);
-  const int nres = 16, nflows = 400;
-  std::vector<double> cap;
-  std::vector<ResourceId> ids;
-  add_random_resources(s, rng, nres, cap, ids);
+  RandomPlatform plat(11, 16);
+  engine::FluidEngine& s = plat.s;
+  const std::vector<double>& cap = plat.cap;
+  const int nflows = 400;
   std::vector<std::vector<ResourceId>> paths;
   std::vector<int> state(nflows, 0);  // 0 not started, 1 in flight, 2 ended
   std::vector<int> started;           // in start order (the order of rates())
   for (int f = 0; f < nflows; ++f) {
-    std::vector<ResourceId> p;
-    int hops = 1 + static_cast<int>(4 * u(rng));
-    while (static_cast<int>(p.size()) < hops) {
-      ResourceId r = ids[static_cast<std::size_t>(u(rng) * nres)];
-      if (std::find(p.begin(), p.end(), r) == p.end()) p.push_back(r);
-    }
-    if (u(rng) < 0.1) p.push_back(p.front());
+    std::vector<ResourceId> p = plat.path();
+    if (plat.uniform() < 0.1) p.push_back(p.front());
     paths.push_back(p);
-    const double bytes = std::pow(10.0, 4 + 3 * u(rng));
-    s.at(0.02 * u(rng), [&, f, bytes] {
+    const double bytes = std::pow(10.0, 4 + 3 * plat.uniform());
+    s.at(0.02 * plat.uniform(), [&, f, bytes] {
       state[static_cast<std::size_t>(f)] = 1;
       started.push_back(f);
       s.flow(paths[static_cast<std::size_t>(f)], bytes, [&, f] { state[static_cast<std::size_t>(f)] = 2; });
@@ -221,7 +224,7 @@ TEST_CASE("fluid engine: the local solve stays max-min while flows start and end
   }
   int checked = 0, bad = 0;
   for (int k = 0; k < 200; ++k)
-    s.at(0.03 * u(rng), [&] {
+    s.at(0.03 * plat.uniform(), [&] {
       std::vector<std::vector<ResourceId>> live;
       for (int f : started)
         if (state[static_cast<std::size_t>(f)] == 1) live.push_back(paths[static_cast<std::size_t>(f)]);

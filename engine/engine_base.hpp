@@ -1,0 +1,79 @@
+// What the four engines share of the Simulator interface (core/sim.hpp): the model's clock and event queue
+// (event_queue.hpp: by time, same-time events in insertion order; at() clamps to now), resource declaration before
+// seal() with its checks, a flow's checks and trace wrapping before the engine starts it, and the paths of another
+// job's streams. Each engine adds only how it declares a resource (declare), how it moves a flow's bytes (start) and
+// its run(). Misuse throws std::logic_error (std::invalid_argument for a capacity <= 0) naming the engine's class:
+// add_resource after seal, a flow before seal, an empty path, an undeclared resource, a stream on an engine that
+// does not share bandwidth.
+// LIMITATIONS: one event queue and one clock per engine; an engine whose clock runs elsewhere (SimGrid's) keeps
+// `now_` as the model's time and moves it itself.
+#pragma once
+#include "core/progress.hpp"
+#include "core/sim.hpp"
+#include "engine/event_queue.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ompisim::engine {
+
+class EngineBase : public Simulator {
+public:
+  double now() const final { return now_; }
+  void at(double t, Callback cb) override;
+  ResourceId add_resource(const std::string& name, double capacity) final;
+  void seal() override { sealed_ = true; }
+  void flow(const std::vector<ResourceId>& path, double bytes, Callback done) final;
+  void stream(const std::vector<ResourceId>& path) override;
+
+protected:
+  explicit EngineBase(const char* type) : type_(type) {}
+  // A resource `id` of `capacity` (> 0) is declared (before seal).
+  virtual void declare(ResourceId id, const std::string& name, double capacity) = 0;
+  // Starts a checked flow (sealed, non-empty path of declared resources) at now_.
+  virtual void start(const std::vector<ResourceId>& path, double bytes, Callback done) = 0;
+  void check_path(const std::vector<ResourceId>& path, const char* what) const;
+  // Counts one model event run (the progress line every 65,536 events).
+  void ran_event() {
+    if ((++events_run_ & 0xFFFF) == 0 && progress::enabled()) progress::sim_tick(now_, events_run_);
+  }
+  // Runs the model's events due at now_, then `wake()` (which may queue more at now_), until none is due.
+  template <class Wake>
+  void run_due(Wake&& wake) {
+    bool again;
+    do {
+      again = !q_.empty() && q_.top_time() <= now_;
+      while (!q_.empty() && q_.top_time() <= now_) {
+        q_.run_top();
+        ran_event();
+      }
+      wake();
+    } while (again);
+  }
+  // The flows in `ended` (indices into `flows`, whose items have `seq`, the start order, and `done`) ended at now_:
+  // their callbacks are queued at now_ in start order (the order of completions at one date in every engine), then
+  // each is freed by `remove(id)` in the order they ended, and `ended` is emptied.
+  template <class Flows, class Remove>
+  void wake_ended(std::vector<std::uint32_t>& ended, Flows& flows, Remove&& remove) {
+    if (ended.empty()) return;
+    by_seq_.assign(ended.begin(), ended.end());
+    std::sort(by_seq_.begin(), by_seq_.end(),
+              [&flows](std::uint32_t a, std::uint32_t b) { return flows[a].seq < flows[b].seq; });
+    for (auto id : by_seq_) q_.push(now_, std::move(flows[id].done));
+    for (auto id : ended) remove(id);
+    ended.clear();
+  }
+
+  const char* type_;  // the engine's class name, for messages
+  EventQueue q_;
+  double now_ = 0;
+  bool sealed_ = false;
+  std::size_t resources_ = 0;  // declared so far
+  std::uint64_t events_run_ = 0;
+  std::vector<std::vector<ResourceId>> stream_paths_;  // another job's streams (stream())
+  std::vector<std::uint32_t> by_seq_;                  // wake_ended's scratch
+};
+
+}  // namespace ompisim::engine
