@@ -119,45 +119,33 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
   if (h != Hdr::Match && r.buf.contiguous) hf.flags = hdr_flag::Contig;
   btl::DataSegment data{0, first_payload(r, h, b->caps()), r.buf};
   const bool early = early_completion(r, h, b->caps(), early_completion_);
-  const std::uint32_t i = firsts_.create(FirstFrag{id, hf, data, b, rank, dst, early});
-  cpus_.cpu(rank, sw_, [this, i] {
-    const FirstFrag f = firsts_[i];
-    firsts_.erase(i);
-    send_first(f);
+  cpus_.cpu(rank, sw_, [this, id, hf, data, b, rank, dst, early] {
+    if (hf.type == Hdr::Match) {
+      // start_prepare: a BTL that can send in place may take the data straight from the user buffer.
+      // Every first fragment (MATCH, RNDV, RGET) and control message is flagged MCA_BTL_DES_FLAGS_PRIORITY (v1.1
+      // pml_ob1_sendreq.c start_copy/start_prepare/start_rndv/start_rdma, pml_ob1_recvreq.c ACK and FIN); FRAGs not.
+      std::uint8_t fl = btl::desc_flag::Priority;
+      if (b->caps().has(btl::flag::SendInplace)) fl |= btl::desc_flag::InPlace;
+      // start_copy with early completion: MPI-complete once the data is in the fragment and the send call returned.
+      Completion packed;
+      if (early)
+        packed = [this, id] {
+          on_event(lib_.send(id), SendEvent::Packed);
+          mpi_complete_send(id);
+        };
+      send_desc(*b, hf, rank, dst, data, fl, id, [this, id] {
+        on_event(lib_.send(id), SendEvent::BtlDone);
+        complete_send(id);
+      }, std::move(packed));
+    } else if (hf.type == Hdr::Rget) {
+      // start_rdma: register the buffer, then send the RGET with the buffer exposed for the receiver's GET.
+      b->prepare_rdma(rank, data.buf, hf.msg_bytes, [this, hf, data, b, rank, dst, id] {
+        send_desc(*b, hf, rank, dst, data, btl::desc_flag::ExposeData | btl::desc_flag::Priority, id, nullptr);
+      });
+    } else {
+      send_desc(*b, hf, rank, dst, data, btl::desc_flag::Priority, id, nullptr);
+    }
   }, "mca_pml_ob1_send_request_start");
-}
-
-void Ob1::send_first(const FirstFrag& f) {
-  const std::uint64_t id = f.id;
-  const HdrFields& hf = f.hf;
-  const btl::DataSegment& data = f.data;
-  btl::Btl* b = f.btl;
-  const int rank = f.rank, dst = f.dst;
-  if (hf.type == Hdr::Match) {
-    // start_prepare: a BTL that can send in place may take the data straight from the user buffer.
-    // Every first fragment (MATCH, RNDV, RGET) and control message is flagged MCA_BTL_DES_FLAGS_PRIORITY (v1.1
-    // pml_ob1_sendreq.c start_copy/start_prepare/start_rndv/start_rdma, pml_ob1_recvreq.c ACK and FIN); FRAGs not.
-    std::uint8_t fl = btl::desc_flag::Priority;
-    if (b->caps().has(btl::flag::SendInplace)) fl |= btl::desc_flag::InPlace;
-    // start_copy with early completion: MPI-complete once the data is in the fragment and the send call returned.
-    Completion packed;
-    if (f.early)
-      packed = [this, id] {
-        on_event(lib_.send(id), SendEvent::Packed);
-        mpi_complete_send(id);
-      };
-    send_desc(*b, hf, rank, dst, data, fl, id, [this, id] {
-      on_event(lib_.send(id), SendEvent::BtlDone);
-      complete_send(id);
-    }, std::move(packed));
-  } else if (hf.type == Hdr::Rget) {
-    // start_rdma: register the buffer, then send the RGET with the buffer exposed for the receiver's GET.
-    b->prepare_rdma(rank, data.buf, hf.msg_bytes, [this, hf, data, b, rank, dst, id] {
-      send_desc(*b, hf, rank, dst, data, btl::desc_flag::ExposeData | btl::desc_flag::Priority, id, nullptr);
-    });
-  } else {
-    send_desc(*b, hf, rank, dst, data, btl::desc_flag::Priority, id, nullptr);
-  }
 }
 
 void Ob1::start_recv(const mpi::P2P& m, Completion done) {
@@ -173,12 +161,7 @@ void Ob1::start_recv(const mpi::P2P& m, Completion done) {
 }
 
 void Ob1::on_desc(btl::Btl* b, const btl::Descriptor& d) {
-  const std::uint32_t i = arrivals_.create(b, d);
-  cpus_.cpu(d.dst, sw_, [this, i] {
-    const Arrival a = arrivals_[i];
-    arrivals_.erase(i);
-    handle(InFrag{a.d, unpack(a.d.hdr), a.btl});
-  }, "mca_pml_ob1_recv_frag_callback");
+  cpus_.cpu(d.dst, sw_, [this, b, d] { handle(InFrag{d, unpack(d.hdr), b}); }, "mca_pml_ob1_recv_frag_callback");
 }
 
 Ob1::RdmaChoice Ob1::rdma_choice(const bml::r2::Endpoint& ep, std::uint64_t bytes) const {
@@ -426,15 +409,6 @@ void Ob1::handle(const InFrag& f) {
   }
 }
 
-Ob1::Delivered Ob1::take_delivered(std::uint32_t k) {
-  const Delivered x = delivered_[k];
-  delivered_.erase(k);
-  // The BTL's receive buffer goes back once the payload is copied out; an unexpected one was copied into the PML's
-  // buffer on arrival and returned then.
-  if (!x.was_unexpected || x.f.d.data.length == 0) x.f.btl->payload_consumed(x.f.d);
-  return x;
-}
-
 void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
   RecvRequest& r = lib_.recv(rid);
   lib_.matched(r, f.d.src, f.h.tag, f.h.msg_bytes);  // counts MPI_ERR_TRUNCATE (a wrong match in a correct program)
@@ -444,10 +418,10 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
     case Hdr::Match:
       // From the BTL's buffer (where the descriptor's data segment says it is: the sender's memory for a single-copy
       // BTL), or (unexpected) from the PML buffer it was copied into on arrival.
-      copy_out(rid, me, peer, payload, [this, k = delivered_.create(Delivered{rid, f, was_unexpected})] {
-        const Delivered x = take_delivered(k);
-        on_event(lib_.recv(x.rid), RecvEvent::MatchedEager, x.f.d.data.length);
-        complete_recv(x.rid);
+      copy_out(rid, me, peer, payload, [this, rid, f, payload, was_unexpected] {
+        if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);
+        on_event(lib_.recv(rid), RecvEvent::MatchedEager, payload);
+        complete_recv(rid);
       }, was_unexpected ? MemSpace{} : f.d.data.buf.space);
       return;
     case Hdr::Rget: {
@@ -493,10 +467,10 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
       send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, put ? payload : f.h.msg_bytes);
       if (put) schedule_puts(rid, me, peer, payload, f.h.send_req);  // then mca_pml_ob1_recv_request_schedule
       ++lib_.recv(rid).unpacking;
-      copy_out(rid, me, peer, payload, [this, k = delivered_.create(Delivered{rid, f, was_unexpected})] {
-        const Delivered x = take_delivered(k);
-        --lib_.recv(x.rid).unpacking;
-        complete_recv(x.rid);
+      copy_out(rid, me, peer, payload, [this, rid, f, payload, was_unexpected] {
+        if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);
+        --lib_.recv(rid).unpacking;
+        complete_recv(rid);
       }, was_unexpected ? MemSpace{} : f.d.data.buf.space);
       return;
     }

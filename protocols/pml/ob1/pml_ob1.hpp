@@ -16,7 +16,6 @@
 // ob1 registers one BTL tag per header type (tag_of) on every BTL and serialises its headers into the descriptors'
 // header segments (hdr.hpp); the BTLs never see an ob1 type.
 #pragma once
-#include "core/slab.hpp"
 #include "core/statistics.hpp"
 #include "mpi/library.hpp"
 #include "protocols/bml/r2/bml_r2.hpp"
@@ -174,32 +173,6 @@ private:
   // Per rank, per peer with several eager BTLs: the round-robin position (bml eager array get_next); sized on first
   // use (a stack with one eager BTL per peer never allocates it).
   std::vector<mpi::PeerSeq> eager_rr_;
-  // Fragments a BTL handed up, waiting for the receive callback's CPU time: the event carries (this, index), inside
-  // std::function's inline buffer, instead of a heap closure holding the descriptor.
-  struct Arrival {
-    btl::Btl* btl = nullptr;
-    btl::Descriptor d;
-  };
-  Slab<Arrival> arrivals_;
-  // A send's first fragment between the send call and its CPU time (start_copy / start_prepare / start_rdma).
-  struct FirstFrag {
-    std::uint64_t id = 0;
-    HdrFields hf;
-    btl::DataSegment data;
-    btl::Btl* btl = nullptr;
-    int rank = 0, dst = 0;
-    bool early = false;
-  };
-  Slab<FirstFrag> firsts_;
-  void send_first(const FirstFrag& f);
-  // A matched first fragment (MATCH, RNDV) while its payload is copied out.
-  struct Delivered {
-    std::uint64_t rid = 0;
-    InFrag f;
-    bool was_unexpected = false;
-  };
-  Slab<Delivered> delivered_;
-  Delivered take_delivered(std::uint32_t k);  // frees record k and returns the BTL's buffer
   std::uint64_t amos_ = 0;
   bool early_completion_ = false;
   Statistics<Ob1Stat, kOb1Statistics.size()> counters_{kOb1Statistics};
