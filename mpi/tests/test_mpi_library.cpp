@@ -63,6 +63,56 @@ TEST_CASE("mpi per-peer sequence map: first contact at 0, counters independent, 
   CHECK(m.size() == 5000);
 }
 
+// Configuration: one rank's table under three patterns: an alltoall's (rank 100 of 512 visits 101, 102, ... 511, 0,
+// ... 99, twice), a whole-machine barrier's (partners rank +- 4^j over 299,008 ranks) and a dense table meeting a far
+// peer. Expected: every counter equals std::map's after every step; the buffer never exceeds the hashed layout's
+// bytes for the peers seen; the alltoall's table ends dense, the barrier's stays hashed, the far peer sends a dense
+// table back to hashed with its counters kept; a copy keeps them too. How validated: against std::map and
+// PeerSeq::hashed_bytes.
+TEST_CASE("mpi per-peer sequence map: dense for a rank that talks to most peers, never larger", "[unit][mpi]") {
+  auto visit = [](mpi::PeerSeq& m, std::map<int, std::uint32_t>& ref, int peer) {
+    CHECK(m[peer] == ref[peer]);
+    ++m[peer];
+    ++ref[peer];
+    CHECK(m.size() == ref.size());
+    CHECK(m.bytes() <= mpi::PeerSeq::hashed_bytes(m.size()));
+  };
+  SECTION("alltoall") {
+    mpi::PeerSeq m;
+    std::map<int, std::uint32_t> ref;
+    for (int call = 0; call < 2; ++call)
+      for (int k = 1; k < 512; ++k) visit(m, ref, (100 + k) % 512);
+    CHECK(m.dense());
+    CHECK(2 * m.bytes() <= mpi::PeerSeq::hashed_bytes(m.size()));  // 4 bytes and a bit per peer (range doubled)
+    for (auto& [p, v] : ref) CHECK(m[p] == v);
+  }
+  SECTION("whole-machine barrier") {
+    mpi::PeerSeq m;
+    std::map<int, std::uint32_t> ref;
+    const int n = 299008, rank = 150001;
+    for (int d = 1; d < n; d *= 4) {
+      visit(m, ref, (rank + d) % n);
+      visit(m, ref, (rank - d + n) % n);
+    }
+    CHECK_FALSE(m.dense());
+    CHECK(m.bytes() == mpi::PeerSeq::hashed_bytes(m.size()));
+  }
+  SECTION("a far peer sends a dense table back to hashed") {
+    mpi::PeerSeq m;
+    std::map<int, std::uint32_t> ref;
+    for (int p = 0; p < 64; ++p) visit(m, ref, p);
+    REQUIRE(m.dense());
+    visit(m, ref, 1000000);
+    CHECK_FALSE(m.dense());
+    const mpi::PeerSeq copy = m;
+    for (auto& [p, v] : ref) {
+      CHECK(m[p] == v);
+      CHECK(mpi::PeerSeq(copy)[p] == v);
+    }
+    CHECK(m.size() == 65);
+  }
+}
+
 namespace {
 struct M {  // a message in the matching engine: envelope and an identity
   int src, tag, n;
