@@ -152,22 +152,20 @@ std::string wrapped_title(const std::string& t, std::size_t width = 95) {
 
 namespace {
 
-// The one x value all curves' points share, when every curve has points and there is one (the figure of one size,
-// drawn as bars: a line through one point shows nothing).
+// The one x value of all curves when each curve is one point there (the figure of one size, drawn as bars: a line
+// through one point shows nothing).
 std::optional<double> single_x(const PlotSpec& p) {
   std::optional<double> x;
   for (const auto& c : p.curves) {
-    if (c.points.empty()) return std::nullopt;
-    for (const auto& pt : c.points) {
-      if (x && *x != pt.first) return std::nullopt;
-      x = pt.first;
-    }
+    if (c.points.size() != 1 || (x && *x != c.points[0].first)) return std::nullopt;
+    x = c.points[0].first;
   }
   return x;
 }
 
 // Caption lines naming the curves drawn on one another (coinciding_curves) by what tells their labels apart, with how
-// close they are; `grow[i]` is how many curves of its group come before curve i (its marker grows with it, so all show).
+// close they are; `grow[i]` is how many curves of its group come before curve i (its marker grows with it, so all
+// show).
 std::vector<std::string> coincidence_lines(const PlotSpec& p, std::vector<int>& grow) {
   std::vector<std::vector<std::pair<double, double>>> pts;
   std::vector<std::string> labels;
@@ -181,16 +179,19 @@ std::vector<std::string> coincidence_lines(const PlotSpec& p, std::vector<int>& 
       grow[g.curves[k]] = static_cast<int>(k);
       which += (k == 0 ? "" : k + 1 == g.curves.size() ? " and " : ", ") + ("\"" + names[g.curves[k]] + "\"");
     }
-    const std::string close = g.within == 0 ? "equal at every point" : fmt::format("within {:.2g} % at every point", 100 * g.within);
-    for (auto& l : wrap_words(fmt::format("Curves {} coincide ({}; each later one drawn with a larger marker).", which, close),
-                              150))
+    const std::string close =
+        g.within == 0 ? "equal at every point" : fmt::format("within {:.2g} % at every point", 100 * g.within);
+    const std::string line =
+        fmt::format("Curves {} coincide ({}; each later one drawn with a larger marker).", which, close);
+    for (auto& l : wrap_words(line, 150))
       lines.push_back(l);
   }
   return lines;
 }
 
 // The plot command's parts for each curve: simulated values as lines and points, or as bars at x = 1, 2, ... with
-// their values written above (`bars`); the paper's points, peaks and intervals in the curve's colour.
+// their values written inside at half height, clear of reference points and intervals at the top (`bars`); the
+// paper's points, peaks and intervals in the curve's colour.
 std::vector<std::string> curve_parts(const PlotSpec& p, bool bars, const std::vector<int>& grow) {
   static const int kPoints[] = {1, 2, 4, 6, 8, 10, 12, 3};
   std::vector<std::string> parts;
@@ -202,8 +203,8 @@ std::vector<std::string> curve_parts(const PlotSpec& p, bool bars, const std::ve
     const std::string sim = gp_quote(c.label + " (simulated)");
     if (bars) {
       parts.push_back(fmt::format("{} using {}:{} with boxes lc {} fs solid 0.4 border title {}", src, x, y, lc, sim));
-      parts.push_back(fmt::format("{} using {}:{}:(sprintf('%.4g', {})) with labels offset 0,0.8 font ',9' notitle", src,
-                                  x, y, y));
+      parts.push_back(fmt::format("{} using {}:({} / 2):(sprintf('%.4g', {})) with labels font ',10' notitle", src, x,
+                                  y, y));
     } else {
       parts.push_back(fmt::format("{} using {}:{} with linespoints lc {} dt {} pt {} ps {:g} title {}", src, x, y, lc,
                                   1 + (lc - 1) % 5, kPoints[(lc - 1) % 8], 0.7 + 0.6 * grow[lc - 1], sim));
@@ -234,7 +235,7 @@ std::string bar_axis(const PlotSpec& p, double x) {
   const std::string at = p.xcol == "bytes" ? byte_label(x) : fmt::format("{:g}", x);
   return t + fmt::format(")\nset xrange [0.4 : {:.1f}]\nset boxwidth 0.5\nset yrange [0 : *]\nset xlabel {}\n",
                          static_cast<double>(names.size()) + 0.6,
-                         gp_quote(fmt::format("all curves at one {}: {}", axis_label(p.xcol), at)));
+                         gp_quote(fmt::format("{}: {}", axis_label(p.xcol), at)));
 }
 
 }  // namespace

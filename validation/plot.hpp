@@ -17,7 +17,8 @@ struct PlotCurve {
   std::string ref_source = "paper";  // what `ref` is, in its key entry ("paper", "public measurement")
   std::vector<double> peaks = {};    // reference peaks without a size: dashed horizontal lines in the curve's colour
   // The simulated (x, y) values when the script's writer knows them: curves equal at every x are said to coincide in
-  // the caption and drawn with growing markers; when all curves hold one x value only, the figure is drawn as bars.
+  // the caption and drawn with growing markers; when every curve is one point at the same x, the figure is drawn
+  // as bars.
   std::vector<std::pair<double, double>> points = {};
 };
 

@@ -96,7 +96,7 @@ void plot_runtime_bars(const OutputDir& out, const std::string& key, const std::
 }
 
 // The figure's title: paper and figure name, then what the scenario descriptions share without their trailing stack
-// name (the curves name the stacks) when that fits on the title's line; a longer shared description goes into
+// name (the curves name the stacks) when that fits on two lines of the title; a longer shared description goes into
 // `lines`, the first lines of the caption under the plot.
 std::string caption(const Scenario& s, const std::vector<std::string>& descriptions, std::vector<std::string>& lines) {
   std::vector<std::string> ds;
@@ -110,10 +110,10 @@ std::string caption(const Scenario& s, const std::vector<std::string>& descripti
   std::string fig = s.figure.empty() ? s.id : s.figure;
   if (fig.starts_with("fig")) fig = "Fig. " + fig.substr(3);
   std::string title = fmt::format("{}{}", s.paper.empty() ? "" : s.paper + ", ", fig);
-  constexpr std::size_t kTitleLine = 95;  // wrapped_title's width in plot.cpp
+  constexpr std::size_t kTitleLines = 2 * 90;  // two of wrapped_title's lines (95 characters, cut at a space)
   if (d.empty()) return title;
-  if (title.size() + 2 + d.size() <= kTitleLine) return title + ": " + d;
-  for (auto& l : wrap_words("All curves: " + d, 150)) lines.push_back(l);
+  if (title.size() + 2 + d.size() <= kTitleLines) return title + ": " + d;
+  for (auto& l : wrap_words(d, 150)) lines.push_back(l);
   return title;
 }
 

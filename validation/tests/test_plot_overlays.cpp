@@ -207,7 +207,7 @@ TEST_CASE("label tails name what tells curves apart") {
 // Configuration: a plot of two curves equal at every size beside a third; a plot whose two curves hold one size each.
 // Expected:      the first says in its caption that the equal curves coincide and draws the second's markers larger;
 //                the second is drawn as bars at x = 1, 2 named by what tells the labels apart, with their values
-//                written above, linear axes, the one size in the x label.
+//                written inside, linear axes, the one size in the x label.
 // How validated: the script's lines.
 TEST_CASE("plots say which curves coincide and draw a figure of one size as bars") {
   PlotSpec p;
@@ -237,7 +237,11 @@ TEST_CASE("plots say which curves coincide and draw a figure of one size as bars
   CHECK(gp.find("'b.csv' using (2):(column('latency_us')) with boxes lc 2") != std::string::npos);
   CHECK(gp.find("with labels") != std::string::npos);
   CHECK(gp.find("set xtics ('x=1' 1, 'x=2' 2)") != std::string::npos);
-  CHECK(gp.find("set xlabel 'all curves at one message size (bytes): 1 MiB'") != std::string::npos);
+  CHECK(gp.find("set xlabel 'message size (bytes): 1 MiB'") != std::string::npos);
   CHECK(gp.find("set logscale") == std::string::npos);
   CHECK(gp.find("linespoints") == std::string::npos);
+  // Curves of several points at one x (a rank-count sweep at one size) stay lines: bars would stack them.
+  p.curves[0].points = {{8, 14.9}, {8, 23.0}};
+  p.curves[1].points = {{8, 20.9}, {8, 30.8}};
+  CHECK(gnuplot_script(p).find("with boxes") == std::string::npos);
 }
