@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <optional>
 
 namespace ompisim::validation {
 
@@ -57,6 +58,65 @@ std::string byte_label(double b) {
   return fmt::format("{:g} {}", b, units[u]);
 }
 
+std::vector<std::string> wrap_words(const std::string& text, std::size_t width) {
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > width) lines.push_back(line), line.clear();
+    if (!word.empty()) line += (line.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+std::vector<CoincidingCurves> coinciding_curves(const std::vector<std::vector<std::pair<double, double>>>& curves,
+                                                double rel_tol) {
+  // The largest relative difference of two curves at one x; infinite when their x values differ.
+  auto diff = [](const auto& a, const auto& b) {
+    double d = a.empty() || a.size() != b.size() ? INFINITY : 0.0;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+      const double m = std::max(std::abs(a[i].second), std::abs(b[i].second));
+      if (a[i].first != b[i].first) return static_cast<double>(INFINITY);
+      if (m > 0) d = std::max(d, std::abs(a[i].second - b[i].second) / m);
+    }
+    return d;
+  };
+  std::vector<CoincidingCurves> groups;
+  std::vector<bool> taken(curves.size(), false);
+  for (std::size_t i = 0; i < curves.size(); ++i) {
+    if (taken[i]) continue;
+    CoincidingCurves g{{i}, 0.0};
+    for (std::size_t j = i + 1; j < curves.size(); ++j)
+      if (!taken[j] && diff(curves[i], curves[j]) <= rel_tol) g.curves.push_back(j), taken[j] = true;
+    for (std::size_t a = 0; a < g.curves.size(); ++a)
+      for (std::size_t b = a + 1; b < g.curves.size(); ++b)
+        g.within = std::max(g.within, diff(curves[g.curves[a]], curves[g.curves[b]]));
+    if (g.curves.size() > 1) groups.push_back(g);
+  }
+  return groups;
+}
+
+std::vector<std::string> label_tails(const std::vector<std::string>& labels) {
+  std::size_t shared = std::string::npos;  // characters of the common leading words, up to and with a space
+  for (const auto& l : labels) {
+    std::size_t n = 0;
+    while (n < l.size() && n < labels[0].size() && l[n] == labels[0][n]) ++n;
+    shared = std::min(shared, n);
+  }
+  std::vector<std::string> out;
+  for (const auto& l : labels) {
+    std::size_t cut = labels.size() < 2 || shared == std::string::npos ? 0 : shared;
+    while (cut > 0 && l[cut - 1] != ' ') --cut;  // whole words only
+    out.push_back(cut < l.size() ? l.substr(cut) : l);
+  }
+  return out;
+}
+
 namespace {
 
 // Explicit tick marks for a byte axis (powers of 4 from 1 B to 1 GiB; gnuplot keeps those inside the range).
@@ -90,6 +150,96 @@ std::string wrapped_title(const std::string& t, std::size_t width = 95) {
 
 }  // namespace
 
+namespace {
+
+// The one x value of all curves when each curve is one point there (the figure of one size, drawn as bars: a line
+// through one point shows nothing).
+std::optional<double> single_x(const PlotSpec& p) {
+  std::optional<double> x;
+  for (const auto& c : p.curves) {
+    if (c.points.size() != 1 || (x && *x != c.points[0].first)) return std::nullopt;
+    x = c.points[0].first;
+  }
+  return x;
+}
+
+// Caption lines naming the curves drawn on one another (coinciding_curves) by what tells their labels apart, with how
+// close they are; `grow[i]` is how many curves of its group come before curve i (its marker grows with it, so all
+// show).
+std::vector<std::string> coincidence_lines(const PlotSpec& p, std::vector<int>& grow) {
+  std::vector<std::vector<std::pair<double, double>>> pts;
+  std::vector<std::string> labels;
+  for (const auto& c : p.curves) pts.push_back(c.points), labels.push_back(c.label);
+  const std::vector<std::string> names = label_tails(labels);
+  grow.assign(p.curves.size(), 0);
+  std::vector<std::string> lines;
+  for (const auto& g : coinciding_curves(pts)) {
+    std::string which;
+    for (std::size_t k = 0; k < g.curves.size(); ++k) {
+      grow[g.curves[k]] = static_cast<int>(k);
+      which += (k == 0 ? "" : k + 1 == g.curves.size() ? " and " : ", ") + ("\"" + names[g.curves[k]] + "\"");
+    }
+    const std::string close =
+        g.within == 0 ? "equal at every point" : fmt::format("within {:.2g} % at every point", 100 * g.within);
+    const std::string line =
+        fmt::format("Curves {} coincide ({}; each later one drawn with a larger marker).", which, close);
+    for (auto& l : wrap_words(line, 150))
+      lines.push_back(l);
+  }
+  return lines;
+}
+
+// The plot command's parts for each curve: simulated values as lines and points, or as bars at x = 1, 2, ... with
+// their values written inside at half height, clear of reference points and intervals at the top (`bars`); the
+// paper's points, peaks and intervals in the curve's colour.
+std::vector<std::string> curve_parts(const PlotSpec& p, bool bars, const std::vector<int>& grow) {
+  static const int kPoints[] = {1, 2, 4, 6, 8, 10, 12, 3};
+  std::vector<std::string> parts;
+  int lc = 1;
+  for (const auto& c : p.curves) {
+    const std::string src = c.data.starts_with("$") ? c.data : gp_quote(c.data);
+    const std::string x = bars ? fmt::format("({})", lc) : fmt::format("(column({}))", gp_quote(p.xcol));
+    const std::string y = fmt::format("(column({}))", gp_quote(p.ycol));
+    const std::string sim = gp_quote(c.label + " (simulated)");
+    if (bars) {
+      parts.push_back(fmt::format("{} using {}:{} with boxes lc {} fs solid 0.4 border title {}", src, x, y, lc, sim));
+      parts.push_back(fmt::format("{} using {}:({} / 2):(sprintf('%.4g', {})) with labels font ',10' notitle", src, x,
+                                  y, y));
+    } else {
+      parts.push_back(fmt::format("{} using {}:{} with linespoints lc {} dt {} pt {} ps {:g} title {}", src, x, y, lc,
+                                  1 + (lc - 1) % 5, kPoints[(lc - 1) % 8], 0.7 + 0.6 * grow[lc - 1], sim));
+    }
+    const std::string rx = bars ? x : "1";
+    if (!c.ref.empty())
+      parts.push_back(fmt::format("{} using {}:2 with points lc {} pt 7 ps 1.6 title {}",
+                                  c.ref.starts_with("$") ? c.ref : gp_quote(c.ref), rx, lc,
+                                  gp_quote(c.label + " (" + c.ref_source + ")")));
+    for (double v : c.peaks)
+      parts.push_back(fmt::format("{} with lines lc {} dt 4 lw 1.5 title {}", v, lc,
+                                  gp_quote(fmt::format("{} ({}: peak {:g})", c.label, c.ref_source, v))));
+    if (!c.interval.empty())
+      parts.push_back(fmt::format("{} using {}:2:3:4 with yerrorbars lc {} pt 6 ps 1.2 title {}", gp_quote(c.interval),
+                                  rx, lc, gp_quote(c.label + " (prediction interval: bars, see below)")));
+    ++lc;
+  }
+  return parts;
+}
+
+// The x axis of a figure of one size: one tick per curve, named by what tells its label apart, the size in the label.
+std::string bar_axis(const PlotSpec& p, double x) {
+  std::vector<std::string> labels;
+  for (const auto& c : p.curves) labels.push_back(c.label);
+  const std::vector<std::string> names = label_tails(labels);
+  std::string t = "set xtics (";
+  for (std::size_t i = 0; i < names.size(); ++i) t += fmt::format("{}{} {}", i ? ", " : "", gp_quote(names[i]), i + 1);
+  const std::string at = p.xcol == "bytes" ? byte_label(x) : fmt::format("{:g}", x);
+  return t + fmt::format(")\nset xrange [0.4 : {:.1f}]\nset boxwidth 0.5\nset yrange [0 : *]\nset xlabel {}\n",
+                         static_cast<double>(names.size()) + 0.6,
+                         gp_quote(fmt::format("{}: {}", axis_label(p.xcol), at)));
+}
+
+}  // namespace
+
 std::string gnuplot_script(const PlotSpec& p) {
   // Tick labels: sizes in bytes as 1 KiB, 32 KiB (explicit tics), counts as plain integers.
   auto fmt_of = [](const std::string& c) {
@@ -99,58 +249,45 @@ std::string gnuplot_script(const PlotSpec& p) {
   auto tics = [&](const std::string& c, char axis) {
     return c == "bytes" ? byte_tics(axis) : fmt::format("set format {} {}\n", axis, gp_quote(fmt_of(c)));
   };
+  const std::optional<double> one_x = single_x(p);
+  const bool bars = one_x.has_value() && !p.curves.empty();
+  std::vector<int> grow;
+  std::vector<std::string> caption = p.caption;
+  for (auto& l : coincidence_lines(p, grow)) caption.push_back(l);
   // The key inside the frame, top left, markers before the text (never clipped by the frame's right edge), boxed
   // and opaque so a curve under it stays readable; curves differ in dash and marker as well as colour, so two that lie
   // on each other both show.
   // A caption under the frame: the canvas grows by one line of the caption's font per line, the bottom margin with it.
-  const int caption_px = 14 * static_cast<int>(p.caption.size());
+  const int caption_px = 14 * static_cast<int>(caption.size());
   const std::string title = wrapped_title(p.title);
   // Points at the first and last x are drawn whole (2 % of the width either side).
   std::string gp = fmt::format(
       "set datafile separator ','\nset key top left reverse Left box opaque font ',9' spacing 0.9\n{}{}set grid\n"
-      "set offsets graph 0.02, graph 0.02, 0, 0\n{}{}set title {}\nset xlabel {}\nset ylabel {}\n",
-      p.logx ? "set logscale x 2\n" : "", p.logy ? "set logscale y\n" : "", tics(p.xcol, 'x'), tics(p.ycol, 'y'), title,
+      "{}{}{}set title {}\nset xlabel {}\nset ylabel {}\n",
+      p.logx && !bars ? "set logscale x 2\n" : "", p.logy && !bars ? "set logscale y\n" : "",
+      bars ? "" : "set offsets graph 0.02, graph 0.02, 0, 0\n", bars ? "" : tics(p.xcol, 'x'), tics(p.ycol, 'y'), title,
       gp_quote(axis_label(p.xcol)), gp_quote(axis_label(p.ycol)));
-  if (!p.caption.empty()) {
+  if (bars) gp += bar_axis(p, *one_x);
+  if (!caption.empty()) {
     gp += fmt::format("set bmargin {}\n", 4 + (caption_px + 15) / 16);  // character heights of the 11 pt font
-    for (std::size_t i = 0; i < p.caption.size(); ++i)
+    for (std::size_t i = 0; i < caption.size(); ++i)
       gp += fmt::format("set label {} {} at screen 0.012, screen {:.4f} left front font ',9'\n", 100 + i,
-                        gp_quote(p.caption[i]), (static_cast<double>(caption_px) - 14.0 * static_cast<double>(i) - 4.0) /
-                                                    static_cast<double>(600 + caption_px));
+                        gp_quote(caption[i]), (static_cast<double>(caption_px) - 14.0 * static_cast<double>(i) - 4.0) /
+                                                  static_cast<double>(600 + caption_px));
   }
   gp += p.inline_data;
-  std::vector<std::string> parts;
-  int lc = 1;
-  static const int kPoints[] = {1, 2, 4, 6, 8, 10, 12, 3};
-  for (auto& c : p.curves) {
-    std::string src = c.data.starts_with("$") ? c.data : gp_quote(c.data);
-    const int pt = kPoints[(lc - 1) % 8];
-    parts.push_back(fmt::format("{} using (column({})):(column({})) with linespoints lc {} dt {} pt {} ps 0.7 title {}",
-                                src, gp_quote(p.xcol), gp_quote(p.ycol), lc, 1 + (lc - 1) % 5, pt,
-                                gp_quote(c.label + " (simulated)")));
-    if (!c.ref.empty()) {
-      std::string rsrc = c.ref.starts_with("$") ? c.ref : gp_quote(c.ref);
-      parts.push_back(fmt::format("{} using 1:2 with points lc {} pt 7 ps 1.6 title {}", rsrc, lc,
-                                  gp_quote(c.label + " (" + c.ref_source + ")")));
-    }
-    for (double y : c.peaks)
-      parts.push_back(fmt::format("{} with lines lc {} dt 4 lw 1.5 title {}", y, lc,
-                                  gp_quote(fmt::format("{} ({}: peak {:g})", c.label, c.ref_source, y))));
-    if (!c.interval.empty())
-      parts.push_back(fmt::format("{} using 1:2:3:4 with yerrorbars lc {} pt 6 ps 1.2 title {}", gp_quote(c.interval), lc,
-                                  gp_quote(c.label + " (prediction interval: bars, see below)")));
-    ++lc;
-  }
+  const std::vector<std::string> parts = curve_parts(p, bars, grow);
   gp += "set terminal unknown\nplot ";
   for (std::size_t i = 0; i < parts.size(); ++i) gp += (i ? ", \\\n  " : "") + parts[i];
   // The key's rows stay clear of the data: the y range found by this first pass is stretched upwards so that the
   // data lie below the fraction of the frame the key takes (about 11 px a row, 14 px of box, in a frame of about
   // 450 px less 16 px per title line).
+  const double rows = static_cast<double>(parts.size()) - (bars ? static_cast<double>(p.curves.size()) : 0.0);
   const double frame_px = 450.0 - 16.0 * static_cast<double>(std::count(title.begin(), title.end(), '\\'));
-  const double f = std::min(0.6, (11.0 * static_cast<double>(parts.size()) + 14.0) / frame_px);
+  const double f = std::min(0.6, (11.0 * rows + 14.0) / frame_px);
   gp += fmt::format("\ny0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX\nset yrange [y0 : {}]\n",
-                    p.logy ? fmt::format("y0 * (y1 / y0) ** (1.0 / {:.4f})", 1.0 - f)
-                           : fmt::format("y0 + (y1 - y0) / {:.4f}", 1.0 - f));
+                    p.logy && !bars ? fmt::format("y0 * (y1 / y0) ** (1.0 / {:.4f})", 1.0 - f)
+                                    : fmt::format("y0 + (y1 - y0) / {:.4f}", 1.0 - f));
   gp += fmt::format("set terminal svg size 900,{} dynamic noenhanced font 'sans,11' background '#ffffff'\n"
                     "set output {}\nreplot\n",
                     600 + caption_px, gp_quote(p.svg + ".tmp"));

@@ -4,6 +4,7 @@
 // Paths inside a script are relative to the folder it is run in, so committed scripts hold no absolute paths.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ompisim::validation {
@@ -15,6 +16,10 @@ struct PlotCurve {
   std::string interval = {};  // predicted points with their prediction intervals ("x,y,lo,hi" lines); may be empty
   std::string ref_source = "paper";  // what `ref` is, in its key entry ("paper", "public measurement")
   std::vector<double> peaks = {};    // reference peaks without a size: dashed horizontal lines in the curve's colour
+  // The simulated (x, y) values when the script's writer knows them: curves equal at every x are said to coincide in
+  // the caption and drawn with growing markers; when every curve is one point at the same x, the figure is drawn
+  // as bars.
+  std::vector<std::pair<double, double>> points = {};
 };
 
 struct PlotSpec {
@@ -28,6 +33,22 @@ struct PlotSpec {
 };
 
 std::string axis_label(const std::string& column);
+
+// Curves that lie on one another: `curves` (indices, two or more) have the same x values and y values within
+// `rel_tol` of the first's at every x; `within` is the largest relative difference of any two of them at one x.
+struct CoincidingCurves {
+  std::vector<std::size_t> curves;
+  double within = 0;
+};
+// The groups among `curves` (each curve's (x, y) points; curves without points are in none). The default tolerance,
+// 2 %, is what a plot of about 450 px does not resolve on a log axis of two decades (under 2 px, less than a marker).
+std::vector<CoincidingCurves> coinciding_curves(const std::vector<std::vector<std::pair<double, double>>>& curves,
+                                                double rel_tol = 0.02);
+// The part of each label that tells it from the others: the label without the leading words all labels share (the
+// whole label when nothing is left), e.g. {"a b routing=minimal", "a b routing=ugal"} -> {"routing=minimal", ...}.
+std::vector<std::string> label_tails(const std::vector<std::string>& labels);
+// `text` cut at spaces into lines of at most `width` characters (a longer word stands alone).
+std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
 std::string byte_label(double bytes);  // 1024 -> "1 KiB", 32768 -> "32 KiB", 3 -> "3 B"  // "message size (bytes)", "latency (us)", ...
 std::string gnuplot_script(const PlotSpec& p);
 // Quotes for a gnuplot single-quoted string.

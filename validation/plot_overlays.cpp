@@ -101,6 +101,9 @@ std::string common_description(const std::vector<std::string>& ds) {
       if (!all) break;
       part += (w ? " " : "") + words[0][w];
     }
+    // After whole segments, a cut segment stays only up to a colon ("16 nodes: block" / "16 nodes: round robin" ->
+    // "16 nodes"): its other shared words name what differs without its value ("route policy minimal" / "... ugal").
+    if (i > 0) part.resize(part.rfind(':') == std::string::npos ? 0 : part.rfind(':'));
     // A phrase cut mid-way ends on a word that leads on ("... at 4 B and 4 KB with"): those words and a colon go.
     static const std::set<std::string> kLeading = {"a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or",
                                                    "over", "the", "to", "with"};
@@ -132,22 +135,6 @@ std::string figure_file_stem(const std::string& figure, const std::string& file)
     word += c;
   }
   return label_stem(t, file, "figure");
-}
-
-std::vector<std::string> wrap_words(const std::string& text, std::size_t width) {
-  std::vector<std::string> lines;
-  std::string line;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(start, end - start);
-    if (!line.empty() && line.size() + 1 + word.size() > width) lines.push_back(line), line.clear();
-    if (!word.empty()) line += (line.empty() ? "" : " ") + word;
-    start = end + 1;
-  }
-  if (!line.empty()) lines.push_back(line);
-  return lines;
 }
 
 std::map<std::string, std::vector<RefMark>> reference_marks(const std::vector<Json>& docs) {

@@ -4,6 +4,7 @@
 // verdict on each statement. Built from the reference files (validation/reference/*.json) and validate's result.
 #pragma once
 #include "core/json_input.hpp"
+#include "validation/plot.hpp"  // wrap_words
 
 #include <array>
 #include <map>
@@ -68,10 +69,10 @@ std::string figure_file_stem(const std::string& figure, const std::string& file)
 
 // What the descriptions of a figure's scenarios share, for its title: their common leading ", "-separated segments,
 // then the common leading words of the first segment that differs ("RDMA read with the FIN_ACK ..." and "RDMA read,
-// ..." share "RDMA read"); the one description itself when there is one; "" when they share nothing.
+// ..." share "RDMA read"), where that is not the first segment only the words before a colon ("16 nodes: block" and
+// "16 nodes: round robin" share "16 nodes"; "route policy minimal" and "route policy ugal" nothing); the one
+// description itself when there is one; "" when they share nothing.
 std::string common_description(const std::vector<std::string>& descriptions);
 
-// `text` cut at spaces into lines of at most `width` characters (a longer word stands alone).
-std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
 
 }  // namespace ompisim::validation

@@ -95,9 +95,10 @@ void plot_runtime_bars(const OutputDir& out, const std::string& key, const std::
                   have_gnuplot);
 }
 
-// The figure's caption for the plot title: paper and figure, then the scenario description without its trailing
-// stack name (the curves name the stacks).
-std::string caption(const Scenario& s, const std::vector<std::string>& descriptions) {
+// The figure's title: paper and figure name, then what the scenario descriptions share without their trailing stack
+// name (the curves name the stacks) when that fits on two lines of the title; a longer shared description goes into
+// `lines`, the first lines of the caption under the plot.
+std::string caption(const Scenario& s, const std::vector<std::string>& descriptions, std::vector<std::string>& lines) {
   std::vector<std::string> ds;
   for (std::string d : descriptions) {
     // The descriptions end in the stack's name (", openmpi", ", Cray MPI"): a last segment without digits or brackets.
@@ -108,7 +109,12 @@ std::string caption(const Scenario& s, const std::vector<std::string>& descripti
   const std::string d = common_description(ds);  // what all the figure's curves share
   std::string fig = s.figure.empty() ? s.id : s.figure;
   if (fig.starts_with("fig")) fig = "Fig. " + fig.substr(3);
-  return fmt::format("{}{}{}", s.paper.empty() ? "" : s.paper + ", ", fig, d.empty() ? "" : ": " + d);
+  std::string title = fmt::format("{}{}", s.paper.empty() ? "" : s.paper + ", ", fig);
+  constexpr std::size_t kTitleLines = 2 * 90;  // two of wrapped_title's lines (95 characters, cut at a space)
+  if (d.empty()) return title;
+  if (title.size() + 2 + d.size() <= kTitleLines) return title + ": " + d;
+  for (auto& l : wrap_words(d, 150)) lines.push_back(l);
+  return title;
 }
 
 struct Curve {
@@ -117,6 +123,7 @@ struct Curve {
   std::string falls;             // where its latency falls with message size (latency_falls), "" when nowhere
   std::string machine, routing;  // named in the label when a figure's curves differ in them (what-if machines)
   Scenario scenario;              // for the qualifiers of curves that still share a label (distinguish_labels)
+  std::vector<std::pair<double, double>> points = {};  // (x, y) of the result: coinciding curves, one-size figures
 };
 
 // What a figure's plot shows beside its curves (plot_overlays.hpp), computed once for every figure.
@@ -134,7 +141,8 @@ void plot_figure(const OutputDir& out, const std::string& key, const std::vector
   written.insert({key + ".svg", key + ".gp"});
   PlotSpec spec;
   spec.svg = key + ".svg";
-  spec.title = caption(curves[0].scenario, descriptions);
+  std::vector<std::string> shared;  // a shared description too long for the title
+  spec.title = caption(curves[0].scenario, descriptions, shared);
   spec.xcol = curves[0].xcol;
   spec.ycol = curves[0].ycol;
   CaptionInput cap;
@@ -146,6 +154,7 @@ void plot_figure(const OutputDir& out, const std::string& key, const std::vector
     cap.scenarios.push_back(c.rel);
     if (!c.falls.empty()) cap.falls.push_back(c.label + ": " + c.falls);
     PlotCurve pc{c.csv, c.label, ""};
+    pc.points = c.points;
     std::string pts;  // "x,y" lines: the scripts' datafile separator is ','
     if (auto it = o.marks.find(c.id); it != o.marks.end())
       for (const RefMark& m : marks_for(it->second, spec.ycol)) {
@@ -170,7 +179,8 @@ void plot_figure(const OutputDir& out, const std::string& key, const std::vector
     }
     spec.curves.push_back(pc);
   }
-  spec.caption = figure_caption(cap, o.docs, o.v);
+  spec.caption = shared;
+  for (auto& l : figure_caption(cap, o.docs, o.v)) spec.caption.push_back(l);
   write_atomic(out.file(key + ".gp"), gnuplot_script(spec));
   if (gnuplot && !run_gnuplot(out.root(), key + ".gp", spec.svg)) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
 }
@@ -234,9 +244,13 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
       const Json& v = it.value().is_object() ? it.value()["value"] : it.value();
       label += fmt::format(" {}={}", it.key(), v.is_string() ? v.get<std::string>() : v.dump());
     }
+    std::vector<std::pair<double, double>> points;
+    for (const auto& p : res["points"])
+      if (p.contains(x) && p.contains(y) && p[x].is_number() && p[y].is_number())
+        points.push_back({p[x].get<double>(), p[y].get<double>()});
     figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y, rel,
                                         y == "latency_us" && x == "bytes" ? latency_falls(res["points"]) : "",
-                                        s.machine, s.routing, s});
+                                        s.machine, s.routing, s, points});
     descriptions[sub + "/" + fig].push_back(s.description);
   }
   // Validation: run (reusing the results above), or read beside the results when they were read.

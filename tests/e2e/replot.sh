@@ -4,7 +4,9 @@
 #                that says what they are and the paper's statements with the model's verdict, and no latency drop (its
 #                curves rise); Slingshot Fig. 5 H2H intra-node, with a drop made in a copy of the results (8 KiB set
 #                below 4 KiB: the committed curves all rise), names that drop;
-#                Slingshot Fig. 6 D2D intra-node has the public peak as a line keyed "public measurement"; no interval
+#                Slingshot Fig. 6 D2D intra-node has the public peak as a line keyed "public measurement"; QsNet Fig. 8
+#                says which of its curves coincide and how closely; the Slingshot what-if routing allreduce (two curves of
+#                one size each) is drawn as bars titled by the figure's name, its shared description under it; no interval
 #                file holds a bar of zero width; plot files (.svg, .gp, .ref.dat, .interval.dat) left in the folder by an
 #                earlier run under another name are removed, other files stay; a folder without validation.json is
 #                refused (exit 2).
@@ -30,6 +32,10 @@ check "Gemini Fig. 5: the paper's values and statements, no drop; Slingshot Fig.
   "grep -q \"Filled circles: the paper's values.\" '$t/r/gemini/fig5.svg' && ! grep -q 'Latency falls with message size' '$t/r/gemini/fig5.svg' && grep -qE '47% worse than the native MPI.. \((holds|undecided|fails)\)' '$t/r/gemini/fig5.svg' && grep -q 'Latency falls with message size: native osu_latency 2p: 4 KiB' '$t/r/slingshot/fig5_h2h_intra-node.svg'"
 check "Slingshot Fig. 6 D2D intra-node: public peak as a dashed line" \
   "grep -q 'public measurement: peak 482.735' '$t/r/slingshot/fig6_d2d_intra-node.svg'"
+check "QsNet Fig. 8: coinciding curves said, with how close" \
+  "grep -qF 'Curves \"ptl_elan4_chained=on ptl_elan4_completion_queue=none\" and \"ptl_elan4_chained=off ptl_elan4_completion_queue=none\" coincide (within 0.8 %' '$t/r/qsnet/fig8.svg'"
+check "Slingshot what-if routing allreduce: bars, the figure's name as title, no cut description" \
+  "grep -q 'with boxes' '$t/r/slingshot/what-if_routing_allreduce.gp' && ! grep -q linespoints '$t/r/slingshot/what-if_routing_allreduce.gp' && grep -qx 'set title \"slingshot-ex, What-if routing allreduce\"' '$t/r/slingshot/what-if_routing_allreduce.gp' && ! grep -q 'route policy\(<\|.$\)' '$t/r/slingshot/what-if_routing_allreduce.svg'"
 check "no zero-width interval bar" "python3 - '$t/r' <<'P'
 import glob, sys
 for f in glob.glob(sys.argv[1] + '/*/*.interval.dat'):

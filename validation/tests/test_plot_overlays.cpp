@@ -168,4 +168,80 @@ TEST_CASE("a figure's title keeps what its scenarios' descriptions share") {
         "latency at 4 B and 4 KB");
   CHECK(common_description({"IMB Reduce, 16 nodes: block", "IMB Reduce, 16 nodes: round robin"}) ==
         "IMB Reduce, 16 nodes");
+  // A later segment that differs only in its value keeps none of its words (no title ending "..., route policy").
+  CHECK(common_description({"osu_allreduce 1 MiB, all 9,408 nodes, route policy minimal, Open MPI over LINKx",
+                            "osu_allreduce 1 MiB, all 9,408 nodes, route policy ugal, Open MPI over LINKx"}) ==
+        "osu_allreduce 1 MiB, all 9,408 nodes");
+}
+
+// Configuration: curves as (x, y) points: two equal, one 0.8 % above them, one 10 % above, one at other sizes.
+// Expected:      the equal ones and the one within 2 % form a group (the largest difference 0.8 %); the others are
+//                in none; with a tolerance of 0.1 % only the equal pair is left, within 0.
+// How validated: the groups.
+TEST_CASE("curves that lie on one another are found, with how close they are") {
+  using Pts = std::vector<std::pair<double, double>>;
+  const std::vector<Pts> curves = {{{4, 10}, {8, 20}}, {{4, 10}, {8, 20}}, {{4, 11}, {8, 22}}, {{4, 10}, {16, 20}},
+                                   {{4, 10.08}, {8, 20}}, {}};
+  auto g = coinciding_curves(curves);
+  REQUIRE(g.size() == 1);
+  CHECK(g[0].curves == std::vector<std::size_t>{0, 1, 4});
+  CHECK(g[0].within == Approx(0.08 / 10.08));
+  g = coinciding_curves(curves, 1e-3);
+  REQUIRE(g.size() == 1);
+  CHECK(g[0].curves == std::vector<std::size_t>{0, 1});
+  CHECK(g[0].within == 0);
+  CHECK(coinciding_curves({Pts{}, Pts{}}).empty());
+}
+
+// Configuration: labels of one figure's curves.
+// Expected:      each without the whole words all share; a label that would be left empty stays whole.
+// How validated: the strings.
+TEST_CASE("label tails name what tells curves apart") {
+  CHECK(label_tails({"openmpi osu_allreduce 9408p routing=minimal", "openmpi osu_allreduce 9408p routing=ugal"}) ==
+        std::vector<std::string>{"routing=minimal", "routing=ugal"});
+  CHECK(label_tails({"native a=1", "native a=12"}) == std::vector<std::string>{"a=1", "a=12"});
+  CHECK(label_tails({"same", "same"}) == std::vector<std::string>{"same", "same"});
+  CHECK(label_tails({"only one"}) == std::vector<std::string>{"only one"});
+}
+
+// Configuration: a plot of two curves equal at every size beside a third; a plot whose two curves hold one size each.
+// Expected:      the first says in its caption that the equal curves coincide and draws the second's markers larger;
+//                the second is drawn as bars at x = 1, 2 named by what tells the labels apart, with their values
+//                written inside, linear axes, the one size in the x label.
+// How validated: the script's lines.
+TEST_CASE("plots say which curves coincide and draw a figure of one size as bars") {
+  PlotSpec p;
+  p.svg = "f.svg";
+  p.xcol = "bytes";
+  p.ycol = "latency_us";
+  p.curves.push_back({"a.csv", "stack x=1", ""});
+  p.curves.push_back({"b.csv", "stack x=2", ""});
+  p.curves.push_back({"c.csv", "stack x=3", ""});
+  p.curves[0].points = p.curves[1].points = {{4, 3.87}, {8, 4.2}};
+  p.curves[2].points = {{4, 5.0}, {8, 6.0}};
+  std::string gp = gnuplot_script(p);
+  CHECK(gp.find("Curves \"x=1\" and \"x=2\" coincide (equal at every point") != std::string::npos);
+  CHECK(gp.find("'a.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 ") !=
+        std::string::npos);
+  CHECK(gp.find("'b.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 1.3 ") !=
+        std::string::npos);
+  CHECK(gp.find("'c.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 0.7 ") !=
+        std::string::npos);
+  CHECK(gp.find("with boxes") == std::string::npos);
+
+  p.curves.pop_back();
+  p.curves[0].points = {{1048576, 438.8}};
+  p.curves[1].points = {{1048576, 390.7}};
+  gp = gnuplot_script(p);
+  CHECK(gp.find("'a.csv' using (1):(column('latency_us')) with boxes lc 1") != std::string::npos);
+  CHECK(gp.find("'b.csv' using (2):(column('latency_us')) with boxes lc 2") != std::string::npos);
+  CHECK(gp.find("with labels") != std::string::npos);
+  CHECK(gp.find("set xtics ('x=1' 1, 'x=2' 2)") != std::string::npos);
+  CHECK(gp.find("set xlabel 'message size (bytes): 1 MiB'") != std::string::npos);
+  CHECK(gp.find("set logscale") == std::string::npos);
+  CHECK(gp.find("linespoints") == std::string::npos);
+  // Curves of several points at one x (a rank-count sweep at one size) stay lines: bars would stack them.
+  p.curves[0].points = {{8, 14.9}, {8, 23.0}};
+  p.curves[1].points = {{8, 20.9}, {8, 30.8}};
+  CHECK(gnuplot_script(p).find("with boxes") == std::string::npos);
 }
