@@ -77,8 +77,9 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
 //                column with them; points that carry "ranks", a single count or an uneven split are left as they are.
 // How validated: the points' fields and the CSV text.
 TEST_CASE("runner: a rank sweep's points take their count from the result's ranks", "[runner]") {
-  Json r = Json::parse(R"({"ranks": [4, 8], "points": [{"bytes": 8, "latency_us": 1}, {"bytes": 16, "latency_us": 2},
-                                                      {"bytes": 8, "latency_us": 3}, {"bytes": 16, "latency_us": 4}]})");
+  Json r = Json::parse(R"({"ranks": [4, 8],
+                            "points": [{"bytes": 8, "latency_us": 1}, {"bytes": 16, "latency_us": 2},
+                                       {"bytes": 8, "latency_us": 3}, {"bytes": 16, "latency_us": 4}]})");
   Json p = points_with_ranks(r);
   REQUIRE(p.size() == 4);
   CHECK(p[0]["ranks"] == 4);
