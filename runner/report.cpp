@@ -141,9 +141,20 @@ std::string csv_cell(const std::string& s) {
   return q + "\"";
 }
 
+Json points_with_ranks(const Json& res) {
+  Json pts = res.value("points", Json::array());
+  const Json& ranks = res.contains("ranks") ? res["ranks"] : Json();
+  if (!ranks.is_array() || ranks.empty() || pts.empty() || pts.size() % ranks.size() != 0) return pts;
+  for (const auto& p : pts)
+    if (!p.is_object() || p.contains("ranks")) return pts;
+  const std::size_t per_count = pts.size() / ranks.size();
+  for (std::size_t i = 0; i < pts.size(); ++i) pts[i]["ranks"] = ranks[i / per_count];
+  return pts;
+}
+
 std::string result_csv(const Json& res) {
   std::string out;
-  const Json& pts = res["points"];
+  const Json pts = points_with_ranks(res);
   if (pts.empty()) return out;
   std::vector<std::string> cols;
   for (auto it = pts[0].begin(); it != pts[0].end(); ++it) cols.push_back(it.key());

@@ -52,7 +52,12 @@ std::string git_describe();  // computed once per process
 void write_atomic(const std::string& path, const std::string& text);
 // The result's points as CSV (one column per point field; a cell with a comma, quote or line break is quoted, RFC 4180).
 std::string csv_cell(const std::string& s);
-std::string result_csv(const Json& res);
+std::string result_csv(const Json& res);  // the points of points_with_ranks
+// The result's points, each with its rank count where the points do not carry one: a sweep over rank counts lists
+// them in the result's top-level "ranks" and its points in that order, the same number per count (run_scenario), so
+// each point takes the count of its block. The points as they are when they carry "ranks", when "ranks" is one count,
+// or when the points do not divide evenly among the counts.
+Json points_with_ranks(const Json& res);
 // The table `ompisim run` prints: a line naming the run, then the benchmark driver's own table (OSU's output format
 // for the OSU drivers).
 // The header lists the scenario's mca block, every --set override and every effective value that differs from the

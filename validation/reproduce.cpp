@@ -226,8 +226,13 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
       app_figures[sub + "/" + (s.figure.empty() ? s.id : figure_file_stem(s.figure, s.file))][s.id] = res;
       continue;
     }
-    const Json& p0 = res["points"][0];
-    std::string x = p0.contains("ranks") ? "ranks" : "bytes";
+    // x: the rank count where the points have one (a sweep's counts from the result's "ranks") at one message size.
+    const Json pts = points_with_ranks(res);
+    const Json& p0 = pts[0];
+    std::set<double> sizes;
+    for (const auto& p : pts)
+      if (p.contains("bytes") && p["bytes"].is_number()) sizes.insert(p["bytes"].get<double>());
+    std::string x = p0.contains("ranks") && sizes.size() <= 1 ? "ranks" : "bytes";
     if (s.driver->axis_values().size() > 1 && s.ranks.size() == 1) x = s.driver->axis();  // e.g. a radix sweep at one process count
     std::string y = p0.contains("latency_us") ? "latency_us" : "bandwidth_GBps";
     if (p0.contains("availability_pct")) y = "availability_pct";
@@ -245,7 +250,7 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
       label += fmt::format(" {}={}", it.key(), v.is_string() ? v.get<std::string>() : v.dump());
     }
     std::vector<std::pair<double, double>> points;
-    for (const auto& p : res["points"])
+    for (const auto& p : pts)
       if (p.contains(x) && p.contains(y) && p[x].is_number() && p[y].is_number())
         points.push_back({p[x].get<double>(), p[y].get<double>()});
     figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y, rel,

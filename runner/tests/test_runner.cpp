@@ -71,6 +71,33 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
   CHECK(run_one(s, 4, {})["points"].size() == 3);
 }
 
+// Configuration: a result of two rank counts (4, 8) with two points each that do not carry "ranks"; the same with
+//                points that carry it; one count; three points for two counts.
+// Expected:      points_with_ranks gives each point the count of its block (4, 4, 8, 8), and result_csv has a "ranks"
+//                column with them; points that carry "ranks", a single count or an uneven split are left as they are.
+// How validated: the points' fields and the CSV text.
+TEST_CASE("runner: a rank sweep's points take their count from the result's ranks", "[runner]") {
+  Json r = Json::parse(R"({"ranks": [4, 8],
+                            "points": [{"bytes": 8, "latency_us": 1}, {"bytes": 16, "latency_us": 2},
+                                       {"bytes": 8, "latency_us": 3}, {"bytes": 16, "latency_us": 4}]})");
+  Json p = points_with_ranks(r);
+  REQUIRE(p.size() == 4);
+  CHECK(p[0]["ranks"] == 4);
+  CHECK(p[1]["ranks"] == 4);
+  CHECK(p[2]["ranks"] == 8);
+  CHECK(p[3]["ranks"] == 8);
+  CHECK(result_csv(r) == "bytes,latency_us,ranks\n8,1,4\n16,2,4\n8,3,8\n16,4,8\n");
+  Json own = r;
+  for (auto& q : own["points"]) q["ranks"] = 2;
+  CHECK(points_with_ranks(own) == own["points"]);
+  Json one = r;
+  one["ranks"] = 4;
+  CHECK(points_with_ranks(one) == r["points"]);
+  Json uneven = r;
+  uneven["points"].erase(3);
+  CHECK(points_with_ranks(uneven) == uneven["points"]);
+}
+
 // Configuration: a barrier sweep (ranks 4 and 8 x radix 2 and 4) run by run_scenario (each point in its own
 // process), and each point run alone with run_one. Expected: the merged result holds the four points in order (rank
 // count, then radix), each equal to the point of its own run; "ranks" and "radix" list the sweep; no "stats".

@@ -6,8 +6,9 @@
 #                below 4 KiB: the committed curves all rise), names that drop;
 #                Slingshot Fig. 6 D2D intra-node has the public peak as a line keyed "public measurement"; QsNet Fig. 8
 #                says which of its curves coincide and how closely; the Slingshot what-if routing allreduce (two curves of
-#                one size each) is drawn as bars titled by the figure's name, its shared description under it; no interval
-#                file holds a bar of zero width; plot files (.svg, .gp, .ref.dat, .interval.dat) left in the folder by an
+#                one size each) is drawn as bars titled by the figure's name, its shared description under it; the
+#                Frontier allreduce what-if (a rank sweep at one size whose points lack "ranks") draws latency against
+#                the process count and its CSV has the count of every point; no interval file holds a bar of zero width; plot files (.svg, .gp, .ref.dat, .interval.dat) left in the folder by an
 #                earlier run under another name are removed, other files stay; a folder without validation.json is
 #                refused (exit 2).
 # How validated: grep on the SVG and the scripts, python3 on the interval files.
@@ -36,6 +37,8 @@ check "QsNet Fig. 8: coinciding curves said, with how close" \
   "grep -qF 'Curves \"ptl_elan4_chained=on ptl_elan4_completion_queue=none\" and \"ptl_elan4_chained=off ptl_elan4_completion_queue=none\" coincide (within 0.8 %' '$t/r/qsnet/fig8.svg'"
 check "Slingshot what-if routing allreduce: bars, the figure's name as title, no cut description" \
   "grep -q 'with boxes' '$t/r/slingshot/what-if_routing_allreduce.gp' && ! grep -q linespoints '$t/r/slingshot/what-if_routing_allreduce.gp' && grep -qx 'set title \"slingshot-ex, What-if routing allreduce\"' '$t/r/slingshot/what-if_routing_allreduce.gp' && ! grep -q 'route policy\(<\|.$\)' '$t/r/slingshot/what-if_routing_allreduce.svg'"
+check "Slingshot what-if Frontier allreduce (a rank sweep at 8 B, counts only in the result's ranks): latency against processes" \
+  "grep -q \"using (column('ranks')):(column('latency_us'))\" '$t/r/slingshot/what-if_frontier_allreduce.gp' && grep -qx \"set xlabel 'processes'\" '$t/r/slingshot/what-if_frontier_allreduce.gp' && grep -q '^8,.*,75264\$' '$t/r/slingshot/whatif_frontier_allreduce8_native.csv'"
 check "no zero-width interval bar" "python3 - '$t/r' <<'P'
 import glob, sys
 for f in glob.glob(sys.argv[1] + '/*/*.interval.dat'):

@@ -172,6 +172,10 @@ TEST_CASE("a figure's title keeps what its scenarios' descriptions share") {
   CHECK(common_description({"osu_allreduce 1 MiB, all 9,408 nodes, route policy minimal, Open MPI over LINKx",
                             "osu_allreduce 1 MiB, all 9,408 nodes, route policy ugal, Open MPI over LINKx"}) ==
         "osu_allreduce 1 MiB, all 9,408 nodes");
+  // The same for a later segment whose shared words lead on to the value (no title ending "..., on the machine").
+  CHECK(common_description({"osu_latency between two nodes, Cielo's parameters, on the machine cielo (torus)",
+                            "osu_latency between two nodes, Cielo's parameters, on the machine fattree (fattree)"}) ==
+        "osu_latency between two nodes, Cielo's parameters");
 }
 
 // Configuration: curves as (x, y) points: two equal, one 0.8 % above them, one 10 % above, one at other sizes.
