@@ -4,16 +4,19 @@ set logscale x 2
 set logscale y
 set grid
 set offsets graph 0.02, graph 0.02, 0, 0
-set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
+set format x '%.0f'
 set format y '%g'
-set title "slingshot-ex, What-if Frontier allreduce: osu_allreduce 8 B (coll/base recursive doubling for\nboth stacks), 8 ranks per Frontier node (one per L3), 512 ranks to the whole machine (9,408\nnodes = 75,264 ranks)"
-set xlabel 'message size (bytes)'
+set title "slingshot-ex, What-if Frontier allreduce"
+set xlabel 'processes'
 set ylabel 'latency (us)'
+set bmargin 6
+set label 100 'osu_allreduce 8 B (coll/base recursive doubling for both stacks), 8 ranks per Frontier node (one per L3), 512 ranks to the whole machine (9,408 nodes' at screen 0.012, screen 0.0382 left front font ',9'
+set label 101 '= 75,264 ranks)' at screen 0.012, screen 0.0159 left front font ',9'
 set terminal unknown
-plot 'slingshot/whatif_frontier_allreduce8_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_allreduce recursive_doubling (simulated)', \
-  'slingshot/whatif_frontier_allreduce8_openmpi-linkx.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-linkx osu_allreduce recursive_doubling (simulated)'
+plot 'slingshot/whatif_frontier_allreduce8_native.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_allreduce recursive_doubling (simulated)', \
+  'slingshot/whatif_frontier_allreduce8_openmpi-linkx.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-linkx osu_allreduce recursive_doubling (simulated)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.9139)]
-set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
+set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.9200)]
+set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_frontier_allreduce.svg.tmp'
 replot

@@ -6,14 +6,16 @@ set grid
 set offsets graph 0.02, graph 0.02, 0, 0
 set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
-set title "slingshot-ex, What-if rdzv osu_bw: osu_bw, H2H inter-node, 2 Crusher nodes, Open MPI pml/cm +\nmtl/ofi over cxi, CXI rendezvous threshold"
+set title "slingshot-ex, What-if rdzv osu_bw: osu_bw, H2H inter-node, 2 Crusher nodes, Open MPI pml/cm +\nmtl/ofi over cxi"
 set xlabel 'message size (bytes)'
 set ylabel 'bandwidth (GB/s)'
+set bmargin 5
+set label 100 'Curves "crusher-libfabric2" and "crusher" coincide (within 1.8 % at every point; each later one drawn with a larger marker).' at screen 0.012, screen 0.0163 left front font ',9'
 set terminal unknown
 plot 'slingshot/whatif_rdzv_16k_osu_bw_inter_h2h_openmpi-cxi.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi-cxi osu_bw 2p on crusher-libfabric2 (simulated)', \
-  'slingshot/whatif_rdzv_2k_osu_bw_inter_h2h_openmpi-cxi.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-cxi osu_bw 2p on crusher (simulated)'
+  'slingshot/whatif_rdzv_2k_osu_bw_inter_h2h_openmpi-cxi.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 2 dt 2 pt 2 ps 1.3 title 'openmpi-cxi osu_bw 2p on crusher (simulated)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
 set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.9171)]
-set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,614 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_rdzv_osu_bw.svg.tmp'
 replot

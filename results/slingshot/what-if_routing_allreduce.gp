@@ -1,19 +1,25 @@
 set datafile separator ','
 set key top left reverse Left box opaque font ',9' spacing 0.9
-set logscale x 2
-set logscale y
 set grid
-set offsets graph 0.02, graph 0.02, 0, 0
-set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
-set title "slingshot-ex, What-if routing allreduce: What does a 1 MiB allreduce cost on all of Frontier,\nand what does the route policy change? osu_allreduce 1 MiB with Open MPI's default algorithm\n(coll/tuned v5 fixed decision: rabenseifner at 9,408 ranks and 1 MiB), one rank per node on all\n9,408 nodes of the 74 dragonfly groups, route policy"
+set title "slingshot-ex, What-if routing allreduce"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
+set xtics ('routing=minimal' 1, 'routing=ugal' 2)
+set xrange [0.4 : 2.6]
+set boxwidth 0.5
+set yrange [0 : *]
+set xlabel 'message size (bytes): 1 MiB'
+set bmargin 6
+set label 100 'What does a 1 MiB allreduce cost on all of Frontier, and what does the route policy change? osu_allreduce 1 MiB with Open MPI''s default algorithm' at screen 0.012, screen 0.0382 left front font ',9'
+set label 101 '(coll/tuned v5 fixed decision: rabenseifner at 9,408 ranks and 1 MiB), one rank per node on all 9,408 nodes of the 74 dragonfly groups' at screen 0.012, screen 0.0159 left front font ',9'
 set terminal unknown
-plot 'slingshot/whatif_routing_minimal_allreduce_1m_9408p_74groups.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi-linkx osu_allreduce tuned 9408p routing=minimal (simulated)', \
-  'slingshot/whatif_routing_ugal_allreduce_1m_9408p_74groups.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-linkx osu_allreduce tuned 9408p routing=ugal (simulated)'
+plot 'slingshot/whatif_routing_minimal_allreduce_1m_9408p_74groups.csv' using (1):(column('latency_us')) with boxes lc 1 fs solid 0.4 border title 'openmpi-linkx osu_allreduce tuned 9408p routing=minimal (simulated)', \
+  'slingshot/whatif_routing_minimal_allreduce_1m_9408p_74groups.csv' using (1):((column('latency_us')) / 2):(sprintf('%.4g', (column('latency_us')))) with labels font ',10' notitle, \
+  'slingshot/whatif_routing_ugal_allreduce_1m_9408p_74groups.csv' using (2):(column('latency_us')) with boxes lc 2 fs solid 0.4 border title 'openmpi-linkx osu_allreduce tuned 9408p routing=ugal (simulated)', \
+  'slingshot/whatif_routing_ugal_allreduce_1m_9408p_74groups.csv' using (2):((column('latency_us')) / 2):(sprintf('%.4g', (column('latency_us')))) with labels font ',10' notitle
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.9104)]
-set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
+set yrange [y0 : y0 + (y1 - y0) / 0.9200]
+set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_routing_allreduce.svg.tmp'
 replot
