@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # validate for one paper: the exit status (calibration points within tolerance, calibration pairs in order), and every
-# failing quantified comparison reports an interval. Usage: comparison_intervals.sh BIN PAPER
-# Configuration: `validate --paper PAPER --json` at the default samples (estimate ranges, undetermined directions,
+# failing quantified comparison reports an interval. Usage: comparison_intervals.sh BIN PAPER [SAMPLES]
+# Configuration: `validate --paper PAPER --json` at SAMPLES samples (default: validate's own) (estimate ranges, undetermined directions,
 # and the placements the paper leaves unstated). Expected: exit 0; every claim that is quantified, checked with a
 # magnitude, not a calibration read-back and failing at the nominal parameters carries at least one measure, each
 # with an interval [lo, hi] around its nominal value. Where a measure is a gap the paper gives, the paper's value is
 # inside that interval or not: the test lists those outside (reported, not asserted: validation.md says it too).
 # How validated: the JSON.
 set -u
-BIN=$1; PAPER=$2; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-"$BIN" validate --paper "$PAPER" --json > "$t/v.json"
+BIN=$1; PAPER=$2; SAMPLES=${3:-}; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+"$BIN" validate --paper "$PAPER" --json ${SAMPLES:+--samples "$SAMPLES"} > "$t/v.json"
 rc=$?
 if [ $rc -ne 0 ]; then echo "validate --paper $PAPER exited $rc (1: a calibration point or pair out of tolerance)"; exit 1; fi
 python3 - "$t/v.json" <<'P'
