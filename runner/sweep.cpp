@@ -72,11 +72,12 @@ constexpr Shown kShown[] = {{Dim::Rate, "GB/s", 1e9}, {Dim::Time, "us", 1e-6}, {
 // The declared dimension of an "mca.<name>" axis whose parameter is a quantity (its owning component's ParamInfo);
 // Ratio when the axis is no such parameter.
 Dim mca_axis_dim(const std::string& axis) {
-  if (!axis.starts_with("mca.")) return Dim::Ratio;
+  const std::string key = axis.starts_with("mca.") ? axis.substr(4) : std::string();
+  const ComponentInfo* owner = key.empty() ? nullptr : mca_owner(key);
+  if (!owner) return Dim::Ratio;
   McaParams mca = component_registry().defaults();
-  for (const auto& c : component_registry().all())
-    for (const auto& r : c.param_list(mca))
-      if (r.info.name == axis.substr(4) && r.info.choices.empty()) return r.info.dim;
+  for (const auto& r : owner->param_list(mca))
+    if (r.info.name == key && r.info.choices.empty()) return r.info.dim;
   return Dim::Ratio;
 }
 
