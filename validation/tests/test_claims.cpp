@@ -73,6 +73,50 @@ TEST_CASE("reference: the magnitude test flags an ordering that drops the paper'
   CHECK_FALSE(quantified_text("at 64 processes, with 4 MB messages"));
 }
 
+// Configuration: every reference file under validation/reference/. Expected: a claim whose text names a word of the
+// readings table ("marginal", "about the same", "comparable", "a slight advantage") and gives no number of its own is
+// checked with that word's reading in at least one of its checks, so one word has one numeric reading in every paper.
+// How validated: unread_words() of each file is empty; the file, the ids and the missing readings are printed when not.
+TEST_CASE("reference: a claim's qualitative word is checked with its reading", "[unit][validation]") {
+  const auto files = reference_files("");
+  REQUIRE(files.size() >= 5);
+  for (auto& f : files) {
+    const auto bad = unread_words(load_json_file(f));
+    std::string ids;
+    for (auto& id : bad) ids += id + "; ";
+    INFO(f << ": claims whose word's reading no check uses: " << ids);
+    CHECK(bad.empty());
+  }
+}
+
+// Configuration: claims whose text uses the table's words, checked with and without the word's reading.
+// Expected: each phrase maps to one reading ("comparable" and "converge" to 'similar', "about the same" to 'very
+// similar', "slight" inside "very slight" counted once as 'very slightly'); a claim checked by an ordering with a factor
+// instead of the reading is flagged; a number in the text exempts the claim (the number sets the check).
+// How validated: readings_in_text() and unread_words() values.
+TEST_CASE("readings: the papers' words map to the table's readings", "[unit][validation]") {
+  using V = std::vector<std::string>;
+  CHECK(readings_in_text("PTL latency is comparable to QDMA") == V{"similar"});
+  CHECK(readings_in_text("the curves almost converge") == V{"similar"});
+  CHECK(readings_in_text("Cray MPI has a very slight advantage") == V{"very slightly"});
+  CHECK(readings_in_text("very slight here, slight there") == V{"very slightly", "slightly"});
+  CHECK(readings_in_text("about the same as checking one") == V{"very similar"});
+  CHECK(readings_in_text("gives a marginal improvement") == V{"marginal"});
+  CHECK(readings_in_text("no noticeable improvement; bandwidth particularly worse") == V{"particularly worse"});
+  CHECK(readings_in_text("RDMA read beats RDMA write").empty());
+  Json less{{"a", ref("scenarios/x.json", 2048)}, {"b", ref("scenarios/y.json", 2048)}, {"factor", 1.1}};
+  Json marginal{{"kind", "gap"}, {"a", ref("scenarios/x.json", 2048)}, {"b", ref("scenarios/y.json", 2048)},
+                {"paper_gap_pct", 5}, {"reading", "marginal"}};
+  Json doc{{"claims", Json::array({{{"id", "factor"}, {"text", "Chained DMA gives a marginal improvement."}, {"check", less}},
+                                   {{"id", "read"}, {"text", "Chained DMA gives a marginal improvement."}, {"check", marginal}},
+                                   {{"id", "nested"}, {"text", "A marginal gain; comparable at 1 KiB."},
+                                    {"check", {{"kind", "all_of"}, {"checks", Json::array({marginal, less})}}}},
+                                   {{"id", "number"}, {"text", "similar (0.52 usecs each)"}, {"check", less}},
+                                   {{"id", "half"}, {"text", "OB1 is nearly half; the curves converge"}, {"check", less}}})}};
+  CHECK(unread_words(doc) == V{"factor: marginal", "nested: similar", "half: nearly half", "half: similar"});
+  CHECK_NOTHROW(check_claims_input(Json{{"claims", Json::array({doc["claims"][1]})}}, "f.json", only_known));
+}
+
 // Configuration: the readings table. Expected: each word's range as validation/README.md gives it; a stated gap without
 // a reading is the factor-1.5 window. How validated: gap_range() values.
 TEST_CASE("readings: one numeric reading per word", "[unit][validation]") {
