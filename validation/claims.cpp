@@ -44,7 +44,8 @@ const std::vector<Reading>& readings() {
 const std::vector<std::pair<std::string, std::string>>& reading_phrases() {
   static const std::vector<std::pair<std::string, std::string>> p = [] {
     std::vector<std::pair<std::string, std::string>> v{
-        {"much better", "much better"}, {"much worse", "much worse"}, {"significantly", "significantly"},
+        {"much better", "much better"}, {"much worse", "much worse"}, {"much higher", "much better"},
+        {"much lower", "much better"}, {"significantly", "significantly"},
         {"very slight", "very slightly"}, {"slight", "slightly"}, {"nearly half", "nearly half"}, {"twice", "twice"},
         {"very similar", "very similar"}, {"about the same", "very similar"}, {"nearly identical", "very similar"},
         {"about equal", "very similar"}, {"similar", "similar"}, {"comparable", "similar"},
@@ -78,8 +79,11 @@ bool gives_value(const std::string& text) {
   return std::regex_search(text, value);
 }
 
+// 'much worse' is 'much better' with the sign the other way (the same range): one word for the test.
+std::string same_range(const std::string& reading) { return reading == "much worse" ? "much better" : reading; }
+
 void readings_used(const Json& chk, std::set<std::string>& out) {
-  if (chk.contains("reading") && chk["reading"].is_string()) out.insert(chk["reading"].get<std::string>());
+  if (chk.contains("reading") && chk["reading"].is_string()) out.insert(same_range(chk["reading"].get<std::string>()));
   if (chk.value("kind", "less") == "all_of")
     for (auto& s : chk.at("checks")) readings_used(s, out);
 }
@@ -93,7 +97,7 @@ std::vector<std::string> unread_words(const Json& doc) {
     std::set<std::string> used;
     readings_used(c.at("check"), used);
     for (auto& r : readings_in_text(text))
-      if (!used.count(r)) out.push_back(c.value("id", "?") + ": " + r);
+      if (!used.count(same_range(r))) out.push_back(c.value("id", "?") + ": " + r);
   }
   return out;
 }

@@ -104,6 +104,7 @@ TEST_CASE("readings: the papers' words map to the table's readings", "[unit][val
   CHECK(readings_in_text("gives a marginal improvement") == V{"marginal"});
   CHECK(readings_in_text("no noticeable improvement; bandwidth particularly worse") == V{"particularly worse"});
   CHECK(readings_in_text("RDMA read beats RDMA write").empty());
+  CHECK(readings_in_text("the latency is much higher than CrayMPICH") == V{"much better"});  // the sign: paper_gap_pct
   Json less{{"a", ref("scenarios/x.json", 2048)}, {"b", ref("scenarios/y.json", 2048)}, {"factor", 1.1}};
   Json marginal{{"kind", "gap"}, {"a", ref("scenarios/x.json", 2048)}, {"b", ref("scenarios/y.json", 2048)},
                 {"paper_gap_pct", 5}, {"reading", "marginal"}};
