@@ -45,7 +45,8 @@ const std::vector<std::pair<std::string, std::string>>& reading_phrases() {
   static const std::vector<std::pair<std::string, std::string>> p = [] {
     std::vector<std::pair<std::string, std::string>> v{
         {"much better", "much better"}, {"much worse", "much worse"}, {"much higher", "much better"},
-        {"much lower", "much better"}, {"significantly", "significantly"},
+        {"much lower", "much better"}, {"significantly", "significantly"}, {"significant", "significantly"},
+        {"a marked", "significantly"},
         {"very slight", "very slightly"}, {"slight", "slightly"}, {"nearly half", "nearly half"}, {"twice", "twice"},
         {"very similar", "very similar"}, {"about the same", "very similar"}, {"nearly identical", "very similar"},
         {"about equal", "very similar"}, {"similar", "similar"}, {"comparable", "similar"},
