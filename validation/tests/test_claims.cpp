@@ -31,6 +31,20 @@ Json good_gap() {
               {"paper_gap_pct", -47}};
 }
 
+// Every reference file under validation/reference/ (at least the five papers'): `find` lists nothing in any of them;
+// the file and what it lists are printed when it does.
+void every_reference_file(std::vector<std::string> (*find)(const Json&), const char* what) {
+  const auto files = reference_files("");
+  REQUIRE(files.size() >= 5);
+  for (auto& f : files) {
+    const auto bad = find(load_json_file(f));
+    std::string ids;
+    for (auto& id : bad) ids += id + "; ";
+    INFO(f << ": " << what << ": " << ids);
+    CHECK(bad.empty());
+  }
+}
+
 }  // namespace
 
 // Configuration: every reference file under validation/reference/. Expected: no claim whose text gives a number ("82 %",
@@ -38,15 +52,8 @@ Json good_gap() {
 // factor nor margin, an all_of of such). How validated: unquantified_orderings() of each file is empty; the file and
 // the ids are printed when not.
 TEST_CASE("reference: a claim that gives a number is checked with its magnitude", "[unit][validation]") {
-  const auto files = reference_files("");
-  REQUIRE(files.size() >= 5);
-  for (auto& f : files) {
-    const auto bad = unquantified_orderings(load_json_file(f));
-    std::string ids;
-    for (auto& id : bad) ids += id + " ";
-    INFO(f << ": claims whose text gives a number but whose check is an ordering without it: " << ids);
-    CHECK(bad.empty());
-  }
+  every_reference_file(unquantified_orderings,
+                       "claims whose text gives a number but whose check is an ordering without it");
 }
 
 // Configuration: claims as main had them (an "82 %" sentence checked by `less`), and the same with a gap, a factor or
@@ -78,15 +85,7 @@ TEST_CASE("reference: the magnitude test flags an ordering that drops the paper'
 // checked with that word's reading in at least one of its checks, so one word has one numeric reading in every paper.
 // How validated: unread_words() of each file is empty; the file, the ids and the missing readings are printed when not.
 TEST_CASE("reference: a claim's qualitative word is checked with its reading", "[unit][validation]") {
-  const auto files = reference_files("");
-  REQUIRE(files.size() >= 5);
-  for (auto& f : files) {
-    const auto bad = unread_words(load_json_file(f));
-    std::string ids;
-    for (auto& id : bad) ids += id + "; ";
-    INFO(f << ": claims whose word's reading no check uses: " << ids);
-    CHECK(bad.empty());
-  }
+  every_reference_file(unread_words, "claims whose word's reading no check uses");
 }
 
 // Configuration: claims whose text uses the table's words, checked with and without the word's reading.
