@@ -12,9 +12,11 @@
 #include <algorithm>
 #include <Eigen/Dense>
 #include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 namespace ompisim::validation {
@@ -26,11 +28,24 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
   for (std::size_t i = 0; i < gaps.size(); ++i) {
     const Json& g = gaps[i];
     const std::string key = fmt::format("fit_gaps[{}]", i);
+    static const std::set<std::string> keys{"id", "figure", "text", "reading", "note",
+                                            "a",  "b",      "gap_pct", "role", "free"};
+    for (auto& [k, x] : g.items())
+      if (!keys.count(k))
+        throw InputError(f, key + "." + k, "unknown key (id, figure, text, reading, note, a, b, gap_pct, role, free)");
     for (const char* k : {"id", "a", "b", "gap_pct", "role"})
       if (!g.contains(k)) throw InputError(f, key + "." + k, "missing");
-    for (const char* side : {"a", "b"})
+    for (const char* side : {"a", "b"}) {
+      for (auto& [k, x] : g[side].items())
+        if (k != "scenario" && k != "select" && k != "metric")
+          throw InputError(f, key + "." + side + "." + k, "unknown key (scenario, select, metric)");
       for (const char* k : {"scenario", "select", "metric"})
         if (!g[side].contains(k)) throw InputError(f, key + "." + side + "." + k, "missing");
+      const Json& sc = g[side]["scenario"];
+      const std::string rel = sc.is_string() ? sc.get<std::string>() : sc.dump();
+      if (!sc.is_string() || !std::filesystem::exists(std::filesystem::path(data_dir()) / rel))
+        throw InputError(f, key + "." + side + ".scenario", "no scenario file '" + rel + "'");
+    }
     if (!g["gap_pct"].is_number() || g["gap_pct"].get<double>() == 0.0)
       throw InputError(f, key + ".gap_pct", "must be a non-zero number (signed: + when a is the better)");
     const std::string ma = g["a"]["metric"].get<std::string>();

@@ -3,6 +3,8 @@
 #include "core/errors.hpp"
 #include "validation/gap.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -32,8 +34,73 @@ const std::vector<Reading>& readings() {
       {"tracks", "within", 0, 25, "at every common size |a - b| <= 25 % of b (as 'similar', point by point)"},
       {"roughly matches", "within", 0, 25, "as 'similar'"},
       {"much smoother", "smoother", 2, kInf, "the rougher curve's largest fall (metric below its best at a smaller size) is at least 2 x the smoother one's"},
+      {"marginal", "gap", 0, 10, "0 < |gap| <= 10 %, two-sided: as 'slightly'"},
+      {"particularly worse", "gap", 5, kInf,
+       "|gap| >= 5 %, one-sided (also 'noticeably'; 'no noticeable' difference is below it): half of 'significantly'"},
   };
   return r;
+}
+
+const std::vector<std::pair<std::string, std::string>>& reading_phrases() {
+  static const std::vector<std::pair<std::string, std::string>> p = [] {
+    std::vector<std::pair<std::string, std::string>> v{
+        {"much better", "much better"}, {"much worse", "much worse"}, {"much higher", "much better"},
+        {"much lower", "much better"}, {"significantly", "significantly"}, {"significant", "significantly"},
+        {"a marked", "significantly"},
+        {"very slight", "very slightly"}, {"slight", "slightly"}, {"nearly half", "nearly half"}, {"twice", "twice"},
+        {"very similar", "very similar"}, {"about the same", "very similar"}, {"nearly identical", "very similar"},
+        {"about equal", "very similar"}, {"similar", "similar"}, {"comparable", "similar"},
+        {"roughly the same", "similar"}, {"converge", "similar"}, {"tracks", "tracks"},
+        {"roughly matches", "roughly matches"}, {"much smoother", "much smoother"}, {"marginal", "marginal"},
+        {"particularly worse", "particularly worse"}, {"noticeabl", "particularly worse"}};
+    std::stable_sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.first.size() > b.first.size(); });
+    return v;
+  }();
+  return p;
+}
+
+std::vector<std::string> readings_in_text(const std::string& text) {
+  std::string t = text;
+  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::vector<std::string> out;
+  for (auto& [phrase, reading] : reading_phrases())
+    for (auto at = t.find(phrase); at != std::string::npos; at = t.find(phrase, at)) {
+      t.replace(at, phrase.size(), std::string(phrase.size(), '#'));  // a shorter phrase inside it does not count again
+      if (std::find(out.begin(), out.end(), reading) == out.end()) out.push_back(reading);
+    }
+  return out;
+}
+
+namespace {
+// The text gives a value of its own (a percentage, a time, a bandwidth), which sets the check: "similar (0.52 usecs
+// each)" is the two equal values, not the word. "Half" and "twice" are words of the table and do not exempt.
+bool gives_value(const std::string& text) {
+  static const std::regex value(R"(\d+(\.\d+)?\s*(%|percent|us|usecs?|µs|microseconds?|ms|msecs?|GB/s|MB/s|Gbit/s|Mbit/s)(\b|$))",
+                                std::regex::icase);
+  return std::regex_search(text, value);
+}
+
+// 'much worse' is 'much better' with the sign the other way (the same range): one word for the test.
+std::string same_range(const std::string& reading) { return reading == "much worse" ? "much better" : reading; }
+
+void readings_used(const Json& chk, std::set<std::string>& out) {
+  if (chk.contains("reading") && chk["reading"].is_string()) out.insert(same_range(chk["reading"].get<std::string>()));
+  if (chk.value("kind", "less") == "all_of")
+    for (auto& s : chk.at("checks")) readings_used(s, out);
+}
+}  // namespace
+
+std::vector<std::string> unread_words(const Json& doc) {
+  std::vector<std::string> out;
+  for (auto& c : doc.value("claims", Json::array())) {
+    const std::string text = c.value("text", "");
+    if (gives_value(text)) continue;
+    std::set<std::string> used;
+    readings_used(c.at("check"), used);
+    for (auto& r : readings_in_text(text))
+      if (!used.count(same_range(r))) out.push_back(c.value("id", "?") + ": " + r);
+  }
+  return out;
 }
 
 // A protocol transition shows as the metric falling while the size grows; a rising curve has no fall, however steep

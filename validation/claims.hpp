@@ -39,6 +39,17 @@ bool has_magnitude(const Json& check);
 // The ids of the claims of a reference document whose text gives a number while the check is an ordering without it.
 std::vector<std::string> unquantified_orderings(const Json& doc);
 
+// The phrases of the papers that each reading stands for ("comparable" -> "similar", "a slight advantage" ->
+// "slightly"), longest first; the README's readings table lists the same.
+const std::vector<std::pair<std::string, std::string>>& reading_phrases();
+// The readings a claim's text calls for: each phrase of reading_phrases() found in the text (case-insensitive; a phrase
+// inside a longer one that matched, "slight" in "very slight", counts once, as the longer).
+std::vector<std::string> readings_in_text(const std::string& text);
+// "id: reading" for each claim of a reference document whose text gives no value of its own (a percentage, a time, a
+// bandwidth: where given, the value sets the check) and names a word of the readings table whose reading none of its
+// checks uses.
+std::vector<std::string> unread_words(const Json& doc);
+
 // Every claim of a reference document checked before anything runs: known keys in each claim and check, scenarios
 // that exist, gap checks with a numeric non-zero paper_gap_pct and a metric with a direction, readings that are defined
 // and fit their check and their number. InputError naming the file and the key otherwise. `scenario_exists`: whether

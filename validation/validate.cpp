@@ -7,6 +7,7 @@
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 #include "runner/scenario.hpp"
+#include "validation/calibrate.hpp"
 #include "validation/claims.hpp"
 #include "validation/gap.hpp"
 
@@ -395,6 +396,7 @@ bool claim_holds(Runner& run, const Json& c, std::string& detail, const std::str
 Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets,
                         const std::map<std::string, Json>* done) {
   check_claims_input(doc, f, [](const std::string& rel) { return fs::exists(fs::path(data_dir()) / rel); });
+  load_fit_gaps(doc, f);  // the calibration comparisons' input, checked here too: a bad entry is exit 2 for validate
   const std::string paper = fs::path(f).stem().string();
   try {
     Runner run(sets, false, done);

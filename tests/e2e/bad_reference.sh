@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configuration: a reference file (validation/reference/bad.json in a copy of the data directory) with one mistake at a
 # time: a gap naming an unknown scenario, a gap without paper_gap_pct, a gap of 0, a reading that is not defined, an
-# unknown key in a check, a select that matches no point of its scenario (found when the scenario has run).
+# unknown key in a check, a select that matches no point of its scenario (found when the scenario has run), a
+# calibration comparison (fit_gaps) naming a scenario that does not exist.
 # Expected: `ompisim validate --paper bad` exits 2 with one line naming the file, the key and the reason.
 # How validated: the exit status and a pattern of the error line.
 set -u
@@ -24,4 +25,11 @@ case_ text_gap "{\"kind\": \"gap\", \"a\": $A, \"b\": $B, \"paper_gap_pct\": \"5
 case_ reading "{\"kind\": \"gap\", \"a\": $A, \"b\": $B, \"paper_gap_pct\": 10, \"reading\": \"way better\"}" "check\.reading': 'way better' is not a defined reading"
 case_ unknown_key "{\"kind\": \"gap\", \"a\": $A, \"b\": $B, \"paper_gap\": 10}" "check\.paper_gap': unknown key"
 case_ no_point "{\"kind\": \"gap\", \"a\": $A, \"b\": {\"scenario\": \"scenarios/qsnet/table1_interrupt.json\", \"select\": {\"bytes\": 3}, \"metric\": \"latency_us\"}, \"paper_gap_pct\": 10}" "key 'claims\[c1\]\.check\.select': no point"
+# A calibration comparison (fit_gaps) naming a scenario that does not exist: validate reads fit_gaps' input too.
+printf '{"points": [], "claims": [], "fit_gaps": [{"id": "g1", "a": %s, "b": %s, "gap_pct": 5, "role": "calibration"}]}\n' \
+  "$A" '{"scenario": "scenarios/nope.json", "select": {"bytes": 4}, "metric": "latency_us"}' > "$t/validation/reference/bad.json"
+out=$(OMPISIM_DATA="$t" "$BIN" validate --paper bad --samples 0 2>&1); rc=$?
+if [ $rc -ne 2 ] || ! grep -q "bad.json" <<<"$out" || ! grep -Eq "key 'fit_gaps\[0\]\.b\.scenario': no scenario file" <<<"$out"; then
+  echo "FAIL fit_gap_unknown_scenario: rc=$rc: $out"; fail=1
+else echo "ok fit_gap_unknown_scenario"; fi
 exit $fail

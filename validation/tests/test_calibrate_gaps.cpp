@@ -56,6 +56,13 @@ TEST_CASE("calibrate: fit_gaps entries are read with their direction, bad ones n
     bad(e, "fit_gaps[0].a.metric");
   }
   SECTION("an unknown role") { Json e = entry(); e["role"] = "maybe"; bad(e, "fit_gaps[0].role"); }
+  SECTION("a side naming no scenario file") {
+    Json e = entry();
+    e["b"]["scenario"] = "scenarios/gemini/nope.json";
+    bad(e, "fit_gaps[0].b.scenario");
+  }
+  SECTION("an unknown key") { Json e = entry(); e["gap"] = 82; bad(e, "fit_gaps[0].gap"); }
+  SECTION("an unknown key in a side") { Json e = entry(); e["a"]["bytes"] = 1024; bad(e, "fit_gaps[0].a.bytes"); }
 }
 
 // Configuration: a comparison with "free": "software.craympi_" (a closed comparator's own costs), one without, and

@@ -31,6 +31,20 @@ Json good_gap() {
               {"paper_gap_pct", -47}};
 }
 
+// Every reference file under validation/reference/ (at least the five papers'): `find` lists nothing in any of them;
+// the file and what it lists are printed when it does.
+void every_reference_file(std::vector<std::string> (*find)(const Json&), const char* what) {
+  const auto files = reference_files("");
+  REQUIRE(files.size() >= 5);
+  for (auto& f : files) {
+    const auto bad = find(load_json_file(f));
+    std::string ids;
+    for (auto& id : bad) ids += id + "; ";
+    INFO(f << ": " << what << ": " << ids);
+    CHECK(bad.empty());
+  }
+}
+
 }  // namespace
 
 // Configuration: every reference file under validation/reference/. Expected: no claim whose text gives a number ("82 %",
@@ -38,15 +52,8 @@ Json good_gap() {
 // factor nor margin, an all_of of such). How validated: unquantified_orderings() of each file is empty; the file and
 // the ids are printed when not.
 TEST_CASE("reference: a claim that gives a number is checked with its magnitude", "[unit][validation]") {
-  const auto files = reference_files("");
-  REQUIRE(files.size() >= 5);
-  for (auto& f : files) {
-    const auto bad = unquantified_orderings(load_json_file(f));
-    std::string ids;
-    for (auto& id : bad) ids += id + " ";
-    INFO(f << ": claims whose text gives a number but whose check is an ordering without it: " << ids);
-    CHECK(bad.empty());
-  }
+  every_reference_file(unquantified_orderings,
+                       "claims whose text gives a number but whose check is an ordering without it");
 }
 
 // Configuration: claims as main had them (an "82 %" sentence checked by `less`), and the same with a gap, a factor or
@@ -71,6 +78,43 @@ TEST_CASE("reference: the magnitude test flags an ordering that drops the paper'
   CHECK(quantified_text("The datatype engine adds about 0.4 us"));
   CHECK(quantified_text("costs about 5 Mbit/s of bandwidth"));
   CHECK_FALSE(quantified_text("at 64 processes, with 4 MB messages"));
+}
+
+// Configuration: every reference file under validation/reference/. Expected: a claim whose text names a word of the
+// readings table ("marginal", "about the same", "comparable", "a slight advantage") and gives no number of its own is
+// checked with that word's reading in at least one of its checks, so one word has one numeric reading in every paper.
+// How validated: unread_words() of each file is empty; the file, the ids and the missing readings are printed when not.
+TEST_CASE("reference: a claim's qualitative word is checked with its reading", "[unit][validation]") {
+  every_reference_file(unread_words, "claims whose word's reading no check uses");
+}
+
+// Configuration: claims whose text uses the table's words, checked with and without the word's reading.
+// Expected: each phrase maps to one reading ("comparable" and "converge" to 'similar', "about the same" to 'very
+// similar', "slight" inside "very slight" counted once as 'very slightly'); a claim checked by an ordering with a factor
+// instead of the reading is flagged; a number in the text exempts the claim (the number sets the check).
+// How validated: readings_in_text() and unread_words() values.
+TEST_CASE("readings: the papers' words map to the table's readings", "[unit][validation]") {
+  using V = std::vector<std::string>;
+  CHECK(readings_in_text("PTL latency is comparable to QDMA") == V{"similar"});
+  CHECK(readings_in_text("the curves almost converge") == V{"similar"});
+  CHECK(readings_in_text("Cray MPI has a very slight advantage") == V{"very slightly"});
+  CHECK(readings_in_text("very slight here, slight there") == V{"very slightly", "slightly"});
+  CHECK(readings_in_text("about the same as checking one") == V{"very similar"});
+  CHECK(readings_in_text("gives a marginal improvement") == V{"marginal"});
+  CHECK(readings_in_text("no noticeable improvement; bandwidth particularly worse") == V{"particularly worse"});
+  CHECK(readings_in_text("RDMA read beats RDMA write").empty());
+  CHECK(readings_in_text("the latency is much higher than CrayMPICH") == V{"much better"});  // the sign: paper_gap_pct
+  Json less{{"a", ref("scenarios/x.json", 2048)}, {"b", ref("scenarios/y.json", 2048)}, {"factor", 1.1}};
+  Json marginal{{"kind", "gap"}, {"a", ref("scenarios/x.json", 2048)}, {"b", ref("scenarios/y.json", 2048)},
+                {"paper_gap_pct", 5}, {"reading", "marginal"}};
+  Json doc{{"claims", Json::array({{{"id", "factor"}, {"text", "Chained DMA gives a marginal improvement."}, {"check", less}},
+                                   {{"id", "read"}, {"text", "Chained DMA gives a marginal improvement."}, {"check", marginal}},
+                                   {{"id", "nested"}, {"text", "A marginal gain; comparable at 1 KiB."},
+                                    {"check", {{"kind", "all_of"}, {"checks", Json::array({marginal, less})}}}},
+                                   {{"id", "number"}, {"text", "similar (0.52 usecs each)"}, {"check", less}},
+                                   {{"id", "half"}, {"text", "OB1 is nearly half; the curves converge"}, {"check", less}}})}};
+  CHECK(unread_words(doc) == V{"factor: marginal", "nested: similar", "half: nearly half", "half: similar"});
+  CHECK_NOTHROW(check_claims_input(Json{{"claims", Json::array({doc["claims"][1]})}}, "f.json", only_known));
 }
 
 // Configuration: the readings table. Expected: each word's range as validation/README.md gives it; a stated gap without
