@@ -81,9 +81,9 @@ ResourceId Fabric::nic_resource_at(long long node, std::size_t k, int port) {
 
 // The resources of a bulk transfer a -> b driven by `initiator` (a for a PUT, b for a GET), from the NIC kind's
 // declared path: its node-side resources before the route, the route's links, its node-side resources after it.
-std::vector<ResourceId> Fabric::bulk_resources(long long a, long long b, long long initiator, const topology::Route& r,
-                                               int port_a, int port_b) {
-  std::vector<ResourceId> path;
+void Fabric::bulk_resources(long long a, long long b, long long initiator, const topology::Route& r, int port_a,
+                            int port_b, std::vector<ResourceId>& path) {
+  path.clear();
   path.reserve(before_route_.size() + r.size() + after_route_.size());
   auto node = [&](End e) { return e == End::Src ? a : e == End::Dst ? b : initiator; };
   auto port = [&](End e) { return e == End::Src ? port_a : e == End::Dst ? port_b : (initiator == a ? port_a : port_b); };
@@ -98,7 +98,6 @@ std::vector<ResourceId> Fabric::bulk_resources(long long a, long long b, long lo
   add(before_route_, bulk_path_.before_route);
   add_route(r, path);
   add(after_route_, bulk_path_.after_route);
-  return path;
 }
 
 void Fabric::declare(const NeighbourJob* neighbour) {
@@ -149,7 +148,8 @@ void Fabric::declare_neighbour(const NeighbourJob& j) {
   for (auto [a, b] : j.pairs())
     for (int k = 0; k < j.flows_per_pair; ++k) {
       topology::Route r = route_flow(a, b);  // counted for the whole run: adaptive policies see the neighbour
-      sim_.stream(bulk_resources(a, b, a, r, 0, 0));
+      bulk_resources(a, b, a, r, 0, 0, path_);
+      sim_.stream(path_);
       ++neighbour_streams;
     }
 }
@@ -163,48 +163,54 @@ void Fabric::bulk(long long a, long long b, double bytes, double latency, Callba
   }
   // The path is built when the flow starts. A pulled transfer (GET) is driven by b: with a NIC kind whose bulk path
   // names the initiator's resources, it occupies b's engine instead of a's.
-  sim_.after(latency, [this, a, b, bytes, pulled, pa = port_of(rank_a), pb = port_of(rank_b),
-                       done = std::move(done)]() mutable {
-    // The port whose DMA engine drives the transfer (the sender's for a PUT, the receiver's for a GET) works on at
-    // most max_active transfers at once; the others wait for it in order (NicModel::max_active_transfers).
-    PortQueue* q = nullptr;
-    if (max_active_ > 0) {
-      long long in = pulled ? b : a;
-      int ip = pulled ? pb : pa;
-      q = &port_queues_[static_cast<std::uint64_t>(in) * 64u + static_cast<std::uint64_t>(ip)];
+  const std::uint32_t t = transfers_.create(a, b, bytes, pulled, port_of(rank_a), port_of(rank_b), nullptr,
+                                            topology::Route{}, std::move(done));
+  sim_.after(latency, [this, t] { arrive(t); });
+}
+
+// The port whose DMA engine drives the transfer (the sender's for a PUT, the receiver's for a GET) works on at most
+// max_active transfers at once; the others wait for it in order (NicModel::max_active_transfers).
+void Fabric::arrive(std::uint32_t t) {
+  Transfer& x = transfers_[t];
+  if (max_active_ > 0) {
+    const long long in = x.pulled ? x.b : x.a;
+    const int ip = x.pulled ? x.pb : x.pa;
+    x.q = &port_queues_[static_cast<std::uint64_t>(in) * 64u + static_cast<std::uint64_t>(ip)];
+    if (x.q->active >= static_cast<std::uint32_t>(max_active_)) {
+      x.q->waiting.push_back(t);
+      return;
     }
-    if (!q || q->active < static_cast<std::uint32_t>(max_active_)) {
-      if (q) ++q->active;
-      start_flow(a, b, bytes, pulled, pa, pb, q, std::move(done));
-    } else {
-      q->waiting.push_back([this, a, b, bytes, pulled, pa, pb, q, done = std::move(done)]() mutable {
-        start_flow(a, b, bytes, pulled, pa, pb, q, std::move(done));
-      });
-    }
-  });
+    ++x.q->active;
+  }
+  start_flow(t);
 }
 
 // The route is chosen when the flow starts, by the run's policy, seeing the flows already routed over each link (an
 // adaptive policy steers around busy links; a deterministic one ignores the load). When it ends, the port's next
 // waiting transfer starts.
-void Fabric::start_flow(long long a, long long b, double bytes, bool pulled, int pa, int pb, PortQueue* q,
-                        Callback done) {
-  topology::Route r = route_flow(a, b);
-  if (TraceSink* t = sim_.trace) t->flow_nodes(a, b);
-  std::vector<ResourceId> path = bulk_resources(a, b, pulled ? b : a, r, pa, pb);
-  sim_.flow(std::move(path), bytes, [this, r = std::move(r), q, done = std::move(done)]() mutable {
-    for (auto id : r) --link_load_.flows[id];
-    if (q) {
-      --q->active;
-      if (!q->waiting.empty()) {
-        Callback next = std::move(q->waiting.front());
-        q->waiting.pop_front();
-        ++q->active;
-        next();
-      }
+void Fabric::start_flow(std::uint32_t t) {
+  Transfer& x = transfers_[t];
+  x.route = route_flow(x.a, x.b);
+  if (TraceSink* tr = sim_.trace) tr->flow_nodes(x.a, x.b);
+  bulk_resources(x.a, x.b, x.pulled ? x.b : x.a, x.route, x.pa, x.pb, path_);
+  sim_.flow(path_, x.bytes, [this, t] { end_flow(t); });
+}
+
+void Fabric::end_flow(std::uint32_t t) {
+  Transfer& x = transfers_[t];
+  for (auto id : x.route) --link_load_.flows[id];
+  Callback done = std::move(x.done);
+  if (PortQueue* q = x.q) {
+    --q->active;
+    if (!q->waiting.empty()) {
+      const std::uint32_t next = q->waiting.front();
+      q->waiting.pop_front();
+      ++q->active;
+      start_flow(next);
     }
-    done();
-  });
+  }
+  transfers_.erase(t);
+  done();
 }
 
 }  // namespace ompisim

@@ -4,6 +4,7 @@
 // per network of its machine. A port is (node, port index); a rank uses the port of the NIC nearest its NUMA node.
 #pragma once
 #include "core/sim.hpp"
+#include "core/slab.hpp"
 #include "platform/contexts.hpp"
 #include "platform/machine.hpp"
 #include "platform/neighbour_job.hpp"
@@ -48,17 +49,32 @@ private:
   PathCost compute_path(long long node_a, long long node_b) const;
   ResourceId nic_resource(long long node, const std::string& name, int port);
   ResourceId nic_resource_at(long long node, std::size_t k, int port);  // k: index in nic_resources_
-  std::vector<ResourceId> bulk_resources(long long a, long long b, long long initiator, const topology::Route& r,
-                                         int port_a, int port_b);
+  // The resources of a bulk flow's path, written into `path` (cleared first).
+  void bulk_resources(long long a, long long b, long long initiator, const topology::Route& r, int port_a, int port_b,
+                      std::vector<ResourceId>& path);
   void add_route(const topology::Route& r, std::vector<ResourceId>& path);
   topology::Route route_flow(long long a, long long b);
   void declare_neighbour(const NeighbourJob& j);
   // Per (node, port): bulk transfers in progress and those waiting for the port (NicModel::max_active_transfers).
   struct PortQueue {
     std::uint32_t active = 0;
-    std::deque<Callback> waiting;
+    std::deque<std::uint32_t> waiting;  // indices in transfers_, in arrival order
   };
-  void start_flow(long long a, long long b, double bytes, bool pulled, int pa, int pb, PortQueue* q, Callback done);
+  // One bulk transfer from bulk() to its completion: its ends, size, the port queue it counts in, its route while it
+  // flows, and what runs when it ends. Its events capture (this, index), inside std::function's inline buffer, so a
+  // transfer costs no closure allocation.
+  struct Transfer {
+    long long a = 0, b = 0;
+    double bytes = 0;
+    bool pulled = false;
+    int pa = 0, pb = 0;
+    PortQueue* q = nullptr;
+    topology::Route route;
+    Callback done;
+  };
+  void arrive(std::uint32_t t);  // the latency has elapsed: start now or wait for the port
+  void start_flow(std::uint32_t t);
+  void end_flow(std::uint32_t t);
 
   // Bulk flows routed over each link and not finished: what adaptive route policies read.
   struct FlowsPerLink final : topology::LinkLoad {
@@ -83,6 +99,8 @@ private:
   FlowsPerLink link_load_;
   int max_active_ = 0;
   std::unordered_map<std::uint64_t, PortQueue> port_queues_;
+  Slab<Transfer> transfers_;
+  std::vector<ResourceId> path_;  // the path handed to the engine at a flow's start (the engine copies what it keeps)
   std::uint64_t& flow_seq_;
   // path() is a pure function of (a, b) for a run: the last answers are kept in a small direct-mapped table (4,096
   // entries, 160 KiB, allocated on first use), so the per-message wire_time of SMSG and eager sends does not walk the

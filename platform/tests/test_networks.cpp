@@ -208,3 +208,35 @@ TEST_CASE("platform/machine: arch costs per element are parameters settable like
   auto lanl = load_machine("lanl-multi-nic");  // an arch record without costs: nothing listed
   for (auto& n : param_names(lanl->physical_params())) CHECK(n.find(".arch.") == std::string::npos);
 }
+
+// Configuration: crusher-dma4 (a Cassini port's DMA engine works on at most max_active_transfers = 4 bulk transfers
+//                at once), DES engine (no sharing: a transfer alone takes bytes over its path's slowest resource);
+//                six equal transfers from rank 0 (node 0) to rank 8 (node 1) at time 0, then two GETs pulled by
+//                node 1 from node 0.
+// Expected: the first four pushes end together at T; the fifth and sixth wait for the port and end at 2T, in the
+//           order they were asked for. The pulled transfers occupy node 1's port, which is idle: both end at
+//           T after they start, while node 0's port is still busy.
+// How validated: completion times and order against T, the time of one transfer alone.
+TEST_CASE("platform/fabric: a port works on at most max_active_transfers bulk transfers, the rest wait in order",
+          "[unit][platform]") {
+  auto m = load_machine("crusher-dma4");
+  REQUIRE(m->network().nic->max_active_transfers() == 4);
+  engine::DesEngine sim;
+  World w(sim, *m, make_placement(*m, 16, 8, {}, "test", Json::object()));
+  w.declare_resources();
+  sim.seal();
+  const double bytes = 1 << 20;
+  std::vector<std::pair<int, double>> ends;
+  for (int i = 0; i < 6; ++i) w.bulk(0, 1, bytes, 0, [&, i] { ends.emplace_back(i, sim.now()); }, false, 0, 8);
+  for (int i = 6; i < 8; ++i) w.bulk(0, 1, bytes, 0, [&, i] { ends.emplace_back(i, sim.now()); }, true, 0, 8);
+  sim.run();
+  REQUIRE(ends.size() == 8);
+  const double t = ends.front().second;
+  REQUIRE(t > 0);
+  std::vector<int> order;
+  for (auto& [i, at] : ends) {
+    order.push_back(i);
+    CHECK(at == Approx(i == 4 || i == 5 ? 2 * t : t));
+  }
+  CHECK(order == std::vector<int>{0, 1, 2, 3, 6, 7, 4, 5});
+}
