@@ -189,7 +189,15 @@ void ObjectReader::fail(const std::string& key, const std::string& reason) const
 }
 
 const Json& ObjectReader::need(const std::string& key) {
-  if (!obj_.contains(key)) fail(key, "required key is missing");
+  if (!obj_.contains(key)) {
+    // A misspelled required key would otherwise read as missing, with the misspelling reported nowhere.
+    std::vector<std::string> unread;
+    for (auto it = obj_.begin(); it != obj_.end(); ++it)
+      if (!read_.count(it.key())) unread.push_back(it.key());
+    const std::string near = did_you_mean(key, unread);
+    fail(key, near.empty() ? std::string("required key is missing")
+                           : fmt::format("required key is missing (is '{}' a misspelling of it?)", near));
+  }
   read_.insert(key);
   return obj_.at(key);
 }
