@@ -3,7 +3,8 @@
 #                completion function called with the words a user has typed and the tool under test as `ompisim`.
 # Expected:      subcommands and each subcommand's options complete from the tool's --help; `describe` completes
 #                every kind of name it takes (machine, component, benchmark, collective, stack, topology: the output
-#                of `describe --names`); `machine` completes its subcommand `template` and then template's own options
+#                of `describe --names`); it is registered for `ompisim` and `build/bin/ompisim` and setup.sh installs
+#                it with bash-completion; `machine` completes its subcommand `template` and then template's own options
 #                and, after --like, machine names; `schema` completes its kinds; a scenario path completes to its file.
 # How validated: the COMPREPLY list for each typed line.
 set -u
@@ -35,4 +36,12 @@ check "machine template --" --like --out
 check "machine template mine --like ti" titan
 check "schema " scenario result grid sweep validation machine
 check "run scenarios/gemini/fig5_latency_2p_inter_o" scenarios/gemini/fig5_latency_2p_inter_openmpi.json
+# registered for the command as the README types it, as well as the installed `ompisim`
+for c in ompisim build/bin/ompisim ./build/bin/ompisim; do
+  bash -c 'source tools/completion/ompisim.bash; complete -p "$1"' _ "$c" > /dev/null 2>&1 \
+    && echo "ok   completion registered for $c" || { echo "FAIL no completion registered for $c"; fail=1; }
+done
+grep -q "^install -D -m 644 tools/completion/ompisim.bash /etc/bash_completion.d/ompisim " setup.sh \
+  && grep -q "bash-completion" setup.sh && echo "ok   setup.sh installs bash-completion and the completion" \
+  || { echo "FAIL setup.sh does not install the completion (with bash-completion, which reads it)"; fail=1; }
 exit $fail

@@ -41,4 +41,5 @@ _ompisim() {
     COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
   fi
 }
-complete -F _ompisim ompisim
+# the installed command, and the build tree's as the README calls it (bash matches a completion by the command as typed)
+complete -F _ompisim ompisim build/bin/ompisim ./build/bin/ompisim
