@@ -5,7 +5,7 @@
 # (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed).
 # (7) calibrate --write writes a new machine file into --out and leaves the repository's untouched; without --out it
 # is refused (exit 2). (8) describe knows collectives, stacks and topologies as well as machines, components and
-# benchmarks. (9) machine template NAME writes a machine file that loads as it is and notes every parameter.
+# benchmarks, and `list` prints every name it takes. (9) machine template NAME writes a machine file that loads as it is and notes every parameter.
 # (10) sensitivity --mca varies the MCA parameters named, one at 0 = auto around its effective value, with progress.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -66,6 +66,11 @@ done
 "$BIN" describe frobnicate > /dev/null 2> "$t/err"; rc=$?
 [[ $rc == 2 ]] && grep -q "nor a benchmark (known: .*), a collective (.*allreduce.*), a stack (.*openmpi.*) or a topology (.*torus" "$t/err" \
   && echo "ok   describe of an unknown name lists every kind of name" || { echo "FAIL describe frobnicate: $rc $(cat "$t/err")"; fail=1; }
+# every name describe takes (describe --names) is listed by `list`, as the README says: collectives and topologies too
+"$BIN" list > "$t/list" 2> "$t/err" || fail=1
+missing=$("$BIN" describe --names | while read -r n; do grep -qE "^ +${n##*/}( |$)" "$t/list" || echo "$n"; done)
+[[ -z $missing && $("$BIN" describe --names | wc -l) -gt 50 ]] && echo "ok   list names everything describe takes" \
+  || { echo "FAIL describe takes names list does not print: $(echo $missing)"; fail=1; }
 # (9)
 "$BIN" machine template mybox --out "$t/tpl" > /dev/null 2> "$t/err"; rc=$?
 if [[ $rc == 0 && -s "$t/tpl/mybox.json" ]] && python3 -c "
