@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 pkgs=(build-essential cmake ninja-build pkg-config python3 libsimgrid-dev libboost-graph-dev libeigen3-dev
       nlohmann-json3-dev catch2 libcli11-dev libfmt-dev gnuplot-nox libjemalloc-dev openmpi-bin libopenmpi-dev pajeng
-      python3-jsonschema help2man)
+      python3-jsonschema help2man bash-completion)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p"); done
 if (( ${#missing[@]} )); then
@@ -15,8 +15,10 @@ if (( ${#missing[@]} )); then
 fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
 cmake --build build -j2
-# bash completion for the tool's subcommands and options (read from its --help)
-install -m 644 tools/completion/ompisim.bash /etc/bash_completion.d/ompisim 2> /dev/null || true
+# bash completion for the tool's subcommands and options (read from its --help), read by bash-completion in every new
+# interactive shell, for `ompisim` and `build/bin/ompisim`
+install -D -m 644 tools/completion/ompisim.bash /etc/bash_completion.d/ompisim 2> /dev/null \
+  || echo "setup.sh: bash completion not installed (not root): 'source tools/completion/ompisim.bash' in your shell" >&2
 case "${1:-reproduce}" in
   reproduce) ./build/bin/ompisim reproduce ;;
   test) cd build && ctest -j2 --output-on-failure ;;

@@ -188,8 +188,20 @@ void ObjectReader::fail(const std::string& key, const std::string& reason) const
   throw InputError(file_, key_path(key), reason);
 }
 
+void ObjectReader::fail_missing(const std::string& key, const std::string& what, const std::string& detail,
+                                const std::vector<std::string>& known) const {
+  // A misspelled required key would otherwise read as missing, with the misspelling reported nowhere.
+  std::vector<std::string> unread;
+  for (auto it = obj_.begin(); it != obj_.end(); ++it)
+    if (!read_.count(it.key()) && std::find(known.begin(), known.end(), it.key()) == known.end())
+      unread.push_back(it.key());
+  const std::string near = did_you_mean(key, unread);
+  fail(key, fmt::format("required {} is missing{}{}", what, detail,
+                        near.empty() ? "" : " (is '" + near + "' a misspelling of it?)"));
+}
+
 const Json& ObjectReader::need(const std::string& key) {
-  if (!obj_.contains(key)) fail(key, "required key is missing");
+  if (!obj_.contains(key)) fail_missing(key, "key");
   read_.insert(key);
   return obj_.at(key);
 }

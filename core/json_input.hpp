@@ -43,6 +43,10 @@ public:
   std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
   const std::string& file() const { return file_; }
   [[noreturn]] void fail(const std::string& key, const std::string& reason) const;
+  // "required <what> is missing<detail>", naming a key of the object that is close to `key` and neither read nor one
+  // of `known` (the object's other valid keys) as a likely misspelling of it.
+  [[noreturn]] void fail_missing(const std::string& key, const std::string& what, const std::string& detail = "",
+                                 const std::vector<std::string>& known = {}) const;
 
 private:
   const Json& need(const std::string& key);

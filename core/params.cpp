@@ -81,7 +81,7 @@ void load_sourced(ObjectReader& section, ParamList& list, bool require_all) {
   std::vector<std::string> names = param_names(list);
   for (auto& r : list) {
     if (!section.has(r.info.name)) {
-      if (require_all) section.fail(r.info.name, "required parameter is missing (" + r.info.description + ")");
+      if (require_all) section.fail_missing(r.info.name, "parameter", " (" + r.info.description + ")", names);
       continue;
     }
     if (!section.raw(r.info.name).is_object()) {  // a plain value: {"value": it}, its source the file

@@ -229,10 +229,13 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
 std::string render_comparison(const Comparison& c, const std::string& name_a, const std::string& name_b, bool diff_only) {
   std::string out = fmt::format("# A: {}\n# B: {}\n# tolerance {:g} (relative); '*' marks a difference beyond it\n",
                                 name_a, name_b, c.tolerance);
-  out += fmt::format("{:<44} {:<28} {:<32} {:>14} {:>14} {:>9}\n", "file", "point", "metric", "A", "B", "B/A");
   std::string last;
+  bool header = false;  // the column header only above rows: nothing drifted prints the summary alone
   for (auto& r : c.rows) {
     if (diff_only && !r.beyond) continue;
+    if (!header)
+      out += fmt::format("{:<44} {:<28} {:<32} {:>14} {:>14} {:>9}\n", "file", "point", "metric", "A", "B", "B/A");
+    header = true;
     std::string ratio = r.a == 0 ? (r.b == 0 ? "1" : "inf") : fmt::format("{:.4f}", r.b / r.a);
     out += fmt::format("{:<44} {:<28} {:<32} {:>14.6g} {:>14.6g} {:>9} {}\n", r.file == last ? "" : r.file, r.point,
                        r.metric, r.a, r.b, ratio, r.beyond ? "*" : "");

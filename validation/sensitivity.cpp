@@ -85,14 +85,22 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
   std::size_t done = 0;
   for (const std::string& key : mca) {
     progress::points(done++, total, key);
-    const auto [x, dim] = mca_value(base, key, s.file);
+    auto [x, dim] = mca_value(base, key, s.file);
+    Json shown = base["provenance"]["mca"][key];
+    // A value of 0 that means "auto" (btl_ugni_smsg_limit) is varied around the value the run used (the result's
+    // provenance.derived "<key> (effective)"): the parameter was asked for by name, so it is not skipped silently.
+    const Json effective = base["provenance"].value("derived", Json::object()).value(key + " (effective)", Json());
+    if (x <= 0 && effective.is_number() && effective.get<double>() > 0) {
+      x = effective.get<double>();
+      shown = fmt::format("{} (effective; value {})", format_quantity(x, dim), shown.get<std::string>());
+    }
     if (x <= 0) {
       skipped.push_back(key);
       continue;
     }
     auto text = [dim = dim](double v) { return dim == Dim::Ratio ? fmt::format("{:.12g}", v) : format_quantity(v, dim); };
     auto [d, worst] = derivative(key, text(x * std::exp(h)), text(x * std::exp(-h)));
-    params.push_back({{"name", key}, {"value", base["provenance"]["mca"][key]}, {"source", "MCA parameter (--mca)"},
+    params.push_back({{"name", key}, {"value", shown}, {"source", "MCA parameter (--mca)"},
                       {"derivatives", d}, {"max_abs", worst}});
   }
   for (auto& r : physical) {

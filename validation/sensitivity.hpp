@@ -13,7 +13,8 @@ namespace ompisim::validation {
 //  "max_abs"}] sorted by max_abs, largest first; parameters that cannot be varied (zero, an integer count, a choice) are
 //  listed under "not_varied"}.
 // mca: MCA parameters varied as well (their resolved values, provenance.mca; a key the stack does not read is refused
-// as --set refuses it). Shows progress (core/progress.hpp) per parameter.
+// as --set refuses it; one at 0 = auto is varied around provenance.derived "<name> (effective)", the value the run
+// used, and its "value" says so). Shows progress (core/progress.hpp) per parameter.
 Json sensitivity(const std::string& scenario_file, double step = 0.01, const std::vector<std::string>& mca = {});
 // One line per parameter: name, largest |derivative|, the derivative at each point.
 std::string render_sensitivity(const Json& s);

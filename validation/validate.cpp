@@ -2,6 +2,7 @@
 
 #include "validation/table1.hpp"
 
+#include "core/json_input.hpp"
 #include "runner/registries.hpp"
 #include "runner/isolate.hpp"
 #include "runner/report.hpp"
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 #include <limits>
 #include <map>
@@ -37,13 +39,22 @@ std::vector<std::string> scenario_files() {
 }
 
 std::vector<std::string> reference_files(const std::string& paper) {
-  std::vector<std::string> out;
+  std::vector<std::string> out, papers;
   fs::path root = fs::path(data_dir()) / "validation" / "reference";
   if (!fs::exists(root)) return out;
-  for (auto& e : fs::directory_iterator(root))
-    if (e.path().extension() == ".json" && (paper.empty() || e.path().stem() == paper)) out.push_back(e.path().string());
+  for (auto& e : fs::directory_iterator(root)) {
+    if (e.path().extension() != ".json") continue;
+    papers.push_back(e.path().stem().string());
+    if (paper.empty() || e.path().stem() == paper) out.push_back(e.path().string());
+  }
   std::sort(out.begin(), out.end());
-  if (!paper.empty() && out.empty()) throw InputError("--paper", paper, "no reference data for this paper");
+  std::sort(papers.begin(), papers.end());
+  if (!paper.empty() && out.empty()) {
+    const std::string hint = did_you_mean(paper, papers);
+    throw InputError("--paper", paper,
+                     fmt::format("no reference data for this paper{} (papers: {})",
+                                 hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(papers, ", ")));
+  }
   return out;
 }
 

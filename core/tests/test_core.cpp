@@ -78,6 +78,31 @@ TEST_CASE("strict JSON: unknown keys get a did-you-mean", "[unit]") {
   CHECK(did_you_mean("zzzzzz", {"osu_latency"}).empty());
 }
 
+// Configuration: an object whose required key is misspelled ("benchmrak" for "benchmark"), and one where it is absent.
+// Expected: InputError naming the required key; the misspelling is named when a key of the object is close to it.
+// How validated: the error's key and text.
+TEST_CASE("strict JSON: a misspelled required key is named, not only reported missing", "[unit]") {
+  Json j = Json::parse(R"({"ranks": 2, "benchmrak": {}})");
+  ObjectReader r(j, "s.json", "");
+  try {
+    (void)r.object("benchmark");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.key() == "benchmark");
+    CHECK_THAT(e.what(), Catch::Contains("required key is missing (is 'benchmrak' a misspelling of it?)"));
+  }
+  Json k = Json::parse(R"({"ranks": 2})");
+  ObjectReader q(k, "s.json", "");
+  (void)q.integer("ranks", 1, 10);
+  try {
+    (void)q.str("machine");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.key() == "machine");
+    CHECK_THAT(e.what(), Catch::Contains("required key is missing") && !Catch::Contains("misspelling"));
+  }
+}
+
 // Configuration: the shipped machine files. Expected: every physical parameter has a value and a source or fit.
 TEST_CASE("machines: every parameter is sourced", "[unit]") {
   for (auto& [name, file] : list_machines()) {

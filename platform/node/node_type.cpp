@@ -149,7 +149,7 @@ NodeType NodeType::from_json(const Json& node, const std::string& file, const st
     load_sourced(l, list, false);
     // Which link keys a shape needs: exactly those of the distances it has.
     auto need = [&](const Sourced& p, const std::string& key, bool required, const std::string& why) {
-      if (required && !p.set) l.fail(key, "required parameter is missing (" + why + ")");
+      if (required && !p.set) l.fail_missing(key, "parameter", " (" + why + ")", param_names(list));
       if (!required && p.set) l.fail(key, "does not apply (" + why + ")");
     };
     bool multi_numa = s.numa_per_package > 1, multi_pkg = s.packages > 1;

@@ -16,5 +16,9 @@ check unknown_component '{"machine": "cielo", "stack": {"pml": "ob1", "btl": ["s
 check unknown_benchmark '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latencyy"}, "ranks": 2}' "key 'benchmark.name': unknown benchmark 'osu_latencyy' (did you mean 'osu_latency'?)"
 check benchmark_unknown_key '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_bw", "windw": 8}, "ranks": 2}' "key 'benchmark.windw': unknown key (did you mean 'window'?)"
 check smb_window '{"machine": "red-storm", "stack": "native", "benchmark": {"name": "smb_overhead", "window": 8}, "ranks": 2}' "key 'benchmark.window': unknown key"
+check misspelled_required '{"machine": "cielo", "stack": "openmpi", "benchmrak": {"name": "osu_latency"}, "ranks": 2}' "key 'benchmark': required key is missing (is 'benchmrak' a misspelling of it?)"
 check truncated '{"machine": "cielo", ' "not valid JSON"
+# an unknown --paper lists the papers there are, with a did-you-mean when one is close
+expect_input_error unknown_paper "key 'gemini': no reference data for this paper (papers: gemini-xe-xk, heterogeneous, qsnet-elan4, seastar-portals, slingshot-ex)" validate --paper gemini
+expect_input_error misspelled_paper "did you mean 'seastar-portals'" calibrate --paper seastar-portal
 exit $fail

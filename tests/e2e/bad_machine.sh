@@ -3,7 +3,8 @@
 #                without cores; a NIC on a NUMA node the node lacks; an unknown key in a network, a network without a
 #                NIC, a topology giving its own node count, a node_list naming an unknown type or a count <= 0, more
 #                ports per node than the node type has NICs, a NIC naming an unknown network, a bad arch record, a key
-#                of the old shape; a short --set name that two networks share), run with --machine-file; and
+#                of the old shape; a misspelled or missing NIC parameter; a short --set name that two networks share),
+#                run with --machine-file; and
 #                scenarios with a cpu_list naming a core the node lacks, a map_by that does not exist, and a stack that
 #                does not exist.
 # Expected:      exit status 2 and one line naming the file, the key and the reason (with a did-you-mean where one
@@ -25,6 +26,9 @@ G='j["networks"]["gemini"]'
 N='j["node_types"]["compute"]'
 machine nic_kind "$G[\"nic\"][\"kind\"] = \"gemnii\"" "key 'networks.gemini.nic.kind': unknown NIC kind 'gemnii' (did you mean 'gemini'?)"
 machine topology_kind "$G[\"topology\"][\"kind\"] = \"tours\"" "networks.gemini.topology.kind.*unknown.*did you mean 'torus'"
+# a misspelled required NIC parameter is named beside the missing one (bte_bandwidth is not read as the misspelling)
+machine misspelled_param "$G[\"nic\"][\"bte_bandwith\"] = $G[\"nic\"].pop(\"bte_bandwidth\")" "key 'networks.gemini.nic.bte_bandwidth': required parameter is missing (.*) (is 'bte_bandwith' a misspelling of it?)"
+machine missing_param "$G[\"nic\"].pop(\"fma_pio_bandwidth\")" "key 'networks.gemini.nic.fma_pio_bandwidth': required parameter is missing (CPU to FMA window payload rate (SMSG, FMA put))$"
 machine route_policy "$G[\"topology\"][\"routing\"] = \"valiant\"" "networks.gemini.topology.routing.*valiant"
 machine no_cores "$N[\"cores_per_numa\"] = 0" "node_types.compute.cores_per_numa"
 machine base_path 'j["base"] = "../../../etc/passwd"' "key 'base'"

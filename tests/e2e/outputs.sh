@@ -5,7 +5,8 @@
 # (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed).
 # (7) calibrate --write writes a new machine file into --out and leaves the repository's untouched; without --out it
 # is refused (exit 2). (8) describe knows collectives, stacks and topologies as well as machines, components and
-# benchmarks. (9) machine template NAME writes a machine file that loads as it is and notes every parameter.
+# benchmarks, and `list` prints every name it takes. (9) machine template NAME writes a machine file that loads as it is and notes every parameter.
+# (10) sensitivity --mca varies the MCA parameters named, one at 0 = auto around its effective value, with progress.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 echo '{"id": "slow", "machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 200, "skip": 0}, "ranks": 65536, "ranks_per_node": 16}' > "$t/slow.json"
@@ -65,6 +66,11 @@ done
 "$BIN" describe frobnicate > /dev/null 2> "$t/err"; rc=$?
 [[ $rc == 2 ]] && grep -q "nor a benchmark (known: .*), a collective (.*allreduce.*), a stack (.*openmpi.*) or a topology (.*torus" "$t/err" \
   && echo "ok   describe of an unknown name lists every kind of name" || { echo "FAIL describe frobnicate: $rc $(cat "$t/err")"; fail=1; }
+# every name describe takes (describe --names) is listed by `list`, as the README says: collectives and topologies too
+"$BIN" list > "$t/list" 2> "$t/err" || fail=1
+missing=$("$BIN" describe --names | while read -r n; do grep -qE "^ +${n##*/}( |$)" "$t/list" || echo "$n"; done)
+[[ -z $missing && $("$BIN" describe --names | wc -l) -gt 50 ]] && echo "ok   list names everything describe takes" \
+  || { echo "FAIL describe takes names list does not print: $(echo $missing)"; fail=1; }
 # (9)
 "$BIN" machine template mybox --out "$t/tpl" > /dev/null 2> "$t/err"; rc=$?
 if [[ $rc == 0 && -s "$t/tpl/mybox.json" ]] && python3 -c "
@@ -77,6 +83,13 @@ else echo "FAIL machine template: rc=$rc $(cat "$t/err")"; fail=1; fi
 "$BIN" sensitivity "$t/lat.json" --mca btl_ugni_eager_limit --json > "$t/sens.json" 2> "$t/err" \
   && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert [p for p in r['parameters'] if p['name'] == 'btl_ugni_eager_limit' and p['value'] == '8192 B']" "$t/sens.json" \
   && echo "ok   sensitivity --mca varies an MCA parameter" || { echo "FAIL sensitivity --mca: $(cat "$t/err")"; fail=1; }
+# an MCA parameter at 0 = auto (btl_ugni_smsg_limit) is varied around the value the run used (1024 B for 2 ranks), not
+# skipped: a 1000-byte message crosses the limit within the step
+echo "{\"id\": \"lat1000\", ${q/\"sizes\": \[1, 1024\]/\"sizes\": [1000]} \"osu_latency\"}}" > "$t/lat1000.json"
+"$BIN" sensitivity "$t/lat1000.json" --mca btl_ugni_smsg_limit --json > "$t/sens0.json" 2> "$t/err" \
+  && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); p=[p for p in r['parameters'] if p['name'] == 'btl_ugni_smsg_limit']
+assert p and p[0]['value'].startswith('1024 B (effective') and p[0]['max_abs'] > 0, (p, r['not_varied'])" "$t/sens0.json" \
+  && echo "ok   sensitivity --mca of an auto (0) parameter varies its effective value" || { echo "FAIL sensitivity --mca auto: $(cat "$t/err") $(head -c 600 "$t/sens0.json")"; fail=1; }
 if command -v script > /dev/null; then
   timeout 120 script -qec "'$BIN' sensitivity '$t/lat.json' --mca btl_ugni_eager_limit > /dev/null" /dev/null | tr '\r' '\n' > "$t/tty.txt"
   grep -aq "\[0/[0-9]* done, [0-9]* left\].*btl_ugni_eager_limit" "$t/tty.txt" && echo "ok   sensitivity shows progress on a terminal" \

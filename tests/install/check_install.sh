@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `cmake --install` into a temporary prefix gives a tool that runs from any folder with its own installed data:
-# machines, scenarios, reference data, man page, completion and the LICENSE (share/doc/ompisim/); no source path in the binary;
+# machines, scenarios, reference data, man page (with every subcommand's options), completion and the LICENSE
+# (share/doc/ompisim/); no source path in the binary;
 # a scenario or grid named relative to the data (scenarios/...) is found from any folder.
 # Usage: check_install.sh CMAKE BUILD_DIR SOURCE_DIR
 set -uo pipefail
@@ -35,7 +36,10 @@ for f in share/bash-completion/completions/ompisim share/ompisim/validation/refe
   [ -e "$p/prefix/$f" ] && echo "ok   $f" || { echo "FAIL missing $f"; fail=1; }
 done
 if command -v help2man > /dev/null; then
-  [ -s "$p/prefix/share/man/man1/ompisim.1" ] && grep -q "SUBCOMMAND" "$p/prefix/share/man/man1/ompisim.1" \
-    && echo "ok   man page" || { echo "FAIL man page"; fail=1; }
+  # every subcommand's options, not only the list of subcommands: run's --trace-window, machine template's --like
+  man1=$p/prefix/share/man/man1/ompisim.1
+  [ -s "$man1" ] && grep -q "SUBCOMMAND" "$man1" && grep -q '^\.SS "ompisim run"' "$man1" \
+    && grep -q -- '--trace-window' "$man1" && grep -q '^\.SS "ompisim machine template"' "$man1" && grep -q -- '--like' "$man1" \
+    && echo "ok   man page: every subcommand's options" || { echo "FAIL man page: $(grep '^\.S[HS]' "$man1" 2> /dev/null | tr '\n' ' ')"; fail=1; }
 fi
 exit $fail

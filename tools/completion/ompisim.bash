@@ -1,5 +1,7 @@
-# bash completion for ompisim. Subcommands and options are read from the tool's own --help, so they never drift;
-# scenario, grid and machine files complete as *.json, machine names after --machine and `describe`.
+# bash completion for ompisim. Subcommands (and a subcommand's own, as `machine template`), options and a positional's
+# fixed choices (`schema scenario|result|...`) are read from the tool's own --help, so they never drift; `describe`
+# completes every name it takes (`describe --names`: machines, components, benchmarks, collectives, stacks, topologies);
+# scenario, grid and machine files complete as *.json.
 _ompisim() {
   local cur prev words cword
   _init_completion 2> /dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
@@ -16,13 +18,28 @@ _ompisim() {
   case $prev in
     --out) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --machine-file | --against) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --like) COMPREPLY=($(compgen -W "$("$tool" list 2> /dev/null | sed -n '/^machines:/,/^[a-z]/s/^  \([^ ]*\) .*/\1/p')" -- "$cur")); return ;;
   esac
+  local help words_after=$((cword - i - 1))
+  help=$("$tool" "$sub" --help 2> /dev/null)
+  local nested choices
+  nested=$(sed -n '/^Subcommands:/,/^$/s/^  \([a-z]*\) .*/\1/p' <<< "$help")
+  if [[ -n $nested && $words_after -gt 0 ]]; then  # within `machine template`: its own options
+    help=$("$tool" "$sub" "${words[i+1]}" --help 2> /dev/null); nested=""; words_after=$((words_after - 1))
+  fi
+  # a positional documented as "a | b | c" (schema's kind): its choices
+  choices=$(sed -n '/^Positionals:/,/^$/s/^  [a-z]* TEXT[A-Z ]* \{2,\}\([a-z]*\( | [a-z]*\)\{1,\}\)$/\1/p' <<< "$help" | tr -d '|')
   if [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "$("$tool" "$sub" --help 2> /dev/null | grep -o -- '--[a-z][a-z0-9-]*' | sort -u)" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(grep -o -- '--[a-z][a-z0-9-]*' <<< "$help" | sort -u)" -- "$cur"))
+  elif [[ -n $nested && $words_after == 0 ]]; then
+    COMPREPLY=($(compgen -W "$nested" -- "$cur"))
+  elif [[ -n $choices && $words_after == 0 ]]; then
+    COMPREPLY=($(compgen -W "$choices" -- "$cur"))
   elif [[ $sub == describe ]]; then
-    COMPREPLY=($(compgen -W "$("$tool" list 2> /dev/null | sed -n '/^machines:/,/^[a-z]/s/^  \([^ ]*\) .*/\1/p')" -- "$cur"))
+    COMPREPLY=($(compgen -W "$("$tool" describe --names 2> /dev/null)" -- "$cur"))
   else
     COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
   fi
 }
-complete -F _ompisim ompisim
+# the installed command, and the build tree's as the README calls it (bash matches a completion by the command as typed)
+complete -F _ompisim ompisim build/bin/ompisim ./build/bin/ompisim

@@ -204,7 +204,39 @@ std::string describe_topology(const std::string& name) {
   return out;
 }
 
-int describe_command(const CLI::App&, const std::string& name, Context&) {
+// Every name `describe` takes, by kind, each once and in registry order: what an unknown name's error lists, and
+// what `describe --names` prints for shell completion.
+struct NameLists {
+  std::vector<std::string> machines, components, benchmarks, collectives, stacks, topologies;
+};
+NameLists describable_names() {
+  NameLists n;
+  auto add = [](std::vector<std::string>& to, const std::string& v) {
+    if (std::find(to.begin(), to.end(), v) == to.end()) to.push_back(v);
+  };
+  for (auto& [m, f] : list_machines()) add(n.machines, m);
+  for (auto& c : component_registry().all()) add(n.components, c.id());
+  for (auto& b : bench::driver_registry().names()) add(n.benchmarks, b);
+  for (auto& a : coll::default_registry().all()) add(n.collectives, a.coll);
+  for (auto& st : stack_registry().all()) add(n.stacks, st.name);
+  for (auto& t : topology::topologies().names()) add(n.topologies, t);
+  return n;
+}
+
+struct DescribeOptions {
+  std::string name;
+  bool names = false;
+};
+
+int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
+  if (opt.names) {
+    const NameLists n = describable_names();
+    for (auto* list : {&n.machines, &n.components, &n.benchmarks, &n.collectives, &n.stacks, &n.topologies})
+      for (auto& v : *list) std::cout << v << "\n";
+    return 0;
+  }
+  if (opt.name.empty()) throw InputError("describe", "", "give a NAME (ompisim list), or --names to list every one");
+  const std::string& name = opt.name;
   if (const bench::DriverInfo* d = bench::driver_registry().find(name)) {
     std::cout << describe_benchmark(*d);
     return 0;
@@ -225,15 +257,11 @@ int describe_command(const CLI::App&, const std::string& name, Context&) {
     m = load_machine(name);
   } catch (const InputError& e) {  // neither a benchmark nor a machine: say both
     if (e.reason().rfind("unknown machine", 0) != 0) throw;
-    std::vector<std::string> colls, stacks;
-    for (auto& a : coll::default_registry().all())
-      if (std::find(colls.begin(), colls.end(), a.coll) == colls.end()) colls.push_back(a.coll);
-    for (auto& st : stack_registry().all())
-      if (std::find(stacks.begin(), stacks.end(), st.name) == stacks.end()) stacks.push_back(st.name);
+    const NameLists n = describable_names();
     throw InputError(e.file(), e.key(),
                      fmt::format("{}; nor a benchmark (known: {}), a collective ({}), a stack ({}) or a topology ({})",
-                                 e.reason(), fmt::join(bench::driver_registry().names(), ", "), fmt::join(colls, ", "),
-                                 fmt::join(stacks, ", "), fmt::join(topology::topologies().names(), ", ")));
+                                 e.reason(), fmt::join(n.benchmarks, ", "), fmt::join(n.collectives, ", "),
+                                 fmt::join(n.stacks, ", "), fmt::join(n.topologies, ", ")));
   }
   describe_machine(*m);
   return 0;
@@ -242,14 +270,15 @@ int describe_command(const CLI::App&, const std::string& name, Context&) {
 }  // namespace
 
 void add_describe(CLI::App& app, Context& ctx) {
-  auto [desc, name] = ctx.command(app, "describe",
+  auto [desc, opt] = ctx.command(app, "describe",
                                   "print every parameter of a machine or of a component (e.g. btl/ugni) with unit, "
                                   "value and source, the keys a benchmark's \"benchmark\" block accepts, the algorithms "
                                   "of a collective, the presets of a stack, or a topology",
                                   describe_command);
-  desc->add_option("name", *name, "machine, component (framework/name, or a name only one framework has), "
-                                  "benchmark, collective, stack or topology name (ompisim list)")
-      ->required();
+  auto* name = desc->add_option("name", opt->name, "machine, component (framework/name, or a name only one framework "
+                                                  "has), benchmark, collective, stack or topology name (ompisim list)");
+  desc->add_flag("--names", opt->names, "print every name describe takes, one per line (shell completion reads it)")
+      ->excludes(name);
 }
 
 }  // namespace ompisim::cli

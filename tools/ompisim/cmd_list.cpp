@@ -1,12 +1,17 @@
-// `ompisim list`: the machines, components, stack presets, engines, NIC kinds, benchmarks and scenarios there are.
+// `ompisim list`: the machines, components, stack presets, engines, NIC kinds, topologies, benchmarks, collectives and
+// scenarios there are: every name `describe` takes is listed here.
 #include "benchmarks/driver.hpp"
+#include "collectives/registry.hpp"
 #include "platform/machine.hpp"
+#include "platform/topology/topology_registry.hpp"
 #include "runner/registries.hpp"
 #include "runner/stacks.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/validate.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 
 namespace ompisim::cli {
@@ -35,6 +40,8 @@ int list_command(const CLI::App&, const NoOptions&, Context&) {
   for (auto& e : engines().all()) std::cout << fmt::format("  {:<8} {}\n", e.name, e.description);
   std::cout << "NIC kinds:\n";
   for (auto& k : nic_kinds().all()) std::cout << "  " << k.name << "  " << k.description << "\n";
+  std::cout << "topologies (a machine file's networks.<name>.topology.kind):\n";
+  for (auto& t : topology::topologies().all()) std::cout << fmt::format("  {:<10} {}\n", t.name, t.description);
   std::cout << "benchmarks (ompisim describe NAME: the keys of its \"benchmark\" block):\n";
   for (auto& b : bench::driver_registry().all())
     std::cout << fmt::format("  {:<14} [{}]  {}\n", b.name, b.family, b.description);
@@ -42,6 +49,14 @@ int list_command(const CLI::App&, const NoOptions&, Context&) {
   for (auto& b : bench::driver_registry().all())
     for (auto& p : b.params)
       if (p.choices) std::cout << fmt::format("  {}.{}: {}\n", b.name, p.name, fmt::join(p.choices(), ", "));
+  std::cout << "collectives (ompisim describe NAME: each algorithm and the Open MPI or MPICH function it mirrors):\n";
+  std::vector<std::pair<std::string, std::vector<std::string>>> colls;  // in registry order
+  for (auto& a : coll::default_registry().all()) {
+    auto it = std::find_if(colls.begin(), colls.end(), [&](const auto& c) { return c.first == a.coll; });
+    if (it == colls.end()) it = colls.insert(colls.end(), {a.coll, {}});
+    it->second.push_back(a.algo);
+  }
+  for (auto& [c, algos] : colls) std::cout << fmt::format("  {:<14} {}\n", c, fmt::join(algos, ", "));
   std::cout << "scenarios:\n";
   for (auto& f : validation::scenario_files()) std::cout << "  " << f << "\n";
   return 0;
@@ -50,7 +65,8 @@ int list_command(const CLI::App&, const NoOptions&, Context&) {
 }  // namespace
 
 void add_list(CLI::App& app, Context& ctx) {
-  ctx.command(app, "list", "list machines, stacks, benchmarks, algorithms and scenarios", list_command);
+  ctx.command(app, "list", "list machines, components, stacks, engines, NIC kinds, topologies, benchmarks, "
+                               "collectives and their algorithms, and scenarios", list_command);
 }
 
 }  // namespace ompisim::cli

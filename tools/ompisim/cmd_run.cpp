@@ -105,7 +105,8 @@ void add_run(CLI::App& app, Context& ctx) {
   run->add_option("--plot", opt->plot_file, "also draw the run as an SVG (a file name, written into the --out folder)");
   run->add_option("--trace", opt->trace_file,
                   "write the protocol timeline: FILE.paje (Paje: ViTE, pj_dump) or FILE.json (Chrome trace events: "
-                  "Perfetto); CPU spans per rank, NIC engines, bulk flows, messages and AMOs");
+                  "Perfetto); CPU spans per rank, NIC engines, bulk flows, messages and AMOs; a relative FILE is "
+                  "written into the --out folder, as --plot's");
   run->add_option("--trace-ranks", opt->trace_ranks, "trace only these ranks (and their nodes' NICs), e.g. 0-15,1024");
   run->add_option("--trace-window", opt->trace_window, "trace only this interval of simulated time, e.g. 10us:50us");
 }

@@ -1,4 +1,5 @@
-// `ompisim sensitivity SCENARIO`: normalised derivatives of a scenario's points with respect to each machine parameter.
+// `ompisim sensitivity SCENARIO`: normalised derivatives of a scenario's points with respect to each machine parameter
+// and each MCA parameter named by --mca.
 #include "core/errors.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/sensitivity.hpp"
@@ -27,12 +28,13 @@ int sensitivity_command(const CLI::App&, const SensitivityOptions& opt, Context&
 void add_sensitivity(CLI::App& app, Context& ctx) {
   auto [sens, opt] = ctx.command(app, "sensitivity",
                                  "normalised derivatives d ln(result) / d ln(parameter) of a scenario's points with "
-                                 "respect to each machine parameter, largest first",
+                                 "respect to each machine parameter and each MCA parameter named by --mca, largest first",
                                  sensitivity_command);
   sens->add_option("scenario", opt->file, "scenario file")->required();
   sens->add_option("--step", opt->step, "log-space step of the central differences (default 0.01)");
   sens->add_flag("--json", opt->json, "print JSON");
-  sens->add_option("--mca", opt->mca, "also vary this MCA parameter (repeatable; ompisim describe COMPONENT)");
+  sens->add_option("--mca", opt->mca, "also vary this MCA parameter (repeatable; ompisim describe COMPONENT); one at "
+                                      "0 = auto is varied around the value the run used (its effective value)");
 }
 
 }  // namespace ompisim::cli
