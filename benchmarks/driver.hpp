@@ -133,7 +133,7 @@ void register_app_driver(DriverRegistry& reg);
 void register_layers_driver(DriverRegistry& reg);  // pingpong_layers.cpp
 void register_storm_driver(DriverRegistry& reg);   // unexpected_storm (storm.cpp)
 void register_imb_drivers(DriverRegistry& reg);    // imb.cpp: imb_reduce
-void register_replay_driver(DriverRegistry& reg);  // replay/replay.cpp: SMPI time-independent traces
+void register_replay_driver(DriverRegistry& reg);  // replay/replay_driver.cpp: SMPI time-independent traces
 void register_drivers(DriverRegistry& reg);  // all of the above (benchmarks/register.cpp)
 const DriverRegistry& driver_registry();
 
