@@ -754,7 +754,7 @@ void register_app_driver(DriverRegistry& reg) {
                   "benchmarks/apps/*.json; one rank count";
   d.params = {
       {"app", "name", "(required)", "the skeleton (benchmarks/apps/*.json)", app_names},
-      {"steps", "integer 1 .. 100000", "the skeleton's steps", "time steps simulated"},
+      integer_key("steps", 1, 100000, std::nullopt, "time steps simulated", "the skeleton's steps"),
       {"compute_per_step", "time (\"2.5 ms\")", "the skeleton's stored fit", "computation per step, mean over ranks"},
       {"estimates", "object {estimate: value}", "the skeleton's values",
        "values of the skeleton's estimates (its \"estimates\" block: guessed message sizes with their ranges), e.g. "
@@ -765,7 +765,7 @@ void register_app_driver(DriverRegistry& reg) {
        "the MPI library's collective decision (collectives/decision/*.json): Open MPI 1.3's coll/tuned or MPICH2 "
        "1.0's defaults (Cray MPI), each collective phase's algorithm chosen by its communicator size and bytes",
        [] { return coll_libraries(); }}};
-  d.parse = [](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
+  d.parse = [keys = d.params](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
     std::string app = b.str("app");
     EstimateSet block_set;
     if (b.has("estimates")) {
@@ -778,7 +778,7 @@ void register_app_driver(DriverRegistry& reg) {
       }
     }
     AppConfig c = load_app(app, ctx.file, b.key_path("app"), block_set, b.key_path("estimates"));
-    if (b.has("steps")) c.steps = static_cast<int>(b.integer("steps", 1, 100000));
+    if (auto steps = read_integer(b, keys, "steps")) c.steps = static_cast<int>(*steps);
     if (b.has("compute_per_step")) c.compute_per_step = b.quantity("compute_per_step", Dim::Time, 1e-9, 1e4);
     if (b.has("collectives")) {
       c.coll_library = b.str("collectives");

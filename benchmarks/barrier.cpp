@@ -172,10 +172,11 @@ void register_barrier_driver(DriverRegistry& reg) {
   d.params = {
       {"algorithm", "name", "tuned", "barrier algorithm: 'tuned' (coll/tuned's decision table) or a registered one",
        barrier_algorithm_names},
-      {"radix", "integer 2 .. 1024, or a list (a sweep)", "4", "tree radix of the Cheetah and k-nomial barriers"},
-      {"iterations", "integer >= 1", "100", "timed barrier calls"},
-      {"skip", "integer >= 0", "10", "warm-up calls, not timed"}};
-  d.parse = [](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
+      integer_key("radix", 2, 1024, 4, "tree radix of the Cheetah and k-nomial barriers"),
+      integer_key("iterations", 1, 100000000, 100, "timed barrier calls"),
+      integer_key("skip", 0, 100000000, 10, "warm-up calls, not timed")};
+  d.params[1].type += ", or a list (a sweep)";
+  d.parse = [keys = d.params](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
     BarrierConfig c;
     std::vector<int> radices;
     c.algorithm = b.opt_str("algorithm").value_or("tuned");
@@ -187,14 +188,15 @@ void register_barrier_driver(DriverRegistry& reg) {
       b.fail("radix", fmt::format("{} radices, above the limit of {} per sweep", b.raw("radix").size(),
                                   limits::kMaxRadixList));
     if (b.has("radix") && b.raw("radix").is_array()) {
-      for (long long x : b.int_list("radix", 2, 1024)) radices.push_back(static_cast<int>(x));
+      const DriverParam::IntegerRange& r = integer_range(keys, "radix");
+      for (long long x : b.int_list("radix", r.min, r.max)) radices.push_back(static_cast<int>(x));
       if (radices.empty()) b.fail("radix", "empty list");
     } else {
-      radices = {static_cast<int>(b.opt_integer("radix", 2, 1024).value_or(4))};
+      radices = {static_cast<int>(*read_integer(b, keys, "radix"))};
     }
     c.radix = radices.front();
-    c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(100);
-    c.skip = b.opt_integer("skip", 0, 100000000).value_or(10);
+    c.iterations = *read_integer(b, keys, "iterations");
+    c.skip = *read_integer(b, keys, "skip");
     return std::make_unique<BarrierDriver>(std::move(c), std::move(radices));
   };
   d.table = barrier_table;

@@ -96,11 +96,28 @@ protected:
   Config c_;
 };
 
-// One key of a benchmark block, as `ompisim describe` prints it.
+// One key of a benchmark block, as `ompisim describe`, `--help` and the JSON Schema (runner/schema.cpp, from `type`)
+// print it. An integer key made by integer_key() also carries the range and default its parser reads it with
+// (read_integer), so that the documented range and default are the ones checked and used.
 struct DriverParam {
   std::string name, type, default_value, description;
   std::function<std::vector<std::string>()> choices = {};  // the values it may take, when they are a list of names
+  struct IntegerRange {
+    long long min = 0, max = 0;
+    std::optional<long long> value;  // the default; none: the benchmark computes it (default_value says how)
+  };
+  std::optional<IntegerRange> integer = {};
 };
+// An integer key in [min, max]: its type reads "integer MIN .. MAX", its default `value`, or, without one, the
+// benchmark's own rule described by `computed`.
+DriverParam integer_key(std::string name, long long min, long long max, std::optional<long long> value,
+                        std::string description, std::string computed = "");
+// Integer key `name` of block `b` as `keys` declare it: the block's value within the declared range (else an input
+// error naming the key), or the declared default when the block has none (none when the benchmark computes it). A name
+// not declared by integer_key() is a bug (std::logic_error).
+std::optional<long long> read_integer(ObjectReader& b, const std::vector<DriverParam>& keys, const std::string& name);
+// The declared range and default of integer key `name` (std::logic_error when it is not one).
+const DriverParam::IntegerRange& integer_range(const std::vector<DriverParam>& keys, const std::string& name);
 
 struct DriverInfo {
   std::string name, family, description;
@@ -133,7 +150,7 @@ void register_app_driver(DriverRegistry& reg);
 void register_layers_driver(DriverRegistry& reg);  // pingpong_layers.cpp
 void register_storm_driver(DriverRegistry& reg);   // unexpected_storm (storm.cpp)
 void register_imb_drivers(DriverRegistry& reg);    // imb.cpp: imb_reduce
-void register_replay_driver(DriverRegistry& reg);  // replay/replay.cpp: SMPI time-independent traces
+void register_replay_driver(DriverRegistry& reg);  // replay/replay_driver.cpp: SMPI time-independent traces
 void register_drivers(DriverRegistry& reg);  // all of the above (benchmarks/register.cpp)
 const DriverRegistry& driver_registry();
 

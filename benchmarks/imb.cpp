@@ -144,9 +144,9 @@ void register_imb_drivers(DriverRegistry& reg) {
   std::vector<DriverParam> params{
       {"sizes", "list of sizes (bytes, multiples of 4)", "0, then powers of two 4 B .. 4 MiB (IMB: MPI_FLOAT, MAXMSGLOG 22)",
        "message lengths"},
-      {"repetitions", "integer >= 1", "IMB: 1000 at 0 B, else max(1, min(1000, 40 MiB / length))",
-       "timed calls per length"},
-      {"warmup", "integer >= 0", "0 (IMB before 3.2)", "untimed calls before each length's loop"},
+      integer_key("repetitions", 1, 100000000, std::nullopt, "timed calls per length",
+                  "IMB: 1000 at 0 B, else max(1, min(1000, 40 MiB / length))"),
+      integer_key("warmup", 0, 100000000, 0, "untimed calls before each length's loop (0: IMB before 3.2)"),
       {"algorithm", "name | tuned-v1.1", "tuned-v1.1",
        "the reduce algorithm; tuned-v1.1: Open MPI 1.1's coll/tuned fixed decision "
        "(collectives/decision/ompi_v1_1_tuned.json)",
@@ -157,7 +157,7 @@ void register_imb_drivers(DriverRegistry& reg) {
        }}};
   reg.add({"imb_reduce", "imb",
            "IMB-MPI1 Reduce (MPI_FLOAT, MPI_SUM, root i % P; t_min / t_max / t_avg over ranks)", params,
-           [](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+           [params](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
              ImbConfig c;
              c.sizes = read_sizes(b, imb_reduce_default_sizes());
              for (std::size_t i = 0; i < c.sizes.size(); ++i) {
@@ -166,8 +166,8 @@ void register_imb_drivers(DriverRegistry& reg) {
                         fmt::format("{} B is not a whole number of MPI_FLOAT elements (4 B)", c.sizes[i]));
                if (c.sizes[i] > 0xffffffffull) b.fail("sizes", "a reduction vector above 4 GiB is not supported");
              }
-             c.repetitions = b.opt_integer("repetitions", 1, 100000000).value_or(-1);
-             c.warmup = b.opt_integer("warmup", 0, 100000000).value_or(0);
+             c.repetitions = read_integer(b, params, "repetitions").value_or(-1);  // -1: IMB's rule per length
+             c.warmup = *read_integer(b, params, "warmup");
              c.algo = CollChoice::read(b, "reduce", "tuned-v1.1", {"tuned-v1.1"});
              return std::make_unique<ImbReduceDriver>(c);
            },

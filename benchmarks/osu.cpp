@@ -263,13 +263,14 @@ OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind) {
   OsuConfig c;
   c.name = name;
   c.sizes = read_sizes(b, kind.default_sizes());
-  c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
-  c.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
+  const std::vector<DriverParam> keys = osu_params(kind, true);
+  c.iterations = read_integer(b, keys, "iterations").value_or(-1);  // -1: OSU's rule per size
+  c.skip = read_integer(b, keys, "skip").value_or(-1);
   if (b.has("window") && pingpong)
     b.fail("window", fmt::format("{} is a ping-pong; only the streaming benchmarks (osu_bw, osu_bibw, osu_mbw_mr) "
                                  "take a window", name));
-  c.window = b.opt_integer("window", 1, 100000).value_or(64);
-  c.buffer_offset = static_cast<std::uint64_t>(b.opt_integer("buffer_offset", 0, 4095).value_or(0));
+  c.window = *read_integer(b, keys, "window");
+  c.buffer_offset = static_cast<std::uint64_t>(*read_integer(b, keys, "buffer_offset"));
   if (b.has("buffer")) {
     std::string k = b.str("buffer");
     if (k != "host" && k != "device") b.fail("buffer", "expected 'host' or 'device' (where the benchmark's buffers live)");
@@ -370,7 +371,9 @@ std::string netpipe_table(const Json& pts) {
   return out;
 }
 
-std::vector<DriverParam> osu_params(const OsuKind& k) {
+}  // namespace
+
+std::vector<DriverParam> osu_params(const OsuKind& k, bool with_window) {
   const bool pingpong = k.pattern == OsuKind::Pattern::PingPong;
   const auto sizes = k.default_sizes();
   std::string sizes_doc = fmt::format("{} sizes, {} B .. {} B{}", sizes.size(), sizes.front(), sizes.back(),
@@ -381,10 +384,10 @@ std::vector<DriverParam> osu_params(const OsuKind& k) {
   std::string skip = fmt::format("{} up to 8 KiB, {} above", k.skip_small, k.skip_large);
   std::vector<DriverParam> p{
       {"sizes", "list of sizes (bytes or \"8 KiB\")", sizes_doc, "message sizes, each a full benchmark loop"},
-      {"iterations", "integer >= 1", iters, "timed iterations per size"},
-      {"skip", "integer >= 0", skip, "warm-up iterations per size, not timed"}};
-  if (!pingpong) p.push_back({"window", "integer 1 .. 100000", "64", "non-blocking sends in flight per iteration"});
-  p.push_back({"buffer_offset", "integer 0 .. 4095", "0", "bytes added to the page-aligned buffer addresses"});
+      integer_key("iterations", 1, 100000000, std::nullopt, "timed iterations per size", iters),
+      integer_key("skip", 0, 100000000, std::nullopt, "warm-up iterations per size, not timed", skip)};
+  if (with_window) p.push_back(integer_key("window", 1, 100000, 64, "non-blocking sends in flight per iteration"));
+  p.push_back(integer_key("buffer_offset", 0, 4095, 0, "bytes added to the page-aligned buffer addresses"));
   p.push_back({"buffer", "host | device", "host",
                "where the buffers live (OSU's -d rocm D D: the GPU each rank uses, nearest its core)"});
   p.push_back({"datatype", "MPI datatype name", "MPI_BYTE",
@@ -395,15 +398,13 @@ std::vector<DriverParam> osu_params(const OsuKind& k) {
   return p;
 }
 
-}  // namespace
-
 void register_osu_drivers(DriverRegistry& reg) {
   for (const auto& k : osu_kinds()) {
     DriverInfo d;
     d.name = k.name;
     d.family = k.title.empty() ? "NetPIPE" : "OSU point-to-point";
     d.description = k.description;
-    d.params = osu_params(k);
+    d.params = osu_params(k, k.pattern != OsuKind::Pattern::PingPong);
     d.parse = [k](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
       return std::make_unique<OsuDriver>(read_osu_block(b, k), k.two_ranks);
     };

@@ -10,6 +10,9 @@ std::vector<std::uint64_t> read_sizes(ObjectReader& b, const std::vector<std::ui
 // The OSU block (sizes, iterations, skip, window, buffer_offset, prepost); refuses the keys that do not apply to a
 // ping-pong (window) or a stream (prepost), and SMB's own keys.
 OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind);
+// The OSU block's keys as `kind` declares them (the defaults of its loop counts and sizes); `with_window`: also the
+// window, which only the streaming benchmarks take (a ping-pong's block reads it as its default).
+std::vector<DriverParam> osu_params(const OsuKind& kind, bool with_window);
 // An even number of ranks >= 2 at every count (pairs), and exactly 2 when `two_ranks`: InputError(file, "ranks").
 void check_pair_ranks(const DriverContext& ctx, const std::string& name, bool two_ranks);
 // A calibration evaluation of point `sel`: only its size (or 4 KiB .. 4 MiB and 100 KB for a peak), 30 iterations.

@@ -215,8 +215,10 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
     std::vector<DriverParam> params{
         {"sizes", "list of sizes (bytes or \"8 KiB\")",
          k.min_bytes == 1 ? "powers of two 1 B .. 1 MiB (OSU)" : "powers of two 4 B .. 1 MiB (OSU)", "message sizes"},
-        {"iterations", "integer >= 1", "1000 up to 8 KiB, 100 above (OSU)", "timed calls per size"},
-        {"skip", "integer >= 0", "200 up to 8 KiB, 10 above (OSU)", "warm-up calls per size, not timed"},
+        integer_key("iterations", 1, 100000000, std::nullopt, "timed calls per size",
+                    "1000 up to 8 KiB, 100 above (OSU)"),
+        integer_key("skip", 0, 100000000, std::nullopt, "warm-up calls per size, not timed",
+                    "200 up to 8 KiB, 10 above (OSU)"),
         {"buffer", "host | device", "host", "where the buffers live (OSU's -d rocm D D)"},
         {"algorithm", "name | tuned | mpich", "the registry's first for the collective",
          "the collective's algorithm; tuned / mpich: chosen per size by coll/tuned v5.0.x's fixed decision / MPICH's "
@@ -227,14 +229,15 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
            v.push_back("mpich");
            return v;
          }},
-        {"steady_state", "number >= 0", "0.001", "relative tolerance of the steady-state cutoff (0: simulate every call)"}};
+        {"steady_state", "number 0 .. 0.5", "0.001",
+         "relative tolerance of the steady-state cutoff (0: simulate every call)"}};
     reg.add({k.name, "osu-collective", k.description, params,
-             [k, algos](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+             [k, algos, params](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
                OsuCollConfig c;
                c.name = k.name;
                c.sizes = read_sizes(b, coll_default_sizes(k.min_bytes));
-               c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
-               c.skip = b.opt_integer("skip", 0, 100000000).value_or(-1);
+               c.iterations = read_integer(b, params, "iterations").value_or(-1);  // -1: OSU's rule per size
+               c.skip = read_integer(b, params, "skip").value_or(-1);
                if (b.has("steady_state")) c.steady_tol = b.number("steady_state", 0.0, 0.5);
                if (b.has("buffer")) {
                  std::string v = b.str("buffer");

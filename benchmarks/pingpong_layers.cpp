@@ -48,9 +48,9 @@ void register_layers_driver(DriverRegistry& reg) {
   d.family = "layer costs";
   d.description = "osu_latency per size with the time the PML and above hold each message (pml_us) and the rest "
                   "(ptl_us): qsnet-elan4 Fig. 9";
-  d.params = {{"sizes", "list of sizes (bytes or \"8 KiB\")", "0, then powers of two 1 B .. 4 MiB", "message sizes"},
-              {"iterations", "integer >= 1", "10000 up to 8 KiB, 1000 above (OSU)", "timed iterations per size"},
-              {"skip", "integer >= 0", "100 up to 8 KiB, 10 above (OSU)", "warm-up iterations per size"}};
+  d.params = {{"sizes", "list of sizes (bytes or \"8 KiB\")", "0, then powers of two 1 B .. 4 MiB", "message sizes"}};
+  for (const DriverParam& p : osu_params(osu_kind("osu_latency"), false))  // the loop counts osu_latency reads with
+    if (p.name == "iterations" || p.name == "skip") d.params.push_back(p);
   d.parse = [](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
     OsuConfig c = read_osu_block(b, osu_kind("osu_latency"));
     c.name = "osu_latency";

@@ -130,18 +130,18 @@ void register_smb_driver(DriverRegistry& reg) {
                   "2 ranks";
   d.params = {
       {"sizes", "list of sizes (bytes or \"8 KiB\")", "powers of two 1 B .. 1 MiB", "message sizes, one search each"},
-      {"iterations", "integer >= 1", "50 up to 8 KiB, 20 above", "messages per batch"},
+      integer_key("iterations", 1, 100000000, std::nullopt, "messages per batch", "50 up to 8 KiB, 20 above"),
       {"side", "\"send\" | \"recv\"", "recv", "whose CPU availability is measured",
        [] { return std::vector<std::string>{"send", "recv"}; }},
       {"threshold_pct", "percentage in (0, 1000]", "10",
        "the work grows until an iteration is this much longer than without work"}};
-  d.parse = [](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+  d.parse = [keys = d.params](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
     OsuConfig c;
     c.name = "smb_overhead";
     std::vector<std::uint64_t> sizes;  // powers of two 1 B .. 1 MiB
     for (std::uint64_t s = 1; s <= (1u << 20); s *= 2) sizes.push_back(s);
     c.sizes = read_sizes(b, sizes);
-    c.iterations = b.opt_integer("iterations", 1, 100000000).value_or(-1);
+    c.iterations = read_integer(b, keys, "iterations").value_or(-1);  // -1: the per-size rule
     if (b.has("prepost")) b.fail("prepost", "only the ping-pong benchmarks (osu_latency, osu_multi_lat, netpipe) take this key");
     c.side = b.opt_str("side").value_or("recv");
     if (c.side != "send" && c.side != "recv") b.fail("side", "expected 'send' or 'recv'");

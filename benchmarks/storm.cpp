@@ -123,12 +123,12 @@ void register_storm_driver(DriverRegistry& reg) {
   d.family = "message storm";
   d.description = "every rank but 0 sends `messages` messages to rank 0, which posts its receives only after `delay`";
   d.params = {{"sizes", "list of sizes (bytes or \"8 KiB\")", "1 KiB, 4 KiB", "message sizes, one storm each"},
-              {"messages", "integer 1 .. 100000", "8", "messages per sender and storm"},
+              integer_key("messages", 1, 100000, 8, "messages per sender and storm"),
               {"delay", "time (\"100 us\")", "0 us", "rank 0 works this long before posting its receives"}};
-  d.parse = [](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+  d.parse = [keys = d.params](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
     StormConfig c;
     c.sizes = read_sizes(b, {1024, 4096});
-    c.messages = b.opt_integer("messages", 1, 100000).value_or(8);
+    c.messages = *read_integer(b, keys, "messages");
     c.delay = b.opt_quantity("delay", Dim::Time, 0, 1).value_or(0.0);
     return std::make_unique<StormDriver>(std::move(c));
   };

@@ -1,25 +1,17 @@
-// See ti_trace.hpp.
+// See ti_trace.hpp: the action names SMPI writes, the datatype sizes and the parser of one action line.
 #include "benchmarks/replay/ti_trace.hpp"
 
 #include "core/errors.hpp"
-#include "core/signals.hpp"
 
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <map>
 
 namespace ompisim::bench::ti {
 namespace {
 constexpr long long kSmpiUndefined = -333;  // MPI_UNDEFINED in SimGrid's smpi.h: a traced MPI_ANY_SOURCE
 constexpr long long kSmpiAnyTag = -444;     // MPI_ANY_TAG in SimGrid's smpi.h
-}  // namespace
-
-
-namespace {
-namespace fs = std::filesystem;
 
 struct KindName {
   const char* name;
@@ -157,50 +149,6 @@ std::uint32_t datatype_size(int id) {
       32, 1,  8,  16, 32, 0,  0,  1,  8,  8};  // 50 LONG_DOUBLE_INT CXX_BOOL CXX complexes UB LB PACKED PTR COUNT
   if (id < 0 || id >= static_cast<int>(std::size(sizes))) return 0;
   return sizes[id];
-}
-
-std::vector<std::string> read_index(const std::string& index, long long max_ranks) {
-  std::error_code ec;
-  if (!fs::is_regular_file(index, ec)) throw InputError(index, "", "the trace index is not a readable file");
-  std::ifstream in(index);
-  if (!in) throw InputError(index, "", "cannot open the trace index");
-  const fs::path dir = fs::path(index).parent_path();
-  const fs::path files_dir = fs::path(index + "_files");
-  std::vector<std::string> out;
-  std::string line;
-  std::uint64_t n = 0;
-  while (true) {
-    line.clear();
-    // Bounded getline: a line longer than 4 KiB is not a path.
-    int c;
-    bool any = false;
-    while ((c = in.get()) != EOF && c != '\n') {
-      any = true;
-      if (line.size() >= 4096) throw InputError(index, "", fmt::format("line {}: longer than 4096 bytes (not a path)", n + 1));
-      line.push_back(static_cast<char>(c));
-    }
-    if (!any && c == EOF) break;
-    if ((++n & 0xfff) == 0) throw_if_interrupted();  // a large index stays interruptible
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
-    std::size_t b = line.find_first_not_of(" \t");
-    if (b == std::string::npos || line[b] == '#') continue;
-    line = line.substr(b);
-    if (static_cast<long long>(out.size()) >= max_ranks)
-      throw InputError(index, "", fmt::format("line {}: more than {} ranks", n, max_ranks));
-    fs::path p(line);
-    fs::path found;
-    if (p.is_absolute()) found = p;
-    else if (fs::is_regular_file(dir / p, ec)) found = dir / p;
-    else found = files_dir / p.filename();  // smpirun wrote the path relative to where it ran
-    if (!fs::is_regular_file(found, ec))
-      throw InputError(index, "", fmt::format("line {}: rank {}'s action file '{}' not found (looked for {}{})", n,
-                                              out.size(), line, (dir / p).string(),
-                                              p.is_absolute() ? "" : " and " + found.string()));
-    out.push_back(found.lexically_normal().string());
-    if (c == EOF) break;
-  }
-  if (out.empty()) throw InputError(index, "", "the trace index names no action file");
-  return out;
 }
 
 namespace {
@@ -423,63 +371,6 @@ bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& defa
       break;
   }
   return true;
-}
-
-RankReader::RankReader(std::string path, int rank, int nranks, std::size_t chunk)
-    : path_(std::move(path)), rank_(rank), nranks_(nranks), chunk_(std::max<std::size_t>(chunk, 256)) {}
-
-bool RankReader::refill() {
-  if (eof_) return false;
-  // Keep the unread tail, read one more chunk after it.
-  buf_.erase(0, pos_);
-  pos_ = 0;
-  std::FILE* f = std::fopen(path_.c_str(), "rb");
-  if (!f) throw InputError(path_, "", fmt::format("cannot open rank {}'s action file", rank_));
-  if (std::fseek(f, static_cast<long>(offset_), SEEK_SET) != 0) {
-    std::fclose(f);
-    throw InputError(path_, "", fmt::format("cannot seek to byte {}", offset_));
-  }
-  std::size_t old = buf_.size();
-  buf_.resize(old + chunk_);
-  std::size_t got = std::fread(buf_.data() + old, 1, chunk_, f);
-  std::fclose(f);
-  buf_.resize(old + got);
-  offset_ += got;
-  if (got < chunk_) eof_ = true;
-  return got > 0;
-}
-
-bool RankReader::next(Action& a) {
-  while (true) {
-    std::size_t nl = buf_.find('\n', pos_);
-    while (nl == std::string::npos) {
-      if (buf_.size() - pos_ > kMaxLineBytes)
-        throw InputError(path_, "", fmt::format("line {}: longer than {} bytes", line_ + 1, kMaxLineBytes));
-      std::size_t before = buf_.size() - pos_;
-      if (!refill()) break;
-      nl = buf_.find('\n', pos_ + before);
-      if (nl == std::string::npos && buf_.size() - pos_ >= chunk_) chunk_ = std::min(chunk_ * 2, kMaxLineBytes + 1);
-    }
-    std::string_view line;
-    if (nl == std::string::npos) {
-      if (pos_ >= buf_.size()) {
-        std::string().swap(buf_);  // done: free the buffer
-        pos_ = 0;
-        return false;
-      }
-      line = std::string_view(buf_).substr(pos_);
-      pos_ = buf_.size();
-    } else {
-      line = std::string_view(buf_).substr(pos_, nl - pos_);
-      pos_ = nl + 1;
-    }
-    ++line_;
-    if (line.size() > kMaxLineBytes)
-      throw InputError(path_, "", fmt::format("line {}: longer than {} bytes", line_, kMaxLineBytes));
-    if (line.find('\0') != std::string_view::npos)
-      throw InputError(path_, "", fmt::format("line {}: contains a NUL byte (not a text trace)", line_));
-    if (parse_line(line, rank_, nranks_, default_dt_, path_, line_, a)) return true;
-  }
 }
 
 }  // namespace ompisim::bench::ti

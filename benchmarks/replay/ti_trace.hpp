@@ -1,4 +1,5 @@
-// Streaming reader of SimGrid SMPI time-independent (TI) traces, as `smpirun -trace-ti` (SimGrid 3.32) writes them:
+// SimGrid SMPI time-independent (TI) traces, as `smpirun -trace-ti` (SimGrid 3.32) writes them, and the parser of one
+// action line (reading the index and the per-rank files lazily: ti_reader.hpp). The format:
 // an index file with one line per rank, in rank order, naming that rank's action file (the path as smpirun wrote it,
 // relative to the directory it ran in; found here relative to the index file's directory, else in
 // <index>_files/ beside the index); each action file holds one action per line, "<rank> <action> <args...>".
@@ -66,37 +67,10 @@ struct Action {
 // (a derived datatype: its size is not in the trace). x86-64 sizes.
 std::uint32_t datatype_size(int id);
 
-// The index file: the action file of every rank (resolved paths). InputError(index, "", reason) for a missing or
-// unreadable index, an empty one, a line too long, more than `max_ranks` lines or an action file that does not exist.
-std::vector<std::string> read_index(const std::string& index, long long max_ranks);
-
 // Parses one line (without its newline). Returns false for a blank or comment ('#') line. `rank` is the file's rank
 // (the line's first field must equal it), `nranks` the trace's rank count; `default_dt` is updated by "init".
 // Throws InputError(file, "", "line N: reason").
 bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& default_dt, const std::string& file,
                 std::uint64_t line_no, Action& out);
-
-// One rank's action file, read lazily through a small buffer: the file is opened for each refill and closed again
-// (thousands of ranks never hold thousands of descriptors), so per-rank memory is the buffer (grown only for a
-// longer line, up to kMaxLineBytes) and the current action.
-class RankReader {
-public:
-  RankReader(std::string path, int rank, int nranks, std::size_t chunk = 16384);
-  // The next action; false at the end of the file. Throws InputError naming the file and line.
-  bool next(Action& a);
-  std::uint64_t line() const { return line_; }
-  const std::string& path() const { return path_; }
-
-private:
-  bool refill();  // false when nothing more could be read
-  std::string path_;
-  int rank_, nranks_;
-  std::size_t chunk_;
-  std::string buf_;
-  std::size_t pos_ = 0;
-  std::uint64_t offset_ = 0, line_ = 0;  // file offset of buf_'s end; lines consumed
-  bool eof_ = false;
-  std::uint32_t default_dt_ = 1;
-};
 
 }  // namespace ompisim::bench::ti

@@ -5,6 +5,7 @@
 #include "runner/scenario.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <map>
 
 using namespace ompisim;
@@ -143,4 +144,38 @@ TEST_CASE("drivers: the registry refuses a duplicate name and an entry without a
   bench::DriverInfo none;
   none.name = "no_parser";
   CHECK_THROWS_AS(reg.add(none), std::invalid_argument);
+}
+
+// Configuration: every integer key of every registered driver (a type starting "integer"), each given its declared
+// minimum, its maximum, one below the minimum and one above the maximum in the driver's minimal block (radix: one
+// value; window only on the streaming benchmarks, which declare it).
+// Expected: each key is declared with integer_key(), so its documented type is "integer MIN .. MAX" built from the
+// range the parser checks, and its default is the declared value (or the benchmark's own rule); both bounds parse, and
+// a value outside is refused naming "benchmark.<key>".
+// How validated: the declaration's fields and the scenario loader's InputError text.
+TEST_CASE("drivers: integer keys document the range and default their parser uses", "[benchmark][driver]") {
+  int checked = 0;
+  for (const auto& d : bench::driver_registry().all()) {
+    for (const auto& p : d.params) {
+      if (!p.type.starts_with("integer")) continue;
+      INFO(d.name << " " << p.name);
+      REQUIRE(p.integer);
+      const auto& r = *p.integer;
+      CHECK(p.type.starts_with(fmt::format("integer {} .. {}", r.min, r.max)));
+      if (r.value) CHECK(p.default_value == std::to_string(*r.value));
+      for (long long v : {r.min, r.max, r.min - 1, r.max + 1}) {
+        Json block = minimal_blocks().at(d.name);
+        block["name"] = d.name;
+        block[p.name] = v;
+        std::string err = input_error(scenario_with(block));
+        if (v >= r.min && v <= r.max) {
+          CHECK(err.find("benchmark." + p.name) == std::string::npos);
+        } else {
+          CHECK_THAT(err, Catch::Contains("benchmark." + p.name));
+        }
+      }
+      ++checked;
+    }
+  }
+  CHECK(checked >= 15);
 }

@@ -1,6 +1,7 @@
-// The SMPI time-independent trace reader (benchmarks/replay/ti_trace.hpp) and the replay driver's block.
+// The SMPI time-independent trace parser and reader (benchmarks/replay/ti_trace.hpp, ti_reader.hpp) and the replay
+// driver's block.
 #include "benchmarks/driver.hpp"
-#include "benchmarks/replay/ti_trace.hpp"
+#include "benchmarks/replay/ti_reader.hpp"
 #include "platform/machine.hpp"
 #include "runner/scenario.hpp"
 #include "tests/test_helpers.hpp"

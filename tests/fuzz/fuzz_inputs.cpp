@@ -1,6 +1,6 @@
 #include "tests/fuzz/fuzz_inputs.hpp"
 
-#include "benchmarks/replay/ti_trace.hpp"
+#include "benchmarks/replay/ti_reader.hpp"
 #include "core/error_text.hpp"
 #include "core/json_input.hpp"
 #include "runner/registries.hpp"

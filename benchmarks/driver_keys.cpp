@@ -1,0 +1,34 @@
+// Benchmark keys declared once: integer_key() builds a key's documentation from the range and default that
+// read_integer() checks and uses.
+#include "benchmarks/driver.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace ompisim::bench {
+
+DriverParam integer_key(std::string name, long long min, long long max, std::optional<long long> value,
+                        std::string description, std::string computed) {
+  if (min > max || (value && (*value < min || *value > max)) || (!value && computed.empty()))
+    throw std::logic_error(fmt::format("benchmark key '{}': default outside [{}, {}] or missing", name, min, max));
+  DriverParam p{std::move(name), fmt::format("integer {} .. {}", min, max),
+                value ? std::to_string(*value) : std::move(computed), std::move(description)};
+  p.integer = DriverParam::IntegerRange{min, max, value};
+  return p;
+}
+
+const DriverParam::IntegerRange& integer_range(const std::vector<DriverParam>& keys, const std::string& name) {
+  auto it = std::find_if(keys.begin(), keys.end(), [&](const DriverParam& p) { return p.name == name; });
+  if (it == keys.end() || !it->integer)
+    throw std::logic_error(fmt::format("benchmark key '{}' is not declared with integer_key()", name));
+  return *it->integer;
+}
+
+std::optional<long long> read_integer(ObjectReader& b, const std::vector<DriverParam>& keys, const std::string& name) {
+  const DriverParam::IntegerRange& r = integer_range(keys, name);
+  if (auto v = b.opt_integer(name, r.min, r.max)) return v;
+  return r.value;
+}
+
+}  // namespace ompisim::bench

@@ -1,0 +1,141 @@
+// replay: the benchmark that runs a SimGrid SMPI time-independent trace (smpirun -trace-ti) on the scenario's machine
+// and stack. This file is its registration: the keys of its "benchmark" block, their parsing into a ReplayConfig
+// (flop_rate's units, the trace's index, the decision library, per-collective algorithms) and the Driver that checks
+// the rank count and calls the interpreter (replay_run.hpp; what each action does: replay_state.hpp).
+#include "benchmarks/benchmarks.hpp"
+#include "benchmarks/driver.hpp"
+#include "benchmarks/replay/replay_run.hpp"
+#include "benchmarks/replay/replay_tables.hpp"
+#include "benchmarks/replay/ti_reader.hpp"
+#include "collectives/decision.hpp"
+#include "collectives/registry.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <map>
+#include <memory>
+
+namespace ompisim::bench {
+
+namespace {
+namespace fs = std::filesystem;
+using replay::registry_colls;
+using replay::replay_table;
+using replay::ReplayConfig;
+
+
+double parse_flop_rate(ObjectReader& b) {
+  const Json& v = b.raw("flop_rate");
+  double x = 0;
+  if (v.is_number()) {
+    x = v.get<double>();
+  } else if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    std::size_t i = 0;
+    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == 'e' ||
+                            s[i] == 'E' || s[i] == '+' || s[i] == '-'))
+      ++i;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + i, x);
+    if (ec != std::errc() || p != s.data() + i || i == 0)
+      b.fail("flop_rate", fmt::format("'{}' is not a rate (expected e.g. \"1 Gf/s\")", s));
+    std::string unit = s.substr(i);
+    unit.erase(0, unit.find_first_not_of(' '));
+    static const std::map<std::string, double> units{
+        {"f/s", 1},     {"kf/s", 1e3},     {"Mf/s", 1e6},     {"Gf/s", 1e9},     {"Tf/s", 1e12},     {"Pf/s", 1e15},
+        {"flop/s", 1},  {"kflop/s", 1e3},  {"Mflop/s", 1e6},  {"Gflop/s", 1e9},  {"Tflop/s", 1e12},  {"Pflop/s", 1e15},
+        {"f", 1},       {"kf", 1e3},       {"Mf", 1e6},       {"Gf", 1e9},       {"Tf", 1e12},       {"Pf", 1e15}};
+    auto it = units.find(unit);
+    if (it == units.end())
+      b.fail("flop_rate", fmt::format("unknown unit '{}' (known: f/s, kf/s, Mf/s, Gf/s, Tf/s, Pf/s, or flop/s forms)", unit));
+    x *= it->second;
+  } else {
+    b.fail("flop_rate", "expected a rate such as \"1 Gf/s\"");
+  }
+  if (!std::isfinite(x) || x < 1 || x > 1e18) b.fail("flop_rate", "expected a rate between 1 f/s and 1e18 f/s");
+  return x;
+}
+
+class ReplayDriver final : public ConfiguredDriver<ReplayDriver, ReplayConfig> {
+public:
+  using ConfiguredDriver::ConfiguredDriver;
+  std::string label() const override { return "replay " + fs::path(c_.index).filename().string(); }
+  void check(const DriverContext& ctx) const override {
+    if (ctx.ranks.size() != 1 || ctx.ranks[0] != static_cast<long long>(c_.files.size()))
+      throw InputError(ctx.file, "ranks",
+                       fmt::format("the trace {} has {} ranks: give exactly that rank count", repo_relative(c_.index),
+                                   c_.files.size()));
+  }
+  Json run(World& w, Stack& s, const std::string&) const override { return replay::replay_run(w, s, c_); }
+};
+
+}  // namespace
+
+void register_replay_driver(DriverRegistry& reg) {
+  DriverInfo d;
+  d.name = "replay";
+  d.family = "trace replay";
+  d.description = "replays a SimGrid SMPI time-independent trace (smpirun -trace-ti) on the machine and stack";
+  d.params = {
+      {"trace", "path", "(required)",
+       "the trace's index file (smpirun's tracing/filename), relative to the scenario file; one action file per rank"},
+      {"flop_rate", "rate (\"1 Gf/s\")", "(required: no node model gives a compute rate yet)",
+       "the rate at which each rank runs the trace's compute actions (flops)"},
+      {"collectives", "tuned | mpich | fixed", "tuned",
+       "whose decision picks each collective's algorithm by communicator and message size (coll/tuned v5.0.x, MPICH's "
+       "defaults; fixed: the fallbacks only)"},
+      {"algorithms", "object {collective: algorithm}", "{}",
+       "a fixed algorithm per collective (barrier, bcast, reduce, allreduce, alltoall, gather, allgather, scatter), "
+       "over the decision"}};
+  d.parse = [](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
+    ReplayConfig c;
+    std::string given = b.str("trace");
+    if (given.empty() || given.size() > 4096 || given.find('\0') != std::string::npos)
+      b.fail("trace", "expected the path of a trace index file");
+    fs::path p(given);
+    if (p.is_relative()) p = fs::path(ctx.file).parent_path() / p;
+    c.index = p.lexically_normal().string();
+    std::error_code ec;
+    if (!fs::is_regular_file(c.index, ec))
+      b.fail("trace", fmt::format("'{}' is not a file (looked for {}; relative paths are relative to the scenario file)",
+                                  given, c.index));
+    c.files = ti::read_index(c.index, 1 << 22);
+    if (!b.has("flop_rate"))
+      b.fail("flop_rate", "required: no node model of this project gives a compute rate yet (e.g. \"1 Gf/s\", the "
+                          "speed of the hosts of the platform the trace was recorded on)");
+    c.flop_rate = parse_flop_rate(b);
+    c.collectives = b.opt_str("collectives").value_or("tuned");
+    if (c.collectives != "fixed") {
+      std::string f = coll::decision_file(c.collectives);
+      if (f.empty() || c.collectives == "tuned-v1.1") b.fail("collectives", "expected 'tuned', 'mpich' or 'fixed'");
+      c.lib = load_json_file(data_dir() + "/" + f);
+      if (c.collectives == "tuned") c.barrier_rule = coll::load_decision(data_dir() + "/collectives/decision/barrier_tuned.json");
+    }
+    if (b.has("algorithms")) {
+      ObjectReader a = b.object("algorithms");
+      for (const auto& coll : registry_colls()) {
+        if (!a.has(coll)) continue;
+        std::string name = a.str(coll);
+        const coll::AlgoInfo* info = coll::default_registry().find(coll, name);
+        if (!info) {
+          auto names = coll::default_registry().names(coll);
+          a.fail(coll, fmt::format("no {} algorithm '{}' (known: {})", coll, name, fmt::join(names, ", ")));
+        }
+        if (info->composition)
+          a.fail(coll, fmt::format("{} '{}' is a node-aware composition whose stages a library's decision table "
+                                   "chooses: name that library in \"collectives\" instead",
+                                   coll, name));
+        c.algorithms[coll] = name;
+      }
+      a.finish();
+    }
+    return std::make_unique<ReplayDriver>(std::move(c));
+  };
+  d.table = replay_table;
+  d.curve = false;
+  d.row_plot = DriverInfo::RowPlot{"rank", "rank", {{"compute_s", "compute"}, {"mpi_s", "MPI"}}};
+  reg.add(std::move(d));
+}
+
+}  // namespace ompisim::bench
