@@ -12,7 +12,7 @@ set ylabel 'bandwidth (GB/s)'
 set bmargin 8
 set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.0793 left front font ',9'
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0579 left front font ',9'
-set label 102 '- "Latency comparable to MPICH-QsNetII except for small messages (64-byte vs 32-byte header, NIC matching in Tport); bandwidth noticeably lower in the middle range of sizes (Tport' at screen 0.012, screen 0.0366 left front font ',9'
+set label 102 '- "Latency comparable to MPICH-QsNetII except for small messages (64-byte vs 32-byte header, NIC matching in Tport); bandwidth particularly worse in the middle range of messages (Tport' at screen 0.012, screen 0.0366 left front font ',9'
 set label 103 'pipelining) (Fig. 10)." (fails)' at screen 0.012, screen 0.0152 left front font ',9'
 set terminal unknown
 plot 'qsnet/fig10_bw_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_bw 2p (simulated)', \

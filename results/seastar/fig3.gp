@@ -9,11 +9,12 @@ set format y '%g'
 set title "seastar-portals, Fig. 3: Sandia SMB"
 set xlabel 'message size (bytes)'
 set ylabel 'CPU availability (%)'
-set bmargin 8
-set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.0793 left front font ',9'
-set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0579 left front font ',9'
-set label 102 '- "Receive-side CPU availability: CM stays high for very large messages; OB1 and Cray MPI drop sharply where eager switches to rendezvous." (holds)' at screen 0.012, screen 0.0366 left front font ',9'
-set label 103 '- "Send-side CPU availability: Cray MPI slightly ahead for very small messages; OB1 slightly ahead between 1 KB and 10 KB." (fails)' at screen 0.012, screen 0.0152 left front font ',9'
+set bmargin 9
+set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.0985 left front font ',9'
+set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0776 left front font ',9'
+set label 102 '- "Receive-side CPU availability: CM stays high for very large messages; OB1 and Cray MPI drop sharply where eager switches to rendezvous." (holds)' at screen 0.012, screen 0.0567 left front font ',9'
+set label 103 '- "Send-side CPU availability: Cray MPI slightly ahead for very small messages; OB1 slightly ahead between 1 KB and 10 KB." (fails)' at screen 0.012, screen 0.0358 left front font ',9'
+set label 104 '- "Receive-side CPU availability: the CM transport has a slight advantage at small message sizes (Fig. 3(b))." (undecided)' at screen 0.012, screen 0.0149 left front font ',9'
 set terminal unknown
 plot 'seastar/fig3_smb_recv_native.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native smb_overhead 2p side=recv (simulated)', \
   'seastar/fig3_smb_recv_openmpi-cm.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-cm smb_overhead 2p side=recv (simulated)', \
@@ -23,6 +24,6 @@ plot 'seastar/fig3_smb_recv_native.csv' using (column('bytes')):(column('availab
   'seastar/fig3_smb_send_openmpi-ob1.csv' using (column('bytes')):(column('availability_pct')) with linespoints lc 6 dt 1 pt 10 ps 0.7 title 'openmpi-ob1 smb_overhead 2p side=send (simulated)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
 set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.8222)]
-set terminal svg size 900,656 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'seastar/fig3.svg.tmp'
 replot

@@ -9,11 +9,13 @@ set format y '%g'
 set title "slingshot-ex, Fig. 5 D2D inter-node: osu_latency, D2D, 2 ranks on 2 Crusher nodes (map-by\nppr:1:node)"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set bmargin 8
-set label 100 'Filled circles keyed "public measurement": measurements of the same system published elsewhere (the paper quotes no numbers here).' at screen 0.012, screen 0.0793 left front font ',9'
-set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0579 left front font ',9'
-set label 102 '- "Latency: CrayMPICH much better at small messages; Open MPI with LINKx roughly matches at large messages (Fig. 5)." (checked on the other curves it names, not on these)' at screen 0.012, screen 0.0366 left front font ',9'
-set label 103 'Curves "native osu_latency 2p" and "openmpi-cxi osu_latency 2p" coincide (within 2 % at every point; each later one drawn with a larger marker).' at screen 0.012, screen 0.0152 left front font ',9'
+set bmargin 10
+set label 100 'Filled circles keyed "public measurement": measurements of the same system published elsewhere (the paper quotes no numbers here).' at screen 0.012, screen 0.1170 left front font ',9'
+set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0965 left front font ',9'
+set label 102 '- "Latency: CrayMPICH much better at small messages; Open MPI with LINKx roughly matches at large messages (Fig. 5)." (checked on the other curves it names, not on these)' at screen 0.012, screen 0.0760 left front font ',9'
+set label 103 '- "The CrayMPICH intra-node H2H test shows much higher latency at the larger message sizes, which needs further investigation (Fig. 5)." (checked on the other curves it names, not on' at screen 0.012, screen 0.0556 left front font ',9'
+set label 104 'these)' at screen 0.012, screen 0.0351 left front font ',9'
+set label 105 'Curves "native osu_latency 2p" and "openmpi-cxi osu_latency 2p" coincide (within 2 % at every point; each later one drawn with a larger marker).' at screen 0.012, screen 0.0146 left front font ',9'
 set terminal unknown
 plot 'slingshot/fig5_latency_inter_d2d_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_latency 2p (simulated)', \
   'slingshot/fig5_d2d_inter-node.fig5_latency_inter_d2d_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native osu_latency 2p (public measurement)', \
@@ -21,6 +23,6 @@ plot 'slingshot/fig5_latency_inter_d2d_native.csv' using (column('bytes')):(colu
   'slingshot/fig5_latency_inter_d2d_openmpi-linkx.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'openmpi-linkx osu_latency 2p (simulated)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
 set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.8664)]
-set terminal svg size 900,656 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,684 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig5_d2d_inter-node.svg.tmp'
 replot

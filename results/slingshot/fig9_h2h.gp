@@ -9,17 +9,18 @@ set format y '%g'
 set title "slingshot-ex, Fig. 9 H2H: osu_allgather, H2H, 512 ranks = 64 Crusher nodes x 8 (one per L3)"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set bmargin 8
-set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.0793 left front font ',9'
-set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0579 left front font ',9'
-set label 102 '- "CrayMPICH is much better for small-message collectives; trends converge at larger sizes (Figs. 7-11)." (fails)' at screen 0.012, screen 0.0366 left front font ',9'
-set label 103 '- "Allgather H2H is very similar for CrayMPICH and Open MPI; Allgather D2D with LINKx is much better than CXI alone, but above CrayMPICH at the largest sizes (Fig. 9)." (fails)' at screen 0.012, screen 0.0152 left front font ',9'
+set bmargin 9
+set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.0985 left front font ',9'
+set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0776 left front font ',9'
+set label 102 '- "CrayMPICH is much better for small-message collectives; trends converge at larger sizes (Figs. 7-11)." (fails)' at screen 0.012, screen 0.0567 left front font ',9'
+set label 103 '- "Allgather H2H is very similar for CrayMPICH and Open MPI; Allgather D2D with LINKx is much better than CXI alone, but at the largest messages its latency is much higher than' at screen 0.012, screen 0.0358 left front font ',9'
+set label 104 'CrayMPICH''s (Fig. 9)." (fails)' at screen 0.012, screen 0.0149 left front font ',9'
 set terminal unknown
 plot 'slingshot/fig9_allgather_512p_h2h_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_allgather mpich 512p (simulated)', \
   'slingshot/fig9_allgather_512p_h2h_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-cxi osu_allgather tuned 512p (simulated)', \
   'slingshot/fig9_allgather_512p_h2h_openmpi-linkx.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'openmpi-linkx osu_allgather tuned 512p (simulated)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
 set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.8956)]
-set terminal svg size 900,656 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig9_h2h.svg.tmp'
 replot
