@@ -759,8 +759,8 @@ void register_app_driver(DriverRegistry& reg) {
       {"estimates", "object {estimate: value}", "the skeleton's values",
        "values of the skeleton's estimates (its \"estimates\" block: guessed message sizes with their ranges), e.g. "
        "{\"halo_bytes\": \"128 KiB\"}: a what-if within or beyond the range validate samples"},
-      {"fit_compute", "boolean", "false",
-       "fit compute_per_step now with openmpi-cm to the paper's MPI time share, then run the scenario's stack"},
+      text_key("fit_compute", "boolean", "false",
+               "fit compute_per_step now with openmpi-cm to the paper's MPI time share, then run the scenario's stack"),
       {"collectives", "tuned-v1.3 | mpich2-1.0", "none: one coll/base algorithm per collective at every size",
        "the MPI library's collective decision (collectives/decision/*.json): Open MPI 1.3's coll/tuned or MPICH2 "
        "1.0's defaults (Cray MPI), each collective phase's algorithm chosen by its communicator size and bytes",
@@ -787,7 +787,7 @@ void register_app_driver(DriverRegistry& reg) {
         b.fail("collectives", fmt::format("unknown collective library '{}' (known: {})", c.coll_library, fmt::join(libs, ", ")));
       c.coll_lib = coll::load_decision(data_dir() + "/" + coll::decision_file(c.coll_library));
     }
-    if (b.has("fit_compute") && b.boolean("fit_compute")) {  // refit (ignores the stored value)
+    if (read_boolean(b, block_keys(ctx), "fit_compute")) {  // refit (ignores the stored value)
       if (b.has("compute_per_step")) b.fail("fit_compute", "cannot be combined with compute_per_step");
       if (c.table1.is_null())
         b.fail("fit_compute", fmt::format("skeleton '{}' has no Table 1 MPI time share to fit to (see its compute_per_step.fit)", app));

@@ -170,8 +170,8 @@ void register_barrier_driver(DriverRegistry& reg) {
   d.description = "MPI_Barrier in a tight loop, average time per call (Gemini paper Fig. 7): the algorithm's schedule "
                   "from collectives/ run on the stack";
   d.params = {
-      {"algorithm", "name", "tuned", "barrier algorithm: 'tuned' (coll/tuned's decision table) or a registered one",
-       barrier_algorithm_names},
+      text_key("algorithm", "name", "tuned", "barrier algorithm: 'tuned' (coll/tuned's decision table) or a registered one",
+               barrier_algorithm_names),
       integer_key("radix", 2, 1024, 4, "tree radix of the Cheetah and k-nomial barriers"),
       integer_key("iterations", 1, 100000000, 100, "timed barrier calls"),
       integer_key("skip", 0, 100000000, 10, "warm-up calls, not timed")};
@@ -179,7 +179,7 @@ void register_barrier_driver(DriverRegistry& reg) {
   d.parse = [keys = d.params](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
     BarrierConfig c;
     std::vector<int> radices;
-    c.algorithm = b.opt_str("algorithm").value_or("tuned");
+    c.algorithm = read_text(b, block_keys(ctx), "algorithm");
     // Cheetah's uGNI BCOL runs over a BTL with network atomics (MCA_BTL_FLAGS_ATOMIC_OPS off the node: btl/ugni).
     if (c.algorithm.rfind("cheetah", 0) == 0 && !ctx.network_atomics)
       b.fail("algorithm", fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (btl/ugni: stack 'openmpi' "

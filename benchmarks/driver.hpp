@@ -19,6 +19,8 @@
 
 namespace ompisim::bench {
 
+struct DriverParam;
+
 // What a driver's parser may read of the scenario besides its own block. Errors about these keys name the scenario's
 // own key ("ranks"), not a key of the block.
 struct DriverContext {
@@ -29,6 +31,9 @@ struct DriverContext {
   // Whether a BTL of the stack does atomics on peers over the network (runner/stacks.hpp stack_has_network_atomics:
   // MCA_BTL_FLAGS_ATOMIC_OPS with network reach, btl/ugni), as Cheetah's uGNI BCOL needs.
   bool network_atomics = false;
+  // The keys the benchmark declares (its registry entry's params; parse_benchmark sets them): the parser reads the
+  // defaults of its text and quantity keys from here (block_keys), so the declared default is the one used.
+  const std::vector<DriverParam>* keys = nullptr;
 };
 
 // An input of a configured benchmark that is an estimate with a range (app_skeleton: a skeleton's guessed message
@@ -107,6 +112,7 @@ struct DriverParam {
     std::optional<long long> value;  // the default; none: the benchmark computes it (default_value says how)
   };
   std::optional<IntegerRange> integer = {};
+  bool declared = false;  // made by text_key(): default_value is the value the parser uses (declared_default)
 };
 // An integer key in [min, max]: its type reads "integer MIN .. MAX", its default `value`, or, without one, the
 // benchmark's own rule described by `computed`.
@@ -118,6 +124,20 @@ DriverParam integer_key(std::string name, long long min, long long max, std::opt
 std::optional<long long> read_integer(ObjectReader& b, const std::vector<DriverParam>& keys, const std::string& name);
 // The declared range and default of integer key `name` (std::logic_error when it is not one).
 const DriverParam::IntegerRange& integer_range(const std::vector<DriverParam>& keys, const std::string& name);
+// A text, choice or quantity key whose default is the literal `value` (a quantity's with its unit, "0 us"), which its
+// parser reads with declared_default / read_text; `choices`: the names it may take, when they are a list.
+DriverParam text_key(std::string name, std::string type, std::string value, std::string description,
+                     std::function<std::vector<std::string>()> choices = {});
+// The declared default of key `name` (std::logic_error when it is not declared with text_key()).
+const std::string& declared_default(const std::vector<DriverParam>& keys, const std::string& name);
+// Text key `name` of block `b`: the block's string, or the declared default when the block has none (which must be one
+// of the key's declared choices, when it has them: std::logic_error otherwise).
+std::string read_text(ObjectReader& b, const std::vector<DriverParam>& keys, const std::string& name);
+// Boolean key `name` of block `b`: the block's value, or the declared default ("true" or "false"; anything else is a
+// std::logic_error).
+bool read_boolean(ObjectReader& b, const std::vector<DriverParam>& keys, const std::string& name);
+// The keys parse_benchmark gave the parser (std::logic_error when none: a parser called outside parse_benchmark).
+const std::vector<DriverParam>& block_keys(const DriverContext& ctx);
 
 struct DriverInfo {
   std::string name, family, description;

@@ -31,4 +31,41 @@ std::optional<long long> read_integer(ObjectReader& b, const std::vector<DriverP
   return r.value;
 }
 
+DriverParam text_key(std::string name, std::string type, std::string value, std::string description,
+                     std::function<std::vector<std::string>()> choices) {
+  DriverParam p{std::move(name), std::move(type), std::move(value), std::move(description), std::move(choices)};
+  p.declared = true;
+  return p;
+}
+
+const std::string& declared_default(const std::vector<DriverParam>& keys, const std::string& name) {
+  auto it = std::find_if(keys.begin(), keys.end(), [&](const DriverParam& p) { return p.name == name; });
+  if (it == keys.end() || !it->declared)
+    throw std::logic_error(fmt::format("benchmark key '{}' is not declared with text_key()", name));
+  return it->default_value;
+}
+
+std::string read_text(ObjectReader& b, const std::vector<DriverParam>& keys, const std::string& name) {
+  const std::string& deflt = declared_default(keys, name);
+  if (auto it = std::find_if(keys.begin(), keys.end(), [&](const DriverParam& p) { return p.name == name; });
+      it->choices) {
+    const std::vector<std::string> v = it->choices();
+    if (std::find(v.begin(), v.end(), deflt) == v.end())
+      throw std::logic_error(fmt::format("benchmark key '{}': declared default '{}' is not one of its choices", name, deflt));
+  }
+  return b.opt_str(name).value_or(deflt);
+}
+
+bool read_boolean(ObjectReader& b, const std::vector<DriverParam>& keys, const std::string& name) {
+  const std::string& deflt = declared_default(keys, name);
+  if (deflt != "true" && deflt != "false")
+    throw std::logic_error(fmt::format("benchmark key '{}': declared default '{}' is not a boolean", name, deflt));
+  return b.has(name) ? b.boolean(name) : deflt == "true";
+}
+
+const std::vector<DriverParam>& block_keys(const DriverContext& ctx) {
+  if (!ctx.keys) throw std::logic_error("a benchmark parser was called without its declared keys");
+  return *ctx.keys;
+}
+
 }  // namespace ompisim::bench

@@ -147,17 +147,17 @@ void register_imb_drivers(DriverRegistry& reg) {
       integer_key("repetitions", 1, 100000000, std::nullopt, "timed calls per length",
                   "IMB: 1000 at 0 B, else max(1, min(1000, 40 MiB / length))"),
       integer_key("warmup", 0, 100000000, 0, "untimed calls before each length's loop (0: IMB before 3.2)"),
-      {"algorithm", "name | tuned-v1.1", "tuned-v1.1",
+      text_key("algorithm", "name | tuned-v1.1", "tuned-v1.1",
        "the reduce algorithm; tuned-v1.1: Open MPI 1.1's coll/tuned fixed decision "
        "(collectives/decision/ompi_v1_1_tuned.json)",
        [algos] {  // the registered algorithms and the decision table the parser also accepts
          auto v = algos();
          v.push_back("tuned-v1.1");
          return v;
-       }}};
+       })};
   reg.add({"imb_reduce", "imb",
            "IMB-MPI1 Reduce (MPI_FLOAT, MPI_SUM, root i % P; t_min / t_max / t_avg over ranks)", params,
-           [params](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+           [params](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
              ImbConfig c;
              c.sizes = read_sizes(b, imb_reduce_default_sizes());
              for (std::size_t i = 0; i < c.sizes.size(); ++i) {
@@ -168,7 +168,7 @@ void register_imb_drivers(DriverRegistry& reg) {
              }
              c.repetitions = read_integer(b, params, "repetitions").value_or(-1);  // -1: IMB's rule per length
              c.warmup = *read_integer(b, params, "warmup");
-             c.algo = CollChoice::read(b, "reduce", "tuned-v1.1", {"tuned-v1.1"});
+             c.algo = CollChoice::read(b, "reduce", declared_default(block_keys(ctx), "algorithm"), {"tuned-v1.1"});
              return std::make_unique<ImbReduceDriver>(c);
            },
            [](const Json& res) {

@@ -257,7 +257,7 @@ std::vector<std::uint64_t> read_sizes(ObjectReader& b, const std::vector<std::ui
   return sizes;
 }
 
-OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind) {
+OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind, const std::vector<DriverParam>& declared) {
   const std::string& name = kind.name;
   const bool pingpong = kind.pattern == OsuKind::Pattern::PingPong;
   OsuConfig c;
@@ -271,17 +271,15 @@ OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind) {
                                  "take a window", name));
   c.window = *read_integer(b, keys, "window");
   c.buffer_offset = static_cast<std::uint64_t>(*read_integer(b, keys, "buffer_offset"));
-  if (b.has("buffer")) {
-    std::string k = b.str("buffer");
-    if (k != "host" && k != "device") b.fail("buffer", "expected 'host' or 'device' (where the benchmark's buffers live)");
-    c.buffer = k == "device" ? MemKind::Device : MemKind::Host;
-  }
-  if (b.has("prepost")) {
-    if (!pingpong) b.fail("prepost", "only the ping-pong benchmarks (osu_latency, osu_multi_lat, netpipe) take this key");
-    c.prepost = b.boolean("prepost");
-  }
-  if (b.has("datatype")) {
-    std::string d = b.str("datatype");
+  const std::string buffer = read_text(b, declared, "buffer");
+  if (buffer != "host" && buffer != "device")
+    b.fail("buffer", "expected 'host' or 'device' (where the benchmark's buffers live)");
+  c.buffer = buffer == "device" ? MemKind::Device : MemKind::Host;
+  if (b.has("prepost") && !pingpong)
+    b.fail("prepost", "only the ping-pong benchmarks (osu_latency, osu_multi_lat, netpipe) take this key");
+  if (pingpong) c.prepost = read_boolean(b, declared, "prepost");
+  {
+    const std::string d = read_text(b, declared, "datatype");
     const mpi::Datatype* t = mpi::find_datatype(d);
     if (!t) b.fail("datatype", fmt::format("unknown datatype '{}' (known: MPI_BYTE, MPI_PACKED, MPI_CHAR, MPI_INT, "
                                            "MPI_LONG, MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_CXX_BOOL)", d));
@@ -388,13 +386,13 @@ std::vector<DriverParam> osu_params(const OsuKind& k, bool with_window) {
       integer_key("skip", 0, 100000000, std::nullopt, "warm-up iterations per size, not timed", skip)};
   if (with_window) p.push_back(integer_key("window", 1, 100000, 64, "non-blocking sends in flight per iteration"));
   p.push_back(integer_key("buffer_offset", 0, 4095, 0, "bytes added to the page-aligned buffer addresses"));
-  p.push_back({"buffer", "host | device", "host",
-               "where the buffers live (OSU's -d rocm D D: the GPU each rank uses, nearest its core)"});
-  p.push_back({"datatype", "MPI datatype name", "MPI_BYTE",
-               "datatype of the data messages (MPI_INT: converted by the receiver between unlike architectures)"});
+  p.push_back(text_key("buffer", "host | device", "host",
+                       "where the buffers live (OSU's -d rocm D D: the GPU each rank uses, nearest its core)"));
+  p.push_back(text_key("datatype", "MPI datatype name", "MPI_BYTE",
+                       "datatype of the data messages (MPI_INT: converted by the receiver between unlike architectures)"));
   if (pingpong)
-    p.push_back({"prepost", "boolean", "false",
-                 "post the receive for the reply before sending (a what-if: replies then never arrive unexpected)"});
+    p.push_back(text_key("prepost", "boolean", "false",
+                         "post the receive for the reply before sending (a what-if: replies then never arrive unexpected)"));
   return p;
 }
 
@@ -405,8 +403,8 @@ void register_osu_drivers(DriverRegistry& reg) {
     d.family = k.title.empty() ? "NetPIPE" : "OSU point-to-point";
     d.description = k.description;
     d.params = osu_params(k, k.pattern != OsuKind::Pattern::PingPong);
-    d.parse = [k](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
-      return std::make_unique<OsuDriver>(read_osu_block(b, k), k.two_ranks);
+    d.parse = [k](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
+      return std::make_unique<OsuDriver>(read_osu_block(b, k, block_keys(ctx)), k.two_ranks);
     };
     if (k.latency_and_bandwidth) d.table = [](const Json& res) { return netpipe_table(res["points"]); };
     else d.table = [&k](const Json& res) { return osu_table(k, res["points"]); };

@@ -8,8 +8,9 @@ namespace ompisim::bench {
 // "sizes": a non-empty list of whole byte counts (at most limits::kMaxSizes), or `defaults`.
 std::vector<std::uint64_t> read_sizes(ObjectReader& b, const std::vector<std::uint64_t>& defaults);
 // The OSU block (sizes, iterations, skip, window, buffer_offset, prepost); refuses the keys that do not apply to a
-// ping-pong (window) or a stream (prepost), and SMB's own keys.
-OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind);
+// ping-pong (window) or a stream (prepost), and SMB's own keys. The text keys' defaults (buffer, datatype) are the ones
+// `declared` declares (the driver's keys: block_keys).
+OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind, const std::vector<DriverParam>& declared);
 // The OSU block's keys as `kind` declares them (the defaults of its loop counts and sizes); `with_window`: also the
 // window, which only the streaming benchmarks take (a ping-pong's block reads it as its default).
 std::vector<DriverParam> osu_params(const OsuKind& kind, bool with_window);

@@ -219,7 +219,7 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                     "1000 up to 8 KiB, 100 above (OSU)"),
         integer_key("skip", 0, 100000000, std::nullopt, "warm-up calls per size, not timed",
                     "200 up to 8 KiB, 10 above (OSU)"),
-        {"buffer", "host | device", "host", "where the buffers live (OSU's -d rocm D D)"},
+        text_key("buffer", "host | device", "host", "where the buffers live (OSU's -d rocm D D)"),
         {"algorithm", "name | tuned | mpich", "the registry's first for the collective",
          "the collective's algorithm; tuned / mpich: chosen per size by coll/tuned v5.0.x's fixed decision / MPICH's "
          "defaults (collectives/decision/*.json)",
@@ -229,21 +229,20 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
            v.push_back("mpich");
            return v;
          }},
-        {"steady_state", "number 0 .. 0.5", "0.001",
-         "relative tolerance of the steady-state cutoff (0: simulate every call)"}};
+        text_key("steady_state", "number 0 .. 0.5", "0.001",
+                 "relative tolerance of the steady-state cutoff (0: simulate every call)")};
     reg.add({k.name, "osu-collective", k.description, params,
-             [k, algos, params](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+             [k, algos, params](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
                OsuCollConfig c;
                c.name = k.name;
                c.sizes = read_sizes(b, coll_default_sizes(k.min_bytes));
                c.iterations = read_integer(b, params, "iterations").value_or(-1);  // -1: OSU's rule per size
                c.skip = read_integer(b, params, "skip").value_or(-1);
-               if (b.has("steady_state")) c.steady_tol = b.number("steady_state", 0.0, 0.5);
-               if (b.has("buffer")) {
-                 std::string v = b.str("buffer");
-                 if (v != "host" && v != "device") b.fail("buffer", "expected 'host' or 'device'");
-                 c.buffer = v == "device" ? MemKind::Device : MemKind::Host;
-               }
+               c.steady_tol = b.has("steady_state") ? b.number("steady_state", 0.0, 0.5)
+                                                    : std::stod(declared_default(block_keys(ctx), "steady_state"));
+               const std::string v = read_text(b, block_keys(ctx), "buffer");
+               if (v != "host" && v != "device") b.fail("buffer", "expected 'host' or 'device'");
+               c.buffer = v == "device" ? MemKind::Device : MemKind::Host;
                auto names = algos();
                if (names.empty()) b.fail("name", "no algorithm registered for " + k.coll);
                c.algo = CollChoice::read(b, k.coll, names.front(), {"tuned", "mpich"});

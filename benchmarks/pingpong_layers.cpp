@@ -52,7 +52,7 @@ void register_layers_driver(DriverRegistry& reg) {
   for (const DriverParam& p : osu_params(osu_kind("osu_latency"), false))  // the loop counts osu_latency reads with
     if (p.name == "iterations" || p.name == "skip") d.params.push_back(p);
   d.parse = [](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
-    OsuConfig c = read_osu_block(b, osu_kind("osu_latency"));
+    OsuConfig c = read_osu_block(b, osu_kind("osu_latency"), osu_params(osu_kind("osu_latency"), false));
     c.name = "osu_latency";
     return std::make_unique<LayersDriver>(std::move(c));
   };

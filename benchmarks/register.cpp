@@ -42,7 +42,9 @@ const DriverInfo& find_driver(const std::string& name, const std::string& file, 
 
 std::unique_ptr<Driver> parse_benchmark(ObjectReader& block, const DriverContext& ctx) {
   const DriverInfo& info = find_driver(block.str("name"), block.file(), block.key_path("name"));
-  std::unique_ptr<Driver> d = info.parse(block, ctx);
+  DriverContext with_keys = ctx;
+  with_keys.keys = &info.params;
+  std::unique_ptr<Driver> d = info.parse(block, with_keys);
   block.finish(info.keys());
   d->check(ctx);
   return d;

@@ -12,6 +12,7 @@
 #include "benchmarks/driver.hpp"
 #include "benchmarks/osu_block.hpp"
 #include "benchmarks/task.hpp"
+#include "core/units.hpp"
 
 #include <fmt/format.h>
 
@@ -131,11 +132,11 @@ void register_smb_driver(DriverRegistry& reg) {
   d.params = {
       {"sizes", "list of sizes (bytes or \"8 KiB\")", "powers of two 1 B .. 1 MiB", "message sizes, one search each"},
       integer_key("iterations", 1, 100000000, std::nullopt, "messages per batch", "50 up to 8 KiB, 20 above"),
-      {"side", "\"send\" | \"recv\"", "recv", "whose CPU availability is measured",
-       [] { return std::vector<std::string>{"send", "recv"}; }},
-      {"threshold_pct", "percentage in (0, 1000]", "10",
-       "the work grows until an iteration is this much longer than without work"}};
-  d.parse = [keys = d.params](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+      text_key("side", "\"send\" | \"recv\"", "recv", "whose CPU availability is measured",
+               [] { return std::vector<std::string>{"send", "recv"}; }),
+      text_key("threshold_pct", "percentage in (0, 1000]", "10",
+               "the work grows until an iteration is this much longer than without work")};
+  d.parse = [keys = d.params](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
     OsuConfig c;
     c.name = "smb_overhead";
     std::vector<std::uint64_t> sizes;  // powers of two 1 B .. 1 MiB
@@ -143,13 +144,13 @@ void register_smb_driver(DriverRegistry& reg) {
     c.sizes = read_sizes(b, sizes);
     c.iterations = read_integer(b, keys, "iterations").value_or(-1);  // -1: the per-size rule
     if (b.has("prepost")) b.fail("prepost", "only the ping-pong benchmarks (osu_latency, osu_multi_lat, netpipe) take this key");
-    c.side = b.opt_str("side").value_or("recv");
+    c.side = read_text(b, block_keys(ctx), "side");
     if (c.side != "send" && c.side != "recv") b.fail("side", "expected 'send' or 'recv'");
-    if (b.has("threshold_pct")) {
-      double t = json_quantity(b.raw("threshold_pct"), Dim::Ratio, b.file(), b.key_path("threshold_pct"));
-      if (!(t > 0 && t <= 1000)) b.fail("threshold_pct", "expected a percentage in (0, 1000]");
-      c.threshold_pct = t;
-    }
+    double t = b.has("threshold_pct")
+                   ? json_quantity(b.raw("threshold_pct"), Dim::Ratio, b.file(), b.key_path("threshold_pct"))
+                   : parse_quantity(declared_default(block_keys(ctx), "threshold_pct"), Dim::Ratio);
+    if (!(t > 0 && t <= 1000)) b.fail("threshold_pct", "expected a percentage in (0, 1000]");
+    c.threshold_pct = t;
     return std::make_unique<SmbDriver>(std::move(c));
   };
   d.table = [](const Json& res) {

@@ -11,6 +11,7 @@
 #include "benchmarks/driver.hpp"
 #include "benchmarks/osu_block.hpp"
 #include "benchmarks/task.hpp"
+#include "core/units.hpp"
 
 #include <fmt/format.h>
 #include <stdexcept>
@@ -124,12 +125,13 @@ void register_storm_driver(DriverRegistry& reg) {
   d.description = "every rank but 0 sends `messages` messages to rank 0, which posts its receives only after `delay`";
   d.params = {{"sizes", "list of sizes (bytes or \"8 KiB\")", "1 KiB, 4 KiB", "message sizes, one storm each"},
               integer_key("messages", 1, 100000, 8, "messages per sender and storm"),
-              {"delay", "time (\"100 us\")", "0 us", "rank 0 works this long before posting its receives"}};
-  d.parse = [keys = d.params](ObjectReader& b, const DriverContext&) -> std::unique_ptr<Driver> {
+              text_key("delay", "time (\"100 us\")", "0 us", "rank 0 works this long before posting its receives")};
+  d.parse = [keys = d.params](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
     StormConfig c;
     c.sizes = read_sizes(b, {1024, 4096});
     c.messages = *read_integer(b, keys, "messages");
-    c.delay = b.opt_quantity("delay", Dim::Time, 0, 1).value_or(0.0);
+    c.delay = b.opt_quantity("delay", Dim::Time, 0, 1).value_or(
+        parse_quantity(declared_default(block_keys(ctx), "delay"), Dim::Time));
     return std::make_unique<StormDriver>(std::move(c));
   };
   d.table = storm_table;

@@ -82,9 +82,9 @@ void register_replay_driver(DriverRegistry& reg) {
        "the trace's index file (smpirun's tracing/filename), relative to the scenario file; one action file per rank"},
       {"flop_rate", "rate (\"1 Gf/s\")", "(required: no node model gives a compute rate yet)",
        "the rate at which each rank runs the trace's compute actions (flops)"},
-      {"collectives", "tuned | mpich | fixed", "tuned",
+      text_key("collectives", "tuned | mpich | fixed", "tuned",
        "whose decision picks each collective's algorithm by communicator and message size (coll/tuned v5.0.x, MPICH's "
-       "defaults; fixed: the fallbacks only)"},
+       "defaults; fixed: the fallbacks only)"),
       {"algorithms", "object {collective: algorithm}", "{}",
        "a fixed algorithm per collective (barrier, bcast, reduce, allreduce, alltoall, gather, allgather, scatter), "
        "over the decision"}};
@@ -105,7 +105,7 @@ void register_replay_driver(DriverRegistry& reg) {
       b.fail("flop_rate", "required: no node model of this project gives a compute rate yet (e.g. \"1 Gf/s\", the "
                           "speed of the hosts of the platform the trace was recorded on)");
     c.flop_rate = parse_flop_rate(b);
-    c.collectives = b.opt_str("collectives").value_or("tuned");
+    c.collectives = read_text(b, block_keys(ctx), "collectives");
     if (c.collectives != "fixed") {
       std::string f = coll::decision_file(c.collectives);
       if (f.empty() || c.collectives == "tuned-v1.1") b.fail("collectives", "expected 'tuned', 'mpich' or 'fixed'");

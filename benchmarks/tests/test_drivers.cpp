@@ -6,7 +6,9 @@
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <algorithm>
 #include <map>
+#include <set>
 
 using namespace ompisim;
 
@@ -178,4 +180,58 @@ TEST_CASE("drivers: integer keys document the range and default their parser use
     }
   }
   CHECK(checked >= 15);
+}
+
+namespace {
+// The keys whose default is no single value but the benchmark's own rule or input (a list it builds, a required key,
+// the skeleton's stored value), as (driver or family, key); "*": every driver. Every other key that is not an integer
+// is declared with text_key(), so its default is written once.
+bool computed_default(const bench::DriverInfo& d, const std::string& key) {
+  static const std::set<std::pair<std::string, std::string>> computed{
+      {"*", "sizes"},           {"*", "trace"},          {"*", "flop_rate"},   {"*", "app"},
+      {"*", "compute_per_step"}, {"*", "estimates"},     {"replay", "algorithms"},
+      {"app_skeleton", "collectives"}, {"osu-collective", "algorithm"}};
+  return computed.count({"*", key}) || computed.count({d.name, key}) || computed.count({d.family, key});
+}
+}  // namespace
+
+// Configuration: every key of every registered driver that is not an integer key; for each declared with text_key()
+// (a text, choice, quantity, number or boolean key with one default value), the driver's minimal block without that
+// key, parsed once with the driver's declared keys and once with that key's declared default replaced by "no such
+// default", a value no key accepts.
+// Expected: every such key is declared with text_key() unless its default is the benchmark's own rule (the list
+// above); a choice key's default is among its choices; the first parse succeeds and the second throws, so the parser
+// took the default from the declaration (a parser with a default of its own parses both).
+// How validated: the declarations' fields and whether the driver's parser throws.
+TEST_CASE("drivers: text, choice, quantity and boolean keys take the default their declaration gives",
+          "[benchmark][driver]") {
+  int checked = 0;
+  for (const auto& d : bench::driver_registry().all()) {
+    const Json block = minimal_blocks().at(d.name);
+    auto parse_with = [&](const std::vector<bench::DriverParam>& keys) {
+      Json b = block;
+      ObjectReader r(b, "drv.json", "benchmark");
+      bench::DriverContext ctx{"drv.json", {2}, "openmpi", Json("openmpi"), false, &keys};
+      return d.parse(r, ctx);
+    };
+    REQUIRE_NOTHROW(parse_with(d.params));
+    for (std::size_t i = 0; i < d.params.size(); ++i) {
+      const bench::DriverParam& p = d.params[i];
+      INFO(d.name << " " << p.name);
+      if (p.integer) continue;
+      if (!p.declared) {
+        CHECK(computed_default(d, p.name));
+        continue;
+      }
+      if (p.choices) {
+        auto v = p.choices();
+        CHECK(std::find(v.begin(), v.end(), p.default_value) != v.end());
+      }
+      std::vector<bench::DriverParam> broken = d.params;
+      broken[i].default_value = "no such default";
+      CHECK_THROWS(parse_with(broken));
+      ++checked;
+    }
+  }
+  CHECK(checked >= 20);
 }
