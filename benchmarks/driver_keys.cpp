@@ -8,6 +8,22 @@
 
 namespace ompisim::bench {
 
+namespace {
+// The declaration of key `name`, or nullptr.
+const DriverParam* find_key(const std::vector<DriverParam>& keys, const std::string& name) {
+  auto it = std::find_if(keys.begin(), keys.end(), [&](const DriverParam& p) { return p.name == name; });
+  return it == keys.end() ? nullptr : &*it;
+}
+
+// The declaration of text key `name` (std::logic_error when it is not declared with text_key()).
+const DriverParam& text_declaration(const std::vector<DriverParam>& keys, const std::string& name) {
+  const DriverParam* p = find_key(keys, name);
+  if (!p || !p->declared)
+    throw std::logic_error(fmt::format("benchmark key '{}' is not declared with text_key()", name));
+  return *p;
+}
+}  // namespace
+
 DriverParam integer_key(std::string name, long long min, long long max, std::optional<long long> value,
                         std::string description, std::string computed) {
   if (min > max || (value && (*value < min || *value > max)) || (!value && computed.empty()))
@@ -19,10 +35,10 @@ DriverParam integer_key(std::string name, long long min, long long max, std::opt
 }
 
 const DriverParam::IntegerRange& integer_range(const std::vector<DriverParam>& keys, const std::string& name) {
-  auto it = std::find_if(keys.begin(), keys.end(), [&](const DriverParam& p) { return p.name == name; });
-  if (it == keys.end() || !it->integer)
+  const DriverParam* p = find_key(keys, name);
+  if (!p || !p->integer)
     throw std::logic_error(fmt::format("benchmark key '{}' is not declared with integer_key()", name));
-  return *it->integer;
+  return *p->integer;
 }
 
 std::optional<long long> read_integer(ObjectReader& b, const std::vector<DriverParam>& keys, const std::string& name) {
@@ -39,17 +55,14 @@ DriverParam text_key(std::string name, std::string type, std::string value, std:
 }
 
 const std::string& declared_default(const std::vector<DriverParam>& keys, const std::string& name) {
-  auto it = std::find_if(keys.begin(), keys.end(), [&](const DriverParam& p) { return p.name == name; });
-  if (it == keys.end() || !it->declared)
-    throw std::logic_error(fmt::format("benchmark key '{}' is not declared with text_key()", name));
-  return it->default_value;
+  return text_declaration(keys, name).default_value;
 }
 
 std::string read_text(ObjectReader& b, const std::vector<DriverParam>& keys, const std::string& name) {
-  const std::string& deflt = declared_default(keys, name);
-  if (auto it = std::find_if(keys.begin(), keys.end(), [&](const DriverParam& p) { return p.name == name; });
-      it->choices) {
-    const std::vector<std::string> v = it->choices();
+  const DriverParam& key = text_declaration(keys, name);
+  const std::string& deflt = key.default_value;
+  if (key.choices) {
+    const std::vector<std::string> v = key.choices();
     if (std::find(v.begin(), v.end(), deflt) == v.end())
       throw std::logic_error(fmt::format("benchmark key '{}': declared default '{}' is not one of its choices", name, deflt));
   }
