@@ -92,7 +92,8 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
     const Json effective = base["provenance"].value("derived", Json::object()).value(key + " (effective)", Json());
     if (x <= 0 && effective.is_number() && effective.get<double>() > 0) {
       x = effective.get<double>();
-      shown = fmt::format("{} (effective; value {})", format_quantity(x, dim), shown.get<std::string>());
+      shown = fmt::format("{} (effective; value {})", format_quantity(x, dim),
+                          shown.is_string() ? shown.get<std::string>() : shown.dump());
     }
     if (x <= 0) {
       skipped.push_back(key);
