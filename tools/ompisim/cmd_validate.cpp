@@ -4,6 +4,7 @@
 #include "tools/ompisim/commands.hpp"
 #include "validation/validate.hpp"
 
+#include <fmt/format.h>
 #include <iostream>
 
 namespace ompisim::cli {
@@ -36,9 +37,10 @@ void add_validate(CLI::App& app, Context& ctx) {
   val->add_option("--machine-file", opt->machine_file,
                   "machine file used by every scenario whose machine has this file's name (a what-if machine)");
   val->add_option("--samples", opt->samples,
-                  "Latin-hypercube samples of the machines' estimate ranges and undetermined directions per paper, and "
-                  "of the placements a paper leaves unstated (taken in turn), for the prediction intervals and the "
-                  "claims' intervals (0: none)");
+                  fmt::format("Latin-hypercube samples of the machines' estimate ranges and undetermined directions per "
+                              "paper, and of the placements a paper leaves unstated (taken in turn), for the prediction "
+                              "intervals and the claims' intervals (0: none); default {}",
+                              validation::kDefaultIntervalSamples));
   CLI::Option* set = add_scenario_overrides(*val, opt->sets, nullptr, "every scenario");
   set->description(set->get_description() +
                    ": the table for a what-if parameter set (calibration points may then leave their tolerance)");

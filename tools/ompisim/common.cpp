@@ -47,7 +47,7 @@ void add_global_options(CLI::App& app, Context& ctx) {
                              limits::kDefaultMaxInputBytes));
   app.add_option("--max-events", ctx.max_events_text,
                  "refuse (exit 2, nothing written, before starting) a run or sweep point whose estimated event count "
-                 "(ranks x iterations x messages per iteration, runner/estimate.hpp) is above N");
+                 "(ranks x iterations x messages per iteration, runner/estimate.hpp) is above N; default: no limit");
 }
 
 // CLI11's message, or for a word where a subcommand belongs (CLI11: "A subcommand is required") the word and the
