@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <iostream>
@@ -83,6 +84,25 @@ std::string machine_path(const std::string& name) {
   return !g_machine_file.empty() && name == g_machine_file_name ? g_machine_file : name;
 }
 }  // namespace
+
+std::set<std::string> reference_machines(const std::string& paper) {
+  std::set<std::string> scenarios, machines;
+  std::function<void(const Json&)> walk = [&](const Json& j) {
+    if (j.is_object())
+      for (auto& [k, x] : j.items()) {
+        if (k == "scenario" && x.is_string()) scenarios.insert(x.get<std::string>());
+        else walk(x);
+      }
+    else if (j.is_array())
+      for (auto& x : j) walk(x);
+  };
+  for (auto& f : reference_files(paper)) walk(load_json_file(f));
+  for (auto& rel : scenarios)
+    if (fs::path file = fs::path(data_dir()) / rel; fs::is_regular_file(file))
+      if (Json s = load_json_file(file.string()); s.contains("machine") && s["machine"].is_string())
+        machines.insert(s["machine"].get<std::string>());
+  return machines;
+}
 
 void set_machine_file(const std::string& path) {
   g_machine_file = path;

@@ -106,3 +106,18 @@ TEST_CASE("calibrate: the machine fitted is the one the paper's calibration poin
   Json none{{"points", Json::array({Json{{"id", "p"}, {"role", "prediction"}, {"scenario", "x.json"}}})}};
   CHECK_THROWS_WITH(calibration_machine(none, "ref.json"), Catch::Contains("no calibration point names a machine"));
 }
+
+// Configuration: the shipped reference files. Expected: the machines of the scenarios each names anywhere (points,
+// claims, comparisons): Gemini's are cielo alone, SeaStar's include red-storm and jaguar-xt4, and every paper's
+// together include Crusher and the QsNet machine. How validated: set membership (what validate --machine-file checks).
+TEST_CASE("validate: the machines a paper's scenarios run on") {
+  CHECK(reference_machines("gemini-xe-xk") == std::set<std::string>{"cielo"});
+  const auto seastar = reference_machines("seastar-portals");
+  CHECK(seastar.count("red-storm") == 1);
+  CHECK(seastar.count("jaguar-xt4") == 1);
+  CHECK(seastar.count("cielo") == 0);
+  const auto all = reference_machines("");
+  CHECK(all.count("crusher") == 1);
+  CHECK(all.count("osu-elan4") == 1);
+  CHECK(all.count("my-cielo") == 0);
+}
