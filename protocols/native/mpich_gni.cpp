@@ -158,13 +158,15 @@ void MpichGni::match(std::uint32_t id) {
 }
 
 void MpichGni::start_recv(const mpi::P2P& p, Completion done) {
-  const int rank = p.rank, src = p.peer, tag = p.tag;
-  const std::uint32_t ctx = p.comm.context_id;
   const mpi::RequestId rid = lib_.new_recv(p, std::move(done)).first;
-  cpus_.cpu(rank, sw_, [this, rank, src, tag, ctx, rid] {
-    auto m = lib_.post(rank, ctx, mpi::Posted{src, tag, rid});
-    if (m) on_matched(m->id, rid);
-  }, "MPID_Irecv (MPT)");
+  cpus_.cpu(p.rank, sw_, [this, rid] { on_recv_posted(rid); }, "MPID_Irecv (MPT)");
+}
+
+// The receive's CPU cost paid: into the posted queue, or matched at once with a message already queued.
+void MpichGni::on_recv_posted(std::uint64_t rid) {
+  const mpi::Request& r = lib_.recv(rid);
+  auto m = lib_.post(r.rank, r.ctx, mpi::Posted{r.peer, r.tag, rid});
+  if (m) on_matched(m->id, rid);
 }
 
 void MpichGni::on_matched(std::uint32_t id, std::uint64_t rid) {

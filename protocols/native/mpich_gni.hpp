@@ -86,6 +86,7 @@ private:
     std::uint32_t id;
   };
   // The steps of a message (mpich_gni_msg.hpp): each applies its event to msgs_[id] and starts what the new state needs.
+  void on_recv_posted(std::uint64_t rid);                // the receive's CPU cost paid: post or match
   void on_posted(std::uint32_t id);                      // the send's CPU cost paid: the path's START_* event
   void on_registered(std::uint32_t id);                  // REGISTERED (the sender's buffer, rendezvous)
   void on_copied(std::uint32_t id);                      // COPIED (cell, DMA buffer, copy out, XPMEM copy)
