@@ -1,7 +1,7 @@
 // The frameworks a scenario's "stack" object may name, one entry each (stack_frameworks()): the JSON key, whether it
 // takes one component, a list or a selection string, how it combines with the others, and its place in the stack.
 // Their order is the stack's order everywhere: in StackSpec, in the components a stack builds (modules before the PML
-// that drives them is the builder's rule, not the order's), in the result's composed label ("pml/ob1+btl/{self,vader}").
+// that drives them is the builder's rule, not the order's), in the composed label ("pml/ob1+btl/{self,vader}").
 // Parsing, the result JSON, the label, the JSON Schema and the combination checks read this table; a new framework is
 // one entry in stack_frameworks.cpp, its components are entries of the component registry (protocols/register.hpp).
 #pragma once

@@ -155,7 +155,8 @@ void register_stacks(StackRegistry& reg) {
            preset({{"pml", "teg"}, {"ptl", {"elan4"}}})});
   reg.add({"native", "qsnet", "MPICH-QsNetII over Tport: NIC tag matching, 32-byte header, NIC-driven large messages",
            preset({{"native", "mpich_qsnet"}})});
-  reg.add({"elan4-qdma", "qsnet", "raw libelan4 QDMA ping-pong (Fig. 9's QDMA latency)", preset({{"native", "elan4_qdma"}})});
+  reg.add({"elan4-qdma", "qsnet", "raw libelan4 QDMA ping-pong (Fig. 9's QDMA latency)",
+           preset({{"native", "elan4_qdma"}})});
   // Open MPI 1.1 on commodity clusters (the heterogeneous paper, 2006): bml/r2 stripes over every BTL that reaches a
   // peer. "openmpi" lists both of lanl-multi-nic's networks; "openmpi" on a GigE machine is btl/tcp.
   // The heterogeneous paper (§5): "Open MPI 1.1.1 pre-release". Its ob1 completes an eager send packed by start_copy
@@ -254,7 +255,8 @@ void check_whole_stack(const StackSpec& s, const StackFramework& whole, const st
     if (&f == &whole || !s.has(f.name)) continue;
     if (f.role == Role::WholeStack)
       throw InputError(file, "stack." + f.name,
-                       fmt::format("stack.{} and stack.{} are each a whole stack: give one of them", whole.name, f.name));
+                       fmt::format("stack.{} and stack.{} are each a whole stack: give one of them", whole.name,
+                                   f.name));
     throw InputError(file, "stack." + f.name,
                      fmt::format("stack.{} is a whole stack ({}/{}); it takes no {} component", whole.name, whole.name,
                                  s.get(whole.name), f.name));
@@ -303,8 +305,9 @@ void check_selections(StackSpec& s, const std::string& file) {
 
 StackSpec parse_stack_object(const Json& j, const std::string& file) {
   if (!j.is_object() || j.empty())
-    throw InputError(file, "stack", "expected a preset name or an object of components, e.g. {\"pml\": \"ob1\", "
-                                    "\"btl\": [\"self\", \"vader\", \"ugni\"]} or {\"pml\": \"cm\", \"mtl\": \"portals\"}");
+    throw InputError(file, "stack",
+                     "expected a preset name or an object of components, e.g. {\"pml\": \"ob1\", \"btl\": [\"self\", "
+                     "\"vader\", \"ugni\"]} or {\"pml\": \"cm\", \"mtl\": \"portals\"}");
   StackSpec s;
   for (auto it = j.begin(); it != j.end(); ++it) {
     const StackFramework* f = find_stack_framework(it.key());

@@ -1,5 +1,5 @@
-// The framework table (runner/stack_frameworks.hpp) drives a stack object's parse, its result JSON (StackSpec::to_json),
-// its composed label and its components with their key paths.
+// The framework table (runner/stack_frameworks.hpp) drives a stack object's parse, its result JSON
+// (StackSpec::to_json), its composed label and its components with their key paths.
 #include "protocols/register.hpp"
 #include "runner/stack_frameworks.hpp"
 #include "runner/stacks.hpp"
@@ -111,16 +111,22 @@ TEST_CASE("stack frameworks: combination rules come from the roles", "[unit][sta
   CHECK_THAT(error({{"btl", {"self"}}}), Contains("key 'stack.pml'") && Contains("btl components need a PML (ob1)"));
   CHECK_THAT(error({{"pml", "ob1"}, {"ptl", {"elan4"}}}),
              Contains("key 'stack.ptl'") && Contains("pml/ob1 drives BTLs, not PTLs (PTLs need pml 'teg')"));
-  CHECK_THAT(error({{"pml", "teg"}}), Contains("key 'stack.ptl'") && Contains("missing: pml/teg needs a PTL, e.g. [\"elan4\"]"));
+  CHECK_THAT(error({{"pml", "teg"}}),
+             Contains("key 'stack.ptl'") && Contains("missing: pml/teg needs a PTL, e.g. [\"elan4\"]"));
   CHECK_THAT(error({{"pml", "cm"}, {"mtl", "portals"}, {"ofi", "cxi"}}),
-             Contains("key 'stack.ofi'") && Contains("a libfabric provider is chosen for mtl/ofi only (\"mtl\": \"ofi\")"));
+             Contains("key 'stack.ofi'") &&
+                 Contains("a libfabric provider is chosen for mtl/ofi only (\"mtl\": \"ofi\")"));
   CHECK_THAT(error({{"native", "mpich_gni"}, {"model", "loggp"}}),
              Contains("key 'stack.model'") && Contains("each a whole stack"));
   CHECK_THAT(error({{"native", "mpich_cxi"}, {"ofi", "cxi"}}),
-             Contains("key 'stack.ofi'") && Contains("stack.native is a whole stack (native/mpich_cxi); it takes no ofi"));
+             Contains("key 'stack.ofi'") &&
+                 Contains("stack.native is a whole stack (native/mpich_cxi); it takes no ofi"));
   CHECK_THAT(error({{"pml", "ob1"}, {"btl", "self"}}),
-             Contains("key 'stack.btl'") && Contains("expected a non-empty list of btl names, e.g. [\"self\", \"vader\", \"ugni\"]"));
+             Contains("key 'stack.btl'") &&
+                 Contains("expected a non-empty list of btl names, e.g. [\"self\", \"vader\", \"ugni\"]"));
   CHECK_THAT(error({{"pml", "cm"}, {"mtl", "ofi"}, {"ofi", 1}}),
-             Contains("key 'stack.ofi'") && Contains("expected a libfabric provider selection, e.g. \"cxi\" or \"shm+cxi:linkx\""));
-  CHECK_THAT(error({{"pml", "cm"}, {"mtl", "ofi"}, {"ofi", "shm+cxi"}}), Contains("key 'stack.ofi'") && Contains("linkx"));
+             Contains("key 'stack.ofi'") &&
+                 Contains("expected a libfabric provider selection, e.g. \"cxi\" or \"shm+cxi:linkx\""));
+  CHECK_THAT(error({{"pml", "cm"}, {"mtl", "ofi"}, {"ofi", "shm+cxi"}}),
+             Contains("key 'stack.ofi'") && Contains("linkx"));
 }
