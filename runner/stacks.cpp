@@ -271,21 +271,30 @@ std::string driven_text(const std::string& pml) {
   return out.empty() ? std::string("no modules") : fmt::format("{}", fmt::join(out, " or "));
 }
 
+// The framework whose component drives the modules (Role::Pml): "pml".
+const std::string& pml_framework() {
+  for (const StackFramework& f : stack_frameworks())
+    if (f.role == Role::Pml) return f.name;
+  throw std::logic_error("stack frameworks: no PML framework");
+}
+
 // Modules need the PML that drives them, and a PML the modules it drives (pml/ob1 BTLs, pml/cm one MTL, pml/teg PTLs).
 void check_modules(const StackSpec& s, const std::string& file) {
-  const std::string pml = s.get("pml");
+  const std::string& fw = pml_framework();
+  const std::string pml = s.get(fw);
   for (const StackFramework& f : stack_frameworks()) {
     if (f.role != Role::Modules || !s.has(f.name)) continue;
     if (pml.empty())
-      throw InputError(file, "stack.pml", fmt::format("missing: {} components need a PML ({})", f.name, f.driven_by));
+      throw InputError(file, "stack." + fw,
+                       fmt::format("missing: {} components need a PML ({})", f.name, f.driven_by));
     if (pml != f.driven_by)
-      throw InputError(file, "stack." + f.name, fmt::format("pml/{} drives {}, not {}s ({}s need pml '{}')", pml,
-                                                            driven_text(pml), f.noun, f.noun, f.driven_by));
+      throw InputError(file, "stack." + f.name, fmt::format("{}/{} drives {}, not {}s ({}s need {} '{}')", fw, pml,
+                                                            driven_text(pml), f.noun, f.noun, fw, f.driven_by));
   }
   for (const StackFramework& f : stack_frameworks())
     if (f.role == Role::Modules && f.driven_by == pml && !s.has(f.name))
       throw InputError(file, "stack." + f.name,
-                       fmt::format("missing: pml/{} needs {}, e.g. {}", pml, f.need, stack_framework_example(f)));
+                       fmt::format("missing: {}/{} needs {}, e.g. {}", fw, pml, f.need, stack_framework_example(f)));
 }
 
 // A selection needs the component it selects for; that component without a selection takes the default one.
