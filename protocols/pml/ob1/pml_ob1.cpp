@@ -252,9 +252,13 @@ void Ob1::schedule_puts(std::uint64_t rid, int me, int peer, std::uint64_t first
     share.push_back({idx, at < weight.size() ? weight[at] : 0.0, std::max<std::uint64_t>(1, c.rdma_pipeline_frag_size),
                      c.eager_limit, btl::desc_flag::Put});
   }
+  // The model takes a contiguous buffer as registered with every RDMA BTL (as MPI_Alloc_mem's are, or with
+  // mpi_leave_pinned), the premise of its RGET too: under the v1.1 schedule the receiver's PUTs take the branch over
+  // an existing registration (v1.1.1 pml_ob1_recvreq.c:607-644: no max_rdma_size cap, the last BTL takes the rest).
+  const bool registered = stripe_.schedule == FragPipeline::Schedule::Remaining;
   put_sched_.insert_or_assign(
       rid, PutSchedule{FragPipeline(std::move(share), first, left, stripe_.recv_pipeline_depth, stripe_.schedule,
-                                    stripe_.max_rdma_per_request, true),
+                                    stripe_.max_rdma_per_request, true, registered),
                        send_req, me, peer, {}});
   post_puts(rid);
 }

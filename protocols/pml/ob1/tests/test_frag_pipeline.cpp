@@ -269,3 +269,37 @@ TEST_CASE("pml/ob1 fragment pipeline: v1.3 RDMA side schedules the completing BT
   CHECK(q.complete(1));
   CHECK(q.state() == FragPipeline::State::Done);
 }
+
+// Configuration: the rest of an 8 MiB rendezvous over a receive buffer already registered with both BTLs (the
+// receiver's req_rdma_cnt == 2), lanl-multi-nic's weights (openib 800/1050 first, gm 250/1050), their max_rdma_size
+// 1 MiB and 128 KiB, depth 4; then the same with gm first in the array, and over one BTL. Expected (Open MPI 1.1.1
+// pml_ob1_recvreq.c:607-644): two PUTs, no cap: the first BTL floor(weight x rest), the second (num_btl_avail =
+// req_rdma_cnt - req_rdma_idx = 1) all the rest, so each carries its weight's share whichever comes first; one BTL
+// takes the rest in one PUT. How validated: the v1.1.1 loop evaluated by hand; without `registered` the first case
+// gives 1 MiB and 128 KiB fragments (the test above).
+TEST_CASE("pml/ob1 fragment pipeline: Open MPI 1.1 PUTs over a registered buffer", "[unit][protocol][ob1]") {
+  const std::uint64_t bytes = 8u << 20;
+  const FragPipeline::Btl openib{0, 800.0 / 1050, 1u << 20, 12288, 0}, gm{1, 250.0 / 1050, 128u << 10, 32768, 0};
+  auto run = [&](std::vector<FragPipeline::Btl> btls) {
+    FragPipeline p(std::move(btls), 0, bytes, 4, FragPipeline::Schedule::Remaining, 4, true, true);
+    std::vector<FragPipeline::Frag> out;
+    while (auto f = p.next()) out.push_back(*f);
+    for (const auto& f : out) p.complete(f.share);
+    CHECK(p.state() == FragPipeline::State::Done);
+    return out;
+  };
+  const auto a = run({openib, gm});
+  REQUIRE(a.size() == 2);
+  CHECK(a[0].btl == 0);
+  CHECK(a[0].len == static_cast<std::uint64_t>(800.0 / 1050 * static_cast<double>(bytes)));  // 6391320 B
+  CHECK(a[1].btl == 1);
+  CHECK(a[1].offset == a[0].len);
+  CHECK(a[1].len == bytes - a[0].len);  // 1997288 B, gm's 250/1050 share
+  const auto b = run({gm, openib});
+  REQUIRE(b.size() == 2);
+  CHECK(b[0].len == static_cast<std::uint64_t>(250.0 / 1050 * static_cast<double>(bytes)));
+  CHECK(b[1].len == bytes - b[0].len);
+  const auto c = run({gm});
+  REQUIRE(c.size() == 1);
+  CHECK(c[0].len == bytes);  // not 64 PUTs of 128 KiB
+}
