@@ -102,7 +102,8 @@ TEST_CASE("pml/ob1 fragment pipeline: v1.1 sizes from the remaining bytes, depth
 }
 
 // Configuration: the lanl-multi-nic striping of an 8 MiB message's rest (openib 800/1050 with 1 MiB PUT fragments, gm
-// 250/1050 with 128 KiB), depth 4. Expected (Open MPI 1.1): the fragments alternate openib 1 MiB, gm 128 KiB while
+// 250/1050 with 128 KiB), depth 4, in the capped loop (the FRAG side, and the receiver's PUT branch that registers each
+// fragment as it goes; a registered buffer has no cap, test below). Expected (Open MPI 1.1): the fragments alternate openib 1 MiB, gm 128 KiB while
 // weight x remaining exceeds both caps (six rounds), then shrink with the remaining bytes (989312, 73609, 179467,
 // 13353, 32556, 10175 B), so gm carries 862.9 KiB, far less than its bandwidth share (250/1050 of the rest, 1.9 MiB,
 // what a split fixed up front gives it). How validated: the v1.1 loop evaluated by hand (a short script).
@@ -185,10 +186,10 @@ TEST_CASE("pml/ob1 calc_weighted_length: shares of the whole range, the rest wit
 // (Schedule::WeightedLength) on the RDMA side, depth 4, fragments completed one at a time in posting order (each
 // completion followed by posting); then with the
 // BTLs given lightest first; then with max_btls 1. Expected: openib assigned 6381989 B, gm 1994371 B up front (gm's
-// bandwidth share, not the 862.9 KiB of the v1.1 loop); fragments alternate openib 1 MiB, gm 128 KiB until openib's
+// bandwidth share, not the 862.9 KiB of the capped v1.1 loop); fragments alternate openib 1 MiB, gm 128 KiB until openib's
 // share is posted (6 x 1 MiB + 90533 B), then gm alone (its 16 fragments: 15 x 128 KiB + 28291 B); each BTL carries
 // exactly its share; the order does not depend on the order the BTLs are given in (sorted by weight); with max_btls 1
-// only the first BTL given carries the range. Failing without the selection: the v1.1 schedule gives gm 883569 B.
+// only the first BTL given carries the range. Failing without the selection: the capped v1.1 schedule gives gm 883569 B.
 // How validated: calc_weighted_length and schedule_once (v1.3.0) by hand.
 TEST_CASE("pml/ob1 fragment pipeline: Open MPI 1.3 shares fixed up front", "[unit][protocol][ob1]") {
   using S = FragPipeline::Schedule;
