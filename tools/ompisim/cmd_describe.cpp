@@ -113,7 +113,7 @@ void describe_component(const ComponentInfo* c) {
   }
   std::cout << "## presets using it\n";
   for (auto& s : stack_registry().all())
-    for (auto& p : s.spec.parts())
+    for (auto& p : s.spec.components())
       if (p.framework == c->framework && p.name == c->name)
         std::cout << "  " << s.name << " [" << s.nic_kind << "] " << s.spec.to_json().dump() << "\n";
 }
