@@ -1,4 +1,5 @@
 #include "protocols/native/qsnet/mpich_qsnet.hpp"
+#include "protocols/base/send_record.hpp"
 
 namespace ompisim::native {
 
@@ -26,13 +27,9 @@ StackStats MpichQsnet::stats() const {
 }
 
 void MpichQsnet::start_send(const mpi::P2P& p, Completion done) {
-  const mpi::RequestId sid = lib_.new_send(p, std::move(done)).first;
-  const std::uint32_t seq = lib_.next_send_seq(p.rank, p.comm.context_id, p.peer);
-  const std::uint32_t id = msgs_.create();
+  const std::uint32_t id = base::open_send_record(lib_, msgs_, p, std::move(done), QsnetEvent::Post);
   QsnetMsg& m = msgs_[id];
-  m.src = p.rank, m.dst = p.peer, m.tag = p.tag, m.ctx = p.comm.context_id, m.seq = seq;
-  m.bytes = p.bytes(), m.sid = sid, m.big = m.bytes > eager_limit_;
-  m.state = step(m.state, QsnetEvent::Post);
+  m.big = m.bytes > eager_limit_;
   counters_.add(m.big ? QsnetStat::Big : QsnetStat::Eager);
   // Tport's inline path: its per-byte cost (a fitted black-box cost, machine file) on the sender's host at post.
   const double inline_bytes = m.big ? 0.0 : static_cast<double>(m.bytes) / eager_rate_;
