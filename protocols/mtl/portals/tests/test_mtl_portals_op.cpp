@@ -90,15 +90,7 @@ TEST_CASE("mtl/portals: every path frees its operation record", "[protocol][mtl]
   for (const auto& c : cases) {
     INFO(c.stack << " " << c.bytes << " B");
     test::Fixture f("red-storm", 2, 1, c.stack);
-    int done = 0;
-    f.stack->irecv(1, 0, 7, c.bytes, Buffer{1 << 20, true}, [&] { ++done; });
-    f.sim.run();  // the tag-7 receive is on the match list before its message comes
-    f.stack->isend(0, 1, 7, c.bytes, Buffer{4096, true}, [&] { ++done; });
-    f.stack->isend(0, 1, 8, c.bytes, Buffer{4096, true}, [&] { ++done; });
-    f.sim.run();  // the tag-8 message is unexpected until its receive is posted
-    f.stack->irecv(1, 0, 8, c.bytes, Buffer{1 << 20, true}, [&] { ++done; });
-    f.sim.run();
-    CHECK(done == 4);
+    CHECK(test::send_expected_and_unexpected(f, c.bytes) == 4);
     auto s = f.stack->stats();
     CHECK(s.counters[c.counter] == c.count);
     CHECK(s.counters["mpi_truncate_errors"] == 0);

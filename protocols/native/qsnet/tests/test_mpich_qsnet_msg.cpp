@@ -71,14 +71,7 @@ TEST_CASE("mpich_qsnet: every path frees its message record", "[protocol][qsnet]
   for (const auto& c : cases) {
     INFO(c.name);
     test::Fixture f("osu-elan4", 2, 1, "native");
-    int done = 0;
-    f.stack->irecv(1, 0, 7, c.bytes, Buffer{1 << 20, true}, [&] { ++done; });
-    f.stack->isend(0, 1, 7, c.bytes, Buffer{4096, true}, [&] { ++done; });
-    f.stack->isend(0, 1, 8, c.bytes, Buffer{4096, true}, [&] { ++done; });
-    f.sim.run();  // the tag-8 message is unexpected until its receive is posted
-    f.stack->irecv(1, 0, 8, c.bytes, Buffer{1 << 20, true}, [&] { ++done; });
-    f.sim.run();
-    CHECK(done == 4);
+    CHECK(test::send_expected_and_unexpected(f, c.bytes) == 4);
     CHECK(f.stack->stats().counters[c.counter] == 2);
     CHECK(f.stack->stats().counters["tport_unexpected"] == 1);
     auto* mpi = dynamic_cast<MpichQsnet*>(f.stack.get());
