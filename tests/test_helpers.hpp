@@ -59,4 +59,18 @@ struct CrusherJob {
   }
 };
 
+// Two messages of `bytes` from rank 0 (buffer at `send_addr`) to rank 1: tag 7 once its receive is posted, tag 8
+// before its receive is posted (unexpected until then). Returns how many of the four requests completed.
+inline int send_expected_and_unexpected(Fixture& f, std::uint64_t bytes, std::uint64_t send_addr = 4096) {
+  int done = 0;
+  f.stack->irecv(1, 0, 7, bytes, Buffer{1 << 20, true}, [&] { ++done; });
+  f.sim.run();
+  f.stack->isend(0, 1, 7, bytes, Buffer{send_addr, true}, [&] { ++done; });
+  f.stack->isend(0, 1, 8, bytes, Buffer{send_addr, true}, [&] { ++done; });
+  f.sim.run();
+  f.stack->irecv(1, 0, 8, bytes, Buffer{1 << 20, true}, [&] { ++done; });
+  f.sim.run();
+  return done;
+}
+
 }  // namespace ompisim::test

@@ -1,4 +1,5 @@
 #include "protocols/native/mpich_gni.hpp"
+#include "protocols/base/send_record.hpp"
 
 namespace ompisim::native {
 
@@ -51,13 +52,9 @@ void MpichGni::amo_add(int rank, int target, Completion local_done, Completion a
 }
 
 void MpichGni::start_send(const mpi::P2P& p, Completion done) {
-  const mpi::RequestId sid = lib_.new_send(p, std::move(done)).first;
-  const std::uint32_t seq = lib_.next_send_seq(p.rank, p.comm.context_id, p.peer);
-  const std::uint32_t id = msgs_.create();
+  const std::uint32_t id = base::open_send_record(lib_, msgs_, p, std::move(done), MsgEvent::Post);
   GniMsg& m = msgs_[id];
-  m.src = p.rank, m.dst = p.peer, m.tag = p.tag, m.ctx = p.comm.context_id, m.seq = seq;
-  m.bytes = p.bytes(), m.sid = sid, m.sbuf = p.buffer();
-  m.state = step(m.state, MsgEvent::Post);
+  m.sbuf = p.buffer();
   cpus_.cpu(m.src, sw_ + send_path_cost(m.src, m.dst, m.bytes), [this, id] { on_posted(id); }, "MPID_Isend (MPT)");
 }
 

@@ -78,56 +78,66 @@ void MtlPortals::on_match(int target, const IncomingResult& in, const PutMessage
 }
 
 void MtlPortals::isend(const ompisim::mpi::P2P& m, Completion done) {
-  const int rank = m.rank, dst = m.peer, tag = m.tag;
+  const int rank = m.rank;
   const std::uint64_t bytes = m.bytes();
-  const Buffer buf = m.buffer();
   ensure(rank);
-  ensure(dst);
+  ensure(m.peer);
   bool is_long = bytes > eager_;
   auto [id, op] = ops_.create();
-  op.kind = is_long ? OpKind::LongSend : OpKind::ShortSend, op.rank = rank, op.bytes = bytes, op.buf = buf;
-  op.done = std::move(done);
+  op.kind = is_long ? OpKind::LongSend : OpKind::ShortSend, op.rank = rank, op.peer = m.peer, op.bytes = bytes;
+  op.buf = m.buffer(), op.done = std::move(done);
   c_.add(is_long ? MtlPortalsStat::LongSends : MtlPortalsStat::ShortSends);
-  const MatchBits short_bits = is_long ? 0 : bits::send_bits(bits::MsgType::Short, m.comm.context_id, rank, tag);
-  const MatchBits long_bits = is_long ? bits::send_bits(bits::MsgType::Long, m.comm.context_id, rank, tag) : 0;
+  op.bits = bits::send_bits(is_long ? bits::MsgType::Long : bits::MsgType::Short, m.comm.context_id, rank, m.tag);
   RankState& rs = ranks_[rank];
-  const bool copied = !is_long && proto_.copy_blocks > 0 && bytes <= proto_.copy_block_len;
-  if (copied) c_.add(bytes ? MtlPortalsStat::CopyBlockSends : MtlPortalsStat::ZeroSends);
-  auto go = [this, rank, dst, bytes, buf, id, is_long, copied, short_bits, long_bits] {
-    if (copied) {
-      copy_send(rank, dst, bytes, id, short_bits);
-      return;
-    }
-    uncopied_send(rank, dst, bytes, buf, id, is_long, short_bits, long_bits);
-  };
-  const bool needs_block = copied && bytes > 0;
+  op.copied = !is_long && proto_.copy_blocks > 0 && bytes <= proto_.copy_block_len;
+  if (op.copied) c_.add(bytes ? MtlPortalsStat::CopyBlockSends : MtlPortalsStat::ZeroSends);
+  const bool needs_block = op.copied && bytes > 0;
   if (!rs.send_waiting.empty() || (needs_block && rs.copy_free == 0)) {
     c_.add(MtlPortalsStat::CopyBlockWaits);
-    rs.send_waiting.emplace_back(needs_block, std::move(go));
+    op.state = step(op.state, OpEvent::WaitCopyBlock);
+    rs.send_waiting.emplace_back(needs_block, id);
     return;
   }
   if (needs_block) --rs.copy_free;
-  go();
+  start_send(id);
 }
 
 // Open MPI 1.3 ompi_mtl_portals_short_send / zero_send: the data copied into the copy block (none for zero bytes), one
-// PtlPutRegion (PtlPut) without ACK from the retained MD, and the request is complete (is_complete = true).
-void MtlPortals::copy_send(int rank, int dst, std::uint64_t bytes, std::uint64_t id, MatchBits bits) {
-  // The copy and the put are queued on the CPU now, one after the other, so a later send's Portals calls cannot pass
-  // this put (Portals matches in the order the puts are made). The copy of at most copy_block_len bytes is timed as
-  // the node's uncontended copy.
-  if (bytes) cpus_.cpu(rank, copies_.copy_time_uncontended(static_cast<double>(bytes), rank), [] {}, "memcpy (copy block)");
-  ss_.calls(rank, 1, [this, rank, dst, bytes, id, bits] {
-    Md md;  // stands for a region of the retained copy-block MD (or the zero MD): no bind is priced
-    md.length = bytes;
-    md.threshold = 1;
-    md.options.event_start_disable = true;
-    md.eq = ss_.eq(rank, client_);
-    md.user_ptr = bytes ? kCopyBlockPtr : kZeroPtr;
-    MdId h = ss_.nic(rank).md_bind(md, UnlinkOp::Unlink);
-    ss_.put(rank, h, AckReq::NoAck, dst, kSendTable, bits, 0);
-    complete(id);
-  });
+// PtlPutRegion (PtlPut) without ACK from the retained MD, and the request is complete (is_complete = true). Any other
+// send: PtlMDBind or PtlMEAttach + PtlMDAttach over the user buffer, and PtlPut.
+void MtlPortals::start_send(std::uint64_t id) {
+  Op& op = ops_.at(id);
+  const int rank = op.rank;
+  if (op.copied) {
+    op.state = step(op.state, OpEvent::StartCopy);
+    // The copy and the put are queued on the CPU now, one after the other, so a later send's Portals calls cannot
+    // pass this put (Portals matches in the order the puts are made). The copy of at most copy_block_len bytes is
+    // timed as the node's uncontended copy.
+    if (op.bytes)
+      cpus_.cpu(rank, copies_.copy_time_uncontended(static_cast<double>(op.bytes), rank), [] {}, "memcpy (copy block)");
+    ss_.calls(rank, 1, [this, id] { on_copy_put(id); });
+    return;
+  }
+  op.state = step(op.state, OpEvent::StartPut);
+  const bool is_long = op.kind == OpKind::LongSend;
+  // Queued now, before the calls, so that a later send's calls cannot pass this put.
+  if (const double extra = is_long ? 0.0 : medium_send_cost(rank); extra > 0)
+    cpus_.cpu(rank, extra, [] {}, "mtl/portals medium send (user-buffer MD)");
+  ss_.calls(rank, is_long ? (proto_.long_rendezvous ? 4 : 3) : 2, [this, id] { on_send_calls(id); });
+}
+
+void MtlPortals::on_copy_put(std::uint64_t id) {
+  Op& op = ops_.at(id);
+  op.state = step(op.state, OpEvent::CopyPut);
+  Md md;  // stands for a region of the retained copy-block MD (or the zero MD): no bind is priced
+  md.length = op.bytes;
+  md.threshold = 1;
+  md.options.event_start_disable = true;
+  md.eq = ss_.eq(op.rank, client_);
+  md.user_ptr = op.bytes ? kCopyBlockPtr : kZeroPtr;
+  MdId h = ss_.nic(op.rank).md_bind(md, UnlinkOp::Unlink);
+  ss_.put(op.rank, h, AckReq::NoAck, op.peer, kSendTable, op.bits, 0);
+  complete(id);
 }
 
 // A copy block came back (its SEND_END was read): sends waiting behind go, in order, while blocks last.
@@ -135,12 +145,11 @@ void MtlPortals::release_copy_block(int rank) {
   RankState& rs = ranks_[rank];
   ++rs.copy_free;
   while (!rs.send_waiting.empty()) {
-    auto& [needs_block, go] = rs.send_waiting.front();
+    auto [needs_block, id] = rs.send_waiting.front();
     if (needs_block && rs.copy_free == 0) return;
     if (needs_block) --rs.copy_free;
-    auto start = std::move(go);
     rs.send_waiting.pop_front();
-    start();
+    start_send(id);
   }
 }
 
@@ -155,78 +164,79 @@ double MtlPortals::medium_send_cost(int rank) const {
   return std::max(0.0, copy - ss_.params().portals_call_cost);
 }
 
-void MtlPortals::uncopied_send(int rank, int dst, std::uint64_t bytes, Buffer buf, std::uint64_t id, bool is_long,
-                               MatchBits short_bits, MatchBits long_bits) {
-  // Queued now, before the calls, so that a later send's calls cannot pass this put.
-  if (const double extra = is_long ? 0.0 : medium_send_cost(rank); extra > 0)
-    cpus_.cpu(rank, extra, [] {}, "mtl/portals medium send (user-buffer MD)");
-  ss_.calls(rank, is_long ? (proto_.long_rendezvous ? 4 : 3) : 2, [this, rank, dst, bytes, buf, id, is_long, short_bits,
-                                                                    long_bits] {
-    Nic& nic = ss_.nic(rank);
-    Md md;
-    md.start = buf.addr;
-    md.length = bytes;
-    md.options.event_start_disable = true;
-    md.eq = ss_.eq(rank, client_);
-    md.user_ptr = id;
-    if (!is_long) {
-      md.threshold = 1;
-      MdId h = nic.md_bind(md, UnlinkOp::Unlink);
-      ss_.put(rank, h, AckReq::NoAck, dst, kSendTable, short_bits, 0);
-      return;
-    }
-    MeId me = nic.me_attach(kReadTable, seastar::SeaStar::pid(dst), id, 0, UnlinkOp::Unlink, InsertPos::After);
-    md.options.op_get = true;
-    if (proto_.long_rendezvous) {  // data stays for the receiver's get; a header-only put announces it
-      md.threshold = 1;
-      nic.md_attach(me, md, UnlinkOp::Unlink);
-      Md hdr;
-      hdr.start = buf.addr;
-      hdr.length = 0;
-      hdr.threshold = 1;
-      hdr.options.event_start_disable = hdr.options.event_end_disable = true;
-      MdId h = nic.md_bind(hdr, UnlinkOp::Unlink);
-      ss_.put(rank, h, AckReq::NoAck, dst, kSendTable, long_bits, id);
-      return;
-    }
-    md.threshold = 2;  // send, {ack, get}
-    MdId h = nic.md_attach(me, md, UnlinkOp::Unlink);
-    ss_.put(rank, h, AckReq::Ack, dst, kSendTable, long_bits, id);
-  });
+void MtlPortals::on_send_calls(std::uint64_t id) {
+  Op& op = ops_.at(id);
+  const int rank = op.rank;
+  const bool is_long = op.kind == OpKind::LongSend;
+  op.state = step(op.state, is_long ? OpEvent::LongPut : OpEvent::ShortPut);
+  Nic& nic = ss_.nic(rank);
+  Md md;
+  md.start = op.buf.addr;
+  md.length = op.bytes;
+  md.options.event_start_disable = true;
+  md.eq = ss_.eq(rank, client_);
+  md.user_ptr = id;
+  if (!is_long) {
+    md.threshold = 1;
+    MdId h = nic.md_bind(md, UnlinkOp::Unlink);
+    ss_.put(rank, h, AckReq::NoAck, op.peer, kSendTable, op.bits, 0);
+    return;
+  }
+  MeId me = nic.me_attach(kReadTable, seastar::SeaStar::pid(op.peer), id, 0, UnlinkOp::Unlink, InsertPos::After);
+  md.options.op_get = true;
+  if (proto_.long_rendezvous) {  // data stays for the receiver's get; a header-only put announces it
+    md.threshold = 1;
+    nic.md_attach(me, md, UnlinkOp::Unlink);
+    Md hdr;
+    hdr.start = op.buf.addr;
+    hdr.length = 0;
+    hdr.threshold = 1;
+    hdr.options.event_start_disable = hdr.options.event_end_disable = true;
+    MdId h = nic.md_bind(hdr, UnlinkOp::Unlink);
+    ss_.put(rank, h, AckReq::NoAck, op.peer, kSendTable, op.bits, id);
+    return;
+  }
+  md.threshold = 2;  // send, {ack, get}
+  MdId h = nic.md_attach(me, md, UnlinkOp::Unlink);
+  ss_.put(rank, h, AckReq::Ack, op.peer, kSendTable, op.bits, id);
 }
 
 void MtlPortals::irecv(const ompisim::mpi::P2P& m, Completion done) {
-  const int rank = m.rank, src = m.peer, tag = m.tag;
-  const std::uint32_t ctx = m.comm.context_id;
-  const std::uint64_t bytes = m.bytes();
-  const Buffer buf = m.buffer();
+  const int rank = m.rank;
   ensure(rank);
   auto [id, op] = ops_.create();
-  op.kind = OpKind::Recv, op.rank = rank, op.bytes = bytes, op.buf = buf, op.done = std::move(done);
+  op.kind = OpKind::Recv, op.rank = rank, op.bytes = m.bytes(), op.buf = m.buffer(), op.done = std::move(done);
   op.status = m.status;
-  recv_keys_[id] = RecvKey{ctx, src, tag};
+  recv_keys_[id] = RecvKey{m.comm.context_id, m.peer, m.tag};
   if (take_unexpected(rank, id)) return;
-  ss_.calls(rank, 3, [this, rank, ctx, src, tag, bytes, buf, id] {
-    // PtlMDUpdate refuses while unexpected events are pending: search again, atomically with the insert.
-    if (take_unexpected(rank, id)) {
-      c_.add(MtlPortalsStat::MdUpdateRetry);
-      return;
-    }
-    Nic& nic = ss_.nic(rank);
-    auto [b, ig] = bits::recv_bits(ctx, src, tag);
-    MeId me = nic.me_insert(ranks_[rank].long_catch, ProcessId::any(), b, ig, UnlinkOp::Unlink, InsertPos::Before);
-    Md md;
-    md.start = buf.addr;
-    md.length = bytes;
-    md.threshold = 1;
-    md.options.op_put = md.options.truncate = md.options.event_start_disable = true;
-    md.eq = ss_.eq(rank, client_);
-    md.user_ptr = id;
-    nic.md_attach(me, md, UnlinkOp::Unlink);
-    recv_keys_.erase(id);
-    ++posted_;
-    c_.add(MtlPortalsStat::PostedReceives);
-  });
+  op.state = step(op.state, OpEvent::PostRecv);
+  ss_.calls(rank, 3, [this, id] { on_recv_calls(id); });
+}
+
+void MtlPortals::on_recv_calls(std::uint64_t id) {
+  const int rank = ops_.at(id).rank;
+  // PtlMDUpdate refuses while unexpected events are pending: search again, atomically with the insert.
+  if (take_unexpected(rank, id)) {
+    c_.add(MtlPortalsStat::MdUpdateRetry);
+    return;
+  }
+  Op& op = ops_.at(id);
+  op.state = step(op.state, OpEvent::Attached);
+  Nic& nic = ss_.nic(rank);
+  const RecvKey key = recv_keys_.at(id);
+  auto [b, ig] = bits::recv_bits(key.ctx, key.src, key.tag);
+  MeId me = nic.me_insert(ranks_[rank].long_catch, ProcessId::any(), b, ig, UnlinkOp::Unlink, InsertPos::Before);
+  Md md;
+  md.start = op.buf.addr;
+  md.length = op.bytes;
+  md.threshold = 1;
+  md.options.op_put = md.options.truncate = md.options.event_start_disable = true;
+  md.eq = ss_.eq(rank, client_);
+  md.user_ptr = id;
+  nic.md_attach(me, md, UnlinkOp::Unlink);
+  recv_keys_.erase(id);
+  ++posted_;
+  c_.add(MtlPortalsStat::PostedReceives);
 }
 
 bool MtlPortals::take_unexpected(int rank, std::uint64_t rid) {
@@ -238,6 +248,8 @@ bool MtlPortals::take_unexpected(int rank, std::uint64_t rid) {
     recv_keys_.erase(rid);
     if (!it->seen) {  // matched by the firmware, event not yet at the host: finish when it is
       it->waiting = rid;
+      Op& op = ops_.at(rid);
+      op.state = step(op.state, OpEvent::MatchedUnseen);
       return true;
     }
     Unexpected u = *it;
@@ -253,29 +265,43 @@ void MtlPortals::finish_unexpected(int rank, std::uint64_t rid, const Unexpected
   // zero in a test means a message matched the wrong receive).
   if (u.rlength > ops_.at(rid).bytes) c_.add(MtlPortalsStat::TruncateErrors);
   set_status(rid, u.bits, u.rlength);
+  Op& op = ops_.at(rid);
   if (!u.is_long) {  // copy out of the short block (after the protocol's own unexpected-path cost, if any)
+    op.state = step(op.state, OpEvent::MatchedShort);
+    op.data_len = u.mlength;
     const double extra = proto_.unexpected_cost +
                          (proto_.unexpected_rate > 0 ? static_cast<double>(u.mlength) / proto_.unexpected_rate : 0.0);
-    auto copy_out = [this, rank, rid, bytes = static_cast<double>(u.mlength)] {
-      cpus_.cpu_copy(rank, bytes, [this, rid] { complete(rid); });
-    };
-    if (extra > 0) cpus_.cpu(rank, extra, copy_out, "unexpected path (protocol's own cost)");
-    else copy_out();
+    if (extra > 0) cpus_.cpu(rank, extra, [this, rid] { copy_out(rid); }, "unexpected path (protocol's own cost)");
+    else copy_out(rid);
     return;
   }
+  op.state = step(op.state, OpEvent::MatchedLong);
+  op.bits = u.bits, op.hdr_data = u.hdr_data, op.data_len = u.rlength;
   c_.add(MtlPortalsStat::LongGets);
-  ss_.calls(rank, 2, [this, rank, rid, u] {
-    Op& op = ops_.at(rid);
-    Md md;
-    md.start = op.buf.addr;
-    md.length = std::min(op.bytes, u.rlength);  // a truncating receive pulls only what fits
-    md.threshold = 1;
-    md.options.event_start_disable = true;
-    md.eq = ss_.eq(rank, client_);
-    md.user_ptr = rid;
-    MdId h = ss_.nic(rank).md_bind(md, UnlinkOp::Unlink);
-    ss_.get(rank, h, u.src, kReadTable, u.hdr_data);
+  ss_.calls(rank, 2, [this, rid] { on_get_calls(rid); });
+}
+
+void MtlPortals::copy_out(std::uint64_t id) {
+  const Op& op = ops_.at(id);
+  cpus_.cpu_copy(op.rank, static_cast<double>(op.data_len), [this, id] {
+    Op& o = ops_.at(id);
+    o.state = step(o.state, OpEvent::Copied);
+    complete(id);
   });
+}
+
+void MtlPortals::on_get_calls(std::uint64_t id) {
+  Op& op = ops_.at(id);
+  op.state = step(op.state, OpEvent::GetIssued);
+  Md md;
+  md.start = op.buf.addr;
+  md.length = std::min(op.bytes, op.data_len);  // a truncating receive pulls only what fits
+  md.threshold = 1;
+  md.options.event_start_disable = true;
+  md.eq = ss_.eq(op.rank, client_);
+  md.user_ptr = id;
+  MdId h = ss_.nic(op.rank).md_bind(md, UnlinkOp::Unlink);
+  ss_.get(op.rank, h, bits::src_of(op.bits), kReadTable, op.hdr_data);
 }
 
 void MtlPortals::on_event(int rank, const Event& e) {
@@ -316,31 +342,62 @@ void MtlPortals::on_event(int rank, const Event& e) {
     }, "ompi_mtl_portals_progress (PtlEQGet)");
     return;
   }
+  on_op_event(rank, e);
+}
+
+namespace {
+OpEvent op_event(EventKind k) {
+  switch (k) {
+    case EventKind::SendEnd: return OpEvent::SendEnd;
+    case EventKind::Ack: return OpEvent::Ack;
+    case EventKind::GetEnd: return OpEvent::GetEnd;
+    case EventKind::PutEnd: return OpEvent::PutEnd;
+    case EventKind::ReplyEnd: return OpEvent::ReplyEnd;
+    case EventKind::Unlink: return OpEvent::Unlink;
+    default: return OpEvent::OtherEvent;  // START events: disabled on every MD of an operation
+  }
+}
+}  // namespace
+
+// Every event is read from the event queue (poll_cost); a completing one completes its request once read.
+void MtlPortals::on_op_event(int rank, const Event& e) {
   Op* op = ops_.find(e.user_ptr);
   if (!op) {
     cpus_.cpu(rank, poll_cost(), [] {}, "ompi_mtl_portals_progress (PtlEQGet)");
     return;
   }
-  OpKind kind = op->kind;
-  bool completes = (kind == OpKind::ShortSend && e.kind == EventKind::SendEnd) ||
-                   (kind == OpKind::LongSend && (e.kind == EventKind::Ack || e.kind == EventKind::GetEnd)) ||
-                   (kind == OpKind::Recv && (e.kind == EventKind::PutEnd || e.kind == EventKind::ReplyEnd));
-  if (kind == OpKind::Recv && e.kind == EventKind::PutEnd) {
+  const std::uint64_t id = e.user_ptr;
+  const bool put_end = op->kind == OpKind::Recv && e.kind == EventKind::PutEnd;
+  if (put_end) {
     --posted_;
     if (e.rlength > op->bytes) c_.add(MtlPortalsStat::TruncateErrors);  // MPI_ERR_TRUNCATE (see finish_unexpected)
-    set_status(e.user_ptr, e.match_bits, e.rlength);
+    set_status(id, e.match_bits, e.rlength);
   }
-  std::uint64_t id = e.user_ptr;
-  if (kind == OpKind::Recv && e.kind == EventKind::PutEnd && proto_.long_rendezvous &&
-      bits::type_of(e.match_bits) == bits::MsgType::Long) {
+  if (put_end && proto_.long_rendezvous && bits::type_of(e.match_bits) == bits::MsgType::Long) {
     // Rendezvous header matched a posted receive: pull the data (when the library next progresses).
-    Unexpected u{e.match_bits, bits::src_of(e.match_bits), message_length(e.hdr_data, e.rlength), 0, e.hdr_data, true};
-    cpus_.cpu(rank, poll_cost(), [this, rank, id, u] { finish_unexpected(rank, id, u); }, "ompi_mtl_portals_progress (PtlEQGet)");
+    op->state = step(op->state, OpEvent::HeaderPutEnd);
+    op->bits = e.match_bits, op->hdr_data = e.hdr_data, op->data_len = message_length(e.hdr_data, e.rlength);
+    cpus_.cpu(rank, poll_cost(), [this, id] { on_header_polled(id); }, "ompi_mtl_portals_progress (PtlEQGet)");
     return;
   }
-  cpus_.cpu(rank, poll_cost(), [this, id, completes] {
-    if (completes) complete(id);
-  }, "ompi_mtl_portals_progress (PtlEQGet)");
+  const OpState from = op->state;
+  op->state = step(op->state, op_event(e.kind));
+  if (op->state == OpState::Polling && from != OpState::Polling)
+    cpus_.cpu(rank, poll_cost(), [this, id] { on_polled(id); }, "ompi_mtl_portals_progress (PtlEQGet)");
+  else
+    cpus_.cpu(rank, poll_cost(), [] {}, "ompi_mtl_portals_progress (PtlEQGet)");
+}
+
+void MtlPortals::on_header_polled(std::uint64_t id) {
+  const Op& op = ops_.at(id);
+  finish_unexpected(op.rank, id,
+                    Unexpected{op.bits, bits::src_of(op.bits), op.data_len, 0, op.hdr_data, true});
+}
+
+void MtlPortals::on_polled(std::uint64_t id) {
+  Op& op = ops_.at(id);
+  op.state = step(op.state, OpEvent::Polled);
+  complete(id);
 }
 
 // The full length of a long message. Open MPI's long put carries the whole message, so it is the put's requested

@@ -26,6 +26,7 @@
 #include "protocols/mtl/portals/mtl_portals_mca.hpp"
 #include "protocols/mtl/mtl.hpp"
 #include "protocols/mtl/portals/mpi_bits.hpp"
+#include "protocols/mtl/portals/mtl_portals_op.hpp"
 #include "mpi/request.hpp"
 
 #include <deque>
@@ -100,14 +101,18 @@ public:
 
 private:
   enum class OpKind : std::uint8_t { ShortSend, LongSend, Recv };
-  struct Op {  // mca_mtl_portals_request_t
+  struct Op {  // mca_mtl_portals_request_t (mtl_portals_op.hpp: its states)
+    OpState state = OpState::Idle;
     OpKind kind = OpKind::Recv;
-    int rank = 0;
+    bool copied = false;  // a send through a copy block (or the zero-length MD)
+    int rank = 0, peer = 0;
     std::uint64_t bytes = 0;
     Buffer buf;
     Completion done;
     ompisim::mpi::Status* status = nullptr;  // a receive: the caller's, filled from the matched bits at completion
     ompisim::mpi::Status matched;
+    ptl::MatchBits bits = 0;  // a send's match bits; a receive's once matched to a message it pulls
+    std::uint64_t hdr_data = 0, data_len = 0;  // a receive's matched message: its sender's id, the bytes to copy/pull
   };
   struct Unexpected {
     ptl::MatchBits bits;
@@ -123,13 +128,21 @@ private:
     std::deque<Unexpected> unexpected;
     int copy_free = 0;  // copy blocks not in use
     // Sends behind one that waits for a copy block (in order: the real sender spins in progress inside MPI_Isend).
-    std::deque<std::pair<bool, std::function<void()>>> send_waiting;  // (needs a copy block, start)
+    std::deque<std::pair<bool, std::uint64_t>> send_waiting;  // (needs a copy block, send id)
   };
-  void copy_send(int rank, int dst, std::uint64_t bytes, std::uint64_t id, ptl::MatchBits bits);
+  // The steps of an operation (mtl_portals_op.hpp): each applies its event to ops_[id] and starts what the new state
+  // needs.
+  void start_send(std::uint64_t id);       // START_COPY or START_PUT: the send's calls queued
+  void on_copy_put(std::uint64_t id);      // COPY_PUT: the put from the copy block; the send is complete
+  void on_send_calls(std::uint64_t id);    // SHORT_PUT or LONG_PUT: the MD over the user buffer, the put
+  void on_recv_calls(std::uint64_t id);    // ATTACHED (or matched by PtlMDUpdate's search)
+  void on_get_calls(std::uint64_t id);     // GET_ISSUED: the pull of a matched long message
+  void copy_out(std::uint64_t id);         // an unexpected short message copied out of its block: COPIED
+  void on_header_polled(std::uint64_t id);  // the rendezvous header's PUT_END read: MATCHED_LONG
+  void on_polled(std::uint64_t id);        // POLLED: the completing event read
+  void on_op_event(int rank, const ptl::Event& e);  // an event of an operation's MD
   void release_copy_block(int rank);
   double medium_send_cost(int rank) const;  // an uncopied short send's cost beyond its two calls
-  void uncopied_send(int rank, int dst, std::uint64_t bytes, Buffer buf, std::uint64_t id, bool is_long,
-                     ptl::MatchBits short_bits, ptl::MatchBits long_bits);
   void ensure(int rank);
   void post_block(int rank);
   void on_event(int rank, const ptl::Event& e);

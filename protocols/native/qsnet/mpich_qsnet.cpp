@@ -1,4 +1,5 @@
 #include "protocols/native/qsnet/mpich_qsnet.hpp"
+#include "protocols/base/send_record.hpp"
 
 namespace ompisim::native {
 
@@ -25,73 +26,115 @@ StackStats MpichQsnet::stats() const {
   return s;
 }
 
-void MpichQsnet::start_send(const mpi::P2P& m, Completion done) {
-  const mpi::RequestId sid = lib_.new_send(m, std::move(done)).first;
-  const int rank = m.rank, dst = m.peer;
-  const std::uint64_t bytes = m.bytes();
-  const std::uint32_t ctx = m.comm.context_id;
-  std::uint32_t seq = lib_.next_send_seq(rank, ctx, dst);
-  Env e{rank, m.tag, ctx, bytes, sid, bytes > eager_limit_};
-  counters_.add(e.big ? QsnetStat::Big : QsnetStat::Eager);
+void MpichQsnet::start_send(const mpi::P2P& p, Completion done) {
+  const std::uint32_t id = base::open_send_record(lib_, msgs_, p, std::move(done), QsnetEvent::Post);
+  QsnetMsg& m = msgs_[id];
+  m.big = m.bytes > eager_limit_;
+  counters_.add(m.big ? QsnetStat::Big : QsnetStat::Eager);
   // Tport's inline path: its per-byte cost (a fitted black-box cost, machine file) on the sender's host at post.
-  const double inline_bytes = e.big ? 0.0 : static_cast<double>(bytes) / eager_rate_;
-  cpus_.cpu(rank, overhead_ + inline_bytes + p_.cmd_issue_cost, [this, rank, dst, seq, e] {
-    auto wire = static_cast<std::uint32_t>(kEnvelopeBytes + (e.big ? 0 : e.bytes));
-    double start = nic_.bus(ctx_.node_of(rank), ctx_.node_of(dst), nic_.command(ctx_.node_of(rank)), wire);
-    double t_arrive = start + nic_.wire(rank, dst, wire);
-    sim_.at(t_arrive, [this, dst, seq, e] { arrive(dst, seq, e); });
-    if (!e.big)  // the target NIC acknowledges the packet: the send is complete
-      sim_.at(t_arrive + fabric_.path(ctx_.node_of(dst), ctx_.node_of(rank)).latency, [this, rank, sid = e.sid] {
-        cpus_.cpu(rank, p_.host_event_poll_cost, [this, sid] { lib_.complete_send(sid); }, "MPICH-QsNet send complete");
-      });
-  }, "MPICH-QsNet isend");
+  const double inline_bytes = m.big ? 0.0 : static_cast<double>(m.bytes) / eager_rate_;
+  cpus_.cpu(m.src, overhead_ + inline_bytes + p_.cmd_issue_cost, [this, id] { on_posted(id); }, "MPICH-QsNet isend");
 }
 
-void MpichQsnet::start_recv(const mpi::P2P& m, Completion done) {
-  const mpi::RequestId rid = lib_.new_recv(m, std::move(done)).first;
-  const int rank = m.rank, src = m.peer, tag = m.tag;
-  const std::uint32_t ctx = m.comm.context_id;
-  // The host looks in its unexpected list, else hands the receive to the NIC's posted list.
-  cpus_.cpu(rank, overhead_ + p_.cmd_issue_cost, [this, rank, ctx, src, tag, rid] {
-    if (auto e = lib_.post(rank, ctx, mpi::Posted{src, tag, rid})) deliver(rank, rid, *e, true);
-  }, "MPICH-QsNet irecv");
+// The envelope (with the inline data, or alone for the rendezvous) crosses the PCI-X bus and the wire.
+void MpichQsnet::on_posted(std::uint32_t id) {
+  QsnetMsg& m = msgs_[id];
+  m.state = step(m.state, m.big ? QsnetEvent::SendRndv : QsnetEvent::SendInline);
+  const long long from = ctx_.node_of(m.src), to = ctx_.node_of(m.dst);
+  auto wire = static_cast<std::uint32_t>(kEnvelopeBytes + (m.big ? 0 : m.bytes));
+  double start = nic_.bus(from, to, nic_.command(from), wire);
+  double t_arrive = start + nic_.wire(m.src, m.dst, wire);
+  sim_.at(t_arrive, [this, id] { on_arrived(id); });
+  if (!m.big)  // the target NIC acknowledges the packet: the send is complete
+    sim_.at(t_arrive + fabric_.path(to, from).latency, [this, sid = m.sid] { host_send_done(sid); });
 }
 
-void MpichQsnet::arrive(int dst, std::uint32_t seq, const Env& e) {
-  // Tport on the thread processor: the envelope is compared with the posted receives.
-  auto walked = static_cast<double>(lib_.rank(dst).posted_size());
-  double t = nic_.thread_processor(ctx_.node_of(dst), p_.thread_proc_cost + walked * p_.thread_proc_match_cost);
-  sim_.at(t, [this, dst, seq, e] {
-    std::vector<Env> unexpected;
-    auto m = lib_.arrive(dst, e.ctx, seq, e, &unexpected);
-    counters_.add(QsnetStat::Unexpected, unexpected.size());
-    for (auto& x : m) deliver(dst, x.recv.rid, x.msg, false);
-  });
+void MpichQsnet::start_recv(const mpi::P2P& p, Completion done) {
+  const mpi::RequestId rid = lib_.new_recv(p, std::move(done)).first;
+  cpus_.cpu(p.rank, overhead_ + p_.cmd_issue_cost, [this, rid] { on_recv_posted(rid); }, "MPICH-QsNet irecv");
 }
 
-void MpichQsnet::deliver(int dst, mpi::RequestId rid, const Env& e, bool host_copy) {
-  lib_.matched(lib_.recv(rid), e.src, e.tag, e.bytes);
-  if (!e.big) {
-    // The NIC put the data in the user buffer (matched on arrival), or it waits in the host's unexpected buffer.
-    double copy = host_copy ? static_cast<double>(e.bytes) : 0.0;
-    cpus_.cpu_copy(dst, copy, [this, dst, rid] { host_done(dst, rid); });
+// The host looks in its unexpected list, else hands the receive to the NIC's posted list.
+void MpichQsnet::on_recv_posted(std::uint64_t rid) {
+  const mpi::Request& r = lib_.recv(rid);
+  if (auto m = lib_.post(r.rank, r.ctx, mpi::Posted{r.peer, r.tag, rid})) on_matched(m->id, rid, true);
+}
+
+// Tport on the thread processor: the envelope is compared with the posted receives.
+void MpichQsnet::on_arrived(std::uint32_t id) {
+  QsnetMsg& m = msgs_[id];
+  m.state = step(m.state, QsnetEvent::Arrived);
+  auto walked = static_cast<double>(lib_.rank(m.dst).posted_size());
+  double t = nic_.thread_processor(ctx_.node_of(m.dst), p_.thread_proc_cost + walked * p_.thread_proc_match_cost);
+  sim_.at(t, [this, id] { on_thread_done(id); });
+}
+
+// The thread processor done: the walk hands the envelope to Tport's lists (QUEUED), or the rendezvous's data is
+// pulled with RDMA reads (PULLING).
+void MpichQsnet::on_thread_done(std::uint32_t id) {
+  QsnetMsg& m = msgs_[id];
+  m.state = step(m.state, QsnetEvent::ThreadDone);
+  if (m.state == QsnetState::Pulling) {
+    auto ev = nic_.new_event(1, [this, id] { on_read_done(id); });
+    nic_.rdma_read(m.dst, m.src, m.bytes, ev);
     return;
   }
-  // Rendezvous served by the receiver's thread processor: pull the data, then tell the sender's NIC.
-  double t = nic_.thread_processor(ctx_.node_of(dst), p_.thread_proc_cost);
-  sim_.at(t, [this, dst, rid, e] {
-    auto ev = nic_.new_event(1, [this, dst, rid, e] {
-      host_done(dst, rid);
-      sim_.after(nic_.wire(dst, e.src, kEnvelopeBytes), [this, e] {
-        cpus_.cpu(e.src, p_.host_event_poll_cost, [this, sid = e.sid] { lib_.complete_send(sid); }, "MPICH-QsNet send complete");
-      });
-    });
-    nic_.rdma_read(dst, e.src, e.bytes, ev);
-  });
+  std::vector<Msg> unexpected;
+  auto out = lib_.arrive(m.dst, m.ctx, m.seq, Msg{m.src, m.tag, id}, &unexpected);
+  counters_.add(QsnetStat::Unexpected, unexpected.size());
+  for (auto& x : out) on_matched(x.msg.id, x.recv.rid, false);
 }
 
-void MpichQsnet::host_done(int rank, mpi::RequestId rid) {
-  cpus_.cpu(rank, p_.host_event_poll_cost + overhead_, [this, rid] { lib_.complete_recv(rid); }, "MPICH-QsNet recv complete");
+// The matched message's data reaches the receive buffer (inline: already there, or in the host's unexpected buffer;
+// rendezvous: served by the receiver's thread processor).
+void MpichQsnet::on_matched(std::uint32_t id, std::uint64_t rid, bool host_copy) {
+  QsnetMsg& m = msgs_[id];
+  m.rid = rid;
+  lib_.matched(lib_.recv(rid), m.src, m.tag, m.bytes);
+  if (!m.big) {
+    m.state = step(m.state, QsnetEvent::MatchedInline);
+    double copy = host_copy ? static_cast<double>(m.bytes) : 0.0;
+    cpus_.cpu_copy(m.dst, copy, [this, id] { on_copied(id); });
+    return;
+  }
+  m.state = step(m.state, QsnetEvent::MatchedRndv);
+  double t = nic_.thread_processor(ctx_.node_of(m.dst), p_.thread_proc_cost);
+  sim_.at(t, [this, id] { on_thread_done(id); });
+}
+
+void MpichQsnet::on_copied(std::uint32_t id) {
+  QsnetMsg& m = msgs_[id];
+  m.state = step(m.state, QsnetEvent::Copied);
+  const int dst = m.dst;
+  const std::uint64_t rid = m.rid;
+  msgs_.erase(id);
+  host_recv_done(dst, rid);
+}
+
+// The data is in the receive buffer: the receive completes and the thread processor tells the sender's NIC.
+void MpichQsnet::on_read_done(std::uint32_t id) {
+  QsnetMsg& m = msgs_[id];
+  m.state = step(m.state, QsnetEvent::ReadDone);
+  host_recv_done(m.dst, m.rid);
+  sim_.after(nic_.wire(m.dst, m.src, kEnvelopeBytes), [this, id] { on_done(id); });
+}
+
+void MpichQsnet::on_done(std::uint32_t id) {
+  QsnetMsg& m = msgs_[id];
+  m.state = step(m.state, QsnetEvent::DoneArrived);
+  const std::uint64_t sid = m.sid;
+  msgs_.erase(id);
+  host_send_done(sid);
+}
+
+void MpichQsnet::host_recv_done(int rank, mpi::RequestId rid) {
+  cpus_.cpu(rank, p_.host_event_poll_cost + overhead_, [this, rid] { lib_.complete_recv(rid); },
+            "MPICH-QsNet recv complete");
+}
+
+void MpichQsnet::host_send_done(mpi::RequestId sid) {
+  cpus_.cpu(lib_.send(sid).rank, p_.host_event_poll_cost, [this, sid] { lib_.complete_send(sid); },
+            "MPICH-QsNet send complete");
 }
 
 }  // namespace ompisim::native

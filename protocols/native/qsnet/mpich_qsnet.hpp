@@ -15,6 +15,7 @@
 // posted receives are walked in the NIC in posting order, without per-peer hashing (the walk's cost counts the
 // receives posted on every communicator of the rank: one list in the NIC).
 #pragma once
+#include "core/slab.hpp"
 #include "core/statistics.hpp"
 #include "models/qsnet/elan4.hpp"
 #include "platform/contexts.hpp"
@@ -23,6 +24,7 @@
 #include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/qsnet/mpich_qsnet_mca.hpp"
+#include "protocols/native/qsnet/mpich_qsnet_msg.hpp"
 
 #include <array>
 
@@ -50,19 +52,26 @@ public:
   // assumption: MPICH 1.2's ADI keeps context ids in an int; the envelope's field is taken as 32 bits (the
   // 32-byte envelope's layout is not in the sources).
   std::uint32_t max_contextid() const override { return 0x7FFFFFFFu; }
+  std::size_t messages_in_flight() const { return msgs_.size(); }
 
 private:
-  struct Env {
+  // What Tport's lists hold: the envelope and the index of the message's record.
+  struct Msg {
     int src, tag;
-    std::uint32_t ctx;
-    std::uint64_t bytes;
-    mpi::RequestId sid;
-    bool big;
+    std::uint32_t id;
   };
-  void arrive(int dst, std::uint32_t seq, const Env& e);  // at the destination NIC
-  // The matched message's data reaches the receive buffer (eager: already there; big: pulled by the NIC).
-  void deliver(int dst, mpi::RequestId rid, const Env& e, bool host_copy);
-  void host_done(int rank, mpi::RequestId rid);
+  // The steps of a message (mpich_qsnet_msg.hpp): each applies its event to msgs_[id] and starts what the new state
+  // needs.
+  void on_posted(std::uint32_t id);                                     // the send's CPU cost paid: SEND_*
+  void on_arrived(std::uint32_t id);                                    // ARRIVED at the receiver's NIC
+  void on_thread_done(std::uint32_t id);                                // THREAD_DONE (matching walk, rendezvous)
+  void on_recv_posted(std::uint64_t rid);                               // the receive's CPU cost paid: post or match
+  void on_matched(std::uint32_t id, std::uint64_t rid, bool host_copy);  // MATCHED_* with receive request rid
+  void on_copied(std::uint32_t id);                                     // COPIED (inline data in the user buffer)
+  void on_read_done(std::uint32_t id);                                  // READ_DONE (the rendezvous's RDMA reads)
+  void on_done(std::uint32_t id);                                       // DONE_ARRIVED at the sender's NIC
+  void host_recv_done(int rank, mpi::RequestId rid);  // the host polls the receive's completion
+  void host_send_done(mpi::RequestId sid);            // the host polls the send's completion
 
   Simulator& sim_;
   const Contexts& ctx_;
@@ -75,7 +84,8 @@ private:
   std::uint64_t eager_limit_;
   std::string name_;
   // Requests, and Tport's lists: the NIC's posted list and the host's unexpected list.
-  mpi::Library<mpi::Request, mpi::Request, Env> lib_;
+  mpi::Library<mpi::Request, mpi::Request, Msg> lib_;
+  Slab<QsnetMsg> msgs_;  // messages in flight, from post to the completion of both requests
   Statistics<QsnetStat, kQsnetStatistics.size()> counters_{kQsnetStatistics};
 };
 

@@ -2,6 +2,7 @@
 // leaves behind after runs of every path.
 #include "protocols/native/mpich_gni.hpp"
 #include "protocols/native/mpich_gni_msg.hpp"
+#include "tests/protocol_paths.hpp"
 #include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -27,7 +28,7 @@ TEST_CASE("mpich_gni message: every path from POST to COMPLETE", "[unit][protoco
     for (auto& p : parts) all.insert(all.end(), p.begin(), p.end());
     return all;
   };
-  const std::vector<std::pair<const char*, std::vector<std::pair<E, S>>>> paths = {
+  const std::vector<test::Path<S, E>> paths = {
       {"shm eager", path({{{E::StartShmEager, S::ShmCopying}, {E::Copied, S::InFlight}}, arrival, eager_out})},
       {"lmt",
        path({{{E::StartLmt, S::InFlight}},
@@ -63,15 +64,7 @@ TEST_CASE("mpich_gni message: every path from POST to COMPLETE", "[unit][protoco
               {E::PutDone, S::PutDoneSent},
               {E::DoneArrived, S::Complete}}})},
   };
-  for (const auto& [name, steps] : paths) {
-    SECTION(name) {
-      S s = S::Idle;
-      for (const auto& [e, to] : steps) {
-        s = step(s, e);
-        CHECK(std::string(to_string(s)) == to_string(to));
-      }
-    }
-  }
+  test::walk(paths);
 }
 
 // Configuration: a record in the state on the left, given the event on the right. Expected: ProtocolError whose text
@@ -88,10 +81,7 @@ TEST_CASE("mpich_gni message: an impossible event names state and event", "[unit
       {S::ShmCopying, E::StartSmsg, "mpich_gni message: event 'START_SMSG' is impossible in state 'SHM_COPYING'"},
       {S::Pulling, E::PutDone, "mpich_gni message: event 'PUT_DONE' is impossible in state 'PULLING'"},
   };
-  for (const auto& [s, e, text] : bad) {
-    INFO(to_string(s) << " + " << to_string(e));
-    REQUIRE_THROWS_WITH(step(s, e), text);
-  }
+  test::check_impossible(bad);
 }
 
 // Configuration: Cray MPT on Cielo, 2 ranks on one node (copy-in at 1 KiB, LMT at 1 MiB) and on two nodes (SMSG eager

@@ -4,6 +4,7 @@
 #include "protocols/btl/self/btl_self.hpp"
 #include "protocols/pml/ob1/pml_ob1.hpp"
 #include "models/gemini/gni.hpp"
+#include "tests/protocol_paths.hpp"
 #include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,34 +18,12 @@
 using namespace ompisim;
 using namespace ompisim::btl::ugni;
 
-namespace {
-template <class State, class Event>
-struct Path {
-  const char* name;
-  std::vector<std::pair<Event, State>> steps;  // each event and the state it must lead to, from IDLE
-};
-
-// One SECTION per path: from IDLE, each event must lead to the state written beside it.
-template <class State, class Event>
-void walk(const std::vector<Path<State, Event>>& paths) {
-  for (const auto& p : paths) {
-    SECTION(p.name) {
-      State s = State::Idle;
-      for (const auto& [e, to] : p.steps) {
-        s = step(s, e);
-        CHECK(std::string(to_string(s)) == to_string(to));
-      }
-    }
-  }
-}
-}  // namespace
-
 // Configuration: a fragment record in IDLE, then the events of the short and of the eager-get protocol in order.
 // Expected: the states of the header's message sequence, ending COMPLETE. How validated: the state after each step.
 TEST_CASE("btl/ugni send fragment: short and eager-get sequences", "[unit][protocol][ugni]") {
   using S = FragState;
   using E = FragEvent;
-  const std::vector<Path<S, E>> paths = {
+  const std::vector<test::Path<S, E>> paths = {
       {"short", {{E::StartShort, S::Copying}, {E::Copied, S::SmsgSent}, {E::SendArrived, S::Complete}}},
       {"eager get",
        {{E::StartEager, S::AwaitSendBuffer},
@@ -55,7 +34,7 @@ TEST_CASE("btl/ugni send fragment: short and eager-get sequences", "[unit][proto
         {E::GetDone, S::RdmaCompleteSent},
         {E::RdmaCompleteArrived, S::Complete}}},
   };
-  walk(paths);
+  test::walk(paths);
 }
 
 // Configuration: a record in the state on the left, given the event on the right. Expected: ProtocolError whose text
@@ -72,10 +51,7 @@ TEST_CASE("btl/ugni send fragment: an impossible event names state and event", "
       {S::AwaitRecvBuffer, E::GetDone, "btl/ugni frag: event 'GET_DONE' is impossible in state 'AWAIT_RECV_BUFFER'"},
       {S::Idle, E::Copied, "btl/ugni frag: event 'COPIED' is impossible in state 'IDLE'"},
   };
-  for (const auto& [s, e, text] : bad) {
-    INFO(to_string(s) << " + " << to_string(e));
-    REQUIRE_THROWS_WITH(step(s, e), text);
-  }
+  test::check_impossible(bad);
 }
 
 // Configuration: an RDMA record in IDLE, then a direct GET and the PUT fallback. Expected: GET_POSTED -> COMPLETE and
@@ -84,7 +60,7 @@ TEST_CASE("btl/ugni send fragment: an impossible event names state and event", "
 TEST_CASE("btl/ugni rdma operation: GET and its PUT fallback", "[unit][protocol][ugni]") {
   using S = RdmaState;
   using E = RdmaEvent;
-  const std::vector<Path<S, E>> paths = {
+  const std::vector<test::Path<S, E>> paths = {
       {"get", {{E::StartGet, S::GetPosted}, {E::RdmaDone, S::Complete}}},
       {"put fallback",
        {{E::StartPutFallback, S::PutInitSent},
@@ -92,7 +68,7 @@ TEST_CASE("btl/ugni rdma operation: GET and its PUT fallback", "[unit][protocol]
         {E::RdmaDone, S::RdmaCompleteSent},
         {E::RdmaCompleteArrived, S::Complete}}},
   };
-  walk(paths);
+  test::walk(paths);
   REQUIRE_THROWS_WITH(step(S::GetPosted, E::PutInitArrived),
                       "btl/ugni rdma: event 'PUT_INIT_ARRIVED' is impossible in state 'GET_POSTED'");
   REQUIRE_THROWS_WITH(step(S::RdmaCompleteSent, E::RdmaDone),

@@ -1,0 +1,42 @@
+// Table-driven checks of a protocol state machine (protocols/base/transition_table.hpp): its paths from IDLE, and the
+// error text of impossible (state, event) pairs. `step` and `to_string` are found beside the State and Event enums.
+#pragma once
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace ompisim::test {
+
+template <class State, class Event>
+struct Path {
+  const char* name;
+  std::vector<std::pair<Event, State>> steps;  // each event and the state it must lead to, from IDLE
+};
+
+// One SECTION per path: from IDLE, each event must lead to the state written beside it.
+template <class State, class Event>
+void walk(const std::vector<Path<State, Event>>& paths) {
+  for (const auto& p : paths) {
+    SECTION(p.name) {
+      State s = State::Idle;
+      for (const auto& [e, to] : p.steps) {
+        s = step(s, e);
+        CHECK(std::string(to_string(s)) == to_string(to));
+      }
+    }
+  }
+}
+
+// Each (state, event) must throw ProtocolError with exactly the text beside it.
+template <class State, class Event>
+void check_impossible(const std::vector<std::tuple<State, Event, const char*>>& bad) {
+  for (const auto& [s, e, text] : bad) {
+    INFO(to_string(s) << " + " << to_string(e));
+    REQUIRE_THROWS_WITH(step(s, e), text);
+  }
+}
+
+}  // namespace ompisim::test
