@@ -53,12 +53,12 @@ std::size_t used(Hdr h) {
     case Hdr::Ack:
     case Hdr::Nack:
     case Hdr::Frag: return 25;
-    case Hdr::Put:
     case Hdr::Fin: return 29;
+    case Hdr::Put: return 30;
   }
   return 0;
 }
-static_assert(29 <= kHdrBytes);
+static_assert(30 <= kHdrBytes);
 }  // namespace
 
 btl::HdrSegment pack(const HdrFields& h) {
@@ -93,7 +93,7 @@ btl::HdrSegment pack(const HdrFields& h) {
       w.u64(h.offset);
       w.u64(h.send_req);
       w.u64(h.recv_req);
-      if (h.type == Hdr::Put) w.u32(static_cast<std::uint32_t>(h.msg_bytes));
+      if (h.type == Hdr::Put) w.u32(static_cast<std::uint32_t>(h.msg_bytes)), w.u8(h.flags);
       break;
   }
   return s;
@@ -134,7 +134,7 @@ HdrFields unpack(const btl::HdrSegment& s) {
       h.offset = r.u64();
       h.send_req = r.u64();
       h.recv_req = r.u64();
-      if (h.type == Hdr::Put) h.msg_bytes = r.u32();
+      if (h.type == Hdr::Put) h.msg_bytes = r.u32(), h.flags = r.u8();
       break;
   }
   return h;

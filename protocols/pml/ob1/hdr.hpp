@@ -8,8 +8,9 @@
 //   ACK, NACK    send_req:u64 recv_req:u64 offset:u64                       (25; offset: the ACK's hdr_rdma_offset,
 //                                                                            where the receiver's RDMA PUTs start)
 //   FRAG         offset:u64 send_req:u64 recv_req:u64                       (25)
-//   PUT          offset:u64 send_req:u64 recv_req:u64 msg_bytes:u32         (29; the receiver's registered segment:
-//                                                                            v1.1 mca_pml_ob1_rdma_hdr_t, seg_len u32)
+//   PUT          offset:u64 send_req:u64 recv_req:u64 msg_bytes:u32 flags:u8 (30; the receiver's registered segment:
+//                                                                            v1.1 mca_pml_ob1_rdma_hdr_t, seg_len u32;
+//                                                                            flags: hdr_flag::Ack)
 //   FIN          send_req:u64 recv_req:u64 offset:u64 msg_bytes:u32         (29; an RDMA PUT's FIN names the
 //                                                                            receiver's fragment (hdr_des) by offset
 //                                                                            and length; RGET's FIN has length 0)
@@ -51,9 +52,14 @@ constexpr std::uint8_t hdr_len(Hdr) { return kHdrBytes; }
 // The BTL tag ob1 registers for header `h` (MCA_PML_OB1_HDR_TYPE_MATCH = MCA_BTL_TAG_PML + 1, ...).
 constexpr btl::Tag tag_of(Hdr h) { return static_cast<btl::Tag>(btl::kTagPml + 1 + static_cast<int>(h)); }
 
-// hdr_common.hdr_flags of a RNDV / RGET (MCA_PML_OB1_HDR_FLAGS_CONTIG: the sender's data is contiguous, so the
-// receiver may take the rest by RDMA).
+// hdr_common.hdr_flags. Of a RNDV / RGET: Contig (MCA_PML_OB1_HDR_FLAGS_CONTIG: the sender's data is contiguous, so
+// the receiver may take the rest by RDMA) and Pin (MCA_PML_OB1_HDR_FLAGS_PIN: sent by start_rdma, the sender's buffer
+// is registered). Of a PUT: Ack, the receiver's acknowledgment carried by its PUT where no ACK was sent (v1.1.1
+// mca_pml_ob1_recv_request_schedule sets hdr_flags = MCA_PML_OB1_HDR_TYPE_ACK, value 4, and
+// mca_pml_ob1_send_request_put tests the same constant; it shares the value of FLAGS_PIN, on another header type).
 namespace hdr_flag {
+constexpr std::uint8_t Ack = 0x4;
+constexpr std::uint8_t Pin = 0x4;
 constexpr std::uint8_t Contig = 0x8;
 }
 

@@ -111,6 +111,7 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
   // receiver decides from its own record whether the rest comes by RDMA PUT (rdma_choice).
   const RdmaChoice choice = rdma_choice(ep, r.bytes);
   Hdr h = start(r, b->caps(), choice.rget);
+  bool pinned = false;  // start_rdma's RNDV: flagged CONTIG|PIN
   r.first = first_payload(r, h, b->caps());
   if (h == Hdr::Rndv && choice.put && r.buf.contiguous) {
     // A contiguous buffer registered with the RDMA BTLs (the model's premise, as for RGET) takes start_rdma: without
@@ -120,12 +121,14 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
     // start_rndv(size 0, CONTIG|PIN) alike).
     b = ep.rdma.front().btl;
     r.first = 0;
+    pinned = true;
   }
   counters_.add(hdr_stat(h));
   HdrFields hf;
   hf.type = h, hf.ctx = hdr_ctx(r.ctx), hf.tag = r.tag, hf.seq = r.seq, hf.msg_bytes = r.bytes;
   hf.send_req = h == Hdr::Match ? 0 : id;
   if (h != Hdr::Match && r.buf.contiguous) hf.flags = hdr_flag::Contig;
+  if (pinned) hf.flags |= hdr_flag::Pin;
   btl::DataSegment data{0, r.first, r.buf};
   const bool early = early_completion(r, h, b->caps(), early_completion_);
   cpus_.cpu(rank, sw_, [this, id, hf, data, b, rank, dst, early] {
@@ -244,7 +247,8 @@ void Ob1::check_send_done(std::uint64_t sid) {
 // each BTL's fragments within its btl_max_rdma_size (rdma_pipeline_frag_size), the take-all threshold its eager limit,
 // at most recv_pipeline_depth PUTs in flight (from the PUT control message to its FIN), at most
 // pml_ob1_max_rdma_per_request BTLs (v1.3 on), and a FIN's BTL first in line for the next (v1.3 on).
-void Ob1::schedule_puts(std::uint64_t rid, int me, int peer, std::uint64_t first, std::uint64_t send_req) {
+void Ob1::schedule_puts(std::uint64_t rid, int me, int peer, std::uint64_t first, std::uint64_t send_req,
+                        bool ack_in_put) {
   const RecvRequest& r = lib_.recv(rid);
   const std::uint64_t left = r.msg_bytes > first ? r.msg_bytes - first : 0;
   const bml::r2::Endpoint& ep = bml_.endpoint(me, peer);
@@ -264,11 +268,12 @@ void Ob1::schedule_puts(std::uint64_t rid, int me, int peer, std::uint64_t first
   // The model takes a contiguous buffer as registered with every RDMA BTL (as MPI_Alloc_mem's are, or with
   // mpi_leave_pinned), the premise of its RGET too: under the v1.1 schedule the receiver's PUTs take the branch over
   // an existing registration (v1.1.1 pml_ob1_recvreq.c:607-644: no max_rdma_size cap, the last BTL takes the rest).
-  const bool registered = stripe_.schedule == FragPipeline::Schedule::Remaining;
+  const bool registered = registered_path();
+  const std::size_t shares = share.size();
   put_sched_.insert_or_assign(
       rid, PutSchedule{FragPipeline(std::move(share), first, left, stripe_.recv_pipeline_depth, stripe_.schedule,
                                     stripe_.max_rdma_per_request, true, registered),
-                       send_req, me, peer, {}});
+                       send_req, me, peer, {}, ack_in_put, shares});
   post_puts(rid);
 }
 
@@ -283,6 +288,10 @@ void Ob1::post_puts(std::uint64_t rid) {
     counters_.add(hdr_stat(Hdr::Put));
     HdrFields hf;
     hf.type = Hdr::Put, hf.offset = f->offset, hf.send_req = ps.send_req, hf.recv_req = rid, hf.msg_bytes = f->len;
+    // No ACK was sent: v1.1.1 mca_pml_ob1_recv_request_schedule flags a PUT ACK when it goes on the first BTL of the
+    // registered array (req_rdma_idx becomes 1) or when only one BTL is left from the index it was taken at
+    // (num_btl_avail == 1: the last BTL). With two BTLs every PUT is flagged.
+    if (ps.ack_in_put && (f->share == 0 || f->share + 1 == ps.shares)) hf.flags = hdr_flag::Ack;
     btl::Btl* b = bml_.btls()[f->btl];
     const int me = ps.me, peer = ps.peer;
     // prepare_dst (the fragment's registration), then the control message on the same BTL, flagged PRIORITY.
@@ -297,6 +306,8 @@ void Ob1::post_puts(std::uint64_t rid) {
 void Ob1::on_put(const InFrag& f) {
   const std::uint64_t sid = f.h.send_req, len = f.h.msg_bytes, off = f.h.offset;
   SendRequest& r = lib_.send(sid);
+  // A PUT flagged ACK stands for the ACK the receiver did not send (req_got_put_ack): nothing goes by copy.
+  if (f.h.flags & hdr_flag::Ack) on_event(r, SendEvent::PutAck);
   btl::Btl* b = f.btl;
   const auto& all = bml_.btls();
   frag_bytes_[static_cast<std::size_t>(std::find(all.begin(), all.end(), b) - all.begin())] += len;
@@ -477,8 +488,13 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
       // and this side's record gives it (rdma offset = the bytes received), else everything by copy (the length).
       const bool put = r.state != RecvState::Complete && (f.h.flags & hdr_flag::Contig) && r.buf.contiguous &&
                        rdma_choice(bml_.endpoint(me, peer), f.h.msg_bytes).put;
-      send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, put ? payload : f.h.msg_bytes);
-      if (put) schedule_puts(rid, me, peer, payload, f.h.send_req);  // then mca_pml_ob1_recv_request_schedule
+      // Under the v1.1 schedule a RNDV flagged PIN (start_rdma: the sender's buffer registered) with this side's
+      // buffer registered too takes "start rdma at current fragment offset - no need to ack" (v1.1.1
+      // pml_ob1_recvreq.c 194-200): no ACK; the PUTs carry it (post_puts). Open MPI 1.3 on also skip the ACK when
+      // nothing goes by copy (v1.8.8 mca_pml_ob1_recv_request_ack); not modelled: those versions keep the ACK here.
+      const bool ack_in_put = put && (f.h.flags & hdr_flag::Pin) && registered_path();
+      if (!ack_in_put) send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, put ? payload : f.h.msg_bytes);
+      if (put) schedule_puts(rid, me, peer, payload, f.h.send_req, ack_in_put);  // mca_pml_ob1_recv_request_schedule
       ++lib_.recv(rid).unpacking;
       copy_out(rid, me, peer, payload, [this, rid, f, payload, was_unexpected] {
         if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);

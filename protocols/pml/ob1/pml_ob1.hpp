@@ -12,6 +12,9 @@
 //           pipeline (recv_pipeline_depth) for its next PUT; receiver complete when every byte is in; sender when
 //           every fragment is written (mca_pml_ob1_recv_request_schedule, mca_pml_ob1_send_request_put,
 //           mca_pml_ob1_put_completion; v1.1.0 pml_ob1_recvreq.c / pml_ob1_sendreq.c)
+//   Open MPI 1.1 over registered buffers (several RDMA BTLs, or one without GET): RNDV(no data, CONTIG|PIN) on the
+//           first RDMA BTL (start_rdma) -> match; no ACK: <- PUT(offset, length, flagged ACK) ...; the sender takes a
+//           flagged PUT as the ACK (nothing by copy) and completes when every PUT is written and its FIN sent
 // Unexpected eager data is copied into a PML buffer on arrival and out of it at match time (two copies).
 // ob1 registers one BTL tag per header type (tag_of) on every BTL and serialises its headers into the descriptors'
 // header segments (hdr.hpp); the BTLs never see an ob1 type.
@@ -139,9 +142,16 @@ private:
       std::size_t share = 0;
     };
     std::vector<Pending> pending;  // at most recv_pipeline_depth
+    bool ack_in_put = false;  // no ACK was sent (Open MPI 1.1's registered path): the PUTs are flagged ACK
+    std::size_t shares = 0;   // BTLs of the schedule (the registered array)
   };
   std::unordered_map<std::uint64_t, PutSchedule> put_sched_;
-  void schedule_puts(std::uint64_t rid, int me, int peer, std::uint64_t first, std::uint64_t send_req);
+  void schedule_puts(std::uint64_t rid, int me, int peer, std::uint64_t first, std::uint64_t send_req,
+                     bool ack_in_put);
+  // Whether a contiguous buffer counts as registered with every RDMA BTL for the receiver's PUTs in 1.1's branch over
+  // an existing registration (uncapped PUTs, the last BTL takes the rest; no ACK after a PIN-flagged RNDV): the v1.1
+  // fragment schedule (pml_ob1_frag_schedule remaining) selects Open MPI 1.1's code.
+  bool registered_path() const { return stripe_.schedule == FragPipeline::Schedule::Remaining; }
   void post_puts(std::uint64_t rid);
   void on_put(const InFrag& f);      // sender: a receiver's PUT control message
   void on_put_fin(const InFrag& f);  // receiver: the FIN of one of its PUT fragments

@@ -32,6 +32,7 @@ const char* to_string(SendEvent e) {
     case SendEvent::FragsDone: return "FRAGS_DONE";
     case SendEvent::Packed: return "PACKED";
     case SendEvent::PutDone: return "PUT_DONE";
+    case SendEvent::PutAck: return "PUT_ACK";
   }
   return "?";
 }
@@ -78,6 +79,14 @@ void on_event(SendRequest& r, SendEvent e, std::uint64_t bytes) {
     if (r.state != SendState::RndvSent && r.state != SendState::Pipelining) bad();
     if (r.put_done + bytes > r.bytes) bad();
     r.put_done += bytes;
+    return;
+  }
+  if (e == SendEvent::PutAck) {  // a PUT flagged ACK (Open MPI 1.1's registered path: no ACK sent)
+    if (r.state == SendState::Pipelining) return;  // req_got_put_ack already set by an earlier flagged PUT
+    if (r.state != SendState::RndvSent || r.first != 0) bad();
+    r.state = SendState::Pipelining;
+    r.rdma_offset = r.first;  // every byte by RDMA PUT, none by copy
+    r.frags_done = true;
     return;
   }
   switch (r.state) {

@@ -19,6 +19,12 @@
 // message per fragment with its registered segment; the sender writes the fragment there (btl_put) and answers FIN
 // (mca_pml_ob1_send_request_put, mca_pml_ob1_put_completion). PUT_DONE (bytes) counts that on the sender; it is legal
 // in RNDV_SENT too (a PUT on another BTL can overtake the ACK). The receiver counts PUT_FIN (bytes) in AWAIT_FRAGS.
+// Registered path of Open MPI 1.1 (a RNDV flagged PIN by start_rdma, the receiver's buffer registered too): the
+// receiver sends no ACK ("start rdma at current fragment offset - no need to ack", v1.1.1 mca_pml_ob1_recv_request_ack)
+// and flags its PUTs ACK instead; PUT_ACK (the first flagged PUT to arrive: req_got_put_ack) moves RNDV_SENT to
+// PIPELINING with nothing by copy (rdma offset = the RNDV's bytes, 0; no FRAG), and is ignored in PIPELINING (a later
+// flagged PUT). The sender completes once every byte is PUT (mca_pml_ob1_put_completion: the last FIN sent with
+// req_got_put_ack: ADVANCE_NO_SCHEDULE, then PML complete).
 //
 // Receive: POSTED until matched; a MATCH completes it (after the copy out); an RGET moves it to PULLING until the GET
 // is done (then FIN); an RNDV moves it to AWAIT_FRAGS (ACK sent) until every byte has arrived (FRAGs copied out, or
@@ -33,7 +39,7 @@ namespace ompisim::pml::ob1 {
 
 enum class SendState : std::uint8_t { Idle, MatchSent, RndvSent, RgetSent, Pipelining, Complete };
 enum class RecvState : std::uint8_t { Posted, Pulling, AwaitFrags, Complete };
-enum class SendEvent : std::uint8_t { BtlDone, Ack, Fin, FragsDone, Packed, PutDone };
+enum class SendEvent : std::uint8_t { BtlDone, Ack, Fin, FragsDone, Packed, PutDone, PutAck };
 enum class RecvEvent : std::uint8_t { MatchedEager, MatchedRget, MatchedRndv, GetDone, FragArrived, PutFin };
 const char* to_string(SendState s);
 const char* to_string(RecvState s);

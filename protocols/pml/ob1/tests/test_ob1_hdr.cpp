@@ -12,7 +12,7 @@ using namespace ompisim;
 using pml::Hdr;
 
 // Configuration: every header type with the fields it carries set to values that fill their widths (context id,
-// negative tag, 2^32-1 sequence, 64-bit ids, offsets and lengths, RNDV/RGET flags, the 32-bit segment length of PUT and
+// negative tag, 2^32-1 sequence, 64-bit ids, offsets and lengths, RNDV/RGET flags, PUT's ACK flag, the 32-bit segment length of PUT and
 // FIN). Expected: unpack(pack(h)) == h; the segment's length is kHdrBytes = 32
 // for every type (today's bytes on the wire); the type is byte 0; the tag ob1 registers is MCA_BTL_TAG_PML + 1 + type.
 // How validated: field-by-field equality; an unknown type byte and a short segment throw ProtocolError.
@@ -31,7 +31,9 @@ TEST_CASE("ob1 headers: serialisation round-trips for every type", "[unit][proto
       case Hdr::Nack: h.send_req = 11, h.recv_req = ~0ULL, h.offset = 1ULL << 45; break;
       case Hdr::Fin: h.send_req = 11, h.recv_req = ~0ULL, h.offset = 1ULL << 45, h.msg_bytes = 0xffffffffu; break;
       case Hdr::Frag: h.offset = 1ULL << 50, h.send_req = 5, h.recv_req = 6; break;
-      case Hdr::Put: h.offset = 1ULL << 50, h.send_req = 5, h.recv_req = 6, h.msg_bytes = 0xfffffffeu; break;
+      case Hdr::Put: h.offset = 1ULL << 50, h.send_req = 5, h.recv_req = 6, h.msg_bytes = 0xfffffffeu;
+        h.flags = pml::hdr_flag::Ack;
+        break;
     }
     btl::HdrSegment s = pml::pack(h);
     CHECK(s.len == pml::kHdrBytes);

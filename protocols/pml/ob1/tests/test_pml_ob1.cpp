@@ -58,6 +58,56 @@ TEST_CASE("ob1 RGET falls back to RNDV when the receive buffer is not contiguous
   CHECK(st.live_requests == 0);
 }
 
+namespace {
+// A BTL with PUT only, 4 KiB eager limit and fragments.
+btl::BtlCaps put_only_caps() {
+  btl::BtlCaps caps;
+  caps.eager_limit = 4096, caps.rndv_eager_limit = 4096, caps.max_send_size = 4096, caps.flags = btl::flag::Put;
+  return caps;
+}
+// A contiguous 1 MiB send started over `caps`: RNDV_SENT.
+pml::ob1::SendRequest rndv_1mib(const btl::BtlCaps& caps) {
+  pml::ob1::SendRequest s;
+  s.bytes = 1 << 20;
+  s.buf.contiguous = true;
+  REQUIRE(pml::ob1::start(s, caps, false) == pml::Hdr::Rndv);
+  return s;
+}
+}  // namespace
+
+// Configuration: Open MPI 1.1's registered path on plain requests: a 1 MiB RNDV without data (start_rdma, first 0);
+// no ACK comes, the receiver's PUTs are flagged ACK. Expected: PUT_ACK moves RNDV_SENT to PIPELINING with the rdma
+// offset 0 and no FRAG range; a second flagged PUT is ignored; FRAGS_DONE is refused until every byte is PUT, then
+// COMPLETE; PUT_ACK is refused on a RNDV that carried data, on a MATCH and on a completed request. How validated:
+// v1.1.1 mca_pml_ob1_recv_request_ack (no ACK when the RNDV is flagged PIN and the buffer registered),
+// mca_pml_ob1_send_request_put (req_got_put_ack) and mca_pml_ob1_put_completion (ADVANCE_NO_SCHEDULE, then complete).
+TEST_CASE("ob1 PUT flagged ACK transitions (Open MPI 1.1 registered path)", "[unit][protocol][ob1]") {
+  using E = pml::ob1::SendEvent;
+  const btl::BtlCaps caps = put_only_caps();
+  pml::ob1::SendRequest s = rndv_1mib(caps);
+  pml::ob1::SendRequest with_data = s;
+  with_data.first = pml::ob1::first_payload(with_data, pml::Hdr::Rndv, caps);
+  CHECK_THROWS_AS(pml::ob1::on_event(with_data, E::PutAck), ProtocolError);  // its receiver sends an ACK
+  s.first = 0;  // start_rdma: the RNDV carries no data
+  pml::ob1::on_event(s, E::PutAck);
+  CHECK(s.state == pml::ob1::SendState::Pipelining);
+  CHECK(s.rdma_offset == 0);
+  CHECK(s.frags_done);
+  pml::ob1::on_event(s, E::PutAck);  // the PUT on the other BTL is flagged too
+  pml::ob1::on_event(s, E::PutDone, s.bytes / 2);
+  CHECK_FALSE(pml::ob1::rest_done(s));
+  CHECK_THROWS_AS(pml::ob1::on_event(s, E::FragsDone), ProtocolError);
+  pml::ob1::on_event(s, E::PutDone, s.bytes - s.bytes / 2);
+  REQUIRE(pml::ob1::rest_done(s));
+  pml::ob1::on_event(s, E::FragsDone);
+  CHECK(s.state == pml::ob1::SendState::Complete);
+  CHECK_THROWS_AS(pml::ob1::on_event(s, E::PutAck), ProtocolError);
+  pml::ob1::SendRequest m;
+  m.bytes = 100;
+  REQUIRE(pml::ob1::start(m, caps, false) == pml::Hdr::Match);
+  CHECK_THROWS_AS(pml::ob1::on_event(m, E::PutAck), ProtocolError);
+}
+
 // Configuration: the RDMA PUT pipeline's transitions on plain requests (no engine). A 1 MiB RNDV whose first fragment
 // carried 4064 bytes: the receiver's ACK says RDMA from 4064 (no FRAGs), one PUT of 100000 B is written before the ACK
 // arrives (its PUT came on another BTL), the rest after. Receive side: the RNDV's 4064 bytes, then FINs of PUT
@@ -68,12 +118,8 @@ TEST_CASE("ob1 RGET falls back to RNDV when the receive buffer is not contiguous
 TEST_CASE("ob1 RDMA PUT pipeline transitions", "[unit][protocol][ob1]") {
   using E = pml::ob1::SendEvent;
   using RE = pml::ob1::RecvEvent;
-  btl::BtlCaps caps;
-  caps.eager_limit = 4096, caps.rndv_eager_limit = 4096, caps.max_send_size = 4096, caps.flags = btl::flag::Put;
-  pml::ob1::SendRequest s;
-  s.bytes = 1 << 20;
-  s.buf.contiguous = true;
-  REQUIRE(pml::ob1::start(s, caps, false) == pml::Hdr::Rndv);
+  const btl::BtlCaps caps = put_only_caps();
+  pml::ob1::SendRequest s = rndv_1mib(caps);
   s.first = pml::ob1::first_payload(s, pml::Hdr::Rndv, caps);
   CHECK(s.first == 4064);
   pml::ob1::on_event(s, E::PutDone, 100000);  // before the ACK

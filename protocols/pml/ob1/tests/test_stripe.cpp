@@ -78,11 +78,48 @@ TEST_CASE("pml/ob1 striping: fragments sized from the remaining bytes, every byt
   CHECK(n.gm.puts == 1);
   CHECK(n.ib.puts == 1);
   CHECK(n.gm.frags_sent == 2);      // the receiver's PUT control message, the sender's FIN
-  CHECK(n.ib.frags_sent == 2 + 2);  // RNDV, the receiver's ACK, PUT control message, FIN
+  CHECK(n.ib.frags_sent == 1 + 2);  // RNDV, PUT control message (flagged ACK: no ACK sent), FIN
   auto s = ob1.stats();
   CHECK(s.live_requests == 0);
   CHECK(s.counters["ob1_RNDV"] == 1);
   CHECK(s.counters.count("ob1_RGET") == 0);
+}
+
+// Configuration: as above (Open MPI 1.1 schedule, openib + gm, both buffers registered), one 8 MiB send; then the same
+// under the code default schedule (Open MPI 1.3 on). Expected under 1.1: the RNDV goes flagged PIN; the receiver sends
+// no ACK (v1.1.1 mca_pml_ob1_recv_request_ack: "no need to ack") and flags its PUTs ACK; the sender completes once both
+// PUTs are written and their FINs sent: 5 control messages (RNDV, 2 PUT, 2 FIN) instead of 6, ob1_ACK 0, and the
+// send completes when its last FIN is handed to the BTL, before the receive (which needs that FIN). Under 1.3 on the
+// model keeps the ACK (ob1_ACK 1). Fails without the change (ob1_ACK 1 under 1.1). How validated: v1.1.1
+// pml_ob1_recvreq.c 194-200 and 723-726, pml_ob1_sendreq.c 1035-1049 and 1087-1089.
+TEST_CASE("pml/ob1 Open MPI 1.1: over registered buffers the receiver's PUTs carry the ACK",
+          "[unit][protocol][ob1][hetero]") {
+  for (auto sched : {pml::ob1::FragPipeline::Schedule::Remaining, pml::ob1::FragPipeline::Schedule::WeightedLength}) {
+    CAPTURE(pml::ob1::to_string(sched));
+    const bool v11 = sched == pml::ob1::FragPipeline::Schedule::Remaining;
+    test::Fixture f("lanl-multi-nic", 2, 1);
+    Net n(f);
+    pml::ob1::StripeConfig cfg;
+    cfg.schedule = sched;
+    pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", cfg);
+    const std::uint64_t bytes = 8u << 20;
+    double send_at = -1, recv_at = -1;
+    ob1.isend(0, 1, 3, bytes, Buffer{1 << 24, true}, [&] { send_at = f.sim.now(); });
+    ob1.irecv(1, 0, 3, bytes, Buffer{1 << 26, true}, [&] { recv_at = f.sim.now(); });
+    f.sim.run();
+    REQUIRE(send_at > 0);
+    REQUIRE(recv_at > 0);
+    auto s = ob1.stats();
+    CHECK(s.live_requests == 0);
+    CHECK(s.counters["ob1_ACK"] == (v11 ? 0 : 1));
+    CHECK(s.counters["ob1_RNDV"] == 1);
+    CHECK(s.counters["ob1_FIN"] == s.counters["ob1_PUT"]);
+    if (v11) {
+      CHECK(s.counters["ob1_PUT"] == 2);
+      CHECK(n.ib.frags_sent + n.gm.frags_sent == 5);
+      CHECK(send_at < recv_at);
+    }
+  }
 }
 
 // Configuration: as above with the code default pml_ob1_frag_schedule (weighted_length: Open MPI 1.3 on). Expected:
