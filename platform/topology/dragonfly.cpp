@@ -43,14 +43,17 @@ Dragonfly::Dragonfly(int groups, int routers_per_group, int nodes_per_router, in
         add_link(p);
       }
   first_global_ = static_cast<LinkId>(link_count());
+  for (int q = 0; q < slices_ * m; ++q) {
+    int off = q % m, slice = q / m;
+    port_routers_.emplace_back(q / h_, (slice * m + (m - 1 - off)) / h_);
+  }
   for (int grp = 0; grp < g_; ++grp)
     for (int q = 0; q < slices_ * m; ++q) {
-      int off = q % m, slice = q / m;
+      int off = q % m;
       int to_group = (grp + 1 + off) % g_;
-      int to_port = slice * m + (m - 1 - off);
       LinkProps p;
-      p.from = grp * a_ + q / h_;
-      p.to = to_group * a_ + to_port / h_;
+      p.from = grp * a_ + port_routers_[static_cast<std::size_t>(q)].first;
+      p.to = to_group * a_ + port_routers_[static_cast<std::size_t>(q)].second;
       p.cls = LinkClass::Global;
       p.dim = q;  // the global port number within the source group
       add_link(p);
@@ -99,16 +102,17 @@ LinkId Dragonfly::global_link(int from_group, int to_group, int slice) const {
 }
 
 // The constructor's arrangement read backwards: port q = slice * m + off of from_group, off = the distance to
-// to_group minus one; it sits on router q / h and lands on port slice * m + (m - 1 - off) of to_group.
+// to_group minus one; its routers are port_routers_[q].
 Dragonfly::GlobalEnds Dragonfly::global_ends(int from_group, int to_group, int slice) const {
-  if (from_group == to_group || slice < 0 || slice >= slices_)
+  if (from_group == to_group || slice < 0 || slice >= slices_ || from_group < 0 || from_group >= g_ || to_group < 0 ||
+      to_group >= g_)
     throw std::invalid_argument("dragonfly: no global link " + std::to_string(slice) + " from group " +
                                 std::to_string(from_group) + " to group " + std::to_string(to_group));
   const int m = g_ - 1;
-  const int off = ((to_group - from_group - 1) % g_ + g_) % g_;
+  const int off = to_group > from_group ? to_group - from_group - 1 : to_group - from_group - 1 + g_;
   const int q = slice * m + off;
-  return {first_global_ + static_cast<LinkId>(from_group * slices_ * m + q), from_group * a_ + q / h_,
-          to_group * a_ + (slice * m + (m - 1 - off)) / h_};
+  const auto [from, to] = port_routers_[static_cast<std::size_t>(q)];
+  return {first_global_ + static_cast<LinkId>(from_group * slices_ * m + q), from_group * a_ + from, to_group * a_ + to};
 }
 
 Route Dragonfly::minimal_via(RouterId a, RouterId b, const GlobalEnds& gl) const {

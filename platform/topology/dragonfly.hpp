@@ -89,6 +89,9 @@ private:
   int first_minimal_slice(RouterId a, RouterId b) const;                  // different groups
   int g_, a_, p_, h_, slices_ = 0;
   LinkId first_global_ = 0;
+  // By global port q of a group (q < slices * (g - 1)): the router it leaves from and the router it lands on, as
+  // router indices within their groups (the arrangement above, computed once).
+  std::vector<std::pair<int, int>> port_routers_;
 };
 
 }  // namespace ompisim::topology

@@ -294,7 +294,8 @@ TEST_CASE("platform/topology flat: one switch, no links, empty routes", "[unit][
 //   LinkParams.
 // Expected: the registry lists torus, fat_tree, dragonfly, flat with a description and a source; describe() names the
 //   kind and the shape; set_link_params changes every link's bandwidth and latency and nothing else (same link
-//   count, same routes); link_classes() lists the classes the shape uses; a class missing from LinkParams is 0.
+//   count, same routes); link_classes() lists the classes the shape uses; a class missing from LinkParams is 0;
+//   link_bandwidth() and link_latency() (read by class, without the link table) equal link(id)'s before and after.
 // How validated: field comparisons before and after.
 TEST_CASE("platform/topology registry: factories, describe, set_link_params", "[unit][topology]") {
   const auto& reg = topologies();
@@ -322,7 +323,10 @@ TEST_CASE("platform/topology registry: factories, describe, set_link_params", "[
     CHECK(t->kind() == c.kind);
     CHECK(t->describe().at("kind") == c.kind);
     CHECK(t->link_classes() == c.classes);
-    for (LinkId id = 0; id < t->link_count(); ++id) CHECK(t->link(id).bandwidth == 0);
+    for (LinkId id = 0; id < t->link_count(); ++id) {
+      CHECK(t->link(id).bandwidth == 0);
+      CHECK(t->link_bandwidth(id) == 0);
+    }
     Route before = t->default_route(0, t->endpoint_routers() - 1);
     std::size_t links = t->link_count();
     t->set_link_params(test_params());
@@ -331,6 +335,8 @@ TEST_CASE("platform/topology registry: factories, describe, set_link_params", "[
     for (LinkId id = 0; id < t->link_count(); ++id) {
       CHECK(t->link(id).bandwidth == test_params().bandwidth.at(t->link(id).cls));
       CHECK(t->link(id).latency == 1e-7);
+      CHECK(t->link_bandwidth(id) == t->link(id).bandwidth);
+      CHECK(t->link_latency(id) == t->link(id).latency);
     }
   }
   CHECK(make_topology("fat_tree", {{"arity", 4}, {"levels", 3}, {"compute_nodes", 60}}, {}, "m.json")->compute_nodes() ==
