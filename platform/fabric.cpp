@@ -36,13 +36,17 @@ PathCost Fabric::compute_path(long long a, long long b) const {
   PathCost c{net_.nic_latency(), net_.injection_bandwidth()};
   const auto& t = *net_.topology;
   for (auto id : route(a, b)) {
-    c.bandwidth = std::min(c.bandwidth, t.link(id).bandwidth);
-    c.latency += t.link(id).latency;
+    c.bandwidth = std::min(c.bandwidth, t.link_bandwidth(id));
+    c.latency += t.link_latency(id);
   }
   return c;
 }
 
 void Fabric::add_route(const topology::Route& r, std::vector<ResourceId>& path) {
+  if (first_link_res_ != kNoResource) {
+    for (auto id : r) path.push_back(first_link_res_ + id);
+    return;
+  }
   const auto& t = *net_.topology;
   for (auto id : r) {
     if (id >= link_res_.size()) link_res_.resize(static_cast<std::size_t>(id) + 1, kNoResource);
@@ -122,6 +126,10 @@ void Fabric::declare(const NeighbourJob* neighbour) {
   link_res_.assign(t.link_count(), kNoResource);
   for (topology::LinkId id = 0; id < t.link_count(); ++id)
     link_res_[id] = sim_.add_resource(prefix_ + t.link_name(id), t.link(id).bandwidth);
+  bool consecutive = !link_res_.empty();
+  for (std::size_t id = 0; consecutive && id < link_res_.size(); ++id)
+    consecutive = link_res_[id] == link_res_[0] + static_cast<ResourceId>(id);
+  first_link_res_ = consecutive ? link_res_[0] : kNoResource;
   link_load_.flows.assign(t.link_count(), 0);
   if (neighbour) declare_neighbour(*neighbour);
 }

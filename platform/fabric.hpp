@@ -96,6 +96,9 @@ private:
   std::vector<std::pair<End, std::size_t>> before_route_, after_route_;
   std::vector<ResourceId> nic_res_;  // [node id x port x NIC resource index], kNoResource until declared
   std::vector<ResourceId> link_res_;  // [link id], kNoResource until declared
+  // link_res_[0] when declare() gave the links consecutive resources (link id i is resource first_link_res_ + i, so a
+  // route's resources are computed, not read from link_res_); kNoResource otherwise
+  ResourceId first_link_res_ = kNoResource;
   FlowsPerLink link_load_;
   int max_active_ = 0;
   std::unordered_map<std::uint64_t, PortQueue> port_queues_;

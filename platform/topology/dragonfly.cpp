@@ -43,14 +43,17 @@ Dragonfly::Dragonfly(int groups, int routers_per_group, int nodes_per_router, in
         add_link(p);
       }
   first_global_ = static_cast<LinkId>(link_count());
+  for (int q = 0; q < slices_ * m; ++q) {
+    int off = q % m, slice = q / m;
+    port_routers_.emplace_back(q / h_, (slice * m + (m - 1 - off)) / h_);
+  }
   for (int grp = 0; grp < g_; ++grp)
     for (int q = 0; q < slices_ * m; ++q) {
-      int off = q % m, slice = q / m;
+      int off = q % m;
       int to_group = (grp + 1 + off) % g_;
-      int to_port = slice * m + (m - 1 - off);
       LinkProps p;
-      p.from = grp * a_ + q / h_;
-      p.to = to_group * a_ + to_port / h_;
+      p.from = grp * a_ + port_routers_[static_cast<std::size_t>(q)].first;
+      p.to = to_group * a_ + port_routers_[static_cast<std::size_t>(q)].second;
       p.cls = LinkClass::Global;
       p.dim = q;  // the global port number within the source group
       add_link(p);
@@ -95,33 +98,40 @@ LinkId Dragonfly::local_link(RouterId from, RouterId to) const {
 }
 
 LinkId Dragonfly::global_link(int from_group, int to_group, int slice) const {
-  if (from_group == to_group || slice < 0 || slice >= slices_)
+  return global_ends(from_group, to_group, slice).id;
+}
+
+// The constructor's arrangement read backwards: port q = slice * m + off of from_group, off = the distance to
+// to_group minus one; its routers are port_routers_[q].
+Dragonfly::GlobalEnds Dragonfly::global_ends(int from_group, int to_group, int slice) const {
+  if (from_group == to_group || slice < 0 || slice >= slices_ || from_group < 0 || from_group >= g_ || to_group < 0 ||
+      to_group >= g_)
     throw std::invalid_argument("dragonfly: no global link " + std::to_string(slice) + " from group " +
                                 std::to_string(from_group) + " to group " + std::to_string(to_group));
   const int m = g_ - 1;
-  int off = ((to_group - from_group - 1) % g_ + g_) % g_;
-  return first_global_ + static_cast<LinkId>(from_group * slices_ * m + slice * m + off);
+  const int off = to_group > from_group ? to_group - from_group - 1 : to_group - from_group - 1 + g_;
+  const int q = slice * m + off;
+  const auto [from, to] = port_routers_[static_cast<std::size_t>(q)];
+  return {first_global_ + static_cast<LinkId>(from_group * slices_ * m + q), from_group * a_ + from, to_group * a_ + to};
 }
 
-Route Dragonfly::minimal_via(RouterId a, RouterId b, LinkId global) const {
-  const auto& gl = link(global);
+Route Dragonfly::minimal_via(RouterId a, RouterId b, const GlobalEnds& gl) const {
   Route r;
   if (a != gl.from) r.push_back(local_link(a, gl.from));
-  r.push_back(global);
+  r.push_back(gl.id);
   if (gl.to != b) r.push_back(local_link(gl.to, b));
   return r;
 }
 
 Route Dragonfly::minimal_route_via(RouterId a, RouterId b, int slice) const {
-  return minimal_via(a, b, global_link(group_of(a), group_of(b), slice));
+  return minimal_via(a, b, global_ends(group_of(a), group_of(b), slice));
 }
 
 Dragonfly::MinimalHops Dragonfly::minimal_hops_via(RouterId a, RouterId b, int slice) const {
-  const LinkId global = global_link(group_of(a), group_of(b), slice);
-  const auto& gl = link(global);
+  const GlobalEnds gl = global_ends(group_of(a), group_of(b), slice);
   MinimalHops m;
   if (a != gl.from) m.links[m.hops++] = local_link(a, gl.from);
-  m.links[m.hops++] = global;
+  m.links[m.hops++] = gl.id;
   if (gl.to != b) m.links[m.hops++] = local_link(gl.to, b);
   return m;
 }
@@ -133,10 +143,22 @@ std::vector<Route> Dragonfly::minimal_routes(RouterId a, RouterId b, std::size_t
   int ga = group_of(a), gb = group_of(b);
   if (ga == gb) return {Route{local_link(a, b)}};
   std::vector<Route> all;
-  for (int s = 0; s < slices_; ++s) all.push_back(minimal_via(a, b, global_link(ga, gb, s)));
+  for (int s = 0; s < slices_; ++s) all.push_back(minimal_via(a, b, global_ends(ga, gb, s)));
   std::stable_sort(all.begin(), all.end(), [](const Route& x, const Route& y) { return x.size() < y.size(); });
   all.resize(std::min(all.size(), std::max<std::size_t>(max, 1)));
   return all;
+}
+
+// The first slice whose minimal route from a to b (different groups) is shortest.
+int Dragonfly::first_minimal_slice(RouterId a, RouterId b) const {
+  const int ga = group_of(a), gb = group_of(b);
+  int best = 0, best_hops = 4;
+  for (int s = 0; s < slices_; ++s) {
+    const GlobalEnds gl = global_ends(ga, gb, s);
+    const int hops = (a != gl.from) + 1 + (gl.to != b);
+    if (hops < best_hops) best = s, best_hops = hops;
+  }
+  return best;
 }
 
 // minimal_routes(a, b, 1).front() without building the other slices' routes: the first slice whose route is shortest.
@@ -144,44 +166,37 @@ Route Dragonfly::default_route(RouterId a, RouterId b) const {
   check_endpoint(a, "source");
   check_endpoint(b, "destination");
   if (a == b) return {};
-  int ga = group_of(a), gb = group_of(b);
-  if (ga == gb) return {local_link(a, b)};
-  int best = 0, best_hops = 4;
-  for (int s = 0; s < slices_; ++s) {
-    const auto& gl = link(global_link(ga, gb, s));
-    int hops = (a != gl.from) + 1 + (gl.to != b);
-    if (hops < best_hops) best = s, best_hops = hops;
-  }
-  return minimal_via(a, b, global_link(ga, gb, best));
+  if (group_of(a) == group_of(b)) return {local_link(a, b)};
+  return minimal_route_via(a, b, first_minimal_slice(a, b));
 }
 
 int Dragonfly::min_hops(RouterId a, RouterId b) const {
   check_endpoint(a, "source");
   check_endpoint(b, "destination");
   if (a == b) return 0;
-  int ga = group_of(a), gb = group_of(b);
-  if (ga == gb) return 1;
-  int best = 3;
-  for (int s = 0; s < slices_; ++s) {
-    const auto& gl = link(global_link(ga, gb, s));
-    best = std::min(best, (a != gl.from) + 1 + (gl.to != b));
-  }
-  return best;
+  if (group_of(a) == group_of(b)) return 1;
+  return minimal_hops_via(a, b, first_minimal_slice(a, b)).hops;
 }
 
-Route Dragonfly::valiant_route(RouterId a, int via_group, int slice, RouterId b) const {
+Dragonfly::ValiantHops Dragonfly::valiant_hops(RouterId a, int via_group, int slice, RouterId b) const {
   check_endpoint(a, "source");
   check_endpoint(b, "destination");
   if (via_group == group_of(a) || via_group == group_of(b) || via_group < 0 || via_group >= g_)
     throw std::invalid_argument("dragonfly: Valiant intermediate group " + std::to_string(via_group) +
                                 " must differ from the source and destination groups");
-  LinkId gl = global_link(group_of(a), via_group, slice);
-  Route r;
-  if (a != link(gl).from) r.push_back(local_link(a, link(gl).from));
-  r.push_back(gl);
-  Route rest = default_route(link(gl).to, b);
-  r.insert(r.end(), rest.begin(), rest.end());
-  return r;
+  const GlobalEnds gl = global_ends(group_of(a), via_group, slice);
+  ValiantHops v;
+  if (a != gl.from) v.links[v.hops++] = local_link(a, gl.from);
+  v.links[v.hops++] = gl.id;
+  // Then the default route from the landing router (in via_group, so another group than b's).
+  const MinimalHops rest = minimal_hops_via(gl.to, b, first_minimal_slice(gl.to, b));
+  for (int i = 0; i < rest.hops; ++i) v.links[v.hops++] = rest.links[i];
+  return v;
+}
+
+Route Dragonfly::valiant_route(RouterId a, int via_group, int slice, RouterId b) const {
+  const ValiantHops v = valiant_hops(a, via_group, slice, b);
+  return Route(v.links, v.links + v.hops);
 }
 
 std::string Dragonfly::link_name(LinkId id) const {

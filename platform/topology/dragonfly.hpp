@@ -70,11 +70,28 @@ public:
     LinkId links[3] = {};
   };
   MinimalHops minimal_hops_via(RouterId a, RouterId b, int slice) const;
+  // The links of valiant_route(a, via_group, slice, b) without building it (at most 5).
+  struct ValiantHops {
+    int hops = 0;
+    LinkId links[5] = {};
+  };
+  ValiantHops valiant_hops(RouterId a, int via_group, int slice, RouterId b) const;
 
 private:
-  Route minimal_via(RouterId a, RouterId b, LinkId global) const;  // [local] + global + [local]
+  // A global link's id and its two routers, computed from the arrangement (the same as link(id).from / .to, without
+  // reading the link table: a route's choice reads no LinkProps).
+  struct GlobalEnds {
+    LinkId id;
+    RouterId from, to;
+  };
+  GlobalEnds global_ends(int from_group, int to_group, int slice) const;
+  Route minimal_via(RouterId a, RouterId b, const GlobalEnds& gl) const;  // [local] + global + [local]
+  int first_minimal_slice(RouterId a, RouterId b) const;                  // different groups
   int g_, a_, p_, h_, slices_ = 0;
   LinkId first_global_ = 0;
+  // By global port q of a group (q < slices * (g - 1)): the router it leaves from and the router it lands on, as
+  // router indices within their groups (the arrangement above, computed once).
+  std::vector<std::pair<int, int>> port_routers_;
 };
 
 }  // namespace ompisim::topology

@@ -5,6 +5,7 @@
 #include "platform/topology/fat_tree.hpp"
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <limits>
 #include <utility>
 #include <stdexcept>
@@ -26,8 +27,6 @@ template <class T> const T& as(const Topology& t, const char* policy) {
                                 t.kind() + "'");
   return *p;
 }
-
-double cost(const Route& r, const LinkLoad* load) { return route_load(r, load) * static_cast<double>(r.size()); }
 }  // namespace
 
 Route default_route_policy(const Topology& t, RouterId a, RouterId b, const LinkLoad*, std::uint64_t) {
@@ -75,28 +74,35 @@ Route valiant_route(const Topology& t, RouterId a, RouterId b, const LinkLoad*, 
 }
 
 // Without a load every candidate costs 0 and the minimal route wins (the first minimal route: default_route). With
-// one, the minimal candidates are scored slice by slice without building them: the candidates in minimal_routes()
-// order (hops ascending, then slice) and the first of the smallest cost, so the choice is the one minimal_routes()
-// would give; only the chosen route is built.
+// one, the minimal candidates are scored slice by slice without building them, each slice once: the candidates in
+// minimal_routes() order (hops ascending, then slice) and the first of the smallest cost, so the choice is the one
+// minimal_routes() would give; the Valiant candidate is scored from its links too, and only the chosen route is built.
 Route ugal_route(const Topology& t, RouterId a, RouterId b, const LinkLoad* load, std::uint64_t key) {
   const auto& df = as<Dragonfly>(t, "ugal");
   int ga = df.group_of(a), gb = df.group_of(b);
   if (load == nullptr || ga == gb) return df.default_route(a, b);
+  auto worst = [load](const LinkId* links, int hops) {
+    double x = 0;
+    for (int i = 0; i < hops; ++i) x = std::max(x, load->load(links[i]));
+    return x * static_cast<double>(hops);
+  };
+  boost::container::small_vector<std::pair<int, double>, 8> scored;  // (hops, cost) of each slice
+  for (int s = 0; s < df.slices(); ++s) {
+    const Dragonfly::MinimalHops m = df.minimal_hops_via(a, b, s);
+    scored.emplace_back(m.hops, worst(m.links, m.hops));
+  }
   int best = -1;
   double best_cost = 0;
   for (int hops = 1; hops <= 3; ++hops)
     for (int s = 0; s < df.slices(); ++s) {
-      Dragonfly::MinimalHops m = df.minimal_hops_via(a, b, s);
-      if (m.hops != hops) continue;
-      double x = 0;
-      for (int i = 0; i < m.hops; ++i) x = std::max(x, load->load(m.links[i]));
-      x *= static_cast<double>(m.hops);
-      if (best < 0 || x < best_cost) best = s, best_cost = x;
+      const auto [h, x] = scored[static_cast<std::size_t>(s)];
+      if (h == hops && (best < 0 || x < best_cost)) best = s, best_cost = x;
     }
   if (df.groups() < 3) return df.minimal_route_via(a, b, best);
   auto [c, slice] = valiant_choice(df, ga, gb, key);
-  Route v = df.valiant_route(a, c, slice, b);
-  return cost(v, load) < best_cost ? v : df.minimal_route_via(a, b, best);
+  const Dragonfly::ValiantHops v = df.valiant_hops(a, c, slice, b);
+  if (worst(v.links, v.hops) < best_cost) return Route(v.links, v.links + v.hops);
+  return df.minimal_route_via(a, b, best);
 }
 
 }  // namespace ompisim::topology

@@ -59,6 +59,12 @@ void Topology::set_link_params(const LinkParams& p) {
     l.bandwidth = it == params_.bandwidth.end() ? 0.0 : it->second;
     l.latency = params_.hop_latency;
   }
+  set_class_bandwidth();
+}
+
+void Topology::set_class_bandwidth() {
+  class_bandwidth_.fill(0.0);
+  for (auto [cls, bw] : params_.bandwidth) class_bandwidth_[static_cast<std::size_t>(cls)] = bw;
 }
 
 LinkId Topology::add_link(LinkProps p) {
@@ -68,6 +74,8 @@ LinkId Topology::add_link(LinkProps p) {
   p.latency = params_.hop_latency;
   boost::add_edge(static_cast<std::size_t>(p.from), static_cast<std::size_t>(p.to), LinkRef{p.id}, g_);
   links_.push_back(p);
+  link_cls_.push_back(static_cast<std::uint8_t>(p.cls));
+  class_bandwidth_[static_cast<std::size_t>(p.cls)] = p.bandwidth;
   return p.id;
 }
 

@@ -17,6 +17,7 @@
 //    uses, so the caller can check that every one is set.
 #pragma once
 #include <boost/graph/adjacency_list.hpp>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -38,6 +39,7 @@ using LinkId = std::uint32_t;
 using Route = std::vector<LinkId>;  // links from the source router to the destination router, in order
 
 enum class LinkClass : std::uint8_t { X, Y, Z, Up, Down, Local, Global };
+inline constexpr std::size_t kLinkClassCount = 7;
 const char* to_string(LinkClass c);  // "X", "Y", "Z", "up", "down", "local", "global"
 std::optional<LinkClass> link_class_from_string(const std::string& s);
 
@@ -91,6 +93,10 @@ public:
 
   std::size_t link_count() const { return links_.size(); }
   const LinkProps& link(LinkId id) const { return links_.at(id); }
+  // link(id).bandwidth and .latency read from a byte per link and a table per class (every link of a class has its
+  // class's bandwidth and the hop latency), so a route's cost reads no LinkProps. `id` must be a link of this topology.
+  double link_bandwidth(LinkId id) const { return class_bandwidth_[link_cls_[id]]; }
+  double link_latency(LinkId) const { return params_.hop_latency; }
   virtual std::string link_name(LinkId id) const;  // default "r<from>-><to>:<class>"
   std::vector<LinkClass> link_classes() const;     // classes used by at least one link, ascending
 
@@ -121,8 +127,11 @@ protected:
   LinkParams params_;
 
 private:
+  void set_class_bandwidth();  // class_bandwidth_ from params_
   Graph g_;
   std::vector<LinkProps> links_;
+  std::vector<std::uint8_t> link_cls_;                      // links_[id].cls
+  std::array<double, kLinkClassCount> class_bandwidth_{};  // params_.bandwidth by class (0 when not set)
   long long compute_nodes_ = 0;
 };
 

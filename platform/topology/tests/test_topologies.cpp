@@ -240,6 +240,43 @@ TEST_CASE("platform/topology dragonfly: minimal routes use at most one global li
   CHECK(names.size() == t.link_count());
 }
 
+// Configuration: dragonfly of 5 groups x 4 routers x 2 nodes, 2 global links per router (2 slices between groups).
+// Expected: for every router pair in different groups, every intermediate group and every slice, the links
+//   valiant_hops() gives without building a route are the Valiant route read from the link table: a local hop to the
+//   global link's source router (when a is not it), that global link (from a's group to the intermediate one, the
+//   requested slice), then default_route() from the router the link lands on; it is a chain from a to b with two
+//   global links, and valiant_route() returns the same links; minimal_hops_via() equals minimal_route_via().
+// How validated: each global link's routers read through link(id) (the table the constructor filled), against the
+//   arithmetic the route functions use; fails when a global link's landing router is computed wrongly.
+TEST_CASE("platform/topology dragonfly: Valiant and minimal links without building a route equal the link table's",
+          "[unit][topology]") {
+  Dragonfly t(5, 4, 2, 2, test_params());
+  for (RouterId a = 0; a < t.routers(); ++a)
+    for (RouterId b = 0; b < t.routers(); ++b) {
+      if (t.group_of(a) == t.group_of(b)) continue;
+      for (int s = 0; s < t.slices(); ++s) {
+        CAPTURE(a, b, s);
+        const Dragonfly::MinimalHops m = t.minimal_hops_via(a, b, s);
+        CHECK(Route(m.links, m.links + m.hops) == t.minimal_route_via(a, b, s));
+        for (int c = 0; c < t.groups(); ++c) {
+          if (c == t.group_of(a) || c == t.group_of(b)) continue;
+          CAPTURE(c);
+          const LinkProps& gl = t.link(t.global_link(t.group_of(a), c, s));
+          Route expected;
+          if (a != gl.from) expected.push_back(t.local_link(a, gl.from));
+          expected.push_back(gl.id);
+          for (LinkId id : t.default_route(gl.to, b)) expected.push_back(id);
+          const Dragonfly::ValiantHops v = t.valiant_hops(a, c, s, b);
+          const Route got(v.links, v.links + v.hops);
+          CHECK(got == expected);
+          CHECK(got == t.valiant_route(a, c, s, b));
+          CHECK(is_chain(t, got, a, b));
+          CHECK(count_class(t, got, LinkClass::Global) == 2);
+        }
+      }
+    }
+}
+
 // Configuration: flat network of 10 nodes (one switch).
 // Expected: one router, no links, every node on router 0, empty routes, min_hops 0, BFS distance 0.
 // How validated: the common every-pair check and direct field checks.
@@ -257,7 +294,8 @@ TEST_CASE("platform/topology flat: one switch, no links, empty routes", "[unit][
 //   LinkParams.
 // Expected: the registry lists torus, fat_tree, dragonfly, flat with a description and a source; describe() names the
 //   kind and the shape; set_link_params changes every link's bandwidth and latency and nothing else (same link
-//   count, same routes); link_classes() lists the classes the shape uses; a class missing from LinkParams is 0.
+//   count, same routes); link_classes() lists the classes the shape uses; a class missing from LinkParams is 0;
+//   link_bandwidth() and link_latency() (read by class, without the link table) equal link(id)'s before and after.
 // How validated: field comparisons before and after.
 TEST_CASE("platform/topology registry: factories, describe, set_link_params", "[unit][topology]") {
   const auto& reg = topologies();
@@ -285,7 +323,10 @@ TEST_CASE("platform/topology registry: factories, describe, set_link_params", "[
     CHECK(t->kind() == c.kind);
     CHECK(t->describe().at("kind") == c.kind);
     CHECK(t->link_classes() == c.classes);
-    for (LinkId id = 0; id < t->link_count(); ++id) CHECK(t->link(id).bandwidth == 0);
+    for (LinkId id = 0; id < t->link_count(); ++id) {
+      CHECK(t->link(id).bandwidth == 0);
+      CHECK(t->link_bandwidth(id) == 0);
+    }
     Route before = t->default_route(0, t->endpoint_routers() - 1);
     std::size_t links = t->link_count();
     t->set_link_params(test_params());
@@ -294,6 +335,8 @@ TEST_CASE("platform/topology registry: factories, describe, set_link_params", "[
     for (LinkId id = 0; id < t->link_count(); ++id) {
       CHECK(t->link(id).bandwidth == test_params().bandwidth.at(t->link(id).cls));
       CHECK(t->link(id).latency == 1e-7);
+      CHECK(t->link_bandwidth(id) == t->link(id).bandwidth);
+      CHECK(t->link_latency(id) == t->link(id).latency);
     }
   }
   CHECK(make_topology("fat_tree", {{"arity", 4}, {"levels", 3}, {"compute_nodes", 60}}, {}, "m.json")->compute_nodes() ==
