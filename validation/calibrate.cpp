@@ -46,8 +46,8 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
       if (!sc.is_string() || !std::filesystem::exists(std::filesystem::path(data_dir()) / rel))
         throw InputError(f, key + "." + side + ".scenario", "no scenario file '" + rel + "'");
     }
-    if (!g["gap_pct"].is_number() || g["gap_pct"].get<double>() == 0.0)
-      throw InputError(f, key + ".gap_pct", "must be a non-zero number (signed: + when a is the better)");
+    if (!g["gap_pct"].is_number() || !std::isfinite(g["gap_pct"].get<double>()))
+      throw InputError(f, key + ".gap_pct", "must be a number (signed: + when a is the better; 0 when equal)");
     const std::string ma = g["a"]["metric"].get<std::string>();
     if (ma != g["b"]["metric"].get<std::string>())
       throw InputError(f, key + ".b.metric", "must be a's metric ('" + ma + "')");
@@ -71,6 +71,10 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
   return out;
 }
 
+bool gap_fit_holds(double model_pct, double paper_pct, double tol_pct) {
+  return paper_pct == 0.0 ? std::fabs(model_pct) <= tol_pct : gap_holds(model_pct, paper_pct);
+}
+
 bool gap_enters_fit(const FitGap& g, const std::vector<std::string>& free_names) {
   if (g.free.empty()) return true;
   return !free_names.empty() && std::all_of(free_names.begin(), free_names.end(), [&](const std::string& n) {
@@ -79,6 +83,7 @@ bool gap_enters_fit(const FitGap& g, const std::vector<std::string>& free_names)
 }
 
 double gap_residual(double model_pct, double paper_pct, double tol_pct) {
+  if (paper_pct == 0.0) return model_pct / 100.0;  // equal values: a gap of tol_pct % weighs as a point at tol_pct %
   const double w = (tol_pct / 100.0) / std::log(1.5), q = model_pct / paper_pct, q0 = 0.5;
   return w * (q >= q0 ? std::log(q) : std::log(q0) + (q - q0) / q0);
 }
@@ -232,11 +237,12 @@ void report(const Problem& pb, const Eigen::VectorXd& x, const Eigen::VectorXd& 
   for (std::size_t j = 0; j < pb.cal.size(); ++j)
     std::cout << fmt::format("| {} | {:+.2f} |\n", pb.cal[j].at("id").get<std::string>(), 100 * r[static_cast<long>(j)]);
   if (pb.gaps.empty()) return;
-  std::cout << "\n| calibration comparison | paper gap % | model gap % | holds (sign, factor 1.5) | residual |\n"
+  std::cout << "\n| calibration comparison | paper gap % | model gap % | holds (sign, factor 1.5; gap 0: within the "
+               "tolerance) | residual |\n"
                "|---|---|---|---|---|\n";
   for (std::size_t j = 0; j < pb.gaps.size(); ++j)
     std::cout << fmt::format("| {} | {:+.2f} | {:+.2f} | {} | {:+.3f} |\n", pb.gaps[j].id, pb.gaps[j].paper_pct,
-                             pb.model_gaps[j], gap_holds(pb.model_gaps[j], pb.gaps[j].paper_pct) ? "yes" : "no",
+                             pb.model_gaps[j], gap_fit_holds(pb.model_gaps[j], pb.gaps[j].paper_pct, pb.tol_pct) ? "yes" : "no",
                              r[static_cast<long>(pb.cal.size() + j)]);
 }
 
