@@ -5,6 +5,9 @@
 // directions; --write updates the machine file.
 #pragma once
 #include "core/json_input.hpp"
+#include "core/params.hpp"
+
+#include <optional>
 #include "validation/gap.hpp"
 
 #include <string>
@@ -34,6 +37,20 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& file);
 // the other sign stays finite and keeps a gradient towards the paper's sign. A paper gap of 0 (equal values) has no
 // ratio: the residual is the model's gap / 100, so that a gap of tol_pct % weighs as a point at its tolerance.
 double gap_residual(double model_pct, double paper_pct, double tol_pct);
+
+// A fitted parameter's prior: the value its source gives, and that value's range ({"prior": {"value", "range": [lo, hi],
+// "source"}} in the machine file entry; load_sourced checks it).
+struct Prior {
+  double value = 0, lo = 0, hi = 0;
+};
+// The prior of a machine-file parameter entry, if it has one.
+std::optional<Prior> read_prior(const Json& entry, Dim d, const std::string& file);
+// A prior's residual: the value's log distance from the prior over half the prior's log range, scaled so that a value
+// at the range's edge weighs as much as a point off by kPriorWeight of the tolerance (kPriorWeight * tol_pct / 100). A
+// small term: it holds the parameter to its source where the calibration data do not determine it (a direction the
+// points see weakly, as the AMO barrier sees only fma_issue_overhead + amo_latency), and yields where they do.
+constexpr double kPriorWeight = 0.1;
+double prior_residual(const Prior& p, double value, double tol_pct);
 
 // Whether a fitted comparison holds: gap_holds, and for a paper gap of 0 the model's |gap| within tol_pct %.
 bool gap_fit_holds(double model_pct, double paper_pct, double tol_pct);

@@ -50,6 +50,22 @@ TEST_CASE("calibrate: a pair with equal paper values enters the fit as a gap of 
   CHECK_FALSE(gap_fit_holds(82.0 * 1.6, 82.0, 10));
 }
 
+// Configuration: a prior of 0.2 us with the range 0.1 .. 0.4 us (Cielo's fma_issue_overhead estimate), tolerance 10 %.
+// Expected: the residual is 0 at the prior, +-kPriorWeight of the tolerance at the range's edges, and grows with the log
+// distance beyond them, so a fit direction the points leave free settles at the prior.
+TEST_CASE("calibrate: a prior's residual is 0 at its value and grows with the log distance from it") {
+  const Json entry = Json::parse(R"({"value": "0.37 us", "fit": "f",
+                                     "prior": {"value": "0.2 us", "range": ["0.1 us", "0.4 us"], "source": "s"}})");
+  REQUIRE(read_prior(entry, Dim::Time, "m.json"));
+  const Prior p = *read_prior(entry, Dim::Time, "m.json");
+  CHECK_FALSE(read_prior(Json::parse(R"({"value": "0.37 us", "fit": "f"})"), Dim::Time, "m.json"));
+  CHECK(prior_residual(p, 0.2e-6, 10) == Approx(0.0).margin(1e-12));
+  CHECK(prior_residual(p, 0.4e-6, 10) == Approx(kPriorWeight * 0.10));
+  CHECK(prior_residual(p, 0.1e-6, 10) == Approx(-kPriorWeight * 0.10));
+  CHECK(prior_residual(p, 0.8e-6, 10) == Approx(kPriorWeight * 0.20));
+  CHECK(prior_residual(p, 0.37e-6, 10) > kPriorWeight * 0.08);
+}
+
 namespace {
 Json entry() {
   Json side{{"scenario", "scenarios/gemini/fig3_latency_2p_intra_openmpi.json"}, {"select", {{"bytes", 1024}}},
