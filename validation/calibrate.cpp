@@ -180,10 +180,21 @@ double rms_pct(const Eigen::VectorXd& r) { return 100 * std::sqrt(r.squaredNorm(
 
 // Levenberg-Marquardt on the singular directions of J. A direction whose singular value is below kUndetermined of the
 // largest is one the calibration data do not determine (reported): the step leaves it alone, so the parameters keep
-// their machine-file values along it instead of drifting along a flat valley from run to run.
-constexpr double kUndetermined = 5e-3;
+// their machine-file values along it instead of drifting along a flat valley from run to run, unless a prior acts on
+// it (a parameter with a prior has a component above kInDirection): the prior's residual then determines it.
+constexpr double kUndetermined = 1e-2;
 // A step below this in every log parameter (0.01 % of each value) is no step: the fit has converged.
 constexpr double kConverged = 1e-4;
+// A parameter takes part in a singular direction when its component in it is above this (as report_directions lists).
+constexpr double kInDirection = 0.2;
+
+// Whether the step takes singular direction c of V: above the cut, or held by a prior.
+bool steps_along(const Problem& pb, const Eigen::VectorXd& sv, const Eigen::MatrixXd& V, long c) {
+  if (sv[c] > kUndetermined * sv[0]) return true;
+  for (std::size_t i = 0; i < pb.prior.size(); ++i)
+    if (pb.prior[i] && std::abs(V(static_cast<long>(i), c)) > kInDirection) return true;
+  return false;
+}
 
 // Forward differences. `base`: the simulated values at xv. The first Jacobian also marks the values no parameter moves.
 Eigen::MatrixXd jacobian(Problem& pb, const Eigen::VectorXd& xv, const Eigen::VectorXd& rv, const std::vector<double>& base) {
@@ -218,7 +229,7 @@ void fit(Problem& pb, Eigen::VectorXd& x, Eigen::VectorXd& r, Eigen::MatrixXd& J
     for (int tries = 0; tries < 6 && !improved; ++tries) {
       Eigen::VectorXd step = Eigen::VectorXd::Zero(x.size());
       for (long c = 0; c < sv.size(); ++c)
-        if (sv[c] > kUndetermined * sv[0]) step -= svd.matrixV().col(c) * (ur[c] / (sv[c] * (1 + lambda)));
+        if (steps_along(pb, sv, svd.matrixV(), c)) step -= svd.matrixV().col(c) * (ur[c] / (sv[c] * (1 + lambda)));
       for (long i = 0; i < step.size(); ++i) step[i] = std::clamp(step[i], -1.0, 1.0);
       if (step.lpNorm<Eigen::Infinity>() < kConverged) break;  // at the fit's fixed point: nothing left to try
       Eigen::VectorXd xn = x + step, rn = pb.residuals(xn);
@@ -245,9 +256,10 @@ void report_directions(const Problem& pb, const Eigen::MatrixXd& J) {
   std::cerr << "\n";
   for (long c = 0; c < sv.size(); ++c) {
     if (sv[c] > kUndetermined * sv[0]) continue;
-    std::cerr << fmt::format("calibrate: weakly determined direction (singular value {:.3g}):", sv[c]);
+    std::cerr << fmt::format("calibrate: weakly determined direction (singular value {:.3g}{}):", sv[c],
+                             steps_along(pb, sv, svd.matrixV(), c) ? ", held by a prior" : "");
     for (std::size_t i = 0; i < pb.free.size(); ++i)
-      if (std::abs(svd.matrixV()(static_cast<long>(i), c)) > 0.2)
+      if (std::abs(svd.matrixV()(static_cast<long>(i), c)) > kInDirection)
         std::cerr << fmt::format(" {}{:+.2f}", pb.free[i].info.name, svd.matrixV()(static_cast<long>(i), c));
     std::cerr << "\n";
   }
