@@ -83,6 +83,7 @@ const char* kPajeHeader = R"(%EventDef PajeDefineContainerType 0
 %       Value string
 %       StartContainer string
 %       Key string
+%       Info string
 %EndEventDef
 %EventDef PajeEndLink 16
 %       Time date
@@ -91,6 +92,7 @@ const char* kPajeHeader = R"(%EventDef PajeDefineContainerType 0
 %       Value string
 %       EndContainer string
 %       Key string
+%       Info string
 %EndEventDef
 0 N 0 "Node"
 0 R N "Execution context"
@@ -99,10 +101,22 @@ const char* kPajeHeader = R"(%EventDef PajeDefineContainerType 0
 1 FLOWS L "Flows in flight" "1 0 0"
 2 CPU R "CPU"
 2 ENG E "NIC engine state"
-4 MSG 0 R R "MPI message"
-4 AMO 0 R R "Remote atomic"
-4 FLOW 0 N N "Bulk flow"
 )";
+
+// The link types. A viewer takes a link's colour from the entity value its Value names (ViTE draws a link whose value
+// is not a defined entity value white, as it does SimGrid's own "PTP" links), so each type has one value with a colour
+// of its own; what a link carries ("1024 B tag 3", "65536 B over n0-ht n1-ht") is the user field Info (pj_dump -u).
+struct PajeLinkType {
+  const char* alias;
+  const char* ends;  // container type of both ends
+  const char* name;
+  const char* colour;  // "r g b" in [0, 1], dark enough to stand out on the states' light colours
+};
+constexpr PajeLinkType kPajeLinks[] = {
+    {"MSG", "R", "MPI message", "0.10 0.20 0.80"},
+    {"AMO", "R", "Remote atomic", "0.80 0.10 0.10"},
+    {"FLOW", "N", "Bulk flow", "0.05 0.45 0.15"},
+};
 
 // Paje needs its events in time order, and the models report them out of order (a CPU span when it is scheduled, which
 // may be in the future; a flow, a message or a BTE span when it ends, with its start in the past). Each event is
@@ -117,6 +131,10 @@ public:
   void finish() override {
     std::FILE* f = file_.get();
     std::fputs(kPajeHeader, f);
+    for (auto& l : kPajeLinks) {
+      std::fprintf(f, "4 %s 0 %s %s \"%s\"\n", l.alias, l.ends, l.ends, l.name);
+      std::fprintf(f, "3 l%s %s \"%s\" \"%s\"\n", l.alias, l.alias, l.name, l.colour);
+    }
     // Each state a colour of its own (ViTE draws a state without a defined value in black), the same name the same
     // colour in every trace.
     std::size_t v = 0;
@@ -208,8 +226,8 @@ private:
   void link(const char* type, const std::string& from, const std::string& to, double t0, double t1, const std::string& value) {
     ++key_;
     const std::string v = quote(value);
-    add(t0, 1, fmt::format("15 {:.12f} {} 0 {} {} k{}\n", t0, type, v, from, key_));
-    add(t1, 2, fmt::format("16 {:.12f} {} 0 {} {} k{}\n", t1, type, v, to, key_));
+    add(t0, 1, fmt::format("15 {:.12f} {} 0 l{} {} k{} {}\n", t0, type, type, from, key_, v));
+    add(t1, 2, fmt::format("16 {:.12f} {} 0 l{} {} k{} {}\n", t1, type, type, to, key_, v));
   }
   void add(double t, std::uint8_t phase, const std::string& line) {
     end_ = std::max(end_, t);

@@ -195,6 +195,20 @@ static std::vector<std::tuple<std::string, std::string, double>> capped_override
   return out;
 }
 
+// The one entry of provenance.parameters that `key` names by a suffix ("bte_bandwidth" -> "nic.bte_bandwidth") or
+// that is a suffix of it ("networks.gemini.nic.bte_bandwidth" -> "nic.bte_bandwidth"), as --set resolves them; "" when
+// none or several.
+static std::string parameter_named(const Json& prov, const std::string& key) {
+  if (!prov.contains("parameters") || !prov["parameters"].is_object()) return "";
+  std::string found;
+  for (const auto& [name, value] : prov["parameters"].items()) {
+    if (!value.is_string() || !(name.ends_with("." + key) || key.ends_with("." + name))) continue;
+    if (!found.empty()) return "";
+    found = name;
+  }
+  return found;
+}
+
 std::vector<std::string> override_notes(const Json& res) {
   std::vector<std::string> out;
   if (!res.contains("provenance")) return out;
@@ -204,9 +218,16 @@ std::vector<std::string> override_notes(const Json& res) {
     if (!o.is_array() || o.size() != 2 || !o[0].is_string() || !o[1].is_string()) continue;
     const std::string k = o[0].get<std::string>(), v = o[1].get<std::string>();
     std::string item = k + "=" + v;
+    bool shown = false;
     for (const char* list : {"mca", "parameters"})
-      if (prov.contains(list) && prov[list].contains(k) && prov[list][k].is_string())
+      if (prov.contains(list) && prov[list].contains(k) && prov[list][k].is_string()) {
         item += " (" + prov[list][k].get<std::string>() + ")";
+        shown = true;
+      }
+    // A parameter's short name ("bte_bandwidth") or long one ("networks.gemini.nic.bte_bandwidth"): the parameter it
+    // set, named as provenance.parameters names it, so the header says what the override changed.
+    if (std::string name = parameter_named(prov, k); !shown && !name.empty())
+      item += fmt::format(" ({} = {})", name, prov["parameters"][name].get<std::string>());
     out.push_back(std::move(item));
   }
   return out;

@@ -130,17 +130,21 @@ Json mca_schema() {
   return {{"type", "object"}, {"properties", props}, {"additionalProperties", false}};
 }
 
-// A preset name (any NIC kind's), or an object of components named by framework as parse_stack_object reads it: the
-// lists btl and ptl, the libfabric provider selection ofi, one name for the others.
+// A preset name (any NIC kind's), or an object of components named by framework as parse_stack_object reads it, each
+// framework as its entry in stack_frameworks() says it is given (a list, a selection string, one name).
 Json stack_schema() {
   std::set<std::string> presets;
   for (auto& p : stack_registry().all()) presets.insert(p.name);
   Json fws = Json::object();
-  for (const auto& fw : component_registry().frameworks()) {
-    Json names = {{"enum", component_registry().names(fw)}};
-    if (fw == "btl" || fw == "ptl") fws[fw] = {{"type", "array"}, {"items", names}, {"minItems", 1}, {"uniqueItems", true}};
-    else if (fw == "ofi") fws[fw] = {{"type", "string"}, {"examples", {"cxi", "shm+cxi:linkx"}}};
-    else fws[fw] = names;
+  for (const StackFramework& f : stack_frameworks()) {
+    Json names = {{"enum", component_registry().names(f.name)}};
+    switch (f.value) {
+      case StackFramework::Value::List:
+        fws[f.name] = {{"type", "array"}, {"items", names}, {"minItems", 1}, {"uniqueItems", true}};
+        break;
+      case StackFramework::Value::Selection: fws[f.name] = {{"type", "string"}, {"examples", f.examples}}; break;
+      case StackFramework::Value::One: fws[f.name] = names; break;
+    }
   }
   return {{"type", {"string", "object"}},
           {"if", {{"type", "string"}}},

@@ -41,33 +41,56 @@ public:
 std::string hint_text(const std::string& hint) { return hint.empty() ? "" : " (did you mean '" + hint + "'?)"; }
 }  // namespace
 
-std::vector<StackSpec::Part> StackSpec::parts() const {
-  std::vector<Part> out;
-  if (!pml.empty()) out.push_back({"pml", pml, "stack.pml"});
-  for (std::size_t i = 0; i < btl.size(); ++i) out.push_back({"btl", btl[i], fmt::format("stack.btl[{}]", i)});
-  if (!mtl.empty()) out.push_back({"mtl", mtl, "stack.mtl"});
-  for (std::size_t i = 0; i < ptl.size(); ++i) out.push_back({"ptl", ptl[i], fmt::format("stack.ptl[{}]", i)});
-  if (!ofi.empty()) {  // each provider of the link is a component ("shm+cxi:linkx": ofi/shm, ofi/cxi, ofi/linkx)
-    std::string why;
-    if (auto l = mtl::ofi::parse_provider_link(ofi, component_registry().names("ofi"), why)) {
-      for (auto& c : l->cores) out.push_back({"ofi", c, "stack.ofi"});
-      if (l->linkx) out.push_back({"ofi", "linkx", "stack.ofi"});
+bool StackSpec::has(const std::string& fw) const {
+  return std::any_of(parts.begin(), parts.end(), [&](const StackPart& p) { return p.framework == fw; });
+}
+
+std::string StackSpec::get(const std::string& fw) const {
+  for (auto& p : parts)
+    if (p.framework == fw) return p.name;
+  return "";
+}
+
+std::vector<std::string> StackSpec::list(const std::string& fw) const {
+  std::vector<std::string> out;
+  for (auto& p : parts)
+    if (p.framework == fw) out.push_back(p.name);
+  return out;
+}
+
+void StackSpec::add(const std::string& fw, const std::string& name) {
+  const std::size_t at = stack_framework_index(fw);
+  auto it = std::find_if(parts.begin(), parts.end(),
+                         [&](const StackPart& p) { return stack_framework_index(p.framework) > at; });
+  parts.insert(it, {fw, name});
+}
+
+std::vector<StackSpec::Component> StackSpec::components() const {
+  std::vector<Component> out;
+  for (const StackFramework& f : stack_frameworks()) {
+    const auto names = list(f.name);
+    const std::string key = "stack." + f.name;
+    if (f.value == StackFramework::Value::Selection) {  // each component the selection names, under its one key
+      std::string why;
+      for (auto& text : names)
+        if (auto comps = f.expand(text, why))
+          for (auto& c : *comps) out.push_back({f.name, c, key});
+    } else if (f.value == StackFramework::Value::List) {
+      for (std::size_t i = 0; i < names.size(); ++i) out.push_back({f.name, names[i], fmt::format("{}[{}]", key, i)});
+    } else {
+      for (auto& n : names) out.push_back({f.name, n, key});
     }
   }
-  if (!native.empty()) out.push_back({"native", native, "stack.native"});
-  if (!model.empty()) out.push_back({"model", model, "stack.model"});
   return out;
 }
 
 Json StackSpec::to_json() const {
   Json j = Json::object();
-  if (!pml.empty()) j["pml"] = pml;
-  if (!btl.empty()) j["btl"] = btl;
-  if (!mtl.empty()) j["mtl"] = mtl;
-  if (!ptl.empty()) j["ptl"] = ptl;
-  if (!ofi.empty()) j["ofi"] = ofi;
-  if (!native.empty()) j["native"] = native;
-  if (!model.empty()) j["model"] = model;
+  for (const StackFramework& f : stack_frameworks()) {
+    if (!has(f.name)) continue;
+    if (f.value == StackFramework::Value::List) j[f.name] = list(f.name);
+    else j[f.name] = get(f.name);
+  }
   return j;
 }
 
@@ -84,20 +107,25 @@ const StackInfo* StackRegistry::find(const std::string& name, const std::string&
   return nullptr;
 }
 
+namespace {
+// A preset's components, written as a scenario's stack object and read as one.
+StackSpec preset(const Json& components) { return parse_stack_object(components, "runner/stacks.cpp"); }
+}  // namespace
+
 void register_stacks(StackRegistry& reg) {
   reg.add({"openmpi", "gemini", "Open MPI: pml/ob1 + bml/r2 + btl/self, btl/vader (XPMEM), btl/ugni; Cheetah uGNI BCOL",
-           {.pml = "ob1", .btl = {"self", "vader", "ugni"}}});
+           preset({{"pml", "ob1"}, {"btl", {"self", "vader", "ugni"}}})});
   reg.add({"native", "gemini", "Cray MPT: MPICH2 CH3/Nemesis with the uGNI netmod (same hardware, different protocol)",
-           {.native = "mpich_gni"}});
+           preset({{"native", "mpich_gni"}})});
   // The seastar-portals paper (EuroPVM/MPI 2007, §2.4): "the trunk version of Open MPI (1.3 pre-release)", i.e. the
   // trunk of 2007, before e361bcb64c (2008-05-30) took ob1's early completion out. Its fragment schedule is left at
   // the code default (pml_ob1_frag_schedule weighted_length, the trunk from 2007-07-01): the paper does not date its
   // checkout within 2007, and with one BTL per peer (self, portals) both schedules send the same fragments.
   const std::string trunk2007 = "Open MPI trunk of 2007 (1.3 pre-release): seastar-portals paper §2.4, EuroPVM/MPI 2007";
   reg.add({"openmpi-cm", "seastar", "Open MPI: pml/cm + mtl/portals (matching by Portals on the SeaStar)",
-           {.pml = "cm", .mtl = "portals"}, trunk2007});
+           preset({{"pml", "cm"}, {"mtl", "portals"}}), trunk2007});
   reg.add({"openmpi-ob1", "seastar", "Open MPI: pml/ob1 + bml/r2 + btl/self, btl/portals (matching in the host)",
-           {.pml = "ob1", .btl = {"self", "portals"}}, trunk2007,
+           preset({{"pml", "ob1"}, {"btl", {"self", "portals"}}}), trunk2007,
            Json{{"pml_ob1_use_early_completion",
                  {{"value", 1},
                   {"source", "open-mpi/ompi trunk of 2007 (e.g. 8643f38adf, 2007-07): ompi/mca/pml/ob1/pml_ob1_sendreq.c "
@@ -113,21 +141,22 @@ void register_stacks(StackRegistry& reg) {
                              "(27c425b304, 2008-04-21)"}}}}});
   reg.add({"native", "seastar",
            "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above",
-           {.native = "mpich_portals"}});
+           preset({{"native", "mpich_portals"}})});
   reg.add({"openmpi-linkx", "cxi",
            "Open MPI 5: pml/cm + mtl/ofi over LINKx joining the shm and cxi providers (slingshot-ex)",
-           {.pml = "cm", .mtl = "ofi", .ofi = "shm+cxi:linkx"}});
+           preset({{"pml", "cm"}, {"mtl", "ofi"}, {"ofi", "shm+cxi:linkx"}})});
   reg.add({"openmpi-cxi", "cxi",
            "Open MPI 5: pml/cm + mtl/ofi over the cxi provider alone (on-node messages go through the NIC)",
-           {.pml = "cm", .mtl = "ofi", .ofi = "cxi"}});
+           preset({{"pml", "cm"}, {"mtl", "ofi"}, {"ofi", "cxi"}})});
   reg.add({"native", "cxi", "Cray MPICH over libfabric CXI, with its own shared-memory and GPU IPC paths",
-           {.native = "mpich_cxi"}});
+           preset({{"native", "mpich_cxi"}})});
   reg.add({"openmpi-elan4", "qsnet",
            "Open MPI (2004): pml/teg + ptl/elan4 (QDMA, RDMA read/write, chained events, progress threads)",
-           {.pml = "teg", .ptl = {"elan4"}}});
+           preset({{"pml", "teg"}, {"ptl", {"elan4"}}})});
   reg.add({"native", "qsnet", "MPICH-QsNetII over Tport: NIC tag matching, 32-byte header, NIC-driven large messages",
-           {.native = "mpich_qsnet"}});
-  reg.add({"elan4-qdma", "qsnet", "raw libelan4 QDMA ping-pong (Fig. 9's QDMA latency)", {.native = "elan4_qdma"}});
+           preset({{"native", "mpich_qsnet"}})});
+  reg.add({"elan4-qdma", "qsnet", "raw libelan4 QDMA ping-pong (Fig. 9's QDMA latency)",
+           preset({{"native", "elan4_qdma"}})});
   // Open MPI 1.1 on commodity clusters (the heterogeneous paper, 2006): bml/r2 stripes over every BTL that reaches a
   // peer. "openmpi" lists both of lanl-multi-nic's networks; "openmpi" on a GigE machine is btl/tcp.
   // The heterogeneous paper (§5): "Open MPI 1.1.1 pre-release". Its ob1 completes an eager send packed by start_copy
@@ -148,14 +177,14 @@ void register_stacks(StackRegistry& reg) {
                                   "e74aa6b295, 2007-07-01)"}}}};
   reg.add({"openmpi", "ib-sdr-pcie",
            "Open MPI 1.1: pml/ob1 + bml/r2 over btl/self, btl/openib (mVAPI) and btl/gm: messages striped over both",
-           {.pml = "ob1", .btl = {"self", "openib", "gm"}}, v11, v11_mca});
+           preset({{"pml", "ob1"}, {"btl", {"self", "openib", "gm"}}}), v11, v11_mca});
   reg.add({"openmpi-mvapi", "ib-sdr-pcie", "Open MPI 1.1: pml/ob1 over btl/self and btl/openib (mVAPI) only",
-           {.pml = "ob1", .btl = {"self", "openib"}}, v11, v11_mca});
+           preset({{"pml", "ob1"}, {"btl", {"self", "openib"}}}), v11, v11_mca});
   reg.add({"openmpi-gm", "myrinet-2000", "Open MPI 1.1: pml/ob1 over btl/self and btl/gm (Myrinet GM) only",
-           {.pml = "ob1", .btl = {"self", "gm"}}, v11, v11_mca});
-  reg.add({"openmpi", "gige", "Open MPI 1.1: pml/ob1 + bml/r2 over btl/self and btl/tcp", {.pml = "ob1", .btl = {"self", "tcp"}},
-           v11, v11_mca});
-  reg.add({"loggp", "loggp", "LogGOPS reference stack (closed-form checks)", {.model = "loggp"}});
+           preset({{"pml", "ob1"}, {"btl", {"self", "gm"}}}), v11, v11_mca});
+  reg.add({"openmpi", "gige", "Open MPI 1.1: pml/ob1 + bml/r2 over btl/self and btl/tcp",
+           preset({{"pml", "ob1"}, {"btl", {"self", "tcp"}}}), v11, v11_mca});
+  reg.add({"loggp", "loggp", "LogGOPS reference stack (closed-form checks)", preset({{"model", "loggp"}})});
 }
 
 const StackInfo* stack_preset(const StackSpec& spec, const std::vector<std::string>& kinds) {
@@ -173,95 +202,139 @@ const StackRegistry& stack_registry() {
   return reg;
 }
 
-StackSpec parse_stack_object(const Json& j, const std::string& file) {
+namespace {
+using Value = StackFramework::Value;
+using Role = StackFramework::Role;
+
+// The component `v` names in framework `fw` (InputError at `key`: not a name, or unknown with did-you-mean).
+std::string read_component(const Json& v, const std::string& fw, const std::string& key, const std::string& file) {
   const auto& comps = component_registry();
-  auto frameworks = comps.frameworks();
-  StackSpec s;
-  auto component = [&](const Json& v, const std::string& fw, const std::string& key) {
-    if (!v.is_string())
-      throw InputError(file, key, fmt::format("expected the name of a {} component (known: {})", fw,
-                                              fmt::join(comps.names(fw), ", ")));
-    std::string n = v.get<std::string>();
-    if (!comps.find(fw, n)) {
-      auto names = comps.names(fw);
-      throw InputError(file, key, fmt::format("unknown {} component '{}'{} (known: {})", fw, n,
-                                              hint_text(did_you_mean(n, names)), fmt::join(names, ", ")));
-    }
-    return n;
-  };
-  if (!j.is_object() || j.empty())
-    throw InputError(file, "stack", "expected a preset name or an object of components, e.g. {\"pml\": \"ob1\", "
-                                    "\"btl\": [\"self\", \"vader\", \"ugni\"]} or {\"pml\": \"cm\", \"mtl\": \"portals\"}");
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string& fw = it.key();
-    if (std::find(frameworks.begin(), frameworks.end(), fw) == frameworks.end())
-      throw InputError(file, "stack." + fw, fmt::format("unknown framework '{}'{} (known: {})", fw,
-                                                        hint_text(did_you_mean(fw, frameworks)),
-                                                        fmt::join(frameworks, ", ")));
-    if (fw == "btl" || fw == "ptl") {  // lists of transport modules
-      const Json& v = it.value();
-      auto& list = fw == "btl" ? s.btl : s.ptl;
+  if (!v.is_string())
+    throw InputError(file, key, fmt::format("expected the name of a {} component (known: {})", fw,
+                                            fmt::join(comps.names(fw), ", ")));
+  std::string n = v.get<std::string>();
+  if (!comps.find(fw, n)) {
+    auto names = comps.names(fw);
+    throw InputError(file, key, fmt::format("unknown {} component '{}'{} (known: {})", fw, n,
+                                            hint_text(did_you_mean(n, names)), fmt::join(names, ", ")));
+  }
+  return n;
+}
+
+// Reads the value of framework `f` into `s`, as the framework's entry says it is given.
+void read_part(StackSpec& s, const StackFramework& f, const Json& v, const std::string& file) {
+  const std::string key = "stack." + f.name;
+  switch (f.value) {
+    case Value::One: s.add(f.name, read_component(v, f.name, key, file)); return;
+    case Value::List: {
       if (!v.is_array() || v.empty())
-        throw InputError(file, "stack." + fw, fmt::format("expected a non-empty list of {} names, e.g. {}", fw,
-                                                          fw == "btl" ? "[\"self\", \"vader\", \"ugni\"]" : "[\"elan4\"]"));
+        throw InputError(file, key, fmt::format("expected a non-empty list of {} names, e.g. {}", f.name,
+                                                stack_framework_example(f)));
       for (std::size_t i = 0; i < v.size(); ++i) {
-        std::string key = fmt::format("stack.{}[{}]", fw, i);
-        std::string n = component(v[i], fw, key);
-        if (std::find(list.begin(), list.end(), n) != list.end())
-          throw InputError(file, key, fmt::format("{}/{} is listed twice", fw, n));
-        list.push_back(n);
+        std::string item = fmt::format("{}[{}]", key, i), n = read_component(v[i], f.name, item, file);
+        if (std::find(s.parts.begin(), s.parts.end(), StackPart{f.name, n}) != s.parts.end())
+          throw InputError(file, item, fmt::format("{}/{} is listed twice", f.name, n));
+        s.add(f.name, n);
       }
-      continue;
+      return;
     }
-    if (fw == "ofi") {  // a provider selection: "cxi" or a link "shm+cxi:linkx"
-      if (!it.value().is_string())
-        throw InputError(file, "stack.ofi", "expected a libfabric provider selection, e.g. \"cxi\" or \"shm+cxi:linkx\"");
+    case Value::Selection: {
+      if (!v.is_string())
+        throw InputError(file, key, fmt::format("expected {} selection, e.g. {}", f.noun, stack_framework_example(f)));
       std::string why;
-      if (!mtl::ofi::parse_provider_link(it.value().get<std::string>(), comps.names("ofi"), why))
-        throw InputError(file, "stack.ofi", why);
-      s.ofi = it.value().get<std::string>();
-      continue;
+      if (!f.expand(v.get<std::string>(), why)) throw InputError(file, key, why);
+      s.add(f.name, v.get<std::string>());
+      return;
     }
-    std::string n = component(it.value(), fw, "stack." + fw);
-    if (fw == "pml") s.pml = n;
-    else if (fw == "mtl") s.mtl = n;
-    else if (fw == "native") s.native = n;
-    else if (fw == "model") s.model = n;
   }
-  // Possible combinations: pml/ob1 needs BTLs and no MTL, pml/cm one MTL and no BTL; native and model stand alone.
-  const std::string single = !s.native.empty() ? "native" : !s.model.empty() ? "model" : "";
-  if (!single.empty()) {
-    if (!s.native.empty() && !s.model.empty())
-      throw InputError(file, "stack.model", "a native library and a model are each a whole stack: give one of them");
-    if (!s.pml.empty() || !s.btl.empty() || !s.mtl.empty() || !s.ptl.empty()) {
-      std::string other = !s.pml.empty() ? "pml" : !s.btl.empty() ? "btl" : !s.mtl.empty() ? "mtl" : "ptl";
-      throw InputError(file, "stack." + other,
-                       fmt::format("stack.{} is a whole stack ({}/{}); it takes no {} component", single, single,
-                                   single == "native" ? s.native : s.model, other));
+}
+
+// A whole-stack framework stands alone: no second one, no other framework beside it.
+void check_whole_stack(const StackSpec& s, const StackFramework& whole, const std::string& file) {
+  for (const StackFramework& f : stack_frameworks()) {
+    if (&f == &whole || !s.has(f.name)) continue;
+    if (f.role == Role::WholeStack)
+      throw InputError(file, "stack." + f.name,
+                       fmt::format("stack.{} and stack.{} are each a whole stack: give one of them", whole.name,
+                                   f.name));
+    throw InputError(file, "stack." + f.name,
+                     fmt::format("stack.{} is a whole stack ({}/{}); it takes no {} component", whole.name, whole.name,
+                                 s.get(whole.name), f.name));
+  }
+}
+
+// The frameworks a PML component drives, for messages ("BTLs", "MTLs or PTLs"; "no modules").
+std::string driven_text(const std::string& pml) {
+  std::vector<std::string> out;
+  for (const StackFramework& f : stack_frameworks())
+    if (f.role == Role::Modules && f.driven_by == pml) out.push_back(f.noun + "s");
+  return out.empty() ? std::string("no modules") : fmt::format("{}", fmt::join(out, " or "));
+}
+
+// The framework whose component drives the modules (Role::Pml): "pml".
+const std::string& pml_framework() {
+  for (const StackFramework& f : stack_frameworks())
+    if (f.role == Role::Pml) return f.name;
+  throw std::logic_error("stack frameworks: no PML framework");
+}
+
+// Modules need the PML that drives them, and a PML the modules it drives (pml/ob1 BTLs, pml/cm one MTL, pml/teg PTLs).
+void check_modules(const StackSpec& s, const std::string& file) {
+  const std::string& fw = pml_framework();
+  const std::string pml = s.get(fw);
+  for (const StackFramework& f : stack_frameworks()) {
+    if (f.role != Role::Modules || !s.has(f.name)) continue;
+    if (pml.empty())
+      throw InputError(file, "stack." + fw,
+                       fmt::format("missing: {} components need a PML ({})", f.name, f.driven_by));
+    if (pml != f.driven_by)
+      throw InputError(file, "stack." + f.name, fmt::format("{}/{} drives {}, not {}s ({}s need {} '{}')", fw, pml,
+                                                            driven_text(pml), f.noun, f.noun, fw, f.driven_by));
+  }
+  for (const StackFramework& f : stack_frameworks())
+    if (f.role == Role::Modules && f.driven_by == pml && !s.has(f.name))
+      throw InputError(file, "stack." + f.name,
+                       fmt::format("missing: {}/{} needs {}, e.g. {}", fw, pml, f.need, stack_framework_example(f)));
+}
+
+// A selection needs the component it selects for; that component without a selection takes the default one.
+void check_selections(StackSpec& s, const std::string& file) {
+  for (const StackFramework& f : stack_frameworks()) {
+    if (f.role != Role::Selection) continue;
+    const std::size_t slash = f.selection_of.find('/');
+    const std::string fw = f.selection_of.substr(0, slash), comp = f.selection_of.substr(slash + 1);
+    const bool parent = s.get(fw) == comp;
+    if (s.has(f.name) && !parent)
+      throw InputError(file, "stack." + f.name, fmt::format("{} is chosen for {} only (\"{}\": \"{}\")", f.noun,
+                                                            f.selection_of, fw, comp));
+    if (parent && !s.has(f.name)) s.add(f.name, f.default_selection);
+  }
+}
+}  // namespace
+
+StackSpec parse_stack_object(const Json& j, const std::string& file) {
+  if (!j.is_object() || j.empty())
+    throw InputError(file, "stack",
+                     "expected a preset name or an object of components, e.g. {\"pml\": \"ob1\", \"btl\": [\"self\", "
+                     "\"vader\", \"ugni\"]} or {\"pml\": \"cm\", \"mtl\": \"portals\"}");
+  StackSpec s;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const StackFramework* f = find_stack_framework(it.key());
+    if (!f) {
+      auto names = stack_framework_names();
+      throw InputError(file, "stack." + it.key(), fmt::format("unknown framework '{}'{} (known: {})", it.key(),
+                                                              hint_text(did_you_mean(it.key(), names)),
+                                                              fmt::join(names, ", ")));
     }
-    return s;
+    read_part(s, *f, it.value(), file);
   }
-  if (!s.ofi.empty() && s.mtl != "ofi")
-    throw InputError(file, "stack.ofi", "a libfabric provider is chosen for mtl/ofi only (\"mtl\": \"ofi\")");
-  if (s.mtl == "ofi" && s.ofi.empty()) s.ofi = "cxi";  // libfabric's first (fastest) provider on a Slingshot node
-  if (s.pml.empty())
-    throw InputError(file, "stack.pml", fmt::format("missing: {} components need a PML ({})",
-                                                    !s.btl.empty() ? "btl" : !s.ptl.empty() ? "ptl" : "mtl",
-                                                    !s.btl.empty() ? "ob1" : !s.ptl.empty() ? "teg" : "cm"));
-  if (!s.ptl.empty() && s.pml != "teg")
-    throw InputError(file, "stack.ptl", fmt::format("PTLs are driven by pml/teg (Open MPI 2004), not pml/{}", s.pml));
-  if (s.pml == "teg") {
-    if (!s.btl.empty() || !s.mtl.empty())
-      throw InputError(file, !s.btl.empty() ? "stack.btl" : "stack.mtl", "pml/teg drives PTLs, not BTLs or an MTL");
-    if (s.ptl.empty()) throw InputError(file, "stack.ptl", "missing: pml/teg needs a PTL, e.g. [\"elan4\"]");
-  }
-  if (s.pml == "ob1") {
-    if (!s.mtl.empty()) throw InputError(file, "stack.mtl", "pml/ob1 drives BTLs, not an MTL (an MTL needs pml 'cm')");
-    if (s.btl.empty()) throw InputError(file, "stack.btl", "missing: pml/ob1 needs at least one BTL, e.g. [\"self\", \"vader\", \"ugni\"]");
-  } else if (s.pml == "cm") {
-    if (!s.btl.empty()) throw InputError(file, "stack.btl", "pml/cm drives one MTL, not BTLs (BTLs need pml 'ob1')");
-    if (s.mtl.empty()) throw InputError(file, "stack.mtl", "missing: pml/cm needs an MTL, e.g. \"portals\"");
-  }
+  for (const StackFramework& f : stack_frameworks())
+    if (f.role == Role::WholeStack && s.has(f.name)) {
+      check_whole_stack(s, f, file);
+      return s;
+    }
+  check_selections(s, file);
+  check_modules(s, file);
   return s;
 }
 
@@ -271,13 +344,11 @@ std::string stack_label(const Json& stack, const std::string& file) {
   for (auto& p : stack_registry().all())
     if (p.spec == s) return p.name;
   std::vector<std::string> parts;
-  if (!s.pml.empty()) parts.push_back("pml/" + s.pml);
-  if (!s.btl.empty()) parts.push_back(fmt::format("btl/{{{}}}", fmt::join(s.btl, ",")));
-  if (!s.mtl.empty()) parts.push_back("mtl/" + s.mtl);
-  if (!s.ofi.empty()) parts.push_back("ofi/" + s.ofi);
-  if (!s.ptl.empty()) parts.push_back(fmt::format("ptl/{{{}}}", fmt::join(s.ptl, ",")));
-  if (!s.native.empty()) parts.push_back("native/" + s.native);
-  if (!s.model.empty()) parts.push_back("model/" + s.model);
+  for (const StackFramework& f : stack_frameworks()) {
+    if (!s.has(f.name)) continue;
+    if (f.value == Value::List) parts.push_back(fmt::format("{}/{{{}}}", f.name, fmt::join(s.list(f.name), ",")));
+    else parts.push_back(f.name + "/" + s.get(f.name));
+  }
   return fmt::format("{}", fmt::join(parts, "+"));
 }
 
@@ -292,7 +363,7 @@ std::string kinds_text(const std::vector<std::string>& kinds) {
 // (key: the component's place in the stack object, or "stack" for a preset).
 void check_parts(const StackSpec& s, const std::vector<std::string>& kinds, const std::string& machine,
                  const std::string& file, const std::string& preset) {
-  for (auto& p : s.parts()) {
+  for (auto& p : s.components()) {
     const ComponentInfo* c = component_registry().find(p.framework, p.name);
     bool runs = false;
     for (auto& k : kinds) runs = runs || c->runs_on(k);
@@ -337,10 +408,19 @@ StackSpec resolve_stack(const Json& stack, const std::string& kind, const std::s
   return resolve_stack(stack, std::vector<std::string>{kind}, machine, file);
 }
 
+namespace {
+// The stack's selection of this component's sub-components (mtl/ofi: its "ofi" provider link), or empty.
+std::string selection_for(const StackSpec& s, const ComponentInfo& c) {
+  for (const StackFramework& f : stack_frameworks())
+    if (f.role == StackFramework::Role::Selection && f.selection_of == c.id()) return s.get(f.name);
+  return "";
+}
+}  // namespace
+
 std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSpec& s, const std::string& name) {
   const PlatformParts parts = w.parts();
   std::vector<const ComponentInfo*> comps;
-  for (auto& p : s.parts()) {
+  for (auto& p : s.components()) {
     const ComponentInfo* c = component_registry().find(p.framework, p.name);
     if (!c) throw std::logic_error("build_stack: no component " + p.framework + "/" + p.name);
     comps.push_back(c);
@@ -357,7 +437,7 @@ std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSp
     } else if (!c->part_of.empty()) {
       continue;  // built by its parent (ofi/* providers by mtl/ofi, from the stack's selection)
     } else if (c->make_mtl) {
-      auto m = c->make_mtl(parts, mca, s.ofi);
+      auto m = c->make_mtl(parts, mca, selection_for(s, *c));
       mods.mtl = m.get();
       st->modules.push_back(std::move(m));
     } else if (c->make_pml) {
@@ -377,7 +457,7 @@ std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::str
 }
 
 void stack_report(const StackSpec& spec, Json& result, const StackReport& r) {
-  for (auto& p : spec.parts()) {
+  for (auto& p : spec.components()) {
     const ComponentInfo* c = component_registry().find(p.framework, p.name);
     if (!c) continue;
     for (auto& e : c->effective)
@@ -387,7 +467,7 @@ void stack_report(const StackSpec& spec, Json& result, const StackReport& r) {
 }
 
 bool stack_has_network_atomics(const StackSpec& spec) {
-  for (auto& p : spec.parts()) {
+  for (auto& p : spec.components()) {
     const ComponentInfo* c = component_registry().find(p.framework, p.name);
     if (c && c->reach == Reach::Network && (c->btl_flags & btl::flag::AtomicOps)) return true;
   }
@@ -405,7 +485,7 @@ namespace {
 // A preset that contains this component (for messages): "stack 'openmpi' on gemini machines".
 std::string preset_with(const ComponentInfo& c) {
   for (auto& p : stack_registry().all())
-    for (auto& part : p.spec.parts())
+    for (auto& part : p.spec.components())
       if (part.framework == c.framework && part.name == c.name)
         return fmt::format("; a component of stack '{}' on {} machines", p.name, p.nic_kind);
   return fmt::format("; runs on {} machines", c.nic_kinds.empty() ? std::string("any") : fmt::format("{}", fmt::join(c.nic_kinds, " or ")));
@@ -415,7 +495,7 @@ std::string preset_with(const ComponentInfo& c) {
 void check_mca_keys(const std::vector<std::string>& keys, const StackSpec& spec, const std::string& stack,
                     const std::string& kind, const std::string& file) {
   std::vector<std::string> own, ids, all;  // the parameters this stack's components read
-  for (auto& p : spec.parts()) {
+  for (auto& p : spec.components()) {
     const ComponentInfo* c = component_registry().find(p.framework, p.name);
     ids.push_back(c->id());
     for (auto& n : c->param_names()) own.push_back(n);

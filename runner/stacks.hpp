@@ -1,33 +1,15 @@
 // Stacks composed from registered components (protocols/register.hpp). A scenario's "stack" is a preset name or an
-// object naming the components:
+// object naming components by framework (the frameworks, their JSON form and how they combine: stack_frameworks.hpp):
 //   {"pml": "ob1", "btl": ["self", "vader", "ugni"]}   pml/ob1 + bml/r2 over these BTLs, in this order
-//   {"pml": "cm", "mtl": "portals"}                    pml/cm over one MTL
 //   {"pml": "cm", "mtl": "ofi", "ofi": "shm+cxi:linkx"} pml/cm over mtl/ofi over a libfabric provider (link)
 //   {"native": "mpich_gni"}                            a comparator library as a single component
-//   {"model": "loggp"}                                 the LogGOPS reference
-//   {"pml": "teg", "ptl": ["elan4"]}                   Open MPI 2004's pml/teg over PTL modules
-// Presets are such objects, per NIC kind:
-//   openmpi     (gemini)  {"pml": "ob1", "btl": ["self", "vader", "ugni"]}; Cheetah's uGNI BCOL atomics through uGNI
-//   native      (gemini)  {"native": "mpich_gni"}
-//   openmpi-cm  (seastar) {"pml": "cm", "mtl": "portals"}
-//   openmpi-ob1 (seastar) {"pml": "ob1", "btl": ["self", "portals"]}
-//   native      (seastar) {"native": "mpich_portals"}
-//   openmpi-linkx (cxi)   {"pml": "cm", "mtl": "ofi", "ofi": "shm+cxi:linkx"}
-//   openmpi-cxi   (cxi)   {"pml": "cm", "mtl": "ofi", "ofi": "cxi"}
-//   native        (cxi)   {"native": "mpich_cxi"}
-//   loggp       (loggp)   {"model": "loggp"}
-//   openmpi-elan4 (qsnet) {"pml": "teg", "ptl": ["elan4"]}
-//   native      (qsnet)   {"native": "mpich_qsnet"}
-//   elan4-qdma  (qsnet)   {"native": "elan4_qdma"}
-//   openmpi       (ib-sdr-pcie)  {"pml": "ob1", "btl": ["self", "openib", "gm"]}   (lanl-multi-nic: striped)
-//   openmpi-mvapi (ib-sdr-pcie)  {"pml": "ob1", "btl": ["self", "openib"]}
-//   openmpi-gm    (myrinet-2000) {"pml": "ob1", "btl": ["self", "gm"]}
-//   openmpi       (gige)         {"pml": "ob1", "btl": ["self", "tcp"]}
-// On a machine with several networks a preset is found by any of its NIC kinds.
+// Presets are such objects, per NIC kind (register_stacks; `ompisim list` prints them). On a machine with several
+// networks a preset is found by any of its NIC kinds.
 #pragma once
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
 #include "protocols/register.hpp"
+#include "runner/stack_frameworks.hpp"
 
 #include <functional>
 #include <memory>
@@ -36,19 +18,27 @@
 
 namespace ompisim {
 
+// One (framework, component) of a stack; for a Selection framework (ofi) `name` is the selection text.
+struct StackPart {
+  std::string framework, name;
+  bool operator==(const StackPart&) const = default;
+};
+// A stack: its parts in stack order (the order of stack_frameworks(); a List framework's in the order given).
 struct StackSpec {
-  std::string pml{};               // "ob1" or "cm" (empty for native / model stacks)
-  std::vector<std::string> btl{};  // pml/ob1's BTLs, in bml/r2 order
-  std::string mtl{};               // pml/cm's MTL
-  std::vector<std::string> ptl{};  // pml/teg's PTLs
-  std::string native{}, model{};   // single-component stacks
-  std::string ofi{};               // mtl/ofi's provider selection (opal_common_ofi_provider_include): "cxi", "shm+cxi:linkx"
+  std::vector<StackPart> parts{};
   bool operator==(const StackSpec&) const = default;
-  // (framework, name, JSON key path) of every component, in order.
-  struct Part {
+  bool has(const std::string& framework) const;
+  // The name (or selection text) of a One or Selection framework; empty when absent.
+  std::string get(const std::string& framework) const;
+  // The names of a framework's parts, in order.
+  std::vector<std::string> list(const std::string& framework) const;
+  // Adds a part at its framework's place in stack order (after the parts of the same framework).
+  void add(const std::string& framework, const std::string& name);
+  // (framework, name, JSON key path) of every component, in order; a selection gives each component it names.
+  struct Component {
     std::string framework, name, key;
   };
-  std::vector<Part> parts() const;
+  std::vector<Component> components() const;
   Json to_json() const;
 };
 

@@ -81,4 +81,6 @@ add_test(NAME e2e.monotone_latency COMMAND bash ${E2E}/monotone_latency.sh $<TAR
 set_tests_properties(e2e.monotone_latency PROPERTIES TIMEOUT 900)
 add_test(NAME e2e.replot COMMAND bash ${E2E}/replot.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.units COMMAND bash ${E2E}/units.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.help_defaults COMMAND bash ${E2E}/help_defaults.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.describe_names COMMAND bash ${E2E}/describe_names.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.completion COMMAND bash ${E2E}/completion.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})

@@ -322,9 +322,34 @@ void write_machine(Machine& m, const std::vector<ParamRef>& free, const Eigen::V
 
 }  // namespace
 
+std::string calibration_machine(const Json& doc, const std::string& f) {
+  std::set<std::string> machines;
+  for (const auto& p : doc.value("points", Json::array())) {
+    if (p.value("role", "") != "calibration" || p.contains("fits") || !p.contains("scenario")) continue;
+    const Json& sc = p["scenario"];
+    if (!sc.is_string()) throw InputError(f, "points[].scenario", "must be a scenario file's path");
+    const Json scenario = load_json_file((std::filesystem::path(data_dir()) / sc.get<std::string>()).string());
+    if (scenario.contains("machine") && scenario["machine"].is_string())
+      machines.insert(scenario["machine"].get<std::string>());
+  }
+  if (machines.size() != 1)
+    throw InputError(f, "points", machines.empty() ? std::string("no calibration point names a machine")
+                                                   : fmt::format("the calibration points run on several machines ({})",
+                                                                 fmt::join(machines, ", ")));
+  return *machines.begin();
+}
+
 int calibrate(const std::string& paper, const std::string& machine_name, const std::string& write_to,
               const std::vector<std::string>& only) {
-  auto m = load_machine(machine_name);
+  const std::string f = reference_files(paper).at(0);
+  Json doc = load_json_file(f);
+  const std::string on = calibration_machine(doc, f);
+  auto m = load_machine(machine_name.empty() ? on : machine_name);
+  if (m->name != on)
+    throw InputError("--machine", machine_name,
+                     fmt::format("the calibration points of {} run on machine '{}' and the fit sets the free parameters "
+                                 "on their scenarios, so it fits '{}' (give --machine {}, or omit it)",
+                                 paper, on, on, on));
   Problem pb;
   ParamList all = m->physical_params();
   for (auto& r : all)
@@ -338,8 +363,6 @@ int calibrate(const std::string& paper, const std::string& machine_name, const s
     const Json* e = file_entry(mj, paths, r);
     pb.prior.push_back(e ? read_prior(*e, r.info.dim, m->file) : std::nullopt);
   }
-  const std::string f = reference_files(paper).at(0);
-  Json doc = load_json_file(f);
   pb.tol_pct = doc.value("tolerance_pct", 10.0);
   for (auto& p : doc.at("points"))
     if (p.at("role") == "calibration" && !p.contains("fits")) pb.cal.push_back(p);  // machine parameters only

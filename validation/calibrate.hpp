@@ -60,6 +60,13 @@ bool gap_fit_holds(double model_pct, double paper_pct, double tol_pct);
 // Open MPI's parameters fitted on the points).
 bool gap_enters_fit(const FitGap& g, const std::vector<std::string>& free_names);
 
+// The machine a paper's calibration points run on (the "machine" of the scenarios of doc["points"] with role
+// calibration and no "fits"): the fit sets the free parameters on those scenarios, so it fits that machine. A reference
+// file whose calibration points name no machine, or several, is an InputError naming `file`.
+std::string calibration_machine(const Json& doc, const std::string& file);
+
+// machine: a machine name or file whose machine name is calibration_machine's (empty: that machine); another is an
+// InputError naming --machine and the machine to give, raised before any run.
 // only: when not empty, the free parameters are the fitted ones whose name contains one of these strings (the others
 // keep their file values). write_to: when not empty, the machine file with the fitted values is written there.
 int calibrate(const std::string& paper, const std::string& machine, const std::string& write_to,

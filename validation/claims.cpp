@@ -165,6 +165,7 @@ const std::map<std::string, Keys>& check_keys() {
   static const std::map<std::string, Keys> k{
       {"less", {"a", "b", "factor", "margin_pct"}},
       {"gap", {"a", "b", "paper_gap_pct", "factor", "reading"}},
+      {"mean_gap", {"pairs", "paper_gap_pct", "factor", "reading"}},
       {"within", {"a", "b", "tolerance_pct", "reading"}},
       {"difference", {"a", "b", "min", "max"}},
       {"additive", {"a", "parts", "min_fraction"}},
@@ -215,6 +216,37 @@ struct Checker {
     return r;
   }
 
+  // a and b (value references) compared by a gap: their metrics must have one direction
+  void same_direction(const Json& a, const Json& b, const std::string& key) const {
+    try {
+      const Better da = better_of_metric(a["metric"].get<std::string>());
+      if (better_of_metric(b["metric"].get<std::string>()) != da)
+        fail(key + ".b.metric", "a and b metrics have different directions (lower / higher is better)");
+    } catch (const std::invalid_argument& e) {
+      fail(key + ".a.metric", e.what());
+    }
+  }
+
+  // mean_gap: pairs [{label, a, b}], each pair's metrics of one direction, and all pairs the same direction
+  void mean_gap(const Json& chk, const std::string& key) const {
+    const Json* ps = chk.contains("pairs") ? &chk["pairs"] : nullptr;
+    if (!ps || !ps->is_array() || ps->empty()) fail(key + ".pairs", "must be a non-empty array of {label, a, b}");
+    for (std::size_t i = 0; i < ps->size(); ++i) {
+      const Json& p = (*ps)[i];
+      const std::string k = key + ".pairs[" + std::to_string(i) + "]";
+      if (!p.is_object()) fail(k, "must be an object {label, a, b}");
+      for (auto& [n, x] : p.items())
+        if (n != "label" && n != "a" && n != "b") fail(k + "." + n, "unknown key (label, a, b)");
+      for (const char* ab : {"a", "b"}) {
+        if (!p.contains(ab)) fail(k + "." + ab, "missing");
+        value_ref(p[ab], k + "." + ab);
+      }
+      same_direction(p["a"], p["b"], k);
+      if (i > 0) same_direction((*ps)[0]["a"], p["a"], k);
+    }
+    gap(chk, key);
+  }
+
   void gap(const Json& chk, const std::string& key) const {
     if (!chk.contains("paper_gap_pct")) fail(key + ".paper_gap_pct", "missing (the paper's signed gap, percent)");
     number(chk["paper_gap_pct"], key + ".paper_gap_pct");
@@ -227,13 +259,7 @@ struct Checker {
     }
     if (const Reading* r = reading(chk, "gap", key); r && (std::fabs(p) < r->lo || std::fabs(p) > r->hi))
       fail(key + ".paper_gap_pct", "|" + std::to_string(p) + "| is outside the reading '" + r->name + "'");
-    try {
-      const Better da = better_of_metric(chk["a"]["metric"].get<std::string>());
-      if (better_of_metric(chk["b"]["metric"].get<std::string>()) != da)
-        fail(key + ".b.metric", "a and b metrics have different directions (lower / higher is better)");
-    } catch (const std::invalid_argument& e) {
-      fail(key + ".a.metric", e.what());
-    }
+    if (chk.contains("a")) same_direction(chk["a"], chk["b"], key);
   }
 
   void check(const Json& chk, const std::string& key) const {
@@ -249,6 +275,7 @@ struct Checker {
       for (std::size_t i = 0; i < chk["checks"].size(); ++i) check(chk["checks"][i], key + ".checks[" + std::to_string(i) + "]");
       return;
     }
+    if (kind == "mean_gap") return mean_gap(chk, key);
     const bool curves = kind == "less_all" || kind == "differs" || kind == "smoother";
     for (const char* ab : {"a", "b"}) {
       if (kind == "additive" && ab[0] == 'b') continue;

@@ -21,6 +21,14 @@ bool gap_holds(double model_pct, double paper_pct, double factor) {
   return m >= p / factor && m <= p * factor;
 }
 
+double mean_gap_pct(const std::vector<double>& gaps_pct) {
+  if (gaps_pct.empty()) throw std::invalid_argument("a mean gap needs at least one gap");
+  double sum = 0;
+  for (double g : gaps_pct) sum += std::copysign(std::log1p(std::fabs(g) / 100.0), g);
+  const double m = sum / static_cast<double>(gaps_pct.size());
+  return std::copysign(std::expm1(std::fabs(m)) * 100.0, m);
+}
+
 Better better_of_metric(const std::string& metric) {
   auto has = [&](const char* s) { return metric.find(s) != std::string::npos; };
   // higher first: "messages_per_s" is a rate, not a time

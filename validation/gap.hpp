@@ -6,6 +6,7 @@
 // than b is b X % better than a).
 #pragma once
 #include <string>
+#include <vector>
 
 namespace ompisim::validation {
 
@@ -18,6 +19,11 @@ double gap_pct(double a, double b, Better better);
 // paper's (factor 1.5: a paper's 47 % holds for 31.3-70.5 %). A paper gap of 0 ("the same") is not a gap: use a
 // tolerance check for it.
 bool gap_holds(double model_pct, double paper_pct, double factor = 1.5);
+
+// Several gaps read together ("overall A out-performs B", over four applications): the mean of their signed log
+// ratios (each gap as +-ln(1 + |gap|/100)), turned back into a gap. So a +X % and a -X % gap cancel, and n equal gaps
+// give that gap. Throws std::invalid_argument on an empty list.
+double mean_gap_pct(const std::vector<double>& gaps_pct);
 
 // "lower" / "higher" from a metric name: latencies and times are lower-is-better, bandwidths and rates higher.
 // Throws std::invalid_argument for a metric it does not know (the caller names file and key).

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <iostream>
@@ -83,6 +84,25 @@ std::string machine_path(const std::string& name) {
   return !g_machine_file.empty() && name == g_machine_file_name ? g_machine_file : name;
 }
 }  // namespace
+
+std::set<std::string> reference_machines(const std::string& paper) {
+  std::set<std::string> scenarios, machines;
+  std::function<void(const Json&)> walk = [&](const Json& j) {
+    if (j.is_object())
+      for (auto& [k, x] : j.items()) {
+        if (k == "scenario" && x.is_string()) scenarios.insert(x.get<std::string>());
+        else walk(x);
+      }
+    else if (j.is_array())
+      for (auto& x : j) walk(x);
+  };
+  for (auto& f : reference_files(paper)) walk(load_json_file(f));
+  for (auto& rel : scenarios)
+    if (fs::path file = fs::path(data_dir()) / rel; fs::is_regular_file(file))
+      if (Json s = load_json_file(file.string()); s.contains("machine") && s["machine"].is_string())
+        machines.insert(s["machine"].get<std::string>());
+  return machines;
+}
 
 void set_machine_file(const std::string& path) {
   g_machine_file = path;
@@ -196,24 +216,42 @@ bool compare(Runner& run, const Json& chk, std::string& detail, Json* ms) {
   return a * (1 + m / 100) < f * b;
 }
 
-// The gap check: the model's signed gap between a and b (gap.hpp) against the paper's, within the factor (default
-// 1.5) or the word reading's range; the gap is appended to `gaps` ({label, model, paper, lo, hi, holds}).
-bool eval_gap(Runner& run, const Json& chk, std::string& detail, Json* gaps, Json* ms) {
-  const double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
-  const Better dir = better_of_metric(metric_field(chk["a"].at("metric").get<std::string>()));
-  const double model = gap_pct(a, b, dir), paper = chk.at("paper_gap_pct").get<double>();
+// A model gap against the paper's (gap.hpp): the paper's sign, within the factor (default 1.5) or the word reading's
+// range; `shown` opens the detail; the gap is appended to `gaps` ({label, model, paper, lo, hi, holds}).
+bool judge_gap(const Json& chk, double model, const std::string& shown, std::string& detail, Json* gaps, Json* ms) {
+  const double paper = chk.at("paper_gap_pct").get<double>();
   const Reading* r = chk.contains("reading") ? find_reading(chk["reading"].get<std::string>()) : nullptr;
   const auto [lo, hi] = gap_range(paper, chk.value("factor", 1.5), r);
   const bool holds = model != 0 && (model > 0) == (paper > 0) && std::fabs(model) >= lo && std::fabs(model) <= hi;
   const char* sign = paper > 0 ? "+" : "-";
-  detail = fmt::format("{:.4g} vs {:.4g}: model gap {:+.1f} %, paper {:+.1f} %, accepted {}{:.1f} to {}{} %{}", a, b,
-                       model, paper, sign, lo, sign, std::isfinite(hi) ? fmt::format("{:.1f}", hi) : "inf",
+  detail = fmt::format("{}: model gap {:+.1f} %, paper {:+.1f} %, accepted {}{:.1f} to {}{} %{}", shown, model, paper,
+                       sign, lo, sign, std::isfinite(hi) ? fmt::format("{:.1f}", hi) : "inf",
                        r ? " ('" + r->name + "')" : "");
   measure(ms, chk, "gap %", model, paper, paper > 0 ? lo : -hi, paper > 0 ? hi : -lo);
   if (gaps)
     gaps->push_back({{"label", chk.value("label", "")}, {"model", model}, {"paper", paper}, {"lo", lo},
                      {"hi", std::isfinite(hi) ? Json(hi) : Json(nullptr)}, {"holds", holds}});
   return holds;
+}
+
+// The gap check: the model's signed gap between a and b (gap.hpp) against the paper's.
+bool eval_gap(Runner& run, const Json& chk, std::string& detail, Json* gaps, Json* ms) {
+  const double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
+  const Better dir = better_of_metric(metric_field(chk["a"].at("metric").get<std::string>()));
+  return judge_gap(chk, gap_pct(a, b, dir), fmt::format("{:.4g} vs {:.4g}", a, b), detail, gaps, ms);
+}
+
+// The mean_gap check: several pairs read together ("overall A out-performs B"): the mean of their gaps
+// (mean_gap_pct, gap.hpp) against the paper's, as a gap check.
+bool eval_mean_gap(Runner& run, const Json& chk, std::string& detail, Json* gaps, Json* ms) {
+  std::vector<double> each;
+  std::string shown;
+  for (auto& p : chk.at("pairs")) {
+    const double a = value_of(run, p.at("a")), b = value_of(run, p.at("b"));
+    each.push_back(gap_pct(a, b, better_of_metric(metric_field(p["a"].at("metric").get<std::string>()))));
+    shown += fmt::format("{}{} {:+.2f} %", shown.empty() ? "" : ", ", p.value("label", ""), each.back());
+  }
+  return judge_gap(chk, mean_gap_pct(each), "mean of " + shown, detail, gaps, ms);
 }
 
 // less_all: the curves' points paired by rank count (when both curves carry one) or by byte size, never by position;
@@ -305,7 +343,8 @@ Json eval_pairs(const Json& refdoc, const Json& pts) {
 // One claim check (recursive for all_of). Kinds: less (a < factor x b, optional margin_pct), gap (the model's signed
 // gap between a and b against the paper's, gap.hpp; a word reading from claims.hpp), less_all (every point of scenario
 // a below b's, paired by rank count or size, optional margin_pct),
-// all_of (every sub-check; a sub-check without a kind is 'less'), smoother (curve a's largest fall below b's),
+// mean_gap (several pairs' gaps read together, as one gap), all_of (every sub-check; a sub-check without a kind is
+// 'less'), smoother (curve a's largest fall below b's),
 // within (|a - b| <= tolerance_pct % of b), difference (min <= a - b <= max; without b: min <= a <= max), additive
 // (a >= min_fraction x the sum of the values of `parts`), differs (curves a and b, scenarios, differ by at least
 // min_pct % at one or more sizes >= min_bytes).
@@ -314,6 +353,7 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
   std::string kind = chk.value("kind", "less");
   if (kind == "less") return compare(run, chk, detail, ms);
   if (kind == "gap") return eval_gap(run, chk, detail, gaps, ms);
+  if (kind == "mean_gap") return eval_mean_gap(run, chk, detail, gaps, ms);
   if (kind == "within") {
     double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
     double tol = chk.contains("reading") ? find_reading(chk["reading"].get<std::string>())->hi

@@ -10,6 +10,7 @@
 #include "validation/intervals.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,5 +46,8 @@ std::vector<double> fast_values(const std::vector<Json>& refs, const Overrides& 
 int reproduce(const std::string& out_dir, const std::string& from_dir = "");
 // validate --machine-file: scenarios whose machine has this file's machine name use the file instead ("": none).
 void set_machine_file(const std::string& path);
+// The machines of the scenarios a paper's reference file names (every "scenario" in it: points, held-out values,
+// claims, comparisons; every paper for ""): validate --machine-file refuses a file of a machine none of them runs on.
+std::set<std::string> reference_machines(const std::string& paper);
 
 }  // namespace ompisim::validation

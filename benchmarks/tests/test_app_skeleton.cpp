@@ -9,10 +9,16 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <unistd.h>
 
 using namespace ompisim;
 
 namespace {
+// A scenario file of this process's own (tests of several builds may run at once on one machine).
+std::string tmp_path(const std::string& what) {
+  return "/tmp/ompisim_app_" + what + "_test." + std::to_string(::getpid()) + ".json";
+}
+
 // Runs `c` on `stack` (jaguar-xt4, 2 ranks per node) and returns the point; checks conservation on the stack.
 Json run_and_check(const bench::AppConfig& c, const std::string& stack, int ranks) {
   test::Fixture f("jaguar-xt4", ranks, 2, stack);
@@ -123,7 +129,7 @@ TEST_CASE("app skeleton: unexpected long messages are counted by the stack", "[b
 // How validated: the error text.
 TEST_CASE("app skeleton: bad input is an InputError with did-you-mean", "[benchmark][app]") {
   auto write = [](const std::string& body) {
-    std::string path = "/tmp/ompisim_app_bad_input_test.json";
+    std::string path = tmp_path("bad_input");
     std::ofstream(path) << body;
     return path;
   };
@@ -138,7 +144,7 @@ TEST_CASE("app skeleton: bad input is an InputError with did-you-mean", "[benchm
       "benchmark": {"name": "app_skeleton", "app": "VH-1"}})"));
   test::Fixture f("jaguar-xt4", 24, 2, "openmpi-cm");
   CHECK_THROWS_WITH(s.driver->run(*f.world, *f.stack, s.file), Catch::Contains("rows of 16"));
-  std::remove("/tmp/ompisim_app_bad_input_test.json");
+  std::remove(tmp_path("bad_input").c_str());
 }
 
 // Configuration: the S3D and POP skeletons (benchmarks/apps/*.json) at 32 ranks, 1 ms of computation per step,
@@ -204,7 +210,7 @@ TEST_CASE("app skeleton: each MPI library's collective decision", "[benchmark][a
   CHECK(sends(run_and_check(with("tuned-v1.3"), "openmpi-cm", 16)) == 2u * 16u * 2u * 15u);
   CHECK(sends(run_and_check(with("mpich2-1.0"), "native", 16)) == 2u * 16u * 2u * 4u);
 
-  std::string path = "/tmp/ompisim_app_coll_lib_test.json";
+  std::string path = tmp_path("coll_lib");
   auto scenario = [&](const std::string& bench_tail) {
     std::ofstream(path) << R"({"machine": "jaguar-xt4", "stack": "openmpi-cm", "ranks": 256, "ranks_per_node": 2,
       "benchmark": {"name": "app_skeleton", "app": "POP")" + bench_tail + "}}";
@@ -255,7 +261,7 @@ TEST_CASE("app skeleton: estimates with ranges, used as $name and set by name", 
   CHECK_THROWS_WITH(bench::load_app("S3D", "s.json", "benchmark.app", {{"halo_bytes", "8 us"}}),
                     Catch::Contains("benchmark.estimates.halo_bytes"));
 
-  const std::string path = "/tmp/ompisim_app_estimates_test.json";
+  const std::string path = tmp_path("estimates");
   std::ofstream(path) << R"({"machine": "jaguar-xt4", "stack": "openmpi-cm", "ranks": 16, "ranks_per_node": 2,
       "benchmark": {"name": "app_skeleton", "app": "S3D", "steps": 1, "estimates": {"halo_bytes": "128 KiB"}}})";
   Scenario s = load_scenario(path);

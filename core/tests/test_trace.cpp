@@ -9,7 +9,9 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string>
 #include <unistd.h>
+#include <vector>
 
 using namespace ompisim;
 namespace fs = std::filesystem;
@@ -189,6 +191,90 @@ TEST_CASE("trace: a windowed Paje trace creates its containers at its first even
   }
   CHECK(containers >= 4);  // two nodes, two ranks
   CHECK(first_event == Approx(0.9));
+  fs::remove_all(fs::path(path).parent_path());
+}
+
+namespace {
+// A Paje line's fields: words, and quoted strings as one field without their quotes.
+std::vector<std::string> paje_fields(const std::string& line) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < line.size();) {
+    if (line[i] == ' ') {
+      ++i;
+    } else if (line[i] == '"') {
+      const auto close = line.find('"', i + 1);
+      out.push_back(line.substr(i + 1, close - i - 1));
+      i = close == std::string::npos ? line.size() : close + 1;
+    } else {
+      const auto end = std::min(line.find(' ', i), line.size());
+      out.push_back(line.substr(i, end - i));
+      i = end;
+    }
+  }
+  return out;
+}
+bool is_colour(const std::string& c) {
+  std::istringstream in(c);
+  double r = -1, g = -1, b = -1;
+  std::string more;
+  const bool three = static_cast<bool>(in >> r >> g >> b) && !(in >> more);
+  return three && r >= 0 && r <= 1 && g >= 0 && g <= 1 && b >= 0 && b <= 1;
+}
+}  // namespace
+
+// Configuration: a Paje sink given CPU and NIC spans, an MPI message, a remote atomic and a bulk flow. Expected:
+// every state (PajePushState, 12) and every link end (PajeStartLink 15, PajeEndLink 16) names, by alias or name, an
+// entity value (PajeDefineEntityValue, 3) of its own type with an "r g b" colour: ViTE draws a state without one black
+// and a link without one white. The three link types have three different colours, and a link still carries what it
+// moved (its Info field). How validated: the file parsed line by line.
+TEST_CASE("trace: every Paje state and link names an entity value with a colour", "[unit][trace]") {
+  const std::string path = tmp_path("colours.paje");
+  {
+    auto sink = open_trace(path, TraceFilter{});
+    sink->rank_node(0, 0);
+    sink->rank_node(1, 1);
+    sink->resource(0, "n0-ht");
+    sink->cpu(0, 1.0, 2.0, "mca_pml_ob1_send_request_start");
+    sink->nic(1, "BTE", 1.5, 2.5, "BTE GET");
+    sink->message(0, 1, 3, 1024, 1.0, 2.0);
+    sink->amo(1, 0, 2.0, 2.5);
+    sink->flow_nodes(0, 1);
+    sink->flow_ended(sink->flow_started(1.2, {0}, 65536), 1.8);
+    sink->finish();
+  }
+  std::map<std::pair<std::string, std::string>, std::string> colour;  // (type, alias or name) -> colour
+  std::map<std::string, std::string> link_colour;                     // link type -> colour of the values it uses
+  int states = 0, links = 0;
+  bool info = true;
+  std::istringstream in(slurp(path));
+  for (std::string line; std::getline(in, line);) {
+    auto f = paje_fields(line);
+    if (f.empty() || f[0][0] == '%') continue;
+    if (f[0] == "3") {
+      REQUIRE(f.size() == 5);
+      CHECK(is_colour(f[4]));
+      colour[{f[2], f[1]}] = colour[{f[2], f[3]}] = f[4];
+    } else if (f[0] == "12") {
+      ++states;
+      REQUIRE(f.size() >= 5);
+      INFO(line);
+      CHECK(colour.count({f[2], f[4]}) == 1);
+    } else if (f[0] == "15" || f[0] == "16") {
+      ++links;
+      REQUIRE(f.size() >= 7);
+      INFO(line);
+      REQUIRE(colour.count({f[2], f[4]}) == 1);
+      link_colour[f[2]] = colour[{f[2], f[4]}];
+      info = info && f.size() == 8 && !f[7].empty();
+    }
+  }
+  CHECK(states == 2);
+  CHECK(links == 6);
+  CHECK(info);
+  REQUIRE(link_colour.size() == 3);
+  CHECK(link_colour["MSG"] != link_colour["AMO"]);
+  CHECK(link_colour["MSG"] != link_colour["FLOW"]);
+  CHECK(link_colour["AMO"] != link_colour["FLOW"]);
   fs::remove_all(fs::path(path).parent_path());
 }
 

@@ -23,15 +23,15 @@ std::string machine_for(const std::string& kind) {
 }
 
 // Stacks whose README states that they refuse MPI_ANY_SOURCE when the job spans nodes (the part is left out for them).
-bool any_source_off_node(const StackInfo& s) { return s.spec.native != "mpich_cxi"; }
+bool any_source_off_node(const StackInfo& s) { return s.spec.get("native") != "mpich_cxi"; }
 
 // Stacks with an on-node path through protocols/ofi/shm (LINKx's shm provider, Cray MPICH's CH4 shared memory):
 // found here to break MPI order on the node: a large message's rendezvous overtakes the small messages its sender
 // posted before it (the provider keeps no per-peer sequence). Reported as a warning (CHECK_NOFAIL) until fixed there.
-bool ofi_shm(const StackInfo& s) { return s.spec.ofi.find("shm") != std::string::npos || s.spec.native == "mpich_cxi"; }
+bool ofi_shm(const StackInfo& s) { return s.spec.get("ofi").find("shm") != std::string::npos || s.spec.get("native") == "mpich_cxi"; }
 
 // The raw Elan4 QDMA program carries one 2 KB slot per message (its README): its exchange keeps to sizes that fit.
-bool one_slot(const StackInfo& s) { return s.spec.native == "elan4_qdma"; }
+bool one_slot(const StackInfo& s) { return s.spec.get("native") == "elan4_qdma"; }
 
 struct Expect {  // what one receive must see
   int source, tag;

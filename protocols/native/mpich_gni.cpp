@@ -51,117 +51,202 @@ void MpichGni::amo_add(int rank, int target, Completion local_done, Completion a
 }
 
 void MpichGni::start_send(const mpi::P2P& p, Completion done) {
-  const int rank = p.rank, dst = p.peer, tag = p.tag;
-  const std::uint32_t ctx = p.comm.context_id;
-  const std::uint64_t bytes = p.bytes();
-  const Buffer buf = p.buffer();
   const mpi::RequestId sid = lib_.new_send(p, std::move(done)).first;
-  std::uint32_t seq = lib_.next_send_seq(rank, ctx, dst);
-  cpus_.cpu(rank, sw_ + send_path_cost(rank, dst, bytes), [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
-    if (same_node(rank, dst)) {
-      double signal = ctx_.signal_latency(rank, dst);
-      if (shm_eager(bytes)) {
-        counters_.add(GniStat::ShmEager);
-        cpus_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, ctx, bytes, buf, sid, seq, signal] {
-          sim_.after(signal, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
-            arrive(dst, ctx, seq, Msg{rank, tag, Kind::Eager, bytes, sid, buf});
-          });
-          finish_send(sid);
-        });
-      } else {
-        counters_.add(GniStat::ShmLmt);
-        sim_.after(signal, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
-          arrive(dst, ctx, seq, Msg{rank, tag, Kind::Rts, bytes, sid, buf});
-        });
-      }
-      return;
+  const std::uint32_t seq = lib_.next_send_seq(p.rank, p.comm.context_id, p.peer);
+  const std::uint32_t id = msgs_.create();
+  GniMsg& m = msgs_[id];
+  m.src = p.rank, m.dst = p.peer, m.tag = p.tag, m.ctx = p.comm.context_id, m.seq = seq;
+  m.bytes = p.bytes(), m.sid = sid, m.sbuf = p.buffer();
+  m.state = step(m.state, MsgEvent::Post);
+  cpus_.cpu(m.src, sw_ + send_path_cost(m.src, m.dst, m.bytes), [this, id] { on_posted(id); }, "MPID_Isend (MPT)");
+}
+
+// The send's path (mpich_gni.hpp): on the node copy-in or LMT; between nodes SMSG eager, E1 or the rendezvous.
+void MpichGni::on_posted(std::uint32_t id) {
+  GniMsg& m = msgs_[id];
+  if (same_node(m.src, m.dst)) {
+    if (shm_eager(m.bytes)) {
+      counters_.add(GniStat::ShmEager);
+      m.state = step(m.state, MsgEvent::StartShmEager);
+      cpus_.cpu_copy(m.src, static_cast<double>(m.bytes), [this, id] { on_copied(id); });
+    } else {
+      counters_.add(GniStat::ShmLmt);
+      m.eager = false;
+      m.state = step(m.state, MsgEvent::StartLmt);
+      sim_.after(ctx_.signal_latency(m.src, m.dst), [this, id] { on_arrived(id); });
     }
-    if (bytes + kHdr <= vshort_) {
-      counters_.add(GniStat::SmsgEager);
-      gni_.smsg_send(rank, dst, bytes + kHdr, [this, sid] { finish_send(sid); },
-                     [this, rank, dst, tag, ctx, bytes, buf, sid, seq] { arrive(dst, ctx, seq, Msg{rank, tag, Kind::Eager, bytes, sid, buf}); });
+    return;
+  }
+  if (m.bytes + kHdr <= vshort_) {
+    counters_.add(GniStat::SmsgEager);
+    m.state = step(m.state, MsgEvent::StartSmsg);
+    gni_.smsg_send(m.src, m.dst, m.bytes + kHdr, [this, sid = m.sid] { finish_send(sid); },
+                   [this, id] { on_arrived(id); });
+    return;
+  }
+  if (!rendezvous(m.bytes)) {
+    m.state = step(m.state, MsgEvent::StartE1);
+    e1_send(id);
+    return;
+  }
+  counters_.add(GniStat::RndvGet);
+  m.eager = false;
+  m.state = step(m.state, MsgEvent::StartRndv);
+  gni_.register_buffer(m.src, m.sbuf, m.bytes, [this, id] { on_registered(id); });
+}
+
+void MpichGni::on_registered(std::uint32_t id) {  // the RTS goes out
+  GniMsg& m = msgs_[id];
+  m.state = step(m.state, MsgEvent::Registered);
+  gni_.smsg_send(m.src, m.dst, kHdr, nullptr, [this, id] { on_arrived(id); });
+}
+
+void MpichGni::on_copied(std::uint32_t id) {
+  GniMsg& m = msgs_[id];
+  m.state = step(m.state, MsgEvent::Copied);
+  switch (m.state) {
+    case MsgState::InFlight:  // in the shared cell: signal the receiver; the send is complete
+      sim_.after(ctx_.signal_latency(m.src, m.dst), [this, id] { on_arrived(id); });
+      finish_send(m.sid);
       return;
-    }
-    if (!rendezvous(bytes)) {
-      e1_send(rank, dst, tag, ctx, bytes, sid, seq);
+    case MsgState::E1DescSent:  // the user buffer is free once copied into the DMA buffer
+      finish_send(m.sid);
+      gni_.smsg_send(m.src, m.dst, kHdr, nullptr, [this, id] { on_e1_desc(id); });
       return;
+    case MsgState::LmtDoneSent:  // XPMEM copy done: DONE to the sender
+      finish_recv(m.rid);
+      sim_.after(ctx_.signal_latency(m.dst, m.src), [this, id] { on_done(id); });
+      return;
+    default: {  // COMPLETE: eager data copied out
+      const std::uint64_t rid = m.rid;
+      msgs_.erase(id);
+      finish_recv(rid);
     }
-    counters_.add(GniStat::RndvGet);
-    gni_.register_buffer(rank, buf, bytes, [this, rank, dst, tag, ctx, bytes, buf, sid, seq] {
-      gni_.smsg_send(rank, dst, kHdr, nullptr,
-                     [this, rank, dst, tag, ctx, bytes, buf, sid, seq] { arrive(dst, ctx, seq, Msg{rank, tag, Kind::Rts, bytes, sid, buf}); });
-    });
-  }, "MPID_Isend (MPT)");
+  }
+}
+
+void MpichGni::on_arrived(std::uint32_t id) {
+  GniMsg& m = msgs_[id];
+  m.state = step(m.state, MsgEvent::Arrived);
+  cpus_.cpu(m.dst, sw_, [this, id] { on_cpu_done(id); }, "MPID_nem_gni_poll (match)");
+}
+
+void MpichGni::on_cpu_done(std::uint32_t id) {
+  GniMsg& m = msgs_[id];
+  m.state = step(m.state, MsgEvent::CpuDone);
+  switch (m.state) {
+    case MsgState::Queued: match(id); return;
+    case MsgState::LmtCopying:  // from src's buffer, on its NUMA node
+      cpus_.cpu_copy(m.dst, static_cast<double>(m.bytes), [this, id] { on_copied(id); }, ctx_.local_memory(m.src));
+      return;
+    default:  // RECV_REGISTERING
+      gni_.register_buffer(m.dst, m.rbuf, m.bytes, [this, id] { on_recv_registered(id); });
+  }
+}
+
+void MpichGni::match(std::uint32_t id) {
+  const GniMsg& m = msgs_[id];
+  const int dst = m.dst;
+  std::vector<Msg> unexpected;
+  auto out = lib_.arrive(dst, m.ctx, m.seq, Msg{m.src, m.tag, id}, &unexpected);
+  for (auto& x : out) on_matched(x.msg.id, x.recv.rid);
+  // Unexpected eager data (this message, or held ones it released) is copied out of the mailbox on arrival.
+  for (auto& u : unexpected) {
+    const GniMsg& held = msgs_[u.id];
+    if (held.eager && held.bytes > 0) cpus_.cpu_copy(dst, static_cast<double>(held.bytes), [] {});
+  }
 }
 
 void MpichGni::start_recv(const mpi::P2P& p, Completion done) {
-  const int rank = p.rank, src = p.peer, tag = p.tag;
-  const std::uint32_t ctx = p.comm.context_id;
   const mpi::RequestId rid = lib_.new_recv(p, std::move(done)).first;
-  cpus_.cpu(rank, sw_, [this, rank, src, tag, ctx, rid] {
-    auto m = lib_.post(rank, ctx, mpi::Posted{src, tag, rid});
-    if (m) deliver(rid, rank, *m, true);
-  }, "MPID_Irecv (MPT)");
+  cpus_.cpu(p.rank, sw_, [this, rid] { on_recv_posted(rid); }, "MPID_Irecv (MPT)");
 }
 
-void MpichGni::arrive(int dst, std::uint32_t ctx, std::uint32_t seq, const Msg& m) {
-  cpus_.cpu(dst, sw_, [this, dst, ctx, seq, m] {
-    std::vector<Msg> unexpected;
-    auto out = lib_.arrive(dst, ctx, seq, m, &unexpected);
-    for (auto& x : out) deliver(x.recv.rid, dst, x.msg, false);
-    // Unexpected eager data (this message, or held ones it released) is copied out of the mailbox on arrival.
-    for (auto& u : unexpected)
-      if (u.kind == Kind::Eager && u.bytes > 0) cpus_.cpu_copy(dst, static_cast<double>(u.bytes), [] {});
-  }, "MPID_nem_gni_poll (match)");
+// The receive's CPU cost paid: into the posted queue, or matched at once with a message already queued.
+void MpichGni::on_recv_posted(std::uint64_t rid) {
+  const mpi::Request& r = lib_.recv(rid);
+  auto m = lib_.post(r.rank, r.ctx, mpi::Posted{r.peer, r.tag, rid});
+  if (m) on_matched(m->id, rid);
 }
 
-void MpichGni::deliver(std::uint64_t rid, int dst, const Msg& m, bool) {
+void MpichGni::on_matched(std::uint32_t id, std::uint64_t rid) {
+  GniMsg& m = msgs_[id];
+  m.rid = rid;
   lib_.matched(lib_.recv(rid), m.src, m.tag, m.bytes);
-  if (m.kind == Kind::Eager) {
-    cpus_.cpu_copy(dst, static_cast<double>(m.bytes), [this, rid] { finish_recv(rid); });
+  if (m.eager) {
+    m.state = step(m.state, MsgEvent::MatchedEager);
+    cpus_.cpu_copy(m.dst, static_cast<double>(m.bytes), [this, id] { on_copied(id); });
     return;
   }
-  int src = m.src;
-  std::uint64_t sid = m.sid, bytes = m.bytes;
-  if (same_node(src, dst)) {
+  if (same_node(m.src, m.dst)) {
     // LMT: XPMEM single copy by the receiver (attach once per 2 MiB region, cached), then DONE.
+    m.state = step(m.state, MsgEvent::MatchedLmt);
     auto gran = static_cast<std::uint64_t>(mca_.mpich_smp_xpmem_attach_granularity.value);
-    double attach = static_cast<double>(xpmem_.attach(dst, src, m.sbuf.addr, bytes, gran)) *
+    double attach = static_cast<double>(xpmem_.attach(m.dst, m.src, m.sbuf.addr, m.bytes, gran)) *
                     ctx_.machine().os.xpmem_attach_cost;
-    const double path = sp_.mpt_lmt_cost + static_cast<double>(bytes) / sp_.mpt_lmt_rate;
-    cpus_.cpu(dst, attach + path, [this, rid, dst, bytes, sid, src] {
-      // from src's buffer, on its NUMA node
-      cpus_.cpu_copy(dst, static_cast<double>(bytes), [this, rid, sid, src, dst] {
-        finish_recv(rid);
-        sim_.after(ctx_.signal_latency(dst, src), [this, sid] {
-          cpus_.cpu(lib_.send(sid).rank, sw_, [this, sid] { finish_send(sid); }, "MPID_nem_gni complete send");
-        });
-      }, ctx_.local_memory(src));
-    }, "MPID_nem_gni XPMEM attach");
+    const double path = sp_.mpt_lmt_cost + static_cast<double>(m.bytes) / sp_.mpt_lmt_rate;
+    cpus_.cpu(m.dst, attach + path, [this, id] { on_cpu_done(id); }, "MPID_nem_gni XPMEM attach");
     return;
   }
-  Buffer rbuf = lib_.recv(rid).buf;
-  const bool bte = use_bte(bytes);
-  bool aligned = rbuf.addr % 4 == 0 && m.sbuf.addr % 4 == 0 && bytes % 4 == 0;
-  const double path = rndv_meet_cost_ + static_cast<double>(bytes) / sp_.mpt_rndv_recv_rate;
-  cpus_.cpu(dst, path, [this, rid, dst, src, bytes, sid, bte, aligned, rbuf] {
-    gni_.register_buffer(dst, rbuf, bytes, [this, rid, dst, src, bytes, sid, bte, aligned] {
-      if (aligned) {
-        gni_.rdma(gemini::RdmaOp::Get, bte, dst, src, bytes, [this, rid, dst, src, sid] {
-          finish_recv(rid);
-          gni_.smsg_send(dst, src, kHdr, nullptr, [this, sid] { finish_send(sid); });
-        });
-        return;
-      }
-      counters_.add(GniStat::RndvPutFallback);
-      gni_.smsg_send(dst, src, kHdr, nullptr, [this, rid, dst, src, bytes, sid, bte] {
-        gni_.rdma(gemini::RdmaOp::Put, bte, src, dst, bytes, [this, rid, dst, src, sid] {
-          finish_send(sid);
-          gni_.smsg_send(src, dst, kHdr, nullptr, [this, rid] { finish_recv(rid); });
-        });
-      });
-    });
-  }, "MPID_nem_gni rendezvous receive (MPT)");
+  m.state = step(m.state, MsgEvent::MatchedRndv);
+  m.rbuf = lib_.recv(rid).buf;
+  const double path = rndv_meet_cost_ + static_cast<double>(m.bytes) / sp_.mpt_rndv_recv_rate;
+  cpus_.cpu(m.dst, path, [this, id] { on_cpu_done(id); }, "MPID_nem_gni rendezvous receive (MPT)");
+}
+
+// The receiver pulls with a GET, which needs 4-byte alignment; otherwise CTS and the sender PUTs.
+void MpichGni::on_recv_registered(std::uint32_t id) {
+  GniMsg& m = msgs_[id];
+  if (m.rbuf.addr % 4 == 0 && m.sbuf.addr % 4 == 0 && m.bytes % 4 == 0) {
+    m.state = step(m.state, MsgEvent::StartGet);
+    gni_.rdma(gemini::RdmaOp::Get, use_bte(m.bytes), m.dst, m.src, m.bytes, [this, id] { on_get_done(id); });
+    return;
+  }
+  counters_.add(GniStat::RndvPutFallback);
+  m.state = step(m.state, MsgEvent::StartPutFallback);
+  gni_.smsg_send(m.dst, m.src, kHdr, nullptr, [this, id] { on_cts(id); });
+}
+
+void MpichGni::on_get_done(std::uint32_t id) {
+  GniMsg& m = msgs_[id];
+  m.state = step(m.state, MsgEvent::GetDone);
+  if (m.state == MsgState::InFlight) {  // E1: the DMA buffer is free again; the data goes to the match
+    gni_.smsg_send(m.dst, m.src, kHdr, nullptr, [this, rank = m.src] { e1_buffer_back(rank); });
+    on_arrived(id);
+    return;
+  }
+  finish_recv(m.rid);  // GET_DONE_SENT
+  gni_.smsg_send(m.dst, m.src, kHdr, nullptr, [this, id] { on_done(id); });
+}
+
+void MpichGni::on_cts(std::uint32_t id) {
+  GniMsg& m = msgs_[id];
+  m.state = step(m.state, MsgEvent::CtsArrived);
+  gni_.rdma(gemini::RdmaOp::Put, use_bte(m.bytes), m.src, m.dst, m.bytes, [this, id] { on_put_done(id); });
+}
+
+void MpichGni::on_put_done(std::uint32_t id) {
+  GniMsg& m = msgs_[id];
+  m.state = step(m.state, MsgEvent::PutDone);
+  finish_send(m.sid);
+  gni_.smsg_send(m.src, m.dst, kHdr, nullptr, [this, id] { on_done(id); });
+}
+
+// DONE completes the side that is still waiting: the sender after an LMT copy or a GET, the receiver after a PUT.
+void MpichGni::on_done(std::uint32_t id) {
+  GniMsg& m = msgs_[id];
+  const MsgState from = m.state;
+  m.state = step(m.state, MsgEvent::DoneArrived);
+  const std::uint64_t sid = m.sid, rid = m.rid;
+  const int src = m.src;
+  msgs_.erase(id);
+  switch (from) {
+    case MsgState::LmtDoneSent:
+      cpus_.cpu(src, sw_, [this, sid] { finish_send(sid); }, "MPID_nem_gni complete send");
+      return;
+    case MsgState::GetDoneSent: finish_send(sid); return;
+    default: finish_recv(rid);  // PUT_DONE_SENT
+  }
 }
 
 // The fitted per-path cost a send pays on its CPU at post, beside mpich_sw_overhead (the README's "Per-path costs").
@@ -173,27 +258,28 @@ double MpichGni::send_path_cost(int rank, int dst, std::uint64_t bytes) const {
 }
 
 // E1 (see the header): a free DMA buffer, or wait in order behind earlier E1 sends of this rank.
-void MpichGni::e1_send(int rank, int dst, int tag, std::uint32_t ctx, std::uint64_t bytes, std::uint64_t sid,
-                       std::uint32_t seq) {
+void MpichGni::e1_send(std::uint32_t id) {
   counters_.add(GniStat::E1Eager);
-  std::function<void()> go = [this, rank, dst, tag, ctx, bytes, sid, seq] {
-    cpus_.cpu_copy(rank, static_cast<double>(bytes), [this, rank, dst, tag, ctx, bytes, sid, seq] {
-      finish_send(sid);  // the user buffer is free once copied into the DMA buffer
-      gni_.smsg_send(rank, dst, kHdr, nullptr, [this, rank, dst, tag, ctx, bytes, sid, seq] {
-        gni_.rdma(gemini::RdmaOp::Get, use_bte(bytes), dst, rank, bytes, [this, rank, dst, tag, ctx, bytes, sid, seq] {
-          gni_.smsg_send(dst, rank, kHdr, nullptr, [this, rank] { e1_buffer_back(rank); });
-          arrive(dst, ctx, seq, Msg{rank, tag, Kind::Eager, bytes, sid, Buffer{}});
-        });
-      });
-    });
-  };
+  const int rank = msgs_[id].src;
   const auto n = static_cast<std::uint32_t>(mca_.mpich_gni_num_bufs.value);
   base::BufferPool& pool = e1_.try_emplace(rank, n, 0, n).first->second;
-  if (pool.take(go) == base::BufferPool::Result::Wait) {
+  if (pool.take([this, id] { on_dma_buffer(id); }) == base::BufferPool::Result::Wait) {
     counters_.add(GniStat::E1BufferWaits);
     return;
   }
-  go();
+  on_dma_buffer(id);
+}
+
+void MpichGni::on_dma_buffer(std::uint32_t id) {
+  GniMsg& m = msgs_[id];
+  m.state = step(m.state, MsgEvent::BufferReady);
+  cpus_.cpu_copy(m.src, static_cast<double>(m.bytes), [this, id] { on_copied(id); });
+}
+
+void MpichGni::on_e1_desc(std::uint32_t id) {  // the receiver pulls the DMA buffer's data
+  GniMsg& m = msgs_[id];
+  m.state = step(m.state, MsgEvent::DescArrived);
+  gni_.rdma(gemini::RdmaOp::Get, use_bte(m.bytes), m.dst, m.src, m.bytes, [this, id] { on_get_done(id); });
 }
 
 // A DMA buffer came back: the oldest waiting E1 send takes it, else the rank's pool is dropped once idle.

@@ -32,6 +32,8 @@
 #include "platform/memory_copies.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/mpich_gni_mca.hpp"
+#include "protocols/native/mpich_gni_msg.hpp"
+#include "core/slab.hpp"
 #include "protocols/base/buffer_pool.hpp"
 #include "protocols/base/xpmem.hpp"
 #include "mpi/library.hpp"
@@ -75,21 +77,34 @@ public:
   StackStats stats() const override;
   std::uint32_t max_contextid() const override { return 0xFFFF; }  // MPICH's 16-bit context ids
   std::uint64_t vshort_limit() const { return vshort_; }
+  std::size_t messages_in_flight() const { return msgs_.size(); }
 
 private:
-  enum class Kind : std::uint8_t { Eager, Rts };
+  // What MPICH's matching queues hold: the envelope and the index of the message's record.
   struct Msg {
     int src, tag;
-    Kind kind;
-    std::uint64_t bytes, sid;
-    Buffer sbuf;
+    std::uint32_t id;
   };
-  void arrive(int dst, std::uint32_t ctx, std::uint32_t seq, const Msg& m);
-  void deliver(std::uint64_t rid, int dst, const Msg& m, bool was_unexpected);
+  // The steps of a message (mpich_gni_msg.hpp): each applies its event to msgs_[id] and starts what the new state needs.
+  void on_recv_posted(std::uint64_t rid);                // the receive's CPU cost paid: post or match
+  void on_posted(std::uint32_t id);                      // the send's CPU cost paid: the path's START_* event
+  void on_registered(std::uint32_t id);                  // REGISTERED (the sender's buffer, rendezvous)
+  void on_copied(std::uint32_t id);                      // COPIED (cell, DMA buffer, copy out, XPMEM copy)
+  void on_arrived(std::uint32_t id);                     // ARRIVED at the receiver
+  void on_cpu_done(std::uint32_t id);                    // CPU_DONE (poll, XPMEM attach, rendezvous receive cost)
+  void on_matched(std::uint32_t id, std::uint64_t rid);  // MATCHED_* with receive request rid
+  void on_dma_buffer(std::uint32_t id);                  // BUFFER_READY (E1)
+  void on_e1_desc(std::uint32_t id);                     // DESC_ARRIVED (E1)
+  void on_get_done(std::uint32_t id);                    // GET_DONE (E1 pull or rendezvous GET)
+  void on_recv_registered(std::uint32_t id);             // the receive buffer registered: START_GET or the fallback
+  void on_cts(std::uint32_t id);                         // CTS_ARRIVED
+  void on_put_done(std::uint32_t id);                    // PUT_DONE
+  void on_done(std::uint32_t id);                        // DONE_ARRIVED
+  void match(std::uint32_t id);                          // hands a polled message to the matching queues
   void finish_send(std::uint64_t sid);
   void finish_recv(std::uint64_t rid);
-  // E1: the data copied into a DMA buffer, the descriptor sent, the receiver's GET and its buffer-free reply.
-  void e1_send(int rank, int dst, int tag, std::uint32_t ctx, std::uint64_t bytes, std::uint64_t sid, std::uint32_t seq);
+  // E1: a free DMA buffer, or wait in order behind earlier E1 sends of this rank.
+  void e1_send(std::uint32_t id);
   void e1_buffer_back(int rank);
 
   bool same_node(int a, int b) const { return ctx_.node_of(a) == ctx_.node_of(b); }
@@ -104,6 +119,7 @@ private:
   std::uint64_t vshort_;
   // MPICH's request objects, its posted and unexpected queues (per communicator) and per-peer sequence numbers.
   mpi::Library<mpi::Request, mpi::Request, Msg> lib_;
+  Slab<GniMsg> msgs_;  // messages in flight, from post to the completion of both requests
   host::XpmemAttachCache xpmem_;
   std::uint64_t amos_ = 0;
   Statistics<GniStat, kGniProtocolStatistics.size()> counters_{kGniProtocolStatistics};

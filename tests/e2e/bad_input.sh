@@ -21,4 +21,9 @@ check truncated '{"machine": "cielo", ' "not valid JSON"
 # an unknown --paper lists the papers there are, with a did-you-mean when one is close
 expect_input_error unknown_paper "key 'gemini': no reference data for this paper (papers: gemini-xe-xk, heterogeneous, qsnet-elan4, seastar-portals, slingshot-ex)" validate --paper gemini
 expect_input_error misspelled_paper "did you mean 'seastar-portals'" calibrate --paper seastar-portal
+# calibrate fits the machine the paper's calibration points run on: another is refused before any run, naming it
+expect_input_error calibrate_other_machine "key 'cielo': the calibration points of seastar-portals run on machine 'red-storm'.*give --machine red-storm" calibrate --paper seastar-portals --machine cielo
+# validate --machine-file of a machine no scenario of the paper runs on would be used by none: refused before any run
+"$BIN" machine template my-cielo --out "$t/m" 2> /dev/null
+expect_input_error unused_machine_file "its machine 'my-cielo' is the machine of no scenario of gemini-xe-xk (they run on cielo)" validate --paper gemini-xe-xk --machine-file "$t/m/my-cielo.json"
 exit $fail

@@ -3,7 +3,8 @@
 # add_scenario_overrides): run, compare and validate offer --set with one description, run and compare --engine.
 # Configuration: each subcommand's --help; then --set without '=' on each, and an unknown --engine on run.
 # Expected: the help texts carry the shared descriptions; each refuses the malformed --set with exit 2 and one line
-# naming --set before running anything; run names the unknown engine with exit 2.
+# naming --set before running anything, and a key given twice; run names the unknown engine with exit 2, and reads
+# '--set "k = v"' as k=v.
 # How validated: help text, exit codes and the error lines.
 set -u
 BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -28,4 +29,13 @@ refused validate "$BIN" validate --paper seastar-portals --set nokey
 "$BIN" run "$t/s.json" --out "$t/o2" --engine nosuch > /dev/null 2> "$t/err"; rc=$?
 if [ "$rc" -eq 2 ] && grep -q "nosuch" "$t/err"; then echo "ok   run --engine nosuch refused"
 else echo "FAIL run --engine nosuch: exit $rc, $(cat "$t/err")"; fail=1; fi
+# The same key twice is refused on each, naming both values (the last would win silently); blanks around '=' are
+# spacing: the key and value read without them.
+refused "run, a key given twice" "$BIN" run "$t/s.json" --out "$t/o3" --set btl_ugni_smsg_limit=1024 --set btl_ugni_smsg_limit=2048
+grep -qF -- "--set: key 'btl_ugni_smsg_limit': given twice ('1024', then '2048')" "$t/err" || { echo "FAIL twice: $(cat "$t/err")"; fail=1; }
+refused "compare, a key given twice" "$BIN" compare --against "$t/results" --set a=1 --set a=2
+refused "validate, a key given twice" "$BIN" validate --paper seastar-portals --set a=1 --set a=2
+"$BIN" run "$t/s.json" --out "$t/o4" --set "nic.bte_bandwidth = 5 GB/s" > "$t/table" 2> "$t/err"; rc=$?
+if [ "$rc" -eq 0 ] && grep -qxF "# overrides (--set): nic.bte_bandwidth=5 GB/s (5 GB/s)" "$t/table"; then echo "ok   --set 'k = v' reads k=v"
+else echo "FAIL --set 'k = v': exit $rc, $(cat "$t/err") $(head -2 "$t/table")"; fail=1; fi
 exit $fail

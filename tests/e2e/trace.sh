@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Timelines (run --trace). (1) A Gemini osu_bw run traced as Paje: pj_dump (pajeng) parses it; its states
-# include the PML / uGNI functions and the NIC's BTE; its messages, flows and AMOs equal the run's counters.
+# include the PML / uGNI functions and the NIC's BTE; its messages, flows and AMOs equal the run's counters; a link's
+# value is its type's (coloured) entity value and the bytes it moved are its Info field.
 # (2) The same run as Chrome trace-event JSON: the shape Perfetto reads and the same counts. (3) A Cheetah atomic
 # barrier: traced AMOs equal the run's AMO counter. (4) --trace-ranks and --trace-window keep a subset. (5) Tracing
 # changes no result. (6) Bad input exits 2 naming the option and the reason, before simulating, and leaves no file.
@@ -30,7 +31,7 @@ for x in (b, c):
 print("ok   tracing changes no result (%d points, stats identical)" % len(a["points"]))
 P
 if command -v pj_dump > /dev/null; then
-  pj_dump -l 12 "$t/bw.paje" > "$t/dump" 2> "$t/pjerr" && [[ ! -s "$t/pjerr" ]] || { echo "FAIL pj_dump: $(head -3 "$t/pjerr")"; fail=1; }
+  pj_dump -u -l 12 "$t/bw.paje" > "$t/dump" 2> "$t/pjerr" && [[ ! -s "$t/pjerr" ]] || { echo "FAIL pj_dump: $(head -3 "$t/pjerr")"; fail=1; }
   python3 - "$t/dump" "$t/plain/bw.json" <<'P' || fail=1
 import csv, json, sys
 rows = [[f.strip() for f in r] for r in csv.reader(open(sys.argv[1]))]
@@ -45,8 +46,10 @@ flows = [r for r in links if r[2] == "Bulk flow"]
 assert len(msgs) == res["sends_posted"] == res["recvs_completed"], (len(msgs), res["sends_posted"])
 assert len(flows) == res["flows"], (len(flows), res["flows"])
 assert all(float(r[4]) >= float(r[3]) for r in links), "a link ends before it starts"
-big = [r for r in flows if r[6].startswith("1048576 B over ")]
-assert big and all("-ht" in r[6] and "-bte" in r[6] for r in big), flows[:3]
+# a link's value is its type's coloured entity value; what it carried is the user field Info (pj_dump -u: start, end)
+assert all(r[6] == r[2] for r in links), "a link whose value is not its type's entity value: %s" % links[:1]
+big = [r for r in flows if r[10].startswith("1048576 B over ")]
+assert big and all("-ht" in r[10] and "-bte" in r[10] for r in big), flows[:3]
 print("ok   pj_dump: %d states (%d names), %d messages = sends_posted, %d flows = stats.flows" % (len(states), len(names), len(msgs), len(flows)))
 P
 else

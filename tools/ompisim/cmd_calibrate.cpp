@@ -2,6 +2,7 @@
 #include "core/atomic_write.hpp"
 #include "core/errors.hpp"
 #include "tools/ompisim/commands.hpp"
+#include "validation/calibrate.hpp"
 #include "validation/validate.hpp"
 
 #include <filesystem>
@@ -10,7 +11,7 @@ namespace ompisim::cli {
 namespace {
 
 struct CalibrateOptions {
-  std::string paper, machine = "cielo", out_dir;
+  std::string paper, machine, out_dir;
   bool write = false;
   std::vector<std::string> free;
 };
@@ -18,17 +19,23 @@ struct CalibrateOptions {
 // --write writes a new machine file "<machine>.json" into --out (checked before the fit); the repository's machine
 // file is never edited.
 int calibrate_command(const CLI::App& sub, const CalibrateOptions& opt, Context& ctx) {
-  refuse_empty_values(sub, {"--out"});
+  refuse_empty_values(sub, {"--out", "--machine", "--paper"});
+  const std::string paper = opt.paper.empty() ? "gemini-xe-xk" : opt.paper;
+  std::string machine = opt.machine;
+  if (machine.empty()) {
+    const std::string ref = validation::reference_files(paper).at(0);
+    machine = validation::calibration_machine(load_json_file(ref), ref);
+  }
   std::string write_to;
   if (opt.write) {
     if (opt.out_dir.empty())
       throw InputError("--write", "", "give --out DIR: the fitted machine file is written there as a new file");
     ctx.out = std::make_unique<OutputDir>(opt.out_dir);
-    write_to = ctx.out->file(std::filesystem::path(opt.machine).stem().string() + ".json");
+    write_to = ctx.out->file(std::filesystem::path(machine).stem().string() + ".json");
   } else if (!opt.out_dir.empty()) {
     throw InputError("--out", opt.out_dir, "calibrate writes into --out only with --write");
   }
-  return validation::calibrate(opt.paper.empty() ? "gemini-xe-xk" : opt.paper, opt.machine, write_to, opt.free);
+  return validation::calibrate(paper, machine, write_to, opt.free);
 }
 
 }  // namespace
@@ -36,8 +43,10 @@ int calibrate_command(const CLI::App& sub, const CalibrateOptions& opt, Context&
 void add_calibrate(CLI::App& app, Context& ctx) {
   auto [cal, opt] = ctx.command(app, "calibrate", "fit the free parameters (least squares) on the calibration points",
                                 calibrate_command);
-  cal->add_option("--paper", opt->paper, "paper whose calibration points are used");
-  cal->add_option("--machine", opt->machine, "machine file whose fitted parameters are updated");
+  cal->add_option("--paper", opt->paper, "paper whose calibration points are used (default gemini-xe-xk)");
+  cal->add_option("--machine", opt->machine,
+                  "the machine fitted: the one the paper's calibration points run on, which is the default (a name, "
+                  "or a file of that machine name)");
   cal->add_flag("--write", opt->write,
                 "write the machine file with the fitted values as a new file <machine>.json into --out (the "
                 "repository's machine file is never edited)");

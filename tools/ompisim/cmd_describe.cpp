@@ -5,10 +5,13 @@
 #include "collectives/registry.hpp"
 #include "core/errors.hpp"
 #include "core/params.hpp"
+#include "platform/data_path.hpp"
 #include "platform/machine.hpp"
 #include "platform/topology/topology_registry.hpp"
 #include "protocols/register.hpp"
+#include "core/json_input.hpp"
 #include "runner/registries.hpp"
+#include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
 #include "tools/ompisim/commands.hpp"
 
@@ -110,7 +113,7 @@ void describe_component(const ComponentInfo* c) {
   }
   std::cout << "## presets using it\n";
   for (auto& s : stack_registry().all())
-    for (auto& p : s.spec.parts())
+    for (auto& p : s.spec.components())
       if (p.framework == c->framework && p.name == c->name)
         std::cout << "  " << s.name << " [" << s.nic_kind << "] " << s.spec.to_json().dump() << "\n";
 }
@@ -223,6 +226,43 @@ NameLists describable_names() {
   return n;
 }
 
+// A name describe does not know: one error naming every kind of name with the closest one of any kind.
+[[noreturn]] void unknown_name(const std::string& name) {
+  const NameLists n = describable_names();
+  std::vector<std::string> all;
+  for (auto* list : {&n.machines, &n.components, &n.benchmarks, &n.collectives, &n.stacks, &n.topologies})
+    all.insert(all.end(), list->begin(), list->end());
+  for (auto& c : component_registry().all()) all.push_back(c.name);
+  const std::string hint = did_you_mean(name, all);
+  throw InputError("describe", name,
+                   fmt::format("not a machine ({}), a component ({}), a benchmark ({}), a collective ({}), a stack ({}) "
+                               "or a topology ({}){}; a machine or scenario file ends in .json",
+                               fmt::join(n.machines, ", "), fmt::join(n.components, ", "), fmt::join(n.benchmarks, ", "),
+                               fmt::join(n.collectives, ", "), fmt::join(n.stacks, ", "), fmt::join(n.topologies, ", "),
+                               hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+}
+
+// `describe FILE.json`: a machine file (one of one's own, e.g. from `machine template`) as a machine, a scenario (a
+// path `list` prints) as what it runs and says it shows.
+void describe_file(const std::string& given) {
+  const std::string file = data_path(given);
+  const Json j = load_json_file(file);
+  if (j.is_object() && j.contains("networks")) {
+    describe_machine(*load_machine(file));
+    return;
+  }
+  if (!j.is_object() || !j.contains("benchmark"))
+    throw InputError(file, "", "neither a machine file (it has \"networks\") nor a scenario (it has \"benchmark\")");
+  const Scenario s = load_scenario(file);
+  std::string ranks = fmt::format("{}", fmt::join(s.ranks, ", "));
+  std::cout << fmt::format("# scenario {} ({})\n{}\n", s.id, file, s.description);
+  if (!s.expected.empty()) std::cout << "expected: " << s.expected << "\n";
+  std::cout << fmt::format("machine {} (ompisim describe {}), stack {}, benchmark {} (ompisim describe {}), ranks {}, "
+                           "{} per node\n", s.machine, s.machine, s.stack, s.benchmark, s.benchmark, ranks,
+                           s.ranks_per_node);
+  if (!s.mca.empty()) std::cout << "mca " << s.mca.dump() << "\n";
+}
+
 struct DescribeOptions {
   std::string name;
   bool names = false;
@@ -237,11 +277,22 @@ int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
   }
   if (opt.name.empty()) throw InputError("describe", "", "give a NAME (ompisim list), or --names to list every one");
   const std::string& name = opt.name;
+  if (name.ends_with(".json")) {
+    describe_file(name);
+    return 0;
+  }
   if (const bench::DriverInfo* d = bench::driver_registry().find(name)) {
     std::cout << describe_benchmark(*d);
     return 0;
   }
-  if (const ComponentInfo* c = find_component(name)) {
+  const ComponentInfo* c = nullptr;
+  try {
+    c = find_component(name);
+  } catch (const InputError& e) {
+    if (name.find('/') == std::string::npos) throw;  // a name several frameworks have: say which
+    unknown_name(name);
+  }
+  if (c) {
     describe_component(c);
     return 0;
   }
@@ -252,19 +303,11 @@ int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
         std::cout << text;
         return 0;
       }
-  std::unique_ptr<Machine> m;
-  try {
-    m = load_machine(name);
-  } catch (const InputError& e) {  // neither a benchmark nor a machine: say both
-    if (e.reason().rfind("unknown machine", 0) != 0) throw;
-    const NameLists n = describable_names();
-    throw InputError(e.file(), e.key(),
-                     fmt::format("{}; nor a benchmark (known: {}), a collective ({}), a stack ({}) or a topology ({})",
-                                 e.reason(), fmt::join(n.benchmarks, ", "), fmt::join(n.collectives, ", "),
-                                 fmt::join(n.stacks, ", "), fmt::join(n.topologies, ", ")));
+  if (std::any_of(machines.begin(), machines.end(), [&](const auto& m) { return m.first == name; })) {
+    describe_machine(*load_machine(name));
+    return 0;
   }
-  describe_machine(*m);
-  return 0;
+  unknown_name(name);
 }
 
 }  // namespace
@@ -273,10 +316,11 @@ void add_describe(CLI::App& app, Context& ctx) {
   auto [desc, opt] = ctx.command(app, "describe",
                                   "print every parameter of a machine or of a component (e.g. btl/ugni) with unit, "
                                   "value and source, the keys a benchmark's \"benchmark\" block accepts, the algorithms "
-                                  "of a collective, the presets of a stack, or a topology",
+                                  "of a collective, the presets of a stack, a topology, or what a scenario file runs",
                                   describe_command);
   auto* name = desc->add_option("name", opt->name, "machine, component (framework/name, or a name only one framework "
-                                                  "has), benchmark, collective, stack or topology name (ompisim list)");
+                                                  "has), benchmark, collective, stack or topology name (ompisim list), or a machine or scenario file "
+                                                  "(FILE.json)");
   desc->add_flag("--names", opt->names, "print every name describe takes, one per line (shell completion reads it)")
       ->excludes(name);
 }

@@ -28,7 +28,8 @@ void add_reproduce(CLI::App& app, Context& ctx) {
                                 "run every scenario into results/ (JSON, CSV, SVG) and write validation.md",
                                 reproduce_command);
   *out = data_dir() + "/results";
-  rep->add_option("--out", *out, "results directory");
+  rep->add_option("--out", *out, "results folder (default: results/ of the data folder, the committed results, "
+                                 "rewritten)");
   rep->add_option("--from", g_from,
                   "run nothing: read the results and validation.json of this results folder and redraw the plots "
                   "into --out");

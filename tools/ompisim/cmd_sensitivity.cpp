@@ -4,6 +4,7 @@
 #include "tools/ompisim/commands.hpp"
 #include "validation/sensitivity.hpp"
 
+#include <fmt/format.h>
 #include <iostream>
 
 namespace ompisim::cli {
@@ -17,7 +18,7 @@ struct SensitivityOptions {
 };
 
 int sensitivity_command(const CLI::App&, const SensitivityOptions& opt, Context&) {
-  if (!(opt.step > 0 && opt.step < 1)) throw InputError("--step", std::to_string(opt.step), "must be in (0, 1)");
+  if (!(opt.step > 0 && opt.step < 1)) throw InputError("--step", fmt::format("{}", opt.step), "must be in (0, 1)");
   Json r = validation::sensitivity(opt.file, opt.step, opt.mca);
   std::cout << (opt.json ? r.dump(2) + "\n" : validation::render_sensitivity(r));
   return 0;

@@ -132,7 +132,7 @@ void add_sweep(CLI::App& app, Context& ctx) {
                                 "table (runner/sweep.hpp describes the grid file)",
                                 sweep_command);
   swp->add_option("grid", opt->grid_file, "grid JSON file")->required();
-  swp->add_option("-j,--jobs", opt->jobs, "points run at once on this machine (each in its own process)")
+  swp->add_option("-j,--jobs", opt->jobs, "points run at once on this machine (each in its own process); default 1")
       ->check(CLI::Range(1, 256));
   swp->add_option("--shard", opt->shard_spec,
                   "run only shard I of N (I/N, 0-based: point k belongs to shard k % N); default: a Slurm array task's "

@@ -1,9 +1,11 @@
 // `ompisim validate`: the scenarios with reference data, checked against the papers; the validation table (or JSON),
 // exit 1 when a calibration point is outside its tolerance.
 #include "core/errors.hpp"
+#include "runner/registries.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/validate.hpp"
 
+#include <fmt/format.h>
 #include <iostream>
 
 namespace ompisim::cli {
@@ -17,7 +19,18 @@ struct ValidateOptions {
 };
 
 int validate_command(const CLI::App&, const ValidateOptions& opt, Context&) {
-  if (!opt.machine_file.empty()) validation::set_machine_file(opt.machine_file);
+  if (!opt.machine_file.empty()) {
+    validation::set_machine_file(opt.machine_file);
+    // A file whose machine no scenario of the papers runs on would be read and then used by none.
+    const std::string name = load_machine(opt.machine_file)->name;
+    const auto machines = validation::reference_machines(opt.paper);
+    if (!machines.count(name))
+      throw InputError("--machine-file", opt.machine_file,
+                       fmt::format("its machine '{}' is the machine of no scenario {} (they run on {}), so no scenario "
+                                   "would use it: give the file the name of the machine it stands for",
+                                   name, opt.paper.empty() ? "with reference data" : "of " + opt.paper,
+                                   fmt::join(machines, ", ")));
+  }
   if (opt.samples < 0) throw InputError("--samples", std::to_string(opt.samples), "must be 0 or more");
   validation::set_interval_samples(opt.samples);
   Json v = validation::validate(opt.paper, parse_sets(opt.sets));
@@ -34,11 +47,13 @@ void add_validate(CLI::App& app, Context& ctx) {
   val->add_option("--paper", opt->paper, "only this paper (e.g. gemini-xe-xk)");
   val->add_flag("--json", opt->json, "print JSON");
   val->add_option("--machine-file", opt->machine_file,
-                  "machine file used by every scenario whose machine has this file's name (a what-if machine)");
+                  "machine file used by every scenario whose machine has this file's name (a what-if machine); a "
+                  "file of a machine no scenario runs on is refused");
   val->add_option("--samples", opt->samples,
-                  "Latin-hypercube samples of the machines' estimate ranges and undetermined directions per paper, and "
-                  "of the placements a paper leaves unstated (taken in turn), for the prediction intervals and the "
-                  "claims' intervals (0: none)");
+                  fmt::format("Latin-hypercube samples of the machines' estimate ranges and undetermined directions per "
+                              "paper, and of the placements a paper leaves unstated (taken in turn), for the prediction "
+                              "intervals and the claims' intervals (0: none); default {}",
+                              validation::kDefaultIntervalSamples));
   CLI::Option* set = add_scenario_overrides(*val, opt->sets, nullptr, "every scenario");
   set->description(set->get_description() +
                    ": the table for a what-if parameter set (calibration points may then leave their tolerance)");

@@ -47,7 +47,7 @@ void add_global_options(CLI::App& app, Context& ctx) {
                              limits::kDefaultMaxInputBytes));
   app.add_option("--max-events", ctx.max_events_text,
                  "refuse (exit 2, nothing written, before starting) a run or sweep point whose estimated event count "
-                 "(ranks x iterations x messages per iteration, runner/estimate.hpp) is above N");
+                 "(ranks x iterations x messages per iteration, runner/estimate.hpp) is above N; default: no limit");
 }
 
 // CLI11's message, or for a word where a subcommand belongs (CLI11: "A subcommand is required") the word and the
@@ -145,7 +145,18 @@ Overrides parse_sets(const std::vector<std::string>& sets) {
     if (eq == std::string::npos || eq == 0) throw InputError("--set", s, "expected key=value");
     if (std::any_of(s.begin(), s.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
       throw InputError("--set", s, "holds a control character (a line break, a tab, ...): not part of any key or value");
-    o.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+    // Blanks around the '=' are the user's spacing, not part of the key or the value ("nic.bte_bandwidth = 5 GB/s").
+    auto trim = [](std::string v) {
+      const auto a = v.find_first_not_of(' '), b = v.find_last_not_of(' ');
+      return a == std::string::npos ? std::string() : v.substr(a, b - a + 1);
+    };
+    const std::string key = trim(s.substr(0, eq)), value = trim(s.substr(eq + 1));
+    if (key.empty()) throw InputError("--set", s, "expected key=value");
+    // The same key twice: the last would win without a word, and the header would list both.
+    for (const auto& [k, v] : o)
+      if (k == key)
+        throw InputError("--set", key, fmt::format("given twice ('{}', then '{}'): give it once", v, value));
+    o.emplace_back(key, value);
   }
   return o;
 }

@@ -5,6 +5,7 @@
 #include "validation/calibrate.hpp"
 
 #include "core/errors.hpp"
+#include "validation/validate.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -125,4 +126,39 @@ TEST_CASE("calibrate: a comparison with 'free' calibrates only the parameters it
   CHECK(gap_enters_fit(gaps[1], hw));
   SECTION("free not a string") { Json e = own; e["free"] = 3; bad(e, "fit_gaps[0].free"); }
   SECTION("free empty") { Json e = own; e["free"] = ""; bad(e, "fit_gaps[0].free"); }
+}
+
+// Configuration: the shipped reference files of the Gemini and SeaStar papers, and hand-made ones whose calibration
+// points run on two machines or on none. Expected: the machine their calibration points run on (cielo; red-storm,
+// the SeaStar application points with "fits" left out as calibrate leaves them out); several or none is an InputError
+// naming the file. How validated: exact names and the error texts.
+TEST_CASE("calibrate: the machine fitted is the one the paper's calibration points run on") {
+  for (auto [paper, machine] : {std::pair{"gemini-xe-xk", "cielo"}, std::pair{"seastar-portals", "red-storm"}}) {
+    const std::string f = reference_files(paper).at(0);
+    CHECK(calibration_machine(load_json_file(f), f) == machine);
+  }
+  auto point = [](const char* scenario) {
+    return Json{{"id", scenario}, {"role", "calibration"}, {"scenario", scenario}};
+  };
+  Json two{{"points", Json::array({point("scenarios/gemini/fig5_latency_2p_inter_openmpi.json"),
+                                   point("scenarios/seastar/fig2_netpipe_native.json")})}};
+  CHECK_THROWS_WITH(calibration_machine(two, "ref.json"),
+                    Catch::Contains("ref.json") && Catch::Contains("several machines (cielo, red-storm)"));
+  Json none{{"points", Json::array({Json{{"id", "p"}, {"role", "prediction"}, {"scenario", "x.json"}}})}};
+  CHECK_THROWS_WITH(calibration_machine(none, "ref.json"), Catch::Contains("no calibration point names a machine"));
+}
+
+// Configuration: the shipped reference files. Expected: the machines of the scenarios each names anywhere (points,
+// claims, comparisons): Gemini's are cielo alone, SeaStar's include red-storm and jaguar-xt4, and every paper's
+// together include Crusher and the QsNet machine. How validated: set membership (what validate --machine-file checks).
+TEST_CASE("validate: the machines a paper's scenarios run on") {
+  CHECK(reference_machines("gemini-xe-xk") == std::set<std::string>{"cielo"});
+  const auto seastar = reference_machines("seastar-portals");
+  CHECK(seastar.count("red-storm") == 1);
+  CHECK(seastar.count("jaguar-xt4") == 1);
+  CHECK(seastar.count("cielo") == 0);
+  const auto all = reference_machines("");
+  CHECK(all.count("crusher") == 1);
+  CHECK(all.count("osu-elan4") == 1);
+  CHECK(all.count("my-cielo") == 0);
 }

@@ -7,6 +7,7 @@
 #include "runner/scenario.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <cmath>
 #include <filesystem>
@@ -211,6 +212,29 @@ TEST_CASE("reference: bad claim input names the file and the key", "[unit][valid
     c["checks"][1]["factor"] = 0.5;
     throws(c, "claims[p.c].check.checks[1].factor", ">= 1");
   }
+  SECTION("a mean_gap: its pairs, each pair's keys and directions") {
+    auto pair = [](const std::string& metric) {
+      return Json{{"label", "p"}, {"a", ref("scenarios/x.json", 1, metric)}, {"b", ref("scenarios/y.json", 1, metric)}};
+    };
+    Json c{{"kind", "mean_gap"}, {"pairs", Json::array({pair("runtime_s"), pair("runtime_s")})}, {"paper_gap_pct", 2.7},
+           {"reading", "slightly"}};
+    CHECK_NOTHROW(check_claims_input(gap_claim(c), f, only_known));
+    Json bad = c;
+    bad["pairs"] = Json::array();
+    throws(bad, "claims[p.c].check.pairs", "non-empty array");
+    bad = c;
+    bad["pairs"][1]["c"] = 1;
+    throws(bad, "claims[p.c].check.pairs[1].c", "unknown key");
+    bad = c;
+    bad["pairs"][1].erase("b");
+    throws(bad, "claims[p.c].check.pairs[1].b", "missing");
+    bad = c;
+    bad["pairs"][1] = pair("bandwidth_GBps");  // a pair of the other direction than the first
+    throws(bad, "claims[p.c].check.pairs[1].b.metric", "different directions");
+    bad = c;
+    bad["paper_gap_pct"] = 20;  // outside 'slightly'
+    throws(bad, "claims[p.c].check.paper_gap_pct", "outside the reading");
+  }
   SECTION("an untested statement without its reason") {
     Json doc = gap_claim(good_gap());
     doc["untested"] = Json::array({{{"id", "u"}, {"text", "18 us"}}});
@@ -263,13 +287,21 @@ TEST_CASE("validate: predictions, pairs, less_all by size with a margin, gap det
                 {"metric", "latency_us"}, {"stack", stack}, {"value", v}, {"scenario", sc}, {"select", {{"bytes", 4}}},
                 {"role", role}};
   };
+  auto up = Json{{"label", "up"}, {"a", ref(basic, 4)}, {"b", ref(intr, 4)}};
+  auto down = Json{{"label", "down"}, {"a", ref(intr, 4)}, {"b", ref(basic, 4)}};
+  Json mean{{"kind", "mean_gap"}, {"pairs", Json::array({up, up, down})}, {"paper_gap_pct", 56}};
+  Json slight = mean;
+  slight["paper_gap_pct"] = 5;
+  slight["reading"] = "slightly";
   Json pred = point("pred", basic, "prediction", 3.87 * 1.5, "basic");
   pred["bytes"] = 8;  // another key than the pair's (it selects the 4-byte value)
   Json doc{{"points", Json::array({point("cal.basic", basic, "calibration", 3.87, "basic"),
                                    point("cal.intr", intr, "calibration", 14.70, "interrupt"), pred})},
            {"claims", Json::array({{{"id", "la"}, {"text", "t"}, {"check", {{"kind", "less_all"}, {"a", basic}, {"b", intr}, {"metric", "latency_us"}}}},
                                    {{"id", "la.margin"}, {"text", "t"}, {"check", {{"kind", "less_all"}, {"a", basic}, {"b", intr}, {"metric", "latency_us"}, {"margin_pct", 1000}}}},
-                                   {{"id", "g"}, {"text", "t"}, {"check", {{"kind", "gap"}, {"a", ref(basic, 4)}, {"b", ref(intr, 4)}, {"paper_gap_pct", 280}}}}})}};
+                                   {{"id", "g"}, {"text", "t"}, {"check", {{"kind", "gap"}, {"a", ref(basic, 4)}, {"b", ref(intr, 4)}, {"paper_gap_pct", 280}}}},
+                                   {{"id", "m"}, {"text", "t"}, {"check", mean}},
+                                   {{"id", "m.slight"}, {"text", "t"}, {"check", slight}}})}};
   Json v = validate_reference(doc, "mini.json");
   set_interval_samples(kDefaultIntervalSamples);
   CHECK(v["points"][2]["tolerance_pct"] == 15.0);
@@ -281,5 +313,14 @@ TEST_CASE("validate: predictions, pairs, less_all by size with a margin, gap det
   CHECK_THAT(v["claims"][0]["detail"].get<std::string>(), Catch::StartsWith("4: ") && Catch::Contains("; 4096: "));
   CHECK_FALSE(v["claims"][1]["holds"].get<bool>());
   CHECK_THAT(v["claims"][2]["detail"].get<std::string>(), Catch::Contains("paper +280.0 %, accepted +186.7 to +420.0 %"));
+  // mean_gap: the 4 B pair (+279.8 %) twice and its inverse once: the mean of the log ratios is a third of one pair's
+  const double one = v["claims"][2]["gaps"][0]["model"].get<double>();
+  const double third = (std::pow(1 + one / 100, 1.0 / 3) - 1) * 100;
+  CHECK(v["claims"][3]["holds"].get<bool>());
+  CHECK_THAT(v["claims"][3]["detail"].get<std::string>(), Catch::StartsWith("mean of up +279.84 %, up +279.84 %, down -279.84 %"));
+  REQUIRE(v["claims"][3]["gaps"].size() == 1);
+  CHECK(v["claims"][3]["gaps"][0]["model"].get<double>() == Approx(third));
+  CHECK_FALSE(v["claims"][4]["holds"].get<bool>());  // the same mean read as 'slightly' (at most 10 %)
+  CHECK_THAT(v["claims"][4]["detail"].get<std::string>(), Catch::Contains(fmt::format("model gap {:+.1f} %", third)));
   CHECK(v["claims"][2]["paper"] == "mini");
 }

@@ -1,5 +1,7 @@
 #include "validation/gap.hpp"
 
+#include <cmath>
+
 #include <catch2/catch.hpp>
 
 using namespace ompisim::validation;
@@ -42,4 +44,16 @@ TEST_CASE("gap: direction from the metric name") {
   CHECK(better_of_metric("t_avg_us") == Better::Lower);
   CHECK(better_of_metric("mpi_time_pct") == Better::Lower);
   CHECK_THROWS_AS(better_of_metric("widgets"), std::invalid_argument);
+}
+
+TEST_CASE("gap: several gaps read together, as one mean of log ratios") {
+  CHECK(mean_gap_pct({12.0}) == Approx(12.0));
+  CHECK(mean_gap_pct({5.0, 5.0, 5.0}) == Approx(5.0));
+  CHECK(mean_gap_pct({10.0, -10.0}) == Approx(0.0).margin(1e-12));  // a +X and a -X gap cancel
+  // SeaStar §4's four applications (CM vs Cray MPI: +0.4, -4, +3, +12 %): geometric mean of the slower/faster ratios
+  const double m = mean_gap_pct({0.4, -4.0, 3.0, 12.0});
+  CHECK(m == Approx((std::exp((std::log(1.004) - std::log(1.04) + std::log(1.03) + std::log(1.12)) / 4) - 1) * 100));
+  CHECK(m > 0);
+  CHECK(mean_gap_pct({-20.0, -1.0}) < 0);
+  CHECK_THROWS(mean_gap_pct({}));
 }

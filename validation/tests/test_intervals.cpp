@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <unistd.h>
 
 using namespace ompisim;
 
@@ -49,7 +50,7 @@ std::pair<double, Json> interval_of(const std::string& machine_file) {
 // Expected: the interval contains the point prediction, has a width with the narrow range, and is wider with the
 // wide range (the same samples of the unit interval, mapped onto a wider range). How validated: the bounds.
 TEST_CASE("validate: the interval contains the prediction and widens with an estimate's range", "[validation]") {
-  auto dir = std::filesystem::temp_directory_path() / "ompisim-test-intervals";
+  auto dir = std::filesystem::temp_directory_path() / ("ompisim-test-intervals-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   validation::set_interval_samples(8);
   auto [v1, narrow] = interval_of(cielo_with_one_range("1.4 us", "1.6 us", (dir / "narrow.json").string()));
@@ -178,7 +179,7 @@ TEST_CASE("intervals: the seastar reference samples every application skeleton's
 // Expected: the sampling record names the halo size, and the run time's interval has a width (the halo size moves
 // it) and contains the nominal value. How validated: the JSON validate_reference returns.
 TEST_CASE("intervals: an application skeleton's estimate widens the run time's interval", "[validation]") {
-  auto dir = std::filesystem::temp_directory_path() / "ompisim-test-skeleton-intervals";
+  auto dir = std::filesystem::temp_directory_path() / ("ompisim-test-skeleton-intervals-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   // Jaguar's file takes Red Storm's as its base (merged as a JSON merge patch): its own entries lose their ranges, and
   // every ranged entry of the base that it does not replace whole gets "range": null (the patch deletes the key).

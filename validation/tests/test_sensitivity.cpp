@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <unistd.h>
 
 using namespace ompisim;
 
@@ -13,7 +14,7 @@ using namespace ompisim;
 // their largest |S| (G_bandwidth first: 0.94 at 32 KiB), and g and S, which do not enter, have S = 0.
 // How validated: each derivative within 1e-3 of the closed form.
 TEST_CASE("sensitivity: normalised derivatives match the LogGOPS closed form, sorted", "[validation]") {
-  auto dir = std::filesystem::temp_directory_path() / "ompisim-test-sensitivity";
+  auto dir = std::filesystem::temp_directory_path() / ("ompisim-test-sensitivity-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::string f = (dir / "lat.json").string();
   write_file_atomic(f, R"({"id": "lat", "machine": "loggp", "stack": "loggp", "engine": "des",

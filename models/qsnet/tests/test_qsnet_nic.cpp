@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <unistd.h>
 
 using namespace ompisim;
 using namespace ompisim::qsnet;
@@ -204,7 +205,7 @@ TEST_CASE("models/qsnet: fat-tree routes on the Elan4 machines go up then down w
 // Expected: InputError naming the file and the key (node_list or the topology's), with the reason.
 // How validated: the exception's fields.
 TEST_CASE("models/qsnet: a fat tree that cannot hold the node count is refused naming the key", "[unit][qsnet]") {
-  auto dir = std::filesystem::temp_directory_path() / "ompisim-qsnet-test";
+  auto dir = std::filesystem::temp_directory_path() / ("ompisim-qsnet-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto file = (dir / "small-tree.json").string();
   std::ofstream(file) << R"({"base": "osu-elan4", "machine": "small-tree",

@@ -40,55 +40,91 @@ EagerPool& BtlUgni::pool(int rank, Pool which) {
       .first->second;
 }
 
+// Short: COPYING -> SMSG_SENT -> COMPLETE. Eager get: AWAIT_SEND_BUFFER -> ... -> COMPLETE (ugni_frag.hpp).
 void BtlUgni::send(const Descriptor& f, Completion local_done) {
-  std::uint64_t total = f.wire_bytes();
-  if (total <= smsg_limit_) {
+  const std::uint32_t id = frags_.create(FragState::Idle, f, std::move(local_done));
+  SendFrag& s = frags_[id];
+  if (f.wire_bytes() <= smsg_limit_) {
     counters_.add(UgniStat::ShortSends);
+    s.state = step(s.state, FragEvent::StartShort);
     // prepare_src: copy into the send fragment, then SMSG (TAG_SEND).
-    const std::uint32_t id = shorts_.create(f, std::move(local_done));
-    cpus_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, id] {
-      ShortSend& s = shorts_[id];
-      gni_.smsg_send(s.f.src, s.f.dst, s.f.wire_bytes(), std::move(s.local_done), [this, id] {
-        const Descriptor in = shorts_[id].f;
-        shorts_.erase(id);
-        deliver(in);
-      });
-    });
+    cpus_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, id] { on_copied(id); });
     return;
   }
-  // Eager get: a registered buffer from the sender's pool.
   counters_.add(UgniStat::EagerGets);
-  auto go = [this, f, local_done = std::move(local_done)]() mutable {
-    cpus_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, f, local_done = std::move(local_done)]() mutable {
-      if (local_done) local_done();  // the user buffer was copied: the PML may complete the send
-      gni_.smsg_send(f.src, f.dst, kCtrlBytes + f.hdr.len, nullptr, [this, f] {
-        // INIT_GET arrived: the receiver takes a buffer from its pool and pulls the data.
-        // The receiver pulls by FMA GET whatever the size (r26242 btl_ugni_component.c mca_btl_ugni_start_eager_get
-        // posts GNI_POST_FMA_GET; btl_ugni_fma_limit picks FMA or BTE for the long protocol's GET only).
-        auto pull = [this, f] {
-          gni_.rdma(gemini::RdmaOp::Get, false, f.dst, f.src, f.data.length, [this, f] {
-            // RDMA_COMPLETE frees the sender's eager buffer.
-            gni_.smsg_send(f.dst, f.src, kCtrlBytes, nullptr, [this, f] { pool(f.src, Pool::Send).give_back(); });
-            Descriptor in = f;
-            in.rx_buffer = next_rx_++;
-            eager_in_use_.emplace(in.rx_buffer, f.dst);  // the receiver's pool buffer now holds the payload
-            deliver(in);
-          });
-        };
-        switch (pool(f.dst, Pool::Recv).take(pull)) {
-          case EagerPool::Result::Got: pull(); break;
-          case EagerPool::Result::Grew: cpus_.cpu(f.dst, gni_.nic().params().registration_cost, pull, "mca_btl_ugni_eager_pool_grow"); break;
-          case EagerPool::Result::Wait: break;
-        }
-      });
-    });
-  };
-  auto shared = std::make_shared<decltype(go)>(std::move(go));
-  switch (pool(f.src, Pool::Send).take([shared] { (*shared)(); })) {
-    case EagerPool::Result::Got: (*shared)(); break;
-    case EagerPool::Result::Grew: cpus_.cpu(f.src, gni_.nic().params().registration_cost, [shared] { (*shared)(); }, "mca_btl_ugni_eager_pool_grow"); break;
+  s.state = step(s.state, FragEvent::StartEager);
+  take_buffer(f.src, Pool::Send, id);  // a registered buffer from the sender's pool
+}
+
+// A buffer of `rank`'s list: free now, after growing the list (the rank's CPU pays a registration), or, when the list
+// is at its maximum, once one comes back (the pool calls on_buffer then).
+void BtlUgni::take_buffer(int rank, Pool which, std::uint32_t id) {
+  switch (pool(rank, which).take([this, id] { on_buffer(id); })) {
+    case EagerPool::Result::Got: on_buffer(id); break;
+    case EagerPool::Result::Grew:
+      cpus_.cpu(rank, gni_.nic().params().registration_cost, [this, id] { on_buffer(id); },
+                "mca_btl_ugni_eager_pool_grow");
+      break;
     case EagerPool::Result::Wait: break;
   }
+}
+
+void BtlUgni::on_buffer(std::uint32_t id) {
+  SendFrag& s = frags_[id];
+  s.state = step(s.state, FragEvent::BufferReady);
+  if (s.state == FragState::EagerCopying) {
+    cpus_.cpu_copy(s.f.src, static_cast<double>(s.f.data.length), [this, id] { on_copied(id); });
+    return;
+  }
+  // PULLING: the receiver pulls by FMA GET whatever the size (r26242 btl_ugni_component.c mca_btl_ugni_start_eager_get
+  // posts GNI_POST_FMA_GET; btl_ugni_fma_limit picks FMA or BTE for the long protocol's GET only).
+  gni_.rdma(gemini::RdmaOp::Get, false, s.f.dst, s.f.src, s.f.data.length, [this, id] { on_get_done(id); });
+}
+
+void BtlUgni::on_copied(std::uint32_t id) {
+  SendFrag& s = frags_[id];
+  s.state = step(s.state, FragEvent::Copied);
+  if (s.state == FragState::SmsgSent) {
+    gni_.smsg_send(s.f.src, s.f.dst, s.f.wire_bytes(), std::move(s.local_done), [this, id] { on_send_arrived(id); });
+    return;
+  }
+  // INIT_GET_SENT: the user buffer was copied, the PML may complete the send.
+  if (Completion done = std::move(s.local_done)) done();
+  gni_.smsg_send(s.f.src, s.f.dst, kCtrlBytes + s.f.hdr.len, nullptr, [this, id] { on_init_get(id); });
+}
+
+void BtlUgni::on_send_arrived(std::uint32_t id) {
+  SendFrag& s = frags_[id];
+  s.state = step(s.state, FragEvent::SendArrived);
+  const Descriptor in = s.f;
+  frags_.erase(id);
+  deliver(in);
+}
+
+// INIT_GET arrived: the receiver takes a buffer from its receive list and pulls the data.
+void BtlUgni::on_init_get(std::uint32_t id) {
+  SendFrag& s = frags_[id];
+  s.state = step(s.state, FragEvent::InitGetArrived);
+  take_buffer(s.f.dst, Pool::Recv, id);
+}
+
+void BtlUgni::on_get_done(std::uint32_t id) {
+  SendFrag& s = frags_[id];
+  s.state = step(s.state, FragEvent::GetDone);
+  gni_.smsg_send(s.f.dst, s.f.src, kCtrlBytes, nullptr, [this, id] { on_rdma_complete(id); });
+  Descriptor in = s.f;
+  in.rx_buffer = next_rx_++;
+  eager_in_use_.emplace(in.rx_buffer, in.dst);  // the receiver's pool buffer now holds the payload
+  deliver(in);
+}
+
+// RDMA_COMPLETE frees the sender's eager buffer.
+void BtlUgni::on_rdma_complete(std::uint32_t id) {
+  SendFrag& s = frags_[id];
+  s.state = step(s.state, FragEvent::RdmaCompleteArrived);
+  const int src = s.f.src;
+  frags_.erase(id);
+  pool(src, Pool::Send).give_back();
 }
 
 void BtlUgni::payload_consumed(const Descriptor& f) {
@@ -103,21 +139,47 @@ void BtlUgni::prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion r
   gni_.register_buffer(rank, b, bytes, std::move(ready));
 }
 
+// GET_POSTED -> COMPLETE, or the PUT fallback: PUT_INIT_SENT -> PUTTING -> RDMA_COMPLETE_SENT -> COMPLETE.
 void BtlUgni::get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) {
   bool bte = bytes > static_cast<std::uint64_t>(mca_.btl_ugni_fma_limit.value);
   bool aligned = local.addr % 4 == 0 && remote.addr % 4 == 0 && bytes % 4 == 0;
+  const std::uint32_t id = rdmas_.create(RdmaState::Idle, initiator, peer, bytes, bte, std::move(done));
+  RdmaFrag& r = rdmas_[id];
   if (aligned && bytes <= static_cast<std::uint64_t>(mca_.btl_ugni_get_limit.value)) {
     counters_.add(UgniStat::LongGets);
-    gni_.rdma(gemini::RdmaOp::Get, bte, initiator, peer, bytes, std::move(done));
+    r.state = step(r.state, RdmaEvent::StartGet);
+    gni_.rdma(gemini::RdmaOp::Get, bte, initiator, peer, bytes, [this, id] { on_rdma_done(id); });
     return;
   }
   // PUT fallback: PUT_INIT to the data owner, which PUTs and answers RDMA_COMPLETE.
   counters_.add(UgniStat::PutFallbacks);
-  gni_.smsg_send(initiator, peer, kCtrlBytes, nullptr, [this, initiator, peer, bytes, bte, done = std::move(done)]() mutable {
-    gni_.rdma(gemini::RdmaOp::Put, bte, peer, initiator, bytes, [this, initiator, peer, done = std::move(done)]() mutable {
-      gni_.smsg_send(peer, initiator, kCtrlBytes, nullptr, std::move(done));
-    });
-  });
+  r.state = step(r.state, RdmaEvent::StartPutFallback);
+  gni_.smsg_send(initiator, peer, kCtrlBytes, nullptr, [this, id] { on_put_init(id); });
+}
+
+void BtlUgni::on_put_init(std::uint32_t id) {
+  RdmaFrag& r = rdmas_[id];
+  r.state = step(r.state, RdmaEvent::PutInitArrived);
+  gni_.rdma(gemini::RdmaOp::Put, r.bte, r.peer, r.initiator, r.bytes, [this, id] { on_rdma_done(id); });
+}
+
+void BtlUgni::on_rdma_done(std::uint32_t id) {
+  RdmaFrag& r = rdmas_[id];
+  r.state = step(r.state, RdmaEvent::RdmaDone);
+  if (r.state == RdmaState::Complete) return finish_rdma(id);
+  gni_.smsg_send(r.peer, r.initiator, kCtrlBytes, nullptr, [this, id] { on_put_complete(id); });  // RDMA_COMPLETE
+}
+
+void BtlUgni::on_put_complete(std::uint32_t id) {
+  RdmaFrag& r = rdmas_[id];
+  r.state = step(r.state, RdmaEvent::RdmaCompleteArrived);
+  finish_rdma(id);
+}
+
+void BtlUgni::finish_rdma(std::uint32_t id) {
+  Completion done = std::move(rdmas_[id].done);
+  rdmas_.erase(id);
+  if (done) done();
 }
 
 void BtlUgni::atomic_add(int rank, int target, Completion local_done, Completion at_target) {

@@ -8,6 +8,8 @@
 //    buffer/length not 4-byte aligned) the receiver sends PUT_INIT, the sender PUTs and sends RDMA_COMPLETE: two extra
 //    SMSG messages.
 //  - atomics (MCA_BTL_FLAGS_ATOMIC_OPS): an FMA AMO executed by the target's Gemini NIC (Cheetah's uGNI BCOL).
+// Each send fragment and RDMA operation in flight is a record with an explicit state (ugni_frag.hpp); the steps below
+// (on_<event>) move it by its transition table and start the next activity.
 // The component's uGNI communication domain (endpoints, mailboxes, credits, registration caches) is its own
 // (gemini::Cdm); the NIC (gemini::Gni) is the job's, shared with any other library on it.
 #pragma once
@@ -19,6 +21,7 @@
 #include "protocols/btl/btl.hpp"
 #include "protocols/btl/ugni/btl_ugni_mca.hpp"
 #include "protocols/btl/ugni/eager_pool.hpp"
+#include "protocols/btl/ugni/ugni_frag.hpp"
 
 #include <unordered_map>
 
@@ -73,6 +76,7 @@ public:
   EagerPool& pool(int rank, Pool which);
   std::uint64_t count(UgniStat s) const { return snapshot()[s]; }
   std::size_t eager_buffers_held() const { return eager_in_use_.size(); }  // receivers' buffers not yet consumed
+  std::size_t frags_in_flight() const { return frags_.size() + rdmas_.size(); }  // send fragments and RDMA operations
 
 private:
   CpuTimeline& cpus_;
@@ -83,11 +87,21 @@ private:
   std::unordered_map<std::int64_t, EagerPool> pools_;    // per (rank, Pool), created on first use
   std::unordered_map<std::uint64_t, int> eager_in_use_;  // Descriptor::rx_buffer -> receiver whose pool buffer holds it
   std::uint64_t next_rx_ = 1;
-  struct ShortSend {  // a short send from its copy into the send fragment to its delivery
-    Descriptor f;
-    Completion local_done;
-  };
-  Slab<ShortSend> shorts_;  // the send's events carry (this, index): no heap closure holding the descriptor
+  Slab<SendFrag> frags_;  // send fragments in flight; their events carry (this, index)
+  Slab<RdmaFrag> rdmas_;  // RDMA operations in flight
+  // Send fragment steps (ugni_frag.hpp): each applies its event to frags_[id] and starts what the new state needs.
+  void take_buffer(int rank, Pool which, std::uint32_t id);  // then on_buffer(id), at once, after growth or later
+  void on_buffer(std::uint32_t id);                           // BUFFER_READY (send or receive list)
+  void on_copied(std::uint32_t id);                           // COPIED (into the fragment or the eager buffer)
+  void on_send_arrived(std::uint32_t id);                     // SEND_ARRIVED (TAG_SEND polled by the receiver)
+  void on_init_get(std::uint32_t id);                         // INIT_GET_ARRIVED
+  void on_get_done(std::uint32_t id);                         // GET_DONE (the receiver's pull)
+  void on_rdma_complete(std::uint32_t id);                    // RDMA_COMPLETE_ARRIVED (frees the sender's buffer)
+  // RDMA operation steps.
+  void on_put_init(std::uint32_t id);      // PUT_INIT_ARRIVED at the data owner
+  void on_rdma_done(std::uint32_t id);     // RDMA_DONE (GET or PUT locally complete)
+  void on_put_complete(std::uint32_t id);  // RDMA_COMPLETE_ARRIVED at the initiator after the PUT
+  void finish_rdma(std::uint32_t id);
   Statistics<UgniStat, kStatistics.size()> counters_{kStatistics};  // the protocols'; the others set by snapshot()
   // The counters as a run reports them: the protocols' with the domain's and the eager buffers held set now.
   Statistics<UgniStat, kStatistics.size()> snapshot() const;

@@ -29,9 +29,9 @@ std::vector<std::uint64_t> calc_weighted_length(const std::vector<double>& weigh
 }
 
 FragPipeline::FragPipeline(std::vector<Btl> btls, std::uint64_t first_offset, std::uint64_t bytes, int depth,
-                           Schedule schedule, int max_btls, bool refill_completer)
+                           Schedule schedule, int max_btls, bool refill_completer, bool registered)
     : btl_(std::move(btls)), share_in_flight_(btl_.size(), 0), off_(first_offset), remaining_(bytes),
-      depth_(std::max(1, depth)), schedule_(schedule), refill_(refill_completer) {
+      depth_(std::max(1, depth)), schedule_(schedule), refill_(refill_completer), registered_(registered) {
   for (auto& b : btl_) {
     b.max_frag = std::max<std::uint64_t>(1, b.max_frag);
     if (b.weight > 0) ++used_;
@@ -83,12 +83,16 @@ std::optional<FragPipeline::Frag> FragPipeline::next() {
   while (btl_[i].weight <= 0) i = (i + 1) % n;  // mca_bml_base_btl_array_get_next over the BTLs in use
   next_ = (i + 1) % n;
   const Btl& b = btl_[i];
+  // Registered buffer: num_btl_avail == 1 for the last BTL of the array in use (v1.1.1 pml_ob1_recvreq.c:614, 623).
+  const bool last_avail =
+      registered_ && std::none_of(btl_.begin() + static_cast<std::ptrdiff_t>(i) + 1, btl_.end(),
+                                  [](const Btl& x) { return x.weight > 0; });
   std::uint64_t len = remaining_;
-  if (used_ > 1 && remaining_ >= b.take_all) {
+  if (used_ > 1 && !last_avail && remaining_ >= b.take_all) {
     len = static_cast<std::uint64_t>(b.weight * static_cast<double>(remaining_));
     len = std::clamp<std::uint64_t>(len, 1, remaining_);
   }
-  len = std::min(len, b.max_frag);
+  if (!registered_) len = std::min(len, b.max_frag);  // :673-676, only where each fragment is registered
   return post(i, len);
 }
 

@@ -13,6 +13,12 @@
 //   size = (size_t)(weight * remaining)   otherwise ("a percentage of the overall message length (regardless of amount
 //                                         previously assigned)", bml/r2's bandwidth weight)
 // capped at the BTL's fragment size (btl_max_send_size - FRAG header; btl_max_rdma_size).
+// The RDMA side over a receive buffer already registered with the BTLs (`registered`: mca_pml_ob1_rdma_btls found a
+// registration, req_rdma_cnt != 0, the branch at v1.1.1 pml_ob1_recvreq.c:607-644) differs in two ways: no
+// btl_max_rdma_size cap (the cap at :673-676 is only in the branch that registers each fragment as it goes), and
+// `num_btl_avail = req_rdma_cnt - req_rdma_idx` counts only the BTLs from the chosen one to the end of the array, so
+// the last BTL in use takes all the remaining bytes. Over two BTLs the rest is two PUTs: the first BTL weight x rest,
+// the second the remainder (its own weight's share).
 //
 // Schedule::WeightedLength -- Open MPI 1.3 and later (trunk from 54b40aef91 / e74aa6b295 / 77e54ebc7e, 2007-07-01;
 // v1.3.0 to v1.8.8 unchanged): the range is split up front (mca_pml_ob1_calc_weighted_length, pml_ob1.h, called by
@@ -54,9 +60,11 @@ public:
   // `bytes`: the rest of the message; `first_offset`: offset of its first byte (after the first fragment). `depth` < 1
   // counts as 1. At least one BTL must have a weight > 0 when `bytes` > 0 (std::invalid_argument otherwise).
   // WeightedLength: `max_btls` (>= 1) bounds the BTLs the range is split over (the first ones in the given order);
-  // `refill_completer`: a completion puts its BTL first in line (the RDMA side).
+  // `refill_completer`: a completion puts its BTL first in line (the RDMA side). Remaining: `registered` selects the
+  // RDMA side over an already registered buffer (above).
   FragPipeline(std::vector<Btl> btls, std::uint64_t first_offset, std::uint64_t bytes, int depth,
-               Schedule schedule = Schedule::Remaining, int max_btls = 4, bool refill_completer = false);
+               Schedule schedule = Schedule::Remaining, int max_btls = 4, bool refill_completer = false,
+               bool registered = false);
 
   // The next fragment to post, or nothing when `depth` fragments are in flight or every byte has been posted.
   std::optional<Frag> next();
@@ -83,7 +91,7 @@ private:
   std::uint64_t off_ = 0, remaining_ = 0, posted_ = 0, completed_ = 0;
   int in_flight_ = 0, depth_ = 1;
   Schedule schedule_ = Schedule::Remaining;
-  bool refill_ = false;
+  bool refill_ = false, registered_ = false;
   // WeightedLength: the BTLs in calc_weighted_length's order (indices into btl_), bytes assigned up front and still
   // to post per BTL.
   std::vector<std::size_t> order_;

@@ -109,15 +109,24 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
   r.seq = lib_.next_send_seq(rank, r.ctx, dst);
   // RGET needs exactly one RDMA BTL with GET (Open MPI 1.1 start_rdma: req_rdma_cnt == 1); otherwise RNDV, and the
   // receiver decides from its own record whether the rest comes by RDMA PUT (rdma_choice).
-  const bool rget = rdma_choice(ep, r.bytes).rget;
-  Hdr h = start(r, b->caps(), rget);
+  const RdmaChoice choice = rdma_choice(ep, r.bytes);
+  Hdr h = start(r, b->caps(), choice.rget);
   r.first = first_payload(r, h, b->caps());
+  if (h == Hdr::Rndv && choice.put && r.buf.contiguous) {
+    // A contiguous buffer registered with the RDMA BTLs (the model's premise, as for RGET) takes start_rdma: without
+    // GET it sends "a rendezvous header - dont eager send any data; receiver will schedule rdma put(s) of the entire
+    // message", on the first BTL of its RDMA array (v1.1.1 pml_ob1_sendreq.c:559-676, `bml_btl =
+    // sendreq->req_rdma[0].bml_btl`; the eager round robin above has still advanced; v1.8.8 start_rdma ->
+    // start_rndv(size 0, CONTIG|PIN) alike).
+    b = ep.rdma.front().btl;
+    r.first = 0;
+  }
   counters_.add(hdr_stat(h));
   HdrFields hf;
   hf.type = h, hf.ctx = hdr_ctx(r.ctx), hf.tag = r.tag, hf.seq = r.seq, hf.msg_bytes = r.bytes;
   hf.send_req = h == Hdr::Match ? 0 : id;
   if (h != Hdr::Match && r.buf.contiguous) hf.flags = hdr_flag::Contig;
-  btl::DataSegment data{0, first_payload(r, h, b->caps()), r.buf};
+  btl::DataSegment data{0, r.first, r.buf};
   const bool early = early_completion(r, h, b->caps(), early_completion_);
   cpus_.cpu(rank, sw_, [this, id, hf, data, b, rank, dst, early] {
     if (hf.type == Hdr::Match) {
@@ -252,9 +261,13 @@ void Ob1::schedule_puts(std::uint64_t rid, int me, int peer, std::uint64_t first
     share.push_back({idx, at < weight.size() ? weight[at] : 0.0, std::max<std::uint64_t>(1, c.rdma_pipeline_frag_size),
                      c.eager_limit, btl::desc_flag::Put});
   }
+  // The model takes a contiguous buffer as registered with every RDMA BTL (as MPI_Alloc_mem's are, or with
+  // mpi_leave_pinned), the premise of its RGET too: under the v1.1 schedule the receiver's PUTs take the branch over
+  // an existing registration (v1.1.1 pml_ob1_recvreq.c:607-644: no max_rdma_size cap, the last BTL takes the rest).
+  const bool registered = stripe_.schedule == FragPipeline::Schedule::Remaining;
   put_sched_.insert_or_assign(
       rid, PutSchedule{FragPipeline(std::move(share), first, left, stripe_.recv_pipeline_depth, stripe_.schedule,
-                                    stripe_.max_rdma_per_request, true),
+                                    stripe_.max_rdma_per_request, true, registered),
                        send_req, me, peer, {}});
   post_puts(rid);
 }

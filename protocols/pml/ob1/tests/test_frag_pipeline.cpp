@@ -102,7 +102,8 @@ TEST_CASE("pml/ob1 fragment pipeline: v1.1 sizes from the remaining bytes, depth
 }
 
 // Configuration: the lanl-multi-nic striping of an 8 MiB message's rest (openib 800/1050 with 1 MiB PUT fragments, gm
-// 250/1050 with 128 KiB), depth 4. Expected (Open MPI 1.1): the fragments alternate openib 1 MiB, gm 128 KiB while
+// 250/1050 with 128 KiB), depth 4, in the capped loop (the FRAG side, and the receiver's PUT branch that registers each
+// fragment as it goes; a registered buffer has no cap, test below). Expected (Open MPI 1.1): the fragments alternate openib 1 MiB, gm 128 KiB while
 // weight x remaining exceeds both caps (six rounds), then shrink with the remaining bytes (989312, 73609, 179467,
 // 13353, 32556, 10175 B), so gm carries 862.9 KiB, far less than its bandwidth share (250/1050 of the rest, 1.9 MiB,
 // what a split fixed up front gives it). How validated: the v1.1 loop evaluated by hand (a short script).
@@ -185,10 +186,10 @@ TEST_CASE("pml/ob1 calc_weighted_length: shares of the whole range, the rest wit
 // (Schedule::WeightedLength) on the RDMA side, depth 4, fragments completed one at a time in posting order (each
 // completion followed by posting); then with the
 // BTLs given lightest first; then with max_btls 1. Expected: openib assigned 6381989 B, gm 1994371 B up front (gm's
-// bandwidth share, not the 862.9 KiB of the v1.1 loop); fragments alternate openib 1 MiB, gm 128 KiB until openib's
+// bandwidth share, not the 862.9 KiB of the capped v1.1 loop); fragments alternate openib 1 MiB, gm 128 KiB until openib's
 // share is posted (6 x 1 MiB + 90533 B), then gm alone (its 16 fragments: 15 x 128 KiB + 28291 B); each BTL carries
 // exactly its share; the order does not depend on the order the BTLs are given in (sorted by weight); with max_btls 1
-// only the first BTL given carries the range. Failing without the selection: the v1.1 schedule gives gm 883569 B.
+// only the first BTL given carries the range. Failing without the selection: the capped v1.1 schedule gives gm 883569 B.
 // How validated: calc_weighted_length and schedule_once (v1.3.0) by hand.
 TEST_CASE("pml/ob1 fragment pipeline: Open MPI 1.3 shares fixed up front", "[unit][protocol][ob1]") {
   using S = FragPipeline::Schedule;
@@ -268,4 +269,38 @@ TEST_CASE("pml/ob1 fragment pipeline: v1.3 RDMA side schedules the completing BT
   CHECK(b->share == 1);
   CHECK(q.complete(1));
   CHECK(q.state() == FragPipeline::State::Done);
+}
+
+// Configuration: the rest of an 8 MiB rendezvous over a receive buffer already registered with both BTLs (the
+// receiver's req_rdma_cnt == 2), lanl-multi-nic's weights (openib 800/1050 first, gm 250/1050), their max_rdma_size
+// 1 MiB and 128 KiB, depth 4; then the same with gm first in the array, and over one BTL. Expected (Open MPI 1.1.1
+// pml_ob1_recvreq.c:607-644): two PUTs, no cap: the first BTL floor(weight x rest), the second (num_btl_avail =
+// req_rdma_cnt - req_rdma_idx = 1) all the rest, so each carries its weight's share whichever comes first; one BTL
+// takes the rest in one PUT. How validated: the v1.1.1 loop evaluated by hand; without `registered` the first case
+// gives 1 MiB and 128 KiB fragments (the test above).
+TEST_CASE("pml/ob1 fragment pipeline: Open MPI 1.1 PUTs over a registered buffer", "[unit][protocol][ob1]") {
+  const std::uint64_t bytes = 8u << 20;
+  const FragPipeline::Btl openib{0, 800.0 / 1050, 1u << 20, 12288, 0}, gm{1, 250.0 / 1050, 128u << 10, 32768, 0};
+  auto run = [&](std::vector<FragPipeline::Btl> btls) {
+    FragPipeline p(std::move(btls), 0, bytes, 4, FragPipeline::Schedule::Remaining, 4, true, true);
+    std::vector<FragPipeline::Frag> out;
+    while (auto f = p.next()) out.push_back(*f);
+    for (const auto& f : out) p.complete(f.share);
+    CHECK(p.state() == FragPipeline::State::Done);
+    return out;
+  };
+  const auto a = run({openib, gm});
+  REQUIRE(a.size() == 2);
+  CHECK(a[0].btl == 0);
+  CHECK(a[0].len == static_cast<std::uint64_t>(800.0 / 1050 * static_cast<double>(bytes)));  // 6391320 B
+  CHECK(a[1].btl == 1);
+  CHECK(a[1].offset == a[0].len);
+  CHECK(a[1].len == bytes - a[0].len);  // 1997288 B, gm's 250/1050 share
+  const auto b = run({gm, openib});
+  REQUIRE(b.size() == 2);
+  CHECK(b[0].len == static_cast<std::uint64_t>(250.0 / 1050 * static_cast<double>(bytes)));
+  CHECK(b[1].len == bytes - b[0].len);
+  const auto c = run({gm});
+  REQUIRE(c.size() == 1);
+  CHECK(c[0].len == bytes);  // not 64 PUTs of 128 KiB
 }

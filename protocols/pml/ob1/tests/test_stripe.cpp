@@ -45,11 +45,13 @@ std::uint64_t send_8mib(test::Fixture& f, pml::ob1::Ob1& ob1) {
 // Configuration: 2 ranks on 2 lanl-multi-nic nodes; pml/ob1 over self, openib and gm (Open MPI 1.1 defaults:
 // bandwidth 800 and 250, max RDMA fragment 1 MiB and 128 KiB, latency 0 for both); one 8 MiB send, weighted_rr.
 // Expected: bml/r2 puts both BTLs in the eager, send and RDMA arrays with weights 800/1050 and 250/1050; with two RDMA
-// BTLs ob1 sends an RNDV (first fragment, 12 KiB eager limit of openib: the first eager BTL, sorted by bandwidth) and
-// then RDMA PUT fragments round robin, openib first, each weight x remaining bytes within its own RDMA fragment size
-// (all of them below the BTL's eager limit): six rounds of 1 MiB + 128 KiB, then 989312 (openib), 73609 (gm), 179467,
-// 13353, 32556, 10175 B, so gm carries 883569 B. Every byte is delivered once.
-// How validated: by hand from mca_bml_r2_add_procs and mca_pml_ob1_recv_request_schedule (v1.1.0).
+// BTLs and a registered buffer ob1 sends an RNDV without data (start_rdma) on the first RDMA BTL (openib, sorted by
+// bandwidth) and the receiver, its buffer registered with both BTLs, PUTs the whole message in two: openib
+// floor(800/1050 x 8 MiB) = 6391320 B, then gm, the last BTL of the array, all the remaining 1997288 B (no
+// max_rdma_size cap on this branch). Every byte is delivered once. Fails with the cap of the per-fragment-registration
+// branch (gm 883569 B in 9 PUTs) and with an RNDV carrying openib's 12 KiB eager data.
+// How validated: by hand from mca_bml_r2_add_procs, mca_pml_ob1_send_request_start_rdma and
+// mca_pml_ob1_recv_request_schedule (v1.1.1 pml_ob1_sendreq.c 559-676, pml_ob1_recvreq.c 607-644).
 TEST_CASE("pml/ob1 striping: fragments sized from the remaining bytes, every byte once",
           "[unit][protocol][ob1][hetero]") {
   test::Fixture f("lanl-multi-nic", 2, 1);
@@ -64,18 +66,19 @@ TEST_CASE("pml/ob1 striping: fragments sized from the remaining bytes, every byt
   CHECK(ep.send[0].btl == &n.ib);
   CHECK(ep.send[0].weight == Approx(800.0 / 1050));
   const std::uint64_t bytes = send_8mib(f, ob1);
-  const std::uint64_t first = 12 * 1024 - kHdr;
+  const std::uint64_t first = 0;  // the RNDV carries no data
   const std::uint64_t left = bytes - first;
-  const std::uint64_t gm_share = 883569;
-  const std::uint64_t ib_share = left - gm_share;
+  const std::uint64_t ib_share = static_cast<std::uint64_t>(800.0 / 1050 * static_cast<double>(left));
+  const std::uint64_t gm_share = left - ib_share;
+  CHECK(ib_share == 6391320);
   CHECK(ob1.frag_bytes(&n.gm) == gm_share);
   CHECK(ob1.frag_bytes(&n.ib) == ib_share);
   CHECK(n.ib.bytes_sent == ib_share + first);
   CHECK(n.gm.bytes_sent == gm_share);
-  CHECK(n.gm.puts == 9);
-  CHECK(n.ib.puts == 9);
-  CHECK(n.gm.frags_sent == 2 * 9);      // the receiver's PUT control messages, the sender's FINs
-  CHECK(n.ib.frags_sent == 2 + 2 * 9);  // RNDV, the receiver's ACK, PUT control messages, FINs
+  CHECK(n.gm.puts == 1);
+  CHECK(n.ib.puts == 1);
+  CHECK(n.gm.frags_sent == 2);      // the receiver's PUT control message, the sender's FIN
+  CHECK(n.ib.frags_sent == 2 + 2);  // RNDV, the receiver's ACK, PUT control message, FIN
   auto s = ob1.stats();
   CHECK(s.live_requests == 0);
   CHECK(s.counters["ob1_RNDV"] == 1);
@@ -83,17 +86,18 @@ TEST_CASE("pml/ob1 striping: fragments sized from the remaining bytes, every byt
 }
 
 // Configuration: as above with the code default pml_ob1_frag_schedule (weighted_length: Open MPI 1.3 on). Expected:
-// the rest (8376352 B after the RNDV) split up front by calc_weighted_length: gm floor(8376352 x 250/1050) = 1994369 B in
-// 16 PUT fragments (15 x 128 KiB + 28289 B), openib the other 6381983 B in 7 (6 x 1 MiB + 90527 B); every byte once.
-// Removing the selection (the v1.1 loop for every stack) gives gm 883569 B in 9 fragments. How validated: by hand from
-// mca_pml_ob1_calc_weighted_length and mca_pml_ob1_recv_request_schedule_once (v1.3.0).
+// the whole message (the RNDV carries no data: v1.8.8 start_rdma -> start_rndv(size 0, CONTIG|PIN)) split up front by
+// calc_weighted_length: gm floor(8 MiB x 250/1050) = 1997287 B in 16 PUT fragments (15 x 128 KiB + 31207 B), openib
+// the other 6391321 B in 7 (6 x 1 MiB + 99865 B); every byte once. Removing the selection (the v1.1 loop for every
+// stack) gives gm 1997288 B in 1 PUT. How validated: by hand from mca_pml_ob1_calc_weighted_length and
+// mca_pml_ob1_recv_request_schedule_once (v1.3.0).
 TEST_CASE("pml/ob1 striping: Open MPI 1.3's shares fixed up front", "[unit][protocol][ob1][hetero]") {
   test::Fixture f("lanl-multi-nic", 2, 1);
   Net n(f);
   pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm, &n.ib});
   const std::uint64_t bytes = send_8mib(f, ob1);
-  const std::uint64_t first = 12 * 1024 - kHdr;
-  const std::uint64_t gm_share = 1994369, ib_share = bytes - first - gm_share;
+  const std::uint64_t first = 0;
+  const std::uint64_t gm_share = 1997287, ib_share = bytes - first - gm_share;
   CHECK(ob1.frag_bytes(&n.gm) == gm_share);
   CHECK(ob1.frag_bytes(&n.ib) == ib_share);
   CHECK(n.gm.puts == 16);
@@ -226,8 +230,8 @@ TEST_CASE("pml/ob1 pipeline depth: a late swap partner's transfers overlap", "[u
 // Configuration: lanl-multi-nic, the heterogeneous paper's "openmpi" preset (Open MPI 1.1.1 pre-release, striping over
 // openib and gm), one 8 MiB send over ob1 configured from the run's MCA set; once with the preset's version defaults in
 // it (as `ompisim run` does), once with the machine's alone (ob1's code default). Expected: the preset sets
-// pml_ob1_frag_schedule 1 (remaining) with a v1.1 source, and gm carries 883569 B (the v1.1 loop); without it the
-// code default (weighted_length, v1.3 on) gives gm 1994369 B; the Gemini and SeaStar presets keep the code default
+// pml_ob1_frag_schedule 1 (remaining) with a v1.1 source, and gm carries 1997288 B in one PUT (the v1.1 loop over a
+// registered buffer); without it the code default (weighted_length, v1.3 on) gives gm 1997287 B in 16; the Gemini and SeaStar presets keep the code default
 // (pml_ob1_frag_schedule absent from their version defaults). Fails when the preset's selection is removed.
 // How validated: the byte counts of the two hand-derived cases above.
 TEST_CASE("pml/ob1 striping: the Open MPI 1.1 preset selects the 1.1 fragment schedule", "[unit][protocol][ob1][hetero]") {
@@ -246,10 +250,10 @@ TEST_CASE("pml/ob1 striping: the Open MPI 1.1 preset selects the 1.1 fragment sc
     // The Ob1 the component builds (pml_ob1_component.cpp: Ob1(..., mca.get<Ob1Mca>().config())).
     pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", mca.get<pml::ob1::Ob1Mca>().config());
     (void)send_8mib(f, ob1);
-    return ob1.frag_bytes(&n.gm);
+    return std::pair{ob1.frag_bytes(&n.gm), n.gm.puts};
   };
-  CHECK(gm_bytes(true) == 883569);
-  CHECK(gm_bytes(false) == 1994369);
+  CHECK(gm_bytes(true) == std::pair<std::uint64_t, std::uint64_t>{1997288, 1});
+  CHECK(gm_bytes(false) == std::pair<std::uint64_t, std::uint64_t>{1997287, 16});
   for (auto [name, kind] : {std::pair<const char*, const char*>{"openmpi", "gemini"}, {"openmpi-ob1", "seastar"}}) {
     const StackInfo* p = stack_preset(resolve_stack(Json(name), kind, "m", "test"), {kind});
     REQUIRE(p != nullptr);
@@ -263,7 +267,8 @@ TEST_CASE("pml/ob1 striping: the Open MPI 1.1 preset selects the 1.1 fragment sc
 // unexpected); one extra 1 MiB message goes into a non-contiguous receive buffer (the receiver takes it by copy: ACK
 // with the rdma offset at the end, FRAGs, no PUT). Expected: every request completes once; no request, queue entry or
 // PUT pipeline left; one FIN per PUT control message and one RDMA write per PUT; the PUT-written and FRAG bytes add
-// up to the bytes after the first fragments; no truncation. How validated: counters and completion counts.
+// up to every byte of the 12 inter-node rendezvous of each size above the eager limits (their RNDVs carry no data:
+// start_rdma) and the 1 MiB one; no truncation. How validated: counters and completion counts.
 TEST_CASE("pml/ob1 RDMA PUT pipeline: conservation", "[unit][protocol][ob1][hetero]") {
   for (auto sched : {pml::ob1::FragPipeline::Schedule::Remaining, pml::ob1::FragPipeline::Schedule::WeightedLength}) {
     CAPTURE(pml::ob1::to_string(sched));
@@ -299,11 +304,10 @@ TEST_CASE("pml/ob1 RDMA PUT pipeline: conservation", "[unit][protocol][ob1][hete
     CHECK(n.ib.puts + n.gm.puts == s.counters["ob1_PUT"]);
     CHECK(s.counters["ob1_FRAG"] > 0);  // the non-contiguous receive's rest
     CHECK(s.counters["ob1_FIN"] == s.counters["ob1_PUT"] + s.counters["ob1_RGET"]);
-    // Bytes after the first fragments: FRAG + PUT bytes over both BTLs (self sends are RGETs over btl/self).
+    // FRAG + PUT bytes over both BTLs (self sends are RGETs over btl/self).
     std::uint64_t rest = 0;
     for (const btl::Btl* b : {static_cast<const btl::Btl*>(&n.ib), static_cast<const btl::Btl*>(&n.gm)})
       rest += ob1.frag_bytes(b);
-    CHECK(rest > 12u * (2u << 20));
-    CHECK(rest < 12u * ((2u << 20) + 300u * 1024) + (1u << 20));
+    CHECK(rest == 12u * ((2u << 20) + 7u + (300u << 10) + (40u << 10)) + (1u << 20));
   }
 }

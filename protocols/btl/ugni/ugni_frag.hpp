@@ -1,0 +1,61 @@
+// btl/ugni's per-operation records and their state machines (↔ mca_btl_ugni_base_frag_t, btl_ugni_frag.h): plain data
+// and pure transitions, no clock, no engine. BtlUgni keeps one record per operation in flight in a Slab; each step of
+// the protocol is a member function `on_<event>(id)` that moves the record with step() and starts the next NIC or CPU
+// activity, whose continuation carries only the record's index.
+//
+// Send fragment (BtlUgni::send). Short (header + data within the SMSG limit): the sender's CPU copies the data into
+// the fragment (COPYING), GNI_SmsgSendWTag sends it with TAG_SEND (SMSG_SENT; the credit wait, if the mailbox has none,
+// is the communication domain's), and its arrival on the receiver completes the fragment (the data goes to the PML).
+// Eager get: the sender waits for a buffer of its eager_frags_send list (AWAIT_SEND_BUFFER; the list may grow, or the
+// fragment waits in order for a buffer to come back), copies the data in (EAGER_COPYING: the PML's send is then
+// locally complete), sends INIT_GET (INIT_GET_SENT); on its arrival the receiver waits for a buffer of its
+// eager_frags_recv list (AWAIT_RECV_BUFFER), pulls the data with an FMA GET (PULLING), hands it to the PML and sends
+// RDMA_COMPLETE (RDMA_COMPLETE_SENT), whose arrival frees the sender's buffer (COMPLETE).
+//
+// RDMA operation (BtlUgni::get, pml/ob1's RGET). A GET within btl_ugni_get_limit on 4-byte aligned buffers is one FMA
+// or BTE GET (GET_POSTED) whose local completion ends it. Otherwise the initiator sends PUT_INIT (PUT_INIT_SENT), the
+// data owner PUTs (PUTTING) and answers RDMA_COMPLETE (RDMA_COMPLETE_SENT), whose arrival ends it.
+// Any other (state, event) pair throws ProtocolError naming both.
+#pragma once
+#include "protocols/base/transition_table.hpp"
+#include "protocols/btl/btl.hpp"
+
+#include <cstdint>
+
+namespace ompisim::btl::ugni {
+
+enum class FragState : std::uint8_t {
+  Idle, Copying, SmsgSent, AwaitSendBuffer, EagerCopying, InitGetSent, AwaitRecvBuffer, Pulling, RdmaCompleteSent,
+  Complete
+};
+enum class FragEvent : std::uint8_t {
+  StartShort, StartEager, BufferReady, Copied, SendArrived, InitGetArrived, GetDone, RdmaCompleteArrived
+};
+enum class RdmaState : std::uint8_t { Idle, GetPosted, PutInitSent, Putting, RdmaCompleteSent, Complete };
+enum class RdmaEvent : std::uint8_t { StartGet, StartPutFallback, PutInitArrived, RdmaDone, RdmaCompleteArrived };
+const char* to_string(FragState s);
+const char* to_string(FragEvent e);
+const char* to_string(RdmaState s);
+const char* to_string(RdmaEvent e);
+
+// The state after event `e` in state `s`; ProtocolError ("btl/ugni frag" / "btl/ugni rdma") for an impossible pair.
+FragState step(FragState s, FragEvent e);
+RdmaState step(RdmaState s, RdmaEvent e);
+
+// A send fragment: the PML's descriptor and its local completion (called once the data has left the user buffer).
+struct SendFrag {
+  FragState state = FragState::Idle;
+  Descriptor f;
+  Completion local_done;
+};
+
+// An RDMA GET on behalf of the PML (initiator pulls from peer), or its PUT fallback.
+struct RdmaFrag {
+  RdmaState state = RdmaState::Idle;
+  int initiator = 0, peer = 0;
+  std::uint64_t bytes = 0;
+  bool bte = false;  // BTE above btl_ugni_fma_limit, FMA below
+  Completion done;
+};
+
+}  // namespace ompisim::btl::ugni

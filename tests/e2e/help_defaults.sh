@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Configuration: the --help of the tool and of its subcommands.
+# Expected:      an option that takes a value and has a default says it, with the value the code uses (sweep -j 1,
+#                validate --samples 4, sensitivity --step 0.01, calibrate --paper gemini-xe-xk and --machine the paper's
+#                calibration machine, reproduce --out the committed results, --max-events no limit, --max-input-size
+#                4 MiB); an option error echoes the value as given (sensitivity --step 0: key '0', not '0.000000').
+# How validated: grep on each option's help entry (continuation lines joined) and on the error line.
+set -u
+BIN=$1; fail=0
+entry() {  # SUBCOMMAND... OPTION: the option's help entry on one line
+  local opt=${*: -1}; local cmd=("${@:1:$#-1}")
+  "$BIN" "${cmd[@]}" --help | awk -v o="$opt" '/^  -/ {p = index($0, o) > 0} p' | tr -s ' \n' ' '
+}
+want() {  # TEXT SUBCOMMAND... OPTION
+  local text=$1; shift
+  local e; e=$(entry "$@")
+  if [[ $e == *"$text"* ]]; then echo "ok   $*: $text"; else echo "FAIL $* does not say '$text': $e"; fail=1; fi
+}
+want "default 1" sweep --jobs
+want "default 4" validate --samples
+want "default 0.01" sensitivity --step
+want "default gemini-xe-xk" calibrate --paper
+want "the one the paper's calibration points run on, which is the default" calibrate --machine
+want "default: results/" reproduce --out
+want "default: no limit" --max-events
+want "default 4194304 (4 MiB)" --max-input-size
+err=$("$BIN" sensitivity scenarios/gemini/fig5_latency_2p_inter_openmpi.json --step 0 2>&1 > /dev/null)
+[[ $err == "ompisim: error: --step: key '0': must be in (0, 1)" ]] && echo "ok   $err" || { echo "FAIL --step 0: $err"; fail=1; }
+exit $fail
