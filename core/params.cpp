@@ -56,6 +56,26 @@ void load_range(ObjectReader& entry, const ParamRef& r, const std::string& file)
   r.p->range_source = entry.str("range_source");
 }
 
+// {"prior": {"value": q, "range": [lo, hi], "source": "reason"}} on a fitted parameter: 0 < lo <= q < hi, q within
+// the parameter's limits. Checked here; calibrate reads it (validation/calibrate.hpp, read_prior).
+static void check_prior(ObjectReader& entry, const ParamRef& r, const std::string& file) {
+  if (!entry.has("prior")) return;
+  if (!r.p->fitted) entry.fail("prior", "only a fitted parameter ('fit') has a prior");
+  ObjectReader pr = entry.object("prior");
+  const double x = pr.quantity("value", r.info.dim, -1e300, 1e300);
+  check_range(r, x, file, pr.key_path("value"));
+  const Json& rg = pr.raw("range");
+  const std::string key = pr.key_path("range");
+  if (!rg.is_array() || rg.size() != 2 || !r.info.choices.empty())
+    throw InputError(file, key, "a range is [low, high], two quantities of the parameter's unit");
+  const double lo = json_quantity(rg[0], r.info.dim, file, key + "[0]");
+  const double hi = json_quantity(rg[1], r.info.dim, file, key + "[1]");
+  if (!(0 < lo && lo <= x && x <= hi && lo < hi))
+    throw InputError(file, key, "the range must hold the prior's value, with 0 < low < high");
+  (void)pr.str("source");
+  pr.finish();
+}
+
 std::string plain_value_source(const std::string& file) {
   return fmt::format("{} (plain value, no source given)", std::filesystem::path(file).filename().string());
 }
@@ -104,7 +124,8 @@ void load_sourced(ObjectReader& section, ParamList& list, bool require_all) {
       entry.fail("source", "every parameter needs a 'source' (document, paper) or a 'fit' (method)");
     }
     load_range(entry, r, section.file());
-    entry.finish({"source", "fit", "status", "note", "range", "range_source"});
+    check_prior(entry, r, section.file());
+    entry.finish({"source", "fit", "status", "note", "range", "range_source", "prior"});
     if (entry.has("status")) (void)entry.raw("status");
     if (entry.has("note")) (void)entry.raw("note");
   }

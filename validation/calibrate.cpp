@@ -46,8 +46,8 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
       if (!sc.is_string() || !std::filesystem::exists(std::filesystem::path(data_dir()) / rel))
         throw InputError(f, key + "." + side + ".scenario", "no scenario file '" + rel + "'");
     }
-    if (!g["gap_pct"].is_number() || g["gap_pct"].get<double>() == 0.0)
-      throw InputError(f, key + ".gap_pct", "must be a non-zero number (signed: + when a is the better)");
+    if (!g["gap_pct"].is_number() || !std::isfinite(g["gap_pct"].get<double>()))
+      throw InputError(f, key + ".gap_pct", "must be a number (signed: + when a is the better; 0 when equal)");
     const std::string ma = g["a"]["metric"].get<std::string>();
     if (ma != g["b"]["metric"].get<std::string>())
       throw InputError(f, key + ".b.metric", "must be a's metric ('" + ma + "')");
@@ -71,6 +71,10 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
   return out;
 }
 
+bool gap_fit_holds(double model_pct, double paper_pct, double tol_pct) {
+  return paper_pct == 0.0 ? std::fabs(model_pct) <= tol_pct : gap_holds(model_pct, paper_pct);
+}
+
 bool gap_enters_fit(const FitGap& g, const std::vector<std::string>& free_names) {
   if (g.free.empty()) return true;
   return !free_names.empty() && std::all_of(free_names.begin(), free_names.end(), [&](const std::string& n) {
@@ -79,8 +83,21 @@ bool gap_enters_fit(const FitGap& g, const std::vector<std::string>& free_names)
 }
 
 double gap_residual(double model_pct, double paper_pct, double tol_pct) {
+  if (paper_pct == 0.0) return model_pct / 100.0;  // equal values: a gap of tol_pct % weighs as a point at tol_pct %
   const double w = (tol_pct / 100.0) / std::log(1.5), q = model_pct / paper_pct, q0 = 0.5;
   return w * (q >= q0 ? std::log(q) : std::log(q0) + (q - q0) / q0);
+}
+
+std::optional<Prior> read_prior(const Json& entry, Dim d, const std::string& file) {
+  if (!entry.is_object() || !entry.contains("prior")) return std::nullopt;
+  const Json& p = entry.at("prior");
+  return Prior{json_quantity(p.at("value"), d, file, "prior.value"), json_quantity(p.at("range")[0], d, file, "prior.range"),
+               json_quantity(p.at("range")[1], d, file, "prior.range")};
+}
+
+double prior_residual(const Prior& p, double value, double tol_pct) {
+  const double half_range = std::log(p.hi / p.lo) / 2;
+  return kPriorWeight * tol_pct / 100 * std::log(value / p.value) / half_range;
 }
 
 namespace {
@@ -122,10 +139,23 @@ struct Problem {
     for (std::size_t j = 0, k = 0; j < all.size(); ++j) sim[j] = j < constant.size() && constant[j] ? *constant[j] : got[k++];
     return last_sim = sim;
   }
-  // Residuals: one per point ((sim - ref) / ref), then one per comparison (gap_residual).
-  Eigen::VectorXd residuals(const Eigen::VectorXd& xv) { return residuals_of(values(xv)); }
-  Eigen::VectorXd residuals_of(const std::vector<double>& sim) {
-    Eigen::VectorXd r(static_cast<long>(cal.size() + gaps.size()));
+  std::vector<std::optional<Prior>> prior;  // per free parameter (read_prior)
+  // The free parameters that have a prior (their indices in `free`).
+  std::vector<std::size_t> priors() const {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < prior.size(); ++i)
+      if (prior[i]) out.push_back(i);
+    return out;
+  }
+  // Residuals: one per point ((sim - ref) / ref), then one per comparison (gap_residual), then one per prior
+  // (prior_residual).
+  Eigen::VectorXd residuals(const Eigen::VectorXd& xv) { return residuals_of(values(xv), xv); }
+  Eigen::VectorXd residuals_of(const std::vector<double>& sim, const Eigen::VectorXd& xv) {
+    const std::vector<std::size_t> pri = priors();
+    Eigen::VectorXd r(static_cast<long>(cal.size() + gaps.size() + pri.size()));
+    for (std::size_t k = 0; k < pri.size(); ++k)
+      r[static_cast<long>(cal.size() + gaps.size() + k)] =
+          prior_residual(*prior[pri[k]], std::exp(xv[static_cast<long>(pri[k])]), tol_pct);
     for (std::size_t j = 0; j < cal.size(); ++j) {
       double ref = cal[j].at("value").get<double>();
       r[static_cast<long>(j)] = (sim[j] - ref) / ref;
@@ -150,10 +180,21 @@ double rms_pct(const Eigen::VectorXd& r) { return 100 * std::sqrt(r.squaredNorm(
 
 // Levenberg-Marquardt on the singular directions of J. A direction whose singular value is below kUndetermined of the
 // largest is one the calibration data do not determine (reported): the step leaves it alone, so the parameters keep
-// their machine-file values along it instead of drifting along a flat valley from run to run.
+// their machine-file values along it instead of drifting along a flat valley from run to run, unless a prior acts on
+// it (a parameter with a prior has a component above kInDirection): the prior's residual then determines it.
 constexpr double kUndetermined = 1e-2;
 // A step below this in every log parameter (0.01 % of each value) is no step: the fit has converged.
 constexpr double kConverged = 1e-4;
+// A parameter takes part in a singular direction when its component in it is above this (as report_directions lists).
+constexpr double kInDirection = 0.2;
+
+// Whether the step takes singular direction c of V: above the cut, or held by a prior.
+bool steps_along(const Problem& pb, const Eigen::VectorXd& sv, const Eigen::MatrixXd& V, long c) {
+  if (sv[c] > kUndetermined * sv[0]) return true;
+  for (std::size_t i = 0; i < pb.prior.size(); ++i)
+    if (pb.prior[i] && std::abs(V(static_cast<long>(i), c)) > kInDirection) return true;
+  return false;
+}
 
 // Forward differences. `base`: the simulated values at xv. The first Jacobian also marks the values no parameter moves.
 Eigen::MatrixXd jacobian(Problem& pb, const Eigen::VectorXd& xv, const Eigen::VectorXd& rv, const std::vector<double>& base) {
@@ -188,7 +229,7 @@ void fit(Problem& pb, Eigen::VectorXd& x, Eigen::VectorXd& r, Eigen::MatrixXd& J
     for (int tries = 0; tries < 6 && !improved; ++tries) {
       Eigen::VectorXd step = Eigen::VectorXd::Zero(x.size());
       for (long c = 0; c < sv.size(); ++c)
-        if (sv[c] > kUndetermined * sv[0]) step -= svd.matrixV().col(c) * (ur[c] / (sv[c] * (1 + lambda)));
+        if (steps_along(pb, sv, svd.matrixV(), c)) step -= svd.matrixV().col(c) * (ur[c] / (sv[c] * (1 + lambda)));
       for (long i = 0; i < step.size(); ++i) step[i] = std::clamp(step[i], -1.0, 1.0);
       if (step.lpNorm<Eigen::Infinity>() < kConverged) break;  // at the fit's fixed point: nothing left to try
       Eigen::VectorXd xn = x + step, rn = pb.residuals(xn);
@@ -202,7 +243,7 @@ void fit(Problem& pb, Eigen::VectorXd& x, Eigen::VectorXd& r, Eigen::MatrixXd& J
     if (!improved || r.norm() < 1e-4) break;
   }
   if (x_of_J.size() != x.size() || x_of_J != x) J = jacobian(pb, x, r, sim_x);
-  pb.residuals_of(sim_x);  // the model gaps of the final point
+  pb.residuals_of(sim_x, x);  // the model gaps of the final point
 }
 
 // Identifiability: the singular values of the Jacobian (log parameters -> residuals). A direction with a tiny singular
@@ -215,9 +256,10 @@ void report_directions(const Problem& pb, const Eigen::MatrixXd& J) {
   std::cerr << "\n";
   for (long c = 0; c < sv.size(); ++c) {
     if (sv[c] > kUndetermined * sv[0]) continue;
-    std::cerr << fmt::format("calibrate: weakly determined direction (singular value {:.3g}):", sv[c]);
+    std::cerr << fmt::format("calibrate: weakly determined direction (singular value {:.3g}{}):", sv[c],
+                             steps_along(pb, sv, svd.matrixV(), c) ? ", held by a prior" : "");
     for (std::size_t i = 0; i < pb.free.size(); ++i)
-      if (std::abs(svd.matrixV()(static_cast<long>(i), c)) > 0.2)
+      if (std::abs(svd.matrixV()(static_cast<long>(i), c)) > kInDirection)
         std::cerr << fmt::format(" {}{:+.2f}", pb.free[i].info.name, svd.matrixV()(static_cast<long>(i), c));
     std::cerr << "\n";
   }
@@ -231,34 +273,48 @@ void report(const Problem& pb, const Eigen::VectorXd& x, const Eigen::VectorXd& 
   std::cout << "\n| calibration point | residual % |\n|---|---|\n";
   for (std::size_t j = 0; j < pb.cal.size(); ++j)
     std::cout << fmt::format("| {} | {:+.2f} |\n", pb.cal[j].at("id").get<std::string>(), 100 * r[static_cast<long>(j)]);
+  const std::vector<std::size_t> pri = pb.priors();
+  if (!pri.empty()) std::cout << "\n| prior | value | range | residual |\n|---|---|---|---|\n";
+  for (std::size_t k = 0; k < pri.size(); ++k) {
+    const ParamRef& p = pb.free[pri[k]];
+    const Prior& q = *pb.prior[pri[k]];
+    std::cout << fmt::format("| {} | {} | {} .. {} | {:+.3f} |\n", p.info.name, format_quantity(q.value, p.info.dim),
+                             format_quantity(q.lo, p.info.dim), format_quantity(q.hi, p.info.dim),
+                             r[static_cast<long>(pb.cal.size() + pb.gaps.size() + k)]);
+  }
   if (pb.gaps.empty()) return;
-  std::cout << "\n| calibration comparison | paper gap % | model gap % | holds (sign, factor 1.5) | residual |\n"
+  std::cout << "\n| calibration comparison | paper gap % | model gap % | holds (sign, factor 1.5; gap 0: within the "
+               "tolerance) | residual |\n"
                "|---|---|---|---|---|\n";
   for (std::size_t j = 0; j < pb.gaps.size(); ++j)
     std::cout << fmt::format("| {} | {:+.2f} | {:+.2f} | {} | {:+.3f} |\n", pb.gaps[j].id, pb.gaps[j].paper_pct,
-                             pb.model_gaps[j], gap_holds(pb.model_gaps[j], pb.gaps[j].paper_pct) ? "yes" : "no",
+                             pb.model_gaps[j], gap_fit_holds(pb.model_gaps[j], pb.gaps[j].paper_pct, pb.tol_pct) ? "yes" : "no",
                              r[static_cast<long>(pb.cal.size() + j)]);
 }
 
 // The machine file with the fitted values, written to `path` (a new file in --out; the repository's is never edited).
+// A parameter's entry in the machine file's JSON: its key path is its long name ("networks.gemini.nic.bte_bandwidth",
+// "node_types.compute.memory.dram_copy_bandwidth"); nullptr for a parameter the file inherits from its base machine.
+Json* file_entry(Json& mj, const ParamList& paths, const ParamRef& r) {
+  auto same = std::find_if(paths.begin(), paths.end(), [&](const ParamRef& p) { return p.p == r.p; });
+  if (same == paths.end()) return nullptr;
+  Json* e = &mj;
+  std::string rest = same->info.name;
+  for (std::size_t dot; e && (dot = rest.find('.')) != std::string::npos; rest = rest.substr(dot + 1))
+    e = e->contains(rest.substr(0, dot)) ? &(*e)[rest.substr(0, dot)] : nullptr;
+  return e && e->contains(rest) ? &(*e)[rest] : nullptr;
+}
+
 void write_machine(Machine& m, const std::vector<ParamRef>& free, const Eigen::VectorXd& x, const std::string& path) {
   Json mj = load_json_file(m.file);
   const ParamList paths = m.physical_params_long();
   for (std::size_t i = 0; i < free.size(); ++i) {
-    // The parameter's key path in the file (its long name: "networks.gemini.nic.bte_bandwidth",
-    // "node_types.compute.memory.dram_copy_bandwidth"); a parameter the file inherits from its base machine is not
-    // written here.
-    auto same = std::find_if(paths.begin(), paths.end(), [&](const ParamRef& p) { return p.p == free[i].p; });
-    if (same == paths.end()) continue;
-    Json* e = &mj;
-    std::string rest = same->info.name;
-    for (std::size_t dot; e && (dot = rest.find('.')) != std::string::npos; rest = rest.substr(dot + 1))
-      e = e->contains(rest.substr(0, dot)) ? &(*e)[rest.substr(0, dot)] : nullptr;
-    if (!e || !e->contains(rest)) continue;
+    Json* e = file_entry(mj, paths, free[i]);
+    if (!e) continue;
     double val = std::exp(x[static_cast<long>(i)]);
     Dim d = free[i].info.dim;
-    if (d == Dim::Ratio || d == Dim::Count) (*e)[rest]["value"] = val;
-    else (*e)[rest]["value"] = format_quantity(val, d);
+    if (d == Dim::Ratio || d == Dim::Count) (*e)["value"] = val;
+    else (*e)["value"] = format_quantity(val, d);
   }
   write_atomic(path, mj.dump(2) + "\n");
   std::cerr << "calibrate: wrote " << path << " (" << m.file << " with the fitted values)\n";
@@ -301,6 +357,12 @@ int calibrate(const std::string& paper, const std::string& machine_name, const s
   if (pb.free.empty())
     throw InputError(m->file, "", only.empty() ? "no parameter is marked with a 'fit' method"
                                                : "no parameter with a 'fit' method matches --free");
+  Json mj = load_json_file(m->file);
+  const ParamList paths = m->physical_params_long();
+  for (auto& r : pb.free) {
+    const Json* e = file_entry(mj, paths, r);
+    pb.prior.push_back(e ? read_prior(*e, r.info.dim, m->file) : std::nullopt);
+  }
   pb.tol_pct = doc.value("tolerance_pct", 10.0);
   for (auto& p : doc.at("points"))
     if (p.at("role") == "calibration" && !p.contains("fits")) pb.cal.push_back(p);  // machine parameters only

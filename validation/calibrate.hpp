@@ -5,6 +5,9 @@
 // directions; --write updates the machine file.
 #pragma once
 #include "core/json_input.hpp"
+#include "core/params.hpp"
+
+#include <optional>
 #include "validation/gap.hpp"
 
 #include <string>
@@ -22,16 +25,35 @@ struct FitGap {
   std::string free;  // "free" (optional): the comparison enters only fits whose every free parameter's name contains it
 };
 
-// The comparisons with role "calibration" of doc["fit_gaps"] (role "check" entries are checked and skipped). Bad input
-// (a missing key, a gap of 0, two metrics, a metric without a known direction, an unknown role, a "free" that is not
-// a non-empty string) is an InputError naming `file` and the key.
+// The comparisons with role "calibration" of doc["fit_gaps"] (role "check" entries are checked and skipped). A gap of 0
+// is a pair whose paper values are equal (two stacks at one size): it is fitted like the others. Bad input (a missing
+// key, a gap that is not a finite number, two metrics, a metric without a known direction, an unknown role, a "free"
+// that is not a non-empty string) is an InputError naming `file` and the key.
 std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& file);
 
 // A comparison's residual, in the terms of gap_holds: q = model gap / paper gap (negative when the signs differ), and
 // ln q scaled so that a gap off by the factor that still holds (1.5 either way) weighs as much as a point at the
 // tolerance (tol_pct / 100). Below q = 1/2 the residual continues linearly (same value and slope at 1/2), so a gap of
-// the other sign stays finite and keeps a gradient towards the paper's sign.
+// the other sign stays finite and keeps a gradient towards the paper's sign. A paper gap of 0 (equal values) has no
+// ratio: the residual is the model's gap / 100, so that a gap of tol_pct % weighs as a point at its tolerance.
 double gap_residual(double model_pct, double paper_pct, double tol_pct);
+
+// A fitted parameter's prior: the value its source gives, and that value's range ({"prior": {"value", "range": [lo, hi],
+// "source"}} in the machine file entry; load_sourced checks it).
+struct Prior {
+  double value = 0, lo = 0, hi = 0;
+};
+// The prior of a machine-file parameter entry, if it has one.
+std::optional<Prior> read_prior(const Json& entry, Dim d, const std::string& file);
+// A prior's residual: the value's log distance from the prior over half the prior's log range, scaled so that a value
+// at the range's edge weighs as much as a point off by kPriorWeight of the tolerance (kPriorWeight * tol_pct / 100). A
+// small term: it holds the parameter to its source where the calibration data do not determine it (a direction the
+// points see weakly, as the AMO barrier sees only fma_issue_overhead + amo_latency), and yields where they do.
+constexpr double kPriorWeight = 0.1;
+double prior_residual(const Prior& p, double value, double tol_pct);
+
+// Whether a fitted comparison holds: gap_holds, and for a paper gap of 0 the model's |gap| within tol_pct %.
+bool gap_fit_holds(double model_pct, double paper_pct, double tol_pct);
 
 // Whether a comparison enters a fit of these free parameters: always without its "free"; with it, only when every free
 // parameter's name contains it (a closed comparator's comparisons calibrate its own costs, never the hardware's or

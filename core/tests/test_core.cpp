@@ -177,6 +177,23 @@ TEST_CASE("params: an estimate's range is read and checked", "[unit]") {
                     Catch::Contains("[low, high]"));
 }
 
+// Configuration: a fitted parameter with a prior (the value its source gives, with a range), then bad priors.
+// Expected: the prior is accepted (calibrate reads it); a prior on a parameter that is not fitted, a range not holding the prior, an unknown key
+// in it are InputErrors naming the key. How validated: the loaded fields, the exception texts.
+TEST_CASE("params: a fitted parameter's prior is read and checked", "[unit]") {
+  OneTime p;
+  auto load = [&](const char* text) { load_section(p, text, "m.json", ""); };
+  load(R"({"a": {"value": "3 us", "fit": "f", "prior": {"value": "2 us", "range": ["1 us", "4 us"], "source": "s"}}})");
+  CHECK(p.a.fitted);
+  CHECK(p.a.value == Approx(3e-6));
+  CHECK_THROWS_WITH(load(R"({"a": {"value": "3 us", "source": "e", "prior": {"value": "2 us", "range": ["1 us", "4 us"], "source": "s"}}})"),
+                    Catch::Contains("only a fitted parameter"));
+  CHECK_THROWS_WITH(load(R"({"a": {"value": "3 us", "fit": "f", "prior": {"value": "5 us", "range": ["1 us", "4 us"], "source": "s"}}})"),
+                    Catch::Contains("must hold the prior"));
+  CHECK_THROWS_WITH(load(R"({"a": {"value": "3 us", "fit": "f", "prior": {"value": "2 us", "range": ["1 us", "4 us"], "source": "s", "x": 1}}})"),
+                    Catch::Contains("prior.x"));
+}
+
 // Configuration: a machine-file section giving plain values: a rate as "8 GB/s", a size as a bare integer, a choice by
 // name; then a time as a bare number, and a size out of range. Expected: plain values read as {"value": ...} with the
 // source "<file name> (plain value, no source given)"; the unitless time and the out-of-range size are InputErrors

@@ -49,6 +49,7 @@ struct GeminiParams {
 // byte (a rate: bytes / rate of CPU time), fitted to the paper's numbers about MPT, comparisons included.
 struct SoftwareParams {
   Sourced pml_ob1_overhead;   // pml/ob1 + BTL path, per message per side
+  Sourced btl_ugni_overhead;  // btl/ugni's own work around each SMSG it sends or receives, per side (not btl/vader's)
   Sourced mpich_sw_overhead;  // Cray MPT (MPICH2 CH3/Nemesis) path, per message per side
   Sourced mpt_shm_eager_cost;  // on-node eager-contig path (above the eager-short size): sender CPU at post
   Sourced mpt_lmt_cost, mpt_lmt_rate;              // on-node XPMEM LMT: receiver CPU at match, before the attach/copy
@@ -59,6 +60,7 @@ struct SoftwareParams {
   template <class V>
   void visit(V&& v) {
     v(pml_ob1_overhead, {"pml_ob1_overhead", Dim::Time, "Open MPI ob1+BTL software cost per message per side", 0, 1e-4});
+    v(btl_ugni_overhead, {"btl_ugni_overhead", Dim::Time, "btl/ugni software per SMSG per side (fragment, pending-SMSG table, mailbox dispatch and release)", 0, 1e-4});
     v(mpich_sw_overhead, {"mpich_sw_overhead", Dim::Time, "Cray MPT software cost per message per side", 0, 1e-4});
     v(mpt_shm_eager_cost, {"mpt_shm_eager_cost", Dim::Time, "Cray MPT on-node eager-contig path (payload after the CH3 header): cost per message (sender)", 0, 1e-4});
     v(mpt_lmt_cost, {"mpt_lmt_cost", Dim::Time, "Cray MPT on-node LMT: cost per message (receiver, at match)", 0, 1e-3});

@@ -60,10 +60,10 @@ std::size_t Gni::registration_limit(int rank) const {
   return static_cast<std::size_t>(std::max(1.0, g_.max_registrations / ctx_.local_ranks(rank)));
 }
 
-Cdm::Cdm(Gni& nic, std::uint16_t max_credits, double smsg_payload_rate)
+Cdm::Cdm(Gni& nic, std::uint16_t max_credits, double smsg_payload_rate, double smsg_library_cost)
     : nic_(nic), sim_(nic.sim()), ctx_(nic.contexts()), cpus_(nic.cpus()), fabric_(nic.fabric()), g_(nic.params()),
       max_credits_(max_credits),
-      smsg_rate_(smsg_payload_rate > 0 ? smsg_payload_rate : g_.fma_pio_bandwidth.value) {}
+      smsg_rate_(smsg_payload_rate > 0 ? smsg_payload_rate : g_.fma_pio_bandwidth.value), smsg_lib_(smsg_library_cost) {}
 
 Endpoint& Cdm::endpoint(int rank, int peer) {
   const auto r = static_cast<std::size_t>(rank);
@@ -136,7 +136,7 @@ void Cdm::try_flush(Endpoint& ep) {
 void Cdm::transmit(std::uint32_t id) {
   ++smsg_sent;
   const Smsg& m = smsgs_[id];
-  double cost = g_.smsg_cpu_overhead + static_cast<double>(m.bytes) / smsg_rate_;
+  double cost = smsg_lib_ + g_.smsg_cpu_overhead + static_cast<double>(m.bytes) / smsg_rate_;
   cpus_.cpu(m.rank, cost, [this, id] { smsg_posted(id); }, "GNI_SmsgSendWTag");
 }
 
@@ -158,7 +158,7 @@ void Cdm::smsg_arrived(std::uint32_t id) {
     ++smsg_local_events;
     cpus_.cpu(rank, g_.smsg_cpu_overhead, [] {}, "GNI_CqGetEvent (SMSG local CQ)");
   });
-  cpus_.cpu(m.peer, g_.smsg_cpu_overhead, [this, id] { smsg_polled(id); }, "GNI_SmsgGetNextWTag");
+  cpus_.cpu(m.peer, g_.smsg_cpu_overhead + smsg_lib_, [this, id] { smsg_polled(id); }, "GNI_SmsgGetNextWTag");
 }
 
 void Cdm::smsg_polled(std::uint32_t id) {

@@ -44,17 +44,7 @@ done < "$t/grids"
 # curve -> (first size of the drop, why it falls). Known drops are open: fixing one means deleting its line here.
 python3 - "$t" "$t/list" "$t/grids" <<'P' || fail=1
 import glob, json, os, sys
-SMSG_RATE = (
-    "the SMSG payload moves at cielo's fma_pio_bandwidth, fitted at 0.279 GB/s on the 1 KiB point, so an "
-    'SMSG of several KiB costs more than the eager get of the next size; open: a physical FMA put rate (G'
-    "ASNet's 4096 B FMA->BTE cutover gives 2.73 GB/s) removes it but moves the Gemini fit and the paramet"
-    'ers Red Storm takes from Cielo (validation/notes.md)')
-KNOWN = {
-    'scenarios/examples/grid_ugni_smsg_bte.json [mca.btl_ugni_smsg_limit=4096, nic.bte_bandwidth=4 GB/s]': (2048, SMSG_RATE),
-    'scenarios/examples/grid_ugni_smsg_bte.json [mca.btl_ugni_smsg_limit=4096, nic.bte_bandwidth=6 GB/s]': (2048, SMSG_RATE),
-    'scenarios/examples/grid_ugni_smsg_bte.json [mca.btl_ugni_smsg_limit=8192, nic.bte_bandwidth=4 GB/s]': (4096, SMSG_RATE),
-    'scenarios/examples/grid_ugni_smsg_bte.json [mca.btl_ugni_smsg_limit=8192, nic.bte_bandwidth=6 GB/s]': (4096, SMSG_RATE),
-}
+KNOWN = {}
 out, files, grids = sys.argv[1], open(sys.argv[2]).read().split(), open(sys.argv[3]).read().split()
 curves = {f: json.load(open(os.path.join(out, os.path.basename(f))))['points'] for f in files}
 for g in grids:

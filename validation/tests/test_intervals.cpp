@@ -21,7 +21,7 @@ std::string cielo_with_one_range(const std::string& lo, const std::string& hi, c
   Json m = load_json_file(data_dir() + "/models/gemini/machines/cielo.json");
   std::function<void(Json&)> strip = [&](Json& j) {
     if (!j.is_object()) return;
-    if (j.contains("range")) j.erase("range"), j.erase("range_source");
+    if (j.contains("range_source")) j.erase("range"), j.erase("range_source");  // an estimate's range, not a prior's
     for (auto& [k, v] : j.items()) strip(v);
   };
   strip(m);
