@@ -44,8 +44,9 @@ done < "$t/grids"
 # curve -> (first size of the drop, why it falls). Known drops are open: fixing one means deleting its line here.
 python3 - "$t" "$t/list" "$t/grids" <<'P' || fail=1
 import glob, json, os, sys
-# Open MPI 1.1 over GM and InfiniBand (mVAPI) together: bml/r2 hands each message's first fragment to the next BTL
-# of the eager array in turn, and each BTL's own eager limit decides the protocol (btl_openib_eager_limit 12 KiB,
+# Open MPI 1.1 over GM and InfiniBand (mVAPI) together: ob1 takes the next BTL of the eager array for each message
+# and that BTL's own eager limit decides the protocol (v1.1.1 pml_ob1_sendreq.h:154-160, MCA_PML_OB1_SEND_REQUEST_START:
+# mca_bml_base_btl_array_get_next(&endpoint->btl_eager), size <= btl_eager_limit - header; btl_openib_eager_limit 12 KiB,
 # btl_gm_eager_limit 32 KiB, the v1.1 defaults). A 16 KiB message that lands on GM goes whole as an eager send over
 # the slow GM; from 32 KiB every message is above both limits and goes by the registered-buffer PUTs striped 76/24 %
 # over the two (pml_ob1_sendreq.c start_rdma, v1.1.1). The paper's Figure 2 text names the 'simplistic scheduling
