@@ -242,7 +242,9 @@ struct Checker {
         value_ref(p[ab], k + "." + ab);
       }
       same_direction(p["a"], p["b"], k);
-      if (i > 0) same_direction((*ps)[0]["a"], p["a"], k);
+      if (i > 0 && better_of_metric(p["a"]["metric"].get<std::string>()) !=
+                       better_of_metric((*ps)[0]["a"]["metric"].get<std::string>()))
+        fail(k + ".a.metric", "this pair's metric has another direction (lower / higher is better) than pairs[0]'s");
     }
     gap(chk, key);
   }

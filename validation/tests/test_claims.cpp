@@ -230,6 +230,8 @@ TEST_CASE("reference: bad claim input names the file and the key", "[unit][valid
     throws(bad, "claims[p.c].check.pairs[1].b", "missing");
     bad = c;
     bad["pairs"][1] = pair("bandwidth_GBps");  // a pair of the other direction than the first
+    throws(bad, "claims[p.c].check.pairs[1].a.metric", "another direction");
+    bad["pairs"][1]["b"] = ref("scenarios/y.json", 1, "runtime_s");  // a and b of one pair disagree
     throws(bad, "claims[p.c].check.pairs[1].b.metric", "different directions");
     bad = c;
     bad["paper_gap_pct"] = 20;  // outside 'slightly'
