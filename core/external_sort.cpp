@@ -162,13 +162,17 @@ void ExternalLineSort::merge_runs() {
 }
 
 void ExternalLineSort::write_sorted(std::FILE* out) {
+  write_sorted([out](double, std::string_view line) { std::fwrite(line.data(), 1, line.size(), out); });
+}
+
+void ExternalLineSort::write_sorted(const std::function<void(double t, std::string_view line)>& put) {
   if (runs_.empty()) {  // everything fits in one chunk: sorted and written directly
     sort_chunk();
-    for (auto& r : recs_) std::fwrite(arena_.data() + r.off, 1, r.len, out);
+    for (auto& r : recs_) put(r.t, std::string_view(arena_.data() + r.off, r.len));
     return;
   }
   spill();
-  merge<Reader>(runs_, [out](const Reader& r) { std::fwrite(r.line.data(), 1, r.line.size(), out); });
+  merge<Reader>(runs_, [&put](const Reader& r) { put(r.t, r.line); });
 }
 
 }  // namespace ompisim

@@ -6,7 +6,9 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ompisim {
@@ -22,6 +24,8 @@ public:
   void add(double t, std::uint8_t phase, const std::string& line);
   // Every line added, in key order. std::runtime_error when the spill file cannot be written or read.
   void write_sorted(std::FILE* out);
+  // The same, each line handed with its time to `put` (which writes it as it likes).
+  void write_sorted(const std::function<void(double t, std::string_view line)>& put);
   std::uint64_t peak_bytes() const { return peak_; }    // the largest chunk held
   std::uint64_t runs_spilled() const { return runs_spilled_; }
 

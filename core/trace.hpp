@@ -124,6 +124,8 @@ public:
     std::uint64_t link_changes = 0;  // counter values written (flows in flight on a resource)
     // A format that sorts in bounded memory (Paje): the most bytes of events it held, the sorted runs it spilled.
     std::uint64_t peak_buffer_bytes = 0, runs_spilled = 0;
+    // The simulated time a format writes as its time 0 (Paje with a window: its first event), in seconds.
+    double time_origin = 0;
   } counts;
 
 protected:

@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 namespace ompisim {
@@ -103,9 +104,11 @@ const char* kPajeHeader = R"(%EventDef PajeDefineContainerType 0
 2 ENG E "NIC engine state"
 )";
 
-// The link types. A viewer takes a link's colour from the entity value its Value names (ViTE draws a link whose value
-// is not a defined entity value white, as it does SimGrid's own "PTP" links), so each type has one value with a colour
-// of its own; what a link carries ("1024 B tag 3", "65536 B over n0-ht n1-ht") is the user field Info (pj_dump -u).
+// The link types. Each has one entity value with a colour of its own, which every link of the type names as its Value
+// (pajeng and Paje's own viewers colour a link by it); what a link carries ("1024 B tag 3", "65536 B over n0-ht
+// n1-ht") is the user field Info (pj_dump -u). ViTE (1.2, Debian 12) accepts entity values for state types only
+// (it reports "define_entity_value: EntityType class is 1 instead of 0" for these three and goes on) and draws every
+// arrow in one colour, white unless set in its preferences.
 struct PajeLinkType {
   const char* alias;
   const char* ends;  // container type of both ends
@@ -136,13 +139,19 @@ public:
       std::fprintf(f, "3 l%s %s \"%s\" \"%s\"\n", l.alias, l.alias, l.name, l.colour);
     }
     // Each state a colour of its own (ViTE draws a state without a defined value in black), the same name the same
-    // colour in every trace.
-    std::size_t v = 0;
-    for (auto& [type, name] : state_values_)
-      std::fprintf(f, "3 v%zu %s %s \"%s\"\n", v++, type.c_str(), quote(name).c_str(), state_colour(name).c_str());
-    // Containers are created at the first traced event, not at 0: a viewer (ViTE) opens on the trace's time span, so
-    // a windowed trace opens on its window instead of the whole run with every event in its last instants.
-    const double t0 = begin_ <= end_ ? begin_ : 0.0;
+    // colour in every trace. A PajePushState names its value by this alias: ViTE looks a state's value up by alias
+    // only (by name it makes a new value without a colour: black); pajeng takes either and prints the name.
+    for (auto& [key, v] : state_values_)
+      std::fprintf(f, "3 v%d %s %s \"%s\"\n", v, key.first.c_str(), quote(key.second).c_str(),
+                   state_colour(key.second).c_str());
+    // ViTE opens a trace on [0, its end] whatever its first event (`vite -t T0:T1` aside), so a trace of a window
+    // written in simulated time opens on the whole run with every event in its last instants. With a window, every
+    // time is written from the first traced event (time 0 there; counts.time_origin, printed by `run`); without one,
+    // in simulated time. Containers are created at the first traced event.
+    origin_ = filter.t0 > 0 && begin_ <= end_ ? begin_ : 0.0;
+    counts.time_origin = origin_;
+    const double t0 = begin_ <= end_ ? begin_ - origin_ : 0.0;
+    const double t_end = end_ - origin_;
     for (auto n : nodes_) std::fprintf(f, "6 %.12f %s N 0 \"%s\"\n", t0, node(n).c_str(), node_name(n).c_str());
     for (auto [n, ctx, rank] : contexts_)
       std::fprintf(f, "6 %.12f c%d R %s \"%s\"\n", t0, ctx, node(n).c_str(),
@@ -151,11 +160,16 @@ public:
       std::fprintf(f, "6 %.12f e%zu E %s \"%s %s\"\n", t0, i, node(engines_[i].first).c_str(),
                    node_name(engines_[i].first).c_str(), engine_names_.name(engines_[i].second).c_str());
     for (auto& [id, name] : resources_) std::fprintf(f, "6 %.12f r%u L 0 %s\n", t0, id, quote(name).c_str());
-    sort_.write_sorted(f);
-    for (std::size_t i = 0; i < engines_.size(); ++i) std::fprintf(f, "7 %.12f E e%zu\n", end_, i);
-    for (auto [n, ctx, rank] : contexts_) std::fprintf(f, "7 %.12f R c%d\n", end_, ctx);
-    for (auto& [id, name] : resources_) std::fprintf(f, "7 %.12f L r%u\n", end_, id);
-    for (auto n : nodes_) std::fprintf(f, "7 %.12f N %s\n", end_, node(n).c_str());
+    // Each event line is kept as "<code> <fields>"; its time goes in between here.
+    sort_.write_sorted([f, this](double t, std::string_view line) {
+      const std::size_t sp = line.find(' ');
+      std::fprintf(f, "%.*s %.12f%.*s", static_cast<int>(sp), line.data(), t - origin_,
+                   static_cast<int>(line.size() - sp), line.data() + sp);
+    });
+    for (std::size_t i = 0; i < engines_.size(); ++i) std::fprintf(f, "7 %.12f E e%zu\n", t_end, i);
+    for (auto [n, ctx, rank] : contexts_) std::fprintf(f, "7 %.12f R c%d\n", t_end, ctx);
+    for (auto& [id, name] : resources_) std::fprintf(f, "7 %.12f L r%u\n", t_end, id);
+    for (auto n : nodes_) std::fprintf(f, "7 %.12f N %s\n", t_end, node(n).c_str());
     file_.commit();
   }
 
@@ -184,7 +198,7 @@ protected:
   }
   void write_link_load(std::uint32_t id, const std::string& name, double t, int flows) override {
     if (!resources_.count(id)) resources_.emplace(id, name);
-    add(t, 1, fmt::format("8 {:.12f} FLOWS r{} {}\n", t, id, flows));
+    add(t, 1, fmt::format("8 FLOWS r{} {}\n", id, flows));
   }
 
 private:
@@ -213,9 +227,9 @@ private:
     return fmt::format("{:.3f} {:.3f} {:.3f}", r + m, g + m, b + m);
   }
   void span(const char* type, const std::string& c, double start, double end, const char* what) {
-    state_values_.emplace(type, what);
-    add(start, 1, fmt::format("12 {:.12f} {} {} {}\n", start, type, c, quote(what)));
-    add(end, end > start ? 0 : 3, fmt::format("13 {:.12f} {} {}\n", end, type, c));
+    const int v = state_values_.try_emplace({type, what}, static_cast<int>(state_values_.size())).first->second;
+    add(start, 1, fmt::format("12 {} {} v{}\n", type, c, v));
+    add(end, end > start ? 0 : 3, fmt::format("13 {} {}\n", type, c));
   }
   void rank_link(const char* type, int src, int dst, double t0, double t1, const std::string& value) {
     long long ns = node_of(src), nd = node_of(dst);
@@ -226,8 +240,8 @@ private:
   void link(const char* type, const std::string& from, const std::string& to, double t0, double t1, const std::string& value) {
     ++key_;
     const std::string v = quote(value);
-    add(t0, 1, fmt::format("15 {:.12f} {} 0 l{} {} k{} {}\n", t0, type, type, from, key_, v));
-    add(t1, 2, fmt::format("16 {:.12f} {} 0 l{} {} k{} {}\n", t1, type, type, to, key_, v));
+    add(t0, 1, fmt::format("15 {} 0 l{} {} k{} {}\n", type, type, from, key_, v));
+    add(t1, 2, fmt::format("16 {} 0 l{} {} k{} {}\n", type, type, to, key_, v));
   }
   void add(double t, std::uint8_t phase, const std::string& line) {
     end_ = std::max(end_, t);
@@ -248,7 +262,8 @@ private:
   std::map<std::pair<long long, int>, int> engine_slot_;
   std::vector<std::pair<long long, int>> engines_;
   std::map<std::uint32_t, std::string> resources_;
-  std::set<std::pair<std::string, std::string>> state_values_;  // (state type, name): one colour each
+  std::map<std::pair<std::string, std::string>, int> state_values_;  // (state type, name) -> alias number, one colour each
+  double origin_ = 0;  // the simulated time written as 0
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "runner/registries.hpp"
 
 #include <array>
+#include <fstream>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -118,14 +119,20 @@ std::string git_describe() {
   // its start, so the files it writes do not turn its own later results '-dirty'.
   static std::string cached;
   if (!cached.empty()) return cached;
-  std::string cmd = "git -C '" + data_dir() + "' describe --always --dirty 2>/dev/null";
-  std::array<char, 128> buf{};
   std::string out;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    while (fgets(buf.data(), buf.size(), p)) out += buf.data();
-    pclose(p);
+  // An installed tool's data is no git checkout (and may lie inside someone else's): `cmake --install` wrote the
+  // source tree's describe beside it.
+  if (std::ifstream in(data_dir() + "/git-describe"); in) std::getline(in, out);
+  while (!out.empty() && (out.back() == '\r' || out.back() == ' ')) out.pop_back();
+  if (out.empty()) {
+    std::string cmd = "git -C '" + data_dir() + "' describe --always --dirty 2>/dev/null";
+    std::array<char, 128> buf{};
+    if (FILE* p = popen(cmd.c_str(), "r")) {
+      while (fgets(buf.data(), buf.size(), p)) out += buf.data();
+      pclose(p);
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   }
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   return cached = out.empty() ? "unknown" : out;
 }
 

@@ -219,8 +219,10 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
     sink->finish();
     const auto& c = sink->counts;
     std::cerr << fmt::format("ompisim: wrote trace {} ({} CPU spans, {} NIC engine spans, {} of {} flows, {} of {} "
-                             "messages, {} of {} AMOs)\n", trace->path, c.cpu, c.nic, c.flows, c.flows_seen,
-                             c.messages, c.messages_seen, c.amos, c.amos_seen);
+                             "messages, {} of {} AMOs){}\n", trace->path, c.cpu, c.nic, c.flows, c.flows_seen,
+                             c.messages, c.messages_seen, c.amos, c.amos_seen,
+                             c.time_origin > 0 ? fmt::format("; its time 0 is {:.6f} ms of simulated time", c.time_origin * 1e3)
+                                               : std::string());
   }
   return result_json(RunRecord{s, ranks, sets, m, *sim, w, pl, mca, spec, st, std::move(points)});
 }

@@ -90,6 +90,18 @@ static NeighbourJob read_neighbour_job(ObjectReader& r, std::string& network) {
 
 Scenario load_scenario(const std::string& name) {
   const std::string file = data_path(name);  // as given, else in the installed data (scenarios/...)
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) {
+    // A misspelt name: the closest scenario file of the folder it names (here, else in the installed data).
+    const std::filesystem::path given(name);
+    const std::string dir = data_path(given.parent_path().empty() ? std::string(".") : given.parent_path().string());
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+      if (e.path().extension() == ".json") names.push_back(e.path().filename().string());
+    const std::string hint = did_you_mean(given.filename().string(), names);
+    if (!hint.empty())
+      throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", (given.parent_path() / hint).string()));
+  }
   return scenario_from_json(load_json_file(file), file);
 }
 

@@ -1,6 +1,7 @@
 #include "validation/compare.hpp"
 
 #include "core/errors.hpp"
+#include "platform/data_path.hpp"
 #include "platform/machine.hpp"
 #include "runner/isolate.hpp"
 #include "runner/run.hpp"
@@ -189,9 +190,13 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
   }
   c.tolerance = tolerance;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw InputError("--against", dir, "not a folder of results");
+  // As given, else in the tool's data (an installed tool's share/ompisim/results: the committed results).
+  const std::string folder = data_path(dir);
+  if (!fs::is_directory(folder, ec))
+    throw InputError("--against", dir,
+                     fmt::format("not a folder of results (neither here nor in {})", data_dir()));
   std::vector<std::pair<std::string, Json>> todo;
-  for (auto& [rel, path] : results_below(dir)) {
+  for (auto& [rel, path] : results_below(folder)) {
     if (!only.empty() && rel.find(only) == std::string::npos) continue;
     Json j = load_json_file(path);
     const Json& prov = j.value("provenance", Json::object());

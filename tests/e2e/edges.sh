@@ -63,6 +63,12 @@ refuse "--set with a 100,000-character key" "\(100000 bytes\)" run "$S" --out "$
 refuse "--set value with newlines" "--set: key 'nic.bte_bandwidth=5\\\\nGB/s\\\\nx': holds a control character" run "$S" --out "$t/o6" --set "$(printf 'nic.bte_bandwidth=5\nGB/s\nx')"
 refuse "no arguments" "subcommand" ""
 refuse "unknown subcommand" "unknown subcommand 'frobnicate' \(known: run, sweep" frobnicate
+refuse "misspelt scenario" "fig5_latency_2p_inter_openmp.json: no such file \(did you mean 'scenarios/gemini/fig5_latency_2p_inter_openmpi.json'\?\)" run scenarios/gemini/fig5_latency_2p_inter_openmp.json
+# a known subcommand without what it requires is named as such (not as an unknown subcommand), with its own --help
+refuse "run without a scenario" "error: run: scenario is required \(ompisim run --help\)$" run
+refuse "sweep without a grid" "error: sweep: grid is required \(ompisim sweep --help\)$" --quiet sweep
+refuse "machine without its subcommand" "error: machine: a subcommand is required \(template\)" machine
+refuse "machine template without a name" "error: machine template: name is required" machine template
 refuse "unknown flag" "--bogus" run "$S" --bogus
 refuse "missing value" "--out" run "$S" --out
 refuse "-j 0" "jobs" sweep g.json -j 0

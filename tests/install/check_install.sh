@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `cmake --install` into a temporary prefix gives a tool that runs from any folder with its own installed data:
 # machines, scenarios, reference data, man page (with every subcommand's options), completion and the LICENSE
-# (share/doc/ompisim/); no source path in the binary;
+# (share/doc/ompisim/), the committed results (compare --against results/); no source path in the binary; the
+# source's git describe in --version and provenance;
 # a scenario or grid named relative to the data (scenarios/...) is found from any folder.
 # Usage: check_install.sh CMAKE BUILD_DIR SOURCE_DIR
 set -uo pipefail
@@ -28,6 +29,20 @@ sc=$p/prefix/share/ompisim/scenarios/gemini/fig5_latency_2p_inter_openmpi.json
 cp "$p/prefix/share/ompisim/scenarios/examples/grid_ugni_smsg_bte.json" "$p/elsewhere/mygrid.json"
 "$bin" --quiet sweep mygrid.json --out "$p/sw" -j 1 > /dev/null 2> "$p/err" && [ -s "$p/sw/sweep.json" ] \
   && echo "ok   a copied example grid finds its base in the installed data" || { echo "FAIL copied grid: $(cat "$p/err")"; fail=1; }
+# the README's regression gate from another folder: results/ is the installed copy of the committed results
+"$bin" --quiet compare --against results/ --only gemini/fig5_latency_2p_inter --tolerance 1% > "$p/cmp" 2> "$p/err" \
+  && grep -q "beyond tolerance" "$p/cmp" \
+  && echo "ok   compare --against results/ from another folder reruns the installed committed results: $(tail -1 "$p/cmp")" \
+  || { echo "FAIL compare --against results/ from another folder: $(tail -2 "$p/err") $(tail -1 "$p/cmp")"; fail=1; }
+# --version and a result's provenance name the installed source's git describe, not "unknown" (the installed data is
+# no git checkout); only checked when the source is one
+if want=$(git -C "$src" describe --always --dirty 2> /dev/null); then
+  got=$("$bin" --version | sed -n 's/^git describe: //p')
+  prov=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["provenance"]["git_describe"])' \
+           "$p/out/fig5_latency_2p_inter_openmpi.json" 2> /dev/null)
+  [[ $got == "$want" && $prov == "$want" ]] && echo "ok   installed --version and provenance: git describe $got" \
+    || { echo "FAIL installed git describe: --version '$got', provenance '$prov', source '$want'"; fail=1; }
+fi
 grep -q "BSD 3-Clause License" "$p/prefix/share/doc/ompisim/LICENSE" 2> /dev/null \
   && echo "ok   share/doc/ompisim/LICENSE (the project's licence, installed beside the README)" \
   || { echo "FAIL no LICENSE installed (share/doc/ompisim/LICENSE)"; fail=1; }

@@ -50,21 +50,42 @@ void add_global_options(CLI::App& app, Context& ctx) {
                  "(ranks x iterations x messages per iteration, runner/estimate.hpp) is above N; default: no limit");
 }
 
-// CLI11's message, or for a word where a subcommand belongs (CLI11: "A subcommand is required") the word and the
-// subcommands there are.
+// CLI11's message; for a word where a subcommand belongs (CLI11: "A subcommand is required") the word and the
+// subcommands there are; for a known subcommand missing what it requires (`ompisim run`, `ompisim machine`), the
+// subcommand and what is missing (its own subcommands when it has some).
 static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
   if (!dynamic_cast<const CLI::RequiredError*>(&e)) return e.what();
+  auto names_of = [](const CLI::App& a) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : a.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+    return names;
+  };
+  auto find = [](const CLI::App& a, const std::string& name) -> const CLI::App* {
+    for (const CLI::App* s : a.get_subcommands([](const CLI::App*) { return true; }))
+      if (s->get_name() == name) return s;
+    return nullptr;
+  };
+  const CLI::App* at = &app;
+  std::string path;  // the subcommands named so far ("machine template")
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.starts_with("-")) {
-      if (a == "--max-events" || a == "--max-input-size") ++i;  // the global options that take a value
+      if (at == &app && (a == "--max-events" || a == "--max-input-size")) ++i;  // global options that take a value
       continue;
     }
-    std::vector<std::string> names;
-    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
-    return fmt::format("unknown subcommand '{}' (known: {})", a, fmt::join(names, ", "));
+    const CLI::App* sub = find(*at, a);
+    if (!sub) {
+      if (at == &app) return fmt::format("unknown subcommand '{}' (known: {})", a, fmt::join(names_of(app), ", "));
+      break;  // a positional argument of the subcommand
+    }
+    at = sub;
+    path += (path.empty() ? "" : " ") + a;
   }
-  return e.what();
+  if (at == &app) return e.what();
+  const std::vector<std::string> subs = names_of(*at);
+  if (!subs.empty() && at->get_subcommands().empty())
+    return fmt::format("{}: a subcommand is required ({}) (ompisim {} --help)", path, fmt::join(subs, ", "), path);
+  return fmt::format("{}: {} (ompisim {} --help)", path, e.what(), path);
 }
 
 int parse_command_line(CLI::App& app, int argc, char** argv) {
@@ -73,7 +94,8 @@ int parse_command_line(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
     // The same one-line form as every other error (CLI11's own is two lines).
-    std::cerr << "ompisim: error: " << one_line(parse_error_text(app, e, argc, argv)) << " (ompisim --help)\n";
+    const std::string text = one_line(parse_error_text(app, e, argc, argv));
+    std::cerr << "ompisim: error: " << text << (text.ends_with("--help)") ? "" : " (ompisim --help)") << "\n";
     return 2;
   }
   return -1;

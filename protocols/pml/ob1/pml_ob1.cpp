@@ -100,12 +100,8 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
   const int rank = m.rank, dst = m.peer;
   auto [id, r] = lib_.new_send(m, std::move(done));
   const bml::r2::Endpoint& ep = bml_.endpoint(rank, dst);
-  // The first fragment's BTL (stripe policy); a peer with one eager BTL and the default policy keeps no counter.
-  btl::Btl* b = ep.eager.front().btl;
-  if (ep.send.size() > 1 && (ep.eager.size() > 1 || stripe_.policy != StripePolicy::WeightedRoundRobin)) {
-    if (eager_rr_.empty()) eager_rr_.resize(static_cast<std::size_t>(ctx_.ranks()));
-    b = first_fragment_btl(ep, stripe_.policy, eager_rr_[static_cast<std::size_t>(rank)][dst]);
-  }
+  // The first fragment's BTL (stripe policy; v1.1.1 pml_ob1_sendreq.h:154, MCA_PML_OB1_SEND_REQUEST_START).
+  btl::Btl* b = next_eager_btl(rank, dst);
   r.seq = lib_.next_send_seq(rank, r.ctx, dst);
   // RGET needs exactly one RDMA BTL with GET (Open MPI 1.1 start_rdma: req_rdma_cnt == 1); otherwise RNDV, and the
   // receiver decides from its own record whether the rest comes by RDMA PUT (rdma_choice).
@@ -160,6 +156,15 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
   }, "mca_pml_ob1_send_request_start");
 }
 
+btl::Btl* Ob1::next_eager_btl(int rank, int peer) {
+  const bml::r2::Endpoint& ep = bml_.endpoint(rank, peer);
+  // A peer with one eager BTL and the default policy keeps no counter.
+  if (ep.send.size() < 2 || (ep.eager.size() < 2 && stripe_.policy == StripePolicy::WeightedRoundRobin))
+    return ep.eager.front().btl;
+  if (eager_rr_.empty()) eager_rr_.resize(static_cast<std::size_t>(ctx_.ranks()));
+  return first_fragment_btl(ep, stripe_.policy, eager_rr_[static_cast<std::size_t>(rank)][peer]);
+}
+
 void Ob1::start_recv(const mpi::P2P& m, Completion done) {
   auto [id, req] = lib_.new_recv(m, std::move(done));
   req.convert_elem = m.type.never_convert ? 0 : m.type.size;
@@ -194,11 +199,12 @@ Ob1::RdmaChoice Ob1::rdma_choice(const bml::r2::Endpoint& ep, std::uint64_t byte
   return c;
 }
 
-void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq, std::uint64_t offset) {
+void Ob1::send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq, std::uint64_t offset,
+                    btl::Btl* on) {
   HdrFields hf;
   hf.type = h, hf.send_req = sreq, hf.recv_req = rreq, hf.offset = offset;
   counters_.add(hdr_stat(h));
-  send_desc(eager_btl(from, to), hf, from, to, btl::DataSegment{}, btl::desc_flag::Priority, rreq, nullptr);
+  send_desc(on ? *on : eager_btl(from, to), hf, from, to, btl::DataSegment{}, btl::desc_flag::Priority, rreq, nullptr);
 }
 
 // The FRAGs of a rendezvous after the ACK, [first, end) with `end` the ACK's rdma offset (frag_pipeline.hpp), over
@@ -461,7 +467,8 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
         // falls back): ACK the RGET as if it were an RNDV with no data, and the sender pipelines FRAGs instead.
         counters_.add(Ob1Stat::RgetFallbacks);
         on_event(r, RecvEvent::MatchedRndv, 0);
-        send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, f.h.msg_bytes);  // everything by copy in/out
+        // v1.8.8 mca_pml_ob1_recv_request_ack_send: the ACK on the eager array's next BTL.
+        send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, f.h.msg_bytes, next_eager_btl(me, peer));  // all by copy
         return;
       }
       on_event(r, RecvEvent::MatchedRget);
@@ -493,7 +500,13 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
       // pml_ob1_recvreq.c 194-200): no ACK; the PUTs carry it (post_puts). Open MPI 1.3 on also skip the ACK when
       // nothing goes by copy (v1.8.8 mca_pml_ob1_recv_request_ack); not modelled: those versions keep the ACK here.
       const bool ack_in_put = put && (f.h.flags & hdr_flag::Pin) && registered_path();
-      if (!ack_in_put) send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, put ? payload : f.h.msg_bytes);
+      // mca_pml_ob1_recv_request_ack takes the eager array's next BTL for the ACK before it decides whether to send
+      // one (v1.1.1 pml_ob1_recvreq.c:174, `bml_btl = mca_bml_base_btl_array_get_next(&bml_endpoint->btl_eager)`, then
+      // the "no need to ack" return at 194-200): every matched RNDV advances this rank's round robin towards the
+      // sender, so its next send to that peer starts on the other eager BTL. (v1.8.8 draws in
+      // mca_pml_ob1_recv_request_ack_send, only when an ACK goes; the model sends one there.)
+      btl::Btl* ack_btl = next_eager_btl(me, peer);
+      if (!ack_in_put) send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, put ? payload : f.h.msg_bytes, ack_btl);
       if (put) schedule_puts(rid, me, peer, payload, f.h.send_req, ack_in_put);  // mca_pml_ob1_recv_request_schedule
       ++lib_.recv(rid).unpacking;
       copy_out(rid, me, peer, payload, [this, rid, f, payload, was_unexpected] {

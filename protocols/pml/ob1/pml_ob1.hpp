@@ -118,6 +118,11 @@ private:
     InFrag frag;
   };
   btl::Btl& eager_btl(int rank, int peer) { return *bml_.endpoint(rank, peer).eager.front().btl; }
+  // The next BTL of the peer's eager array (mca_bml_base_btl_array_get_next(&endpoint->btl_eager)): under
+  // weighted_rr with several eager BTLs it takes the rank's round-robin counter for the peer and advances it; with one
+  // (or under stripe_above) it is eager[0] and nothing advances. Both the send start (the first fragment) and the
+  // receiver's ACK path of a matched RNDV draw from the same counter, as in Open MPI.
+  btl::Btl* next_eager_btl(int rank, int peer);
   void send_desc(btl::Btl& b, const HdrFields& h, int from, int to, btl::DataSegment data, std::uint8_t flags,
                  std::uint64_t cookie, Completion local_done, Completion packed = nullptr);
   void on_desc(btl::Btl* b, const btl::Descriptor& d);
@@ -170,7 +175,9 @@ private:
   void mpi_complete_send(std::uint64_t sid);
   // Releases the request once it is COMPLETE and no unpack of its data is still running (else nothing yet).
   void complete_recv(std::uint64_t rid);
-  void send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq, std::uint64_t offset = 0);
+  // A control message from `from` to `to` on `on` (nullptr: the peer's eager[0]).
+  void send_ctrl(Hdr h, int from, int to, std::uint64_t sreq, std::uint64_t rreq, std::uint64_t offset = 0,
+                 btl::Btl* on = nullptr);
 
   const Contexts& ctx_;
   CpuTimeline& cpus_;

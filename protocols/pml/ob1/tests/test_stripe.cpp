@@ -9,6 +9,7 @@
 #include "protocols/pml/ob1/pml_ob1_mca.hpp"
 
 #include <catch2/catch.hpp>
+#include <functional>
 
 using namespace ompisim;
 
@@ -159,6 +160,48 @@ TEST_CASE("pml/ob1 striping: eager round robin keeps MPI order", "[unit][protoco
   CHECK(order == std::vector<int>{0, 1, 2});
   CHECK(n.ib.bytes_sent == 2 * 8192);
   CHECK(n.gm.bytes_sent == 8192);
+}
+
+// Configuration: as above, Open MPI 1.1 (fragment schedule `remaining`), a blocking ping-pong of 16 KiB between
+// ranks 0 and 1, 6 round trips, each message sent once the previous one is received. 16 KiB is under btl/gm's eager
+// limit (32 KiB) and over btl/openib's (12 KiB): on gm a MATCH with the data, on openib (start_rdma over registered
+// buffers) an RNDV without data on the first RDMA BTL and the receiver's two PUTs.
+// Expected: each rank draws its first fragment's BTL from its eager round robin towards the peer, and the receiver of
+// an RNDV draws from the same counter in mca_pml_ob1_recv_request_ack (v1.1.1 pml_ob1_recvreq.c:174, before the "no
+// need to ack" return), so from (0, 0) the round trips run (openib, gm), (gm, openib), (gm, gm) and again: 4 RNDV and
+// 8 MATCH in 12 messages, no ACK. Fails without the receiver's draw (each rank alternating on its sends only: (openib,
+// openib), (gm, gm), ...: 6 RNDV, 6 MATCH).
+// How validated: by hand from MCA_PML_OB1_SEND_REQUEST_START (v1.1.1 pml_ob1_sendreq.h:154-160),
+// mca_bml_base_btl_array_get_next (bml.h:167-186) and mca_pml_ob1_recv_request_ack.
+TEST_CASE("pml/ob1 striping: a matched RNDV advances the receiver's eager round robin (Open MPI 1.1)",
+          "[unit][protocol][ob1][hetero]") {
+  test::Fixture f("lanl-multi-nic", 2, 1);
+  Net n(f);
+  pml::ob1::StripeConfig v11;
+  v11.schedule = pml::ob1::FragPipeline::Schedule::Remaining;
+  pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.ib, &n.gm}, "openmpi", v11);
+  const std::uint64_t k = 16384;
+  int trips = 0;
+  std::function<void()> round = [&] {
+    if (trips == 6) return;
+    ob1.irecv(1, 0, 5, k, Buffer{std::uint64_t(1) << 26, true}, [&] {
+      ob1.irecv(0, 1, 5, k, Buffer{std::uint64_t(1) << 27, true}, [&] {
+        ++trips;
+        round();
+      });
+      ob1.isend(1, 0, 5, k, Buffer{std::uint64_t(1) << 28, true}, [] {});
+    });
+    ob1.isend(0, 1, 5, k, Buffer{std::uint64_t(1) << 24, true}, [] {});
+  };
+  round();
+  f.sim.run();
+  REQUIRE(trips == 6);
+  auto s = ob1.stats();
+  CHECK(s.counters["ob1_RNDV"] == 4);
+  CHECK(s.counters["ob1_MATCH"] == 8);
+  CHECK(s.counters.count("ob1_ACK") == 0);
+  CHECK(n.gm.bytes_sent >= 8 * k);  // the eager messages' data (and the PUTs' gm shares)
+  CHECK(s.live_requests == 0);
 }
 
 // Configuration: one BTL (openib) for the peer, messages of 100 B, 50000 B and 4 MiB. Expected under both policies:
