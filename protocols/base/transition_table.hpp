@@ -17,6 +17,13 @@ struct Transition {
   State to;
 };
 
+// The name of enumerator `v` from `names`, written in the enum's order (one per enumerator); "?" outside it.
+template <class Enum, std::size_t N>
+constexpr const char* name_of(Enum v, const std::array<const char*, N>& names) {
+  const auto i = static_cast<std::size_t>(v);
+  return i < N ? names[i] : "?";
+}
+
 // The state after `e` in `s`; to_string(State) and to_string(Event) name them in the error.
 template <class State, class Event, std::size_t N>
 State step(const std::array<Transition<State, Event>, N>& table, const char* machine, State s, Event e) {

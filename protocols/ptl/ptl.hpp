@@ -22,6 +22,8 @@ struct MatchHeader {
   std::uint64_t inline_bytes = 0;  // data carried in this fragment
   std::uint64_t send_req = 0;      // the sender's request (returned in ACK / FIN_ACK)
   bool rendezvous = false;         // the rest follows after the receiver matched
+  std::uint64_t ptl_frag = 0;      // the receiving PTL's own handle of this fragment, returned to it in ptl_matched
+                                   // (Open MPI's PML hands ptl_matched the PTL's receive fragment); not on the wire
 };
 
 // What the PML offers the PTL (the PML's callbacks in mca_ptl_base_module_t). `ctx`: the execution context running

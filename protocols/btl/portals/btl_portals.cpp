@@ -55,29 +55,108 @@ void BtlPortals::post_block(int rank) {
 
 void BtlPortals::send(const Descriptor& f, Completion local_done) { send_packed(f, std::move(local_done), nullptr); }
 
+// Send fragment: AWAIT_SLOT (when the process has max_pending_ops outstanding) or at once PREPARING -> COPYING ->
+// CALLING -> AWAIT_COMPLETION -> READING_COMPLETION -> COMPLETE (portals_frag.hpp).
 void BtlPortals::send_packed(const Descriptor& f, Completion local_done, Completion packed) {
   ensure(f.src);
   ensure(f.dst);
-  std::uint64_t fid = next_++;
-  frags_[fid] = f;
+  const std::uint64_t fid = next_++;
+  SendFrag& s = sends_[fid];
+  s.f = f;
+  s.local_done = std::move(local_done);
   RankState& r = ranks_[f.src];
   if (r.outstanding >= static_cast<int>(mca_.btl_portals_max_pending_ops.value)) {  // no room: queue (FIFO)
     counters_.add(PortalsStat::QueuedSends);
-    r.queued.push_back(Pending{fid, std::move(local_done)});
+    s.state = step(s.state, FragEvent::Queue);
+    r.queued.push_back(fid);
     if (packed) packed();
     return;
   }
   ++r.outstanding;
-  transmit(fid, std::move(local_done), std::move(packed));
+  s.state = step(s.state, FragEvent::Start);
+  s.packed = std::move(packed);
+  transmit(fid);
+}
+
+// The fragment buffer (mca_btl_portals_alloc, btl_portals_frag.h): up to the eager limit one of the
+// btl_portals_eager_frag_limit pre-pinned eager fragments when one is free, whose MD is bound at its first use and
+// kept ("pinned on first use and left pinned for the life of the fragment"), so a later send is one PtlPutRegion;
+// otherwise a max-size fragment, bound for this send (PtlMDBind + PtlPutRegion) and unlinked when freed. The buffer is
+// taken when the send runs on the CPU (on_prepared), not when it is queued. Copy into the fragment, then PtlMDBind (if
+// needed) + PtlPutRegion (with ACK unless btl_portals_needs_ack is 0). The fragment completes when its ACK (or
+// SEND_END) is read, not here: the copy only makes the put possible.
+void BtlPortals::transmit(std::uint64_t fid) {
+  counters_.add(PortalsStat::Frags);
+  cpus_.cpu(sends_.at(fid).f.src, overhead_, [this, fid] { on_prepared(fid); }, "mca_btl_portals_send (PtlPut)");
+}
+
+void BtlPortals::on_prepared(std::uint64_t fid) {
+  SendFrag& s = sends_.at(fid);
+  s.state = step(s.state, FragEvent::Prepared);
+  RankState& rs = ranks_[s.f.src];
+  const bool fits_eager = s.f.wire_bytes() <= caps_.eager_limit;
+  s.eager = fits_eager && rs.eager_in_use < static_cast<int>(mca_.btl_portals_eager_frag_limit.value);
+  s.bind = true;
+  if (s.eager) {
+    s.bind = rs.eager_in_use == rs.eager_bound;  // the free eager fragments are bound ones unless all are in use
+    if (s.bind) ++rs.eager_bound;
+    ++rs.eager_in_use;
+  }
+  if (s.bind) counters_.add(PortalsStat::MdBinds);
+  cpus_.cpu_copy(s.f.src, static_cast<double>(s.f.wire_bytes()), [this, fid] { on_copied(fid); });
+}
+
+void BtlPortals::on_copied(std::uint64_t fid) {
+  SendFrag& s = sends_.at(fid);
+  s.state = step(s.state, FragEvent::Copied);
+  // A descriptor that exposes its data segment (ob1's RGET) first attaches the user buffer (PtlMEAttach +
+  // PtlMDAttach, mca_btl_portals_prepare_src).
+  const bool expose = s.f.flags & desc_flag::ExposeData;
+  const int n = (s.bind ? 2 : 1) + (expose ? 2 : 0);
+  ss_.calls(s.f.src, n, [this, fid] { on_put(fid); });
+}
+
+void BtlPortals::on_put(std::uint64_t fid) {
+  SendFrag& s = sends_.at(fid);
+  s.state = step(s.state, FragEvent::Put);
+  const Descriptor& f = s.f;
+  const bool ack = mca_.btl_portals_needs_ack.value != 0;
+  Md md;
+  md.length = f.wire_bytes();
+  md.threshold = ack ? 2 : 1;  // send (+ ack)
+  md.options.event_start_disable = true;
+  // v1.3.4 optimized build: "if we are using portals ACK's for completion" SEND_END is disabled
+  // (btl_portals_send.c:72-76); the 2007 trunk leaves it on (btl_portals_send.c:64-65 at d109e9a6f4), so its
+  // progress reads SEND_END and then the ACK for every fragment (btl_portals_component.c at d109e9a6f4: PtlEQPoll with
+  // timeout 0 at :311, SEND_END :455, ACK :473).
+  md.options.event_end_disable = ack && mca_.btl_portals_send_end_event.value == 0;
+  md.eq = ss_.eq(f.src, client_);
+  md.user_ptr = fid;
+  MdId h = ss_.nic(f.src).md_bind(md, UnlinkOp::Unlink);
+  Arrival& in = arrivals_[fid];
+  in.f = f;
+  in.state = step(in.state, ArrivalEvent::Put);
+  ss_.put(f.src, h, ack ? AckReq::Ack : AckReq::NoAck, f.dst, kFragTable, 0, fid);
+  // The send call returns: with early completion, the MPI request is complete.
+  if (Completion packed = std::move(sends_.at(fid).packed)) packed();
+}
+
+void BtlPortals::on_completion_event(std::uint64_t fid) {
+  SendFrag& s = sends_.at(fid);
+  s.state = step(s.state, FragEvent::CompletionEvent);
+  cpus_.cpu(s.f.src, ss_.params().eq_poll_cost, [this, fid] { on_completion_read(fid); },
+            "mca_btl_portals_component_progress (PtlEQGet)");
 }
 
 // The fragment's completion event (ACK, or SEND_END without ACKs) was read: ob1's callback runs, the slot is freed
 // and the oldest queued send goes (MCA_BTL_PORTALS_PROGRESS_QUEUED_SENDS).
-void BtlPortals::complete(int rank, std::uint64_t fid) {
-  auto it = sent_.find(fid);
-  Completion done = std::move(it->second.done);
+void BtlPortals::on_completion_read(std::uint64_t fid) {
+  auto it = sends_.find(fid);
+  it->second.state = step(it->second.state, FragEvent::CompletionRead);
+  Completion done = std::move(it->second.local_done);
   const bool eager = it->second.eager;
-  sent_.erase(it);
+  const int rank = it->second.f.src;
+  sends_.erase(it);
   if (done) done();
   RankState& r = ranks_[rank];
   // ob1's callback frees the descriptor (mca_btl_portals_free): an eager fragment goes back to its list with its MD
@@ -90,74 +169,44 @@ void BtlPortals::complete(int rank, std::uint64_t fid) {
   }
   --r.outstanding;
   if (!r.queued.empty()) {
-    Pending next = std::move(r.queued.front());
+    const std::uint64_t next = r.queued.front();
     r.queued.pop_front();
     ++r.outstanding;
-    transmit(next.fid, std::move(next.local_done));
+    SendFrag& n = sends_.at(next);
+    n.state = step(n.state, FragEvent::SlotFree);
+    transmit(next);
   }
 }
 
-void BtlPortals::transmit(std::uint64_t fid, Completion local_done, Completion packed) {
-  const Descriptor& f = frags_.at(fid);
-  int src = f.src;
-  double bytes = static_cast<double>(f.wire_bytes());
-  bool expose = f.flags & desc_flag::ExposeData;
-  counters_.add(PortalsStat::Frags);
-  // The fragment buffer (mca_btl_portals_alloc, btl_portals_frag.h): up to the eager limit one of the
-  // btl_portals_eager_frag_limit pre-pinned eager fragments when one is free, whose MD is bound at its first use and
-  // kept ("pinned on first use and left pinned for the life of the fragment"), so a later send is one PtlPutRegion;
-  // otherwise a max-size fragment, bound for this send (PtlMDBind + PtlPutRegion) and unlinked when freed.
-  // The buffer is taken when the send runs on the CPU (below), not when it is queued.
-  // Copy into the fragment, then PtlMDBind (if needed) + PtlPutRegion (with ACK unless btl_portals_needs_ack is 0).
-  // The fragment completes when its ACK (or SEND_END) is read, not here: the copy only makes the put possible.
-  const bool fits_eager = f.wire_bytes() <= caps_.eager_limit;
-  sent_.emplace(fid, Sent{src, std::move(local_done), false});
-  cpus_.cpu(src, overhead_, [this, fid, src, bytes, expose, fits_eager, packed = std::move(packed)]() mutable {
-    RankState& rs = ranks_[src];
-    const bool eager = fits_eager && rs.eager_in_use < static_cast<int>(mca_.btl_portals_eager_frag_limit.value);
-    bool bind = true;
-    if (eager) {
-      bind = rs.eager_in_use == rs.eager_bound;  // the free eager fragments are bound ones unless all are in use
-      if (bind) ++rs.eager_bound;
-      ++rs.eager_in_use;
-      sent_.at(fid).eager = true;
-    }
-    if (bind) counters_.add(PortalsStat::MdBinds);
-    cpus_.cpu_copy(src, bytes, [this, fid, src, bytes, expose, bind, packed = std::move(packed)]() mutable {
-      // A descriptor that exposes its data segment (ob1's RGET) first attaches the user buffer (PtlMEAttach +
-      // PtlMDAttach, mca_btl_portals_prepare_src).
-      int n = (bind ? 2 : 1) + (expose ? 2 : 0);
-      ss_.calls(src, n, [this, fid, src, bytes, packed = std::move(packed)]() mutable {
-        const Descriptor& f = frags_.at(fid);
-        const bool ack = mca_.btl_portals_needs_ack.value != 0;
-        Md md;
-        md.length = static_cast<std::uint64_t>(bytes);
-        md.threshold = ack ? 2 : 1;  // send (+ ack)
-        md.options.event_start_disable = true;
-        // v1.3.4 optimized build: "if we are using portals ACK's for completion" SEND_END is disabled
-        // (btl_portals_send.c:72-76); the 2007 trunk leaves it on (btl_portals_send.c:64-65 at d109e9a6f4), so its
-        // progress reads SEND_END and then the ACK for every fragment (btl_portals_component.c at d109e9a6f4: PtlEQPoll with timeout 0 at :311, SEND_END :455, ACK :473).
-        md.options.event_end_disable = ack && mca_.btl_portals_send_end_event.value == 0;
-        md.eq = ss_.eq(src, client_);
-        md.user_ptr = fid;
-        MdId h = ss_.nic(src).md_bind(md, UnlinkOp::Unlink);
-        ss_.put(src, h, ack ? AckReq::Ack : AckReq::NoAck, f.dst, kFragTable, 0, fid);
-        if (packed) packed();  // the send call returns: with early completion, the MPI request is complete
-      });
-    });
-  }, "mca_btl_portals_send (PtlPut)");
+// Arrival: IN_FLIGHT -> READING -> COMPLETE.
+void BtlPortals::on_put_end(std::uint64_t fid) {
+  Arrival& in = arrivals_.at(fid);
+  in.state = step(in.state, ArrivalEvent::PutEnd);
+  cpus_.cpu(in.f.dst, ss_.params().eq_poll_cost + overhead_, [this, fid] { on_put_end_read(fid); },
+            "mca_btl_portals_component_progress (PtlEQGet)");
+}
+
+void BtlPortals::on_put_end_read(std::uint64_t fid) {
+  auto it = arrivals_.find(fid);
+  it->second.state = step(it->second.state, ArrivalEvent::PutEndRead);
+  const Descriptor f = it->second.f;
+  arrivals_.erase(it);
+  deliver(f);
 }
 
 void BtlPortals::prepare_rdma(int, Buffer, std::uint64_t, Completion ready) {
   // Portals needs no registration. The Portals calls are priced where they are made: the sender's PtlMEAttach +
-  // PtlMDAttach with the RGET fragment (transmit), the receiver's PtlMDBind + PtlGet in get().
+  // PtlMDAttach with the RGET fragment (on_copied), the receiver's PtlMDBind + PtlGet in get().
   ready();
 }
 
+// RDMA GET: CALLING -> IN_FLIGHT -> READING -> COMPLETE.
 void BtlPortals::get(int initiator, int peer_rank, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) {
   counters_.add(PortalsStat::RdmaGets);
-  std::uint64_t gid = next_++;
-  gets_[gid] = std::move(done);
+  const std::uint64_t gid = next_++;
+  GetOp& g = gets_[gid];
+  g = GetOp{GetState::Idle, initiator, peer_rank, bytes, local, std::move(done)};
+  g.state = step(g.state, GetEvent::Start);
   // The peer's exposed buffer (its PtlMEAttach + PtlMDAttach were priced when it sent the RGET fragment).
   Nic& pn = ss_.nic(peer_rank);
   MeId me = pn.me_attach(kRdmaTable, seastar::SeaStar::pid(initiator), gid, 0, UnlinkOp::Unlink, InsertPos::After);
@@ -169,21 +218,43 @@ void BtlPortals::get(int initiator, int peer_rank, std::uint64_t bytes, Buffer l
   exposed.eq = ss_.eq(peer_rank, client_);
   exposed.user_ptr = kExposedPtr;
   pn.md_attach(me, exposed, UnlinkOp::Unlink);
-  ss_.calls(initiator, 2, [this, initiator, peer_rank, bytes, local, gid] {  // PtlMDBind + PtlGet
-    Md md;
-    md.start = local.addr;
-    md.length = bytes;
-    md.threshold = 1;
-    md.options.event_start_disable = true;
-    md.eq = ss_.eq(initiator, client_);
-    md.user_ptr = gid;
-    MdId h = ss_.nic(initiator).md_bind(md, UnlinkOp::Unlink);
-    ss_.get(initiator, h, peer_rank, kRdmaTable, gid);
-  });
+  ss_.calls(initiator, 2, [this, gid] { on_get_posted(gid); });  // PtlMDBind + PtlGet
 }
 
+void BtlPortals::on_get_posted(std::uint64_t gid) {
+  GetOp& g = gets_.at(gid);
+  g.state = step(g.state, GetEvent::Posted);
+  Md md;
+  md.start = g.local.addr;
+  md.length = g.bytes;
+  md.threshold = 1;
+  md.options.event_start_disable = true;
+  md.eq = ss_.eq(g.initiator, client_);
+  md.user_ptr = gid;
+  MdId h = ss_.nic(g.initiator).md_bind(md, UnlinkOp::Unlink);
+  ss_.get(g.initiator, h, g.peer, kRdmaTable, gid);
+}
+
+void BtlPortals::on_reply_end(std::uint64_t gid) {
+  GetOp& g = gets_.at(gid);
+  g.state = step(g.state, GetEvent::ReplyEnd);
+  cpus_.cpu(g.initiator, ss_.params().eq_poll_cost, [this, gid] { on_reply_end_read(gid); },
+            "mca_btl_portals_component_progress (PtlEQGet)");
+}
+
+void BtlPortals::on_reply_end_read(std::uint64_t gid) {
+  auto it = gets_.find(gid);
+  it->second.state = step(it->second.state, GetEvent::ReplyEndRead);
+  Completion d = std::move(it->second.done);
+  gets_.erase(it);
+  if (d) d();
+}
+
+// Progress reads every event of the module's queues (PtlEQGet), each at eq_poll_cost; the events that move a record
+// go to its step.
 void BtlPortals::on_event(int rank, const Event& e) {
-  double poll = ss_.params().eq_poll_cost;
+  const double poll = ss_.params().eq_poll_cost;
+  const char* what = "mca_btl_portals_component_progress (PtlEQGet)";
   if (e.user_ptr == kRecvBlockPtr) {
     if (e.kind == EventKind::Unlink) {
       ss_.calls(rank, 2, [this, rank] { post_block(rank); });
@@ -191,44 +262,24 @@ void BtlPortals::on_event(int rank, const Event& e) {
     }
     counters_.add(PortalsStat::RecvEvents);
     if (e.kind == EventKind::PutStart) {  // the block's pending count goes up (btl_portals_component.c progress)
-      cpus_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");
+      cpus_.cpu(rank, poll, [] {}, what);
       return;
     }
-    if (e.kind != EventKind::PutEnd) return;
-    std::uint64_t fid = e.hdr_data;
-    cpus_.cpu(rank, poll + overhead_, [this, fid] {
-      auto it = frags_.find(fid);
-      Descriptor f = it->second;
-      frags_.erase(it);
-      deliver(f);
-    }, "mca_btl_portals_component_progress (PtlEQGet)");
+    if (e.kind == EventKind::PutEnd) on_put_end(e.hdr_data);
     return;
   }
   if (e.user_ptr == kExposedPtr) {  // GET_END at the exposing side
-    cpus_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");
+    cpus_.cpu(rank, poll, [] {}, what);
     return;
   }
-  if (e.kind == EventKind::ReplyEnd) {
-    std::uint64_t gid = e.user_ptr;
-    cpus_.cpu(rank, poll, [this, gid] {
-      auto it = gets_.find(gid);
-      Completion d = std::move(it->second);
-      gets_.erase(it);
-      if (d) d();
-    }, "mca_btl_portals_component_progress (PtlEQGet)");
-    return;
-  }
+  if (e.kind == EventKind::ReplyEnd) return on_reply_end(e.user_ptr);
   // A send fragment's completion: its ACK (needs_ack) or its SEND_END (no ACKs). user_ptr is the fragment id. A
   // SEND_END read while an ACK is awaited (btl_portals_send_end_event) only costs its poll.
   const EventKind completes = mca_.btl_portals_needs_ack.value != 0 ? EventKind::Ack : EventKind::SendEnd;
-  if ((e.kind == EventKind::Ack || e.kind == EventKind::SendEnd) && sent_.count(e.user_ptr))
-    counters_.add(PortalsStat::SendEvents);
-  if (e.kind == completes && sent_.count(e.user_ptr)) {
-    std::uint64_t fid = e.user_ptr;
-    cpus_.cpu(rank, poll, [this, rank, fid] { complete(rank, fid); }, "mca_btl_portals_component_progress (PtlEQGet)");
-    return;
-  }
-  cpus_.cpu(rank, poll, [] {}, "mca_btl_portals_component_progress (PtlEQGet)");  // UNLINK of a used MD: read and dropped
+  const bool frag = sends_.count(e.user_ptr) != 0;
+  if ((e.kind == EventKind::Ack || e.kind == EventKind::SendEnd) && frag) counters_.add(PortalsStat::SendEvents);
+  if (e.kind == completes && frag) return on_completion_event(e.user_ptr);
+  cpus_.cpu(rank, poll, [] {}, what);  // UNLINK of a used MD: read and dropped
 }
 
 void BtlPortals::add_counters(std::map<std::string, std::uint64_t>& c) const {

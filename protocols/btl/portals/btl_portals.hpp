@@ -15,6 +15,8 @@
 //   RDMA:  ob1's RGET: the sender exposes its buffer (PtlMEAttach + PtlMDAttach, priced with the descriptor that
 //          carries desc_flag::ExposeData),
 //          the receiver binds its buffer and pulls with PtlGet into it (zero copy), then ob1's FIN.
+// Each send fragment, arrival and GET is a record with an explicit state (portals_frag.hpp); the steps below
+// (on_<event>) move it by its transition table and start the next activity.
 // LIMITATIONS: receive-block space is not accounted per fragment (blocks are large and re-posted when unlinked);
 // no PUT-based RDMA.
 #pragma once
@@ -23,6 +25,7 @@
 #include "platform/cpu_timeline.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/btl/portals/btl_portals_mca.hpp"
+#include "protocols/btl/portals/portals_frag.hpp"
 
 #include <array>
 #include <deque>
@@ -66,23 +69,32 @@ public:
   void prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion ready) override;
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;
   std::uint64_t count(PortalsStat s) const { return counters_[s]; }
+  // Send fragments, arrivals and GETs in flight.
+  std::size_t records_in_flight() const { return sends_.size() + arrivals_.size() + gets_.size(); }
 
 private:
-  struct Pending {  // a fragment waiting for a slot (the fragment itself is in frags_)
-    std::uint64_t fid;
-    Completion local_done;
-  };
   struct RankState {  // one process's btl/portals module: its outstanding fragments and queued sends
     int outstanding = 0;
-    std::deque<Pending> queued;
+    std::deque<std::uint64_t> queued;  // send fragments in AWAIT_SLOT, oldest first
     int eager_in_use = 0;  // pre-pinned eager fragments in flight (sent, not completed)
     int eager_bound = 0;   // eager fragments whose MD has been bound (on first use, kept for the fragment's life)
   };
   void ensure(int rank);
   void post_block(int rank);
-  void transmit(std::uint64_t fid, Completion local_done, Completion packed = nullptr);
   void on_event(int rank, const ptl::Event& e);
-  void complete(int rank, std::uint64_t fid);
+  // The steps of the records (portals_frag.hpp): each applies its event to its record and starts what the new state
+  // needs.
+  void transmit(std::uint64_t fid);             // the send call on the CPU (PREPARING)
+  void on_prepared(std::uint64_t fid);          // PREPARED: the fragment buffer chosen, copy the data in
+  void on_copied(std::uint64_t fid);            // COPIED: the Portals calls
+  void on_put(std::uint64_t fid);               // PUT: PtlPutRegion made, the fragment goes
+  void on_completion_event(std::uint64_t fid);  // COMPLETION_EVENT: its ACK (or SEND_END) posted
+  void on_completion_read(std::uint64_t fid);   // COMPLETION_READ: ob1's callback, the slot freed
+  void on_put_end(std::uint64_t fid);           // PUT_END posted at the target
+  void on_put_end_read(std::uint64_t fid);      // PUT_END_READ: the fragment goes to ob1
+  void on_get_posted(std::uint64_t gid);        // POSTED: PtlMDBind + PtlGet made
+  void on_reply_end(std::uint64_t gid);         // REPLY_END posted at the initiator
+  void on_reply_end_read(std::uint64_t gid);    // REPLY_END_READ: ob1's completion
 
   CpuTimeline& cpus_;
   const BtlPortalsMca& mca_;
@@ -92,14 +104,9 @@ private:
   double overhead_;
   std::unordered_map<int, bool> ready_;
   std::unordered_map<int, RankState> ranks_;  // per sending process, created on its first send
-  struct Sent {
-    int src;
-    Completion done;
-    bool eager;  // a pre-pinned eager fragment (else a max-size one, whose MD is unlinked when it is freed)
-  };
-  std::unordered_map<std::uint64_t, Sent> sent_;  // by fragment id
-  std::unordered_map<std::uint64_t, Descriptor> frags_;  // in flight, by fragment id (Portals hdr_data)
-  std::unordered_map<std::uint64_t, Completion> gets_;  // by get id (user_ptr)
+  std::unordered_map<std::uint64_t, SendFrag> sends_;    // by fragment id (MD user_ptr): from the send to completion
+  std::unordered_map<std::uint64_t, Arrival> arrivals_;  // by fragment id (hdr_data): from the put to ob1
+  std::unordered_map<std::uint64_t, GetOp> gets_;        // by get id (user_ptr, match bits)
   std::uint64_t next_ = 16;
   Statistics<PortalsStat, kPortalsStatistics.size()> counters_{kPortalsStatistics};
 };

@@ -34,8 +34,8 @@ PtlElan4::PtlElan4(const PlatformParts& parts, qsnet::Elan4& nic, const PtlElan4
   nic_.on_stored = [this](int rank, int q) { on_stored(rank, q); };
 }
 
-void PtlElan4::take(std::vector<DescPool>& pool, int rank, std::function<void()> work) {
-  if (pool.at(static_cast<std::size_t>(rank)).take(std::move(work))) counters_.add(PtlStat::DescWaits);
+void PtlElan4::take(std::vector<DescPool>& p, int rank, std::function<void()> work) {
+  if (pool(p, rank).take(std::move(work))) counters_.add(PtlStat::DescWaits);
 }
 
 double PtlElan4::request_overhead() const { return datatype_ ? sw_.datatype_engine_overhead.value : 0.0; }
@@ -45,166 +45,245 @@ int PtlElan4::context(int rank, int waiter) const {
   return thread_ctx_.at(static_cast<std::size_t>(rank * plan_.threads() + waiter - 1));
 }
 
-std::uint64_t PtlElan4::put_item(Item it) {
-  std::uint64_t id = next_item_++;
-  items_.emplace(id, std::move(it));
-  return id;
-}
-
+// Send fragment: AWAIT_QDESC -> COPYING -> ISSUING -> EAGER_SENT(_CQ) / AWAIT_ANSWER -> ... (elan4_frag.hpp).
 void PtlElan4::send(int ctx, const MatchHeader& h) {
-  take(qdescs_, h.src, [this, ctx, h] { start_first(ctx, h); });
+  const std::uint32_t id = sends_.create(SendState::Idle, ctx, h);
+  SendFrag& s = sends_[id];
+  s.state = step(s.state, SendEvent::Start);
+  take(qdescs_, h.src, [this, id] { on_qdesc(id); });
 }
 
-void PtlElan4::start_first(int ctx, const MatchHeader& h) {
-  counters_.add(h.rendezvous ? PtlStat::Rendezvous : PtlStat::Eager);
-  std::uint64_t id = put_item({Kind::First, h, 0});
-  const int rank = h.src;
-  // Copy the inline data into a preallocated 2 KB send buffer, write the QDMA descriptor.
-  cpus_.cpu_copy(ctx, static_cast<double>(h.inline_bytes), [this, ctx, h, id, rank] {
-    cpus_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, ctx, h, id, rank] {
-      const auto bytes = kHeaderBytes + static_cast<std::uint32_t>(h.inline_bytes);
-      // An eager fragment's descriptor is free again once its QDMA completed (mca_ptl_elan_send_desc_done); a
-      // rendezvous keeps it until it is answered (handle: FIN_ACK, ACK).
-      auto free_desc = [this, rank, eager = !h.rendezvous](Callback then) -> Callback {
-        return [this, rank, eager, then = std::move(then)] {
-          if (eager) qdescs_[static_cast<std::size_t>(rank)].give_back();
-          if (then) then();
-        };
-      };
-      if (cq_qdma_ && plan_.completion_queue() >= 0) {
-        // ptl_elan4_cq_qdma on: the QDMA's source event copies a completion QDMA into the completion queue; the send
-        // request progresses when that entry is handled (mca_ptl_elan_send_desc_done): an eager send completes then.
-        nic_.qdma(rank, h.dst, 0, bytes, id, free_desc(report_completion(rank, put_item({Kind::SendDone, h, 0}))));
-        return;
-      }
-      nic_.qdma(rank, h.dst, 0, bytes, id, free_desc({}));
-      if (!h.rendezvous) pml->send_progress(ctx, rank, h.send_req, h.msg_bytes);  // buffered: complete
-    }, "mca_ptl_elan4_send (QDMA)");
-  });
+void PtlElan4::on_qdesc(std::uint32_t id) {
+  SendFrag& s = sends_[id];
+  s.state = step(s.state, SendEvent::QdescReady);
+  counters_.add(s.h.rendezvous ? PtlStat::Rendezvous : PtlStat::Eager);
+  // Copy the inline data into a preallocated 2 KB send buffer, then write the QDMA descriptor.
+  cpus_.cpu_copy(s.ctx, static_cast<double>(s.h.inline_bytes), [this, id] { on_copied(id); });
 }
 
-Callback PtlElan4::report_completion(int rank, std::uint64_t item) {
-  const int cq = plan_.completion_queue();
-  return [this, rank, cq, item] {
-    // The descriptor's source event fires on the NIC, which then issues the chained QDMA (no host).
-    sim_.after(p_.event_fire_cost, [this, rank, cq, item] {
-      counters_.add(PtlStat::CqEntries);
-      nic_.qdma(rank, rank, cq, kCompletionBytes, item);
-    });
-  };
+void PtlElan4::on_copied(std::uint32_t id) {
+  SendFrag& s = sends_[id];
+  s.state = step(s.state, SendEvent::Copied);
+  cpus_.cpu(s.ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, id] { on_first_issued(id); },
+            "mca_ptl_elan4_send (QDMA)");
 }
 
-void PtlElan4::control(int from, int to, Kind k, const MatchHeader& h, std::uint64_t req, bool by_host) {
-  if (k == Kind::Ack) counters_.add(PtlStat::Acks);
-  if (k == Kind::Fin) counters_.add(PtlStat::Fins);
-  if (k == Kind::FinAck) counters_.add(PtlStat::FinAcks);
-  Callback done;
-  if (by_host && cq_qdma_ && plan_.completion_queue() >= 0) done = report_completion(from, put_item({Kind::CtrlDone, h, 0}));
-  nic_.qdma(from, to, 0, kHeaderBytes, put_item({k, h, req}), std::move(done));
+void PtlElan4::on_first_issued(std::uint32_t id) {
+  SendFrag& s = sends_[id];
+  const MatchHeader h = s.h;
+  const int rank = h.src, ctx = s.ctx;
+  const bool report_qdma = cq_qdma_ && plan_.completion_queue() >= 0;
+  s.state = step(s.state, !h.rendezvous ? report_qdma ? SendEvent::IssuedEagerCq : SendEvent::IssuedEager
+                                        : SendEvent::IssuedRendezvous);
+  const std::uint32_t rid = recvs_.create(RecvState::Idle, h, std::uint64_t{0}, id);
+  RecvFrag& r = recvs_[rid];
+  r.h.ptl_frag = rid;
+  r.state = step(r.state, RecvEvent::Issued);
+  s.recv_frag = rid;
+  const auto bytes = kHeaderBytes + static_cast<std::uint32_t>(h.inline_bytes);
+  const std::uint64_t first = entry_payload(Entry::First, rid);
+  // An eager fragment's descriptor is free again once its QDMA completed (mca_ptl_elan_send_desc_done); a rendezvous
+  // keeps it until it is answered (on_fin_ack, on_ack). ptl_elan4_cq_qdma on: the QDMA's source event copies a
+  // completion QDMA into the completion queue, and an eager send request completes when that entry is handled.
+  if (!h.rendezvous) {
+    nic_.qdma(rank, h.dst, 0, bytes, first, [this, id] { on_qdma_done(id); });
+    if (!report_qdma) pml->send_progress(ctx, rank, h.send_req, h.msg_bytes);  // buffered: complete
+    return;
+  }
+  if (report_qdma)
+    nic_.qdma(rank, h.dst, 0, bytes, first, [this, rank] { report(rank, entry_payload(Entry::DescReport, 0)); });
+  else
+    nic_.qdma(rank, h.dst, 0, bytes, first, [] {});  // the source NIC learns the QDMA completed: nothing to do
+}
+
+void PtlElan4::on_qdma_done(std::uint32_t id) {
+  SendFrag& s = sends_[id];
+  s.state = step(s.state, SendEvent::QdmaDone);
+  const int rank = s.h.src;
+  const bool reported = s.state == SendState::AwaitCqEntry;  // else COMPLETE: the send completed when issued
+  if (!reported) sends_.erase(id);
+  pool(qdescs_, rank).give_back();
+  if (reported) report(rank, entry_payload(Entry::SendDone, id));
+}
+
+void PtlElan4::on_cq_entry(int ctx, std::uint32_t id) {  // mca_ptl_elan_send_desc_done: an eager send is complete
+  SendFrag& s = sends_[id];
+  s.state = step(s.state, SendEvent::CqEntry);
+  const MatchHeader h = s.h;
+  sends_.erase(id);
+  pml->send_progress(ctx, h.src, h.send_req, h.msg_bytes);
+}
+
+void PtlElan4::on_fin_ack(int ctx, std::uint32_t id) {  // rendezvous acknowledged and data taken
+  SendFrag& s = sends_[id];
+  s.state = step(s.state, SendEvent::FinAckArrived);
+  const MatchHeader h = s.h;
+  sends_.erase(id);
+  pool(qdescs_, h.src).give_back();  // mca_ptl_elan_last_frag_ack
+  pml->send_progress(ctx, h.src, h.send_req, h.msg_bytes);
+}
+
+// The rendezvous is answered: write the rest into the receive buffer.
+void PtlElan4::on_ack(int ctx, std::uint32_t id) {
+  SendFrag& s = sends_[id];
+  s.state = step(s.state, SendEvent::AckArrived);
+  const MatchHeader h = s.h;
+  const std::uint32_t recv_frag = s.recv_frag;
+  sends_.erase(id);
+  pool(qdescs_, h.src).give_back();
+  start_rdma(rdmas_.create(RdmaState::Idle, false, ctx, h.src, h, h.send_req, recv_frag));
+}
+
+// Receive fragment: IN_FLIGHT -> COMPLETE (eager) or AWAIT_MATCH -> ... (elan4_frag.hpp).
+void PtlElan4::on_first(int ctx, std::uint32_t id) {
+  RecvFrag& r = recvs_[id];
+  const MatchHeader h = r.h;
+  r.state = step(r.state, h.rendezvous ? RecvEvent::ArrivedRendezvous : RecvEvent::ArrivedEager);
+  if (r.state == RecvState::Complete) recvs_.erase(id);
+  pml->match(ctx, h.dst, h);  // a rendezvous comes back in matched() with h.ptl_frag
 }
 
 void PtlElan4::matched(int ctx, const MatchHeader& h, std::uint64_t recv_req) {
-  const int rank = h.dst;
+  const auto id = static_cast<std::uint32_t>(h.ptl_frag);
+  RecvFrag& r = recvs_[id];
+  r.recv_req = recv_req;
   if (read_) {
-    take(putget_, rank, [this, ctx, rank, h, recv_req] { start_rdma(ctx, rank, h, recv_req, true); });
+    r.state = step(r.state, RecvEvent::MatchedRead);
+    const std::uint32_t send_frag = r.send_frag;
+    recvs_.erase(id);
+    start_rdma(rdmas_.create(RdmaState::Idle, true, ctx, h.dst, h, recv_req, send_frag));
     return;
   }
   // RDMA write: acknowledge with the receive buffer's E4_Addr; the sender writes.
-  cpus_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost,
-         [this, rank, h, recv_req] { control(rank, h.src, Kind::Ack, h, recv_req); }, "mca_ptl_elan4 rdma");
+  r.state = step(r.state, RecvEvent::MatchedWrite);
+  cpus_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, id] { on_ack_issued(id); }, "mca_ptl_elan4 rdma");
 }
 
-void PtlElan4::start_rdma(int ctx, int rank, const MatchHeader& h, std::uint64_t req, bool read) {
-  // req: the receive request (read, at the receiver) or the receive request named by the ACK (write, at the sender).
-  cpus_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, rank, h, req, read] {
-    const std::uint64_t rest = h.msg_bytes - h.inline_bytes;
-    const int peer = read ? h.src : h.dst;
-    const int cq = plan_.completion_queue();
-    // What the initiator learns when the RDMA is done: its own request to progress.
-    Item done{Kind::RdmaDone, h, read ? req : h.send_req};
-    std::uint64_t done_id = put_item(done);
-    Callback host;
-    if (cq < 0) host = [this, rank, done_id] { notice(rank, plan_.waiter_for_event(), done_id, -1); };
-    auto ev = nic_.new_event(1, std::move(host));
-    // The chained control message is part of the RDMA's descriptor: the RDMA's completion entry stands for both.
-    if (chained_) {
-      if (read) nic_.chain(ev, [this, rank, peer, h] { control(rank, peer, Kind::FinAck, h, h.send_req, false); });
-      else nic_.chain(ev, [this, rank, peer, h, req] { control(rank, peer, Kind::Fin, h, req, false); });
-    }
-    if (cq >= 0)
-      nic_.chain(ev, [this, rank, cq, done_id] {
-        counters_.add(PtlStat::CqEntries);
-        nic_.qdma(rank, rank, cq, kCompletionBytes, done_id);
-      });
-    if (read) nic_.rdma_read(rank, peer, rest, ev);
-    else nic_.rdma_write(rank, peer, rest, ev);
-  }, "mca_ptl_elan4_get (RDMA read)");
+void PtlElan4::on_ack_issued(std::uint32_t id) {
+  RecvFrag& r = recvs_[id];
+  r.state = step(r.state, RecvEvent::AckIssued);
+  control(r.h.dst, r.h.src, Entry::Ack, r.send_frag, true);
+}
+
+void PtlElan4::on_fin(int ctx, std::uint32_t id) {  // the written data is there
+  RecvFrag& r = recvs_[id];
+  r.state = step(r.state, RecvEvent::FinArrived);
+  const MatchHeader h = r.h;
+  const std::uint64_t req = r.recv_req;
+  recvs_.erase(id);
+  pml->recv_progress(ctx, h.dst, req, h.msg_bytes - h.inline_bytes);
+}
+
+// RDMA operation: AWAIT_PUTGET -> ISSUING -> IN_FLIGHT -> COMPLETE, or ISSUING_CONTROL first (elan4_frag.hpp).
+void PtlElan4::start_rdma(std::uint32_t id) {
+  RdmaOp& o = rdmas_[id];
+  o.state = step(o.state, RdmaEvent::Start);
+  take(putget_, o.rank, [this, id] { on_putget(id); });
+}
+
+void PtlElan4::on_putget(std::uint32_t id) {
+  RdmaOp& o = rdmas_[id];
+  o.state = step(o.state, RdmaEvent::PutgetReady);
+  cpus_.cpu(o.ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, id] { on_rdma_issued(id); },
+            "mca_ptl_elan4_get (RDMA read)");
+}
+
+void PtlElan4::on_rdma_issued(std::uint32_t id) {
+  RdmaOp& o = rdmas_[id];
+  o.state = step(o.state, RdmaEvent::Issued);
+  const std::uint64_t rest = o.h.msg_bytes - o.h.inline_bytes;
+  const int rank = o.rank, peer = o.read ? o.h.src : o.h.dst;
+  const int cq = plan_.completion_queue();
+  const std::uint64_t done = entry_payload(Entry::RdmaDone, id);
+  Callback host;
+  if (cq < 0) host = [this, rank, done] { notice(rank, plan_.waiter_for_event(), done, -1); };
+  auto ev = nic_.new_event(1, std::move(host));
+  // The chained control message is part of the RDMA's descriptor: the RDMA's completion entry stands for both.
+  if (chained_) {
+    const Entry k = o.read ? Entry::FinAck : Entry::Fin;
+    nic_.chain(ev, [this, rank, peer, k, answers = o.peer_frag] { control(rank, peer, k, answers, false); });
+  }
+  if (cq >= 0)
+    nic_.chain(ev, [this, rank, cq, done] {
+      counters_.add(PtlStat::CqEntries);
+      nic_.qdma(rank, rank, cq, kCompletionBytes, done);
+    });
+  if (o.read) nic_.rdma_read(rank, peer, rest, ev);
+  else nic_.rdma_write(rank, peer, rest, ev);
+}
+
+void PtlElan4::on_rdma_done(int ctx, std::uint32_t id) {
+  RdmaOp& o = rdmas_[id];
+  o.state = step(o.state, chained_ ? RdmaEvent::DoneChained : RdmaEvent::DoneUnchained);
+  counters_.add(PtlStat::RdmaCompletions);
+  const RdmaOp done = o;
+  if (chained_) rdmas_.erase(id);
+  pool(putget_, done.rank).give_back();  // the host saw it: mca_ptl_elan_send_desc_done
+  if (chained_) return rdma_progress(ctx, done);
+  // Not chained: the host sends the control message itself once it has seen the completion.
+  cpus_.cpu(ctx, p_.cmd_issue_cost, [this, ctx, id] { on_control_issued(ctx, id); }, "elan4 command issue");
+}
+
+void PtlElan4::on_control_issued(int ctx, std::uint32_t id) {
+  RdmaOp& o = rdmas_[id];
+  o.state = step(o.state, RdmaEvent::ControlIssued);
+  const RdmaOp done = o;
+  rdmas_.erase(id);
+  if (done.read) control(done.rank, done.h.src, Entry::FinAck, done.peer_frag, true);
+  else control(done.rank, done.h.dst, Entry::Fin, done.peer_frag, true);
+  rdma_progress(ctx, done);
+}
+
+void PtlElan4::rdma_progress(int ctx, const RdmaOp& o) {
+  if (o.read) pml->recv_progress(ctx, o.rank, o.req, o.h.msg_bytes - o.h.inline_bytes);
+  else pml->send_progress(ctx, o.rank, o.req, o.h.msg_bytes);
+}
+
+void PtlElan4::report(int rank, std::uint64_t payload) {
+  const int cq = plan_.completion_queue();
+  // The descriptor's source event fires on the NIC, which then issues the chained QDMA (no host).
+  sim_.after(p_.event_fire_cost, [this, rank, cq, payload] {
+    counters_.add(PtlStat::CqEntries);
+    nic_.qdma(rank, rank, cq, kCompletionBytes, payload);
+  });
+}
+
+void PtlElan4::control(int from, int to, Entry k, std::uint32_t record, bool by_host) {
+  if (k == Entry::Ack) counters_.add(PtlStat::Acks);
+  if (k == Entry::Fin) counters_.add(PtlStat::Fins);
+  if (k == Entry::FinAck) counters_.add(PtlStat::FinAcks);
+  Callback done;
+  if (by_host && cq_qdma_ && plan_.completion_queue() >= 0)
+    done = [this, from] { report(from, entry_payload(Entry::DescReport, 0)); };
+  nic_.qdma(from, to, 0, kHeaderBytes, entry_payload(k, record), std::move(done));
 }
 
 void PtlElan4::on_stored(int rank, int q) { notice(rank, plan_.waiter_for_queue(q), 0, q); }
 
-void PtlElan4::notice(int rank, int waiter, std::uint64_t item, int q) {
+void PtlElan4::notice(int rank, int waiter, std::uint64_t payload, int q) {
   const int ctx = context(rank, waiter);
   const bool blocked = plan_.blocked(sim_.now(), cpus_.cpu_free_at(ctx), p_.event_spin_time, q >= 0);
   // A poll reads every queue event the waiter watches (two with a separate completion queue) before it finds this one.
   double cost = blocked ? p_.host_interrupt_cost : p_.host_event_poll_cost * plan_.queues_polled(waiter);
   counters_.add(blocked ? PtlStat::Interrupts : PtlStat::Polls);
-  cpus_.cpu(ctx, cost + sw_.ptl_elan4_overhead, [this, ctx, rank, item, q] {
-    std::uint64_t id = item;
-    if (q >= 0) id = nic_.queue(rank, q).pop().payload;  // the oldest slot of that queue, freed now
-    auto it = items_.find(id);
-    if (it == items_.end()) throw std::logic_error("ptl/elan4: unknown fragment");
-    Item x = std::move(it->second);
-    items_.erase(it);
-    handle(ctx, rank, std::move(x));
+  cpus_.cpu(ctx, cost + sw_.ptl_elan4_overhead, [this, ctx, rank, payload, q] {
+    // A queue's oldest slot, freed now; else the RDMA whose host event was seen.
+    dispatch(ctx, q >= 0 ? nic_.queue(rank, q).pop().payload : payload);
   }, "mca_ptl_elan4 progress (QDMA)");
 }
 
-void PtlElan4::handle(int ctx, int rank, Item it) {
-  switch (it.kind) {
-    case Kind::First:
-      pml->match(ctx, rank, it.h);
-      return;
-    case Kind::Ack:  // at the sender (write scheme): the rendezvous is answered; write the rest into the receive buffer
-      qdescs_[static_cast<std::size_t>(rank)].give_back();
-      take(putget_, rank, [this, ctx, rank, it] { start_rdma(ctx, rank, it.h, it.req, false); });
-      return;
-    case Kind::Fin:  // at the receiver (write scheme): the data is there
-      pml->recv_progress(ctx, rank, it.req, it.h.msg_bytes - it.h.inline_bytes);
-      return;
-    case Kind::FinAck:  // at the sender (read scheme): rendezvous acknowledged and data taken
-      qdescs_[static_cast<std::size_t>(rank)].give_back();  // mca_ptl_elan_last_frag_ack
-      pml->send_progress(ctx, rank, it.req, it.h.msg_bytes);
-      return;
-    case Kind::RdmaDone:
-      rdma_done(ctx, rank, it);
-      return;
-    case Kind::SendDone:  // mca_ptl_elan_send_desc_done: the fragment's bytes are sent (an eager send is complete)
-      if (!it.h.rendezvous) pml->send_progress(ctx, rank, it.h.send_req, it.h.msg_bytes);
-      return;
-    case Kind::CtrlDone:  // the control message's descriptor returns to its free list
-      return;
+void PtlElan4::dispatch(int ctx, std::uint64_t payload) {
+  const std::uint32_t id = entry_record(payload);
+  switch (entry_kind(payload)) {
+    case Entry::First: return on_first(ctx, id);
+    case Entry::Ack: return on_ack(ctx, id);
+    case Entry::FinAck: return on_fin_ack(ctx, id);
+    case Entry::Fin: return on_fin(ctx, id);
+    case Entry::RdmaDone: return on_rdma_done(ctx, id);
+    case Entry::SendDone: return on_cq_entry(ctx, id);
+    case Entry::DescReport: return;  // the descriptor returns to its free list
   }
-}
-
-void PtlElan4::rdma_done(int ctx, int rank, const Item& it) {
-  counters_.add(PtlStat::RdmaCompletions);
-  putget_[static_cast<std::size_t>(rank)].give_back();  // the host saw it: mca_ptl_elan_send_desc_done
-  const bool at_receiver = rank == it.h.dst;  // read: the receiver initiated; write: the sender did
-  auto progress = [this, ctx, rank, it, at_receiver] {
-    if (at_receiver) pml->recv_progress(ctx, rank, it.req, it.h.msg_bytes - it.h.inline_bytes);
-    else pml->send_progress(ctx, rank, it.req, it.h.msg_bytes);
-  };
-  if (chained_) {
-    progress();
-    return;
-  }
-  // Not chained: the host sends the control message itself once it has seen the completion.
-  cpus_.cpu(ctx, p_.cmd_issue_cost, [this, rank, it, at_receiver, progress] {
-    if (at_receiver) control(rank, it.h.src, Kind::FinAck, it.h, it.h.send_req);
-    else control(rank, it.h.dst, Kind::Fin, it.h, it.req);
-    progress();
-  }, "elan4 command issue");
+  throw ProtocolError("ptl/elan4 queue entry", "handled", "unknown kind");
 }
 
 void PtlElan4::complete_user(int ctx, int rank, std::function<void()> done) {

@@ -16,6 +16,8 @@
 //                   its source event copy a completion QDMA into the queue (mca_ptl_elan_init_qdma_desc,
 //                   mca_ptl_elan_start_ack), and the send request progresses when that entry is handled
 //                   (mca_ptl_elan_update_desc -> mca_ptl_elan_send_desc_done): an eager send completes then.
+//   records         (elan4_frag.hpp) each first fragment at its sender and at its receiver, and each RDMA, is a
+//                   record with an explicit state; each step is a member on_<event>(id) moving it by its table.
 //   progress        progress.hpp: polling, interrupts, one or two progress threads (execution contexts bound to
 //                   another core of the node, platform/contexts.hpp); a progress thread hands completed requests to
 //                   the main thread.
@@ -31,10 +33,12 @@
 // issued and an RDMA's host event is set by the RDMA itself (the 2004 source sets it after the chained control QDMA:
 // not modelled).
 #pragma once
+#include "core/slab.hpp"
 #include "core/statistics.hpp"
 #include "models/qsnet/elan4.hpp"
 #include "platform/platform_parts.hpp"
 #include "protocols/ptl/elan4/desc_pool.hpp"
+#include "protocols/ptl/elan4/elan4_frag.hpp"
 #include "protocols/ptl/elan4/progress.hpp"
 #include "protocols/ptl/elan4/ptl_elan4_mca.hpp"
 #include "protocols/ptl/ptl.hpp"
@@ -42,7 +46,6 @@
 #include <array>
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace ompisim::ptl::elan4 {
@@ -86,33 +89,44 @@ public:
 
   void add_counters(std::map<std::string, std::uint64_t>& c) const;
   std::uint64_t count(PtlStat s) const { return counters_[s]; }
+  // Send and receive fragments and RDMA operations in flight.
+  std::size_t records_in_flight() const { return sends_.size() + recvs_.size() + rdmas_.size(); }
 
 private:
-  // SendDone: a first fragment's QDMA has completed (completion queue); CtrlDone: a control message's QDMA has.
-  enum class Kind : std::uint8_t { First, Ack, Fin, FinAck, RdmaDone, SendDone, CtrlDone };
-  struct Item {
-    Kind kind;
-    MatchHeader h;
-    std::uint64_t req = 0;  // the receive request (ACK, FIN, read done) or the send request (FIN_ACK, write done)
-  };
-  std::uint64_t put_item(Item it);
+  // The steps of the records (elan4_frag.hpp): each applies its event to its record and starts what the new state
+  // needs. Those taking `ctx` run on the context of the waiter that handled a queue entry or a host event.
+  void on_qdesc(std::uint32_t id);                // QDESC_READY: a QDMA descriptor for the send fragment
+  void on_copied(std::uint32_t id);               // COPIED: the inline data is in the send buffer
+  void on_first_issued(std::uint32_t id);         // ISSUED_*: the QDMA descriptor written, the first fragment leaves
+  void on_qdma_done(std::uint32_t id);            // QDMA_DONE: an eager fragment's QDMA completed
+  void on_cq_entry(int ctx, std::uint32_t id);    // CQ_ENTRY: an eager fragment's completion entry handled
+  void on_fin_ack(int ctx, std::uint32_t id);     // FIN_ACK_ARRIVED at the sender (read scheme)
+  void on_ack(int ctx, std::uint32_t id);         // ACK_ARRIVED at the sender (write scheme)
+  void on_first(int ctx, std::uint32_t id);       // ARRIVED_*: the first fragment handled at the receiver
+  void on_ack_issued(std::uint32_t id);           // ACK_ISSUED: the receiver's host wrote the ACK (write scheme)
+  void on_fin(int ctx, std::uint32_t id);         // FIN_ARRIVED at the receiver (write scheme)
+  void start_rdma(std::uint32_t id);              // START: the RDMA operation asks for an RDMA descriptor
+  void on_putget(std::uint32_t id);               // PUTGET_READY
+  void on_rdma_issued(std::uint32_t id);          // ISSUED: the RDMA command written, the NIC moves the data
+  void on_rdma_done(int ctx, std::uint32_t id);   // DONE_*: the initiator's host saw the RDMA complete
+  void on_control_issued(int ctx, std::uint32_t id);  // CONTROL_ISSUED: the host sent the FIN / FIN_ACK
+  // The initiator's request progresses once its RDMA is done (read: the receive; write: the send).
+  void rdma_progress(int ctx, const RdmaOp& o);
+
   void on_stored(int rank, int q);
-  // The waiter notices an item now (the oldest message of queue q, or with q < 0 the item `item`): it wakes (an
-  // interrupt) or polls, then handles it on its context.
-  void notice(int rank, int waiter, std::uint64_t item, int q);
-  void handle(int ctx, int rank, Item it);
-  // Starts the RDMA of the rest of h's message from `rank` (read: rank is the receiver; write: the sender).
-  void start_rdma(int ctx, int rank, const MatchHeader& h, std::uint64_t req, bool read);
-  // A 64-byte control QDMA. One the host issues (`by_host`) reports its completion into the completion queue, if
-  // any (a CtrlDone entry); one the NIC chains to an RDMA is covered by the RDMA's entry.
-  void control(int from, int to, Kind k, const MatchHeader& h, std::uint64_t req, bool by_host = true);
-  // The NIC's completion QDMA of `item` into rank's completion queue, chained to a descriptor's source event.
-  Callback report_completion(int rank, std::uint64_t item);
-  void rdma_done(int ctx, int rank, const Item& it);
-  // The first fragment's QDMA once it has its descriptor (send() takes it).
-  void start_first(int ctx, const MatchHeader& h);
+  // The waiter notices an entry now (the oldest message of queue q, or with q < 0 the entry `payload`): it wakes (an
+  // interrupt) or polls, then handles it on its context (dispatch).
+  void notice(int rank, int waiter, std::uint64_t payload, int q);
+  void dispatch(int ctx, std::uint64_t payload);
+  // A 64-byte control QDMA of kind k answering `record`. One the host issues (`by_host`) reports its completion into
+  // the completion queue with ptl_elan4_cq_qdma (a DESC_REPORT entry); one the NIC chains to an RDMA is covered by the
+  // RDMA's entry.
+  void control(int from, int to, Entry k, std::uint32_t record, bool by_host);
+  // The NIC's completion QDMA of entry `payload` into rank's completion queue, once a descriptor's source event fired.
+  void report(int rank, std::uint64_t payload);
   // Takes a descriptor of rank's `pool` for `work` (counted when it has to wait).
   void take(std::vector<DescPool>& pool, int rank, std::function<void()> work);
+  DescPool& pool(std::vector<DescPool>& p, int rank) { return p[static_cast<std::size_t>(rank)]; }
 
   Simulator& sim_;
   CpuTimeline& cpus_;
@@ -123,10 +137,11 @@ private:
   bool read_, inline_, chained_, datatype_, cq_qdma_;
   std::uint64_t first_frag_;
   std::vector<int> thread_ctx_;  // per rank x threads: the progress threads' contexts
-  std::unordered_map<std::uint64_t, Item> items_;  // in flight, by QDMA payload id
-  std::vector<DescPool> qdescs_, putget_;          // per rank
+  Slab<SendFrag> sends_;  // first fragments at their senders, from ptl_send to their answer or QDMA completion
+  Slab<RecvFrag> recvs_;  // first fragments at their receivers, from the QDMA's issue to the match (or the FIN)
+  Slab<RdmaOp> rdmas_;    // RDMA reads and writes, from the descriptor wait to the initiator's progress
+  std::vector<DescPool> qdescs_, putget_;  // per rank
   Statistics<PtlStat, kPtlStatistics.size()> counters_{kPtlStatistics};
-  std::uint64_t next_item_ = 1;
 };
 
 }  // namespace ompisim::ptl::elan4

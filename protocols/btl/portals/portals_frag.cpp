@@ -1,0 +1,55 @@
+#include "protocols/btl/portals/portals_frag.hpp"
+
+namespace ompisim::btl::portals {
+
+namespace {
+constexpr std::array<const char*, 8> kFragStateNames{
+    "IDLE", "AWAIT_SLOT", "PREPARING", "COPYING", "CALLING", "AWAIT_COMPLETION", "READING_COMPLETION", "COMPLETE"};
+constexpr std::array<const char*, 8> kFragEventNames{
+    "QUEUE", "START", "SLOT_FREE", "PREPARED", "COPIED", "PUT", "COMPLETION_EVENT", "COMPLETION_READ"};
+constexpr std::array<const char*, 4> kArrivalStateNames{"IDLE", "IN_FLIGHT", "READING", "COMPLETE"};
+constexpr std::array<const char*, 3> kArrivalEventNames{"PUT", "PUT_END", "PUT_END_READ"};
+constexpr std::array<const char*, 5> kGetStateNames{"IDLE", "CALLING", "IN_FLIGHT", "READING", "COMPLETE"};
+constexpr std::array<const char*, 4> kGetEventNames{"START", "POSTED", "REPLY_END", "REPLY_END_READ"};
+
+using F = FragState;
+using FE = FragEvent;
+constexpr std::array<base::Transition<FragState, FragEvent>, 8> kFragTable{{
+    {F::Idle, FE::Queue, F::AwaitSlot},
+    {F::AwaitSlot, FE::SlotFree, F::Preparing},
+    {F::Idle, FE::Start, F::Preparing},
+    {F::Preparing, FE::Prepared, F::Copying},
+    {F::Copying, FE::Copied, F::Calling},
+    {F::Calling, FE::Put, F::AwaitCompletion},
+    {F::AwaitCompletion, FE::CompletionEvent, F::ReadingCompletion},
+    {F::ReadingCompletion, FE::CompletionRead, F::Complete},
+}};
+using A = ArrivalState;
+using AE = ArrivalEvent;
+constexpr std::array<base::Transition<ArrivalState, ArrivalEvent>, 3> kArrivalTable{{
+    {A::Idle, AE::Put, A::InFlight},
+    {A::InFlight, AE::PutEnd, A::Reading},
+    {A::Reading, AE::PutEndRead, A::Complete},
+}};
+using G = GetState;
+using GE = GetEvent;
+constexpr std::array<base::Transition<GetState, GetEvent>, 4> kGetTable{{
+    {G::Idle, GE::Start, G::Calling},
+    {G::Calling, GE::Posted, G::InFlight},
+    {G::InFlight, GE::ReplyEnd, G::Reading},
+    {G::Reading, GE::ReplyEndRead, G::Complete},
+}};
+}  // namespace
+
+const char* to_string(FragState v) { return base::name_of(v, kFragStateNames); }
+const char* to_string(FragEvent v) { return base::name_of(v, kFragEventNames); }
+const char* to_string(ArrivalState v) { return base::name_of(v, kArrivalStateNames); }
+const char* to_string(ArrivalEvent v) { return base::name_of(v, kArrivalEventNames); }
+const char* to_string(GetState v) { return base::name_of(v, kGetStateNames); }
+const char* to_string(GetEvent v) { return base::name_of(v, kGetEventNames); }
+
+FragState step(FragState s, FragEvent e) { return base::step(kFragTable, "btl/portals frag", s, e); }
+ArrivalState step(ArrivalState s, ArrivalEvent e) { return base::step(kArrivalTable, "btl/portals arrival", s, e); }
+GetState step(GetState s, GetEvent e) { return base::step(kGetTable, "btl/portals get", s, e); }
+
+}  // namespace ompisim::btl::portals

@@ -1,0 +1,70 @@
+// btl/portals' records and their state machines (plain data and pure transitions: no clock, no engine). BtlPortals
+// keeps each kind by its Portals id (the send fragment's MD user_ptr and hdr_data, the GET's user_ptr and match bits);
+// each protocol step is a member `on_<event>(id)` that moves the record with step() and starts the next CPU or
+// Portals activity, whose continuation carries only the id.
+//
+// Send fragment (the sender's mca_btl_portals_frag_t): with btl_portals_max_pending_ops fragments of the process
+// outstanding it waits in FIFO order (AWAIT_SLOT); then the send call runs on the CPU (PREPARING: a pre-pinned eager
+// fragment or a max-size one is chosen), copies the data in (COPYING), makes its Portals calls (CALLING: PtlMDBind when
+// needed, PtlPutRegion) and waits for its completion event, the ACK (or SEND_END without ACKs) (AWAIT_COMPLETION);
+// reading it (READING_COMPLETION) completes the fragment: ob1's callback runs and the slot goes to the oldest queued
+// send. A SEND_END read while the ACK is awaited costs its poll and does not move the fragment.
+//
+// Arrival (the fragment in the target's receive block): put (IN_FLIGHT), its PUT_END read by the target's progress
+// (READING), then handed to ob1 (COMPLETE).
+//
+// RDMA GET (pml/ob1's RGET): the initiator's PtlMDBind + PtlGet (CALLING), the reply in flight (IN_FLIGHT), its
+// REPLY_END read (READING), then ob1's completion (COMPLETE).
+// Any other (state, event) pair throws ProtocolError naming both.
+#pragma once
+#include "protocols/base/transition_table.hpp"
+#include "protocols/btl/btl.hpp"
+
+#include <cstdint>
+
+namespace ompisim::btl::portals {
+
+enum class FragState : std::uint8_t {
+  Idle, AwaitSlot, Preparing, Copying, Calling, AwaitCompletion, ReadingCompletion, Complete
+};
+enum class FragEvent : std::uint8_t { Queue, Start, SlotFree, Prepared, Copied, Put, CompletionEvent, CompletionRead };
+enum class ArrivalState : std::uint8_t { Idle, InFlight, Reading, Complete };
+enum class ArrivalEvent : std::uint8_t { Put, PutEnd, PutEndRead };
+enum class GetState : std::uint8_t { Idle, Calling, InFlight, Reading, Complete };
+enum class GetEvent : std::uint8_t { Start, Posted, ReplyEnd, ReplyEndRead };
+const char* to_string(FragState s);
+const char* to_string(FragEvent e);
+const char* to_string(ArrivalState s);
+const char* to_string(ArrivalEvent e);
+const char* to_string(GetState s);
+const char* to_string(GetEvent e);
+
+// The state after event `e` in state `s`; ProtocolError ("btl/portals frag", "btl/portals arrival",
+// "btl/portals get") for an impossible pair.
+FragState step(FragState s, FragEvent e);
+ArrivalState step(ArrivalState s, ArrivalEvent e);
+GetState step(GetState s, GetEvent e);
+
+struct SendFrag {
+  FragState state = FragState::Idle;
+  Descriptor f;
+  Completion local_done;  // ob1's callback, on the completion event
+  Completion packed;      // send_packed: once PtlPutRegion returned (or at once when queued)
+  bool eager = false;     // a pre-pinned eager fragment (else a max-size one, whose MD is unlinked when it is freed)
+  bool bind = true;       // this send binds its MD (PtlMDBind): a max-size fragment, or an eager one's first use
+};
+
+struct Arrival {
+  ArrivalState state = ArrivalState::Idle;
+  Descriptor f;
+};
+
+struct GetOp {
+  GetState state = GetState::Idle;
+  int initiator = 0, peer = 0;
+  std::uint64_t bytes = 0;
+  Buffer local;
+  Completion done;
+};
+
+}  // namespace ompisim::btl::portals
