@@ -3,6 +3,7 @@
 #include "models/slingshot/nic.hpp"
 #include "protocols/ofi/cxi/cxi_msg.hpp"
 #include "protocols/ofi/cxi/cxi_provider.hpp"
+#include "protocols/ofi/tests/unexpected_owner.hpp"
 #include "tests/protocol_paths.hpp"
 #include "tests/test_helpers.hpp"
 
@@ -100,30 +101,7 @@ TEST_CASE("ofi/cxi message: an impossible event names state and event", "[unit][
 }
 
 namespace {
-// A linking provider's queue as the cxi peer sees it (fi_peer owner): no receive is ever posted, so every message is
-// queued as unexpected; the test starts or discards them.
-struct UnexpectedOwner final : SrxOwner {
-  std::vector<std::unique_ptr<RxEntry>> live;
-  std::vector<RxEntry*> queued;
-  int get_tag(int rank, int peer, int addr, int tag, std::uint64_t size, RxEntry** entry) override {
-    live.push_back(std::make_unique<RxEntry>());
-    RxEntry* e = live.back().get();
-    e->owner_rank = rank, e->peer = peer, e->addr = addr, e->tag = tag, e->size = e->msg_size = size;
-    *entry = e;
-    return kNoEntry;
-  }
-  int get_msg(int rank, int peer, int addr, std::uint64_t size, RxEntry** entry) override {
-    return get_tag(rank, peer, addr, ofi::kAnyTag, size, entry);
-  }
-  int queue_tag(RxEntry* e) override {
-    queued.push_back(e);
-    return 0;
-  }
-  int queue_msg(RxEntry* e) override { return queue_tag(e); }
-  void free_entry(RxEntry* e) override {
-    std::erase_if(live, [e](const auto& p) { return p.get() == e; });
-  }
-};
+using test::UnexpectedOwner;
 
 struct Run {
   std::size_t sends = 0, recvs = 0;
