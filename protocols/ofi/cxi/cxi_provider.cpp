@@ -50,14 +50,15 @@ OverflowBuffers& CxiProvider::oflow(int rank) {
 
 void CxiProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
   SendProtocol p = choose(bytes, c_.limits, buf.space.kind == MemKind::Host);
-  auto created = msgs_.create();
-  const std::uint64_t id = created.first;
-  created.second = Msg{rank, dst, tag, bytes, context, buf, p, seq(send_seq_, rank, dst)++};
+  auto [id, m] = msgs_.create();
+  m.src = rank, m.dst = dst, m.tag = tag, m.bytes = bytes, m.context = context, m.sbuf = buf, m.proto = p;
+  m.seq = seq(send_seq_, rank, dst)++;
+  m.tx = step(m.tx, TxEvent::Issue);
   static_assert(static_cast<int>(CxiStat::Inject) + static_cast<int>(SendProtocol::Rendezvous) ==
                 static_cast<int>(CxiStat::Rendezvous));
   n_.add(static_cast<CxiStat>(static_cast<int>(CxiStat::Inject) + static_cast<int>(p)));
   if (ctx_.node_of(rank) == ctx_.node_of(dst)) n_.add(CxiStat::Loopback);
-  cpus_.cpu(rank, c_.host_overhead, [this, id] { launch(id); }, "fi_tsend (cxi)");
+  cpus_.cpu(rank, c_.host_overhead, [this, id = id] { on_issued(id); }, "fi_tsend (cxi)");
 }
 
 bool CxiProvider::can_inject(std::uint64_t bytes, const Buffer& buf) const {
@@ -67,16 +68,24 @@ bool CxiProvider::can_inject(std::uint64_t bytes, const Buffer& buf) const {
 void CxiProvider::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) {
   if (!can_inject(bytes, buf))
     throw std::logic_error("cxi: fi_tinject of " + std::to_string(bytes) + " B beyond the inject size or from a device");
-  auto created = msgs_.create();
-  const std::uint64_t id = created.first;
-  created.second = Msg{rank, dst, tag, bytes, 0, buf, SendProtocol::Inject, seq(send_seq_, rank, dst)++};
-  created.second.no_cq = true;
+  auto [id, m] = msgs_.create();
+  m.src = rank, m.dst = dst, m.tag = tag, m.bytes = bytes, m.sbuf = buf, m.proto = SendProtocol::Inject;
+  m.seq = seq(send_seq_, rank, dst)++;
+  m.no_cq = true;
+  m.injected = std::move(injected);
+  m.tx = step(m.tx, TxEvent::Issue);
   n_.add(CxiStat::Inject);
   if (ctx_.node_of(rank) == ctx_.node_of(dst)) n_.add(CxiStat::Loopback);
-  cpus_.cpu(rank, c_.host_overhead, [this, id, injected = std::move(injected)] {
-    launch(id);
-    if (injected) injected();
-  }, "fi_tinject (cxi)");
+  cpus_.cpu(rank, c_.host_overhead, [this, id = id] { on_issued(id); }, "fi_tinject (cxi)");
+}
+
+void CxiProvider::on_issued(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
+  m.tx = step(m.tx, TxEvent::Launch);
+  Callback injected = std::move(m.injected);
+  m.injected = nullptr;
+  launch(id);
+  if (injected) injected();
 }
 
 // Trace rows of the NIC (TraceSink::nic): "transmit", the commands the source NIC executes (an IDC inject, the DMA
@@ -84,50 +93,46 @@ void CxiProvider::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffe
 // memory (an eager payload or a rendezvous header, a rendezvous Get it pulls). Each span runs from the command to the
 // transfer's end (the bulk flow's end), as Gemini's BTE spans do.
 void CxiProvider::launch(std::uint64_t id) {
-  const Msg& m = msgs_.at(id);
+  CxiMsg& m = msgs_.at(id);
   long long a = ctx_.node_of(m.src), b = ctx_.node_of(m.dst);
   std::uint64_t eb = eager_bytes(m.proto, m.bytes, c_.limits);
   if (m.proto == SendProtocol::Inject) {
     const double t = fabric_.wire_time(a, b, static_cast<double>(eb));
     if (TraceSink* tr = sim_.trace) tr->nic(a, "transmit", sim_.now(), sim_.now() + t, "IDC inject");
-    sim_.after(t, [this, id] { arrive(id); });
+    sim_.after(t, [this, id] { on_header(id); });
     return;
   }
   double lat = c_.dma_read_latency + dev_latency(m.sbuf) + fabric_.path(a, b).latency;
-  Callback done = [this, id] { arrive(id); };
-  if (sim_.trace) {
-    const bool rdzv = m.proto == SendProtocol::Rendezvous;
-    done = [this, a, b, rdzv, t0 = sim_.now(), done = std::move(done)]() mutable {
-      if (TraceSink* tr = sim_.trace) {
-        tr->nic(a, "transmit", t0, sim_.now(), rdzv ? "rendezvous header (DMA)" : "eager send (DMA)");
-        tr->nic(b, "receive", t0, sim_.now(), rdzv ? "rendezvous header" : "eager payload");
-      }
-      done();
-    };
-  }
-  fabric_.bulk(a, b, static_cast<double>(eb), lat, std::move(done), false, m.src, m.dst);
+  m.t_transfer = sim_.now();
+  fabric_.bulk(a, b, static_cast<double>(eb), lat, [this, id] { on_transferred(id); }, false, m.src, m.dst);
 }
 
-void CxiProvider::arrive(std::uint64_t id) {
-  const Msg& m = msgs_.at(id);
+void CxiProvider::on_transferred(std::uint64_t id) {
+  if (TraceSink* tr = sim_.trace) {
+    const CxiMsg& m = msgs_.at(id);
+    const bool rdzv = m.proto == SendProtocol::Rendezvous;
+    tr->nic(ctx_.node_of(m.src), "transmit", m.t_transfer, sim_.now(), rdzv ? "rendezvous header (DMA)" : "eager send (DMA)");
+    tr->nic(ctx_.node_of(m.dst), "receive", m.t_transfer, sim_.now(), rdzv ? "rendezvous header" : "eager payload");
+  }
+  on_header(id);
+}
+
+void CxiProvider::on_header(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
   const int src = m.src, dst = m.dst;
   std::uint64_t key = pair_key(src, dst);
   // The pair's next sequence number (looked up again after process(), which may add pairs and move the table).
   std::uint32_t expect = seq(recv_seq_, dst, src);
   if (m.seq != expect) {  // an earlier header is still on its way (or was dropped): keep MPI's order
+    m.rx = step(m.rx, RxEvent::Hold);
     held_[key][m.seq] = id;
     return;
   }
   std::uint64_t cur = id;
   while (true) {
     process(cur);
-    if (!dropped_.empty()) {
-      if (const Msg* mc = msgs_.find(cur)) {
-        auto d = dropped_.find(mc->dst);
-        if (d != dropped_.end() && std::find(d->second.begin(), d->second.end(), cur) != d->second.end())
-          return;  // dropped: successors wait for its re-send
-      }
-    }
+    if (const CxiMsg* mc = msgs_.find(cur); mc && mc->rx == RxState::Idle)
+      return;  // dropped: successors wait for its re-send
     expect = ++seq(recv_seq_, dst, src);
     if (held_.empty()) return;
     auto h = held_.find(key);
@@ -141,7 +146,8 @@ void CxiProvider::arrive(std::uint64_t id) {
 }
 
 void CxiProvider::process(std::uint64_t id) {
-  Msg& m = msgs_.at(id);
+  CxiMsg& m = msgs_.at(id);
+  m.rx = step(m.rx, RxEvent::Arrive);
   if (hardware_matching()) {
     if (auto d = dropped_.find(m.dst); d != dropped_.end() && !d->second.empty()) {  // flow control: the target's NIC drops everything
       drop(id);
@@ -153,8 +159,8 @@ void CxiProvider::process(std::uint64_t id) {
       tr->nic(ctx_.node_of(m.dst), "match engine", sim_.now(), sim_.now(),
               hit ? "priority list match" : "overflow (unexpected)");
     if (hit) {
-      if (m.proto != SendProtocol::Rendezvous) send_done(id);
-      matched(id, e, false);
+      if (m.proto != SendProtocol::Rendezvous) target_ack(id);
+      matched(id, e, true);
       return;
     }
     OverflowBuffers& ob = oflow(m.dst);
@@ -167,112 +173,157 @@ void CxiProvider::process(std::uint64_t id) {
     m.oflow_epoch = ob.epoch();
     e->peer_context = id;
     n_.add(CxiStat::Unexpected);
+    m.rx = step(m.rx, RxEvent::Queued);
     nic_lists_.queue_tag(e);
-    if (m.proto != SendProtocol::Rendezvous) send_done(id);  // transmit complete: the payload is in the target NIC
+    if (m.proto != SendProtocol::Rendezvous) target_ack(id);  // transmit complete: the payload is in the target NIC
     return;
   }
   // Software matching: the payload is in a request buffer; the host reads the event and asks the owner's queue.
-  if (m.proto != SendProtocol::Rendezvous) send_done(id);
+  if (m.proto != SendProtocol::Rendezvous) target_ack(id);
   if (standalone()) n_.add(CxiStat::HostMatched);  // FI_CXI_RX_MATCH_MODE=software (under LINKx: linkx_matched_*)
-  cpus_.cpu(m.dst, c_.host_overhead, [this, id] {
-    const Msg& mm = msgs_.at(id);
-    RxEntry* e = nullptr;
-    if (owner_->get_tag(mm.dst, peer_index_, mm.src, mm.tag, mm.bytes, &e) == 0) {
-      matched(id, e, false);
-      return;
-    }
-    e->peer_context = id;
-    n_.add(CxiStat::Unexpected);
-    owner_->queue_tag(e);
-  }, "cxip unexpected header");
+  m.rx = step(m.rx, RxEvent::HostMatch);
+  cpus_.cpu(m.dst, c_.host_overhead, [this, id] { on_host_matched(id); }, "cxip unexpected header");
 }
 
-void CxiProvider::matched(std::uint64_t id, RxEntry* e, bool was_unexpected) {
-  const Msg& m = msgs_.at(id);
+void CxiProvider::on_host_matched(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
+  RxEntry* e = nullptr;
+  if (owner_->get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0) {
+    matched(id, e, false);
+    return;
+  }
+  e->peer_context = id;
+  n_.add(CxiStat::Unexpected);
+  m.rx = step(m.rx, RxEvent::Queued);
+  owner_->queue_tag(e);
+}
+
+// `in_nic`: the NIC matched the header against a posted receive (hardware matching, the message expected).
+void CxiProvider::matched(std::uint64_t id, RxEntry* e, bool in_nic) {
+  CxiMsg& m = msgs_.at(id);
   if (e->size < m.bytes) n_.add(CxiStat::Truncate);
-  std::uint64_t eb = std::min(eager_bytes(m.proto, m.bytes, c_.limits), e->size);
-  if (hardware_matching() && !was_unexpected) {
-    // The NIC matched the header against a posted receive: the payload was written in place by DMA; a rendezvous'
-    // rest is pulled by the target NIC itself (offloaded: no host involvement).
+  m.entry = e;
+  m.landed = std::min(eager_bytes(m.proto, m.bytes, c_.limits), e->size);
+  if (in_nic) {
+    // The payload was written in place by DMA; a rendezvous' rest is pulled by the target NIC itself (offloaded: no
+    // host involvement).
     if (m.proto == SendProtocol::Rendezvous) {
-      pull(id, e, eb);
+      m.rx = step(m.rx, RxEvent::NicMatchedRdzv);
+      pull(id);
       return;
     }
-    sim_.after(dev_latency(e->buf), [this, id, e] { cpus_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }, "fi_cq_read (cxi, recv)"); });
+    m.rx = step(m.rx, RxEvent::NicMatchedEager);
+    sim_.after(dev_latency(e->buf), [this, id] { on_landed(id); });
     return;
   }
   // The payload waits in host memory (an overflow buffer, or a request buffer with software matching): the host
   // copies it into the receive; a rendezvous' rest is then pulled by a Get that software issues.
-  int dst = m.dst;
-  cpus_.cpu_copy(
-      dst, static_cast<double>(eb),
-      [this, id, e, eb] {
-        Msg& mm = msgs_.at(id);
-        if (mm.in_oflow) oflow(mm.dst).release(eager_bytes(mm.proto, mm.bytes, c_.limits), mm.oflow_epoch);
-        mm.in_oflow = false;
-        if (mm.proto == SendProtocol::Rendezvous) {
-          cpus_.cpu(mm.dst, c_.host_overhead, [this, id, e, eb] { pull(id, e, eb); }, "cxip rendezvous pull");
-          return;
-        }
-        sim_.after(dev_latency(e->buf), [this, id, e] { recv_done(id, e); });
-      },
-      MemSpace{}, e->buf.space);
+  m.rx = step(m.rx, RxEvent::Matched);
+  cpus_.cpu_copy(m.dst, static_cast<double>(m.landed), [this, id] { on_copied(id); }, MemSpace{}, e->buf.space);
 }
 
-void CxiProvider::pull(std::uint64_t id, RxEntry* e, std::uint64_t already) {
-  const Msg& m = msgs_.at(id);
+void CxiProvider::on_copied(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
+  if (m.in_oflow) oflow(m.dst).release(eager_bytes(m.proto, m.bytes, c_.limits), m.oflow_epoch);
+  m.in_oflow = false;
+  if (m.proto == SendProtocol::Rendezvous) {
+    m.rx = step(m.rx, RxEvent::CopiedEagerPart);
+    cpus_.cpu(m.dst, c_.host_overhead, [this, id] { on_pull_issued(id); }, "cxip rendezvous pull");
+    return;
+  }
+  m.rx = step(m.rx, RxEvent::Copied);
+  sim_.after(dev_latency(m.entry->buf), [this, id] { on_landed(id); });
+}
+
+// In place by the NIC (LANDING): the host then reads the completion; copied by the host (COPY_LANDING): complete.
+void CxiProvider::on_landed(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
+  m.rx = step(m.rx, RxEvent::Landed);
+  if (m.rx == RxState::CqReading) {
+    cpus_.cpu(m.dst, c_.host_overhead, [this, id] { on_recv_cq_read(id); }, "fi_cq_read (cxi, recv)");
+    return;
+  }
+  recv_done(id);
+}
+
+void CxiProvider::on_pull_issued(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
+  m.rx = step(m.rx, RxEvent::PullIssued);
+  pull(id);
+}
+
+void CxiProvider::pull(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
   long long a = ctx_.node_of(m.src), b = ctx_.node_of(m.dst);
-  std::uint64_t want = std::min(m.bytes, e->size);
-  std::uint64_t rest = want > already ? want - already : 0;
+  std::uint64_t want = std::min(m.bytes, m.entry->size);
+  std::uint64_t rest = want > m.landed ? want - m.landed : 0;
   n_.add(CxiStat::RdzvGets);
   // The Get request crosses b -> a, the data a -> b.
-  double lat = fabric_.path(b, a).latency + fabric_.path(a, b).latency + dev_latency(m.sbuf) + dev_latency(e->buf);
-  Callback done = [this, id, e] {
-    send_done(id);
-    cpus_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id, e] { recv_done(id, e); }, "fi_cq_read (cxi, recv)");
-  };
-  if (sim_.trace)  // the target NIC pulls the rest: a span on its receive row, from the Get to the data's end
-    done = [this, b, t0 = sim_.now(), done = std::move(done)]() mutable {
-      if (TraceSink* tr = sim_.trace) tr->nic(b, "receive", t0, sim_.now(), "rendezvous Get");
-      done();
-    };
-  fabric_.bulk(a, b, static_cast<double>(rest), lat, std::move(done), true, m.src, m.dst);
+  double lat =
+      fabric_.path(b, a).latency + fabric_.path(a, b).latency + dev_latency(m.sbuf) + dev_latency(m.entry->buf);
+  m.t_transfer = sim_.now();
+  fabric_.bulk(a, b, static_cast<double>(rest), lat, [this, id] { on_pulled(id); }, true, m.src, m.dst);
 }
 
-void CxiProvider::recv_done(std::uint64_t id, RxEntry* e) {
-  const Msg& m = msgs_.at(id);
+void CxiProvider::on_pulled(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
+  if (TraceSink* tr = sim_.trace)  // the target NIC pulls the rest: a span on its receive row, from the Get to the data's end
+    tr->nic(ctx_.node_of(m.dst), "receive", m.t_transfer, sim_.now(), "rendezvous Get");
+  target_ack(id);
+  m.rx = step(m.rx, RxEvent::Pulled);
+  cpus_.cpu(m.dst, c_.host_overhead, [this, id] { on_recv_cq_read(id); }, "fi_cq_read (cxi, recv)");
+}
+
+void CxiProvider::on_recv_cq_read(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
+  m.rx = step(m.rx, RxEvent::CqRead);
+  recv_done(id);
+}
+
+void CxiProvider::recv_done(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
+  RxEntry* e = m.entry;
   CqEntry ce{m.dst, e->context, CqEntry::Recv | CqEntry::Tagged, std::min(m.bytes, e->size), m.tag, m.src, peer_index_};
+  m.entry = nullptr;
   owner_->free_entry(e);
-  finish(id, true);
+  finish(id);
   if (cq_.write) cq_.write(ce);
 }
 
-void CxiProvider::send_done(std::uint64_t id) {
-  const Msg& m = msgs_.at(id);
+void CxiProvider::target_ack(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
   if (m.no_cq) {  // fi_tinject: the ack only frees the NIC's state; nothing reaches the host
-    finish(id, false);
+    m.tx = step(m.tx, TxEvent::TargetAckNoCq);
+    finish(id);
     return;
   }
+  m.tx = step(m.tx, TxEvent::TargetAck);
   double back = fabric_.wire_time(ctx_.node_of(m.dst), ctx_.node_of(m.src), 0);
-  int src = m.src;
-  sim_.after(back, [this, id, src] {
-    cpus_.cpu(src, c_.host_overhead, [this, id] {
-      const Msg& mm = msgs_.at(id);
-      CqEntry ce{mm.src, mm.context, CqEntry::Send | CqEntry::Tagged, mm.bytes, mm.tag, mm.dst, peer_index_};
-      finish(id, false);
-      if (cq_.write) cq_.write(ce);
-    }, "fi_cq_read (cxi, send)");
-  });
+  sim_.after(back, [this, id] { on_ack(id); });
 }
 
-void CxiProvider::finish(std::uint64_t id, bool recv_side) {
-  Msg& m = msgs_.at(id);
-  (recv_side ? m.recv_finished : m.send_finished) = true;
-  if (m.recv_finished && m.send_finished) msgs_.take(id);
+void CxiProvider::on_ack(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
+  m.tx = step(m.tx, TxEvent::AckArrived);
+  cpus_.cpu(m.src, c_.host_overhead, [this, id] { on_send_cq_read(id); }, "fi_cq_read (cxi, send)");
+}
+
+void CxiProvider::on_send_cq_read(std::uint64_t id) {
+  CxiMsg& m = msgs_.at(id);
+  m.tx = step(m.tx, TxEvent::CqRead);
+  CqEntry ce{m.src, m.context, CqEntry::Send | CqEntry::Tagged, m.bytes, m.tag, m.dst, peer_index_};
+  finish(id);
+  if (cq_.write) cq_.write(ce);
+}
+
+void CxiProvider::finish(std::uint64_t id) {
+  if (msgs_.at(id).done()) msgs_.take(id);
 }
 
 void CxiProvider::drop(std::uint64_t id) {
-  const Msg& m = msgs_.at(id);
+  CxiMsg& m = msgs_.at(id);
+  m.rx = step(m.rx, RxEvent::Drop);
+  m.tx = step(m.tx, TxEvent::Drop);
   int dst = m.dst;
   n_.add(CxiStat::FcDrops);
   auto& list = dropped_[dst];
@@ -282,41 +333,51 @@ void CxiProvider::drop(std::uint64_t id) {
   // Flow-control recovery: the provider onloads the unexpected list to host memory, re-posts the overflow buffers,
   // and the dropped messages are sent again, in their order.
   n_.add(CxiStat::FcRecoveries);
-  sim_.after(c_.fc_recovery_time, [this, dst] {
-    oflow(dst).onload();
-    std::vector<std::uint64_t> again = std::move(dropped_[dst]);
-    dropped_.erase(dst);
-    for (auto rid : again) {
-      n_.add(CxiStat::FcResends);
-      cpus_.cpu(msgs_.at(rid).src, c_.host_overhead, [this, rid] { launch(rid); }, "cxip rendezvous launch");
-    }
-  });
+  sim_.after(c_.fc_recovery_time, [this, dst] { on_recovered(dst); });
+}
+
+void CxiProvider::on_recovered(int dst) {
+  oflow(dst).onload();
+  std::vector<std::uint64_t> again = std::move(dropped_[dst]);
+  dropped_.erase(dst);
+  for (auto rid : again) {
+    n_.add(CxiStat::FcResends);
+    CxiMsg& m = msgs_.at(rid);
+    m.tx = step(m.tx, TxEvent::Resend);
+    cpus_.cpu(m.src, c_.host_overhead, [this, rid] { on_issued(rid); }, "cxip rendezvous launch");
+  }
 }
 
 void CxiProvider::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
   if (!standalone()) throw std::logic_error("cxi: trecv on a peer provider (receives go to the owner's queue)");
-  cpus_.cpu(rank, c_.host_overhead, [this, rank, src, tag, bytes, buf, context] {
-    nic_lists_.post_tag(rank, src, tag, bytes, buf, context);
-  }, "fi_trecv (cxi)");
+  auto [pid, p] = posts_.create();
+  p = PostedRecv{rank, src, tag, bytes, buf, context};
+  cpus_.cpu(rank, c_.host_overhead, [this, pid = pid] { on_recv_posted(pid); }, "fi_trecv (cxi)");
+}
+
+void CxiProvider::on_recv_posted(std::uint64_t pid) {
+  const PostedRecv p = posts_.take(pid);
+  nic_lists_.post_tag(p.rank, p.src, p.tag, p.bytes, p.buf, p.context);
 }
 
 int CxiProvider::start_tag(RxEntry* e) {
   if (!msgs_.find(e->peer_context)) throw ProtocolError("cxi", "no unexpected message for the entry", "start_tag");
-  matched(e->peer_context, e, true);
+  matched(e->peer_context, e, false);
   return 0;
 }
 
 int CxiProvider::discard_tag(RxEntry* e) {
-  Msg* found = msgs_.find(e->peer_context);
+  CxiMsg* found = msgs_.find(e->peer_context);
   if (!found) throw ProtocolError("cxi", "no unexpected message for the entry", "discard_tag");
-  Msg& m = *found;
+  CxiMsg& m = *found;
+  m.rx = step(m.rx, RxEvent::Discard);
   if (m.in_oflow) oflow(m.dst).release(eager_bytes(m.proto, m.bytes, c_.limits), m.oflow_epoch);
   m.in_oflow = false;
   std::uint64_t id = e->peer_context;
   owner_->free_entry(e);
   n_.add(CxiStat::Discards);
-  if (m.proto == SendProtocol::Rendezvous) send_done(id);
-  finish(id, true);
+  if (m.proto == SendProtocol::Rendezvous) target_ack(id);
+  finish(id);
   return 0;
 }
 

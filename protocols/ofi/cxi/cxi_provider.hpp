@@ -13,7 +13,8 @@
 // fabric (analytic for inline payloads, a shared flow over both NICs' host interfaces and the dragonfly links
 // otherwise); transmit-complete semantics: the send completes when the target NIC's ack is back (a rendezvous send
 // when the Get has finished). MPI order per (source, target) pair is kept with sequence numbers (headers processed
-// in order; a dropped header holds its successors).
+// in order; a dropped header holds its successors). Each message is a record with its send and target states
+// (cxi_msg.hpp); engine continuations carry only its id.
 // LIMITATIONS: request buffers (software mode) are not bounded; the overflow buffers are one byte pool; no
 // FI_CXI_RX_MATCH_MODE=hybrid; no delivery-complete mode; a rendezvous Get is one flow (no per-packet pipelining).
 #pragma once
@@ -21,6 +22,7 @@
 #include "protocols/ofi/base/shared_rx_queue.hpp"
 #include "protocols/ofi/cxi/cxi_mca.hpp"
 #include "protocols/ofi/cxi/cxi_statistics.hpp"
+#include "protocols/ofi/cxi/cxi_msg.hpp"
 #include "protocols/ofi/cxi/cxi_protocol.hpp"
 #include "protocols/ofi/endpoint.hpp"
 #include "mpi/peer_seq.hpp"
@@ -81,27 +83,38 @@ public:
   bool hardware_matching() const { return standalone() && !c_.software_matching; }
   const CxiConfig& config() const { return c_; }
 
+  // Messages whose record is live (both sides not yet COMPLETE).
+  std::size_t messages_in_flight() const { return msgs_.size(); }
+
 private:
-  struct Msg {
-    int src, dst, tag;
-    std::uint64_t bytes, context;
-    Buffer sbuf;
-    SendProtocol proto;
-    std::uint32_t seq;
-    std::uint32_t oflow_epoch = 0;
-    bool in_oflow = false;
-    bool send_finished = false, recv_finished = false;  // the message's state is dropped when both are
-    bool no_cq = false;                                    // fi_tinject: no send completion is written
+  struct PostedRecv {  // fi_trecv while the host issues it
+    int rank, src, tag;
+    std::uint64_t bytes;
+    Buffer buf;
+    std::uint64_t context;
   };
+  // Steps of a message (cxi_msg.hpp); engine continuations call the on_* ones with the record's id.
+  void on_issued(std::uint64_t id);       // the host has issued the command: the header leaves
   void launch(std::uint64_t id);
-  void arrive(std::uint64_t id);
-  void process(std::uint64_t id);       // header in order at the target
-  void matched(std::uint64_t id, RxEntry* e, bool was_unexpected);
-  void pull(std::uint64_t id, RxEntry* e, std::uint64_t already);  // rendezvous Get of the rest
-  void recv_done(std::uint64_t id, RxEntry* e);
-  void send_done(std::uint64_t id);     // the ack reaches the sender
+  void on_transferred(std::uint64_t id);  // a DMA'd header (with its payload) is at the target NIC
+  void on_header(std::uint64_t id);       // the header at the target: held, or processed with its held successors
+  void process(std::uint64_t id);         // header in order at the target
+  void on_host_matched(std::uint64_t id); // software matching: the host has read the event
+  void matched(std::uint64_t id, RxEntry* e, bool in_nic);
+  void on_copied(std::uint64_t id);       // the payload (a rendezvous' eager part) copied out of host memory
+  void on_landed(std::uint64_t id);       // the payload written into the receive buffer
+  void on_pull_issued(std::uint64_t id);
+  void pull(std::uint64_t id);            // rendezvous Get of the rest
+  void on_pulled(std::uint64_t id);
+  void on_recv_cq_read(std::uint64_t id);
+  void recv_done(std::uint64_t id);
+  void target_ack(std::uint64_t id);      // transmit complete: the target acks the send
+  void on_ack(std::uint64_t id);          // the ack reaches the sender
+  void on_send_cq_read(std::uint64_t id);
   void drop(std::uint64_t id);
-  void finish(std::uint64_t id, bool recv_side);
+  void on_recovered(int dst);             // flow-control recovery of `dst`'s NIC done: the dropped are sent again
+  void on_recv_posted(std::uint64_t pid);
+  void finish(std::uint64_t id);          // frees the record once both sides are COMPLETE
   double dev_latency(const Buffer& b) const { return b.space.kind == MemKind::Device ? c_.device_access_latency : 0.0; }
   cxi::OverflowBuffers& oflow(int rank);
 
@@ -114,7 +127,8 @@ private:
   SrxOwner* owner_ = nullptr;          // where headers are matched (nic_lists_ or a linking provider's queue)
   int peer_index_ = 0;
   CqOwnerOps cq_;
-  mpi::RequestTable<Msg> msgs_;        // by id: slots reused, generation-checked (no hashing per lookup)
+  mpi::RequestTable<CxiMsg> msgs_;     // by id: slots reused, generation-checked (no hashing per lookup)
+  mpi::RequestTable<PostedRecv> posts_;
   // Sequence numbers per (src, dst) pair, created on first contact: send_seq_[src][dst], recv_seq_[dst][src] (a rank's
   // open-addressing table, no node allocation and no hashing of the whole pair per message).
   std::vector<mpi::PeerSeq> send_seq_, recv_seq_;

@@ -12,81 +12,105 @@ double per_byte(double bytes, double rate) { return rate > 0 ? bytes / rate : 0.
 }  // namespace
 
 void ShmProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
-  if (ctx_.node_of(rank) != ctx_.node_of(dst)) throw std::logic_error("shm: peer on another node");
-  std::uint64_t id = next_++;
-  // The receive buffer is not known yet: a GPU buffer on the sending side selects IPC here; one on the receiving side
-  // only (a host send into a device receive) is moved by the receiver's IPC copy as well (see deliver()).
-  Path p = buf.space.kind == MemKind::Device ? Path::Ipc
-           : static_cast<double>(bytes) <= c_.inject_size ? Path::Inject
-                                                          : Path::SingleCopy;
-  msgs_.emplace(id, Msg{rank, dst, tag, bytes, context, buf, p, {}});
-  static_assert(static_cast<int>(Path::Ipc) == static_cast<int>(ShmStat::Ipc));
-  n_.add(static_cast<ShmStat>(p));
-  double path = p == Path::Inject ? per_byte(static_cast<double>(bytes), c_.inject_rate) : 0.0;
-  if (c_.inject_cost_max > 0) path = std::min(path, c_.inject_cost_max);
-  cpus_.cpu(rank, c_.overhead + path, [this, id, rank, dst] {
-    double hop = ctx_.signal_latency(rank, dst);
-    if (msgs_.at(id).path == Path::Inject) {
-      // Copy into the shared inject buffer; the send is complete when the copy is.
-      cpus_.cpu_copy(rank, static_cast<double>(msgs_.at(id).bytes), [this, id, hop] {
-        send_done(id);
-        sim_.after(hop, [this, id] { arrive(id); });
-      });
-      return;
-    }
-    sim_.after(hop, [this, id] { arrive(id); });
-  }, "fi_tsend (shm)");
+  send(rank, dst, tag, bytes, buf, context, nullptr);
 }
 
 void ShmProvider::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) {
   if (buf.space.kind == MemKind::Device || static_cast<double>(bytes) > c_.inject_size)
     throw std::logic_error("shm: fi_tinject of " + std::to_string(bytes) + " B beyond the inject size or from a device");
-  const std::uint64_t id = next_;
-  tsend(rank, dst, tag, bytes, buf, 0);  // the inject path (a host payload within shm_inject_size)
-  msgs_.at(id).injected = std::move(injected);
+  send(rank, dst, tag, bytes, buf, 0, std::move(injected));  // the inject path (a host payload within shm_inject_size)
 }
 
-void ShmProvider::arrive(std::uint64_t id) {
-  int dst = msgs_.at(id).dst;
-  cpus_.cpu(dst, c_.overhead, [this, id] {
-    const Msg& m = msgs_.at(id);
-    RxEntry* e = nullptr;
-    if (owner_->get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0) {
-      deliver(id, e);
-      return;
-    }
-    e->peer_context = id;
-    n_.add(ShmStat::Unexpected);
-    owner_->queue_tag(e);
-  }, "shm progress (recv)");
+void ShmProvider::send(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context,
+                       Callback injected) {
+  if (ctx_.node_of(rank) != ctx_.node_of(dst)) throw std::logic_error("shm: peer on another node");
+  // The receive buffer is not known yet: a GPU buffer on the sending side selects IPC here; one on the receiving side
+  // only (a host send into a device receive) is moved by the receiver's IPC copy as well (see deliver()).
+  ShmPath p = buf.space.kind == MemKind::Device ? ShmPath::Ipc
+              : static_cast<double>(bytes) <= c_.inject_size ? ShmPath::Inject
+                                                             : ShmPath::SingleCopy;
+  auto [id, m] = msgs_.create();
+  m.src = rank, m.dst = dst, m.tag = tag, m.bytes = bytes, m.context = context, m.sbuf = buf, m.path = p;
+  m.injected = std::move(injected);
+  m.tx = step(m.tx, ShmTxEvent::Post);
+  static_assert(static_cast<int>(ShmPath::Ipc) == static_cast<int>(ShmStat::Ipc));
+  n_.add(static_cast<ShmStat>(p));
+  double path = p == ShmPath::Inject ? per_byte(static_cast<double>(bytes), c_.inject_rate) : 0.0;
+  if (c_.inject_cost_max > 0) path = std::min(path, c_.inject_cost_max);
+  cpus_.cpu(rank, c_.overhead + path, [this, id = id] { on_posted(id); }, "fi_tsend (shm)");
+}
+
+void ShmProvider::on_posted(std::uint64_t id) {
+  ShmMsg& m = msgs_.at(id);
+  if (m.path == ShmPath::Inject) {
+    // Copy into the shared inject buffer; the send is complete when the copy is.
+    m.tx = step(m.tx, ShmTxEvent::CopyIn);
+    cpus_.cpu_copy(m.src, static_cast<double>(m.bytes), [this, id] { on_copied_in(id); });
+    return;
+  }
+  m.tx = step(m.tx, ShmTxEvent::CommandSent);
+  sim_.after(ctx_.signal_latency(m.src, m.dst), [this, id] { on_arrived(id); });
+}
+
+void ShmProvider::on_copied_in(std::uint64_t id) {
+  ShmMsg& m = msgs_.at(id);
+  m.tx = step(m.tx, ShmTxEvent::CopiedIn);
+  const double hop = ctx_.signal_latency(m.src, m.dst);
+  CqEntry ce{m.src, m.context, CqEntry::Send | CqEntry::Tagged, m.bytes, m.tag, m.dst, peer_index_};
+  if (m.injected) {  // fi_tinject: the call returns after the copy; no completion is written
+    Callback f = std::move(m.injected);
+    m.injected = nullptr;
+    f();
+  } else if (cq_.write) {
+    cq_.write(ce);
+  }
+  sim_.after(hop, [this, id] { on_arrived(id); });
+}
+
+void ShmProvider::on_arrived(std::uint64_t id) {
+  ShmMsg& m = msgs_.at(id);
+  m.rx = step(m.rx, ShmRxEvent::Arrive);
+  cpus_.cpu(m.dst, c_.overhead, [this, id] { on_progress(id); }, "shm progress (recv)");
+}
+
+void ShmProvider::on_progress(std::uint64_t id) {
+  ShmMsg& m = msgs_.at(id);
+  RxEntry* e = nullptr;
+  if (owner_->get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0) {
+    deliver(id, e);
+    return;
+  }
+  e->peer_context = id;
+  n_.add(ShmStat::Unexpected);
+  m.rx = step(m.rx, ShmRxEvent::Queued);
+  owner_->queue_tag(e);
 }
 
 int ShmProvider::start_tag(RxEntry* e) {
-  if (!msgs_.count(e->peer_context)) throw ProtocolError("shm", "no unexpected message for the entry", "start_tag");
+  if (!msgs_.find(e->peer_context)) throw ProtocolError("shm", "no unexpected message for the entry", "start_tag");
   deliver(e->peer_context, e);
   return 0;
 }
 
 void ShmProvider::deliver(std::uint64_t id, RxEntry* e) {
-  Msg& m = msgs_.at(id);
+  ShmMsg& m = msgs_.at(id);
   if (e->size < m.bytes) n_.add(ShmStat::Truncate);
+  m.entry = e;
   double bytes = static_cast<double>(std::min(m.bytes, e->size));
   int dst = m.dst;
-  if (m.path == Path::Inject) {
-    cpus_.cpu_copy(dst, bytes, [this, id, e] { recv_done(id, e); }, MemSpace{}, e->buf.space);
+  if (m.path == ShmPath::Inject) {
+    m.rx = step(m.rx, ShmRxEvent::MatchedInject);
+    cpus_.cpu_copy(dst, bytes, [this, id] { on_copied(id); }, MemSpace{}, e->buf.space);
     return;
   }
-  if (m.path == Path::SingleCopy) {
+  m.rx = step(m.rx, ShmRxEvent::MatchedPeer);
+  if (m.path == ShmPath::SingleCopy) {
     std::uint64_t pair = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(dst)) << 32) |
                          static_cast<std::uint32_t>(m.src);
     double attach = attached_.insert(pair).second ? c_.xpmem_attach_cost : 0.0;
-    MemSpace from = ctx_.local_memory(m.src);
-    cpus_.cpu(dst, attach + c_.copy_cost + per_byte(bytes, c_.copy_rate), [this, id, e, dst, bytes, from] {
-      cpus_.cpu_copy(dst, bytes, [this, id, e] {
-        recv_done(id, e);
-        send_done(id);
-      }, from, e->buf.space);
-    }, "shm XPMEM attach");
+    m.from = ctx_.local_memory(m.src);
+    cpus_.cpu(dst, attach + c_.copy_cost + per_byte(bytes, c_.copy_rate), [this, id] { on_attached(id); },
+              "shm XPMEM attach");
     return;
   }
   // GPU IPC: open (or find cached) the sender's handle, then a GPU copy engine moves the data.
@@ -94,53 +118,71 @@ void ShmProvider::deliver(std::uint64_t id, RxEntry* e) {
   n_.add(miss ? ShmStat::IpcOpen : ShmStat::IpcCacheHit);
   MemSpace from = m.sbuf.space.kind == MemKind::Device ? m.sbuf.space : ctx_.local_memory(m.src);
   if (from.kind == MemKind::Device && from.index < 0) from.index = ctx_.gpu_of(m.src);
+  m.from = from;
   double setup = (miss ? c_.ipc_open_cost : 0.0) + c_.gpu_copy_latency;
-  cpus_.cpu(dst, setup, [this, id, e, dst, bytes, from] {
-    cpus_.cpu_copy(dst, bytes, [this, id, e] {
-      recv_done(id, e);
-      send_done(id);
-    }, from, e->buf.space);
-  }, "shm CMA setup");
+  cpus_.cpu(dst, setup, [this, id] { on_attached(id); }, "shm CMA setup");
 }
 
-void ShmProvider::recv_done(std::uint64_t id, RxEntry* e) {
-  const Msg& m = msgs_.at(id);
+void ShmProvider::on_attached(std::uint64_t id) {
+  ShmMsg& m = msgs_.at(id);
+  m.rx = step(m.rx, ShmRxEvent::Attached);
+  cpus_.cpu_copy(m.dst, static_cast<double>(std::min(m.bytes, m.entry->size)), [this, id] { on_copied(id); }, m.from,
+                 m.entry->buf.space);
+}
+
+void ShmProvider::on_copied(std::uint64_t id) {
+  ShmMsg& m = msgs_.at(id);
+  m.rx = step(m.rx, ShmRxEvent::Copied);
+  const bool signal = m.path != ShmPath::Inject;  // the sender waits for the receiver's copy
+  recv_done(id);
+  if (signal) peer_done(id);
+}
+
+void ShmProvider::recv_done(std::uint64_t id) {
+  ShmMsg& m = msgs_.at(id);
+  RxEntry* e = m.entry;
   CqEntry ce{m.dst, e->context, CqEntry::Recv | CqEntry::Tagged, std::min(m.bytes, e->size), m.tag, m.src, peer_index_};
+  m.entry = nullptr;
   owner_->free_entry(e);
-  if (m.path == Path::Inject) msgs_.erase(id);  // the sender finished at its copy-in
+  finish(id);  // inject: the sender finished at its copy-in
   if (cq_.write) cq_.write(ce);
 }
 
-void ShmProvider::send_done(std::uint64_t id) {
-  const Msg& m = msgs_.at(id);
+// The receiver's completion signal reaches the sender, which reads it.
+void ShmProvider::peer_done(std::uint64_t id) {
+  ShmMsg& m = msgs_.at(id);
+  m.tx = step(m.tx, ShmTxEvent::PeerDone);
+  sim_.after(ctx_.signal_latency(m.dst, m.src), [this, id] { on_signal(id); });
+}
+
+void ShmProvider::on_signal(std::uint64_t id) {
+  ShmMsg& m = msgs_.at(id);
+  m.tx = step(m.tx, ShmTxEvent::SignalArrived);
+  cpus_.cpu(m.src, c_.overhead, [this, id] { on_send_cq_read(id); }, "fi_cq_read (shm)");
+}
+
+void ShmProvider::on_send_cq_read(std::uint64_t id) {
+  ShmMsg& m = msgs_.at(id);
+  m.tx = step(m.tx, ShmTxEvent::CqRead);
   CqEntry ce{m.src, m.context, CqEntry::Send | CqEntry::Tagged, m.bytes, m.tag, m.dst, peer_index_};
-  if (m.path == Path::Inject) {
-    if (m.injected) {  // fi_tinject: the call returns after the copy; no completion is written
-      Callback f = std::move(msgs_.at(id).injected);
-      f();
-      return;
-    }
-    if (cq_.write) cq_.write(ce);
-    return;
-  }
-  // The receiver's completion signal reaches the sender, which reads it.
-  int src = m.src, dst = m.dst;
-  msgs_.erase(id);
-  sim_.after(ctx_.signal_latency(dst, src), [this, src, ce] {
-    cpus_.cpu(src, c_.overhead, [this, ce] {
-      if (cq_.write) cq_.write(ce);
-    }, "fi_cq_read (shm)");
-  });
+  finish(id);
+  if (cq_.write) cq_.write(ce);
+}
+
+void ShmProvider::finish(std::uint64_t id) {
+  if (msgs_.at(id).done()) msgs_.take(id);
 }
 
 int ShmProvider::discard_tag(RxEntry* e) {
-  auto it = msgs_.find(e->peer_context);
-  if (it == msgs_.end()) throw ProtocolError("shm", "no unexpected message for the entry", "discard_tag");
-  std::uint64_t id = e->peer_context;
+  ShmMsg* found = msgs_.find(e->peer_context);
+  if (!found) throw ProtocolError("shm", "no unexpected message for the entry", "discard_tag");
+  found->rx = step(found->rx, ShmRxEvent::Discard);
+  const std::uint64_t id = e->peer_context;
+  const bool signal = found->path != ShmPath::Inject;
   owner_->free_entry(e);
   n_.add(ShmStat::Discards);
-  if (it->second.path == Path::Inject) msgs_.erase(it);
-  else send_done(id);
+  if (signal) peer_done(id);
+  finish(id);
   return 0;
 }
 

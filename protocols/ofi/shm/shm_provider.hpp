@@ -11,12 +11,15 @@
 //            peer links or the CPU-GPU bus).
 // A command reaches the peer after the cache-line hand-off latency of the two cores; each side pays
 // software.shm_overhead per message (a library's own path: ShmConfig's per-path costs on top). Command queues are FIFO per peer, so MPI order holds without sequence numbers.
+// Each message is a record with its send and receive states (shm_msg.hpp); engine continuations carry only its id.
 // LIMITATIONS: no shared-memory ring capacity (a full command queue never stalls a sender); CMA and XPMEM are priced
 // alike (one copy by the receiving core); IPC handles are cached forever.
 #pragma once
 #include "protocols/ofi/endpoint.hpp"
 #include "platform/cpu_timeline.hpp"
+#include "protocols/ofi/shm/shm_msg.hpp"
 #include "protocols/ofi/shm/shm_statistics.hpp"
+#include "mpi/request.hpp"
 
 #include <map>
 #include <set>
@@ -58,19 +61,24 @@ public:
   void add_counters(std::map<std::string, std::uint64_t>& c) const;
   std::size_t ipc_handles_cached() const { return ipc_cache_.size(); }
 
+  // Messages whose record is live (both sides not yet COMPLETE).
+  std::size_t messages_in_flight() const { return msgs_.size(); }
+
 private:
-  enum class Path : std::uint8_t { Inject, SingleCopy, Ipc };  // ShmStat's first three, in this order
-  struct Msg {
-    int src, dst, tag;
-    std::uint64_t bytes, context;
-    Buffer sbuf;
-    Path path;
-    Callback injected;  // fi_tinject: runs instead of the send completion
-  };
-  void arrive(std::uint64_t id);
+  // Steps of a message (shm_msg.hpp); engine continuations call the on_* ones with the record's id.
+  void send(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context, Callback injected);
+  void on_posted(std::uint64_t id);      // the sender's CPU has posted the command
+  void on_copied_in(std::uint64_t id);   // inject: the payload is in the shared inject buffer
+  void on_arrived(std::uint64_t id);     // the command is in the receiver's queue
+  void on_progress(std::uint64_t id);    // the receiver's progress has read it
   void deliver(std::uint64_t id, RxEntry* e);
-  void recv_done(std::uint64_t id, RxEntry* e);
-  void send_done(std::uint64_t id);
+  void on_attached(std::uint64_t id);    // attach / IPC open / the library's cost paid: the copy starts
+  void on_copied(std::uint64_t id);      // the data is in the receive buffer
+  void recv_done(std::uint64_t id);
+  void peer_done(std::uint64_t id);      // the receiver signals the sender (single copy, IPC)
+  void on_signal(std::uint64_t id);
+  void on_send_cq_read(std::uint64_t id);
+  void finish(std::uint64_t id);         // frees the record once both sides are COMPLETE
 
   Simulator& sim_;
   const Contexts& ctx_;
@@ -79,10 +87,9 @@ private:
   SrxOwner* owner_ = nullptr;
   int peer_index_ = 0;
   CqOwnerOps cq_;
-  std::unordered_map<std::uint64_t, Msg> msgs_;
+  mpi::RequestTable<ShmMsg> msgs_;  // by id (the unexpected entry's peer_context): slots reused, generation-checked
   std::set<std::tuple<int, int, std::uint64_t>> ipc_cache_;  // (receiver, sender, buffer address)
   std::unordered_set<std::uint64_t> attached_;                // (receiver, sender) pairs with an XPMEM attachment
-  std::uint64_t next_ = 1;
   Statistics<ShmStat, kShmStatistics.size()> n_{kShmStatistics};
 };
 

@@ -9,7 +9,7 @@
 
 namespace ompisim::ofi::shm {
 
-// In kShmStatistics' order; Inject, SingleCopy, Ipc in ShmProvider's path order.
+// In kShmStatistics' order; Inject, SingleCopy, Ipc in ShmPath's order (shm_msg.hpp).
 enum class ShmStat : std::uint8_t { Inject, SingleCopy, Ipc, Unexpected, Truncate, IpcOpen, IpcCacheHit, Discards };
 inline constexpr std::array<StatisticInfo, 8> kShmStatistics{{
     {"shm_inject", "messages", "sends through the shared inject buffer (host buffers up to shm_inject_size)", true},
