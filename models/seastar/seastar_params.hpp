@@ -51,8 +51,9 @@ struct SoftwareParams {
   // Cray MPI's per-path costs, a closed black box fitted to the paper's numbers about Cray MPI (protocols/native/README.md,
   // "Cray MPI on the SeaStar: per-path costs"). Eager path (up to MPICH_MAX_SHORT_MSG_SIZE): a cost per byte (written
   // as a rate: bytes / rate of CPU time) on the sender's CPU at post. Unexpected short path: a cost per message and
-  // per byte on the receiver's CPU when a receive matches a message already in the unexpected buffer.
-  Sourced craympi_eager_rate, craympi_unex_cost, craympi_unex_rate;
+  // per byte on the receiver's CPU when a receive matches a message already in the unexpected buffer. Pre-posted
+  // receive path: a cost per receive posted as a match entry, on the receiver's CPU once its entry is linked.
+  Sourced craympi_eager_rate, craympi_unex_cost, craympi_unex_rate, craympi_post_cost;
 
   template <class V>
   void visit(V&& v) {
@@ -63,6 +64,7 @@ struct SoftwareParams {
     v(craympi_eager_rate, {"craympi_eager_rate", Dim::Rate, "Cray MPI eager path: per-byte cost as a rate (sender, at post)", 1e6, 1e15});
     v(craympi_unex_cost, {"craympi_unex_cost", Dim::Time, "Cray MPI unexpected short path: cost per message (receiver, at match)", 0, 1e-4});
     v(craympi_unex_rate, {"craympi_unex_rate", Dim::Rate, "Cray MPI unexpected short path: per-byte cost as a rate (receiver, at match)", 1e6, 1e15});
+    v(craympi_post_cost, {"craympi_post_cost", Dim::Time, "Cray MPI pre-posted receive path: cost per receive posted as a match entry (receiver, at post)", 0, 1e-4});
   }
 };
 

@@ -2,7 +2,8 @@
 
 namespace ompisim::native {
 
-mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex_cost, double unex_rate) {
+mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex_cost, double unex_rate,
+                                         double post_cost) {
   mtl::portals::Protocol p;
   p.name = "cray-portals";
   p.eager_limit = static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.value);
@@ -13,6 +14,7 @@ mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex
   p.block_size = static_cast<std::uint64_t>(mca.mpich_unex_buffer_size.value) / 2;
   p.unexpected_cost = unex_cost;
   p.unexpected_rate = unex_rate;
+  p.posted_cost = post_cost;
   return p;
 }
 
@@ -23,7 +25,8 @@ MpichPortals::MpichPortals(const Contexts& contexts, CpuTimeline& cpus, const Me
       eager_rate_(contexts.machine().software_cost("craympi_eager_rate")),
       mtl_(contexts, cpus, copies, nic,
            cray_mpi_protocol(mca, contexts.machine().software_cost("craympi_unex_cost"),
-                             contexts.machine().software_cost("craympi_unex_rate"))),
+                             contexts.machine().software_cost("craympi_unex_rate"),
+                             contexts.machine().software_cost("craympi_post_cost"))),
       pml_(cpus, contexts.machine().software_cost("mpich_overhead"), mtl_, name) {}
 
 double MpichPortals::eager_path_cost(std::uint64_t bytes) const {

@@ -5,7 +5,9 @@
 // paths have their own free costs, fitted to the paper's numbers about Cray MPI (protocols/native/README.md, "Cray MPI
 // on the SeaStar: per-path costs"): the eager path a cost per byte on the sender's CPU at post, before the request
 // layer's work (software.craympi_eager_rate); the unexpected short path a cost per message and per byte at the
-// receiver's match (software.craympi_unex_cost, craympi_unex_rate; mtl::portals::Protocol carries them).
+// receiver's match (software.craympi_unex_cost, craympi_unex_rate); the pre-posted receive path a cost per receive
+// posted as a match entry, at the receiver once the entry is linked (software.craympi_post_cost;
+// mtl::portals::Protocol carries the receive-side ones).
 // LIMITATIONS: as mtl/portals and pml/cm (4,096 communicators in its match bits, no probe); Cray's progress engine is not public.
 #pragma once
 #include "protocols/mtl/portals/mtl_portals.hpp"
@@ -14,8 +16,10 @@
 
 namespace ompisim::native {
 
-// `unex_cost`, `unex_rate`: the unexpected short path's own costs (0, 0: none).
-mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex_cost = 0, double unex_rate = 0);
+// `unex_cost`, `unex_rate`: the unexpected short path's own costs (0, 0: none); `post_cost`: the pre-posted receive
+// path's own cost per receive (0: none).
+mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex_cost = 0, double unex_rate = 0,
+                                         double post_cost = 0);
 
 class MpichPortals final : public Stack {
 public:

@@ -237,6 +237,7 @@ void MtlPortals::on_recv_calls(std::uint64_t id) {
   recv_keys_.erase(id);
   ++posted_;
   c_.add(MtlPortalsStat::PostedReceives);
+  if (proto_.posted_cost > 0) cpus_.cpu(rank, proto_.posted_cost, [] {}, "pre-posted receive path (protocol's own cost)");
 }
 
 bool MtlPortals::take_unexpected(int rank, std::uint64_t rid) {

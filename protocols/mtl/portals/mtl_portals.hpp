@@ -82,6 +82,10 @@ struct Protocol {
   // before the copy out of the unexpected buffer. Open MPI's protocol has none (0 and 0: no cost).
   double unexpected_cost = 0;
   double unexpected_rate = 0;  // bytes/s; 0: no per-byte cost
+  // A closed comparator's own cost on its pre-posted receive path (Cray MPI: software.craympi_post_cost): CPU time at
+  // the receiver per receive that is posted as a match entry (no unexpected message matched it), after its Portals
+  // calls, once the entry is linked. Open MPI's protocol has none (0).
+  double posted_cost = 0;
 };
 Protocol open_mpi_protocol(const MtlPortalsMca& mca);
 

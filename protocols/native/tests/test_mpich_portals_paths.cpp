@@ -12,7 +12,7 @@ using namespace ompisim;
 namespace {
 
 struct Costs {
-  double eager_rate = 0, unex_cost = 0, unex_rate = 0;  // 0: the machine file's value
+  double eager_rate = 0, unex_cost = 0, unex_rate = 0, post_cost = 0;  // 0: the machine file's value
 };
 
 void apply(Machine& m, const Costs& c) {
@@ -20,6 +20,42 @@ void apply(Machine& m, const Costs& c) {
   if (c.eager_rate > 0) sw.craympi_eager_rate.value = c.eager_rate;
   if (c.unex_cost > 0) sw.craympi_unex_cost.value = c.unex_cost;
   if (c.unex_rate > 0) sw.craympi_unex_rate.value = c.unex_rate;
+  if (c.post_cost > 0) sw.craympi_post_cost.value = c.post_cost;
+}
+
+// NetPIPE's one-way latency of `bytes` as the paper ran it (each side posts its receive after its send completed).
+double netpipe(const std::string& st, std::uint64_t bytes, const Costs& c) {
+  test::Fixture f("red-storm", 2, 1, "");
+  apply(*f.machine, c);
+  f.stack = make_stack(*f.world, f.mca_, st, "test");
+  bench::OsuConfig cfg;
+  cfg.name = "netpipe";
+  cfg.sizes = {bytes};
+  cfg.iterations = 20;
+  cfg.skip = 2;
+  return bench::run_osu(*f.world, *f.stack, cfg)[0]["latency_us"].get<double>();
+}
+
+// SMB's receive step: rank 1 posts a receive of 8 B from rank 0 and then sends rank 0 a 0-byte "ready" message; rank 0
+// sends the 8 B once it has the ready message. Returns when rank 0's receive of the ready message completes, in us;
+// `posted` reports whether rank 1's receive was posted as a match entry (no unexpected message matched it).
+double ready_after_post(const std::string& st, const Costs& c, bool& posted) {
+  test::Fixture f("red-storm", 2, 1, "");
+  apply(*f.machine, c);
+  f.stack = make_stack(*f.world, f.mca_, st, "test");
+  double ready = -1;
+  f.stack->irecv(0, 1, 6, 0, Buffer{0x10000, true}, [&] {
+    ready = f.sim.now();
+    f.stack->isend(0, 1, 5, 8, Buffer{0x10000, true}, [] {});
+  });
+  f.stack->irecv(1, 0, 5, 8, Buffer{0x20000, true}, [] {});
+  f.stack->isend(1, 0, 6, 0, Buffer{0x20000, true}, [] {});
+  f.sim.run();
+  auto s = f.stack->stats();
+  CHECK(s.recvs_completed == 2);
+  CHECK(s.sends_completed == 2);
+  posted = s.counters["mtl_posted_receives"] == 2 && s.counters["mtl_unexpected_short"] == 0;
+  return ready * 1e6;
 }
 
 // NetPIPE-style one-way latency of `bytes` between two Red Storm nodes, replies' receives pre-posted (no message is
@@ -78,4 +114,26 @@ TEST_CASE("mpich_portals: the unexpected path's costs apply to unexpected receiv
   CHECK(one_way("native", b, {0, 3e-6, 1e9}) == Approx(one_way("native", b, {0, 1e-6, 4e9})).epsilon(1e-12));
   CHECK(unexpected_receive("openmpi-cm", b, {0, 3e-6, 1e9}) ==
         Approx(unexpected_receive("openmpi-cm", b, {0, 1e-6, 4e9})).epsilon(1e-12));
+}
+
+// Configuration: red-storm, 2 ranks on 2 nodes; SMB's receive step (a receive posted, then a 0-byte ready message from
+// the same rank), a receive of a message that arrived before it (4 KiB, unexpected), and NetPIPE's 0 B and 1 KiB trips
+// as the paper ran them, with craympi_post_cost 1 us or 3 us. Expected: the pre-posted receive's cost is on its rank's
+// CPU before the ready message's send, which leaves 2 us later; an unexpected receive takes the other path and does
+// not move; NetPIPE posts each receive while the reply is still on its way, so its trips (the 0 B calibration point)
+// do not move; CM has no such cost. How validated: completion times.
+TEST_CASE("mpich_portals: the pre-posted receive path's cost applies to receives posted as match entries",
+          "[seastar][native]") {
+  const Costs lo{0, 0, 0, 1e-6}, hi{0, 0, 0, 3e-6};
+  bool posted_lo = false, posted_hi = false;
+  const double at_lo = ready_after_post("native", lo, posted_lo);
+  const double at_hi = ready_after_post("native", hi, posted_hi);
+  CHECK(posted_lo);
+  CHECK(posted_hi);
+  CHECK(at_hi - at_lo == Approx(2.0).epsilon(1e-6));
+  bool cm_posted = false;
+  CHECK(ready_after_post("openmpi-cm", hi, cm_posted) == Approx(ready_after_post("openmpi-cm", lo, cm_posted)).epsilon(1e-12));
+  CHECK(unexpected_receive("native", 4096, hi) == Approx(unexpected_receive("native", 4096, lo)).epsilon(1e-12));
+  CHECK(netpipe("native", 0, hi) == Approx(netpipe("native", 0, lo)).epsilon(1e-12));
+  CHECK(netpipe("native", 1024, hi) == Approx(netpipe("native", 1024, lo)).epsilon(1e-12));
 }
