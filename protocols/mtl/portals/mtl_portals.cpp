@@ -310,9 +310,10 @@ void MtlPortals::on_event(int rank, const Event& e) {
     // The real MDs are retained (bound once at MPI_Init): the model's per-message MD unlinks without an event to read.
     if (e.kind != EventKind::SendEnd) return;
     const bool block = e.user_ptr == kCopyBlockPtr;
-    cpus_.cpu(rank, poll_cost(), [this, rank, block] {
-      if (block) release_copy_block(rank);  // ompi_mtl_portals_short_callback: free the block
-    }, "ompi_mtl_portals_progress (PtlEQGet)");
+    if (block)  // ompi_mtl_portals_short_callback: free the block once the event is read
+      cpus_.cpu(rank, poll_cost(), [this, rank] { release_copy_block(rank); }, "ompi_mtl_portals_progress (PtlEQGet)");
+    else
+      cpus_.cpu(rank, poll_cost(), [] {}, "ompi_mtl_portals_progress (PtlEQGet)");
     return;
   }
   if (e.user_ptr == kBlockPtr || e.user_ptr == kLongCatchPtr) {
@@ -332,18 +333,22 @@ void MtlPortals::on_event(int rank, const Event& e) {
     if (it == q.end()) throw ProtocolError("mtl/portals", "unexpected list", "PUT_END without a matched header");
     it->seen = true;
     cpus_.cpu(rank, poll_cost(), [this, rank, bits = e.match_bits, hdr = e.hdr_data] {
-      auto& q2 = ranks_[rank].unexpected;
-      auto jt = std::find_if(q2.begin(), q2.end(), [&](const Unexpected& u) {
-        return u.seen && u.waiting && u.bits == bits && u.hdr_data == hdr;
-      });
-      if (jt == q2.end()) return;
-      Unexpected u = *jt;
-      q2.erase(jt);
-      finish_unexpected(rank, u.waiting, u);
+      on_unexpected_put_end_read(rank, bits, hdr);
     }, "ompi_mtl_portals_progress (PtlEQGet)");
     return;
   }
   on_op_event(rank, e);
+}
+
+void MtlPortals::on_unexpected_put_end_read(int rank, ptl::MatchBits bits, std::uint64_t hdr_data) {
+  auto& q = ranks_[rank].unexpected;
+  auto it = std::find_if(q.begin(), q.end(), [&](const Unexpected& u) {
+    return u.seen && u.waiting && u.bits == bits && u.hdr_data == hdr_data;
+  });
+  if (it == q.end()) return;  // no receive waits for it yet: the receive that comes later takes it (take_unexpected)
+  Unexpected u = *it;
+  q.erase(it);
+  finish_unexpected(rank, u.waiting, u);
 }
 
 namespace {

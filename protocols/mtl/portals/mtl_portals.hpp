@@ -150,6 +150,8 @@ private:
   void ensure(int rank);
   void post_block(int rank);
   void on_event(int rank, const ptl::Event& e);
+  // An unexpected message's PUT_END read: the receive already waiting for it (if any) completes.
+  void on_unexpected_put_end_read(int rank, ptl::MatchBits bits, std::uint64_t hdr_data);
   void on_match(int target, const ptl::IncomingResult& in, const ptl::PutMessage& m);
   bool take_unexpected(int rank, std::uint64_t rid);  // matched an unexpected message (or will when it is seen)
   void finish_unexpected(int rank, std::uint64_t rid, const Unexpected& u);
