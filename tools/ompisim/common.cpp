@@ -26,7 +26,8 @@
 namespace ompisim::cli {
 
 const char* const kExitHelp =
-    "Exit status: 0 success; 1 validation outside tolerance (validate, reproduce); 2 bad input (file, key and reason on "
+    "Exit status: 0 success; 1 outside tolerance (validate, reproduce: a calibration point; compare: a value beyond "
+    "--tolerance, or a file or point on one side only); 2 bad input (file, key and reason on "
     "stderr, decided before simulating); 3 internal error (a bug); 130 / 143 interrupted by SIGINT / SIGTERM (results "
     "finished before the signal are kept whole).\n";
 
@@ -47,7 +48,7 @@ void add_global_options(CLI::App& app, Context& ctx) {
                              limits::kDefaultMaxInputBytes));
   app.add_option("--max-events", ctx.max_events_text,
                  "refuse (exit 2, nothing written, before starting) a run or sweep point whose estimated event count "
-                 "(ranks x iterations x messages per iteration, runner/estimate.hpp) is above N; default: no limit");
+                 "(ranks x iterations x messages per iteration) is above N; default: no limit");
 }
 
 // CLI11's message; for a word where a subcommand belongs (CLI11: "A subcommand is required") the word and the
