@@ -6,7 +6,8 @@
 # (7) calibrate --write writes a new machine file into --out and leaves the repository's untouched; without --out it
 # is refused (exit 2). (8) describe knows collectives, stacks and topologies as well as machines, components and
 # benchmarks, and `list` prints every name it takes. (9) machine template NAME writes a machine file that loads as it is and notes every parameter.
-# (10) sensitivity --mca varies the MCA parameters named, one at 0 = auto around its effective value, with progress.
+# (10) sensitivity --mca varies the MCA parameters named, one at 0 = auto around its effective value, with progress;
+# one at 0 at every point is said to be a limit no point crosses, not a parameter without effect.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 echo '{"id": "slow", "machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 200, "skip": 0}, "ranks": 65536, "ranks_per_node": 16}' > "$t/slow.json"
@@ -90,6 +91,14 @@ echo "{\"id\": \"lat1000\", ${q/\"sizes\": \[1, 1024\]/\"sizes\": [1000]} \"osu_
   && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); p=[p for p in r['parameters'] if p['name'] == 'btl_ugni_smsg_limit']
 assert p and p[0]['value'].startswith('1024 B (effective') and p[0]['max_abs'] > 0, (p, r['not_varied'])" "$t/sens0.json" \
   && echo "ok   sensitivity --mca of an auto (0) parameter varies its effective value" || { echo "FAIL sensitivity --mca auto: $(cat "$t/err") $(head -c 600 "$t/sens0.json")"; fail=1; }
+# an MCA limit no point crosses within the step has 0 everywhere: the table says under it that 0 does not mean it does
+# not matter and names the sweep; a limit a point crosses (smsg_limit at 1000 B) gets no such line
+"$BIN" sensitivity "$t/lat.json" --mca btl_ugni_eager_limit > "$t/sens.txt" 2> "$t/err"
+"$BIN" sensitivity "$t/lat1000.json" --mca btl_ugni_smsg_limit > "$t/sens0.txt" 2> "$t/err"
+grep -q "^# btl_ugni_eager_limit: 0 at every point because moving it by +-1 % from 8192 B crosses no point's size.*ompisim sweep" "$t/sens.txt" \
+  && ! grep -q "^# btl_ugni_smsg_limit: 0 at every point" "$t/sens0.txt" \
+  && echo "ok   sensitivity: an MCA limit at 0 everywhere is said not to be 'no effect', with the sweep to run" \
+  || { echo "FAIL sensitivity: a limit at 0 everywhere is left unexplained: $(grep -a "eager_limit" "$t/sens.txt" | head -2)"; fail=1; }
 if command -v script > /dev/null; then
   timeout 120 script -qec "'$BIN' sensitivity '$t/lat.json' --mca btl_ugni_eager_limit > /dev/null" /dev/null | tr '\r' '\n' > "$t/tty.txt"
   grep -aq "\[0/[0-9]* done, [0-9]* left\].*btl_ugni_eager_limit" "$t/tty.txt" && echo "ok   sensitivity shows progress on a terminal" \
