@@ -2,7 +2,8 @@
 # Outputs. (1) An --out that cannot be created: exit 2 naming --out, before simulating (fast, on a run that
 # takes seconds). (2) run without --out writes under the current directory (ompisim-out/<id>/, never results/) and says where on stderr.
 # (3) --version: version, git describe, SimGrid version. (4) OSU-shaped tables (header lines, two decimals, MB/s).
-# (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed).
+# (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed);
+# a what-if's plot names what the run changed (the scenario's mca block, --set).
 # (7) calibrate --write writes a new machine file into --out and leaves the repository's untouched; without --out it
 # is refused (exit 2). (8) describe knows collectives, stacks and topologies as well as machines, components and
 # benchmarks, and `list` prints every name it takes. (9) machine template NAME writes a machine file that loads as it is and notes every parameter.
@@ -46,6 +47,12 @@ if command -v gnuplot > /dev/null; then
     && echo "ok   --plot lat.svg" || { echo "FAIL --plot: $(ls "$t/plot")"; fail=1; }
   if grep -q ">1 KiB<" "$t/plot/lat.svg" && ! grep -q "e+0\|>1ki<" "$t/plot/lat.svg"; then echo "ok   tick labels 1 KiB, 1 MiB"
   else echo "FAIL tick labels"; fail=1; fi
+  # a what-if's plot says under its frame what the run changed: the scenario's mca block and each --set
+  echo "{\"id\": \"latw\", $q \"osu_latency\"}, \"mca\": {\"btl_ugni_eager_limit\": 4096}}" > "$t/latw.json"
+  "$BIN" run "$t/latw.json" --out "$t/plotw" --plot w.svg --set nic.bte_bandwidth="6 GB/s" > /dev/null 2>&1
+  if grep -q "scenario mca: btl_ugni_eager_limit=4096" "$t/plotw/w.svg" && grep -q -- "--set nic.bte_bandwidth=6 GB/s" "$t/plotw/w.svg" \
+     && ! grep -q "scenario mca\|--set" "$t/plot/lat.svg"; then echo "ok   --plot of a what-if names its mca block and --set under the frame"
+  else echo "FAIL --plot of a what-if does not say what it changed"; fail=1; fi
 fi
 # (7) SeaStar's calibration (few points, seconds)
 mf="$SRC/models/seastar/machines/red-storm.json"; before=$(sha256sum < "$mf")
