@@ -37,7 +37,7 @@ for sub in "" run sweep validate calibrate reproduce sensitivity compare schema 
   src=$("$BIN" $sub --help | grep -oE '\b[a-z_]+/[a-z_]+\.(hpp|cpp|h)\b' | sort -u | tr '\n' ' ')
   [[ -z $src ]] && echo "ok   ${sub:-ompisim} --help names no source file" || { echo "FAIL ${sub:-ompisim} --help names source files: $src"; fail=1; }
 done
-# describe's NAME: its help is its own text (CLI11's "Excludes: --names" used to sit inside it); NAME with --names is
+# describe's NAME: its help is its own text, without CLI11's "Excludes: --names" inside it; NAME with --names is
 # refused, exit 2, naming both
 pos=$("$BIN" describe --help | awk '/^Positionals:/ {p=1; next} /^Options:/ {p=0} p' | tr -s ' \n' ' ')
 [[ $pos == *"name TEXT machine, component"* && $pos != *Excludes* ]] && echo "ok   describe NAME's help is its own text" \
