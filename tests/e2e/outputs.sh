@@ -6,7 +6,8 @@
 # a what-if's plot names what the run changed (the scenario's mca block, --set).
 # (7) calibrate --write writes a new machine file into --out and leaves the repository's untouched; without --out it
 # is refused (exit 2). (8) describe knows collectives, stacks and topologies as well as machines, components and
-# benchmarks, and `list` prints every name it takes. (9) machine template NAME writes a machine file that loads as it is and notes every parameter.
+# benchmarks, and `list` prints every name it takes. (9) machine template NAME writes a machine file that loads as it is and notes every parameter; it never replaces an
+# existing file; an unknown --like is an error of --like.
 # (10) sensitivity --mca varies the MCA parameters named, one at 0 = auto around its effective value, with progress;
 # one at 0 at every point is said to be a limit no point crosses, not a parameter without effect.
 set -u
@@ -87,6 +88,16 @@ assert all('note' in v for v in nic.values() if isinstance(v, dict) and 'value' 
   && "$BIN" run "$t/lat.json" --machine-file "$t/tpl/mybox.json" --out "$t/tpl-run" > /dev/null 2>> "$t/err"; then
   echo "ok   machine template: a noted machine file that runs as it is"
 else echo "FAIL machine template: rc=$rc $(cat "$t/err")"; fail=1; fi
+# the template again over a file the user has edited: refused (exit 2), the edits kept; an unknown --like is said of
+# --like
+echo " " >> "$t/tpl/mybox.json"; sum=$(sha256sum < "$t/tpl/mybox.json")
+"$BIN" machine template mybox --out "$t/tpl" > /dev/null 2> "$t/err"; rc=$?
+[[ $rc == 2 && $(sha256sum < "$t/tpl/mybox.json") == "$sum" ]] && grep -q "mybox.json exists" "$t/err" \
+  && echo "ok   machine template does not replace an existing file: $(cat "$t/err")" \
+  || { echo "FAIL machine template over an existing file: rc=$rc $(cat "$t/err")"; fail=1; }
+"$BIN" machine template other --like celio --out "$t/tpl" > /dev/null 2> "$t/err"; rc=$?
+[[ $rc == 2 ]] && grep -q "^ompisim: error: --like: key 'celio': unknown machine 'celio' (did you mean 'cielo'?)" "$t/err" \
+  && echo "ok   machine template --like celio: said of --like" || { echo "FAIL --like typo: rc=$rc $(cut -c1-200 "$t/err")"; fail=1; }
 # (10)
 "$BIN" sensitivity "$t/lat.json" --mca btl_ugni_eager_limit --json > "$t/sens.json" 2> "$t/err" \
   && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert [p for p in r['parameters'] if p['name'] == 'btl_ugni_eager_limit' and p['value'] == '8192 B']" "$t/sens.json" \
