@@ -3,7 +3,8 @@
 # machines, scenarios, reference data, man page (with every subcommand's options), completion and the LICENSE
 # (share/doc/ompisim/), the committed results (compare --against results/); no source path in the binary; the
 # source's git describe in --version and provenance;
-# a scenario or grid named relative to the data (scenarios/...) is found from any folder; reproduce writes into the
+# a scenario or grid named relative to the data (scenarios/...) is found from any folder, and `list` names the example
+# grids with their installed folder; reproduce writes into the
 # current folder, not into the installed results/.
 # Usage: check_install.sh CMAKE BUILD_DIR SOURCE_DIR
 set -uo pipefail
@@ -19,6 +20,10 @@ mkdir -p "$p/elsewhere"; cd "$p/elsewhere"
 listing=$("$bin" list 2> /dev/null)
 grep -qF "cielo  ($p/prefix/share/ompisim/models/gemini/machines/cielo.json)" <<< "$listing" \
   && echo "ok   machines from the installed share/ompisim" || { echo "FAIL list: $("$bin" list 2>&1 | head -3)"; fail=1; }
+# the example grids a user copies, with the installed folder they are in
+grep -qF "example grids (ompisim sweep FILE; copy one from $(cd "$p" && pwd -P)/prefix/share/ompisim/scenarios/examples" <<< "$listing" \
+  && grep -q "^  scenarios/examples/grid_ugni_smsg_bte.json$" <<< "$listing" \
+  && echo "ok   list names the example grids and their installed folder" || { echo "FAIL list: no example grids"; fail=1; }
 sc=$p/prefix/share/ompisim/scenarios/gemini/fig5_latency_2p_inter_openmpi.json
 "$bin" run "$sc" --out "$p/out" > /dev/null 2>&1 && [ -s "$p/out/fig5_latency_2p_inter_openmpi.json" ] \
   && echo "ok   an installed scenario runs from another folder" || { echo "FAIL run"; fail=1; }
