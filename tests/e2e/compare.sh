@@ -5,7 +5,8 @@
 # scenarios of a results folder: exit 0 when they agree, 1 and the drifting value when a committed value was altered;
 # a validation table is noted, not rerun, and a scenario run from outside the repository is found again (exit 0).
 # (5) Bad input exits 2 naming the argument and the reason. (6) Without --all only what drifted is printed: two equal
-# runs print the summary line alone; --all prints every value.
+# runs print the summary line alone; --all prints every value. (2b) Two result files run differently: the lines naming
+# A and B say how (--set, machine file, engine), only where they differ.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 cd "$t"
@@ -43,6 +44,11 @@ a, b, ratio = float(l[-4]), float(l[-3]), float(l[-2])
 assert abs(ratio - b / a) < 1e-3 and ratio > 1, l
 print("ok   smsg limit 256 vs default: 512 B latency %.3f -> %.3f us (x%.3f) marked, 8 B unchanged, exit 1" % (a, b, ratio))
 P
+# (2b) the header says what each file was run with where the two differ: the --set of one against none of the other
+grep -qx "# A: $t/s1/inter.json (run with no --set)" "$t/out" \
+  && grep -qx "# B: $t/s2/inter.json (run with --set btl_ugni_smsg_limit=256)" "$t/out" \
+  && echo "ok   the header names each side's --set: $(sed -n 2p "$t/out")" \
+  || { echo "FAIL the header does not say how A and B were run: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
 python3 - "$t/s1/inter.json" "$t/s3.json" <<'P'
 import json, sys
 r = json.load(open(sys.argv[1])); r["points"][1]["latency_us"] *= 1.10; json.dump(r, open(sys.argv[2], "w"))

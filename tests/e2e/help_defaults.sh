@@ -3,7 +3,10 @@
 # Expected:      an option that takes a value and has a default says it, with the value the code uses (sweep -j 1,
 #                validate --samples 4, sensitivity --step 0.01, calibrate --paper gemini-xe-xk and --machine the paper's
 #                calibration machine, reproduce --out the committed results, --max-events no limit, --max-input-size
-#                4 MiB); an option error echoes the value as given (sensitivity --step 0: key '0', not '0.000000').
+#                4 MiB); an option error echoes the value as given (sensitivity --step 0: key '0', not '0.000000');
+#                the exit status footer names every subcommand that exits 1 (compare too); no help text names a source
+#                file (an installed tool has none, and the man page is made from these texts); describe's NAME help is
+#                its own text, and NAME with --names is refused naming both.
 # How validated: grep on each option's help entry (continuation lines joined) and on the error line.
 set -u
 BIN=$1; fail=0
@@ -26,4 +29,20 @@ want "default: no limit" --max-events
 want "default 4194304 (4 MiB)" --max-input-size
 err=$("$BIN" sensitivity scenarios/gemini/fig5_latency_2p_inter_openmpi.json --step 0 2>&1 > /dev/null)
 [[ $err == "ompisim: error: --step: key '0': must be in (0, 1)" ]] && echo "ok   $err" || { echo "FAIL --step 0: $err"; fail=1; }
+foot=$("$BIN" compare --help | tr -s ' \n' ' ')
+[[ $foot == *"1 outside tolerance"*compare* ]] && echo "ok   the exit status footer names compare's exit 1" \
+  || { echo "FAIL the exit status footer does not name compare: ${foot##*Exit status}"; fail=1; }
+for sub in "" run sweep validate calibrate reproduce sensitivity compare schema list describe machine "machine template"; do
+  # shellcheck disable=SC2086
+  src=$("$BIN" $sub --help | grep -oE '\b[a-z_]+/[a-z_]+\.(hpp|cpp|h)\b' | sort -u | tr '\n' ' ')
+  [[ -z $src ]] && echo "ok   ${sub:-ompisim} --help names no source file" || { echo "FAIL ${sub:-ompisim} --help names source files: $src"; fail=1; }
+done
+# describe's NAME: its help is its own text, without CLI11's "Excludes: --names" inside it; NAME with --names is
+# refused, exit 2, naming both
+pos=$("$BIN" describe --help | awk '/^Positionals:/ {p=1; next} /^Options:/ {p=0} p' | tr -s ' \n' ' ')
+[[ $pos == *"name TEXT machine, component"* && $pos != *Excludes* ]] && echo "ok   describe NAME's help is its own text" \
+  || { echo "FAIL describe NAME's help: $pos"; fail=1; }
+err=$("$BIN" describe cielo --names 2>&1 > /dev/null); rc=$?
+[[ $rc == 2 && $err == *"--names: key 'cielo'"*"without a NAME"* ]] && echo "ok   describe NAME --names: $err" \
+  || { echo "FAIL describe NAME --names: rc=$rc $err"; fail=1; }
 exit $fail

@@ -43,6 +43,6 @@ else echo "FAIL reproduce: rc=$rc files=$files err=$(tail -3 "$t/err-rep")"; fai
 [[ $rc == 0 ]] && echo "ok   exit 0" || { echo "FAIL exit 0: $rc"; fail=1; }
 echo '{"machine": "cielo"}' > "$t/bad.json"; "$BIN" run "$t/bad.json" --out "$t/bad" > /dev/null 2>&1; rc=$?
 [[ $rc == 2 ]] && echo "ok   exit 2" || { echo "FAIL exit 2: $rc"; fail=1; }
-"$BIN" --help | tr '\n' ' ' | grep -q "0 success; 1 validation outside tolerance.*2 bad input.*3 internal error.*130 / 143" \
+"$BIN" --help | tr '\n' ' ' | grep -q "0 success; 1 outside tolerance.*2 bad input.*3 internal error.*130 / 143" \
   && echo "ok   --help states the exit codes" || { echo "FAIL --help"; fail=1; }
 exit $fail

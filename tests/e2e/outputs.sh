@@ -2,11 +2,14 @@
 # Outputs. (1) An --out that cannot be created: exit 2 naming --out, before simulating (fast, on a run that
 # takes seconds). (2) run without --out writes under the current directory (ompisim-out/<id>/, never results/) and says where on stderr.
 # (3) --version: version, git describe, SimGrid version. (4) OSU-shaped tables (header lines, two decimals, MB/s).
-# (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed).
+# (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed);
+# a what-if's plot names what the run changed (the scenario's mca block, --set).
 # (7) calibrate --write writes a new machine file into --out and leaves the repository's untouched; without --out it
 # is refused (exit 2). (8) describe knows collectives, stacks and topologies as well as machines, components and
-# benchmarks, and `list` prints every name it takes. (9) machine template NAME writes a machine file that loads as it is and notes every parameter.
-# (10) sensitivity --mca varies the MCA parameters named, one at 0 = auto around its effective value, with progress.
+# benchmarks, and `list` prints every name it takes. (9) machine template NAME writes a machine file that loads as it is and notes every parameter; it never replaces an
+# existing file; an unknown --like is an error of --like.
+# (10) sensitivity --mca varies the MCA parameters named, one at 0 = auto around its effective value, with progress;
+# one at 0 at every point is said to be a limit no point crosses, not a parameter without effect.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 echo '{"id": "slow", "machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 200, "skip": 0}, "ranks": 65536, "ranks_per_node": 16}' > "$t/slow.json"
@@ -45,6 +48,12 @@ if command -v gnuplot > /dev/null; then
     && echo "ok   --plot lat.svg" || { echo "FAIL --plot: $(ls "$t/plot")"; fail=1; }
   if grep -q ">1 KiB<" "$t/plot/lat.svg" && ! grep -q "e+0\|>1ki<" "$t/plot/lat.svg"; then echo "ok   tick labels 1 KiB, 1 MiB"
   else echo "FAIL tick labels"; fail=1; fi
+  # a what-if's plot says under its frame what the run changed: the scenario's mca block and each --set
+  echo "{\"id\": \"latw\", $q \"osu_latency\"}, \"mca\": {\"btl_ugni_eager_limit\": 4096}}" > "$t/latw.json"
+  "$BIN" run "$t/latw.json" --out "$t/plotw" --plot w.svg --set nic.bte_bandwidth="6 GB/s" > /dev/null 2>&1
+  if grep -q "scenario mca: btl_ugni_eager_limit=4096" "$t/plotw/w.svg" && grep -q -- "--set nic.bte_bandwidth=6 GB/s" "$t/plotw/w.svg" \
+     && ! grep -q "scenario mca\|--set" "$t/plot/lat.svg"; then echo "ok   --plot of a what-if names its mca block and --set under the frame"
+  else echo "FAIL --plot of a what-if does not say what it changed"; fail=1; fi
 fi
 # (7) SeaStar's calibration (few points, seconds)
 mf="$SRC/models/seastar/machines/red-storm.json"; before=$(sha256sum < "$mf")
@@ -79,6 +88,16 @@ assert all('note' in v for v in nic.values() if isinstance(v, dict) and 'value' 
   && "$BIN" run "$t/lat.json" --machine-file "$t/tpl/mybox.json" --out "$t/tpl-run" > /dev/null 2>> "$t/err"; then
   echo "ok   machine template: a noted machine file that runs as it is"
 else echo "FAIL machine template: rc=$rc $(cat "$t/err")"; fail=1; fi
+# the template again over a file the user has edited: refused (exit 2), the edits kept; an unknown --like is said of
+# --like
+echo " " >> "$t/tpl/mybox.json"; sum=$(sha256sum < "$t/tpl/mybox.json")
+"$BIN" machine template mybox --out "$t/tpl" > /dev/null 2> "$t/err"; rc=$?
+[[ $rc == 2 && $(sha256sum < "$t/tpl/mybox.json") == "$sum" ]] && grep -q "mybox.json exists" "$t/err" \
+  && echo "ok   machine template does not replace an existing file: $(cat "$t/err")" \
+  || { echo "FAIL machine template over an existing file: rc=$rc $(cat "$t/err")"; fail=1; }
+"$BIN" machine template other --like celio --out "$t/tpl" > /dev/null 2> "$t/err"; rc=$?
+[[ $rc == 2 ]] && grep -q "^ompisim: error: --like: key 'celio': unknown machine 'celio' (did you mean 'cielo'?)" "$t/err" \
+  && echo "ok   machine template --like celio: said of --like" || { echo "FAIL --like typo: rc=$rc $(cut -c1-200 "$t/err")"; fail=1; }
 # (10)
 "$BIN" sensitivity "$t/lat.json" --mca btl_ugni_eager_limit --json > "$t/sens.json" 2> "$t/err" \
   && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert [p for p in r['parameters'] if p['name'] == 'btl_ugni_eager_limit' and p['value'] == '8192 B']" "$t/sens.json" \
@@ -90,6 +109,14 @@ echo "{\"id\": \"lat1000\", ${q/\"sizes\": \[1, 1024\]/\"sizes\": [1000]} \"osu_
   && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); p=[p for p in r['parameters'] if p['name'] == 'btl_ugni_smsg_limit']
 assert p and p[0]['value'].startswith('1024 B (effective') and p[0]['max_abs'] > 0, (p, r['not_varied'])" "$t/sens0.json" \
   && echo "ok   sensitivity --mca of an auto (0) parameter varies its effective value" || { echo "FAIL sensitivity --mca auto: $(cat "$t/err") $(head -c 600 "$t/sens0.json")"; fail=1; }
+# an MCA limit no point crosses within the step has 0 everywhere: the table says under it that 0 does not mean it does
+# not matter and names the sweep; a limit a point crosses (smsg_limit at 1000 B) gets no such line
+"$BIN" sensitivity "$t/lat.json" --mca btl_ugni_eager_limit > "$t/sens.txt" 2> "$t/err"
+"$BIN" sensitivity "$t/lat1000.json" --mca btl_ugni_smsg_limit > "$t/sens0.txt" 2> "$t/err"
+grep -q "^# btl_ugni_eager_limit: 0 at every point because moving it by +-1 % from 8192 B crosses no point's size.*ompisim sweep" "$t/sens.txt" \
+  && ! grep -q "^# btl_ugni_smsg_limit: 0 at every point" "$t/sens0.txt" \
+  && echo "ok   sensitivity: an MCA limit at 0 everywhere is said not to be 'no effect', with the sweep to run" \
+  || { echo "FAIL sensitivity: a limit at 0 everywhere is left unexplained: $(grep -a "eager_limit" "$t/sens.txt" | head -2)"; fail=1; }
 if command -v script > /dev/null; then
   timeout 120 script -qec "'$BIN' sensitivity '$t/lat.json' --mca btl_ugni_eager_limit > /dev/null" /dev/null | tr '\r' '\n' > "$t/tty.txt"
   grep -aq "\[0/[0-9]* done, [0-9]* left\].*btl_ugni_eager_limit" "$t/tty.txt" && echo "ok   sensitivity shows progress on a terminal" \

@@ -3,7 +3,9 @@
 # machines, scenarios, reference data, man page (with every subcommand's options), completion and the LICENSE
 # (share/doc/ompisim/), the committed results (compare --against results/); no source path in the binary; the
 # source's git describe in --version and provenance;
-# a scenario or grid named relative to the data (scenarios/...) is found from any folder.
+# a scenario or grid named relative to the data (scenarios/...) is found from any folder, and `list` names the example
+# grids with their installed folder; reproduce writes into the
+# current folder, not into the installed results/.
 # Usage: check_install.sh CMAKE BUILD_DIR SOURCE_DIR
 set -uo pipefail
 cmake=$1; build=$2; src=$3
@@ -18,6 +20,10 @@ mkdir -p "$p/elsewhere"; cd "$p/elsewhere"
 listing=$("$bin" list 2> /dev/null)
 grep -qF "cielo  ($p/prefix/share/ompisim/models/gemini/machines/cielo.json)" <<< "$listing" \
   && echo "ok   machines from the installed share/ompisim" || { echo "FAIL list: $("$bin" list 2>&1 | head -3)"; fail=1; }
+# the example grids a user copies, with the installed folder they are in
+grep -qF "example grids (ompisim sweep FILE; copy one from $(cd "$p" && pwd -P)/prefix/share/ompisim/scenarios/examples" <<< "$listing" \
+  && grep -q "^  scenarios/examples/grid_ugni_smsg_bte.json$" <<< "$listing" \
+  && echo "ok   list names the example grids and their installed folder" || { echo "FAIL list: no example grids"; fail=1; }
 sc=$p/prefix/share/ompisim/scenarios/gemini/fig5_latency_2p_inter_openmpi.json
 "$bin" run "$sc" --out "$p/out" > /dev/null 2>&1 && [ -s "$p/out/fig5_latency_2p_inter_openmpi.json" ] \
   && echo "ok   an installed scenario runs from another folder" || { echo "FAIL run"; fail=1; }
@@ -34,6 +40,15 @@ cp "$p/prefix/share/ompisim/scenarios/examples/grid_ugni_smsg_bte.json" "$p/else
   && grep -q "beyond tolerance" "$p/cmp" \
   && echo "ok   compare --against results/ from another folder reruns the installed committed results: $(tail -1 "$p/cmp")" \
   || { echo "FAIL compare --against results/ from another folder: $(tail -2 "$p/err") $(tail -1 "$p/cmp")"; fail=1; }
+# reproduce from an installed tool writes under the current folder (ompisim-out/reproduce/), never into the installed
+# results/ a shared installation's users compare against: --from redraws the installed results without running
+inst=$p/prefix/share/ompisim/results
+before=$(find "$inst" -type f -newer "$bin" | wc -l)
+"$bin" --quiet reproduce --from "$inst" > "$p/rep.log" 2>&1; rc=$?
+after=$(find "$inst" -type f -newer "$bin" | wc -l)
+[[ $rc == 0 && -s ompisim-out/reproduce/validation.md && $before == "$after" ]] \
+  && echo "ok   installed reproduce writes ./ompisim-out/reproduce/, the installed results/ untouched" \
+  || { echo "FAIL installed reproduce: rc=$rc, $((after - before)) installed results rewritten, $(ls ompisim-out 2>&1 | head -3)"; fail=1; }
 # --version and a result's provenance name the installed source's git describe, not "unknown" (the installed data is
 # no git checkout); only checked when the source is one
 if want=$(git -C "$src" describe --always --dirty 2> /dev/null); then

@@ -1,15 +1,54 @@
 // `ompisim compare A B` / `ompisim compare --against DIR`: two results (files or folders) metric by metric, or the
 // committed results of a folder against this build's rerun; exit 1 beyond the tolerance.
 #include "core/errors.hpp"
+#include "core/json_input.hpp"
 #include "core/progress.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/compare.hpp"
 
+#include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 
 namespace ompisim::cli {
 namespace {
+
+// How a result file was run, from its provenance: its overrides (run --set), its machine file and its engine. Empty
+// when the file is no result or has no provenance (compare_paths then reports the file).
+struct RunSetting {
+  std::string overrides, machine_file, engine;
+};
+RunSetting run_setting(const std::string& path) {
+  RunSetting s;
+  try {
+    const Json prov = load_json_file(path).value("provenance", Json::object());
+    std::vector<std::string> sets;
+    for (auto& o : prov.value("overrides", Json::array()))
+      if (o.is_array() && o.size() == 2 && o[0].is_string() && o[1].is_string())
+        sets.push_back(o[0].get<std::string>() + "=" + o[1].get<std::string>());
+    s.overrides = sets.empty() ? "no --set" : fmt::format("--set {}", fmt::join(sets, " "));
+    s.machine_file = prov.value("machine_file", "");
+    s.engine = prov.value("engine", "");
+  } catch (const std::exception&) {
+  }
+  return s;
+}
+// Two result files compared side by side: what each was run with, where the two differ ("--set nic.bte_bandwidth=6
+// GB/s" against "no --set", a machine file, an engine), so the header says what the ratios are ratios of.
+void name_settings(const std::string& a, const std::string& b, std::string& name_a, std::string& name_b) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(a, ec) || !std::filesystem::is_regular_file(b, ec)) return;
+  const RunSetting sa = run_setting(a), sb = run_setting(b);
+  std::vector<std::string> na, nb;
+  if (sa.overrides != sb.overrides) na.push_back(sa.overrides), nb.push_back(sb.overrides);
+  if (sa.machine_file != sb.machine_file)
+    na.push_back("machine file " + sa.machine_file), nb.push_back("machine file " + sb.machine_file);
+  if (sa.engine != sb.engine) na.push_back("engine " + sa.engine), nb.push_back("engine " + sb.engine);
+  if (na.empty()) return;
+  name_a += fmt::format(" (run with {})", fmt::join(na, "; "));
+  name_b += fmt::format(" (run with {})", fmt::join(nb, "; "));
+}
 
 struct CompareOptions {
   std::string a, b, against, tolerance = "0", only, engine;
@@ -35,6 +74,7 @@ int compare_command(const CLI::App& sub, const CompareOptions& opt, Context&) {
       throw InputError(opt.only.empty() ? "--set" : "--only", opt.only.empty() ? opt.sets.front() : opt.only,
                        "applies to --against only");
     c = validation::compare_paths(opt.a, opt.b, tol);
+    name_settings(opt.a, opt.b, name_a, name_b);
   }
   if (opt.json) std::cout << validation::comparison_json(c).dump(2) << "\n";
   else std::cout << validation::render_comparison(c, name_a, name_b, !opt.all);

@@ -269,6 +269,9 @@ struct DescribeOptions {
 };
 
 int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
+  // Checked here rather than with CLI11's excludes(), whose "Excludes: --names" lands inside the NAME's help text.
+  if (opt.names && !opt.name.empty())
+    throw InputError("--names", opt.name, "lists every name describe takes: give it without a NAME");
   if (opt.names) {
     const NameLists n = describable_names();
     for (auto* list : {&n.machines, &n.components, &n.benchmarks, &n.collectives, &n.stacks, &n.topologies})
@@ -318,11 +321,11 @@ void add_describe(CLI::App& app, Context& ctx) {
                                   "value and source, the keys a benchmark's \"benchmark\" block accepts, the algorithms "
                                   "of a collective, the presets of a stack, a topology, or what a scenario file runs",
                                   describe_command);
-  auto* name = desc->add_option("name", opt->name, "machine, component (framework/name, or a name only one framework "
+  desc->add_option("name", opt->name, "machine, component (framework/name, or a name only one framework "
                                                   "has), benchmark, collective, stack or topology name (ompisim list), or a machine or scenario file "
                                                   "(FILE.json)");
-  desc->add_flag("--names", opt->names, "print every name describe takes, one per line (shell completion reads it)")
-      ->excludes(name);
+  desc->add_flag("--names", opt->names, "print every name describe takes, one per line (shell completion reads it); "
+                                        "without a NAME");
 }
 
 }  // namespace ompisim::cli

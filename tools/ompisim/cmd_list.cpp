@@ -1,5 +1,5 @@
 // `ompisim list`: the machines, components, stack presets, engines, NIC kinds, topologies, benchmarks, collectives and
-// scenarios there are: every name `describe` takes is listed here.
+// scenarios there are, and the example sweep grids: every name `describe` takes is listed here.
 #include "benchmarks/driver.hpp"
 #include "collectives/registry.hpp"
 #include "platform/machine.hpp"
@@ -10,6 +10,7 @@
 #include "validation/validate.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <iostream>
@@ -59,6 +60,21 @@ int list_command(const CLI::App&, const NoOptions&, Context&) {
   for (auto& [c, algos] : colls) std::cout << fmt::format("  {:<14} {}\n", c, fmt::join(algos, ", "));
   std::cout << "scenarios:\n";
   for (auto& f : validation::scenario_files()) std::cout << "  " << f << "\n";
+  // The grids a user copies to start a sweep (`sweep` takes them by this name from any folder), with the folder they
+  // are in, which for an installed tool is not the current one.
+  namespace fs = std::filesystem;
+  const fs::path examples = fs::path(data_dir()) / "scenarios" / "examples";
+  std::vector<std::string> grids;
+  std::error_code ec;
+  for (auto& e : fs::directory_iterator(examples, ec))
+    if (e.path().extension() == ".json" && e.path().filename().string().starts_with("grid_"))
+      grids.push_back(e.path().filename().string());
+  std::sort(grids.begin(), grids.end());
+  if (!grids.empty()) {
+    std::cout << fmt::format("example grids (ompisim sweep FILE; copy one from {} to make your own):\n",
+                             fs::weakly_canonical(examples, ec).string());
+    for (auto& g : grids) std::cout << "  scenarios/examples/" << g << "\n";
+  }
   return 0;
 }
 
@@ -66,7 +82,7 @@ int list_command(const CLI::App&, const NoOptions&, Context&) {
 
 void add_list(CLI::App& app, Context& ctx) {
   ctx.command(app, "list", "list machines, components, stacks, engines, NIC kinds, topologies, benchmarks, "
-                               "collectives and their algorithms, and scenarios", list_command);
+                               "collectives and their algorithms, scenarios and example sweep grids", list_command);
 }
 
 }  // namespace ompisim::cli

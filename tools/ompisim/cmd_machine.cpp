@@ -11,6 +11,7 @@
 #include "runner/registries.hpp"
 #include "tools/ompisim/commands.hpp"
 
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 
@@ -39,13 +40,23 @@ Json annotated(Machine& m) {
 int template_command(const CLI::App& sub, const TemplateOptions& opt, Context& ctx) {
   refuse_empty_values(sub, {"--out", "--like"});
   check_safe_name(opt.name, "template", "NAME");
-  auto m = load_machine(opt.like);
+  std::unique_ptr<Machine> m;
+  try {
+    m = load_machine(opt.like);
+  } catch (const InputError& e) {  // an unknown machine: said of --like, the option the user typed it in
+    if (e.key() != "machine") throw;
+    throw InputError("--like", opt.like, e.reason());
+  }
   Json mj = annotated(*m);
   if (mj.contains("machine")) mj["machine"] = opt.name;
   mj["description"] = fmt::format("{}: a machine file started from {} ({}); every value and source below is {}'s until "
                                   "replaced", opt.name, m->name, repo_relative(m->file), m->name);
   ctx.out = std::make_unique<OutputDir>(opt.out_dir.empty() ? "." : opt.out_dir);
   const std::string path = ctx.out->file(opt.name + ".json");
+  // A template is where a user's measured values go: an existing file of that name is never replaced.
+  if (std::filesystem::exists(path))
+    throw InputError("template", opt.name,
+                     fmt::format("{} exists (it may hold your edits): give another NAME or --out, or remove it", path));
   write_file_atomic(path, mj.dump(2) + "\n");
   std::cerr << fmt::format("ompisim: wrote {} (use it with run --machine-file {})\n", path, path);
   return 0;
@@ -62,7 +73,8 @@ void add_machine(CLI::App& app, Context& ctx) {
                                 template_command);
   tpl->add_option("name", opt->name, "the new machine's name (the file is NAME.json)")->required();
   tpl->add_option("--like", opt->like, "the machine to start from (ompisim list; default cielo)");
-  tpl->add_option("--out", opt->out_dir, "folder for NAME.json (default: the current folder)");
+  tpl->add_option("--out", opt->out_dir, "folder for NAME.json (default: the current folder); an existing NAME.json is "
+                                         "never replaced");
 }
 
 }  // namespace ompisim::cli

@@ -27,9 +27,13 @@ void add_reproduce(CLI::App& app, Context& ctx) {
   auto [rep, out] = ctx.command(app, "reproduce",
                                 "run every scenario into results/ (JSON, CSV, SVG) and write validation.md",
                                 reproduce_command);
-  *out = data_dir() + "/results";
-  rep->add_option("--out", *out, "results folder (default: results/ of the data folder, the committed results, "
-                                 "rewritten)");
+  // From a source checkout (the build tree's data is a link to it) the committed results are rewritten; an installed
+  // tool's results/ is the copy `compare --against results/` reads, shared by its users, and is never written.
+  const bool checkout = std::filesystem::exists(std::filesystem::path(data_dir()) / "CMakeLists.txt");
+  *out = checkout ? data_dir() + "/results" : std::string("ompisim-out/reproduce");
+  rep->add_option("--out", *out, "results folder (default: results/ of the source checkout the tool was built in, the "
+                                 "committed results, rewritten; for an installed tool ompisim-out/reproduce/ under the "
+                                 "current directory, never its installed results/)");
   rep->add_option("--from", g_from,
                   "run nothing: read the results and validation.json of this results folder and redraw the plots "
                   "into --out");

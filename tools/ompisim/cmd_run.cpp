@@ -79,7 +79,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   std::vector<std::string> wrote{json_path, csv_path};
   if (!plot_file.empty()) {
     std::string svg = plot_file.front() == '/' ? plot_file : out.file(plot_file);
-    if (!draw_run(res, out, plot_file)) throw std::runtime_error("gnuplot failed (or is not installed) for --plot");
+    if (!draw_run(res, out, plot_file, s.mca)) throw std::runtime_error("gnuplot failed (or is not installed) for --plot");
     wrote.push_back(svg);
   }
   if (opt.as_json) std::cout << res.dump(2) << "\n";

@@ -4,6 +4,7 @@
 #include "tools/ompisim/commands.hpp"
 #include "validation/sensitivity.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
 
@@ -21,6 +22,19 @@ int sensitivity_command(const CLI::App&, const SensitivityOptions& opt, Context&
   if (!(opt.step > 0 && opt.step < 1)) throw InputError("--step", fmt::format("{}", opt.step), "must be in (0, 1)");
   Json r = validation::sensitivity(opt.file, opt.step, opt.mca);
   std::cout << (opt.json ? r.dump(2) + "\n" : validation::render_sensitivity(r));
+  if (opt.json) return 0;
+  // An MCA parameter is mostly a limit (a size where the protocol changes): its derivative is zero unless a point's size
+  // lies within the step of it, which says nothing about how much the limit matters. Said under the table, with the
+  // command that shows it.
+  for (auto& p : r["parameters"]) {
+    const std::string name = p["name"].get<std::string>();
+    if (p["max_abs"].get<double>() != 0 || std::find(opt.mca.begin(), opt.mca.end(), name) == opt.mca.end()) continue;
+    std::cout << fmt::format("# {}: 0 at every point because moving it by +-{:g} % from {} crosses no point's size; a limit "
+                             "changes a result only at the sizes it crosses, so 0 does not say it does not matter: a "
+                             "sweep over its values shows what it does (ompisim sweep, e.g. "
+                             "scenarios/examples/grid_ugni_smsg_bte.json)\n",
+                             name, opt.step * 100, p.value("value", Json("?")).is_string() ? p["value"].get<std::string>() : p["value"].dump());
+  }
   return 0;
 }
 

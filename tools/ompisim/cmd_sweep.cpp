@@ -129,7 +129,7 @@ void add_sweep(CLI::App& app, Context& ctx) {
   auto [swp, opt] = ctx.command(app, "sweep",
                                 "run a parameter sweep: a base scenario and axes over scenario keys, benchmark "
                                 "keys, MCA and machine parameters; each point once, resumable; --merge gathers the "
-                                "table (runner/sweep.hpp describes the grid file)",
+                                "table (`ompisim schema grid` describes the grid file; grids to copy: scenarios/examples/)",
                                 sweep_command);
   swp->add_option("grid", opt->grid_file, "grid JSON file")->required();
   swp->add_option("-j,--jobs", opt->jobs, "points run at once on this machine (each in its own process); default 1")

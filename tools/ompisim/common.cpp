@@ -26,7 +26,8 @@
 namespace ompisim::cli {
 
 const char* const kExitHelp =
-    "Exit status: 0 success; 1 validation outside tolerance (validate, reproduce); 2 bad input (file, key and reason on "
+    "Exit status: 0 success; 1 outside tolerance (validate, reproduce: a calibration point; compare: a value beyond "
+    "--tolerance, or a file or point on one side only); 2 bad input (file, key and reason on "
     "stderr, decided before simulating); 3 internal error (a bug); 130 / 143 interrupted by SIGINT / SIGTERM (results "
     "finished before the signal are kept whole).\n";
 
@@ -47,7 +48,7 @@ void add_global_options(CLI::App& app, Context& ctx) {
                              limits::kDefaultMaxInputBytes));
   app.add_option("--max-events", ctx.max_events_text,
                  "refuse (exit 2, nothing written, before starting) a run or sweep point whose estimated event count "
-                 "(ranks x iterations x messages per iteration, runner/estimate.hpp) is above N; default: no limit");
+                 "(ranks x iterations x messages per iteration) is above N; default: no limit");
 }
 
 // CLI11's message; for a word where a subcommand belongs (CLI11: "A subcommand is required") the word and the
@@ -199,11 +200,28 @@ static bool plot_inline(validation::PlotSpec& spec, const OutputDir& out, const 
   return validation::have_gnuplot() && validation::run_gnuplot_once(out.root(), script, svg);
 }
 
+// The caption lines of a run's plot: the scenario's mca block, the --set overrides and a machine file given with
+// --machine-file (one not under models/), so that a what-if's plot cannot pass for the machine's own curve.
+static std::vector<std::string> run_caption(const Json& res, const Json& scenario_mca) {
+  std::vector<std::string> lines;
+  if (scenario_mca.is_object() && !scenario_mca.empty()) {
+    std::vector<std::string> items;
+    for (auto it = scenario_mca.begin(); it != scenario_mca.end(); ++it)
+      items.push_back(it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump()));
+    lines.push_back(fmt::format("scenario mca: {}", fmt::join(items, ", ")));
+  }
+  if (auto o = override_notes(res); !o.empty()) lines.push_back(fmt::format("--set {}", fmt::join(o, ", ")));
+  const std::string mf = res.value("provenance", Json::object()).value("machine_file", "");
+  if (!mf.empty() && !mf.starts_with("models/")) lines.push_back("machine file " + mf);
+  return lines;
+}
+
 // `run --plot` for a benchmark whose result is rows (DriverInfo::row_plot): one curve per named column, linear axes.
 static bool draw_rows(const Json& res, const bench::DriverInfo::RowPlot& rp, const OutputDir& out,
-                      const std::string& svg) {
+                      const std::string& svg, const Json& scenario_mca) {
   validation::PlotSpec spec;
   spec.svg = svg;
+  spec.caption = run_caption(res, scenario_mca);
   spec.xcol = rp.x;
   spec.ycol = "time_s";
   spec.logx = spec.logy = false;
@@ -223,10 +241,10 @@ static bool draw_rows(const Json& res, const bench::DriverInfo::RowPlot& rp, con
   return plot_inline(spec, out, svg);
 }
 
-bool draw_run(const Json& res, const OutputDir& out, const std::string& svg) {
+bool draw_run(const Json& res, const OutputDir& out, const std::string& svg, const Json& scenario_mca) {
   const Json& pts = res["points"];
   const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
-  if (d && !d->curve && d->row_plot && !pts.empty()) return draw_rows(res, *d->row_plot, out, svg);
+  if (d && !d->curve && d->row_plot && !pts.empty()) return draw_rows(res, *d->row_plot, out, svg, scenario_mca);
   if (pts.empty() || (d && !d->curve)) throw InputError("--plot", svg, "this benchmark has no curve to plot");
   const Json& p0 = pts[0];
   std::string x = p0.contains("bytes") ? "bytes" : p0.contains("radix") && res.contains("radix") ? "radix" : "ranks";
@@ -234,6 +252,7 @@ bool draw_run(const Json& res, const OutputDir& out, const std::string& svg) {
                                                                                            : "bandwidth_GBps";
   validation::PlotSpec spec;
   spec.svg = svg;
+  spec.caption = run_caption(res, scenario_mca);
   spec.xcol = x;
   spec.ycol = y;
   spec.title = fmt::format("{} on {} ({}), {} ranks", res.value("benchmark", ""), res.value("machine", ""),

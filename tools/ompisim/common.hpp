@@ -66,6 +66,8 @@ CLI::Option* add_scenario_overrides(CLI::App& sub, std::vector<std::string>& set
                                     const std::string& which);
 
 // `run --plot NAME.svg`: the run's main metric against its x axis, data inline in the script (nothing else written).
-bool draw_run(const Json& res, const OutputDir& out, const std::string& svg);
+// `run --plot`: the run's curve; under the frame, what the run changed from the machine's and components' values (the
+// scenario's mca block, each --set, a machine file of one's own), as the table's header says it.
+bool draw_run(const Json& res, const OutputDir& out, const std::string& svg, const Json& scenario_mca = Json());
 
 }  // namespace ompisim::cli
