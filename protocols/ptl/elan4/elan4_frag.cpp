@@ -6,17 +6,23 @@ namespace {
 constexpr std::array<const char*, 9> kSendStateNames{
     "IDLE", "AWAIT_QDESC", "COPYING", "ISSUING", "EAGER_SENT", "EAGER_SENT_CQ", "AWAIT_CQ_ENTRY", "AWAIT_ANSWER",
     "COMPLETE"};
+static_assert(kSendStateNames.size() == static_cast<std::size_t>(SendState::Complete) + 1);
 constexpr std::array<const char*, 10> kSendEventNames{
     "START", "QDESC_READY", "COPIED", "ISSUED_EAGER", "ISSUED_EAGER_CQ", "ISSUED_RENDEZVOUS", "QDMA_DONE", "CQ_ENTRY",
     "FIN_ACK_ARRIVED", "ACK_ARRIVED"};
+static_assert(kSendEventNames.size() == static_cast<std::size_t>(SendEvent::AckArrived) + 1);
 constexpr std::array<const char*, 6> kRecvStateNames{
     "IDLE", "IN_FLIGHT", "AWAIT_MATCH", "ISSUING_ACK", "AWAIT_FIN", "COMPLETE"};
+static_assert(kRecvStateNames.size() == static_cast<std::size_t>(RecvState::Complete) + 1);
 constexpr std::array<const char*, 7> kRecvEventNames{
     "ISSUED", "ARRIVED_EAGER", "ARRIVED_RENDEZVOUS", "MATCHED_READ", "MATCHED_WRITE", "ACK_ISSUED", "FIN_ARRIVED"};
+static_assert(kRecvEventNames.size() == static_cast<std::size_t>(RecvEvent::FinArrived) + 1);
 constexpr std::array<const char*, 6> kRdmaStateNames{
     "IDLE", "AWAIT_PUTGET", "ISSUING", "IN_FLIGHT", "ISSUING_CONTROL", "COMPLETE"};
+static_assert(kRdmaStateNames.size() == static_cast<std::size_t>(RdmaState::Complete) + 1);
 constexpr std::array<const char*, 6> kRdmaEventNames{
     "START", "PUTGET_READY", "ISSUED", "DONE_CHAINED", "DONE_UNCHAINED", "CONTROL_ISSUED"};
+static_assert(kRdmaEventNames.size() == static_cast<std::size_t>(RdmaEvent::ControlIssued) + 1);
 
 using S = SendState;
 using SE = SendEvent;
