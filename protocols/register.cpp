@@ -68,10 +68,9 @@ void register_component(ComponentRegistry& reg);
 
 namespace {
 constexpr std::array<const char*, 3> kReachNames{"self", "node", "network"};
-static_assert(kReachNames.size() == static_cast<std::size_t>(Reach::Network) + 1);
 }  // namespace
 
-const char* to_string(Reach r) { return base::name_of(r, kReachNames); }
+const char* to_string(Reach r) { return base::name_of<Reach::Network>(r, kReachNames); }
 
 bool ComponentInfo::runs_on(const std::string& nic_kind) const {
   return nic_kinds.empty() || std::find(nic_kinds.begin(), nic_kinds.end(), nic_kind) != nic_kinds.end();

@@ -7,12 +7,10 @@ constexpr std::array<const char*, 23> kMsgStateNames{
     "IDLE", "POSTING", "SHM_COPYING", "AWAIT_DMA_BUFFER", "E1_COPYING", "E1_DESC_SENT", "E1_PULLING", "REGISTERING",
     "IN_FLIGHT", "POLLING", "QUEUED", "COPYING_OUT", "LMT_ATTACHING", "LMT_COPYING", "LMT_DONE_SENT", "RNDV_CHARGING",
     "RECV_REGISTERING", "PULLING", "GET_DONE_SENT", "CTS_SENT", "PUTTING", "PUT_DONE_SENT", "COMPLETE"};
-static_assert(kMsgStateNames.size() == static_cast<std::size_t>(MsgState::Complete) + 1);
 constexpr std::array<const char*, 21> kMsgEventNames{
     "POST", "START_SHM_EAGER", "START_LMT", "START_SMSG", "START_E1", "START_RNDV", "CPU_DONE", "BUFFER_READY",
     "COPIED", "DESC_ARRIVED", "GET_DONE", "REGISTERED", "ARRIVED", "MATCHED_EAGER", "MATCHED_LMT", "MATCHED_RNDV",
     "START_GET", "START_PUT_FALLBACK", "CTS_ARRIVED", "PUT_DONE", "DONE_ARRIVED"};
-static_assert(kMsgEventNames.size() == static_cast<std::size_t>(MsgEvent::DoneArrived) + 1);
 
 using S = MsgState;
 using E = MsgEvent;
@@ -53,8 +51,8 @@ constexpr std::array<base::Transition<MsgState, MsgEvent>, 29> kTable{{
 }};
 }  // namespace
 
-const char* to_string(MsgState s) { return base::name_of(s, kMsgStateNames); }
-const char* to_string(MsgEvent e) { return base::name_of(e, kMsgEventNames); }
+const char* to_string(MsgState s) { return base::name_of<MsgState::Complete>(s, kMsgStateNames); }
+const char* to_string(MsgEvent e) { return base::name_of<MsgEvent::DoneArrived>(e, kMsgEventNames); }
 
 MsgState step(MsgState s, MsgEvent e) { return base::step(kTable, "mpich_gni message", s, e); }
 

@@ -5,18 +5,12 @@ namespace ompisim::btl::portals {
 namespace {
 constexpr std::array<const char*, 8> kFragStateNames{
     "IDLE", "AWAIT_SLOT", "PREPARING", "COPYING", "CALLING", "AWAIT_COMPLETION", "READING_COMPLETION", "COMPLETE"};
-static_assert(kFragStateNames.size() == static_cast<std::size_t>(FragState::Complete) + 1);
 constexpr std::array<const char*, 8> kFragEventNames{
     "QUEUE", "START", "SLOT_FREE", "PREPARED", "COPIED", "PUT", "COMPLETION_EVENT", "COMPLETION_READ"};
-static_assert(kFragEventNames.size() == static_cast<std::size_t>(FragEvent::CompletionRead) + 1);
 constexpr std::array<const char*, 4> kArrivalStateNames{"IDLE", "IN_FLIGHT", "READING", "COMPLETE"};
-static_assert(kArrivalStateNames.size() == static_cast<std::size_t>(ArrivalState::Complete) + 1);
 constexpr std::array<const char*, 3> kArrivalEventNames{"PUT", "PUT_END", "PUT_END_READ"};
-static_assert(kArrivalEventNames.size() == static_cast<std::size_t>(ArrivalEvent::PutEndRead) + 1);
 constexpr std::array<const char*, 5> kGetStateNames{"IDLE", "CALLING", "IN_FLIGHT", "READING", "COMPLETE"};
-static_assert(kGetStateNames.size() == static_cast<std::size_t>(GetState::Complete) + 1);
 constexpr std::array<const char*, 4> kGetEventNames{"START", "POSTED", "REPLY_END", "REPLY_END_READ"};
-static_assert(kGetEventNames.size() == static_cast<std::size_t>(GetEvent::ReplyEndRead) + 1);
 
 using F = FragState;
 using FE = FragEvent;
@@ -47,12 +41,12 @@ constexpr std::array<base::Transition<GetState, GetEvent>, 4> kGetTable{{
 }};
 }  // namespace
 
-const char* to_string(FragState v) { return base::name_of(v, kFragStateNames); }
-const char* to_string(FragEvent v) { return base::name_of(v, kFragEventNames); }
-const char* to_string(ArrivalState v) { return base::name_of(v, kArrivalStateNames); }
-const char* to_string(ArrivalEvent v) { return base::name_of(v, kArrivalEventNames); }
-const char* to_string(GetState v) { return base::name_of(v, kGetStateNames); }
-const char* to_string(GetEvent v) { return base::name_of(v, kGetEventNames); }
+const char* to_string(FragState v) { return base::name_of<FragState::Complete>(v, kFragStateNames); }
+const char* to_string(FragEvent v) { return base::name_of<FragEvent::CompletionRead>(v, kFragEventNames); }
+const char* to_string(ArrivalState v) { return base::name_of<ArrivalState::Complete>(v, kArrivalStateNames); }
+const char* to_string(ArrivalEvent v) { return base::name_of<ArrivalEvent::PutEndRead>(v, kArrivalEventNames); }
+const char* to_string(GetState v) { return base::name_of<GetState::Complete>(v, kGetStateNames); }
+const char* to_string(GetEvent v) { return base::name_of<GetEvent::ReplyEndRead>(v, kGetEventNames); }
 
 FragState step(FragState s, FragEvent e) { return base::step(kFragTable, "btl/portals frag", s, e); }
 ArrivalState step(ArrivalState s, ArrivalEvent e) { return base::step(kArrivalTable, "btl/portals arrival", s, e); }

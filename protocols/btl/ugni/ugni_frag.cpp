@@ -6,17 +6,13 @@ namespace {
 constexpr std::array<const char*, 10> kFragStateNames{
     "IDLE", "COPYING", "SMSG_SENT", "AWAIT_SEND_BUFFER", "EAGER_COPYING", "INIT_GET_SENT", "AWAIT_RECV_BUFFER",
     "PULLING", "RDMA_COMPLETE_SENT", "COMPLETE"};
-static_assert(kFragStateNames.size() == static_cast<std::size_t>(FragState::Complete) + 1);
 constexpr std::array<const char*, 8> kFragEventNames{
     "START_SHORT", "START_EAGER", "BUFFER_READY", "COPIED", "SEND_ARRIVED", "INIT_GET_ARRIVED", "GET_DONE",
     "RDMA_COMPLETE_ARRIVED"};
-static_assert(kFragEventNames.size() == static_cast<std::size_t>(FragEvent::RdmaCompleteArrived) + 1);
 constexpr std::array<const char*, 6> kRdmaStateNames{
     "IDLE", "GET_POSTED", "PUT_INIT_SENT", "PUTTING", "RDMA_COMPLETE_SENT", "COMPLETE"};
-static_assert(kRdmaStateNames.size() == static_cast<std::size_t>(RdmaState::Complete) + 1);
 constexpr std::array<const char*, 5> kRdmaEventNames{
     "START_GET", "START_PUT_FALLBACK", "PUT_INIT_ARRIVED", "RDMA_DONE", "RDMA_COMPLETE_ARRIVED"};
-static_assert(kRdmaEventNames.size() == static_cast<std::size_t>(RdmaEvent::RdmaCompleteArrived) + 1);
 
 using F = FragState;
 using FE = FragEvent;
@@ -44,10 +40,10 @@ constexpr std::array<base::Transition<RdmaState, RdmaEvent>, 6> kRdmaTable{{
 }};
 }  // namespace
 
-const char* to_string(FragState s) { return base::name_of(s, kFragStateNames); }
-const char* to_string(FragEvent e) { return base::name_of(e, kFragEventNames); }
-const char* to_string(RdmaState s) { return base::name_of(s, kRdmaStateNames); }
-const char* to_string(RdmaEvent e) { return base::name_of(e, kRdmaEventNames); }
+const char* to_string(FragState s) { return base::name_of<FragState::Complete>(s, kFragStateNames); }
+const char* to_string(FragEvent e) { return base::name_of<FragEvent::RdmaCompleteArrived>(e, kFragEventNames); }
+const char* to_string(RdmaState s) { return base::name_of<RdmaState::Complete>(s, kRdmaStateNames); }
+const char* to_string(RdmaEvent e) { return base::name_of<RdmaEvent::RdmaCompleteArrived>(e, kRdmaEventNames); }
 
 FragState step(FragState s, FragEvent e) { return base::step(kFragTable, "btl/ugni frag", s, e); }
 RdmaState step(RdmaState s, RdmaEvent e) { return base::step(kRdmaTable, "btl/ugni rdma", s, e); }

@@ -6,12 +6,10 @@ namespace {
 constexpr std::array<const char*, 15> kOpStateNames{
     "IDLE", "AWAIT_COPY_BLOCK", "COPY_POSTING", "POSTING", "PUT_SENT", "LONG_PUT_SENT", "RECV_POSTING", "POSTED",
     "AWAIT_EVENT", "COPYING_OUT", "GET_POSTING", "AWAIT_REPLY", "HEADER_POLLING", "POLLING", "COMPLETE"};
-static_assert(kOpStateNames.size() == static_cast<std::size_t>(OpState::Complete) + 1);
 constexpr std::array<const char*, 22> kOpEventNames{
     "WAIT_COPY_BLOCK", "START_COPY", "START_PUT", "COPY_PUT", "SHORT_PUT", "LONG_PUT", "POST_RECV", "ATTACHED",
     "MATCHED_UNSEEN", "MATCHED_SHORT", "MATCHED_LONG", "COPIED", "GET_ISSUED", "SEND_END", "ACK", "GET_END", "PUT_END",
     "HEADER_PUT_END", "REPLY_END", "UNLINK", "OTHER_EVENT", "POLLED"};
-static_assert(kOpEventNames.size() == static_cast<std::size_t>(OpEvent::Polled) + 1);
 
 using S = OpState;
 using E = OpEvent;
@@ -54,8 +52,8 @@ constexpr std::array<base::Transition<OpState, OpEvent>, 31> kTable{{
 }};
 }  // namespace
 
-const char* to_string(OpState s) { return base::name_of(s, kOpStateNames); }
-const char* to_string(OpEvent e) { return base::name_of(e, kOpEventNames); }
+const char* to_string(OpState s) { return base::name_of<OpState::Complete>(s, kOpStateNames); }
+const char* to_string(OpEvent e) { return base::name_of<OpEvent::Polled>(e, kOpEventNames); }
 
 OpState step(OpState s, OpEvent e) { return base::step(kTable, "mtl/portals op", s, e); }
 

@@ -6,11 +6,9 @@ namespace {
 constexpr std::array<const char*, 10> kQsnetStateNames{
     "IDLE", "POSTING", "IN_FLIGHT", "NIC_MATCHING", "QUEUED", "COPYING_OUT", "NIC_SERVING", "PULLING", "DONE_SENT",
     "COMPLETE"};
-static_assert(kQsnetStateNames.size() == static_cast<std::size_t>(QsnetState::Complete) + 1);
 constexpr std::array<const char*, 10> kQsnetEventNames{
     "POST", "SEND_INLINE", "SEND_RNDV", "ARRIVED", "THREAD_DONE", "MATCHED_INLINE", "MATCHED_RNDV", "COPIED",
     "READ_DONE", "DONE_ARRIVED"};
-static_assert(kQsnetEventNames.size() == static_cast<std::size_t>(QsnetEvent::DoneArrived) + 1);
 
 using S = QsnetState;
 using E = QsnetEvent;
@@ -31,8 +29,8 @@ constexpr std::array<base::Transition<QsnetState, QsnetEvent>, 11> kTable{{
 }};
 }  // namespace
 
-const char* to_string(QsnetState s) { return base::name_of(s, kQsnetStateNames); }
-const char* to_string(QsnetEvent e) { return base::name_of(e, kQsnetEventNames); }
+const char* to_string(QsnetState s) { return base::name_of<QsnetState::Complete>(s, kQsnetStateNames); }
+const char* to_string(QsnetEvent e) { return base::name_of<QsnetEvent::DoneArrived>(e, kQsnetEventNames); }
 
 QsnetState step(QsnetState s, QsnetEvent e) { return base::step(kTable, "mpich_qsnet message", s, e); }
 

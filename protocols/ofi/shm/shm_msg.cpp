@@ -5,16 +5,12 @@ namespace ompisim::ofi::shm {
 namespace {
 constexpr std::array<const char*, 7> kShmTxStateNames{
     "IDLE", "POSTING", "COPYING_IN", "AWAIT_PEER", "SIGNAL_RETURNING", "CQ_READING", "COMPLETE"};
-static_assert(kShmTxStateNames.size() == static_cast<std::size_t>(ShmTxState::Complete) + 1);
 constexpr std::array<const char*, 7> kShmTxEventNames{
     "POST", "COPY_IN", "COPIED_IN", "COMMAND_SENT", "PEER_DONE", "SIGNAL_ARRIVED", "CQ_READ"};
-static_assert(kShmTxEventNames.size() == static_cast<std::size_t>(ShmTxEvent::CqRead) + 1);
 constexpr std::array<const char*, 6> kShmRxStateNames{
     "IDLE", "PROGRESSING", "UNEXPECTED", "ATTACHING", "COPYING_OUT", "COMPLETE"};
-static_assert(kShmRxStateNames.size() == static_cast<std::size_t>(ShmRxState::Complete) + 1);
 constexpr std::array<const char*, 7> kShmRxEventNames{
     "ARRIVE", "MATCHED_INJECT", "MATCHED_PEER", "QUEUED", "DISCARD", "ATTACHED", "COPIED"};
-static_assert(kShmRxEventNames.size() == static_cast<std::size_t>(ShmRxEvent::Copied) + 1);
 
 using T = ShmTxState;
 using TE = ShmTxEvent;
@@ -45,10 +41,10 @@ constexpr std::array<base::Transition<ShmRxState, ShmRxEvent>, 9> kRxTable{{
 }};
 }  // namespace
 
-const char* to_string(ShmTxState s) { return base::name_of(s, kShmTxStateNames); }
-const char* to_string(ShmTxEvent e) { return base::name_of(e, kShmTxEventNames); }
-const char* to_string(ShmRxState s) { return base::name_of(s, kShmRxStateNames); }
-const char* to_string(ShmRxEvent e) { return base::name_of(e, kShmRxEventNames); }
+const char* to_string(ShmTxState s) { return base::name_of<ShmTxState::Complete>(s, kShmTxStateNames); }
+const char* to_string(ShmTxEvent e) { return base::name_of<ShmTxEvent::CqRead>(e, kShmTxEventNames); }
+const char* to_string(ShmRxState s) { return base::name_of<ShmRxState::Complete>(s, kShmRxStateNames); }
+const char* to_string(ShmRxEvent e) { return base::name_of<ShmRxEvent::Copied>(e, kShmRxEventNames); }
 
 ShmTxState step(ShmTxState s, ShmTxEvent e) { return base::step(kTxTable, "shm send", s, e); }
 ShmRxState step(ShmRxState s, ShmRxEvent e) { return base::step(kRxTable, "shm receive", s, e); }

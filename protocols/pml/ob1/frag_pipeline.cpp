@@ -117,12 +117,12 @@ FragPipeline::State FragPipeline::state() const {
 
 namespace {
 constexpr std::array<const char*, 4> kStateNames{"posting", "full", "draining", "done"};
-static_assert(kStateNames.size() == static_cast<std::size_t>(FragPipeline::State::Done) + 1);
 constexpr std::array<const char*, 2> kScheduleNames{"weighted_length", "remaining"};
-static_assert(kScheduleNames.size() == static_cast<std::size_t>(FragPipeline::Schedule::Remaining) + 1);
 }  // namespace
 
-const char* to_string(FragPipeline::State s) { return base::name_of(s, kStateNames); }
-const char* to_string(FragPipeline::Schedule s) { return base::name_of(s, kScheduleNames); }
+const char* to_string(FragPipeline::State s) { return base::name_of<FragPipeline::State::Done>(s, kStateNames); }
+const char* to_string(FragPipeline::Schedule s) {
+  return base::name_of<FragPipeline::Schedule::Remaining>(s, kScheduleNames);
+}
 
 }  // namespace ompisim::pml::ob1

@@ -32,8 +32,7 @@ constexpr int kHdrTypes = 8;
 
 inline constexpr std::array<const char*, kHdrTypes> kHdrNames{
     "MATCH", "RNDV", "RGET", "ACK", "NACK", "FRAG", "PUT", "FIN"};
-static_assert(kHdrNames.size() == static_cast<std::size_t>(Hdr::Fin) + 1);
-constexpr const char* to_string(Hdr h) { return base::name_of(h, kHdrNames); }
+constexpr const char* to_string(Hdr h) { return base::name_of<Hdr::Fin>(h, kHdrNames); }
 
 constexpr std::uint8_t kHdrBytes = 32;
 static_assert(kHdrBytes <= btl::kHdrSegmentMax, "an ob1 header must fit a BTL header segment");

@@ -8,21 +8,17 @@ namespace ompisim::pml::ob1 {
 namespace {
 constexpr std::array<const char*, 6> kSendStateNames{
     "IDLE", "MATCH_SENT", "RNDV_SENT", "RGET_SENT", "PIPELINING", "COMPLETE"};
-static_assert(kSendStateNames.size() == static_cast<std::size_t>(SendState::Complete) + 1);
 constexpr std::array<const char*, 4> kRecvStateNames{"POSTED", "PULLING", "AWAIT_FRAGS", "COMPLETE"};
-static_assert(kRecvStateNames.size() == static_cast<std::size_t>(RecvState::Complete) + 1);
 constexpr std::array<const char*, 7> kSendEventNames{
     "BTL_DONE", "ACK", "FIN", "FRAGS_DONE", "PACKED", "PUT_DONE", "PUT_ACK"};
-static_assert(kSendEventNames.size() == static_cast<std::size_t>(SendEvent::PutAck) + 1);
 constexpr std::array<const char*, 6> kRecvEventNames{
     "MATCHED_EAGER", "MATCHED_RGET", "MATCHED_RNDV", "GET_DONE", "FRAG_ARRIVED", "PUT_FIN"};
-static_assert(kRecvEventNames.size() == static_cast<std::size_t>(RecvEvent::PutFin) + 1);
 }  // namespace
 
-const char* to_string(SendState s) { return base::name_of(s, kSendStateNames); }
-const char* to_string(RecvState s) { return base::name_of(s, kRecvStateNames); }
-const char* to_string(SendEvent e) { return base::name_of(e, kSendEventNames); }
-const char* to_string(RecvEvent e) { return base::name_of(e, kRecvEventNames); }
+const char* to_string(SendState s) { return base::name_of<SendState::Complete>(s, kSendStateNames); }
+const char* to_string(RecvState s) { return base::name_of<RecvState::Complete>(s, kRecvStateNames); }
+const char* to_string(SendEvent e) { return base::name_of<SendEvent::PutAck>(e, kSendEventNames); }
+const char* to_string(RecvEvent e) { return base::name_of<RecvEvent::PutFin>(e, kRecvEventNames); }
 
 Hdr start(SendRequest& r, const btl::BtlCaps& caps, bool rdma) {
   if (r.state != SendState::Idle) throw ProtocolError("ob1 send request", to_string(r.state), "start");

@@ -5,7 +5,6 @@ namespace ompisim::pml::ob1 {
 
 namespace {
 constexpr std::array<const char*, 2> kStripePolicyNames{"weighted_rr", "stripe_above"};
-static_assert(kStripePolicyNames.size() == static_cast<std::size_t>(StripePolicy::StripeAbove) + 1);
 
 std::size_t fastest(const bml::r2::Endpoint& ep) {
   std::size_t best = 0;
@@ -15,7 +14,7 @@ std::size_t fastest(const bml::r2::Endpoint& ep) {
 }
 }  // namespace
 
-const char* to_string(StripePolicy p) { return base::name_of(p, kStripePolicyNames); }
+const char* to_string(StripePolicy p) { return base::name_of<StripePolicy::StripeAbove>(p, kStripePolicyNames); }
 
 bool striped(const bml::r2::Endpoint& ep, StripePolicy p, std::uint64_t bytes, std::uint64_t stripe_min_size) {
   if (ep.send.size() < 2) return false;

@@ -6,23 +6,17 @@ namespace {
 constexpr std::array<const char*, 9> kSendStateNames{
     "IDLE", "AWAIT_QDESC", "COPYING", "ISSUING", "EAGER_SENT", "EAGER_SENT_CQ", "AWAIT_CQ_ENTRY", "AWAIT_ANSWER",
     "COMPLETE"};
-static_assert(kSendStateNames.size() == static_cast<std::size_t>(SendState::Complete) + 1);
 constexpr std::array<const char*, 10> kSendEventNames{
     "START", "QDESC_READY", "COPIED", "ISSUED_EAGER", "ISSUED_EAGER_CQ", "ISSUED_RENDEZVOUS", "QDMA_DONE", "CQ_ENTRY",
     "FIN_ACK_ARRIVED", "ACK_ARRIVED"};
-static_assert(kSendEventNames.size() == static_cast<std::size_t>(SendEvent::AckArrived) + 1);
 constexpr std::array<const char*, 6> kRecvStateNames{
     "IDLE", "IN_FLIGHT", "AWAIT_MATCH", "ISSUING_ACK", "AWAIT_FIN", "COMPLETE"};
-static_assert(kRecvStateNames.size() == static_cast<std::size_t>(RecvState::Complete) + 1);
 constexpr std::array<const char*, 7> kRecvEventNames{
     "ISSUED", "ARRIVED_EAGER", "ARRIVED_RENDEZVOUS", "MATCHED_READ", "MATCHED_WRITE", "ACK_ISSUED", "FIN_ARRIVED"};
-static_assert(kRecvEventNames.size() == static_cast<std::size_t>(RecvEvent::FinArrived) + 1);
 constexpr std::array<const char*, 6> kRdmaStateNames{
     "IDLE", "AWAIT_PUTGET", "ISSUING", "IN_FLIGHT", "ISSUING_CONTROL", "COMPLETE"};
-static_assert(kRdmaStateNames.size() == static_cast<std::size_t>(RdmaState::Complete) + 1);
 constexpr std::array<const char*, 6> kRdmaEventNames{
     "START", "PUTGET_READY", "ISSUED", "DONE_CHAINED", "DONE_UNCHAINED", "CONTROL_ISSUED"};
-static_assert(kRdmaEventNames.size() == static_cast<std::size_t>(RdmaEvent::ControlIssued) + 1);
 
 using S = SendState;
 using SE = SendEvent;
@@ -62,12 +56,12 @@ constexpr std::array<base::Transition<RdmaState, RdmaEvent>, 6> kRdmaTable{{
 }};
 }  // namespace
 
-const char* to_string(SendState v) { return base::name_of(v, kSendStateNames); }
-const char* to_string(SendEvent v) { return base::name_of(v, kSendEventNames); }
-const char* to_string(RecvState v) { return base::name_of(v, kRecvStateNames); }
-const char* to_string(RecvEvent v) { return base::name_of(v, kRecvEventNames); }
-const char* to_string(RdmaState v) { return base::name_of(v, kRdmaStateNames); }
-const char* to_string(RdmaEvent v) { return base::name_of(v, kRdmaEventNames); }
+const char* to_string(SendState v) { return base::name_of<SendState::Complete>(v, kSendStateNames); }
+const char* to_string(SendEvent v) { return base::name_of<SendEvent::AckArrived>(v, kSendEventNames); }
+const char* to_string(RecvState v) { return base::name_of<RecvState::Complete>(v, kRecvStateNames); }
+const char* to_string(RecvEvent v) { return base::name_of<RecvEvent::FinArrived>(v, kRecvEventNames); }
+const char* to_string(RdmaState v) { return base::name_of<RdmaState::Complete>(v, kRdmaStateNames); }
+const char* to_string(RdmaEvent v) { return base::name_of<RdmaEvent::ControlIssued>(v, kRdmaEventNames); }
 
 SendState step(SendState s, SendEvent e) { return base::step(kSendTable, "ptl/elan4 send frag", s, e); }
 RecvState step(RecvState s, RecvEvent e) { return base::step(kRecvTable, "ptl/elan4 recv frag", s, e); }
