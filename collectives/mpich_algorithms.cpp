@@ -28,6 +28,7 @@
 //    (packed by a local copy): the same as alltoall "modified_bruck" (alltoall/bruck.cpp).
 //  Only the two scatter-allgather bcasts differed (their byte counts, above); they were fixed here.
 // MPICH's binomial bcast (bcast/mpich_binomial.cpp) and its ch4 node-aware bcast (bcast/mpich_smp.cpp) are their own.
+#include "collectives/mpich_binomial_tree.hpp"
 #include "collectives/tuned_colls.hpp"
 
 #include <algorithm>
@@ -88,17 +89,14 @@ struct Pieces {
 void scatter_for_bcast(Schedule& s, int me, int nranks, int root, const Pieces& pc) {
   const int rel = (me - root + nranks) % nranks;
   auto real = [&](int r) { return (r + root) % nranks; };
-  int mask = 1;
-  while (mask < nranks) {
-    if (rel & mask) {
-      if (pc.nbytes - rel * pc.ss > 0) s.round().recv(real(rel - mask), pc.in(rel, mask));
-      break;
-    }
-    mask <<= 1;
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (rel + mask < nranks)
-      if (std::uint32_t b = pc.in(rel + mask, mask); b > 0) s.round().send_blocking(real(rel + mask), b);
+  detail::mpich_binomial_tree(
+      rel, nranks,
+      [&](int m) {
+        if (pc.nbytes - rel * pc.ss > 0) s.round().recv(real(rel - m), pc.in(rel, m));
+      },
+      [&](int m) {
+        if (std::uint32_t b = pc.in(rel + m, m); b > 0) s.round().send_blocking(real(rel + m), b);
+      });
 }
 
 Pieces pieces_of(int nranks, std::uint32_t bytes) {

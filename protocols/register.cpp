@@ -1,4 +1,5 @@
 #include "protocols/register.hpp"
+#include "protocols/base/transition_table.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -65,14 +66,11 @@ namespace loggp {
 void register_component(ComponentRegistry& reg);
 }
 
-const char* to_string(Reach r) {
-  switch (r) {
-    case Reach::Self: return "self";
-    case Reach::Node: return "node";
-    case Reach::Network: return "network";
-  }
-  return "?";
-}
+namespace {
+constexpr std::array<const char*, 3> kReachNames{"self", "node", "network"};
+}  // namespace
+
+const char* to_string(Reach r) { return base::name_of<Reach::Network>(r, kReachNames); }
 
 bool ComponentInfo::runs_on(const std::string& nic_kind) const {
   return nic_kinds.empty() || std::find(nic_kinds.begin(), nic_kinds.end(), nic_kind) != nic_kinds.end();

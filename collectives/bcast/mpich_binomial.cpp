@@ -6,6 +6,7 @@
 // doubles until rel & mask); the children are rel + m for m = (that bit, or the smallest power of two >= P for the
 // root) / 2, / 4, ..., 1 while rel + m < P, in that order (largest subtree first), each sent with a blocking MPIC_Send
 // (one round per send). Peers are shifted back by root. Memory: O(log P).
+#include "collectives/mpich_binomial_tree.hpp"
 #include "collectives/tuned_colls.hpp"
 
 #include <stdexcept>
@@ -19,16 +20,9 @@ Schedule bcast_mpich_binomial(int me, int nranks, const AlgoParams& p) {
   Schedule s;
   if (nranks == 1 || p.bytes == 0) return s;  // MPICH returns at once for one rank or 0 bytes
   const int rel = (me - p.root + nranks) % nranks;
-  int mask = 1;
-  while (mask < nranks) {
-    if (rel & mask) {
-      s.round().recv((me - mask + nranks) % nranks, p.bytes);
-      break;
-    }
-    mask <<= 1;
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (rel + mask < nranks) s.round().send((me + mask) % nranks, p.bytes);
+  detail::mpich_binomial_tree(
+      rel, nranks, [&](int m) { s.round().recv((me - m + nranks) % nranks, p.bytes); },
+      [&](int m) { s.round().send((me + m) % nranks, p.bytes); });
   return s;
 }
 

@@ -17,9 +17,12 @@ struct Transition {
   State to;
 };
 
-// The name of enumerator `v` from `names`, written in the enum's order (one per enumerator); "?" outside it.
-template <class Enum, std::size_t N>
-constexpr const char* name_of(Enum v, const std::array<const char*, N>& names) {
+// The name of enumerator `v` from `names`, written in the enum's order, one per enumerator up to `Last`, the enum's
+// last enumerator: a name array that misses an enumerator, or has one too many, does not compile. "?" outside it.
+// Every enum of the protocols is named this way (to_string(Enum) is a one-line call of it).
+template <auto Last, std::size_t N>
+constexpr const char* name_of(decltype(Last) v, const std::array<const char*, N>& names) {
+  static_assert(N == static_cast<std::size_t>(Last) + 1, "one name per enumerator, in the enum's order");
   const auto i = static_cast<std::size_t>(v);
   return i < N ? names[i] : "?";
 }

@@ -2,63 +2,16 @@
 
 namespace ompisim::native {
 
-const char* to_string(MsgState s) {
-  switch (s) {
-    case MsgState::Idle: return "IDLE";
-    case MsgState::Posting: return "POSTING";
-    case MsgState::ShmCopying: return "SHM_COPYING";
-    case MsgState::AwaitDmaBuffer: return "AWAIT_DMA_BUFFER";
-    case MsgState::E1Copying: return "E1_COPYING";
-    case MsgState::E1DescSent: return "E1_DESC_SENT";
-    case MsgState::E1Pulling: return "E1_PULLING";
-    case MsgState::Registering: return "REGISTERING";
-    case MsgState::InFlight: return "IN_FLIGHT";
-    case MsgState::Polling: return "POLLING";
-    case MsgState::Queued: return "QUEUED";
-    case MsgState::CopyingOut: return "COPYING_OUT";
-    case MsgState::LmtAttaching: return "LMT_ATTACHING";
-    case MsgState::LmtCopying: return "LMT_COPYING";
-    case MsgState::LmtDoneSent: return "LMT_DONE_SENT";
-    case MsgState::RndvCharging: return "RNDV_CHARGING";
-    case MsgState::RecvRegistering: return "RECV_REGISTERING";
-    case MsgState::Pulling: return "PULLING";
-    case MsgState::GetDoneSent: return "GET_DONE_SENT";
-    case MsgState::CtsSent: return "CTS_SENT";
-    case MsgState::Putting: return "PUTTING";
-    case MsgState::PutDoneSent: return "PUT_DONE_SENT";
-    case MsgState::Complete: return "COMPLETE";
-  }
-  return "?";
-}
-
-const char* to_string(MsgEvent e) {
-  switch (e) {
-    case MsgEvent::Post: return "POST";
-    case MsgEvent::StartShmEager: return "START_SHM_EAGER";
-    case MsgEvent::StartLmt: return "START_LMT";
-    case MsgEvent::StartSmsg: return "START_SMSG";
-    case MsgEvent::StartE1: return "START_E1";
-    case MsgEvent::StartRndv: return "START_RNDV";
-    case MsgEvent::CpuDone: return "CPU_DONE";
-    case MsgEvent::BufferReady: return "BUFFER_READY";
-    case MsgEvent::Copied: return "COPIED";
-    case MsgEvent::DescArrived: return "DESC_ARRIVED";
-    case MsgEvent::GetDone: return "GET_DONE";
-    case MsgEvent::Registered: return "REGISTERED";
-    case MsgEvent::Arrived: return "ARRIVED";
-    case MsgEvent::MatchedEager: return "MATCHED_EAGER";
-    case MsgEvent::MatchedLmt: return "MATCHED_LMT";
-    case MsgEvent::MatchedRndv: return "MATCHED_RNDV";
-    case MsgEvent::StartGet: return "START_GET";
-    case MsgEvent::StartPutFallback: return "START_PUT_FALLBACK";
-    case MsgEvent::CtsArrived: return "CTS_ARRIVED";
-    case MsgEvent::PutDone: return "PUT_DONE";
-    case MsgEvent::DoneArrived: return "DONE_ARRIVED";
-  }
-  return "?";
-}
-
 namespace {
+constexpr std::array<const char*, 23> kMsgStateNames{
+    "IDLE", "POSTING", "SHM_COPYING", "AWAIT_DMA_BUFFER", "E1_COPYING", "E1_DESC_SENT", "E1_PULLING", "REGISTERING",
+    "IN_FLIGHT", "POLLING", "QUEUED", "COPYING_OUT", "LMT_ATTACHING", "LMT_COPYING", "LMT_DONE_SENT", "RNDV_CHARGING",
+    "RECV_REGISTERING", "PULLING", "GET_DONE_SENT", "CTS_SENT", "PUTTING", "PUT_DONE_SENT", "COMPLETE"};
+constexpr std::array<const char*, 21> kMsgEventNames{
+    "POST", "START_SHM_EAGER", "START_LMT", "START_SMSG", "START_E1", "START_RNDV", "CPU_DONE", "BUFFER_READY",
+    "COPIED", "DESC_ARRIVED", "GET_DONE", "REGISTERED", "ARRIVED", "MATCHED_EAGER", "MATCHED_LMT", "MATCHED_RNDV",
+    "START_GET", "START_PUT_FALLBACK", "CTS_ARRIVED", "PUT_DONE", "DONE_ARRIVED"};
+
 using S = MsgState;
 using E = MsgEvent;
 constexpr std::array<base::Transition<MsgState, MsgEvent>, 29> kTable{{
@@ -97,6 +50,9 @@ constexpr std::array<base::Transition<MsgState, MsgEvent>, 29> kTable{{
     {S::PutDoneSent, E::DoneArrived, S::Complete},
 }};
 }  // namespace
+
+const char* to_string(MsgState s) { return base::name_of<MsgState::Complete>(s, kMsgStateNames); }
+const char* to_string(MsgEvent e) { return base::name_of<MsgEvent::DoneArrived>(e, kMsgEventNames); }
 
 MsgState step(MsgState s, MsgEvent e) { return base::step(kTable, "mpich_gni message", s, e); }
 

@@ -2,57 +2,18 @@
 
 namespace ompisim::btl::ugni {
 
-const char* to_string(FragState s) {
-  switch (s) {
-    case FragState::Idle: return "IDLE";
-    case FragState::Copying: return "COPYING";
-    case FragState::SmsgSent: return "SMSG_SENT";
-    case FragState::AwaitSendBuffer: return "AWAIT_SEND_BUFFER";
-    case FragState::EagerCopying: return "EAGER_COPYING";
-    case FragState::InitGetSent: return "INIT_GET_SENT";
-    case FragState::AwaitRecvBuffer: return "AWAIT_RECV_BUFFER";
-    case FragState::Pulling: return "PULLING";
-    case FragState::RdmaCompleteSent: return "RDMA_COMPLETE_SENT";
-    case FragState::Complete: return "COMPLETE";
-  }
-  return "?";
-}
-const char* to_string(FragEvent e) {
-  switch (e) {
-    case FragEvent::StartShort: return "START_SHORT";
-    case FragEvent::StartEager: return "START_EAGER";
-    case FragEvent::BufferReady: return "BUFFER_READY";
-    case FragEvent::Copied: return "COPIED";
-    case FragEvent::SendArrived: return "SEND_ARRIVED";
-    case FragEvent::InitGetArrived: return "INIT_GET_ARRIVED";
-    case FragEvent::GetDone: return "GET_DONE";
-    case FragEvent::RdmaCompleteArrived: return "RDMA_COMPLETE_ARRIVED";
-  }
-  return "?";
-}
-const char* to_string(RdmaState s) {
-  switch (s) {
-    case RdmaState::Idle: return "IDLE";
-    case RdmaState::GetPosted: return "GET_POSTED";
-    case RdmaState::PutInitSent: return "PUT_INIT_SENT";
-    case RdmaState::Putting: return "PUTTING";
-    case RdmaState::RdmaCompleteSent: return "RDMA_COMPLETE_SENT";
-    case RdmaState::Complete: return "COMPLETE";
-  }
-  return "?";
-}
-const char* to_string(RdmaEvent e) {
-  switch (e) {
-    case RdmaEvent::StartGet: return "START_GET";
-    case RdmaEvent::StartPutFallback: return "START_PUT_FALLBACK";
-    case RdmaEvent::PutInitArrived: return "PUT_INIT_ARRIVED";
-    case RdmaEvent::RdmaDone: return "RDMA_DONE";
-    case RdmaEvent::RdmaCompleteArrived: return "RDMA_COMPLETE_ARRIVED";
-  }
-  return "?";
-}
-
 namespace {
+constexpr std::array<const char*, 10> kFragStateNames{
+    "IDLE", "COPYING", "SMSG_SENT", "AWAIT_SEND_BUFFER", "EAGER_COPYING", "INIT_GET_SENT", "AWAIT_RECV_BUFFER",
+    "PULLING", "RDMA_COMPLETE_SENT", "COMPLETE"};
+constexpr std::array<const char*, 8> kFragEventNames{
+    "START_SHORT", "START_EAGER", "BUFFER_READY", "COPIED", "SEND_ARRIVED", "INIT_GET_ARRIVED", "GET_DONE",
+    "RDMA_COMPLETE_ARRIVED"};
+constexpr std::array<const char*, 6> kRdmaStateNames{
+    "IDLE", "GET_POSTED", "PUT_INIT_SENT", "PUTTING", "RDMA_COMPLETE_SENT", "COMPLETE"};
+constexpr std::array<const char*, 5> kRdmaEventNames{
+    "START_GET", "START_PUT_FALLBACK", "PUT_INIT_ARRIVED", "RDMA_DONE", "RDMA_COMPLETE_ARRIVED"};
+
 using F = FragState;
 using FE = FragEvent;
 constexpr std::array<base::Transition<FragState, FragEvent>, 10> kFragTable{{
@@ -78,6 +39,11 @@ constexpr std::array<base::Transition<RdmaState, RdmaEvent>, 6> kRdmaTable{{
     {R::RdmaCompleteSent, RE::RdmaCompleteArrived, R::Complete},
 }};
 }  // namespace
+
+const char* to_string(FragState s) { return base::name_of<FragState::Complete>(s, kFragStateNames); }
+const char* to_string(FragEvent e) { return base::name_of<FragEvent::RdmaCompleteArrived>(e, kFragEventNames); }
+const char* to_string(RdmaState s) { return base::name_of<RdmaState::Complete>(s, kRdmaStateNames); }
+const char* to_string(RdmaEvent e) { return base::name_of<RdmaEvent::RdmaCompleteArrived>(e, kRdmaEventNames); }
 
 FragState step(FragState s, FragEvent e) { return base::step(kFragTable, "btl/ugni frag", s, e); }
 RdmaState step(RdmaState s, RdmaEvent e) { return base::step(kRdmaTable, "btl/ugni rdma", s, e); }

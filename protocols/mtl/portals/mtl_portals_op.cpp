@@ -2,56 +2,15 @@
 
 namespace ompisim::mtl::portals {
 
-const char* to_string(OpState s) {
-  switch (s) {
-    case OpState::Idle: return "IDLE";
-    case OpState::AwaitCopyBlock: return "AWAIT_COPY_BLOCK";
-    case OpState::CopyPosting: return "COPY_POSTING";
-    case OpState::Posting: return "POSTING";
-    case OpState::PutSent: return "PUT_SENT";
-    case OpState::LongPutSent: return "LONG_PUT_SENT";
-    case OpState::RecvPosting: return "RECV_POSTING";
-    case OpState::Posted: return "POSTED";
-    case OpState::AwaitEvent: return "AWAIT_EVENT";
-    case OpState::CopyingOut: return "COPYING_OUT";
-    case OpState::GetPosting: return "GET_POSTING";
-    case OpState::AwaitReply: return "AWAIT_REPLY";
-    case OpState::HeaderPolling: return "HEADER_POLLING";
-    case OpState::Polling: return "POLLING";
-    case OpState::Complete: return "COMPLETE";
-  }
-  return "?";
-}
-
-const char* to_string(OpEvent e) {
-  switch (e) {
-    case OpEvent::WaitCopyBlock: return "WAIT_COPY_BLOCK";
-    case OpEvent::StartCopy: return "START_COPY";
-    case OpEvent::StartPut: return "START_PUT";
-    case OpEvent::CopyPut: return "COPY_PUT";
-    case OpEvent::ShortPut: return "SHORT_PUT";
-    case OpEvent::LongPut: return "LONG_PUT";
-    case OpEvent::PostRecv: return "POST_RECV";
-    case OpEvent::Attached: return "ATTACHED";
-    case OpEvent::MatchedUnseen: return "MATCHED_UNSEEN";
-    case OpEvent::MatchedShort: return "MATCHED_SHORT";
-    case OpEvent::MatchedLong: return "MATCHED_LONG";
-    case OpEvent::Copied: return "COPIED";
-    case OpEvent::GetIssued: return "GET_ISSUED";
-    case OpEvent::SendEnd: return "SEND_END";
-    case OpEvent::Ack: return "ACK";
-    case OpEvent::GetEnd: return "GET_END";
-    case OpEvent::PutEnd: return "PUT_END";
-    case OpEvent::HeaderPutEnd: return "HEADER_PUT_END";
-    case OpEvent::ReplyEnd: return "REPLY_END";
-    case OpEvent::Unlink: return "UNLINK";
-    case OpEvent::OtherEvent: return "OTHER_EVENT";
-    case OpEvent::Polled: return "POLLED";
-  }
-  return "?";
-}
-
 namespace {
+constexpr std::array<const char*, 15> kOpStateNames{
+    "IDLE", "AWAIT_COPY_BLOCK", "COPY_POSTING", "POSTING", "PUT_SENT", "LONG_PUT_SENT", "RECV_POSTING", "POSTED",
+    "AWAIT_EVENT", "COPYING_OUT", "GET_POSTING", "AWAIT_REPLY", "HEADER_POLLING", "POLLING", "COMPLETE"};
+constexpr std::array<const char*, 22> kOpEventNames{
+    "WAIT_COPY_BLOCK", "START_COPY", "START_PUT", "COPY_PUT", "SHORT_PUT", "LONG_PUT", "POST_RECV", "ATTACHED",
+    "MATCHED_UNSEEN", "MATCHED_SHORT", "MATCHED_LONG", "COPIED", "GET_ISSUED", "SEND_END", "ACK", "GET_END", "PUT_END",
+    "HEADER_PUT_END", "REPLY_END", "UNLINK", "OTHER_EVENT", "POLLED"};
+
 using S = OpState;
 using E = OpEvent;
 constexpr std::array<base::Transition<OpState, OpEvent>, 31> kTable{{
@@ -92,6 +51,9 @@ constexpr std::array<base::Transition<OpState, OpEvent>, 31> kTable{{
     {S::Polling, E::Polled, S::Complete},
 }};
 }  // namespace
+
+const char* to_string(OpState s) { return base::name_of<OpState::Complete>(s, kOpStateNames); }
+const char* to_string(OpEvent e) { return base::name_of<OpEvent::Polled>(e, kOpEventNames); }
 
 OpState step(OpState s, OpEvent e) { return base::step(kTable, "mtl/portals op", s, e); }
 

@@ -2,39 +2,14 @@
 
 namespace ompisim::native {
 
-const char* to_string(QsnetState s) {
-  switch (s) {
-    case QsnetState::Idle: return "IDLE";
-    case QsnetState::Posting: return "POSTING";
-    case QsnetState::InFlight: return "IN_FLIGHT";
-    case QsnetState::NicMatching: return "NIC_MATCHING";
-    case QsnetState::Queued: return "QUEUED";
-    case QsnetState::CopyingOut: return "COPYING_OUT";
-    case QsnetState::NicServing: return "NIC_SERVING";
-    case QsnetState::Pulling: return "PULLING";
-    case QsnetState::DoneSent: return "DONE_SENT";
-    case QsnetState::Complete: return "COMPLETE";
-  }
-  return "?";
-}
-
-const char* to_string(QsnetEvent e) {
-  switch (e) {
-    case QsnetEvent::Post: return "POST";
-    case QsnetEvent::SendInline: return "SEND_INLINE";
-    case QsnetEvent::SendRndv: return "SEND_RNDV";
-    case QsnetEvent::Arrived: return "ARRIVED";
-    case QsnetEvent::ThreadDone: return "THREAD_DONE";
-    case QsnetEvent::MatchedInline: return "MATCHED_INLINE";
-    case QsnetEvent::MatchedRndv: return "MATCHED_RNDV";
-    case QsnetEvent::Copied: return "COPIED";
-    case QsnetEvent::ReadDone: return "READ_DONE";
-    case QsnetEvent::DoneArrived: return "DONE_ARRIVED";
-  }
-  return "?";
-}
-
 namespace {
+constexpr std::array<const char*, 10> kQsnetStateNames{
+    "IDLE", "POSTING", "IN_FLIGHT", "NIC_MATCHING", "QUEUED", "COPYING_OUT", "NIC_SERVING", "PULLING", "DONE_SENT",
+    "COMPLETE"};
+constexpr std::array<const char*, 10> kQsnetEventNames{
+    "POST", "SEND_INLINE", "SEND_RNDV", "ARRIVED", "THREAD_DONE", "MATCHED_INLINE", "MATCHED_RNDV", "COPIED",
+    "READ_DONE", "DONE_ARRIVED"};
+
 using S = QsnetState;
 using E = QsnetEvent;
 constexpr std::array<base::Transition<QsnetState, QsnetEvent>, 11> kTable{{
@@ -53,6 +28,9 @@ constexpr std::array<base::Transition<QsnetState, QsnetEvent>, 11> kTable{{
     {S::DoneSent, E::DoneArrived, S::Complete},
 }};
 }  // namespace
+
+const char* to_string(QsnetState s) { return base::name_of<QsnetState::Complete>(s, kQsnetStateNames); }
+const char* to_string(QsnetEvent e) { return base::name_of<QsnetEvent::DoneArrived>(e, kQsnetEventNames); }
 
 QsnetState step(QsnetState s, QsnetEvent e) { return base::step(kTable, "mpich_qsnet message", s, e); }
 

@@ -2,73 +2,18 @@
 
 namespace ompisim::ofi::cxi {
 
-const char* to_string(TxState s) {
-  switch (s) {
-    case TxState::Idle: return "IDLE";
-    case TxState::Issuing: return "ISSUING";
-    case TxState::Sent: return "SENT";
-    case TxState::AwaitRecovery: return "AWAIT_RECOVERY";
-    case TxState::AckReturning: return "ACK_RETURNING";
-    case TxState::CqReading: return "CQ_READING";
-    case TxState::Complete: return "COMPLETE";
-  }
-  return "?";
-}
-
-const char* to_string(TxEvent e) {
-  switch (e) {
-    case TxEvent::Issue: return "ISSUE";
-    case TxEvent::Launch: return "LAUNCH";
-    case TxEvent::Drop: return "DROP";
-    case TxEvent::Resend: return "RESEND";
-    case TxEvent::TargetAck: return "TARGET_ACK";
-    case TxEvent::TargetAckNoCq: return "TARGET_ACK_NO_CQ";
-    case TxEvent::AckArrived: return "ACK_ARRIVED";
-    case TxEvent::CqRead: return "CQ_READ";
-  }
-  return "?";
-}
-
-const char* to_string(RxState s) {
-  switch (s) {
-    case RxState::Idle: return "IDLE";
-    case RxState::Held: return "HELD";
-    case RxState::Arrived: return "ARRIVED";
-    case RxState::HostMatching: return "HOST_MATCHING";
-    case RxState::Unexpected: return "UNEXPECTED";
-    case RxState::Landing: return "LANDING";
-    case RxState::CopyingOut: return "COPYING_OUT";
-    case RxState::CopyLanding: return "COPY_LANDING";
-    case RxState::PullIssuing: return "PULL_ISSUING";
-    case RxState::Pulling: return "PULLING";
-    case RxState::CqReading: return "CQ_READING";
-    case RxState::Complete: return "COMPLETE";
-  }
-  return "?";
-}
-
-const char* to_string(RxEvent e) {
-  switch (e) {
-    case RxEvent::Hold: return "HOLD";
-    case RxEvent::Arrive: return "ARRIVE";
-    case RxEvent::Drop: return "DROP";
-    case RxEvent::NicMatchedEager: return "NIC_MATCHED_EAGER";
-    case RxEvent::NicMatchedRdzv: return "NIC_MATCHED_RDZV";
-    case RxEvent::Queued: return "QUEUED";
-    case RxEvent::HostMatch: return "HOST_MATCH";
-    case RxEvent::Matched: return "MATCHED";
-    case RxEvent::Discard: return "DISCARD";
-    case RxEvent::Copied: return "COPIED";
-    case RxEvent::CopiedEagerPart: return "COPIED_EAGER_PART";
-    case RxEvent::Landed: return "LANDED";
-    case RxEvent::PullIssued: return "PULL_ISSUED";
-    case RxEvent::Pulled: return "PULLED";
-    case RxEvent::CqRead: return "CQ_READ";
-  }
-  return "?";
-}
-
 namespace {
+constexpr std::array<const char*, 7> kTxStateNames{
+    "IDLE", "ISSUING", "SENT", "AWAIT_RECOVERY", "ACK_RETURNING", "CQ_READING", "COMPLETE"};
+constexpr std::array<const char*, 8> kTxEventNames{
+    "ISSUE", "LAUNCH", "DROP", "RESEND", "TARGET_ACK", "TARGET_ACK_NO_CQ", "ACK_ARRIVED", "CQ_READ"};
+constexpr std::array<const char*, 12> kRxStateNames{
+    "IDLE", "HELD", "ARRIVED", "HOST_MATCHING", "UNEXPECTED", "LANDING", "COPYING_OUT", "COPY_LANDING", "PULL_ISSUING",
+    "PULLING", "CQ_READING", "COMPLETE"};
+constexpr std::array<const char*, 15> kRxEventNames{
+    "HOLD", "ARRIVE", "DROP", "NIC_MATCHED_EAGER", "NIC_MATCHED_RDZV", "QUEUED", "HOST_MATCH", "MATCHED", "DISCARD",
+    "COPIED", "COPIED_EAGER_PART", "LANDED", "PULL_ISSUED", "PULLED", "CQ_READ"};
+
 using T = TxState;
 using TE = TxEvent;
 constexpr std::array<base::Transition<TxState, TxEvent>, 8> kTxTable{{
@@ -112,6 +57,11 @@ constexpr std::array<base::Transition<RxState, RxEvent>, 19> kRxTable{{
     {R::CqReading, RE::CqRead, R::Complete},
 }};
 }  // namespace
+
+const char* to_string(TxState s) { return base::name_of<TxState::Complete>(s, kTxStateNames); }
+const char* to_string(TxEvent e) { return base::name_of<TxEvent::CqRead>(e, kTxEventNames); }
+const char* to_string(RxState s) { return base::name_of<RxState::Complete>(s, kRxStateNames); }
+const char* to_string(RxEvent e) { return base::name_of<RxEvent::CqRead>(e, kRxEventNames); }
 
 TxState step(TxState s, TxEvent e) { return base::step(kTxTable, "cxi send", s, e); }
 RxState step(RxState s, RxEvent e) { return base::step(kRxTable, "cxi receive", s, e); }

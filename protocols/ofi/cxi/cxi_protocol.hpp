@@ -10,15 +10,16 @@
 // incoming messages (flow control); the provider's recovery moves the unexpected list to host memory ("onload"),
 // re-posts empty buffers and has the dropped messages sent again. No message is lost.
 #pragma once
+#include "protocols/base/transition_table.hpp"
+
 #include <cstdint>
 #include <string>
 
 namespace ompisim::ofi::cxi {
 
 enum class SendProtocol : std::uint8_t { Inject, Eager, Rendezvous };
-inline const char* to_string(SendProtocol p) {
-  return p == SendProtocol::Inject ? "inject" : p == SendProtocol::Eager ? "eager" : "rendezvous";
-}
+inline constexpr std::array<const char*, 3> kSendProtocolNames{"inject", "eager", "rendezvous"};
+inline const char* to_string(SendProtocol p) { return base::name_of<SendProtocol::Rendezvous>(p, kSendProtocolNames); }
 
 struct ProtocolLimits {
   std::uint64_t inject_size = 192, rdzv_threshold = 2048, rdzv_get_min = 2049, rdzv_eager_size = 2048;

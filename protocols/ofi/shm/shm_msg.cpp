@@ -2,58 +2,16 @@
 
 namespace ompisim::ofi::shm {
 
-const char* to_string(ShmTxState s) {
-  switch (s) {
-    case ShmTxState::Idle: return "IDLE";
-    case ShmTxState::Posting: return "POSTING";
-    case ShmTxState::CopyingIn: return "COPYING_IN";
-    case ShmTxState::AwaitPeer: return "AWAIT_PEER";
-    case ShmTxState::SignalReturning: return "SIGNAL_RETURNING";
-    case ShmTxState::CqReading: return "CQ_READING";
-    case ShmTxState::Complete: return "COMPLETE";
-  }
-  return "?";
-}
-
-const char* to_string(ShmTxEvent e) {
-  switch (e) {
-    case ShmTxEvent::Post: return "POST";
-    case ShmTxEvent::CopyIn: return "COPY_IN";
-    case ShmTxEvent::CopiedIn: return "COPIED_IN";
-    case ShmTxEvent::CommandSent: return "COMMAND_SENT";
-    case ShmTxEvent::PeerDone: return "PEER_DONE";
-    case ShmTxEvent::SignalArrived: return "SIGNAL_ARRIVED";
-    case ShmTxEvent::CqRead: return "CQ_READ";
-  }
-  return "?";
-}
-
-const char* to_string(ShmRxState s) {
-  switch (s) {
-    case ShmRxState::Idle: return "IDLE";
-    case ShmRxState::Progressing: return "PROGRESSING";
-    case ShmRxState::Unexpected: return "UNEXPECTED";
-    case ShmRxState::Attaching: return "ATTACHING";
-    case ShmRxState::CopyingOut: return "COPYING_OUT";
-    case ShmRxState::Complete: return "COMPLETE";
-  }
-  return "?";
-}
-
-const char* to_string(ShmRxEvent e) {
-  switch (e) {
-    case ShmRxEvent::Arrive: return "ARRIVE";
-    case ShmRxEvent::MatchedInject: return "MATCHED_INJECT";
-    case ShmRxEvent::MatchedPeer: return "MATCHED_PEER";
-    case ShmRxEvent::Queued: return "QUEUED";
-    case ShmRxEvent::Discard: return "DISCARD";
-    case ShmRxEvent::Attached: return "ATTACHED";
-    case ShmRxEvent::Copied: return "COPIED";
-  }
-  return "?";
-}
-
 namespace {
+constexpr std::array<const char*, 7> kShmTxStateNames{
+    "IDLE", "POSTING", "COPYING_IN", "AWAIT_PEER", "SIGNAL_RETURNING", "CQ_READING", "COMPLETE"};
+constexpr std::array<const char*, 7> kShmTxEventNames{
+    "POST", "COPY_IN", "COPIED_IN", "COMMAND_SENT", "PEER_DONE", "SIGNAL_ARRIVED", "CQ_READ"};
+constexpr std::array<const char*, 6> kShmRxStateNames{
+    "IDLE", "PROGRESSING", "UNEXPECTED", "ATTACHING", "COPYING_OUT", "COMPLETE"};
+constexpr std::array<const char*, 7> kShmRxEventNames{
+    "ARRIVE", "MATCHED_INJECT", "MATCHED_PEER", "QUEUED", "DISCARD", "ATTACHED", "COPIED"};
+
 using T = ShmTxState;
 using TE = ShmTxEvent;
 constexpr std::array<base::Transition<ShmTxState, ShmTxEvent>, 7> kTxTable{{
@@ -82,6 +40,11 @@ constexpr std::array<base::Transition<ShmRxState, ShmRxEvent>, 9> kRxTable{{
     {R::CopyingOut, RE::Copied, R::Complete},
 }};
 }  // namespace
+
+const char* to_string(ShmTxState s) { return base::name_of<ShmTxState::Complete>(s, kShmTxStateNames); }
+const char* to_string(ShmTxEvent e) { return base::name_of<ShmTxEvent::CqRead>(e, kShmTxEventNames); }
+const char* to_string(ShmRxState s) { return base::name_of<ShmRxState::Complete>(s, kShmRxStateNames); }
+const char* to_string(ShmRxEvent e) { return base::name_of<ShmRxEvent::Copied>(e, kShmRxEventNames); }
 
 ShmTxState step(ShmTxState s, ShmTxEvent e) { return base::step(kTxTable, "shm send", s, e); }
 ShmRxState step(ShmRxState s, ShmRxEvent e) { return base::step(kRxTable, "shm receive", s, e); }

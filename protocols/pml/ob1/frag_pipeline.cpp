@@ -1,4 +1,5 @@
 #include "protocols/pml/ob1/frag_pipeline.hpp"
+#include "protocols/base/transition_table.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -114,22 +115,14 @@ FragPipeline::State FragPipeline::state() const {
   return in_flight_ >= depth_ ? State::Full : State::Posting;
 }
 
-const char* to_string(FragPipeline::State s) {
-  switch (s) {
-    case FragPipeline::State::Posting: return "posting";
-    case FragPipeline::State::Full: return "full";
-    case FragPipeline::State::Draining: return "draining";
-    case FragPipeline::State::Done: return "done";
-  }
-  return "?";
-}
+namespace {
+constexpr std::array<const char*, 4> kStateNames{"posting", "full", "draining", "done"};
+constexpr std::array<const char*, 2> kScheduleNames{"weighted_length", "remaining"};
+}  // namespace
 
+const char* to_string(FragPipeline::State s) { return base::name_of<FragPipeline::State::Done>(s, kStateNames); }
 const char* to_string(FragPipeline::Schedule s) {
-  switch (s) {
-    case FragPipeline::Schedule::WeightedLength: return "weighted_length";
-    case FragPipeline::Schedule::Remaining: return "remaining";
-  }
-  return "?";
+  return base::name_of<FragPipeline::Schedule::Remaining>(s, kScheduleNames);
 }
 
 }  // namespace ompisim::pml::ob1

@@ -20,6 +20,7 @@
 // segment descriptors in the RGET header itself).
 #pragma once
 #include "core/errors.hpp"
+#include "protocols/base/transition_table.hpp"
 #include "protocols/btl/btl.hpp"
 
 #include <cstdint>
@@ -29,19 +30,9 @@ namespace ompisim::pml {
 enum class Hdr : std::uint8_t { Match, Rndv, Rget, Ack, Nack, Frag, Put, Fin };
 constexpr int kHdrTypes = 8;
 
-constexpr const char* to_string(Hdr h) {
-  switch (h) {
-    case Hdr::Match: return "MATCH";
-    case Hdr::Rndv: return "RNDV";
-    case Hdr::Rget: return "RGET";
-    case Hdr::Ack: return "ACK";
-    case Hdr::Nack: return "NACK";
-    case Hdr::Frag: return "FRAG";
-    case Hdr::Put: return "PUT";
-    case Hdr::Fin: return "FIN";
-  }
-  return "?";
-}
+inline constexpr std::array<const char*, kHdrTypes> kHdrNames{
+    "MATCH", "RNDV", "RGET", "ACK", "NACK", "FRAG", "PUT", "FIN"};
+constexpr const char* to_string(Hdr h) { return base::name_of<Hdr::Fin>(h, kHdrNames); }
 
 constexpr std::uint8_t kHdrBytes = 32;
 static_assert(kHdrBytes <= btl::kHdrSegmentMax, "an ob1 header must fit a BTL header segment");

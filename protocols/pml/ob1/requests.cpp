@@ -1,52 +1,24 @@
 #include "protocols/pml/ob1/requests.hpp"
+#include "protocols/base/transition_table.hpp"
 
 #include <algorithm>
 
 namespace ompisim::pml::ob1 {
 
-const char* to_string(SendState s) {
-  switch (s) {
-    case SendState::Idle: return "IDLE";
-    case SendState::MatchSent: return "MATCH_SENT";
-    case SendState::RndvSent: return "RNDV_SENT";
-    case SendState::RgetSent: return "RGET_SENT";
-    case SendState::Pipelining: return "PIPELINING";
-    case SendState::Complete: return "COMPLETE";
-  }
-  return "?";
-}
-const char* to_string(RecvState s) {
-  switch (s) {
-    case RecvState::Posted: return "POSTED";
-    case RecvState::Pulling: return "PULLING";
-    case RecvState::AwaitFrags: return "AWAIT_FRAGS";
-    case RecvState::Complete: return "COMPLETE";
-  }
-  return "?";
-}
-const char* to_string(SendEvent e) {
-  switch (e) {
-    case SendEvent::BtlDone: return "BTL_DONE";
-    case SendEvent::Ack: return "ACK";
-    case SendEvent::Fin: return "FIN";
-    case SendEvent::FragsDone: return "FRAGS_DONE";
-    case SendEvent::Packed: return "PACKED";
-    case SendEvent::PutDone: return "PUT_DONE";
-    case SendEvent::PutAck: return "PUT_ACK";
-  }
-  return "?";
-}
-const char* to_string(RecvEvent e) {
-  switch (e) {
-    case RecvEvent::MatchedEager: return "MATCHED_EAGER";
-    case RecvEvent::MatchedRget: return "MATCHED_RGET";
-    case RecvEvent::MatchedRndv: return "MATCHED_RNDV";
-    case RecvEvent::GetDone: return "GET_DONE";
-    case RecvEvent::FragArrived: return "FRAG_ARRIVED";
-    case RecvEvent::PutFin: return "PUT_FIN";
-  }
-  return "?";
-}
+namespace {
+constexpr std::array<const char*, 6> kSendStateNames{
+    "IDLE", "MATCH_SENT", "RNDV_SENT", "RGET_SENT", "PIPELINING", "COMPLETE"};
+constexpr std::array<const char*, 4> kRecvStateNames{"POSTED", "PULLING", "AWAIT_FRAGS", "COMPLETE"};
+constexpr std::array<const char*, 7> kSendEventNames{
+    "BTL_DONE", "ACK", "FIN", "FRAGS_DONE", "PACKED", "PUT_DONE", "PUT_ACK"};
+constexpr std::array<const char*, 6> kRecvEventNames{
+    "MATCHED_EAGER", "MATCHED_RGET", "MATCHED_RNDV", "GET_DONE", "FRAG_ARRIVED", "PUT_FIN"};
+}  // namespace
+
+const char* to_string(SendState s) { return base::name_of<SendState::Complete>(s, kSendStateNames); }
+const char* to_string(RecvState s) { return base::name_of<RecvState::Complete>(s, kRecvStateNames); }
+const char* to_string(SendEvent e) { return base::name_of<SendEvent::PutAck>(e, kSendEventNames); }
+const char* to_string(RecvEvent e) { return base::name_of<RecvEvent::PutFin>(e, kRecvEventNames); }
 
 Hdr start(SendRequest& r, const btl::BtlCaps& caps, bool rdma) {
   if (r.state != SendState::Idle) throw ProtocolError("ob1 send request", to_string(r.state), "start");

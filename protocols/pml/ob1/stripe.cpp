@@ -1,17 +1,11 @@
 #include "protocols/pml/ob1/stripe.hpp"
-
+#include "protocols/base/transition_table.hpp"
 
 namespace ompisim::pml::ob1 {
 
-const char* to_string(StripePolicy p) {
-  switch (p) {
-    case StripePolicy::WeightedRoundRobin: return "weighted_rr";
-    case StripePolicy::StripeAbove: return "stripe_above";
-  }
-  return "?";
-}
-
 namespace {
+constexpr std::array<const char*, 2> kStripePolicyNames{"weighted_rr", "stripe_above"};
+
 std::size_t fastest(const bml::r2::Endpoint& ep) {
   std::size_t best = 0;
   for (std::size_t i = 1; i < ep.send.size(); ++i)
@@ -19,6 +13,8 @@ std::size_t fastest(const bml::r2::Endpoint& ep) {
   return best;
 }
 }  // namespace
+
+const char* to_string(StripePolicy p) { return base::name_of<StripePolicy::StripeAbove>(p, kStripePolicyNames); }
 
 bool striped(const bml::r2::Endpoint& ep, StripePolicy p, std::uint64_t bytes, std::uint64_t stripe_min_size) {
   if (ep.send.size() < 2) return false;
