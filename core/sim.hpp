@@ -4,8 +4,6 @@
 // knows SimGrid: engine/simgrid_engine binds it to SimGrid timers and comms (flow-level bandwidth sharing, CM02),
 // engine/des_engine is a plain C++ event queue (no sharing) used by unit tests.
 #pragma once
-#include "core/callback.hpp"
-
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -14,6 +12,7 @@
 
 namespace ompisim {
 
+using Callback = std::function<void()>;
 class TraceSink;  // core/trace.hpp
 using ResourceId = std::uint32_t;
 

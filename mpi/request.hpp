@@ -11,7 +11,6 @@
 // the peak number of live requests (no per-rank or per-peer preallocation). An id is (generation << 32 | slot), so
 // a stale id (a freed request) is never found again.
 #pragma once
-#include "core/callback.hpp"
 #include "core/errors.hpp"
 #include "mpi/p2p.hpp"
 
@@ -24,11 +23,11 @@
 
 namespace ompisim {
 
-using Completion = Callback;  // core/callback.hpp
+using Completion = std::function<void()>;
 
 namespace mpi {
 
-// Kept small (112 bytes on LP64: a whole-machine run holds hundreds of thousands): the datatype is folded into
+// Kept small (96 bytes on LP64: a whole-machine run holds hundreds of thousands): the datatype is folded into
 // `bytes` and `buf.contiguous`; a stack that converts data adds the type to its own request.
 struct Request {
   static constexpr std::uint64_t kUnmatched = ~std::uint64_t{0};
@@ -47,7 +46,7 @@ struct Request {
   }
 };
 
-static_assert(sizeof(void*) != 8 || sizeof(Request) <= 112, "mpi::Request grew: every live request pays for it");
+static_assert(sizeof(void*) != 8 || sizeof(Request) <= 96, "mpi::Request grew: every live request pays for it");
 
 using RequestId = std::uint64_t;
 
