@@ -282,8 +282,10 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
                                     "axis holds for each of its values.",
                                     100 * kActs));
     if (std::count(thinned.begin(), thinned.end(), true))
-      for (auto& l : wrap_words(fmt::format("Also moved by over {:g} % but not drawn (at most {} curves): {} {}.",
-                                            100 * kActs, kMaxSweepCurves, size_word,
+      for (auto& l : wrap_words(fmt::format("{} not drawn (at most {} curves): {} {}.",
+                                            n_acting ? fmt::format("Also moved by over {:g} % but", 100 * kActs)
+                                                     : std::string("Sizes"),
+                                            kMaxSweepCurves, size_word,
                                             size_runs(sizes, thinned, size_prefix)),
                                 145))
         caption.push_back(l);
