@@ -49,6 +49,8 @@ set_tests_properties(e2e.interrupt PROPERTIES RUN_SERIAL ON)
 add_test(NAME e2e.bad_machine COMMAND bash ${E2E}/bad_machine.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.rank_by COMMAND bash ${E2E}/rank_by.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.param_sweep COMMAND bash ${E2E}/param_sweep.sh $<TARGET_FILE:ompisim>)
+# A sweep's plot per axis: the message sizes the axis moves, keyed "message size 8 KiB", the others named as left out.
+add_test(NAME e2e.sweep_plot COMMAND bash ${E2E}/sweep_plot.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.neighbour_job COMMAND bash ${E2E}/neighbour_job.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.slingshot_bad_input COMMAND bash ${E2E}/slingshot_bad_input.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.hetero_bad_input COMMAND bash ${E2E}/hetero_bad_input.sh $<TARGET_FILE:ompisim>)

@@ -8,7 +8,9 @@
 #include <cctype>
 #include <filesystem>
 #include <fmt/format.h>
+#include <cmath>
 #include <map>
+#include <optional>
 
 namespace ompisim::validation {
 
@@ -43,27 +45,24 @@ std::string sweep_metric(const Json& t) {
 
 namespace {
 
-// A curve's label: the other axes' values and the result's own x (message size, radix, rank count), sizes as 1 KiB.
-std::string curve_label(const Json& r, const std::vector<std::string>& cols, const std::vector<std::string>& axes,
-                        const std::string& axis, const std::string& metric, const Json& units) {
-  std::string label;
-  for (auto& c : cols) {
-    if (c == axis || c == metric || c == "point" || !r.contains(c)) continue;
-    const bool is_axis = std::find(axes.begin(), axes.end(), c) != axes.end();
-    // Other result columns that vary per row (message size, radix) name the curve; derived metrics do not.
-    if (!is_axis && c != "bytes" && c != "radix" && c != "ranks") continue;
-    std::string v = c == "bytes" && r[c].is_number() ? byte_label(r[c].get<double>())
-                                                      : c + "=" + with_unit(r[c], c, units);
-    label += (label.empty() ? "" : ", ") + v;
-  }
-  return label;
-}
+// A fraction of its value by which the axis must move a curve to act on it: under 1 % a curve is flat on the plot
+// (about 1 px on a log axis of two decades in a 450 px frame).
+constexpr double kActs = 0.01;
 
 // How much a curve changes along the axis: max / min - 1 of its values (0 when the axis does not act on it).
-double spread(const std::vector<std::pair<std::size_t, double>>& pts) {
+double spread(const std::vector<std::optional<double>>& ys) {
   double lo = 1e300, hi = -1e300;
-  for (auto& [x, y] : pts) lo = std::min(lo, y), hi = std::max(hi, y);
-  return lo > 0 ? hi / lo - 1.0 : 0.0;
+  for (auto& y : ys)
+    if (y) lo = std::min(lo, *y), hi = std::max(hi, *y);
+  return lo > 0 && hi >= lo ? hi / lo - 1.0 : 0.0;
+}
+// Two curves lie on one another: the same points, each value within kActs of the other's.
+bool coincide(const std::vector<std::optional<double>>& a, const std::vector<std::optional<double>>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].has_value() != b[i].has_value()) return false;
+    if (a[i] && std::abs(*a[i] - *b[i]) > kActs * std::max(std::abs(*a[i]), std::abs(*b[i]))) return false;
+  }
+  return true;
 }
 
 // sweep_<axis> with every character that cannot stand in a file name made '_': "mca.btl_ugni_smsg_limit" ->
@@ -74,6 +73,63 @@ std::string axis_stem(const std::string& axis) {
   return label_stem("sweep_" + a, "sweep", axis);
 }
 
+// A gnuplot double-quoted string of `text` cut into lines of at most `width` characters.
+std::string gp_lines(const std::string& text, std::size_t width) {
+  std::string out = "\"";
+  const auto lines = wrap_words(text, width);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i) out += "\\n";
+    for (char c : lines[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// The result's own x of a row (message size, radix, process count): the columns that name it, and its words in a
+// legend, "message size 8 KiB", "tree radix 4".
+const std::vector<std::string> kSizeColumns = {"bytes", "radix", "ranks"};
+std::string size_words(const Json& r, const std::vector<std::string>& size_cols) {
+  std::string s;
+  for (auto& c : size_cols) {
+    if (!r.contains(c)) continue;
+    std::string v = c == "bytes" && r[c].is_number() ? "message size " + byte_label(r[c].get<double>())
+                    : c == "radix"                  ? "tree radix " + text(r[c])
+                    : c == "ranks"                  ? text(r[c]) + " processes"
+                                                    : c + " " + text(r[c]);
+    s += (s.empty() ? "" : ", ") + v;
+  }
+  return s;
+}
+
+// Sizes in their order, runs of consecutive ones written "a to b": "0 B to 128 B, 16 KiB to 4 MiB".
+std::string size_runs(const std::vector<std::string>& all, const std::vector<bool>& pick, const std::string& prefix) {
+  std::vector<std::string> runs;
+  for (std::size_t i = 0; i < all.size();) {
+    if (!pick[i]) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j + 1 < all.size() && pick[j + 1]) ++j;
+    auto bare = [&](const std::string& s) { return s.starts_with(prefix) ? s.substr(prefix.size()) : s; };
+    runs.push_back(j == i ? bare(all[i]) : bare(all[i]) + " to " + bare(all[j]));
+    i = j + 1;
+  }
+  std::string out;
+  for (std::size_t k = 0; k < runs.size(); ++k) out += (k ? ", " : "") + runs[k];
+  return out;
+}
+
+struct SweepCurve {
+  std::string label;
+  std::vector<std::optional<double>> ys;  // per axis value
+  double spread = 0;
+  std::size_t order = 0;  // size first, then the other axes in grid order
+  std::size_t size = 0;   // index of its size
+};
+
 }  // namespace
 
 std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
@@ -83,65 +139,195 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
   const auto cols = t.at("columns").get<std::vector<std::string>>();
   const auto axes = t.at("axes").get<std::vector<std::string>>();
   const Json units = t.value("units", Json::object());  // an axis of quantities: its values' unit (merge_sweep)
+  std::vector<std::string> size_cols;
+  for (auto& c : kSizeColumns)
+    if (std::find(cols.begin(), cols.end(), c) != cols.end() && std::find(axes.begin(), axes.end(), c) == axes.end())
+      size_cols.push_back(c);
+  const std::string size_prefix = size_cols.size() == 1 && size_cols[0] == "bytes" ? "message size " : "";
   for (auto& axis : axes) {
-    // The axis's values in first-seen (grid) order, and the curves: every other column but the metric and the point.
-    std::vector<std::string> xs;
-    std::map<std::string, std::size_t> xi;
-    std::vector<std::string> curve_names;
-    std::map<std::string, std::vector<std::pair<std::size_t, double>>> curves;
+    // The axis's values, the sizes and the other axes' combinations, each in first-seen (grid) order.
+    std::vector<std::string> xs, sizes, others;
+    std::map<std::string, std::size_t> xi, si, oi;
+    std::map<std::string, std::vector<std::string>> other_values;  // per other axis, its values in grid order
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::optional<double>>> ys;  // (size, combination)
+    std::map<std::size_t, std::map<std::string, std::string>> combo_of;  // combination -> other axis -> value
+    auto index = [](std::map<std::string, std::size_t>& m, std::vector<std::string>& v, const std::string& k) {
+      if (!m.count(k)) m[k] = v.size(), v.push_back(k);
+      return m[k];
+    };
+    struct Point { std::size_t x, s, o; double y; };
+    std::vector<Point> pts;
     for (auto& r : t.at("rows")) {
-      if (!r.contains(metric) || !r[metric].is_number()) continue;
-      std::string x = with_unit(r[axis], axis, units);
-      if (!xi.count(x)) xi[x] = xs.size(), xs.push_back(x);
-      std::string label = curve_label(r, cols, axes, axis, metric, units);
-      if (!curves.count(label)) curve_names.push_back(label);
-      curves[label].push_back({xi[x], r[metric].get<double>()});
+      if (!r.contains(metric) || !r[metric].is_number() || !r.contains(axis)) continue;
+      const std::size_t x = index(xi, xs, with_unit(r[axis], axis, units));
+      const std::size_t s = index(si, sizes, size_words(r, size_cols));
+      std::string okey;
+      std::map<std::string, std::string> combo;
+      for (auto& b : axes) {
+        if (b == axis || !r.contains(b)) continue;
+        const std::string v = with_unit(r[b], b, units);
+        auto& vals = other_values[b];
+        if (std::find(vals.begin(), vals.end(), v) == vals.end()) vals.push_back(v);
+        combo[b] = v;
+        okey += b + "=" + v + "\x1f";
+      }
+      const std::size_t o = index(oi, others, okey);
+      combo_of[o] = combo;
+      pts.push_back({x, s, o, r[metric].get<double>()});
     }
     if (xs.empty()) continue;
-    // The curves where this axis acts most (a size where a BTE bandwidth does nothing would be a flat line), shown
-    // in their first-seen order.
-    std::vector<std::size_t> order(curve_names.size());
-    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return spread(curves[curve_names[a]]) > spread(curves[curve_names[b]]);
-    });
-    // Curves the axis moves by less than 0.1 % are left out unless it moves none.
-    const double largest = order.empty() ? 0.0 : spread(curves[curve_names[order[0]]]);
-    std::size_t acting = 0;
-    while (acting < order.size() && spread(curves[curve_names[order[acting]]]) > 1e-3) ++acting;
-    const std::size_t shown = std::min(acting ? acting : curve_names.size(), kMaxSweepCurves);
-    order.resize(shown);
-    std::sort(order.begin(), order.end());
-    std::string stem = axis_stem(axis);
-    std::string svg = stem + ".svg", script = stem + ".gp";
-    std::string what = largest <= 0 ? fmt::format("{} changes no value", axis)
-                       : shown < curve_names.size()
-                           ? fmt::format("the {} of {} curves {} changes most (up to {:+.1f} %; {} change by over 0.1 %)",
-                                         shown, curve_names.size(), axis, 100 * largest, acting)
-                           : fmt::format("{} curves (largest change {:+.1f} %)", shown, 100 * largest);
-    std::string gp = fmt::format(
-        "set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'\nset output {}\n",
-        gp_quote(svg + ".tmp"));
-    gp += fmt::format("set title {}\n", gp_quote(fmt::format("{} against {}: {}", axis_label(metric), axis, what)));
-    // The key in up to 4 rows at the canvas's bottom edge, under a bottom margin that holds it (gnuplot's "key below"
-    // with maxrows draws the x label over the key).
-    gp += fmt::format("set xlabel {}\nset ylabel {}\nset logscale y\nset grid\n"
-                      "set bmargin 9\nset key at screen 0.5, screen 0.01 center bottom horizontal font ',9' maxrows 4\n",
+    for (auto& p : pts) {
+      auto& v = ys[{p.s, p.o}];
+      v.resize(xs.size());
+      v[p.x] = p.y;
+    }
+    // Per size: how much the axis moves it (the largest change of any curve at that size).
+    std::vector<double> size_spread(sizes.size(), 0.0);
+    for (auto& [k, v] : ys) size_spread[k.first] = std::max(size_spread[k.first], spread(v));
+    std::vector<bool> acts(sizes.size());
+    for (std::size_t s = 0; s < sizes.size(); ++s) acts[s] = size_spread[s] > kActs;
+    const std::size_t n_acting = static_cast<std::size_t>(std::count(acts.begin(), acts.end(), true));
+    const double largest = *std::max_element(size_spread.begin(), size_spread.end());
+    // The curves of the sizes drawn (those the axis acts on; all when it acts on none), curves that lie on one another
+    // drawn once: their label names of each other axis only the values they have when that is not all of them.
+    std::vector<SweepCurve> curves;
+    bool merged_any = false;
+    for (std::size_t s = 0; s < sizes.size(); ++s) {
+      if (n_acting && !acts[s]) continue;
+      std::vector<std::vector<std::size_t>> groups;
+      for (std::size_t o = 0; o < others.size(); ++o) {
+        auto it = ys.find({s, o});
+        if (it == ys.end()) continue;
+        bool placed = false;
+        for (auto& g : groups)
+          if (coincide(ys.at({s, g[0]}), it->second)) g.push_back(o), placed = true;
+        if (!placed) groups.push_back({o});
+      }
+      for (auto& g : groups) {
+        merged_any = merged_any || g.size() > 1;
+        std::string label = sizes[s];
+        std::size_t product = 1;
+        std::string parts;
+        for (auto& [b, vals] : other_values) {
+          std::vector<std::string> have;
+          for (auto& v : vals)
+            for (auto o : g)
+              if (combo_of[o][b] == v) {
+                have.push_back(v);
+                break;
+              }
+          product *= have.size();
+          if (have.size() == vals.size()) continue;  // every value of b gives this curve
+          std::string one = b + "=";
+          for (std::size_t k = 0; k < have.size(); ++k) one += (k ? " or " : "") + have[k];
+          parts += (parts.empty() ? "" : ", ") + one;
+        }
+        if (product != g.size()) {  // not every combination of those values: name each curve's own
+          parts.clear();
+          for (std::size_t k = 0; k < g.size(); ++k) {
+            std::string c;
+            for (auto& [b, v] : combo_of[g[k]]) c += (c.empty() ? "" : " ") + b + "=" + v;
+            parts += (k ? " or " : "") + c;
+          }
+        }
+        if (!parts.empty()) label += (label.empty() ? "" : ", ") + parts;
+        if (label.empty()) label = axis_label(metric);
+        curves.push_back({label, ys.at({s, g[0]}), spread(ys.at({s, g[0]})), curves.size(), s});
+      }
+    }
+    // At most kMaxSweepCurves: every k-th of the sizes drawn (the smallest k that fits, so the drawn sizes span the
+    // range where the axis acts), then, if one size alone has more, the curves the axis changes most.
+    std::vector<std::size_t> drawn_sizes;
+    for (auto& c : curves)
+      if (drawn_sizes.empty() || drawn_sizes.back() != c.size) drawn_sizes.push_back(c.size);
+    std::vector<bool> thinned(sizes.size(), false);
+    for (std::size_t k = 1; k <= drawn_sizes.size(); ++k) {
+      std::vector<bool> keep(sizes.size(), false);
+      for (std::size_t i = 0; i < drawn_sizes.size(); i += k) keep[drawn_sizes[i]] = true;
+      const auto n = std::count_if(curves.begin(), curves.end(), [&](auto& c) { return keep[c.size]; });
+      if (static_cast<std::size_t>(n) <= kMaxSweepCurves || k == drawn_sizes.size()) {
+        for (auto s : drawn_sizes) thinned[s] = !keep[s];
+        std::erase_if(curves, [&](auto& c) { return !keep[c.size]; });
+        break;
+      }
+    }
+    const std::size_t n_curves = curves.size();
+    if (curves.size() > kMaxSweepCurves) {
+      std::stable_sort(curves.begin(), curves.end(), [](auto& a, auto& b) { return a.spread > b.spread; });
+      curves.resize(kMaxSweepCurves);
+      std::sort(curves.begin(), curves.end(), [](auto& a, auto& b) { return a.order < b.order; });
+    }
+    const std::string stem = axis_stem(axis);
+    const std::string svg = stem + ".svg", script = stem + ".gp";
+    const std::string size_word = size_prefix.empty() ? "sizes" : "message sizes";
+    std::string title =
+        n_acting == 0
+            ? fmt::format("{} against {}: {} moves no value by over {:g} % (largest change {:+.1f} %)",
+                          axis_label(metric), axis, axis, 100 * kActs, 100 * largest)
+        : size_cols.empty()
+            ? fmt::format("{} against {} (largest change {:+.1f} %)", axis_label(metric), axis, 100 * largest)
+            : fmt::format("{} against {}: the {} it moves by over {:g} % ({} of {}; largest change {:+.1f} %)",
+                          axis_label(metric), axis, size_word, 100 * kActs, n_acting, sizes.size(), 100 * largest);
+    std::vector<std::string> caption;
+    if (n_acting && n_acting < sizes.size()) {
+      std::vector<bool> out(sizes.size());
+      for (std::size_t s = 0; s < sizes.size(); ++s) out[s] = !acts[s];
+      for (auto& l : wrap_words(fmt::format("Left out, as {} moves them by under {:g} %: {} {}.", axis, 100 * kActs,
+                                            size_word, size_runs(sizes, out, size_prefix)),
+                                145))
+        caption.push_back(l);
+    }
+    if (merged_any)
+      caption.push_back(fmt::format("Curves within {:g} % of one another are drawn once; a label that leaves out an "
+                                    "axis holds for each of its values.",
+                                    100 * kActs));
+    if (std::count(thinned.begin(), thinned.end(), true))
+      for (auto& l : wrap_words(fmt::format("{} not drawn (at most {} curves): {} {}.",
+                                            n_acting ? fmt::format("Also moved by over {:g} % but", 100 * kActs)
+                                                     : std::string("Sizes"),
+                                            kMaxSweepCurves, size_word,
+                                            size_runs(sizes, thinned, size_prefix)),
+                                145))
+        caption.push_back(l);
+    if (curves.size() < n_curves)
+      caption.push_back(fmt::format("Drawn: the {} of {} curves {} changes most.", curves.size(), n_curves, axis));
+    // The key inside the frame, top left and boxed; a caption under the frame (the canvas grows by its lines); the y
+    // range stretched upwards so that the data lie below the key (as the reproduced figures, validation/plot.cpp).
+    const int caption_px = 14 * static_cast<int>(caption.size());
+    const std::string title_q = gp_lines(title, 95);
+    const auto title_lines = static_cast<double>(std::count(title_q.begin(), title_q.end(), '\\') -
+                                                 std::count(title_q.begin(), title_q.end(), '"') + 2);
+    std::string gp = "set key top left reverse Left box opaque font ',9' spacing 0.9\nset logscale y\nset grid\n";
+    gp += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\n", title_q,
                       gp_quote(units.contains(axis) ? fmt::format("{} ({})", axis, units[axis].get<std::string>()) : axis),
                       gp_quote(axis_label(metric)));
+    if (!caption.empty()) {
+      gp += fmt::format("set bmargin {}\n", 4 + (caption_px + 15) / 16);
+      for (std::size_t i = 0; i < caption.size(); ++i)
+        gp += fmt::format("set label {} {} at screen 0.012, screen {:.4f} left front font ',9'\n", 100 + i,
+                          gp_quote(caption[i]),
+                          (static_cast<double>(caption_px) - 14.0 * static_cast<double>(i) - 4.0) /
+                              static_cast<double>(600 + caption_px));
+    }
     gp += "set xtics (";
     for (std::size_t i = 0; i < xs.size(); ++i) gp += fmt::format("{}{} {}", i ? ", " : "", gp_quote(xs[i]), i);
     gp += fmt::format(")\nset xrange [-0.5:{}]\n", static_cast<double>(xs.size()) - 0.5);
-    for (std::size_t k = 0; k < shown; ++k) {
+    for (std::size_t k = 0; k < curves.size(); ++k) {
       gp += fmt::format("$c{} << EOD\n", k);
-      for (auto& [x, y] : curves[curve_names[order[k]]]) gp += fmt::format("{} {}\n", x, y);
+      for (std::size_t x = 0; x < xs.size(); ++x)
+        if (curves[k].ys[x]) gp += fmt::format("{} {}\n", x, *curves[k].ys[x]);
       gp += "EOD\n";
     }
-    gp += "plot ";
-    for (std::size_t k = 0; k < shown; ++k)
-      gp += fmt::format("{}$c{} using 1:2 with linespoints title {}", k ? ", " : "", k,
-                        gp_quote(curve_names[order[k]].empty() ? metric : curve_names[order[k]]));
-    gp += "\n";
+    std::string plot = "plot ";
+    for (std::size_t k = 0; k < curves.size(); ++k)
+      plot += fmt::format("{}$c{} using 1:2 with linespoints title {}", k ? ", " : "", k, gp_quote(curves[k].label));
+    const double frame_px = 450.0 - 16.0 * (title_lines - 1.0);
+    const double f = std::min(0.6, (11.0 * static_cast<double>(curves.size()) + 14.0) / frame_px);
+    gp += "set terminal unknown\n" + plot + "\n";
+    gp += fmt::format("y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX\nset yrange [y0 : y0 * (y1 / y0) ** (1.0 / {:.4f})]\n", 1.0 - f);
+    gp += fmt::format("set terminal svg size 900,{} dynamic noenhanced font 'sans,11' background '#ffffff'\n"
+                      "set output {}\nreplot\n",
+                      600 + caption_px, gp_quote(svg + ".tmp"));
     write_file_atomic((std::filesystem::path(dir) / script).string(), gp);
     if (run_gnuplot_once(dir, script, svg)) wrote.push_back(svg);
   }

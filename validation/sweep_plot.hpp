@@ -1,7 +1,9 @@
-// A sweep's plots (`ompisim sweep --merge`): for each axis, the main metric against that axis's values (in grid order,
-// labelled with the unit of a quantity axis, "4 GB/s", or as written, "openmpi"), one curve per combination of the other
-// axes and of the result's own x (message size, radix, ...): the kMaxSweepCurves curves along which the axis changes
-// the result most (its relative spread), the title saying how many of how many and the largest change.
+// A sweep's plots (`ompisim sweep`, `--merge`): for each axis, the main metric against that axis's values (in grid
+// order, labelled with the unit of a quantity axis, "4 GB/s", or as written, "openmpi"), one curve per size of the
+// result's own x (message size, radix, process count) among the sizes the axis moves by over 1 %, keyed "message size
+// 8 KiB"; curves of other axes' values that lie on one another (within 1 %) drawn once, a curve's key naming only the
+// other axes' values that tell it apart. At most kMaxSweepCurves curves (every k-th size when more); the caption under
+// the frame names the sizes left out because the axis does not move them, and those not drawn for room.
 #pragma once
 #include "core/json_input.hpp"
 

@@ -2,9 +2,9 @@
 # Every grid in scenarios/examples/ runs as a user would copy it: `ompisim sweep GRID --out TMP` exits 0 and writes
 # sweep.json with one point per grid point, each axis changing a value somewhere. When gnuplot is installed, each axis
 # has its plot sweep_<axis, '.' as '_'>.svg whose x label names the axis and its unit (an axis of numbers has one: an
-# MCA byte size is in B, its ticks written 256 B, 1 KiB), whose title says how many of
-# the curves are drawn, and whose curves are ones the axis changes (no flat curve drawn while others change; the
-# legend has one entry per drawn curve). Usage: check_example_grids.sh OMPISIM SOURCE_DIR
+# MCA byte size is in B, its ticks written 256 B, 1 KiB), whose title names the axis and says how many of the sizes it
+# moves by over 1 %, whose key names each curve's message size ("message size 8 KiB") and only sizes the axis moves,
+# and whose caption names the sizes left out. Usage: check_example_grids.sh OMPISIM SOURCE_DIR
 set -euo pipefail
 tool=$1; src=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -54,19 +54,27 @@ for a in axes:
     assert xlabel in texts, f"{svg}: no x label '{xlabel}' in {texts}"
     title = [t for t in texts if f"against {a}:" in t]
     assert title, f"{svg}: no title naming the axis in {texts}"
-    m = re.search(r"the (\d+) of (\d+) curves", title[0])
-    assert m, f"{svg}: the title does not say how many curves are drawn: {title[0]}"
-    drawn, total = int(m.group(1)), int(m.group(2))
-    curves = defaultdict(list)
+    # the sizes the axis moves: at some combination of the other axes, by over 1 % along it
+    along = defaultdict(list)
     for r in rows:
-        curves[tuple((b, str(r.get(b))) for b in d["columns"] if b not in (a, metric, "point"))].append(r[metric])
-    assert total == len(curves), f"{svg}: title says {total} curves, the table has {len(curves)}"
-    changing = sum(1 for v in curves.values() if max(v) > min(v) * (1 + 1e-3))
-    assert drawn <= max(changing, 1) or drawn == total, \
-        f"{svg}: {drawn} curves drawn, only {changing} change along {a}: flat curves shown"
-    legend = [t for t in texts if t not in ticks and ("=" in t or re.search(r"\d (B|KiB|MiB|GiB)$", t))]
-    assert len(legend) == drawn, f"{svg}: {len(legend)} legend entries for {drawn} curves"
-print(f"{out}: one readable plot per axis, the curves each axis changes")
+        along[(r["bytes"],) + tuple(str(r[b]) for b in axes if b != a)].append(r[metric])
+    moved = defaultdict(float)
+    for k, v in along.items():
+        moved[k[0]] = max(moved[k[0]], max(v) / min(v) - 1)
+    acting = {b for b, m in moved.items() if m > 0.01}
+    m = re.search(r"(\d+) of (\d+)", " ".join(texts[texts.index(title[0]):texts.index(title[0]) + 2]))
+    assert m and int(m.group(1)) == len(acting) and int(m.group(2)) == len(moved), \
+        f"{svg}: title does not say {len(acting)} of {len(moved)} sizes: {title[0]}"
+    def size(b, u=0):
+        return f"{b:g} {['B', 'KiB', 'MiB', 'GiB'][u]}" if b < 1024 or u == 3 else size(b / 1024, u + 1)
+    keys = [t for t in texts if t.startswith("message size ")]
+    assert keys, f"{svg}: no key names a message size: {texts}"
+    by_name = {size(b): b for b in moved}
+    drawn = {by_name[k.split(",")[0][len("message size "):]] for k in keys}
+    assert drawn <= acting, f"{svg}: sizes drawn that {a} moves by under 1 %: {sorted(drawn - acting)}"
+    if len(acting) < len(moved):
+        assert any(t.startswith("Left out, as ") for t in texts), f"{svg}: the sizes left out are not named"
+print(f"{out}: one readable plot per axis, the message sizes each axis moves")
 PY
   fi
   n=$((n + 1))

@@ -18,8 +18,12 @@ check benchmark_unknown_key '{"machine": "cielo", "stack": "openmpi", "benchmark
 check smb_window '{"machine": "red-storm", "stack": "native", "benchmark": {"name": "smb_overhead", "window": 8}, "ranks": 2}' "key 'benchmark.window': unknown key"
 check misspelled_required '{"machine": "cielo", "stack": "openmpi", "benchmrak": {"name": "osu_latency"}, "ranks": 2}' "key 'benchmark': required key is missing (is 'benchmrak' a misspelling of it?)"
 check truncated '{"machine": "cielo", ' "not valid JSON"
-# an unknown --paper lists the papers there are, with a did-you-mean when one is close
-expect_input_error unknown_paper "key 'gemini': no reference data for this paper (papers: gemini-xe-xk, heterogeneous, qsnet-elan4, seastar-portals, slingshot-ex)" validate --paper gemini
+# an unknown --paper lists the papers there are, with a did-you-mean when one is close or holds it (one paper only)
+expect_input_error unknown_paper "key 'gemini': no reference data for this paper (did you mean 'gemini-xe-xk'?) (papers: gemini-xe-xk, heterogeneous, qsnet-elan4, seastar-portals, slingshot-ex)" validate --paper gemini
+expect_input_error part_of_paper_name "key 'Elan4': no reference data for this paper (did you mean 'qsnet-elan4'?)" validate --paper Elan4
+expect_input_error misspelled_validate_paper "did you mean 'slingshot-ex'" validate --paper slingshotex
+expect_input_error no_such_paper "key 'myrinet': no reference data for this paper (papers: " validate --paper myrinet
+expect_input_error empty_paper "--paper: empty value" validate --paper ""
 expect_input_error misspelled_paper "did you mean 'seastar-portals'" calibrate --paper seastar-portal
 # calibrate fits the machine the paper's calibration points run on: another is refused before any run, naming it
 expect_input_error calibrate_other_machine "key 'cielo': the calibration points of seastar-portals run on machine 'red-storm'.*give --machine red-storm" calibrate --paper seastar-portals --machine cielo

@@ -1,10 +1,14 @@
 // `ompisim validate`: the scenarios with reference data, checked against the papers; the validation table (or JSON),
 // exit 1 when a calibration point is outside its tolerance.
 #include "core/errors.hpp"
+#include "core/json_input.hpp"
 #include "runner/registries.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/validate.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 
@@ -18,7 +22,33 @@ struct ValidateOptions {
   std::vector<std::string> sets;
 };
 
-int validate_command(const CLI::App&, const ValidateOptions& opt, Context&) {
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// --paper names a paper with reference data; a misspelling, or a part of one paper's name ("gemini" for gemini-xe-xk),
+// is refused with that paper as the suggestion.
+void check_paper(const std::string& paper) {
+  if (paper.empty()) return;
+  std::vector<std::string> papers;
+  for (auto& f : validation::reference_files("")) papers.push_back(std::filesystem::path(f).stem().string());
+  if (std::find(papers.begin(), papers.end(), paper) != papers.end()) return;
+  std::string hint = did_you_mean(paper, papers);
+  if (hint.empty()) {
+    std::vector<std::string> holding;
+    for (auto& p : papers)
+      if (lower(p).find(lower(paper)) != std::string::npos) holding.push_back(p);
+    if (holding.size() == 1) hint = holding.front();
+  }
+  throw InputError("--paper", paper,
+                   fmt::format("no reference data for this paper{} (papers: {})",
+                               hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(papers, ", ")));
+}
+
+int validate_command(const CLI::App& sub, const ValidateOptions& opt, Context&) {
+  refuse_empty_values(sub, {"--paper", "--machine-file"});
+  check_paper(opt.paper);
   if (!opt.machine_file.empty()) {
     validation::set_machine_file(opt.machine_file);
     // A file whose machine no scenario of the papers runs on would be read and then used by none.

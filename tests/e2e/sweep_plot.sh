@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Configuration: `sweep` of Gemini Fig. 5's inter-node latency over nic.bte_bandwidth (4, 6 GB/s) and
+#                mca.btl_vader_eager_limit (16, 32 KiB: on-node only, so it moves no inter-node value).
+# Expected:      exit 0; sweep_nic_bte_bandwidth.svg keys each curve by its message size ("message size 16 KiB"), one
+#                curve per drawn size (the vader values lie on one another and are drawn once, the key naming neither);
+#                the table has the BTE bandwidth move no size under 8 KiB by over 1 %, and the plot draws only sizes
+#                of at least 8 KiB, each one the table says it moves by over 1 %, the others moved named as not drawn,
+#                and its caption names the sizes left out (from 0 B); the x label has the axis's unit, the y label
+#                the metric's; sweep_mca_btl_vader_eager_limit.svg's title says the axis moves no value.
+# How validated: python3 on sweep.json and on the SVGs' text.
+set -u
+BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+if ! command -v gnuplot > /dev/null; then echo "FAIL gnuplot not installed (setup.sh installs it)"; exit 1; fi
+cd "$t"
+cat > grid.json <<J
+{"base": "$SRC/scenarios/gemini/fig5_latency_2p_inter_openmpi.json",
+ "axes": {"nic.bte_bandwidth": ["4 GB/s", "6 GB/s"], "mca.btl_vader_eager_limit": [16384, 32768]}}
+J
+"$BIN" --quiet sweep grid.json --out out -j 1 > /dev/null 2> err || { echo "FAIL sweep exits 0"; cat err; exit 1; }
+python3 - out <<'P'
+import json, re, sys
+from collections import defaultdict
+out = sys.argv[1]; fail = False
+def check(name, ok, detail=""):
+    global fail
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
+    fail |= not ok
+def texts(svg):
+    return [re.sub(r"<[^>]*>", "", t).replace("&amp;", "&").strip()
+            for t in re.findall(r"<text[^>]*>(?:(?!</text>).)*</text>", open(svg).read(), re.S)]
+def size(b, u=0):
+    return f"{b:g} {['B', 'KiB', 'MiB', 'GiB'][u]}" if b < 1024 or u == 3 else size(b / 1024, u + 1)
+d = json.load(open(f"{out}/sweep.json"))
+a, other = "nic.bte_bandwidth", "mca.btl_vader_eager_limit"
+by = defaultdict(list)   # (size, vader) -> latencies along the BTE bandwidth
+for r in d["rows"]:
+    by[(r["bytes"], r[other])].append(r["latency_us"])
+moved = {}
+for (b, _), v in by.items():
+    moved[b] = max(moved.get(b, 0), max(v) / min(v) - 1)
+acting = sorted(b for b, m in moved.items() if m > 0.01)
+check("precondition: the BTE bandwidth moves no size under 8 KiB by over 1 %, some above",
+      acting and min(acting) >= 8192, f"acting sizes {acting}")
+tx = texts(f"{out}/sweep_nic_bte_bandwidth.svg")
+keys = [x for x in tx if x.startswith("message size ")]
+check("the key names the message size", len(keys) > 0, tx)
+drawn = [float(re.match(r"message size ([\d.]+) (B|KiB|MiB|GiB)$", k).group(1)) *
+         1024 ** ["B", "KiB", "MiB", "GiB"].index(k.split()[-1]) if re.match(r"message size [\d.]+ (B|KiB|MiB|GiB)$", k)
+         else -1 for k in keys]
+check("each key is a message size alone (the vader values coincide: drawn once)", -1 not in drawn, keys)
+check("one curve per drawn size", len(set(drawn)) == len(drawn), keys)
+check("only sizes of at least 8 KiB drawn", drawn and min(drawn) >= 8192, keys)
+check("each drawn size is one the axis moves by over 1 %", set(drawn) <= set(acting), f"{drawn} vs {acting}")
+caption = " ".join(x for x in tx if x.startswith(("Left out", "Also moved")) or "message sizes" in x)
+not_drawn = [b for b in acting if b not in drawn]
+check("the acting sizes not drawn are named", all(size(b) in caption for b in not_drawn), f"{not_drawn}: {caption}")
+check("the caption names the sizes left out, from 0 B", "Left out" in caption and "0 B to " in caption, caption)
+check("x label with its unit", "nic.bte_bandwidth (GB/s)" in tx, tx)
+check("y label with its unit", "latency (us)" in tx, tx)
+tv = texts(f"{out}/sweep_mca_btl_vader_eager_limit.svg")
+check("an axis that moves nothing says so", any("moves no value" in x for x in tv), tv)
+sys.exit(1 if fail else 0)
+P
