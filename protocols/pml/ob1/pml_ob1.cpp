@@ -540,9 +540,8 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
         in.contig = (f.h.flags & hdr_flag::Contig) && r.buf.contiguous;
         in.pin = (f.h.flags & hdr_flag::Pin) != 0;
         in.rdma_cnt = v11_rdma_cnt(ep, r.buf);
-        in.rdma_btls = static_cast<std::size_t>(std::count_if(ep.rdma.begin(), ep.rdma.end(), [](const bml::r2::BmlBtl& x) {
-          return x.btl->caps().has(btl::flag::Put);
-        }));
+        auto puts = [](const bml::r2::BmlBtl& x) { return x.btl->caps().has(btl::flag::Put); };
+        in.rdma_btls = static_cast<std::size_t>(std::count_if(ep.rdma.begin(), ep.rdma.end(), puts));
         in.btl_rdma_offset = btl_rdma_offset(ep);
         const RndvAck a = v11_rndv_ack(in);
         put = a.rdma_offset < f.h.msg_bytes;
