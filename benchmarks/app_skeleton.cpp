@@ -43,6 +43,7 @@
 // at every size; with fit_compute, the openmpi-cm evaluations use the scenario's library (refit from the openmpi-cm
 // scenario); reductions cost no CPU time; the per-rank Table 1 counts cannot be
 // matched exactly with a few steps (see each app file).
+#include "platform/alloc_mem.hpp"
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"
 #include "benchmarks/schedule_exec.hpp"
@@ -370,7 +371,7 @@ Task app_rank(Ctx& x, int me) {
   const AppConfig& c = x.c;
   const double cstep = c.compute_per_step * imbalance_factor(c, me, x.n);
   double& comp = x.compute_time[static_cast<std::size_t>(me)];
-  Buffer buf{static_cast<std::uint64_t>(me) << 36, true};
+  const Buffer buf = alloc_mem(Buffer{static_cast<std::uint64_t>(me) << 36, true}, c.alloc_mem);
   const std::string* last_routine = nullptr;
   for (int step = 0; step < c.steps; ++step) {
     for (std::size_t pi = 0; pi < c.phases.size(); ++pi) {
@@ -548,6 +549,13 @@ AppConfig load_app(const std::string& app, const std::string& file, const std::s
       throw InputError(path, "imbalance.value", "expected a number in [0, 1)");
     c.imbalance = v.get<double>();
   }
+  if (r.has("alloc")) {
+    const Json& v = sourced(r, "alloc");
+    if (!v.is_string() || (v.get<std::string>() != "malloc" && v.get<std::string>() != "mpi_alloc_mem"))
+      throw InputError(path, "alloc.value", "expected 'malloc' or 'mpi_alloc_mem' (how the application allocates its "
+                                            "message buffers)");
+    c.alloc_mem = v.get<std::string>() == "mpi_alloc_mem";
+  }
   c.estimates = load_estimates(r, path);
   set_estimates(c.estimates, set, file, set_key);
   Json ph = r.raw("phases");
@@ -574,6 +582,7 @@ Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file) {
   Ctx x{w, s, c, n, ScheduleExec(s, n), std::vector<double>(static_cast<std::size_t>(n), 0.0),
         std::vector<double>(static_cast<std::size_t>(n), -1.0)};
   x.exec.on_send = [&x](int, int, std::uint64_t bytes) { x.count(bytes, false); };
+  x.exec.registered = c.alloc_mem;
   for (auto& p : c.phases) {
     if (!p.routine.empty()) x.routine_time.emplace(p.routine, std::vector<double>(static_cast<std::size_t>(n), 0.0));
     if (p.kind == "halo") x.routine_time.emplace("Isend", std::vector<double>(static_cast<std::size_t>(n), 0.0));

@@ -19,6 +19,10 @@ struct OsuConfig {
   std::vector<std::uint64_t> sizes;
   long long iterations = -1, skip = -1, window = 64;  // -1: OSU's defaults (small / large message)
   std::uint64_t buffer_offset = 0;  // added to buffer addresses (0: page aligned, as OSU allocates)
+  // "alloc": how the benchmark allocates its data buffers: malloc (false) or MPI_Alloc_mem (true: registered with
+  // every BTL's memory pool, platform/alloc_mem.hpp; NetPIPE's MPI module with its MPI_Alloc_mem option, the heterogeneous
+  // paper's Fig. 2).
+  bool alloc_mem = false;
   MemKind buffer = MemKind::Host;   // "buffer": "host" | "device" (OSU's -d rocm/cuda D D: each rank's GPU, the one
                                     // nearest its core unless bound otherwise)
   // Ping-pong only: the initiating rank posts the receive for the reply before it sends (true), or after its send
@@ -73,6 +77,9 @@ struct AppConfig {
   Json table1;                      // the paper's row, reported next to the simulated values (null: none, e.g. a
                                     // skeleton whose paper gives run times only; then no MPI-share fit)
   std::vector<AppPhase> phases;
+  // "alloc" (optional, {"value", "source"}): how the application allocates its message buffers, "malloc" (the
+  // default) or "mpi_alloc_mem" (registered with every BTL's memory pool, platform/alloc_mem.hpp).
+  bool alloc_mem = false;
   std::vector<AppEstimate> estimates;  // the inputs sampled by the prediction intervals, as resolved (after `set`)
   // The collective library (benchmark "collectives"): empty = the coll/base algorithm named per kind in app_skeleton.cpp
   // at every size; else a decision table's name ("tuned-v1.3", "mpich2-1.0", collectives/decision.hpp) and its data,

@@ -2,6 +2,7 @@
 // OSU sources: osu_latency and osu_multi_lat report the one-way latency (elapsed / 2 / iterations, averaged over the
 // pairs); osu_bw and osu_mbw_mr stream `window` non-blocking sends that the receiver acknowledges with a 4-byte
 // message; osu_bibw exchanges windows in both directions. osu_multi_lat and osu_mbw_mr pair rank i with i + N/2.
+#include "platform/alloc_mem.hpp"
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"
 #include "benchmarks/osu_block.hpp"
@@ -22,6 +23,11 @@ Buffer buf_of(int rank, int which, std::uint64_t offset, MemKind kind = MemKind:
   // in the rank's GPU (index -1: the platform resolves it to the GPU the rank uses).
   return Buffer{(static_cast<std::uint64_t>(rank) << 36) + (static_cast<std::uint64_t>(which) << 32) + offset, true,
                 MemSpace{kind, -1}};
+}
+
+// A data buffer (send 0, receive 1) as the block allocates it ("buffer_offset", "buffer", "alloc").
+Buffer data_buf(const OsuConfig& c, int rank, int which) {
+  return alloc_mem(buf_of(rank, which, c.buffer_offset, c.buffer), c.alloc_mem);
 }
 
 struct Ctx {
@@ -68,7 +74,7 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
       // every message finds its receive already posted.
       // Each receive is awaited before the next is posted, so one Pending serves them all.
       Pending rx;
-      auto post = [&] { recv_data(x, me, peer, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), rx.add()); };
+      auto post = [&] { recv_data(x, me, peer, size, data_buf(x.c, me, 1), rx.add()); };
       if (!first) post();
       for (long long i = 0; i < iters + skip; ++i) {
         if (i == skip) t0 = x.w.sim().now();
@@ -78,7 +84,7 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
           if (i + 1 < iters + skip) post();
         }
         Pending a;
-        send_data(x, me, peer, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), a.add(), true);
+        send_data(x, me, peer, size, data_buf(x.c, me, 0), a.add(), true);
         co_await a;
         if (first) co_await rx;
       }
@@ -88,8 +94,8 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
         // The initiator sends then receives (MPI_Send, MPI_Recv); its peer receives then sends.
         for (bool send : {first, !first}) {
           Pending p;
-          if (send) send_data(x, me, peer, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add(), true);
-          else recv_data(x, me, peer, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
+          if (send) send_data(x, me, peer, size, data_buf(x.c, me, 0), p.add(), true);
+          else recv_data(x, me, peer, size, data_buf(x.c, me, 1), p.add());
           co_await p;
         }
       }
@@ -114,19 +120,19 @@ Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<dou
       if (i == skip) t0 = x.w.sim().now();
       if (bidirectional) {
         Pending p;
-        for (long long j = 0; j < window; ++j) recv_data(x, me, peer, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
-        for (long long j = 0; j < window; ++j) send_data(x, me, peer, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
+        for (long long j = 0; j < window; ++j) recv_data(x, me, peer, size, data_buf(x.c, me, 1), p.add());
+        for (long long j = 0; j < window; ++j) send_data(x, me, peer, size, data_buf(x.c, me, 0), p.add());
         co_await p;
       } else if (sender) {
         Pending p;
-        for (long long j = 0; j < window; ++j) send_data(x, me, peer, size, buf_of(me, 0, x.c.buffer_offset, x.c.buffer), p.add());
+        for (long long j = 0; j < window; ++j) send_data(x, me, peer, size, data_buf(x.c, me, 0), p.add());
         co_await p;
         Pending a;
         x.s.irecv(me, peer, kAckTag, 4, buf_of(me, 2, 0), a.add());
         co_await a;
       } else {
         Pending p;
-        for (long long j = 0; j < window; ++j) recv_data(x, me, peer, size, buf_of(me, 1, x.c.buffer_offset, x.c.buffer), p.add());
+        for (long long j = 0; j < window; ++j) recv_data(x, me, peer, size, data_buf(x.c, me, 1), p.add());
         co_await p;
         Pending a;
         // The receiver's acknowledgement: MPI_Send of 4 bytes (osu_bw.c, osu_mbw_mr.c).
@@ -275,6 +281,10 @@ OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind, const std::vector
   if (buffer != "host" && buffer != "device")
     b.fail("buffer", "expected 'host' or 'device' (where the benchmark's buffers live)");
   c.buffer = buffer == "device" ? MemKind::Device : MemKind::Host;
+  const std::string alloc = read_text(b, declared, "alloc");
+  if (alloc != "malloc" && alloc != "mpi_alloc_mem")
+    b.fail("alloc", "expected 'malloc' or 'mpi_alloc_mem' (how the benchmark allocates its data buffers)");
+  c.alloc_mem = alloc == "mpi_alloc_mem";
   if (b.has("prepost") && !pingpong)
     b.fail("prepost", "only the ping-pong benchmarks (osu_latency, osu_multi_lat, netpipe) take this key");
   if (pingpong) c.prepost = read_boolean(b, declared, "prepost");
@@ -388,6 +398,10 @@ std::vector<DriverParam> osu_params(const OsuKind& k, bool with_window) {
   p.push_back(integer_key("buffer_offset", 0, 4095, 0, "bytes added to the page-aligned buffer addresses"));
   p.push_back(text_key("buffer", "host | device", "host",
                        "where the buffers live (OSU's -d rocm D D: the GPU each rank uses, nearest its core)"));
+  p.push_back(text_key("alloc", "malloc | mpi_alloc_mem", "malloc",
+                       "how the data buffers are allocated (mpi_alloc_mem: registered with every BTL's memory pool; "
+                       "Open MPI 1.1's ob1 then takes its registered RDMA path, malloc'ed ones its RNDV/FRAG/PUT path "
+                       "unless mpi_leave_pinned)"));
   p.push_back(text_key("datatype", "MPI datatype name", "MPI_BYTE",
                        "datatype of the data messages (MPI_INT: converted by the receiver between unlike architectures)"));
   if (pingpong)

@@ -1,4 +1,5 @@
 // See schedule_exec.hpp.
+#include "platform/alloc_mem.hpp"
 #include "benchmarks/schedule_exec.hpp"
 
 #include <stdexcept>
@@ -63,7 +64,7 @@ std::uint64_t ScheduleExec::count(const coll::Op& op) const {
 
 void ScheduleExec::issue(int rank, const coll::Op& op) {
   Run& r = runs_[static_cast<std::size_t>(rank)];
-  Buffer b{0, true, MemSpace{buffer, -1}};
+  const Buffer b = alloc_mem(Buffer{0, true, MemSpace{buffer, -1}}, registered);
   switch (op.kind) {
     case coll::OpKind::Send: {
       int peer = r.g.world(op.peer);

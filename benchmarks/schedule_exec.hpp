@@ -32,6 +32,7 @@ public:
   ScheduleExec(Stack& s, int nranks) : s_(s), runs_(static_cast<std::size_t>(nranks)) {}
   OpHook amo, wait_counter, reduce;  // required only when schedules contain Amo / WaitCounter / Reduce
   MemKind buffer = MemKind::Host;  // where Send/Recv buffers live (device: each rank's GPU)
+  bool registered = false;         // Send/Recv buffers allocated by MPI_Alloc_mem (platform/alloc_mem.hpp)
   mpi::Datatype datatype = mpi::kByte;  // the element type of Send/Recv data
   // Called for every Send as it is posted (world ranks), e.g. to count messages by size.
   std::function<void(int rank, int peer, std::uint64_t bytes)> on_send;

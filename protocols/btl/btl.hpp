@@ -55,6 +55,9 @@ struct BtlCaps {
   // Open MPI 1.1 btl_min_send_size: below this many remaining bytes ob1's send schedule puts them all in one FRAG
   // on a BTL (0: never).
   std::uint64_t min_send_size = 0;
+  // The module has a memory pool (btl_mpool != NULL): its RDMA needs the user buffer registered with it (Open MPI
+  // v1.1 mca_pml_ob1_rdma_btls counts a BTL without one as usable on any buffer).
+  bool mpool = false;
   std::uint32_t exclusivity = 0;
   std::uint32_t latency = 0;    // us
   std::uint32_t bandwidth = 0;  // Mb/s

@@ -42,6 +42,7 @@ struct V11Component {
   const char* source;     // the v1.1 file that registers its parameters: every default's source
   const char* module;     // the v1.1 module it follows (btl/openib follows btl_mvapi)
   Connection connection;  // channels per connection (the component says from which source)
+  bool mpool;             // its modules create a memory pool (BtlCaps::mpool; the component says from which source)
 };
 
 // A v1.1 component's defaults, in registration order (latency: none of the three registers one, so 0). Each is
@@ -74,8 +75,10 @@ private:
 public:
   // The capability record of this component's modules.
   BtlCaps caps() const {
-    return v11_caps(eager_limit, max_send_size, min_rdma_size, max_rdma_size, exclusivity, latency, bandwidth, flags,
-                    min_send_size);
+    BtlCaps c = v11_caps(eager_limit, max_send_size, min_rdma_size, max_rdma_size, exclusivity, latency, bandwidth,
+                         flags, min_send_size);
+    c.mpool = Component::kComponent.mpool;
+    return c;
   }
 
   template <class V>

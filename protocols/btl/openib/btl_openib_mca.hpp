@@ -11,10 +11,11 @@ namespace ompisim::btl::openib {
 
 struct OpenibMca : btl::V11BtlMca<OpenibMca> {
   // Connection: two QPs per endpoint, the high-priority one for PRIORITY eager fragments (Open MPI v1.1
-  // btl_mvapi_endpoint.c mca_btl_mvapi_endpoint_post_send; the same in btl_openib_endpoint.c).
+  // btl_mvapi_endpoint.c mca_btl_mvapi_endpoint_post_send; the same in btl_openib_endpoint.c). Memory pool: the
+  // "mvapi" mpool (v1.1 btl_mvapi_component.c mca_btl_mvapi_component_init: mca_mpool_base_module_create).
   static constexpr btl::V11Component kComponent{
       "openib", "ib-sdr-pcie", "Open MPI v1.1 ompi/mca/btl/mvapi/btl_mvapi_component.c", "mvapi",
-      btl::Connection::PriorityChannel};
+      btl::Connection::PriorityChannel, true};
   OpenibMca()
       : V11BtlMca({12 * 1024, 64 * 1024, 1024 * 1024, 1024 * 1024, btl::kExclusivityDefault, 800, 32 * 1024,
                    btl::flag::Put | btl::flag::Get}) {}

@@ -11,8 +11,9 @@ namespace ompisim::btl::tcp {
 struct TcpMca : btl::V11BtlMca<TcpMca> {
   // Connection: one socket per endpoint, fragments in order (PRIORITY only completes at once; Open MPI v1.1
   // btl_tcp_endpoint.c mca_btl_tcp_endpoint_send).
+  // No memory pool (v1.1 btl_tcp creates none; its RDMA is dropped here anyway).
   static constexpr btl::V11Component kComponent{"tcp", "gige", "Open MPI v1.1 ompi/mca/btl/tcp/btl_tcp_component.c",
-                                                "tcp", btl::Connection::SingleFifo};
+                                                "tcp", btl::Connection::SingleFifo, false};
   TcpMca()
       : V11BtlMca({64 * 1024, 128 * 1024, 128 * 1024, 2147483647.0, btl::kExclusivityLow, 100, 64 * 1024,
                    btl::flag::Send | btl::flag::SendInplace}) {

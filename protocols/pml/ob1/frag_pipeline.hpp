@@ -68,6 +68,11 @@ public:
 
   // The next fragment to post, or nothing when `depth` fragments are in flight or every byte has been posted.
   std::optional<Frag> next();
+  // Remaining: the round robin's position (the BTL index the next fragment starts looking from). Open MPI 1.1 keeps
+  // it in the peer's BTL array (mca_bml_base_btl_array_get_next on btl_send / btl_rdma), so it carries over from one
+  // request to the next: the caller restores it with start_at before the first next() and reads it back after each.
+  void start_at(std::size_t share) { next_ = btl_.empty() ? 0 : share % btl_.size(); }
+  std::size_t rr_position() const { return next_; }
   // A posted fragment of BTL `share` (Frag::share) completed. Returns true when it was the last one of the request.
   bool complete(std::size_t share);
 

@@ -1,6 +1,9 @@
 #include "protocols/pml/ob1/pml_ob1.hpp"
 
+#include "platform/alloc_mem.hpp"
+
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -106,10 +109,15 @@ void Ob1::start_send(const mpi::P2P& m, Completion done) {
   // RGET needs exactly one RDMA BTL with GET (Open MPI 1.1 start_rdma: req_rdma_cnt == 1); otherwise RNDV, and the
   // receiver decides from its own record whether the rest comes by RDMA PUT (rdma_choice).
   const RdmaChoice choice = rdma_choice(ep, r.bytes);
-  Hdr h = start(r, b->caps(), choice.rget);
+  // Open MPI 1.1 takes start_rdma only for a buffer mca_pml_ob1_rdma_btls finds usable by an RDMA BTL
+  // (req_rdma_cnt != 0: registered already, or mpi_leave_pinned); any other contiguous buffer goes by start_rndv
+  // with its first eager bytes, flagged CONTIG, even to one BTL with GET (v1.1.1 pml_ob1_sendreq.h 221-240). Under
+  // the 1.3-on schedule every contiguous buffer counts as registered (the model's premise there).
+  const bool usable = !registered_path() || v11_rdma_cnt(ep, r.buf) != 0;
+  Hdr h = start(r, b->caps(), choice.rget && usable);
   bool pinned = false;  // start_rdma's RNDV: flagged CONTIG|PIN
   r.first = first_payload(r, h, b->caps());
-  if (h == Hdr::Rndv && choice.put && r.buf.contiguous) {
+  if (h == Hdr::Rndv && choice.put && r.buf.contiguous && usable) {
     // A contiguous buffer registered with the RDMA BTLs (the model's premise, as for RGET) takes start_rdma: without
     // GET it sends "a rendezvous header - dont eager send any data; receiver will schedule rdma put(s) of the entire
     // message", on the first BTL of its RDMA array (v1.1.1 pml_ob1_sendreq.c:559-676, `bml_btl =
@@ -163,6 +171,23 @@ btl::Btl* Ob1::next_eager_btl(int rank, int peer) {
     return ep.eager.front().btl;
   if (eager_rr_.empty()) eager_rr_.resize(static_cast<std::size_t>(ctx_.ranks()));
   return first_fragment_btl(ep, stripe_.policy, eager_rr_[static_cast<std::size_t>(rank)][peer]);
+}
+
+std::size_t Ob1::v11_rdma_cnt(const bml::r2::Endpoint& ep, const Buffer& b) const {
+  return static_cast<std::size_t>(std::count_if(ep.rdma.begin(), ep.rdma.end(), [&](const bml::r2::BmlBtl& x) {
+    return v11_rdma_usable(x.btl->caps().mpool, from_alloc_mem(b), stripe_.leave_pinned);
+  }));
+}
+
+std::uint64_t Ob1::btl_rdma_offset(const bml::r2::Endpoint& ep) {
+  std::uint64_t off = 0;
+  for (const auto& x : ep.rdma) off = std::max(off, x.btl->caps().min_rdma_pipeline_size);
+  return off;
+}
+
+std::uint32_t& Ob1::array_rr(std::vector<mpi::PeerSeq>& rr, int rank, int peer) {
+  if (rr.empty()) rr.resize(static_cast<std::size_t>(ctx_.ranks()));
+  return rr[static_cast<std::size_t>(rank)][peer];
 }
 
 void Ob1::start_recv(const mpi::P2P& m, Completion done) {
@@ -234,10 +259,15 @@ void Ob1::schedule_frags(std::uint64_t sid, std::uint64_t first, std::uint64_t e
     auto idx = static_cast<std::size_t>(std::find(bml_.btls().begin(), bml_.btls().end(), b) - bml_.btls().begin());
     share.push_back({idx, weight[i], chunk, v13 ? c.eager_limit : c.min_send_size, 0});
   }
-  frag_sched_.insert_or_assign(
-      sid, FragSchedule{FragPipeline(std::move(share), first, left, stripe_.send_pipeline_depth, stripe_.schedule,
-                                     stripe_.max_send_per_range, false),
-                        recv_req});
+  // Open MPI 1.1: "schedule fragments up to the threshold to overlap initial registration/setup costs of the rdma":
+  // while the receiver PUTs the bytes from the rdma offset on, the FRAGs before it are not bounded by the send
+  // pipeline depth (v1.1.1 pml_ob1_sendreq.c 803-804, `req_pipeline_depth < send_pipeline_depth || req_rdma_offset <
+  // req_bytes_packed`); the peer's btl_send round robin carries over between requests (get_next, line 810).
+  const bool v11 = registered_path();
+  const int depth = v11 && end < r.bytes ? std::numeric_limits<int>::max() : stripe_.send_pipeline_depth;
+  FragPipeline pipe(std::move(share), first, left, depth, stripe_.schedule, stripe_.max_send_per_range, false);
+  if (v11) pipe.start_at(array_rr(send_rr_, r.rank, r.peer));
+  frag_sched_.insert_or_assign(sid, FragSchedule{std::move(pipe), recv_req, v11});
   post_frags(sid);
 }
 
@@ -254,7 +284,7 @@ void Ob1::check_send_done(std::uint64_t sid) {
 // at most recv_pipeline_depth PUTs in flight (from the PUT control message to its FIN), at most
 // pml_ob1_max_rdma_per_request BTLs (v1.3 on), and a FIN's BTL first in line for the next (v1.3 on).
 void Ob1::schedule_puts(std::uint64_t rid, int me, int peer, std::uint64_t first, std::uint64_t send_req,
-                        bool ack_in_put) {
+                        bool ack_in_put, bool registered) {
   const RecvRequest& r = lib_.recv(rid);
   const std::uint64_t left = r.msg_bytes > first ? r.msg_bytes - first : 0;
   const bml::r2::Endpoint& ep = bml_.endpoint(me, peer);
@@ -271,15 +301,18 @@ void Ob1::schedule_puts(std::uint64_t rid, int me, int peer, std::uint64_t first
     share.push_back({idx, at < weight.size() ? weight[at] : 0.0, std::max<std::uint64_t>(1, c.rdma_pipeline_frag_size),
                      c.eager_limit, btl::desc_flag::Put});
   }
-  // The model takes a contiguous buffer as registered with every RDMA BTL (as MPI_Alloc_mem's are, or with
-  // mpi_leave_pinned), the premise of its RGET too: under the v1.1 schedule the receiver's PUTs take the branch over
-  // an existing registration (v1.1.1 pml_ob1_recvreq.c:607-644: no max_rdma_size cap, the last BTL takes the rest).
-  const bool registered = registered_path();
+  // Under the v1.1 schedule a receive buffer the RDMA BTLs can use (registered by MPI_Alloc_mem, or with
+  // mpi_leave_pinned) takes the branch over its registrations (v1.1.1 pml_ob1_recvreq.c:607-644: no max_rdma_size
+  // cap, the last BTL takes the rest, the index per request); any other the branch that registers each fragment
+  // (645-684: each PUT within btl_max_rdma_size, round robin on the peer's btl_rdma array).
+  const bool v11 = registered_path();
   const std::size_t shares = share.size();
-  put_sched_.insert_or_assign(
-      rid, PutSchedule{FragPipeline(std::move(share), first, left, stripe_.recv_pipeline_depth, stripe_.schedule,
-                                    stripe_.max_rdma_per_request, true, registered),
-                       send_req, me, peer, {}, ack_in_put, shares});
+  FragPipeline pipe(std::move(share), first, left, stripe_.recv_pipeline_depth, stripe_.schedule,
+                    stripe_.max_rdma_per_request, true, v11 && registered);
+  const bool endpoint_rr = v11 && !registered;
+  if (endpoint_rr) pipe.start_at(array_rr(rdma_rr_, me, peer));
+  put_sched_.insert_or_assign(rid, PutSchedule{std::move(pipe), send_req, me, peer, {}, ack_in_put, shares,
+                                               endpoint_rr});
   post_puts(rid);
 }
 
@@ -290,6 +323,7 @@ void Ob1::post_puts(std::uint64_t rid) {
     PutSchedule& ps = it->second;
     const std::optional<FragPipeline::Frag> f = ps.pipe.next();
     if (!f) return;
+    if (ps.endpoint_rr) array_rr(rdma_rr_, ps.me, ps.peer) = static_cast<std::uint32_t>(ps.pipe.rr_position());
     ps.pending.push_back({f->offset, f->len, f->share});
     counters_.add(hdr_stat(Hdr::Put));
     HdrFields hf;
@@ -364,9 +398,11 @@ void Ob1::post_frags(std::uint64_t sid) {
     if (it == frag_sched_.end()) return;
     const std::optional<FragPipeline::Frag> f = it->second.pipe.next();
     if (!f) return;
+    const SendRequest& r = lib_.send(sid);
+    if (it->second.endpoint_rr)
+      array_rr(send_rr_, r.rank, r.peer) = static_cast<std::uint32_t>(it->second.pipe.rr_position());
     frag_bytes_[f->btl] += f->len;
     counters_.add(hdr_stat(Hdr::Frag));
-    const SendRequest& r = lib_.send(sid);
     HdrFields hf;
     hf.type = Hdr::Frag, hf.offset = f->offset, hf.send_req = sid, hf.recv_req = it->second.recv_req;
     send_desc(*bml_.btls()[f->btl], hf, r.rank, r.peer, btl::DataSegment{f->offset, f->len, r.buf}, f->flags, sid,
@@ -491,23 +527,43 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
       // goes out first (mca_pml_ob1_recv_request_ack), then the RNDV's own data is unpacked
       // (MCA_PML_OB1_RECV_REQUEST_UNPACK): that copy, and a converting receiver's conversion, overlap the ACK's trip.
       on_event(r, RecvEvent::MatchedRndv, payload);
-      // mca_pml_ob1_recv_request_ack: the rest by RDMA PUT when both buffers are contiguous (the RNDV's CONTIG flag)
-      // and this side's record gives it (rdma offset = the bytes received), else everything by copy (the length).
-      const bool put = r.state != RecvState::Complete && (f.h.flags & hdr_flag::Contig) && r.buf.contiguous &&
-                       rdma_choice(bml_.endpoint(me, peer), f.h.msg_bytes).put;
-      // Under the v1.1 schedule a RNDV flagged PIN (start_rdma: the sender's buffer registered) with this side's
-      // buffer registered too takes "start rdma at current fragment offset - no need to ack" (v1.1.1
-      // pml_ob1_recvreq.c 194-200): no ACK; the PUTs carry it (post_puts). Open MPI 1.3 on also skip the ACK when
-      // nothing goes by copy (v1.8.8 mca_pml_ob1_recv_request_ack); not modelled: those versions keep the ACK here.
-      const bool ack_in_put = put && (f.h.flags & hdr_flag::Pin) && registered_path();
+      bool put = false, ack_in_put = false, registered = false;
+      std::uint64_t rdma_from = payload;  // the ACK's rdma offset when some of the rest goes by PUT
+      if (registered_path()) {
+        // Open MPI 1.1's mca_pml_ob1_recv_request_ack (v11_rndv_ack): a RNDV flagged PIN with this side's buffer
+        // registered too takes "start rdma at current fragment offset - no need to ack" (no ACK; the PUTs carry it,
+        // post_puts); an unregistered buffer gets an ACK whose rdma offset is bml/r2's btl_rdma_offset (the bytes
+        // before it by FRAGs, the PUTs after it registered fragment by fragment); else everything by copy.
+        const bml::r2::Endpoint& ep = bml_.endpoint(me, peer);
+        RndvAckIn in;
+        in.msg_bytes = f.h.msg_bytes, in.received = payload;
+        in.contig = (f.h.flags & hdr_flag::Contig) && r.buf.contiguous;
+        in.pin = (f.h.flags & hdr_flag::Pin) != 0;
+        in.rdma_cnt = v11_rdma_cnt(ep, r.buf);
+        auto puts = [](const bml::r2::BmlBtl& x) { return x.btl->caps().has(btl::flag::Put); };
+        in.rdma_btls = static_cast<std::size_t>(std::count_if(ep.rdma.begin(), ep.rdma.end(), puts));
+        in.btl_rdma_offset = btl_rdma_offset(ep);
+        const RndvAck a = v11_rndv_ack(in);
+        put = a.rdma_offset < f.h.msg_bytes;
+        ack_in_put = !a.send_ack;
+        registered = a.registered;
+        rdma_from = a.rdma_offset;
+      } else {
+        // mca_pml_ob1_recv_request_ack (1.3 on): the rest by RDMA PUT when both buffers are contiguous (the RNDV's
+        // CONTIG flag) and this side's record gives it (rdma offset = the bytes received), else everything by copy
+        // (the length). Open MPI 1.3 on also skip the ACK when nothing goes by copy (v1.8.8
+        // mca_pml_ob1_recv_request_ack); not modelled: those versions keep the ACK here.
+        put = r.state != RecvState::Complete && (f.h.flags & hdr_flag::Contig) && r.buf.contiguous &&
+              rdma_choice(bml_.endpoint(me, peer), f.h.msg_bytes).put;
+      }
       // mca_pml_ob1_recv_request_ack takes the eager array's next BTL for the ACK before it decides whether to send
       // one (v1.1.1 pml_ob1_recvreq.c:174, `bml_btl = mca_bml_base_btl_array_get_next(&bml_endpoint->btl_eager)`, then
       // the "no need to ack" return at 194-200): every matched RNDV advances this rank's round robin towards the
       // sender, so its next send to that peer starts on the other eager BTL. (v1.8.8 draws in
       // mca_pml_ob1_recv_request_ack_send, only when an ACK goes; the model sends one there.)
       btl::Btl* ack_btl = next_eager_btl(me, peer);
-      if (!ack_in_put) send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, put ? payload : f.h.msg_bytes, ack_btl);
-      if (put) schedule_puts(rid, me, peer, payload, f.h.send_req, ack_in_put);  // mca_pml_ob1_recv_request_schedule
+      if (!ack_in_put) send_ctrl(Hdr::Ack, me, peer, f.h.send_req, rid, put ? rdma_from : f.h.msg_bytes, ack_btl);
+      if (put) schedule_puts(rid, me, peer, rdma_from, f.h.send_req, ack_in_put, registered);  // ..._schedule
       ++lib_.recv(rid).unpacking;
       copy_out(rid, me, peer, payload, [this, rid, f, payload, was_unexpected] {
         if (!was_unexpected || payload == 0) f.btl->payload_consumed(f.d);

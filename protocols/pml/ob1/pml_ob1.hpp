@@ -47,6 +47,8 @@ struct StripeConfig {
   // pml_ob1_frag_schedule (frag_pipeline.hpp): Open MPI 1.3 on by default; the 1.1/1.2 presets choose Remaining.
   FragPipeline::Schedule schedule = FragPipeline::Schedule::WeightedLength;
   int max_send_per_range = 4, max_rdma_per_request = 4;  // v1.3 on (pml_ob1_component.c)
+  // mpi_leave_pinned (Open MPI 1.1 default 0): read by the 1.1 schedule's registration lookups (v11_rdma_usable).
+  bool leave_pinned = false;
 };
 
 // pml/ob1's statistics, declared once (stats() reports them; the registry entry and `ompisim describe pml/ob1` list
@@ -149,10 +151,23 @@ private:
     std::vector<Pending> pending;  // at most recv_pipeline_depth
     bool ack_in_put = false;  // no ACK was sent (Open MPI 1.1's registered path): the PUTs are flagged ACK
     std::size_t shares = 0;   // BTLs of the schedule (the registered array)
+    bool endpoint_rr = false;  // the round robin is the peer's (1.1's branch that registers each fragment)
   };
   std::unordered_map<std::uint64_t, PutSchedule> put_sched_;
+  // The PUTs of [first, length) of receive `rid`. `registered` (1.1 schedule only): the branch over the receive
+  // buffer's registrations (uncapped, the last BTL takes the rest); otherwise each PUT within the BTL's
+  // btl_max_rdma_size, registered as it goes, round robin over the peer's RDMA array (rdma_rr_).
   void schedule_puts(std::uint64_t rid, int me, int peer, std::uint64_t first, std::uint64_t send_req,
-                     bool ack_in_put);
+                     bool ack_in_put, bool registered);
+  // Open MPI 1.1's registration lookups (requests.hpp v11_rdma_usable): the BTLs of `ep`'s RDMA array that can use
+  // `b` (mca_pml_ob1_rdma_btls' count), and bml/r2's btl_rdma_offset for the peer (the largest btl_min_rdma_size of
+  // that array, bml_r2.c add_procs).
+  std::size_t v11_rdma_cnt(const bml::r2::Endpoint& ep, const Buffer& b) const;
+  static std::uint64_t btl_rdma_offset(const bml::r2::Endpoint& ep);
+  // The peer's position in a BTL array's round robin (Open MPI 1.1's arr_index, kept per peer): btl_send for FRAGs,
+  // btl_rdma for PUTs registered fragment by fragment. Sized on first use.
+  std::uint32_t& array_rr(std::vector<mpi::PeerSeq>& rr, int rank, int peer);
+  std::vector<mpi::PeerSeq> send_rr_, rdma_rr_;
   // Whether a contiguous buffer counts as registered with every RDMA BTL for the receiver's PUTs in 1.1's branch over
   // an existing registration (uncapped PUTs, the last BTL takes the rest; no ACK after a PIN-flagged RNDV): the v1.1
   // fragment schedule (pml_ob1_frag_schedule remaining) selects Open MPI 1.1's code.
@@ -165,6 +180,7 @@ private:
   struct FragSchedule {
     FragPipeline pipe;
     std::uint64_t recv_req = 0;
+    bool endpoint_rr = false;  // the round robin is the peer's (Open MPI 1.1's btl_send array)
   };
   std::unordered_map<std::uint64_t, FragSchedule> frag_sched_;
   void post_frags(std::uint64_t sid);  // posts fragments of `sid` until its depth is reached or none is left

@@ -11,11 +11,19 @@ namespace ompisim::pml::ob1 {
 
 struct Ob1Mca : ParamTable<Ob1Mca> {
   Sourced pml_ob1_stripe_policy, pml_ob1_stripe_min_size, pml_ob1_send_pipeline_depth, pml_ob1_recv_pipeline_depth,
-      pml_ob1_frag_schedule, pml_ob1_max_send_per_range, pml_ob1_max_rdma_per_request, pml_ob1_use_early_completion;
+      pml_ob1_frag_schedule, pml_ob1_max_send_per_range, pml_ob1_max_rdma_per_request, pml_ob1_use_early_completion,
+      mpi_leave_pinned;
 
   Ob1Mca() { set_defaults(); }
   static const ParamRows<Ob1Mca>& rows() {
     static const ParamRows<Ob1Mca> r{
+        {&Ob1Mca::mpi_leave_pinned, 0, "Open MPI v1.1.1 ompi/mca/pml/ob1/pml_ob1_component.c: "
+         "mca_base_param_register_int(\"mpi\", NULL, \"leave_pinned\", ..., 0) -> mca_pml_ob1.leave_pinned; read by "
+         "pml_ob1_rdma.c mca_pml_ob1_rdma_btls (register a buffer no registration covers, and keep it)",
+         {"mpi_leave_pinned", Dim::Count, "1: ob1 registers a user buffer with the RDMA BTLs' memory pools when no "
+          "registration covers it and leaves it pinned, so every contiguous buffer takes Open MPI 1.1's registered "
+          "RDMA path; 0: only buffers registered already (MPI_Alloc_mem) do, the others take the RNDV / FRAG / capped "
+          "PUT path (read under pml_ob1_frag_schedule remaining, Open MPI 1.1/1.2)", 0, 1}},
         {&Ob1Mca::pml_ob1_use_early_completion, 0, "Open MPI v1.3 on (trunk from e361bcb64c, 2008-05-30; v1.3.4, "
          "v1.8.8): ompi/mca/pml/ob1/pml_ob1_sendreq.c mca_pml_ob1_send_request_start_copy completes the MPI request "
          "in the descriptor's callback (mca_pml_ob1_match_completion_free -> send_request_pml_complete) unless the "
@@ -70,7 +78,8 @@ struct Ob1Mca : ParamTable<Ob1Mca> {
             static_cast<std::uint64_t>(pml_ob1_stripe_min_size.value),
             static_cast<int>(pml_ob1_send_pipeline_depth.value), static_cast<int>(pml_ob1_recv_pipeline_depth.value),
             static_cast<FragPipeline::Schedule>(static_cast<int>(pml_ob1_frag_schedule.value)),
-            static_cast<int>(pml_ob1_max_send_per_range.value), static_cast<int>(pml_ob1_max_rdma_per_request.value)};
+            static_cast<int>(pml_ob1_max_send_per_range.value), static_cast<int>(pml_ob1_max_rdma_per_request.value),
+            mpi_leave_pinned.value != 0};
   }
 };
 

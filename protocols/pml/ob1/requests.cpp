@@ -123,4 +123,25 @@ void on_event(RecvRequest& r, RecvEvent e, std::uint64_t bytes) {
   }
 }
 
+bool v11_rdma_usable(bool btl_has_mpool, bool buf_registered, bool leave_pinned) {
+  return !btl_has_mpool || buf_registered || leave_pinned;
+}
+
+RndvAck v11_rndv_ack(const RndvAckIn& in) {
+  RndvAck a;
+  a.rdma_offset = in.msg_bytes;  // "by default copy"
+  if (in.msg_bytes <= in.received || !in.contig) return a;
+  if (in.pin && in.rdma_cnt != 0) {  // "start rdma at current fragment offset - no need to ack"
+    a.send_ack = false;
+    a.rdma_offset = in.received;
+    a.registered = true;
+    return a;
+  }
+  if (in.btl_rdma_offset < in.msg_bytes && in.rdma_btls != 0) {  // !leave_pinned_pipeline: "long rdma protocol"
+    a.rdma_offset = std::max(in.btl_rdma_offset, in.received);
+    a.registered = in.rdma_cnt != 0;  // mca_pml_ob1_recv_request_schedule tests req_rdma_cnt, set above
+  }
+  return a;
+}
+
 }  // namespace ompisim::pml::ob1

@@ -81,4 +81,34 @@ bool rest_done(const SendRequest& r);
 bool early_completion(const SendRequest& r, Hdr h, const btl::BtlCaps& caps, bool use_early);
 void on_event(RecvRequest& r, RecvEvent e, std::uint64_t bytes = 0);
 
+// Open MPI 1.1's registration-dependent protocol (v1.1.1; pml_ob1_frag_schedule remaining). Pure functions of what
+// the code tests; the requests then go through the transitions above.
+//
+// mca_pml_ob1_rdma_btls (pml_ob1_rdma.c): a BTL of the peer's RDMA array counts for a buffer when it has no memory
+// pool ("registration is not required"), when an existing registration covers the buffer (mpool_find: MPI_Alloc_mem
+// registered it with every mpool), or when mpi_leave_pinned is set (it registers the buffer now and caches it).
+bool v11_rdma_usable(bool btl_has_mpool, bool buf_registered, bool leave_pinned);
+
+// The receiver's choice on a matched RNDV (mca_pml_ob1_recv_request_ack, v1.1.1 pml_ob1_recvreq.c 160-240; its
+// mpi_leave_pinned_pipeline branch is not modelled: that parameter's default 0 skips it).
+struct RndvAckIn {
+  std::uint64_t msg_bytes = 0, received = 0;  // hdr_msg_length; the RNDV's own data
+  bool contig = false;           // the RNDV is flagged CONTIG and the receive buffer needs no convertor buffers
+  bool pin = false;              // the RNDV is flagged PIN (start_rdma: the sender's buffer registered)
+  std::size_t rdma_cnt = 0;      // mca_pml_ob1_rdma_btls on the receive buffer (req_rdma_cnt)
+  std::size_t rdma_btls = 0;     // BTLs in the peer's RDMA array (mca_bml_base_btl_array_get_size(btl_rdma))
+  std::uint64_t btl_rdma_offset = 0;  // bml/r2's btl_rdma_offset: the largest btl_min_rdma_size of that array
+};
+struct RndvAck {
+  bool send_ack = true;           // false: "memory is already registered on both sides ... no need to ack"
+  std::uint64_t rdma_offset = 0;  // req_rdma_offset: bytes from here on come by RDMA PUT (msg_bytes: none)
+  bool registered = false;        // the PUTs take the branch over the receive buffer's registrations (req_rdma_cnt
+                                  // != 0): uncapped, the last BTL taking the rest
+};
+// Three outcomes when bytes remain after the RNDV's own: both sides registered (PIN and rdma_cnt != 0): no ACK, PUTs
+// from the RNDV's end over the registered BTLs; otherwise, for contiguous data with an RDMA array whose
+// btl_rdma_offset is below the length: ACK(rdma_offset = max(btl_rdma_offset, received)), the bytes before it as
+// FRAGs, PUTs after it registered fragment by fragment; otherwise ACK(msg_bytes), everything by copy.
+RndvAck v11_rndv_ack(const RndvAckIn& in);
+
 }  // namespace ompisim::pml::ob1

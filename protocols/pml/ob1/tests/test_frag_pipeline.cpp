@@ -304,3 +304,47 @@ TEST_CASE("pml/ob1 fragment pipeline: Open MPI 1.1 PUTs over a registered buffer
   REQUIRE(c.size() == 1);
   CHECK(c[0].len == bytes);  // not 64 PUTs of 128 KiB
 }
+
+// Configuration: the PUTs of Open MPI 1.1's branch that registers each fragment (a malloc'ed receive buffer,
+// mpi_leave_pinned 0): an 8 MiB message whose ACK carried rdma offset 1 MiB (bml/r2's btl_rdma_offset), so the PUTs
+// cover [1 MiB, 8 MiB); openib (800/1050, max_rdma_size 1 MiB, eager 12 KiB) and gm (250/1050, 128 KiB, 32 KiB);
+// depth 4; the round robin from the peer's array position 0, then from position 1 (gm first: the position a previous
+// request left). Expected (v1.1.1 pml_ob1_recvreq.c 645-684): alternately openib and gm, each floor(weight x
+// remaining) capped at its max_rdma_size: 1 MiB, 128 KiB five times, then 1 MiB, 93622, 228262, 16983, 41408, 12941 B
+// (16 PUTs, offsets contiguous from 1 MiB); rr_position() after each PUT is the next BTL's index; from position 1
+// the first PUT is gm's 128 KiB at 1 MiB. How validated: the v1.1.1 loop evaluated by hand (the same sequence as
+// test_stripe.cpp's end-to-end count).
+TEST_CASE("pml/ob1 fragment pipeline: Open MPI 1.1 PUTs registered fragment by fragment", "[unit][protocol][ob1]") {
+  const std::uint64_t first = 1u << 20, rest = (8u << 20) - first;
+  const FragPipeline::Btl openib{0, 800.0 / 1050, 1u << 20, 12288, 0}, gm{1, 250.0 / 1050, 128u << 10, 32768, 0};
+  FragPipeline p({openib, gm}, first, rest, 4, FragPipeline::Schedule::Remaining, 4, true, false);
+  p.start_at(0);
+  std::vector<FragPipeline::Frag> out;
+  for (int guard = 0; guard < 100 && p.state() != FragPipeline::State::Done; ++guard) {
+    while (auto f = p.next()) {
+      out.push_back(*f);
+      CHECK(p.rr_position() == (f->share + 1) % 2);
+    }
+    REQUIRE(p.in_flight() <= 4);
+    p.complete(out[out.size() - static_cast<std::size_t>(p.in_flight())].share);  // the oldest in flight
+  }
+  const std::vector<std::uint64_t> want{1048576, 131072, 1048576, 131072, 1048576, 131072, 1048576, 131072,
+                                        1048576, 131072, 1048576, 93622,  228262,  16983,  41408,   12941};
+  REQUIRE(out.size() == want.size());
+  std::uint64_t off = first;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    CAPTURE(i);
+    CHECK(out[i].btl == i % 2);
+    CHECK(out[i].offset == off);
+    CHECK(out[i].len == want[i]);
+    off += out[i].len;
+  }
+  CHECK(off == 8u << 20);
+  FragPipeline q({openib, gm}, first, rest, 4, FragPipeline::Schedule::Remaining, 4, true, false);
+  q.start_at(1);
+  const auto g = q.next();
+  REQUIRE(g);
+  CHECK(g->btl == 1);
+  CHECK(g->offset == first);
+  CHECK(g->len == 128u << 10);
+}

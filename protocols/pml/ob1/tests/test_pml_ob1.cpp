@@ -157,3 +157,48 @@ TEST_CASE("ob1 RDMA PUT pipeline transitions", "[unit][protocol][ob1]") {
   CHECK(r.received == r.msg_bytes);
   CHECK_THROWS_AS(pml::ob1::on_event(r, RE::PutFin, 1), ProtocolError);
 }
+
+// Configuration: Open MPI 1.1's registration lookup and the receiver's choice on a matched RNDV (requests.hpp
+// v11_rdma_usable, v11_rndv_ack) for the cases the v1.1.1 code distinguishes; lanl-multi-nic-like values (8 MiB,
+// btl_rdma_offset 1 MiB, two RDMA BTLs). Expected, from mca_pml_ob1_rdma_btls (pml_ob1_rdma.c) and
+// mca_pml_ob1_recv_request_ack (pml_ob1_recvreq.c 160-240): a BTL with a memory pool counts only for a registered
+// buffer or with mpi_leave_pinned, one without always; PIN + a registered receive buffer: no ACK, PUTs from the RNDV's
+// end over the registrations; an unregistered receive buffer: an ACK with rdma offset max(btl_rdma_offset, received),
+// PUTs registered fragment by fragment (a registered one under an unpinned RNDV: the same offset, the PUTs over its
+// registrations); a message not longer than btl_rdma_offset, a non-contiguous one, a peer without RDMA BTLs, or one
+// whose RNDV carried everything: an ACK at the length (all by copy). How validated: the branches read by hand.
+TEST_CASE("ob1 Open MPI 1.1 registration lookup and RNDV ack choice", "[unit][protocol][ob1]") {
+  using pml::ob1::RndvAck;
+  using pml::ob1::RndvAckIn;
+  CHECK(pml::ob1::v11_rdma_usable(false, false, false));
+  CHECK_FALSE(pml::ob1::v11_rdma_usable(true, false, false));
+  CHECK(pml::ob1::v11_rdma_usable(true, true, false));
+  CHECK(pml::ob1::v11_rdma_usable(true, false, true));
+  const std::uint64_t mib = 1u << 20, msg = 8 * mib, rcvd = 12256;
+  auto ack = [&](RndvAckIn in) { return pml::ob1::v11_rndv_ack(in); };
+  struct Row {
+    const char* what;
+    RndvAckIn in;
+    bool send_ack;
+    std::uint64_t offset;
+    bool registered;
+  };
+  const std::vector<Row> rows{
+      {"both registered", {msg, 0, true, true, 2, 2, mib}, false, 0, true},
+      {"malloc", {msg, rcvd, true, false, 0, 2, mib}, true, mib, false},
+      {"pinned sender, malloc'ed receiver", {msg, 0, true, true, 0, 2, mib}, true, mib, false},
+      {"registered receiver, unpinned RNDV", {msg, rcvd, true, false, 2, 2, mib}, true, mib, true},
+      {"message at btl_rdma_offset", {mib, rcvd, true, false, 0, 2, mib}, true, mib, false},
+      {"RNDV data past btl_rdma_offset", {msg, 40000, true, false, 0, 1, 32768}, true, 40000, false},
+      {"not contiguous", {msg, rcvd, false, false, 0, 2, mib}, true, msg, false},
+      {"no RDMA BTL", {msg, rcvd, true, false, 0, 0, 0}, true, msg, false},
+      {"everything in the RNDV", {rcvd, rcvd, true, true, 2, 2, mib}, true, rcvd, false},
+  };
+  for (const Row& r : rows) {
+    CAPTURE(r.what);
+    const RndvAck a = ack(r.in);
+    CHECK(a.send_ack == r.send_ack);
+    CHECK(a.rdma_offset == r.offset);
+    CHECK(a.registered == r.registered);
+  }
+}

@@ -7,6 +7,7 @@
 #include "protocols/btl/self/btl_self.hpp"
 #include "protocols/pml/ob1/pml_ob1.hpp"
 #include "protocols/pml/ob1/pml_ob1_mca.hpp"
+#include "platform/alloc_mem.hpp"
 
 #include <catch2/catch.hpp>
 #include <functional>
@@ -30,13 +31,16 @@ struct Net {
         gm(fabric_btl(f, "gm", "myrinet-2000", btl::gm::GmMca{}.caps(), gm_conn)), self(f.world->cpus()) {}
 };
 constexpr std::uint64_t kHdr = pml::kHdrBytes;
+// A contiguous buffer allocated by MPI_Alloc_mem (registered with every BTL's memory pool), or by malloc.
+Buffer alloc_mem(std::uint64_t addr) { return ompisim::alloc_mem(Buffer{addr, true}); }
+Buffer malloced(std::uint64_t addr, bool contiguous = true) { return Buffer{addr, contiguous}; }
 // One 8 MiB message from rank 0 to rank 1 (tag 3, receive posted after the send), run to completion; both requests
-// complete. Returns the message size.
-std::uint64_t send_8mib(test::Fixture& f, pml::ob1::Ob1& ob1) {
+// complete. `registered`: both buffers from MPI_Alloc_mem (else malloc). Returns the message size.
+std::uint64_t send_8mib(test::Fixture& f, pml::ob1::Ob1& ob1, bool registered = true) {
   const std::uint64_t bytes = 8u << 20;
   int done = 0;
-  ob1.isend(0, 1, 3, bytes, Buffer{1 << 24, true}, [&] { ++done; });
-  ob1.irecv(1, 0, 3, bytes, Buffer{1 << 26, true}, [&] { ++done; });
+  ob1.isend(0, 1, 3, bytes, registered ? alloc_mem(1 << 24) : malloced(1 << 24), [&] { ++done; });
+  ob1.irecv(1, 0, 3, bytes, registered ? alloc_mem(1 << 26) : malloced(1 << 26), [&] { ++done; });
   f.sim.run();
   CHECK(done == 2);
   return bytes;
@@ -105,8 +109,8 @@ TEST_CASE("pml/ob1 Open MPI 1.1: over registered buffers the receiver's PUTs car
     pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", cfg);
     const std::uint64_t bytes = 8u << 20;
     double send_at = -1, recv_at = -1;
-    ob1.isend(0, 1, 3, bytes, Buffer{1 << 24, true}, [&] { send_at = f.sim.now(); });
-    ob1.irecv(1, 0, 3, bytes, Buffer{1 << 26, true}, [&] { recv_at = f.sim.now(); });
+    ob1.isend(0, 1, 3, bytes, alloc_mem(1 << 24), [&] { send_at = f.sim.now(); });
+    ob1.irecv(1, 0, 3, bytes, alloc_mem(1 << 26), [&] { recv_at = f.sim.now(); });
     f.sim.run();
     REQUIRE(send_at > 0);
     REQUIRE(recv_at > 0);
@@ -119,6 +123,105 @@ TEST_CASE("pml/ob1 Open MPI 1.1: over registered buffers the receiver's PUTs car
       CHECK(s.counters["ob1_PUT"] == 2);
       CHECK(n.ib.frags_sent + n.gm.frags_sent == 5);
       CHECK(send_at < recv_at);
+    }
+  }
+}
+
+// Configuration: as above (Open MPI 1.1 schedule, openib + gm, weights 800/1050 and 250/1050), one 8 MiB send between
+// malloc'ed buffers, mpi_leave_pinned 0 (1.1's default); then the same with mpi_leave_pinned 1, and with MPI_Alloc_mem
+// buffers. Expected (malloc, v1.1.1): no registration covers either buffer (mca_pml_ob1_rdma_btls returns 0), so the
+// sender takes start_rndv: an RNDV with openib's first eager bytes (12 KiB - 32 B = 12256 B; openib is the first
+// BTL of the eager round robin), flagged CONTIG; the receiver ACKs with rdma offset = bml/r2's btl_rdma_offset, the
+// largest btl_min_rdma_size of the RDMA array (openib 1 MiB, gm 512 KiB): 1 MiB. The sender sends [12256, 1 MiB) as
+// FRAGs round robin over openib and gm, each weight x the remaining bytes within max_send_size - 32 (65504 B) and
+// unbounded by the send pipeline depth (rdma offset < length): 18 FRAGs, openib 9 (567728 B), gm 9 (468592 B). The
+// receiver PUTs [1 MiB, 8 MiB) round robin over its RDMA array, each weight x remaining within btl_max_rdma_size
+// (openib 1 MiB, gm 128 KiB): openib 1 MiB, gm 128 KiB, alternately, then 93622, 228262, 16983, 41408, 12941 B: 16
+// PUTs, openib 8 (6561126 B), gm 8 (778906 B). With mpi_leave_pinned 1 or registered buffers: the registered path of
+// the first test (RNDV without data, no ACK, 2 PUTs). Fails without the registration lookup (2 PUTs, no ACK, no FRAG
+// for malloc'ed buffers), without the btl_rdma_offset (no FRAG) or without the cap (openib 1 PUT of 5592405 B).
+// How validated: by hand from MCA_PML_OB1_SEND_REQUEST_START (pml_ob1_sendreq.h 221-240), mca_pml_ob1_rdma_btls
+// (pml_ob1_rdma.c), mca_pml_ob1_recv_request_ack (pml_ob1_recvreq.c 160-240), mca_pml_ob1_send_request_schedule
+// (pml_ob1_sendreq.c 787-925) and mca_pml_ob1_recv_request_schedule (pml_ob1_recvreq.c 645-684), v1.1.1; the byte
+// sequences with the formulas of those loops.
+TEST_CASE("pml/ob1 Open MPI 1.1: malloc'ed buffers take FRAGs up to btl_rdma_offset, then capped PUTs",
+          "[unit][protocol][ob1][hetero]") {
+  for (int variant = 0; variant < 3; ++variant) {  // malloc; malloc + mpi_leave_pinned 1; MPI_Alloc_mem
+    CAPTURE(variant);
+    test::Fixture f("lanl-multi-nic", 2, 1);
+    Net n(f);
+    pml::ob1::StripeConfig v11;
+    v11.schedule = pml::ob1::FragPipeline::Schedule::Remaining;
+    v11.leave_pinned = variant == 1;
+    pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", v11);
+    (void)send_8mib(f, ob1, variant == 2);
+    auto s = ob1.stats();
+    CHECK(s.live_requests == 0);
+    CHECK(s.counters["ob1_RNDV"] == 1);
+    CHECK(s.counters["ob1_FIN"] == s.counters["ob1_PUT"]);
+    if (variant == 0) {
+      const std::uint64_t first = 12288 - kHdr;
+      CHECK(first == 12256);
+      CHECK(s.counters["ob1_ACK"] == 1);
+      CHECK(s.counters["ob1_FRAG"] == 18);
+      CHECK(s.counters["ob1_PUT"] == 16);
+      CHECK(n.ib.puts == 8);
+      CHECK(n.gm.puts == 8);
+      // Data bytes per BTL: openib the RNDV's, its FRAGs' and its PUTs'; gm its FRAGs' and PUTs'.
+      CHECK(n.ib.bytes_sent == first + 567728 + 6561126);
+      CHECK(n.gm.bytes_sent == 468592 + 778906);
+      CHECK(ob1.frag_bytes(&n.ib) == 567728 + 6561126);
+      CHECK(ob1.frag_bytes(&n.gm) == 468592 + 778906);
+      CHECK(first + 567728 + 468592 == 1u << 20);  // the PUTs start at btl_rdma_offset
+    } else {
+      CHECK(s.counters.count("ob1_ACK") == 0);
+      CHECK(s.counters.count("ob1_FRAG") == 0);
+      CHECK(s.counters["ob1_PUT"] == 2);
+      CHECK(ob1.frag_bytes(&n.gm) == 1997288);
+    }
+  }
+}
+
+// Configuration: lanl-multi-nic, ob1 over self and openib only (the mVAPI-only runs: one RDMA BTL, with GET), Open
+// MPI 1.1 schedule, one 4 MiB send; malloc'ed buffers, then MPI_Alloc_mem ones. Expected: malloc'ed: no RGET (v1.1.1
+// sends RNDV even to one BTL with GET when req_rdma_cnt is 0): RNDV with 12256 B, ACK with rdma offset 1 MiB
+// (openib's btl_min_rdma_size), FRAGs of [12256, 1 MiB) in 65504 B (16: 15 full and 53760 B), then 3 PUTs of 1 MiB
+// (max_rdma_size; one BTL takes the rest, capped); no GET. Registered: one RGET and its GET, no FRAG, no PUT.
+// Fails without the registration lookup (RGET for malloc'ed buffers). How validated: by hand from the v1.1.1 code
+// named in the test above.
+TEST_CASE("pml/ob1 Open MPI 1.1: malloc'ed buffers to one BTL with GET go by RNDV, not RGET",
+          "[unit][protocol][ob1][hetero]") {
+  for (bool registered : {false, true}) {
+    CAPTURE(registered);
+    test::Fixture f("lanl-multi-nic", 2, 1);
+    Net n(f);
+    pml::ob1::StripeConfig v11;
+    v11.schedule = pml::ob1::FragPipeline::Schedule::Remaining;
+    pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.ib}, "openmpi-mvapi", v11);
+    const std::uint64_t bytes = 4u << 20;
+    int done = 0;
+    ob1.isend(0, 1, 3, bytes, registered ? alloc_mem(1 << 24) : malloced(1 << 24), [&] { ++done; });
+    ob1.irecv(1, 0, 3, bytes, registered ? alloc_mem(1 << 26) : malloced(1 << 26), [&] { ++done; });
+    f.sim.run();
+    CHECK(done == 2);
+    auto s = ob1.stats();
+    CHECK(s.live_requests == 0);
+    if (!registered) {
+      CHECK(s.counters.count("ob1_RGET") == 0);
+      CHECK(s.counters["ob1_RNDV"] == 1);
+      CHECK(s.counters["ob1_ACK"] == 1);
+      CHECK(s.counters["ob1_FRAG"] == 16);
+      CHECK((1u << 20) - 12256 == 15u * 65504 + 53760);
+      CHECK(s.counters["ob1_PUT"] == 3);
+      CHECK(n.ib.puts == 3);
+      CHECK(n.ib.gets == 0);
+      CHECK(n.ib.bytes_sent == bytes);
+      CHECK(ob1.frag_bytes(&n.ib) == bytes - 12256);
+    } else {
+      CHECK(s.counters["ob1_RGET"] == 1);
+      CHECK(n.ib.gets == 1);
+      CHECK(s.counters.count("ob1_FRAG") == 0);
+      CHECK(s.counters.count("ob1_PUT") == 0);
     }
   }
 }
@@ -184,14 +287,14 @@ TEST_CASE("pml/ob1 striping: a matched RNDV advances the receiver's eager round 
   int trips = 0;
   std::function<void()> round = [&] {
     if (trips == 6) return;
-    ob1.irecv(1, 0, 5, k, Buffer{std::uint64_t(1) << 26, true}, [&] {
-      ob1.irecv(0, 1, 5, k, Buffer{std::uint64_t(1) << 27, true}, [&] {
+    ob1.irecv(1, 0, 5, k, alloc_mem(std::uint64_t(1) << 26), [&] {
+      ob1.irecv(0, 1, 5, k, alloc_mem(std::uint64_t(1) << 27), [&] {
         ++trips;
         round();
       });
-      ob1.isend(1, 0, 5, k, Buffer{std::uint64_t(1) << 28, true}, [] {});
+      ob1.isend(1, 0, 5, k, alloc_mem(std::uint64_t(1) << 28), [] {});
     });
-    ob1.isend(0, 1, 5, k, Buffer{std::uint64_t(1) << 24, true}, [] {});
+    ob1.isend(0, 1, 5, k, alloc_mem(std::uint64_t(1) << 24), [] {});
   };
   round();
   f.sim.run();
@@ -350,8 +453,13 @@ TEST_CASE("pml/ob1 striping: the Open MPI 1.1 preset selects the 1.1 fragment sc
 // up to every byte of the 12 inter-node rendezvous of each size above the eager limits (their RNDVs carry no data:
 // start_rdma) and the 1 MiB one; no truncation. How validated: counters and completion counts.
 TEST_CASE("pml/ob1 RDMA PUT pipeline: conservation", "[unit][protocol][ob1][hetero]") {
-  for (auto sched : {pml::ob1::FragPipeline::Schedule::Remaining, pml::ob1::FragPipeline::Schedule::WeightedLength}) {
-    CAPTURE(pml::ob1::to_string(sched));
+  using S = pml::ob1::FragPipeline::Schedule;
+  for (auto [sched, registered] : {std::pair{S::Remaining, true}, std::pair{S::WeightedLength, true},
+                                   std::pair{S::Remaining, false}}) {
+    CAPTURE(pml::ob1::to_string(sched), registered);
+    auto buf = [registered](std::uint64_t a, bool contiguous = true) {
+      return ompisim::alloc_mem(Buffer{a, contiguous}, registered);
+    };
     test::Fixture f("lanl-multi-nic", 4, 1);
     Net n(f);
     pml::ob1::StripeConfig cfg;
@@ -363,14 +471,14 @@ TEST_CASE("pml/ob1 RDMA PUT pipeline: conservation", "[unit][protocol][ob1][hete
     for (int src = 0; src < 4; ++src)
       for (int dst = 0; dst < 4; ++dst)
         for (std::uint64_t b : sizes) {
-          ob1.isend(src, dst, 4, b, Buffer{(addr++) << 24, true}, [&] { ++done; });
-          const Buffer rb{(addr++) << 24, true};
+          ob1.isend(src, dst, 4, b, buf((addr++) << 24), [&] { ++done; });
+          const Buffer rb = buf((addr++) << 24);
           if (dst % 2) f.sim.at(2e-3, [&ob1, &done, dst, src, b, rb] { ob1.irecv(dst, src, 4, b, rb, [&] { ++done; }); });
           else ob1.irecv(dst, src, 4, b, rb, [&] { ++done; });
           want += 2;
         }
-    ob1.isend(0, 1, 9, 1 << 20, Buffer{(addr++) << 24, true}, [&] { ++done; });
-    ob1.irecv(1, 0, 9, 1 << 20, Buffer{(addr++) << 24, false}, [&] { ++done; });
+    ob1.isend(0, 1, 9, 1 << 20, buf((addr++) << 24), [&] { ++done; });
+    ob1.irecv(1, 0, 9, 1 << 20, buf((addr++) << 24, false), [&] { ++done; });
     want += 2;
     f.sim.run();
     CHECK(done == want);
@@ -384,10 +492,22 @@ TEST_CASE("pml/ob1 RDMA PUT pipeline: conservation", "[unit][protocol][ob1][hete
     CHECK(n.ib.puts + n.gm.puts == s.counters["ob1_PUT"]);
     CHECK(s.counters["ob1_FRAG"] > 0);  // the non-contiguous receive's rest
     CHECK(s.counters["ob1_FIN"] == s.counters["ob1_PUT"] + s.counters["ob1_RGET"]);
-    // FRAG + PUT bytes over both BTLs (self sends are RGETs over btl/self).
+    // FRAG + PUT bytes over both BTLs (self sends are RGETs over btl/self: btl/self has no memory pool).
     std::uint64_t rest = 0;
     for (const btl::Btl* b : {static_cast<const btl::Btl*>(&n.ib), static_cast<const btl::Btl*>(&n.gm)})
       rest += ob1.frag_bytes(b);
-    CHECK(rest == 12u * ((2u << 20) + 7u + (300u << 10) + (40u << 10)) + (1u << 20));
+    const std::uint64_t all = 12u * ((2u << 20) + 7u + (300u << 10) + (40u << 10)) + (1u << 20);
+    if (registered) {
+      CHECK(rest == all);
+    } else {
+      // Malloc'ed buffers (Open MPI 1.1): every RNDV carries its eager BTL's first bytes (openib 12 KiB, gm 32 KiB,
+      // less the header), the rest goes by FRAG and, from btl_rdma_offset (1 MiB) on, by PUT: only the 12 messages
+      // of 2 MiB + 7 B reach it.
+      CHECK(s.counters["ob1_RNDV"] == 12 * 3 + 1);
+      CHECK(s.counters["ob1_ACK"] == 12 * 3 + 1);
+      CHECK(rest < all);
+      CHECK(all - rest >= 37u * (12288 - kHdr));
+      CHECK(all - rest <= 37u * (32768 - kHdr));
+    }
   }
 }
