@@ -20,7 +20,7 @@ void MemoryCopies::declare() {
   const Machine& m = ctx_.machine();
   for (long long n : ctx_.placement().nodes) {
     const platform::NodeType& nt = m.node_type(n);
-    for (K kind : {K::NumaMemory, K::InterDie, K::InterSocket, K::GpuMemory, K::GpuPeer, K::Bus})
+    for (K kind : {K::NumaMemory, K::InterDie, K::InterSocket, K::GpuMemory, K::GpuPeer, K::GpuLink, K::Bus})
       for (int i = 0; i < nt.resource_slots(kind); ++i)
         if (platform::ResourceKey key{kind, i}; nt.has_resource(key))
           node_res_.emplace(node_key(n, key),

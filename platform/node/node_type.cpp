@@ -23,6 +23,7 @@ const char* to_string(ResourceKind k) {
     case ResourceKind::GpuMemory: return "GpuMemory";
     case ResourceKind::GpuPeer: return "GpuPeer";
     case ResourceKind::Bus: return "Bus";
+    case ResourceKind::GpuLink: return "GpuLink";
   }
   return "?";
 }
@@ -55,7 +56,28 @@ void NodeType::add_gpu(int numa, int bus, int model) {
   if (bus < 0 || bus >= static_cast<int>(buses_.size())) throw std::invalid_argument(fmt::format("no bus {}", bus));
   if (model < 0 || model >= static_cast<int>(gpu_models_.size()))
     throw std::invalid_argument(fmt::format("no GPU model {}", model));
+  if (!gpu_links_.empty()) throw std::invalid_argument("add GPUs before GPU links (links are indexed by GPU pair)");
   gpus_.push_back({numa, bus, model});
+}
+
+void NodeType::add_gpu_link(int a, int b, int links, int bus) {
+  int g = static_cast<int>(gpus_.size());
+  if (a < 0 || a >= g || b < 0 || b >= g)
+    throw std::invalid_argument(fmt::format("GPU link {}-{}: the node has GPUs 0..{}", a, b, g - 1));
+  if (a == b) throw std::invalid_argument(fmt::format("GPU link {}-{}: a link joins two different GPUs", a, b));
+  if (links < 1) throw std::invalid_argument(fmt::format("GPU link {}-{}: {} links (at least 1)", a, b, links));
+  if (bus < 0 || bus >= static_cast<int>(buses_.size())) throw std::invalid_argument(fmt::format("no bus {}", bus));
+  if (gpu_links_.empty()) gpu_links_.resize(static_cast<std::size_t>(g * g));
+  if (gpu_links_[a * g + b].links > 0)
+    throw std::invalid_argument(fmt::format("GPU link {}-{} is declared twice", a, b));
+  gpu_links_[a * g + b] = {links, bus};
+  gpu_links_[b * g + a] = {links, bus};
+}
+
+int NodeType::gpu_link_count(int a, int b) const {
+  int g = static_cast<int>(gpus_.size());
+  if (gpu_links_.empty() || a < 0 || a >= g || b < 0 || b >= g) return 0;
+  return gpu_links_[a * g + b].links;
 }
 
 NodeType NodeType::flat(int cores, const MemoryParams& memory, const Sourced& shm_signal_latency) {
@@ -179,6 +201,21 @@ NodeType NodeType::from_json(const Json& node, const std::string& file, const st
     int model = find_name(e, "model", t.gpu_models_, "GPU model");
     e.finish();
     t.add_gpu(numa, bus, model);
+  }
+  for (auto& e : list_entries(r, "gpu_links")) {
+    std::vector<long long> pair = e.int_list("gpus", 0, 1 << 20);
+    int g = static_cast<int>(t.gpus_.size());
+    if (pair.size() != 2) e.fail("gpus", fmt::format("a GPU link joins two GPUs, got {}", pair.size()));
+    for (long long x : pair)
+      if (x >= g) e.fail("gpus", fmt::format("GPU {} does not exist: the node type has {} GPUs", x, g));
+    if (pair[0] == pair[1]) e.fail("gpus", "a GPU link joins two different GPUs");
+    if (t.gpu_link_count(static_cast<int>(pair[0]), static_cast<int>(pair[1])) > 0)
+      e.fail("gpus", fmt::format("the link between GPUs {} and {} is declared twice", pair[0], pair[1]));
+    int links = static_cast<int>(e.integer("links", 1, 64));
+    int bus = find_name(e, "bus", t.buses_, "bus");
+    (void)e.opt_str("source");
+    e.finish();
+    t.add_gpu_link(static_cast<int>(pair[0]), static_cast<int>(pair[1]), links, bus);
   }
   r.finish();
   return t;
@@ -307,8 +344,12 @@ std::vector<ResourceKey> NodeType::copy_path(int core, MemSpace src, MemSpace ds
   } else {
     out.push_back({ResourceKind::GpuMemory, src.index});
     if (dst.index != src.index) {
-      out.push_back({ResourceKind::GpuPeer, src.index});
-      out.push_back({ResourceKind::GpuPeer, dst.index});
+      if (gpu_link_count(src.index, dst.index) > 0) {
+        out.push_back({ResourceKind::GpuLink, src.index * static_cast<int>(gpus_.size()) + dst.index});
+      } else {
+        out.push_back({ResourceKind::GpuPeer, src.index});
+        out.push_back({ResourceKind::GpuPeer, dst.index});
+      }
       out.push_back({ResourceKind::GpuMemory, dst.index});
     }
   }
@@ -327,6 +368,7 @@ double NodeType::copy_latency(int core, MemSpace src, MemSpace dst) const {
         t += buses_[bus].params.latency;
         break;
       }
+      case ResourceKind::GpuLink: t += buses_[gpu_links_[k.index].bus].params.latency; break;
       default: break;
     }
   }
@@ -342,6 +384,7 @@ int NodeType::resource_slots(ResourceKind kind) const {
     case ResourceKind::GpuMemory:
     case ResourceKind::GpuPeer: return static_cast<int>(gpus_.size());
     case ResourceKind::Bus: return static_cast<int>(nics_.size() + gpus_.size());
+    case ResourceKind::GpuLink: return static_cast<int>(gpu_links_.size());
   }
   return 0;
 }
@@ -353,6 +396,7 @@ bool NodeType::has_resource(ResourceKey key) const {
     return a != b && package_of_numa(a) == package_of_numa(b);
   }
   if (key.kind == ResourceKind::InterSocket) return key.index / packages() != key.index % packages();
+  if (key.kind == ResourceKind::GpuLink) return gpu_links_[key.index].links > 0;
   return true;
 }
 
@@ -369,6 +413,8 @@ double NodeType::resource_capacity(ResourceKey key) const {
     case ResourceKind::GpuPeer: return gpu_models_[gpus_[key.index].model].params.peer_bandwidth;
     case ResourceKind::Bus:
       return buses_[key.index < nn ? nics_[key.index].bus : gpus_[key.index - nn].bus].params.bandwidth;
+    case ResourceKind::GpuLink:
+      return gpu_links_[key.index].links * buses_[gpu_links_[key.index].bus].params.bandwidth;
   }
   return 0;
 }
@@ -386,6 +432,11 @@ std::string NodeType::describe(ResourceKey key) const {
     case ResourceKind::Bus:
       if (key.index < nn) return fmt::format("nic{}-bus({})", key.index, buses_[nics_[key.index].bus].name);
       return fmt::format("gpu{}-bus({})", key.index - nn, buses_[gpus_[key.index - nn].bus].name);
+    case ResourceKind::GpuLink: {
+      int g = static_cast<int>(gpus_.size());
+      const GpuLinkBundle& l = gpu_links_[key.index];
+      return fmt::format("gpu{}->gpu{}({} x{})", key.index / g, key.index % g, buses_[l.bus].name, l.links);
+    }
   }
   return "?";
 }

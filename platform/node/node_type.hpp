@@ -17,8 +17,8 @@
 // the destination NUMA node of a copy between two NUMA nodes (conservative); all traffic between two packages shares one
 // link per direction regardless of which dies it connects (Magny-Cours has several HyperTransport links between the
 // dies of two sockets); copies involving GPU memory are done by the GPU's DMA engine, never by the issuing core; all
-// GPUs of one node share one peer bandwidth figure (Frontier's 200 GB/s between the two GCDs of one MI250X and
-// 50-100 GB/s between other GCD pairs are not distinguished).
+// GPU pairs with a direct GPU-GPU link (`gpu_links`) copy over it; a pair without one shares the GPUs' peer ports
+// (one peer bandwidth per GPU model): multi-hop routing through a third GPU is not modelled.
 #pragma once
 #include "core/json_input.hpp"
 #include "core/params.hpp"
@@ -51,10 +51,12 @@ struct MemSpace {
 //                    link, one resource PER DIRECTION (HyperTransport and Infinity Fabric links are full duplex)
 //   InterSocket[p*P+q] one per ordered pair of packages p != q (P = packages()): the inter-socket link, per direction
 //   GpuMemory[g]     one per GPU: its memory bandwidth
-//   GpuPeer[g]       one per GPU: its GPU-GPU link port (a peer copy crosses the ports of both GPUs)
+//   GpuPeer[g]       one per GPU: its GPU-GPU port for pairs without a direct link (a peer copy crosses both ports)
+//   GpuLink[a*G+b]   one per ordered pair of GPUs with a direct link (G = gpus().size()): the link bundle between
+//                    them, one resource PER DIRECTION (links x the link bus type's bandwidth)
 //   Bus[d]           one per device attachment: NICs first (d = NIC id), then GPUs (d = nics().size() + GPU index);
 //                    each device has its own bus instance of its bus type's bandwidth and latency
-enum class ResourceKind : std::uint8_t { CoreCopy, NumaMemory, InterDie, InterSocket, GpuMemory, GpuPeer, Bus };
+enum class ResourceKind : std::uint8_t { CoreCopy, NumaMemory, InterDie, InterSocket, GpuMemory, GpuPeer, Bus, GpuLink };
 const char* to_string(ResourceKind k);
 
 struct ResourceKey {
@@ -172,6 +174,11 @@ public:
   void add_gpu_model(std::string name, GpuParams p);
   void add_nic(std::string network, int numa, int bus);
   void add_gpu(int numa, int bus, int model);
+  // A direct link bundle between GPUs a != b: `links` links of bus type `bus` (bandwidth per link and direction).
+  // After every GPU; a pair at most once.
+  void add_gpu_link(int a, int b, int links, int bus);
+  // Links between GPUs a and b (0: no direct link).
+  int gpu_link_count(int a, int b) const;
 
   // --- the tree ---
   const NodeShape& shape() const { return shape_; }
@@ -210,7 +217,8 @@ public:
   // CoreCopy first, then in the direction the data moves. Host to host: the core copies (CoreCopy[core]), reading src
   // over the link from src's NUMA node to the core's and writing dst over the link from the core's NUMA node to dst's.
   // With a GPU on either side the GPU's DMA engine copies (no CoreCopy): host memory, links to the GPU's NUMA node,
-  // the GPU's bus, GPU memory; GPU to GPU: GpuMemory and GpuPeer of both (one GpuMemory for a copy within one GPU).
+  // the GPU's bus, GPU memory; GPU to GPU: GpuMemory of both and GpuLink[a->b] when they have a direct link, else
+  // GpuPeer of both (one GpuMemory for a copy within one GPU).
   std::vector<ResourceKey> copy_path(int core, MemSpace src, MemSpace dst) const;
   // Latency paid once before the flow: the sum of the latencies of the links and buses on the path (0 within a NUMA
   // node, as in today's model).
@@ -220,7 +228,8 @@ public:
   // Number of index slots of a kind (InterDie and InterSocket are indexed by ordered pair: some slots are unused).
   int resource_slots(ResourceKind kind) const;
   bool has_resource(ResourceKey key) const;
-  // "core3-copy", "numa1-mem", "numa0->numa1", "pkg0->pkg1", "gpu2-mem", "gpu2-peer", "nic0-bus(ht)", "gpu1-bus(pcie)"
+  // "core3-copy", "numa1-mem", "numa0->numa1", "pkg0->pkg1", "gpu2-mem", "gpu2-peer", "gpu4->gpu5(xgmi x4)",
+  // "nic0-bus(ht)", "gpu1-bus(pcie)"
   std::string describe(ResourceKey key) const;
   // The cache-resident part of a copy of `bytes` (analytic) and the part that streams from DRAM (a flow).
   CopySplit split_copy(double bytes) const;
@@ -241,6 +250,11 @@ private:
   std::vector<GpuModel> gpu_models_;
   std::vector<Nic> nics_;
   std::vector<Gpu> gpus_;
+  struct GpuLinkBundle {
+    int links = 0;
+    int bus = 0;
+  };
+  std::vector<GpuLinkBundle> gpu_links_;  // G*G by ordered pair, filled by add_gpu_link (empty without links)
 };
 
 }  // namespace ompisim::platform

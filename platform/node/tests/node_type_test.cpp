@@ -149,6 +149,61 @@ TEST_CASE("platform/node: copy paths with GPU memory", "[unit][platform]") {
   CHECK(down == V{{K::GpuMemory, 1}, t.gpu_bus(1), {K::NumaMemory, 1}});
 }
 
+// Configuration: the GPU fixture above with 3 GPUs and bus type "xgmi" (50 GB/s, 0.2 us per link and direction);
+//                GPUs 0 and 1 joined by 4 links, GPUs 1 and 2 by none.
+// Expected:      GPU 0 -> GPU 1 crosses GpuLink[0->1] (not the peer ports), capacity 4 x 50 GB/s, one resource per
+//                direction (GpuLink[1->0] is another slot), latency the link's; GPU 1 -> GPU 2 has no direct link and
+//                keeps the peer ports (GpuPeer of both, the model's 50 GB/s); a link to a missing GPU, a GPU linked to
+//                itself, a pair declared twice and an unknown bus are refused naming the key.
+// How validated: path rule written out; capacities from the fixture.
+TEST_CASE("platform/node: direct GPU-GPU links", "[unit][platform]") {
+  Json j = magny_cours_json();
+  j["packages"] = 1;
+  j["numa_per_package"] = 4;
+  j["cores_per_numa"] = 2;
+  j["links"].erase("cache_line_other_package");
+  j["links"].erase("inter_socket_bandwidth");
+  j["links"].erase("inter_socket_latency");
+  j["buses"]["if"] = Json{{"bandwidth", sourced("36 GB/s")}, {"latency", sourced("1 us")}};
+  j["buses"]["xgmi"] = Json{{"bandwidth", sourced("50 GB/s")}, {"latency", sourced("0.2 us")}};
+  j["gpu_models"] = Json{{"gcd", {{"memory_bandwidth", sourced("1.6 TB/s")}, {"peer_bandwidth", sourced("50 GB/s")}}}};
+  j["gpus"] = Json::array({Json{{"numa", 0}, {"bus", "if"}, {"model", "gcd"}},
+                           Json{{"numa", 0}, {"bus", "if"}, {"model", "gcd"}},
+                           Json{{"numa", 1}, {"bus", "if"}, {"model", "gcd"}}});
+  j["gpu_links"] = Json::array({Json{{"gpus", {0, 1}}, {"links", 4}, {"bus", "xgmi"}}});
+  NodeType t = NodeType::from_json(j, "test.json");
+  using V = std::vector<ResourceKey>;
+  CHECK(t.gpu_link_count(0, 1) == 4);
+  CHECK(t.gpu_link_count(1, 0) == 4);
+  CHECK(t.gpu_link_count(1, 2) == 0);
+  V linked = t.copy_path(0, MemSpace::gpu(0), MemSpace::gpu(1));
+  CHECK(linked == V{{K::GpuMemory, 0}, {K::GpuLink, 0 * 3 + 1}, {K::GpuMemory, 1}});
+  CHECK(t.copy_path(0, MemSpace::gpu(1), MemSpace::gpu(0)) == V{{K::GpuMemory, 1}, {K::GpuLink, 1 * 3 + 0}, {K::GpuMemory, 0}});
+  CHECK(t.resource_capacity({K::GpuLink, 1}) == Approx(200e9));
+  CHECK(t.copy_latency(0, MemSpace::gpu(0), MemSpace::gpu(1)) == Approx(0.2e-6));
+  CHECK(t.describe({K::GpuLink, 1}) == "gpu0->gpu1(xgmi x4)");
+  CHECK(t.has_resource({K::GpuLink, 3}));
+  CHECK_FALSE(t.has_resource({K::GpuLink, 1 * 3 + 2}));
+  V routed = t.copy_path(0, MemSpace::gpu(1), MemSpace::gpu(2));
+  CHECK(routed == V{{K::GpuMemory, 1}, {K::GpuPeer, 1}, {K::GpuPeer, 2}, {K::GpuMemory, 2}});
+  CHECK(t.resource_capacity({K::GpuPeer, 2}) == Approx(50e9));
+
+  auto refused = [&](Json links, const std::string& key, const std::string& word) {
+    Json k = j;
+    k["gpu_links"] = std::move(links);
+    InputError e = input_error([&] { NodeType::from_json(k, "test.json"); });
+    CHECK(e.file() == "test.json");
+    CHECK(e.key() == key);
+    CHECK_THAT(e.reason(), Catch::Contains(word));
+  };
+  refused(Json::array({Json{{"gpus", {0, 3}}, {"links", 1}, {"bus", "xgmi"}}}), "node.gpu_links[0].gpus", "does not exist");
+  refused(Json::array({Json{{"gpus", {1, 1}}, {"links", 1}, {"bus", "xgmi"}}}), "node.gpu_links[0].gpus", "different");
+  refused(Json::array({Json{{"gpus", {0, 1}}, {"links", 1}, {"bus", "xgmi"}},
+                       Json{{"gpus", {1, 0}}, {"links", 2}, {"bus", "xgmi"}}}),
+          "node.gpu_links[1].gpus", "twice");
+  refused(Json::array({Json{{"gpus", {0, 1}}, {"links", 1}, {"bus", "xgmy"}}}), "node.gpu_links[0].bus", "xgmi");
+}
+
 // Configuration: today's host model (HostParams with Cielo's committed values) and the flat node built from it with
 //                the documented field mapping (node_copy_bandwidth -> numa_copy_bandwidth, the other copy fields by
 //                name, shm_signal_latency -> cache_line_same_numa), 16 cores.
