@@ -130,6 +130,229 @@ struct SweepCurve {
   std::size_t size = 0;   // index of its size
 };
 
+using SizeCombo = std::pair<std::size_t, std::size_t>;  // (size, combination of the other axes)
+
+// One axis's points: its values, the sizes and the other axes' combinations, each in first-seen (grid) order.
+struct AxisPoints {
+  std::vector<std::string> xs, sizes, others;
+  std::map<std::string, std::vector<std::string>> other_values;     // per other axis, its values in grid order
+  std::map<SizeCombo, std::vector<std::optional<double>>> ys;       // per (size, combination), per axis value
+  std::map<std::size_t, std::map<std::string, std::string>> combo_of;  // combination -> other axis -> value
+};
+
+AxisPoints gather_axis(const Json& t, const std::string& metric, const std::string& axis,
+                       const std::vector<std::string>& axes, const Json& units,
+                       const std::vector<std::string>& size_cols) {
+  AxisPoints a;
+  std::map<std::string, std::size_t> xi, si, oi;
+  auto index = [](std::map<std::string, std::size_t>& m, std::vector<std::string>& v, const std::string& k) {
+    if (!m.count(k)) m[k] = v.size(), v.push_back(k);
+    return m[k];
+  };
+  struct Point { std::size_t x, s, o; double y; };
+  std::vector<Point> pts;
+  for (auto& r : t.at("rows")) {
+    if (!r.contains(metric) || !r[metric].is_number() || !r.contains(axis)) continue;
+    const std::size_t x = index(xi, a.xs, with_unit(r[axis], axis, units));
+    const std::size_t s = index(si, a.sizes, size_words(r, size_cols));
+    std::string okey;
+    std::map<std::string, std::string> combo;
+    for (auto& b : axes) {
+      if (b == axis || !r.contains(b)) continue;
+      const std::string v = with_unit(r[b], b, units);
+      auto& vals = a.other_values[b];
+      if (std::find(vals.begin(), vals.end(), v) == vals.end()) vals.push_back(v);
+      combo[b] = v;
+      okey += b + "=" + v + "\x1f";
+    }
+    const std::size_t o = index(oi, a.others, okey);
+    a.combo_of[o] = combo;
+    pts.push_back({x, s, o, r[metric].get<double>()});
+  }
+  for (auto& p : pts) {
+    auto& v = a.ys[{p.s, p.o}];
+    v.resize(a.xs.size());
+    v[p.x] = p.y;
+  }
+  return a;
+}
+
+// The label of a group of curves that lie on one another at one size: of each other axis, the values they have when
+// that is not all of them.
+std::string group_label(const AxisPoints& a, std::size_t s, const std::vector<std::size_t>& g) {
+  std::string label = a.sizes[s];
+  std::size_t product = 1;
+  std::string parts;
+  for (auto& [b, vals] : a.other_values) {
+    std::vector<std::string> have;
+    for (auto& v : vals)
+      for (auto o : g)
+        if (a.combo_of.at(o).count(b) && a.combo_of.at(o).at(b) == v) {
+          have.push_back(v);
+          break;
+        }
+    product *= have.size();
+    if (have.size() == vals.size()) continue;  // every value of b gives this curve
+    std::string one = b + "=";
+    for (std::size_t k = 0; k < have.size(); ++k) one += (k ? " or " : "") + have[k];
+    parts += (parts.empty() ? "" : ", ") + one;
+  }
+  if (product != g.size()) {  // not every combination of those values: name each curve's own
+    parts.clear();
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      std::string c;
+      for (auto& [b, v] : a.combo_of.at(g[k])) c += (c.empty() ? "" : " ") + b + "=" + v;
+      parts += (k ? " or " : "") + c;
+    }
+  }
+  if (!parts.empty()) label += (label.empty() ? "" : ", ") + parts;
+  return label;
+}
+
+// The curves of the sizes drawn (those the axis acts on; all when it acts on none), curves that lie on one another
+// drawn once.
+std::vector<SweepCurve> sweep_curves(const AxisPoints& a, const std::vector<bool>& acts, std::size_t n_acting,
+                                     const std::string& metric, bool& merged_any) {
+  std::vector<SweepCurve> curves;
+  merged_any = false;
+  for (std::size_t s = 0; s < a.sizes.size(); ++s) {
+    if (n_acting && !acts[s]) continue;
+    std::vector<std::vector<std::size_t>> groups;
+    for (std::size_t o = 0; o < a.others.size(); ++o) {
+      auto it = a.ys.find({s, o});
+      if (it == a.ys.end()) continue;
+      bool placed = false;
+      for (auto& g : groups)
+        if (coincide(a.ys.at({s, g[0]}), it->second)) g.push_back(o), placed = true;
+      if (!placed) groups.push_back({o});
+    }
+    for (auto& g : groups) {
+      merged_any = merged_any || g.size() > 1;
+      std::string label = group_label(a, s, g);
+      if (label.empty()) label = axis_label(metric);
+      curves.push_back({label, a.ys.at({s, g[0]}), spread(a.ys.at({s, g[0]})), curves.size(), s});
+    }
+  }
+  return curves;
+}
+
+// At most kMaxSweepCurves: every k-th of the sizes drawn (the smallest k that fits, so the drawn sizes span the range
+// where the axis acts), then, if one size alone has more, the curves the axis changes most. Returns the sizes thinned
+// out and sets n_curves to the count before the second cut.
+std::vector<bool> thin_curves(std::vector<SweepCurve>& curves, std::size_t n_sizes, std::size_t& n_curves) {
+  std::vector<std::size_t> drawn_sizes;
+  for (auto& c : curves)
+    if (drawn_sizes.empty() || drawn_sizes.back() != c.size) drawn_sizes.push_back(c.size);
+  std::vector<bool> thinned(n_sizes, false);
+  for (std::size_t k = 1; k <= drawn_sizes.size(); ++k) {
+    std::vector<bool> keep(n_sizes, false);
+    for (std::size_t i = 0; i < drawn_sizes.size(); i += k) keep[drawn_sizes[i]] = true;
+    const auto n = std::count_if(curves.begin(), curves.end(), [&](auto& c) { return keep[c.size]; });
+    if (static_cast<std::size_t>(n) <= kMaxSweepCurves || k == drawn_sizes.size()) {
+      for (auto s : drawn_sizes) thinned[s] = !keep[s];
+      std::erase_if(curves, [&](auto& c) { return !keep[c.size]; });
+      break;
+    }
+  }
+  n_curves = curves.size();
+  if (curves.size() > kMaxSweepCurves) {
+    std::stable_sort(curves.begin(), curves.end(), [](auto& a, auto& b) { return a.spread > b.spread; });
+    curves.resize(kMaxSweepCurves);
+    std::sort(curves.begin(), curves.end(), [](auto& a, auto& b) { return a.order < b.order; });
+  }
+  return thinned;
+}
+
+// What the plot of one axis says about itself: its title and the caption under the frame.
+struct AxisText {
+  std::string title;
+  std::vector<std::string> caption;
+};
+
+AxisText axis_text(const std::string& metric, const std::string& axis, const std::vector<std::string>& sizes,
+                   const std::vector<bool>& acts, std::size_t n_acting, double largest, bool has_sizes,
+                   const std::string& size_prefix, bool merged_any, const std::vector<bool>& thinned,
+                   std::size_t n_drawn, std::size_t n_curves) {
+  AxisText at;
+  const std::string size_word = size_prefix.empty() ? "sizes" : "message sizes";
+  at.title =
+      n_acting == 0
+          ? fmt::format("{} against {}: {} moves no value by over {:g} % (largest change {:+.1f} %)",
+                        axis_label(metric), axis, axis, 100 * kActs, 100 * largest)
+      : !has_sizes
+          ? fmt::format("{} against {} (largest change {:+.1f} %)", axis_label(metric), axis, 100 * largest)
+          : fmt::format("{} against {}: the {} it moves by over {:g} % ({} of {}; largest change {:+.1f} %)",
+                        axis_label(metric), axis, size_word, 100 * kActs, n_acting, sizes.size(), 100 * largest);
+  auto& caption = at.caption;
+  if (n_acting && n_acting < sizes.size()) {
+    std::vector<bool> out(sizes.size());
+    for (std::size_t s = 0; s < sizes.size(); ++s) out[s] = !acts[s];
+    for (auto& l : wrap_words(fmt::format("Left out, as {} moves them by under {:g} %: {} {}.", axis, 100 * kActs,
+                                          size_word, size_runs(sizes, out, size_prefix)),
+                              145))
+      caption.push_back(l);
+  }
+  if (merged_any)
+    caption.push_back(fmt::format("Curves within {:g} % of one another are drawn once; a label that leaves out an "
+                                  "axis holds for each of its values.",
+                                  100 * kActs));
+  if (std::count(thinned.begin(), thinned.end(), true))
+    for (auto& l : wrap_words(fmt::format("{} not drawn (at most {} curves): {} {}.",
+                                          n_acting ? fmt::format("Also moved by over {:g} % but", 100 * kActs)
+                                                   : std::string("Sizes"),
+                                          kMaxSweepCurves, size_word, size_runs(sizes, thinned, size_prefix)),
+                              145))
+      caption.push_back(l);
+  if (n_drawn < n_curves)
+    caption.push_back(fmt::format("Drawn: the {} of {} curves {} changes most.", n_drawn, n_curves, axis));
+  return at;
+}
+
+// The gnuplot script of one axis's plot. The key inside the frame, top left and boxed; a caption under the frame (the
+// canvas grows by its lines); the y range stretched upwards so that the data lie below the key (as the reproduced
+// figures, validation/plot.cpp).
+std::string sweep_script(const std::string& metric, const std::string& axis, const Json& units,
+                         const std::vector<std::string>& xs, const std::vector<SweepCurve>& curves,
+                         const AxisText& at, const std::string& svg) {
+  const auto& caption = at.caption;
+  const int caption_px = 14 * static_cast<int>(caption.size());
+  const std::string title_q = gp_lines(at.title, 95);
+  const auto title_lines = static_cast<double>(std::count(title_q.begin(), title_q.end(), '\\') -
+                                               std::count(title_q.begin(), title_q.end(), '"') + 2);
+  std::string gp = "set key top left reverse Left box opaque font ',9' spacing 0.9\nset logscale y\nset grid\n";
+  gp += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\n", title_q,
+                    gp_quote(units.contains(axis) ? fmt::format("{} ({})", axis, units[axis].get<std::string>()) : axis),
+                    gp_quote(axis_label(metric)));
+  if (!caption.empty()) {
+    gp += fmt::format("set bmargin {}\n", 4 + (caption_px + 15) / 16);
+    for (std::size_t i = 0; i < caption.size(); ++i)
+      gp += fmt::format("set label {} {} at screen 0.012, screen {:.4f} left front font ',9'\n", 100 + i,
+                        gp_quote(caption[i]),
+                        (static_cast<double>(caption_px) - 14.0 * static_cast<double>(i) - 4.0) /
+                            static_cast<double>(600 + caption_px));
+  }
+  gp += "set xtics (";
+  for (std::size_t i = 0; i < xs.size(); ++i) gp += fmt::format("{}{} {}", i ? ", " : "", gp_quote(xs[i]), i);
+  gp += fmt::format(")\nset xrange [-0.5:{}]\n", static_cast<double>(xs.size()) - 0.5);
+  for (std::size_t k = 0; k < curves.size(); ++k) {
+    gp += fmt::format("$c{} << EOD\n", k);
+    for (std::size_t x = 0; x < xs.size(); ++x)
+      if (curves[k].ys[x]) gp += fmt::format("{} {}\n", x, *curves[k].ys[x]);
+    gp += "EOD\n";
+  }
+  std::string plot = "plot ";
+  for (std::size_t k = 0; k < curves.size(); ++k)
+    plot += fmt::format("{}$c{} using 1:2 with linespoints title {}", k ? ", " : "", k, gp_quote(curves[k].label));
+  const double frame_px = 450.0 - 16.0 * (title_lines - 1.0);
+  const double f = std::min(0.6, (11.0 * static_cast<double>(curves.size()) + 14.0) / frame_px);
+  gp += "set terminal unknown\n" + plot + "\n";
+  gp += fmt::format("y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX\nset yrange [y0 : y0 * (y1 / y0) ** (1.0 / {:.4f})]\n", 1.0 - f);
+  gp += fmt::format("set terminal svg size 900,{} dynamic noenhanced font 'sans,11' background '#ffffff'\n"
+                    "set output {}\nreplot\n",
+                    600 + caption_px, gp_quote(svg + ".tmp"));
+  return gp;
+}
+
 }  // namespace
 
 std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
@@ -145,190 +368,25 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
       size_cols.push_back(c);
   const std::string size_prefix = size_cols.size() == 1 && size_cols[0] == "bytes" ? "message size " : "";
   for (auto& axis : axes) {
-    // The axis's values, the sizes and the other axes' combinations, each in first-seen (grid) order.
-    std::vector<std::string> xs, sizes, others;
-    std::map<std::string, std::size_t> xi, si, oi;
-    std::map<std::string, std::vector<std::string>> other_values;  // per other axis, its values in grid order
-    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::optional<double>>> ys;  // (size, combination)
-    std::map<std::size_t, std::map<std::string, std::string>> combo_of;  // combination -> other axis -> value
-    auto index = [](std::map<std::string, std::size_t>& m, std::vector<std::string>& v, const std::string& k) {
-      if (!m.count(k)) m[k] = v.size(), v.push_back(k);
-      return m[k];
-    };
-    struct Point { std::size_t x, s, o; double y; };
-    std::vector<Point> pts;
-    for (auto& r : t.at("rows")) {
-      if (!r.contains(metric) || !r[metric].is_number() || !r.contains(axis)) continue;
-      const std::size_t x = index(xi, xs, with_unit(r[axis], axis, units));
-      const std::size_t s = index(si, sizes, size_words(r, size_cols));
-      std::string okey;
-      std::map<std::string, std::string> combo;
-      for (auto& b : axes) {
-        if (b == axis || !r.contains(b)) continue;
-        const std::string v = with_unit(r[b], b, units);
-        auto& vals = other_values[b];
-        if (std::find(vals.begin(), vals.end(), v) == vals.end()) vals.push_back(v);
-        combo[b] = v;
-        okey += b + "=" + v + "\x1f";
-      }
-      const std::size_t o = index(oi, others, okey);
-      combo_of[o] = combo;
-      pts.push_back({x, s, o, r[metric].get<double>()});
-    }
-    if (xs.empty()) continue;
-    for (auto& p : pts) {
-      auto& v = ys[{p.s, p.o}];
-      v.resize(xs.size());
-      v[p.x] = p.y;
-    }
+    const AxisPoints a = gather_axis(t, metric, axis, axes, units, size_cols);
+    if (a.xs.empty()) continue;
     // Per size: how much the axis moves it (the largest change of any curve at that size).
-    std::vector<double> size_spread(sizes.size(), 0.0);
-    for (auto& [k, v] : ys) size_spread[k.first] = std::max(size_spread[k.first], spread(v));
-    std::vector<bool> acts(sizes.size());
-    for (std::size_t s = 0; s < sizes.size(); ++s) acts[s] = size_spread[s] > kActs;
+    std::vector<double> size_spread(a.sizes.size(), 0.0);
+    for (auto& [k, v] : a.ys) size_spread[k.first] = std::max(size_spread[k.first], spread(v));
+    std::vector<bool> acts(a.sizes.size());
+    for (std::size_t s = 0; s < a.sizes.size(); ++s) acts[s] = size_spread[s] > kActs;
     const std::size_t n_acting = static_cast<std::size_t>(std::count(acts.begin(), acts.end(), true));
     const double largest = *std::max_element(size_spread.begin(), size_spread.end());
-    // The curves of the sizes drawn (those the axis acts on; all when it acts on none), curves that lie on one another
-    // drawn once: their label names of each other axis only the values they have when that is not all of them.
-    std::vector<SweepCurve> curves;
     bool merged_any = false;
-    for (std::size_t s = 0; s < sizes.size(); ++s) {
-      if (n_acting && !acts[s]) continue;
-      std::vector<std::vector<std::size_t>> groups;
-      for (std::size_t o = 0; o < others.size(); ++o) {
-        auto it = ys.find({s, o});
-        if (it == ys.end()) continue;
-        bool placed = false;
-        for (auto& g : groups)
-          if (coincide(ys.at({s, g[0]}), it->second)) g.push_back(o), placed = true;
-        if (!placed) groups.push_back({o});
-      }
-      for (auto& g : groups) {
-        merged_any = merged_any || g.size() > 1;
-        std::string label = sizes[s];
-        std::size_t product = 1;
-        std::string parts;
-        for (auto& [b, vals] : other_values) {
-          std::vector<std::string> have;
-          for (auto& v : vals)
-            for (auto o : g)
-              if (combo_of[o][b] == v) {
-                have.push_back(v);
-                break;
-              }
-          product *= have.size();
-          if (have.size() == vals.size()) continue;  // every value of b gives this curve
-          std::string one = b + "=";
-          for (std::size_t k = 0; k < have.size(); ++k) one += (k ? " or " : "") + have[k];
-          parts += (parts.empty() ? "" : ", ") + one;
-        }
-        if (product != g.size()) {  // not every combination of those values: name each curve's own
-          parts.clear();
-          for (std::size_t k = 0; k < g.size(); ++k) {
-            std::string c;
-            for (auto& [b, v] : combo_of[g[k]]) c += (c.empty() ? "" : " ") + b + "=" + v;
-            parts += (k ? " or " : "") + c;
-          }
-        }
-        if (!parts.empty()) label += (label.empty() ? "" : ", ") + parts;
-        if (label.empty()) label = axis_label(metric);
-        curves.push_back({label, ys.at({s, g[0]}), spread(ys.at({s, g[0]})), curves.size(), s});
-      }
-    }
-    // At most kMaxSweepCurves: every k-th of the sizes drawn (the smallest k that fits, so the drawn sizes span the
-    // range where the axis acts), then, if one size alone has more, the curves the axis changes most.
-    std::vector<std::size_t> drawn_sizes;
-    for (auto& c : curves)
-      if (drawn_sizes.empty() || drawn_sizes.back() != c.size) drawn_sizes.push_back(c.size);
-    std::vector<bool> thinned(sizes.size(), false);
-    for (std::size_t k = 1; k <= drawn_sizes.size(); ++k) {
-      std::vector<bool> keep(sizes.size(), false);
-      for (std::size_t i = 0; i < drawn_sizes.size(); i += k) keep[drawn_sizes[i]] = true;
-      const auto n = std::count_if(curves.begin(), curves.end(), [&](auto& c) { return keep[c.size]; });
-      if (static_cast<std::size_t>(n) <= kMaxSweepCurves || k == drawn_sizes.size()) {
-        for (auto s : drawn_sizes) thinned[s] = !keep[s];
-        std::erase_if(curves, [&](auto& c) { return !keep[c.size]; });
-        break;
-      }
-    }
-    const std::size_t n_curves = curves.size();
-    if (curves.size() > kMaxSweepCurves) {
-      std::stable_sort(curves.begin(), curves.end(), [](auto& a, auto& b) { return a.spread > b.spread; });
-      curves.resize(kMaxSweepCurves);
-      std::sort(curves.begin(), curves.end(), [](auto& a, auto& b) { return a.order < b.order; });
-    }
+    std::vector<SweepCurve> curves = sweep_curves(a, acts, n_acting, metric, merged_any);
+    std::size_t n_curves = 0;
+    const std::vector<bool> thinned = thin_curves(curves, a.sizes.size(), n_curves);
+    const AxisText at = axis_text(metric, axis, a.sizes, acts, n_acting, largest, !size_cols.empty(), size_prefix,
+                                  merged_any, thinned, curves.size(), n_curves);
     const std::string stem = axis_stem(axis);
     const std::string svg = stem + ".svg", script = stem + ".gp";
-    const std::string size_word = size_prefix.empty() ? "sizes" : "message sizes";
-    std::string title =
-        n_acting == 0
-            ? fmt::format("{} against {}: {} moves no value by over {:g} % (largest change {:+.1f} %)",
-                          axis_label(metric), axis, axis, 100 * kActs, 100 * largest)
-        : size_cols.empty()
-            ? fmt::format("{} against {} (largest change {:+.1f} %)", axis_label(metric), axis, 100 * largest)
-            : fmt::format("{} against {}: the {} it moves by over {:g} % ({} of {}; largest change {:+.1f} %)",
-                          axis_label(metric), axis, size_word, 100 * kActs, n_acting, sizes.size(), 100 * largest);
-    std::vector<std::string> caption;
-    if (n_acting && n_acting < sizes.size()) {
-      std::vector<bool> out(sizes.size());
-      for (std::size_t s = 0; s < sizes.size(); ++s) out[s] = !acts[s];
-      for (auto& l : wrap_words(fmt::format("Left out, as {} moves them by under {:g} %: {} {}.", axis, 100 * kActs,
-                                            size_word, size_runs(sizes, out, size_prefix)),
-                                145))
-        caption.push_back(l);
-    }
-    if (merged_any)
-      caption.push_back(fmt::format("Curves within {:g} % of one another are drawn once; a label that leaves out an "
-                                    "axis holds for each of its values.",
-                                    100 * kActs));
-    if (std::count(thinned.begin(), thinned.end(), true))
-      for (auto& l : wrap_words(fmt::format("{} not drawn (at most {} curves): {} {}.",
-                                            n_acting ? fmt::format("Also moved by over {:g} % but", 100 * kActs)
-                                                     : std::string("Sizes"),
-                                            kMaxSweepCurves, size_word,
-                                            size_runs(sizes, thinned, size_prefix)),
-                                145))
-        caption.push_back(l);
-    if (curves.size() < n_curves)
-      caption.push_back(fmt::format("Drawn: the {} of {} curves {} changes most.", curves.size(), n_curves, axis));
-    // The key inside the frame, top left and boxed; a caption under the frame (the canvas grows by its lines); the y
-    // range stretched upwards so that the data lie below the key (as the reproduced figures, validation/plot.cpp).
-    const int caption_px = 14 * static_cast<int>(caption.size());
-    const std::string title_q = gp_lines(title, 95);
-    const auto title_lines = static_cast<double>(std::count(title_q.begin(), title_q.end(), '\\') -
-                                                 std::count(title_q.begin(), title_q.end(), '"') + 2);
-    std::string gp = "set key top left reverse Left box opaque font ',9' spacing 0.9\nset logscale y\nset grid\n";
-    gp += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\n", title_q,
-                      gp_quote(units.contains(axis) ? fmt::format("{} ({})", axis, units[axis].get<std::string>()) : axis),
-                      gp_quote(axis_label(metric)));
-    if (!caption.empty()) {
-      gp += fmt::format("set bmargin {}\n", 4 + (caption_px + 15) / 16);
-      for (std::size_t i = 0; i < caption.size(); ++i)
-        gp += fmt::format("set label {} {} at screen 0.012, screen {:.4f} left front font ',9'\n", 100 + i,
-                          gp_quote(caption[i]),
-                          (static_cast<double>(caption_px) - 14.0 * static_cast<double>(i) - 4.0) /
-                              static_cast<double>(600 + caption_px));
-    }
-    gp += "set xtics (";
-    for (std::size_t i = 0; i < xs.size(); ++i) gp += fmt::format("{}{} {}", i ? ", " : "", gp_quote(xs[i]), i);
-    gp += fmt::format(")\nset xrange [-0.5:{}]\n", static_cast<double>(xs.size()) - 0.5);
-    for (std::size_t k = 0; k < curves.size(); ++k) {
-      gp += fmt::format("$c{} << EOD\n", k);
-      for (std::size_t x = 0; x < xs.size(); ++x)
-        if (curves[k].ys[x]) gp += fmt::format("{} {}\n", x, *curves[k].ys[x]);
-      gp += "EOD\n";
-    }
-    std::string plot = "plot ";
-    for (std::size_t k = 0; k < curves.size(); ++k)
-      plot += fmt::format("{}$c{} using 1:2 with linespoints title {}", k ? ", " : "", k, gp_quote(curves[k].label));
-    const double frame_px = 450.0 - 16.0 * (title_lines - 1.0);
-    const double f = std::min(0.6, (11.0 * static_cast<double>(curves.size()) + 14.0) / frame_px);
-    gp += "set terminal unknown\n" + plot + "\n";
-    gp += fmt::format("y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX\nset yrange [y0 : y0 * (y1 / y0) ** (1.0 / {:.4f})]\n", 1.0 - f);
-    gp += fmt::format("set terminal svg size 900,{} dynamic noenhanced font 'sans,11' background '#ffffff'\n"
-                      "set output {}\nreplot\n",
-                      600 + caption_px, gp_quote(svg + ".tmp"));
-    write_file_atomic((std::filesystem::path(dir) / script).string(), gp);
+    write_file_atomic((std::filesystem::path(dir) / script).string(),
+                      sweep_script(metric, axis, units, a.xs, curves, at, svg));
     if (run_gnuplot_once(dir, script, svg)) wrote.push_back(svg);
   }
   return wrote;
