@@ -13,18 +13,21 @@ set bmargin 9
 set label 100 'Filled circles keyed "public measurement": measurements of the same system published elsewhere (the paper quotes no numbers here).' at screen 0.012, screen 0.0985 left front font ',9'
 set label 101 'Bars: prediction interval of a predicted or held-out point, the range of the simulated value over the sampled estimated parameters (validation/README.md); a point they do not move has' at screen 0.012, screen 0.0776 left front font ',9'
 set label 102 'no bar.' at screen 0.012, screen 0.0567 left front font ',9'
-set label 103 'Curves "buffer=device" and "buffer=host (public_osu_bw_inter_host_native)" coincide (within 0.0024 % at every point; each later one drawn with a' at screen 0.012, screen 0.0358 left front font ',9'
-set label 104 'larger marker).' at screen 0.012, screen 0.0149 left front font ',9'
+set label 103 'Curves "osu_bw 2p buffer=device" and "osu_bw 2p buffer=host (public_osu_bw_inter_host_native)" coincide (within 0.0024 % at every point; each later' at screen 0.012, screen 0.0358 left front font ',9'
+set label 104 'one drawn with a larger marker).' at screen 0.012, screen 0.0149 left front font ',9'
 set terminal unknown
-plot 'slingshot/public_osu_bw_inter_device_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_bw 2p buffer=device (simulated)', \
-  'slingshot/public_native_bandwidth.public_osu_bw_inter_device_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native osu_bw 2p buffer=device (public measurement)', \
-  'slingshot/public_native_bandwidth.public_osu_bw_inter_device_native.interval.dat' using 1:2:3:4 with yerrorbars lc 1 pt 6 ps 1.2 title 'native osu_bw 2p buffer=device (prediction interval: bars, see below)', \
-  'slingshot/public_osu_bw_inter_host_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 2 dt 2 pt 2 ps 1.3 title 'native osu_bw 2p buffer=host (public_osu_bw_inter_host_native) (simulated)', \
-  'slingshot/public_native_bandwidth.public_osu_bw_inter_host_native.ref.dat' using 1:2 with points lc 2 pt 7 ps 1.6 title 'native osu_bw 2p buffer=host (public_osu_bw_inter_host_native) (public measurement)', \
-  'slingshot/public_osu_bw_intra_host_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'native osu_bw 2p buffer=host (public_osu_bw_intra_host_native) (simulated)', \
-  'slingshot/public_native_bandwidth.public_osu_bw_intra_host_native.ref.dat' using 1:2 with points lc 3 pt 7 ps 1.6 title 'native osu_bw 2p buffer=host (public_osu_bw_intra_host_native) (public measurement)'
+plot 'slingshot/public_mbw_mr_intra_device_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_mbw_mr 8p (simulated)', \
+  'slingshot/public_native_bandwidth.public_mbw_mr_intra_device_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native osu_mbw_mr 8p (public measurement)', \
+  'slingshot/public_native_bandwidth.public_mbw_mr_intra_device_native.interval.dat' using 1:2:3:4 with yerrorbars lc 1 pt 6 ps 1.2 title 'native osu_mbw_mr 8p (prediction interval: bars, see below)', \
+  'slingshot/public_osu_bw_inter_device_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'native osu_bw 2p buffer=device (simulated)', \
+  'slingshot/public_native_bandwidth.public_osu_bw_inter_device_native.ref.dat' using 1:2 with points lc 2 pt 7 ps 1.6 title 'native osu_bw 2p buffer=device (public measurement)', \
+  'slingshot/public_native_bandwidth.public_osu_bw_inter_device_native.interval.dat' using 1:2:3:4 with yerrorbars lc 2 pt 6 ps 1.2 title 'native osu_bw 2p buffer=device (prediction interval: bars, see below)', \
+  'slingshot/public_osu_bw_inter_host_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 3 dt 3 pt 4 ps 1.3 title 'native osu_bw 2p buffer=host (public_osu_bw_inter_host_native) (simulated)', \
+  'slingshot/public_native_bandwidth.public_osu_bw_inter_host_native.ref.dat' using 1:2 with points lc 3 pt 7 ps 1.6 title 'native osu_bw 2p buffer=host (public_osu_bw_inter_host_native) (public measurement)', \
+  'slingshot/public_osu_bw_intra_host_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 4 dt 4 pt 6 ps 0.7 title 'native osu_bw 2p buffer=host (public_osu_bw_intra_host_native) (simulated)', \
+  'slingshot/public_native_bandwidth.public_osu_bw_intra_host_native.ref.dat' using 1:2 with points lc 4 pt 7 ps 1.6 title 'native osu_bw 2p buffer=host (public_osu_bw_intra_host_native) (public measurement)'
 y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.7978)]
+set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.7244)]
 set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/public_native_bandwidth.svg.tmp'
 replot
