@@ -34,8 +34,8 @@ check "plot files it did not write are removed, other files stay" \
   "[[ ! -e '$t/r/gemini/fig5old.svg' && ! -e '$t/r/gemini/fig5old.fig5_x.ref.dat' && -e '$t/r/gemini/notes.txt' && -e '$t/r/gemini/fig5.svg' ]]"
 check "Gemini Fig. 5: the paper's values and statements, no drop; Slingshot Fig. 5 H2H intra-node: the drop named" \
   "grep -q \"Filled circles: the paper's values.\" '$t/r/gemini/fig5.svg' && ! grep -q 'Latency falls with message size' '$t/r/gemini/fig5.svg' && grep -qE '47% worse than the native MPI.. \((holds|undecided|fails)\)' '$t/r/gemini/fig5.svg' && grep -q 'Latency falls with message size: native osu_latency 2p: 4 KiB' '$t/r/slingshot/fig5_h2h_intra-node.svg'"
-check "Slingshot Fig. 6 D2D intra-node: public peak as a dashed line" \
-  "grep -q 'public measurement: peak 482.735' '$t/r/slingshot/fig6_d2d_intra-node.svg'"
+check "Slingshot Fig. 6 H2H intra-node: public peak as a dashed line" \
+  "grep -q 'public measurement: peak 120.34' '$t/r/slingshot/fig6_h2h_intra-node.svg'"
 check "QsNet Fig. 8: coinciding curves said, with how close" \
   "grep -qF 'Curves \"ptl_elan4_chained=on ptl_elan4_completion_queue=none\" and \"ptl_elan4_chained=off ptl_elan4_completion_queue=none\" coincide (within 0.8 %' '$t/r/qsnet/fig8.svg'"
 check "Slingshot what-if routing allreduce: bars, the figure's name as title, no cut description" \
