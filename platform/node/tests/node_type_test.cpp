@@ -117,12 +117,8 @@ TEST_CASE("platform/node: nearest_nic picks the NIC on the rank's NUMA node", "[
   CHECK_THROWS_AS(t.nearest_nic(0, "slingshot"), std::invalid_argument);
 }
 
-// Configuration: a small Frontier-like node (1 package, 4 NUMA nodes of 2 cores, 2 GPUs on NUMA 0 and 1 linked by
-//                "if" with 36 GB/s and 1 us, GPU memory 1.6 TB/s, peer 50 GB/s).
-// Expected:      host NUMA 1 -> GPU 0 (on NUMA 0): NumaMemory[1], InterDie[1->0], Bus[gpu 0], GpuMemory[0], no
-//                CoreCopy; GPU 0 -> GPU 1: GpuMemory and GpuPeer of both; latency = link + bus latencies.
-// How validated: path rule written out; capacities from the fixture.
-TEST_CASE("platform/node: copy paths with GPU memory", "[unit][platform]") {
+// A small Frontier-like node without GPUs: 1 package, 4 NUMA nodes of 2 cores, bus "if" (36 GB/s, 1 us).
+static Json gpu_node_json() {
   Json j = magny_cours_json();
   j["packages"] = 1;
   j["numa_per_package"] = 4;
@@ -131,6 +127,16 @@ TEST_CASE("platform/node: copy paths with GPU memory", "[unit][platform]") {
   j["links"].erase("inter_socket_bandwidth");
   j["links"].erase("inter_socket_latency");
   j["buses"]["if"] = Json{{"bandwidth", sourced("36 GB/s")}, {"latency", sourced("1 us")}};
+  return j;
+}
+
+// Configuration: a small Frontier-like node (1 package, 4 NUMA nodes of 2 cores, 2 GPUs on NUMA 0 and 1 linked by
+//                "if" with 36 GB/s and 1 us, GPU memory 1.6 TB/s, peer 50 GB/s).
+// Expected:      host NUMA 1 -> GPU 0 (on NUMA 0): NumaMemory[1], InterDie[1->0], Bus[gpu 0], GpuMemory[0], no
+//                CoreCopy; GPU 0 -> GPU 1: GpuMemory and GpuPeer of both; latency = link + bus latencies.
+// How validated: path rule written out; capacities from the fixture.
+TEST_CASE("platform/node: copy paths with GPU memory", "[unit][platform]") {
+  Json j = gpu_node_json();
   j["gpu_models"] = Json{{"gcd", {{"memory_bandwidth", sourced("1.6 TB/s")}, {"peer_bandwidth", sourced("50 GB/s")}}}};
   j["gpus"] = Json::array({Json{{"numa", 0}, {"bus", "if"}, {"model", "gcd"}},
                            Json{{"numa", 1}, {"bus", "if"}, {"model", "gcd"}}});
@@ -157,14 +163,7 @@ TEST_CASE("platform/node: copy paths with GPU memory", "[unit][platform]") {
 //                itself, a pair declared twice and an unknown bus are refused naming the key.
 // How validated: path rule written out; capacities from the fixture.
 TEST_CASE("platform/node: direct GPU-GPU links", "[unit][platform]") {
-  Json j = magny_cours_json();
-  j["packages"] = 1;
-  j["numa_per_package"] = 4;
-  j["cores_per_numa"] = 2;
-  j["links"].erase("cache_line_other_package");
-  j["links"].erase("inter_socket_bandwidth");
-  j["links"].erase("inter_socket_latency");
-  j["buses"]["if"] = Json{{"bandwidth", sourced("36 GB/s")}, {"latency", sourced("1 us")}};
+  Json j = gpu_node_json();
   j["buses"]["xgmi"] = Json{{"bandwidth", sourced("50 GB/s")}, {"latency", sourced("0.2 us")}};
   j["gpu_models"] = Json{{"gcd", {{"memory_bandwidth", sourced("1.6 TB/s")}, {"peer_bandwidth", sourced("50 GB/s")}}}};
   j["gpus"] = Json::array({Json{{"numa", 0}, {"bus", "if"}, {"model", "gcd"}},
