@@ -308,9 +308,37 @@ AxisText axis_text(const std::string& metric, const std::string& axis, const std
   return at;
 }
 
+// The y range of a plot of curves: the data's own range with a margin of kYMargin of the span on each side, a log
+// scale when the data span more than a decade (linear otherwise, and whenever a value is not positive), and the top
+// stretched so that the data lie in the lower 1 - key_share of the frame, under the key.
+constexpr double kYMargin = 0.05;
+struct YRange {
+  double lo = 0, hi = 1;
+  bool log = false;
+};
+YRange y_range(const std::vector<SweepCurve>& curves, double key_share) {
+  double lo = 1e300, hi = -1e300;
+  for (auto& c : curves)
+    for (auto& y : c.ys)
+      if (y) lo = std::min(lo, *y), hi = std::max(hi, *y);
+  YRange r;
+  if (lo > hi) return r;  // no point: gnuplot's default
+  r.log = lo > 0 && hi / lo > 10.0;
+  if (r.log) {
+    const double m = std::pow(hi / lo, kYMargin);
+    r.lo = lo / m;
+    r.hi = r.lo * std::pow(hi * m / r.lo, 1.0 / (1.0 - key_share));
+  } else {
+    const double m = hi > lo ? kYMargin * (hi - lo) : kYMargin * std::max(std::abs(hi), 1e-12);
+    r.lo = lo >= 0 ? std::max(0.0, lo - m) : lo - m;
+    r.hi = r.lo + (hi + m - r.lo) / (1.0 - key_share);
+  }
+  return r;
+}
+
 // The gnuplot script of one axis's plot. The key inside the frame, top left and boxed; a caption under the frame (the
-// canvas grows by its lines); the y range stretched upwards so that the data lie below the key (as the reproduced
-// figures, validation/plot.cpp).
+// canvas grows by its lines); the y range the data's own (y_range), stretched upwards so that the data lie below the
+// key (as the reproduced figures, validation/plot.cpp).
 std::string sweep_script(const std::string& metric, const std::string& axis, const Json& units,
                          const std::vector<std::string>& xs, const std::vector<SweepCurve>& curves,
                          const AxisText& at, const std::string& svg) {
@@ -319,7 +347,12 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
   const std::string title_q = gp_lines(at.title, 95);
   const auto title_lines = static_cast<double>(std::count(title_q.begin(), title_q.end(), '\\') -
                                                std::count(title_q.begin(), title_q.end(), '"') + 2);
-  std::string gp = "set key top left reverse Left box opaque font ',9' spacing 0.9\nset logscale y\nset grid\n";
+  const double frame_px = 450.0 - 16.0 * (title_lines - 1.0);
+  const double key_share = std::min(0.6, (11.0 * static_cast<double>(curves.size()) + 14.0) / frame_px);
+  const YRange yr = y_range(curves, key_share);
+  std::string gp = "set key top left reverse Left box opaque font ',9' spacing 0.9\n";
+  gp += yr.log ? "set logscale y\n" : "unset logscale y\n";
+  gp += fmt::format("set yrange [{:.6g} : {:.6g}]\nset grid\n", yr.lo, yr.hi);
   gp += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\n", title_q,
                     gp_quote(units.contains(axis) ? fmt::format("{} ({})", axis, units[axis].get<std::string>()) : axis),
                     gp_quote(axis_label(metric)));
@@ -343,14 +376,10 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
   std::string plot = "plot ";
   for (std::size_t k = 0; k < curves.size(); ++k)
     plot += fmt::format("{}$c{} using 1:2 with linespoints title {}", k ? ", " : "", k, gp_quote(curves[k].label));
-  const double frame_px = 450.0 - 16.0 * (title_lines - 1.0);
-  const double f = std::min(0.6, (11.0 * static_cast<double>(curves.size()) + 14.0) / frame_px);
-  gp += "set terminal unknown\n" + plot + "\n";
-  gp += fmt::format("y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX\nset yrange [y0 : y0 * (y1 / y0) ** (1.0 / {:.4f})]\n", 1.0 - f);
   gp += fmt::format("set terminal svg size 900,{} dynamic noenhanced font 'sans,11' background '#ffffff'\n"
-                    "set output {}\nreplot\n",
+                    "set output {}\n",
                     600 + caption_px, gp_quote(svg + ".tmp"));
-  return gp;
+  return gp + plot + "\n";
 }
 
 }  // namespace
