@@ -298,6 +298,21 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
   if (res["points"].empty()) return out;
   const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
   if (!d || !d->table) return out;
+  // A list of process counts whose table has no column for it: one table per count, under "# N ranks".
+  const Json& ranks = res["ranks"];
+  const Json& pts = res["points"];
+  if (ranks.is_array() && ranks.size() > 1 && pts.size() % ranks.size() == 0 && pts[0].is_object() &&
+      !pts[0].contains("ranks")) {
+    const std::size_t per = pts.size() / ranks.size();
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      Json part = res;
+      part["ranks"] = ranks[i];
+      part["points"] = Json(std::vector<Json>(pts.begin() + static_cast<std::ptrdiff_t>(i * per),
+                                              pts.begin() + static_cast<std::ptrdiff_t>((i + 1) * per)));
+      out += fmt::format("# {} ranks\n", ranks[i].dump()) + d->table(part);
+    }
+    return out;
+  }
   return out + d->table(res);
 }
 

@@ -53,6 +53,8 @@ add_test(NAME e2e.param_sweep COMMAND bash ${E2E}/param_sweep.sh $<TARGET_FILE:o
 add_test(NAME e2e.sweep_plot COMMAND bash ${E2E}/sweep_plot.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 # Its y range: the data's own with a small margin, log only when they span over a decade.
 add_test(NAME e2e.sweep_yrange COMMAND bash ${E2E}/sweep_yrange.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
+# A list of process counts in one scenario: each count's rows under "# N ranks" in the printed table.
+add_test(NAME e2e.table_ranks COMMAND bash ${E2E}/table_ranks.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.neighbour_job COMMAND bash ${E2E}/neighbour_job.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.slingshot_bad_input COMMAND bash ${E2E}/slingshot_bad_input.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.hetero_bad_input COMMAND bash ${E2E}/hetero_bad_input.sh $<TARGET_FILE:ompisim>)
