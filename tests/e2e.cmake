@@ -55,6 +55,8 @@ add_test(NAME e2e.sweep_plot COMMAND bash ${E2E}/sweep_plot.sh $<TARGET_FILE:omp
 add_test(NAME e2e.sweep_yrange COMMAND bash ${E2E}/sweep_yrange.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 # A list of process counts in one scenario: each count's rows under "# N ranks" in the printed table.
 add_test(NAME e2e.table_ranks COMMAND bash ${E2E}/table_ranks.sh $<TARGET_FILE:ompisim>)
+# An option the subcommand does not have: the subcommand, the option meant or its options, its own --help.
+add_test(NAME e2e.unknown_option COMMAND bash ${E2E}/unknown_option.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.neighbour_job COMMAND bash ${E2E}/neighbour_job.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.slingshot_bad_input COMMAND bash ${E2E}/slingshot_bad_input.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.hetero_bad_input COMMAND bash ${E2E}/hetero_bad_input.sh $<TARGET_FILE:ompisim>)

@@ -51,10 +51,81 @@ void add_global_options(CLI::App& app, Context& ctx) {
                  "(ranks x iterations x messages per iteration) is above N; default: no limit");
 }
 
+// The option meant by a misspelled one: at most 2 edits (a swap of two letters is 2) and at most half its letters,
+// dashes left out ("--plto" -> "--plot"; "--plot" is not "--out").
+static std::string near_option(const std::string& name, const std::vector<std::string>& known) {
+  auto bare = [](const std::string& s) { return s.substr(std::min(s.find_first_not_of('-'), s.size())); };
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diag = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diag = up;
+      }
+    }
+    return row[b.size()];
+  };
+  const std::string n = bare(name);
+  std::string best;
+  std::size_t best_d = std::min<std::size_t>(2, n.size() / 2) + 1;
+  for (auto& k : known)
+    if (k.starts_with("--"))
+      if (const std::size_t d = distance(n, bare(k)); d < best_d) best_d = d, best = k;
+  return best;
+}
+
+// An option the subcommand does not have (CLI11: "The following argument was not expected: --plto"): the subcommand,
+// the option, the one of its options meant when the spelling is close, else the options it has.
+static std::string extras_text(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  const CLI::App* at = &app;
+  std::string path;
+  std::vector<std::string> words;
+  for (int i = 1; i < argc; ++i) words.emplace_back(argv[i]);
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (words[i].starts_with("-")) {
+      if (at == &app && (words[i] == "--max-events" || words[i] == "--max-input-size")) ++i;
+      continue;
+    }
+    const CLI::App* sub = nullptr;
+    for (const CLI::App* s : at->get_subcommands([](const CLI::App*) { return true; }))
+      if (s->get_name() == words[i]) sub = s;
+    if (!sub) break;
+    at = sub;
+    path += (path.empty() ? "" : " ") + words[i];
+  }
+  if (at == &app) return e.what();
+  std::vector<std::string> known;  // the subcommand's options, then the global ones (they may follow it)
+  for (const CLI::App* a : {at, &app})
+    for (const CLI::Option* o : a->get_options()) {
+      for (auto& l : o->get_lnames()) known.push_back("--" + l);
+      for (auto& n : o->get_snames()) known.push_back("-" + n);
+    }
+  for (auto& w : words) {
+    if (!w.starts_with("-") || w == "-" || w == "--") continue;
+    const std::string name = w.substr(0, w.find('='));
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    if (name.size() > 2 && name[1] != '-') continue;  // -j2: a short option with its value
+    const std::string hint = near_option(name, known);
+    std::vector<std::string> own;
+    for (const CLI::Option* o : at->get_options())
+      if (!o->get_lnames().empty() && o->get_lnames()[0] != "help") own.push_back("--" + o->get_lnames()[0]);
+    return fmt::format("{}: unknown option '{}' ({}) (ompisim {} --help)", path, name,
+                       hint.empty() ? fmt::format("its options: {}", fmt::join(own, ", "))
+                                    : fmt::format("did you mean '{}'?", hint),
+                       path);
+  }
+  return fmt::format("{}: {} (ompisim {} --help)", path, e.what(), path);
+}
+
 // CLI11's message; for a word where a subcommand belongs (CLI11: "A subcommand is required") the word and the
 // subcommands there are; for a known subcommand missing what it requires (`ompisim run`, `ompisim machine`), the
 // subcommand and what is missing (its own subcommands when it has some).
 static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) return extras_text(app, e, argc, argv);
   if (!dynamic_cast<const CLI::RequiredError*>(&e)) return e.what();
   auto names_of = [](const CLI::App& a) {
     std::vector<std::string> names;

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Configuration: options a subcommand does not have, as a new user types them: `run ... --plto x.svg`, `run ...
+#                --jsno`, `machine template x --outt DIR` (misspelled), `sweep GRID --plot` (an option of `run`, not
+#                of `sweep`), `run ... --bogus=3`.
+# Expected:      exit 2, nothing run, one line naming the subcommand and the option, the option meant when the
+#                spelling is close (--plot, --json, --out) and otherwise the subcommand's options (not a guess:
+#                `sweep --plot` is not `--out`), and the subcommand's own help (`ompisim run --help`).
+# How validated: exit status and stderr text.
+set -u
+BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+cd "$t"
+check() {  # NAME EXPECTED-STDERR -- ARGS...
+  local name=$1 want=$2; shift 3
+  "$BIN" "$@" > out 2> err; local rc=$?
+  if [[ $rc == 2 && "$(cat err)" == "$want" && ! -s out && -z "$(ls -A | grep -v '^out$\|^err$')" ]]; then
+    echo "ok   $name"
+  else
+    echo "FAIL $name: exit $rc, stderr: $(cat err), files: $(ls -A | tr '\n' ' ')"; fail=1
+  fi
+}
+check "a misspelled run option" \
+  "ompisim: error: run: unknown option '--plto' (did you mean '--plot'?) (ompisim run --help)" \
+  -- run scenario.json --plto x.svg
+check "a misspelled flag" "ompisim: error: run: unknown option '--jsno' (did you mean '--json'?) (ompisim run --help)" \
+  -- run scenario.json --jsno
+check "a misspelled option of a nested subcommand" \
+  "ompisim: error: machine template: unknown option '--outt' (did you mean '--out'?) (ompisim machine template --help)" \
+  -- machine template x --outt dir
+check "an option of another subcommand: the options there, no guess" \
+  "ompisim: error: sweep: unknown option '--plot' (its options: --jobs, --shard, --out, --merge, --quiet) (ompisim sweep --help)" \
+  -- sweep grid.json --plot
+check "an unknown option with a value" \
+  "ompisim: error: run: unknown option '--bogus' (its options: --set, --engine, --out, --json, --machine-file, --plot, --trace, --trace-ranks, --trace-window) (ompisim run --help)" \
+  -- --quiet run scenario.json --bogus=3
+exit $fail
