@@ -4,7 +4,7 @@
 # (share/doc/ompisim/), the committed results (compare --against results/); no source path in the binary; the
 # source's git describe in --version and provenance;
 # a scenario or grid named relative to the data (scenarios/...) is found from any folder, and `list` names the example
-# grids with their installed folder; reproduce writes into the
+# grids with their installed folder; the examples' README is installed next to the what-ifs; reproduce writes into the
 # current folder, not into the installed results/.
 # Usage: check_install.sh CMAKE BUILD_DIR SOURCE_DIR
 set -uo pipefail
@@ -24,6 +24,10 @@ grep -qF "cielo  ($p/prefix/share/ompisim/models/gemini/machines/cielo.json)" <<
 grep -qF "example grids (ompisim sweep FILE; copy one from $(cd "$p" && pwd -P)/prefix/share/ompisim/scenarios/examples" <<< "$listing" \
   && grep -q "^  scenarios/examples/grid_ugni_smsg_bte.json$" <<< "$listing" \
   && echo "ok   list names the example grids and their installed folder" || { echo "FAIL list: no example grids"; fail=1; }
+# the examples' README next to the what-ifs it explains, and a what-if run as it shows
+[ -s "$p/prefix/share/ompisim/scenarios/examples/README.md" ] \
+  && "$bin" run scenarios/examples/whatif_titan_barrier_atomic_radix.json --out "$p/wi" > /dev/null 2>&1 \
+  && echo "ok   the examples' README and its what-ifs installed" || { echo "FAIL no scenarios/examples/README.md or what-if"; fail=1; }
 sc=$p/prefix/share/ompisim/scenarios/gemini/fig5_latency_2p_inter_openmpi.json
 "$bin" run "$sc" --out "$p/out" > /dev/null 2>&1 && [ -s "$p/out/fig5_latency_2p_inter_openmpi.json" ] \
   && echo "ok   an installed scenario runs from another folder" || { echo "FAIL run"; fail=1; }
