@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Configuration: options a subcommand does not have, as a new user types them: `run ... --plto x.svg`, `run ...
 #                --jsno`, `machine template x --outt DIR` (misspelled), `sweep GRID --plot` (an option of `run`, not
-#                of `sweep`), `run ... --bogus=3`.
+#                of `sweep`), `run ... --bogus=3`; `ompisim` alone and `ompisim --quiet` (no subcommand).
 # Expected:      exit 2, nothing run, one line naming the subcommand and the option, the option meant when the
 #                spelling is close (--plot, --json, --out) and otherwise the subcommand's options (not a guess:
-#                `sweep --plot` is not `--out`), and the subcommand's own help (`ompisim run --help`).
+#                `sweep --plot` is not `--out`), and the subcommand's own help (`ompisim run --help`); without a
+#                subcommand, the subcommands there are.
 # How validated: exit status and stderr text.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -32,4 +33,8 @@ check "an option of another subcommand: the options there, no guess" \
 check "an unknown option with a value" \
   "ompisim: error: run: unknown option '--bogus' (its options: --set, --engine, --out, --json, --machine-file, --plot, --trace, --trace-ranks, --trace-window) (ompisim run --help)" \
   -- --quiet run scenario.json --bogus=3
+subs="run, sweep, validate, calibrate, reproduce, sensitivity, compare, schema, list, describe, machine"
+check "no subcommand: the subcommands named" "ompisim: error: a subcommand is required ($subs) (ompisim --help)" --
+check "only a global option: the subcommands named" "ompisim: error: a subcommand is required ($subs) (ompisim --help)" \
+  -- --quiet
 exit $fail

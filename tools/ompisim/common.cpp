@@ -153,7 +153,7 @@ static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& 
     at = sub;
     path += (path.empty() ? "" : " ") + a;
   }
-  if (at == &app) return e.what();
+  if (at == &app) return fmt::format("a subcommand is required ({})", fmt::join(names_of(app), ", "));
   const std::vector<std::string> subs = names_of(*at);
   if (!subs.empty() && at->get_subcommands().empty())
     return fmt::format("{}: a subcommand is required ({}) (ompisim {} --help)", path, fmt::join(subs, ", "), path);
