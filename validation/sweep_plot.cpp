@@ -392,9 +392,12 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
   const auto axes = t.at("axes").get<std::vector<std::string>>();
   const Json units = t.value("units", Json::object());  // an axis of quantities: its values' unit (merge_sweep)
   std::vector<std::string> size_cols;
+  // A size column an axis sets ("radix" under the axis "benchmark.radix") is that axis, not a size of its own.
+  auto set_by_axis = [&](const std::string& c) {
+    return std::any_of(axes.begin(), axes.end(), [&](const std::string& a) { return a == c || a.ends_with("." + c); });
+  };
   for (auto& c : kSizeColumns)
-    if (std::find(cols.begin(), cols.end(), c) != cols.end() && std::find(axes.begin(), axes.end(), c) == axes.end())
-      size_cols.push_back(c);
+    if (std::find(cols.begin(), cols.end(), c) != cols.end() && !set_by_axis(c)) size_cols.push_back(c);
   const std::string size_prefix = size_cols.size() == 1 && size_cols[0] == "bytes" ? "message size " : "";
   for (auto& axis : axes) {
     const AxisPoints a = gather_axis(t, metric, axis, axes, units, size_cols);

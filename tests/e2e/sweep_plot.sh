@@ -7,6 +7,10 @@
 #                of at least 8 KiB, each one the table says it moves by over 1 %, the others moved named as not drawn,
 #                and its caption names the sizes left out (from 0 B); the x label has the axis's unit, the y label
 #                the metric's; sweep_mca_btl_vader_eager_limit.svg's title says the axis moves no value.
+#                A second sweep, of a Titan barrier (64 and 256 ranks) over benchmark.radix (2, 4, 8), whose rows also
+#                carry the radix as a column: sweep_benchmark_radix.svg draws one curve per process count along the
+#                radix ("64 processes"; the radix is the axis, not a size of its own), and its title gives the change
+#                the radix makes (not "moves no value").
 # How validated: python3 on sweep.json and on the SVGs' text.
 set -u
 BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
@@ -61,3 +65,33 @@ tv = texts(f"{out}/sweep_mca_btl_vader_eager_limit.svg")
 check("an axis that moves nothing says so", any("moves no value" in x for x in tv), tv)
 sys.exit(1 if fail else 0)
 P
+rc=$?
+cat > radix.json <<J
+{"base": {"id": "radix-axis", "machine": "titan", "stack": "openmpi", "ranks": [64, 256], "ranks_per_node": 16,
+          "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "iterations": 2, "skip": 1}},
+ "axes": {"benchmark.radix": [2, 4, 8]}}
+J
+"$BIN" --quiet sweep radix.json --out radix -j 1 > /dev/null 2> err || { echo "FAIL radix sweep exits 0"; cat err; exit 1; }
+python3 - radix <<'P' || rc=1
+import json, re, sys
+out = sys.argv[1]; fail = False
+def check(name, ok, detail=""):
+    global fail
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
+    fail |= not ok
+d = json.load(open(f"{out}/sweep.json"))
+by = {}
+for r in d["rows"]:
+    by.setdefault(r["ranks"], []).append(r["latency_us"])
+check("precondition: the radix moves the latency at each process count by over 1 %",
+      all(max(v) / min(v) > 1.01 for v in by.values()), by)
+tx = [re.sub(r"<[^>]*>", "", t).strip()
+      for t in re.findall(r"<text[^>]*>(?:(?!</text>).)*</text>", open(f"{out}/sweep_benchmark_radix.svg").read(), re.S)]
+keys = sorted(t for t in tx if t.endswith(" processes"))
+check("one curve per process count, keyed by it alone", keys == ["256 processes", "64 processes"], keys)
+check("the title does not say the radix moves nothing", not any("moves no value" in t for t in tx), tx)
+joined = " ".join(tx)
+check("the title gives the change it makes", re.search(r"largest\s+change\s+\+[1-9]", joined) is not None, joined)
+sys.exit(1 if fail else 0)
+P
+exit $rc
