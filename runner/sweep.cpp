@@ -457,8 +457,9 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   for (auto& p : g.points) {
     Json doc = load_json_file(point_file(out_dir, p));
     if (doc.value("hash", "") != p.hash) throw std::runtime_error("sweep: " + point_file(out_dir, p) + " is not its point's");
-    const Json& res = doc.at("result");
-    for (auto& rp : res.at("points")) {
+    // A base with a list of process counts: each row names its count (the result's points do not carry it).
+    const Json pts = points_with_ranks(doc.at("result"));
+    for (auto& rp : pts) {
       Json row = Json::object();
       for (auto& a : g.axes) row[a] = p.values.contains(a) ? p.values[a] : Json();
       for (auto it = rp.begin(); it != rp.end(); ++it) {

@@ -3,7 +3,9 @@
 #                in one scenario), whose OSU table has no column for the process count.
 # Expected:      exit 0; the printed table gives each count its own table under "# 4 ranks", "# 8 ranks", each with
 #                both sizes, in the order of the JSON result's points (so no row is left without its count).
-# How validated: the printed text against the result JSON (--json).
+#                The same scenario as a sweep's base (axis benchmark.iterations: 2, 3): every row of sweep.json and
+#                sweep.csv names its process count (4 or 8), each (point, count, size) once.
+# How validated: the printed text against the result JSON; python3 on sweep.json and sweep.csv.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 cat > "$t/s.json" <<J
@@ -25,5 +27,20 @@ want = [(r, p["bytes"], round(p["latency_us"], 2)) for r, p in zip([4, 4, 8, 8],
 ok = got == want
 print(("ok   " if ok else "FAIL ") + f"each row under its process count: {got}" + ("" if ok else f", want {want}"))
 sys.exit(0 if ok else 1)
+P
+cat > "$t/g.json" <<J
+{"base": "$t/s.json", "axes": {"benchmark.iterations": [2, 3]}}
+J
+"$BIN" --quiet sweep "$t/g.json" --out "$t/sw" -j 1 > /dev/null 2> "$t/err" || { echo "FAIL sweep exits 0: $(cat "$t/err")"; exit 1; }
+python3 - "$t/sw" <<'P' || fail=1
+import csv, json, sys
+d = json.load(open(sys.argv[1] + "/sweep.json"))
+keys = [(r["point"], r.get("ranks"), r["bytes"]) for r in d["rows"]]
+ok = "ranks" in d["columns"] and sorted({k[1] for k in keys}) == [4, 8] and len(set(keys)) == len(keys) == 8
+print(("ok   " if ok else "FAIL ") + f"sweep.json: each row names its process count: {keys}")
+rows = list(csv.DictReader(open(sys.argv[1] + "/sweep.csv")))
+ok2 = sorted({r.get("ranks") for r in rows}) == ["4", "8"]
+print(("ok   " if ok2 else "FAIL ") + f"sweep.csv has the ranks column: {list(rows[0])}")
+sys.exit(0 if ok and ok2 else 1)
 P
 exit $fail
