@@ -348,7 +348,8 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
   const auto title_lines = static_cast<double>(std::count(title_q.begin(), title_q.end(), '\\') -
                                                std::count(title_q.begin(), title_q.end(), '"') + 2);
   const double frame_px = 450.0 - 16.0 * (title_lines - 1.0);
-  const double key_share = std::min(0.6, (11.0 * static_cast<double>(curves.size()) + 14.0) / frame_px);
+  // A key row is about 12.5 px at font 9 and spacing 0.9; the box and a gap under it about 24 px.
+  const double key_share = std::min(0.6, (12.5 * static_cast<double>(curves.size()) + 24.0) / frame_px);
   const YRange yr = y_range(curves, key_share);
   std::string gp = "set key top left reverse Left box opaque font ',9' spacing 0.9\n";
   gp += yr.log ? "set logscale y\n" : "unset logscale y\n";
