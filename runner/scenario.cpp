@@ -102,7 +102,12 @@ Scenario load_scenario(const std::string& name) {
     if (!hint.empty())
       throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", (given.parent_path() / hint).string()));
   }
-  return scenario_from_json(load_json_file(file), file);
+  const Json j = load_json_file(file);
+  if (j.is_object() && j.contains("base") && !j.contains("machine"))
+    throw InputError(file, "base",
+                     fmt::format("a sweep grid (a base scenario and axes), not a scenario: run it with `ompisim sweep {}` "
+                                 "(`ompisim describe {}` lists its points)", name, name));
+  return scenario_from_json(j, file);
 }
 
 namespace {

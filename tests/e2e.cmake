@@ -57,6 +57,8 @@ add_test(NAME e2e.sweep_yrange COMMAND bash ${E2E}/sweep_yrange.sh $<TARGET_FILE
 add_test(NAME e2e.table_ranks COMMAND bash ${E2E}/table_ranks.sh $<TARGET_FILE:ompisim>)
 # An option the subcommand does not have: the subcommand, the option meant or its options, its own --help.
 add_test(NAME e2e.unknown_option COMMAND bash ${E2E}/unknown_option.sh $<TARGET_FILE:ompisim>)
+# A sweep grid given to run (refused, naming sweep) and to describe (its base, axes and points).
+add_test(NAME e2e.grid_as_scenario COMMAND bash ${E2E}/grid_as_scenario.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.neighbour_job COMMAND bash ${E2E}/neighbour_job.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.slingshot_bad_input COMMAND bash ${E2E}/slingshot_bad_input.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.hetero_bad_input COMMAND bash ${E2E}/hetero_bad_input.sh $<TARGET_FILE:ompisim>)

@@ -13,6 +13,7 @@
 #include "runner/registries.hpp"
 #include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
+#include "runner/sweep.hpp"
 #include "tools/ompisim/commands.hpp"
 
 #include <algorithm>
@@ -242,6 +243,23 @@ NameLists describable_names() {
                                hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
 }
 
+// A sweep grid: its base, each axis with its values in grid order, and how many points `ompisim sweep` runs.
+void describe_grid(const std::string& given) {
+  const SweepGrid g = load_sweep_grid(given);
+  std::cout << fmt::format("# sweep grid {}: {} points (ompisim sweep {})\n", g.file, g.points.size(), given);
+  std::cout << fmt::format("base {}{}\n", g.base_file,
+                           g.base_file == g.file ? " (inline)" : fmt::format(" (ompisim describe {})", g.base_file));
+  for (auto& a : g.axes) {
+    std::vector<std::string> vals;
+    for (auto& p : g.points) {
+      if (!p.values.contains(a)) continue;
+      const std::string v = p.values[a].is_string() ? p.values[a].get<std::string>() : p.values[a].dump();
+      if (std::find(vals.begin(), vals.end(), v) == vals.end()) vals.push_back(v);
+    }
+    std::cout << fmt::format("axis {}: {}\n", a, fmt::join(vals, ", "));
+  }
+}
+
 // `describe FILE.json`: a machine file (one of one's own, e.g. from `machine template`) as a machine, a scenario (a
 // path `list` prints) as what it runs and says it shows.
 void describe_file(const std::string& given) {
@@ -251,8 +269,13 @@ void describe_file(const std::string& given) {
     describe_machine(*load_machine(file));
     return;
   }
+  if (j.is_object() && j.contains("base") && !j.contains("benchmark")) {
+    describe_grid(given);
+    return;
+  }
   if (!j.is_object() || !j.contains("benchmark"))
-    throw InputError(file, "", "neither a machine file (it has \"networks\") nor a scenario (it has \"benchmark\")");
+    throw InputError(file, "", "neither a machine file (it has \"networks\"), a scenario (it has \"benchmark\") nor a "
+                               "sweep grid (it has \"base\")");
   const Scenario s = load_scenario(file);
   std::string ranks = fmt::format("{}", fmt::join(s.ranks, ", "));
   std::cout << fmt::format("# scenario {} ({})\n{}\n", s.id, file, s.description);
@@ -319,11 +342,11 @@ void add_describe(CLI::App& app, Context& ctx) {
   auto [desc, opt] = ctx.command(app, "describe",
                                   "print every parameter of a machine or of a component (e.g. btl/ugni) with unit, "
                                   "value and source, the keys a benchmark's \"benchmark\" block accepts, the algorithms "
-                                  "of a collective, the presets of a stack, a topology, or what a scenario file runs",
+                                  "of a collective, the presets of a stack, a topology, what a scenario file runs or the points of a sweep grid",
                                   describe_command);
   desc->add_option("name", opt->name, "machine, component (framework/name, or a name only one framework "
-                                                  "has), benchmark, collective, stack or topology name (ompisim list), or a machine or scenario file "
-                                                  "(FILE.json)");
+                                                  "has), benchmark, collective, stack or topology name (ompisim list), or a machine, scenario or sweep grid "
+                                                  "file (FILE.json)");
   desc->add_flag("--names", opt->names, "print every name describe takes, one per line (shell completion reads it); "
                                         "without a NAME");
 }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Configuration: an example sweep grid (scenarios/examples/grid_ugni_smsg_bte.json) given where a scenario goes
+#                (`run GRID`) and to `describe`, as a new user tries it; and a grid with an inline base.
+# Expected:      `run GRID` exits 2 naming the file and its "base" key, saying it is a sweep grid and giving the
+#                `ompisim sweep GRID` to run (not "key 'machine': required key is missing"); `describe GRID` exits 0
+#                with the number of points (4 x 2 = 8), the base scenario and each axis with its values in grid order;
+#                an inline base is named as such.
+# How validated: exit status and output text.
+set -u
+BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+cd "$SRC"
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+G=scenarios/examples/grid_ugni_smsg_bte.json
+"$BIN" run "$G" --out "$t/o" > "$t/out" 2> "$t/err"; rc=$?
+[[ $rc == 2 && ! -e "$t/o" ]] && grep -q "grid_ugni_smsg_bte.json: key 'base': a sweep grid .*not a scenario: run it with \`ompisim sweep $G\`" "$t/err" \
+  && ok "run GRID: $(cat "$t/err")" || bad "run GRID: exit $rc, $(cat "$t/err")"
+"$BIN" describe "$G" > "$t/out" 2> "$t/err"; rc=$?
+[[ $rc == 0 ]] && grep -q "^# sweep grid .*grid_ugni_smsg_bte.json: 8 points (ompisim sweep $G)$" "$t/out" \
+  && grep -q "^base .*scenarios/gemini/fig5_latency_2p_inter_openmpi.json (ompisim describe " "$t/out" \
+  && grep -qx "axis mca.btl_ugni_smsg_limit: 256, 1024, 4096, 8192" "$t/out" \
+  && grep -qx "axis nic.bte_bandwidth: 4 GB/s, 6 GB/s" "$t/out" \
+  && ok "describe GRID: points, base, axes" || bad "describe GRID: exit $rc, $(cat "$t/out" "$t/err")"
+cat > "$t/inline.json" <<J
+{"base": {"id": "inline", "machine": "loggp", "stack": "loggp", "ranks": 2,
+          "benchmark": {"name": "osu_latency", "sizes": [1], "iterations": 2, "skip": 0}},
+ "axes": {"benchmark.iterations": [2, 3, 4]}}
+J
+"$BIN" describe "$t/inline.json" > "$t/out" 2> "$t/err"; rc=$?
+[[ $rc == 0 ]] && grep -q ": 3 points" "$t/out" && grep -q "^base .*inline.json (inline)$" "$t/out" \
+  && grep -qx "axis benchmark.iterations: 2, 3, 4" "$t/out" \
+  && ok "describe an inline-base grid" || bad "describe inline: exit $rc, $(cat "$t/out" "$t/err")"
+exit $fail
