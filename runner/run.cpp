@@ -8,6 +8,7 @@
 #include "runner/report.hpp"
 #include "runner/stacks.hpp"
 
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <optional>
@@ -223,6 +224,13 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
                              c.messages, c.messages_seen, c.amos, c.amos_seen,
                              c.time_origin > 0 ? fmt::format("; its time 0 is {:.6f} ms of simulated time", c.time_origin * 1e3)
                                                : std::string());
+    // A trace past what a viewer opens quickly (Perfetto, ViTE): say how to keep a part of it.
+    constexpr std::uintmax_t kLargeTrace = 100ull << 20;
+    std::error_code ec;
+    const std::uintmax_t bytes = std::filesystem::file_size(trace->path, ec);
+    if (!ec && bytes > kLargeTrace)
+      std::cerr << fmt::format("ompisim: note: the trace is {} MiB; --trace-window START:END (simulated time, e.g. "
+                               "0:1ms) or --trace-ranks LIST keeps a part of it\n", bytes >> 20);
   }
   return result_json(RunRecord{s, ranks, sets, m, *sim, w, pl, mca, spec, st, std::move(points)});
 }

@@ -65,6 +65,8 @@ add_test(NAME e2e.hetero_bad_input COMMAND bash ${E2E}/hetero_bad_input.sh $<TAR
 add_test(NAME e2e.hetero_set COMMAND bash ${E2E}/hetero_set.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.validation_table_hetero COMMAND $<TARGET_FILE:ompisim> validate --paper heterogeneous)
 add_test(NAME e2e.trace COMMAND bash ${E2E}/trace.sh $<TARGET_FILE:ompisim>)
+# A trace over 100 MiB: a note on how to keep a part of it.
+add_test(NAME e2e.trace_size COMMAND bash ${E2E}/trace_size.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.compare COMMAND bash ${E2E}/compare.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.fluid_engine COMMAND bash ${E2E}/fluid_engine.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.lmm_engine COMMAND bash ${E2E}/lmm_engine.sh $<TARGET_FILE:ompisim>)
