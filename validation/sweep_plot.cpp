@@ -274,7 +274,10 @@ AxisText axis_text(const std::string& metric, const std::string& axis, const std
                    const std::string& size_prefix, bool merged_any, const std::vector<bool>& thinned,
                    std::size_t n_drawn, std::size_t n_curves) {
   AxisText at;
-  const std::string size_word = size_prefix.empty() ? "sizes" : "message sizes";
+  const bool counts = !sizes.empty() && std::all_of(sizes.begin(), sizes.end(), [](const std::string& x) {
+    return x.ends_with(" processes");  // size_words of the process count alone
+  });
+  const std::string size_word = !size_prefix.empty() ? "message sizes" : counts ? "process counts" : "sizes";
   at.title =
       n_acting == 0
           ? fmt::format("{} against {}: {} moves no value by over {:g} % (largest change {:+.1f} %)",

@@ -10,7 +10,7 @@
 #                A second sweep, of a Titan barrier (64 and 256 ranks) over benchmark.radix (2, 4, 8), whose rows also
 #                carry the radix as a column: sweep_benchmark_radix.svg draws one curve per process count along the
 #                radix ("64 processes"; the radix is the axis, not a size of its own), and its title gives the change
-#                the radix makes (not "moves no value").
+#                the radix makes (not "moves no value") at "the process counts" it moves.
 # How validated: python3 on sweep.json and on the SVGs' text.
 set -u
 BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
@@ -91,6 +91,7 @@ keys = sorted(t for t in tx if t.endswith(" processes"))
 check("one curve per process count, keyed by it alone", keys == ["256 processes", "64 processes"], keys)
 check("the title does not say the radix moves nothing", not any("moves no value" in t for t in tx), tx)
 joined = " ".join(tx)
+check("the title counts process counts", re.search(r"the\s+process\s+counts\s+it\s+moves", joined) is not None, joined)
 check("the title gives the change it makes", re.search(r"largest\s+change\s+\+[1-9]", joined) is not None, joined)
 sys.exit(1 if fail else 0)
 P
