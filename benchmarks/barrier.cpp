@@ -125,7 +125,9 @@ Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& 
   for (int r = 0; r < n; ++r) t_end = std::max(t_end, run.finish_time(r));
   double t_start = c.skip > 0 ? run.mark.at(static_cast<std::size_t>(c.skip - 1)) : 0.0;
   double per_call = (t_end - t_start) / static_cast<double>(c.iterations);
-  return Json{{"ranks", n}, {"latency_us", per_call * 1e6}, {"algorithm", algo}, {"radix", c.radix}};
+  Json point{{"ranks", n}, {"latency_us", per_call * 1e6}, {"algorithm", algo}};
+  if (info->reads_radix) point["radix"] = c.radix;
+  return point;
 }
 
 namespace {
@@ -172,7 +174,7 @@ void register_barrier_driver(DriverRegistry& reg) {
   d.params = {
       text_key("algorithm", "name", "tuned", "barrier algorithm: 'tuned' (coll/tuned's decision table) or a registered one",
                barrier_algorithm_names),
-      integer_key("radix", 2, 1024, 4, "tree radix of the Cheetah and k-nomial barriers"),
+      integer_key("radix", 2, 1024, 4, "tree radix of the Cheetah atomic and hierarchical barriers (the others have none)"),
       integer_key("iterations", 1, 100000000, 100, "timed barrier calls"),
       integer_key("skip", 0, 100000000, 10, "warm-up calls, not timed")};
   d.params[1].type += ", or a list (a sweep)";
@@ -195,6 +197,18 @@ void register_barrier_driver(DriverRegistry& reg) {
       radices = {static_cast<int>(*read_integer(b, keys, "radix"))};
     }
     c.radix = radices.front();
+    if (b.has("radix")) {  // a radix the algorithm does not read would be ignored silently
+      const coll::AlgoInfo* info = registry().find("barrier", c.algorithm);
+      if (info == nullptr || !info->reads_radix) {
+        std::vector<std::string> with_radix;
+        for (const coll::AlgoInfo& a : registry().all())
+          if (a.coll == "barrier" && a.reads_radix) with_radix.push_back(a.algo);
+        b.fail("radix", fmt::format("barrier algorithm '{}' has no radix ({}); only {} read it: remove \"radix\" or "
+                                    "choose one of those", c.algorithm,
+                                    info != nullptr ? info->description : "coll/tuned picks a radix-free algorithm",
+                                    fmt::join(with_radix, ", ")));
+      }
+    }
     c.iterations = *read_integer(b, keys, "iterations");
     c.skip = *read_integer(b, keys, "skip");
     return std::make_unique<BarrierDriver>(std::move(c), std::move(radices));

@@ -129,6 +129,8 @@ struct AlgoInfo {
   // A node-aware composition (bcast "mpich_smp"): runs only with AlgoParams::layout and ::stages, which a library's
   // decision table provides (its "stages"), so a scenario cannot name it alone.
   bool composition = false;
+  // The generator reads AlgoParams::radix (a tree's fan-out); a scenario may set "radix" only for such an algorithm.
+  bool reads_radix = false;
 };
 
 }  // namespace ompisim::coll

@@ -20,7 +20,7 @@ void register_tuned_collectives(CollRegistry& reg) {
   reg.add({"allgather", "neighbor", "neighbour exchange: P/2 rounds alternating between me+1 and me-1 (ring if P odd)",
            src("coll_base_allgather.c", "ompi_coll_base_allgather_intra_neighborexchange"), &allgather_neighbor, false});
   reg.add({"bcast", "knomial", "k-nomial tree (radix 4), one segment: receive from the parent, send to every child",
-           src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_knomial"), &bcast_knomial, false});
+           src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_knomial"), &bcast_knomial, false, false, true});
   reg.add({"bcast", "split_binary_tree",
            "binary tree, one half of the message down each subtree, then halves swapped between pairs (one segment)",
            src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_split_bintree"), &bcast_split_bintree, false});
@@ -31,7 +31,8 @@ void register_tuned_collectives(CollRegistry& reg) {
   reg.add({"scatter", "linear_nb", "the root posts all P-1 isends at once",
            src("coll_base_scatter.c", "ompi_coll_base_scatter_intra_linear_nb"), &scatter_linear_nb, false});
   reg.add({"alltoall", "mpich_scattered", "MPICH: batches of 32 (MPIR_CVAR_ALLTOALL_THROTTLE) irecvs and isends",
-           "MPICH src/mpi/coll/alltoall/alltoall_intra_scattered.c (3.3-4.x)", &alltoall_mpich_scattered, false});
+           "MPICH src/mpi/coll/alltoall/alltoall_intra_scattered.c (3.3-4.x)", &alltoall_mpich_scattered, false, false,
+           true});
   reg.add({"alltoall", "mpich_pairwise", "MPICH: P-1 exchanges, partner me^i for P a power of 2, else me+-i",
            "MPICH src/mpi/coll/alltoall/alltoall_intra_pairwise.c (3.3-4.x)", &alltoall_mpich_pairwise, false});
   reg.add({"bcast", "mpich_scatter_rdb_allgather", "MPICH: binomial scatter of P pieces of ceil(n/P) B (short/empty last ones), "

@@ -124,10 +124,14 @@ TEST_CASE("drivers: keys and rank counts a driver does not take are refused with
 // parsed driver. How validated: axis(), axis_values(), label(), pointer equality. (What running one value of the axis
 // gives is checked in runner/tests/test_runner.cpp.)
 TEST_CASE("drivers: the barrier radix list is the driver's axis", "[benchmark][driver]") {
-  Scenario s = scenario_from_json(scenario_with(Json{{"name", "barrier_loop"}, {"radix", {2, 8, 4}}}, 4), "drv.json");
+  Scenario s = scenario_from_json(
+      scenario_with(Json{{"name", "barrier_loop"}, {"algorithm", "cheetah-atomic"}, {"radix", {2, 8, 4}}}, 4), "drv.json");
   CHECK(s.driver->axis() == "radix");
   CHECK(s.driver->axis_values() == std::vector<Json>{2, 8, 4});
-  CHECK(s.driver->label() == "tuned");
+  CHECK(s.driver->label() == "cheetah-atomic");
+  // A radix list for an algorithm without a radix (coll/tuned's choice here) would be run and ignored: refused.
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "barrier_loop"}, {"radix", {2, 8}}}, 4)),
+             Catch::Contains("key 'benchmark.radix': barrier algorithm 'tuned' has no radix"));
   Scenario o = scenario_from_json(scenario_with(Json{{"name", "osu_bw"}}), "drv.json");
   CHECK(o.driver->axis().empty());
   CHECK(o.driver->axis_values().empty());
@@ -169,6 +173,7 @@ TEST_CASE("drivers: integer keys document the range and default their parser use
         Json block = minimal_blocks().at(d.name);
         block["name"] = d.name;
         block[p.name] = v;
+        if (p.name == "radix") block["algorithm"] = "cheetah-atomic";  // only the tree barriers read a radix
         std::string err = input_error(scenario_with(block));
         if (v >= r.min && v <= r.max) {
           CHECK(err.find("benchmark." + p.name) == std::string::npos);

@@ -30,7 +30,7 @@ void register_barriers(CollRegistry& reg) {
   reg.add({"barrier", "cheetah-atomic",
            "uGNI BCOL atomic barrier: n-ary (params.radix) fan-in/fan-out tree of remote atomic adds and polling",
            "Cheetah uGNI BCOL barrier (Open MPI for Cray XE/XK, Gemini paper §V-B; no public Open MPI source found)",
-           &barrier_cheetah_atomic, true});
+           &barrier_cheetah_atomic, true, false, true});
   reg.add({"barrier", "cheetah-p2p",
            "PTPCOLL BCOL barrier: recursive doubling over ob1 0-byte sends, extra ranks served by a proxy",
            "ompi/mca/bcol/ptpcoll/bcol_ptpcoll_barrier.c bcol_ptpcoll_barrier_recurs_dbl_new (v1.7–v2.x, "
@@ -40,7 +40,7 @@ void register_barriers(CollRegistry& reg) {
            "node fan-in to the node leader by shared-memory atomics, atomic n-ary tree among leaders, node fan-out",
            "Cheetah ML over BASESMUMA (UMA subgroup) + uGNI BCOL (P2P subgroup), ompi/mca/coll/ml v1.7–v2.x; "
            "Gemini paper §V",
-           &barrier_cheetah_hierarchical, true});
+           &barrier_cheetah_hierarchical, true, false, true});
 }
 
 }  // namespace ompisim::coll

@@ -23,4 +23,13 @@ check stack_wrong_nic "{\"machine\": \"red-storm\", \"stack\": {\"pml\": \"ob1\"
 check stack_ob1_no_btl "{\"machine\": \"cielo\", \"stack\": {\"pml\": \"ob1\"}, $L, \"ranks\": 2}" "key 'stack.btl'.*at least one BTL"
 check stack_cm_no_mtl "{\"machine\": \"red-storm\", \"stack\": {\"pml\": \"cm\"}, $L, \"ranks\": 2}" "key 'stack.mtl'.*needs an MTL"
 check mca_outside_composed "{\"machine\": \"cielo\", \"stack\": {\"pml\": \"ob1\", \"btl\": [\"self\", \"vader\"]}, $L, \"ranks\": 2, \"mca\": {\"btl_ugni_eager_limit\": 1024}}" "key 'mca.btl_ugni_eager_limit'.*parameter of btl/ugni"
+# A radix given to a barrier that has none (recursive doubling; coll/tuned's choices) was ignored: p2p gave the same
+# latency at every radix. The tree barriers take it (no error).
+Bar='"machine": "titan", "stack": "openmpi", "ranks": 16, "ranks_per_node": 1'
+check radix_p2p "{$Bar, \"benchmark\": {\"name\": \"barrier_loop\", \"algorithm\": \"cheetah-p2p\", \"radix\": 8}}" "key 'benchmark.radix'.*'cheetah-p2p' has no radix.*cheetah-atomic, cheetah-hierarchical"
+check radix_list_tuned "{$Bar, \"benchmark\": {\"name\": \"barrier_loop\", \"radix\": [4, 8]}}" "key 'benchmark.radix'.*'tuned' has no radix"
+printf '{%s, "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "radix": [4, 8], "iterations": 2, "skip": 1}}' "$Bar" > "$t/radix_ok.json"
+"$BIN" run "$t/radix_ok.json" --json --out "$t/out-radix_ok" > "$t/radix_ok.out" 2> "$t/radix_ok.err" \
+  && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert [p['radix'] for p in r['points']] == [4, 8], r['points']" "$t/radix_ok.out" \
+  && echo "ok   radix_atomic: radices 4 and 8 run" || { echo "FAIL radix_atomic: $(cat "$t/radix_ok.err")"; fail=1; }
 exit $fail
