@@ -62,6 +62,12 @@ public:
   std::uint64_t flows_resolved() const;
   // For tests and measurements: solves that fell back to the whole connected component.
   std::uint64_t fallbacks() const;
+  // For tests and measurements: solves the class fast path served, and solves where it had a candidate class but
+  // its guard refused (the local solve ran instead).
+  std::uint64_t class_hits() const;
+  std::uint64_t class_refusals() const;
+  // The class fast path (on by default; only without a solve window). Off: every solve is the local solve.
+  void set_class_path(bool on);
   // For tests and measurements: path variables created (one per path in flight; with a window, one per flow).
   std::uint64_t path_variables() const;
   // For tests: the current rate of every model flow in flight (bytes/s), in start order, after solving.
