@@ -171,8 +171,9 @@ struct FluidEngine::Impl {
   bool solve_due() const { return dirty && (window == 0 || now >= last_solve + window); }
   void note_waits();
   void solve();
-  ResourceId class_candidate() const;
+  ResourceId class_candidate(std::uint32_t& solo) const;
   bool try_class(ResourceId r);
+  bool try_solo(std::uint32_t v);
   bool solve_round(bool whole);
   void gather(bool whole);
   void fill();
@@ -388,11 +389,12 @@ void FluidEngine::Impl::solve() {
   ++solves;
   if (window > 0) note_waits();
   last_solve = now;
-  const ResourceId r = class_path && window == 0 ? class_candidate() : kNoRes;
-  if (r != kNoRes && try_class(r)) {
+  std::uint32_t solo = kNoPos;
+  const ResourceId r = class_path && window == 0 ? class_candidate(solo) : kNoRes;
+  if (r != kNoRes ? try_class(r) : solo != kNoPos && try_solo(solo)) {
     ++class_hits;
   } else {
-    if (r != kNoRes) ++class_refusals;
+    if (r != kNoRes || solo != kNoPos) ++class_refusals;
     bool ok = false;
     for (int i = 0; i < kMaxRounds && !ok; ++i) ok = solve_round(false);
     if (!ok) {
@@ -412,7 +414,9 @@ void FluidEngine::Impl::solve() {
 // The resource whose class (the variables it bottlenecks) every change since the last solve belongs to, or kNoRes:
 // each variable removed or whose flow count changed had it as its bottleneck; when only new variables changed, the
 // one resource of the first new variable's path that bottlenecks some variable. The guard (try_class) decides.
-ResourceId FluidEngine::Impl::class_candidate() const {
+// `solo`: the new variable when it is the only change and no resource of its path bottlenecks anyone (try_solo).
+ResourceId FluidEngine::Impl::class_candidate(std::uint32_t& solo) const {
+  solo = kNoPos;
   ResourceId r = kNoRes;
   auto join = [&r](ResourceId b) {
     if (r == kNoRes) r = b;
@@ -421,9 +425,11 @@ ResourceId FluidEngine::Impl::class_candidate() const {
   for (auto b : dropped_bn)
     if (!join(b)) return kNoRes;
   std::uint32_t fresh = kNoPos;
+  bool alone = dropped_bn.empty();
   for (auto v : seed_vars) {
     const Var& V = vars[v];
     if (!V.live || !V.pending) continue;
+    if (fresh != kNoPos && v != fresh) alone = false;
     if (V.bn == kNoRes) {
       if (fresh == kNoPos) fresh = v;
     } else if (!join(V.bn)) {
@@ -436,7 +442,50 @@ ResourceId FluidEngine::Impl::class_candidate() const {
       if (r != kNoRes && r != h.r) return kNoRes;
       r = h.r;
     }
+  if (r == kNoRes && alone) solo = fresh;
   return r;
+}
+
+// The one new variable v of a solve, no resource of whose path bottlenecks any variable: v takes the least room its
+// path leaves, x = min over its resources Q of (capacity - load) / (v's flow crossings of Q), and the resource Q* that
+// gives it becomes v's bottleneck. Max-min (Bertsekas & Gallager 6.5.2) holds without touching any other variable
+// when x > 0 and no variable crossing Q* is faster than x: every resource stays within its capacity, Q* is saturated
+// with v fastest there, and the other variables' bottlenecks carry the loads they had (v crosses none of them).
+// Returns false, having changed nothing, otherwise.
+bool FluidEngine::Impl::try_solo(std::uint32_t v) {
+  Var& V = vars[v];
+  ++epoch;
+  for (const Hop& h : V.hops) {  // v's flow crossings of each resource (a resource twice on the path counts twice)
+    Resource& Q = res[h.r];
+    if (Q.stamp != epoch) {
+      Q.stamp = epoch;
+      Q.rem = 0;
+    }
+    Q.rem += V.count;
+  }
+  double rate = kInf;
+  ResourceId best = kNoRes;
+  for (const Hop& h : V.hops) {
+    const Resource& Q = res[h.r];
+    const double x = (Q.capacity - Q.load) / Q.rem;
+    if (x < rate || (x == rate && h.r < best)) {
+      rate = x;
+      best = h.r;
+    }
+  }
+  if (!(rate > 0)) return false;
+  for (Ref e = res[best].head; e != kNil; e = hop(e).next) {
+    const std::uint32_t u = static_cast<std::uint32_t>(e >> 16);
+    if (u != v && vars[u].rate > rate * (1 + kRateTolerance)) return false;
+  }
+  V.bn = best;
+  ++res[best].nbn;
+  for (const Hop& h : V.hops) res[h.r].load += (rate - V.rate) * V.count;
+  if (V.rate > 0) V.clock += V.rate * (now - V.last);
+  V.last = now;
+  V.rate = rate;
+  schedule(v);
+  return true;
 }
 
 // The class fast path: the changes since the last solve all lie in the class C of resource R (the variables

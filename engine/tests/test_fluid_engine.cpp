@@ -386,3 +386,39 @@ TEST_CASE("fluid engine: the class fast path refuses a rise that would overload 
   CHECK(s.class_refusals() == 1);
   CHECK(s.class_hits() == 0);
 }
+
+// Configuration: resources R (1e9 B/s), X (1.2e9 B/s), Y (1e9 B/s); f1 over [R, X] from 0 s; f2 over [Y] at 0.01 s
+// (a path none of whose resources bottlenecks anyone); f3 over [X] at 0.015 s. Expected: f1 = 1e9 (R saturates
+// first; X carries 1e9 of 1.2e9; f1 is itself a lone new variable: the fast path). f2 alone on Y takes 1e9 without the local solve (the fast path for a lone new
+// variable: the least room its path leaves). f3's path leaves it 0.2e9 on X, but f1 there is faster: the guard
+// refuses, and the local solve gives max-min: X saturates at 0.6e9 each for f1 and f3, R no longer full. How validated:
+// rates equal to the hand-computed values (exact in binary), hits and refusals counted; it fails when the guard lets
+// f3 take 0.2e9 beside f1's 1e9.
+TEST_CASE("fluid engine: a lone new variable takes its path's room unless a faster variable shares it",
+          "[unit][engine]") {
+  engine::FluidEngine s;
+  ResourceId R = s.add_resource("R", 1e9), X = s.add_resource("X", 1.2e9), Y = s.add_resource("Y", 1e9);
+  s.seal();
+  s.flow({R, X}, 1e12, [] {});
+  CHECK(s.rates() == std::vector<double>{1e9});
+  std::vector<double> after_y, after_x;
+  std::uint64_t hits_y = 9, refused_y = 9;
+  s.at(0.01, [&] { s.flow({Y}, 1e12, [] {}); });
+  s.at(0.015, [&] {
+    after_y = s.rates();
+    hits_y = s.class_hits();
+    refused_y = s.class_refusals();
+    s.flow({X}, 1e12, [] {});
+  });
+  s.at(0.02, [&] {
+    after_x = s.rates();
+    throw std::runtime_error("checked");
+  });
+  CHECK_THROWS_WITH(s.run(), "checked");
+  CHECK(after_y == std::vector<double>{1e9, 1e9});
+  CHECK(hits_y == 2);  // f1's start (alone at first) and f2's
+  CHECK(refused_y == 0);
+  CHECK(after_x == std::vector<double>{6e8, 1e9, 6e8});
+  CHECK(s.class_hits() == 2);
+  CHECK(s.class_refusals() == 1);
+}
