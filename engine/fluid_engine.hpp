@@ -14,7 +14,11 @@
 //               the resources around them offering only what the other variables leave; the set grows where the
 //               result would change a resource that bottlenecks variables outside it, and after kMaxRounds rounds
 //               the whole connected component is solved. Only variables whose rate or count moved get their clock
-//               brought up to date and a new next completion in an indexed heap;
+//               brought up to date and a new next completion in an indexed heap. A solve first tries the class fast path:
+//               when every change lies in the class of one resource R (the variables R bottlenecks, one per-flow
+//               rate), the class takes R's capacity less the others' load, if a guard shows that this is still
+//               max-min (no one crossing R faster, no other bottleneck's load moved, no resource over capacity);
+//               a lone new variable on resources that bottleneck no one takes the least room its path leaves;
 //  - stream() -> an endless flow started when run() begins with work and stopped when the model's events and flows
 //               are done, as in the SimGrid engine.
 // Same-date semantics follow the SimGrid engine: flows whose completion dates lie within kTimingPrecision of the
