@@ -118,6 +118,9 @@ struct FluidEngine::Impl {
   FluidEngine& e;
   double& now;  // the engine's clock
   std::uint64_t dated = 0, seq = 0, solves = 0, resolved = 0, fallbacks = 0, vars_made = 0;
+  // the class fast path (try_class): on or off, solves it served, solves whose candidate it refused
+  bool class_path = true;
+  std::uint64_t class_hits = 0, class_refusals = 0;
   std::uint32_t epoch = 0, round = 0;
   // solve window (0: exact): the last solve's date, the first unsolved change since, what waiting cost
   double window = 0, last_solve = -kInf, dirty_since = 0;
@@ -138,11 +141,14 @@ struct FluidEngine::Impl {
   std::vector<std::uint32_t> seed_vars;   // variables whose count changed since the last solve
   std::vector<std::uint32_t> started;     // with a window: flows started since the last solve
   bool dirty = false;                     // something was added or freed since the last solve
+  std::vector<ResourceId> dropped_bn;     // bottlenecks of the variables removed since the last solve
+  bool dropped_elsewhere = false;         // a removed variable crossed a resource bottlenecking others
   std::vector<std::uint32_t> finished;    // flows ended at `now`, not yet freed
   std::vector<std::uint32_t> streams_live;
   // solve scratch
   std::vector<ResourceId> set_s, set_b, touched;
   std::vector<std::uint32_t> comp_vars;
+  std::vector<ResourceId> class_touched;
   std::vector<Ratio> ratios;  // the filling heap: one entry per resource with unfixed crossings, indexed (fill_pos)
 
   Hop& hop(Ref e) { return vars[e >> 16].hops[e & 0xFFFF]; }
@@ -165,6 +171,9 @@ struct FluidEngine::Impl {
   bool solve_due() const { return dirty && (window == 0 || now >= last_solve + window); }
   void note_waits();
   void solve();
+  ResourceId class_candidate(std::uint32_t& solo) const;
+  bool try_class(ResourceId r);
+  bool try_solo(std::uint32_t v);
   bool solve_round(bool whole);
   void gather(bool whole);
   void fill();
@@ -343,9 +352,13 @@ void FluidEngine::Impl::remove(std::uint32_t id) {
 // starts.
 void FluidEngine::Impl::drop_var(std::uint32_t v) {
   Var& V = vars[v];
-  if (V.bn != kNoRes) --res[V.bn].nbn;
+  if (V.bn != kNoRes) {
+    --res[V.bn].nbn;
+    dropped_bn.push_back(V.bn);
+  }
   for (Hop& h : V.hops) {
     Resource& r = res[h.r];
+    if (V.bn != kNoRes && h.r != V.bn && r.nbn > 0) dropped_elsewhere = true;
     if (h.prev != kNil)
       hop(h.prev).next = h.next;
     else
@@ -376,17 +389,182 @@ void FluidEngine::Impl::solve() {
   ++solves;
   if (window > 0) note_waits();
   last_solve = now;
-  bool ok = false;
-  for (int i = 0; i < kMaxRounds && !ok; ++i) ok = solve_round(false);
-  if (!ok) {
-    ++fallbacks;
-    solve_round(true);
+  std::uint32_t solo = kNoPos;
+  const ResourceId r = class_path && window == 0 ? class_candidate(solo) : kNoRes;
+  if (r != kNoRes ? try_class(r) : solo != kNoPos && try_solo(solo)) {
+    ++class_hits;
+  } else {
+    if (r != kNoRes || solo != kNoPos) ++class_refusals;
+    bool ok = false;
+    for (int i = 0; i < kMaxRounds && !ok; ++i) ok = solve_round(false);
+    if (!ok) {
+      ++fallbacks;
+      solve_round(true);
+    }
   }
   for (auto v : seed_vars) vars[v].pending = false;
   seed_res.clear();
   seed_vars.clear();
+  dropped_bn.clear();
+  dropped_elsewhere = false;
   started.clear();
   dirty = false;
+}
+
+// The resource whose class (the variables it bottlenecks) every change since the last solve belongs to, or kNoRes:
+// each variable removed or whose flow count changed had it as its bottleneck; when only new variables changed, the
+// one resource of the first new variable's path that bottlenecks some variable. The guard (try_class) decides.
+// `solo`: the new variable when it is the only change and no resource of its path bottlenecks anyone (try_solo).
+ResourceId FluidEngine::Impl::class_candidate(std::uint32_t& solo) const {
+  solo = kNoPos;
+  ResourceId r = kNoRes;
+  auto join = [&r](ResourceId b) {
+    if (r == kNoRes) r = b;
+    return r == b;
+  };
+  for (auto b : dropped_bn)
+    if (!join(b)) return kNoRes;
+  std::uint32_t fresh = kNoPos;
+  bool alone = dropped_bn.empty();
+  for (auto v : seed_vars) {
+    const Var& V = vars[v];
+    if (!V.live || !V.pending) continue;
+    if (fresh != kNoPos && v != fresh) alone = false;
+    if (V.bn == kNoRes) {
+      if (fresh == kNoPos) fresh = v;
+    } else if (!join(V.bn)) {
+      return kNoRes;
+    }
+  }
+  if (r != kNoRes || fresh == kNoPos) return r;
+  for (const Hop& h : vars[fresh].hops)
+    if (res[h.r].nbn > 0) {
+      if (r != kNoRes && r != h.r) return kNoRes;
+      r = h.r;
+    }
+  if (r == kNoRes && alone) solo = fresh;
+  return r;
+}
+
+// The one new variable v of a solve, no resource of whose path bottlenecks any variable: v takes the least room its
+// path leaves, x = min over its resources Q of (capacity - load) / (v's flow crossings of Q), and the resource Q* that
+// gives it becomes v's bottleneck. Max-min (Bertsekas & Gallager 6.5.2) holds without touching any other variable
+// when x > 0 and no variable crossing Q* is faster than x: every resource stays within its capacity, Q* is saturated
+// with v fastest there, and the other variables' bottlenecks carry the loads they had (v crosses none of them).
+// Returns false, having changed nothing, otherwise.
+bool FluidEngine::Impl::try_solo(std::uint32_t v) {
+  Var& V = vars[v];
+  ++epoch;
+  for (const Hop& h : V.hops) {  // v's flow crossings of each resource (a resource twice on the path counts twice)
+    Resource& Q = res[h.r];
+    if (Q.stamp != epoch) {
+      Q.stamp = epoch;
+      Q.rem = 0;
+    }
+    Q.rem += V.count;
+  }
+  double rate = kInf;
+  ResourceId best = kNoRes;
+  for (const Hop& h : V.hops) {
+    const Resource& Q = res[h.r];
+    const double x = (Q.capacity - Q.load) / Q.rem;
+    if (x < rate || (x == rate && h.r < best)) {
+      rate = x;
+      best = h.r;
+    }
+  }
+  if (!(rate > 0)) return false;
+  for (Ref e = res[best].head; e != kNil; e = hop(e).next) {
+    const std::uint32_t u = static_cast<std::uint32_t>(e >> 16);
+    if (u != v && vars[u].rate > rate * (1 + kRateTolerance)) return false;
+  }
+  V.bn = best;
+  ++res[best].nbn;
+  for (const Hop& h : V.hops) res[h.r].load += (rate - V.rate) * V.count;
+  if (V.rate > 0) V.clock += V.rate * (now - V.last);
+  V.last = now;
+  V.rate = rate;
+  schedule(v);
+  return true;
+}
+
+// The class fast path: the changes since the last solve all lie in the class C of resource R (the variables
+// bottlenecked at R, which share one per-flow rate, and the new variables, which join it). R's class takes what the
+// other variables crossing R leave: r' = (capacity - their load) / (C's flow crossings of R). The result, every
+// other variable unchanged, is the max-min allocation (every flow crosses a saturated resource where no flow is
+// faster, and no resource is over its capacity; Bertsekas & Gallager 6.5.2) when
+//  (1) r' > 0 and no variable crossing R outside C is faster than r' (R stays C's bottleneck: it is saturated by
+//      construction);
+//  (2) no resource Q != R whose load moves (a variable of C whose rate or flow count moves, or a removed variable,
+//      crosses it) bottlenecks any variable: such a Q would no longer be saturated (its variables could speed up) or
+//      would be over its capacity; the variables outside C then keep valid bottlenecks, since only R and those Q
+//      changed load;
+//  (3) every other resource Q that C crosses stays within its capacity: load + sum over C's crossings of Q of
+//      count x (r' - rate) <= capacity (relative slack kRateTolerance, as the local solve's boundary test).
+// Returns false, having changed nothing, when one fails; otherwise commits as commit() does.
+bool FluidEngine::Impl::try_class(ResourceId r) {
+  if (dropped_elsewhere) return false;  // (2) for the removed variables
+  ++epoch;
+  Resource& R = res[r];
+  comp_vars.clear();
+  double n = 0, other = 0, fastest = 0;
+  for (Ref e = R.head; e != kNil; e = hop(e).next) {
+    const std::uint32_t v = static_cast<std::uint32_t>(e >> 16);
+    Var& u = vars[v];
+    if (u.bn == r || (u.pending && u.bn == kNoRes)) {
+      n += u.count;
+      if (u.stamp != epoch) {
+        u.stamp = epoch;
+        comp_vars.push_back(v);
+      }
+    } else {
+      other += u.rate * u.count;
+      fastest = std::max(fastest, u.rate);
+    }
+  }
+  for (auto v : seed_vars)  // every changed variable must be in C (a new one must cross R)
+    if (vars[v].live && vars[v].pending && vars[v].stamp != epoch) return false;
+  if (n == 0) return true;  // C is empty: the removed variables freed capacity no one is bottlenecked at
+  const double rate = (R.capacity - other) / n;
+  if (!(rate > 0) || fastest > rate * (1 + kRateTolerance)) return false;  // (1)
+  class_touched.clear();
+  for (auto v : comp_vars) {
+    const Var& u = vars[v];
+    const double dr = rate - u.rate;
+    if (dr == 0 && !u.pending) continue;
+    const bool moved = u.pending || std::abs(dr) > kRateTolerance * std::max(rate, u.rate);
+    for (const Hop& h : u.hops) {
+      if (h.r == r) continue;
+      Resource& Q = res[h.r];
+      if (moved && Q.nbn > 0) return false;  // (2)
+      if (Q.stamp != epoch) {
+        Q.stamp = epoch;
+        Q.rem = 0;
+        class_touched.push_back(h.r);
+      }
+      Q.rem += dr * u.count;
+    }
+  }
+  for (auto q : class_touched) {
+    const Resource& Q = res[q];
+    if (Q.load + Q.rem > Q.capacity * (1 + kRateTolerance)) return false;  // (3)
+  }
+  for (auto v : comp_vars) {
+    Var& u = vars[v];
+    if (u.bn != r) {
+      if (u.bn != kNoRes) --res[u.bn].nbn;
+      ++R.nbn;
+      u.bn = r;
+    }
+    if (!u.pending && u.rate == rate) continue;
+    if (u.rate > 0) u.clock += u.rate * (now - u.last);
+    u.last = now;
+    u.rate = rate;
+    schedule(v);
+  }
+  for (auto q : class_touched) res[q].load += res[q].rem;
+  R.load = other + rate * n;
+  return true;
 }
 
 // With a window: how long the changes solved now waited (the starts, each from its start date; any change, from
@@ -702,6 +880,9 @@ void FluidEngine::start(const std::vector<ResourceId>& path, double bytes, Callb
 std::uint64_t FluidEngine::solves() const { return impl_->solves; }
 std::uint64_t FluidEngine::flows_resolved() const { return impl_->resolved; }
 std::uint64_t FluidEngine::fallbacks() const { return impl_->fallbacks; }
+std::uint64_t FluidEngine::class_hits() const { return impl_->class_hits; }
+std::uint64_t FluidEngine::class_refusals() const { return impl_->class_refusals; }
+void FluidEngine::set_class_path(bool on) { impl_->class_path = on; }
 std::uint64_t FluidEngine::path_variables() const { return impl_->vars_made; }
 
 void FluidEngine::set_window(double seconds) {

@@ -14,7 +14,11 @@
 //               the resources around them offering only what the other variables leave; the set grows where the
 //               result would change a resource that bottlenecks variables outside it, and after kMaxRounds rounds
 //               the whole connected component is solved. Only variables whose rate or count moved get their clock
-//               brought up to date and a new next completion in an indexed heap;
+//               brought up to date and a new next completion in an indexed heap. A solve first tries the class fast path:
+//               when every change lies in the class of one resource R (the variables R bottlenecks, one per-flow
+//               rate), the class takes R's capacity less the others' load, if a guard shows that this is still
+//               max-min (no one crossing R faster, no other bottleneck's load moved, no resource over capacity);
+//               a lone new variable on resources that bottleneck no one takes the least room its path leaves;
 //  - stream() -> an endless flow started when run() begins with work and stopped when the model's events and flows
 //               are done, as in the SimGrid engine.
 // Same-date semantics follow the SimGrid engine: flows whose completion dates lie within kTimingPrecision of the
@@ -62,6 +66,12 @@ public:
   std::uint64_t flows_resolved() const;
   // For tests and measurements: solves that fell back to the whole connected component.
   std::uint64_t fallbacks() const;
+  // For tests and measurements: solves the class fast path served, and solves where it had a candidate class but
+  // its guard refused (the local solve ran instead).
+  std::uint64_t class_hits() const;
+  std::uint64_t class_refusals() const;
+  // The class fast path (on by default; only without a solve window). Off: every solve is the local solve.
+  void set_class_path(bool on);
   // For tests and measurements: path variables created (one per path in flight; with a window, one per flow).
   std::uint64_t path_variables() const;
   // For tests: the current rate of every model flow in flight (bytes/s), in start order, after solving.

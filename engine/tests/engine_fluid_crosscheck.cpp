@@ -26,7 +26,8 @@
 // filling); the flows' callbacks run in the same order on both (flows ending at
 // one date in start order on both engines); both engines run the same number of
 // flows. The largest difference is printed. It fails when the local solve skips
-// its boundary test. The same sets run on the lmm engine (SimGrid's arithmetic
+// its boundary test, when the class fast path skips any of its guard's conditions
+// (fluid_engine.cpp, try_class), and when the fast path serves no solve. The same sets run on the lmm engine (SimGrid's arithmetic
 // repeated without SimGrid), which must run the callbacks in SimGrid's order in
 // every set and end every flow at SimGrid's clock value within two ulps (the
 // number of flows not equal bit for bit is printed: 4 of 111,243, one ulp each,
@@ -251,14 +252,20 @@ int main() {
     }
   }
   if (sg.flows_started != fl.flows_started || sg.flows_started != lm.flows_started) ++bad;
+  if (fl.class_hits() == 0) {  // the sets must exercise the class fast path
+    std::printf("the class fast path served no solve\n");
+    ++bad;
+  }
   std::printf(
       "%d sets, %ld flows (simgrid %llu, fluid %llu); %ld failures, %ld sets "
       "whose callbacks ran in another "
       "order; largest relative difference %.3g; fluid solves %llu re-solving "
-      "%llu path variables, %llu falling back to the whole component; %llu path variables made; lmm: %ld sets in another order, %ld flows not bit for bit (allowed: two ulps of the clock)\n",
+      "%llu path variables, %llu falling back to the whole component, %llu served by the class fast path (%llu refused by its guard); %llu path variables made; lmm: %ld sets in another order, %ld flows not bit for bit (allowed: two ulps of the clock)\n",
       static_cast<int>(all.size()), flows, static_cast<unsigned long long>(sg.flows_started),
       static_cast<unsigned long long>(fl.flows_started), bad, order_bad, worst,
       static_cast<unsigned long long>(fl.solves()), static_cast<unsigned long long>(fl.flows_resolved()),
-      static_cast<unsigned long long>(fl.fallbacks()), static_cast<unsigned long long>(fl.path_variables()), lmm_bad, lmm_unequal);
+      static_cast<unsigned long long>(fl.fallbacks()), static_cast<unsigned long long>(fl.class_hits()),
+      static_cast<unsigned long long>(fl.class_refusals()), static_cast<unsigned long long>(fl.path_variables()), lmm_bad,
+      lmm_unequal);
   return bad == 0 ? 0 : 1;
 }

@@ -236,6 +236,7 @@ TEST_CASE("fluid engine: the local solve stays max-min while flows start and end
   s.run();
   CHECK(checked > 100);
   CHECK(bad == 0);
+  CHECK(s.class_hits() > 0);  // the allocations checked include the class fast path's
   for (int f = 0; f < nflows; ++f) CHECK(state[static_cast<std::size_t>(f)] == 2);
 }
 
@@ -309,4 +310,115 @@ TEST_CASE("fluid engine: flows on one path share one variable and end from its c
   s.run();
   CHECK(end[0] == Approx(5.0).epsilon(1e-12));
   CHECK(s.path_variables() == 3);
+}
+
+// Configuration: resources R (1e9 B/s), X (1e9 B/s), Y (0.2e9 B/s). f1 over [R], f2 over [R, X], f3 over [R] (3e6 B,
+// short), f4 over [Y], f5 over [R, Y], all from 0 s; f6 over [X, R] (a path of its own) from 0.02 s. Expected
+// (max-min by hand): Y saturates first, f4 = f5 = 1e8; R's class {f1, f2, f3} shares R's other 9e8: 3e8 each; X
+// (3e8 of 1e9) is not saturated. f3 ends at 3e6 / 3e8 = 0.01 s: R's class {f1, f2} takes (1e9 - 1e8) / 2 = 4.5e8
+// (f5, bottlenecked at Y, is slower than that; X carries 4.5e8), which the class fast path gives without the local
+// solve; f6's start at 0.02 s joins R's class: (1e9 - 1e8) / 3 = 3e8 each (X carries 6e8). Both are served by the
+// fast path (2 hits, 0 refusals; the first solve, where no resource bottlenecks anyone yet, is the local solve). With
+// the fast path off, the same rates and no hit. How validated: every rate equal to the hand-computed value (each is
+// exact in binary and so is every operation that gives it), the hit and refusal counters; it fails when the fast
+// path is never taken or gives another rate.
+TEST_CASE("fluid engine: a flow end or start inside one bottleneck's class takes the class fast path",
+          "[unit][engine]") {
+  for (bool fast : {true, false}) {
+    engine::FluidEngine s;
+    s.set_class_path(fast);
+    ResourceId R = s.add_resource("R", 1e9), X = s.add_resource("X", 1e9), Y = s.add_resource("Y", 0.2e9);
+    s.seal();
+    s.flow({R}, 1e12, [] {});
+    s.flow({R, X}, 1e12, [] {});
+    double t3 = -1;
+    s.flow({R}, 3e6, [&] { t3 = s.now(); });
+    s.flow({Y}, 1e12, [] {});
+    s.flow({R, Y}, 1e12, [] {});
+    CHECK(s.rates() == std::vector<double>{3e8, 3e8, 3e8, 1e8, 1e8});
+    std::vector<double> after_end, after_start;
+    std::uint64_t hits_end = 9, hits_start = 9, refused = 9;
+    s.at(0.015, [&] {
+      after_end = s.rates();
+      hits_end = s.class_hits();
+      s.flow({X, R}, 1e12, [] {});
+    });
+    s.at(0.02, [&] {
+      after_start = s.rates();
+      hits_start = s.class_hits();
+      refused = s.class_refusals();
+    });
+    s.at(0.03, [&] { throw std::runtime_error("checked"); });  // the long flows need not run to their end
+    CHECK_THROWS_WITH(s.run(), "checked");
+    CHECK(t3 == Approx(0.01).epsilon(1e-12));
+    CHECK(after_end == std::vector<double>{4.5e8, 4.5e8, 1e8, 1e8});
+    CHECK(after_start == std::vector<double>{3e8, 3e8, 1e8, 1e8, 3e8});
+    CHECK(hits_end == (fast ? 1 : 0));
+    CHECK(hits_start == (fast ? 2 : 0));
+    CHECK(refused == 0);
+  }
+}
+
+// Configuration: resources R (1e9 B/s) and X (0.4e9 B/s); f1 over [R], f2 over [R, X], f3 over [R] (1e6 B, short),
+// from 0 s. Expected: R's class {f1, f2, f3} at 1e9 / 3 each (X carries 3.3e8 of its 4e8, not saturated). When f3
+// ends, R's class would rise to 5e8, which would put 5e8 on X: the guard refuses (condition 3) and the local solve
+// gives max-min: X saturates first, f2 = 4e8, and f1 takes R's rest, 6e8. How validated: rates equal to the
+// hand-computed values (exact in binary), one refusal and no hit; it fails when the guard lets the class rise
+// (f1 = f2 = 5e8).
+TEST_CASE("fluid engine: the class fast path refuses a rise that would overload another resource",
+          "[unit][engine]") {
+  engine::FluidEngine s;
+  ResourceId R = s.add_resource("R", 1e9), X = s.add_resource("X", 0.4e9);
+  s.seal();
+  s.flow({R}, 1e12, [] {});
+  s.flow({R, X}, 1e12, [] {});
+  s.flow({R}, 1e6, [] {});
+  const auto before = s.rates();
+  REQUIRE(before.size() == 3);
+  CHECK(before[0] == Approx(1e9 / 3).epsilon(1e-15));
+  std::vector<double> after;
+  s.at(0.01, [&] {
+    after = s.rates();
+    throw std::runtime_error("checked");
+  });
+  CHECK_THROWS_WITH(s.run(), "checked");
+  CHECK(after == std::vector<double>{6e8, 4e8});
+  CHECK(s.class_refusals() == 1);
+  CHECK(s.class_hits() == 0);
+}
+
+// Configuration: resources R (1e9 B/s), X (1.2e9 B/s), Y (1e9 B/s); f1 over [R, X] from 0 s; f2 over [Y] at 0.01 s
+// (a path none of whose resources bottlenecks anyone); f3 over [X] at 0.015 s. Expected: f1 = 1e9 (R saturates
+// first; X carries 1e9 of 1.2e9; f1 is itself a lone new variable: the fast path). f2 alone on Y takes 1e9 without the local solve (the fast path for a lone new
+// variable: the least room its path leaves). f3's path leaves it 0.2e9 on X, but f1 there is faster: the guard
+// refuses, and the local solve gives max-min: X saturates at 0.6e9 each for f1 and f3, R no longer full. How validated:
+// rates equal to the hand-computed values (exact in binary), hits and refusals counted; it fails when the guard lets
+// f3 take 0.2e9 beside f1's 1e9.
+TEST_CASE("fluid engine: a lone new variable takes its path's room unless a faster variable shares it",
+          "[unit][engine]") {
+  engine::FluidEngine s;
+  ResourceId R = s.add_resource("R", 1e9), X = s.add_resource("X", 1.2e9), Y = s.add_resource("Y", 1e9);
+  s.seal();
+  s.flow({R, X}, 1e12, [] {});
+  CHECK(s.rates() == std::vector<double>{1e9});
+  std::vector<double> after_y, after_x;
+  std::uint64_t hits_y = 9, refused_y = 9;
+  s.at(0.01, [&] { s.flow({Y}, 1e12, [] {}); });
+  s.at(0.015, [&] {
+    after_y = s.rates();
+    hits_y = s.class_hits();
+    refused_y = s.class_refusals();
+    s.flow({X}, 1e12, [] {});
+  });
+  s.at(0.02, [&] {
+    after_x = s.rates();
+    throw std::runtime_error("checked");
+  });
+  CHECK_THROWS_WITH(s.run(), "checked");
+  CHECK(after_y == std::vector<double>{1e9, 1e9});
+  CHECK(hits_y == 2);  // f1's start (alone at first) and f2's
+  CHECK(refused_y == 0);
+  CHECK(after_x == std::vector<double>{6e8, 1e9, 6e8});
+  CHECK(s.class_hits() == 2);
+  CHECK(s.class_refusals() == 1);
 }
