@@ -12,9 +12,11 @@ namespace ompisim::coll {
 Schedule alltoall_pairwise(int me, int nranks, const AlgoParams& params) {
   detail::check_rank_args("alltoall/pairwise", me, nranks);
   Schedule s;
+  s.rounds.reserve(static_cast<std::size_t>(nranks - 1));
   for (int k = 1; k < nranks; ++k) {
-    // ompi_coll_base_sendrecv: irecv, blocking send, wait
-    s.round().sendrecv_to((me + k) % nranks, params.bytes, (me + nranks - k) % nranks, params.bytes);
+    // ompi_coll_base_sendrecv: irecv, blocking send, wait (each round's two ops in one allocation)
+    s.round().rounds.back().ops.reserve(2);
+    s.sendrecv_to((me + k) % nranks, params.bytes, (me + nranks - k) % nranks, params.bytes);
   }
   return s;
 }

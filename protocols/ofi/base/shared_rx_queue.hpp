@@ -9,14 +9,14 @@
 //              and queues its message as unexpected. A receive is never returned twice (exactly-once delivery).
 // The same class serves as the matching lists of a NIC with hardware matching (CXI's priority and overflow lists):
 // the semantics are MPI's; who pays for the walk (host or NIC) is the caller's concern.
-// Per-rank queues are created on first use. LIMITATIONS: one communicator; linear walks (as LINKx's lists).
+// Per-rank queues are created on first use; entries are records in fixed chunks, reused once freed (no allocation
+// per message). LIMITATIONS: one communicator; linear walks (as LINKx's lists).
 #pragma once
 #include "protocols/ofi/peer_api.hpp"
 
 #include <cstdint>
-#include <deque>
 #include <memory>
-#include <unordered_map>
+#include <type_traits>
 #include <vector>
 
 namespace ompisim::ofi {
@@ -38,27 +38,49 @@ public:
 
   std::size_t posted_now() const;
   std::size_t unexpected_now() const;
-  std::size_t live_entries() const { return entries_.size(); }
+  std::size_t live_entries() const { return live_; }
   std::uint64_t matched_expected = 0, matched_unexpected = 0;
 
 private:
+  // An entry and the owner's bookkeeping: its place in one of its rank's FIFOs (a doubly-linked list through the
+  // entries: taking a match out of the middle of a queue is an unlink) and whether it is handed out. The entry comes
+  // first, so the RxEntry* the providers hold is the node's address.
+  struct Node {
+    RxEntry e;
+    Node* prev = nullptr;
+    Node* next = nullptr;
+    Node* next_free = nullptr;
+    bool live = false;
+  };
+  static_assert(std::is_standard_layout_v<Node>, "RxEntry* must convert back to its Node");
+  static Node* node(RxEntry* e) { return reinterpret_cast<Node*>(e); }
+  struct Fifo {
+    Node* head = nullptr;
+    Node* tail = nullptr;
+    std::size_t n = 0;
+    void push_back(Node* x);
+    void unlink(Node* x);
+  };
   struct Queues {
-    std::deque<RxEntry*> posted_tag, posted_msg, unexpected_tag, unexpected_msg;
+    Fifo posted_tag, posted_msg, unexpected_tag, unexpected_msg;
   };
   // A new entry of `rank`'s queues for (addr, tag); an untagged entry matches any tag.
   RxEntry* alloc(int rank, int addr, int tag, bool tagged, std::uint64_t size);
   bool post(int rank, int src, int tag, bool tagged, std::uint64_t size, Buffer buf, std::uint64_t context);
   int get(int rank, int peer, int addr, int tag, bool tagged, std::uint64_t size, RxEntry** entry);
-  // A rank's queues, created on first use; indexed by rank (a pointer per rank up to the highest seen, instead of a
-  // hash lookup on every post and every arriving header).
+  // A rank's queues, indexed by rank (four list heads per rank up to the highest seen, held in place: no pointer to
+  // chase and no container to allocate per rank).
   Queues& queues(int rank) {
     auto i = static_cast<std::size_t>(rank);
     if (i >= q_.size()) q_.resize(i + 1);
-    if (!q_[i]) q_[i] = std::make_unique<Queues>();
-    return *q_[i];
+    return q_[i];
   }
-  std::vector<std::unique_ptr<Queues>> q_;
-  std::unordered_map<std::uint64_t, std::unique_ptr<RxEntry>> entries_;
+  std::vector<Queues> q_;
+  // Entries live in fixed chunks (never moved while handed out); a freed one is reused first.
+  static constexpr std::size_t kChunk = 1024;
+  std::vector<std::unique_ptr<Node[]>> chunks_;
+  std::size_t top_ = 0, live_ = 0;
+  Node* free_ = nullptr;
   std::vector<SrxPeer*> peers_;
   std::uint64_t next_ = 1;
 };

@@ -30,15 +30,8 @@ std::string Linkx::address(int rank) const {
 }
 
 void Linkx::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
-  cpus_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, context] {
-    if (ctx_.node_of(rank) == ctx_.node_of(dst)) {
-      counters_.add(LinkxStat::ViaShm);
-      shm_.tsend(rank, dst, tag, bytes, buf, context);
-    } else {
-      counters_.add(LinkxStat::ViaCxi);
-      cxi_.tsend(rank, dst, tag, bytes, buf, context);
-    }
-  }, "fi_tsend (LINKx)");
+  const std::uint32_t i = calls_.create(rank, dst, tag, bytes, buf, context, Callback{});
+  cpus_.cpu(rank, overhead_, [this, i] { on_send(i, false); }, "fi_tsend (LINKx)");
 }
 
 bool Linkx::can_inject(int /*rank*/, int /*dst*/, std::uint64_t bytes, const Buffer& buf) const {
@@ -46,21 +39,34 @@ bool Linkx::can_inject(int /*rank*/, int /*dst*/, std::uint64_t bytes, const Buf
 }
 
 void Linkx::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) {
-  cpus_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, injected = std::move(injected)]() mutable {
-    if (ctx_.node_of(rank) == ctx_.node_of(dst)) {
-      counters_.add(LinkxStat::ViaShm);
-      shm_.tinject(rank, dst, tag, bytes, buf, std::move(injected));
-    } else {
-      counters_.add(LinkxStat::ViaCxi);
-      cxi_.tinject(rank, dst, tag, bytes, buf, std::move(injected));
-    }
-  }, "fi_tinject (LINKx)");
+  const std::uint32_t i = calls_.create(rank, dst, tag, bytes, buf, std::uint64_t{0}, std::move(injected));
+  cpus_.cpu(rank, overhead_, [this, i] { on_send(i, true); }, "fi_tinject (LINKx)");
+}
+
+// After LINKx's cost: the peer's core provider (shm on the node, else cxi) takes the send.
+void Linkx::on_send(std::uint32_t i, bool inject) {
+  Call c = std::move(calls_[i]);
+  calls_.erase(i);
+  if (ctx_.node_of(c.rank) == ctx_.node_of(c.peer)) {
+    counters_.add(LinkxStat::ViaShm);
+    if (inject) shm_.tinject(c.rank, c.peer, c.tag, c.bytes, c.buf, std::move(c.injected));
+    else shm_.tsend(c.rank, c.peer, c.tag, c.bytes, c.buf, c.context);
+  } else {
+    counters_.add(LinkxStat::ViaCxi);
+    if (inject) cxi_.tinject(c.rank, c.peer, c.tag, c.bytes, c.buf, std::move(c.injected));
+    else cxi_.tsend(c.rank, c.peer, c.tag, c.bytes, c.buf, c.context);
+  }
 }
 
 void Linkx::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
-  cpus_.cpu(rank, overhead_, [this, rank, src, tag, bytes, buf, context] {
-    srx_.post_tag(rank, src, tag, bytes, buf, context);
-  }, "fi_trecv (LINKx)");
+  const std::uint32_t i = calls_.create(rank, src, tag, bytes, buf, context, Callback{});
+  cpus_.cpu(rank, overhead_, [this, i] { on_recv(i); }, "fi_trecv (LINKx)");
+}
+
+void Linkx::on_recv(std::uint32_t i) {
+  const Call c = std::move(calls_[i]);
+  calls_.erase(i);
+  srx_.post_tag(c.rank, c.peer, c.tag, c.bytes, c.buf, c.context);
 }
 
 void Linkx::add_counters(std::map<std::string, std::uint64_t>& c) const {

@@ -9,6 +9,7 @@
 // Per message on each side it costs software.linkx_overhead (provider choice, queue walk, CQ write).
 // LIMITATIONS: tagged operations only (as fi_lnx(7)); one link (no multi-rail selection); no address vector sizes.
 #pragma once
+#include "core/slab.hpp"
 #include "protocols/ofi/cxi/cxi_provider.hpp"
 #include "protocols/ofi/base/shared_rx_queue.hpp"
 #include "protocols/ofi/linkx/linkx_statistics.hpp"
@@ -46,6 +47,18 @@ public:
   const std::vector<double>& cq_log_times() const { return cq_times_; }
 
 private:
+  // A call while the host pays LINKx's cost: the step after it captures (this, index) (std::function's inline buffer)
+  // instead of a heap copy of the call's arguments.
+  struct Call {
+    int rank = 0, peer = 0, tag = 0;
+    std::uint64_t bytes = 0;
+    Buffer buf{};
+    std::uint64_t context = 0;
+    Callback injected;
+  };
+  void on_send(std::uint32_t i, bool inject);
+  void on_recv(std::uint32_t i);
+
   Simulator& sim_;
   const Contexts& ctx_;
   CpuTimeline& cpus_;
@@ -53,6 +66,7 @@ private:
   shm::ShmProvider& shm_;
   cxi::CxiProvider& cxi_;
   SharedRxQueue srx_;
+  Slab<Call> calls_;
   int shm_index_ = 0, cxi_index_ = 0;
   CqOwnerOps consumer_;
   std::vector<CqEntry> cq_log_;

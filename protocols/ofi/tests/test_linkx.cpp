@@ -5,6 +5,7 @@
 #include "protocols/ofi/linkx/linkx.hpp"
 #include "protocols/ofi/shm/shm_mca.hpp"
 #include "protocols/ofi/base/shared_rx_queue.hpp"
+#include "core/errors.hpp"
 #include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -72,6 +73,49 @@ TEST_CASE("ofi/linkx: the ANY_SOURCE race is won by the first provider to ask; e
   CHECK(q.live_entries() == 0);
   CHECK(q.matched_expected == 1);
   CHECK(q.matched_unexpected == 1);
+}
+
+// Configuration: rank 0's queue; receives from sources 1, 2, 3 (tag 4) are posted in that order; a message from
+//                2 arrives (it takes the middle receive), then one from 3 and one from 1; the entries are freed, a
+//                freed entry is freed again, and a new receive is posted.
+// Expected:      each arrival gets the receive of its source (taking one out of the middle keeps the others in
+//                order); live_entries counts the entries handed out and not freed; freeing one twice is an error;
+//                a new receive reuses a freed entry's storage (the queue holds no entry per message forever).
+// How validated: the contexts returned, the counts, the exception, the entry's address.
+TEST_CASE("ofi/linkx: the shared receive queue's entries: FIFO after a removal in the middle, reuse, double free",
+          "[unit][ofi]") {
+  SharedRxQueue q;
+  RecordingPeer a;
+  a.owner = &q;
+  REQUIRE(q.add_peer(&a) == 0);
+  for (int src = 1; src <= 3; ++src) CHECK_FALSE(q.post_tag(0, src, 4, 8, Buffer{}, 100 + src));
+  CHECK(q.posted_now() == 3);
+  CHECK(q.live_entries() == 3);
+  RxEntry* e2 = nullptr;
+  RxEntry* e3 = nullptr;
+  RxEntry* e1 = nullptr;
+  REQUIRE(q.get_tag(0, 0, 2, 4, 8, &e2) == 0);
+  CHECK(e2->context == 102);
+  REQUIRE(q.get_tag(0, 0, 3, 4, 8, &e3) == 0);
+  CHECK(e3->context == 103);
+  REQUIRE(q.get_tag(0, 0, 1, 4, 8, &e1) == 0);
+  CHECK(e1->context == 101);
+  CHECK(q.posted_now() == 0);
+  CHECK(q.live_entries() == 3);
+  q.free_entry(e2);
+  CHECK(q.live_entries() == 2);
+  CHECK_THROWS_AS(q.free_entry(e2), ProtocolError);
+  CHECK_THROWS_AS(q.queue_tag(e2), ProtocolError);
+  q.free_entry(e1);
+  q.free_entry(e3);
+  CHECK(q.live_entries() == 0);
+  CHECK_FALSE(q.post_tag(0, 5, 4, 8, Buffer{}, 200));
+  RxEntry* e = nullptr;
+  REQUIRE(q.get_tag(0, 0, 5, 4, 8, &e) == 0);
+  CHECK(e->context == 200);
+  CHECK((e == e1 || e == e2 || e == e3));
+  q.free_entry(e);
+  CHECK(q.live_entries() == 0);
 }
 
 // Configuration: rank 3's queue; (a) a message (src 1, tag 5) arrives before any receive, then receives for (src 2,

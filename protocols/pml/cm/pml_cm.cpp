@@ -16,16 +16,29 @@ void check_context(const mpi::P2P& m, const mtl::Mtl& mtl) {
 }
 }  // namespace
 
+// The call as the MTL sees it, from its request: the same rank, peer, tag, communicator, bytes, buffer and status.
+mpi::P2P PmlCm::call_of(const mpi::Request& r, bool blocking) {
+  mpi::P2P m;
+  m.rank = r.rank, m.peer = r.peer, m.tag = r.tag, m.count = r.bytes, m.type = mpi::kByte;
+  m.comm = mpi::Comm{r.ctx}, m.buf = r.buf, m.status = r.status, m.blocking = blocking;
+  return m;
+}
+
 void PmlCm::start_send(const mpi::P2P& m, Completion done) {
   check_context(m, mtl_);
-  const mpi::RequestId id = lib_.new_send(m, std::move(done)).first;
-  cpus_.cpu(m.rank, overhead_, [this, m, id] { mtl_.isend(m, [this, id] { lib_.complete_send(id); }); }, "mca_pml_cm_isend");
+  auto [id, r] = lib_.new_send(m, std::move(done));
+  r.blocking = m.blocking;
+  cpus_.cpu(m.rank, overhead_, [this, id = id] {
+    const SendRequest& q = lib_.send(id);
+    mtl_.isend(call_of(q, q.blocking), [this, id] { lib_.complete_send(id); });
+  }, "mca_pml_cm_isend");
 }
 
 void PmlCm::start_recv(const mpi::P2P& m, Completion done) {
   check_context(m, mtl_);
   const mpi::RequestId id = lib_.new_recv(m, std::move(done)).first;
-  cpus_.cpu(m.rank, overhead_, [this, m, id] { mtl_.irecv(m, [this, id] { lib_.complete_recv(id); }); }, "mca_pml_cm_irecv");
+  cpus_.cpu(m.rank, overhead_, [this, id] { mtl_.irecv(call_of(lib_.recv(id), false), [this, id] { lib_.complete_recv(id); }); },
+            "mca_pml_cm_irecv");
 }
 
 StackStats PmlCm::stats() const {

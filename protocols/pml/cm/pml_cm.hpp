@@ -24,7 +24,14 @@ private:
   double overhead_;
   mtl::Mtl& mtl_;
   std::string name_;
-  mpi::Library<mpi::Request, mpi::Request> lib_;  // mca_pml_cm_thin_send_request_t / _recv_request_t
+  // A send request keeps the call's MPI_Send / MPI_Isend mark; with it a request holds everything the MTL is handed
+  // (the datatype is folded into the size and the buffer's contiguity), so the step after pml/cm's own cost captures
+  // only the request's id.
+  struct SendRequest : mpi::Request {
+    bool blocking = false;
+  };
+  static mpi::P2P call_of(const mpi::Request& r, bool blocking);
+  mpi::Library<SendRequest, mpi::Request> lib_;  // mca_pml_cm_thin_send_request_t / _recv_request_t
 };
 
 }  // namespace ompisim::pml::cm
