@@ -102,7 +102,7 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
 }
 
 std::string stage_table(const nlohmann::json& lib, const std::string& coll, Stage stage) {
-  const char* key = stage == Stage::Roots ? "roots" : "node";
+  const char* key = to_string(stage);
   const std::string where = "stage_table(" + coll + "): ";
   if (!lib.is_object() || !lib.contains(coll) || !lib.at(coll).contains("stages") || !lib.at(coll).at("stages").is_object())
     throw std::invalid_argument(where + "the decision data has no \"stages\" for this collective");
@@ -115,7 +115,7 @@ std::string stage_table(const nlohmann::json& lib, const std::string& coll, Stag
 int stage_radix(const nlohmann::json& lib, const std::string& coll, Stage stage, const Tunables& tunables) {
   if (!lib.is_object() || !lib.contains(coll) || !lib.at(coll).contains("stages")) return 0;
   const auto& st = lib.at(coll).at("stages");
-  const char* key = stage == Stage::Roots ? "roots" : "node";
+  const char* key = to_string(stage);
   if (!st.is_object() || !st.contains("radix") || !st.at("radix").contains(key)) return 0;
   if (!st.at("radix").at(key).is_string())
     throw std::invalid_argument("stage_radix(" + coll + "): \"stages.radix." + key + "\" must name a tunable");

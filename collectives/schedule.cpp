@@ -1,7 +1,11 @@
-// Names of the schedule operation kinds (see schedule.hpp). Not an Open MPI mirror: the alphabet is ompisim's own
-// (Send/Recv ↔ MCA_PML_CALL(isend/irecv), Amo ↔ GNI_PostFMA with an AMO descriptor, WaitCounter ↔ polling a counter).
+// Names of the schedule operation kinds and of the node-aware stages (see schedule.hpp). Not an Open MPI mirror: the
+// alphabet is ompisim's own (Send/Recv ↔ MCA_PML_CALL(isend/irecv), Amo ↔ GNI_PostFMA with an AMO descriptor,
+// WaitCounter ↔ polling a counter).
 #include "collectives/schedule.hpp"
 
+#include "core/enum_names.hpp"
+
+#include <array>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -69,15 +73,12 @@ StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout) {
   };
 }
 
-const char* to_string(OpKind k) {
-  switch (k) {
-    case OpKind::Send: return "Send";
-    case OpKind::Recv: return "Recv";
-    case OpKind::Amo: return "Amo";
-    case OpKind::WaitCounter: return "WaitCounter";
-    case OpKind::Reduce: return "Reduce";
-  }
-  return "?";
-}
+namespace {
+constexpr std::array<const char*, 5> kOpKindNames{"Send", "Recv", "Amo", "WaitCounter", "Reduce"};
+constexpr std::array<const char*, 2> kStageNames{"roots", "node"};
+}  // namespace
+
+const char* to_string(OpKind k) { return name_of<OpKind::Reduce>(k, kOpKindNames); }
+const char* to_string(Stage s) { return name_of<Stage::Node>(s, kStageNames); }
 
 }  // namespace ompisim::coll

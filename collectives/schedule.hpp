@@ -98,6 +98,7 @@ private:
 
 // The two stages of a node-aware composition: among the node leaders (node_roots_comm) and within one node (node_comm).
 enum class Stage : std::uint8_t { Roots, Node };
+const char* to_string(Stage s);  // "roots", "node": the stage's key in the decision data's "stages"
 // The generator a stage runs on a sub-communicator of `nranks` ranks (the decision data's choice for it).
 using StageChooser = std::function<Generator(Stage, int nranks)>;
 // `chooser`'s choices for one communicator layout, made once: Stage::Roots for layout.nnodes() ranks and Stage::Node

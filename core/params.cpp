@@ -1,5 +1,6 @@
 #include "core/params.hpp"
 
+#include "core/enum_names.hpp"
 #include "core/units_text.hpp"
 
 #include <filesystem>
@@ -171,14 +172,9 @@ std::vector<std::string> param_names(const ParamList& list) {
   return v;
 }
 
-static const char* unit_of(Dim d) {
-  switch (d) {
-    case Dim::Time: return "us";
-    case Dim::Bytes: return "B";
-    case Dim::Rate: return "GB/s";
-    default: return "-";
-  }
-}
+// The unit a dimension's values are shown in by describe (format_quantity's units; counts and ratios have none).
+static constexpr std::array<const char*, 5> kDimUnitNames{"us", "B", "GB/s", "-", "-"};
+static const char* unit_of(Dim d) { return name_of<Dim::Ratio>(d, kDimUnitNames); }
 
 Json describe(const ParamList& list) {
   Json rows = Json::array();

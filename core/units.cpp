@@ -1,7 +1,9 @@
 #include "core/units.hpp"
 
+#include "core/enum_names.hpp"
 #include "core/units_text.hpp"
 
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -12,16 +14,11 @@
 
 namespace ompisim {
 
-const char* to_string(Dim d) {
-  switch (d) {
-    case Dim::Time: return "time";
-    case Dim::Bytes: return "size";
-    case Dim::Rate: return "rate";
-    case Dim::Count: return "count";
-    case Dim::Ratio: return "ratio";
-  }
-  return "?";
-}
+namespace {
+constexpr std::array<const char*, 5> kDimNames{"time", "size", "rate", "count", "ratio"};
+}  // namespace
+
+const char* to_string(Dim d) { return name_of<Dim::Ratio>(d, kDimNames); }
 
 std::string format_quantity(double v, Dim d) {
   switch (d) {

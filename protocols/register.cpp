@@ -1,5 +1,5 @@
 #include "protocols/register.hpp"
-#include "protocols/base/transition_table.hpp"
+#include "core/enum_names.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -70,7 +70,7 @@ namespace {
 constexpr std::array<const char*, 3> kReachNames{"self", "node", "network"};
 }  // namespace
 
-const char* to_string(Reach r) { return base::name_of<Reach::Network>(r, kReachNames); }
+const char* to_string(Reach r) { return name_of<Reach::Network>(r, kReachNames); }
 
 bool ComponentInfo::runs_on(const std::string& nic_kind) const {
   return nic_kinds.empty() || std::find(nic_kinds.begin(), nic_kinds.end(), nic_kind) != nic_kinds.end();

@@ -10,6 +10,7 @@
 #include "runner/scenario.hpp"
 #include "validation/calibrate.hpp"
 #include "validation/claims.hpp"
+#include "validation/discovery.hpp"
 #include "validation/gap.hpp"
 
 #include <algorithm>
@@ -27,42 +28,6 @@ namespace fs = std::filesystem;
 
 namespace ompisim::validation {
 
-std::vector<std::string> scenario_files() {
-  std::vector<std::string> out;
-  fs::path root = fs::path(data_dir()) / "scenarios";
-  if (!fs::exists(root)) return out;
-  for (auto& e : fs::recursive_directory_iterator(root))
-    // grid_*.json are sweep grids (scenarios/examples/), not scenarios: `ompisim sweep` runs them
-    if (e.path().extension() == ".json" && !e.path().filename().string().starts_with("grid_"))
-      out.push_back(fs::relative(e.path(), data_dir()).string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::vector<std::string> reference_files(const std::string& paper) {
-  std::vector<std::string> out, papers;
-  fs::path root = fs::path(data_dir()) / "validation" / "reference";
-  if (!fs::exists(root)) return out;
-  for (auto& e : fs::directory_iterator(root)) {
-    if (e.path().extension() != ".json") continue;
-    papers.push_back(e.path().stem().string());
-    if (paper.empty() || e.path().stem() == paper) out.push_back(e.path().string());
-  }
-  std::sort(out.begin(), out.end());
-  std::sort(papers.begin(), papers.end());
-  if (!paper.empty() && out.empty()) {
-    const std::string hint = did_you_mean(paper, papers);
-    throw InputError("--paper", paper,
-                     fmt::format("no reference data for this paper{} (papers: {})",
-                                 hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(papers, ", ")));
-  }
-  return out;
-}
-
-namespace {
-std::string g_machine_file, g_machine_file_name;
-}  // namespace
-
 // A claim's "not_holding" record in its reference file: why the claim does not hold where it does not, and the section
 // of validation/notes.md (copied into results/validation.md) that gives the mechanism searched for and its sources.
 // {"reason": text, "see": section title}; nothing else.
@@ -78,36 +43,6 @@ Json check_not_holding(const Json& n, const std::string& f) {
 }
 
 
-namespace {
-// The machine file to load for a machine name: validate --machine-file's for its machine, else the name.
-std::string machine_path(const std::string& name) {
-  return !g_machine_file.empty() && name == g_machine_file_name ? g_machine_file : name;
-}
-}  // namespace
-
-std::set<std::string> reference_machines(const std::string& paper) {
-  std::set<std::string> scenarios, machines;
-  std::function<void(const Json&)> walk = [&](const Json& j) {
-    if (j.is_object())
-      for (auto& [k, x] : j.items()) {
-        if (k == "scenario" && x.is_string()) scenarios.insert(x.get<std::string>());
-        else walk(x);
-      }
-    else if (j.is_array())
-      for (auto& x : j) walk(x);
-  };
-  for (auto& f : reference_files(paper)) walk(load_json_file(f));
-  for (auto& rel : scenarios)
-    if (fs::path file = fs::path(data_dir()) / rel; fs::is_regular_file(file))
-      if (Json s = load_json_file(file.string()); s.contains("machine") && s["machine"].is_string())
-        machines.insert(s["machine"].get<std::string>());
-  return machines;
-}
-
-void set_machine_file(const std::string& path) {
-  g_machine_file = path;
-  g_machine_file_name = path.empty() ? "" : load_machine(path)->name;
-}
 
 namespace {
 
@@ -131,12 +66,12 @@ public:
     std::string key = rel + (cut ? sel.dump() : "");
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
-    if (done_ && !fast_ && sets_.empty() && per_machine_.empty() && estimates_.empty() && g_machine_file.empty()) {
+    if (done_ && !fast_ && sets_.empty() && per_machine_.empty() && estimates_.empty() && !machine_file_given()) {
       auto d = done_->find(rel);
       if (d != done_->end()) return d->second;
     }
     Scenario s = load_scenario(data_dir() + "/" + rel);
-    if (!g_machine_file.empty() && s.machine == g_machine_file_name) s.machine_file = g_machine_file;
+    if (const std::string f = machine_file_for(s.machine); !f.empty()) s.machine_file = f;
     if (!estimates_.empty()) s.driver = s.driver->with_estimates(estimates_);  // a sample's benchmark estimates
     if (cut) {
       // Calibration evaluations: the driver does less work for the same value where it can (the OSU drivers: only

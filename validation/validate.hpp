@@ -2,11 +2,12 @@
 // (calibration points within their tolerance, predictions within theirs (15 % by default, not in the exit status),
 // held-out values reported as predictions without a reference) and checks the papers' comparisons with their
 // magnitudes (claims.hpp, gap.hpp). Also the reproduce job (results/, plots, validation.md). Calibration is
-// validation/calibrate.hpp.
+// validation/calibrate.hpp; the files it reads, validation/discovery.hpp.
 #pragma once
 #include "core/json_input.hpp"
 #include "runner/scenario.hpp"
 #include "validation/calibrate.hpp"
+#include "validation/discovery.hpp"
 #include "validation/intervals.hpp"
 
 #include <map>
@@ -16,8 +17,6 @@
 
 namespace ompisim::validation {
 
-std::vector<std::string> scenario_files();               // every scenarios/**/*.json, sorted
-std::vector<std::string> reference_files(const std::string& paper);
 // {"points": [...], "held_out": [...], "claims": [...], "pairs": [...], "untested": [...], "sampling": [...]}; every
 // entry names its "paper" (the reference file's stem). Predictions carry "pass" against their tolerance (the point's
 // tolerance_pct, else the file's prediction_tolerance_pct, else 15 %); the exit status counts calibration points only. `done`: results already computed without overrides, by scenario
@@ -44,10 +43,5 @@ std::vector<double> fast_values(const std::vector<Json>& refs, const Overrides& 
 // Plot files (.svg, .gp, .ref.dat, .interval.dat) in the folders plotted into that this run did not write (a figure
 // renamed or removed) are deleted; other files stay.
 int reproduce(const std::string& out_dir, const std::string& from_dir = "");
-// validate --machine-file: scenarios whose machine has this file's machine name use the file instead ("": none).
-void set_machine_file(const std::string& path);
-// The machines of the scenarios a paper's reference file names (every "scenario" in it: points, held-out values,
-// claims, comparisons; every paper for ""): validate --machine-file refuses a file of a machine none of them runs on.
-std::set<std::string> reference_machines(const std::string& paper);
 
 }  // namespace ompisim::validation

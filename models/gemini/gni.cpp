@@ -1,19 +1,18 @@
 #include "models/gemini/gni.hpp"
 
+#include "core/enum_names.hpp"
 #include "core/trace.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace ompisim::gemini {
 
-const char* to_string(EpState s) {
-  switch (s) {
-    case EpState::Init: return "INIT";
-    case EpState::Connecting: return "CONNECTING";
-    case EpState::Connected: return "CONNECTED";
-  }
-  return "?";
-}
+namespace {
+constexpr std::array<const char*, 3> kEpStateNames{"INIT", "CONNECTING", "CONNECTED"};
+}  // namespace
+
+const char* to_string(EpState s) { return name_of<EpState::Connected>(s, kEpStateNames); }
 
 void Endpoint::start_connect(std::uint16_t max_credits) {
   if (state != EpState::Init) throw ProtocolError("ugni endpoint", to_string(state), "start_connect");

@@ -1,11 +1,13 @@
 // Portals 3.3 matching and data movement. See portals.hpp for the sources and limitations.
 #include "models/portals/portals.hpp"
 
+#include "core/enum_names.hpp"
+#include "core/errors.hpp"
+
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <stdexcept>
-
-#include "core/errors.hpp"
 
 namespace ompisim::portals {
 
@@ -34,54 +36,21 @@ std::string to_string(ProcessId p) {
   return "(" + part(p.nid) + "," + part(p.pid) + ")";
 }
 
-std::string to_string(UnlinkOp u) {
-  switch (u) {
-    case UnlinkOp::Retain: return "PTL_RETAIN";
-    case UnlinkOp::Unlink: return "PTL_UNLINK";
-  }
-  return "?";
-}
+namespace {
+constexpr std::array<const char*, 2> kUnlinkOpNames{"PTL_RETAIN", "PTL_UNLINK"};
+constexpr std::array<const char*, 2> kInsertPosNames{"PTL_INS_BEFORE", "PTL_INS_AFTER"};
+constexpr std::array<const char*, 2> kAckReqNames{"PTL_NOACK_REQ", "PTL_ACK_REQ"};
+constexpr std::array<const char*, 10> kEventKindNames{
+    "PTL_EVENT_GET_START",  "PTL_EVENT_GET_END",  "PTL_EVENT_PUT_START", "PTL_EVENT_PUT_END", "PTL_EVENT_REPLY_START",
+    "PTL_EVENT_REPLY_END", "PTL_EVENT_SEND_START", "PTL_EVENT_SEND_END", "PTL_EVENT_ACK",     "PTL_EVENT_UNLINK"};
+constexpr std::array<const char*, 3> kDropReasonNames{"none", "no matching entry", "invalid portal index"};
+}  // namespace
 
-std::string to_string(InsertPos p) {
-  switch (p) {
-    case InsertPos::Before: return "PTL_INS_BEFORE";
-    case InsertPos::After: return "PTL_INS_AFTER";
-  }
-  return "?";
-}
-
-std::string to_string(AckReq a) {
-  switch (a) {
-    case AckReq::NoAck: return "PTL_NOACK_REQ";
-    case AckReq::Ack: return "PTL_ACK_REQ";
-  }
-  return "?";
-}
-
-std::string to_string(EventKind k) {
-  switch (k) {
-    case EventKind::GetStart: return "PTL_EVENT_GET_START";
-    case EventKind::GetEnd: return "PTL_EVENT_GET_END";
-    case EventKind::PutStart: return "PTL_EVENT_PUT_START";
-    case EventKind::PutEnd: return "PTL_EVENT_PUT_END";
-    case EventKind::ReplyStart: return "PTL_EVENT_REPLY_START";
-    case EventKind::ReplyEnd: return "PTL_EVENT_REPLY_END";
-    case EventKind::SendStart: return "PTL_EVENT_SEND_START";
-    case EventKind::SendEnd: return "PTL_EVENT_SEND_END";
-    case EventKind::Ack: return "PTL_EVENT_ACK";
-    case EventKind::Unlink: return "PTL_EVENT_UNLINK";
-  }
-  return "?";
-}
-
-std::string to_string(DropReason r) {
-  switch (r) {
-    case DropReason::None: return "none";
-    case DropReason::NoMatch: return "no matching entry";
-    case DropReason::InvalidPortalIndex: return "invalid portal index";
-  }
-  return "?";
-}
+std::string to_string(UnlinkOp u) { return name_of<UnlinkOp::Unlink>(u, kUnlinkOpNames); }
+std::string to_string(InsertPos p) { return name_of<InsertPos::After>(p, kInsertPosNames); }
+std::string to_string(AckReq a) { return name_of<AckReq::Ack>(a, kAckReqNames); }
+std::string to_string(EventKind k) { return name_of<EventKind::Unlink>(k, kEventKindNames); }
+std::string to_string(DropReason r) { return name_of<DropReason::InvalidPortalIndex>(r, kDropReasonNames); }
 
 // ---------------------------------------------------------------------------------------------------- EventQueue
 EventQueue::EventQueue(std::size_t capacity) : capacity_(capacity) {

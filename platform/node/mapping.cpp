@@ -1,6 +1,9 @@
 #include "platform/node/mapping.hpp"
 
+#include "core/enum_names.hpp"
+
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,26 +12,15 @@
 
 namespace ompisim::platform {
 
-const char* to_string(MapBy m) {
-  switch (m) {
-    case MapBy::Slot: return "slot";
-    case MapBy::Core: return "core";
-    case MapBy::Socket: return "socket";
-    case MapBy::Numa: return "numa";
-    case MapBy::Node: return "node";
-  }
-  return "?";
-}
+namespace {
+constexpr std::array<const char*, 5> kMapByNames{"slot", "core", "socket", "numa", "node"};
+constexpr std::array<const char*, 4> kBindToNames{"none", "core", "numa", "socket"};
+constexpr std::array<const char*, 5> kRankByNames{"slot", "core", "numa", "socket", "node"};
+}  // namespace
 
-const char* to_string(BindTo b) {
-  switch (b) {
-    case BindTo::None: return "none";
-    case BindTo::Core: return "core";
-    case BindTo::Numa: return "numa";
-    case BindTo::Socket: return "socket";
-  }
-  return "?";
-}
+const char* to_string(MapBy m) { return name_of<MapBy::Node>(m, kMapByNames); }
+const char* to_string(BindTo b) { return name_of<BindTo::Socket>(b, kBindToNames); }
+const char* to_string(RankBy r) { return name_of<RankBy::Node>(r, kRankByNames); }
 
 // Open MPI v1.8.8 orte/mca/rmaps/base/rmaps_base_map_job.c:119-141: "mapping not given - using bycore" when
 // nprocs <= 2 (and cpus_per_rank == 1, no hwthreads-as-cpus), else "using bysocket".
@@ -47,17 +39,6 @@ BindTo default_bind_to(std::optional<MapBy> m, long long np) {
     }
   }
   return np <= 2 ? BindTo::Core : BindTo::Socket;
-}
-
-const char* to_string(RankBy r) {
-  switch (r) {
-    case RankBy::Slot: return "slot";
-    case RankBy::Core: return "core";
-    case RankBy::Numa: return "numa";
-    case RankBy::Socket: return "socket";
-    case RankBy::Node: return "node";
-  }
-  return "?";
 }
 
 MapBy MappingPolicy::effective_map_by(long long np) const {
@@ -92,16 +73,17 @@ const std::vector<std::string> kUnsupportedMap = {"hwthread", "l1cache", "l2cach
 const std::vector<std::string> kUnsupportedBind = {"hwthread", "l1cache", "l2cache", "l3cache", "board", "slot"};
 const std::vector<std::string> kUnsupportedRank = {"hwthread", "l1cache", "l2cache", "l3cache", "board"};
 
+// The enumerator of `choices` whose to_string is the key's value (any case); `choices` is the order the error lists.
 template <class E>
-E parse_choice(ObjectReader& r, const std::string& key, const std::vector<std::pair<std::string, E>>& choices,
+E parse_choice(ObjectReader& r, const std::string& key, const std::vector<E>& choices,
                const std::vector<std::string>& unsupported) {
   std::string v = r.str(key);
   std::string lower = v;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
   std::vector<std::string> names;
-  for (auto& [name, e] : choices) {
-    if (name == lower) return e;
-    names.push_back(name);
+  for (E e : choices) {
+    if (lower == to_string(e)) return e;
+    names.emplace_back(to_string(e));
   }
   std::string list = fmt::format("{}", fmt::join(names, ", "));
   if (std::find(unsupported.begin(), unsupported.end(), lower) != unsupported.end())
@@ -116,24 +98,14 @@ E parse_choice(ObjectReader& r, const std::string& key, const std::vector<std::p
 MappingPolicy read_mapping_policy(ObjectReader& r, const NodeType& node) {
   MappingPolicy p;
   if (r.has("map_by"))
-    p.map_by = parse_choice<MapBy>(r, "map_by",
-                                   {{"slot", MapBy::Slot},
-                                    {"core", MapBy::Core},
-                                    {"socket", MapBy::Socket},
-                                    {"numa", MapBy::Numa},
-                                    {"node", MapBy::Node}},
+    p.map_by = parse_choice<MapBy>(r, "map_by", {MapBy::Slot, MapBy::Core, MapBy::Socket, MapBy::Numa, MapBy::Node},
                                    kUnsupportedMap);
   if (r.has("bind_to"))
-    p.bind_to = parse_choice<BindTo>(
-        r, "bind_to", {{"none", BindTo::None}, {"core", BindTo::Core}, {"numa", BindTo::Numa}, {"socket", BindTo::Socket}},
-        kUnsupportedBind);
+    p.bind_to = parse_choice<BindTo>(r, "bind_to", {BindTo::None, BindTo::Core, BindTo::Numa, BindTo::Socket},
+                                     kUnsupportedBind);
   if (r.has("rank_by"))
     p.rank_by = parse_choice<RankBy>(r, "rank_by",
-                                     {{"slot", RankBy::Slot},
-                                      {"core", RankBy::Core},
-                                      {"socket", RankBy::Socket},
-                                      {"numa", RankBy::Numa},
-                                      {"node", RankBy::Node}},
+                                     {RankBy::Slot, RankBy::Core, RankBy::Socket, RankBy::Numa, RankBy::Node},
                                      kUnsupportedRank);
   if (r.has("cpu_list")) {
     auto list = r.int_list("cpu_list", 0, 1 << 20);

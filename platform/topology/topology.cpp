@@ -1,29 +1,24 @@
 // See topology.hpp.
 #include "platform/topology/topology.hpp"
 
+#include "core/enum_names.hpp"
+
 #include <algorithm>
+#include <array>
 #include <set>
 #include <stdexcept>
 
 namespace ompisim::topology {
 
-const char* to_string(LinkClass c) {
-  switch (c) {
-    case LinkClass::X: return "X";
-    case LinkClass::Y: return "Y";
-    case LinkClass::Z: return "Z";
-    case LinkClass::Up: return "up";
-    case LinkClass::Down: return "down";
-    case LinkClass::Local: return "local";
-    case LinkClass::Global: return "global";
-  }
-  return "?";
-}
+namespace {
+constexpr std::array<const char*, kLinkClassCount> kLinkClassNames{"X", "Y", "Z", "up", "down", "local", "global"};
+}  // namespace
+
+const char* to_string(LinkClass c) { return name_of<LinkClass::Global>(c, kLinkClassNames); }
 
 std::optional<LinkClass> link_class_from_string(const std::string& s) {
-  for (auto c : {LinkClass::X, LinkClass::Y, LinkClass::Z, LinkClass::Up, LinkClass::Down, LinkClass::Local,
-                 LinkClass::Global})
-    if (s == to_string(c)) return c;
+  for (std::size_t i = 0; i < kLinkClassNames.size(); ++i)
+    if (s == kLinkClassNames[i]) return static_cast<LinkClass>(i);
   return std::nullopt;
 }
 

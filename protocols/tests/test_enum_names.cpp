@@ -1,5 +1,6 @@
-// The protocols' enumerator names (base::name_of over each enum's name array, protocols/base/transition_table.hpp):
-// every enumerator has its own name, the arrays follow the enums' order, and a value outside the enum is "?".
+// The protocols' enumerator names (name_of over each enum's name array, core/enum_names.hpp; name_of itself and the
+// enums of the lower layers are tested in tests/test_enum_names.cpp): every enumerator has its own name, the arrays
+// follow the enums' order, and a value outside the enum is "?".
 #include "protocols/base/transition_table.hpp"
 #include "protocols/btl/portals/portals_frag.hpp"
 #include "protocols/btl/ugni/ugni_frag.hpp"
@@ -17,10 +18,8 @@
 
 #include <catch2/catch.hpp>
 
-#include <array>
 #include <set>
 #include <string>
-#include <string_view>
 
 using namespace ompisim;
 
@@ -41,20 +40,7 @@ void check_names(E last, const std::string& first_name, const std::string& last_
   CHECK(to_string(last) == last_name);
   CHECK(std::string(to_string(static_cast<E>(n))) == "?");
 }
-enum class Colour : unsigned char { Red, Green, Blue };
-constexpr std::array<const char*, 3> kColourNames{"RED", "GREEN", "BLUE"};
 }  // namespace
-
-// Configuration: a three-enumerator enum and its names. Expected: each enumerator's name in order, "?" past the last
-// (a value cast from outside the enum). How validated: exact strings, at compile time and at run time.
-TEST_CASE("name_of gives the name of an enumerator from the array in the enum order and ? outside it",
-          "[unit][protocol][names]") {
-  static_assert(std::string_view(base::name_of<Colour::Blue>(Colour::Green, kColourNames)) == "GREEN");
-  CHECK(std::string(base::name_of<Colour::Blue>(Colour::Red, kColourNames)) == "RED");
-  CHECK(std::string(base::name_of<Colour::Blue>(Colour::Blue, kColourNames)) == "BLUE");
-  CHECK(std::string(base::name_of<Colour::Blue>(static_cast<Colour>(3), kColourNames)) == "?");
-  CHECK(std::string(base::name_of<Colour::Blue>(static_cast<Colour>(200), kColourNames)) == "?");
-}
 
 // Configuration: every enum of the protocols' state machines, messages and policies. Expected: each enumerator named,
 // no name twice within an enum, the first and last names those of the first and last enumerators, "?" past the last.

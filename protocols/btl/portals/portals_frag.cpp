@@ -41,12 +41,12 @@ constexpr std::array<base::Transition<GetState, GetEvent>, 4> kGetTable{{
 }};
 }  // namespace
 
-const char* to_string(FragState v) { return base::name_of<FragState::Complete>(v, kFragStateNames); }
-const char* to_string(FragEvent v) { return base::name_of<FragEvent::CompletionRead>(v, kFragEventNames); }
-const char* to_string(ArrivalState v) { return base::name_of<ArrivalState::Complete>(v, kArrivalStateNames); }
-const char* to_string(ArrivalEvent v) { return base::name_of<ArrivalEvent::PutEndRead>(v, kArrivalEventNames); }
-const char* to_string(GetState v) { return base::name_of<GetState::Complete>(v, kGetStateNames); }
-const char* to_string(GetEvent v) { return base::name_of<GetEvent::ReplyEndRead>(v, kGetEventNames); }
+const char* to_string(FragState v) { return name_of<FragState::Complete>(v, kFragStateNames); }
+const char* to_string(FragEvent v) { return name_of<FragEvent::CompletionRead>(v, kFragEventNames); }
+const char* to_string(ArrivalState v) { return name_of<ArrivalState::Complete>(v, kArrivalStateNames); }
+const char* to_string(ArrivalEvent v) { return name_of<ArrivalEvent::PutEndRead>(v, kArrivalEventNames); }
+const char* to_string(GetState v) { return name_of<GetState::Complete>(v, kGetStateNames); }
+const char* to_string(GetEvent v) { return name_of<GetEvent::ReplyEndRead>(v, kGetEventNames); }
 
 FragState step(FragState s, FragEvent e) { return base::step(kFragTable, "btl/portals frag", s, e); }
 ArrivalState step(ArrivalState s, ArrivalEvent e) { return base::step(kArrivalTable, "btl/portals arrival", s, e); }

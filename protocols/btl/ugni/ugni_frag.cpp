@@ -40,10 +40,10 @@ constexpr std::array<base::Transition<RdmaState, RdmaEvent>, 6> kRdmaTable{{
 }};
 }  // namespace
 
-const char* to_string(FragState s) { return base::name_of<FragState::Complete>(s, kFragStateNames); }
-const char* to_string(FragEvent e) { return base::name_of<FragEvent::RdmaCompleteArrived>(e, kFragEventNames); }
-const char* to_string(RdmaState s) { return base::name_of<RdmaState::Complete>(s, kRdmaStateNames); }
-const char* to_string(RdmaEvent e) { return base::name_of<RdmaEvent::RdmaCompleteArrived>(e, kRdmaEventNames); }
+const char* to_string(FragState s) { return name_of<FragState::Complete>(s, kFragStateNames); }
+const char* to_string(FragEvent e) { return name_of<FragEvent::RdmaCompleteArrived>(e, kFragEventNames); }
+const char* to_string(RdmaState s) { return name_of<RdmaState::Complete>(s, kRdmaStateNames); }
+const char* to_string(RdmaEvent e) { return name_of<RdmaEvent::RdmaCompleteArrived>(e, kRdmaEventNames); }
 
 FragState step(FragState s, FragEvent e) { return base::step(kFragTable, "btl/ugni frag", s, e); }
 RdmaState step(RdmaState s, RdmaEvent e) { return base::step(kRdmaTable, "btl/ugni rdma", s, e); }

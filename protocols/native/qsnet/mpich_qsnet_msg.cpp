@@ -29,8 +29,8 @@ constexpr std::array<base::Transition<QsnetState, QsnetEvent>, 11> kTable{{
 }};
 }  // namespace
 
-const char* to_string(QsnetState s) { return base::name_of<QsnetState::Complete>(s, kQsnetStateNames); }
-const char* to_string(QsnetEvent e) { return base::name_of<QsnetEvent::DoneArrived>(e, kQsnetEventNames); }
+const char* to_string(QsnetState s) { return name_of<QsnetState::Complete>(s, kQsnetStateNames); }
+const char* to_string(QsnetEvent e) { return name_of<QsnetEvent::DoneArrived>(e, kQsnetEventNames); }
 
 QsnetState step(QsnetState s, QsnetEvent e) { return base::step(kTable, "mpich_qsnet message", s, e); }
 

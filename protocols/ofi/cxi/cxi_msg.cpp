@@ -58,10 +58,10 @@ constexpr std::array<base::Transition<RxState, RxEvent>, 19> kRxTable{{
 }};
 }  // namespace
 
-const char* to_string(TxState s) { return base::name_of<TxState::Complete>(s, kTxStateNames); }
-const char* to_string(TxEvent e) { return base::name_of<TxEvent::CqRead>(e, kTxEventNames); }
-const char* to_string(RxState s) { return base::name_of<RxState::Complete>(s, kRxStateNames); }
-const char* to_string(RxEvent e) { return base::name_of<RxEvent::CqRead>(e, kRxEventNames); }
+const char* to_string(TxState s) { return name_of<TxState::Complete>(s, kTxStateNames); }
+const char* to_string(TxEvent e) { return name_of<TxEvent::CqRead>(e, kTxEventNames); }
+const char* to_string(RxState s) { return name_of<RxState::Complete>(s, kRxStateNames); }
+const char* to_string(RxEvent e) { return name_of<RxEvent::CqRead>(e, kRxEventNames); }
 
 TxState step(TxState s, TxEvent e) { return base::step(kTxTable, "cxi send", s, e); }
 RxState step(RxState s, RxEvent e) { return base::step(kRxTable, "cxi receive", s, e); }

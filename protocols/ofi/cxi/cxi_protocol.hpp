@@ -19,7 +19,7 @@ namespace ompisim::ofi::cxi {
 
 enum class SendProtocol : std::uint8_t { Inject, Eager, Rendezvous };
 inline constexpr std::array<const char*, 3> kSendProtocolNames{"inject", "eager", "rendezvous"};
-inline const char* to_string(SendProtocol p) { return base::name_of<SendProtocol::Rendezvous>(p, kSendProtocolNames); }
+inline const char* to_string(SendProtocol p) { return name_of<SendProtocol::Rendezvous>(p, kSendProtocolNames); }
 
 struct ProtocolLimits {
   std::uint64_t inject_size = 192, rdzv_threshold = 2048, rdzv_get_min = 2049, rdzv_eager_size = 2048;

@@ -41,10 +41,10 @@ constexpr std::array<base::Transition<ShmRxState, ShmRxEvent>, 9> kRxTable{{
 }};
 }  // namespace
 
-const char* to_string(ShmTxState s) { return base::name_of<ShmTxState::Complete>(s, kShmTxStateNames); }
-const char* to_string(ShmTxEvent e) { return base::name_of<ShmTxEvent::CqRead>(e, kShmTxEventNames); }
-const char* to_string(ShmRxState s) { return base::name_of<ShmRxState::Complete>(s, kShmRxStateNames); }
-const char* to_string(ShmRxEvent e) { return base::name_of<ShmRxEvent::Copied>(e, kShmRxEventNames); }
+const char* to_string(ShmTxState s) { return name_of<ShmTxState::Complete>(s, kShmTxStateNames); }
+const char* to_string(ShmTxEvent e) { return name_of<ShmTxEvent::CqRead>(e, kShmTxEventNames); }
+const char* to_string(ShmRxState s) { return name_of<ShmRxState::Complete>(s, kShmRxStateNames); }
+const char* to_string(ShmRxEvent e) { return name_of<ShmRxEvent::Copied>(e, kShmRxEventNames); }
 
 ShmTxState step(ShmTxState s, ShmTxEvent e) { return base::step(kTxTable, "shm send", s, e); }
 ShmRxState step(ShmRxState s, ShmRxEvent e) { return base::step(kRxTable, "shm receive", s, e); }

@@ -120,9 +120,9 @@ constexpr std::array<const char*, 4> kStateNames{"posting", "full", "draining", 
 constexpr std::array<const char*, 2> kScheduleNames{"weighted_length", "remaining"};
 }  // namespace
 
-const char* to_string(FragPipeline::State s) { return base::name_of<FragPipeline::State::Done>(s, kStateNames); }
+const char* to_string(FragPipeline::State s) { return name_of<FragPipeline::State::Done>(s, kStateNames); }
 const char* to_string(FragPipeline::Schedule s) {
-  return base::name_of<FragPipeline::Schedule::Remaining>(s, kScheduleNames);
+  return name_of<FragPipeline::Schedule::Remaining>(s, kScheduleNames);
 }
 
 }  // namespace ompisim::pml::ob1

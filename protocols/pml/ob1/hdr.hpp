@@ -32,7 +32,7 @@ constexpr int kHdrTypes = 8;
 
 inline constexpr std::array<const char*, kHdrTypes> kHdrNames{
     "MATCH", "RNDV", "RGET", "ACK", "NACK", "FRAG", "PUT", "FIN"};
-constexpr const char* to_string(Hdr h) { return base::name_of<Hdr::Fin>(h, kHdrNames); }
+constexpr const char* to_string(Hdr h) { return name_of<Hdr::Fin>(h, kHdrNames); }
 
 constexpr std::uint8_t kHdrBytes = 32;
 static_assert(kHdrBytes <= btl::kHdrSegmentMax, "an ob1 header must fit a BTL header segment");

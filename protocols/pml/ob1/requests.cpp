@@ -15,10 +15,10 @@ constexpr std::array<const char*, 6> kRecvEventNames{
     "MATCHED_EAGER", "MATCHED_RGET", "MATCHED_RNDV", "GET_DONE", "FRAG_ARRIVED", "PUT_FIN"};
 }  // namespace
 
-const char* to_string(SendState s) { return base::name_of<SendState::Complete>(s, kSendStateNames); }
-const char* to_string(RecvState s) { return base::name_of<RecvState::Complete>(s, kRecvStateNames); }
-const char* to_string(SendEvent e) { return base::name_of<SendEvent::PutAck>(e, kSendEventNames); }
-const char* to_string(RecvEvent e) { return base::name_of<RecvEvent::PutFin>(e, kRecvEventNames); }
+const char* to_string(SendState s) { return name_of<SendState::Complete>(s, kSendStateNames); }
+const char* to_string(RecvState s) { return name_of<RecvState::Complete>(s, kRecvStateNames); }
+const char* to_string(SendEvent e) { return name_of<SendEvent::PutAck>(e, kSendEventNames); }
+const char* to_string(RecvEvent e) { return name_of<RecvEvent::PutFin>(e, kRecvEventNames); }
 
 Hdr start(SendRequest& r, const btl::BtlCaps& caps, bool rdma) {
   if (r.state != SendState::Idle) throw ProtocolError("ob1 send request", to_string(r.state), "start");

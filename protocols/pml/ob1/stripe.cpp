@@ -14,7 +14,7 @@ std::size_t fastest(const bml::r2::Endpoint& ep) {
 }
 }  // namespace
 
-const char* to_string(StripePolicy p) { return base::name_of<StripePolicy::StripeAbove>(p, kStripePolicyNames); }
+const char* to_string(StripePolicy p) { return name_of<StripePolicy::StripeAbove>(p, kStripePolicyNames); }
 
 bool striped(const bml::r2::Endpoint& ep, StripePolicy p, std::uint64_t bytes, std::uint64_t stripe_min_size) {
   if (ep.send.size() < 2) return false;

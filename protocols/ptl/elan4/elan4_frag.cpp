@@ -56,12 +56,12 @@ constexpr std::array<base::Transition<RdmaState, RdmaEvent>, 6> kRdmaTable{{
 }};
 }  // namespace
 
-const char* to_string(SendState v) { return base::name_of<SendState::Complete>(v, kSendStateNames); }
-const char* to_string(SendEvent v) { return base::name_of<SendEvent::AckArrived>(v, kSendEventNames); }
-const char* to_string(RecvState v) { return base::name_of<RecvState::Complete>(v, kRecvStateNames); }
-const char* to_string(RecvEvent v) { return base::name_of<RecvEvent::FinArrived>(v, kRecvEventNames); }
-const char* to_string(RdmaState v) { return base::name_of<RdmaState::Complete>(v, kRdmaStateNames); }
-const char* to_string(RdmaEvent v) { return base::name_of<RdmaEvent::ControlIssued>(v, kRdmaEventNames); }
+const char* to_string(SendState v) { return name_of<SendState::Complete>(v, kSendStateNames); }
+const char* to_string(SendEvent v) { return name_of<SendEvent::AckArrived>(v, kSendEventNames); }
+const char* to_string(RecvState v) { return name_of<RecvState::Complete>(v, kRecvStateNames); }
+const char* to_string(RecvEvent v) { return name_of<RecvEvent::FinArrived>(v, kRecvEventNames); }
+const char* to_string(RdmaState v) { return name_of<RdmaState::Complete>(v, kRdmaStateNames); }
+const char* to_string(RdmaEvent v) { return name_of<RdmaEvent::ControlIssued>(v, kRdmaEventNames); }
 
 SendState step(SendState s, SendEvent e) { return base::step(kSendTable, "ptl/elan4 send frag", s, e); }
 RecvState step(RecvState s, RecvEvent e) { return base::step(kRecvTable, "ptl/elan4 recv frag", s, e); }
