@@ -197,20 +197,19 @@ std::string render_table(const Json& v) {
     out += fmt::format("| {} | {} | held out | {} | {:.4g} | {} |\n", p["id"].get<std::string>(),
                        p["figure"].get<std::string>(), p["metric"].get<std::string>(), p["simulated"].get<double>(),
                        interval_text(p));
-  // Values a model change moved (the reference file's "model_change": which change, the value before, the mechanism).
+  // Values a model change set (the reference file's "model_change": which change, the mechanism; its "before" value
+  // stays in the reference data, the history in CHANGELOG.md and git log).
   std::string moved;
   for (const char* section : {"points", "held_out"})
     for (auto& p : v.at(section)) {
       if (!p.contains("model_change")) continue;
       const Json& c = p["model_change"];
-      double before = c.at("before").get<double>(), now = p["simulated"].get<double>();
-      moved += fmt::format("| {} | {} | {:.4g} | {:.4g} | {:+.1f} | {} |\n", p["id"].get<std::string>(),
-                           c.at("change").get<std::string>(), before, now, 100.0 * (now - before) / before,
-                           c.at("mechanism").get<std::string>());
+      moved += fmt::format("| {} | {:.4g} | {} | {} |\n", p["id"].get<std::string>(), p["simulated"].get<double>(),
+                           c.at("change").get<std::string>(), c.at("mechanism").get<std::string>());
     }
   if (!moved.empty())
-    out += "\nValues a model change moved (before: the committed value just before that change):\n\n"
-           "| id | change | before | now | change % | mechanism |\n|---|---|---|---|---|---|\n" + moved;
+    out += "\nValues set by a named model mechanism (the value each had before it is kept in the reference file's "
+           "`model_change.before`):\n\n| id | value | set by | mechanism |\n|---|---|---|---|\n" + moved;
   out += "\nClaims (holds: at the nominal parameters; within the intervals: holds in every sample, fails in every "
          "sample, or undecided, with the count of the nominal run and the samples it holds in; over the samples: each "
          "measured quantity's interval, with the paper's number inside or outside it, or whether it reaches the "

@@ -28,10 +28,11 @@ TEST_CASE("validation table: tolerance column and roles", "[unit][validation]") 
   CHECK_THAT(md, Catch::Contains("| c | fig7 | held out | ratio | 4 |"));
 }
 
-// Configuration: a held-out value whose reference entry records a model change (value 0.5 before, 0.6 now) and one
-// without. Expected: a "Values a model change moved" table with one row: before, now, +20.0 %, the change and the
-// mechanism; the unchanged value is not listed. How validated: substrings of the rendered Markdown.
-TEST_CASE("validation table: values moved by a model change are marked", "[unit][validation]") {
+// Configuration: a held-out value whose reference entry records a model change (value 0.5 before, 0.6 today) and one
+// without. Expected: a "Values set by a named model mechanism" table with one row: today's value, the change and the
+// mechanism (no earlier value: the table says what holds); the other value is not listed. How validated: substrings
+// of the rendered Markdown.
+TEST_CASE("validation table: values set by a model change name it", "[unit][validation]") {
   Json change{{"change", "node model"}, {"before", 0.5}, {"mechanism", "cross-die hand-off"}};
   Json v{{"points", Json::array()},
          {"held_out", Json::array({{{"id", "moved"}, {"figure", "Fig. 3"}, {"simulated", 0.6}, {"metric", "latency_us"},
@@ -39,11 +40,12 @@ TEST_CASE("validation table: values moved by a model change are marked", "[unit]
                                    {{"id", "same"}, {"figure", "Fig. 3"}, {"simulated", 1.0}, {"metric", "latency_us"}}})},
          {"claims", Json::array()}};
   std::string md = validation::render_table(v);
-  CHECK_THAT(md, Catch::Contains("Values a model change moved"));
-  CHECK_THAT(md, Catch::Contains("| moved | node model | 0.5 | 0.6 | +20.0 | cross-die hand-off |"));
-  CHECK_THAT(md, !Catch::Contains("| same | node model"));
+  CHECK_THAT(md, Catch::Contains("Values set by a named model mechanism"));
+  CHECK_THAT(md, Catch::Contains("| moved | 0.6 | node model | cross-die hand-off |"));
+  CHECK_THAT(md, !Catch::Contains("| same | 1 |"));
+  CHECK_THAT(md, !Catch::Contains("0.5 |"));
   v["held_out"][0].erase("model_change");
-  CHECK_THAT(validation::render_table(v), !Catch::Contains("Values a model change moved"));
+  CHECK_THAT(validation::render_table(v), !Catch::Contains("Values set by a named model mechanism"));
 }
 
 // Configuration: four claims: one failing with a recorded reason, one undecided without one, one holding everywhere
