@@ -90,8 +90,7 @@ struct Resource {
   double rem = 0, old_f = 0;
   std::uint32_t unfixed = 0, stamp = 0, touched = 0, in_s = 0, f_cross = 0, f_bn = 0;
   std::uint32_t fill_pos = kNoPos;  // index in the filling heap, kNoPos when not in it
-  std::uint32_t queued = 0;         // class chain (try_class): stamp of the solve that queued it
-  bool rated = false;               // class chain: its class has its new rate
+  bool rated = false;               // class chain (try_class): queued (touched == round) and its class rated
   bool fixed_here = false, changed = false;
 };
 // A resource's share per unfixed crossing in the progressive filling, ordered by (share, resource id).
@@ -522,12 +521,13 @@ bool FluidEngine::Impl::try_solo(std::uint32_t v) {
 bool FluidEngine::Impl::try_class(ResourceId r) {
   using W = FluidEngine::ClassRefusal;
   ++epoch;
+  ++round;  // a resource is in the chain when its `touched` is this round (the filling's rounds are later ones)
   comp_vars.clear();
   class_touched.clear();
   chain.clear();
   auto queue = [this](ResourceId q) {
-    if (res[q].queued == epoch) return;
-    res[q].queued = epoch;
+    if (res[q].touched == round) return;
+    res[q].touched = round;
     res[q].rated = false;
     chain.push_back(q);
   };
@@ -581,7 +581,7 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
       for (const Hop& h : u.hops) {
         if (h.r == x) continue;
         Resource& Q = res[h.r];
-        if (Q.queued == epoch) {
+        if (Q.touched == round) {
           if (Q.rated) return refused(W::chain_loop);  // (4): a class already given its rate would move again
           continue;  // its class takes its rate from the loads its step sees
         }
@@ -600,7 +600,7 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
   }
   for (auto q : class_touched) {
     const Resource& Q = res[q];
-    if (Q.queued == epoch) continue;
+    if (Q.touched == round) continue;
     if (Q.load + Q.rem > Q.capacity * (1 + kRateTolerance)) return refused(W::over_capacity);  // (3)
   }
   for (auto v : comp_vars) {
@@ -617,7 +617,7 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
     schedule(v);
   }
   for (auto q : class_touched)
-    if (res[q].queued != epoch) res[q].load += res[q].rem;
+    if (res[q].touched != round) res[q].load += res[q].rem;
   for (auto q : chain) {
     res[q].load = res[q].rem;
     res[q].rated = false;
