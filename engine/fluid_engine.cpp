@@ -29,6 +29,9 @@ constexpr double kRateTolerance = 1e-12;
 // Expansion rounds of a local solve before it falls back to the whole connected
 // component.
 constexpr int kMaxRounds = 6;
+// Classes the class fast path may give new rates in one solve (the changed class and those whose bottleneck's load
+// it moves, in turn) before it leaves the solve to the local solve.
+constexpr std::size_t kMaxClassChain = 4;
 
 // The solver's variables are paths, not flows: the flows in flight over one
 // path (the same resources in the same order; weights are equal) always get
@@ -87,6 +90,7 @@ struct Resource {
   double rem = 0, old_f = 0;
   std::uint32_t unfixed = 0, stamp = 0, touched = 0, in_s = 0, f_cross = 0, f_bn = 0;
   std::uint32_t fill_pos = kNoPos;  // index in the filling heap, kNoPos when not in it
+  bool rated = false;               // class chain (try_class): queued (touched == round) and its class rated
   bool fixed_here = false, changed = false;
 };
 // A resource's share per unfixed crossing in the progressive filling, ordered by (share, resource id).
@@ -120,7 +124,10 @@ struct FluidEngine::Impl {
   std::uint64_t dated = 0, seq = 0, solves = 0, resolved = 0, fallbacks = 0, vars_made = 0;
   // the class fast path (try_class): on or off, solves it served, solves whose candidate it refused
   bool class_path = true;
-  std::uint64_t class_hits = 0, class_refusals = 0;
+  std::uint64_t class_hits = 0, class_refusals = 0, chain_steps = 0;
+  // why the fast path did not serve a solve (FluidEngine::ClassRefusal), for measurements
+  std::uint64_t refused_by[FluidEngine::kClassRefusalKinds] = {};
+  void refuse(FluidEngine::ClassRefusal why) { ++refused_by[static_cast<int>(why)]; }
   std::uint32_t epoch = 0, round = 0;
   // solve window (0: exact): the last solve's date, the first unsolved change since, what waiting cost
   double window = 0, last_solve = -kInf, dirty_since = 0;
@@ -142,13 +149,13 @@ struct FluidEngine::Impl {
   std::vector<std::uint32_t> started;     // with a window: flows started since the last solve
   bool dirty = false;                     // something was added or freed since the last solve
   std::vector<ResourceId> dropped_bn;     // bottlenecks of the variables removed since the last solve
-  bool dropped_elsewhere = false;         // a removed variable crossed a resource bottlenecking others
+  std::vector<ResourceId> dropped_q;      // other resources of the removed variables that bottleneck someone
   std::vector<std::uint32_t> finished;    // flows ended at `now`, not yet freed
   std::vector<std::uint32_t> streams_live;
   // solve scratch
   std::vector<ResourceId> set_s, set_b, touched;
   std::vector<std::uint32_t> comp_vars;
-  std::vector<ResourceId> class_touched;
+  std::vector<ResourceId> class_touched, chain;
   std::vector<Ratio> ratios;  // the filling heap: one entry per resource with unfixed crossings, indexed (fill_pos)
 
   Hop& hop(Ref e) { return vars[e >> 16].hops[e & 0xFFFF]; }
@@ -358,7 +365,7 @@ void FluidEngine::Impl::drop_var(std::uint32_t v) {
   }
   for (Hop& h : V.hops) {
     Resource& r = res[h.r];
-    if (V.bn != kNoRes && h.r != V.bn && r.nbn > 0) dropped_elsewhere = true;
+    if (V.bn != kNoRes && h.r != V.bn && r.nbn > 0) dropped_q.push_back(h.r);
     if (h.prev != kNil)
       hop(h.prev).next = h.next;
     else
@@ -394,7 +401,10 @@ void FluidEngine::Impl::solve() {
   if (r != kNoRes ? try_class(r) : solo != kNoPos && try_solo(solo)) {
     ++class_hits;
   } else {
-    if (r != kNoRes || solo != kNoPos) ++class_refusals;
+    if (r != kNoRes || solo != kNoPos)
+      ++class_refusals;
+    else if (class_path && window == 0)
+      refuse(FluidEngine::ClassRefusal::no_candidate);
     bool ok = false;
     for (int i = 0; i < kMaxRounds && !ok; ++i) ok = solve_round(false);
     if (!ok) {
@@ -406,7 +416,7 @@ void FluidEngine::Impl::solve() {
   seed_res.clear();
   seed_vars.clear();
   dropped_bn.clear();
-  dropped_elsewhere = false;
+  dropped_q.clear();
   started.clear();
   dirty = false;
 }
@@ -473,10 +483,16 @@ bool FluidEngine::Impl::try_solo(std::uint32_t v) {
       best = h.r;
     }
   }
-  if (!(rate > 0)) return false;
+  if (!(rate > 0)) {
+    refuse(FluidEngine::ClassRefusal::solo_no_room);
+    return false;
+  }
   for (Ref e = res[best].head; e != kNil; e = hop(e).next) {
     const std::uint32_t u = static_cast<std::uint32_t>(e >> 16);
-    if (u != v && vars[u].rate > rate * (1 + kRateTolerance)) return false;
+    if (u != v && vars[u].rate > rate * (1 + kRateTolerance)) {
+      refuse(FluidEngine::ClassRefusal::solo_faster);
+      return false;
+    }
   }
   V.bn = best;
   ++res[best].nbn;
@@ -503,67 +519,110 @@ bool FluidEngine::Impl::try_solo(std::uint32_t v) {
 //      count x (r' - rate) <= capacity (relative slack kRateTolerance, as the local solve's boundary test).
 // Returns false, having changed nothing, when one fails; otherwise commits as commit() does.
 bool FluidEngine::Impl::try_class(ResourceId r) {
-  if (dropped_elsewhere) return false;  // (2) for the removed variables
+  using W = FluidEngine::ClassRefusal;
   ++epoch;
-  Resource& R = res[r];
+  ++round;  // a resource is in the chain when its `touched` is this round (the filling's rounds are later ones)
   comp_vars.clear();
-  double n = 0, other = 0, fastest = 0;
-  for (Ref e = R.head; e != kNil; e = hop(e).next) {
-    const std::uint32_t v = static_cast<std::uint32_t>(e >> 16);
-    Var& u = vars[v];
-    if (u.bn == r || (u.pending && u.bn == kNoRes)) {
-      n += u.count;
-      if (u.stamp != epoch) {
-        u.stamp = epoch;
-        comp_vars.push_back(v);
-      }
-    } else {
-      other += u.rate * u.count;
-      fastest = std::max(fastest, u.rate);
-    }
-  }
-  for (auto v : seed_vars)  // every changed variable must be in C (a new one must cross R)
-    if (vars[v].live && vars[v].pending && vars[v].stamp != epoch) return false;
-  if (n == 0) return true;  // C is empty: the removed variables freed capacity no one is bottlenecked at
-  const double rate = (R.capacity - other) / n;
-  if (!(rate > 0) || fastest > rate * (1 + kRateTolerance)) return false;  // (1)
   class_touched.clear();
-  for (auto v : comp_vars) {
-    const Var& u = vars[v];
-    const double dr = rate - u.rate;
-    if (dr == 0 && !u.pending) continue;
-    const bool moved = u.pending || std::abs(dr) > kRateTolerance * std::max(rate, u.rate);
-    for (const Hop& h : u.hops) {
-      if (h.r == r) continue;
-      Resource& Q = res[h.r];
-      if (moved && Q.nbn > 0) return false;  // (2)
-      if (Q.stamp != epoch) {
-        Q.stamp = epoch;
-        Q.rem = 0;
-        class_touched.push_back(h.r);
+  chain.clear();
+  auto queue = [this](ResourceId q) {
+    if (res[q].touched == round) return;
+    res[q].touched = round;
+    res[q].rated = false;
+    chain.push_back(q);
+  };
+  queue(r);
+  for (auto q : dropped_q)
+    if (res[q].nbn > 0) queue(q);
+  // the rate a variable has after the steps so far
+  auto cur = [this](const Var& u) { return u.stamp == epoch ? u.fresh : u.rate; };
+  auto refused = [this](W why) {
+    refuse(why);
+    for (auto q : chain) res[q].rated = false;
+    return false;
+  };
+  for (std::size_t k = 0; k < chain.size(); ++k) {
+    if (k == kMaxClassChain) return refused(W::chain_too_long);
+    const ResourceId x = chain[k];
+    Resource& X = res[x];
+    const std::size_t first = comp_vars.size();
+    double n = 0, other = 0, fastest = 0;
+    for (Ref e = X.head; e != kNil; e = hop(e).next) {
+      const std::uint32_t v = static_cast<std::uint32_t>(e >> 16);
+      Var& u = vars[v];
+      if (u.bn == x || (k == 0 && u.pending && u.bn == kNoRes)) {
+        n += u.count;
+        if (u.stamp != epoch) {
+          u.stamp = epoch;
+          u.bn_fresh = x;
+          comp_vars.push_back(v);
+        }
+      } else {
+        const double c = cur(u);
+        other += c * u.count;
+        fastest = std::max(fastest, c);
       }
-      Q.rem += dr * u.count;
+    }
+    if (k == 0)
+      for (auto v : seed_vars)  // every changed variable must be in C (a new one must cross R)
+        if (vars[v].live && vars[v].pending && vars[v].stamp != epoch) return refused(W::outside_class);
+    X.rated = true;
+    X.rem = n == 0 ? (k == 0 ? X.load : other) : 0;  // its load after the step (the root's is up to date)
+    if (n == 0) continue;        // no class: freed capacity no one is bottlenecked at
+    const double rate = (X.capacity - other) / n;
+    if (!(rate > 0) || fastest > rate * (1 + kRateTolerance)) return refused(W::faster_on_r);  // (1)
+    X.rem = other + rate * n;
+    for (std::size_t i = first; i < comp_vars.size(); ++i) {
+      Var& u = vars[comp_vars[i]];
+      u.fresh = rate;
+      const double dr = rate - u.rate;
+      if (dr == 0 && !u.pending) continue;
+      const bool moved = u.pending || std::abs(dr) > kRateTolerance * std::max(rate, u.rate);
+      for (const Hop& h : u.hops) {
+        if (h.r == x) continue;
+        Resource& Q = res[h.r];
+        if (Q.touched == round) {
+          if (Q.rated) return refused(W::chain_loop);  // (4): a class already given its rate would move again
+          continue;  // its class takes its rate from the loads its step sees
+        }
+        if (moved && Q.nbn > 0) {  // (2): Q's class takes a new rate in a later step
+          queue(h.r);
+          continue;
+        }
+        if (Q.stamp != epoch) {
+          Q.stamp = epoch;
+          Q.rem = 0;
+          class_touched.push_back(h.r);
+        }
+        Q.rem += dr * u.count;
+      }
     }
   }
   for (auto q : class_touched) {
     const Resource& Q = res[q];
-    if (Q.load + Q.rem > Q.capacity * (1 + kRateTolerance)) return false;  // (3)
+    if (Q.touched == round) continue;
+    if (Q.load + Q.rem > Q.capacity * (1 + kRateTolerance)) return refused(W::over_capacity);  // (3)
   }
   for (auto v : comp_vars) {
     Var& u = vars[v];
-    if (u.bn != r) {
+    if (u.bn != u.bn_fresh) {
       if (u.bn != kNoRes) --res[u.bn].nbn;
-      ++R.nbn;
-      u.bn = r;
+      ++res[u.bn_fresh].nbn;
+      u.bn = u.bn_fresh;
     }
-    if (!u.pending && u.rate == rate) continue;
+    if (!u.pending && u.rate == u.fresh) continue;
     if (u.rate > 0) u.clock += u.rate * (now - u.last);
     u.last = now;
-    u.rate = rate;
+    u.rate = u.fresh;
     schedule(v);
   }
-  for (auto q : class_touched) res[q].load += res[q].rem;
-  R.load = other + rate * n;
+  for (auto q : class_touched)
+    if (res[q].touched != round) res[q].load += res[q].rem;
+  for (auto q : chain) {
+    res[q].load = res[q].rem;
+    res[q].rated = false;
+  }
+  chain_steps += chain.size();
   return true;
 }
 
@@ -882,6 +941,9 @@ std::uint64_t FluidEngine::flows_resolved() const { return impl_->resolved; }
 std::uint64_t FluidEngine::fallbacks() const { return impl_->fallbacks; }
 std::uint64_t FluidEngine::class_hits() const { return impl_->class_hits; }
 std::uint64_t FluidEngine::class_refusals() const { return impl_->class_refusals; }
+std::uint64_t FluidEngine::class_refusals(ClassRefusal why) const {
+  return impl_->refused_by[static_cast<int>(why)];
+}
 void FluidEngine::set_class_path(bool on) { impl_->class_path = on; }
 std::uint64_t FluidEngine::path_variables() const { return impl_->vars_made; }
 

@@ -70,6 +70,26 @@ public:
   // its guard refused (the local solve ran instead).
   std::uint64_t class_hits() const;
   std::uint64_t class_refusals() const;
+  // Why the fast path did not serve a solve, for measurements: no_candidate (the changes span several classes; not
+  // in class_refusals()), removed_elsewhere (a removed variable crossed another resource that bottlenecks someone),
+  // outside_class (a changed variable is not in R's class), faster_on_r (condition 1), bottleneck_rises /
+  // bottleneck_falls (condition 2: the class's load moves on another bottleneck Q, and Q would go over its capacity /
+  // stay within it), over_capacity (condition 3), solo_no_room / solo_faster (the lone new variable's conditions).
+  enum class ClassRefusal {
+    no_candidate,
+    removed_elsewhere,
+    outside_class,
+    faster_on_r,
+    bottleneck_rises,
+    bottleneck_falls,
+    over_capacity,
+    solo_no_room,
+    solo_faster,
+    chain_too_long,
+    chain_loop
+  };
+  static constexpr int kClassRefusalKinds = 11;
+  std::uint64_t class_refusals(ClassRefusal why) const;
   // The class fast path (on by default; only without a solve window). Off: every solve is the local solve.
   void set_class_path(bool on);
   // For tests and measurements: path variables created (one per path in flight; with a window, one per flow).

@@ -422,3 +422,79 @@ TEST_CASE("fluid engine: a lone new variable takes its path's room unless a fast
   CHECK(s.class_hits() == 2);
   CHECK(s.class_refusals() == 1);
 }
+
+// Configuration: resources R (0.6e9 B/s) and Q (1e9 B/s); f1 over [R], f2 over [R, Q], f3 over [Q] from 0 s; f4 over
+// [R] (4e6 B) from 0.01 s. Expected (max-min by hand): R's share 3e8 per flow is less than Q's 5e8, so R saturates
+// first: f1 = f2 = 3e8, and f3 takes Q's rest, 7e8 (Q is f3's bottleneck). f4 joins R's class: (0.6e9) / 3 = 2e8
+// each; f2 then puts 1e8 less on Q, which would leave Q unsaturated, so Q's class rises in turn: f3 = 1e9 - 2e8 =
+// 8e8 (f2's 2e8 is not faster; the class fast path chains the two classes). f4 ends at 0.01 + 4e6 / 2e8 = 0.03 s:
+// R's class rises back to 3e8 and Q's class falls back to 7e8 (f2's 3e8 is not faster). Both changes are served by
+// the fast path (2 hits, 0 refusals); with it off, the same rates and no hit. How validated: every rate equal to the
+// hand-computed value (exact in binary), the counters; it fails when a change that moves another bottleneck's load
+// is refused (0 hits) or when the second class keeps its rate (f3 = 7e8 beside f4).
+TEST_CASE("fluid engine: the class fast path gives a second class its new rate when the first moves its bottleneck",
+          "[unit][engine]") {
+  for (bool fast : {true, false}) {
+    engine::FluidEngine s;
+    s.set_class_path(fast);
+    ResourceId R = s.add_resource("R", 0.6e9), Q = s.add_resource("Q", 1e9);
+    s.seal();
+    s.flow({R}, 1e12, [] {});
+    s.flow({R, Q}, 1e12, [] {});
+    s.flow({Q}, 1e12, [] {});
+    CHECK(s.rates() == std::vector<double>{3e8, 3e8, 7e8});
+    double t4 = -1;
+    std::vector<double> with4, after4;
+    std::uint64_t hits_start = 9, refused_start = 9;
+    s.at(0.01, [&] { s.flow({R}, 4e6, [&] { t4 = s.now(); }); });
+    s.at(0.02, [&] {
+      with4 = s.rates();
+      hits_start = s.class_hits();
+      refused_start = s.class_refusals();
+    });
+    s.at(0.035, [&] {
+      after4 = s.rates();
+      throw std::runtime_error("checked");
+    });
+    CHECK_THROWS_WITH(s.run(), "checked");
+    CHECK(with4 == std::vector<double>{2e8, 2e8, 8e8, 2e8});
+    CHECK(t4 == Approx(0.03).epsilon(1e-12));
+    CHECK(after4 == std::vector<double>{3e8, 3e8, 7e8});
+    CHECK(hits_start == (fast ? 1 : 0));
+    CHECK(refused_start == 0);
+    CHECK(s.class_hits() == (fast ? 2 : 0));
+    CHECK(s.class_refusals() == 0);
+  }
+}
+
+// Configuration: resources R (0.6e9 B/s) and Q (1.1e9 B/s); f1 over [R], f2 over [R, Q], three flows f3a-c over [Q],
+// f4 over [R] (1e6 B), all from 0 s. Expected: R's share 2e8 per flow is less than Q's 2.75e8: f1 = f2 = f4 = 2e8,
+// and Q's class {f3a-c} takes (1.1e9 - 2e8) / 3 = 3e8 each. f4 ends at 1e6 / 2e8 = 0.005 s: R's class would rise to
+// 3e8, which puts f2's 3e8 on Q, and Q's class would fall to (1.1e9 - 3e8) / 3 = 2.67e8 < 3e8: f2 would be faster
+// than Q's class on Q, so the chain is refused (condition 1 at Q's step) and the local solve gives max-min: Q
+// saturates first at 1.1e9 / 4 = 2.75e8 for f2 and f3a-c, f1 takes R's rest, 3.25e8. How validated: rates equal to
+// the hand-computed values (exact in binary), one refusal (counted under faster_on_r) and no hit; it fails when the
+// chain's later steps skip condition 1 (f2 = 3e8, f3 = 2.67e8).
+TEST_CASE("fluid engine: the class chain is refused when the second class would fall below a flow crossing it",
+          "[unit][engine]") {
+  engine::FluidEngine s;
+  ResourceId R = s.add_resource("R", 0.6e9), Q = s.add_resource("Q", 1.1e9);
+  s.seal();
+  s.flow({R}, 1e12, [] {});
+  s.flow({R, Q}, 1e12, [] {});
+  for (int i = 0; i < 3; ++i) s.flow({Q}, 1e12, [] {});
+  double t4 = -1;
+  s.flow({R}, 1e6, [&] { t4 = s.now(); });
+  CHECK(s.rates() == std::vector<double>{2e8, 2e8, 3e8, 3e8, 3e8, 2e8});
+  std::vector<double> after;
+  s.at(0.01, [&] {
+    after = s.rates();
+    throw std::runtime_error("checked");
+  });
+  CHECK_THROWS_WITH(s.run(), "checked");
+  CHECK(t4 == Approx(0.005).epsilon(1e-12));
+  CHECK(after == std::vector<double>{3.25e8, 2.75e8, 2.75e8, 2.75e8, 2.75e8});
+  CHECK(s.class_hits() == 0);
+  CHECK(s.class_refusals() == 1);
+  CHECK(s.class_refusals(engine::FluidEngine::ClassRefusal::faster_on_r) == 1);
+}
