@@ -14,6 +14,7 @@
 #include "validation/validate.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <cstdlib>
 #include <filesystem>
@@ -124,6 +125,7 @@ struct Curve {
   std::string machine, routing;  // named in the label when a figure's curves differ in them (what-if machines)
   Scenario scenario;              // for the qualifiers of curves that still share a label (distinguish_labels)
   std::vector<std::pair<double, double>> points = {};  // (x, y) of the result: coinciding curves, one-size figures
+  std::string block = {};  // the curve's rows as an inline datablock when it is one axis value of its CSV ("$name")
 };
 
 // What a figure's plot shows beside its curves (plot_overlays.hpp), computed once for every figure.
@@ -155,6 +157,7 @@ void plot_figure(const OutputDir& out, const std::string& key, const std::vector
     if (!c.falls.empty()) cap.falls.push_back(c.label + ": " + c.falls);
     PlotCurve pc{c.csv, c.label, ""};
     pc.points = c.points;
+    spec.inline_data += c.block;
     std::string pts;  // "x,y" lines: the scripts' datafile separator is ','
     if (auto it = o.marks.find(c.id); it != o.marks.end())
       for (const RefMark& m : marks_for(it->second, spec.ycol)) {
@@ -201,6 +204,38 @@ void remove_stale_plots(const OutputDir& out, const std::set<std::string>& writt
 }
 
 }  // namespace
+
+// A result's curves: one, with its (x, y) points; or, when the benchmark's own axis (a radix list) varies beside the
+// process counts on x, one per axis value, each labelled with it and drawn from an inline datablock of its rows (the
+// CSV holds them all, and one line through them would join different radices at one process count).
+std::vector<Curve> axis_curves(const Curve& all, const Scenario& s, const Json& pts) {
+  auto xy = [&](const Json& p, std::vector<std::pair<double, double>>& out) {
+    if (p.contains(all.xcol) && p.contains(all.ycol) && p[all.xcol].is_number() && p[all.ycol].is_number())
+      out.push_back({p[all.xcol].get<double>(), p[all.ycol].get<double>()});
+  };
+  const std::string axis = s.driver->axis();
+  if (s.driver->axis_values().size() <= 1 || axis == all.xcol) {
+    Curve c = all;
+    for (const auto& p : pts) xy(p, c.points);
+    return {c};
+  }
+  std::vector<Curve> curves;
+  for (const Json& value : s.driver->axis_values()) {
+    Curve c = all;
+    std::string name = "$" + s.id + "_" + axis + "_" + value.dump();
+    for (char& ch : name)
+      if (ch != '$' && !std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    c.csv = name;
+    c.label += fmt::format(" {}={}", axis, value.is_string() ? value.get<std::string>() : value.dump());
+    for (const auto& p : pts)
+      if (p.contains(axis) && p[axis] == value) xy(p, c.points);
+    c.block = fmt::format("{} << EOD\n{},{}\n", name, all.xcol, all.ycol);
+    for (auto& [px, py] : c.points) c.block += fmt::format("{},{}\n", px, py);
+    c.block += "EOD\n";
+    curves.push_back(std::move(c));
+  }
+  return curves;
+}
 
 int reproduce(const std::string& out_dir, const std::string& from_dir) {
   const std::string describe = git_describe();  // once, before this run writes anything (see git_describe)
@@ -251,13 +286,9 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
       const Json& v = it.value().is_object() ? it.value()["value"] : it.value();
       label += fmt::format(" {}={}", it.key(), v.is_string() ? v.get<std::string>() : v.dump());
     }
-    std::vector<std::pair<double, double>> points;
-    for (const auto& p : pts)
-      if (p.contains(x) && p.contains(y) && p[x].is_number() && p[y].is_number())
-        points.push_back({p[x].get<double>(), p[y].get<double>()});
-    figures[sub + "/" + fig].push_back({s.id, label, base + ".csv", x, y, rel,
-                                        y == "latency_us" && x == "bytes" ? latency_falls(res["points"]) : "",
-                                        s.machine, s.routing, s, points});
+    Curve curve{s.id, label, base + ".csv", x, y, rel,
+                y == "latency_us" && x == "bytes" ? latency_falls(res["points"]) : "", s.machine, s.routing, s};
+    for (Curve& c : axis_curves(curve, s, pts)) figures[sub + "/" + fig].push_back(std::move(c));
     descriptions[sub + "/" + fig].push_back(s.description);
   }
   // Validation: run (reusing the results above), or read beside the results when they were read.

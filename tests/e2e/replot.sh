@@ -8,7 +8,8 @@
 #                says which of its curves coincide and how closely; the Slingshot what-if routing allreduce (two curves of
 #                one size each) is drawn as bars titled by the figure's name, its shared description under it; the
 #                Frontier allreduce what-if (a rank sweep at one size whose points lack "ranks") draws latency against
-#                the process count and its CSV has the count of every point; no interval file holds a bar of zero width; plot files (.svg, .gp, .ref.dat, .interval.dat) left in the folder by an
+#                the process count and its CSV has the count of every point; the Titan barrier what-if over two
+#                radices and two process counts draws one curve per radix from its own two rows; no interval file holds a bar of zero width; plot files (.svg, .gp, .ref.dat, .interval.dat) left in the folder by an
 #                earlier run under another name are removed, other files stay; a folder without validation.json is
 #                refused (exit 2); validation.md names the build that ran the results and the one that redrew them.
 # How validated: grep on the SVG and the scripts, python3 on the interval files.
@@ -42,6 +43,8 @@ check "Slingshot what-if routing allreduce: bars, the figure's name as title, no
   "grep -q 'with boxes' '$t/r/slingshot/what-if_routing_allreduce.gp' && ! grep -q linespoints '$t/r/slingshot/what-if_routing_allreduce.gp' && grep -qx 'set title \"slingshot-ex, What-if routing allreduce\"' '$t/r/slingshot/what-if_routing_allreduce.gp' && ! grep -q 'route policy\(<\|.$\)' '$t/r/slingshot/what-if_routing_allreduce.svg'"
 check "Slingshot what-if Frontier allreduce (a rank sweep at 8 B, counts only in the result's ranks): latency against processes" \
   "grep -q \"using (column('ranks')):(column('latency_us'))\" '$t/r/slingshot/what-if_frontier_allreduce.gp' && grep -qx \"set xlabel 'processes'\" '$t/r/slingshot/what-if_frontier_allreduce.gp' && grep -q '^8,.*,75264\$' '$t/r/slingshot/whatif_frontier_allreduce8_native.csv'"
+check "Titan atomic barrier what-if (radix 4 and 8 at two process counts): one curve per radix, each from its own rows" \
+  "grep -q \"^plot \\\$whatif_titan_barrier_atomic_radix_radix_4 .*radix=4 (simulated)'\" '$t/r/examples/whatif_titan_barrier_atomic_radix.gp' && grep -q \"radix_8 using .*radix=8 (simulated)'\" '$t/r/examples/whatif_titan_barrier_atomic_radix.gp' && [[ \$(grep -c '^[0-9]*,[0-9.e+-]*\$' '$t/r/examples/whatif_titan_barrier_atomic_radix.gp') == 4 ]]"
 check "no zero-width interval bar" "python3 - '$t/r' <<'P'
 import glob, sys
 for f in glob.glob(sys.argv[1] + '/*/*.interval.dat'):
