@@ -1,0 +1,32 @@
+set datafile separator ','
+set key top left reverse Left box opaque font ',9' spacing 0.9
+set logscale x 2
+set logscale y
+set grid
+set offsets graph 0.02, graph 0.02, 0, 0
+set format x '%.0f'
+set format y '%g'
+set title "whatif_titan_barrier_atomic_radix"
+set xlabel 'processes'
+set ylabel 'latency (us)'
+set bmargin 6
+set label 100 'Is a radix-8 atomic barrier faster than radix 4 on a slice of Titan? MPI_Barrier with the Cheetah uGNI atomic barrier (every rank in the' at screen 0.012, screen 0.0382 left front font ',9'
+set label 101 'fan-in/fan-out tree of Gemini FMA AMOs), tree radix 4 and 8, on 1,024 and 4,096 ranks (64 and 256 Titan nodes, 16 ranks each); one warm-up call' at screen 0.012, screen 0.0159 left front font ',9'
+$whatif_titan_barrier_atomic_radix_radix_4 << EOD
+ranks,latency_us
+1024,21.355995937517083
+4096,30.484208200374404
+EOD
+$whatif_titan_barrier_atomic_radix_radix_8 << EOD
+ranks,latency_us
+1024,19.781980300793006
+4096,30.77373306365033
+EOD
+set terminal unknown
+plot $whatif_titan_barrier_atomic_radix_radix_4 using (column('ranks')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi cheetah-atomic radix=4 (simulated)', \
+  $whatif_titan_barrier_atomic_radix_radix_8 using (column('ranks')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi cheetah-atomic radix=8 (simulated)'
+y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
+set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.9200)]
+set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
+set output 'examples/whatif_titan_barrier_atomic_radix.svg.tmp'
+replot
