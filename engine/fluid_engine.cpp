@@ -186,6 +186,7 @@ struct FluidEngine::Impl {
   void fill();
   bool check_boundary();
   void commit();
+  bool take_fresh(Var& u);
   void schedule(std::uint32_t v);
   void set_date(Var& V);
   void complete_at(double t);
@@ -605,13 +606,7 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
   }
   for (auto v : comp_vars) {
     Var& u = vars[v];
-    if (u.bn != u.bn_fresh) {
-      if (u.bn != kNoRes) --res[u.bn].nbn;
-      ++res[u.bn_fresh].nbn;
-      u.bn = u.bn_fresh;
-    }
-    if (!u.pending && u.rate == u.fresh) continue;
-    if (u.rate > 0) u.clock += u.rate * (now - u.last);
+    if (!take_fresh(u)) continue;
     u.last = now;
     u.rate = u.fresh;
     schedule(v);
@@ -853,19 +848,26 @@ bool FluidEngine::Impl::check_boundary() {
   return ok;
 }
 
+// A variable takes its fresh bottleneck (the resources' bottleneck counts follow); when its rate or its flows moved,
+// its clock is brought up to now at its old rate and it returns true (the caller sets the new rate and date).
+bool FluidEngine::Impl::take_fresh(Var& u) {
+  if (u.bn != u.bn_fresh) {
+    if (u.bn != kNoRes) --res[u.bn].nbn;
+    ++res[u.bn_fresh].nbn;
+    u.bn = u.bn_fresh;
+  }
+  if (!u.pending && u.rate == u.fresh) return false;
+  if (u.rate > 0) u.clock += u.rate * (now - u.last);
+  return true;
+}
+
 // Applies the solve: every variable of F whose rate moved (or whose flows
 // changed) has its clock brought up to now at its old rate and a new next
 // completion date; loads and bottleneck counts follow.
 void FluidEngine::Impl::commit() {
   for (auto v : comp_vars) {
     Var& f = vars[v];
-    if (f.bn != f.bn_fresh) {
-      if (f.bn != kNoRes) --res[f.bn].nbn;
-      ++res[f.bn_fresh].nbn;
-      f.bn = f.bn_fresh;
-    }
-    if (!f.pending && f.fresh == f.rate) continue;
-    if (f.rate > 0) f.clock += f.rate * (now - f.last);
+    if (!take_fresh(f)) continue;
     for (const Hop& h : f.hops)
       if (res[h.r].in_s != epoch) res[h.r].load += (f.fresh - f.rate) * f.count;
     f.last = now;
