@@ -9,7 +9,6 @@
 #include <limits>
 #include <map>
 #include <set>
-#include <stdexcept>
 #include <string_view>
 #include <tuple>
 
@@ -107,12 +106,9 @@ const char* kPajeHeader = R"(%EventDef PajeDefineContainerType 0
 
 // The link types. Each has one entity value with a colour of its own, which every link of the type names as its Value
 // (pajeng and Paje's own viewers colour a link by it); what a link carries ("1024 B tag 3", "65536 B over n0-ht
-// n1-ht") is the user field Info (pj_dump -u). The value's alias is its name ("MPI message"): pajeng keys a value by its
-// alias and makes a new, colourless one for a link naming it otherwise, and ViTE, which keeps no entity value of a
-// link type (1.2: its Trace::define_entity_value refuses a type that is not a state type, "define_entity_value:
-// EntityType class is 1 instead of 0"), makes the link's value from the name the link gives, the name its info box
-// and its "link_types" colour settings show; it draws the arrow white unless those settings give that name a colour
-// (its user manual, 7.1: no "color on events and communications").
+// n1-ht") is the user field Info (pj_dump -u). ViTE (1.2, Debian 12) accepts entity values for state types only
+// (it reports "define_entity_value: EntityType class is 1 instead of 0" for these three and goes on) and draws every
+// arrow in one colour, white unless set in its preferences.
 struct PajeLinkType {
   const char* alias;
   const char* ends;  // container type of both ends
@@ -140,7 +136,7 @@ public:
     std::fputs(kPajeHeader, f);
     for (auto& l : kPajeLinks) {
       std::fprintf(f, "4 %s 0 %s %s \"%s\"\n", l.alias, l.ends, l.ends, l.name);
-      std::fprintf(f, "3 \"%s\" %s \"%s\" \"%s\"\n", l.name, l.alias, l.name, l.colour);
+      std::fprintf(f, "3 l%s %s \"%s\" \"%s\"\n", l.alias, l.alias, l.name, l.colour);
     }
     // Each state a colour of its own (ViTE draws a state without a defined value in black), the same name the same
     // colour in every trace. A PajePushState names its value by this alias: ViTE looks a state's value up by alias
@@ -243,15 +239,9 @@ private:
   }
   void link(const char* type, const std::string& from, const std::string& to, double t0, double t1, const std::string& value) {
     ++key_;
-    const std::string v = quote(value), kind = link_value(type);
-    add(t0, 1, fmt::format("15 {} 0 {} {} k{} {}\n", type, kind, from, key_, v));
-    add(t1, 2, fmt::format("16 {} 0 {} {} k{} {}\n", type, kind, to, key_, v));
-  }
-  // A link type's entity value as a link names it: its alias, which is its name, quoted.
-  static std::string link_value(std::string_view type) {
-    for (auto& l : kPajeLinks)
-      if (type == l.alias) return fmt::format("\"{}\"", l.name);
-    throw std::logic_error(fmt::format("Paje: no link type {}", type));
+    const std::string v = quote(value);
+    add(t0, 1, fmt::format("15 {} 0 l{} {} k{} {}\n", type, type, from, key_, v));
+    add(t1, 2, fmt::format("16 {} 0 l{} {} k{} {}\n", type, type, to, key_, v));
   }
   void add(double t, std::uint8_t phase, const std::string& line) {
     end_ = std::max(end_, t);

@@ -4,11 +4,14 @@
   paje_check.py declared TRACE         every state and link value has a colour declared (PajeDefineEntityValue)
   paje_check.py dump TRACE DUMP        pj_dump's CSV (pj_dump -u) holds the trace's containers, states and links
   paje_check.py svg TRACE SVG          ViTE's SVG export (vite TRACE -e SVG) draws each state in its declared colour
+  paje_check.py vite-palette TRACE DIR writes DIR/ViTE/vite.conf: ViTE settings whose link palette ("link_types")
+                                       gives each link value the trace declares its declared colour
+  paje_check.py svg-links TRACE SVG    ViTE's SVG export with those settings draws each link in its declared colour
 
 Values are looked up as the viewers do: ViTE finds a state's value by its alias only (else it draws the state black);
-pajeng keys a value by its alias (a link or state naming it otherwise gets a new value without a colour); ViTE keeps
-no entity value of a link type and shows a link's value by the string the link gives, so that string is the value's
-name. Exit 0 when every check holds, 1 with a FAIL line for each that does not.
+pajeng keys a value by its alias (a state or link naming it otherwise gets a new value without a colour). ViTE 1.2
+takes no link colour from a trace: it colours a link by its value's name in the link palette ("link_types") of its
+own settings, else white. Exit 0 when every check holds, 1 with a FAIL line for each that does not.
 """
 import collections
 import csv
@@ -69,11 +72,8 @@ def declared(trace):
         if (typ, v) not in t.values:
             bad.append("link value %s of type %s (%d links) is not the alias of an entity value: no colour in pajeng" % (v, typ, n))
             continue
-        name, colour = t.values[(typ, v)]
-        if not is_colour(colour):
-            bad.append("link value %s of type %s has no colour: %r" % (v, typ, colour))
-        if name != v:
-            bad.append("link value %s of type %s is not its name %r: ViTE shows a link by the string it gives" % (v, typ, name))
+        if not is_colour(t.values[(typ, v)][1]):
+            bad.append("link value %s of type %s has no colour: %r" % (v, typ, t.values[(typ, v)][1]))
     used = {typ for typ, _ in t.links}
     colours = {t.values[(typ, v)][1] for typ, v in t.links if (typ, v) in t.values}
     if len(colours) < len(used):
@@ -86,7 +86,7 @@ def declared(trace):
         return 1
     print("ok   %s: %d state spans of %d values and %d links (%s), each value with a colour of its own"
           % (trace, sum(t.states.values()), len(t.states), sum(t.links.values()),
-             ", ".join("%d %s" % (n, v) for (_, v), n in sorted(t.links.items()))))
+             ", ".join("%d %s" % (n, t.values[k][0]) for k, n in sorted(t.links.items()))))
     return 0
 
 
@@ -143,8 +143,52 @@ def svg(trace, svg_file):
     return 1 if bad else 0
 
 
+def vite_palette(trace, folder):
+    """ViTE's settings (QSettings, INI) with a palette "ompisim" of link colours, current for "link_types": a map from
+    a value's name to a QColor, stored as Qt stores a QVariant in INI, QDataStream version Qt_4_0 (no null flag)."""
+    import os
+    import struct
+    t = Trace(trace)
+    def qstring(text):
+        b = text.encode("utf-16-be")
+        return struct.pack(">I", len(b)) + b
+    def qcolor(colour):
+        r, g, b = (round(float(c) * 255) * 257 for c in colour.split())
+        return struct.pack(">I", 67) + struct.pack(">bHHHHH", 1, 0xFFFF, r, g, b, 0)  # QVariant QColor: spec Rgb
+    links = {name: colour for (typ, _), (name, colour) in t.values.items() if typ in t.link_types}
+    data = struct.pack(">II", 8, len(links))  # QVariant QVariantMap, its size
+    for name in sorted(links, reverse=True):
+        data += qstring(name) + qcolor(links[name])
+    os.makedirs(os.path.join(folder, "ViTE"), exist_ok=True)
+    with open(os.path.join(folder, "ViTE", "vite.conf"), "w") as f:
+        f.write('[link_types]\ncurrent_name=ompisim\nompisim\\map="@Variant(%s)"\n' % "".join("\\x%02x" % c for c in data))
+    print("ok   ViTE settings with the link colours %s" % links)
+    return 0
+
+
+def svg_links(trace, svg_file):
+    t = Trace(trace)
+    text = open(svg_file).read()
+    heads = collections.Counter(tuple(int(x) for x in m) for m in re.findall(r'<polygon [^>]*fill="rgb\((\d+),\s*(\d+),\s*(\d+)\)"', text))
+    near = lambda a, b: all(abs(x - y) <= 2 for x, y in zip(a, b))
+    bad = []
+    for (typ, v), n in sorted(t.links.items()):
+        if (typ, v) not in t.values:
+            continue  # reported by `declared`
+        want = tuple(int(float(c) * 256) for c in t.values[(typ, v)][1].split())
+        got = sum(k for c, k in heads.items() if near(c, want))
+        if got != n:
+            bad.append("%d %s links, %d arrowheads in its colour rgb%s (arrowheads: %s)" % (n, v, got, want, dict(heads)))
+    for b in bad:
+        print("FAIL " + b)
+    if not bad:
+        print("ok   ViTE with a link palette: every arrow in its kind's colour %s" % dict(heads))
+    return 1 if bad else 0
+
+
 if __name__ == "__main__":
-    modes = {"declared": (declared, 1), "dump": (dump, 2), "svg": (svg, 2)}
+    modes = {"declared": (declared, 1), "dump": (dump, 2), "svg": (svg, 2), "vite-palette": (vite_palette, 2),
+             "svg-links": (svg_links, 2)}
     if len(sys.argv) < 3 or sys.argv[1] not in modes or len(sys.argv) != 2 + modes[sys.argv[1]][1]:
         print(__doc__)
         sys.exit(2)
