@@ -5,7 +5,8 @@
 # every link a value of its link type that has one, named by its name (tests/e2e/paje_check.py declared), starts at time 0 (ViTE opens a trace on [0, its end]), and
 # pj_dump (pajeng) reads it when installed. A
 # message size the line's comment names ("the first 8 KiB window") is a size of a traced message, and a "timeline"
-# holds CPU spans (the counts are the run's own summary line on stderr).
+# holds CPU spans (the counts are the run's own summary line on stderr); "N flows in flight on each X / Y" in the
+# line's comment or the comment line below it is the peak of every traced resource whose name holds X or Y.
 # Usage: check_readme_traces.sh OMPISIM SOURCE_DIR
 set -uo pipefail
 tool=$1; src=$2
@@ -29,6 +30,33 @@ while IFS= read -r line; do
     states=$(grep -o '"ph": *"X"' "$t" | wc -l); flows=$(grep -o '"cat": *"flow' "$t" | wc -l)
   fi
   comment=${line#*#}; [[ $line == *#* ]] || comment=
+  next=$(grep -F -x -A1 -- "$line" README.md | sed -n 2p)
+  [[ $next == '# '* ]] && comment="$comment ${next#\# }"
+  if [[ $comment =~ ([0-9]+)\ flows\ in\ flight\ on\ each\ ([a-z-]+)\ /\ ([a-z-]+) ]]; then
+    python3 - "$t" "${BASH_REMATCH[@]:1}" <<'PY' || fail=1
+import json, re, sys
+path, want, *kinds = sys.argv[1:]
+peak = {}
+if path.endswith(".json"):
+    for e in json.load(open(path))["traceEvents"]:
+        if e["ph"] == "C":
+            peak[e["name"]] = max(peak.get(e["name"], 0), e["args"]["flows"])
+else:
+    names = {}
+    for line in open(path):
+        if line.startswith("6 ") and " L 0 " in line:
+            f = line.split()
+            names[f[2]] = f[-1].strip('"')
+        elif line.startswith("8 ") and " FLOWS " in line:
+            f = line.split()
+            peak[names[f[3]]] = max(peak.get(names[f[3]], 0), int(float(f[4])))
+claimed = {r: v for r, v in peak.items() if any(k in r for k in kinds)}
+if not claimed or any(v != int(want) for v in claimed.values()):
+    print("FAIL the comment says %s flows in flight on each %s; the trace's peaks: %s" % (want, " / ".join(kinds), claimed or peak))
+    sys.exit(1)
+print("ok   %s flows in flight at the peak on each of %s" % (want, sorted(claimed)))
+PY
+  fi
   if [[ $comment =~ ([0-9]+)\ (B|KiB|MiB)\  ]]; then
     mult=1; [[ ${BASH_REMATCH[2]} == KiB ]] && mult=1024; [[ ${BASH_REMATCH[2]} == MiB ]] && mult=1048576
     bytes=$((BASH_REMATCH[1] * mult))
