@@ -162,7 +162,7 @@ void plot_figure(const OutputDir& out, const std::string& key, const std::vector
     if (auto it = o.marks.find(c.id); it != o.marks.end())
       for (const RefMark& m : marks_for(it->second, spec.ycol)) {
         if (m.line) pc.peaks.push_back(m.y);
-        else pts += fmt::format("{},{}\n", m.x, m.y);
+        else pts += fmt::format("{},{}\n", m.x, m.y), pc.ref_points.push_back({m.x, m.y});
         if (!m.line) (m.paper ? cap.paper_points : cap.public_points) = true;
         cap.peak_lines = cap.peak_lines || m.line;
         if (!m.paper) pc.ref_source = "public measurement";
@@ -176,6 +176,7 @@ void plot_figure(const OutputDir& out, const std::string& key, const std::vector
       cap.intervals = true;
       std::string bars;
       for (auto& [x, y, lo, hi] : iv->second) bars += fmt::format("{},{},{},{}\n", x, y, lo, hi);
+      pc.interval_points = iv->second;
       pc.interval = key + "." + c.id + ".interval.dat";
       write_atomic(out.file(pc.interval), bars);
       written.insert(pc.interval);
