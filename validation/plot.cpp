@@ -70,16 +70,20 @@ std::vector<double> log_ticks(double lo, double hi, double frame_px) {
   const int e0 = static_cast<int>(std::floor(std::log10(lo))) - 1, e1 = static_cast<int>(std::ceil(std::log10(hi))) + 1;
   // Per decade: the densest of these mantissa sets whose closest two ticks are 30 px apart, then every k-th decade.
   const double per_decade = frame_px / decades;
-  const std::vector<std::vector<double>> sets = {{1, 2, 3, 5}, {1, 2, 5}, {1, 3}, {1}};
-  const std::vector<double> gaps = {std::log10(3.0 / 2.0), std::log10(2.0), std::log10(10.0 / 3.0), 1.0};
-  if (decades >= 1.0) {
+  const std::vector<std::vector<double>> sets = {{1, 1.5, 2, 3, 4, 5, 7}, {1, 2, 3, 5}, {1, 2, 5}, {1, 3}, {1}};
+  const std::vector<double> gaps = {std::log10(5.0 / 4.0), std::log10(3.0 / 2.0), std::log10(2.0),
+                                    std::log10(10.0 / 3.0), 1.0};
+  {
     std::size_t i = 0;
     while (i + 1 < sets.size() && gaps[i] * per_decade < 30.0) ++i;
     const int k = std::max(1, static_cast<int>(std::ceil(30.0 / per_decade)));
     for (int e = e0 - ((e0 % k) + k) % k; e <= e1; e += k)
       for (double m : sets[i]) t.push_back(at(m, e));
-  } else {
-    // The smallest step of 1, 2 or 5 times a power of ten with at most 7 ticks in the range.
+  }
+  // Under five of those in the range (less than a decade or so): evenly spaced values instead, the smallest step of
+  // 1, 2 or 5 times a power of ten with at most 7 in the range.
+  if (std::count_if(t.begin(), t.end(), [&](double v) { return v >= lo && v <= hi; }) < 5) {
+    t.clear();
     for (int e = e0 - 2; e <= e1 && t.empty(); ++e)
       for (double m : {1.0, 2.0, 5.0}) {
         const double step = at(m, e);

@@ -50,10 +50,10 @@ struct YRange {
   bool log = false;
 };
 YRange plot_y_range(double lo, double hi, bool log, double key_share, bool from_zero = false);
-// Tick marks for a log y axis over [lo, hi] that stay readable whatever its span: powers of ten over more than two
-// decades and a half (every k-th decade, at most about ten), 1-2-5 per decade over more than about one, steps of
-// 1, 2 or 5 times a power of ten (at most 7 ticks) over less; ticks closer than 16 px (in a frame of `frame_px`) to
-// the one below are left out.
+// Tick marks for a log y axis over [lo, hi], `frame_px` high, that stay readable whatever its span: the densest of
+// 1-1.5-2-3-4-5-7, 1-2-3-5, 1-2-5, 1-3 or 1 per decade (every k-th decade over more than about fourteen) whose closest
+// two are 30 px apart; where that puts fewer than five in the range (under a decade or so), evenly spaced values, a
+// step of 1, 2 or 5 times a power of ten (at most 7); a tick closer than 16 px to the one below it is left out.
 std::vector<double> log_ticks(double lo, double hi, double frame_px = 430);
 // Whether a quantity starts at zero meaningfully (a bandwidth, a rate, a share): a linear axis of it includes 0.
 bool starts_at_zero(const std::string& column);
