@@ -147,6 +147,7 @@ void plot_figure(const OutputDir& out, const std::string& key, const std::vector
   spec.title = caption(curves[0].scenario, descriptions, shared);
   spec.xcol = curves[0].xcol;
   spec.ycol = curves[0].ycol;
+  spec.logy = !spec.ycol.ends_with("_pct");  // a share (CPU availability) on a linear axis from 0
   CaptionInput cap;
   const std::string& figure = curves[0].scenario.figure;
   cap.paper = curves[0].scenario.paper;
