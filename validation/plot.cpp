@@ -184,10 +184,12 @@ std::vector<std::string> label_tails(const std::vector<std::string>& labels) {
 
 namespace {
 
-// Explicit tick marks for a byte axis (powers of 4 from 1 B to 1 GiB; gnuplot keeps those inside the range).
-std::string byte_tics(const char axis) {
+// Explicit tick marks for a byte axis (powers of 4 from 1 B to 1 GiB, or of 2 with `every_power` for sizes that span
+// a few of them; gnuplot keeps those inside the range).
+std::string byte_tics(const char axis, bool every_power = false) {
   std::string t = fmt::format("set {}tics (", axis);
-  for (int e = 0; e <= 30; e += 2) t += fmt::format("{}\"{}\" {:.0f}", e ? ", " : "", byte_label(std::ldexp(1.0, e)), std::ldexp(1.0, e));
+  for (int e = 0; e <= 30; e += every_power ? 1 : 2)
+    t += fmt::format("{}\"{}\" {:.0f}", e ? ", " : "", byte_label(std::ldexp(1.0, e)), std::ldexp(1.0, e));
   return t + ")\n";
 }
 
@@ -356,6 +358,15 @@ std::optional<std::pair<double, double>> y_extent(const PlotSpec& p, bool logy) 
   return std::pair{lo, hi};
 }
 
+// How many powers of two the curves' x values span (points with x > 0; 99 when no curve knows its points).
+int x_powers(const PlotSpec& p) {
+  double lo = INFINITY, hi = 0;
+  for (const auto& c : p.curves)
+    for (auto& [x, y] : c.points)
+      if (x > 0) lo = std::min(lo, x), hi = std::max(hi, x);
+  return hi > 0 ? static_cast<int>(std::lround(std::log2(hi / lo))) : 99;
+}
+
 // The x axis of a figure of one size: one tick per curve, named by what tells its label apart, the size in the label.
 std::string bar_axis(const PlotSpec& p, double x) {
   std::vector<std::string> labels;
@@ -378,7 +389,8 @@ std::string gnuplot_script(const PlotSpec& p) {
     return std::string("%g");
   };
   auto tics = [&](const std::string& c, char axis) {
-    return c == "bytes" ? byte_tics(axis) : fmt::format("set format {} {}\n", axis, gp_quote(fmt_of(c)));
+    return c == "bytes" ? byte_tics(axis, axis == 'x' && x_powers(p) <= 8)
+                        : fmt::format("set format {} {}\n", axis, gp_quote(fmt_of(c)));
   };
   const std::optional<double> one_x = single_x(p);
   const bool bars = one_x.has_value() && !p.curves.empty();

@@ -299,7 +299,8 @@ TEST_CASE("plot y range from the data with readable log ticks") {
 //                point at 0 B), of an inline datablock (`run --plot`), and of a CSV whose values it does not know.
 // Expected:      the first two set the y range and the ticks in numbers from the values drawn (the 0 B point, not
 //                drawn on a log x axis, left out; the interval's ends in); the third leaves it to gnuplot's data range
-//                (GPVAL_DATA_Y_MIN / MAX), never the range rounded out to whole decades (GPVAL_Y_MIN / MAX).
+//                (GPVAL_DATA_Y_MIN / MAX), never the range rounded out to whole decades (GPVAL_Y_MIN / MAX); byte
+//                ticks on x at every power of 2 where the sizes span eight or fewer, of 4 otherwise.
 // How validated: the script's lines.
 TEST_CASE("reproduced figures set their y range from what they draw") {
   PlotSpec p;
@@ -335,6 +336,13 @@ TEST_CASE("reproduced figures set their y range from what they draw") {
   CHECK(lo > 2.0);
   CHECK(hi > 9.0);
   CHECK(hi < 18.0);
+
+  // Sizes over 1 B to 4 KiB: byte ticks at powers of 4; over 512 B to 4 KiB (three powers of 2): at every power of 2.
+  CHECK(gp.find("\"2 KiB\" 2048") == std::string::npos);
+  CHECK(gp.find("\"4 KiB\" 4096") != std::string::npos);
+  PlotSpec narrow = p;
+  narrow.curves[0].points = {{512, 30}, {1024, 50}, {2048, 90}, {4096, 250}};
+  CHECK(gnuplot_script(narrow).find("\"512 B\" 512, \"1 KiB\" 1024, \"2 KiB\" 2048, \"4 KiB\" 4096") != std::string::npos);
 
   p.curves[0].points.clear();  // a CSV the writer did not read
   gp = gnuplot_script(p);
