@@ -408,7 +408,7 @@ std::string gnuplot_script(const PlotSpec& p) {
       "set datafile separator ','\nset key top left reverse Left box opaque font ',9' spacing 0.9\n{}{}set grid\n"
       "{}{}{}set title {}\nset xlabel {}\nset ylabel {}\n",
       p.logx && !bars ? "set logscale x 2\n" : "", p.logy && !bars ? "set logscale y\n" : "",
-      bars ? "" : "set offsets graph 0.02, graph 0.02, 0, 0\n", bars ? "" : tics(p.xcol, 'x'), tics(p.ycol, 'y'), title,
+      bars ? "" : "set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n", bars ? "" : tics(p.xcol, 'x'), tics(p.ycol, 'y'), title,
       gp_quote(axis_label(p.xcol)), gp_quote(axis_label(p.ycol)));
   if (bars) gp += bar_axis(p, *one_x);
   if (!caption.empty()) {
