@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cctype>
 #include <array>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -84,14 +85,20 @@ void plot_app_runtimes(const OutputDir& out, const std::string& key, const std::
 void plot_runtime_bars(const OutputDir& out, const std::string& key, const std::map<std::string, Json>& results,
                        const std::map<std::string, std::vector<std::pair<double, double>>>& refs, bool have_gnuplot) {
   std::string csv = "scenario,stack,runtime_s,paper_runtime_s\n";
+  double lo = INFINITY, hi = 0;  // the bars' heights: the y range from 0 with room above the highest (and the key)
   for (auto& [id, res] : results) {
     auto it = refs.find(id);
+    for (double v : {res["points"][0]["runtime_s"].get<double>(), it == refs.end() ? NAN : it->second.front().second})
+      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     csv += fmt::format("{},{},{:.6g},{}\n", id, res["stack"].get<std::string>(),
                        res["points"][0]["runtime_s"].get<double>(),
                        it == refs.end() ? std::string("") : fmt::format("{:.6g}", it->second.front().second));
   }
   write_atomic(out.file(key + ".csv"), csv);
-  write_bar_chart(out, key, "top right", key + ": run time (s)", "run time (s)", "set yrange [0:*]\nset xtics rotate by -20\n",
+  const YRange r = hi > 0 ? plot_y_range(lo, hi, false, 0.1, true) : YRange{};
+  write_bar_chart(out, key, "top right", key + ": run time (s)", "run time (s)",
+                  (hi > 0 ? fmt::format("set yrange [0:{:.6g}]\n", r.hi) : std::string("set yrange [0:*]\n")) +
+                      "set xtics rotate by -20\n",
                   "using 3:xtic(1) title 'simulated' lc rgb '#1b9e77', '' using 4 title 'paper' lc rgb '#d95f02'",
                   have_gnuplot);
 }
