@@ -193,8 +193,12 @@ std::string byte_tics(const char axis, bool every_power = false) {
   return t + ")\n";
 }
 
-// A tick value as a short label: 0.5, 300, 20000, 3e5, 1e-4.
+// A tick value as a short label: 0.5, 300, 20000, 3e5, 1e-5 (from 100000 up in powers of ten: 3e5 beside 1e6).
 std::string tick_label(double v) {
+  if (v >= 1e5) {
+    const int e = static_cast<int>(std::floor(std::log10(v) + 1e-9));
+    return fmt::format("{:.6g}e{}", v / std::pow(10.0, e), e);
+  }
   std::string s = fmt::format("{:g}", v);
   const std::size_t e = s.find('e');
   if (e == std::string::npos) return s;
