@@ -340,6 +340,11 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
   std::string gp = "set key top left reverse Left box opaque font ',9' spacing 0.9\n";
   gp += yr.log ? "set logscale y\n" : "unset logscale y\n";
   gp += fmt::format("set yrange [{:.6g} : {:.6g}]\nset grid\n", yr.lo, yr.hi);
+  if (yr.log) {  // ticks that read at the data's span (log_ticks), not only whole decades
+    std::string t = "set ytics (";
+    for (double v : log_ticks(yr.lo, yr.hi, frame_px - 20.0)) t += fmt::format("{}{:g}", t.ends_with("(") ? "" : ", ", v);
+    gp += t + ")\n";
+  }
   gp += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\n", title_q,
                     gp_quote(units.contains(axis) ? fmt::format("{} ({})", axis, units[axis].get<std::string>()) : axis),
                     gp_quote(axis_label(metric)));
