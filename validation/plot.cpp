@@ -412,7 +412,8 @@ std::string gnuplot_script(const PlotSpec& p) {
       "set datafile separator ','\nset key top left reverse Left box opaque font ',9' spacing 0.9\n{}{}set grid\n"
       "{}{}{}set title {}\nset xlabel {}\nset ylabel {}\n",
       p.logx && !bars ? "set logscale x 2\n" : "", p.logy && !bars ? "set logscale y\n" : "",
-      bars ? "" : "set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n", bars ? "" : tics(p.xcol, 'x'), tics(p.ycol, 'y'), title,
+      bars ? "" : "set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n", bars ? "" : tics(p.xcol, 'x'),
+      tics(p.ycol, 'y'), title,
       gp_quote(axis_label(p.xcol)), gp_quote(axis_label(p.ycol)));
   if (bars) gp += bar_axis(p, *one_x);
   if (!caption.empty()) {
@@ -462,7 +463,8 @@ std::string gnuplot_script(const PlotSpec& p) {
                       "set yrange [y0 : y0 * (y1 * m / y0) ** (1.0 / {:.4f})]\n", 1.0 - f);
   else
     gp += fmt::format("y0 = GPVAL_DATA_Y_MIN; y1 = GPVAL_DATA_Y_MAX; m = 0.05 * (y1 > y0 ? y1 - y0 : abs(y1) + 1e-12)\n"
-                      "y0 = ({} || y0 >= 0 && y0 - m < 0) ? 0 : y0 - m\nset yrange [y0 : y0 + (y1 + m - y0) / {:.4f}]\n",
+                      "y0 = ({} || y0 >= 0 && y0 - m < 0) ? 0 : y0 - m\n"
+                      "set yrange [y0 : y0 + (y1 + m - y0) / {:.4f}]\n",
                       starts_at_zero(p.ycol) ? "y0 >= 0" : "0", 1.0 - f);
   return gp + svg_out + "replot\n";
 }

@@ -342,7 +342,8 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
   gp += fmt::format("set yrange [{:.6g} : {:.6g}]\nset grid\n", yr.lo, yr.hi);
   if (yr.log) {  // ticks that read at the data's span (log_ticks), not only whole decades
     std::string t = "set ytics (";
-    for (double v : log_ticks(yr.lo, yr.hi, frame_px - 20.0)) t += fmt::format("{}{:g}", t.ends_with("(") ? "" : ", ", v);
+    for (double v : log_ticks(yr.lo, yr.hi, frame_px - 20.0))
+      t += fmt::format("{}{:g}", t.ends_with("(") ? "" : ", ", v);
     gp += t + ")\n";
   }
   gp += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\n", title_q,

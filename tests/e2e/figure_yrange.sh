@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Configuration: `reproduce --from <source>/results --out T`: every figure of the committed results redrawn, nothing run.
+# Configuration: `reproduce --from <source>/results --out T`: every figure of the committed results redrawn, nothing
+#                run.
 # Expected:      exit 0; every figure drawn as curves (not bars) sets its y range in numbers from what it draws (the
 #                simulated points, the paper's points, the ends of the interval bars, the peak lines; on a log x axis
 #                only x > 0, which is what gnuplot draws), not rounded out to whole decades: on a log axis the bottom

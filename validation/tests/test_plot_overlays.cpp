@@ -342,7 +342,8 @@ TEST_CASE("reproduced figures set their y range from what they draw") {
   CHECK(gp.find("\"4 KiB\" 4096") != std::string::npos);
   PlotSpec narrow = p;
   narrow.curves[0].points = {{512, 30}, {1024, 50}, {2048, 90}, {4096, 250}};
-  CHECK(gnuplot_script(narrow).find("\"512 B\" 512, \"1 KiB\" 1024, \"2 KiB\" 2048, \"4 KiB\" 4096") != std::string::npos);
+  CHECK(gnuplot_script(narrow).find("\"512 B\" 512, \"1 KiB\" 1024, \"2 KiB\" 2048, \"4 KiB\" 4096") !=
+        std::string::npos);
 
   p.curves[0].points.clear();  // a CSV the writer did not read
   gp = gnuplot_script(p);
