@@ -42,13 +42,15 @@ constexpr std::size_t kMaxClassChain = 4;
 // is the clock at its start plus its bytes, the path's next completion is its
 // smallest tag. A path variable is removed when its last flow leaves.
 // A crossing (one hop of one path variable) is named by (variable << 16 |
-// hop); a resource's crossings form a doubly linked list.
+// hop); a resource keeps its crossings in an array, oldest first (a walk reads
+// it from the back: newest first), where a crossing that left is a hole (kNil)
+// until the array is compacted, in order.
 using Ref = std::uint64_t;
 constexpr Ref kNil = ~Ref{0};
 constexpr std::size_t kMaxHops = 1u << 16;
 struct Hop {
   ResourceId r;
-  Ref prev = kNil, next = kNil;
+  std::uint32_t slot = 0;  // its index in the resource's crossing array
 };
 struct Tag {
   double tag;         // the clock value at which the flow is done
@@ -83,7 +85,8 @@ struct Flow {
 struct Resource {
   double capacity = 0;
   double load = 0;  // sum of the rates of the flows crossing it (per crossing)
-  Ref head = kNil;
+  std::vector<Ref> xs;       // its crossings, oldest first; kNil: a hole left by a crossing that left
+  std::uint32_t holes = 0;  // kNil entries in xs
   std::uint32_t count = 0;  // flow crossings (a variable's crossing counts its flows)
   std::uint32_t nbn = 0;    // path variables whose bottleneck it is
   // solve scratch
@@ -159,6 +162,14 @@ struct FluidEngine::Impl {
   std::vector<Ratio> ratios;  // the filling heap: one entry per resource with unfixed crossings, indexed (fill_pos)
 
   Hop& hop(Ref e) { return vars[e >> 16].hops[e & 0xFFFF]; }
+  // Calls f(variable) for each crossing of `r`, newest first (a variable crossing r twice comes twice).
+  template <class F>
+  void each_crossing(ResourceId r, F&& f) const {
+    const std::vector<Ref>& xs = res[r].xs;
+    for (std::size_t i = xs.size(); i-- > 0;)
+      if (xs[i] != kNil) f(static_cast<std::uint32_t>(xs[i] >> 16));
+  }
+  void unlink(const Hop& h);
   std::uint32_t add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream);
   std::uint32_t var_for(const std::vector<ResourceId>& path, bool stream);
   std::uint32_t path_find(const std::vector<ResourceId>& path, std::uint64_t h) const;
@@ -242,9 +253,8 @@ std::uint32_t FluidEngine::Impl::var_for(const std::vector<ResourceId>& path, bo
     const Ref e = (Ref{v} << 16) | i;
     Hop& h = V.hops[i];
     h.r = path[i];
-    h.next = r.head;
-    if (r.head != kNil) hop(r.head).prev = e;
-    r.head = e;
+    h.slot = static_cast<std::uint32_t>(r.xs.size());
+    r.xs.push_back(e);
   }
   if (share) path_insert(v);
   return v;
@@ -367,11 +377,7 @@ void FluidEngine::Impl::drop_var(std::uint32_t v) {
   for (Hop& h : V.hops) {
     Resource& r = res[h.r];
     if (V.bn != kNoRes && h.r != V.bn && r.nbn > 0) dropped_q.push_back(h.r);
-    if (h.prev != kNil)
-      hop(h.prev).next = h.next;
-    else
-      r.head = h.next;
-    if (h.next != kNil) hop(h.next).prev = h.prev;
+    unlink(h);
     if (r.count > 0 && r.nbn > 0) seed_res.push_back(h.r);
   }
   if (V.shared) path_erase(v);
@@ -380,6 +386,31 @@ void FluidEngine::Impl::drop_var(std::uint32_t v) {
   V.hops.clear();
   V.tags.clear();
   free_vars.push_back(v);
+}
+
+// A crossing leaves its resource's array as a hole; the array is compacted (in order, the slots of the crossings
+// that move follow) when its holes outnumber its crossings.
+void FluidEngine::Impl::unlink(const Hop& h) {
+  Resource& r = res[h.r];
+  r.xs[h.slot] = kNil;
+  if (h.slot + 1 == r.xs.size()) {
+    r.xs.pop_back();
+    while (!r.xs.empty() && r.xs.back() == kNil) {
+      r.xs.pop_back();
+      --r.holes;
+    }
+    return;
+  }
+  if (++r.holes <= r.xs.size() / 2) return;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < r.xs.size(); ++i)
+    if (r.xs[i] != kNil) {
+      r.xs[k] = r.xs[i];
+      hop(r.xs[k]).slot = static_cast<std::uint32_t>(k);
+      ++k;
+    }
+  r.xs.resize(k);
+  r.holes = 0;
 }
 
 // Max-min again after the starts and ends of one date, locally: the solved set
@@ -488,12 +519,11 @@ bool FluidEngine::Impl::try_solo(std::uint32_t v) {
     refuse(FluidEngine::ClassRefusal::solo_no_room);
     return false;
   }
-  for (Ref e = res[best].head; e != kNil; e = hop(e).next) {
-    const std::uint32_t u = static_cast<std::uint32_t>(e >> 16);
-    if (u != v && vars[u].rate > rate * (1 + kRateTolerance)) {
-      refuse(FluidEngine::ClassRefusal::solo_faster);
-      return false;
-    }
+  bool faster = false;
+  each_crossing(best, [&](std::uint32_t u) { faster = faster || (u != v && vars[u].rate > rate * (1 + kRateTolerance)); });
+  if (faster) {
+    refuse(FluidEngine::ClassRefusal::solo_faster);
+    return false;
   }
   V.bn = best;
   ++res[best].nbn;
@@ -548,8 +578,7 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
     Resource& X = res[x];
     const std::size_t first = comp_vars.size();
     double n = 0, other = 0, fastest = 0;
-    for (Ref e = X.head; e != kNil; e = hop(e).next) {
-      const std::uint32_t v = static_cast<std::uint32_t>(e >> 16);
+    each_crossing(x, [&](std::uint32_t v) {
       Var& u = vars[v];
       if (u.bn == x || (k == 0 && u.pending && u.bn == kNoRes)) {
         n += u.count;
@@ -563,7 +592,7 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
         other += c * u.count;
         fastest = std::max(fastest, c);
       }
-    }
+    });
     if (k == 0)
       for (auto v : seed_vars)  // every changed variable must be in C (a new one must cross R)
         if (vars[v].live && vars[v].pending && vars[v].stamp != epoch) return refused(W::outside_class);
@@ -676,7 +705,7 @@ void FluidEngine::Impl::gather(bool whole) {
   std::size_t si = 0, fi = 0;
   do {
     for (; si < set_s.size(); ++si)
-      for (Ref e = res[set_s[si]].head; e != kNil; e = hop(e).next) add_f(static_cast<std::uint32_t>(e >> 16));
+      each_crossing(set_s[si], add_f);
     if (whole)
       for (; fi < comp_vars.size(); ++fi)
         for (const Hop& h : vars[comp_vars[fi]].hops) add_s(h.r);
@@ -737,9 +766,9 @@ void FluidEngine::Impl::fill() {
     ++round;
     touched.clear();
     R.fixed_here = true;
-    for (Ref e = R.head; e != kNil; e = hop(e).next) {
-      Var& f = vars[e >> 16];
-      if (f.fixed || f.stamp != epoch) continue;
+    each_crossing(top.r, [&](std::uint32_t u) {
+      Var& f = vars[u];
+      if (f.fixed || f.stamp != epoch) return;
       f.fixed = true;
       f.fresh = v;
       f.bn_fresh = top.r;
@@ -753,7 +782,7 @@ void FluidEngine::Impl::fill() {
           touched.push_back(h.r);
         }
       }
-    }
+    });
     R.unfixed = 0;
     for (auto r : touched) {
       Resource& o = res[r];
@@ -877,10 +906,7 @@ void FluidEngine::Impl::commit() {
   for (auto r : set_s) {
     Resource& R = res[r];
     R.load = 0;
-    for (Ref e = R.head; e != kNil; e = hop(e).next) {
-      const Var& f = vars[e >> 16];
-      R.load += f.rate * f.count;
-    }
+    each_crossing(r, [&](std::uint32_t v) { R.load += vars[v].rate * vars[v].count; });
   }
 }
 
