@@ -58,23 +58,24 @@ struct Tag {
   std::uint32_t flow;
   bool operator>(const Tag& o) const { return tag > o.tag || (tag == o.tag && seq > o.seq); }
 };
-struct Var {
-  std::vector<Hop> hops;
-  std::vector<Tag> tags;  // min-heap of its flows' finish tags
-  double clock = 0, rate = 0, last = 0,
-         date = kInf;               // bytes per flow delivered at `last`, per-flow rate since, next completion
-  double fresh = 0;                 // solve scratch: the per-flow rate the solve gives
+struct alignas(64) Var {  // two cache lines: the solve's and the completion heap's fields first
+  double rate = 0, fresh = 0;       // per-flow rate since `last`; solve scratch: the per-flow rate the solve gives
+  double clock = 0, last = 0,
+         date = kInf;               // bytes per flow delivered at `last`, next completion
   std::uint64_t order = 0;          // when its date was last set (heap tie-break; delivery is by seq)
   std::uint32_t count = 0;          // flows in flight on it
-  std::uint64_t hash = 0;           // its path's, for the path table
   std::uint32_t stamp = 0;          // solve mark: in the solved set F
   std::uint32_t heap_pos = kNoPos;  // index in the completion heap, kNoPos when not in it
   ResourceId bn = kNoRes,
              bn_fresh = kNoRes;  // the resource that fixed its rate (its
                                  // bottleneck), and the solve's
-  bool fixed = false, stream = false, live = false, shared = false,
-       pending = false;  // pending: its flow count changed since the last solve (or new)
+  bool fixed : 1 = false, stream : 1 = false, live : 1 = false, shared : 1 = false,
+      pending : 1 = false;  // pending: its flow count changed since the last solve (or new)
+  std::vector<Hop> hops;
+  std::vector<Tag> tags;  // min-heap of its flows' finish tags
+  std::uint64_t hash = 0;  // its path's, for the path table
 };
+static_assert(sizeof(Var) == 128);
 struct Flow {
   Callback done;
   std::uint64_t seq = 0;  // start order
