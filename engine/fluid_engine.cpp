@@ -83,20 +83,22 @@ struct Flow {
   std::uint32_t var = 0;
   bool live = false, stream = false;
 };
-struct Resource {
+struct alignas(64) Resource {  // two cache lines: what the solves read and write first
   double capacity = 0;
   double load = 0;  // sum of the rates of the flows crossing it (per crossing)
-  std::vector<Ref> xs;       // its crossings, oldest first; kNil: a hole left by a crossing that left
-  std::uint32_t holes = 0;  // kNil entries in xs
-  std::uint32_t count = 0;  // flow crossings (a variable's crossing counts its flows)
-  std::uint32_t nbn = 0;    // path variables whose bottleneck it is
   // solve scratch
   double rem = 0, old_f = 0;
-  std::uint32_t unfixed = 0, stamp = 0, touched = 0, in_s = 0, f_cross = 0, f_bn = 0;
+  std::uint32_t count = 0;  // flow crossings (a variable's crossing counts its flows)
+  std::uint32_t nbn = 0;    // path variables whose bottleneck it is
+  std::uint32_t stamp = 0, touched = 0, in_s = 0, unfixed = 0;
   std::uint32_t fill_pos = kNoPos;  // index in the filling heap, kNoPos when not in it
   bool rated = false;               // class chain (try_class): queued (touched == round) and its class rated
   bool fixed_here = false, changed = false;
+  std::vector<Ref> xs;       // its crossings, oldest first; kNil: a hole left by a crossing that left
+  std::uint32_t holes = 0;  // kNil entries in xs
+  std::uint32_t f_cross = 0, f_bn = 0;
 };
+static_assert(sizeof(Resource) == 128);
 // A resource's share per unfixed crossing in the progressive filling, ordered by (share, resource id).
 struct Ratio {
   double ratio;
