@@ -32,6 +32,9 @@ constexpr int kMaxRounds = 6;
 // Classes the class fast path may give new rates in one solve (the changed class and those whose bottleneck's load
 // it moves, in turn) before it leaves the solve to the local solve.
 constexpr std::size_t kMaxClassChain = 4;
+// The class fast path re-dates its variables in one batch and orders the completion heap once when they are more
+// than 1/kRebuildShare of the heap.
+constexpr std::size_t kRebuildShare = 4;
 
 // The solver's variables are paths, not flows: the flows in flight over one
 // path (the same resources in the same order; weights are equal) always get
@@ -201,7 +204,8 @@ struct FluidEngine::Impl {
   bool check_boundary();
   void commit();
   bool take_fresh(Var& u);
-  void schedule(std::uint32_t v);
+  // a variable's next completion into the completion heap; batch: without ordering the heap (rebuild() follows)
+  void schedule(std::uint32_t v, bool batch = false);
   void set_date(Var& V);
   void complete_at(double t);
   void start_streams() {
@@ -636,13 +640,17 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
     if (Q.touched == round) continue;
     if (Q.load + Q.rem > Q.capacity * (1 + kRateTolerance)) return refused(W::over_capacity);  // (3)
   }
+  // when the class is a large part of the completion heap, its variables get their dates and order numbers in the
+  // same order and the heap is ordered once (Floyd) instead of one move per variable: the same strict order
+  const bool batch = comp_vars.size() * kRebuildShare > heap.size();
   for (auto v : comp_vars) {
     Var& u = vars[v];
     if (!take_fresh(u)) continue;
     u.last = now;
     u.rate = u.fresh;
-    schedule(v);
+    schedule(v, batch);
   }
+  if (batch) heap.rebuild();
   for (auto q : class_touched)
     if (res[q].touched != round) res[q].load += res[q].rem;
   for (auto q : chain) {
@@ -921,16 +929,22 @@ void FluidEngine::Impl::set_date(Var& V) {
   V.date = rem <= 0 ? V.last : V.last + rem / V.rate;
 }
 
-void FluidEngine::Impl::schedule(std::uint32_t v) {
+void FluidEngine::Impl::schedule(std::uint32_t v, bool batch) {
   Var& V = vars[v];
   if (V.stream) return;
   if (V.tags.empty() || !(V.rate > 0)) {
-    heap.erase(v);
+    if (batch)
+      heap.remove(v);
+    else
+      heap.erase(v);
     return;
   }
   set_date(V);
   V.order = dated++;
-  heap.set(v);
+  if (batch)
+    heap.append(v);
+  else
+    heap.set(v);
 }
 
 // Advances to `t` and ends every flow whose completion date is within
