@@ -32,8 +32,8 @@ constexpr int kMaxRounds = 6;
 // Classes the class fast path may give new rates in one solve (the changed class and those whose bottleneck's load
 // it moves, in turn) before it leaves the solve to the local solve.
 constexpr std::size_t kMaxClassChain = 4;
-// The class fast path re-dates its variables in one batch and orders the completion heap once when they are more
-// than 1/kRebuildShare of the heap.
+// A solve re-dates its variables in one batch and orders the completion heap once when they are more than
+// 1/kRebuildShare of the heap.
 constexpr std::size_t kRebuildShare = 4;
 
 // The solver's variables are paths, not flows: the flows in flight over one
@@ -640,8 +640,8 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
     if (Q.touched == round) continue;
     if (Q.load + Q.rem > Q.capacity * (1 + kRateTolerance)) return refused(W::over_capacity);  // (3)
   }
-  // when the class is a large part of the completion heap, its variables get their dates and order numbers in the
-  // same order and the heap is ordered once (Floyd) instead of one move per variable: the same strict order
+  // when the classes are a large part of the completion heap, their variables get their dates and order numbers in
+  // the same order and the heap is ordered once (Floyd) instead of one move per variable: the same strict order
   const bool batch = comp_vars.size() * kRebuildShare > heap.size();
   for (auto v : comp_vars) {
     Var& u = vars[v];
@@ -905,6 +905,7 @@ bool FluidEngine::Impl::take_fresh(Var& u) {
 // changed) has its clock brought up to now at its old rate and a new next
 // completion date; loads and bottleneck counts follow.
 void FluidEngine::Impl::commit() {
+  const bool batch = comp_vars.size() * kRebuildShare > heap.size();
   for (auto v : comp_vars) {
     Var& f = vars[v];
     if (!take_fresh(f)) continue;
@@ -912,8 +913,9 @@ void FluidEngine::Impl::commit() {
       if (res[h.r].in_s != epoch) res[h.r].load += (f.fresh - f.rate) * f.count;
     f.last = now;
     f.rate = f.fresh;
-    schedule(v);
+    schedule(v, batch);
   }
+  if (batch) heap.rebuild();
   for (auto r : set_s) {
     Resource& R = res[r];
     R.load = 0;
