@@ -32,6 +32,8 @@ constexpr int kMaxRounds = 6;
 // Classes the class fast path may give new rates in one solve (the changed class and those whose bottleneck's load
 // it moves, in turn) before it leaves the solve to the local solve.
 constexpr std::size_t kMaxClassChain = 4;
+// Children per node of the filling heap (a d-ary heap: fewer levels for its pops).
+constexpr std::size_t kFillArity = 4;
 // A solve re-dates its variables in one batch and orders the completion heap once when they are more than
 // 1/kRebuildShare of the heap.
 constexpr std::size_t kRebuildShare = 4;
@@ -769,7 +771,7 @@ void FluidEngine::Impl::fill() {
         ratios.push_back({R.rem / R.unfixed, r});
       }
     }
-  for (std::size_t i = ratios.size() / 2; i-- > 0;) fill_sift_down(i);
+  for (std::size_t i = (ratios.size() + kFillArity - 2) / kFillArity; i-- > 0;) fill_sift_down(i);
   while (!ratios.empty()) {
     const Ratio top = fill_pop();
     Resource& R = res[top.r];
@@ -811,7 +813,7 @@ void FluidEngine::Impl::fill() {
 void FluidEngine::Impl::fill_sift_up(std::size_t i) {
   const Ratio x = ratios[i];
   while (i > 0) {
-    std::size_t p = (i - 1) / 2;
+    std::size_t p = (i - 1) / kFillArity;
     if (!(x < ratios[p])) break;
     fill_place(i, ratios[p]);
     i = p;
@@ -823,9 +825,11 @@ void FluidEngine::Impl::fill_sift_down(std::size_t i) {
   const Ratio x = ratios[i];
   const std::size_t n = ratios.size();
   for (;;) {
-    std::size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && ratios[c + 1] < ratios[c]) ++c;
+    const std::size_t first = kFillArity * i + 1;
+    if (first >= n) break;
+    std::size_t c = first;
+    for (std::size_t k = first + 1; k < std::min(first + kFillArity, n); ++k)
+      if (ratios[k] < ratios[c]) c = k;
     if (!(ratios[c] < x)) break;
     fill_place(i, ratios[c]);
     i = c;
