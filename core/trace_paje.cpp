@@ -107,8 +107,9 @@ const char* kPajeHeader = R"(%EventDef PajeDefineContainerType 0
 // The link types. Each has one entity value with a colour of its own, which every link of the type names as its Value
 // (pajeng and Paje's own viewers colour a link by it); what a link carries ("1024 B tag 3", "65536 B over n0-ht
 // n1-ht") is the user field Info (pj_dump -u). ViTE (1.2, Debian 12) accepts entity values for state types only
-// (it reports "define_entity_value: EntityType class is 1 instead of 0" for these three and goes on) and draws every
-// arrow in one colour, white unless set in its preferences.
+// (it reports "define_entity_value: EntityType class is 1 instead of 0" for these three and goes on) and draws an
+// arrow white unless the link palette of its own settings gives the value's name ("MPI message") a colour
+// (core/README.md; e2e.paje_viewers).
 struct PajeLinkType {
   const char* alias;
   const char* ends;  // container type of both ends

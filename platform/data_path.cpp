@@ -64,6 +64,15 @@ std::vector<std::pair<std::string, std::string>> list_machines() {
   return out;
 }
 
+std::string known_machines_text(const std::vector<std::string>& names) {
+  if (!names.empty()) return fmt::format("known: {}", fmt::join(names, ", "));
+  std::error_code ec;
+  const fs::path where = fs::absolute(data_dir(), ec).lexically_normal();
+  return fmt::format("no machine file found under {}/*/machines: the tool reads its data from "
+                     "<prefix>/share/ompisim beside bin/, from the current folder, or from $OMPISIM_DATA",
+                     ((ec ? fs::path(data_dir()) : where) / "models").lexically_normal().string());
+}
+
 std::string machine_file(const std::string& name) {
   if (name.find('/') != std::string::npos || name.ends_with(".json")) return name;
   std::vector<std::string> names;
@@ -72,9 +81,9 @@ std::string machine_file(const std::string& name) {
     names.push_back(n);
   }
   std::string hint = did_you_mean(name, names);
-  throw InputError("", "machine", fmt::format("unknown machine '{}'{} (known: {})", name,
+  throw InputError("", "machine", fmt::format("unknown machine '{}'{} ({})", name,
                                               hint.empty() ? "" : " (did you mean '" + hint + "'?)",
-                                              fmt::join(names, ", ")));
+                                              known_machines_text(names)));
 }
 
 }  // namespace ompisim

@@ -59,10 +59,10 @@ static std::unique_ptr<Machine> scenario_machine(const Scenario& s) {
       }
       if (file.empty()) {
         std::string hint = did_you_mean(s.machine, names);
-        throw InputError(s.file, "machine", fmt::format("unknown machine '{}'{} (known: {}; or give a file with "
+        throw InputError(s.file, "machine", fmt::format("unknown machine '{}'{} ({}; or give a file with "
                                                         "--machine-file)", s.machine,
                                                         hint.empty() ? "" : " (did you mean '" + hint + "'?)",
-                                                        fmt::join(names, ", ")));
+                                                        known_machines_text(names)));
       }
     }
     return load_machine(file);

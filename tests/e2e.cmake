@@ -93,7 +93,14 @@ add_test(NAME e2e.compare_committed COMMAND $<TARGET_FILE:ompisim> compare --aga
 add_test(NAME e2e.monotone_latency COMMAND bash ${E2E}/monotone_latency.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 set_tests_properties(e2e.monotone_latency PROPERTIES TIMEOUT 900)
 add_test(NAME e2e.replot COMMAND bash ${E2E}/replot.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
+# Reproduced figures take their y range from what they draw (not whole decades around it), with readable log ticks.
+add_test(NAME e2e.figure_yrange COMMAND bash ${E2E}/figure_yrange.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.units COMMAND bash ${E2E}/units.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.help_defaults COMMAND bash ${E2E}/help_defaults.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.describe_names COMMAND bash ${E2E}/describe_names.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.completion COMMAND bash ${E2E}/completion.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
+# Paje traces as their viewers read them: every state and link value coloured, pj_dump reads the trace's containers,
+# states and links, ViTE (headless) exports it with each state in its declared colour (skipped, exit 77, without
+# pj_dump or vite).
+add_test(NAME e2e.paje_viewers COMMAND bash ${E2E}/paje_viewers.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
+set_tests_properties(e2e.paje_viewers PROPERTIES SKIP_RETURN_CODE 77)

@@ -40,6 +40,71 @@ std::string axis_label(const std::string& c) {
   return c;
 }
 
+YRange plot_y_range(double lo, double hi, bool log, double key_share, bool from_zero) {
+  constexpr double kMargin = 0.05, kMinFactor = 1.25;
+  YRange r;
+  r.log = log && lo > 0;
+  const double keep = 1.0 / (1.0 - std::clamp(key_share, 0.0, 0.9));
+  if (r.log) {
+    if (hi / lo < kMinFactor) {
+      const double mid = std::sqrt(lo * hi);
+      lo = mid / std::sqrt(kMinFactor), hi = mid * std::sqrt(kMinFactor);
+    }
+    const double m = std::pow(hi / lo, kMargin);
+    r.lo = lo / m;
+    r.hi = r.lo * std::pow(hi * m / r.lo, keep);
+  } else {
+    const double m = hi > lo ? kMargin * (hi - lo) : kMargin * std::max(std::abs(hi), 1e-12);
+    r.lo = from_zero && lo >= 0 ? 0.0 : lo >= 0 ? std::max(0.0, lo - m) : lo - m;
+    r.hi = r.lo + (hi + m - r.lo) * keep;
+  }
+  return r;
+}
+
+std::vector<double> log_ticks(double lo, double hi, double frame_px) {
+  std::vector<double> t;
+  if (!(lo > 0) || !(hi > lo)) return t;
+  const double decades = std::log10(hi / lo);
+  // m * 10^e, rounded to 12 significant digits so that a label reads 0.3, not 0.30000000000000004.
+  auto at = [](double m, int e) { return std::stod(fmt::format("{:.12g}", m * std::pow(10.0, e))); };
+  const int e0 = static_cast<int>(std::floor(std::log10(lo))) - 1, e1 = static_cast<int>(std::ceil(std::log10(hi))) + 1;
+  // Per decade: the densest of these mantissa sets whose closest two ticks are 30 px apart, then every k-th decade.
+  const double per_decade = frame_px / decades;
+  const std::vector<std::vector<double>> sets = {{1, 1.5, 2, 3, 4, 5, 7}, {1, 2, 3, 5}, {1, 2, 5}, {1, 3}, {1}};
+  const std::vector<double> gaps = {std::log10(5.0 / 4.0), std::log10(3.0 / 2.0), std::log10(2.0),
+                                    std::log10(10.0 / 3.0), 1.0};
+  {
+    std::size_t i = 0;
+    while (i + 1 < sets.size() && gaps[i] * per_decade < 30.0) ++i;
+    const int k = std::max(1, static_cast<int>(std::ceil(30.0 / per_decade)));
+    for (int e = e0 - ((e0 % k) + k) % k; e <= e1; e += k)
+      for (double m : sets[i]) t.push_back(at(m, e));
+  }
+  // Under five of those in the range (less than a decade or so): evenly spaced values instead, the smallest step of
+  // 1, 2 or 5 times a power of ten with at most 7 in the range.
+  if (std::count_if(t.begin(), t.end(), [&](double v) { return v >= lo && v <= hi; }) < 5) {
+    t.clear();
+    for (int e = e0 - 2; e <= e1 && t.empty(); ++e)
+      for (double m : {1.0, 2.0, 5.0}) {
+        const double step = at(m, e);
+        if (std::floor(hi / step) - std::ceil(lo / step) + 1 > 7) continue;
+        for (double k = std::ceil(lo / step); k * step <= hi * (1 + 1e-12); ++k)
+          t.push_back(std::stod(fmt::format("{:.12g}", k * step)));
+        break;
+      }
+  }
+  std::vector<double> kept;
+  auto px = [&](double v) { return frame_px * std::log(v / lo) / std::log(hi / lo); };
+  for (double v : t)
+    if (v >= lo * (1 - 1e-12) && v <= hi * (1 + 1e-12) && (kept.empty() || px(v) - px(kept.back()) >= 16.0))
+      kept.push_back(v);
+  return kept;
+}
+
+bool starts_at_zero(const std::string& c) {
+  return c.starts_with("bandwidth") || c.ends_with("_GBps") || c.ends_with("_pct") || c == "messages_per_s";
+}
+
 std::string gp_quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) {
@@ -119,11 +184,29 @@ std::vector<std::string> label_tails(const std::vector<std::string>& labels) {
 
 namespace {
 
-// Explicit tick marks for a byte axis (powers of 4 from 1 B to 1 GiB; gnuplot keeps those inside the range).
-std::string byte_tics(const char axis) {
+// Explicit tick marks for a byte axis (powers of 4 from 1 B to 1 GiB, or of 2 with `every_power` for sizes that span
+// a few of them; gnuplot keeps those inside the range).
+std::string byte_tics(const char axis, bool every_power = false) {
   std::string t = fmt::format("set {}tics (", axis);
-  for (int e = 0; e <= 30; e += 2) t += fmt::format("{}\"{}\" {:.0f}", e ? ", " : "", byte_label(std::ldexp(1.0, e)), std::ldexp(1.0, e));
+  for (int e = 0; e <= 30; e += every_power ? 1 : 2)
+    t += fmt::format("{}\"{}\" {:.0f}", e ? ", " : "", byte_label(std::ldexp(1.0, e)), std::ldexp(1.0, e));
   return t + ")\n";
+}
+
+// A tick value as a short label: 0.5, 300, 20000, 3e5, 1e-5 (from 100000 up in powers of ten: 3e5 beside 1e6).
+std::string tick_label(double v) {
+  if (v >= 1e5) {
+    const int e = static_cast<int>(std::floor(std::log10(v) + 1e-9));
+    return fmt::format("{:.6g}e{}", v / std::pow(10.0, e), e);
+  }
+  std::string s = fmt::format("{:g}", v);
+  const std::size_t e = s.find('e');
+  if (e == std::string::npos) return s;
+  std::string exp = s.substr(e + 1);
+  const bool neg = exp[0] == '-';
+  exp.erase(0, 1);
+  while (exp.size() > 1 && exp[0] == '0') exp.erase(0, 1);
+  return s.substr(0, e + 1) + (neg ? "-" : "") + exp;
 }
 
 // A title of more than one line at about `width` characters (gnuplot's double-quoted "\n"), so it stays in the frame.
@@ -225,6 +308,69 @@ std::vector<std::string> curve_parts(const PlotSpec& p, bool bars, const std::ve
   return parts;
 }
 
+// The smallest and largest y value a plot draws (simulated points, reference points, interval ends, peak lines), where
+// its scales draw them (x > 0 on a log x axis, y > 0 on a log y axis); nullopt when a curve's values are not known to
+// the script's writer (a CSV without `points`, a reference or interval file without its values) or none is drawn.
+std::optional<std::pair<double, double>> y_extent(const PlotSpec& p, bool logy) {
+  double lo = INFINITY, hi = -INFINITY;
+  auto add = [&](double x, double y) {
+    if ((p.logx && !(x > 0)) || (logy && !(y > 0)) || !std::isfinite(y)) return;
+    lo = std::min(lo, y), hi = std::max(hi, y);
+  };
+  for (const auto& c : p.curves) {
+    std::vector<std::pair<double, double>> pts = c.points;
+    if (pts.empty()) {
+      if (!c.data.starts_with("$")) return std::nullopt;
+      // An inline datablock of p.inline_data: "$name << EOD", a header naming the columns, rows, "EOD".
+      const std::size_t at = p.inline_data.find(c.data + " << EOD\n");
+      if (at == std::string::npos) return std::nullopt;
+      std::size_t pos = p.inline_data.find('\n', at) + 1;
+      int xi = -1, yi = -1;
+      for (bool header = true; pos < p.inline_data.size(); header = false) {
+        const std::size_t end = std::min(p.inline_data.find('\n', pos), p.inline_data.size());
+        const std::string line = p.inline_data.substr(pos, end - pos);
+        pos = end + 1;
+        if (line == "EOD") break;
+        std::vector<std::string> cells;
+        for (std::size_t a = 0, b; a <= line.size(); a = b + 1) {
+          b = std::min(line.find(',', a), line.size());
+          cells.push_back(line.substr(a, b - a));
+        }
+        if (header) {
+          for (std::size_t i = 0; i < cells.size(); ++i) {
+            if (cells[i] == p.xcol) xi = static_cast<int>(i);
+            if (cells[i] == p.ycol) yi = static_cast<int>(i);
+          }
+          if (xi < 0 || yi < 0) return std::nullopt;
+          continue;
+        }
+        if (std::max(xi, yi) >= static_cast<int>(cells.size())) continue;
+        char* e1 = nullptr;
+        char* e2 = nullptr;
+        const double x = std::strtod(cells[xi].c_str(), &e1), y = std::strtod(cells[yi].c_str(), &e2);
+        if (e1 != cells[xi].c_str() && e2 != cells[yi].c_str()) pts.push_back({x, y});
+      }
+    }
+    for (auto& [x, y] : pts) add(x, y);
+    if (!c.ref.empty() && c.ref_points.empty()) return std::nullopt;
+    for (auto& [x, y] : c.ref_points) add(x, y);
+    if (!c.interval.empty() && c.interval_points.empty()) return std::nullopt;
+    for (auto& [x, y, l, h] : c.interval_points) add(x, y), add(x, l), add(x, h);
+    for (double v : c.peaks) add(1, v);
+  }
+  if (lo > hi) return std::nullopt;
+  return std::pair{lo, hi};
+}
+
+// How many powers of two the curves' x values span (points with x > 0; 99 when no curve knows its points).
+int x_powers(const PlotSpec& p) {
+  double lo = INFINITY, hi = 0;
+  for (const auto& c : p.curves)
+    for (auto& [x, y] : c.points)
+      if (x > 0) lo = std::min(lo, x), hi = std::max(hi, x);
+  return hi > 0 ? static_cast<int>(std::lround(std::log2(hi / lo))) : 99;
+}
+
 // The x axis of a figure of one size: one tick per curve, named by what tells its label apart, the size in the label.
 std::string bar_axis(const PlotSpec& p, double x) {
   std::vector<std::string> labels;
@@ -247,7 +393,8 @@ std::string gnuplot_script(const PlotSpec& p) {
     return std::string("%g");
   };
   auto tics = [&](const std::string& c, char axis) {
-    return c == "bytes" ? byte_tics(axis) : fmt::format("set format {} {}\n", axis, gp_quote(fmt_of(c)));
+    return c == "bytes" ? byte_tics(axis, axis == 'x' && x_powers(p) <= 8)
+                        : fmt::format("set format {} {}\n", axis, gp_quote(fmt_of(c)));
   };
   const std::optional<double> one_x = single_x(p);
   const bool bars = one_x.has_value() && !p.curves.empty();
@@ -265,7 +412,8 @@ std::string gnuplot_script(const PlotSpec& p) {
       "set datafile separator ','\nset key top left reverse Left box opaque font ',9' spacing 0.9\n{}{}set grid\n"
       "{}{}{}set title {}\nset xlabel {}\nset ylabel {}\n",
       p.logx && !bars ? "set logscale x 2\n" : "", p.logy && !bars ? "set logscale y\n" : "",
-      bars ? "" : "set offsets graph 0.02, graph 0.02, 0, 0\n", bars ? "" : tics(p.xcol, 'x'), tics(p.ycol, 'y'), title,
+      bars ? "" : "set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n", bars ? "" : tics(p.xcol, 'x'),
+      tics(p.ycol, 'y'), title,
       gp_quote(axis_label(p.xcol)), gp_quote(axis_label(p.ycol)));
   if (bars) gp += bar_axis(p, *one_x);
   if (!caption.empty()) {
@@ -277,21 +425,48 @@ std::string gnuplot_script(const PlotSpec& p) {
   }
   gp += p.inline_data;
   const std::vector<std::string> parts = curve_parts(p, bars, grow);
-  gp += "set terminal unknown\nplot ";
-  for (std::size_t i = 0; i < parts.size(); ++i) gp += (i ? ", \\\n  " : "") + parts[i];
-  // The key's rows stay clear of the data: the y range found by this first pass is stretched upwards so that the
-  // data lie below the fraction of the frame the key takes (about 11 px a row, 14 px of box, in a frame of about
-  // 450 px less 16 px per title line).
+  std::string plot = "plot ";
+  for (std::size_t i = 0; i < parts.size(); ++i) plot += (i ? ", \\\n  " : "") + parts[i];
+  plot += "\n";
+  // The key's rows stay clear of the data: the y range is stretched upwards so that the data lie below the fraction
+  // of the frame the key takes (about 11 px a row, 14 px of box, in a frame of about 450 px less 16 px per title
+  // line).
   const double rows = static_cast<double>(parts.size()) - (bars ? static_cast<double>(p.curves.size()) : 0.0);
   const double frame_px = 450.0 - 16.0 * static_cast<double>(std::count(title.begin(), title.end(), '\\'));
   const double f = std::min(0.6, (11.0 * rows + 14.0) / frame_px);
-  gp += fmt::format("\ny0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX\nset yrange [y0 : {}]\n",
-                    p.logy && !bars ? fmt::format("y0 * (y1 / y0) ** (1.0 / {:.4f})", 1.0 - f)
-                                    : fmt::format("y0 + (y1 - y0) / {:.4f}", 1.0 - f));
-  gp += fmt::format("set terminal svg size 900,{} dynamic noenhanced font 'sans,11' background '#ffffff'\n"
-                    "set output {}\nreplot\n",
-                    600 + caption_px, gp_quote(p.svg + ".tmp"));
-  return gp;
+  const std::string svg_out = fmt::format(
+      "set terminal svg size 900,{} dynamic noenhanced font 'sans,11' background '#ffffff'\nset output {}\n",
+      600 + caption_px, gp_quote(p.svg + ".tmp"));
+  const bool logy = p.logy && !bars;
+  const std::optional<std::pair<double, double>> ext = bars ? std::nullopt : y_extent(p, logy);
+  if (ext) {
+    // The range in numbers from the values drawn (plot_y_range); on a log scale, ticks that read at any span.
+    const YRange r = plot_y_range(ext->first, ext->second, logy, f, !logy && starts_at_zero(p.ycol));
+    gp += fmt::format("set yrange [{:.6g} : {:.6g}]\n", r.lo, r.hi);
+    if (r.log) {
+      std::string t = "set ytics (";
+      const auto ticks = log_ticks(r.lo, r.hi, frame_px - 20.0);
+      for (std::size_t i = 0; i < ticks.size(); ++i)
+        t += fmt::format("{}\"{}\" {:g}", i ? ", " : "", tick_label(ticks[i]), ticks[i]);
+      gp += t + ")\n";
+    }
+    return gp + svg_out + plot;
+  }
+  // Values the writer does not know (a CSV it did not read): a first pass finds gnuplot's range, the data's own
+  // (GPVAL_DATA_Y_*: without rounding to whole decades or tick marks; bars from 0), widened and stretched as
+  // plot_y_range does.
+  gp += "set terminal unknown\n" + plot;
+  if (bars)
+    gp += fmt::format("y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX\nset yrange [y0 : y0 + (y1 - y0) / {:.4f}]\n", 1.0 - f);
+  else if (logy)
+    gp += fmt::format("y0 = GPVAL_DATA_Y_MIN; y1 = GPVAL_DATA_Y_MAX; m = (y1 / y0) ** 0.05; y0 = y0 / m\n"
+                      "set yrange [y0 : y0 * (y1 * m / y0) ** (1.0 / {:.4f})]\n", 1.0 - f);
+  else
+    gp += fmt::format("y0 = GPVAL_DATA_Y_MIN; y1 = GPVAL_DATA_Y_MAX; m = 0.05 * (y1 > y0 ? y1 - y0 : abs(y1) + 1e-12)\n"
+                      "y0 = ({} || y0 >= 0 && y0 - m < 0) ? 0 : y0 - m\n"
+                      "set yrange [y0 : y0 + (y1 + m - y0) / {:.4f}]\n",
+                      starts_at_zero(p.ycol) ? "y0 >= 0" : "0", 1.0 - f);
+  return gp + svg_out + "replot\n";
 }
 
 bool have_gnuplot() { return std::system("command -v gnuplot > /dev/null 2>&1") == 0; }

@@ -3,6 +3,7 @@
 // and the paper's points in the colour of their curve with their own marker (filled circle, larger, no line).
 // Paths inside a script are relative to the folder it is run in, so committed scripts hold no absolute paths.
 #pragma once
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,11 @@ struct PlotCurve {
   // the caption and drawn with growing markers; when every curve is one point at the same x, the figure is drawn
   // as bars.
   std::vector<std::pair<double, double>> points = {};
+  // The values behind `ref` ((x, y)) and `interval` ((x, y, lo, hi)) when the script's writer knows them. With
+  // `points` (or the curve's inline datablock) they set the y range in numbers (plot_y_range); a curve whose values
+  // are not known leaves the range to gnuplot's data range.
+  std::vector<std::pair<double, double>> ref_points = {};
+  std::vector<std::array<double, 4>> interval_points = {};
 };
 
 struct PlotSpec {
@@ -33,6 +39,24 @@ struct PlotSpec {
 };
 
 std::string axis_label(const std::string& column);
+
+// The y range of a plot whose values span [lo, hi] (lo <= hi): a margin of 5 % of the span on each side (of its
+// logarithm on a log scale, where a span under a factor 1.25 is first widened to that factor about its geometric
+// mean; on a linear scale a flat curve gets 5 % of its value), the bottom at 0 when `from_zero` or when the margin
+// would take a non-negative bottom below 0 (linear), and the top stretched so that the data lie in the lower
+// 1 - key_share of the frame, under the key.
+struct YRange {
+  double lo = 0, hi = 1;
+  bool log = false;
+};
+YRange plot_y_range(double lo, double hi, bool log, double key_share, bool from_zero = false);
+// Tick marks for a log y axis over [lo, hi], `frame_px` high, that stay readable whatever its span: the densest of
+// 1-1.5-2-3-4-5-7, 1-2-3-5, 1-2-5, 1-3 or 1 per decade (every k-th decade over more than about fourteen) whose closest
+// two are 30 px apart; where that puts fewer than five in the range (under a decade or so), evenly spaced values, a
+// step of 1, 2 or 5 times a power of ten (at most 7); a tick closer than 16 px to the one below it is left out.
+std::vector<double> log_ticks(double lo, double hi, double frame_px = 430);
+// Whether a quantity starts at zero meaningfully (a bandwidth, a rate, a share): a linear axis of it includes 0.
+bool starts_at_zero(const std::string& column);
 
 // Curves that lie on one another: `curves` (indices, two or more) have the same x values and y values within
 // `rel_tol` of the first's at every x; `within` is the largest relative difference of any two of them at one x.

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cctype>
 #include <array>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -84,14 +85,20 @@ void plot_app_runtimes(const OutputDir& out, const std::string& key, const std::
 void plot_runtime_bars(const OutputDir& out, const std::string& key, const std::map<std::string, Json>& results,
                        const std::map<std::string, std::vector<std::pair<double, double>>>& refs, bool have_gnuplot) {
   std::string csv = "scenario,stack,runtime_s,paper_runtime_s\n";
+  double lo = INFINITY, hi = 0;  // the bars' heights: the y range from 0 with room above the highest (and the key)
   for (auto& [id, res] : results) {
     auto it = refs.find(id);
+    for (double v : {res["points"][0]["runtime_s"].get<double>(), it == refs.end() ? NAN : it->second.front().second})
+      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     csv += fmt::format("{},{},{:.6g},{}\n", id, res["stack"].get<std::string>(),
                        res["points"][0]["runtime_s"].get<double>(),
                        it == refs.end() ? std::string("") : fmt::format("{:.6g}", it->second.front().second));
   }
   write_atomic(out.file(key + ".csv"), csv);
-  write_bar_chart(out, key, "top right", key + ": run time (s)", "run time (s)", "set yrange [0:*]\nset xtics rotate by -20\n",
+  const YRange r = hi > 0 ? plot_y_range(lo, hi, false, 0.1, true) : YRange{};
+  write_bar_chart(out, key, "top right", key + ": run time (s)", "run time (s)",
+                  (hi > 0 ? fmt::format("set yrange [0:{:.6g}]\n", r.hi) : std::string("set yrange [0:*]\n")) +
+                      "set xtics rotate by -20\n",
                   "using 3:xtic(1) title 'simulated' lc rgb '#1b9e77', '' using 4 title 'paper' lc rgb '#d95f02'",
                   have_gnuplot);
 }
@@ -147,6 +154,7 @@ void plot_figure(const OutputDir& out, const std::string& key, const std::vector
   spec.title = caption(curves[0].scenario, descriptions, shared);
   spec.xcol = curves[0].xcol;
   spec.ycol = curves[0].ycol;
+  spec.logy = !spec.ycol.ends_with("_pct");  // a share (CPU availability) on a linear axis from 0
   CaptionInput cap;
   const std::string& figure = curves[0].scenario.figure;
   cap.paper = curves[0].scenario.paper;
@@ -162,7 +170,7 @@ void plot_figure(const OutputDir& out, const std::string& key, const std::vector
     if (auto it = o.marks.find(c.id); it != o.marks.end())
       for (const RefMark& m : marks_for(it->second, spec.ycol)) {
         if (m.line) pc.peaks.push_back(m.y);
-        else pts += fmt::format("{},{}\n", m.x, m.y);
+        else pts += fmt::format("{},{}\n", m.x, m.y), pc.ref_points.push_back({m.x, m.y});
         if (!m.line) (m.paper ? cap.paper_points : cap.public_points) = true;
         cap.peak_lines = cap.peak_lines || m.line;
         if (!m.paper) pc.ref_source = "public measurement";
@@ -176,6 +184,7 @@ void plot_figure(const OutputDir& out, const std::string& key, const std::vector
       cap.intervals = true;
       std::string bars;
       for (auto& [x, y, lo, hi] : iv->second) bars += fmt::format("{},{},{},{}\n", x, y, lo, hi);
+      pc.interval_points = iv->second;
       pc.interval = key + "." + c.id + ".interval.dat";
       write_atomic(out.file(pc.interval), bars);
       written.insert(pc.interval);

@@ -311,32 +311,15 @@ AxisText axis_text(const std::string& metric, const std::string& axis, const std
   return at;
 }
 
-// The y range of a plot of curves: the data's own range with a margin of kYMargin of the span on each side, a log
-// scale when the data span more than a decade (linear otherwise, and whenever a value is not positive), and the top
-// stretched so that the data lie in the lower 1 - key_share of the frame, under the key.
-constexpr double kYMargin = 0.05;
-struct YRange {
-  double lo = 0, hi = 1;
-  bool log = false;
-};
+// The y range of a plot of curves: the data's own (plot_y_range), a log scale when the data span more than a decade
+// (linear otherwise, and whenever a value is not positive).
 YRange y_range(const std::vector<SweepCurve>& curves, double key_share) {
   double lo = 1e300, hi = -1e300;
   for (auto& c : curves)
     for (auto& y : c.ys)
       if (y) lo = std::min(lo, *y), hi = std::max(hi, *y);
-  YRange r;
-  if (lo > hi) return r;  // no point: gnuplot's default
-  r.log = lo > 0 && hi / lo > 10.0;
-  if (r.log) {
-    const double m = std::pow(hi / lo, kYMargin);
-    r.lo = lo / m;
-    r.hi = r.lo * std::pow(hi * m / r.lo, 1.0 / (1.0 - key_share));
-  } else {
-    const double m = hi > lo ? kYMargin * (hi - lo) : kYMargin * std::max(std::abs(hi), 1e-12);
-    r.lo = lo >= 0 ? std::max(0.0, lo - m) : lo - m;
-    r.hi = r.lo + (hi + m - r.lo) / (1.0 - key_share);
-  }
-  return r;
+  if (lo > hi) return {};  // no point: gnuplot's default
+  return plot_y_range(lo, hi, lo > 0 && hi / lo > 10.0, key_share);
 }
 
 // The gnuplot script of one axis's plot. The key inside the frame, top left and boxed; a caption under the frame (the
@@ -357,6 +340,12 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
   std::string gp = "set key top left reverse Left box opaque font ',9' spacing 0.9\n";
   gp += yr.log ? "set logscale y\n" : "unset logscale y\n";
   gp += fmt::format("set yrange [{:.6g} : {:.6g}]\nset grid\n", yr.lo, yr.hi);
+  if (yr.log) {  // ticks that read at the data's span (log_ticks), not only whole decades
+    std::string t = "set ytics (";
+    for (double v : log_ticks(yr.lo, yr.hi, frame_px - 20.0))
+      t += fmt::format("{}{:g}", t.ends_with("(") ? "" : ", ", v);
+    gp += t + ")\n";
+  }
   gp += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\n", title_q,
                     gp_quote(units.contains(axis) ? fmt::format("{} ({})", axis, units[axis].get<std::string>()) : axis),
                     gp_quote(axis_label(metric)));

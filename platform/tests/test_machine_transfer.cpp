@@ -203,3 +203,16 @@ TEST_CASE("platform/machine: a source resolved once still counts its chain on a 
   CHECK_THAT(err->reason(), Catch::Contains("deep-top -> deep-a1 -> deep-a2 -> deep-s"));
   CHECK_THAT(err->file(), Catch::EndsWith("deep-a2.json"));
 }
+
+// Configuration: a data directory (OMPISIM_DATA) without any machine file, as a binary copied away from its data
+// sees. Expected: loading a machine by name is an InputError that says where machines were looked for, not an empty
+// "known:" list.
+TEST_CASE("platform/machine: an empty data folder is named in the unknown-machine error", "[unit][platform]") {
+  fs::path dir = fs::temp_directory_path() / ("no-machines-" + std::to_string(getpid()));
+  fs::create_directories(dir / "models");
+  std::optional<InputError> err = load_error_in(dir, "frontier");
+  REQUIRE(err.has_value());
+  INFO(err->what());
+  CHECK_THAT(err->reason(), Catch::Contains("no machine file found under " + (dir / "models").lexically_normal().string()));
+  CHECK_THAT(err->reason(), !Catch::Contains("known:"));
+}

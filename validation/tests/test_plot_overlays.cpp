@@ -7,9 +7,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <tuple>
 
 using namespace ompisim;
 using namespace ompisim::validation;
@@ -248,4 +251,102 @@ TEST_CASE("plots say which curves coincide and draw a figure of one size as bars
   p.curves[0].points = {{8, 14.9}, {8, 23.0}};
   p.curves[1].points = {{8, 20.9}, {8, 30.8}};
   CHECK(gnuplot_script(p).find("with boxes") == std::string::npos);
+}
+
+// Configuration: y ranges of values spanning part of a decade, several decades, a flat curve; log ticks over them.
+// Expected:      the range holds the values with 5 % of the span (of its logarithm on a log scale) on each side, not
+//                whole decades; a span under a factor 1.25 is widened to it; the top leaves the key its share; a
+//                linear axis of a quantity from zero starts at 0; log ticks: evenly spaced (a power of ten times 1, 2
+//                or 5) under a decade, 1-1.5-2-3-4-5-7 per decade about one, fewer as the decades grow, every second
+//                decade over sixteen.
+// How validated: the numbers.
+TEST_CASE("plot y range from the data with readable log ticks") {
+  YRange r = plot_y_range(0.5, 1.6, true, 0.0);
+  CHECK(r.log);
+  CHECK(r.lo == Approx(0.5 / std::pow(3.2, 0.05)));
+  CHECK(r.hi == Approx(1.6 * std::pow(3.2, 0.05)));
+  CHECK(r.lo > 0.45);
+  CHECK(r.hi < 1.8);
+  r = plot_y_range(0.5, 1.6, true, 0.25);  // the data in the lower three quarters of the frame
+  CHECK(std::log(1.6 * std::pow(3.2, 0.05) / r.lo) / std::log(r.hi / r.lo) == Approx(0.75));
+  r = plot_y_range(2.0, 2.02, true, 0.0);  // nearly flat: widened to a factor 1.25 about its middle
+  CHECK(r.hi / r.lo == Approx(std::pow(1.25, 1.1)));
+  CHECK(std::sqrt(r.lo * r.hi) == Approx(std::sqrt(2.0 * 2.02)));
+  r = plot_y_range(3.0, 9.0, false, 0.0, true);
+  CHECK(!r.log);
+  CHECK(r.lo == 0.0);
+  CHECK(r.hi == Approx(9.3));
+  r = plot_y_range(3.0, 9.0, false, 0.0);
+  CHECK(r.lo == Approx(2.7));
+  r = plot_y_range(-1.0, 1.0, true, 0.0);  // a value not positive: linear
+  CHECK(!r.log);
+  CHECK(r.lo == Approx(-1.1));
+
+  CHECK(log_ticks(0.45, 1.8) == std::vector<double>{0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8});
+  CHECK(log_ticks(3.2, 33.0) == std::vector<double>{4, 5, 7, 10, 15, 20, 30});
+  CHECK(log_ticks(1.81, 43.6, 300) == std::vector<double>{2, 3, 5, 10, 20, 30});
+  CHECK(log_ticks(1.3, 50000) == std::vector<double>{3, 10, 30, 100, 300, 1000, 3000, 10000, 30000});
+  const std::vector<double> wide = log_ticks(1e-4, 1e12);  // 16 decades: every second one
+  CHECK(wide.front() == Approx(1e-4));
+  CHECK(wide[1] == Approx(1e-2));
+  CHECK(wide.size() == 9);
+  CHECK(starts_at_zero("bandwidth_GBps"));
+  CHECK(starts_at_zero("messages_per_s"));
+  CHECK(!starts_at_zero("latency_us"));
+}
+
+// Configuration: a log-log plot of a curve whose values the writer knows (points, the paper's points, an interval, a
+//                point at 0 B), of an inline datablock (`run --plot`), and of a CSV whose values it does not know.
+// Expected:      the first two set the y range and the ticks in numbers from the values drawn (the 0 B point, not
+//                drawn on a log x axis, left out; the interval's ends in); the third leaves it to gnuplot's data range
+//                (GPVAL_DATA_Y_MIN / MAX), never the range rounded out to whole decades (GPVAL_Y_MIN / MAX); byte
+//                ticks on x at every power of 2 where the sizes span eight or fewer, of 4 otherwise.
+// How validated: the script's lines.
+TEST_CASE("reproduced figures set their y range from what they draw") {
+  PlotSpec p;
+  p.svg = "f.svg";
+  p.xcol = "bytes";
+  p.ycol = "latency_us";
+  p.curves.push_back({"a.csv", "native", "f.a.ref.dat", "f.a.interval.dat"});
+  p.curves[0].points = {{0, 0.1}, {1, 0.5}, {1024, 1.2}, {4096, 1.6}};
+  p.curves[0].ref_points = {{1, 0.55}};
+  p.curves[0].interval_points = {{1024, 1.2, 1.1, 1.7}};
+  std::string gp = gnuplot_script(p);
+  const auto range = [](const std::string& s) {
+    const auto at = s.find("set yrange [");
+    REQUIRE(at != std::string::npos);
+    double lo = 0, hi = 0;
+    REQUIRE(std::sscanf(s.c_str() + at, "set yrange [%lf : %lf]", &lo, &hi) == 2);
+    return std::pair{lo, hi};
+  };
+  auto [lo, hi] = range(gp);
+  CHECK(lo < 0.5);
+  CHECK(lo > 0.45);
+  CHECK(hi > 1.7);
+  CHECK(hi < 1.7 * 2);  // the key's share above the data, not a decade
+  CHECK(gp.find("set ytics (\"0.5\" 0.5, ") != std::string::npos);
+  CHECK(gp.find("GPVAL") == std::string::npos);
+  CHECK(gp.find("set terminal unknown") == std::string::npos);
+
+  PlotSpec run = p;
+  run.curves = {{"$run", "native", ""}};
+  run.inline_data = "$run << EOD\nbytes,latency_us\n1,2.5\n8,2.6\n1024,9.0\nEOD\n";
+  std::tie(lo, hi) = range(gnuplot_script(run));
+  CHECK(lo < 2.5);
+  CHECK(lo > 2.0);
+  CHECK(hi > 9.0);
+  CHECK(hi < 18.0);
+
+  // Sizes over 1 B to 4 KiB: byte ticks at powers of 4; over 512 B to 4 KiB (three powers of 2): at every power of 2.
+  CHECK(gp.find("\"2 KiB\" 2048") == std::string::npos);
+  CHECK(gp.find("\"4 KiB\" 4096") != std::string::npos);
+  PlotSpec narrow = p;
+  narrow.curves[0].points = {{512, 30}, {1024, 50}, {2048, 90}, {4096, 250}};
+  CHECK(gnuplot_script(narrow).find("\"512 B\" 512, \"1 KiB\" 1024, \"2 KiB\" 2048, \"4 KiB\" 4096") !=
+        std::string::npos);
+
+  p.curves[0].points.clear();  // a CSV the writer did not read
+  gp = gnuplot_script(p);
+  CHECK(gp.find("y0 = GPVAL_DATA_Y_MIN; y1 = GPVAL_DATA_Y_MAX") != std::string::npos);
+  CHECK(gp.find("GPVAL_Y_MIN") == std::string::npos);
 }
