@@ -32,6 +32,11 @@ constexpr int kMaxRounds = 6;
 // Classes the class fast path may give new rates in one solve (the changed class and those whose bottleneck's load
 // it moves, in turn) before it leaves the solve to the local solve.
 constexpr std::size_t kMaxClassChain = 4;
+// Children per node of the filling heap (a d-ary heap: fewer levels for its pops).
+constexpr std::size_t kFillArity = 4;
+// A solve re-dates its variables in one batch and orders the completion heap once when they are more than
+// 1/kRebuildShare of the heap.
+constexpr std::size_t kRebuildShare = 4;
 
 // The solver's variables are paths, not flows: the flows in flight over one
 // path (the same resources in the same order; weights are equal) always get
@@ -42,13 +47,15 @@ constexpr std::size_t kMaxClassChain = 4;
 // is the clock at its start plus its bytes, the path's next completion is its
 // smallest tag. A path variable is removed when its last flow leaves.
 // A crossing (one hop of one path variable) is named by (variable << 16 |
-// hop); a resource's crossings form a doubly linked list.
+// hop); a resource keeps its crossings in an array, oldest first (a walk reads
+// it from the back: newest first), where a crossing that left is a hole (kNil)
+// until the array is compacted, in order.
 using Ref = std::uint64_t;
 constexpr Ref kNil = ~Ref{0};
 constexpr std::size_t kMaxHops = 1u << 16;
 struct Hop {
   ResourceId r;
-  Ref prev = kNil, next = kNil;
+  std::uint32_t slot = 0;  // its index in the resource's crossing array
 };
 struct Tag {
   double tag;         // the clock value at which the flow is done
@@ -56,23 +63,24 @@ struct Tag {
   std::uint32_t flow;
   bool operator>(const Tag& o) const { return tag > o.tag || (tag == o.tag && seq > o.seq); }
 };
-struct Var {
-  std::vector<Hop> hops;
-  std::vector<Tag> tags;  // min-heap of its flows' finish tags
-  double clock = 0, rate = 0, last = 0,
-         date = kInf;               // bytes per flow delivered at `last`, per-flow rate since, next completion
-  double fresh = 0;                 // solve scratch: the per-flow rate the solve gives
+struct alignas(64) Var {  // two cache lines: the solve's and the completion heap's fields first
+  double rate = 0, fresh = 0;       // per-flow rate since `last`; solve scratch: the per-flow rate the solve gives
+  double clock = 0, last = 0,
+         date = kInf;               // bytes per flow delivered at `last`, next completion
   std::uint64_t order = 0;          // when its date was last set (heap tie-break; delivery is by seq)
   std::uint32_t count = 0;          // flows in flight on it
-  std::uint64_t hash = 0;           // its path's, for the path table
   std::uint32_t stamp = 0;          // solve mark: in the solved set F
   std::uint32_t heap_pos = kNoPos;  // index in the completion heap, kNoPos when not in it
   ResourceId bn = kNoRes,
              bn_fresh = kNoRes;  // the resource that fixed its rate (its
                                  // bottleneck), and the solve's
-  bool fixed = false, stream = false, live = false, shared = false,
-       pending = false;  // pending: its flow count changed since the last solve (or new)
+  bool fixed : 1 = false, stream : 1 = false, live : 1 = false, shared : 1 = false,
+      pending : 1 = false;  // pending: its flow count changed since the last solve (or new)
+  std::vector<Hop> hops;
+  std::vector<Tag> tags;  // min-heap of its flows' finish tags
+  std::uint64_t hash = 0;  // its path's, for the path table
 };
+static_assert(sizeof(Var) == 128);
 struct Flow {
   Callback done;
   std::uint64_t seq = 0;  // start order
@@ -80,19 +88,22 @@ struct Flow {
   std::uint32_t var = 0;
   bool live = false, stream = false;
 };
-struct Resource {
+struct alignas(64) Resource {  // two cache lines: what the solves read and write first
   double capacity = 0;
   double load = 0;  // sum of the rates of the flows crossing it (per crossing)
-  Ref head = kNil;
-  std::uint32_t count = 0;  // flow crossings (a variable's crossing counts its flows)
-  std::uint32_t nbn = 0;    // path variables whose bottleneck it is
   // solve scratch
   double rem = 0, old_f = 0;
-  std::uint32_t unfixed = 0, stamp = 0, touched = 0, in_s = 0, f_cross = 0, f_bn = 0;
+  std::uint32_t count = 0;  // flow crossings (a variable's crossing counts its flows)
+  std::uint32_t nbn = 0;    // path variables whose bottleneck it is
+  std::uint32_t stamp = 0, touched = 0, in_s = 0, unfixed = 0;
   std::uint32_t fill_pos = kNoPos;  // index in the filling heap, kNoPos when not in it
   bool rated = false;               // class chain (try_class): queued (touched == round) and its class rated
   bool fixed_here = false, changed = false;
+  std::vector<Ref> xs;       // its crossings, oldest first; kNil: a hole left by a crossing that left
+  std::uint32_t holes = 0;  // kNil entries in xs
+  std::uint32_t f_cross = 0, f_bn = 0;
 };
+static_assert(sizeof(Resource) == 128);
 // A resource's share per unfixed crossing in the progressive filling, ordered by (share, resource id).
 struct Ratio {
   double ratio;
@@ -159,6 +170,14 @@ struct FluidEngine::Impl {
   std::vector<Ratio> ratios;  // the filling heap: one entry per resource with unfixed crossings, indexed (fill_pos)
 
   Hop& hop(Ref e) { return vars[e >> 16].hops[e & 0xFFFF]; }
+  // Calls f(variable) for each crossing of `r`, newest first (a variable crossing r twice comes twice).
+  template <class F>
+  void each_crossing(ResourceId r, F&& f) const {
+    const std::vector<Ref>& xs = res[r].xs;
+    for (std::size_t i = xs.size(); i-- > 0;)
+      if (xs[i] != kNil) f(static_cast<std::uint32_t>(xs[i] >> 16));
+  }
+  void unlink(const Hop& h);
   std::uint32_t add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream);
   std::uint32_t var_for(const std::vector<ResourceId>& path, bool stream);
   std::uint32_t path_find(const std::vector<ResourceId>& path, std::uint64_t h) const;
@@ -187,7 +206,8 @@ struct FluidEngine::Impl {
   bool check_boundary();
   void commit();
   bool take_fresh(Var& u);
-  void schedule(std::uint32_t v);
+  // a variable's next completion into the completion heap; batch: without ordering the heap (rebuild() follows)
+  void schedule(std::uint32_t v, bool batch = false);
   void set_date(Var& V);
   void complete_at(double t);
   void start_streams() {
@@ -242,9 +262,8 @@ std::uint32_t FluidEngine::Impl::var_for(const std::vector<ResourceId>& path, bo
     const Ref e = (Ref{v} << 16) | i;
     Hop& h = V.hops[i];
     h.r = path[i];
-    h.next = r.head;
-    if (r.head != kNil) hop(r.head).prev = e;
-    r.head = e;
+    h.slot = static_cast<std::uint32_t>(r.xs.size());
+    r.xs.push_back(e);
   }
   if (share) path_insert(v);
   return v;
@@ -367,11 +386,7 @@ void FluidEngine::Impl::drop_var(std::uint32_t v) {
   for (Hop& h : V.hops) {
     Resource& r = res[h.r];
     if (V.bn != kNoRes && h.r != V.bn && r.nbn > 0) dropped_q.push_back(h.r);
-    if (h.prev != kNil)
-      hop(h.prev).next = h.next;
-    else
-      r.head = h.next;
-    if (h.next != kNil) hop(h.next).prev = h.prev;
+    unlink(h);
     if (r.count > 0 && r.nbn > 0) seed_res.push_back(h.r);
   }
   if (V.shared) path_erase(v);
@@ -380,6 +395,31 @@ void FluidEngine::Impl::drop_var(std::uint32_t v) {
   V.hops.clear();
   V.tags.clear();
   free_vars.push_back(v);
+}
+
+// A crossing leaves its resource's array as a hole; the array is compacted (in order, the slots of the crossings
+// that move follow) when its holes outnumber its crossings.
+void FluidEngine::Impl::unlink(const Hop& h) {
+  Resource& r = res[h.r];
+  r.xs[h.slot] = kNil;
+  if (h.slot + 1 == r.xs.size()) {
+    r.xs.pop_back();
+    while (!r.xs.empty() && r.xs.back() == kNil) {
+      r.xs.pop_back();
+      --r.holes;
+    }
+    return;
+  }
+  if (++r.holes <= r.xs.size() / 2) return;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < r.xs.size(); ++i)
+    if (r.xs[i] != kNil) {
+      r.xs[k] = r.xs[i];
+      hop(r.xs[k]).slot = static_cast<std::uint32_t>(k);
+      ++k;
+    }
+  r.xs.resize(k);
+  r.holes = 0;
 }
 
 // Max-min again after the starts and ends of one date, locally: the solved set
@@ -488,12 +528,11 @@ bool FluidEngine::Impl::try_solo(std::uint32_t v) {
     refuse(FluidEngine::ClassRefusal::solo_no_room);
     return false;
   }
-  for (Ref e = res[best].head; e != kNil; e = hop(e).next) {
-    const std::uint32_t u = static_cast<std::uint32_t>(e >> 16);
-    if (u != v && vars[u].rate > rate * (1 + kRateTolerance)) {
-      refuse(FluidEngine::ClassRefusal::solo_faster);
-      return false;
-    }
+  bool faster = false;
+  each_crossing(best, [&](std::uint32_t u) { faster = faster || (u != v && vars[u].rate > rate * (1 + kRateTolerance)); });
+  if (faster) {
+    refuse(FluidEngine::ClassRefusal::solo_faster);
+    return false;
   }
   V.bn = best;
   ++res[best].nbn;
@@ -548,8 +587,7 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
     Resource& X = res[x];
     const std::size_t first = comp_vars.size();
     double n = 0, other = 0, fastest = 0;
-    for (Ref e = X.head; e != kNil; e = hop(e).next) {
-      const std::uint32_t v = static_cast<std::uint32_t>(e >> 16);
+    each_crossing(x, [&](std::uint32_t v) {
       Var& u = vars[v];
       if (u.bn == x || (k == 0 && u.pending && u.bn == kNoRes)) {
         n += u.count;
@@ -563,7 +601,7 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
         other += c * u.count;
         fastest = std::max(fastest, c);
       }
-    }
+    });
     if (k == 0)
       for (auto v : seed_vars)  // every changed variable must be in C (a new one must cross R)
         if (vars[v].live && vars[v].pending && vars[v].stamp != epoch) return refused(W::outside_class);
@@ -604,13 +642,17 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
     if (Q.touched == round) continue;
     if (Q.load + Q.rem > Q.capacity * (1 + kRateTolerance)) return refused(W::over_capacity);  // (3)
   }
+  // when the classes are a large part of the completion heap, their variables get their dates and order numbers in
+  // the same order and the heap is ordered once (Floyd) instead of one move per variable: the same strict order
+  const bool batch = comp_vars.size() * kRebuildShare > heap.size();
   for (auto v : comp_vars) {
     Var& u = vars[v];
     if (!take_fresh(u)) continue;
     u.last = now;
     u.rate = u.fresh;
-    schedule(v);
+    schedule(v, batch);
   }
+  if (batch) heap.rebuild();
   for (auto q : class_touched)
     if (res[q].touched != round) res[q].load += res[q].rem;
   for (auto q : chain) {
@@ -676,7 +718,7 @@ void FluidEngine::Impl::gather(bool whole) {
   std::size_t si = 0, fi = 0;
   do {
     for (; si < set_s.size(); ++si)
-      for (Ref e = res[set_s[si]].head; e != kNil; e = hop(e).next) add_f(static_cast<std::uint32_t>(e >> 16));
+      each_crossing(set_s[si], add_f);
     if (whole)
       for (; fi < comp_vars.size(); ++fi)
         for (const Hop& h : vars[comp_vars[fi]].hops) add_s(h.r);
@@ -729,7 +771,7 @@ void FluidEngine::Impl::fill() {
         ratios.push_back({R.rem / R.unfixed, r});
       }
     }
-  for (std::size_t i = ratios.size() / 2; i-- > 0;) fill_sift_down(i);
+  for (std::size_t i = (ratios.size() + kFillArity - 2) / kFillArity; i-- > 0;) fill_sift_down(i);
   while (!ratios.empty()) {
     const Ratio top = fill_pop();
     Resource& R = res[top.r];
@@ -737,9 +779,9 @@ void FluidEngine::Impl::fill() {
     ++round;
     touched.clear();
     R.fixed_here = true;
-    for (Ref e = R.head; e != kNil; e = hop(e).next) {
-      Var& f = vars[e >> 16];
-      if (f.fixed || f.stamp != epoch) continue;
+    each_crossing(top.r, [&](std::uint32_t u) {
+      Var& f = vars[u];
+      if (f.fixed || f.stamp != epoch) return;
       f.fixed = true;
       f.fresh = v;
       f.bn_fresh = top.r;
@@ -753,7 +795,7 @@ void FluidEngine::Impl::fill() {
           touched.push_back(h.r);
         }
       }
-    }
+    });
     R.unfixed = 0;
     for (auto r : touched) {
       Resource& o = res[r];
@@ -771,7 +813,7 @@ void FluidEngine::Impl::fill() {
 void FluidEngine::Impl::fill_sift_up(std::size_t i) {
   const Ratio x = ratios[i];
   while (i > 0) {
-    std::size_t p = (i - 1) / 2;
+    std::size_t p = (i - 1) / kFillArity;
     if (!(x < ratios[p])) break;
     fill_place(i, ratios[p]);
     i = p;
@@ -783,9 +825,11 @@ void FluidEngine::Impl::fill_sift_down(std::size_t i) {
   const Ratio x = ratios[i];
   const std::size_t n = ratios.size();
   for (;;) {
-    std::size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && ratios[c + 1] < ratios[c]) ++c;
+    const std::size_t first = kFillArity * i + 1;
+    if (first >= n) break;
+    std::size_t c = first;
+    for (std::size_t k = first + 1; k < std::min(first + kFillArity, n); ++k)
+      if (ratios[k] < ratios[c]) c = k;
     if (!(ratios[c] < x)) break;
     fill_place(i, ratios[c]);
     i = c;
@@ -865,6 +909,7 @@ bool FluidEngine::Impl::take_fresh(Var& u) {
 // changed) has its clock brought up to now at its old rate and a new next
 // completion date; loads and bottleneck counts follow.
 void FluidEngine::Impl::commit() {
+  const bool batch = comp_vars.size() * kRebuildShare > heap.size();
   for (auto v : comp_vars) {
     Var& f = vars[v];
     if (!take_fresh(f)) continue;
@@ -872,15 +917,13 @@ void FluidEngine::Impl::commit() {
       if (res[h.r].in_s != epoch) res[h.r].load += (f.fresh - f.rate) * f.count;
     f.last = now;
     f.rate = f.fresh;
-    schedule(v);
+    schedule(v, batch);
   }
+  if (batch) heap.rebuild();
   for (auto r : set_s) {
     Resource& R = res[r];
     R.load = 0;
-    for (Ref e = R.head; e != kNil; e = hop(e).next) {
-      const Var& f = vars[e >> 16];
-      R.load += f.rate * f.count;
-    }
+    each_crossing(r, [&](std::uint32_t v) { R.load += vars[v].rate * vars[v].count; });
   }
 }
 
@@ -892,16 +935,22 @@ void FluidEngine::Impl::set_date(Var& V) {
   V.date = rem <= 0 ? V.last : V.last + rem / V.rate;
 }
 
-void FluidEngine::Impl::schedule(std::uint32_t v) {
+void FluidEngine::Impl::schedule(std::uint32_t v, bool batch) {
   Var& V = vars[v];
   if (V.stream) return;
   if (V.tags.empty() || !(V.rate > 0)) {
-    heap.erase(v);
+    if (batch)
+      heap.remove(v);
+    else
+      heap.erase(v);
     return;
   }
   set_date(V);
   V.order = dated++;
-  heap.set(v);
+  if (batch)
+    heap.append(v);
+  else
+    heap.set(v);
 }
 
 // Advances to `t` and ends every flow whose completion date is within
