@@ -29,7 +29,8 @@ cat > "$t/inter.json" <<'J'
  "benchmark": {"name": "osu_latency", "sizes": [8, 512, 4096], "iterations": 5, "skip": 1}}
 J
 "$BIN" run "$t/inter.json" --out "$t/s1" > /dev/null 2>&1 || fail=1
-"$BIN" run "$t/inter.json" --out "$t/s2" --set btl_ugni_smsg_limit=256 > /dev/null 2>&1 || fail=1
+"$BIN" run "$t/inter.json" --out "$t/s2" --set btl_ugni_smsg_limit=256 --set nic.bte_bandwidth="5 GB/s" \
+  > /dev/null 2>&1 || fail=1
 "$BIN" compare "$t/s1/inter.json" "$t/s2/inter.json" --diff-only > "$t/out" 2>&1; rc=$?
 python3 - "$t/out" "$rc" <<'P' || fail=1
 import sys
@@ -44,9 +45,10 @@ a, b, ratio = float(l[-4]), float(l[-3]), float(l[-2])
 assert abs(ratio - b / a) < 1e-3 and ratio > 1, l
 print("ok   smsg limit 256 vs default: 512 B latency %.3f -> %.3f us (x%.3f) marked, 8 B unchanged, exit 1" % (a, b, ratio))
 P
-# (2b) the header says what each file was run with where the two differ: the --set of one against none of the other
+# (2b) the header says what each file was run with where the two differ: the --set of one against none of the other,
+# each override as typed (one --set each, a value with a space quoted)
 grep -qx "# A: $t/s1/inter.json (run with no --set)" "$t/out" \
-  && grep -qx "# B: $t/s2/inter.json (run with --set btl_ugni_smsg_limit=256)" "$t/out" \
+  && grep -qx "# B: $t/s2/inter.json (run with --set btl_ugni_smsg_limit=256 --set nic.bte_bandwidth=\"5 GB/s\")" "$t/out" \
   && echo "ok   the header names each side's --set: $(sed -n 2p "$t/out")" \
   || { echo "FAIL the header does not say how A and B were run: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
 python3 - "$t/s1/inter.json" "$t/s3.json" <<'P'
