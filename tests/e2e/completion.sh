@@ -49,6 +49,8 @@ check "describe open" openmpi openmpi-cm
 check "machine te" template
 check "machine template --" --like --out
 check "machine template mine --like ti" titan
+check "validate --paper " gemini-xe-xk heterogeneous qsnet-elan4 seastar-portals slingshot-ex
+check "calibrate --paper sea" seastar-portals
 check "schema " scenario result grid sweep validation machine
 check "run scenarios/gemini/fig5_latency_2p_inter_o" scenarios/gemini/fig5_latency_2p_inter_openmpi.json
 # registered for the command as the README types it, as well as the installed `ompisim`

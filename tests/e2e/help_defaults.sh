@@ -27,6 +27,11 @@ want "the one the paper's calibration points run on, which is the default" calib
 want "default: results/" reproduce --out
 want "default: no limit" --max-events
 want "default 4194304 (4 MiB)" --max-input-size
+# `list` names the papers --paper takes: the same names as validate's error for an unknown paper
+listed=$("$BIN" list | sed -n '/^papers /,/^[a-z]/s/^  \([^ ]*\) .*/\1/p' | tr '\n' ' ')
+taken=$("$BIN" validate --paper nopaper 2>&1 | sed -n 's/.*(papers: \(.*\))$/\1/p' | tr -d ',')
+[[ -n $listed && "$listed" == "$taken " ]] && echo "ok   list's papers: $listed" \
+  || { echo "FAIL list's papers '$listed' against validate --paper's '$taken'"; fail=1; }
 # the summary of reproduce in the tool's --help (and the man page's list) says where an installed tool writes, as
 # reproduce --out's help does, not "into results/" alone
 sum=$("$BIN" --help | awk '/^  reproduce / {p=1} /^  [a-z]+ / && !/^  reproduce / {p=0} p' | tr -s ' \n' ' ')
