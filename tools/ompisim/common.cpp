@@ -296,8 +296,8 @@ static bool draw_rows(const Json& res, const bench::DriverInfo::RowPlot& rp, con
   spec.xcol = rp.x;
   spec.ycol = "time_s";
   spec.logx = spec.logy = false;
-  spec.title = fmt::format("{} on {} ({}), {} ranks", res.value("benchmark", ""), res.value("machine", ""),
-                           res.value("stack", ""), res["ranks"].dump());
+  spec.title = fmt::format("{} on {} ({}), {}", res.value("benchmark", ""), res.value("machine", ""),
+                           res.value("stack", ""), ranks_text(res["ranks"]));
   int k = 0;
   for (const auto& [col, label] : rp.ys) {
     std::string name = fmt::format("$y{}", k++);
@@ -326,8 +326,8 @@ bool draw_run(const Json& res, const OutputDir& out, const std::string& svg, con
   spec.caption = run_caption(res, scenario_mca);
   spec.xcol = x;
   spec.ycol = y;
-  spec.title = fmt::format("{} on {} ({}), {} ranks", res.value("benchmark", ""), res.value("machine", ""),
-                           res.value("stack", ""), res["ranks"].dump());
+  spec.title = fmt::format("{} on {} ({}), {}", res.value("benchmark", ""), res.value("machine", ""),
+                           res.value("stack", ""), ranks_text(res["ranks"]));
   std::string block = "$run << EOD\n" + x + "," + y + "\n";
   for (auto& p : pts) block += fmt::format("{},{}\n", std::max(p[x].get<double>(), 1.0), p[y].get<double>());
   spec.inline_data = block + "EOD\n";
