@@ -66,11 +66,11 @@ std::string estimate_text(const Scenario& s, double events) {
                      duration(events / kEventsPerSecond), kEventsPerSecond);
 }
 
-void check_max_events(const Scenario& s, double max_events, const std::string& what) {
+void check_max_events(const Scenario& s, double max_events, const std::string& what, const std::string& given) {
   if (max_events <= 0) return;
   const double e = estimate_events(s);
   if (e > max_events)
-    throw InputError("--max-events", fmt::format("{:.0f}", max_events),
+    throw InputError("--max-events", given.empty() ? fmt::format("{:.0f}", max_events) : given,
                      fmt::format("{} would take {}: above the bound, not started", what, estimate_text(s, e)));
 }
 

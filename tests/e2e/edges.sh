@@ -119,6 +119,9 @@ grep -q "^# overrides (scenario mca): btl_ugni_smsg_limit=256$" table.txt && ok 
 # the time is an upper figure (the rate is a loaded machine's): said so, not "about 10 s" for a run of 0.4 s
 refuse "--max-events below the estimate" "--max-events.*about .* events.*, at most about .* [(]at 1e[+]05 messages/s.*not started" --max-events 1000 run "$t/slow.json" --out "$t/o10"
 refuse "--max-events on a sweep" "--max-events.*point [12] of 2" --max-events 10 sweep "$t/g.json" --out "$t/o11"
+# the bound is echoed as given, as every option error does (not '1000' for '1e3')
+refuse "--max-events as written" "--max-events: key '1e3': .*above the bound" --max-events 1e3 run "$t/slow.json" --out "$t/o10"
+refuse "--max-events as written, sweep" "--max-events: key '1e1': .*point [12] of 2" --max-events 1e1 sweep "$t/g.json" --out "$t/o11"
 "$BIN" --max-events 1e6 run "$S" --out "$t/o12" > /dev/null 2> err.txt && ok "--max-events above the estimate runs" || bad "--max-events 1e6: $(cat err.txt)"
 # --- interrupts, in each phase
 interrupt() {  # name signal expected-status command...
