@@ -47,6 +47,14 @@ else bad "4 KiB: $(cat "$t/kib.err")"; fi
 "$BIN" machine template mine --out "$t" 2> /dev/null || bad "machine template"
 "$BIN" run "$t/kib.json" --machine-file "$t/mine.json" --out "$t/tpl" > /dev/null 2> "$t/tpl.err" \
   && ok "the template loads (run --machine-file)" || bad "template: $(cat "$t/tpl.err")"
+# a template of every installed machine loads as written (describe reads it whole)
+every_fail=0
+for m in $("$BIN" list | sed -n '/^machines:/,/^[a-z]/s/^  \([^ ]*\) .*/\1/p'); do
+  "$BIN" machine template "t-$m" --like "$m" --out "$t/every" 2> /dev/null \
+    && "$BIN" describe "$t/every/t-$m.json" > /dev/null 2> "$t/every.err" \
+    || { bad "the template of $m does not load: $(cat "$t/every.err")"; every_fail=1; }
+done
+[[ $every_fail == 0 ]] && ok "the template of every machine loads ($(ls "$t/every" | wc -l) machines)"
 # a template of a machine that extends a base (whatif-cielo-2nic: base cielo) holds the base's parameters too, each
 # with its note, and runs as the machine it copies
 "$BIN" machine template two --like whatif-cielo-2nic --out "$t" 2> /dev/null || bad "machine template --like whatif-cielo-2nic"
