@@ -32,6 +32,9 @@ listed=$("$BIN" list | sed -n '/^papers /,/^[a-z]/s/^  \([^ ]*\) .*/\1/p' | tr '
 taken=$("$BIN" validate --paper nopaper 2>&1 | sed -n 's/.*(papers: \(.*\))$/\1/p' | tr -d ',')
 [[ -n $listed && "$listed" == "$taken " ]] && echo "ok   list's papers: $listed" \
   || { echo "FAIL list's papers '$listed' against validate --paper's '$taken'"; fail=1; }
+# the tool's --help names the environment variable it reads (OMPISIM_DATA), as the README does
+"$BIN" --help | grep -q "^Environment: OMPISIM_DATA" && echo "ok   --help names OMPISIM_DATA" \
+  || { echo "FAIL --help does not name OMPISIM_DATA"; fail=1; }
 # the summary of reproduce in the tool's --help (and the man page's list) says where an installed tool writes, as
 # reproduce --out's help does, not "into results/" alone
 sum=$("$BIN" --help | awk '/^  reproduce / {p=1} /^  [a-z]+ / && !/^  reproduce / {p=0} p' | tr -s ' \n' ' ')

@@ -32,7 +32,10 @@ const char* const kExitHelp =
     "finished before the signal are kept whole).\n";
 
 void add_global_options(CLI::App& app, Context& ctx) {
-  app.footer(kExitHelp);
+  // the tool's own --help (and so the man page) also names the environment variable the tool reads
+  app.footer(std::string(kExitHelp) +
+             "\nEnvironment: OMPISIM_DATA, the data folder (models/, scenarios/, results/, ...) read instead of "
+             "<prefix>/share/ompisim beside the binary's bin/.\n");
   app.set_version_flag("--version", [] {
     const std::string mpi = mpi_launch::library();
     return fmt::format("ompisim {}\ngit describe: {}\nSimGrid {}\nMPI: {}", OMPISIM_VERSION, git_describe(),
