@@ -49,6 +49,7 @@ Arch read_arch(const Json& j, const std::string& file, const std::string& path) 
     if (s.source.empty()) e.fail("source", "every parameter needs a 'source' (document, paper or 'estimate: ...')");
     s.set = true;
     load_range(e, ParamRef{ParamInfo{key, Dim::Time, key, 0, 1e-3}, &s}, a.file());
+    if (e.has("note")) (void)e.raw("note");  // as on every parameter entry (core/params.cpp): `machine template` writes one
     e.finish();
   };
   cost("convert_cost_per_element", arch.convert_cost_per_element);

@@ -59,18 +59,18 @@ double estimate_events(const Scenario& s) {
 
 std::string estimate_text(const Scenario& s, double events) {
   const Parts p = parts(s);
-  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{} x {} per rank and iteration{}), about {} "
-                     "at {:.0e} messages/s (measured, runner/estimate.hpp)",
+  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{} x {} per rank and iteration{}), at most "
+                     "about {} (at {:.0e} messages/s, measured on a loaded machine: runner/estimate.hpp)",
                      events, p.ranks, p.iterations, p.sizes > 1 ? fmt::format(" x {} sizes", p.sizes) : "", p.messages,
                      s.ranks.size() > 1 ? fmt::format(" x {} rank counts", s.ranks.size()) : "",
                      duration(events / kEventsPerSecond), kEventsPerSecond);
 }
 
-void check_max_events(const Scenario& s, double max_events, const std::string& what) {
+void check_max_events(const Scenario& s, double max_events, const std::string& what, const std::string& given) {
   if (max_events <= 0) return;
   const double e = estimate_events(s);
   if (e > max_events)
-    throw InputError("--max-events", fmt::format("{:.0f}", max_events),
+    throw InputError("--max-events", given.empty() ? fmt::format("{:.0f}", max_events) : given,
                      fmt::format("{} would take {}: above the bound, not started", what, estimate_text(s, e)));
 }
 

@@ -20,9 +20,11 @@ double estimate_events(const Scenario& s);
 constexpr double kEventsPerSecond = 1e5;
 // Above this many events (about 100 s at that rate) a run on a terminal prints its estimate first.
 constexpr double kEventsWorthSaying = 1e7;
-// "about 2.1e+12 events (1048576 ranks x 1000010 iterations x 21 messages), about 12 days at 2e6 events/s"
+// "about 2.1e+12 events (messages: 1048576 ranks x 1000010 iterations x 21 per rank and iteration), at most about
+// 243 days (at 1e+05 messages/s, ...)": the rate is a loaded machine's, so the time is an upper figure.
 std::string estimate_text(const Scenario& s, double events);
-// Throws InputError("--max-events", ...) when the estimate is above max_events (0: no bound).
-void check_max_events(const Scenario& s, double max_events, const std::string& what);
+// Throws InputError("--max-events", given, ...) when the estimate is above max_events (0: no bound); given is the
+// option's value as the user wrote it ("1e6"), echoed as the key.
+void check_max_events(const Scenario& s, double max_events, const std::string& what, const std::string& given = "");
 
 }  // namespace ompisim

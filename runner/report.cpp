@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tuple>
 
 namespace ompisim {
@@ -284,9 +285,17 @@ std::vector<std::string> effective_notes(const Json& res) {
   return out;
 }
 
+std::string ranks_text(const Json& ranks) {
+  if (!ranks.is_array()) return ranks.dump() + " ranks";
+  std::vector<std::string> counts;
+  for (auto& r : ranks) counts.push_back(r.dump());
+  if (counts.size() <= 4) return fmt::format("{} ranks", fmt::join(counts, ", "));
+  return fmt::format("{} .. {} ranks ({} counts)", counts.front(), counts.back(), counts.size());
+}
+
 std::string result_table(const Json& res, const Json& scenario_mca) {
-  std::string out = fmt::format("# ompisim {} on {} ({}), {} ranks\n", res.value("benchmark", ""), res.value("machine", ""),
-                                res.value("stack", ""), res["ranks"].dump());
+  std::string out = fmt::format("# ompisim {} on {} ({}), {}\n", res.value("benchmark", ""), res.value("machine", ""),
+                                res.value("stack", ""), ranks_text(res["ranks"]));
   if (scenario_mca.is_object() && !scenario_mca.empty()) {
     std::vector<std::string> items;
     for (auto it = scenario_mca.begin(); it != scenario_mca.end(); ++it)

@@ -58,6 +58,9 @@ std::string result_csv(const Json& res);  // the points of points_with_ranks
 // each point takes the count of its block. The points as they are when they carry "ranks", when "ranks" is one count,
 // or when the points do not divide evenly among the counts.
 Json points_with_ranks(const Json& res);
+// A result's "ranks" for a title: "2 ranks", "512, 4096, 32768 ranks" (up to four counts), "2 .. 1024 ranks (10
+// counts)" above four.
+std::string ranks_text(const Json& ranks);
 // The table `ompisim run` prints: a line naming the run, then the benchmark driver's own table (OSU's output format
 // for the OSU drivers).
 // The header lists the scenario's mca block, every --set override and every effective value that differs from the

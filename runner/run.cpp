@@ -255,9 +255,12 @@ Json run_scenario(const Scenario& s, const Overrides& sets, const TraceRequest* 
   if (s.ranks.size() == 1 && nvalues == 1) return run_one(s, s.ranks[0], sets, trace);
   if (trace)
     throw InputError("--trace", trace->path,
-                     fmt::format("scenario {} runs {} points, each in its own process: trace one of them (a scenario "
-                                 "with one rank count{})", s.id, s.ranks.size() * nvalues,
-                                 s.driver->axis_values().empty() ? "" : " and one " + s.driver->axis()));
+                     fmt::format("scenario {} runs {} points, each in its own process: trace one of them, a copy of the "
+                                 "scenario with one value of \"ranks\" (e.g. \"ranks\": {}){}",
+                                 s.id, s.ranks.size() * nvalues, s.ranks.front(),
+                                 nvalues == 1
+                                     ? ""
+                                     : " and of the benchmark's \"" + s.driver->axis() + "\""));
   // Each rank count (and each value of the driver's axis: barrier radices) runs in its own process: one SimGrid
   // engine per process.
   SweepReport report(s);

@@ -248,8 +248,9 @@ std::string render_comparison(const Comparison& c, const std::string& name_a, co
   }
   for (auto& p : c.problems) out += "! " + p + "\n";
   for (auto& n : c.notes) out += "# " + n + "\n";
-  out += fmt::format("{} files, {} values compared, {} beyond tolerance, {} structural differences\n", c.files,
-                     c.rows.size(), c.beyond(), c.problems.size());
+  out += fmt::format("{} file{}, {} values compared, {} beyond tolerance, {} structural difference{}\n", c.files,
+                     c.files == 1 ? "" : "s", c.rows.size(), c.beyond(), c.problems.size(),
+                     c.problems.size() == 1 ? "" : "s");
   return out;
 }
 

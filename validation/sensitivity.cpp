@@ -39,7 +39,12 @@ std::string text_of(double v, const ParamInfo& info) {
 // An MCA parameter's resolved text ("8192 B", "32", "1.5 us") as a number and the dimension it was written in.
 static std::pair<double, Dim> mca_value(const Json& base, const std::string& key, const std::string& file) {
   const Json& mca = base["provenance"]["mca"];
-  if (!mca.contains(key) || !mca[key].is_string()) throw InputError("--mca", key, "no such MCA parameter in " + file);
+  if (!mca.contains(key) || !mca[key].is_string()) {
+    std::vector<std::string> known;
+    for (auto it = mca.begin(); it != mca.end(); ++it) known.push_back(it.key());
+    const std::string hint = did_you_mean(key, known);
+    throw InputError("--mca", key, "no such MCA parameter in " + file + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+  }
   const std::string text = mca[key].get<std::string>();
   for (Dim d : {Dim::Bytes, Dim::Time, Dim::Rate}) {
     try {
@@ -134,11 +139,14 @@ std::string render_sensitivity(const Json& s) {
                                 s["scenario"].get<std::string>(), s["metric"].get<std::string>(), s["step"].get<double>());
   std::string pts;
   for (auto& x : s["points"]) pts += " " + (x.is_string() ? x.get<std::string>() : x.dump());
-  out += fmt::format("# points:{}\n# parameter  max|S|  S per point\n", pts);
+  // one column per field: the names padded to the longest, max|S| right-aligned under its header
+  std::size_t w = std::string("# parameter").size();
+  for (auto& p : s["parameters"]) w = std::max(w, p["name"].get<std::string>().size());
+  out += fmt::format("# points:{}\n{:<{}}  {:>6}  S per point\n", pts, "# parameter", w, "max|S|");
   for (auto& p : s["parameters"]) {
     std::string d;
     for (auto& x : p["derivatives"]) d += fmt::format(" {:+.3f}", x.get<double>());
-    out += fmt::format("{}  {:.3f} {}\n", p["name"].get<std::string>(), p["max_abs"].get<double>(), d);
+    out += fmt::format("{:<{}}  {:>6.3f}{}\n", p["name"].get<std::string>(), w, p["max_abs"].get<double>(), d);
   }
   if (!s["not_varied"].empty()) {
     std::string n;

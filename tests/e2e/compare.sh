@@ -29,8 +29,12 @@ cat > "$t/inter.json" <<'J'
  "benchmark": {"name": "osu_latency", "sizes": [8, 512, 4096], "iterations": 5, "skip": 1}}
 J
 "$BIN" run "$t/inter.json" --out "$t/s1" > /dev/null 2>&1 || fail=1
-"$BIN" run "$t/inter.json" --out "$t/s2" --set btl_ugni_smsg_limit=256 > /dev/null 2>&1 || fail=1
+"$BIN" run "$t/inter.json" --out "$t/s2" --set btl_ugni_smsg_limit=256 --set nic.bte_bandwidth="5 GB/s" \
+  > /dev/null 2>&1 || fail=1
 "$BIN" compare "$t/s1/inter.json" "$t/s2/inter.json" --diff-only > "$t/out" 2>&1; rc=$?
+# one file compared: "1 file", not "1 files"
+grep -q "^1 file, [0-9]* values compared, [0-9]* beyond tolerance, 0 structural differences$" "$t/out" \
+  && echo "ok   the summary of one file: $(tail -1 "$t/out")" || { echo "FAIL the summary of one file: $(tail -1 "$t/out")"; fail=1; }
 python3 - "$t/out" "$rc" <<'P' || fail=1
 import sys
 lines = open(sys.argv[1]).read().splitlines(); rc = int(sys.argv[2])
@@ -44,9 +48,10 @@ a, b, ratio = float(l[-4]), float(l[-3]), float(l[-2])
 assert abs(ratio - b / a) < 1e-3 and ratio > 1, l
 print("ok   smsg limit 256 vs default: 512 B latency %.3f -> %.3f us (x%.3f) marked, 8 B unchanged, exit 1" % (a, b, ratio))
 P
-# (2b) the header says what each file was run with where the two differ: the --set of one against none of the other
+# (2b) the header says what each file was run with where the two differ: the --set of one against none of the other,
+# each override as typed (one --set each, a value with a space quoted)
 grep -qx "# A: $t/s1/inter.json (run with no --set)" "$t/out" \
-  && grep -qx "# B: $t/s2/inter.json (run with --set btl_ugni_smsg_limit=256)" "$t/out" \
+  && grep -qx "# B: $t/s2/inter.json (run with --set btl_ugni_smsg_limit=256 --set nic.bte_bandwidth=\"5 GB/s\")" "$t/out" \
   && echo "ok   the header names each side's --set: $(sed -n 2p "$t/out")" \
   || { echo "FAIL the header does not say how A and B were run: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
 python3 - "$t/s1/inter.json" "$t/s3.json" <<'P'
@@ -66,7 +71,7 @@ import json, sys
 r = json.load(open(sys.argv[1])); r["points"][3]["latency_us"] *= 0.97; json.dump(r, open(sys.argv[1], "w"))
 P
 "$BIN" compare --against "$t/a" --only gemini --tolerance 1% --diff-only > "$t/out" 2>&1; rc=$?
-[[ $rc == 1 ]] && grep -q "^1 files, .* 1 beyond tolerance" "$t/out" && grep -q "latency_us .*1.0309 \*" "$t/out" \
+[[ $rc == 1 ]] && grep -q "^1 file, .* 1 beyond tolerance" "$t/out" && grep -q "latency_us .*1.0309 \*" "$t/out" \
   && echo "ok   --against --only gemini: drift found, exit 1: $(grep '\*' "$t/out" | tr -s ' ')" || { echo "FAIL --against drift: rc=$rc $(cat "$t/out")"; fail=1; }
 # (4b) a validation table (results/validation.json) is compared as what it is: made from the scenario results, not
 # rerun, said in a note; and a result whose scenario was run from outside the repository is found again.
@@ -75,7 +80,7 @@ cp "$SRC/results/validation.json" "$t/v/"
 cp "$SRC/scenarios/gemini/fig3_latency_2p_intra_openmpi.json" "$t/outside/x.json"
 (cd "$t/outside" && "$BIN" run x.json --out "$t/v/gemini" > /dev/null 2>&1) || fail=1
 "$BIN" compare --against "$t/v" > "$t/out" 2>&1; rc=$?
-[[ $rc == 0 ]] && grep -q "^# validation.json: a validation table" "$t/out" && grep -q "^1 files, .* 0 beyond tolerance, 0 structural" "$t/out" \
+[[ $rc == 0 ]] && grep -q "^# validation.json: a validation table" "$t/out" && grep -q "^1 file, .* 0 beyond tolerance, 0 structural" "$t/out" \
   && echo "ok   --against with validation.json and a scenario run from outside the repository: exit 0" \
   || { echo "FAIL --against validation table / outside scenario: rc=$rc $(tail -4 "$t/out")"; fail=1; }
 # (5) bad input

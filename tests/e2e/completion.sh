@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configuration: tools/completion/ompisim.bash (installed by setup.sh and `cmake --install`) sourced in bash, the
 #                completion function called with the words a user has typed and the tool under test as `ompisim`.
-# Expected:      subcommands and each subcommand's options complete from the tool's --help; `describe` completes
+# Expected:      subcommands and each subcommand's options complete from the tool's --help (the options its
+#                Options: section declares, none that only a description or the footer names); `describe` completes
 #                every kind of name it takes (machine, component, benchmark, collective, stack, topology: the output
 #                of `describe --names`); it is registered for `ompisim` and `build/bin/ompisim` and setup.sh installs
 #                it with bash-completion; `machine` completes its subcommand `template` and then template's own options
@@ -23,7 +24,21 @@ check() {  # check "typed words" "expected word" ...: each expected word is amon
   done
   echo "ok   '$typed' -> $got"
 }
+check_not() {  # check_not "typed words" "word" ...: no word given is among the completions
+  local typed=$1; shift
+  read -r -a w <<< "$typed"; [[ $typed == *" " ]] && w+=("")
+  local got; got=" $(complete_line "${w[@]}") "
+  for e in "$@"; do
+    [[ $got != *" $e "* ]] || { echo "FAIL '$typed': '$e' offered in [$got]"; fail=1; return; }
+  done
+  echo "ok   '$typed' offers none of $*"
+}
 check "sw" sweep
+check "--" --version --quiet --max-input-size --max-events
+check "sweep --" --jobs --shard --merge
+# only the options a subcommand declares: not one that its description or the exit-status footer names
+check_not "run --" --tolerance --against --jobs
+check_not "sweep --" --tolerance
 check "run --tr" --trace --trace-window
 check "describe ci" cielo
 check "describe all" allreduce
@@ -34,6 +49,8 @@ check "describe open" openmpi openmpi-cm
 check "machine te" template
 check "machine template --" --like --out
 check "machine template mine --like ti" titan
+check "validate --paper " gemini-xe-xk heterogeneous qsnet-elan4 seastar-portals slingshot-ex
+check "calibrate --paper sea" seastar-portals
 check "schema " scenario result grid sweep validation machine
 check "run scenarios/gemini/fig5_latency_2p_inter_o" scenarios/gemini/fig5_latency_2p_inter_openmpi.json
 # registered for the command as the README types it, as well as the installed `ompisim`

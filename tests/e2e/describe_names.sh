@@ -2,8 +2,9 @@
 # Configuration: `describe` with a name of each kind, a scenario path as `list` prints it (run from another folder),
 #                a machine file written by `machine template`, misspelled names, and a JSON file of neither kind.
 # Expected:      exit 0 for every kind, the scenario's machine, stack and benchmark, the machine file's own name;
-#                a misspelled name exits 2 with one line naming every kind and the closest name of any kind
-#                (ugnii -> ugni, btl/ugnii -> btl/ugni); a JSON file of neither kind exits 2 naming the file.
+#                a misspelled name exits 2 with one line naming the closest name of any kind first, where a reader
+#                sees it (ugnii -> ugni, btl/ugnii -> btl/ugni), then every kind; a JSON file of neither kind exits 2
+#                naming the file.
 # How validated: exit codes and grep on the output.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -21,8 +22,10 @@ scen=$("$BIN" list | sed -n '/^scenarios:/,$p' | sed -n 2p | tr -d ' ')
   || bad "describe a machine file: $(head -2 out) $(cat err)"
 misspelled() {  # NAME HINT
   "$BIN" describe "$1" > /dev/null 2> err; local rc=$?
-  if [[ $rc == 2 && $(wc -l < err) == 1 ]] && grep -q "key '$1': not a machine (.*), a component (.*), a benchmark" err \
-    && grep -qF "(did you mean '$2'?)" err; then ok "describe $1: did you mean '$2'"
+  if [[ $rc == 2 && $(wc -l < err) == 1 ]] \
+    && grep -qF "ompisim: error: describe: key '$1': (did you mean '$2'?) not a machine (" err \
+    && grep -q "key '$1': (did .*) not a machine (.*), a component (.*), a benchmark" err; then
+    ok "describe $1: did you mean '$2'"
   else bad "describe $1: exit $rc, $(cut -c1-300 err)"; fi
 }
 misspelled ugnii ugni

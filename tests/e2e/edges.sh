@@ -115,9 +115,15 @@ grep -q "^# effective values: btl_ugni_smsg_limit: effective 1024 B (value 0 B, 
 echo "{\"id\": \"m\", \"mca\": {\"btl_ugni_smsg_limit\": 256}, $q}" > m.json
 "$BIN" run m.json --out "$t/o17" 2> err.txt | head -3 > table.txt
 grep -q "^# overrides (scenario mca): btl_ugni_smsg_limit=256$" table.txt && ok "the scenario's mca block is listed" || bad "scenario mca in the header: $(cat table.txt err.txt)"
+# sensitivity --mca with a misspelled parameter names the closest one the run has
+refuse "sensitivity --mca misspelled" "--mca: key 'btl_ugni_smsg_limt': no such MCA parameter.*did you mean 'btl_ugni_smsg_limit'" sensitivity "$S" --mca btl_ugni_smsg_limt
 # --- the cost bound
-refuse "--max-events below the estimate" "--max-events.*about .* events.*not started" --max-events 1000 run "$t/slow.json" --out "$t/o10"
+# the time is an upper figure (the rate is a loaded machine's): said so, not "about 10 s" for a run of 0.4 s
+refuse "--max-events below the estimate" "--max-events.*about .* events.*, at most about .* [(]at 1e[+]05 messages/s.*not started" --max-events 1000 run "$t/slow.json" --out "$t/o10"
 refuse "--max-events on a sweep" "--max-events.*point [12] of 2" --max-events 10 sweep "$t/g.json" --out "$t/o11"
+# the bound is echoed as given, as every option error does (not '1000' for '1e3')
+refuse "--max-events as written" "--max-events: key '1e3': .*above the bound" --max-events 1e3 run "$t/slow.json" --out "$t/o10"
+refuse "--max-events as written, sweep" "--max-events: key '1e1': .*point [12] of 2" --max-events 1e1 sweep "$t/g.json" --out "$t/o11"
 "$BIN" --max-events 1e6 run "$S" --out "$t/o12" > /dev/null 2> err.txt && ok "--max-events above the estimate runs" || bad "--max-events 1e6: $(cat err.txt)"
 # --- interrupts, in each phase
 interrupt() {  # name signal expected-status command...

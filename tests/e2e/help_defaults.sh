@@ -3,7 +3,7 @@
 # Expected:      an option that takes a value and has a default says it, with the value the code uses (sweep -j 1,
 #                validate --samples 4, sensitivity --step 0.01, calibrate --paper gemini-xe-xk and --machine the paper's
 #                calibration machine, reproduce --out the committed results, --max-events no limit, --max-input-size
-#                4 MiB); an option error echoes the value as given (sensitivity --step 0: key '0', not '0.000000');
+#                4 MiB); reproduce's summary names an installed tool's default folder; an option error echoes the value as given (sensitivity --step 0: key '0', not '0.000000');
 #                the exit status footer names every subcommand that exits 1 (compare too); no help text names a source
 #                file (an installed tool has none, and the man page is made from these texts); describe's NAME help is
 #                its own text, and NAME with --names is refused naming both.
@@ -27,6 +27,19 @@ want "the one the paper's calibration points run on, which is the default" calib
 want "default: results/" reproduce --out
 want "default: no limit" --max-events
 want "default 4194304 (4 MiB)" --max-input-size
+# `list` names the papers --paper takes: the same names as validate's error for an unknown paper
+listed=$("$BIN" list | sed -n '/^papers /,/^[a-z]/s/^  \([^ ]*\) .*/\1/p' | tr '\n' ' ')
+taken=$("$BIN" validate --paper nopaper 2>&1 | sed -n 's/.*(papers: \(.*\))$/\1/p' | tr -d ',')
+[[ -n $listed && "$listed" == "$taken " ]] && echo "ok   list's papers: $listed" \
+  || { echo "FAIL list's papers '$listed' against validate --paper's '$taken'"; fail=1; }
+# the tool's --help names the environment variable it reads (OMPISIM_DATA), as the README does
+"$BIN" --help | grep -q "^Environment: OMPISIM_DATA" && echo "ok   --help names OMPISIM_DATA" \
+  || { echo "FAIL --help does not name OMPISIM_DATA"; fail=1; }
+# the summary of reproduce in the tool's --help (and the man page's list) says where an installed tool writes, as
+# reproduce --out's help does, not "into results/" alone
+sum=$("$BIN" --help | awk '/^  reproduce / {p=1} /^  [a-z]+ / && !/^  reproduce / {p=0} p' | tr -s ' \n' ' ')
+[[ $sum == *"--out"* && $sum == *"ompisim-out/reproduce/"* ]] && echo "ok   reproduce's summary: $sum" \
+  || { echo "FAIL reproduce's summary does not say where an installed tool writes: $sum"; fail=1; }
 err=$("$BIN" sensitivity scenarios/gemini/fig5_latency_2p_inter_openmpi.json --step 0 2>&1 > /dev/null)
 [[ $err == "ompisim: error: --step: key '0': must be in (0, 1)" ]] && echo "ok   $err" || { echo "FAIL --step 0: $err"; fail=1; }
 foot=$("$BIN" compare --help | tr -s ' \n' ' ')

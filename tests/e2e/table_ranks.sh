@@ -2,7 +2,9 @@
 # Configuration: `run` of osu_allreduce (8 B, 1 KiB) on the LogGOPS machine at 4 and 8 ranks (a list of process counts
 #                in one scenario), whose OSU table has no column for the process count.
 # Expected:      exit 0; the printed table gives each count its own table under "# 4 ranks", "# 8 ranks", each with
-#                both sizes, in the order of the JSON result's points (so no row is left without its count).
+#                both sizes, in the order of the JSON result's points (so no row is left without its count); the
+#                header line and a --plot's title give the counts as text ("4, 8 ranks"; "2 .. 64 ranks (6 counts)"
+#                above four counts), not as a JSON list.
 #                The same scenario as a sweep's base (axis benchmark.iterations: 2, 3): every row of sweep.json and
 #                sweep.csv names its process count (4 or 8), each (point, count, size) once.
 # How validated: the printed text against the result JSON; python3 on sweep.json and sweep.csv.
@@ -12,7 +14,14 @@ cat > "$t/s.json" <<J
 {"id": "table-ranks", "machine": "loggp", "stack": "loggp", "ranks": [4, 8],
  "benchmark": {"name": "osu_allreduce", "sizes": [8, 1024], "iterations": 2, "skip": 0}}
 J
-"$BIN" --quiet run "$t/s.json" --out "$t/o" > "$t/table" 2> "$t/err" || { echo "FAIL run exits 0: $(cat "$t/err")"; exit 1; }
+"$BIN" --quiet run "$t/s.json" --out "$t/o" --plot p.svg > "$t/table" 2> "$t/err" || { echo "FAIL run exits 0: $(cat "$t/err")"; exit 1; }
+head -1 "$t/table" | grep -qx "# ompisim osu_allreduce on loggp (loggp), 4, 8 ranks" \
+  && grep -q ">osu_allreduce on loggp (loggp), 4, 8 ranks<" "$t/o/p.svg" \
+  && echo "ok   the header and the plot title name the counts: $(head -1 "$t/table")" \
+  || { echo "FAIL the header or plot title: $(head -1 "$t/table"); $(grep -o '>osu_allreduce on[^<]*' "$t/o/p.svg")"; fail=1; }
+sed 's/"ranks": \[4, 8\]/"ranks": [2, 4, 8, 16, 32, 64]/' "$t/s.json" > "$t/s6.json"
+"$BIN" --quiet run "$t/s6.json" --out "$t/o6" 2> /dev/null | head -1 | grep -qx "# ompisim osu_allreduce on loggp (loggp), 2 .. 64 ranks (6 counts)" \
+  && echo "ok   six counts: first .. last" || { echo "FAIL six counts: $("$BIN" --quiet run "$t/s6.json" --out "$t/o6" 2>&1 | head -1)"; fail=1; }
 python3 - "$t/table" "$t/o/table-ranks.json" <<'P' || fail=1
 import json, sys
 lines = open(sys.argv[1]).read().split("\n")

@@ -203,6 +203,8 @@ bad "rank outside the job" "--trace-ranks.*not in the job" --trace "$t/w.json" -
 bad "--trace-ranks without --trace" "--trace-ranks.*give --trace" --trace-ranks 0
 echo '{"id": "sw", "machine": "cielo", "stack": "openmpi", "ranks": [2, 4], "ranks_per_node": 1, "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "iterations": 2}}' > "$t/sw.json"
 "$BIN" run "$t/sw.json" --out "$t/sw" --trace "$t/sw.paje" > /dev/null 2> "$t/e"; rc=$?
-[[ $rc == 2 ]] && grep -q -- "--trace.*runs 2 points" "$t/e" && echo "ok   sweep refused: $(cat "$t/e")" || { echo "FAIL sweep: rc=$rc $(cat "$t/e")"; fail=1; }
+# refused, saying how to trace one point: a copy with one value of "ranks"
+[[ $rc == 2 ]] && grep -q -- "--trace.*runs 2 points.*a copy of the scenario with one value of \"ranks\" (e.g. \"ranks\": 2)" "$t/e" \
+  && echo "ok   sweep refused: $(cat "$t/e")" || { echo "FAIL sweep: rc=$rc $(cat "$t/e")"; fail=1; }
 ls "$t" | grep -q "^w.json\|sw.paje\|tmp" && { echo "FAIL a refused run left a file: $(ls "$t")"; fail=1; }
 exit $fail

@@ -47,6 +47,30 @@ else bad "4 KiB: $(cat "$t/kib.err")"; fi
 "$BIN" machine template mine --out "$t" 2> /dev/null || bad "machine template"
 "$BIN" run "$t/kib.json" --machine-file "$t/mine.json" --out "$t/tpl" > /dev/null 2> "$t/tpl.err" \
   && ok "the template loads (run --machine-file)" || bad "template: $(cat "$t/tpl.err")"
+# a template of every installed machine loads as written (describe reads it whole)
+every_fail=0
+for m in $("$BIN" list | sed -n '/^machines:/,/^[a-z]/s/^  \([^ ]*\) .*/\1/p'); do
+  "$BIN" machine template "t-$m" --like "$m" --out "$t/every" 2> /dev/null \
+    && "$BIN" describe "$t/every/t-$m.json" > /dev/null 2> "$t/every.err" \
+    || { bad "the template of $m does not load: $(cat "$t/every.err")"; every_fail=1; }
+done
+[[ $every_fail == 0 ]] && ok "the template of every machine loads ($(ls "$t/every" | wc -l) machines)"
+# a template of a machine that extends a base (whatif-cielo-2nic: base cielo) holds the base's parameters too, each
+# with its note, and runs as the machine it copies
+"$BIN" machine template two --like whatif-cielo-2nic --out "$t" 2> /dev/null || bad "machine template --like whatif-cielo-2nic"
+python3 -c "
+import json, sys
+j = json.load(open('$t/two.json'))
+assert 'base' not in j, 'base kept'
+e = j['networks']['gemini']['nic']['bte_bandwidth']
+assert 'note' in e and 'value' in e, e
+assert j['networks']['gemini']['ports_per_node'] == 2
+" && "$BIN" run "$t/kib.json" --machine-file "$t/two.json" --out "$t/two" > /dev/null 2>&1 \
+  && "$BIN" run "$t/kib.json" --machine-file "$(dirname "$BIN")/../share/ompisim/models/gemini/machines/whatif-cielo-2nic.json" --out "$t/two0" \
+    > /dev/null 2>&1 \
+  && "$BIN" compare "$t/two/kib.json" "$t/two0/kib.json" > /dev/null \
+  && ok "a template of a machine with a base holds every parameter with its note, and runs as that machine" \
+  || bad "template of whatif-cielo-2nic: $(head -c 300 "$t/two.json")"
 python3 - "$t/mine.json" "$t/plain.json" "$t/bare.json" <<'P'
 import json, sys
 j = json.load(open(sys.argv[1]))

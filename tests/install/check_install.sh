@@ -53,6 +53,11 @@ after=$(find "$inst" -type f -newer "$bin" | wc -l)
 [[ $rc == 0 && -s ompisim-out/reproduce/validation.md && $before == "$after" ]] \
   && echo "ok   installed reproduce writes ./ompisim-out/reproduce/, the installed results/ untouched" \
   || { echo "FAIL installed reproduce: rc=$rc, $((after - before)) installed results rewritten, $(ls ompisim-out 2>&1 | head -3)"; fail=1; }
+# --from results/ names the installed results from another folder, as compare --against results/ does
+"$bin" --quiet reproduce --from results/ --out "$p/replot" > "$p/rep2.log" 2>&1; rc=$?
+[[ $rc == 0 && -s $p/replot/validation.md ]] && ls "$p/replot/gemini/"*.svg > /dev/null 2>&1 \
+  && echo "ok   reproduce --from results/ from another folder redraws the installed results" \
+  || { echo "FAIL reproduce --from results/ from another folder: rc=$rc $(tail -2 "$p/rep2.log")"; fail=1; }
 # --version and a result's provenance name the installed source's git describe, not "unknown" (the installed data is
 # no git checkout); only checked when the source is one
 if want=$(git -C "$src" describe --always --dirty 2> /dev/null); then

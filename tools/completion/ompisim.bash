@@ -2,6 +2,11 @@
 # fixed choices (`schema scenario|result|...`) are read from the tool's own --help, so they never drift; `describe`
 # completes every name it takes (`describe --names`: machines, components, benchmarks, collectives, stacks, topologies);
 # scenario, grid and machine files complete as *.json.
+# the options a --help text declares: the first word of each line of its Options: section (not an option named in a
+# description or in the exit-status footer, which another subcommand takes)
+_ompisim_options() {
+  sed -n '/^Options:/,/^$/s/^  \(-[a-zA-Z],\)\{0,1\}\(--[a-z][a-z0-9-]*\).*/\2/p'
+}
 _ompisim() {
   local cur prev words cword
   _init_completion 2> /dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
@@ -12,12 +17,13 @@ _ompisim() {
   if [[ -z $sub ]]; then
     local subs
     subs=$("$tool" --help 2> /dev/null | sed -n '/^Subcommands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
-    COMPREPLY=($(compgen -W "$subs --help --version --quiet --max-input-size" -- "$cur"))
+    COMPREPLY=($(compgen -W "$subs $("$tool" --help 2> /dev/null | _ompisim_options)" -- "$cur"))
     return
   fi
   case $prev in
     --out) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --machine-file | --against) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --paper) COMPREPLY=($(compgen -W "$("$tool" list 2> /dev/null | sed -n '/^papers /,/^[a-z]/s/^  \([^ ]*\) .*/\1/p')" -- "$cur")); return ;;
     --like) COMPREPLY=($(compgen -W "$("$tool" list 2> /dev/null | sed -n '/^machines:/,/^[a-z]/s/^  \([^ ]*\) .*/\1/p')" -- "$cur")); return ;;
   esac
   local help words_after=$((cword - i - 1))
@@ -30,7 +36,7 @@ _ompisim() {
   # a positional documented as "a | b | c" (schema's kind): its choices
   choices=$(sed -n '/^Positionals:/,/^$/s/^  [a-z]* TEXT[A-Z ]* \{2,\}\([a-z]*\( | [a-z]*\)\{1,\}\)$/\1/p' <<< "$help" | tr -d '|')
   if [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "$(grep -o -- '--[a-z][a-z0-9-]*' <<< "$help" | sort -u)" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_ompisim_options <<< "$help")" -- "$cur"))
   elif [[ -n $nested && $words_after == 0 ]]; then
     COMPREPLY=($(compgen -W "$nested" -- "$cur"))
   elif [[ -n $choices && $words_after == 0 ]]; then

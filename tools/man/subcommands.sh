@@ -7,7 +7,7 @@ set -euo pipefail
 tool=$1; out=$2
 subs() { "$@" --help | sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'; }
 roff() {  # verbatim text: backslashes as \e, a leading . or ' made literal
-  sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/" -e '/^Exit status: /d'
+  sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/" -e '/^Exit status: /d' -e '/^Environment: /d'
 }
 {
   echo "[SUBCOMMANDS IN DETAIL]"

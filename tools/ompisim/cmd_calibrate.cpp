@@ -43,7 +43,7 @@ int calibrate_command(const CLI::App& sub, const CalibrateOptions& opt, Context&
 void add_calibrate(CLI::App& app, Context& ctx) {
   auto [cal, opt] = ctx.command(app, "calibrate", "fit the free parameters (least squares) on the calibration points",
                                 calibrate_command);
-  cal->add_option("--paper", opt->paper, "paper whose calibration points are used (default gemini-xe-xk)");
+  cal->add_option("--paper", opt->paper, "paper whose calibration points are used (ompisim list: papers; default gemini-xe-xk)");
   cal->add_option("--machine", opt->machine,
                   "the machine fitted: the one the paper's calibration points run on, which is the default (a name, "
                   "or a file of that machine name)");

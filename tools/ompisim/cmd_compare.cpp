@@ -14,6 +14,18 @@
 namespace ompisim::cli {
 namespace {
 
+// Overrides as a user types them: `--set k=v` each, a value with a space quoted (`--set nic.bte_bandwidth="5 GB/s"`),
+// so two overrides cannot read as one.
+std::string set_words(const std::vector<std::string>& sets) {
+  std::vector<std::string> w;
+  for (const auto& kv : sets) {
+    const auto eq = kv.find('=');
+    const bool quote = kv.find(' ') != std::string::npos && eq != std::string::npos;
+    w.push_back("--set " + (quote ? kv.substr(0, eq + 1) + "\"" + kv.substr(eq + 1) + "\"" : kv));
+  }
+  return fmt::format("{}", fmt::join(w, " "));
+}
+
 // How a result file was run, from its provenance: its overrides (run --set), its machine file and its engine. Empty
 // when the file is no result or has no provenance (compare_paths then reports the file).
 struct RunSetting {
@@ -27,7 +39,7 @@ RunSetting run_setting(const std::string& path) {
     for (auto& o : prov.value("overrides", Json::array()))
       if (o.is_array() && o.size() == 2 && o[0].is_string() && o[1].is_string())
         sets.push_back(o[0].get<std::string>() + "=" + o[1].get<std::string>());
-    s.overrides = sets.empty() ? "no --set" : fmt::format("--set {}", fmt::join(sets, " "));
+    s.overrides = sets.empty() ? "no --set" : set_words(sets);
     s.machine_file = prov.value("machine_file", "");
     s.engine = prov.value("engine", "");
   } catch (const std::exception&) {
@@ -65,7 +77,7 @@ int compare_command(const CLI::App& sub, const CompareOptions& opt, Context&) {
     if (!opt.a.empty()) throw InputError("compare", opt.a, "--against reruns the results it names: give no A or B");
     c = validation::compare_against(opt.against, tol, opt.only, parse_sets(opt.sets), progress::points, opt.engine);
     name_a = opt.against + " (committed)";
-    name_b = "this build's rerun" + (opt.sets.empty() ? std::string() : fmt::format(" with {}", fmt::join(opt.sets, " ")));
+    name_b = "this build's rerun" + (opt.sets.empty() ? std::string() : " with " + set_words(opt.sets));
     if (!opt.engine.empty()) name_b += " on engine " + opt.engine;
   } else {
     if (opt.a.empty() || opt.b.empty()) throw InputError("compare", opt.a, "give A and B, or --against DIR");

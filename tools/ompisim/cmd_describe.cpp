@@ -227,7 +227,8 @@ NameLists describable_names() {
   return n;
 }
 
-// A name describe does not know: one error naming every kind of name with the closest one of any kind.
+// A name describe does not know: one error with the closest name of any kind first (the line is long), then every
+// kind of name.
 [[noreturn]] void unknown_name(const std::string& name) {
   const NameLists n = describable_names();
   std::vector<std::string> all;
@@ -236,11 +237,11 @@ NameLists describable_names() {
   for (auto& c : component_registry().all()) all.push_back(c.name);
   const std::string hint = did_you_mean(name, all);
   throw InputError("describe", name,
-                   fmt::format("not a machine ({}), a component ({}), a benchmark ({}), a collective ({}), a stack ({}) "
-                               "or a topology ({}){}; a machine or scenario file ends in .json",
-                               fmt::join(n.machines, ", "), fmt::join(n.components, ", "), fmt::join(n.benchmarks, ", "),
-                               fmt::join(n.collectives, ", "), fmt::join(n.stacks, ", "), fmt::join(n.topologies, ", "),
-                               hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+                   fmt::format("{}not a machine ({}), a component ({}), a benchmark ({}), a collective ({}), a stack "
+                               "({}) or a topology ({}); a machine or scenario file ends in .json",
+                               hint.empty() ? "" : "(did you mean '" + hint + "'?) ", fmt::join(n.machines, ", "),
+                               fmt::join(n.components, ", "), fmt::join(n.benchmarks, ", "),
+                               fmt::join(n.collectives, ", "), fmt::join(n.stacks, ", "), fmt::join(n.topologies, ", ")));
 }
 
 // A sweep grid: its base, each axis with its values in grid order, and how many points `ompisim sweep` runs.

@@ -1,7 +1,8 @@
-// `ompisim list`: the machines, components, stack presets, engines, NIC kinds, topologies, benchmarks, collectives and
-// scenarios there are, and the example sweep grids: every name `describe` takes is listed here.
+// `ompisim list`: the machines, components, stack presets, engines, NIC kinds, topologies, benchmarks, collectives,
+// papers (validate --paper) and scenarios there are, and the example sweep grids: every name `describe` takes is listed here.
 #include "benchmarks/driver.hpp"
 #include "collectives/registry.hpp"
+#include "core/json_input.hpp"
 #include "platform/machine.hpp"
 #include "platform/topology/topology_registry.hpp"
 #include "runner/registries.hpp"
@@ -58,6 +59,16 @@ int list_command(const CLI::App&, const NoOptions&, Context&) {
     it->second.push_back(a.algo);
   }
   for (auto& [c, algos] : colls) std::cout << fmt::format("  {:<14} {}\n", c, fmt::join(algos, ", "));
+  // The papers with reference data: the names validate --paper and calibrate --paper take.
+  std::cout << "papers (validate --paper, calibrate --paper):\n";
+  for (auto& f : validation::reference_files("")) {
+    std::string title;
+    try {
+      title = load_json_file(f).value("title", "");
+    } catch (const std::exception&) {
+    }
+    std::cout << fmt::format("  {:<16} {}\n", std::filesystem::path(f).stem().string(), title);
+  }
   std::cout << "scenarios:\n";
   for (auto& f : validation::scenario_files()) std::cout << "  " << f << "\n";
   // The grids a user copies to start a sweep (`sweep` takes them by this name from any folder), with the folder they
@@ -82,7 +93,7 @@ int list_command(const CLI::App&, const NoOptions&, Context&) {
 
 void add_list(CLI::App& app, Context& ctx) {
   ctx.command(app, "list", "list machines, components, stacks, engines, NIC kinds, topologies, benchmarks, "
-                               "collectives and their algorithms, scenarios and example sweep grids", list_command);
+                               "collectives and their algorithms, papers (validate --paper), scenarios and example sweep grids", list_command);
 }
 
 }  // namespace ompisim::cli

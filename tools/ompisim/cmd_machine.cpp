@@ -8,6 +8,7 @@
 #include "core/safe_name.hpp"
 #include "core/units.hpp"
 #include "platform/machine.hpp"
+#include "platform/machine_json.hpp"
 #include "runner/registries.hpp"
 #include "tools/ompisim/commands.hpp"
 
@@ -22,9 +23,11 @@ struct TemplateOptions {
   std::string name, like = "cielo", out_dir;
 };
 
-// The machine's file with a note on every parameter entry it holds itself (its long name is its key path).
+// The machine's file with a note on every parameter entry (its long name is its key path). A file that extends a
+// "base" is given with its base merged in (as the loader reads it), so that every parameter is in the template.
 Json annotated(Machine& m) {
   Json mj = load_json_file(m.file);
+  if (mj.contains("base")) mj = load_machine_json(m.file, m.file);
   for (const ParamRef& p : m.physical_params_long()) {
     Json* e = &mj;
     std::string rest = p.info.name;
@@ -47,10 +50,13 @@ int template_command(const CLI::App& sub, const TemplateOptions& opt, Context& c
     if (e.key() != "machine") throw;
     throw InputError("--like", opt.like, e.reason());
   }
+  const Json own = load_json_file(m->file);
+  const std::string base = own.contains("base") && own["base"].is_string() ? own["base"].get<std::string>() : "";
   Json mj = annotated(*m);
   if (mj.contains("machine")) mj["machine"] = opt.name;
-  mj["description"] = fmt::format("{}: a machine file started from {} ({}); every value and source below is {}'s until "
-                                  "replaced", opt.name, m->name, repo_relative(m->file), m->name);
+  mj["description"] = fmt::format("{}: a machine file started from {} ({}{}); every value and source below is {}'s until "
+                                  "replaced", opt.name, m->name, repo_relative(m->file),
+                                  base.empty() ? "" : ", with its base " + base + " merged in", m->name);
   ctx.out = std::make_unique<OutputDir>(opt.out_dir.empty() ? "." : opt.out_dir);
   const std::string path = ctx.out->file(opt.name + ".json");
   // A template is where a user's measured values go: an existing file of that name is never replaced.

@@ -2,6 +2,7 @@
 #include "core/errors.hpp"
 #include "core/progress.hpp"
 #include "platform/machine.hpp"
+#include "platform/data_path.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/validate.hpp"
 
@@ -14,9 +15,11 @@ std::string g_from;  // --from: redraw from a results folder instead of running
 
 int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
   refuse_empty_values(sub, {"--out", "--from"});
-  if (!g_from.empty() && !std::filesystem::is_regular_file(std::filesystem::path(g_from) / "validation.json"))
+  // --from results/ names the committed results from any folder, as compare --against results/ does (data_path)
+  const std::string from = g_from.empty() ? g_from : data_path(g_from);
+  if (!from.empty() && !std::filesystem::is_regular_file(std::filesystem::path(from) / "validation.json"))
     throw InputError(g_from, "validation.json", "--from needs a results folder written by reproduce (no validation.json)");
-  const int rc = validation::reproduce(out, g_from);
+  const int rc = validation::reproduce(out, from);
   progress::clear();
   return rc;
 }
@@ -25,7 +28,8 @@ int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
 
 void add_reproduce(CLI::App& app, Context& ctx) {
   auto [rep, out] = ctx.command(app, "reproduce",
-                                "run every scenario into results/ (JSON, CSV, SVG) and write validation.md",
+                                "run every scenario into --out (JSON, CSV, SVG) and write validation.md there; default "
+                                "the source checkout's results/, for an installed tool ompisim-out/reproduce/",
                                 reproduce_command);
   // From a source checkout (the build tree's data is a link to it) the committed results are rewritten; an installed
   // tool's results/ is the copy `compare --against results/` reads, shared by its users, and is never written.

@@ -50,7 +50,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   Scenario s = load_scenario(opt.scen_file);
   set_engine(s, opt.engine);
   s.machine_file = opt.machine_file;
-  check_max_events(s, ctx.max_events, "scenario " + s.id);
+  check_max_events(s, ctx.max_events, "scenario " + s.id, ctx.max_events_text);
   if (const double e = estimate_events(s); e > kEventsWorthSaying && isatty(STDERR_FILENO) && !ctx.quiet)
     std::cerr << fmt::format("ompisim: scenario {}: {} (--max-events N refuses such a run)\n", s.id,
                              estimate_text(s, e));

@@ -96,7 +96,7 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
   SweepGrid g = load_sweep_grid(grid_file);
   for (std::size_t i = 0; i < g.points.size() && ctx.max_events > 0; ++i)
     check_max_events(scenario_from_json(g.points[i].scenario, g.base_file), ctx.max_events,
-                     fmt::format("{}: point {} of {}", grid_file, i + 1, g.points.size()));
+                     fmt::format("{}: point {} of {}", grid_file, i + 1, g.points.size()), ctx.max_events_text);
   std::string stem = std::filesystem::path(grid_file).stem().string();
   if (opt.out.empty()) check_safe_name(stem, grid_file, "(file name)");
   ctx.out = std::make_unique<OutputDir>(opt.out.empty() ? kDefaultOutRoot + "sweep-" + stem : opt.out);

@@ -74,7 +74,7 @@ int validate_command(const CLI::App& sub, const ValidateOptions& opt, Context&) 
 void add_validate(CLI::App& app, Context& ctx) {
   auto [val, opt] = ctx.command(app, "validate", "run the scenarios with reference data and print the validation table",
                                 validate_command);
-  val->add_option("--paper", opt->paper, "only this paper (e.g. gemini-xe-xk)");
+  val->add_option("--paper", opt->paper, "only this paper (ompisim list: papers; e.g. gemini-xe-xk)");
   val->add_flag("--json", opt->json, "print JSON");
   val->add_option("--machine-file", opt->machine_file,
                   "machine file used by every scenario whose machine has this file's name (a what-if machine); a "

@@ -32,7 +32,10 @@ const char* const kExitHelp =
     "finished before the signal are kept whole).\n";
 
 void add_global_options(CLI::App& app, Context& ctx) {
-  app.footer(kExitHelp);
+  // the tool's own --help (and so the man page) also names the environment variable the tool reads
+  app.footer(std::string(kExitHelp) +
+             "\nEnvironment: OMPISIM_DATA, the data folder (models/, scenarios/, results/, ...) read instead of "
+             "<prefix>/share/ompisim beside the binary's bin/.\n");
   app.set_version_flag("--version", [] {
     const std::string mpi = mpi_launch::library();
     return fmt::format("ompisim {}\ngit describe: {}\nSimGrid {}\nMPI: {}", OMPISIM_VERSION, git_describe(),
@@ -296,8 +299,8 @@ static bool draw_rows(const Json& res, const bench::DriverInfo::RowPlot& rp, con
   spec.xcol = rp.x;
   spec.ycol = "time_s";
   spec.logx = spec.logy = false;
-  spec.title = fmt::format("{} on {} ({}), {} ranks", res.value("benchmark", ""), res.value("machine", ""),
-                           res.value("stack", ""), res["ranks"].dump());
+  spec.title = fmt::format("{} on {} ({}), {}", res.value("benchmark", ""), res.value("machine", ""),
+                           res.value("stack", ""), ranks_text(res["ranks"]));
   int k = 0;
   for (const auto& [col, label] : rp.ys) {
     std::string name = fmt::format("$y{}", k++);
@@ -326,8 +329,8 @@ bool draw_run(const Json& res, const OutputDir& out, const std::string& svg, con
   spec.caption = run_caption(res, scenario_mca);
   spec.xcol = x;
   spec.ycol = y;
-  spec.title = fmt::format("{} on {} ({}), {} ranks", res.value("benchmark", ""), res.value("machine", ""),
-                           res.value("stack", ""), res["ranks"].dump());
+  spec.title = fmt::format("{} on {} ({}), {}", res.value("benchmark", ""), res.value("machine", ""),
+                           res.value("stack", ""), ranks_text(res["ranks"]));
   std::string block = "$run << EOD\n" + x + "," + y + "\n";
   for (auto& p : pts) block += fmt::format("{},{}\n", std::max(p[x].get<double>(), 1.0), p[y].get<double>());
   spec.inline_data = block + "EOD\n";

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <sstream>
 #include <unistd.h>
 
 using namespace ompisim;
@@ -39,5 +40,18 @@ TEST_CASE("sensitivity: normalised derivatives match the LogGOPS closed form, so
   CHECK(s["parameters"][0]["name"].get<std::string>().ends_with("G_bandwidth"));
   for (std::size_t i = 1; i < s["parameters"].size(); ++i)
     CHECK(s["parameters"][i - 1]["max_abs"].get<double>() >= s["parameters"][i]["max_abs"].get<double>());
-  CHECK_THAT(validation::render_sensitivity(s), Catch::Contains("G_bandwidth  0.94"));
+  // the table's columns line up: each row's name and max|S| take the same width, under the header's
+  const std::string text = validation::render_sensitivity(s);
+  CHECK_THAT(text, Catch::Contains("G_bandwidth"));
+  std::istringstream lines(text);
+  std::size_t header_end = 0, rows = 0;
+  for (std::string l; std::getline(lines, l);) {
+    if (l.starts_with("# parameter")) header_end = l.find("max|S|") + 6;
+    if (l.empty() || l[0] == '#') continue;
+    ++rows;
+    const std::size_t first = std::min(l.find(" +"), l.find(" -"));
+    CHECK(first == header_end);
+    if (l.find("G_bandwidth") != std::string::npos) CHECK(l.substr(first - 6, 5) == " 0.94");
+  }
+  CHECK(rows == s["parameters"].size());
 }

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# docs.readme_speed can fail: README.md copies with a figure, a pass mean, a peak RSS and a file count that
+# bench/README.md and the tree do not give are each refused.
+# Usage: detects_readme_speed.sh PYTHON SOURCE_DIR
+set -u
+py=$1; src=$2; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; fail=0
+mutate() {  # mutate SED-EXPRESSION WHAT: the check must exit 1 on README.md so edited
+  sed "$1" "$src/README.md" > "$tmp/README.md"
+  cmp -s "$src/README.md" "$tmp/README.md" && { echo "FAIL the edit '$1' changed nothing"; fail=1; return; }
+  if "$py" "$src/tests/docs/check_readme_speed.py" "$src" "$tmp/README.md" > "$tmp/out"; then
+    echo "FAIL not detected: $2"; fail=1
+  else
+    echo "ok   detected: $2 ($(head -1 "$tmp/out"))"
+  fi
+}
+mutate 's/| 59\.86 s |/| 74.0 s |/' "a target's figure bench/README.md does not give"
+mutate 's/(all 72 `scenarios/(all 66 `scenarios/' "a file count the tree does not hold"
+mutate 's/| 39\.96 s \/ 137 MB |/| 39.50 s \/ 137 MB |/' "a mean other than the passes' mean"
+mutate 's/| 21\.34 s \/ 1\.11 GB |/| 21.34 s \/ 1.31 GB |/' "a peak RSS other than bench/README.md's"
+exit $fail
