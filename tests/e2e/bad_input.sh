@@ -4,6 +4,7 @@
 set -u
 BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 . "$(dirname "$0")/lib_check.sh"
+SRC_SCN=$(cd "$(dirname "$0")/../.." && pwd)/scenarios/gemini/fig3_latency_2p_intra_openmpi.json
 B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}'
 check unknown_key "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"rankz\": 3}" "rankz.*did you mean 'ranks'"
 check wrong_type "{$B, \"ranks\": \"two\", \"ranks_per_node\": 1}" "key 'ranks': expected an integer"
@@ -30,4 +31,9 @@ expect_input_error calibrate_other_machine "key 'cielo': the calibration points 
 # validate --machine-file of a machine no scenario of the paper runs on would be used by none: refused before any run
 "$BIN" machine template my-cielo --out "$t/m" 2> /dev/null
 expect_input_error unused_machine_file "its machine 'my-cielo' is the machine of no scenario of gemini-xe-xk (they run on cielo)" validate --paper gemini-xe-xk --machine-file "$t/m/my-cielo.json"
+# a run refused after its default output folder was made (an unknown --set key, found by the run) leaves no
+# ompisim-out/ behind in the current directory: the folder and the parents it created go
+mkdir "$t/cwd"; (cd "$t/cwd" && "$BIN" run "$SRC_SCN" --set bogus=1 > /dev/null 2> "$t/cwd.err"); rc=$?
+if [[ $rc != 2 ]] || [[ -n $(ls -A "$t/cwd") ]]; then echo "FAIL default_out_left: rc=$rc left: $(ls -A "$t/cwd")"; fail=1
+else echo "ok   default_out_left: $(cat "$t/cwd.err")"; fi
 exit $fail
