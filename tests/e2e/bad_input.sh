@@ -31,6 +31,9 @@ expect_input_error calibrate_other_machine "key 'cielo': the calibration points 
 # validate --machine-file of a machine no scenario of the paper runs on would be used by none: refused before any run
 "$BIN" machine template my-cielo --out "$t/m" 2> /dev/null
 expect_input_error unused_machine_file "its machine 'my-cielo' is the machine of no scenario of gemini-xe-xk (they run on cielo)" validate --paper gemini-xe-xk --machine-file "$t/m/my-cielo.json"
+# an empty --engine is refused, not taken as "the scenario's own engine"
+expect_input_error empty_run_engine "--engine: empty value" run "$SRC_SCN" --engine "" --out "$t/out-empty_run_engine"
+expect_input_error empty_compare_engine "--engine: empty value" compare --against "$t" --engine ""
 # a run refused after its default output folder was made (an unknown --set key, found by the run) leaves no
 # ompisim-out/ behind in the current directory: the folder and the parents it created go
 mkdir "$t/cwd"; (cd "$t/cwd" && "$BIN" run "$SRC_SCN" --set bogus=1 > /dev/null 2> "$t/cwd.err"); rc=$?
