@@ -34,6 +34,11 @@ expect_input_error unused_machine_file "its machine 'my-cielo' is the machine of
 # an empty --engine is refused, not taken as "the scenario's own engine"
 expect_input_error empty_run_engine "--engine: empty value" run "$SRC_SCN" --engine "" --out "$t/out-empty_run_engine"
 expect_input_error empty_compare_engine "--engine: empty value" compare --against "$t" --engine ""
+# sensitivity --mca names are checked against the scenario's stack before the first run (refused at once, not after it)
+expect_input_error sensitivity_mca_machine "--mca: key 'btl_ugni_smsg_limit': parameter of btl/ugni.*this machine is qsnet" \
+  sensitivity "$(dirname "$SRC_SCN")/../qsnet/fig10_latency_openmpi.json" --mca btl_ugni_smsg_limit
+expect_input_error sensitivity_mca_unknown "--mca: key 'mca.btl_ugni_smsg_limt': unknown MCA parameter (did you mean 'btl_ugni_smsg_limit'?)" \
+  sensitivity "$SRC_SCN" --mca btl_ugni_smsg_limt
 # a run refused after its default output folder was made (an unknown --set key, found by the run) leaves no
 # ompisim-out/ behind in the current directory: the folder and the parents it created go
 mkdir "$t/cwd"; (cd "$t/cwd" && "$BIN" run "$SRC_SCN" --set bogus=1 > /dev/null 2> "$t/cwd.err"); rc=$?
