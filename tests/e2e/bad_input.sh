@@ -19,6 +19,7 @@ check benchmark_unknown_key '{"machine": "cielo", "stack": "openmpi", "benchmark
 check smb_window '{"machine": "red-storm", "stack": "native", "benchmark": {"name": "smb_overhead", "window": 8}, "ranks": 2}' "key 'benchmark.window': unknown key"
 check misspelled_required '{"machine": "cielo", "stack": "openmpi", "benchmrak": {"name": "osu_latency"}, "ranks": 2}' "key 'benchmark': required key is missing (is 'benchmrak' a misspelling of it?)"
 check truncated '{"machine": "cielo", ' "not valid JSON"
+check plot_field "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"plot\": \"../../x\"}" "key 'plot': expected the name of a result field"
 # an unknown --paper lists the papers there are, with a did-you-mean when one is close or holds it (one paper only)
 expect_input_error unknown_paper "key 'gemini': no reference data for this paper (did you mean 'gemini-xe-xk'?) (papers: gemini-xe-xk, heterogeneous, qsnet-elan4, seastar-portals, slingshot-ex)" validate --paper gemini
 expect_input_error part_of_paper_name "key 'Elan4': no reference data for this paper (did you mean 'qsnet-elan4'?)" validate --paper Elan4
