@@ -111,6 +111,11 @@ OutputDir::OutputDir(const std::string& dir, const std::string& option) : option
   std::error_code ec;
   fs::file_status st = fs::status(dir, ec);  // follows a symlinked --out (resolved once, here)
   if (!fs::exists(st)) {
+    fs::path top = fs::absolute(fs::path(dir), ec).lexically_normal();  // the outermost folder about to be created
+    for (fs::path up = top.parent_path(); !up.empty() && up != up.parent_path() && !fs::exists(up, ec);
+         up = up.parent_path())
+      top = up;
+    top_created_ = top.string();
     fs::create_directories(dir, ec);
     if (ec) bad(fmt::format("cannot create the output folder: {}", ec.message()));
     created_ = true;
@@ -167,7 +172,14 @@ void OutputDir::discard_if_unused() const {
   if (!created_) return;
   std::error_code ec;
   std::string target = root_.empty() ? given_ : root_;
-  if (fs::is_directory(target, ec) && fs::is_empty(target, ec)) fs::remove(target, ec);
+  if (!fs::is_directory(target, ec) || !fs::is_empty(target, ec)) return;
+  // the folder and every empty parent this object created with it (ompisim-out/ of a default ompisim-out/<id>/)
+  fs::path p = fs::absolute(fs::path(given_), ec).lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();
+  fs::remove(target, ec);
+  if (top_created_.empty()) return;
+  for (p = p.parent_path(); p.string().size() >= top_created_.size() && p != p.parent_path(); p = p.parent_path())
+    if (!fs::is_directory(p, ec) || !fs::is_empty(p, ec) || !fs::remove(p, ec)) break;
 }
 
 }  // namespace ompisim

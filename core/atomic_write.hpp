@@ -33,12 +33,14 @@ public:
   // component may be a symlink, and the result must resolve inside root: InputError otherwise.
   // `option` names the flag that gave `rel` in errors (default: the folder's own, "--out").
   std::string file(const std::string& rel, const std::string& option = "") const;
-  // Removes the folder when this object created it and it is still empty (a run that failed before writing).
+  // Removes the folder when this object created it and it is still empty (a run that failed before writing), and
+  // the parents it created with it that are empty too (ompisim-out/ of a default ompisim-out/<id>/).
   void discard_if_unused() const;
 
 private:
   std::string option_, given_, root_;
   bool created_ = false;
+  std::string top_created_;  // the outermost folder this object created (a parent of root_ or root_ itself)
 };
 
 }  // namespace ompisim

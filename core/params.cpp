@@ -127,8 +127,8 @@ void load_sourced(ObjectReader& section, ParamList& list, bool require_all) {
     load_range(entry, r, section.file());
     check_prior(entry, r, section.file());
     entry.finish({"source", "fit", "status", "note", "range", "range_source", "prior"});
-    if (entry.has("status")) (void)entry.raw("status");
-    if (entry.has("note")) (void)entry.raw("note");
+    for (const char* text : {"status", "note", "fit", "range_source"})  // texts shown to people: strings
+      if (entry.has(text)) (void)entry.str(text);
   }
   section.finish(names);
 }

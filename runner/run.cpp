@@ -169,16 +169,21 @@ void check_run_input(const Scenario& s, const Overrides& sets) {
   for (long long n : s.ranks) (void)prepare(s, n, sets);
 }
 
+void check_mca_names(const Scenario& s, const std::vector<std::string>& names, const std::string& option) {
+  if (names.empty()) return;
+  const std::unique_ptr<Machine> m = scenario_machine(s);
+  const std::vector<std::string> kinds = m->nic_kinds();
+  for (const auto& k : names)
+    if (mca_owner(k)) check_mca_family(k, kinds, option);  // the machine's NIC first: the precise reason
+  const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m->name, s.file);
+  check_mca_keys(names, spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), option);
+}
+
 void check_sets_read(const Scenario& s, const Overrides& sets) {
   std::vector<std::string> set_mca;
   for (auto& [k, v] : sets)
     if (mca_owner(k)) set_mca.push_back(k);
-  if (set_mca.empty()) return;
-  const std::unique_ptr<Machine> m = scenario_machine(s);
-  const std::vector<std::string> kinds = m->nic_kinds();
-  for (const auto& k : set_mca) check_mca_family(k, kinds, "--set");  // the machine's NIC first: the precise reason
-  const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m->name, s.file);
-  check_mca_keys(set_mca, spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), "--set");
+  check_mca_names(s, set_mca, "--set");
 }
 
 Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const TraceRequest* trace) {

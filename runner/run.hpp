@@ -27,5 +27,8 @@ void check_run_input(const Scenario& s, const Overrides& sets);
 // its stack reads is refused, as in the scenario's "mca" block (InputError("--set", "mca.<key>", reason)). Commands
 // that apply one --set to many scenarios (validate, compare --against, sweep axes) leave it to the stacks that read it.
 void check_sets_read(const Scenario& s, const Overrides& sets);
+// MCA parameter names given on the command line (`option`: "--mca") checked against the scenario's stack before it
+// runs: each is a parameter a component of the stack reads. InputError(option, "mca.<name>", reason) otherwise.
+void check_mca_names(const Scenario& s, const std::vector<std::string>& names, const std::string& option);
 
 }  // namespace ompisim

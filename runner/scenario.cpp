@@ -8,6 +8,7 @@
 #include "runner/stacks.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fmt/format.h>
 
@@ -131,6 +132,11 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   s.figure = r.opt_str("figure").value_or("");
   s.paper = r.opt_str("paper").value_or("");
   s.plot = r.opt_str("plot").value_or("");
+  if (!s.plot.empty() && (s.plot.size() > 64 || !std::isalpha(static_cast<unsigned char>(s.plot[0])) ||
+                          !std::all_of(s.plot.begin(), s.plot.end(),
+                                       [](unsigned char c) { return std::isalnum(c) || c == '_'; })))
+    throw InputError(file, "plot", "expected the name of a result field (letters, digits and '_', at most 64 "
+                                   "characters, e.g. bandwidth_GBps)");
   if (!s.figure.empty()) (void)label_stem(s.figure, file, "figure");  // reproduce names the figure's files after it
   if (r.has("relevant_code")) {  // documentation: a list of source file paths
     const Json& rc = r.raw("relevant_code");

@@ -455,10 +455,23 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   const std::set<std::string> axis_set(g.axes.begin(), g.axes.end());
   std::set<std::string> have(columns.begin(), columns.end());
   for (auto& p : g.points) {
-    Json doc = load_json_file(point_file(out_dir, p));
-    if (doc.value("hash", "") != p.hash) throw std::runtime_error("sweep: " + point_file(out_dir, p) + " is not its point's");
+    // A point file as the sweep writes it: its hash, a result with a non-empty list of point objects. A file damaged
+    // or put there by hand is bad input, named (remove it and the sweep runs that point again).
+    const std::string pf = point_file(out_dir, p);
+    Json doc = load_json_file(pf);
+    auto bad = [&](const std::string& key, const std::string& why) {
+      throw InputError(pf, key, why + " (not as the sweep writes it: remove the file to run the point again)");
+    };
+    if (!doc.is_object()) bad("(top level)", "must be an object");
+    if (!doc.contains("hash") || doc["hash"] != p.hash) bad("hash", "is not this point's (" + p.hash + ")");
+    if (!doc.contains("result") || !doc["result"].is_object()) bad("result", "must be an object (the point's result)");
+    const Json& rp = doc["result"];
+    if (!rp.contains("points") || !rp["points"].is_array() || rp["points"].empty())
+      bad("result.points", "must be a non-empty list");
+    for (std::size_t i = 0; i < rp["points"].size(); ++i)
+      if (!rp["points"][i].is_object()) bad(fmt::format("result.points[{}]", i), "must be an object");
     // A base with a list of process counts: each row names its count (the result's points do not carry it).
-    const Json pts = points_with_ranks(doc.at("result"));
+    const Json pts = points_with_ranks(rp);
     for (auto& rp : pts) {
       Json row = Json::object();
       for (auto& a : g.axes) row[a] = p.values.contains(a) ? p.values[a] : Json();

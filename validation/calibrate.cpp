@@ -2,6 +2,7 @@
 // against a paper's calibration points and its calibration comparisons ("fit_gaps"), in log-parameter space, with the
 // Jacobian's undetermined directions reported.
 #include "validation/calibrate.hpp"
+#include "validation/claims.hpp"
 
 #include "runner/registries.hpp"
 #include "runner/report.hpp"
@@ -35,16 +36,29 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
         throw InputError(f, key + "." + k, "unknown key (id, figure, text, reading, note, a, b, gap_pct, role, free)");
     for (const char* k : {"id", "a", "b", "gap_pct", "role"})
       if (!g.contains(k)) throw InputError(f, key + "." + k, "missing");
+    for (const char* k : {"id", "role"})
+      if (!g[k].is_string()) throw InputError(f, key + "." + k, "must be a string");
     for (const char* side : {"a", "b"}) {
+      if (!g[side].is_object()) throw InputError(f, key + "." + side, "must be an object {scenario, select, metric}");
       for (auto& [k, x] : g[side].items())
         if (k != "scenario" && k != "select" && k != "metric")
           throw InputError(f, key + "." + side + "." + k, "unknown key (scenario, select, metric)");
       for (const char* k : {"scenario", "select", "metric"})
         if (!g[side].contains(k)) throw InputError(f, key + "." + side + "." + k, "missing");
+      if (!g[side]["metric"].is_string()) throw InputError(f, key + "." + side + ".metric", "must be a string");
+      const Json& sel = g[side]["select"];
+      if (!sel.is_object() || sel.empty())
+        throw InputError(f, key + "." + side + ".select", "must be a non-empty object (bytes, ranks or peak)");
+      for (auto& [k, x] : sel.items())
+        if (k == "peak" ? !x.is_boolean() : (k != "bytes" && k != "ranks") || !x.is_number())
+          throw InputError(f, key + "." + side + ".select." + k,
+                           "must be bytes or ranks (a number) or peak (true / false)");
       const Json& sc = g[side]["scenario"];
       const std::string rel = sc.is_string() ? sc.get<std::string>() : sc.dump();
-      if (!sc.is_string() || !std::filesystem::exists(std::filesystem::path(data_dir()) / rel))
-        throw InputError(f, key + "." + side + ".scenario", "no scenario file '" + rel + "'");
+      std::error_code ec;  // a name the file system refuses (too long, ...) names no scenario
+      if (!sc.is_string() || !std::filesystem::is_regular_file(std::filesystem::path(data_dir()) / rel, ec))
+        throw InputError(f, key + "." + side + ".scenario",
+                         "no scenario file '" + (rel.size() > 200 ? rel.substr(0, 200) + "...'" : rel + "'"));
     }
     if (!g["gap_pct"].is_number() || !std::isfinite(g["gap_pct"].get<double>()))
       throw InputError(f, key + ".gap_pct", "must be a number (signed: + when a is the better; 0 when equal)");
@@ -343,6 +357,10 @@ int calibrate(const std::string& paper, const std::string& machine_name, const s
               const std::vector<std::string>& only) {
   const std::string f = reference_files(paper).at(0);
   Json doc = load_json_file(f);
+  check_points_input(doc, f, [](const std::string& rel) {
+    std::error_code ec;  // a name the file system refuses (too long, ...) names no scenario
+    return std::filesystem::is_regular_file(std::filesystem::path(data_dir()) / rel, ec);
+  });
   const std::string on = calibration_machine(doc, f);
   auto m = load_machine(machine_name.empty() ? on : machine_name);
   if (m->name != on)

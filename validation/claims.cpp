@@ -189,7 +189,44 @@ struct Checker {
 
   void scenario(const Json& s, const std::string& key) const {
     if (!s.is_string()) fail(key, "must be a scenario path (a string)");
-    if (!exists(s.get<std::string>())) fail(key, "no scenario file '" + s.get<std::string>() + "'");
+    const std::string rel = s.get<std::string>();
+    if (rel.empty() || rel.size() > 1024) fail(key, "must be a scenario path of 1 to 1024 characters");
+    if (!exists(rel)) fail(key, "no scenario file '" + rel + "'");
+  }
+
+  void string(const Json& j, const std::string& key) const {
+    if (!j.is_string()) fail(key, "must be a string");
+  }
+
+  // one entry of "points" (point = true) or "held_out"
+  void point(const Json& p, const std::string& key, bool is_point) const {
+    if (!p.is_object()) fail(key, "must be an object");
+    for (const char* k : {"id", "scenario", "select", "metric"})
+      if (!p.contains(k)) fail(key + "." + k, "missing");
+    string(p["id"], key + ".id");
+    scenario(p["scenario"], key + ".scenario");
+    string(p["metric"], key + ".metric");
+    const Json& sel = p["select"];
+    if (!sel.is_object() || sel.empty()) fail(key + ".select", "must be a non-empty object (bytes, ranks or peak)");
+    for (auto& [k, x] : sel.items()) {
+      if (k == "peak") {
+        if (!x.is_boolean()) fail(key + ".select.peak", "must be true or false");
+      } else if (k == "bytes" || k == "ranks") {
+        if (!x.is_number() || !std::isfinite(x.get<double>())) fail(key + ".select." + k, "must be a number");
+      } else {
+        fail(key + ".select." + k, "unknown key (bytes, ranks, peak)");
+      }
+    }
+    for (const char* k : {"bytes", "ranks", "tolerance_pct"})
+      if (p.contains(k) && (!p[k].is_number() || !std::isfinite(p[k].get<double>()))) fail(key + "." + k, "must be a number");
+    for (const char* k : {"figure", "benchmark", "placement", "stack", "source", "note", "role_note", "fits"})
+      if (p.contains(k)) string(p[k], key + "." + k);
+    if (!is_point) return;
+    if (!p.contains("role")) fail(key + ".role", "missing");
+    if (p["role"] != "calibration" && p["role"] != "prediction") fail(key + ".role", "must be \"calibration\" or \"prediction\"");
+    if (!p.contains("value")) fail(key + ".value", "missing");
+    if (!p["value"].is_number() || !std::isfinite(p["value"].get<double>()) || p["value"].get<double>() == 0)
+      fail(key + ".value", "must be a finite non-zero number (the paper's value)");
   }
 
   // {scenario, select, metric}
@@ -266,11 +303,14 @@ struct Checker {
 
   void check(const Json& chk, const std::string& key) const {
     if (!chk.is_object()) fail(key, "must be an object");
+    if (chk.contains("kind") && !chk["kind"].is_string()) fail(key + ".kind", "must be a string naming a check kind");
     const std::string kind = chk.value("kind", "less");
     auto it = check_keys().find(kind);
     if (it == check_keys().end()) fail(key + ".kind", "unknown check kind '" + kind + "'");
     for (auto& [k, x] : chk.items())
       if (k != "kind" && k != "label" && k != "note" && !it->second.count(k)) fail(key + "." + k, "unknown key for a '" + kind + "' check");
+    for (const char* k : {"label", "note"})
+      if (chk.contains(k)) string(chk[k], key + "." + k);
     if (kind == "all_of") {
       if (!chk.contains("checks") || !chk["checks"].is_array() || chk["checks"].empty())
         fail(key + ".checks", "must be a non-empty array");
@@ -299,9 +339,30 @@ struct Checker {
 
 }  // namespace
 
+void check_points_input(const Json& doc, const std::string& f, bool (*scenario_exists)(const std::string&)) {
+  Checker c{f, scenario_exists};
+  if (!doc.is_object()) c.fail("(top level)", "must be an object (a reference file: points, claims, ...)");
+  static const Keys top{"applications", "claims", "facts", "fit_gaps", "fit_gaps_reading", "held_out",
+                        "mechanism_checks", "paper", "points", "prediction_tolerance_pct", "provenance", "table1",
+                        "title", "tolerance_pct", "unchecked_claims", "unstated_placement", "untested"};
+  for (auto& [k, x] : doc.items())
+    if (!top.count(k)) c.fail(k.substr(0, 64), "unknown key of a reference file");
+  if (!doc.contains("points")) c.fail("points", "missing");
+  for (const char* list : {"points", "held_out", "claims", "untested", "fit_gaps"})
+    if (doc.contains(list) && !doc[list].is_array()) c.fail(list, "must be an array");
+  for (const char* k : {"tolerance_pct", "prediction_tolerance_pct"})
+    if (doc.contains(k) && (!doc[k].is_number() || !(doc[k].get<double>() >= 0) || !std::isfinite(doc[k].get<double>())))
+      c.fail(k, "must be a non-negative number (percent)");
+  const Json& pts = doc["points"];
+  for (std::size_t i = 0; i < pts.size(); ++i) c.point(pts[i], "points[" + std::to_string(i) + "]", true);
+  const Json& hos = doc.value("held_out", Json::array());
+  for (std::size_t i = 0; i < hos.size(); ++i) c.point(hos[i], "held_out[" + std::to_string(i) + "]", false);
+}
+
 void check_claims_input(const Json& doc, const std::string& f, bool (*scenario_exists)(const std::string&)) {
   static const Keys claim_keys{"id", "text", "check", "not_holding", "note", "alternative", "role"};
   Checker c{f, scenario_exists};
+  if (!doc.is_object()) c.fail("(top level)", "must be an object (a reference file: points, claims, ...)");
   const Json& claims = doc.value("claims", Json::array());
   for (std::size_t i = 0; i < claims.size(); ++i) {
     const Json& cl = claims[i];
@@ -313,6 +374,9 @@ void check_claims_input(const Json& doc, const std::string& f, bool (*scenario_e
     if (cl.contains("role") && cl["role"] != "calibration")
       c.fail(key + ".role", "must be \"calibration\" (a check that reads back a model input) or absent");
     if (!cl.contains("id")) c.fail(key + ".id", "missing");
+    c.string(cl["id"], key + ".id");
+    for (const char* k : {"text", "note"})
+      if (cl.contains(k)) c.string(cl[k], key + "." + k);
     if (!cl.contains("check")) c.fail(key + ".check", "missing");
     if (cl.contains("alternative")) {  // the other number where the paper contradicts itself: {text, paper_gap_pct}
       const Json& a = cl["alternative"];

@@ -81,6 +81,9 @@ bool is_result(const Json& j) { return j.is_object() && j.contains("points") && 
 Json load_result(const std::string& path, const std::string& option) {
   Json j = load_json_file(path);
   if (!is_result(j)) throw InputError(option, path, "not an ompisim result (no \"points\" list)");
+  for (std::size_t i = 0; i < j["points"].size(); ++i)
+    if (!j["points"][i].is_object())
+      throw InputError(path, fmt::format("points[{}]", i), "must be an object (a point of an ompisim result)");
   return j;
 }
 
@@ -173,7 +176,7 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
       c.problems.push_back(rel + ": only in A");
       continue;
     }
-    compare_results(load_json_file(path), load_json_file(it->second), rel, c);
+    compare_results(load_result(path, "compare"), load_result(it->second, "compare"), rel, c);
   }
   for (auto& [rel, path] : rb)
     if (!ra.count(rel)) c.problems.push_back(rel + ": only in B");
@@ -198,7 +201,7 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
   std::vector<std::pair<std::string, Json>> todo;
   for (auto& [rel, path] : results_below(folder)) {
     if (!only.empty() && rel.find(only) == std::string::npos) continue;
-    Json j = load_json_file(path);
+    Json j = load_result(path, "--against");
     const Json& prov = j.value("provenance", Json::object());
     if (is_validation_table(j)) {  // derived from the scenario results rerun here: `ompisim validate` recomputes it
       c.notes.push_back(rel + ": a validation table (ompisim validate), made from the scenario results: not rerun");

@@ -75,8 +75,9 @@ std::set<std::string> reference_machines(const std::string& paper) {
       for (auto& x : j) walk(x);
   };
   for (auto& f : reference_files(paper)) walk(load_json_file(f));
+  std::error_code ec;  // a name the file system refuses (too long, ...) names no file: the checks name it later
   for (auto& rel : scenarios)
-    if (fs::path file = fs::path(data_dir()) / rel; fs::is_regular_file(file))
+    if (fs::path file = fs::path(data_dir()) / rel; fs::is_regular_file(file, ec))
       if (Json s = load_json_file(file.string()); s.contains("machine") && s["machine"].is_string())
         machines.insert(s["machine"].get<std::string>());
   return machines;

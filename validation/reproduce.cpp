@@ -212,6 +212,34 @@ void remove_stale_plots(const OutputDir& out, const std::set<std::string>& writt
     }
 }
 
+// A result read by --from, checked for what reproduce reads of it: an object with a non-empty "points" list of
+// objects, "ranks" a count or a list of counts, the points' bytes, ranks and plotted metrics finite numbers.
+// InputError(file, key, reason) otherwise.
+Json read_result(const std::string& file, const std::string& plot) {
+  Json r = load_json_file(file);
+  auto bad = [&](const std::string& key, const std::string& why) { throw InputError(file, key, why); };
+  if (!r.is_object()) bad("(top level)", "not an ompisim result (an object with \"points\")");
+  if (!r.contains("points") || !r["points"].is_array() || r["points"].empty())
+    bad("points", "must be a non-empty list of points");
+  if (!r.contains("ranks")) bad("ranks", "missing");
+  const Json& rk = r["ranks"];
+  if (!rk.is_number_integer() && !(rk.is_array() && !rk.empty() &&
+                                   std::all_of(rk.begin(), rk.end(), [](const Json& x) { return x.is_number_integer(); })))
+    bad("ranks", "must be a rank count or a non-empty list of them");
+  for (const char* k : {"scenario", "machine", "stack", "benchmark"})
+    if (r.contains(k) && !r[k].is_string()) bad(k, "must be a string");
+  if (r.contains("provenance") && !r["provenance"].is_object()) bad("provenance", "must be an object");
+  const Json& pts = r["points"];
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    if (!pts[i].is_object()) bad(fmt::format("points[{}]", i), "must be an object");
+    for (const std::string k : {std::string("bytes"), std::string("ranks"), std::string("latency_us"),
+                                std::string("bandwidth_GBps"), std::string("availability_pct"), plot})
+      if (!k.empty() && pts[i].contains(k) && !(pts[i][k].is_number() && std::isfinite(pts[i][k].get<double>())))
+        bad(fmt::format("points[{}].{}", i, k), "must be a finite number");
+  }
+  return r;
+}
+
 }  // namespace
 
 // A result's curves: one, with its (x, y) points; or, when the benchmark's own axis (a radix list) varies beside the
@@ -246,7 +274,7 @@ std::vector<Curve> axis_curves(const Curve& all, const Scenario& s, const Json& 
   return curves;
 }
 
-int reproduce(const std::string& out_dir, const std::string& from_dir) {
+static int reproduce_into(const std::string& out_dir, const std::string& from_dir) {
   const std::string describe = git_describe();  // once, before this run writes anything (see git_describe)
   OutputDir out(out_dir);
   std::map<std::string, std::vector<Curve>> figures;  // figure key -> curves
@@ -262,7 +290,7 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
     else std::cerr << "reproduce: " << rel << "\n";
     Json res = from_dir.empty()
                    ? Json::parse(run_isolated([&] { return run_scenario(s, {}).dump(); }))
-                   : load_json_file((fs::path(from_dir) / fs::path(rel).parent_path().filename() / (s.id + ".json")).string());
+                   : read_result((fs::path(from_dir) / fs::path(rel).parent_path().filename() / (s.id + ".json")).string(), s.plot);
     done[rel] = res;
     if (!from_dir.empty()) generated_by.insert(res.value("/provenance/git_describe"_json_pointer, std::string("?")));
     std::string sub = fs::path(rel).parent_path().filename().string();
@@ -302,6 +330,10 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
   }
   // Validation: run (reusing the results above), or read beside the results when they were read.
   Json v = from_dir.empty() ? validate("", {}, &done) : load_json_file((fs::path(from_dir) / "validation.json").string());
+  if (!from_dir.empty())
+    for (const char* k : {"points", "held_out", "claims"})
+      if (!v.is_object() || !v.contains(k) || !v[k].is_array())
+        throw InputError((fs::path(from_dir) / "validation.json").string(), k, "must be a list (the table validate writes)");
   std::vector<Json> docs;
   for (auto& f : reference_files("")) docs.push_back(load_json_file(f));
   std::map<std::string, std::vector<std::pair<double, double>>> refs;  // run-time bars: the paper's run time
@@ -358,6 +390,15 @@ int reproduce(const std::string& out_dir, const std::string& from_dir) {
   write_atomic(out.file("validation.json"), v.dump(2) + "\n");
   std::cout << md;
   return all_calibration_pass(v) ? 0 : 1;
+}
+
+int reproduce(const std::string& out_dir, const std::string& from_dir) {
+  if (from_dir.empty()) return reproduce_into(out_dir, from_dir);
+  try {
+    return reproduce_into(out_dir, from_dir);
+  } catch (const nlohmann::json::exception& e) {  // what the checks of the files read leave: still bad input
+    throw InputError(from_dir, "(results)", std::string("a file of this folder is not as reproduce writes it: ") + e.what());
+  }
 }
 
 }  // namespace ompisim::validation

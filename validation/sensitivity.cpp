@@ -65,6 +65,7 @@ static std::pair<double, Dim> mca_value(const Json& base, const std::string& key
 Json sensitivity(const std::string& scenario_file, double h, const std::vector<std::string>& mca) {
   Scenario s = load_scenario(scenario_file);
   auto m = s.machine_file.empty() ? load_machine(s.machine) : load_machine(s.machine_file);
+  check_mca_names(s, mca, "--mca");  // before the first run: a name the stack does not read is refused at once
   auto run = [&](const Overrides& sets) { return Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); })); };
   Json base = run({});
   const std::string metric = metric_of(s, base);

@@ -4,6 +4,7 @@
 set -u
 BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 . "$(dirname "$0")/lib_check.sh"
+SRC_SCN=$(cd "$(dirname "$0")/../.." && pwd)/scenarios/gemini/fig3_latency_2p_intra_openmpi.json
 B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}'
 check unknown_key "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"rankz\": 3}" "rankz.*did you mean 'ranks'"
 check wrong_type "{$B, \"ranks\": \"two\", \"ranks_per_node\": 1}" "key 'ranks': expected an integer"
@@ -18,6 +19,7 @@ check benchmark_unknown_key '{"machine": "cielo", "stack": "openmpi", "benchmark
 check smb_window '{"machine": "red-storm", "stack": "native", "benchmark": {"name": "smb_overhead", "window": 8}, "ranks": 2}' "key 'benchmark.window': unknown key"
 check misspelled_required '{"machine": "cielo", "stack": "openmpi", "benchmrak": {"name": "osu_latency"}, "ranks": 2}' "key 'benchmark': required key is missing (is 'benchmrak' a misspelling of it?)"
 check truncated '{"machine": "cielo", ' "not valid JSON"
+check plot_field "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"plot\": \"../../x\"}" "key 'plot': expected the name of a result field"
 # an unknown --paper lists the papers there are, with a did-you-mean when one is close or holds it (one paper only)
 expect_input_error unknown_paper "key 'gemini': no reference data for this paper (did you mean 'gemini-xe-xk'?) (papers: gemini-xe-xk, heterogeneous, qsnet-elan4, seastar-portals, slingshot-ex)" validate --paper gemini
 expect_input_error part_of_paper_name "key 'Elan4': no reference data for this paper (did you mean 'qsnet-elan4'?)" validate --paper Elan4
@@ -30,4 +32,17 @@ expect_input_error calibrate_other_machine "key 'cielo': the calibration points 
 # validate --machine-file of a machine no scenario of the paper runs on would be used by none: refused before any run
 "$BIN" machine template my-cielo --out "$t/m" 2> /dev/null
 expect_input_error unused_machine_file "its machine 'my-cielo' is the machine of no scenario of gemini-xe-xk (they run on cielo)" validate --paper gemini-xe-xk --machine-file "$t/m/my-cielo.json"
+# an empty --engine is refused, not taken as "the scenario's own engine"
+expect_input_error empty_run_engine "--engine: empty value" run "$SRC_SCN" --engine "" --out "$t/out-empty_run_engine"
+expect_input_error empty_compare_engine "--engine: empty value" compare --against "$t" --engine ""
+# sensitivity --mca names are checked against the scenario's stack before the first run (refused at once, not after it)
+expect_input_error sensitivity_mca_machine "--mca: key 'btl_ugni_smsg_limit': parameter of btl/ugni.*this machine is qsnet" \
+  sensitivity "$(dirname "$SRC_SCN")/../qsnet/fig10_latency_openmpi.json" --mca btl_ugni_smsg_limit
+expect_input_error sensitivity_mca_unknown "--mca: key 'mca.btl_ugni_smsg_limt': unknown MCA parameter (did you mean 'btl_ugni_smsg_limit'?)" \
+  sensitivity "$SRC_SCN" --mca btl_ugni_smsg_limt
+# a run refused after its default output folder was made (an unknown --set key, found by the run) leaves no
+# ompisim-out/ behind in the current directory: the folder and the parents it created go
+mkdir "$t/cwd"; (cd "$t/cwd" && "$BIN" run "$SRC_SCN" --set bogus=1 > /dev/null 2> "$t/cwd.err"); rc=$?
+if [[ $rc != 2 ]] || [[ -n $(ls -A "$t/cwd") ]]; then echo "FAIL default_out_left: rc=$rc left: $(ls -A "$t/cwd")"; fail=1
+else echo "ok   default_out_left: $(cat "$t/cwd.err")"; fi
 exit $fail

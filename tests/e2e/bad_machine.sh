@@ -3,7 +3,7 @@
 #                without cores; a NIC on a NUMA node the node lacks; an unknown key in a network, a network without a
 #                NIC, a topology giving its own node count, a node_list naming an unknown type or a count <= 0, more
 #                ports per node than the node type has NICs, a NIC naming an unknown network, a bad arch record, a key
-#                of the old shape; a misspelled or missing NIC parameter; a short --set name that two networks share),
+#                of the old shape; a misspelled or missing NIC parameter; a parameter's status or note not a string; a short --set name that two networks share),
 #                run with --machine-file; and
 #                scenarios with a cpu_list naming a core the node lacks, a map_by that does not exist, and a stack that
 #                does not exist.
@@ -44,6 +44,9 @@ machine nic_network "$N[\"buses\"] = {\"ht\": {\"bandwidth\": {\"value\": \"9.6 
 machine arch "$N[\"arch\"] = {\"endianness\": \"middle\", \"long_double_bytes\": 16, \"bool_bytes\": 1, \"logical_bytes\": 4}" "key 'node_types.compute.arch.endianness'"
 machine old_shape 'j["topology"] = j["networks"]["gemini"]["topology"]' "key 'topology': unknown key"
 machine ambiguous "j[\"networks\"][\"gemini2\"] = copy.deepcopy($G)" "key 'nic.bte_bandwidth': ambiguous parameter: say which of networks.gemini.nic.bte_bandwidth, networks.gemini2.nic.bte_bandwidth" --set nic.bte_bandwidth=5GB/s
+# a parameter's texts (status, note, fit, range_source) are strings
+machine status_list "$G[\"nic\"][\"bte_bandwidth\"][\"status\"] = [1]" "key 'networks.gemini.nic.bte_bandwidth.status': expected a string"
+machine note_number "$G[\"nic\"][\"bte_bandwidth\"][\"note\"] = 5" "key 'networks.gemini.nic.bte_bandwidth.note': expected a string"
 B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 2'
 check cpu_list "{$B, \"cpu_list\": [0, 16]}" "cpu_list\[1\]"
 check map_by "{$B, \"map_by\": \"sockt\"}" "map_by.*did you mean 'socket'"

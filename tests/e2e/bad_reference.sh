@@ -2,7 +2,10 @@
 # Configuration: a reference file (validation/reference/bad.json in a copy of the data directory) with one mistake at a
 # time: a gap naming an unknown scenario, a gap without paper_gap_pct, a gap of 0, a reading that is not defined, an
 # unknown key in a check, a select that matches no point of its scenario (found when the scenario has run), a
-# calibration comparison (fit_gaps) naming a scenario that does not exist.
+# calibration comparison (fit_gaps) naming a scenario that does not exist; values of the wrong type (a point's select
+# null, a point that is a number, a check kind or label that is a number, a claim id null, a fit_gaps role that is a
+# number or select that is empty), a metric no result has, a scenario name too long for the file system, an unknown
+# top-level key.
 # Expected: `ompisim validate --paper bad` exits 2 with one line naming the file, the key and the reason.
 # How validated: the exit status and a pattern of the error line.
 set -u
@@ -32,4 +35,27 @@ out=$(OMPISIM_DATA="$t" "$BIN" validate --paper bad --samples 0 2>&1); rc=$?
 if [ $rc -ne 2 ] || ! grep -q "bad.json" <<<"$out" || ! grep -Eq "key 'fit_gaps\[0\]\.b\.scenario': no scenario file" <<<"$out"; then
   echo "FAIL fit_gap_unknown_scenario: rc=$rc: $out"; fail=1
 else echo "ok fit_gap_unknown_scenario"; fi
+# Whole documents, each wrong in one value's type or name (exit 2, never an internal error).
+doc_case() {  # name, document, expected pattern
+  printf '%s\n' "$2" > "$t/validation/reference/bad.json"
+  out=$(OMPISIM_DATA="$t" "$BIN" validate --paper bad --samples 0 2>&1); rc=$?
+  if [ $rc -ne 2 ] || ! grep -q "bad.json" <<<"$out" || ! grep -Eq "$3" <<<"$out" || [ "$(wc -l <<<"$out")" != 1 ]; then
+    echo "FAIL $1: rc=$rc, expected 2 and /$3/: $out"; fail=1
+  else echo "ok $1"; fi
+}
+P='{"id": "p1", "scenario": "scenarios/qsnet/table1_basic.json", "select": {"bytes": 4}, "metric": "latency_us", "value": 3.87, "role": "calibration"}'
+doc_case point_select_null "{\"points\": [${P/\{\"bytes\": 4\}/null}]}" "key 'points\[0\]\.select': must be a non-empty object"
+doc_case point_number '{"points": [7]}' "key 'points\[0\]': must be an object"
+doc_case point_role "{\"points\": [${P/\"calibration\"/5}]}" "key 'points\[0\]\.role': must be \"calibration\" or \"prediction\""
+doc_case point_value "{\"points\": [${P/3.87/\"3.87 us\"}]}" "key 'points\[0\]\.value': must be a finite non-zero number"
+doc_case point_metric "{\"points\": [${P/latency_us/4 KB}]}" "key 'metric': '4 KB' is not a field of scenario"
+doc_case points_object '{"points": {"a": 1}}' "key 'points': must be an array"
+doc_case top_unknown '{"points": [], "pionts": []}' "key 'pionts': unknown key of a reference file"
+doc_case top_array '[1, 2]' "key '\(top level\)': must be an object"
+doc_case kind_number "{\"points\": [], \"claims\": [{\"id\": \"c1\", \"check\": {\"kind\": -1, \"a\": $A, \"b\": $B}}]}" "key 'claims\[c1\]\.check\.kind': must be a string"
+doc_case label_number "{\"points\": [], \"claims\": [{\"id\": \"c1\", \"check\": {\"a\": $A, \"b\": $B, \"label\": 3}}]}" "key 'claims\[c1\]\.check\.label': must be a string"
+doc_case claim_id_null "{\"points\": [], \"claims\": [{\"id\": null, \"check\": {\"a\": $A, \"b\": $B}}]}" "key 'claims\[0\]\.id': must be a string"
+doc_case long_scenario "{\"points\": [], \"claims\": [{\"id\": \"c1\", \"check\": {\"a\": {\"scenario\": \"$(printf 'x%.0s' $(seq 5000))\", \"select\": {\"bytes\": 4}, \"metric\": \"latency_us\"}, \"b\": $B}}]}" "check\.a\.scenario': must be a scenario path of 1 to 1024 characters"
+doc_case gap_role "{\"points\": [], \"fit_gaps\": [{\"id\": \"g1\", \"a\": $A, \"b\": $B, \"gap_pct\": 5, \"role\": 1}]}" "key 'fit_gaps\[0\]\.role': must be a string"
+doc_case gap_select "{\"points\": [], \"fit_gaps\": [{\"id\": \"g1\", \"a\": $A, \"b\": {\"scenario\": \"scenarios/qsnet/table1_interrupt.json\", \"select\": {}, \"metric\": \"latency_us\"}, \"gap_pct\": 5, \"role\": \"check\"}]}" "key 'fit_gaps\[0\]\.b\.select': must be a non-empty object"
 exit $fail

@@ -98,4 +98,9 @@ bad "one argument" "give A and B" "$t/a"
 bad "--against not a folder" "--against.*not a folder" --against "$t/nope"
 bad "--only matches nothing" "--against.*no result path contains 'zzz'" --against "$t/a" --only zzz
 bad "--set without --against" "--set.*applies to --against only" "$t/a" "$t/b" --set btl_ugni_smsg_limit=256
+# a point that is not an object (a hostile or damaged result): exit 2 naming the file and the point, in either mode
+python3 -c "import json; d = json.load(open('$t/s1/inter.json')); d['points'][0] = 7; json.dump(d, open('$t/pt.json', 'w'))"
+bad "point not an object" "pt.json: key 'points\[0\]': must be an object" "$t/s1/inter.json" "$t/pt.json"
+mkdir -p "$t/pa" "$t/pb" && cp "$t/s1/inter.json" "$t/pa/x.json" && cp "$t/pt.json" "$t/pb/x.json"
+bad "point not an object, folders" "x.json: key 'points\[0\]': must be an object" "$t/pa" "$t/pb"
 exit $fail

@@ -2,11 +2,11 @@
 # Configuration: a 6-point grid (stack x nic.bte_bandwidth x ranks-per-node-free axis) over Cielo osu_latency at 2 ranks,
 #                run with -j 1, with -j 2, as three shards (--shard I/3) and, when mpirun is installed, under
 #                `mpirun --oversubscribe -n 3` (built with MPI: shards from MPI_Comm_rank, rank 0 merges after the
-#                barrier; `run` and --shard under launcher variables without mpirun call no MPI_Init); a run killed with SIGKILL after its first point and rerun; bad input.
+#                barrier; `run` and --shard under launcher variables without mpirun call no MPI_Init); a run killed with SIGKILL after its first point and rerun; bad input; damaged point files merged.
 # Expected:      the merged sweep.csv and sweep.json are byte-identical across -j 1, -j 2, shards and mpirun; a rerun
 #                runs no point; the killed sweep, rerun, has every point once and no temporary file left; 1 MiB latency
 #                falls when bte_bandwidth rises (the axis reaches the model); the axis given as "3 GB/s" is
-#                the number 3 under the header 'nic.bte_bandwidth (GB/s)'; bad input exits 2 naming file and key.
+#                the number 3 under the header 'nic.bte_bandwidth (GB/s)'; bad input and a damaged point file exit 2 naming file and key.
 # How validated: cmp of the merged files, point-file counts, the tool's "N run now" line, grep on stderr.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0; cd "$t"
@@ -136,4 +136,15 @@ bad empty_axis '"axes": {"ranks": []}' "key 'axes.ranks': expected a non-empty l
 bad zip_lengths '"axes": {"ranks": [2, 2], "stack": ["native"]}, "combine": "zip"' "key 'axes.stack'"
 bad shard '"axes": {"ranks": [2]}' "shard index 3 is out of range 0..2" "--shard 3/3"
 bad merge_early '"axes": {"ranks": [2]}' "key 'points': 1 of 1 points have no result yet" "--merge"
+# A damaged point file (a point that is a number, a result without points, another point's hash) is refused by --merge
+# naming the file and the key (exit 2, not an internal error); the sweep's other files stay.
+cp -r j1 dmg
+for m in 'd["result"]["points"][0] = 7:result\.points\[0\]' 'd["result"]["points"] = []:result\.points' 'd["hash"] = "x":hash'; do
+  f=$(ls dmg/points/*.json | head -1); cp "$f" dmg.keep
+  python3 -c "import json; d = json.load(open('$f')); ${m%%:*}; json.dump(d, open('$f', 'w'))"
+  "$BIN" sweep grid.json --out dmg --merge > /dev/null 2> dmg.err; rc=$?
+  check "--merge of a point with ${m%%:*}: exit 2 naming key ${m#*:}" \
+    "[[ $rc == 2 && \$(wc -l < dmg.err) == 1 ]] && grep -q \"$(basename "$f"): key '${m#*:}'\" dmg.err"
+  cp dmg.keep "$f"
+done
 exit $fail

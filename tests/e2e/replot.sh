@@ -11,7 +11,8 @@
 #                the process count and its CSV has the count of every point; the Titan barrier what-if over two
 #                radices and two process counts draws one curve per radix from its own two rows; no interval file holds a bar of zero width; plot files (.svg, .gp, .ref.dat, .interval.dat) left in the folder by an
 #                earlier run under another name are removed, other files stay; a folder without validation.json is
-#                refused (exit 2); validation.md names the build that ran the results and the one that redrew them.
+#                refused (exit 2), and so is a result of the folder with an empty points list, a ranks that is no count
+#                or a point whose latency is a string (exit 2 naming the file and the key, never a crash); validation.md names the build that ran the results and the one that redrew them.
 # How validated: grep on the SVG and the scripts, python3 on the interval files.
 set -u
 BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -54,4 +55,12 @@ for f in glob.glob(sys.argv[1] + '/*/*.interval.dat'):
 P"
 "$BIN" reproduce --from "$t" --out "$t/x" > /dev/null 2> "$t/err2"
 check "a folder without validation.json: exit 2, one line" "[[ \$? == 2 && \$(wc -l < '$t/err2') == 1 ]] && grep -q \"key 'validation.json'\" '$t/err2'"
+# results of a --from folder checked before use: each copy wrong in one value
+for m in 'd["points"] = []:points' 'd["ranks"] = "x":ranks' 'd["points"][0]["latency_us"] = "NaN":points\[0\]\.latency_us'; do
+  rm -rf "$t/bad" && cp -r "$SRC/results" "$t/bad"
+  python3 -c "import json; f='$t/bad/examples/whatif_frontier_allreduce_linkx.json'; d=json.load(open(f)); ${m%%:*}; json.dump(d, open(f, 'w'))"
+  "$BIN" --quiet reproduce --from "$t/bad" --out "$t/y" > /dev/null 2> "$t/err3"; rc=$?
+  check "--from a result with ${m%%:*}: exit 2 naming key ${m#*:}" \
+    "[[ $rc == 2 ]] && grep -v '^reproduce: ' '$t/err3' | grep -q \"whatif_frontier_allreduce_linkx.json: key '${m#*:}'\""
+done
 exit $fail

@@ -69,7 +69,7 @@ struct CompareOptions {
 };
 
 int compare_command(const CLI::App& sub, const CompareOptions& opt, Context&) {
-  refuse_empty_values(sub, {"--against", "--only"});
+  refuse_empty_values(sub, {"--against", "--only", "--engine"});
   const double tol = validation::parse_tolerance(opt.tolerance);
   validation::Comparison c;
   std::string name_a = opt.a, name_b = opt.b;

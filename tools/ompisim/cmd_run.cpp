@@ -46,7 +46,7 @@ std::unique_ptr<TraceRequest> trace_request(const RunOptions& o) {
 }
 
 int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
-  refuse_empty_values(sub, {"--out", "--plot", "--trace", "--trace-ranks", "--trace-window", "--machine-file"});
+  refuse_empty_values(sub, {"--out", "--plot", "--trace", "--trace-ranks", "--trace-window", "--machine-file", "--engine"});
   Scenario s = load_scenario(opt.scen_file);
   set_engine(s, opt.engine);
   s.machine_file = opt.machine_file;

@@ -326,3 +326,37 @@ TEST_CASE("validate: predictions, pairs, less_all by size with a margin, gap det
   CHECK_THAT(v["claims"][4]["detail"].get<std::string>(), Catch::Contains(fmt::format("model gap {:+.1f} %", third)));
   CHECK(v["claims"][2]["paper"] == "mini");
 }
+
+// Configuration: every reference file under validation/reference/, and a point with one value of the wrong type at a
+// time. Expected: the committed files pass check_points_input and check_claims_input (their scenarios exist); each
+// planted mistake is an InputError naming the key. How validated: CHECK_NOTHROW per file; CHECK_THROWS_WITH per case.
+TEST_CASE("reference: the points' shape is checked before anything reads them", "[unit][validation]") {
+  auto exists = [](const std::string& rel) { return std::filesystem::is_regular_file(std::filesystem::path(data_dir()) / rel); };
+  const auto files = reference_files("");
+  REQUIRE(files.size() >= 5);
+  for (auto& f : files) {
+    INFO(f);
+    const Json doc = load_json_file(f);
+    CHECK_NOTHROW(check_points_input(doc, f, exists));
+    CHECK_NOTHROW(check_claims_input(doc, f, exists));
+  }
+  const Json p{{"id", "p"}, {"scenario", "scenarios/x.json"}, {"select", {{"bytes", 4}}}, {"metric", "latency_us"},
+               {"value", 3.5}, {"role", "calibration"}};
+  CHECK_NOTHROW(check_points_input(Json{{"points", {p}}}, "f.json", only_known));
+  auto bad = [&](const char* key, Json v, const char* want) {
+    Json q = p;
+    if (v.is_null() && std::string(key) != "select") q.erase(key);
+    else q[key] = v;
+    CHECK_THROWS_WITH(check_points_input(Json{{"points", {q}}}, "f.json", only_known), Catch::Contains(want));
+  };
+  bad("select", nullptr, "points[0].select");
+  bad("select", {{"bytes", "4 B"}}, "points[0].select.bytes");
+  bad("select", {{"peak", 1}}, "points[0].select.peak");
+  bad("role", 3, "points[0].role");
+  bad("value", "3.5 us", "points[0].value");
+  bad("value", nullptr, "points[0].value");
+  bad("id", 1, "points[0].id");
+  bad("scenario", "scenarios/z.json", "points[0].scenario");
+  CHECK_THROWS_WITH(check_points_input(Json{{"points", {p}}, {"pionts", 1}}, "f.json", only_known), Catch::Contains("pionts"));
+  CHECK_THROWS_WITH(check_points_input(Json::array(), "f.json", only_known), Catch::Contains("(top level)"));
+}
