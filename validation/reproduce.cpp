@@ -232,7 +232,7 @@ Json read_result(const std::string& file, const std::string& plot) {
   const Json& pts = r["points"];
   for (std::size_t i = 0; i < pts.size(); ++i) {
     if (!pts[i].is_object()) bad(fmt::format("points[{}]", i), "must be an object");
-    for (const std::string k : {std::string("bytes"), std::string("ranks"), std::string("latency_us"),
+    for (const std::string& k : {std::string("bytes"), std::string("ranks"), std::string("latency_us"),
                                 std::string("bandwidth_GBps"), std::string("availability_pct"), plot})
       if (!k.empty() && pts[i].contains(k) && !(pts[i][k].is_number() && std::isfinite(pts[i][k].get<double>())))
         bad(fmt::format("points[{}].{}", i, k), "must be a finite number");
