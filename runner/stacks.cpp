@@ -515,7 +515,8 @@ void check_mca_keys(const std::vector<std::string>& keys, const StackSpec& spec,
                      "unknown MCA parameter" + hint_text(hint) +
                          (own.empty() ? fmt::format("; stack '{}' on {} ({}) takes no MCA parameters", stack, kind,
                                                     fmt::join(ids, ", "))
-                                      : fmt::format(" (stack '{}' reads: {})", stack, fmt::join(own, ", "))));
+                                      : !hint.empty() ? std::string()  // a close name says it; the list would bury it
+                                                      : fmt::format(" (stack '{}' reads: {})", stack, fmt::join(own, ", "))));
   }
 }
 
