@@ -3,6 +3,7 @@ set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
+set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set format x '%.0f'
 set format y '%g'
@@ -22,11 +23,9 @@ ranks,latency_us
 1024,19.781980300793006
 4096,30.77373306365033
 EOD
-set terminal unknown
-plot $whatif_titan_barrier_atomic_radix_radix_4 using (column('ranks')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi cheetah-atomic radix=4 (simulated)', \
-  $whatif_titan_barrier_atomic_radix_radix_8 using (column('ranks')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi cheetah-atomic radix=8 (simulated)'
-y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.9200)]
+set yrange [19.3497 : 32.8195]
+set ytics ("20" 20, "22" 22, "24" 24, "26" 26, "28" 28, "30" 30, "32" 32)
 set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'examples/whatif_titan_barrier_atomic_radix.svg.tmp'
-replot
+plot $whatif_titan_barrier_atomic_radix_radix_4 using (column('ranks')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi cheetah-atomic radix=4 (simulated)', \
+  $whatif_titan_barrier_atomic_radix_radix_8 using (column('ranks')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi cheetah-atomic radix=8 (simulated)'

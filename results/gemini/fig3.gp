@@ -3,6 +3,7 @@ set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
+set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
@@ -18,7 +19,10 @@ set label 104 '- "Intra-node, 2 processes, 1 kB: Open MPI (vader) is 82% better 
 set label 105 '- "Intra-node, 2 processes, 1 byte: the latency of Open MPI and of the native MPI is similar (0.52 usecs each)." (holds)' at screen 0.012, screen 0.0534 left front font ',9'
 set label 106 '- "Intra-node, 2 processes, 4 MB: Open MPI''s latency is 1.076 msecs compared to the native MPI''s 1.079 msecs (Open MPI 0.28 % better)." (holds)' at screen 0.012, screen 0.0337 left front font ',9'
 set label 107 '- "The 2-process latency trends (native vs Open MPI at 1 B, 1 kB, 4 MB) also hold for the multi-pair runs (16 processes intra-node, 8 processes inter-node)." (holds)' at screen 0.012, screen 0.0140 left front font ',9'
-set terminal unknown
+set yrange [0.344022 : 40992.5]
+set ytics ("1" 1, "3" 3, "10" 10, "30" 30, "100" 100, "300" 300, "1000" 1000, "3000" 3000, "10000" 10000, "30000" 30000)
+set terminal svg size 900,712 dynamic noenhanced font 'sans,11' background '#ffffff'
+set output 'gemini/fig3.svg.tmp'
 plot 'gemini/fig3_latency_2p_intra_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_latency 2p (simulated)', \
   'gemini/fig3.fig3_latency_2p_intra_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native osu_latency 2p (paper)', \
   'gemini/fig3_latency_2p_intra_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi osu_latency 2p (simulated)', \
@@ -27,8 +31,3 @@ plot 'gemini/fig3_latency_2p_intra_native.csv' using (column('bytes')):(column('
   'gemini/fig3.fig3_multi_lat_16p_intra_native.interval.dat' using 1:2:3:4 with yerrorbars lc 3 pt 6 ps 1.2 title 'native osu_multi_lat 16p (prediction interval: bars, see below)', \
   'gemini/fig3_multi_lat_16p_intra_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 4 dt 4 pt 6 ps 0.7 title 'openmpi osu_multi_lat 16p (simulated)', \
   'gemini/fig3.fig3_multi_lat_16p_intra_openmpi.interval.dat' using 1:2:3:4 with yerrorbars lc 4 pt 6 ps 1.2 title 'openmpi osu_multi_lat 16p (prediction interval: bars, see below)'
-y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.7733)]
-set terminal svg size 900,712 dynamic noenhanced font 'sans,11' background '#ffffff'
-set output 'gemini/fig3.svg.tmp'
-replot

@@ -3,6 +3,7 @@ set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
+set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
@@ -16,13 +17,11 @@ set label 102 '- "IMB Reduce on 16 nodes: heterogeneous runs are slower than hom
 set label 103 '4)." (fails)' at screen 0.012, screen 0.0556 left front font ',9'
 set label 104 'Curves "heterogeneous, block 8 opteron + 8 g5", "homogeneous opteron" and "heterogeneous, round robin opteron/g5" coincide (within 1.8 % at every' at screen 0.012, screen 0.0351 left front font ',9'
 set label 105 'point; each later one drawn with a larger marker).' at screen 0.012, screen 0.0146 left front font ',9'
-set terminal unknown
+set yrange [24.057 : 2.72134e+06]
+set ytics ("30" 30, "100" 100, "300" 300, "1000" 1000, "3000" 3000, "10000" 10000, "30000" 30000, "1e5" 100000, "3e5" 300000, "1e6" 1e+06)
+set terminal svg size 900,684 dynamic noenhanced font 'sans,11' background '#ffffff'
+set output 'hetero/fig4.svg.tmp'
 plot 'hetero/fig4_imb_reduce_block.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi IMB Reduce tuned-v1.1 16p, heterogeneous, block 8 opteron + 8 g5 (simulated)', \
   'hetero/fig4_imb_reduce_g5.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi IMB Reduce tuned-v1.1 16p, homogeneous g5 (simulated)', \
   'hetero/fig4_imb_reduce_opteron.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 3 dt 3 pt 4 ps 1.3 title 'openmpi IMB Reduce tuned-v1.1 16p, homogeneous opteron (simulated)', \
   'hetero/fig4_imb_reduce_rr.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 4 dt 4 pt 6 ps 1.9 title 'openmpi IMB Reduce tuned-v1.1 16p, heterogeneous, round robin opteron/g5 (simulated)'
-y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.8711)]
-set terminal svg size 900,684 dynamic noenhanced font 'sans,11' background '#ffffff'
-set output 'hetero/fig4.svg.tmp'
-replot

@@ -3,17 +3,16 @@ set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
+set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
 set title "qsnet-elan4, What-if latency: osu_latency between nodes 0 and 63 of a 4-ary 3-tree"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set terminal unknown
-plot 'qsnet/whatif_latency_64_far.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi-elan4 osu_latency 2p (simulated)', \
-  'qsnet/whatif_latency_64_far_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'native osu_latency 2p (simulated)'
-y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.9200)]
+set yrange [3.2174 : 129.7]
+set ytics ("5" 5, "10" 10, "20" 20, "30" 30, "50" 50, "100" 100)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'qsnet/what-if_latency.svg.tmp'
-replot
+plot 'qsnet/whatif_latency_64_far.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi-elan4 osu_latency 2p (simulated)', \
+  'qsnet/whatif_latency_64_far_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'native osu_latency 2p (simulated)'

@@ -3,6 +3,7 @@ set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
+set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
@@ -18,15 +19,13 @@ set label 104 '- "Zero-byte latency: Cray MPI < Open MPI CM < Open MPI OB1 (the 
 set label 105 '- "Beyond about 100 bytes the CM bandwidth is above Cray MPI''s until both join at the asymptotic peak." (fails)' at screen 0.012, screen 0.0534 left front font ',9'
 set label 106 '- "Cray MPI bandwidth is above OB1''s at every size." (holds)' at screen 0.012, screen 0.0337 left front font ',9'
 set label 107 '- "The CM short-to-long protocol transition gives a much smoother bandwidth curve than Cray MPI''s." (fails)' at screen 0.012, screen 0.0140 left front font ',9'
-set terminal unknown
+set yrange [3.40552 : 31888.9]
+set ytics ("5" 5, "10" 10, "20" 20, "50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000, "5000" 5000, "10000" 10000, "20000" 20000)
+set terminal svg size 900,712 dynamic noenhanced font 'sans,11' background '#ffffff'
+set output 'seastar/fig2.svg.tmp'
 plot 'seastar/fig2_netpipe_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native netpipe 2p (simulated)', \
   'seastar/fig2.fig2_netpipe_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native netpipe 2p (paper)', \
   'seastar/fig2_netpipe_openmpi-cm.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-cm netpipe 2p (simulated)', \
   'seastar/fig2.fig2_netpipe_openmpi-cm.ref.dat' using 1:2 with points lc 2 pt 7 ps 1.6 title 'openmpi-cm netpipe 2p (paper)', \
   'seastar/fig2_netpipe_openmpi-ob1.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'openmpi-ob1 netpipe 2p (simulated)', \
   'seastar/fig2.fig2_netpipe_openmpi-ob1.interval.dat' using 1:2:3:4 with yerrorbars lc 3 pt 6 ps 1.2 title 'openmpi-ob1 netpipe 2p (prediction interval: bars, see below)'
-y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.8157)]
-set terminal svg size 900,712 dynamic noenhanced font 'sans,11' background '#ffffff'
-set output 'seastar/fig2.svg.tmp'
-replot

@@ -3,6 +3,7 @@ set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
+set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
@@ -17,12 +18,10 @@ set label 103 'Latency falls with message size: openmpi-cxi osu_bcast tuned 512p
 set label 104 'falls with message size").' at screen 0.012, screen 0.0544 left front font ',9'
 set label 105 'Latency falls with message size: openmpi-linkx osu_bcast tuned 512p: 16 KiB 72.30 us -> 32 KiB 51.00 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that' at screen 0.012, screen 0.0344 left front font ',9'
 set label 106 'falls with message size").' at screen 0.012, screen 0.0143 left front font ',9'
-set terminal unknown
+set yrange [6.71984 : 3567.62]
+set ytics ("10" 10, "20" 20, "50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000)
+set terminal svg size 900,698 dynamic noenhanced font 'sans,11' background '#ffffff'
+set output 'slingshot/fig8_h2h.svg.tmp'
 plot 'slingshot/fig8_bcast_512p_h2h_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_bcast mpich 512p (simulated)', \
   'slingshot/fig8_bcast_512p_h2h_openmpi-cxi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-cxi osu_bcast tuned 512p (simulated)', \
   'slingshot/fig8_bcast_512p_h2h_openmpi-linkx.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'openmpi-linkx osu_bcast tuned 512p (simulated)'
-y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.8956)]
-set terminal svg size 900,698 dynamic noenhanced font 'sans,11' background '#ffffff'
-set output 'slingshot/fig8_h2h.svg.tmp'
-replot

@@ -3,6 +3,7 @@ set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
+set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
@@ -15,7 +16,10 @@ set label 101 'Bars: prediction interval of a predicted or held-out point, the r
 set label 102 'no bar.' at screen 0.012, screen 0.0567 left front font ',9'
 set label 103 'Curves "osu_bw 2p buffer=device" and "osu_bw 2p buffer=host (public_osu_bw_inter_host_native)" coincide (within 0.0024 % at every point; each later' at screen 0.012, screen 0.0358 left front font ',9'
 set label 104 'one drawn with a larger marker).' at screen 0.012, screen 0.0149 left front font ',9'
-set terminal unknown
+set yrange [0.00214293 : 133835]
+set ytics ("0.01" 0.01, "0.1" 0.1, "1" 1, "10" 10, "100" 100, "1000" 1000, "10000" 10000, "1e5" 100000)
+set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
+set output 'slingshot/public_native_bandwidth.svg.tmp'
 plot 'slingshot/public_mbw_mr_intra_device_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_mbw_mr 8p (simulated)', \
   'slingshot/public_native_bandwidth.public_mbw_mr_intra_device_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native osu_mbw_mr 8p (public measurement)', \
   'slingshot/public_native_bandwidth.public_mbw_mr_intra_device_native.interval.dat' using 1:2:3:4 with yerrorbars lc 1 pt 6 ps 1.2 title 'native osu_mbw_mr 8p (prediction interval: bars, see below)', \
@@ -26,8 +30,3 @@ plot 'slingshot/public_mbw_mr_intra_device_native.csv' using (column('bytes')):(
   'slingshot/public_native_bandwidth.public_osu_bw_inter_host_native.ref.dat' using 1:2 with points lc 3 pt 7 ps 1.6 title 'native osu_bw 2p buffer=host (public_osu_bw_inter_host_native) (public measurement)', \
   'slingshot/public_osu_bw_intra_host_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 4 dt 4 pt 6 ps 0.7 title 'native osu_bw 2p buffer=host (public_osu_bw_intra_host_native) (simulated)', \
   'slingshot/public_native_bandwidth.public_osu_bw_intra_host_native.ref.dat' using 1:2 with points lc 4 pt 7 ps 1.6 title 'native osu_bw 2p buffer=host (public_osu_bw_intra_host_native) (public measurement)'
-y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.7244)]
-set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
-set output 'slingshot/public_native_bandwidth.svg.tmp'
-replot

@@ -3,18 +3,17 @@ set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
+set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
 set title "whatif_numa_mbw_mr: What-if (node model): osu_mbw_mr, 16 ranks (8 pairs, rank i with rank i +\n8) on one Cielo node (2 Magny-Cours packages x 2 dies x 4 cores), Open MPI, mapping"
 set xlabel 'message size (bytes)'
 set ylabel 'bandwidth (GB/s)'
-set terminal unknown
+set yrange [0.0125192 : 262.477]
+set ytics ("0.03" 0.03, "0.1" 0.1, "0.3" 0.3, "1" 1, "3" 3, "10" 10, "30" 30, "100" 100)
+set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
+set output 'whatif/whatif_numa_mbw_mr.svg.tmp'
 plot 'whatif/whatif_numa_mbw_mr_16p_core.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi osu_mbw_mr 16p (whatif_numa_mbw_mr_16p_core) (simulated)', \
   'whatif/whatif_numa_mbw_mr_16p_default.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi osu_mbw_mr 16p (whatif_numa_mbw_mr_16p_default) (simulated)', \
   'whatif/whatif_numa_mbw_mr_16p_numa.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'openmpi osu_mbw_mr 16p (whatif_numa_mbw_mr_16p_numa) (simulated)'
-y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.8917)]
-set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
-set output 'whatif/whatif_numa_mbw_mr.svg.tmp'
-replot

@@ -3,6 +3,7 @@ set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
+set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
@@ -12,12 +13,10 @@ set ylabel 'latency (us)'
 set bmargin 6
 set label 100 'What-if (platform seams): osu_latency between two far-apart nodes (node 0 and node 4447) with Open MPI (pml/ob1 + btl/ugni) and Cielo''s node, NIC and' at screen 0.012, screen 0.0382 left front font ',9'
 set label 101 'software parameters' at screen 0.012, screen 0.0159 left front font ',9'
-set terminal unknown
+set yrange [1.37629 : 4862.73]
+set ytics ("2" 2, "5" 5, "10" 10, "20" 20, "50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000)
+set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
+set output 'whatif/whatif_topology_latency.svg.tmp'
 plot 'whatif/whatif_topology_latency_dragonfly.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi osu_latency 2p on whatif-gemini-dragonfly (simulated)', \
   'whatif/whatif_topology_latency_fattree.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi osu_latency 2p on whatif-gemini-fattree (simulated)', \
   'whatif/whatif_topology_latency_torus.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'openmpi osu_latency 2p on cielo (simulated)'
-y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX
-set yrange [y0 : y0 * (y1 / y0) ** (1.0 / 0.8956)]
-set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
-set output 'whatif/whatif_topology_latency.svg.tmp'
-replot
