@@ -7,6 +7,7 @@
 namespace ompisim::progress {
 
 bool g_enabled = false;
+bool g_quiet = false;
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -35,6 +36,7 @@ void print(const std::string& l) {
 }  // namespace
 
 void set_enabled(bool on) { g_enabled = on; }
+void set_quiet(bool on) { g_quiet = on; }
 
 std::string line(std::size_t done, std::size_t total, double elapsed, const std::string& what, double sim_now,
                  double events_per_s) {

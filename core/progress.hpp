@@ -11,9 +11,12 @@
 
 namespace ompisim::progress {
 
-extern bool g_enabled;
+extern bool g_enabled, g_quiet;
 inline bool enabled() { return g_enabled; }
 void set_enabled(bool on);
+// The user asked for --quiet: no progress of any kind, not even the plain lines a log gets when stderr is no terminal.
+inline bool quiet() { return g_quiet; }
+void set_quiet(bool on);
 // `done` of `total` points are finished; `what` is the one starting now. Prints the line (when enabled).
 void points(std::size_t done, std::size_t total, const std::string& what);
 // From the engines, every few thousand events: the simulated time reached and the events run so far. Prints at most

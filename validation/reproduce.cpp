@@ -287,7 +287,7 @@ static int reproduce_into(const std::string& out_dir, const std::string& from_di
     const std::string& rel = files[i];
     Scenario s = load_scenario(data_dir() + "/" + rel);
     if (progress::enabled()) progress::points(i, files.size(), rel);  // the line names the scenario
-    else std::cerr << "reproduce: " << rel << "\n";
+    else if (!progress::quiet()) std::cerr << "reproduce: " << rel << "\n";  // a log's line, unless --quiet
     Json res = from_dir.empty()
                    ? Json::parse(run_isolated([&] { return run_scenario(s, {}).dump(); }))
                    : read_result((fs::path(from_dir) / fs::path(rel).parent_path().filename() / (s.id + ".json")).string(), s.plot);

@@ -44,7 +44,9 @@ void add_global_options(CLI::App& app, Context& ctx) {
   });
   app.require_subcommand(1);
   app.fallthrough();
-  app.add_flag("--quiet", ctx.quiet, "no progress line on stderr (shown only when stderr is a terminal)");
+  app.add_flag("--quiet", ctx.quiet,
+               "no progress on stderr: neither the progress line (shown only when stderr is a terminal) nor "
+               "reproduce's line per scenario");
   ctx.max_input = fmt::format("{}", limits::kDefaultMaxInputBytes);
   app.add_option("--max-input-size", ctx.max_input,
                  fmt::format("largest input file read, in bytes or with a unit (\"16 MiB\"); default {} (4 MiB)",
@@ -205,6 +207,7 @@ static void check_global_options(const CLI::App& app, Context& ctx) {
 
 int run_selected(CLI::App& app, Context& ctx) {
   progress::set_enabled(!ctx.quiet && isatty(STDERR_FILENO));
+  progress::set_quiet(ctx.quiet);
   try {
     check_global_options(app, ctx);
     for (auto& [sub, handler] : ctx.handlers)
