@@ -1,6 +1,7 @@
 #include "runner/report.hpp"
 
 #include "core/atomic_write.hpp"
+#include "core/errors.hpp"
 #include "core/units.hpp"
 #include "runner/registries.hpp"
 
@@ -147,6 +148,16 @@ std::string csv_cell(const std::string& s) {
   std::string q = "\"";
   for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
   return q + "\"";
+}
+
+void check_result_points(const Json& res, const std::string& file, const std::string& key,
+                         const std::string& why_suffix) {
+  if (!res.is_object() || !res.contains("points") || !res["points"].is_array() || res["points"].empty())
+    throw InputError(file, key, "must be a non-empty list of points" + why_suffix);
+  for (std::size_t i = 0; i < res["points"].size(); ++i)
+    if (!res["points"][i].is_object())
+      throw InputError(file, fmt::format("{}[{}]", key, i),
+                       "must be an object (a point of an ompisim result)" + why_suffix);
 }
 
 Json points_with_ranks(const Json& res) {

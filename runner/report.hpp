@@ -58,6 +58,10 @@ std::string result_csv(const Json& res);  // the points of points_with_ranks
 // each point takes the count of its block. The points as they are when they carry "ranks", when "ranks" is one count,
 // or when the points do not divide evenly among the counts.
 Json points_with_ranks(const Json& res);
+// A result read back from a file (compare, reproduce --from, a sweep's point file): its "points" a non-empty list of
+// objects. InputError(file, `key` ("points", or the path to them), the reason + `why_suffix`) otherwise.
+void check_result_points(const Json& res, const std::string& file, const std::string& key,
+                         const std::string& why_suffix = "");
 // A result's "ranks" for a title: "2 ranks", "512, 4096, 32768 ranks" (up to four counts), "2 .. 1024 ranks (10
 // counts)" above four.
 std::string ranks_text(const Json& ranks);

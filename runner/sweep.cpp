@@ -466,10 +466,8 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
     if (!doc.contains("hash") || doc["hash"] != p.hash) bad("hash", "is not this point's (" + p.hash + ")");
     if (!doc.contains("result") || !doc["result"].is_object()) bad("result", "must be an object (the point's result)");
     const Json& rp = doc["result"];
-    if (!rp.contains("points") || !rp["points"].is_array() || rp["points"].empty())
-      bad("result.points", "must be a non-empty list");
-    for (std::size_t i = 0; i < rp["points"].size(); ++i)
-      if (!rp["points"][i].is_object()) bad(fmt::format("result.points[{}]", i), "must be an object");
+    check_result_points(rp, pf, "result.points",
+                        " (not as the sweep writes it: remove the file to run the point again)");
     // A base with a list of process counts: each row names its count (the result's points do not carry it).
     const Json pts = points_with_ranks(rp);
     for (auto& rp : pts) {

@@ -4,6 +4,7 @@
 #include "platform/data_path.hpp"
 #include "platform/machine.hpp"
 #include "runner/isolate.hpp"
+#include "runner/report.hpp"
 #include "runner/run.hpp"
 
 #include <algorithm>
@@ -81,9 +82,7 @@ bool is_result(const Json& j) { return j.is_object() && j.contains("points") && 
 Json load_result(const std::string& path, const std::string& option) {
   Json j = load_json_file(path);
   if (!is_result(j)) throw InputError(option, path, "not an ompisim result (no \"points\" list)");
-  for (std::size_t i = 0; i < j["points"].size(); ++i)
-    if (!j["points"][i].is_object())
-      throw InputError(path, fmt::format("points[{}]", i), "must be an object (a point of an ompisim result)");
+  check_result_points(j, path, "points");
   return j;
 }
 

@@ -219,8 +219,7 @@ Json read_result(const std::string& file, const std::string& plot) {
   Json r = load_json_file(file);
   auto bad = [&](const std::string& key, const std::string& why) { throw InputError(file, key, why); };
   if (!r.is_object()) bad("(top level)", "not an ompisim result (an object with \"points\")");
-  if (!r.contains("points") || !r["points"].is_array() || r["points"].empty())
-    bad("points", "must be a non-empty list of points");
+  check_result_points(r, file, "points");
   if (!r.contains("ranks")) bad("ranks", "missing");
   const Json& rk = r["ranks"];
   if (!rk.is_number_integer() && !(rk.is_array() && !rk.empty() &&
@@ -231,7 +230,6 @@ Json read_result(const std::string& file, const std::string& plot) {
   if (r.contains("provenance") && !r["provenance"].is_object()) bad("provenance", "must be an object");
   const Json& pts = r["points"];
   for (std::size_t i = 0; i < pts.size(); ++i) {
-    if (!pts[i].is_object()) bad(fmt::format("points[{}]", i), "must be an object");
     for (const std::string& k : {std::string("bytes"), std::string("ranks"), std::string("latency_us"),
                                 std::string("bandwidth_GBps"), std::string("availability_pct"), plot})
       if (!k.empty() && pts[i].contains(k) && !(pts[i][k].is_number() && std::isfinite(pts[i][k].get<double>())))
