@@ -2,8 +2,6 @@
 
 #include "core/trace.hpp"
 
-#include "core/errors.hpp"
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -243,7 +241,7 @@ void CxiProvider::on_landed(std::uint64_t id) {
     cpus_.cpu(m.dst, c_.host_overhead, [this, id] { on_recv_cq_read(id); }, "fi_cq_read (cxi, recv)");
     return;
   }
-  recv_done(id);
+  complete_recv(msgs_, id, *owner_, cq_, peer_index_);
 }
 
 void CxiProvider::on_pull_issued(std::uint64_t id) {
@@ -277,24 +275,14 @@ void CxiProvider::on_pulled(std::uint64_t id) {
 void CxiProvider::on_recv_cq_read(std::uint64_t id) {
   CxiMsg& m = msgs_.at(id);
   m.rx = step(m.rx, RxEvent::CqRead);
-  recv_done(id);
-}
-
-void CxiProvider::recv_done(std::uint64_t id) {
-  CxiMsg& m = msgs_.at(id);
-  RxEntry* e = m.entry;
-  CqEntry ce{m.dst, e->context, CqEntry::Recv | CqEntry::Tagged, std::min(m.bytes, e->size), m.tag, m.src, peer_index_};
-  m.entry = nullptr;
-  owner_->free_entry(e);
-  finish(id);
-  if (cq_.write) cq_.write(ce);
+  complete_recv(msgs_, id, *owner_, cq_, peer_index_);
 }
 
 void CxiProvider::target_ack(std::uint64_t id) {
   CxiMsg& m = msgs_.at(id);
   if (m.no_cq) {  // fi_tinject: the ack only frees the NIC's state; nothing reaches the host
     m.tx = step(m.tx, TxEvent::TargetAckNoCq);
-    finish(id);
+    free_if_done(msgs_, id);
     return;
   }
   m.tx = step(m.tx, TxEvent::TargetAck);
@@ -311,13 +299,7 @@ void CxiProvider::on_ack(std::uint64_t id) {
 void CxiProvider::on_send_cq_read(std::uint64_t id) {
   CxiMsg& m = msgs_.at(id);
   m.tx = step(m.tx, TxEvent::CqRead);
-  CqEntry ce{m.src, m.context, CqEntry::Send | CqEntry::Tagged, m.bytes, m.tag, m.dst, peer_index_};
-  finish(id);
-  if (cq_.write) cq_.write(ce);
-}
-
-void CxiProvider::finish(std::uint64_t id) {
-  if (msgs_.at(id).done()) msgs_.take(id);
+  complete_send(msgs_, id, cq_, peer_index_);
 }
 
 void CxiProvider::drop(std::uint64_t id) {
@@ -361,23 +343,20 @@ void CxiProvider::on_recv_posted(std::uint64_t pid) {
 }
 
 int CxiProvider::start_tag(RxEntry* e) {
-  if (!msgs_.find(e->peer_context)) throw ProtocolError("cxi", "no unexpected message for the entry", "start_tag");
-  matched(e->peer_context, e, false);
+  matched(unexpected_record(msgs_, *e, "cxi", "start_tag"), e, false);
   return 0;
 }
 
 int CxiProvider::discard_tag(RxEntry* e) {
-  CxiMsg* found = msgs_.find(e->peer_context);
-  if (!found) throw ProtocolError("cxi", "no unexpected message for the entry", "discard_tag");
-  CxiMsg& m = *found;
+  const std::uint64_t id = unexpected_record(msgs_, *e, "cxi", "discard_tag");
+  CxiMsg& m = msgs_.at(id);
   m.rx = step(m.rx, RxEvent::Discard);
   if (m.in_oflow) oflow(m.dst).release(eager_bytes(m.proto, m.bytes, c_.limits), m.oflow_epoch);
   m.in_oflow = false;
-  std::uint64_t id = e->peer_context;
   owner_->free_entry(e);
   n_.add(CxiStat::Discards);
   if (m.proto == SendProtocol::Rendezvous) target_ack(id);
-  finish(id);
+  free_if_done(msgs_, id);
   return 0;
 }
 

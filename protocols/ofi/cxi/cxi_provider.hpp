@@ -19,6 +19,7 @@
 // FI_CXI_RX_MATCH_MODE=hybrid; no delivery-complete mode; a rendezvous Get is one flow (no per-packet pipelining).
 #pragma once
 #include "models/slingshot/cassini_params.hpp"
+#include "protocols/ofi/base/peer_messages.hpp"
 #include "protocols/ofi/base/shared_rx_queue.hpp"
 #include "protocols/ofi/cxi/cxi_mca.hpp"
 #include "protocols/ofi/cxi/cxi_statistics.hpp"
@@ -107,14 +108,12 @@ private:
   void pull(std::uint64_t id);            // rendezvous Get of the rest
   void on_pulled(std::uint64_t id);
   void on_recv_cq_read(std::uint64_t id);
-  void recv_done(std::uint64_t id);
   void target_ack(std::uint64_t id);      // transmit complete: the target acks the send
   void on_ack(std::uint64_t id);          // the ack reaches the sender
   void on_send_cq_read(std::uint64_t id);
   void drop(std::uint64_t id);
   void on_recovered(int dst);             // flow-control recovery of `dst`'s NIC done: the dropped are sent again
   void on_recv_posted(std::uint64_t pid);
-  void finish(std::uint64_t id);          // frees the record once both sides are COMPLETE
   double dev_latency(const Buffer& b) const { return b.space.kind == MemKind::Device ? c_.device_access_latency : 0.0; }
   cxi::OverflowBuffers& oflow(int rank);
 

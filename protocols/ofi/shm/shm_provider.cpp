@@ -1,7 +1,5 @@
 #include "protocols/ofi/shm/shm_provider.hpp"
 
-#include "core/errors.hpp"
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -87,8 +85,7 @@ void ShmProvider::on_progress(std::uint64_t id) {
 }
 
 int ShmProvider::start_tag(RxEntry* e) {
-  if (!msgs_.find(e->peer_context)) throw ProtocolError("shm", "no unexpected message for the entry", "start_tag");
-  deliver(e->peer_context, e);
+  deliver(unexpected_record(msgs_, *e, "shm", "start_tag"), e);
   return 0;
 }
 
@@ -134,18 +131,8 @@ void ShmProvider::on_copied(std::uint64_t id) {
   ShmMsg& m = msgs_.at(id);
   m.rx = step(m.rx, ShmRxEvent::Copied);
   const bool signal = m.path != ShmPath::Inject;  // the sender waits for the receiver's copy
-  recv_done(id);
+  complete_recv(msgs_, id, *owner_, cq_, peer_index_);  // inject: the sender completed at its copy-in
   if (signal) peer_done(id);
-}
-
-void ShmProvider::recv_done(std::uint64_t id) {
-  ShmMsg& m = msgs_.at(id);
-  RxEntry* e = m.entry;
-  CqEntry ce{m.dst, e->context, CqEntry::Recv | CqEntry::Tagged, std::min(m.bytes, e->size), m.tag, m.src, peer_index_};
-  m.entry = nullptr;
-  owner_->free_entry(e);
-  finish(id);  // inject: the sender finished at its copy-in
-  if (cq_.write) cq_.write(ce);
 }
 
 // The receiver's completion signal reaches the sender, which reads it.
@@ -164,25 +151,18 @@ void ShmProvider::on_signal(std::uint64_t id) {
 void ShmProvider::on_send_cq_read(std::uint64_t id) {
   ShmMsg& m = msgs_.at(id);
   m.tx = step(m.tx, ShmTxEvent::CqRead);
-  CqEntry ce{m.src, m.context, CqEntry::Send | CqEntry::Tagged, m.bytes, m.tag, m.dst, peer_index_};
-  finish(id);
-  if (cq_.write) cq_.write(ce);
-}
-
-void ShmProvider::finish(std::uint64_t id) {
-  if (msgs_.at(id).done()) msgs_.take(id);
+  complete_send(msgs_, id, cq_, peer_index_);
 }
 
 int ShmProvider::discard_tag(RxEntry* e) {
-  ShmMsg* found = msgs_.find(e->peer_context);
-  if (!found) throw ProtocolError("shm", "no unexpected message for the entry", "discard_tag");
-  found->rx = step(found->rx, ShmRxEvent::Discard);
-  const std::uint64_t id = e->peer_context;
-  const bool signal = found->path != ShmPath::Inject;
+  const std::uint64_t id = unexpected_record(msgs_, *e, "shm", "discard_tag");
+  ShmMsg& m = msgs_.at(id);
+  m.rx = step(m.rx, ShmRxEvent::Discard);
+  const bool signal = m.path != ShmPath::Inject;
   owner_->free_entry(e);
   n_.add(ShmStat::Discards);
   if (signal) peer_done(id);
-  finish(id);
+  free_if_done(msgs_, id);
   return 0;
 }
 

@@ -15,6 +15,7 @@
 // LIMITATIONS: no shared-memory ring capacity (a full command queue never stalls a sender); CMA and XPMEM are priced
 // alike (one copy by the receiving core); IPC handles are cached forever.
 #pragma once
+#include "protocols/ofi/base/peer_messages.hpp"
 #include "protocols/ofi/endpoint.hpp"
 #include "platform/cpu_timeline.hpp"
 #include "protocols/ofi/shm/shm_msg.hpp"
@@ -74,11 +75,9 @@ private:
   void deliver(std::uint64_t id, RxEntry* e);
   void on_attached(std::uint64_t id);    // attach / IPC open / the library's cost paid: the copy starts
   void on_copied(std::uint64_t id);      // the data is in the receive buffer
-  void recv_done(std::uint64_t id);
   void peer_done(std::uint64_t id);      // the receiver signals the sender (single copy, IPC)
   void on_signal(std::uint64_t id);
   void on_send_cq_read(std::uint64_t id);
-  void finish(std::uint64_t id);         // frees the record once both sides are COMPLETE
 
   Simulator& sim_;
   const Contexts& ctx_;

@@ -1,0 +1,57 @@
+// What every core provider (ofi/shm, ofi/cxi) does with its message records at the peer API (peer_api.hpp): find the
+// record an unexpected entry names, free a record once both its sides are COMPLETE, and write a message's send and
+// receive completions (fi_cq_tagged_entry) into the owner's CQ.
+// A record is the provider's own message type in its request table: src, dst, tag, bytes, context, entry (the matched
+// receive) and done() (both sides COMPLETE).
+#pragma once
+#include "core/errors.hpp"
+#include "mpi/request.hpp"
+#include "protocols/ofi/peer_api.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace ompisim::ofi {
+
+// The record an unexpected entry names (its peer_context); ProtocolError naming `provider` and the owner's `call`
+// (start_tag, discard_tag) when there is none.
+template <class Msg>
+std::uint64_t unexpected_record(mpi::RequestTable<Msg>& msgs, const RxEntry& e, const char* provider,
+                                const char* call) {
+  if (!msgs.find(e.peer_context)) throw ProtocolError(provider, "no unexpected message for the entry", call);
+  return e.peer_context;
+}
+
+// Frees record `id` once both its sides are COMPLETE.
+template <class Msg>
+void free_if_done(mpi::RequestTable<Msg>& msgs, std::uint64_t id) {
+  if (msgs.at(id).done()) msgs.take(id);
+}
+
+// The send side of record `id` is COMPLETE: the record is freed if the receive side is too, then core provider
+// `provider` writes the send completion into `cq`.
+template <class Msg>
+void complete_send(mpi::RequestTable<Msg>& msgs, std::uint64_t id, const CqOwnerOps& cq, int provider) {
+  const Msg& m = msgs.at(id);
+  const CqEntry ce{m.src, m.context, CqEntry::Send | CqEntry::Tagged, m.bytes, m.tag, m.dst, provider};
+  free_if_done(msgs, id);
+  if (cq.write) cq.write(ce);
+}
+
+// The receive side of record `id` is COMPLETE: its matched entry goes back to `owner`, the record is freed if the
+// send side is too, then core provider `provider` writes the receive completion (the bytes that fitted, the sender's
+// envelope) into `cq`.
+template <class Msg>
+void complete_recv(mpi::RequestTable<Msg>& msgs, std::uint64_t id, SrxOwner& owner, const CqOwnerOps& cq,
+                   int provider) {
+  Msg& m = msgs.at(id);
+  RxEntry* e = m.entry;
+  const CqEntry ce{m.dst, e->context, CqEntry::Recv | CqEntry::Tagged, std::min(m.bytes, e->size), m.tag, m.src,
+                   provider};
+  m.entry = nullptr;
+  owner.free_entry(e);
+  free_if_done(msgs, id);
+  if (cq.write) cq.write(ce);
+}
+
+}  // namespace ompisim::ofi
