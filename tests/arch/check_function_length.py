@@ -11,6 +11,9 @@ qualifier or a trailing return type. Lambdas and blocks inside a function count 
 Usage: check_function_length.py ROOT [LIMIT]   (exit 1 and one line per over-long function)"""
 import os, re, sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: source_check.py
+from source_check import report  # noqa: E402
+
 LAYERS = ["core", "engine", "platform", "models", "mpi", "protocols", "collectives", "benchmarks", "runner",
           "validation", "tools"]
 HEADER_END = re.compile(r"\)\s*(?:const|noexcept(?:\([^)]*\))?|override|final|mutable|&&|&|->\s*[\w:<>,\s*&]+|\s)*$")
@@ -103,7 +106,4 @@ if __name__ == "__main__":
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     limit = int(sys.argv[2]) if len(sys.argv) > 2 else 120
     problems = check(root, limit)
-    for p in problems:
-        print(p)
-    print(f"{len(problems)} function(s) over {limit} lines" if problems else f"functions: none over {limit} lines")
-    sys.exit(1 if problems else 0)
+    sys.exit(report(problems, f"functions: none over {limit} lines", f"{len(problems)} function(s) over {limit} lines"))

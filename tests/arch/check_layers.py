@@ -17,6 +17,9 @@ folder and take no part in this check.
 Usage: check_layers.py ROOT   (exit 1 and one line per violation)"""
 import os, re, sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: source_check.py
+from source_check import report  # noqa: E402
+
 LAYERS = ["core", "engine", "platform", "models", "mpi", "protocols", "collectives", "benchmarks", "runner",
           "validation", "tools"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
@@ -126,7 +129,5 @@ def check(root):
 if __name__ == "__main__":
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     problems = check(root)
-    for p in problems:
-        print(p)
-    print(f"{len(problems)} include violation(s)" if problems else "layers: every include follows the table")
-    sys.exit(1 if problems else 0)
+    sys.exit(report(problems, "layers: every include follows the table",
+                    f"{len(problems)} include violation(s)"))

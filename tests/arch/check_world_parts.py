@@ -8,6 +8,9 @@ is a violation too, so whoever frees a file removes it from the list.
 Usage: check_world_parts.py ROOT   (exit 1 and one line per violation)"""
 import os, re, sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: source_check.py
+from source_check import report  # noqa: E402
+
 FOLDERS = ["models", "protocols"]
 SUFFIXES = (".hpp", ".cpp", ".h", ".cc", ".md")
 WORLD = re.compile(r"\bWorld\b|platform/world\.hpp")
@@ -44,12 +47,8 @@ def main():
     if len(sys.argv) != 2:
         print(__doc__.splitlines()[-1], file=sys.stderr)
         return 2
-    v = violations(sys.argv[1])
-    for line in v:
-        print(line)
-    if not v:
-        print(f"no file under {', '.join(FOLDERS)} names World outside the {len(EXCEPTIONS)} listed exceptions")
-    return 1 if v else 0
+    return report(violations(sys.argv[1]),
+                  f"no file under {', '.join(FOLDERS)} names World outside the {len(EXCEPTIONS)} listed exceptions")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,9 @@ Scanned: every tracked file except those under a `tests/` folder (their fixtures
 Usage: check_named_scenarios.py ROOT   (exit 1 and one line per missing file: file:line: path)"""
 import os, re, subprocess, sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: source_check.py
+from source_check import report  # noqa: E402
+
 NAMED = re.compile(r"scenarios/[A-Za-z0-9_./-]+\.json")
 
 
@@ -30,6 +33,4 @@ def check(root):
 
 if __name__ == "__main__":
     problems = check(sys.argv[1] if len(sys.argv) > 1 else ".")
-    print("\n".join(problems + [f"{len(problems)} missing scenario file(s) named" if problems
-                                else "every scenario file named exists"]))
-    sys.exit(1 if problems else 0)
+    sys.exit(report(problems, "every scenario file named exists", f"{len(problems)} missing scenario file(s) named"))

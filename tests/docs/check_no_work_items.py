@@ -9,7 +9,10 @@ Scanned: every file `git ls-files` lists (code comments included), except CHANGE
 folder is included: it is regenerated from the sources, so a hit there is fixed at its source.
 
 Usage: check_no_work_items.py ROOT   (exit 1 and one line per hit: file:line: the words)"""
-import re, subprocess, sys
+import os, re, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: source_check.py
+from source_check import report  # noqa: E402
 
 WORK_ITEM = re.compile(r"\b(?:sessions?|issues?)[- ](\d+)(?:(?:, | and | or )\d+)*\b", re.IGNORECASE)
 CITED_REPO = re.compile(r"[\w.-]+/[\w.-]+`?\s*$")
@@ -43,14 +46,8 @@ def check(root):
     return bad
 
 
-def report(problems):
-    """Prints the hits and a summary line; the exit status (1 when anything names a work item)."""
-    files = sorted({p.split(":")[0] for p in problems})
-    summary = (f"{len(problems)} line(s) in {len(files)} file(s) name work items" if problems
-               else "no file names the work items that produced it")
-    print("\n".join(problems + [summary]))
-    return 1 if problems else 0
-
-
 if __name__ == "__main__":
-    sys.exit(report(check(sys.argv[1] if len(sys.argv) > 1 else ".")))
+    problems = check(sys.argv[1] if len(sys.argv) > 1 else ".")
+    files = sorted({p.split(":")[0] for p in problems})
+    sys.exit(report(problems, "no file names the work items that produced it",
+                    f"{len(problems)} line(s) in {len(files)} file(s) name work items"))

@@ -9,7 +9,10 @@ start of a line, for every machine `ompisim list` names, in full (`nic.bte_bandw
 (`bte_bandwidth`). Other tables (presets, file lists, measurements, an error catalogue) are left alone.
 
 Usage: check_param_tables.py OMPISIM ROOT [README ...]   (exit 1 and one line per table: file:lines)"""
-import re, subprocess, sys
+import os, re, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: source_check.py
+from source_check import report  # noqa: E402
 
 
 def declared(tool):
@@ -54,6 +57,5 @@ if __name__ == "__main__":
     docs = sys.argv[3:] or subprocess.run(["git", "-C", root, "ls-files", "README.md", "*/README.md"],
                                           capture_output=True, text=True, check=True).stdout.split()
     problems = check(tool, root, docs)
-    print("\n".join(problems + [f"{len(problems)} parameter table(s) copied into READMEs" if problems
-                                else "no README copies the parameter declarations"]))
-    sys.exit(1 if problems else 0)
+    sys.exit(report(problems, "no README copies the parameter declarations",
+                    f"{len(problems)} parameter table(s) copied into READMEs"))

@@ -24,6 +24,9 @@ under results/.
 Usage: check_readme_paths.py ROOT   (exit 1 and one line per missing path: file:line: `path`)"""
 import os, re, subprocess, sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: source_check.py
+from source_check import report  # noqa: E402
+
 SPAN = re.compile(r'`([^`\n]+)`|\]\(([^)\s]+)\)')
 PATHCHARS = re.compile(r'^[A-Za-z0-9_.+/{},-]+$')
 STEM_EXTS = ("", ".hpp", ".cpp", ".json", ".md", ".py", ".sh")
@@ -121,7 +124,4 @@ def check(root):
 
 if __name__ == "__main__":
     problems = check(sys.argv[1] if len(sys.argv) > 1 else ".")
-    for p in problems:
-        print(p)
-    print(f"{len(problems)} stale path(s)" if problems else "documents: every path names a file or folder")
-    sys.exit(1 if problems else 0)
+    sys.exit(report(problems, "documents: every path names a file or folder", f"{len(problems)} stale path(s)"))

@@ -16,6 +16,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: source_check.py
+from source_check import report  # noqa: E402
+
 
 def section(text, title_start):
     i = text.index(title_start)
@@ -107,11 +110,7 @@ def main():
         if int(count) != found:
             errors.append(f"README.md speed: 'all {count} `{pattern}`' but {found} files match")
 
-    for e in errors:
-        print(e)
-    if not errors:
-        print(f"ok: {len(targets)} targets and {len(runs)} runs of README.md agree with bench/README.md")
-    return 1 if errors else 0
+    return report(errors, f"ok: {len(targets)} targets and {len(runs)} runs of README.md agree with bench/README.md")
 
 
 if __name__ == "__main__":
