@@ -28,12 +28,17 @@ void free_if_done(mpi::RequestTable<Msg>& msgs, std::uint64_t id) {
   if (msgs.at(id).done()) msgs.take(id);
 }
 
+// A message's send completion as core provider `provider` writes it.
+template <class Msg>
+CqEntry send_completion(const Msg& m, int provider) {
+  return CqEntry{m.src, m.context, CqEntry::Send | CqEntry::Tagged, m.bytes, m.tag, m.dst, provider};
+}
+
 // The send side of record `id` is COMPLETE: the record is freed if the receive side is too, then core provider
 // `provider` writes the send completion into `cq`.
 template <class Msg>
 void complete_send(mpi::RequestTable<Msg>& msgs, std::uint64_t id, const CqOwnerOps& cq, int provider) {
-  const Msg& m = msgs.at(id);
-  const CqEntry ce{m.src, m.context, CqEntry::Send | CqEntry::Tagged, m.bytes, m.tag, m.dst, provider};
+  const CqEntry ce = send_completion(msgs.at(id), provider);
   free_if_done(msgs, id);
   if (cq.write) cq.write(ce);
 }

@@ -54,13 +54,12 @@ void ShmProvider::on_copied_in(std::uint64_t id) {
   ShmMsg& m = msgs_.at(id);
   m.tx = step(m.tx, ShmTxEvent::CopiedIn);
   const double hop = ctx_.signal_latency(m.src, m.dst);
-  CqEntry ce{m.src, m.context, CqEntry::Send | CqEntry::Tagged, m.bytes, m.tag, m.dst, peer_index_};
   if (m.injected) {  // fi_tinject: the call returns after the copy; no completion is written
     Callback f = std::move(m.injected);
     m.injected = nullptr;
     f();
   } else if (cq_.write) {
-    cq_.write(ce);
+    cq_.write(send_completion(m, peer_index_));
   }
   sim_.after(hop, [this, id] { on_arrived(id); });
 }
