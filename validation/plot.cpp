@@ -547,9 +547,9 @@ std::string gnuplot_script(const PlotSpec& p) {
   const int below_px = key.below_px + caption_px;
   // Points at the first and last x are drawn whole (2 % of the width either side).
   std::string gp = fmt::format(
-      "set datafile separator ','\n{}{}{}set grid\n"
+      "set datafile separator ','\n{}{}{}{}set grid\n"
       "{}{}{}set title {}\nset xlabel {}\nset ylabel {}\n",
-      key.line, p.logx && !bars ? "set logscale x 2\n" : "", p.logy && !bars ? "set logscale y\n" : "",
+      kLinetype5, key.line, p.logx && !bars ? "set logscale x 2\n" : "", p.logy && !bars ? "set logscale y\n" : "",
       bars ? "" : "set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n", bars ? "" : tics(p.xcol, 'x'),
       tics(p.ycol, 'y'), title,
       gp_quote(axis_label(p.xcol)), gp_quote(axis_label(p.ycol)));

@@ -61,6 +61,8 @@ struct FrameDrawing {
   std::vector<std::pair<double, double>> marks;               // markers
   std::vector<double> levels;                                 // horizontal lines across the frame (peaks)
 };
+// gnuplot's fifth default colour, yellow #f0e442, barely shows on white: figures and sweeps draw it darker.
+inline constexpr const char* kLinetype5 = "set linetype 5 lc rgb '#b08800'\n";
 // The frame of a plot on the 900 px wide canvas, about: the y axis's tick labels and label left of it.
 inline constexpr double kFrameWidthPx = 800.0;
 // The size (width, height) in px of a key inside the frame with entries `titles` (font 9, spacing 0.9, boxed, the

@@ -352,7 +352,7 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
   const auto [kw, kh] = key_box_px(titles);
   const KeyLayout key = key_layout(key_place(d, kw / kFrameWidthPx, kh / frame_px), titles, caption_px);
   const int below_px = key.below_px + caption_px;
-  std::string gp = key.line;
+  std::string gp = std::string(kLinetype5) + key.line;
   gp += yr.log ? "set logscale y\n" : "unset logscale y\n";
   gp += fmt::format("set yrange [{:.6g} : {:.6g}]\nset grid\n", yr.lo, yr.hi);
   if (yr.log) {  // ticks that read at the data's span (log_ticks), not only whole decades

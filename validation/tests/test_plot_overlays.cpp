@@ -412,6 +412,7 @@ TEST_CASE("a key goes into a corner the data leave free, below the frame otherwi
   gp = gnuplot_script(two);
   CHECK(gp.find("set key top left reverse Left box opaque") != std::string::npos);
   CHECK(gp.find("set terminal svg size 900,600 ") != std::string::npos);
+  CHECK(gp.find("set linetype 5 lc rgb '#b08800'\n") < gp.find("\nplot "));  // no pale yellow curve
   REQUIRE(std::sscanf(gp.c_str() + gp.find("set yrange ["), "set yrange [%lf : %lf]", &lo, &hi) == 2);
   CHECK(hi == Approx(1200.0 * std::pow(1200.0, 0.05)).epsilon(1e-4));
 }
