@@ -493,6 +493,8 @@ int x_powers(const PlotSpec& p) {
 }
 
 // The x axis of a figure of one size: one tick per curve, named by what tells its label apart, the size in the label.
+// The y axis from 0 to gnuplot's top, 6 % of the frame above the highest bar, point or interval end first, so that
+// none touches the frame.
 std::string bar_axis(const PlotSpec& p, double x) {
   std::vector<std::string> labels;
   for (const auto& c : p.curves) labels.push_back(c.label);
@@ -500,7 +502,8 @@ std::string bar_axis(const PlotSpec& p, double x) {
   std::string t = "set xtics (";
   for (std::size_t i = 0; i < names.size(); ++i) t += fmt::format("{}{} {}", i ? ", " : "", gp_quote(names[i]), i + 1);
   const std::string at = p.xcol == "bytes" ? byte_label(x) : fmt::format("{:g}", x);
-  return t + fmt::format(")\nset xrange [0.4 : {:.1f}]\nset boxwidth 0.5\nset yrange [0 : *]\nset xlabel {}\n",
+  return t + fmt::format(")\nset xrange [0.4 : {:.1f}]\nset boxwidth 0.5\nset yrange [0 : *]\n"
+                         "set offsets 0, 0, graph 0.06, 0\nset xlabel {}\n",
                          static_cast<double>(names.size()) + 0.6,
                          gp_quote(fmt::format("{}: {}", axis_label(p.xcol), at)));
 }

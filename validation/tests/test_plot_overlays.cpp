@@ -215,7 +215,8 @@ TEST_CASE("label tails name what tells curves apart") {
 // Configuration: a plot of two curves equal at every size beside a third; a plot whose two curves hold one size each.
 // Expected:      the first says in its caption that the equal curves coincide and draws the second's markers larger;
 //                the second is drawn as bars at x = 1, 2 named by what tells the labels apart, with their values
-//                written inside, linear axes, the one size in the x label.
+//                written inside, linear axes (y from 0, 6 % of the frame above the top), the one size in the x label,
+//                the key below the frame.
 // How validated: the script's lines.
 TEST_CASE("plots say which curves coincide and draw a figure of one size as bars") {
   PlotSpec p;
@@ -246,6 +247,8 @@ TEST_CASE("plots say which curves coincide and draw a figure of one size as bars
   CHECK(gp.find("with labels") != std::string::npos);
   CHECK(gp.find("set xtics ('x=1' 1, 'x=2' 2)") != std::string::npos);
   CHECK(gp.find("set xlabel 'message size (bytes): 1 MiB'") != std::string::npos);
+  CHECK(gp.find("set yrange [0 : *]\nset offsets 0, 0, graph 0.06, 0\n") != std::string::npos);  // clear of the top
+  CHECK(gp.find("set key at screen") != std::string::npos);  // bars fill the frame's width: the key below it
   CHECK(gp.find("set logscale") == std::string::npos);
   CHECK(gp.find("linespoints") == std::string::npos);
   // Curves of several points at one x (a rank-count sweep at one size) stay lines: bars would stack them.
