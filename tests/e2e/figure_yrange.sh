@@ -13,7 +13,9 @@
 #                bar charts of reproduce's own), the key's box lies in the canvas, and either inside the frame with no
 #                curve, marker, interval bar or line under it, or below the frame between the x axis's label and the
 #                caption; Gemini Fig. 3 and Fig. 5 (8 entries) keep theirs in the frame over free space, at least one
-#                figure has its key below the frame.
+#                figure has its key below the frame. Reproduce's own bar charts are titled by paper and figure
+#                (heterogeneous Table 2, seastar-portals Fig. 5); Table 2's bars are named by their scenarios' words
+#                ("Myrinet GM only, openmpi-gm"), not their ids, each name's lines inside the canvas.
 # How validated: python3 on the scripts (set yrange, set logscale, set ytics, the plot command) and the files and
 #                datablocks they plot; the key's box, the frame and what is drawn read back from the SVGs gnuplot
 #                wrote (tests/e2e/svg_key.py).
@@ -119,6 +121,19 @@ for path in sorted(glob.glob(root + "/*/*.svg")):
     check(f"{name}: key box clear of the data and inside the canvas", not problems, problems)
     (below if svg_key.key_box(svg)[1] > svg_key.frame(svg)[3] else inside).append(name)
 check("at least 60 figures with a boxed key", keyed >= 60, keyed)
+# The two bar charts of reproduce's own: titled by paper and figure, bars named by their scenarios' words.
+gp = open(os.path.join(root, "hetero/table2.gp")).read()
+check("hetero/table2: titled by paper and figure", "set title 'heterogeneous, Table 2: " in gp,
+      [l for l in gp.split("\n") if "title" in l][:1])
+svg = open(os.path.join(root, "hetero/table2.svg")).read()
+texts = re.findall(r"<text>([^<]*)</text>", svg)
+check("hetero/table2: no bar named by a scenario id", not any(t.startswith("table2_") for t in texts), texts)
+check("hetero/table2: bars named by what their descriptions say", "Myrinet GM only, openmpi-gm" in texts, texts)
+height = float(re.search(r'viewBox="0 0 [0-9.]+ ([0-9.]+)"', svg).group(1))
+ys = [float(y) for y in re.findall(r'<g transform="translate\([0-9.]+,([0-9.]+)\)"[^>]*>\s*<text>(?:out: predicted|stripe_above|openmpi-mvapi)', svg)]
+check("hetero/table2: second lines of the bar names inside the canvas", len(ys) == 3 and max(ys) < height - 2, (ys, height))
+check("seastar/fig5: titled by paper and figure",
+      "set title 'seastar-portals, Fig. 5: " in open(os.path.join(root, "seastar/fig5.gp")).read())
 check("Gemini Fig. 3 and Fig. 5 keep their key in the frame", {"gemini/fig3.svg", "gemini/fig5.svg"} <= set(inside),
       below)
 check("a figure with its key below the frame", len(below) >= 1, below)
