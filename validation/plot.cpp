@@ -345,7 +345,8 @@ std::vector<std::string> coincidence_lines(const PlotSpec& p, std::vector<int>& 
   return lines;
 }
 
-// The plot command's parts for each curve: simulated values as lines and points, or as bars at x = 1, 2, ... with
+// The plot command's parts for each curve: simulated values as lines and points (a curve of one point, which draws no
+// line, with a marker twice the size), or as bars at x = 1, 2, ... with
 // their values written inside at half height, clear of reference points and intervals at the top (`bars`); the
 // paper's points, peaks and intervals in the curve's colour.
 std::vector<std::string> curve_parts(const PlotSpec& p, bool bars, const std::vector<int>& grow) {
@@ -363,7 +364,8 @@ std::vector<std::string> curve_parts(const PlotSpec& p, bool bars, const std::ve
                                   y, y));
     } else {
       parts.push_back(fmt::format("{} using {}:{} with linespoints lc {} dt {} pt {} ps {:g} title {}", src, x, y, lc,
-                                  1 + (lc - 1) % 5, kPoints[(lc - 1) % 8], 0.7 + 0.6 * grow[lc - 1], sim));
+                                  1 + (lc - 1) % 5, kPoints[(lc - 1) % 8],
+                                  (c.points.size() == 1 ? 1.4 : 0.7) + 0.6 * grow[lc - 1], sim));
     }
     const std::string rx = bars ? x : "1";
     if (!c.ref.empty())

@@ -216,7 +216,8 @@ TEST_CASE("label tails name what tells curves apart") {
 // Expected:      the first says in its caption that the equal curves coincide and draws the second's markers larger;
 //                the second is drawn as bars at x = 1, 2 named by what tells the labels apart, with their values
 //                written inside, linear axes (y from 0, 6 % of the frame above the top), the one size in the x label,
-//                the key below the frame.
+//                the key below the frame; curves of one point at different x stay curves, drawn with a larger
+//                marker.
 // How validated: the script's lines.
 TEST_CASE("plots say which curves coincide and draw a figure of one size as bars") {
   PlotSpec p;
@@ -251,6 +252,13 @@ TEST_CASE("plots say which curves coincide and draw a figure of one size as bars
   CHECK(gp.find("set key at screen") != std::string::npos);  // bars fill the frame's width: the key below it
   CHECK(gp.find("set logscale") == std::string::npos);
   CHECK(gp.find("linespoints") == std::string::npos);
+  // Curves of one point each at different x (one process count per scenario) stay curves, their one marker larger.
+  p.curves[0].points = {{64, 26.0}};
+  p.curves[1].points = {{512, 38.0}};
+  gp = gnuplot_script(p);
+  CHECK(gp.find("with boxes") == std::string::npos);
+  CHECK(gp.find("with linespoints lc 1 dt 1 pt 1 ps 1.4 ") != std::string::npos);
+  CHECK(gp.find("with linespoints lc 2 dt 2 pt 2 ps 1.4 ") != std::string::npos);
   // Curves of several points at one x (a rank-count sweep at one size) stay lines: bars would stack them.
   p.curves[0].points = {{8, 14.9}, {8, 23.0}};
   p.curves[1].points = {{8, 20.9}, {8, 30.8}};
