@@ -101,6 +101,79 @@ std::vector<double> log_ticks(double lo, double hi, double frame_px) {
   return kept;
 }
 
+namespace {
+// A key row is about 12.5 px at font 9 and spacing 0.9; a character of its titles at most about 6.2 px, the sample
+// and the box's padding about 60 px; the box and its gap to the frame about 10 px.
+constexpr double kKeyRowPx = 12.5, kKeyCharPx = 6.2, kKeySamplePx = 60.0, kKeyPadPx = 10.0;
+// Around a key box, what a marker (ps 1.6, about 8 px in radius) needs to stay clear of it.
+constexpr double kMarkerPx = 8.0;
+
+double key_column_px(const std::vector<std::string>& titles) {
+  std::size_t chars = 0;
+  for (const auto& t : titles) chars = std::max(chars, t.size());
+  return kKeyCharPx * static_cast<double>(chars) + kKeySamplePx;
+}
+
+// Whether the segment a-b enters the rectangle [x0, x1] x [y0, y1] (Liang-Barsky clipping).
+bool segment_enters(std::pair<double, double> a, std::pair<double, double> b, double x0, double x1, double y0,
+                    double y1) {
+  double t0 = 0, t1 = 1;
+  const double dx = b.first - a.first, dy = b.second - a.second;
+  for (auto [p, q] : {std::pair{-dx, a.first - x0}, {dx, x1 - a.first}, {-dy, a.second - y0}, {dy, y1 - a.second}}) {
+    if (p == 0) {
+      if (q < 0) return false;
+      continue;
+    }
+    const double r = q / p;
+    if (p < 0) t0 = std::max(t0, r);
+    else t1 = std::min(t1, r);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+}  // namespace
+
+std::pair<double, double> key_box_px(const std::vector<std::string>& titles) {
+  return {key_column_px(titles) + kKeyPadPx, kKeyRowPx * static_cast<double>(titles.size()) + kKeyPadPx};
+}
+
+KeyPlace key_place(const FrameDrawing& d, double key_w, double key_h) {
+  const double mx = kMarkerPx / kFrameWidthPx, my = kMarkerPx / 450.0;
+  for (KeyPlace k : {KeyPlace::TopLeft, KeyPlace::TopRight, KeyPlace::BottomRight, KeyPlace::BottomLeft}) {
+    const bool left = k == KeyPlace::TopLeft || k == KeyPlace::BottomLeft;
+    const bool top = k == KeyPlace::TopLeft || k == KeyPlace::TopRight;
+    const double x0 = left ? -1.0 : 1.0 - key_w - mx, x1 = left ? key_w + mx : 2.0;
+    const double y0 = top ? 1.0 - key_h - my : -1.0, y1 = top ? 2.0 : key_h + my;
+    if (key_w + mx > 1.0 || key_h + my > 1.0) break;
+    bool clear = true;
+    for (const auto& l : d.lines)
+      for (std::size_t i = 0; clear && i < l.size(); ++i)
+        clear = !segment_enters(l[i], l[i + 1 < l.size() ? i + 1 : i], x0, x1, y0, y1);
+    for (const auto& [x, y] : d.marks) clear = clear && !(x >= x0 && x <= x1 && y >= y0 && y <= y1);
+    for (double y : d.levels) clear = clear && !(y >= y0 && y <= y1);
+    if (clear) return k;
+  }
+  return KeyPlace::Below;
+}
+
+KeyLayout key_layout(KeyPlace where, const std::vector<std::string>& titles, int caption_px) {
+  const std::string style = "reverse Left box opaque font ',9' spacing 0.9";
+  switch (where) {
+    case KeyPlace::TopLeft: return {"set key top left " + style + "\n", 0};
+    case KeyPlace::TopRight: return {"set key top right " + style + "\n", 0};
+    case KeyPlace::BottomRight: return {"set key bottom right " + style + "\n", 0};
+    case KeyPlace::BottomLeft: return {"set key bottom left " + style + "\n", 0};
+    case KeyPlace::Below: break;
+  }
+  // Below the frame: as many columns as the canvas's width (900 px less a margin) holds, rows filled first.
+  const std::size_t n = std::max<std::size_t>(1, titles.size());
+  const auto cols = std::clamp<std::size_t>(static_cast<std::size_t>(880.0 / key_column_px(titles)), 1, n);
+  const std::size_t rows = (n + cols - 1) / cols;
+  const int below = static_cast<int>(std::ceil(kKeyRowPx * static_cast<double>(rows) + kKeyPadPx)) + 6;
+  const double top = static_cast<double>(caption_px + below) / static_cast<double>(600 + below + caption_px);
+  return {fmt::format("set key at screen 0.012, screen {:.4f} left top {} maxrows {}\n", top, style, rows), below};
+}
+
 bool starts_at_zero(const std::string& c) {
   return c.starts_with("bandwidth") || c.ends_with("_GBps") || c.ends_with("_pct") || c == "messages_per_s";
 }
@@ -272,7 +345,8 @@ std::vector<std::string> coincidence_lines(const PlotSpec& p, std::vector<int>& 
   return lines;
 }
 
-// The plot command's parts for each curve: simulated values as lines and points, or as bars at x = 1, 2, ... with
+// The plot command's parts for each curve: simulated values as lines and points (a curve of one point, which draws no
+// line, with a marker twice the size), or as bars at x = 1, 2, ... with
 // their values written inside at half height, clear of reference points and intervals at the top (`bars`); the
 // paper's points, peaks and intervals in the curve's colour.
 std::vector<std::string> curve_parts(const PlotSpec& p, bool bars, const std::vector<int>& grow) {
@@ -290,7 +364,8 @@ std::vector<std::string> curve_parts(const PlotSpec& p, bool bars, const std::ve
                                   y, y));
     } else {
       parts.push_back(fmt::format("{} using {}:{} with linespoints lc {} dt {} pt {} ps {:g} title {}", src, x, y, lc,
-                                  1 + (lc - 1) % 5, kPoints[(lc - 1) % 8], 0.7 + 0.6 * grow[lc - 1], sim));
+                                  1 + (lc - 1) % 5, kPoints[(lc - 1) % 8],
+                                  (c.points.size() == 1 ? 1.4 : 0.7) + 0.6 * grow[lc - 1], sim));
     }
     const std::string rx = bars ? x : "1";
     if (!c.ref.empty())
@@ -308,6 +383,43 @@ std::vector<std::string> curve_parts(const PlotSpec& p, bool bars, const std::ve
   return parts;
 }
 
+// A curve's simulated (x, y) values: its `points`, or those of its inline datablock of p.inline_data ("$name << EOD",
+// a header naming the columns, rows, "EOD"); nullopt when the writer does not know them (a CSV without `points`).
+std::optional<std::vector<std::pair<double, double>>> curve_values(const PlotSpec& p, const PlotCurve& c) {
+  std::vector<std::pair<double, double>> pts = c.points;
+  if (!pts.empty()) return pts;
+  if (!c.data.starts_with("$")) return std::nullopt;
+  const std::size_t at = p.inline_data.find(c.data + " << EOD\n");
+  if (at == std::string::npos) return std::nullopt;
+  std::size_t pos = p.inline_data.find('\n', at) + 1;
+  int xi = -1, yi = -1;
+  for (bool header = true; pos < p.inline_data.size(); header = false) {
+    const std::size_t end = std::min(p.inline_data.find('\n', pos), p.inline_data.size());
+    const std::string line = p.inline_data.substr(pos, end - pos);
+    pos = end + 1;
+    if (line == "EOD") break;
+    std::vector<std::string> cells;
+    for (std::size_t a = 0, b; a <= line.size(); a = b + 1) {
+      b = std::min(line.find(',', a), line.size());
+      cells.push_back(line.substr(a, b - a));
+    }
+    if (header) {
+      for (std::size_t i = 0; i < cells.size(); ++i) {
+        if (cells[i] == p.xcol) xi = static_cast<int>(i);
+        if (cells[i] == p.ycol) yi = static_cast<int>(i);
+      }
+      if (xi < 0 || yi < 0) return std::nullopt;
+      continue;
+    }
+    if (std::max(xi, yi) >= static_cast<int>(cells.size())) continue;
+    char* e1 = nullptr;
+    char* e2 = nullptr;
+    const double x = std::strtod(cells[xi].c_str(), &e1), y = std::strtod(cells[yi].c_str(), &e2);
+    if (e1 != cells[xi].c_str() && e2 != cells[yi].c_str()) pts.push_back({x, y});
+  }
+  return pts;
+}
+
 // The smallest and largest y value a plot draws (simulated points, reference points, interval ends, peak lines), where
 // its scales draw them (x > 0 on a log x axis, y > 0 on a log y axis); nullopt when a curve's values are not known to
 // the script's writer (a CSV without `points`, a reference or interval file without its values) or none is drawn.
@@ -318,40 +430,9 @@ std::optional<std::pair<double, double>> y_extent(const PlotSpec& p, bool logy) 
     lo = std::min(lo, y), hi = std::max(hi, y);
   };
   for (const auto& c : p.curves) {
-    std::vector<std::pair<double, double>> pts = c.points;
-    if (pts.empty()) {
-      if (!c.data.starts_with("$")) return std::nullopt;
-      // An inline datablock of p.inline_data: "$name << EOD", a header naming the columns, rows, "EOD".
-      const std::size_t at = p.inline_data.find(c.data + " << EOD\n");
-      if (at == std::string::npos) return std::nullopt;
-      std::size_t pos = p.inline_data.find('\n', at) + 1;
-      int xi = -1, yi = -1;
-      for (bool header = true; pos < p.inline_data.size(); header = false) {
-        const std::size_t end = std::min(p.inline_data.find('\n', pos), p.inline_data.size());
-        const std::string line = p.inline_data.substr(pos, end - pos);
-        pos = end + 1;
-        if (line == "EOD") break;
-        std::vector<std::string> cells;
-        for (std::size_t a = 0, b; a <= line.size(); a = b + 1) {
-          b = std::min(line.find(',', a), line.size());
-          cells.push_back(line.substr(a, b - a));
-        }
-        if (header) {
-          for (std::size_t i = 0; i < cells.size(); ++i) {
-            if (cells[i] == p.xcol) xi = static_cast<int>(i);
-            if (cells[i] == p.ycol) yi = static_cast<int>(i);
-          }
-          if (xi < 0 || yi < 0) return std::nullopt;
-          continue;
-        }
-        if (std::max(xi, yi) >= static_cast<int>(cells.size())) continue;
-        char* e1 = nullptr;
-        char* e2 = nullptr;
-        const double x = std::strtod(cells[xi].c_str(), &e1), y = std::strtod(cells[yi].c_str(), &e2);
-        if (e1 != cells[xi].c_str() && e2 != cells[yi].c_str()) pts.push_back({x, y});
-      }
-    }
-    for (auto& [x, y] : pts) add(x, y);
+    const auto pts = curve_values(p, c);
+    if (!pts) return std::nullopt;
+    for (auto& [x, y] : *pts) add(x, y);
     if (!c.ref.empty() && c.ref_points.empty()) return std::nullopt;
     for (auto& [x, y] : c.ref_points) add(x, y);
     if (!c.interval.empty() && c.interval_points.empty()) return std::nullopt;
@@ -360,6 +441,48 @@ std::optional<std::pair<double, double>> y_extent(const PlotSpec& p, bool logy) 
   }
   if (lo > hi) return std::nullopt;
   return std::pair{lo, hi};
+}
+
+// What a figure of curves (not bars) whose values the writer knows draws, in fractions of its frame: the x range the
+// values' own widened by 2 % either side (set autoscale xfix, set offsets), y in `r`.
+FrameDrawing figure_drawing(const PlotSpec& p, const YRange& r) {
+  const auto fx = [&](double x) { return p.logx ? std::log2(x) : x; };
+  const auto drawn = [&](double x, double y) { return (!p.logx || x > 0) && (!r.log || y > 0) && std::isfinite(y); };
+  double x_lo = INFINITY, x_hi = -INFINITY;
+  auto see = [&](double x, double y) {
+    if (drawn(x, y)) x_lo = std::min(x_lo, fx(x)), x_hi = std::max(x_hi, fx(x));
+  };
+  std::vector<std::vector<std::pair<double, double>>> values;
+  for (const auto& c : p.curves) {
+    values.push_back(curve_values(p, c).value_or(std::vector<std::pair<double, double>>{}));
+    for (auto& [x, y] : values.back()) see(x, y);
+    for (auto& [x, y] : c.ref_points) see(x, y);
+    for (auto& [x, y, l, h] : c.interval_points) see(x, y);
+  }
+  const double span = x_hi > x_lo ? x_hi - x_lo : 1.0;
+  const double x0 = x_hi > x_lo ? x_lo - 0.02 * span : x_lo - 0.5, width = x_hi > x_lo ? 1.04 * span : 1.0;
+  const auto X = [&](double x) { return (fx(x) - x0) / width; };
+  const auto Y = [&](double y) {
+    return r.log ? std::log(y / r.lo) / std::log(r.hi / r.lo) : (y - r.lo) / (r.hi - r.lo);
+  };
+  FrameDrawing d;
+  for (std::size_t i = 0; i < p.curves.size(); ++i) {
+    const auto& c = p.curves[i];
+    std::vector<std::pair<double, double>> line;
+    for (auto& [x, y] : values[i])
+      if (drawn(x, y)) line.push_back({X(x), Y(y)}), d.marks.push_back(line.back());
+    d.lines.push_back(line);
+    for (auto& [x, y] : c.ref_points)
+      if (drawn(x, y)) d.marks.push_back({X(x), Y(y)});
+    for (auto& [x, y, l, h] : c.interval_points)
+      if (drawn(x, y)) {
+        d.marks.push_back({X(x), Y(y)});
+        if (drawn(x, l) && drawn(x, h)) d.lines.push_back({{X(x), Y(l)}, {X(x), Y(h)}});
+      }
+    for (double v : c.peaks)
+      if (!r.log || v > 0) d.levels.push_back(Y(v));
+  }
+  return d;
 }
 
 // How many powers of two the curves' x values span (points with x > 0; 99 when no curve knows its points).
@@ -372,6 +495,8 @@ int x_powers(const PlotSpec& p) {
 }
 
 // The x axis of a figure of one size: one tick per curve, named by what tells its label apart, the size in the label.
+// The y axis from 0 to gnuplot's top, 6 % of the frame above the highest bar, point or interval end first, so that
+// none touches the frame.
 std::string bar_axis(const PlotSpec& p, double x) {
   std::vector<std::string> labels;
   for (const auto& c : p.curves) labels.push_back(c.label);
@@ -379,7 +504,8 @@ std::string bar_axis(const PlotSpec& p, double x) {
   std::string t = "set xtics (";
   for (std::size_t i = 0; i < names.size(); ++i) t += fmt::format("{}{} {}", i ? ", " : "", gp_quote(names[i]), i + 1);
   const std::string at = p.xcol == "bytes" ? byte_label(x) : fmt::format("{:g}", x);
-  return t + fmt::format(")\nset xrange [0.4 : {:.1f}]\nset boxwidth 0.5\nset yrange [0 : *]\nset xlabel {}\n",
+  return t + fmt::format(")\nset xrange [0.4 : {:.1f}]\nset boxwidth 0.5\nset yrange [0 : *]\n"
+                         "set offsets 0, 0, graph 0.06, 0\nset xlabel {}\n",
                          static_cast<double>(names.size()) + 0.6,
                          gp_quote(fmt::format("{}: {}", axis_label(p.xcol), at)));
 }
@@ -401,71 +527,74 @@ std::string gnuplot_script(const PlotSpec& p) {
   std::vector<int> grow;
   std::vector<std::string> caption = p.caption;
   for (auto& l : coincidence_lines(p, grow)) caption.push_back(l);
-  // The key inside the frame, top left, markers before the text (never clipped by the frame's right edge), boxed
-  // and opaque so a curve under it stays readable; curves differ in dash and marker as well as colour, so two that lie
-  // on each other both show.
+  // The key (key_place): boxed and opaque, markers before the text (never clipped by the frame's right edge); curves
+  // differ in dash and marker as well as colour, so two that lie on each other both show.
   // A caption under the frame: the canvas grows by one line of the caption's font per line, the bottom margin with it.
   const int caption_px = 14 * static_cast<int>(caption.size());
   const std::string title = wrapped_title(p.title);
+  const std::vector<std::string> parts = curve_parts(p, bars, grow);
+  std::vector<std::string> titles;  // the key's entries
+  for (const auto& part : parts)
+    if (const auto at = part.rfind(" title '"); at != std::string::npos) titles.push_back(part.substr(at + 8));
+  const double frame_px = 450.0 - 16.0 * static_cast<double>(std::count(title.begin(), title.end(), '\\'));
+  const bool logy = p.logy && !bars;
+  const std::optional<std::pair<double, double>> ext = bars ? std::nullopt : y_extent(p, logy);
+  // The range in numbers from the values drawn (plot_y_range) when the writer knows them; the key in a corner they
+  // leave free (bars fill the frame's width: below it).
+  std::optional<YRange> range;
+  KeyPlace where = KeyPlace::Below;
+  if (ext) {
+    range = plot_y_range(ext->first, ext->second, logy, 0.0, !logy && starts_at_zero(p.ycol));
+    const auto [kw, kh] = key_box_px(titles);
+    where = key_place(figure_drawing(p, *range), kw / kFrameWidthPx, kh / frame_px);
+  }
+  const KeyLayout key = key_layout(where, titles, caption_px);
+  const int below_px = key.below_px + caption_px;
   // Points at the first and last x are drawn whole (2 % of the width either side).
   std::string gp = fmt::format(
-      "set datafile separator ','\nset key top left reverse Left box opaque font ',9' spacing 0.9\n{}{}set grid\n"
+      "set datafile separator ','\n{}{}{}{}set grid\n"
       "{}{}{}set title {}\nset xlabel {}\nset ylabel {}\n",
-      p.logx && !bars ? "set logscale x 2\n" : "", p.logy && !bars ? "set logscale y\n" : "",
+      kLinetype5, key.line, p.logx && !bars ? "set logscale x 2\n" : "", p.logy && !bars ? "set logscale y\n" : "",
       bars ? "" : "set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n", bars ? "" : tics(p.xcol, 'x'),
       tics(p.ycol, 'y'), title,
       gp_quote(axis_label(p.xcol)), gp_quote(axis_label(p.ycol)));
   if (bars) gp += bar_axis(p, *one_x);
-  if (!caption.empty()) {
-    gp += fmt::format("set bmargin {}\n", 4 + (caption_px + 15) / 16);  // character heights of the 11 pt font
-    for (std::size_t i = 0; i < caption.size(); ++i)
-      gp += fmt::format("set label {} {} at screen 0.012, screen {:.4f} left front font ',9'\n", 100 + i,
-                        gp_quote(caption[i]), (static_cast<double>(caption_px) - 14.0 * static_cast<double>(i) - 4.0) /
-                                                  static_cast<double>(600 + caption_px));
-  }
+  if (below_px > 0)
+    gp += fmt::format("set bmargin {}\n", 4 + (below_px + 15) / 16);  // character heights of the 11 pt font
+  for (std::size_t i = 0; i < caption.size(); ++i)
+    gp += fmt::format("set label {} {} at screen 0.012, screen {:.4f} left front font ',9'\n", 100 + i,
+                      gp_quote(caption[i]), (static_cast<double>(caption_px) - 14.0 * static_cast<double>(i) - 4.0) /
+                                                static_cast<double>(600 + below_px));
   gp += p.inline_data;
-  const std::vector<std::string> parts = curve_parts(p, bars, grow);
   std::string plot = "plot ";
   for (std::size_t i = 0; i < parts.size(); ++i) plot += (i ? ", \\\n  " : "") + parts[i];
   plot += "\n";
-  // The key's rows stay clear of the data: the y range is stretched upwards so that the data lie below the fraction
-  // of the frame the key takes (about 11 px a row, 14 px of box, in a frame of about 450 px less 16 px per title
-  // line).
-  const double rows = static_cast<double>(parts.size()) - (bars ? static_cast<double>(p.curves.size()) : 0.0);
-  const double frame_px = 450.0 - 16.0 * static_cast<double>(std::count(title.begin(), title.end(), '\\'));
-  const double f = std::min(0.6, (11.0 * rows + 14.0) / frame_px);
   const std::string svg_out = fmt::format(
       "set terminal svg size 900,{} dynamic noenhanced font 'sans,11' background '#ffffff'\nset output {}\n",
-      600 + caption_px, gp_quote(p.svg + ".tmp"));
-  const bool logy = p.logy && !bars;
-  const std::optional<std::pair<double, double>> ext = bars ? std::nullopt : y_extent(p, logy);
-  if (ext) {
-    // The range in numbers from the values drawn (plot_y_range); on a log scale, ticks that read at any span.
-    const YRange r = plot_y_range(ext->first, ext->second, logy, f, !logy && starts_at_zero(p.ycol));
-    gp += fmt::format("set yrange [{:.6g} : {:.6g}]\n", r.lo, r.hi);
-    if (r.log) {
+      600 + below_px, gp_quote(p.svg + ".tmp"));
+  if (range) {
+    // On a log scale, ticks that read at any span.
+    gp += fmt::format("set yrange [{:.6g} : {:.6g}]\n", range->lo, range->hi);
+    if (range->log) {
       std::string t = "set ytics (";
-      const auto ticks = log_ticks(r.lo, r.hi, frame_px - 20.0);
+      const auto ticks = log_ticks(range->lo, range->hi, frame_px - 20.0);
       for (std::size_t i = 0; i < ticks.size(); ++i)
         t += fmt::format("{}\"{}\" {:g}", i ? ", " : "", tick_label(ticks[i]), ticks[i]);
       gp += t + ")\n";
     }
     return gp + svg_out + plot;
   }
+  if (bars) return gp + svg_out + plot;  // from 0 (bar_axis) to gnuplot's top
   // Values the writer does not know (a CSV it did not read): a first pass finds gnuplot's range, the data's own
-  // (GPVAL_DATA_Y_*: without rounding to whole decades or tick marks; bars from 0), widened and stretched as
-  // plot_y_range does.
+  // (GPVAL_DATA_Y_*: without rounding to whole decades or tick marks), widened as plot_y_range does.
   gp += "set terminal unknown\n" + plot;
-  if (bars)
-    gp += fmt::format("y0 = GPVAL_Y_MIN; y1 = GPVAL_Y_MAX\nset yrange [y0 : y0 + (y1 - y0) / {:.4f}]\n", 1.0 - f);
-  else if (logy)
-    gp += fmt::format("y0 = GPVAL_DATA_Y_MIN; y1 = GPVAL_DATA_Y_MAX; m = (y1 / y0) ** 0.05; y0 = y0 / m\n"
-                      "set yrange [y0 : y0 * (y1 * m / y0) ** (1.0 / {:.4f})]\n", 1.0 - f);
+  if (logy)
+    gp += "y0 = GPVAL_DATA_Y_MIN; y1 = GPVAL_DATA_Y_MAX; m = (y1 / y0) ** 0.05\nset yrange [y0 / m : y1 * m]\n";
   else
     gp += fmt::format("y0 = GPVAL_DATA_Y_MIN; y1 = GPVAL_DATA_Y_MAX; m = 0.05 * (y1 > y0 ? y1 - y0 : abs(y1) + 1e-12)\n"
                       "y0 = ({} || y0 >= 0 && y0 - m < 0) ? 0 : y0 - m\n"
-                      "set yrange [y0 : y0 + (y1 + m - y0) / {:.4f}]\n",
-                      starts_at_zero(p.ycol) ? "y0 >= 0" : "0", 1.0 - f);
+                      "set yrange [y0 : y1 + m]\n",
+                      starts_at_zero(p.ycol) ? "y0 >= 0" : "0");
   return gp + svg_out + "replot\n";
 }
 

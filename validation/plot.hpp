@@ -44,12 +44,41 @@ std::string axis_label(const std::string& column);
 // logarithm on a log scale, where a span under a factor 1.25 is first widened to that factor about its geometric
 // mean; on a linear scale a flat curve gets 5 % of its value), the bottom at 0 when `from_zero` or when the margin
 // would take a non-negative bottom below 0 (linear), and the top stretched so that the data lie in the lower
-// 1 - key_share of the frame, under the key.
+// 1 - key_share of the frame (figures and sweeps pass 0: their key never needs room, key_place).
 struct YRange {
   double lo = 0, hi = 1;
   bool log = false;
 };
 YRange plot_y_range(double lo, double hi, bool log, double key_share, bool from_zero = false);
+// A plot's key (legend): inside the frame, in the first corner (top left, top right, bottom right, bottom left) whose
+// box nothing drawn enters with the y range the data's own; below the frame, under the x axis's label, in as many
+// columns as the canvas's width holds, when every corner holds data or the writer does not know what is drawn. The y
+// range is never raised to make room for the key.
+enum class KeyPlace { TopLeft, TopRight, BottomRight, BottomLeft, Below };
+// What a plot draws, in fractions of its frame (x from the left, y from the bottom; 0 to 1 inside the frame).
+struct FrameDrawing {
+  std::vector<std::vector<std::pair<double, double>>> lines;  // polylines: a curve, an interval bar
+  std::vector<std::pair<double, double>> marks;               // markers
+  std::vector<double> levels;                                 // horizontal lines across the frame (peaks)
+};
+// gnuplot's fifth default colour, yellow #f0e442, barely shows on white: figures and sweeps draw it darker.
+inline constexpr const char* kLinetype5 = "set linetype 5 lc rgb '#b08800'\n";
+// The frame of a plot on the 900 px wide canvas, about: the y axis's tick labels and label left of it.
+inline constexpr double kFrameWidthPx = 800.0;
+// The size (width, height) in px of a key inside the frame with entries `titles` (font 9, spacing 0.9, boxed, the
+// sample before the text), estimated from the characters of its longest title; a little over what gnuplot draws.
+std::pair<double, double> key_box_px(const std::vector<std::string>& titles);
+// The first corner whose box (`key_w` x `key_h`, fractions of the frame, with a marker's width around it) no line,
+// marker or level of `d` enters; Below when there is none.
+KeyPlace key_place(const FrameDrawing& d, double key_w, double key_h);
+// The `set key` line for `where` and the px it adds to the canvas under the frame (0 inside the frame): below the
+// frame its top is under the x axis's label, over `caption_px` of caption at the canvas's bottom, the canvas
+// 600 + below_px + caption_px high.
+struct KeyLayout {
+  std::string line;
+  int below_px = 0;
+};
+KeyLayout key_layout(KeyPlace where, const std::vector<std::string>& titles, int caption_px);
 // Tick marks for a log y axis over [lo, hi], `frame_px` high, that stay readable whatever its span: the densest of
 // 1-1.5-2-3-4-5-7, 1-2-3-5, 1-2-5, 1-3 or 1 per decade (every k-th decade over more than about fourteen) whose closest
 // two are 30 px apart; where that puts fewer than five in the range (under a decade or so), evenly spaced values, a

@@ -39,11 +39,11 @@ void write_bar_chart(const OutputDir& out, const std::string& key, const std::st
   const std::string svg = key + ".svg";
   std::string gp = fmt::format(
       "set terminal svg size 900,600 dynamic noenhanced background '#ffffff'\nset output '{}.tmp'\n"
-      "set datafile separator ','\nset key {}\nset grid ytics\nset title '{}'\n"
+      "set datafile separator ','\nset key {}\nset grid ytics\nset title {}\n"
       "set ylabel '{}'\nset style data histograms\nset style histogram clustered gap 1\n"
       "set style fill solid 0.8 border -1\n{}set datafile columnheaders\n"
       "plot '{}.csv' {}\n",
-      svg, key_pos, title, ylabel, extra, key, columns);
+      svg, key_pos, gp_quote(title), ylabel, extra, key, columns);
   write_atomic(out.file(key + ".gp"), gp);
   if (have_gnuplot && !run_gnuplot(out.root(), key + ".gp", svg)) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
 }
@@ -51,8 +51,8 @@ void write_bar_chart(const OutputDir& out, const std::string& key, const std::st
 // Fig. 5 of the seastar-portals paper (application run times): one clustered bar per application, the run time of each
 // stack relative to Open MPI CM, simulated next to the paper's (the reference file's 'applications' entries).
 // Writes <key>.csv (the table) and, with gnuplot, <key>.svg.
-void plot_app_runtimes(const OutputDir& out, const std::string& key, const std::map<std::string, Json>& results,
-                       bool have_gnuplot) {
+void plot_app_runtimes(const OutputDir& out, const std::string& key, const std::string& title,
+                       const std::map<std::string, Json>& results, bool have_gnuplot) {
   std::map<std::string, std::map<std::string, double>> sim;  // app -> stack -> runtime_s
   for (auto& [id, res] : results)
     for (auto& p : res["points"]) sim[p["app"].get<std::string>()][res["stack"].get<std::string>()] = p["runtime_s"];
@@ -71,7 +71,7 @@ void plot_app_runtimes(const OutputDir& out, const std::string& key, const std::
                        st["native"] / cm, st["openmpi-ob1"] / cm, pv("native"), pv("openmpi-ob1"));
   }
   write_atomic(out.file(key + ".csv"), csv);
-  write_bar_chart(out, key, "top left", key + ": application run time relative to Open MPI CM", "run time / CM run time",
+  write_bar_chart(out, key, "top left", title + ": application run time relative to Open MPI CM", "run time / CM run time",
                   "set yrange [0.8:*]\n",
                   "using 5:xtic(1) title 'Cray MPI (simulated)' lc rgb '#6a3d9a', "
                   "'' using 6 title 'OB1 (simulated)' lc rgb '#1b9e77', "
@@ -80,9 +80,10 @@ void plot_app_runtimes(const OutputDir& out, const std::string& key, const std::
 }
 
 // A table of run times (heterogeneous Table 2): one bar per scenario, its simulated run time next to the paper's
-// (the reference points of that scenario; none for a held-out or what-if row). Writes <key>.csv and, with gnuplot,
-// <key>.svg.
-void plot_runtime_bars(const OutputDir& out, const std::string& key, const std::map<std::string, Json>& results,
+// (the reference points of that scenario; none for a held-out or what-if row), named on the x axis by `names` (a
+// scenario id -> its words, cut into lines of at most 28 characters). Writes <key>.csv and, with gnuplot, <key>.svg.
+void plot_runtime_bars(const OutputDir& out, const std::string& key, const std::string& title,
+                       const std::map<std::string, std::string>& names, const std::map<std::string, Json>& results,
                        const std::map<std::string, std::vector<std::pair<double, double>>>& refs, bool have_gnuplot) {
   std::string csv = "scenario,stack,runtime_s,paper_runtime_s\n";
   double lo = INFINITY, hi = 0;  // the bars' heights: the y range from 0 with room above the highest (and the key)
@@ -96,10 +97,24 @@ void plot_runtime_bars(const OutputDir& out, const std::string& key, const std::
   }
   write_atomic(out.file(key + ".csv"), csv);
   const YRange r = hi > 0 ? plot_y_range(lo, hi, false, 0.1, true) : YRange{};
-  write_bar_chart(out, key, "top right", key + ": run time (s)", "run time (s)",
-                  (hi > 0 ? fmt::format("set yrange [0:{:.6g}]\n", r.hi) : std::string("set yrange [0:*]\n")) +
-                      "set xtics rotate by -20\n",
-                  "using 3:xtic(1) title 'simulated' lc rgb '#1b9e77', '' using 4 title 'paper' lc rgb '#d95f02'",
+  // The tick label of a row: its scenario's words (a gnuplot function of the CSV's first column, the id).
+  std::string name = "name(id) = ";
+  std::size_t rows = 1;  // the most lines of a tick label: the bottom margin holds them
+  for (auto& [id, words] : names) {
+    std::string q = "\"";
+    const auto lines = wrap_words(words, 28);
+    rows = std::max(rows, lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (i) q += "\\n";
+      for (char c : lines[i]) q += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+    }
+    name += fmt::format("id eq {} ? {} : ", gp_quote(id), q + "\"");
+  }
+  name += fmt::format("id\nset bmargin {}\n", 2 + rows);
+  write_bar_chart(out, key, "top right", title + ": run time (s)", "run time (s)",
+                  (hi > 0 ? fmt::format("set yrange [0:{:.6g}]\n", r.hi) : std::string("set yrange [0:*]\n")) + name,
+                  "using 3:xtic(name(stringcolumn(1))) title 'simulated' lc rgb '#1b9e77', "
+                  "'' using 4 title 'paper' lc rgb '#d95f02'",
                   have_gnuplot);
 }
 
@@ -278,6 +293,7 @@ static int reproduce_into(const std::string& out_dir, const std::string& from_di
   std::map<std::string, std::vector<Curve>> figures;  // figure key -> curves
   std::map<std::string, std::vector<std::string>> descriptions;  // figure key -> its scenarios' descriptions
   std::map<std::string, std::map<std::string, Json>> app_figures;  // figure key -> scenario id -> result (app_skeleton)
+  std::map<std::string, std::map<std::string, Scenario>> app_scenarios;  // figure key -> scenario id -> scenario
   std::map<std::string, Json> done;  // by scenario path: validation reads these instead of running them again
   std::set<std::string> generated_by;  // --from: the git describe of the results read (they were run there)
   const auto files = scenario_files();
@@ -295,7 +311,9 @@ static int reproduce_into(const std::string& out_dir, const std::string& from_di
     std::string base = sub + "/" + s.id;  // relative to the output folder
     publish_pair(out.file(base + ".json"), res.dump(2) + "\n", out.file(base + ".csv"), result_csv(res));
     if (!bench::find_driver(s.benchmark, s.file, "benchmark.name").curve) {  // bar chart per figure, below
-      app_figures[sub + "/" + (s.figure.empty() ? s.id : figure_file_stem(s.figure, s.file))][s.id] = res;
+      const std::string app_key = sub + "/" + (s.figure.empty() ? s.id : figure_file_stem(s.figure, s.file));
+      app_figures[app_key][s.id] = res;
+      app_scenarios[app_key].emplace(s.id, s);
       continue;
     }
     // x: the rank count where the points have one (a sweep's counts from the result's "ranks") at one message size.
@@ -343,8 +361,17 @@ static int reproduce_into(const std::string& out_dir, const std::string& from_di
     // Skeletons with the seastar paper's Table 1 row: run times relative to CM; others: a table of run times.
     bool table1 = true;
     for (auto& [id, res] : results) table1 = table1 && res["points"][0].contains("paper_mpi_time_pct");
-    if (table1) plot_app_runtimes(out, key, results, gnuplot);
-    else plot_runtime_bars(out, key, results, refs, gnuplot);
+    // The title as the curve figures' (caption: paper, figure, what the descriptions share); a bar named by what
+    // tells its scenario's description from the others'.
+    const auto& scs = app_scenarios.at(key);
+    std::vector<std::string> ds, ids, unused;
+    for (auto& [id, sc] : scs) ids.push_back(id), ds.push_back(sc.description);
+    const std::string title = caption(scs.begin()->second, ds, unused);
+    std::map<std::string, std::string> names;
+    const std::vector<std::string> tails = label_tails(ds);
+    for (std::size_t i = 0; i < ids.size(); ++i) names[ids[i]] = ds[i].empty() ? ids[i] : tails[i];
+    if (table1) plot_app_runtimes(out, key, title, results, gnuplot);
+    else plot_runtime_bars(out, key, title, names, results, refs, gnuplot);
     written.insert({key + ".svg", key + ".gp"});
   }
   // Curves of one figure that differ in their machine (a what-if machine file) or route policy say which.

@@ -313,18 +313,18 @@ AxisText axis_text(const std::string& metric, const std::string& axis, const std
 
 // The y range of a plot of curves: the data's own (plot_y_range), a log scale when the data span more than a decade
 // (linear otherwise, and whenever a value is not positive).
-YRange y_range(const std::vector<SweepCurve>& curves, double key_share) {
+YRange y_range(const std::vector<SweepCurve>& curves) {
   double lo = 1e300, hi = -1e300;
   for (auto& c : curves)
     for (auto& y : c.ys)
       if (y) lo = std::min(lo, *y), hi = std::max(hi, *y);
   if (lo > hi) return {};  // no point: gnuplot's default
-  return plot_y_range(lo, hi, lo > 0 && hi / lo > 10.0, key_share);
+  return plot_y_range(lo, hi, lo > 0 && hi / lo > 10.0, 0.0);
 }
 
-// The gnuplot script of one axis's plot. The key inside the frame, top left and boxed; a caption under the frame (the
-// canvas grows by its lines); the y range the data's own (y_range), stretched upwards so that the data lie below the
-// key (as the reproduced figures, validation/plot.cpp).
+// The gnuplot script of one axis's plot. The key in a corner of the frame the curves leave free, below the frame
+// otherwise (key_place); a caption under the frame (the canvas grows by its lines); the y range the data's own
+// (y_range).
 std::string sweep_script(const std::string& metric, const std::string& axis, const Json& units,
                          const std::vector<std::string>& xs, const std::vector<SweepCurve>& curves,
                          const AxisText& at, const std::string& svg) {
@@ -334,10 +334,25 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
   const auto title_lines = static_cast<double>(std::count(title_q.begin(), title_q.end(), '\\') -
                                                std::count(title_q.begin(), title_q.end(), '"') + 2);
   const double frame_px = 450.0 - 16.0 * (title_lines - 1.0);
-  // A key row is about 12.5 px at font 9 and spacing 0.9; the box and a gap under it about 24 px.
-  const double key_share = std::min(0.6, (12.5 * static_cast<double>(curves.size()) + 24.0) / frame_px);
-  const YRange yr = y_range(curves, key_share);
-  std::string gp = "set key top left reverse Left box opaque font ',9' spacing 0.9\n";
+  const YRange yr = y_range(curves);
+  std::vector<std::string> titles;
+  for (auto& c : curves) titles.push_back(c.label);
+  // The curves in fractions of the frame: the axis's values at 0, 1, ... in [-0.5, n - 0.5].
+  FrameDrawing d;
+  for (auto& c : curves) {
+    std::vector<std::pair<double, double>> line;
+    for (std::size_t x = 0; x < xs.size(); ++x)
+      if (c.ys[x] && (!yr.log || *c.ys[x] > 0))
+        line.push_back({(static_cast<double>(x) + 0.5) / static_cast<double>(xs.size()),
+                        yr.log ? std::log(*c.ys[x] / yr.lo) / std::log(yr.hi / yr.lo)
+                               : (*c.ys[x] - yr.lo) / (yr.hi - yr.lo)}),
+            d.marks.push_back(line.back());
+    d.lines.push_back(line);
+  }
+  const auto [kw, kh] = key_box_px(titles);
+  const KeyLayout key = key_layout(key_place(d, kw / kFrameWidthPx, kh / frame_px), titles, caption_px);
+  const int below_px = key.below_px + caption_px;
+  std::string gp = std::string(kLinetype5) + key.line;
   gp += yr.log ? "set logscale y\n" : "unset logscale y\n";
   gp += fmt::format("set yrange [{:.6g} : {:.6g}]\nset grid\n", yr.lo, yr.hi);
   if (yr.log) {  // ticks that read at the data's span (log_ticks), not only whole decades
@@ -349,14 +364,12 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
   gp += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\n", title_q,
                     gp_quote(units.contains(axis) ? fmt::format("{} ({})", axis, units[axis].get<std::string>()) : axis),
                     gp_quote(axis_label(metric)));
-  if (!caption.empty()) {
-    gp += fmt::format("set bmargin {}\n", 4 + (caption_px + 15) / 16);
-    for (std::size_t i = 0; i < caption.size(); ++i)
-      gp += fmt::format("set label {} {} at screen 0.012, screen {:.4f} left front font ',9'\n", 100 + i,
-                        gp_quote(caption[i]),
-                        (static_cast<double>(caption_px) - 14.0 * static_cast<double>(i) - 4.0) /
-                            static_cast<double>(600 + caption_px));
-  }
+  if (below_px > 0) gp += fmt::format("set bmargin {}\n", 4 + (below_px + 15) / 16);
+  for (std::size_t i = 0; i < caption.size(); ++i)
+    gp += fmt::format("set label {} {} at screen 0.012, screen {:.4f} left front font ',9'\n", 100 + i,
+                      gp_quote(caption[i]),
+                      (static_cast<double>(caption_px) - 14.0 * static_cast<double>(i) - 4.0) /
+                          static_cast<double>(600 + below_px));
   gp += "set xtics (";
   for (std::size_t i = 0; i < xs.size(); ++i) gp += fmt::format("{}{} {}", i ? ", " : "", gp_quote(xs[i]), i);
   gp += fmt::format(")\nset xrange [-0.5:{}]\n", static_cast<double>(xs.size()) - 0.5);
@@ -371,7 +384,7 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
     plot += fmt::format("{}$c{} using 1:2 with linespoints title {}", k ? ", " : "", k, gp_quote(curves[k].label));
   gp += fmt::format("set terminal svg size 900,{} dynamic noenhanced font 'sans,11' background '#ffffff'\n"
                     "set output {}\n",
-                    600 + caption_px, gp_quote(svg + ".tmp"));
+                    600 + below_px, gp_quote(svg + ".tmp"));
   return gp + plot + "\n";
 }
 

@@ -4,8 +4,8 @@
 // 8 KiB"; curves of other axes' values that lie on one another (within 1 %) drawn once, a curve's key naming only the
 // other axes' values that tell it apart. At most kMaxSweepCurves curves (every k-th size when more); the caption under
 // the frame names the sizes left out because the axis does not move them, and those not drawn for room. The y axis
-// spans the curves' own values with a 5 % margin (log when they span over a decade, linear otherwise) and room for
-// the key above them.
+// spans the curves' own values with a 5 % margin (log when they span over a decade, linear otherwise); the key sits in
+// a corner of the frame the curves leave free, or below the frame (validation/plot.hpp, key_place).
 #pragma once
 #include "core/json_input.hpp"
 

@@ -6,6 +6,7 @@
 #include "validation/validate.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <cmath>
 #include <cstdio>
@@ -214,7 +215,9 @@ TEST_CASE("label tails name what tells curves apart") {
 // Configuration: a plot of two curves equal at every size beside a third; a plot whose two curves hold one size each.
 // Expected:      the first says in its caption that the equal curves coincide and draws the second's markers larger;
 //                the second is drawn as bars at x = 1, 2 named by what tells the labels apart, with their values
-//                written inside, linear axes, the one size in the x label.
+//                written inside, linear axes (y from 0, 6 % of the frame above the top), the one size in the x label,
+//                the key below the frame; curves of one point at different x stay curves, drawn with a larger
+//                marker.
 // How validated: the script's lines.
 TEST_CASE("plots say which curves coincide and draw a figure of one size as bars") {
   PlotSpec p;
@@ -245,8 +248,17 @@ TEST_CASE("plots say which curves coincide and draw a figure of one size as bars
   CHECK(gp.find("with labels") != std::string::npos);
   CHECK(gp.find("set xtics ('x=1' 1, 'x=2' 2)") != std::string::npos);
   CHECK(gp.find("set xlabel 'message size (bytes): 1 MiB'") != std::string::npos);
+  CHECK(gp.find("set yrange [0 : *]\nset offsets 0, 0, graph 0.06, 0\n") != std::string::npos);  // clear of the top
+  CHECK(gp.find("set key at screen") != std::string::npos);  // bars fill the frame's width: the key below it
   CHECK(gp.find("set logscale") == std::string::npos);
   CHECK(gp.find("linespoints") == std::string::npos);
+  // Curves of one point each at different x (one process count per scenario) stay curves, their one marker larger.
+  p.curves[0].points = {{64, 26.0}};
+  p.curves[1].points = {{512, 38.0}};
+  gp = gnuplot_script(p);
+  CHECK(gp.find("with boxes") == std::string::npos);
+  CHECK(gp.find("with linespoints lc 1 dt 1 pt 1 ps 1.4 ") != std::string::npos);
+  CHECK(gp.find("with linespoints lc 2 dt 2 pt 2 ps 1.4 ") != std::string::npos);
   // Curves of several points at one x (a rank-count sweep at one size) stay lines: bars would stack them.
   p.curves[0].points = {{8, 14.9}, {8, 23.0}};
   p.curves[1].points = {{8, 20.9}, {8, 30.8}};
@@ -323,8 +335,8 @@ TEST_CASE("reproduced figures set their y range from what they draw") {
   CHECK(lo < 0.5);
   CHECK(lo > 0.45);
   CHECK(hi > 1.7);
-  CHECK(hi < 1.7 * 2);  // the key's share above the data, not a decade
-  CHECK(gp.find("set ytics (\"0.5\" 0.5, ") != std::string::npos);
+  CHECK(hi < 1.7 * 1.1);  // a margin above the data, no room for the key (it sits in a free corner), not a decade
+  CHECK(gp.find("set ytics (\"0.6\" 0.6, ") != std::string::npos);
   CHECK(gp.find("GPVAL") == std::string::npos);
   CHECK(gp.find("set terminal unknown") == std::string::npos);
 
@@ -335,7 +347,7 @@ TEST_CASE("reproduced figures set their y range from what they draw") {
   CHECK(lo < 2.5);
   CHECK(lo > 2.0);
   CHECK(hi > 9.0);
-  CHECK(hi < 18.0);
+  CHECK(hi < 9.0 * 1.1);
 
   // Sizes over 1 B to 4 KiB: byte ticks at powers of 4; over 512 B to 4 KiB (three powers of 2): at every power of 2.
   CHECK(gp.find("\"2 KiB\" 2048") == std::string::npos);
@@ -349,4 +361,69 @@ TEST_CASE("reproduced figures set their y range from what they draw") {
   gp = gnuplot_script(p);
   CHECK(gp.find("y0 = GPVAL_DATA_Y_MIN; y1 = GPVAL_DATA_Y_MAX") != std::string::npos);
   CHECK(gp.find("GPVAL_Y_MIN") == std::string::npos);
+}
+
+// Configuration: key_place on drawings (frame fractions) that leave the top left corner free, only the top right
+//                one, only the bottom left one, none (a level line across the top and the bottom, a curve through
+//                the middle); a key wider than the frame. Then a figure of ten curves spread over the whole frame
+//                (each from the bottom left to the top right corner and back) and one of two rising latency curves.
+// Expected:      the first free corner in the order top left, top right, bottom right, bottom left, else below; a
+//                key wider than the frame below it. The crowded figure's key below the frame (at screen
+//                coordinates, in columns: 10 entries of about 30 characters, 3 a row), the canvas taller by its rows,
+//                the y range the data's own (a 5 % margin); the rising curves' key top left, the canvas 600 px.
+// How validated: key_place's answers; the scripts' set key, set yrange and set terminal lines.
+TEST_CASE("a key goes into a corner the data leave free, below the frame otherwise, never raising the y range") {
+  FrameDrawing rising;  // a latency curve: low on the left, high on the right
+  rising.lines = {{{0.0, 0.05}, {0.5, 0.1}, {1.0, 0.95}}};
+  CHECK(key_place(rising, 0.4, 0.3) == KeyPlace::TopLeft);
+  FrameDrawing falling = rising;  // high on the left
+  falling.lines = {{{0.0, 0.95}, {0.5, 0.1}, {1.0, 0.05}}};
+  CHECK(key_place(falling, 0.4, 0.3) == KeyPlace::TopRight);
+  FrameDrawing hump;  // free only at the bottom left: a line along the top, a marker at the bottom right
+  hump.lines = {{{0.0, 0.95}, {1.0, 0.95}}};
+  hump.marks = {{0.9, 0.05}};
+  CHECK(key_place(hump, 0.3, 0.3) == KeyPlace::BottomLeft);
+  FrameDrawing full;
+  full.levels = {0.97, 0.03};
+  full.lines = {{{0.0, 0.5}, {1.0, 0.5}}};
+  CHECK(key_place(full, 0.3, 0.3) == KeyPlace::Below);
+  FrameDrawing marker_only;  // one marker in the top left corner, the rest free
+  marker_only.marks = {{0.05, 0.95}};
+  CHECK(key_place(marker_only, 0.3, 0.3) == KeyPlace::TopRight);
+  CHECK(key_place(rising, 1.2, 0.1) == KeyPlace::Below);
+
+  PlotSpec p;
+  p.svg = "f.svg";
+  p.xcol = "bytes";
+  p.ycol = "latency_us";
+  for (int k = 0; k < 10; ++k) {
+    PlotCurve c{fmt::format("c{}.csv", k), fmt::format("openmpi osu_latency {} pairs", k)};
+    const double s = 1.0 + 0.01 * k;
+    c.points = {{1, 1.0 * s}, {64, 1000.0 * s}, {4096, 1.0 * s}, {262144, 1000.0 * s}, {4194304, 1.0 * s}};
+    p.curves.push_back(c);
+  }
+  std::string gp = gnuplot_script(p);
+  CHECK(gp.find("set key at screen 0.012, screen ") != std::string::npos);
+  CHECK(gp.find("maxrows 5\n") != std::string::npos);
+  CHECK(gp.find("set key top") == std::string::npos);
+  double lo = 0, hi = 0;
+  REQUIRE(std::sscanf(gp.c_str() + gp.find("set yrange ["), "set yrange [%lf : %lf]", &lo, &hi) == 2);
+  CHECK(hi == Approx(1090.0 * std::pow(1090.0, 0.05)).epsilon(1e-4));  // the largest value and a 5 % margin
+  CHECK(lo == Approx(1.0 / std::pow(1090.0, 0.05)).epsilon(1e-4));
+  int height = 0;
+  REQUIRE(std::sscanf(gp.c_str() + gp.find("set terminal svg size 900,"), "set terminal svg size 900,%d", &height) ==
+          1);
+  CHECK(height > 600 + 4 * 12);
+  CHECK(gp.find("set bmargin") != std::string::npos);
+
+  PlotSpec two = p;
+  two.curves.resize(2);
+  two.curves[0].points = {{1, 1.0}, {1024, 2.0}, {4194304, 1000.0}};
+  two.curves[1].points = {{1, 1.5}, {1024, 3.0}, {4194304, 1200.0}};
+  gp = gnuplot_script(two);
+  CHECK(gp.find("set key top left reverse Left box opaque") != std::string::npos);
+  CHECK(gp.find("set terminal svg size 900,600 ") != std::string::npos);
+  CHECK(gp.find("set linetype 5 lc rgb '#b08800'\n") < gp.find("\nplot "));  // no pale yellow curve
+  REQUIRE(std::sscanf(gp.c_str() + gp.find("set yrange ["), "set yrange [%lf : %lf]", &lo, &hi) == 2);
+  CHECK(hi == Approx(1200.0 * std::pow(1200.0, 0.05)).epsilon(1e-4));
 }
