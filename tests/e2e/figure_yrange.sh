@@ -26,15 +26,12 @@ if ! command -v gnuplot > /dev/null; then echo "FAIL gnuplot not installed (setu
   || { echo "FAIL reproduce --from exits 0"; cat "$t/err"; exit 1; }
 python3 - "$t/r" "$SRC/tests/e2e" <<'P'
 import csv, glob, math, os, re, sys
-root = sys.argv[1]; fail = False; checked = []
+root = sys.argv[1]; checked = []
 sys.path.insert(0, sys.argv[2])
 import svg_key
-def check(name, ok, detail=""):
-    global fail
-    if not ok:
-        print(f"FAIL {name}: {detail}")
-    fail |= not ok
-    return ok
+import e2echeck
+from e2echeck import check
+e2echeck.show_ok = False
 def rows(src, gp):
     """The rows of a plotted source: a datablock of the script or a file beside it (',' separated)."""
     if src.startswith("$"):
@@ -139,6 +136,6 @@ check("Gemini Fig. 3 and Fig. 5 keep their key in the frame", {"gemini/fig3.svg"
 check("a figure with its key below the frame", len(below) >= 1, below)
 check("at least 50 figures checked", len(checked) >= 50, len(checked))
 check("Gemini Fig. 5 and Fig. 7 among them", {"gemini/fig5.gp", "gemini/fig7.gp"} <= set(checked), checked[:5])
-print(("FAIL" if fail else "ok  ") + f" y ranges of {len(checked)} figures")
-sys.exit(1 if fail else 0)
+print(("FAIL" if e2echeck.failed else "ok  ") + f" y ranges of {len(checked)} figures")
+e2echeck.exit_status()
 P

@@ -21,17 +21,12 @@ cat > grid.json <<J
  "axes": {"nic.bte_bandwidth": ["4 GB/s", "6 GB/s"], "mca.btl_vader_eager_limit": [16384, 32768]}}
 J
 "$BIN" --quiet sweep grid.json --out out -j 1 > /dev/null 2> err || { echo "FAIL sweep exits 0"; cat err; exit 1; }
-python3 - out <<'P'
+python3 - out "$SRC/tests/e2e" <<'P'
 import json, re, sys
 from collections import defaultdict
-out = sys.argv[1]; fail = False
-def check(name, ok, detail=""):
-    global fail
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
-    fail |= not ok
-def texts(svg):
-    return [re.sub(r"<[^>]*>", "", t).replace("&amp;", "&").strip()
-            for t in re.findall(r"<text[^>]*>(?:(?!</text>).)*</text>", open(svg).read(), re.S)]
+out = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from e2echeck import check, exit_status, svg_texts as texts
 def size(b, u=0):
     return f"{b:g} {['B', 'KiB', 'MiB', 'GiB'][u]}" if b < 1024 or u == 3 else size(b / 1024, u + 1)
 d = json.load(open(f"{out}/sweep.json"))
@@ -63,7 +58,7 @@ check("x label with its unit", "nic.bte_bandwidth (GB/s)" in tx, tx)
 check("y label with its unit", "latency (us)" in tx, tx)
 tv = texts(f"{out}/sweep_mca_btl_vader_eager_limit.svg")
 check("an axis that moves nothing says so", any("moves no value" in x for x in tv), tv)
-sys.exit(1 if fail else 0)
+exit_status()
 P
 rc=$?
 cat > radix.json <<J
@@ -72,27 +67,24 @@ cat > radix.json <<J
  "axes": {"benchmark.radix": [2, 4, 8]}}
 J
 "$BIN" --quiet sweep radix.json --out radix -j 1 > /dev/null 2> err || { echo "FAIL radix sweep exits 0"; cat err; exit 1; }
-python3 - radix <<'P' || rc=1
+python3 - radix "$SRC/tests/e2e" <<'P' || rc=1
 import json, re, sys
-out = sys.argv[1]; fail = False
-def check(name, ok, detail=""):
-    global fail
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
-    fail |= not ok
+out = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from e2echeck import check, exit_status, svg_texts
 d = json.load(open(f"{out}/sweep.json"))
 by = {}
 for r in d["rows"]:
     by.setdefault(r["ranks"], []).append(r["latency_us"])
 check("precondition: the radix moves the latency at each process count by over 1 %",
       all(max(v) / min(v) > 1.01 for v in by.values()), by)
-tx = [re.sub(r"<[^>]*>", "", t).strip()
-      for t in re.findall(r"<text[^>]*>(?:(?!</text>).)*</text>", open(f"{out}/sweep_benchmark_radix.svg").read(), re.S)]
+tx = svg_texts(f"{out}/sweep_benchmark_radix.svg")
 keys = sorted(t for t in tx if t.endswith(" processes"))
 check("one curve per process count, keyed by it alone", keys == ["256 processes", "64 processes"], keys)
 check("the title does not say the radix moves nothing", not any("moves no value" in t for t in tx), tx)
 joined = " ".join(tx)
 check("the title counts process counts", re.search(r"the\s+process\s+counts\s+it\s+moves", joined) is not None, joined)
 check("the title gives the change it makes", re.search(r"largest\s+change\s+\+[1-9]", joined) is not None, joined)
-sys.exit(1 if fail else 0)
+exit_status()
 P
 exit $rc

@@ -32,13 +32,10 @@ J
 PATH="$t/bin:$PATH" "$BIN" --quiet sweep grid.json --out out -j 1 > /dev/null 2> err || { echo "FAIL sweep exits 0"; cat err; exit 1; }
 python3 - kept out "$SRC/tests/e2e" <<'P'
 import math, os, re, sys
-kept = sys.argv[1]; fail = False
+kept = sys.argv[1]
 sys.path.insert(0, sys.argv[3])
 import svg_key
-def check(name, ok, detail=""):
-    global fail
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
-    fail |= not ok
+from e2echeck import check, exit_status
 scripts = {f: open(os.path.join(kept, f)).read() for f in sorted(os.listdir(kept))}
 check("one script per axis", set(scripts) == {"sweep_mca_btl_ugni_smsg_limit.gp", "sweep_nic_bte_bandwidth.gp"},
       sorted(scripts))
@@ -69,7 +66,7 @@ for name, gp in scripts.items():
     problems = svg_key.key_problems(svg)
     check(f"{name}: key box clear of the data and inside the canvas", not problems, problems)
 check("both scales drawn (a linear plot and a log plot)", sorted(scales.values()) == [False, True], scales)
-sys.exit(1 if fail else 0)
+exit_status()
 P
 [ $? -eq 0 ] || exit 1
 # The README's grid: ten curves of the BTE bandwidth plot fill the frame.
@@ -80,11 +77,7 @@ python3 - kept readme "$SRC/tests/e2e" <<'P'
 import os, re, sys
 sys.path.insert(0, sys.argv[3])
 import svg_key
-fail = False
-def check(name, ok, detail=""):
-    global fail
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
-    fail |= not ok
+from e2echeck import check, exit_status
 for stem, where in (("sweep_nic_bte_bandwidth", "below"), ("sweep_mca_btl_ugni_smsg_limit", "inside")):
     gp = open(os.path.join(sys.argv[1], stem + ".gp")).read()
     svg = open(os.path.join(sys.argv[2], stem + ".svg")).read()
@@ -98,5 +91,5 @@ for stem, where in (("sweep_nic_bte_bandwidth", "below"), ("sweep_mca_btl_ugni_s
         m = re.search(r"^set yrange \[\s*([-+0-9.eE]+)\s*:\s*([-+0-9.eE]+)\s*\]", gp, re.M)
         check(f"{stem}: top of the y range under 1,400 us", m is not None and float(m.group(2)) < 1400,
               m and m.group(0))
-sys.exit(1 if fail else 0)
+exit_status()
 P
