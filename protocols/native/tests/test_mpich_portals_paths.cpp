@@ -23,8 +23,9 @@ void apply(Machine& m, const Costs& c) {
   if (c.post_cost > 0) sw.craympi_post_cost.value = c.post_cost;
 }
 
-// NetPIPE's one-way latency of `bytes` as the paper ran it (each side posts its receive after its send completed).
-double netpipe(const std::string& st, std::uint64_t bytes, const Costs& c) {
+// NetPIPE's one-way latency of `bytes` between two Red Storm nodes: as the paper ran it (each side posts its receive
+// after its send completed), or with the replies' receives pre-posted (`prepost`: no message is unexpected).
+double netpipe_latency(const std::string& st, std::uint64_t bytes, const Costs& c, bool prepost) {
   test::Fixture f("red-storm", 2, 1, "");
   apply(*f.machine, c);
   f.stack = make_stack(*f.world, f.mca_, st, "test");
@@ -33,7 +34,12 @@ double netpipe(const std::string& st, std::uint64_t bytes, const Costs& c) {
   cfg.sizes = {bytes};
   cfg.iterations = 20;
   cfg.skip = 2;
+  cfg.prepost = prepost;
   return bench::run_osu(*f.world, *f.stack, cfg)[0]["latency_us"].get<double>();
+}
+
+double netpipe(const std::string& st, std::uint64_t bytes, const Costs& c) {
+  return netpipe_latency(st, bytes, c, false);
 }
 
 // SMB's receive step: rank 1 posts a receive of 8 B from rank 0 and then sends rank 0 a 0-byte "ready" message; rank 0
@@ -58,19 +64,8 @@ double ready_after_post(const std::string& st, const Costs& c, bool& posted) {
   return ready * 1e6;
 }
 
-// NetPIPE-style one-way latency of `bytes` between two Red Storm nodes, replies' receives pre-posted (no message is
-// unexpected).
 double one_way(const std::string& st, std::uint64_t bytes, const Costs& c) {
-  test::Fixture f("red-storm", 2, 1, "");
-  apply(*f.machine, c);
-  f.stack = make_stack(*f.world, f.mca_, st, "test");
-  bench::OsuConfig cfg;
-  cfg.name = "netpipe";
-  cfg.sizes = {bytes};
-  cfg.iterations = 20;
-  cfg.skip = 2;
-  cfg.prepost = true;
-  return bench::run_osu(*f.world, *f.stack, cfg)[0]["latency_us"].get<double>();
+  return netpipe_latency(st, bytes, c, true);
 }
 
 // Rank 0 sends one message of `bytes` at t = 0; rank 1 posts its receive at 1 ms (the message is unexpected by then).
