@@ -104,3 +104,5 @@ add_test(NAME e2e.completion COMMAND bash ${E2E}/completion.sh $<TARGET_FILE:omp
 # pj_dump or vite).
 add_test(NAME e2e.paje_viewers COMMAND bash ${E2E}/paje_viewers.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 set_tests_properties(e2e.paje_viewers PROPERTIES SKIP_RETURN_CODE 77)
+# setup.sh without an argument, or with an unknown one: its usage and exit 2 before installing or building anything.
+add_test(NAME e2e.setup_usage COMMAND bash ${E2E}/setup_usage.sh ${CMAKE_SOURCE_DIR})
