@@ -151,10 +151,12 @@ const std::vector<std::string>& sweep_grid_keys() {
   return keys;
 }
 
-SweepGrid load_sweep_grid(const std::string& name) {
+SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const std::string& engine) {
   const std::string file = data_path(name);  // as given, else in the installed data (scenarios/examples/...)
   SweepGrid g;
   g.file = file;
+  g.sets = sets;
+  g.engine = engine;
   const Json doc = load_json_file(file);
   ObjectReader r(doc, file, "");
   r.finish(sweep_grid_keys());  // unknown keys first, with a did-you-mean
@@ -239,15 +241,37 @@ SweepGrid load_sweep_grid(const std::string& name) {
     g.axes.assign(keys.begin(), keys.end());
   }
 
+  // The command line's --set and --engine: never a key the grid varies (one value for every point would silently
+  // replace the axis's values).
+  for (const auto& [k, v] : sets)
+    for (const auto& a : g.axes)
+      if (a == k || a == "mca." + k || "mca." + a == k)
+        throw InputError("--set", k, fmt::format("is an axis of the grid {} ('{}'): the sweep gives it each of the axis's "
+                                                 "values; leave out the --set, or the axis", file, a));
+  if (!engine.empty()) {
+    if (std::find(g.axes.begin(), g.axes.end(), "engine") != g.axes.end())
+      throw InputError("--engine", engine, fmt::format("the grid {} has an axis 'engine': the sweep gives each point the "
+                                                       "axis's engine; leave out --engine, or the axis", file));
+    Scenario probe;
+    set_engine(probe, engine);  // an unknown engine: the option, the value, the engines there are
+  }
   // Resolve and check every point as a run would before simulating (once per distinct resolved input).
   std::set<std::string> checked;
   for (std::size_t i = 0; i < assignments.size(); ++i) {
     SweepPoint p;
     p.scenario = base;
     for (auto it = assignments[i].begin(); it != assignments[i].end(); ++it) apply_axis(p, it.key(), it.value());
+    if (!engine.empty()) p.scenario["engine"] = engine;
+    p.sets.insert(p.sets.end(), sets.begin(), sets.end());
     // An error names the axis that set the key it is about, else the point.
     auto rethrow = [&](const InputError& e) {
-      std::string key = e.file() == "--set" ? e.key() : e.key();
+      const std::string& key = e.key();
+      // about a --set of the command line: said of the option, as run says it (with the point it failed on)
+      if (e.file() == "--set")
+        for (const auto& [k, v] : sets)
+          if (key == k || key == "mca." + k)
+            throw InputError("--set", key, fmt::format("{} (grid {}, point {} of {})", e.reason(), file, i + 1,
+                                                       assignments.size()));
       for (auto it = assignments[i].begin(); it != assignments[i].end(); ++it) {
         const std::string& a = it.key();
         bool mine = key == a || key.starts_with(a + ".") || key.starts_with(a + "[") || "mca." + key == a ||
@@ -260,7 +284,10 @@ SweepGrid load_sweep_grid(const std::string& name) {
     };
     try {
       Scenario s = scenario_from_json(p.scenario, g.base_file);
-      if (checked.insert(Json{p.scenario, p.sets}.dump()).second) check_run_input(s, p.sets);
+      if (checked.insert(Json{p.scenario, p.sets}.dump()).second) {
+        check_run_input(s, p.sets);
+        check_sets_read(s, sets);  // as run: an MCA parameter no component of the point's stack reads is refused
+      }
     } catch (const InputError& e) {
       rethrow(e);
     }
@@ -448,8 +475,8 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   int missing = 0;
   for (auto& p : g.points) missing += !point_done(out_dir, p);
   if (missing)
-    throw InputError(out_dir, "points", fmt::format("{} of {} points have no result yet: run the sweep (all its shards) "
-                                                    "first", missing, g.points.size()));
+    throw InputError(out_dir, "points", fmt::format("{} of {} points have no result yet: run the sweep (all its shards, "
+                                                    "with the same --set and --engine) first", missing, g.points.size()));
   Json rows = Json::array();
   std::vector<std::string> columns(g.axes.begin(), g.axes.end());
   const std::set<std::string> axis_set(g.axes.begin(), g.axes.end());
@@ -487,7 +514,8 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   }
   columns.push_back("point");
   return Json{{"grid", g.file}, {"axes", g.axes}, {"columns", columns}, {"units", axis_units(g.axes, rows)},
-              {"rows", rows}};
+              {"rows", rows},
+              {"provenance", {{"overrides", g.sets}, {"engine", g.engine.empty() ? Json() : Json(g.engine)}}}};
 }
 
 std::string sweep_csv(const Json& t) {
