@@ -111,3 +111,5 @@ add_test(NAME e2e.setup_usage COMMAND bash ${E2E}/setup_usage.sh ${CMAKE_SOURCE_
 add_test(NAME e2e.sweep_overrides COMMAND bash ${E2E}/sweep_overrides.sh $<TARGET_FILE:ompisim>)
 # --engine with an unknown engine (run, sweep, compare --against): the option, the value and the engines, exit 2.
 add_test(NAME e2e.engine_option COMMAND bash ${E2E}/engine_option.sh $<TARGET_FILE:ompisim>)
+# machine template NAME: into ompisim-out/ (as run without --out) or --file PATH, an existing file only with --force.
+add_test(NAME e2e.machine_template COMMAND bash ${E2E}/machine_template.sh $<TARGET_FILE:ompisim>)
