@@ -113,3 +113,6 @@ add_test(NAME e2e.sweep_overrides COMMAND bash ${E2E}/sweep_overrides.sh $<TARGE
 add_test(NAME e2e.engine_option COMMAND bash ${E2E}/engine_option.sh $<TARGET_FILE:ompisim>)
 # machine template NAME: into ompisim-out/ (as run without --out) or --file PATH, an existing file only with --force.
 add_test(NAME e2e.machine_template COMMAND bash ${E2E}/machine_template.sh $<TARGET_FILE:ompisim>)
+# compare: a result file with a key the tool never writes exits 2 naming the file and the key; the committed results
+# all compare.
+add_test(NAME e2e.compare_keys COMMAND bash ${E2E}/compare_keys.sh $<TARGET_FILE:ompisim>)
