@@ -21,6 +21,7 @@
 #include <fmt/ranges.h>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sys/wait.h>
 #include <thread>
@@ -132,6 +133,46 @@ std::string base_file(const std::string& path, const std::string& grid_file) {
   return in_data != path ? in_data : std::string();
 }
 
+// The command line's --set and --engine (g.file, g.axes known): never a key the grid varies (one value for every point
+// would silently replace the axis's values); an unknown engine named as run names it.
+void check_command_line(const SweepGrid& g, const Overrides& sets, const std::string& engine) {
+  for (const auto& [k, v] : sets)
+    for (const auto& a : g.axes)
+      if (a == k || a == "mca." + k || "mca." + a == k)
+        throw InputError("--set", k, fmt::format("is an axis of the grid {} ('{}'): the sweep gives it each of the axis's "
+                                                 "values; leave out the --set, or the axis", g.file, a));
+  if (engine.empty()) return;
+  if (std::find(g.axes.begin(), g.axes.end(), "engine") != g.axes.end())
+    throw InputError("--engine", engine, fmt::format("the grid {} has an axis 'engine': the sweep gives each point the "
+                                                     "axis's engine; leave out --engine, or the axis", g.file));
+  Scenario probe;
+  set_engine(probe, engine);  // an unknown engine: the option, the value, the engines there are
+}
+
+// An error about a --set of the command line is said of the option, as run says it, with where it failed (`where`).
+void rethrow_command_line_set(const InputError& e, const Overrides& sets, const std::string& where) {
+  if (e.file() != "--set") return;
+  for (const auto& [k, v] : sets)
+    if (e.key() == k || e.key() == "mca." + k)
+      throw InputError("--set", e.key(), fmt::format("{} ({})", e.reason(), where));
+}
+
+// An error in resolving a point (`index`: its place in "points", none for a grid of axes) names the axis that set the
+// key it is about, else the point; one about a --set of the command line is said of the option.
+[[noreturn]] void rethrow_point_error(const InputError& e, const Json& assignment, std::optional<std::size_t> index,
+                                      const std::string& file, const Overrides& sets, const std::string& where) {
+  const std::string& key = e.key();
+  rethrow_command_line_set(e, sets, where);
+  for (auto it = assignment.begin(); it != assignment.end(); ++it) {
+    const std::string& a = it.key();
+    bool mine = key == a || key.starts_with(a + ".") || key.starts_with(a + "[") || "mca." + key == a ||
+                (a.starts_with("benchmark.") && key == a) || (e.file() == "--set" && key == a);
+    if (mine) throw InputError(file, index ? fmt::format("points[{}].{}", *index, a) : "axes." + a, e.reason());
+  }
+  throw InputError(file, index ? fmt::format("points[{}]", *index) : "axes",
+                   fmt::format("{} key '{}': {}", e.file(), e.key(), e.reason()));
+}
+
 }  // namespace
 
 std::vector<const char*> sweep_axis_display_units() {
@@ -241,20 +282,7 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
     g.axes.assign(keys.begin(), keys.end());
   }
 
-  // The command line's --set and --engine: never a key the grid varies (one value for every point would silently
-  // replace the axis's values).
-  for (const auto& [k, v] : sets)
-    for (const auto& a : g.axes)
-      if (a == k || a == "mca." + k || "mca." + a == k)
-        throw InputError("--set", k, fmt::format("is an axis of the grid {} ('{}'): the sweep gives it each of the axis's "
-                                                 "values; leave out the --set, or the axis", file, a));
-  if (!engine.empty()) {
-    if (std::find(g.axes.begin(), g.axes.end(), "engine") != g.axes.end())
-      throw InputError("--engine", engine, fmt::format("the grid {} has an axis 'engine': the sweep gives each point the "
-                                                       "axis's engine; leave out --engine, or the axis", file));
-    Scenario probe;
-    set_engine(probe, engine);  // an unknown engine: the option, the value, the engines there are
-  }
+  check_command_line(g, sets, engine);
   // Resolve and check every point as a run would before simulating (once per distinct resolved input).
   std::set<std::string> checked;
   for (std::size_t i = 0; i < assignments.size(); ++i) {
@@ -263,25 +291,6 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
     for (auto it = assignments[i].begin(); it != assignments[i].end(); ++it) apply_axis(p, it.key(), it.value());
     if (!engine.empty()) p.scenario["engine"] = engine;
     p.sets.insert(p.sets.end(), sets.begin(), sets.end());
-    // An error names the axis that set the key it is about, else the point.
-    auto rethrow = [&](const InputError& e) {
-      const std::string& key = e.key();
-      // about a --set of the command line: said of the option, as run says it (with the point it failed on)
-      if (e.file() == "--set")
-        for (const auto& [k, v] : sets)
-          if (key == k || key == "mca." + k)
-            throw InputError("--set", key, fmt::format("{} (grid {}, point {} of {})", e.reason(), file, i + 1,
-                                                       assignments.size()));
-      for (auto it = assignments[i].begin(); it != assignments[i].end(); ++it) {
-        const std::string& a = it.key();
-        bool mine = key == a || key.starts_with(a + ".") || key.starts_with(a + "[") || "mca." + key == a ||
-                    (a.starts_with("benchmark.") && key == a) || (e.file() == "--set" && key == a);
-        if (mine)
-          throw InputError(file, has_axes ? "axes." + a : fmt::format("points[{}].{}", i, a), e.reason());
-      }
-      throw InputError(file, has_axes ? "axes" : fmt::format("points[{}]", i),
-                       fmt::format("{} key '{}': {}", e.file(), e.key(), e.reason()));
-    };
     try {
       Scenario s = scenario_from_json(p.scenario, g.base_file);
       if (checked.insert(Json{p.scenario, p.sets}.dump()).second) {
@@ -289,7 +298,8 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
         check_sets_read(s, sets);  // as run: an MCA parameter no component of the point's stack reads is refused
       }
     } catch (const InputError& e) {
-      rethrow(e);
+      rethrow_point_error(e, assignments[i], has_axes ? std::nullopt : std::optional<std::size_t>(i), file, sets,
+                          fmt::format("grid {}, point {} of {}", file, i + 1, assignments.size()));
     }
     Json input{{"scenario", p.scenario}, {"sets", p.sets}, {"ompisim", git_describe()}};
     p.hash = hex16(fnv1a(input.dump()));
