@@ -2,7 +2,12 @@
 # Installs what is missing (Debian 12, root), builds, and with "reproduce" runs every scenario into results/.
 #   ./setup.sh reproduce   -> install, build, reproduce every figure (results/*.json, *.csv, *.svg, validation.md)
 #   ./setup.sh test        -> install, build, run the whole test suite (ctest)
+#   ./setup.sh             -> this usage, exit 2 (as any other argument), before installing or building anything
 set -euo pipefail
+case "${1:-}" in
+  reproduce | test) ;;
+  *) echo "usage: $0 reproduce|test" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")"
 pkgs=(build-essential cmake ninja-build pkg-config python3 libsimgrid-dev libboost-graph-dev libeigen3-dev
       nlohmann-json3-dev catch2 libcli11-dev libfmt-dev gnuplot-nox libjemalloc-dev openmpi-bin libopenmpi-dev pajeng
@@ -19,8 +24,7 @@ cmake --build build -j2
 # interactive shell, for `ompisim` and `build/bin/ompisim`
 install -D -m 644 tools/completion/ompisim.bash /etc/bash_completion.d/ompisim 2> /dev/null \
   || echo "setup.sh: bash completion not installed (not root): 'source tools/completion/ompisim.bash' in your shell" >&2
-case "${1:-reproduce}" in
+case "$1" in
   reproduce) ./build/bin/ompisim reproduce ;;
   test) cd build && ctest -j2 --output-on-failure ;;
-  *) echo "usage: $0 reproduce|test" >&2; exit 2 ;;
 esac

@@ -59,8 +59,9 @@ double estimate_events(const Scenario& s) {
 
 std::string estimate_text(const Scenario& s, double events) {
   const Parts p = parts(s);
-  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{} x {} per rank and iteration{}), at most "
-                     "about {} (at {:.0e} messages/s, measured on a loaded machine: runner/estimate.hpp)",
+  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{} x {} per rank and iteration{}), about "
+                     "{} of CPU time (at {:.0e} messages per CPU second; measured runs took 1/13 to 15 times the "
+                     "estimate: runner/estimate.hpp)",
                      events, p.ranks, p.iterations, p.sizes > 1 ? fmt::format(" x {} sizes", p.sizes) : "", p.messages,
                      s.ranks.size() > 1 ? fmt::format(" x {} rank counts", s.ranks.size()) : "",
                      duration(events / kEventsPerSecond), kEventsPerSecond);

@@ -117,7 +117,8 @@ std::string engine_choices() { return fmt::format("expected one of {}", fmt::joi
 
 void set_engine(Scenario& s, const std::string& name) {
   if (name.empty()) return;
-  if (!engines().find(name)) throw InputError("", "--engine", fmt::format("'{}': {}", name, engine_choices()));
+  // The form of every bad option value: the option, the value as given, the values it takes.
+  if (!engines().find(name)) throw InputError("--engine", name, engine_choices() + " (ompisim list)");
   s.engine = name;
 }
 

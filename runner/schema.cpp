@@ -344,14 +344,24 @@ Json sweep_schema() {
       {"rows", {{"type", "array"},
                 {"items", {{"type", "object"}, {"required", {"point"}},
                            {"properties", {{"point", {{"type", "string"}, {"pattern", "^[0-9a-f]{16}$"}}}}}}},
-                {"description", "one row per (grid point, result point): axis values, result fields, the point's hash"}}}};
+                {"description", "one row per (grid point, result point): axis values, result fields, the point's hash"}}},
+      {"provenance",
+       {{"type", "object"},
+        {"required", {"overrides", "engine"}},
+        {"additionalProperties", false},
+        {"properties",
+         {{"overrides", {{"type", "array"},
+                         {"items", {{"type", "array"}, {"items", {{"type", "string"}}}, {"minItems", 2}, {"maxItems", 2}}},
+                         {"description", "sweep --set: [key, value] pairs applied to every point"}}},
+          {"engine", {{"type", {"string", "null"}}, {"description", "sweep --engine; null: each point's scenario's own"}}}}},
+        {"description", "what the sweep applied to every point from its command line"}}}};
   return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
           {"$id", "https://ompisim/schema/sweep.json"},
           {"title", "ompisim sweep table"},
           {"description", "A sweep's merged table (sweep.json in the sweep's --out folder)"},
           {"type", "object"},
           {"properties", props},
-          {"required", {"grid", "axes", "columns", "units", "rows"}},
+          {"required", {"grid", "axes", "columns", "units", "rows", "provenance"}},
           {"additionalProperties", false}};
 }
 

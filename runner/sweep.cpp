@@ -21,6 +21,7 @@
 #include <fmt/ranges.h>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sys/wait.h>
 #include <thread>
@@ -132,6 +133,46 @@ std::string base_file(const std::string& path, const std::string& grid_file) {
   return in_data != path ? in_data : std::string();
 }
 
+// The command line's --set and --engine (g.file, g.axes known): never a key the grid varies (one value for every point
+// would silently replace the axis's values); an unknown engine named as run names it.
+void check_command_line(const SweepGrid& g, const Overrides& sets, const std::string& engine) {
+  for (const auto& [k, v] : sets)
+    for (const auto& a : g.axes)
+      if (a == k || a == "mca." + k || "mca." + a == k)
+        throw InputError("--set", k, fmt::format("is an axis of the grid {} ('{}'): the sweep gives it each of the axis's "
+                                                 "values; leave out the --set, or the axis", g.file, a));
+  if (engine.empty()) return;
+  if (std::find(g.axes.begin(), g.axes.end(), "engine") != g.axes.end())
+    throw InputError("--engine", engine, fmt::format("the grid {} has an axis 'engine': the sweep gives each point the "
+                                                     "axis's engine; leave out --engine, or the axis", g.file));
+  Scenario probe;
+  set_engine(probe, engine);  // an unknown engine: the option, the value, the engines there are
+}
+
+// An error about a --set of the command line is said of the option, as run says it, with where it failed (`where`).
+void rethrow_command_line_set(const InputError& e, const Overrides& sets, const std::string& where) {
+  if (e.file() != "--set") return;
+  for (const auto& [k, v] : sets)
+    if (e.key() == k || e.key() == "mca." + k)
+      throw InputError("--set", e.key(), fmt::format("{} ({})", e.reason(), where));
+}
+
+// An error in resolving a point (`index`: its place in "points", none for a grid of axes) names the axis that set the
+// key it is about, else the point; one about a --set of the command line is said of the option.
+[[noreturn]] void rethrow_point_error(const InputError& e, const Json& assignment, std::optional<std::size_t> index,
+                                      const std::string& file, const Overrides& sets, const std::string& where) {
+  const std::string& key = e.key();
+  rethrow_command_line_set(e, sets, where);
+  for (auto it = assignment.begin(); it != assignment.end(); ++it) {
+    const std::string& a = it.key();
+    bool mine = key == a || key.starts_with(a + ".") || key.starts_with(a + "[") || "mca." + key == a ||
+                (a.starts_with("benchmark.") && key == a) || (e.file() == "--set" && key == a);
+    if (mine) throw InputError(file, index ? fmt::format("points[{}].{}", *index, a) : "axes." + a, e.reason());
+  }
+  throw InputError(file, index ? fmt::format("points[{}]", *index) : "axes",
+                   fmt::format("{} key '{}': {}", e.file(), e.key(), e.reason()));
+}
+
 }  // namespace
 
 std::vector<const char*> sweep_axis_display_units() {
@@ -151,10 +192,12 @@ const std::vector<std::string>& sweep_grid_keys() {
   return keys;
 }
 
-SweepGrid load_sweep_grid(const std::string& name) {
+SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const std::string& engine) {
   const std::string file = data_path(name);  // as given, else in the installed data (scenarios/examples/...)
   SweepGrid g;
   g.file = file;
+  g.sets = sets;
+  g.engine = engine;
   const Json doc = load_json_file(file);
   ObjectReader r(doc, file, "");
   r.finish(sweep_grid_keys());  // unknown keys first, with a did-you-mean
@@ -239,30 +282,24 @@ SweepGrid load_sweep_grid(const std::string& name) {
     g.axes.assign(keys.begin(), keys.end());
   }
 
+  check_command_line(g, sets, engine);
   // Resolve and check every point as a run would before simulating (once per distinct resolved input).
   std::set<std::string> checked;
   for (std::size_t i = 0; i < assignments.size(); ++i) {
     SweepPoint p;
     p.scenario = base;
     for (auto it = assignments[i].begin(); it != assignments[i].end(); ++it) apply_axis(p, it.key(), it.value());
-    // An error names the axis that set the key it is about, else the point.
-    auto rethrow = [&](const InputError& e) {
-      std::string key = e.file() == "--set" ? e.key() : e.key();
-      for (auto it = assignments[i].begin(); it != assignments[i].end(); ++it) {
-        const std::string& a = it.key();
-        bool mine = key == a || key.starts_with(a + ".") || key.starts_with(a + "[") || "mca." + key == a ||
-                    (a.starts_with("benchmark.") && key == a) || (e.file() == "--set" && key == a);
-        if (mine)
-          throw InputError(file, has_axes ? "axes." + a : fmt::format("points[{}].{}", i, a), e.reason());
-      }
-      throw InputError(file, has_axes ? "axes" : fmt::format("points[{}]", i),
-                       fmt::format("{} key '{}': {}", e.file(), e.key(), e.reason()));
-    };
+    if (!engine.empty()) p.scenario["engine"] = engine;
+    p.sets.insert(p.sets.end(), sets.begin(), sets.end());
     try {
       Scenario s = scenario_from_json(p.scenario, g.base_file);
-      if (checked.insert(Json{p.scenario, p.sets}.dump()).second) check_run_input(s, p.sets);
+      if (checked.insert(Json{p.scenario, p.sets}.dump()).second) {
+        check_run_input(s, p.sets);
+        check_sets_read(s, sets);  // as run: an MCA parameter no component of the point's stack reads is refused
+      }
     } catch (const InputError& e) {
-      rethrow(e);
+      rethrow_point_error(e, assignments[i], has_axes ? std::nullopt : std::optional<std::size_t>(i), file, sets,
+                          fmt::format("grid {}, point {} of {}", file, i + 1, assignments.size()));
     }
     Json input{{"scenario", p.scenario}, {"sets", p.sets}, {"ompisim", git_describe()}};
     p.hash = hex16(fnv1a(input.dump()));
@@ -448,8 +485,8 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   int missing = 0;
   for (auto& p : g.points) missing += !point_done(out_dir, p);
   if (missing)
-    throw InputError(out_dir, "points", fmt::format("{} of {} points have no result yet: run the sweep (all its shards) "
-                                                    "first", missing, g.points.size()));
+    throw InputError(out_dir, "points", fmt::format("{} of {} points have no result yet: run the sweep (all its shards, "
+                                                    "with the same --set and --engine) first", missing, g.points.size()));
   Json rows = Json::array();
   std::vector<std::string> columns(g.axes.begin(), g.axes.end());
   const std::set<std::string> axis_set(g.axes.begin(), g.axes.end());
@@ -487,7 +524,8 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   }
   columns.push_back("point");
   return Json{{"grid", g.file}, {"axes", g.axes}, {"columns", columns}, {"units", axis_units(g.axes, rows)},
-              {"rows", rows}};
+              {"rows", rows},
+              {"provenance", {{"overrides", g.sets}, {"engine", g.engine.empty() ? Json() : Json(g.engine)}}}};
 }
 
 std::string sweep_csv(const Json& t) {

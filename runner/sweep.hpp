@@ -39,6 +39,8 @@ struct SweepGrid {
   std::string base_file;  // where the base came from (the grid file for an inline base)
   std::vector<std::string> axes;
   std::vector<SweepPoint> points;
+  Overrides sets;      // `sweep --set`: applied to every point after its axes' parameters
+  std::string engine;  // `sweep --engine`: every point's engine ("": each point's scenario's own)
 };
 
 // Scenario keys an axis may set directly (the rest of a scenario describes it and does not change a run).
@@ -50,7 +52,11 @@ const std::vector<std::string>& sweep_grid_keys();
 
 // Loads and checks a grid: every point's scenario must load, and every parameter axis must name a parameter of the
 // point's machine; errors are InputErrors naming the grid file and "axes.<key>" / "points[i].<key>".
-SweepGrid load_sweep_grid(const std::string& file);
+// `sets` and `engine` (`sweep --set`, `--engine`) apply to every point, with run's checks (an unknown parameter, an MCA
+// parameter no component of a point's stack reads, an unknown engine: InputError naming the option); a --set of a key
+// the grid varies (an axis, "mca.<name>" or the name itself) and --engine with an "engine" axis are refused. They are
+// part of each point's input (its hash), so a merge needs the same ones.
+SweepGrid load_sweep_grid(const std::string& file, const Overrides& sets = {}, const std::string& engine = "");
 
 struct Shard {
   int index = 0, count = 1;
@@ -72,7 +78,8 @@ int run_sweep(const SweepGrid& grid, const SweepOptions& opt);
 // Points of the grid with a stored result.
 int sweep_points_done(const SweepGrid& grid, const std::string& out_dir);
 // Gathers every point's result into one table, a row per (grid point, result point) in grid order: the axis values,
-// then the result point's fields ({"grid", "axes", "columns", "units", "rows"}); InputError naming the folder when
+// then the result point's fields ({"grid", "axes", "columns", "units", "rows", "provenance"}: the sweep's --set
+// overrides as [key, value] pairs and its --engine, null when not given); InputError naming the folder when
 // points are missing. Axis values written with a unit ("4 GB/s") are numbers in the table, in the unit "units" names
 // for that axis (GB/s, us or B; an axis of plain numbers over an MCA parameter declared as a byte size is in B and
 // its plot's ticks read 256 B, 1 KiB); sweep_csv puts the unit in the column's header ("nic.bte_bandwidth (GB/s)"). The tool writes it as sweep.json and sweep.csv and draws a plot per axis.

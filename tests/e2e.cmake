@@ -104,3 +104,15 @@ add_test(NAME e2e.completion COMMAND bash ${E2E}/completion.sh $<TARGET_FILE:omp
 # pj_dump or vite).
 add_test(NAME e2e.paje_viewers COMMAND bash ${E2E}/paje_viewers.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 set_tests_properties(e2e.paje_viewers PROPERTIES SKIP_RETURN_CODE 77)
+# setup.sh without an argument, or with an unknown one: its usage and exit 2 before installing or building anything.
+add_test(NAME e2e.setup_usage COMMAND bash ${E2E}/setup_usage.sh ${CMAKE_SOURCE_DIR})
+# sweep --set and --engine: applied to every point with run's checks, refused on a key the grid varies, recorded in
+# sweep.json's provenance.
+add_test(NAME e2e.sweep_overrides COMMAND bash ${E2E}/sweep_overrides.sh $<TARGET_FILE:ompisim>)
+# --engine with an unknown engine (run, sweep, compare --against): the option, the value and the engines, exit 2.
+add_test(NAME e2e.engine_option COMMAND bash ${E2E}/engine_option.sh $<TARGET_FILE:ompisim>)
+# machine template NAME: into ompisim-out/ (as run without --out) or --file PATH, an existing file only with --force.
+add_test(NAME e2e.machine_template COMMAND bash ${E2E}/machine_template.sh $<TARGET_FILE:ompisim>)
+# compare: a result file with a key the tool never writes exits 2 naming the file and the key; the committed results
+# all compare.
+add_test(NAME e2e.compare_keys COMMAND bash ${E2E}/compare_keys.sh $<TARGET_FILE:ompisim>)

@@ -1,11 +1,14 @@
 #include "validation/compare.hpp"
 
+#include "benchmarks/driver.hpp"
 #include "core/errors.hpp"
+#include "core/json_input.hpp"
 #include "platform/data_path.hpp"
 #include "platform/machine.hpp"
 #include "runner/isolate.hpp"
 #include "runner/report.hpp"
 #include "runner/run.hpp"
+#include "runner/schema.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -79,20 +82,52 @@ std::map<std::string, double> metrics(const Json& p) {
 
 bool is_result(const Json& j) { return j.is_object() && j.contains("points") && j["points"].is_array(); }
 
-Json load_result(const std::string& path, const std::string& option) {
-  Json j = load_json_file(path);
-  if (!is_result(j)) throw InputError(option, path, "not an ompisim result (no \"points\" list)");
-  check_result_points(j, path, "points");
-  return j;
-}
-
-// Every result JSON below dir, by relative path.
 // The table `ompisim validate --json` writes (reproduce's validation.json): points of every paper, claims, held-out
 // values. Not a scenario's result: it has no scenario of its own to rerun.
 bool is_validation_table(const Json& j) {
   return j.is_object() && j.contains("claims") && j.contains("held_out") && j.contains("points") &&
          !j.contains("provenance");
 }
+
+// A result file's top-level keys are those the tool writes: a scenario's result (runner/schema.hpp result_keys, and
+// its driver's own axis as a list under the axis's name, "radix": [2, 4, 8], which the result schema allows too) or a
+// validation table (its sections, validation_schema). Any other key is refused naming the file and the key, with
+// the closest known key: a hand-edited or foreign file is not compared as if the key were not there.
+void check_result_keys(const Json& j, const std::string& path) {
+  std::vector<std::string> known;
+  const bool table = is_validation_table(j);
+  if (table) {
+    const Json schema = validation_schema();
+    for (auto it = schema.at("properties").begin(); it != schema.at("properties").end(); ++it) known.push_back(it.key());
+  } else {
+    for (const ResultKey& k : result_keys()) known.emplace_back(k.name);
+  }
+  const bench::DriverInfo* driver =
+      !table && j.contains("benchmark") && j["benchmark"].is_string()
+          ? bench::driver_registry().find(j["benchmark"].get<std::string>())
+          : nullptr;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& k = it.key();
+    if (std::find(known.begin(), known.end(), k) != known.end()) continue;
+    if (driver && it.value().is_array() &&
+        std::any_of(driver->params.begin(), driver->params.end(), [&](const auto& p) { return p.name == k; }))
+      continue;  // the driver's axis
+    const std::string hint = did_you_mean(k, known);
+    throw InputError(path, k, hint.empty() ? fmt::format("unknown key ({} has: {})",
+                                                         table ? "a validation table" : "a result", fmt::join(known, ", "))
+                                           : fmt::format("unknown key (did you mean '{}'?)", hint));
+  }
+}
+
+Json load_result(const std::string& path, const std::string& option) {
+  Json j = load_json_file(path);
+  if (!is_result(j)) throw InputError(option, path, "not an ompisim result (no \"points\" list)");
+  check_result_keys(j, path);
+  check_result_points(j, path, "points");
+  return j;
+}
+
+// Every result JSON below dir, by relative path.
 
 std::map<std::string, std::string> results_below(const std::string& dir) {
   std::map<std::string, std::string> out;

@@ -14,6 +14,11 @@ namespace ompisim::bench::ti {
 
 namespace fs = std::filesystem;
 
+std::string no_action_reason(int rank) {
+  return fmt::format("rank {}'s action file holds no action, not even init or finalize (smpirun -trace-ti writes both "
+                     "for every rank: a truncated or misplaced trace)", rank);
+}
+
 std::vector<std::string> read_index(const std::string& index, long long max_ranks) {
   std::error_code ec;
   if (!fs::is_regular_file(index, ec)) throw InputError(index, "", "the trace index is not a readable file");
@@ -51,6 +56,8 @@ std::vector<std::string> read_index(const std::string& index, long long max_rank
       throw InputError(index, "", fmt::format("line {}: rank {}'s action file '{}' not found (looked for {}{})", n,
                                               out.size(), line, (dir / p).string(),
                                               p.is_absolute() ? "" : " and " + found.string()));
+    if (fs::file_size(found, ec) == 0 && !ec)  // before simulating (a file of blank lines: RankReader::next)
+      throw InputError(found.lexically_normal().string(), "", no_action_reason(static_cast<int>(out.size())));
     out.push_back(found.lexically_normal().string());
     if (c == EOF) break;
   }
@@ -98,6 +105,7 @@ bool RankReader::next(Action& a) {
       if (pos_ >= buf_.size()) {
         std::string().swap(buf_);  // done: free the buffer
         pos_ = 0;
+        if (actions_ == 0) throw InputError(path_, "", no_action_reason(rank_));
         return false;
       }
       line = std::string_view(buf_).substr(pos_);
@@ -111,7 +119,10 @@ bool RankReader::next(Action& a) {
       throw InputError(path_, "", fmt::format("line {}: longer than {} bytes", line_, kMaxLineBytes));
     if (line.find('\0') != std::string_view::npos)
       throw InputError(path_, "", fmt::format("line {}: contains a NUL byte (not a text trace)", line_));
-    if (parse_line(line, rank_, nranks_, default_dt_, path_, line_, a)) return true;
+    if (parse_line(line, rank_, nranks_, default_dt_, path_, line_, a)) {
+      ++actions_;
+      return true;
+    }
   }
 }
 

@@ -196,6 +196,32 @@ TEST_CASE("ti trace: the index and the lazy per-rank reader", "[replay][trace]")
   std::filesystem::remove_all(d);
 }
 
+// Configuration: a trace whose rank 1 file is empty (0 bytes), and one whose rank 1 file holds only blank and comment
+// lines. SMPI's own replay accepts both (the rank runs nothing: ti_reader.hpp); smpirun never writes them.
+// Expected: read_index refuses the empty file before any rank is read, naming it and the rank; the reader of the
+// comment-only file refuses it at its end, naming it; a file with one action reads.
+// How validated: the error texts.
+TEST_CASE("ti trace: a rank's action file without any action is refused", "[replay][trace]") {
+  auto d = tmpdir("noaction");
+  write(d / "i.txt", "r0.txt\nr1.txt\n");
+  write(d / "r0.txt", "0 init\n0 finalize\n");
+  write(d / "r1.txt", "");
+  const std::string r1 = (d / "r1.txt").lexically_normal().string();
+  CHECK_THROWS_WITH(read_index((d / "i.txt").string(), 10),
+                    Catch::StartsWith(r1 + ": rank 1's action file holds no action, not even init or finalize"));
+  write(d / "r1.txt", "\n# recorded by hand\n\n");
+  auto files = read_index((d / "i.txt").string(), 10);
+  REQUIRE(files.size() == 2);
+  Action a;
+  RankReader blank(files[1], 1, 2, 256);
+  CHECK_THROWS_WITH(blank.next(a), Catch::StartsWith(r1 + ": rank 1's action file holds no action"));
+  RankReader good(files[0], 0, 2, 256);
+  CHECK(good.next(a));
+  CHECK(good.next(a));
+  CHECK_FALSE(good.next(a));
+  std::filesystem::remove_all(d);
+}
+
 // Configuration: replay blocks with the fixture trace of 2 ranks (benchmarks/tests/data/ti_pair), relative to the
 // scenario file: without flop_rate, with a bad unit, with another rank count, with an unknown collective choice and
 // an algorithm this project lacks. Expected: InputError naming the scenario and the key.

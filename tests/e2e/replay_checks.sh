@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Replay checks its trace as MPI would. Configuration: hand-written two-rank SMPI TI traces, each wrong in one way
 # (a send no rank receives, collectives that differ across ranks, a wait on a request never posted or waited twice,
-# counts out of range). Expected: exit 2 and one line naming the file, the line and the reason (for a mismatch:
+# counts out of range, a rank's action file that is empty or holds only blank and comment lines: SMPI's replay runs
+# such a rank as doing nothing, smpirun never writes one). Expected: exit 2 and one line naming the file, the line and the reason (for a mismatch:
 # both ranks, their calls and lines). A correct trace of the same shape replays with exit 0.
 set -u
 BIN=$(realpath "$1")
@@ -54,4 +55,8 @@ mk waitall_neg '0 init\n0 waitall -3\n0 finalize\n' '1 init\n1 finalize\n'
 refuse waitall_neg "rank-0\.txt: line 2: waitall: count -3 is outside"
 mk comm_size '0 init\n0 comm_size 99999999999999\n0 finalize\n' '1 init\n1 finalize\n'
 refuse comm_size "rank-0\.txt: line 2: comm_size: size 99999999999999 is outside \[1, 2\]"
+mk empty_rank '0 init\n0 finalize\n' ''
+refuse empty_rank "^ompisim: error: [^ ]*empty_rank/rank-1\.txt: rank 1's action file holds no action, not even init or finalize"
+mk blank_rank '0 init\n0 barrier\n0 finalize\n' '\n# nothing recorded\n\n'
+refuse blank_rank "^ompisim: error: [^ ]*blank_rank/rank-1\.txt: rank 1's action file holds no action, not even init or finalize"
 exit $fail

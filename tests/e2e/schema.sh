@@ -92,7 +92,11 @@ cases = [  # (what, schema, document, the key the error must name)
     ("unknown route policy", "machine", with_(machine, ["networks", "gemini", "topology", "routing"], "dimension"), "routing"),
     ("unknown NIC kind", "machine", with_(machine, ["networks", "gemini", "nic", "kind"], "gemnii"), "kind"),
     ("machine: misspelled key", "machine", dict(machine, node_type=machine["node_types"]), "node_type"),
-    ("sweep table: unknown unit", "sweep", {"grid": "g", "axes": [], "columns": [], "units": {"a": "kB"}, "rows": []}, "a"),
+    ("sweep table: unknown unit", "sweep", {"grid": "g", "axes": [], "columns": [], "units": {"a": "kB"}, "rows": [],
+                                            "provenance": {"overrides": [], "engine": None}}, "a"),
+    ("sweep table: override not a pair", "sweep", {"grid": "g", "axes": [], "columns": [], "units": {}, "rows": [],
+                                                   "provenance": {"overrides": [["nic.nic_latency"]], "engine": "des"}},
+     "overrides"),
 ]
 for what, kind, doc, key in cases:
     errs = list(V[kind].iter_errors(doc))

@@ -81,7 +81,7 @@ int compare_command(const CLI::App& sub, const CompareOptions& opt, Context&) {
     if (!opt.engine.empty()) name_b += " on engine " + opt.engine;
   } else {
     if (opt.a.empty() || opt.b.empty()) throw InputError("compare", opt.a, "give A and B, or --against DIR");
-    if (!opt.engine.empty()) throw InputError("", "--engine", "applies to --against only");
+    if (!opt.engine.empty()) throw InputError("--engine", opt.engine, "applies to --against only");
     if (!opt.only.empty() || !opt.sets.empty())
       throw InputError(opt.only.empty() ? "--set" : "--only", opt.only.empty() ? opt.sets.front() : opt.only,
                        "applies to --against only");

@@ -1,7 +1,8 @@
-// `ompisim machine template NAME`: a machine file to start from, written as NAME.json into --out: a copy of an
+// `ompisim machine template NAME`: a machine file to start from, written as NAME.json into --out (default the folder
+// `run` writes under without --out, ompisim-out/, never the repository's results/) or to --file PATH: a copy of an
 // existing machine's file (--like, default cielo) whose every physical parameter carries a "note" with its meaning
 // and unit, and whose description says what to replace. It loads as it is (--machine-file), so a user edits values
-// and sources one by one.
+// and sources one by one. An existing file is replaced only with --force (it may hold the user's edits).
 #include "core/atomic_write.hpp"
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
@@ -20,7 +21,8 @@ namespace ompisim::cli {
 namespace {
 
 struct TemplateOptions {
-  std::string name, like = "cielo", out_dir;
+  std::string name, like = "cielo", out_dir, file;
+  bool force = false;
 };
 
 // The machine's file with a note on every parameter entry (its long name is its key path). A file that extends a
@@ -41,7 +43,7 @@ Json annotated(Machine& m) {
 }
 
 int template_command(const CLI::App& sub, const TemplateOptions& opt, Context& ctx) {
-  refuse_empty_values(sub, {"--out", "--like"});
+  refuse_empty_values(sub, {"--out", "--like", "--file"});
   check_safe_name(opt.name, "template", "NAME");
   std::unique_ptr<Machine> m;
   try {
@@ -57,12 +59,22 @@ int template_command(const CLI::App& sub, const TemplateOptions& opt, Context& c
   mj["description"] = fmt::format("{}: a machine file started from {} ({}{}); every value and source below is {}'s until "
                                   "replaced", opt.name, m->name, repo_relative(m->file),
                                   base.empty() ? "" : ", with its base " + base + " merged in", m->name);
-  ctx.out = std::make_unique<OutputDir>(opt.out_dir.empty() ? "." : opt.out_dir);
-  const std::string path = ctx.out->file(opt.name + ".json");
-  // A template is where a user's measured values go: an existing file of that name is never replaced.
-  if (std::filesystem::exists(path))
-    throw InputError("template", opt.name,
-                     fmt::format("{} exists (it may hold your edits): give another NAME or --out, or remove it", path));
+  std::string path;
+  if (!opt.file.empty()) {  // a path of the user's choice: its folder exists, it is no folder and no symbolic link
+    if (!opt.out_dir.empty()) throw InputError("--file", opt.file, "give --file PATH or --out DIR, not both");
+    check_output_path(opt.file, "--file");
+    path = std::filesystem::absolute(opt.file).lexically_normal().string();
+  } else {
+    ctx.out = std::make_unique<OutputDir>(opt.out_dir.empty() ? kDefaultOutRoot : opt.out_dir);
+    path = ctx.out->file(opt.name + ".json");
+  }
+  // A template is where a user's measured values go: an existing file is replaced only when asked.
+  if (std::filesystem::exists(path) && !opt.force) {
+    if (ctx.out) ctx.out->discard_if_unused();
+    throw InputError(opt.file.empty() ? "template" : "--file", opt.file.empty() ? opt.name : opt.file,
+                     fmt::format("{} exists (it may hold your edits): give another {}, --force to replace it, or "
+                                 "remove it", path, opt.file.empty() ? "NAME or --out" : "--file"));
+  }
   write_file_atomic(path, mj.dump(2) + "\n");
   std::cerr << fmt::format("ompisim: wrote {} (use it with run --machine-file {})\n", path, path);
   return 0;
@@ -74,13 +86,20 @@ void add_machine(CLI::App& app, Context& ctx) {
   CLI::App* machine = app.add_subcommand("machine", "machine files: `machine template NAME` writes one to start from");
   machine->require_subcommand(1);
   auto [tpl, opt] = ctx.command(*machine, "template",
-                                "write NAME.json into --out: a copy of --like's machine file, every parameter with a "
-                                "note on its meaning and unit, to edit into a new machine",
+                                "write NAME.json into --out (or --file PATH): a copy of --like's machine file, every "
+                                "parameter with a note on its meaning and unit, to edit into a new machine; prints the "
+                                "path written",
                                 template_command);
   tpl->add_option("name", opt->name, "the new machine's name (the file is NAME.json)")->required();
   tpl->add_option("--like", opt->like, "the machine to start from (ompisim list; default cielo)");
-  tpl->add_option("--out", opt->out_dir, "folder for NAME.json (default: the current folder); an existing NAME.json is "
-                                         "never replaced");
+  tpl->add_option(
+      "--out", opt->out_dir,
+      "folder for NAME.json, created when missing (default: ompisim-out/ under the current directory, where run "
+      "writes without --out; never results/, which holds the committed results)");
+  tpl->add_option("--file", opt->file,
+                  "write to this file instead of --out/NAME.json (its folder must exist; not with --out)");
+  tpl->add_flag("--force", opt->force, "replace an existing file (without it an existing file is refused, exit 2: it may "
+                                       "hold your edits)");
 }
 
 }  // namespace ompisim::cli

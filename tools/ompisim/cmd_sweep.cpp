@@ -21,7 +21,8 @@ namespace ompisim::cli {
 namespace {
 
 struct SweepCommandOptions {
-  std::string grid_file, out, shard_spec;
+  std::string grid_file, out, shard_spec, engine;
+  std::vector<std::string> sets;
   int jobs = 1;
   bool merge = false, quiet = false;
 };
@@ -91,9 +92,9 @@ bool sweep_local(const SweepGrid& g, const SweepCommandOptions& opt, const std::
 }
 
 int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& ctx) {
-  refuse_empty_values(sub, {"--out", "--shard"});
+  refuse_empty_values(sub, {"--out", "--shard", "--engine"});
   const std::string& grid_file = opt.grid_file;
-  SweepGrid g = load_sweep_grid(grid_file);
+  SweepGrid g = load_sweep_grid(grid_file, parse_sets(opt.sets), opt.engine);
   for (std::size_t i = 0; i < g.points.size() && ctx.max_events > 0; ++i)
     check_max_events(scenario_from_json(g.points[i].scenario, g.base_file), ctx.max_events,
                      fmt::format("{}: point {} of {}", grid_file, i + 1, g.points.size()), ctx.max_events_text);
@@ -132,6 +133,12 @@ void add_sweep(CLI::App& app, Context& ctx) {
                                 "table (`ompisim schema grid` describes the grid file; grids to copy: scenarios/examples/)",
                                 sweep_command);
   swp->add_option("grid", opt->grid_file, "grid JSON file")->required();
+  CLI::Option* set = add_scenario_overrides(*swp, opt->sets, &opt->engine, "every point");
+  // both recorded in sweep.json's provenance and part of each point's input (its hash)
+  const std::string same = "; recorded in sweep.json's provenance; give the same to every shard and to --merge";
+  set->description(set->get_description() + " (not a key the grid varies: refused)" + same);
+  CLI::Option* engine = swp->get_option("--engine");
+  engine->description(engine->get_description() + " (not with an \"engine\" axis)" + same);
   swp->add_option("-j,--jobs", opt->jobs, "points run at once on this machine (each in its own process); default 1")
       ->check(CLI::Range(1, 256));
   swp->add_option("--shard", opt->shard_spec,

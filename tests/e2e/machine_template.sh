@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Configuration: `machine template NAME` in an empty folder without --out, again over the written file (after an
+#                edit), with --force; with --file PATH (new, existing, existing with --force, a symbolic link, with
+#                --out too, in a missing folder).
+# Expected:      without --out the file is ompisim-out/NAME.json (the folder `run` writes under without --out, not
+#                the current folder and not results/), and stderr names the absolute path written; an existing file
+#                is refused (exit 2, kept as edited) unless --force; --file writes exactly there; a link, --file with
+#                --out and a missing folder are refused (exit 2) naming --file.
+# How validated: exit status, stderr text, the files in the folder and their checksums.
+set -u
+BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+mkdir "$t/cwd"; cd "$t/cwd"
+ok() { echo "ok   $1"; }
+ko() { echo "FAIL $1"; fail=1; }
+"$BIN" machine template mine > "$t/out" 2> "$t/err"; rc=$?
+[[ $rc == 0 && -s ompisim-out/mine.json && "$(ls -A)" == "ompisim-out" && "$(ls -A ompisim-out)" == "mine.json" \
+   && "$(cat "$t/err")" == "ompisim: wrote $t/cwd/ompisim-out/mine.json (use it with run --machine-file $t/cwd/ompisim-out/mine.json)" ]] \
+  && ok "no --out: ompisim-out/mine.json, path printed" || ko "no --out: rc=$rc $(cat "$t/err"), files: $(ls -AR | tr '\n' ' ')"
+python3 -c "import json; assert json.load(open('ompisim-out/mine.json'))['machine'] == 'mine'" \
+  && ok "the template names the machine" || ko "the template's machine name"
+orig=$(sha256sum < ompisim-out/mine.json)
+echo " " >> ompisim-out/mine.json; edited=$(sha256sum < ompisim-out/mine.json)
+"$BIN" machine template mine > "$t/out" 2> "$t/err"; rc=$?
+[[ $rc == 2 && $(sha256sum < ompisim-out/mine.json) == "$edited" ]] && grep -q "exists (it may hold your edits).*--force" "$t/err" \
+  && ok "an existing file is refused, kept: $(cat "$t/err")" || ko "existing: rc=$rc $(cat "$t/err")"
+"$BIN" machine template mine --force > "$t/out" 2> "$t/err"; rc=$?
+[[ $rc == 0 && $(sha256sum < ompisim-out/mine.json) == "$orig" ]] && grep -q "^ompisim: wrote $t/cwd/ompisim-out/mine.json" "$t/err" \
+  && ok "--force replaces it" || ko "--force: rc=$rc $(cat "$t/err")"
+mkdir "$t/elsewhere"
+"$BIN" machine template box --file "$t/elsewhere/box-machine.json" > "$t/out" 2> "$t/err"; rc=$?
+[[ $rc == 0 && -s "$t/elsewhere/box-machine.json" && "$(ls -A "$t/elsewhere")" == "box-machine.json" ]] \
+  && grep -q "^ompisim: wrote $t/elsewhere/box-machine.json " "$t/err" \
+  && ok "--file writes there: $(cat "$t/err")" || ko "--file: rc=$rc $(cat "$t/err")"
+refused() {  # name pattern args...
+  local name=$1 pat=$2; shift 2
+  "$BIN" machine template "$@" > "$t/out" 2> "$t/err"; local rc=$?
+  [[ $rc == 2 && $(wc -l < "$t/err") == 1 ]] && grep -q -- "$pat" "$t/err" && ok "$name: $(cat "$t/err")" \
+    || ko "$name: rc=$rc $(cat "$t/err")"
+}
+refused "--file over an existing file" "^ompisim: error: --file: key '$t/elsewhere/box-machine.json': .* exists" \
+  box --file "$t/elsewhere/box-machine.json"
+"$BIN" machine template box --file "$t/elsewhere/box-machine.json" --force > /dev/null 2>&1 \
+  && ok "--file --force replaces it" || ko "--file --force"
+ln -s box-machine.json "$t/elsewhere/link.json"
+refused "--file naming a symbolic link" "^ompisim: error: --file: key '$t/elsewhere/link.json': is a symbolic link" \
+  box --file "$t/elsewhere/link.json" --force
+refused "--file with --out" "^ompisim: error: --file: key 'x.json': give --file PATH or --out DIR, not both" \
+  box --file x.json --out d
+refused "--file in a missing folder" "^ompisim: error: --file: key 'nodir/x.json': folder 'nodir' does not exist" \
+  box --file nodir/x.json
+[[ "$(ls -A)" == "ompisim-out" && "$(ls -A ompisim-out)" == "mine.json" ]] && ok "nothing else written here" \
+  || ko "stray files: $(ls -AR | tr '\n' ' ')"
+exit $fail
