@@ -287,6 +287,24 @@ std::vector<Curve> axis_curves(const Curve& all, const Scenario& s, const Json& 
   return curves;
 }
 
+// One bar chart of application skeletons: with the seastar paper's Table 1 row, run times relative to CM; others, a
+// table of run times. The title as the curve figures' (caption: paper, figure, what the descriptions share); a bar
+// named by what tells its scenario's description from the others'.
+static void plot_app_figure(OutputDir& out, const std::string& key, const std::map<std::string, Json>& results,
+                            const std::map<std::string, Scenario>& scs,
+                            const std::map<std::string, std::vector<std::pair<double, double>>>& refs, bool gnuplot) {
+  bool table1 = true;
+  for (auto& [id, res] : results) table1 = table1 && res["points"][0].contains("paper_mpi_time_pct");
+  std::vector<std::string> ds, ids, unused;
+  for (auto& [id, sc] : scs) ids.push_back(id), ds.push_back(sc.description);
+  const std::string title = caption(scs.begin()->second, ds, unused);
+  std::map<std::string, std::string> names;
+  const std::vector<std::string> tails = label_tails(ds);
+  for (std::size_t i = 0; i < ids.size(); ++i) names[ids[i]] = ds[i].empty() ? ids[i] : tails[i];
+  if (table1) plot_app_runtimes(out, key, title, results, gnuplot);
+  else plot_runtime_bars(out, key, title, names, results, refs, gnuplot);
+}
+
 static int reproduce_into(const std::string& out_dir, const std::string& from_dir) {
   const std::string describe = git_describe();  // once, before this run writes anything (see git_describe)
   OutputDir out(out_dir);
@@ -358,20 +376,7 @@ static int reproduce_into(const std::string& out_dir, const std::string& from_di
   bool gnuplot = have_gnuplot();
   std::set<std::string> written;  // plot files of this run, relative to the output folder (remove_stale_plots)
   for (auto& [key, results] : app_figures) {
-    // Skeletons with the seastar paper's Table 1 row: run times relative to CM; others: a table of run times.
-    bool table1 = true;
-    for (auto& [id, res] : results) table1 = table1 && res["points"][0].contains("paper_mpi_time_pct");
-    // The title as the curve figures' (caption: paper, figure, what the descriptions share); a bar named by what
-    // tells its scenario's description from the others'.
-    const auto& scs = app_scenarios.at(key);
-    std::vector<std::string> ds, ids, unused;
-    for (auto& [id, sc] : scs) ids.push_back(id), ds.push_back(sc.description);
-    const std::string title = caption(scs.begin()->second, ds, unused);
-    std::map<std::string, std::string> names;
-    const std::vector<std::string> tails = label_tails(ds);
-    for (std::size_t i = 0; i < ids.size(); ++i) names[ids[i]] = ds[i].empty() ? ids[i] : tails[i];
-    if (table1) plot_app_runtimes(out, key, title, results, gnuplot);
-    else plot_runtime_bars(out, key, title, names, results, refs, gnuplot);
+    plot_app_figure(out, key, results, app_scenarios.at(key), refs, gnuplot);
     written.insert({key + ".svg", key + ".gp"});
   }
   // Curves of one figure that differ in their machine (a what-if machine file) or route policy say which.
