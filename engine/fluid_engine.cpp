@@ -216,7 +216,7 @@ struct FluidEngine::Impl {
   void stop_streams() {
     for (auto id : std::exchange(streams_live, {})) remove(id);
   }
-  IndexedHeap<ByDate<std::vector<Var>>> heap{{&vars}};  // completion heap
+  KeyedHeap<ByDateKey<std::vector<Var>>> heap{{&vars}};  // completion heap, (date, order) kept in its array
   // filling heap (binary, min by (ratio, r), positions kept in the resources)
   void fill_place(std::size_t i, const Ratio& x) {
     ratios[i] = x;
@@ -576,6 +576,9 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
     if (res[q].nbn > 0) queue(q);
   // the rate a variable has after the steps so far
   auto cur = [this](const Var& u) { return u.stamp == epoch ? u.fresh : u.rate; };
+  // what the walks of the class variables' hops compare against, in registers (no store of theirs can change them)
+  Resource* const rs = res.data();
+  const std::uint32_t rnd = round, ep = epoch;
   auto refused = [this](W why) {
     refuse(why);
     for (auto q : chain) res[q].rated = false;
@@ -617,10 +620,11 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
       const double dr = rate - u.rate;
       if (dr == 0 && !u.pending) continue;
       const bool moved = u.pending || std::abs(dr) > kRateTolerance * std::max(rate, u.rate);
+      const double du = dr * u.count;  // what u's load moves by on each resource it crosses
       for (const Hop& h : u.hops) {
         if (h.r == x) continue;
-        Resource& Q = res[h.r];
-        if (Q.touched == round) {
+        Resource& Q = rs[h.r];
+        if (Q.touched == rnd) {
           if (Q.rated) return refused(W::chain_loop);  // (4): a class already given its rate would move again
           continue;  // its class takes its rate from the loads its step sees
         }
@@ -628,12 +632,12 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
           queue(h.r);
           continue;
         }
-        if (Q.stamp != epoch) {
-          Q.stamp = epoch;
+        if (Q.stamp != ep) {
+          Q.stamp = ep;
           Q.rem = 0;
           class_touched.push_back(h.r);
         }
-        Q.rem += dr * u.count;
+        Q.rem += du;
       }
     }
   }
@@ -959,7 +963,7 @@ void FluidEngine::Impl::schedule(std::uint32_t v, bool batch) {
 // its timers have run).
 void FluidEngine::Impl::complete_at(double t) {
   now = t;
-  while (!heap.empty() && vars[heap.front()].date < t + kTimingPrecision) {
+  while (!heap.empty() && heap.front_key().date < t + kTimingPrecision) {
     const std::uint32_t v = heap.front();
     Var& V = vars[v];
     std::pop_heap(V.tags.begin(), V.tags.end(), std::greater<>());
@@ -1046,7 +1050,7 @@ void FluidEngine::run() {
       if (q_.empty()) break;
       now_ = std::max(now_, tq);
     } else {
-      const double tf = m.heap.empty() ? kInf : m.vars[m.heap.front()].date;
+      const double tf = m.heap.empty() ? kInf : m.heap.front_key().date;
       // a deferred solve (window) is a date to stop at, like an event's
       const double te = m.dirty ? std::min(tq, m.last_solve + m.window) : tq;
       if (tf == kInf && te == kInf)
