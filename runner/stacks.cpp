@@ -138,7 +138,15 @@ void register_stacks(StackRegistry& reg) {
                              "btl_portals_send.c:64-65 binds a send fragment's MD with PTL_MD_EVENT_START_DISABLE only, "
                              "and PtlPutRegion asks PTL_ACK_REQ (:90), so progress reads SEND_END and the ACK "
                              "(btl_portals_component.c:455, :473); END_DISABLE under ACKs came with btl_portals_needs_ack "
-                             "(27c425b304, 2008-04-21)"}}}}});
+                             "(27c425b304, 2008-04-21)"}}},
+                {"btl_portals_peer_window",
+                 {{"value", 1},
+                  {"source", "calibration (validation/reference/seastar-portals.json, seastar.msgrate.ob1_half): the "
+                             "paper's §3 'The OB1 message rate is nearly half of the other implementations, due to both "
+                             "protocol overhead and rate limiting to ensure message reliability', modelled as a window "
+                             "of fragments in flight per peer and fitted on that sentence (1, the smallest window, "
+                             "comes closest: OB1 at 50.4 % of CM's rate, 2 gives 75 %); no Open MPI source read has "
+                             "such a limit (btl_portals_mca.hpp)"}}}}});
   reg.add({"native", "seastar",
            "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above",
            preset({{"native", "mpich_portals"}})});

@@ -53,9 +53,17 @@ void BtlPortals::post_block(int rank) {
   nic.md_attach(me, md, UnlinkOp::Unlink);
 }
 
+BtlPortals::RankState& BtlPortals::rank_state(int rank) {
+  auto it = ranks_.find(rank);
+  if (it != ranks_.end()) return it->second;
+  return ranks_.try_emplace(rank, SendSlots(static_cast<int>(mca_.btl_portals_max_pending_ops.value),
+                                            static_cast<int>(mca_.btl_portals_peer_window.value)))
+      .first->second;
+}
+
 void BtlPortals::send(const Descriptor& f, Completion local_done) { send_packed(f, std::move(local_done), nullptr); }
 
-// Send fragment: AWAIT_SLOT (when the process has max_pending_ops outstanding) or at once PREPARING -> COPYING ->
+// Send fragment: AWAIT_SLOT (when the process has max_pending_ops outstanding, or its peer the window's) or at once PREPARING -> COPYING ->
 // CALLING -> AWAIT_COMPLETION -> READING_COMPLETION -> COMPLETE (portals_frag.hpp).
 void BtlPortals::send_packed(const Descriptor& f, Completion local_done, Completion packed) {
   ensure(f.src);
@@ -64,15 +72,12 @@ void BtlPortals::send_packed(const Descriptor& f, Completion local_done, Complet
   SendFrag& s = sends_[fid];
   s.f = f;
   s.local_done = std::move(local_done);
-  RankState& r = ranks_[f.src];
-  if (r.outstanding >= static_cast<int>(mca_.btl_portals_max_pending_ops.value)) {  // no room: queue (FIFO)
+  if (!rank_state(f.src).slots.admit(fid, f.dst)) {  // no slot (the process's or the peer's): queue (FIFO)
     counters_.add(PortalsStat::QueuedSends);
     s.state = step(s.state, FragEvent::Queue);
-    r.queued.push_back(fid);
     if (packed) packed();
     return;
   }
-  ++r.outstanding;
   s.state = step(s.state, FragEvent::Start);
   s.packed = std::move(packed);
   transmit(fid);
@@ -93,7 +98,7 @@ void BtlPortals::transmit(std::uint64_t fid) {
 void BtlPortals::on_prepared(std::uint64_t fid) {
   SendFrag& s = sends_.at(fid);
   s.state = step(s.state, FragEvent::Prepared);
-  RankState& rs = ranks_[s.f.src];
+  RankState& rs = rank_state(s.f.src);
   const bool fits_eager = s.f.wire_bytes() <= caps_.eager_limit;
   s.eager = fits_eager && rs.eager_in_use < static_cast<int>(mca_.btl_portals_eager_frag_limit.value);
   s.bind = true;
@@ -149,16 +154,17 @@ void BtlPortals::on_completion_event(std::uint64_t fid) {
 }
 
 // The fragment's completion event (ACK, or SEND_END without ACKs) was read: ob1's callback runs, the slot is freed
-// and the oldest queued send goes (MCA_BTL_PORTALS_PROGRESS_QUEUED_SENDS).
+// and the oldest queued send that fits goes (MCA_BTL_PORTALS_PROGRESS_QUEUED_SENDS; with a peer window, a send to a
+// peer whose window is full is passed over).
 void BtlPortals::on_completion_read(std::uint64_t fid) {
   auto it = sends_.find(fid);
   it->second.state = step(it->second.state, FragEvent::CompletionRead);
   Completion done = std::move(it->second.local_done);
   const bool eager = it->second.eager;
-  const int rank = it->second.f.src;
+  const int rank = it->second.f.src, peer = it->second.f.dst;
   sends_.erase(it);
   if (done) done();
-  RankState& r = ranks_[rank];
+  RankState& r = rank_state(rank);
   // ob1's callback frees the descriptor (mca_btl_portals_free): an eager fragment goes back to its list with its MD
   // kept bound; a max-size fragment's MD is unlinked (PtlMDUnlink).
   if (eager) {
@@ -167,14 +173,10 @@ void BtlPortals::on_completion_read(std::uint64_t fid) {
     counters_.add(PortalsStat::MdUnlinks);
     ss_.calls(rank, 1, [] {});
   }
-  --r.outstanding;
-  if (!r.queued.empty()) {
-    const std::uint64_t next = r.queued.front();
-    r.queued.pop_front();
-    ++r.outstanding;
-    SendFrag& n = sends_.at(next);
+  if (const auto next = r.slots.release(peer)) {
+    SendFrag& n = sends_.at(*next);
     n.state = step(n.state, FragEvent::SlotFree);
-    transmit(next);
+    transmit(*next);
   }
 }
 

@@ -11,7 +11,9 @@
 //          the sender's progress reads PTL_EVENT_ACK, a round trip after the put, not when the copy is done. Every
 //          ACK interrupts the sender's host. With needs_ack = 0: no ACK, completion on SEND_END.
 //   flow control: at most btl_portals_max_pending_ops fragments per process are outstanding (sent, not completed);
-//          further sends wait in FIFO order (portals_queued_sends) and go when a completion frees a slot.
+//          further sends wait in FIFO order (portals_queued_sends) and go when a completion frees a slot. With
+//          btl_portals_peer_window W > 0 (no Open MPI parameter: the paper's "rate limiting to ensure message
+//          reliability", fitted), at most W of them go to one peer (SendSlots, portals_frag.hpp).
 //   RDMA:  ob1's RGET: the sender exposes its buffer (PtlMEAttach + PtlMDAttach, priced with the descriptor that
 //          carries desc_flag::ExposeData),
 //          the receiver binds its buffer and pulls with PtlGet into it (zero copy), then ob1's FIN.
@@ -73,12 +75,13 @@ public:
   std::size_t records_in_flight() const { return sends_.size() + arrivals_.size() + gets_.size(); }
 
 private:
-  struct RankState {  // one process's btl/portals module: its outstanding fragments and queued sends
-    int outstanding = 0;
-    std::deque<std::uint64_t> queued;  // send fragments in AWAIT_SLOT, oldest first
+  struct RankState {  // one process's btl/portals module: its send slots and queued sends, its eager fragments
+    explicit RankState(SendSlots s) : slots(std::move(s)) {}
+    SendSlots slots;       // outstanding fragments (process-wide and per peer); AWAIT_SLOT fragments, oldest first
     int eager_in_use = 0;  // pre-pinned eager fragments in flight (sent, not completed)
     int eager_bound = 0;   // eager fragments whose MD has been bound (on first use, kept for the fragment's life)
   };
+  RankState& rank_state(int rank);  // created on the process's first send
   void ensure(int rank);
   void post_block(int rank);
   void on_event(int rank, const ptl::Event& e);

@@ -12,7 +12,7 @@ namespace ompisim::btl::portals {
 struct BtlPortalsMca : ParamTable<BtlPortalsMca> {
   Sourced btl_portals_eager_limit, btl_portals_max_send_size, btl_portals_recv_block_size,
       btl_portals_max_pending_ops, btl_portals_eager_frag_limit, btl_portals_needs_ack,
-      btl_portals_send_end_event;
+      btl_portals_send_end_event, btl_portals_peer_window;
 
   BtlPortalsMca() { set_defaults(); }
   static const ParamRows<BtlPortalsMca>& rows() {
@@ -50,6 +50,17 @@ struct BtlPortalsMca : ParamTable<BtlPortalsMca> {
          "at d109e9a6f4, and v1.3 debug builds keep the END event too)",
          {"btl_portals_send_end_event", Dim::Count, "1: a send fragment's MD posts SEND_END even when it asks an ACK, "
           "and progress reads both (2007 trunk); 0: SEND_END disabled under ACKs (v1.3 optimized build)", 0, 1}},
+        {&BtlPortalsMca::btl_portals_peer_window, 0, "none in Open MPI: btl/portals of v1.2.8 and of the 2007 trunk "
+         "(d109e9a6f4) keeps no per-peer state (btl_portals_endpoint.h: the endpoint is a bare ptl_process_id_t); its "
+         "limits are process-wide (max_pending_ops, btl_portals_send.c:48; eager_frag_limit; the receive blocks' "
+         "threshold eq_recv_size / (2 recv_md_num), btl_portals_recv.h, 08747dcaf8 and 9cab1bb54a: 'throttle incoming "
+         "sends so that we don't overrun the incoming queue size'). 0 here is Open MPI's code; the seastar-portals "
+         "paper §3 says 'The OB1 message rate is nearly half of the other implementations, due to both protocol "
+         "overhead and rate limiting to ensure message reliability', and a value above 0 models that sentence as a "
+         "window per peer, fitted on it (a calibration, runner/stacks.cpp openmpi-ob1 on seastar)",
+         {"btl_portals_peer_window", Dim::Count, "btl/portals fragments outstanding (sent, completion not yet read) "
+          "to one peer; further sends to it wait in the process's FIFO. 0: no per-peer window (Open MPI)", 0,
+          1 << 20}},
     };
     return r;
   }

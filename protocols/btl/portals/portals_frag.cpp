@@ -48,6 +48,46 @@ const char* to_string(ArrivalEvent v) { return name_of<ArrivalEvent::PutEndRead>
 const char* to_string(GetState v) { return name_of<GetState::Complete>(v, kGetStateNames); }
 const char* to_string(GetEvent v) { return name_of<GetEvent::ReplyEndRead>(v, kGetEventNames); }
 
+bool SendSlots::fits(int peer) const {
+  if (outstanding_ >= max_) return false;
+  if (window_ <= 0) return true;
+  auto it = to_peer_.find(peer);
+  return it == to_peer_.end() || it->second < window_;
+}
+
+int SendSlots::outstanding_to(int peer) const {
+  auto it = to_peer_.find(peer);
+  return it == to_peer_.end() ? 0 : it->second;
+}
+
+bool SendSlots::admit(std::uint64_t fid, int peer) {
+  auto w = waiting_for_.find(peer);
+  if (fits(peer) && (w == waiting_for_.end() || w->second == 0)) {
+    ++outstanding_, ++to_peer_[peer];
+    return true;
+  }
+  ++waiting_for_[peer];
+  queue_.emplace_back(fid, peer);
+  return false;
+}
+
+std::optional<std::uint64_t> SendSlots::release(int peer) {
+  --outstanding_;
+  if (--to_peer_[peer] == 0) to_peer_.erase(peer);
+  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+    if (!fits(it->second)) {
+      if (outstanding_ >= max_) return std::nullopt;  // no process slot: nothing behind can go either
+      continue;  // its peer's window is full: later fragments to other peers may go
+    }
+    const auto [fid, to] = *it;
+    queue_.erase(it);
+    --waiting_for_[to];
+    ++outstanding_, ++to_peer_[to];
+    return fid;
+  }
+  return std::nullopt;
+}
+
 FragState step(FragState s, FragEvent e) { return base::step(kFragTable, "btl/portals frag", s, e); }
 ArrivalState step(ArrivalState s, ArrivalEvent e) { return base::step(kArrivalTable, "btl/portals arrival", s, e); }
 GetState step(GetState s, GetEvent e) { return base::step(kGetTable, "btl/portals get", s, e); }

@@ -16,11 +16,21 @@
 // RDMA GET (pml/ob1's RGET): the initiator's PtlMDBind + PtlGet (CALLING), the reply in flight (IN_FLIGHT), its
 // REPLY_END read (READING), then ob1's completion (COMPLETE).
 // Any other (state, event) pair throws ProtocolError naming both.
+//
+// Send slots (SendSlots): who may put now. A fragment takes a slot of its process (btl_portals_max_pending_ops, Open
+// MPI's portals_outstanding_ops) and, with btl_portals_peer_window W > 0, one of the W of its peer (no Open MPI
+// limit: the seastar-portals paper's "rate limiting to ensure message reliability", a calibration); it holds both until
+// its completion is read. A fragment that finds either full, or older fragments to its peer waiting, waits in the
+// process's FIFO (AWAIT_SLOT); a release lets the oldest waiting fragment that now fits go (SLOT_FREE).
 #pragma once
 #include "protocols/base/transition_table.hpp"
 #include "protocols/btl/btl.hpp"
 
 #include <cstdint>
+#include <deque>
+#include <optional>
+#include <unordered_map>
+#include <utility>
 
 namespace ompisim::btl::portals {
 
@@ -44,6 +54,28 @@ const char* to_string(GetEvent e);
 FragState step(FragState s, FragEvent e);
 ArrivalState step(ArrivalState s, ArrivalEvent e);
 GetState step(GetState s, GetEvent e);
+
+// One process's send slots (see the header comment): plain bookkeeping, no clock.
+class SendSlots {
+public:
+  // max_pending >= 1; peer_window 0 is no per-peer window.
+  SendSlots(int max_pending, int peer_window) : max_(max_pending), window_(peer_window) {}
+  // A new fragment `fid` to `peer`: true when it takes its slots and goes now; false when it waits (FIFO).
+  bool admit(std::uint64_t fid, int peer);
+  // A fragment to `peer` completed: its slots are free. Returns the oldest waiting fragment that now fits (its slots
+  // taken), if any; at most one can, as one process slot and one slot of one peer came free.
+  std::optional<std::uint64_t> release(int peer);
+  int outstanding() const { return outstanding_; }
+  int outstanding_to(int peer) const;
+  std::size_t waiting() const { return queue_.size(); }
+
+private:
+  bool fits(int peer) const;
+  int max_, window_, outstanding_ = 0;
+  std::unordered_map<int, int> to_peer_;      // outstanding fragments per peer
+  std::unordered_map<int, int> waiting_for_;  // waiting fragments per peer
+  std::deque<std::pair<std::uint64_t, int>> queue_;  // (fragment, peer), oldest first
+};
 
 struct SendFrag {
   FragState state = FragState::Idle;
