@@ -67,6 +67,13 @@ struct Protocol {
   std::string name = "portals";
   std::uint64_t eager_limit = 32768;  // short/long cut-off
   bool long_rendezvous = false;       // long sends put a header only and the receiver always pulls (Cray MPI)
+  // Open MPI 1.3 (and the 2008 trunk of the paper, from the commit that added the copy blocks): a posted receive and a
+  // long send's read-table entry are made by PtlMEMDPost, Catamount's one call that inserts a match entry, attaches
+  // its MD and refuses (PTL_MD_NO_UPDATE) while a given event queue holds an event (mtl_portals_recv.c
+  // ompi_mtl_portals_irecv, mtl_portals_send.c ompi_mtl_portals_long_isend). So a receive costs 1 call and a long send
+  // 2 (PtlMEMDPost + PtlPut). false: PtlMEInsert/PtlMEAttach + PtlMDAttach (+ PtlMDUpdate for a receive) as separate
+  // calls, 3 and 3 (Open MPI 1.2's mtl/portals; Cray MPI's calls are not published).
+  bool me_md_post = false;
   int eqs_polled = 1;                 // event queues polled per event handled
   bool unexpected_start_events = false;  // unexpected messages post PUT_START as well as PUT_END
   std::uint64_t block_size = 15728640;
