@@ -1,11 +1,12 @@
 // mtl/portals (Open MPI 1.3 era, seastar-portals paper §2.1): MPI matching by Portals on the SeaStar.
 //   send <= eager limit:  PtlMDBind + PtlPut (no ACK) straight from the user buffer; complete at SEND_END.
-//   send  > eager limit:  PtlMEAttach on the read table (match bits = request) + PtlMDAttach (threshold 2:
-//                         send, {ack, get}) + PtlPut with ACK; complete at the ACK (delivered into a posted
-//                         receive) or at GET_END (it was unexpected, truncated, and pulled after the match).
-//   receive:              first the MTL's list of unexpected messages (host matching); else PtlMEInsert before the
-//                         catch-all entries + PtlMDAttach + PtlMDUpdate (three calls); data lands in place, PUT_END
-//                         completes it.
+//   send  > eager limit:  PtlMEMDPost on the read table (match bits = request; MD threshold 2: send, {ack, get})
+//                         + PtlPut with ACK; complete at the ACK (delivered into a posted receive) or at GET_END (it
+//                         was unexpected, truncated, and pulled after the match).
+//   receive:              first the MTL's list of unexpected messages (host matching); else PtlMEMDPost before the
+//                         catch-all entries (one call; refused while an unexpected event is pending); data lands in
+//                         place, PUT_END completes it. Without Protocol::me_md_post (Cray MPI): PtlMEAttach +
+//                         PtlMDAttach + PtlPut, and PtlMEInsert + PtlMDAttach + PtlMDUpdate (three calls each).
 //   unexpected short:     lands in one of the short blocks (manage-local, max_size = eager limit), copied out at
 //                         match; a full block is unlinked and re-posted.
 // With Protocol::long_rendezvous (Cray MPI above MPICH_MAX_SHORT_MSG_SIZE) a long send puts a header only and
