@@ -22,6 +22,7 @@ Protocol open_mpi_protocol(const MtlPortalsMca& mca) {
   p.blocks = static_cast<int>(mca.mtl_portals_short_blocks.value);
   p.copy_blocks = static_cast<int>(mca.mtl_portals_num_copy_blocks.value);
   p.copy_block_len = static_cast<std::uint64_t>(mca.mtl_portals_copy_block_len.value);
+  p.me_md_post = true;
   return p;
 }
 
@@ -123,7 +124,8 @@ void MtlPortals::start_send(std::uint64_t id) {
   // Queued now, before the calls, so that a later send's calls cannot pass this put.
   if (const double extra = is_long ? 0.0 : medium_send_cost(rank); extra > 0)
     cpus_.cpu(rank, extra, [] {}, "mtl/portals medium send (user-buffer MD)");
-  ss_.calls(rank, is_long ? (proto_.long_rendezvous ? 4 : 3) : 2, [this, id] { on_send_calls(id); });
+  const int long_calls = proto_.long_rendezvous ? 4 : (proto_.me_md_post ? 2 : 3);
+  ss_.calls(rank, is_long ? long_calls : 2, [this, id] { on_send_calls(id); });
 }
 
 void MtlPortals::on_copy_put(std::uint64_t id) {
@@ -210,12 +212,12 @@ void MtlPortals::irecv(const ompisim::mpi::P2P& m, Completion done) {
   recv_keys_[id] = RecvKey{m.comm.context_id, m.peer, m.tag};
   if (take_unexpected(rank, id)) return;
   op.state = step(op.state, OpEvent::PostRecv);
-  ss_.calls(rank, 3, [this, id] { on_recv_calls(id); });
+  ss_.calls(rank, proto_.me_md_post ? 1 : 3, [this, id] { on_recv_calls(id); });
 }
 
 void MtlPortals::on_recv_calls(std::uint64_t id) {
   const int rank = ops_.at(id).rank;
-  // PtlMDUpdate refuses while unexpected events are pending: search again, atomically with the insert.
+  // PtlMDUpdate (or PtlMEMDPost) refuses while unexpected events are pending: search again, atomically with the insert.
   if (take_unexpected(rank, id)) {
     c_.add(MtlPortalsStat::MdUpdateRetry);
     return;

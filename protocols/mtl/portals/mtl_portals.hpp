@@ -1,11 +1,12 @@
 // mtl/portals (Open MPI 1.3 era, seastar-portals paper §2.1): MPI matching by Portals on the SeaStar.
 //   send <= eager limit:  PtlMDBind + PtlPut (no ACK) straight from the user buffer; complete at SEND_END.
-//   send  > eager limit:  PtlMEAttach on the read table (match bits = request) + PtlMDAttach (threshold 2:
-//                         send, {ack, get}) + PtlPut with ACK; complete at the ACK (delivered into a posted
-//                         receive) or at GET_END (it was unexpected, truncated, and pulled after the match).
-//   receive:              first the MTL's list of unexpected messages (host matching); else PtlMEInsert before the
-//                         catch-all entries + PtlMDAttach + PtlMDUpdate (three calls); data lands in place, PUT_END
-//                         completes it.
+//   send  > eager limit:  PtlMEMDPost on the read table (match bits = request; MD threshold 2: send, {ack, get})
+//                         + PtlPut with ACK; complete at the ACK (delivered into a posted receive) or at GET_END (it
+//                         was unexpected, truncated, and pulled after the match).
+//   receive:              first the MTL's list of unexpected messages (host matching); else PtlMEMDPost before the
+//                         catch-all entries (one call; refused while an unexpected event is pending); data lands in
+//                         place, PUT_END completes it. Without Protocol::me_md_post (Cray MPI): PtlMEAttach +
+//                         PtlMDAttach + PtlPut, and PtlMEInsert + PtlMDAttach + PtlMDUpdate (three calls each).
 //   unexpected short:     lands in one of the short blocks (manage-local, max_size = eager limit), copied out at
 //                         match; a full block is unlinked and re-posted.
 // With Protocol::long_rendezvous (Cray MPI above MPICH_MAX_SHORT_MSG_SIZE) a long send puts a header only and
@@ -67,6 +68,13 @@ struct Protocol {
   std::string name = "portals";
   std::uint64_t eager_limit = 32768;  // short/long cut-off
   bool long_rendezvous = false;       // long sends put a header only and the receiver always pulls (Cray MPI)
+  // Open MPI 1.3 (and the 2008 trunk of the paper, from the commit that added the copy blocks): a posted receive and a
+  // long send's read-table entry are made by PtlMEMDPost, Catamount's one call that inserts a match entry, attaches
+  // its MD and refuses (PTL_MD_NO_UPDATE) while a given event queue holds an event (mtl_portals_recv.c
+  // ompi_mtl_portals_irecv, mtl_portals_send.c ompi_mtl_portals_long_isend). So a receive costs 1 call and a long send
+  // 2 (PtlMEMDPost + PtlPut). false: PtlMEInsert/PtlMEAttach + PtlMDAttach (+ PtlMDUpdate for a receive) as separate
+  // calls, 3 and 3 (Open MPI 1.2's mtl/portals; Cray MPI's calls are not published).
+  bool me_md_post = false;
   int eqs_polled = 1;                 // event queues polled per event handled
   bool unexpected_start_events = false;  // unexpected messages post PUT_START as well as PUT_END
   std::uint64_t block_size = 15728640;

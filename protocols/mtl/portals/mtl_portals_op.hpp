@@ -10,11 +10,11 @@
 // its SEND_END comes first and changes nothing). Receives. The MTL's unexpected list is searched first: a message
 // matched there before its event reached the host is waited for (AWAIT_EVENT); a short one is copied out (COPYING_OUT)
 // and complete; a long one is pulled: two calls (GET_POSTING), then the get (AWAIT_REPLY) until REPLY_END. Otherwise
-// three calls (RECV_POSTING; PtlMDUpdate may find a new unexpected message, matched as above) put the receive on the
-// match list (POSTED) until PUT_END; with Cray MPI's rendezvous a long message's PUT_END brings only its header
-// (HEADER_POLLING), and the data is pulled as above. A completing event is read from the event queue (POLLING, where
-// the MD's UNLINK changes nothing) before the request completes (POLLED: COMPLETE). Any other (state, event) pair
-// throws ProtocolError naming both.
+// PtlMEMDPost, or three calls without it (RECV_POSTING; a refusal may find a new unexpected message, matched as above)
+// put the receive on the match list (POSTED) until PUT_END; with Cray MPI's rendezvous a long message's PUT_END brings
+// only its header (HEADER_POLLING), and the data is pulled as above. A completing event is read from the event queue
+// (POLLING, where the MD's UNLINK changes nothing) before the request completes (POLLED: COMPLETE). Any other (state,
+// event) pair throws ProtocolError naming both.
 #pragma once
 #include "protocols/base/transition_table.hpp"
 

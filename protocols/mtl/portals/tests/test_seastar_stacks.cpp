@@ -187,3 +187,43 @@ TEST_CASE("seastar stacks: truncation is seen on the long and rendezvous paths t
     CHECK(s.live_requests == 0);
   }
 }
+
+// Configuration: red-storm, 2 ranks on 2 nodes; each rank is used once first (its MPI_Init entries), then rank 1 posts
+// one receive that nothing matches, then rank 0 sends one long message that nothing receives; each run twice,
+// with nic.portals_call_cost raised by 1 us in the second. Expected: the CPU time each operation takes grows by its
+// number of Portals calls: Open MPI 1.3 (and the 2008 trunk) posts a receive with one PtlMEMDPost (mtl_portals_recv.c
+// ompi_mtl_portals_irecv) and a long send with PtlMEMDPost + PtlPut (mtl_portals_send.c ompi_mtl_portals_long_isend);
+// Cray MPI's protocol keeps separate calls: PtlMEInsert + PtlMDAttach + PtlMDUpdate for a receive and four for its
+// rendezvous send. How validated: the ranks' CPU timelines.
+TEST_CASE("mtl/portals: Portals calls per posted receive and per long send", "[seastar][mtl]") {
+  auto calls = [](const std::string& st, std::uint64_t bytes, double extra) {
+    test::Fixture f("red-storm", 2, 1, "");
+    seastar::nic(*f.machine).p.portals_call_cost.value += extra;
+    f.stack = make_stack(*f.world, f.mca_, st, "test");
+    f.stack->irecv(1, 0, 1, 8, Buffer{0x20000, true}, [] {});
+    f.stack->isend(1, 0, 1, 8, Buffer{0x30000, true}, [] {});
+    f.stack->irecv(0, 1, 1, 8, Buffer{0x20000, true}, [] {});
+    f.stack->isend(0, 1, 1, 8, Buffer{0x30000, true}, [] {});
+    f.sim.run();
+    const double t0 = f.sim.now(), r1 = std::max(t0, f.world->cpu_free_at(1));
+    double s0 = 0;
+    f.stack->irecv(1, 0, 7, 8, Buffer{0x20000, true}, [] {});
+    f.sim.run();
+    const double recv_cpu = f.world->cpu_free_at(1) - r1;
+    const double t1 = f.sim.now();
+    s0 = std::max(t1, f.world->cpu_free_at(0));
+    f.stack->isend(0, 1, 9, bytes, Buffer{0x40000, true}, [] {});
+    f.sim.run();
+    const double send_cpu = f.world->cpu_free_at(0) - s0;
+    return std::make_pair(recv_cpu, send_cpu);
+  };
+  // Long: above mtl_portals_eager_limit (32 KiB) for CM, above MPICH_MAX_SHORT_MSG_SIZE (128000 B) for Cray MPI.
+  for (auto [st, bytes, recv_calls, send_calls] :
+       {std::tuple{"openmpi-cm", std::uint64_t{65536}, 1, 2}, std::tuple{"native", std::uint64_t{200000}, 3, 4}}) {
+    INFO(st);
+    auto [r_base, s_base] = calls(st, bytes, 0);
+    auto [r_more, s_more] = calls(st, bytes, 1e-6);
+    CHECK((r_more - r_base) * 1e6 == Approx(recv_calls).epsilon(1e-6));
+    CHECK((s_more - s_base) * 1e6 == Approx(send_calls).epsilon(1e-6));
+  }
+}
