@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -23,8 +24,8 @@ ranks,latency_us
 1024,19.781980300793006
 4096,30.77373306365033
 EOD
-set yrange [19.3497 : 32.8195]
-set ytics ("20" 20, "22" 22, "24" 24, "26" 26, "28" 28, "30" 30, "32" 32)
+set yrange [19.3497 : 31.4612]
+set ytics ("20" 20, "22" 22, "24" 24, "26" 26, "28" 28, "30" 30)
 set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'examples/whatif_titan_barrier_atomic_radix.svg.tmp'
 plot $whatif_titan_barrier_atomic_radix_radix_4 using (column('ranks')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi cheetah-atomic radix=4 (simulated)', \

@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -19,8 +20,8 @@ set label 104 '- "Inter-node, 2 processes, 1 kB: Open MPI (ugni) is 47% worse th
 set label 105 '- "Inter-node, 2 processes, 4 MB: Open MPI is 5% better than the native MPI." (undecided)' at screen 0.012, screen 0.0534 left front font ',9'
 set label 106 '- "Inter-node, 2 processes, 1 byte: Open MPI''s latency is 1.56 usecs compared to the native MPI''s 1.52 usecs (Open MPI 2.6 % worse)." (undecided)' at screen 0.012, screen 0.0337 left front font ',9'
 set label 107 '- "The 2-process latency trends (native vs Open MPI at 1 B, 1 kB, 4 MB) also hold for the multi-pair runs (16 processes intra-node, 8 processes inter-node)." (holds)' at screen 0.012, screen 0.0140 left front font ',9'
-set yrange [1.04035 : 50301.5]
-set ytics ("3" 3, "10" 10, "30" 30, "100" 100, "300" 300, "1000" 1000, "3000" 3000, "10000" 10000, "30000" 30000)
+set yrange [1.04035 : 4362.98]
+set ytics ("2" 2, "5" 5, "10" 10, "20" 20, "50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000)
 set terminal svg size 900,712 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'gemini/fig5.svg.tmp'
 plot 'gemini/fig5_latency_2p_inter_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_latency 2p (simulated)', \

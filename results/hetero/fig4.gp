@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -17,8 +18,8 @@ set label 102 '- "IMB Reduce on 16 nodes: heterogeneous runs are slower than hom
 set label 103 '4)." (fails)' at screen 0.012, screen 0.0556 left front font ',9'
 set label 104 'Curves "heterogeneous, block 8 opteron + 8 g5", "homogeneous opteron" and "heterogeneous, round robin opteron/g5" coincide (within 1.8 % at every' at screen 0.012, screen 0.0351 left front font ',9'
 set label 105 'point; each later one drawn with a larger marker).' at screen 0.012, screen 0.0146 left front font ',9'
-set yrange [24.057 : 2.72134e+06]
-set ytics ("30" 30, "100" 100, "300" 300, "1000" 1000, "3000" 3000, "10000" 10000, "30000" 30000, "1e5" 100000, "3e5" 300000, "1e6" 1e+06)
+set yrange [24.057 : 607347]
+set ytics ("30" 30, "100" 100, "300" 300, "1000" 1000, "3000" 3000, "10000" 10000, "30000" 30000, "1e5" 100000, "3e5" 300000)
 set terminal svg size 900,684 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'hetero/fig4.svg.tmp'
 plot 'hetero/fig4_imb_reduce_block.csv' using (column('bytes')):(column('t_avg_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi IMB Reduce tuned-v1.1 16p, heterogeneous, block 8 opteron + 8 g5 (simulated)', \

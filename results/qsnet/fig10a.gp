@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -15,7 +16,7 @@ set label 100 'The paper gives no data points for this figure; the model is chec
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0579 left front font ',9'
 set label 102 '- "Latency comparable to MPICH-QsNetII except for small messages (64-byte vs 32-byte header, NIC matching in Tport); bandwidth particularly worse in the middle range of messages (Tport' at screen 0.012, screen 0.0366 left front font ',9'
 set label 103 'pipelining) (Fig. 10)." (fails)' at screen 0.012, screen 0.0152 left front font ',9'
-set yrange [3.20132 : 38.0889]
+set yrange [3.20132 : 31.2436]
 set ytics ("4" 4, "5" 5, "7" 7, "10" 10, "15" 15, "20" 20, "30" 30)
 set terminal svg size 900,656 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'qsnet/fig10a.svg.tmp'

@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -15,8 +16,8 @@ set label 100 'The paper gives no data points for this figure; the model is chec
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0579 left front font ',9'
 set label 102 '- "PML and above cost about 0.5 us (Fig. 9)." (undecided)' at screen 0.012, screen 0.0366 left front font ',9'
 set label 103 '- "PTL/Elan4 latency is comparable to native QDMA latency of a (64+N)-byte message (Fig. 9)." (holds)' at screen 0.012, screen 0.0152 left front font ',9'
-set yrange [3.07061 : 6.50518]
-set ytics ("3.5" 3.5, "4" 4, "4.5" 4.5, "5" 5, "5.5" 5.5, "6" 6, "6.5" 6.5)
+set yrange [3.07061 : 6.12599]
+set ytics ("3.5" 3.5, "4" 4, "4.5" 4.5, "5" 5, "5.5" 5.5, "6" 6)
 set terminal svg size 900,656 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'qsnet/fig9.svg.tmp'
 plot 'qsnet/fig9_layers_openmpi.csv' using (column('bytes')):(column('ptl_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi-elan4 pingpong_layers 2p (simulated)', \

@@ -1,5 +1,6 @@
 set datafile separator ','
-set key top left reverse Left box opaque font ',9' spacing 0.9
+set linetype 5 lc rgb '#b08800'
+set key at screen 0.012, screen 0.1317 left top reverse Left box opaque font ',9' spacing 0.9 maxrows 6
 set logscale x 2
 set logscale y
 set grid
@@ -10,9 +11,10 @@ set format y '%g'
 set title "qsnet-elan4, What-if allreduce: MPI_Allreduce"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set yrange [23.8992 : 149.396]
+set bmargin 10
+set yrange [23.8992 : 107.854]
 set ytics ("30" 30, "40" 40, "50" 50, "70" 70, "100" 100)
-set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,691 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'qsnet/what-if_allreduce.svg.tmp'
 plot 'qsnet/whatif_allreduce_4096_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_allreduce recursive_doubling 4096p on whatif-qsnet-4096 (simulated)', \
   'qsnet/whatif_allreduce_4096_openmpi.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-elan4 osu_allreduce recursive_doubling 4096p on whatif-qsnet-4096 (simulated)', \

@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -10,8 +11,8 @@ set format y '%g'
 set title "qsnet-elan4, What-if latency: osu_latency between nodes 0 and 63 of a 4-ary 3-tree"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set yrange [3.2174 : 129.7]
-set ytics ("5" 5, "10" 10, "20" 20, "30" 30, "50" 50, "100" 100)
+set yrange [3.2174 : 96.4947]
+set ytics ("5" 5, "10" 10, "20" 20, "30" 30, "50" 50)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'qsnet/what-if_latency.svg.tmp'
 plot 'qsnet/whatif_latency_64_far.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi-elan4 osu_latency 2p (simulated)', \

@@ -3,7 +3,7 @@ set output 'seastar/fig5.svg.tmp'
 set datafile separator ','
 set key top left
 set grid ytics
-set title 'seastar/fig5: application run time relative to Open MPI CM'
+set title 'seastar-portals, Fig. 5: application run time relative to Open MPI CM'
 set ylabel 'run time / CM run time'
 set style data histograms
 set style histogram clustered gap 1

@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -17,8 +18,8 @@ set label 102 '- "Open MPI bidirectional bandwidth tracks CrayMPICH; LINKx does 
 set label 103 'not on these)' at screen 0.012, screen 0.0556 left front font ',9'
 set label 104 '- "Intra-node D2D bandwidth with LINKx is very good for large messages (shared-memory path with IPC handle caching) (Fig. 4)." (holds)' at screen 0.012, screen 0.0351 left front font ',9'
 set label 105 '- "With the CXI provider alone, intra-node latency and bandwidth are poor, worse with many ranks per node, because on-node messages go out through the NIC." (holds)' at screen 0.012, screen 0.0146 left front font ',9'
-set yrange [0.000159875 : 2944.45]
-set ytics ("0.001" 0.001, "0.01" 0.01, "0.1" 0.1, "1" 1, "10" 10, "100" 100, "1000" 1000)
+set yrange [0.000159875 : 481.08]
+set ytics ("0.0003" 0.0003, "0.001" 0.001, "0.003" 0.003, "0.01" 0.01, "0.03" 0.03, "0.1" 0.1, "0.3" 0.3, "1" 1, "3" 3, "10" 10, "30" 30, "100" 100, "300" 300)
 set terminal svg size 900,684 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig4_d2d_intra-node.svg.tmp'
 plot 'slingshot/fig4_bibw_intra_d2d_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_bibw 2p (simulated)', \

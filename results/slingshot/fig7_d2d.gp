@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -16,8 +17,8 @@ set label 101 'The paper on this figure, and whether the model''s reading of it 
 set label 102 '- "CrayMPICH is much better for small-message collectives; trends converge at larger sizes (Figs. 7-11)." (checked on the other curves it names, not on these)' at screen 0.012, screen 0.0567 left front font ',9'
 set label 103 'Curves "native osu_alltoall pairwise 512p" and "openmpi-cxi osu_alltoall pairwise 512p" coincide (within 1.2 % at every point; each later one drawn' at screen 0.012, screen 0.0358 left front font ',9'
 set label 104 'with a larger marker).' at screen 0.012, screen 0.0149 left front font ',9'
-set yrange [24.1865 : 7.88766e+06]
-set ytics ("30" 30, "100" 100, "300" 300, "1000" 1000, "3000" 3000, "10000" 10000, "30000" 30000, "1e5" 100000, "3e5" 300000, "1e6" 1e+06, "3e6" 3e+06)
+set yrange [24.1865 : 825644]
+set ytics ("30" 30, "100" 100, "300" 300, "1000" 1000, "3000" 3000, "10000" 10000, "30000" 30000, "1e5" 100000, "3e5" 300000)
 set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig7_d2d.svg.tmp'
 plot 'slingshot/fig7_alltoall_512p_d2d_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_alltoall pairwise 512p (simulated)', \

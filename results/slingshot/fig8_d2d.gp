@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -18,8 +19,8 @@ set label 103 'Latency falls with message size: openmpi-cxi osu_bcast tuned 512p
 set label 104 'falls with message size").' at screen 0.012, screen 0.0544 left front font ',9'
 set label 105 'Latency falls with message size: openmpi-linkx osu_bcast tuned 512p: 16 KiB 103.62 us -> 32 KiB 59.90 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that' at screen 0.012, screen 0.0344 left front font ',9'
 set label 106 'falls with message size").' at screen 0.012, screen 0.0143 left front font ',9'
-set yrange [13.7432 : 3166.01]
-set ytics ("20" 20, "30" 30, "50" 50, "100" 100, "200" 200, "300" 300, "500" 500, "1000" 1000, "2000" 2000, "3000" 3000)
+set yrange [13.7432 : 1793.79]
+set ytics ("20" 20, "30" 30, "50" 50, "100" 100, "200" 200, "300" 300, "500" 500, "1000" 1000)
 set terminal svg size 900,698 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig8_d2d.svg.tmp'
 plot 'slingshot/fig8_bcast_512p_d2d_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_bcast mpich 512p (simulated)', \

@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -16,8 +17,8 @@ set label 101 'The paper on this figure, and whether the model''s reading of it 
 set label 102 '- "CrayMPICH is much better for small-message collectives; trends converge at larger sizes (Figs. 7-11)." (checked on the other curves it names, not on these)' at screen 0.012, screen 0.0567 left front font ',9'
 set label 103 '- "Allgather H2H is very similar for CrayMPICH and Open MPI; Allgather D2D with LINKx is much better than CXI alone, but at the largest messages its latency is much higher than' at screen 0.012, screen 0.0358 left front font ',9'
 set label 104 'CrayMPICH''s (Fig. 9)." (fails)' at screen 0.012, screen 0.0149 left front font ',9'
-set yrange [26.8697 : 164105]
-set ytics ("50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000, "5000" 5000, "10000" 10000, "20000" 20000, "50000" 50000, "1e5" 100000)
+set yrange [26.8697 : 66025.2]
+set ytics ("50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000, "5000" 5000, "10000" 10000, "20000" 20000, "50000" 50000)
 set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig9_d2d.svg.tmp'
 plot 'slingshot/fig9_allgather_512p_d2d_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_allgather mpich 512p (simulated)', \

@@ -1,5 +1,6 @@
 set datafile separator ','
-set key top left reverse Left box opaque font ',9' spacing 0.9
+set linetype 5 lc rgb '#b08800'
+set key at screen 0.012, screen 0.2602 left top reverse Left box opaque font ',9' spacing 0.9 maxrows 10
 set logscale x 2
 set logscale y
 set grid
@@ -10,23 +11,23 @@ set format y '%g'
 set title "slingshot-ex, public native bandwidth"
 set xlabel 'message size (bytes)'
 set ylabel 'bandwidth (GB/s)'
-set bmargin 9
-set label 100 'Filled circles keyed "public measurement": measurements of the same system published elsewhere (the paper quotes no numbers here).' at screen 0.012, screen 0.0985 left front font ',9'
-set label 101 'Bars: prediction interval of a predicted or held-out point, the range of the simulated value over the sampled estimated parameters (validation/README.md); a point they do not move has' at screen 0.012, screen 0.0776 left front font ',9'
-set label 102 'no bar.' at screen 0.012, screen 0.0567 left front font ',9'
-set label 103 'Curves "osu_bw 2p buffer=device" and "osu_bw 2p buffer=host (public_osu_bw_inter_host_native)" coincide (within 0.0024 % at every point; each later' at screen 0.012, screen 0.0358 left front font ',9'
-set label 104 'one drawn with a larger marker).' at screen 0.012, screen 0.0149 left front font ',9'
-set yrange [0.00214293 : 133835]
-set ytics ("0.01" 0.01, "0.1" 0.1, "1" 1, "10" 10, "100" 100, "1000" 1000, "10000" 10000, "1e5" 100000)
-set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
+set bmargin 18
+set label 100 'Filled circles keyed "public measurement": measurements of the same system published elsewhere (the paper quotes no numbers here).' at screen 0.012, screen 0.0814 left front font ',9'
+set label 101 'Bars: prediction interval of a predicted or held-out point, the range of the simulated value over the sampled estimated parameters (validation/README.md); a point they do not move has' at screen 0.012, screen 0.0641 left front font ',9'
+set label 102 'no bar.' at screen 0.012, screen 0.0469 left front font ',9'
+set label 103 'Curves "osu_bw 2p buffer=device" and "osu_bw 2p buffer=host (public_osu_bw_inter_host_native)" coincide (within 0.0024 % at every point; each later' at screen 0.012, screen 0.0296 left front font ',9'
+set label 104 'one drawn with a larger marker).' at screen 0.012, screen 0.0123 left front font ',9'
+set yrange [0.00214293 : 951.611]
+set ytics ("0.003" 0.003, "0.01" 0.01, "0.03" 0.03, "0.1" 0.1, "0.3" 0.3, "1" 1, "3" 3, "10" 10, "30" 30, "100" 100, "300" 300)
+set terminal svg size 900,811 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/public_native_bandwidth.svg.tmp'
-plot 'slingshot/public_mbw_mr_intra_device_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_mbw_mr 8p (simulated)', \
+plot 'slingshot/public_mbw_mr_intra_device_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 1.4 title 'native osu_mbw_mr 8p (simulated)', \
   'slingshot/public_native_bandwidth.public_mbw_mr_intra_device_native.ref.dat' using 1:2 with points lc 1 pt 7 ps 1.6 title 'native osu_mbw_mr 8p (public measurement)', \
   'slingshot/public_native_bandwidth.public_mbw_mr_intra_device_native.interval.dat' using 1:2:3:4 with yerrorbars lc 1 pt 6 ps 1.2 title 'native osu_mbw_mr 8p (prediction interval: bars, see below)', \
-  'slingshot/public_osu_bw_inter_device_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'native osu_bw 2p buffer=device (simulated)', \
+  'slingshot/public_osu_bw_inter_device_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 2 dt 2 pt 2 ps 1.4 title 'native osu_bw 2p buffer=device (simulated)', \
   'slingshot/public_native_bandwidth.public_osu_bw_inter_device_native.ref.dat' using 1:2 with points lc 2 pt 7 ps 1.6 title 'native osu_bw 2p buffer=device (public measurement)', \
   'slingshot/public_native_bandwidth.public_osu_bw_inter_device_native.interval.dat' using 1:2:3:4 with yerrorbars lc 2 pt 6 ps 1.2 title 'native osu_bw 2p buffer=device (prediction interval: bars, see below)', \
-  'slingshot/public_osu_bw_inter_host_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 3 dt 3 pt 4 ps 1.3 title 'native osu_bw 2p buffer=host (public_osu_bw_inter_host_native) (simulated)', \
+  'slingshot/public_osu_bw_inter_host_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 3 dt 3 pt 4 ps 2 title 'native osu_bw 2p buffer=host (public_osu_bw_inter_host_native) (simulated)', \
   'slingshot/public_native_bandwidth.public_osu_bw_inter_host_native.ref.dat' using 1:2 with points lc 3 pt 7 ps 1.6 title 'native osu_bw 2p buffer=host (public_osu_bw_inter_host_native) (public measurement)', \
   'slingshot/public_osu_bw_intra_host_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 4 dt 4 pt 6 ps 0.7 title 'native osu_bw 2p buffer=host (public_osu_bw_intra_host_native) (simulated)', \
   'slingshot/public_native_bandwidth.public_osu_bw_intra_host_native.ref.dat' using 1:2 with points lc 4 pt 7 ps 1.6 title 'native osu_bw 2p buffer=host (public_osu_bw_intra_host_native) (public measurement)'

@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -12,8 +13,8 @@ set xlabel 'message size (bytes)'
 set ylabel 'bandwidth (GB/s)'
 set bmargin 5
 set label 100 'Curves "crusher-libfabric2" and "crusher" coincide (within 1.8 % at every point; each later one drawn with a larger marker).' at screen 0.012, screen 0.0163 left front font ',9'
-set yrange [1.79482 : 32.7693]
-set ytics ("2" 2, "3" 3, "4" 4, "5" 5, "7" 7, "10" 10, "15" 15, "20" 20, "30" 30)
+set yrange [1.79482 : 25.7532]
+set ytics ("2" 2, "3" 3, "4" 4, "5" 5, "7" 7, "10" 10, "15" 15, "20" 20)
 set terminal svg size 900,614 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_rdzv_osu_bw.svg.tmp'
 plot 'slingshot/whatif_rdzv_16k_osu_bw_inter_h2h_openmpi-cxi.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi-cxi osu_bw 2p on crusher-libfabric2 (simulated)', \

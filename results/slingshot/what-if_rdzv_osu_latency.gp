@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -10,7 +11,7 @@ set format y '%g'
 set title "slingshot-ex, What-if rdzv osu_latency: osu_latency, H2H inter-node, 2 Crusher nodes, Open MPI\npml/cm + mtl/ofi over cxi"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set yrange [1.9813 : 12.9426]
+set yrange [1.9813 : 11.0767]
 set ytics ("2" 2, "3" 3, "4" 4, "5" 5, "7" 7, "10" 10)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_rdzv_osu_latency.svg.tmp'

@@ -1,5 +1,6 @@
 set datafile separator ','
-set key top left reverse Left box opaque font ',9' spacing 0.9
+set linetype 5 lc rgb '#b08800'
+set key at screen 0.012, screen 0.1163 left top reverse Left box opaque font ',9' spacing 0.9 maxrows 5
 set logscale x 2
 set logscale y
 set grid
@@ -10,12 +11,13 @@ set format y '%g'
 set title "slingshot-ex, What-if routing alltoall"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set yrange [242.033 : 2.64189e+06]
-set ytics ("500" 500, "1000" 1000, "2000" 2000, "5000" 5000, "10000" 10000, "20000" 20000, "50000" 50000, "1e5" 100000, "2e5" 200000, "5e5" 500000, "1e6" 1e+06, "2e6" 2e+06)
-set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
+set bmargin 9
+set yrange [242.033 : 634963]
+set ytics ("500" 500, "1000" 1000, "2000" 2000, "5000" 5000, "10000" 10000, "20000" 20000, "50000" 50000, "1e5" 100000, "2e5" 200000, "5e5" 500000)
+set terminal svg size 900,679 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_routing_alltoall.svg.tmp'
-plot 'slingshot/whatif_routing_minimal_alltoall_64k_4096p_74groups.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi-linkx osu_alltoall pairwise 4096p routing=minimal (simulated)', \
+plot 'slingshot/whatif_routing_minimal_alltoall_64k_4096p_74groups.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 1.4 title 'openmpi-linkx osu_alltoall pairwise 4096p routing=minimal (simulated)', \
   'slingshot/whatif_routing_minimal_alltoall_64p_8groups.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-linkx osu_alltoall pairwise 64p routing=minimal (simulated)', \
-  'slingshot/whatif_routing_ugal_alltoall_64k_4096p_74groups.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 0.7 title 'openmpi-linkx osu_alltoall pairwise 4096p routing=ugal (simulated)', \
+  'slingshot/whatif_routing_ugal_alltoall_64k_4096p_74groups.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 3 dt 3 pt 4 ps 1.4 title 'openmpi-linkx osu_alltoall pairwise 4096p routing=ugal (simulated)', \
   'slingshot/whatif_routing_ugal_alltoall_64p_8groups.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 4 dt 4 pt 6 ps 0.7 title 'openmpi-linkx osu_alltoall pairwise 64p routing=ugal (simulated)', \
   'slingshot/whatif_routing_valiant_alltoall_64p_8groups.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 5 dt 5 pt 8 ps 0.7 title 'openmpi-linkx osu_alltoall pairwise 64p routing=valiant (simulated)'

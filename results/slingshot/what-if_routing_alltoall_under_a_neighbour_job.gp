@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -10,8 +11,8 @@ set format y '%g'
 set title "slingshot-ex, What-if routing alltoall under a neighbour job: osu_alltoall (coll/base\npairwise), 64 ranks = 8 Frontier nodes x 8, one node in each of 8 dragonfly groups"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set yrange [269.641 : 130484]
-set ytics ("500" 500, "1000" 1000, "2000" 2000, "5000" 5000, "10000" 10000, "20000" 20000, "50000" 50000, "1e5" 100000)
+set yrange [269.641 : 66805.3]
+set ytics ("300" 300, "500" 500, "1000" 1000, "2000" 2000, "3000" 3000, "5000" 5000, "10000" 10000, "20000" 20000, "30000" 30000, "50000" 50000)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_routing_alltoall_under_a_neighbour_job.svg.tmp'
 plot 'slingshot/whatif_routing_minimal_alltoall_64p_8groups_neighbour.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi-linkx osu_alltoall pairwise 64p routing=minimal (simulated)', \

@@ -1,5 +1,6 @@
 set datafile separator ','
-set key top left reverse Left box opaque font ',9' spacing 0.9
+set linetype 5 lc rgb '#b08800'
+set key bottom right reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
 set grid
@@ -10,8 +11,8 @@ set format y '%g'
 set title "whatif_numa_mbw_mr: What-if (node model): osu_mbw_mr, 16 ranks (8 pairs, rank i with rank i +\n8) on one Cielo node (2 Magny-Cours packages x 2 dies x 4 cores), Open MPI, mapping"
 set xlabel 'message size (bytes)'
 set ylabel 'bandwidth (GB/s)'
-set yrange [0.0125192 : 262.477]
-set ytics ("0.03" 0.03, "0.1" 0.1, "0.3" 0.3, "1" 1, "3" 3, "10" 10, "30" 30, "100" 100)
+set yrange [0.0125192 : 89.3498]
+set ytics ("0.02" 0.02, "0.05" 0.05, "0.1" 0.1, "0.2" 0.2, "0.5" 0.5, "1" 1, "2" 2, "5" 5, "10" 10, "20" 20, "50" 50)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'whatif/whatif_numa_mbw_mr.svg.tmp'
 plot 'whatif/whatif_numa_mbw_mr_16p_core.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi osu_mbw_mr 16p (whatif_numa_mbw_mr_16p_core) (simulated)', \

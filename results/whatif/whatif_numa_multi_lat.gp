@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -13,8 +14,8 @@ set ylabel 'latency (us)'
 set bmargin 6
 set label 100 'What-if (node model): osu_multi_lat, 16 ranks (8 pairs, rank i with rank i + 8) on one Cielo node (2 Magny-Cours packages x 2 dies x 4 cores), Open' at screen 0.012, screen 0.0382 left front font ',9'
 set label 101 'MPI, mapping' at screen 0.012, screen 0.0159 left front font ',9'
-set yrange [0.339892 : 11299.8]
-set ytics ("1" 1, "3" 3, "10" 10, "30" 30, "100" 100, "300" 300, "1000" 1000, "3000" 3000, "10000" 10000)
+set yrange [0.339892 : 3808.92]
+set ytics ("0.5" 0.5, "1" 1, "2" 2, "5" 5, "10" 10, "20" 20, "50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000)
 set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'whatif/whatif_numa_multi_lat.svg.tmp'
 plot 'whatif/whatif_numa_multi_lat_16p_core.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi osu_multi_lat 16p (whatif_numa_multi_lat_16p_core) (simulated)', \

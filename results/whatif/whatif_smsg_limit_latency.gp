@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -10,8 +11,8 @@ set format y '%g'
 set title "whatif_smsg_limit_latency: What-if (protocol choice at scale): inter-node osu_latency on Titan"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set yrange [1.44847 : 32.4139]
-set ytics ("1.5" 1.5, "2" 2, "3" 3, "4" 4, "5" 5, "7" 7, "10" 10, "15" 15, "20" 20, "30" 30)
+set yrange [1.44847 : 25.2782]
+set ytics ("1.5" 1.5, "2" 2, "3" 3, "4" 4, "5" 5, "7" 7, "10" 10, "15" 15, "20" 20)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'whatif/whatif_smsg_limit_latency.svg.tmp'
 plot 'whatif/whatif_smsg_limit_256_latency_native.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_latency 2p mpich_gni_max_vshort_msg_size=256 (simulated)', \

@@ -1,4 +1,5 @@
 set datafile separator ','
+set linetype 5 lc rgb '#b08800'
 set key top left reverse Left box opaque font ',9' spacing 0.9
 set logscale x 2
 set logscale y
@@ -13,7 +14,7 @@ set ylabel 'latency (us)'
 set bmargin 6
 set label 100 'What-if (platform seams): osu_latency between two far-apart nodes (node 0 and node 4447) with Open MPI (pml/ob1 + btl/ugni) and Cielo''s node, NIC and' at screen 0.012, screen 0.0382 left front font ',9'
 set label 101 'software parameters' at screen 0.012, screen 0.0159 left front font ',9'
-set yrange [1.37629 : 4862.73]
+set yrange [1.37629 : 2071.54]
 set ytics ("2" 2, "5" 5, "10" 10, "20" 20, "50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000)
 set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'whatif/whatif_topology_latency.svg.tmp'
