@@ -128,7 +128,6 @@ Json load_result(const std::string& path, const std::string& option) {
 }
 
 // Every result JSON below dir, by relative path.
-
 std::map<std::string, std::string> results_below(const std::string& dir) {
   std::map<std::string, std::string> out;
   for (auto& e : fs::recursive_directory_iterator(dir)) {
