@@ -14,6 +14,24 @@ namespace ompisim::engine {
 template <class Order>
 class IndexedHeap;
 
+// What IndexedHeap and KeyedHeap share: erase() from their own remove(), sift_up(), sift_down(), size(), the order's
+// pos() and the id at an index (id_at()).
+template <class Heap>
+class HeapErase {
+public:
+  // Removes `id` (nothing when it is not in the heap).
+  void erase(std::uint32_t id) {
+    Heap& h = static_cast<Heap&>(*this);
+    const std::uint32_t p = h.order_.pos(id);
+    if (p == Heap::kNoPos) return;
+    h.remove(id);
+    if (p == h.size()) return;  // it was the last item
+    const std::uint32_t moved = h.id_at(p);
+    h.sift_up(p);
+    h.sift_down(h.order_.pos(moved));
+  }
+};
+
 // Completion order over a vector of items that have `date`, `order` (when the date was set) and `heap_pos`: by date,
 // then by when the date was set (the engines' completion heaps).
 template <class Items>
@@ -43,7 +61,9 @@ struct ByDateKey {
 };
 
 template <class Order>
-class IndexedHeap {
+class IndexedHeap : public HeapErase<IndexedHeap<Order>> {
+  friend class HeapErase<IndexedHeap>;
+
 public:
   static constexpr std::uint32_t kNoPos = std::numeric_limits<std::uint32_t>::max();
   explicit IndexedHeap(Order order) : order_(order) {}
@@ -59,16 +79,6 @@ public:
     }
     sift_up(p);
     sift_down(order_.pos(id));
-  }
-  // Removes `id` (nothing when it is not in the heap).
-  void erase(std::uint32_t id) {
-    const std::uint32_t p = order_.pos(id);
-    if (p == kNoPos) return;
-    remove(id);
-    if (p == items_.size()) return;  // it was the last item
-    const std::uint32_t moved = items_[p];
-    sift_up(p);
-    sift_down(order_.pos(moved));
   }
 
   // Batch use, when most items get a new key at once: add (`append`) and remove (`remove`) items without ordering
@@ -94,6 +104,7 @@ public:
   std::size_t size() const { return items_.size(); }
 
 private:
+  std::uint32_t id_at(std::size_t i) const { return items_[i]; }
   void place(std::size_t i, std::uint32_t id) {
     items_[i] = id;
     order_.pos(id) = static_cast<std::uint32_t>(i);
@@ -131,7 +142,9 @@ private:
 // takes its new key too) and read back by front_key(). The items come out in the order IndexedHeap gives for the
 // same keys.
 template <class Order>
-class KeyedHeap {
+class KeyedHeap : public HeapErase<KeyedHeap<Order>> {
+  friend class HeapErase<KeyedHeap>;
+
 public:
   using Key = decltype(std::declval<const Order&>().key(0u));
   static constexpr std::uint32_t kNoPos = std::numeric_limits<std::uint32_t>::max();
@@ -151,16 +164,6 @@ public:
     items_[p].key = k;
     sift_up(p);
     sift_down(order_.pos(id));
-  }
-  // Removes `id` (nothing when it is not in the heap).
-  void erase(std::uint32_t id) {
-    const std::uint32_t p = order_.pos(id);
-    if (p == kNoPos) return;
-    remove(id);
-    if (p == items_.size()) return;  // it was the last item
-    const std::uint32_t moved = items_[p].id;
-    sift_up(p);
-    sift_down(order_.pos(moved));
   }
   // Batch use (as IndexedHeap's): append and remove without ordering, then rebuild().
   void append(std::uint32_t id) {
@@ -190,6 +193,7 @@ private:
     Key key;
     std::uint32_t id;
   };
+  std::uint32_t id_at(std::size_t i) const { return items_[i].id; }
   void place(std::size_t i, const Entry& e) {
     items_[i] = e;
     order_.pos(e.id) = static_cast<std::uint32_t>(i);
