@@ -55,6 +55,7 @@ void coll_loop(const OsuCollConfig& c, std::uint64_t size, long long& iters, lon
 }
 
 constexpr int kSteadyCalls = 2;  // consecutive calls that must agree
+constexpr double kSteadyStateMax = 0.5;  // the largest "steady_state" tolerance a block may give (its declared range)
 
 struct Ctx {
   World& w;
@@ -229,7 +230,7 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
            v.push_back("mpich");
            return v;
          }},
-        text_key("steady_state", "number 0 .. 0.5", "0.001",
+        text_key("steady_state", fmt::format("number 0 .. {}", kSteadyStateMax), "0.001",
                  "relative tolerance of the steady-state cutoff (0: simulate every call)")};
     reg.add({k.name, "osu-collective", k.description, params,
              [k, algos, params](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
@@ -238,7 +239,7 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                c.sizes = read_sizes(b, coll_default_sizes(k.min_bytes));
                c.iterations = read_integer(b, params, "iterations").value_or(-1);  // -1: OSU's rule per size
                c.skip = read_integer(b, params, "skip").value_or(-1);
-               c.steady_tol = b.has("steady_state") ? b.number("steady_state", 0.0, 0.5)
+               c.steady_tol = b.has("steady_state") ? b.number("steady_state", 0.0, kSteadyStateMax)
                                                     : std::stod(declared_default(block_keys(ctx), "steady_state"));
                const std::string v = read_text(b, block_keys(ctx), "buffer");
                if (v != "host" && v != "device") b.fail("buffer", "expected 'host' or 'device'");

@@ -4,9 +4,10 @@
 // state (a uGNI communication domain, a Portals event queue) stays with the component; what the hardware does once
 // per node (a NIC processor's timeline, its match lists) lives in the shared object.
 //
-// Keyed by C++ type, like ns-3's Node::GetObject<T>(): `w.nic_services().get<seastar::SeaStar>(w)` builds the
-// SeaStar with (w) on first use and returns the same object afterwards. Services are destroyed with the World, in
-// the reverse order of their creation; they must not use the World in their destructors.
+// Keyed by C++ type, like ns-3's Node::GetObject<T>(): `parts.nic_services.get<gemini::Gni>(sim, contexts, cpus,
+// fabric)` builds the Gni from the platform parts it takes on first use and returns the same object afterwards (each
+// model wraps this in its `of`: gemini::Gni::of, seastar::SeaStar::of). Services are destroyed with the World, in the
+// reverse order of their creation and before the parts they were built from (World's last member).
 // LIMITATIONS: one object per type per World (not per port): a model keeps per-port state itself when it needs it.
 #pragma once
 #include <memory>

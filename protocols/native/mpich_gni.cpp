@@ -11,7 +11,7 @@ MpichGni::MpichGni(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, 
       sp_(gemini::nic(nic.fabric().network()).software),
       gni_(nic, static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value), sp_.mpt_smsg_rate),
       sw_(sp_.mpich_sw_overhead), lib_(contexts.ranks()) {
-  vshort_ = effective_smsg_limit(mca.mpich_gni_max_vshort_msg_size.value, contexts.ranks(), ugni_auto_smsg_limit);
+  vshort_ = effective_vshort_limit(mca, contexts.ranks());
   set_switch_costs();
 }
 

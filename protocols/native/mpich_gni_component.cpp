@@ -20,8 +20,7 @@ void register_mpich_gni(ComponentRegistry& reg) {
            .statistics = statistic_list(kGniProtocolStatistics, kGniCdmStatistics),
            .effective = {{"mpich_gni_max_vshort_msg_size", "0: Table I of the Gemini paper by job size, else as set",
                           [](const McaParams& m, long long ranks) {
-                            return static_cast<double>(effective_smsg_limit(
-                                m.get<MpichGniMca>().mpich_gni_max_vshort_msg_size.value, ranks, ugni_auto_smsg_limit));
+                            return static_cast<double>(effective_vshort_limit(m.get<MpichGniMca>(), ranks));
                           }}}});
 }
 

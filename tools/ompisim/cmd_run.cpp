@@ -1,5 +1,6 @@
 // `ompisim run SCENARIO`: one scenario, simulated in a child process; the result as JSON and CSV in the output folder,
 // optionally an SVG (--plot) and a protocol trace (--trace).
+#include "benchmarks/driver.hpp"
 #include "core/errors.hpp"
 #include "core/progress.hpp"
 #include "core/signals.hpp"
@@ -10,13 +11,91 @@
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 #include "tools/ompisim/commands.hpp"
+#include "validation/plot.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 #include <unistd.h>
 
 namespace ompisim::cli {
 namespace {
+
+// `svg`: a path inside the output folder (relative to it) or an absolute path; the script is written into the folder.
+bool plot_inline(validation::PlotSpec& spec, const OutputDir& out, const std::string& svg) {
+  std::string script = std::filesystem::path(svg).filename().replace_extension(".gp").string();
+  write_atomic(out.file(script), validation::gnuplot_script(spec));
+  return validation::have_gnuplot() && validation::run_gnuplot_once(out.root(), script, svg);
+}
+
+// The caption lines of a run's plot: the scenario's mca block, the --set overrides and a machine file given with
+// --machine-file (one not under models/), so that a what-if's plot cannot pass for the machine's own curve.
+std::vector<std::string> run_caption(const Json& res, const Json& scenario_mca) {
+  std::vector<std::string> lines;
+  if (scenario_mca.is_object() && !scenario_mca.empty()) {
+    std::vector<std::string> items;
+    for (auto it = scenario_mca.begin(); it != scenario_mca.end(); ++it)
+      items.push_back(it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump()));
+    lines.push_back(fmt::format("scenario mca: {}", fmt::join(items, ", ")));
+  }
+  if (auto o = override_notes(res); !o.empty()) lines.push_back(fmt::format("--set {}", fmt::join(o, ", ")));
+  const std::string mf = res.value("provenance", Json::object()).value("machine_file", "");
+  if (!mf.empty() && !mf.starts_with("models/")) lines.push_back("machine file " + mf);
+  return lines;
+}
+
+// `run --plot` for a benchmark whose result is rows (DriverInfo::row_plot): one curve per named column, linear axes.
+bool draw_rows(const Json& res, const bench::DriverInfo::RowPlot& rp, const OutputDir& out,
+                      const std::string& svg, const Json& scenario_mca) {
+  validation::PlotSpec spec;
+  spec.svg = svg;
+  spec.caption = run_caption(res, scenario_mca);
+  spec.xcol = rp.x;
+  spec.ycol = "time_s";
+  spec.logx = spec.logy = false;
+  spec.title = fmt::format("{} on {} ({}), {}", res.value("benchmark", ""), res.value("machine", ""),
+                           res.value("stack", ""), ranks_text(res["ranks"]));
+  int k = 0;
+  for (const auto& [col, label] : rp.ys) {
+    std::string name = fmt::format("$y{}", k++);
+    std::string block = name + " << EOD\n" + rp.x + ",time_s\n";
+    for (const auto& p : res["points"])
+      if (p.value("row", "") == rp.row && p.contains(rp.x) && p[rp.x].is_number() && p.contains(col) &&
+          p[col].is_number())
+        block += fmt::format("{},{}\n", p[rp.x].get<double>(), p[col].get<double>());
+    spec.inline_data += block + "EOD\n";
+    spec.curves.push_back({name, label, ""});
+  }
+  return plot_inline(spec, out, svg);
+}
+
+// `run --plot NAME.svg`: the run's main metric against its x axis, data inline in the script (nothing else written);
+// under the frame, what the run changed from the machine's and components' values (run_caption). False when gnuplot
+// fails or is missing.
+bool draw_run(const Json& res, const OutputDir& out, const std::string& svg, const Json& scenario_mca) {
+  const Json& pts = res["points"];
+  const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
+  if (d && !d->curve && d->row_plot && !pts.empty()) return draw_rows(res, *d->row_plot, out, svg, scenario_mca);
+  if (pts.empty() || (d && !d->curve)) throw InputError("--plot", svg, "this benchmark has no curve to plot");
+  const Json& p0 = pts[0];
+  std::string x = p0.contains("bytes") ? "bytes" : p0.contains("radix") && res.contains("radix") ? "radix" : "ranks";
+  std::string y = p0.contains("latency_us") ? "latency_us" : p0.contains("availability_pct") ? "availability_pct"
+                                                                                           : "bandwidth_GBps";
+  validation::PlotSpec spec;
+  spec.svg = svg;
+  spec.caption = run_caption(res, scenario_mca);
+  spec.xcol = x;
+  spec.ycol = y;
+  spec.title = fmt::format("{} on {} ({}), {}", res.value("benchmark", ""), res.value("machine", ""),
+                           res.value("stack", ""), ranks_text(res["ranks"]));
+  std::string block = "$run << EOD\n" + x + "," + y + "\n";
+  for (auto& p : pts) block += fmt::format("{},{}\n", std::max(p[x].get<double>(), 1.0), p[y].get<double>());
+  spec.inline_data = block + "EOD\n";
+  spec.curves.push_back({"$run", res.value("stack", ""), ""});
+  return plot_inline(spec, out, svg);
+}
 
 struct RunOptions {
   std::string scen_file, out_dir, machine_file, plot_file, engine;

@@ -1,6 +1,6 @@
 // What the subcommands of ompisim share: the global options (--quiet, --max-input-size, --max-events) and the
 // Context that carries them to a handler, the handler table, parse and exit-status rules (parse errors, errors
-// thrown by a handler, interrupts), --set and empty-value checks, and the plots of `run --plot`.
+// thrown by a handler, interrupts), --set and empty-value checks. What one subcommand alone uses is in its cmd_*.cpp.
 // Exit status: 0 success; 1 validation failure (a calibration point outside its tolerance); 2 bad input (anything
 // decidable from the input, before simulating); 3 internal error; 130 / 143 interrupted.
 #pragma once
@@ -64,10 +64,5 @@ Overrides parse_sets(const std::vector<std::string>& sets);
 // scenarios they apply to ("the scenario", "every scenario"), in their help texts. Returns the --set option.
 CLI::Option* add_scenario_overrides(CLI::App& sub, std::vector<std::string>& sets, std::string* engine,
                                     const std::string& which);
-
-// `run --plot NAME.svg`: the run's main metric against its x axis, data inline in the script (nothing else written).
-// `run --plot`: the run's curve; under the frame, what the run changed from the machine's and components' values (the
-// scenario's mca block, each --set, a machine file of one's own), as the table's header says it.
-bool draw_run(const Json& res, const OutputDir& out, const std::string& svg, const Json& scenario_mca = Json());
 
 }  // namespace ompisim::cli

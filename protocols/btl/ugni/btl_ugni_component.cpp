@@ -15,14 +15,16 @@ void report_mailboxes(Json& res, const ComponentReport& r) {
   const long long ranks = r.placement.ranks;
   auto lim = effective_smsg_limit(mca, ranks);
   auto cr = static_cast<std::uint64_t>(mca.btl_ugni_smsg_max_credits.value);
-  std::uint64_t eps = r.stats.counters.count("ugni_endpoints") ? r.stats.counters.at("ugni_endpoints") : 0;
+  // The run's endpoint count, under its declared name (kStatistics).
+  const char* endpoints = kStatistics[static_cast<std::size_t>(UgniStat::Endpoints)].name;
+  std::uint64_t eps = r.stats.counters.count(endpoints) ? r.stats.counters.at(endpoints) : 0;
   auto mm = mailbox_memory({ranks, r.placement.ranks_per_node, r.placement.node_count()}, lim, cr, eps, cr);
   res["mailbox_memory"] = {
       {"unit", "bytes per node (mailbox_bytes, msgq_queue_bytes: bytes each)"},
       {"ranks", ranks}, {"ranks_per_node", r.placement.ranks_per_node}, {"nodes", r.placement.node_count()},
       {"smsg_limit", mm.smsg_limit}, {"credits", mm.credits}, {"msgq_credits", mm.msgq_credits},
       {"mailbox_bytes", mm.mailbox_bytes}, {"msgq_queue_bytes", mm.msgq_queue_bytes},
-      {"off_node_peers_per_rank", mm.off_node_peers}, {"ugni_endpoints", eps},
+      {"off_node_peers_per_rank", mm.off_node_peers}, {endpoints, eps},
       {"smsg_all_peers", mm.smsg_all_peers}, {"smsg_connected", mm.smsg_connected},
       {"smsg_connected_max", mm.smsg_connected_max}, {"smsg_connected_allocated", mm.smsg_connected_allocated},
       {"msgq_per_node", mm.msgq_per_node}};
