@@ -31,8 +31,7 @@ void report_mailboxes(Json& res, const ComponentReport& r) {
   // A fragment btl/ugni is given is at most its eager limit (max_send_size, btl_ugni.cpp), so SMSG carries at most
   // min(SMSG limit, eager limit); the mailboxes above are still sized by the SMSG limit (msg_maxsize).
   const auto eager = static_cast<std::uint64_t>(mca.btl_ugni_eager_limit.value);
-  if (lim > eager) {
-    res["provenance"]["derived"]["btl_ugni_smsg_limit (effective)"] = static_cast<double>(eager);
+  if (smsg_payload_limit(mca, ranks) < lim) {
     res["provenance"]["derived"]["btl_ugni_smsg_limit (capped by)"] =
         "btl_ugni_eager_limit (" + std::to_string(eager) + " B): no fragment larger than the eager limit reaches SMSG";
   }
@@ -53,9 +52,11 @@ void register_component(ComponentRegistry& reg) {
            .btl_flags = kFlags,
            .reach = Reach::Network,
            .statistics = statistic_list(kStatistics),
-           .effective = {{"btl_ugni_smsg_limit", "0: by job size (Open MPI trunk r26242 mca_btl_ugni_component_init), else as set",
+           .effective = {{"btl_ugni_smsg_limit",
+                          "0: by job size (Open MPI trunk r26242 mca_btl_ugni_component_init), else as set; at most "
+                          "btl_ugni_eager_limit (no larger fragment reaches SMSG)",
                           [](const McaParams& m, long long ranks) {
-                            return static_cast<double>(effective_smsg_limit(m.get<UgniMca>(), ranks));
+                            return static_cast<double>(smsg_payload_limit(m.get<UgniMca>(), ranks));
                           }}},
            .report = report_mailboxes});
 }

@@ -1,6 +1,7 @@
 // Tests of the mailbox-memory what-if (protocols/btl/ugni/mailbox_memory.hpp): per-peer SMSG mailboxes vs MSGQ queues.
 #include "benchmarks/benchmarks.hpp"
 #include "protocols/btl/ugni/mailbox_memory.hpp"
+#include "protocols/register.hpp"
 #include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -103,6 +104,29 @@ TEST_CASE("mailbox memory: the automatic 256 B above 16k ranks shrinks the per-p
   CHECK(above.smsg_all_peers < below.smsg_all_peers);  // one more peer, yet less memory
   mca.btl_ugni_smsg_limit.value = 1024;
   CHECK(effective_smsg_limit(mca, 299008) == 1024);
+}
+
+// Configuration: Cielo's MCA defaults with btl_ugni_smsg_limit 16384 above btl_ugni_eager_limit, then 0 (auto) on 2
+// ranks. Expected: the largest message SMSG carries is the eager limit when the SMSG limit is above it, and the SMSG
+// limit otherwise; the value btl/ugni registers as "btl_ugni_smsg_limit (effective)" (shown by describe, written to a
+// run's provenance) is that same value, while the mailboxes stay sized by the SMSG limit. How validated: exact values
+// through the component registry.
+TEST_CASE("btl/ugni's effective SMSG limit is capped by the eager limit in describe and provenance alike",
+          "[unit][gemini][mailbox]") {
+  McaParams m = machine_mca(*load_machine("cielo"));
+  UgniMca& mca = m.get<UgniMca>();
+  const auto eager = static_cast<std::uint64_t>(mca.btl_ugni_eager_limit.value);
+  const ComponentInfo* c = component_registry().find("btl", "ugni");
+  REQUIRE(c != nullptr);
+  REQUIRE(c->effective.size() == 1);
+  mca.btl_ugni_smsg_limit.value = 16384;
+  REQUIRE(eager < 16384);
+  CHECK(effective_smsg_limit(mca, 2) == 16384);  // the mailbox's msg_maxsize
+  CHECK(smsg_payload_limit(mca, 2) == eager);
+  CHECK(c->effective[0].value(m, 2) == static_cast<double>(eager));
+  mca.btl_ugni_smsg_limit.value = 0;
+  CHECK(smsg_payload_limit(mca, 2) == std::min<std::uint64_t>(1024, eager));
+  CHECK(c->effective[0].value(m, 2) == static_cast<double>(smsg_payload_limit(mca, 2)));
 }
 
 // Configuration: simulated barriers on the openmpi stack (Cielo, DES engine): cheetah-p2p and recursive doubling on
