@@ -105,40 +105,53 @@ void SeaStar::dispatch(int rank, const std::vector<Event>& ev) {
 void SeaStar::put(int rank, MdId md, AckReq ack, int target, PtIndex pt, MatchBits bits, std::uint64_t hdr_data) {
   counters_.add(SeaStarStat::Puts);
   PutResult pr = nic(rank).put(md, ack, pid(target), pt, bits, 0, hdr_data);
-  long long a = ctx_.node_of(rank), b = ctx_.node_of(target);
-  PathCost path = fabric_.path(a, b);
-  double arrive = firmware(a, p_.fw_message_cost) + path.time(p_.header_bytes);
-  PutMessage msg = pr.message;
-  auto local = std::make_shared<std::vector<Event>>(std::move(pr.local.events));
-  sim_.at(arrive, [this, rank, target, a, b, path, msg, local] {
-    IncomingResult in = nic(target).deliver_put(msg);
-    counters_.add(SeaStarStat::EntriesWalked, in.entries_walked);
-    if (auto& hook = clients_[static_cast<std::size_t>(owner(msg.portal_index))].on_match) hook(target, in, msg);
-    double matched_at = firmware(b, p_.fw_message_cost + in.entries_walked * p_.match_entry_cost);
-    double bytes = static_cast<double>(in.matched ? in.mlength : 0);
-    if (in.truncated()) counters_.add(SeaStarStat::Truncated);
-    auto incoming = std::make_shared<IncomingResult>(std::move(in));
-    sim_.at(matched_at, [this, rank, target, a, b, path, bytes, incoming, local] {
-      move(a, b, path, bytes, [this, rank, target, a, b, path, incoming, local] {
-        dispatch(rank, *local);  // SEND_END: the data has left the initiator's buffer
-        if (incoming->dropped()) {
-          counters_.add(SeaStarStat::Dropped);
-          return;
-        }
-        interrupt(target, [this, rank, target, a, b, path, incoming] {
-          dispatch(target, incoming->events);
-          if (!incoming->ack) return;
-          counters_.add(SeaStarStat::Acks);
-          ResponseMessage ackm = *incoming->ack;
-          double back = firmware(b, p_.fw_message_cost) + path.time(p_.header_bytes);  // routes are symmetric
-          sim_.at(back, [this, rank, a, ackm] {
-            double fw = firmware(a, p_.fw_message_cost);
-            sim_.at(fw, [this, rank, ackm] {
-              interrupt(rank, [this, rank, ackm] { dispatch(rank, nic(rank).on_ack(ackm).events); });
-            });
-          });
-        });
-      });
+  auto t = std::make_shared<Transfer>();
+  t->rank = rank, t->target = target, t->a = ctx_.node_of(rank), t->b = ctx_.node_of(target);
+  t->path = fabric_.path(t->a, t->b);
+  t->put = pr.message;
+  t->local = std::move(pr.local.events);
+  double arrive = firmware(t->a, p_.fw_message_cost) + t->path.time(p_.header_bytes);
+  sim_.at(arrive, [this, t] { put_header_arrived(t); });
+}
+
+// The target's firmware walks its match list (the component's match hook sees the result first).
+void SeaStar::put_header_arrived(const TransferPtr& t) {
+  t->in = nic(t->target).deliver_put(t->put);
+  const IncomingResult& in = t->in;
+  counters_.add(SeaStarStat::EntriesWalked, in.entries_walked);
+  if (auto& hook = clients_[static_cast<std::size_t>(owner(t->put.portal_index))].on_match) hook(t->target, in, t->put);
+  double matched_at = firmware(t->b, p_.fw_message_cost + in.entries_walked * p_.match_entry_cost);
+  t->bytes = static_cast<double>(in.matched ? in.mlength : 0);
+  if (in.truncated()) counters_.add(SeaStarStat::Truncated);
+  sim_.at(matched_at, [this, t] { put_matched(t); });
+}
+
+void SeaStar::put_matched(const TransferPtr& t) {
+  move(t->a, t->b, t->path, t->bytes, [this, t] { put_landed(t); });
+}
+
+void SeaStar::put_landed(const TransferPtr& t) {
+  dispatch(t->rank, t->local);  // SEND_END: the data has left the initiator's buffer
+  if (t->in.dropped()) {
+    counters_.add(SeaStarStat::Dropped);
+    return;
+  }
+  interrupt(t->target, [this, t] { put_target_handled(t); });
+}
+
+void SeaStar::put_target_handled(const TransferPtr& t) {
+  dispatch(t->target, t->in.events);
+  if (!t->in.ack) return;
+  counters_.add(SeaStarStat::Acks);
+  double back = firmware(t->b, p_.fw_message_cost) + t->path.time(p_.header_bytes);  // routes are symmetric
+  sim_.at(back, [this, rank = t->rank, a = t->a, ackm = *t->in.ack] { response_at_initiator(rank, a, ackm, Response::Ack); });
+}
+
+void SeaStar::response_at_initiator(int rank, long long node, const ResponseMessage& m, Response kind) {
+  double fw = firmware(node, p_.fw_message_cost);
+  sim_.at(fw, [this, rank, m, kind] {
+    interrupt(rank, [this, rank, m, kind] {
+      dispatch(rank, kind == Response::Ack ? nic(rank).on_ack(m).events : nic(rank).on_reply(m).events);
     });
   });
 }
@@ -147,37 +160,39 @@ void SeaStar::get(int rank, MdId md, int target, PtIndex pt, MatchBits bits) {
   counters_.add(SeaStarStat::Gets);
   GetResult gr = nic(rank).get(md, pid(target), pt, bits, 0);
   dispatch(rank, gr.local.events);
-  long long a = ctx_.node_of(rank), b = ctx_.node_of(target);
-  PathCost path = fabric_.path(a, b);
-  double arrive = firmware(a, p_.fw_message_cost) + path.time(p_.header_bytes);
-  GetMessage msg = gr.message;
-  sim_.at(arrive, [this, rank, target, a, b, path, msg] {
-    IncomingResult in = nic(target).deliver_get(msg);
-    counters_.add(SeaStarStat::EntriesWalked, in.entries_walked);
-    double fw = firmware(b, p_.fw_message_cost + in.entries_walked * p_.match_entry_cost);
-    auto incoming = std::make_shared<IncomingResult>(std::move(in));
-    sim_.at(fw, [this, rank, target, a, b, path, incoming] {
-      if (incoming->dropped()) {
-        counters_.add(SeaStarStat::Dropped);
-        return;
-      }
-      // Generic mode: the target host sets up the reply.
-      interrupt(target, [this, rank, target, a, b, path, incoming] {
-        double start = firmware(b, p_.fw_message_cost) + path.time(p_.header_bytes);
-        double bytes = static_cast<double>(incoming->mlength);
-        sim_.at(start, [this, rank, target, a, b, path, bytes, incoming] {
-          move(b, a, path, bytes, [this, rank, target, a, incoming] {
-            dispatch(target, incoming->events);  // GET_END: the data has been read
-            double fw = firmware(a, p_.fw_message_cost);
-            ResponseMessage reply = *incoming->reply;
-            sim_.at(fw, [this, rank, reply] {
-              interrupt(rank, [this, rank, reply] { dispatch(rank, nic(rank).on_reply(reply).events); });
-            });
-          });
-        });
-      });
-    });
-  });
+  auto t = std::make_shared<Transfer>();
+  t->rank = rank, t->target = target, t->a = ctx_.node_of(rank), t->b = ctx_.node_of(target);
+  t->path = fabric_.path(t->a, t->b);
+  t->get = gr.message;
+  double arrive = firmware(t->a, p_.fw_message_cost) + t->path.time(p_.header_bytes);
+  sim_.at(arrive, [this, t] { get_request_arrived(t); });
+}
+
+void SeaStar::get_request_arrived(const TransferPtr& t) {
+  t->in = nic(t->target).deliver_get(t->get);
+  counters_.add(SeaStarStat::EntriesWalked, t->in.entries_walked);
+  double fw = firmware(t->b, p_.fw_message_cost + t->in.entries_walked * p_.match_entry_cost);
+  sim_.at(fw, [this, t] { get_matched(t); });
+}
+
+void SeaStar::get_matched(const TransferPtr& t) {
+  if (t->in.dropped()) {
+    counters_.add(SeaStarStat::Dropped);
+    return;
+  }
+  // Generic mode: the target host sets up the reply.
+  interrupt(t->target, [this, t] { get_target_handled(t); });
+}
+
+void SeaStar::get_target_handled(const TransferPtr& t) {
+  double start = firmware(t->b, p_.fw_message_cost) + t->path.time(p_.header_bytes);
+  t->bytes = static_cast<double>(t->in.mlength);
+  sim_.at(start, [this, t] { move(t->b, t->a, t->path, t->bytes, [this, t] { get_streamed(t); }); });
+}
+
+void SeaStar::get_streamed(const TransferPtr& t) {
+  dispatch(t->target, t->in.events);  // GET_END: the data has been read
+  response_at_initiator(t->rank, t->a, *t->in.reply, Response::Reply);
 }
 
 void SeaStar::add_counters(std::map<std::string, std::uint64_t>& c) const {

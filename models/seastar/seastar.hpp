@@ -32,6 +32,7 @@
 #include "platform/nic_services.hpp"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -104,6 +105,33 @@ private:
   void move(long long a, long long b, const PathCost& path, double bytes, Callback done);
   void interrupt(int rank, Callback then);
   void dispatch(int rank, const std::vector<ptl::Event>& ev);
+
+  // One put or get in flight, from the initiator's command to the target's handler; its steps below, in order.
+  struct Transfer {
+    int rank = 0, target = 0;  // initiator and target
+    long long a = 0, b = 0;    // their nodes
+    PathCost path;
+    ptl::PutMessage put;                 // put: the header
+    ptl::GetMessage get;                 // get: the request
+    std::vector<ptl::Event> local;       // put: the initiator's SEND_END, dispatched when the payload has landed
+    ptl::IncomingResult in;              // the target's match (events, ACK or REPLY, dropped or not)
+    double bytes = 0;                    // payload moved
+  };
+  using TransferPtr = std::shared_ptr<Transfer>;
+  // put: header at the target's firmware -> matched -> payload landed (SEND_END) -> target's interrupt (PUT_END, ACK).
+  void put_header_arrived(const TransferPtr& t);
+  void put_matched(const TransferPtr& t);
+  void put_landed(const TransferPtr& t);
+  void put_target_handled(const TransferPtr& t);
+  // get: request at the target's firmware -> matched -> target's interrupt (reply set-up) -> reply streamed
+  // (GET_END at the target) -> REPLY at the initiator.
+  void get_request_arrived(const TransferPtr& t);
+  void get_matched(const TransferPtr& t);
+  void get_target_handled(const TransferPtr& t);
+  void get_streamed(const TransferPtr& t);
+  // An ACK or REPLY that has crossed the wire: the initiator's firmware, then its interrupt, then its events.
+  enum class Response { Ack, Reply };
+  void response_at_initiator(int rank, long long node, const ptl::ResponseMessage& m, Response kind);
 
   struct Client {
     std::string component;
