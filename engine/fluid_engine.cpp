@@ -1,6 +1,7 @@
 #include "engine/fluid_engine.hpp"
 
 #include "engine/indexed_heap.hpp"
+#include "engine/sharing_engine_defs.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -128,8 +129,8 @@ std::uint64_t path_hash(const std::vector<ResourceId>& p) {
 }
 }  // namespace
 
-struct FluidEngine::Impl {
-  explicit Impl(FluidEngine& engine) : e(engine), now(engine.now_) {}
+struct FluidEngineImpl {
+  explicit FluidEngineImpl(FluidEngine& engine) : e(engine), now(engine.now_) {}
   FluidEngine& e;
   double& now;  // the engine's clock
   std::uint64_t dated = 0, seq = 0, solves = 0, resolved = 0, fallbacks = 0, vars_made = 0;
@@ -178,6 +179,11 @@ struct FluidEngine::Impl {
       if (xs[i] != kNil) f(static_cast<std::uint32_t>(xs[i] >> 16));
   }
   void unlink(const Hop& h);
+  // SharingEngine's hooks: a resource declared, a model flow started (checked by EngineBase)
+  void declare(ResourceId, const std::string&, double capacity) { res.emplace_back().capacity = capacity; }
+  void start(const std::vector<ResourceId>& path, double bytes, Callback done) {
+    add(path, bytes, std::move(done), false);
+  }
   std::uint32_t add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream);
   std::uint32_t var_for(const std::vector<ResourceId>& path, bool stream);
   std::uint32_t path_find(const std::vector<ResourceId>& path, std::uint64_t h) const;
@@ -233,7 +239,7 @@ struct FluidEngine::Impl {
 // path is in flight, else a new one whose crossings are linked (newest first
 // in each resource's list). Streams and, with a solve window, every flow get a
 // variable of their own (a started flow then has no rate until its solve).
-std::uint32_t FluidEngine::Impl::var_for(const std::vector<ResourceId>& path, bool stream) {
+std::uint32_t FluidEngineImpl::var_for(const std::vector<ResourceId>& path, bool stream) {
   const bool share = !stream && window == 0;
   const std::uint64_t hash = share ? path_hash(path) : 0;
   if (share) {
@@ -269,7 +275,7 @@ std::uint32_t FluidEngine::Impl::var_for(const std::vector<ResourceId>& path, bo
   return v;
 }
 
-std::uint32_t FluidEngine::Impl::path_find(const std::vector<ResourceId>& path, std::uint64_t h) const {
+std::uint32_t FluidEngineImpl::path_find(const std::vector<ResourceId>& path, std::uint64_t h) const {
   if (slots.empty()) return kNoPos;
   const std::size_t mask = slots.size() - 1;
   for (std::size_t i = h & mask; slots[i] != kNoPos; i = (i + 1) & mask) {
@@ -282,7 +288,7 @@ std::uint32_t FluidEngine::Impl::path_find(const std::vector<ResourceId>& path, 
   return kNoPos;
 }
 
-void FluidEngine::Impl::path_insert(std::uint32_t v) {
+void FluidEngineImpl::path_insert(std::uint32_t v) {
   if (2 * (slots_used + 1) > slots.size()) {  // grow to keep the table at most half full
     std::vector<std::uint32_t> old(std::max<std::size_t>(64, 2 * slots.size()), kNoPos);
     old.swap(slots);
@@ -302,7 +308,7 @@ void FluidEngine::Impl::path_insert(std::uint32_t v) {
 }
 
 // Linear probing's deletion: the entries after the hole that may not sit before their home slot move back into it.
-void FluidEngine::Impl::path_erase(std::uint32_t v) {
+void FluidEngineImpl::path_erase(std::uint32_t v) {
   const std::size_t mask = slots.size() - 1;
   std::size_t i = vars[v].hash & mask;
   while (slots[i] != v) i = (i + 1) & mask;
@@ -322,7 +328,7 @@ void FluidEngine::Impl::path_erase(std::uint32_t v) {
 // flow runs at the variable's rate until the next solve, which comes before
 // time advances) and waits for the next solve, which gives the variable its
 // new rate.
-std::uint32_t FluidEngine::Impl::add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream) {
+std::uint32_t FluidEngineImpl::add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream) {
   if (path.size() > kMaxHops) throw std::logic_error("FluidEngine: a path of more than 65,536 resources");
   const std::uint32_t id = take_slot(flows, free_flows);
   const std::uint32_t v = var_for(path, stream);
@@ -353,7 +359,7 @@ std::uint32_t FluidEngine::Impl::add(const std::vector<ResourceId>& path, double
 // A flow end frees its rate on every resource it crosses and leaves its path
 // variable, which is re-solved (a resource still some variable's bottleneck is
 // where the freed capacity can go) or removed when it was the last flow.
-void FluidEngine::Impl::remove(std::uint32_t id) {
+void FluidEngineImpl::remove(std::uint32_t id) {
   Flow& f = flows[id];
   const std::uint32_t v = f.var;
   Var& V = vars[v];
@@ -377,7 +383,7 @@ void FluidEngine::Impl::remove(std::uint32_t id) {
 // An empty path variable leaves its resources' lists and the path table; its
 // resources that still bottleneck some variable are where the next solve
 // starts.
-void FluidEngine::Impl::drop_var(std::uint32_t v) {
+void FluidEngineImpl::drop_var(std::uint32_t v) {
   Var& V = vars[v];
   if (V.bn != kNoRes) {
     --res[V.bn].nbn;
@@ -399,7 +405,7 @@ void FluidEngine::Impl::drop_var(std::uint32_t v) {
 
 // A crossing leaves its resource's array as a hole; the array is compacted (in order, the slots of the crossings
 // that move follow) when its holes outnumber its crossings.
-void FluidEngine::Impl::unlink(const Hop& h) {
+void FluidEngineImpl::unlink(const Hop& h) {
   Resource& r = res[h.r];
   r.xs[h.slot] = kNil;
   if (h.slot + 1 == r.xs.size()) {
@@ -433,7 +439,7 @@ void FluidEngine::Impl::unlink(const Hop& h) {
 // may have to speed up or slow down); those resources join S and the round
 // starts again. After kMaxRounds rounds the whole connected component is
 // solved.
-void FluidEngine::Impl::solve() {
+void FluidEngineImpl::solve() {
   ++solves;
   if (window > 0) note_waits();
   last_solve = now;
@@ -466,7 +472,7 @@ void FluidEngine::Impl::solve() {
 // each variable removed or whose flow count changed had it as its bottleneck; when only new variables changed, the
 // one resource of the first new variable's path that bottlenecks some variable. The guard (try_class) decides.
 // `solo`: the new variable when it is the only change and no resource of its path bottlenecks anyone (try_solo).
-ResourceId FluidEngine::Impl::class_candidate(std::uint32_t& solo) const {
+ResourceId FluidEngineImpl::class_candidate(std::uint32_t& solo) const {
   solo = kNoPos;
   ResourceId r = kNoRes;
   auto join = [&r](ResourceId b) {
@@ -503,7 +509,7 @@ ResourceId FluidEngine::Impl::class_candidate(std::uint32_t& solo) const {
 // when x > 0 and no variable crossing Q* is faster than x: every resource stays within its capacity, Q* is saturated
 // with v fastest there, and the other variables' bottlenecks carry the loads they had (v crosses none of them).
 // Returns false, having changed nothing, otherwise.
-bool FluidEngine::Impl::try_solo(std::uint32_t v) {
+bool FluidEngineImpl::try_solo(std::uint32_t v) {
   Var& V = vars[v];
   ++epoch;
   for (const Hop& h : V.hops) {  // v's flow crossings of each resource (a resource twice on the path counts twice)
@@ -558,7 +564,7 @@ bool FluidEngine::Impl::try_solo(std::uint32_t v) {
 //  (3) every other resource Q that C crosses stays within its capacity: load + sum over C's crossings of Q of
 //      count x (r' - rate) <= capacity (relative slack kRateTolerance, as the local solve's boundary test).
 // Returns false, having changed nothing, when one fails; otherwise commits as commit() does.
-bool FluidEngine::Impl::try_class(ResourceId r) {
+bool FluidEngineImpl::try_class(ResourceId r) {
   using W = FluidEngine::ClassRefusal;
   ++epoch;
   ++round;  // a resource is in the chain when its `touched` is this round (the filling's rounds are later ones)
@@ -669,7 +675,7 @@ bool FluidEngine::Impl::try_class(ResourceId r) {
 
 // With a window: how long the changes solved now waited (the starts, each from its start date; any change, from
 // the first one after the previous solve).
-void FluidEngine::Impl::note_waits() {
+void FluidEngineImpl::note_waits() {
   change_wait_max = std::max(change_wait_max, now - dirty_since);
   for (auto id : started) {
     const Flow& f = flows[id];
@@ -682,7 +688,7 @@ void FluidEngine::Impl::note_waits() {
   }
 }
 
-bool FluidEngine::Impl::solve_round(bool whole) {
+bool FluidEngineImpl::solve_round(bool whole) {
   gather(whole);
   resolved += comp_vars.size();
   fill();
@@ -694,7 +700,7 @@ bool FluidEngine::Impl::solve_round(bool whole) {
 // Builds S (set_s), F (comp_vars) and B (set_b), and each resource's capacity
 // offered to F. `whole`: S is closed over the connected component (every
 // resource of every variable of F), so B is empty.
-void FluidEngine::Impl::gather(bool whole) {
+void FluidEngineImpl::gather(bool whole) {
   ++epoch;
   set_s.clear();
   set_b.clear();
@@ -762,7 +768,7 @@ void FluidEngine::Impl::gather(bool whole) {
 // its unfixed variables get that share per flow, which is taken count times
 // from every other resource they cross; repeat. A flow crossing a resource
 // twice counts twice there (as SimGrid's two elements of weight 1).
-void FluidEngine::Impl::fill() {
+void FluidEngineImpl::fill() {
   ratios.clear();
   for (auto v : comp_vars) vars[v].fixed = false;
   for (auto* set : {&set_s, &set_b})
@@ -814,7 +820,7 @@ void FluidEngine::Impl::fill() {
 
 // The filling heap holds each resource of S and B that has unfixed crossings once, with its current share: the
 // resource that saturates next is at its top, in the order (share, id), as a lazy heap of stale entries would give.
-void FluidEngine::Impl::fill_sift_up(std::size_t i) {
+void FluidEngineImpl::fill_sift_up(std::size_t i) {
   const Ratio x = ratios[i];
   while (i > 0) {
     std::size_t p = (i - 1) / kFillArity;
@@ -825,7 +831,7 @@ void FluidEngine::Impl::fill_sift_up(std::size_t i) {
   fill_place(i, x);
 }
 
-void FluidEngine::Impl::fill_sift_down(std::size_t i) {
+void FluidEngineImpl::fill_sift_down(std::size_t i) {
   const Ratio x = ratios[i];
   const std::size_t n = ratios.size();
   for (;;) {
@@ -841,7 +847,7 @@ void FluidEngine::Impl::fill_sift_down(std::size_t i) {
   fill_place(i, x);
 }
 
-void FluidEngine::Impl::fill_update(ResourceId r, double ratio) {
+void FluidEngineImpl::fill_update(ResourceId r, double ratio) {
   const std::uint32_t pos = res[r].fill_pos;
   if (pos == kNoPos) {
     ratios.push_back({ratio, r});
@@ -856,7 +862,7 @@ void FluidEngine::Impl::fill_update(ResourceId r, double ratio) {
     fill_sift_down(pos);
 }
 
-void FluidEngine::Impl::fill_erase(ResourceId r) {
+void FluidEngineImpl::fill_erase(ResourceId r) {
   const std::uint32_t pos = res[r].fill_pos;
   if (pos == kNoPos) return;
   res[r].fill_pos = kNoPos;
@@ -869,7 +875,7 @@ void FluidEngine::Impl::fill_erase(ResourceId r) {
   fill_sift_down(res[last.r].fill_pos);
 }
 
-Ratio FluidEngine::Impl::fill_pop() {
+Ratio FluidEngineImpl::fill_pop() {
   const Ratio top = ratios.front();
   fill_erase(top.r);
   return top;
@@ -877,7 +883,7 @@ Ratio FluidEngine::Impl::fill_pop() {
 
 // The boundary test (see solve): false, with the resources to add to S appended
 // to seed_res, when the local result is not the global allocation.
-bool FluidEngine::Impl::check_boundary() {
+bool FluidEngineImpl::check_boundary() {
   for (auto v : comp_vars) {
     const Var& f = vars[v];
     if (!f.pending && std::abs(f.fresh - f.rate) <= kRateTolerance * std::max(f.fresh, f.rate)) continue;
@@ -898,7 +904,7 @@ bool FluidEngine::Impl::check_boundary() {
 
 // A variable takes its fresh bottleneck (the resources' bottleneck counts follow); when its rate or its flows moved,
 // its clock is brought up to now at its old rate and it returns true (the caller sets the new rate and date).
-bool FluidEngine::Impl::take_fresh(Var& u) {
+bool FluidEngineImpl::take_fresh(Var& u) {
   if (u.bn != u.bn_fresh) {
     if (u.bn != kNoRes) --res[u.bn].nbn;
     ++res[u.bn_fresh].nbn;
@@ -912,7 +918,7 @@ bool FluidEngine::Impl::take_fresh(Var& u) {
 // Applies the solve: every variable of F whose rate moved (or whose flows
 // changed) has its clock brought up to now at its old rate and a new next
 // completion date; loads and bottleneck counts follow.
-void FluidEngine::Impl::commit() {
+void FluidEngineImpl::commit() {
   const bool batch = comp_vars.size() * kRebuildShare > heap.size();
   for (auto v : comp_vars) {
     Var& f = vars[v];
@@ -933,13 +939,13 @@ void FluidEngine::Impl::commit() {
 
 // A variable's next completion: when its clock reaches its smallest tag at its
 // rate.
-void FluidEngine::Impl::set_date(Var& V) {
+void FluidEngineImpl::set_date(Var& V) {
   double rem = V.tags.front().tag - V.clock;
   if (rem < kRemainsPrecision) rem = 0;
   V.date = rem <= 0 ? V.last : V.last + rem / V.rate;
 }
 
-void FluidEngine::Impl::schedule(std::uint32_t v, bool batch) {
+void FluidEngineImpl::schedule(std::uint32_t v, bool batch) {
   Var& V = vars[v];
   if (V.stream) return;
   if (V.tags.empty() || !(V.rate > 0)) {
@@ -961,9 +967,9 @@ void FluidEngine::Impl::schedule(std::uint32_t v, bool batch) {
 // kTimingPrecision of it, in completion order; they stay on their resources
 // and in their path variable's count until wake_ended (SimGrid frees them after
 // its timers have run).
-void FluidEngine::Impl::complete_at(double t) {
+void FluidEngineImpl::complete_at(double t) {
   now = t;
-  while (!heap.empty() && heap.front_key().date < t + kTimingPrecision) {
+  while (!heap.empty() && heap.front_key().date < t + FluidEngine::kTimingPrecision) {
     const std::uint32_t v = heap.front();
     Var& V = vars[v];
     std::pop_heap(V.tags.begin(), V.tags.end(), std::greater<>());
@@ -979,17 +985,9 @@ void FluidEngine::Impl::complete_at(double t) {
   }
 }
 
-FluidEngine::FluidEngine() : EngineBase("FluidEngine"), impl_(std::make_unique<Impl>(*this)) {}
-FluidEngine::~FluidEngine() = default;
+template class SharingEngine<FluidEngineImpl>;
 
-void FluidEngine::declare(ResourceId, const std::string&, double capacity) {
-  impl_->res.emplace_back();
-  impl_->res.back().capacity = capacity;
-}
-
-void FluidEngine::start(const std::vector<ResourceId>& path, double bytes, Callback done) {
-  impl_->add(path, bytes, std::move(done), false);
-}
+FluidEngine::FluidEngine() : SharingEngine("FluidEngine", *this) {}
 
 std::uint64_t FluidEngine::solves() const { return impl_->solves; }
 std::uint64_t FluidEngine::flows_resolved() const { return impl_->resolved; }
@@ -1021,15 +1019,7 @@ std::vector<std::pair<std::string, double>> FluidEngine::window_figures() const 
 }
 
 std::vector<double> FluidEngine::rates() {
-  Impl& m = *impl_;
-  if (m.dirty) m.solve();
-  std::vector<std::pair<std::uint64_t, double>> live;
-  for (const Flow& f : m.flows)
-    if (f.live && !f.stream) live.emplace_back(f.seq, m.vars[f.var].rate);
-  std::sort(live.begin(), live.end());
-  std::vector<double> out;
-  for (auto& [s, r] : live) out.push_back(r);
-  return out;
+  return flow_rates([this](const Flow& f) { return impl_->vars[f.var].rate; });
 }
 
 // One step of SimGrid's main loop per iteration: solve what changed, advance to

@@ -36,23 +36,19 @@
 // lose precision as it grows; SimGrid's work-amount precision (a resource whose remaining capacity falls below 1e-5
 // of its capacity during a solve is dropped) is not reproduced.
 #pragma once
-#include "engine/engine_base.hpp"
+#include "engine/sharing_engine.hpp"
 
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace ompisim::engine {
 
-class FluidEngine final : public EngineBase {
-public:
-  // Completion dates this close (seconds) to the date the run advances to end at that date.
-  static constexpr double kTimingPrecision = 1e-12;
+struct FluidEngineImpl;  // its state and flow arithmetic (fluid_engine.cpp)
 
+class FluidEngine final : public SharingEngine<FluidEngineImpl> {
+public:
   FluidEngine();
-  ~FluidEngine() override;
-  bool shares_bandwidth() const override { return true; }
   // A solve window of `seconds` (> 0; 0 = exact, the default): starts and ends are solved at the first date at
   // least `seconds` after the previous solve, together; until then a started flow has no rate and freed capacity
   // stays unused. The provenance figures say how long starts waited.
@@ -96,12 +92,6 @@ public:
   std::uint64_t path_variables() const;
   // For tests: the current rate of every model flow in flight (bytes/s), in start order, after solving.
   std::vector<double> rates();
-
-private:
-  void declare(ResourceId id, const std::string& name, double capacity) override;
-  void start(const std::vector<ResourceId>& path, double bytes, Callback done) override;
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace ompisim::engine

@@ -1,6 +1,7 @@
 #include "engine/lmm_engine.hpp"
 
 #include "engine/indexed_heap.hpp"
+#include "engine/sharing_engine_defs.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -62,8 +63,8 @@ struct Resource {
 };
 }  // namespace
 
-struct LmmEngine::Impl {
-  explicit Impl(LmmEngine& engine) : e(engine), now(engine.now_) {}
+struct LmmEngineImpl {
+  explicit LmmEngineImpl(LmmEngine& engine) : e(engine), now(engine.now_) {}
   LmmEngine& e;
   double& now;  // the engine's clock
   std::uint64_t dated = 0, seq = 0, solves = 0, resolved = 0;
@@ -94,6 +95,11 @@ struct LmmEngine::Impl {
     touch_rec(r);
   }
   void touch_rec(ResourceId r);
+  // SharingEngine's hooks: a resource declared, a model flow started (checked by EngineBase)
+  void declare(ResourceId, const std::string&, double capacity) { res.emplace_back().capacity = capacity; }
+  void start(const std::vector<ResourceId>& path, double bytes, Callback done) {
+    add(path, bytes, std::move(done), false);
+  }
   std::uint32_t add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream);
   void remove(std::uint32_t id);
   void solve();
@@ -109,7 +115,7 @@ struct LmmEngine::Impl {
   IndexedHeap<ByDate<std::vector<Flow>>> heap{{&flows}};  // completion heap
   // filling order: the least share per unfixed crossing first, ties to the lower resource id
   struct ByShare {
-    Impl* m;
+    LmmEngineImpl* m;
     bool before(ResourceId a, ResourceId b) const {
       const double x = m->res[a].share, y = m->res[b].share;
       return x < y || (x == y && a < b);
@@ -121,7 +127,7 @@ struct LmmEngine::Impl {
 
 // SimGrid's update_modified_cnst_set_rec: a depth-first walk from a touched resource through the flows crossing it
 // (newest first) to the other resources they cross, each flow walked once between two solves.
-void LmmEngine::Impl::touch_rec(ResourceId r) {
+void LmmEngineImpl::touch_rec(ResourceId r) {
   for (Ref e = res[r].head; e != kNil; e = pool[e].next) {
     Flow& f = flows[pool[e].flow];
     for (std::uint32_t i = 0; i < f.added; ++i) {
@@ -138,7 +144,7 @@ void LmmEngine::Impl::touch_rec(ResourceId r) {
 
 // SimGrid's Comm start with CM02: the variable is expanded over the route link by link; each expansion puts the new
 // element first in the link's list and marks the link (and the route's first link) modified.
-std::uint32_t LmmEngine::Impl::add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream) {
+std::uint32_t LmmEngineImpl::add(const std::vector<ResourceId>& path, double bytes, Callback done, bool stream) {
   std::uint32_t id;
   if (free_flows.empty()) {
     id = static_cast<std::uint32_t>(flows.size());
@@ -190,7 +196,7 @@ std::uint32_t LmmEngine::Impl::add(const std::vector<ResourceId>& path, double b
 
 // SimGrid's variable_free: the first link is marked modified (with the walk), then every element is erased; a link
 // left with no element leaves the modified set.
-void LmmEngine::Impl::remove(std::uint32_t id) {
+void LmmEngineImpl::remove(std::uint32_t id) {
   Flow& f = flows[id];
   touch(pool[f.first].r);
   for (std::uint32_t i = 0; i < f.hops; ++i) {
@@ -214,7 +220,7 @@ void LmmEngine::Impl::remove(std::uint32_t id) {
 // SimGrid's lmm solve with selective update: max-min over the resources in the modified set (the connected components
 // of what was touched since the last solve), then, flow by flow in SimGrid's order (resources in modified-set order,
 // each resource's flows newest first), remaining bytes brought up to now at the old rate and a new completion date.
-void LmmEngine::Impl::solve() {
+void LmmEngineImpl::solve() {
   ++solves;
   ++epoch;
   comp_res.clear();
@@ -258,7 +264,7 @@ void LmmEngine::Impl::solve() {
 // Progressive filling: the resource with the smallest remaining capacity per unfixed crossing saturates first; its
 // unfixed flows get that share, which is taken from every other resource they cross; repeat. A flow crossing a
 // resource twice counts twice there (as SimGrid's two elements of weight 1).
-void LmmEngine::Impl::fill() {
+void LmmEngineImpl::fill() {
   for (auto id : comp_flows) {
     flows[id].fixed = false;
     flows[id].rate = 0;  // SimGrid sets every value to 0 before filling
@@ -315,7 +321,7 @@ void LmmEngine::Impl::fill() {
 
 // A flow's completion date from its remaining bytes and rate (none without a rate), in the completion heap; `batch`:
 // unordered, for a heap.rebuild() after the solve.
-void LmmEngine::Impl::schedule(std::uint32_t id, bool batch) {
+void LmmEngineImpl::schedule(std::uint32_t id, bool batch) {
   Flow& f = flows[id];
   if (f.stream) return;
   if (f.remaining <= 0) f.date = now;
@@ -333,40 +339,24 @@ void LmmEngine::Impl::schedule(std::uint32_t id, bool batch) {
 // Advances to `t` and ends every flow whose completion date is within kTimingPrecision of it, in completion order;
 // they stay on their resources until wake_ended (SimGrid frees them after its timers have run, in
 // wake_all_waiting_actors).
-void LmmEngine::Impl::complete_at(double t) {
+void LmmEngineImpl::complete_at(double t) {
   now = t;
-  while (!heap.empty() && flows[heap.front()].date - t < kTimingPrecision) {
+  while (!heap.empty() && flows[heap.front()].date - t < LmmEngine::kTimingPrecision) {
     std::uint32_t id = heap.front();
     heap.erase(id);
     finished.push_back(id);
   }
 }
 
-LmmEngine::LmmEngine() : EngineBase("LmmEngine"), impl_(std::make_unique<Impl>(*this)) {}
-LmmEngine::~LmmEngine() = default;
+template class SharingEngine<LmmEngineImpl>;
 
-void LmmEngine::declare(ResourceId, const std::string&, double capacity) {
-  impl_->res.emplace_back();
-  impl_->res.back().capacity = capacity;
-}
-
-void LmmEngine::start(const std::vector<ResourceId>& path, double bytes, Callback done) {
-  impl_->add(path, bytes, std::move(done), false);
-}
+LmmEngine::LmmEngine() : SharingEngine("LmmEngine", *this) {}
 
 std::uint64_t LmmEngine::solves() const { return impl_->solves; }
 std::uint64_t LmmEngine::flows_resolved() const { return impl_->resolved; }
 
 std::vector<double> LmmEngine::rates() {
-  Impl& m = *impl_;
-  if (m.dirty) m.solve();
-  std::vector<std::pair<std::uint64_t, double>> live;
-  for (const Flow& f : m.flows)
-    if (f.live && !f.stream) live.emplace_back(f.seq, f.rate);
-  std::sort(live.begin(), live.end());
-  std::vector<double> out;
-  for (auto& [s, r] : live) out.push_back(r);
-  return out;
+  return flow_rates([](const Flow& f) { return f.rate; });
 }
 
 // One step of SimGrid's main loop per iteration: solve what changed, advance to the next event or completion

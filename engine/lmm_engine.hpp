@@ -23,23 +23,19 @@
 // dropped) is not reproduced; the values equal SimGrid's only as long as the operations above are repeated in the
 // same order (the cross-check and `compare --against results --engine lmm` at tolerance 0 watch this).
 #pragma once
-#include "engine/engine_base.hpp"
+#include "engine/sharing_engine.hpp"
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
 namespace ompisim::engine {
 
-class LmmEngine final : public EngineBase {
-public:
-  // Completion dates this close (seconds) to the date the run advances to end at that date (surf/precision).
-  static constexpr double kTimingPrecision = 1e-12;
+struct LmmEngineImpl;  // its state and flow arithmetic (lmm_engine.cpp)
 
+class LmmEngine final : public SharingEngine<LmmEngineImpl> {
+public:
   LmmEngine();
-  ~LmmEngine() override;
-  bool shares_bandwidth() const override { return true; }
   void run() override;
   std::string name() const override { return "lmm"; }
   // For tests and measurements: max-min solves run, and the flows they re-solved in total.
@@ -47,12 +43,6 @@ public:
   std::uint64_t flows_resolved() const;
   // For tests: the current rate of every model flow in flight (bytes/s), in start order, after solving.
   std::vector<double> rates();
-
-private:
-  void declare(ResourceId id, const std::string& name, double capacity) override;
-  void start(const std::vector<ResourceId>& path, double bytes, Callback done) override;
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace ompisim::engine

@@ -1,5 +1,6 @@
 #include "engine/simgrid_engine.hpp"
 
+#include "engine/sharing_engine_defs.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -38,7 +39,8 @@ public:
     if (!route) throw std::logic_error("SimGridEngine: SimGrid asked for a route outside a flow start");
     ++queries;
     into->link_list_.insert(into->link_list_.end(), route->begin(), route->end());
-    // `latency` is a running total across zones: every link of ours has latency 0 (Impl::link), so nothing is added.
+    // `latency` is a running total across zones: every link of ours has latency 0 (SimGridEngineImpl::link), so
+    // nothing is added.
   }
 };
 
@@ -56,12 +58,12 @@ public:
 };
 }  // namespace
 
-struct SimGridEngine::Impl {
-  explicit Impl(SimGridEngine& owner) : e(owner), q(owner.q_), now(owner.now_) {}
+struct SimGridEngineImpl {
+  explicit SimGridEngineImpl(SimGridEngine& owner) : e(owner), q(owner.q_), now(owner.now_) {}
   SimGridEngine& e;
   std::unique_ptr<sg4::Engine> engine;
   FlowZone* zone = nullptr;       // the root zone; the SimGrid engine deletes it
-  LinkStore* store = nullptr;     // deleted by ~Impl, before the SimGrid engine
+  LinkStore* store = nullptr;     // deleted by ~SimGridEngineImpl, before the SimGrid engine
   sg4::Host* source = nullptr;    // every flow goes source -> sink
   sg4::Host* sink = nullptr;
   // Declared resources: capacity, name (one buffer, end offsets), and the SimGrid link once a flow has crossed it.
@@ -92,7 +94,7 @@ struct SimGridEngine::Impl {
   // Another job's endless flows (Simulator::stream): their comms while a run() has work.
   std::vector<sg4::CommPtr> streams_live;
   std::vector<sg4::CommPtr> streams_canceled;  // kept alive until SimGrid has handled their end (freed after its run)
-  ~Impl() {
+  ~SimGridEngineImpl() {
     // Before the SimGrid engine (the first member, destroyed last). Links still carrying comms (a run that failed)
     // are left alone rather than freed under them.
     if (in_flight == 0) delete store;
@@ -117,7 +119,23 @@ struct SimGridEngine::Impl {
     if (!link_impls[r]) link(r);
     return link_impls[r];
   }
-  void start(const std::vector<ResourceId>& path, double bytes, Callback done, std::uint64_t seq) {
+  // SharingEngine's hooks: a resource declared (its SimGrid link is made when a flow first crosses it), a model flow
+  // started (checked by EngineBase): now, or when SimGrid's clock has caught up with the model's (deferred)
+  void declare(ResourceId, const std::string& name, double capacity) {
+    if (names.size() + name.size() > std::numeric_limits<std::uint32_t>::max())
+      throw std::length_error("SimGridEngine: resource names exceed 4 GB");
+    this->capacity.push_back(capacity);
+    names += name;
+    name_end.push_back(static_cast<std::uint32_t>(names.size()));
+    links.push_back(nullptr);
+    link_impls.push_back(nullptr);
+  }
+  void start(const std::vector<ResourceId>& path, double bytes, Callback done) {
+    const std::uint64_t s = seq++;
+    if (sg4::Engine::get_clock() < now) deferred.push_back({path, bytes, std::move(done), s});
+    else start_now(path, bytes, std::move(done), s);
+  }
+  void start_now(const std::vector<ResourceId>& path, double bytes, Callback done, std::uint64_t seq) {
     ++in_flight;
     auto* f = new FlowData{std::move(done), nullptr, seq};
     f->self = launch(path, bytes, f);
@@ -154,7 +172,7 @@ struct SimGridEngine::Impl {
 // Queues the callbacks of the flows SimGrid reported complete since the last pump, in start order (the canonical
 // order at equal dates, shared with the fluid engine). SimGrid reports one clock value's completions together
 // (wake_all_waiting_actors) and then fires the wake-up armed at that clock, so a batch never spans two dates.
-void SimGridEngine::Impl::queue_ended(double clock) {
+void SimGridEngineImpl::queue_ended(double clock) {
   if (ended.empty()) return;
   std::sort(ended.begin(), ended.end(), [](const FlowData* a, const FlowData* b) { return a->seq < b->seq; });
   for (FlowData* f : ended)
@@ -172,14 +190,14 @@ void SimGridEngine::Impl::queue_ended(double clock) {
 // SimGrid is woken at the next event's date and advances the flows up to it. A flow asked for while the clock is
 // behind waits (deferred) for a wake-up at the date it was asked for. Stale wake-ups (earlier than the model time)
 // do nothing.
-void SimGridEngine::Impl::pump() {
+void SimGridEngineImpl::pump() {
   double clock = sg4::Engine::get_clock();
   if (clock >= armed) armed = std::numeric_limits<double>::infinity();
   queue_ended(clock);
   if (clock < now) return;
   now = clock;
   pumping = true;
-  for (auto& d : std::exchange(deferred, {})) start(d.path, d.bytes, std::move(d.done), d.seq);
+  for (auto& d : std::exchange(deferred, {})) start_now(d.path, d.bytes, std::move(d.done), d.seq);
   while (!q.empty()) {
     double t = q.top_time();
     if (t > now) {
@@ -195,7 +213,9 @@ void SimGridEngine::Impl::pump() {
   else if (in_flight == 0) stop_streams();  // the model's work is done: another job's traffic must not keep SimGrid going
 }
 
-SimGridEngine::SimGridEngine() : EngineBase("SimGridEngine"), impl_(std::make_unique<Impl>(*this)) {
+template class SharingEngine<SimGridEngineImpl>;
+
+SimGridEngine::SimGridEngine() : SharingEngine("SimGridEngine", *this) {
   static int argc = 1;
   static char arg0[] = "ompisim";
   static char* argv[] = {arg0, nullptr};
@@ -204,7 +224,7 @@ SimGridEngine::SimGridEngine() : EngineBase("SimGridEngine"), impl_(std::make_un
   sg4::Engine::set_config("network/model:CM02");
   sg4::Engine::set_config("network/crosstraffic:0");
   sg4::Engine::set_config("network/TCP-gamma:0");
-  sg4::Engine::set_config("surf/precision:1e-12");
+  sg4::Engine::set_config("surf/precision", kTimingPrecision);
   sg4::Engine::set_config("network/maxmin-selective-update:yes");
   // The flow zone is the first zone, so it becomes the root and gets the models; the link store borrows its network
   // model. Two hosts: every flow goes from `source` to `sink`, over the route the flow was given (FlowZone).
@@ -228,33 +248,15 @@ SimGridEngine::SimGridEngine() : EngineBase("SimGridEngine"), impl_(std::make_un
   });
 }
 
-SimGridEngine::~SimGridEngine() = default;
-
 void SimGridEngine::at(double t, Callback cb) {
   EngineBase::at(t, std::move(cb));
   if (!impl_->pumping) impl_->arm(std::max(t, now_));
-}
-
-void SimGridEngine::declare(ResourceId, const std::string& name, double capacity) {
-  if (impl_->names.size() + name.size() > std::numeric_limits<std::uint32_t>::max())
-    throw std::length_error("SimGridEngine: resource names exceed 4 GB");
-  impl_->capacity.push_back(capacity);
-  impl_->names += name;
-  impl_->name_end.push_back(static_cast<std::uint32_t>(impl_->names.size()));
-  impl_->links.push_back(nullptr);
-  impl_->link_impls.push_back(nullptr);
 }
 
 void SimGridEngine::seal() {
   if (sealed_) return;
   impl_->zone->seal();
   sealed_ = true;
-}
-
-void SimGridEngine::start(const std::vector<ResourceId>& path, double bytes, Callback done) {
-  const std::uint64_t seq = impl_->seq++;
-  if (sg4::Engine::get_clock() < now_) impl_->deferred.push_back({path, bytes, std::move(done), seq});
-  else impl_->start(path, bytes, std::move(done), seq);
 }
 
 std::uint64_t SimGridEngine::route_queries() const { return impl_->zone->queries; }

@@ -14,30 +14,23 @@
 // (O(in-flight) per completion), so the callers bound concurrency by sending only bulk data as flows.
 // One engine per process (SimGrid's Engine is a singleton).
 #pragma once
-#include "engine/engine_base.hpp"
+#include "engine/sharing_engine.hpp"
 
-#include <memory>
 
 namespace ompisim::engine {
 
-class SimGridEngine final : public EngineBase {
+struct SimGridEngineImpl;  // its state and flow arithmetic (simgrid_engine.cpp)
+
+class SimGridEngine final : public SharingEngine<SimGridEngineImpl> {
 public:
   SimGridEngine();
-  ~SimGridEngine() override;
   void at(double t, Callback cb) override;  // also sets SimGrid's wake-up (outside the pump)
   void seal() override;
-  bool shares_bandwidth() const override { return true; }
   void run() override;
   std::string name() const override { return "simgrid"; }
   // For tests: how many times SimGrid asked the zone for a route, and how many resources have a SimGrid link.
   std::uint64_t route_queries() const;
   std::size_t links_created() const;
-
-private:
-  void declare(ResourceId id, const std::string& name, double capacity) override;
-  void start(const std::vector<ResourceId>& path, double bytes, Callback done) override;
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace ompisim::engine

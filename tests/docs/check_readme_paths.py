@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Documentation test: every repository path named in a README.md (any folder) or in docs/*.md exists.
+"""Documentation test: every repository path named in a Markdown document of the project exists: every tracked .md
+file (README.md in any folder, validation/notes.md, ...) but CHANGELOG.md, which keeps history, and results/, which is
+generated.
 
 What counts as a path (the rule; anything else in the text is prose and not checked):
   * a candidate is the text of one `code span` or the target of one markdown link [text](target), with a trailing
@@ -7,7 +9,7 @@ What counts as a path (the rule; anything else in the text is prose and not chec
   * it is made of path characters only (letters, digits, '_', '-', '.', '+', '/', and '{a,b}' alternatives, which are
     expanded and checked one by one) and contains a '/';
   * and it looks like a repository path: it ends with '/', or its last part has a file extension (world.cpp,
-    titan.json), or its first part is a top-level folder of the repository (models/host) or an entry of the README's
+    titan.json), or its first part is a top-level folder of the repository (models/host) or an entry of the document's
     own folder (linkx/linkx in protocols/ofi/README.md).
 Not checked: URLs, absolute and home paths (/tmp/x, ~/x), paths outside the repository (a '../' path is resolved
 against the document's folder and not checked when it leaves the repository; ../shared/ is the papers' reference
@@ -16,7 +18,7 @@ placeholders ('*', '?', '<nic>', '$VAR', 'NAME' in capitals, '...'), paths under
 build-asan/: generated; their names are outputs, not sources), and other projects' sources quoted as references
 (Open MPI's ompi/, opal/, orte/ trees, SimGrid's src/ tree, and C sources .c/.h/.cc, which this C++ project does
 not have).
-A candidate exists when it names a tracked file or folder relative to the repository root, to the README's folder or
+A candidate exists when it names a tracked file or folder relative to the repository root, to the document's folder or
 to one of that folder's parents, or, in a table row whose first cell is a folder (| `platform/` | ...), relative to that
 folder; a name without extension may also be a stem (x -> x.hpp / x.cpp / x.json / x.md / x.py / x.sh). Documents that define their own output names (example --out folders) write them with a placeholder or
 under results/.
@@ -51,8 +53,8 @@ def tracked(root):
 
 
 def documents(names):
-    return sorted(n for n in names if n == "README.md" or n.endswith("/README.md")
-                  or (n.startswith("docs/") and n.endswith(".md")))
+    """Every tracked Markdown file but CHANGELOG.md (history: it names what was) and results/ (generated)."""
+    return sorted(n for n in names if n.endswith(".md") and n != "CHANGELOG.md" and not n.startswith("results/"))
 
 
 def expand(path):
