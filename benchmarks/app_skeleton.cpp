@@ -398,7 +398,7 @@ Task app_rank(Ctx& x, int me) {
               else x.s.irecv(me, from, kHaloTag + dir, p.bytes, buf, all.add());
             }
           // The isends' post time: the software costs their calls queue on the rank's core (MPI_Isend in mpiP's view).
-          const double sends_from = std::max(x.w.sim().now(), x.w.cpu_free_at(me));
+          const double sends_from = std::max(x.w.sim().now(), x.w.cpus().cpu_free_at(me));
           for (int k = 0; k < p.dims; ++k)
             for (int sign : {+1, -1}) {
               if (dims[k] == 1 || (p.axis >= 0 && k != p.axis)) continue;
@@ -406,7 +406,7 @@ Task app_rank(Ctx& x, int me) {
               x.count(p.bytes);
               x.s.isend(me, grid_neighbour(me, dims, k, sign), kHaloTag + dir, p.bytes, buf, all.add());
             }
-          posted = std::max(0.0, x.w.cpu_free_at(me) - sends_from);
+          posted = std::max(0.0, x.w.cpus().cpu_free_at(me) - sends_from);
           x.routine_time["Isend"][static_cast<std::size_t>(me)] += posted;
           co_await Work{x.w, me, p.share * cstep, &comp};
           for (auto& [from, tag] : late) x.s.irecv(me, from, tag, p.bytes, buf, all.add());
@@ -576,7 +576,7 @@ AppConfig load_app(const std::string& app, const std::string& file, const std::s
 }
 
 Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file) {
-  int n = static_cast<int>(w.ranks());
+  int n = static_cast<int>(w.contexts().ranks());
   check_fits(c, n, file);
   if (c.compute_per_step <= 0) throw std::logic_error("run_app: compute_per_step not set (fit it first)");
   Ctx x{w, s, c, n, ScheduleExec(s, n), std::vector<double>(static_cast<std::size_t>(n), 0.0),

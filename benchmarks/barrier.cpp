@@ -34,7 +34,7 @@ struct RankRun {
 class BarrierRun {
 public:
   BarrierRun(World& w, Stack& s, coll::Generator gen, coll::AlgoParams p, long long calls)
-      : w_(w), s_(s), gen_(gen), p_(p), calls_(calls), n_(static_cast<int>(w.ranks())), exec_(s, n_),
+      : w_(w), s_(s), gen_(gen), p_(p), calls_(calls), n_(static_cast<int>(w.contexts().ranks())), exec_(s, n_),
         runs_(static_cast<std::size_t>(n_)), counter_(static_cast<std::size_t>(n_), 0), finish_(static_cast<std::size_t>(n_), 0) {
     exec_.amo = [this](int r, const coll::Op& op, Completion done) {
       int t = op.peer;
@@ -73,7 +73,7 @@ private:
     if (rr.wait_target == 0 || counter_[static_cast<std::size_t>(r)] < rr.wait_target) return;
     rr.wait_target = 0;
     // The polling CPU sees the NIC's write one cache-line hand-off later (a write into the core's own NUMA node).
-    w_.cpu(r, w_.node_type(r).links().cache_line_same_numa.value, std::move(rr.wait_done), "barrier flag poll");
+    w_.cpus().cpu(r, w_.contexts().node_type(r).links().cache_line_same_numa.value, std::move(rr.wait_done), "barrier flag poll");
   }
   void end_call(int r) {
     RankRun& rr = runs_[static_cast<std::size_t>(r)];
@@ -103,7 +103,7 @@ std::vector<std::string> barrier_algorithm_names() {
 }
 
 Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& file) {
-  int n = static_cast<int>(w.ranks());
+  int n = static_cast<int>(w.contexts().ranks());
   std::string algo = c.algorithm;
   if (algo == "tuned") algo = coll::tuned_barrier_algorithm(n, coll::load_decision(data_dir() + "/collectives/decision/barrier_tuned.json"));
   const coll::AlgoInfo* info = registry().find("barrier", algo);
@@ -117,7 +117,7 @@ Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& 
   if (algo == "two_proc" && n != 2) throw InputError(file, "benchmark.algorithm", "two_proc needs exactly 2 ranks");
   coll::AlgoParams p;
   p.radix = c.radix;
-  p.ranks_per_node = w.placement().ranks_per_node;
+  p.ranks_per_node = w.contexts().placement().ranks_per_node;
   BarrierRun run(w, s, info->make, p, c.iterations + c.skip);
   run.start();
   w.sim().run();

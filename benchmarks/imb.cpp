@@ -90,11 +90,11 @@ public:
     if (sel.contains("bytes")) c_.sizes = {sel["bytes"].get<std::uint64_t>()};
   }
   Json run(World& w, Stack& s, const std::string& file) const override {
-    const int n = static_cast<int>(w.ranks());
+    const int n = static_cast<int>(w.contexts().ranks());
     // The reduction's cost per MPI_FLOAT element on each rank's processor (the node type's arch record).
     std::vector<double> per_elem(static_cast<std::size_t>(n), 0.0);
     for (int r = 0; r < n; ++r) {
-      const NodeTypeDef& d = w.machine().node_type_def(w.node_of(r));
+      const NodeTypeDef& d = w.machine().node_type_def(w.contexts().node_of(r));
       if (!d.arch || !d.arch->reduce_cost_per_element.set)
         throw InputError(repo_relative(w.machine().file), "node_types." + d.name + ".arch.reduce_cost_per_element",
                          fmt::format("missing: {} charges each rank's reduction at its processor's cost per element "
@@ -107,7 +107,7 @@ public:
     x.exec.datatype = mpi::kFloat;
     x.exec.reduce = [&w, &per_elem](int rank, const coll::Op& op, Completion done) {
       const double elems = static_cast<double>(op.value / mpi::kFloat.size);
-      w.cpu(rank, elems * per_elem[static_cast<std::size_t>(rank)], std::move(done));
+      w.cpus().cpu(rank, elems * per_elem[static_cast<std::size_t>(rank)], std::move(done));
     };
     std::vector<std::vector<double>> out(c_.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
     for (int r = 0; r < n; ++r) imb_rank(x, r, out);

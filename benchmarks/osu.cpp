@@ -202,7 +202,7 @@ void osu_loop(const OsuKind& k, std::uint64_t size, long long& iters, long long&
 }
 
 Json run_osu(World& w, Stack& s, const OsuConfig& c) {
-  int n = static_cast<int>(w.ranks());
+  int n = static_cast<int>(w.contexts().ranks());
   Ctx x{w, s, c, GlobalSync(w.sim(), n), {}, n};
   std::vector<std::vector<double>> out(c.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
   const OsuKind& kind = osu_kind(c.name);
@@ -336,7 +336,7 @@ public:
   OsuDriver(OsuConfig c, bool two_ranks) : ConfiguredDriver(std::move(c)), two_ranks_(two_ranks) {}
   Json run(World& w, Stack& s, const std::string& file) const override {
     if (c_.buffer == MemKind::Device)
-      for (long long node : w.placement().nodes)
+      for (long long node : w.contexts().placement().nodes)
         if (w.machine().node_type(node).gpus().empty())
           throw InputError(file, "benchmark.buffer",
                            fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",

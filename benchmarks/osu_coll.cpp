@@ -148,14 +148,14 @@ public:
     OsuCollConfig c = c_;
     c.algo.tunables = s.coll_tunables();  // the library's documented cut-offs and radices, as the stack declares them
     if (c.buffer == MemKind::Device)
-      for (long long node : w.placement().nodes)
+      for (long long node : w.contexts().placement().nodes)
         if (w.machine().node_type(node).gpus().empty())
           throw InputError(file, "benchmark.buffer",
                            fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",
                                        w.machine().name, repo_relative(w.machine().file)));
-    int n = static_cast<int>(w.ranks());
+    int n = static_cast<int>(w.contexts().ranks());
     std::vector<long long> node_key(static_cast<std::size_t>(n));
-    for (int r = 0; r < n; ++r) node_key[static_cast<std::size_t>(r)] = w.node_of(r);
+    for (int r = 0; r < n; ++r) node_key[static_cast<std::size_t>(r)] = w.contexts().node_of(r);
     coll::NodeLayout layout(node_key);
     std::vector<coll::Generator> gens;
     std::vector<coll::StageChooser> stages;

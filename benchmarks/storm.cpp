@@ -50,7 +50,7 @@ Task storm_rank(StormCtx& x, int me) {
     if (me == 0) {
       if (x.c.delay > 0) {
         Pending d;
-        x.w.compute(0, x.c.delay, d.add());
+        x.w.cpus().compute(0, x.c.delay, d.add());
         co_await d;
       }
       Pending p;
@@ -82,7 +82,7 @@ class StormDriver final : public ConfiguredDriver<StormDriver, StormConfig> {
 public:
   using ConfiguredDriver::ConfiguredDriver;
   Json run(World& w, Stack& s, const std::string&) const override {
-    const int n = static_cast<int>(w.ranks());
+    const int n = static_cast<int>(w.contexts().ranks());
     StormCtx x{w, s, c_, GlobalSync(w.sim(), n), n, 0, std::vector<double>(c_.sizes.size(), 0.0),
                std::vector<double>(c_.sizes.size(), 0.0), std::vector<long long>(c_.sizes.size(), 0)};
     for (int r = 0; r < n; ++r) storm_rank(x, r);

@@ -52,8 +52,8 @@ struct Work {
   double t0 = 0;
   bool await_ready() const noexcept { return seconds <= 0; }
   void await_suspend(std::coroutine_handle<> h) {
-    if (acc) t0 = std::max(w.sim().now(), w.cpu_free_at(rank));
-    w.compute(rank, seconds, [h] { h.resume(); });
+    if (acc) t0 = std::max(w.sim().now(), w.cpus().cpu_free_at(rank));
+    w.cpus().compute(rank, seconds, [h] { h.resume(); });
   }
   void await_resume() {
     if (acc && seconds > 0) *acc += w.sim().now() - t0;

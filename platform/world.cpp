@@ -18,7 +18,7 @@ World::World(Simulator& sim, Machine& machine, Placement placement, const topolo
                                                 flow_seq_));
   }
   if (TraceSink* t = sim_.trace)
-    for (long long r = 0; r < ranks(); ++r) t->rank_node(static_cast<int>(r), node_of(static_cast<int>(r)));
+    for (long long r = 0; r < contexts_.ranks(); ++r) t->rank_node(static_cast<int>(r), contexts_.node_of(static_cast<int>(r)));
 }
 
 const Fabric& World::fabric(int net) const { return select_fabric(fabrics_, machine_, net); }
@@ -31,7 +31,7 @@ void World::set_neighbour_job(NeighbourJob job) {
   for (long long n : job.nodes) {
     if (n < 0 || n >= machine_.nodes)
       throw std::invalid_argument(fmt::format("node {} is not in machine {} (nodes 0..{})", n, machine_.name, machine_.nodes - 1));
-    for (long long p : placement().nodes)
+    for (long long p : contexts_.placement().nodes)
       if (p == n) throw std::invalid_argument(fmt::format("node {} runs ranks of this job: a neighbour job runs on other nodes", n));
   }
   neighbour_ = std::make_unique<NeighbourJob>(std::move(job));

@@ -62,38 +62,6 @@ public:
   void declare_resources();
   std::uint64_t neighbour_streams() const;
 
-  // --- Forwarders to the parts (see each part for the contract) ---
-  const Placement& placement() const { return contexts_.placement(); }
-  long long ranks() const { return contexts_.ranks(); }
-  long long node_of(int rank) const { return contexts_.node_of(rank); }
-  bool same_node(int a, int b) const { return node_of(a) == node_of(b); }
-  int local_ranks(int rank) const { return contexts_.local_ranks(rank); }
-  int core_of(int rank) const { return contexts_.core_of(rank); }
-  const platform::NodeType& node_type(int rank) const { return contexts_.node_type(rank); }
-  double signal_latency(int from, int to) const { return contexts_.signal_latency(from, to); }
-  MemSpace local_memory(int rank) const { return contexts_.local_memory(rank); }
-  int gpu_of(int rank) const { return contexts_.gpu_of(rank); }
-  void cpu(int ctx, double cost, Callback fn, const char* what = nullptr) { cpus_.cpu(ctx, cost, std::move(fn), what); }
-  void cpu_copy(int ctx, double bytes, Callback fn, MemSpace src = {}, MemSpace dst = {}) {
-    cpus_.cpu_copy(ctx, bytes, std::move(fn), src, dst);
-  }
-  double cpu_free_at(int ctx) const { return cpus_.cpu_free_at(ctx); }
-  void steal(int ctx, double cost) { cpus_.steal(ctx, cost); }
-  void compute(int ctx, double seconds, Callback done) { cpus_.compute(ctx, seconds, std::move(done)); }
-  double copy_time_uncontended(double bytes, int rank = 0) const { return copies_.copy_time_uncontended(bytes, rank); }
-  const Network& network(int net = -1) const { return fabric(net).network(); }
-  const topology::RoutePolicyInfo& routing(int net = -1) const { return fabric(net).routing(); }
-  PathCost path(long long node_a, long long node_b, int net = -1) const { return fabric(net).path(node_a, node_b); }
-  topology::Route route(long long node_a, long long node_b, int net = -1) const { return fabric(net).route(node_a, node_b); }
-  double wire_time(long long node_a, long long node_b, double bytes, int net = -1) const {
-    return fabric(net).wire_time(node_a, node_b, bytes);
-  }
-  int port_of(int rank, int net = -1) const { return fabric(net).port_of(rank); }
-  void bulk(long long node_a, long long node_b, double bytes, double latency, Callback done, bool pulled = false,
-            int rank_a = -1, int rank_b = -1, int net = -1) {
-    fabric(net).bulk(node_a, node_b, bytes, latency, std::move(done), pulled, rank_a, rank_b);
-  }
-
 private:
   Simulator& sim_;
   Machine& machine_;

@@ -33,9 +33,9 @@ std::string provenance_path(const std::string& file) {
 
 // The route policy of the run: its name on a machine with one network, else {network: name}.
 Json routing_json(const World& w) {
-  if (w.networks() == 1) return w.routing().name;
+  if (w.networks() == 1) return w.fabric().routing().name;
   Json j = Json::object();
-  for (int i = 0; i < w.networks(); ++i) j[w.network(i).name] = w.routing(i).name;
+  for (int i = 0; i < w.networks(); ++i) j[w.fabric(i).network().name] = w.fabric(i).routing().name;
   return j;
 }
 }  // namespace

@@ -209,12 +209,12 @@ Task replay_rank(Run& x, int me) {
 }  // namespace
 
 Json replay_run(World& w, Stack& s, const ReplayConfig& c) {
-  const int n = static_cast<int>(w.ranks());
+  const int n = static_cast<int>(w.contexts().ranks());
   if (n != static_cast<int>(c.files.size()))
     throw InputError(c.index, "", fmt::format("the trace has {} ranks, the run {}", c.files.size(), n));
   Run x{w, s, c, n, ScheduleExec(s, n), {}, {}, {}, {}, {}, 0, nullptr, std::nullopt, {}, {}, {}, 0};
   std::vector<long long> node_key(static_cast<std::size_t>(n));
-  for (int r = 0; r < n; ++r) node_key[static_cast<std::size_t>(r)] = w.node_of(r);
+  for (int r = 0; r < n; ++r) node_key[static_cast<std::size_t>(r)] = w.contexts().node_of(r);
   x.layout.emplace(node_key);
   const std::size_t chunk = std::clamp<std::size_t>((128u << 20) / static_cast<std::size_t>(n), 1024, 65536);
   x.ranks.reserve(static_cast<std::size_t>(n));

@@ -76,31 +76,31 @@ TEST_CASE("platform/world: one fabric per network, routed independently, ports p
   w.declare_resources();
   sim.seal();
   REQUIRE(w.networks() == 2);
-  CHECK(w.network(0).name == "gemini");
-  CHECK(w.network(1).name == "second");
-  CHECK_THROWS_AS(w.path(0, 300), std::logic_error);  // several networks: the caller names one
-  CHECK_FALSE(w.route(0, 300, 0).empty());
-  CHECK(w.route(0, 300, 1).empty());
-  PathCost second = w.path(0, 300, 1);
+  CHECK(w.fabric(0).network().name == "gemini");
+  CHECK(w.fabric(1).network().name == "second");
+  CHECK_THROWS_AS(w.fabric().path(0, 300), std::logic_error);  // several networks: the caller names one
+  CHECK_FALSE(w.fabric(0).route(0, 300).empty());
+  CHECK(w.fabric(1).route(0, 300).empty());
+  PathCost second = w.fabric(1).path(0, 300);
   CHECK(second.latency == Approx(1e-6));
   CHECK(second.bandwidth == Approx(1e9));
-  PathCost gemini = w.path(0, 300, 0);
+  PathCost gemini = w.fabric(0).path(0, 300);
   CHECK(gemini.latency > m->network("gemini").nic_latency());  // router hops on the torus
-  CHECK(w.routing(0).name == "dimension_order");
-  CHECK(w.routing(1).name == "minimal");
-  CHECK(w.port_of(0, 0) == 0);
-  CHECK(w.port_of(8, 0) == 1);   // NUMA 2: the Gemini NIC on NUMA 2
-  CHECK(w.port_of(4, 0) == 0);   // NUMA 1, package 0: the Gemini NIC of its package
-  CHECK(w.port_of(8, 1) == 0);   // one port on the second network
-  CHECK(w.port_of(15, 1) == 0);
+  CHECK(w.fabric(0).routing().name == "dimension_order");
+  CHECK(w.fabric(1).routing().name == "minimal");
+  CHECK(w.fabric(0).port_of(0) == 0);
+  CHECK(w.fabric(0).port_of(8) == 1);   // NUMA 2: the Gemini NIC on NUMA 2
+  CHECK(w.fabric(0).port_of(4) == 0);   // NUMA 1, package 0: the Gemini NIC of its package
+  CHECK(w.fabric(1).port_of(8) == 0);   // one port on the second network
+  CHECK(w.fabric(1).port_of(15) == 0);
 
   // Without sharing (DES): each network prices a transfer with its own resources. (Sharing between flows, and its
   // absence between networks and between ports: platform/tests/engine/networks_sharing.cpp, on SimGrid.)
   const double bytes = 1 << 20;
   double second_t = -1, gemini_t = -1;
   run([&](World& x) {
-    x.bulk(0, 1, bytes, 0, [&] { second_t = x.sim().now(); }, false, 0, 16, 1);
-    x.bulk(0, 1, bytes, 0, [&] { gemini_t = x.sim().now(); }, false, 0, 16, 0);
+    x.fabric(1).bulk(0, 1, bytes, 0, [&] { second_t = x.sim().now(); }, false, 0, 16);
+    x.fabric(0).bulk(0, 1, bytes, 0, [&] { gemini_t = x.sim().now(); }, false, 0, 16);
   });
   CHECK(second_t == Approx(bytes / 1e9));  // the LogGP NIC's resources at 1/G
   const auto& g = m->network("gemini");
@@ -158,8 +158,8 @@ TEST_CASE("platform/machine: two node types with counts", "[unit][platform]") {
   engine::DesEngine sim;
   World w(sim, *m, p);
   w.declare_resources();
-  CHECK(w.node_type(0).cores() == 4);
-  CHECK(w.signal_latency(0, 1) == Approx(0.25e-6));
+  CHECK(w.contexts().node_type(0).cores() == 4);
+  CHECK(w.contexts().signal_latency(0, 1) == Approx(0.25e-6));
 }
 
 // Configuration: Cielo (one network, one node type). Expected: short parameter names as before, and the long form
@@ -227,8 +227,8 @@ TEST_CASE("platform/fabric: a port works on at most max_active_transfers bulk tr
   sim.seal();
   const double bytes = 1 << 20;
   std::vector<std::pair<int, double>> ends;
-  for (int i = 0; i < 6; ++i) w.bulk(0, 1, bytes, 0, [&, i] { ends.emplace_back(i, sim.now()); }, false, 0, 8);
-  for (int i = 6; i < 8; ++i) w.bulk(0, 1, bytes, 0, [&, i] { ends.emplace_back(i, sim.now()); }, true, 0, 8);
+  for (int i = 0; i < 6; ++i) w.fabric().bulk(0, 1, bytes, 0, [&, i] { ends.emplace_back(i, sim.now()); }, false, 0, 8);
+  for (int i = 6; i < 8; ++i) w.fabric().bulk(0, 1, bytes, 0, [&, i] { ends.emplace_back(i, sim.now()); }, true, 0, 8);
   sim.run();
   REQUIRE(ends.size() == 8);
   const double t = ends.front().second;

@@ -21,9 +21,9 @@ TEST_CASE("platform/world: a progress thread runs beside its rank's main thread"
   CHECK(w.contexts().rank_of(t) == 0);
   CHECK(w.contexts().core_of_context(t) == 5);
   double compute_end = -1, thread_end = -1, main_end = -1;
-  w.compute(0, 10e-6, [&] { compute_end = w.sim().now(); });
-  w.cpu(t, 1e-6, [&] { thread_end = w.sim().now(); });
-  w.cpu(0, 1e-6, [&] { main_end = w.sim().now(); });
+  w.cpus().compute(0, 10e-6, [&] { compute_end = w.sim().now(); });
+  w.cpus().cpu(t, 1e-6, [&] { thread_end = w.sim().now(); });
+  w.cpus().cpu(0, 1e-6, [&] { main_end = w.sim().now(); });
   sim.run();
   CHECK(thread_end == Approx(1e-6));
   CHECK(compute_end == Approx(10e-6));
@@ -48,12 +48,12 @@ TEST_CASE("platform/world: contexts sharing a core take turns and pay a context 
   const double sw = m->os.context_switch_cost.value;
   REQUIRE(sw > 0);
   double a_end = -1, b_end = -1, b2_end = -1, main0_end = -1, c_end = -1, main1_end = -1;
-  w.cpu(a, 1e-6, [&] { a_end = w.sim().now(); });
-  w.cpu(b, 1e-6, [&] { b_end = w.sim().now(); });
-  w.cpu(b, 1e-6, [&] { b2_end = w.sim().now(); });
-  w.cpu(0, 2e-6, [&] { main0_end = w.sim().now(); });
-  w.cpu(c, 1e-6, [&] { c_end = w.sim().now(); });
-  w.cpu(1, 1e-6, [&] { main1_end = w.sim().now(); });
+  w.cpus().cpu(a, 1e-6, [&] { a_end = w.sim().now(); });
+  w.cpus().cpu(b, 1e-6, [&] { b_end = w.sim().now(); });
+  w.cpus().cpu(b, 1e-6, [&] { b2_end = w.sim().now(); });
+  w.cpus().cpu(0, 2e-6, [&] { main0_end = w.sim().now(); });
+  w.cpus().cpu(c, 1e-6, [&] { c_end = w.sim().now(); });
+  w.cpus().cpu(1, 1e-6, [&] { main1_end = w.sim().now(); });
   sim.run();
   CHECK(a_end == Approx(1e-6));
   CHECK(b_end == Approx(2e-6 + sw));
@@ -86,12 +86,12 @@ TEST_CASE("platform/world: a progress thread on a core the node lacks is refused
 TEST_CASE("platform/world: signal latency follows the cores' distance under the mapping", "[unit][platform]") {
   test::Fixture f("cielo", 16, 16);
   const auto& links = f.machine->node_type(0).links();
-  CHECK(f.world->core_of(0) == 0);
-  CHECK(f.world->core_of(1) == 8);
-  CHECK(f.world->core_of(8) == 4);
-  CHECK(f.world->signal_latency(0, 8) == links.cache_line_other_numa.value);
-  CHECK(f.world->signal_latency(0, 1) == links.cache_line_other_package.value);
-  CHECK(f.world->signal_latency(0, 2) == links.cache_line_same_numa.value);
+  CHECK(f.world->contexts().core_of(0) == 0);
+  CHECK(f.world->contexts().core_of(1) == 8);
+  CHECK(f.world->contexts().core_of(8) == 4);
+  CHECK(f.world->contexts().signal_latency(0, 8) == links.cache_line_other_numa.value);
+  CHECK(f.world->contexts().signal_latency(0, 1) == links.cache_line_other_package.value);
+  CHECK(f.world->contexts().signal_latency(0, 2) == links.cache_line_same_numa.value);
   auto m = load_machine("cielo");
   Placement p = make_placement(*m, 16, 16, {}, "test", Json{{"map_by", "core"}});
   CHECK(p.core_of(1) == 1);
@@ -108,10 +108,10 @@ TEST_CASE("platform/world: path() answers from its memo equal the routed cost", 
   auto m = load_machine("titan");
   engine::DesEngine sim;
   World w(sim, *m, make_placement(*m, 4096, 1, {}, "test"));
-  const auto& net = w.network();
+  const auto& net = w.fabric().network();
   auto routed = [&](long long a, long long b) {
     PathCost c{net.nic_latency(), net.injection_bandwidth()};
-    for (auto id : w.route(a, b)) {
+    for (auto id : w.fabric().route(a, b)) {
       c.bandwidth = std::min(c.bandwidth, net.topology->link(id).bandwidth);
       c.latency += net.topology->link(id).latency;
     }
@@ -123,7 +123,7 @@ TEST_CASE("platform/world: path() answers from its memo equal the routed cost", 
   for (int pass = 0; pass < 2; ++pass) {
     int mismatches = 0;
     for (auto [a, b] : pairs) {
-      PathCost got = w.path(a, b), want = routed(a, b);
+      PathCost got = w.fabric().path(a, b), want = routed(a, b);
       if (got.latency != want.latency || got.bandwidth != want.bandwidth) ++mismatches;
     }
     CHECK(mismatches == 0);

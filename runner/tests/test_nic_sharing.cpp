@@ -22,8 +22,8 @@ struct Times {
 Times run(int n_mtl, int n_btl) {
   test::Fixture f("red-storm", 4, 2);
   World& w = *f.world;
-  REQUIRE(w.node_of(0) == w.node_of(1));
-  REQUIRE(w.node_of(2) == w.node_of(3));
+  REQUIRE(w.contexts().node_of(0) == w.contexts().node_of(1));
+  REQUIRE(w.contexts().node_of(2) == w.contexts().node_of(3));
   auto mtl = component_registry().find("mtl", "portals")->make_mtl(w.parts(), f.mca_, "");
   auto btl = component_registry().find("btl", "portals")->make_btl(w.parts(), f.mca_);
   Times t;

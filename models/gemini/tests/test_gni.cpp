@@ -80,7 +80,7 @@ TEST_CASE("ugni SMSG: the sender reaps one local CQ event per message when the a
   REQUIRE(gni.smsg_local_events == 1);
   const double t0 = f.sim.now();
   gni.smsg_send(0, 1, 8, [&] { posted = f.sim.now(); }, [] {});
-  const long long n0 = f.world->node_of(0), n1 = f.world->node_of(1);
+  const long long n0 = f.world->contexts().node_of(0), n1 = f.world->contexts().node_of(1);
   const Fabric& fab = f.world->fabric();
   const double ack =
       t0 + g.smsg_cpu_overhead + 8 / g.fma_pio_bandwidth + fab.wire_time(n0, n1, 8) + fab.wire_time(n1, n0, 0);

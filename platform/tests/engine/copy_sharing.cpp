@@ -36,16 +36,16 @@ int main() {
   double t_local = -1, t_remote = -1;
   std::vector<double> shared(4, -1);
   // (a), then (b) after it, then (c) after that: one at a time, so they do not share.
-  w.cpu_copy(0, bytes, [&] {
+  w.cpus().cpu_copy(0, bytes, [&] {
     t_local = sim.now();
     double start_b = sim.now();
-    w.cpu_copy(0, bytes, [&, start_b] {
+    w.cpus().cpu_copy(0, bytes, [&, start_b] {
       t_remote = sim.now() - start_b;
       double start_c = sim.now();
       int k = 0;
       for (int r : {0, 1, 4, 5}) {
         int i = k++;
-        w.cpu_copy(r, bytes, [&, i, start_c] { shared[static_cast<std::size_t>(i)] = sim.now() - start_c; },
+        w.cpus().cpu_copy(r, bytes, [&, i, start_c] { shared[static_cast<std::size_t>(i)] = sim.now() - start_c; },
                    MemSpace{MemKind::Host, 2 + i % 2});
       }
     }, MemSpace{MemKind::Host, 2});

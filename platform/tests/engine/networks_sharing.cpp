@@ -46,10 +46,10 @@ int main() {
     auto left = std::make_shared<int>(static_cast<int>(xs.size()));
     double start = sim.now();
     for (auto& [ra, rb, net, out] : xs)
-      w.bulk(w.node_of(ra), w.node_of(rb), bytes, 0, [&, left, start, out, next] {
+      w.fabric(net).bulk(w.contexts().node_of(ra), w.contexts().node_of(rb), bytes, 0, [&, left, start, out, next] {
         *out = sim.now() - start;
         if (--*left == 0) next();
-      }, false, ra, rb, net);
+      }, false, ra, rb);
   };
   double scratch = 0;
   phase({{0, 16, second, &a}}, [&] {

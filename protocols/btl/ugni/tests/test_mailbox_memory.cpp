@@ -147,7 +147,7 @@ TEST_CASE("mailbox memory: connected endpoints never exceed all peers", "[gemini
     bench::run_barrier(*f.world, *f.stack, bc, "test");
     auto st = f.stack->stats();
     const std::uint64_t eps = st.counters.at("ugni_endpoints");
-    const auto& pl = f.world->placement();
+    const auto& pl = f.world->contexts().placement();
     const std::uint64_t lim = effective_smsg_limit(f.mca_.get<UgniMca>(), c.ranks);
     MailboxMemory m = mailbox_memory({c.ranks, pl.ranks_per_node, pl.node_count()}, lim, 32, eps, 32);
     INFO(c.algo << " endpoints = " << eps);

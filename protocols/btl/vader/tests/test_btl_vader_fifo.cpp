@@ -41,7 +41,7 @@ TEST_CASE("vader: a FIFO fragment costs two dependent cache-line transfers, a fa
     arrived.push_back(f.sim.now());
     v.payload_consumed(d);
   });
-  const double L = f.world->signal_latency(0, 1);
+  const double L = f.world->contexts().signal_latency(0, 1);
   REQUIRE(L > 0);
 
   // Fast box: 32 header bytes, no data (nothing to copy in).

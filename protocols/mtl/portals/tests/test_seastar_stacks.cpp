@@ -205,16 +205,16 @@ TEST_CASE("mtl/portals: Portals calls per posted receive and per long send", "[s
     f.stack->irecv(0, 1, 1, 8, Buffer{0x20000, true}, [] {});
     f.stack->isend(0, 1, 1, 8, Buffer{0x30000, true}, [] {});
     f.sim.run();
-    const double t0 = f.sim.now(), r1 = std::max(t0, f.world->cpu_free_at(1));
+    const double t0 = f.sim.now(), r1 = std::max(t0, f.world->cpus().cpu_free_at(1));
     double s0 = 0;
     f.stack->irecv(1, 0, 7, 8, Buffer{0x20000, true}, [] {});
     f.sim.run();
-    const double recv_cpu = f.world->cpu_free_at(1) - r1;
+    const double recv_cpu = f.world->cpus().cpu_free_at(1) - r1;
     const double t1 = f.sim.now();
-    s0 = std::max(t1, f.world->cpu_free_at(0));
+    s0 = std::max(t1, f.world->cpus().cpu_free_at(0));
     f.stack->isend(0, 1, 9, bytes, Buffer{0x40000, true}, [] {});
     f.sim.run();
-    const double send_cpu = f.world->cpu_free_at(0) - s0;
+    const double send_cpu = f.world->cpus().cpu_free_at(0) - s0;
     return std::make_pair(recv_cpu, send_cpu);
   };
   // Long: above mtl_portals_eager_limit (32 KiB) for CM, above MPICH_MAX_SHORT_MSG_SIZE (128000 B) for Cray MPI.
