@@ -51,6 +51,8 @@
 #include "collectives/registry.hpp"
 #include "benchmarks/task.hpp"
 #include "core/params.hpp"
+#include "protocols/mtl/portals/mtl_portals.hpp"
+#include "protocols/pml/ob1/pml_ob1.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -476,9 +478,30 @@ Json routine_report(const Ctx& x, const AppConfig& c) {
   return Json{{"routine_pct", pct}, {"top_routines", top}, {"table1_lacks", lacks}};
 }
 
-std::uint64_t counter(const StackStats& st, const std::string& k) {
-  auto it = st.counters.find(k);
-  return it == st.counters.end() ? 0 : it->second;
+// The stack's long-protocol sends and unexpected arrivals, read by the declarations of the component that counts
+// them: mtl/portals (pml/cm, and Cray MPI over Portals, which reports the same table) or pml/ob1. null where the stack
+// does not count one.
+struct ProtocolCounts {
+  Json unexpected_long = nullptr, unexpected_short = nullptr, long_protocol = nullptr;
+};
+ProtocolCounts protocol_counts(const StackStats& st) {
+  using mtl::portals::MtlPortalsStat;
+  using pml::ob1::Ob1Stat;
+  auto mtl_stat = [](MtlPortalsStat id) -> const StatisticInfo& {
+    return statistic(mtl::portals::kMtlPortalsStatistics, id);
+  };
+  auto ob1_stat = [](Ob1Stat id) -> const StatisticInfo& { return statistic(pml::ob1::kOb1Statistics, id); };
+  ProtocolCounts c;
+  if (st.find(mtl_stat(MtlPortalsStat::ShortBlocksPosted))) {  // pml/cm + mtl/portals, Cray MPI over Portals
+    c.unexpected_long = st.value(mtl_stat(MtlPortalsStat::UnexpectedLong));
+    c.unexpected_short = st.value(mtl_stat(MtlPortalsStat::UnexpectedShort));
+    c.long_protocol = st.value(mtl_stat(MtlPortalsStat::LongSends));
+  } else {  // pml/ob1: RNDV/RGET headers are its long protocol
+    c.long_protocol = st.value(ob1_stat(Ob1Stat::HdrRndv)) + st.value(ob1_stat(Ob1Stat::HdrRget));
+    if (auto v = st.find(ob1_stat(Ob1Stat::UnexpectedLong))) c.unexpected_long = *v;
+    if (auto v = st.find(ob1_stat(Ob1Stat::UnexpectedShort))) c.unexpected_short = *v;
+  }
+  return c;
 }
 }  // namespace
 
@@ -598,16 +621,9 @@ Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file) {
     pct_sum += pct, pct_min = std::min(pct_min, pct), pct_max = std::max(pct_max, pct);
   }
   StackStats st = s.stats();
-  Json unexpected_long = nullptr, unexpected_short = nullptr, long_protocol = nullptr;
-  if (st.counters.count("mtl_short_blocks_posted")) {  // pml/cm + mtl/portals, Cray MPI over Portals
-    unexpected_long = counter(st, "mtl_unexpected_long");
-    unexpected_short = counter(st, "mtl_unexpected_short");
-    long_protocol = counter(st, "mtl_long_sends");
-  } else {  // pml/ob1: RNDV/RGET headers are its long protocol
-    long_protocol = counter(st, "ob1_RNDV") + counter(st, "ob1_RGET");
-    if (st.counters.count("ob1_unexpected_long")) unexpected_long = counter(st, "ob1_unexpected_long");
-    if (st.counters.count("ob1_unexpected_short")) unexpected_short = counter(st, "ob1_unexpected_short");
-  }
+  const ProtocolCounts pc = protocol_counts(st);
+  const Json &unexpected_long = pc.unexpected_long, &unexpected_short = pc.unexpected_short,
+             &long_protocol = pc.long_protocol;
   const Json& t = c.table1;
   Json out{{"app", c.app},
               {"stack", s.name()},

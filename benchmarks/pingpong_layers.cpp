@@ -5,6 +5,7 @@
 // included); a stack without such counters reports pml_us 0 (all of its latency is below the MPI layer).
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/osu_block.hpp"
+#include "protocols/pml/teg/pml_teg.hpp"
 
 #include <fmt/format.h>
 
@@ -12,10 +13,11 @@ namespace ompisim::bench {
 
 Json run_pingpong_layers(World& w, Stack& s, const OsuConfig& c) {
   Json points = Json::array();
-  auto counter = [](const StackStats& st, const char* k) {
-    auto it = st.counters.find(k);
-    return it == st.counters.end() ? 0.0 : static_cast<double>(it->second);
+  // pml/teg's declared layer counters (0 for a stack that does not report them).
+  auto counter = [](const StackStats& st, pml::teg::TegStat id) {
+    return static_cast<double>(st.value(statistic(pml::teg::kTegStatistics, id)));
   };
+  using pml::teg::TegStat;
   for (std::uint64_t size : c.sizes) {
     OsuConfig one = c;
     one.name = "osu_latency";
@@ -23,8 +25,8 @@ Json run_pingpong_layers(World& w, Stack& s, const OsuConfig& c) {
     StackStats before = s.stats();
     Json p = run_osu(w, s, one).at(0);
     StackStats after = s.stats();
-    double n = counter(after, "layer_pml_count") - counter(before, "layer_pml_count");
-    double pml = n > 0 ? (counter(after, "layer_pml_ns") - counter(before, "layer_pml_ns")) / n / 1000.0 : 0.0;
+    double n = counter(after, TegStat::LayerPmlCount) - counter(before, TegStat::LayerPmlCount);
+    double pml = n > 0 ? (counter(after, TegStat::LayerPmlNs) - counter(before, TegStat::LayerPmlNs)) / n / 1000.0 : 0.0;
     double lat = p.at("latency_us").get<double>();
     points.push_back({{"bytes", size}, {"latency_us", lat}, {"pml_us", pml}, {"ptl_us", lat - pml}});
   }

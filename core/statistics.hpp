@@ -48,6 +48,13 @@ private:
   std::array<std::uint64_t, N> values_{};
 };
 
+// The declaration of the counter `id` of a table (what StackStats::find reads a run's value by): a renamed enum entry
+// is a compile error where it is read, and a renamed counter is read under its new name.
+template <class Id, std::size_t N>
+constexpr const StatisticInfo& statistic(const std::array<StatisticInfo, N>& table, Id id) {
+  return table[static_cast<std::size_t>(id)];
+}
+
 // The tables as a registry entry holds them (ComponentInfo::statistics): a component's own, then those of the parts
 // whose counters it reports with its own (the NIC model it drives, the providers it links), in that order; a name
 // several of them declare (mpi_truncate_errors) is listed once, as its first table declares it.

@@ -5,6 +5,7 @@
 // byte-count shorthand (MPI_BYTE on MPI_COMM_WORLD) the drivers use.
 #pragma once
 #include "core/sim.hpp"
+#include "core/statistics.hpp"
 #include "mpi/p2p.hpp"
 #include "mpi/request.hpp"
 #include "platform/buffer.hpp"
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace ompisim {
@@ -20,7 +22,16 @@ struct StackStats {
   std::uint64_t sends_posted = 0, sends_completed = 0, recvs_posted = 0, recvs_completed = 0;
   std::uint64_t live_requests = 0, unexpected_now = 0, posted_now = 0;
   std::uint64_t amos = 0;
-  std::map<std::string, std::uint64_t> counters;  // protocol counters: "smsg", "eager_get", "rget", "put_fallback"...
+  std::map<std::string, std::uint64_t> counters;  // protocol counters, each under its component's declared name
+  // A counter read by its declaration (an entry of a component's table, `statistic(kTable, Enum::X)`), never by a
+  // string: the value the stack reports, or nullopt when it reports none under that name (a stack without the
+  // component, or a `when_counted` one still zero).
+  std::optional<std::uint64_t> find(const StatisticInfo& s) const {
+    auto it = counters.find(s.name);
+    return it == counters.end() ? std::nullopt : std::optional<std::uint64_t>(it->second);
+  }
+  // As find, 0 when not reported.
+  std::uint64_t value(const StatisticInfo& s) const { return find(s).value_or(0); }
 };
 
 class Stack {

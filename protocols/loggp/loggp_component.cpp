@@ -12,7 +12,8 @@ void register_component(ComponentRegistry& reg) {
            .source = "Hoefler et al., LogGOPSim (HPDC 2010)",
            .make_stack = [](const PlatformParts& parts, const McaParams&, const std::string&) {
              return std::make_unique<LogGPStack>(parts.sim, parts.contexts, parts.cpus, parts.fabric());
-           }});
+           },
+           .statistics = statistic_list(kLogGPStatistics)});
 }
 
 }  // namespace ompisim::loggp

@@ -13,8 +13,13 @@ StackStats LogGPStack::stats() const {
   StackStats s;
   lib_.report(s);
   s.amos = amos_;
+  auto own = counters_;
+  own.set(LogGPStat::TruncateErrors, lib_.truncated());
+  own.report(s.counters);
   return s;
 }
+
+bool LogGPStack::gap_busy(const Gap& g) const { return g.head < g.queue.size() || g.next > sim_.now(); }
 
 double LogGPStack::recv_overhead(double bytes) const {
   const double extra = std::max(0.0, bytes - 1);
@@ -59,12 +64,14 @@ void LogGPStack::wire(int rank, int dst, std::uint64_t bytes, Completion injecte
   // are free; the CPU is then busy o + (s-1)O, the first byte leaves after o, the send gap lasts g + (s-1)G, and the
   // first byte arrives L after it left.
   const double extra = std::max(0.0, static_cast<double>(bytes) - 1);
+  Gap& gap = send_gap_[static_cast<std::size_t>(rank)];
+  if (gap_busy(gap)) counters_.add(LogGPStat::SendGapWaits);
   auto started = [this, rank, dst, injected = std::move(injected), arrived = std::move(arrived)](double start) mutable {
     const double inject = start + p_.o;
     if (injected) sim_.at(inject, std::move(injected));
     sim_.at(inject + fabric_.wire_time(ctx_.node_of(rank), ctx_.node_of(dst), 1), std::move(arrived));
   };
-  enqueue(rank, send_gap_[static_cast<std::size_t>(rank)],
+  enqueue(rank, gap,
           Job{p_.o + extra / p_.O_bandwidth, p_.g + extra / p_.G_bandwidth, [] {}, std::move(started)},
           "LogGP o + (s-1)O (send)");
 }
@@ -73,8 +80,10 @@ void LogGPStack::receive(int rank, double bytes, Completion done) {
   // LogGOPSim (OP_MSG): the message is taken when both the CPU and the receive gap are free (from its first byte's
   // arrival); the CPU pays o + max((s-1)O, (s-1)G), the receive gap lasts g + (s-1)G.
   const double extra = std::max(0.0, bytes - 1);
-  enqueue(rank, recv_gap_[static_cast<std::size_t>(rank)],
-          Job{recv_overhead(bytes), p_.g + extra / p_.G_bandwidth, std::move(done), nullptr}, "LogGP o (receive)");
+  Gap& gap = recv_gap_[static_cast<std::size_t>(rank)];
+  if (gap_busy(gap)) counters_.add(LogGPStat::RecvGapWaits);
+  enqueue(rank, gap, Job{recv_overhead(bytes), p_.g + extra / p_.G_bandwidth, std::move(done), nullptr},
+          "LogGP o (receive)");
 }
 
 void LogGPStack::start_send(const mpi::P2P& p, Completion done) {
@@ -84,6 +93,8 @@ void LogGPStack::start_send(const mpi::P2P& p, Completion done) {
   const mpi::RequestId sid = lib_.new_send(p, std::move(done)).first;
   std::uint32_t seq = lib_.next_send_seq(rank, ctx, dst);
   bool rndv = static_cast<double>(bytes) > p_.S;
+  counters_.add(rndv ? LogGPStat::RndvSends : LogGPStat::EagerSends);
+  counters_.add(LogGPStat::Bytes, bytes);
   Msg m{rank, p.tag, bytes, sid, rndv};
   wire(rank, dst, rndv ? 0 : bytes, rndv ? Completion() : Completion([this, sid] { lib_.complete_send(sid); }),
        [this, dst, ctx, seq, m] {

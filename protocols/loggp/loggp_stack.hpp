@@ -11,16 +11,30 @@
 // Messages above S use a rendezvous (RTS, CTS, then the data). Matching follows MPI order.
 // Its closed forms (e.g. a dissemination barrier in ceil(log2 P)(2o + L)) check the drivers and the schedules.
 #pragma once
+#include "core/statistics.hpp"
 #include "models/loggp/nic.hpp"
 #include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "platform/cpu_timeline.hpp"
 #include "platform/fabric.hpp"
 
+#include <array>
 #include <functional>
 #include <vector>
 
 namespace ompisim::loggp {
+
+// The loggp stack's statistics, declared once (stats() reports all of them; the registry entry and
+// `ompisim describe model/loggp` list them).
+enum class LogGPStat : std::uint8_t { EagerSends, RndvSends, Bytes, SendGapWaits, RecvGapWaits, TruncateErrors };
+inline constexpr std::array<StatisticInfo, 6> kLogGPStatistics{{
+    {"loggp_eager_sends", "messages", "sends of at most S bytes: the data at once"},
+    {"loggp_rndv_sends", "messages", "sends above S: RTS, CTS, then the data"},
+    {"loggp_bytes", "bytes", "payload bytes sent"},
+    {"loggp_send_gap_waits", "messages", "messages (data, RTS, CTS) whose start waited for the rank's send gap g"},
+    {"loggp_recv_gap_waits", "messages", "messages whose reception waited for the rank's receive gap g"},
+    {"mpi_truncate_errors", "receives", "receives whose message was longer than their buffer"},
+}};
 
 class LogGPStack final : public Stack {
 public:
@@ -53,6 +67,8 @@ private:
     std::size_t head = 0;
     bool armed = false;  // an event to retry at `next` is scheduled
   };
+  // Whether a message queued on `g` now would wait for it (its gap not over, or messages queued before it).
+  bool gap_busy(const Gap& g) const;
   // Queues `j` on rank's gap `g` and starts what can start (LogGOPSim: a message starts when max(nexto, next g) has
   // passed; it is retried at that time otherwise).
   void enqueue(int rank, Gap& g, Job j, const char* what);
@@ -74,6 +90,7 @@ private:
   mpi::Library<mpi::Request, mpi::Request, Msg> lib_;
   std::vector<Gap> send_gap_, recv_gap_;  // per rank
   std::uint64_t amos_ = 0;
+  Statistics<LogGPStat, kLogGPStatistics.size()> counters_{kLogGPStatistics};  // TruncateErrors: at report
 };
 
 }  // namespace ompisim::loggp

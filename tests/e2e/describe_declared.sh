@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# describe shows what components declare once: the statistics of btl/ugni, btl/vader, btl/portals, native/mpich_gni,
-# pml/ob1, pml/teg and ptl/elan4 (name, unit, description; every counter of theirs a run reports is among them), also
-# listed per component, indented, by describe MACHINE (cielo, red-storm, osu-elan4); a run of each stack on mtl/ofi
-# (with ofi/cxi, ofi/shm, ofi/linkx), mtl/portals, btl/ugni, the native comparators and the NIC models they drive
-# (SeaStar, Elan4) reports no counter its components do not declare; the SMSG limits resolved per job size (btl/ugni:
+# describe shows what components declare once: the statistics of btl/ugni, btl/vader, btl/portals, btl/gm (those of
+# the Open MPI 1.1 BTLs over the commodity NICs), native/mpich_gni, pml/ob1, pml/teg and ptl/elan4 (name, unit,
+# description; every counter of theirs a run reports is among them), also listed per component, indented, by describe
+# MACHINE (cielo, red-storm, osu-elan4); a run of each stack on mtl/ofi (with ofi/cxi, ofi/shm, ofi/linkx),
+# mtl/portals, btl/ugni, btl/openib + btl/gm, btl/tcp, the native comparators and the NIC models they drive (SeaStar,
+# Elan4), and the loggp stack reports no counter its components do not declare; the SMSG limits resolved per job size (btl/ugni:
 # its revision's rule in btl_ugni_mca.hpp; Cray MPT: Table I, protocols/base/smsg_auto_limit.hpp), and a run's
 # provenance records the effective value.
 set -u
@@ -110,4 +111,17 @@ stack_declares "$t/oo" pml/ob1 btl/ugni btl/vader btl/self
 stack_declares "$t/eo" pml/teg ptl/elan4
 run_small tport osu-elan4 native 1
 stack_declares "$t/tporto" native/mpich_qsnet
+# The Open MPI 1.1 BTLs (one table, each BTL's counters under its own name) and the loggp stack.
+"$BIN" describe btl/gm > "$t/gm" || fail=1
+for n in frags priority_frags large_frags copied_frags bytes puts gets get_bytes channel_waits; do check gm "gm_$n "; done
+run_small hetero lanl-multi-nic openmpi 1
+stack_declares "$t/heteroo" pml/ob1 btl/openib btl/gm btl/self
+declared gm "$t/heteroo" "gm_"
+run_small tcp hetero-cpu openmpi 1
+stack_declares "$t/tcpo" pml/ob1 btl/tcp btl/self
+"$BIN" describe model/loggp > "$t/loggp" || fail=1
+check loggp "loggp_rndv_sends "
+run_small loggp loggp loggp 1
+stack_declares "$t/loggpo" model/loggp
+declared loggp "$t/loggpo" "loggp_"
 exit $fail

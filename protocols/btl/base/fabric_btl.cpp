@@ -2,9 +2,29 @@
 
 #include "models/commodity/nic.hpp"
 
+#include <mutex>
 #include <stdexcept>
 
 namespace ompisim::btl {
+
+const std::array<StatisticInfo, kFabricBtlStatistics.size()>& fabric_btl_statistics(const std::string& btl) {
+  struct Named {
+    std::array<std::string, kFabricBtlStatistics.size()> names;
+    std::array<StatisticInfo, kFabricBtlStatistics.size()> table;
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Named> tables;  // a node per BTL: the names' addresses never change
+  const std::lock_guard lock(mutex);
+  auto [it, made] = tables.try_emplace(btl);
+  Named& n = it->second;
+  if (made)
+    for (std::size_t i = 0; i < kFabricBtlStatistics.size(); ++i) {
+      const StatisticInfo& s = kFabricBtlStatistics[i];
+      n.names[i] = btl + "_" + s.name;
+      n.table[i] = {n.names[i].c_str(), s.unit, s.description, s.when_counted};
+    }
+  return n.table;
+}
 
 int FabricBtl::network_of(const Machine& machine, const std::string& name, const std::string& nic_kind) {
   if (const int i = machine.network_index_of_kind(nic_kind); i >= 0) return i;
@@ -13,7 +33,8 @@ int FabricBtl::network_of(const Machine& machine, const std::string& name, const
 
 FabricBtl::FabricBtl(const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric, std::string name, BtlCaps caps,
                      Connection conn)
-    : ctx_(contexts), cpus_(cpus), fabric_(fabric), name_(std::move(name)), caps_(caps), conn_(conn) {
+    : ctx_(contexts), cpus_(cpus), fabric_(fabric), name_(std::move(name)), caps_(caps), conn_(conn),
+      stats_(fabric_btl_statistics(name_)) {
   const auto& nic = nic_as<commodity::CommodityNic>(*fabric.network().nic, fabric.network().nic_kind());
   latency_ = nic.p.latency;
   bandwidth_ = nic.injection_bandwidth();
@@ -37,16 +58,18 @@ int FabricBtl::channel_of(const Descriptor& d) const {
 }
 
 void FabricBtl::send(const Descriptor& d, Completion local_done) {
-  ++frags_sent;
-  bytes_sent += d.data.length;
   const bool copy_in = !(d.flags & (desc_flag::InPlace | desc_flag::Put)) && d.data.length > 0;
+  stats_.add(FabricStat::Frags);
+  stats_.add(FabricStat::Bytes, d.data.length);
+  if (d.wire_bytes() > caps_.eager_limit) stats_.add(FabricStat::LargeFrags);
+  if (copy_in) stats_.add(FabricStat::CopiedFrags);
   const double bytes = static_cast<double>(d.wire_bytes());
   cpus_.cpu(d.src, overhead_, [this, d, bytes, copy_in, local_done = std::move(local_done)]() mutable {
     auto wire = [this, d, bytes, copy_in, local_done = std::move(local_done)]() mutable {
       if (copy_in && local_done) local_done();  // the user buffer is free once copied into the BTL's
       const std::uint64_t key = lane_key(d.src, d.dst);
       const int ch = channel_of(d);
-      if (ch) ++priority_frags;
+      if (ch) stats_.add(FabricStat::PriorityFrags);
       auto start = [this, d, bytes, copy_in, local_done, key, ch](double latency) mutable {
         fabric_.bulk(ctx_.node_of(d.src), ctx_.node_of(d.dst), bytes, latency,
                 [this, d, copy_in, local_done, key, ch]() mutable {
@@ -55,17 +78,22 @@ void FabricBtl::send(const Descriptor& d, Completion local_done) {
           cpus_.cpu(d.dst, overhead_, [this, d] { deliver(d); }, "btl progress (receive)");
         }, false, d.src, d.dst);
       };
-      Lane& l = lanes_[ch][key];
-      if (l.busy) {
-        l.queued.push_back(std::move(start));
-      } else {
-        l.busy = true;
-        start(latency_);
-      }
+      on_lane(ch, key, std::move(start));
     };
     if (copy_in) cpus_.cpu_copy(d.src, static_cast<double>(d.data.length), std::move(wire));
     else wire();
   }, "btl send");
+}
+
+void FabricBtl::on_lane(int channel, std::uint64_t key, std::function<void(double)> start) {
+  Lane& l = lanes_[channel][key];
+  if (l.busy) {
+    stats_.add(FabricStat::ChannelWaits);
+    l.queued.push_back(std::move(start));
+  } else {
+    l.busy = true;
+    start(latency_);
+  }
 }
 
 void FabricBtl::next_on_lane(int channel, std::uint64_t key) {
@@ -82,8 +110,8 @@ void FabricBtl::next_on_lane(int channel, std::uint64_t key) {
 }
 
 void FabricBtl::put(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer, Completion done) {
-  ++puts;
-  bytes_sent += bytes;
+  stats_.add(FabricStat::Puts);
+  stats_.add(FabricStat::Bytes, bytes);
   cpus_.cpu(initiator, overhead_, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
     const std::uint64_t key = lane_key(initiator, peer);
     auto start = [this, initiator, peer, bytes, key, done](double latency) mutable {
@@ -93,18 +121,13 @@ void FabricBtl::put(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer
         cpus_.cpu(initiator, overhead_, std::move(done), "btl completion");
       }, false, initiator, peer);
     };
-    Lane& l = lanes_[0][key];
-    if (l.busy) {
-      l.queued.push_back(std::move(start));
-    } else {
-      l.busy = true;
-      start(latency_);
-    }
+    on_lane(0, key, std::move(start));
   }, "btl put/get issue");
 }
 
 void FabricBtl::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer, Completion done) {
-  ++gets;
+  stats_.add(FabricStat::Gets);
+  stats_.add(FabricStat::GetBytes, bytes);
   cpus_.cpu(initiator, overhead_, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
     fabric_.bulk(ctx_.node_of(peer), ctx_.node_of(initiator), static_cast<double>(bytes), latency_,
             [this, initiator, done = std::move(done)]() mutable { cpus_.cpu(initiator, overhead_, std::move(done), "btl completion"); },

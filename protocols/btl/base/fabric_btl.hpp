@@ -24,18 +24,42 @@
 // LIMITATIONS: no flow control (tokens/credits), no memory registration cost, no eager RDMA channel, no NACK/retry;
 // the receive copy of a send fragment is the PML's (ob1 copies out of the BTL buffer).
 #pragma once
+#include "core/statistics.hpp"
 #include "platform/cpu_timeline.hpp"
 #include "platform/fabric.hpp"
 #include "protocols/btl/base/v11_caps.hpp"
 #include "protocols/btl/btl.hpp"
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <string>
 #include <unordered_map>
 
 namespace ompisim::btl {
+
+// The statistics of a commodity-NIC BTL, declared once for btl/openib, btl/gm and btl/tcp: each component reports them
+// under its own name, <btl>_<statistic> ("gm_frags", "openib_puts"), so that two of them in one stack (the
+// heterogeneous paper's openib + gm) count apart. Every one is reported, zero or not.
+enum class FabricStat : std::uint8_t {
+  Frags, PriorityFrags, LargeFrags, CopiedFrags, Bytes, Puts, Gets, GetBytes, ChannelWaits
+};
+inline constexpr std::array<StatisticInfo, 9> kFabricBtlStatistics{{
+    {"frags", "fragments", "send fragments (descriptors: the PML's control messages and data fragments) sent"},
+    {"priority_frags", "fragments", "fragments sent on the high-priority channel (PRIORITY, within the eager limit)"},
+    {"large_frags", "fragments", "fragments above the eager limit, header included (a rendezvous's send fragments)"},
+    {"copied_frags", "fragments", "fragments copied into a BTL buffer first (the rest go from the user buffer)"},
+    {"bytes", "bytes", "data bytes sent by fragments and RDMA writes (headers excluded)"},
+    {"puts", "transfers", "RDMA writes into a peer's registered buffer"},
+    {"gets", "transfers", "RDMA reads from a peer's buffer"},
+    {"get_bytes", "bytes", "bytes pulled by RDMA reads"},
+    {"channel_waits", "transfers", "fragments and RDMA writes that waited behind an earlier one on their channel"},
+}};
+// kFabricBtlStatistics as btl/`btl` declares and reports them: each name prefixed by "<btl>_". The same table (one
+// per name, made once and kept for the program's life) for its registry entry and its modules.
+const std::array<StatisticInfo, kFabricBtlStatistics.size()>& fabric_btl_statistics(const std::string& btl);
 
 class FabricBtl : public Btl {
 public:
@@ -53,8 +77,8 @@ public:
   void send(const Descriptor& d, Completion local_done) override;
   void get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
   void put(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) override;
-  // priority_frags: on the high channel; puts: RDMA writes (their bytes are in bytes_sent, not in frags_sent)
-  std::uint64_t frags_sent = 0, bytes_sent = 0, gets = 0, puts = 0, priority_frags = 0;
+  void add_counters(std::map<std::string, std::uint64_t>& c) const override { stats_.report(c); }
+  std::uint64_t count(FabricStat s) const { return stats_[s]; }
   Connection connection() const { return conn_; }
   // Measured properties of the path (the NIC kind's parameters): what a scheduling policy may weight by.
   double path_latency() const override { return latency_; }
@@ -74,6 +98,8 @@ private:
   // The channel a descriptor goes on: 1 (high priority) for a PRIORITY descriptor that fits an eager fragment on a
   // connection with a priority channel, else 0.
   int channel_of(const Descriptor& d) const;
+  // Starts a transfer on its channel now, or queues it behind the one on the wire.
+  void on_lane(int channel, std::uint64_t key, std::function<void(double)> start);
   void next_on_lane(int channel, std::uint64_t key);
   std::unordered_map<std::uint64_t, Lane> lanes_[2];
   const Contexts& ctx_;
@@ -83,6 +109,7 @@ private:
   BtlCaps caps_;
   Connection conn_;
   double latency_ = 0, bandwidth_ = 0, overhead_ = 0;
+  Statistics<FabricStat, kFabricBtlStatistics.size()> stats_;
 };
 
 }  // namespace ompisim::btl

@@ -1,6 +1,7 @@
 // The registry entry of a v1.1 commodity-NIC BTL (btl/gm, btl/openib, btl/tcp), made from its parameter block's
-// declaration (V11BtlMca, kComponent): its name, NIC kind, parameters and flags, and a FabricBtl module over the
-// network of that NIC kind with the block's capability record and the component's connection.
+// declaration (V11BtlMca, kComponent): its name, NIC kind, parameters, flags and statistics (FabricBtl's, under its
+// name), and a FabricBtl module over the network of that NIC kind with the block's capability record and the
+// component's connection.
 #pragma once
 #include "protocols/btl/base/fabric_btl.hpp"
 #include "protocols/btl/base/v11_caps.hpp"
@@ -29,7 +30,8 @@ ComponentInfo v11_fabric_btl(std::string description, const std::string& source_
                                                k.connection);
           },
           .btl_flags = Mca{}.caps().flags,
-          .reach = Reach::Network};
+          .reach = Reach::Network,
+          .statistics = statistic_list(fabric_btl_statistics(c.name))};
 }
 
 }  // namespace ompisim::btl

@@ -1,9 +1,21 @@
 // btl/self: messages a rank sends to itself: one copy through a fragment, delivered on the same CPU.
 #pragma once
+#include "core/statistics.hpp"
 #include "platform/cpu_timeline.hpp"
 #include "protocols/btl/btl.hpp"
 
+#include <array>
+
 namespace ompisim::btl::self {
+
+// btl/self's statistics, declared once (add_counters reports them; the registry entry and `ompisim describe btl/self`
+// list them). Absent from a run's counters while zero: most runs send nothing to themselves.
+enum class SelfStat : std::uint8_t { Sends, Bytes, Gets };
+inline constexpr std::array<StatisticInfo, 3> kSelfStatistics{{
+    {"self_sends", "fragments", "descriptors a rank sent to itself (one copy, delivered on its own CPU)", true},
+    {"self_bytes", "bytes", "data bytes those descriptors copied", true},
+    {"self_gets", "transfers", "RDMA reads of a rank's own buffer (one copy)", true},
+}};
 
 // MCA_BTL_FLAGS_* of btl/self (see the capability record below).
 constexpr std::uint32_t kFlags = flag::Send | flag::Put | flag::Get | flag::SendInplace;
@@ -30,18 +42,25 @@ public:
   const BtlCaps& caps() const override { return caps_; }
   bool reaches(const Contexts&, int rank, int peer) const override { return rank == peer; }
   void send(const Descriptor& d, Completion local_done) override {
+    stats_.add(SelfStat::Sends);
+    stats_.add(SelfStat::Bytes, d.data.length);
     cpus_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, local_done = std::move(local_done)] {
       if (local_done) local_done();
       deliver(d);
     });
   }
   void get(int initiator, int, std::uint64_t bytes, Buffer, Buffer, Completion done) override {
+    stats_.add(SelfStat::Gets);
     cpus_.cpu_copy(initiator, static_cast<double>(bytes), std::move(done));
   }
+
+  void add_counters(std::map<std::string, std::uint64_t>& c) const override { stats_.report(c); }
+  std::uint64_t count(SelfStat s) const { return stats_[s]; }
 
 private:
   CpuTimeline& cpus_;
   BtlCaps caps_;
+  Statistics<SelfStat, kSelfStatistics.size()> stats_{kSelfStatistics};
 };
 
 }  // namespace ompisim::btl::self

@@ -14,7 +14,8 @@ void register_component(ComponentRegistry& reg) {
              return std::make_unique<BtlSelf>(parts.cpus);
            },
            .btl_flags = kFlags,
-           .reach = Reach::Self});
+           .reach = Reach::Self,
+           .statistics = statistic_list(kSelfStatistics)});
 }
 
 }  // namespace ompisim::btl::self

@@ -7,6 +7,8 @@
 #include "collectives/barrier/barriers.hpp"
 #include "collectives/tuned_colls.hpp"
 #include "models/loggp/nic.hpp"
+#include "protocols/loggp/loggp_stack.hpp"
+#include "protocols/register.hpp"
 #include "tests/test_helpers.hpp"
 
 #include <algorithm>
@@ -105,4 +107,41 @@ TEST_CASE("loggp: bulk data uses a transmit and a receive resource per node", "[
   REQUIRE(path.after_route.size() == 1);
   CHECK(path.before_route[0] == std::make_pair(End::Src, std::string("nic-tx")));
   CHECK(path.after_route[0] == std::make_pair(End::Dst, std::string("nic-rx")));
+}
+
+// Configuration: 9 ranks of the loggp machine (g = 0.2 us, S = 64 KiB), every send and receive posted at time 0:
+// rank 0 sends 1 KiB to each of ranks 1, 2 and 3; ranks 4 and 5 send 1 KiB each to rank 6; rank 7 sends 128 KiB
+// (above S) to rank 8. Expected: 5 eager sends and 1 rendezvous, 5 KiB + 128 KiB of payload; rank 0's second and
+// third sends wait for its send gap (2 send-gap waits; the RTS, CTS and data of the rendezvous go from ranks whose gap
+// is over); the second of the two messages that reach rank 6 together waits for its receive gap (1 receive-gap
+// wait); no truncation. Every counter the stack reports is one its registry entry declares, and it reports each.
+// How validated: by hand from the charging rules in loggp_stack.hpp.
+TEST_CASE("loggp: counts its declared statistics", "[protocol][loggp]") {
+  test::Fixture f("loggp", 9, 1, "loggp");
+  int done = 0;
+  auto count = [&] { ++done; };
+  auto pair = [&](int src, int dst, std::uint64_t bytes) {
+    f.stack->irecv(dst, src, 1, bytes, Buffer{1 << 20, true}, count);
+    f.stack->isend(src, dst, 1, bytes, Buffer{4096, true}, count);
+  };
+  for (int dst : {1, 2, 3}) pair(0, dst, 1024);
+  pair(4, 6, 1024);
+  pair(5, 6, 1024);
+  pair(7, 8, 131072);
+  f.sim.run();
+  REQUIRE(done == 12);
+  const auto counters = f.stack->stats().counters;
+  using loggp::LogGPStat;
+  auto value = [&](LogGPStat id) { return counters.at(statistic(loggp::kLogGPStatistics, id).name); };
+  CHECK(value(LogGPStat::EagerSends) == 5);
+  CHECK(value(LogGPStat::RndvSends) == 1);
+  CHECK(value(LogGPStat::Bytes) == 5 * 1024 + 131072);
+  CHECK(value(LogGPStat::SendGapWaits) == 2);
+  CHECK(value(LogGPStat::RecvGapWaits) == 1);
+  CHECK(value(LogGPStat::TruncateErrors) == 0);
+  const ComponentInfo* c = component_registry().find("model", "loggp");
+  REQUIRE(c);
+  REQUIRE(c->statistics.size() == loggp::kLogGPStatistics.size());
+  for (const StatisticInfo& s : c->statistics) CHECK(counters.count(s.name) == 1);
+  CHECK(counters.size() == c->statistics.size());
 }

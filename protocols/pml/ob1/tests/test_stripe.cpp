@@ -78,12 +78,12 @@ TEST_CASE("pml/ob1 striping: fragments sized from the remaining bytes, every byt
   CHECK(ib_share == 6391320);
   CHECK(ob1.frag_bytes(&n.gm) == gm_share);
   CHECK(ob1.frag_bytes(&n.ib) == ib_share);
-  CHECK(n.ib.bytes_sent == ib_share + first);
-  CHECK(n.gm.bytes_sent == gm_share);
-  CHECK(n.gm.puts == 1);
-  CHECK(n.ib.puts == 1);
-  CHECK(n.gm.frags_sent == 2);      // the receiver's PUT control message, the sender's FIN
-  CHECK(n.ib.frags_sent == 1 + 2);  // RNDV, PUT control message (flagged ACK: no ACK sent), FIN
+  CHECK(n.ib.count(btl::FabricStat::Bytes) == ib_share + first);
+  CHECK(n.gm.count(btl::FabricStat::Bytes) == gm_share);
+  CHECK(n.gm.count(btl::FabricStat::Puts) == 1);
+  CHECK(n.ib.count(btl::FabricStat::Puts) == 1);
+  CHECK(n.gm.count(btl::FabricStat::Frags) == 2);      // the receiver's PUT control message, the sender's FIN
+  CHECK(n.ib.count(btl::FabricStat::Frags) == 1 + 2);  // RNDV, PUT control message (flagged ACK: no ACK sent), FIN
   auto s = ob1.stats();
   CHECK(s.live_requests == 0);
   CHECK(s.counters["ob1_RNDV"] == 1);
@@ -121,7 +121,7 @@ TEST_CASE("pml/ob1 Open MPI 1.1: over registered buffers the receiver's PUTs car
     CHECK(s.counters["ob1_FIN"] == s.counters["ob1_PUT"]);
     if (v11) {
       CHECK(s.counters["ob1_PUT"] == 2);
-      CHECK(n.ib.frags_sent + n.gm.frags_sent == 5);
+      CHECK(n.ib.count(btl::FabricStat::Frags) + n.gm.count(btl::FabricStat::Frags) == 5);
       CHECK(send_at < recv_at);
     }
   }
@@ -165,11 +165,11 @@ TEST_CASE("pml/ob1 Open MPI 1.1: malloc'ed buffers take FRAGs up to btl_rdma_off
       CHECK(s.counters["ob1_ACK"] == 1);
       CHECK(s.counters["ob1_FRAG"] == 18);
       CHECK(s.counters["ob1_PUT"] == 16);
-      CHECK(n.ib.puts == 8);
-      CHECK(n.gm.puts == 8);
+      CHECK(n.ib.count(btl::FabricStat::Puts) == 8);
+      CHECK(n.gm.count(btl::FabricStat::Puts) == 8);
       // Data bytes per BTL: openib the RNDV's, its FRAGs' and its PUTs'; gm its FRAGs' and PUTs'.
-      CHECK(n.ib.bytes_sent == first + 567728 + 6561126);
-      CHECK(n.gm.bytes_sent == 468592 + 778906);
+      CHECK(n.ib.count(btl::FabricStat::Bytes) == first + 567728 + 6561126);
+      CHECK(n.gm.count(btl::FabricStat::Bytes) == 468592 + 778906);
       CHECK(ob1.frag_bytes(&n.ib) == 567728 + 6561126);
       CHECK(ob1.frag_bytes(&n.gm) == 468592 + 778906);
       CHECK(first + 567728 + 468592 == 1u << 20);  // the PUTs start at btl_rdma_offset
@@ -213,13 +213,13 @@ TEST_CASE("pml/ob1 Open MPI 1.1: malloc'ed buffers to one BTL with GET go by RND
       CHECK(s.counters["ob1_FRAG"] == 16);
       CHECK((1u << 20) - 12256 == 15u * 65504 + 53760);
       CHECK(s.counters["ob1_PUT"] == 3);
-      CHECK(n.ib.puts == 3);
-      CHECK(n.ib.gets == 0);
-      CHECK(n.ib.bytes_sent == bytes);
+      CHECK(n.ib.count(btl::FabricStat::Puts) == 3);
+      CHECK(n.ib.count(btl::FabricStat::Gets) == 0);
+      CHECK(n.ib.count(btl::FabricStat::Bytes) == bytes);
       CHECK(ob1.frag_bytes(&n.ib) == bytes - 12256);
     } else {
       CHECK(s.counters["ob1_RGET"] == 1);
-      CHECK(n.ib.gets == 1);
+      CHECK(n.ib.count(btl::FabricStat::Gets) == 1);
       CHECK(s.counters.count("ob1_FRAG") == 0);
       CHECK(s.counters.count("ob1_PUT") == 0);
     }
@@ -241,11 +241,11 @@ TEST_CASE("pml/ob1 striping: Open MPI 1.3's shares fixed up front", "[unit][prot
   const std::uint64_t gm_share = 1997287, ib_share = bytes - first - gm_share;
   CHECK(ob1.frag_bytes(&n.gm) == gm_share);
   CHECK(ob1.frag_bytes(&n.ib) == ib_share);
-  CHECK(n.gm.puts == 16);
-  CHECK(n.ib.puts == 7);
-  CHECK(n.gm.frags_sent == 2 * 16);     // PUT control messages and FINs
-  CHECK(n.ib.frags_sent == 2 + 2 * 7);  // RNDV, ACK, PUT control messages and FINs
-  CHECK(n.ib.bytes_sent == ib_share + first);
+  CHECK(n.gm.count(btl::FabricStat::Puts) == 16);
+  CHECK(n.ib.count(btl::FabricStat::Puts) == 7);
+  CHECK(n.gm.count(btl::FabricStat::Frags) == 2 * 16);     // PUT control messages and FINs
+  CHECK(n.ib.count(btl::FabricStat::Frags) == 2 + 2 * 7);  // RNDV, ACK, PUT control messages and FINs
+  CHECK(n.ib.count(btl::FabricStat::Bytes) == ib_share + first);
   CHECK(ob1.stats().live_requests == 0);
 }
 
@@ -261,8 +261,8 @@ TEST_CASE("pml/ob1 striping: eager round robin keeps MPI order", "[unit][protoco
   for (int i = 0; i < 3; ++i) ob1.isend(0, 1, 9, 8192, Buffer{std::uint64_t(i + 1) << 20, true}, [] {});
   f.sim.run();
   CHECK(order == std::vector<int>{0, 1, 2});
-  CHECK(n.ib.bytes_sent == 2 * 8192);
-  CHECK(n.gm.bytes_sent == 8192);
+  CHECK(n.ib.count(btl::FabricStat::Bytes) == 2 * 8192);
+  CHECK(n.gm.count(btl::FabricStat::Bytes) == 8192);
 }
 
 // Configuration: as above, Open MPI 1.1 (fragment schedule `remaining`), a blocking ping-pong of 16 KiB between
@@ -303,7 +303,7 @@ TEST_CASE("pml/ob1 striping: a matched RNDV advances the receiver's eager round 
   CHECK(s.counters["ob1_RNDV"] == 4);
   CHECK(s.counters["ob1_MATCH"] == 8);
   CHECK(s.counters.count("ob1_ACK") == 0);
-  CHECK(n.gm.bytes_sent >= 8 * k);  // the eager messages' data (and the PUTs' gm shares)
+  CHECK(n.gm.count(btl::FabricStat::Bytes) >= 8 * k);  // the eager messages' data (and the PUTs' gm shares)
   CHECK(s.live_requests == 0);
 }
 
@@ -322,8 +322,8 @@ TEST_CASE("pml/ob1 striping: a peer with one BTL uses only it", "[unit][protocol
     }
     f.sim.run();
     CHECK(done == 6);
-    CHECK(n.ib.gets == 2);
-    CHECK(n.ib.bytes_sent == 100);
+    CHECK(n.ib.count(btl::FabricStat::Gets) == 2);
+    CHECK(n.ib.count(btl::FabricStat::Bytes) == 100);
     CHECK(ob1.stats().counters["ob1_RGET"] == 2);
   }
 }
@@ -354,10 +354,10 @@ TEST_CASE("pml/ob1 stripe_above: one BTL below the threshold, measured-bandwidth
   ob1.irecv(1, 0, 2, 64 * 1024, Buffer{1 << 26, true}, [&] { ++done; });
   f.sim.run();
   CHECK(done == 2);
-  CHECK(n.gm.frags_sent == 0);
+  CHECK(n.gm.count(btl::FabricStat::Frags) == 0);
   // Below the threshold the message uses openib alone, with its single-BTL protocol: RGET (openib has GET).
-  CHECK(n.ib.gets == 1);
-  CHECK(n.ib.bytes_sent == 0);
+  CHECK(n.ib.count(btl::FabricStat::Gets) == 1);
+  CHECK(n.ib.count(btl::FabricStat::Bytes) == 0);
   CHECK(ob1.stats().counters["ob1_RGET"] == 1);
 }
 
@@ -392,7 +392,7 @@ TEST_CASE("pml/ob1 pipeline depth: a late swap partner's transfers overlap", "[u
     f.sim.run();
     CHECK(done == 4);
     // 2 RNDV, 2 ACK, and per direction 40 PUT control messages and 40 FINs (5 MiB in 128 KiB RDMA fragments)
-    if (conn == btl::Connection::PriorityChannel) CHECK(n.gm.priority_frags == 4 + 2 * 2 * 40);
+    if (conn == btl::Connection::PriorityChannel) CHECK(n.gm.count(btl::FabricStat::PriorityFrags) == 4 + 2 * 2 * 40);
     return end;
   };
   const auto gm = btl::gm::GmMca::kComponent.connection, fifo = btl::Connection::SingleFifo;
@@ -433,7 +433,7 @@ TEST_CASE("pml/ob1 striping: the Open MPI 1.1 preset selects the 1.1 fragment sc
     // The Ob1 the component builds (pml_ob1_component.cpp: Ob1(..., mca.get<Ob1Mca>().config())).
     pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", mca.get<pml::ob1::Ob1Mca>().config());
     (void)send_8mib(f, ob1);
-    return std::pair{ob1.frag_bytes(&n.gm), n.gm.puts};
+    return std::pair{ob1.frag_bytes(&n.gm), n.gm.count(btl::FabricStat::Puts)};
   };
   CHECK(gm_bytes(true) == std::pair<std::uint64_t, std::uint64_t>{1997288, 1});
   CHECK(gm_bytes(false) == std::pair<std::uint64_t, std::uint64_t>{1997287, 16});
@@ -489,7 +489,7 @@ TEST_CASE("pml/ob1 RDMA PUT pipeline: conservation", "[unit][protocol][ob1][hete
     CHECK(s.counters["mpi_truncate_errors"] == 0);
     CHECK(s.counters["ob1_PUT"] > 0);
     CHECK(s.counters["ob1_put_fins"] == s.counters["ob1_PUT"]);
-    CHECK(n.ib.puts + n.gm.puts == s.counters["ob1_PUT"]);
+    CHECK(n.ib.count(btl::FabricStat::Puts) + n.gm.count(btl::FabricStat::Puts) == s.counters["ob1_PUT"]);
     CHECK(s.counters["ob1_FRAG"] > 0);  // the non-contiguous receive's rest
     CHECK(s.counters["ob1_FIN"] == s.counters["ob1_PUT"] + s.counters["ob1_RGET"]);
     // FRAG + PUT bytes over both BTLs (self sends are RGETs over btl/self: btl/self has no memory pool).
