@@ -135,6 +135,15 @@ bad unknown_key '"axis": {"ranks": [2]}' "key 'axis': unknown key (did you mean 
 bad empty_axis '"axes": {"ranks": []}' "key 'axes.ranks': expected a non-empty list"
 bad zip_lengths '"axes": {"ranks": [2, 2], "stack": ["native"]}, "combine": "zip"' "key 'axes.stack'"
 bad shard '"axes": {"ranks": [2]}' "shard index 3 is out of range 0..2" "--shard 3/3"
+bad shard_count '"axes": {"ranks": [2]}' "key '0/0': 0 shards: the count N is at least 1" "--shard 0/0"
+# a point given twice would run once and fill two rows of the table
+bad repeated_value '"axes": {"ranks_per_node": [1, 2, 1]}' "key 'axes': point 3 ({\"ranks_per_node\":1}) repeats point 1"
+bad repeated_point '"points": [{"ranks": 2}, {"ranks": 2}]' "key 'points\[1\]': point 2 ({\"ranks\":2}) repeats point 1"
+# a launcher's rank variable out of range is refused before anything (with MPI built in: before MPI_Init, which would
+# wait for a launcher that is not there)
+printf '{%s, "axes": {"ranks": [2]}}' "$B" > pmi.json
+PMI_RANK=-1 PMI_SIZE=2 timeout 60 "$BIN" sweep pmi.json --out out-pmi > /dev/null 2> pmi.err; rc=$?
+check "PMI_RANK=-1: exit 2 naming it" "[[ $rc == 2 && \$(wc -l < pmi.err) == 1 ]] && grep -q \"PMI_RANK: key '-1/2': shard index -1 is out of range\" pmi.err"
 bad merge_early '"axes": {"ranks": [2]}' "key 'points': 1 of 1 points have no result yet" "--merge"
 # A damaged point file (a point that is a number, a result without points, another point's hash) is refused by --merge
 # naming the file and the key (exit 2, not an internal error); the sweep's other files stay.

@@ -59,4 +59,8 @@ mk empty_rank '0 init\n0 finalize\n' ''
 refuse empty_rank "^ompisim: error: [^ ]*empty_rank/rank-1\.txt: rank 1's action file holds no action, not even init or finalize"
 mk blank_rank '0 init\n0 barrier\n0 finalize\n' '\n# nothing recorded\n\n'
 refuse blank_rank "^ompisim: error: [^ ]*blank_rank/rank-1\.txt: rank 1's action file holds no action, not even init or finalize"
+# a NUL byte in the index would cut the path handed to the system short (to another file's name)
+mk index_nul '0 init\n0 finalize\n' '1 init\n1 finalize\n'
+printf 'rank-0.txt\0x\nrank-1.txt\n' > index_nul/index.txt
+refuse index_nul "index_nul/index\.txt: line 1: contains a NUL byte \(not a text index\)"
 exit $fail
