@@ -253,16 +253,23 @@ double json_quantity(const Json& v, Dim d, const std::string& file, const std::s
   if (d == Dim::Bytes && v.is_number_integer()) return static_cast<double>(v.get<long long>());
   if (d == Dim::Count && v.is_number_integer()) return static_cast<double>(v.get<long long>());
   if (d == Dim::Ratio && v.is_number()) return v.get<double>();
+  if (d == Dim::Count && !v.is_string())
+    throw InputError(file, key, fmt::format("expected a count (a whole number, e.g. 4), got {}", v.dump()));
   if (!v.is_string())
     throw InputError(file, key,
                      fmt::format("expected a {} as a string with its unit (e.g. {}), got {}", to_string(d),
                                  d == Dim::Time ? "\"1.5 us\"" : d == Dim::Rate ? "\"5 GB/s\"" : "\"8 KiB\"",
                                  v.dump()));
+  double x;
   try {
-    return parse_quantity(v.get<std::string>(), d);
+    x = parse_quantity(v.get<std::string>(), d);
   } catch (const std::invalid_argument& e) {
     throw InputError(file, key, e.what());
   }
+  // A count is whole: "1.5" would be rounded somewhere, silently.
+  if (d == Dim::Count && x != std::floor(x))
+    throw InputError(file, key, fmt::format("'{}' is not a whole number (a count)", v.get<std::string>()));
+  return x;
 }
 
 double ObjectReader::quantity(const std::string& key, Dim d, double min, double max) {

@@ -26,6 +26,9 @@ check nul_value "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"figure\": \"../a\\u
 check nul_key "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"a\\u0000b\": 1}" "key 'a\\\\u0000b': holds a NUL character"
 # an empty node list is refused as an empty cpu_list is, not read as "no list"
 check empty_nodes "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"nodes\": []}" "key 'nodes': an empty node list places no rank"
+# a count is whole: "1.5" as a string was rounded silently, 1.5 as a number was asked for "with its unit"
+check fractional_count "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"mca\": {\"pml_ob1_send_pipeline_depth\": \"1.5\"}}" "key 'mca.pml_ob1_send_pipeline_depth': '1.5' is not a whole number (a count)"
+check count_number "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"mca\": {\"pml_ob1_send_pipeline_depth\": 1.5}}" "key 'mca.pml_ob1_send_pipeline_depth': expected a count (a whole number, e.g. 4), got 1.5"
 # a number beyond a double's range, or one whose value in base units overflows, is named as such
 check huge_unit_number "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"engine_window\": \"1e999 us\"}" "key 'engine_window': '1e999 us': the number is beyond the range of a double"
 # an unknown --paper lists the papers there are, with a did-you-mean when one is close or holds it (one paper only)
