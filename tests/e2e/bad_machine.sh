@@ -3,7 +3,8 @@
 #                without cores; a NIC on a NUMA node the node lacks; an unknown key in a network, a network without a
 #                NIC, a topology giving its own node count, a node_list naming an unknown type or a count <= 0, more
 #                ports per node than the node type has NICs, a NIC naming an unknown network, a bad arch record, a key
-#                of the old shape; a misspelled or missing NIC parameter; a parameter's status or note not a string; a short --set name that two networks share),
+#                of the old shape; a misspelled or missing NIC parameter; a parameter's status or note not a string; a short --set name that two networks share;
+#                a 'machine' name that is a path; a rate whose value in B/s overflows a double),
 #                run with --machine-file; and
 #                scenarios with a cpu_list naming a core the node lacks, a map_by that does not exist, and a stack that
 #                does not exist.

@@ -5,7 +5,7 @@
 # calibration comparison (fit_gaps) naming a scenario that does not exist; values of the wrong type (a point's select
 # null, a point that is a number, a check kind or label that is a number, a claim id null, a fit_gaps role that is a
 # number or select that is empty), a metric no result has, a scenario name too long for the file system, an unknown
-# top-level key.
+# top-level key; an id given twice (points, claims, fit_gaps); a scenario path outside the data folder.
 # Expected: `ompisim validate --paper bad` exits 2 with one line naming the file, the key and the reason.
 # How validated: the exit status and a pattern of the error line.
 set -u

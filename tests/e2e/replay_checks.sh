@@ -2,7 +2,7 @@
 # Replay checks its trace as MPI would. Configuration: hand-written two-rank SMPI TI traces, each wrong in one way
 # (a send no rank receives, collectives that differ across ranks, a wait on a request never posted or waited twice,
 # counts out of range, a rank's action file that is empty or holds only blank and comment lines: SMPI's replay runs
-# such a rank as doing nothing, smpirun never writes one). Expected: exit 2 and one line naming the file, the line and the reason (for a mismatch:
+# such a rank as doing nothing, smpirun never writes one), an index line holding a NUL byte. Expected: exit 2 and one line naming the file, the line and the reason (for a mismatch:
 # both ranks, their calls and lines). A correct trace of the same shape replays with exit 0.
 set -u
 BIN=$(realpath "$1")
