@@ -37,6 +37,7 @@ expect_input_error part_of_paper_name "key 'Elan4': no reference data for this p
 expect_input_error misspelled_validate_paper "did you mean 'slingshot-ex'" validate --paper slingshotex
 expect_input_error no_such_paper "key 'myrinet': no reference data for this paper (papers: " validate --paper myrinet
 expect_input_error empty_paper "--paper: empty value" validate --paper ""
+expect_input_error empty_free "--free: empty value" calibrate --paper qsnet-elan4 --free ""
 expect_input_error misspelled_paper "did you mean 'seastar-portals'" calibrate --paper seastar-portal
 # calibrate fits the machine the paper's calibration points run on: another is refused before any run, naming it
 expect_input_error calibrate_other_machine "key 'cielo': the calibration points of seastar-portals run on machine 'red-storm'.*give --machine red-storm" calibrate --paper seastar-portals --machine cielo
