@@ -100,6 +100,9 @@ const Json& sourced(ObjectReader& r, const std::string& key) {
   return v.at("value");
 }
 
+// The phases of one step once loops are unrolled: bounds a skeleton's memory (nested loops multiply).
+constexpr std::size_t kMaxPhasesPerStep = 1000000;
+
 // Appends the phase (or, for a loop, `count` copies of its phases, in order) to `out`.
 void load_phase(const Json& j, const std::string& file, const std::string& path, std::vector<AppPhase>& out) {
   ObjectReader r(j, file, path);
@@ -125,6 +128,9 @@ void load_phase(const Json& j, const std::string& file, const std::string& path,
       load_phase(ph[i], file, r.key_path("phases") + "[" + std::to_string(i) + "]", body);
     for (auto& b : body)
       if (b.every != 1 && p.every != 1) r.fail("every", "a loop with 'every' cannot contain phases with 'every'");
+    if (out.size() + body.size() * static_cast<std::size_t>(p.count) > kMaxPhasesPerStep)
+      r.fail("count", fmt::format("{} copies of {} phases: a step above {} phases in all (loops multiply)", p.count,
+                                  body.size(), kMaxPhasesPerStep));
     for (int k = 0; k < p.count; ++k)
       for (auto b : body) {
         if (p.every != 1) b.every = p.every;
@@ -134,7 +140,11 @@ void load_phase(const Json& j, const std::string& file, const std::string& path,
     r.finish(allowed);
     return;
   }
-  auto bytes = [&] { p.bytes = static_cast<std::uint64_t>(r.quantity("bytes", Dim::Bytes, 0, 1 << 30)); };
+  auto bytes = [&] {
+    const double x = r.quantity("bytes", Dim::Bytes, 0, 1 << 30);
+    if (x != std::floor(x)) r.fail("bytes", fmt::format("a message size is a whole number of bytes, got {} B", x));
+    p.bytes = static_cast<std::uint64_t>(x);
+  };
   auto comm = [&] {
     p.comm = r.opt_str("comm").value_or("world");
     if (p.comm != "world" && p.comm != "row" && p.comm != "col") r.fail("comm", "expected 'world', 'row' or 'col'");
@@ -158,8 +168,14 @@ void load_phase(const Json& j, const std::string& file, const std::string& path,
   } else if (p.kind == "sendrecv") {
     const Json& sv = r.raw("sizes");
     if (!sv.is_array() || sv.empty()) r.fail("sizes", "expected a non-empty list of message sizes");
-    for (std::size_t i = 0; i < sv.size(); ++i)
-      p.sizes.push_back(static_cast<std::uint64_t>(json_quantity(sv[i], Dim::Bytes, file, r.key_path("sizes") + "[" + std::to_string(i) + "]")));
+    for (std::size_t i = 0; i < sv.size(); ++i) {
+      const std::string key = r.key_path("sizes") + "[" + std::to_string(i) + "]";
+      const double x = json_quantity(sv[i], Dim::Bytes, file, key);
+      if (!(x >= 0 && x <= (1 << 30)) || x != std::floor(x))  // as a phase's "bytes"
+        throw InputError(file, key, fmt::format("message size must be a whole number of bytes in [0, 1 GiB], got {}",
+                                                sv[i].dump()));
+      p.sizes.push_back(static_cast<std::uint64_t>(x));
+    }
     p.stride = static_cast<int>(r.opt_integer("stride", 1, 1 << 20).value_or(1));
     p.directions = static_cast<int>(r.opt_integer("directions", 1, 2).value_or(2));
     allowed.insert(allowed.end(), {"sizes", "stride", "directions"});

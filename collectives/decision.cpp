@@ -2,6 +2,8 @@
 // evaluating the rule list of collectives/decision/barrier_tuned.json.
 #include "collectives/decision.hpp"
 
+#include "core/json_input.hpp"
+
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -41,13 +43,9 @@ bool eval_condition(const std::string& cond, int nranks, bool node_aware, std::s
 }  // namespace
 
 nlohmann::json load_decision(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error("load_decision: cannot open " + path);
-  try {
-    return nlohmann::json::parse(f);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error("load_decision: " + path + ": " + e.what());
-  }
+  // A data file ($OMPISIM_DATA may point at another data folder): missing or malformed is bad input (exit 2) naming
+  // it, read with the bounds of every input file.
+  return load_json_file(path);
 }
 
 std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule) {

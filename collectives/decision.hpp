@@ -25,7 +25,8 @@
 
 namespace ompisim::coll {
 
-// Reads and parses a decision file; throws std::runtime_error naming the path if it cannot be opened or parsed.
+// Reads and parses a decision file (bounded as every input file); an InputError naming the path if it cannot be opened
+// or parsed.
 nlohmann::json load_decision(const std::string& path);
 
 // Evaluates the rule for a communicator of `nranks` (>= 1) and returns the algorithm name.

@@ -38,11 +38,19 @@ public:
     if (!std::isfinite(v)) fail(fmt::format("number {} overflows a double", text));
     return put(Json(v));
   }
-  bool string(string_t& v) override { return put(Json(std::move(v))); }
+  bool string(string_t& v) override {
+    if (v.find('\0') != std::string::npos) fail(kNulReason);
+    return put(Json(std::move(v)));
+  }
   bool binary(binary_t&) override { fail("binary values are not JSON"); }
   bool start_object(std::size_t) override { return open(Json::object()); }
   bool key(string_t& k) override {
     Frame& f = stack_.back();
+    if (k.find('\0') != std::string::npos) {  // shown as \u0000: an error line is a C string, a NUL would end it
+      for (std::size_t i = k.find('\0'); i != std::string::npos; i = k.find('\0', i)) k.replace(i, 1, "\\u0000");
+      f.key = k;
+      fail(kNulReason);
+    }
     if (f.node->contains(k)) {
       f.key = k;
       fail("duplicate key (each key may appear once in an object)");
@@ -59,6 +67,9 @@ public:
   }
 
 private:
+  // A "\u0000" in a string or key: no name, unit or path the tool reads holds one, and a NUL byte would cut the
+  // error line (or a file name) short wherever the text is passed on as a C string.
+  static constexpr const char* kNulReason = "holds a NUL character (\\u0000): no key or value takes one";
   struct Frame {
     Json* node;
     std::string key;  // last key read (objects)
@@ -242,16 +253,23 @@ double json_quantity(const Json& v, Dim d, const std::string& file, const std::s
   if (d == Dim::Bytes && v.is_number_integer()) return static_cast<double>(v.get<long long>());
   if (d == Dim::Count && v.is_number_integer()) return static_cast<double>(v.get<long long>());
   if (d == Dim::Ratio && v.is_number()) return v.get<double>();
+  if (d == Dim::Count && !v.is_string())
+    throw InputError(file, key, fmt::format("expected a count (a whole number, e.g. 4), got {}", v.dump()));
   if (!v.is_string())
     throw InputError(file, key,
                      fmt::format("expected a {} as a string with its unit (e.g. {}), got {}", to_string(d),
                                  d == Dim::Time ? "\"1.5 us\"" : d == Dim::Rate ? "\"5 GB/s\"" : "\"8 KiB\"",
                                  v.dump()));
+  double x;
   try {
-    return parse_quantity(v.get<std::string>(), d);
+    x = parse_quantity(v.get<std::string>(), d);
   } catch (const std::invalid_argument& e) {
     throw InputError(file, key, e.what());
   }
+  // A count is whole: "1.5" would be rounded somewhere, silently.
+  if (d == Dim::Count && x != std::floor(x))
+    throw InputError(file, key, fmt::format("'{}' is not a whole number (a count)", v.get<std::string>()));
+  return x;
 }
 
 double ObjectReader::quantity(const std::string& key, Dim d, double min, double max) {

@@ -79,6 +79,9 @@ double parse_quantity(const std::string& text, Dim d) {
   double num;
   try {
     num = std::stod(text, &pos);
+  } catch (const std::out_of_range&) {  // "1e999 us", "1e-999 us"
+    throw std::invalid_argument(fmt::format("'{}': the number is beyond the range of a double (magnitudes 1e-308 "
+                                            "to 1e308)", text));
   } catch (const std::exception&) {
     throw std::invalid_argument(fmt::format("'{}' is not a {} (expected a number followed by one of: {})", text,
                                             to_string(d), unit_list(d)));
@@ -100,7 +103,10 @@ double parse_quantity(const std::string& text, Dim d) {
     throw std::invalid_argument(fmt::format("'{}': unit '{}' is not a unit of {} (use one of: {})", text, unit,
                                             to_string(d), unit_list(d)));
   if (!std::isfinite(num)) throw std::invalid_argument(fmt::format("'{}' is not finite", text));
-  return num * it->second;
+  const double si = num * it->second;  // "1e308 GB/s" is finite, its value in B/s is not
+  if (!std::isfinite(si))
+    throw std::invalid_argument(fmt::format("'{}': overflows a double once converted to base units (s, B, B/s)", text));
+  return si;
 }
 
 }  // namespace ompisim

@@ -276,6 +276,8 @@ std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const Nic
   m->file = path;
   ObjectReader r(j, file, "");
   m->name = r.str("machine");
+  // Results record it and reruns (compare --against, validate --machine-file) look it up: a name, never a path.
+  check_safe_name(m->name, file, "machine");
   m->description = r.opt_str("description").value_or("");
 
   const Json& types = r.raw("node_types");

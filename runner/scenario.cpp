@@ -180,6 +180,7 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
     if (r.has(k)) s.mapping[k] = r.raw(k);
   if (r.has("nodes")) {
     s.nodes = r.int_list("nodes", 0, 1000000000);
+    if (s.nodes.empty()) r.fail("nodes", "an empty node list places no rank (omit the key to place by the mapping policy)");
     // Every listed node must be used by the largest rank count, else the list is partly ignored.
     long long most = *std::max_element(s.ranks.begin(), s.ranks.end());
     long long need = (most + s.ranks_per_node - 1) / s.ranks_per_node;

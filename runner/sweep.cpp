@@ -192,6 +192,16 @@ const std::vector<std::string>& sweep_grid_keys() {
   return keys;
 }
 
+// A point given twice (a value repeated on an axis, a repeated tuple of "zip" or "points") would run once and fill
+// two rows of the table with one result.
+static void refuse_repeated_points(const std::vector<Json>& assignments, const ObjectReader& r, bool has_axes) {
+  std::map<std::string, std::size_t> seen;
+  for (std::size_t i = 0; i < assignments.size(); ++i)
+    if (auto [at, fresh] = seen.emplace(assignments[i].dump(), i); !fresh)
+      r.fail(has_axes ? "axes" : point_key(i), fmt::format("point {} ({}) repeats point {}: give each point once",
+                                                           i + 1, assignments[i].dump(), at->second + 1));
+}
+
 SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const std::string& engine) {
   const std::string file = data_path(name);  // as given, else in the installed data (scenarios/examples/...)
   SweepGrid g;
@@ -282,6 +292,7 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
     g.axes.assign(keys.begin(), keys.end());
   }
 
+  refuse_repeated_points(assignments, r, has_axes);
   check_command_line(g, sets, engine);
   // Resolve and check every point as a run would before simulating (once per distinct resolved input).
   std::set<std::string> checked;
@@ -321,7 +332,8 @@ Shard sweep_shard(const std::string& option) {
     } catch (const std::exception&) {
       throw InputError(what, text, "expected I/N: shard I (0 .. N-1) of N");
     }
-    if (s.count < 1 || s.index < 0 || s.index >= s.count)
+    if (s.count < 1) throw InputError(what, text, fmt::format("{} shards: the count N is at least 1", s.count));
+    if (s.index < 0 || s.index >= s.count)
       throw InputError(what, text, fmt::format("shard index {} is out of range 0..{}", s.index, s.count - 1));
     s.from = what;
     return s;

@@ -84,6 +84,8 @@ set_tests_properties(e2e.replay PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # Reference files: a bad claim (unknown scenario or key, a gap without a signed non-zero number, an undefined reading,
 # a select matching no point) exits 2 naming the file and the key.
 add_test(NAME e2e.bad_reference COMMAND bash ${E2E}/bad_reference.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
+# A damaged data folder (OMPISIM_DATA): an application skeleton's sizes and loops, a missing decision file.
+add_test(NAME e2e.bad_data COMMAND bash ${E2E}/bad_data.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.replay_checks COMMAND bash ${E2E}/replay_checks.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.transferred_from COMMAND bash ${E2E}/transferred_from.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.edges COMMAND bash ${E2E}/edges.sh $<TARGET_FILE:ompisim>)

@@ -26,6 +26,7 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
   std::vector<FitGap> out;
   const Json& gaps = doc.value("fit_gaps", Json::array());
   if (!gaps.is_array()) throw InputError(f, "fit_gaps", "must be an array");
+  std::set<std::string> ids;
   for (std::size_t i = 0; i < gaps.size(); ++i) {
     const Json& g = gaps[i];
     const std::string key = fmt::format("fit_gaps[{}]", i);
@@ -38,6 +39,9 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
       if (!g.contains(k)) throw InputError(f, key + "." + k, "missing");
     for (const char* k : {"id", "role"})
       if (!g[k].is_string()) throw InputError(f, key + "." + k, "must be a string");
+    if (!ids.insert(g["id"].get<std::string>()).second)
+      throw InputError(f, key + ".id", "'" + g["id"].get<std::string>() + "' is the id of an earlier calibration "
+                                       "comparison");
     for (const char* side : {"a", "b"}) {
       if (!g[side].is_object()) throw InputError(f, key + "." + side, "must be an object {scenario, select, metric}");
       for (auto& [k, x] : g[side].items())
@@ -55,6 +59,10 @@ std::vector<FitGap> load_fit_gaps(const Json& doc, const std::string& f) {
                            "must be bytes or ranks (a number) or peak (true / false)");
       const Json& sc = g[side]["scenario"];
       const std::string rel = sc.is_string() ? sc.get<std::string>() : sc.dump();
+      if (sc.is_string() && !rel.empty() && !scenario_path_inside(rel))
+        throw InputError(f, key + "." + side + ".scenario",
+                         "'" + rel.substr(0, 200) + "' must be a path inside the data folder (relative, without "
+                         "'..'), e.g. scenarios/...");
       std::error_code ec;  // a name the file system refuses (too long, ...) names no scenario
       if (!sc.is_string() || !std::filesystem::is_regular_file(std::filesystem::path(data_dir()) / rel, ec))
         throw InputError(f, key + "." + side + ".scenario",

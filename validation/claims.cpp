@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <regex>
@@ -177,6 +178,16 @@ const std::map<std::string, Keys>& check_keys() {
   return k;
 }
 
+}  // namespace
+
+bool scenario_path_inside(const std::string& rel) {
+  const std::filesystem::path p(rel);
+  if (p.is_absolute() || rel.front() == '/') return false;
+  return std::none_of(p.begin(), p.end(), [](const std::filesystem::path& part) { return part == ".."; });
+}
+
+namespace {
+
 struct Checker {
   const std::string& f;
   bool (*exists)(const std::string&);
@@ -191,6 +202,8 @@ struct Checker {
     if (!s.is_string()) fail(key, "must be a scenario path (a string)");
     const std::string rel = s.get<std::string>();
     if (rel.empty() || rel.size() > 1024) fail(key, "must be a scenario path of 1 to 1024 characters");
+    if (!scenario_path_inside(rel))
+      fail(key, "'" + rel + "' must be a path inside the data folder (relative, without '..'), e.g. scenarios/...");
     if (!exists(rel)) fail(key, "no scenario file '" + rel + "'");
   }
 
@@ -354,9 +367,20 @@ void check_points_input(const Json& doc, const std::string& f, bool (*scenario_e
     if (doc.contains(k) && (!doc[k].is_number() || !(doc[k].get<double>() >= 0) || !std::isfinite(doc[k].get<double>())))
       c.fail(k, "must be a non-negative number (percent)");
   const Json& pts = doc["points"];
-  for (std::size_t i = 0; i < pts.size(); ++i) c.point(pts[i], "points[" + std::to_string(i) + "]", true);
+  std::map<std::string, std::string> ids;  // id -> the entry that gave it: tables and fits are keyed by it
+  auto unique_id = [&](const Json& p, const std::string& key) {
+    if (auto [at, fresh] = ids.emplace(p["id"].get<std::string>(), key); !fresh)
+      c.fail(key + ".id", "'" + at->first + "' is already the id of " + at->second);
+  };
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    c.point(pts[i], "points[" + std::to_string(i) + "]", true);
+    unique_id(pts[i], "points[" + std::to_string(i) + "]");
+  }
   const Json& hos = doc.value("held_out", Json::array());
-  for (std::size_t i = 0; i < hos.size(); ++i) c.point(hos[i], "held_out[" + std::to_string(i) + "]", false);
+  for (std::size_t i = 0; i < hos.size(); ++i) {
+    c.point(hos[i], "held_out[" + std::to_string(i) + "]", false);
+    unique_id(hos[i], "held_out[" + std::to_string(i) + "]");
+  }
 }
 
 void check_claims_input(const Json& doc, const std::string& f, bool (*scenario_exists)(const std::string&)) {
@@ -364,6 +388,7 @@ void check_claims_input(const Json& doc, const std::string& f, bool (*scenario_e
   Checker c{f, scenario_exists};
   if (!doc.is_object()) c.fail("(top level)", "must be an object (a reference file: points, claims, ...)");
   const Json& claims = doc.value("claims", Json::array());
+  std::set<std::string> claim_ids;
   for (std::size_t i = 0; i < claims.size(); ++i) {
     const Json& cl = claims[i];
     const std::string key = "claims[" + (cl.contains("id") && cl["id"].is_string() ? cl["id"].get<std::string>()
@@ -375,6 +400,8 @@ void check_claims_input(const Json& doc, const std::string& f, bool (*scenario_e
       c.fail(key + ".role", "must be \"calibration\" (a check that reads back a model input) or absent");
     if (!cl.contains("id")) c.fail(key + ".id", "missing");
     c.string(cl["id"], key + ".id");
+    if (!claim_ids.insert(cl["id"].get<std::string>()).second)
+      c.fail("claims[" + std::to_string(i) + "].id", "'" + cl["id"].get<std::string>() + "' is the id of an earlier claim");
     for (const char* k : {"text", "note"})
       if (cl.contains(k)) c.string(cl[k], key + "." + k);
     if (!cl.contains("check")) c.fail(key + ".check", "missing");

@@ -57,10 +57,13 @@ std::vector<std::string> unread_words(const Json& doc);
 void check_claims_input(const Json& doc, const std::string& file, bool (*scenario_exists)(const std::string&));
 
 // The shape of a reference document's values before anything reads them: the document an object of known keys;
-// "points" and "held_out" arrays of objects, each with a string id, an existing scenario, a non-empty select
+// "points" and "held_out" arrays of objects, each with a string id (no two alike across both), an existing scenario, a non-empty select
 // of bytes / ranks (numbers) or peak (true / false), a string metric; a point's role "calibration" or "prediction"
 // and a finite numeric value; optional numbers (bytes, ranks, tolerance_pct) numbers, optional texts strings.
 // InputError naming the file and the key (e.g. "points[3].select.bytes") otherwise.
 void check_points_input(const Json& doc, const std::string& file, bool (*scenario_exists)(const std::string&));
+
+// Whether a reference's scenario path stays inside the data folder: relative, with no ".." part.
+bool scenario_path_inside(const std::string& rel);
 
 }  // namespace ompisim::validation

@@ -246,6 +246,9 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
     }
     todo.emplace_back(rel, std::move(j));
   }
+  if (todo.empty() && c.notes.empty() && !c.problems.empty())  // results found, none with a scenario to rerun
+    throw InputError("--against", dir, c.problems.size() == 1 ? c.problems.front()
+                                       : fmt::format("{} (and {} more)", c.problems.front(), c.problems.size() - 1));
   if (todo.empty() && c.notes.empty())
     throw InputError("--against", dir, only.empty() ? "no result JSON with a scenario below this folder"
                                                     : fmt::format("no result path contains '{}' (--only)", only));

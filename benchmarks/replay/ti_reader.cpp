@@ -41,6 +41,9 @@ std::vector<std::string> read_index(const std::string& index, long long max_rank
     }
     if (!any && c == EOF) break;
     if ((++n & 0xfff) == 0) throw_if_interrupted();  // a large index stays interruptible
+    // A path is handed to the system as a C string: a NUL would cut it to another file's name.
+    if (line.find('\0') != std::string::npos)
+      throw InputError(index, "", fmt::format("line {}: contains a NUL byte (not a text index)", n));
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
     std::size_t b = line.find_first_not_of(" \t");
     if (b == std::string::npos || line[b] == '#') continue;

@@ -20,12 +20,24 @@ check smb_window '{"machine": "red-storm", "stack": "native", "benchmark": {"nam
 check misspelled_required '{"machine": "cielo", "stack": "openmpi", "benchmrak": {"name": "osu_latency"}, "ranks": 2}' "key 'benchmark': required key is missing (is 'benchmrak' a misspelling of it?)"
 check truncated '{"machine": "cielo", ' "not valid JSON"
 check plot_field "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"plot\": \"../../x\"}" "key 'plot': expected the name of a result field"
+# a NUL character (JSON "\u0000") in a value or a key is refused by the reader: the error line stays whole (a C string
+# would end at it and drop the reason)
+check nul_value "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"figure\": \"../a\\u0000b\"}" "key 'figure': holds a NUL character (\\\\u0000): no key or value takes one$"
+check nul_key "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"a\\u0000b\": 1}" "key 'a\\\\u0000b': holds a NUL character"
+# an empty node list is refused as an empty cpu_list is, not read as "no list"
+check empty_nodes "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"nodes\": []}" "key 'nodes': an empty node list places no rank"
+# a count is whole: "1.5" as a string was rounded silently, 1.5 as a number was asked for "with its unit"
+check fractional_count "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"mca\": {\"pml_ob1_send_pipeline_depth\": \"1.5\"}}" "key 'mca.pml_ob1_send_pipeline_depth': '1.5' is not a whole number (a count)"
+check count_number "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"mca\": {\"pml_ob1_send_pipeline_depth\": 1.5}}" "key 'mca.pml_ob1_send_pipeline_depth': expected a count (a whole number, e.g. 4), got 1.5"
+# a number beyond a double's range, or one whose value in base units overflows, is named as such
+check huge_unit_number "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"engine_window\": \"1e999 us\"}" "key 'engine_window': '1e999 us': the number is beyond the range of a double"
 # an unknown --paper lists the papers there are, with a did-you-mean when one is close or holds it (one paper only)
 expect_input_error unknown_paper "key 'gemini': no reference data for this paper (did you mean 'gemini-xe-xk'?) (papers: gemini-xe-xk, heterogeneous, qsnet-elan4, seastar-portals, slingshot-ex)" validate --paper gemini
 expect_input_error part_of_paper_name "key 'Elan4': no reference data for this paper (did you mean 'qsnet-elan4'?)" validate --paper Elan4
 expect_input_error misspelled_validate_paper "did you mean 'slingshot-ex'" validate --paper slingshotex
 expect_input_error no_such_paper "key 'myrinet': no reference data for this paper (papers: " validate --paper myrinet
 expect_input_error empty_paper "--paper: empty value" validate --paper ""
+expect_input_error empty_free "--free: empty value" calibrate --paper qsnet-elan4 --free ""
 expect_input_error misspelled_paper "did you mean 'seastar-portals'" calibrate --paper seastar-portal
 # calibrate fits the machine the paper's calibration points run on: another is refused before any run, naming it
 expect_input_error calibrate_other_machine "key 'cielo': the calibration points of seastar-portals run on machine 'red-storm'.*give --machine red-storm" calibrate --paper seastar-portals --machine cielo

@@ -3,7 +3,8 @@
 #                without cores; a NIC on a NUMA node the node lacks; an unknown key in a network, a network without a
 #                NIC, a topology giving its own node count, a node_list naming an unknown type or a count <= 0, more
 #                ports per node than the node type has NICs, a NIC naming an unknown network, a bad arch record, a key
-#                of the old shape; a misspelled or missing NIC parameter; a parameter's status or note not a string; a short --set name that two networks share),
+#                of the old shape; a misspelled or missing NIC parameter; a parameter's status or note not a string; a short --set name that two networks share;
+#                a 'machine' name that is a path; a rate whose value in B/s overflows a double),
 #                run with --machine-file; and
 #                scenarios with a cpu_list naming a core the node lacks, a map_by that does not exist, and a stack that
 #                does not exist.
@@ -47,6 +48,10 @@ machine ambiguous "j[\"networks\"][\"gemini2\"] = copy.deepcopy($G)" "key 'nic.b
 # a parameter's texts (status, note, fit, range_source) are strings
 machine status_list "$G[\"nic\"][\"bte_bandwidth\"][\"status\"] = [1]" "key 'networks.gemini.nic.bte_bandwidth.status': expected a string"
 machine note_number "$G[\"nic\"][\"bte_bandwidth\"][\"note\"] = 5" "key 'networks.gemini.nic.bte_bandwidth.note': expected a string"
+# the machine's name is recorded in results and looked up by reruns: a name, never a path
+machine name_path 'j["machine"] = "../x"' "key 'machine': '../x' is not a valid name"
+# a finite number whose value in base units is not ("1e308 GB/s" in B/s) is refused as an overflow
+machine si_overflow "$G[\"nic\"][\"bte_bandwidth\"][\"value\"] = \"1e308 GB/s\"" "key 'networks.gemini.nic.bte_bandwidth.value': '1e308 GB/s': overflows a double once converted to base units"
 B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 2'
 check cpu_list "{$B, \"cpu_list\": [0, 16]}" "cpu_list\[1\]"
 check map_by "{$B, \"map_by\": \"sockt\"}" "map_by.*did you mean 'socket'"

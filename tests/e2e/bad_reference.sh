@@ -5,7 +5,7 @@
 # calibration comparison (fit_gaps) naming a scenario that does not exist; values of the wrong type (a point's select
 # null, a point that is a number, a check kind or label that is a number, a claim id null, a fit_gaps role that is a
 # number or select that is empty), a metric no result has, a scenario name too long for the file system, an unknown
-# top-level key.
+# top-level key; an id given twice (points, claims, fit_gaps); a scenario path outside the data folder.
 # Expected: `ompisim validate --paper bad` exits 2 with one line naming the file, the key and the reason.
 # How validated: the exit status and a pattern of the error line.
 set -u
@@ -58,4 +58,11 @@ doc_case claim_id_null "{\"points\": [], \"claims\": [{\"id\": null, \"check\": 
 doc_case long_scenario "{\"points\": [], \"claims\": [{\"id\": \"c1\", \"check\": {\"a\": {\"scenario\": \"$(printf 'x%.0s' $(seq 5000))\", \"select\": {\"bytes\": 4}, \"metric\": \"latency_us\"}, \"b\": $B}}]}" "check\.a\.scenario': must be a scenario path of 1 to 1024 characters"
 doc_case gap_role "{\"points\": [], \"fit_gaps\": [{\"id\": \"g1\", \"a\": $A, \"b\": $B, \"gap_pct\": 5, \"role\": 1}]}" "key 'fit_gaps\[0\]\.role': must be a string"
 doc_case gap_select "{\"points\": [], \"fit_gaps\": [{\"id\": \"g1\", \"a\": $A, \"b\": {\"scenario\": \"scenarios/qsnet/table1_interrupt.json\", \"select\": {}, \"metric\": \"latency_us\"}, \"gap_pct\": 5, \"role\": \"check\"}]}" "key 'fit_gaps\[0\]\.b\.select': must be a non-empty object"
+# ids are unique (points and held_out together, claims, fit_gaps): the tables and the fit are keyed by them
+doc_case point_id_twice "{\"points\": [$P, $P]}" "key 'points\[1\]\.id': 'p1' is already the id of points\[0\]"
+doc_case claim_id_twice "{\"points\": [], \"claims\": [{\"id\": \"c1\", \"check\": {\"kind\": \"gap\", \"a\": $A, \"b\": $B, \"paper_gap_pct\": 5}}, {\"id\": \"c1\", \"check\": {\"kind\": \"gap\", \"a\": $A, \"b\": $B, \"paper_gap_pct\": 5}}]}" "key 'claims\[1\]\.id': 'c1' is the id of an earlier claim"
+doc_case gap_id_twice "{\"points\": [], \"fit_gaps\": [{\"id\": \"g1\", \"a\": $A, \"b\": $B, \"gap_pct\": 5, \"role\": \"check\"}, {\"id\": \"g1\", \"a\": $A, \"b\": $B, \"gap_pct\": 5, \"role\": \"check\"}]}" "key 'fit_gaps\[1\]\.id': 'g1' is the id of an earlier calibration comparison"
+# a scenario path stays inside the data folder (no file outside it is read)
+doc_case point_outside "{\"points\": [${P/scenarios\/qsnet\/table1_basic.json/..\/..\/..\/etc\/passwd}]}" "key 'points\[0\]\.scenario': '\.\./\.\./\.\./etc/passwd' must be a path inside the data folder"
+doc_case gap_outside "{\"points\": [], \"fit_gaps\": [{\"id\": \"g1\", \"a\": $A, \"b\": {\"scenario\": \"/etc/passwd\", \"select\": {\"bytes\": 4}, \"metric\": \"latency_us\"}, \"gap_pct\": 5, \"role\": \"check\"}]}" "key 'fit_gaps\[0\]\.b\.scenario': '/etc/passwd' must be a path inside the data folder"
 exit $fail

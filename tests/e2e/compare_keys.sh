@@ -39,4 +39,10 @@ refused "a validation table's misspelled section" \
 add_key "a/gemini/$(basename $res)" provenence "b/$res"
 refused "--against: refused before rerunning" \
   "ompisim: error: b/$res: key 'provenence': unknown key (did you mean 'provenance'?)" --against b
+# --against over results of which none names its scenario: the reason, not "no result path contains"
+mkdir -p c/gemini
+python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['provenance']['scenario_file'] = 5; json.dump(d, open(sys.argv[2], 'w'))" \
+  "a/gemini/$(basename $res)" "c/$res"
+refused "--against: no result names its scenario" \
+  "ompisim: error: --against: key 'c': $res: no provenance.scenario_file: not rerun" --against c --only gemini
 exit $fail

@@ -2,7 +2,7 @@
 # Configuration: a 6-point grid (stack x nic.bte_bandwidth x ranks-per-node-free axis) over Cielo osu_latency at 2 ranks,
 #                run with -j 1, with -j 2, as three shards (--shard I/3) and, when mpirun is installed, under
 #                `mpirun --oversubscribe -n 3` (built with MPI: shards from MPI_Comm_rank, rank 0 merges after the
-#                barrier; `run` and --shard under launcher variables without mpirun call no MPI_Init); a run killed with SIGKILL after its first point and rerun; bad input; damaged point files merged.
+#                barrier; `run` and --shard under launcher variables without mpirun call no MPI_Init); a run killed with SIGKILL after its first point and rerun; bad input (a point given twice, --shard 0/0, PMI_RANK=-1); damaged point files merged.
 # Expected:      the merged sweep.csv and sweep.json are byte-identical across -j 1, -j 2, shards and mpirun; a rerun
 #                runs no point; the killed sweep, rerun, has every point once and no temporary file left; 1 MiB latency
 #                falls when bte_bandwidth rises (the axis reaches the model); the axis given as "3 GB/s" is
@@ -135,6 +135,15 @@ bad unknown_key '"axis": {"ranks": [2]}' "key 'axis': unknown key (did you mean 
 bad empty_axis '"axes": {"ranks": []}' "key 'axes.ranks': expected a non-empty list"
 bad zip_lengths '"axes": {"ranks": [2, 2], "stack": ["native"]}, "combine": "zip"' "key 'axes.stack'"
 bad shard '"axes": {"ranks": [2]}' "shard index 3 is out of range 0..2" "--shard 3/3"
+bad shard_count '"axes": {"ranks": [2]}' "key '0/0': 0 shards: the count N is at least 1" "--shard 0/0"
+# a point given twice would run once and fill two rows of the table
+bad repeated_value '"axes": {"ranks_per_node": [1, 2, 1]}' "key 'axes': point 3 ({\"ranks_per_node\":1}) repeats point 1"
+bad repeated_point '"points": [{"ranks": 2}, {"ranks": 2}]' "key 'points\[1\]': point 2 ({\"ranks\":2}) repeats point 1"
+# a launcher's rank variable out of range is refused before anything (with MPI built in: before MPI_Init, which would
+# wait for a launcher that is not there)
+printf '{%s, "axes": {"ranks": [2]}}' "$B" > pmi.json
+PMI_RANK=-1 PMI_SIZE=2 timeout 60 "$BIN" sweep pmi.json --out out-pmi > /dev/null 2> pmi.err; rc=$?
+check "PMI_RANK=-1: exit 2 naming it" "[[ $rc == 2 && \$(wc -l < pmi.err) == 1 ]] && grep -q \"PMI_RANK: key '-1/2': shard index -1 is out of range\" pmi.err"
 bad merge_early '"axes": {"ranks": [2]}' "key 'points': 1 of 1 points have no result yet" "--merge"
 # A damaged point file (a point that is a number, a result without points, another point's hash) is refused by --merge
 # naming the file and the key (exit 2, not an internal error); the sweep's other files stay.

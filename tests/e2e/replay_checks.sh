@@ -2,7 +2,7 @@
 # Replay checks its trace as MPI would. Configuration: hand-written two-rank SMPI TI traces, each wrong in one way
 # (a send no rank receives, collectives that differ across ranks, a wait on a request never posted or waited twice,
 # counts out of range, a rank's action file that is empty or holds only blank and comment lines: SMPI's replay runs
-# such a rank as doing nothing, smpirun never writes one). Expected: exit 2 and one line naming the file, the line and the reason (for a mismatch:
+# such a rank as doing nothing, smpirun never writes one), an index line holding a NUL byte. Expected: exit 2 and one line naming the file, the line and the reason (for a mismatch:
 # both ranks, their calls and lines). A correct trace of the same shape replays with exit 0.
 set -u
 BIN=$(realpath "$1")
@@ -59,4 +59,8 @@ mk empty_rank '0 init\n0 finalize\n' ''
 refuse empty_rank "^ompisim: error: [^ ]*empty_rank/rank-1\.txt: rank 1's action file holds no action, not even init or finalize"
 mk blank_rank '0 init\n0 barrier\n0 finalize\n' '\n# nothing recorded\n\n'
 refuse blank_rank "^ompisim: error: [^ ]*blank_rank/rank-1\.txt: rank 1's action file holds no action, not even init or finalize"
+# a NUL byte in the index would cut the path handed to the system short (to another file's name)
+mk index_nul '0 init\n0 finalize\n' '1 init\n1 finalize\n'
+printf 'rank-0.txt\0x\nrank-1.txt\n' > index_nul/index.txt
+refuse index_nul "index_nul/index\.txt: line 1: contains a NUL byte \(not a text index\)"
 exit $fail

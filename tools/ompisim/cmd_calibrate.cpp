@@ -19,7 +19,7 @@ struct CalibrateOptions {
 // --write writes a new machine file "<machine>.json" into --out (checked before the fit); the repository's machine
 // file is never edited.
 int calibrate_command(const CLI::App& sub, const CalibrateOptions& opt, Context& ctx) {
-  refuse_empty_values(sub, {"--out", "--machine", "--paper"});
+  refuse_empty_values(sub, {"--out", "--machine", "--paper", "--free"});
   const std::string paper = opt.paper.empty() ? "gemini-xe-xk" : opt.paper;
   std::string machine = opt.machine;
   if (machine.empty()) {

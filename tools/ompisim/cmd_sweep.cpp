@@ -108,6 +108,7 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
   // merges after the ranks' barrier (tools/ompisim/mpi_launch.hpp; no process that called MPI_Init forks).
   if (!opt.merge && opt.shard_spec.empty() && !std::getenv("SLURM_ARRAY_TASK_ID") && mpi_launch::available() &&
       mpi_launch::launcher_variable()) {
+    (void)sweep_shard("");  // the launcher's rank and size variables are refused (exit 2) before MPI_Init if malformed
     if (const int status = sweep_mpi(g, opt, dir); status >= 0) return status;
     merge = true;
   } else if (!opt.merge) {

@@ -83,6 +83,7 @@ void bad(const Json& e, const std::string& key) {
 TEST_CASE("calibrate: fit_gaps entries are read with their direction, bad ones name the file and key") {
   Json check = entry();
   check["role"] = "check";
+  check["id"] = "g-check";
   auto gaps = load_fit_gaps(Json{{"fit_gaps", Json::array({entry(), check})}}, "ref.json");
   REQUIRE(gaps.size() == 1);  // the check is read, not fitted
   CHECK(gaps[0].paper_pct == 82);
@@ -98,6 +99,16 @@ TEST_CASE("calibrate: fit_gaps entries are read with their direction, bad ones n
     bad(e, "fit_gaps[0].a.metric");
   }
   SECTION("an unknown role") { Json e = entry(); e["role"] = "maybe"; bad(e, "fit_gaps[0].role"); }
+  SECTION("an id given twice") {
+    CHECK_THROWS_WITH(load_fit_gaps(Json{{"fit_gaps", Json::array({entry(), entry()})}}, "ref.json"),
+                      Catch::Contains("ref.json") && Catch::Contains("fit_gaps[1].id") &&
+                          Catch::Contains("'g' is the id of an earlier calibration comparison"));
+  }
+  SECTION("a side outside the data folder") {
+    Json e = entry();
+    e["b"]["scenario"] = "../scenarios/gemini/fig3_latency_2p_intra_openmpi.json";
+    bad(e, "fit_gaps[0].b.scenario");
+  }
   SECTION("a side naming no scenario file") {
     Json e = entry();
     e["b"]["scenario"] = "scenarios/gemini/nope.json";
@@ -114,7 +125,9 @@ TEST_CASE("calibrate: fit_gaps entries are read with their direction, bad ones n
 TEST_CASE("calibrate: a comparison with 'free' calibrates only the parameters it names") {
   Json own = entry();
   own["free"] = "software.craympi_";
-  auto gaps = load_fit_gaps(Json{{"fit_gaps", Json::array({own, entry()})}}, "ref.json");
+  Json plain = entry();
+  plain["id"] = "g-plain";  // ids are unique in a reference file
+  auto gaps = load_fit_gaps(Json{{"fit_gaps", Json::array({own, plain})}}, "ref.json");
   REQUIRE(gaps.size() == 2);
   const std::vector<std::string> cray{"software.craympi_eager_rate", "software.craympi_unex_cost"};
   const std::vector<std::string> hw{"nic.host_interrupt_cost", "software.pml_cm_overhead"};
