@@ -2,7 +2,7 @@
 # Configuration: a 6-point grid (stack x nic.bte_bandwidth x ranks-per-node-free axis) over Cielo osu_latency at 2 ranks,
 #                run with -j 1, with -j 2, as three shards (--shard I/3) and, when mpirun is installed, under
 #                `mpirun --oversubscribe -n 3` (built with MPI: shards from MPI_Comm_rank, rank 0 merges after the
-#                barrier; `run` and --shard under launcher variables without mpirun call no MPI_Init); a run killed with SIGKILL after its first point and rerun; bad input (a point given twice, --shard 0/0, PMI_RANK=-1); damaged point files merged.
+#                barrier; `run` and --shard under launcher variables without mpirun call no MPI_Init); a run killed with SIGKILL after its first point and rerun; bad input (a point given twice, --shard 0/0, PMI_RANK=-1, launcher variables with no launcher to reach); damaged point files merged.
 # Expected:      the merged sweep.csv and sweep.json are byte-identical across -j 1, -j 2, shards and mpirun; a rerun
 #                runs no point; the killed sweep, rerun, has every point once and no temporary file left; 1 MiB latency
 #                falls when bte_bandwidth rises (the axis reaches the model); the axis given as "3 GB/s" is
@@ -144,6 +144,15 @@ bad repeated_point '"points": [{"ranks": 2}, {"ranks": 2}]' "key 'points\[1\]': 
 printf '{%s, "axes": {"ranks": [2]}}' "$B" > pmi.json
 PMI_RANK=-1 PMI_SIZE=2 timeout 60 "$BIN" sweep pmi.json --out out-pmi > /dev/null 2> pmi.err; rc=$?
 check "PMI_RANK=-1: exit 2 naming it" "[[ $rc == 2 && \$(wc -l < pmi.err) == 1 ]] && grep -q \"PMI_RANK: key '-1/2': shard index -1 is out of range\" pmi.err"
+# a launcher's rank variables with no way to reach a launcher (no PMIX_SERVER_URI*, OMPI_MCA_orte_hnp_uri, PMI_FD or
+# PMI_PORT) are refused before MPI_Init, which would wait for it; built without MPI they only pick the shard
+if ! "$BIN" --version | grep -q '^MPI: not built in'; then
+  env -u PMIX_SERVER_URI2 -u PMIX_SERVER_URI3 -u PMIX_SERVER_URI4 -u PMIX_SERVER_URI21 -u PMIX_SERVER_URI41 \
+    -u OMPI_MCA_orte_hnp_uri -u PMI_FD -u PMI_PORT OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 \
+    timeout 60 "$BIN" sweep pmi.json --out out-fake > /dev/null 2> fake_launch.err; rc=$?
+  check "launcher variables without a launcher: exit 2 naming the variable, no hang" \
+    "[[ $rc == 2 ]] && grep -q \"OMPI_COMM_WORLD_SIZE: key '2': .*MPI_Init would wait for a launcher that is not there\" fake_launch.err"
+fi
 bad merge_early '"axes": {"ranks": [2]}' "key 'points': 1 of 1 points have no result yet" "--merge"
 # A damaged point file (a point that is a number, a result without points, another point's hash) is refused by --merge
 # naming the file and the key (exit 2, not an internal error); the sweep's other files stay.

@@ -109,6 +109,11 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
   if (!opt.merge && opt.shard_spec.empty() && !std::getenv("SLURM_ARRAY_TASK_ID") && mpi_launch::available() &&
       mpi_launch::launcher_variable()) {
     (void)sweep_shard("");  // the launcher's rank and size variables are refused (exit 2) before MPI_Init if malformed
+    if (!mpi_launch::launcher_contact())
+      throw InputError(mpi_launch::launcher_variable(), std::getenv(mpi_launch::launcher_variable()),
+                       "an MPI launcher's rank variables are set, but none of the variables by which a launcher is "
+                       "reached (PMIX_SERVER_URI*, OMPI_MCA_orte_hnp_uri, PMI_FD, PMI_PORT): MPI_Init would wait for a "
+                       "launcher that is not there; run under mpirun or srun, or give --shard I/N");
     if (const int status = sweep_mpi(g, opt, dir); status >= 0) return status;
     merge = true;
   } else if (!opt.merge) {

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 #include <stdexcept>
+#include <string_view>
+#include <unistd.h>  // environ
 
 #ifdef OMPISIM_HAVE_MPI
 #include <mpi.h>
@@ -14,6 +16,14 @@ namespace ompisim::mpi_launch {
 const char* launcher_variable() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
     if (const char* x = std::getenv(v); x && *x) return v;
+  return nullptr;
+}
+
+const char* launcher_contact() {
+  for (const char* v : {"OMPI_MCA_orte_hnp_uri", "PMI_FD", "PMI_PORT"})
+    if (const char* x = std::getenv(v); x && *x) return v;
+  for (char** e = environ; e && *e; ++e)
+    if (std::string_view(*e).starts_with("PMIX_SERVER_URI")) return "PMIX_SERVER_URI";
   return nullptr;
 }
 

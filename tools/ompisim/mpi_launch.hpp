@@ -20,6 +20,11 @@ std::string library();
 // The first MPI launcher variable set in the environment: OMPI_COMM_WORLD_SIZE (Open MPI's mpirun), PMI_SIZE (MPICH /
 // Hydra, srun --mpi=pmi2), PMIX_RANK (PMIx launchers: prrte, srun --mpi=pmix); nullptr when none is.
 const char* launcher_variable();
+// The first variable by which a launcher tells MPI_Init where to reach it: PMIX_SERVER_URI* (PMIx: Open MPI 4's and
+// 5's mpirun, srun --mpi=pmix), OMPI_MCA_orte_hnp_uri (Open MPI 4's mpirun), PMI_FD or PMI_PORT (MPICH / Hydra, srun
+// --mpi=pmi2); nullptr when none is. Rank and size variables without one are not a launch: MPI_Init would wait for a
+// launcher that is not there.
+const char* launcher_contact();
 
 struct Comm {
   int rank = 0, size = 1;
