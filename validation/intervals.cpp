@@ -212,7 +212,7 @@ namespace {
 
 // A measure's model value in every sample, moved by the nominal run's own difference between a full and a fast run
 // (the samples run the fast way): its interval over the nominal value and the samples; "paper_inside" where the
-// paper gives the number (a gap), "accepted_inside" (some value of the interval is in the accepted range).
+// paper quotes the number (a gap not read from a word), "accepted_inside" (some value of the interval is in the accepted range).
 void widen_measures(Json& claims, const Json& fast_nominal, const std::vector<SampleValues>& runs) {
   auto num = [](const Json& x, double inf) { return x.is_null() ? inf : x.get<double>(); };
   constexpr double kInf = std::numeric_limits<double>::infinity();

@@ -168,7 +168,9 @@ bool judge_gap(const Json& chk, double model, const std::string& shown, std::str
   detail = fmt::format("{}: model gap {:+.1f} %, paper {:+.1f} %, accepted {}{:.1f} to {}{} %{}", shown, model, paper,
                        sign, lo, sign, std::isfinite(hi) ? fmt::format("{:.1f}", hi) : "inf",
                        r ? " ('" + r->name + "')" : "");
-  measure(ms, chk, "gap %", model, paper, paper > 0 ? lo : -hi, paper > 0 ? hi : -lo);
+  // A word's reading (r) is a range the paper's word admits, not a number the paper gives: its interval is judged by
+  // whether it reaches that range; a quoted number is judged by whether the interval contains it.
+  measure(ms, chk, "gap %", model, r ? Json(nullptr) : Json(paper), paper > 0 ? lo : -hi, paper > 0 ? hi : -lo);
   if (gaps)
     gaps->push_back({{"label", chk.value("label", "")}, {"model", model}, {"paper", paper}, {"lo", lo},
                      {"hi", std::isfinite(hi) ? Json(hi) : Json(nullptr)}, {"holds", holds}});

@@ -126,6 +126,30 @@ TEST_CASE("intervals: unstated placements widen the intervals, and a failing gap
   CHECK(v["sampling"][0]["placement"]["text"] == "each MPI process on a different node");
 }
 
+// Configuration: one failing gap check with a word's reading ("significantly": at least 10 %, one-sided, native the
+// better), the paper giving no number. Expected: its measure carries no paper number, only the accepted range the word
+// admits ([-inf, -10] with native the better), so the interval is judged by whether it reaches that range, never
+// against the reading's threshold as if the paper had quoted it. How validated: the JSON validate_reference returns.
+TEST_CASE("intervals: a gap read from a word is judged against the word's range, not a number", "[validation]") {
+  Json doc{{"points", Json::array()},
+           {"claims", Json::array({{{"id", "w"}, {"text", "native significantly faster"},
+                                    {"check", {{"kind", "gap"}, {"a", side(kInterOmpi)}, {"b", side(kInterNative)},
+                                               {"paper_gap_pct", -10}, {"reading", "significantly"}}}}})}};
+  validation::set_interval_samples(2);
+  Json v = validation::validate_reference(doc, "test-word");
+  validation::set_interval_samples(validation::kDefaultIntervalSamples);
+  const Json& c = v["claims"][0];
+  CHECK_FALSE(c["holds"].get<bool>());  // the two 1 B latencies are 2.6 % apart, not 10 %
+  REQUIRE(c["measures"].size() == 1);
+  const Json& m = c["measures"][0];
+  CHECK(m["paper"].is_null());
+  CHECK(m.contains("interval"));
+  CHECK(m["accepted"][0].is_null());
+  CHECK(m["accepted"][1].get<double>() == -10.0);
+  CHECK_FALSE(m.contains("paper_inside"));
+  CHECK_FALSE(m["accepted_inside"].get<bool>());
+}
+
 // Configuration: "unstated_placement" entries that are wrong. Expected: an InputError naming the file and the key
 // (a scenario the file does not run, a missing sentence, an unknown key). How validated: the messages.
 TEST_CASE("intervals: unstated_placement input is checked", "[unit][validation]") {
