@@ -173,7 +173,8 @@ bool judge_gap(const Json& chk, double model, const std::string& shown, std::str
   measure(ms, chk, "gap %", model, r ? Json(nullptr) : Json(paper), paper > 0 ? lo : -hi, paper > 0 ? hi : -lo);
   if (gaps)
     gaps->push_back({{"label", chk.value("label", "")}, {"model", model}, {"paper", paper}, {"lo", lo},
-                     {"hi", std::isfinite(hi) ? Json(hi) : Json(nullptr)}, {"holds", holds}});
+                     {"hi", std::isfinite(hi) ? Json(hi) : Json(nullptr)}, {"holds", holds},
+                     {"reading", r ? Json(r->name) : Json(nullptr)}});
   return holds;
 }
 

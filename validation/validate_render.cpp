@@ -98,8 +98,14 @@ void farthest_gap(const Json& c, Farthest& w) {
     const double off = (m > 0) != (p > 0) || m == 0 ? am + lo : am < lo ? lo - am : am > hi ? am - hi : 0.0;
     if (off <= w.off) continue;
     w.off = off;
-    w.text = fmt::format("{}{}: model {:+.1f} % vs paper {:+.1f} %{}", c.at("id").get<std::string>(),
-                         g.value("label", "").empty() ? "" : " (" + g["label"].get<std::string>() + ")", m, p,
+    // a word's reading gives a range, not a number the paper quotes
+    const char* sign = p > 0 ? "+" : "-";
+    const std::string paper = g.value("reading", Json()).is_string()
+        ? fmt::format("'{}' ({}{:g} to {}{} %)", g["reading"].get<std::string>(), sign, lo, sign,
+                      std::isfinite(hi) ? fmt::format("{:g}", hi) : "inf")
+        : fmt::format("paper {:+.1f} %", p);
+    w.text = fmt::format("{}{}: model {:+.1f} % vs {}{}", c.at("id").get<std::string>(),
+                         g.value("label", "").empty() ? "" : " (" + g["label"].get<std::string>() + ")", m, paper,
                          off == 0 ? " (within its range)" : "");
   }
 }

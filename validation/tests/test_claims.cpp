@@ -251,12 +251,15 @@ TEST_CASE("reference: bad claim input names the file and the key", "[unit][valid
 TEST_CASE("validation table: opens with one row per paper of quantified statements", "[unit][validation]") {
   Json gap_ok{{"model", -40.0}, {"paper", -47.0}, {"label", ""}, {"lo", 31.3}, {"hi", 70.5}};
   Json gap_bad{{"model", 2.6}, {"paper", 82.0}, {"label", "1 KiB"}, {"lo", 54.7}, {"hi", 123.0}};
+  Json gap_word{{"model", -5.4}, {"paper", 10.0}, {"label", ""}, {"lo", 10.0}, {"hi", nullptr}, {"reading", "significantly"}};
   Json claims = Json::array(
       {{{"id", "g.ok"}, {"paper", "gem"}, {"holds", true}, {"quantified", true}, {"magnitude", true}, {"detail", ""}, {"gaps", {gap_ok}}},
        {{"id", "g.bad"}, {"paper", "gem"}, {"holds", false}, {"quantified", true}, {"magnitude", true}, {"detail", ""},
         {"gaps", {gap_bad}}, {"not_holding", {{"reason", "the native comparator's per-message cost is not yet fitted"}}}},
        {{"id", "g.order"}, {"paper", "gem"}, {"holds", true}, {"quantified", false}, {"magnitude", false}, {"detail", ""}},
-       {{"id", "q.read"}, {"paper", "qs"}, {"holds", true}, {"quantified", true}, {"magnitude", true}, {"role", "calibration"}, {"detail", ""}}});
+       {{"id", "q.read"}, {"paper", "qs"}, {"holds", true}, {"quantified", true}, {"magnitude", true}, {"role", "calibration"}, {"detail", ""}},
+       {{"id", "s.word"}, {"paper", "sea"}, {"holds", false}, {"quantified", true}, {"magnitude", true}, {"detail", ""},
+        {"gaps", {gap_word}}, {"not_holding", {{"reason", "r"}}}}});
   Json points = Json::array({{{"id", "c1"}, {"figure", ""}, {"role", "calibration"}, {"reference", 1.0}, {"simulated", 1.0},
                               {"error_pct", 0.0}, {"tolerance_pct", 10.0}, {"pass", true}},
                              {{"id", "p1"}, {"figure", ""}, {"role", "prediction"}, {"reference", 1.0}, {"simulated", 1.3},
@@ -268,9 +271,11 @@ TEST_CASE("validation table: opens with one row per paper of quantified statemen
   CHECK(md.rfind("Quantified statements per paper", 0) == 0);
   CHECK_THAT(md, Catch::Contains("| gem | 2 | 2 | 1 | 1: g.bad | 0 | 0 | g.bad (1 KiB): model +2.6 % vs paper +82.0 % |"));
   CHECK_THAT(md, Catch::Contains("| qs | 2 | 0 | 0 | 0 | 1 | 1 | - |"));
+  // a word's reading is shown as its range, not as a number the paper would have quoted
+  CHECK_THAT(md, Catch::Contains("| sea | 1 | 1 | 0 | 1: s.word | 0 | 0 | s.word: model -5.4 % vs 'significantly' (+10 to +inf %) |"));
   CHECK_THAT(md, Catch::Contains("inside or outside that interval:\n\n- g.bad: the native comparator's per-message cost is not yet fitted\n"));
   CHECK_THAT(md, Catch::Contains("calibration points 1 (1 within tolerance, 0 outside); predictions 1 (0 within tolerance, 1 beyond); "
-                                 "comparisons 4 (3 holding, 1 failing); calibration pairs 1 (0 keep the paper's order, 1 inverted"));
+                                 "comparisons 5 (3 holding, 2 failing); calibration pairs 1 (0 keep the paper's order, 1 inverted"));
   CHECK_THAT(md, Catch::Contains("| c1 | c2 | -2.60 | +1.00 | **no** |"));
   CHECK_THAT(md, Catch::Contains("| p1 |  | prediction | 1 | 1.3 | +30.0 | ±15 | **no** (prediction) |"));
 }
