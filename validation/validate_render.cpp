@@ -101,8 +101,8 @@ void farthest_gap(const Json& c, Farthest& w) {
     // a word's reading gives a range, not a number the paper quotes
     const char* sign = p > 0 ? "+" : "-";
     const std::string paper = g.value("reading", Json()).is_string()
-        ? fmt::format("'{}' ({}{:g} to {}{} %)", g["reading"].get<std::string>(), sign, lo, sign,
-                      std::isfinite(hi) ? fmt::format("{:g}", hi) : "inf")
+        ? (std::isfinite(hi) ? fmt::format("'{}' ({}{:g} to {}{:g} %)", g["reading"].get<std::string>(), sign, lo, sign, hi)
+                             : fmt::format("'{}' ({}{:g} % or beyond)", g["reading"].get<std::string>(), sign, lo))
         : fmt::format("paper {:+.1f} %", p);
     w.text = fmt::format("{}{}: model {:+.1f} % vs {}{}", c.at("id").get<std::string>(),
                          g.value("label", "").empty() ? "" : " (" + g["label"].get<std::string>() + ")", m, paper,
