@@ -45,6 +45,8 @@ add_test(NAME e2e.contradictions COMMAND bash ${E2E}/contradictions.sh $<TARGET_
 add_test(NAME e2e.interrupt COMMAND bash ${E2E}/interrupt.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.outputs COMMAND bash ${E2E}/outputs.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.describe_declared COMMAND bash ${E2E}/describe_declared.sh $<TARGET_FILE:ompisim>)
+# Its check that a run's counters are declared fails on a statistic removed or renamed, or a counter nobody declares.
+add_test(NAME e2e.describe_declared_detects COMMAND bash ${E2E}/describe_declared_detects.sh $<TARGET_FILE:ompisim>)
 # run, compare and validate declare --set (and --engine) once: tools/ompisim/common.hpp add_scenario_overrides.
 add_test(NAME e2e.scenario_overrides COMMAND bash ${E2E}/scenario_overrides.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.interrupt PROPERTIES RUN_SERIAL ON)

@@ -121,11 +121,13 @@ void Elan4::rdma_write(int rank, int peer, std::uint64_t bytes, EventId ev) {
   counters_.add(Elan4Stat::RdmaWrites);
   double start = command(ctx_.node_of(rank)) + p_.mmu_translation_cost;
   sim_.at(start, [this, rank, peer, bytes, ev] {
-    move(rank, peer, bytes, false, [this, rank, peer, ev] {
-      // The last packet's acknowledgement returns to the initiator, whose event then completes.
-      sim_.after(fabric_.path(ctx_.node_of(peer), ctx_.node_of(rank)).latency, [this, ev] { complete(ev); });
-    });
+    move(rank, peer, bytes, false, [this, rank, peer, ev] { on_written(rank, peer, ev); });
   });
+}
+
+void Elan4::on_written(int rank, int peer, EventId ev) {
+  // The last packet's acknowledgement returns to the initiator, whose event then completes.
+  sim_.after(fabric_.path(ctx_.node_of(peer), ctx_.node_of(rank)).latency, [this, ev] { complete(ev); });
 }
 
 void Elan4::rdma_read(int rank, int peer, std::uint64_t bytes, EventId ev) {
@@ -133,10 +135,12 @@ void Elan4::rdma_read(int rank, int peer, std::uint64_t bytes, EventId ev) {
   double start = command(ctx_.node_of(rank)) + p_.mmu_translation_cost;
   // The read request crosses to the remote NIC, whose DMA engine translates and pushes the data back.
   double at_peer = start + fabric_.path(ctx_.node_of(rank), ctx_.node_of(peer)).latency;
-  sim_.at(at_peer, [this, rank, peer, bytes, ev] {
-    double go = command(ctx_.node_of(peer)) + p_.mmu_translation_cost;
-    sim_.at(go, [this, rank, peer, bytes, ev] { move(peer, rank, bytes, true, [this, ev] { complete(ev); }); });
-  });
+  sim_.at(at_peer, [this, rank, peer, bytes, ev] { on_read_request(rank, peer, bytes, ev); });
+}
+
+void Elan4::on_read_request(int rank, int peer, std::uint64_t bytes, EventId ev) {
+  double go = command(ctx_.node_of(peer)) + p_.mmu_translation_cost;
+  sim_.at(go, [this, rank, peer, bytes, ev] { move(peer, rank, bytes, true, [this, ev] { complete(ev); }); });
 }
 
 void Elan4::add_counters(std::map<std::string, std::uint64_t>& c) const {

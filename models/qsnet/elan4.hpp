@@ -103,6 +103,10 @@ private:
   void try_store(int src, int dst, int q, std::uint32_t bytes, std::uint64_t payload, Callback acked);
   // Data of `bytes` from node a to b, starting now: analytic or a shared flow; `done` when the last byte landed.
   void move(int rank_a, int rank_b, std::uint64_t bytes, bool pulled, Callback done);
+  // rdma_write's data has landed at `peer`: the acknowledgement back to `rank`, then the event.
+  void on_written(int rank, int peer, EventId ev);
+  // rdma_read's request has reached `peer`'s NIC: its DMA engine translates and pushes the data back to `rank`.
+  void on_read_request(int rank, int peer, std::uint64_t bytes, EventId ev);
 
   Simulator& sim_;
   const Contexts& ctx_;

@@ -116,7 +116,6 @@ void LogGPStack::start_recv(const mpi::P2P& p, Completion done) {
 }
 
 void LogGPStack::deliver(std::uint64_t rid, int dst, const Msg& m) {
-  double b = static_cast<double>(m.bytes);
   lib_.matched(lib_.recv(rid), m.src, m.tag, m.bytes);
   if (!m.rndv) {
     // The receiver's CPU has absorbed the message on arrival (see start_send): the receive completes when it is free.
@@ -126,10 +125,13 @@ void LogGPStack::deliver(std::uint64_t rid, int dst, const Msg& m) {
   // Rendezvous: the receiver answers CTS, the sender sends the data.
   int src = m.src;
   std::uint64_t sid = m.sid, bytes = m.bytes;
-  wire(dst, src, 0, nullptr, [this, src, dst, sid, bytes, rid, b] {
-    wire(src, dst, bytes, [this, sid] { lib_.complete_send(sid); },
-         [this, dst, rid, b] { receive(dst, b, [this, rid] { lib_.complete_recv(rid); }); });
-  });
+  wire(dst, src, 0, nullptr, [this, src, dst, sid, bytes, rid] { on_cts(src, dst, sid, bytes, rid); });
+}
+
+void LogGPStack::on_cts(int src, int dst, std::uint64_t sid, std::uint64_t bytes, std::uint64_t rid) {
+  const double b = static_cast<double>(bytes);
+  wire(src, dst, bytes, [this, sid] { lib_.complete_send(sid); },
+       [this, dst, rid, b] { receive(dst, b, [this, rid] { lib_.complete_recv(rid); }); });
 }
 
 void LogGPStack::amo_add(int rank, int target, Completion local_done, Completion at_target) {

@@ -78,6 +78,8 @@ private:
   // Receives a message of `bytes` at rank (its first byte has arrived now): then runs `done`.
   void receive(int rank, double bytes, Completion done);
   void deliver(std::uint64_t rid, int dst, const Msg& m);
+  // A rendezvous's CTS has reached the sender `src`: the data goes to `dst` (send `sid`, receive `rid`).
+  void on_cts(int src, int dst, std::uint64_t sid, std::uint64_t bytes, std::uint64_t rid);
   // The receiver's CPU time for a message of `bytes`: o + max((s-1)O, (s-1)G) (LogGOPSim charges the per-byte receive
   // overhead and the per-byte gap overlapped, from the first byte's arrival).
   double recv_overhead(double bytes) const;

@@ -2,57 +2,21 @@
 """Architecture test: no function outside tests is longer than LIMIT lines (120), from the line of its header to its
 closing brace.
 
-How a function is found: comments and string literals are blanked (line breaks kept), then the braces are matched. A
-brace opens a function body when it is not already inside one and the text since the last ';', '{' or '}' ends like a
-function header: a closing parenthesis, optionally followed by const, noexcept, override, final, mutable, a reference
-qualifier or a trailing return type. Lambdas and blocks inside a function count towards that function. Test sources
-(any path with a tests/ component, the top-level tests/ and bench/) are not checked.
+How a function is found: comments and string literals are blanked (source_check.blank: line breaks kept), then the
+braces are matched. A brace opens a function body when it is not already inside one and the text since the last ';',
+'{' or '}' ends like a function header: a closing parenthesis, optionally followed by const, noexcept, override, final,
+mutable, a reference qualifier or a trailing return type. Lambdas and blocks inside a function count towards that
+function. Test sources (any path with a tests/ component, the top-level tests/ and bench/) are not checked.
 
 Usage: check_function_length.py ROOT [LIMIT]   (exit 1 and one line per over-long function)"""
 import os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: source_check.py
-from source_check import report  # noqa: E402
+from source_check import blank, report  # noqa: E402
 
 LAYERS = ["core", "engine", "platform", "models", "mpi", "protocols", "collectives", "benchmarks", "runner",
           "validation", "tools"]
 HEADER_END = re.compile(r"\)\s*(?:const|noexcept(?:\([^)]*\))?|override|final|mutable|&&|&|->\s*[\w:<>,\s*&]+|\s)*$")
-RAW_STRING = re.compile(r'R"([^(\s]*)\(')
-
-
-def blank(text):
-    """The text with comments and string/char literals emptied; line breaks kept so that line numbers hold."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-            continue
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("\n" * text.count("\n", i, j))
-            i = j
-            continue
-        raw = RAW_STRING.match(text, i)
-        if raw and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
-            close = ")" + raw.group(1) + '"'
-            j = text.find(close, raw.end())
-            j = n if j < 0 else j + len(close)
-            out.append('""' + "\n" * text.count("\n", i, j))
-            i = j
-            continue
-        c = text[i]
-        if c in "\"'" and not (c == "'" and i > 0 and text[i - 1].isalnum()):  # 1'000'000 digit separators
-            j = i + 1
-            while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            out.append(c + c)
-            i = j + 1
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
 
 
 def functions(text):

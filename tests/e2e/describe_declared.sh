@@ -8,7 +8,7 @@
 # its revision's rule in btl_ugni_mca.hpp; Cray MPT: Table I, protocols/base/smsg_auto_limit.hpp), and a run's
 # provenance records the effective value.
 set -u
-BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+BIN=$(realpath "$1"); HERE=$(dirname "$(realpath "$0")"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 check() { if grep -qF -- "$2" "$t/$1"; then echo "ok   $1: $2"; else echo "FAIL $1: no '$2'"; fail=1; fi; }
 "$BIN" describe btl/ugni > "$t/ugni" || fail=1
 check ugni "## statistics"
@@ -68,19 +68,14 @@ for n in ptl_elan4_eager context_switches teg_unexpected; do check elan4 "    $n
 echo '{"id": "d", "machine": "cielo", "stack": "native", "ranks": 2, "benchmark": {"name": "osu_latency", "iterations": 2, "skip": 0, "sizes": [8]}}' > "$t/d.json"
 "$BIN" run "$t/d.json" --json --out "$t/o" > /dev/null 2>&1 || fail=1
 grep -rqF '"mpich_gni_max_vshort_msg_size (effective)": 8192.0' "$t/o" && echo "ok   provenance" || { echo "FAIL provenance"; grep -r derived -A3 "$t/o" | head; fail=1; }
-# Every counter a run reports is declared by one of the components of its stack (their describe outputs together).
+# Every counter a run reports is declared by one of the components of its stack (their describe outputs together;
+# check_declared.py, shown to fail by describe_declared_detects.sh).
 stack_declares() {  # $1: run output folder, $2...: the stack's components
-  local out=$1 k; shift
+  local out=$1; shift
   : > "$t/decl"
   for c in "$@"; do "$BIN" describe "$c" >> "$t/decl" || fail=1; done
-  local keys
-  keys=$(python3 -c 'import json, pathlib, sys
-for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
-    for k in json.loads(f.read_text()).get("stats", {}).get("counters", {}): print(k)' "$out" | sort -u)
-  [ -n "$keys" ] || { echo "FAIL $out: no counters in the run"; fail=1; }
-  for k in $keys; do
-    grep -q "^$k " "$t/decl" && echo "ok   $* declare $k" || { echo "FAIL $*: run counter $k not declared"; fail=1; }
-  done
+  echo "# $*"
+  python3 "$HERE/check_declared.py" "$out" "$t/decl" || fail=1
 }
 run_small() {  # $1: id, $2: machine, $3: stack, $4: ranks per node; 2 ranks, an eager and a rendezvous size
   echo "{\"id\": \"$1\", \"machine\": \"$2\", \"stack\": \"$3\", \"ranks\": 2, \"ranks_per_node\": $4, \"benchmark\": {\"name\": \"osu_latency\", \"iterations\": 2, \"skip\": 0, \"sizes\": [8, 1048576]}}" > "$t/$1.json"

@@ -57,43 +57,45 @@ int FabricBtl::channel_of(const Descriptor& d) const {
              : 0;
 }
 
+// ISSUING -> [COPYING] -> [AWAIT_CHANNEL] -> ON_WIRE -> RECEIVING -> COMPLETE (fabric_frag.hpp).
 void FabricBtl::send(const Descriptor& d, Completion local_done) {
   const bool copy_in = !(d.flags & (desc_flag::InPlace | desc_flag::Put)) && d.data.length > 0;
   stats_.add(FabricStat::Frags);
   stats_.add(FabricStat::Bytes, d.data.length);
   if (d.wire_bytes() > caps_.eager_limit) stats_.add(FabricStat::LargeFrags);
   if (copy_in) stats_.add(FabricStat::CopiedFrags);
-  const double bytes = static_cast<double>(d.wire_bytes());
-  cpus_.cpu(d.src, overhead_, [this, d, bytes, copy_in, local_done = std::move(local_done)]() mutable {
-    auto wire = [this, d, bytes, copy_in, local_done = std::move(local_done)]() mutable {
-      if (copy_in && local_done) local_done();  // the user buffer is free once copied into the BTL's
-      const std::uint64_t key = lane_key(d.src, d.dst);
-      const int ch = channel_of(d);
-      if (ch) stats_.add(FabricStat::PriorityFrags);
-      auto start = [this, d, bytes, copy_in, local_done, key, ch](double latency) mutable {
-        fabric_.bulk(ctx_.node_of(d.src), ctx_.node_of(d.dst), bytes, latency,
-                [this, d, copy_in, local_done, key, ch]() mutable {
-          next_on_lane(ch, key);
-          if (!copy_in && local_done) local_done();  // sent from the user buffer: free when the NIC has it all
-          cpus_.cpu(d.dst, overhead_, [this, d] { deliver(d); }, "btl progress (receive)");
-        }, false, d.src, d.dst);
-      };
-      on_lane(ch, key, std::move(start));
-    };
-    if (copy_in) cpus_.cpu_copy(d.src, static_cast<double>(d.data.length), std::move(wire));
-    else wire();
-  }, "btl send");
+  const std::uint32_t id = frags_.create(fabric::FragState::Idle, d, std::move(local_done), copy_in, channel_of(d));
+  fabric::SendFrag& s = frags_[id];
+  s.state = step(s.state, fabric::FragEvent::Start);
+  cpus_.cpu(d.src, overhead_, [this, id] { on_send_issued(id); }, "btl send");
 }
 
-void FabricBtl::on_lane(int channel, std::uint64_t key, std::function<void(double)> start) {
+void FabricBtl::on_send_issued(std::uint32_t id) {
+  fabric::SendFrag& s = frags_[id];
+  if (!s.copy_in) return on_data_ready(id);  // in place or RDMA: on the channel from the user buffer
+  s.state = step(s.state, fabric::FragEvent::CopyIn);
+  cpus_.cpu_copy(s.d.src, static_cast<double>(s.d.data.length), [this, id] { on_data_ready(id); });
+}
+
+void FabricBtl::on_data_ready(std::uint32_t id) {
+  fabric::SendFrag& s = frags_[id];
+  if (s.copy_in)
+    if (Completion done = std::move(s.local_done)) done();  // the user buffer is free once copied into the BTL's
+  if (s.channel) stats_.add(FabricStat::PriorityFrags);
+  join_channel(s.channel, lane_key(s.d.src, s.d.dst), Queued{false, id});
+}
+
+void FabricBtl::join_channel(int channel, std::uint64_t key, Queued q) {
   Lane& l = lanes_[channel][key];
   if (l.busy) {
     stats_.add(FabricStat::ChannelWaits);
-    l.queued.push_back(std::move(start));
-  } else {
-    l.busy = true;
-    start(latency_);
+    l.queued.push_back(q);
+    if (q.rdma) rdmas_[q.id].state = step(rdmas_[q.id].state, fabric::RdmaEvent::ChannelBusy);
+    else frags_[q.id].state = step(frags_[q.id].state, fabric::FragEvent::ChannelBusy);
+    return;
   }
+  l.busy = true;
+  on_channel_free(q, latency_);
 }
 
 void FabricBtl::next_on_lane(int channel, std::uint64_t key) {
@@ -104,35 +106,87 @@ void FabricBtl::next_on_lane(int channel, std::uint64_t key) {
     lanes.erase(it);  // no per-peer state while the channel is idle
     return;
   }
-  auto next = std::move(it->second.queued.front());
+  const Queued next = it->second.queued.front();
   it->second.queued.pop_front();
-  next(0.0);  // streams right behind the previous fragment: the link latency is already covered
+  on_channel_free(next, 0.0);  // streams right behind the previous fragment: the link latency is already covered
 }
 
+void FabricBtl::on_channel_free(Queued q, double latency) {
+  if (q.rdma) {
+    fabric::RdmaFrag& r = rdmas_[q.id];
+    r.state = step(r.state, fabric::RdmaEvent::ChannelFree);
+    fabric_.bulk(ctx_.node_of(r.initiator), ctx_.node_of(r.peer), static_cast<double>(r.bytes), latency,
+                 [this, id = q.id] { on_flow_done(id); }, false, r.initiator, r.peer);
+    return;
+  }
+  fabric::SendFrag& s = frags_[q.id];
+  s.state = step(s.state, fabric::FragEvent::ChannelFree);
+  fabric_.bulk(ctx_.node_of(s.d.src), ctx_.node_of(s.d.dst), static_cast<double>(s.d.wire_bytes()), latency,
+               [this, id = q.id] { on_arrived(id); }, false, s.d.src, s.d.dst);
+}
+
+void FabricBtl::on_arrived(std::uint32_t id) {
+  fabric::SendFrag& s = frags_[id];
+  s.state = step(s.state, fabric::FragEvent::Arrived);
+  next_on_lane(s.channel, lane_key(s.d.src, s.d.dst));
+  if (!s.copy_in)
+    if (Completion done = std::move(s.local_done)) done();  // sent from the user buffer: free when the NIC has it all
+  cpus_.cpu(s.d.dst, overhead_, [this, id] { on_received(id); }, "btl progress (receive)");
+}
+
+void FabricBtl::on_received(std::uint32_t id) {
+  fabric::SendFrag& s = frags_[id];
+  s.state = step(s.state, fabric::FragEvent::Received);
+  const Descriptor in = s.d;
+  frags_.erase(id);
+  deliver(in);
+}
+
+// ISSUING_PUT -> [AWAIT_CHANNEL] -> WRITING -> COMPLETING -> COMPLETE: on the connection's low-priority channel, in
+// order with the data fragments to that peer.
 void FabricBtl::put(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer, Completion done) {
   stats_.add(FabricStat::Puts);
   stats_.add(FabricStat::Bytes, bytes);
-  cpus_.cpu(initiator, overhead_, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
-    const std::uint64_t key = lane_key(initiator, peer);
-    auto start = [this, initiator, peer, bytes, key, done](double latency) mutable {
-      fabric_.bulk(ctx_.node_of(initiator), ctx_.node_of(peer), static_cast<double>(bytes), latency,
-              [this, initiator, key, done]() mutable {
-        next_on_lane(0, key);
-        cpus_.cpu(initiator, overhead_, std::move(done), "btl completion");
-      }, false, initiator, peer);
-    };
-    on_lane(0, key, std::move(start));
-  }, "btl put/get issue");
+  const std::uint32_t id = rdmas_.create(fabric::RdmaState::Idle, initiator, peer, bytes, std::move(done));
+  rdmas_[id].state = step(rdmas_[id].state, fabric::RdmaEvent::StartPut);
+  cpus_.cpu(initiator, overhead_, [this, id] { on_put_issued(id); }, "btl put/get issue");
 }
 
+void FabricBtl::on_put_issued(std::uint32_t id) {
+  const fabric::RdmaFrag& r = rdmas_[id];
+  join_channel(0, lane_key(r.initiator, r.peer), Queued{true, id});
+}
+
+// ISSUING_GET -> READING -> COMPLETING -> COMPLETE: pulled by the initiator, on no channel.
 void FabricBtl::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer, Completion done) {
   stats_.add(FabricStat::Gets);
   stats_.add(FabricStat::GetBytes, bytes);
-  cpus_.cpu(initiator, overhead_, [this, initiator, peer, bytes, done = std::move(done)]() mutable {
-    fabric_.bulk(ctx_.node_of(peer), ctx_.node_of(initiator), static_cast<double>(bytes), latency_,
-            [this, initiator, done = std::move(done)]() mutable { cpus_.cpu(initiator, overhead_, std::move(done), "btl completion"); },
-            true, peer, initiator);
-  }, "btl put/get issue");
+  const std::uint32_t id = rdmas_.create(fabric::RdmaState::Idle, initiator, peer, bytes, std::move(done));
+  rdmas_[id].state = step(rdmas_[id].state, fabric::RdmaEvent::StartGet);
+  cpus_.cpu(initiator, overhead_, [this, id] { on_get_issued(id); }, "btl put/get issue");
+}
+
+void FabricBtl::on_get_issued(std::uint32_t id) {
+  fabric::RdmaFrag& r = rdmas_[id];
+  r.state = step(r.state, fabric::RdmaEvent::Issued);
+  fabric_.bulk(ctx_.node_of(r.peer), ctx_.node_of(r.initiator), static_cast<double>(r.bytes), latency_,
+               [this, id] { on_flow_done(id); }, true, r.peer, r.initiator);
+}
+
+void FabricBtl::on_flow_done(std::uint32_t id) {
+  fabric::RdmaFrag& r = rdmas_[id];
+  const bool put = r.state == fabric::RdmaState::Writing;
+  r.state = step(r.state, fabric::RdmaEvent::FlowDone);
+  if (put) next_on_lane(0, lane_key(r.initiator, r.peer));
+  cpus_.cpu(r.initiator, overhead_, [this, id] { on_completed(id); }, "btl completion");
+}
+
+void FabricBtl::on_completed(std::uint32_t id) {
+  fabric::RdmaFrag& r = rdmas_[id];
+  r.state = step(r.state, fabric::RdmaEvent::Completed);
+  Completion done = std::move(r.done);
+  rdmas_.erase(id);
+  if (done) done();
 }
 
 }  // namespace ompisim::btl

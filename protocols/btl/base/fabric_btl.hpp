@@ -21,19 +21,22 @@
 //          initiator's CPU frag_overhead for the completion; done. Nothing runs on the peer's CPU.
 // Reachability: both ranks' nodes have a NIC on the BTL's network (a node type lists its NICs; one that lists none
 // has one on every network).
+// Each send fragment and RDMA operation in flight is a record with an explicit state (fabric_frag.hpp); the steps
+// (on_<event>) move it by its transition table and start the next activity.
 // LIMITATIONS: no flow control (tokens/credits), no memory registration cost, no eager RDMA channel, no NACK/retry;
 // the receive copy of a send fragment is the PML's (ob1 copies out of the BTL buffer).
 #pragma once
+#include "core/slab.hpp"
 #include "core/statistics.hpp"
 #include "platform/cpu_timeline.hpp"
 #include "platform/fabric.hpp"
+#include "protocols/btl/base/fabric_frag.hpp"
 #include "protocols/btl/base/v11_caps.hpp"
 #include "protocols/btl/btl.hpp"
 
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -83,14 +86,19 @@ public:
   // Measured properties of the path (the NIC kind's parameters): what a scheduling policy may weight by.
   double path_latency() const override { return latency_; }
   double path_bandwidth() const override { return bandwidth_; }
+  std::size_t frags_in_flight() const { return frags_.size() + rdmas_.size(); }  // send fragments and RDMA operations
 
 private:
   // A channel of a connection (QP, GM port pair at one priority, TCP socket) carries its fragments in order: one
   // fragment on the wire at a time per (sender, receiver, channel); the next one follows right behind it (no second
-  // latency). Created while busy only.
+  // latency). Created while busy only. It queues send fragments and RDMA writes (the records' indices).
+  struct Queued {
+    bool rdma;  // an RdmaFrag (a put), else a SendFrag
+    std::uint32_t id;
+  };
   struct Lane {
     bool busy = false;
-    std::deque<std::function<void(double)>> queued;
+    std::deque<Queued> queued;
   };
   static std::uint64_t lane_key(int src, int dst) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32) | static_cast<std::uint32_t>(dst);
@@ -98,9 +106,26 @@ private:
   // The channel a descriptor goes on: 1 (high priority) for a PRIORITY descriptor that fits an eager fragment on a
   // connection with a priority channel, else 0.
   int channel_of(const Descriptor& d) const;
-  // Starts a transfer on its channel now, or queues it behind the one on the wire.
-  void on_lane(int channel, std::uint64_t key, std::function<void(double)> start);
+  // Puts a send fragment or an RDMA write on its channel now (CHANNEL_FREE), or queues it behind the one on the wire
+  // (CHANNEL_BUSY).
+  void join_channel(int channel, std::uint64_t key, Queued q);
+  // The transfer on the wire of (channel, key) has left: the next queued one goes (CHANNEL_FREE), or the lane is freed.
   void next_on_lane(int channel, std::uint64_t key);
+  // CHANNEL_FREE: the record's flow starts after `latency` (the NIC's; 0 right behind the previous fragment).
+  void on_channel_free(Queued q, double latency);
+  // Send fragment steps (fabric_frag.hpp): each applies its event to frags_[id] and starts what the new state needs.
+  void on_send_issued(std::uint32_t id);  // the sender's frag_overhead done: COPY_IN, or join the channel
+  void on_data_ready(std::uint32_t id);   // copied into a BTL buffer (the user buffer is free), or in place: join
+                                          // the channel
+  void on_arrived(std::uint32_t id);      // ARRIVED: the next on the channel goes, the receiver's frag_overhead
+  void on_received(std::uint32_t id);     // RECEIVED: the PML's callback
+  // RDMA operation steps.
+  void on_put_issued(std::uint32_t id);  // the initiator's frag_overhead done: join the low-priority channel
+  void on_get_issued(std::uint32_t id);  // ISSUED: the pull from the peer
+  void on_flow_done(std::uint32_t id);   // FLOW_DONE: the initiator's frag_overhead for the completion
+  void on_completed(std::uint32_t id);   // COMPLETED: the PML's completion
+  Slab<fabric::SendFrag> frags_;  // send fragments in flight; their continuations carry (this, index)
+  Slab<fabric::RdmaFrag> rdmas_;  // RDMA operations in flight
   std::unordered_map<std::uint64_t, Lane> lanes_[2];
   const Contexts& ctx_;
   CpuTimeline& cpus_;

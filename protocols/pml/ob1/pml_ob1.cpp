@@ -512,13 +512,7 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
       const Buffer remote = f.d.data.buf;
       g->prepare_rdma(me, r.buf, bytes, [this, rid, g, me, peer, bytes, sreq, remote] {
         RecvRequest& rr = lib_.recv(rid);
-        g->get(me, peer, bytes, rr.buf, remote, [this, rid, me, peer, sreq] {
-          on_event(lib_.recv(rid), RecvEvent::GetDone);
-          cpus_.cpu(me, sw_, [this, rid, me, peer, sreq] {
-            send_ctrl(Hdr::Fin, me, peer, sreq, rid);
-            complete_recv(rid);
-          }, "mca_pml_ob1_recv_request_progress_rget (FIN)");
-        });
+        g->get(me, peer, bytes, rr.buf, remote, [this, rid, me, peer, sreq] { on_rget_done(rid, me, peer, sreq); });
       });
       return;
     }
@@ -574,6 +568,14 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
     }
     default: throw ProtocolError("ob1 match", "POSTED", to_string(f.h.type));
   }
+}
+
+void Ob1::on_rget_done(std::uint64_t rid, int me, int peer, std::uint64_t sreq) {
+  on_event(lib_.recv(rid), RecvEvent::GetDone);
+  cpus_.cpu(me, sw_, [this, rid, me, peer, sreq] {
+    send_ctrl(Hdr::Fin, me, peer, sreq, rid);
+    complete_recv(rid);
+  }, "mca_pml_ob1_recv_request_progress_rget (FIN)");
 }
 
 void Ob1::complete_send(std::uint64_t sid) { lib_.complete_send(sid); }

@@ -175,6 +175,8 @@ private:
   void post_puts(std::uint64_t rid);
   void on_put(const InFrag& f);      // sender: a receiver's PUT control message
   void on_put_fin(const InFrag& f);  // receiver: the FIN of one of its PUT fragments
+  // Receiver: the RGET's GET is done; the FIN to the sender and the receive's completion after the PML's CPU time.
+  void on_rget_done(std::uint64_t rid, int me, int peer, std::uint64_t sreq);
   void check_send_done(std::uint64_t sid);
   // The rest of one rendezvous being scheduled (frag_pipeline.hpp), kept only while it has fragments to send.
   struct FragSchedule {

@@ -73,8 +73,8 @@ TEST_CASE("btl fabric: PRIORITY eager fragments pass queued data on a priority c
 // 4 x 60 KiB + 1 MiB data bytes, 1 put, 1 get of 256 KiB, the control message on the high-priority channel, 3 data
 // fragments and the write waiting behind the first fragment on the low-priority channel (4 waits); tcp: none above
 // the eager limit, 4 copied in, 4 x 60 KiB, no RDMA, no priority channel, all but the first to reach the socket
-// waiting (4). Every counter is one the component's registry entry declares, and it reports each. How validated: by
-// hand from fabric_btl.cpp.
+// waiting (4). Every counter is one the component's registry entry declares, and it reports each; no send fragment or
+// RDMA record is left. How validated: by hand from fabric_btl.cpp.
 TEST_CASE("btl fabric: counts its declared statistics under the BTL's name", "[unit][protocol][btl]") {
   for (const char* name : {"openib", "tcp"}) {
     const bool ib = std::string(name) == "openib";
@@ -101,6 +101,7 @@ TEST_CASE("btl fabric: counts its declared statistics under the BTL's name", "[u
     f.sim.run();
     REQUIRE(arrived == 5);
     REQUIRE(done == (ib ? 2 : 0));
+    CHECK(b.frags_in_flight() == 0);  // every send fragment and RDMA record freed
     using btl::FabricStat;
     CHECK(b.count(FabricStat::Frags) == 5);
     CHECK(b.count(FabricStat::LargeFrags) == (ib ? 4 : 0));
