@@ -3,7 +3,10 @@
 report(problems, ok, bad=None): prints each problem on a line of its own, then a summary line (`bad` when there are
 problems, `ok` when there are none; None prints no summary) and returns the exit status: 1 when there are problems.
 blank(text): a C++ source with its comments and string/char literals emptied, line breaks kept (what the checks that
-match braces read)."""
+match braces read).
+sources(root, folders): (path relative to root, text) of every C++ source under those folders, tests excluded
+(a tests/ folder below a top folder, and the top folders tests/ and bench/), in a fixed order."""
+import os
 import re
 
 
@@ -52,3 +55,26 @@ def blank(text):
         out.append(c)
         i += 1
     return "".join(out)
+
+
+CXX_SUFFIXES = (".hpp", ".cpp", ".h", ".cc")
+
+
+def is_test(rel):
+    parts = rel.split(os.sep)
+    return parts[0] in ("tests", "bench") or "tests" in parts[1:-1]
+
+
+def sources(root, folders):
+    """(rel, text) of each C++ source under root/<folder> for folder in folders, tests excluded, in a fixed order."""
+    for top in folders:
+        for dirpath, dirs, files in os.walk(os.path.join(root, top)):
+            dirs.sort()
+            for f in sorted(files):
+                if not f.endswith(CXX_SUFFIXES):
+                    continue
+                rel = os.path.relpath(os.path.join(dirpath, f), root)
+                if is_test(rel):
+                    continue
+                with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
+                    yield rel, fh.read()

@@ -18,10 +18,9 @@ Usage: check_closure_depth.py ROOT [LIMIT]   (exit 1 and one line per lambda nes
 import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: source_check.py
-from source_check import blank, report  # noqa: E402
+from source_check import blank, report, sources  # noqa: E402
 
 FOLDERS = ["protocols", "models", "collectives", "benchmarks", "platform", "runner"]
-SUFFIXES = (".cpp", ".hpp", ".h", ".cc")
 INTRODUCING_WORDS = {"return", "co_return", "co_yield", "throw"}
 
 
@@ -115,24 +114,11 @@ def deep_lambdas(text, limit):
             stack.pop()
 
 
-def is_test(rel):
-    return "tests" in rel.split(os.sep)[:-1]
-
-
 def check(root, limit):
     bad = []
-    for top in FOLDERS:
-        for dirpath, _, files in os.walk(os.path.join(root, top)):
-            for f in sorted(files):
-                if not f.endswith(SUFFIXES):
-                    continue
-                rel = os.path.relpath(os.path.join(dirpath, f), root)
-                if is_test(rel):
-                    continue
-                with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
-                    text = fh.read()
-                for line, depth in deep_lambdas(text, limit):
-                    bad.append(f"{rel}:{line}: lambda nested {depth} deep (limit {limit})")
+    for rel, text in sources(root, FOLDERS):
+        for line, depth in deep_lambdas(text, limit):
+            bad.append(f"{rel}:{line}: lambda nested {depth} deep (limit {limit})")
     return sorted(bad)
 
 

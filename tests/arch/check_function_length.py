@@ -12,7 +12,7 @@ Usage: check_function_length.py ROOT [LIMIT]   (exit 1 and one line per over-lon
 import os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: source_check.py
-from source_check import blank, report  # noqa: E402
+from source_check import blank, report, sources  # noqa: E402
 
 LAYERS = ["core", "engine", "platform", "models", "mpi", "protocols", "collectives", "benchmarks", "runner",
           "validation", "tools"]
@@ -42,27 +42,12 @@ def functions(text):
             last = i + 1
 
 
-def is_test(rel):
-    parts = rel.split(os.sep)
-    return parts[0] in ("tests", "bench") or "tests" in parts[1:-1]
-
-
 def check(root, limit):
     bad = []
-    for top in LAYERS:
-        for dirpath, _, files in os.walk(os.path.join(root, top)):
-            for f in sorted(files):
-                if not f.endswith((".hpp", ".cpp", ".h", ".cc")):
-                    continue
-                rel = os.path.relpath(os.path.join(dirpath, f), root)
-                if is_test(rel):
-                    continue
-                with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as fh:
-                    text = fh.read()
-                for first, end, header in functions(text):
-                    if end - first + 1 > limit:
-                        bad.append(f"{rel}:{first}: function of {end - first + 1} lines (limit {limit}): "
-                                   f"{header[:100]}")
+    for rel, text in sources(root, LAYERS):
+        for first, end, header in functions(text):
+            if end - first + 1 > limit:
+                bad.append(f"{rel}:{first}: function of {end - first + 1} lines (limit {limit}): {header[:100]}")
     return bad
 
 
