@@ -68,7 +68,7 @@ struct alignas(64) Var {  // two cache lines: the solve's and the completion hea
   double mkey = kInf;               // in a class: the class clock at which its first flow ends (tag + off)
   std::uint32_t count = 0;          // flows in flight on it
   std::uint32_t stamp = 0;          // solve mark: in the solved set F
-  std::uint32_t cls = kNoPos;       // its class (the class of its bottleneck), kNoPos when none
+  std::uint32_t cls = kNoPos;       // its class (its bottleneck's; with a window its own), kNoPos when none
   std::uint32_t mpos = kNoPos;      // index in its class's member heap, kNoPos when not in it
   ResourceId bn = kNoRes,
              bn_fresh = kNoRes;  // the resource that fixed its rate (its
@@ -1051,9 +1051,9 @@ double FluidEngineImpl::leave(std::uint32_t v) {
   return clock;
 }
 
-// Applies the solve: every variable of F whose rate moved (or whose flows
-// changed) has its clock brought up to now at its old rate and a new next
-// completion date; loads and bottleneck counts follow.
+// Applies the solve: every variable of F takes its new rate and bottleneck (settle: its class's clock is brought up
+// to now at the old rate and the class re-dated when the rate moved, or it moves to its new bottleneck's class);
+// loads and bottleneck counts follow.
 void FluidEngineImpl::commit() {
   for (auto v : comp_vars) {
     Var& f = vars[v];
