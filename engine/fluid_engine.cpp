@@ -35,9 +35,6 @@ constexpr int kMaxRounds = 6;
 constexpr std::size_t kMaxClassChain = 4;
 // Children per node of the filling heap (a d-ary heap: fewer levels for its pops).
 constexpr std::size_t kFillArity = 4;
-// A solve re-dates its variables in one batch and orders the completion heap once when they are more than
-// 1/kRebuildShare of the heap.
-constexpr std::size_t kRebuildShare = 4;
 
 // The solver's variables are paths, not flows: the flows in flight over one
 // path (the same resources in the same order; weights are equal) always get
@@ -66,12 +63,13 @@ struct Tag {
 };
 struct alignas(64) Var {  // two cache lines: the solve's and the completion heap's fields first
   double rate = 0, fresh = 0;       // per-flow rate since `last`; solve scratch: the per-flow rate the solve gives
-  double clock = 0, last = 0,
-         date = kInf;               // bytes per flow delivered at `last`, next completion
-  std::uint64_t order = 0;          // when its date was last set (heap tie-break; delivery is by seq)
+  double clock = 0, last = 0;       // outside a class: bytes per flow delivered at `last`; in a class, clock is its
+                                    // offset: its bytes per flow delivered are the class's clock minus it
+  double mkey = kInf;               // in a class: the class clock at which its first flow ends (tag + off)
   std::uint32_t count = 0;          // flows in flight on it
   std::uint32_t stamp = 0;          // solve mark: in the solved set F
-  std::uint32_t heap_pos = kNoPos;  // index in the completion heap, kNoPos when not in it
+  std::uint32_t cls = kNoPos;       // its class (its bottleneck's; with a window its own), kNoPos when none
+  std::uint32_t mpos = kNoPos;      // index in its class's member heap, kNoPos when not in it
   ResourceId bn = kNoRes,
              bn_fresh = kNoRes;  // the resource that fixed its rate (its
                                  // bottleneck), and the solve's
@@ -103,6 +101,7 @@ struct alignas(64) Resource {  // two cache lines: what the solves read and writ
   std::vector<Ref> xs;       // its crossings, oldest first; kNil: a hole left by a crossing that left
   std::uint32_t holes = 0;  // kNil entries in xs
   std::uint32_t f_cross = 0, f_bn = 0;
+  std::uint32_t cls = kNoPos;  // the class clock of the variables it bottlenecks, kNoPos when none
 };
 static_assert(sizeof(Resource) == 128);
 // A resource's share per unfixed crossing in the progressive filling, ordered by (share, resource id).
@@ -110,6 +109,33 @@ struct Ratio {
   double ratio;
   ResourceId r;
   bool operator<(const Ratio& o) const { return ratio < o.ratio || (ratio == o.ratio && r < o.r); }
+};
+// A member of a class clock's heap: ordered by the class clock value at which its first flow ends, then by id.
+struct MemberKey {
+  double key;
+  std::uint64_t seq;
+  bool operator<(const MemberKey& o) const { return key < o.key || (key == o.key && seq < o.seq); }
+};
+struct ByMemberKey {
+  std::vector<Var>* vars;
+  MemberKey key(std::uint32_t id) const {
+    const Var& x = (*vars)[id];
+    return {x.mkey, id};
+  }
+  std::uint32_t& pos(std::uint32_t id) const { return (*vars)[id].mpos; }
+};
+// A class clock: the variables one resource bottlenecks share one per-flow rate; v is the bytes per flow the class
+// has delivered at `last` since it was made (advanced only when its rate moves), each member's own clock is v minus
+// its offset, and the class has one entry in the completion heap: the date its clock reaches its first member's key.
+// With a solve window each variable is a class of its own (r = kNoRes; see settle).
+struct Class {
+  explicit Class(std::vector<Var>* vars) : members(ByMemberKey{vars}) {}
+  double v = 0, last = 0, rate = 0, date = kInf;
+  std::uint64_t order = 0;          // when its date was last set (heap tie-break)
+  std::uint32_t heap_pos = kNoPos;  // index in the completion heap
+  std::uint32_t size = 0;           // members (in its heap or not: a member whose flows have all ended is not)
+  ResourceId r = kNoRes;
+  KeyedHeap<ByMemberKey> members;
 };
 // A free slot of `items` (a freed one first), by index.
 template <class T>
@@ -211,10 +237,17 @@ struct FluidEngineImpl {
   void fill();
   bool check_boundary();
   void commit();
-  bool take_fresh(Var& u);
-  // a variable's next completion into the completion heap; batch: without ordering the heap (rebuild() follows)
-  void schedule(std::uint32_t v, bool batch = false);
-  void set_date(Var& V);
+  void take_bn(Var& u);
+  // class clocks
+  std::vector<Class> classes;
+  std::vector<std::uint32_t> free_classes;
+  double cls_clock(const Class& K) const { return K.rate > 0 ? K.v + K.rate * (now - K.last) : K.v; }
+  void cls_rate(std::uint32_t c, double rate);
+  void cls_date(std::uint32_t c);
+  void member_key(std::uint32_t v);
+  void join(std::uint32_t v, ResourceId r, double clock);
+  double leave(std::uint32_t v);
+  void settle(std::uint32_t v);
   void complete_at(double t);
   void start_streams() {
     for (auto& p : e.stream_paths_) streams_live.push_back(add(p, kStreamBytes, nullptr, true));
@@ -222,7 +255,7 @@ struct FluidEngineImpl {
   void stop_streams() {
     for (auto id : std::exchange(streams_live, {})) remove(id);
   }
-  KeyedHeap<ByDateKey<std::vector<Var>>> heap{{&vars}};  // completion heap, (date, order) kept in its array
+  KeyedHeap<ByDateKey<std::vector<Class>>> heap{{&classes}};  // completion heap of classes, (date, order) in its array
   // filling heap (binary, min by (ratio, r), positions kept in the resources)
   void fill_place(std::size_t i, const Ratio& x) {
     ratios[i] = x;
@@ -254,7 +287,8 @@ std::uint32_t FluidEngineImpl::var_for(const std::vector<ResourceId>& path, bool
   V.clock = 0;
   V.rate = 0;
   V.last = now;
-  V.date = kInf;
+  V.cls = kNoPos;
+  V.mpos = kNoPos;
   V.count = 0;
   V.bn = kNoRes;
   V.fixed = false;
@@ -340,9 +374,15 @@ std::uint32_t FluidEngineImpl::add(const std::vector<ResourceId>& path, double b
   f.live = true;
   f.done = std::move(done);
   Var& V = vars[v];
-  const double clock = V.rate > 0 ? V.clock + V.rate * (now - V.last) : V.clock;
+  const double clock = V.cls != kNoPos ? cls_clock(classes[V.cls]) - V.clock
+                       : V.rate > 0         ? V.clock + V.rate * (now - V.last)
+                                            : V.clock;
   V.tags.push_back({clock + bytes, f.seq, id});
   std::push_heap(V.tags.begin(), V.tags.end(), std::greater<>());
+  if (V.cls != kNoPos && !stream) {
+    member_key(v);
+    cls_date(V.cls);
+  }
   ++V.count;
   for (const Hop& h : V.hops) {
     Resource& r = res[h.r];
@@ -396,7 +436,7 @@ void FluidEngineImpl::drop_var(std::uint32_t v) {
     if (r.count > 0 && r.nbn > 0) seed_res.push_back(h.r);
   }
   if (V.shared) path_erase(v);
-  heap.erase(v);
+  if (V.cls != kNoPos) leave(v);
   V.live = false;
   V.hops.clear();
   V.tags.clear();
@@ -540,13 +580,10 @@ bool FluidEngineImpl::try_solo(std::uint32_t v) {
     refuse(FluidEngine::ClassRefusal::solo_faster);
     return false;
   }
-  V.bn = best;
-  ++res[best].nbn;
   for (const Hop& h : V.hops) res[h.r].load += (rate - V.rate) * V.count;
-  if (V.rate > 0) V.clock += V.rate * (now - V.last);
-  V.last = now;
-  V.rate = rate;
-  schedule(v);
+  V.fresh = rate;
+  V.bn_fresh = best;
+  settle(v);
   return true;
 }
 
@@ -652,17 +689,7 @@ bool FluidEngineImpl::try_class(ResourceId r) {
     if (Q.touched == round) continue;
     if (Q.load + Q.rem > Q.capacity * (1 + kRateTolerance)) return refused(W::over_capacity);  // (3)
   }
-  // when the classes are a large part of the completion heap, their variables get their dates and order numbers in
-  // the same order and the heap is ordered once (Floyd) instead of one move per variable: the same strict order
-  const bool batch = comp_vars.size() * kRebuildShare > heap.size();
-  for (auto v : comp_vars) {
-    Var& u = vars[v];
-    if (!take_fresh(u)) continue;
-    u.last = now;
-    u.rate = u.fresh;
-    schedule(v, batch);
-  }
-  if (batch) heap.rebuild();
+  for (auto v : comp_vars) settle(v);
   for (auto q : class_touched)
     if (res[q].touched != round) res[q].load += res[q].rem;
   for (auto q : chain) {
@@ -902,65 +929,144 @@ bool FluidEngineImpl::check_boundary() {
   return ok;
 }
 
-// A variable takes its fresh bottleneck (the resources' bottleneck counts follow); when its rate or its flows moved,
-// its clock is brought up to now at its old rate and it returns true (the caller sets the new rate and date).
-bool FluidEngineImpl::take_fresh(Var& u) {
-  if (u.bn != u.bn_fresh) {
-    if (u.bn != kNoRes) --res[u.bn].nbn;
-    ++res[u.bn_fresh].nbn;
-    u.bn = u.bn_fresh;
-  }
-  if (!u.pending && u.rate == u.fresh) return false;
-  if (u.rate > 0) u.clock += u.rate * (now - u.last);
-  return true;
+// A variable takes its fresh bottleneck (the resources' bottleneck counts follow).
+void FluidEngineImpl::take_bn(Var& u) {
+  if (u.bn == u.bn_fresh) return;
+  if (u.bn != kNoRes) --res[u.bn].nbn;
+  ++res[u.bn_fresh].nbn;
+  u.bn = u.bn_fresh;
 }
 
-// Applies the solve: every variable of F whose rate moved (or whose flows
-// changed) has its clock brought up to now at its old rate and a new next
-// completion date; loads and bottleneck counts follow.
+// A variable takes its fresh rate and bottleneck: it stays in its bottleneck's class (whose rate becomes its rate) or
+// moves there, its clock carried over from the class it leaves. With a solve window every variable is a class of its
+// own (made with the variable's clock, offset 0, r = kNoRes), so its clock and dates are a clock per variable's,
+// operation for operation: the class clock does not enter the windowed engine's arithmetic.
+void FluidEngineImpl::settle(std::uint32_t v) {
+  Var& u = vars[v];
+  take_bn(u);
+  if (u.stream) {
+    u.rate = u.fresh;
+    return;
+  }
+  const bool own = window > 0;
+  const std::uint32_t want = !own ? res[u.bn].cls : u.cls != kNoPos && classes[u.cls].r == kNoRes ? u.cls : kNoPos;
+  if (u.cls != kNoPos && u.cls == want) {
+    u.rate = u.fresh;
+    cls_rate(u.cls, u.rate);
+    return;
+  }
+  const double clock = u.cls != kNoPos ? leave(v) : u.rate > 0 ? u.clock + u.rate * (now - u.last) : u.clock;
+  u.rate = u.fresh;
+  join(v, own ? kNoRes : u.bn, clock);
+}
+
+void FluidEngineImpl::cls_rate(std::uint32_t c, double rate) {
+  Class& K = classes[c];
+  if (K.rate == rate) return;
+  if (K.rate > 0) K.v += K.rate * (now - K.last);
+  K.last = now;
+  K.rate = rate;
+  cls_date(c);
+}
+
+// A class's next completion: when its clock reaches its first member's key at its rate.
+void FluidEngineImpl::cls_date(std::uint32_t c) {
+  Class& K = classes[c];
+  if (K.members.empty() || !(K.rate > 0)) {
+    heap.erase(c);
+    K.date = kInf;
+    return;
+  }
+  double rem = K.members.front_key().key - K.v;
+  if (rem < kRemainsPrecision) rem = 0;
+  K.date = rem <= 0 ? K.last : K.last + rem / K.rate;
+  K.order = dated++;
+  heap.set(c);
+}
+
+// A member's key from its first flow's tag (it leaves the member heap when its flows have all ended).
+void FluidEngineImpl::member_key(std::uint32_t v) {
+  Var& u = vars[v];
+  Class& K = classes[u.cls];
+  if (u.tags.empty()) {
+    K.members.erase(v);
+    return;
+  }
+  u.mkey = u.tags.front().tag + u.clock;
+  K.members.set(v);
+}
+
+// v joins the class of r (made when r has none) with its clock `clock`; its rate becomes the class's. r = kNoRes: a
+// class of its own, whose clock starts at `clock` (v's offset is then 0).
+void FluidEngineImpl::join(std::uint32_t v, ResourceId r, double clock) {
+  std::uint32_t c = r != kNoRes ? res[r].cls : kNoPos;
+  if (c == kNoPos) {
+    if (free_classes.empty()) {
+      classes.emplace_back(&vars);
+      c = static_cast<std::uint32_t>(classes.size() - 1);
+    } else {
+      c = free_classes.back();
+      free_classes.pop_back();
+    }
+    Class& K = classes[c];
+    K.v = r != kNoRes ? 0 : clock;
+    K.last = now;
+    K.rate = 0;
+    K.size = 0;
+    K.r = r;
+    if (r != kNoRes) res[r].cls = c;
+  }
+  Class& K = classes[c];
+  ++K.size;
+  Var& u = vars[v];
+  u.cls = c;
+  u.clock = cls_clock(K) - clock;
+  if (K.rate != u.rate) {
+    if (K.rate > 0) K.v += K.rate * (now - K.last);
+    K.last = now;
+    K.rate = u.rate;
+  }
+  member_key(v);
+  cls_date(c);
+}
+
+// v leaves its class; returns its clock. A class left empty is freed.
+double FluidEngineImpl::leave(std::uint32_t v) {
+  Var& u = vars[v];
+  const std::uint32_t c = u.cls;
+  Class& K = classes[c];
+  const double clock = cls_clock(K) - u.clock;
+  K.members.erase(v);
+  u.cls = kNoPos;
+  u.clock = clock;
+  u.last = now;
+  if (--K.size == 0) {
+    heap.erase(c);
+    K.date = kInf;
+    if (K.r != kNoRes) res[K.r].cls = kNoPos;
+    free_classes.push_back(c);
+  } else {
+    cls_date(c);
+  }
+  return clock;
+}
+
+// Applies the solve: every variable of F takes its new rate and bottleneck (settle: its class's clock is brought up
+// to now at the old rate and the class re-dated when the rate moved, or it moves to its new bottleneck's class);
+// loads and bottleneck counts follow.
 void FluidEngineImpl::commit() {
-  const bool batch = comp_vars.size() * kRebuildShare > heap.size();
   for (auto v : comp_vars) {
     Var& f = vars[v];
-    if (!take_fresh(f)) continue;
-    for (const Hop& h : f.hops)
-      if (res[h.r].in_s != epoch) res[h.r].load += (f.fresh - f.rate) * f.count;
-    f.last = now;
-    f.rate = f.fresh;
-    schedule(v, batch);
+    if (f.pending || f.rate != f.fresh)
+      for (const Hop& h : f.hops)
+        if (res[h.r].in_s != epoch) res[h.r].load += (f.fresh - f.rate) * f.count;
+    settle(v);
   }
-  if (batch) heap.rebuild();
   for (auto r : set_s) {
     Resource& R = res[r];
     R.load = 0;
     each_crossing(r, [&](std::uint32_t v) { R.load += vars[v].rate * vars[v].count; });
   }
-}
-
-// A variable's next completion: when its clock reaches its smallest tag at its
-// rate.
-void FluidEngineImpl::set_date(Var& V) {
-  double rem = V.tags.front().tag - V.clock;
-  if (rem < kRemainsPrecision) rem = 0;
-  V.date = rem <= 0 ? V.last : V.last + rem / V.rate;
-}
-
-void FluidEngineImpl::schedule(std::uint32_t v, bool batch) {
-  Var& V = vars[v];
-  if (V.stream) return;
-  if (V.tags.empty() || !(V.rate > 0)) {
-    if (batch)
-      heap.remove(v);
-    else
-      heap.erase(v);
-    return;
-  }
-  set_date(V);
-  V.order = dated++;
-  if (batch)
-    heap.append(v);
-  else
-    heap.set(v);
 }
 
 // Advances to `t` and ends every flow whose completion date is within
@@ -970,18 +1076,14 @@ void FluidEngineImpl::schedule(std::uint32_t v, bool batch) {
 void FluidEngineImpl::complete_at(double t) {
   now = t;
   while (!heap.empty() && heap.front_key().date < t + FluidEngine::kTimingPrecision) {
-    const std::uint32_t v = heap.front();
+    const std::uint32_t c = heap.front();
+    const std::uint32_t v = classes[c].members.front();
     Var& V = vars[v];
     std::pop_heap(V.tags.begin(), V.tags.end(), std::greater<>());
     finished.push_back(V.tags.back().flow);
     V.tags.pop_back();
-    if (V.tags.empty()) {
-      heap.erase(v);
-      continue;
-    }
-    set_date(V);
-    V.order = dated++;
-    heap.set(v);  // its date only grew: it sinks from the top
+    member_key(v);
+    cls_date(c);  // its date only grew: it sinks from the top
   }
 }
 

@@ -283,6 +283,31 @@ TEST_CASE("fluid engine: a solve window delays a start to the next solve, and sa
 }
 
 
+// Configuration: a 1 us solve window; resource r (3e9 B/s) carries f1 (7e9 B) from 0 and f2 (123456789.123 B) from
+// 0.1 s, each solved at its start (further apart than the width). Expected: with a window every variable is a class of
+// its own, so the dates are a clock per variable's, bit for bit: f2 ends at 0.1 + f2's bytes / 1.5e9 (its clock starts
+// at 0), f1 from its clock 3e9 x 0.1 + 1.5e9 x (f2's end - 0.1) at 3e9 B/s after that; each as the engine advances its
+// clock (now + (date - now)). How validated: `==` on both ends; fails when f2 shares f1's class clock (f2's key is
+// then its bytes plus the class's clock of 3e8, which drops the low bits of its bytes).
+TEST_CASE("fluid engine: with a solve window each variable's dates are its own clock's", "[unit][engine]") {
+  engine::FluidEngine s;
+  s.set_window(1e-6);
+  auto r = s.add_resource("r", 3e9);
+  s.seal();
+  const double b1 = 7e9, b2 = 123456789.123, t2 = 0.1;
+  std::vector<double> end(2, -1);
+  s.at(0, [&] { s.flow({r}, b1, [&] { end[0] = s.now(); }); });
+  s.at(t2, [&] { s.flow({r}, b2, [&] { end[1] = s.now(); }); });
+  s.run();
+  const double date2 = t2 + b2 / 1.5e9;
+  const double e2 = t2 + (date2 - t2);
+  double clock1 = 3e9 * (t2 - 0);
+  clock1 += 1.5e9 * (e2 - t2);
+  const double date1 = e2 + (b1 - clock1) / 3e9;
+  CHECK(end[1] == e2);
+  CHECK(end[0] == e2 + (date1 - e2));
+}
+
 // Configuration: resource a (1e9 B/s) carries f1 (1e9 B) and f2 (2e9 B) from 0 and f3 (0.5e9 B) from 1 s, all over
 // the path [a]; f4 (1e9 B) runs over [b] alone. Expected: the three flows over [a] are one path variable of
 // multiplicity 1, 2, 3, 2, 1 as they come and go (two variables made in all); from 0 to 1 s f1 and f2 get 0.5e9 each,
