@@ -242,6 +242,15 @@ struct FluidEngineImpl {
   std::vector<Class> classes;
   std::vector<std::uint32_t> free_classes;
   double cls_clock(const Class& K) const { return K.rate > 0 ? K.v + K.rate * (now - K.last) : K.v; }
+  // A variable outside a class: its own clock now; any variable: its bytes per flow delivered now.
+  double own_clock(const Var& u) const { return u.rate > 0 ? u.clock + u.rate * (now - u.last) : u.clock; }
+  double var_clock(const Var& u) const { return u.cls != kNoPos ? cls_clock(classes[u.cls]) - u.clock : own_clock(u); }
+  // A class's clock brought up to now at its old rate, then its new rate (the caller re-dates it).
+  void cls_advance(Class& K, double rate) {
+    if (K.rate > 0) K.v += K.rate * (now - K.last);
+    K.last = now;
+    K.rate = rate;
+  }
   void cls_rate(std::uint32_t c, double rate);
   void cls_date(std::uint32_t c);
   void member_key(std::uint32_t v);
@@ -374,9 +383,7 @@ std::uint32_t FluidEngineImpl::add(const std::vector<ResourceId>& path, double b
   f.live = true;
   f.done = std::move(done);
   Var& V = vars[v];
-  const double clock = V.cls != kNoPos ? cls_clock(classes[V.cls]) - V.clock
-                       : V.rate > 0         ? V.clock + V.rate * (now - V.last)
-                                            : V.clock;
+  const double clock = var_clock(V);
   V.tags.push_back({clock + bytes, f.seq, id});
   std::push_heap(V.tags.begin(), V.tags.end(), std::greater<>());
   if (V.cls != kNoPos && !stream) {
@@ -955,7 +962,7 @@ void FluidEngineImpl::settle(std::uint32_t v) {
     cls_rate(u.cls, u.rate);
     return;
   }
-  const double clock = u.cls != kNoPos ? leave(v) : u.rate > 0 ? u.clock + u.rate * (now - u.last) : u.clock;
+  const double clock = u.cls != kNoPos ? leave(v) : own_clock(u);
   u.rate = u.fresh;
   join(v, own ? kNoRes : u.bn, clock);
 }
@@ -963,9 +970,7 @@ void FluidEngineImpl::settle(std::uint32_t v) {
 void FluidEngineImpl::cls_rate(std::uint32_t c, double rate) {
   Class& K = classes[c];
   if (K.rate == rate) return;
-  if (K.rate > 0) K.v += K.rate * (now - K.last);
-  K.last = now;
-  K.rate = rate;
+  cls_advance(K, rate);
   cls_date(c);
 }
 
@@ -1021,11 +1026,7 @@ void FluidEngineImpl::join(std::uint32_t v, ResourceId r, double clock) {
   Var& u = vars[v];
   u.cls = c;
   u.clock = cls_clock(K) - clock;
-  if (K.rate != u.rate) {
-    if (K.rate > 0) K.v += K.rate * (now - K.last);
-    K.last = now;
-    K.rate = u.rate;
-  }
+  if (K.rate != u.rate) cls_advance(K, u.rate);
   member_key(v);
   cls_date(c);
 }
@@ -1035,7 +1036,7 @@ double FluidEngineImpl::leave(std::uint32_t v) {
   Var& u = vars[v];
   const std::uint32_t c = u.cls;
   Class& K = classes[c];
-  const double clock = cls_clock(K) - u.clock;
+  const double clock = var_clock(u);
   K.members.erase(v);
   u.cls = kNoPos;
   u.clock = clock;
