@@ -1,6 +1,8 @@
 #include "validation/gap.hpp"
 
 #include <cmath>
+
+#include <fmt/format.h>
 #include <stdexcept>
 
 namespace ompisim::validation {
@@ -27,6 +29,12 @@ double mean_gap_pct(const std::vector<double>& gaps_pct) {
   for (double g : gaps_pct) sum += std::copysign(std::log1p(std::fabs(g) / 100.0), g);
   const double m = sum / static_cast<double>(gaps_pct.size());
   return std::copysign(std::expm1(std::fabs(m)) * 100.0, m);
+}
+
+std::string accepted_gap_text(double paper_pct, double lo, double hi) {
+  const char* sign = paper_pct > 0 ? "+" : "-";
+  return std::isfinite(hi) ? fmt::format("{}{:.1f} to {}{:.1f} %", sign, lo, sign, hi)
+                           : fmt::format("{}{:.1f} % or beyond", sign, lo);
 }
 
 Better better_of_metric(const std::string& metric) {

@@ -29,4 +29,8 @@ double mean_gap_pct(const std::vector<double>& gaps_pct);
 // Throws std::invalid_argument for a metric it does not know (the caller names file and key).
 Better better_of_metric(const std::string& metric);
 
+// The range of gaps a check accepts, signed as the paper's gap: "+3.3 to +7.5 %", or "+10.0 % or beyond" when it has
+// no upper bound (hi infinite); the detail of a gap check and the validation table both write it this way.
+std::string accepted_gap_text(double paper_pct, double lo, double hi);
+
 }  // namespace ompisim::validation

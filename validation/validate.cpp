@@ -164,10 +164,8 @@ bool judge_gap(const Json& chk, double model, const std::string& shown, std::str
   const Reading* r = chk.contains("reading") ? find_reading(chk["reading"].get<std::string>()) : nullptr;
   const auto [lo, hi] = gap_range(paper, chk.value("factor", 1.5), r);
   const bool holds = model != 0 && (model > 0) == (paper > 0) && std::fabs(model) >= lo && std::fabs(model) <= hi;
-  const char* sign = paper > 0 ? "+" : "-";
-  detail = fmt::format("{}: model gap {:+.1f} %, paper {:+.1f} %, accepted {}{:.1f} to {}{} %{}", shown, model, paper,
-                       sign, lo, sign, std::isfinite(hi) ? fmt::format("{:.1f}", hi) : "inf",
-                       r ? " ('" + r->name + "')" : "");
+  detail = fmt::format("{}: model gap {:+.1f} %, paper {:+.1f} %, accepted {}{}", shown, model, paper,
+                       accepted_gap_text(paper, lo, hi), r ? " ('" + r->name + "')" : "");
   // A word's reading (r) is a range the paper's word admits, not a number the paper gives: its interval is judged by
   // whether it reaches that range; a quoted number is judged by whether the interval contains it.
   measure(ms, chk, "gap %", model, r ? Json(nullptr) : Json(paper), paper > 0 ? lo : -hi, paper > 0 ? hi : -lo);

@@ -2,6 +2,7 @@
 // reasons and measures over the samples, the calibration pairs and the table of points (results/validation.md).
 #include "validation/validate.hpp"
 
+#include "validation/gap.hpp"
 #include "validation/table1.hpp"
 
 #include <algorithm>
@@ -99,11 +100,9 @@ void farthest_gap(const Json& c, Farthest& w) {
     if (off <= w.off) continue;
     w.off = off;
     // a word's reading gives a range, not a number the paper quotes
-    const char* sign = p > 0 ? "+" : "-";
     const std::string paper = g.value("reading", Json()).is_string()
-        ? (std::isfinite(hi) ? fmt::format("'{}' ({}{:g} to {}{:g} %)", g["reading"].get<std::string>(), sign, lo, sign, hi)
-                             : fmt::format("'{}' ({}{:g} % or beyond)", g["reading"].get<std::string>(), sign, lo))
-        : fmt::format("paper {:+.1f} %", p);
+                                  ? fmt::format("'{}' ({})", g["reading"].get<std::string>(), accepted_gap_text(p, lo, hi))
+                                  : fmt::format("paper {:+.1f} %", p);
     w.text = fmt::format("{}{}: model {:+.1f} % vs {}{}", c.at("id").get<std::string>(),
                          g.value("label", "").empty() ? "" : " (" + g["label"].get<std::string>() + ")", m, paper,
                          off == 0 ? " (within its range)" : "");

@@ -272,7 +272,7 @@ TEST_CASE("validation table: opens with one row per paper of quantified statemen
   CHECK_THAT(md, Catch::Contains("| gem | 2 | 2 | 1 | 1: g.bad | 0 | 0 | g.bad (1 KiB): model +2.6 % vs paper +82.0 % |"));
   CHECK_THAT(md, Catch::Contains("| qs | 2 | 0 | 0 | 0 | 1 | 1 | - |"));
   // a word's reading is shown as its range, not as a number the paper would have quoted
-  CHECK_THAT(md, Catch::Contains("| sea | 1 | 1 | 0 | 1: s.word | 0 | 0 | s.word: model -5.4 % vs 'significantly' (+10 % or beyond) |"));
+  CHECK_THAT(md, Catch::Contains("| sea | 1 | 1 | 0 | 1: s.word | 0 | 0 | s.word: model -5.4 % vs 'significantly' (+10.0 % or beyond) |"));
   CHECK_THAT(md, Catch::Contains("inside or outside that interval:\n\n- g.bad: the native comparator's per-message cost is not yet fitted\n"));
   CHECK_THAT(md, Catch::Contains("calibration points 1 (1 within tolerance, 0 outside); predictions 1 (0 within tolerance, 1 beyond); "
                                  "comparisons 5 (3 holding, 2 failing); calibration pairs 1 (0 keep the paper's order, 1 inverted"));
