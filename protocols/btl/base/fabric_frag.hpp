@@ -23,19 +23,20 @@
 
 namespace ompisim::btl::fabric {
 
+// The send fragment's machine: ProtocolError ("btl fabric frag") for an impossible (state, event) pair.
 enum class FragState : std::uint8_t { Idle, Issuing, Copying, AwaitChannel, OnWire, Receiving, Complete };
 enum class FragEvent : std::uint8_t { Start, CopyIn, ChannelBusy, ChannelFree, Arrived, Received };
+const char* to_string(FragState s);
+const char* to_string(FragEvent e);
+FragState step(FragState s, FragEvent e);  // the state after event `e` in state `s`
+
+// The RDMA operation's machine: ProtocolError ("btl fabric rdma") for an impossible pair.
 enum class RdmaState : std::uint8_t {
   Idle, IssuingPut, IssuingGet, AwaitChannel, Writing, Reading, Completing, Complete
 };
 enum class RdmaEvent : std::uint8_t { StartPut, StartGet, ChannelBusy, ChannelFree, Issued, FlowDone, Completed };
-const char* to_string(FragState s);
-const char* to_string(FragEvent e);
 const char* to_string(RdmaState s);
 const char* to_string(RdmaEvent e);
-
-// The state after event `e` in state `s`; ProtocolError ("btl fabric frag" / "btl fabric rdma") for an impossible pair.
-FragState step(FragState s, FragEvent e);
 RdmaState step(RdmaState s, RdmaEvent e);
 
 // A send fragment: the PML's descriptor, its local completion (when the user buffer is free: after the copy into a

@@ -34,25 +34,27 @@
 
 namespace ompisim::btl::portals {
 
+// The send fragment's machine: ProtocolError ("btl/portals frag") for an impossible (state, event) pair.
 enum class FragState : std::uint8_t {
   Idle, AwaitSlot, Preparing, Copying, Calling, AwaitCompletion, ReadingCompletion, Complete
 };
 enum class FragEvent : std::uint8_t { Queue, Start, SlotFree, Prepared, Copied, Put, CompletionEvent, CompletionRead };
-enum class ArrivalState : std::uint8_t { Idle, InFlight, Reading, Complete };
-enum class ArrivalEvent : std::uint8_t { Put, PutEnd, PutEndRead };
-enum class GetState : std::uint8_t { Idle, Calling, InFlight, Reading, Complete };
-enum class GetEvent : std::uint8_t { Start, Posted, ReplyEnd, ReplyEndRead };
 const char* to_string(FragState s);
 const char* to_string(FragEvent e);
+FragState step(FragState s, FragEvent e);  // the state after event `e` in state `s`
+
+// The arrival's machine: ProtocolError ("btl/portals arrival") for an impossible pair.
+enum class ArrivalState : std::uint8_t { Idle, InFlight, Reading, Complete };
+enum class ArrivalEvent : std::uint8_t { Put, PutEnd, PutEndRead };
 const char* to_string(ArrivalState s);
 const char* to_string(ArrivalEvent e);
+ArrivalState step(ArrivalState s, ArrivalEvent e);
+
+// The RDMA GET's machine: ProtocolError ("btl/portals get") for an impossible pair.
+enum class GetState : std::uint8_t { Idle, Calling, InFlight, Reading, Complete };
+enum class GetEvent : std::uint8_t { Start, Posted, ReplyEnd, ReplyEndRead };
 const char* to_string(GetState s);
 const char* to_string(GetEvent e);
-
-// The state after event `e` in state `s`; ProtocolError ("btl/portals frag", "btl/portals arrival",
-// "btl/portals get") for an impossible pair.
-FragState step(FragState s, FragEvent e);
-ArrivalState step(ArrivalState s, ArrivalEvent e);
 GetState step(GetState s, GetEvent e);
 
 // One process's send slots (see the header comment): plain bookkeeping, no clock.

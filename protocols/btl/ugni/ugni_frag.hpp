@@ -24,6 +24,7 @@
 
 namespace ompisim::btl::ugni {
 
+// The send fragment's machine: ProtocolError ("btl/ugni frag") for an impossible (state, event) pair.
 enum class FragState : std::uint8_t {
   Idle, Copying, SmsgSent, AwaitSendBuffer, EagerCopying, InitGetSent, AwaitRecvBuffer, Pulling, RdmaCompleteSent,
   Complete
@@ -31,15 +32,15 @@ enum class FragState : std::uint8_t {
 enum class FragEvent : std::uint8_t {
   StartShort, StartEager, BufferReady, Copied, SendArrived, InitGetArrived, GetDone, RdmaCompleteArrived
 };
-enum class RdmaState : std::uint8_t { Idle, GetPosted, PutInitSent, Putting, RdmaCompleteSent, Complete };
-enum class RdmaEvent : std::uint8_t { StartGet, StartPutFallback, PutInitArrived, RdmaDone, RdmaCompleteArrived };
 const char* to_string(FragState s);
 const char* to_string(FragEvent e);
+FragState step(FragState s, FragEvent e);  // the state after event `e` in state `s`
+
+// The RDMA operation's machine: ProtocolError ("btl/ugni rdma") for an impossible pair.
+enum class RdmaState : std::uint8_t { Idle, GetPosted, PutInitSent, Putting, RdmaCompleteSent, Complete };
+enum class RdmaEvent : std::uint8_t { StartGet, StartPutFallback, PutInitArrived, RdmaDone, RdmaCompleteArrived };
 const char* to_string(RdmaState s);
 const char* to_string(RdmaEvent e);
-
-// The state after event `e` in state `s`; ProtocolError ("btl/ugni frag" / "btl/ugni rdma") for an impossible pair.
-FragState step(FragState s, FragEvent e);
 RdmaState step(RdmaState s, RdmaEvent e);
 
 // A send fragment: the PML's descriptor and its local completion (called once the data has left the user buffer).

@@ -32,8 +32,14 @@
 
 namespace ompisim::ofi::cxi {
 
+// The send side's machine: ProtocolError ("cxi send") for an impossible (state, event) pair.
 enum class TxState : std::uint8_t { Idle, Issuing, Sent, AwaitRecovery, AckReturning, CqReading, Complete };
 enum class TxEvent : std::uint8_t { Issue, Launch, Drop, Resend, TargetAck, TargetAckNoCq, AckArrived, CqRead };
+const char* to_string(TxState s);
+const char* to_string(TxEvent e);
+TxState step(TxState s, TxEvent e);  // the state after event `e` in state `s`
+
+// The target side's machine: ProtocolError ("cxi receive") for an impossible pair.
 enum class RxState : std::uint8_t {
   Idle, Held, Arrived, HostMatching, Unexpected, Landing, CopyingOut, CopyLanding, PullIssuing, Pulling, CqReading,
   Complete
@@ -42,13 +48,8 @@ enum class RxEvent : std::uint8_t {
   Hold, Arrive, Drop, NicMatchedEager, NicMatchedRdzv, Queued, HostMatch, Matched, Discard, Copied, CopiedEagerPart,
   Landed, PullIssued, Pulled, CqRead
 };
-const char* to_string(TxState s);
-const char* to_string(TxEvent e);
 const char* to_string(RxState s);
 const char* to_string(RxEvent e);
-
-// The state after event `e` in state `s`; ProtocolError ("cxi send" / "cxi receive") for an impossible pair.
-TxState step(TxState s, TxEvent e);
 RxState step(RxState s, RxEvent e);
 
 // One message: its envelope and protocol, both sides' states, and what the target side has learnt.

@@ -29,17 +29,18 @@ namespace ompisim::ofi::shm {
 // ShmStat's first three, in this order (shm_statistics.hpp).
 enum class ShmPath : std::uint8_t { Inject, SingleCopy, Ipc };
 
+// The send side's machine: ProtocolError ("shm send") for an impossible (state, event) pair.
 enum class ShmTxState : std::uint8_t { Idle, Posting, CopyingIn, AwaitPeer, SignalReturning, CqReading, Complete };
 enum class ShmTxEvent : std::uint8_t { Post, CopyIn, CopiedIn, CommandSent, PeerDone, SignalArrived, CqRead };
-enum class ShmRxState : std::uint8_t { Idle, Progressing, Unexpected, Attaching, CopyingOut, Complete };
-enum class ShmRxEvent : std::uint8_t { Arrive, MatchedInject, MatchedPeer, Queued, Discard, Attached, Copied };
 const char* to_string(ShmTxState s);
 const char* to_string(ShmTxEvent e);
+ShmTxState step(ShmTxState s, ShmTxEvent e);  // the state after event `e` in state `s`
+
+// The receive side's machine: ProtocolError ("shm receive") for an impossible pair.
+enum class ShmRxState : std::uint8_t { Idle, Progressing, Unexpected, Attaching, CopyingOut, Complete };
+enum class ShmRxEvent : std::uint8_t { Arrive, MatchedInject, MatchedPeer, Queued, Discard, Attached, Copied };
 const char* to_string(ShmRxState s);
 const char* to_string(ShmRxEvent e);
-
-// The state after event `e` in state `s`; ProtocolError ("shm send" / "shm receive") for an impossible pair.
-ShmTxState step(ShmTxState s, ShmTxEvent e);
 ShmRxState step(ShmRxState s, ShmRxEvent e);
 
 // One message: its envelope and path, both sides' states, and the matched receive.

@@ -30,6 +30,7 @@
 
 namespace ompisim::ptl::elan4 {
 
+// The send fragment's machine: ProtocolError ("ptl/elan4 send frag") for an impossible (state, event) pair.
 enum class SendState : std::uint8_t {
   Idle, AwaitQdesc, Copying, Issuing, EagerSent, EagerSentCq, AwaitCqEntry, AwaitAnswer, Complete
 };
@@ -37,23 +38,24 @@ enum class SendEvent : std::uint8_t {
   Start, QdescReady, Copied, IssuedEager, IssuedEagerCq, IssuedRendezvous, QdmaDone, CqEntry, FinAckArrived,
   AckArrived
 };
+const char* to_string(SendState s);
+const char* to_string(SendEvent e);
+SendState step(SendState s, SendEvent e);  // the state after event `e` in state `s`
+
+// The receive fragment's machine: ProtocolError ("ptl/elan4 recv frag") for an impossible pair.
 enum class RecvState : std::uint8_t { Idle, InFlight, AwaitMatch, IssuingAck, AwaitFin, Complete };
 enum class RecvEvent : std::uint8_t {
   Issued, ArrivedEager, ArrivedRendezvous, MatchedRead, MatchedWrite, AckIssued, FinArrived
 };
-enum class RdmaState : std::uint8_t { Idle, AwaitPutget, Issuing, InFlight, IssuingControl, Complete };
-enum class RdmaEvent : std::uint8_t { Start, PutgetReady, Issued, DoneChained, DoneUnchained, ControlIssued };
-const char* to_string(SendState s);
-const char* to_string(SendEvent e);
 const char* to_string(RecvState s);
 const char* to_string(RecvEvent e);
+RecvState step(RecvState s, RecvEvent e);
+
+// The RDMA operation's machine: ProtocolError ("ptl/elan4 rdma") for an impossible pair.
+enum class RdmaState : std::uint8_t { Idle, AwaitPutget, Issuing, InFlight, IssuingControl, Complete };
+enum class RdmaEvent : std::uint8_t { Start, PutgetReady, Issued, DoneChained, DoneUnchained, ControlIssued };
 const char* to_string(RdmaState s);
 const char* to_string(RdmaEvent e);
-
-// The state after event `e` in state `s`; ProtocolError ("ptl/elan4 send frag", "ptl/elan4 recv frag",
-// "ptl/elan4 rdma") for an impossible pair.
-SendState step(SendState s, SendEvent e);
-RecvState step(RecvState s, RecvEvent e);
 RdmaState step(RdmaState s, RdmaEvent e);
 
 // What a queue entry is (its payload's low bits) and so which record its payload names.
