@@ -17,7 +17,7 @@
 // (COMPLETE). Any other (state, event) pair throws ProtocolError naming both.
 #pragma once
 #include "protocols/base/transition_table.hpp"
-#include "protocols/btl/btl.hpp"
+#include "protocols/btl/base/frag_records.hpp"
 
 #include <cstdint>
 
@@ -39,22 +39,14 @@ const char* to_string(RdmaState s);
 const char* to_string(RdmaEvent e);
 RdmaState step(RdmaState s, RdmaEvent e);
 
-// A send fragment: the PML's descriptor, its local completion (when the user buffer is free: after the copy into a
-// BTL buffer, else once the NIC has sent it all), whether it is copied in and the channel it goes on.
-struct SendFrag {
-  FragState state = FragState::Idle;
-  Descriptor d;
-  Completion local_done;
+// A send fragment (its local completion when the user buffer is free: after the copy into a BTL buffer, else once the
+// NIC has sent it all), whether it is copied in and the channel it goes on.
+struct SendFrag : SendRecord<FragState> {
   bool copy_in = false;
   int channel = 0;
 };
 
-// An RDMA write (put: initiator -> peer) or read (get: peer -> initiator) and the PML's completion.
-struct RdmaFrag {
-  RdmaState state = RdmaState::Idle;
-  int initiator = 0, peer = 0;
-  std::uint64_t bytes = 0;
-  Completion done;
-};
+// An RDMA write (put: initiator -> peer) or read (get: peer -> initiator).
+using RdmaFrag = RdmaRecord<RdmaState>;
 
 }  // namespace ompisim::btl::fabric

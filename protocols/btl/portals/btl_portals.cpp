@@ -70,7 +70,7 @@ void BtlPortals::send_packed(const Descriptor& f, Completion local_done, Complet
   ensure(f.dst);
   const std::uint64_t fid = next_++;
   SendFrag& s = sends_[fid];
-  s.f = f;
+  s.d = f;
   s.local_done = std::move(local_done);
   if (!rank_state(f.src).slots.admit(fid, f.dst)) {  // no slot (the process's or the peer's): queue (FIFO)
     counters_.add(PortalsStat::QueuedSends);
@@ -92,14 +92,14 @@ void BtlPortals::send_packed(const Descriptor& f, Completion local_done, Complet
 // SEND_END) is read, not here: the copy only makes the put possible.
 void BtlPortals::transmit(std::uint64_t fid) {
   counters_.add(PortalsStat::Frags);
-  cpus_.cpu(sends_.at(fid).f.src, overhead_, [this, fid] { on_prepared(fid); }, "mca_btl_portals_send (PtlPut)");
+  cpus_.cpu(sends_.at(fid).d.src, overhead_, [this, fid] { on_prepared(fid); }, "mca_btl_portals_send (PtlPut)");
 }
 
 void BtlPortals::on_prepared(std::uint64_t fid) {
   SendFrag& s = sends_.at(fid);
   s.state = step(s.state, FragEvent::Prepared);
-  RankState& rs = rank_state(s.f.src);
-  const bool fits_eager = s.f.wire_bytes() <= caps_.eager_limit;
+  RankState& rs = rank_state(s.d.src);
+  const bool fits_eager = s.d.wire_bytes() <= caps_.eager_limit;
   s.eager = fits_eager && rs.eager_in_use < static_cast<int>(mca_.btl_portals_eager_frag_limit.value);
   s.bind = true;
   if (s.eager) {
@@ -108,7 +108,7 @@ void BtlPortals::on_prepared(std::uint64_t fid) {
     ++rs.eager_in_use;
   }
   if (s.bind) counters_.add(PortalsStat::MdBinds);
-  cpus_.cpu_copy(s.f.src, static_cast<double>(s.f.wire_bytes()), [this, fid] { on_copied(fid); });
+  cpus_.cpu_copy(s.d.src, static_cast<double>(s.d.wire_bytes()), [this, fid] { on_copied(fid); });
 }
 
 void BtlPortals::on_copied(std::uint64_t fid) {
@@ -116,15 +116,15 @@ void BtlPortals::on_copied(std::uint64_t fid) {
   s.state = step(s.state, FragEvent::Copied);
   // A descriptor that exposes its data segment (ob1's RGET) first attaches the user buffer (PtlMEAttach +
   // PtlMDAttach, mca_btl_portals_prepare_src).
-  const bool expose = s.f.flags & desc_flag::ExposeData;
+  const bool expose = s.d.flags & desc_flag::ExposeData;
   const int n = (s.bind ? 2 : 1) + (expose ? 2 : 0);
-  ss_.calls(s.f.src, n, [this, fid] { on_put(fid); });
+  ss_.calls(s.d.src, n, [this, fid] { on_put(fid); });
 }
 
 void BtlPortals::on_put(std::uint64_t fid) {
   SendFrag& s = sends_.at(fid);
   s.state = step(s.state, FragEvent::Put);
-  const Descriptor& f = s.f;
+  const Descriptor& f = s.d;
   const bool ack = mca_.btl_portals_needs_ack.value != 0;
   Md md;
   md.length = f.wire_bytes();
@@ -139,7 +139,7 @@ void BtlPortals::on_put(std::uint64_t fid) {
   md.user_ptr = fid;
   MdId h = ss_.nic(f.src).md_bind(md, UnlinkOp::Unlink);
   Arrival& in = arrivals_[fid];
-  in.f = f;
+  in.d = f;
   in.state = step(in.state, ArrivalEvent::Put);
   ss_.put(f.src, h, ack ? AckReq::Ack : AckReq::NoAck, f.dst, kFragTable, 0, fid);
   // The send call returns: with early completion, the MPI request is complete.
@@ -149,7 +149,7 @@ void BtlPortals::on_put(std::uint64_t fid) {
 void BtlPortals::on_completion_event(std::uint64_t fid) {
   SendFrag& s = sends_.at(fid);
   s.state = step(s.state, FragEvent::CompletionEvent);
-  cpus_.cpu(s.f.src, ss_.params().eq_poll_cost, [this, fid] { on_completion_read(fid); },
+  cpus_.cpu(s.d.src, ss_.params().eq_poll_cost, [this, fid] { on_completion_read(fid); },
             "mca_btl_portals_component_progress (PtlEQGet)");
 }
 
@@ -161,7 +161,7 @@ void BtlPortals::on_completion_read(std::uint64_t fid) {
   it->second.state = step(it->second.state, FragEvent::CompletionRead);
   Completion done = std::move(it->second.local_done);
   const bool eager = it->second.eager;
-  const int rank = it->second.f.src, peer = it->second.f.dst;
+  const int rank = it->second.d.src, peer = it->second.d.dst;
   sends_.erase(it);
   if (done) done();
   RankState& r = rank_state(rank);
@@ -184,14 +184,14 @@ void BtlPortals::on_completion_read(std::uint64_t fid) {
 void BtlPortals::on_put_end(std::uint64_t fid) {
   Arrival& in = arrivals_.at(fid);
   in.state = step(in.state, ArrivalEvent::PutEnd);
-  cpus_.cpu(in.f.dst, ss_.params().eq_poll_cost + overhead_, [this, fid] { on_put_end_read(fid); },
+  cpus_.cpu(in.d.dst, ss_.params().eq_poll_cost + overhead_, [this, fid] { on_put_end_read(fid); },
             "mca_btl_portals_component_progress (PtlEQGet)");
 }
 
 void BtlPortals::on_put_end_read(std::uint64_t fid) {
   auto it = arrivals_.find(fid);
   it->second.state = step(it->second.state, ArrivalEvent::PutEndRead);
-  const Descriptor f = it->second.f;
+  const Descriptor f = it->second.d;
   arrivals_.erase(it);
   deliver(f);
 }
@@ -207,7 +207,7 @@ void BtlPortals::get(int initiator, int peer_rank, std::uint64_t bytes, Buffer l
   counters_.add(PortalsStat::RdmaGets);
   const std::uint64_t gid = next_++;
   GetOp& g = gets_[gid];
-  g = GetOp{GetState::Idle, initiator, peer_rank, bytes, local, std::move(done)};
+  g = GetOp{{GetState::Idle, initiator, peer_rank, bytes, std::move(done)}, local};
   g.state = step(g.state, GetEvent::Start);
   // The peer's exposed buffer (its PtlMEAttach + PtlMDAttach were priced when it sent the RGET fragment).
   Nic& pn = ss_.nic(peer_rank);

@@ -24,7 +24,7 @@
 // process's FIFO (AWAIT_SLOT); a release lets the oldest waiting fragment that now fits go (SLOT_FREE).
 #pragma once
 #include "protocols/base/transition_table.hpp"
-#include "protocols/btl/btl.hpp"
+#include "protocols/btl/base/frag_records.hpp"
 
 #include <cstdint>
 #include <deque>
@@ -79,10 +79,8 @@ private:
   std::deque<std::pair<std::uint64_t, int>> queue_;  // (fragment, peer), oldest first
 };
 
-struct SendFrag {
-  FragState state = FragState::Idle;
-  Descriptor f;
-  Completion local_done;  // ob1's callback, on the completion event
+// A send fragment (its local completion, ob1's callback, on the completion event).
+struct SendFrag : SendRecord<FragState> {
   Completion packed;      // send_packed: once PtlPutRegion returned (or at once when queued)
   bool eager = false;     // a pre-pinned eager fragment (else a max-size one, whose MD is unlinked when it is freed)
   bool bind = true;       // this send binds its MD (PtlMDBind): a max-size fragment, or an eager one's first use
@@ -90,15 +88,11 @@ struct SendFrag {
 
 struct Arrival {
   ArrivalState state = ArrivalState::Idle;
-  Descriptor f;
+  Descriptor d;
 };
 
-struct GetOp {
-  GetState state = GetState::Idle;
-  int initiator = 0, peer = 0;
-  std::uint64_t bytes = 0;
+struct GetOp : RdmaRecord<GetState> {
   Buffer local;
-  Completion done;
 };
 
 }  // namespace ompisim::btl::portals

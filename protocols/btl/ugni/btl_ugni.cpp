@@ -73,30 +73,30 @@ void BtlUgni::on_buffer(std::uint32_t id) {
   SendFrag& s = frags_[id];
   s.state = step(s.state, FragEvent::BufferReady);
   if (s.state == FragState::EagerCopying) {
-    cpus_.cpu_copy(s.f.src, static_cast<double>(s.f.data.length), [this, id] { on_copied(id); });
+    cpus_.cpu_copy(s.d.src, static_cast<double>(s.d.data.length), [this, id] { on_copied(id); });
     return;
   }
   // PULLING: the receiver pulls by FMA GET whatever the size (r26242 btl_ugni_component.c mca_btl_ugni_start_eager_get
   // posts GNI_POST_FMA_GET; btl_ugni_fma_limit picks FMA or BTE for the long protocol's GET only).
-  gni_.rdma(gemini::RdmaOp::Get, false, s.f.dst, s.f.src, s.f.data.length, [this, id] { on_get_done(id); });
+  gni_.rdma(gemini::RdmaOp::Get, false, s.d.dst, s.d.src, s.d.data.length, [this, id] { on_get_done(id); });
 }
 
 void BtlUgni::on_copied(std::uint32_t id) {
   SendFrag& s = frags_[id];
   s.state = step(s.state, FragEvent::Copied);
   if (s.state == FragState::SmsgSent) {
-    gni_.smsg_send(s.f.src, s.f.dst, s.f.wire_bytes(), std::move(s.local_done), [this, id] { on_send_arrived(id); });
+    gni_.smsg_send(s.d.src, s.d.dst, s.d.wire_bytes(), std::move(s.local_done), [this, id] { on_send_arrived(id); });
     return;
   }
   // INIT_GET_SENT: the user buffer was copied, the PML may complete the send.
   if (Completion done = std::move(s.local_done)) done();
-  gni_.smsg_send(s.f.src, s.f.dst, kCtrlBytes + s.f.hdr.len, nullptr, [this, id] { on_init_get(id); });
+  gni_.smsg_send(s.d.src, s.d.dst, kCtrlBytes + s.d.hdr.len, nullptr, [this, id] { on_init_get(id); });
 }
 
 void BtlUgni::on_send_arrived(std::uint32_t id) {
   SendFrag& s = frags_[id];
   s.state = step(s.state, FragEvent::SendArrived);
-  const Descriptor in = s.f;
+  const Descriptor in = s.d;
   frags_.erase(id);
   deliver(in);
 }
@@ -105,14 +105,14 @@ void BtlUgni::on_send_arrived(std::uint32_t id) {
 void BtlUgni::on_init_get(std::uint32_t id) {
   SendFrag& s = frags_[id];
   s.state = step(s.state, FragEvent::InitGetArrived);
-  take_buffer(s.f.dst, Pool::Recv, id);
+  take_buffer(s.d.dst, Pool::Recv, id);
 }
 
 void BtlUgni::on_get_done(std::uint32_t id) {
   SendFrag& s = frags_[id];
   s.state = step(s.state, FragEvent::GetDone);
-  gni_.smsg_send(s.f.dst, s.f.src, kCtrlBytes, nullptr, [this, id] { on_rdma_complete(id); });
-  Descriptor in = s.f;
+  gni_.smsg_send(s.d.dst, s.d.src, kCtrlBytes, nullptr, [this, id] { on_rdma_complete(id); });
+  Descriptor in = s.d;
   in.rx_buffer = next_rx_++;
   eager_in_use_.emplace(in.rx_buffer, in.dst);  // the receiver's pool buffer now holds the payload
   deliver(in);
@@ -122,7 +122,7 @@ void BtlUgni::on_get_done(std::uint32_t id) {
 void BtlUgni::on_rdma_complete(std::uint32_t id) {
   SendFrag& s = frags_[id];
   s.state = step(s.state, FragEvent::RdmaCompleteArrived);
-  const int src = s.f.src;
+  const int src = s.d.src;
   frags_.erase(id);
   pool(src, Pool::Send).give_back();
 }
@@ -143,7 +143,7 @@ void BtlUgni::prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion r
 void BtlUgni::get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) {
   bool bte = bytes > static_cast<std::uint64_t>(mca_.btl_ugni_fma_limit.value);
   bool aligned = local.addr % 4 == 0 && remote.addr % 4 == 0 && bytes % 4 == 0;
-  const std::uint32_t id = rdmas_.create(RdmaState::Idle, initiator, peer, bytes, bte, std::move(done));
+  const std::uint32_t id = rdmas_.create(RdmaState::Idle, initiator, peer, bytes, std::move(done), bte);
   RdmaFrag& r = rdmas_[id];
   if (aligned && bytes <= static_cast<std::uint64_t>(mca_.btl_ugni_get_limit.value)) {
     counters_.add(UgniStat::LongGets);

@@ -18,7 +18,7 @@
 // Any other (state, event) pair throws ProtocolError naming both.
 #pragma once
 #include "protocols/base/transition_table.hpp"
-#include "protocols/btl/btl.hpp"
+#include "protocols/btl/base/frag_records.hpp"
 
 #include <cstdint>
 
@@ -43,20 +43,12 @@ const char* to_string(RdmaState s);
 const char* to_string(RdmaEvent e);
 RdmaState step(RdmaState s, RdmaEvent e);
 
-// A send fragment: the PML's descriptor and its local completion (called once the data has left the user buffer).
-struct SendFrag {
-  FragState state = FragState::Idle;
-  Descriptor f;
-  Completion local_done;
-};
+// A send fragment (its local completion once the data has left the user buffer).
+using SendFrag = SendRecord<FragState>;
 
 // An RDMA GET on behalf of the PML (initiator pulls from peer), or its PUT fallback.
-struct RdmaFrag {
-  RdmaState state = RdmaState::Idle;
-  int initiator = 0, peer = 0;
-  std::uint64_t bytes = 0;
+struct RdmaFrag : RdmaRecord<RdmaState> {
   bool bte = false;  // BTE above btl_ugni_fma_limit, FMA below
-  Completion done;
 };
 
 }  // namespace ompisim::btl::ugni

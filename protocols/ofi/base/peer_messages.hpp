@@ -1,10 +1,11 @@
 // What every core provider (ofi/shm, ofi/cxi) does with its message records at the peer API (peer_api.hpp): find the
 // record an unexpected entry names, free a record once both its sides are COMPLETE, and write a message's send and
 // receive completions (fi_cq_tagged_entry) into the owner's CQ.
-// A record is the provider's own message type in its request table: src, dst, tag, bytes, context, entry (the matched
-// receive) and done() (both sides COMPLETE).
+// A record is the provider's own message type in its request table, built on PeerMsg: src, dst, tag, bytes, context,
+// entry (the matched receive) and done() (both sides COMPLETE).
 #pragma once
 #include "core/errors.hpp"
+#include "core/sim.hpp"
 #include "mpi/request.hpp"
 #include "protocols/ofi/peer_api.hpp"
 
@@ -12,6 +13,20 @@
 #include <cstdint>
 
 namespace ompisim::ofi {
+
+// What a core provider's message record holds whatever its protocol: the send side's and the receive side's states
+// (each moved by the provider's own machine), the envelope, the send buffer, the matched receive and fi_tinject's call.
+template <class TxState, class RxState>
+struct PeerMsg {
+  TxState tx = TxState::Idle;
+  RxState rx = RxState::Idle;
+  int src = 0, dst = 0, tag = 0;
+  std::uint64_t bytes = 0, context = 0;
+  Buffer sbuf{};
+  RxEntry* entry = nullptr;  // the matched receive (or the unexpected entry once started)
+  Callback injected;         // fi_tinject: its call, in place of a send completion (cxi: once issued; shm: copied in)
+  bool done() const { return tx == TxState::Complete && rx == RxState::Complete; }
+};
 
 // The record an unexpected entry names (its peer_context); ProtocolError naming `provider` and the owner's `call`
 // (start_tag, discard_tag) when there is none.

@@ -26,7 +26,7 @@
 #include "platform/buffer.hpp"
 #include "protocols/base/transition_table.hpp"
 #include "protocols/ofi/cxi/cxi_protocol.hpp"
-#include "protocols/ofi/peer_api.hpp"
+#include "protocols/ofi/base/peer_messages.hpp"
 
 #include <cstdint>
 
@@ -52,23 +52,15 @@ const char* to_string(RxState s);
 const char* to_string(RxEvent e);
 RxState step(RxState s, RxEvent e);
 
-// One message: its envelope and protocol, both sides' states, and what the target side has learnt.
-struct CxiMsg {
-  TxState tx = TxState::Idle;
-  RxState rx = RxState::Idle;
-  int src = 0, dst = 0, tag = 0;
-  std::uint64_t bytes = 0, context = 0;
-  Buffer sbuf{};
+// One message: the provider's record (PeerMsg) and what its protocol and the target side have learnt.
+struct CxiMsg : PeerMsg<TxState, RxState> {
   SendProtocol proto = SendProtocol::Eager;
   std::uint32_t seq = 0;
   std::uint32_t oflow_epoch = 0;   // the overflow buffers' recovery epoch its payload was taken in
   bool in_oflow = false;           // its payload (or eager part) holds overflow-buffer space
   bool no_cq = false;              // fi_tinject: no send completion is written
-  RxEntry* entry = nullptr;        // the matched receive (or the unexpected entry once started)
   std::uint64_t landed = 0;        // bytes that came with the header into the receive (a rendezvous pulls the rest)
   double t_transfer = 0;           // start of the transfer in flight (the trace's NIC spans)
-  Callback injected;               // fi_tinject: runs once the command is issued
-  bool done() const { return tx == TxState::Complete && rx == RxState::Complete; }
 };
 
 }  // namespace ompisim::ofi::cxi

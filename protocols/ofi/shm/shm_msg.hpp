@@ -20,7 +20,7 @@
 #include "core/sim.hpp"
 #include "platform/buffer.hpp"
 #include "protocols/base/transition_table.hpp"
-#include "protocols/ofi/peer_api.hpp"
+#include "protocols/ofi/base/peer_messages.hpp"
 
 #include <cstdint>
 
@@ -43,18 +43,10 @@ const char* to_string(ShmRxState s);
 const char* to_string(ShmRxEvent e);
 ShmRxState step(ShmRxState s, ShmRxEvent e);
 
-// One message: its envelope and path, both sides' states, and the matched receive.
-struct ShmMsg {
-  ShmTxState tx = ShmTxState::Idle;
-  ShmRxState rx = ShmRxState::Idle;
-  int src = 0, dst = 0, tag = 0;
-  std::uint64_t bytes = 0, context = 0;
-  Buffer sbuf{};
+// One message: the provider's record (PeerMsg), its path and where the receiver copies from.
+struct ShmMsg : PeerMsg<ShmTxState, ShmRxState> {
   ShmPath path = ShmPath::Inject;
-  RxEntry* entry = nullptr;  // the matched receive (or the unexpected entry once started)
-  MemSpace from{};           // where the receiver copies from (single copy, IPC)
-  Callback injected;         // fi_tinject: runs instead of the send completion
-  bool done() const { return tx == ShmTxState::Complete && rx == ShmRxState::Complete; }
+  MemSpace from{};  // where the receiver copies from (single copy, IPC)
 };
 
 }  // namespace ompisim::ofi::shm
