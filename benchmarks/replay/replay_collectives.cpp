@@ -120,6 +120,22 @@ coll::Schedule Run::schedule(int me, const ti::Action& a) {
     return static_cast<std::uint32_t>(b);
   };
   coll::Schedule s;
+  // A linear rooted v-collective in one round: the root receives (gather) or sends (scatter) counts[k] bytes from or
+  // to every other rank k with any; every other rank sends or receives its own `mine` bytes, if any, to or from it.
+  auto linear_v = [&](int root, const std::vector<std::uint64_t>& counts, std::uint64_t mine, bool gather) {
+    s.round();
+    if (me == root) {
+      for (int k = 0; k < n; ++k) {
+        const std::uint64_t b = counts[static_cast<std::size_t>(k)];
+        if (k == me || !b) continue;
+        if (gather) s.recv(k, u32(b));
+        else s.send(k, u32(b));
+      }
+    } else if (mine) {
+      if (gather) s.send(root, u32(mine));
+      else s.recv(root, u32(mine));
+    }
+  };
   switch (a.kind) {
     case Kind::Barrier: return from_registry("barrier", 0);
     case Kind::Bcast: return from_registry("bcast", a.send_bytes);
@@ -137,24 +153,8 @@ coll::Schedule Run::schedule(int me, const ti::Action& a) {
         if (a.counts_send[static_cast<std::size_t>(to)]) s.send(to, u32(a.counts_send[static_cast<std::size_t>(to)]));
       }
       break;
-    case Kind::Gatherv:
-      s.round();
-      if (me == a.root) {
-        for (int k = 0; k < n; ++k)
-          if (k != me && a.counts_recv[static_cast<std::size_t>(k)]) s.recv(k, u32(a.counts_recv[static_cast<std::size_t>(k)]));
-      } else if (a.send_bytes) {
-        s.send(a.root, u32(a.send_bytes));
-      }
-      break;
-    case Kind::Scatterv:
-      s.round();
-      if (me == a.root) {
-        for (int k = 0; k < n; ++k)
-          if (k != me && a.counts_send[static_cast<std::size_t>(k)]) s.send(k, u32(a.counts_send[static_cast<std::size_t>(k)]));
-      } else if (a.recv_bytes) {
-        s.recv(a.root, u32(a.recv_bytes));
-      }
-      break;
+    case Kind::Gatherv: linear_v(a.root, a.counts_recv, a.send_bytes, true); break;
+    case Kind::Scatterv: linear_v(a.root, a.counts_send, a.recv_bytes, false); break;
     case Kind::Allgatherv:  // ring: in step k pass on the block of rank me - k
       for (int k = 0; k + 1 < n; ++k) {
         s.round();
@@ -169,13 +169,7 @@ coll::Schedule Run::schedule(int me, const ti::Action& a) {
       for (auto b : a.counts_recv) total += b;
       p.root = 0;
       s = from_registry("reduce", total);
-      s.round();
-      if (me == 0) {
-        for (int k = 1; k < n; ++k)
-          if (a.counts_recv[static_cast<std::size_t>(k)]) s.send(k, u32(a.counts_recv[static_cast<std::size_t>(k)]));
-      } else if (a.counts_recv[static_cast<std::size_t>(me)]) {
-        s.recv(0, u32(a.counts_recv[static_cast<std::size_t>(me)]));
-      }
+      linear_v(0, a.counts_recv, a.counts_recv[static_cast<std::size_t>(me)], false);
       break;
     }
     case Kind::Scan: case Kind::Exscan:  // linear chain: receive the prefix from me - 1, pass it to me + 1
