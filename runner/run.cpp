@@ -83,17 +83,24 @@ struct Prepared {
   std::optional<NeighbourJob> neighbour;
 };
 
+// The names of the engines whose registry entry satisfies `has`, comma-separated (what an error offers instead).
+template <class Has>
+static std::string engines_that(Has has) {
+  std::vector<std::string> out;
+  for (const auto& n : engines().names())
+    if (has(*engines().find(n))) out.push_back(n);
+  return fmt::format("{}", fmt::join(out, ", "));
+}
+
 // A solve window on an engine that takes none (the exact engines) is refused, naming the key and the engines that
 // take one.
 static void check_engine_window(const Scenario& s) {
   const EngineInfo* e = engines().find(s.engine);
   if (s.engine_window == 0 || !e || e->set_window) return;
-  std::vector<std::string> windowed;
-  for (const auto& n : engines().names())
-    if (engines().find(n)->set_window) windowed.push_back(n);
+  const std::string windowed = engines_that([](const EngineInfo& i) { return i.set_window != nullptr; });
   throw InputError(s.file, "engine_window", fmt::format("engine '{}' solves every flow start and end at its date and "
                                                         "takes no solve window (engines that take one: {})",
-                                                        s.engine, fmt::join(windowed, ", ")));
+                                                        s.engine, windowed));
 }
 
 // The scenario's neighbour job against the machine and the placement: its network, nodes the machine has, none of
@@ -103,12 +110,10 @@ std::optional<NeighbourJob> check_neighbour(const Scenario& s, const Machine& m,
   NeighbourJob j = *s.neighbour;
   const EngineInfo* e = engines().find(s.engine);
   if (e && !e->shares_bandwidth) {
-    std::vector<std::string> sharing;
-    for (const auto& n : engines().names())
-      if (engines().find(n)->shares_bandwidth) sharing.push_back(n);
+    const std::string sharing = engines_that([](const EngineInfo& i) { return i.shares_bandwidth; });
     throw InputError(s.file, "neighbour_job", fmt::format("engine '{}' does not share bandwidth between flows: another "
                                                           "job's traffic cannot congest it (engines that share: {})",
-                                                          s.engine, fmt::join(sharing, ", ")));
+                                                          s.engine, sharing));
   }
   std::vector<std::string> names;
   for (std::size_t i = 0; i < m.networks().size(); ++i) {
