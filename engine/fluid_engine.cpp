@@ -249,6 +249,10 @@ struct FluidEngineImpl {
   void solve();
   ResourceId class_candidate(std::uint32_t& solo) const;
   bool try_class(ResourceId r);
+  void chain_queue(ResourceId q);
+  bool class_visit(ResourceId q, double du, bool moved);
+  void class_tally(ResourceId x, std::size_t k, double& n, double& other, double& fastest);
+  void class_commit();
   bool try_solo(std::uint32_t v);
   bool solve_round(bool whole);
   void gather(bool whole);
@@ -653,43 +657,13 @@ bool FluidEngineImpl::try_class(ResourceId r) {
     if (u.live && u.pending && u.bn == kNoRes && !u.stream) extras.push_back(v);
   }
   for (auto id : streams_live) extras.push_back(flows[id].var);
-  auto queue = [this](ResourceId q) {
-    if (res[q].touched == round) return;
-    res[q].touched = round;
-    res[q].rated = false;
-    chain.push_back(q);
-  };
-  queue(r);
+  chain_queue(r);
   for (auto q : dropped_q)
-    if (res[q].nbn > 0) queue(q);
-  // the rate a variable or a class has after the steps so far
-  auto cur = [this](const Var& u) { return u.stamp == epoch ? u.fresh : u.rate; };
-  auto cur_cls = [this](const Class& K) { return K.stamp == epoch ? K.fresh : K.rate; };
-  // what the walks of the classes' entries compare against, in registers (no store of theirs can change them)
-  Resource* const rs = res.data();
-  const std::uint32_t rnd = round, ep = epoch;
+    if (res[q].nbn > 0) chain_queue(q);
   auto refused = [this](W why) {
     refuse(why);
     for (auto q : chain) res[q].rated = false;
     return false;
-  };
-  // A resource q whose load a class's rate change moves by du: a class already rated there would move again (false:
-  // condition 4); a resource that bottlenecks someone joins the chain when the change is more than the tolerance
-  // (condition 2); any other stays to be checked against its capacity (condition 3).
-  auto visit = [&](ResourceId q, double du, bool moved) {
-    Resource& Q = rs[q];
-    if (Q.touched == rnd) return !Q.rated;  // a class in the chain takes its rate from the loads its step sees
-    if (moved && Q.nbn > 0) {
-      queue(q);
-      return true;
-    }
-    if (Q.stamp != ep) {
-      Q.stamp = ep;
-      Q.rem = 0;
-      class_touched.push_back(q);
-    }
-    Q.rem += du;
-    return true;
   };
   for (std::size_t k = 0; k < chain.size(); ++k) {
     if (k == kMaxClassChain) return refused(W::chain_too_long);
@@ -697,36 +671,7 @@ bool FluidEngineImpl::try_class(ResourceId r) {
     Resource& X = res[x];
     const std::size_t first = comp_vars.size();
     double n = 0, other = 0, fastest = 0;
-    // the classes crossing X: X's own (its members' flow crossings) and the others (their load and rate there)
-    for (const ClassCross& q : X.cx) {
-      const Class& K = classes[q.cls];
-      const double m = K.ents[q.ent].n;
-      if (q.cls == X.cls) {
-        n += m;
-      } else {
-        const double c = cur_cls(K);
-        other += c * m;
-        fastest = std::max(fastest, c);
-      }
-    }
-    for (auto v : extras) {
-      Var& u = vars[v];
-      std::uint32_t m = 0;
-      for (const Hop& h : u.hops) m += h.r == x;
-      if (m == 0) continue;
-      if (u.bn == x || (k == 0 && u.pending && u.bn == kNoRes)) {
-        n += static_cast<double>(m) * u.count;
-        if (u.stamp != epoch) {
-          u.stamp = epoch;
-          u.bn_fresh = x;
-          comp_vars.push_back(v);
-        }
-      } else {
-        const double c = cur(u);
-        other += c * static_cast<double>(m) * u.count;
-        fastest = std::max(fastest, c);
-      }
-    }
+    class_tally(x, k, n, other, fastest);
     if (k == 0)
       for (auto v : seed_vars) {  // every changed variable must be in C (a new one must cross R)
         const Var& u = vars[v];
@@ -741,20 +686,20 @@ bool FluidEngineImpl::try_class(ResourceId r) {
     if (X.cls != kNoPos) {  // X's class: its loads move by its rate change times its entries' flow crossings
       Class& K = classes[X.cls];
       if (K.members.size() != K.size) return refused(W::outside_class);  // a member with no flow left (not seen)
-      K.stamp = ep;
+      K.stamp = epoch;
       K.fresh = rate;
       chain_cls.push_back(X.cls);
       const double dr = rate - K.rate;
       const bool moved = std::abs(dr) > kRateTolerance * std::max(rate, K.rate);
       if (dr != 0)
         for (const Class::Ent& E : K.ents)
-          if (E.r != kNoRes && E.r != x && !visit(E.r, dr * E.n, moved)) return refused(W::chain_loop);  // (4)
+          if (E.r != kNoRes && E.r != x && !class_visit(E.r, dr * E.n, moved)) return refused(W::chain_loop);  // (4)
       if (k == 0)
         for (auto v : seed_vars) {  // a member whose flow count changed moved its load at its old rate
           const Var& u = vars[v];
           if (!u.live || !u.pending || u.bn != x || u.stream) continue;
           for (const Hop& h : u.hops)
-            if (h.r != x && !visit(h.r, 0, true)) return refused(W::chain_loop);
+            if (h.r != x && !class_visit(h.r, 0, true)) return refused(W::chain_loop);
         }
     }
     for (std::size_t i = first; i < comp_vars.size(); ++i) {
@@ -765,7 +710,7 @@ bool FluidEngineImpl::try_class(ResourceId r) {
       const bool moved = u.pending || std::abs(dr) > kRateTolerance * std::max(rate, u.rate);
       const double du = dr * u.count;  // what u's load moves by on each resource it crosses
       for (const Hop& h : u.hops)
-        if (h.r != x && !visit(h.r, du, moved)) return refused(W::chain_loop);
+        if (h.r != x && !class_visit(h.r, du, moved)) return refused(W::chain_loop);
     }
   }
   for (auto q : class_touched) {
@@ -773,6 +718,76 @@ bool FluidEngineImpl::try_class(ResourceId r) {
     if (Q.touched == round) continue;
     if (Q.load + Q.rem > Q.capacity * (1 + kRateTolerance)) return refused(W::over_capacity);  // (3)
   }
+  class_commit();
+  return true;
+}
+
+void FluidEngineImpl::chain_queue(ResourceId q) {
+  if (res[q].touched == round) return;
+  res[q].touched = round;
+  res[q].rated = false;
+  chain.push_back(q);
+}
+
+// A resource q whose load a class's rate change moves by du: false when a class already rated there would move again
+// (condition 4); a resource that bottlenecks someone joins the chain when the change is more than the tolerance
+// (condition 2); any other keeps the change, to be checked against its capacity (condition 3).
+bool FluidEngineImpl::class_visit(ResourceId q, double du, bool moved) {
+  Resource& Q = res[q];
+  if (Q.touched == round) return !Q.rated;  // a class in the chain takes its rate from the loads its step sees
+  if (moved && Q.nbn > 0) {
+    chain_queue(q);
+    return true;
+  }
+  if (Q.stamp != epoch) {
+    Q.stamp = epoch;
+    Q.rem = 0;
+    class_touched.push_back(q);
+  }
+  Q.rem += du;
+  return true;
+}
+
+// Step k of the chain at x: n, x's class's flow crossings of x (with, at the first step, the new variables crossing
+// it, which join the class); other and fastest, the load and the fastest per-flow rate there of every other class and
+// variable, at the rates the earlier steps gave. The classes come from x's list with their entries; the variables no
+// entry counts (new ones, streams) one by one, those of x's class queued in comp_vars.
+void FluidEngineImpl::class_tally(ResourceId x, std::size_t k, double& n, double& other, double& fastest) {
+  const Resource& X = res[x];
+  for (const ClassCross& q : X.cx) {
+    const Class& K = classes[q.cls];
+    const double m = K.ents[q.ent].n;
+    if (q.cls == X.cls) {
+      n += m;
+    } else {
+      const double c = K.stamp == epoch ? K.fresh : K.rate;
+      other += c * m;
+      fastest = std::max(fastest, c);
+    }
+  }
+  for (auto v : extras) {
+    Var& u = vars[v];
+    std::uint32_t m = 0;
+    for (const Hop& h : u.hops) m += h.r == x;
+    if (m == 0) continue;
+    if (u.bn == x || (k == 0 && u.pending && u.bn == kNoRes)) {
+      n += static_cast<double>(m) * u.count;
+      if (u.stamp != epoch) {
+        u.stamp = epoch;
+        u.bn_fresh = x;
+        comp_vars.push_back(v);
+      }
+    } else {
+      const double c = u.stamp == epoch ? u.fresh : u.rate;
+      other += c * static_cast<double>(m) * u.count;
+      fastest = std::max(fastest, c);
+    }
+  }
+}
+
+// A served class solve takes effect: the variables outside the entries settle, the chain's classes' members take
+// their class's new rate (from its member heap) and the class is re-dated, and the loads move.
+void FluidEngineImpl::class_commit() {
   for (auto v : comp_vars) settle(v);
   for (auto c : chain_cls) {
     Class& K = classes[c];
@@ -789,7 +804,6 @@ bool FluidEngineImpl::try_class(ResourceId r) {
     res[q].rated = false;
   }
   chain_steps += chain.size();
-  return true;
 }
 
 // With a window: how long the changes solved now waited (the starts, each from its start date; any change, from
