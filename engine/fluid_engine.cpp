@@ -250,7 +250,6 @@ struct FluidEngineImpl {
   ResourceId class_candidate(std::uint32_t& solo) const;
   bool try_class(ResourceId r);
   void chain_queue(ResourceId q);
-  bool class_visit(ResourceId q, double du, bool moved);
   void class_tally(ResourceId x, std::size_t k, double& n, double& other, double& fastest);
   void class_commit();
   bool try_solo(std::uint32_t v);
@@ -665,6 +664,27 @@ bool FluidEngineImpl::try_class(ResourceId r) {
     for (auto q : chain) res[q].rated = false;
     return false;
   };
+  // A resource q whose load a class's rate change moves by du: false when a class already rated there would move
+  // again (condition 4); a resource that bottlenecks someone joins the chain when the change is more than the
+  // tolerance (condition 2); any other keeps the change, to be checked against its capacity (condition 3). What it
+  // compares against stays in registers (no store of its can change them).
+  Resource* const rs = res.data();
+  const std::uint32_t rnd = round, ep = epoch;
+  auto visit = [&](ResourceId q, double du, bool moved) {
+    Resource& Q = rs[q];
+    if (Q.touched == rnd) return !Q.rated;  // a class in the chain takes its rate from the loads its step sees
+    if (moved && Q.nbn > 0) {
+      chain_queue(q);
+      return true;
+    }
+    if (Q.stamp != ep) {
+      Q.stamp = ep;
+      Q.rem = 0;
+      class_touched.push_back(q);
+    }
+    Q.rem += du;
+    return true;
+  };
   for (std::size_t k = 0; k < chain.size(); ++k) {
     if (k == kMaxClassChain) return refused(W::chain_too_long);
     const ResourceId x = chain[k];
@@ -693,13 +713,13 @@ bool FluidEngineImpl::try_class(ResourceId r) {
       const bool moved = std::abs(dr) > kRateTolerance * std::max(rate, K.rate);
       if (dr != 0)
         for (const Class::Ent& E : K.ents)
-          if (E.r != kNoRes && E.r != x && !class_visit(E.r, dr * E.n, moved)) return refused(W::chain_loop);  // (4)
+          if (E.r != kNoRes && E.r != x && !visit(E.r, dr * E.n, moved)) return refused(W::chain_loop);  // (4)
       if (k == 0)
         for (auto v : seed_vars) {  // a member whose flow count changed moved its load at its old rate
           const Var& u = vars[v];
           if (!u.live || !u.pending || u.bn != x || u.stream) continue;
           for (const Hop& h : u.hops)
-            if (h.r != x && !class_visit(h.r, 0, true)) return refused(W::chain_loop);
+            if (h.r != x && !visit(h.r, 0, true)) return refused(W::chain_loop);
         }
     }
     for (std::size_t i = first; i < comp_vars.size(); ++i) {
@@ -710,7 +730,7 @@ bool FluidEngineImpl::try_class(ResourceId r) {
       const bool moved = u.pending || std::abs(dr) > kRateTolerance * std::max(rate, u.rate);
       const double du = dr * u.count;  // what u's load moves by on each resource it crosses
       for (const Hop& h : u.hops)
-        if (h.r != x && !class_visit(h.r, du, moved)) return refused(W::chain_loop);
+        if (h.r != x && !visit(h.r, du, moved)) return refused(W::chain_loop);
     }
   }
   for (auto q : class_touched) {
@@ -727,25 +747,6 @@ void FluidEngineImpl::chain_queue(ResourceId q) {
   res[q].touched = round;
   res[q].rated = false;
   chain.push_back(q);
-}
-
-// A resource q whose load a class's rate change moves by du: false when a class already rated there would move again
-// (condition 4); a resource that bottlenecks someone joins the chain when the change is more than the tolerance
-// (condition 2); any other keeps the change, to be checked against its capacity (condition 3).
-bool FluidEngineImpl::class_visit(ResourceId q, double du, bool moved) {
-  Resource& Q = res[q];
-  if (Q.touched == round) return !Q.rated;  // a class in the chain takes its rate from the loads its step sees
-  if (moved && Q.nbn > 0) {
-    chain_queue(q);
-    return true;
-  }
-  if (Q.stamp != epoch) {
-    Q.stamp = epoch;
-    Q.rem = 0;
-    class_touched.push_back(q);
-  }
-  Q.rem += du;
-  return true;
 }
 
 // Step k of the chain at x: n, x's class's flow crossings of x (with, at the first step, the new variables crossing
