@@ -53,7 +53,8 @@ constexpr Ref kNil = ~Ref{0};
 constexpr std::size_t kMaxHops = 1u << 16;
 struct Hop {
   ResourceId r;
-  std::uint32_t slot = 0;  // its index in the resource's crossing array
+  std::uint32_t slot = 0;    // its index in the resource's crossing array
+  std::uint32_t ce = kNoPos;  // its variable's class's entry for r (Class::ents), kNoPos outside a class of a resource
 };
 struct Tag {
   double tag;         // the clock value at which the flow is done
@@ -87,6 +88,10 @@ struct Flow {
   std::uint32_t var = 0;
   bool live = false, stream = false;
 };
+// A class crossing a resource: the class and the index of its entry for the resource (Class::ents).
+struct ClassCross {
+  std::uint32_t cls, ent;
+};
 struct alignas(64) Resource {  // two cache lines: what the solves read and write first
   double capacity = 0;
   double load = 0;  // sum of the rates of the flows crossing it (per crossing)
@@ -102,6 +107,7 @@ struct alignas(64) Resource {  // two cache lines: what the solves read and writ
   std::uint32_t holes = 0;  // kNil entries in xs
   std::uint32_t f_cross = 0, f_bn = 0;
   std::uint32_t cls = kNoPos;  // the class clock of the variables it bottlenecks, kNoPos when none
+  std::vector<ClassCross> cx;  // the classes whose members cross it (each once), with their entry for it
 };
 static_assert(sizeof(Resource) == 128);
 // A resource's share per unfixed crossing in the progressive filling, ordered by (share, resource id).
@@ -136,6 +142,16 @@ struct Class {
   std::uint32_t size = 0;           // members (in its heap or not: a member whose flows have all ended is not)
   ResourceId r = kNoRes;
   KeyedHeap<ByMemberKey> members;
+  // Its members' flow crossings per resource they cross (kept for a class of a resource, not for a variable's own
+  // class under a solve window): n flow crossings of r, at index xi of r's class crossings; r = kNoRes: a hole.
+  struct Ent {
+    ResourceId r;
+    std::uint32_t n, xi;
+  };
+  std::vector<Ent> ents;
+  std::uint32_t holes = 0;
+  double fresh = 0;        // the class fast path's new rate, when stamp is its epoch
+  std::uint32_t stamp = 0;
 };
 // A free slot of `items` (a freed one first), by index.
 template <class T>
@@ -194,6 +210,8 @@ struct FluidEngineImpl {
   std::vector<ResourceId> set_s, set_b, touched;
   std::vector<std::uint32_t> comp_vars;
   std::vector<ResourceId> class_touched, chain;
+  std::vector<std::uint32_t> chain_cls, extras, remap;  // try_class: the classes it rated, the variables no class entry
+                                                        // counts; compaction of a class's entries
   std::vector<Ratio> ratios;  // the filling heap: one entry per resource with unfixed crossings, indexed (fill_pos)
 
   Hop& hop(Ref e) { return vars[e >> 16].hops[e & 0xFFFF]; }
@@ -231,6 +249,9 @@ struct FluidEngineImpl {
   void solve();
   ResourceId class_candidate(std::uint32_t& solo) const;
   bool try_class(ResourceId r);
+  void chain_queue(ResourceId q);
+  void class_tally(ResourceId x, std::size_t k, double& n, double& other, double& fastest);
+  void class_commit();
   bool try_solo(std::uint32_t v);
   bool solve_round(bool whole);
   void gather(bool whole);
@@ -255,6 +276,16 @@ struct FluidEngineImpl {
   void cls_date(std::uint32_t c);
   void member_key(std::uint32_t v);
   void join(std::uint32_t v, ResourceId r, double clock);
+  void ents_in(std::uint32_t v);
+  void ents_out(std::uint32_t v);
+  void ent_erase(std::uint32_t c, std::uint32_t e);
+  void ents_compact(std::uint32_t c);
+  // A member's flow count moved by dn: its class's entries follow (a class of a resource only).
+  void ents_count(const Var& u, int dn) {
+    if (u.cls == kNoPos || classes[u.cls].r == kNoRes) return;
+    auto& ents = classes[u.cls].ents;
+    for (const Hop& h : u.hops) ents[h.ce].n += dn;
+  }
   double leave(std::uint32_t v);
   void settle(std::uint32_t v);
   void complete_at(double t);
@@ -396,6 +427,7 @@ std::uint32_t FluidEngineImpl::add(const std::vector<ResourceId>& path, double b
     ++r.count;
     r.load += V.rate;
   }
+  ents_count(V, 1);
   mark_pending(v);
   if (window > 0 && !stream) started.push_back(id);
   mark_dirty();
@@ -416,6 +448,7 @@ void FluidEngineImpl::remove(std::uint32_t id) {
     r.load -= V.rate;
     if (--r.count == 0) r.load = 0;
   }
+  ents_count(V, -1);
   if (V.count == 0)
     drop_var(v);
   else
@@ -612,27 +645,45 @@ bool FluidEngineImpl::try_class(ResourceId r) {
   using W = FluidEngine::ClassRefusal;
   ++epoch;
   ++round;  // a resource is in the chain when its `touched` is this round (the filling's rounds are later ones)
-  comp_vars.clear();
+  comp_vars.clear();  // the variables outside the classes' entries that take a rate: new variables, streams
   class_touched.clear();
   chain.clear();
-  auto queue = [this](ResourceId q) {
-    if (res[q].touched == round) return;
-    res[q].touched = round;
-    res[q].rated = false;
-    chain.push_back(q);
-  };
-  queue(r);
+  chain_cls.clear();
+  // the variables no class entry counts: the new ones (no bottleneck yet) and the streams (in no class)
+  extras.clear();
+  for (auto v : seed_vars) {
+    const Var& u = vars[v];
+    if (u.live && u.pending && u.bn == kNoRes && !u.stream) extras.push_back(v);
+  }
+  for (auto id : streams_live) extras.push_back(flows[id].var);
+  chain_queue(r);
   for (auto q : dropped_q)
-    if (res[q].nbn > 0) queue(q);
-  // the rate a variable has after the steps so far
-  auto cur = [this](const Var& u) { return u.stamp == epoch ? u.fresh : u.rate; };
-  // what the walks of the class variables' hops compare against, in registers (no store of theirs can change them)
-  Resource* const rs = res.data();
-  const std::uint32_t rnd = round, ep = epoch;
+    if (res[q].nbn > 0) chain_queue(q);
   auto refused = [this](W why) {
     refuse(why);
     for (auto q : chain) res[q].rated = false;
     return false;
+  };
+  // A resource q whose load a class's rate change moves by du: false when a class already rated there would move
+  // again (condition 4); a resource that bottlenecks someone joins the chain when the change is more than the
+  // tolerance (condition 2); any other keeps the change, to be checked against its capacity (condition 3). What it
+  // compares against stays in registers (no store of its can change them).
+  Resource* const rs = res.data();
+  const std::uint32_t rnd = round, ep = epoch;
+  auto visit = [&](ResourceId q, double du, bool moved) {
+    Resource& Q = rs[q];
+    if (Q.touched == rnd) return !Q.rated;  // a class in the chain takes its rate from the loads its step sees
+    if (moved && Q.nbn > 0) {
+      chain_queue(q);
+      return true;
+    }
+    if (Q.stamp != ep) {
+      Q.stamp = ep;
+      Q.rem = 0;
+      class_touched.push_back(q);
+    }
+    Q.rem += du;
+    return true;
   };
   for (std::size_t k = 0; k < chain.size(); ++k) {
     if (k == kMaxClassChain) return refused(W::chain_too_long);
@@ -640,30 +691,37 @@ bool FluidEngineImpl::try_class(ResourceId r) {
     Resource& X = res[x];
     const std::size_t first = comp_vars.size();
     double n = 0, other = 0, fastest = 0;
-    each_crossing(x, [&](std::uint32_t v) {
-      Var& u = vars[v];
-      if (u.bn == x || (k == 0 && u.pending && u.bn == kNoRes)) {
-        n += u.count;
-        if (u.stamp != epoch) {
-          u.stamp = epoch;
-          u.bn_fresh = x;
-          comp_vars.push_back(v);
-        }
-      } else {
-        const double c = cur(u);
-        other += c * u.count;
-        fastest = std::max(fastest, c);
-      }
-    });
+    class_tally(x, k, n, other, fastest);
     if (k == 0)
-      for (auto v : seed_vars)  // every changed variable must be in C (a new one must cross R)
-        if (vars[v].live && vars[v].pending && vars[v].stamp != epoch) return refused(W::outside_class);
+      for (auto v : seed_vars) {  // every changed variable must be in C (a new one must cross R)
+        const Var& u = vars[v];
+        if (u.live && u.pending && u.bn != x && u.stamp != epoch) return refused(W::outside_class);
+      }
     X.rated = true;
     X.rem = n == 0 ? (k == 0 ? X.load : other) : 0;  // its load after the step (the root's is up to date)
     if (n == 0) continue;        // no class: freed capacity no one is bottlenecked at
     const double rate = (X.capacity - other) / n;
     if (!(rate > 0) || fastest > rate * (1 + kRateTolerance)) return refused(W::faster_on_r);  // (1)
     X.rem = other + rate * n;
+    if (X.cls != kNoPos) {  // X's class: its loads move by its rate change times its entries' flow crossings
+      Class& K = classes[X.cls];
+      if (K.members.size() != K.size) return refused(W::outside_class);  // a member with no flow left (not seen)
+      K.stamp = epoch;
+      K.fresh = rate;
+      chain_cls.push_back(X.cls);
+      const double dr = rate - K.rate;
+      const bool moved = std::abs(dr) > kRateTolerance * std::max(rate, K.rate);
+      if (dr != 0)
+        for (const Class::Ent& E : K.ents)
+          if (E.r != kNoRes && E.r != x && !visit(E.r, dr * E.n, moved)) return refused(W::chain_loop);  // (4)
+      if (k == 0)
+        for (auto v : seed_vars) {  // a member whose flow count changed moved its load at its old rate
+          const Var& u = vars[v];
+          if (!u.live || !u.pending || u.bn != x || u.stream) continue;
+          for (const Hop& h : u.hops)
+            if (h.r != x && !visit(h.r, 0, true)) return refused(W::chain_loop);
+        }
+    }
     for (std::size_t i = first; i < comp_vars.size(); ++i) {
       Var& u = vars[comp_vars[i]];
       u.fresh = rate;
@@ -671,24 +729,8 @@ bool FluidEngineImpl::try_class(ResourceId r) {
       if (dr == 0 && !u.pending) continue;
       const bool moved = u.pending || std::abs(dr) > kRateTolerance * std::max(rate, u.rate);
       const double du = dr * u.count;  // what u's load moves by on each resource it crosses
-      for (const Hop& h : u.hops) {
-        if (h.r == x) continue;
-        Resource& Q = rs[h.r];
-        if (Q.touched == rnd) {
-          if (Q.rated) return refused(W::chain_loop);  // (4): a class already given its rate would move again
-          continue;  // its class takes its rate from the loads its step sees
-        }
-        if (moved && Q.nbn > 0) {  // (2): Q's class takes a new rate in a later step
-          queue(h.r);
-          continue;
-        }
-        if (Q.stamp != ep) {
-          Q.stamp = ep;
-          Q.rem = 0;
-          class_touched.push_back(h.r);
-        }
-        Q.rem += du;
-      }
+      for (const Hop& h : u.hops)
+        if (h.r != x && !visit(h.r, du, moved)) return refused(W::chain_loop);
     }
   }
   for (auto q : class_touched) {
@@ -696,7 +738,66 @@ bool FluidEngineImpl::try_class(ResourceId r) {
     if (Q.touched == round) continue;
     if (Q.load + Q.rem > Q.capacity * (1 + kRateTolerance)) return refused(W::over_capacity);  // (3)
   }
+  class_commit();
+  return true;
+}
+
+void FluidEngineImpl::chain_queue(ResourceId q) {
+  if (res[q].touched == round) return;
+  res[q].touched = round;
+  res[q].rated = false;
+  chain.push_back(q);
+}
+
+// Step k of the chain at x: n, x's class's flow crossings of x (with, at the first step, the new variables crossing
+// it, which join the class); other and fastest, the load and the fastest per-flow rate there of every other class and
+// variable, at the rates the earlier steps gave. The classes come from x's list with their entries; the variables no
+// entry counts (new ones, streams) one by one, those of x's class queued in comp_vars.
+void FluidEngineImpl::class_tally(ResourceId x, std::size_t k, double& n, double& other, double& fastest) {
+  const Resource& X = res[x];
+  for (const ClassCross& q : X.cx) {
+    const Class& K = classes[q.cls];
+    const double m = K.ents[q.ent].n;
+    if (q.cls == X.cls) {
+      n += m;
+    } else {
+      const double c = K.stamp == epoch ? K.fresh : K.rate;
+      other += c * m;
+      fastest = std::max(fastest, c);
+    }
+  }
+  for (auto v : extras) {
+    Var& u = vars[v];
+    std::uint32_t m = 0;
+    for (const Hop& h : u.hops) m += h.r == x;
+    if (m == 0) continue;
+    if (u.bn == x || (k == 0 && u.pending && u.bn == kNoRes)) {
+      n += static_cast<double>(m) * u.count;
+      if (u.stamp != epoch) {
+        u.stamp = epoch;
+        u.bn_fresh = x;
+        comp_vars.push_back(v);
+      }
+    } else {
+      const double c = u.stamp == epoch ? u.fresh : u.rate;
+      other += c * static_cast<double>(m) * u.count;
+      fastest = std::max(fastest, c);
+    }
+  }
+}
+
+// A served class solve takes effect: the variables outside the entries settle, the chain's classes' members take
+// their class's new rate (from its member heap) and the class is re-dated, and the loads move.
+void FluidEngineImpl::class_commit() {
   for (auto v : comp_vars) settle(v);
+  for (auto c : chain_cls) {
+    Class& K = classes[c];
+    for (std::size_t i = 0; i < K.members.size(); ++i) {
+      Var& u = vars[K.members.id_at(i)];
+      u.fresh = u.rate = K.fresh;
+    }
+    cls_rate(c, K.fresh);
+  }
   for (auto q : class_touched)
     if (res[q].touched != round) res[q].load += res[q].rem;
   for (auto q : chain) {
@@ -704,7 +805,6 @@ bool FluidEngineImpl::try_class(ResourceId r) {
     res[q].rated = false;
   }
   chain_steps += chain.size();
-  return true;
 }
 
 // With a window: how long the changes solved now waited (the starts, each from its start date; any change, from
@@ -1025,10 +1125,86 @@ void FluidEngineImpl::join(std::uint32_t v, ResourceId r, double clock) {
   ++K.size;
   Var& u = vars[v];
   u.cls = c;
+  if (r != kNoRes) ents_in(v);
   u.clock = cls_clock(K) - clock;
   if (K.rate != u.rate) cls_advance(K, u.rate);
   member_key(v);
   cls_date(c);
+}
+
+// v's flow crossings join its class's entries (an entry is made for a resource no member crossed).
+void FluidEngineImpl::ents_in(std::uint32_t v) {
+  Var& u = vars[v];
+  const std::uint32_t c = u.cls;
+  Class& K = classes[c];
+  for (Hop& h : u.hops) {
+    Resource& Q = res[h.r];
+    std::uint32_t e = kNoPos;
+    for (const ClassCross& x : Q.cx)
+      if (x.cls == c) {
+        e = x.ent;
+        break;
+      }
+    if (e == kNoPos) {
+      e = static_cast<std::uint32_t>(K.ents.size());
+      K.ents.push_back({h.r, 0, static_cast<std::uint32_t>(Q.cx.size())});
+      Q.cx.push_back({c, e});
+    }
+    K.ents[e].n += u.count;
+    h.ce = e;
+  }
+}
+
+// v's flow crossings leave its class's entries (v has left its member heap); an entry left at 0 becomes a hole, and
+// the entries are compacted when holes outnumber them and every member can be found (all are in the member heap).
+void FluidEngineImpl::ents_out(std::uint32_t v) {
+  Var& u = vars[v];
+  const std::uint32_t c = u.cls;
+  Class& K = classes[c];
+  for (Hop& h : u.hops) {
+    Class::Ent& E = K.ents[h.ce];
+    if (E.r != kNoRes) {
+      E.n -= u.count;
+      if (E.n == 0) ent_erase(c, h.ce);
+    }
+    h.ce = kNoPos;
+  }
+  while (!K.ents.empty() && K.ents.back().r == kNoRes) {
+    K.ents.pop_back();
+    --K.holes;
+  }
+  if (K.holes > 16 && 2 * K.holes > K.ents.size() && K.members.size() + 1 == K.size) ents_compact(c);
+}
+
+void FluidEngineImpl::ent_erase(std::uint32_t c, std::uint32_t e) {
+  Class& K = classes[c];
+  Class::Ent& E = K.ents[e];
+  Resource& Q = res[E.r];
+  const ClassCross last = Q.cx.back();
+  Q.cx[E.xi] = last;
+  classes[last.cls].ents[last.ent].xi = E.xi;
+  Q.cx.pop_back();
+  E.r = kNoRes;
+  E.n = 0;
+  ++K.holes;
+}
+
+// A class's entries without holes, in order; its members' hops and the resources' class crossings follow.
+void FluidEngineImpl::ents_compact(std::uint32_t c) {
+  Class& K = classes[c];
+  remap.assign(K.ents.size(), kNoPos);
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < K.ents.size(); ++i) {
+    if (K.ents[i].r == kNoRes) continue;
+    K.ents[k] = K.ents[i];
+    res[K.ents[k].r].cx[K.ents[k].xi].ent = static_cast<std::uint32_t>(k);
+    remap[i] = static_cast<std::uint32_t>(k);
+    ++k;
+  }
+  K.ents.resize(k);
+  K.holes = 0;
+  for (std::size_t i = 0; i < K.members.size(); ++i)
+    for (Hop& h : vars[K.members.id_at(i)].hops) h.ce = remap[h.ce];
 }
 
 // v leaves its class; returns its clock. A class left empty is freed.
@@ -1038,6 +1214,7 @@ double FluidEngineImpl::leave(std::uint32_t v) {
   Class& K = classes[c];
   const double clock = var_clock(u);
   K.members.erase(v);
+  if (K.r != kNoRes) ents_out(v);
   u.cls = kNoPos;
   u.clock = clock;
   u.last = now;
@@ -1045,6 +1222,8 @@ double FluidEngineImpl::leave(std::uint32_t v) {
     heap.erase(c);
     K.date = kInf;
     if (K.r != kNoRes) res[K.r].cls = kNoPos;
+    K.ents.clear();
+    K.holes = 0;
     free_classes.push_back(c);
   } else {
     cls_date(c);

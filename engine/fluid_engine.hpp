@@ -19,6 +19,8 @@
 //               rate), the class takes R's capacity less the others' load, if a guard shows that this is still
 //               max-min (no one crossing R faster, no other bottleneck's load moved, no resource over capacity);
 //               a lone new variable on resources that bottleneck no one takes the least room its path leaves;
+//               the fast path reads each class's flow crossings per resource it crosses (kept as flows start, end
+//               and change class) instead of walking the members and their hops;
 //  - stream() -> an endless flow started when run() begins with work and stopped when the model's events and flows
 //               are done, as in the SimGrid engine.
 // Same-date semantics follow the SimGrid engine: flows whose completion dates lie within kTimingPrecision of the

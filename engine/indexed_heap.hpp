@@ -187,13 +187,14 @@ public:
     for (std::size_t i = items_.size() / 2; i-- > 0;) sift_down(i);
   }
   std::size_t size() const { return items_.size(); }
+  // The id at position i of the heap's array (0 <= i < size(): every item once, in no useful order).
+  std::uint32_t id_at(std::size_t i) const { return items_[i].id; }
 
 private:
   struct Entry {
     Key key;
     std::uint32_t id;
   };
-  std::uint32_t id_at(std::size_t i) const { return items_[i].id; }
   void place(std::size_t i, const Entry& e) {
     items_[i] = e;
     order_.pos(e.id) = static_cast<std::uint32_t>(i);
