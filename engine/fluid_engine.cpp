@@ -76,6 +76,7 @@ struct alignas(64) Var {  // two cache lines: the solve's and the completion hea
                                  // bottleneck), and the solve's
   bool fixed : 1 = false, stream : 1 = false, live : 1 = false, shared : 1 = false,
       pending : 1 = false;  // pending: its flow count changed since the last solve (or new)
+  std::uint32_t rgen = 0;   // the rate generation of its last rate write (rate_of: a class set later rates it)
   std::vector<Hop> hops;
   std::vector<Tag> tags;  // min-heap of its flows' finish tags
   std::uint64_t hash = 0;  // its path's, for the path table
@@ -152,6 +153,9 @@ struct Class {
   std::uint32_t holes = 0;
   double fresh = 0;        // the class fast path's new rate, when stamp is its epoch
   std::uint32_t stamp = 0;
+  // the rate generation at which the class fast path gave every member the class's rate (0: none since the class
+  // was made or a member's rate was written back): a member whose own rate was written before it has the class's
+  std::uint32_t rgen = 0;
 };
 // A free slot of `items` (a freed one first), by index.
 template <class T>
@@ -262,12 +266,44 @@ struct FluidEngineImpl {
   // class clocks
   std::vector<Class> classes;
   std::vector<std::uint32_t> free_classes;
+  // A variable's per-flow rate: its own, or its class's when the class fast path rated the class after the variable's
+  // own rate was last written (the served solve sets the class's rate once instead of every member's).
+  std::uint32_t rgen = 0;
+  std::size_t lazy_classes = 0;  // classes whose rgen is not 0 (none: every variable's rate is its own)
+  double rate_of(const Var& u) const {
+    if (lazy_classes == 0 || u.cls == kNoPos) return u.rate;
+    const Class& K = classes[u.cls];
+    return K.rgen > u.rgen ? K.rate : u.rate;
+  }
+  void put_rate(Var& u, double rate) {
+    u.rate = rate;
+    u.rgen = rgen;
+  }
+  // Every member of K rated by K's class rate takes it as its own (before K's rate moves otherwise, and before a
+  // member leaves the member heap: a member so rated is always in it).
+  void cls_unlazy(Class& K) {
+    if (K.rgen == 0) return;
+    for (std::size_t i = 0; i < K.members.size(); ++i) {
+      Var& u = vars[K.members.id_at(i)];
+      if (u.rgen < K.rgen) put_rate(u, K.rate);
+    }
+    cls_lazy(K, 0);
+  }
+  void cls_lazy(Class& K, std::uint32_t g) {
+    lazy_classes += (g != 0) - (K.rgen != 0);
+    K.rgen = g;
+  }
+  void own_rate(Var& u) {
+    if (u.cls != kNoPos && classes[u.cls].rgen > u.rgen) put_rate(u, classes[u.cls].rate);
+  }
+  std::uint32_t next_rgen();
   double cls_clock(const Class& K) const { return K.rate > 0 ? K.v + K.rate * (now - K.last) : K.v; }
   // A variable outside a class: its own clock now; any variable: its bytes per flow delivered now.
   double own_clock(const Var& u) const { return u.rate > 0 ? u.clock + u.rate * (now - u.last) : u.clock; }
   double var_clock(const Var& u) const { return u.cls != kNoPos ? cls_clock(classes[u.cls]) - u.clock : own_clock(u); }
   // A class's clock brought up to now at its old rate, then its new rate (the caller re-dates it).
   void cls_advance(Class& K, double rate) {
+    if (rate != K.rate) cls_unlazy(K);
     if (K.rate > 0) K.v += K.rate * (now - K.last);
     K.last = now;
     K.rate = rate;
@@ -325,7 +361,7 @@ std::uint32_t FluidEngineImpl::var_for(const std::vector<ResourceId>& path, bool
   V.hops.assign(path.size(), Hop{});
   V.tags.clear();
   V.clock = 0;
-  V.rate = 0;
+  put_rate(V, 0);
   V.last = now;
   V.cls = kNoPos;
   V.mpos = kNoPos;
@@ -422,10 +458,11 @@ std::uint32_t FluidEngineImpl::add(const std::vector<ResourceId>& path, double b
     cls_date(V.cls);
   }
   ++V.count;
+  const double rate = rate_of(V);
   for (const Hop& h : V.hops) {
     Resource& r = res[h.r];
     ++r.count;
-    r.load += V.rate;
+    r.load += rate;
   }
   ents_count(V, 1);
   mark_pending(v);
@@ -443,9 +480,10 @@ void FluidEngineImpl::remove(std::uint32_t id) {
   const std::uint32_t v = f.var;
   Var& V = vars[v];
   --V.count;
+  const double rate = rate_of(V);
   for (const Hop& h : V.hops) {
     Resource& r = res[h.r];
-    r.load -= V.rate;
+    r.load -= rate;
     if (--r.count == 0) r.load = 0;
   }
   ents_count(V, -1);
@@ -615,12 +653,13 @@ bool FluidEngineImpl::try_solo(std::uint32_t v) {
     return false;
   }
   bool faster = false;
-  each_crossing(best, [&](std::uint32_t u) { faster = faster || (u != v && vars[u].rate > rate * (1 + kRateTolerance)); });
+  each_crossing(best, [&](std::uint32_t u) { faster = faster || (u != v && rate_of(vars[u]) > rate * (1 + kRateTolerance)); });
   if (faster) {
     refuse(FluidEngine::ClassRefusal::solo_faster);
     return false;
   }
-  for (const Hop& h : V.hops) res[h.r].load += (rate - V.rate) * V.count;
+  const double was = rate_of(V);
+  for (const Hop& h : V.hops) res[h.r].load += (rate - was) * V.count;
   V.fresh = rate;
   V.bn_fresh = best;
   settle(v);
@@ -725,18 +764,30 @@ bool FluidEngineImpl::try_class(ResourceId r) {
     for (std::size_t i = first; i < comp_vars.size(); ++i) {
       Var& u = vars[comp_vars[i]];
       u.fresh = rate;
-      const double dr = rate - u.rate;
+      const double was = rate_of(u);
+      const double dr = rate - was;
       if (dr == 0 && !u.pending) continue;
-      const bool moved = u.pending || std::abs(dr) > kRateTolerance * std::max(rate, u.rate);
+      const bool moved = u.pending || std::abs(dr) > kRateTolerance * std::max(rate, was);
       const double du = dr * u.count;  // what u's load moves by on each resource it crosses
       for (const Hop& h : u.hops)
         if (h.r != x && !visit(h.r, du, moved)) return refused(W::chain_loop);
     }
   }
-  for (auto q : class_touched) {
-    const Resource& Q = res[q];
+  // (3), and the loads of the resources outside the chain take their moves in the same pass (old_f keeps the load
+  // they had until the pass is through, for a refusal)
+  for (std::size_t i = 0; i < class_touched.size(); ++i) {
+    Resource& Q = res[class_touched[i]];
     if (Q.touched == round) continue;
-    if (Q.load + Q.rem > Q.capacity * (1 + kRateTolerance)) return refused(W::over_capacity);  // (3)
+    const double load = Q.load + Q.rem;
+    if (load > Q.capacity * (1 + kRateTolerance)) {
+      for (std::size_t j = 0; j < i; ++j) {
+        Resource& P = res[class_touched[j]];
+        if (P.touched != round) P.load = P.old_f;
+      }
+      return refused(W::over_capacity);
+    }
+    Q.old_f = Q.load;
+    Q.load = load;
   }
   class_commit();
   return true;
@@ -779,27 +830,34 @@ void FluidEngineImpl::class_tally(ResourceId x, std::size_t k, double& n, double
         comp_vars.push_back(v);
       }
     } else {
-      const double c = u.stamp == epoch ? u.fresh : u.rate;
+      const double c = u.stamp == epoch ? u.fresh : rate_of(u);
       other += c * static_cast<double>(m) * u.count;
       fastest = std::max(fastest, c);
     }
   }
 }
 
+// A new rate generation; before the counter wraps, every class's members take their rates as their own and the
+// generations start again.
+std::uint32_t FluidEngineImpl::next_rgen() {
+  if (rgen == std::numeric_limits<std::uint32_t>::max()) {
+    for (Class& K : classes) cls_unlazy(K);
+    for (Var& u : vars) u.rgen = 0;
+    rgen = 0;
+  }
+  return ++rgen;
+}
+
 // A served class solve takes effect: the variables outside the entries settle, the chain's classes' members take
-// their class's new rate (from its member heap) and the class is re-dated, and the loads move.
+// their class's new rate (from its member heap) and the class is re-dated, and the chain's loads move (the other
+// resources' loads moved in try_class's capacity check).
 void FluidEngineImpl::class_commit() {
+  for (auto c : chain_cls) cls_lazy(classes[c], 0);  // every member takes the class's new rate below
   for (auto v : comp_vars) settle(v);
   for (auto c : chain_cls) {
-    Class& K = classes[c];
-    for (std::size_t i = 0; i < K.members.size(); ++i) {
-      Var& u = vars[K.members.id_at(i)];
-      u.fresh = u.rate = K.fresh;
-    }
-    cls_rate(c, K.fresh);
+    cls_rate(c, classes[c].fresh);
+    cls_lazy(classes[c], next_rgen());  // every member (all are in its member heap) has the class's rate
   }
-  for (auto q : class_touched)
-    if (res[q].touched != round) res[q].load += res[q].rem;
   for (auto q : chain) {
     res[q].load = res[q].rem;
     res[q].rated = false;
@@ -885,7 +943,7 @@ void FluidEngineImpl::gather(bool whole) {
         R.changed = false;
         set_b.push_back(h.r);
       }
-      R.old_f += V.rate * V.count;
+      R.old_f += rate_of(V) * V.count;
       R.f_cross += V.count;
     }
     if (V.bn != kNoRes && res[V.bn].in_s != epoch) ++res[V.bn].f_bn;  // once per variable, even if it crosses bn twice
@@ -1020,7 +1078,8 @@ Ratio FluidEngineImpl::fill_pop() {
 bool FluidEngineImpl::check_boundary() {
   for (auto v : comp_vars) {
     const Var& f = vars[v];
-    if (!f.pending && std::abs(f.fresh - f.rate) <= kRateTolerance * std::max(f.fresh, f.rate)) continue;
+    const double was = rate_of(f);
+    if (!f.pending && std::abs(f.fresh - was) <= kRateTolerance * std::max(f.fresh, was)) continue;
     for (const Hop& h : f.hops)
       if (res[h.r].in_s != epoch) res[h.r].changed = true;
   }
@@ -1052,18 +1111,18 @@ void FluidEngineImpl::settle(std::uint32_t v) {
   Var& u = vars[v];
   take_bn(u);
   if (u.stream) {
-    u.rate = u.fresh;
+    put_rate(u, u.fresh);
     return;
   }
   const bool own = window > 0;
   const std::uint32_t want = !own ? res[u.bn].cls : u.cls != kNoPos && classes[u.cls].r == kNoRes ? u.cls : kNoPos;
   if (u.cls != kNoPos && u.cls == want) {
-    u.rate = u.fresh;
+    put_rate(u, u.fresh);
     cls_rate(u.cls, u.rate);
     return;
   }
   const double clock = u.cls != kNoPos ? leave(v) : own_clock(u);
-  u.rate = u.fresh;
+  put_rate(u, u.fresh);
   join(v, own ? kNoRes : u.bn, clock);
 }
 
@@ -1094,6 +1153,7 @@ void FluidEngineImpl::member_key(std::uint32_t v) {
   Var& u = vars[v];
   Class& K = classes[u.cls];
   if (u.tags.empty()) {
+    own_rate(u);
     K.members.erase(v);
     return;
   }
@@ -1213,12 +1273,14 @@ double FluidEngineImpl::leave(std::uint32_t v) {
   const std::uint32_t c = u.cls;
   Class& K = classes[c];
   const double clock = var_clock(u);
+  own_rate(u);
   K.members.erase(v);
   if (K.r != kNoRes) ents_out(v);
   u.cls = kNoPos;
   u.clock = clock;
   u.last = now;
   if (--K.size == 0) {
+    cls_lazy(K, 0);
     heap.erase(c);
     K.date = kInf;
     if (K.r != kNoRes) res[K.r].cls = kNoPos;
@@ -1237,15 +1299,16 @@ double FluidEngineImpl::leave(std::uint32_t v) {
 void FluidEngineImpl::commit() {
   for (auto v : comp_vars) {
     Var& f = vars[v];
-    if (f.pending || f.rate != f.fresh)
+    const double was = rate_of(f);
+    if (f.pending || was != f.fresh)
       for (const Hop& h : f.hops)
-        if (res[h.r].in_s != epoch) res[h.r].load += (f.fresh - f.rate) * f.count;
+        if (res[h.r].in_s != epoch) res[h.r].load += (f.fresh - was) * f.count;
     settle(v);
   }
   for (auto r : set_s) {
     Resource& R = res[r];
     R.load = 0;
-    each_crossing(r, [&](std::uint32_t v) { R.load += vars[v].rate * vars[v].count; });
+    each_crossing(r, [&](std::uint32_t v) { R.load += rate_of(vars[v]) * vars[v].count; });
   }
 }
 
@@ -1301,7 +1364,7 @@ std::vector<std::pair<std::string, double>> FluidEngine::window_figures() const 
 }
 
 std::vector<double> FluidEngine::rates() {
-  return flow_rates([this](const Flow& f) { return impl_->vars[f.var].rate; });
+  return flow_rates([this](const Flow& f) { return impl_->rate_of(impl_->vars[f.var]); });
 }
 
 // One step of SimGrid's main loop per iteration: solve what changed, advance to
