@@ -45,17 +45,18 @@ const Fabric::RouteMemo& Fabric::router_pair(topology::RouterId ra, topology::Ro
   return m;
 }
 
+// The node pair's answer if the node-pair table holds it (a hit reads no router numbers); else, with a policy of the
+// router pair, the router-pair table's (computed once for all the node pairs of two routers), else computed.
 PathCost Fabric::path(long long a, long long b) const {
-  if (by_router_pair_) {
-    const auto& t = *net_.topology;
-    return router_pair(t.router_of_node(a), t.router_of_node(b)).cost;
-  }
   constexpr std::size_t kMemo = 4096;
   if (path_memo_.empty()) path_memo_.resize(kMemo);
   const std::uint64_t h = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull) ^
                           (static_cast<std::uint64_t>(b) * 0xC2B2AE3D27D4EB4Full) ^ static_cast<std::uint64_t>(index_ + 1);
   PathMemo& m = path_memo_[(h >> 20) & (kMemo - 1)];
-  if (m.a != a || m.b != b) m = {a, b, compute_path(a, b)};
+  if (m.a != a || m.b != b) {
+    const auto& t = *net_.topology;
+    m = {a, b, by_router_pair_ ? router_pair(t.router_of_node(a), t.router_of_node(b)).cost : compute_path(a, b)};
+  }
   return m.cost;
 }
 
