@@ -7,18 +7,20 @@
 //   consecutive peers in consecutive slots (the low bits of the peer pick the slot, its high bits are mixed in
 //   multiplicatively): an alltoall or a ring visits its peers in order, so successive lookups of one rank share a
 //   cache line, while peers a power of two apart (a barrier's partners) still spread over the table;
-// * dense: one value per peer 0 .. capacity-1, then one bit per peer saying it was seen (no probing, 16 peers a cache
-//   line). A table takes it when the hashed table would grow and the dense one for every peer seen so far is no
-//   larger; it goes back to hashed when a new peer would need a dense table larger than the hashed one. So a table
-//   never holds more bytes than the hashed layout alone would, and a 300,000-rank barrier's tables stay hashed.
-// The object is 24 bytes (one pointer, two 32-bit counts, the layout flag); a rank that never communicates holds no
-// buffer.
+// * dense: peers 0 .. capacity-1 in blocks of 15, one block a 64-byte cache line: a word of bits saying which of the
+//   block's peers were seen, then their 15 values (no probing; a peer's value and its bit share one line, so a lookup
+//   touches one line). A table takes it when the hashed table would grow and the dense one for every peer seen so far
+//   is no larger; it goes back to hashed when a new peer would need a dense table larger than the hashed one. So a
+//   table never holds more bytes than the hashed layout alone would, and a 300,000-rank barrier's tables stay hashed.
+// Buffers are 64-byte aligned. The object is 24 bytes (one pointer, two 32-bit counts, the layout flag); a rank that
+// never communicates holds no buffer.
 #pragma once
 #include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <utility>
 
 namespace ompisim {
@@ -31,7 +33,7 @@ public:
   PeerSeq(const PeerSeq& o) : cap_(o.cap_), used_(o.used_), dense_(o.dense_) {
     const std::size_t n = words(dense_, cap_);
     if (n == 0) return;
-    buf_ = std::make_unique<std::uint32_t[]>(n);
+    buf_ = allocate(n);
     std::memcpy(buf_.get(), o.buf_.get(), n * sizeof(std::uint32_t));
   }
   PeerSeq& operator=(const PeerSeq& o) {
@@ -43,13 +45,14 @@ public:
   std::uint32_t& operator[](int peer) {
     const auto p = static_cast<std::uint32_t>(peer);
     if (dense_ && p < cap_) {
-      std::uint32_t& bits = buf_[cap_ + p / 32];
-      const std::uint32_t bit = 1u << (p % 32);
-      if (!(bits & bit)) {
-        bits |= bit;
+      std::uint32_t* block = buf_.get() + std::size_t{p / kBlockPeers} * kBlockWords;
+      const std::uint32_t slot = p % kBlockPeers;
+      const std::uint32_t bit = 1u << slot;
+      if (!(block[0] & bit)) {
+        block[0] |= bit;
         ++used_;
       }
-      return buf_[p];
+      return block[1 + slot];
     }
     return dense_ ? dense_miss(p) : hashed(p);
   }
@@ -57,19 +60,41 @@ public:
   bool dense() const { return dense_; }
   // Bytes of the table's buffer (for tests of the memory bound).
   std::size_t bytes() const { return words(dense_, cap_) * sizeof(std::uint32_t); }
+  // The word holding `peer`'s seen bit in the dense layout, nullptr in the hashed one or beyond the range (for tests
+  // of the layout: it shares a cache line with the peer's counter).
+  const std::uint32_t* seen_word(int peer) const {
+    const auto p = static_cast<std::uint32_t>(peer);
+    return dense_ && p < cap_ ? buf_.get() + std::size_t{p / kBlockPeers} * kBlockWords : nullptr;
+  }
   // Bytes of the hashed layout holding `n` peers (at least 4 slots, load at most 3/4).
   static std::size_t hashed_bytes(std::size_t n) { return 2 * sizeof(std::uint32_t) * hashed_slots(n); }
+  static constexpr std::size_t kLineBytes = 64;
 
 private:
   static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
+  // Dense blocks: one cache line, a word of seen bits and the values of kBlockPeers peers.
+  static constexpr std::uint32_t kBlockWords = kLineBytes / sizeof(std::uint32_t);
+  static constexpr std::uint32_t kBlockPeers = kBlockWords - 1;
+  struct Free {
+    void operator()(std::uint32_t* p) const { ::operator delete[](p, std::align_val_t{kLineBytes}); }
+  };
+  using Buf = std::unique_ptr<std::uint32_t[], Free>;
+  // `n` words, zeroed, on a cache-line boundary.
+  static Buf allocate(std::size_t n) {
+    auto* p = static_cast<std::uint32_t*>(::operator new[](n * sizeof(std::uint32_t), std::align_val_t{kLineBytes}));
+    std::memset(p, 0, n * sizeof(std::uint32_t));
+    return Buf(p);
+  }
   static std::size_t hashed_slots(std::size_t n) {
     std::size_t s = 4;
     while (4 * n > 3 * s) s *= 2;
     return s;
   }
-  // Buffer words: hashed, two per slot; dense, one per peer and one per 32 peers (capacity is a multiple of 32).
-  static std::size_t words(bool dense, std::uint32_t cap) { return dense ? cap + cap / 32 : 2 * std::size_t{cap}; }
-  static std::uint32_t dense_cap(std::uint32_t range) { return (range + 31) / 32 * 32; }
+  // Buffer words: hashed, two per slot; dense, one block per kBlockPeers peers (capacity is a multiple of it).
+  static std::size_t words(bool dense, std::uint32_t cap) {
+    return dense ? std::size_t{cap / kBlockPeers} * kBlockWords : 2 * std::size_t{cap};
+  }
+  static std::uint32_t dense_cap(std::uint32_t range) { return (range + kBlockPeers - 1) / kBlockPeers * kBlockPeers; }
   static std::size_t hash(std::uint32_t p, std::uint32_t slots) {
     return p + static_cast<std::uint32_t>((p >> std::countr_zero(slots)) * 2654435761u);
   }
@@ -118,7 +143,7 @@ private:
     return (*this)[static_cast<int>(p)];
   }
   void reset_hashed(std::uint32_t slots) {
-    buf_ = std::make_unique<std::uint32_t[]>(2 * std::size_t{slots});
+    buf_ = allocate(2 * std::size_t{slots});
     for (std::uint32_t i = 0; i < slots; ++i) buf_[2 * i] = kEmpty;
     cap_ = slots;
     dense_ = false;
@@ -132,11 +157,11 @@ private:
   }
   // Rebuild in the given layout and capacity (slots or peers), keeping every (peer, value).
   void relayout(bool dense, std::uint32_t cap) {
-    std::unique_ptr<std::uint32_t[]> old = std::move(buf_);
+    Buf old = std::move(buf_);
     const std::uint32_t old_cap = cap_;
     const bool old_dense = dense_;
     if (dense) {
-      buf_ = std::make_unique<std::uint32_t[]>(words(true, cap));  // zeroed: values 0, no peer seen
+      buf_ = allocate(words(true, cap));  // zeroed: values 0, no peer seen
       cap_ = cap;
       dense_ = true;
     } else {
@@ -144,20 +169,24 @@ private:
     }
     auto keep = [&](std::uint32_t p, std::uint32_t v) {
       if (dense_) {
-        buf_[p] = v;
-        buf_[cap_ + p / 32] |= 1u << (p % 32);
+        std::uint32_t* block = buf_.get() + std::size_t{p / kBlockPeers} * kBlockWords;
+        block[0] |= 1u << (p % kBlockPeers);
+        block[1 + p % kBlockPeers] = v;
       } else {
         put_hashed(p, v);
       }
     };
     for (std::uint32_t i = 0; i < old_cap; ++i) {
       if (!old_dense && old[2 * i] != kEmpty) keep(old[2 * i], old[2 * i + 1]);
-      if (old_dense && (old[old_cap + i / 32] >> (i % 32) & 1u)) keep(i, old[i]);
+      if (old_dense) {
+        const std::uint32_t* block = old.get() + std::size_t{i / kBlockPeers} * kBlockWords;
+        if (block[0] >> (i % kBlockPeers) & 1u) keep(i, block[1 + i % kBlockPeers]);
+      }
     }
   }
 
-  std::unique_ptr<std::uint32_t[]> buf_;
-  std::uint32_t cap_ = 0;   // hashed: slots (a power of two); dense: peers (a multiple of 32)
+  Buf buf_;
+  std::uint32_t cap_ = 0;   // hashed: slots (a power of two); dense: peers (a multiple of kBlockPeers)
   std::uint32_t used_ = 0;  // distinct peers seen
   bool dense_ = false;
 };

@@ -11,7 +11,7 @@ namespace ompisim {
 Fabric::Fabric(Simulator& sim, const Contexts& contexts, int index, const Network& net,
                const topology::RoutePolicyInfo& routing, std::string prefix, std::uint64_t& flow_seq)
     : sim_(sim), ctx_(contexts), index_(index), net_(net), routing_(routing), prefix_(std::move(prefix)),
-      flow_seq_(flow_seq) {}
+      flow_seq_(flow_seq), by_router_pair_(routing.by_router_pair) {}
 
 topology::Route Fabric::route(long long a, long long b) const {
   const auto& t = *net_.topology;
@@ -22,13 +22,41 @@ topology::Route Fabric::route(long long a, long long b) const {
   return routing_.route(t, ra, rb, nullptr, key);
 }
 
+// The route between two routers and its cost (NIC latency plus the links'; the slowest rate), by the run's policy,
+// which reads neither loads nor the key (by_router_pair_). Index: the low 6 bits of each router number side by side,
+// XORed with a hash of the high bits: the pairs within one block of 64 x 64 router numbers never collide (an alltoall
+// over up to 64 routers), and blocks spread over the table.
+const Fabric::RouteMemo& Fabric::router_pair(topology::RouterId ra, topology::RouterId rb) const {
+  constexpr std::size_t kMemo = 4096;
+  if (route_memo_.empty()) route_memo_.resize(kMemo);
+  const auto ua = static_cast<std::uint64_t>(ra), ub = static_cast<std::uint64_t>(rb);
+  const std::uint64_t high = ((ua >> 6) * 0x9E3779B97F4A7C15ull) ^ ((ub >> 6) * 0xC2B2AE3D27D4EB4Full);
+  RouteMemo& m = route_memo_[(((ua & 63) << 6 | (ub & 63)) ^ (high >> 52)) & (kMemo - 1)];
+  if (m.ra == ra && m.rb == rb) return m;
+  const auto& t = *net_.topology;
+  m.ra = ra;
+  m.rb = rb;
+  m.route = ra == rb ? topology::Route{} : routing_.route(t, ra, rb, nullptr, 0);
+  m.cost = PathCost{net_.nic_latency(), net_.injection_bandwidth()};
+  for (auto id : m.route) {
+    m.cost.bandwidth = std::min(m.cost.bandwidth, t.link_bandwidth(id));
+    m.cost.latency += t.link_latency(id);
+  }
+  return m;
+}
+
+// The node pair's answer if the node-pair table holds it (a hit reads no router numbers); else, with a policy of the
+// router pair, the router-pair table's (computed once for all the node pairs of two routers), else computed.
 PathCost Fabric::path(long long a, long long b) const {
   constexpr std::size_t kMemo = 4096;
   if (path_memo_.empty()) path_memo_.resize(kMemo);
   const std::uint64_t h = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15ull) ^
                           (static_cast<std::uint64_t>(b) * 0xC2B2AE3D27D4EB4Full) ^ static_cast<std::uint64_t>(index_ + 1);
   PathMemo& m = path_memo_[(h >> 20) & (kMemo - 1)];
-  if (m.a != a || m.b != b) m = {a, b, compute_path(a, b)};
+  if (m.a != a || m.b != b) {
+    const auto& t = *net_.topology;
+    m = {a, b, by_router_pair_ ? router_pair(t.router_of_node(a), t.router_of_node(b)).cost : compute_path(a, b)};
+  }
   return m.cost;
 }
 
@@ -198,9 +226,16 @@ void Fabric::arrive(std::uint32_t t) {
 // waiting transfer starts.
 void Fabric::start_flow(std::uint32_t t) {
   Transfer& x = transfers_[t];
-  x.route = route_flow(x.a, x.b);
   if (TraceSink* tr = sim_.trace) tr->flow_nodes(x.a, x.b);
-  bulk_resources(x.a, x.b, x.pulled ? x.b : x.a, x.route, x.pa, x.pb, path_);
+  if (by_router_pair_) {
+    const auto& topo = *net_.topology;
+    const topology::RouterId ra = topo.router_of_node(x.a), rb = topo.router_of_node(x.b);
+    if (ra != rb) ++flow_seq_;  // each routed flow still takes its key (shared with the World's other fabrics)
+    bulk_resources(x.a, x.b, x.pulled ? x.b : x.a, router_pair(ra, rb).route, x.pa, x.pb, path_);
+  } else {
+    x.route = route_flow(x.a, x.b);
+    bulk_resources(x.a, x.b, x.pulled ? x.b : x.a, x.route, x.pa, x.pb, path_);
+  }
   sim_.flow(path_, x.bytes, [this, t] { end_flow(t); });
 }
 

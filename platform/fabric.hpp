@@ -113,6 +113,20 @@ private:
     PathCost cost;
   };
   mutable std::vector<PathMemo> path_memo_;
+  // With a route policy that is a function of the router pair (RoutePolicyInfo::by_router_pair: minimal, dimension
+  // order), every bulk flow, and path() where path_memo_ misses, read the route and its cost from a direct-mapped
+  // table keyed by the router pair (4,096 entries, 192 KiB and the routes' links, allocated on first use): a node
+  // pair's answer is its routers', so the table holds every pair of a block of 64 routers (an alltoall over 256
+  // Frontier nodes) where the node pair table holds 1/16 of the pairs; a flow's route is then not built, stored nor
+  // counted per link (no policy of the run reads the counts), so a flow costs no route allocation.
+  struct RouteMemo {
+    topology::RouterId ra = -1, rb = -1;
+    PathCost cost;
+    topology::Route route;
+  };
+  const RouteMemo& router_pair(topology::RouterId ra, topology::RouterId rb) const;
+  const bool by_router_pair_;
+  mutable std::vector<RouteMemo> route_memo_;
 };
 
 }  // namespace ompisim

@@ -66,9 +66,9 @@ TEST_CASE("mpi per-peer sequence map: first contact at 0, counters independent, 
 // Configuration: one rank's table under three patterns: an alltoall's (rank 100 of 512 visits 101, 102, ... 511, 0,
 // ... 99, twice), a whole-machine barrier's (partners rank +- 4^j over 299,008 ranks) and a dense table meeting a far
 // peer. Expected: every counter equals std::map's after every step; the buffer never exceeds the hashed layout's
-// bytes for the peers seen; the alltoall's table ends dense, the barrier's stays hashed, the far peer sends a dense
-// table back to hashed with its counters kept; a copy keeps them too. How validated: against std::map and
-// PeerSeq::hashed_bytes.
+// bytes for the peers seen; the alltoall's table ends dense with each peer's seen bit on its counter's cache line, the
+// barrier's stays hashed, the far peer sends a dense table back to hashed with its counters kept; a copy keeps them
+// too. How validated: against std::map, PeerSeq::hashed_bytes and the addresses of a counter and its bit's word.
 TEST_CASE("mpi per-peer sequence map: dense for a rank that talks to most peers, never larger", "[unit][mpi]") {
   auto visit = [](mpi::PeerSeq& m, std::map<int, std::uint32_t>& ref, int peer) {
     CHECK(m[peer] == ref[peer]);
@@ -85,6 +85,12 @@ TEST_CASE("mpi per-peer sequence map: dense for a rank that talks to most peers,
     CHECK(m.dense());
     CHECK(2 * m.bytes() <= mpi::PeerSeq::hashed_bytes(m.size()));  // 4 bytes and a bit per peer (range doubled)
     for (auto& [p, v] : ref) CHECK(m[p] == v);
+    // The dense layout: a peer's seen bit and its counter on one cache line.
+    auto line = [](const void* a) { return reinterpret_cast<std::uintptr_t>(a) / mpi::PeerSeq::kLineBytes; };
+    for (int p = 0; p < 512; ++p) {
+      REQUIRE(m.seen_word(p) != nullptr);
+      CHECK(line(m.seen_word(p)) == line(&m[p]));
+    }
   }
   SECTION("whole-machine barrier") {
     mpi::PeerSeq m;
@@ -95,6 +101,7 @@ TEST_CASE("mpi per-peer sequence map: dense for a rank that talks to most peers,
       visit(m, ref, (rank - d + n) % n);
     }
     CHECK_FALSE(m.dense());
+    CHECK(m.seen_word(rank + 1) == nullptr);
     CHECK(m.bytes() == mpi::PeerSeq::hashed_bytes(m.size()));
   }
   SECTION("a far peer sends a dense table back to hashed") {

@@ -31,9 +31,10 @@ std::vector<std::string> RoutePolicyRegistry::names_for(const std::string& kind)
 
 void register_route_policies(RoutePolicyRegistry& reg) {
   reg.add({"dimension_order", "static dimension-order route: X, then Y, then Z, each the shorter way, ties to +",
-           {"torus"}, "Alverson, Roweth, Kaplan, The Gemini System Interconnect, HOTI 2010", &default_route_policy});
+           {"torus"}, "Alverson, Roweth, Kaplan, The Gemini System Interconnect, HOTI 2010", &default_route_policy,
+           true});
   reg.add({"minimal", "the topology's deterministic minimal route (default_route)", {},
-           "each topology's header", &default_route_policy});
+           "each topology's header", &default_route_policy, true});
   reg.add({"updown_adaptive", "up to the nearest common ancestor by the least-loaded up link at each level (ties: "
                               "d-mod-k), then the unique down path",
            {"fat_tree"}, "Petrini, Vanneschi, IPPS 1997; Gomez et al., IPDPS 2007 workshops (d-mod-k)",

@@ -20,6 +20,9 @@ struct RoutePolicyInfo {
   std::vector<std::string> kinds;  // topology kinds it applies to; empty = every kind
   std::string source;
   RouteFn route = nullptr;
+  // The route is a function of the router pair alone (the policy reads neither the link loads nor the flow key), so a
+  // caller may keep it per router pair and need not count flows per link for it.
+  bool by_router_pair = false;
   bool applies_to(const std::string& kind) const;
 };
 

@@ -156,7 +156,9 @@ TEST_CASE("platform/topology policy valiant: two global links through a hashed i
 // Expected: five policies with descriptions and sources, kinds as documented; dimension_order and minimal are the
 //   default route on the torus; find_route_policy refuses an unknown name (did you mean, and the torus's policies)
 //   and a policy that does not apply to the kind, as InputErrors naming the file and key; every policy is
-//   deterministic (same inputs, same route) on the topologies it applies to; a registry refuses duplicates.
+//   deterministic (same inputs, same route) on the topologies it applies to, and one marked by_router_pair
+//   (dimension_order and minimal only) gives the same route with no load and another key; a registry refuses
+//   duplicates.
 // How validated: InputError key and text; repeated calls compared.
 TEST_CASE("platform/topology policy registry: lookup, applicability and errors", "[unit][topology]") {
   const auto& reg = route_policies();
@@ -169,6 +171,8 @@ TEST_CASE("platform/topology policy registry: lookup, applicability and errors",
   CHECK(reg.names_for("fat_tree") == std::vector<std::string>{"minimal", "updown_adaptive"});
   CHECK(reg.names_for("dragonfly") == std::vector<std::string>{"minimal", "valiant", "ugal"});
   CHECK(reg.names_for("flat") == std::vector<std::string>{"minimal"});
+  for (const auto& e : reg.all())
+    CHECK(e.by_router_pair == (e.name == "dimension_order" || e.name == "minimal"));
 
   Torus tor({4, 4, 4}, 1, {true, true, true}, LinkParams{});
   CHECK(policy("dimension_order", "torus")(tor, 0, 63, nullptr, 0) == tor.default_route(0, 63));
@@ -206,6 +210,7 @@ TEST_CASE("platform/topology policy registry: lookup, applicability and errors",
           Route r = e.route(*t, a, b, &load, 77);
           REQUIRE(is_chain(*t, r, a, b));
           REQUIRE(e.route(*t, a, b, &load, 77) == r);
+          if (e.by_router_pair) REQUIRE(e.route(*t, a, b, nullptr, mix_flow_key(a * 131 + b)) == r);
         }
     }
   }
