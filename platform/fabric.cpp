@@ -37,11 +37,7 @@ const Fabric::RouteMemo& Fabric::router_pair(topology::RouterId ra, topology::Ro
   m.ra = ra;
   m.rb = rb;
   m.route = ra == rb ? topology::Route{} : routing_.route(t, ra, rb, nullptr, 0);
-  m.cost = PathCost{net_.nic_latency(), net_.injection_bandwidth()};
-  for (auto id : m.route) {
-    m.cost.bandwidth = std::min(m.cost.bandwidth, t.link_bandwidth(id));
-    m.cost.latency += t.link_latency(id);
-  }
+  m.cost = route_cost(m.route);
   return m;
 }
 
@@ -60,10 +56,13 @@ PathCost Fabric::path(long long a, long long b) const {
   return m.cost;
 }
 
-PathCost Fabric::compute_path(long long a, long long b) const {
+PathCost Fabric::compute_path(long long a, long long b) const { return route_cost(route(a, b)); }
+
+// A route's cost: the NIC latency plus its links' latencies, the slowest of the injection and link rates.
+PathCost Fabric::route_cost(const topology::Route& r) const {
   PathCost c{net_.nic_latency(), net_.injection_bandwidth()};
   const auto& t = *net_.topology;
-  for (auto id : route(a, b)) {
+  for (auto id : r) {
     c.bandwidth = std::min(c.bandwidth, t.link_bandwidth(id));
     c.latency += t.link_latency(id);
   }
@@ -221,21 +220,24 @@ void Fabric::arrive(std::uint32_t t) {
   start_flow(t);
 }
 
+// A starting transfer's route. With a policy of the router pair, the router-pair table's (the transfer keeps none
+// and no link counts it; each routed flow still takes its key, shared with the World's other fabrics); else chosen
+// now by route_flow and kept until the transfer ends.
+const topology::Route& Fabric::flow_route(Transfer& x) {
+  if (!by_router_pair_) return x.route = route_flow(x.a, x.b);
+  const auto& t = *net_.topology;
+  const topology::RouterId ra = t.router_of_node(x.a), rb = t.router_of_node(x.b);
+  if (ra != rb) ++flow_seq_;
+  return router_pair(ra, rb).route;
+}
+
 // The route is chosen when the flow starts, by the run's policy, seeing the flows already routed over each link (an
 // adaptive policy steers around busy links; a deterministic one ignores the load). When it ends, the port's next
 // waiting transfer starts.
 void Fabric::start_flow(std::uint32_t t) {
   Transfer& x = transfers_[t];
   if (TraceSink* tr = sim_.trace) tr->flow_nodes(x.a, x.b);
-  if (by_router_pair_) {
-    const auto& topo = *net_.topology;
-    const topology::RouterId ra = topo.router_of_node(x.a), rb = topo.router_of_node(x.b);
-    if (ra != rb) ++flow_seq_;  // each routed flow still takes its key (shared with the World's other fabrics)
-    bulk_resources(x.a, x.b, x.pulled ? x.b : x.a, router_pair(ra, rb).route, x.pa, x.pb, path_);
-  } else {
-    x.route = route_flow(x.a, x.b);
-    bulk_resources(x.a, x.b, x.pulled ? x.b : x.a, x.route, x.pa, x.pb, path_);
-  }
+  bulk_resources(x.a, x.b, x.pulled ? x.b : x.a, flow_route(x), x.pa, x.pb, path_);
   sim_.flow(path_, x.bytes, [this, t] { end_flow(t); });
 }
 

@@ -74,6 +74,7 @@ private:
   };
   void arrive(std::uint32_t t);  // the latency has elapsed: start now or wait for the port
   void start_flow(std::uint32_t t);
+  const topology::Route& flow_route(Transfer& x);  // the route a starting transfer takes
   void end_flow(std::uint32_t t);
 
   // Bulk flows routed over each link and not finished: what adaptive route policies read.
@@ -125,6 +126,7 @@ private:
     topology::Route route;
   };
   const RouteMemo& router_pair(topology::RouterId ra, topology::RouterId rb) const;
+  PathCost route_cost(const topology::Route& r) const;
   const bool by_router_pair_;
   mutable std::vector<RouteMemo> route_memo_;
 };
