@@ -1,10 +1,8 @@
 // Tests of the barrier schedule generators (collectives/barrier/*.cpp), the registry, the coll/tuned barrier
 // decision rule (collectives/decision/barrier_tuned.json, mirroring ompi_coll_tuned_barrier_intra_dec_fixed,
 // Open MPI v1.7–v4.0) and the zero-time schedule checker (collectives/check.hpp).
-#include "platform/machine.hpp"
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -15,6 +13,7 @@
 #include "collectives/barrier/barriers.hpp"
 #include "collectives/check.hpp"
 #include "collectives/decision.hpp"
+#include "collectives/tests/decision_data.hpp"
 #include "collectives/registry.hpp"
 
 using namespace ompisim::coll;
@@ -64,10 +63,6 @@ int complete_tree_depth(int n, int radix) {
     ++d;
   }
   return d;
-}
-
-std::string decision_path() {
-  return (std::filesystem::path(ompisim::data_dir()) / "collectives" / "decision" / "barrier_tuned.json").string();
 }
 
 const std::vector<int>& large_sample() {
@@ -446,7 +441,7 @@ TEST_CASE("schedule checker: detects deadlock, unmatched messages and bad peers"
 //                malformed rules and an unmatched P are errors.
 // How validated: spot values plus a comparison with a transcription of the bit loop for every P; REQUIRE_THROWS.
 TEST_CASE("barrier decision: coll/tuned fixed rule", "[collective]") {
-  const auto rule = load_decision(decision_path());
+  const auto rule = test::decision_data("barrier_tuned.json");
   REQUIRE(rule.at("mirrors").get<std::string>().find("coll_tuned_decision_fixed.c") != std::string::npos);
   REQUIRE(tuned_barrier_algorithm(2, rule) == "two_proc");
   REQUIRE(tuned_barrier_algorithm(1, rule) == "recursive_doubling");

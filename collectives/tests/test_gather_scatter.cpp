@@ -1,13 +1,12 @@
 // Tests of the allgather/gather/scatter generators (collectives/gather_scatter.hpp).
-#include "platform/machine.hpp"
 #include "collectives/check.hpp"
 #include "collectives/gather_scatter.hpp"
 #include "collectives/tuned_colls.hpp"
 
 #include "collectives/decision.hpp"
+#include "collectives/tests/decision_data.hpp"
 
 #include <catch2/catch.hpp>
-#include <filesystem>
 
 using namespace ompisim::coll;
 
@@ -163,10 +162,7 @@ TEST_CASE("tuned collectives: bcast split_binary_tree follows coll_base's binary
 // an unknown collective.
 // How validated: decide_algorithm's answers against the tables; the registry for every entry of every table.
 TEST_CASE("tuned collectives: size-table decisions of coll/tuned v5 and MPICH", "[collective]") {
-  auto lib = [](const char* f) {
-    return load_decision((std::filesystem::path(ompisim::data_dir()) / "collectives" / "decision" / f).string());
-  };
-  const auto ompi = lib("ompi_v5_tuned.json"), mpich = lib("mpich_default.json");
+  const auto ompi = test::decision_data("ompi_v5_tuned.json"), mpich = test::decision_data("mpich_default.json");
   CHECK(decide_algorithm(ompi, "alltoall", 512, 1) == "modified_bruck");
   CHECK(decide_algorithm(ompi, "alltoall", 512, 511) == "modified_bruck");
   CHECK(decide_algorithm(ompi, "alltoall", 512, 512) == "linear_sync");
