@@ -11,6 +11,7 @@
 #include "validation/validate.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <Eigen/Dense>
 #include <cmath>
 #include <filesystem>
@@ -314,6 +315,45 @@ void report(const Problem& pb, const Eigen::VectorXd& x, const Eigen::VectorXd& 
                              r[static_cast<long>(pb.cal.size() + j)]);
 }
 
+// The fit's 95 % confidence box (fit_uncertainty): a table, and the reference file's "calibration_directions" entries
+// that put it into validate's prediction intervals (intervals.cpp samples each direction over its range).
+void report_uncertainty(const Problem& pb, const std::string& machine, const std::string& source, const Eigen::MatrixXd& J,
+                        const Eigen::VectorXd& r) {
+  const FitUncertainty u = fit_uncertainty(J, r);
+  if (u.dof == 0) {
+    std::cout << "\nNo degree of freedom left (no more residuals that the free parameters move than free parameters): "
+                 "the fit's uncertainty is not estimated.\n";
+    return;
+  }
+  std::cout << fmt::format("\nThe fit's uncertainty: residual standard error {:.4g} over {} degrees of freedom, "
+                           "Student's t {:.3f} (95 %, two-sided); half-widths in log parameter units:\n\n"
+                           "| direction | half-width | parameters (coefficient) |\n|---|---|---|\n",
+                           u.s, u.dof, u.t);
+  Json dirs = Json::array();
+  for (std::size_t k = 0; k < u.directions.size(); ++k) {
+    const FitDirection& d = u.directions[k];
+    std::vector<std::string> parts;
+    Json coef = Json::object();
+    for (std::size_t i = 0; i < pb.free.size(); ++i) {
+      if (std::abs(d.coef[i]) < 1e-3) continue;
+      parts.push_back(fmt::format("{} {:+.3f}", pb.free[i].info.name, d.coef[i]));
+      coef[pb.free[i].info.name] = std::round(d.coef[i] * 1e4) / 1e4;
+    }
+    std::cout << fmt::format("| {} | {} | {} |\n", k + 1,
+                             d.undetermined ? std::string("undetermined (not bounded by the data)")
+                                            : fmt::format("{:.4g}", d.half_width),
+                             fmt::join(parts, ", "));
+    if (d.undetermined) continue;
+    const double h = std::round(d.half_width * 1e4) / 1e4;
+    dirs.push_back(Json{{"machine", machine},
+                        {"label", fmt::format("fit uncertainty {} of {}", k + 1, fmt::join(parts, ", "))},
+                        {"source", source},
+                        {"direction", coef},
+                        {"range", Json::array({-h, h})}});
+  }
+  std::cout << "\ncalibration_directions (for the reference file):\n" << dirs.dump(1) << "\n";
+}
+
 // The machine file with the fitted values, written to `path` (a new file in --out; the repository's is never edited).
 // A parameter's entry in the machine file's JSON: its key path is its long name ("networks.gemini.nic.bte_bandwidth",
 // "node_types.compute.memory.dram_copy_bandwidth"); nullptr for a parameter the file inherits from its base machine.
@@ -343,6 +383,32 @@ void write_machine(Machine& m, const std::vector<ParamRef>& free, const Eigen::V
 }
 
 }  // namespace
+
+FitUncertainty fit_uncertainty(const Eigen::MatrixXd& J, const Eigen::VectorXd& r) {
+  FitUncertainty u;
+  const long n = J.cols();
+  if (n == 0 || J.rows() != r.size()) return u;
+  // A residual that no parameter moves (a zero row: a point of another stack) tells nothing about the parameters.
+  long m = 0;
+  double rss = 0;
+  for (long j = 0; j < J.rows(); ++j)
+    if (J.row(j).cwiseAbs().maxCoeff() > 0) ++m, rss += r[j] * r[j];
+  if (m <= n) return u;
+  u.dof = static_cast<int>(m - n);
+  u.s = std::sqrt(rss / static_cast<double>(u.dof));
+  u.t = boost::math::quantile(boost::math::students_t(u.dof), 0.975);
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeThinV);
+  const auto& sv = svd.singularValues();
+  for (long k = 0; k < sv.size(); ++k) {
+    FitDirection d;
+    d.singular_value = sv[k];
+    for (long i = 0; i < n; ++i) d.coef.push_back(svd.matrixV()(i, k));
+    d.undetermined = !(sv[k] > kUndeterminedShare * sv[0]);
+    if (!d.undetermined) d.half_width = u.t * u.s / sv[k];
+    u.directions.push_back(std::move(d));
+  }
+  return u;
+}
 
 std::string calibration_machine(const Json& doc, const std::string& f) {
   std::set<std::string> machines;
@@ -406,6 +472,11 @@ int calibrate(const std::string& paper, const std::string& machine_name, const s
   fit(pb, x, r, J, 5);
   report_directions(pb, J);
   report(pb, x, r);
+  std::string source = fmt::format("the 95 % confidence region of ompisim calibrate --paper {} --machine {}", paper, m->name);
+  for (auto& o : only) source += " --free " + o;
+  source += fmt::format(" (residual standard error {:.4g} over {} degrees of freedom)", fit_uncertainty(J, r).s,
+                        fit_uncertainty(J, r).dof);
+  report_uncertainty(pb, m->name, source, J, r);
   if (!write_to.empty()) write_machine(*m, pb.free, x, write_to);
   return 0;
 }

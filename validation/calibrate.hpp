@@ -7,6 +7,8 @@
 #include "core/json_input.hpp"
 #include "core/params.hpp"
 
+#include <Eigen/Dense>
+
 #include <optional>
 #include "validation/gap.hpp"
 
@@ -59,6 +61,28 @@ bool gap_fit_holds(double model_pct, double paper_pct, double tol_pct);
 // parameter's name contains it (a closed comparator's comparisons calibrate its own costs, never the hardware's or
 // Open MPI's parameters fitted on the points).
 bool gap_enters_fit(const FitGap& g, const std::vector<std::string>& free_names);
+
+// The fit's uncertainty at its end point: the principal axes of the confidence region of the log parameters, from the
+// Jacobian J (residuals by log parameters) and the residuals r, as a linear least-squares fit has it (Bates and Watts,
+// Nonlinear Regression Analysis, 1988, ch. 2): covariance s^2 (J^T J)^-1, s^2 = |r|^2 / (m - n) over the m residuals and
+// n parameters (a residual whose row of J is zero, which no parameter moves, is not counted); along each right singular vector v_k of J (singular value sigma_k) the half-width is t s / sigma_k, t
+// the two-sided 95 % quantile of Student's t with m - n degrees of freedom. A direction whose singular value is below
+// kUndeterminedShare of the largest is one the data do not bound: it is left out (undetermined = true, no width).
+// Empty when m <= n (no degree of freedom left).
+struct FitDirection {
+  std::vector<double> coef;  // v_k: one coefficient per parameter (unit length; the sign is arbitrary)
+  double singular_value = 0;
+  double half_width = 0;  // in log parameter units: x_i = x_i0 exp(coef_i t), |t| <= half_width
+  bool undetermined = false;
+};
+struct FitUncertainty {
+  double s = 0;  // the residuals' standard error, sqrt(|r|^2 / (m - n))
+  int dof = 0;
+  double t = 0;  // Student's t quantile used
+  std::vector<FitDirection> directions;
+};
+constexpr double kUndeterminedShare = 1e-2;
+FitUncertainty fit_uncertainty(const Eigen::MatrixXd& J, const Eigen::VectorXd& r);
 
 // The machine a paper's calibration points run on (the "machine" of the scenarios of doc["points"] with role
 // calibration and no "fits"): the fit sets the free parameters on those scenarios, so it fits that machine. A reference

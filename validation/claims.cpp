@@ -355,7 +355,7 @@ struct Checker {
 void check_points_input(const Json& doc, const std::string& f, bool (*scenario_exists)(const std::string&)) {
   Checker c{f, scenario_exists};
   if (!doc.is_object()) c.fail("(top level)", "must be an object (a reference file: points, claims, ...)");
-  static const Keys top{"applications", "claims", "facts", "fit_gaps", "fit_gaps_reading", "held_out",
+  static const Keys top{"applications", "calibration_directions", "claims", "facts", "fit_gaps", "fit_gaps_reading", "held_out",
                         "mechanism_checks", "paper", "points", "prediction_tolerance_pct", "provenance", "table1",
                         "title", "tolerance_pct", "unchecked_claims", "unstated_placement", "untested"};
   for (auto& [k, x] : doc.items())
@@ -380,6 +380,31 @@ void check_points_input(const Json& doc, const std::string& f, bool (*scenario_e
   for (std::size_t i = 0; i < hos.size(); ++i) {
     c.point(hos[i], "held_out[" + std::to_string(i) + "]", false);
     unique_id(hos[i], "held_out[" + std::to_string(i) + "]");
+  }
+  // Directions of fitted parameters that the prediction intervals sample (intervals.cpp): {machine, label, source,
+  // direction: {parameter: coefficient}, range: [lo, hi] in log units}. The parameters are checked against the machine
+  // when the intervals are sampled.
+  const Json& dirs = doc.value("calibration_directions", Json::array());
+  if (!dirs.is_array()) c.fail("calibration_directions", "must be an array");
+  static const Keys dir_keys{"direction", "label", "machine", "range", "source"};
+  for (std::size_t i = 0; i < dirs.size(); ++i) {
+    const Json& d = dirs[i];
+    const std::string key = "calibration_directions[" + std::to_string(i) + "]";
+    if (!d.is_object()) c.fail(key, "must be an object {machine, label, source, direction, range}");
+    for (auto& [k, x] : d.items())
+      if (!dir_keys.count(k)) c.fail(key + "." + k.substr(0, 64), "unknown key (machine, label, source, direction, range)");
+    for (const char* k : {"machine", "label", "source", "direction", "range"})
+      if (!d.contains(k)) c.fail(key + "." + k, "missing");
+    for (const char* k : {"machine", "label", "source"}) c.string(d[k], key + "." + k);
+    const Json& dir = d["direction"];
+    if (!dir.is_object() || dir.empty()) c.fail(key + ".direction", "must be a non-empty object {parameter: coefficient}");
+    for (auto& [k, x] : dir.items())
+      if (!x.is_number() || !std::isfinite(x.get<double>())) c.fail(key + ".direction." + k.substr(0, 64), "must be a number");
+    const Json& r = d["range"];
+    if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number() ||
+        !std::isfinite(r[0].get<double>()) || !std::isfinite(r[1].get<double>()) ||
+        !(r[0].get<double>() < r[1].get<double>()) || std::abs(r[0].get<double>()) > 10 || std::abs(r[1].get<double>()) > 10)
+      c.fail(key + ".range", "must be [lo, hi], lo < hi, in log units within [-10, 10]");
   }
 }
 

@@ -235,8 +235,9 @@ std::string render_table(const Json& v) {
   if (v.contains("sampling") && !v["sampling"].empty()) {
     out += "\nPrediction intervals: the range of each value over the nominal parameters and a Latin-hypercube sample of "
            "the machines' estimate ranges (`range` beside each estimate in the machine files, with its reason) and of "
-           "the directions the calibration leaves undetermined (`calibration_directions` in the reference files); the "
-           "fitted parameters keep their values (no refit per sample).\n\n| reference | samples | dimensions |\n|---|---|---|\n";
+           "the closed comparators' fitted costs along the axes of their fit's 95 % confidence region "
+           "(`calibration_directions` in the reference files, from `ompisim calibrate`); the other fitted parameters "
+           "keep their values (no refit per sample).\n\n| reference | samples | dimensions |\n|---|---|---|\n";
     for (auto& s : v["sampling"]) {
       std::string dims;
       for (auto& d : s["dimensions"]) dims += (dims.empty() ? "" : "; ") + d.get<std::string>();

@@ -175,3 +175,49 @@ TEST_CASE("validate: the machines a paper's scenarios run on") {
   CHECK(all.count("osu-elan4") == 1);
   CHECK(all.count("my-cielo") == 0);
 }
+
+// Configuration: a straight-line fit (residuals r = X theta - y over five points x = 0..4, parameters intercept and
+// slope), where the least-squares covariance is s^2 (X^T X)^-1 in closed form; a Jacobian with a column of zeros (a
+// parameter no residual sees); as many parameters as residuals. Expected: s^2 = |r|^2 / 3, t = 3.182 (Student, 3
+// degrees of freedom, 97.5 %), and along each reported direction v the half-width is t sqrt(v^T C v); the zero column's
+// direction is undetermined and carries no width; a residual no parameter moves changes nothing; with no degree of freedom nothing is estimated.
+TEST_CASE("calibrate: the fit's confidence directions are the least-squares covariance's axes", "[unit][validation]") {
+  Eigen::MatrixXd X(5, 2);
+  for (int i = 0; i < 5; ++i) X(i, 0) = 1, X(i, 1) = i;
+  Eigen::VectorXd r(5);
+  r << 0.1, -0.2, 0.05, 0.15, -0.1;
+  const FitUncertainty u = fit_uncertainty(X, r);
+  REQUIRE(u.dof == 3);
+  CHECK(u.s == Approx(std::sqrt(r.squaredNorm() / 3)));
+  CHECK(u.t == Approx(3.182).epsilon(1e-3));
+  const Eigen::MatrixXd C = u.s * u.s * (X.transpose() * X).inverse();
+  REQUIRE(u.directions.size() == 2);
+  for (const auto& d : u.directions) {
+    REQUIRE(d.coef.size() == 2);
+    Eigen::Vector2d v(d.coef[0], d.coef[1]);
+    CHECK(v.norm() == Approx(1.0));
+    CHECK_FALSE(d.undetermined);
+    CHECK(d.half_width == Approx(u.t * std::sqrt(v.dot(C * v))));
+  }
+  Eigen::MatrixXd Z(5, 2);
+  Z.col(0) = X.col(1);
+  Z.col(1).setZero();
+  const FitUncertainty z = fit_uncertainty(Z, r);
+  REQUIRE(z.directions.size() == 2);
+  CHECK_FALSE(z.directions[0].undetermined);
+  CHECK(z.directions[1].undetermined);
+  CHECK(z.directions[1].half_width == 0.0);
+  CHECK(std::abs(z.directions[1].coef[1]) == Approx(1.0));
+  // A residual no parameter moves (a zero row) is not counted: the same fit with such a row appended is unchanged.
+  Eigen::MatrixXd X6(6, 2);
+  X6.topRows(5) = X;
+  X6.row(5).setZero();
+  Eigen::VectorXd r6(6);
+  r6.head(5) = r;
+  r6[5] = 0.7;
+  const FitUncertainty u6 = fit_uncertainty(X6, r6);
+  CHECK(u6.dof == 3);
+  CHECK(u6.s == Approx(u.s));
+  CHECK(fit_uncertainty(X.topRows(2), r.head(2)).dof == 0);
+  CHECK(fit_uncertainty(X.topRows(2), r.head(2)).directions.empty());
+}

@@ -365,3 +365,33 @@ TEST_CASE("reference: the points' shape is checked before anything reads them", 
   CHECK_THROWS_WITH(check_points_input(Json{{"points", {p}}, {"pionts", 1}}, "f.json", only_known), Catch::Contains("pionts"));
   CHECK_THROWS_WITH(check_points_input(Json::array(), "f.json", only_known), Catch::Contains("(top level)"));
 }
+
+// Configuration: a reference file with one "calibration_directions" entry (the fit's confidence direction that the
+// prediction intervals sample), then one mistake at a time. Expected: the good entry passes; each mistake is an
+// InputError naming calibration_directions[0] and the key.
+TEST_CASE("reference: calibration directions are checked before the intervals read them", "[unit][validation]") {
+  const Json p{{"id", "p"}, {"scenario", "scenarios/x.json"}, {"select", {{"bytes", 4}}}, {"metric", "latency_us"},
+               {"value", 3.5}, {"role", "calibration"}};
+  const Json d{{"machine", "red-storm"}, {"label", "fit uncertainty 1"}, {"source", "ompisim calibrate ..."},
+               {"direction", {{"software.craympi_unex_cost", 0.8}, {"software.craympi_post_cost", -0.6}}},
+               {"range", {-0.5, 0.5}}};
+  auto doc = [&](const Json& e) { return Json{{"points", {p}}, {"calibration_directions", Json::array({e})}}; };
+  CHECK_NOTHROW(check_points_input(doc(d), "f.json", only_known));
+  auto bad = [&](const char* key, Json v, const char* want) {
+    Json e = d;
+    if (v.is_null()) e.erase(key);
+    else e[key] = v;
+    CHECK_THROWS_WITH(check_points_input(doc(e), "f.json", only_known), Catch::Contains(want));
+  };
+  bad("range", {0.5, -0.5}, "calibration_directions[0].range");
+  bad("range", {-0.5}, "calibration_directions[0].range");
+  bad("range", {-50, 50}, "calibration_directions[0].range");
+  bad("range", {"-0.5", 0.5}, "calibration_directions[0].range");
+  bad("direction", Json::object(), "calibration_directions[0].direction");
+  bad("direction", {{"software.craympi_unex_cost", "0.8"}}, "calibration_directions[0].direction.software.craympi_unex_cost");
+  bad("source", nullptr, "calibration_directions[0].source");
+  bad("machine", 3, "calibration_directions[0].machine");
+  bad("rnage", {-0.5, 0.5}, "calibration_directions[0].rnage");
+  CHECK_THROWS_WITH(check_points_input(Json{{"points", {p}}, {"calibration_directions", 1}}, "f.json", only_known),
+                    Catch::Contains("calibration_directions"));
+}
