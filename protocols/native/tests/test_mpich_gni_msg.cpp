@@ -28,10 +28,10 @@ TEST_CASE("mpich_gni message: every path from POST to COMPLETE", "[unit][protoco
   const std::vector<std::pair<E, S>> rndv_sent = {{E::StartRndv, S::Registering}, {E::Registered, S::InFlight}};
   const std::vector<std::pair<E, S>> rndv_matched = {{E::MatchedRndv, S::RndvCharging},
                                                      {E::CpuDone, S::RecvRegistering}};
-  auto path = [](std::vector<std::vector<std::pair<E, S>>> parts) {
-    std::vector<std::pair<E, S>> all{{E::Post, S::Posting}};
-    for (auto& p : parts) all.insert(all.end(), p.begin(), p.end());
-    return all;
+  const std::vector<std::pair<E, S>> posted = {{E::Post, S::Posting}};
+  auto path = [&](std::vector<std::vector<std::pair<E, S>>> parts) {
+    parts.insert(parts.begin(), posted);
+    return test::joined(parts);
   };
   const std::vector<test::Path<S, E>> paths = {
       {"shm eager", path({{{E::StartShmEager, S::ShmCopying}, {E::Copied, S::InFlight}}, arrival, eager_out})},

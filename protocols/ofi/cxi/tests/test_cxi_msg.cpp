@@ -27,13 +27,10 @@ TEST_CASE("ofi/cxi send: every path to COMPLETE", "[unit][protocol][ofi]") {
   using E = TxEvent;
   const std::vector<std::pair<E, S>> acked = {
       {E::TargetAck, S::AckReturning}, {E::AckArrived, S::CqReading}, {E::CqRead, S::Complete}};
-  auto after_launch = [](std::vector<std::pair<E, S>> rest) {
-    std::vector<std::pair<E, S>> all = {{E::Issue, S::Issuing}, {E::Launch, S::Sent}};
-    all.insert(all.end(), rest.begin(), rest.end());
-    return all;
-  };
-  auto dropped = acked;
-  dropped.insert(dropped.begin(), {{E::Drop, S::AwaitRecovery}, {E::Resend, S::Issuing}, {E::Launch, S::Sent}});
+  const std::vector<std::pair<E, S>> launched = {{E::Issue, S::Issuing}, {E::Launch, S::Sent}};
+  auto after_launch = [&](const std::vector<std::pair<E, S>>& rest) { return test::joined<S, E>({launched, rest}); };
+  const auto dropped =
+      test::joined<S, E>({{{E::Drop, S::AwaitRecovery}, {E::Resend, S::Issuing}, {E::Launch, S::Sent}}, acked});
   const std::vector<test::Path<S, E>> paths = {
       {"acknowledged send (eager delivered, rendezvous pulled or discarded)", after_launch(acked)},
       {"fi_tinject (no completion)", after_launch({{E::TargetAckNoCq, S::Complete}})},
@@ -47,11 +44,7 @@ TEST_CASE("ofi/cxi send: every path to COMPLETE", "[unit][protocol][ofi]") {
 TEST_CASE("ofi/cxi receive: every path to COMPLETE", "[unit][protocol][ofi]") {
   using S = RxState;
   using E = RxEvent;
-  auto path = [](std::vector<std::vector<std::pair<E, S>>> parts) {
-    std::vector<std::pair<E, S>> all;
-    for (auto& p : parts) all.insert(all.end(), p.begin(), p.end());
-    return all;
-  };
+  const auto path = test::joined<S, E>;
   const std::vector<std::pair<E, S>> arrive = {{E::Arrive, S::Arrived}};
   const std::vector<std::pair<E, S>> copied_eager = {{E::Copied, S::CopyLanding}, {E::Landed, S::Complete}};
   const std::vector<std::pair<E, S>> software_pull = {{E::CopiedEagerPart, S::PullIssuing},
