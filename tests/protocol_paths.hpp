@@ -1,5 +1,6 @@
-// Table-driven checks of a protocol state machine (protocols/base/transition_table.hpp): its paths from IDLE, and the
-// error text of impossible (state, event) pairs. `step` and `to_string` are found beside the State and Event enums.
+// Table-driven checks of a protocol state machine (protocols/base/transition_table.hpp): its paths from IDLE (written
+// whole, or as segments joined), and the error text of impossible (state, event) pairs. `step` and `to_string` are
+// found beside the State and Event enums.
 #pragma once
 #include <catch2/catch.hpp>
 
@@ -15,6 +16,14 @@ struct Path {
   const char* name;
   std::vector<std::pair<Event, State>> steps;  // each event and the state it must lead to, from IDLE
 };
+
+// The steps of `parts`, one segment after the other: the segments several paths share are written once and named.
+template <class State, class Event>
+std::vector<std::pair<Event, State>> joined(const std::vector<std::vector<std::pair<Event, State>>>& parts) {
+  std::vector<std::pair<Event, State>> all;
+  for (const auto& p : parts) all.insert(all.end(), p.begin(), p.end());
+  return all;
+}
 
 // One SECTION per path: from IDLE, each event must lead to the state written beside it.
 template <class State, class Event>

@@ -23,10 +23,15 @@ TEST_CASE("mpich_gni message: every path from POST to COMPLETE", "[unit][protoco
   using E = MsgEvent;
   const std::vector<std::pair<E, S>> arrival = {{E::Arrived, S::Polling}, {E::CpuDone, S::Queued}};
   const std::vector<std::pair<E, S>> eager_out = {{E::MatchedEager, S::CopyingOut}, {E::Copied, S::Complete}};
-  auto path = [](std::vector<std::vector<std::pair<E, S>>> parts) {
-    std::vector<std::pair<E, S>> all{{E::Post, S::Posting}};
-    for (auto& p : parts) all.insert(all.end(), p.begin(), p.end());
-    return all;
+  // a rendezvous' RTS (its buffer registered first), and its match (the receiver's buffer registered), before the GET
+  // or the PUT fallback
+  const std::vector<std::pair<E, S>> rndv_sent = {{E::StartRndv, S::Registering}, {E::Registered, S::InFlight}};
+  const std::vector<std::pair<E, S>> rndv_matched = {{E::MatchedRndv, S::RndvCharging},
+                                                     {E::CpuDone, S::RecvRegistering}};
+  const std::vector<std::pair<E, S>> posted = {{E::Post, S::Posting}};
+  auto path = [&](std::vector<std::vector<std::pair<E, S>>> parts) {
+    parts.insert(parts.begin(), posted);
+    return test::joined(parts);
   };
   const std::vector<test::Path<S, E>> paths = {
       {"shm eager", path({{{E::StartShmEager, S::ShmCopying}, {E::Copied, S::InFlight}}, arrival, eager_out})},
@@ -47,19 +52,15 @@ TEST_CASE("mpich_gni message: every path from POST to COMPLETE", "[unit][protoco
              arrival,
              eager_out})},
       {"rendezvous get",
-       path({{{E::StartRndv, S::Registering}, {E::Registered, S::InFlight}},
+       path({rndv_sent,
              arrival,
-             {{E::MatchedRndv, S::RndvCharging},
-              {E::CpuDone, S::RecvRegistering},
-              {E::StartGet, S::Pulling},
-              {E::GetDone, S::GetDoneSent},
-              {E::DoneArrived, S::Complete}}})},
+             rndv_matched,
+             {{E::StartGet, S::Pulling}, {E::GetDone, S::GetDoneSent}, {E::DoneArrived, S::Complete}}})},
       {"rendezvous put fallback",
-       path({{{E::StartRndv, S::Registering}, {E::Registered, S::InFlight}},
+       path({rndv_sent,
              arrival,
-             {{E::MatchedRndv, S::RndvCharging},
-              {E::CpuDone, S::RecvRegistering},
-              {E::StartPutFallback, S::CtsSent},
+             rndv_matched,
+             {{E::StartPutFallback, S::CtsSent},
               {E::CtsArrived, S::Putting},
               {E::PutDone, S::PutDoneSent},
               {E::DoneArrived, S::Complete}}})},

@@ -7,6 +7,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <utility>
+
 using namespace ompisim;
 
 namespace {
@@ -29,6 +32,18 @@ int send_rounds(test::Fixture& f, int rounds, SizeOf size_of) {
     f.sim.run();
   }
   return sent;
+}
+
+// After `n` sends with their receives pre-posted, `sent` of them complete: every receive completed too, none
+// truncated (the sizes differ, so a reordering would truncate), no request left. Returns btl_portals_queued_sends
+// and the end time.
+std::pair<std::uint64_t, double> queued_sends_when_all_delivered(test::Fixture& f, int sent, int n) {
+  auto s = f.stack->stats();
+  CHECK(sent == n);
+  CHECK(s.recvs_completed == n);
+  CHECK(s.counters["mpi_truncate_errors"] == 0);
+  CHECK(s.live_requests == 0);
+  return {s.counters["btl_portals_queued_sends"], f.sim.now()};
 }
 
 struct Run {
@@ -78,13 +93,8 @@ TEST_CASE("btl/portals: max_pending_ops bounds the outstanding fragments, FIFO b
   auto run = [](long long slots) {
     test::Fixture f("red-storm", 2, 1, "");
     portals_stack(f, &Mca::btl_portals_max_pending_ops, static_cast<double>(slots));
-    int sent = send_rounds(f, 1, [](int i) { return 8LL + i; });
-    auto s = f.stack->stats();
-    CHECK(sent == 20);
-    CHECK(s.recvs_completed == 20);
-    CHECK(s.counters["mpi_truncate_errors"] == 0);
-    CHECK(s.live_requests == 0);
-    return std::make_pair(s.counters["btl_portals_queued_sends"], f.sim.now());
+    const int sent = send_rounds(f, 1, [](int i) { return 8LL + i; });
+    return queued_sends_when_all_delivered(f, sent, 20);
   };
   auto [q3, t3] = run(3);
   auto [qall, tall] = run(8192);
@@ -162,12 +172,7 @@ TEST_CASE("btl/portals: a peer window bounds the fragments in flight to each pee
     for (int i = 0; i < 20; ++i)
       for (int dst : {1, 2}) f.stack->isend(0, dst, 3, 8 + i, Buffer{0x10000, true}, [&] { ++sent; });
     f.sim.run();
-    auto s = f.stack->stats();
-    CHECK(sent == 40);
-    CHECK(s.recvs_completed == 40);
-    CHECK(s.counters["mpi_truncate_errors"] == 0);
-    CHECK(s.live_requests == 0);
-    return std::make_pair(s.counters["btl_portals_queued_sends"], f.sim.now());
+    return queued_sends_when_all_delivered(f, sent, 40);
   };
   auto [q_none, t_none] = run(0, 8192);
   auto [q_peer, t_peer] = run(1, 8192);

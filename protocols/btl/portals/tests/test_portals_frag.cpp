@@ -30,10 +30,8 @@ TEST_CASE("btl/portals records: send fragment, arrival and GET sequences", "[uni
                                              {E::Put, S::AwaitCompletion},
                                              {E::CompletionEvent, S::ReadingCompletion},
                                              {E::CompletionRead, S::Complete}};
-  std::vector<std::pair<E, S>> now = {{E::Start, S::Preparing}}, queued = {{E::Queue, S::AwaitSlot},
-                                                                           {E::SlotFree, S::Preparing}};
-  now.insert(now.end(), tail.begin(), tail.end());
-  queued.insert(queued.end(), tail.begin(), tail.end());
+  const auto now = test::joined<S, E>({{{E::Start, S::Preparing}}, tail});
+  const auto queued = test::joined<S, E>({{{E::Queue, S::AwaitSlot}, {E::SlotFree, S::Preparing}}, tail});
   test::walk(std::vector<test::Path<S, E>>{{"send at once", now}, {"send after a slot frees", queued}});
   test::walk(std::vector<test::Path<ArrivalState, ArrivalEvent>>{
       {"arrival",

@@ -22,11 +22,7 @@ TEST_CASE("mtl/portals op: every path to COMPLETE", "[unit][protocol][mtl]") {
   const std::vector<std::pair<E, S>> polled = {{E::Unlink, S::Polling}, {E::Polled, S::Complete}};
   const std::vector<std::pair<E, S>> pulled = {
       {E::MatchedLong, S::GetPosting}, {E::GetIssued, S::AwaitReply}, {E::ReplyEnd, S::Polling}, {E::Polled, S::Complete}};
-  auto path = [](std::vector<std::vector<std::pair<E, S>>> parts) {
-    std::vector<std::pair<E, S>> all;
-    for (auto& p : parts) all.insert(all.end(), p.begin(), p.end());
-    return all;
-  };
+  const auto path = test::joined<S, E>;
   const std::vector<std::pair<E, S>> long_put = {{E::StartPut, S::Posting}, {E::LongPut, S::LongPutSent},
                                                  {E::SendEnd, S::LongPutSent}};
   const std::vector<test::Path<S, E>> paths = {

@@ -21,11 +21,10 @@ TEST_CASE("mpich_qsnet message: every path from POST to COMPLETE", "[unit][proto
   using S = QsnetState;
   using E = QsnetEvent;
   // Both paths share the send and the thread processor's walk of the posted receives.
-  auto path = [](E send, std::vector<std::pair<E, S>> matched) {
-    std::vector<std::pair<E, S>> all{
-        {E::Post, S::Posting}, {send, S::InFlight}, {E::Arrived, S::NicMatching}, {E::ThreadDone, S::Queued}};
-    all.insert(all.end(), matched.begin(), matched.end());
-    return all;
+  auto path = [](E send, const std::vector<std::pair<E, S>>& matched) {
+    return test::joined<S, E>(
+        {{{E::Post, S::Posting}, {send, S::InFlight}, {E::Arrived, S::NicMatching}, {E::ThreadDone, S::Queued}},
+         matched});
   };
   const std::vector<test::Path<S, E>> paths = {
       {"inline", path(E::SendInline, {{E::MatchedInline, S::CopyingOut}, {E::Copied, S::Complete}})},

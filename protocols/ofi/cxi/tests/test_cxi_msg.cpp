@@ -27,13 +27,10 @@ TEST_CASE("ofi/cxi send: every path to COMPLETE", "[unit][protocol][ofi]") {
   using E = TxEvent;
   const std::vector<std::pair<E, S>> acked = {
       {E::TargetAck, S::AckReturning}, {E::AckArrived, S::CqReading}, {E::CqRead, S::Complete}};
-  auto after_launch = [](std::vector<std::pair<E, S>> rest) {
-    std::vector<std::pair<E, S>> all = {{E::Issue, S::Issuing}, {E::Launch, S::Sent}};
-    all.insert(all.end(), rest.begin(), rest.end());
-    return all;
-  };
-  auto dropped = acked;
-  dropped.insert(dropped.begin(), {{E::Drop, S::AwaitRecovery}, {E::Resend, S::Issuing}, {E::Launch, S::Sent}});
+  const std::vector<std::pair<E, S>> launched = {{E::Issue, S::Issuing}, {E::Launch, S::Sent}};
+  auto after_launch = [&](const std::vector<std::pair<E, S>>& rest) { return test::joined<S, E>({launched, rest}); };
+  const auto dropped =
+      test::joined<S, E>({{{E::Drop, S::AwaitRecovery}, {E::Resend, S::Issuing}, {E::Launch, S::Sent}}, acked});
   const std::vector<test::Path<S, E>> paths = {
       {"acknowledged send (eager delivered, rendezvous pulled or discarded)", after_launch(acked)},
       {"fi_tinject (no completion)", after_launch({{E::TargetAckNoCq, S::Complete}})},
@@ -47,11 +44,7 @@ TEST_CASE("ofi/cxi send: every path to COMPLETE", "[unit][protocol][ofi]") {
 TEST_CASE("ofi/cxi receive: every path to COMPLETE", "[unit][protocol][ofi]") {
   using S = RxState;
   using E = RxEvent;
-  auto path = [](std::vector<std::vector<std::pair<E, S>>> parts) {
-    std::vector<std::pair<E, S>> all;
-    for (auto& p : parts) all.insert(all.end(), p.begin(), p.end());
-    return all;
-  };
+  const auto path = test::joined<S, E>;
   const std::vector<std::pair<E, S>> arrive = {{E::Arrive, S::Arrived}};
   const std::vector<std::pair<E, S>> copied_eager = {{E::Copied, S::CopyLanding}, {E::Landed, S::Complete}};
   const std::vector<std::pair<E, S>> software_pull = {{E::CopiedEagerPart, S::PullIssuing},
@@ -101,8 +94,6 @@ TEST_CASE("ofi/cxi message: an impossible event names state and event", "[unit][
 }
 
 namespace {
-using test::UnexpectedOwner;
-
 struct Run {
   std::size_t sends = 0, recvs = 0;
   std::map<std::string, std::uint64_t> c;
@@ -200,37 +191,7 @@ TEST_CASE("ofi/cxi: unexpected messages started or discarded by the owner free t
     const auto& n = slingshot::nic(*j.machine);
     CxiProvider cxi(j.sim, j.world->contexts(), j.world->cpus(), j.world->fabric(),
                     CxiConfig::from(n.p, n.software, j.mca.get<CxiMca>()));
-    UnexpectedOwner owner;
-    std::size_t sends = 0, recvs = 0;
-    CqOwnerOps ops;
-    ops.write = [&](const CqEntry& e) { ++((e.flags & CqEntry::Recv) ? recvs : sends); };
-    cxi.bind_peer(&owner, 0, ops);
-    cxi.tsend(0, 1, 7, 1024, Buffer{}, 1);
-    cxi.tsend(0, 1, 8, 65536, Buffer{}, 2);
-    j.sim.run();
-    REQUIRE(owner.queued.size() == 2);
-    CHECK(sends == 1);  // the eager one: transmit complete once it is in the request buffer
-    CHECK(cxi.messages_in_flight() == 2);
-    std::vector<RxEntry*> q = owner.queued;
-    const std::uint64_t first = q[0]->peer_context;
-    for (RxEntry* e : q) {
-      if (discard) {
-        cxi.discard_tag(e);
-      } else {
-        e->context = 100;
-        cxi.start_tag(e);
-      }
-    }
-    j.sim.run();
-    std::map<std::string, std::uint64_t> c;
-    cxi.add_counters(c);
-    CHECK(sends == 2);
-    CHECK(recvs == (discard ? 0u : 2u));
-    CHECK(c["cxi_discards"] == (discard ? 2u : 0u));
-    CHECK(cxi.messages_in_flight() == 0);
-    CHECK(owner.live.empty());
-    RxEntry stale;
-    stale.peer_context = first;
-    CHECK_THROWS_AS(cxi.start_tag(&stale), ProtocolError);
+    // the eager one's send is complete once it is in the request buffer
+    test::check_unexpected_started_or_discarded(cxi, j.sim, discard, "cxi_discards");
   }
 }

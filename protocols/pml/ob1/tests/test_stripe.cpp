@@ -34,10 +34,9 @@ constexpr std::uint64_t kHdr = pml::kHdrBytes;
 // A contiguous buffer allocated by MPI_Alloc_mem (registered with every BTL's memory pool), or by malloc.
 Buffer alloc_mem(std::uint64_t addr) { return ompisim::alloc_mem(Buffer{addr, true}); }
 Buffer malloced(std::uint64_t addr, bool contiguous = true) { return Buffer{addr, contiguous}; }
-// One 8 MiB message from rank 0 to rank 1 (tag 3, receive posted after the send), run to completion; both requests
-// complete. `registered`: both buffers from MPI_Alloc_mem (else malloc). Returns the message size.
-std::uint64_t send_8mib(test::Fixture& f, pml::ob1::Ob1& ob1, bool registered = true) {
-  const std::uint64_t bytes = 8u << 20;
+// One message of `bytes` (8 MiB unless given) from rank 0 to rank 1 (tag 3, receive posted after the send), run to
+// completion; both requests complete. `registered`: both buffers from MPI_Alloc_mem (else malloc). Returns the size.
+std::uint64_t send_one(test::Fixture& f, pml::ob1::Ob1& ob1, bool registered = true, std::uint64_t bytes = 8u << 20) {
   int done = 0;
   ob1.isend(0, 1, 3, bytes, registered ? alloc_mem(1 << 24) : malloced(1 << 24), [&] { ++done; });
   ob1.irecv(1, 0, 3, bytes, registered ? alloc_mem(1 << 26) : malloced(1 << 26), [&] { ++done; });
@@ -70,7 +69,7 @@ TEST_CASE("pml/ob1 striping: fragments sized from the remaining bytes, every byt
   CHECK(ep.rdma.size() == 2);
   CHECK(ep.send[0].btl == &n.ib);
   CHECK(ep.send[0].weight == Approx(800.0 / 1050));
-  const std::uint64_t bytes = send_8mib(f, ob1);
+  const std::uint64_t bytes = send_one(f, ob1);
   const std::uint64_t first = 0;  // the RNDV carries no data
   const std::uint64_t left = bytes - first;
   const std::uint64_t ib_share = static_cast<std::uint64_t>(800.0 / 1050 * static_cast<double>(left));
@@ -154,7 +153,7 @@ TEST_CASE("pml/ob1 Open MPI 1.1: malloc'ed buffers take FRAGs up to btl_rdma_off
     v11.schedule = pml::ob1::FragPipeline::Schedule::Remaining;
     v11.leave_pinned = variant == 1;
     pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", v11);
-    (void)send_8mib(f, ob1, variant == 2);
+    (void)send_one(f, ob1, variant == 2);
     auto s = ob1.stats();
     CHECK(s.live_requests == 0);
     CHECK(s.counters["ob1_RNDV"] == 1);
@@ -198,12 +197,7 @@ TEST_CASE("pml/ob1 Open MPI 1.1: malloc'ed buffers to one BTL with GET go by RND
     pml::ob1::StripeConfig v11;
     v11.schedule = pml::ob1::FragPipeline::Schedule::Remaining;
     pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.ib}, "openmpi-mvapi", v11);
-    const std::uint64_t bytes = 4u << 20;
-    int done = 0;
-    ob1.isend(0, 1, 3, bytes, registered ? alloc_mem(1 << 24) : malloced(1 << 24), [&] { ++done; });
-    ob1.irecv(1, 0, 3, bytes, registered ? alloc_mem(1 << 26) : malloced(1 << 26), [&] { ++done; });
-    f.sim.run();
-    CHECK(done == 2);
+    const std::uint64_t bytes = send_one(f, ob1, registered, 4u << 20);
     auto s = ob1.stats();
     CHECK(s.live_requests == 0);
     if (!registered) {
@@ -236,7 +230,7 @@ TEST_CASE("pml/ob1 striping: Open MPI 1.3's shares fixed up front", "[unit][prot
   test::Fixture f("lanl-multi-nic", 2, 1);
   Net n(f);
   pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm, &n.ib});
-  const std::uint64_t bytes = send_8mib(f, ob1);
+  const std::uint64_t bytes = send_one(f, ob1);
   const std::uint64_t first = 0;
   const std::uint64_t gm_share = 1997287, ib_share = bytes - first - gm_share;
   CHECK(ob1.frag_bytes(&n.gm) == gm_share);
@@ -432,7 +426,7 @@ TEST_CASE("pml/ob1 striping: the Open MPI 1.1 preset selects the 1.1 fragment sc
     Net n(f);
     // The Ob1 the component builds (pml_ob1_component.cpp: Ob1(..., mca.get<Ob1Mca>().config())).
     pml::ob1::Ob1 ob1(f.world->contexts(), f.world->cpus(), 1e-7, {&n.self, &n.gm, &n.ib}, "openmpi", mca.get<pml::ob1::Ob1Mca>().config());
-    (void)send_8mib(f, ob1);
+    (void)send_one(f, ob1);
     return std::pair{ob1.frag_bytes(&n.gm), n.gm.count(btl::FabricStat::Puts)};
   };
   CHECK(gm_bytes(true) == std::pair<std::uint64_t, std::uint64_t>{1997288, 1});

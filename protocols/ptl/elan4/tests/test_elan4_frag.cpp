@@ -26,10 +26,8 @@ TEST_CASE("ptl/elan4 send fragment: eager and rendezvous sequences", "[unit][pro
   using E = SendEvent;
   const std::vector<std::pair<E, S>> head = {{E::Start, S::AwaitQdesc}, {E::QdescReady, S::Copying},
                                              {E::Copied, S::Issuing}};
-  auto path = [&](const char* name, std::vector<std::pair<E, S>> tail) {
-    std::vector<std::pair<E, S>> steps = head;
-    steps.insert(steps.end(), tail.begin(), tail.end());
-    return test::Path<S, E>{name, steps};
+  auto path = [&](const char* name, const std::vector<std::pair<E, S>>& tail) {
+    return test::Path<S, E>{name, test::joined<S, E>({head, tail})};
   };
   const std::vector<test::Path<S, E>> paths = {
       path("eager", {{E::IssuedEager, S::EagerSent}, {E::QdmaDone, S::Complete}}),
