@@ -341,9 +341,11 @@ void report_uncertainty(const Problem& pb, const std::string& machine, const std
     }
     std::cout << fmt::format("| {} | {} | {} |\n", k + 1,
                              d.undetermined ? std::string("undetermined (not bounded by the data)")
+                             : d.wide       ? fmt::format("{:.4g}: wide, beyond the linearization (not listed below)",
+                                                          d.half_width)
                                             : fmt::format("{:.4g}", d.half_width),
                              fmt::join(parts, ", "));
-    if (d.undetermined) continue;
+    if (d.undetermined || d.wide) continue;
     const double h = std::round(d.half_width * 1e4) / 1e4;
     dirs.push_back(Json{{"machine", machine},
                         {"label", fmt::format("fit uncertainty {} of {}", k + 1, fmt::join(parts, ", "))},
@@ -405,6 +407,7 @@ FitUncertainty fit_uncertainty(const Eigen::MatrixXd& J, const Eigen::VectorXd& 
     for (long i = 0; i < n; ++i) d.coef.push_back(svd.matrixV()(i, k));
     d.undetermined = !(sv[k] > kUndeterminedShare * sv[0]);
     if (!d.undetermined) d.half_width = u.t * u.s / sv[k];
+    d.wide = d.half_width > kLinearLimit;
     u.directions.push_back(std::move(d));
   }
   return u;

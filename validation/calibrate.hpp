@@ -68,12 +68,15 @@ bool gap_enters_fit(const FitGap& g, const std::vector<std::string>& free_names)
 // n parameters (a residual whose row of J is zero, which no parameter moves, is not counted); along each right singular vector v_k of J (singular value sigma_k) the half-width is t s / sigma_k, t
 // the two-sided 95 % quantile of Student's t with m - n degrees of freedom. A direction whose singular value is below
 // kUndeterminedShare of the largest is one the data do not bound: it is left out (undetermined = true, no width).
+// A direction whose half-width passes kLinearLimit (a factor e either way) is flagged wide: so far from the end point
+// the linearization says little, and the region is not for sampling (the parameters are not bounded by the data).
 // Empty when m <= n (no degree of freedom left).
 struct FitDirection {
   std::vector<double> coef;  // v_k: one coefficient per parameter (unit length; the sign is arbitrary)
   double singular_value = 0;
   double half_width = 0;  // in log parameter units: x_i = x_i0 exp(coef_i t), |t| <= half_width
   bool undetermined = false;
+  bool wide = false;  // half_width > kLinearLimit
 };
 struct FitUncertainty {
   double s = 0;  // the residuals' standard error, sqrt(|r|^2 / (m - n))
@@ -82,6 +85,7 @@ struct FitUncertainty {
   std::vector<FitDirection> directions;
 };
 constexpr double kUndeterminedShare = 1e-2;
+constexpr double kLinearLimit = 1.0;
 FitUncertainty fit_uncertainty(const Eigen::MatrixXd& J, const Eigen::VectorXd& r);
 
 // The machine a paper's calibration points run on (the "machine" of the scenarios of doc["points"] with role

@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "validation/validate.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -180,7 +181,8 @@ TEST_CASE("validate: the machines a paper's scenarios run on") {
 // slope), where the least-squares covariance is s^2 (X^T X)^-1 in closed form; a Jacobian with a column of zeros (a
 // parameter no residual sees); as many parameters as residuals. Expected: s^2 = |r|^2 / 3, t = 3.182 (Student, 3
 // degrees of freedom, 97.5 %), and along each reported direction v the half-width is t sqrt(v^T C v); the zero column's
-// direction is undetermined and carries no width; a residual no parameter moves changes nothing; with no degree of freedom nothing is estimated.
+// direction is undetermined and carries no width; a residual no parameter moves changes nothing; an axis
+// wider than a factor e either way is flagged wide; with no degree of freedom nothing is estimated.
 TEST_CASE("calibrate: the fit's confidence directions are the least-squares covariance's axes", "[unit][validation]") {
   Eigen::MatrixXd X(5, 2);
   for (int i = 0; i < 5; ++i) X(i, 0) = 1, X(i, 1) = i;
@@ -218,6 +220,11 @@ TEST_CASE("calibrate: the fit's confidence directions are the least-squares cova
   const FitUncertainty u6 = fit_uncertainty(X6, r6);
   CHECK(u6.dof == 3);
   CHECK(u6.s == Approx(u.s));
+  for (const auto& d : u.directions) CHECK_FALSE(d.wide);  // half-widths of a few tenths
+  // Residuals ten times larger: the slope's axis passes a factor e either way and is flagged wide (not sampled).
+  const FitUncertainty big = fit_uncertainty(X, r * 10.0);
+  CHECK(big.directions[0].half_width == Approx(10 * u.directions[0].half_width));
+  CHECK(std::any_of(big.directions.begin(), big.directions.end(), [](const FitDirection& d) { return d.wide; }));
   CHECK(fit_uncertainty(X.topRows(2), r.head(2)).dof == 0);
   CHECK(fit_uncertainty(X.topRows(2), r.head(2)).directions.empty());
 }
