@@ -701,27 +701,38 @@ bool FluidEngineImpl::try_class(ResourceId r) {
   auto refused = [this](W why) {
     refuse(why);
     for (auto q : chain) res[q].rated = false;
+    for (auto q : class_touched) res[q].load = res[q].old_f;  // the loads the checked resources had
     return false;
   };
   // A resource q whose load a class's rate change moves by du: false when a class already rated there would move
   // again (condition 4); a resource that bottlenecks someone joins the chain when the change is more than the
-  // tolerance (condition 2); any other keeps the change, to be checked against its capacity (condition 3). What it
-  // compares against stays in registers (no store of its can change them).
+  // tolerance (condition 2); any other takes the change at once (rem: its moves summed; old_f: its load before them;
+  // load: old_f + rem, the sum the check compares) and `over` counts the resources whose load so moved is over their
+  // capacity (condition 3, decided when the chain is through: a later move may bring a load back, and a resource that
+  // joins the chain leaves the count). What it compares against stays in registers (no store of its can change them).
   Resource* const rs = res.data();
   const std::uint32_t rnd = round, ep = epoch;
+  int over = 0;
+  auto over_cap = [](const Resource& Q) { return Q.load > Q.capacity * (1 + kRateTolerance); };
   auto visit = [&](ResourceId q, double du, bool moved) {
     Resource& Q = rs[q];
     if (Q.touched == rnd) return !Q.rated;  // a class in the chain takes its rate from the loads its step sees
     if (moved && Q.nbn > 0) {
+      if (Q.stamp == ep) over -= over_cap(Q);
       chain_queue(q);
       return true;
     }
     if (Q.stamp != ep) {
       Q.stamp = ep;
       Q.rem = 0;
+      Q.old_f = Q.load;
       class_touched.push_back(q);
+    } else {
+      over -= over_cap(Q);
     }
     Q.rem += du;
+    Q.load = Q.old_f + Q.rem;
+    over += over_cap(Q);
     return true;
   };
   for (std::size_t k = 0; k < chain.size(); ++k) {
@@ -773,22 +784,7 @@ bool FluidEngineImpl::try_class(ResourceId r) {
         if (h.r != x && !visit(h.r, du, moved)) return refused(W::chain_loop);
     }
   }
-  // (3), and the loads of the resources outside the chain take their moves in the same pass (old_f keeps the load
-  // they had until the pass is through, for a refusal)
-  for (std::size_t i = 0; i < class_touched.size(); ++i) {
-    Resource& Q = res[class_touched[i]];
-    if (Q.touched == round) continue;
-    const double load = Q.load + Q.rem;
-    if (load > Q.capacity * (1 + kRateTolerance)) {
-      for (std::size_t j = 0; j < i; ++j) {
-        Resource& P = res[class_touched[j]];
-        if (P.touched != round) P.load = P.old_f;
-      }
-      return refused(W::over_capacity);
-    }
-    Q.old_f = Q.load;
-    Q.load = load;
-  }
+  if (over > 0) return refused(W::over_capacity);  // (3)
   class_commit();
   return true;
 }
