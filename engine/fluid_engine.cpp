@@ -213,7 +213,7 @@ struct FluidEngineImpl {
   // solve scratch
   std::vector<ResourceId> set_s, set_b, touched;
   std::vector<std::uint32_t> comp_vars;
-  std::vector<ResourceId> class_touched, chain;
+  std::vector<ResourceId> class_touched, chain;  // class_touched: try_class's scratch, res.size() long
   std::vector<std::uint32_t> chain_cls, extras, remap;  // try_class: the classes it rated, the variables no class entry
                                                         // counts; compaction of a class's entries
   std::vector<Ratio> ratios;  // the filling heap: one entry per resource with unfixed crossings, indexed (fill_pos)
@@ -685,7 +685,11 @@ bool FluidEngineImpl::try_class(ResourceId r) {
   ++epoch;
   ++round;  // a resource is in the chain when its `touched` is this round (the filling's rounds are later ones)
   comp_vars.clear();  // the variables outside the classes' entries that take a rate: new variables, streams
-  class_touched.clear();
+  // the resources outside the chain whose loads the walk moves (each once an epoch: at most every resource), written
+  // through a local count so that the walk's appends stay in registers
+  if (class_touched.size() < res.size()) class_touched.resize(res.size());
+  ResourceId* const ct = class_touched.data();
+  std::size_t nct = 0;
   chain.clear();
   chain_cls.clear();
   // the variables no class entry counts: the new ones (no bottleneck yet) and the streams (in no class)
@@ -698,10 +702,10 @@ bool FluidEngineImpl::try_class(ResourceId r) {
   chain_queue(r);
   for (auto q : dropped_q)
     if (res[q].nbn > 0) chain_queue(q);
-  auto refused = [this](W why) {
+  auto refused = [this, ct, &nct](W why) {
     refuse(why);
     for (auto q : chain) res[q].rated = false;
-    for (auto q : class_touched) res[q].load = res[q].old_f;  // the loads the checked resources had
+    for (std::size_t i = 0; i < nct; ++i) res[ct[i]].load = res[ct[i]].old_f;  // the loads they had
     return false;
   };
   // A resource q whose load a class's rate change moves by du: false when a class already rated there would move
@@ -726,7 +730,7 @@ bool FluidEngineImpl::try_class(ResourceId r) {
       Q.stamp = ep;
       Q.rem = 0;
       Q.old_f = Q.load;
-      class_touched.push_back(q);
+      ct[nct++] = q;
     } else {
       over -= over_cap(Q);
     }
