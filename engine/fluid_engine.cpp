@@ -1216,7 +1216,8 @@ void FluidEngineImpl::ents_in(std::uint32_t v) {
 }
 
 // v's flow crossings leave its class's entries (v has left its member heap); an entry left at 0 becomes a hole, and
-// the entries are compacted when holes outnumber them and every member can be found (all are in the member heap).
+// the entries are compacted (in order) when holes are more than 4 and an eighth of them and every member can be found
+// (all are in the member heap): the class fast path walks the holes too.
 void FluidEngineImpl::ents_out(std::uint32_t v) {
   Var& u = vars[v];
   const std::uint32_t c = u.cls;
@@ -1233,7 +1234,7 @@ void FluidEngineImpl::ents_out(std::uint32_t v) {
     K.ents.pop_back();
     --K.holes;
   }
-  if (K.holes > 16 && 2 * K.holes > K.ents.size() && K.members.size() + 1 == K.size) ents_compact(c);
+  if (K.holes > 4 && 8 * K.holes > K.ents.size() && K.members.size() + 1 == K.size) ents_compact(c);
 }
 
 void FluidEngineImpl::ent_erase(std::uint32_t c, std::uint32_t e) {
