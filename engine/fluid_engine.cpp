@@ -213,7 +213,7 @@ struct FluidEngineImpl {
   // solve scratch
   std::vector<ResourceId> set_s, set_b, touched;
   std::vector<std::uint32_t> comp_vars;
-  std::vector<ResourceId> class_touched, chain;
+  std::vector<ResourceId> class_touched, chain;  // class_touched: try_class's scratch, res.size() long
   std::vector<std::uint32_t> chain_cls, extras, remap;  // try_class: the classes it rated, the variables no class entry
                                                         // counts; compaction of a class's entries
   std::vector<Ratio> ratios;  // the filling heap: one entry per resource with unfixed crossings, indexed (fill_pos)
@@ -685,7 +685,11 @@ bool FluidEngineImpl::try_class(ResourceId r) {
   ++epoch;
   ++round;  // a resource is in the chain when its `touched` is this round (the filling's rounds are later ones)
   comp_vars.clear();  // the variables outside the classes' entries that take a rate: new variables, streams
-  class_touched.clear();
+  // the resources outside the chain whose loads the walk moves (each once an epoch: at most every resource), written
+  // through a local count so that the walk's appends stay in registers
+  if (class_touched.size() < res.size()) class_touched.resize(res.size());
+  ResourceId* const ct = class_touched.data();
+  std::size_t nct = 0;
   chain.clear();
   chain_cls.clear();
   // the variables no class entry counts: the new ones (no bottleneck yet) and the streams (in no class)
@@ -698,30 +702,41 @@ bool FluidEngineImpl::try_class(ResourceId r) {
   chain_queue(r);
   for (auto q : dropped_q)
     if (res[q].nbn > 0) chain_queue(q);
-  auto refused = [this](W why) {
+  auto refused = [this, ct, &nct](W why) {
     refuse(why);
     for (auto q : chain) res[q].rated = false;
+    for (std::size_t i = 0; i < nct; ++i) res[ct[i]].load = res[ct[i]].old_f;  // the loads they had
     return false;
   };
   // A resource q whose load a class's rate change moves by du: false when a class already rated there would move
   // again (condition 4); a resource that bottlenecks someone joins the chain when the change is more than the
-  // tolerance (condition 2); any other keeps the change, to be checked against its capacity (condition 3). What it
-  // compares against stays in registers (no store of its can change them).
+  // tolerance (condition 2); any other takes the change at once (rem: its moves summed; old_f: its load before them;
+  // load: old_f + rem, the sum the check compares) and `over` counts the resources whose load so moved is over their
+  // capacity (condition 3, decided when the chain is through: a later move may bring a load back, and a resource that
+  // joins the chain leaves the count). What it compares against stays in registers (no store of its can change them).
   Resource* const rs = res.data();
   const std::uint32_t rnd = round, ep = epoch;
+  int over = 0;
+  auto over_cap = [](const Resource& Q) { return Q.load > Q.capacity * (1 + kRateTolerance); };
   auto visit = [&](ResourceId q, double du, bool moved) {
     Resource& Q = rs[q];
     if (Q.touched == rnd) return !Q.rated;  // a class in the chain takes its rate from the loads its step sees
     if (moved && Q.nbn > 0) {
+      if (Q.stamp == ep) over -= over_cap(Q);
       chain_queue(q);
       return true;
     }
     if (Q.stamp != ep) {
       Q.stamp = ep;
       Q.rem = 0;
-      class_touched.push_back(q);
+      Q.old_f = Q.load;
+      ct[nct++] = q;
+    } else {
+      over -= over_cap(Q);
     }
     Q.rem += du;
+    Q.load = Q.old_f + Q.rem;
+    over += over_cap(Q);
     return true;
   };
   for (std::size_t k = 0; k < chain.size(); ++k) {
@@ -773,22 +788,7 @@ bool FluidEngineImpl::try_class(ResourceId r) {
         if (h.r != x && !visit(h.r, du, moved)) return refused(W::chain_loop);
     }
   }
-  // (3), and the loads of the resources outside the chain take their moves in the same pass (old_f keeps the load
-  // they had until the pass is through, for a refusal)
-  for (std::size_t i = 0; i < class_touched.size(); ++i) {
-    Resource& Q = res[class_touched[i]];
-    if (Q.touched == round) continue;
-    const double load = Q.load + Q.rem;
-    if (load > Q.capacity * (1 + kRateTolerance)) {
-      for (std::size_t j = 0; j < i; ++j) {
-        Resource& P = res[class_touched[j]];
-        if (P.touched != round) P.load = P.old_f;
-      }
-      return refused(W::over_capacity);
-    }
-    Q.old_f = Q.load;
-    Q.load = load;
-  }
+  if (over > 0) return refused(W::over_capacity);  // (3)
   class_commit();
   return true;
 }
@@ -1216,7 +1216,8 @@ void FluidEngineImpl::ents_in(std::uint32_t v) {
 }
 
 // v's flow crossings leave its class's entries (v has left its member heap); an entry left at 0 becomes a hole, and
-// the entries are compacted when holes outnumber them and every member can be found (all are in the member heap).
+// the entries are compacted (in order) when holes are more than 4 and an eighth of them and every member can be found
+// (all are in the member heap): the class fast path walks the holes too.
 void FluidEngineImpl::ents_out(std::uint32_t v) {
   Var& u = vars[v];
   const std::uint32_t c = u.cls;
@@ -1233,7 +1234,7 @@ void FluidEngineImpl::ents_out(std::uint32_t v) {
     K.ents.pop_back();
     --K.holes;
   }
-  if (K.holes > 16 && 2 * K.holes > K.ents.size() && K.members.size() + 1 == K.size) ents_compact(c);
+  if (K.holes > 4 && 8 * K.holes > K.ents.size() && K.members.size() + 1 == K.size) ents_compact(c);
 }
 
 void FluidEngineImpl::ent_erase(std::uint32_t c, std::uint32_t e) {
