@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <limits>
 #include <stdexcept>
 
 namespace ompisim {
@@ -83,11 +84,18 @@ void Fabric::add_route(const topology::Route& r, std::vector<ResourceId>& path) 
   }
 }
 
+// With several ports per node, a rank's port is found once (the node type's NICs, matched by network name) and kept
+// in a byte per rank: a bulk transfer asks for both ends' ports.
 int Fabric::port_of(int rank) const {
   if (rank < 0 || net_.ports_per_node <= 1) return 0;
+  const auto i = static_cast<std::size_t>(rank);
+  if (i < port_memo_.size() && port_memo_[i] != kNoPort) return port_memo_[i];
   const platform::NodeType& nt = ctx_.node_type(rank);
-  if (nt.nic_count(net_.name) <= 1) return 0;
-  return nt.nearest_nic(ctx_.core_of(rank), net_.name, net_.ports_per_node).index;
+  const int port = nt.nic_count(net_.name) <= 1 ? 0 : nt.nearest_nic(ctx_.core_of(rank), net_.name, net_.ports_per_node).index;
+  if (port > std::numeric_limits<std::int8_t>::max()) return port;
+  if (i >= port_memo_.size()) port_memo_.resize(std::max<std::size_t>(i + 1, static_cast<std::size_t>(ctx_.ranks())), kNoPort);
+  port_memo_[i] = static_cast<std::int8_t>(port);
+  return port;
 }
 
 ResourceId Fabric::nic_resource(long long node, const std::string& name, int port) {

@@ -129,6 +129,9 @@ private:
   PathCost route_cost(const topology::Route& r) const;
   const bool by_router_pair_;
   mutable std::vector<RouteMemo> route_memo_;
+  // port_of's answers by rank (kNoPort: not asked yet), sized to the job's ranks on first use (one byte a rank).
+  static constexpr std::int8_t kNoPort = -1;
+  mutable std::vector<std::int8_t> port_memo_;
 };
 
 }  // namespace ompisim

@@ -24,6 +24,7 @@
 #pragma once
 #include "core/sim.hpp"
 #include "platform/buffer.hpp"
+#include "platform/nic.hpp"
 #include "protocols/base/transition_table.hpp"
 #include "protocols/ofi/cxi/cxi_protocol.hpp"
 #include "protocols/ofi/base/peer_messages.hpp"
@@ -61,6 +62,10 @@ struct CxiMsg : PeerMsg<TxState, RxState> {
   bool no_cq = false;              // fi_tinject: no send completion is written
   std::uint64_t landed = 0;        // bytes that came with the header into the receive (a rendezvous pulls the rest)
   double t_transfer = 0;           // start of the transfer in flight (the trace's NIC spans)
+  // The fabric's paths between its nodes, source -> target and back, each looked up on first use and kept with the
+  // message (Fabric::path is a function of the node pair: a rendezvous asks for each twice).
+  PathCost to_dst, to_src;
+  bool have_to_dst = false, have_to_src = false;
 };
 
 }  // namespace ompisim::ofi::cxi

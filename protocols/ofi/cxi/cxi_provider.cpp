@@ -95,14 +95,30 @@ void CxiProvider::launch(std::uint64_t id) {
   long long a = ctx_.node_of(m.src), b = ctx_.node_of(m.dst);
   std::uint64_t eb = eager_bytes(m.proto, m.bytes, c_.limits);
   if (m.proto == SendProtocol::Inject) {
-    const double t = fabric_.wire_time(a, b, static_cast<double>(eb));
+    const double t = fabric_.network().nic->wire_time(to_dst(m), static_cast<double>(eb));
     if (TraceSink* tr = sim_.trace) tr->nic(a, "transmit", sim_.now(), sim_.now() + t, "IDC inject");
     sim_.after(t, [this, id] { on_header(id); });
     return;
   }
-  double lat = c_.dma_read_latency + dev_latency(m.sbuf) + fabric_.path(a, b).latency;
+  double lat = c_.dma_read_latency + dev_latency(m.sbuf) + to_dst(m).latency;
   m.t_transfer = sim_.now();
   fabric_.bulk(a, b, static_cast<double>(eb), lat, [this, id] { on_transferred(id); }, false, m.src, m.dst);
+}
+
+const PathCost& CxiProvider::to_dst(CxiMsg& m) {
+  if (!m.have_to_dst) {
+    m.to_dst = fabric_.path(ctx_.node_of(m.src), ctx_.node_of(m.dst));
+    m.have_to_dst = true;
+  }
+  return m.to_dst;
+}
+
+const PathCost& CxiProvider::to_src(CxiMsg& m) {
+  if (!m.have_to_src) {
+    m.to_src = fabric_.path(ctx_.node_of(m.dst), ctx_.node_of(m.src));
+    m.have_to_src = true;
+  }
+  return m.to_src;
 }
 
 void CxiProvider::on_transferred(std::uint64_t id) {
@@ -257,8 +273,7 @@ void CxiProvider::pull(std::uint64_t id) {
   std::uint64_t rest = want > m.landed ? want - m.landed : 0;
   n_.add(CxiStat::RdzvGets);
   // The Get request crosses b -> a, the data a -> b.
-  double lat =
-      fabric_.path(b, a).latency + fabric_.path(a, b).latency + dev_latency(m.sbuf) + dev_latency(m.entry->buf);
+  double lat = to_src(m).latency + to_dst(m).latency + dev_latency(m.sbuf) + dev_latency(m.entry->buf);
   m.t_transfer = sim_.now();
   fabric_.bulk(a, b, static_cast<double>(rest), lat, [this, id] { on_pulled(id); }, true, m.src, m.dst);
 }
@@ -286,7 +301,7 @@ void CxiProvider::target_ack(std::uint64_t id) {
     return;
   }
   m.tx = step(m.tx, TxEvent::TargetAck);
-  double back = fabric_.wire_time(ctx_.node_of(m.dst), ctx_.node_of(m.src), 0);
+  double back = fabric_.network().nic->wire_time(to_src(m), 0);
   sim_.after(back, [this, id] { on_ack(id); });
 }
 

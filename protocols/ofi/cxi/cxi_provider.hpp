@@ -114,6 +114,8 @@ private:
   void drop(std::uint64_t id);
   void on_recovered(int dst);             // flow-control recovery of `dst`'s NIC done: the dropped are sent again
   void on_recv_posted(std::uint64_t pid);
+  const PathCost& to_dst(CxiMsg& m);  // the path from m's source node to its target's (CxiMsg::to_dst)
+  const PathCost& to_src(CxiMsg& m);  // and back
   double dev_latency(const Buffer& b) const { return b.space.kind == MemKind::Device ? c_.device_access_latency : 0.0; }
   cxi::OverflowBuffers& oflow(int rank);
 
