@@ -204,8 +204,9 @@ double rms_pct(const Eigen::VectorXd& r) { return 100 * std::sqrt(r.squaredNorm(
 // Levenberg-Marquardt on the singular directions of J. A direction whose singular value is below kUndetermined of the
 // largest is one the calibration data do not determine (reported): the step leaves it alone, so the parameters keep
 // their machine-file values along it instead of drifting along a flat valley from run to run, unless a prior acts on
-// it (a parameter with a prior has a component above kInDirection): the prior's residual then determines it.
-constexpr double kUndetermined = 1e-2;
+// it (a parameter with a prior has a component above kInDirection): the prior's residual then determines it. The
+// same share marks the axes fit_uncertainty leaves unbounded.
+constexpr double kUndetermined = kUndeterminedShare;
 // A step below this in every log parameter (0.01 % of each value) is no step: the fit has converged.
 constexpr double kConverged = 1e-4;
 // A parameter takes part in a singular direction when its component in it is above this (as report_directions lists).
@@ -317,9 +318,8 @@ void report(const Problem& pb, const Eigen::VectorXd& x, const Eigen::VectorXd& 
 
 // The fit's 95 % confidence box (fit_uncertainty): a table, and the reference file's "calibration_directions" entries
 // that put it into validate's prediction intervals (intervals.cpp samples each direction over its range).
-void report_uncertainty(const Problem& pb, const std::string& machine, const std::string& source, const Eigen::MatrixXd& J,
-                        const Eigen::VectorXd& r) {
-  const FitUncertainty u = fit_uncertainty(J, r);
+void report_uncertainty(const Problem& pb, const std::string& machine, const std::string& source,
+                        const FitUncertainty& u) {
   if (u.dof == 0) {
     std::cout << "\nNo degree of freedom left (no more residuals that the free parameters move than free parameters): "
                  "the fit's uncertainty is not estimated.\n";
@@ -475,11 +475,11 @@ int calibrate(const std::string& paper, const std::string& machine_name, const s
   fit(pb, x, r, J, 5);
   report_directions(pb, J);
   report(pb, x, r);
+  const FitUncertainty u = fit_uncertainty(J, r);
   std::string source = fmt::format("the 95 % confidence region of ompisim calibrate --paper {} --machine {}", paper, m->name);
   for (auto& o : only) source += " --free " + o;
-  source += fmt::format(" (residual standard error {:.4g} over {} degrees of freedom)", fit_uncertainty(J, r).s,
-                        fit_uncertainty(J, r).dof);
-  report_uncertainty(pb, m->name, source, J, r);
+  source += fmt::format(" (residual standard error {:.4g} over {} degrees of freedom)", u.s, u.dof);
+  report_uncertainty(pb, m->name, source, u);
   if (!write_to.empty()) write_machine(*m, pb.free, x, write_to);
   return 0;
 }

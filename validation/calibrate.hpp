@@ -84,7 +84,7 @@ struct FitUncertainty {
   double t = 0;  // Student's t quantile used
   std::vector<FitDirection> directions;
 };
-constexpr double kUndeterminedShare = 1e-2;
+constexpr double kUndeterminedShare = 1e-2;  // also the fit's: a step leaves such a direction alone
 constexpr double kLinearLimit = 1.0;
 FitUncertainty fit_uncertainty(const Eigen::MatrixXd& J, const Eigen::VectorXd& r);
 
