@@ -31,7 +31,9 @@ public:
   // The network links from node a's router to node b's, chosen by the run's route policy (empty on one router).
   topology::Route route(long long node_a, long long node_b) const;
   // One-way time of a small packet of `bytes` from node a to node b (NIC latency, hops, serialization): analytic.
-  double wire_time(long long node_a, long long node_b, double bytes) const { return net_.nic->wire_time(path(node_a, node_b), bytes); }
+  double wire_time(long long node_a, long long node_b, double bytes) const { return wire_time(path(node_a, node_b), bytes); }
+  // The same over a path already looked up (a message that keeps its path: cxi's CxiMsg::to_dst).
+  double wire_time(const PathCost& p, double bytes) const { return net_.nic->wire_time(p, bytes); }
   // The port a rank uses: the nearest of the network's ports_per_node NICs of its node (0 when the network has one
   // port per node, or for rank -1).
   int port_of(int rank) const;

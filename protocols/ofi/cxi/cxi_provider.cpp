@@ -95,7 +95,7 @@ void CxiProvider::launch(std::uint64_t id) {
   long long a = ctx_.node_of(m.src), b = ctx_.node_of(m.dst);
   std::uint64_t eb = eager_bytes(m.proto, m.bytes, c_.limits);
   if (m.proto == SendProtocol::Inject) {
-    const double t = fabric_.network().nic->wire_time(to_dst(m), static_cast<double>(eb));
+    const double t = fabric_.wire_time(to_dst(m), static_cast<double>(eb));
     if (TraceSink* tr = sim_.trace) tr->nic(a, "transmit", sim_.now(), sim_.now() + t, "IDC inject");
     sim_.after(t, [this, id] { on_header(id); });
     return;
@@ -301,7 +301,7 @@ void CxiProvider::target_ack(std::uint64_t id) {
     return;
   }
   m.tx = step(m.tx, TxEvent::TargetAck);
-  double back = fabric_.network().nic->wire_time(to_src(m), 0);
+  double back = fabric_.wire_time(to_src(m), 0);
   sim_.after(back, [this, id] { on_ack(id); });
 }
 
