@@ -147,9 +147,7 @@ void FabricBtl::on_received(std::uint32_t id) {
 void FabricBtl::put(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer, Completion done) {
   stats_.add(FabricStat::Puts);
   stats_.add(FabricStat::Bytes, bytes);
-  const std::uint32_t id = rdmas_.create(fabric::RdmaState::Idle, initiator, peer, bytes, std::move(done));
-  rdmas_[id].state = step(rdmas_[id].state, fabric::RdmaEvent::StartPut);
-  cpus_.cpu(initiator, overhead_, [this, id] { on_put_issued(id); }, "btl put/get issue");
+  start_rdma(initiator, peer, bytes, std::move(done), fabric::RdmaEvent::StartPut, &FabricBtl::on_put_issued);
 }
 
 void FabricBtl::on_put_issued(std::uint32_t id) {
@@ -161,9 +159,16 @@ void FabricBtl::on_put_issued(std::uint32_t id) {
 void FabricBtl::get(int initiator, int peer, std::uint64_t bytes, Buffer, Buffer, Completion done) {
   stats_.add(FabricStat::Gets);
   stats_.add(FabricStat::GetBytes, bytes);
+  start_rdma(initiator, peer, bytes, std::move(done), fabric::RdmaEvent::StartGet, &FabricBtl::on_get_issued);
+}
+
+// A put's or get's record, stepped by `start` (ISSUING_PUT or ISSUING_GET); the initiator's frag_overhead, then
+// `issued`.
+void FabricBtl::start_rdma(int initiator, int peer, std::uint64_t bytes, Completion done, fabric::RdmaEvent start,
+                           void (FabricBtl::*issued)(std::uint32_t)) {
   const std::uint32_t id = rdmas_.create(fabric::RdmaState::Idle, initiator, peer, bytes, std::move(done));
-  rdmas_[id].state = step(rdmas_[id].state, fabric::RdmaEvent::StartGet);
-  cpus_.cpu(initiator, overhead_, [this, id] { on_get_issued(id); }, "btl put/get issue");
+  rdmas_[id].state = step(rdmas_[id].state, start);
+  cpus_.cpu(initiator, overhead_, [this, id, issued] { (this->*issued)(id); }, "btl put/get issue");
 }
 
 void FabricBtl::on_get_issued(std::uint32_t id) {

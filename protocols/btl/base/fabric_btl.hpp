@@ -120,6 +120,8 @@ private:
   void on_arrived(std::uint32_t id);      // ARRIVED: the next on the channel goes, the receiver's frag_overhead
   void on_received(std::uint32_t id);     // RECEIVED: the PML's callback
   // RDMA operation steps.
+  void start_rdma(int initiator, int peer, std::uint64_t bytes, Completion done, fabric::RdmaEvent start,
+                  void (FabricBtl::*issued)(std::uint32_t));  // the record, START_*, frag_overhead, then `issued`
   void on_put_issued(std::uint32_t id);  // the initiator's frag_overhead done: join the low-priority channel
   void on_get_issued(std::uint32_t id);  // ISSUED: the pull from the peer
   void on_flow_done(std::uint32_t id);   // FLOW_DONE: the initiator's frag_overhead for the completion

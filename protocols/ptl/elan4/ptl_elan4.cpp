@@ -1,6 +1,7 @@
 #include "protocols/ptl/elan4/ptl_elan4.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace ompisim::ptl::elan4 {
 
@@ -64,8 +65,7 @@ void PtlElan4::on_qdesc(std::uint32_t id) {
 void PtlElan4::on_copied(std::uint32_t id) {
   SendFrag& s = sends_[id];
   s.state = step(s.state, SendEvent::Copied);
-  cpus_.cpu(s.ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, id] { on_first_issued(id); },
-            "mca_ptl_elan4_send (QDMA)");
+  issue(s.ctx, [this, id] { on_first_issued(id); }, "mca_ptl_elan4_send (QDMA)");
 }
 
 void PtlElan4::on_first_issued(std::uint32_t id) {
@@ -156,7 +156,7 @@ void PtlElan4::matched(int ctx, const MatchHeader& h, std::uint64_t recv_req) {
   }
   // RDMA write: acknowledge with the receive buffer's E4_Addr; the sender writes.
   r.state = step(r.state, RecvEvent::MatchedWrite);
-  cpus_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, id] { on_ack_issued(id); }, "mca_ptl_elan4 rdma");
+  issue(ctx, [this, id] { on_ack_issued(id); }, "mca_ptl_elan4 rdma");
 }
 
 void PtlElan4::on_ack_issued(std::uint32_t id) {
@@ -174,6 +174,12 @@ void PtlElan4::on_fin(int ctx, std::uint32_t id) {  // the written data is there
   pml->recv_progress(ctx, h.dst, req, h.msg_bytes - h.inline_bytes);
 }
 
+// One command written by the PTL (a QDMA descriptor, an RDMA, the write scheme's ACK): the PTL's own overhead and the
+// Elan4's command issue on context `ctx`, then fn.
+void PtlElan4::issue(int ctx, Callback fn, const char* what) {
+  cpus_.cpu(ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, std::move(fn), what);
+}
+
 // RDMA operation: AWAIT_PUTGET -> ISSUING -> IN_FLIGHT -> COMPLETE, or ISSUING_CONTROL first (elan4_frag.hpp).
 void PtlElan4::start_rdma(std::uint32_t id) {
   RdmaOp& o = rdmas_[id];
@@ -184,8 +190,7 @@ void PtlElan4::start_rdma(std::uint32_t id) {
 void PtlElan4::on_putget(std::uint32_t id) {
   RdmaOp& o = rdmas_[id];
   o.state = step(o.state, RdmaEvent::PutgetReady);
-  cpus_.cpu(o.ctx, sw_.ptl_elan4_overhead + p_.cmd_issue_cost, [this, id] { on_rdma_issued(id); },
-            "mca_ptl_elan4_get (RDMA read)");
+  issue(o.ctx, [this, id] { on_rdma_issued(id); }, "mca_ptl_elan4_get (RDMA read)");
 }
 
 void PtlElan4::on_rdma_issued(std::uint32_t id) {

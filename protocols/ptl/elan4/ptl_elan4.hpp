@@ -110,6 +110,7 @@ private:
   void on_rdma_issued(std::uint32_t id);          // ISSUED: the RDMA command written, the NIC moves the data
   void on_rdma_done(int ctx, std::uint32_t id);   // DONE_*: the initiator's host saw the RDMA complete
   void on_control_issued(int ctx, std::uint32_t id);  // CONTROL_ISSUED: the host sent the FIN / FIN_ACK
+  void issue(int ctx, Callback fn, const char* what);  // ptl_elan4_overhead + cmd_issue_cost on ctx, then fn
   // The initiator's request progresses once its RDMA is done (read: the receive; write: the send).
   void rdma_progress(int ctx, const RdmaOp& o);
 
