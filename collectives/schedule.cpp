@@ -29,6 +29,10 @@ int floor_pow2(int n) {
   while (p <= n / 2) p <<= 1;
   return p;
 }
+
+void allgather_mirroring(Schedule& s, const std::vector<HalvingStep>& steps) {
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) s.round().sendrecv_to(it->peer, it->kept, it->peer, it->sent);
+}
 }  // namespace detail
 
 NodeLayout::NodeLayout(const std::vector<long long>& node_key) {

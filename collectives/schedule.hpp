@@ -66,6 +66,16 @@ void check_rank_args(const std::string& coll_algo, int me, int nranks);
 void check_root(const std::string& coll_algo, int root, int nranks);
 // Largest power of two <= n (n >= 1): opal_next_poweroftwo(n) >> 1 in coll_base_barrier.c / coll_base_allreduce.c.
 int floor_pow2(int n);
+// One step of a reduce-scatter by recursive halving: the partner, the bytes sent to it and the bytes kept (received
+// from it and reduced).
+struct HalvingStep {
+  int peer;
+  std::uint32_t sent, kept;
+};
+// The allgather by recursive doubling that mirrors a reduce-scatter by recursive halving (Rabenseifner's second half,
+// in Open MPI's redscat_allgather and MPICH's MPIR_Allreduce alike): its steps in reverse order, each with the same
+// partner, sending the part it kept and receiving the part it sent.
+void allgather_mirroring(Schedule& s, const std::vector<HalvingStep>& steps);
 }  // namespace detail
 
 struct AlgoParams;

@@ -51,22 +51,18 @@ Schedule allreduce_mpich_rabenseifner(int me, int nranks, const AlgoParams& para
   cnt.back() = b - (b / static_cast<std::uint32_t>(pof2)) * static_cast<std::uint32_t>(pof2 - 1);
   auto real = [&](int nr) { return nr < rem ? nr * 2 + 1 : nr + rem; };
   Span held{0, pof2};
-  std::vector<std::pair<Span, Span>> steps;  // (sent, kept) of each reduce-scatter step
+  std::vector<detail::HalvingStep> steps;
   for (int mask = 1; mask < pof2; mask <<= 1) {
     const int nd = newrank ^ mask;
     const int mid = held.lo + (held.hi - held.lo) / 2;
     Span lower{held.lo, mid}, upper{mid, held.hi};
     Span sent = newrank < nd ? upper : lower, kept = newrank < nd ? lower : upper;
-    s.round().sendrecv_to(real(nd), span_bytes(cnt, sent), real(nd), span_bytes(cnt, kept));
-    steps.emplace_back(sent, kept);
+    const detail::HalvingStep step{real(nd), span_bytes(cnt, sent), span_bytes(cnt, kept)};
+    s.round().sendrecv_to(step.peer, step.sent, step.peer, step.kept);
+    steps.push_back(step);
     held = kept;
   }
-  int i = static_cast<int>(steps.size());
-  for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
-    const auto& [sent, kept] = steps[static_cast<std::size_t>(--i)];
-    const int nd = newrank ^ mask;
-    s.round().sendrecv_to(real(nd), span_bytes(cnt, kept), real(nd), span_bytes(cnt, sent));
-  }
+  detail::allgather_mirroring(s, steps);
   if (me < 2 * rem) s.round().send_blocking(me - 1, b);
   return s;
 }

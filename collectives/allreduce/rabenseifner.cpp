@@ -23,7 +23,6 @@
 
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace ompisim::coll {
@@ -53,22 +52,17 @@ Schedule allreduce_rabenseifner(int me, int nranks, const AlgoParams& params) {
     vrank = me / 2;
   }
   auto real = [&](int v) { return v < rem ? v * 2 : v + rem; };
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> steps;  // (sent, kept) bytes of each reduce-scatter step
+  std::vector<detail::HalvingStep> steps;
   std::uint32_t w = n;
   for (int mask = 1; mask < pof2; mask <<= 1) {
     const int dest = real(vrank ^ mask);
     const std::uint32_t left = w / 2, right = w - left;
     const std::uint32_t sent = me < dest ? right : left, kept = me < dest ? left : right;
     s.round().sendrecv_to(dest, sent, dest, kept);
-    steps.emplace_back(sent, kept);
+    steps.push_back({dest, sent, kept});
     w = kept;
   }
-  int i = static_cast<int>(steps.size());
-  for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
-    const auto& [sent, kept] = steps[static_cast<std::size_t>(--i)];
-    const int dest = real(vrank ^ mask);
-    s.round().sendrecv_to(dest, kept, dest, sent);
-  }
+  detail::allgather_mirroring(s, steps);
   if (me < 2 * rem) s.round().send_blocking(me + 1, n);
   return s;
 }
