@@ -48,7 +48,7 @@ struct SoftwareParams {
   Sourced shm_overhead;            // libfabric shm provider: command queue entry, poll
   Sourced gpu_ipc_open_cost;       // hipIpcOpenMemHandle on first use of a peer's GPU buffer (then cached)
   Sourced gpu_copy_latency;        // launch + completion of one GPU copy (hipMemcpyAsync on the IPC mapping)
-  Sourced linkx_overhead;          // LINKx: provider choice, shared queues, software tag matching
+  Sourced linkx_overhead;          // LINKx, per call: provider choice and queue insert; a receive's match and CQ write
   Sourced pml_cm_overhead;         // pml/cm + mtl/ofi request management, fi_tsend/fi_trecv, CQ read
   Sourced mpich_overhead;          // Cray MPICH (CH4, OFI netmod / shm) per message
   // Cray MPICH's own on-node path (closed: a black box whose costs are fitted, protocols/native/README.md)
@@ -65,7 +65,8 @@ struct SoftwareParams {
     v(shm_overhead, {"shm_overhead", Dim::Time, "shm provider host cost per message per side", 0, 1e-4});
     v(gpu_ipc_open_cost, {"gpu_ipc_open_cost", Dim::Time, "GPU IPC handle open, first use of a peer buffer", 0, 1});
     v(gpu_copy_latency, {"gpu_copy_latency", Dim::Time, "GPU copy launch and completion", 0, 1e-3});
-    v(linkx_overhead, {"linkx_overhead", Dim::Time, "LINKx per message per side (routing, software matching)", 0, 1e-4});
+    v(linkx_overhead, {"linkx_overhead", Dim::Time,
+                       "LINKx per call (send/recv post; a received message's match and shared CQ write)", 0, 1e-4});
     v(pml_cm_overhead, {"pml_cm_overhead", Dim::Time, "pml/cm + mtl/ofi per message per side", 0, 1e-4});
     v(mpich_overhead, {"mpich_overhead", Dim::Time, "Cray MPICH per message per side", 0, 1e-4});
     v(mpich_smp_single_copy_size, {"mpich_smp_single_copy_size", Dim::Bytes,

@@ -203,7 +203,12 @@ void CxiProvider::on_host_matched(std::uint64_t id) {
   CxiMsg& m = msgs_.at(id);
   RxEntry* e = nullptr;
   if (owner_->get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0) {
-    matched(id, e, false);
+    if (standalone()) {
+      matched(id, e, false);
+      return;
+    }
+    m.entry = e;
+    peer_request(id);
     return;
   }
   e->peer_context = id;
@@ -358,8 +363,28 @@ void CxiProvider::on_recv_posted(std::uint64_t pid) {
 }
 
 int CxiProvider::start_tag(RxEntry* e) {
-  matched(unexpected_record(msgs_, *e, "cxi", "start_tag"), e, false);
+  const std::uint64_t id = unexpected_record(msgs_, *e, "cxi", "start_tag");
+  if (standalone()) {  // the provider's own fi_trecv set its request up (cxip_recv_common)
+    matched(id, e, false);
+    return 0;
+  }
+  msgs_.at(id).entry = e;
+  peer_request(id);
   return 0;
+}
+
+// A peer of an owner's shared receive queue has no request of its own for the receive the owner matched (the owner's
+// fi_trecv never reached this provider): libfabric prov/cxi cxip_process_srx_ux_matcher (the get_tag match at
+// arrival) and cxip_unexp_start (the owner's start_tag) call cxip_recv_req_init, the set-up that the standalone
+// provider's fi_trecv does at post (cxip_recv_common: cxip_recv_req_init, then cxip_recv_req_queue): a request from
+// the event queue's pool and the user buffer mapped through the MR cache (cxip_recv_req_alloc, cxip_ep_obj_map).
+// Priced as the provider's fi_trecv (host_overhead), on the target's CPU, before the copy.
+void CxiProvider::peer_request(std::uint64_t id) {
+  n_.add(CxiStat::PeerRecvRequests);
+  cpus_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id] {
+    CxiMsg& m = msgs_.at(id);
+    matched(id, m.entry, false);
+  }, "cxip_recv_req_init (peer)");
 }
 
 int CxiProvider::discard_tag(RxEntry* e) {

@@ -12,9 +12,9 @@ namespace ompisim::ofi::cxi {
 // In kCxiStatistics' order; Inject, Eager, Rendezvous in SendProtocol's order (cxi_protocol.hpp).
 enum class CxiStat : std::uint8_t {
   Inject, Eager, Rendezvous, Loopback, Unexpected, HostMatched, Truncate, RdzvGets, FcDrops, FcRecoveries, FcResends,
-  Discards
+  Discards, PeerRecvRequests
 };
-inline constexpr std::array<StatisticInfo, 12> kCxiStatistics{{
+inline constexpr std::array<StatisticInfo, 13> kCxiStatistics{{
     {"cxi_inject", "messages", "sends by the inject protocol (fi_tsend within the inject size, and fi_tinject)", true},
     {"cxi_eager", "messages", "sends by the eager protocol (payload with the header)", true},
     {"cxi_rendezvous", "messages", "sends by the rendezvous protocol (the target pulls the payload)", true},
@@ -29,6 +29,8 @@ inline constexpr std::array<StatisticInfo, 12> kCxiStatistics{{
     {"cxi_fc_resends", "messages", "dropped messages sent again after a recovery", true},
     {"cxi_discards", "messages", "unexpected messages the owner's queue had discarded (fi_peer discard_tag)",
      true},
+    {"cxi_peer_recv_requests", "receives", "receive requests set up at the match as a peer of an owner's queue "
+     "(LINKx: cxip_recv_req_init at get_tag or start_tag)", true},
 }};
 
 }  // namespace ompisim::ofi::cxi

@@ -9,19 +9,31 @@ Linkx::Linkx(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, double
     : sim_(sim), ctx_(contexts), cpus_(cpus), overhead_(overhead), shm_(shm), cxi_(cxi) {
   // Link order "shm+cxi": the shared queues are registered with each core provider (the owner callbacks).
   CqOwnerOps owner;
-  owner.write = [this](const CqEntry& e) {
-    counters_.add(LinkxStat::CqWrites);
-    if (keep_cq_log) {
-      cq_log_.push_back(e);
-      cq_times_.push_back(sim_.now());
-    }
-    if (consumer_.write) consumer_.write(e);
-  };
+  owner.write = [this](const CqEntry& e) { on_cq_write(e); };
   owner.writeerr = owner.write;
   shm_index_ = srx_.add_peer(&shm_);
   cxi_index_ = srx_.add_peer(&cxi_);
   shm_.bind_peer(&srx_, shm_index_, owner);
   cxi_.bind_peer(&srx_, cxi_index_, owner);
+}
+
+void Linkx::on_cq_write(const CqEntry& e) {
+  counters_.add(LinkxStat::CqWrites);
+  if (keep_cq_log) {
+    cq_log_.push_back(e);
+    cq_times_.push_back(sim_.now());
+  }
+  if (!(e.flags & CqEntry::Recv)) {
+    if (consumer_.write) consumer_.write(e);
+    return;
+  }
+  // lnx_get_tag's match and lnx_peer_cq_write, read back through the util CQ (lnx_cq_progress polls every core CQ).
+  const std::uint32_t i = arriving_.create(e);
+  cpus_.cpu(e.rank, overhead_, [this, i] {
+    const CqEntry entry = arriving_[i];
+    arriving_.erase(i);
+    if (consumer_.write) consumer_.write(entry);
+  }, "lnx_get_tag + shared CQ (LINKx, recv)");
 }
 
 std::string Linkx::address(int rank) const {

@@ -6,7 +6,17 @@
 //     (fi_ops_cq_owner.write); the log keeps every entry in completion order (cq_log, for tests);
 //   - the shared receive queue (SharedRxQueue): software tag matching for all core providers, ANY_SOURCE resolved
 //     by whichever provider calls get_tag first.
-// Per message on each side it costs software.linkx_overhead (provider choice, queue walk, CQ write).
+// Its cost, software.linkx_overhead, is paid per LINKx call on the calling rank's CPU: each fi_tsend / fi_tinject /
+// fi_trecv (lnx_tsend, lnx_tinject, lnx_trecv: the peer table lookup, lnx_select_send_pathway /
+// lnx_select_recv_pathway, the unexpected-queue search and the receive entry's allocation and insertion), and, for a
+// received message, the owner work at its arrival on the target's CPU before the completion reaches the consumer: the
+// core provider's get_tag into the shared receive queue (lnx_get_tag: lock, queue walk with lnx_match_common and
+// the core provider's address match) and the completion through the shared CQ (lnx_peer_cq_write -> ofi_cq_write
+// into LINKx's util CQ, read back by the consumer's fi_cq_read, whose util-CQ progress, lnx_cq_progress, reads
+// every core provider's CQ: shm's, empty, as well as cxi's). Sources: libfabric prov/lnx (lnx_ops.c, lnx_cq.c of
+// 0fbf4f40c, the first upstream commit; the paper's ornl-branch SHA 38df9f668 is not public, its December 2022
+// predecessor amirshehataornl/libfabric ornl prov/linkx has the same structure: linkx_cq.c lnx_cq_progress,
+// linkx_ep.c lnx_match_common).
 // LIMITATIONS: tagged operations only (as fi_lnx(7)); one link (no multi-rail selection); no address vector sizes.
 #pragma once
 #include "core/slab.hpp"
@@ -58,6 +68,9 @@ private:
   };
   void on_send(std::uint32_t i, bool inject);
   void on_recv(std::uint32_t i);
+  // A core provider's completion in the shared CQ: logged, then a receive's reaches the consumer after LINKx's
+  // arrival work on the target's CPU (see above); a send's at once.
+  void on_cq_write(const CqEntry& e);
 
   Simulator& sim_;
   const Contexts& ctx_;
@@ -67,6 +80,7 @@ private:
   cxi::CxiProvider& cxi_;
   SharedRxQueue srx_;
   Slab<Call> calls_;
+  Slab<CqEntry> arriving_;  // receive completions while the target pays LINKx's arrival work
   int shm_index_ = 0, cxi_index_ = 0;
   CqOwnerOps consumer_;
   std::vector<CqEntry> cq_log_;

@@ -349,3 +349,50 @@ TEST_CASE("ofi/cxi: hardware vs software tag matching of the provider alone", "[
   CHECK(cxi::CxiConfig::from(slingshot::nic(*swm).p, slingshot::nic(*swm).software, machine_mca(*swm).get<cxi::CxiMca>())
             .software_matching);
 }
+
+// Configuration: crusher, 2 ranks on 2 nodes (cores 1), LINKx over shm and cxi; rank 1 posts an 8 B receive (context
+//                10) long before rank 0 sends it (posted, then arriving); then rank 0 sends tag 2 before rank 1 posts
+//                its receive (context 11: arriving, then posted). Same on one node (ranks 0 and 1 of a 2-rank node).
+// Expected:      each receive reaches the consumer software.linkx_overhead after the core provider wrote it into the
+//                shared CQ (lnx_get_tag + lnx_peer_cq_write, read back through LINKx's util CQ, on the target's CPU);
+//                a send's completion reaches it at once. Off the node the cxi peer sets up one receive request per
+//                matched receive (cxip_recv_req_init, expected and unexpected alike: cxi_peer_recv_requests == 2);
+//                on the node it sets up none.
+// How validated: the LINKx CQ log times against the consumer's times on the DES engine; the counters.
+TEST_CASE("ofi/linkx: a received message pays LINKx's arrival work; the cxi peer sets up its receive request",
+          "[unit][ofi]") {
+  for (const int rpn : {1, 2}) {
+    CrusherJob j(2, rpn);
+    const auto& n = slingshot::nic(*j.machine);
+    cxi::CxiProvider cxi(j.sim, j.world->contexts(), j.world->cpus(), j.world->fabric(),
+                         cxi::CxiConfig::from(n.p, n.software, j.mca.get<cxi::CxiMca>()));
+    shm::ShmConfig sc;
+    sc.overhead = n.software.shm_overhead;
+    sc.inject_size = j.mca.get<shm::ShmMca>().shm_inject_size;
+    shm::ShmProvider shm(j.sim, j.world->contexts(), j.world->cpus(), sc);
+    linkx::Linkx lx(j.sim, j.world->contexts(), j.world->cpus(), n.software.linkx_overhead, shm, cxi);
+    lx.keep_cq_log = true;
+    std::map<std::uint64_t, double> got;  // context -> time the consumer saw it
+    CqOwnerOps consumer;
+    consumer.write = [&](const CqEntry& e) { got[e.context] = j.sim.now(); };
+    lx.set_cq(consumer);
+    lx.trecv(1, 0, 1, 8, Buffer{}, 10);
+    j.sim.after(10e-6, [&] { lx.tsend(0, 1, 1, 8, Buffer{}, 20); });
+    j.sim.after(20e-6, [&] { lx.tsend(0, 1, 2, 8, Buffer{}, 21); });
+    j.sim.after(40e-6, [&] { lx.trecv(1, 0, 2, 8, Buffer{}, 11); });
+    j.sim.run();
+    REQUIRE(got.size() == 4);
+    const double lo = n.software.linkx_overhead.value;
+    for (std::size_t k = 0; k < lx.cq_log().size(); ++k) {
+      const CqEntry& e = lx.cq_log()[k];
+      const double waited = got.at(e.context) - lx.cq_log_times()[k];
+      INFO("rpn " << rpn << ", context " << e.context);
+      CHECK(waited == Approx((e.flags & CqEntry::Recv) ? lo : 0.0).margin(1e-12));
+    }
+    std::map<std::string, std::uint64_t> c;
+    lx.add_counters(c);
+    CHECK(c["linkx_matched_expected"] == 1);
+    CHECK(c["linkx_matched_unexpected"] == 1);
+    CHECK(c["cxi_peer_recv_requests"] == (rpn == 1 ? 2u : 0u));
+  }
+}
