@@ -37,6 +37,9 @@ expect_input_error part_of_paper_name "key 'Elan4': no reference data for this p
 expect_input_error misspelled_validate_paper "did you mean 'slingshot-ex'" validate --paper slingshotex
 expect_input_error no_such_paper "key 'myrinet': no reference data for this paper (papers: " validate --paper myrinet
 expect_input_error empty_paper "--paper: empty value" validate --paper ""
+# --samples is bounded: 1e8 samples ended in std::bad_alloc (exit 3) after a minute, before any run
+expect_input_error too_many_samples "key '100000000': must be 0 to 1000 (each sample reruns every scenario of the paper)" validate --paper gemini-xe-xk --samples 100000000
+expect_input_error negative_samples "key '-1': must be 0 to 1000" validate --paper gemini-xe-xk --samples -1
 expect_input_error empty_free "--free: empty value" calibrate --paper qsnet-elan4 --free ""
 expect_input_error misspelled_paper "did you mean 'seastar-portals'" calibrate --paper seastar-portal
 # calibrate fits the machine the paper's calibration points run on: another is refused before any run, naming it
