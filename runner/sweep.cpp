@@ -210,6 +210,15 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
   g.engine = engine;
   const Json doc = load_json_file(file);
   ObjectReader r(doc, file, "");
+  // A scenario given where a grid belongs: said as such, not as its first key unknown to a grid.
+  if (doc.is_object() && doc.contains("machine") && doc.contains("benchmark") && !doc.contains("base") &&
+      !doc.contains("provenance"))
+    r.fail("base", fmt::format("a scenario, not a sweep grid: run it with `ompisim run {}`, or sweep it with a grid "
+                               "{{\"base\": \"{}\", \"axes\": {{...}}}} (`ompisim schema grid`; grids to copy: "
+                               "scenarios/examples/)", name, name));
+  if (doc.is_object() && doc.contains("provenance") && !doc.contains("base"))
+    r.fail("provenance", "a result (what `ompisim run` or `ompisim sweep` writes), not a sweep grid: `ompisim compare` "
+                         "compares results");
   r.finish(sweep_grid_keys());  // unknown keys first, with a did-you-mean
   Json base;
   if (!r.has("base")) r.fail("base", "a sweep needs a base scenario (a file name or an object)");
