@@ -7,6 +7,7 @@
 #include "core/signals.hpp"
 #include "core/units.hpp"
 #include "engine/version.hpp"
+#include "runner/isolate.hpp"
 #include "runner/report.hpp"
 #include "tools/ompisim/mpi_launch.hpp"
 
@@ -14,6 +15,7 @@
 #include <exception>
 #include <fmt/format.h>
 #include <iostream>
+#include <new>
 #include <unistd.h>
 
 #ifndef OMPISIM_VERSION
@@ -226,6 +228,10 @@ int run_selected(CLI::App& app, Context& ctx) {
     if (ctx.out) ctx.out->discard_if_unused();
     std::cerr << "ompisim: " << e.what() << ", stopped (finished results are kept)\n";
     return e.exit_status();
+  } catch (const std::bad_alloc&) {  // in this process (a simulation process's is out_of_memory_text already)
+    if (ctx.out) ctx.out->discard_if_unused();
+    std::cerr << "ompisim: error: " << out_of_memory_text() << "\n";
+    return 3;
   } catch (const std::exception& e) {
     if (ctx.out) ctx.out->discard_if_unused();
     if (interrupt_signal()) {  // e.g. gnuplot or git killed by the same Ctrl-C, or an input check it cut short
