@@ -31,6 +31,10 @@ check fractional_count "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"mca\": {\"pm
 check count_number "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"mca\": {\"pml_ob1_send_pipeline_depth\": 1.5}}" "key 'mca.pml_ob1_send_pipeline_depth': expected a count (a whole number, e.g. 4), got 1.5"
 # a number beyond a double's range, or one whose value in base units overflows, is named as such
 check huge_unit_number "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"engine_window\": \"1e999 us\"}" "key 'engine_window': '1e999 us': the number is beyond the range of a double"
+# a whole number above 2^63 - 1 is named as given, not wrapped to a negative value ("value -1 is out of range")
+check u64_ranks "{$B, \"ranks\": 18446744073709551615}" "key 'ranks': value 18446744073709551615 is beyond the largest whole number read (9223372036854775807)$"
+check u64_node "{$B, \"ranks\": 2, \"nodes\": [0, 10000000000000000000]}" "key 'nodes\[1\]': value 10000000000000000000 is beyond the largest whole number read"
+check u64_size_param "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"mca\": {\"btl_ugni_smsg_limit\": 18446744073709551615}}" "key 'mca.btl_ugni_smsg_limit': value 18446744073709551615 is beyond the largest whole number read"
 # an unknown --paper lists the papers there are, with a did-you-mean when one is close or holds it (one paper only)
 expect_input_error unknown_paper "key 'gemini': no reference data for this paper (did you mean 'gemini-xe-xk'?) (papers: gemini-xe-xk, heterogeneous, qsnet-elan4, seastar-portals, slingshot-ex)" validate --paper gemini
 expect_input_error part_of_paper_name "key 'Elan4': no reference data for this paper (did you mean 'qsnet-elan4'?)" validate --paper Elan4
