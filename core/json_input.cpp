@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <fcntl.h>
@@ -229,9 +230,21 @@ std::optional<std::string> ObjectReader::opt_str(const std::string& key) {
   return str(key);
 }
 
+namespace {
+// A whole number above the largest long long (JSON's unsigned 64-bit range): read as long long it would wrap to a
+// negative value and be echoed as one ("value -1 is out of range" for 18446744073709551615).
+bool beyond_long_long(const Json& v) {
+  return v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX);
+}
+std::string beyond_long_long_text(const Json& v) {
+  return fmt::format("value {} is beyond the largest whole number read ({})", v.dump(), LLONG_MAX);
+}
+}  // namespace
+
 long long ObjectReader::integer(const std::string& key, long long min, long long max) {
   auto& v = need(key);
   if (!v.is_number_integer()) fail(key, fmt::format("expected an integer, got {} ({})", v.type_name(), v.dump()));
+  if (beyond_long_long(v)) fail(key, beyond_long_long_text(v));
   long long x = v.get<long long>();
   if (x < min || x > max) fail(key, fmt::format("value {} is out of range [{}, {}]", x, min, max));
   return x;
@@ -250,6 +263,7 @@ double ObjectReader::number(const std::string& key, double min, double max) {
 }
 
 double json_quantity(const Json& v, Dim d, const std::string& file, const std::string& key) {
+  if ((d == Dim::Bytes || d == Dim::Count) && beyond_long_long(v)) throw InputError(file, key, beyond_long_long_text(v));
   if (d == Dim::Bytes && v.is_number_integer()) return static_cast<double>(v.get<long long>());
   if (d == Dim::Count && v.is_number_integer()) return static_cast<double>(v.get<long long>());
   if (d == Dim::Ratio && v.is_number()) return v.get<double>();
@@ -299,6 +313,7 @@ std::vector<long long> ObjectReader::int_list(const std::string& key, long long 
   for (size_t i = 0; i < v.size(); ++i) {
     if (!v[i].is_number_integer())
       fail(key + "[" + std::to_string(i) + "]", fmt::format("expected an integer, got {}", v[i].dump()));
+    if (beyond_long_long(v[i])) fail(key + "[" + std::to_string(i) + "]", beyond_long_long_text(v[i]));
     long long x = v[i].get<long long>();
     if (x < min || x > max)
       fail(key + "[" + std::to_string(i) + "]", fmt::format("value {} is out of range [{}, {}]", x, min, max));

@@ -21,6 +21,16 @@ inline constexpr std::size_t kMaxSizes = 256;
 // Rank counts in one sweep and radices in one radix sweep: each entry (x each radix) is one simulation process.
 inline constexpr std::size_t kMaxRankList = 64;
 inline constexpr std::size_t kMaxRadixList = 32;
+// Latin-hypercube samples per paper (validate --samples): each sample reruns the paper's scenarios (1 to 4 min per
+// paper on this 2-core machine), so 1000 is days of CPU; the bound keeps the sample table (samples x dimensions)
+// from exhausting memory before the first run.
+inline constexpr int kMaxIntervalSamples = 1000;
+// A machine file's node type: NUMA nodes per node (packages x numa_per_package) and cores per node. A node's memory
+// resources are keyed by a 16-bit index and the links between its NUMA nodes (and packages) are one per ordered
+// pair, so 256 NUMA nodes (65,536 pairs) is the most that index holds; the largest single-image nodes built (SGI UV
+// 3000: 256 sockets, 4,096 cores) fit both bounds.
+inline constexpr long long kMaxNumaPerNode = 256;
+inline constexpr long long kMaxCoresPerNode = 1 << 20;
 // A neighbour job (scenario "neighbour_job"): its nodes, and its endless transfers (each one SimGrid comm for the whole
 // run, and SimGrid 3.32 scans its in-flight comms on every completion).
 inline constexpr std::size_t kMaxNeighbourNodes = 65536;

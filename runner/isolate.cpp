@@ -7,9 +7,12 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <fmt/format.h>
+#include <new>
 #include <string>
 #include <poll.h>
 #include <stdexcept>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,6 +39,9 @@ void write_all(int fd, const std::string& s) {
   } catch (const InputError& e) {
     out = std::string("IE") + e.file() + '\0' + e.key() + '\0' + e.reason();  // rebuilt as it was by the parent
     code = 2;
+  } catch (const std::bad_alloc&) {
+    out = "ER" + out_of_memory_text();
+    code = 3;
   } catch (const std::exception& e) {
     out = std::string("ER") + e.what();
     code = 3;
@@ -87,6 +93,14 @@ std::string collect(pid_t pid, int fd) {
 }
 
 }  // namespace
+
+std::string out_of_memory_text() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return fmt::format("out of memory (std::bad_alloc) at {:.0f} MiB of peak memory: the run needs more memory than "
+                     "the process could get (fewer ranks or a smaller machine, or more memory: ulimit -v, the host's)",
+                     static_cast<double>(u.ru_maxrss) / 1024.0);
+}
 
 std::string run_isolated(const std::function<std::string()>& fn) {
   // OMPISIM_NO_FORK=1: run in this process (for heap profilers and debuggers, which follow one process); a crash or

@@ -11,6 +11,11 @@ namespace ompisim {
 // SIGINT / SIGTERM the child is killed and Interrupted is thrown.
 std::string run_isolated(const std::function<std::string()>& fn);
 
+// The error text of a process that ran out of memory (std::bad_alloc), said as such with this process's peak memory,
+// in place of the bare "std::bad_alloc": a run too large for the memory it could get (exit status 3, as a simulation
+// process that died; the input was not refused because its memory need is not known before it runs).
+std::string out_of_memory_text();
+
 // A child forked at construction that waits for its input, then runs fn(input) and hands back what fn returns (errors
 // and interrupts as run_isolated). For work whose input is known only after something the child must not inherit: an
 // MPI sweep forks its point runner before MPI_Init, so no process that initialised MPI ever forks (tools/ompisim/

@@ -108,6 +108,17 @@ Scenario load_scenario(const std::string& name) {
     throw InputError(file, "base",
                      fmt::format("a sweep grid (a base scenario and axes), not a scenario: run it with `ompisim sweep {}` "
                                  "(`ompisim describe {}` lists its points)", name, name));
+  if (j.is_object() && j.contains("points") && j.contains("provenance"))
+    throw InputError(file, "points",
+                     fmt::format("a result file (what `ompisim run` writes), not a scenario: its scenario is its "
+                                 "provenance.scenario_file{}; `ompisim compare` compares results",
+                                 j["provenance"].is_object() && j["provenance"].value("scenario_file", Json()).is_string()
+                                     ? " (" + j["provenance"]["scenario_file"].get<std::string>() + ")"
+                                     : ""));
+  if (j.is_object() && j.contains("node_types") && j.contains("networks") && !j.contains("benchmark"))
+    throw InputError(file, "node_types",
+                     "a machine file, not a scenario: give it to a scenario with `ompisim run SCENARIO.json "
+                     "--machine-file " + name + "` (`ompisim describe " + name + "` prints its parameters)");
   return scenario_from_json(j, file);
 }
 

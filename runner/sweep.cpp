@@ -202,6 +202,18 @@ static void refuse_repeated_points(const std::vector<Json>& assignments, const O
                                                            i + 1, assignments[i].dump(), at->second + 1));
 }
 
+// A scenario or a result given where a grid belongs: said as such, not as its first key unknown to a grid.
+static void refuse_other_kinds(const Json& doc, const ObjectReader& r, const std::string& name) {
+  if (!doc.is_object() || doc.contains("base")) return;
+  if (doc.contains("provenance"))
+    r.fail("provenance", "a result (what `ompisim run` or `ompisim sweep` writes), not a sweep grid: `ompisim compare` "
+                         "compares results");
+  if (doc.contains("machine") && doc.contains("benchmark"))
+    r.fail("base", fmt::format("a scenario, not a sweep grid: run it with `ompisim run {}`, or sweep it with a grid "
+                               "{{\"base\": \"{}\", \"axes\": {{...}}}} (`ompisim schema grid`; grids to copy: "
+                               "scenarios/examples/)", name, name));
+}
+
 SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const std::string& engine) {
   const std::string file = data_path(name);  // as given, else in the installed data (scenarios/examples/...)
   SweepGrid g;
@@ -210,6 +222,7 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
   g.engine = engine;
   const Json doc = load_json_file(file);
   ObjectReader r(doc, file, "");
+  refuse_other_kinds(doc, r, name);
   r.finish(sweep_grid_keys());  // unknown keys first, with a did-you-mean
   Json base;
   if (!r.has("base")) r.fail("base", "a sweep needs a base scenario (a file name or an object)");

@@ -2,6 +2,8 @@
 // buses, GPU models, NICs, GPUs and GPU links, each key checked and named in errors. See node_type.hpp.
 #include "platform/node/node_type.hpp"
 
+#include "core/limits.hpp"
+
 #include <fmt/format.h>
 #include <stdexcept>
 #include <string>
@@ -78,6 +80,15 @@ NodeType NodeType::from_json(const Json& node, const std::string& file, const st
   s.packages = read_count(r, "packages", "package");
   s.numa_per_package = read_count(r, "numa_per_package", "NUMA node per package");
   s.cores_per_numa = read_count(r, "cores_per_numa", "core per NUMA node");
+  const long long numa = static_cast<long long>(s.packages) * s.numa_per_package;
+  if (numa > limits::kMaxNumaPerNode)
+    r.fail(s.packages > limits::kMaxNumaPerNode ? "packages" : "numa_per_package", fmt::format("{} packages x {} NUMA nodes per package = {} NUMA nodes per node, above the "
+                                           "limit of {} (core/limits.hpp)", s.packages, s.numa_per_package, numa,
+                                           limits::kMaxNumaPerNode));
+  if (numa * s.cores_per_numa > limits::kMaxCoresPerNode)
+    r.fail("cores_per_numa", fmt::format("{} NUMA nodes x {} cores per NUMA node = {} cores per node, above the limit "
+                                         "of {} (core/limits.hpp)", numa, s.cores_per_numa, numa * s.cores_per_numa,
+                                         limits::kMaxCoresPerNode));
   (void)r.opt_str("source");
 
   MemoryParams memory;

@@ -31,12 +31,19 @@ check fractional_count "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"mca\": {\"pm
 check count_number "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"mca\": {\"pml_ob1_send_pipeline_depth\": 1.5}}" "key 'mca.pml_ob1_send_pipeline_depth': expected a count (a whole number, e.g. 4), got 1.5"
 # a number beyond a double's range, or one whose value in base units overflows, is named as such
 check huge_unit_number "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"engine_window\": \"1e999 us\"}" "key 'engine_window': '1e999 us': the number is beyond the range of a double"
+# a whole number above 2^63 - 1 is named as given, not wrapped to a negative value ("value -1 is out of range")
+check u64_ranks "{$B, \"ranks\": 18446744073709551615}" "key 'ranks': value 18446744073709551615 is beyond the largest whole number read (9223372036854775807)$"
+check u64_node "{$B, \"ranks\": 2, \"nodes\": [0, 10000000000000000000]}" "key 'nodes\[1\]': value 10000000000000000000 is beyond the largest whole number read"
+check u64_size_param "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"mca\": {\"btl_ugni_smsg_limit\": 18446744073709551615}}" "key 'mca.btl_ugni_smsg_limit': value 18446744073709551615 is beyond the largest whole number read"
 # an unknown --paper lists the papers there are, with a did-you-mean when one is close or holds it (one paper only)
 expect_input_error unknown_paper "key 'gemini': no reference data for this paper (did you mean 'gemini-xe-xk'?) (papers: gemini-xe-xk, heterogeneous, qsnet-elan4, seastar-portals, slingshot-ex)" validate --paper gemini
 expect_input_error part_of_paper_name "key 'Elan4': no reference data for this paper (did you mean 'qsnet-elan4'?)" validate --paper Elan4
 expect_input_error misspelled_validate_paper "did you mean 'slingshot-ex'" validate --paper slingshotex
 expect_input_error no_such_paper "key 'myrinet': no reference data for this paper (papers: " validate --paper myrinet
 expect_input_error empty_paper "--paper: empty value" validate --paper ""
+# --samples is bounded: 1e8 samples ended in std::bad_alloc (exit 3) after a minute, before any run
+expect_input_error too_many_samples "key '100000000': must be 0 to 1000 (each sample reruns every scenario of the paper)" validate --paper gemini-xe-xk --samples 100000000
+expect_input_error negative_samples "key '-1': must be 0 to 1000" validate --paper gemini-xe-xk --samples -1
 expect_input_error empty_free "--free: empty value" calibrate --paper qsnet-elan4 --free ""
 expect_input_error misspelled_paper "did you mean 'seastar-portals'" calibrate --paper seastar-portal
 # calibrate fits the machine the paper's calibration points run on: another is refused before any run, naming it

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Configuration: Cielo's machine file with one mistake each (unknown NIC kind, topology kind, route policy; a node type
-#                without cores; a NIC on a NUMA node the node lacks; an unknown key in a network, a network without a
+#                without cores, or with more NUMA nodes or cores than core/limits.hpp allows; a NIC on a NUMA node the node lacks; an unknown key in a network, a network without a
 #                NIC, a topology giving its own node count, a node_list naming an unknown type or a count <= 0, more
 #                ports per node than the node type has NICs, a NIC naming an unknown network, a bad arch record, a key
 #                of the old shape; a misspelled or missing NIC parameter; a parameter's status or note not a string; a short --set name that two networks share;
@@ -32,6 +32,12 @@ machine misspelled_param "$G[\"nic\"][\"bte_bandwith\"] = $G[\"nic\"].pop(\"bte_
 machine missing_param "$G[\"nic\"].pop(\"fma_pio_bandwidth\")" "key 'networks.gemini.nic.fma_pio_bandwidth': required parameter is missing (CPU to FMA window payload rate (SMSG, FMA put))$"
 machine route_policy "$G[\"topology\"][\"routing\"] = \"valiant\"" "networks.gemini.topology.routing.*valiant"
 machine no_cores "$N[\"cores_per_numa\"] = 0" "node_types.compute.cores_per_numa"
+# a node shape past the bounds of core/limits.hpp: 300 packages were accepted and their 90,000 package pairs overran
+# the 16-bit resource index of a node (packages=10,000 ended in std::bad_alloc, exit 3, after 2 GB); a core count per
+# node past 2^20 is refused as well
+machine many_packages "$N[\"packages\"] = 300" "key 'node_types.compute.packages': 300 packages x 2 NUMA nodes per package = 600 NUMA nodes per node, above the limit of 256"
+machine many_numa "$N[\"numa_per_package\"] = 129" "key 'node_types.compute.numa_per_package': 2 packages x 129 NUMA nodes per package = 258 NUMA nodes per node, above the limit of 256"
+machine many_cores "$N[\"cores_per_numa\"] = 300000" "key 'node_types.compute.cores_per_numa': 4 NUMA nodes x 300000 cores per NUMA node = 1200000 cores per node, above the limit of 1048576"
 machine base_path 'j["base"] = "../../../etc/passwd"' "key 'base'"
 machine nic_numa "$N[\"buses\"] = {\"ht\": {\"bandwidth\": {\"value\": \"9.6 GB/s\", \"source\": \"t\"}, \"latency\": {\"value\": \"0.1 us\", \"source\": \"t\"}}}; $N[\"nics\"] = [{\"network\": \"gemini\", \"numa\": 4, \"bus\": \"ht\"}]" "node_types.compute.nics\[0\].numa"
 machine network_key "$G[\"topolgy\"] = {}" "key 'networks.gemini.topolgy': unknown key (did you mean 'topology'?)"

@@ -2,6 +2,9 @@
 # Bounded input. Configuration: deep nesting, /dev/zero, a FIFO, a folder, a file above the size limit,
 # 1e400, duplicate keys, lists above their limits. Expected: exit 2 naming the file (and key), quickly and without
 # growing: each case runs under a 10 s timeout and a 512 MB address-space limit. How validated: lib_check.sh.
+# And a run within the limits too large for the memory it can get (1,048,576 ranks on the loggp machine under a
+# 500 MB address-space limit): exit 3 with one line saying it ran out of memory and at what peak, not a bare
+# "std::bad_alloc"; no output folder (not under ASan, whose allocator aborts instead of throwing).
 set -u
 BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 . "$(dirname "$0")/lib_check.sh"
@@ -33,4 +36,12 @@ ranks=$(python3 -c "print(','.join(str(2*i+2) for i in range(65)))")
 check many_ranks "{$B, \"benchmark\": {\"name\": \"barrier_loop\"}, \"ranks\": [$ranks]}" "key 'ranks'.*limit of 64"
 radix=$(python3 -c "print(','.join(str(i+2) for i in range(33)))")
 check many_radices "{$B, \"benchmark\": {\"name\": \"barrier_loop\", \"radix\": [$radix]}, \"ranks\": 4}" "key 'benchmark.radix'.*limit of 32"
+if ! ldd "$BIN" | grep -q libasan; then
+  printf '%s' '{"machine": "loggp", "stack": "loggp", "benchmark": {"name": "barrier_loop", "algorithm": "tuned", "iterations": 1, "skip": 0}, "ranks": 1048576}' > "$t/oom.json"
+  (ulimit -v 500000; timeout 30 "$BIN" run "$t/oom.json" --out "$t/out-oom" > /dev/null 2> "$t/oom.err"); rc=$?
+  if [[ $rc == 3 && $(wc -l < "$t/oom.err") == 1 && ! -e "$t/out-oom" ]] &&
+     grep -q "^ompisim: error: out of memory (std::bad_alloc) at [0-9]* MiB of peak memory: " "$t/oom.err"; then
+    echo "ok   out_of_memory: $(cat "$t/oom.err")"
+  else echo "FAIL out_of_memory: rc=$rc err=$(head -c 300 "$t/oom.err")"; fail=1; fi
+fi
 exit $fail

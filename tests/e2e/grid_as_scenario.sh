@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Configuration: an example sweep grid (scenarios/examples/grid_ugni_smsg_bte.json) given where a scenario goes
-#                (`run GRID`) and to `describe`, as a new user tries it; and a grid with an inline base.
+#                (`run GRID`) and to `describe`, as a new user tries it; and a grid with an inline base; the other
+#                mix-ups of the first hour: a scenario given to `sweep`, a machine file given to `run`, a result file
+#                (what `run` wrote) given to `run`, `describe` and `sweep`.
 # Expected:      `run GRID` exits 2 naming the file and its "base" key, saying it is a sweep grid and giving the
 #                `ompisim sweep GRID` to run (not "key 'machine': required key is missing"); `describe GRID` exits 0
 #                with the number of points (4 x 2 = 8), the base scenario and each axis with its values in grid order;
-#                an inline base is named as such.
+#                an inline base is named as such; each mix-up exits 2 with one line saying what the file is and
+#                what to do with it, nothing written (before: "key 'benchmark': unknown key", "key 'stack': required
+#                key is missing", "key 'benchmark': expected a JSON object, got string").
 # How validated: exit status and output text.
 set -u
 BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -30,4 +34,23 @@ J
 [[ $rc == 0 ]] && grep -q ": 3 points" "$t/out" && grep -q "^base .*inline.json (inline)$" "$t/out" \
   && grep -qx "axis benchmark.iterations: 2, 3, 4" "$t/out" \
   && ok "describe an inline-base grid" || bad "describe inline: exit $rc, $(cat "$t/out" "$t/err")"
+# mix_up NAME EXPECTED-REGEX ARGS...: exit 2, one line matching, no output folder
+mix_up() {
+  local name=$1 want=$2; shift 2
+  "$BIN" "$@" > "$t/out" 2> "$t/err"; local rc=$?
+  [[ $rc == 2 && ! -e "$t/o-$name" && $(wc -l < "$t/err") == 1 ]] && grep -q -- "$want" "$t/err" \
+    && ok "$name: $(cat "$t/err")" || bad "$name: exit $rc, $(cat "$t/err")"
+}
+S=scenarios/gemini/fig5_latency_2p_inter_openmpi.json
+mix_up "sweep SCENARIO" "fig5_latency_2p_inter_openmpi.json: key 'base': a scenario, not a sweep grid: run it with \`ompisim run $S\`" \
+  sweep "$S" --out "$t/o-sweep-scenario"
+"$BIN" machine template mine --out "$t/m" 2> /dev/null
+mix_up "run MACHINE" "mine.json: key 'node_types': a machine file, not a scenario: .*--machine-file $t/m/mine.json" \
+  run "$t/m/mine.json" --out "$t/o-run-machine"
+"$BIN" run "$S" --out "$t/r" > /dev/null 2>&1
+R="$t/r/fig5_latency_2p_inter_openmpi.json"
+mix_up "run RESULT" "key 'points': a result file (what \`ompisim run\` writes), not a scenario: its scenario is its provenance.scenario_file ($S)" \
+  run "$R" --out "$t/o-run-result"
+mix_up "describe RESULT" "key 'points': a result file" describe "$R"
+mix_up "sweep RESULT" "key 'provenance': a result (what \`ompisim run\` or \`ompisim sweep\` writes), not a sweep grid" sweep "$R" --out "$t/o-sweep-result"
 exit $fail

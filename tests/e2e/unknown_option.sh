@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configuration: options a subcommand does not have, as a new user types them: `run ... --plto x.svg`, `run ...
 #                --jsno`, `machine template x --outt DIR` (misspelled), `sweep GRID --plot` (an option of `run`, not
-#                of `sweep`), `run ... --bogus=3`; `ompisim` alone and `ompisim --quiet` (no subcommand).
+#                of `sweep`), `run ... --bogus=3`; a value CLI11 refuses (`sweep -j 0`,
+#                `validate --samples x`, `run ... --out` without one); `ompisim` alone and `ompisim --quiet` (no subcommand).
 # Expected:      exit 2, nothing run, one line naming the subcommand and the option, the option meant when the
 #                spelling is close (--plot, --json, --out) and otherwise the subcommand's options (not a guess:
 #                `sweep --plot` is not `--out`), and the subcommand's own help (`ompisim run --help`); without a
@@ -33,6 +34,14 @@ check "an option of another subcommand: the options there, no guess" \
 check "an unknown option with a value" \
   "ompisim: error: run: unknown option '--bogus' (its options: --set, --engine, --out, --json, --machine-file, --plot, --trace, --trace-ranks, --trace-window) (ompisim run --help)" \
   -- --quiet run scenario.json --bogus=3
+# a value the option refuses (CLI11's range and conversion checks) names the subcommand and its help, which lists the
+# option, not the tool's (`ompisim --help` has no --jobs)
+check "an option value out of range" \
+  "ompisim: error: sweep: --jobs: Value 0 not in range 1 to 256 (ompisim sweep --help)" -- sweep grid.json -j 0
+check "an option value of the wrong type" \
+  "ompisim: error: validate: Could not convert: --samples = x (ompisim validate --help)" -- validate --samples x
+check "an option without its value" \
+  "ompisim: error: run: --out: 1 required TEXT missing (ompisim run --help)" -- run scenario.json --out
 subs="run, sweep, validate, calibrate, reproduce, sensitivity, compare, schema, list, describe, machine"
 check "no subcommand: the subcommands named" "ompisim: error: a subcommand is required ($subs) (ompisim --help)" --
 check "only a global option: the subcommands named" "ompisim: error: a subcommand is required ($subs) (ompisim --help)" \

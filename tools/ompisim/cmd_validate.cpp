@@ -2,6 +2,7 @@
 // exit 1 when a calibration point is outside its tolerance.
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
+#include "core/limits.hpp"
 #include "runner/registries.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/validate.hpp"
@@ -48,6 +49,10 @@ void check_paper(const std::string& paper) {
 
 int validate_command(const CLI::App& sub, const ValidateOptions& opt, Context&) {
   refuse_empty_values(sub, {"--paper", "--machine-file"});
+  if (opt.samples < 0 || opt.samples > limits::kMaxIntervalSamples)
+    throw InputError("--samples", std::to_string(opt.samples),
+                     fmt::format("must be 0 to {} (each sample reruns every scenario of the paper)",
+                                 limits::kMaxIntervalSamples));
   check_paper(opt.paper);
   if (!opt.machine_file.empty()) {
     validation::set_machine_file(opt.machine_file);
@@ -61,7 +66,6 @@ int validate_command(const CLI::App& sub, const ValidateOptions& opt, Context&) 
                                    name, opt.paper.empty() ? "with reference data" : "of " + opt.paper,
                                    fmt::join(machines, ", ")));
   }
-  if (opt.samples < 0) throw InputError("--samples", std::to_string(opt.samples), "must be 0 or more");
   validation::set_interval_samples(opt.samples);
   Json v = validation::validate(opt.paper, parse_sets(opt.sets));
   if (opt.json) std::cout << v.dump(2) << "\n";
@@ -82,8 +86,8 @@ void add_validate(CLI::App& app, Context& ctx) {
   val->add_option("--samples", opt->samples,
                   fmt::format("Latin-hypercube samples of the machines' estimate ranges and undetermined directions per "
                               "paper, and of the placements a paper leaves unstated (taken in turn), for the prediction "
-                              "intervals and the claims' intervals (0: none); default {}",
-                              validation::kDefaultIntervalSamples));
+                              "intervals and the claims' intervals (0: none, at most {}); default {}",
+                              limits::kMaxIntervalSamples, validation::kDefaultIntervalSamples));
   CLI::Option* set = add_scenario_overrides(*val, opt->sets, nullptr, "every scenario");
   set->description(set->get_description() +
                    ": the table for a what-if parameter set (calibration points may then leave their tolerance)");

@@ -7,6 +7,7 @@
 #include "core/signals.hpp"
 #include "core/units.hpp"
 #include "engine/version.hpp"
+#include "runner/isolate.hpp"
 #include "runner/report.hpp"
 #include "tools/ompisim/mpi_launch.hpp"
 
@@ -14,6 +15,7 @@
 #include <exception>
 #include <fmt/format.h>
 #include <iostream>
+#include <new>
 #include <unistd.h>
 
 #ifndef OMPISIM_VERSION
@@ -123,24 +125,16 @@ static std::string extras_text(const CLI::App& app, const CLI::ParseError& e, in
   return fmt::format("{}: {} (ompisim {} --help)", path, e.what(), path);
 }
 
-// CLI11's message; for a word where a subcommand belongs (CLI11: "A subcommand is required") the word and the
-// subcommands there are; for a known subcommand missing what it requires (`ompisim run`, `ompisim machine`), the
-// subcommand and what is missing (its own subcommands when it has some).
-static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
-  if (dynamic_cast<const CLI::ExtrasError*>(&e)) return extras_text(app, e, argc, argv);
-  if (!dynamic_cast<const CLI::RequiredError*>(&e)) return e.what();
-  auto names_of = [](const CLI::App& a) {
-    std::vector<std::string> names;
-    for (const CLI::App* sub : a.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
-    return names;
-  };
+// The subcommand the command line names (`machine template`): the deepest one its words reach, and their path ("" for
+// the tool itself); `unknown` is set to the first word where a subcommand of the tool belongs that is none.
+static const CLI::App* named_subcommand(const CLI::App& app, int argc, char** argv, std::string& path,
+                                        std::string* unknown = nullptr) {
   auto find = [](const CLI::App& a, const std::string& name) -> const CLI::App* {
     for (const CLI::App* s : a.get_subcommands([](const CLI::App*) { return true; }))
       if (s->get_name() == name) return s;
     return nullptr;
   };
   const CLI::App* at = &app;
-  std::string path;  // the subcommands named so far ("machine template")
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.starts_with("-")) {
@@ -149,15 +143,36 @@ static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& 
     }
     const CLI::App* sub = find(*at, a);
     if (!sub) {
-      if (at == &app) return fmt::format("unknown subcommand '{}' (known: {})", a, fmt::join(names_of(app), ", "));
+      if (at == &app && unknown) *unknown = a;
       break;  // a positional argument of the subcommand
     }
     at = sub;
     path += (path.empty() ? "" : " ") + a;
   }
-  if (at == &app) return fmt::format("a subcommand is required ({})", fmt::join(names_of(app), ", "));
+  return at;
+}
+
+// CLI11's message; for a word where a subcommand belongs (CLI11: "A subcommand is required") the word and the
+// subcommands there are; for a known subcommand missing what it requires (`ompisim run`, `ompisim machine`), the
+// subcommand and what is missing (its own subcommands when it has some); for an option value CLI11 refuses
+// (`sweep -j 0`, `validate --samples x`), the subcommand and the help that lists the option.
+static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) return extras_text(app, e, argc, argv);
+  auto names_of = [](const CLI::App& a) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : a.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+    return names;
+  };
+  std::string path, unknown;  // the subcommands named so far ("machine template")
+  const CLI::App* at = named_subcommand(app, argc, argv, path, &unknown);
+  const bool required = dynamic_cast<const CLI::RequiredError*>(&e) != nullptr;
+  if (at == &app) {
+    if (!required) return e.what();
+    if (!unknown.empty()) return fmt::format("unknown subcommand '{}' (known: {})", unknown, fmt::join(names_of(app), ", "));
+    return fmt::format("a subcommand is required ({})", fmt::join(names_of(app), ", "));
+  }
   const std::vector<std::string> subs = names_of(*at);
-  if (!subs.empty() && at->get_subcommands().empty())
+  if (required && !subs.empty() && at->get_subcommands().empty())
     return fmt::format("{}: a subcommand is required ({}) (ompisim {} --help)", path, fmt::join(subs, ", "), path);
   return fmt::format("{}: {} (ompisim {} --help)", path, e.what(), path);
 }
@@ -213,6 +228,10 @@ int run_selected(CLI::App& app, Context& ctx) {
     if (ctx.out) ctx.out->discard_if_unused();
     std::cerr << "ompisim: " << e.what() << ", stopped (finished results are kept)\n";
     return e.exit_status();
+  } catch (const std::bad_alloc&) {  // in this process (a simulation process's is out_of_memory_text already)
+    if (ctx.out) ctx.out->discard_if_unused();
+    std::cerr << "ompisim: error: " << out_of_memory_text() << "\n";
+    return 3;
   } catch (const std::exception& e) {
     if (ctx.out) ctx.out->discard_if_unused();
     if (interrupt_signal()) {  // e.g. gnuplot or git killed by the same Ctrl-C, or an input check it cut short
