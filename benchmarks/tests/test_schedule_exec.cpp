@@ -25,7 +25,7 @@ struct Seen {
 // schedule order; a round starts when the previous one's last operation completes (the empty round adds nothing): rank
 // 0's second round at 1 us, its third at 2 us; `done` at 2 us. How validated: exact equality; a round end lost in the
 // packing starts a round early (its time is 0), a peer or kind packed wrong shows in the ops.
-TEST_CASE("schedule_exec: packed rounds run as generated, round by round", "[bench]") {
+TEST_CASE("schedule_exec: packed rounds run as generated, round by round", "[benchmark][schedule_exec]") {
   test::Fixture f("loggp", 2, 1, "loggp");
   bench::ScheduleExec exec(*f.stack, 2);
   std::vector<Seen> seen;
@@ -72,7 +72,7 @@ TEST_CASE("schedule_exec: packed rounds run as generated, round by round", "[ben
 
 // Expected: a peer beyond what the packing holds (2^27 - 1) is refused with a logic_error naming it, before any
 // operation runs; a schedule of empty rounds completes at once.
-TEST_CASE("schedule_exec: a peer too large to pack is refused; empty rounds complete at once", "[bench]") {
+TEST_CASE("schedule_exec: a peer too large to pack is refused; empty rounds complete at once", "[benchmark][schedule_exec]") {
   test::Fixture f("loggp", 1, 1, "loggp");
   bench::ScheduleExec exec(*f.stack, 1);
   int amos = 0;
