@@ -6,21 +6,32 @@
 
 namespace ompisim::bench {
 
+ScheduleExec::Packed ScheduleExec::pack(const coll::Op& op, bool last) {
+  constexpr std::int64_t kMaxPeer = (std::int64_t{1} << 27) - 2;  // peer + 1 in the head's upper 27 bits
+  if (op.peer < -1 || op.peer > kMaxPeer)
+    throw std::logic_error("ScheduleExec: peer " + std::to_string(op.peer) + " outside -1 .. " +
+                           std::to_string(kMaxPeer));
+  const auto head = static_cast<std::uint32_t>(op.peer + 1) << 5 | static_cast<std::uint32_t>(op.kind) << 2 |
+                    std::uint32_t{op.blocking} << 1 | std::uint32_t{last};
+  return {head, op.value};
+}
+
+coll::Op ScheduleExec::unpack(Packed p) {
+  return {static_cast<coll::OpKind>(p.head >> 2 & 7u), static_cast<std::int32_t>(p.head >> 5) - 1, p.value,
+          (p.head >> 1 & 1u) != 0};
+}
+
 void ScheduleExec::start(int rank, coll::Schedule sched, int tag, Group g, Completion done) {
   Run& r = runs_.at(static_cast<std::size_t>(rank));
   if (r.done) throw std::logic_error("ScheduleExec: rank " + std::to_string(rank) + " is already running a schedule");
   std::size_t n = 0;
   for (const auto& rd : sched.rounds) n += rd.ops.size();
   r.ops.clear();
-  r.round_end.clear();
   r.ops.reserve(n);
-  r.round_end.reserve(sched.rounds.size());
-  for (const auto& rd : sched.rounds) {
-    r.ops.insert(r.ops.end(), rd.ops.begin(), rd.ops.end());
-    r.round_end.push_back(static_cast<std::uint32_t>(r.ops.size()));
-  }
+  for (const auto& rd : sched.rounds)
+    for (std::size_t i = 0; i < rd.ops.size(); ++i) r.ops.push_back(pack(rd.ops[i], i + 1 == rd.ops.size()));
   sched = coll::Schedule{};  // the flat copy is all that is kept
-  r.round = 0;
+  r.next = 0;
   r.outstanding = 0;
   r.tag = tag;
   r.g = g;
@@ -30,29 +41,27 @@ void ScheduleExec::start(int rank, coll::Schedule sched, int tag, Group g, Compl
 
 void ScheduleExec::start_round(int rank) {
   Run& r = runs_[static_cast<std::size_t>(rank)];
-  while (r.round < r.round_end.size()) {
-    const std::size_t first = r.round == 0 ? 0 : r.round_end[r.round - 1], last = r.round_end[r.round];
+  while (r.next < r.ops.size()) {
+    const std::size_t first = r.next;
+    std::size_t last = first + 1;
+    while (!(r.ops[last - 1].head & 1u)) ++last;
+    r.next = last;  // a round that ends during this call starts the next one from there
     // One extra count held while issuing: an operation that completes at once cannot end the round (and start the
     // next one, or free the schedule under this loop) before the round's other operations are posted.
     r.outstanding = static_cast<int>(last - first) + 1;
-    for (std::size_t i = first; i < last; ++i) issue(rank, r.ops[i]);
+    for (std::size_t i = first; i < last; ++i) issue(rank, unpack(r.ops[i]));
     if (--r.outstanding > 0) return;
-    ++r.round;
   }
   Completion done = std::move(r.done);
   r.done = nullptr;
   r.ops = {};  // release memory
-  r.round_end = {};
   if (done) done();
 }
 
 Completion ScheduleExec::op_done(int rank) {
   return [this, rank] {
     Run& r = runs_[static_cast<std::size_t>(rank)];
-    if (--r.outstanding == 0) {
-      ++r.round;
-      start_round(rank);
-    }
+    if (--r.outstanding == 0) start_round(rank);
   };
 }
 

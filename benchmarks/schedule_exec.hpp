@@ -40,12 +40,18 @@ public:
   void start(int rank, coll::Schedule sched, int tag, Group g, Completion done);
 
 private:
-  // The running schedule, flattened: every op in order and where each round ends (two exact-size arrays instead of a
-  // vector per round: a 300,000-rank barrier holds every rank's schedule at once).
+  // The running schedule, flattened into one exact-size array of packed operations, 8 bytes each (a
+  // 300,000-rank barrier holds every rank's schedule at once, a 4,096-rank pairwise alltoall 4,095 rounds of two
+  // operations per rank): head = (peer + 1) << 5 | kind << 2 | blocking << 1 | last of its round, then the value.
+  // A round is read from one array (no separate array of round ends); empty rounds, which do nothing, are dropped.
+  struct Packed {
+    std::uint32_t head, value;
+  };
+  static Packed pack(const coll::Op& op, bool last);
+  static coll::Op unpack(Packed p);
   struct Run {
-    std::vector<coll::Op> ops;
-    std::vector<std::uint32_t> round_end;  // ops[round_end[i-1] .. round_end[i]) is round i
-    std::size_t round = 0;
+    std::vector<Packed> ops;
+    std::size_t next = 0;  // the first operation of the next round
     int outstanding = 0, tag = 0;
     Group g;
     Completion done;
