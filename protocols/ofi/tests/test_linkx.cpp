@@ -36,6 +36,29 @@ struct RecordingPeer final : SrxPeer {
 };
 
 using test::CrusherJob;
+
+// LINKx over the job's cxi and shm providers, configured from crusher's machine file and MCA defaults, with its CQ log
+// kept.
+struct LinkxOverCrusher {
+  const slingshot::CassiniNic& n;
+  cxi::CxiProvider cxi;
+  shm::ShmProvider shm;
+  linkx::Linkx lx;
+  static shm::ShmConfig shm_config(const CrusherJob& j, const slingshot::CassiniNic& n) {
+    shm::ShmConfig sc;
+    sc.overhead = n.software.shm_overhead;
+    sc.inject_size = j.mca.get<shm::ShmMca>().shm_inject_size;
+    return sc;
+  }
+  explicit LinkxOverCrusher(CrusherJob& j)
+      : n(slingshot::nic(*j.machine)),
+        cxi(j.sim, j.world->contexts(), j.world->cpus(), j.world->fabric(),
+            cxi::CxiConfig::from(n.p, n.software, j.mca.get<cxi::CxiMca>())),
+        shm(j.sim, j.world->contexts(), j.world->cpus(), shm_config(j, n)),
+        lx(j.sim, j.world->contexts(), j.world->cpus(), n.software.linkx_overhead, shm, cxi) {
+    lx.keep_cq_log = true;
+  }
+};
 }  // namespace
 
 // Configuration: one shared receive queue, two core providers A (index 0) and B (index 1); rank 0 posts one
@@ -169,15 +192,8 @@ TEST_CASE("ofi/linkx: unexpected-then-posted and posted-then-arriving workflows"
 TEST_CASE("ofi/linkx: shared CQ gets both providers' completions in order; ANY_SOURCE race delivers once",
           "[unit][ofi]") {
   CrusherJob j(4, 2);
-  const auto& n = slingshot::nic(*j.machine);
-  cxi::CxiProvider cxi(j.sim, j.world->contexts(), j.world->cpus(), j.world->fabric(),
-                       cxi::CxiConfig::from(n.p, n.software, j.mca.get<cxi::CxiMca>()));
-  shm::ShmConfig sc;
-  sc.overhead = n.software.shm_overhead;
-  sc.inject_size = j.mca.get<shm::ShmMca>().shm_inject_size;
-  shm::ShmProvider shm(j.sim, j.world->contexts(), j.world->cpus(), sc);
-  linkx::Linkx lx(j.sim, j.world->contexts(), j.world->cpus(), n.software.linkx_overhead, shm, cxi);
-  lx.keep_cq_log = true;
+  LinkxOverCrusher s(j);
+  linkx::Linkx& lx = s.lx;
   std::vector<CqEntry> got;
   CqOwnerOps consumer;
   consumer.write = [&](const CqEntry& e) { got.push_back(e); };
@@ -363,15 +379,9 @@ TEST_CASE("ofi/linkx: a received message pays LINKx's arrival work; the cxi peer
           "[unit][ofi]") {
   for (const int rpn : {1, 2}) {
     CrusherJob j(2, rpn);
-    const auto& n = slingshot::nic(*j.machine);
-    cxi::CxiProvider cxi(j.sim, j.world->contexts(), j.world->cpus(), j.world->fabric(),
-                         cxi::CxiConfig::from(n.p, n.software, j.mca.get<cxi::CxiMca>()));
-    shm::ShmConfig sc;
-    sc.overhead = n.software.shm_overhead;
-    sc.inject_size = j.mca.get<shm::ShmMca>().shm_inject_size;
-    shm::ShmProvider shm(j.sim, j.world->contexts(), j.world->cpus(), sc);
-    linkx::Linkx lx(j.sim, j.world->contexts(), j.world->cpus(), n.software.linkx_overhead, shm, cxi);
-    lx.keep_cq_log = true;
+    LinkxOverCrusher s(j);
+    const auto& n = s.n;
+    linkx::Linkx& lx = s.lx;
     std::map<std::uint64_t, double> got;  // context -> time the consumer saw it
     CqOwnerOps consumer;
     consumer.write = [&](const CqEntry& e) { got[e.context] = j.sim.now(); };
