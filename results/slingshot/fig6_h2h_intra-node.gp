@@ -16,8 +16,8 @@ set label 100 'Dashed lines: a peak value given without a message size.' at scre
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0579 left front font ',9'
 set label 102 '- "With the CXI provider alone, intra-node latency and bandwidth are poor, worse with many ranks per node, because on-node messages go out through the NIC." (holds)' at screen 0.012, screen 0.0366 left front font ',9'
 set label 103 '- "CrayMPICH has much better small-message rates for intra-node H2H and D2D (Fig. 6)." (fails)' at screen 0.012, screen 0.0152 left front font ',9'
-set yrange [0.00315143 : 198.882]
-set ytics ("0.01" 0.01, "0.03" 0.03, "0.1" 0.1, "0.3" 0.3, "1" 1, "3" 3, "10" 10, "30" 30, "100" 100)
+set yrange [0.00233484 : 201.743]
+set ytics ("0.003" 0.003, "0.01" 0.01, "0.03" 0.03, "0.1" 0.1, "0.3" 0.3, "1" 1, "3" 3, "10" 10, "30" 30, "100" 100)
 set terminal svg size 900,656 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig6_h2h_intra-node.svg.tmp'
 plot 'slingshot/fig6_mbw_mr_intra_h2h_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_mbw_mr 8p (simulated)', \
