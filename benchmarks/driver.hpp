@@ -139,6 +139,17 @@ bool read_boolean(ObjectReader& b, const std::vector<DriverParam>& keys, const s
 // The keys parse_benchmark gave the parser (std::logic_error when none: a parser called outside parse_benchmark).
 const std::vector<DriverParam>& block_keys(const DriverContext& ctx);
 
+// Messages a rank sends in one iteration of a benchmark's loop, as a function of the rank count P: `constant` +
+// `per_round` x ceil(log2 P) + `per_peer` x (P - 1). What runner/estimate.hpp counts a run's cost with, an order of
+// magnitude: a ping-pong's 2 (constant), a tree or dissemination collective's 1 + ceil(log2 P) rounds (the default),
+// an alltoall's P - 1 blocks (per_peer). A count with per_peer moves bulk data among all the ranks.
+struct MessageCount {
+  double constant = 1, per_round = 1, per_peer = 0;
+  double at(double ranks) const;
+  bool all_pairs() const { return per_peer > 0; }
+  std::string formula() const;  // "P - 1", "1 + ceil(log2 P)", "2"
+};
+
 struct DriverInfo {
   std::string name, family, description;
   std::vector<DriverParam> params;  // every key the block accepts besides "name"; any other key is refused
@@ -155,6 +166,15 @@ struct DriverInfo {
     std::vector<std::pair<std::string, std::string>> ys;
   };
   std::optional<RowPlot> row_plot = {};
+  MessageCount messages = {};  // messages per rank and iteration (runner/estimate.hpp)
+  // A steady-state cutoff (the OSU collectives'): unless the block's key `key` is 0 (its declared default otherwise),
+  // a size's loop stops once `calls` consecutive calls agree, so runner/estimate.hpp counts that many calls per size
+  // (the fewest: a series that does not settle is simulated in full).
+  struct SteadyStateCutoff {
+    std::string key;
+    double calls = 0;
+  };
+  std::optional<SteadyStateCutoff> steady_state = {};
 
   std::vector<std::string> keys() const;  // "name" and every parameter
 };

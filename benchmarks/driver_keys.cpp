@@ -3,6 +3,7 @@
 #include "benchmarks/driver.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -79,6 +80,25 @@ bool read_boolean(ObjectReader& b, const std::vector<DriverParam>& keys, const s
 const std::vector<DriverParam>& block_keys(const DriverContext& ctx) {
   if (!ctx.keys) throw std::logic_error("a benchmark parser was called without its declared keys");
   return *ctx.keys;
+}
+
+double MessageCount::at(double ranks) const {
+  const double p = std::max(ranks, 1.0);
+  return constant + per_round * std::ceil(std::log2(p)) + per_peer * (p - 1);
+}
+
+std::string MessageCount::formula() const {
+  std::string f;
+  auto term = [&f](double coef, const std::string& what) {
+    if (coef == 0) return;
+    const std::string c = coef == 1 && !what.empty() ? "" : fmt::format("{:g}{}", coef, what.empty() ? "" : " x ");
+    f += (f.empty() ? "" : " + ") + c + what;
+  };
+  term(constant, "");
+  term(per_round, "ceil(log2 P)");
+  term(per_peer, "(P - 1)");
+  if (per_peer != 0 && constant == 0 && per_round == 0 && per_peer == 1) f = "P - 1";
+  return f.empty() ? "0" : f;
 }
 
 }  // namespace ompisim::bench

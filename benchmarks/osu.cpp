@@ -417,6 +417,7 @@ void register_osu_drivers(DriverRegistry& reg) {
     d.family = k.title.empty() ? "NetPIPE" : "OSU point-to-point";
     d.description = k.description;
     d.params = osu_params(k, k.pattern != OsuKind::Pattern::PingPong);
+    d.messages = {2, 0, 0};  // a message each way between two ranks, counted as for a ping-pong
     d.parse = [k](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
       return std::make_unique<OsuDriver>(read_osu_block(b, k, block_keys(ctx)), k.two_ranks);
     };

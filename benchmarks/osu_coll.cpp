@@ -36,6 +36,7 @@ constexpr int kOsuCollTag = 0x7e00;
 struct CollKind {
   std::string name, coll, description;
   std::uint64_t min_bytes = 1;  // the smallest default size (an element of the benchmark's datatype)
+  MessageCount messages = {};   // per rank and call: 1 + ceil(log2 P) for a tree, P - 1 for a block to every rank
 };
 
 struct OsuCollConfig {
@@ -204,9 +205,9 @@ std::vector<std::uint64_t> coll_default_sizes(std::uint64_t min_bytes) {
 
 void register_osu_coll_drivers(DriverRegistry& reg) {
   const std::vector<CollKind> kinds{
-      {"osu_alltoall", "alltoall", "OSU MPI_Alltoall latency (per-peer block of the given size)"},
+      {"osu_alltoall", "alltoall", "OSU MPI_Alltoall latency (per-peer block of the given size)", 1, {0, 0, 1}},
       {"osu_bcast", "bcast", "OSU MPI_Bcast latency (root 0)"},
-      {"osu_allgather", "allgather", "OSU MPI_Allgather latency (block per rank of the given size)"},
+      {"osu_allgather", "allgather", "OSU MPI_Allgather latency (block per rank of the given size)", 1, {0, 0, 1}},
       {"osu_gather", "gather", "OSU MPI_Gather latency (root 0, block per rank)"},
       {"osu_scatter", "scatter", "OSU MPI_Scatter latency (root 0, block per rank)"},
       {"osu_allreduce", "allreduce", "OSU MPI_Allreduce latency (MPI_FLOAT, MPI_SUM; vector of the given size)", 4}};
@@ -215,7 +216,9 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
     auto algos = [coll] { return coll::default_registry().names(coll); };
     std::vector<DriverParam> params{
         {"sizes", "list of sizes (bytes or \"8 KiB\")",
-         k.min_bytes == 1 ? "powers of two 1 B .. 1 MiB (OSU)" : "powers of two 4 B .. 1 MiB (OSU)", "message sizes"},
+         fmt::format("{} sizes: powers of two {} B .. 1 MiB (OSU)", coll_default_sizes(k.min_bytes).size(),
+                     k.min_bytes),
+         "message sizes"},
         integer_key("iterations", 1, 100000000, std::nullopt, "timed calls per size",
                     "1000 up to 8 KiB, 100 above (OSU)"),
         integer_key("skip", 0, 100000000, std::nullopt, "warm-up calls per size, not timed",
@@ -232,7 +235,7 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
          }},
         text_key("steady_state", fmt::format("number 0 .. {}", kSteadyStateMax), "0.001",
                  "relative tolerance of the steady-state cutoff (0: simulate every call)")};
-    reg.add({k.name, "osu-collective", k.description, params,
+    DriverInfo d{k.name, "osu-collective", k.description, params,
              [k, algos, params](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
                OsuCollConfig c;
                c.name = k.name;
@@ -259,7 +262,10 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                                     p["latency_us"].get<double>(), p["min_latency_us"].get<double>(),
                                     p["max_latency_us"].get<double>());
                return out;
-             }});
+             }};
+    d.messages = k.messages;
+    d.steady_state = DriverInfo::SteadyStateCutoff{"steady_state", kSteadyCalls};
+    reg.add(std::move(d));
   }
 }
 

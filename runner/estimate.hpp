@@ -1,11 +1,12 @@
 // The cost of a run, estimated before it starts: a terminal user is told when a run will be long, and --max-events
 // stops one (exit status 2, nothing written) whose estimate is above a bound, for sweeps and scripts.
 // Events = ranks x benchmark loop iterations (timed + warm-up, per message size) x messages per rank per iteration,
-// with 1 + ceil(log2(ranks)) messages per rank per iteration: a ping-pong's two, a tree or dissemination
-// collective's log2(P) rounds. Loop counts are the benchmark block's "iterations", "skip" and "sizes", else the leading
-// number of the defaults the benchmark registry documents for them (an upper bound where the default varies by
-// size). LIMITATIONS: an order of magnitude, not a prediction: a benchmark without loop keys (replay, app skeletons)
-// counts one iteration.
+// the count the benchmark registry declares (bench::MessageCount): 2 for a point-to-point pair, 1 + ceil(log2 P) for a
+// tree or dissemination collective and a barrier, P - 1 for an alltoall or allgather. Loop counts are the benchmark
+// block's "iterations", "skip" and "sizes", else the leading number of the defaults the benchmark registry documents
+// for them (an upper bound where the default varies by size); a driver with a steady-state cutoff (the OSU
+// collectives, unless "steady_state" is 0) counts the fewest calls per size it simulates (2). LIMITATIONS: an order of
+// magnitude, not a prediction: a benchmark without loop keys (replay, app skeletons) counts one iteration.
 #pragma once
 #include "runner/scenario.hpp"
 
@@ -24,17 +25,27 @@ double estimate_events(const Scenario& s);
 // fig7_alltoall_512p_h2h_native 20.13 s, Titan p2p 65,536 x 20 53.23 s), and the seven CPU figures of
 // bench/README.md's Targets (Titan p2p and atomic barriers of 299,008 ranks 7.53 s and 0.74 s, the Slingshot 512-rank
 // alltoall sweep 59.86 s, the qsnet 4,096-node barriers 3.30 s and 2.02 s, the 9,408-rank allreduce what-ifs 2.97 s and
-// 10.13 s). Each run took between 1/13 and 15 times the estimate's time (an alltoall, whose P - 1 messages a rank the
-// count above takes for log2(P), up to 15 times; a run cut short by a steady-state cutoff, or a hierarchical barrier,
-// down to 1/13); wall time on a loaded machine is up to 4 times the CPU time. The rate it replaced, 1e5 messages per
-// wall second, was one loaded run's (a Titan p2p barrier at load 9) and made the estimate about 16 times too long over
-// these runs. runner/tests (`[estimate]`) checks the Targets' figures against it.
+// 10.13 s). Counted with the registry's messages per rank and the cutoff's calls, each of these runs took between 1/13
+// and 36 times the estimate's time (the 9,408-rank UGAL allreduce, whose series did not settle (5 of 5 calls
+// simulated, 2 counted), 36 times; the minimal one 10.5; the alltoalls 5.4 to 7.4 (fig7_alltoall_512p_h2h_native
+// 6.4); a hierarchical barrier down to 1/13); the rate is the one fitted with the earlier count (1 + ceil(log2 P)
+// messages for every benchmark, every call), kept: the same runs' geometric mean of measured / estimate is now 1.3 (the
+// seven Targets runs 2.9). The fluid engine's one-call 64 KiB alltoalls of bench/README.md took 5.9 (2,048 ranks) and
+// 9.8 (4,096) times the estimate; the default (lmm) engine's 2,048-rank call (81 us a message) about 81 times, which is
+// why the notice names the fluid engine for such runs (engine_hint). Wall time on a loaded machine is up to 4 times
+// the CPU time. runner/tests (`[estimate]`) checks these figures against it.
 constexpr double kEventsPerSecond = 1e6;
 // Above this many events (about 10 s of CPU at that rate) a run on a terminal prints its estimate first.
 constexpr double kEventsWorthSaying = 1e7;
 // "about 2.1e+12 events (messages: 1048576 ranks x 1000010 iterations x 21 per rank and iteration), about 24 days of
 // CPU time (at 1e+06 messages per CPU second, ...)".
 std::string estimate_text(const Scenario& s, double events);
+// Whether a run's notice also names the fluid engine: the scenario keeps the default engine, the estimate is above
+// kEventsWorthSaying and the benchmark sends a block to every rank (bench::MessageCount::all_pairs: an alltoall or
+// allgather), where the default engine's max-min solves over many concurrent flows cost the most CPU.
+bool engine_hint_applies(const Scenario& s, double events);
+// That line ("osu_alltoall sends a block to every rank: --engine fluid runs ..."), or "" when it does not apply.
+std::string engine_hint(const Scenario& s, double events);
 // Throws InputError("--max-events", given, ...) when the estimate is above max_events (0: no bound); given is the
 // option's value as the user wrote it ("1e6"), echoed as the key.
 void check_max_events(const Scenario& s, double max_events, const std::string& what, const std::string& given = "");

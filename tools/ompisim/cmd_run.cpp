@@ -130,9 +130,11 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   set_engine(s, opt.engine);
   s.machine_file = opt.machine_file;
   check_max_events(s, ctx.max_events, "scenario " + s.id, ctx.max_events_text);
-  if (const double e = estimate_events(s); e > kEventsWorthSaying && isatty(STDERR_FILENO) && !ctx.quiet)
+  if (const double e = estimate_events(s); e > kEventsWorthSaying && isatty(STDERR_FILENO) && !ctx.quiet) {
     std::cerr << fmt::format("ompisim: scenario {}: {} (--max-events N refuses such a run)\n", s.id,
                              estimate_text(s, e));
+    if (const std::string hint = engine_hint(s, e); !hint.empty()) std::cerr << "ompisim: " << hint << "\n";
+  }
   Overrides o = parse_sets(opt.sets);
   check_sets_read(s, o);
   const std::string& plot_file = opt.plot_file;
