@@ -203,12 +203,7 @@ void CxiProvider::on_host_matched(std::uint64_t id) {
   CxiMsg& m = msgs_.at(id);
   RxEntry* e = nullptr;
   if (owner_->get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0) {
-    if (standalone()) {
-      matched(id, e, false);
-      return;
-    }
-    m.entry = e;
-    peer_request(id);
+    owner_matched(id, e);
     return;
   }
   e->peer_context = id;
@@ -363,13 +358,7 @@ void CxiProvider::on_recv_posted(std::uint64_t pid) {
 }
 
 int CxiProvider::start_tag(RxEntry* e) {
-  const std::uint64_t id = unexpected_record(msgs_, *e, "cxi", "start_tag");
-  if (standalone()) {  // the provider's own fi_trecv set its request up (cxip_recv_common)
-    matched(id, e, false);
-    return 0;
-  }
-  msgs_.at(id).entry = e;
-  peer_request(id);
+  owner_matched(unexpected_record(msgs_, *e, "cxi", "start_tag"), e);
   return 0;
 }
 
@@ -378,8 +367,14 @@ int CxiProvider::start_tag(RxEntry* e) {
 // arrival) and cxip_unexp_start (the owner's start_tag) call cxip_recv_req_init, the set-up that the standalone
 // provider's fi_trecv does at post (cxip_recv_common: cxip_recv_req_init, then cxip_recv_req_queue): a request from
 // the event queue's pool and the user buffer mapped through the MR cache (cxip_recv_req_alloc, cxip_ep_obj_map).
-// Priced as the provider's fi_trecv (host_overhead), on the target's CPU, before the copy.
-void CxiProvider::peer_request(std::uint64_t id) {
+// Priced as the provider's fi_trecv (host_overhead), on the target's CPU, before the copy. A standalone provider's
+// match goes on at once.
+void CxiProvider::owner_matched(std::uint64_t id, RxEntry* e) {
+  if (standalone()) {  // the provider's own fi_trecv set its request up (cxip_recv_common)
+    matched(id, e, false);
+    return;
+  }
+  msgs_.at(id).entry = e;
   n_.add(CxiStat::PeerRecvRequests);
   cpus_.cpu(msgs_.at(id).dst, c_.host_overhead, [this, id] {
     CxiMsg& m = msgs_.at(id);

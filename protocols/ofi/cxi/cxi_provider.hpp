@@ -10,7 +10,7 @@
 //             (against the owner's shared receive queue under LINKx, its own lists alone) and copies the payload into
 //             the receive (or issues the Get of a rendezvous); completions go to the owner's CQ through its callbacks.
 //             As a peer of an owner's queue (LINKx) the provider sets up its own receive request when the owner
-//             matches a message (cxip_recv_req_init at get_tag or start_tag: one more host_overhead, peer_request).
+//             matches a message (cxip_recv_req_init at get_tag or start_tag: one more host_overhead, owner_matched).
 // Per message: the sending host issues the command (software.cxi_overhead); the header and eager payload cross the
 // fabric (analytic for inline payloads, a shared flow over both NICs' host interfaces and the dragonfly links
 // otherwise); transmit-complete semantics: the send completes when the target NIC's ack is back (a rendezvous send
@@ -104,7 +104,9 @@ private:
   void process(std::uint64_t id);         // header in order at the target
   void on_host_matched(std::uint64_t id); // software matching: the host has read the event
   void matched(std::uint64_t id, RxEntry* e, bool in_nic);
-  void peer_request(std::uint64_t id);    // a peer of an owner's queue sets up its receive request, then matched()
+  // The queue's owner matched message `id` to entry `e`: matched() at once when standalone; a peer of an owner's
+  // queue first sets up its receive request.
+  void owner_matched(std::uint64_t id, RxEntry* e);
   void on_copied(std::uint64_t id);       // the payload (a rendezvous' eager part) copied out of host memory
   void on_landed(std::uint64_t id);       // the payload written into the receive buffer
   void on_pull_issued(std::uint64_t id);
