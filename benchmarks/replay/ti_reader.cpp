@@ -68,6 +68,78 @@ std::vector<std::string> read_index(const std::string& index, long long max_rank
   return out;
 }
 
+namespace {
+// Adds the communication actions of the complete lines of `text` to `c`, `scale` each.
+void count_lines(std::string_view text, double scale, ActionCount& c) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    const std::size_t rank = line.find_first_not_of(" \t");
+    if (rank == std::string_view::npos || line[rank] == '#') continue;
+    const std::size_t gap = line.find_first_of(" \t", rank);
+    const std::size_t name = gap == std::string_view::npos ? gap : line.find_first_not_of(" \t", gap);
+    if (name == std::string_view::npos) continue;
+    const std::size_t name_end = line.find_first_of(" \t\r", name);
+    Kind k{};
+    if (!kind_of(line.substr(name, name_end == std::string_view::npos ? line.size() - name : name_end - name), k))
+      continue;
+    if (k == Kind::Send || k == Kind::Isend || k == Kind::SendRecv) c.sends += scale;
+    else if (is_all_pairs(k)) c.all_pairs += scale;
+    else if (is_collective(k)) c.collectives += scale;
+  }
+}
+}  // namespace
+
+ActionCount count_actions(const std::vector<std::string>& files, std::size_t max_files, std::size_t max_bytes) {
+  ActionCount c;
+  c.files = files.size();
+  const std::size_t k = std::min(files.size(), std::max<std::size_t>(max_files, 1));
+  if (k == 0) return c;
+  const std::size_t budget = std::max(kCountFileBytes, max_bytes / k);
+  c.bytes_per_file = budget;
+  std::string buf;
+  bool whole = k == files.size();
+  for (std::size_t j = 0; j < k; ++j) {
+    const std::string& path = files[static_cast<std::size_t>(static_cast<unsigned long long>(j) * files.size() / k)];
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) {
+      whole = false;
+      continue;
+    }
+    buf.resize(budget);
+    const std::size_t got = std::fread(buf.data(), 1, budget, f);
+    const bool to_end = got < budget || std::fgetc(f) == EOF;
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    std::fclose(f);
+    std::string_view text(buf.data(), got);
+    double scale = 1;
+    if (!to_end) {
+      const std::size_t last = text.rfind('\n');
+      if (last == std::string_view::npos || ec) {  // one line longer than the budget, or no size: not counted
+        whole = false;
+        continue;
+      }
+      text = text.substr(0, last + 1);
+      scale = static_cast<double>(size) / static_cast<double>(text.size());
+      whole = false;
+    }
+    count_lines(text, scale, c);
+    ++c.files_read;
+  }
+  if (c.files_read > 0 && c.files_read < c.files) {
+    const double spread = static_cast<double>(c.files) / static_cast<double>(c.files_read);
+    c.sends *= spread;
+    c.collectives *= spread;
+    c.all_pairs *= spread;
+  }
+  c.exact = whole && c.files_read == c.files;
+  return c;
+}
+
 RankReader::RankReader(std::string path, int rank, int nranks, std::size_t chunk)
     : path_(std::move(path)), rank_(rank), nranks_(nranks), chunk_(std::max<std::size_t>(chunk, 256)) {}
 

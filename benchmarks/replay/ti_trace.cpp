@@ -135,7 +135,20 @@ const char* kind_name(Kind k) {
   return "no-op";
 }
 
+bool kind_of(std::string_view name, Kind& out) {
+  for (const auto& e : kKinds)
+    if (name == e.name) {
+      out = e.kind;
+      return true;
+    }
+  return false;
+}
+
 bool is_collective(Kind k) { return k >= Kind::Barrier; }
+
+bool is_all_pairs(Kind k) {
+  return k == Kind::Alltoall || k == Kind::Alltoallv || k == Kind::Allgather || k == Kind::Allgatherv;
+}
 
 std::uint32_t datatype_size(int id) {
   // smpi_datatype.cpp (v3.32) CREATE_MPI_DATATYPE(name, id, type): size = sizeof(type) on x86-64; UB/LB (55, 56)
@@ -325,16 +338,14 @@ bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& defa
                                       "order; a single merged trace is not supported)", v, rank));
   }
   const std::string_view name = p.at(1);
-  const KindName* k = nullptr;
-  for (const auto& e : kKinds)
-    if (name == e.name) k = &e;
-  if (!k) {
+  Kind kind{};
+  if (!kind_of(name, kind)) {
     std::string why = refused_reason(name);
     if (!why.empty()) fail(file, line_no, fmt::format("action '{}' cannot be replayed: {}", name, why));
     fail(file, line_no, fmt::format("unknown action '{}'", name.substr(0, 64)));
   }
   out = Action{};
-  out.kind = k->kind;
+  out.kind = kind;
   const long long P = nranks;
   const ActionFields f{p, name, P, default_dt};
   switch (out.kind) {
