@@ -7,6 +7,8 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
+#include <utility>
+#include <vector>
 
 namespace ompisim::bench::ti {
 namespace {
@@ -136,9 +138,15 @@ const char* kind_name(Kind k) {
 }
 
 bool kind_of(std::string_view name, Kind& out) {
-  for (const auto& e : kKinds)
-    if (name == e.name) {
-      out = e.kind;
+  // The names as views (their lengths known): most names differ from the one looked for in length, a compare each.
+  static const std::vector<std::pair<std::string_view, Kind>> names = [] {
+    std::vector<std::pair<std::string_view, Kind>> v;
+    for (const auto& e : kKinds) v.emplace_back(e.name, e.kind);
+    return v;
+  }();
+  for (const auto& [n, k] : names)
+    if (name == n) {
+      out = k;
       return true;
     }
   return false;

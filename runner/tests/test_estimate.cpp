@@ -307,3 +307,23 @@ TEST_CASE("estimate: the notice of a long replay says what the fluid engine meas
   CHECK(engine_hint(s, big).empty());
   std::filesystem::remove_all(t.dir);
 }
+
+// Configuration: one action file with what a trace may hold besides plain lines: a comment, blank lines, CRLF ends,
+// tabs and repeated blanks between fields, an action this replay refuses (Ssend), a last line without its newline.
+// Expected: only the communication actions counted: send, isend and sendRecv as sends, bcast as a collective,
+// alltoallv and allgather as all-pairs; recv, wait, compute, init and the refused name not at all.
+// How validated: the counts of count_actions.
+TEST_CASE("estimate: a trace's actions are counted by the name in their second field", "[estimate][unit]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("ompisim-estimate-lines-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto file = dir / "rank-0.txt";
+  std::ofstream(file) << "# a comment: 0 send 1 0 8\n\n0 init\r\n0\tisend 1 0 8 0\r\n  0  send 1 0 8\n0 recv 1 0 8\n"
+                         "0 sendRecv 8 1 8 1\n0 wait 0 1 0\n0 Ssend 1 0 8\n0 bcast 8\n0 alltoallv 4 2 2 4 2 2\n"
+                         "0 compute 10\n0 allgather 2 2";
+  const bench::ti::ActionCount c = bench::ti::count_actions({file.string()});
+  CHECK(c.exact);
+  CHECK(c.sends == 3);
+  CHECK(c.collectives == 1);
+  CHECK(c.all_pairs == 2);
+  std::filesystem::remove_all(dir);
+}
