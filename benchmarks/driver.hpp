@@ -139,12 +139,28 @@ bool read_boolean(ObjectReader& b, const std::vector<DriverParam>& keys, const s
 // The keys parse_benchmark gave the parser (std::logic_error when none: a parser called outside parse_benchmark).
 const std::vector<DriverParam>& block_keys(const DriverContext& ctx);
 
+// A run's messages counted from the configured benchmark's own input (replay: its trace's communication actions), and
+// where they were counted from, for the estimate's text ("4059136 communication actions in the trace (...)").
+struct InputMessages {
+  double messages = 0;  // every rank's, the whole run
+  std::string source;
+};
+
 // Messages a rank sends in one iteration of a benchmark's loop, as a function of the rank count P: `constant` +
 // `per_round` x ceil(log2 P) + `per_peer` x (P - 1). What runner/estimate.hpp counts a run's cost with, an order of
 // magnitude: a ping-pong's 2 (constant), a tree or dissemination collective's 1 + ceil(log2 P) rounds (the default),
 // an alltoall's P - 1 blocks (per_peer). A count with per_peer moves bulk data among all the ranks.
 struct MessageCount {
   double constant = 1, per_round = 1, per_peer = 0;
+  // Optional, for a benchmark whose loop keys do not give its length (replay): the whole run's messages read from its
+  // configured driver `parsed` (the block as its parser read it) at `ranks` ranks, in place of the count above.
+  // Cheap and bounded (no second parse of the input); nothing when the input cannot be read: the driver's own parse
+  // and run report that, and the count above applies.
+  std::function<std::optional<InputMessages>(const Driver& parsed, double ranks)> from_input = {};
+  // Optional: what --engine fluid measured against the default engine on runs of this benchmark where it was faster
+  // ("took 0.36 of the default's CPU time on ..."), quoted by the terminal notice of a long run on the default engine
+  // (runner/estimate.hpp engine_hint). Empty: the notice names the fluid engine only for a count with per_peer.
+  std::string fluid_measured = {};
   double at(double ranks) const;
   bool all_pairs() const { return per_peer > 0; }
   std::string formula() const;  // "P - 1", "1 + ceil(log2 P)", "2"

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <memory>
+#include <mutex>
+#include <optional>
 
 namespace ompisim {
 
@@ -36,9 +39,27 @@ double loop_count(const Scenario& s, const std::string& key, double absent) {
 }
 // The benchmark's declared count of messages per rank and iteration (the default's for a name not registered: the
 // scenario's own checks refuse it).
-bench::MessageCount message_count(const Scenario& s) {
+const bench::MessageCount& message_count(const Scenario& s) {
+  static const bench::MessageCount none{};
   const bench::DriverInfo* d = bench::driver_registry().find(s.benchmark);
-  return d ? d->messages : bench::MessageCount{};
+  return d ? d->messages : none;
+}
+// The run's messages counted from the benchmark's input (bench::MessageCount::from_input), when the benchmark declares
+// such a count and its input could be read. The last count is kept for the driver it was made for (alive, so the same
+// object): a run's notice and its --max-events check ask again without reading the input again.
+std::optional<bench::InputMessages> input_messages(const Scenario& s) {
+  const bench::MessageCount& c = message_count(s);
+  if (!c.from_input || !s.driver) return std::nullopt;
+  static std::mutex mutex;
+  static std::weak_ptr<const bench::Driver> counted;
+  static std::optional<bench::InputMessages> count;
+  const std::lock_guard lock(mutex);
+  if (counted.lock() == s.driver) return count;
+  double ranks = 0;
+  for (long long r : s.ranks) ranks = std::max(ranks, static_cast<double>(r));
+  count = c.from_input(*s.driver, ranks);
+  counted = s.driver;
+  return count;
 }
 // The calls per size a steady-state cutoff simulates at the fewest (bench::DriverInfo::steady_state), when it is on;
 // otherwise no bound.
@@ -73,28 +94,34 @@ std::string duration(double seconds) {
 }  // namespace
 
 double estimate_events(const Scenario& s) {
+  if (const auto in = input_messages(s)) return in->messages;
   const Parts p = parts(s);
   return p.ranks * p.iterations * p.sizes * p.messages * static_cast<double>(std::max<std::size_t>(1, s.ranks.size()));
 }
 
 std::string estimate_text(const Scenario& s, double events) {
+  const std::string cpu = fmt::format("about {} of CPU time (at {:.0e} messages per CPU second; measured runs took 1/13 "
+                                      "to 36 times the estimate: runner/estimate.hpp)",
+                                      duration(events / kEventsPerSecond), kEventsPerSecond);
+  if (const auto in = input_messages(s)) return fmt::format("about {:.2g} events (messages: {}), {}", events, in->source, cpu);
   const Parts p = parts(s);
-  const bench::MessageCount c = message_count(s);
-  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{} x {} per rank and iteration{}), about "
-                     "{} of CPU time (at {:.0e} messages per CPU second; measured runs took 1/13 to 36 times the "
-                     "estimate: runner/estimate.hpp)",
+  const bench::MessageCount& c = message_count(s);
+  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{} x {} per rank and iteration{}), {}",
                      events, p.ranks, p.iterations, p.sizes > 1 ? fmt::format(" x {} sizes", p.sizes) : "",
                      fmt::format("{:g}{}", p.messages, c.per_round != 0 || c.per_peer != 0 ? " (" + c.formula() + ")" : ""),
-                     s.ranks.size() > 1 ? fmt::format(" x {} rank counts", s.ranks.size()) : "",
-                     duration(events / kEventsPerSecond), kEventsPerSecond);
+                     s.ranks.size() > 1 ? fmt::format(" x {} rank counts", s.ranks.size()) : "", cpu);
 }
 
 bool engine_hint_applies(const Scenario& s, double events) {
-  return s.engine == Scenario{}.engine && events > kEventsWorthSaying && message_count(s).all_pairs();
+  const bench::MessageCount& c = message_count(s);
+  return s.engine == Scenario{}.engine && events > kEventsWorthSaying && (c.all_pairs() || !c.fluid_measured.empty());
 }
 
 std::string engine_hint(const Scenario& s, double events) {
   if (!engine_hint_applies(s, events)) return {};
+  const bench::MessageCount& c = message_count(s);
+  if (!c.fluid_measured.empty())
+    return fmt::format("{} on the default '{}' engine: --engine fluid {}", s.benchmark, s.engine, c.fluid_measured);
   return fmt::format("{} sends a block to every rank: --engine fluid runs its flows in far less CPU time than the "
                      "default '{}' (bench/README.md, Targets), its latencies within about 1e-3 relative of the "
                      "default's (engine/README.md)",

@@ -5,8 +5,17 @@
 // tree or dissemination collective and a barrier, P - 1 for an alltoall or allgather. Loop counts are the benchmark
 // block's "iterations", "skip" and "sizes", else the leading number of the defaults the benchmark registry documents
 // for them (an upper bound where the default varies by size); a driver with a steady-state cutoff (the OSU
-// collectives, unless "steady_state" is 0) counts the fewest calls per size it simulates (2). LIMITATIONS: an order of
-// magnitude, not a prediction: a benchmark without loop keys (replay, app skeletons) counts one iteration.
+// collectives, unless "steady_state" is 0) counts the fewest calls per size it simulates (2). A benchmark whose length
+// is its input declares how to count it (bench::MessageCount::from_input): a trace replay counts its trace, the
+// point-to-point sends (send, isend, sendRecv) one message each and every collective call at the counts above (P - 1
+// for alltoall(v) and allgather(v), else 1 + ceil(log2 P)), from the action files' text without parsing their
+// arguments (benchmarks/replay/ti_reader.hpp count_actions): whole when the files fit in 16 MiB, else the first bytes
+// of each (16 MiB over the files, at least 16 KiB; at most 1,024 files, evenly spaced, scaled by the rank count)
+// scaled by its size, as the text then says ("about N communication actions in the trace ...; counted in the first
+// 16 KiB of each of its 1024 action files, scaled by their sizes"); a trace that cannot be read is left to the
+// replay's own reader, and the per-iteration count applies. LIMITATIONS: an order of magnitude, not a prediction: an app
+// skeleton (no loop keys) counts one iteration; a sampled trace's count assumes its files' first bytes hold the same
+// mix of actions as the rest.
 #pragma once
 #include "runner/scenario.hpp"
 
@@ -33,7 +42,13 @@ double estimate_events(const Scenario& s);
 // seven Targets runs 2.9). The fluid engine's one-call 64 KiB alltoalls of bench/README.md took 5.9 (2,048 ranks) and
 // 9.8 (4,096) times the estimate; the default (lmm) engine's 2,048-rank call (81 us a message) about 81 times, which is
 // why the notice names the fluid engine for such runs (engine_hint). Wall time on a loaded machine is up to 4 times
-// the CPU time. runner/tests (`[estimate]`) checks these figures against it.
+// the CPU time. runner/tests (`[estimate]`) checks these figures against it. The trace replays of bench/replay_gen.py's
+// halo exchange, counted from their traces (sampled), fall in the same range: 256 ranks x 1 M actions (estimate
+// 4.8e5) took 0.73 s on the loggp stack, 4.70 s on Cielo's openmpi stack and 1.73 s there on the fluid engine (medians
+// of paired runs, load 2-3): 1.5, 9.8 and 3.6 times the estimate; bench/replay_bench.sh's 1,024 ranks x 10 M
+// (4.9e6; bench/README.md, Trace replay, quiet machine) 8.33 s on loggp, 167.24 s on Cielo and 33.58 s there on fluid:
+// 1.7, 34 and 6.9 times. Under kEventsWorthSaying, that 10 M replay gets no terminal notice although it takes
+// 167 s on Cielo's default engine; --max-events stops it.
 constexpr double kEventsPerSecond = 1e6;
 // Above this many events (about 10 s of CPU at that rate) a run on a terminal prints its estimate first.
 constexpr double kEventsWorthSaying = 1e7;
@@ -42,9 +57,12 @@ constexpr double kEventsWorthSaying = 1e7;
 std::string estimate_text(const Scenario& s, double events);
 // Whether a run's notice also names the fluid engine: the scenario keeps the default engine, the estimate is above
 // kEventsWorthSaying and the benchmark sends a block to every rank (bench::MessageCount::all_pairs: an alltoall or
-// allgather), where the default engine's max-min solves over many concurrent flows cost the most CPU.
+// allgather), where the default engine's max-min solves over many concurrent flows cost the most CPU, or declares
+// what the fluid engine measured faster on its runs (bench::MessageCount::fluid_measured: replay, 0.36 of the default
+// engine's CPU on Cielo's openmpi stack, the same on loggp, whose messages in that trace start no flows).
 bool engine_hint_applies(const Scenario& s, double events);
-// That line ("osu_alltoall sends a block to every rank: --engine fluid runs ..."), or "" when it does not apply.
+// That line ("osu_alltoall sends a block to every rank: --engine fluid runs ...", "replay on the default 'lmm'
+// engine: --engine fluid took 0.36 of its CPU time ..."), or "" when it does not apply.
 std::string engine_hint(const Scenario& s, double events);
 // Throws InputError("--max-events", given, ...) when the estimate is above max_events (0: no bound); given is the
 // option's value as the user wrote it ("1e6"), echoed as the key.

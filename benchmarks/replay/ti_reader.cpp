@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -66,6 +67,79 @@ std::vector<std::string> read_index(const std::string& index, long long max_rank
   }
   if (out.empty()) throw InputError(index, "", "the trace index names no action file");
   return out;
+}
+
+namespace {
+// Adds the communication actions of the complete lines of `text` to `c`, `scale` each. One pass over the bytes: a
+// line's second field is its action's name.
+void count_lines(std::string_view text, double scale, ActionCount& c) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  auto blank = [](char ch) { return ch == ' ' || ch == '\t'; };
+  while (p < end) {
+    while (p < end && blank(*p)) ++p;
+    const bool comment = p < end && *p == '#';
+    while (p < end && !blank(*p) && *p != '\n') ++p;  // the rank
+    while (p < end && blank(*p)) ++p;
+    const char* name = p;
+    while (p < end && !blank(*p) && *p != '\n' && *p != '\r') ++p;
+    const std::string_view n(name, static_cast<std::size_t>(p - name));
+    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));  // past the arguments
+    p = nl ? static_cast<const char*>(nl) + 1 : end;
+    Kind k{};
+    if (comment || n.empty() || !kind_of(n, k)) continue;
+    if (k == Kind::Send || k == Kind::Isend || k == Kind::SendRecv) c.sends += scale;
+    else if (is_all_pairs(k)) c.all_pairs += scale;
+    else if (is_collective(k)) c.collectives += scale;
+  }
+}
+}  // namespace
+
+ActionCount count_actions(const std::vector<std::string>& files, std::size_t max_files, std::size_t max_bytes) {
+  ActionCount c;
+  c.files = files.size();
+  const std::size_t k = std::min(files.size(), std::max<std::size_t>(max_files, 1));
+  if (k == 0) return c;
+  const std::size_t budget = std::max(kCountFileBytes, max_bytes / k);
+  c.bytes_per_file = budget;
+  std::string buf;
+  bool whole = k == files.size();
+  for (std::size_t j = 0; j < k; ++j) {
+    const std::string& path = files[static_cast<std::size_t>(static_cast<unsigned long long>(j) * files.size() / k)];
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) {
+      whole = false;
+      continue;
+    }
+    buf.resize(budget);
+    const std::size_t got = std::fread(buf.data(), 1, budget, f);
+    const bool to_end = got < budget || std::fgetc(f) == EOF;
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    std::fclose(f);
+    std::string_view text(buf.data(), got);
+    double scale = 1;
+    if (!to_end) {
+      const std::size_t last = text.rfind('\n');
+      if (last == std::string_view::npos || ec) {  // one line longer than the budget, or no size: not counted
+        whole = false;
+        continue;
+      }
+      text = text.substr(0, last + 1);
+      scale = static_cast<double>(size) / static_cast<double>(text.size());
+      whole = false;
+    }
+    count_lines(text, scale, c);
+    ++c.files_read;
+  }
+  if (c.files_read > 0 && c.files_read < c.files) {
+    const double spread = static_cast<double>(c.files) / static_cast<double>(c.files_read);
+    c.sends *= spread;
+    c.collectives *= spread;
+    c.all_pairs *= spread;
+  }
+  c.exact = whole && c.files_read == c.files;
+  return c;
 }
 
 RankReader::RankReader(std::string path, int rank, int nranks, std::size_t chunk)

@@ -24,6 +24,29 @@ std::vector<std::string> read_index(const std::string& index, long long max_rank
 // file, so a file without them is a truncated or misplaced trace, not a rank that did nothing.
 std::string no_action_reason(int rank);
 
+// The communication actions of a trace, counted for the run's cost estimate (runner/estimate.hpp) from the action
+// files' text: a line's second field names its action, no argument is read. Bounded: at most kCountFiles files are
+// opened (every rank's, else kCountFiles ranks evenly spaced) and at most max(kCountFileBytes, kCountBytes / files)
+// bytes of each are read; a file read in part is counted in its complete lines and scaled by its size over the bytes
+// counted, and the files not read by the rank count over the files read. Never throws on I/O: a file that cannot be
+// opened is not counted (the replay's own parse and reader report it); nothing read gives files_read 0. Cost:
+// bench/replay_bench.sh's 1,024-rank, 10 M-action trace (203 MB; 16 KiB of each file read) adds about 33 ms of CPU to
+// a run (median of 15 paired whole-process runs refused by --max-events, 0.114 s against 0.081 s, load 2-4).
+struct ActionCount {
+  double sends = 0;        // send, isend and sendRecv: one message each
+  double collectives = 0;  // collective calls but the all-pairs ones
+  double all_pairs = 0;    // alltoall, alltoallv, allgather, allgatherv calls (is_all_pairs)
+  std::size_t files = 0, files_read = 0;  // the trace's action files, those read (in full or in part)
+  std::size_t bytes_per_file = 0;         // the most read of each file
+  bool exact = false;                     // every file read to its end: the counts are the trace's
+  double actions() const { return sends + collectives + all_pairs; }
+};
+constexpr std::size_t kCountFiles = 1024;
+constexpr std::size_t kCountBytes = 16u << 20;
+constexpr std::size_t kCountFileBytes = 16u << 10;
+ActionCount count_actions(const std::vector<std::string>& files, std::size_t max_files = kCountFiles,
+                          std::size_t max_bytes = kCountBytes);
+
 class RankReader {
 public:
   RankReader(std::string path, int rank, int nranks, std::size_t chunk = 16384);

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
+#include <utility>
+#include <vector>
 
 namespace ompisim::bench::ti {
 namespace {
@@ -135,7 +137,26 @@ const char* kind_name(Kind k) {
   return "no-op";
 }
 
+bool kind_of(std::string_view name, Kind& out) {
+  // The names as views (their lengths known): most names differ from the one looked for in length, a compare each.
+  static const std::vector<std::pair<std::string_view, Kind>> names = [] {
+    std::vector<std::pair<std::string_view, Kind>> v;
+    for (const auto& e : kKinds) v.emplace_back(e.name, e.kind);
+    return v;
+  }();
+  for (const auto& [n, k] : names)
+    if (name == n) {
+      out = k;
+      return true;
+    }
+  return false;
+}
+
 bool is_collective(Kind k) { return k >= Kind::Barrier; }
+
+bool is_all_pairs(Kind k) {
+  return k == Kind::Alltoall || k == Kind::Alltoallv || k == Kind::Allgather || k == Kind::Allgatherv;
+}
 
 std::uint32_t datatype_size(int id) {
   // smpi_datatype.cpp (v3.32) CREATE_MPI_DATATYPE(name, id, type): size = sizeof(type) on x86-64; UB/LB (55, 56)
@@ -325,16 +346,14 @@ bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& defa
                                       "order; a single merged trace is not supported)", v, rank));
   }
   const std::string_view name = p.at(1);
-  const KindName* k = nullptr;
-  for (const auto& e : kKinds)
-    if (name == e.name) k = &e;
-  if (!k) {
+  Kind kind{};
+  if (!kind_of(name, kind)) {
     std::string why = refused_reason(name);
     if (!why.empty()) fail(file, line_no, fmt::format("action '{}' cannot be replayed: {}", name, why));
     fail(file, line_no, fmt::format("unknown action '{}'", name.substr(0, 64)));
   }
   out = Action{};
-  out.kind = k->kind;
+  out.kind = kind;
   const long long P = nranks;
   const ActionFields f{p, name, P, default_dt};
   switch (out.kind) {

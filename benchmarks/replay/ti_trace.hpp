@@ -45,7 +45,11 @@ enum class Kind : std::uint8_t {
   Alltoallv, Gatherv, Allgatherv, Scatterv, ReduceScatter
 };
 const char* kind_name(Kind k);  // the TI action name ("irecv", "reducescatter", ...)
+// The kind of an action name a replay runs ("isend" -> Isend); false for any other name (refused or unknown).
+bool kind_of(std::string_view name, Kind& out);
 bool is_collective(Kind k);
+// A collective whose every rank sends a block to every other rank (alltoall, alltoallv, allgather, allgatherv).
+bool is_all_pairs(Kind k);
 
 constexpr std::size_t kMaxLineBytes = 64u << 20;        // one alltoallv line of 1M ranks fits
 constexpr std::uint64_t kMaxCount = 1ull << 40;         // elements per count

@@ -2,12 +2,17 @@
 // bench/README.md (CPU seconds of the large runs, each with the commit and load it was measured at). No timing here:
 // the measured figures are read as a reference, the estimate is computed from the same scenarios.
 #include "benchmarks/driver.hpp"
+#include "benchmarks/replay/ti_reader.hpp"
+#include "core/errors.hpp"
 #include "runner/estimate.hpp"
 #include "runner/scenario.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace ompisim;
@@ -33,6 +38,44 @@ Scenario frontier_alltoall(long long ranks, int iterations, int skip, const std:
   return scenario_from_json(j, "a2a.json");
 }
 double ratio(const Scenario& s, double cpu_s) { return estimate_events(s) / kEventsPerSecond / cpu_s; }
+
+// A time-independent trace of `ranks` ranks on a ring, written into a fresh folder: each of `iterations` iterations a
+// compute, an irecv from the left and an isend to the right, a waitall; an allreduce every 5th iteration, an alltoall
+// every 10th, a sendRecv every 20th (what the estimate counts: isend and sendRecv one message each, the collectives
+// per call). Returns the index file.
+struct RingTrace {
+  std::filesystem::path dir, index;
+  long long sends = 0, collectives = 0, all_pairs = 0;  // over all ranks
+};
+RingTrace ring_trace(const std::string& name, int ranks, int iterations) {
+  RingTrace t;
+  t.dir = std::filesystem::temp_directory_path() / ("ompisim-estimate-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(t.dir);
+  std::filesystem::create_directories(t.dir / "trace_files");
+  t.index = t.dir / "trace.txt";
+  std::ofstream idx(t.index);
+  for (int r = 0; r < ranks; ++r) {
+    idx << "trace_files/rank-" << r << ".txt\n";
+    std::ofstream f(t.dir / "trace_files" / ("rank-" + std::to_string(r) + ".txt"));
+    const int left = (r + ranks - 1) % ranks, right = (r + 1) % ranks;
+    f << r << " init\n";
+    for (int it = 0; it < iterations; ++it) {
+      f << r << " compute 1000\n" << r << " irecv " << left << " 0 128 0\n" << r << " isend " << right << " 0 128 0\n"
+        << r << " waitall 2\n";
+      ++t.sends;
+      if (it % 5 == 4) f << r << " allreduce 8 0 0\n", ++t.collectives;
+      if (it % 10 == 9) f << r << " alltoall 4 4 0 0\n", ++t.all_pairs;
+      if (it % 20 == 19) f << r << " sendRecv 16 " << right << " 16 " << left << "\n", ++t.sends;
+    }
+    f << r << " finalize\n";
+  }
+  return t;
+}
+Scenario replay_of(const RingTrace& t, int ranks) {
+  return scenario_from_json(Json{{"id", "ring"}, {"machine", "loggp"}, {"stack", "loggp"}, {"ranks", ranks},
+                                 {"benchmark", {{"name", "replay"}, {"trace", "trace.txt"}, {"flop_rate", "1 Gf/s"}}}},
+                            (t.dir / "ring.json").string());
+}
 }  // namespace
 
 // Configuration: the seven runs of bench/README.md's Targets with a CPU time (user seconds): Titan p2p and atomic
@@ -171,4 +214,116 @@ TEST_CASE("estimate: the notice names the fluid engine for a large alltoall on t
   const Scenario barrier = titan_barrier("cheetah-p2p", 299008, 20);
   CHECK(estimate_events(barrier) > kEventsWorthSaying);
   CHECK_FALSE(engine_hint_applies(barrier, estimate_events(barrier)));
+}
+
+// Configuration: a generated 8-rank ring trace of 100 iterations (800 isends, 40 sendRecv, 160 allreduce and 80
+// alltoall calls over the ranks), small enough to be counted whole. Expected: the estimate is its messages, the sends
+// one each, an allreduce 1 + ceil(log2 8) = 4 per rank and call, an alltoall 8 - 1 = 7: 840 + 160 x 4 + 80 x 7 = 2040
+// (the count without the trace was one iteration: 8 ranks x 4 = 32); the text says it counted the trace's actions.
+// How validated: the count and the text.
+TEST_CASE("estimate: a trace replay counts the trace's communication actions", "[estimate][unit]") {
+  const RingTrace t = ring_trace("count", 8, 100);
+  REQUIRE(t.sends == 840);
+  const Scenario s = replay_of(t, 8);
+  const double e = estimate_events(s);
+  CHECK(e == static_cast<double>(t.sends + 4 * t.collectives + 7 * t.all_pairs));
+  CHECK(e == 2040);
+  const std::string text = estimate_text(s, e);
+  CHECK_THAT(text, Catch::Contains("messages: 1080 communication actions in the trace (840 point-to-point sends, 160 "
+                                   "collective calls x 4 (1 + ceil(log2 P)), 80 all-pairs collective calls x 7 (P - 1))"));
+  CHECK_THAT(text, !Catch::Contains("counted in the first"));
+  CHECK_THAT(text, !Catch::Contains("iterations"));
+  std::filesystem::remove_all(t.dir);
+}
+
+// Configuration: --max-events on the ring trace's replay (2,040 messages estimated), bounds 1,000 and 10,000.
+// Expected: the run is refused below its count, with the trace's count in the reason, and accepted above it (the count
+// without the trace, 32, was under both). How validated: the InputError and its text.
+TEST_CASE("estimate: --max-events refuses a replay whose trace is above the bound", "[estimate][unit]") {
+  const RingTrace t = ring_trace("bound", 8, 100);
+  const Scenario s = replay_of(t, 8);
+  try {
+    check_max_events(s, 1000, "scenario ring", "1e3");
+    FAIL("not refused");
+  } catch (const InputError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("1e3"));
+    CHECK_THAT(std::string(e.what()), Catch::Contains("1080 communication actions in the trace"));
+  }
+  CHECK_NOTHROW(check_max_events(s, 1e4, "scenario ring"));
+  std::filesystem::remove_all(t.dir);
+}
+
+// Configuration: count_actions on a 16-rank ring trace of 2,000 iterations (about 54 KiB a file) with the bound set
+// below a file: the first 16 KiB of each file, then of 4 of the 16 files. Expected: the counts scaled by the files'
+// sizes (and the rank count) within 2 % of the trace's (its pattern repeats), stated as not exact; the whole trace
+// counted exactly under the default bounds. How validated: the counts against the generated ones.
+TEST_CASE("estimate: a large trace is counted in its files' first bytes, scaled by their sizes", "[estimate][unit]") {
+  const RingTrace t = ring_trace("sample", 16, 2000);
+  const std::vector<std::string> files = bench::ti::read_index(t.index.string(), 1 << 22);
+  REQUIRE(std::filesystem::file_size(files[0]) > 3 * bench::ti::kCountFileBytes);
+  const bench::ti::ActionCount whole = bench::ti::count_actions(files);
+  CHECK(whole.exact);
+  CHECK(whole.sends == static_cast<double>(t.sends));
+  CHECK(whole.collectives == static_cast<double>(t.collectives));
+  CHECK(whole.all_pairs == static_cast<double>(t.all_pairs));
+  for (std::size_t max_files : {std::size_t{16}, std::size_t{4}}) {
+    INFO(max_files << " files read");
+    const bench::ti::ActionCount part = bench::ti::count_actions(files, max_files, 1);
+    CHECK_FALSE(part.exact);
+    CHECK(part.files_read == max_files);
+    CHECK(part.bytes_per_file == bench::ti::kCountFileBytes);
+    CHECK(part.sends == Approx(static_cast<double>(t.sends)).epsilon(0.02));
+    CHECK(part.actions() == Approx(static_cast<double>(t.sends + t.collectives + t.all_pairs)).epsilon(0.02));
+  }
+  std::filesystem::remove_all(t.dir);
+}
+
+// Configuration: the ring trace's replay whose action files are removed after the scenario was read. Expected: the
+// estimate does not fail (the replay's own reader reports the missing files when it runs): it falls back to the
+// count without the trace, one iteration (8 ranks x (1 + ceil(log2 8))). How validated: the estimate.
+TEST_CASE("estimate: an unreadable trace is left to the replay to report", "[estimate][unit]") {
+  const RingTrace t = ring_trace("gone", 8, 10);
+  const Scenario s = replay_of(t, 8);
+  std::filesystem::remove_all(t.dir / "trace_files");
+  double e = 0;
+  CHECK_NOTHROW(e = estimate_events(s));
+  CHECK(e == 8 * 4);
+  std::filesystem::remove_all(t.dir);
+}
+
+// Configuration: a replay on the default engine and on fluid, with an estimate above kEventsWorthSaying. Expected: the
+// notice names --engine fluid with what was measured for a replay (CPU ratio and the stacks it was measured on), not on
+// the fluid engine nor below the notice. How validated: the condition and the text.
+TEST_CASE("estimate: the notice of a long replay says what the fluid engine measured", "[estimate][unit]") {
+  const RingTrace t = ring_trace("hint", 8, 10);
+  Scenario s = replay_of(t, 8);
+  const double big = 2 * kEventsWorthSaying;
+  CHECK(engine_hint_applies(s, big));
+  const std::string h = engine_hint(s, big);
+  CHECK_THAT(h, Catch::StartsWith("replay on the default 'lmm' engine: --engine fluid took 0.36 of its CPU time"));
+  CHECK_THAT(h, Catch::Contains("on the loggp stack, where that trace starts no flows, the same"));
+  CHECK_FALSE(engine_hint_applies(s, kEventsWorthSaying / 2));
+  s.engine = "fluid";
+  CHECK(engine_hint(s, big).empty());
+  std::filesystem::remove_all(t.dir);
+}
+
+// Configuration: one action file with what a trace may hold besides plain lines: a comment, blank lines, CRLF ends,
+// tabs and repeated blanks between fields, an action this replay refuses (Ssend), a last line without its newline.
+// Expected: only the communication actions counted: send, isend and sendRecv as sends, bcast as a collective,
+// alltoallv and allgather as all-pairs; recv, wait, compute, init and the refused name not at all.
+// How validated: the counts of count_actions.
+TEST_CASE("estimate: a trace's actions are counted by the name in their second field", "[estimate][unit]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("ompisim-estimate-lines-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto file = dir / "rank-0.txt";
+  std::ofstream(file) << "# a comment: 0 send 1 0 8\n\n0 init\r\n0\tisend 1 0 8 0\r\n  0  send 1 0 8\n0 recv 1 0 8\n"
+                         "0 sendRecv 8 1 8 1\n0 wait 0 1 0\n0 Ssend 1 0 8\n0 bcast 8\n0 alltoallv 4 2 2 4 2 2\n"
+                         "0 compute 10\n0 allgather 2 2";
+  const bench::ti::ActionCount c = bench::ti::count_actions({file.string()});
+  CHECK(c.exact);
+  CHECK(c.sends == 3);
+  CHECK(c.collectives == 1);
+  CHECK(c.all_pairs == 2);
+  std::filesystem::remove_all(dir);
 }
