@@ -214,16 +214,9 @@ static void refuse_other_kinds(const Json& doc, const ObjectReader& r, const std
                                "scenarios/examples/)", name, name));
 }
 
-SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const std::string& engine) {
-  const std::string file = data_path(name);  // as given, else in the installed data (scenarios/examples/...)
-  SweepGrid g;
-  g.file = file;
-  g.sets = sets;
-  g.engine = engine;
-  const Json doc = load_json_file(file);
-  ObjectReader r(doc, file, "");
-  refuse_other_kinds(doc, r, name);
-  r.finish(sweep_grid_keys());  // unknown keys first, with a did-you-mean
+// A grid's base scenario, as a file name or inline (g.base_file set); it must load as a scenario. An error in a base
+// file names that file and key, then where it was reached from.
+static Json load_grid_base(ObjectReader& r, const std::string& file, SweepGrid& g) {
   Json base;
   if (!r.has("base")) r.fail("base", "a sweep needs a base scenario (a file name or an object)");
   const Json& b = r.raw("base");
@@ -234,6 +227,11 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
                                  "tool's data folder {})", b.get<std::string>(), data_dir()));
     try {
       base = load_json_file(path);
+      if (base.is_object() && base.contains("base") && !base.contains("machine"))
+        throw InputError(path, "base", fmt::format("a sweep grid, not a scenario: a grid's base is a scenario (grids "
+                                                   "do not nest: give one grid all the axes{})",
+                                                   path == file ? "; this grid names itself" : ""));
+      refuse_machine_or_result(base, path, b.get<std::string>());
     } catch (const InputError& e) {  // the base's own error, then where it was reached from
       throw InputError(e.file(), e.key(), fmt::format("{} (reached through {}: key 'base')", e.reason(), file));
     }
@@ -251,7 +249,21 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
     if (g.base_file == file) throw;
     throw InputError(e.file(), e.key(), fmt::format("{} (reached through {}: key 'base')", e.reason(), file));
   }
+  return base;
+}
 
+SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const std::string& engine) {
+  refuse_missing_input(name);
+  const std::string file = data_path(name);  // as given, else in the installed data (scenarios/examples/...)
+  SweepGrid g;
+  g.file = file;
+  g.sets = sets;
+  g.engine = engine;
+  const Json doc = load_json_file(file);
+  ObjectReader r(doc, file, "");
+  refuse_other_kinds(doc, r, name);
+  r.finish(sweep_grid_keys());  // unknown keys first, with a did-you-mean
+  const Json base = load_grid_base(r, file, g);
   const bool has_axes = r.has("axes"), has_points = r.has("points");
   if (has_axes == has_points) r.fail(has_axes ? "points" : "axes", "give either \"axes\" or \"points\", not both or none");
   std::vector<Json> assignments;  // each: axis key -> value
