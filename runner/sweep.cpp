@@ -16,6 +16,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -412,6 +413,15 @@ void check_points_dir(const std::string& out_dir) {
   if (fs::exists(st) && !fs::is_directory(st)) throw InputError(d, "", "exists and is not a folder (the sweep's folder of point results)");
 }
 
+// points/ takes the files of the points about to run (`todo` of them): checked before any runs, as --out is (a point
+// could not publish its result: each would fail after simulating).
+void check_points_writable(const std::string& out_dir, std::size_t todo) {
+  const std::string d = (fs::path(out_dir) / "points").string();
+  if (todo > 0 && ::access(d.c_str(), W_OK | X_OK) != 0)
+    throw InputError(d, "", fmt::format("the sweep's folder of point results is not writable: {} ({} points to run)",
+                                        std::strerror(errno), todo));
+}
+
 // A point's process: runs it and publishes its file (written to a temporary and renamed: a kill leaves no half file).
 [[noreturn]] void run_point_child(const SweepGrid& g, const SweepPoint& p, const std::string& out_dir, int parent) {
   setup_child_process(parent);
@@ -456,6 +466,7 @@ int run_sweep(const SweepGrid& g, const SweepOptions& opt) {
   for (std::size_t i = 0; i < g.points.size(); ++i)
     if (static_cast<int>(i % static_cast<std::size_t>(opt.shard.count)) == opt.shard.index && !point_done(opt.out_dir, g.points[i]))
       todo.push_back(&g.points[i]);
+  check_points_writable(opt.out_dir, todo.size());
   const int parent = static_cast<int>(getpid());
   std::map<pid_t, const SweepPoint*> running;
   std::size_t next = 0;

@@ -142,9 +142,9 @@ static const CLI::App* named_subcommand(const CLI::App& app, int argc, char** ar
       continue;
     }
     const CLI::App* sub = find(*at, a);
-    if (!sub) {
-      if (at == &app && unknown) *unknown = a;
-      break;  // a positional argument of the subcommand
+    if (!sub) {  // a word where a subcommand belongs (`ompisim foo`, `ompisim machine foo`), else a positional argument
+      if (unknown && (at == &app || !at->get_subcommands([](const CLI::App*) { return true; }).empty())) *unknown = a;
+      break;
     }
     at = sub;
     path += (path.empty() ? "" : " ") + a;
@@ -172,6 +172,9 @@ static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& 
     return fmt::format("a subcommand is required ({})", fmt::join(names_of(app), ", "));
   }
   const std::vector<std::string> subs = names_of(*at);
+  if (required && !subs.empty() && at->get_subcommands().empty() && !unknown.empty())
+    return fmt::format("{}: unknown subcommand '{}' (known: {}) (ompisim {} --help)", path, unknown,
+                       fmt::join(subs, ", "), path);
   if (required && !subs.empty() && at->get_subcommands().empty())
     return fmt::format("{}: a subcommand is required ({}) (ompisim {} --help)", path, fmt::join(subs, ", "), path);
   return fmt::format("{}: {} (ompisim {} --help)", path, e.what(), path);
