@@ -7,12 +7,14 @@
 #include "core/signals.hpp"
 #include "core/units.hpp"
 #include "engine/version.hpp"
+#include "platform/data_path.hpp"
 #include "runner/isolate.hpp"
 #include "runner/report.hpp"
 #include "tools/ompisim/mpi_launch.hpp"
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <new>
@@ -246,6 +248,26 @@ int run_selected(CLI::App& app, Context& ctx) {
   }
   if (interrupt_signal()) return 128 + interrupt_signal();
   return 0;
+}
+
+void refuse_inside_scenarios(const std::string& path, const std::string& option) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path scenarios = fs::weakly_canonical(fs::path(data_dir()) / "scenarios", ec);
+  if (ec || !fs::is_directory(scenarios, ec)) return;
+  const fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  if (ec) return;
+  const fs::path rel = p.lexically_relative(scenarios);
+  if (rel.empty() || *rel.begin() == "..") return;
+  throw InputError(option, path, fmt::format("is inside the scenarios folder {}: `ompisim list`, `validate` and "
+                                             "`reproduce` read every .json file there as a scenario, so what is "
+                                             "written there would be read as one; give {} outside it",
+                                             scenarios.string(), option));
+}
+
+std::unique_ptr<OutputDir> output_dir(const std::string& dir, const std::string& option) {
+  refuse_inside_scenarios(dir, option);
+  return std::make_unique<OutputDir>(dir, option);
 }
 
 void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names) {
