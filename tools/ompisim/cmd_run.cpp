@@ -132,6 +132,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   refuse_empty_values(sub, {"--out", "--plot", "--trace", "--trace-ranks", "--trace-window", "--machine-file", "--engine"});
   Scenario s = load_scenario(opt.scen_file);
   set_engine(s, opt.engine);
+  if (!opt.machine_file.empty()) refuse_not_machine_file(opt.machine_file);
   s.machine_file = opt.machine_file;
   check_max_events(s, ctx.max_events, "scenario " + s.id, ctx.max_events_text);
   if (const double e = estimate_events(s); e > kEventsWorthSaying && isatty(STDERR_FILENO) && !ctx.quiet) {
