@@ -270,7 +270,8 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
   std::vector<Json> assignments;  // each: axis key -> value
   if (has_axes) {
     const Json& axes = r.raw("axes");
-    if (!axes.is_object() || axes.empty()) r.fail("axes", "expected an object of axis key -> list of values");
+    if (!axes.is_object()) r.fail("axes", "expected an object of axis key -> list of values");
+    if (axes.empty()) r.fail("axes", "no axis: give at least one axis key -> list of values (`ompisim schema grid`)");
     std::string combine = r.opt_str("combine").value_or("product");
     if (combine != "product" && combine != "zip")
       r.fail("combine", fmt::format("unknown combination '{}' (product or zip)", combine));

@@ -3,14 +3,15 @@
 #                (`run GRID`) and to `describe`, as a new user tries it; and a grid with an inline base; the other
 #                mix-ups of the first hour: a scenario given to `sweep`, a machine file given to `run`, a result file
 #                (what `run` wrote) given to `run`, `describe` and `sweep`; a grid whose base is a grid (itself, or
-#                another), a result or a machine file.
+#                another), a result or a machine file; a grid whose "axes" is empty.
 # Expected:      `run GRID` exits 2 naming the file and its "base" key, saying it is a sweep grid and giving the
 #                `ompisim sweep GRID` to run (not "key 'machine': required key is missing"); `describe GRID` exits 0
 #                with the number of points (4 x 2 = 8), the base scenario and each axis with its values in grid order;
 #                an inline base is named as such; each mix-up exits 2 with one line saying what the file is and
 #                what to do with it, nothing written (before: "key 'benchmark': unknown key", "key 'stack': required
 #                key is missing", "key 'benchmark': expected a JSON object, got string"); a base of another kind is
-#                named as what it is, then the grid that reached it (before: "key 'machine': required key is missing").
+#                named as what it is, then the grid that reached it (before: "key 'machine': required key is missing");
+#                an empty "axes" is said to hold no axis (it said "expected an object", of an object).
 # How validated: exit status and output text.
 set -u
 BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -69,4 +70,7 @@ mix_up "grid based on a result" "key 'points': a result file .*(reached through 
   sweep "$t/on-result.json" --out "$t/o-on-result"
 mix_up "grid based on a machine file" "mine.json: key 'node_types': a machine file, not a scenario: .*(reached through $t/on-machine.json: key 'base')" \
   sweep "$t/on-machine.json" --out "$t/o-on-machine"
+echo "{\"base\": \"$S\", \"axes\": {}}" > "$t/no-axis.json"
+mix_up "grid with no axis" "no-axis.json: key 'axes': no axis: give at least one axis key -> list of values" \
+  sweep "$t/no-axis.json" --out "$t/o-no-axis"
 exit $fail

@@ -3,13 +3,13 @@
 #                prints its file but without its folder (or without .json), a misspelt scenario given to `describe`, a
 #                misspelt example grid given to `sweep`, and a scenario key given to --set as if it were a parameter
 #                (`run --set ranks=4`, `sweep --set benchmark.iterations=5`, `compare --against --set machine=titan`);
-#                a misspelt subcommand of `machine`; a scenario or a grid given to --machine-file.
+#                a misspelt subcommand of `machine`; a scenario or a grid given to --machine-file; --max-input-size -1.
 # Expected:      exit 2 with one line, nothing written in the folder: a missing file names the scenario or grid file
 #                it is closest to ("no such file (did you mean 'scenarios/gemini/...json'?)"; run said "cannot open
 #                file" for a name without its folder, describe and sweep for any misspelt file); a scenario key given
 #                to --set is said to be one, with where it goes (it was "unknown parameter"); `machine foo` names foo
 #                as an unknown subcommand (it said "a subcommand is required"); a scenario or grid given to
-#                --machine-file is named as such.
+#                --machine-file is named as such; a negative --max-input-size gets the range alone.
 # How validated: exit status, stderr, the folder's listing.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -54,6 +54,8 @@ refuse "run --machine-file SCENARIO" "$S: key 'benchmark': a scenario, not a mac
 refuse "validate --machine-file GRID" "key 'base': a sweep grid, not a machine file" \
   validate --machine-file "$SRC/scenarios/examples/grid_ugni_smsg_bte.json"
 refuse "schema --machine-file SCENARIO" "key 'benchmark': a scenario, not a machine file" schema scenario --machine-file "$SRC/$S"
+# a negative --max-input-size: the range, not "unit '' is not a unit of size"
+refuse "--max-input-size -1" "--max-input-size: key '-1': expected a size between 1 B and 1 GiB" --max-input-size -1 run "$S"
 # a word where machine's subcommand belongs
 refuse "machine foo" "machine: unknown subcommand 'foo' (known: template) (ompisim machine --help)" machine foo
 exit $fail

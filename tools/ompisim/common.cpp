@@ -199,6 +199,7 @@ int parse_command_line(CLI::App& app, int argc, char** argv) {
 static void check_global_options(const CLI::App& app, Context& ctx) {
   const std::string& max_input = ctx.max_input;
   double bytes = 0;
+  if (max_input.starts_with("-")) throw InputError("--max-input-size", max_input, "expected a size between 1 B and 1 GiB");
   try {
     bytes = max_input.find_first_not_of("0123456789") == std::string::npos && !max_input.empty()
                 ? std::stod(max_input)
