@@ -273,7 +273,8 @@ void refuse_not_machine_file(const std::string& file) {
     throw InputError(file, "benchmark", fmt::format("a scenario, not a machine file: run it with `ompisim run {}`; "
                                                     "--machine-file takes a machine file (`ompisim machine template "
                                                     "NAME` writes one to start from)", file));
-  if (j.contains("base"))
+  // A machine file may extend another with its own "base" (and names its "machine"); a grid has axes or points.
+  if (j.contains("base") && (j.contains("axes") || j.contains("points")) && !j.contains("machine"))
     throw InputError(file, "base", fmt::format("a sweep grid, not a machine file: run it with `ompisim sweep {}`; "
                                                "--machine-file takes a machine file (`ompisim machine template NAME` "
                                                "writes one to start from)", file));
