@@ -7,9 +7,11 @@ namespace ompisim {
 
 constexpr std::size_t kMaxEchoChars = 80;  // characters of an echoed input shown before it is cut
 
-// `message` as one bounded line: an echoed input longer than kMaxEchoChars (a quoted 'segment', or a word without
-// spaces; a word with a '/', a path, up to 4096) is cut to its first kMaxEchoChars characters followed by "..." and its length ("(N bytes)"); control
-// characters are escaped (\n, \t, \r, \xNN), so a newline in a value never splits the line.
+// `message` as one bounded line: an echoed input longer than kMaxEchoChars bytes (a quoted 'segment', or a word
+// without spaces; a word with a '/', a path, up to 4096) is cut to its first kMaxEchoChars bytes, less a character
+// the cut would split, followed by "..." and its length ("(N bytes)"); control characters are escaped (\n, \t, \r,
+// \xNN), so a newline in a value never splits the line, and so is every byte outside well-formed UTF-8 (\xNN), so the
+// line is valid UTF-8.
 std::string one_line(std::string_view message);
 
 }  // namespace ompisim

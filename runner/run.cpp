@@ -8,6 +8,7 @@
 #include "runner/report.hpp"
 #include "runner/stacks.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
@@ -15,6 +16,19 @@
 #include <unordered_set>
 
 namespace ompisim {
+
+// A --set of a scenario's own key ("ranks", "machine", "benchmark.iterations"): said as such, with where such a value
+// goes, rather than as an unknown parameter.
+static void refuse_scenario_key(const std::string& k) {
+  const std::string head = k.substr(0, k.find('.'));
+  if (head == "mca") return;  // "mca.NAME": the did-you-mean names NAME
+  const auto& keys = scenario_keys();
+  if (std::none_of(keys.begin(), keys.end(), [&](const ScenarioKey& s) { return head == s.name; })) return;
+  throw InputError("--set", k, fmt::format("a key of the scenario file, not a parameter: --set takes machine "
+                                           "parameters (ompisim describe MACHINE) and MCA parameters (ompisim describe "
+                                           "COMPONENT); give '{}' in a copy of the scenario, or as an axis of a sweep "
+                                           "grid (ompisim schema grid)", k));
+}
 
 static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
   auto phys = m.physical_params();
@@ -39,6 +53,7 @@ static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
       set_param(one, hits[0].info.name, v, "--set");
       continue;
     }
+    refuse_scenario_key(k);
     auto names = param_names(phys);
     auto more = param_names(mcal);
     names.insert(names.end(), more.begin(), more.end());

@@ -89,36 +89,65 @@ static NeighbourJob read_neighbour_job(ObjectReader& r, std::string& network) {
   return j;
 }
 
-Scenario load_scenario(const std::string& name) {
-  const std::string file = data_path(name);  // as given, else in the installed data (scenarios/...)
+// The scenario or grid files under the data's scenarios/ named `base` (or `base`.json), as `list` prints them.
+static std::vector<std::string> scenario_files_named(const std::string& base) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> found;
   std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) {
-    // A misspelt name: the closest scenario file of the folder it names (here, else in the installed data).
-    const std::filesystem::path given(name);
-    const std::string dir = data_path(given.parent_path().empty() ? std::string(".") : given.parent_path().string());
-    std::vector<std::string> names;
-    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-      if (e.path().extension() == ".json") names.push_back(e.path().filename().string());
-    const std::string hint = did_you_mean(given.filename().string(), names);
-    if (!hint.empty())
-      throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", (given.parent_path() / hint).string()));
+  const fs::path root = data_path("scenarios");
+  if (base.empty() || !fs::is_directory(root, ec)) return found;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const std::string f = it->path().filename().string();
+    if (it->path().extension() == ".json" && (f == base || f == base + ".json"))
+      found.push_back((fs::path("scenarios") / it->path().lexically_relative(root)).string());
   }
-  const Json j = load_json_file(file);
-  if (j.is_object() && j.contains("base") && !j.contains("machine"))
-    throw InputError(file, "base",
-                     fmt::format("a sweep grid (a base scenario and axes), not a scenario: run it with `ompisim sweep {}` "
-                                 "(`ompisim describe {}` lists its points)", name, name));
-  if (j.is_object() && j.contains("points") && j.contains("provenance"))
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+void refuse_missing_input(const std::string& name) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (name.empty() || fs::exists(data_path(name), ec)) return;
+  // A misspelt name: the closest .json file of the folder it names (here, else in the installed data).
+  const fs::path given(name);
+  const std::string dir = data_path(given.parent_path().empty() ? std::string(".") : given.parent_path().string());
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") names.push_back(e.path().filename().string());
+  if (const std::string hint = did_you_mean(given.filename().string(), names); !hint.empty())
+    throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", (given.parent_path() / hint).string()));
+  // A file `list` prints, named without its folder (or without .json): where it is.
+  const std::vector<std::string> found = scenario_files_named(given.filename().string());
+  if (!found.empty() && (found.size() > 1 || found[0] != name))
+    throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", fmt::join(found, "' or '")));
+}
+
+void refuse_machine_or_result(const Json& j, const std::string& file, const std::string& name) {
+  if (!j.is_object()) return;
+  if (j.contains("points") && j.contains("provenance"))
     throw InputError(file, "points",
                      fmt::format("a result file (what `ompisim run` writes), not a scenario: its scenario is its "
                                  "provenance.scenario_file{}; `ompisim compare` compares results",
                                  j["provenance"].is_object() && j["provenance"].value("scenario_file", Json()).is_string()
                                      ? " (" + j["provenance"]["scenario_file"].get<std::string>() + ")"
                                      : ""));
-  if (j.is_object() && j.contains("node_types") && j.contains("networks") && !j.contains("benchmark"))
+  if (j.contains("node_types") && j.contains("networks") && !j.contains("benchmark"))
     throw InputError(file, "node_types",
                      "a machine file, not a scenario: give it to a scenario with `ompisim run SCENARIO.json "
                      "--machine-file " + name + "` (`ompisim describe " + name + "` prints its parameters)");
+}
+
+Scenario load_scenario(const std::string& name) {
+  refuse_missing_input(name);
+  const std::string file = data_path(name);  // as given, else in the installed data (scenarios/...)
+  const Json j = load_json_file(file);
+  if (j.is_object() && j.contains("base") && !j.contains("machine"))
+    throw InputError(file, "base",
+                     fmt::format("a sweep grid (a base scenario and axes), not a scenario: run it with `ompisim sweep {}` "
+                                 "(`ompisim describe {}` lists its points)", name, name));
+  refuse_machine_or_result(j, file, name);
   return scenario_from_json(j, file);
 }
 

@@ -51,6 +51,15 @@ struct ScenarioKey {
 const std::vector<ScenarioKey>& scenario_keys();
 
 Scenario load_scenario(const std::string& file);
+// An input file named on the command line that does not exist (here nor in the tool's data): InputError naming it with
+// the closest .json file of the folder it names, else the file of that name (with .json added when left out) under
+// scenarios/, as `ompisim list` prints it (a bare fig5_latency_2p_inter_openmpi.json: "no such file (did you mean
+// 'scenarios/gemini/fig5_latency_2p_inter_openmpi.json'?)"). Returns when the file exists or nothing is close (the
+// reader then says it cannot open it).
+void refuse_missing_input(const std::string& name);
+// A machine file or a result given where a scenario belongs: InputError saying what the file is and which command
+// takes it (`file` names it in errors, `name` as the user gave it). A sweep grid is the caller's to name.
+void refuse_machine_or_result(const Json& j, const std::string& file, const std::string& name);
 Scenario scenario_from_json(const Json& j, const std::string& file);  // `file` names it in errors
 // The engine given on the command line (`--engine NAME`) in place of the scenario's "engine"; InputError naming the
 // flag and the registered engines when none has that name. Empty: the scenario's own.

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -214,16 +215,9 @@ static void refuse_other_kinds(const Json& doc, const ObjectReader& r, const std
                                "scenarios/examples/)", name, name));
 }
 
-SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const std::string& engine) {
-  const std::string file = data_path(name);  // as given, else in the installed data (scenarios/examples/...)
-  SweepGrid g;
-  g.file = file;
-  g.sets = sets;
-  g.engine = engine;
-  const Json doc = load_json_file(file);
-  ObjectReader r(doc, file, "");
-  refuse_other_kinds(doc, r, name);
-  r.finish(sweep_grid_keys());  // unknown keys first, with a did-you-mean
+// A grid's base scenario, as a file name or inline (g.base_file set); it must load as a scenario. An error in a base
+// file names that file and key, then where it was reached from.
+static Json load_grid_base(ObjectReader& r, const std::string& file, SweepGrid& g) {
   Json base;
   if (!r.has("base")) r.fail("base", "a sweep needs a base scenario (a file name or an object)");
   const Json& b = r.raw("base");
@@ -234,6 +228,11 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
                                  "tool's data folder {})", b.get<std::string>(), data_dir()));
     try {
       base = load_json_file(path);
+      if (base.is_object() && base.contains("base") && !base.contains("machine"))
+        throw InputError(path, "base", fmt::format("a sweep grid, not a scenario: a grid's base is a scenario (grids "
+                                                   "do not nest: give one grid all the axes{})",
+                                                   path == file ? "; this grid names itself" : ""));
+      refuse_machine_or_result(base, path, b.get<std::string>());
     } catch (const InputError& e) {  // the base's own error, then where it was reached from
       throw InputError(e.file(), e.key(), fmt::format("{} (reached through {}: key 'base')", e.reason(), file));
     }
@@ -251,13 +250,28 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
     if (g.base_file == file) throw;
     throw InputError(e.file(), e.key(), fmt::format("{} (reached through {}: key 'base')", e.reason(), file));
   }
+  return base;
+}
 
+SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const std::string& engine) {
+  refuse_missing_input(name);
+  const std::string file = data_path(name);  // as given, else in the installed data (scenarios/examples/...)
+  SweepGrid g;
+  g.file = file;
+  g.sets = sets;
+  g.engine = engine;
+  const Json doc = load_json_file(file);
+  ObjectReader r(doc, file, "");
+  refuse_other_kinds(doc, r, name);
+  r.finish(sweep_grid_keys());  // unknown keys first, with a did-you-mean
+  const Json base = load_grid_base(r, file, g);
   const bool has_axes = r.has("axes"), has_points = r.has("points");
   if (has_axes == has_points) r.fail(has_axes ? "points" : "axes", "give either \"axes\" or \"points\", not both or none");
   std::vector<Json> assignments;  // each: axis key -> value
   if (has_axes) {
     const Json& axes = r.raw("axes");
-    if (!axes.is_object() || axes.empty()) r.fail("axes", "expected an object of axis key -> list of values");
+    if (!axes.is_object()) r.fail("axes", "expected an object of axis key -> list of values");
+    if (axes.empty()) r.fail("axes", "no axis: give at least one axis key -> list of values (`ompisim schema grid`)");
     std::string combine = r.opt_str("combine").value_or("product");
     if (combine != "product" && combine != "zip")
       r.fail("combine", fmt::format("unknown combination '{}' (product or zip)", combine));
@@ -400,6 +414,15 @@ void check_points_dir(const std::string& out_dir) {
   if (fs::exists(st) && !fs::is_directory(st)) throw InputError(d, "", "exists and is not a folder (the sweep's folder of point results)");
 }
 
+// points/ takes the files of the points about to run (`todo` of them): checked before any runs, as --out is (a point
+// could not publish its result: each would fail after simulating).
+void check_points_writable(const std::string& out_dir, std::size_t todo) {
+  const std::string d = (fs::path(out_dir) / "points").string();
+  if (todo > 0 && ::access(d.c_str(), W_OK | X_OK) != 0)
+    throw InputError(d, "", fmt::format("the sweep's folder of point results is not writable: {} ({} points to run)",
+                                        std::strerror(errno), todo));
+}
+
 // A point's process: runs it and publishes its file (written to a temporary and renamed: a kill leaves no half file).
 [[noreturn]] void run_point_child(const SweepGrid& g, const SweepPoint& p, const std::string& out_dir, int parent) {
   setup_child_process(parent);
@@ -444,6 +467,7 @@ int run_sweep(const SweepGrid& g, const SweepOptions& opt) {
   for (std::size_t i = 0; i < g.points.size(); ++i)
     if (static_cast<int>(i % static_cast<std::size_t>(opt.shard.count)) == opt.shard.index && !point_done(opt.out_dir, g.points[i]))
       todo.push_back(&g.points[i]);
+  check_points_writable(opt.out_dir, todo.size());
   const int parent = static_cast<int>(getpid());
   std::map<pid_t, const SweepPoint*> running;
   std::size_t next = 0;

@@ -104,6 +104,9 @@ add_test(NAME e2e.figure_yrange COMMAND bash ${E2E}/figure_yrange.sh $<TARGET_FI
 add_test(NAME e2e.units COMMAND bash ${E2E}/units.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.help_defaults COMMAND bash ${E2E}/help_defaults.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.describe_names COMMAND bash ${E2E}/describe_names.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.misnamed_inputs COMMAND bash ${E2E}/misnamed_inputs.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.sweep_unwritable COMMAND bash ${E2E}/sweep_unwritable.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.out_in_scenarios COMMAND bash ${E2E}/out_in_scenarios.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.completion COMMAND bash ${E2E}/completion.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 # Paje traces as their viewers read them: every state and link value coloured, pj_dump reads the trace's containers,
 # states and links, ViTE (headless) exports it with each state in its declared colour (skipped, exit 77, without

@@ -162,6 +162,24 @@ TEST_CASE("error text: one bounded line", "[unit][input]") {
   CHECK(one_line("'unclosed " + std::string(100, 'u')).find("(100 bytes)") != std::string::npos);
 }
 
+// Configuration: echoed input holding a Latin-1 byte (a file saved as ISO-8859-1: "caf\xe9"), well-formed UTF-8
+// ("café", "µs", a 4-byte emoji), a lone continuation byte, a surrogate, and a long value whose cut falls inside a
+// 2-byte and a 4-byte character. Expected: valid UTF-8 passes unchanged, every other byte is written \xNN, and a cut
+// never splits a character (the line stays valid UTF-8 for a terminal or a log reader; a raw 0xE9 was echoed before).
+// How validated: the strings.
+TEST_CASE("error text: the line is valid UTF-8", "[unit][input]") {
+  CHECK(one_line("last read: '\"caf\xe9\"'") == "last read: '\"caf\\xe9\"'");
+  CHECK(one_line("'caf\xc3\xa9' and '1 \xc2\xb5s' and '\xf0\x9f\x98\x80'") ==
+        "'caf\xc3\xa9' and '1 \xc2\xb5s' and '\xf0\x9f\x98\x80'");
+  CHECK(one_line("x\x80y \xed\xa0\x80 \xc0\xaf") == "x\\x80y \\xed\\xa0\\x80 \\xc0\\xaf");
+  const std::string two = std::string(79, 'a') + "\xc3\xa9" + std::string(20, 'b');  // the 80th byte starts 'é'
+  CHECK(one_line("key '" + two + "'") == "key '" + std::string(79, 'a') + "...' (101 bytes)");
+  const std::string four = std::string(78, 'a') + "\xf0\x9f\x98\x80" + std::string(20, 'b');
+  CHECK(one_line("key '" + four + "'") == "key '" + std::string(78, 'a') + "...' (102 bytes)");
+  const std::string fits = std::string(78, 'a') + "\xc3\xa9" + std::string(20, 'b');  // 'é' ends at byte 80
+  CHECK(one_line("key '" + fits + "'") == "key '" + std::string(78, 'a') + "\xc3\xa9...' (100 bytes)");
+}
+
 // Configuration: a valid document followed by one NUL byte, and one with a NUL inside a string. Expected: an
 // InputError naming the file and the offset (a NUL is not JSON text). How validated: messages.
 TEST_CASE("json input: a NUL byte is refused", "[unit][input]") {

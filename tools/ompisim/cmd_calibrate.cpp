@@ -30,7 +30,7 @@ int calibrate_command(const CLI::App& sub, const CalibrateOptions& opt, Context&
   if (opt.write) {
     if (opt.out_dir.empty())
       throw InputError("--write", "", "give --out DIR: the fitted machine file is written there as a new file");
-    ctx.out = std::make_unique<OutputDir>(opt.out_dir);
+    ctx.out = output_dir(opt.out_dir);
     write_to = ctx.out->file(std::filesystem::path(machine).stem().string() + ".json");
   } else if (!opt.out_dir.empty()) {
     throw InputError("--out", opt.out_dir, "calibrate writes into --out only with --write");

@@ -236,6 +236,7 @@ NameLists describable_names() {
     all.insert(all.end(), list->begin(), list->end());
   for (auto& c : component_registry().all()) all.push_back(c.name);
   const std::string hint = did_you_mean(name, all);
+  if (hint.empty()) refuse_missing_input(name);  // a scenario or grid file named without its folder or .json
   throw InputError("describe", name,
                    fmt::format("{}not a machine ({}), a component ({}), a benchmark ({}), a collective ({}), a stack "
                                "({}) or a topology ({}); a machine or scenario file ends in .json",
@@ -264,6 +265,7 @@ void describe_grid(const std::string& given) {
 // `describe FILE.json`: a machine file (one of one's own, e.g. from `machine template`) as a machine, a scenario (a
 // path `list` prints) as what it runs and says it shows.
 void describe_file(const std::string& given) {
+  refuse_missing_input(given);
   const std::string file = data_path(given);
   const Json j = load_json_file(file);
   if (j.is_object() && j.contains("networks")) {

@@ -15,6 +15,7 @@ std::string g_from;  // --from: redraw from a results folder instead of running
 
 int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
   refuse_empty_values(sub, {"--out", "--from"});
+  refuse_inside_scenarios(out, "--out");
   // --from results/ names the committed results from any folder, as compare --against results/ does (data_path)
   const std::string from = g_from.empty() ? g_from : data_path(g_from);
   if (!from.empty() && !std::filesystem::is_regular_file(std::filesystem::path(from) / "validation.json"))

@@ -113,8 +113,12 @@ std::unique_ptr<TraceRequest> trace_request(const RunOptions& o) {
                        "selects what --trace writes: give --trace FILE");
     return nullptr;
   }
-  if (o.trace_file.front() == '/') check_trace_path(o.trace_file);  // relative: inside --out, checked below
-  else (void)trace_format_of(o.trace_file, "--trace");
+  if (o.trace_file.front() == '/') {  // relative: inside --out, checked below
+    check_trace_path(o.trace_file);
+    refuse_inside_scenarios(o.trace_file, "--trace");
+  } else {
+    (void)trace_format_of(o.trace_file, "--trace");
+  }
   auto trace = std::make_unique<TraceRequest>();
   trace->path = o.trace_file;
   trace->ranks_text = o.trace_ranks;
@@ -128,6 +132,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   refuse_empty_values(sub, {"--out", "--plot", "--trace", "--trace-ranks", "--trace-window", "--machine-file", "--engine"});
   Scenario s = load_scenario(opt.scen_file);
   set_engine(s, opt.engine);
+  if (!opt.machine_file.empty()) refuse_not_machine_file(opt.machine_file);
   s.machine_file = opt.machine_file;
   check_max_events(s, ctx.max_events, "scenario " + s.id, ctx.max_events_text);
   if (const double e = estimate_events(s); e > kEventsWorthSaying && isatty(STDERR_FILENO) && !ctx.quiet) {
@@ -143,7 +148,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
     if (plot_file.front() == '/') check_output_path(plot_file, "--plot");
   }
   std::unique_ptr<TraceRequest> trace = trace_request(opt);
-  ctx.out = std::make_unique<OutputDir>(opt.out_dir.empty() ? kDefaultOutRoot + s.id : opt.out_dir);
+  ctx.out = output_dir(opt.out_dir.empty() ? kDefaultOutRoot + s.id : opt.out_dir);
   const OutputDir& out = *ctx.out;
   // Output paths (one rule): a relative --plot or --trace is inside --out, an absolute one is written as given.
   if (!plot_file.empty() && plot_file.front() != '/') (void)out.file(plot_file, "--plot");  // checked now

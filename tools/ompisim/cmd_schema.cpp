@@ -22,7 +22,10 @@ struct SchemaOptions {
 int schema_command(const CLI::App& sub, const SchemaOptions& opt, Context&) {
   refuse_empty_values(sub, {"--machine-file"});
   std::vector<std::string> machines;
-  for (auto& f : opt.machine_files) machines.push_back(load_machine(f)->name);
+  for (auto& f : opt.machine_files) {
+    refuse_not_machine_file(f);
+    machines.push_back(load_machine(f)->name);
+  }
   const std::vector<std::pair<std::string, std::function<Json()>>> kinds = {
       {"scenario", [&] { return scenario_schema(machines); }},
       {"result", result_schema},

@@ -19,7 +19,15 @@ struct SensitivityOptions {
 };
 
 int sensitivity_command(const CLI::App&, const SensitivityOptions& opt, Context&) {
-  if (!(opt.step > 0 && opt.step < 1)) throw InputError("--step", fmt::format("{}", opt.step), "must be in (0, 1)");
+  // The varied values are written with 6 significant digits (core/units.cpp format_quantity), each up to 5e-6 relative
+  // off its exact exp(+-step) multiple, so a derivative is off by up to 5e-6 / step: 0.005 at the smallest step taken
+  // (at 1e-6 the derivatives came out halved, below 1e-7 the texts did not move and every derivative read 0).
+  constexpr double kMinStep = 1e-3;
+  if (!(opt.step >= kMinStep && opt.step < 1))
+    throw InputError("--step", fmt::format("{}", opt.step),
+                     fmt::format("must be in [{}, 1): the varied values are written with 6 significant digits, so a "
+                                 "smaller step leaves each derivative off by more than 0.005 (below 1e-7 every one "
+                                 "reads 0)", kMinStep));
   Json r = validation::sensitivity(opt.file, opt.step, opt.mca);
   std::cout << (opt.json ? r.dump(2) + "\n" : validation::render_sensitivity(r));
   if (opt.json) return 0;
@@ -46,7 +54,7 @@ void add_sensitivity(CLI::App& app, Context& ctx) {
                                  "respect to each machine parameter and each MCA parameter named by --mca, largest first",
                                  sensitivity_command);
   sens->add_option("scenario", opt->file, "scenario file")->required();
-  sens->add_option("--step", opt->step, "log-space step of the central differences (default 0.01)");
+  sens->add_option("--step", opt->step, "log-space step of the central differences, at least 0.001 (default 0.01)");
   sens->add_flag("--json", opt->json, "print JSON");
   sens->add_option("--mca", opt->mca, "also vary this MCA parameter (repeatable; ompisim describe COMPONENT); one at "
                                       "0 = auto is varied around the value the run used (its effective value)");

@@ -100,7 +100,7 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
                      fmt::format("{}: point {} of {}", grid_file, i + 1, g.points.size()), ctx.max_events_text);
   std::string stem = std::filesystem::path(grid_file).stem().string();
   if (opt.out.empty()) check_safe_name(stem, grid_file, "(file name)");
-  ctx.out = std::make_unique<OutputDir>(opt.out.empty() ? kDefaultOutRoot + "sweep-" + stem : opt.out);
+  ctx.out = output_dir(opt.out.empty() ? kDefaultOutRoot + "sweep-" + stem : opt.out);
   const OutputDir& out = *ctx.out;
   const std::string dir = out.root();
   bool merge = opt.merge;

@@ -55,6 +55,7 @@ int validate_command(const CLI::App& sub, const ValidateOptions& opt, Context&) 
                                  limits::kMaxIntervalSamples));
   check_paper(opt.paper);
   if (!opt.machine_file.empty()) {
+    refuse_not_machine_file(opt.machine_file);
     validation::set_machine_file(opt.machine_file);
     // A file whose machine no scenario of the papers runs on would be read and then used by none.
     const std::string name = load_machine(opt.machine_file)->name;

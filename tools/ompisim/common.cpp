@@ -7,12 +7,14 @@
 #include "core/signals.hpp"
 #include "core/units.hpp"
 #include "engine/version.hpp"
+#include "platform/data_path.hpp"
 #include "runner/isolate.hpp"
 #include "runner/report.hpp"
 #include "tools/ompisim/mpi_launch.hpp"
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <new>
@@ -142,9 +144,9 @@ static const CLI::App* named_subcommand(const CLI::App& app, int argc, char** ar
       continue;
     }
     const CLI::App* sub = find(*at, a);
-    if (!sub) {
-      if (at == &app && unknown) *unknown = a;
-      break;  // a positional argument of the subcommand
+    if (!sub) {  // a word where a subcommand belongs (`ompisim foo`, `ompisim machine foo`), else a positional argument
+      if (unknown && (at == &app || !at->get_subcommands([](const CLI::App*) { return true; }).empty())) *unknown = a;
+      break;
     }
     at = sub;
     path += (path.empty() ? "" : " ") + a;
@@ -172,6 +174,9 @@ static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& 
     return fmt::format("a subcommand is required ({})", fmt::join(names_of(app), ", "));
   }
   const std::vector<std::string> subs = names_of(*at);
+  if (required && !subs.empty() && at->get_subcommands().empty() && !unknown.empty())
+    return fmt::format("{}: unknown subcommand '{}' (known: {}) (ompisim {} --help)", path, unknown,
+                       fmt::join(subs, ", "), path);
   if (required && !subs.empty() && at->get_subcommands().empty())
     return fmt::format("{}: a subcommand is required ({}) (ompisim {} --help)", path, fmt::join(subs, ", "), path);
   return fmt::format("{}: {} (ompisim {} --help)", path, e.what(), path);
@@ -194,6 +199,7 @@ int parse_command_line(CLI::App& app, int argc, char** argv) {
 static void check_global_options(const CLI::App& app, Context& ctx) {
   const std::string& max_input = ctx.max_input;
   double bytes = 0;
+  if (max_input.starts_with("-")) throw InputError("--max-input-size", max_input, "expected a size between 1 B and 1 GiB");
   try {
     bytes = max_input.find_first_not_of("0123456789") == std::string::npos && !max_input.empty()
                 ? std::stod(max_input)
@@ -243,6 +249,43 @@ int run_selected(CLI::App& app, Context& ctx) {
   }
   if (interrupt_signal()) return 128 + interrupt_signal();
   return 0;
+}
+
+void refuse_inside_scenarios(const std::string& path, const std::string& option) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path scenarios = fs::weakly_canonical(fs::path(data_dir()) / "scenarios", ec);
+  if (ec || !fs::is_directory(scenarios, ec)) return;
+  const fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  if (ec) return;
+  const fs::path rel = p.lexically_relative(scenarios);
+  if (rel.empty() || *rel.begin() == "..") return;
+  throw InputError(option, path, fmt::format("is inside the scenarios folder {}: `ompisim list`, `validate` and "
+                                             "`reproduce` read every .json file there as a scenario, so what is "
+                                             "written there would be read as one; give {} outside it",
+                                             scenarios.string(), option));
+}
+
+void refuse_not_machine_file(const std::string& file) {
+  const Json j = load_json_file(file);
+  if (!j.is_object() || j.contains("node_types") || j.contains("networks")) return;  // the machine loader's to check
+  if (j.contains("benchmark"))
+    throw InputError(file, "benchmark", fmt::format("a scenario, not a machine file: run it with `ompisim run {}`; "
+                                                    "--machine-file takes a machine file (`ompisim machine template "
+                                                    "NAME` writes one to start from)", file));
+  // A machine file may extend another with its own "base" (and names its "machine"); a grid has axes or points.
+  if (j.contains("base") && (j.contains("axes") || j.contains("points")) && !j.contains("machine"))
+    throw InputError(file, "base", fmt::format("a sweep grid, not a machine file: run it with `ompisim sweep {}`; "
+                                               "--machine-file takes a machine file (`ompisim machine template NAME` "
+                                               "writes one to start from)", file));
+  if (j.contains("points") && j.contains("provenance"))
+    throw InputError(file, "points", "a result (what `ompisim run` writes), not a machine file: --machine-file takes a "
+                                     "machine file (`ompisim machine template NAME` writes one to start from)");
+}
+
+std::unique_ptr<OutputDir> output_dir(const std::string& dir, const std::string& option) {
+  refuse_inside_scenarios(dir, option);
+  return std::make_unique<OutputDir>(dir, option);
 }
 
 void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names) {

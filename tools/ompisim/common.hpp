@@ -55,6 +55,14 @@ int parse_command_line(CLI::App& app, int argc, char** argv);
 // interrupts turned into the message on stderr and the status (kExitHelp).
 int run_selected(CLI::App& app, Context& ctx);
 
+// An output path (`option`'s value, or its default) inside the data's scenarios/ folder is refused (InputError): `list`,
+// `validate` and `reproduce` read every .json file there as a scenario (a result written there would stop reproduce).
+void refuse_inside_scenarios(const std::string& path, const std::string& option);
+// The output folder `dir` (created, checked writable: OutputDir), refused inside the scenarios folder.
+std::unique_ptr<OutputDir> output_dir(const std::string& dir, const std::string& option = "--out");
+// A scenario, a sweep grid or a result given to --machine-file: InputError saying what the file is and what takes it
+// (the machine loader would say "key 'node_types': required key is missing").
+void refuse_not_machine_file(const std::string& file);
 // An option given with an empty value ("--out ''") is refused: it never means "as if the option were not given".
 void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names);
 // --set key=value, each checked.

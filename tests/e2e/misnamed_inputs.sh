@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Configuration: the names a new user types in the first hour, from an empty folder: a scenario named as `list`
+#                prints its file but without its folder (or without .json), a misspelt scenario given to `describe`, a
+#                misspelt example grid given to `sweep`, and a scenario key given to --set as if it were a parameter
+#                (`run --set ranks=4`, `sweep --set benchmark.iterations=5`, `compare --against --set machine=titan`);
+#                a misspelt subcommand of `machine`; a scenario or a grid given to --machine-file; --max-input-size -1.
+# Expected:      exit 2 with one line, nothing written in the folder: a missing file names the scenario or grid file
+#                it is closest to ("no such file (did you mean 'scenarios/gemini/...json'?)"; run said "cannot open
+#                file" for a name without its folder, describe and sweep for any misspelt file); a scenario key given
+#                to --set is said to be one, with where it goes (it was "unknown parameter"); `machine foo` names foo
+#                as an unknown subcommand (it said "a subcommand is required"); a scenario or grid given to
+#                --machine-file is named as such; a negative --max-input-size gets the range alone.
+# How validated: exit status, stderr, the folder's listing.
+set -u
+BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+n=0
+# refuse NAME FIXED-TEXT ARGS...: from an empty folder, exit 2, one 'ompisim: error:' line holding FIXED-TEXT, no file.
+refuse() {
+  local name=$1 want=$2; shift 2
+  local cwd="$t/cwd-$((++n))"; mkdir -p "$cwd"
+  (cd "$cwd" && "$BIN" "$@" > "$t/out" 2> "$t/err"); local rc=$?
+  if [[ $rc == 2 && $(wc -l < "$t/err") == 1 && -z $(ls -A "$cwd") ]] && grep -q '^ompisim: error: ' "$t/err" \
+    && grep -qF -- "$want" "$t/err"; then ok "$name: $(cat "$t/err")"
+  else bad "$name: exit $rc, $(head -c 400 "$t/err") (expected '$want'; folder: $(ls -A "$cwd"))"; fi
+}
+S=scenarios/gemini/fig5_latency_2p_inter_openmpi.json
+hint="no such file (did you mean '$S'?)"
+refuse "run FILE without its folder" "fig5_latency_2p_inter_openmpi.json: $hint" run fig5_latency_2p_inter_openmpi.json
+refuse "run NAME without .json" "fig5_latency_2p_inter_openmpi: $hint" run fig5_latency_2p_inter_openmpi
+refuse "describe a misspelt scenario" "inter_openmp.json: $hint" describe scenarios/gemini/fig5_latency_2p_inter_openmp.json
+refuse "describe a scenario's name" "fig5_latency_2p_inter_openmpi: $hint" describe fig5_latency_2p_inter_openmpi
+refuse "sweep a misspelt grid" "no such file (did you mean 'scenarios/examples/grid_ugni_smsg_bte.json'?)" \
+  sweep scenarios/examples/grid_ugni_smsg.json
+refuse "sweep a grid without its folder" "no such file (did you mean 'scenarios/examples/grid_ugni_smsg_bte.json'?)" \
+  sweep grid_ugni_smsg_bte.json
+# a name close to nothing is still said plainly
+refuse "run a name close to nothing" "qqqq.json: cannot open file" run qqqq.json
+key="a key of the scenario file, not a parameter"
+refuse "run --set ranks=4" "--set: key 'ranks': $key" run "$S" --set ranks=4
+refuse "run --set machine=titan" "--set: key 'machine': $key" run "$S" --set machine=titan
+refuse "sweep --set benchmark.iterations=5" "--set: key 'benchmark.iterations': $key" \
+  sweep scenarios/examples/grid_ugni_smsg_bte.json --set benchmark.iterations=5
+refuse "compare --against --set machine=titan" "--set: key 'machine': $key" \
+  compare --against results --only gemini/fig5_latency_2p_inter_openmpi --set machine=titan
+# still a did-you-mean for an MCA parameter written as a grid's axis
+refuse "run --set mca.NAME" "--set: key 'mca.btl_ugni_smsg_limit': unknown parameter (did you mean 'btl_ugni_smsg_limit'?)" \
+  run "$S" --set mca.btl_ugni_smsg_limit=1024
+# a scenario or a grid given to --machine-file (it said "key 'node_types': required key is missing")
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+refuse "run --machine-file SCENARIO" "$S: key 'benchmark': a scenario, not a machine file: run it with \`ompisim run $SRC/$S\`" \
+  run "$S" --machine-file "$SRC/$S"
+refuse "validate --machine-file GRID" "key 'base': a sweep grid, not a machine file" \
+  validate --machine-file "$SRC/scenarios/examples/grid_ugni_smsg_bte.json"
+refuse "schema --machine-file SCENARIO" "key 'benchmark': a scenario, not a machine file" schema scenario --machine-file "$SRC/$S"
+# a negative --max-input-size: the range, not "unit '' is not a unit of size"
+refuse "--max-input-size -1" "--max-input-size: key '-1': expected a size between 1 B and 1 GiB" --max-input-size -1 run "$S"
+# a word where machine's subcommand belongs
+refuse "machine foo" "machine: unknown subcommand 'foo' (known: template) (ompisim machine --help)" machine foo
+exit $fail
