@@ -1,9 +1,10 @@
-// See torus.hpp. Construction and routing follow models/topology/torus.cpp line for line so that link ids and routes
-// are identical.
+// See torus.hpp.
 #include "platform/topology/torus.hpp"
 
 #include "core/json_input.hpp"
 #include "platform/topology/topology_registry.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -69,7 +70,14 @@ std::unique_ptr<Topology> Torus::from_shape(const nlohmann::json& shape, const L
     for (int d = 0; d < 3; ++d) wrap[d] = w[static_cast<std::size_t>(d)].get<bool>();
   }
   long long slots = dims[0] * dims[1] * dims[2] * npr;
-  long long nodes = t.opt_integer("compute_nodes", 1, slots).value_or(slots);
+  long long nodes = slots;
+  if (t.has("compute_nodes")) {
+    nodes = t.integer("compute_nodes", 1, 1LL << 40);
+    if (nodes > slots)
+      t.fail("compute_nodes", fmt::format("{} nodes do not fit: a {} x {} x {} torus with {} node(s) per router holds at "
+                                          "most {} nodes",
+                                          nodes, dims[0], dims[1], dims[2], npr, slots));
+  }
   t.finish(allowed_shape_keys({"wrap", "compute_nodes"}));
   return std::make_unique<Torus>(Coord{int(dims[0]), int(dims[1]), int(dims[2])}, npr, wrap, params, nodes);
 }

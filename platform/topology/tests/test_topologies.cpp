@@ -375,6 +375,8 @@ TEST_CASE("platform/topology: bad shapes are InputErrors naming the key", "[unit
   expect("torus", {{"dims", {4, 4, 4}}, {"nodes_per_router", 2}, {"wrap", {true, true}}}, "topology.wrap",
          "three booleans");
   expect("torus", {{"dims", {4, 4, 4}}, {"nodes_per_router", 2}, {"compute_nodes", 129}}, "topology.compute_nodes",
+         "a 4 x 4 x 4 torus with 2 node(s) per router holds at most 128 nodes");
+  expect("torus", {{"dims", {4, 4, 4}}, {"nodes_per_router", 2}, {"compute_nodes", 0}}, "topology.compute_nodes",
          "out of range");
   expect("fat_tree", {{"arity", 4}, {"levels", 2}, {"compute_nodes", 17}}, "topology.compute_nodes",
          "holds at most 16 nodes");
