@@ -37,6 +37,12 @@ double loop_count(const Scenario& s, const std::string& key, double absent) {
       }
   return absent;
 }
+// The largest of the scenario's rank counts.
+double max_ranks(const Scenario& s) {
+  double ranks = 0;
+  for (long long r : s.ranks) ranks = std::max(ranks, static_cast<double>(r));
+  return ranks;
+}
 // The benchmark's declared count of messages per rank and iteration (the default's for a name not registered: the
 // scenario's own checks refuse it).
 const bench::MessageCount& message_count(const Scenario& s) {
@@ -55,9 +61,7 @@ std::optional<bench::InputMessages> input_messages(const Scenario& s) {
   static std::optional<bench::InputMessages> count;
   const std::lock_guard lock(mutex);
   if (counted.lock() == s.driver) return count;
-  double ranks = 0;
-  for (long long r : s.ranks) ranks = std::max(ranks, static_cast<double>(r));
-  count = c.from_input(*s.driver, ranks);
+  count = c.from_input(*s.driver, max_ranks(s));
   counted = s.driver;
   return count;
 }
@@ -79,8 +83,7 @@ struct Parts {
   double ranks, iterations, sizes, messages;
 };
 Parts parts(const Scenario& s) {
-  double ranks = 0;
-  for (long long r : s.ranks) ranks = std::max(ranks, static_cast<double>(r));
+  const double ranks = max_ranks(s);
   const double iterations = std::min(loop_count(s, "iterations", 1) + loop_count(s, "skip", 0), cutoff_calls(s));
   const double sizes = std::max(1.0, loop_count(s, "sizes", 1));
   return {ranks, iterations, sizes, message_count(s).at(ranks)};
