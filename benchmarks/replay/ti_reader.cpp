@@ -51,12 +51,11 @@ public:
     if (p.is_absolute()) return {p, files_dir_ / p.filename()};
     return {dir_ / p, files_dir_ / p.filename(), p};
   }
-  // `p` with '..' and every symbolic link resolved; empty when the system cannot say.
-  fs::path canonical(const fs::path& p) {
+  // `p` with '..' and every symbolic link resolved (`link`: p itself is one); empty when the system cannot say.
+  fs::path canonical(const fs::path& p, bool link) {
     std::error_code ec;
     const fs::path name = p.filename();
-    if (name.empty() || name == "." || name == ".." || fs::is_symlink(fs::symlink_status(p, ec)))
-      return fs::weakly_canonical(fs::absolute(p, ec), ec);
+    if (link || name.empty() || name == "." || name == "..") return fs::weakly_canonical(fs::absolute(p, ec), ec);
     const std::string parent = p.parent_path().string();
     if (parent != cached_parent_ || cached_.empty()) {
       cached_ = fs::weakly_canonical(fs::absolute(parent.empty() ? fs::path(".") : fs::path(parent), ec), ec);
@@ -79,8 +78,10 @@ fs::path locate(IndexFolder& f, const std::string& index, std::uint64_t n, std::
   const std::vector<fs::path> cands = f.candidates(fs::path(line));
   fs::path outside;  // the first candidate that is a file outside the folder, as resolved
   for (const fs::path& c : cands) {
-    if (!fs::is_regular_file(c, ec)) continue;
-    const fs::path real = f.canonical(c);
+    const fs::file_status st = fs::symlink_status(c, ec);  // one system call for a file that is no link
+    const bool link = fs::is_symlink(st);
+    if (!(link ? fs::is_regular_file(c, ec) : fs::is_regular_file(st))) continue;
+    const fs::path real = f.canonical(c, link);
     if (!real.empty() && within(f.folder(), real)) return c;
     if (outside.empty()) outside = real.empty() ? c : real;
   }
