@@ -140,14 +140,16 @@ const Category& category(const std::string& given) {
     if (w == c.name || w == c.singular) return c;
     names.push_back(c.name);
   }
+  if (given.empty())
+    throw InputError("list", "", fmt::format("an empty category: give one of {}, or none for all", fmt::join(names, ", ")));
   const std::string hint = did_you_mean(w, names);
   throw InputError("list", given, fmt::format("no such category{} (categories: {})",
                                               hint.empty() ? "" : " (did you mean '" + hint + "'?)",
                                               fmt::join(names, ", ")));
 }
 
-int list_command(const CLI::App&, const ListOptions& opt, Context&) {
-  if (!opt.category.empty()) {
+int list_command(const CLI::App& sub, const ListOptions& opt, Context&) {
+  if (sub.get_option("category")->count() > 0) {  // given, even empty: an empty word is no category
     category(opt.category).print();
     return 0;
   }
