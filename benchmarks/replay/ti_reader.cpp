@@ -82,7 +82,10 @@ fs::path locate(IndexFolder& f, const std::string& index, std::uint64_t n, std::
     const bool link = fs::is_symlink(st);
     if (!(link ? fs::is_regular_file(c, ec) : fs::is_regular_file(st))) continue;
     const fs::path real = f.canonical(c, link);
-    if (!real.empty() && within(f.folder(), real)) return c;
+    // The file checked is the file read: a path with '..' is read as resolved (lexically, "sub/../../x" is "x" in the
+    // working directory, but through a symbolic link "sub" it is another file).
+    if (!real.empty() && within(f.folder(), real))
+      return std::find(c.begin(), c.end(), fs::path("..")) == c.end() ? c : real;
     if (outside.empty()) outside = real.empty() ? c : real;
   }
   if (!outside.empty())

@@ -199,9 +199,10 @@ TEST_CASE("ti trace: the index and the lazy per-rank reader", "[replay][trace]")
 // Configuration: a folder "tr" holding an index, its <index>_files/ and a file of its own, a sibling folder "tr2" (its
 // name starts with "tr") and files beside both; index lines naming: the sibling's file through '..', a file beside
 // by an absolute path, a symbolic link in tr to the other, a line whose only file is outside but whose name is in
-// <index>_files/ (SMPI's layout), and tr's own file by an absolute path through '..'.
-// Expected: the first three are refused naming the index, the line and the file as resolved; the last two read, each
-// inside tr. Fails when the check compares text (tr2 as inside tr) or does not follow the link.
+// <index>_files/ (SMPI's layout), tr's own file by an absolute path through '..', and "sub/../../etc/x.txt" where
+// sub links to tr/a/b (tr/etc/x.txt; lexically, etc/x.txt beside tr).
+// Expected: the first three are refused naming the index, the line and the file as resolved; the last three read,
+// each the file inside tr. Fails when the check compares text (tr2 as inside tr) or does not follow the link.
 // How validated: the InputError texts and the paths read.
 TEST_CASE("ti trace: an index line naming a file outside the index's folder is refused", "[replay][trace]") {
   namespace fs = std::filesystem;
@@ -230,6 +231,13 @@ TEST_CASE("ti trace: an index line naming a file outside the index's folder is r
   write(index, "../beside.txt\n" + (d / "tr/../tr/own.txt").string() + "\n");
   const auto files = read_index(index, 10);
   CHECK(files == std::vector<std::string>{(d / "tr/i.txt_files/beside.txt").string(), (d / "tr/own.txt").string()});
+  // '..' after a symbolic link: the file read is the file checked, inside tr (lexically the line is d/etc/x.txt)
+  fs::create_directories(d / "tr/a/b");
+  fs::create_symlink("a/b", d / "tr/sub");
+  write(d / "tr/etc/x.txt", "0 init\n");
+  write(d / "etc/x.txt", "0 init\n");
+  write(index, "sub/../../etc/x.txt\n");
+  CHECK(read_index(index, 10) == std::vector<std::string>{(d / "tr/etc/x.txt").string()});
   fs::remove_all(d);
 }
 

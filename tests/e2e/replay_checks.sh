@@ -4,6 +4,7 @@
 # counts out of range, a rank's action file that is empty or holds only blank and comment lines: SMPI's replay runs
 # such a rank as doing nothing, smpirun never writes one), an index line holding a NUL byte, index lines naming a file
 # outside the index's folder ('..', absolute, a symbolic link, a sibling folder), a 1 MiB field in an action line.
+# An index line with '..' after a symbolic link reads the file inside the folder that it resolves to.
 # Expected: exit 2 and one line naming the file, the line and the reason (for a mismatch: both ranks, their calls and
 # lines; for a field, its start and length). A correct trace of the same shape replays with exit 0, and so do the
 # absolute index lines smpirun writes into <index>_files/, before and after the trace is moved.
@@ -84,6 +85,12 @@ refuse index_link "index_link/index\.txt: line 1: rank 0's action file 'linked\.
 mk index_dir '0 init\n0 finalize\n' '1 init\n1 finalize\n'
 printf '../index_dir2/rank-0.txt\nrank-1.txt\n' > index_dir/index.txt
 refuse index_dir "index_dir/index\.txt: line 1: rank 0's action file '\.\./index_dir2/rank-0\.txt' is $rt/index_dir2/rank-0\.txt, outside"
+# '..' after a symbolic link in the folder (sub -> a/b): the file read is the one checked, index_linkup/etc/rank-0.txt,
+# not etc/rank-0.txt beside the folder, which is what the line is read lexically (before, that file was read).
+mk index_linkup '0 init\n0 finalize\n' '1 init\n1 finalize\n'
+mkdir -p index_linkup/a/b index_linkup/etc etc; ln -s a/b index_linkup/sub; mv index_linkup/rank-0.txt index_linkup/etc/
+printf '0 not a trace\n' > etc/rank-0.txt; printf 'sub/../../etc/rank-0.txt\nrank-1.txt\n' > index_linkup/index.txt
+accept index_linkup
 # What smpirun -trace-ti writes with an absolute -trace-file: absolute lines into <index>_files/, read; and such a
 # trace moved elsewhere (its lines name the folder it was recorded in, gone): found by name in <index>_files/.
 mkdir -p index_rec/t.txt_files
