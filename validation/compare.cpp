@@ -143,6 +143,28 @@ std::map<std::string, std::string> results_below(const std::string& dir) {
   return out;
 }
 
+// --against given what is not a folder: says what it is (missing, a result file, another file) and what takes it.
+[[noreturn]] void refuse_against(const std::string& dir, const std::string& found) {
+  std::error_code ec;
+  if (!fs::exists(found, ec))
+    throw InputError("--against", dir, fs::path(dir).is_absolute() ? std::string("no such folder")
+                                       : fmt::format("no such folder (neither here nor in {})", data_dir()));
+  if (!fs::is_regular_file(found, ec))
+    throw InputError("--against", dir, "is not a folder (a special file): give the folder of the results to rerun");
+  bool result = false;
+  try {
+    result = is_result(load_json_file(found));
+  } catch (const InputError&) {  // not JSON, or too large: a file of another kind
+  }
+  if (!result)
+    throw InputError("--against", dir, "is a file, not a folder of results: give the folder of the results to rerun");
+  const fs::path p(found);
+  throw InputError("--against", dir,
+                   fmt::format("is a result file, not a folder of results: rerun its scenario with --against {} --only "
+                               "{}, or compare it with another result file as `ompisim compare A B`",
+                               p.has_parent_path() ? p.parent_path().string() : std::string("."), p.filename().string()));
+}
+
 }  // namespace
 
 int Comparison::beyond() const {
@@ -228,9 +250,7 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
   std::error_code ec;
   // As given, else in the tool's data (an installed tool's share/ompisim/results: the committed results).
   const std::string folder = data_path(dir);
-  if (!fs::is_directory(folder, ec))
-    throw InputError("--against", dir,
-                     fmt::format("not a folder of results (neither here nor in {})", data_dir()));
+  if (!fs::is_directory(folder, ec)) refuse_against(dir, folder);
   std::vector<std::pair<std::string, Json>> todo;
   for (auto& [rel, path] : results_below(folder)) {
     if (!only.empty() && rel.find(only) == std::string::npos) continue;

@@ -20,13 +20,92 @@ std::string no_action_reason(int rank) {
                      "for every rank: a truncated or misplaced trace)", rank);
 }
 
+namespace {
+// The folder's components are the first components of `p` (both canonical): a test on components, not on the text,
+// so that /t/trace does not hold /t/trace2/x.
+bool within(const fs::path& folder, const fs::path& p) {
+  if (folder.empty() || p.empty()) return false;
+  auto q = p.begin();
+  for (const auto& f : folder) {
+    if (q == p.end() || *q != f) return false;
+    ++q;
+  }
+  return true;
+}
+
+// Where an index's action files may be: its folder (canonical, '..' and symbolic links followed), and each index
+// line's candidate files in the order ti_trace.hpp gives. Canonical paths are made per folder, once for each run of
+// lines in one folder (every rank's file of a recorded trace is in <index>_files/), and a file that is itself a
+// symbolic link is followed.
+class IndexFolder {
+public:
+  explicit IndexFolder(const std::string& index)
+      : dir_(fs::path(index).parent_path()), files_dir_(fs::path(index + "_files")) {
+    std::error_code ec;
+    folder_ = fs::weakly_canonical(fs::absolute(dir_.empty() ? fs::path(".") : dir_, ec), ec);
+    if (!folder_.has_filename() && folder_ != folder_.root_path()) folder_ = folder_.parent_path();
+  }
+  const fs::path& folder() const { return folder_; }
+  // The index folder's, <index>_files/'s and (a relative line) the working directory's file of that name.
+  std::vector<fs::path> candidates(const fs::path& p) const {
+    if (p.is_absolute()) return {p, files_dir_ / p.filename()};
+    return {dir_ / p, files_dir_ / p.filename(), p};
+  }
+  // `p` with '..' and every symbolic link resolved (`link`: p itself is one); empty when the system cannot say.
+  fs::path canonical(const fs::path& p, bool link) {
+    std::error_code ec;
+    const fs::path name = p.filename();
+    if (link || name.empty() || name == "." || name == "..") return fs::weakly_canonical(fs::absolute(p, ec), ec);
+    const std::string parent = p.parent_path().string();
+    if (parent != cached_parent_ || cached_.empty()) {
+      cached_ = fs::weakly_canonical(fs::absolute(parent.empty() ? fs::path(".") : fs::path(parent), ec), ec);
+      if (ec) cached_.clear();
+      cached_parent_ = parent;
+    }
+    return cached_.empty() ? fs::path() : cached_ / name;
+  }
+
+private:
+  fs::path dir_, files_dir_, folder_;
+  std::string cached_parent_;
+  fs::path cached_;
+};
+
+// The action file index line `n` (rank `rank`) names: the first candidate that is a file inside the index's folder.
+// InputError naming the index and the line when a candidate is a file outside it, or when none is a file.
+fs::path locate(IndexFolder& f, const std::string& index, std::uint64_t n, std::size_t rank, const std::string& line) {
+  std::error_code ec;
+  const std::vector<fs::path> cands = f.candidates(fs::path(line));
+  fs::path outside;  // the first candidate that is a file outside the folder, as resolved
+  for (const fs::path& c : cands) {
+    const fs::file_status st = fs::symlink_status(c, ec);  // one system call for a file that is no link
+    const bool link = fs::is_symlink(st);
+    if (!(link ? fs::is_regular_file(c, ec) : fs::is_regular_file(st))) continue;
+    const fs::path real = f.canonical(c, link);
+    // The file checked is the file read: a path with '..' is read as resolved (lexically, "sub/../../x" is "x" in the
+    // working directory, but through a symbolic link "sub" it is another file).
+    if (!real.empty() && within(f.folder(), real))
+      return std::find(c.begin(), c.end(), fs::path("..")) == c.end() ? c : real;
+    if (outside.empty()) outside = real.empty() ? c : real;
+  }
+  if (!outside.empty())
+    throw InputError(index, "", fmt::format("line {}: rank {}'s action file '{}' is {}, outside the trace's folder {} "
+                                            "('..' and symbolic links followed): a trace's action files are in the "
+                                            "folder of its index or below it", n, rank, line, outside.string(),
+                                            f.folder().string()));
+  std::string looked = cands[0].string() + (cands.size() > 2 ? ", " : " and ") + cands[1].string();
+  if (cands.size() > 2) looked += " and " + cands[2].string() + " in the working directory";
+  throw InputError(index, "", fmt::format("line {}: rank {}'s action file '{}' not found (looked for {})", n, rank,
+                                          line, looked));
+}
+}  // namespace
+
 std::vector<std::string> read_index(const std::string& index, long long max_ranks) {
   std::error_code ec;
   if (!fs::is_regular_file(index, ec)) throw InputError(index, "", "the trace index is not a readable file");
   std::ifstream in(index);
   if (!in) throw InputError(index, "", "cannot open the trace index");
-  const fs::path dir = fs::path(index).parent_path();
-  const fs::path files_dir = fs::path(index + "_files");
+  IndexFolder folder(index);
   std::vector<std::string> out;
   std::string line;
   std::uint64_t n = 0;
@@ -51,15 +130,7 @@ std::vector<std::string> read_index(const std::string& index, long long max_rank
     line = line.substr(b);
     if (static_cast<long long>(out.size()) >= max_ranks)
       throw InputError(index, "", fmt::format("line {}: more than {} ranks", n, max_ranks));
-    fs::path p(line);
-    fs::path found;
-    if (p.is_absolute()) found = p;
-    else if (fs::is_regular_file(dir / p, ec)) found = dir / p;
-    else found = files_dir / p.filename();  // smpirun wrote the path relative to where it ran
-    if (!fs::is_regular_file(found, ec))
-      throw InputError(index, "", fmt::format("line {}: rank {}'s action file '{}' not found (looked for {}{})", n,
-                                              out.size(), line, (dir / p).string(),
-                                              p.is_absolute() ? "" : " and " + found.string()));
+    const fs::path found = locate(folder, index, n, out.size(), line);
     if (fs::file_size(found, ec) == 0 && !ec)  // before simulating (a file of blank lines: RankReader::next)
       throw InputError(found.lexically_normal().string(), "", no_action_reason(static_cast<int>(out.size())));
     out.push_back(found.lexically_normal().string());

@@ -9,8 +9,9 @@
 
 namespace ompisim::bench::ti {
 
-// The index file: the action file of every rank (resolved paths). InputError(index, "", reason) for a missing or
-// unreadable index, an empty one, a line too long, more than `max_ranks` lines or an action file that does not exist;
+// The index file: the action file of every rank (resolved paths, ti_trace.hpp). InputError(index, "", reason) for a
+// missing or unreadable index, an empty one, a line too long, more than `max_ranks` lines, an action file that does
+// not exist or one outside the index's folder;
 // InputError(action file, "", reason) for an action file of 0 bytes (no_action_reason).
 std::vector<std::string> read_index(const std::string& index, long long max_ranks);
 

@@ -1,6 +1,7 @@
 // See ti_trace.hpp: the action names SMPI writes, the datatype sizes and the parser of one action line.
 #include "benchmarks/replay/ti_trace.hpp"
 
+#include "core/error_text.hpp"
 #include "core/errors.hpp"
 
 #include <charconv>
@@ -64,6 +65,14 @@ std::string refused_reason(std::string_view name) {
   return "";
 }
 
+// A field of the trace quoted in an error: when longer than kMaxEchoChars bytes, its first bytes, "..." and its length
+// (the form core/error_text.hpp's one_line gives, which leaves it as it is), so a line of a hostile trace (up to
+// kMaxLineBytes) is never copied whole into the message.
+std::string quoted(std::string_view t) {
+  if (t.size() <= kMaxEchoChars) return fmt::format("'{}'", t);
+  return fmt::format("'{}...' ({} bytes)", t.substr(0, kMaxEchoChars - 3), t.size());
+}
+
 [[noreturn]] void fail(const std::string& file, std::uint64_t line, const std::string& reason) {
   throw InputError(file, "", fmt::format("line {}: {}", line, reason));
 }
@@ -92,7 +101,7 @@ struct Parser {
       auto [q, ec2] = std::from_chars(t.data(), t.data() + t.size(), d);
       if (ec2 != std::errc() || q != t.data() + t.size() || !std::isfinite(d) || d != std::trunc(d) ||
           std::fabs(d) > 9e18)
-        bad(fmt::format("{}: {} '{}' is not an integer", name(), what, t));
+        bad(fmt::format("{}: {} {} is not an integer", name(), what, quoted(t)));
       v = static_cast<long long>(d);
     }
     if (v < lo || v > hi) bad(fmt::format("{}: {} {} is outside [{}, {}]", name(), what, v, lo, hi));
@@ -103,7 +112,7 @@ struct Parser {
     double d = 0;
     auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), d);
     if (ec != std::errc() || p != t.data() + t.size() || !std::isfinite(d))
-      bad(fmt::format("{}: {} '{}' is not a number", name(), what, t));
+      bad(fmt::format("{}: {} {} is not a number", name(), what, quoted(t)));
     if (d < lo || d > hi) bad(fmt::format("{}: {} {} is outside [{}, {}]", name(), what, d, lo, hi));
     return d;
   }
@@ -340,7 +349,7 @@ bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& defa
     long long v = -1;
     auto [q, ec] = std::from_chars(r.data(), r.data() + r.size(), v);
     if (ec != std::errc() || q != r.data() + r.size())
-      fail(file, line_no, fmt::format("the first field '{}' is not a rank", r));
+      fail(file, line_no, fmt::format("the first field {} is not a rank", quoted(r)));
     if (v != rank)
       fail(file, line_no, fmt::format("the line is rank {}'s but the file is rank {}'s (one file per rank, in index "
                                       "order; a single merged trace is not supported)", v, rank));
@@ -349,8 +358,8 @@ bool parse_line(std::string_view line, int rank, int nranks, std::uint32_t& defa
   Kind kind{};
   if (!kind_of(name, kind)) {
     std::string why = refused_reason(name);
-    if (!why.empty()) fail(file, line_no, fmt::format("action '{}' cannot be replayed: {}", name, why));
-    fail(file, line_no, fmt::format("unknown action '{}'", name.substr(0, 64)));
+    if (!why.empty()) fail(file, line_no, fmt::format("action {} cannot be replayed: {}", quoted(name), why));
+    fail(file, line_no, fmt::format("unknown action {}", quoted(name)));
   }
   out = Action{};
   out.kind = kind;

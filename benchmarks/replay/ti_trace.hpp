@@ -1,8 +1,17 @@
 // SimGrid SMPI time-independent (TI) traces, as `smpirun -trace-ti` (SimGrid 3.32) writes them, and the parser of one
 // action line (reading the index and the per-rank files lazily: ti_reader.hpp). The format:
-// an index file with one line per rank, in rank order, naming that rank's action file (the path as smpirun wrote it,
-// relative to the directory it ran in; found here relative to the index file's directory, else in
-// <index>_files/ beside the index); each action file holds one action per line, "<rank> <action> <args...>".
+// an index file with one line per rank, in rank order, naming that rank's action file; each action file holds one
+// action per line, "<rank> <action> <args...>".
+// Index lines: SMPI 3.32 writes each rank's file as <tracing/filename>_files/<prefix>_rank-<N>.txt and that path into
+// the index verbatim (src/instr/instr_config.cpp on_container_creation_ti): relative to the directory smpirun ran in,
+// or absolute when -trace-file was; its replay opens each line as given, relative to the working directory
+// (src/smpi/internals/smpi_deployment.cpp smpi_read_replay, src/xbt/xbt_replay.cpp ReplayReader). A line is found
+// here at the first of: the index's folder joined with it; <index>_files/ with its file name (where smpirun put every
+// rank's file, so a trace recorded from another directory, or with an absolute -trace-file and then moved or copied,
+// is found); the line as SMPI opens it (absolute, or relative to the working directory). Only a file inside the
+// index's folder is read ('..' and symbolic links followed, compared by path components): an absolute line is
+// accepted, as smpirun writes them, when it lies there; a line whose only file lies outside is refused (InputError
+// naming the index, the line and where the file is), as is a line that names no file.
 // The format (argument order, optional trailing datatypes, the counts of the v-collectives) is SMPI's TI output
 // (src/instr/instr_private.hpp TIData::print) and what SMPI's own replay reads (src/smpi/internals/smpi_replay.cpp),
 // both read in the v3.32 sources; status V: checked against traces recorded here with smpirun -trace-ti.

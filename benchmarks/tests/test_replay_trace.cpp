@@ -196,6 +196,51 @@ TEST_CASE("ti trace: the index and the lazy per-rank reader", "[replay][trace]")
   std::filesystem::remove_all(d);
 }
 
+// Configuration: a folder "tr" holding an index, its <index>_files/ and a file of its own, a sibling folder "tr2" (its
+// name starts with "tr") and files beside both; index lines naming: the sibling's file through '..', a file beside
+// by an absolute path, a symbolic link in tr to the other, a line whose only file is outside but whose name is in
+// <index>_files/ (SMPI's layout), tr's own file by an absolute path through '..', and "sub/../../etc/x.txt" where
+// sub links to tr/a/b (tr/etc/x.txt; lexically, etc/x.txt beside tr).
+// Expected: the first three are refused naming the index, the line and the file as resolved; the last three read,
+// each the file inside tr. Fails when the check compares text (tr2 as inside tr) or does not follow the link.
+// How validated: the InputError texts and the paths read.
+TEST_CASE("ti trace: an index line naming a file outside the index's folder is refused", "[replay][trace]") {
+  namespace fs = std::filesystem;
+  const fs::path d = fs::weakly_canonical(tmpdir("outside"));
+  write(d / "tr/own.txt", "0 init\n");
+  write(d / "tr/i.txt_files/beside.txt", "0 init\n");
+  write(d / "tr2/x.txt", "0 init\n");
+  write(d / "beside.txt", "0 init\n");
+  write(d / "other.txt", "0 init\n");
+  fs::create_symlink(d / "beside.txt", d / "tr/link.txt");
+  const std::string index = (d / "tr/i.txt").string();
+  auto refused = [&](const std::string& line) {
+    write(index, line + "\n");
+    try {
+      (void)read_index(index, 10);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string folder = ", outside the trace's folder " + (d / "tr").string();
+  CHECK_THAT(refused("../tr2/x.txt"), Catch::StartsWith(index + ": line 1: rank 0's action file '../tr2/x.txt' is " +
+                                                        (d / "tr2/x.txt").string() + folder));
+  CHECK_THAT(refused((d / "other.txt").string()), Catch::Contains("is " + (d / "other.txt").string() + folder));
+  CHECK_THAT(refused("link.txt"), Catch::Contains("'link.txt' is " + (d / "beside.txt").string() + folder));
+  write(index, "../beside.txt\n" + (d / "tr/../tr/own.txt").string() + "\n");
+  const auto files = read_index(index, 10);
+  CHECK(files == std::vector<std::string>{(d / "tr/i.txt_files/beside.txt").string(), (d / "tr/own.txt").string()});
+  // '..' after a symbolic link: the file read is the file checked, inside tr (lexically the line is d/etc/x.txt)
+  fs::create_directories(d / "tr/a/b");
+  fs::create_symlink("a/b", d / "tr/sub");
+  write(d / "tr/etc/x.txt", "0 init\n");
+  write(d / "etc/x.txt", "0 init\n");
+  write(index, "sub/../../etc/x.txt\n");
+  CHECK(read_index(index, 10) == std::vector<std::string>{(d / "tr/etc/x.txt").string()});
+  fs::remove_all(d);
+}
+
 // Configuration: a trace whose rank 1 file is empty (0 bytes), and one whose rank 1 file holds only blank and comment
 // lines. SMPI's own replay accepts both (the rank runs nothing: ti_reader.hpp); smpirun never writes them.
 // Expected: read_index refuses the empty file before any rank is read, naming it and the rank; the reader of the

@@ -4,7 +4,8 @@
 # (3) A result altered by +10 %: marked at --tolerance 5 % (exit 1), not at 20 % (exit 0). (4) --against reruns the
 # scenarios of a results folder: exit 0 when they agree, 1 and the drifting value when a committed value was altered;
 # a validation table is noted, not rerun, and a scenario run from outside the repository is found again (exit 0).
-# (5) Bad input exits 2 naming the argument and the reason. (6) Without --all only what drifted is printed: two equal
+# (5) Bad input exits 2 naming the argument and the reason (--against a file: that it is one, and for a result file the
+# command that reruns it). (6) Without --all only what drifted is printed: two equal
 # runs print the summary line alone; --all prints every value. (2b) Two result files run differently: the lines naming
 # A and B say how (--set, machine file, engine), only where they differ.
 set -u
@@ -95,7 +96,17 @@ bad "file and folder" "A is a file and B a folder" "$t/s1/inter.json" "$t/b"
 bad "not a result" "not an ompisim result" "$t/inter.json" "$t/s1/inter.json"
 bad "bad tolerance" "--tolerance.*relative tolerance" "$t/a" "$t/b" --tolerance=-3
 bad "one argument" "give A and B" "$t/a"
-bad "--against not a folder" "--against.*not a folder" --against "$t/nope"
+bad "--against no such folder" "--against: key '$t/nope': no such folder$" --against "$t/nope"
+# --against given a file: said to be one (it said "not a folder of results (neither here nor in ...)"); a result file
+# gets the command that reruns it, which does
+echo "not results" > "$t/notes.txt"
+bad "--against a file" "--against: key '$t/notes.txt': is a file, not a folder of results" --against "$t/notes.txt"
+bad "--against a result file" "--against: key '$t/s1/inter.json': is a result file, not a folder of results: rerun its \
+scenario with --against $t/s1 --only inter.json, or compare it with another result file as \`ompisim compare A B\`" \
+  --against "$t/s1/inter.json"
+"$BIN" compare --against "$t/s1" --only inter.json > "$t/out" 2>&1 && grep -q "^1 file, .* 0 beyond tolerance" "$t/out" \
+  && echo "ok   the command it gives reruns the result file: $(tail -1 "$t/out")" \
+  || { echo "FAIL --against $t/s1 --only inter.json: $(tail -3 "$t/out")"; fail=1; }
 bad "--only matches nothing" "--against.*no result path contains 'zzz'" --against "$t/a" --only zzz
 bad "--set without --against" "--set.*applies to --against only" "$t/a" "$t/b" --set btl_ugni_smsg_limit=256
 # a point that is not an object (a hostile or damaged result): exit 2 naming the file and the point, in either mode

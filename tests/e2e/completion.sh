@@ -6,7 +6,8 @@
 #                every kind of name it takes (machine, component, benchmark, collective, stack, topology: the output
 #                of `describe --names`); it is registered for `ompisim` and `build/bin/ompisim` and setup.sh installs
 #                it with bash-completion; `machine` completes its subcommand `template` and then template's own options
-#                and, after --like, machine names; `schema` completes its kinds; a scenario path completes to its file.
+#                and, after --like, machine names; `schema` completes its kinds, `list` its categories; a scenario path
+#                completes to its file.
 # How validated: the COMPREPLY list for each typed line.
 set -u
 BIN=$(realpath "$1"); SRC=$(realpath "$2"); fail=0
@@ -52,6 +53,8 @@ check "machine template mine --like ti" titan
 check "validate --paper " gemini-xe-xk heterogeneous qsnet-elan4 seastar-portals slingshot-ex
 check "calibrate --paper sea" seastar-portals
 check "schema " scenario result grid sweep validation machine
+check "list " machines components stacks engines nic-kinds topologies benchmarks collectives papers scenarios grids
+check "list ni" nic-kinds
 check "run scenarios/gemini/fig5_latency_2p_inter_o" scenarios/gemini/fig5_latency_2p_inter_openmpi.json
 # registered for the command as the README types it, as well as the installed `ompisim`
 for c in ompisim build/bin/ompisim ./build/bin/ompisim; do

@@ -3,13 +3,15 @@
 #                prints its file but without its folder (or without .json), a misspelt scenario given to `describe`, a
 #                misspelt example grid given to `sweep`, and a scenario key given to --set as if it were a parameter
 #                (`run --set ranks=4`, `sweep --set benchmark.iterations=5`, `compare --against --set machine=titan`);
-#                a misspelt subcommand of `machine`; a scenario or a grid given to --machine-file; --max-input-size -1.
+#                a misspelt subcommand of `machine`; a scenario or a grid given to --machine-file; --max-input-size -1;
+#                `list` with a category (machines, stack, "NIC kinds", ...) or a word that is none.
 # Expected:      exit 2 with one line, nothing written in the folder: a missing file names the scenario or grid file
 #                it is closest to ("no such file (did you mean 'scenarios/gemini/...json'?)"; run said "cannot open
 #                file" for a name without its folder, describe and sweep for any misspelt file); a scenario key given
 #                to --set is said to be one, with where it goes (it was "unknown parameter"); `machine foo` names foo
 #                as an unknown subcommand (it said "a subcommand is required"); a scenario or grid given to
-#                --machine-file is named as such; a negative --max-input-size gets the range alone.
+#                --machine-file is named as such; a negative --max-input-size gets the range alone; `list CATEGORY`
+#                prints that category alone, and a word that is none is named with the categories.
 # How validated: exit status, stderr, the folder's listing.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -58,4 +60,22 @@ refuse "schema --machine-file SCENARIO" "key 'benchmark': a scenario, not a mach
 refuse "--max-input-size -1" "--max-input-size: key '-1': expected a size between 1 B and 1 GiB" --max-input-size -1 run "$S"
 # a word where machine's subcommand belongs
 refuse "machine foo" "machine: unknown subcommand 'foo' (known: template) (ompisim machine --help)" machine foo
+# `list CATEGORY`: a word that is no category names them all (it was CLI11's "The following argument was not
+# expected"), with the closest one; a category, singular or plural, in any case, prints its heading alone; `list`
+# prints every category, in order: each category's own output
+cats="machines, components, stacks, engines, nic-kinds, topologies, benchmarks, collectives, papers, scenarios, grids"
+refuse "list foo" "list: key 'foo': no such category (categories: $cats)" list foo
+refuse "list ''" "list: an empty category: give one of $cats, or none for all" list ""
+refuse "list stak" "list: key 'stak': no such category (did you mean 'stacks'?) (categories: $cats)" list stak
+heads() { grep -v '^ ' | cut -d' ' -f1 | cut -d: -f1 | tr '\n' ' '; }
+for typed in "machines:machines" "machine:machines" "Stacks:stacks" "NIC kinds:NIC" "nic_kind:NIC" "topology:topologies" \
+             "grids:example" "algorithms:collectives" "benchmarks:benchmarks benchmark"; do
+  word=${typed%%:*} want="${typed#*:} "
+  got=$("$BIN" list "$word" 2> "$t/err" | heads); rc=$?
+  [[ $rc == 0 && $got == "$want" && ! -s $t/err ]] && ok "list '$word': headings [$got]" \
+    || bad "list '$word': exit $rc, headings [$got] (expected [$want]) $(cat "$t/err")"
+done
+all=$("$BIN" list | md5sum)
+each=$(for c in ${cats//,/}; do "$BIN" list "$c"; done | md5sum)
+[[ $all == "$each" ]] && ok "list prints every category's list, in order" || bad "list differs from its categories one by one"
 exit $fail

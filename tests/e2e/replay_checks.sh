@@ -2,8 +2,12 @@
 # Replay checks its trace as MPI would. Configuration: hand-written two-rank SMPI TI traces, each wrong in one way
 # (a send no rank receives, collectives that differ across ranks, a wait on a request never posted or waited twice,
 # counts out of range, a rank's action file that is empty or holds only blank and comment lines: SMPI's replay runs
-# such a rank as doing nothing, smpirun never writes one), an index line holding a NUL byte. Expected: exit 2 and one line naming the file, the line and the reason (for a mismatch:
-# both ranks, their calls and lines). A correct trace of the same shape replays with exit 0.
+# such a rank as doing nothing, smpirun never writes one), an index line holding a NUL byte, index lines naming a file
+# outside the index's folder ('..', absolute, a symbolic link, a sibling folder), a 1 MiB field in an action line.
+# An index line with '..' after a symbolic link reads the file inside the folder that it resolves to.
+# Expected: exit 2 and one line naming the file, the line and the reason (for a mismatch: both ranks, their calls and
+# lines; for a field, its start and length). A correct trace of the same shape replays with exit 0, and so do the
+# absolute index lines smpirun writes into <index>_files/, before and after the trace is moved.
 set -u
 BIN=$(realpath "$1")
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; cd "$t"; fail=0
@@ -63,4 +67,47 @@ refuse blank_rank "^ompisim: error: [^ ]*blank_rank/rank-1\.txt: rank 1's action
 mk index_nul '0 init\n0 finalize\n' '1 init\n1 finalize\n'
 printf 'rank-0.txt\0x\nrank-1.txt\n' > index_nul/index.txt
 refuse index_nul "index_nul/index\.txt: line 1: contains a NUL byte \(not a text index\)"
+# An index line names a file outside the index's folder: by '..', by an absolute path, through a symbolic link in the
+# folder, or in a sibling folder whose name starts with the folder's (a test on the text would take it as inside).
+# Refused naming the index, the line and where the file is; before, each was read.
+rt=$(realpath .)  # where the files are, symbolic links followed (the errors name it)
+mkdir -p outside index_dir2; printf '0 init\n0 finalize\n' > outside/rank-0.txt; cp outside/rank-0.txt index_dir2/
+mk index_up '0 init\n0 finalize\n' '1 init\n1 finalize\n'
+printf '../outside/rank-0.txt\nrank-1.txt\n' > index_up/index.txt
+out="is $rt/outside/rank-0\.txt, outside the trace's folder $rt/index_up \('\.\.' and symbolic links followed\)"
+refuse index_up "index_up/index\.txt: line 1: rank 0's action file '\.\./outside/rank-0\.txt' $out"
+mk index_abs '0 init\n0 finalize\n' '1 init\n1 finalize\n'
+printf '# recorded\nrank-0.txt\n%s\n' "$rt/outside/rank-0.txt" > index_abs/index.txt
+refuse index_abs "index_abs/index\.txt: line 3: rank 1's action file '$rt/outside/rank-0\.txt' is $rt/outside/rank-0\.txt, outside"
+mk index_link '0 init\n0 finalize\n' '1 init\n1 finalize\n'
+ln -s ../outside/rank-0.txt index_link/linked.txt; printf 'linked.txt\nrank-1.txt\n' > index_link/index.txt
+refuse index_link "index_link/index\.txt: line 1: rank 0's action file 'linked\.txt' is $rt/outside/rank-0\.txt, outside"
+mk index_dir '0 init\n0 finalize\n' '1 init\n1 finalize\n'
+printf '../index_dir2/rank-0.txt\nrank-1.txt\n' > index_dir/index.txt
+refuse index_dir "index_dir/index\.txt: line 1: rank 0's action file '\.\./index_dir2/rank-0\.txt' is $rt/index_dir2/rank-0\.txt, outside"
+# '..' after a symbolic link in the folder (sub -> a/b): the file read is the one checked, index_linkup/etc/rank-0.txt,
+# not etc/rank-0.txt beside the folder, which is what the line is read lexically (before, that file was read).
+mk index_linkup '0 init\n0 finalize\n' '1 init\n1 finalize\n'
+mkdir -p index_linkup/a/b index_linkup/etc etc; ln -s a/b index_linkup/sub; mv index_linkup/rank-0.txt index_linkup/etc/
+printf '0 not a trace\n' > etc/rank-0.txt; printf 'sub/../../etc/rank-0.txt\nrank-1.txt\n' > index_linkup/index.txt
+accept index_linkup
+# What smpirun -trace-ti writes with an absolute -trace-file: absolute lines into <index>_files/, read; and such a
+# trace moved elsewhere (its lines name the folder it was recorded in, gone): found by name in <index>_files/.
+mkdir -p index_rec/t.txt_files
+printf '0 init\n0 send 1 7 10\n0 finalize\n' > index_rec/t.txt_files/5.1_rank-0.txt
+printf '1 init\n1 recv 0 7 10\n1 finalize\n' > index_rec/t.txt_files/5.1_rank-1.txt
+printf '%s\n' "$t/index_rec/t.txt_files/5.1_rank-0.txt" "$t/index_rec/t.txt_files/5.1_rank-1.txt" > index_rec/t.txt
+cat > index_rec.json <<J
+{"id": "index_rec", "machine": "loggp", "stack": "loggp", "ranks": 2,
+ "benchmark": {"name": "replay", "trace": "index_rec/t.txt", "flop_rate": "1 Gf/s"}}
+J
+accept index_rec
+mv index_rec index_moved; sed 's/index_rec/index_moved/g' index_rec.json > index_moved.json
+accept index_moved
+# An error quoting a field of a trace line quotes its start and its length, not the field: a 1 MiB field of '/'
+# after a quote (which the error line's own bound kept up to 4 KiB) gives a short line.
+mk long_field "0 init\n0 compute x'.$(head -c 1048576 /dev/zero | tr '\0' /)\n0 finalize\n" '1 init\n1 finalize\n'
+refuse long_field "long_field/rank-0\.txt: line 2: compute: flops 'x'\./+\.\.\.' \(1048579 bytes\) is not a number$"
+[ "$(wc -c < long_field.err)" -lt 300 ] && echo "ok   long_field: $(wc -c < long_field.err) bytes" \
+  || { echo "FAIL long_field: the error line is $(wc -c < long_field.err) bytes"; fail=1; }
 exit $fail

@@ -1,7 +1,7 @@
 # bash completion for ompisim. Subcommands (and a subcommand's own, as `machine template`), options and a positional's
-# fixed choices (`schema scenario|result|...`) are read from the tool's own --help, so they never drift; `describe`
-# completes every name it takes (`describe --names`: machines, components, benchmarks, collectives, stacks, topologies);
-# scenario, grid and machine files complete as *.json.
+# fixed choices (`schema scenario|result|...`, `list machines|stacks|...`) are read from the tool's own --help, so they
+# never drift; `describe` completes every name it takes (`describe --names`: machines, components, benchmarks,
+# collectives, stacks, topologies); scenario, grid and machine files complete as *.json.
 # the options a --help text declares: the first word of each line of its Options: section (not an option named in a
 # description or in the exit-status footer, which another subcommand takes)
 _ompisim_options() {
@@ -33,8 +33,8 @@ _ompisim() {
   if [[ -n $nested && $words_after -gt 0 ]]; then  # within `machine template`: its own options
     help=$("$tool" "$sub" "${words[i+1]}" --help 2> /dev/null); nested=""; words_after=$((words_after - 1))
   fi
-  # a positional documented as "a | b | c" (schema's kind): its choices
-  choices=$(sed -n '/^Positionals:/,/^$/s/^  [a-z]* TEXT[A-Z ]* \{2,\}\([a-z]*\( | [a-z]*\)\{1,\}\)$/\1/p' <<< "$help" | tr -d '|')
+  # a positional documented as "a | b | c" (schema's kind, list's category): its choices
+  choices=$(sed -n '/^Positionals:/,/^$/s/^  [a-z]* TEXT[A-Z ]* \{2,\}\([a-z-]*\( | [a-z-]*\)\{1,\}\)$/\1/p' <<< "$help" | tr -d '|')
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(_ompisim_options <<< "$help")" -- "$cur"))
   elif [[ -n $nested && $words_after == 0 ]]; then

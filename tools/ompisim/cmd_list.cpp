@@ -1,7 +1,9 @@
-// `ompisim list`: the machines, components, stack presets, engines, NIC kinds, topologies, benchmarks, collectives,
-// papers (validate --paper) and scenarios there are, and the example sweep grids: every name `describe` takes is listed here.
+// `ompisim list [CATEGORY]`: the machines, components, stack presets, engines, NIC kinds, topologies, benchmarks,
+// collectives, papers (validate --paper) and scenarios there are, and the example sweep grids (or those of one
+// category): every name `describe` takes is listed here.
 #include "benchmarks/driver.hpp"
 #include "collectives/registry.hpp"
+#include "core/errors.hpp"
 #include "core/json_input.hpp"
 #include "platform/machine.hpp"
 #include "platform/topology/topology_registry.hpp"
@@ -11,6 +13,7 @@
 #include "validation/validate.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -19,12 +22,15 @@
 namespace ompisim::cli {
 namespace {
 
-// `list` takes no options of its own.
-struct NoOptions {};
+struct ListOptions {
+  std::string category;  // empty: every category
+};
 
-int list_command(const CLI::App&, const NoOptions&, Context&) {
+void print_machines() {
   std::cout << "machines:\n";
-  for (auto& [n, f] : list_machines()) std::cout << "  " << n << "  (" << f << ")\n";
+  for (auto& [n, f] : ompisim::list_machines()) std::cout << "  " << n << "  (" << f << ")\n";
+}
+void print_components() {
   std::cout << "components (by framework; a scenario's \"stack\" may compose them, e.g. {\"pml\": \"ob1\", \"btl\": "
                "[\"self\", \"vader\", \"ugni\"]}):\n";
   for (auto& fw : component_registry().frameworks()) {
@@ -35,15 +41,25 @@ int list_command(const CLI::App&, const NoOptions&, Context&) {
                                  c.nic_kinds.empty() ? std::string("any") : fmt::format("{}", fmt::join(c.nic_kinds, ", ")),
                                  c.description);
   }
+}
+void print_stacks() {
   std::cout << "stacks (presets):\n";
   for (auto& s : stack_registry().all())
     std::cout << "  " << s.name << " [" << s.nic_kind << "] " << s.spec.to_json().dump() << "  " << s.description << "\n";
+}
+void print_engines() {
   std::cout << "engines (a scenario's \"engine\"):\n";
   for (auto& e : engines().all()) std::cout << fmt::format("  {:<8} {}\n", e.name, e.description);
+}
+void print_nic_kinds() {
   std::cout << "NIC kinds:\n";
   for (auto& k : nic_kinds().all()) std::cout << "  " << k.name << "  " << k.description << "\n";
+}
+void print_topologies() {
   std::cout << "topologies (a machine file's networks.<name>.topology.kind):\n";
   for (auto& t : topology::topologies().all()) std::cout << fmt::format("  {:<10} {}\n", t.name, t.description);
+}
+void print_benchmarks() {
   std::cout << "benchmarks (ompisim describe NAME: the keys of its \"benchmark\" block):\n";
   for (auto& b : bench::driver_registry().all())
     std::cout << fmt::format("  {:<14} [{}]  {}\n", b.name, b.family, b.description);
@@ -51,6 +67,8 @@ int list_command(const CLI::App&, const NoOptions&, Context&) {
   for (auto& b : bench::driver_registry().all())
     for (auto& p : b.params)
       if (p.choices) std::cout << fmt::format("  {}.{}: {}\n", b.name, p.name, fmt::join(p.choices(), ", "));
+}
+void print_collectives() {
   std::cout << "collectives (ompisim describe NAME: each algorithm and the Open MPI or MPICH function it mirrors):\n";
   std::vector<std::pair<std::string, std::vector<std::string>>> colls;  // in registry order
   for (auto& a : coll::default_registry().all()) {
@@ -59,7 +77,9 @@ int list_command(const CLI::App&, const NoOptions&, Context&) {
     it->second.push_back(a.algo);
   }
   for (auto& [c, algos] : colls) std::cout << fmt::format("  {:<14} {}\n", c, fmt::join(algos, ", "));
-  // The papers with reference data: the names validate --paper and calibrate --paper take.
+}
+// The papers with reference data: the names validate --paper and calibrate --paper take.
+void print_papers() {
   std::cout << "papers (validate --paper, calibrate --paper):\n";
   for (auto& f : validation::reference_files("")) {
     std::string title;
@@ -69,10 +89,14 @@ int list_command(const CLI::App&, const NoOptions&, Context&) {
     }
     std::cout << fmt::format("  {:<16} {}\n", std::filesystem::path(f).stem().string(), title);
   }
+}
+void print_scenarios() {
   std::cout << "scenarios:\n";
   for (auto& f : validation::scenario_files()) std::cout << "  " << f << "\n";
-  // The grids a user copies to start a sweep (`sweep` takes them by this name from any folder), with the folder they
-  // are in, which for an installed tool is not the current one.
+}
+// The grids a user copies to start a sweep (`sweep` takes them by this name from any folder), with the folder they
+// are in, which for an installed tool is not the current one.
+void print_grids() {
   namespace fs = std::filesystem;
   const fs::path examples = fs::path(data_dir()) / "scenarios" / "examples";
   std::vector<std::string> grids;
@@ -86,14 +110,63 @@ int list_command(const CLI::App&, const NoOptions&, Context&) {
                              fs::weakly_canonical(examples, ec).string());
     for (auto& g : grids) std::cout << "  scenarios/examples/" << g << "\n";
   }
+}
+
+// The categories, in the order `list` prints them: the name `list CATEGORY` takes (its heading's), its singular, and
+// what prints it.
+struct Category {
+  const char* name;
+  const char* singular;
+  void (*print)();
+};
+constexpr Category kCategories[] = {
+    {"machines", "machine", print_machines},       {"components", "component", print_components},
+    {"stacks", "stack", print_stacks},             {"engines", "engine", print_engines},
+    {"nic-kinds", "nic-kind", print_nic_kinds},    {"topologies", "topology", print_topologies},
+    {"benchmarks", "benchmark", print_benchmarks}, {"collectives", "collective", print_collectives},
+    {"papers", "paper", print_papers},             {"scenarios", "scenario", print_scenarios},
+    {"grids", "grid", print_grids}};
+
+// The category a user typed: its name or singular, in any case, with '_' or ' ' for '-' ("NIC kinds", "nic_kind");
+// "algorithms" (the collectives' heading lists them) and "example-grids" (the grids' heading) too. InputError naming
+// the categories, with the closest one, for any other word.
+const Category& category(const std::string& given) {
+  std::string w;
+  for (char ch : given) w += ch == '_' || ch == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (w == "algorithms" || w == "algorithm") w = "collectives";
+  if (w == "example-grids" || w == "example-grid") w = "grids";
+  std::vector<std::string> names;
+  for (const Category& c : kCategories) {
+    if (w == c.name || w == c.singular) return c;
+    names.push_back(c.name);
+  }
+  if (given.empty())
+    throw InputError("list", "", fmt::format("an empty category: give one of {}, or none for all", fmt::join(names, ", ")));
+  const std::string hint = did_you_mean(w, names);
+  throw InputError("list", given, fmt::format("no such category{} (categories: {})",
+                                              hint.empty() ? "" : " (did you mean '" + hint + "'?)",
+                                              fmt::join(names, ", ")));
+}
+
+int list_command(const CLI::App& sub, const ListOptions& opt, Context&) {
+  if (sub.get_option("category")->count() > 0) {  // given, even empty: an empty word is no category
+    category(opt.category).print();
+    return 0;
+  }
+  for (const Category& c : kCategories) c.print();
   return 0;
 }
 
 }  // namespace
 
 void add_list(CLI::App& app, Context& ctx) {
-  ctx.command(app, "list", "list machines, components, stacks, engines, NIC kinds, topologies, benchmarks, "
-                               "collectives and their algorithms, papers (validate --paper), scenarios and example sweep grids", list_command);
+  auto [list, opt] = ctx.command(app, "list", "list machines, components, stacks, engines, NIC kinds, topologies, "
+                                              "benchmarks, collectives and their algorithms, papers (validate --paper), "
+                                              "scenarios and example sweep grids; or only those of CATEGORY",
+                                 list_command);
+  std::string names;
+  for (const Category& c : kCategories) names += std::string(names.empty() ? "" : " | ") + c.name;
+  list->add_option("category", opt->category, names);
 }
 
 }  // namespace ompisim::cli
