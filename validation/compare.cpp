@@ -238,6 +238,10 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
   return c;
 }
 
+// A --only text that can only be part of a scenario file's path (a result's path below its folder has no
+// "scenarios/"): such a text is matched against the results' provenance, which needs each result read.
+static bool only_names_scenario(const std::string& only) { return only.find("scenarios/") != std::string::npos; }
+
 Comparison compare_against(const std::string& dir, double tolerance, const std::string& only, const Overrides& sets,
                            const std::function<void(std::size_t, std::size_t, const std::string&)>& progress,
                            const std::string& engine) {
@@ -253,9 +257,15 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
   if (!fs::is_directory(folder, ec)) refuse_against(dir, folder);
   std::vector<std::pair<std::string, Json>> todo;
   for (auto& [rel, path] : results_below(folder)) {
-    if (!only.empty() && rel.find(only) == std::string::npos) continue;
+    // --only matches the result's path below the folder, or the scenario file it was run from (a user names the
+    // scenario: scenarios/slingshot/x.json, whose result is slingshot/x.json).
+    if (!only.empty() && rel.find(only) == std::string::npos && !only_names_scenario(only)) continue;
     Json j = load_result(path, "--against");
     const Json& prov = j.value("provenance", Json::object());
+    if (!only.empty() && rel.find(only) == std::string::npos &&
+        !(prov.contains("scenario_file") && prov["scenario_file"].is_string() &&
+          prov["scenario_file"].get<std::string>().find(only) != std::string::npos))
+      continue;
     if (is_validation_table(j)) {  // derived from the scenario results rerun here: `ompisim validate` recomputes it
       c.notes.push_back(rel + ": a validation table (ompisim validate), made from the scenario results: not rerun");
       continue;
@@ -271,7 +281,7 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
                                        : fmt::format("{} (and {} more)", c.problems.front(), c.problems.size() - 1));
   if (todo.empty() && c.notes.empty())
     throw InputError("--against", dir, only.empty() ? "no result JSON with a scenario below this folder"
-                                                    : fmt::format("no result path contains '{}' (--only)", only));
+                                                    : fmt::format("no result path or scenario file contains '{}' (--only)", only));
   for (std::size_t i = 0; i < todo.size(); ++i) {
     auto& [rel, committed] = todo[i];
     if (progress) progress(i, todo.size(), rel);

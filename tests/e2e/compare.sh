@@ -74,6 +74,10 @@ P
 "$BIN" compare --against "$t/a" --only gemini --tolerance 1% --diff-only > "$t/out" 2>&1; rc=$?
 [[ $rc == 1 ]] && grep -q "^1 file, .* 1 beyond tolerance" "$t/out" && grep -q "latency_us .*1.0309 \*" "$t/out" \
   && echo "ok   --against --only gemini: drift found, exit 1: $(grep '\*' "$t/out" | tr -s ' ')" || { echo "FAIL --against drift: rc=$rc $(cat "$t/out")"; fail=1; }
+# --only given the scenario file (as a user names it) finds the result run from it: the same drift, one file
+"$BIN" compare --against "$t/a" --only scenarios/gemini/fig3_latency_2p_intra_openmpi.json --tolerance 1% > "$t/out" 2>&1; rc=$?
+[[ $rc == 1 ]] && grep -q "^1 file, .* 1 beyond tolerance" "$t/out" \
+  && echo "ok   --against --only <scenario file>: the same drift, exit 1" || { echo "FAIL --only <scenario file>: rc=$rc $(tail -3 "$t/out")"; fail=1; }
 # (4b) a validation table (results/validation.json) is compared as what it is: made from the scenario results, not
 # rerun, said in a note; and a result whose scenario was run from outside the repository is found again.
 mkdir -p "$t/v/gemini" "$t/outside"
@@ -107,7 +111,7 @@ scenario with --against $t/s1 --only inter.json, or compare it with another resu
 "$BIN" compare --against "$t/s1" --only inter.json > "$t/out" 2>&1 && grep -q "^1 file, .* 0 beyond tolerance" "$t/out" \
   && echo "ok   the command it gives reruns the result file: $(tail -1 "$t/out")" \
   || { echo "FAIL --against $t/s1 --only inter.json: $(tail -3 "$t/out")"; fail=1; }
-bad "--only matches nothing" "--against.*no result path contains 'zzz'" --against "$t/a" --only zzz
+bad "--only matches nothing" "--against.*no result path or scenario file contains 'zzz'" --against "$t/a" --only zzz
 bad "--set without --against" "--set.*applies to --against only" "$t/a" "$t/b" --set btl_ugni_smsg_limit=256
 # a point that is not an object (a hostile or damaged result): exit 2 naming the file and the point, in either mode
 python3 -c "import json; d = json.load(open('$t/s1/inter.json')); d['points'][0] = 7; json.dump(d, open('$t/pt.json', 'w'))"

@@ -104,7 +104,7 @@ void add_compare(CLI::App& app, Context& ctx) {
   cmp->add_option("A", opt->a, "result JSON file or folder of results");
   cmp->add_option("B", opt->b, "result JSON file or folder of results (paired with A by relative path)");
   cmp->add_option("--against", opt->against, "rerun the scenario of every result in this folder and compare");
-  cmp->add_option("--only", opt->only, "with --against: only results whose relative path contains this text");
+  cmp->add_option("--only", opt->only, "with --against: only results whose path below the folder, or whose scenario file (scenarios/...), contains this text");
   add_scenario_overrides(*cmp, opt->sets, &opt->engine, "every scenario rerun by --against");
   cmp->add_option("--tolerance", opt->tolerance, "relative tolerance (0.02 or 2%); default 0: any difference");
   cmp->add_flag("--all", opt->all, "print every value compared (default: only the values beyond the tolerance, then the "
