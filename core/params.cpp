@@ -1,6 +1,7 @@
 #include "core/params.hpp"
 
 #include "core/enum_names.hpp"
+#include "core/override_text.hpp"
 #include "core/units_text.hpp"
 
 #include <filesystem>
@@ -146,16 +147,20 @@ void load_overrides(ObjectReader& section, ParamList& list, const std::string& s
   section.finish(param_names(list));
 }
 
+double param_text_value(const std::string& text, const ParamInfo& info, const std::string& name) {
+  Json v;
+  try {
+    v = Json::parse(text);
+  } catch (...) {
+    v = text;
+  }
+  return param_value(v, info, "--set", name);
+}
+
 bool set_param(ParamList& list, const std::string& name, const std::string& text, const std::string& source) {
   for (auto& r : list) {
     if (r.info.name != name) continue;
-    Json v;
-    try {
-      v = Json::parse(text);
-    } catch (...) {
-      v = text;
-    }
-    double x = param_value(v, r.info, "--set", name);
+    const double x = param_text_value(text, r.info, name);
     check_range(r, x, "--set", name);
     r.p->value = x;
     r.p->source = source;

@@ -1,6 +1,7 @@
 #include "core/units.hpp"
 
 #include "core/enum_names.hpp"
+#include "core/override_text.hpp"
 #include "core/units_text.hpp"
 
 #include <array>
@@ -27,6 +28,17 @@ std::string format_quantity(double v, Dim d) {
     case Dim::Rate: return fmt::format("{:.6g} GB/s", v / 1e9);
     case Dim::Count: return fmt::format("{:.0f}", v);
     case Dim::Ratio: return fmt::format("{:.6g}", v);
+  }
+  return "?";
+}
+
+std::string format_quantity_exact(double v, Dim d) {
+  switch (d) {
+    case Dim::Time: return fmt::format("{} s", v);
+    case Dim::Bytes: return fmt::format("{:.0f} B", std::round(v));
+    case Dim::Rate: return fmt::format("{} B/s", v);
+    case Dim::Count: return fmt::format("{:.0f}", std::round(v));
+    case Dim::Ratio: return fmt::format("{}", v);
   }
   return "?";
 }

@@ -1,8 +1,11 @@
 #include "validation/sensitivity.hpp"
 
+#include "core/errors.hpp"
+#include "core/override_text.hpp"
 #include "core/params.hpp"
 #include "core/progress.hpp"
 #include "core/units.hpp"
+#include "protocols/register.hpp"
 #include "runner/isolate.hpp"
 #include "runner/registries.hpp"
 #include "runner/run.hpp"
@@ -10,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <fmt/format.h>
 
 namespace ompisim::validation {
@@ -30,14 +34,43 @@ std::vector<double> values(const Json& res, const std::string& metric) {
   return v;
 }
 
-std::string text_of(double v, const ParamInfo& info) {
-  if (info.dim == Dim::Ratio) return fmt::format("{:.12g}", v);
-  return fmt::format("\"{}\"", format_quantity(v, info.dim));
-}
-}  // namespace
+// One parameter to vary: its name and declaration, the value varied around, what the result shows as its value.
+struct Target {
+  std::string name;
+  ParamInfo info;
+  double x;
+  Json shown;
+  std::string source;
+};
 
-// An MCA parameter's resolved text ("8192 B", "32", "1.5 us") as a number and the dimension it was written in.
-static std::pair<double, Dim> mca_value(const Json& base, const std::string& key, const std::string& file) {
+// The overrides of the two runs and the values the model receives from them: each text parsed back as the run parses
+// an override (param_text_value, set_param's parser). Times, rates and ratios are written to round-trip, so they get
+// x e^(+-h) to the last bit; sizes and counts are whole, so they get x e^(+-h) rounded.
+struct Step {
+  std::string up, down;
+  double up_value, down_value;
+};
+Step step_of(const Target& t, double h) {
+  Step st{format_quantity_exact(t.x * std::exp(h), t.info.dim), format_quantity_exact(t.x * std::exp(-h), t.info.dim), 0, 0};
+  st.up_value = param_text_value(st.up, t.info, t.name);
+  st.down_value = param_text_value(st.down, t.info, t.name);
+  return st;
+}
+
+// The declaration of an MCA parameter (dimension, range, choices), from the component that owns it.
+ParamInfo mca_info(const std::string& key) {
+  if (const ComponentInfo* c = mca_owner(key)) {
+    McaParams own;
+    c->params.declare(own);
+    for (auto& r : c->param_list(own))
+      if (r.info.name == key) return r.info;
+  }
+  throw InputError("--mca", key, "no component declares this MCA parameter");
+}
+
+// An MCA parameter to vary: its resolved value (provenance.mca: "8192 B", "32", "1.5 us") read as its declaration
+// reads it; one at 0 = auto is varied around the value the run used (provenance.derived "<key> (effective)").
+Target mca_target(const Json& base, const std::string& key, const std::string& file) {
   const Json& mca = base["provenance"]["mca"];
   if (!mca.contains(key) || !mca[key].is_string()) {
     std::vector<std::string> known;
@@ -45,93 +78,87 @@ static std::pair<double, Dim> mca_value(const Json& base, const std::string& key
     const std::string hint = did_you_mean(key, known);
     throw InputError("--mca", key, "no such MCA parameter in " + file + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
   }
-  const std::string text = mca[key].get<std::string>();
-  for (Dim d : {Dim::Bytes, Dim::Time, Dim::Rate}) {
-    try {
-      return {parse_quantity(text, d), d};
-    } catch (const std::exception&) {
-    }
+  Target t{key, mca_info(key), 0, mca[key], "MCA parameter (--mca)"};
+  t.x = param_value(mca[key], t.info, "--mca", key);
+  // The parameter was asked for by name, so a 0 that means "auto" (btl_ugni_smsg_limit) is not skipped silently.
+  const Json effective = base["provenance"].value("derived", Json::object()).value(key + " (effective)", Json());
+  if (t.info.choices.empty() && t.x <= 0 && effective.is_number() && effective.get<double>() > 0) {
+    t.x = effective.get<double>();
+    t.shown = fmt::format("{} (effective; value {})", format_quantity(t.x, t.info.dim), mca[key].get<std::string>());
   }
-  std::size_t n = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &n);
-  } catch (const std::exception&) {
-  }
-  if (n == 0 || n != text.size()) throw InputError("--mca", key, "its value '" + text + "' is not a number");
-  return {v, Dim::Ratio};
+  return t;
 }
 
-Json sensitivity(const std::string& scenario_file, double h, const std::vector<std::string>& mca) {
+// What one parameter's pair of runs adds to the result: a row of "parameters", or its name under "not_varied" (zero,
+// a choice, or a step beyond its range), or an entry of "step_too_small" (both runs would get the same value).
+struct Rows {
+  Json params = Json::array(), skipped = Json::array(), too_small = Json::array();
+};
+using RunFn = std::function<std::vector<double>(const Overrides&)>;
+
+// S = (ln v_up - ln v_down) / (ln x_up - ln x_down) at every point, x_up and x_down the values the two runs received.
+void vary(const Target& t, double h, const std::vector<double>& v0, const RunFn& run, Rows& out) {
+  if (t.x <= 0 || !t.info.choices.empty()) return void(out.skipped.push_back(t.name));
+  const Step st = step_of(t, h);
+  if (st.up_value > t.info.max || st.down_value < t.info.min || st.down_value <= 0)
+    return void(out.skipped.push_back(t.name));
+  if (st.up_value == st.down_value) {
+    out.too_small.push_back({{"name", t.name}, {"value", t.shown}, {"source", t.source}, {"applied", st.up},
+                             {"reason", fmt::format("step too small for this parameter's resolution (value {}, step "
+                                                    "{:g}): both runs would get {}", format_quantity(t.x, t.info.dim), h,
+                                                    st.up)}});
+    return;
+  }
+  const std::vector<double> vu = run({{t.name, st.up}}), vd = run({{t.name, st.down}});
+  const double dlnx = std::log(st.up_value) - std::log(st.down_value);
+  Json d = Json::array();
+  double worst = 0;
+  for (std::size_t i = 0; i < v0.size(); ++i) {
+    double s_i = (vu[i] > 0 && vd[i] > 0) ? (std::log(vu[i]) - std::log(vd[i])) / dlnx : 0.0;
+    if (std::fabs(s_i) < 1e-9) s_i = 0.0;
+    d.push_back(s_i);
+    worst = std::max(worst, std::fabs(s_i));
+  }
+  out.params.push_back({{"name", t.name}, {"value", t.shown}, {"source", t.source}, {"derivatives", d},
+                        {"max_abs", worst}, {"applied", {st.down, st.up}}, {"applied_step", dlnx / 2}});
+}
+}  // namespace
+
+Json sensitivity(const std::string& scenario_file, double h, const std::vector<std::string>& mca,
+                 const std::string& machine_file) {
   Scenario s = load_scenario(scenario_file);
+  s.machine_file = machine_file;
   auto m = s.machine_file.empty() ? load_machine(s.machine) : load_machine(s.machine_file);
   check_mca_names(s, mca, "--mca");  // before the first run: a name the stack does not read is refused at once
-  auto run = [&](const Overrides& sets) { return Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); })); };
-  Json base = run({});
+  auto run_json = [&](const Overrides& sets) { return Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); })); };
+  Json base = run_json({});
   const std::string metric = metric_of(s, base);
+  const RunFn run = [&](const Overrides& sets) { return values(run_json(sets), metric); };
   const std::vector<double> v0 = values(base, metric);
   Json xs = Json::array();
   for (auto& p : base["points"]) xs.push_back(p.contains("bytes") ? p["bytes"] : p.contains("ranks") ? p["ranks"] : p.value("app", Json("")));
-  Json params = Json::array(), skipped = Json::array();
-  auto derivative = [&](const std::string& name, const std::string& up_text, const std::string& down_text) {
-    std::vector<double> vu = values(run({{name, up_text}}), metric);
-    std::vector<double> vd = values(run({{name, down_text}}), metric);
-    Json d = Json::array();
-    double worst = 0;
-    for (std::size_t i = 0; i < v0.size(); ++i) {
-      double s_i = (vu[i] > 0 && vd[i] > 0) ? (std::log(vu[i]) - std::log(vd[i])) / (2 * h) : 0.0;
-      if (std::fabs(s_i) < 1e-9) s_i = 0.0;
-      d.push_back(s_i);
-      worst = std::max(worst, std::fabs(s_i));
-    }
-    return std::make_pair(d, worst);
-  };
+  Rows rows;
   const ParamList physical = m->physical_params();
   const std::size_t total = physical.size() + mca.size();
   std::size_t done = 0;
   for (const std::string& key : mca) {
     progress::points(done++, total, key);
-    auto [x, dim] = mca_value(base, key, s.file);
-    Json shown = base["provenance"]["mca"][key];
-    // A value of 0 that means "auto" (btl_ugni_smsg_limit) is varied around the value the run used (the result's
-    // provenance.derived "<key> (effective)"): the parameter was asked for by name, so it is not skipped silently.
-    const Json effective = base["provenance"].value("derived", Json::object()).value(key + " (effective)", Json());
-    if (x <= 0 && effective.is_number() && effective.get<double>() > 0) {
-      x = effective.get<double>();
-      shown = fmt::format("{} (effective; value {})", format_quantity(x, dim),
-                          shown.is_string() ? shown.get<std::string>() : shown.dump());
-    }
-    if (x <= 0) {
-      skipped.push_back(key);
-      continue;
-    }
-    auto text = [dim = dim](double v) { return dim == Dim::Ratio ? fmt::format("{:.12g}", v) : format_quantity(v, dim); };
-    auto [d, worst] = derivative(key, text(x * std::exp(h)), text(x * std::exp(-h)));
-    params.push_back({{"name", key}, {"value", shown}, {"source", "MCA parameter (--mca)"},
-                      {"derivatives", d}, {"max_abs", worst}});
+    vary(mca_target(base, key, s.file), h, v0, run, rows);
   }
   for (auto& r : physical) {
     progress::points(done++, total, r.info.name);
-    const double x = r.p->value;
-    if (x <= 0 || !r.info.choices.empty() || r.info.dim == Dim::Count) {
-      skipped.push_back(r.info.name);
+    if (r.info.dim == Dim::Count) {  // a count of the machine's structure is not varied
+      rows.skipped.push_back(r.info.name);
       continue;
     }
-    const double up = x * std::exp(h), down = x * std::exp(-h);
-    if (up > r.info.max || down < r.info.min) {
-      skipped.push_back(r.info.name);
-      continue;
-    }
-    auto [d, worst] = derivative(r.info.name, text_of(up, r.info), text_of(down, r.info));
-    params.push_back({{"name", r.info.name}, {"value", format_param(x, r.info)}, {"source", r.p->source},
-                      {"derivatives", d}, {"max_abs", worst}});
+    vary(Target{r.info.name, r.info, r.p->value, format_param(r.p->value, r.info), r.p->source}, h, v0, run, rows);
   }
   progress::clear();
-  std::stable_sort(params.begin(), params.end(), [](const Json& a, const Json& b) {
+  std::stable_sort(rows.params.begin(), rows.params.end(), [](const Json& a, const Json& b) {
     return a["max_abs"].get<double>() > b["max_abs"].get<double>();
   });
   return Json{{"scenario", s.file}, {"metric", metric}, {"step", h}, {"points", xs}, {"nominal", v0},
-              {"parameters", params}, {"not_varied", skipped}};
+              {"parameters", rows.params}, {"not_varied", rows.skipped}, {"step_too_small", rows.too_small}};
 }
 
 std::string render_sensitivity(const Json& s) {
@@ -149,11 +176,21 @@ std::string render_sensitivity(const Json& s) {
     for (auto& x : p["derivatives"]) d += fmt::format(" {:+.3f}", x.get<double>());
     out += fmt::format("{:<{}}  {:>6.3f}{}\n", p["name"].get<std::string>(), w, p["max_abs"].get<double>(), d);
   }
+  // Whole sizes and counts move by what their rounding allows; S is taken over the step they moved by.
+  const double h = s["step"].get<double>();
+  std::string moved;
+  for (auto& p : s["parameters"])
+    if (const double a = p.value("applied_step", h); std::fabs(a / h - 1) > 1e-3)
+      moved += fmt::format("{}{} +-{:.4g}", moved.empty() ? "" : ", ", p["name"].get<std::string>(), a);
+  if (!moved.empty())
+    out += "# S over the step the applied values moved by (whole sizes and counts are rounded): " + moved + "\n";
   if (!s["not_varied"].empty()) {
     std::string n;
     for (auto& x : s["not_varied"]) n += (n.empty() ? "" : ", ") + x.get<std::string>();
     out += "# not varied (zero, an integer count, a choice, or at a limit): " + n + "\n";
   }
+  for (auto& p : s.value("step_too_small", Json::array()))
+    out += fmt::format("# {}: not varied, {}\n", p["name"].get<std::string>(), p["reason"].get<std::string>());
   return out;
 }
 

@@ -1,10 +1,12 @@
 #include "core/json_input.hpp"
+#include "core/override_text.hpp"
 #include "core/params.hpp"
 #include "core/units.hpp"
 #include "core/units_text.hpp"
 #include "runner/registries.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <regex>
 
 using namespace ompisim;
@@ -45,6 +47,26 @@ TEST_CASE("units: byte sizes are binary, SI prefixes refused", "[unit]") {
 
 // Configuration: quantity_pattern of each dimension against strings parse_quantity accepts and refuses.
 // Expected: the pattern (the schema's) agrees with the parser on each. How validated: std::regex (ECMAScript).
+// Configuration: times, rates and ratios spread over many decades, each times e^(+-h) for h down to 1e-12, as
+// sensitivity varies them; sizes and counts off whole numbers. Expected: the exact text of a time, rate or ratio reads
+// back (as --set reads it: param_text_value) to the same double; a size or count reads back as the nearest whole
+// number; format_quantity, the text for showing, keeps 6 significant digits. How validated: exact equality.
+TEST_CASE("units: exact texts read back to the same double", "[unit][sensitivity]") {
+  for (Dim d : {Dim::Time, Dim::Rate, Dim::Ratio})
+    for (double x : {1.05e-7, 2.5e-9, 0.3, 1.0, 7.77e3, 5e9, 1.23456789e14})
+      for (double h : {0.01, 1e-6, 1e-12, -1e-9}) {
+        const double v = x * std::exp(h);
+        const std::string text = format_quantity_exact(v, d);
+        CHECK(param_text_value(text, ParamInfo{"p", d, "", 0, 1e300}, "p") == v);
+        if (d != Dim::Ratio) CHECK(parse_quantity(text, d) == v);
+      }
+  CHECK(format_quantity_exact(30.30, Dim::Bytes) == "30 B");
+  CHECK(format_quantity_exact(31.54, Dim::Bytes) == "32 B");
+  CHECK(param_text_value(format_quantity_exact(28.54, Dim::Bytes), ParamInfo{"p", Dim::Bytes, ""}, "p") == 29);
+  CHECK(param_text_value(format_quantity_exact(32.32, Dim::Count), ParamInfo{"p", Dim::Count, ""}, "p") == 32);
+  CHECK(format_quantity(1.0100501670841679e-06, Dim::Time) == "1.01005 us");
+}
+
 TEST_CASE("units: the schema pattern accepts what the parser accepts", "[unit]") {
   struct Case { const char* text; Dim d; };
   for (Case c : {Case{"8 KiB", Dim::Bytes}, {"4 kB", Dim::Bytes}, {"1.5us", Dim::Time}, {"3e2 ns", Dim::Time},

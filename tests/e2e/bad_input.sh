@@ -57,9 +57,9 @@ expect_input_error empty_compare_engine "--engine: empty value" compare --agains
 # sensitivity --mca names are checked against the scenario's stack before the first run (refused at once, not after it)
 expect_input_error sensitivity_mca_machine "--mca: key 'btl_ugni_smsg_limit': parameter of btl/ugni.*this machine is qsnet" \
   sensitivity "$(dirname "$SRC_SCN")/../qsnet/fig10_latency_openmpi.json" --mca btl_ugni_smsg_limit
-# a step below what the 6-digit texts of the varied values resolve (at 1e-6 the derivatives came out halved, at 1e-9 all 0)
-expect_input_error sensitivity_small_step "--step: key '1e-06': must be in \\[0.001, 1): the varied values are written with 6 significant digits" \
-  sensitivity "$SRC_SCN" --step 1e-6
+# a step below what the results' floating-point rounding allows (S off by 2e-3 at 1e-12)
+expect_input_error sensitivity_small_step "--step: key '1e-07': must be in \\[1e-06, 1): S divides the difference of two simulated results by the step, and the results carry floating-point rounding" \
+  sensitivity "$SRC_SCN" --step 1e-7
 expect_input_error sensitivity_mca_unknown "--mca: key 'mca.btl_ugni_smsg_limt': unknown MCA parameter (did you mean 'btl_ugni_smsg_limit'?)" \
   sensitivity "$SRC_SCN" --mca btl_ugni_smsg_limt
 # a run refused after its default output folder was made (an unknown --set key, found by the run) leaves no

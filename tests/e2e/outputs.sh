@@ -9,7 +9,10 @@
 # benchmarks, and `list` prints every name it takes. (9) machine template NAME writes a machine file that loads as it is and notes every parameter; it never replaces an
 # existing file; an unknown --like is an error of --like.
 # (10) sensitivity --mca varies the MCA parameters named, one at 0 = auto around its effective value, with progress;
-# one at 0 at every point is said to be a limit no point crosses, not a parameter without effect.
+# one at 0 at every point is said to be a limit no point crosses, not a parameter without effect; a count whose
+# rounding to a whole number swallows the step (32 credits at +-1 %: 32 both ways) is said to be, not run or given 0;
+# --machine-file varies a machine file's parameters (loggp with S = 30 B: at step 0.05 S runs at 29 B and 32 B and
+# its row says it moved by +-0.04922).
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 echo '{"id": "slow", "machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 200, "skip": 0}, "ranks": 65536, "ranks_per_node": 16}' > "$t/slow.json"
@@ -117,6 +120,17 @@ grep -q "^# btl_ugni_eager_limit: 0 at every point because moving it by +-1 % fr
   && ! grep -q "^# btl_ugni_smsg_limit: 0 at every point" "$t/sens0.txt" \
   && echo "ok   sensitivity: an MCA limit at 0 everywhere is said not to be 'no effect', with the sweep to run" \
   || { echo "FAIL sensitivity: a limit at 0 everywhere is left unexplained: $(grep -a "eager_limit" "$t/sens.txt" | head -2)"; fail=1; }
+"$BIN" sensitivity "$t/lat.json" --mca btl_ugni_smsg_max_credits > "$t/sens_count.txt" 2> "$t/err" \
+  && grep -q "^# btl_ugni_smsg_max_credits: not varied, step too small for this parameter's resolution (value 32, step 0.01): both runs would get 32$" "$t/sens_count.txt" \
+  && ! grep -q "^btl_ugni_smsg_max_credits " "$t/sens_count.txt" \
+  && echo "ok   sensitivity: a count the step does not move is reported as such" \
+  || { echo "FAIL sensitivity of a count: $(cat "$t/err") $(grep -a smsg_max_credits "$t/sens_count.txt")"; fail=1; }
+echo '{"base": "loggp", "machine": "loggp", "networks": {"loggp": {"nic": {"S": {"value": "30 B", "source": "test"}}}}}' > "$t/loggp_s30.json"
+echo '{"id": "lg", "machine": "loggp", "stack": "loggp", "engine": "des", "ranks": 2, "benchmark": {"name": "osu_latency", "sizes": [1, 31], "iterations": 4, "skip": 1}}' > "$t/lg.json"
+"$BIN" sensitivity "$t/lg.json" --machine-file "$t/loggp_s30.json" --step 0.05 > "$t/sens_mf.txt" 2> "$t/err" \
+  && grep -qE "^nic\.S +[0-9.]+ \+0\.000 -[0-9.]+$" "$t/sens_mf.txt" && grep -q "nic.S +-0.04922" "$t/sens_mf.txt" \
+  && echo "ok   sensitivity --machine-file: a machine file's size varied by whole bytes" \
+  || { echo "FAIL sensitivity --machine-file: $(cat "$t/err") $(cat "$t/sens_mf.txt")"; fail=1; }
 if command -v script > /dev/null; then
   timeout 120 script -qec "'$BIN' sensitivity '$t/lat.json' --mca btl_ugni_eager_limit > /dev/null" /dev/null | tr '\r' '\n' > "$t/tty.txt"
   grep -aq "\[0/[0-9]* done, [0-9]* left\].*btl_ugni_eager_limit" "$t/tty.txt" && echo "ok   sensitivity shows progress on a terminal" \
