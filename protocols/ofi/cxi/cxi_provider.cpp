@@ -50,7 +50,7 @@ void CxiProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer 
   SendProtocol p = choose(bytes, c_.limits, buf.space.kind == MemKind::Host);
   auto [id, m] = msgs_.create();
   m.src = rank, m.dst = dst, m.tag = tag, m.bytes = bytes, m.context = context, m.sbuf = buf, m.proto = p;
-  m.seq = send_seq(rank, dst)++;
+  m.seq = seq(send_seq_, rank, dst)++;
   m.tx = step(m.tx, TxEvent::Issue);
   static_assert(static_cast<int>(CxiStat::Inject) + static_cast<int>(SendProtocol::Rendezvous) ==
                 static_cast<int>(CxiStat::Rendezvous));
@@ -68,7 +68,7 @@ void CxiProvider::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffe
     throw std::logic_error("cxi: fi_tinject of " + std::to_string(bytes) + " B beyond the inject size or from a device");
   auto [id, m] = msgs_.create();
   m.src = rank, m.dst = dst, m.tag = tag, m.bytes = bytes, m.sbuf = buf, m.proto = SendProtocol::Inject;
-  m.seq = send_seq(rank, dst)++;
+  m.seq = seq(send_seq_, rank, dst)++;
   m.no_cq = true;
   m.injected = std::move(injected);
   m.tx = step(m.tx, TxEvent::Issue);
@@ -136,7 +136,7 @@ void CxiProvider::on_header(std::uint64_t id) {
   const int src = m.src, dst = m.dst;
   std::uint64_t key = pair_key(src, dst);
   // The pair's next sequence number (looked up again after process(), which may add pairs and move the table).
-  std::uint32_t expect = recv_seq(src, dst);
+  std::uint32_t expect = seq(recv_seq_, dst, src);
   if (m.seq != expect) {  // an earlier header is still on its way (or was dropped): keep MPI's order
     m.rx = step(m.rx, RxEvent::Hold);
     held_[key][m.seq] = id;
@@ -147,7 +147,7 @@ void CxiProvider::on_header(std::uint64_t id) {
     process(cur);
     if (const CxiMsg* mc = msgs_.find(cur); mc && mc->rx == RxState::Idle)
       return;  // dropped: successors wait for its re-send
-    expect = ++recv_seq(src, dst);
+    expect = ++seq(recv_seq_, dst, src);
     if (held_.empty()) return;
     auto h = held_.find(key);
     if (h == held_.end() || h->second.empty() || h->second.begin()->first != expect) {

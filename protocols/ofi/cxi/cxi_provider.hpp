@@ -135,17 +135,12 @@ private:
   CqOwnerOps cq_;
   mpi::RequestTable<CxiMsg> msgs_;     // by id: slots reused, generation-checked (no hashing per lookup)
   mpi::RequestTable<PostedRecv> posts_;
-  // Sequence numbers per (src, dst) pair, created on first contact, both in the source rank's open-addressing table:
-  // the sender's next number under key 2*dst and the target's expected number under 2*dst+1. The two keys sit in one
-  // cache line (PeerSeq keeps consecutive keys together), so a message's send and its header's arrival touch one line
-  // instead of one in each rank's table (at 4,096 ranks an alltoall's tables far exceed the cache). Which rank's
-  // table holds the target's counter is bookkeeping only: each counter is read and written by its own side.
-  std::vector<mpi::PeerSeq> pair_seq_;
-  std::uint32_t& send_seq(int src, int dst) { return seq(pair_seq_, src, 2 * dst); }
-  std::uint32_t& recv_seq(int src, int dst) { return seq(pair_seq_, src, 2 * dst + 1); }
-  static std::uint32_t& seq(std::vector<mpi::PeerSeq>& t, int rank, int key) {
+  // Sequence numbers per (src, dst) pair, created on first contact: send_seq_[src][dst], recv_seq_[dst][src] (a rank's
+  // open-addressing table, no node allocation and no hashing of the whole pair per message).
+  std::vector<mpi::PeerSeq> send_seq_, recv_seq_;
+  static std::uint32_t& seq(std::vector<mpi::PeerSeq>& t, int rank, int peer) {
     if (static_cast<std::size_t>(rank) >= t.size()) t.resize(static_cast<std::size_t>(rank) + 1);
-    return t[static_cast<std::size_t>(rank)][key];
+    return t[static_cast<std::size_t>(rank)][peer];
   }
   std::unordered_map<std::uint64_t, std::map<std::uint32_t, std::uint64_t>> held_;
   std::unordered_map<int, cxi::OverflowBuffers> oflow_;
