@@ -257,8 +257,8 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
   if (!fs::is_directory(folder, ec)) refuse_against(dir, folder);
   std::vector<std::pair<std::string, Json>> todo;
   for (auto& [rel, path] : results_below(folder)) {
-    // --only matches the result's path below the folder, or the scenario file it was run from (a user names the
-    // scenario: scenarios/slingshot/x.json, whose result is slingshot/x.json).
+    // --only matches the result's path below the folder, or the scenario file it was run from: a user names the
+    // scenario (scenarios/gemini/fig5_latency_2p_inter_openmpi.json), not its result (gemini/fig5_...json).
     if (!only.empty() && rel.find(only) == std::string::npos && !only_names_scenario(only)) continue;
     Json j = load_result(path, "--against");
     const Json& prov = j.value("provenance", Json::object());
