@@ -259,12 +259,12 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
   for (auto& [rel, path] : results_below(folder)) {
     // --only matches the result's path below the folder, or the scenario file it was run from: a user names the
     // scenario (scenarios/gemini/fig5_latency_2p_inter_openmpi.json), not its result (gemini/fig5_...json).
-    if (!only.empty() && rel.find(only) == std::string::npos && !only_names_scenario(only)) continue;
+    const bool path_match = only.empty() || rel.find(only) != std::string::npos;
+    if (!path_match && !only_names_scenario(only)) continue;  // decided by the path alone: the result is not read
     Json j = load_result(path, "--against");
     const Json& prov = j.value("provenance", Json::object());
-    if (!only.empty() && rel.find(only) == std::string::npos &&
-        !(prov.contains("scenario_file") && prov["scenario_file"].is_string() &&
-          prov["scenario_file"].get<std::string>().find(only) != std::string::npos))
+    if (!path_match && !(prov.contains("scenario_file") && prov["scenario_file"].is_string() &&
+                         prov["scenario_file"].get<std::string>().find(only) != std::string::npos))
       continue;
     if (is_validation_table(j)) {  // derived from the scenario results rerun here: `ompisim validate` recomputes it
       c.notes.push_back(rel + ": a validation table (ompisim validate), made from the scenario results: not rerun");

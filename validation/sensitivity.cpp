@@ -127,7 +127,7 @@ void vary(const Target& t, double h, const std::vector<double>& v0, const RunFn&
 Json sensitivity(const std::string& scenario_file, double h, const std::vector<std::string>& mca,
                  const std::string& machine_file) {
   Scenario s = load_scenario(scenario_file);
-  s.machine_file = machine_file;
+  if (!machine_file.empty()) s.machine_file = machine_file;  // --machine-file; else the scenario's machine by name
   auto m = s.machine_file.empty() ? load_machine(s.machine) : load_machine(s.machine_file);
   check_mca_names(s, mca, "--mca");  // before the first run: a name the stack does not read is refused at once
   auto run_json = [&](const Overrides& sets) { return Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); })); };
