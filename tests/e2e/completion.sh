@@ -50,6 +50,10 @@ check "describe open" openmpi openmpi-cm
 check "machine te" template
 check "machine template --" --like --out
 check "machine template mine --like ti" titan
+# every machine `list machines` prints, and nothing from another category or a heading
+check "machine template mine --like " cielo crusher frontier hetero-cpu titan
+check_not "machine template mine --like " machines: gemini-xe-xk openmpi
+check_not "validate --paper " papers cielo
 check "validate --paper " gemini-xe-xk heterogeneous qsnet-elan4 seastar-portals slingshot-ex
 check "calibrate --paper sea" seastar-portals
 check "schema " scenario result grid sweep validation machine

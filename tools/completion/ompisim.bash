@@ -23,8 +23,8 @@ _ompisim() {
   case $prev in
     --out) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --machine-file | --against) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --paper) COMPREPLY=($(compgen -W "$("$tool" list 2> /dev/null | sed -n '/^papers /,/^[a-z]/s/^  \([^ ]*\) .*/\1/p')" -- "$cur")); return ;;
-    --like) COMPREPLY=($(compgen -W "$("$tool" list 2> /dev/null | sed -n '/^machines:/,/^[a-z]/s/^  \([^ ]*\) .*/\1/p')" -- "$cur")); return ;;
+    --paper) COMPREPLY=($(compgen -W "$("$tool" list papers 2> /dev/null | sed -n 's/^  \([^ ]*\) .*/\1/p')" -- "$cur")); return ;;
+    --like) COMPREPLY=($(compgen -W "$("$tool" list machines 2> /dev/null | sed -n 's/^  \([^ ]*\) .*/\1/p')" -- "$cur")); return ;;
   esac
   local help words_after=$((cword - i - 1))
   help=$("$tool" "$sub" --help 2> /dev/null)
