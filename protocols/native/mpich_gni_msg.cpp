@@ -54,6 +54,6 @@ constexpr std::array<base::Transition<MsgState, MsgEvent>, 29> kTable{{
 const char* to_string(MsgState s) { return name_of<MsgState::Complete>(s, kMsgStateNames); }
 const char* to_string(MsgEvent e) { return name_of<MsgEvent::DoneArrived>(e, kMsgEventNames); }
 
-MsgState step(MsgState s, MsgEvent e) { return base::step(kTable, "mpich_gni message", s, e); }
+MsgState step(MsgState s, MsgEvent e) { return base::step<kTable>("mpich_gni message", s, e); }
 
 }  // namespace ompisim::native

@@ -45,7 +45,7 @@ const char* to_string(FragEvent e) { return name_of<FragEvent::Received>(e, kFra
 const char* to_string(RdmaState s) { return name_of<RdmaState::Complete>(s, kRdmaStateNames); }
 const char* to_string(RdmaEvent e) { return name_of<RdmaEvent::Completed>(e, kRdmaEventNames); }
 
-FragState step(FragState s, FragEvent e) { return base::step(kFragTable, "btl fabric frag", s, e); }
-RdmaState step(RdmaState s, RdmaEvent e) { return base::step(kRdmaTable, "btl fabric rdma", s, e); }
+FragState step(FragState s, FragEvent e) { return base::step<kFragTable>("btl fabric frag", s, e); }
+RdmaState step(RdmaState s, RdmaEvent e) { return base::step<kRdmaTable>("btl fabric rdma", s, e); }
 
 }  // namespace ompisim::btl::fabric

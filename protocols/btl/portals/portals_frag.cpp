@@ -88,8 +88,8 @@ std::optional<std::uint64_t> SendSlots::release(int peer) {
   return std::nullopt;
 }
 
-FragState step(FragState s, FragEvent e) { return base::step(kFragTable, "btl/portals frag", s, e); }
-ArrivalState step(ArrivalState s, ArrivalEvent e) { return base::step(kArrivalTable, "btl/portals arrival", s, e); }
-GetState step(GetState s, GetEvent e) { return base::step(kGetTable, "btl/portals get", s, e); }
+FragState step(FragState s, FragEvent e) { return base::step<kFragTable>("btl/portals frag", s, e); }
+ArrivalState step(ArrivalState s, ArrivalEvent e) { return base::step<kArrivalTable>("btl/portals arrival", s, e); }
+GetState step(GetState s, GetEvent e) { return base::step<kGetTable>("btl/portals get", s, e); }
 
 }  // namespace ompisim::btl::portals

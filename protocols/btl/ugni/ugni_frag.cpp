@@ -45,7 +45,7 @@ const char* to_string(FragEvent e) { return name_of<FragEvent::RdmaCompleteArriv
 const char* to_string(RdmaState s) { return name_of<RdmaState::Complete>(s, kRdmaStateNames); }
 const char* to_string(RdmaEvent e) { return name_of<RdmaEvent::RdmaCompleteArrived>(e, kRdmaEventNames); }
 
-FragState step(FragState s, FragEvent e) { return base::step(kFragTable, "btl/ugni frag", s, e); }
-RdmaState step(RdmaState s, RdmaEvent e) { return base::step(kRdmaTable, "btl/ugni rdma", s, e); }
+FragState step(FragState s, FragEvent e) { return base::step<kFragTable>("btl/ugni frag", s, e); }
+RdmaState step(RdmaState s, RdmaEvent e) { return base::step<kRdmaTable>("btl/ugni rdma", s, e); }
 
 }  // namespace ompisim::btl::ugni

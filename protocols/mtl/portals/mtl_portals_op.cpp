@@ -55,6 +55,6 @@ constexpr std::array<base::Transition<OpState, OpEvent>, 31> kTable{{
 const char* to_string(OpState s) { return name_of<OpState::Complete>(s, kOpStateNames); }
 const char* to_string(OpEvent e) { return name_of<OpEvent::Polled>(e, kOpEventNames); }
 
-OpState step(OpState s, OpEvent e) { return base::step(kTable, "mtl/portals op", s, e); }
+OpState step(OpState s, OpEvent e) { return base::step<kTable>("mtl/portals op", s, e); }
 
 }  // namespace ompisim::mtl::portals

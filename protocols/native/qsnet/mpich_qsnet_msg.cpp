@@ -32,6 +32,6 @@ constexpr std::array<base::Transition<QsnetState, QsnetEvent>, 11> kTable{{
 const char* to_string(QsnetState s) { return name_of<QsnetState::Complete>(s, kQsnetStateNames); }
 const char* to_string(QsnetEvent e) { return name_of<QsnetEvent::DoneArrived>(e, kQsnetEventNames); }
 
-QsnetState step(QsnetState s, QsnetEvent e) { return base::step(kTable, "mpich_qsnet message", s, e); }
+QsnetState step(QsnetState s, QsnetEvent e) { return base::step<kTable>("mpich_qsnet message", s, e); }
 
 }  // namespace ompisim::native

@@ -63,7 +63,7 @@ const char* to_string(TxEvent e) { return name_of<TxEvent::CqRead>(e, kTxEventNa
 const char* to_string(RxState s) { return name_of<RxState::Complete>(s, kRxStateNames); }
 const char* to_string(RxEvent e) { return name_of<RxEvent::CqRead>(e, kRxEventNames); }
 
-TxState step(TxState s, TxEvent e) { return base::step(kTxTable, "cxi send", s, e); }
-RxState step(RxState s, RxEvent e) { return base::step(kRxTable, "cxi receive", s, e); }
+TxState step(TxState s, TxEvent e) { return base::step<kTxTable>("cxi send", s, e); }
+RxState step(RxState s, RxEvent e) { return base::step<kRxTable>("cxi receive", s, e); }
 
 }  // namespace ompisim::ofi::cxi

@@ -46,7 +46,7 @@ const char* to_string(ShmTxEvent e) { return name_of<ShmTxEvent::CqRead>(e, kShm
 const char* to_string(ShmRxState s) { return name_of<ShmRxState::Complete>(s, kShmRxStateNames); }
 const char* to_string(ShmRxEvent e) { return name_of<ShmRxEvent::Copied>(e, kShmRxEventNames); }
 
-ShmTxState step(ShmTxState s, ShmTxEvent e) { return base::step(kTxTable, "shm send", s, e); }
-ShmRxState step(ShmRxState s, ShmRxEvent e) { return base::step(kRxTable, "shm receive", s, e); }
+ShmTxState step(ShmTxState s, ShmTxEvent e) { return base::step<kTxTable>("shm send", s, e); }
+ShmRxState step(ShmRxState s, ShmRxEvent e) { return base::step<kRxTable>("shm receive", s, e); }
 
 }  // namespace ompisim::ofi::shm

@@ -63,8 +63,8 @@ const char* to_string(RecvEvent v) { return name_of<RecvEvent::FinArrived>(v, kR
 const char* to_string(RdmaState v) { return name_of<RdmaState::Complete>(v, kRdmaStateNames); }
 const char* to_string(RdmaEvent v) { return name_of<RdmaEvent::ControlIssued>(v, kRdmaEventNames); }
 
-SendState step(SendState s, SendEvent e) { return base::step(kSendTable, "ptl/elan4 send frag", s, e); }
-RecvState step(RecvState s, RecvEvent e) { return base::step(kRecvTable, "ptl/elan4 recv frag", s, e); }
-RdmaState step(RdmaState s, RdmaEvent e) { return base::step(kRdmaTable, "ptl/elan4 rdma", s, e); }
+SendState step(SendState s, SendEvent e) { return base::step<kSendTable>("ptl/elan4 send frag", s, e); }
+RecvState step(RecvState s, RecvEvent e) { return base::step<kRecvTable>("ptl/elan4 recv frag", s, e); }
+RdmaState step(RdmaState s, RdmaEvent e) { return base::step<kRdmaTable>("ptl/elan4 rdma", s, e); }
 
 }  // namespace ompisim::ptl::elan4
