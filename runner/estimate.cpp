@@ -88,11 +88,13 @@ Parts parts(const Scenario& s) {
   const double sizes = std::max(1.0, loop_count(s, "sizes", 1));
   return {ranks, iterations, sizes, message_count(s).at(ranks)};
 }
+// "about 12 s", "about 3 min", ...; "under 1 s" for what would round to 0 s.
 std::string duration(double seconds) {
-  if (seconds < 120) return fmt::format("{:.0f} s", seconds);
-  if (seconds < 7200) return fmt::format("{:.0f} min", seconds / 60);
-  if (seconds < 2 * 86400) return fmt::format("{:.0f} h", seconds / 3600);
-  return fmt::format("{:.0f} days", seconds / 86400);
+  if (seconds < 0.5) return "under 1 s";
+  if (seconds < 120) return fmt::format("about {:.0f} s", seconds);
+  if (seconds < 7200) return fmt::format("about {:.0f} min", seconds / 60);
+  if (seconds < 2 * 86400) return fmt::format("about {:.0f} h", seconds / 3600);
+  return fmt::format("about {:.0f} days", seconds / 86400);
 }
 }  // namespace
 
@@ -103,7 +105,7 @@ double estimate_events(const Scenario& s) {
 }
 
 std::string estimate_text(const Scenario& s, double events) {
-  const std::string cpu = fmt::format("about {} of CPU time (at {:.0e} messages per CPU second; measured runs took 1/13 "
+  const std::string cpu = fmt::format("{} of CPU time (at {:.0e} messages per CPU second; measured runs took 1/13 "
                                       "to 36 times the estimate: runner/estimate.hpp)",
                                       duration(events / kEventsPerSecond), kEventsPerSecond);
   if (const auto in = input_messages(s)) return fmt::format("about {:.2g} events (messages: {}), {}", events, in->source, cpu);
