@@ -79,6 +79,10 @@ double cutoff_calls(const Scenario& s) {
       if (p.name == key) tol = std::strtod(p.default_value.c_str(), nullptr);
   return tol > 0 ? d->steady_state->calls : HUGE_VAL;
 }
+// The values of the benchmark's own axis (a barrier's radix list), each run once per rank count: 1 without one.
+double axis_runs(const Scenario& s) {
+  return s.driver ? static_cast<double>(std::max<std::size_t>(1, s.driver->axis_values().size())) : 1.0;
+}
 struct Parts {
   double ranks, iterations, sizes, messages;
 };
@@ -101,7 +105,8 @@ std::string duration(double seconds) {
 double estimate_events(const Scenario& s) {
   if (const auto in = input_messages(s)) return in->messages;
   const Parts p = parts(s);
-  return p.ranks * p.iterations * p.sizes * p.messages * static_cast<double>(std::max<std::size_t>(1, s.ranks.size()));
+  return p.ranks * p.iterations * p.sizes * p.messages * static_cast<double>(std::max<std::size_t>(1, s.ranks.size())) *
+         axis_runs(s);
 }
 
 std::string estimate_text(const Scenario& s, double events) {
@@ -111,10 +116,12 @@ std::string estimate_text(const Scenario& s, double events) {
   if (const auto in = input_messages(s)) return fmt::format("about {:.2g} events (messages: {}), {}", events, in->source, cpu);
   const Parts p = parts(s);
   const bench::MessageCount& c = message_count(s);
-  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{} x {} per rank and iteration{}), {}",
+  const double axis = axis_runs(s);
+  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{} x {} per rank and iteration{}{}), {}",
                      events, p.ranks, p.iterations, p.sizes > 1 ? fmt::format(" x {} sizes", p.sizes) : "",
                      fmt::format("{:g}{}", p.messages, c.per_round != 0 || c.per_peer != 0 ? " (" + c.formula() + ")" : ""),
-                     s.ranks.size() > 1 ? fmt::format(" x {} rank counts", s.ranks.size()) : "", cpu);
+                     s.ranks.size() > 1 ? fmt::format(" x {} rank counts", s.ranks.size()) : "",
+                     axis > 1 ? fmt::format(" x {:g} {} values", axis, s.driver->axis()) : "", cpu);
 }
 
 bool engine_hint_applies(const Scenario& s, double events) {

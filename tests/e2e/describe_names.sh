@@ -3,7 +3,8 @@
 #                another folder), a paper's figure scenario, a copy of it outside scenarios/, a sweep grid, a machine
 #                file written by `machine template`, misspelled names, and a JSON file of neither kind.
 # Expected:      exit 0 for every kind, the scenario's machine, stack and benchmark, the machine file's own name;
-#                a paper lists each figure with its scenario files and its committed plot (a file that exists); a
+#                a paper lists each figure (in reading order: Fig. 4 before Fig. 10) with its scenario files and its
+#                committed plot (a file that exists); a
 #                paper's scenario names its paper and figure with the figure's other scenarios, its committed result
 #                (a file that exists), the figure's plot, every validation row that reads it (every entry of the
 #                paper's reference file naming the scenario, found here by python) and its estimated events and CPU
@@ -30,6 +31,9 @@ fig5=scenarios/gemini/fig5_latency_2p_inter_openmpi.json
   && grep -q "^fig5: 4 scenarios, .*calibration.*; plot .*/results/gemini/fig5.svg$" out && grep -qx "  $fig5" out \
   && [[ -f $(sed -n 's/^fig5: .*; plot //p' out) ]] && ok "describe gemini-xe-xk: $(grep '^fig5' out)" \
   || bad "describe gemini-xe-xk: $(cat out err)"
+"$BIN" describe slingshot-ex > out 2> err; f4=$(grep -n "^Fig. 4 D2D inter-node: " out | cut -d: -f1); f10=$(grep -n "^Fig. 10 D2D: " out | cut -d: -f1)
+[[ -n $f4 && -n $f10 && $f4 -lt $f10 ]] && ok "describe slingshot-ex: Fig. 4 (line $f4) before Fig. 10 (line $f10)" \
+  || bad "describe slingshot-ex: figure order: Fig. 4 at '$f4', Fig. 10 at '$f10'"
 "$BIN" describe --names | grep -qx slingshot-ex && ok "describe --names lists the papers" || bad "--names: no paper"
 "$BIN" describe "$fig5" > out 2> err && grep -q "^paper gemini-xe-xk (ompisim describe gemini-xe-xk), figure fig5, with .*scenarios/gemini/fig5_latency_2p_inter_native.json" out \
   && [[ -f $(sed -n 's/^committed result \(.*\.json\) and its .csv$/\1/p' out) ]] \

@@ -309,6 +309,29 @@ std::vector<std::string> paper_names() {
   return out;
 }
 
+// Figure keys in reading order: runs of digits compare as numbers ("slingshot/fig4_h2h" before "slingshot/fig10_h2h").
+struct NaturalLess {
+  bool operator()(const std::string& a, const std::string& b) const {
+    std::size_t i = 0, j = 0;
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    while (i < a.size() && j < b.size()) {
+      if (digit(a[i]) && digit(b[j])) {
+        std::size_t ei = i, ej = j;
+        while (ei < a.size() && digit(a[ei])) ++ei;
+        while (ej < b.size() && digit(b[ej])) ++ej;
+        const std::string na = a.substr(i, ei - i), nb = b.substr(j, ej - j);
+        if (na.size() != nb.size()) return na.size() < nb.size();
+        if (na != nb) return na < nb;
+        i = ei, j = ej;
+      } else {
+        if (a[i] != b[j]) return a[i] < b[j];
+        ++i, ++j;
+      }
+    }
+    return a.size() - i < b.size() - j;
+  }
+};
+
 // `describe PAPER`: its title and reference file, then per figure (as reproduce plots it) the committed plot, the
 // scenario files and the counts of validation rows that read them; the paper's scenarios without a figure after.
 void describe_paper(const std::string& paper) {
@@ -317,7 +340,7 @@ void describe_paper(const std::string& paper) {
   std::cout << fmt::format("# paper {}: {}\n# reference data {} (ompisim validate --paper {}: the table of these "
                            "rows; --samples 0 leaves out the prediction intervals)\n",
                            paper, doc.value("title", ""), repo_relative(ref), paper);
-  std::map<std::string, std::vector<const ScenarioEntry*>> figures;
+  std::map<std::string, std::vector<const ScenarioEntry*>, NaturalLess> figures;
   const std::vector<ScenarioEntry> all = scenario_entries();
   for (auto& e : all)
     if (e.paper == paper) figures[e.key].push_back(&e);
@@ -332,7 +355,7 @@ void describe_paper(const std::string& paper) {
     const ScenarioEntry& first = *entries.front();
     std::cout << fmt::format("{}: {} scenario{}, {}; plot {}\n", first.figure.empty() ? first.id : first.figure,
                              entries.size(), entries.size() == 1 ? "" : "s", rows_counts(rows),
-                             plot.empty() ? "(none committed)" : plot);
+                             plot.empty() ? "(none in this data folder)" : plot);
     for (auto& r : rels) std::cout << "  " << r << "\n";
   }
 }
