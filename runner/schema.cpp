@@ -43,8 +43,25 @@ const std::vector<ResultKey>& result_keys() {
        "engine and stack statistics of a single run (absent from a sweep's merged result)"},
       {"provenance", R"({"type": "object", "required": ["git_describe", "scenario_file", "machine_file", "engine"]})",
        "git describe, repository-relative files, engine, routing, mapping, overrides, resolved parameters", true},
-      {"mailbox_memory", R"({"oneOf": [{"type": "object"}, {"type": "array", "items": {"type": "object"}}]})",
-       "btl/ugni's SMSG mailbox memory what-if (one object per rank count in a sweep)"},
+      {"mailbox_memory", R"J({"$defs": {"block": {"type": "object", "properties": {
+        "unit": {"type": "string", "description": "the unit of the byte counts below"},
+        "ranks": {"type": "integer", "description": "the job's ranks"},
+        "ranks_per_node": {"type": "integer", "description": "ranks per node"},
+        "nodes": {"type": "integer", "description": "nodes of the job"},
+        "smsg_limit": {"type": "integer", "description": "the SMSG limit the mailboxes are sized for (btl_ugni_smsg_limit as resolved for the job size), bytes"},
+        "credits": {"type": "integer", "description": "messages one mailbox holds (btl_ugni_smsg_max_credits)"},
+        "msgq_credits": {"type": "integer", "description": "messages one MSGQ queue holds"},
+        "mailbox_bytes": {"type": "integer", "description": "bytes of one SMSG mailbox (an assumed GNI layout: protocols/btl/ugni/mailbox_memory.hpp)"},
+        "msgq_queue_bytes": {"type": "integer", "description": "bytes of one MSGQ queue (the same per-message formula)"},
+        "off_node_peers_per_rank": {"type": "integer", "description": "ranks on other nodes, each a possible SMSG peer"},
+        "ugni_endpoints": {"type": "integer", "description": "uGNI endpoints this run connected (on demand), the job's total"},
+        "smsg_all_peers": {"type": "integer", "description": "bytes per node if every rank had a mailbox for every off-node rank"},
+        "smsg_connected": {"type": "number", "description": "bytes per node for the endpoints this run connected (a mean over nodes)"},
+        "smsg_connected_max": {"type": "number", "description": "as smsg_connected, if every connection were one-way (each endpoint its own peer's mailbox)"},
+        "smsg_connected_allocated": {"type": "number", "description": "as smsg_connected, allocated in Open MPI's 2 MiB mailbox blocks"},
+        "msgq_per_node": {"type": "integer", "description": "bytes per node with MSGQ: one queue per remote node, shared by the node's ranks"}}}},
+        "oneOf": [{"$ref": "#/properties/mailbox_memory/$defs/block"}, {"type": "array", "items": {"$ref": "#/properties/mailbox_memory/$defs/block"}}]})J",
+       "btl/ugni's SMSG mailbox memory what-if, per-peer mailboxes against the paper's planned MSGQ (one object per rank count in a sweep)"},
   };
   return keys;
 }

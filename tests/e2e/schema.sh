@@ -7,7 +7,8 @@
 # among them) and a wrong MCA type each fail
 # validation with an error that names the key (the schema is as strict as the tool there); a machine of one's own is in
 # the "machine" enumeration with `schema scenario --machine-file` only. An unknown kind exits 2. Every top-level key of
-# a result and every field of the committed results' "stats" carries a description in `schema result`.
+# a result and every field of the committed results' "stats" and "mailbox_memory" carries a description in
+# `schema result`.
 # Usage: schema.sh OMPISIM [RESULTS_DIR] (default: the source tree's results/)
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); RES=${2:-$SRC/results}
@@ -66,11 +67,19 @@ for f in glob.glob(res_dir + "/**/*.json", recursive=True):
     if os.path.basename(f) in ("sweep.json", "validation.json"): continue
     seen |= set(json.load(open(f)).get("stats", {}))
 undescribed = sorted(k for k in seen if not stats_props.get(k, {}).get("description"))
+mm_props = rs["properties"]["mailbox_memory"].get("$defs", {}).get("block", {}).get("properties", {})
+mm_seen = set()
+for f in glob.glob(res_dir + "/**/*.json", recursive=True):
+    if os.path.basename(f) in ("sweep.json", "validation.json"): continue
+    mm = json.load(open(f)).get("mailbox_memory", [])
+    for block in (mm if isinstance(mm, list) else [mm]): mm_seen |= set(block)
+undescribed += sorted("mailbox_memory." + k for k in mm_seen if not mm_props.get(k, {}).get("description"))
 undescribed += sorted(k for k, v in rs["properties"].items() if not v.get("description"))
 if undescribed:
     print("FAIL result fields without a description in `schema result`:", ", ".join(undescribed)); bad += 1
 else:
-    print("ok   every stats field of the committed results (%d) is described in `schema result`" % len(seen))
+    print("ok   every stats field (%d) and mailbox_memory field (%d) of the committed results is described in "
+          "`schema result`" % (len(seen), len(mm_seen)))
 
 # Refused, each with an error naming the key (in the error's path or its message).
 good = json.load(open(src + "/scenarios/gemini/fig5_latency_2p_inter_openmpi.json"))
