@@ -79,6 +79,10 @@ double cutoff_calls(const Scenario& s) {
       if (p.name == key) tol = std::strtod(p.default_value.c_str(), nullptr);
   return tol > 0 ? d->steady_state->calls : HUGE_VAL;
 }
+// The values of the benchmark's own axis (a barrier's radix list), each run once per rank count: 1 without one.
+double axis_runs(const Scenario& s) {
+  return s.driver ? static_cast<double>(std::max<std::size_t>(1, s.driver->axis_values().size())) : 1.0;
+}
 struct Parts {
   double ranks, iterations, sizes, messages;
 };
@@ -88,31 +92,36 @@ Parts parts(const Scenario& s) {
   const double sizes = std::max(1.0, loop_count(s, "sizes", 1));
   return {ranks, iterations, sizes, message_count(s).at(ranks)};
 }
+// "about 12 s", "about 3 min", ...; "under 1 s" for what would round to 0 s.
 std::string duration(double seconds) {
-  if (seconds < 120) return fmt::format("{:.0f} s", seconds);
-  if (seconds < 7200) return fmt::format("{:.0f} min", seconds / 60);
-  if (seconds < 2 * 86400) return fmt::format("{:.0f} h", seconds / 3600);
-  return fmt::format("{:.0f} days", seconds / 86400);
+  if (seconds < 0.5) return "under 1 s";
+  if (seconds < 120) return fmt::format("about {:.0f} s", seconds);
+  if (seconds < 7200) return fmt::format("about {:.0f} min", seconds / 60);
+  if (seconds < 2 * 86400) return fmt::format("about {:.0f} h", seconds / 3600);
+  return fmt::format("about {:.0f} days", seconds / 86400);
 }
 }  // namespace
 
 double estimate_events(const Scenario& s) {
   if (const auto in = input_messages(s)) return in->messages;
   const Parts p = parts(s);
-  return p.ranks * p.iterations * p.sizes * p.messages * static_cast<double>(std::max<std::size_t>(1, s.ranks.size()));
+  return p.ranks * p.iterations * p.sizes * p.messages * static_cast<double>(std::max<std::size_t>(1, s.ranks.size())) *
+         axis_runs(s);
 }
 
 std::string estimate_text(const Scenario& s, double events) {
-  const std::string cpu = fmt::format("about {} of CPU time (at {:.0e} messages per CPU second; measured runs took 1/13 "
+  const std::string cpu = fmt::format("{} of CPU time (at {:.0e} messages per CPU second; measured runs took 1/13 "
                                       "to 36 times the estimate: runner/estimate.hpp)",
                                       duration(events / kEventsPerSecond), kEventsPerSecond);
   if (const auto in = input_messages(s)) return fmt::format("about {:.2g} events (messages: {}), {}", events, in->source, cpu);
   const Parts p = parts(s);
   const bench::MessageCount& c = message_count(s);
-  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{} x {} per rank and iteration{}), {}",
+  const double axis = axis_runs(s);
+  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{} x {} per rank and iteration{}{}), {}",
                      events, p.ranks, p.iterations, p.sizes > 1 ? fmt::format(" x {} sizes", p.sizes) : "",
                      fmt::format("{:g}{}", p.messages, c.per_round != 0 || c.per_peer != 0 ? " (" + c.formula() + ")" : ""),
-                     s.ranks.size() > 1 ? fmt::format(" x {} rank counts", s.ranks.size()) : "", cpu);
+                     s.ranks.size() > 1 ? fmt::format(" x {} rank counts", s.ranks.size()) : "",
+                     axis > 1 ? fmt::format(" x {:g} {} values", axis, s.driver->axis()) : "", cpu);
 }
 
 bool engine_hint_applies(const Scenario& s, double events) {

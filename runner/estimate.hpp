@@ -1,6 +1,7 @@
 // The cost of a run, estimated before it starts: a terminal user is told when a run will be long, and --max-events
 // stops one (exit status 2, nothing written) whose estimate is above a bound, for sweeps and scripts.
-// Events = ranks x benchmark loop iterations (timed + warm-up, per message size) x messages per rank per iteration,
+// Events = ranks x benchmark loop iterations (timed + warm-up, per message size) x messages per rank per iteration
+// (x each rank count and each value of the benchmark's own axis, a barrier's radix list: every one is a run),
 // the count the benchmark registry declares (bench::MessageCount): 2 for a point-to-point pair, 1 + ceil(log2 P) for a
 // tree or dissemination collective and a barrier, P - 1 for an alltoall or allgather. Loop counts are the benchmark
 // block's "iterations", "skip" and "sizes", else the leading number of the defaults the benchmark registry documents

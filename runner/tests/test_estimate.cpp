@@ -128,6 +128,30 @@ TEST_CASE("estimate: the text says what the time is", "[estimate][unit]") {
   CHECK_THAT(t, !Catch::Contains("at most"));
 }
 
+// Configuration: the estimate's text for a small run (a 32-rank barrier, 10 calls: 1,920 messages) and for the Titan
+// atomic barrier (one call: 6e6 messages). Expected: the small run's time reads "under 1 s", not "0 s" (describe prints the
+// estimate of every scenario, most of them short); the large one in whole seconds. How validated: the text.
+TEST_CASE("estimate: a run under a second says so", "[estimate][unit]") {
+  const Scenario small = titan_barrier("cheetah-p2p", 32, 10);
+  CHECK_THAT(estimate_text(small, estimate_events(small)), Catch::Contains(", under 1 s of CPU time (at 1e+06"));
+  CHECK_THAT(estimate_text(small, estimate_events(small)), !Catch::Contains(" 0 s of CPU"));
+  const Scenario big = titan_barrier("cheetah-atomic");
+  CHECK_THAT(estimate_text(big, estimate_events(big)), Catch::Contains("about 6 s of CPU time"));
+}
+
+// Configuration: the committed Titan atomic barrier over radices 2 to 32 (each radix its own run of 299,008 ranks)
+// against the same scenario at radix 8 alone. Expected: the estimate counts every radix (5 times the one radix's
+// events) and its text says so. How validated: the ratio of the two estimates and the text.
+TEST_CASE("estimate: a radix list counts every radix", "[estimate][unit]") {
+  const Scenario all = load_scenario("scenarios/gemini/whatif_barrier_titan_atomic_radix_sweep.json");
+  Json one = load_json_file(all.file);
+  one["benchmark"]["radix"] = 8;
+  const Scenario eight = scenario_from_json(one, all.file);
+  CHECK(estimate_events(all) == Approx(5 * estimate_events(eight)));
+  CHECK_THAT(estimate_text(all, estimate_events(all)), Catch::Contains(" x 5 radix values)"));
+  CHECK_THAT(estimate_text(eight, estimate_events(eight)), !Catch::Contains("radix values"));
+}
+
 // Configuration: the ten committed scenarios and the Titan p2p barrier of 65,536 ranks x 20 iterations the rate of
 // runner/estimate.hpp was fitted on (user seconds at `a6ea5282`, load 5), and the one-call alltoalls of bench/README.md
 // (fluid engine, 2,048 ranks 24.81 s, 4,096 ranks 164.98 s) and its slingshot_alltoall_4096_64k (10 iterations, no

@@ -7,7 +7,8 @@
 # (5) Bad input exits 2 naming the argument and the reason (--against a file: that it is one, and for a result file the
 # command that reruns it). (6) Without --all only what drifted is printed: two equal
 # runs print the summary line alone; --all prints every value. (2b) Two result files run differently: the lines naming
-# A and B say how (--set, machine file, engine), only where they differ.
+# A and B say how (--set, machine file, engine), only where they differ; (2c) two folders too, when their pairs of
+# files differ alike, else that they differ from file to file.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 cd "$t"
@@ -55,6 +56,19 @@ grep -qx "# A: $t/s1/inter.json (run with no --set)" "$t/out" \
   && grep -qx "# B: $t/s2/inter.json (run with --set btl_ugni_smsg_limit=256 --set nic.bte_bandwidth=\"5 GB/s\")" "$t/out" \
   && echo "ok   the header names each side's --set: $(sed -n 2p "$t/out")" \
   || { echo "FAIL the header does not say how A and B were run: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
+# (2c) two folders of results run with different settings: the header says how, as for two files, when every pair of
+# files differs alike; when the pairs differ differently, it says so
+"$BIN" compare "$t/s1" "$t/s2" > "$t/out" 2>&1
+grep -qx "# A: $t/s1 (run with no --set)" "$t/out" \
+  && grep -qx "# B: $t/s2 (run with --set btl_ugni_smsg_limit=256 --set nic.bte_bandwidth=\"5 GB/s\")" "$t/out" \
+  && echo "ok   two folders: the header names each side's --set: $(sed -n 2p "$t/out")" \
+  || { echo "FAIL two folders: the header does not say how A and B were run: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
+mkdir -p "$t/f1" "$t/f2"; cp "$t/s1/inter.json" "$t/f1/x.json"; cp "$t/s2/inter.json" "$t/f2/x.json"
+cp "$t/s1/inter.json" "$t/f1/y.json"; cp "$t/s1/inter.json" "$t/f2/y.json"
+"$BIN" compare "$t/f1" "$t/f2" > "$t/out" 2>&1
+grep -qx "# A: $t/f1 (run settings differ from file to file)" "$t/out" && grep -qx "# B: $t/f2" "$t/out" \
+  && echo "ok   two folders whose pairs differ differently: said so" \
+  || { echo "FAIL mixed folders: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
 python3 - "$t/s1/inter.json" "$t/s3.json" <<'P'
 import json, sys
 r = json.load(open(sys.argv[1])); r["points"][1]["latency_us"] *= 1.10; json.dump(r, open(sys.argv[2], "w"))

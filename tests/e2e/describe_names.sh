@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Configuration: `describe` with a name of each kind, a scenario path as `list` prints it (run from another folder),
-#                a machine file written by `machine template`, misspelled names, and a JSON file of neither kind.
+# Configuration: `describe` with a name of each kind (a paper too), a scenario path as `list` prints it (run from
+#                another folder), a paper's figure scenario, a copy of it outside scenarios/, a sweep grid, a machine
+#                file written by `machine template`, misspelled names, and a JSON file of neither kind.
 # Expected:      exit 0 for every kind, the scenario's machine, stack and benchmark, the machine file's own name;
+#                a paper lists each figure (in reading order: Fig. 4 before Fig. 10) with its scenario files and its
+#                committed plot (a file that exists); a
+#                paper's scenario names its paper and figure with the figure's other scenarios, its committed result
+#                (a file that exists), the figure's plot, every validation row that reads it (every entry of the
+#                paper's reference file naming the scenario, found here by python) and its estimated events and CPU
+#                time; the copy only its estimate; a grid the estimate of its largest point; `describe --names`
+#                includes the papers;
 #                a misspelled name exits 2 with one line naming the closest name of any kind first, where a reader
 #                sees it (ugnii -> ugni, btl/ugnii -> btl/ugni), then every kind; a JSON file of neither kind exits 2
 #                naming the file.
@@ -17,6 +25,41 @@ done
 scen=$("$BIN" list | sed -n '/^scenarios:/,$p' | sed -n 2p | tr -d ' ')
 "$BIN" describe "$scen" > out 2> err && grep -q "^# scenario " out && grep -q "^machine .*, stack .*, benchmark " out \
   && ok "describe $scen: $(tail -1 out)" || bad "describe $scen: $(cat out err)"
+DATA=$(dirname "$(dirname "$BIN")")/share/ompisim
+fig5=scenarios/gemini/fig5_latency_2p_inter_openmpi.json
+"$BIN" describe gemini-xe-xk > out 2> err && grep -q "^# paper gemini-xe-xk: Open MPI for Cray XE/XK" out \
+  && grep -q "^fig5: 4 scenarios, .*calibration.*; plot .*/results/gemini/fig5.svg$" out && grep -qx "  $fig5" out \
+  && [[ -f $(sed -n 's/^fig5: .*; plot //p' out) ]] && ok "describe gemini-xe-xk: $(grep '^fig5' out)" \
+  || bad "describe gemini-xe-xk: $(cat out err)"
+"$BIN" describe slingshot-ex > out 2> err; f4=$(grep -n "^Fig. 4 D2D inter-node: " out | cut -d: -f1); f10=$(grep -n "^Fig. 10 D2D: " out | cut -d: -f1)
+[[ -n $f4 && -n $f10 && $f4 -lt $f10 ]] && ok "describe slingshot-ex: Fig. 4 (line $f4) before Fig. 10 (line $f10)" \
+  || bad "describe slingshot-ex: figure order: Fig. 4 at '$f4', Fig. 10 at '$f10'"
+"$BIN" describe --names | grep -qx slingshot-ex && ok "describe --names lists the papers" || bad "--names: no paper"
+"$BIN" describe "$fig5" > out 2> err && grep -q "^paper gemini-xe-xk (ompisim describe gemini-xe-xk), figure fig5, with .*scenarios/gemini/fig5_latency_2p_inter_native.json" out \
+  && [[ -f $(sed -n 's/^committed result \(.*\.json\) and its .csv$/\1/p' out) ]] \
+  && grep -q "^the figure's plot .*/results/gemini/fig5.svg (drawn by ompisim reproduce)$" out \
+  && grep -q "^estimate: about .* events (messages: 2 ranks x .*), about .* s of CPU time" out \
+  && ok "describe $fig5: its figure, result, plot and estimate" || bad "describe $fig5: $(cat out err)"
+rows=$(grep "^validation rows (ompisim validate --paper gemini-xe-xk): " out)
+missing=$(python3 - "$DATA/validation/reference/gemini-xe-xk.json" "$fig5" "$rows" <<'PY'
+import json, sys
+doc, rel, line = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+def names(j):
+    if isinstance(j, dict):
+        return j.get("scenario") == rel or any(names(v) for v in j.values())
+    return isinstance(j, list) and any(names(v) for v in j)
+ids = [e["id"] for v in doc.values() if isinstance(v, list) for e in v if isinstance(e, dict) and names(e)]
+print(len(ids) if ids else "none", *[i for i in ids if f" {i}" not in line.replace(",", " ")])
+PY
+)
+[[ $missing =~ ^[0-9]+$ && $missing -ge 7 ]] && ok "every validation row reading $fig5 is named ($missing)" \
+  || bad "validation rows of $fig5: count and missing: $missing; line: $rows"
+python3 -c "import json; d = json.load(open('$DATA/$fig5')); d.pop('paper'); d.pop('figure'); json.dump(d, open('mine.json', 'w'))"
+"$BIN" describe mine.json > out 2> err && grep -q "^estimate: about .* events" out && ! grep -q "^paper \|^committed \|^validation rows" out \
+  && ok "describe a copy: its estimate only" || bad "describe mine.json: $(cat out err)"
+echo '{"base": "mine.json", "axes": {"ranks": [2]}}' > grid.json
+"$BIN" describe grid.json > out 2> err && grep -q "^estimate: about .* events over the 1 points, .* the largest, point 1: about .* events (messages: 2 ranks" out \
+  && ok "describe a grid: its estimate" || bad "describe grid.json: $(cat out err)"
 "$BIN" machine template my-cielo --out "$t" 2> /dev/null
 "$BIN" describe "$t/my-cielo.json" > out 2> err && grep -q "^# my-cielo " out && ok "describe a machine file" \
   || bad "describe a machine file: $(head -2 out) $(cat err)"
@@ -31,6 +74,7 @@ misspelled() {  # NAME HINT
 misspelled ugnii ugni
 misspelled btl/ugnii btl/ugni
 misspelled alreduce allreduce
+misspelled gemini-xe gemini-xe-xk
 echo '{"x": 1}' > other.json
 "$BIN" describe other.json > /dev/null 2> err; rc=$?
 [[ $rc == 2 ]] && grep -q "other.json.*neither a machine file" err && ok "a JSON file of neither kind: $(cat err)" \

@@ -6,7 +6,9 @@
 # schema, the sweep.json of a small sweep run here; and a misspelled key, a wrong enumeration value (a topology kind
 # among them) and a wrong MCA type each fail
 # validation with an error that names the key (the schema is as strict as the tool there); a machine of one's own is in
-# the "machine" enumeration with `schema scenario --machine-file` only. An unknown kind exits 2.
+# the "machine" enumeration with `schema scenario --machine-file` only. An unknown kind exits 2. Every top-level key of
+# a result and every field of the committed results' "stats" and "mailbox_memory" carries a description in
+# `schema result`.
 # Usage: schema.sh OMPISIM [RESULTS_DIR] (default: the source tree's results/)
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); RES=${2:-$SRC/results}
@@ -56,6 +58,28 @@ for f in sorted(glob.glob(src + "/models/*/machines/*.json")) + [t + "/my-xe6.js
     check("machine", f, json.load(open(f))); counts["machine"] += 1
 assert counts["scenario"] > 100 and counts["result"] > 100 and counts["grid"] >= 2 and counts["validation"] == 1, counts
 assert counts["machine"] > 10, counts
+# Every field of a result's "stats" that a committed result carries is explained in the result schema (its meaning in
+# a "description"), as every top-level key is: a user reading a result finds what each number counts.
+rs = json.load(open(t + "/result.schema.json"))
+stats_props = rs["properties"]["stats"].get("properties", {})
+seen = set()
+for f in glob.glob(res_dir + "/**/*.json", recursive=True):
+    if os.path.basename(f) in ("sweep.json", "validation.json"): continue
+    seen |= set(json.load(open(f)).get("stats", {}))
+undescribed = sorted(k for k in seen if not stats_props.get(k, {}).get("description"))
+mm_props = rs["properties"]["mailbox_memory"].get("$defs", {}).get("block", {}).get("properties", {})
+mm_seen = set()
+for f in glob.glob(res_dir + "/**/*.json", recursive=True):
+    if os.path.basename(f) in ("sweep.json", "validation.json"): continue
+    mm = json.load(open(f)).get("mailbox_memory", [])
+    for block in (mm if isinstance(mm, list) else [mm]): mm_seen |= set(block)
+undescribed += sorted("mailbox_memory." + k for k in mm_seen if not mm_props.get(k, {}).get("description"))
+undescribed += sorted(k for k, v in rs["properties"].items() if not v.get("description"))
+if undescribed:
+    print("FAIL result fields without a description in `schema result`:", ", ".join(undescribed)); bad += 1
+else:
+    print("ok   every stats field (%d) and mailbox_memory field (%d) of the committed results is described in "
+          "`schema result`" % (len(seen), len(mm_seen)))
 
 # Refused, each with an error naming the key (in the error's path or its message).
 good = json.load(open(src + "/scenarios/gemini/fig5_latency_2p_inter_openmpi.json"))

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <iostream>
+#include <set>
+#include <utility>
 
 namespace ompisim::cli {
 namespace {
@@ -34,7 +36,9 @@ struct RunSetting {
 RunSetting run_setting(const std::string& path) {
   RunSetting s;
   try {
-    const Json prov = load_json_file(path).value("provenance", Json::object());
+    const Json doc = load_json_file(path);
+    if (!doc.is_object() || !doc.contains("provenance") || !doc["provenance"].is_object()) return s;  // not a result
+    const Json& prov = doc["provenance"];
     std::vector<std::string> sets;
     for (auto& o : prov.value("overrides", Json::array()))
       if (o.is_array() && o.size() == 2 && o[0].is_string() && o[1].is_string())
@@ -47,19 +51,40 @@ RunSetting run_setting(const std::string& path) {
   return s;
 }
 // Two result files compared side by side: what each was run with, where the two differ ("--set nic.bte_bandwidth=6
-// GB/s" against "no --set", a machine file, an engine), so the header says what the ratios are ratios of.
-void name_settings(const std::string& a, const std::string& b, std::string& name_a, std::string& name_b) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(a, ec) || !std::filesystem::is_regular_file(b, ec)) return;
+// GB/s" against "no --set", a machine file, an engine), as the two names' suffixes (both empty when they agree, or
+// when either file has no provenance).
+std::pair<std::string, std::string> setting_suffixes(const std::string& a, const std::string& b) {
   const RunSetting sa = run_setting(a), sb = run_setting(b);
+  if (sa.overrides.empty() || sb.overrides.empty()) return {};
   std::vector<std::string> na, nb;
   if (sa.overrides != sb.overrides) na.push_back(sa.overrides), nb.push_back(sb.overrides);
   if (sa.machine_file != sb.machine_file)
     na.push_back("machine file " + sa.machine_file), nb.push_back("machine file " + sb.machine_file);
   if (sa.engine != sb.engine) na.push_back("engine " + sa.engine), nb.push_back("engine " + sb.engine);
-  if (na.empty()) return;
-  name_a += fmt::format(" (run with {})", fmt::join(na, "; "));
-  name_b += fmt::format(" (run with {})", fmt::join(nb, "; "));
+  if (na.empty()) return {};
+  return {fmt::format(" (run with {})", fmt::join(na, "; ")), fmt::format(" (run with {})", fmt::join(nb, "; "))};
+}
+// The header's names say what the ratios are ratios of: for two files, how each was run where they differ; for two
+// folders, the same for the result files paired by relative path when every pair differs alike (the usual A/B of
+// one setting over several scenarios), else that the settings differ from file to file.
+void name_settings(const std::string& a, const std::string& b, std::string& name_a, std::string& name_b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::pair<std::string, std::string> suffixes;
+  if (fs::is_regular_file(a, ec) && fs::is_regular_file(b, ec)) {
+    suffixes = setting_suffixes(a, b);
+  } else if (fs::is_directory(a, ec) && fs::is_directory(b, ec)) {
+    std::set<std::pair<std::string, std::string>> seen;
+    for (const auto& e : fs::recursive_directory_iterator(a, ec)) {
+      const fs::path other = fs::path(b) / fs::relative(e.path(), a, ec);
+      if (e.is_regular_file() && e.path().extension() == ".json" && fs::is_regular_file(other, ec))
+        seen.insert(setting_suffixes(e.path().string(), other.string()));
+    }
+    if (seen.size() == 1) suffixes = *seen.begin();
+    else if (seen.size() > 1) suffixes = {" (run settings differ from file to file)", ""};
+  }
+  name_a += suffixes.first;
+  name_b += suffixes.second;
 }
 
 struct CompareOptions {

@@ -1,5 +1,7 @@
 // `ompisim describe NAME`: every parameter of a machine or of a component (unit, value, source), the keys of a
-// benchmark's "benchmark" block, the algorithms of a collective, the presets of a stack, or a topology kind.
+// benchmark's "benchmark" block, the algorithms of a collective, the presets of a stack, a topology kind, or a paper's
+// figures; `describe FILE.json`: a machine file, a scenario (with its figure, result, validation rows and estimate) or
+// a sweep grid (with its largest point's estimate).
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"
 #include "collectives/registry.hpp"
@@ -10,15 +12,21 @@
 #include "platform/topology/topology_registry.hpp"
 #include "protocols/register.hpp"
 #include "core/json_input.hpp"
+#include "runner/estimate.hpp"
 #include "runner/registries.hpp"
 #include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
 #include "runner/sweep.hpp"
 #include "tools/ompisim/commands.hpp"
+#include "validation/discovery.hpp"
+#include "validation/plot_overlays.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <map>
+#include <set>
 
 namespace ompisim::cli {
 namespace {
@@ -208,10 +216,154 @@ std::string describe_topology(const std::string& name) {
   return out;
 }
 
+namespace fs = std::filesystem;
+
+// Whether `j` names scenario `rel` ("scenario": rel) at any depth: a reference entry that reads that scenario.
+bool mentions(const Json& j, const std::string& rel) {
+  if (j.is_object())
+    if (auto it = j.find("scenario"); it != j.end() && it->is_string() && it->get<std::string>() == rel) return true;
+  if (j.is_object() || j.is_array())
+    for (const Json& v : j)
+      if (mentions(v, rel)) return true;
+  return false;
+}
+
+// The rows of a reference file that read the scenarios `rels`, by kind: points by their role ("calibration",
+// "prediction"), "held out" values, "claims", and any other list's entries under the list's name ("table1"); each
+// row by its id, once.
+using Rows = std::map<std::string, std::set<std::string>>;
+void add_reference_rows(const Json& doc, const std::vector<std::string>& rels, Rows& rows) {
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    if (!it.value().is_array()) continue;
+    const std::string& list = it.key();
+    for (const Json& e : it.value()) {
+      if (!e.is_object() || std::none_of(rels.begin(), rels.end(), [&](auto& r) { return mentions(e, r); })) continue;
+      const std::string kind = list == "points" ? e.value("role", "point") : list == "held_out" ? "held out" : list;
+      rows[kind].insert(e.contains("id") && e["id"].is_string() ? e["id"].get<std::string>() : "(no id)");
+    }
+  }
+}
+
+// A committed scenario as `list` prints it, read from its JSON alone: its paper and figure, and the figure's key as
+// reproduce names its plot (<folder>/<figure file stem>, the scenario id where it has no figure).
+struct ScenarioEntry {
+  std::string rel, id, paper, figure, key;
+};
+std::vector<ScenarioEntry> scenario_entries() {
+  std::vector<ScenarioEntry> out;
+  for (const std::string& rel : validation::scenario_files()) {
+    const Json j = load_json_file(data_dir() + "/" + rel);
+    ScenarioEntry e{rel, j.value("id", ""), j.value("paper", ""), j.value("figure", ""), ""};
+    const std::string sub = fs::path(rel).parent_path().filename().string();
+    e.key = sub + "/" + (e.figure.empty() ? e.id : validation::figure_file_stem(e.figure, rel));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+// "calibration: a, b; held out: c" (every kind, its ids in order), or `none` when there are none.
+std::string rows_text(const Rows& rows, const std::string& none) {
+  std::vector<std::string> parts;
+  for (auto& [kind, ids] : rows) parts.push_back(fmt::format("{}: {}", kind, fmt::join(ids, ", ")));
+  return parts.empty() ? none : fmt::format("{}", fmt::join(parts, "; "));
+}
+std::string rows_counts(const Rows& rows) {
+  std::vector<std::string> parts;
+  for (auto& [kind, ids] : rows) parts.push_back(fmt::format("{} {}", ids.size(), kind));
+  return parts.empty() ? "no validation rows" : fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// A path of the data folder (the committed results) when it exists: absolute, so that it opens from any folder.
+std::string committed(const std::string& rel) {
+  const fs::path p = fs::path(data_dir()) / rel;
+  return fs::exists(p) ? p.lexically_normal().string() : std::string();
+}
+
+// `describe SCENARIO` for a committed scenario: the paper and figure it belongs to with the figure's other
+// scenarios, its committed result and the figure's plot, and the validation rows that read it.
+void describe_scenario_links(const ScenarioEntry& me, const std::vector<ScenarioEntry>& all) {
+  std::vector<std::string> with;
+  for (auto& e : all)
+    if (e.key == me.key && e.rel != me.rel) with.push_back(e.rel);
+  const std::string sub = fs::path(me.rel).parent_path().filename().string();
+  if (!me.paper.empty())
+    std::cout << fmt::format("paper {} (ompisim describe {}), figure {}{}\n", me.paper, me.paper,
+                             me.figure.empty() ? "(none)" : me.figure,
+                             with.empty() ? "" : fmt::format(", with {}", fmt::join(with, ", ")));
+  if (const std::string r = committed("results/" + sub + "/" + me.id + ".json"); !r.empty())
+    std::cout << "committed result " << r
+              << (committed("results/" + sub + "/" + me.id + ".csv").empty() ? "" : " and its .csv") << "\n";
+  if (const std::string plot = committed("results/" + me.key + ".svg"); !plot.empty())
+    std::cout << "the figure's plot " << plot << " (drawn by ompisim reproduce)\n";
+  if (me.paper.empty()) return;
+  Rows rows;
+  for (auto& f : validation::reference_files(me.paper)) add_reference_rows(load_json_file(f), {me.rel}, rows);
+  std::cout << fmt::format("validation rows (ompisim validate --paper {}): {}\n", me.paper,
+                           rows_text(rows, "none read this scenario"));
+}
+
+// The papers with reference data (the stems of validation/reference/*.json): the names describe takes for a paper.
+std::vector<std::string> paper_names() {
+  std::vector<std::string> out;
+  for (auto& f : validation::reference_files("")) out.push_back(fs::path(f).stem().string());
+  return out;
+}
+
+// Figure keys in reading order: runs of digits compare as numbers ("slingshot/fig4_h2h" before "slingshot/fig10_h2h").
+struct NaturalLess {
+  bool operator()(const std::string& a, const std::string& b) const {
+    std::size_t i = 0, j = 0;
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    while (i < a.size() && j < b.size()) {
+      if (digit(a[i]) && digit(b[j])) {
+        std::size_t ei = i, ej = j;
+        while (ei < a.size() && digit(a[ei])) ++ei;
+        while (ej < b.size() && digit(b[ej])) ++ej;
+        const std::string na = a.substr(i, ei - i), nb = b.substr(j, ej - j);
+        if (na.size() != nb.size()) return na.size() < nb.size();
+        if (na != nb) return na < nb;
+        i = ei, j = ej;
+      } else {
+        if (a[i] != b[j]) return a[i] < b[j];
+        ++i, ++j;
+      }
+    }
+    return a.size() - i < b.size() - j;
+  }
+};
+
+// `describe PAPER`: its title and reference file, then per figure (as reproduce plots it) the committed plot, the
+// scenario files and the counts of validation rows that read them; the paper's scenarios without a figure after.
+void describe_paper(const std::string& paper) {
+  const std::string ref = validation::reference_files(paper).front();
+  const Json doc = load_json_file(ref);
+  std::cout << fmt::format("# paper {}: {}\n# reference data {} (ompisim validate --paper {}: the table of these "
+                           "rows; --samples 0 leaves out the prediction intervals)\n",
+                           paper, doc.value("title", ""), repo_relative(ref), paper);
+  std::map<std::string, std::vector<const ScenarioEntry*>, NaturalLess> figures;
+  const std::vector<ScenarioEntry> all = scenario_entries();
+  for (auto& e : all)
+    if (e.paper == paper) figures[e.key].push_back(&e);
+  std::cout << "## figures: the committed plot (ompisim reproduce), its scenarios (ompisim run; ompisim describe "
+               "FILE: each one's result and rows), the validation rows that read them\n";
+  for (auto& [key, entries] : figures) {
+    std::vector<std::string> rels;
+    for (auto* e : entries) rels.push_back(e->rel);
+    Rows rows;
+    add_reference_rows(doc, rels, rows);
+    const std::string plot = committed("results/" + key + ".svg");
+    const ScenarioEntry& first = *entries.front();
+    std::cout << fmt::format("{}: {} scenario{}, {}; plot {}\n", first.figure.empty() ? first.id : first.figure,
+                             entries.size(), entries.size() == 1 ? "" : "s", rows_counts(rows),
+                             plot.empty() ? "(none in this data folder)" : plot);
+    for (auto& r : rels) std::cout << "  " << r << "\n";
+  }
+}
+
 // Every name `describe` takes, by kind, each once and in registry order: what an unknown name's error lists, and
 // what `describe --names` prints for shell completion.
 struct NameLists {
-  std::vector<std::string> machines, components, benchmarks, collectives, stacks, topologies;
+  std::vector<std::string> machines, components, benchmarks, collectives, stacks, topologies, papers;
 };
 NameLists describable_names() {
   NameLists n;
@@ -224,6 +376,7 @@ NameLists describable_names() {
   for (auto& a : coll::default_registry().all()) add(n.collectives, a.coll);
   for (auto& st : stack_registry().all()) add(n.stacks, st.name);
   for (auto& t : topology::topologies().names()) add(n.topologies, t);
+  for (auto& p : paper_names()) add(n.papers, p);
   return n;
 }
 
@@ -232,17 +385,18 @@ NameLists describable_names() {
 [[noreturn]] void unknown_name(const std::string& name) {
   const NameLists n = describable_names();
   std::vector<std::string> all;
-  for (auto* list : {&n.machines, &n.components, &n.benchmarks, &n.collectives, &n.stacks, &n.topologies})
+  for (auto* list : {&n.machines, &n.components, &n.benchmarks, &n.collectives, &n.stacks, &n.topologies, &n.papers})
     all.insert(all.end(), list->begin(), list->end());
   for (auto& c : component_registry().all()) all.push_back(c.name);
   const std::string hint = did_you_mean(name, all);
   if (hint.empty()) refuse_missing_input(name);  // a scenario or grid file named without its folder or .json
   throw InputError("describe", name,
                    fmt::format("{}not a machine ({}), a component ({}), a benchmark ({}), a collective ({}), a stack "
-                               "({}) or a topology ({}); a machine or scenario file ends in .json",
+                               "({}), a topology ({}) or a paper ({}); a machine or scenario file ends in .json",
                                hint.empty() ? "" : "(did you mean '" + hint + "'?) ", fmt::join(n.machines, ", "),
                                fmt::join(n.components, ", "), fmt::join(n.benchmarks, ", "),
-                               fmt::join(n.collectives, ", "), fmt::join(n.stacks, ", "), fmt::join(n.topologies, ", ")));
+                               fmt::join(n.collectives, ", "), fmt::join(n.stacks, ", "), fmt::join(n.topologies, ", "),
+                               fmt::join(n.papers, ", ")));
 }
 
 // A sweep grid: its base, each axis with its values in grid order, and how many points `ompisim sweep` runs.
@@ -260,6 +414,17 @@ void describe_grid(const std::string& given) {
     }
     std::cout << fmt::format("axis {}: {}\n", a, fmt::join(vals, ", "));
   }
+  double total = 0, largest = -1;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < g.points.size(); ++i) {
+    const double e = estimate_events(scenario_from_json(g.points[i].scenario, g.base_file));
+    total += e;
+    if (e > largest) largest = e, at = i;
+  }
+  if (g.points.empty()) return;
+  std::cout << fmt::format("estimate: about {:.2g} events over the {} points, each in its own process; the largest, "
+                           "point {}: {}\n", total, g.points.size(), at + 1,
+                           estimate_text(scenario_from_json(g.points[at].scenario, g.base_file), largest));
 }
 
 // `describe FILE.json`: a machine file (one of one's own, e.g. from `machine template`) as a machine, a scenario (a
@@ -287,6 +452,12 @@ void describe_file(const std::string& given) {
                            "{} per node\n", s.machine, s.machine, s.stack, s.benchmark, s.benchmark, ranks,
                            s.ranks_per_node);
   if (!s.mca.empty()) std::cout << "mca " << s.mca.dump() << "\n";
+  const std::vector<ScenarioEntry> all = scenario_entries();
+  for (auto& e : all)
+    if (fs::equivalent(data_dir() + "/" + e.rel, file)) describe_scenario_links(e, all);
+  const double events = estimate_events(s);
+  std::cout << "estimate: " << estimate_text(s, events) << "\n";
+  if (const std::string hint = engine_hint(s, events); !hint.empty()) std::cout << "    " << hint << "\n";
 }
 
 struct DescribeOptions {
@@ -300,7 +471,7 @@ int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
     throw InputError("--names", opt.name, "lists every name describe takes: give it without a NAME");
   if (opt.names) {
     const NameLists n = describable_names();
-    for (auto* list : {&n.machines, &n.components, &n.benchmarks, &n.collectives, &n.stacks, &n.topologies})
+    for (auto* list : {&n.machines, &n.components, &n.benchmarks, &n.collectives, &n.stacks, &n.topologies, &n.papers})
       for (auto& v : *list) std::cout << v << "\n";
     return 0;
   }
@@ -336,6 +507,10 @@ int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
     describe_machine(*load_machine(name));
     return 0;
   }
+  if (const auto papers = paper_names(); std::find(papers.begin(), papers.end(), name) != papers.end()) {
+    describe_paper(name);
+    return 0;
+  }
   unknown_name(name);
 }
 
@@ -345,10 +520,12 @@ void add_describe(CLI::App& app, Context& ctx) {
   auto [desc, opt] = ctx.command(app, "describe",
                                   "print every parameter of a machine or of a component (e.g. btl/ugni) with unit, "
                                   "value and source, the keys a benchmark's \"benchmark\" block accepts, the algorithms "
-                                  "of a collective, the presets of a stack, a topology, what a scenario file runs or the points of a sweep grid",
+                                  "of a collective, the presets of a stack, a topology, a paper's figures with their scenarios, plots and "
+                                  "validation rows, what a scenario file runs (its figure, committed result, validation "
+                                  "rows and estimated CPU time) or the points of a sweep grid",
                                   describe_command);
   desc->add_option("name", opt->name, "machine, component (framework/name, or a name only one framework "
-                                                  "has), benchmark, collective, stack or topology name (ompisim list), or a machine, scenario or sweep grid "
+                                                  "has), benchmark, collective, stack, topology or paper name (ompisim list), or a machine, scenario or sweep grid "
                                                   "file (FILE.json)");
   desc->add_flag("--names", opt->names, "print every name describe takes, one per line (shell completion reads it); "
                                         "without a NAME");

@@ -80,7 +80,7 @@ void print_collectives() {
 }
 // The papers with reference data: the names validate --paper and calibrate --paper take.
 void print_papers() {
-  std::cout << "papers (validate --paper, calibrate --paper):\n";
+  std::cout << "papers (validate --paper, calibrate --paper, describe):\n";
   for (auto& f : validation::reference_files("")) {
     std::string title;
     try {
