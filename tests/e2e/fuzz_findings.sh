@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Configuration: the inputs tests/fuzz/mutate.py found ending in an internal error (exit 3), each reduced to its cause:
+#                a grid whose 'base' is a name too long for the file system (100,000 bytes; '../' 5,000 times); a
+#                machine file whose 'base' adds a second network (osu-elan4 over loggp) under a stack that drives one
+#                network (pml/teg); a `machine template --file` whose name is too long for the file system (300 bytes).
+# Expected:      exit status 2 and one line naming the file, the key and the reason; no result written.
+# How validated: lib_check.sh (exit code, grep on stderr, line count, absence of the output directory).
+set -u
+BIN=$(realpath "$1"); ROOT=$2; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+. "$(dirname "$0")/lib_check.sh"
+long=$(python3 -c 'print("\u00e9" * 50000)')
+printf '{"base": "%s", "axes": {"benchmark.sizes": [[1], [2]]}}' "$long" > "$t/long_base.json"
+expect_input_error long_base "long_base.json: key 'base': no scenario file" sweep "$t/long_base.json" --out "$t/out-long_base"
+printf '{"base": "%s", "axes": {"benchmark.sizes": [[1], [2]]}}' "$(printf '../%.0s' $(seq 5000))x" > "$t/dots_base.json"
+expect_input_error dots_base "dots_base.json: key 'base': no scenario file" sweep "$t/dots_base.json" --out "$t/out-dots_base"
+# osu-elan4's file over loggp's (a JSON merge patch): networks qsnet and loggp.
+python3 - "$ROOT/models/qsnet/machines/osu-elan4.json" "$t/two_nets.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); j["base"] = "loggp"; json.dump(j, open(sys.argv[2], "w"))
+PY
+expect_input_error two_nets_elan4 "table1_basic.json: key 'stack': pml/teg drives the network without naming one, but machine 'osu-elan4' (.*two_nets.json) has 2 networks (NIC kinds loggp, qsnet)" \
+  run "$ROOT/scenarios/qsnet/table1_basic.json" --machine-file "$t/two_nets.json" --out "$t/out-two_nets_elan4"
+# The message quotes the name cut, with its length; nothing is written.
+(cd "$t" && expect_input_error long_file "--file: key 'x*\.\.\.' (300 bytes): cannot be written: File name too long" \
+  machine template my --like loggp --file "$(printf 'x%.0s' $(seq 300))")
+exit $fail
