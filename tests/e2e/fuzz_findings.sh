@@ -2,8 +2,12 @@
 # Configuration: the inputs tests/fuzz/mutate.py found ending in an internal error (exit 3), each reduced to its cause:
 #                a grid whose 'base' is a name too long for the file system (100,000 bytes; '../' 5,000 times); a
 #                machine file whose 'base' adds a second network (osu-elan4 over loggp) under a stack that drives one
-#                network (pml/teg); a `machine template --file` whose name is too long for the file system (300 bytes).
-# Expected:      exit status 2 and one line naming the file, the key and the reason; no result written.
+#                network (pml/teg); a `machine template --file` whose name is too long for the file system (300 bytes);
+#                a result given to `compare` whose "stats" is a number. And `sensitivity` of a committed scenario
+#                (qsnet/table1_basic.json) whose stepped QDMA slot (2028 B) no longer holds ptl/elan4's first fragment
+#                and its header: the whole command failed on that one parameter's runs (exit 2).
+# Expected:      exit status 2 and one line naming the file, the key and the reason; no result written. sensitivity
+#                exits 0 and lists the parameter as not varied with the refusal's reason.
 # How validated: lib_check.sh (exit code, grep on stderr, line count, absence of the output directory).
 set -u
 BIN=$(realpath "$1"); ROOT=$2; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -23,4 +27,14 @@ expect_input_error two_nets_elan4 "table1_basic.json: key 'stack': pml/teg drive
 # The message quotes the name cut, with its length; nothing is written.
 (cd "$t" && expect_input_error long_file "--file: key 'x*\.\.\.' (300 bytes): cannot be written: File name too long" \
   machine template my --like loggp --file "$(printf 'x%.0s' $(seq 300))")
+python3 - "$ROOT/results/qsnet/table1_basic.json" "$t/stats_number.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); j["stats"] = 257; json.dump(j, open(sys.argv[2], "w"))
+PY
+expect_input_error stats_number "stats_number.json: key 'stats': must be an object" \
+  compare "$t/stats_number.json" "$ROOT/results/qsnet/table1_basic.json"
+"$BIN" sensitivity "$ROOT/scenarios/qsnet/table1_basic.json" > "$t/sens.out" 2> "$t/sens.err"; rc=$?
+if [[ $rc != 0 ]] || ! grep -q "^# nic.qdma_slot_bytes: not varied, a run at 2028 B or 2069 B is refused: key 'mca.ptl_elan4_first_frag_size'" "$t/sens.out"; then
+  echo "FAIL sensitivity_refused_step: rc=$rc $(cat "$t/sens.err") $(grep '^#' "$t/sens.out")"; fail=1
+else echo "ok   sensitivity_refused_step"; fi
 exit $fail

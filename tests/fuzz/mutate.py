@@ -312,7 +312,8 @@ class Runner:
         if rc == "timeout": return "timeout"
         if rc not in (0, 1, 2): return f"exit status {rc}"
         if rc != 2: return None
-        lines = err.rstrip("\n").split("\n")
+        # A sweep's status line ("ompisim sweep: N points, ...") may come before the error.
+        lines = [x for x in err.rstrip("\n").split("\n") if not x.startswith("ompisim sweep: ")]
         if not err.strip(): return "exit 2 with no error line"
         if len(lines) != 1: return f"exit 2 with {len(lines)} lines"
         if not lines[0].startswith("ompisim: error: "): return "exit 2 without 'ompisim: error: '"
@@ -449,7 +450,7 @@ def fuzz_replay(r, rng, src, n):
             elif op == "drop": index = b"rank-0.txt\n"
             elif op == "dup": index = b"rank-0.txt\nrank-1.txt\nrank-1.txt\n"
             else: index = b""
-            names = ["index.txt", "fz_in.json"]
+            names = ["index.txt", "fz_in.json", "rank-0.txt", "rank-1.txt"]  # a file listed twice: its line is wrong
         else:
             scen_b, op = mutant_bytes(rng, scen, hints)
             names = ["fz_in.json", "index.txt"]
@@ -512,8 +513,36 @@ def fuzz_cli(r, rng, src, n):
         r.run("cli", " ".join(a[:40] for a in args), args, {}, [], out=out, allow_out=tuple(allow))
 
 
+def fuzz_result(r, rng, src, n):
+    """A result file as `compare A B` reads it (the committed result on the other side)."""
+    rel = "results/qsnet/table1_basic.json"
+    doc, orig = load(src, rel), os.path.join(src, rel)
+    for i in range(n):
+        data, ops = mutant_bytes(rng, doc, {"points": [[], [{}], [{"bytes": "4"}]], "provenance": [{}, None]})
+        args = ["compare", "fz_in.json", orig] if rng.random() < 0.5 else ["compare", orig, "fz_in.json", "--all", "--json"]
+        r.run("result", f"{ops}", args, {"fz_in.json": data}, ["fz_in.json"])
+
+
+def fuzz_points(r, rng, src, n):
+    """A sweep's own point files (points/<hash>.json), read when a sweep resumes and merges."""
+    grid = {"base": "scenarios/qsnet/table1_basic.json", "axes": {"benchmark.sizes": [[4], [4096]]}}
+    gb = json.dumps(grid).encode()
+    made = tempfile.mkdtemp(dir=r.work)
+    with open(os.path.join(made, "g.json"), "wb") as f: f.write(gb)
+    subprocess.run([r.bin, "sweep", "g.json", "--out", "out", "--quiet"], cwd=made, check=True, env=dict(
+        os.environ, OMPISIM_DATA=r.a.src), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pts = {f: open(os.path.join(made, "out/points", f), "rb").read() for f in sorted(os.listdir(os.path.join(made, "out/points")))}
+    for i in range(n):
+        victim = rng.choice(sorted(pts))
+        data, ops = mutant_bytes(rng, json.loads(pts[victim]), {"hash": ["0", "../x", ""], "result": [{}, None]})
+        files = {"g.json": gb}
+        files.update({f"out/points/{f}": (data if f == victim else b) for f, b in pts.items()})
+        args = ["sweep", "g.json", "--out", "out", "--quiet"] + (["--merge"] if rng.random() < 0.5 else [])
+        r.run("points", f"{ops}", args, files, [victim], out="out")
+
+
 KINDS = {"scenario": fuzz_scenario, "grid": fuzz_grid, "machine": fuzz_machine, "reference": fuzz_reference,
-         "replay": fuzz_replay, "cli": fuzz_cli}
+         "replay": fuzz_replay, "cli": fuzz_cli, "result": fuzz_result, "points": fuzz_points}
 
 
 def main():
