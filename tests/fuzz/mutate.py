@@ -305,7 +305,10 @@ class Runner:
     def classify(self, rc, err, case, before, names, out, allow_out):
         new = self.tree(case) - before
         allowed = tuple(x for x in (out, "ompisim-out") + tuple(allow_out) if x is not None)
-        stray = sorted(x for x in new if not any(a == "" or x == a or x.startswith(a + "/") for a in allowed))
+        # Inside an output folder, or one of the folders created on the way to it (--out o/a/b).
+        stray = sorted(x for x in new if not any(a == "" or x == a or x.startswith(a + "/") or
+                                                 (a.startswith(x + "/") and os.path.isdir(os.path.join(case, x)))
+                                                 for a in allowed))
         if stray: return f"wrote outside the output folder: {stray[:5]}"
         tmp = sorted(x for x in new if ".tmp." in os.path.basename(x))
         if tmp: return f"left a temporary: {tmp[:3]}"
