@@ -262,7 +262,8 @@ class Runner:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "wb") as f: f.write(data)
         before = self.tree(case)
-        full = ["nice", "-n", "10", self.bin, "--max-events", "3e6"] + [x.replace("@CASE@", case) for x in args]
+        bound = [] if "--max-events" in args else ["--max-events", "3e6"]  # a case of the option gives its own
+        full = ["nice", "-n", "10", self.bin] + bound + [x.replace("@CASE@", case) for x in args]
         e = dict(os.environ)
         e["OMPISIM_DATA"] = self.a.src  # a copy of the binary elsewhere reads the tree's data too
         if env: e.update({k: v.replace("@CASE@", case) for k, v in env.items()})
