@@ -3,9 +3,10 @@
 #                a grid whose 'base' is a name too long for the file system (100,000 bytes; '../' 5,000 times); a
 #                machine file whose 'base' adds a second network (osu-elan4 over loggp) under a stack that drives one
 #                network (pml/teg); a `machine template --file` whose name is too long for the file system (300 bytes);
-#                a result given to `compare` whose "stats" is a number. And `sensitivity` of a committed scenario
-#                (qsnet/table1_basic.json) whose stepped QDMA slot (2028 B) no longer holds ptl/elan4's first fragment
-#                and its header: the whole command failed on that one parameter's runs (exit 2).
+#                a result given to `compare` whose "stats" is a number; MPICH-QsNetII's eager limit set above what a
+#                QDMA slot holds with its envelope (--set mpich_qsnet_eager_limit=4096). And `sensitivity` of a
+#                committed scenario (qsnet/table1_basic.json) whose stepped QDMA slot (2028 B) no longer holds
+#                ptl/elan4's first fragment and its header: the whole command failed on that one parameter's runs.
 # Expected:      exit status 2 and one line naming the file, the key and the reason; no result written. sensitivity
 #                exits 0 and lists the parameter as not varied with the refusal's reason.
 # How validated: lib_check.sh (exit code, grep on stderr, line count, absence of the output directory).
@@ -37,4 +38,7 @@ expect_input_error stats_number "stats_number.json: key 'stats': must be an obje
 if [[ $rc != 0 ]] || ! grep -q "^# nic.qdma_slot_bytes: not varied, a run at 2028 B or 2069 B is refused: key 'mca.ptl_elan4_first_frag_size'" "$t/sens.out"; then
   echo "FAIL sensitivity_refused_step: rc=$rc $(cat "$t/sens.err") $(grep '^#' "$t/sens.out")"; fail=1
 else echo "ok   sensitivity_refused_step"; fi
+# MPICH-QsNetII's eager limit over the QDMA slot: refused naming the MCA key (it was an internal error).
+expect_input_error qsnet_eager_limit "fig10_latency_native.json: key 'mca.mpich_qsnet_eager_limit': 4096 B + the 32-byte envelope exceeds one packet" \
+  run "$ROOT/scenarios/qsnet/fig10_latency_native.json" --set mpich_qsnet_eager_limit=4096 --out "$t/out-qsnet_eager_limit"
 exit $fail
