@@ -6,7 +6,8 @@
 #                a result given to `compare` whose "stats" is a number; MPICH-QsNetII's eager limit set above what a
 #                QDMA slot holds with its envelope (--set mpich_qsnet_eager_limit=4096). And `sensitivity` of a
 #                committed scenario (qsnet/table1_basic.json) whose stepped QDMA slot (2028 B) no longer holds
-#                ptl/elan4's first fragment and its header: the whole command failed on that one parameter's runs.
+#                ptl/elan4's first fragment and its header: the whole command failed on that one parameter's runs. A
+#                size over the QDMA slot on native/elan4_qdma, refused inside a rank's coroutine (std::terminate).
 # Expected:      exit status 2 and one line naming the file, the key and the reason; no result written. sensitivity
 #                exits 0 and lists the parameter as not varied with the refusal's reason.
 # How validated: lib_check.sh (exit code, grep on stderr, line count, absence of the output directory).
@@ -41,4 +42,12 @@ else echo "ok   sensitivity_refused_step"; fi
 # MPICH-QsNetII's eager limit over the QDMA slot: refused naming the MCA key (it was an internal error).
 expect_input_error qsnet_eager_limit "fig10_latency_native.json: key 'mca.mpich_qsnet_eager_limit': 4096 B + the 32-byte envelope exceeds one packet" \
   run "$ROOT/scenarios/qsnet/fig10_latency_native.json" --set mpich_qsnet_eager_limit=4096 --out "$t/out-qsnet_eager_limit"
+# A size over the QDMA slot on the raw QDMA program: found while simulating, in a rank's coroutine (it was a crash of
+# the simulation process, exit 3).
+python3 - "$ROOT/scenarios/qsnet/fig9_qdma.json" "$t/qdma_size.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); j["benchmark"]["sizes"] = [4096]; j["id"] = "qdma_size"; json.dump(j, open(sys.argv[2], "w"))
+PY
+expect_input_error qdma_size "qdma_size.json: key 'benchmark.sizes': native/elan4_qdma: a QDMA carries at most one 2048-byte slot; 4096 B" \
+  run "$t/qdma_size.json" --out "$t/out-qdma_size"
 exit $fail
