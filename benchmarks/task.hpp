@@ -18,7 +18,10 @@ struct Task {
     std::suspend_never initial_suspend() noexcept { return {}; }
     std::suspend_never final_suspend() noexcept { return {}; }
     void return_void() {}
-    void unhandled_exception() { std::terminate(); }
+    // An exception in a rank's program (bad input found while simulating: a size the stack cannot send) goes on to
+    // whoever resumed it, out of the engine's run to the run's error path (exit 2 for an InputError), instead of
+    // std::terminate. The frame is left suspended at its end, not destroyed: the run is over.
+    void unhandled_exception() { throw; }
   };
 };
 

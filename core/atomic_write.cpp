@@ -102,6 +102,8 @@ void check_output_path(const std::string& path, const std::string& option) {
     if (S_ISLNK(st.st_mode))
       throw InputError(option, path, "is a symbolic link: refusing to replace it (give its target instead)");
     if (S_ISDIR(st.st_mode)) throw InputError(option, path, "is a folder, expected a file name");
+  } else if (errno != ENOENT) {  // a name the file system refuses (too long for it, ...): no file can be written there
+    throw InputError(option, path, fmt::format("cannot be written: {}", std::strerror(errno)));
   }
 }
 

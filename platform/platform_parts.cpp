@@ -1,17 +1,23 @@
 #include "platform/platform_parts.hpp"
 
+#include "core/errors.hpp"
 #include "core/trace.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <stdexcept>
 
 namespace ompisim {
 
 Fabric& select_fabric(const FabricList& fabrics, const Machine& machine, int net) {
   if (net < 0) {
+    // A component that drives one network (a NIC library, an MTL, a whole stack) on a machine file of several: bad
+    // input, named by the stack's builder (runner/stacks.cpp build_stack) with the component and the scenario file.
     if (fabrics.size() != 1)
-      throw std::logic_error(fmt::format("machine '{}' has {} networks: the fabric call must name one", machine.name,
-                                         fabrics.size()));
+      throw InputError("", "stack", fmt::format("drives the network without naming one, but machine '{}' ({}) has {} "
+                                                "networks (NIC kinds {}): it runs on a machine of one network",
+                                                machine.name, machine.file, fabrics.size(),
+                                                fmt::join(machine.nic_kinds(), ", ")));
     return *fabrics[0];
   }
   return *fabrics.at(static_cast<std::size_t>(net));

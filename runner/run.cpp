@@ -239,7 +239,12 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
   // The fabric's resources, before seal(); each flow's path is built when the flow starts.
   w.declare_resources();
   sim->seal();
-  points = s.driver->run(w, *stack, s.file);
+  try {
+    points = s.driver->run(w, *stack, s.file);
+  } catch (const InputError& e) {  // found while simulating (a size the stack cannot send): the scenario's file
+    if (e.file().empty()) throw InputError(s.file, e.key(), e.reason());
+    throw;
+  }
   const StackStats st = stack->stats();
   if (sink) {
     sink->finish();

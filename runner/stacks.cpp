@@ -423,6 +423,18 @@ std::string selection_for(const StackSpec& s, const ComponentInfo& c) {
     if (f.role == StackFramework::Role::Selection && f.selection_of == c.id()) return s.get(f.name);
   return "";
 }
+
+// A component's factory, its refusal of the machine (platform/platform_parts.cpp select_fabric: one network driven
+// on a machine of several) named with the component.
+template <class F>
+auto built_by(const ComponentInfo& c, F&& make) {
+  try {
+    return make();
+  } catch (const InputError& e) {
+    if (!e.file().empty() || e.key() != "stack") throw;
+    throw InputError("", "stack", fmt::format("{} {}", c.id(), e.reason()));
+  }
+}
 }  // namespace
 
 std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSpec& s, const std::string& name) {
@@ -433,19 +445,20 @@ std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSp
     if (!c) throw std::logic_error("build_stack: no component " + p.framework + "/" + p.name);
     comps.push_back(c);
   }
-  if (comps.size() == 1 && comps[0]->make_stack) return comps[0]->make_stack(parts, mca, name);  // a whole stack
+  if (comps.size() == 1 && comps[0]->make_stack)  // a whole stack
+    return built_by(*comps[0], [&] { return comps[0]->make_stack(parts, mca, name); });
   auto st = std::make_unique<ComposedStack>();
   PmlModules mods;
   const ComponentInfo* pml = nullptr;
   for (const ComponentInfo* c : comps) {
     if (c->make_btl) {
-      auto b = c->make_btl(parts, mca);
+      auto b = built_by(*c, [&] { return c->make_btl(parts, mca); });
       mods.btls.push_back(b.get());
       st->modules.push_back(std::move(b));
     } else if (!c->part_of.empty()) {
       continue;  // built by its parent (ofi/* providers by mtl/ofi, from the stack's selection)
     } else if (c->make_mtl) {
-      auto m = c->make_mtl(parts, mca, selection_for(s, *c));
+      auto m = built_by(*c, [&] { return c->make_mtl(parts, mca, selection_for(s, *c)); });
       mods.mtl = m.get();
       st->modules.push_back(std::move(m));
     } else if (c->make_pml) {
@@ -455,7 +468,7 @@ std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSp
     }
   }
   if (!pml) throw std::logic_error("build_stack: no PML in " + s.to_json().dump());
-  st->pml = pml->make_pml(parts, mca, mods, name);
+  st->pml = built_by(*pml, [&] { return pml->make_pml(parts, mca, mods, name); });
   return st;
 }
 

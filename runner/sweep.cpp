@@ -125,11 +125,12 @@ Json axis_units(const std::vector<std::string>& axes, Json& rows) {
 }
 
 // A grid's "base" file: relative to the current folder, else to the grid file's folder, else to the tool's data
-// folder (an installed scenarios/...); empty when none exists.
+// folder (an installed scenarios/...); empty when none exists (a name the file system refuses, too long for it, is none).
 std::string base_file(const std::string& path, const std::string& grid_file) {
-  if (fs::exists(path)) return path;
+  std::error_code ec;
+  if (fs::exists(path, ec)) return path;
   const fs::path beside = fs::path(grid_file).parent_path() / path;
-  if (fs::exists(beside)) return beside.string();
+  if (fs::exists(beside, ec)) return beside.string();
   const std::string in_data = data_path(path);
   return in_data != path ? in_data : std::string();
 }

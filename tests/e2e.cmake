@@ -125,3 +125,5 @@ add_test(NAME e2e.machine_template COMMAND bash ${E2E}/machine_template.sh $<TAR
 # compare: a result file with a key the tool never writes exits 2 naming the file and the key; the committed results
 # all compare.
 add_test(NAME e2e.compare_keys COMMAND bash ${E2E}/compare_keys.sh $<TARGET_FILE:ompisim>)
+# The inputs tests/fuzz/mutate.py found ending in an internal error, each reduced to its cause: exit 2, one line.
+add_test(NAME e2e.fuzz_findings COMMAND bash ${E2E}/fuzz_findings.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})

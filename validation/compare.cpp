@@ -124,6 +124,8 @@ Json load_result(const std::string& path, const std::string& option) {
   if (!is_result(j)) throw InputError(option, path, "not an ompisim result (no \"points\" list)");
   check_result_keys(j, path);
   check_result_points(j, path, "points");
+  if (j.contains("stats") && !j["stats"].is_object())  // compared leaf by leaf (numeric_leaves)
+    throw InputError(path, "stats", "must be an object (the run's statistics and protocol counters)");
   return j;
 }
 

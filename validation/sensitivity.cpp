@@ -92,7 +92,7 @@ Target mca_target(const Json& base, const std::string& key, const std::string& f
 // What one parameter's pair of runs adds to the result: a row of "parameters", or its name under "not_varied" (zero,
 // a choice, or a step beyond its range), or an entry of "step_too_small" (both runs would get the same value).
 struct Rows {
-  Json params = Json::array(), skipped = Json::array(), too_small = Json::array();
+  Json params = Json::array(), skipped = Json::array(), too_small = Json::array(), refused = Json::array();
 };
 using RunFn = std::function<std::vector<double>(const Overrides&)>;
 
@@ -109,7 +109,15 @@ void vary(const Target& t, double h, const std::vector<double>& v0, const RunFn&
                                                     st.up)}});
     return;
   }
-  const std::vector<double> vu = run({{t.name, st.up}}), vd = run({{t.name, st.down}});
+  std::vector<double> vu, vd;
+  try {
+    vu = run({{t.name, st.up}});
+    vd = run({{t.name, st.down}});
+  } catch (const InputError& e) {  // the nominal run passed: the stepped value breaks a rule across parameters
+    out.refused.push_back({{"name", t.name}, {"value", t.shown}, {"source", t.source}, {"applied", {st.down, st.up}},
+                           {"reason", e.key().empty() ? e.reason() : fmt::format("key '{}': {}", e.key(), e.reason())}});
+    return;
+  }
   const double dlnx = std::log(st.up_value) - std::log(st.down_value);
   Json d = Json::array();
   double worst = 0;
@@ -158,7 +166,8 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
     return a["max_abs"].get<double>() > b["max_abs"].get<double>();
   });
   return Json{{"scenario", s.file}, {"metric", metric}, {"step", h}, {"points", xs}, {"nominal", v0},
-              {"parameters", rows.params}, {"not_varied", rows.skipped}, {"step_too_small", rows.too_small}};
+              {"parameters", rows.params}, {"not_varied", rows.skipped}, {"step_too_small", rows.too_small},
+              {"step_refused", rows.refused}};
 }
 
 std::string render_sensitivity(const Json& s) {
@@ -191,6 +200,10 @@ std::string render_sensitivity(const Json& s) {
   }
   for (auto& p : s.value("step_too_small", Json::array()))
     out += fmt::format("# {}: not varied, {}\n", p["name"].get<std::string>(), p["reason"].get<std::string>());
+  for (auto& p : s.value("step_refused", Json::array()))
+    out += fmt::format("# {}: not varied, a run at {} or {} is refused: {}\n", p["name"].get<std::string>(),
+                       p["applied"][0].get<std::string>(), p["applied"][1].get<std::string>(),
+                       p["reason"].get<std::string>());
   return out;
 }
 

@@ -13,7 +13,9 @@ namespace ompisim::validation {
 //  "max_abs", "applied": [down, up], "applied_step"}] sorted by max_abs, largest first; parameters that cannot be varied
 //  (zero, a count of the machine, a choice, a step beyond its range) are listed under "not_varied", and those whose
 //  step is too small for their resolution (both runs would get the same whole size or count) under "step_too_small":
-//  [{"name", "value", "source", "applied", "reason"}]}.
+//  [{"name", "value", "source", "applied", "reason"}], and those whose stepped runs are refused as bad input (the step
+//  breaks a rule across parameters the nominal value keeps: a fragment and its header over a QDMA slot) under
+//  "step_refused": [{"name", "value", "source", "applied": [down, up], "reason"}]}.
 // Each parameter x is written as the text of x e^(+h) and of x e^(-h) (format_quantity_exact: times, rates and ratios
 // to the last bit, sizes and counts whole) and S = (ln v_up - ln v_down) / (ln x_up - ln x_down), x_up and x_down the
 // values those texts give the run (param_text_value, as --set reads them): "applied" holds the texts, "applied_step"

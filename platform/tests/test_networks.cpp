@@ -1,4 +1,5 @@
 // Several networks and several node types per machine (machine files: networks / node_types / node_list).
+#include "core/errors.hpp"
 #include "engine/des_engine.hpp"
 #include "platform/tests/machine_fixtures.hpp"
 #include "platform/world.hpp"
@@ -78,7 +79,9 @@ TEST_CASE("platform/world: one fabric per network, routed independently, ports p
   REQUIRE(w.networks() == 2);
   CHECK(w.fabric(0).network().name == "gemini");
   CHECK(w.fabric(1).network().name == "second");
-  CHECK_THROWS_AS(w.fabric().path(0, 300), std::logic_error);  // several networks: the caller names one
+  // Several networks: the caller names one; a component that does not is refused as bad input (the machine file's).
+  CHECK_THROWS_AS(w.fabric().path(0, 300), InputError);
+  CHECK_THROWS_WITH(w.fabric(), Catch::Contains("has 2 networks (NIC kinds gemini, loggp)"));
   CHECK_FALSE(w.fabric(0).route(0, 300).empty());
   CHECK(w.fabric(1).route(0, 300).empty());
   PathCost second = w.fabric(1).path(0, 300);

@@ -28,3 +28,15 @@ if(OMPISIM_FUZZ)
   target_link_options(fuzz_trace PRIVATE -fsanitize=fuzzer)
   target_compile_options(fuzz_trace PRIVATE -fsanitize=fuzzer)
 endif()
+
+# The mutation fuzzer of every input through the command line (mutate.py: scenarios of each family, a grid, a machine
+# file, a reference file, a trace replay, option values, result and sweep point files), seeded and short (20 per kind,
+# 160 mutants, under a minute): fails on any finding. Its check: a stand-in binary that dies on SIGSEGV is reported.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME fuzz.mutate COMMAND ${Python3_EXECUTABLE} ${FUZZ}/mutate.py --bin $<TARGET_FILE:ompisim>
+           --src ${CMAKE_SOURCE_DIR} --seed 1 --per-kind 20)
+  add_test(NAME fuzz.mutate_detects COMMAND ${Python3_EXECUTABLE} ${FUZZ}/mutate.py --bin ${FUZZ}/planted_crash.sh
+           --src ${CMAKE_SOURCE_DIR} --seed 1 --per-kind 2 --kinds scenario,cli --expect-finding)
+  set_tests_properties(fuzz.mutate fuzz.mutate_detects PROPERTIES LABELS fuzz TIMEOUT 300)
+endif()

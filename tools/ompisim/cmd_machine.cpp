@@ -70,7 +70,8 @@ int template_command(const CLI::App& sub, const TemplateOptions& opt, Context& c
     path = ctx.out->file(opt.name + ".json");
   }
   // A template is where a user's measured values go: an existing file is replaced only when asked.
-  if (std::filesystem::exists(path) && !opt.force) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !opt.force) {
     if (ctx.out) ctx.out->discard_if_unused();
     throw InputError(opt.file.empty() ? "template" : "--file", opt.file.empty() ? opt.name : opt.file,
                      fmt::format("{} exists (it may hold your edits): give another {}, --force to replace it, or "

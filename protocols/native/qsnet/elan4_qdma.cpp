@@ -44,8 +44,8 @@ void Elan4Qdma::start_send(const mpi::P2P& m, Completion done) {
   check_comm(m);
   const std::uint64_t bytes = m.bytes();
   if (bytes + extra_ > static_cast<std::uint64_t>(p_.qdma_slot_bytes.value))
-    throw InputError("native/elan4_qdma", "benchmark.sizes",
-                     "a QDMA carries at most one " + std::to_string(static_cast<long long>(p_.qdma_slot_bytes.value)) +
+    throw InputError("", "benchmark.sizes",  // the run names the scenario file
+                     "native/elan4_qdma: a QDMA carries at most one " + std::to_string(static_cast<long long>(p_.qdma_slot_bytes.value)) +
                          "-byte slot; " + std::to_string(bytes) + " B + elan4_qdma_extra_bytes " +
                          std::to_string(extra_) + " B do not fit");
   const int rank = m.rank, dst = m.peer;

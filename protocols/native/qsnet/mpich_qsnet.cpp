@@ -1,5 +1,9 @@
 #include "protocols/native/qsnet/mpich_qsnet.hpp"
+
+#include "core/errors.hpp"
 #include "protocols/base/send_record.hpp"
+
+#include <fmt/format.h>
 
 namespace ompisim::native {
 
@@ -14,8 +18,10 @@ MpichQsnet::MpichQsnet(Simulator& sim, const Contexts& contexts, CpuTimeline& cp
       eager_rate_(qsnet::nic(fabric.network()).software.mpich_qsnet_eager_rate),
       eager_limit_(static_cast<std::uint64_t>(mca.mpich_qsnet_eager_limit.value)), name_(std::move(name)),
       lib_(contexts.ranks()) {
-  if (eager_limit_ + kEnvelopeBytes > static_cast<std::uint64_t>(p_.qdma_slot_bytes.value))
-    throw std::invalid_argument("mpich_qsnet_eager_limit + the 32-byte envelope exceeds one 2 KB packet");
+  if (eager_limit_ + kEnvelopeBytes > static_cast<std::uint64_t>(p_.qdma_slot_bytes.value))  // bad input: the run's
+    throw InputError("", "mca.mpich_qsnet_eager_limit",                                       // builder adds the file
+                     fmt::format("{} B + the 32-byte envelope exceeds one packet (the NIC's qdma_slot_bytes: {} B)",
+                                 eager_limit_, static_cast<std::uint64_t>(p_.qdma_slot_bytes.value)));
 }
 
 StackStats MpichQsnet::stats() const {
