@@ -21,14 +21,24 @@ namespace {
 // JSON merge patch (RFC 7386) of the child over its base: the child's keys win, objects merge key by key except
 // parameter entries ({"value": ...} or {"transferred_from": ...}), which are replaced whole, and a null removes the
 // base's key (e.g. the inter-socket links of a base node type with two packages, from a child whose node has one).
-void deep_merge(Json& base, const Json& child) {
+// An object whose source the base gives (a topology) and whose keys the child changes without a source of its own
+// says so in its source: the keys the child set, its file, then the base's source (which no longer covers them).
+void deep_merge(Json& base, const Json& child, const std::string& child_file) {
   for (auto it = child.begin(); it != child.end(); ++it) {
     const Json& v = it.value();
     if (v.is_null()) {
       base.erase(it.key());
     } else if (base.contains(it.key()) && base[it.key()].is_object() && v.is_object() && !v.contains("value") &&
                !v.contains("transferred_from")) {
-      deep_merge(base[it.key()], v);
+      Json& b = base[it.key()];
+      const bool sourced = b.contains("source") && b["source"].is_string() && !v.contains("source");
+      deep_merge(b, v, child_file);
+      std::vector<std::string> set;
+      for (auto c = v.begin(); c != v.end(); ++c)
+        if (c.key() != "note" && (c.value().is_primitive() || c.value().is_array())) set.push_back(c.key());
+      if (sourced && !set.empty())
+        b["source"] = fmt::format("{} set by {} (no source given); the base's source: {}", fmt::join(set, ", "),
+                                  child_file, b["source"].get<std::string>());
     } else {
       base[it.key()] = v;
     }
@@ -65,7 +75,7 @@ Json load_with_base(const std::string& file, int depth = 0) {
       rethrow_reached(e, file, "base");
     }
     base.erase("description");
-    deep_merge(base, j);
+    deep_merge(base, j, file);
     base.erase("base");
     return base;
   }

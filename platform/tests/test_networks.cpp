@@ -243,3 +243,28 @@ TEST_CASE("platform/fabric: a port works on at most max_active_transfers bulk tr
   }
   CHECK(order == std::vector<int>{0, 1, 2, 3, 6, 7, 4, 5});
 }
+
+// Configuration: machine files on Frontier's base: one sets the dragonfly's groups (128) without a source, one with its
+// own source, one changes only the topology's note.
+// Expected: the first topology's source names the key it set and the file, then Frontier's source (which no longer
+// describes 128 groups); the second keeps its own source as given; the third keeps Frontier's source unchanged (a note
+// is no shape). The shape is the child's in the first two.
+// How validated: the network's topology_json as describe and the result's provenance print it. Fails when the merge
+// keeps the base's source for a shape the child changed.
+TEST_CASE("platform/machine: a base's topology source does not cover a shape the child changed", "[unit][platform]") {
+  const std::string frontier = load_machine("frontier")->networks()[0].topology_json["source"].get<std::string>();
+  TempMachine bare("bigger-df", Json{{"base", "frontier"}, {"machine", "bigger-df"},
+                                     {"networks", {{"cxi", {{"topology", {{"groups", 128}}}}}}}});
+  auto m = load_machine(bare.path);
+  const Json& t = m->networks()[0].topology_json;
+  CHECK(t["groups"] == 128);
+  CHECK(t["source"].get<std::string>() ==
+        "groups set by " + bare.path + " (no source given); the base's source: " + frontier);
+  TempMachine own("bigger-df-sourced",
+                  Json{{"base", "frontier"}, {"machine", "bigger-df-sourced"},
+                       {"networks", {{"cxi", {{"topology", {{"groups", 128}, {"source", "what-if: 128 groups"}}}}}}}});
+  CHECK(load_machine(own.path)->networks()[0].topology_json["source"] == "what-if: 128 groups");
+  TempMachine note("df-note", Json{{"base", "frontier"}, {"machine", "df-note"},
+                                   {"networks", {{"cxi", {{"topology", {{"note", "a note of mine"}}}}}}}});
+  CHECK(load_machine(note.path)->networks()[0].topology_json["source"] == frontier);
+}
