@@ -65,7 +65,7 @@ namespace ompisim::bench {
 
 namespace {
 constexpr std::uint64_t kTable1Cutoff = 32768;  // paper §4: "short-message protocol used at or below 32K"
-constexpr int kHaloTag = 100, kShiftTag = 200, kSwapTag = 300, kCollTag = 0x7f00;
+constexpr int kHaloTag = 100, kShiftTag = 200, kSwapTag = 300, kAppCollTag = 0x7f00;
 
 std::string apps_dir() { return data_dir() + "/benchmarks/apps"; }
 
@@ -336,7 +336,7 @@ coll::Schedule coll_schedule(const AppConfig& c, const AppPhase& p, int rank, in
   const coll::AlgoInfo* info = coll::default_registry().find(p.kind, coll_algorithm(c, p, n));
   return info->make(me, g.size, ap);
 }
-int comm_tag(const AppPhase& p) { return kCollTag + (p.comm == "row" ? 1 : p.comm == "col" ? 2 : 0); }
+int comm_tag(const AppPhase& p) { return kAppCollTag + (p.comm == "row" ? 1 : p.comm == "col" ? 2 : 0); }
 
 void check_fits(const AppConfig& c, int n, const std::string& file) {
   for (std::size_t i = 0; i < c.phases.size(); ++i) {
@@ -362,7 +362,7 @@ void check_fits(const AppConfig& c, int n, const std::string& file) {
   }
 }
 
-struct Ctx {
+struct AppCtx {
   World& w;
   Stack& s;
   const AppConfig& c;
@@ -385,7 +385,7 @@ double imbalance_factor(const AppConfig& c, int rank, int n) {
   return 1.0 + c.imbalance * (2.0 * u - 1.0);
 }
 
-Task app_rank(Ctx& x, int me) {
+Task app_rank(AppCtx& x, int me) {
   const AppConfig& c = x.c;
   const double cstep = c.compute_per_step * imbalance_factor(c, me, x.n);
   double& comp = x.compute_time[static_cast<std::size_t>(me)];
@@ -468,7 +468,7 @@ Task app_rank(Ctx& x, int me) {
 // Table 1's "Top MPI Routines" as the skeleton charges them: {"routine_pct": {name: mean over ranks of % of its run
 // time}, "top_routines": names by share, "table1_lacks": [{"quantity", "lacks"}] for the paper's routines no phase is
 // charged to}.
-Json routine_report(const Ctx& x, const AppConfig& c) {
+Json routine_report(const AppCtx& x, const AppConfig& c) {
   Json pct = Json::object();
   std::vector<std::pair<double, std::string>> order;
   for (auto& [name, per_rank] : x.routine_time) {
@@ -618,7 +618,7 @@ Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file) {
   int n = static_cast<int>(w.contexts().ranks());
   check_fits(c, n, file);
   if (c.compute_per_step <= 0) throw std::logic_error("run_app: compute_per_step not set (fit it first)");
-  Ctx x{w, s, c, n, ScheduleExec(s, n), std::vector<double>(static_cast<std::size_t>(n), 0.0),
+  AppCtx x{w, s, c, n, ScheduleExec(s, n), std::vector<double>(static_cast<std::size_t>(n), 0.0),
         std::vector<double>(static_cast<std::size_t>(n), -1.0)};
   x.exec.on_send = [&x](int, int, std::uint64_t bytes) { x.count(bytes, false); };
   x.exec.registered = c.alloc_mem;

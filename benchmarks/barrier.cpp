@@ -17,7 +17,7 @@
 namespace ompisim::bench {
 
 namespace {
-constexpr int kCollTag = 0x7ff0;
+constexpr int kBarrierTag = 0x7ff0;
 
 const coll::CollRegistry& registry() { return coll::default_registry(); }
 
@@ -62,7 +62,7 @@ private:
     for (auto& rd : sched.rounds)
       for (auto& op : rd.ops)
         if (op.kind == coll::OpKind::WaitCounter) rr.call_max = std::max(rr.call_max, op.value);
-    exec_.start(r, std::move(sched), kCollTag, Group{0, 1, n_}, [this, r] { end_call(r); });
+    exec_.start(r, std::move(sched), kBarrierTag, Group{0, 1, n_}, [this, r] { end_call(r); });
   }
   void bump(int t) {
     ++counter_[static_cast<std::size_t>(t)];

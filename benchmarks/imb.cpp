@@ -46,7 +46,7 @@ std::uint64_t imb_repetitions(const ImbConfig& c, std::uint64_t bytes) {
   return std::max<std::uint64_t>(1, std::min(kMsgsPerSample, kOverallVol / bytes));
 }
 
-struct Ctx {
+struct ImbCtx {
   World& w;
   const ImbConfig& c;
   std::vector<coll::Generator> gen;  // per size
@@ -55,7 +55,7 @@ struct Ctx {
   int n;
 };
 
-Task imb_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
+Task imb_rank(ImbCtx& x, int me, std::vector<std::vector<double>>& out) {
   for (std::size_t k = 0; k < x.c.sizes.size(); ++k) {
     const std::uint64_t reps = imb_repetitions(x.c, x.c.sizes[k]);
     coll::AlgoParams p;
@@ -103,7 +103,7 @@ public:
     }
     std::vector<coll::Generator> gens;
     for (auto size : c_.sizes) gens.push_back(c_.algo.find(n, size, file)->make);
-    Ctx x{w, c_, gens, GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
+    ImbCtx x{w, c_, gens, GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
     x.exec.datatype = mpi::kFloat;
     x.exec.reduce = [&w, &per_elem](int rank, const coll::Op& op, Completion done) {
       const double elems = static_cast<double>(op.value / mpi::kFloat.size);

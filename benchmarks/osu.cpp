@@ -30,7 +30,7 @@ Buffer data_buf(const OsuConfig& c, int rank, int which) {
   return alloc_mem(buf_of(rank, which, c.buffer_offset, c.buffer), c.alloc_mem);
 }
 
-struct Ctx {
+struct OsuCtx {
   World& w;
   Stack& s;
   const OsuConfig& c;
@@ -42,11 +42,11 @@ struct Ctx {
 // The data messages: `size` bytes as elements of the configured datatype (MPI_BYTE unless the block says otherwise).
 // `blocking`: MPI_Send (osu_latency, osu_multi_lat; NetPIPE's MPI module), else MPI_Isend (the windows of osu_bw,
 // osu_bibw, osu_mbw_mr).
-void send_data(Ctx& x, int me, int peer, std::uint64_t size, Buffer b, Completion done, bool blocking = false) {
+void send_data(OsuCtx& x, int me, int peer, std::uint64_t size, Buffer b, Completion done, bool blocking = false) {
   const mpi::Datatype& t = x.c.datatype;
   x.s.start_send(mpi::P2P{me, peer, kTag, size / t.size, t, mpi::kCommWorld, b, nullptr, blocking}, std::move(done));
 }
-void recv_data(Ctx& x, int me, int peer, std::uint64_t size, Buffer b, Completion done) {
+void recv_data(OsuCtx& x, int me, int peer, std::uint64_t size, Buffer b, Completion done) {
   const mpi::Datatype& t = x.c.datatype;
   x.s.start_recv(mpi::P2P{me, peer, kTag, size / t.size, t, mpi::kCommWorld, b, nullptr}, std::move(done));
 }
@@ -60,7 +60,7 @@ std::pair<long long, long long> loop_for(const OsuConfig& c, std::uint64_t size)
   return {iters, skip};
 }
 
-Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
+Task pingpong_rank(OsuCtx& x, int me, std::vector<std::vector<double>>& out) {
   int half = x.nranks / 2;
   int peer = me < half ? me + half : me - half;
   bool first = me < half;
@@ -106,7 +106,7 @@ Task pingpong_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
 }
 
 // osu_bw / osu_mbw_mr (senders are the first half) and osu_bibw (both directions).
-Task stream_rank(Ctx& x, int me, bool bidirectional, std::vector<std::vector<double>>& out) {
+Task stream_rank(OsuCtx& x, int me, bool bidirectional, std::vector<std::vector<double>>& out) {
   int half = x.nranks / 2;
   int peer = me < half ? me + half : me - half;
   bool sender = me < half;
@@ -203,7 +203,7 @@ void osu_loop(const OsuKind& k, std::uint64_t size, long long& iters, long long&
 
 Json run_osu(World& w, Stack& s, const OsuConfig& c) {
   int n = static_cast<int>(w.contexts().ranks());
-  Ctx x{w, s, c, GlobalSync(w.sim(), n), {}, n};
+  OsuCtx x{w, s, c, GlobalSync(w.sim(), n), {}, n};
   std::vector<std::vector<double>> out(c.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
   const OsuKind& kind = osu_kind(c.name);
   const bool lat = kind.pattern == OsuKind::Pattern::PingPong;

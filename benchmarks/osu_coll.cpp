@@ -58,7 +58,7 @@ void coll_loop(const OsuCollConfig& c, std::uint64_t size, long long& iters, lon
 constexpr int kSteadyCalls = 2;  // consecutive calls that must agree
 constexpr double kSteadyStateMax = 0.5;  // the largest "steady_state" tolerance a block may give (its declared range)
 
-struct Ctx {
+struct CollCtx {
   World& w;
   const OsuCollConfig& c;
   std::vector<coll::Generator> gen;  // per size
@@ -96,7 +96,7 @@ struct Ctx {
   }
 };
 
-Task coll_rank(Ctx& x, int me, std::vector<std::vector<double>>& out) {
+Task coll_rank(CollCtx& x, int me, std::vector<std::vector<double>>& out) {
   for (std::size_t k = 0; k < x.c.sizes.size(); ++k) {
     long long iters, skip;
     coll_loop(x.c, x.c.sizes[k], iters, skip);
@@ -168,7 +168,7 @@ public:
       // The stages' choices for this layout and size, made (and an unimplemented one failing) here, not per rank.
       stages.back() = coll::memoise_stages(c.algo.stages_for(size, file), layout);
     }
-    Ctx x{w, c, gens, std::move(layout), std::move(stages), GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
+    CollCtx x{w, c, gens, std::move(layout), std::move(stages), GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
     x.exec.buffer = c.buffer;
     x.calls_simulated.assign(c.sizes.size(), 0);
     std::vector<std::vector<double>> out(c.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));

@@ -14,7 +14,7 @@ constexpr std::array<const char*, 4> kGetEventNames{"START", "POSTED", "REPLY_EN
 
 using F = FragState;
 using FE = FragEvent;
-constexpr std::array<base::Transition<FragState, FragEvent>, 8> kFragTable{{
+constexpr std::array<base::Transition<FragState, FragEvent>, 8> kFragTransitions{{
     {F::Idle, FE::Queue, F::AwaitSlot},
     {F::AwaitSlot, FE::SlotFree, F::Preparing},
     {F::Idle, FE::Start, F::Preparing},
@@ -88,7 +88,7 @@ std::optional<std::uint64_t> SendSlots::release(int peer) {
   return std::nullopt;
 }
 
-FragState step(FragState s, FragEvent e) { return base::step<kFragTable>("btl/portals frag", s, e); }
+FragState step(FragState s, FragEvent e) { return base::step<kFragTransitions>("btl/portals frag", s, e); }
 ArrivalState step(ArrivalState s, ArrivalEvent e) { return base::step<kArrivalTable>("btl/portals arrival", s, e); }
 GetState step(GetState s, GetEvent e) { return base::step<kGetTable>("btl/portals get", s, e); }
 

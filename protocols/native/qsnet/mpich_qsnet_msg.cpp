@@ -10,28 +10,28 @@ constexpr std::array<const char*, 10> kQsnetEventNames{
     "POST", "SEND_INLINE", "SEND_RNDV", "ARRIVED", "THREAD_DONE", "MATCHED_INLINE", "MATCHED_RNDV", "COPIED",
     "READ_DONE", "DONE_ARRIVED"};
 
-using S = QsnetState;
-using E = QsnetEvent;
-constexpr std::array<base::Transition<QsnetState, QsnetEvent>, 11> kTable{{
-    {S::Idle, E::Post, S::Posting},
-    {S::Posting, E::SendInline, S::InFlight},
-    {S::Posting, E::SendRndv, S::InFlight},
+using QS = QsnetState;
+using QE = QsnetEvent;
+constexpr std::array<base::Transition<QsnetState, QsnetEvent>, 11> kQsnetTable{{
+    {QS::Idle, QE::Post, QS::Posting},
+    {QS::Posting, QE::SendInline, QS::InFlight},
+    {QS::Posting, QE::SendRndv, QS::InFlight},
     // at the receiver's NIC: the thread processor's walk of the posted receives, then Tport's lists
-    {S::InFlight, E::Arrived, S::NicMatching},
-    {S::NicMatching, E::ThreadDone, S::Queued},
-    {S::Queued, E::MatchedInline, S::CopyingOut},
-    {S::CopyingOut, E::Copied, S::Complete},
+    {QS::InFlight, QE::Arrived, QS::NicMatching},
+    {QS::NicMatching, QE::ThreadDone, QS::Queued},
+    {QS::Queued, QE::MatchedInline, QS::CopyingOut},
+    {QS::CopyingOut, QE::Copied, QS::Complete},
     // the rendezvous, served by the receiver's thread processor
-    {S::Queued, E::MatchedRndv, S::NicServing},
-    {S::NicServing, E::ThreadDone, S::Pulling},
-    {S::Pulling, E::ReadDone, S::DoneSent},
-    {S::DoneSent, E::DoneArrived, S::Complete},
+    {QS::Queued, QE::MatchedRndv, QS::NicServing},
+    {QS::NicServing, QE::ThreadDone, QS::Pulling},
+    {QS::Pulling, QE::ReadDone, QS::DoneSent},
+    {QS::DoneSent, QE::DoneArrived, QS::Complete},
 }};
 }  // namespace
 
 const char* to_string(QsnetState s) { return name_of<QsnetState::Complete>(s, kQsnetStateNames); }
 const char* to_string(QsnetEvent e) { return name_of<QsnetEvent::DoneArrived>(e, kQsnetEventNames); }
 
-QsnetState step(QsnetState s, QsnetEvent e) { return base::step<kTable>("mpich_qsnet message", s, e); }
+QsnetState step(QsnetState s, QsnetEvent e) { return base::step<kQsnetTable>("mpich_qsnet message", s, e); }
 
 }  // namespace ompisim::native
