@@ -31,8 +31,9 @@ int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
 
 void add_reproduce(CLI::App& app, Context& ctx) {
   auto [rep, out] = ctx.command(app, "reproduce",
-                                "run every scenario into --out (JSON, CSV, SVG) and write validation.md there; default "
-                                "the source checkout's results/, for an installed tool ompisim-out/reproduce/",
+                                "run every scenario (--paper: one paper's) into --out (JSON, CSV, SVG) and write "
+                                "validation.md there (--paper: validation-PAPER.md); default the source checkout's "
+                                "results/, for an installed tool ompisim-out/reproduce/",
                                 reproduce_command);
   // From a source checkout (the build tree's data is a link to it) the committed results are rewritten; an installed
   // tool's results/ is the copy `compare --against results/` reads, shared by its users, and is never written.
