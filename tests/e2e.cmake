@@ -99,6 +99,11 @@ add_test(NAME e2e.compare_committed COMMAND $<TARGET_FILE:ompisim> compare --aga
 add_test(NAME e2e.monotone_latency COMMAND bash ${E2E}/monotone_latency.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 set_tests_properties(e2e.monotone_latency PROPERTIES TIMEOUT 900)
 add_test(NAME e2e.replot COMMAND bash ${E2E}/replot.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
+# One paper's scenarios, figures and validation rows (qsnet-elan4, about 30 s): validation-<paper>.md, never validation.md.
+add_test(NAME e2e.reproduce_paper COMMAND bash ${E2E}/reproduce_paper.sh $<TARGET_FILE:ompisim>)
+set_tests_properties(e2e.reproduce_paper PROPERTIES TIMEOUT 600)
+# run --plot of a committed scenario: the reference values of its curve, as reproduce's figure draws them.
+add_test(NAME e2e.run_plot_reference COMMAND bash ${E2E}/run_plot_reference.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 # Reproduced figures take their y range from what they draw (not whole decades around it), with readable log ticks.
 add_test(NAME e2e.figure_yrange COMMAND bash ${E2E}/figure_yrange.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.units COMMAND bash ${E2E}/units.sh $<TARGET_FILE:ompisim>)

@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
 #include "runner/registries.hpp"
+#include "validation/plot_overlays.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -25,6 +26,53 @@ std::vector<std::string> scenario_files() {
     if (e.path().extension() == ".json" && !e.path().filename().string().starts_with("grid_"))
       out.push_back(fs::relative(e.path(), data_dir()).string());
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<ScenarioEntry> scenario_entries() {
+  std::vector<ScenarioEntry> out;
+  for (const std::string& rel : scenario_files()) {
+    const Json j = load_json_file(data_dir() + "/" + rel);
+    ScenarioEntry e{rel, j.value("id", ""), j.value("paper", ""), j.value("figure", ""), ""};
+    const std::string sub = fs::path(rel).parent_path().filename().string();
+    e.key = sub + "/" + (e.figure.empty() ? e.id : figure_file_stem(e.figure, rel));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::vector<ScenarioEntry> paper_scenarios(const std::string& paper) {
+  (void)reference_files(paper);  // an unknown paper: InputError with the close name
+  const std::vector<ScenarioEntry> all = scenario_entries();
+  std::set<std::string> keys;
+  for (auto& e : all)
+    if (e.paper == paper) keys.insert(e.key);
+  std::vector<ScenarioEntry> out;
+  for (auto& e : all)
+    if (keys.count(e.key)) out.push_back(e);
+  return out;
+}
+
+std::string committed_scenario(const std::string& file) {
+  std::error_code ec;
+  const fs::path given = fs::weakly_canonical(file, ec);
+  if (ec) return "";
+  for (const std::string& rel : scenario_files())
+    if (fs::weakly_canonical(fs::path(data_dir()) / rel, ec) == given && !ec) return rel;
+  return "";
+}
+
+std::set<std::string> scenarios_named(const Json& j) {
+  std::set<std::string> out;
+  std::function<void(const Json&)> walk = [&](const Json& x) {
+    if (x.is_string()) {
+      const std::string s = x.get<std::string>();
+      if (s.starts_with("scenarios/") && s.ends_with(".json")) out.insert(s);
+    } else if (x.is_structured()) {
+      for (const auto& e : x) walk(e);
+    }
+  };
+  walk(j);
   return out;
 }
 
@@ -65,16 +113,8 @@ std::string machine_file_for(const std::string& machine) {
 
 std::set<std::string> reference_machines(const std::string& paper) {
   std::set<std::string> scenarios, machines;
-  std::function<void(const Json&)> walk = [&](const Json& j) {
-    if (j.is_object())
-      for (auto& [k, x] : j.items()) {
-        if (k == "scenario" && x.is_string()) scenarios.insert(x.get<std::string>());
-        else walk(x);
-      }
-    else if (j.is_array())
-      for (auto& x : j) walk(x);
-  };
-  for (auto& f : reference_files(paper)) walk(load_json_file(f));
+  for (auto& f : reference_files(paper))
+    for (auto& rel : scenarios_named(load_json_file(f))) scenarios.insert(rel);
   std::error_code ec;  // a name the file system refuses (too long, ...) names no file: the checks name it later
   for (auto& rel : scenarios)
     if (fs::path file = fs::path(data_dir()) / rel; fs::is_regular_file(file, ec))

@@ -1,6 +1,7 @@
 #include "validation/plot_overlays.hpp"
 
 #include "core/safe_name.hpp"
+#include "validation/discovery.hpp"
 #include "validation/plot.hpp"
 
 #include <algorithm>
@@ -18,16 +19,6 @@ namespace ompisim::validation {
 namespace {
 
 std::string stem_of(const std::string& scenario_path) { return fs::path(scenario_path).stem().string(); }
-
-// Every scenario file a claim's check names, at any depth (a, b, checks[i].a, ...).
-void scenarios_named(const Json& j, std::set<std::string>& out) {
-  if (j.is_string()) {
-    const std::string s = j.get<std::string>();
-    if (s.starts_with("scenarios/") && s.ends_with(".json")) out.insert(s);
-  } else if (j.is_structured()) {
-    for (const auto& e : j) scenarios_named(e, out);
-  }
-}
 
 // A figure name's kind and number: "Fig. 7 D2D" and "fig7" -> {"fig", 7}, "Table 2" -> {"table", 2}; {"", -1} else.
 std::pair<std::string, int> figure_number(const std::string& name) {
@@ -150,6 +141,7 @@ std::map<std::string, std::vector<RefMark>> reference_marks(const std::vector<Js
       else if (sel.contains("ranks")) m.x = sel["ranks"].get<double>();
       else if (p.contains("bytes") && p["bytes"].is_number()) m.x = p["bytes"].get<double>();  // a peak at its size
       else m.line = sel.value("peak", false);
+      m.axis = m.line ? "" : sel.contains("ranks") && !sel.contains("bytes") ? "ranks" : "bytes";
       m.x = std::max(m.x, 1.0);
       out[stem_of(p.at("scenario").get<std::string>())].push_back(m);
     }
@@ -161,6 +153,18 @@ std::vector<RefMark> marks_for(const std::vector<RefMark>& marks, const std::str
   for (const auto& m : marks)
     if (m.metric == ycol || m.metric == "peak_" + ycol) out.push_back(m);
   return out;
+}
+
+std::string overlay_marks(const std::vector<RefMark>& marks, const std::string& ycol, PlotCurve& pc, CaptionInput& cap) {
+  std::string pts;  // "x,y" lines: the scripts' datafile separator is ','
+  for (const RefMark& m : marks_for(marks, ycol)) {
+    if (m.line) pc.peaks.push_back(m.y);
+    else pts += fmt::format("{},{}\n", m.x, m.y), pc.ref_points.push_back({m.x, m.y});
+    if (!m.line) (m.paper ? cap.paper_points : cap.public_points) = true;
+    cap.peak_lines = cap.peak_lines || m.line;
+    if (!m.paper) pc.ref_source = "public measurement";
+  }
+  return pts;
 }
 
 std::map<std::string, std::vector<std::array<double, 4>>> interval_marks(const std::vector<Json>& docs,
@@ -215,8 +219,7 @@ std::vector<std::string> figure_caption(const CaptionInput& in, const std::vecto
   const auto fig = figure_number(in.figure);
   for (const auto& doc : docs)
     for (const auto& c : doc.value("claims", Json::array())) {
-      std::set<std::string> named;
-      scenarios_named(c.value("check", Json()), named);
+      const std::set<std::string> named = scenarios_named(c.value("check", Json()));
       const bool checked_here =
           std::any_of(named.begin(), named.end(), [&](const std::string& s) { return mine.count(s) > 0; });
       const std::string text = c.value("text", "");

@@ -1,4 +1,5 @@
-// What reproduce's figure plots show beside the simulated curves: the reference values of each scenario (the
+// What reproduce's figure plots show beside the simulated curves (and `run --plot` of a committed scenario: its reference
+// values, overlay_marks): the reference values of each scenario (the
 // paper's numbers, or public measurements where the paper quotes none), prediction intervals that have a width, and a
 // caption under the plot that says what is overlaid and what the paper says about the figure, with the model's
 // verdict on each statement. Built from the reference files (validation/reference/*.json) and validate's result.
@@ -20,6 +21,7 @@ struct RefMark {
   double y = 0;
   bool line = false;   // a peak the source gives without a size: a horizontal line at y
   bool paper = true;   // false: a public measurement (the reference point's figure is "public"), not the paper's
+  std::string axis;    // what x is: "bytes" or "ranks" ("" for a line)
 };
 
 // Reference marks per scenario id (the scenario file's stem) from the reference documents' "points". A point that
@@ -47,6 +49,12 @@ struct CaptionInput {
   bool intervals = false;      // prediction intervals with a width (bars)
   std::vector<std::string> falls;  // curves whose latency falls with size (latency_falls), one phrase each
 };
+
+// A curve's reference marks of result field `ycol` (marks_for), as reproduce's figures and `run --plot` draw them: a
+// peak without a size as a dashed line (pc.peaks), the others as filled circles (pc.ref_points), keyed "public
+// measurement" when one of them is; the caption's flags set in `cap`. Returns the circles' "x,y" lines (the data
+// pc.ref names), "" when there are none.
+std::string overlay_marks(const std::vector<RefMark>& marks, const std::string& ycol, PlotCurve& pc, CaptionInput& cap);
 
 // The caption lines (at most about `width` characters each): what the filled circles, dashed lines and bars are, "the
 // paper gives no data points for this figure" where that holds, then every claim of the reference documents that names

@@ -22,6 +22,11 @@ namespace ompisim::validation {
 // tolerance_pct, else the file's prediction_tolerance_pct, else 15 %); the exit status counts calibration points only. `done`: results already computed without overrides, by scenario
 // path (reproduce passes the ones it has just run, so validation does not simulate them again; same values).
 Json validate(const std::string& paper, const Overrides& sets = {}, const std::map<std::string, Json>* done = nullptr);
+// reproduce --paper: the rows (points, held-out values, claims, table1, mechanism checks) of every reference file whose
+// scenarios are all results of `done` (by scenario path; nothing runs again but the prediction intervals' samples), as
+// validate() tables them; the others left out and counted in `left_out` (only in the files with a row evaluated: a
+// paper none of whose scenarios ran is not evaluated at all).
+Json validate_ran(const std::map<std::string, Json>& done, std::size_t& left_out);
 // One reference document (its "points", "held_out", "claims", optional "calibration_directions"); `f` names it in
 // messages and seeds its samples. validate() runs this for every reference file of the paper.
 Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets = {},
@@ -42,6 +47,11 @@ std::vector<double> fast_values(const std::vector<Json>& refs, const Overrides& 
 // that reproduce wrote), nothing runs: the results and validation.json are read from there and the plots redrawn.
 // Plot files (.svg, .gp, .ref.dat, .interval.dat) in the folders plotted into that this run did not write (a figure
 // renamed or removed) are deleted; other files stay.
-int reproduce(const std::string& out_dir, const std::string& from_dir = "");
+// With `paper` (reproduce --paper), only that paper's scenarios run (paper_scenarios: its figures whole) and only its
+// figures are drawn, as the full run draws them; the validation rows whose scenarios all ran are evaluated
+// (validate_ran) and written as validation-<paper>.md and .json: validation.md and validation.json, the tables of every
+// paper, are never written by a partial run, and no stale plot is removed (a partial run cannot tell another paper's
+// figure from a stale one). The exit status comes from the rows evaluated.
+int reproduce(const std::string& out_dir, const std::string& from_dir = "", const std::string& paper = "");
 
 }  // namespace ompisim::validation

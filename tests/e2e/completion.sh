@@ -56,6 +56,8 @@ check_not "machine template mine --like " machines: gemini-xe-xk openmpi
 check_not "validate --paper " papers cielo
 check "validate --paper " gemini-xe-xk heterogeneous qsnet-elan4 seastar-portals slingshot-ex
 check "calibrate --paper sea" seastar-portals
+check "reproduce --paper q" qsnet-elan4
+check "reproduce --" --paper --from --out
 check "schema " scenario result grid sweep validation machine
 check "list " machines components stacks engines nic-kinds topologies benchmarks collectives papers scenarios grids
 check "list ni" nic-kinds

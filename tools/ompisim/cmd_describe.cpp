@@ -19,7 +19,6 @@
 #include "runner/sweep.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/discovery.hpp"
-#include "validation/plot_overlays.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -244,22 +243,8 @@ void add_reference_rows(const Json& doc, const std::vector<std::string>& rels, R
   }
 }
 
-// A committed scenario as `list` prints it, read from its JSON alone: its paper and figure, and the figure's key as
-// reproduce names its plot (<folder>/<figure file stem>, the scenario id where it has no figure).
-struct ScenarioEntry {
-  std::string rel, id, paper, figure, key;
-};
-std::vector<ScenarioEntry> scenario_entries() {
-  std::vector<ScenarioEntry> out;
-  for (const std::string& rel : validation::scenario_files()) {
-    const Json j = load_json_file(data_dir() + "/" + rel);
-    ScenarioEntry e{rel, j.value("id", ""), j.value("paper", ""), j.value("figure", ""), ""};
-    const std::string sub = fs::path(rel).parent_path().filename().string();
-    e.key = sub + "/" + (e.figure.empty() ? e.id : validation::figure_file_stem(e.figure, rel));
-    out.push_back(std::move(e));
-  }
-  return out;
-}
+using validation::ScenarioEntry;
+using validation::scenario_entries;
 
 // "calibration: a, b; held out: c" (every kind, its ids in order), or `none` when there are none.
 std::string rows_text(const Rows& rows, const std::string& none) {
@@ -341,9 +326,8 @@ void describe_paper(const std::string& paper) {
                            "rows; --samples 0 leaves out the prediction intervals)\n",
                            paper, doc.value("title", ""), repo_relative(ref), paper);
   std::map<std::string, std::vector<const ScenarioEntry*>, NaturalLess> figures;
-  const std::vector<ScenarioEntry> all = scenario_entries();
-  for (auto& e : all)
-    if (e.paper == paper) figures[e.key].push_back(&e);
+  const std::vector<ScenarioEntry> mine = validation::paper_scenarios(paper);  // what reproduce --paper runs
+  for (auto& e : mine) figures[e.key].push_back(&e);
   std::cout << "## figures: the committed plot (ompisim reproduce), its scenarios (ompisim run; ompisim describe "
                "FILE: each one's result and rows), the validation rows that read them\n";
   for (auto& [key, entries] : figures) {
@@ -453,8 +437,9 @@ void describe_file(const std::string& given) {
                            s.ranks_per_node);
   if (!s.mca.empty()) std::cout << "mca " << s.mca.dump() << "\n";
   const std::vector<ScenarioEntry> all = scenario_entries();
+  const std::string rel = validation::committed_scenario(file);
   for (auto& e : all)
-    if (fs::equivalent(data_dir() + "/" + e.rel, file)) describe_scenario_links(e, all);
+    if (e.rel == rel) describe_scenario_links(e, all);
   const double events = estimate_events(s);
   std::cout << "estimate: " << estimate_text(s, events) << "\n";
   if (const std::string hint = engine_hint(s, events); !hint.empty()) std::cout << "    " << hint << "\n";

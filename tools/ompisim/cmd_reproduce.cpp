@@ -1,4 +1,5 @@
-// `ompisim reproduce`: every scenario run into the results folder (JSON, CSV, SVG) and validation.md written.
+// `ompisim reproduce`: every scenario run into the results folder (JSON, CSV, SVG) and validation.md written; with
+// --paper, one paper's scenarios, figures and validation rows (validation-PAPER.md).
 #include "core/errors.hpp"
 #include "core/progress.hpp"
 #include "platform/machine.hpp"
@@ -11,16 +12,17 @@
 namespace ompisim::cli {
 namespace {
 
-std::string g_from;  // --from: redraw from a results folder instead of running
+std::string g_from;   // --from: redraw from a results folder instead of running
+std::string g_paper;  // --paper: one paper's scenarios, figures and validation rows
 
 int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
-  refuse_empty_values(sub, {"--out", "--from"});
+  refuse_empty_values(sub, {"--out", "--from", "--paper"});
   refuse_inside_scenarios(out, "--out");
   // --from results/ names the committed results from any folder, as compare --against results/ does (data_path)
   const std::string from = g_from.empty() ? g_from : data_path(g_from);
   if (!from.empty() && !std::filesystem::is_regular_file(std::filesystem::path(from) / "validation.json"))
     throw InputError(g_from, "validation.json", "--from needs a results folder written by reproduce (no validation.json)");
-  const int rc = validation::reproduce(out, from);
+  const int rc = validation::reproduce(out, from, g_paper);
   progress::clear();
   return rc;
 }
@@ -29,8 +31,9 @@ int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
 
 void add_reproduce(CLI::App& app, Context& ctx) {
   auto [rep, out] = ctx.command(app, "reproduce",
-                                "run every scenario into --out (JSON, CSV, SVG) and write validation.md there; default "
-                                "the source checkout's results/, for an installed tool ompisim-out/reproduce/",
+                                "run every scenario (--paper: one paper's) into --out (JSON, CSV, SVG) and write "
+                                "validation.md there (--paper: validation-PAPER.md); default the source checkout's "
+                                "results/, for an installed tool ompisim-out/reproduce/",
                                 reproduce_command);
   // From a source checkout (the build tree's data is a link to it) the committed results are rewritten; an installed
   // tool's results/ is the copy `compare --against results/` reads, shared by its users, and is never written.
@@ -42,6 +45,13 @@ void add_reproduce(CLI::App& app, Context& ctx) {
   rep->add_option("--from", g_from,
                   "run nothing: read the results and validation.json of this results folder and redraw the plots "
                   "into --out");
+  rep->add_option("--paper", g_paper,
+                  "only this paper's scenarios (ompisim list papers; ompisim describe PAPER lists them by figure): its "
+                  "results and its figures, drawn as the full run draws them, and the validation rows whose scenarios "
+                  "all ran, written as validation-PAPER.md (its header says it is partial) and validation-PAPER.json; "
+                  "the exit status is that of these rows. validation.md and validation.json, the tables of every "
+                  "paper, are left as they are, and no stale plot file is removed (the full run does both). Not with "
+                  "--from");
 }
 
 }  // namespace ompisim::cli

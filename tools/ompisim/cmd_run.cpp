@@ -11,7 +11,9 @@
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 #include "tools/ompisim/commands.hpp"
+#include "validation/discovery.hpp"
 #include "validation/plot.hpp"
+#include "validation/plot_overlays.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -71,10 +73,35 @@ bool draw_rows(const Json& res, const bench::DriverInfo::RowPlot& rp, const Outp
   return plot_inline(spec, out, svg);
 }
 
+// `run --plot` of a committed scenario that a reference file reads: its reference values on the run's curve as
+// reproduce's figure draws them (overlay_marks: the paper's points as filled circles, a peak without a size as a dashed
+// line), those on the run's x axis (a size or a rank count), in an inline datablock; the caption says what they are.
+// Nothing for any other scenario (a copy of a committed file included: its values may no longer be the paper's run).
+void overlay_reference(const std::string& scenario_file, validation::PlotSpec& spec, validation::PlotCurve& pc) {
+  const std::string rel = validation::committed_scenario(scenario_file);
+  if (rel.empty()) return;
+  std::vector<Json> docs;
+  for (auto& f : validation::reference_files(""))
+    if (Json d = load_json_file(f); validation::scenarios_named(d).count(rel)) docs.push_back(std::move(d));
+  const auto marks = validation::reference_marks(docs);
+  const auto it = marks.find(std::filesystem::path(rel).stem().string());
+  if (it == marks.end()) return;
+  std::vector<validation::RefMark> on_axis;
+  for (const auto& m : it->second)
+    if (m.line || m.axis == spec.xcol) on_axis.push_back(m);
+  validation::CaptionInput cap;
+  if (const std::string pts = validation::overlay_marks(on_axis, spec.ycol, pc, cap); !pts.empty()) {
+    pc.ref = "$ref";
+    spec.inline_data += "$ref << EOD\n" + pts + "EOD\n";
+  }
+  for (auto& line : validation::figure_caption(cap, {}, Json::object())) spec.caption.push_back(line);
+}
+
 // `run --plot NAME.svg`: the run's main metric against its x axis, data inline in the script (nothing else written);
-// under the frame, what the run changed from the machine's and components' values (run_caption). False when gnuplot
-// fails or is missing.
-bool draw_run(const Json& res, const OutputDir& out, const std::string& svg, const Json& scenario_mca) {
+// under the frame, what the run changed from the machine's and components' values (run_caption); for a committed
+// scenario, its reference values (overlay_reference). False when gnuplot fails or is missing.
+bool draw_run(const Json& res, const OutputDir& out, const std::string& svg, const Scenario& s) {
+  const Json& scenario_mca = s.mca;
   const Json& pts = res["points"];
   const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
   if (d && !d->curve && d->row_plot && !pts.empty()) return draw_rows(res, *d->row_plot, out, svg, scenario_mca);
@@ -93,7 +120,9 @@ bool draw_run(const Json& res, const OutputDir& out, const std::string& svg, con
   std::string block = "$run << EOD\n" + x + "," + y + "\n";
   for (auto& p : pts) block += fmt::format("{},{}\n", std::max(p[x].get<double>(), 1.0), p[y].get<double>());
   spec.inline_data = block + "EOD\n";
-  spec.curves.push_back({"$run", res.value("stack", ""), ""});
+  validation::PlotCurve pc{"$run", res.value("stack", ""), ""};
+  overlay_reference(s.file, spec, pc);
+  spec.curves.push_back(pc);
   return plot_inline(spec, out, svg);
 }
 
@@ -165,7 +194,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   std::vector<std::string> wrote{json_path, csv_path};
   if (!plot_file.empty()) {
     std::string svg = plot_file.front() == '/' ? plot_file : out.file(plot_file);
-    if (!draw_run(res, out, plot_file, s.mca)) throw std::runtime_error("gnuplot failed (or is not installed) for --plot");
+    if (!draw_run(res, out, plot_file, s)) throw std::runtime_error("gnuplot failed (or is not installed) for --plot");
     wrote.push_back(svg);
   }
   if (opt.as_json) std::cout << res.dump(2) << "\n";
@@ -188,7 +217,10 @@ void add_run(CLI::App& app, Context& ctx) {
   run->add_flag("--json", opt->as_json, "print the result as JSON on stdout");
   run->add_option("--machine-file", opt->machine_file,
                   "machine file to use instead of looking up the scenario's machine name in models/*/machines/");
-  run->add_option("--plot", opt->plot_file, "also draw the run as an SVG (a file name, written into the --out folder)");
+  run->add_option("--plot", opt->plot_file,
+                  "also draw the run as an SVG (a file name, written into the --out folder); for a committed scenario "
+                  "a reference file reads, with the paper's values (or the public measurements) as reproduce's "
+                  "figure draws them");
   run->add_option("--trace", opt->trace_file,
                   "write the protocol timeline: FILE.paje (Paje: ViTE, pj_dump) or FILE.json (Chrome trace events: "
                   "Perfetto); CPU spans per rank, NIC engines, bulk flows, messages and AMOs; a relative FILE is "

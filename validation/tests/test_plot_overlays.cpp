@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -53,6 +54,55 @@ TEST_CASE("reference marks: placed by size, peaks without one as lines, other me
   CHECK(bw[1].line);
   CHECK(!bw[1].paper);
   CHECK(marks_for(marks["bw"], "messages_per_s").size() == 1);
+}
+
+// Configuration: the marks of the document above overlaid on one bandwidth curve and one latency curve (overlay_marks,
+//                what reproduce's figures and `run --plot` share).
+// Expected:      bandwidth: the sized peak a circle at its size in the returned data, the unsized public peak a
+//                dashed line, the key "public measurement", the caption flags for circles and lines; latency: one
+//                circle at 8 B keyed "paper", its x axis "bytes"; the claims' scenarios, checks' plain paths included.
+// How validated: the curve's fields, the returned "x,y" lines and the caption's flags.
+TEST_CASE("overlay_marks: circles with their data, peaks as lines, the caption's flags") {
+  auto marks = reference_marks({kDoc});
+  PlotCurve bw{"bw.csv", "bw", ""};
+  CaptionInput cap;
+  CHECK(overlay_marks(marks["bw"], "bandwidth_GBps", bw, cap) == "102400,15\n");
+  CHECK(bw.ref_points == std::vector<std::pair<double, double>>{{102400, 15}});
+  CHECK(bw.peaks == std::vector<double>{120});
+  CHECK(bw.ref_source == "public measurement");
+  CHECK((cap.paper_points && cap.peak_lines && !cap.public_points));
+  PlotCurve lat{"lat.csv", "lat", ""};
+  CaptionInput cap2;
+  CHECK(overlay_marks(marks["lat"], "latency_us", lat, cap2) == "8,1.5\n");
+  CHECK(lat.ref_source == "paper");
+  CHECK(marks["lat"][0].axis == "bytes");
+  CHECK(overlay_marks(marks["lat"], "bandwidth_GBps", lat, cap2).empty());
+  CHECK(scenarios_named(kDoc["claims"]) == std::set<std::string>{"scenarios/x/lat.json", "scenarios/x/other.json"});
+}
+
+// Configuration: the committed scenarios of qsnet-elan4 (what describe lists and reproduce --paper runs), and a
+//                misspelt paper.
+// Expected:      every one is of that paper, every scenario of one of their figures is among them, none of another
+//                folder; the misspelt name is an InputError naming --paper with the close name.
+// How validated: scenario_entries() against paper_scenarios().
+TEST_CASE("paper_scenarios: a paper's scenarios, each of its figures whole") {
+  const auto mine = paper_scenarios("qsnet-elan4");
+  REQUIRE(mine.size() > 20);
+  std::set<std::string> keys, rels;
+  for (const auto& e : mine) {
+    CHECK(e.paper == "qsnet-elan4");
+    CHECK(e.rel.starts_with("scenarios/qsnet/"));
+    keys.insert(e.key), rels.insert(e.rel);
+  }
+  for (const auto& e : scenario_entries())
+    if (keys.count(e.key)) CHECK(rels.count(e.rel) == 1);
+  try {
+    (void)paper_scenarios("qsnet-elan");
+    FAIL("no error for an unknown paper");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "--paper");
+    CHECK(std::string(e.what()).find("did you mean 'qsnet-elan4'") != std::string::npos);
+  }
 }
 
 // Configuration: validate results with a prediction interval of width 0 and one of width 0.2 us.
