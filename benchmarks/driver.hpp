@@ -10,6 +10,7 @@
 #include "mpi/stack.hpp"
 #include "platform/world.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -47,6 +48,12 @@ struct DriverEstimate {
 };
 using EstimateSet = std::vector<std::pair<std::string, std::string>>;  // (DriverEstimate::name, value as text)
 
+// The largest message of a benchmark's input and the scenario key that sets it (Driver::largest_message).
+struct MessageBound {
+  std::uint64_t bytes = 0;
+  std::string key;  // "benchmark.sizes"
+};
+
 class Driver;
 // Runs the scenario once more, in its own process, with driver `d` and stack `stack` ("" = the scenario's own stack),
 // at the scenario's (single) rank count; returns that run's result JSON.
@@ -70,6 +77,11 @@ public:
   virtual std::string axis() const { return {}; }
   virtual std::vector<Json> axis_values() const { return {}; }
   virtual void select(std::size_t k) { (void)k; }  // configure this driver for axis value k
+  // The largest message the block makes the benchmark send, when its input says so (a point-to-point benchmark sends
+  // each of its "sizes" as one message), with the scenario key that sets it; nothing when it does not (a collective's
+  // algorithm splits and combines blocks; a trace replay). The runner hands it to the stack's components before
+  // anything is simulated (ComponentInfo::check, protocols/register.hpp: a message over a one-packet limit).
+  virtual std::optional<MessageBound> largest_message() const { return std::nullopt; }
   // A calibration evaluation that needs only the point `sel` ({"bytes": ...}, {"ranks": ...}): do less work for the
   // same value where the driver can (OSU: only that size, fewer steady-state iterations). Default: unchanged.
   virtual void narrow_for_calibration(const Json& sel) { (void)sel; }

@@ -329,6 +329,10 @@ void narrow_osu(OsuConfig& c, const Json& sel) {
   c.skip = 3;
 }
 
+MessageBound osu_largest_message(const OsuConfig& c) {
+  return {*std::max_element(c.sizes.begin(), c.sizes.end()), "benchmark.sizes"};
+}
+
 namespace {
 
 class OsuDriver final : public ConfiguredDriver<OsuDriver, OsuConfig> {
@@ -346,6 +350,7 @@ public:
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, c_.name, two_ranks_); }
   std::string label() const override { return c_.name; }
   void narrow_for_calibration(const Json& sel) override { narrow_osu(c_, sel); }
+  std::optional<MessageBound> largest_message() const override { return osu_largest_message(c_); }
 
 private:
   bool two_ranks_;

@@ -18,5 +18,7 @@ std::vector<DriverParam> osu_params(const OsuKind& kind, bool with_window);
 void check_pair_ranks(const DriverContext& ctx, const std::string& name, bool two_ranks);
 // A calibration evaluation of point `sel`: only its size (or 4 KiB .. 4 MiB and 100 KB for a peak), 30 iterations.
 void narrow_osu(OsuConfig& c, const Json& sel);
+// The largest of the block's sizes: each is sent as one message (the acknowledgement of a window is 4 bytes).
+MessageBound osu_largest_message(const OsuConfig& c);
 
 }  // namespace ompisim::bench

@@ -41,6 +41,7 @@ public:
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, "pingpong_layers", true); }
   std::string label() const override { return "pingpong_layers"; }
   void narrow_for_calibration(const Json& sel) override { narrow_osu(c_, sel); }
+  std::optional<MessageBound> largest_message() const override { return osu_largest_message(c_); }
 };
 }  // namespace
 

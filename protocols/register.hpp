@@ -47,6 +47,16 @@ struct ComponentReport {
   const StackStats& stats;
 };
 
+// What a component may check of a run's input before anything is simulated (ComponentInfo::check): the machine with
+// the run's --set values, the run's MCA values, and the largest message the benchmark's input sends with the scenario
+// key that sets it (message_key empty: the benchmark does not say, bench::Driver::largest_message).
+struct ComponentCheck {
+  const Machine& machine;
+  const McaParams& mca;
+  std::uint64_t largest_message = 0;
+  std::string message_key;
+};
+
 // A parameter whose value depends on the job (an "auto" resolved for a job size), resolved by one function: `describe`
 // shows it by job size and a run's provenance records it as "<name> (effective)" (stack_report).
 struct EffectiveParam {
@@ -77,6 +87,9 @@ struct ComponentInfo {
   Reach reach = Reach::Network;
   std::vector<StatisticInfo> statistics{};  // its counters (core/statistics.hpp), in the order it reports them
   std::vector<EffectiveParam> effective{};  // its parameters resolved per job
+  // Optional: refuses input it cannot run before anything is simulated (a message over its one-packet limit), with an
+  // InputError whose file is empty (the runner names the scenario's) and whose key is the scenario's (message_key).
+  std::function<void(const ComponentCheck&)> check{};
   // Optional: adds the component's own report to a run's result.
   std::function<void(Json& result, const ComponentReport&)> report{};
   // A sub-component built by another component's factory ("mtl/ofi" for the libfabric providers ofi/cxi, ofi/shm,

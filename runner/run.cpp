@@ -175,6 +175,14 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
   }
   apply_sets(m, p.mca, sets);
   if (!sets.empty()) m.rebuild_topology();  // links follow overridden link parameters
+  // What a component cannot run (a message over its one-packet limit), with every value the run will use.
+  try {
+    const std::optional<bench::MessageBound> largest = s.driver->largest_message();
+    check_stack_input(p.spec, ComponentCheck{m, p.mca, largest ? largest->bytes : 0, largest ? largest->key : ""});
+  } catch (const InputError& e) {
+    if (e.file().empty()) throw InputError(s.file, e.key(), e.reason());
+    throw;
+  }
   p.pl = make_placement(m, ranks, s.ranks_per_node, s.nodes, s.file, s.mapping);
   // A scenario's route policy applies to every network: each network's topology must know it.
   if (!s.routing.empty())

@@ -365,7 +365,9 @@ Json sweep_schema() {
       {"grid", {{"type", "string"}, {"description", "the grid file"}}},
       {"axes", {{"type", "array"}, {"items", {{"type", "string"}}}, {"description", "the axis keys, in order"}}},
       {"columns", {{"type", "array"}, {"items", {{"type", "string"}}},
-                   {"description", "the axes, then the result points' fields, then \"point\""}}},
+                   {"description", "the axes, then the result points' fields, each quantity once (a field an axis sets is the "
+                                   "axis's column, or \"result.<field>\" where the rows' values differ from the axis's), "
+                                   "then \"point\""}}},
       {"units", {{"type", "object"}, {"additionalProperties", {{"enum", units}}},
                  {"description", "axis -> the unit its values (written with units in the grid) are numbers of"}}},
       {"rows", {{"type", "array"},

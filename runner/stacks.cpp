@@ -477,6 +477,11 @@ std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::str
   return build_stack(w, mca, s, name);
 }
 
+void check_stack_input(const StackSpec& spec, const ComponentCheck& c) {
+  for (auto& p : spec.components())
+    if (const ComponentInfo* info = component_registry().find(p.framework, p.name); info && info->check) info->check(c);
+}
+
 void stack_report(const StackSpec& spec, Json& result, const StackReport& r) {
   for (auto& p : spec.components()) {
     const ComponentInfo* c = component_registry().find(p.framework, p.name);

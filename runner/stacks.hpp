@@ -88,6 +88,9 @@ StackSpec resolve_stack(const Json& stack, const std::string& nic_kind, const st
 std::unique_ptr<Stack> build_stack(World& w, const McaParams& mca, const StackSpec& spec, const std::string& name);
 // A preset (or stack object) by name: resolve_stack + build_stack.
 std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::string& name, const std::string& file);
+// Each component's own check of the run's input (ComponentInfo::check: elan4_qdma's message over a QDMA slot), before
+// anything is simulated; InputError as the component raises it.
+void check_stack_input(const StackSpec& spec, const ComponentCheck& c);
 // Adds each component's own report (btl/ugni: derived SMSG limit and the mailbox what-if) to a result.
 void stack_report(const StackSpec& spec, Json& result, const StackReport& r);
 // Whether a BTL of the stack does atomics on peers over the network (MCA_BTL_FLAGS_ATOMIC_OPS and network reach:

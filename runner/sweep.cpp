@@ -67,6 +67,13 @@ void apply_axis(SweepPoint& p, const std::string& key, const Json& value) {
 
 std::string point_key(std::size_t i) { return fmt::format("points[{}]", i); }
 
+// The result field that reports an axis's own quantity: a benchmark key's own name ("benchmark.radix": "radix"), a
+// scenario key itself ("ranks"); "" for MCA and machine parameters (a result does not report them per point).
+std::string axis_result_field(const std::string& axis) {
+  if (axis.starts_with("benchmark.")) return axis.substr(std::string("benchmark.").size());
+  return sweep_scenario_axes().count(axis) ? axis : "";
+}
+
 // The unit a quantity axis is shown in, per dimension (tried in this order).
 struct Shown { Dim dim; const char* unit; double si_per_unit; };
 constexpr Shown kShown[] = {{Dim::Rate, "GB/s", 1e9}, {Dim::Time, "us", 1e-6}, {Dim::Bytes, "B", 1.0}};
@@ -537,13 +544,11 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   if (missing)
     throw InputError(out_dir, "points", fmt::format("{} of {} points have no result yet: run the sweep (all its shards, "
                                                     "with the same --set and --engine) first", missing, g.points.size()));
-  Json rows = Json::array();
-  std::vector<std::string> columns(g.axes.begin(), g.axes.end());
-  const std::set<std::string> axis_set(g.axes.begin(), g.axes.end());
-  std::set<std::string> have(columns.begin(), columns.end());
+  // Each point's result points (a base with a list of process counts: each names its count, which the result's
+  // points do not carry). A point file as the sweep writes it: its hash, a result with a non-empty list of point
+  // objects. A file damaged or put there by hand is bad input, named (remove it and the sweep runs that point again).
+  std::vector<Json> results;
   for (auto& p : g.points) {
-    // A point file as the sweep writes it: its hash, a result with a non-empty list of point objects. A file damaged
-    // or put there by hand is bad input, named (remove it and the sweep runs that point again).
     const std::string pf = point_file(out_dir, p);
     Json doc = load_json_file(pf);
     auto bad = [&](const std::string& key, const std::string& why) {
@@ -552,16 +557,35 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
     if (!doc.is_object()) bad("(top level)", "must be an object");
     if (!doc.contains("hash") || doc["hash"] != p.hash) bad("hash", "is not this point's (" + p.hash + ")");
     if (!doc.contains("result") || !doc["result"].is_object()) bad("result", "must be an object (the point's result)");
-    const Json& rp = doc["result"];
-    check_result_points(rp, pf, "result.points",
+    check_result_points(doc["result"], pf, "result.points",
                         " (not as the sweep writes it: remove the file to run the point again)");
-    // A base with a list of process counts: each row names its count (the result's points do not carry it).
-    const Json pts = points_with_ranks(rp);
-    for (auto& rp : pts) {
+    results.push_back(points_with_ranks(doc["result"]));
+  }
+  // A result field that is an axis's own quantity ("radix" under "benchmark.radix", "ranks" under "ranks") is that
+  // axis's column when it equals the axis's value on every row; where it does not (an axis whose value is a list of
+  // radices or process counts, each row one of them), it is a column of its own, "result.<field>".
+  std::map<std::string, std::string> field_column;  // result field -> its column ("" dropped: the axis's column)
+  for (auto& a : g.axes) {
+    const std::string f = axis_result_field(a);
+    if (f.empty()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < g.points.size(); ++i)
+      for (auto& rp : results[i])
+        if (rp.contains(f) && (!g.points[i].values.contains(a) || rp[f] != g.points[i].values[a])) same = false;
+    field_column[f] = same ? "" : "result." + f;
+  }
+  Json rows = Json::array();
+  std::vector<std::string> columns(g.axes.begin(), g.axes.end());
+  std::set<std::string> have(columns.begin(), columns.end());
+  for (std::size_t i = 0; i < g.points.size(); ++i) {
+    const SweepPoint& p = g.points[i];
+    for (auto& rp : results[i]) {
       Json row = Json::object();
       for (auto& a : g.axes) row[a] = p.values.contains(a) ? p.values[a] : Json();
       for (auto it = rp.begin(); it != rp.end(); ++it) {
-        std::string c = axis_set.count(it.key()) ? "result." + it.key() : it.key();  // "ranks" both an axis and a field
+        auto fc = field_column.find(it.key());
+        std::string c = fc == field_column.end() ? it.key() : fc->second;
+        if (c.empty()) continue;  // the axis's column holds it
         if (!have.count(c)) {
           have.insert(c);
           columns.push_back(c);

@@ -78,7 +78,9 @@ int run_sweep(const SweepGrid& grid, const SweepOptions& opt);
 // Points of the grid with a stored result.
 int sweep_points_done(const SweepGrid& grid, const std::string& out_dir);
 // Gathers every point's result into one table, a row per (grid point, result point) in grid order: the axis values,
-// then the result point's fields ({"grid", "axes", "columns", "units", "rows", "provenance"}: the sweep's --set
+// then the result point's fields, each quantity once: a field that is an axis's own ("radix" under the axis
+// "benchmark.radix", "ranks" under "ranks") is left to the axis's column when it equals the axis's value on every row, else
+// named "result.<field>" ({"grid", "axes", "columns", "units", "rows", "provenance"}: the sweep's --set
 // overrides as [key, value] pairs and its --engine, null when not given); InputError naming the folder when
 // points are missing. Axis values written with a unit ("4 GB/s") are numbers in the table, in the unit "units" names
 // for that axis (GB/s, us or B; an axis of plain numbers over an MCA parameter declared as a byte size is in B and

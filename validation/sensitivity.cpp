@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ompisim::validation {
 
@@ -34,14 +36,66 @@ std::vector<double> values(const Json& res, const std::string& metric) {
   return v;
 }
 
-// One parameter to vary: its name and declaration, the value varied around, what the result shows as its value.
+// One parameter to vary: its name and declaration, the value varied around, what the result shows as its value; the
+// keys of its copies, all set to each stepped value (empty: the name alone is set).
 struct Target {
   std::string name;
   ParamInfo info;
   double x;
   Json shown;
   std::string source;
+  std::vector<std::string> copies = {};
 };
+
+// The overrides that give the parameter value `v`: its own key, or each of its copies.
+Overrides overrides_of(const Target& t, const std::string& v) {
+  if (t.copies.empty()) return {{t.name, v}};
+  Overrides o;
+  for (auto& k : t.copies) o.emplace_back(k, v);
+  return o;
+}
+
+// A row of the result for target `t`: its name, value and source, and the copies it sets when it has them.
+Json row_of(const Target& t) {
+  Json r = {{"name", t.name}, {"value", t.shown}, {"source", t.source}};
+  if (!t.copies.empty()) r["copies"] = t.copies;
+  return r;
+}
+
+// Host-side software costs that several networks' files each give (networks.<net>.software.<cost>): the stack reads
+// one value and refuses copies that differ (Machine::software_cost), so one copy stepped alone is refused. Copies
+// with one value are one parameter, "networks.{a,b}.software.<cost>", all stepped together. Returns each copy's key ->
+// that parameter (its name and the copies' keys).
+struct SharedCost {
+  std::string name;
+  std::vector<std::string> keys;
+};
+std::map<std::string, SharedCost> shared_costs(Machine& m) {
+  struct Copy {
+    std::string net;
+    double value;
+  };
+  std::map<std::string, std::vector<Copy>> by_cost;
+  for (auto& n : m.networks())
+    for (auto& [section, list] : n.nic->sections())
+      if (section == "software")
+        for (auto& r : list) by_cost[r.info.name].push_back({n.name, r.p->value});
+  std::map<std::string, SharedCost> out;
+  for (auto& [cost, copies] : by_cost) {
+    const double first = copies.front().value;
+    if (copies.size() < 2 || std::any_of(copies.begin(), copies.end(), [first](const Copy& c) { return c.value != first; }))
+      continue;
+    SharedCost sc;
+    std::vector<std::string> nets;
+    for (auto& c : copies) {
+      nets.push_back(c.net);
+      sc.keys.push_back("networks." + c.net + ".software." + cost);
+    }
+    sc.name = fmt::format("networks.{{{}}}.software.{}", fmt::join(nets, ","), cost);
+    for (auto& k : sc.keys) out[k] = sc;
+  }
+  return out;
+}
 
 // The overrides of the two runs and the values the model receives from them: each text parsed back as the run parses
 // an override (param_text_value, set_param's parser). Times, rates and ratios are written to round-trip, so they get
@@ -103,19 +157,22 @@ void vary(const Target& t, double h, const std::vector<double>& v0, const RunFn&
   if (st.up_value > t.info.max || st.down_value < t.info.min || st.down_value <= 0)
     return void(out.skipped.push_back(t.name));
   if (st.up_value == st.down_value) {
-    out.too_small.push_back({{"name", t.name}, {"value", t.shown}, {"source", t.source}, {"applied", st.up},
-                             {"reason", fmt::format("step too small for this parameter's resolution (value {}, step "
-                                                    "{:g}): both runs would get {}", format_quantity(t.x, t.info.dim), h,
-                                                    st.up)}});
+    Json r = row_of(t);
+    r["applied"] = st.up;
+    r["reason"] = fmt::format("step too small for this parameter's resolution (value {}, step {:g}): both runs would "
+                              "get {}", format_quantity(t.x, t.info.dim), h, st.up);
+    out.too_small.push_back(r);
     return;
   }
   std::vector<double> vu, vd;
   try {
-    vu = run({{t.name, st.up}});
-    vd = run({{t.name, st.down}});
+    vu = run(overrides_of(t, st.up));
+    vd = run(overrides_of(t, st.down));
   } catch (const InputError& e) {  // the nominal run passed: the stepped value breaks a rule across parameters
-    out.refused.push_back({{"name", t.name}, {"value", t.shown}, {"source", t.source}, {"applied", {st.down, st.up}},
-                           {"reason", e.key().empty() ? e.reason() : fmt::format("key '{}': {}", e.key(), e.reason())}});
+    Json r = row_of(t);
+    r["applied"] = {st.down, st.up};
+    r["reason"] = e.key().empty() ? e.reason() : fmt::format("key '{}': {}", e.key(), e.reason());
+    out.refused.push_back(r);
     return;
   }
   const double dlnx = std::log(st.up_value) - std::log(st.down_value);
@@ -127,8 +184,12 @@ void vary(const Target& t, double h, const std::vector<double>& v0, const RunFn&
     d.push_back(s_i);
     worst = std::max(worst, std::fabs(s_i));
   }
-  out.params.push_back({{"name", t.name}, {"value", t.shown}, {"source", t.source}, {"derivatives", d},
-                        {"max_abs", worst}, {"applied", {st.down, st.up}}, {"applied_step", dlnx / 2}});
+  Json r = row_of(t);
+  r["derivatives"] = d;
+  r["max_abs"] = worst;
+  r["applied"] = {st.down, st.up};
+  r["applied_step"] = dlnx / 2;
+  out.params.push_back(r);
 }
 }  // namespace
 
@@ -147,6 +208,7 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
   for (auto& p : base["points"]) xs.push_back(p.contains("bytes") ? p["bytes"] : p.contains("ranks") ? p["ranks"] : p.value("app", Json("")));
   Rows rows;
   const ParamList physical = m->physical_params();
+  const std::map<std::string, SharedCost> shared = shared_costs(*m);
   const std::size_t total = physical.size() + mca.size();
   std::size_t done = 0;
   for (const std::string& key : mca) {
@@ -159,7 +221,13 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
       rows.skipped.push_back(r.info.name);
       continue;
     }
-    vary(Target{r.info.name, r.info, r.p->value, format_param(r.p->value, r.info), r.p->source}, h, v0, run, rows);
+    Target t{r.info.name, r.info, r.p->value, format_param(r.p->value, r.info), r.p->source};
+    if (auto c = shared.find(r.info.name); c != shared.end()) {
+      if (c->second.keys.front() != r.info.name) continue;  // varied with its first copy
+      t.name = c->second.name;
+      t.copies = c->second.keys;
+    }
+    vary(t, h, v0, run, rows);
   }
   progress::clear();
   std::stable_sort(rows.params.begin(), rows.params.end(), [](const Json& a, const Json& b) {
@@ -198,6 +266,11 @@ std::string render_sensitivity(const Json& s) {
     for (auto& x : s["not_varied"]) n += (n.empty() ? "" : ", ") + x.get<std::string>();
     out += "# not varied (zero, an integer count, a choice, or at a limit): " + n + "\n";
   }
+  for (auto& p : s["parameters"])
+    if (p.contains("copies"))
+      out += fmt::format("# {}: one host cost that {} networks' files each give (the stack reads one value): its copies "
+                         "{} stepped together\n", p["name"].get<std::string>(), p["copies"].size(),
+                         fmt::join(p["copies"].get<std::vector<std::string>>(), ", "));
   for (auto& p : s.value("step_too_small", Json::array()))
     out += fmt::format("# {}: not varied, {}\n", p["name"].get<std::string>(), p["reason"].get<std::string>());
   for (auto& p : s.value("step_refused", Json::array()))

@@ -23,7 +23,10 @@ namespace ompisim::validation {
 // mca: MCA parameters varied as well (their resolved values, provenance.mca, read as their component declares them; a
 // key the stack does not read is refused as --set refuses it; one at 0 = auto is varied around provenance.derived
 // "<name> (effective)", the value the run used, and its "value" says so). machine_file: a machine file used instead of
-// the scenario's machine name (run --machine-file). Shows progress (core/progress.hpp) per parameter.
+// the scenario's machine name (run --machine-file). A host-side software cost that several networks' files each give
+// with one value (the stack reads one value and refuses copies that differ) is one parameter named
+// "networks.{a,b}.software.<cost>", every copy stepped together; its rows list the copies' keys under "copies".
+// Shows progress (core/progress.hpp) per parameter.
 Json sensitivity(const std::string& scenario_file, double step = 0.01, const std::vector<std::string>& mca = {},
                  const std::string& machine_file = "");
 // One line per parameter: name, largest |derivative|, the derivative at each point; under the table the parameters

@@ -127,6 +127,36 @@ TEST_CASE("runner: a sweep runs each point in its own process and the report mer
   CHECK_THAT(table, Catch::Contains("Radix"));
 }
 
+// Configuration: Fig. 9's raw QDMA program (native/elan4_qdma on osu-elan4: 2 KiB slots, elan4_qdma_extra_bytes 64)
+// with sizes up to 4096 B, up to 1984 B, and up to 1984 B with the slot lowered or raised by --set.
+// Expected: check_run_input (what a run decides before it builds anything to simulate) refuses a largest size that
+// does not fit one slot with its extra bytes, naming the scenario file, benchmark.sizes, the size, the slot and where
+// the slot's value comes from (the machine file's source, or --set); sizes that fit pass. How validated: the error's
+// file, key and text; no exception where the sizes fit.
+TEST_CASE("runner: a size over the QDMA slot is refused before the run by native/elan4_qdma's check", "[runner][qsnet]") {
+  Scenario s = load_scenario("scenarios/qsnet/fig9_qdma.json");
+  Json j = s.benchmark_block;
+  j["sizes"] = {0, 1984, 4096};
+  Json sj = load_json_file(s.file);
+  sj["benchmark"] = j;
+  Scenario big = scenario_from_json(sj, "qdma.json");
+  try {
+    check_run_input(big, {});
+    FAIL("a 4096 B message was not refused before the run");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "qdma.json");
+    CHECK(e.key() == "benchmark.sizes");
+    CHECK_THAT(e.reason(), Catch::Contains("2048-byte slot; 4096 B + elan4_qdma_extra_bytes 64 B do not fit") &&
+                               Catch::Contains("nic.qdma_slot_bytes of machine osu-elan4, "
+                                               "models/qsnet/machines/osu-elan4.json: paper §3.1"));
+  }
+  CHECK_NOTHROW(check_run_input(s, {}));  // the committed sizes, up to 1984 B: 2048 B with the extra 64
+  CHECK_THROWS_WITH(check_run_input(s, {{"nic.qdma_slot_bytes", "2047"}}),
+                    Catch::Contains("key 'benchmark.sizes'") && Catch::Contains("1984 B + elan4_qdma_extra_bytes 64 B") &&
+                        Catch::Contains("machine osu-elan4, set by --set"));
+  CHECK_NOTHROW(check_run_input(big, {{"nic.qdma_slot_bytes", "4160"}}));
+}
+
 // Configuration: the same osu_multi_lat scenario and the same barrier sweep, each run twice on SimGrid through
 // run_isolated (as `ompisim run` does). Expected: byte-identical result JSON. How validated: string equality.
 TEST_CASE("runner: the same input twice gives the same result JSON", "[runner][determinism]") {

@@ -7,9 +7,14 @@
 #                QDMA slot holds with its envelope (--set mpich_qsnet_eager_limit=4096). And `sensitivity` of a
 #                committed scenario (qsnet/table1_basic.json) whose stepped QDMA slot (2028 B) no longer holds
 #                ptl/elan4's first fragment and its header: the whole command failed on that one parameter's runs. A
-#                size over the QDMA slot on native/elan4_qdma, refused inside a rank's coroutine (std::terminate).
-# Expected:      exit status 2 and one line naming the file, the key and the reason; no result written. sensitivity
-#                exits 0 and lists the parameter as not varied with the refusal's reason.
+#                size over the QDMA slot on native/elan4_qdma, refused inside a rank's coroutine (std::terminate); the
+#                same after a size-0 loop of 10^8 iterations, by `run` and `sweep`, and with the slot lowered by --set.
+#                `sensitivity` of a scenario whose machine has two networks (hetero/fig2_bw_gm.json), each network's
+#                file giving the host cost pml_ob1_overhead.
+# Expected:      exit status 2 and one line naming the file, the key and the reason; no result written (the QDMA size
+#                within 10 s, before any point of the sweep runs: it is checked before the run). sensitivity
+#                exits 0 and lists the parameter as not varied with the refusal's reason; a host cost given by both
+#                networks is one parameter, its copies named and stepped together, with a derivative.
 # How validated: lib_check.sh (exit code, grep on stderr, line count, absence of the output directory).
 set -u
 BIN=$(realpath "$1"); ROOT=$2; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -50,4 +55,45 @@ j = json.load(open(sys.argv[1])); j["benchmark"]["sizes"] = [4096]; j["id"] = "q
 PY
 expect_input_error qdma_size "qdma_size.json: key 'benchmark.sizes': native/elan4_qdma: a QDMA carries at most one 2048-byte slot; 4096 B" \
   run "$t/qdma_size.json" --out "$t/out-qdma_size"
+# The component checks the benchmark's largest size before anything is simulated (ComponentInfo::check), naming the
+# size, the slot and where the slot's value comes from: after a size-0 loop of 10^8 iterations (hours of simulation)
+# it is refused at once, by `run` and by `sweep` before any point runs; a slot lowered by --set is said to be.
+python3 - "$ROOT/scenarios/qsnet/fig9_qdma.json" "$t/qdma_late.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); j["benchmark"]["sizes"] = [0, 4096]; j["benchmark"]["iterations"] = 100000000
+j["id"] = "qdma_late"; json.dump(j, open(sys.argv[2], "w"))
+PY
+printf '{"base": "%s", "axes": {"mca.elan4_qdma_extra_bytes": [64]}}' "$t/qdma_late.json" > "$t/qdma_grid.json"
+slot_words="native/elan4_qdma: a QDMA carries at most one 2048-byte slot; 4096 B + elan4_qdma_extra_bytes 64 B do not fit (its largest size; the slot is nic.qdma_slot_bytes of machine osu-elan4, models/qsnet/machines/osu-elan4.json: paper §3.1"
+for cmd in run sweep; do
+  f=$([[ $cmd == run ]] && echo qdma_late || echo qdma_grid)
+  SECONDS=0
+  timeout 60 "$BIN" $cmd "$t/$f.json" --out "$t/out-$cmd-late" > /dev/null 2> "$t/$cmd-late.err"; rc=$?
+  if [[ $rc != 2 || $SECONDS -gt 10 ]] || ! grep -qF -- "key 'benchmark.sizes': $slot_words" "$t/$cmd-late.err" ||
+     ! grep -q "^ompisim: error: .*$f.json: key '" "$t/$cmd-late.err" ||
+     [[ $(wc -l < "$t/$cmd-late.err") != 1 || -e "$t/out-$cmd-late/points" || -e "$t/out-$cmd-late/qdma_late.json" ]]; then
+    echo "FAIL qdma_before_run ($cmd): rc=$rc after ${SECONDS} s: $(head -c 400 "$t/$cmd-late.err")"; fail=1
+  else echo "ok   qdma_before_run ($cmd): $(cat "$t/$cmd-late.err")"; fi
+done
+# A host cost that both networks' files give (lanl-multi-nic: software.pml_ob1_overhead under infiniband and myrinet)
+# was listed under step_refused (one copy stepped alone differs from the other): now one parameter whose row names
+# the copies, both stepped together, with a derivative (more per-message overhead: less NetPIPE bandwidth at 1 B).
+"$BIN" sensitivity "$ROOT/scenarios/hetero/fig2_bw_gm.json" --json > "$t/sens2.json" 2> "$t/sens2.err"; rc=$?
+"$BIN" sensitivity "$ROOT/scenarios/hetero/fig2_bw_gm.json" > "$t/sens2.out" 2>> "$t/sens2.err"
+if [[ $rc == 0 ]] && python3 - "$t/sens2.json" "$t/sens2.out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); text = open(sys.argv[2]).read()
+name = "networks.{infiniband,myrinet}.software.pml_ob1_overhead"
+copies = ["networks.infiniband.software.pml_ob1_overhead", "networks.myrinet.software.pml_ob1_overhead"]
+row = [p for p in r["parameters"] if p["name"] == name]
+assert len(row) == 1 and row[0]["copies"] == copies, r["parameters"][:3]
+assert row[0]["derivatives"][0] < 0 and row[0]["max_abs"] > 0, row[0]
+assert not any("pml_ob1_overhead" in p["name"] for p in r["step_refused"]), r["step_refused"]
+assert not any(p["name"] in copies for p in r["parameters"]), "a copy varied alone"
+assert any(l.startswith(name + " ") for l in text.splitlines()), text
+assert "# %s: one host cost that 2 networks' files each give (the stack reads one value): its copies %s stepped together" % (name, ", ".join(copies)) in text, text
+PY
+then echo "ok   sensitivity_shared_cost"; else echo "FAIL sensitivity_shared_cost: rc=$rc $(cat "$t/sens2.err")"; fail=1; fi
+expect_input_error qdma_slot_set "fig9_qdma.json: key 'benchmark.sizes': .*1984 B + elan4_qdma_extra_bytes 64 B do not fit (its largest size; the slot is nic.qdma_slot_bytes of machine osu-elan4, set by --set)" \
+  run "$ROOT/scenarios/qsnet/fig9_qdma.json" --set nic.qdma_slot_bytes=1024 --out "$t/out-qdma_slot_set"
 exit $fail

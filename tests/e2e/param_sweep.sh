@@ -6,7 +6,8 @@
 # Expected:      the merged sweep.csv and sweep.json are byte-identical across -j 1, -j 2, shards and mpirun; a rerun
 #                runs no point; the killed sweep, rerun, has every point once and no temporary file left; 1 MiB latency
 #                falls when bte_bandwidth rises (the axis reaches the model); the axis given as "3 GB/s" is
-#                the number 3 under the header 'nic.bte_bandwidth (GB/s)'; bad input and a damaged point file exit 2 naming file and key.
+#                the number 3 under the header 'nic.bte_bandwidth (GB/s)'; a radix or ranks axis is one column (no
+#                second 'radix' / 'result.ranks' beside it unless the rows' values differ from the axis's); bad input and a damaged point file exit 2 naming file and key.
 # How validated: cmp of the merged files, point-file counts, the tool's "N run now" line, grep on stderr.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0; cd "$t"
@@ -165,4 +166,37 @@ for m in 'd["result"]["points"][0] = 7:result\.points\[0\]' 'd["result"]["points
     "[[ $rc == 2 && \$(wc -l < dmg.err) == 1 ]] && grep -q \"$(basename "$f"): key '${m#*:}'\" dmg.err"
   cp dmg.keep "$f"
 done
+# Each quantity one column, named by its axis: a radix axis over a barrier (whose points report their radix) has no
+# "radix" column beside "benchmark.radix"; a "ranks" axis of single counts none beside "ranks"; an axis whose value is
+# a list of counts (each row one of them) keeps the rows' counts as "result.ranks".
+cat > radix.json <<'G'
+{"base": {"id": "bar", "machine": "cielo", "stack": "openmpi",
+          "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "radix": 4, "iterations": 2},
+          "ranks": [4, 8], "ranks_per_node": 1},
+ "axes": {"benchmark.radix": [2, 4]}}
+G
+"$BIN" sweep radix.json --out radix > /dev/null 2> radix.err
+check "radix axis: one radix column, the axis's" "[[ \$? == 0 ]] && python3 - <<'P'
+import csv, json
+head = next(csv.reader(open('radix/sweep.csv')))
+assert head.count('benchmark.radix') == 1 and 'radix' not in head and 'result.radix' not in head, head
+rows = list(csv.DictReader(open('radix/sweep.csv')))
+assert sorted((r['benchmark.radix'], r['ranks']) for r in rows) == [('2', '4'), ('2', '8'), ('4', '4'), ('4', '8')], rows
+t = json.load(open('radix/sweep.json'))
+assert 'radix' not in t['columns'] and all('radix' not in r for r in t['rows']), t['columns']
+P"
+printf '{"base": "bar.json", "axes": {"ranks": [4, 8]}}' > ranks.json
+printf '{"base": "bar.json", "axes": {"ranks": [[4, 8]]}}' > ranks_list.json
+python3 -c "import json; print(json.dumps(json.load(open('radix.json'))['base']))" > bar.json
+"$BIN" sweep ranks.json --out ranks > /dev/null 2> ranks.err
+"$BIN" sweep ranks_list.json --out ranks_list > /dev/null 2> ranks_list.err
+check "ranks axis: one ranks column; a list-valued axis keeps result.ranks" "python3 - <<'P'
+import csv
+head = next(csv.reader(open('ranks/sweep.csv')))
+assert head.count('ranks') == 1 and 'result.ranks' not in head, head
+head = next(csv.reader(open('ranks_list/sweep.csv')))
+assert 'ranks' in head and 'result.ranks' in head, head
+rows = list(csv.DictReader(open('ranks_list/sweep.csv')))
+assert [r['result.ranks'] for r in rows] == ['4', '8'], rows
+P"
 exit $fail

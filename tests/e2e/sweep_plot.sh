@@ -7,8 +7,8 @@
 #                of at least 8 KiB, each one the table says it moves by over 1 %, the others moved named as not drawn,
 #                and its caption names the sizes left out (from 0 B); the x label has the axis's unit, the y label
 #                the metric's; sweep_mca_btl_vader_eager_limit.svg's title says the axis moves no value.
-#                A second sweep, of a Titan barrier (64 and 256 ranks) over benchmark.radix (2, 4, 8), whose rows also
-#                carry the radix as a column: sweep_benchmark_radix.svg draws one curve per process count along the
+#                A second sweep, of a Titan barrier (64 and 256 ranks) over benchmark.radix (2, 4, 8), whose points
+#                report their radix (the table's benchmark.radix column): sweep_benchmark_radix.svg draws one curve per process count along the
 #                radix ("64 processes"; the radix is the axis, not a size of its own), and its title gives the change
 #                the radix makes (not "moves no value") at "the process counts" it moves.
 # How validated: python3 on sweep.json and on the SVGs' text.

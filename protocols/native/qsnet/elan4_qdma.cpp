@@ -1,11 +1,35 @@
 #include "protocols/native/qsnet/elan4_qdma.hpp"
 
 #include "core/errors.hpp"
+#include "models/qsnet/nic.hpp"
+
+#include <fmt/format.h>
 
 #include <stdexcept>
 #include <string>
 
 namespace ompisim::native {
+
+namespace {
+// Why `bytes` does not fit one slot ("" when it does): the words of both checks.
+std::string qdma_overflow(std::uint64_t bytes, std::uint64_t extra, std::uint64_t slot) {
+  if (bytes + extra <= slot) return "";
+  return fmt::format("native/elan4_qdma: a QDMA carries at most one {}-byte slot; {} B + elan4_qdma_extra_bytes {} B "
+                     "do not fit", slot, bytes, extra);
+}
+}  // namespace
+
+void check_elan4_qdma(const ComponentCheck& c) {
+  if (c.message_key.empty()) return;
+  const Sourced& slot = qsnet::nic(c.machine).p.qdma_slot_bytes;
+  const auto extra = static_cast<std::uint64_t>(c.mca.get<Elan4QdmaMca>().elan4_qdma_extra_bytes.value);
+  const std::string why = qdma_overflow(c.largest_message, extra, static_cast<std::uint64_t>(slot.value));
+  if (why.empty()) return;
+  const std::string from = slot.source == "--set" ? std::string("set by --set")
+                                                  : fmt::format("{}: {}", repo_relative(c.machine.file), slot.source);
+  throw InputError("", c.message_key, fmt::format("{} (its largest size; the slot is nic.qdma_slot_bytes of machine {}, "
+                                                  "{})", why, c.machine.name, from));
+}
 
 Elan4Qdma::Elan4Qdma(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric,
                      const Elan4QdmaMca& mca, std::string name)
@@ -43,11 +67,9 @@ void Elan4Qdma::check_comm(const mpi::P2P& m) const {
 void Elan4Qdma::start_send(const mpi::P2P& m, Completion done) {
   check_comm(m);
   const std::uint64_t bytes = m.bytes();
-  if (bytes + extra_ > static_cast<std::uint64_t>(p_.qdma_slot_bytes.value))
-    throw InputError("", "benchmark.sizes",  // the run names the scenario file
-                     "native/elan4_qdma: a QDMA carries at most one " + std::to_string(static_cast<long long>(p_.qdma_slot_bytes.value)) +
-                         "-byte slot; " + std::to_string(bytes) + " B + elan4_qdma_extra_bytes " +
-                         std::to_string(extra_) + " B do not fit");
+  if (const std::string why = qdma_overflow(bytes, extra_, static_cast<std::uint64_t>(p_.qdma_slot_bytes.value));
+      !why.empty())
+    throw InputError("", "benchmark.sizes", why);  // the run names the scenario file
   const int rank = m.rank, dst = m.peer;
   const mpi::RequestId sid = lib_.new_send(m, std::move(done)).first;
   std::uint64_t id = next_payload_++;

@@ -14,10 +14,17 @@
 #include "mpi/library.hpp"
 #include "mpi/stack.hpp"
 #include "protocols/native/qsnet/mpich_qsnet_mca.hpp"
+#include "protocols/register.hpp"
 
 #include <unordered_map>
 
 namespace ompisim::native {
+
+// ComponentInfo::check: the largest message of the benchmark's input with elan4_qdma_extra_bytes must fit one QDMA
+// slot (the NIC's qdma_slot_bytes); InputError naming the scenario's key, the size, the slot and where the slot's value
+// comes from, before anything is simulated. start_send checks every message as well (a benchmark that does not say
+// its largest message).
+void check_elan4_qdma(const ComponentCheck& c);
 
 class Elan4Qdma final : public Stack {
 public:

@@ -32,7 +32,8 @@ void register_elan4_qdma(ComponentRegistry& reg) {
              return std::make_unique<Elan4Qdma>(parts.sim, parts.contexts, parts.cpus, parts.fabric(), mca.get<Elan4QdmaMca>(),
                                                 name);
            },
-           .statistics = statistic_list(qsnet::kElan4Statistics)});  // the NIC's: the program has none of its own
+           .statistics = statistic_list(qsnet::kElan4Statistics),  // the NIC's: the program has none of its own
+           .check = check_elan4_qdma});
 }
 
 }  // namespace ompisim::native
