@@ -13,7 +13,7 @@
 #include "collectives/barrier/barriers.hpp"
 #include "collectives/check.hpp"
 #include "collectives/decision.hpp"
-#include "collectives/tests/decision_data.hpp"
+#include "collectives/tests/coll_helpers.hpp"
 #include "collectives/registry.hpp"
 
 using namespace ompisim::coll;
@@ -441,7 +441,7 @@ TEST_CASE("schedule checker: detects deadlock, unmatched messages and bad peers"
 //                malformed rules and an unmatched P are errors.
 // How validated: spot values plus a comparison with a transcription of the bit loop for every P; REQUIRE_THROWS.
 TEST_CASE("barrier decision: coll/tuned fixed rule", "[collective]") {
-  const auto rule = test::decision_data("barrier_tuned.json");
+  const auto rule = decision_data("barrier_tuned.json");
   REQUIRE(rule.at("mirrors").get<std::string>().find("coll_tuned_decision_fixed.c") != std::string::npos);
   REQUIRE(tuned_barrier_algorithm(2, rule) == "two_proc");
   REQUIRE(tuned_barrier_algorithm(1, rule) == "recursive_doubling");

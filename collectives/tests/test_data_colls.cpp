@@ -6,7 +6,7 @@
 #include "collectives/check.hpp"
 #include "collectives/data_colls.hpp"
 #include "collectives/decision.hpp"
-#include "collectives/tests/decision_data.hpp"
+#include "collectives/tests/coll_helpers.hpp"
 
 
 using namespace ompisim::coll;
@@ -155,7 +155,7 @@ TEST_CASE("allreduce rabenseifner (Open MPI): fold into the even rank, bytes per
 // barrier is the dissemination ("bruck"), Open MPI 1.3's recursive doubling on a power of two. How validated: the
 // branches of coll_tuned_decision_fixed.c (v1.3 tag) and MPICH2's MPIR_Allreduce / MPIR_Alltoall / MPIR_Barrier.
 TEST_CASE("decision tables of Open MPI 1.3 and MPICH2 1.0 at the skeletons' sizes", "[collective][decision]") {
-  const auto v13 = test::decision_data("ompi_v1_3_tuned.json"), m2 = test::decision_data("mpich2_v1_0.json");
+  const auto v13 = decision_data("ompi_v1_3_tuned.json"), m2 = decision_data("mpich2_v1_0.json");
   CHECK(decide_algorithm(v13, "allreduce", 1024, 8) == "recursive_doubling");
   CHECK(decide_algorithm(v13, "allreduce", 16, 9999) == "recursive_doubling");
   CHECK(decide_algorithm(v13, "allreduce", 16, 131072) == "ring");

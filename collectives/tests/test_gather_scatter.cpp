@@ -4,7 +4,7 @@
 #include "collectives/tuned_colls.hpp"
 
 #include "collectives/decision.hpp"
-#include "collectives/tests/decision_data.hpp"
+#include "collectives/tests/coll_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -162,7 +162,7 @@ TEST_CASE("tuned collectives: bcast split_binary_tree follows coll_base's binary
 // an unknown collective.
 // How validated: decide_algorithm's answers against the tables; the registry for every entry of every table.
 TEST_CASE("tuned collectives: size-table decisions of coll/tuned v5 and MPICH", "[collective]") {
-  const auto ompi = test::decision_data("ompi_v5_tuned.json"), mpich = test::decision_data("mpich_default.json");
+  const auto ompi = decision_data("ompi_v5_tuned.json"), mpich = decision_data("mpich_default.json");
   CHECK(decide_algorithm(ompi, "alltoall", 512, 1) == "modified_bruck");
   CHECK(decide_algorithm(ompi, "alltoall", 512, 511) == "modified_bruck");
   CHECK(decide_algorithm(ompi, "alltoall", 512, 512) == "linear_sync");

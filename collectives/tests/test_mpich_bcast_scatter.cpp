@@ -3,6 +3,7 @@
 // MPIR_Bcast_intra_scatter_recursive_doubling_allgather or the ring of MPIR_Bcast_intra_scatter_ring_allgather, with
 // MPICH's byte bookkeeping (pieces of ceil(nbytes / P) bytes, the last ones short or empty).
 #include "collectives/check.hpp"
+#include "collectives/tests/coll_helpers.hpp"
 #include "collectives/tuned_colls.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,11 +12,6 @@ using namespace ompisim::coll;
 
 namespace {
 using Ops = std::vector<std::vector<Op>>;
-Ops all_ops(const Schedule& s) {
-  Ops r;
-  for (const auto& round : s.rounds) r.push_back(round.ops);
-  return r;
-}
 // One round each: a blocking MPIC_Send, an MPIC_Recv, an MPIC_Sendrecv (send half blocking, then the receive).
 std::vector<Op> snd(int peer, std::uint32_t b) { return {Op{OpKind::Send, peer, b, true}}; }
 std::vector<Op> rcv(int peer, std::uint32_t b) { return {Op{OpKind::Recv, peer, b}}; }

@@ -4,7 +4,7 @@
 #include "collectives/check.hpp"
 #include "collectives/data_colls.hpp"
 #include "collectives/decision.hpp"
-#include "collectives/tests/decision_data.hpp"
+#include "collectives/tests/coll_helpers.hpp"
 #include "collectives/tuned_colls.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,12 +14,6 @@ using namespace ompisim::coll;
 namespace {
 std::vector<Op> one(OpKind k, int peer, std::uint32_t bytes) { return {Op{k, peer, bytes}}; }
 constexpr OpKind S = OpKind::Send, R = OpKind::Recv;
-// Every round's operations.
-std::vector<std::vector<Op>> all_ops(const Schedule& s) {
-  std::vector<std::vector<Op>> r;
-  for (const auto& round : s.rounds) r.push_back(round.ops);
-  return r;
-}
 // The rounds of a hand-derived sequence: one operation (kind, peer) of `bytes` each, in order.
 std::vector<std::vector<Op>> rounds_of(std::initializer_list<std::pair<OpKind, int>> seq, std::uint32_t bytes) {
   std::vector<std::vector<Op>> r;
@@ -179,7 +173,7 @@ TEST_CASE("mpich bcast: the stages' choice is made once per layout and size", "[
 // 1 MiB scatter + ring; 8 ranks a node: the same cut-offs (8 = MPIR_CVAR_BCAST_MIN_PROCS); 4 ranks: binomial.
 // How validated: decide_algorithm and stage_table against the cut-offs read in the v3.4a2 sources.
 TEST_CASE("mpich bcast: v3.4a2 decision data selects the node-aware composition", "[collective][mpich]") {
-  const auto mpich = test::decision_data("mpich_default.json");
+  const auto mpich = decision_data("mpich_default.json");
   for (std::uint64_t b : {1ull, 12288ull, 1048576ull}) {
     CHECK(decide_algorithm(mpich, "bcast", CommShape{512, true}, b) == "mpich_smp");
     CHECK(default_registry().find("bcast", "mpich_smp")->composition);
@@ -204,7 +198,7 @@ TEST_CASE("mpich bcast: v3.4a2 decision data selects the node-aware composition"
 // tunable declared, falls back to the v3.4a2 rows (binomial below 12 KiB, scatter + ring at 1 MiB on 64 ranks).
 // How validated: decide_algorithm and stage_radix with the tunables given; values chosen to differ from the defaults.
 TEST_CASE("mpich bcast: Cray MPICH's bcast tunables select the tree and its radices", "[collective][mpich]") {
-  const auto mpich = test::decision_data("mpich_default.json");
+  const auto mpich = decision_data("mpich_default.json");
   const Tunables cray{{"mpich_bcast_only_tree", 1}, {"mpich_bcast_internode_radix", 8},
                       {"mpich_bcast_intranode_radix", 3}};
   for (std::uint64_t b : {1ull, 65536ull, 1048576ull}) {

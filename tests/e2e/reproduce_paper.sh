@@ -6,7 +6,9 @@
 #                the validation.md and validation.json there are left byte-identical, and so is the other plot file
 #                (a partial run removes no stale plot); every scenario and figure `describe qsnet-elan4` lists has
 #                its result and its plot, and no other paper's folder is written. An unknown paper is exit 2 with one
-#                line naming the close name and nothing written; --paper with --from is exit 2.
+#                line naming the close name and nothing written; --paper with --from is exit 2. The checkout's
+#                .gitignore covers both partial files under results/ (the default --out of a checkout), so a
+#                partial run leaves `git status` clean, and does not cover validation.md or validation.json.
 # How validated: cmp, grep, python3 on the JSON.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -38,6 +40,13 @@ check "a plot file of no figure stays (a partial run removes no stale plot)" "[[
 check "every scenario describe lists has its result" "(n=0; for s in \$(sed -n 's|^  scenarios/\(.*\)\.json\$|\1|p' '$t/describe'); do [[ -s '$t/r/'\$s.json && -s '$t/r/'\$s.csv ]] || exit 1; n=\$((n + 1)); done; [[ \$n -gt 20 ]])"
 check "every figure describe lists has its plot and script" "(n=0; for p in \$(sed -n 's|.*; plot .*/results/\(.*\)\.svg\$|\1|p' '$t/describe'); do [[ -s '$t/r/'\$p.svg && -s '$t/r/'\$p.gp ]] || exit 1; n=\$((n + 1)); done; [[ \$n -gt 5 ]])"
 check "no other paper's folder" "[[ \$(ls '$t/r' | tr '\n' ' ') == 'qsnet validation-qsnet-elan4.json validation-qsnet-elan4.md validation.json validation.md ' ]]"
+check "the checkout's .gitignore covers the partial tables in results/, not the full ones" "python3 - '$(dirname "$0")/../../.gitignore' <<'P'
+import fnmatch, sys
+pats = [l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith('#')]
+ign = lambda f: any(fnmatch.fnmatch(f, p) for p in pats)
+assert ign('results/validation-qsnet-elan4.md') and ign('results/validation-qsnet-elan4.json'), pats
+assert not ign('results/validation.md') and not ign('results/validation.json'), pats
+P"
 expect_input_error unknown "key 'qsnet-elan': .*did you mean 'qsnet-elan4'" reproduce --paper qsnet-elan --out "$t/out-unknown"
 expect_input_error with_from "key 'qsnet-elan4': not with --from" reproduce --paper qsnet-elan4 --from "$t/r" --out "$t/out-with_from"
 exit $fail

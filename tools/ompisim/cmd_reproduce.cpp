@@ -48,7 +48,8 @@ void add_reproduce(CLI::App& app, Context& ctx) {
   rep->add_option("--paper", g_paper,
                   "only this paper's scenarios (ompisim list papers; ompisim describe PAPER lists them by figure): its "
                   "results and its figures, drawn as the full run draws them, and the validation rows whose scenarios "
-                  "all ran, written as validation-PAPER.md (its header says it is partial) and validation-PAPER.json; "
+                  "all ran, written as validation-PAPER.md (its header says it is partial) and validation-PAPER.json "
+                  "(a checkout's .gitignore covers both in results/); "
                   "the exit status is that of these rows. validation.md and validation.json, the tables of every "
                   "paper, are left as they are, and no stale plot file is removed (the full run does both). Not with "
                   "--from");
