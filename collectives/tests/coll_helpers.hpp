@@ -1,6 +1,6 @@
 // The collective tests' helpers: every round's operations of a schedule, and the decision files of
-// collectives/decision/ as they read them: from the data folder (data_dir(),
-// which $OMPISIM_DATA may point elsewhere), by file name.
+// collectives/decision/ as the tests read them: from the data folder (data_dir(), which $OMPISIM_DATA may point
+// elsewhere), by file name.
 #pragma once
 #include <string>
 #include <vector>
