@@ -21,6 +21,7 @@ run multi_lat_16384 '{"machine": "cielo", "stack": "openmpi", "benchmark": {"nam
 run fig7_sweep_atomic '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "radix": 4}, "ranks": [2,4,8,16,32,64,128,256,512,1024], "ranks_per_node": 1}'
 run fig7_sweep_p2p '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p"}, "ranks": [2,4,8,16,32,64,128,256,512,1024], "ranks_per_node": 1}'
 run titan_atomic_299008 '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "radix": 4, "iterations": 1, "skip": 0}, "ranks": 299008, "ranks_per_node": 16}'
+run titan_atomic_radix8_defaults '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "radix": 8}, "ranks": 299008, "ranks_per_node": 16}'
 run titan_p2p_299008 '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 1, "skip": 0}, "ranks": 299008, "ranks_per_node": 16}'
 run seastar_netpipe_ob1 '{"machine": "red-storm", "stack": "openmpi-ob1", "benchmark": {"name": "netpipe"}, "ranks": 2}'
 run titan_mailbox_whatif_16384 "$(cat scenarios/gemini/whatif_mailbox_memory_titan.json)"

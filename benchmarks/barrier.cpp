@@ -3,6 +3,18 @@
 // the stack (benchmarks/schedule_exec.hpp): Send/Recv through the stack's point-to-point path, Amo through the stack's remote atomics, WaitCounter
 // by polling its own counter (the poll notices an update one cache-line hand-off after the NIC wrote it).
 // Counters are cumulative over the calls, so a fast parent's update for call k+1 is never lost.
+// Steady state ("steady_state": a relative tolerance, default 1e-9; 0 simulates every call): the calls run back to back
+// with no synchronisation between them, so once the protocol state has settled the loop repeats with a period of one
+// call or a few (a tree whose leaves alternate between two arrival orders repeats every two calls). After each call
+// that rank 0 ends, the driver looks for a period p of 1 .. 4 calls: over the last kSteadyWindow calls (at least 2p),
+// both the time between rank 0's ends of consecutive calls and the time between consecutive calls' last ends (over
+// all ranks) equal their values p calls earlier within the tolerance. Then whole periods are cut out of the middle of
+// the loop: every rank stops after fewer calls (at least the two under way, so the last calls and their stragglers
+// are simulated as they are), and the end time moves by the cut periods' length measured at rank 0. A loop that never
+// settles is simulated in full; so is the warm-up (periods are cut from the timed calls only). The point records
+// "calls_simulated"; the stack's counters count the simulated calls only. With the default tolerance the cut loop's
+// average is the full loop's to rounding: a settled loop's call durations differ in their last bits only (the same
+// costs summed at a later simulated time).
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"
 #include "benchmarks/schedule_exec.hpp"
@@ -11,6 +23,7 @@
 #include "core/limits.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <unordered_map>
 
@@ -18,6 +31,9 @@ namespace ompisim::bench {
 
 namespace {
 constexpr int kBarrierTag = 0x7ff0;
+constexpr int kMaxPeriod = 4;          // the longest period (in calls) the steady-state test looks for
+constexpr int kSteadyWindow = 8;       // the calls over which a period must hold (at least two periods)
+constexpr double kBarrierSteadyMax = 0.5;  // the largest "steady_state" tolerance a block may give (its declared range)
 
 const coll::CollRegistry& registry() { return coll::default_registry(); }
 
@@ -33,8 +49,9 @@ struct RankRun {
 // stack; Amo and WaitCounter are this loop's hooks.
 class BarrierRun {
 public:
-  BarrierRun(World& w, Stack& s, coll::Generator gen, coll::AlgoParams p, long long calls)
-      : w_(w), s_(s), gen_(gen), p_(p), calls_(calls), n_(static_cast<int>(w.contexts().ranks())), exec_(s, n_),
+  BarrierRun(World& w, Stack& s, coll::Generator gen, coll::AlgoParams p, long long calls, long long skip, double steady_tol)
+      : w_(w), s_(s), gen_(gen), p_(p), calls_(calls), skip_(skip), steady_tol_(steady_tol),
+        n_(static_cast<int>(w.contexts().ranks())), exec_(s, n_),
         runs_(static_cast<std::size_t>(n_)), counter_(static_cast<std::size_t>(n_), 0), finish_(static_cast<std::size_t>(n_), 0) {
     exec_.amo = [this](int r, const coll::Op& op, Completion done) {
       int t = op.peer;
@@ -52,6 +69,8 @@ public:
     for (int r = 0; r < n_; ++r) begin_call(r);
   }
   double finish_time(int r) const { return finish_[static_cast<std::size_t>(r)]; }
+  long long calls_simulated() const { return calls_; }
+  double time_cut() const { return time_cut_; }  // the simulated time of the periods cut out (0: none)
   std::vector<double> mark;  // time at which rank 0 finished each call (for skipping warm-up calls)
 
 private:
@@ -78,21 +97,60 @@ private:
   void end_call(int r) {
     RankRun& rr = runs_[static_cast<std::size_t>(r)];
     rr.base += rr.call_max;
-    finish_[static_cast<std::size_t>(r)] = w_.sim().now();
-    if (r == 0) mark.push_back(w_.sim().now());
+    const double now = w_.sim().now();
+    finish_[static_cast<std::size_t>(r)] = now;
+    if (static_cast<std::size_t>(rr.call) >= call_end_.size()) call_end_.resize(static_cast<std::size_t>(rr.call) + 1, 0.0);
+    call_end_[static_cast<std::size_t>(rr.call)] = std::max(call_end_[static_cast<std::size_t>(rr.call)], now);
+    if (r == 0) {
+      mark.push_back(now);
+      if (steady_tol_ > 0 && !cut_) cut_if_steady();
+    }
     if (++rr.call < calls_) w_.sim().after(0, [this, r] { begin_call(r); });
+  }
+  // Called when rank 0 has ended call c = mark.size() - 1. Every rank has then entered call c, so every rank has ended
+  // call c - 1 (call_end_ is complete up to c - 1) and none has begun call c + 2 (ending call c + 1 needs rank 0 in it).
+  void cut_if_steady() {
+    const long long c = static_cast<long long>(mark.size()) - 1;
+    if (c + 1 < skip_) return;  // the warm-up is simulated in full (its last end starts the timed calls)
+    for (int p = 1; p <= kMaxPeriod; ++p) {
+      const long long window = std::max(kSteadyWindow, 2 * p);
+      if (!periodic(mark, c, p, window) || !periodic(call_end_, c - 1, p, window)) continue;
+      const long long keep = c + 2;  // the calls under way are simulated as they are
+      const long long periods = (calls_ - keep) / p;
+      if (periods <= 0) return;
+      cut_ = true;
+      time_cut_ = static_cast<double>(periods) * (mark[static_cast<std::size_t>(c)] - mark[static_cast<std::size_t>(c - p)]);
+      calls_ -= periods * p;
+      return;
+    }
+  }
+  // True when in `t` (times of consecutive calls' ends) each of the `window` intervals ending at index `last` equals
+  // the one p calls earlier within the tolerance.
+  bool periodic(const std::vector<double>& t, long long last, int p, long long window) const {
+    if (last - window - p < 0) return false;
+    for (long long k = last - window + 1; k <= last; ++k) {
+      const auto i = static_cast<std::size_t>(k);
+      const double a = t[i] - t[i - 1], b = t[i - static_cast<std::size_t>(p)] - t[i - static_cast<std::size_t>(p) - 1];
+      if (std::abs(a - b) > steady_tol_ * std::max(std::abs(a), std::abs(b))) return false;
+    }
+    return true;
   }
 
   World& w_;
   Stack& s_;
   coll::Generator gen_;
   coll::AlgoParams p_;
-  long long calls_;
+  long long calls_;  // the calls each rank runs: the scenario's, fewer once periods are cut
+  long long skip_;
+  double steady_tol_;
+  bool cut_ = false;
+  double time_cut_ = 0;
   int n_;
   ScheduleExec exec_;
   std::vector<RankRun> runs_;
   std::vector<std::uint32_t> counter_;
   std::vector<double> finish_;
+  std::vector<double> call_end_;  // per call: the latest end over all ranks
 };
 }  // namespace
 
@@ -118,15 +176,17 @@ Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& 
   coll::AlgoParams p;
   p.radix = c.radix;
   p.ranks_per_node = w.contexts().placement().ranks_per_node;
-  BarrierRun run(w, s, info->make, p, c.iterations + c.skip);
+  BarrierRun run(w, s, info->make, p, c.iterations + c.skip, c.skip, c.steady_tol);
   run.start();
   w.sim().run();
   double t_end = 0;
   for (int r = 0; r < n; ++r) t_end = std::max(t_end, run.finish_time(r));
+  t_end += run.time_cut();
   double t_start = c.skip > 0 ? run.mark.at(static_cast<std::size_t>(c.skip - 1)) : 0.0;
   double per_call = (t_end - t_start) / static_cast<double>(c.iterations);
   Json point{{"ranks", n}, {"latency_us", per_call * 1e6}, {"algorithm", algo}};
   if (info->reads_radix) point["radix"] = c.radix;
+  if (c.steady_tol > 0) point["calls_simulated"] = run.calls_simulated();
   return point;
 }
 
@@ -176,7 +236,10 @@ void register_barrier_driver(DriverRegistry& reg) {
                barrier_algorithm_names),
       integer_key("radix", 2, 1024, 4, "tree radix of the Cheetah atomic and hierarchical barriers (the others have none)"),
       integer_key("iterations", 1, 100000000, 100, "timed barrier calls"),
-      integer_key("skip", 0, 100000000, 10, "warm-up calls, not timed")};
+      integer_key("skip", 0, 100000000, 10, "warm-up calls, not timed"),
+      text_key("steady_state", fmt::format("number 0 .. {}", kBarrierSteadyMax), "1e-09",
+               "relative tolerance of the steady-state cutoff: once the loop repeats, whole periods are not simulated "
+               "(0: simulate every call)")};
   d.params[1].type += ", or a list (a sweep)";
   d.parse = [keys = d.params](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
     BarrierConfig c;
@@ -211,9 +274,12 @@ void register_barrier_driver(DriverRegistry& reg) {
     }
     c.iterations = *read_integer(b, keys, "iterations");
     c.skip = *read_integer(b, keys, "skip");
+    c.steady_tol = b.has("steady_state") ? b.number("steady_state", 0.0, kBarrierSteadyMax)
+                                         : std::stod(declared_default(block_keys(ctx), "steady_state"));
     return std::make_unique<BarrierDriver>(std::move(c), std::move(radices));
   };
   d.table = barrier_table;
+  d.steady_state = DriverInfo::SteadyStateCutoff{"steady_state", kSteadyWindow + 2};
   reg.add(std::move(d));
 }
 

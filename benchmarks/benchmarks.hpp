@@ -92,6 +92,8 @@ struct BarrierConfig {
   std::string algorithm = "cheetah-atomic";
   int radix = 4;
   long long iterations = 100, skip = 10;
+  double steady_tol = 0;  // the steady-state cutoff's tolerance (benchmarks/barrier.cpp; the driver's default: its
+                          // declared "steady_state"); 0: every call simulated
 };
 
 // One member of the OSU-style point-to-point family: its traffic pattern, default sizes, loop counts and what it

@@ -75,9 +75,10 @@ public:
     if (!estimates_.empty()) s.driver = s.driver->with_estimates(estimates_);  // a sample's benchmark estimates
     if (cut) {
       // Calibration evaluations: the driver does less work for the same value where it can (the OSU drivers: only
-      // the sizes a point needs, fewer steady-state iterations; the barrier loop keeps its iterations and warm-up: its
-      // average still moves after 20 calls, the Fig. 7 atomic point at 64 differed by 1.7 % between 20 and 100), and
-      // only the rank count a point selects runs.
+      // the sizes a point needs, fewer steady-state iterations; the barrier loop keeps its iterations and warm-up,
+      // whose average still moves after 20 calls (the last call's stragglers weigh 1/iterations: the Fig. 7 atomic
+      // point at 64 differed by 1.7 % between 20 and 100), and cuts its own settled periods), and only the rank count
+      // a point selects runs.
       auto d = s.driver->clone();
       d->narrow_for_calibration(sel);
       s.driver = std::move(d);
