@@ -279,7 +279,9 @@ void register_barrier_driver(DriverRegistry& reg) {
     return std::make_unique<BarrierDriver>(std::move(c), std::move(radices));
   };
   d.table = barrier_table;
-  d.steady_state = DriverInfo::SteadyStateCutoff{"steady_state", kSteadyWindow + 2};
+  // The fewest calls it simulates: a period of one found at call kSteadyWindow + 2 (the window's intervals of every
+  // call's last end need the call before it), and the two calls under way.
+  d.steady_state = DriverInfo::SteadyStateCutoff{"steady_state", kSteadyWindow + 4};
   reg.add(std::move(d));
 }
 

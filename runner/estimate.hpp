@@ -34,8 +34,9 @@ double estimate_events(const Scenario& s);
 // fig8_bcast_512p_h2h_native 0.39 s, whatif_routing_minimal_alltoall_64p_8groups 0.18 s,
 // fig7_alltoall_512p_h2h_native 20.13 s, Titan p2p 65,536 x 20 53.23 s), and the seven CPU figures of
 // bench/README.md's Targets (Titan p2p and atomic barriers of 299,008 ranks 7.53 s and 0.74 s, the Slingshot 512-rank
-// alltoall sweep 59.86 s, the qsnet 4,096-node barriers 3.30 s and 2.02 s, the 9,408-rank allreduce what-ifs 2.97 s and
-// 10.13 s). Counted with the registry's messages per rank and the cutoff's calls, each of these runs took between 1/13
+// alltoall sweep 59.86 s, the qsnet 4,096-node barriers 3.30 s and 2.02 s (1.59 s and 0.93 s since barrier_loop's
+// cutoff simulates 12 of their 22 calls: the figures runner/tests checks), the 9,408-rank allreduce what-ifs 2.97 s
+// and 10.13 s). Counted with the registry's messages per rank and the cutoff's calls, each of these runs took between 1/13
 // and 36 times the estimate's time (the 9,408-rank UGAL allreduce, whose series did not settle (5 of 5 calls
 // simulated, 2 counted), 36 times; the minimal one 10.5; the alltoalls 5.4 to 7.4 (fig7_alltoall_512p_h2h_native
 // 6.4); a hierarchical barrier down to 1/13); the rate is the one fitted with the earlier count (1 + ceil(log2 P)
