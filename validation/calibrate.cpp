@@ -211,6 +211,8 @@ constexpr double kUndetermined = kUndeterminedShare;
 constexpr double kConverged = 1e-4;
 // A parameter takes part in a singular direction when its component in it is above this (as report_directions lists).
 constexpr double kInDirection = 0.2;
+// The forward-difference step of the Jacobian, in log parameter (2 %).
+constexpr double kStep = 0.02;
 
 // Whether the step takes singular direction c of V: above the cut, or held by a prior.
 bool steps_along(const Problem& pb, const Eigen::VectorXd& sv, const Eigen::MatrixXd& V, long c) {
@@ -221,14 +223,26 @@ bool steps_along(const Problem& pb, const Eigen::VectorXd& sv, const Eigen::Matr
 }
 
 // Forward differences. `base`: the simulated values at xv. The first Jacobian also marks the values no parameter moves.
+// With two free parameters or more it finds them first, from one evaluation with every parameter stepped at once: a
+// value that no parameter moves comes back bit for bit, and one that some parameter moves comes back changed unless
+// the steps cancel to the last bit. So the columns do not re-run the other stacks' runs of a comparison (a closed
+// comparator's fit: the Open MPI side of each of its comparisons), once per parameter.
 Eigen::MatrixXd jacobian(Problem& pb, const Eigen::VectorXd& xv, const Eigen::VectorXd& rv, const std::vector<double>& base) {
   Eigen::MatrixXd J(rv.size(), xv.size());
+  if (pb.constant.empty() && xv.size() >= 2) {
+    Eigen::VectorXd all = xv;
+    all.array() += kStep;
+    (void)pb.values(all);
+    pb.constant.assign(base.size(), std::nullopt);
+    for (std::size_t j = 0; j < base.size(); ++j)
+      if (pb.last_sim[j] == base[j]) pb.constant[j] = base[j];
+  }
   const bool first = pb.constant.empty();
   std::vector<bool> same(base.size(), true);
   for (long i = 0; i < xv.size(); ++i) {
     Eigen::VectorXd xp = xv;
-    xp[i] += 0.02;
-    J.col(i) = (pb.residuals(xp) - rv) / 0.02;
+    xp[i] += kStep;
+    J.col(i) = (pb.residuals(xp) - rv) / kStep;
     for (std::size_t j = 0; j < base.size(); ++j) same[j] = same[j] && pb.last_sim[j] == base[j];
   }
   if (first) {
