@@ -63,7 +63,7 @@ public:
   // narrow = false: the whole curve even in fast mode (the claims that compare curves).
   const Json& result(const std::string& rel, const Json& sel, bool narrow = true) {
     const bool cut = fast_ && narrow;
-    std::string key = rel + (cut ? sel.dump() : "");
+    std::string key = rel + (cut ? narrowing(rel, sel).dump() : "");
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
     if (done_ && !fast_ && sets_.empty() && per_machine_.empty() && estimates_.empty() && !machine_file_given()) {
@@ -97,6 +97,21 @@ public:
   }
 
 private:
+  // What of a point's selector the narrowed run depends on: its "bytes" (the drivers' narrow_for_calibration read
+  // that alone) and its "ranks" unless the scenario runs that one count anyway. Points that select differently from
+  // the same run (by "peak", or by the only rank count) share it instead of running the scenario again.
+  Json narrowing(const std::string& rel, const Json& sel) {
+    Json n = Json::object();
+    if (!sel.is_object()) return n;
+    if (sel.contains("bytes")) n["bytes"] = sel["bytes"];
+    if (sel.contains("ranks")) {
+      auto it = ranks_of_.find(rel);
+      if (it == ranks_of_.end()) it = ranks_of_.emplace(rel, load_scenario(data_dir() + "/" + rel).ranks).first;
+      if (it->second.size() != 1 || Json(it->second.front()) != sel["ranks"]) n["ranks"] = sel["ranks"];
+    }
+    return n;
+  }
+
   Overrides sets_;
   bool fast_;
   const std::map<std::string, Json>* done_;
@@ -105,6 +120,7 @@ private:
   std::string placement_;
   std::set<std::string> placed_;
   std::map<std::string, Json> cache_;
+  std::map<std::string, std::vector<long long>> ranks_of_;  // each scenario's rank counts (narrowing)
 };
 
 double select(const Json& res, const Json& sel, const std::string& metric) {
