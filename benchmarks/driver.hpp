@@ -84,6 +84,8 @@ public:
   virtual std::optional<MessageBound> largest_message() const { return std::nullopt; }
   // A calibration evaluation that needs only the point `sel` ({"bytes": ...}, {"ranks": ...}): do less work for the
   // same value where the driver can (OSU: only that size, fewer steady-state iterations). Default: unchanged.
+  // It may read sel's "bytes" only: validation's runner shares one narrowed run among the points whose "bytes" (and
+  // "ranks", which the runner applies itself) agree (validation/validate.cpp, Runner::narrowing).
   virtual void narrow_for_calibration(const Json& sel) { (void)sel; }
   // The benchmark's inputs that are estimates with a range (none by default).
   virtual std::vector<DriverEstimate> estimates() const { return {}; }
