@@ -85,8 +85,12 @@ public:
   // A calibration evaluation that needs only the point `sel` ({"bytes": ...}, {"ranks": ...}): do less work for the
   // same value where the driver can (OSU: only that size, fewer steady-state iterations). Default: unchanged.
   // It may read sel's "bytes" only: validation's runner shares one narrowed run among the points whose "bytes" (and
-  // "ranks", which the runner applies itself) agree (validation/validate.cpp, Runner::narrowing).
-  virtual void narrow_for_calibration(const Json& sel) { (void)sel; }
+  // "ranks", which the runner applies itself) agree (validation/validate.cpp, Runner::narrowing). Returns whether the
+  // configuration changed: when it did not, the narrowed run is the full run and the runner reuses that one.
+  virtual bool narrow_for_calibration(const Json& sel) {
+    (void)sel;
+    return false;
+  }
   // The benchmark's inputs that are estimates with a range (none by default).
   virtual std::vector<DriverEstimate> estimates() const { return {}; }
   // A copy with these estimates set (names as estimates() gives them); names this driver does not have are ignored,

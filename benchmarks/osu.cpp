@@ -315,7 +315,9 @@ void check_pair_ranks(const DriverContext& ctx, const std::string& name, bool tw
   }
 }
 
-void narrow_osu(OsuConfig& c, const Json& sel) {
+bool narrow_osu(OsuConfig& c, const Json& sel) {
+  const auto sizes = c.sizes;
+  const auto iterations = c.iterations, skip = c.skip;
   // Only the sizes a calibration point needs and fewer iterations (the simulation is deterministic, so steady-state
   // iterations are identical; the warm-up is still skipped).
   if (sel.contains("bytes")) c.sizes = {sel["bytes"].get<std::uint64_t>()};
@@ -327,6 +329,7 @@ void narrow_osu(OsuConfig& c, const Json& sel) {
   }
   c.iterations = 30;
   c.skip = 3;
+  return c.sizes != sizes || c.iterations != iterations || c.skip != skip;
 }
 
 MessageBound osu_largest_message(const OsuConfig& c) {
@@ -349,7 +352,7 @@ public:
   }
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, c_.name, two_ranks_); }
   std::string label() const override { return c_.name; }
-  void narrow_for_calibration(const Json& sel) override { narrow_osu(c_, sel); }
+  bool narrow_for_calibration(const Json& sel) override { return narrow_osu(c_, sel); }
   std::optional<MessageBound> largest_message() const override { return osu_largest_message(c_); }
 
 private:

@@ -17,7 +17,8 @@ std::vector<DriverParam> osu_params(const OsuKind& kind, bool with_window);
 // An even number of ranks >= 2 at every count (pairs), and exactly 2 when `two_ranks`: InputError(file, "ranks").
 void check_pair_ranks(const DriverContext& ctx, const std::string& name, bool two_ranks);
 // A calibration evaluation of point `sel`: only its size (or 4 KiB .. 4 MiB and 100 KB for a peak), 30 iterations.
-void narrow_osu(OsuConfig& c, const Json& sel);
+// Returns whether that changed the configuration.
+bool narrow_osu(OsuConfig& c, const Json& sel);
 // The largest of the block's sizes: each is sent as one message (the acknowledgement of a window is 4 bytes).
 MessageBound osu_largest_message(const OsuConfig& c);
 

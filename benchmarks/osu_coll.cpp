@@ -142,8 +142,12 @@ public:
       for (auto size : c_.sizes)
         for (bool node_aware : {false, true}) (void)c_.algo.find(static_cast<int>(n), size, ctx.file, node_aware);
   }
-  void narrow_for_calibration(const Json& sel) override {
-    if (sel.contains("bytes")) c_.sizes = {sel["bytes"].get<std::uint64_t>()};
+  bool narrow_for_calibration(const Json& sel) override {
+    if (!sel.contains("bytes")) return false;
+    const std::vector<std::uint64_t> one{sel["bytes"].get<std::uint64_t>()};
+    if (c_.sizes == one) return false;
+    c_.sizes = one;
+    return true;
   }
   Json run(World& w, Stack& s, const std::string& file) const override {
     OsuCollConfig c = c_;

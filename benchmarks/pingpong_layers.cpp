@@ -40,7 +40,7 @@ public:
   Json run(World& w, Stack& s, const std::string&) const override { return run_pingpong_layers(w, s, c_); }
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, "pingpong_layers", true); }
   std::string label() const override { return "pingpong_layers"; }
-  void narrow_for_calibration(const Json& sel) override { narrow_osu(c_, sel); }
+  bool narrow_for_calibration(const Json& sel) override { return narrow_osu(c_, sel); }
   std::optional<MessageBound> largest_message() const override { return osu_largest_message(c_); }
 };
 }  // namespace

@@ -60,10 +60,15 @@ public:
     per_machine_ = s->per_machine, estimates_ = s->estimates;
     placement_ = s->placement, placed_ = s->placed;
   }
+  // The runner whose full runs are this one's: the same overrides, with none of a sample's (validate's nominal runner
+  // for the fast nominal one). A fast run that narrows nothing is taken from it.
+  void share_full_runs(Runner* full) { full_ = full; }
   // narrow = false: the whole curve even in fast mode (the claims that compare curves).
   const Json& result(const std::string& rel, const Json& sel, bool narrow = true) {
-    const bool cut = fast_ && narrow;
-    std::string key = rel + (cut ? narrowing(rel, sel).dump() : "");
+    Json n = fast_ && narrow ? narrowing(rel, sel) : Json();
+    const bool cut = !n.is_null() && narrows(rel, sel, n);
+    if (!cut && full_) return full_->result(rel, sel, false);
+    std::string key = rel + (cut ? n.dump() : "");
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
     if (done_ && !fast_ && sets_.empty() && per_machine_.empty() && estimates_.empty() && !machine_file_given()) {
@@ -80,7 +85,7 @@ public:
       // point at 64 differed by 1.7 % between 20 and 100), and cuts its own settled periods), and only the rank count
       // a point selects runs.
       auto d = s.driver->clone();
-      d->narrow_for_calibration(sel);
+      (void)d->narrow_for_calibration(sel);
       s.driver = std::move(d);
       if (sel.contains("ranks")) s.ranks = {sel["ranks"].get<long long>()};
     }
@@ -112,8 +117,19 @@ private:
     return n;
   }
 
+  // Whether the run narrowed by `n` (narrowing(rel, sel)) differs from the scenario's full run: a rank count cut out of
+  // several, or a driver that does less for the point. When it does not, it is the full run and is keyed as one.
+  bool narrows(const std::string& rel, const Json& sel, const Json& n) {
+    if (n.contains("ranks")) return true;
+    auto it = narrows_.find(rel + n.dump());
+    if (it != narrows_.end()) return it->second;
+    auto d = load_scenario(data_dir() + "/" + rel).driver->clone();
+    return narrows_[rel + n.dump()] = d->narrow_for_calibration(sel);
+  }
+
   Overrides sets_;
   bool fast_;
+  Runner* full_ = nullptr;
   const std::map<std::string, Json>* done_;
   std::map<std::string, Overrides> per_machine_;
   Overrides estimates_;
@@ -121,6 +137,7 @@ private:
   std::set<std::string> placed_;
   std::map<std::string, Json> cache_;
   std::map<std::string, std::vector<long long>> ranks_of_;  // each scenario's rank counts (narrowing)
+  std::map<std::string, bool> narrows_;                     // by scenario and narrowing: whether it narrows
 };
 
 double select(const Json& res, const Json& sel, const std::string& metric) {
@@ -445,6 +462,7 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
     for (std::size_t i = 0; i < dho.size(); ++i) refs.push_back(&dho[i]), outs.push_back(&hos[i]);
     auto eval = [&](const IntervalSample* s, bool claims) {
       Runner rs(sets, s);
+      if (!s) rs.share_full_runs(&run);  // the fast nominal runner: its un-narrowed runs are the nominal ones
       SampleValues r;
       for (auto* ref : refs) r.values.push_back(value_of(rs, *ref));
       if (claims)

@@ -63,7 +63,10 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
   // A calibration evaluation narrows a clone of the driver: only the selected size runs, the scenario keeps its own.
   Scenario fast = s;
   auto d = s.driver->clone();
-  d->narrow_for_calibration(Json{{"bytes", 4096}});
+  CHECK(d->narrow_for_calibration(Json{{"bytes", 4096}}));
+  // Narrowing what is already narrowed changes nothing and says so (validation's runner then reuses the full run).
+  CHECK_FALSE(d->clone()->narrow_for_calibration(Json{{"bytes", 4096}}));
+  CHECK(d->clone()->narrow_for_calibration(Json{{"bytes", 8}}));
   fast.driver = std::move(d);
   Json rf = run_one(fast, 4, {});
   REQUIRE(rf["points"].size() == 1);
