@@ -155,7 +155,8 @@ TEST_CASE("estimate: a radix list counts every radix", "[estimate][unit]") {
 
 // Configuration: the ten committed scenarios and the Titan p2p barrier of 65,536 ranks x 20 iterations the rate of
 // runner/estimate.hpp was fitted on (user seconds at `a6ea5282`, load 5), and the one-call alltoalls of bench/README.md
-// (fluid engine, 2,048 ranks 24.81 s, 4,096 ranks 164.98 s) and its slingshot_alltoall_4096_64k (10 iterations, no
+// (fluid engine, `6a214a00`'s best figures: 2,048 ranks 24.81 s; 4,096 ranks 164.98 s, the median of runs of
+// 164.1-167.4 s, 9.84 us a message) and its slingshot_alltoall_4096_64k (10 iterations, no
 // skip given, 297.06 s on fluid). Expected: every run within the range runner/estimate.hpp states (1/13 to 36 times
 // the estimate's time), the 512-rank alltoall of Fig. 7 (20.13 s) included, whose count was log2(P) for P - 1.
 // How validated: the ratios, computed from the recorded figures.
