@@ -86,13 +86,7 @@ public:
     for (long long n : ctx.ranks)
       for (auto size : c_.sizes) (void)c_.algo.find(static_cast<int>(n), size, ctx.file);
   }
-  bool narrow_for_calibration(const Json& sel) override {
-    if (!sel.contains("bytes")) return false;
-    const std::vector<std::uint64_t> one{sel["bytes"].get<std::uint64_t>()};
-    if (c_.sizes == one) return false;
-    c_.sizes = one;
-    return true;
-  }
+  bool narrow_for_calibration(const Json& sel) override { return narrow_sizes(c_.sizes, sel); }
   Json run(World& w, Stack& s, const std::string& file) const override {
     const int n = static_cast<int>(w.contexts().ranks());
     // The reduction's cost per MPI_FLOAT element on each rank's processor (the node type's arch record).

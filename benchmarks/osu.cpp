@@ -315,6 +315,14 @@ void check_pair_ranks(const DriverContext& ctx, const std::string& name, bool tw
   }
 }
 
+bool narrow_sizes(std::vector<std::uint64_t>& sizes, const Json& sel) {
+  if (!sel.contains("bytes")) return false;
+  const std::vector<std::uint64_t> one{sel["bytes"].get<std::uint64_t>()};
+  if (sizes == one) return false;
+  sizes = one;
+  return true;
+}
+
 bool narrow_osu(OsuConfig& c, const Json& sel) {
   const auto sizes = c.sizes;
   const auto iterations = c.iterations, skip = c.skip;

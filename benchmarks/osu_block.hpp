@@ -16,6 +16,9 @@ OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind, const std::vector
 std::vector<DriverParam> osu_params(const OsuKind& kind, bool with_window);
 // An even number of ranks >= 2 at every count (pairs), and exactly 2 when `two_ranks`: InputError(file, "ranks").
 void check_pair_ranks(const DriverContext& ctx, const std::string& name, bool two_ranks);
+// A collective's calibration evaluation of point `sel`: only its "bytes", when it selects one; whether that changed
+// `sizes` (its iterations stay as the block gives them).
+bool narrow_sizes(std::vector<std::uint64_t>& sizes, const Json& sel);
 // A calibration evaluation of point `sel`: only its size (or 4 KiB .. 4 MiB and 100 KB for a peak), 30 iterations.
 // Returns whether that changed the configuration.
 bool narrow_osu(OsuConfig& c, const Json& sel);

@@ -142,13 +142,7 @@ public:
       for (auto size : c_.sizes)
         for (bool node_aware : {false, true}) (void)c_.algo.find(static_cast<int>(n), size, ctx.file, node_aware);
   }
-  bool narrow_for_calibration(const Json& sel) override {
-    if (!sel.contains("bytes")) return false;
-    const std::vector<std::uint64_t> one{sel["bytes"].get<std::uint64_t>()};
-    if (c_.sizes == one) return false;
-    c_.sizes = one;
-    return true;
-  }
+  bool narrow_for_calibration(const Json& sel) override { return narrow_sizes(c_.sizes, sel); }
   Json run(World& w, Stack& s, const std::string& file) const override {
     OsuCollConfig c = c_;
     c.algo.tunables = s.coll_tunables();  // the library's documented cut-offs and radices, as the stack declares them

@@ -1,6 +1,7 @@
 // The OSU collective drivers' steady-state cutoff (benchmarks/osu_coll.cpp): once two consecutive calls agree for
 // every rank, the calls left of a size are not simulated and count as the mean of those two.
 #include "benchmarks/driver.hpp"
+#include "benchmarks/osu_block.hpp"
 #include "runner/scenario.hpp"
 #include "tests/test_helpers.hpp"
 
@@ -123,4 +124,17 @@ TEST_CASE("osu collectives: MPICH's node-aware bcast is chosen from the placemen
   } catch (const InputError& e) {
     CHECK_THAT(std::string(e.what()), Catch::Contains("benchmark.algorithm") && Catch::Contains("composition"));
   }
+}
+
+// Configuration: a collective's size list narrowed for a calibration point: a point with "bytes", the same point again,
+//                a point without "bytes". Expected: the list becomes that one size and says it changed; narrowing
+//                again, or without a size, changes nothing and says so (validation's runner then reuses the full run).
+// How validated: the return values and the list.
+TEST_CASE("osu_coll: narrowing to a point's size reports whether it changed the sizes", "[bench][osu_coll]") {
+  std::vector<std::uint64_t> sizes{8, 1024, 65536};
+  CHECK(ompisim::bench::narrow_sizes(sizes, Json{{"bytes", 1024}}));
+  CHECK(sizes == std::vector<std::uint64_t>{1024});
+  CHECK_FALSE(ompisim::bench::narrow_sizes(sizes, Json{{"bytes", 1024}}));
+  CHECK_FALSE(ompisim::bench::narrow_sizes(sizes, Json{{"ranks", 16}}));
+  CHECK(sizes == std::vector<std::uint64_t>{1024});
 }
