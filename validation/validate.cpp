@@ -75,7 +75,7 @@ public:
       auto d = done_->find(rel);
       if (d != done_->end()) return d->second;
     }
-    Scenario s = load_scenario(data_dir() + "/" + rel);
+    Scenario s = scenario(rel);  // a copy: the changes below are this run's
     if (const std::string f = machine_file_for(s.machine); !f.empty()) s.machine_file = f;
     if (!estimates_.empty()) s.driver = s.driver->with_estimates(estimates_);  // a sample's benchmark estimates
     if (cut) {
@@ -110,9 +110,8 @@ private:
     if (!sel.is_object()) return n;
     if (sel.contains("bytes")) n["bytes"] = sel["bytes"];
     if (sel.contains("ranks")) {
-      auto it = ranks_of_.find(rel);
-      if (it == ranks_of_.end()) it = ranks_of_.emplace(rel, load_scenario(data_dir() + "/" + rel).ranks).first;
-      if (it->second.size() != 1 || Json(it->second.front()) != sel["ranks"]) n["ranks"] = sel["ranks"];
+      const std::vector<long long>& ranks = scenario(rel).ranks;
+      if (ranks.size() != 1 || Json(ranks.front()) != sel["ranks"]) n["ranks"] = sel["ranks"];
     }
     return n;
   }
@@ -123,8 +122,14 @@ private:
     if (n.contains("ranks")) return true;
     auto it = narrows_.find(rel + n.dump());
     if (it != narrows_.end()) return it->second;
-    auto d = load_scenario(data_dir() + "/" + rel).driver->clone();
-    return narrows_[rel + n.dump()] = d->narrow_for_calibration(sel);
+    return narrows_[rel + n.dump()] = scenario(rel).driver->clone()->narrow_for_calibration(sel);
+  }
+
+  // Each scenario as its file gives it, read once per runner (its driver is shared and never changed through it).
+  const Scenario& scenario(const std::string& rel) {
+    auto it = scenarios_.find(rel);
+    if (it == scenarios_.end()) it = scenarios_.emplace(rel, load_scenario(data_dir() + "/" + rel)).first;
+    return it->second;
   }
 
   Overrides sets_;
@@ -136,8 +141,8 @@ private:
   std::string placement_;
   std::set<std::string> placed_;
   std::map<std::string, Json> cache_;
-  std::map<std::string, std::vector<long long>> ranks_of_;  // each scenario's rank counts (narrowing)
-  std::map<std::string, bool> narrows_;                     // by scenario and narrowing: whether it narrows
+  std::map<std::string, Scenario> scenarios_;  // scenario(): each file read once
+  std::map<std::string, bool> narrows_;        // by scenario and narrowing: whether it narrows
 };
 
 double select(const Json& res, const Json& sel, const std::string& metric) {
