@@ -2,7 +2,7 @@
 // in the machine file) and what the platform's fabric needs from it. A bulk transfer is driven by the DMA engine (BTE)
 // of the node that initiates it (the sender for a PUT, the receiver for a GET) and crosses the HyperTransport host
 // interface of both nodes; the host interface of a node is one resource shared by its transmit and receive streams
-// (README.md, "bibw").
+// (README.md, "Design", BTE RDMA).
 #pragma once
 #include "models/gemini/gemini_params.hpp"
 #include "platform/machine.hpp"

@@ -1,4 +1,4 @@
-// The SeaStar NIC running Portals 3.3, in time. The matching semantics are the pure library in protocols/ptl/portals
+// The SeaStar NIC running Portals 3.3, in time. The matching semantics are the pure library in models/portals
 // (one ptl::portals::Nic per process, created on first use); this class prices what the hardware does with them:
 //
 //   initiator host            initiator SeaStar             wire             target SeaStar              target host

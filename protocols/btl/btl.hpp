@@ -8,8 +8,9 @@
 // Atomics (btl_atomic_op, MCA_BTL_FLAGS_ATOMIC_OPS): a BTL with the flag adds to a counter in a peer's memory that the
 // peer's CPU does not handle (btl/vader on a shared cache line, btl/ugni by the Gemini NIC's AMO unit); Cheetah's
 // BCOLs and pml/ob1's amo_add use the first BTL with the flag that bml/r2 lists for the peer.
-// LIMITATIONS: one header segment and one data segment per descriptor (Open MPI allows several of each); no PUT; one
-// atomic operation (add, no fetch); no btl_del_procs; a BTL's reachability is a pure function of (rank, peer) and where ranks run (Contexts).
+// LIMITATIONS: one header segment and one data segment per descriptor (Open MPI allows several of each); an RDMA PUT
+// only in the BTLs whose flags say so (Btl::put throws otherwise); one atomic operation (add, no fetch); no
+// btl_del_procs; a BTL's reachability is a pure function of (rank, peer) and where ranks run (Contexts).
 #pragma once
 #include "core/errors.hpp"
 #include "mpi/stack.hpp"
