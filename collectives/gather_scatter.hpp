@@ -7,7 +7,8 @@
 //   scatter   "basic_linear"  ompi_coll_base_scatter_intra_basic_linear: the root sends each rank its block in rank
 //                             order (blocking sends); non-roots receive one block
 // LIMITATIONS: no local copy of the root's own block; no segmentation; coll/tuned's decision rules for these three
-// collectives (which choose other algorithms at other sizes) are not yet data here: the algorithm is the scenario's.
+// collectives are data (collectives/decision/ompi_v5_tuned.json, mpich_default.json), and a size and rank count whose
+// rule names an algorithm not listed here is refused (the file's "not_implemented").
 #pragma once
 #include "collectives/registry.hpp"
 

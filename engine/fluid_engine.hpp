@@ -8,13 +8,17 @@
 //               variable whose usage of each resource is its flow count times the per-flow rate; a flow's end comes
 //               from its path's virtual clock (bytes delivered per flow since the path variable was made: the flow
 //               ends when the clock reaches its finish tag, the clock at its start plus its bytes; a min-heap of
-//               tags per path); an empty path variable is removed. When flows start or end, max-min is solved again
+//               tags per path); the path variables one resource bottlenecks form that resource's class, with one
+//               per-flow rate and one class clock (a member's clock is the class clock less its offset, so a rate
+//               change moves the class, not each member) and one entry in the completion heap; an empty path
+//               variable is removed. When flows start or end, max-min is solved again
 //               locally, at most once per simulated instant: over the path variables whose count changed and the
 //               variables crossing a resource where an end freed capacity under some variable's bottleneck, with
 //               the resources around them offering only what the other variables leave; the set grows where the
 //               result would change a resource that bottlenecks variables outside it, and after kMaxRounds rounds
 //               the whole connected component is solved. Only variables whose rate or count moved get their clock
-//               brought up to date and a new next completion in an indexed heap. A solve first tries the class fast path:
+//               brought up to date and a new next completion in the indexed heap (per class). A solve first
+//               tries the class fast path:
 //               when every change lies in the class of one resource R (the variables R bottlenecks, one per-flow
 //               rate), the class takes R's capacity less the others' load, if a guard shows that this is still
 //               max-min (no one crossing R faster, no other bottleneck's load moved, no resource over capacity);

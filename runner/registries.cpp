@@ -30,8 +30,9 @@ const EngineRegistry& engines() {
     r.add({"des", "plain C++ discrete events: a flow takes bytes / its smallest capacity, no sharing (unit tests, cross-checks)",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::DesEngine>(); },
            false});
-    r.add({"fluid", "our own max-min flow engine: the allocation SimGrid's CM02 gives here (progressive filling over the "
-                    "component a start or end touches), several per process",
+    r.add({"fluid", "our own max-min flow engine: the allocation SimGrid's CM02 gives here, up to rounding (a local "
+                    "solve around the flows a start or end touches, a class fast path per bottleneck), several per "
+                    "process",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::FluidEngine>(); },
            true,
            [](Simulator& s, double w) { static_cast<engine::FluidEngine&>(s).set_window(w); },

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The fluid engine against the committed results (made with the SimGrid engine). (1) `compare --against results
+# The fluid engine against the committed results (made with the default lmm engine, except the scenarios that name fluid).
+# (1) `compare --against results
 # --engine fluid` reruns scenarios whose flows contend (bidirectional and multi-pair bandwidth, an alltoall beside a
 # neighbour job's streams, heterogeneous striping) on the fluid engine: no value beyond 1e-6 relative, exit 0.
 # (2) The same rerun on the DES engine (no sharing) drifts (exit 1), so the check can fail. (3) An unknown engine

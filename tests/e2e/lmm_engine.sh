@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The lmm engine (SimGrid's arithmetic without SimGrid) against the committed results, which the SimGrid engine made.
+# The lmm engine (SimGrid's arithmetic without SimGrid, the default) against the committed results, which it made.
 # Configuration: committed scenarios whose flows contend: a 512-rank alltoall (where the incremental fluid engine
 # drifts beyond 1e-6), an alltoall beside a neighbour job's streams, multi-pair bandwidth, heterogeneous striping, an
 # overflow storm. Expected: rerun on the lmm engine and on the SimGrid engine, every value equal to the committed one
