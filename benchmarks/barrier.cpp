@@ -245,6 +245,13 @@ void register_barrier_driver(DriverRegistry& reg) {
     BarrierConfig c;
     std::vector<int> radices;
     c.algorithm = read_text(b, block_keys(ctx), "algorithm");
+    // The name first: the rules below (a Cheetah stack, a radix) would otherwise report a misspelled name as another
+    // fault.
+    if (const auto names = barrier_algorithm_names(); std::find(names.begin(), names.end(), c.algorithm) == names.end()) {
+      const std::string hint = did_you_mean(c.algorithm, names);
+      b.fail("algorithm", fmt::format("unknown barrier algorithm '{}'{} (known: {})", c.algorithm,
+                                      hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(names, ", ")));
+    }
     // Cheetah's uGNI BCOL runs over a BTL with network atomics (MCA_BTL_FLAGS_ATOMIC_OPS off the node: btl/ugni).
     if (c.algorithm.rfind("cheetah", 0) == 0 && !ctx.network_atomics)
       b.fail("algorithm", fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (btl/ugni: stack 'openmpi' "

@@ -24,6 +24,15 @@ void set_max_input_bytes(std::size_t n) { g_max_input_bytes = n; }
 }  // namespace limits
 
 namespace {
+// nlohmann's message without its "[json.exception.parse_error.101] " tag: the reader wants where and what.
+std::string json_error_text(const char* what) {
+  std::string t(what);
+  if (t.starts_with("[json.exception.")) {
+    const auto close = t.find("] ");
+    if (close != std::string::npos) t.erase(0, close + 2);
+  }
+  return t;
+}
 // Builds the document from nlohmann's SAX events (the parser itself is iterative), refusing nesting deeper than
 // limits::kMaxJsonDepth and duplicate keys, and turning a number overflow into an error naming the key.
 class BoundedBuilder final : public nlohmann::json_sax<Json> {
@@ -64,7 +73,7 @@ public:
   bool end_array() override { return close(); }
   bool parse_error(std::size_t, const std::string& token, const nlohmann::detail::exception& e) override {
     if (e.id == 406) fail(fmt::format("number {} overflows a double", token));  // out_of_range.406: number overflow
-    throw InputError(file_, path(), std::string("not valid JSON: ") + e.what());
+    throw InputError(file_, path(), "not valid JSON: " + json_error_text(e.what()));
   }
 
 private:
@@ -131,7 +140,7 @@ Json parse_json_text(const std::string& text, const std::string& file) {
   try {
     Json::sax_parse(text, &b);
   } catch (const Json::exception& e) {
-    throw InputError(file, "", std::string("not valid JSON: ") + e.what());
+    throw InputError(file, "", "not valid JSON: " + json_error_text(e.what()));
   }
   return std::move(b.root);
 }

@@ -4,6 +4,7 @@
 #include "core/override_text.hpp"
 #include "core/units_text.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -111,9 +112,14 @@ double parse_quantity(const std::string& text, Dim d) {
       throw std::invalid_argument(fmt::format(
           "'{}': byte sizes are binary, as Open MPI reads them: write '{:g} {}' ({:.0f} B) or the size in bytes "
           "(units: {})", text, num, si->second, num * table.at(si->second), unit_list(d)));
-  if (it == table.end())
+  if (it == table.end()) {
+    const std::vector<std::string> units = units_of(d);
+    if (std::all_of(units.begin(), units.end(), [](const std::string& u) { return u.empty(); }))
+      throw std::invalid_argument(fmt::format("'{}': a {} takes no unit ('{}'): write the number alone", text,
+                                              to_string(d), unit));
     throw std::invalid_argument(fmt::format("'{}': unit '{}' is not a unit of {} (use one of: {})", text, unit,
                                             to_string(d), unit_list(d)));
+  }
   if (!std::isfinite(num)) throw std::invalid_argument(fmt::format("'{}' is not finite", text));
   const double si = num * it->second;  // "1e308 GB/s" is finite, its value in B/s is not
   if (!std::isfinite(si))

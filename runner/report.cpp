@@ -5,6 +5,7 @@
 #include "core/units.hpp"
 #include "runner/registries.hpp"
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <cstdio>
@@ -154,10 +155,26 @@ void check_result_points(const Json& res, const std::string& file, const std::st
                          const std::string& why_suffix) {
   if (!res.is_object() || !res.contains("points") || !res["points"].is_array() || res["points"].empty())
     throw InputError(file, key, "must be a non-empty list of points" + why_suffix);
-  for (std::size_t i = 0; i < res["points"].size(); ++i)
-    if (!res["points"][i].is_object())
+  for (std::size_t i = 0; i < res["points"].size(); ++i) {
+    const Json& p = res["points"][i];
+    if (!p.is_object())
       throw InputError(file, fmt::format("{}[{}]", key, i),
                        "must be an object (a point of an ompisim result)" + why_suffix);
+    // A quantity (a field named with its unit, or a size or count) is a number, as every driver writes it; a share
+    // in per cent may also be null where its input is missing, or an object of shares by name (MPI routines). JSON
+    // numbers are finite.
+    for (auto it = p.begin(); it != p.end(); ++it) {
+      const std::string& k = it.key();
+      const bool pct = k.ends_with("_pct");
+      const bool quantity = pct || k.ends_with("_us") || k.ends_with("_s") || k.ends_with("_GBps") ||
+                            k.ends_with("_per_s") || k == "bytes" || k == "ranks";
+      const bool shares = pct && it->is_object() &&
+                          std::all_of(it->begin(), it->end(), [](const Json& x) { return x.is_number(); });
+      if (quantity && !it->is_number() && !(pct && it->is_null()) && !shares)
+        throw InputError(file, fmt::format("{}[{}].{}", key, i, k),
+                         fmt::format("must be a number (a quantity of the result), not {}", it->dump()) + why_suffix);
+    }
+  }
 }
 
 Json points_with_ranks(const Json& res) {

@@ -262,6 +262,10 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
                              c.messages, c.messages_seen, c.amos, c.amos_seen,
                              c.time_origin > 0 ? fmt::format("; its time 0 is {:.6f} ms of simulated time", c.time_origin * 1e3)
                                                : std::string());
+    // A window the run never reached keeps nothing: say so, with the run's span.
+    if (c.cpu + c.nic + c.flows + c.messages + c.amos == 0 && trace->filter.t0 > sim->now())
+      std::cerr << fmt::format("ompisim: warning: the trace is empty: --trace-window starts at {:.6f} ms of simulated "
+                               "time, after the run's end at {:.6f} ms\n", trace->filter.t0 * 1e3, sim->now() * 1e3);
     // A trace past what a viewer opens quickly (Perfetto, ViTE): say how to keep a part of it.
     constexpr std::uintmax_t kLargeTrace = 100ull << 20;
     std::error_code ec;

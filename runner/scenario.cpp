@@ -210,6 +210,10 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   if (rv.is_array()) s.ranks = r.int_list("ranks", 1, 100000000);
   else s.ranks = {r.integer("ranks", 1, 100000000)};
   if (s.ranks.empty()) r.fail("ranks", "empty list");
+  for (std::size_t i = 1; i < s.ranks.size(); ++i)  // a count given twice would run the same point twice
+    if (std::find(s.ranks.begin(), s.ranks.begin() + static_cast<std::ptrdiff_t>(i), s.ranks[i]) !=
+        s.ranks.begin() + static_cast<std::ptrdiff_t>(i))
+      r.fail("ranks", fmt::format("{} is listed twice: each rank count runs once", s.ranks[i]));
   s.ranks_per_node = static_cast<int>(r.opt_integer("ranks_per_node", 1, 100000).value_or(1));
   for (long long n : s.ranks)
     if (s.ranks_per_node > n)

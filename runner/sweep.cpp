@@ -174,7 +174,7 @@ void rethrow_command_line_set(const InputError& e, const Overrides& sets, const 
   rethrow_command_line_set(e, sets, where);
   for (auto it = assignment.begin(); it != assignment.end(); ++it) {
     const std::string& a = it.key();
-    bool mine = key == a || key.starts_with(a + ".") || key.starts_with(a + "[") || "mca." + key == a ||
+    bool mine = key == a || key.starts_with(a + ".") || key.starts_with(a + "[") || "mca." + key == a || key == "mca." + a ||
                 (a.starts_with("benchmark.") && key == a) || (e.file() == "--set" && key == a);
     if (mine) throw InputError(file, index ? fmt::format("points[{}].{}", *index, a) : "axes." + a, e.reason());
   }
@@ -341,7 +341,7 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
       Scenario s = scenario_from_json(p.scenario, g.base_file);
       if (checked.insert(Json{p.scenario, p.sets}.dump()).second) {
         check_run_input(s, p.sets);
-        check_sets_read(s, sets);  // as run: an MCA parameter no component of the point's stack reads is refused
+        check_sets_read(s, p.sets);  // as run: an MCA parameter (axis or --set) no component of the point's stack reads is refused
       }
     } catch (const InputError& e) {
       rethrow_point_error(e, assignments[i], has_axes ? std::nullopt : std::optional<std::size_t>(i), file, sets,

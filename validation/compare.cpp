@@ -276,6 +276,11 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
       c.problems.push_back(rel + ": no provenance.scenario_file: not rerun");
       continue;
     }
+    // A result's provenance is input too: only a scenario file is read from it.
+    if (const std::string sf = prov["scenario_file"].get<std::string>(); fs::path(sf).extension() != ".json") {
+      c.problems.push_back(fmt::format("{}: its scenario {} is not a .json file: not rerun", rel, sf));
+      continue;
+    }
     todo.emplace_back(rel, std::move(j));
   }
   if (todo.empty() && c.notes.empty() && !c.problems.empty())  // results found, none with a scenario to rerun

@@ -5,6 +5,7 @@
 #include "core/signals.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -93,6 +94,14 @@ fs::path locate(IndexFolder& f, const std::string& index, std::uint64_t n, std::
                                             "('..' and symbolic links followed): a trace's action files are in the "
                                             "folder of its index or below it", n, rank, line, outside.string(),
                                             f.folder().string()));
+  // A line that cannot be a file name here is not shown: the "index" may be any readable file, and its lines are not
+  // for the error stream.
+  const bool name_like = line.size() <= 255 && std::all_of(line.begin(), line.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || std::strchr("._/+@-", ch) != nullptr;
+  });
+  if (!name_like)
+    throw InputError(index, "", fmt::format("line {}: not the name of an action file (an index line is a file name of "
+                                            "letters, digits and ._/+@-): is this file a trace index?", n));
   std::string looked = cands[0].string() + (cands.size() > 2 ? ", " : " and ") + cands[1].string();
   if (cands.size() > 2) looked += " and " + cands[2].string() + " in the working directory";
   throw InputError(index, "", fmt::format("line {}: rank {}'s action file '{}' not found (looked for {})", n, rank,

@@ -117,6 +117,15 @@ TEST_CASE("drivers: keys and rank counts a driver does not take are refused with
   Json native = scenario_with(Json{{"name", "barrier_loop"}, {"algorithm", "cheetah-atomic"}});
   native["stack"] = "native";
   CHECK_THAT(input_error(native), Catch::Contains("key 'benchmark.algorithm'") && Catch::Contains("Cheetah"));
+  // A misspelled name is reported as such before the rules that read it: not as a radix the algorithm lacks, nor as
+  // a stack without Cheetah.
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "barrier_loop"}, {"algorithm", "cheetah-atomc"}, {"radix", 4}})),
+             Catch::Contains("key 'benchmark.algorithm'") && Catch::Contains("unknown barrier algorithm 'cheetah-atomc'") &&
+                 Catch::Contains("did you mean 'cheetah-atomic'"));
+  Json typo = scenario_with(Json{{"name", "barrier_loop"}, {"algorithm", "cheetah-atomic"}});
+  typo["stack"] = "ompi";
+  CHECK_THAT(input_error(typo), Catch::Contains("key 'stack'") && Catch::Contains("unknown stack 'ompi'") &&
+                                    Catch::Contains("did you mean 'openmpi'"));
 }
 
 // Configuration: barrier_loop with a radix list, and osu_bw. Expected: the radix list is the barrier driver's axis

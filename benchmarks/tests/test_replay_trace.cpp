@@ -187,6 +187,10 @@ TEST_CASE("ti trace: the index and the lazy per-rank reader", "[replay][trace]")
   write(d / "u.txt", "u.txt_files/a.txt\nmissing/b.txt\n");
   write(d / "u.txt_files/a.txt", "0 init\n");
   CHECK_THROWS_WITH(read_index((d / "u.txt").string(), 10), Catch::Contains("line 2: rank 1's action file 'missing/b.txt' not found"));
+  // A file that is no index (its line no file name): the line is not echoed to the error stream.
+  write(d / "secret.txt", "API_TOKEN=s3cr3t value\n");
+  CHECK_THROWS_WITH(read_index((d / "secret.txt").string(), 10),
+                    Catch::Contains("line 1: not the name of an action file") && !Catch::Contains("s3cr3t"));
   write(d / "e.txt", "\n# nothing\n");
   CHECK_THROWS_WITH(read_index((d / "e.txt").string(), 10), Catch::Contains("names no action file"));
   write(d / "nul.txt", std::string("0 init\n0 comp\0ute 1\n", 20));

@@ -21,6 +21,9 @@ TEST_CASE("units: quantities parse into SI and reject wrong units", "[unit]") {
   CHECK(parse_quantity("5 GB/s", Dim::Rate) == 5e9);
   CHECK(parse_quantity("40 Gb/s", Dim::Rate) == 5e9);
   CHECK_THROWS_WITH(parse_quantity("5 GB", Dim::Rate), Catch::Contains("not a unit of rate"));
+  // a count or a ratio has no unit: the message says so (not an empty list of units)
+  CHECK_THROWS_WITH(parse_quantity("5 B", Dim::Count), Catch::Contains("takes no unit ('B'): write the number alone"));
+  CHECK_THROWS_WITH(parse_quantity("0.5 us", Dim::Ratio), Catch::Contains("takes no unit ('us')"));
   CHECK_THROWS_WITH(json_quantity(Json(3), Dim::Time, "f.json", "k"), Catch::Contains("with its unit"));
   CHECK(json_quantity(Json(4096), Dim::Bytes, "f.json", "k") == 4096);
 }

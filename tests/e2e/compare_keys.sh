@@ -5,7 +5,8 @@
 #                a key of no kind ("colour"), a section name in a validation table ("claimz").
 # Expected:      the committed results compare with exit 0; each altered file exits 2 on one line naming the file and
 #                the key, with "did you mean" when a known key is close (else the keys a result has), in `compare A B`
-#                and in `compare --against` (refused before anything is rerun).
+#                and in `compare --against` (refused before anything is rerun); a point quantity that is no number, and
+#                a result naming a scenario file that is no .json file, are refused the same way.
 # How validated: exit status and stderr text.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -45,4 +46,16 @@ python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['provenance'][
   "a/gemini/$(basename $res)" "c/$res"
 refused "--against: no result names its scenario" \
   "ompisim: error: --against: key 'c': $res: no provenance.scenario_file: not rerun" --against c --only gemini
+# a quantity that is not a number (a hand-edited or corrupted file): bad input naming the file and the point's key,
+# not a value "only in A"
+python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['points'][0]['latency_us'] = 'fast'; json.dump(d, open(sys.argv[2], 'w'))" \
+  "a/gemini/$(basename $res)" "b/$res"
+refused "a quantity that is not a number" \
+  "ompisim: error: b/$res: key 'points[0].latency_us': must be a number (a quantity of the result), not \"fast\"" "a/$res" "b/$res"
+# --against: a result whose scenario_file is no .json file is not read
+mkdir -p d/gemini
+python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['provenance']['scenario_file'] = '/etc/hostname'; json.dump(d, open(sys.argv[2], 'w'))" \
+  "a/gemini/$(basename $res)" "d/$res"
+refused "--against: a scenario_file that is no .json file" \
+  "ompisim: error: --against: key 'd': $res: its scenario /etc/hostname is not a .json file: not rerun" --against d
 exit $fail

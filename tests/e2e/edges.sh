@@ -35,6 +35,19 @@ refuse "--plot ''" "--plot.*empty value" run "$S" --out "$t/o1" --plot ''
 refuse "--trace ''" "--trace.*empty value" run "$S" --out "$t/o1" --trace ''
 refuse "--trace ../x.json" "is not a valid name" run "$S" --out "$t/o2" --trace ../x.json
 [[ ! -e "$t/o2" && ! -e "$t/x.json" ]] || bad "--trace ../x.json wrote $(ls "$t")"
+# an output that would replace an input (the scenario, a machine file, the grid) or another output: refused, the
+# input kept as it was
+cp "$S" "$t/s.keep"
+refuse "run --out the scenario's own folder" "--out: key '[^']*/s.json': is the scenario this command reads" run "$S" --out "$t"
+cmp -s "$S" "$t/s.keep" || bad "the scenario was overwritten"
+refuse "--trace the scenario" "--trace: key '[^']*/s.json': is the scenario this command reads" run "$S" --out "$t/o4" --trace "$t/s.json"
+refuse "--trace the result" "--trace: key '[^']*/o5/s.json': is also where --out writes" run "$S" --out "$t/o5" --trace s.json
+mkdir -p "$t/mo" && cp "$(dirname "$(realpath "$0")")/../../models/gemini/machines/cielo.json" "$t/mo/s.json"
+refuse "--out onto the --machine-file" "--out: key '[^']*/mo/s.json': is the --machine-file this command reads" \
+  run "$S" --machine-file "$t/mo/s.json" --out "$t/mo"
+mkdir -p "$t/gs" && cp "$t/g.json" "$t/gs/sweep.json" && sed -i "s|\"s.json\"|\"$t/s.json\"|" "$t/gs/sweep.json"
+refuse "sweep --out onto its grid" "--out: key '[^']*/gs/sweep.json': is the grid this command reads" sweep "$t/gs/sweep.json" --out "$t/gs"
+cmp -s "$S" "$t/s.keep" && ok "the inputs are kept" || bad "an input was changed"
 "$BIN" run "$S" --out "$t/o3" --trace t.json --plot p.svg > /dev/null 2> err.txt || bad "relative --trace: $(cat err.txt)"
 [[ -s "$t/o3/t.json" && ! -e "$t/t.json" ]] && ok "relative --trace is written inside --out" || bad "relative --trace: $(ls "$t" "$t/o3")"
 if command -v gnuplot > /dev/null; then

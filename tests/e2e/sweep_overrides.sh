@@ -2,7 +2,8 @@
 # Configuration: a two-point grid (osu_latency 8 B and 4 KiB on cielo, axis nic.bte_bandwidth) swept with
 #                `--set nic.nic_latency=2us --set btl_ugni_smsg_limit=1024 --engine des`, and without them; then the
 #                same options refused: a --set of the grid's axis (by its name, and an MCA axis by its bare name), an
-#                unknown key, an MCA parameter no component of the stack reads, --engine with an "engine" axis.
+#                unknown key, an MCA parameter no component of the stack reads (a --set, and an axis of a grid on
+#                Cray MPT's stack), --engine with an "engine" axis.
 # Expected:      sweep.json's provenance records the overrides as [key, value] pairs and the engine ("engine": null
 #                without --engine); each point's result was run with them (its provenance: engine des, the overrides
 #                after the axis's); the 8 B latency moves with nic.nic_latency (the --set acts); `--merge` without the
@@ -75,5 +76,13 @@ refused "an unknown --set key" \
 refused "an MCA parameter the stack does not read" \
   "ompisim: error: --set: key 'btl_portals_eager_limit': parameter of btl/portals, which runs on seastar machines; this machine is gemini, so it would be ignored (grid grid.json, point 1 of 2)" \
   grid.json --set btl_portals_eager_limit=1024
+cat > native_axis.json <<'J'
+{"base": {"id": "tiny", "machine": "cielo", "stack": "native", "ranks": 2,
+          "benchmark": {"name": "osu_latency", "sizes": [8], "iterations": 2, "skip": 0}},
+ "axes": {"btl_ugni_smsg_limit": [256, 1024]}}
+J
+"$BIN" sweep native_axis.json --out r-native-axis > out 2> err; rc=$?
+check "an MCA axis the point's stack does not read: exit 2 naming the axis, nothing run ($rc: $(cat err))" \
+  "[[ $rc == 2 && ! -e r-native-axis ]] && grep -q \"native_axis.json: key 'axes.btl_ugni_smsg_limit'\" err && grep -q 'would be ignored' err"
 refused "--set without =" "ompisim: error: --set: key 'nic.nic_latency': expected key=value" grid.json --set nic.nic_latency
 exit $fail

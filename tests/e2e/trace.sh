@@ -140,6 +140,10 @@ assert all(e["ts"] + e["dur"] >= 2 and e["ts"] <= 8 for e in cpu), "span outside
 assert len(sub) < len(full)
 print("ok   --trace-ranks 0,3-4 --trace-window 2us:8us: %d of %d events, CPU threads %s" % (len(sub), len(full), sorted({e["tid"] for e in cpu})))
 P
+# a window after the run's end keeps nothing, and says so (the run itself succeeds)
+"$BIN" run "$t/bar.json" --out "$t/bar3" --trace "$t/late.json" --trace-window 100s:200s > /dev/null 2> "$t/lateerr" || { echo "FAIL late-window run"; fail=1; }
+grep -q "warning: the trace is empty: --trace-window starts at 100000.000000 ms of simulated time, after the run's end" "$t/lateerr" \
+  && echo "ok   a window after the run's end: warned" || { echo "FAIL no warning for a window after the run: $(cat "$t/lateerr")"; fail=1; }
 # (7) Slingshot (Cassini) NIC rows: each command the source NIC executes is a "transmit" span (IDC inject, eager DMA,
 # rendezvous header), each payload the target NIC lands a "receive" span (eager payload, rendezvous header, rendezvous
 # Get); their counts equal the CXI provider's counters. The Paje form parses with pj_dump and has the same spans.

@@ -16,18 +16,6 @@
 namespace ompisim::cli {
 namespace {
 
-// Overrides as a user types them: `--set k=v` each, a value with a space quoted (`--set nic.bte_bandwidth="5 GB/s"`),
-// so two overrides cannot read as one.
-std::string set_words(const std::vector<std::string>& sets) {
-  std::vector<std::string> w;
-  for (const auto& kv : sets) {
-    const auto eq = kv.find('=');
-    const bool quote = kv.find(' ') != std::string::npos && eq != std::string::npos;
-    w.push_back("--set " + (quote ? kv.substr(0, eq + 1) + "\"" + kv.substr(eq + 1) + "\"" : kv));
-  }
-  return fmt::format("{}", fmt::join(w, " "));
-}
-
 // How a result file was run, from its provenance: its overrides (run --set), its machine file and its engine. Empty
 // when the file is no result or has no provenance (compare_paths then reports the file).
 struct RunSetting {
@@ -101,7 +89,7 @@ int compare_command(const CLI::App& sub, const CompareOptions& opt, Context&) {
   if (!opt.against.empty()) {
     if (!opt.a.empty()) throw InputError("compare", opt.a, "--against reruns the results it names: give no A or B");
     c = validation::compare_against(opt.against, tol, opt.only, parse_sets(opt.sets), progress::points, opt.engine);
-    name_a = opt.against + " (committed)";
+    name_a = opt.against + " (as stored)";
     name_b = "this build's rerun" + (opt.sets.empty() ? std::string() : " with " + set_words(opt.sets));
     if (!opt.engine.empty()) name_b += " on engine " + opt.engine;
   } else {

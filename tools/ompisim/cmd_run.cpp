@@ -185,11 +185,17 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
     trace->path = out.file(opt.trace_file, "--trace");
     check_trace_path(trace->path);
   }
+  const std::string json_path = out.file(s.id + ".json"), csv_path = out.file(s.id + ".csv");
+  {
+    std::vector<NamedPath> outputs{{"--out", json_path}, {"--out", csv_path}};
+    if (!plot_file.empty()) outputs.push_back({"--plot", plot_file.front() == '/' ? plot_file : out.file(plot_file)});
+    if (trace) outputs.push_back({"--trace", trace->path});
+    refuse_overwriting({{"scenario", opt.scen_file}, {"--machine-file", opt.machine_file}}, outputs);
+  }
   if (trace) add_child_temporary(trace->path);  // removed if the simulation is killed before it renames it
   // The simulation runs in a child process: this one stays free of SimGrid and handles SIGINT / SIGTERM.
   Json res = Json::parse(run_isolated([&] { return run_scenario(s, o, trace.get()).dump(); }));
   progress::clear();
-  std::string json_path = out.file(s.id + ".json"), csv_path = out.file(s.id + ".csv");
   publish_pair(json_path, res.dump(2) + "\n", csv_path, result_csv(res));
   std::vector<std::string> wrote{json_path, csv_path};
   if (!plot_file.empty()) {

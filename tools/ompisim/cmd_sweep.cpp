@@ -103,6 +103,8 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
   ctx.out = output_dir(opt.out.empty() ? kDefaultOutRoot + "sweep-" + stem : opt.out);
   const OutputDir& out = *ctx.out;
   const std::string dir = out.root();
+  refuse_overwriting({{"grid", grid_file}, {"base scenario", g.base_file}},
+                     {{"--out", out.file("sweep.json")}, {"--out", out.file("sweep.csv")}});
   bool merge = opt.merge;
   // Under an MPI launcher, with MPI built in and no explicit shard: MPI_Comm_rank / _size give the shard and rank 0
   // merges after the ranks' barrier (tools/ompisim/mpi_launch.hpp; no process that called MPI_Init forks).

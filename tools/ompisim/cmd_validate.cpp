@@ -11,6 +11,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 
 namespace ompisim::cli {
@@ -69,8 +70,18 @@ int validate_command(const CLI::App& sub, const ValidateOptions& opt, Context&) 
   }
   validation::set_interval_samples(opt.samples);
   Json v = validation::validate(opt.paper, parse_sets(opt.sets));
+  // A table of changed parameters says so: in the JSON (a list, as every top-level entry is) and above the text.
+  std::vector<std::string> what_if;
+  if (!opt.sets.empty()) what_if.push_back(set_words(opt.sets));
+  if (!opt.machine_file.empty()) what_if.push_back("--machine-file " + opt.machine_file);
+  if (!what_if.empty()) v["what_if"] = what_if;
   if (opt.json) std::cout << v.dump(2) << "\n";
-  else std::cout << validation::render_table(v);
+  else {
+    if (!what_if.empty())
+      std::cout << "What-if: every scenario run with " << fmt::format("{}", fmt::join(what_if, " and "))
+                << " (not the committed parameters).\n\n";
+    std::cout << validation::render_table(v);
+  }
   return validation::all_calibration_pass(v) ? 0 : 1;
 }
 

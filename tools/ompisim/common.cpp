@@ -251,6 +251,37 @@ int run_selected(CLI::App& app, Context& ctx) {
   return 0;
 }
 
+std::string set_words(const std::vector<std::string>& sets) {
+  std::vector<std::string> w;
+  for (const auto& kv : sets) {
+    const auto eq = kv.find('=');
+    const bool quote = kv.find(' ') != std::string::npos && eq != std::string::npos;
+    w.push_back("--set " + (quote ? kv.substr(0, eq + 1) + "\"" + kv.substr(eq + 1) + "\"" : kv));
+  }
+  return fmt::format("{}", fmt::join(w, " "));
+}
+
+void refuse_overwriting(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
+  auto resolved = [](const std::string& p) {
+    std::error_code ec;
+    const std::filesystem::path r = std::filesystem::weakly_canonical(p, ec);
+    return ec ? std::filesystem::absolute(p).lexically_normal().string() : r.string();
+  };
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const std::string out = resolved(outputs[i].path);
+    for (const NamedPath& in : inputs)
+      if (!in.path.empty() && resolved(in.path) == out)
+        throw InputError(outputs[i].option, outputs[i].path,
+                         fmt::format("is the {} this command reads ({}): writing it would replace it; choose another "
+                                     "output", in.option, in.path));
+    for (std::size_t j = 0; j < i; ++j)
+      if (resolved(outputs[j].path) == out)
+        throw InputError(outputs[i].option, outputs[i].path,
+                         fmt::format("is also where {} writes ({}): one output would replace the other; choose another "
+                                     "name", outputs[j].option, outputs[j].path));
+  }
+}
+
 void refuse_inside_scenarios(const std::string& path, const std::string& option) {
   namespace fs = std::filesystem;
   std::error_code ec;

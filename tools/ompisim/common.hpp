@@ -58,6 +58,16 @@ int run_selected(CLI::App& app, Context& ctx);
 // An output path (`option`'s value, or its default) inside the data's scenarios/ folder is refused (InputError): `list`,
 // `validate` and `reproduce` read every .json file there as a scenario (a result written there would stop reproduce).
 void refuse_inside_scenarios(const std::string& path, const std::string& option);
+
+// A file a command reads or writes, named by the option (or argument) that gave it.
+struct NamedPath {
+  std::string option, path;
+};
+// An output that would replace one of the command's inputs (the scenario, the grid, a machine file) or another of its
+// outputs (the result, a trace, a plot) is refused (InputError naming the output's option) before anything runs:
+// the input would be lost, or one output would silently overwrite the other. Paths are compared as the file system
+// resolves them (symbolic links and ".." followed).
+void refuse_overwriting(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
 // The output folder `dir` (created, checked writable: OutputDir), refused inside the scenarios folder.
 std::unique_ptr<OutputDir> output_dir(const std::string& dir, const std::string& option = "--out");
 // A scenario, a sweep grid or a result given to --machine-file: InputError saying what the file is and what takes it
@@ -67,6 +77,9 @@ void refuse_not_machine_file(const std::string& file);
 void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names);
 // --set key=value, each checked.
 Overrides parse_sets(const std::vector<std::string>& sets);
+// Overrides as a user types them: `--set k=v` each, a value with a space quoted (`--set nic.bte_bandwidth="5 GB/s"`),
+// so two overrides cannot read as one.
+std::string set_words(const std::vector<std::string>& sets);
 // The options of every subcommand that runs scenarios (run, compare --against, validate), declared here once:
 // --set key=value (repeatable; parse_sets checks each) and, when `engine` is not null, --engine NAME. `which`: the
 // scenarios they apply to ("the scenario", "every scenario"), in their help texts. Returns the --set option.
