@@ -411,6 +411,8 @@ bool point_done(const std::string& out_dir, const SweepPoint& p) {
   const fs::file_status st = fs::symlink_status(f, ec);
   if (fs::is_symlink(st))
     throw InputError(f, "", "is a symbolic link: refused (points/ holds only the results the sweep wrote itself)");
+  if (fs::exists(st) && !fs::is_regular_file(st))  // a folder there: the point could not publish after simulating
+    throw InputError(f, "", "exists and is not a file: refused (points/ holds only the results the sweep wrote itself)");
   return fs::is_regular_file(st);
 }
 

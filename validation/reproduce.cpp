@@ -449,12 +449,37 @@ static int reproduce_into(const std::string& out_dir, const std::string& from_di
   return all_calibration_pass(v) ? 0 : 1;
 }
 
+// --from: every file the redraw reads, checked as the redraw reads it, before anything is written (a bad file found
+// half-way would leave the output folder half redrawn).
+static void check_from(const std::string& from_dir) {
+  for (const std::string& rel : files_of("")) {
+    const Scenario s = load_scenario(data_dir() + "/" + rel);
+    const Json res =
+        read_result((fs::path(from_dir) / fs::path(rel).parent_path().filename() / (s.id + ".json")).string(), s.plot);
+    if (!s.plot.empty() && !res["points"][0].contains(s.plot))
+      throw InputError(s.file, "plot", "the result has no field '" + s.plot + "'");
+  }
+  const std::string vf = (fs::path(from_dir) / "validation.json").string();
+  const Json v = load_json_file(vf);
+  for (const char* k : {"points", "held_out", "claims"})
+    if (!v.is_object() || !v.contains(k) || !v[k].is_array()) throw InputError(vf, k, "must be a list (the table validate writes)");
+  std::vector<Json> docs;
+  for (auto& f : reference_files("")) docs.push_back(load_json_file(f));
+  try {  // what the tables and the intervals' overlays read of it
+    (void)render_table(v);
+    (void)interval_marks(docs, v);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(vf, "(table)", std::string("not as validate writes it: ") + e.what());
+  }
+}
+
 int reproduce(const std::string& out_dir, const std::string& from_dir, const std::string& paper) {
   if (!paper.empty() && !from_dir.empty())
     throw InputError("--paper", paper, "not with --from: --from redraws every figure of a results folder");
   if (!paper.empty()) (void)reference_files(paper);  // an unknown paper, with the close name, before anything is written
   if (from_dir.empty()) return reproduce_into(out_dir, from_dir, paper);
   try {
+    check_from(from_dir);
     return reproduce_into(out_dir, from_dir, paper);
   } catch (const nlohmann::json::exception& e) {  // what the checks of the files read leave: still bad input
     throw InputError(from_dir, "(results)", std::string("a file of this folder is not as reproduce writes it: ") + e.what());

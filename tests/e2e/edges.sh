@@ -70,11 +70,16 @@ refuse "points a regular file" "points.*not a folder" sweep "$t/g.json" --out "$
 "$BIN" sweep g.json --out "$t/sw3" > /dev/null 2> err.txt || bad "sweep: $(cat err.txt)"
 p=$(ls sw3/points/*.json | head -1); cp "$p" outside.json; rm "$p"; ln -s "$t/outside.json" "$p"
 refuse "a point file that is a symlink" "points/.*symbolic link" sweep "$t/g.json" --out "$t/sw3" --merge
+# a folder where a point's file goes: refused before running (it could not be published after simulating)
+rm "$p" && mkdir "$p"
+refuse "a point file that is a folder" "points/.*exists and is not a file" sweep "$t/g.json" --out "$t/sw3"
+rmdir "$p"
 # --- bounded one-line errors
 long=$(head -c 100000 /dev/zero | tr '\0' 'k')
 refuse "--set with a 100,000-character key" "\(100000 bytes\)" run "$S" --out "$t/o6" --set "$long=1"
 refuse "--set value with newlines" "--set: key 'nic.bte_bandwidth=5\\\\nGB/s\\\\nx': holds a control character" run "$S" --out "$t/o6" --set "$(printf 'nic.bte_bandwidth=5\nGB/s\nx')"
 refuse "no arguments" "subcommand" ""
+refuse "calibrate --machine unknown: said of the option" "^ompisim: error: --machine: key 'nope': unknown machine 'nope'" calibrate --machine nope
 refuse "unknown subcommand" "unknown subcommand 'frobnicate' \(known: run, sweep" frobnicate
 refuse "misspelt scenario" "fig5_latency_2p_inter_openmp.json: no such file \(did you mean 'scenarios/gemini/fig5_latency_2p_inter_openmpi.json'\?\)" run scenarios/gemini/fig5_latency_2p_inter_openmp.json
 # a known subcommand without what it requires is named as such (not as an unknown subcommand), with its own --help

@@ -12,7 +12,7 @@
 #                radices and two process counts draws one curve per radix from its own two rows; no interval file holds a bar of zero width; plot files (.svg, .gp, .ref.dat, .interval.dat) left in the folder by an
 #                earlier run under another name are removed, other files stay; a folder without validation.json is
 #                refused (exit 2), and so is a result of the folder with an empty points list, a ranks that is no count
-#                or a point whose latency is a string (exit 2 naming the file and the key, never a crash); validation.md names the build that ran the results and the one that redrew them.
+#                or a point whose latency is a string (exit 2 naming the file and the key, never a crash, nothing written); validation.md names the build that ran the results and the one that redrew them.
 # How validated: grep on the SVG and the scripts, python3 on the interval files.
 set -u
 BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -61,7 +61,7 @@ for m in 'd["points"] = []:points' 'd["ranks"] = "x":ranks' 'd["points"][0]["lat
   rm -rf "$t/bad" && cp -r "$SRC/results" "$t/bad"
   python3 -c "import json; f='$t/bad/examples/whatif_frontier_allreduce_linkx.json'; d=json.load(open(f)); ${m%%:*}; json.dump(d, open(f, 'w'))"
   "$BIN" --quiet reproduce --from "$t/bad" --out "$t/y" > /dev/null 2> "$t/err3"; rc=$?
-  check "--from a result with ${m%%:*}: exit 2 naming key ${m#*:}" \
-    "[[ $rc == 2 ]] && grep -v '^reproduce: ' '$t/err3' | grep -q \"whatif_frontier_allreduce_linkx.json: key '${m#*:}'\""
+  check "--from a result with ${m%%:*}: exit 2 naming key ${m#*:}, nothing written" \
+    "[[ $rc == 2 ]] && grep -v '^reproduce: ' '$t/err3' | grep -q \"whatif_frontier_allreduce_linkx.json: key '${m#*:}'\" && [[ -z \$(find '$t/y' -type f 2>/dev/null) ]]"
 done
 exit $fail

@@ -1,6 +1,7 @@
 // `ompisim calibrate`: the free parameters of a machine fitted (least squares) on a paper's calibration points.
 #include "core/atomic_write.hpp"
 #include "core/errors.hpp"
+#include "runner/registries.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/calibrate.hpp"
 #include "validation/validate.hpp"
@@ -22,6 +23,14 @@ int calibrate_command(const CLI::App& sub, const CalibrateOptions& opt, Context&
   refuse_empty_values(sub, {"--out", "--machine", "--paper", "--free"});
   const std::string paper = opt.paper.empty() ? "gemini-xe-xk" : opt.paper;
   std::string machine = opt.machine;
+  if (!machine.empty()) {  // an unknown name is said of the option that gave it
+    try {
+      (void)load_machine(machine);
+    } catch (const InputError& e) {
+      if (e.file().empty()) throw InputError("--machine", machine, e.reason());
+      throw;
+    }
+  }
   if (machine.empty()) {
     const std::string ref = validation::reference_files(paper).at(0);
     machine = validation::calibration_machine(load_json_file(ref), ref);
