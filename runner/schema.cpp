@@ -382,7 +382,8 @@ Json sweep_schema() {
          {{"overrides", {{"type", "array"},
                          {"items", {{"type", "array"}, {"items", {{"type", "string"}}}, {"minItems", 2}, {"maxItems", 2}}},
                          {"description", "sweep --set: [key, value] pairs applied to every point"}}},
-          {"engine", {{"type", {"string", "null"}}, {"description", "sweep --engine; null: each point's scenario's own"}}}}},
+          {"engine", {{"type", {"string", "null"}}, {"description", "sweep --engine; null: each point's scenario's own"}}},
+          {"machine_file", {{"type", "string"}, {"description", "sweep --machine-file (absent without one)"}}}}},
         {"description", "what the sweep applied to every point from its command line"}}}};
   return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
           {"$id", "https://ompisim/schema/sweep.json"},

@@ -261,13 +261,17 @@ static Json load_grid_base(ObjectReader& r, const std::string& file, SweepGrid& 
   return base;
 }
 
-SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const std::string& engine) {
+SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const std::string& engine,
+                          const std::string& machine_file) {
   refuse_missing_input(name);
   const std::string file = data_path(name);  // as given, else in the installed data (scenarios/examples/...)
   SweepGrid g;
   g.file = file;
   g.sets = sets;
   g.engine = engine;
+  g.machine_file = machine_file;
+  // the machine file's contents: a point run on an edited file is another point
+  const std::string machine_text = machine_file.empty() ? std::string() : load_json_file(machine_file).dump();
   const Json doc = load_json_file(file);
   ObjectReader r(doc, file, "");
   refuse_other_kinds(doc, r, name);
@@ -339,6 +343,7 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
     p.sets.insert(p.sets.end(), sets.begin(), sets.end());
     try {
       Scenario s = scenario_from_json(p.scenario, g.base_file);
+      s.machine_file = machine_file;
       if (checked.insert(Json{p.scenario, p.sets}.dump()).second) {
         check_run_input(s, p.sets);
         check_sets_read(s, p.sets);  // as run: an MCA parameter (axis or --set) no component of the point's stack reads is refused
@@ -348,6 +353,7 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
                           fmt::format("grid {}, point {} of {}", file, i + 1, assignments.size()));
     }
     Json input{{"scenario", p.scenario}, {"sets", p.sets}, {"ompisim", git_describe()}};
+    if (!machine_text.empty()) input["machine_file"] = machine_text;  // absent without one: earlier points keep their hash
     p.hash = hex16(fnv1a(input.dump()));
     g.points.push_back(std::move(p));
   }
@@ -439,6 +445,7 @@ void check_points_writable(const std::string& out_dir, std::size_t todo) {
   int code = 0;
   try {
     Scenario s = scenario_from_json(p.scenario, g.base_file);
+    s.machine_file = g.machine_file;
     Json res = run_scenario(s, p.sets);
     Json doc{{"hash", p.hash}, {"values", p.values}, {"scenario", p.scenario}, {"sets", p.sets}, {"result", res}};
     write_file_atomic(point_file(out_dir, p), doc.dump(1) + "\n");
@@ -599,9 +606,11 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
     }
   }
   columns.push_back("point");
-  return Json{{"grid", g.file}, {"axes", g.axes}, {"columns", columns}, {"units", axis_units(g.axes, rows)},
-              {"rows", rows},
-              {"provenance", {{"overrides", g.sets}, {"engine", g.engine.empty() ? Json() : Json(g.engine)}}}};
+  Json table{{"grid", g.file}, {"axes", g.axes}, {"columns", columns}, {"units", axis_units(g.axes, rows)},
+             {"rows", rows},
+             {"provenance", {{"overrides", g.sets}, {"engine", g.engine.empty() ? Json() : Json(g.engine)}}}};
+  if (!g.machine_file.empty()) table["provenance"]["machine_file"] = g.machine_file;
+  return table;
 }
 
 std::string sweep_csv(const Json& t) {

@@ -41,6 +41,7 @@ struct SweepGrid {
   std::vector<SweepPoint> points;
   Overrides sets;      // `sweep --set`: applied to every point after its axes' parameters
   std::string engine;  // `sweep --engine`: every point's engine ("": each point's scenario's own)
+  std::string machine_file;  // `sweep --machine-file`: every point's machine file ("": its machine by name)
 };
 
 // Scenario keys an axis may set directly (the rest of a scenario describes it and does not change a run).
@@ -55,8 +56,10 @@ const std::vector<std::string>& sweep_grid_keys();
 // `sets` and `engine` (`sweep --set`, `--engine`) apply to every point, with run's checks (an unknown parameter, an MCA
 // parameter no component of a point's stack reads, an unknown engine: InputError naming the option); a --set of a key
 // the grid varies (an axis, "mca.<name>" or the name itself) and --engine with an "engine" axis are refused. They are
-// part of each point's input (its hash), so a merge needs the same ones.
-SweepGrid load_sweep_grid(const std::string& file, const Overrides& sets = {}, const std::string& engine = "");
+// part of each point's input (its hash), so a merge needs the same ones. `machine_file` (`sweep --machine-file`) is every
+// point's machine, as `run --machine-file` gives a run's; its contents are part of each point's hash.
+SweepGrid load_sweep_grid(const std::string& file, const Overrides& sets = {}, const std::string& engine = "",
+                          const std::string& machine_file = "");
 
 struct Shard {
   int index = 0, count = 1;

@@ -84,5 +84,27 @@ J
 "$BIN" sweep native_axis.json --out r-native-axis > out 2> err; rc=$?
 check "an MCA axis the point's stack does not read: exit 2 naming the axis, nothing run ($rc: $(cat err))" \
   "[[ $rc == 2 && ! -e r-native-axis ]] && grep -q \"native_axis.json: key 'axes.btl_ugni_smsg_limit'\" err && grep -q 'would be ignored' err"
+# --machine-file: every point on a what-if machine (cielo with nic_latency 2 us), recorded, and part of each point's
+# input: the same file again runs nothing, an edited file runs every point again
+python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['networks']['gemini']['nic']['nic_latency']['value'] = '2 us'; json.dump(d, open('slow-cielo.json', 'w'))" \
+  "$(dirname "$(realpath "$0")")/../../models/gemini/machines/cielo.json"
+"$BIN" sweep grid.json --machine-file slow-cielo.json --out mf > /dev/null 2> mf.err; rc=$?
+python3 - > mf.out 2>&1 <<'P'
+import glob, json
+plain, mf = json.load(open("plain/sweep.json")), json.load(open("mf/sweep.json"))
+bad = []
+if mf["provenance"].get("machine_file") != "slow-cielo.json": bad.append(f"provenance {mf['provenance']}")
+for f in glob.glob("mf/points/*.json"):
+    if not json.load(open(f))["result"]["provenance"]["machine_file"].endswith("slow-cielo.json"): bad.append(f + ": machine_file")
+lat = lambda t: sorted(r["latency_us"] for r in t["rows"] if r["bytes"] == 8)
+if not all(b - a > 1.0 for a, b in zip(lat(plain), lat(mf))): bad.append(f"8 B latency {lat(plain)} -> {lat(mf)}")
+print("; ".join(bad) if bad else "fine")
+P
+check "sweep --machine-file: exit 0 ($rc), every point on the file's machine, recorded ($(cat mf.out))" "[[ $rc == 0 && \$(cat mf.out) == fine ]]"
+"$BIN" sweep grid.json --machine-file slow-cielo.json --out mf > /dev/null 2> mf2.err
+sed -i 's/"2 us"/"3 us"/' slow-cielo.json
+"$BIN" sweep grid.json --machine-file slow-cielo.json --out mf > /dev/null 2> mf3.err
+check "the same machine file runs nothing again, an edited one every point ($(head -1 mf2.err); $(head -1 mf3.err))" \
+  "grep -q '0 run now' mf2.err && grep -q '2 run now' mf3.err"
 refused "--set without =" "ompisim: error: --set: key 'nic.nic_latency': expected key=value" grid.json --set nic.nic_latency
 exit $fail

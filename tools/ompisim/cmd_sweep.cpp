@@ -21,7 +21,7 @@ namespace ompisim::cli {
 namespace {
 
 struct SweepCommandOptions {
-  std::string grid_file, out, shard_spec, engine;
+  std::string grid_file, out, shard_spec, engine, machine_file;
   std::vector<std::string> sets;
   int jobs = 1;
   bool merge = false, quiet = false;
@@ -92,9 +92,10 @@ bool sweep_local(const SweepGrid& g, const SweepCommandOptions& opt, const std::
 }
 
 int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& ctx) {
-  refuse_empty_values(sub, {"--out", "--shard", "--engine"});
+  refuse_empty_values(sub, {"--out", "--shard", "--engine", "--machine-file"});
   const std::string& grid_file = opt.grid_file;
-  SweepGrid g = load_sweep_grid(grid_file, parse_sets(opt.sets), opt.engine);
+  if (!opt.machine_file.empty()) refuse_not_machine_file(opt.machine_file);
+  SweepGrid g = load_sweep_grid(grid_file, parse_sets(opt.sets), opt.engine, opt.machine_file);
   for (std::size_t i = 0; i < g.points.size() && ctx.max_events > 0; ++i)
     check_max_events(scenario_from_json(g.points[i].scenario, g.base_file), ctx.max_events,
                      fmt::format("{}: point {} of {}", grid_file, i + 1, g.points.size()), ctx.max_events_text);
@@ -103,7 +104,7 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
   ctx.out = output_dir(opt.out.empty() ? kDefaultOutRoot + "sweep-" + stem : opt.out);
   const OutputDir& out = *ctx.out;
   const std::string dir = out.root();
-  refuse_overwriting({{"grid", grid_file}, {"base scenario", g.base_file}},
+  refuse_overwriting({{"grid", grid_file}, {"base scenario", g.base_file}, {"--machine-file", opt.machine_file}},
                      {{"--out", out.file("sweep.json")}, {"--out", out.file("sweep.csv")}});
   bool merge = opt.merge;
   // Under an MPI launcher, with MPI built in and no explicit shard: MPI_Comm_rank / _size give the shard and rank 0
@@ -147,6 +148,10 @@ void add_sweep(CLI::App& app, Context& ctx) {
   set->description(set->get_description() + " (not a key the grid varies: refused)" + same);
   CLI::Option* engine = swp->get_option("--engine");
   engine->description(engine->get_description() + " (not with an \"engine\" axis)" + same);
+  swp->add_option("--machine-file", opt->machine_file,
+                  "machine file every point runs on, as run --machine-file (a what-if machine: `ompisim machine "
+                  "template`); its contents are part of each point's input, so an edited file runs the points again; "
+                  "give the same to every shard and to --merge");
   swp->add_option("-j,--jobs", opt->jobs, "points run at once on this machine (each in its own process); default 1")
       ->check(CLI::Range(1, 256));
   swp->add_option("--shard", opt->shard_spec,
