@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -338,7 +339,13 @@ void ObjectReader::finish(const std::vector<std::string>& also_allowed) {
     const std::string& k = it.key();
     if (read_.count(k) || std::find(also_allowed.begin(), also_allowed.end(), k) != also_allowed.end()) continue;
     std::string hint = did_you_mean(k, known);
-    fail(k, "unknown key" + (hint.empty() ? std::string() : " (did you mean '" + hint + "'?)"));
+    if (!hint.empty()) fail(k, "unknown key (did you mean '" + hint + "'?)");
+    // no close name: the keys this object takes, when they are few enough to read in one line
+    std::vector<std::string> names(known);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    if (names.empty() || names.size() > 24) fail(k, "unknown key");
+    fail(k, fmt::format("unknown key (known here: {})", fmt::join(names, ", ")));
   }
 }
 

@@ -160,9 +160,9 @@ void check_result_points(const Json& res, const std::string& file, const std::st
     if (!p.is_object())
       throw InputError(file, fmt::format("{}[{}]", key, i),
                        "must be an object (a point of an ompisim result)" + why_suffix);
-    // A quantity (a field named with its unit, or a size or count) is a number, as every driver writes it; a share
-    // in per cent may also be null where its input is missing, or an object of shares by name (MPI routines). JSON
-    // numbers are finite.
+    // A quantity (a field named with its unit, or a size or count) is a number, as every driver writes it, or null
+    // where it does not apply (a replay table's total row, a share whose input is missing); a share in per cent may
+    // also be an object of shares by name (MPI routines). JSON numbers are finite.
     for (auto it = p.begin(); it != p.end(); ++it) {
       const std::string& k = it.key();
       const bool pct = k.ends_with("_pct");
@@ -170,7 +170,7 @@ void check_result_points(const Json& res, const std::string& file, const std::st
                             k.ends_with("_per_s") || k == "bytes" || k == "ranks";
       const bool shares = pct && it->is_object() &&
                           std::all_of(it->begin(), it->end(), [](const Json& x) { return x.is_number(); });
-      if (quantity && !it->is_number() && !(pct && it->is_null()) && !shares)
+      if (quantity && !it->is_number() && !it->is_null() && !shares)
         throw InputError(file, fmt::format("{}[{}].{}", key, i, k),
                          fmt::format("must be a number (a quantity of the result), not {}", it->dump()) + why_suffix);
     }

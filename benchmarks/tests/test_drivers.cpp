@@ -106,6 +106,9 @@ TEST_CASE("drivers: keys and rank counts a driver does not take are refused with
   // SMB reads sizes, iterations, side and threshold_pct only: a window would be silently ignored.
   CHECK_THAT(input_error(scenario_with(Json{{"name", "smb_overhead"}, {"window", 8}})),
              Catch::Contains("key 'benchmark.window'") && Catch::Contains("unknown key"));
+  // no close name: the keys the block takes are listed
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "barrier_loop"}, {"sizes", {8}}})),
+             Catch::Contains("key 'benchmark.sizes': unknown key (known here: algorithm, iterations, name, radix, skip"));
   CHECK_THAT(input_error(scenario_with(Json{{"name", "osu_latency"}}, 4)),
              Catch::Contains("key 'ranks'") && Catch::Contains("exactly 2 ranks"));
   CHECK_THAT(input_error(scenario_with(Json{{"name", "osu_multi_lat"}}, 6)), Catch::Equals(""));

@@ -75,6 +75,10 @@ misspelled ugnii ugni
 misspelled btl/ugnii btl/ugni
 misspelled alreduce allreduce
 misspelled gemini-xe gemini-xe-xk
+# an MCA parameter's name: the component that lists it
+"$BIN" describe btl_ugni_eager_limit > /dev/null 2> err; rc=$?
+[[ $rc == 2 ]] && grep -qF "an MCA parameter of btl/ugni: \`ompisim describe btl/ugni\` lists it" err && ok "an MCA parameter: its component named" \
+  || bad "describe btl_ugni_eager_limit: exit $rc, $(cat err)"
 echo '{"x": 1}' > other.json
 "$BIN" describe other.json > /dev/null 2> err; rc=$?
 [[ $rc == 2 ]] && grep -q "other.json.*neither a machine file" err && ok "a JSON file of neither kind: $(cat err)" \

@@ -29,7 +29,7 @@ check "a misspelled option of a nested subcommand" \
   "ompisim: error: machine template: unknown option '--outt' (did you mean '--out'?) (ompisim machine template --help)" \
   -- machine template x --outt dir
 check "an option of another subcommand: the options there, no guess" \
-  "ompisim: error: sweep: unknown option '--plot' (its options: --set, --engine, --jobs, --shard, --out, --merge, --quiet) (ompisim sweep --help)" \
+  "ompisim: error: sweep: unknown option '--plot' (its options: --set, --engine, --machine-file, --jobs, --shard, --out, --merge, --quiet) (ompisim sweep --help)" \
   -- sweep grid.json --plot
 check "an unknown option with a value" \
   "ompisim: error: run: unknown option '--bogus' (its options: --set, --engine, --out, --json, --machine-file, --plot, --trace, --trace-ranks, --trace-window) (ompisim run --help)" \

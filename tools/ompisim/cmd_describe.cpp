@@ -367,6 +367,11 @@ NameLists describable_names() {
 // A name describe does not know: one error with the closest name of any kind first (the line is long), then every
 // kind of name.
 [[noreturn]] void unknown_name(const std::string& name) {
+  // an MCA parameter's name: its component lists it
+  if (const ComponentInfo* o = mca_owner(name))
+    throw InputError("describe", name,
+                     fmt::format("an MCA parameter of {}: `ompisim describe {}` lists it with its default and source",
+                                 o->id(), o->id()));
   const NameLists n = describable_names();
   std::vector<std::string> all;
   for (auto* list : {&n.machines, &n.components, &n.benchmarks, &n.collectives, &n.stacks, &n.topologies, &n.papers})
