@@ -41,7 +41,14 @@ struct Sourced {
   bool ranged = false;
   double range_lo = 0, range_hi = 0;
   std::string range_source = {};
-  operator double() const { return value; }
+  // Whether the model read the value (by conversion or get(); `value` itself is the tool's own access: loading,
+  // describe, provenance): a --set of a parameter no component of the run read is said to have changed nothing.
+  mutable bool read = false;
+  operator double() const { return get(); }
+  double get() const {
+    read = true;
+    return value;
+  }
 };
 
 struct ParamRef {

@@ -36,7 +36,7 @@ void CpuTimeline::add_context(int ctx, int rank, int core) {
 double CpuTimeline::core_start(int ctx, SharedCore& c, double ready) {
   double start = std::max(ready, c.free);
   if (c.last >= 0 && c.last != ctx) {
-    const double sw = switch_cost_.value;
+    const double sw = switch_cost_.get();
     if (TraceSink* t = sim_.trace; t && sw > 0) t->cpu(ctx, start, start + sw, "context switch");
     start += sw;
     ++context_switches;

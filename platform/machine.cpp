@@ -164,8 +164,12 @@ double Machine::software_cost(const std::string& cost) const {
       if (section == "software")
         for (auto& r : list)
           if (r.info.name == cost) {
-            // Two networks may both give a host-side cost (each network's file is complete); equal values agree.
-            if (found && found->value == r.p->value) continue;
+            // Two networks may both give a host-side cost (each network's file is complete); equal values agree,
+            // and the stack reads each copy.
+            if (found && found->value == r.p->value) {
+              (void)r.p->get();
+              continue;
+            }
             if (found)
               throw InputError(file, "networks." + n.name + ".software." + cost,
                                "given by two networks (" + where + ", " + n.name + "): the stack cannot tell which applies");
@@ -175,7 +179,7 @@ double Machine::software_cost(const std::string& cost) const {
   if (!found)
     throw InputError(file, (networks_.size() == 1 ? "networks." + networks_[0].name + "." : std::string()) + "software." + cost,
                      "this machine gives no " + cost + " (needed by the stack's components)");
-  return found->value;
+  return found->get();
 }
 
 void Machine::rebuild_topology() {

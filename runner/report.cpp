@@ -101,11 +101,22 @@ void SweepReport::add(long long ranks, std::size_t axis_index, Json one) {
     d["ranks"] = ranks;
     derived_.push_back(d);
   }
+  // A --set parameter is unread when no run of the scenario read it.
+  const Json unread = one["provenance"].value("unread_overrides", Json::array());
+  if (unread_.is_null()) unread_ = unread;
+  else {
+    Json both = Json::array();
+    for (const auto& k : unread_)
+      if (std::find(unread.begin(), unread.end(), k) != unread.end()) both.push_back(k);
+    unread_ = std::move(both);
+  }
   if (merged_.is_null()) merged_ = std::move(one);
 }
 
 Json SweepReport::finish() {
   Json merged = std::move(merged_);
+  if (unread_.is_array() && !unread_.empty()) merged["provenance"]["unread_overrides"] = unread_;
+  else if (merged.contains("provenance")) merged["provenance"].erase("unread_overrides");
   merged["points"] = std::move(points_);
   merged["ranks"] = s_.ranks.size() == 1 ? Json(s_.ranks[0]) : Json(s_.ranks);
   if (values_.size() > 1) merged[axis_] = values_;
@@ -278,6 +289,12 @@ static std::string capped_by(const Json& res, const std::string& key) {
 
 std::vector<std::string> override_warnings(const Json& res) {
   std::vector<std::string> out;
+  if (res.contains("provenance"))
+    for (const auto& k : res["provenance"].value("unread_overrides", Json::array()))
+      if (k.is_string())
+        out.push_back(fmt::format("--set {}: no part of this run read it (not a parameter of its stack's path, or of "
+                                  "a mechanism the run never used), so it changed nothing",
+                                  k.get<std::string>()));
   for (const auto& [k, v, used] : capped_overrides(res)) {
     const std::string by = capped_by(res, k);
     out.push_back(fmt::format("--set {}={}: the run used {} ({}; provenance.derived \"{} (effective)\")", k, v, used,

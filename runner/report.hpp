@@ -44,6 +44,7 @@ private:
   std::string axis_;
   std::vector<Json> values_;
   Json merged_, points_ = Json::array(), mailbox_ = Json::array(), derived_ = Json::array();
+  Json unread_;  // the --set machine parameters no run read (null: no run added yet)
 };
 
 std::string git_describe();  // computed once per process

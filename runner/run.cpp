@@ -30,14 +30,30 @@ static void refuse_scenario_key(const std::string& k) {
                                            "grid (ompisim schema grid)", k));
 }
 
-static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
+// The machine parameter a list names `k` (nullptr: none).
+static const Sourced* named(const ParamList& list, const std::string& k) {
+  for (auto& r : list)
+    if (r.info.name == k) return r.p;
+  return nullptr;
+}
+
+// Applies --set; returns the machine parameters it set, by the key given (MCA parameters are checked by component).
+static std::vector<std::pair<std::string, const Sourced*>> apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
+  std::vector<std::pair<std::string, const Sourced*>> machine_sets;
   auto phys = m.physical_params();
   auto phys_long = m.physical_params_long();  // "networks.<net>.nic.<param>", always accepted
   auto mcal = param_list(mca);
   for (auto& [k, v] : sets) {
-    if (set_param(phys, k, v, "--set") || set_param(mcal, k, v, "--set")) continue;
+    if (set_param(phys, k, v, "--set")) {
+      machine_sets.emplace_back(k, named(phys, k));
+      continue;
+    }
+    if (set_param(mcal, k, v, "--set")) continue;
     if (!m.short_names() || k.starts_with("networks.") || k.starts_with("node_types."))
-      if (set_param(phys_long, k, v, "--set")) continue;
+      if (set_param(phys_long, k, v, "--set")) {
+        machine_sets.emplace_back(k, named(phys_long, k));
+        continue;
+      }
     // The short name of a physical parameter ("bte_bandwidth", "dram_copy_bandwidth"): the last part of its path,
     // when exactly one parameter has it.
     std::vector<ParamRef> hits;
@@ -51,6 +67,7 @@ static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
     if (hits.size() == 1) {
       ParamList one{hits[0]};
       set_param(one, hits[0].info.name, v, "--set");
+      machine_sets.emplace_back(k, hits[0].p);
       continue;
     }
     refuse_scenario_key(k);
@@ -60,6 +77,7 @@ static void apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
     std::string hint = did_you_mean(k, names);
     throw InputError("--set", k, "unknown parameter" + (hint.empty() ? std::string() : " (did you mean '" + hint + "'?)"));
   }
+  return machine_sets;
 }
 
 // The scenario's machine: a name looked up in the machine directory, or the explicit --machine-file.
@@ -91,6 +109,7 @@ namespace {
 // What a run decides from its input before simulating (every InputError a run can raise from its input).
 struct Prepared {
   std::unique_ptr<Machine> m;
+  std::vector<std::pair<std::string, const Sourced*>> machine_sets;  // --set of machine parameters, by key
   StackSpec spec;
   McaParams mca;
   Placement pl;
@@ -158,6 +177,9 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
   Prepared p;
   p.m = scenario_machine(s);
   Machine& m = *p.m;
+  // What loading read is not the model's use: from here on a parameter is read by the run (its topology, its
+  // components' checks, the simulation).
+  for (auto& r : m.physical_params_long()) r.p->read = false;
   // Every network's NIC kind: a stack's components each drive one of them (bml/r2 picks per peer among the BTLs).
   const std::vector<std::string> kinds = m.nic_kinds();
   p.spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m.name, s.file);
@@ -173,7 +195,7 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
     auto list = param_list(p.mca);
     load_overrides(mr, list, "scenario " + s.id);
   }
-  apply_sets(m, p.mca, sets);
+  p.machine_sets = apply_sets(m, p.mca, sets);
   if (!sets.empty()) m.rebuild_topology();  // links follow overridden link parameters
   // What a component cannot run (a message over its one-packet limit), with every value the run will use.
   try {
@@ -274,7 +296,13 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
       std::cerr << fmt::format("ompisim: note: the trace is {} MiB; --trace-window START:END (simulated time, e.g. "
                                "0:1ms) or --trace-ranks LIST keeps a part of it\n", bytes >> 20);
   }
-  return result_json(RunRecord{s, ranks, sets, m, *sim, w, pl, mca, spec, st, std::move(points)});
+  // A machine parameter set by --set that nothing of the run read changed nothing: the result says so.
+  Json unread = Json::array();
+  for (auto& [k, src] : p.machine_sets)
+    if (src != nullptr && !src->read) unread.push_back(k);
+  Json res = result_json(RunRecord{s, ranks, sets, m, *sim, w, pl, mca, spec, st, std::move(points)});
+  if (!unread.empty()) res["provenance"]["unread_overrides"] = std::move(unread);
+  return res;
 }
 
 Json run_scenario(const Scenario& s, const Overrides& sets, const TraceRequest* trace) {

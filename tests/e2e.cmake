@@ -50,6 +50,7 @@ add_test(NAME e2e.describe_declared COMMAND bash ${E2E}/describe_declared.sh $<T
 add_test(NAME e2e.describe_declared_detects COMMAND bash ${E2E}/describe_declared_detects.sh $<TARGET_FILE:ompisim>)
 # run, compare and validate declare --set (and --engine) once: tools/ompisim/common.hpp add_scenario_overrides.
 add_test(NAME e2e.scenario_overrides COMMAND bash ${E2E}/scenario_overrides.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.unread_overrides COMMAND bash ${E2E}/unread_overrides.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.interrupt PROPERTIES RUN_SERIAL ON)
 add_test(NAME e2e.bad_machine COMMAND bash ${E2E}/bad_machine.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.rank_by COMMAND bash ${E2E}/rank_by.sh $<TARGET_FILE:ompisim>)

@@ -62,7 +62,7 @@ std::size_t Gni::registration_limit(int rank) const {
 Cdm::Cdm(Gni& nic, std::uint16_t max_credits, double smsg_payload_rate, double smsg_library_cost)
     : nic_(nic), sim_(nic.sim()), ctx_(nic.contexts()), cpus_(nic.cpus()), fabric_(nic.fabric()), g_(nic.params()),
       max_credits_(max_credits),
-      smsg_rate_(smsg_payload_rate > 0 ? smsg_payload_rate : g_.fma_pio_bandwidth.value), smsg_lib_(smsg_library_cost) {}
+      smsg_rate_(smsg_payload_rate > 0 ? smsg_payload_rate : g_.fma_pio_bandwidth.get()), smsg_lib_(smsg_library_cost) {}
 
 Endpoint& Cdm::endpoint(int rank, int peer) {
   const auto r = static_cast<std::size_t>(rank);

@@ -15,8 +15,8 @@ QdmaQueue<QdmaMsg>& Elan4::queue(int rank, int q) {
   auto key = static_cast<std::uint64_t>(rank) * 4 + static_cast<std::uint64_t>(q);
   auto it = queues_.find(key);
   if (it == queues_.end())
-    it = queues_.emplace(key, QdmaQueue<QdmaMsg>(static_cast<int>(p_.qdma_slots.value),
-                                                 static_cast<std::uint32_t>(p_.qdma_slot_bytes.value)))
+    it = queues_.emplace(key, QdmaQueue<QdmaMsg>(static_cast<int>(p_.qdma_slots.get()),
+                                                 static_cast<std::uint32_t>(p_.qdma_slot_bytes.get())))
              .first;
   return it->second;
 }
@@ -44,7 +44,7 @@ double Elan4::thread_processor(long long node, double cost) {
 }
 
 void Elan4::qdma(int src, int dst, int q, std::uint32_t bytes, std::uint64_t payload, Callback acked) {
-  if (bytes > static_cast<std::uint32_t>(p_.qdma_slot_bytes.value))
+  if (bytes > static_cast<std::uint32_t>(p_.qdma_slot_bytes.get()))
     throw std::logic_error("Elan4: a QDMA larger than a queue slot (" + std::to_string(bytes) + " B)");
   counters_.add(Elan4Stat::Qdmas);
   double start = bus(ctx_.node_of(src), ctx_.node_of(dst), command(ctx_.node_of(src)), bytes);

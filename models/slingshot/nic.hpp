@@ -37,7 +37,7 @@ public:
     return {{"hif-tx", injection_bandwidth()}, {"hif-rx", injection_bandwidth()}};
   }
   BulkPath bulk_path() const override { return {{{End::Src, "hif-tx"}}, {{End::Dst, "hif-rx"}}}; }
-  int max_active_transfers() const override { return static_cast<int>(p.max_active_transfers.value); }
+  int max_active_transfers() const override { return static_cast<int>(p.max_active_transfers.get()); }
 };
 
 inline const CassiniNic& nic(const Machine& m) { return nic_as<CassiniNic>(m.nic("cxi"), "cxi"); }

@@ -9,7 +9,7 @@ MpichGni::MpichGni(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, 
                    gemini::Gni& nic, const MpichGniMca& mca)
     : sim_(sim), ctx_(contexts), cpus_(cpus), copies_(copies), mca_(mca),
       sp_(gemini::nic(nic.fabric().network()).software),
-      gni_(nic, static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.value), sp_.mpt_smsg_rate),
+      gni_(nic, static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.get()), sp_.mpt_smsg_rate),
       sw_(sp_.mpich_sw_overhead), lib_(contexts.ranks()) {
   vshort_ = effective_vshort_limit(mca, contexts.ranks());
   set_switch_costs();
@@ -22,7 +22,7 @@ MpichGni::MpichGni(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, 
 // receiver before the match, the SMSG that frees the sender's DMA buffer; the rendezvous adds its per-byte costs; the
 // per-message cost is the difference.
 void MpichGni::set_switch_costs() {
-  const auto eager = static_cast<std::uint64_t>(mca_.mpich_gni_max_eager_msg_size.value);
+  const auto eager = static_cast<std::uint64_t>(mca_.mpich_gni_max_eager_msg_size.get());
   if (eager + kHdr > vshort_) {
     const double s = static_cast<double>(eager);
     const double rndv = s / sp_.mpt_rndv_send_rate + s / sp_.mpt_rndv_recv_rate;
@@ -178,7 +178,7 @@ void MpichGni::on_matched(std::uint32_t id, std::uint64_t rid) {
   if (same_node(m.src, m.dst)) {
     // LMT: XPMEM single copy by the receiver (attach once per 2 MiB region, cached), then DONE.
     m.state = step(m.state, MsgEvent::MatchedLmt);
-    auto gran = static_cast<std::uint64_t>(mca_.mpich_smp_xpmem_attach_granularity.value);
+    auto gran = static_cast<std::uint64_t>(mca_.mpich_smp_xpmem_attach_granularity.get());
     double attach = static_cast<double>(xpmem_.attach(m.dst, m.src, m.sbuf.addr, m.bytes, gran)) *
                     ctx_.machine().os.xpmem_attach_cost;
     const double path = sp_.mpt_lmt_cost + static_cast<double>(m.bytes) / sp_.mpt_lmt_rate;
@@ -258,7 +258,7 @@ double MpichGni::send_path_cost(int rank, int dst, std::uint64_t bytes) const {
 void MpichGni::e1_send(std::uint32_t id) {
   counters_.add(GniStat::E1Eager);
   const int rank = msgs_[id].src;
-  const auto n = static_cast<std::uint32_t>(mca_.mpich_gni_num_bufs.value);
+  const auto n = static_cast<std::uint32_t>(mca_.mpich_gni_num_bufs.get());
   base::BufferPool& pool = e1_.try_emplace(rank, n, 0, n).first->second;
   if (pool.take([this, id] { on_dma_buffer(id); }) == base::BufferPool::Result::Wait) {
     counters_.add(GniStat::E1BufferWaits);

@@ -127,20 +127,20 @@ private:
   // fixed pool) and the E1 sends waiting for one, in order.
   std::unordered_map<int, base::BufferPool> e1_;
   bool shm_eager(std::uint64_t bytes) const {  // on the node: copy-in/copy-out up to MPICH_SMP_SINGLE_COPY_SIZE
-    return bytes <= static_cast<std::uint64_t>(mca_.mpich_smp_single_copy_size.value);
+    return bytes <= static_cast<std::uint64_t>(mca_.mpich_smp_single_copy_size.get());
   }
   bool eager_short(std::uint64_t bytes) const {  // CH3's data-in-header send, up to MPIDI_EAGER_SHORT_SIZE
-    return bytes <= static_cast<std::uint64_t>(mca_.mpich_eager_short_size.value);
+    return bytes <= static_cast<std::uint64_t>(mca_.mpich_eager_short_size.get());
   }
   bool rendezvous(std::uint64_t bytes) const {  // between nodes, above MPICH_GNI_MAX_EAGER_MSG_SIZE
-    return bytes > static_cast<std::uint64_t>(mca_.mpich_gni_max_eager_msg_size.value);
+    return bytes > static_cast<std::uint64_t>(mca_.mpich_gni_max_eager_msg_size.get());
   }
   double send_path_cost(int rank, int dst, std::uint64_t bytes) const;
   void set_switch_costs();
   // The rendezvous' per-message cost (s, the receiver's CPU at match), set where it meets E1 (set_switch_costs).
   double rndv_meet_cost_ = 0;
   bool use_bte(std::uint64_t bytes) const {  // FMA up to MPICH_GNI_RDMA_THRESHOLD, BTE above
-    return bytes > static_cast<std::uint64_t>(mca_.mpich_gni_rdma_threshold.value);
+    return bytes > static_cast<std::uint64_t>(mca_.mpich_gni_rdma_threshold.get());
   }
 };
 

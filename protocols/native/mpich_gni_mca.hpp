@@ -60,7 +60,7 @@ struct MpichGniMca : ParamTable<MpichGniMca> {
 // Table I of the Gemini paper by job size (ugni_auto_smsg_limit, protocols/base/smsg_auto_limit.hpp). The one
 // computation: the stack, `describe` and the run's provenance read it from here.
 inline std::uint64_t effective_vshort_limit(const MpichGniMca& mca, long long nranks) {
-  return effective_smsg_limit(mca.mpich_gni_max_vshort_msg_size.value, nranks, ugni_auto_smsg_limit);
+  return effective_smsg_limit(mca.mpich_gni_max_vshort_msg_size.get(), nranks, ugni_auto_smsg_limit);
 }
 
 }  // namespace ompisim::native

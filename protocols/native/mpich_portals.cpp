@@ -6,12 +6,12 @@ mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex
                                          double post_cost) {
   mtl::portals::Protocol p;
   p.name = "cray-portals";
-  p.eager_limit = static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.value);
+  p.eager_limit = static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.get());
   p.long_rendezvous = true;          // rendezvous by default above the eager limit (paper §3)
   p.eqs_polled = 2;                  // unexpected EQ and "other" EQ polled on every progress call
   p.unexpected_start_events = true;  // two events per unexpected message (Pritchard & Pagel)
   p.blocks = 2;  // the unexpected buffer in two halves, so one serves while the other is re-posted
-  p.block_size = static_cast<std::uint64_t>(mca.mpich_unex_buffer_size.value) / 2;
+  p.block_size = static_cast<std::uint64_t>(mca.mpich_unex_buffer_size.get()) / 2;
   p.unexpected_cost = unex_cost;
   p.unexpected_rate = unex_rate;
   p.posted_cost = post_cost;
@@ -21,7 +21,7 @@ mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex
 MpichPortals::MpichPortals(const Contexts& contexts, CpuTimeline& cpus, const MemoryCopies& copies,
                            seastar::SeaStar& nic, const MpichPortalsMca& mca, const std::string& name)
     : cpus_(cpus),
-      eager_limit_(static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.value)),
+      eager_limit_(static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.get())),
       eager_rate_(contexts.machine().software_cost("craympi_eager_rate")),
       mtl_(contexts, cpus, copies, nic,
            cray_mpi_protocol(mca, contexts.machine().software_cost("craympi_unex_cost"),

@@ -21,17 +21,17 @@ inline BtlCaps v11_caps(const Sourced& eager_limit, const Sourced& max_send_size
                         const Sourced& max_rdma_size, const Sourced& exclusivity, const Sourced& latency,
                         const Sourced& bandwidth, const Sourced& flags, const Sourced& min_send_size) {
   BtlCaps c;
-  c.min_send_size = static_cast<std::uint64_t>(min_send_size.value);
-  c.eager_limit = static_cast<std::uint64_t>(eager_limit.value);
+  c.min_send_size = static_cast<std::uint64_t>(min_send_size.get());
+  c.eager_limit = static_cast<std::uint64_t>(eager_limit.get());
   c.rndv_eager_limit = c.eager_limit;
-  c.max_send_size = static_cast<std::uint64_t>(max_send_size.value);
-  c.min_rdma_pipeline_size = static_cast<std::uint64_t>(min_rdma_size.value);
-  c.rdma_pipeline_frag_size = static_cast<std::uint64_t>(max_rdma_size.value);
+  c.max_send_size = static_cast<std::uint64_t>(max_send_size.get());
+  c.min_rdma_pipeline_size = static_cast<std::uint64_t>(min_rdma_size.get());
+  c.rdma_pipeline_frag_size = static_cast<std::uint64_t>(max_rdma_size.get());
   c.rdma_pipeline_send_length = c.eager_limit;
-  c.exclusivity = static_cast<std::uint32_t>(exclusivity.value);
-  c.latency = static_cast<std::uint32_t>(latency.value);
-  c.bandwidth = static_cast<std::uint32_t>(bandwidth.value);
-  c.flags = static_cast<std::uint32_t>(flags.value) | flag::Send;
+  c.exclusivity = static_cast<std::uint32_t>(exclusivity.get());
+  c.latency = static_cast<std::uint32_t>(latency.get());
+  c.bandwidth = static_cast<std::uint32_t>(bandwidth.get());
+  c.flags = static_cast<std::uint32_t>(flags.get()) | flag::Send;
   return c;
 }
 

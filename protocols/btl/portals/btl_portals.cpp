@@ -20,9 +20,9 @@ BtlPortals::BtlPortals(const Contexts& contexts, CpuTimeline& cpus, seastar::Sea
   // flags RDMA | RDMA_MATCHED (no SEND flag: bml/r2 puts every BTL that reaches a peer in its send array anyway),
   // bandwidth 1000 Mb/s, latency 0. Sizes from the MCA parameters (btl_portals_eager_limit; btl_portals_max_send_size
   // 32 KiB from configure.params); rndv_eager_limit = eager_limit. PUT is left out: the model has no PUT-based RDMA.
-  caps_.eager_limit = static_cast<std::uint64_t>(mca.btl_portals_eager_limit.value);
+  caps_.eager_limit = static_cast<std::uint64_t>(mca.btl_portals_eager_limit.get());
   caps_.rndv_eager_limit = caps_.eager_limit;
-  caps_.max_send_size = static_cast<std::uint64_t>(mca.btl_portals_max_send_size.value);
+  caps_.max_send_size = static_cast<std::uint64_t>(mca.btl_portals_max_send_size.get());
   caps_.rdma_pipeline_send_length = 64 * 1024;
   caps_.rdma_pipeline_frag_size = 0x7fffffff;
   caps_.min_rdma_pipeline_size = 0;
@@ -43,7 +43,7 @@ void BtlPortals::post_block(int rank) {
   Nic& nic = ss_.nic(rank);
   MeId me = nic.me_attach(kFragTable, ProcessId::any(), 0, ~MatchBits{0}, UnlinkOp::Unlink, InsertPos::After);
   Md md;
-  md.length = static_cast<std::uint64_t>(mca_.btl_portals_recv_block_size.value);
+  md.length = static_cast<std::uint64_t>(mca_.btl_portals_recv_block_size.get());
   md.max_size = std::min<std::uint64_t>(caps_.max_send_size + kHdrSegmentMax, md.length);
   // PTL_MD_OP_PUT | PTL_MD_MAX_SIZE (btl_portals_recv.h, v1.2 to v1.3.4): no PTL_MD_EVENT_START_DISABLE, so every
   // fragment posts PUT_START (the block's pending count) and PUT_END, and progress reads both.
@@ -56,8 +56,8 @@ void BtlPortals::post_block(int rank) {
 BtlPortals::RankState& BtlPortals::rank_state(int rank) {
   auto it = ranks_.find(rank);
   if (it != ranks_.end()) return it->second;
-  return ranks_.try_emplace(rank, SendSlots(static_cast<int>(mca_.btl_portals_max_pending_ops.value),
-                                            static_cast<int>(mca_.btl_portals_peer_window.value)))
+  return ranks_.try_emplace(rank, SendSlots(static_cast<int>(mca_.btl_portals_max_pending_ops.get()),
+                                            static_cast<int>(mca_.btl_portals_peer_window.get())))
       .first->second;
 }
 
@@ -100,7 +100,7 @@ void BtlPortals::on_prepared(std::uint64_t fid) {
   s.state = step(s.state, FragEvent::Prepared);
   RankState& rs = rank_state(s.d.src);
   const bool fits_eager = s.d.wire_bytes() <= caps_.eager_limit;
-  s.eager = fits_eager && rs.eager_in_use < static_cast<int>(mca_.btl_portals_eager_frag_limit.value);
+  s.eager = fits_eager && rs.eager_in_use < static_cast<int>(mca_.btl_portals_eager_frag_limit.get());
   s.bind = true;
   if (s.eager) {
     s.bind = rs.eager_in_use == rs.eager_bound;  // the free eager fragments are bound ones unless all are in use
@@ -125,7 +125,7 @@ void BtlPortals::on_put(std::uint64_t fid) {
   SendFrag& s = sends_.at(fid);
   s.state = step(s.state, FragEvent::Put);
   const Descriptor& f = s.d;
-  const bool ack = mca_.btl_portals_needs_ack.value != 0;
+  const bool ack = mca_.btl_portals_needs_ack.get() != 0;
   Md md;
   md.length = f.wire_bytes();
   md.threshold = ack ? 2 : 1;  // send (+ ack)
@@ -134,7 +134,7 @@ void BtlPortals::on_put(std::uint64_t fid) {
   // (btl_portals_send.c:72-76); the 2007 trunk leaves it on (btl_portals_send.c:64-65 at d109e9a6f4), so its
   // progress reads SEND_END and then the ACK for every fragment (btl_portals_component.c at d109e9a6f4: PtlEQPoll with
   // timeout 0 at :311, SEND_END :455, ACK :473).
-  md.options.event_end_disable = ack && mca_.btl_portals_send_end_event.value == 0;
+  md.options.event_end_disable = ack && mca_.btl_portals_send_end_event.get() == 0;
   md.eq = ss_.eq(f.src, client_);
   md.user_ptr = fid;
   MdId h = ss_.nic(f.src).md_bind(md, UnlinkOp::Unlink);
@@ -277,7 +277,7 @@ void BtlPortals::on_event(int rank, const Event& e) {
   if (e.kind == EventKind::ReplyEnd) return on_reply_end(e.user_ptr);
   // A send fragment's completion: its ACK (needs_ack) or its SEND_END (no ACKs). user_ptr is the fragment id. A
   // SEND_END read while an ACK is awaited (btl_portals_send_end_event) only costs its poll.
-  const EventKind completes = mca_.btl_portals_needs_ack.value != 0 ? EventKind::Ack : EventKind::SendEnd;
+  const EventKind completes = mca_.btl_portals_needs_ack.get() != 0 ? EventKind::Ack : EventKind::SendEnd;
   const bool frag = sends_.count(e.user_ptr) != 0;
   if ((e.kind == EventKind::Ack || e.kind == EventKind::SendEnd) && frag) counters_.add(PortalsStat::SendEvents);
   if (e.kind == completes && frag) return on_completion_event(e.user_ptr);

@@ -4,7 +4,7 @@ namespace ompisim::btl::ugni {
 
 BtlUgni::BtlUgni(const Contexts& contexts, CpuTimeline& cpus, gemini::Gni& nic, const UgniMca& mca)
     : cpus_(cpus), mca_(mca),
-      gni_(nic, static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.value), 0,
+      gni_(nic, static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.get()), 0,
            gemini::nic(nic.fabric().network()).software.btl_ugni_overhead) {
   const UgniMca& m = mca;
   // Open MPI trunk r26242 (bd8b4f7f1e) ompi/mca/btl/ugni/btl_ugni_component.c, the revision whose eager-get pool the
@@ -13,7 +13,7 @@ BtlUgni::BtlUgni(const Contexts& contexts, CpuTimeline& cpus, gemini::Gni& nic, 
   // others follow it in the model), rdma_pipeline_frag_size 2 MiB, min_rdma_pipeline_size 8 KiB, flags SEND | RDMA,
   // bandwidth 40000 Mb/s, latency 2 us (constants in the component: Open MPI does not read them from the NIC),
   // exclusivity MCA_BTL_EXCLUSIVITY_HIGH (either way ugni does not reach on-node peers).
-  caps_.eager_limit = static_cast<std::uint64_t>(m.btl_ugni_eager_limit.value);
+  caps_.eager_limit = static_cast<std::uint64_t>(m.btl_ugni_eager_limit.get());
   caps_.rndv_eager_limit = caps_.eager_limit;
   caps_.max_send_size = caps_.eager_limit;
   caps_.rdma_pipeline_send_length = caps_.eager_limit;
@@ -34,9 +34,9 @@ EagerPool& BtlUgni::pool(int rank, Pool which) {
   if (it != pools_.end()) return it->second;
   const UgniMca& m = mca_;
   return pools_
-      .emplace(key, EagerPool(static_cast<std::uint32_t>(m.btl_ugni_eager_num.value),
-                               static_cast<std::uint32_t>(m.btl_ugni_eager_inc.value),
-                               static_cast<std::uint32_t>(m.btl_ugni_eager_max.value)))
+      .emplace(key, EagerPool(static_cast<std::uint32_t>(m.btl_ugni_eager_num.get()),
+                               static_cast<std::uint32_t>(m.btl_ugni_eager_inc.get()),
+                               static_cast<std::uint32_t>(m.btl_ugni_eager_max.get())))
       .first->second;
 }
 
@@ -141,11 +141,11 @@ void BtlUgni::prepare_rdma(int rank, Buffer b, std::uint64_t bytes, Completion r
 
 // GET_POSTED -> COMPLETE, or the PUT fallback: PUT_INIT_SENT -> PUTTING -> RDMA_COMPLETE_SENT -> COMPLETE.
 void BtlUgni::get(int initiator, int peer, std::uint64_t bytes, Buffer local, Buffer remote, Completion done) {
-  bool bte = bytes > static_cast<std::uint64_t>(mca_.btl_ugni_fma_limit.value);
+  bool bte = bytes > static_cast<std::uint64_t>(mca_.btl_ugni_fma_limit.get());
   bool aligned = local.addr % 4 == 0 && remote.addr % 4 == 0 && bytes % 4 == 0;
   const std::uint32_t id = rdmas_.create(RdmaState::Idle, initiator, peer, bytes, std::move(done), bte);
   RdmaFrag& r = rdmas_[id];
-  if (aligned && bytes <= static_cast<std::uint64_t>(mca_.btl_ugni_get_limit.value)) {
+  if (aligned && bytes <= static_cast<std::uint64_t>(mca_.btl_ugni_get_limit.get())) {
     counters_.add(UgniStat::LongGets);
     r.state = step(r.state, RdmaEvent::StartGet);
     gni_.rdma(gemini::RdmaOp::Get, bte, initiator, peer, bytes, [this, id] { on_rdma_done(id); });

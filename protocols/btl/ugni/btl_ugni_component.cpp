@@ -14,7 +14,7 @@ void report_mailboxes(Json& res, const ComponentReport& r) {
   const UgniMca& mca = r.mca.get<UgniMca>();
   const long long ranks = r.placement.ranks;
   auto lim = effective_smsg_limit(mca, ranks);
-  auto cr = static_cast<std::uint64_t>(mca.btl_ugni_smsg_max_credits.value);
+  auto cr = static_cast<std::uint64_t>(mca.btl_ugni_smsg_max_credits.get());
   // The run's endpoint count, under its declared name (kStatistics).
   const char* endpoints = kStatistics[static_cast<std::size_t>(UgniStat::Endpoints)].name;
   std::uint64_t eps = r.stats.counters.count(endpoints) ? r.stats.counters.at(endpoints) : 0;
@@ -30,7 +30,7 @@ void report_mailboxes(Json& res, const ComponentReport& r) {
       {"msgq_per_node", mm.msgq_per_node}};
   // A fragment btl/ugni is given is at most its eager limit (max_send_size, btl_ugni.cpp), so SMSG carries at most
   // min(SMSG limit, eager limit); the mailboxes above are still sized by the SMSG limit (msg_maxsize).
-  const auto eager = static_cast<std::uint64_t>(mca.btl_ugni_eager_limit.value);
+  const auto eager = static_cast<std::uint64_t>(mca.btl_ugni_eager_limit.get());
   if (smsg_payload_limit(mca, ranks) < lim) {
     res["provenance"]["derived"]["btl_ugni_smsg_limit (capped by)"] =
         "btl_ugni_eager_limit (" + std::to_string(eager) + " B): no fragment larger than the eager limit reaches SMSG";

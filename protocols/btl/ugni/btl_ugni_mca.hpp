@@ -45,14 +45,14 @@ struct UgniMca : ParamTable<UgniMca> {
 // revision the model follows (ugni_r26242_auto_smsg_limit, protocols/base/smsg_auto_limit.hpp; the paper's Table I is
 // the next revision's rule).
 inline std::uint64_t effective_smsg_limit(const UgniMca& mca, long long nranks) {
-  return ompisim::effective_smsg_limit(mca.btl_ugni_smsg_limit.value, nranks, ugni_r26242_auto_smsg_limit);
+  return ompisim::effective_smsg_limit(mca.btl_ugni_smsg_limit.get(), nranks, ugni_r26242_auto_smsg_limit);
 }
 
 // The largest message SMSG carries in a job of `nranks`: the SMSG limit, capped by btl_ugni_eager_limit (btl/ugni's
 // max_send_size: no fragment larger than the eager limit reaches SMSG). The value `describe` and a run's provenance
 // show as "btl_ugni_smsg_limit (effective)"; the mailboxes are still sized by effective_smsg_limit (msg_maxsize).
 inline std::uint64_t smsg_payload_limit(const UgniMca& mca, long long nranks) {
-  return std::min(effective_smsg_limit(mca, nranks), static_cast<std::uint64_t>(mca.btl_ugni_eager_limit.value));
+  return std::min(effective_smsg_limit(mca, nranks), static_cast<std::uint64_t>(mca.btl_ugni_eager_limit.get()));
 }
 
 }  // namespace ompisim::btl::ugni

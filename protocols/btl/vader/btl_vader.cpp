@@ -9,7 +9,7 @@ BtlVader::BtlVader(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, 
   // eager_limit, min_rdma_pipeline_size 32 KiB (without XPMEM; with XPMEM = eager_limit).
   // Sizes: btl_vader_eager_limit from the MCA parameters (default 32 KiB, v1.8.8 with XPMEM, where rndv_eager_limit,
   // max_send_size and min_rdma_pipeline_size are 32 KiB too; without XPMEM 4 KiB, rndv and max_send 32 KiB).
-  caps_.eager_limit = static_cast<std::uint64_t>(mca.btl_vader_eager_limit.value);
+  caps_.eager_limit = static_cast<std::uint64_t>(mca.btl_vader_eager_limit.get());
   caps_.rndv_eager_limit = caps_.eager_limit;
   caps_.max_send_size = 32768;
   caps_.rdma_pipeline_send_length = caps_.eager_limit;
@@ -36,7 +36,7 @@ void BtlVader::add_counters(std::map<std::string, std::uint64_t>& c) const {
 }
 
 double BtlVader::attach_cost(int rank, int peer, std::uint64_t addr, std::uint64_t bytes) {
-  auto gran = static_cast<std::uint64_t>(mca_.btl_vader_xpmem_attach_granularity.value);
+  auto gran = static_cast<std::uint64_t>(mca_.btl_vader_xpmem_attach_granularity.get());
   return static_cast<double>(xpmem_.attach(rank, peer, addr, bytes, gran)) * ctx_.machine().os.xpmem_attach_cost;
 }
 
@@ -50,7 +50,7 @@ double BtlVader::fifo_latency(int from, int to) const {
 }
 
 void BtlVader::send(const Descriptor& d, Completion local_done) {
-  bool inline_send = d.wire_bytes() < static_cast<std::uint64_t>(mca_.btl_vader_max_inline_send.value);
+  bool inline_send = d.wire_bytes() < static_cast<std::uint64_t>(mca_.btl_vader_max_inline_send.get());
   // Single copy needs the user data in one piece, the PML's leave to send in place (it then waits for
   // payload_consumed to know the buffer is free), and someone to tell the sender when it was taken. Anything else is
   // copied in and out.

@@ -111,7 +111,7 @@ public:
       linkx_ = std::make_unique<o::linkx::Linkx>(parts.sim, parts.contexts, parts.cpus, n.software.linkx_overhead, *shm_, *cxi_);
       ep = linkx_.get();
     }
-    mtl_ = std::make_unique<MtlOfi>(*ep, static_cast<InjectOn>(mca.get<MtlOfiMca>().ompi_mtl_ofi_inject.value));
+    mtl_ = std::make_unique<MtlOfi>(*ep, static_cast<InjectOn>(mca.get<MtlOfiMca>().ompi_mtl_ofi_inject.get()));
   }
   std::string name() const override { return mtl_->name(); }
   void isend(const mpi::P2P& m, Completion c) override { mtl_->isend(m, std::move(c)); }
@@ -208,12 +208,12 @@ public:
     const auto& n = slingshot::nic(parts.contexts.machine());
     ep_ = std::make_unique<Ch4Endpoint>(parts, mca, n.software.mpich_overhead);
     // request table, CQ dispatch and the lightweight-send choice (MPICH's own, same behaviour)
-    mtl_ = std::make_unique<MtlOfi>(*ep_, static_cast<InjectOn>(mca.get<MpichOfiMca>().mpich_ofi_inject.value));
+    mtl_ = std::make_unique<MtlOfi>(*ep_, static_cast<InjectOn>(mca.get<MpichOfiMca>().mpich_ofi_inject.get()));
     pml_ = std::make_unique<pml::cm::PmlCm>(parts.cpus, 0.0, *mtl_, name_);
     const auto& m = mca.get<MpichOfiMca>();
-    tunables_ = {{"mpich_bcast_only_tree", m.mpich_bcast_only_tree.value},
-                 {"mpich_bcast_internode_radix", m.mpich_bcast_internode_radix.value},
-                 {"mpich_bcast_intranode_radix", m.mpich_bcast_intranode_radix.value}};
+    tunables_ = {{"mpich_bcast_only_tree", m.mpich_bcast_only_tree.get()},
+                 {"mpich_bcast_internode_radix", m.mpich_bcast_internode_radix.get()},
+                 {"mpich_bcast_intranode_radix", m.mpich_bcast_intranode_radix.get()}};
   }
   std::string name() const override { return name_; }
   void start_send(const mpi::P2P& m, Completion c) override { pml_->start_send(m, std::move(c)); }

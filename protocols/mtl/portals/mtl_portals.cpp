@@ -17,11 +17,11 @@ constexpr std::uint64_t kCopyBlockPtr = 3, kZeroPtr = 4;     // the send copy bl
 Protocol open_mpi_protocol(const MtlPortalsMca& mca) {
   Protocol p;
   p.name = "portals";
-  p.eager_limit = static_cast<std::uint64_t>(mca.mtl_portals_eager_limit.value);
-  p.block_size = static_cast<std::uint64_t>(mca.mtl_portals_short_block_size.value);
-  p.blocks = static_cast<int>(mca.mtl_portals_short_blocks.value);
-  p.copy_blocks = static_cast<int>(mca.mtl_portals_num_copy_blocks.value);
-  p.copy_block_len = static_cast<std::uint64_t>(mca.mtl_portals_copy_block_len.value);
+  p.eager_limit = static_cast<std::uint64_t>(mca.mtl_portals_eager_limit.get());
+  p.block_size = static_cast<std::uint64_t>(mca.mtl_portals_short_block_size.get());
+  p.blocks = static_cast<int>(mca.mtl_portals_short_blocks.get());
+  p.copy_blocks = static_cast<int>(mca.mtl_portals_num_copy_blocks.get());
+  p.copy_block_len = static_cast<std::uint64_t>(mca.mtl_portals_copy_block_len.get());
   p.me_md_post = true;
   return p;
 }

@@ -22,8 +22,8 @@ std::string qdma_overflow(std::uint64_t bytes, std::uint64_t extra, std::uint64_
 void check_elan4_qdma(const ComponentCheck& c) {
   if (c.message_key.empty()) return;
   const Sourced& slot = qsnet::nic(c.machine).p.qdma_slot_bytes;
-  const auto extra = static_cast<std::uint64_t>(c.mca.get<Elan4QdmaMca>().elan4_qdma_extra_bytes.value);
-  const std::string why = qdma_overflow(c.largest_message, extra, static_cast<std::uint64_t>(slot.value));
+  const auto extra = static_cast<std::uint64_t>(c.mca.get<Elan4QdmaMca>().elan4_qdma_extra_bytes.get());
+  const std::string why = qdma_overflow(c.largest_message, extra, static_cast<std::uint64_t>(slot.get()));
   if (why.empty()) return;
   const std::string from = slot.source == "--set" ? std::string("set by --set")
                                                   : fmt::format("{}: {}", repo_relative(c.machine.file), slot.source);
@@ -35,7 +35,7 @@ Elan4Qdma::Elan4Qdma(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus
                      const Elan4QdmaMca& mca, std::string name)
     : cpus_(cpus), nic_(sim, contexts, fabric), p_(nic_.params()),
       overhead_(qsnet::nic(fabric.network()).software.elan4_qdma_overhead),
-      extra_(static_cast<std::uint32_t>(mca.elan4_qdma_extra_bytes.value)), name_(std::move(name)), lib_(contexts.ranks()) {
+      extra_(static_cast<std::uint32_t>(mca.elan4_qdma_extra_bytes.get())), name_(std::move(name)), lib_(contexts.ranks()) {
   nic_.on_stored = [this](int rank, int q) {
     // The receiver polls the queue's host event, then reads the slot and gives it back.
     cpus_.cpu(rank, p_.host_event_poll_cost + overhead_, [this, rank, q] {
@@ -67,7 +67,7 @@ void Elan4Qdma::check_comm(const mpi::P2P& m) const {
 void Elan4Qdma::start_send(const mpi::P2P& m, Completion done) {
   check_comm(m);
   const std::uint64_t bytes = m.bytes();
-  if (const std::string why = qdma_overflow(bytes, extra_, static_cast<std::uint64_t>(p_.qdma_slot_bytes.value));
+  if (const std::string why = qdma_overflow(bytes, extra_, static_cast<std::uint64_t>(p_.qdma_slot_bytes.get()));
       !why.empty())
     throw InputError("", "benchmark.sizes", why);  // the run names the scenario file
   const int rank = m.rank, dst = m.peer;

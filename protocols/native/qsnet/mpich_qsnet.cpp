@@ -16,12 +16,12 @@ MpichQsnet::MpichQsnet(Simulator& sim, const Contexts& contexts, CpuTimeline& cp
     : sim_(sim), ctx_(contexts), cpus_(cpus), fabric_(fabric), nic_(sim, contexts, fabric), p_(nic_.params()),
       overhead_(qsnet::nic(fabric.network()).software.mpich_qsnet_overhead),
       eager_rate_(qsnet::nic(fabric.network()).software.mpich_qsnet_eager_rate),
-      eager_limit_(static_cast<std::uint64_t>(mca.mpich_qsnet_eager_limit.value)), name_(std::move(name)),
+      eager_limit_(static_cast<std::uint64_t>(mca.mpich_qsnet_eager_limit.get())), name_(std::move(name)),
       lib_(contexts.ranks()) {
-  if (eager_limit_ + kEnvelopeBytes > static_cast<std::uint64_t>(p_.qdma_slot_bytes.value))  // bad input: the run's
+  if (eager_limit_ + kEnvelopeBytes > static_cast<std::uint64_t>(p_.qdma_slot_bytes.get()))  // bad input: the run's
     throw InputError("", "mca.mpich_qsnet_eager_limit",                                       // builder adds the file
                      fmt::format("{} B + the 32-byte envelope exceeds one packet (the NIC's qdma_slot_bytes: {} B)",
-                                 eager_limit_, static_cast<std::uint64_t>(p_.qdma_slot_bytes.value)));
+                                 eager_limit_, static_cast<std::uint64_t>(p_.qdma_slot_bytes.get())));
 }
 
 StackStats MpichQsnet::stats() const {

@@ -15,13 +15,13 @@ std::uint64_t pair_key(int a, int b) {
 
 CxiConfig CxiConfig::from(const slingshot::CassiniParams& nic, const slingshot::SoftwareParams& sw, const CxiMca& mca) {
   CxiConfig c;
-  c.limits.inject_size = static_cast<std::uint64_t>(nic.inject_size.value);
-  c.limits.rdzv_threshold = static_cast<std::uint64_t>(mca.fi_cxi_rdzv_threshold.value);
-  c.limits.rdzv_get_min = static_cast<std::uint64_t>(mca.fi_cxi_rdzv_get_min.value);
-  c.limits.rdzv_eager_size = static_cast<std::uint64_t>(mca.fi_cxi_rdzv_eager_size.value);
-  c.oflow_bytes = static_cast<std::uint64_t>(mca.fi_cxi_oflow_buf_size.value * mca.fi_cxi_oflow_buf_count.value);
+  c.limits.inject_size = static_cast<std::uint64_t>(nic.inject_size.get());
+  c.limits.rdzv_threshold = static_cast<std::uint64_t>(mca.fi_cxi_rdzv_threshold.get());
+  c.limits.rdzv_get_min = static_cast<std::uint64_t>(mca.fi_cxi_rdzv_get_min.get());
+  c.limits.rdzv_eager_size = static_cast<std::uint64_t>(mca.fi_cxi_rdzv_eager_size.get());
+  c.oflow_bytes = static_cast<std::uint64_t>(mca.fi_cxi_oflow_buf_size.get() * mca.fi_cxi_oflow_buf_count.get());
   c.fc_recovery_time = sw.fc_recovery_time;
-  c.software_matching = mca.fi_cxi_rx_match_mode.value == 1;  // choices: hardware, software
+  c.software_matching = mca.fi_cxi_rx_match_mode.get() == 1;  // choices: hardware, software
   c.host_overhead = sw.cxi_overhead;
   c.dma_read_latency = nic.dma_read_latency;
   c.device_access_latency = nic.device_access_latency;

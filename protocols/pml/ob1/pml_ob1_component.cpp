@@ -21,7 +21,7 @@ void register_component(ComponentRegistry& reg) {
              if (m.btls.empty() || m.mtl) throw std::logic_error("pml/ob1 drives BTLs only (and needs at least one)");
              auto p = std::make_unique<Ob1>(parts.contexts, parts.cpus, parts.machine.software_cost("pml_ob1_overhead"), m.btls,
                                             name, mca.get<Ob1Mca>().config());
-             p->set_early_completion(mca.get<Ob1Mca>().pml_ob1_use_early_completion.value != 0);
+             p->set_early_completion(mca.get<Ob1Mca>().pml_ob1_use_early_completion.get() != 0);
              return p;
            },
            .statistics = statistic_list(kOb1Statistics)});

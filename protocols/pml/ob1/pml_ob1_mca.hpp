@@ -74,12 +74,12 @@ struct Ob1Mca : ParamTable<Ob1Mca> {
     return r;
   }
   StripeConfig config() const {
-    return {static_cast<StripePolicy>(static_cast<int>(pml_ob1_stripe_policy.value)),
-            static_cast<std::uint64_t>(pml_ob1_stripe_min_size.value),
-            static_cast<int>(pml_ob1_send_pipeline_depth.value), static_cast<int>(pml_ob1_recv_pipeline_depth.value),
-            static_cast<FragPipeline::Schedule>(static_cast<int>(pml_ob1_frag_schedule.value)),
-            static_cast<int>(pml_ob1_max_send_per_range.value), static_cast<int>(pml_ob1_max_rdma_per_request.value),
-            mpi_leave_pinned.value != 0};
+    return {static_cast<StripePolicy>(static_cast<int>(pml_ob1_stripe_policy.get())),
+            static_cast<std::uint64_t>(pml_ob1_stripe_min_size.get()),
+            static_cast<int>(pml_ob1_send_pipeline_depth.get()), static_cast<int>(pml_ob1_recv_pipeline_depth.get()),
+            static_cast<FragPipeline::Schedule>(static_cast<int>(pml_ob1_frag_schedule.get())),
+            static_cast<int>(pml_ob1_max_send_per_range.get()), static_cast<int>(pml_ob1_max_rdma_per_request.get()),
+            mpi_leave_pinned.get() != 0};
   }
 };
 

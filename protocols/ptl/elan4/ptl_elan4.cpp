@@ -12,13 +12,13 @@ constexpr std::uint32_t kCompletionBytes = 16;  // a completion-queue entry
 
 PtlElan4::PtlElan4(const PlatformParts& parts, qsnet::Elan4& nic, const PtlElan4Mca& mca)
     : sim_(parts.sim), cpus_(parts.cpus), nic_(nic), p_(nic.params()), sw_(qsnet::nic(parts.machine).software),
-      plan_(ProgressPlan::make(static_cast<int>(mca.ptl_elan4_progress.value),
-                               static_cast<int>(mca.ptl_elan4_completion_queue.value))),
-      read_(mca.ptl_elan4_rdma.value == 0), inline_(mca.ptl_elan4_inline.value != 0),
-      chained_(mca.ptl_elan4_chained.value != 0), datatype_(mca.ptl_elan4_datatype.value != 0),
-      cq_qdma_(mca.ptl_elan4_cq_qdma.value != 0),
-      first_frag_(static_cast<std::uint64_t>(mca.ptl_elan4_first_frag_size.value)) {
-  if (first_frag_ + kHeaderBytes > static_cast<std::uint64_t>(p_.qdma_slot_bytes.value))
+      plan_(ProgressPlan::make(static_cast<int>(mca.ptl_elan4_progress.get()),
+                               static_cast<int>(mca.ptl_elan4_completion_queue.get()))),
+      read_(mca.ptl_elan4_rdma.get() == 0), inline_(mca.ptl_elan4_inline.get() != 0),
+      chained_(mca.ptl_elan4_chained.get() != 0), datatype_(mca.ptl_elan4_datatype.get() != 0),
+      cq_qdma_(mca.ptl_elan4_cq_qdma.get() != 0),
+      first_frag_(static_cast<std::uint64_t>(mca.ptl_elan4_first_frag_size.get())) {
+  if (first_frag_ + kHeaderBytes > static_cast<std::uint64_t>(p_.qdma_slot_bytes.get()))
     throw std::invalid_argument("ptl_elan4_first_frag_size + the 64-byte header exceeds a QDMA slot");
   const int threads = plan_.threads();
   if (threads) {
@@ -30,8 +30,8 @@ PtlElan4::PtlElan4(const PlatformParts& parts, qsnet::Elan4& nic, const PtlElan4
         thread_ctx_.push_back(parts.add_progress_thread(r, (contexts.core_of(r) + 1) % cores));
     }
   }
-  qdescs_.assign(static_cast<std::size_t>(parts.contexts.ranks()), DescPool(static_cast<int>(mca.ptl_elan4_num_qdescs.value)));
-  putget_.assign(static_cast<std::size_t>(parts.contexts.ranks()), DescPool(static_cast<int>(mca.ptl_elan4_num_putget.value)));
+  qdescs_.assign(static_cast<std::size_t>(parts.contexts.ranks()), DescPool(static_cast<int>(mca.ptl_elan4_num_qdescs.get())));
+  putget_.assign(static_cast<std::size_t>(parts.contexts.ranks()), DescPool(static_cast<int>(mca.ptl_elan4_num_putget.get())));
   nic_.on_stored = [this](int rank, int q) { on_stored(rank, q); };
 }
 
@@ -39,7 +39,7 @@ void PtlElan4::take(std::vector<DescPool>& p, int rank, std::function<void()> wo
   if (pool(p, rank).take(std::move(work))) counters_.add(PtlStat::DescWaits);
 }
 
-double PtlElan4::request_overhead() const { return datatype_ ? sw_.datatype_engine_overhead.value : 0.0; }
+double PtlElan4::request_overhead() const { return datatype_ ? sw_.datatype_engine_overhead.get() : 0.0; }
 
 int PtlElan4::context(int rank, int waiter) const {
   if (waiter == 0) return rank;
