@@ -46,7 +46,7 @@ struct Sourced {
   mutable bool read = false;
   operator double() const { return get(); }
   double get() const {
-    read = true;
+    if (!read) read = true;  // a store only on the first read: the hot paths read their costs once per message
     return value;
   }
 };
