@@ -47,6 +47,8 @@ refuse "--out onto the --machine-file" "--out: key '[^']*/mo/s.json': is the --m
   run "$S" --machine-file "$t/mo/s.json" --out "$t/mo"
 mkdir -p "$t/gs" && cp "$t/g.json" "$t/gs/sweep.json" && sed -i "s|\"s.json\"|\"$t/s.json\"|" "$t/gs/sweep.json"
 refuse "sweep --out onto its grid" "--out: key '[^']*/gs/sweep.json': is the grid this command reads" sweep "$t/gs/sweep.json" --out "$t/gs"
+mkdir -p "$t/hl" && ln "$S" "$t/hl/s.json"
+refuse "--out onto a hard link of the scenario" "--out: key '[^']*/hl/s.json': is the scenario this command reads" run "$S" --out "$t/hl"
 cmp -s "$S" "$t/s.keep" && ok "the inputs are kept" || bad "an input was changed"
 "$BIN" run "$S" --out "$t/o3" --trace t.json --plot p.svg > /dev/null 2> err.txt || bad "relative --trace: $(cat err.txt)"
 [[ -s "$t/o3/t.json" && ! -e "$t/t.json" ]] && ok "relative --trace is written inside --out" || bad "relative --trace: $(ls "$t" "$t/o3")"

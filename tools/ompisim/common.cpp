@@ -267,15 +267,19 @@ void refuse_overwriting(const std::vector<NamedPath>& inputs, const std::vector<
     const std::filesystem::path r = std::filesystem::weakly_canonical(p, ec);
     return ec ? std::filesystem::absolute(p).lexically_normal().string() : r.string();
   };
+  // the same file by two names (a hard link) is one file too
+  auto same = [&](const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return resolved(a) == resolved(b) || std::filesystem::equivalent(a, b, ec);
+  };
   for (std::size_t i = 0; i < outputs.size(); ++i) {
-    const std::string out = resolved(outputs[i].path);
     for (const NamedPath& in : inputs)
-      if (!in.path.empty() && resolved(in.path) == out)
+      if (!in.path.empty() && same(in.path, outputs[i].path))
         throw InputError(outputs[i].option, outputs[i].path,
                          fmt::format("is the {} this command reads ({}): writing it would replace it; choose another "
                                      "output", in.option, in.path));
     for (std::size_t j = 0; j < i; ++j)
-      if (resolved(outputs[j].path) == out)
+      if (same(outputs[j].path, outputs[i].path))
         throw InputError(outputs[i].option, outputs[i].path,
                          fmt::format("is also where {} writes ({}): one output would replace the other; choose another "
                                      "name", outputs[j].option, outputs[j].path));
