@@ -160,18 +160,20 @@ std::vector<std::string> barrier_algorithm_names() {
   return v;
 }
 
+// A barrier algorithm no registry entry (nor "tuned") has: the names there are, the nearest as a hint.
+[[noreturn]] static void unknown_barrier_algorithm(const std::string& file, const std::string& key, const std::string& algo) {
+  const auto names = barrier_algorithm_names();
+  const std::string hint = did_you_mean(algo, names);
+  throw InputError(file, key, fmt::format("unknown barrier algorithm '{}'{} (known: {})", algo,
+                                          hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(names, ", ")));
+}
+
 Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& file) {
   int n = static_cast<int>(w.contexts().ranks());
   std::string algo = c.algorithm;
   if (algo == "tuned") algo = coll::tuned_barrier_algorithm(n, coll::load_decision(data_dir() + "/collectives/decision/barrier_tuned.json"));
   const coll::AlgoInfo* info = registry().find("barrier", algo);
-  if (!info) {
-    auto names = barrier_algorithm_names();
-    std::string hint = did_you_mean(algo, names);
-    throw InputError(file, "benchmark.algorithm",
-                     fmt::format("unknown barrier algorithm '{}'{} (known: {})", algo,
-                                 hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(names, ", ")));
-  }
+  if (!info) unknown_barrier_algorithm(file, "benchmark.algorithm", algo);
   if (algo == "two_proc" && n != 2) throw InputError(file, "benchmark.algorithm", "two_proc needs exactly 2 ranks");
   coll::AlgoParams p;
   p.radix = c.radix;
@@ -247,11 +249,8 @@ void register_barrier_driver(DriverRegistry& reg) {
     c.algorithm = read_text(b, block_keys(ctx), "algorithm");
     // The name first: the rules below (a Cheetah stack, a radix) would otherwise report a misspelled name as another
     // fault.
-    if (const auto names = barrier_algorithm_names(); std::find(names.begin(), names.end(), c.algorithm) == names.end()) {
-      const std::string hint = did_you_mean(c.algorithm, names);
-      b.fail("algorithm", fmt::format("unknown barrier algorithm '{}'{} (known: {})", c.algorithm,
-                                      hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(names, ", ")));
-    }
+    if (const auto names = barrier_algorithm_names(); std::find(names.begin(), names.end(), c.algorithm) == names.end())
+      unknown_barrier_algorithm(ctx.file, "benchmark.algorithm", c.algorithm);
     // Cheetah's uGNI BCOL runs over a BTL with network atomics (MCA_BTL_FLAGS_ATOMIC_OPS off the node: btl/ugni).
     if (c.algorithm.rfind("cheetah", 0) == 0 && !ctx.network_atomics)
       b.fail("algorithm", fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (btl/ugni: stack 'openmpi' "

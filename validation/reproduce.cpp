@@ -340,7 +340,43 @@ static std::vector<std::string> files_of(const std::string& paper) {
   return out;
 }
 
-static int reproduce_into(const std::string& out_dir, const std::string& from_dir, const std::string& paper) {
+// The plotted field a scenario names ("plot"), in its result.
+static void check_plot_field(const Scenario& s, const Json& res) {
+  if (!s.plot.empty() && !res["points"][0].contains(s.plot))
+    throw InputError(s.file, "plot", "the result has no field '" + s.plot + "'");
+}
+
+// --from: every file the redraw reads, read and checked as the redraw reads it, before anything is written (a bad file
+// found half-way would leave the output folder half redrawn): the results by scenario path, and validation.json.
+struct FromFolder {
+  std::map<std::string, Json> results;
+  Json validation;
+};
+static FromFolder read_from(const std::string& from_dir) {
+  FromFolder f;
+  for (const std::string& rel : files_of("")) {
+    const Scenario s = load_scenario(data_dir() + "/" + rel);
+    Json res = read_result((fs::path(from_dir) / fs::path(rel).parent_path().filename() / (s.id + ".json")).string(), s.plot);
+    check_plot_field(s, res);
+    f.results.emplace(rel, std::move(res));
+  }
+  const std::string vf = (fs::path(from_dir) / "validation.json").string();
+  f.validation = load_json_file(vf);
+  const Json& v = f.validation;
+  for (const char* k : {"points", "held_out", "claims"})
+    if (!v.is_object() || !v.contains(k) || !v[k].is_array()) throw InputError(vf, k, "must be a list (the table validate writes)");
+  std::vector<Json> docs;
+  for (auto& file : reference_files("")) docs.push_back(load_json_file(file));
+  try {  // what the tables and the intervals' overlays read of it
+    (void)render_table(v);
+    (void)interval_marks(docs, v);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(vf, "(table)", std::string("not as validate writes it: ") + e.what());
+  }
+  return f;
+}
+
+static int reproduce_into(const std::string& out_dir, const FromFolder* from, const std::string& paper) {
   const std::string describe = git_describe();  // once, before this run writes anything (see git_describe)
   OutputDir out(out_dir);
   std::map<std::string, std::vector<Curve>> figures;  // figure key -> curves
@@ -355,11 +391,9 @@ static int reproduce_into(const std::string& out_dir, const std::string& from_di
     Scenario s = load_scenario(data_dir() + "/" + rel);
     if (progress::enabled()) progress::points(i, files.size(), rel);  // the line names the scenario
     else if (!progress::quiet()) std::cerr << "reproduce: " << rel << "\n";  // a log's line, unless --quiet
-    Json res = from_dir.empty()
-                   ? Json::parse(run_isolated([&] { return run_scenario(s, {}).dump(); }))
-                   : read_result((fs::path(from_dir) / fs::path(rel).parent_path().filename() / (s.id + ".json")).string(), s.plot);
+    Json res = from ? from->results.at(rel) : Json::parse(run_isolated([&] { return run_scenario(s, {}).dump(); }));
     done[rel] = res;
-    if (!from_dir.empty()) generated_by.insert(res.value("/provenance/git_describe"_json_pointer, std::string("?")));
+    if (from) generated_by.insert(res.value("/provenance/git_describe"_json_pointer, std::string("?")));
     std::string sub = fs::path(rel).parent_path().filename().string();
     std::string base = sub + "/" + s.id;  // relative to the output folder
     publish_pair(out.file(base + ".json"), res.dump(2) + "\n", out.file(base + ".csv"), result_csv(res));
@@ -380,7 +414,7 @@ static int reproduce_into(const std::string& out_dir, const std::string& from_di
     std::string y = p0.contains("latency_us") ? "latency_us" : "bandwidth_GBps";
     if (p0.contains("availability_pct")) y = "availability_pct";
     if (!s.plot.empty()) {
-      if (!p0.contains(s.plot)) throw InputError(s.file, "plot", "the result has no field '" + s.plot + "'");
+      check_plot_field(s, res);
       y = s.plot;
     }
     std::string fig = s.figure.empty() ? s.id : figure_file_stem(s.figure, s.file);  // "Fig. 5 D2D" -> fig5_d2d
@@ -399,13 +433,7 @@ static int reproduce_into(const std::string& out_dir, const std::string& from_di
   }
   // Validation: run (reusing the results above), or read beside the results when they were read.
   std::size_t left_out = 0;  // a partial run's rows that read a scenario it did not run
-  Json v = !from_dir.empty() ? load_json_file((fs::path(from_dir) / "validation.json").string())
-           : paper.empty()   ? validate("", {}, &done)
-                             : validate_ran(done, left_out);
-  if (!from_dir.empty())
-    for (const char* k : {"points", "held_out", "claims"})
-      if (!v.is_object() || !v.contains(k) || !v[k].is_array())
-        throw InputError((fs::path(from_dir) / "validation.json").string(), k, "must be a list (the table validate writes)");
+  Json v = from ? from->validation : paper.empty() ? validate("", {}, &done) : validate_ran(done, left_out);
   std::vector<Json> docs;
   for (auto& f : reference_files("")) docs.push_back(load_json_file(f));
   std::map<std::string, std::vector<std::pair<double, double>>> refs;  // run-time bars: the paper's run time
@@ -441,7 +469,7 @@ static int reproduce_into(const std::string& out_dir, const std::string& from_di
   }
   if (paper.empty()) remove_stale_plots(out, written);
   // Redrawn results were run by the build that wrote them: the table says so, and which build redrew the plots.
-  const std::string by = from_dir.empty() ? describe
+  const std::string by = !from ? describe
                                           : fmt::format("{}; redrawn by `ompisim reproduce --from` ({})",
                                                         fmt::join(generated_by, ", "), describe);
   const std::string md = write_tables(out, v, by, paper, left_out);
@@ -449,38 +477,14 @@ static int reproduce_into(const std::string& out_dir, const std::string& from_di
   return all_calibration_pass(v) ? 0 : 1;
 }
 
-// --from: every file the redraw reads, checked as the redraw reads it, before anything is written (a bad file found
-// half-way would leave the output folder half redrawn).
-static void check_from(const std::string& from_dir) {
-  for (const std::string& rel : files_of("")) {
-    const Scenario s = load_scenario(data_dir() + "/" + rel);
-    const Json res =
-        read_result((fs::path(from_dir) / fs::path(rel).parent_path().filename() / (s.id + ".json")).string(), s.plot);
-    if (!s.plot.empty() && !res["points"][0].contains(s.plot))
-      throw InputError(s.file, "plot", "the result has no field '" + s.plot + "'");
-  }
-  const std::string vf = (fs::path(from_dir) / "validation.json").string();
-  const Json v = load_json_file(vf);
-  for (const char* k : {"points", "held_out", "claims"})
-    if (!v.is_object() || !v.contains(k) || !v[k].is_array()) throw InputError(vf, k, "must be a list (the table validate writes)");
-  std::vector<Json> docs;
-  for (auto& f : reference_files("")) docs.push_back(load_json_file(f));
-  try {  // what the tables and the intervals' overlays read of it
-    (void)render_table(v);
-    (void)interval_marks(docs, v);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(vf, "(table)", std::string("not as validate writes it: ") + e.what());
-  }
-}
-
 int reproduce(const std::string& out_dir, const std::string& from_dir, const std::string& paper) {
   if (!paper.empty() && !from_dir.empty())
     throw InputError("--paper", paper, "not with --from: --from redraws every figure of a results folder");
   if (!paper.empty()) (void)reference_files(paper);  // an unknown paper, with the close name, before anything is written
-  if (from_dir.empty()) return reproduce_into(out_dir, from_dir, paper);
+  if (from_dir.empty()) return reproduce_into(out_dir, nullptr, paper);
   try {
-    check_from(from_dir);
-    return reproduce_into(out_dir, from_dir, paper);
+    const FromFolder from = read_from(from_dir);
+    return reproduce_into(out_dir, &from, paper);
   } catch (const nlohmann::json::exception& e) {  // what the checks of the files read leave: still bad input
     throw InputError(from_dir, "(results)", std::string("a file of this folder is not as reproduce writes it: ") + e.what());
   }
