@@ -1,5 +1,6 @@
 // The Paje writer (core/trace_file.hpp, ".paje").
 #include "core/external_sort.hpp"
+#include "core/hash.hpp"
 #include "core/trace_writers.hpp"
 #include "core/trace_writer_io.hpp"
 
@@ -212,8 +213,7 @@ private:
   }
   // A colour from the state's name (FNV-1a, hue from the hash, fixed saturation and value): "r g b" in [0, 1].
   static std::string state_colour(const std::string& name) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (unsigned char ch : name) h = (h ^ ch) * 1099511628211ULL;
+    const std::uint64_t h = fnv1a(name);
     const double hue = static_cast<double>(h % 3600) / 600.0, sat = 0.65, val = 0.9;  // hue in [0, 6)
     const double c = val * sat, x = c * (1 - std::fabs(std::fmod(hue, 2.0) - 1)), m = val - c;
     double r = 0, g = 0, b = 0;

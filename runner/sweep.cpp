@@ -2,6 +2,7 @@
 
 #include "core/atomic_write.hpp"
 #include "core/error_text.hpp"
+#include "core/hash.hpp"
 #include "core/limits.hpp"
 #include "core/signals.hpp"
 #include "core/units.hpp"
@@ -37,15 +38,6 @@ namespace fs = std::filesystem;
 constexpr std::size_t kMaxPoints = 10000;
 
 std::string hex16(std::uint64_t h) { return fmt::format("{:016x}", h); }
-
-std::uint64_t fnv1a(const std::string& s) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
 
 // A parameter value as `--set` takes it: strings as written, numbers and booleans as JSON.
 std::string set_value(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Outputs. (1) An --out that cannot be created: exit 2 naming --out, before simulating (fast, on a run that
-# takes seconds). (2) run without --out writes under the current directory (ompisim-out/<id>/, never results/) and says where on stderr.
+# takes seconds). (2) run without --out writes under the current directory (ompisim-out/<id>/, never results/) and says where on stderr;
+# a what-if (--set) without --out writes ompisim-out/<id>-whatif-<hash>/ and leaves the plain run's result as it was.
 # (3) --version: version, git describe, SimGrid version. (4) OSU-shaped tables (header lines, two decimals, MB/s).
 # (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed);
 # a what-if's plot names what the run changed (the scenario's mca block, --set).
@@ -25,6 +26,17 @@ echo "{\"id\": \"lat\", $q \"osu_latency\"}}" > "$t/lat.json"
 "$BIN" run "$t/lat.json" > "$t/lat.txt" 2> "$t/err" || fail=1
 [[ -s "$t/cwd/ompisim-out/lat/lat.json" && -s "$t/cwd/ompisim-out/lat/lat.csv" && ! -e "$t/cwd/results" ]] && grep -q "wrote $t/cwd/ompisim-out/lat/lat.json" "$t/err" \
   && echo "ok   default output under the current directory: $(cat "$t/err")" || { echo "FAIL default output: $(cat "$t/err")"; fail=1; }
+# a what-if without --out: its own folder (ompisim-out/lat-whatif-<hash>/), the plain run's result untouched; the same
+# --set lands in the same folder again
+plain=$(sha256sum < "$t/cwd/ompisim-out/lat/lat.json")
+"$BIN" run "$t/lat.json" --set node.links.cache_line_same_numa=0.3us > /dev/null 2> "$t/err"; rc=$?
+w=$(ls -d "$t"/cwd/ompisim-out/lat-whatif-* 2> /dev/null)
+"$BIN" run "$t/lat.json" --set node.links.cache_line_same_numa=0.3us > /dev/null 2> "$t/err2"
+[[ $rc == 0 && $(sha256sum < "$t/cwd/ompisim-out/lat/lat.json") == "$plain" && $(echo "$w" | wc -l) == 1 && -s "$w/lat.json" ]] \
+  && grep -q "wrote $w/lat.json" "$t/err" && grep -q "wrote $w/lat.json" "$t/err2" \
+  && ! cmp -s "$w/lat.json" "$t/cwd/ompisim-out/lat/lat.json" \
+  && echo "ok   a what-if without --out writes ${w#$t/cwd/}/, the plain run's result kept" \
+  || { echo "FAIL what-if default output: rc=$rc, folders $(ls "$t/cwd/ompisim-out" | tr '\n' ' '), $(cat "$t/err")"; fail=1; }
 "$BIN" --version > "$t/v" && grep -q "^ompisim [0-9]" "$t/v" && grep -q "^git describe: " "$t/v" && grep -q "^SimGrid 3\.[0-9]*" "$t/v" \
   && echo "ok   --version: $(tr '\n' ';' < "$t/v")" || { echo "FAIL --version"; fail=1; }
 python3 - "$t/lat.txt" <<'P' || fail=1
