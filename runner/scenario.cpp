@@ -106,6 +106,26 @@ static std::vector<std::string> scenario_files_named(const std::string& base) {
   return found;
 }
 
+void check_paper_name(const Scenario& s) {
+  namespace fs = std::filesystem;
+  const std::string& paper = s.paper;
+  const std::string& file = s.file;
+  if (paper.empty()) return;
+  const fs::path root = fs::path(data_dir()) / "validation" / "reference";
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) return;
+  std::vector<std::string> papers;
+  for (const auto& e : fs::directory_iterator(root, ec))
+    if (e.path().extension() == ".json") papers.push_back(e.path().stem().string());
+  if (std::find(papers.begin(), papers.end(), paper) != papers.end()) return;
+  std::sort(papers.begin(), papers.end());
+  const std::string hint = did_you_mean(paper, papers);
+  throw InputError(file, "paper", fmt::format("unknown paper '{}'{} (the papers with a reference file in "
+                                              "validation/reference/: {}; a scenario of one's own leaves it out)",
+                                              paper, hint.empty() ? "" : " (did you mean '" + hint + "'?)",
+                                              fmt::join(papers, ", ")));
+}
+
 void refuse_missing_input(const std::string& name) {
   namespace fs = std::filesystem;
   std::error_code ec;

@@ -57,6 +57,11 @@ Scenario load_scenario(const std::string& file);
 // 'scenarios/gemini/fig5_latency_2p_inter_openmpi.json'?)"). Returns when the file exists or nothing is close (the
 // reader then says it cannot open it).
 void refuse_missing_input(const std::string& name);
+// A scenario's "paper" names a reference file, validation/reference/<paper>.json, whose points and captions its plots
+// use: InputError (key 'paper', the close name and the list) when there is no such file. Checked where a user's
+// scenario comes in (run, sweep's base), not where validate reads the reference's own scenarios; nothing is checked
+// where the tool has no reference folder.
+void check_paper_name(const Scenario& s);
 // A machine file or a result given where a scenario belongs: InputError saying what the file is and which command
 // takes it (`file` names it in errors, `name` as the user gave it). A sweep grid is the caller's to name.
 void refuse_machine_or_result(const Json& j, const std::string& file, const std::string& name);

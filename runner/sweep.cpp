@@ -245,7 +245,7 @@ static Json load_grid_base(ObjectReader& r, const std::string& file, SweepGrid& 
   }
   try {
     if (!base.is_object()) throw InputError(g.base_file, "", "a scenario is a JSON object");
-    (void)scenario_from_json(base, g.base_file);  // the base itself must load
+    check_paper_name(scenario_from_json(base, g.base_file));  // the base itself must load
   } catch (const InputError& e) {
     if (g.base_file == file) throw;
     throw InputError(e.file(), e.key(), fmt::format("{} (reached through {}: key 'base')", e.reason(), file));

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -191,6 +192,32 @@ void vary(const Target& t, double h, const std::vector<double>& v0, const RunFn&
   r["applied_step"] = dlnx / 2;
   out.params.push_back(r);
 }
+// The machine parameters that no part of the scenario's run reads (provenance.unread_overrides of one run with every
+// varied parameter set to its own value, written to the last bit): stepping one of them cannot move a point, so it is
+// listed as not read instead of run twice. Empty, and nothing skipped, if that run's points are not the nominal ones
+// to the last bit, or if it is refused.
+std::set<std::string> unread_params(const ParamList& physical, const std::map<std::string, SharedCost>& shared,
+                                    const std::function<Json(const Overrides&)>& run_json, const std::string& metric,
+                                    const std::vector<double>& v0) {
+  Overrides all;
+  for (auto& r : physical)
+    if (r.info.dim != Dim::Count) all.emplace_back(r.info.name, format_quantity_exact(r.p->value, r.info.dim));
+  Json probe;
+  try {
+    probe = run_json(all);
+  } catch (const InputError&) {
+    return {};
+  }
+  if (values(probe, metric) != v0) return {};
+  std::set<std::string> unread;
+  for (auto& k : probe["provenance"].value("unread_overrides", Json::array())) unread.insert(k.get<std::string>());
+  // A host cost with copies is one parameter: unread only when no copy was read.
+  for (auto& [key, sc] : shared)
+    if (std::any_of(sc.keys.begin(), sc.keys.end(), [&](const std::string& k) { return !unread.count(k); }))
+      for (auto& k : sc.keys) unread.erase(k);
+  return unread;
+}
+
 }  // namespace
 
 Json sensitivity(const std::string& scenario_file, double h, const std::vector<std::string>& mca,
@@ -209,6 +236,8 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
   Rows rows;
   const ParamList physical = m->physical_params();
   const std::map<std::string, SharedCost> shared = shared_costs(*m);
+  const std::set<std::string> unread = unread_params(physical, shared, run_json, metric, v0);
+  Json not_read = Json::array();
   const std::size_t total = physical.size() + mca.size();
   std::size_t done = 0;
   for (const std::string& key : mca) {
@@ -219,6 +248,10 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
     progress::points(done++, total, r.info.name);
     if (r.info.dim == Dim::Count) {  // a count of the machine's structure is not varied
       rows.skipped.push_back(r.info.name);
+      continue;
+    }
+    if (unread.count(r.info.name)) {
+      not_read.push_back(r.info.name);
       continue;
     }
     Target t{r.info.name, r.info, r.p->value, format_param(r.p->value, r.info), r.p->source};
@@ -235,7 +268,7 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
   });
   return Json{{"scenario", s.file}, {"metric", metric}, {"step", h}, {"points", xs}, {"nominal", v0},
               {"parameters", rows.params}, {"not_varied", rows.skipped}, {"step_too_small", rows.too_small},
-              {"step_refused", rows.refused}};
+              {"step_refused", rows.refused}, {"not_read", not_read}};
 }
 
 std::string render_sensitivity(const Json& s) {
@@ -266,6 +299,9 @@ std::string render_sensitivity(const Json& s) {
     for (auto& x : s["not_varied"]) n += (n.empty() ? "" : ", ") + x.get<std::string>();
     out += "# not varied (zero, an integer count, a choice, or at a limit): " + n + "\n";
   }
+  if (!s.value("not_read", Json::array()).empty())
+    out += fmt::format("# not varied, no part of this scenario's run reads them (another stack's or path's costs): {}\n",
+                       fmt::join(s["not_read"].get<std::vector<std::string>>(), ", "));
   for (auto& p : s["parameters"])
     if (p.contains("copies"))
       out += fmt::format("# {}: one host cost that {} networks' files each give (the stack reads one value): its copies "

@@ -19,6 +19,8 @@ check benchmark_unknown_key '{"machine": "cielo", "stack": "openmpi", "benchmark
 check smb_window '{"machine": "red-storm", "stack": "native", "benchmark": {"name": "smb_overhead", "window": 8}, "ranks": 2}' "key 'benchmark.window': unknown key"
 check misspelled_required '{"machine": "cielo", "stack": "openmpi", "benchmrak": {"name": "osu_latency"}, "ranks": 2}' "key 'benchmark': required key is missing (is 'benchmrak' a misspelling of it?)"
 check truncated '{"machine": "cielo", ' "not valid JSON"
+# "paper" names a reference file: a misspelt one is refused with the names there (plots lost their paper's points)
+check unknown_scenario_paper "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"paper\": \"gemini-xe-kx\"}" "key 'paper': unknown paper 'gemini-xe-kx' (did you mean 'gemini-xe-xk'?)"
 check plot_field "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"plot\": \"../../x\"}" "key 'plot': expected the name of a result field"
 # a NUL character (JSON "\u0000") in a value or a key is refused by the reader: the error line stays whole (a C string
 # would end at it and drop the reason)

@@ -10,6 +10,7 @@
 # benchmarks, and `list` prints every name it takes. (9) machine template NAME writes a machine file that loads as it is and notes every parameter; it never replaces an
 # existing file; an unknown --like is an error of --like.
 # (10) sensitivity --mca varies the MCA parameters named, one at 0 = auto around its effective value, with progress;
+# the machine parameters the run never reads are listed as not read, not stepped;
 # one at 0 at every point is said to be a limit no point crosses, not a parameter without effect; a count whose
 # rounding to a whole number swallows the step (32 credits at +-1 %: 32 both ways) is said to be, not run or given 0;
 # --machine-file varies a machine file's parameters (loggp with S = 30 B: at step 0.05 S runs at 29 B and 32 B and
@@ -117,6 +118,11 @@ echo " " >> "$t/tpl/mybox.json"; sum=$(sha256sum < "$t/tpl/mybox.json")
 "$BIN" sensitivity "$t/lat.json" --mca btl_ugni_eager_limit --json > "$t/sens.json" 2> "$t/err" \
   && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert [p for p in r['parameters'] if p['name'] == 'btl_ugni_eager_limit' and p['value'] == '8192 B']" "$t/sens.json" \
   && echo "ok   sensitivity --mca varies an MCA parameter" || { echo "FAIL sensitivity --mca: $(cat "$t/err")"; fail=1; }
+# a machine parameter no part of the run reads (the native MPI's costs in an Open MPI run) is listed as not read, not
+# stepped: no row of it
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); rows={p['name'] for p in r['parameters']}
+assert 'software.mpt_lmt_cost' in r['not_read'] and not rows & set(r['not_read']) and 'software.pml_ob1_overhead' in rows, r['not_read']" "$t/sens.json" \
+  && echo "ok   sensitivity lists the parameters the run never reads, without stepping them" || { echo "FAIL sensitivity not_read: $(head -c 600 "$t/sens.json")"; fail=1; }
 # an MCA parameter at 0 = auto (btl_ugni_smsg_limit) is varied around the value the run used (1024 B for 2 ranks), not
 # skipped: a 1000-byte message crosses the limit within the step
 echo "{\"id\": \"lat1000\", ${q/\"sizes\": \[1, 1024\]/\"sizes\": [1000]} \"osu_latency\"}}" > "$t/lat1000.json"

@@ -173,6 +173,7 @@ std::string default_out_dir(const std::string& id, const RunOptions& o) {
 int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   refuse_empty_values(sub, {"--out", "--plot", "--trace", "--trace-ranks", "--trace-window", "--machine-file", "--engine"});
   Scenario s = load_scenario(opt.scen_file);
+  check_paper_name(s);
   set_engine(s, opt.engine);
   if (!opt.machine_file.empty()) refuse_not_machine_file(opt.machine_file);
   s.machine_file = opt.machine_file;
