@@ -39,6 +39,16 @@ Json routing_json(const World& w) {
   for (int i = 0; i < w.networks(); ++i) j[w.fabric(i).network().name] = w.fabric(i).routing().name;
   return j;
 }
+
+// The MCA parameters of the run's stack, as resolved: those of its components only (the ones `--set` and a scenario's
+// "mca" may set; another component's defaults are not the run's).
+Json stack_mca(const StackSpec& spec, McaParams& mca) {
+  ParamList list;
+  for (auto& part : spec.components())
+    if (const ComponentInfo* c = component_registry().find(part.framework, part.name))
+      for (auto& r : c->param_list(mca)) list.push_back(r);
+  return resolved(list);
+}
 }  // namespace
 
 Json result_json(const RunRecord& r) {
@@ -73,7 +83,7 @@ Json result_json(const RunRecord& r) {
                                     {"rank_by", platform::to_string(pl.map->rank_by())}}},
                        {"overrides", sets},
                        {"parameters", resolved(m.physical_params())},
-                       {"mca", resolved(param_list(r.mca))}};
+                       {"mca", stack_mca(r.spec, r.mca)}};
   if (const EngineInfo* e = engines().find(sim.name()); e && e->window_figures)
     if (auto w = e->window_figures(sim); !w.empty()) {
       Json& o = res["provenance"]["engine_window"];
