@@ -43,15 +43,23 @@ static std::vector<std::pair<std::string, const Sourced*>> apply_sets(Machine& m
   auto phys = m.physical_params();
   auto phys_long = m.physical_params_long();  // "networks.<net>.nic.<param>", always accepted
   auto mcal = param_list(mca);
+  // One parameter named twice (its path, its long name, its last part: "nic.nic_latency", "nic_latency"): the last
+  // would win without a word and the header would list both.
+  auto note = [&machine_sets](const std::string& k, const Sourced* p) {
+    for (auto& [k0, p0] : machine_sets)
+      if (p0 == p && p != nullptr)
+        throw InputError("--set", k, fmt::format("sets the same parameter as '{}': give it once", k0));
+    machine_sets.emplace_back(k, p);
+  };
   for (auto& [k, v] : sets) {
     if (set_param(phys, k, v, "--set")) {
-      machine_sets.emplace_back(k, named(phys, k));
+      note(k, named(phys, k));
       continue;
     }
     if (set_param(mcal, k, v, "--set")) continue;
     if (!m.short_names() || k.starts_with("networks.") || k.starts_with("node_types."))
       if (set_param(phys_long, k, v, "--set")) {
-        machine_sets.emplace_back(k, named(phys_long, k));
+        note(k, named(phys_long, k));
         continue;
       }
     // The short name of a physical parameter ("bte_bandwidth", "dram_copy_bandwidth"): the last part of its path,
@@ -67,7 +75,7 @@ static std::vector<std::pair<std::string, const Sourced*>> apply_sets(Machine& m
     if (hits.size() == 1) {
       ParamList one{hits[0]};
       set_param(one, hits[0].info.name, v, "--set");
-      machine_sets.emplace_back(k, hits[0].p);
+      note(k, hits[0].p);
       continue;
     }
     refuse_scenario_key(k);

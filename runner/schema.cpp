@@ -383,7 +383,12 @@ Json sweep_schema() {
                          {"items", {{"type", "array"}, {"items", {{"type", "string"}}}, {"minItems", 2}, {"maxItems", 2}}},
                          {"description", "sweep --set: [key, value] pairs applied to every point"}}},
           {"engine", {{"type", {"string", "null"}}, {"description", "sweep --engine; null: each point's scenario's own"}}},
-          {"machine_file", {{"type", "string"}, {"description", "sweep --machine-file (absent without one)"}}}}},
+          {"machine_file", {{"type", "string"}, {"description", "sweep --machine-file (absent without one)"}}},
+          {"unread_overrides",
+           {{"type", "array"},
+            {"items", {{"type", "string"}}},
+            {"description", "machine parameters set by --set or an axis that no point's run read (so they changed "
+                            "nothing; absent when there is none)"}}}}},
         {"description", "what the sweep applied to every point from its command line"}}}};
   return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
           {"$id", "https://ompisim/schema/sweep.json"},

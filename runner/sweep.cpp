@@ -23,6 +23,7 @@
 #include <fmt/ranges.h>
 #include <iostream>
 #include <map>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <sys/wait.h>
@@ -324,6 +325,12 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
   }
 
   refuse_repeated_points(assignments, r, has_axes);
+  // One MCA parameter as two axes ("mca.X" in the scenario's mca block, "X" as a --set): the second would override
+  // the first at every point, and the first axis's column would label values no point ran.
+  for (const auto& a : g.axes)
+    if (a.starts_with("mca.") && std::find(g.axes.begin(), g.axes.end(), a.substr(4)) != g.axes.end())
+      r.fail(has_axes ? "axes." + a.substr(4) : "points",
+             fmt::format("axis '{}' sets the MCA parameter that axis '{}' sets: keep one of them", a.substr(4), a));
   check_command_line(g, sets, engine);
   // Resolve and check every point as a run would before simulating (once per distinct resolved input).
   std::set<std::string> checked;
@@ -549,6 +556,7 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   // points do not carry). A point file as the sweep writes it: its hash, a result with a non-empty list of point
   // objects. A file damaged or put there by hand is bad input, named (remove it and the sweep runs that point again).
   std::vector<Json> results;
+  std::optional<std::set<std::string>> unread;  // machine parameters no point's run read (each point's own list)
   for (auto& p : g.points) {
     const std::string pf = point_file(out_dir, p);
     Json doc = load_json_file(pf);
@@ -561,6 +569,18 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
     check_result_points(doc["result"], pf, "result.points",
                         " (not as the sweep writes it: remove the file to run the point again)");
     results.push_back(points_with_ranks(doc["result"]));
+    std::set<std::string> mine;
+    const Json& prov = doc["result"].contains("provenance") ? doc["result"]["provenance"] : Json::object();
+    if (prov.is_object() && prov.contains("unread_overrides") && prov["unread_overrides"].is_array())
+      for (auto& k : prov["unread_overrides"])
+        if (k.is_string()) mine.insert(k.get<std::string>());
+    if (!unread) {
+      unread = std::move(mine);
+    } else {
+      std::set<std::string> both;
+      std::set_intersection(unread->begin(), unread->end(), mine.begin(), mine.end(), std::inserter(both, both.end()));
+      unread = std::move(both);
+    }
   }
   // A result field that is an axis's own quantity ("radix" under "benchmark.radix", "ranks" under "ranks") is that
   // axis's column when it equals the axis's value on every row; where it does not (an axis whose value is a list of
@@ -602,6 +622,7 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
              {"rows", rows},
              {"provenance", {{"overrides", g.sets}, {"engine", g.engine.empty() ? Json() : Json(g.engine)}}}};
   if (!g.machine_file.empty()) table["provenance"]["machine_file"] = g.machine_file;
+  if (unread && !unread->empty()) table["provenance"]["unread_overrides"] = *unread;
   return table;
 }
 

@@ -6,6 +6,7 @@
 #include "platform/data_path.hpp"
 #include "platform/machine.hpp"
 #include "runner/isolate.hpp"
+#include "runner/registries.hpp"
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 #include "runner/schema.hpp"
@@ -300,7 +301,20 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
     }
     Scenario s = load_scenario(file);
     set_engine(s, engine);
+    // A --set this scenario's run does not read (an MCA parameter of another stack, a machine parameter of a path
+    // the run never takes) changed nothing here: said per file, as run refuses or warns.
+    for (auto& [k, v] : sets) {
+      if (!mca_owner(k)) continue;
+      try {
+        check_mca_names(s, {k}, "--set");
+      } catch (const InputError&) {
+        c.notes.push_back(fmt::format("{}: --set {}: stack '{}' does not read it: rerun without it", rel, k, s.stack));
+      }
+    }
     Json now = Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); }));
+    for (auto& k : now["provenance"].value("unread_overrides", Json::array()))
+      c.notes.push_back(fmt::format("{}: --set {}: no part of its run read it, so it changed nothing there", rel,
+                                    k.get<std::string>()));
     compare_results(committed, now, rel, c);
   }
   if (progress) progress(todo.size(), todo.size(), "");

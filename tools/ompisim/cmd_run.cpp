@@ -158,14 +158,17 @@ std::unique_ptr<TraceRequest> trace_request(const RunOptions& o) {
   return trace;
 }
 
-// Without --out: ompisim-out/<id>/ for the scenario as written; a what-if (--set, --machine-file) gets its own
-// folder, ompisim-out/<id>-whatif-<8 hex digits>/, named by a hash of the sorted --set values and the machine file's
-// parsed contents, so it never replaces the plain run's result and the same what-if lands in the same folder again.
-std::string default_out_dir(const std::string& id, const RunOptions& o) {
-  if (o.sets.empty() && o.machine_file.empty()) return kDefaultOutRoot + id;
+// Without --out: ompisim-out/<id>/ for the scenario as written; a what-if (--set, --machine-file, an --engine other
+// than the scenario's) gets its own folder, ompisim-out/<id>-whatif-<8 hex digits>/, named by a hash of the sorted
+// --set values, the engine and the machine file's parsed contents, so it never replaces the plain run's result and the
+// same what-if lands in the same folder again.
+std::string default_out_dir(const std::string& id, const RunOptions& o, const std::string& scenario_engine) {
+  const bool engine = !o.engine.empty() && o.engine != scenario_engine;
+  if (o.sets.empty() && o.machine_file.empty() && !engine) return kDefaultOutRoot + id;
   std::vector<std::string> sets = o.sets;
   std::sort(sets.begin(), sets.end());
   std::string key = fmt::format("{}", fmt::join(sets, "\n"));
+  if (engine) key += "\nengine\n" + o.engine;
   if (!o.machine_file.empty()) key += "\nmachine-file\n" + load_json_file(o.machine_file).dump();
   return kDefaultOutRoot + fmt::format("{}-whatif-{:08x}", id, fnv1a(key) & 0xffffffffULL);
 }
@@ -174,6 +177,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   refuse_empty_values(sub, {"--out", "--plot", "--trace", "--trace-ranks", "--trace-window", "--machine-file", "--engine"});
   Scenario s = load_scenario(opt.scen_file);
   check_paper_name(s);
+  const std::string scenario_engine = s.engine;
   set_engine(s, opt.engine);
   if (!opt.machine_file.empty()) refuse_not_machine_file(opt.machine_file);
   s.machine_file = opt.machine_file;
@@ -191,7 +195,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
     if (plot_file.front() == '/') check_output_path(plot_file, "--plot");
   }
   std::unique_ptr<TraceRequest> trace = trace_request(opt);
-  ctx.out = output_dir(opt.out_dir.empty() ? default_out_dir(s.id, opt) : opt.out_dir);
+  ctx.out = output_dir(opt.out_dir.empty() ? default_out_dir(s.id, opt, scenario_engine) : opt.out_dir);
   const OutputDir& out = *ctx.out;
   // Output paths (one rule): a relative --plot or --trace is inside --out, an absolute one is written as given.
   if (!plot_file.empty() && plot_file.front() != '/') (void)out.file(plot_file, "--plot");  // checked now

@@ -129,6 +129,10 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
     std::vector<std::string> wrote{json_path, csv_path};
     for (auto& svg : validation::draw_sweep(table, dir)) wrote.push_back(out.file(svg));
     std::cerr << fmt::format("ompisim sweep: wrote {}\n", fmt::join(wrote, ", "));
+    for (auto& k : table["provenance"].value("unread_overrides", Json::array()))
+      std::cerr << fmt::format("ompisim sweep: warning: {}: no part of any point's run read it (not a parameter of "
+                               "the stack's path, or of a mechanism the runs never used), so it changed nothing\n",
+                               k.get<std::string>());
   }
   return 0;
 }
