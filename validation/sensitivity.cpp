@@ -218,6 +218,26 @@ std::set<std::string> unread_params(const ParamList& physical, const std::map<st
   return unread;
 }
 
+// Each point's label in the table: its size, else its rank count, else its application; where two points would have
+// one label (a barrier over ranks x radix), every axis a point has, "ranks=32 radix=4".
+Json point_labels(const Json& points) {
+  Json xs = Json::array();
+  for (auto& p : points) xs.push_back(p.contains("bytes") ? p["bytes"] : p.contains("ranks") ? p["ranks"] : p.value("app", Json("")));
+  std::set<std::string> seen;
+  bool repeated = false;
+  for (auto& x : xs) repeated = repeated || !seen.insert(x.dump()).second;
+  if (!repeated) return xs;
+  xs = Json::array();
+  for (auto& p : points) {
+    std::string label;
+    for (const char* k : {"bytes", "ranks", "radix", "app", "row"})
+      if (p.contains(k) && !p[k].is_null())
+        label += fmt::format("{}{}={}", label.empty() ? "" : " ", k, p[k].is_string() ? p[k].get<std::string>() : p[k].dump());
+    xs.push_back(label);
+  }
+  return xs;
+}
+
 }  // namespace
 
 Json sensitivity(const std::string& scenario_file, double h, const std::vector<std::string>& mca,
@@ -231,8 +251,7 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
   const std::string metric = metric_of(s, base);
   const RunFn run = [&](const Overrides& sets) { return values(run_json(sets), metric); };
   const std::vector<double> v0 = values(base, metric);
-  Json xs = Json::array();
-  for (auto& p : base["points"]) xs.push_back(p.contains("bytes") ? p["bytes"] : p.contains("ranks") ? p["ranks"] : p.value("app", Json("")));
+  Json xs = point_labels(base["points"]);
   Rows rows;
   const ParamList physical = m->physical_params();
   const std::map<std::string, SharedCost> shared = shared_costs(*m);
@@ -276,7 +295,10 @@ std::string render_sensitivity(const Json& s) {
                                 "+-{:g} in log space\n",
                                 s["scenario"].get<std::string>(), s["metric"].get<std::string>(), s["step"].get<double>());
   std::string pts;
-  for (auto& x : s["points"]) pts += " " + (x.is_string() ? x.get<std::string>() : x.dump());
+  for (auto& x : s["points"]) {
+    const std::string l = x.is_string() ? x.get<std::string>() : x.dump();
+    pts += l.find(' ') == std::string::npos ? " " + l : " [" + l + "]";  // a label of several axes, bracketed
+  }
   // one column per field: the names padded to the longest, max|S| right-aligned under its header
   std::size_t w = std::string("# parameter").size();
   for (auto& p : s["parameters"]) w = std::max(w, p["name"].get<std::string>().size());

@@ -123,6 +123,11 @@ echo " " >> "$t/tpl/mybox.json"; sum=$(sha256sum < "$t/tpl/mybox.json")
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); rows={p['name'] for p in r['parameters']}
 assert 'software.mpt_lmt_cost' in r['not_read'] and not rows & set(r['not_read']) and 'software.pml_ob1_overhead' in rows, r['not_read']" "$t/sens.json" \
   && echo "ok   sensitivity lists the parameters the run never reads, without stepping them" || { echo "FAIL sensitivity not_read: $(head -c 600 "$t/sens.json")"; fail=1; }
+# a scenario over ranks x radix: each point's label names both (the ranks alone repeated: 8 8 16 16)
+echo '{"id": "bar", "machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "iterations": 2, "skip": 0, "radix": [2, 4]}, "ranks": [8, 16], "ranks_per_node": 4}' > "$t/bar.json"
+"$BIN" --quiet sensitivity "$t/bar.json" > "$t/sens_bar.txt" 2> "$t/err" \
+  && grep -q "^# points: \[ranks=8 radix=2\] \[ranks=8 radix=4\] \[ranks=16 radix=2\] \[ranks=16 radix=4\]$" "$t/sens_bar.txt" \
+  && echo "ok   sensitivity labels points over ranks x radix by both" || { echo "FAIL sensitivity labels: $(cat "$t/err") $(head -3 "$t/sens_bar.txt")"; fail=1; }
 # an MCA parameter at 0 = auto (btl_ugni_smsg_limit) is varied around the value the run used (1024 B for 2 ranks), not
 # skipped: a 1000-byte message crosses the limit within the step
 echo "{\"id\": \"lat1000\", ${q/\"sizes\": \[1, 1024\]/\"sizes\": [1000]} \"osu_latency\"}}" > "$t/lat1000.json"

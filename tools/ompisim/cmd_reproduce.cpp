@@ -8,6 +8,8 @@
 #include "validation/validate.hpp"
 
 #include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
 
 namespace ompisim::cli {
 namespace {
@@ -24,6 +26,12 @@ int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
     throw InputError(g_from, "validation.json", "--from needs a results folder written by reproduce (no validation.json)");
   const int rc = validation::reproduce(out, from, g_paper);
   progress::clear();
+  // Where it went, as run and sweep say: the default is a checkout's results/ (the tool's data folder's, which
+  // OMPISIM_DATA may name) or ompisim-out/reproduce/.
+  std::error_code ec;
+  const std::filesystem::path where = std::filesystem::weakly_canonical(out, ec);
+  std::cerr << fmt::format("ompisim reproduce: wrote {}/ ({})\n", ec ? out : where.string(),
+                           g_paper.empty() ? "validation.md" : "validation-" + g_paper + ".md");
   return rc;
 }
 
