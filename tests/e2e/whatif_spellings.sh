@@ -20,6 +20,15 @@ echo '{"id": "lat", "machine": "cielo", "stack": "openmpi", "ranks": 2, "ranks_p
 "$BIN" run lat.json --set nic.nic_latency=1us --set nic_latency=2us --out o1 > /dev/null 2> err; rc=$?
 [[ $rc == 2 && ! -e o1/lat.json ]] && grep -q "^ompisim: error: --set: key 'nic_latency': sets the same parameter as 'nic.nic_latency': give it once$" err \
   && ok "run: one parameter under two spellings refused" || ko "run two spellings: rc=$rc $(cat err)"
+# (1b) an MCA parameter named as the scenario's mca block and a grid name it, mca.X, is X (it was "unknown parameter");
+# X and mca.X together are one parameter given twice
+"$BIN" run lat.json --set mca.btl_ugni_smsg_limit=256 --out o1b --json > a.json 2> err; rc=$?
+"$BIN" run lat.json --set btl_ugni_smsg_limit=256 --out o1c --json > b.json 2> /dev/null
+"$BIN" run lat.json --set mca.btl_ugni_smsg_limit=256 --set btl_ugni_smsg_limit=512 --out o1d > /dev/null 2> err2; rc2=$?
+[[ $rc == 0 && $rc2 == 2 ]] && python3 -c "import json; a=json.load(open('a.json')); b=json.load(open('b.json'))
+assert a['points'] == b['points'] and a['provenance']['overrides'] == [['btl_ugni_smsg_limit', '256']], a['provenance']['overrides']" \
+  && grep -q "key 'btl_ugni_smsg_limit': given twice ('256', then '512')" err2 \
+  && ok "run --set mca.X is X; X and mca.X together refused" || ko "--set mca.X: rc=$rc rc2=$rc2 $(cat err err2)"
 # (2)
 echo '{"base": "lat.json", "axes": {"nic.nic_latency": ["1 us", "2 us"]}}' > g1.json
 "$BIN" sweep g1.json --set nic_latency=3us --out s1 > /dev/null 2> err; rc=$?

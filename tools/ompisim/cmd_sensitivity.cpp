@@ -1,6 +1,7 @@
 // `ompisim sensitivity SCENARIO`: normalised derivatives of a scenario's points with respect to each machine parameter
 // and each MCA parameter named by --mca.
 #include "core/errors.hpp"
+#include "protocols/register.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/sensitivity.hpp"
 
@@ -33,7 +34,10 @@ int sensitivity_command(const CLI::App& sub, const SensitivityOptions& opt, Cont
                      fmt::format("must be in [{:g}, 1): S divides the difference of two simulated results by the step, "
                                  "and the results carry floating-point rounding (about 1e-15 of their value), so a "
                                  "smaller step measures the rounding (S off by 2e-3 at 1e-12 on osu_latency)", kMinStep));
-  Json r = validation::sensitivity(opt.file, opt.step, opt.mca, opt.machine_file);
+  std::vector<std::string> mca = opt.mca;  // "mca.NAME" (as a grid's axis and the errors name it) is NAME
+  for (auto& k : mca)
+    if (k.starts_with("mca.") && mca_owner(k.substr(4))) k = k.substr(4);
+  Json r = validation::sensitivity(opt.file, opt.step, mca, opt.machine_file);
   std::cout << (opt.json ? r.dump(2) + "\n" : validation::render_sensitivity(r));
   if (opt.json) return 0;
   // An MCA parameter is mostly a limit (a size where the protocol changes): its derivative is zero unless a point's size
@@ -41,7 +45,7 @@ int sensitivity_command(const CLI::App& sub, const SensitivityOptions& opt, Cont
   // command that shows it.
   for (auto& p : r["parameters"]) {
     const std::string name = p["name"].get<std::string>();
-    if (p["max_abs"].get<double>() != 0 || std::find(opt.mca.begin(), opt.mca.end(), name) == opt.mca.end()) continue;
+    if (p["max_abs"].get<double>() != 0 || std::find(mca.begin(), mca.end(), name) == mca.end()) continue;
     std::cout << fmt::format("# {}: 0 at every point because moving it by +-{:g} % from {} crosses no point's size; a limit "
                              "changes a result only at the sizes it crosses, so 0 does not say it does not matter: a "
                              "sweep over its values shows what it does (ompisim sweep, e.g. "

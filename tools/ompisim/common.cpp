@@ -8,6 +8,7 @@
 #include "core/units.hpp"
 #include "engine/version.hpp"
 #include "platform/data_path.hpp"
+#include "protocols/register.hpp"
 #include "runner/isolate.hpp"
 #include "runner/report.hpp"
 #include "tools/ompisim/mpi_launch.hpp"
@@ -344,7 +345,10 @@ Overrides parse_sets(const std::vector<std::string>& sets) {
       const auto a = v.find_first_not_of(' '), b = v.find_last_not_of(' ');
       return a == std::string::npos ? std::string() : v.substr(a, b - a + 1);
     };
-    const std::string key = trim(s.substr(0, eq)), value = trim(s.substr(eq + 1));
+    std::string key = trim(s.substr(0, eq));
+    const std::string value = trim(s.substr(eq + 1));
+    // "mca.NAME", as a scenario's mca block and a grid's axis name it and as errors name the key, is NAME.
+    if (key.starts_with("mca.") && mca_owner(key.substr(4))) key = key.substr(4);
     if (key.empty()) throw InputError("--set", s, "expected key=value");
     // The same key twice: the last would win without a word, and the header would list both.
     for (const auto& [k, v] : o)
@@ -358,7 +362,8 @@ Overrides parse_sets(const std::vector<std::string>& sets) {
 CLI::Option* add_scenario_overrides(CLI::App& sub, std::vector<std::string>& sets, std::string* engine,
                                     const std::string& which) {
   CLI::Option* set = sub.add_option(
-      "--set", sets, fmt::format("override a machine or MCA parameter in {} (key=value), repeatable", which));
+      "--set", sets, fmt::format("override a machine or MCA parameter in {} (key=value; an MCA parameter as NAME or "
+                                 "mca.NAME), repeatable", which));
   if (engine)
     sub.add_option("--engine", *engine, fmt::format("run {} on this engine instead of its own (ompisim list)", which));
   return set;
