@@ -43,12 +43,15 @@ static std::vector<std::pair<std::string, const Sourced*>> apply_sets(Machine& m
   auto phys = m.physical_params();
   auto phys_long = m.physical_params_long();  // "networks.<net>.nic.<param>", always accepted
   auto mcal = param_list(mca);
-  // One parameter named twice (its path, its long name, its last part: "nic.nic_latency", "nic_latency"): the last
-  // would win without a word and the header would list both.
+  // One parameter under two names (its path, its long name, its last part: "nic.nic_latency", "nic_latency"): the
+  // last would win without a word and the header would list both. The same name twice is the callers' layering (a
+  // fit-uncertainty sample's values, then a machine's own what-if: the last wins); the command line refuses it.
   auto note = [&machine_sets](const std::string& k, const Sourced* p) {
-    for (auto& [k0, p0] : machine_sets)
-      if (p0 == p && p != nullptr)
-        throw InputError("--set", k, fmt::format("sets the same parameter as '{}': give it once", k0));
+    for (auto& [k0, p0] : machine_sets) {
+      if (p0 != p || p == nullptr) continue;
+      if (k0 == k) return;  // listed once
+      throw InputError("--set", k, fmt::format("sets the same parameter as '{}': give it once", k0));
+    }
     machine_sets.emplace_back(k, p);
   };
   for (auto& [k, v] : sets) {

@@ -22,8 +22,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <iostream>
-#include <map>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <set>
 #include <sys/wait.h>
@@ -570,10 +570,11 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
                         " (not as the sweep writes it: remove the file to run the point again)");
     results.push_back(points_with_ranks(doc["result"]));
     std::set<std::string> mine;
-    const Json& prov = doc["result"].contains("provenance") ? doc["result"]["provenance"] : Json::object();
-    if (prov.is_object() && prov.contains("unread_overrides") && prov["unread_overrides"].is_array())
-      for (auto& k : prov["unread_overrides"])
-        if (k.is_string()) mine.insert(k.get<std::string>());
+    const Json& res = doc["result"];
+    if (auto pv = res.find("provenance"); pv != res.end() && pv->is_object())
+      if (auto u = pv->find("unread_overrides"); u != pv->end() && u->is_array())
+        for (auto& k : *u)
+          if (k.is_string()) mine.insert(k.get<std::string>());
     if (!unread) {
       unread = std::move(mine);
     } else {
