@@ -46,9 +46,9 @@ refuse "sweep --set benchmark.iterations=5" "--set: key 'benchmark.iterations': 
   sweep scenarios/examples/grid_ugni_smsg_bte.json --set benchmark.iterations=5
 refuse "compare --against --set machine=titan" "--set: key 'machine': $key" \
   compare --against results --only gemini/fig5_latency_2p_inter_openmpi --set machine=titan
-# still a did-you-mean for an MCA parameter written as a grid's axis
-refuse "run --set mca.NAME" "--set: key 'mca.btl_ugni_smsg_limit': unknown parameter (did you mean 'btl_ugni_smsg_limit'?)" \
-  run "$S" --set mca.btl_ugni_smsg_limit=1024
+# an MCA parameter written as a grid's axis (mca.NAME) is NAME; a misspelt one still gets a did-you-mean
+refuse "run --set mca.NAME misspelt" "--set: key 'mca.btl_ugni_smsg_limt': unknown parameter (did you mean 'btl_ugni_smsg_limit'?)" \
+  run "$S" --set mca.btl_ugni_smsg_limt=1024
 # a scenario or a grid given to --machine-file (it said "key 'node_types': required key is missing")
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 refuse "run --machine-file SCENARIO" "$S: key 'benchmark': a scenario, not a machine file: run it with \`ompisim run $SRC/$S\`" \

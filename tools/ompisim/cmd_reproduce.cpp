@@ -28,6 +28,7 @@ int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
   progress::clear();
   // Where it went, as run and sweep say: the default is a checkout's results/ (the tool's data folder's, which
   // OMPISIM_DATA may name) or ompisim-out/reproduce/.
+  if (progress::quiet()) return rc;  // --quiet: nothing on stderr but errors
   std::error_code ec;
   const std::filesystem::path where = std::filesystem::weakly_canonical(out, ec);
   std::cerr << fmt::format("ompisim reproduce: wrote {}/ ({})\n", ec ? out : where.string(),
