@@ -1,7 +1,6 @@
 // `ompisim sensitivity SCENARIO`: normalised derivatives of a scenario's points with respect to each machine parameter
 // and each MCA parameter named by --mca.
 #include "core/errors.hpp"
-#include "protocols/register.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/sensitivity.hpp"
 
@@ -34,9 +33,8 @@ int sensitivity_command(const CLI::App& sub, const SensitivityOptions& opt, Cont
                      fmt::format("must be in [{:g}, 1): S divides the difference of two simulated results by the step, "
                                  "and the results carry floating-point rounding (about 1e-15 of their value), so a "
                                  "smaller step measures the rounding (S off by 2e-3 at 1e-12 on osu_latency)", kMinStep));
-  std::vector<std::string> mca = opt.mca;  // "mca.NAME" (as a grid's axis and the errors name it) is NAME
-  for (auto& k : mca)
-    if (k.starts_with("mca.") && mca_owner(k.substr(4))) k = k.substr(4);
+  std::vector<std::string> mca = opt.mca;
+  for (auto& k : mca) k = mca_name(k);
   Json r = validation::sensitivity(opt.file, opt.step, mca, opt.machine_file);
   std::cout << (opt.json ? r.dump(2) + "\n" : validation::render_sensitivity(r));
   if (opt.json) return 0;

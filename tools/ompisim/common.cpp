@@ -333,6 +333,10 @@ void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*>
   }
 }
 
+std::string mca_name(const std::string& key) {
+  return key.starts_with("mca.") && mca_owner(key.substr(4)) ? key.substr(4) : key;
+}
+
 Overrides parse_sets(const std::vector<std::string>& sets) {
   Overrides o;
   for (auto& s : sets) {
@@ -347,8 +351,7 @@ Overrides parse_sets(const std::vector<std::string>& sets) {
     };
     std::string key = trim(s.substr(0, eq));
     const std::string value = trim(s.substr(eq + 1));
-    // "mca.NAME", as a scenario's mca block and a grid's axis name it and as errors name the key, is NAME.
-    if (key.starts_with("mca.") && mca_owner(key.substr(4))) key = key.substr(4);
+    key = mca_name(key);
     if (key.empty()) throw InputError("--set", s, "expected key=value");
     // The same key twice: the last would win without a word, and the header would list both.
     for (const auto& [k, v] : o)

@@ -75,6 +75,9 @@ std::unique_ptr<OutputDir> output_dir(const std::string& dir, const std::string&
 void refuse_not_machine_file(const std::string& file);
 // An option given with an empty value ("--out ''") is refused: it never means "as if the option were not given".
 void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names);
+// An MCA parameter's name as the command line takes it: "mca.NAME" (a scenario's mca block, a grid's axis, the errors'
+// key) is NAME; any other text is returned as it is.
+std::string mca_name(const std::string& key);
 // --set key=value, each checked.
 Overrides parse_sets(const std::vector<std::string>& sets);
 // Overrides as a user types them: `--set k=v` each, a value with a space quoted (`--set nic.bte_bandwidth="5 GB/s"`),
