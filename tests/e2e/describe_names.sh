@@ -12,7 +12,10 @@
 #                includes the papers;
 #                a misspelled name exits 2 with one line naming the closest name of any kind first, where a reader
 #                sees it (ugnii -> ugni, btl/ugnii -> btl/ugni), then every kind; a JSON file of neither kind exits 2
-#                naming the file.
+#                naming the file; every engine, NIC kind and collective algorithm `list` prints is taken (exit 0,
+#                its own heading), a name of several kinds prints the first and names the others with the KIND/NAME
+#                that picks each (cxi: the component ofi/cxi, then "nic-kind/cxi"), a bare algorithm name prints every
+#                collective's algorithm of that name, and --names lists them.
 # How validated: exit codes and grep on the output.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -63,6 +66,30 @@ echo '{"base": "mine.json", "axes": {"ranks": [2]}}' > grid.json
 "$BIN" machine template my-cielo --out "$t" 2> /dev/null
 "$BIN" describe "$t/my-cielo.json" > out 2> err && grep -q "^# my-cielo " out && ok "describe a machine file" \
   || bad "describe a machine file: $(head -2 out) $(cat err)"
+"$BIN" list > listed
+names_between() { sed -n "/^$1/,/^$2/p" listed | sed '1d;$d' | awk '{print $1}'; }
+for e in $(names_between 'engines (' 'NIC kinds:'); do
+  "$BIN" describe "$e" > out 2> err && grep -q "^# engine $e " out && ok "describe engine $e" || bad "describe $e: $(cat out err)"
+done
+for k in $(names_between 'NIC kinds:' 'topologies ('); do
+  "$BIN" describe "nic-kind/$k" > out 2> err && grep -q "^# NIC kind $k " out && grep -q "^## machines with it" out \
+    && ok "describe nic-kind/$k" || bad "describe nic-kind/$k: $(cat out err)"
+done
+n_algo=0
+while read -r coll algos; do
+  for a in ${algos//,/ }; do
+    "$BIN" describe "$coll/$a" > out 2> err && grep -q "^# algorithm $coll/$a " out && grep -q "^    mirrors " out \
+      && n_algo=$((n_algo + 1)) || bad "describe $coll/$a: $(cat out err)"
+  done
+done < <(sed -n '/^collectives (/,/^papers (/p' listed | sed '1d;$d')
+[[ $n_algo -ge 30 ]] && ok "describe COLLECTIVE/ALGORITHM: $n_algo algorithms" || bad "only $n_algo algorithms described"
+"$BIN" describe cxi > out 2> err && grep -q "^# ofi/cxi: " out \
+  && grep -qF "# 'cxi' also names the NIC kind cxi (ompisim describe nic-kind/cxi)" out \
+  && ok "describe cxi: the component, then the NIC kind named" || bad "describe cxi: $(tail -2 out) $(cat err)"
+"$BIN" describe binomial > out 2> err && grep -q "^# algorithm bcast/binomial " out && grep -q "^# algorithm gather/binomial " out \
+  && ok "describe binomial: each collective's" || bad "describe binomial: $(cat out err)"
+"$BIN" describe --names > names && grep -qx fluid names && grep -qx gemini names && grep -qx alltoall/pairwise names \
+  && ok "describe --names: engines, NIC kinds, algorithms" || bad "--names lacks an engine, NIC kind or algorithm"
 misspelled() {  # NAME HINT
   "$BIN" describe "$1" > /dev/null 2> err; local rc=$?
   if [[ $rc == 2 && $(wc -l < err) == 1 ]] \
@@ -75,6 +102,7 @@ misspelled ugnii ugni
 misspelled btl/ugnii btl/ugni
 misspelled alreduce allreduce
 misspelled gemini-xe gemini-xe-xk
+misspelled engine/fluidd fluid
 # an MCA parameter's name: the component that lists it
 "$BIN" describe btl_ugni_eager_limit > /dev/null 2> err; rc=$?
 [[ $rc == 2 ]] && grep -qF "an MCA parameter of btl/ugni: \`ompisim describe btl/ugni\` lists it" err && ok "an MCA parameter: its component named" \

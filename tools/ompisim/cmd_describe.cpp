@@ -1,6 +1,6 @@
 // `ompisim describe NAME`: every parameter of a machine or of a component (unit, value, source), the keys of a
-// benchmark's "benchmark" block, the algorithms of a collective, the presets of a stack, a topology kind, or a paper's
-// figures; `describe FILE.json`: a machine file, a scenario (with its figure, result, validation rows and estimate) or
+// benchmark's "benchmark" block, the algorithms of a collective (or one algorithm), the presets of a stack, a topology
+// kind, an engine, a NIC kind, or a paper's figures (a name of several kinds: the first, then the others named); `describe FILE.json`: a machine file, a scenario (with its figure, result, validation rows and estimate) or
 // a sweep grid (with its largest point's estimate).
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"
@@ -26,6 +26,8 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
+#include <functional>
 
 namespace ompisim::cli {
 namespace {
@@ -42,21 +44,12 @@ std::string describe_benchmark(const bench::DriverInfo& d) {
   return out;
 }
 
-// `describe NAME`: a component given as "framework/name", or by a name that no machine has and only one framework
-// uses (InputError when several do: "portals" is btl/portals and mtl/portals); nullptr for a machine.
+// `describe NAME`: a component given as "framework/name", or by a name only one framework uses (InputError when
+// several do: "portals" is btl/portals and mtl/portals); nullptr when no component has it.
 const ComponentInfo* find_component(const std::string& name) {
   const auto& reg = component_registry();
-  if (auto slash = name.find('/'); slash != std::string::npos) {
-    const ComponentInfo* c = reg.find(name.substr(0, slash), name.substr(slash + 1));
-    if (!c) {
-      std::vector<std::string> ids;
-      for (auto& e : reg.all()) ids.push_back(e.id());
-      throw InputError("describe", name, fmt::format("unknown component (known: {})", fmt::join(ids, ", ")));
-    }
-    return c;
-  }
-  for (auto& [n, f] : list_machines())
-    if (n == name) return nullptr;
+  if (auto slash = name.find('/'); slash != std::string::npos)
+    return reg.find(name.substr(0, slash), name.substr(slash + 1));
   std::vector<const ComponentInfo*> hits;
   for (auto& e : reg.all())
     if (e.name == name) hits.push_back(&e);
@@ -347,7 +340,15 @@ void describe_paper(const std::string& paper) {
 // Every name `describe` takes, by kind, each once and in registry order: what an unknown name's error lists, and
 // what `describe --names` prints for shell completion.
 struct NameLists {
-  std::vector<std::string> machines, components, benchmarks, collectives, stacks, topologies, papers;
+  std::vector<std::string> machines, components, benchmarks, collectives, stacks, topologies, papers, engines,
+      nic_kinds, algorithms;
+  std::vector<std::string> all() const {
+    std::vector<std::string> out;
+    for (auto* list : {&machines, &components, &benchmarks, &collectives, &stacks, &topologies, &papers, &engines,
+                       &nic_kinds, &algorithms})
+      out.insert(out.end(), list->begin(), list->end());
+    return out;
+  }
 };
 NameLists describable_names() {
   NameLists n;
@@ -361,31 +362,35 @@ NameLists describable_names() {
   for (auto& st : stack_registry().all()) add(n.stacks, st.name);
   for (auto& t : topology::topologies().names()) add(n.topologies, t);
   for (auto& p : paper_names()) add(n.papers, p);
+  for (auto& e : engines().names()) add(n.engines, e);
+  for (auto& k : nic_kinds().names()) add(n.nic_kinds, k);
+  for (auto& a : coll::default_registry().all()) add(n.algorithms, a.coll + "/" + a.algo);
   return n;
 }
 
 // A name describe does not know: one error with the closest name of any kind first (the line is long), then every
 // kind of name.
-[[noreturn]] void unknown_name(const std::string& name) {
+[[noreturn]] void unknown_name(const std::string& name, const std::string& bare) {
   // an MCA parameter's name: its component lists it
   if (const ComponentInfo* o = mca_owner(name))
     throw InputError("describe", name,
                      fmt::format("an MCA parameter of {}: `ompisim describe {}` lists it with its default and source",
                                  o->id(), o->id()));
   const NameLists n = describable_names();
-  std::vector<std::string> all;
-  for (auto* list : {&n.machines, &n.components, &n.benchmarks, &n.collectives, &n.stacks, &n.topologies, &n.papers})
-    all.insert(all.end(), list->begin(), list->end());
+  std::vector<std::string> all = n.all();
   for (auto& c : component_registry().all()) all.push_back(c.name);
-  const std::string hint = did_you_mean(name, all);
+  for (auto& a : coll::default_registry().all()) all.push_back(a.algo);
+  const std::string hint = did_you_mean(bare, all);
   if (hint.empty()) refuse_missing_input(name);  // a scenario or grid file named without its folder or .json
   throw InputError("describe", name,
                    fmt::format("{}not a machine ({}), a component ({}), a benchmark ({}), a collective ({}), a stack "
-                               "({}), a topology ({}) or a paper ({}); a machine or scenario file ends in .json",
+                               "({}), a topology ({}), a paper ({}), an engine ({}), a NIC kind ({}) or a collective "
+                               "algorithm (COLLECTIVE/ALGORITHM, or ALGORITHM alone: ompisim describe COLLECTIVE lists "
+                               "them); KIND/NAME picks one kind (nic-kind/cxi); a machine or scenario file ends in .json",
                                hint.empty() ? "" : "(did you mean '" + hint + "'?) ", fmt::join(n.machines, ", "),
                                fmt::join(n.components, ", "), fmt::join(n.benchmarks, ", "),
                                fmt::join(n.collectives, ", "), fmt::join(n.stacks, ", "), fmt::join(n.topologies, ", "),
-                               fmt::join(n.papers, ", ")));
+                               fmt::join(n.papers, ", "), fmt::join(n.engines, ", "), fmt::join(n.nic_kinds, ", ")));
 }
 
 // A sweep grid: its base, each axis with its values in grid order, and how many points `ompisim sweep` runs.
@@ -455,14 +460,114 @@ struct DescribeOptions {
   bool names = false;
 };
 
+// `describe ENGINE` (fluid, lmm, ...): what it computes, whether flows share bandwidth, and whether it is the default.
+std::string describe_engine(const std::string& name) {
+  const EngineInfo* e = engines().find(name);
+  if (!e) return "";
+  return fmt::format("# engine {} (a scenario's \"engine\", or run --engine {}){}: {}\n  flows share the resources they "
+                     "cross (another job's traffic can congest them): {}\n  solve window (\"engine_window\"): {}\n",
+                     e->name, e->name, e->name == Scenario{}.engine ? ", the default" : "", e->description,
+                     e->shares_bandwidth ? "yes" : "no", e->set_window ? "taken (approximate, off by default)" : "not taken");
+}
+
+// `describe NIC_KIND` (gemini, cxi, ...): its description and source, the machines with a network of that kind, the
+// components that run on it and its stack presets.
+std::string describe_nic_kind(const std::string& name) {
+  const NicKindInfo* k = nic_kinds().find(name);
+  if (!k) return "";
+  std::string out = fmt::format("# NIC kind {} (a machine file's networks.<name>.nic.kind): {}\n# source: {}\n", k->name,
+                                k->description, k->source.empty() ? "(none given)" : k->source);
+  out += "## machines with it\n";
+  for (auto& [n, f] : list_machines()) {
+    try {
+      if (load_machine(n)->has_nic_kind(name)) out += "  " + n + "\n";
+    } catch (const InputError&) {
+    }
+  }
+  out += "## components that run on it (ompisim describe FRAMEWORK/NAME)\n";
+  for (auto& c : component_registry().all())
+    if (!c.nic_kinds.empty() && c.runs_on(name)) out += fmt::format("  {:<22} {}\n", c.id(), c.description);
+  out += "## stack presets on it (ompisim describe STACK)\n";
+  for (auto& s : stack_registry().all())
+    if (s.nic_kind == name) out += fmt::format("  {:<14} {}\n", s.name, s.spec.to_json().dump());
+  return out;
+}
+
+// `describe ALGORITHM` (pairwise, or alltoall/pairwise): each collective's algorithm of that name, what it does and
+// what it mirrors; "" when none has it.
+std::string describe_algorithm(const std::string& name) {
+  std::string coll, algo = name;
+  if (auto slash = name.find('/'); slash != std::string::npos) coll = name.substr(0, slash), algo = name.substr(slash + 1);
+  std::string out;
+  for (auto& a : coll::default_registry().all())
+    if (a.algo == algo && (coll.empty() || a.coll == coll))
+      out += fmt::format("# algorithm {}/{} (a scenario's benchmark \"algorithm\" for {}): {}{}{}\n    mirrors {}\n",
+                         a.coll, a.algo, a.coll, a.description, a.uses_amo ? " [network atomics]" : "",
+                         a.composition ? " [a library's decision table only]" : "", a.mirrors);
+  return out;
+}
+
+// The kinds of name describe takes, in the order a bare name is looked up: the first kind that has it is printed, and
+// the others that have it are named at the end with the prefix that picks them (KIND/NAME).
+struct Kind {
+  const char* prefix;  // "nic-kind": `describe nic-kind/cxi`
+  const char* label;   // "the NIC kind"
+  std::function<std::string(const std::string&)> text;  // "" when the name is not of this kind
+};
+std::string capture(const std::function<void()>& print) {
+  std::ostringstream os;
+  auto* old = std::cout.rdbuf(os.rdbuf());
+  try {
+    print();
+  } catch (...) {
+    std::cout.rdbuf(old);
+    throw;
+  }
+  std::cout.rdbuf(old);
+  return os.str();
+}
+bool is_machine(const std::string& name) {
+  const auto machines = list_machines();
+  return std::any_of(machines.begin(), machines.end(), [&](const auto& m) { return m.first == name; });
+}
+const std::vector<Kind>& kinds() {
+  static const std::vector<Kind> k = {
+      {"benchmark", "the benchmark",
+       [](const std::string& n) {
+         const bench::DriverInfo* d = bench::driver_registry().find(n);
+         return d ? describe_benchmark(*d) : std::string();
+       }},
+      {"machine", "the machine",
+       [](const std::string& n) {
+         return is_machine(n) ? capture([&] { describe_machine(*load_machine(n)); }) : std::string();
+       }},
+      {"component", "the component",
+       [](const std::string& n) {
+         const ComponentInfo* c = find_component(n);
+         return c ? capture([&] { describe_component(c); }) : std::string();
+       }},
+      {"collective", "the collective", describe_collective},
+      {"stack", "the stack", describe_stack},
+      {"topology", "the topology", describe_topology},
+      {"paper", "the paper",
+       [](const std::string& n) {
+         const auto papers = paper_names();
+         return std::find(papers.begin(), papers.end(), n) != papers.end() ? capture([&] { describe_paper(n); })
+                                                                           : std::string();
+       }},
+      {"engine", "the engine", describe_engine},
+      {"nic-kind", "the NIC kind", describe_nic_kind},
+      {"algorithm", "the collective algorithm", describe_algorithm},
+  };
+  return k;
+}
+
 int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
   // Checked here rather than with CLI11's excludes(), whose "Excludes: --names" lands inside the NAME's help text.
   if (opt.names && !opt.name.empty())
     throw InputError("--names", opt.name, "lists every name describe takes: give it without a NAME");
   if (opt.names) {
-    const NameLists n = describable_names();
-    for (auto* list : {&n.machines, &n.components, &n.benchmarks, &n.collectives, &n.stacks, &n.topologies, &n.papers})
-      for (auto& v : *list) std::cout << v << "\n";
+    for (auto& v : describable_names().all()) std::cout << v << "\n";
     return 0;
   }
   if (opt.name.empty()) throw InputError("describe", "", "give a NAME (ompisim list), or --names to list every one");
@@ -471,37 +576,28 @@ int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
     describe_file(name);
     return 0;
   }
-  if (const bench::DriverInfo* d = bench::driver_registry().find(name)) {
-    std::cout << describe_benchmark(*d);
-    return 0;
+  // KIND/NAME picks one kind (nic-kind/cxi); a component's framework/name and a collective's COLL/ALGO are names.
+  const Kind* only = nullptr;
+  std::string bare = name;
+  if (auto slash = name.find('/'); slash != std::string::npos)
+    for (auto& k : kinds())
+      if (name.substr(0, slash) == k.prefix) only = &k, bare = name.substr(slash + 1);
+  std::string first;
+  std::vector<std::string> also;
+  for (auto& k : kinds()) {
+    if (only && &k != only) continue;
+    std::string text = k.text(bare);
+    if (text.empty()) continue;
+    if (first.empty())
+      first = std::move(text);
+    else
+      also.push_back(fmt::format("{} {} (ompisim describe {})", k.label, bare,
+                                 std::string_view(k.prefix) == "component" ? find_component(bare)->id() : std::string(k.prefix) + "/" + bare));
   }
-  const ComponentInfo* c = nullptr;
-  try {
-    c = find_component(name);
-  } catch (const InputError& e) {
-    if (name.find('/') == std::string::npos) throw;  // a name several frameworks have: say which
-    unknown_name(name);
-  }
-  if (c) {
-    describe_component(c);
-    return 0;
-  }
-  const auto machines = list_machines();
-  if (std::none_of(machines.begin(), machines.end(), [&](const auto& m) { return m.first == name; }))
-    for (const std::string& text : {describe_collective(name), describe_stack(name), describe_topology(name)})
-      if (!text.empty()) {
-        std::cout << text;
-        return 0;
-      }
-  if (std::any_of(machines.begin(), machines.end(), [&](const auto& m) { return m.first == name; })) {
-    describe_machine(*load_machine(name));
-    return 0;
-  }
-  if (const auto papers = paper_names(); std::find(papers.begin(), papers.end(), name) != papers.end()) {
-    describe_paper(name);
-    return 0;
-  }
-  unknown_name(name);
+  if (first.empty()) unknown_name(name, bare);
+  std::cout << first;
+  if (!also.empty()) std::cout << fmt::format("# '{}' also names {}\n", bare, fmt::join(also, "; "));
+  return 0;
 }
 
 }  // namespace
@@ -510,12 +606,15 @@ void add_describe(CLI::App& app, Context& ctx) {
   auto [desc, opt] = ctx.command(app, "describe",
                                   "print every parameter of a machine or of a component (e.g. btl/ugni) with unit, "
                                   "value and source, the keys a benchmark's \"benchmark\" block accepts, the algorithms "
-                                  "of a collective, the presets of a stack, a topology, a paper's figures with their scenarios, plots and "
+                                  "of a collective or one algorithm, the presets of a stack, a topology, an engine, a NIC kind (its machines, "
+                                  "components and stacks), a paper's figures with their scenarios, plots and "
                                   "validation rows, what a scenario file runs (its figure, committed result, validation "
                                   "rows and estimated CPU time) or the points of a sweep grid",
                                   describe_command);
   desc->add_option("name", opt->name, "machine, component (framework/name, or a name only one framework "
-                                                  "has), benchmark, collective, stack, topology or paper name (ompisim list), or a machine, scenario or sweep grid "
+                                                  "has), benchmark, collective, algorithm (COLLECTIVE/ALGORITHM or ALGORITHM), stack, topology, "
+                                                  "paper, engine or NIC kind name (ompisim list; KIND/NAME picks one kind "
+                                                  "where a name has several: nic-kind/cxi), or a machine, scenario or sweep grid "
                                                   "file (FILE.json)");
   desc->add_flag("--names", opt->names, "print every name describe takes, one per line (shell completion reads it); "
                                         "without a NAME");
