@@ -1,5 +1,7 @@
 #include "runner/report.hpp"
 
+#include "core/build_info.hpp"
+
 #include "core/atomic_write.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
@@ -139,25 +141,10 @@ Json SweepReport::finish() {
 }
 
 std::string git_describe() {
-  // Once per process, and inherited by the simulation processes forked after the first call: `reproduce` calls it at
-  // its start, so the files it writes do not turn its own later results '-dirty'.
-  static std::string cached;
-  if (!cached.empty()) return cached;
-  std::string out;
-  // An installed tool's data is no git checkout (and may lie inside someone else's): `cmake --install` wrote the
-  // source tree's describe beside it.
-  if (std::ifstream in(data_dir() + "/git-describe"); in) std::getline(in, out);
-  while (!out.empty() && (out.back() == '\r' || out.back() == ' ')) out.pop_back();
-  if (out.empty()) {
-    std::string cmd = "git -C '" + data_dir() + "' describe --always --dirty 2>/dev/null";
-    std::array<char, 128> buf{};
-    if (FILE* p = popen(cmd.c_str(), "r")) {
-      while (fgets(buf.data(), buf.size(), p)) out += buf.data();
-      pclose(p);
-    }
-    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  }
-  return cached = out.empty() ? "unknown" : out;
+  // The build's own (core/build_info.cpp): the code that ran. The data folder (OMPISIM_DATA, an installed share/) may be
+  // another checkout, a copy without .git or none.
+  const std::string d = build_describe();
+  return d.empty() ? "unknown" : d;
 }
 
 void write_atomic(const std::string& path, const std::string& text) { write_file_atomic(path, text); }

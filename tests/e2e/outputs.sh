@@ -2,7 +2,8 @@
 # Outputs. (1) An --out that cannot be created: exit 2 naming --out, before simulating (fast, on a run that
 # takes seconds). (2) run without --out writes under the current directory (ompisim-out/<id>/, never results/) and says where on stderr;
 # a what-if (--set) without --out writes ompisim-out/<id>-whatif-<hash>/ and leaves the plain run's result as it was.
-# (3) --version: version, git describe, SimGrid version. (4) OSU-shaped tables (header lines, two decimals, MB/s).
+# (3) --version: version, git describe (the build's, also under an OMPISIM_DATA without .git), the data folder,
+# SimGrid version. (4) OSU-shaped tables (header lines, two decimals, MB/s).
 # (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed);
 # a what-if's plot names what the run changed (the scenario's mca block, --set).
 # (7) calibrate --write writes a new machine file into --out and leaves the repository's untouched; without --out it
@@ -40,6 +41,11 @@ w=$(ls -d "$t"/cwd/ompisim-out/lat-whatif-* 2> /dev/null)
   || { echo "FAIL what-if default output: rc=$rc, folders $(ls "$t/cwd/ompisim-out" | tr '\n' ' '), $(cat "$t/err")"; fail=1; }
 "$BIN" --version > "$t/v" && grep -q "^ompisim [0-9]" "$t/v" && grep -q "^git describe: " "$t/v" && grep -q "^SimGrid 3\.[0-9]*" "$t/v" \
   && echo "ok   --version: $(tr '\n' ';' < "$t/v")" || { echo "FAIL --version"; fail=1; }
+# the git describe is the build's, not the data folder's: the same with OMPISIM_DATA naming a folder without .git
+mkdir -p "$t/nogit"
+OMPISIM_DATA="$t/nogit" "$BIN" --version > "$t/v2" && [[ $(grep "^git describe: " "$t/v2") == $(grep "^git describe: " "$t/v") ]] \
+  && grep -qx "data folder: $t/nogit" "$t/v2" && echo "ok   --version under OMPISIM_DATA without .git: the build's describe, the folder named" \
+  || { echo "FAIL --version under OMPISIM_DATA: $(tr '\n' ';' < "$t/v2") vs $(tr '\n' ';' < "$t/v")"; fail=1; }
 python3 - "$t/lat.txt" <<'P' || fail=1
 import re, sys
 l = [x for x in open(sys.argv[1]).read().splitlines() if not x.startswith("# effective values: ")]

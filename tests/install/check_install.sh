@@ -58,10 +58,10 @@ after=$(find "$inst" -type f -newer "$bin" | wc -l)
 [[ $rc == 0 && -s $p/replot/validation.md ]] && ls "$p/replot/gemini/"*.svg > /dev/null 2>&1 \
   && echo "ok   reproduce --from results/ from another folder redraws the installed results" \
   || { echo "FAIL reproduce --from results/ from another folder: rc=$rc $(tail -2 "$p/rep2.log")"; fail=1; }
-# --version and a result's provenance name the installed source's git describe, not "unknown" (the installed data is
+# --version and a result's provenance name the git describe of the source the binary was built from, not "unknown" (the installed data is
 # no git checkout); only checked when the source is one
 if want=$(git -C "$src" describe --always --dirty 2> /dev/null); then
-  got=$("$bin" --version | sed -n 's/^git describe: //p')
+  got=$("$bin" --version | sed -n 's/^git describe: \([^ ]*\).*/\1/p')
   prov=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["provenance"]["git_describe"])' \
            "$p/out/fig5_latency_2p_inter_openmpi.json" 2> /dev/null)
   [[ $got == "$want" && $prov == "$want" ]] && echo "ok   installed --version and provenance: git describe $got" \

@@ -40,8 +40,9 @@ void add_global_options(CLI::App& app, Context& ctx) {
              "<prefix>/share/ompisim beside the binary's bin/.\n");
   app.set_version_flag("--version", [] {
     const std::string mpi = mpi_launch::library();
-    return fmt::format("ompisim {}\ngit describe: {}\nSimGrid {}\nMPI: {}", OMPISIM_VERSION, git_describe(),
-                       engine::simgrid_version(),
+    return fmt::format("ompisim {}\ngit describe: {} (the source tree this binary was built from)\ndata folder: {}\n"
+                       "SimGrid {}\nMPI: {}",
+                       OMPISIM_VERSION, git_describe(), data_dir(), engine::simgrid_version(),
                        mpi.empty() ? "not built in (mpirun sweeps read the launcher's environment)" : mpi);
   });
   app.require_subcommand(1);
