@@ -8,7 +8,8 @@
 # command that reruns it). (6) Without --all only what drifted is printed: two equal
 # runs print the summary line alone; --all prints every value. (2b) Two result files run differently: the lines naming
 # A and B say how (--set, machine file, engine), only where they differ; (2c) two folders too, when their pairs of
-# files differ alike, else that they differ from file to file.
+# files differ alike, else that they differ from file to file; (2d) two stacks, two placements or two values of a
+# scenario's mca block are named the same way.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 cd "$t"
@@ -63,6 +64,18 @@ grep -qx "# A: $t/s1 (run with no --set)" "$t/out" \
   && grep -qx "# B: $t/s2 (run with --set btl_ugni_smsg_limit=256 --set nic.bte_bandwidth=\"5 GB/s\")" "$t/out" \
   && echo "ok   two folders: the header names each side's --set: $(sed -n 2p "$t/out")" \
   || { echo "FAIL two folders: the header does not say how A and B were run: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
+# (2d) the committed results of two stacks, two placements, and one stack's two mca blocks
+R=$SRC/results
+"$BIN" compare "$R/gemini/fig5_latency_2p_inter_openmpi.json" "$R/gemini/fig5_latency_2p_inter_native.json" > "$t/out" 2>&1
+grep -qx "# A: .*fig5_latency_2p_inter_openmpi.json (run with stack openmpi)" "$t/out" \
+  && grep -qx "# B: .*fig5_latency_2p_inter_native.json (run with stack native)" "$t/out" \
+  && echo "ok   two stacks named: $(sed -n 2p "$t/out")" || { echo "FAIL two stacks: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
+"$BIN" compare "$R/gemini/fig5_latency_2p_inter_openmpi.json" "$R/gemini/fig3_latency_2p_intra_openmpi.json" > "$t/out" 2>&1
+grep -qx "# A: .* (run with ranks 2, 1 per node)" "$t/out" && grep -qx "# B: .* (run with ranks 2, 2 per node)" "$t/out" \
+  && echo "ok   two placements named" || { echo "FAIL two placements: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
+"$BIN" compare "$R/qsnet/fig7_read.json" "$R/qsnet/fig7_write.json" > "$t/out" 2>&1
+grep -qx "# A: .* (run with mca ptl_elan4_rdma=read)" "$t/out" && grep -qx "# B: .* (run with mca ptl_elan4_rdma=write)" "$t/out" \
+  && echo "ok   one stack's two mca values named" || { echo "FAIL mca block: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
 mkdir -p "$t/f1" "$t/f2"; cp "$t/s1/inter.json" "$t/f1/x.json"; cp "$t/s2/inter.json" "$t/f2/x.json"
 cp "$t/s1/inter.json" "$t/f1/y.json"; cp "$t/s1/inter.json" "$t/f2/y.json"
 "$BIN" compare "$t/f1" "$t/f2" > "$t/out" 2>&1

@@ -10,17 +10,22 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <iostream>
+#include <map>
 #include <set>
 #include <utility>
 
 namespace ompisim::cli {
 namespace {
 
-// How a result file was run, from its provenance: its overrides (run --set), its machine file and its engine. Empty
-// when the file is no result or has no provenance (compare_paths then reports the file).
+// How a result file was run, from its provenance and its head: machine, stack, ranks, overrides (run --set), machine
+// file, engine and MCA values. Empty overrides when the file is no result or has no provenance (compare_paths then
+// reports the file).
 struct RunSetting {
-  std::string overrides, machine_file, engine;
+  std::string overrides, machine_file, engine, machine, stack, ranks;
+  std::map<std::string, std::string> mca;
+  std::set<std::string> set_keys;  // the --set names (an MCA value they changed is said once, as the --set)
 };
+std::string text_of(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 RunSetting run_setting(const std::string& path) {
   RunSetting s;
   try {
@@ -30,25 +35,50 @@ RunSetting run_setting(const std::string& path) {
     std::vector<std::string> sets;
     for (auto& o : prov.value("overrides", Json::array()))
       if (o.is_array() && o.size() == 2 && o[0].is_string() && o[1].is_string())
-        sets.push_back(o[0].get<std::string>() + "=" + o[1].get<std::string>());
+        sets.push_back(o[0].get<std::string>() + "=" + o[1].get<std::string>()), s.set_keys.insert(o[0].get<std::string>());
     s.overrides = sets.empty() ? "no --set" : set_words(sets);
     s.machine_file = prov.value("machine_file", "");
     s.engine = prov.value("engine", "");
+    if (doc.contains("machine")) s.machine = text_of(doc["machine"]);
+    if (doc.contains("stack")) s.stack = text_of(doc["stack"]);
+    if (doc.contains("ranks"))
+      s.ranks = text_of(doc["ranks"]) +
+                (doc.contains("ranks_per_node") ? ", " + text_of(doc["ranks_per_node"]) + " per node" : std::string());
+    if (auto it = prov.find("mca"); it != prov.end() && it->is_object())
+      for (auto m = it->begin(); m != it->end(); ++m) s.mca[m.key()] = text_of(m.value());
   } catch (const std::exception&) {
   }
   return s;
 }
-// Two result files compared side by side: what each was run with, where the two differ ("--set nic.bte_bandwidth=6
-// GB/s" against "no --set", a machine file, an engine), as the two names' suffixes (both empty when they agree, or
-// when either file has no provenance).
+// Two result files compared side by side: what each was run with, where the two differ (a stack, a machine, a rank
+// count, "--set nic.bte_bandwidth=6 GB/s" against "no --set", a machine file, an engine, the MCA values of one
+// stack), as the two names' suffixes (both empty when they agree, or when either file has no provenance).
 std::pair<std::string, std::string> setting_suffixes(const std::string& a, const std::string& b) {
   const RunSetting sa = run_setting(a), sb = run_setting(b);
   if (sa.overrides.empty() || sb.overrides.empty()) return {};
   std::vector<std::string> na, nb;
+  auto differ = [&](const std::string& what, const std::string& x, const std::string& y) {
+    if (x != y) na.push_back(what + " " + x), nb.push_back(what + " " + y);
+  };
+  differ("machine", sa.machine, sb.machine);
+  differ("stack", sa.stack, sb.stack);
+  differ("ranks", sa.ranks, sb.ranks);
   if (sa.overrides != sb.overrides) na.push_back(sa.overrides), nb.push_back(sb.overrides);
-  if (sa.machine_file != sb.machine_file)
-    na.push_back("machine file " + sa.machine_file), nb.push_back("machine file " + sb.machine_file);
-  if (sa.engine != sb.engine) na.push_back("engine " + sa.engine), nb.push_back("engine " + sb.engine);
+  if (sa.machine == sb.machine) differ("machine file", sa.machine_file, sb.machine_file);
+  differ("engine", sa.engine, sb.engine);
+  if (sa.stack == sb.stack) {  // one stack's MCA values that differ (the scenario's mca block or a --set of one)
+    std::vector<std::string> ma, mb;
+    for (auto& [k, v] : sa.mca)
+      if (auto it = sb.mca.find(k); it != sb.mca.end() && it->second != v && !sa.set_keys.count(k) && !sb.set_keys.count(k))
+        ma.push_back(k + "=" + v), mb.push_back(k + "=" + it->second);
+    constexpr std::size_t kShown = 4;
+    auto words = [&](std::vector<std::string> w) {
+      const std::size_t more = w.size() > kShown ? w.size() - kShown : 0;
+      w.resize(std::min(w.size(), kShown));
+      return fmt::format("mca {}{}", fmt::join(w, ", "), more ? fmt::format(" and {} more", more) : "");
+    };
+    if (!ma.empty()) na.push_back(words(ma)), nb.push_back(words(mb));
+  }
   if (na.empty()) return {};
   return {fmt::format(" (run with {})", fmt::join(na, "; ")), fmt::format(" (run with {})", fmt::join(nb, "; "))};
 }
