@@ -20,20 +20,6 @@ namespace ompisim {
 
 namespace {
 namespace fs = std::filesystem;
-// A scenario file in the repository relative to it; one outside it absolute, so that `compare --against` finds it
-// again from any folder.
-std::string provenance_path(const std::string& file) {
-  const std::string rel = repo_relative(file);
-  std::error_code ec;
-  if (rel != file || fs::path(file).is_absolute() || !fs::exists(file, ec)) return rel;  // (no file: a name in tests)
-  const fs::path abs = fs::weakly_canonical(file, ec);
-  const fs::path in_repo = fs::path(rel).lexically_normal();
-  if (ec) return rel;
-  // `file` was relative to the current folder: inside the repository only if that is the repository's root
-  if (fs::weakly_canonical(fs::path(data_dir()) / in_repo, ec) == abs) return rel;
-  return abs.string();
-}
-
 // The route policy of the run: its name on a machine with one network, else {network: name}.
 Json routing_json(const World& w) {
   if (w.networks() == 1) return w.fabric().routing().name;
@@ -138,6 +124,20 @@ Json SweepReport::finish() {
   // The effective SMSG limit also depends on the rank count (Table I): one entry per count.
   if (!derived_.empty()) merged["provenance"]["derived"] = std::move(derived_);
   return merged;
+}
+
+// A scenario file in the repository relative to it; one outside it absolute, so that `compare --against` finds it
+// again from any folder.
+std::string provenance_path(const std::string& file) {
+  const std::string rel = repo_relative(file);
+  std::error_code ec;
+  if (rel != file || fs::path(file).is_absolute() || !fs::exists(file, ec)) return rel;  // (no file: a name in tests)
+  const fs::path abs = fs::weakly_canonical(file, ec);
+  const fs::path in_repo = fs::path(rel).lexically_normal();
+  if (ec) return rel;
+  // `file` was relative to the current folder: inside the repository only if that is the repository's root
+  if (fs::weakly_canonical(fs::path(data_dir()) / in_repo, ec) == abs) return rel;
+  return abs.string();
 }
 
 std::string git_describe() {

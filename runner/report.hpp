@@ -47,7 +47,9 @@ private:
   Json unread_;  // the --set machine parameters no run read (null: no run added yet)
 };
 
-std::string git_describe();  // computed once per process
+std::string git_describe();  // the build's (core/build_info.hpp), "unknown" outside a git checkout
+// A scenario file as a result's provenance names it: relative to the data folder inside it, else absolute.
+std::string provenance_path(const std::string& file);
 // repo_relative (platform/machine.hpp): paths in results are relative to the project root.
 // Writes `text` to `path` atomically (temporary file in the same directory, then rename).
 void write_atomic(const std::string& path, const std::string& text);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Outputs. (1) An --out that cannot be created: exit 2 naming --out, before simulating (fast, on a run that
 # takes seconds). (2) run without --out writes under the current directory (ompisim-out/<id>/, never results/) and says where on stderr;
-# a what-if (--set) without --out writes ompisim-out/<id>-whatif-<hash>/ and leaves the plain run's result as it was.
+# a what-if (--set) without --out writes ompisim-out/<id>-whatif-<hash>/ and leaves the plain run's result as it was
+# (the hash of the parsed --set: 'k = v' is 'k=v'); another scenario file with the same id writes ompisim-out/<id>-<hash>/.
 # (3) --version: version, git describe (the build's, also under an OMPISIM_DATA without .git), the data folder,
 # SimGrid version. (4) OSU-shaped tables (header lines, two decimals, MB/s).
 # (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed);
@@ -39,6 +40,21 @@ w=$(ls -d "$t"/cwd/ompisim-out/lat-whatif-* 2> /dev/null)
   && ! cmp -s "$w/lat.json" "$t/cwd/ompisim-out/lat/lat.json" \
   && echo "ok   a what-if without --out writes ${w#$t/cwd/}/, the plain run's result kept" \
   || { echo "FAIL what-if default output: rc=$rc, folders $(ls "$t/cwd/ompisim-out" | tr '\n' ' '), $(cat "$t/err")"; fail=1; }
+# the same what-if spelt with blanks around '=' lands in the same folder
+"$BIN" run "$t/lat.json" --set "node.links.cache_line_same_numa = 0.3us" > /dev/null 2> "$t/err3"
+grep -q "wrote $w/lat.json" "$t/err3" && [[ $(ls -d "$t"/cwd/ompisim-out/lat-whatif-* | wc -l) == 1 ]] \
+  && echo "ok   'k = v' is the what-if 'k=v': the same folder" || { echo "FAIL 'k = v': $(cat "$t/err3")"; fail=1; }
+# another scenario file with the same id: its own folder (ompisim-out/lat-<hash>/), said on stderr; the first file's
+# result kept, and each file back in its own folder on a second run
+mkdir -p "$t/other"; echo "{\"id\": \"lat\", $q \"osu_latency\"}, \"ranks_per_node\": 2}" > "$t/other/lat.json"
+"$BIN" run "$t/other/lat.json" > /dev/null 2> "$t/err4"; rc=$?
+o=$(ls -d "$t"/cwd/ompisim-out/lat-[0-9a-f]* 2> /dev/null | grep -v whatif)
+"$BIN" run "$t/lat.json" > /dev/null 2> "$t/err5"
+[[ $rc == 0 && $(echo "$o" | wc -l) == 1 && -s "$o/lat.json" ]] && grep -q "holds the result of $t/lat.json, another scenario with id 'lat': writing" "$t/err4" \
+  && grep -q "wrote $o/lat.json" "$t/err4" && grep -q "wrote $t/cwd/ompisim-out/lat/lat.json" "$t/err5" \
+  && [[ $(sha256sum < "$t/cwd/ompisim-out/lat/lat.json") == "$plain" ]] \
+  && echo "ok   another scenario with the same id writes ${o#$t/cwd/}/, the first's result kept" \
+  || { echo "FAIL same id: rc=$rc, folders $(ls "$t/cwd/ompisim-out" | tr '\n' ' '), $(cat "$t/err4" "$t/err5")"; fail=1; }
 "$BIN" --version > "$t/v" && grep -q "^ompisim [0-9]" "$t/v" && grep -q "^git describe: " "$t/v" && grep -q "^SimGrid 3\.[0-9]*" "$t/v" \
   && echo "ok   --version: $(tr '\n' ';' < "$t/v")" || { echo "FAIL --version"; fail=1; }
 # the git describe is the build's, not the data folder's: the same with OMPISIM_DATA naming a folder without .git

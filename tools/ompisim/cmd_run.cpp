@@ -159,18 +159,40 @@ std::unique_ptr<TraceRequest> trace_request(const RunOptions& o) {
 }
 
 // Without --out: ompisim-out/<id>/ for the scenario as written; a what-if (--set, --machine-file, an --engine other
-// than the scenario's) gets its own folder, ompisim-out/<id>-whatif-<8 hex digits>/, named by a hash of the sorted
-// --set values, the engine and the machine file's parsed contents, so it never replaces the plain run's result and the
-// same what-if lands in the same folder again.
-std::string default_out_dir(const std::string& id, const RunOptions& o, const std::string& scenario_engine) {
+// than the scenario's) gets its own folder, ompisim-out/<id>-whatif-<8 hex digits>/, named by a hash of the parsed
+// --set values (sorted; `a = 1` and `mca.a=1` are `a=1`), the engine and the machine file's parsed contents, so it never
+// replaces the plain run's result and the same what-if lands in the same folder again.
+std::string default_out_dir(const std::string& id, const RunOptions& o, const Overrides& sets,
+                            const std::string& scenario_engine) {
   const bool engine = !o.engine.empty() && o.engine != scenario_engine;
-  if (o.sets.empty() && o.machine_file.empty() && !engine) return kDefaultOutRoot + id;
-  std::vector<std::string> sets = o.sets;
-  std::sort(sets.begin(), sets.end());
-  std::string key = fmt::format("{}", fmt::join(sets, "\n"));
+  if (sets.empty() && o.machine_file.empty() && !engine) return kDefaultOutRoot + id;
+  std::vector<std::string> words;
+  for (auto& [k, v] : sets) words.push_back(k + "=" + v);
+  std::sort(words.begin(), words.end());
+  std::string key = fmt::format("{}", fmt::join(words, "\n"));
   if (engine) key += "\nengine\n" + o.engine;
   if (!o.machine_file.empty()) key += "\nmachine-file\n" + load_json_file(o.machine_file).dump();
   return kDefaultOutRoot + fmt::format("{}-whatif-{:08x}", id, fnv1a(key) & 0xffffffffULL);
+}
+
+// Two scenario files with one id (a copy of a paper's scenario, edited) would share ompisim-out/<id>/, the second
+// replacing the first's result: when the folder holds a result of another scenario file, this run takes
+// <folder>-<8 hex digits of its own file's path> and says why.
+std::string own_default_dir(const std::string& dir, const std::string& id, const Scenario& s) {
+  std::error_code ec;
+  const std::string existing = dir + "/" + id + ".json", mine = provenance_path(s.file);
+  if (!std::filesystem::is_regular_file(existing, ec)) return dir;
+  std::string theirs;
+  try {
+    theirs = load_json_file(existing).value("/provenance/scenario_file"_json_pointer, std::string());
+  } catch (const std::exception&) {
+    return dir;  // not a result this tool wrote: refuse_overwriting and the writer decide
+  }
+  if (theirs.empty() || theirs == mine) return dir;
+  const std::string other = fmt::format("{}-{:08x}", dir, fnv1a(mine) & 0xffffffffULL);
+  std::cerr << fmt::format("ompisim: {}/ holds the result of {}, another scenario with id '{}': writing {}/\n", dir,
+                           theirs, id, other);
+  return other;
 }
 
 int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
@@ -189,13 +211,15 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   }
   Overrides o = parse_sets(opt.sets);
   check_sets_read(s, o);
+  std::string out_dir = opt.out_dir;
+  if (out_dir.empty()) out_dir = own_default_dir(default_out_dir(s.id, opt, o, scenario_engine), s.id, s);
   const std::string& plot_file = opt.plot_file;
   if (!plot_file.empty()) {
     if (!plot_file.ends_with(".svg")) throw InputError("--plot", plot_file, "expected a file name ending in .svg");
     if (plot_file.front() == '/') check_output_path(plot_file, "--plot");
   }
   std::unique_ptr<TraceRequest> trace = trace_request(opt);
-  ctx.out = output_dir(opt.out_dir.empty() ? default_out_dir(s.id, opt, scenario_engine) : opt.out_dir);
+  ctx.out = output_dir(out_dir);
   const OutputDir& out = *ctx.out;
   // Output paths (one rule): a relative --plot or --trace is inside --out, an absolute one is written as given.
   if (!plot_file.empty() && plot_file.front() != '/') (void)out.file(plot_file, "--plot");  // checked now
