@@ -91,17 +91,21 @@ Dim mca_axis_dim(const std::string& axis) {
 Json axis_units(const std::vector<std::string>& axes, Json& rows) {
   Json units = Json::object();
   for (auto& a : axes) {
-    bool any_string = false, all_numbers = true;
+    // A row without a value (a point that leaves the axis to its base scenario, no value recorded) takes no part.
+    bool any_string = false, all_numbers = true, any_value = false;
     for (auto& r : rows) {
-      any_string = any_string || (r.contains(a) && r[a].is_string());
-      all_numbers = all_numbers && r.contains(a) && r[a].is_number();
+      if (!r.contains(a) || r[a].is_null()) continue;
+      any_value = true;
+      any_string = any_string || r[a].is_string();
+      all_numbers = all_numbers && r[a].is_number();
     }
-    if (all_numbers && !rows.empty() && mca_axis_dim(a) == Dim::Bytes) units[a] = "B";
+    if (all_numbers && any_value && mca_axis_dim(a) == Dim::Bytes) units[a] = "B";
     if (!any_string) continue;
     for (const Shown& s : kShown) {
       bool fits = true;
       for (auto& r : rows) {
         const Json& v = r.contains(a) ? r[a] : Json();
+        if (v.is_null()) continue;
         if (v.is_string()) {
           try {
             (void)parse_quantity(v.get<std::string>(), s.dim);
@@ -115,7 +119,7 @@ Json axis_units(const std::vector<std::string>& axes, Json& rows) {
       }
       if (!fits) continue;
       for (auto& r : rows)
-        if (r[a].is_string())  // 12 significant digits: "6 GB/s" is 6, not 6.000000000000001
+        if (r.contains(a) && r[a].is_string())  // 12 significant digits: "6 GB/s" is 6, not 6.000000000000001
           r[a] = std::stod(fmt::format("{:.12g}", parse_quantity(r[a].get<std::string>(), s.dim) / s.si_per_unit));
       units[a] = s.unit;
       break;
@@ -545,6 +549,19 @@ int run_sweep(const SweepGrid& g, const SweepOptions& opt) {
   return ran;
 }
 
+// The value a run used for an axis its point does not set (a list of "points" where one point sets another key): an MCA
+// parameter's from the result's provenance.mca, a machine parameter's from provenance.parameters, both as text with
+// their unit; null for a scenario key (ranks, benchmark.sizes: the base's own, not recorded per parameter).
+static Json value_used(const Json& result, const std::string& axis) {
+  const Json* prov = result.contains("provenance") && result["provenance"].is_object() ? &result["provenance"] : nullptr;
+  if (!prov) return {};
+  const std::string mca = axis.starts_with("mca.") ? axis.substr(4) : axis;
+  for (auto [block, key] : {std::pair{"mca", mca}, std::pair{"parameters", axis}})
+    if (auto b = prov->find(block); b != prov->end() && b->is_object())
+      if (auto v = b->find(key); v != b->end() && v->is_string()) return *v;
+  return {};
+}
+
 Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   check_points_dir(out_dir);
   int missing = 0;
@@ -556,6 +573,7 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   // points do not carry). A point file as the sweep writes it: its hash, a result with a non-empty list of point
   // objects. A file damaged or put there by hand is bad input, named (remove it and the sweep runs that point again).
   std::vector<Json> results;
+  std::vector<Json> base_values;  // per point, axis -> the value its run used where the point leaves the axis to the base
   std::optional<std::set<std::string>> unread;  // machine parameters no point's run read (each point's own list)
   for (auto& p : g.points) {
     const std::string pf = point_file(out_dir, p);
@@ -569,6 +587,10 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
     check_result_points(doc["result"], pf, "result.points",
                         " (not as the sweep writes it: remove the file to run the point again)");
     results.push_back(points_with_ranks(doc["result"]));
+    base_values.push_back(Json::object());
+    for (auto& a : g.axes)
+      if (!p.values.contains(a))
+        if (Json v = value_used(doc["result"], a); !v.is_null()) base_values.back()[a] = std::move(v);
     std::set<std::string> mine;
     const Json& res = doc["result"];
     if (auto pv = res.find("provenance"); pv != res.end() && pv->is_object())
@@ -603,7 +625,8 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
     const SweepPoint& p = g.points[i];
     for (auto& rp : results[i]) {
       Json row = Json::object();
-      for (auto& a : g.axes) row[a] = p.values.contains(a) ? p.values[a] : Json();
+      for (auto& a : g.axes)
+        row[a] = p.values.contains(a) ? p.values[a] : base_values[i].contains(a) ? base_values[i][a] : Json();
       for (auto it = rp.begin(); it != rp.end(); ++it) {
         auto fc = field_column.find(it.key());
         std::string c = fc == field_column.end() ? it.key() : fc->second;

@@ -19,7 +19,9 @@ std::string text(const Json& v) {
   return v.is_string() ? v.get<std::string>() : v.is_number_float() ? fmt::format("{:g}", v.get<double>()) : v.dump();
 }
 // A value of a column with its unit: byte sizes as 1 KiB, 32 KiB (the column's unit "B"), others as "4 GB/s".
+// A point that leaves the axis to its base scenario, with no value recorded (merge_sweep): "base".
 std::string with_unit(const Json& v, const std::string& col, const Json& units) {
+  if (v.is_null()) return "base";
   if (!units.contains(col)) return text(v);
   if (units[col] == "B" && v.is_number()) return byte_label(v.get<double>());
   return text(v) + " " + units[col].get<std::string>();
@@ -405,9 +407,19 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
   for (auto& c : kSizeColumns)
     if (std::find(cols.begin(), cols.end(), c) != cols.end() && !set_by_axis(c)) size_cols.push_back(c);
   const std::string size_prefix = size_cols.size() == 1 && size_cols[0] == "bytes" ? "message size " : "";
+  // The axes with more than one value: a key every point of a list sets alike is no axis to plot against, nor a
+  // word of a curve's label.
+  std::vector<std::string> moving;
   for (auto& axis : axes) {
-    const AxisPoints a = gather_axis(t, metric, axis, axes, units, size_cols);
-    if (a.xs.empty()) continue;
+    std::vector<Json> seen;
+    for (auto& r : t.at("rows"))
+      if (Json v = r.contains(axis) ? r[axis] : Json(); std::find(seen.begin(), seen.end(), v) == seen.end())
+        seen.push_back(std::move(v));
+    if (seen.size() > 1) moving.push_back(axis);
+  }
+  for (auto& axis : moving) {
+    const AxisPoints a = gather_axis(t, metric, axis, moving, units, size_cols);
+    if (a.xs.size() < 2) continue;
     // Per size: how much the axis moves it (the largest change of any curve at that size).
     std::vector<double> size_spread(a.sizes.size(), 0.0);
     for (auto& [k, v] : a.ys) size_spread[k.first] = std::max(size_spread[k.first], spread(v));

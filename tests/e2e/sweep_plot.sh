@@ -11,6 +11,13 @@
 #                report their radix (the table's benchmark.radix column): sweep_benchmark_radix.svg draws one curve per process count along the
 #                radix ("64 processes"; the radix is the axis, not a size of its own), and its title gives the change
 #                the radix makes (not "moves no value") at "the process counts" it moves.
+#                A third sweep, a list of "points" where each point sets other keys (mca.btl_ugni_smsg_limit as 256 and
+#                "512 B", mca.btl_ugni_eager_limit on one point only, ranks_per_node on one point only, the same
+#                benchmark.sizes on all): the table fills an MCA value a point leaves to its base with the value its
+#                run used (btl_ugni_eager_limit 8192), so every value of that column is a number in bytes (the unit
+#                kept: "mca.btl_ugni_smsg_limit (B)" in the CSV); a scenario key a point leaves to its base stays empty
+#                and is "base" on the plot (no "null" anywhere); the key every point sets alike (benchmark.sizes)
+#                gets no plot and no word in a curve's label.
 # How validated: python3 on sweep.json and on the SVGs' text.
 set -u
 BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
@@ -87,4 +94,34 @@ check("the title counts process counts", re.search(r"the\s+process\s+counts\s+it
 check("the title gives the change it makes", re.search(r"largest\s+change\s+\+[1-9]", joined) is not None, joined)
 exit_status()
 P
+rc=$((rc || $?))
+cat > pts.json <<J
+{"base": "$SRC/scenarios/gemini/fig5_latency_2p_inter_openmpi.json",
+ "points": [{"mca.btl_ugni_smsg_limit": 256, "benchmark.sizes": [8, 1024]},
+            {"mca.btl_ugni_smsg_limit": "512 B", "benchmark.sizes": [8, 1024]},
+            {"mca.btl_ugni_eager_limit": "4 KiB", "mca.btl_ugni_smsg_limit": 256, "benchmark.sizes": [8, 1024]},
+            {"mca.btl_ugni_smsg_limit": 256, "benchmark.sizes": [8, 1024], "ranks_per_node": 2}]}
+J
+"$BIN" --quiet sweep pts.json --out pout -j 1 > /dev/null 2> err || { echo "FAIL points sweep exits 0"; cat err; exit 1; }
+python3 - pout "$SRC/tests/e2e" <<'P'
+import glob, json, os, sys
+out = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from e2echeck import check, exit_status, svg_texts
+d = json.load(open(f"{out}/sweep.json"))
+check("units of both MCA axes: bytes", d["units"].get("mca.btl_ugni_smsg_limit") == "B" and d["units"].get("mca.btl_ugni_eager_limit") == "B", d["units"])
+check("the eager limit a point leaves to its base: the value its run used (8192 B), 4096 where set",
+      sorted({r["mca.btl_ugni_eager_limit"] for r in d["rows"]}) == [4096, 8192], [r["mca.btl_ugni_eager_limit"] for r in d["rows"]])
+check("smsg limit 256 and '512 B' both numbers", sorted({r["mca.btl_ugni_smsg_limit"] for r in d["rows"]}) == [256, 512], d["rows"])
+check("ranks_per_node left to the base: empty (null)", sum(r["ranks_per_node"] is None for r in d["rows"]) == 6, d["rows"])
+head = open(f"{out}/sweep.csv").readline()
+check("the CSV header keeps the unit", "mca.btl_ugni_smsg_limit (B)" in head and "mca.btl_ugni_eager_limit (B)" in head, head)
+svgs = sorted(os.path.basename(f) for f in glob.glob(f"{out}/*.svg"))
+check("no plot against the key every point sets alike", "sweep_benchmark_sizes.svg" not in svgs and "sweep_ranks_per_node.svg" in svgs, svgs)
+tx = " ".join(t for f in svgs for t in svg_texts(f"{out}/{f}"))
+check("no 'null' on any plot, 'base' on the ranks_per_node axis", "null" not in tx and "base" in svg_texts(f"{out}/sweep_ranks_per_node.svg"), tx[:400])
+check("no curve label names benchmark.sizes", "benchmark.sizes" not in tx, tx[:400])
+exit_status()
+P
+rc=$((rc || $?))
 exit $rc
