@@ -279,6 +279,8 @@ Json sample_intervals(const Json& doc, const std::string& f, bool sample, const 
       sampling.back()["placement"] = {{"text", placement.text}, {"scenarios", placement.scenarios},
                                       {"kinds", placement_kinds()}, {"assumption", kPlacementAssumption}};
   }
+  // validate --samples 0: no interval at all (a range of the nominal value alone would read as a certainty)
+  if (g_samples == 0) return sampling;
   for (std::size_t j = 0; j < outs.size(); ++j) (*outs[j])["interval"] = {lo[j], hi[j]};
   for (std::size_t c = 0; c < claims.size(); ++c) {
     const int total = static_cast<int>(n) + 1;

@@ -78,6 +78,13 @@ std::string render_not_holding(const Json& claims) {
   return out;
 }
 namespace {
+// Whether the table was sampled: `validate --samples 0` gives no value an interval.
+bool has_intervals(const Json& v) {
+  for (const char* section : {"points", "held_out"})
+    for (auto& p : v.value(section, Json::array()))
+      if (p.contains("interval")) return true;
+  return false;
+}
 std::string interval_text(const Json& p) {
   if (!p.contains("interval")) return "";
   return fmt::format("[{:.4g}, {:.4g}]", p["interval"][0].get<double>(), p["interval"][1].get<double>());
@@ -151,9 +158,12 @@ std::string render_summary(const Json& v) {
                        nfail, nfail ? ": " + cell(failing) : "", untested, readback, w.off < 0 ? "-" : cell(w.text));
   }
   if (!why.empty())
-    out += "\nThe quantified statements that fail, what the model misses for each, and the model's measure over the "
-           "prediction-interval samples (estimate ranges, and the placements where the paper leaves them unstated) with "
-           "the paper's value inside or outside that interval:\n\n" + why;
+    out += !has_intervals(v)
+               ? "\nThe quantified statements that fail and what the model misses for each (no prediction intervals: "
+                 "--samples 0):\n\n" + why
+               : "\nThe quantified statements that fail, what the model misses for each, and the model's measure over the "
+                 "prediction-interval samples (estimate ranges, and the placements where the paper leaves them unstated) "
+                 "with the paper's value inside or outside that interval:\n\n" + why;
   int cal = 0, cal_ok = 0, pred = 0, pred_ok = 0, cmp = 0, cmp_ok = 0, pairs = 0, pairs_ok = 0;
   for (auto& p : v.value("points", Json::array())) {
     const bool c = p.at("role") == "calibration", ok = p.at("pass").get<bool>();
@@ -186,6 +196,8 @@ std::string render_summary(const Json& v) {
 
 std::string render_table(const Json& v) {
   std::string out = render_summary(v);
+  if (!has_intervals(v))
+    out += "No prediction intervals (validate --samples 0): the interval columns below are empty.\n\n";
   out += "| id | figure | role | reference | simulated | error % | tolerance % | pass | interval |\n"
                     "|---|---|---|---|---|---|---|---|---|\n";
   for (auto& p : v.at("points"))
