@@ -196,6 +196,8 @@ Json describe(const ParamList& list) {
       rows[i]["range"] = {format_param(list[i].p->range_lo, list[i].info), format_param(list[i].p->range_hi, list[i].info)};
       rows[i]["range_source"] = list[i].p->range_source;
     }
+  for (std::size_t i = 0; i < list.size(); ++i)  // a parameter that names one of a list: the list
+    if (!list[i].info.choices.empty()) rows[i]["choices"] = list[i].info.choices;
   return rows;
 }
 

@@ -95,6 +95,9 @@ struct ComponentInfo {
   // A sub-component built by another component's factory ("mtl/ofi" for the libfabric providers ofi/cxi, ofi/shm,
   // ofi/linkx, selected by the stack's "ofi" string): it has no factory of its own.
   std::string part_of{};
+  // Components whose MCA parameters this one also reads, by id (native/mpich_cxi builds the ofi/cxi provider from its
+  // FI_CXI_* parameters): a stack of it takes and reports theirs too.
+  std::vector<std::string> reads{};
 
   std::string id() const { return framework + "/" + name; }
   bool runs_on(const std::string& nic_kind) const;

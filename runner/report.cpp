@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "core/units.hpp"
 #include "runner/registries.hpp"
+#include "runner/stacks.hpp"
 
 #include <algorithm>
 #include <array>
@@ -32,9 +33,8 @@ Json routing_json(const World& w) {
 // "mca" may set; another component's defaults are not the run's).
 Json stack_mca(const StackSpec& spec, McaParams& mca) {
   ParamList list;
-  for (auto& part : spec.components())
-    if (const ComponentInfo* c = component_registry().find(part.framework, part.name))
-      for (auto& r : c->param_list(mca)) list.push_back(r);
+  for (const ComponentInfo* c : mca_components(spec))
+    for (auto& r : c->param_list(mca)) list.push_back(r);
   return resolved(list);
 }
 }  // namespace

@@ -530,14 +530,28 @@ std::string preset_with(const ComponentInfo& c) {
 }
 }  // namespace
 
+std::vector<const ComponentInfo*> mca_components(const StackSpec& spec) {
+  std::vector<const ComponentInfo*> out;
+  auto add = [&](const ComponentInfo* c) {
+    if (c && std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  };
+  for (auto& p : spec.components()) add(component_registry().find(p.framework, p.name));
+  for (std::size_t i = 0; i < out.size(); ++i)  // grows: what they read, and what that reads
+    for (auto& id : out[i]->reads) {
+      const auto slash = id.find('/');
+      const ComponentInfo* r = component_registry().find(id.substr(0, slash), id.substr(slash + 1));
+      if (!r) throw std::logic_error(out[i]->id() + " reads the parameters of '" + id + "', which is not registered");
+      add(r);
+    }
+  return out;
+}
+
 void check_mca_keys(const std::vector<std::string>& keys, const StackSpec& spec, const std::string& stack,
                     const std::string& kind, const std::string& file) {
   std::vector<std::string> own, ids, all;  // the parameters this stack's components read
-  for (auto& p : spec.components()) {
-    const ComponentInfo* c = component_registry().find(p.framework, p.name);
-    ids.push_back(c->id());
+  for (auto& p : spec.components()) ids.push_back(component_registry().find(p.framework, p.name)->id());
+  for (const ComponentInfo* c : mca_components(spec))
     for (auto& n : c->param_names()) own.push_back(n);
-  }
   for (auto& c : component_registry().all())
     for (auto& n : c.param_names()) all.push_back(n);
   for (auto& k : keys) {

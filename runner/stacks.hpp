@@ -69,6 +69,9 @@ const StackRegistry& stack_registry();
 // The preset a resolved stack is (equal components, for one of the machine's NIC kinds), or null.
 const StackInfo* stack_preset(const StackSpec& spec, const std::vector<std::string>& nic_kinds);
 
+// The components whose MCA parameters a stack reads: its own, then those they read (ComponentInfo::reads), each once.
+std::vector<const ComponentInfo*> mca_components(const StackSpec& spec);
+
 // Reads a stack object (NIC-independent checks: known frameworks and components, possible combinations); InputError
 // (file, "stack.<framework>[i]", reason) with did-you-mean.
 StackSpec parse_stack_object(const Json& j, const std::string& file);

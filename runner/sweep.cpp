@@ -13,6 +13,7 @@
 #include "runner/run.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -119,8 +120,11 @@ Json axis_units(const std::vector<std::string>& axes, Json& rows) {
       }
       if (!fits) continue;
       for (auto& r : rows)
-        if (r.contains(a) && r[a].is_string())  // 12 significant digits: "6 GB/s" is 6, not 6.000000000000001
-          r[a] = std::stod(fmt::format("{:.12g}", parse_quantity(r[a].get<std::string>(), s.dim) / s.si_per_unit));
+        if (r.contains(a) && r[a].is_string()) {  // 12 significant digits: "6 GB/s" is 6, not 6.000000000000001
+          const double v = std::stod(fmt::format("{:.12g}", parse_quantity(r[a].get<std::string>(), s.dim) / s.si_per_unit));
+          // a whole number as one ("512 B" beside 256 is 512, not 512.0, in the table and the CSV)
+          r[a] = v == std::floor(v) && std::fabs(v) < 1e15 ? Json(static_cast<long long>(v)) : Json(v);
+        }
       units[a] = s.unit;
       break;
     }

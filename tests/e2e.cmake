@@ -40,6 +40,7 @@ add_test(NAME e2e.native_gaps_gemini COMMAND bash ${E2E}/native_gaps.sh $<TARGET
 add_test(NAME e2e.validate_set COMMAND bash ${E2E}/validate_set.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.validate_set PROPERTIES TIMEOUT 900)
 add_test(NAME e2e.validate_samples0 COMMAND bash ${E2E}/validate_samples0.sh $<TARGET_FILE:ompisim>)
+add_test(NAME e2e.protocol_choices COMMAND bash ${E2E}/protocol_choices.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 # Paths, bounded input, contradicting inputs, interruption and exit codes, outputs.
 add_test(NAME e2e.paths COMMAND bash ${E2E}/paths.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.bounded_input COMMAND bash ${E2E}/bounded_input.sh $<TARGET_FILE:ompisim>)

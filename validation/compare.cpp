@@ -120,9 +120,39 @@ void check_result_keys(const Json& j, const std::string& path) {
   }
 }
 
+// A sweep's merged table (sweep.json: "grid", "axes", "columns", "rows"), compared as a result whose points are its
+// rows: each row's axis values are text, so they name the point with its size (bytes, ranks), and the rows of two
+// sweeps of one grid pair by them; the point hash is dropped (another --set or build gives other hashes).
+bool is_sweep_table(const Json& j) {
+  return j.is_object() && j.contains("grid") && j.contains("axes") && j["axes"].is_array() && j.contains("rows") &&
+         j["rows"].is_array() && j.contains("columns");
+}
+Json sweep_as_result(const Json& t) {
+  Json r{{"points", Json::array()}};
+  if (t.contains("provenance")) r["provenance"] = t["provenance"];
+  for (auto& row : t["rows"]) {
+    if (!row.is_object()) continue;
+    Json p = row;
+    p.erase("point");
+    for (auto& a : t["axes"])
+      if (a.is_string() && p.contains(a.get<std::string>())) {
+        Json& v = p[a.get<std::string>()];
+        v = v.is_string() ? v : Json(v.dump());
+      }
+    r["points"].push_back(std::move(p));
+  }
+  return r;
+}
+
 Json load_result(const std::string& path, const std::string& option) {
   Json j = load_json_file(path);
-  if (!is_result(j)) throw InputError(option, path, "not an ompisim result (no \"points\" list)");
+  if (is_sweep_table(j)) return sweep_as_result(j);
+  if (!is_result(j))
+    throw InputError(option, path,
+                     j.is_object() && j.contains("hash") && j.contains("result")
+                         ? std::string("a sweep's point file, named by its input's hash: compare the two sweeps' "
+                                       "sweep.json files (or their folders), which pair the points by their axes")
+                         : std::string("not an ompisim result (no \"points\" list) nor a sweep's sweep.json"));
   check_result_keys(j, path);
   check_result_points(j, path, "points");
   if (j.contains("stats") && !j["stats"].is_object())  // compared leaf by leaf (numeric_leaves)
@@ -141,7 +171,8 @@ std::map<std::string, std::string> results_below(const std::string& dir) {
     } catch (const InputError&) {
       continue;  // not JSON we can read: not a result
     }
-    if (is_result(j)) out[fs::relative(e.path(), dir).string()] = e.path().string();
+    // a result, or a sweep's table (its points/ files, named by hash, pair through it)
+    if (is_result(j) || is_sweep_table(j)) out[fs::relative(e.path(), dir).string()] = e.path().string();
   }
   return out;
 }
@@ -209,6 +240,21 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
     numeric_leaves(b["stats"], "", sb);
     compare_maps(sa, sb, file, "stats", out, true);
   }
+  // The memory a protocol choice costs (btl/ugni's mailboxes: mailbox_memory, one object, or one per rank count) is
+  // the other side of its latency: compared where both results have it.
+  if (a.contains("mailbox_memory") && b.contains("mailbox_memory")) {
+    std::map<std::string, double> ma, mb;
+    auto leaves = [](const Json& r, std::map<std::string, double>& m) {
+      const Json& mm = r.contains("mailbox_memory") ? r["mailbox_memory"] : Json();
+      if (mm.is_object()) numeric_leaves(mm, "", m);
+      if (mm.is_array())
+        for (std::size_t i = 0; i < mm.size(); ++i)
+          if (mm[i].is_object()) numeric_leaves(mm[i], fmt::format("[{}].", i), m);
+    };
+    leaves(a, ma);
+    leaves(b, mb);
+    compare_maps(ma, mb, file, "mailbox_memory", out);
+  }
 }
 
 Comparison compare_paths(const std::string& a, const std::string& b, double tolerance) {
@@ -264,6 +310,10 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
     // scenario (scenarios/gemini/fig5_latency_2p_inter_openmpi.json), not its result (gemini/fig5_...json).
     const bool path_match = only.empty() || rel.find(only) != std::string::npos;
     if (!path_match && !only_names_scenario(only)) continue;  // decided by the path alone: the result is not read
+    if (is_sweep_table(load_json_file(path))) {  // its points are results of a grid, not of one scenario
+      c.notes.push_back(rel + ": a sweep's table (ompisim sweep GRID reruns its points): not rerun");
+      continue;
+    }
     Json j = load_result(path, "--against");
     const Json& prov = j.value("provenance", Json::object());
     if (!path_match && !(prov.contains("scenario_file") && prov["scenario_file"].is_string() &&

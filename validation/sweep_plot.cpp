@@ -431,8 +431,16 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
     std::vector<SweepCurve> curves = sweep_curves(a, acts, n_acting, metric, merged_any);
     std::size_t n_curves = 0;
     const std::vector<bool> thinned = thin_curves(curves, a.sizes.size(), n_curves);
-    const AxisText at = axis_text(metric, axis, a.sizes, acts, n_acting, largest, !size_cols.empty(), size_prefix,
-                                  merged_any, thinned, curves.size(), n_curves);
+    AxisText at = axis_text(metric, axis, a.sizes, acts, n_acting, largest, !size_cols.empty(), size_prefix,
+                            merged_any, thinned, curves.size(), n_curves);
+    // A list of points where no two differ in this axis alone (the native stack's point sets no ugni limit that an
+    // Open MPI point sets): no curve has two of its values, so "moves no value" would claim what was not measured.
+    const bool comparable = std::any_of(a.ys.begin(), a.ys.end(), [](const auto& kv) {
+      return std::count_if(kv.second.begin(), kv.second.end(), [](const auto& y) { return y.has_value(); }) > 1;
+    });
+    if (!comparable)
+      at.title = fmt::format("{} against {}: no two points differ in {} alone, so no curve compares its values",
+                             axis_label(metric), axis, axis);
     const std::string stem = axis_stem(axis);
     const std::string svg = stem + ".svg", script = stem + ".gp";
     write_file_atomic((std::filesystem::path(dir) / script).string(),

@@ -17,12 +17,15 @@ void register_mpich_cxi(ComponentRegistry& reg) {
            .nic_kinds = {"cxi"},
            .source = "Cray MPICH (CH4) over libfabric CXI (slingshot-ex paper; hardware-sources.md §2)",
            .params = param_block<mtl::ofi::MpichOfiMca>(),
+           // Cray MPICH's off-node path is libfabric's CXI provider: FI_CXI_* apply to it as to Open MPI's mtl/ofi
+           // (its on-node path is its own: MPICH_SMP_SINGLE_COPY_SIZE, not the shm provider's inject size)
            .make_stack = [](const PlatformParts& parts, const McaParams& m, const std::string& name) {
              return mtl::ofi::make_mpich_cxi_stack({parts.sim, parts.contexts, parts.cpus, parts.fabric()}, m, name);
            },
            // its counters are those of the libfabric MTL it reuses and of its two providers (shm on the node, cxi off)
            .statistics = statistic_list(mtl::ofi::kMtlOfiStatistics, ofi::shm::kShmStatistics,
-                                        ofi::cxi::kCxiStatistics)});
+                                        ofi::cxi::kCxiStatistics),
+           .reads = {"ofi/cxi"}});
 }
 
 }  // namespace ompisim::native

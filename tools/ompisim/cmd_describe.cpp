@@ -76,7 +76,7 @@ std::string describe_effective(const EffectiveParam& e, const McaParams& mca) {
       const long long mid = lo + (hi - lo) / 2;
       (e.value(mca, mid) == v ? hi : lo) = mid;
     }
-    out += fmt::format(" {}{} ranks: {}", n == 1 ? "" : "from ", hi, v);
+    out += fmt::format("{} {}{} ranks: {}", n == 1 ? "" : ";", n == 1 ? "" : "from ", hi, v);
     last = v;
   }
   return out + "\n";
@@ -100,10 +100,15 @@ void describe_component(const ComponentInfo* c) {
   std::cout << "## MCA parameters (name, default, description, source of the default)\n";
   auto rows = c->describe_params();
   if (rows.empty()) std::cout << "  (no parameters)\n";
-  for (auto& row : rows)
+  for (auto& row : rows)  // the kind of value: its dimension, or the names it takes
     std::cout << fmt::format("{:<40} {:>16}  [{}] {}\n    {}\n", row["name"].get<std::string>(),
-                             row["value"].get<std::string>(), row["dimension"].get<std::string>(),
+                             row["value"].get<std::string>(),
+                             row.contains("choices") ? fmt::format("one of {}", fmt::join(row["choices"].get<std::vector<std::string>>(), ", "))
+                                                     : row["dimension"].get<std::string>(),
                              row["description"].get<std::string>(), row["source"].get<std::string>());
+  if (!c->reads.empty())
+    std::cout << fmt::format("## also reads the MCA parameters of {} (ompisim describe {})\n", fmt::join(c->reads, ", "),
+                             c->reads.front());
   if (!c->statistics.empty())
     std::cout << "## statistics (a run's \"counters\": name, unit, description; \"once counted\": absent while zero)\n"
               << statistic_lines(*c, "");

@@ -246,8 +246,10 @@ TEST_CASE("reference: bad claim input names the file and the key", "[unit][valid
 
 // Configuration: the validation output of two papers: gap claims (one holding, one failing with a reason), an ordering
 // without a number, a calibration check that reads back an input, an untested statement, a prediction beyond its
-// tolerance and an inverted calibration pair. Expected: one row per paper with the counts and the largest gap; the
-// summary counts calibration points, predictions, comparisons and pairs separately. How validated: substrings.
+// tolerance (with its interval) and an inverted calibration pair; then the same without the interval, as validate
+// --samples 0 gives. Expected: one row per paper with the counts and the largest gap; the summary counts calibration
+// points, predictions, comparisons and pairs separately; without intervals the text says so and does not speak of
+// samples. How validated: substrings.
 TEST_CASE("validation table: opens with one row per paper of quantified statements", "[unit][validation]") {
   Json gap_ok{{"model", -40.0}, {"paper", -47.0}, {"label", ""}, {"lo", 31.3}, {"hi", 70.5}};
   Json gap_bad{{"model", 2.6}, {"paper", 82.0}, {"label", "1 KiB"}, {"lo", 54.7}, {"hi", 123.0}};
@@ -263,7 +265,7 @@ TEST_CASE("validation table: opens with one row per paper of quantified statemen
   Json points = Json::array({{{"id", "c1"}, {"figure", ""}, {"role", "calibration"}, {"reference", 1.0}, {"simulated", 1.0},
                               {"error_pct", 0.0}, {"tolerance_pct", 10.0}, {"pass", true}},
                              {{"id", "p1"}, {"figure", ""}, {"role", "prediction"}, {"reference", 1.0}, {"simulated", 1.3},
-                              {"error_pct", 30.0}, {"tolerance_pct", 15.0}, {"pass", false}}});
+                              {"error_pct", 30.0}, {"tolerance_pct", 15.0}, {"pass", false}, {"interval", {1.2, 1.4}}}});
   Json pairs = Json::array({{{"a", "c1"}, {"b", "c2"}, {"paper_gap_pct", -2.6}, {"model_gap_pct", 1.0}, {"keeps_order", false}}});
   Json v{{"points", points}, {"held_out", Json::array()}, {"claims", claims}, {"pairs", pairs},
          {"untested", Json::array({{{"id", "q.u"}, {"paper", "qs"}, {"text", "about 18 us"}, {"reason", "r"}}})}};
@@ -274,6 +276,15 @@ TEST_CASE("validation table: opens with one row per paper of quantified statemen
   // a word's reading is shown as its range, not as a number the paper would have quoted
   CHECK_THAT(md, Catch::Contains("| sea | 1 | 1 | 0 | 1: s.word | 0 | 0 | s.word: model -5.4 % vs 'significantly' (+10.0 % or beyond) |"));
   CHECK_THAT(md, Catch::Contains("inside or outside that interval:\n\n- g.bad: the native comparator's per-message cost is not yet fitted\n"));
+  {  // validate --samples 0: no value has an interval, and neither the text nor the columns speak of samples
+    Json unsampled = v;
+    unsampled["points"][1].erase("interval");
+    const std::string md0 = render_table(unsampled);
+    CHECK_THAT(md0, Catch::Contains("fail and what the model misses for each (no prediction intervals: --samples 0):\n\n- g.bad: "));
+    CHECK_THAT(md0, Catch::Contains("No prediction intervals (validate --samples 0)"));
+    CHECK_THAT(md0, !Catch::Contains("inside or outside that interval"));
+    CHECK_THAT(md, !Catch::Contains("No prediction intervals"));
+  }
   CHECK_THAT(md, Catch::Contains("calibration points 1 (1 within tolerance, 0 outside); predictions 1 (0 within tolerance, 1 beyond); "
                                  "comparisons 5 (3 holding, 2 failing); calibration pairs 1 (0 keep the paper's order, 1 inverted"));
   CHECK_THAT(md, Catch::Contains("| c1 | c2 | -2.60 | +1.00 | **no** |"));

@@ -16,9 +16,11 @@ struct CxiMca : ParamTable<CxiMca> {
     static const ParamRows<CxiMca> r{
         {&CxiMca::fi_cxi_rdzv_threshold, 2048, "CXIP_RDZV_THRESHOLD in older CXI headers (hardware-sources.md §2c, "
          "V); libfabric 1.15.2 (Cray MPICH) and the Apr 2023 ornl-branch (Open MPI) predate libfabric 2.x's 16 KiB",
-         {"fi_cxi_rdzv_threshold", Dim::Bytes, "CXI eager to rendezvous threshold", 0, 1e9}},
+         {"fi_cxi_rdzv_threshold", Dim::Bytes, "CXI rendezvous threshold: a send of at most this plus fi_cxi_rdzv_get_min "
+          "goes eager (fi_cxi(7), FI_CXI_RDZV_GET_MIN)", 0, 1e9}},
         {&CxiMca::fi_cxi_rdzv_get_min, 2049, "prov/cxi/src/cxip_info.c default (hardware-sources.md §2c, V)",
-         {"fi_cxi_rdzv_get_min", Dim::Bytes, "CXI smallest rendezvous Get", 0, 1e9}},
+         {"fi_cxi_rdzv_get_min", Dim::Bytes, "CXI smallest rendezvous Get; added to fi_cxi_rdzv_threshold for the eager "
+          "cut-off", 0, 1e9}},
         {&CxiMca::fi_cxi_rdzv_eager_size, 2048, "fi_cxi(7): FI_CXI_RDZV_EAGER_SIZE defaults to the rendezvous "
          "threshold (status M)",
          {"fi_cxi_rdzv_eager_size", Dim::Bytes, "CXI bytes sent eagerly with a rendezvous", 0, 1e9}},

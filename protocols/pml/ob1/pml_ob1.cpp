@@ -439,6 +439,9 @@ void Ob1::handle(const InFrag& f) {
       }
       return;
     }
+    // A header alone (ACK, PUT, FIN): handled in the receive callback, after which the BTL has its buffer back
+    // (Open MPI frees the descriptor when the callback returns; btl/ugni's eager-get buffer when the SMSG limit is
+    // below a header's size: it went by FMA GET into the receiver's pool, which would otherwise run dry).
     case Hdr::Ack: {
       SendRequest& r = lib_.send(f.h.send_req);
       bool was_rget = r.state == SendState::RgetSent;  // the receiver fell back: the RGET carried no data
@@ -446,18 +449,21 @@ void Ob1::handle(const InFrag& f) {
       r.rdma_offset = std::min(f.h.offset, r.bytes);  // hdr_rdma_offset: the receiver PUTs the bytes from there on
       std::uint64_t first = was_rget ? 0 : r.first;
       schedule_frags(f.h.send_req, first, r.rdma_offset, f.h.recv_req);
+      f.btl->payload_consumed(f.d);
       return;
     }
     case Hdr::Put:
       on_put(f);
+      f.btl->payload_consumed(f.d);
       return;
     case Hdr::Fin: {
       if (f.h.msg_bytes > 0) {  // an RDMA PUT fragment's FIN, to the receiver
         on_put_fin(f);
-        return;
+      } else {
+        on_event(lib_.send(f.h.send_req), SendEvent::Fin);
+        complete_send(f.h.send_req);
       }
-      on_event(lib_.send(f.h.send_req), SendEvent::Fin);
-      complete_send(f.h.send_req);
+      f.btl->payload_consumed(f.d);
       return;
     }
     case Hdr::Frag: {
@@ -491,6 +497,8 @@ void Ob1::matched(std::uint64_t rid, const InFrag& f, bool was_unexpected) {
       }, was_unexpected ? MemSpace{} : f.d.data.buf.space);
       return;
     case Hdr::Rget: {
+      // An RGET carries no data, only where the sender's is (read below): its BTL buffer is free once matched.
+      f.btl->payload_consumed(f.d);
       // The GET goes over the first BTL of the RDMA array that can GET.
       btl::Btl* g = nullptr;
       for (const auto& s : bml_.endpoint(me, peer).rdma)

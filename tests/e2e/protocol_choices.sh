@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The regression-of-protocol-choices job, end to end.
+# (1) Configuration: Open MPI on Cielo, osu_latency 8 B to 16 KiB, btl_ugni_smsg_limit 8 and 16 (below an ob1
+#     header, 32 B: every control message goes by eager get, its receive buffer from the receiver's pool) and 32.
+#     Expected: exit 0, every request completed (live_requests 0, no eager buffer held), every latency positive, and the
+#     8 KiB latency above the 32-byte limit's (the RGET and FIN each pay an eager get). Fails if a header-only fragment
+#     that came by eager get never gives its pool buffer back (the pool of 64 ran dry at the 64th and the run ended
+#     with two sends live and 0 us printed).
+# (2) Configuration: Cray MPICH on Crusher (native/mpich_cxi) with --set fi_cxi_rdzv_threshold=16384. Expected: taken
+#     (it builds the ofi/cxi provider from the FI_CXI_* parameters; it was refused as not read), the result's
+#     provenance.mca lists it, and 8 KiB messages, rendezvous under the default, go eager.
+# (3) Configuration: describe ofi/cxi and mtl/ofi, describe native/mpich_cxi. Expected: a parameter that names one of a
+#     list shows the list ([one of hardware, software]), not [count]; mpich_cxi says it also reads ofi/cxi's.
+# (4) Configuration: compare of two runs differing in btl_ugni_smsg_limit; compare of two sweeps' folders and of their
+#     sweep.json files. Expected: the mailbox memory is compared (mailbox_memory rows, the bytes marked); the sweeps
+#     pair their rows by axis values (exit 1 with the changed values marked, no "no result JSON" error).
+# (5) Configuration: a points sweep whose only stack point sets no other key its Open MPI points set. Expected: the
+#     stack plot's title says no two points differ in the stack alone (not "moves no value").
+# How validated: exit codes, python3 on the JSON, grep on the text and the SVG.
+set -u
+BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+cd "$t"
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+echo '{"id": "lat", "machine": "cielo", "stack": "openmpi", "ranks": 2, "ranks_per_node": 1,
+       "benchmark": {"name": "osu_latency", "sizes": [8, 1024, 8192, 16384], "iterations": 200, "skip": 10}}' > lat.json
+for l in 8 16 32; do
+  "$BIN" run lat.json --out "o$l" --set btl_ugni_smsg_limit=$l > /dev/null 2> err; rc=$?
+  [[ $rc == 0 ]] || bad "smsg limit $l: exit $rc $(cat err)"
+done
+python3 - <<'P' || fail=1
+import json, sys
+r = {l: json.load(open(f"o{l}/lat.json")) for l in (8, 16, 32)}
+lat = {l: {p["bytes"]: p["latency_us"] for p in r[l]["points"]} for l in r}
+ok = all(r[l]["stats"]["live_requests"] == 0 and r[l]["stats"]["counters"].get("ugni_eager_buffers_held", 0) == 0 for l in r)
+ok = ok and all(v > 0 for l in lat for v in lat[l].values()) and lat[8][8192] > lat[32][8192] and lat[16][8192] > lat[32][8192]
+print(("ok   " if ok else "FAIL ") + f"smsg limits 8, 16, 32: all requests done, 8 KiB {lat[8][8192]:.2f} / {lat[16][8192]:.2f} / {lat[32][8192]:.2f} us")
+sys.exit(0 if ok else 1)
+P
+python3 -c "
+import json; d = json.load(open('$SRC/scenarios/slingshot/fig5_latency_inter_h2h_native.json'))
+for k in ('paper', 'figure'): d.pop(k)
+d['id'] = 'nat'; d['benchmark']['sizes'] = [8192]; d['benchmark']['iterations'] = 50; d['benchmark']['skip'] = 5
+json.dump(d, open('nat.json', 'w'))"
+"$BIN" run nat.json --out nd > /dev/null 2> err || bad "native default: $(cat err)"
+"$BIN" run nat.json --out nt --set fi_cxi_rdzv_threshold=16384 > /dev/null 2> err; rc=$?
+if [[ $rc == 0 ]]; then
+  python3 - <<'P' || fail=1
+import json, sys
+d, s = json.load(open("nd/nat.json")), json.load(open("nt/nat.json"))
+c = lambda r, k: r["stats"]["counters"].get(k, 0)
+ok = c(d, "cxi_rendezvous") > 0 and c(s, "cxi_rendezvous") == 0 and c(s, "cxi_eager") > 0 \
+     and s["provenance"]["mca"].get("fi_cxi_rdzv_threshold") == "16384 B"
+print(("ok   " if ok else "FAIL ") + f"native/mpich_cxi takes fi_cxi_rdzv_threshold: rendezvous {c(d, 'cxi_rendezvous')} -> {c(s, 'cxi_rendezvous')}, provenance {s['provenance']['mca'].get('fi_cxi_rdzv_threshold')}")
+sys.exit(0 if ok else 1)
+P
+else bad "native --set fi_cxi_rdzv_threshold: exit $rc $(cat err)"; fi
+"$BIN" describe ofi/cxi > d1; "$BIN" describe mtl/ofi > d2; "$BIN" describe native/mpich_cxi > d3
+grep -q "^fi_cxi_rx_match_mode .*\[one of hardware, software\]" d1 && grep -q "^ompi_mtl_ofi_inject .*\[one of never, blocking, every\]" d2 \
+  && ! grep -q "\[count\] .*(hardware\|never)" d1 d2 && grep -q "^## also reads the MCA parameters of ofi/cxi" d3 \
+  && ok "describe: choices listed, mpich_cxi reads ofi/cxi's" || bad "describe choices: $(grep -h "rx_match_mode\|ofi_inject \|also reads" d1 d2 d3)"
+"$BIN" compare o16/lat.json o32/lat.json --all > cmp 2>&1
+grep -q "mailbox_memory .*mailbox_bytes" cmp && ok "compare: the mailbox memory compared ($(grep -c mailbox_memory cmp) rows)" \
+  || bad "compare: no mailbox_memory row: $(head -5 cmp)"
+printf '{"base": "lat.json", "axes": {"mca.btl_ugni_eager_limit": [4096, 8192]}}' > g.json
+"$BIN" --quiet sweep g.json --out s1 > /dev/null 2>&1 || bad "sweep s1"
+"$BIN" --quiet sweep g.json --out s2 --set btl_ugni_smsg_limit=16 > /dev/null 2>&1 || bad "sweep s2"
+"$BIN" compare s1 s2 > c1 2>&1; rc1=$?
+"$BIN" compare s1/sweep.json s2/sweep.json > c2 2>&1; rc2=$?
+[[ $rc1 == 1 && $rc2 == 1 ]] && grep -q "^1 file, .* beyond tolerance, 0 structural" c1 \
+  && grep -qE "^sweep.json +bytes=8 mca.btl_ugni_eager_limit=4096 +latency_us .*[*]$" c1 \
+  && grep -q "^1 file, .* beyond tolerance, 0 structural" c2 && ok "compare two sweeps: rows paired by axes, changes marked" \
+  || bad "compare sweeps: exit $rc1/$rc2 $(tail -3 c1) $(tail -3 c2)"
+printf '{"base": "lat.json", "points": [{"mca.btl_ugni_smsg_limit": 256}, {"mca.btl_ugni_eager_limit": 4096}, {"stack": "native"}]}' > p.json
+"$BIN" --quiet sweep p.json --out sp > /dev/null 2>&1 || bad "points sweep"
+if command -v gnuplot > /dev/null; then
+  grep -q "no two points differ in stack alone" sp/sweep_stack.svg && ! grep -q "moves no value" sp/sweep_stack.svg \
+    && ok "a points sweep's stack plot: no two points differ in the stack alone" || bad "stack plot title: $(grep -o 'latency[^<]*against stack[^<]*' sp/sweep_stack.svg)"
+fi
+exit $fail
