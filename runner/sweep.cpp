@@ -553,9 +553,10 @@ int run_sweep(const SweepGrid& g, const SweepOptions& opt) {
   return ran;
 }
 
-// The value a run used for an axis its point does not set (a list of "points" where one point sets another key): an MCA
-// parameter's from the result's provenance.mca, a machine parameter's from provenance.parameters, both as text with
-// their unit; null for a scenario key (ranks, benchmark.sizes: the base's own, not recorded per parameter).
+// The value a run was given for an axis its point does not set (a list of "points" where one point sets another key):
+// an MCA parameter's from the result's provenance.mca, a machine parameter's from provenance.parameters, both as text
+// with their unit (an automatic value as given: btl_ugni_smsg_limit 0; what it resolved to is provenance.derived);
+// null for a scenario key (ranks, benchmark.sizes: the base's own, not recorded per parameter).
 static Json value_used(const Json& result, const std::string& axis) {
   const Json* prov = result.contains("provenance") && result["provenance"].is_object() ? &result["provenance"] : nullptr;
   if (!prov) return {};
@@ -577,7 +578,7 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   // points do not carry). A point file as the sweep writes it: its hash, a result with a non-empty list of point
   // objects. A file damaged or put there by hand is bad input, named (remove it and the sweep runs that point again).
   std::vector<Json> results;
-  std::vector<Json> base_values;  // per point, axis -> the value its run used where the point leaves the axis to the base
+  std::vector<Json> base_values;  // per point, axis -> the value its run was given where the point leaves it to the base
   std::optional<std::set<std::string>> unread;  // machine parameters no point's run read (each point's own list)
   for (auto& p : g.points) {
     const std::string pf = point_file(out_dir, p);
