@@ -131,7 +131,6 @@ Json sweep_as_result(const Json& t) {
   Json r{{"points", Json::array()}};
   if (t.contains("provenance")) r["provenance"] = t["provenance"];
   for (auto& row : t["rows"]) {
-    if (!row.is_object()) continue;
     Json p = row;
     p.erase("point");
     for (auto& a : t["axes"])
@@ -146,7 +145,14 @@ Json sweep_as_result(const Json& t) {
 
 Json load_result(const std::string& path, const std::string& option) {
   Json j = load_json_file(path);
-  if (is_sweep_table(j)) return sweep_as_result(j);
+  if (is_sweep_table(j)) {  // its rows checked as a result's points are (objects, quantities as numbers)
+    for (std::size_t i = 0; i < j["rows"].size(); ++i)
+      if (!j["rows"][i].is_object())
+        throw InputError(path, fmt::format("rows[{}]", i), "must be an object (a row of a sweep's table)");
+    Json r = sweep_as_result(j);
+    check_result_points(r, path, "rows");
+    return r;
+  }
   if (!is_result(j))
     throw InputError(option, path,
                      j.is_object() && j.contains("hash") && j.contains("result")

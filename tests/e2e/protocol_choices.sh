@@ -13,7 +13,8 @@
 #     list shows the list ([one of hardware, software]), not [count]; mpich_cxi says it also reads ofi/cxi's.
 # (4) Configuration: compare of two runs differing in btl_ugni_smsg_limit; compare of two sweeps' folders and of their
 #     sweep.json files. Expected: the mailbox memory is compared (mailbox_memory rows, the bytes marked); the sweeps
-#     pair their rows by axis values (exit 1 with the changed values marked, no "no result JSON" error).
+#     pair their rows by axis values (exit 1 with the changed values marked, no "no result JSON" error); a damaged
+#     sweep.json (a row not an object, a latency not a number) exits 2 naming the row and key.
 # (5) Configuration: a points sweep whose only stack point sets no other key its Open MPI points set. Expected: the
 #     stack plot's title says no two points differ in the stack alone (not "moves no value").
 # How validated: exit codes, python3 on the JSON, grep on the text and the SVG.
@@ -71,6 +72,13 @@ printf '{"base": "lat.json", "axes": {"mca.btl_ugni_eager_limit": [4096, 8192]}}
   && grep -qE "^sweep.json +bytes=8 mca.btl_ugni_eager_limit=4096 +latency_us .*[*]$" c1 \
   && grep -q "^1 file, .* beyond tolerance, 0 structural" c2 && ok "compare two sweeps: rows paired by axes, changes marked" \
   || bad "compare sweeps: exit $rc1/$rc2 $(tail -3 c1) $(tail -3 c2)"
+# a damaged sweep table is bad input, named to the row and key (exit 2), as a damaged result is
+python3 -c "
+import json; d = json.load(open('s1/sweep.json')); d['rows'][1]['latency_us'] = 'x'; json.dump(d, open('bad1.json', 'w'))
+d['rows'][0] = 3; json.dump(d, open('bad2.json', 'w'))"
+"$BIN" compare s1/sweep.json bad1.json > /dev/null 2> e1; r1=$?; "$BIN" compare s1/sweep.json bad2.json > /dev/null 2> e2; r2=$?
+[[ $r1 == 2 && $r2 == 2 ]] && grep -q "bad1.json: key 'rows\[1\].latency_us': must be a number" e1 && grep -q "bad2.json: key 'rows\[0\]': must be an object" e2 \
+  && ok "a damaged sweep table: exit 2 naming the row" || bad "damaged sweep table: $r1/$r2 $(cat e1 e2)"
 printf '{"base": "lat.json", "points": [{"mca.btl_ugni_smsg_limit": 256}, {"mca.btl_ugni_eager_limit": 4096}, {"stack": "native"}]}' > p.json
 "$BIN" --quiet sweep p.json --out sp > /dev/null 2>&1 || bad "points sweep"
 if command -v gnuplot > /dev/null; then
