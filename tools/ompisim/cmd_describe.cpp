@@ -342,62 +342,6 @@ void describe_paper(const std::string& paper) {
   }
 }
 
-// Every name `describe` takes, by kind, each once and in registry order: what an unknown name's error lists, and
-// what `describe --names` prints for shell completion.
-struct NameLists {
-  std::vector<std::string> machines, components, benchmarks, collectives, stacks, topologies, papers, engines,
-      nic_kinds, algorithms;
-  std::vector<std::string> all() const {
-    std::vector<std::string> out;
-    for (auto* list : {&machines, &components, &benchmarks, &collectives, &stacks, &topologies, &papers, &engines,
-                       &nic_kinds, &algorithms})
-      out.insert(out.end(), list->begin(), list->end());
-    return out;
-  }
-};
-NameLists describable_names() {
-  NameLists n;
-  auto add = [](std::vector<std::string>& to, const std::string& v) {
-    if (std::find(to.begin(), to.end(), v) == to.end()) to.push_back(v);
-  };
-  for (auto& [m, f] : list_machines()) add(n.machines, m);
-  for (auto& c : component_registry().all()) add(n.components, c.id());
-  for (auto& b : bench::driver_registry().names()) add(n.benchmarks, b);
-  for (auto& a : coll::default_registry().all()) add(n.collectives, a.coll);
-  for (auto& st : stack_registry().all()) add(n.stacks, st.name);
-  for (auto& t : topology::topologies().names()) add(n.topologies, t);
-  for (auto& p : paper_names()) add(n.papers, p);
-  for (auto& e : engines().names()) add(n.engines, e);
-  for (auto& k : nic_kinds().names()) add(n.nic_kinds, k);
-  for (auto& a : coll::default_registry().all()) add(n.algorithms, a.coll + "/" + a.algo);
-  return n;
-}
-
-// A name describe does not know: one error with the closest name of any kind first (the line is long), then every
-// kind of name.
-[[noreturn]] void unknown_name(const std::string& name, const std::string& bare) {
-  // an MCA parameter's name: its component lists it
-  if (const ComponentInfo* o = mca_owner(name))
-    throw InputError("describe", name,
-                     fmt::format("an MCA parameter of {}: `ompisim describe {}` lists it with its default and source",
-                                 o->id(), o->id()));
-  const NameLists n = describable_names();
-  std::vector<std::string> all = n.all();
-  for (auto& c : component_registry().all()) all.push_back(c.name);
-  for (auto& a : coll::default_registry().all()) all.push_back(a.algo);
-  const std::string hint = did_you_mean(bare, all);
-  if (hint.empty()) refuse_missing_input(name);  // a scenario or grid file named without its folder or .json
-  throw InputError("describe", name,
-                   fmt::format("{}not a machine ({}), a component ({}), a benchmark ({}), a collective ({}), a stack "
-                               "({}), a topology ({}), a paper ({}), an engine ({}), a NIC kind ({}) or a collective "
-                               "algorithm (COLLECTIVE/ALGORITHM, or ALGORITHM alone: ompisim describe COLLECTIVE lists "
-                               "them); KIND/NAME picks one kind (nic-kind/cxi); a machine or scenario file ends in .json",
-                               hint.empty() ? "" : "(did you mean '" + hint + "'?) ", fmt::join(n.machines, ", "),
-                               fmt::join(n.components, ", "), fmt::join(n.benchmarks, ", "),
-                               fmt::join(n.collectives, ", "), fmt::join(n.stacks, ", "), fmt::join(n.topologies, ", "),
-                               fmt::join(n.papers, ", "), fmt::join(n.engines, ", "), fmt::join(n.nic_kinds, ", ")));
-}
-
 // A sweep grid: its base, each axis with its values in grid order, and how many points `ompisim sweep` runs.
 void describe_grid(const std::string& given) {
   const SweepGrid g = load_sweep_grid(given);
@@ -515,10 +459,20 @@ std::string describe_algorithm(const std::string& name) {
 // The kinds of name describe takes, in the order a bare name is looked up: the first kind that has it is printed, and
 // the others that have it are named at the end with the prefix that picks them (KIND/NAME).
 struct Kind {
-  const char* prefix;  // "nic-kind": `describe nic-kind/cxi`
-  const char* label;   // "the NIC kind"
+  const char* prefix;   // "nic-kind": `describe nic-kind/cxi`
+  const char* label;    // "the NIC kind"
+  const char* article;  // "a NIC kind" (an unknown name's error)
   std::function<std::string(const std::string&)> text;  // "" when the name is not of this kind
+  std::function<std::vector<std::string>()> names;      // every name of this kind, once, in registry order
 };
+// The names of a registry's entries, each once, in order.
+template <class R, class F>
+std::vector<std::string> unique_names(const R& entries, F name) {
+  std::vector<std::string> out;
+  for (auto& e : entries)
+    if (std::string n = name(e); std::find(out.begin(), out.end(), n) == out.end()) out.push_back(std::move(n));
+  return out;
+}
 std::string capture(const std::function<void()>& print) {
   std::ostringstream os;
   auto* old = std::cout.rdbuf(os.rdbuf());
@@ -535,36 +489,74 @@ bool is_machine(const std::string& name) {
   const auto machines = list_machines();
   return std::any_of(machines.begin(), machines.end(), [&](const auto& m) { return m.first == name; });
 }
+// A bare name is looked up in this order (no benchmark, collective or paper shares a name with a machine or a
+// component; "loggp" is a machine, a component, a stack and a NIC kind: the machine first).
 const std::vector<Kind>& kinds() {
   static const std::vector<Kind> k = {
-      {"benchmark", "the benchmark",
-       [](const std::string& n) {
-         const bench::DriverInfo* d = bench::driver_registry().find(n);
-         return d ? describe_benchmark(*d) : std::string();
-       }},
-      {"machine", "the machine",
+      {"machine", "the machine", "a machine",
        [](const std::string& n) {
          return is_machine(n) ? capture([&] { describe_machine(*load_machine(n)); }) : std::string();
-       }},
-      {"component", "the component",
+       },
+       [] { return unique_names(list_machines(), [](auto& m) { return m.first; }); }},
+      {"component", "the component", "a component",
        [](const std::string& n) {
          const ComponentInfo* c = find_component(n);
          return c ? capture([&] { describe_component(c); }) : std::string();
-       }},
-      {"collective", "the collective", describe_collective},
-      {"stack", "the stack", describe_stack},
-      {"topology", "the topology", describe_topology},
-      {"paper", "the paper",
+       },
+       [] { return unique_names(component_registry().all(), [](auto& c) { return c.id(); }); }},
+      {"benchmark", "the benchmark", "a benchmark",
+       [](const std::string& n) {
+         const bench::DriverInfo* d = bench::driver_registry().find(n);
+         return d ? describe_benchmark(*d) : std::string();
+       },
+       [] { return bench::driver_registry().names(); }},
+      {"collective", "the collective", "a collective", describe_collective,
+       [] { return unique_names(coll::default_registry().all(), [](auto& a) { return a.coll; }); }},
+      {"stack", "the stack", "a stack", describe_stack,
+       [] { return unique_names(stack_registry().all(), [](auto& st) { return st.name; }); }},
+      {"topology", "the topology", "a topology", describe_topology, [] { return topology::topologies().names(); }},
+      {"paper", "the paper", "a paper",
        [](const std::string& n) {
          const auto papers = paper_names();
          return std::find(papers.begin(), papers.end(), n) != papers.end() ? capture([&] { describe_paper(n); })
                                                                            : std::string();
-       }},
-      {"engine", "the engine", describe_engine},
-      {"nic-kind", "the NIC kind", describe_nic_kind},
-      {"algorithm", "the collective algorithm", describe_algorithm},
+       },
+       [] { return paper_names(); }},
+      {"engine", "the engine", "an engine", describe_engine, [] { return engines().names(); }},
+      {"nic-kind", "the NIC kind", "a NIC kind", describe_nic_kind, [] { return nic_kinds().names(); }},
+      {"algorithm", "the collective algorithm", "a collective algorithm", describe_algorithm,
+       [] { return unique_names(coll::default_registry().all(), [](auto& a) { return a.coll + "/" + a.algo; }); }},
   };
   return k;
+}
+
+// A name describe does not know: one error with the closest name of any kind first (the line is long), then every
+// kind of name with its names (the algorithms by reference: each collective lists its own).
+[[noreturn]] void unknown_name(const std::string& name, const std::string& bare) {
+  // an MCA parameter's name: its component lists it
+  if (const ComponentInfo* o = mca_owner(name))
+    throw InputError("describe", name,
+                     fmt::format("an MCA parameter of {}: `ompisim describe {}` lists it with its default and source",
+                                 o->id(), o->id()));
+  std::vector<std::string> all, lists;
+  for (auto& k : kinds()) {
+    const auto names = k.names();
+    all.insert(all.end(), names.begin(), names.end());
+    lists.push_back(std::string_view(k.prefix) == "algorithm"
+                        ? fmt::format("{} (COLLECTIVE/ALGORITHM, or ALGORITHM alone: ompisim describe COLLECTIVE lists "
+                                      "them)", k.article)
+                        : fmt::format("{} ({})", k.article, fmt::join(names, ", ")));
+  }
+  for (auto& c : component_registry().all()) all.push_back(c.name);
+  for (auto& a : coll::default_registry().all()) all.push_back(a.algo);
+  const std::string hint = did_you_mean(bare, all);
+  if (hint.empty()) refuse_missing_input(name);  // a scenario or grid file named without its folder or .json
+  const std::string last = lists.back();
+  lists.pop_back();
+  throw InputError("describe", name,
+                   fmt::format("{}not {} or {}; KIND/NAME picks one kind (nic-kind/cxi); a machine or scenario file "
+                               "ends in .json",
+                               hint.empty() ? "" : "(did you mean '" + hint + "'?) ", fmt::join(lists, ", "), last));
 }
 
 int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
@@ -572,7 +564,8 @@ int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
   if (opt.names && !opt.name.empty())
     throw InputError("--names", opt.name, "lists every name describe takes: give it without a NAME");
   if (opt.names) {
-    for (auto& v : describable_names().all()) std::cout << v << "\n";
+    for (auto& k : kinds())
+      for (auto& v : k.names()) std::cout << v << "\n";
     return 0;
   }
   if (opt.name.empty()) throw InputError("describe", "", "give a NAME (ompisim list), or --names to list every one");
