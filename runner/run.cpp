@@ -247,6 +247,19 @@ void check_sets_read(const Scenario& s, const Overrides& sets) {
   check_mca_names(s, set_mca, "--set");
 }
 
+void require_conservation(const StackStats& st, const std::string& id, const Overrides& sets) {
+  // Every send and receive the benchmark posted completes (message conservation): a run that ends with some still
+  // live stalled in the modelled protocol, and its figures (a size whose loop never finished reads 0) mean nothing.
+  if (st.live_requests == 0) return;
+  std::string with;
+  for (auto& [k, v] : sets) with += fmt::format("{} --set {}={}", with.empty() ? ", with" : "", k, v);
+  throw std::runtime_error(fmt::format(
+      "scenario {}: the run ended with {} of {} sends and {} of {} receives incomplete (the modelled protocol stalled "
+      "at these settings{}); no result is written",
+      id, st.sends_posted - st.sends_completed, st.sends_posted, st.recvs_posted - st.recvs_completed,
+      st.recvs_posted, with));
+}
+
 Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const TraceRequest* trace) {
   Prepared p = prepare(s, ranks, sets);
   Machine& m = *p.m;
@@ -287,17 +300,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
     throw;
   }
   const StackStats st = stack->stats();
-  // Every send and receive the benchmark posted completes (message conservation): a run that ends with some still
-  // live stalled in the modelled protocol, and its figures (a size whose loop never finished reads 0) mean nothing.
-  if (st.live_requests > 0) {
-    std::string with;
-    for (auto& [k, v] : sets) with += fmt::format("{} --set {}={}", with.empty() ? ", with" : "", k, v);
-    throw std::runtime_error(fmt::format(
-        "scenario {}: the run ended with {} of {} sends and {} of {} receives incomplete (the modelled protocol stalled "
-        "at these settings{}); no result is written",
-        s.id, st.sends_posted - st.sends_completed, st.sends_posted, st.recvs_posted - st.recvs_completed,
-        st.recvs_posted, with));
-  }
+  require_conservation(st, s.id, sets);
   if (sink) {
     sink->finish();
     const auto& c = sink->counts;

@@ -2,6 +2,7 @@
 // stack, build the World, and let the benchmark's driver run on it; a sweep runs each point in its own process.
 #pragma once
 #include "core/trace.hpp"
+#include "mpi/stack.hpp"
 #include "runner/scenario.hpp"
 
 namespace ompisim {
@@ -20,6 +21,10 @@ struct TraceRequest {
 Json run_scenario(const Scenario& s, const Overrides& sets, const TraceRequest* trace = nullptr);
 // Runs one rank count in this process (one SimGrid engine per process).
 Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const TraceRequest* trace = nullptr);
+// Message conservation at a run's end: every send and receive posted completed. A request still live means the
+// modelled protocol stalled (its figures are not results): std::runtime_error (exit 3) naming the scenario `id`, the
+// incomplete counts and the --set values, else nothing.
+void require_conservation(const StackStats& st, const std::string& id, const Overrides& sets);
 // Everything a run decides from its input before simulating, for every rank count (machine, stack, MCA keys, --set
 // parameters, placement, route policy): the InputErrors run_one would raise, without running.
 void check_run_input(const Scenario& s, const Overrides& sets);

@@ -6,6 +6,7 @@
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 #include "runner/scenario.hpp"
+#include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>
 #include <cerrno>
@@ -263,4 +264,38 @@ TEST_CASE("runner: the overrides line names the parameter a short or long --set 
   CHECK(notes[2] == "networks.gemini.nic.amo_latency=1us (nic.amo_latency = 1 us)");
   CHECK(notes[3] == "btl_ugni_smsg_limit=4096 (4096 B)");
   CHECK(notes[4] == "latency=1us");
+}
+
+// Configuration: openmpi on Cielo, 2 ranks on 2 nodes; rank 1 posts a 4 KiB receive from rank 0 that rank 0 never
+// sends, and one matched 8 B exchange completes; the engine runs dry. Then the same pair with the receive matched.
+// Expected: the stack reports 1 live request, and require_conservation throws a runtime_error (exit 3) naming the
+// scenario, "1 of 2 receives incomplete", "0 of 1 sends" and the --set values; once every request completes it
+// throws nothing. How validated: the stack's own statistics and the message.
+TEST_CASE("runner: a run that ends with a live request is an error naming the counts and the --set values",
+          "[runner][conservation]") {
+  test::Fixture f("cielo", 2, 1, "openmpi");
+  int done = 0;
+  f.stack->irecv(1, 0, 9, 4096, Buffer{1 << 20, true}, [&] { ++done; });
+  f.stack->irecv(1, 0, 5, 8, Buffer{1 << 20, true}, [&] { ++done; });
+  f.stack->isend(0, 1, 5, 8, Buffer{4096, true}, [&] { ++done; });
+  f.sim.run();
+  CHECK(done == 2);
+  const StackStats st = f.stack->stats();
+  REQUIRE(st.live_requests == 1);
+  const Overrides sets{{"mca.btl_ugni_smsg_limit", "8"}};
+  try {
+    require_conservation(st, "stalled", sets);
+    FAIL("a live request passed");
+  } catch (const std::runtime_error& e) {
+    const std::string m = e.what();
+    CHECK_THAT(m, Catch::Contains("scenario stalled"));
+    CHECK_THAT(m, Catch::Contains("0 of 1 sends and 1 of 2 receives incomplete"));
+    CHECK_THAT(m, Catch::Contains("--set mca.btl_ugni_smsg_limit=8"));
+    CHECK_THAT(m, Catch::Contains("no result is written"));
+  }
+  f.stack->isend(0, 1, 9, 4096, Buffer{4096, true}, [&] { ++done; });
+  f.sim.run();
+  CHECK(done == 4);
+  CHECK(f.stack->stats().live_requests == 0);
+  CHECK_NOTHROW(require_conservation(f.stack->stats(), "stalled", sets));
 }
