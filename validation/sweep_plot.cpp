@@ -238,10 +238,20 @@ std::vector<SweepCurve> sweep_curves(const AxisPoints& a, const std::vector<bool
   return curves;
 }
 
+// "2nd", "3rd", "4th", ... (k >= 2).
+std::string ordinal(std::size_t k) {
+  const char* suffix = (k % 100 >= 11 && k % 100 <= 13) ? "th" : k % 10 == 2 ? "nd" : k % 10 == 3 ? "rd" : k % 10 == 1 ? "st" : "th";
+  return fmt::format("{}{}", k, suffix);
+}
+
 // At most kMaxSweepCurves: every k-th of the sizes drawn (the smallest k that fits, so the drawn sizes span the range
 // where the axis acts), then, if one size alone has more, the curves the axis changes most. Returns the sizes thinned
-// out and sets n_curves to the count before the second cut.
-std::vector<bool> thin_curves(std::vector<SweepCurve>& curves, std::size_t n_sizes, std::size_t& n_curves) {
+// out and sets n_curves to the count before the second cut, every to the step k and n_all to the curves every size
+// would take.
+std::vector<bool> thin_curves(std::vector<SweepCurve>& curves, std::size_t n_sizes, std::size_t& n_curves,
+                              std::size_t& every, std::size_t& n_all) {
+  n_all = curves.size();
+  every = 1;
   std::vector<std::size_t> drawn_sizes;
   for (auto& c : curves)
     if (drawn_sizes.empty() || drawn_sizes.back() != c.size) drawn_sizes.push_back(c.size);
@@ -251,6 +261,7 @@ std::vector<bool> thin_curves(std::vector<SweepCurve>& curves, std::size_t n_siz
     for (std::size_t i = 0; i < drawn_sizes.size(); i += k) keep[drawn_sizes[i]] = true;
     const auto n = std::count_if(curves.begin(), curves.end(), [&](auto& c) { return keep[c.size]; });
     if (static_cast<std::size_t>(n) <= kMaxSweepCurves || k == drawn_sizes.size()) {
+      every = k;
       for (auto s : drawn_sizes) thinned[s] = !keep[s];
       std::erase_if(curves, [&](auto& c) { return !keep[c.size]; });
       break;
@@ -274,7 +285,7 @@ struct AxisText {
 AxisText axis_text(const std::string& metric, const std::string& axis, const std::vector<std::string>& sizes,
                    const std::vector<bool>& acts, std::size_t n_acting, double largest, bool has_sizes,
                    const std::string& size_prefix, bool merged_any, const std::vector<bool>& thinned,
-                   std::size_t n_drawn, std::size_t n_curves) {
+                   std::size_t n_drawn, std::size_t n_curves, std::size_t every, std::size_t n_all) {
   AxisText at;
   const bool counts = !sizes.empty() && std::all_of(sizes.begin(), sizes.end(), [](const std::string& x) {
     return x.ends_with(" processes");  // size_words of the process count alone
@@ -302,9 +313,11 @@ AxisText axis_text(const std::string& metric, const std::string& axis, const std
                                   "axis holds for each of its values.",
                                   100 * kActs));
   if (std::count(thinned.begin(), thinned.end(), true))
-    for (auto& l : wrap_words(fmt::format("{} not drawn (at most {} curves): {} {}.",
+    for (auto& l : wrap_words(fmt::format("{} not drawn: every {} would take {} curves, so every {} is drawn (at "
+                                          "most {} curves): {} {}.",
                                           n_acting ? fmt::format("Also moved by over {:g} % but", 100 * kActs)
                                                    : std::string("Sizes"),
+                                          size_word.substr(0, size_word.size() - 1), n_all, ordinal(every),
                                           kMaxSweepCurves, size_word, size_runs(sizes, thinned, size_prefix)),
                               145))
       caption.push_back(l);
@@ -429,10 +442,10 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
     const double largest = *std::max_element(size_spread.begin(), size_spread.end());
     bool merged_any = false;
     std::vector<SweepCurve> curves = sweep_curves(a, acts, n_acting, metric, merged_any);
-    std::size_t n_curves = 0;
-    const std::vector<bool> thinned = thin_curves(curves, a.sizes.size(), n_curves);
+    std::size_t n_curves = 0, every = 1, n_all = 0;
+    const std::vector<bool> thinned = thin_curves(curves, a.sizes.size(), n_curves, every, n_all);
     AxisText at = axis_text(metric, axis, a.sizes, acts, n_acting, largest, !size_cols.empty(), size_prefix,
-                            merged_any, thinned, curves.size(), n_curves);
+                            merged_any, thinned, curves.size(), n_curves, every, n_all);
     // A list of points where no two differ in this axis alone (the native stack's point sets no ugni limit that an
     // Open MPI point sets): no curve has two of its values, so "moves no value" would claim what was not measured.
     const bool comparable = std::any_of(a.ys.begin(), a.ys.end(), [](const auto& kv) {

@@ -4,7 +4,7 @@
 # Expected:      exit 0; sweep_nic_bte_bandwidth.svg keys each curve by its message size ("message size 16 KiB"), one
 #                curve per drawn size (the vader values lie on one another and are drawn once, the key naming neither);
 #                the table has the BTE bandwidth move no size under 8 KiB by over 1 %, and the plot draws only sizes
-#                of at least 8 KiB, each one the table says it moves by over 1 %, the others moved named as not drawn,
+#                of at least 8 KiB, each one the table says it moves by over 1 %, the others moved named as not drawn
 #                and its caption names the sizes left out (from 0 B); the x label has the axis's unit, the y label
 #                the metric's; sweep_mca_btl_vader_eager_limit.svg's title says the axis moves no value.
 #                A second sweep, of a Titan barrier (64 and 256 ranks) over benchmark.radix (2, 4, 8), whose points
@@ -18,6 +18,10 @@
 #                kept: "mca.btl_ugni_smsg_limit (B)" in the CSV); a scenario key a point leaves to its base stays empty
 #                and is "base" on the plot (no "null" anywhere); the key every point sets alike (benchmark.sizes)
 #                gets no plot and no word in a curve's label.
+#                A fourth sweep, over nic.bte_bandwidth (4, 6 GB/s) and mca.btl_ugni_fma_limit (1 KiB, 64 KiB), both
+#                acting at several sizes: drawing every moved size would take over 12 curves, so the plot against the
+#                BTE bandwidth draws every k-th moved size, and its caption says so ("every message size would take N
+#                curves, so every 2nd is drawn (at most 12 curves)") and names the moved sizes left out.
 # How validated: python3 on sweep.json and on the SVGs' text.
 set -u
 BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
@@ -121,6 +125,44 @@ check("no plot against the key every point sets alike", "sweep_benchmark_sizes.s
 tx = " ".join(t for f in svgs for t in svg_texts(f"{out}/{f}"))
 check("no 'null' on any plot, 'base' on the ranks_per_node axis", "null" not in tx and "base" in svg_texts(f"{out}/sweep_ranks_per_node.svg"), tx[:400])
 check("no curve label names benchmark.sizes", "benchmark.sizes" not in tx, tx[:400])
+exit_status()
+P
+rc=$((rc || $?))
+cat > thin.json <<J
+{"base": "$SRC/scenarios/gemini/fig5_latency_2p_inter_openmpi.json",
+ "axes": {"nic.bte_bandwidth": ["4 GB/s", "6 GB/s"], "mca.btl_ugni_fma_limit": [1024, 65536]}}
+J
+"$BIN" --quiet sweep thin.json --out thin -j 1 > /dev/null 2> err || { echo "FAIL thin sweep exits 0"; cat err; exit 1; }
+python3 - thin "$SRC/tests/e2e" <<'P'
+import json, re, sys
+out = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from e2echeck import check, exit_status, svg_texts
+def size(b, u=0):
+    return f"{b:g} {['B', 'KiB', 'MiB', 'GiB'][u]}" if b < 1024 or u == 3 else size(b / 1024, u + 1)
+d = json.load(open(f"{out}/sweep.json"))
+lat = {}
+for r in d["rows"]:
+    lat.setdefault(r["bytes"], []).append(r["latency_us"])
+# Sizes the BTE bandwidth moves by over 1 % at some FMA limit.
+by = {}
+for r in d["rows"]:
+    by.setdefault((r["bytes"], r["mca.btl_ugni_fma_limit"]), []).append(r["latency_us"])
+acting = sorted({b for (b, _), v in by.items() if max(v) / min(v) - 1 > 0.01})
+tx = svg_texts(f"{out}/sweep_nic_bte_bandwidth.svg")
+keys = [x for x in tx if x.startswith("message size ")]
+drawn = sorted({next(b for b in acting if k == f"message size {size(b)}" or k.startswith(f"message size {size(b)},"))
+                for k in keys})
+caption = " ".join(tx)
+m = re.search(r"every message size would take (\d+) curves, so every (\d+)(?:st|nd|rd|th) is drawn \(at most 12 curves\)",
+              caption)
+check("the caption gives the step and the curves every size would take", m is not None, caption[-600:])
+if m:
+    k = int(m.group(2))
+    check("over 12 curves without thinning, at most 12 drawn", int(m.group(1)) > 12 and len(keys) <= 12,
+          f"{m.group(1)} would be, {len(keys)} drawn")
+    check("the drawn sizes are every k-th of those the axis moves", drawn == acting[::k], f"k={k}: {drawn} vs {acting}")
+    check("the moved sizes not drawn are named", all(size(b) in caption for b in acting if b not in drawn), caption[-600:])
 exit_status()
 P
 rc=$((rc || $?))
