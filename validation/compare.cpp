@@ -244,6 +244,29 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
     std::map<std::string, double> sa, sb;
     numeric_leaves(a["stats"], "", sa);
     numeric_leaves(b["stats"], "", sb);
+    // One stack on one machine reports the same counters, a zero "once counted" one left out: absent is 0. Two
+    // stacks (or machines) report their own components' counters: one that only one side reports is listed apart.
+    auto where = [](const Json& r) {
+      auto text = [&r](const char* k) { return r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : "?"; };
+      return fmt::format("{} on {}", text("stack"), text("machine"));
+    };
+    const std::string wa = where(a), wb = where(b);
+    if (wa != wb) {
+      const std::size_t before = out.one_side.size();
+      auto split = [&](std::map<std::string, double>& mine, const std::map<std::string, double>& other, char side) {
+        for (auto it = mine.begin(); it != mine.end();) {
+          if (it->first.starts_with("counters.") && !other.count(it->first)) {
+            out.one_side.push_back({file, it->first, side, it->second});
+            it = mine.erase(it);
+          } else {
+            ++it;
+          }
+        }
+      };
+      split(sa, sb, 'A');
+      split(sb, sa, 'B');
+      if (out.one_side.size() > before) out.one_side_stacks.push_back(fmt::format("{}: A {}, B {}", file, wa, wb));
+    }
     compare_maps(sa, sb, file, "stats", out, true);
   }
   // The memory a protocol choice costs (btl/ugni's mailboxes: mailbox_memory, one object, or one per rank count) is
@@ -392,11 +415,24 @@ std::string render_comparison(const Comparison& c, const std::string& name_a, co
                        r.metric, r.a, r.b, ratio, r.beyond ? "*" : "");
     last = r.file;
   }
+  if (!c.one_side.empty()) {
+    out += fmt::format("# counters one stack reports and the other has not (not compared; {}):\n",
+                       fmt::join(c.one_side_stacks, "; "));
+    last.clear();
+    for (auto& r : c.one_side)
+      out += fmt::format("{:<44} {:<28} {:<32} {:>14} {:>14}\n", r.file == last ? "" : r.file, "stats", r.metric,
+                         r.side == 'A' ? fmt::format("{:.6g}", r.value) : "-",
+                         r.side == 'B' ? fmt::format("{:.6g}", r.value) : "-"),
+          last = r.file;
+  }
   for (auto& p : c.problems) out += "! " + p + "\n";
   for (auto& n : c.notes) out += "# " + n + "\n";
-  out += fmt::format("{} file{}, {} values compared, {} beyond tolerance, {} structural difference{}\n", c.files,
+  out += fmt::format("{} file{}, {} values compared, {} beyond tolerance, {} structural difference{}{}\n", c.files,
                      c.files == 1 ? "" : "s", c.rows.size(), c.beyond(), c.problems.size(),
-                     c.problems.size() == 1 ? "" : "s");
+                     c.problems.size() == 1 ? "" : "s",
+                     c.one_side.empty() ? std::string()
+                                        : fmt::format(", {} counter{} of one stack only", c.one_side.size(),
+                                                      c.one_side.size() == 1 ? "" : "s"));
   return out;
 }
 
@@ -407,8 +443,12 @@ Json comparison_json(const Comparison& c) {
     rows.push_back(Json{{"file", r.file}, {"point", r.point}, {"metric", r.metric}, {"a", r.a}, {"b", r.b},
                         {"ratio", ratio}, {"beyond", r.beyond}});
   }
-  return {{"tolerance", c.tolerance}, {"files", c.files}, {"values", c.rows.size()}, {"beyond", c.beyond()},
-          {"problems", c.problems}, {"notes", c.notes}, {"rows", rows}};
+  Json one_side = Json::array();
+  for (auto& r : c.one_side)
+    one_side.push_back(Json{{"file", r.file}, {"metric", r.metric}, {"side", std::string(1, r.side)}, {"value", r.value}});
+  return {{"tolerance", c.tolerance}, {"files", c.files},   {"values", c.rows.size()},
+          {"beyond", c.beyond()},     {"problems", c.problems}, {"notes", c.notes},
+          {"rows", rows},             {"one_side", one_side},   {"one_side_stacks", c.one_side_stacks}};
 }
 
 double parse_tolerance(const std::string& text) {

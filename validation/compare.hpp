@@ -21,9 +21,18 @@ struct CompareRow {
   double a = 0, b = 0;
   bool beyond = false;  // |b - a| > tolerance * max(|a|, |b|)
 };
+// A protocol counter one result reports and the other does not, where the two ran different stacks (or machines):
+// the other stack has no such counter, so it is listed, not compared against 0.
+struct OneSideRow {
+  std::string file, metric;
+  char side = 'A';  // the result that reports it
+  double value = 0;
+};
 struct Comparison {
   double tolerance = 0;
   std::vector<CompareRow> rows;
+  std::vector<OneSideRow> one_side;
+  std::vector<std::string> one_side_stacks;  // per file with one_side rows: "A: openmpi on cielo, B: native on cielo"
   std::vector<std::string> problems;  // a file, point or metric on one side only, a changed axis
   std::vector<std::string> notes;     // what was not compared and why (a validation table under --against)
   int files = 0;

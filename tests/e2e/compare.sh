@@ -9,7 +9,8 @@
 # runs print the summary line alone; --all prints every value. (2b) Two result files run differently: the lines naming
 # A and B say how (--set, machine file, engine), only where they differ; (2c) two folders too, when their pairs of
 # files differ alike, else that they differ from file to file; (2d) two stacks, two placements or two values of a
-# scenario's mca block are named the same way.
+# scenario's mca block are named the same way; the counters only one of two stacks reports are listed apart, not
+# compared against 0.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 cd "$t"
@@ -70,6 +71,12 @@ R=$SRC/results
 grep -qx "# A: .*fig5_latency_2p_inter_openmpi.json (run with stack openmpi)" "$t/out" \
   && grep -qx "# B: .*fig5_latency_2p_inter_native.json (run with stack native)" "$t/out" \
   && echo "ok   two stacks named: $(sed -n 2p "$t/out")" || { echo "FAIL two stacks: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
+# two stacks' counters: ob1's (A only) and native/mpich_gni's (B only) are listed with '-' on the other side, not
+# compared against 0 (no 'inf' ratio, none counted beyond tolerance); latencies still compared
+grep -q "^# counters one stack reports and the other has not (not compared; .*A openmpi on cielo, B native on cielo)" "$t/out" \
+  && grep -Eq "stats +counters\.ob1_MATCH +[0-9]+ +- *$" "$t/out" && grep -Eq "stats +counters\.smsg_eager +- +[0-9]+ *$" "$t/out" \
+  && ! grep -q " inf " "$t/out" && grep -Eq "^1 file, [0-9]+ values compared, [1-9][0-9]* beyond tolerance, 0 structural differences, [0-9]+ counters of one stack only$" "$t/out" \
+  && echo "ok   two stacks' own counters listed apart: $(tail -1 "$t/out")" || { echo "FAIL two stacks' counters: $(grep -E "inf|counters|file" "$t/out" | head -5)"; fail=1; }
 "$BIN" compare "$R/gemini/fig5_latency_2p_inter_openmpi.json" "$R/gemini/fig3_latency_2p_intra_openmpi.json" > "$t/out" 2>&1
 grep -qx "# A: .* (run with ranks 2, 1 per node)" "$t/out" && grep -qx "# B: .* (run with ranks 2, 2 per node)" "$t/out" \
   && echo "ok   two placements named" || { echo "FAIL two placements: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
