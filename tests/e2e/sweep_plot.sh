@@ -37,9 +37,7 @@ import json, re, sys
 from collections import defaultdict
 out = sys.argv[1]
 sys.path.insert(0, sys.argv[2])
-from e2echeck import check, exit_status, svg_texts as texts
-def size(b, u=0):
-    return f"{b:g} {['B', 'KiB', 'MiB', 'GiB'][u]}" if b < 1024 or u == 3 else size(b / 1024, u + 1)
+from e2echeck import byte_label as size, check, exit_status, svg_texts as texts
 d = json.load(open(f"{out}/sweep.json"))
 a, other = "nic.bte_bandwidth", "mca.btl_vader_eager_limit"
 by = defaultdict(list)   # (size, vader) -> latencies along the BTE bandwidth
@@ -135,34 +133,24 @@ J
 "$BIN" --quiet sweep thin.json --out thin -j 1 > /dev/null 2> err || { echo "FAIL thin sweep exits 0"; cat err; exit 1; }
 python3 - thin "$SRC/tests/e2e" <<'P'
 import json, re, sys
-out = sys.argv[1]
 sys.path.insert(0, sys.argv[2])
-from e2echeck import check, exit_status, svg_texts
-def size(b, u=0):
-    return f"{b:g} {['B', 'KiB', 'MiB', 'GiB'][u]}" if b < 1024 or u == 3 else size(b / 1024, u + 1)
-d = json.load(open(f"{out}/sweep.json"))
-lat = {}
-for r in d["rows"]:
-    lat.setdefault(r["bytes"], []).append(r["latency_us"])
-# Sizes the BTE bandwidth moves by over 1 % at some FMA limit.
-by = {}
-for r in d["rows"]:
-    by.setdefault((r["bytes"], r["mca.btl_ugni_fma_limit"]), []).append(r["latency_us"])
-acting = sorted({b for (b, _), v in by.items() if max(v) / min(v) - 1 > 0.01})
-tx = svg_texts(f"{out}/sweep_nic_bte_bandwidth.svg")
+from e2echeck import byte_label, check, exit_status, svg_texts
+rows = json.load(open(f"{sys.argv[1]}/sweep.json"))["rows"]
+lat = {}  # (size, FMA limit) -> latencies along the BTE bandwidth
+for r in rows:
+    lat.setdefault((r["bytes"], r["mca.btl_ugni_fma_limit"]), []).append(r["latency_us"])
+moved = sorted({b for (b, _), v in lat.items() if max(v) / min(v) > 1.01})
+tx = svg_texts(f"{sys.argv[1]}/sweep_nic_bte_bandwidth.svg")
 keys = [x for x in tx if x.startswith("message size ")]
-drawn = sorted({next(b for b in acting if k == f"message size {size(b)}" or k.startswith(f"message size {size(b)},"))
-                for k in keys})
+drawn = sorted({b for b in moved for k in keys if re.match(f"message size {byte_label(b)}(,|$)", k)})
 caption = " ".join(tx)
-m = re.search(r"every message size would take (\d+) curves, so every (\d+)(?:st|nd|rd|th) is drawn \(at most 12 curves\)",
-              caption)
-check("the caption gives the step and the curves every size would take", m is not None, caption[-600:])
+m = re.search(r"every message size would take (\d+) curves, so every (\d+)(st|nd|rd|th) is drawn \(at most 12 curves\)", caption)
+check("the caption gives the step and the curves every size would take", m, caption[-600:])
 if m:
-    k = int(m.group(2))
-    check("over 12 curves without thinning, at most 12 drawn", int(m.group(1)) > 12 and len(keys) <= 12,
-          f"{m.group(1)} would be, {len(keys)} drawn")
-    check("the drawn sizes are every k-th of those the axis moves", drawn == acting[::k], f"k={k}: {drawn} vs {acting}")
-    check("the moved sizes not drawn are named", all(size(b) in caption for b in acting if b not in drawn), caption[-600:])
+    step, would = int(m.group(2)), int(m.group(1))
+    check("over 12 curves without thinning, at most 12 drawn", would > 12 >= len(keys), f"{would} would be, {len(keys)} drawn")
+    check("the drawn sizes are every k-th of those the axis moves", drawn == moved[::step], f"k={step}: {drawn} vs {moved}")
+    check("the moved sizes not drawn are named", all(byte_label(b) in caption for b in set(moved) - set(drawn)), caption[-600:])
 exit_status()
 P
 rc=$((rc || $?))
