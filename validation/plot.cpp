@@ -165,13 +165,18 @@ KeyLayout key_layout(KeyPlace where, const std::vector<std::string>& titles, int
     case KeyPlace::BottomLeft: return {"set key bottom left " + style + "\n", 0};
     case KeyPlace::Below: break;
   }
-  // Below the frame: as many columns as the canvas's width (900 px less a margin) holds, rows filled first.
+  // Below the frame: as many columns as the canvas's width (900 px less a margin) holds, rows filled first; a column
+  // wider than that widens the canvas.
   const std::size_t n = std::max<std::size_t>(1, titles.size());
-  const auto cols = std::clamp<std::size_t>(static_cast<std::size_t>(880.0 / key_column_px(titles)), 1, n);
+  const double column = key_column_px(titles);
+  const int width = std::max(900, static_cast<int>(std::ceil(column + 20.0)));
+  const auto cols = std::clamp<std::size_t>(static_cast<std::size_t>((width - 20.0) / column), 1, n);
   const std::size_t rows = (n + cols - 1) / cols;
   const int below = static_cast<int>(std::ceil(kKeyRowPx * static_cast<double>(rows) + kKeyPadPx)) + 6;
   const double top = static_cast<double>(caption_px + below) / static_cast<double>(600 + below + caption_px);
-  return {fmt::format("set key at screen 0.012, screen {:.4f} left top {} maxrows {}\n", top, style, rows), below};
+  return {fmt::format("set key at screen {:.4g}, screen {:.4f} left top {} maxrows {}\n", 10.8 / width, top, style,
+                      rows),
+          below, width};
 }
 
 bool starts_at_zero(const std::string& c) {
@@ -570,8 +575,8 @@ std::string gnuplot_script(const PlotSpec& p) {
   for (std::size_t i = 0; i < parts.size(); ++i) plot += (i ? ", \\\n  " : "") + parts[i];
   plot += "\n";
   const std::string svg_out = fmt::format(
-      "set terminal svg size 900,{} dynamic noenhanced font 'sans,11' background '#ffffff'\nset output {}\n",
-      600 + below_px, gp_quote(p.svg + ".tmp"));
+      "set terminal svg size {},{} dynamic noenhanced font 'sans,11' background '#ffffff'\nset output {}\n",
+      key.width_px, 600 + below_px, gp_quote(p.svg + ".tmp"));
   if (range) {
     // On a log scale, ticks that read at any span.
     gp += fmt::format("set yrange [{:.6g} : {:.6g}]\n", range->lo, range->hi);

@@ -73,10 +73,12 @@ std::pair<double, double> key_box_px(const std::vector<std::string>& titles);
 KeyPlace key_place(const FrameDrawing& d, double key_w, double key_h);
 // The `set key` line for `where` and the px it adds to the canvas under the frame (0 inside the frame): below the
 // frame its top is under the x axis's label, over `caption_px` of caption at the canvas's bottom, the canvas
-// 600 + below_px + caption_px high.
+// 600 + below_px + caption_px high and width_px wide: 900 px, or wider when the key's longest title would not fit in
+// one column across 900 px (a sweep's curves named by several axes), so that no title runs off the canvas.
 struct KeyLayout {
   std::string line;
   int below_px = 0;
+  int width_px = 900;
 };
 KeyLayout key_layout(KeyPlace where, const std::vector<std::string>& titles, int caption_px);
 // Tick marks for a log y axis over [lo, hi], `frame_px` high, that stay readable whatever its span: the densest of

@@ -397,9 +397,9 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
   std::string plot = "plot ";
   for (std::size_t k = 0; k < curves.size(); ++k)
     plot += fmt::format("{}$c{} using 1:2 with linespoints title {}", k ? ", " : "", k, gp_quote(curves[k].label));
-  gp += fmt::format("set terminal svg size 900,{} dynamic noenhanced font 'sans,11' background '#ffffff'\n"
+  gp += fmt::format("set terminal svg size {},{} dynamic noenhanced font 'sans,11' background '#ffffff'\n"
                     "set output {}\n",
-                    600 + below_px, gp_quote(svg + ".tmp"));
+                    key.width_px, 600 + below_px, gp_quote(svg + ".tmp"));
   return gp + plot + "\n";
 }
 

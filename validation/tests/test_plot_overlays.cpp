@@ -477,3 +477,23 @@ TEST_CASE("a key goes into a corner the data leave free, below the frame otherwi
   REQUIRE(std::sscanf(gp.c_str() + gp.find("set yrange ["), "set yrange [%lf : %lf]", &lo, &hi) == 2);
   CHECK(hi == Approx(1200.0 * std::pow(1200.0, 0.05)).epsilon(1e-4));
 }
+
+// Configuration: key_layout below the frame for three short titles, and for two titles of 200 characters (a sweep's
+//                curve named by several axes), whose one column is wider than the 880 px a 900 px canvas holds.
+// Expected:      short titles: a 900 px canvas, the key at screen 0.012; long titles: a canvas at least as wide as
+//                one column with its margin, one column, the key's left edge still 10.8 px from the canvas's edge.
+// How validated: KeyLayout's width_px and line.
+TEST_CASE("a key whose titles would run off a 900 px canvas widens it") {
+  const KeyLayout narrow = key_layout(KeyPlace::Below, {"a", "bb", "ccc"}, 0);
+  CHECK(narrow.width_px == 900);
+  CHECK(narrow.line.find("set key at screen 0.012, screen ") == 0);
+  const std::vector<std::string> long_titles = {std::string(200, 'x'), std::string(200, 'y')};
+  const KeyLayout wide = key_layout(KeyPlace::Below, long_titles, 0);
+  const double column = key_box_px(long_titles).first;
+  CHECK(column > 880.0);
+  CHECK(wide.width_px >= column);
+  CHECK(wide.line.find("maxrows 2\n") != std::string::npos);  // one column: both rows in it
+  double x = 0;
+  REQUIRE(std::sscanf(wide.line.c_str(), "set key at screen %lf", &x) == 1);
+  CHECK(x * wide.width_px == Approx(10.8).epsilon(1e-3));
+}
