@@ -50,11 +50,19 @@ mkdir -p "$t/other"; echo "{\"id\": \"lat\", $q \"osu_latency\"}, \"ranks_per_no
 "$BIN" run "$t/other/lat.json" > /dev/null 2> "$t/err4"; rc=$?
 o=$(ls -d "$t"/cwd/ompisim-out/lat-[0-9a-f]* 2> /dev/null | grep -v whatif)
 "$BIN" run "$t/lat.json" > /dev/null 2> "$t/err5"
-[[ $rc == 0 && $(echo "$o" | wc -l) == 1 && -s "$o/lat.json" ]] && grep -q "holds the result of $t/lat.json, another scenario with id 'lat': writing" "$t/err4" \
+[[ $rc == 0 && $(echo "$o" | wc -l) == 1 && -s "$o/lat.json" ]] && grep -q "holds the result of $t/lat.json, another scenario with id 'lat': wrote into ${o#$t/cwd/}/ instead" "$t/err4" \
   && grep -q "wrote $o/lat.json" "$t/err4" && grep -q "wrote $t/cwd/ompisim-out/lat/lat.json" "$t/err5" \
   && [[ $(sha256sum < "$t/cwd/ompisim-out/lat/lat.json") == "$plain" ]] \
   && echo "ok   another scenario with the same id writes ${o#$t/cwd/}/, the first's result kept" \
   || { echo "FAIL same id: rc=$rc, folders $(ls "$t/cwd/ompisim-out" | tr '\n' ' '), $(cat "$t/err4" "$t/err5")"; fail=1; }
+# the same file with a rank count the machine cannot hold: exit 2, the error, no word of another folder, none made
+sed 's/"ranks": 2,/"ranks": 100000000,/' "$t/other/lat.json" > "$t/other/big.json"
+before=$(ls "$t/cwd/ompisim-out" | wc -l)
+"$BIN" run "$t/other/big.json" > /dev/null 2> "$t/err6"; rc=$?
+[[ $rc == 2 ]] && grep -q "key 'ranks'" "$t/err6" && ! grep -q "holds the result of" "$t/err6" \
+  && [[ $(ls "$t/cwd/ompisim-out" | wc -l) == "$before" ]] \
+  && echo "ok   a same-id run that fails its checks: exit 2, no folder named or made" \
+  || { echo "FAIL same id, failing run: rc=$rc, $(cat "$t/err6")"; fail=1; }
 "$BIN" --version > "$t/v" && grep -q "^ompisim [0-9]" "$t/v" && grep -q "^git describe: " "$t/v" && grep -q "^SimGrid 3\.[0-9]*" "$t/v" \
   && echo "ok   --version: $(tr '\n' ';' < "$t/v")" || { echo "FAIL --version"; fail=1; }
 # the git describe is the build's, not the data folder's: the same with OMPISIM_DATA naming a folder without .git

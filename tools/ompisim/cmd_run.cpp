@@ -177,8 +177,9 @@ std::string default_out_dir(const std::string& id, const RunOptions& o, const Ov
 
 // Two scenario files with one id (a copy of a paper's scenario, edited) would share ompisim-out/<id>/, the second
 // replacing the first's result: when the folder holds a result of another scenario file, this run takes
-// <folder>-<8 hex digits of its own file's path> and says why.
-std::string own_default_dir(const std::string& dir, const std::string& id, const Scenario& s) {
+// <folder>-<8 hex digits of its own file's path>; `why` says so, printed once the result is written (a run that fails
+// its checks writes nothing and says nothing of a folder).
+std::string own_default_dir(const std::string& dir, const std::string& id, const Scenario& s, std::string& why) {
   std::error_code ec;
   const std::string existing = dir + "/" + id + ".json", mine = provenance_path(s.file);
   if (!std::filesystem::is_regular_file(existing, ec)) return dir;
@@ -190,8 +191,8 @@ std::string own_default_dir(const std::string& dir, const std::string& id, const
   }
   if (theirs.empty() || theirs == mine) return dir;
   const std::string other = fmt::format("{}-{:08x}", dir, fnv1a(mine) & 0xffffffffULL);
-  std::cerr << fmt::format("ompisim: {}/ holds the result of {}, another scenario with id '{}': writing {}/\n", dir,
-                           theirs, id, other);
+  why = fmt::format("ompisim: {}/ holds the result of {}, another scenario with id '{}': wrote into {}/ instead\n",
+                    dir, theirs, id, other);
   return other;
 }
 
@@ -211,8 +212,8 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   }
   Overrides o = parse_sets(opt.sets);
   check_sets_read(s, o);
-  std::string out_dir = opt.out_dir;
-  if (out_dir.empty()) out_dir = own_default_dir(default_out_dir(s.id, opt, o, scenario_engine), s.id, s);
+  std::string out_dir = opt.out_dir, other_dir_why;
+  if (out_dir.empty()) out_dir = own_default_dir(default_out_dir(s.id, opt, o, scenario_engine), s.id, s, other_dir_why);
   const std::string& plot_file = opt.plot_file;
   if (!plot_file.empty()) {
     if (!plot_file.ends_with(".svg")) throw InputError("--plot", plot_file, "expected a file name ending in .svg");
@@ -248,7 +249,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   if (opt.as_json) std::cout << res.dump(2) << "\n";
   else std::cout << result_table(res, s.mca);
   for (const auto& w : override_warnings(res)) std::cerr << "ompisim: warning: " << w << "\n";
-  std::cerr << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
+  std::cerr << other_dir_why << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
   return 0;
 }
 
