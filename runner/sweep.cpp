@@ -1,5 +1,6 @@
 #include "runner/sweep.hpp"
 
+#include "benchmarks/driver.hpp"
 #include "core/atomic_write.hpp"
 #include "core/error_text.hpp"
 #include "core/hash.hpp"
@@ -183,6 +184,22 @@ void rethrow_command_line_set(const InputError& e, const Overrides& sets, const 
                    fmt::format("{} key '{}': {}", e.file(), e.key(), e.reason()));
 }
 
+// An axis named by a key of the point's benchmark without its "benchmark." ("radix" for "benchmark.radix") reaches the
+// parameters as an unknown one: said as the benchmark's key, with the axis name that varies it.
+void refuse_bare_benchmark_key(const InputError& e, const Json& scenario, const Json& assignment, const std::string& file,
+                               std::optional<std::size_t> index) {
+  if (e.file() != "--set" || !assignment.contains(e.key()) || e.key().find('.') != std::string::npos) return;
+  const Json* b = scenario.contains("benchmark") ? &scenario["benchmark"] : nullptr;
+  if (b == nullptr || !b->is_object() || !b->contains("name") || !(*b)["name"].is_string()) return;
+  const auto& name = (*b)["name"].get_ref<const std::string&>();
+  const auto* d = bench::driver_registry().find(name);
+  if (d == nullptr) return;
+  const auto keys = d->keys();
+  if (std::find(keys.begin(), keys.end(), e.key()) == keys.end() || e.key() == "name") return;
+  throw InputError(file, index ? fmt::format("points[{}].{}", *index, e.key()) : "axes." + e.key(),
+                   fmt::format("a key of benchmark '{}', not a parameter: name the axis 'benchmark.{}'", name, e.key()));
+}
+
 }  // namespace
 
 std::vector<const char*> sweep_axis_display_units() {
@@ -356,6 +373,7 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
         check_sets_read(s, p.sets);  // as run: an MCA parameter (axis or --set) no component of the point's stack reads is refused
       }
     } catch (const InputError& e) {
+      refuse_bare_benchmark_key(e, p.scenario, assignments[i], file, has_axes ? std::nullopt : std::optional<std::size_t>(i));
       rethrow_point_error(e, assignments[i], has_axes ? std::nullopt : std::optional<std::size_t>(i), file, sets,
                           fmt::format("grid {}, point {} of {}", file, i + 1, assignments.size()));
     }

@@ -129,6 +129,8 @@ bad() {  # name grid-tail expected [options]
     echo "FAIL bad $1: rc=$rc $(cat "$1.err")"; fail=1; else echo "ok   bad $1: $(cat "$1.err")"; fi
 }
 bad unknown_param '"axes": {"nic.bte_bandwdith": ["4 GB/s"]}' "key 'axes.nic.bte_bandwdith': unknown parameter (did you mean 'nic.bte_bandwidth'?)"
+bad bare_bench_key '"axes": {"iterations": [2]}' "key 'axes.iterations': a key of benchmark 'osu_latency', not a parameter: name the axis 'benchmark.iterations'"
+bad bare_bench_key_point '"points": [{"skip": 0}]' "key 'points\[0\].skip': a key of benchmark 'osu_latency', not a parameter: name the axis 'benchmark.skip'"
 bad unknown_mca '"axes": {"mca.btl_ugni_smsg_limt": [1]}' "key 'axes.mca.btl_ugni_smsg_limt': unknown MCA parameter"
 bad bad_unit '"axes": {"nic.bte_bandwidth": ["4 GB"]}' "key 'axes.nic.bte_bandwidth'.*not a unit of rate"
 bad unknown_stack '"axes": {"stack": ["natve"]}' "key 'axes.stack': unknown stack 'natve'"
