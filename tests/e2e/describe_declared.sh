@@ -15,11 +15,11 @@ check ugni "## statistics"
 check ugni "ugni_short_sends"
 check ugni "[messages]"
 check ugni "btl_ugni_smsg_limit (effective)"
-check ugni "1 ranks: 1024; from 1025 ranks: 512; from 16385 ranks: 256"
+check ugni "from 1 rank: 1024; from 1025 ranks: 512; from 16385 ranks: 256"
 "$BIN" describe native/mpich_gni > "$t/mpt" || fail=1
 check mpt "e1_buffer_waits"
 check mpt "mpich_gni_max_vshort_msg_size (effective)"
-check mpt "1 ranks: 8192; from 256 ranks: 1024; from 1024 ranks: 512; from 16384 ranks: 256"
+check mpt "from 1 rank: 8192; from 256 ranks: 1024; from 1024 ranks: 512; from 16384 ranks: 256"
 "$BIN" describe pml/ob1 > "$t/ob1" || fail=1
 for h in MATCH RNDV RGET ACK NACK FRAG PUT FIN; do check ob1 "ob1_$h "; done
 for n in unexpected_short unexpected_long unexpected_copy rget_fallbacks put_fins converted_bytes early_completions; do

@@ -76,7 +76,7 @@ std::string describe_effective(const EffectiveParam& e, const McaParams& mca) {
       const long long mid = lo + (hi - lo) / 2;
       (e.value(mca, mid) == v ? hi : lo) = mid;
     }
-    out += fmt::format("{} {}{} ranks: {}", n == 1 ? "" : ";", n == 1 ? "" : "from ", hi, v);
+    out += fmt::format("{} from {} rank{}: {}", n == 1 ? "" : ";", hi, hi == 1 ? "" : "s", v);
     last = v;
   }
   return out + "\n";
