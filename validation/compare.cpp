@@ -316,9 +316,6 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
   return c;
 }
 
-// A --only text that can only be part of a scenario file's path (a result's path below its folder has no
-// "scenarios/"): such a text is matched against the results' provenance, which needs each result read.
-static bool only_names_scenario(const std::string& only) { return only.find("scenarios/") != std::string::npos; }
 
 Comparison compare_against(const std::string& dir, double tolerance, const std::string& only, const Overrides& sets,
                            const std::function<void(std::size_t, std::size_t, const std::string&)>& progress,
@@ -338,16 +335,20 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
     // --only matches the result's path below the folder, or the scenario file it was run from: a user names the
     // scenario (scenarios/gemini/fig5_latency_2p_inter_openmpi.json), not its result (gemini/fig5_...json).
     const bool path_match = only.empty() || rel.find(only) != std::string::npos;
-    if (!path_match && !only_names_scenario(only)) continue;  // decided by the path alone: the result is not read
-    if (is_sweep_table(load_json_file(path))) {  // its points are results of a grid, not of one scenario
+    const Json raw = load_json_file(path);
+    if (!path_match) {  // a result's name is its scenario's id, which may differ from the file's: read its provenance
+      const Json* sf = raw.is_object() && raw.contains("provenance") && raw["provenance"].is_object() &&
+                               raw["provenance"].contains("scenario_file")
+                           ? &raw["provenance"]["scenario_file"]
+                           : nullptr;
+      if (sf == nullptr || !sf->is_string() || sf->get<std::string>().find(only) == std::string::npos) continue;
+    }
+    if (is_sweep_table(raw)) {  // its points are results of a grid, not of one scenario
       c.notes.push_back(rel + ": a sweep's table (ompisim sweep GRID reruns its points): not rerun");
       continue;
     }
     Json j = load_result(path, "--against");
     const Json& prov = j.value("provenance", Json::object());
-    if (!path_match && !(prov.contains("scenario_file") && prov["scenario_file"].is_string() &&
-                         prov["scenario_file"].get<std::string>().find(only) != std::string::npos))
-      continue;
     if (is_validation_table(j)) {  // derived from the scenario results rerun here: `ompisim validate` recomputes it
       c.notes.push_back(rel + ": a validation table (ompisim validate), made from the scenario results: not rerun");
       continue;
@@ -468,6 +469,13 @@ double parse_tolerance(const std::string& text) {
   }
   if (t.empty() || used != t.size() || !(v >= 0) || !std::isfinite(v))
     throw InputError("--tolerance", text, "expected a relative tolerance >= 0 (0.02 or 2%)");
+  // A bare number above 1 is a percentage that lost its '%' far more often than a tolerance over 100 %: refused, so
+  // that '--tolerance 5' does not pass every value within 500 %.
+  if (scale == 1 && v > 1)
+    throw InputError("--tolerance", text,
+                     fmt::format("a bare number is a fraction ({} would be {:g} %): write '{}%' for a percentage, or "
+                                 "'{:g}%' if a tolerance of {:g} times the value is meant",
+                                 t, v * 100, t, v * 100, v));
   return v * scale;
 }
 

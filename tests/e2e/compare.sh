@@ -112,6 +112,11 @@ P
 "$BIN" compare --against "$t/a" --only scenarios/gemini/fig3_latency_2p_intra_openmpi.json --tolerance 1% > "$t/out" 2>&1; rc=$?
 [[ $rc == 1 ]] && grep -q "^1 file, .* 1 beyond tolerance" "$t/out" \
   && echo "ok   --against --only <scenario file>: the same drift, exit 1" || { echo "FAIL --only <scenario file>: rc=$rc $(tail -3 "$t/out")"; fail=1; }
+# --only with a text only the scenario file's path holds, without "scenarios/" (a what-if's result is named by its id,
+# whatif_<stem>, so --only whatif/topology names only its scenario scenarios/whatif/topology_...): found the same way
+"$BIN" compare --against "$t/a" --only narios/gemini/fig3_latency --tolerance 1% > "$t/out" 2>&1; rc=$?
+[[ $rc == 1 ]] && grep -q "^1 file, .* 1 beyond tolerance" "$t/out" \
+  && echo "ok   --against --only <part of the scenario path only>: the same drift, exit 1" || { echo "FAIL --only <part of scenario path>: rc=$rc $(tail -3 "$t/out")"; fail=1; }
 # (4b) a validation table (results/validation.json) is compared as what it is: made from the scenario results, not
 # rerun, said in a note; and a result whose scenario was run from outside the repository is found again.
 mkdir -p "$t/v/gemini" "$t/outside"
