@@ -107,6 +107,16 @@ misspelled engine/fluidd fluid
 "$BIN" describe btl_ugni_eager_limit > /dev/null 2> err; rc=$?
 [[ $rc == 2 ]] && grep -qF "an MCA parameter of btl/ugni: \`ompisim describe btl/ugni\` lists it" err && ok "an MCA parameter: its component named" \
   || bad "describe btl_ugni_eager_limit: exit $rc, $(cat err)"
+# a machine parameter as --set names it (its path or its last part): the machines that have it; a scenario key: schema
+for n in nic.bte_bandwidth bte_bandwidth; do
+  "$BIN" describe $n > /dev/null 2> err; rc=$?
+  [[ $rc == 2 ]] && grep -qF "a machine parameter: \`ompisim describe MACHINE\` lists it" err && grep -q "machines with it: .*cielo" err \
+    && ! grep -q "machines with it: .*crusher" err && ok "a machine parameter ($n): the machines with it" \
+    || bad "describe $n: exit $rc, $(cat err)"
+done
+"$BIN" describe map_by > /dev/null 2> err; rc=$?
+[[ $rc == 2 ]] && grep -qF "a key of a scenario file (" err && grep -qF "ompisim schema scenario" err && ok "a scenario key: the schema named" \
+  || bad "describe map_by: exit $rc, $(cat err)"
 echo '{"x": 1}' > other.json
 "$BIN" describe other.json > /dev/null 2> err; rc=$?
 [[ $rc == 2 ]] && grep -q "other.json.*neither a machine file" err && ok "a JSON file of neither kind: $(cat err)" \

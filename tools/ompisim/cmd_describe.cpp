@@ -538,6 +538,28 @@ const std::vector<Kind>& kinds() {
     throw InputError("describe", name,
                      fmt::format("an MCA parameter of {}: `ompisim describe {}` lists it with its default and source",
                                  o->id(), o->id()));
+  // a key of a scenario file ("map_by"), or a machine parameter as --set names it ("nic.bte_bandwidth", its last part)
+  for (const ScenarioKey& k : scenario_keys())
+    if (name == k.name)
+      throw InputError("describe", name,
+                       fmt::format("a key of a scenario file ({}); `ompisim schema scenario` gives every key", k.description));
+  std::vector<std::string> with;
+  for (auto& [n, f] : list_machines()) {
+    try {
+      auto m = load_machine(n);
+      for (auto& r : m->physical_params())
+        if (r.info.name == name || r.info.name.ends_with("." + name)) {
+          with.push_back(n);
+          break;
+        }
+    } catch (const InputError&) {
+    }
+  }
+  if (!with.empty())
+    throw InputError("describe", name,
+                     fmt::format("a machine parameter: `ompisim describe MACHINE` lists it with its value and source "
+                                 "(machines with it: {})",
+                                 fmt::join(with, ", ")));
   std::vector<std::string> all, lists;
   for (auto& k : kinds()) {
     const auto names = k.names();
