@@ -303,6 +303,16 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
   auto ra = results_below(a), rb = results_below(b);
   if (ra.empty()) throw InputError("compare", a, "no result JSON below this folder");
   if (rb.empty()) throw InputError("compare", b, "no result JSON below this folder");
+  // Two run folders of one result each under different names (`run` names a result by its scenario's id): the two
+  // results, as two files would be, said in a note; folders otherwise pair their results by path.
+  if (ra.size() == 1 && rb.size() == 1 && ra.begin()->first != rb.begin()->first) {
+    const auto& [rel_a, path_a] = *ra.begin();
+    const auto& [rel_b, path_b] = *rb.begin();
+    c.notes.push_back(fmt::format("one result in each folder, under different names: {} (A) compared with {} (B)",
+                                  rel_a, rel_b));
+    compare_results(load_result(path_a, "compare"), load_result(path_b, "compare"), rel_a + " | " + rel_b, c);
+    return c;
+  }
   for (auto& [rel, path] : ra) {
     auto it = rb.find(rel);
     if (it == rb.end()) {

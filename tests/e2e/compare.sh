@@ -65,6 +65,14 @@ grep -qx "# A: $t/s1 (run with no --set)" "$t/out" \
   && grep -qx "# B: $t/s2 (run with --set btl_ugni_smsg_limit=256 --set nic.bte_bandwidth=\"5 GB/s\")" "$t/out" \
   && echo "ok   two folders: the header names each side's --set: $(sed -n 2p "$t/out")" \
   || { echo "FAIL two folders: the header does not say how A and B were run: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
+# (2c') two run folders of one result each under different names (two scenarios' ompisim-out/<id>/): the two results
+# are compared, said in a note, the header naming how each was run
+mkdir -p "$t/r1" "$t/r2"; cp "$t/s1/inter.json" "$t/r1/alpha.json"; cp "$t/s2/inter.json" "$t/r2/beta.json"
+"$BIN" compare "$t/r1" "$t/r2" > "$t/out" 2>&1; rc=$?
+[[ $rc == 1 ]] && grep -q "^# one result in each folder, under different names: alpha.json (A) compared with beta.json (B)" "$t/out" \
+  && grep -q "^1 file, .* [1-9][0-9]* beyond tolerance" "$t/out" && grep -qx "# A: $t/r1 (run with no --set)" "$t/out" \
+  && echo "ok   two run folders of one result each: compared, said in a note" \
+  || { echo "FAIL two run folders, one result each: rc=$rc $(cat "$t/out")"; fail=1; }
 # (2d) the committed results of two stacks, two placements, and one stack's two mca blocks
 R=$SRC/results
 "$BIN" compare "$R/gemini/fig5_latency_2p_inter_openmpi.json" "$R/gemini/fig5_latency_2p_inter_native.json" > "$t/out" 2>&1
