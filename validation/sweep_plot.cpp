@@ -28,6 +28,25 @@ std::string with_unit(const Json& v, const std::string& col, const Json& units) 
 }
 }  // namespace
 
+std::vector<double> sweep_x_positions(const std::vector<std::optional<double>>& values) {
+  std::vector<double> at(values.size());
+  bool numeric = values.size() > 1, positive = true;
+  for (std::size_t i = 0; numeric && i < values.size(); ++i) {
+    numeric = values[i].has_value() && std::isfinite(*values[i]) && (i == 0 || *values[i] > *values[i - 1]);
+    positive = positive && numeric && *values[i] > 0;
+  }
+  const bool log = numeric && positive && values.back().value() / values.front().value() >= 4.0;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    at[i] = !numeric ? static_cast<double>(i) : log ? std::log10(*values[i]) : *values[i];
+  return at;
+}
+
+std::pair<double, double> sweep_x_range(const std::vector<double>& at) {
+  if (at.size() < 2) return {-0.5, 0.5};
+  const double pad = 0.5 * (at.back() - at.front()) / static_cast<double>(at.size() - 1);
+  return {at.front() - pad, at.back() + pad};
+}
+
 std::string sweep_metric(const Json& t) {
   const auto cols = t.at("columns").get<std::vector<std::string>>();
   const auto axes = t.at("axes").get<std::vector<std::string>>();
@@ -137,6 +156,7 @@ using SizeCombo = std::pair<std::size_t, std::size_t>;  // (size, combination of
 // One axis's points: its values, the sizes and the other axes' combinations, each in first-seen (grid) order.
 struct AxisPoints {
   std::vector<std::string> xs, sizes, others;
+  std::vector<std::optional<double>> xv;  // per axis value, its number (a quantity axis), else none
   std::map<std::string, std::vector<std::string>> other_values;     // per other axis, its values in grid order
   std::map<SizeCombo, std::vector<std::optional<double>>> ys;       // per (size, combination), per axis value
   std::map<std::size_t, std::map<std::string, std::string>> combo_of;  // combination -> other axis -> value
@@ -156,6 +176,7 @@ AxisPoints gather_axis(const Json& t, const std::string& metric, const std::stri
   for (auto& r : t.at("rows")) {
     if (!r.contains(metric) || !r[metric].is_number() || !r.contains(axis)) continue;
     const std::size_t x = index(xi, a.xs, with_unit(r[axis], axis, units));
+    if (a.xv.size() < a.xs.size()) a.xv.push_back(r[axis].is_number() ? std::optional(r[axis].get<double>()) : std::nullopt);
     const std::size_t s = index(si, a.sizes, size_words(r, size_cols));
     std::string okey;
     std::map<std::string, std::string> combo;
@@ -341,8 +362,8 @@ YRange y_range(const std::vector<SweepCurve>& curves) {
 // otherwise (key_place); a caption under the frame (the canvas grows by its lines); the y range the data's own
 // (y_range).
 std::string sweep_script(const std::string& metric, const std::string& axis, const Json& units,
-                         const std::vector<std::string>& xs, const std::vector<SweepCurve>& curves,
-                         const AxisText& at, const std::string& svg) {
+                         const std::vector<std::string>& xs, const std::vector<double>& xp,
+                         const std::vector<SweepCurve>& curves, const AxisText& at, const std::string& svg) {
   const auto& caption = at.caption;
   const int caption_px = 14 * static_cast<int>(caption.size());
   const std::string title_q = gp_lines(at.title, 95);
@@ -352,13 +373,14 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
   const YRange yr = y_range(curves);
   std::vector<std::string> titles;
   for (auto& c : curves) titles.push_back(c.label);
-  // The curves in fractions of the frame: the axis's values at 0, 1, ... in [-0.5, n - 0.5].
+  // The curves in fractions of the frame: the axis's values at their positions xp (sweep_x_positions) in [x0, x1].
+  const auto [x0, x1] = sweep_x_range(xp);
   FrameDrawing d;
   for (auto& c : curves) {
     std::vector<std::pair<double, double>> line;
     for (std::size_t x = 0; x < xs.size(); ++x)
       if (c.ys[x] && (!yr.log || *c.ys[x] > 0))
-        line.push_back({(static_cast<double>(x) + 0.5) / static_cast<double>(xs.size()),
+        line.push_back({(xp[x] - x0) / (x1 - x0),
                         yr.log ? std::log(*c.ys[x] / yr.lo) / std::log(yr.hi / yr.lo)
                                : (*c.ys[x] - yr.lo) / (yr.hi - yr.lo)}),
             d.marks.push_back(line.back());
@@ -386,12 +408,12 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
                       (static_cast<double>(caption_px) - 14.0 * static_cast<double>(i) - 4.0) /
                           static_cast<double>(600 + below_px));
   gp += "set xtics (";
-  for (std::size_t i = 0; i < xs.size(); ++i) gp += fmt::format("{}{} {}", i ? ", " : "", gp_quote(xs[i]), i);
-  gp += fmt::format(")\nset xrange [-0.5:{}]\n", static_cast<double>(xs.size()) - 0.5);
+  for (std::size_t i = 0; i < xs.size(); ++i) gp += fmt::format("{}{} {:.9g}", i ? ", " : "", gp_quote(xs[i]), xp[i]);
+  gp += fmt::format(")\nset xrange [{:.9g}:{:.9g}]\n", x0, x1);
   for (std::size_t k = 0; k < curves.size(); ++k) {
     gp += fmt::format("$c{} << EOD\n", k);
     for (std::size_t x = 0; x < xs.size(); ++x)
-      if (curves[k].ys[x]) gp += fmt::format("{} {}\n", x, *curves[k].ys[x]);
+      if (curves[k].ys[x]) gp += fmt::format("{:.9g} {}\n", xp[x], *curves[k].ys[x]);
     gp += "EOD\n";
   }
   std::string plot = "plot ";
@@ -457,7 +479,7 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
     const std::string stem = axis_stem(axis);
     const std::string svg = stem + ".svg", script = stem + ".gp";
     write_file_atomic((std::filesystem::path(dir) / script).string(),
-                      sweep_script(metric, axis, units, a.xs, curves, at, svg));
+                      sweep_script(metric, axis, units, a.xs, sweep_x_positions(a.xv), curves, at, svg));
     if (run_gnuplot_once(dir, script, svg)) wrote.push_back(svg);
   }
   return wrote;

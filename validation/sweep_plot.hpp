@@ -9,7 +9,9 @@
 #pragma once
 #include "core/json_input.hpp"
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ompisim::validation {
@@ -19,6 +21,12 @@ inline constexpr std::size_t kMaxSweepCurves = 12;
 // The metric plotted: the first of latency_us, bandwidth_GBps, time_us, time_s, availability_pct, messages_per_s
 // present in the table, else its last numeric result column; "" when there is none.
 std::string sweep_metric(const Json& table);
+// Where an axis's values sit along x: at their numbers when every value is a number and they rise in grid order (on
+// a log scale, log10, when they are positive and the last is at least 4 x the first: radix 2..8, sizes, limits), so that
+// 4, 4.74, 6 and 8 GB/s are spaced as their values; else at 0, 1, 2, ... in grid order (stacks, engines, a list out
+// of order). The x range: the positions with half the mean spacing beyond each end.
+std::vector<double> sweep_x_positions(const std::vector<std::optional<double>>& values);
+std::pair<double, double> sweep_x_range(const std::vector<double>& at);
 // Writes sweep_<axis>.svg (the axis with '.' and other non-name characters as '_') into `dir` for every axis (gnuplot; a temporary script removed afterwards) and returns the
 // file names written; empty when gnuplot is missing or the table has no metric.
 std::vector<std::string> draw_sweep(const Json& table, const std::string& dir);
