@@ -143,8 +143,8 @@ Json sweep_as_result(const Json& t) {
   return r;
 }
 
-Json load_result(const std::string& path, const std::string& option) {
-  Json j = load_json_file(path);
+// A result read from `path` (a result or a sweep's table, as a result), checked; `option` names where it was given.
+Json result_of(Json j, const std::string& path, const std::string& option) {
   if (is_sweep_table(j)) {  // its rows checked as a result's points are (objects, quantities as numbers)
     for (std::size_t i = 0; i < j["rows"].size(); ++i)
       if (!j["rows"][i].is_object())
@@ -166,7 +166,11 @@ Json load_result(const std::string& path, const std::string& option) {
   return j;
 }
 
+Json load_result(const std::string& path, const std::string& option) { return result_of(load_json_file(path), path, option); }
+
 // Every result JSON below dir, by relative path.
+}  // namespace
+
 std::map<std::string, std::string> results_below(const std::string& dir) {
   std::map<std::string, std::string> out;
   for (auto& e : fs::recursive_directory_iterator(dir)) {
@@ -182,6 +186,8 @@ std::map<std::string, std::string> results_below(const std::string& dir) {
   }
   return out;
 }
+
+namespace {
 
 // --against given what is not a folder: says what it is (missing, a result file, another file) and what takes it.
 [[noreturn]] void refuse_against(const std::string& dir, const std::string& found) {
@@ -345,20 +351,17 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
     // --only matches the result's path below the folder, or the scenario file it was run from: a user names the
     // scenario (scenarios/gemini/fig5_latency_2p_inter_openmpi.json), not its result (gemini/fig5_...json).
     const bool path_match = only.empty() || rel.find(only) != std::string::npos;
-    const Json raw = load_json_file(path);
-    if (!path_match) {  // a result's name is its scenario's id, which may differ from the file's: read its provenance
-      const Json* sf = raw.is_object() && raw.contains("provenance") && raw["provenance"].is_object() &&
-                               raw["provenance"].contains("scenario_file")
-                           ? &raw["provenance"]["scenario_file"]
-                           : nullptr;
-      if (sf == nullptr || !sf->is_string() || sf->get<std::string>().find(only) == std::string::npos) continue;
-    }
+    Json raw = load_json_file(path);
     if (is_sweep_table(raw)) {  // its points are results of a grid, not of one scenario
-      c.notes.push_back(rel + ": a sweep's table (ompisim sweep GRID reruns its points): not rerun");
+      if (path_match) c.notes.push_back(rel + ": a sweep's table (ompisim sweep GRID reruns its points): not rerun");
       continue;
     }
-    Json j = load_result(path, "--against");
+    Json j = result_of(std::move(raw), path, "--against");
     const Json& prov = j.value("provenance", Json::object());
+    // a result's name is its scenario's id, which may differ from its file's: the scenario file's path is matched too
+    if (!path_match && !(prov.contains("scenario_file") && prov["scenario_file"].is_string() &&
+                         prov["scenario_file"].get<std::string>().find(only) != std::string::npos))
+      continue;
     if (is_validation_table(j)) {  // derived from the scenario results rerun here: `ompisim validate` recomputes it
       c.notes.push_back(rel + ": a validation table (ompisim validate), made from the scenario results: not rerun");
       continue;

@@ -98,16 +98,10 @@ void name_settings(const std::string& a, const std::string& b, std::string& name
       if (e.is_regular_file() && e.path().extension() == ".json" && fs::is_regular_file(other, ec))
         seen.insert(setting_suffixes(e.path().string(), other.string()));
     }
-    auto one_json = [&ec](const std::string& dir) {  // the folder's one result file (two run folders), else ""
-      std::string found;
-      int n = 0;
-      for (const auto& e : fs::recursive_directory_iterator(dir, ec))
-        if (e.is_regular_file() && e.path().extension() == ".json") ++n, found = e.path().string();
-      return n == 1 ? found : std::string();
-    };
+    // two folders of one result each, compared with each other (validation::compare_paths)
     if (seen.empty())
-      if (const std::string fa = one_json(a), fb = one_json(b); !fa.empty() && !fb.empty())
-        seen.insert(setting_suffixes(fa, fb));
+      if (const auto ra = validation::results_below(a), rb = validation::results_below(b); ra.size() == 1 && rb.size() == 1)
+        seen.insert(setting_suffixes(ra.begin()->second, rb.begin()->second));
     if (seen.size() == 1) suffixes = *seen.begin();
     else if (seen.size() > 1) suffixes = {" (run settings differ from file to file)", ""};
   }
