@@ -34,6 +34,21 @@ fig5=scenarios/gemini/fig5_latency_2p_inter_openmpi.json
   && grep -q "^fig5: 4 scenarios, .*calibration.*; plot .*/results/gemini/fig5.svg$" out && grep -qx "  $fig5" out \
   && [[ -f $(sed -n 's/^fig5: .*; plot //p' out) ]] && ok "describe gemini-xe-xk: $(grep '^fig5' out)" \
   || bad "describe gemini-xe-xk: $(cat out err)"
+# `describe KIND NAME`, as `list` prints the kinds: the same text as KIND/NAME; a second word after a name that is not
+# a kind, or two names after a kind, is refused with the spelling to use
+"$BIN" describe paper/qsnet-elan4 > want 2> err
+for k in paper papers; do
+  "$BIN" describe $k qsnet-elan4 > out 2> err && cmp -s out want && ok "describe $k qsnet-elan4: as paper/qsnet-elan4" \
+    || bad "describe $k qsnet-elan4: $(cat err)"
+done
+grep -q "^Table 1: 4 scenarios, 3 calibration points, 1 claim, 2 held-out values, 6 mechanism checks, 3 predictions; plot " want \
+  && ok "row counts in words: $(grep '^Table 1' want | cut -c1-90)" || bad "Table 1's row counts: $(grep '^Table 1' want)"
+"$BIN" describe cielo qsnet-elan4 > /dev/null 2> err; rc=$?
+[[ $rc == 2 ]] && grep -qF "describe takes one NAME; 'cielo' is not a kind of name" err && ok "a second word after a name: exit 2" \
+  || bad "describe cielo qsnet-elan4: exit $rc, $(cat err)"
+"$BIN" describe paper qsnet-elan4 gemini-xe-xk > /dev/null 2> err; rc=$?
+[[ $rc == 2 ]] && grep -qF "one name at a time: \`ompisim describe paper/qsnet-elan4\`" err && ok "two names after a kind: exit 2" \
+  || bad "describe paper A B: exit $rc, $(cat err)"
 "$BIN" describe slingshot-ex > out 2> err; f4=$(grep -n "^Fig. 4 D2D inter-node: " out | cut -d: -f1); f10=$(grep -n "^Fig. 10 D2D: " out | cut -d: -f1)
 [[ -n $f4 && -n $f10 && $f4 -lt $f10 ]] && ok "describe slingshot-ex: Fig. 4 (line $f4) before Fig. 10 (line $f10)" \
   || bad "describe slingshot-ex: figure order: Fig. 4 at '$f4', Fig. 10 at '$f10'"

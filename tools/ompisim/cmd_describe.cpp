@@ -21,6 +21,7 @@
 #include "validation/discovery.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
@@ -250,9 +251,28 @@ std::string rows_text(const Rows& rows, const std::string& none) {
   for (auto& [kind, ids] : rows) parts.push_back(fmt::format("{}: {}", kind, fmt::join(ids, ", ")));
   return parts.empty() ? none : fmt::format("{}", fmt::join(parts, "; "));
 }
+// "3 calibration points, 1 claim": a kind's label in the singular or the plural (a list's name with its
+// underscores as spaces, an unknown list's name as it is).
+std::string count_rows(std::size_t n, const std::string& kind) {
+  static const std::map<std::string, std::pair<std::string, std::string>> labels = {
+      {"calibration", {"calibration point", "calibration points"}},
+      {"prediction", {"prediction", "predictions"}},
+      {"point", {"point", "points"}},
+      {"held out", {"held-out value", "held-out values"}},
+      {"claims", {"claim", "claims"}},
+      {"unchecked_claims", {"unchecked claim", "unchecked claims"}},
+      {"mechanism_checks", {"mechanism check", "mechanism checks"}},
+      {"fit_gaps", {"calibration comparison", "calibration comparisons"}},
+      {"applications", {"application row", "application rows"}},
+      {"table1", {"Table 1 row", "Table 1 rows"}},
+  };
+  const auto it = labels.find(kind);
+  if (it == labels.end()) return fmt::format("{} {}", n, kind);
+  return fmt::format("{} {}", n, n == 1 ? it->second.first : it->second.second);
+}
 std::string rows_counts(const Rows& rows) {
   std::vector<std::string> parts;
-  for (auto& [kind, ids] : rows) parts.push_back(fmt::format("{} {}", ids.size(), kind));
+  for (auto& [kind, ids] : rows) parts.push_back(count_rows(ids.size(), kind));
   return parts.empty() ? "no validation rows" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -406,6 +426,7 @@ void describe_file(const std::string& given) {
 
 struct DescribeOptions {
   std::string name;
+  std::vector<std::string> more;  // words after NAME: `describe paper qsnet-elan4` is read as paper/qsnet-elan4
   bool names = false;
 };
 
@@ -581,6 +602,27 @@ const std::vector<Kind>& kinds() {
                                hint.empty() ? "" : "(did you mean '" + hint + "'?) ", fmt::join(lists, ", "), last));
 }
 
+// `describe KIND NAME` (two words, as `ompisim list` prints a kind: "papers", "NIC kinds") is KIND/NAME; any other
+// second word is refused with the spelling describe takes.
+std::string kind_and_name(const std::string& first, const std::vector<std::string>& more) {
+  if (more.empty()) return first;
+  auto word = [](std::string w) {  // "papers" -> "paper", "nic-kinds" / "nic_kind" -> "nic-kind"
+    std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return c == '_' ? '-' : std::tolower(c); });
+    if (w.ends_with("s") && w != "s") w.pop_back();
+    return w;
+  };
+  const std::string kind = word(first);
+  const bool is_kind = std::any_of(kinds().begin(), kinds().end(), [&](const Kind& k) { return kind == k.prefix; });
+  if (is_kind && more.size() == 1) return std::string(kind) + "/" + more[0];
+  if (is_kind)
+    throw InputError("describe", fmt::format("{} {}", first, fmt::join(more, " ")),
+                     fmt::format("one name at a time: `ompisim describe {}/{}`", kind, more[0]));
+  throw InputError("describe", fmt::format("{} {}", first, fmt::join(more, " ")),
+                   fmt::format("describe takes one NAME; '{}' is not a kind of name (machine, component, paper, ...) "
+                               "that a second word could follow: `ompisim describe {}` alone, or KIND/NAME",
+                               first, first));
+}
+
 int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
   // Checked here rather than with CLI11's excludes(), whose "Excludes: --names" lands inside the NAME's help text.
   if (opt.names && !opt.name.empty())
@@ -591,7 +633,7 @@ int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
     return 0;
   }
   if (opt.name.empty()) throw InputError("describe", "", "give a NAME (ompisim list), or --names to list every one");
-  const std::string& name = opt.name;
+  const std::string name = kind_and_name(opt.name, opt.more);
   if (name.ends_with(".json")) {
     describe_file(name);
     return 0;
@@ -636,6 +678,8 @@ void add_describe(CLI::App& app, Context& ctx) {
                                                   "paper, engine or NIC kind name (ompisim list; KIND/NAME picks one kind "
                                                   "where a name has several: nic-kind/cxi), or a machine, scenario or sweep grid "
                                                   "file (FILE.json)");
+  desc->add_option("more", opt->more, "with a kind as NAME, the name of that kind: `describe paper qsnet-elan4` is "
+                                     "`describe paper/qsnet-elan4`");
   desc->add_flag("--names", opt->names, "print every name describe takes, one per line (shell completion reads it); "
                                         "without a NAME");
 }
