@@ -299,9 +299,23 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
   for (auto& [p, opt] : {std::pair{a, std::string("A")}, std::pair{b, std::string("B")}})
     if (!fs::exists(p, ec)) throw InputError("compare", p, fmt::format("{}: no such file or folder", opt));
   const bool da = fs::is_directory(a, ec), db = fs::is_directory(b, ec);
-  if (da != db)
-    throw InputError("compare", da ? b : a, fmt::format("A is a {} and B a {}: compare two result files or two folders",
-                                                        da ? "folder" : "file", db ? "folder" : "file"));
+  if (da != db) {
+    // a run folder (`run` writes one result into ompisim-out/<id>/) against a result file: its one result, said in a
+    // note; a folder of several results cannot be paired with one file
+    const std::string& dir = da ? a : b;
+    const auto rd = results_below(dir);
+    if (rd.size() != 1)
+      throw InputError("compare", dir,
+                       fmt::format("A is a {} and B a {}, and the folder holds {} results: compare two result files or "
+                                   "two folders",
+                                   da ? "folder" : "file", db ? "folder" : "file", rd.size()));
+    const std::string& path = rd.begin()->second;
+    c.notes.push_back(fmt::format("the folder {} holds one result, {}: compared with the file {}", dir,
+                                  rd.begin()->first, da ? b : a));
+    const std::string fa = da ? path : a, fb = db ? path : b;
+    compare_results(load_result(fa, "compare"), load_result(fb, "compare"), fs::path(fa).filename().string(), c);
+    return c;
+  }
   if (!da) {
     compare_results(load_result(a, "compare"), load_result(b, "compare"), fs::path(a).filename().string(), c);
     return c;

@@ -73,6 +73,21 @@ mkdir -p "$t/r1" "$t/r2"; cp "$t/s1/inter.json" "$t/r1/alpha.json"; cp "$t/s2/in
   && grep -q "^1 file, .* [1-9][0-9]* beyond tolerance" "$t/out" && grep -qx "# A: $t/r1 (run with no --set)" "$t/out" \
   && echo "ok   two run folders of one result each: compared, said in a note" \
   || { echo "FAIL two run folders, one result each: rc=$rc $(cat "$t/out")"; fail=1; }
+# (2c'') a run folder of one result against a result file (either order): that result, said in a note; a folder of
+# several results against a file: exit 2, naming the count
+"$BIN" compare "$t/r1" "$t/s2/inter.json" > "$t/out" 2>&1; rc=$?
+[[ $rc == 1 ]] && grep -qF "# the folder $t/r1 holds one result, alpha.json: compared with the file $t/s2/inter.json" "$t/out" \
+  && grep -q "^1 file, .* [1-9][0-9]* beyond tolerance" "$t/out" && grep -qx "# A: $t/r1 (run with no --set)" "$t/out" \
+  && echo "ok   a run folder against a file: its one result compared" \
+  || { echo "FAIL a run folder against a file: rc=$rc $(cat "$t/out")"; fail=1; }
+"$BIN" compare "$t/s1/inter.json" "$t/r1" > "$t/out" 2>&1; rc=$?
+[[ $rc == 0 ]] && grep -qF "# the folder $t/r1 holds one result, alpha.json: compared with the file $t/s1/inter.json" "$t/out" \
+  && echo "ok   a file against a run folder of the same result: equal" || { echo "FAIL file against folder: rc=$rc $(cat "$t/out")"; fail=1; }
+cp "$t/s2/inter.json" "$t/r1/gamma.json"
+"$BIN" compare "$t/r1" "$t/s2/inter.json" > "$t/out" 2>&1; rc=$?
+[[ $rc == 2 ]] && grep -qF "A is a folder and B a file, and the folder holds 2 results" "$t/out" \
+  && echo "ok   a folder of two results against a file: exit 2" || { echo "FAIL two results against a file: rc=$rc $(cat "$t/out")"; fail=1; }
+rm "$t/r1/gamma.json"
 # (2d) the committed results of two stacks, two placements, and one stack's two mca blocks
 R=$SRC/results
 "$BIN" compare "$R/gemini/fig5_latency_2p_inter_openmpi.json" "$R/gemini/fig5_latency_2p_inter_native.json" > "$t/out" 2>&1

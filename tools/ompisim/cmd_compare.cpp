@@ -89,8 +89,14 @@ void name_settings(const std::string& a, const std::string& b, std::string& name
   namespace fs = std::filesystem;
   std::error_code ec;
   std::pair<std::string, std::string> suffixes;
-  if (fs::is_regular_file(a, ec) && fs::is_regular_file(b, ec)) {
-    suffixes = setting_suffixes(a, b);
+  // a folder of one result against a file (validation::compare_paths): that result and the file
+  auto one = [&](const std::string& p) {
+    if (!fs::is_directory(p, ec)) return p;
+    const auto r = validation::results_below(p);
+    return r.size() == 1 ? r.begin()->second : p;
+  };
+  if (fs::is_regular_file(one(a), ec) && fs::is_regular_file(one(b), ec)) {
+    suffixes = setting_suffixes(one(a), one(b));
   } else if (fs::is_directory(a, ec) && fs::is_directory(b, ec)) {
     std::set<std::pair<std::string, std::string>> seen;
     for (const auto& e : fs::recursive_directory_iterator(a, ec)) {
