@@ -483,8 +483,10 @@ int calibrate(const std::string& paper, const std::string& machine_name, const s
   Eigen::VectorXd x(static_cast<long>(n));  // log of each free parameter
   for (std::size_t i = 0; i < n; ++i) x[static_cast<long>(i)] = std::log(pb.free[i].p->value);
   Eigen::VectorXd r = pb.residuals(x);
-  std::cerr << fmt::format("calibrate: {} free parameters, {} calibration points, {} calibration comparisons, initial "
-                           "rms {:.2f} %\n", n, pb.cal.size(), pb.gaps.size(), rms_pct(r));
+  auto count = [](std::size_t k, const char* noun) { return fmt::format("{} {}{}", k, noun, k == 1 ? "" : "s"); };
+  std::cerr << fmt::format("calibrate: {}, {}, {}, initial rms {:.2f} %\n", count(n, "free parameter"),
+                           count(pb.cal.size(), "calibration point"), count(pb.gaps.size(), "calibration comparison"),
+                           rms_pct(r));
   Eigen::MatrixXd J;
   fit(pb, x, r, J, 5);
   report_directions(pb, J);
