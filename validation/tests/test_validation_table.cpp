@@ -48,10 +48,11 @@ TEST_CASE("validation table: values set by a model change name it", "[unit][vali
   CHECK_THAT(validation::render_table(v), !Catch::Contains("Values set by a named model mechanism"));
 }
 
-// Configuration: four claims: one failing with a recorded reason, one undecided without one, one holding everywhere
-// with a (stale) reason, one holding everywhere without. Expected: a "do not hold, and why" table with the first two
-// (the reason and section; "no reason recorded" for the second, its status and sample count), the third named as
-// stale, the fourth nowhere in it. How validated: substrings of the rendered Markdown.
+// Configuration: five claims: one failing with a recorded reason, one undecided without one, one holding everywhere
+// with a (stale) reason, one holding at the nominal parameters with a reason and no samples run, one holding everywhere
+// without. Expected: a "do not hold, and why" table with the first two (the reason and section; "no reason recorded"
+// for the second, its status and sample count), the third named as stale, the fourth (whose reason may be for samples
+// that were not run) not called stale, the fifth nowhere in it. How validated: substrings of the rendered Markdown.
 TEST_CASE("validation table: claims not holding carry their recorded reason", "[unit][validation]") {
   Json why{{"reason", "no source gives the copy | threshold"}, {"see", "SeaStar send paths"}};
   Json claims = Json::array(
@@ -60,7 +61,14 @@ TEST_CASE("validation table: claims not holding carry their recorded reason", "[
                                    {"accepted", {8.0, 18.0}}, {"interval", {-6.0, 13.0}}, {"paper_inside", true},
                                    {"accepted_inside", true}}})}},
        {{"id", "c.undecided"}, {"holds", true}, {"status", "undecided"}, {"holds_in", "3/5"}, {"detail", ""}},
-       {{"id", "c.stale"}, {"holds", true}, {"status", "holds"}, {"holds_in", "5/5"}, {"detail", ""}, {"not_holding", why}},
+       {{"id", "c.stale"}, {"holds", true}, {"status", "holds"}, {"holds_in", "5/5"}, {"detail", ""}, {"not_holding", why},
+        {"measures", Json::array({{{"label", ""}, {"measure", "gap %"}, {"model", 12.0}, {"paper", 12.0},
+                                   {"accepted", {8.0, 18.0}}, {"interval", {10.0, 13.0}}, {"paper_inside", true},
+                                   {"accepted_inside", true}}})}},
+       // holding at the nominal parameters with no samples run (validate --samples 0): its reason may be for samples
+       {{"id", "c.unsampled"}, {"holds", true}, {"detail", ""}, {"not_holding", why},
+        {"measures", Json::array({{{"label", ""}, {"measure", "gap %"}, {"model", 12.0}, {"paper", 12.0},
+                                   {"accepted", {8.0, 18.0}}}})}},
        {{"id", "c.fine"}, {"holds", true}, {"status", "holds"}, {"holds_in", "5/5"}, {"detail", ""}}});
   std::string md = validation::render_table(Json{{"points", Json::array()}, {"held_out", Json::array()}, {"claims", claims}});
   CHECK_THAT(md, Catch::Contains("Claims that do not hold, and why"));
@@ -68,6 +76,7 @@ TEST_CASE("validation table: claims not holding carry their recorded reason", "[
                                  "SeaStar send paths |"));
   CHECK_THAT(md, Catch::Contains("| c.undecided | undecided (3/5) |  | **no reason recorded** |  |"));
   CHECK_THAT(md, Catch::Contains("carry a reason for not holding (stale; remove it): c.stale\n"));
+  CHECK_THAT(md, !Catch::Contains("c.stale, c.unsampled"));  // the stale list names c.stale alone
   const std::string why_md = validation::render_not_holding(claims);  // the new section alone
   CHECK_THAT(why_md, !Catch::Contains("c.fine"));
   CHECK_THAT(why_md, !Catch::Contains("| c.stale |"));
