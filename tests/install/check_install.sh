@@ -72,7 +72,7 @@ grep -q "BSD 3-Clause License" "$p/prefix/share/doc/ompisim/LICENSE" 2> /dev/nul
   && echo "ok   share/doc/ompisim/LICENSE (the project's licence, installed beside the README)" \
   || { echo "FAIL no LICENSE installed (share/doc/ompisim/LICENSE)"; fail=1; }
 for f in share/bash-completion/completions/ompisim share/ompisim/validation/reference/gemini-xe-xk.json \
-         share/ompisim/collectives/decision share/ompisim/benchmarks/apps; do
+         share/ompisim/collectives/decision share/ompisim/benchmarks/apps share/ompisim/models/hardware-sources.md; do
   [ -e "$p/prefix/$f" ] && echo "ok   $f" || { echo "FAIL missing $f"; fail=1; }
 done
 if command -v help2man > /dev/null; then

@@ -46,8 +46,8 @@ constexpr std::uint64_t kGniSmsgMboxControlBytes = 64;
 // Open MPI 1.7 btl_ugni_component.c mca_btl_ugni_smsg_setup(): smsg_mbox_size = OPAL_ALIGN(mbox_size, 64, ...).
 constexpr std::uint64_t kOmpiMboxAlignBytes = 64;
 // Open MPI 1.7 btl_ugni_add_procs.c mca_btl_ugni_setup_mpools() ("limit mailbox allocations to at most 2MiB at a
-// time"); Gemini paper §IV.B ("Mailboxes are allocated in 2 MB blocks"); shared/reference/gemini-xe-xk.json
-// ugni_mailbox_allocation_bytes.
+// time"); Gemini paper §IV.B ("Mailboxes are allocated in 2 MB blocks", the papers' reference constants'
+// ugni_mailbox_allocation_bytes).
 constexpr std::uint64_t kOmpiMboxBlockBytes = 2097152;
 
 // Bytes of one SMSG mailbox for messages up to `msg_maxsize` bytes and `credits` outstanding messages.
