@@ -167,12 +167,14 @@ echo "{\"id\": \"lat1000\", ${q/\"sizes\": \[1, 1024\]/\"sizes\": [1000]} \"osu_
   && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); p=[p for p in r['parameters'] if p['name'] == 'btl_ugni_smsg_limit']
 assert p and p[0]['value'].startswith('1024 B (effective') and p[0]['max_abs'] > 0, (p, r['not_varied'])" "$t/sens0.json" \
   && echo "ok   sensitivity --mca of an auto (0) parameter varies its effective value" || { echo "FAIL sensitivity --mca auto: $(cat "$t/err") $(head -c 600 "$t/sens0.json")"; fail=1; }
-# an MCA limit no point crosses within the step has 0 everywhere: the table says under it that 0 does not mean it does
-# not matter and names the sweep; a limit a point crosses (smsg_limit at 1000 B) gets no such line
+# an MCA limit no point crosses within the step has 0 everywhere: the table says under it, with the two values it was
+# moved to, that 0 does not mean it does not matter and names the sweep; a limit a point crosses (smsg_limit at
+# 1000 B) gets no such line but one saying its S is a jump over the step, not a slope
 "$BIN" sensitivity "$t/lat.json" --mca btl_ugni_eager_limit > "$t/sens.txt" 2> "$t/err"
 "$BIN" sensitivity "$t/lat1000.json" --mca btl_ugni_smsg_limit > "$t/sens0.txt" 2> "$t/err"
-grep -q "^# btl_ugni_eager_limit: 0 at every point because moving it by +-1 % from 8192 B crosses no point's size.*ompisim sweep" "$t/sens.txt" \
+grep -q "^# btl_ugni_eager_limit: 0 at every point: moved from 8192 B to 8110 B and 8274 B, it changed no point's value.*ompisim sweep" "$t/sens.txt" \
   && ! grep -q "^# btl_ugni_smsg_limit: 0 at every point" "$t/sens0.txt" \
+  && grep -q "^# btl_ugni_smsg_limit: a size limit: its |S| [0-9.e+]* is the jump of the points whose protocol changes when it moves from 1024 B (effective.*) to 1014 B and 1034 B, divided by the step, not a slope" "$t/sens0.txt" \
   && echo "ok   sensitivity: an MCA limit at 0 everywhere is said not to be 'no effect', with the sweep to run" \
   || { echo "FAIL sensitivity: a limit at 0 everywhere is left unexplained: $(grep -a "eager_limit" "$t/sens.txt" | head -2)"; fail=1; }
 "$BIN" sensitivity "$t/lat.json" --mca btl_ugni_smsg_max_credits > "$t/sens_count.txt" 2> "$t/err" \

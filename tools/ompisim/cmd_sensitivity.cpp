@@ -38,17 +38,30 @@ int sensitivity_command(const CLI::App& sub, const SensitivityOptions& opt, Cont
   Json r = validation::sensitivity(opt.file, opt.step, mca, opt.machine_file);
   std::cout << (opt.json ? r.dump(2) + "\n" : validation::render_sensitivity(r));
   if (opt.json) return 0;
-  // An MCA parameter is mostly a limit (a size where the protocol changes): its derivative is zero unless a point's size
-  // lies within the step of it, which says nothing about how much the limit matters. Said under the table, with the
-  // command that shows it.
+  // An MCA parameter is mostly a limit (a size where the protocol changes): its derivative is zero unless a message
+  // changes protocol between the two values it was moved to, and then it is that jump over the step, not a slope. Said
+  // under the table with the values it was moved to (a message's size may count its headers, or take another path,
+  // so whether a point's size lies between them is not what decides), and the command that shows what it does.
   for (auto& p : r["parameters"]) {
     const std::string name = p["name"].get<std::string>();
-    if (p["max_abs"].get<double>() != 0 || std::find(mca.begin(), mca.end(), name) == mca.end()) continue;
-    std::cout << fmt::format("# {}: 0 at every point because moving it by +-{:g} % from {} crosses no point's size; a limit "
-                             "changes a result only at the sizes it crosses, so 0 does not say it does not matter: a "
-                             "sweep over its values shows what it does (ompisim sweep, e.g. "
-                             "scenarios/examples/grid_ugni_smsg_bte.json)\n",
-                             name, opt.step * 100, p.value("value", Json("?")).is_string() ? p["value"].get<std::string>() : p["value"].dump());
+    if (std::find(mca.begin(), mca.end(), name) == mca.end()) continue;
+    auto text = [](const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
+    const Json applied = p.value("applied", Json::array());
+    const std::string moved = applied.size() == 2 ? fmt::format("to {} and {}", text(applied[0]), text(applied[1]))
+                                                  : fmt::format("by +-{:g} %", opt.step * 100);
+    const std::string value = text(p.value("value", Json("?")));
+    const double s_max = p["max_abs"].get<double>();
+    if (s_max == 0)
+      std::cout << fmt::format("# {}: 0 at every point: moved from {} {}, it changed no point's value. A limit changes a "
+                               "result only where a message changes protocol between the two values, so 0 does not say "
+                               "it does not matter: a sweep over its values shows what it does (ompisim sweep, e.g. "
+                               "scenarios/examples/grid_ugni_smsg_bte.json)\n",
+                               name, value, moved);
+    else if (applied.size() == 2 && text(applied[0]).ends_with(" B"))
+      std::cout << fmt::format("# {}: a size limit: its |S| {:.3g} is the jump of the points whose protocol changes when "
+                               "it moves from {} {}, divided by the step, not a slope; a sweep over its values shows "
+                               "the jump itself\n",
+                               name, s_max, value, moved);
   }
   return 0;
 }
