@@ -37,7 +37,8 @@ static const Sourced* named(const ParamList& list, const std::string& k) {
   return nullptr;
 }
 
-// Applies --set; returns the machine parameters it set, by the key given (MCA parameters are checked by component).
+// Applies --set; returns the parameters it set (machine and MCA), by the key given, for the unread check after the run
+// (whether an MCA parameter's component is in the stack is checked by component, before).
 static std::vector<std::pair<std::string, const Sourced*>> apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
   std::vector<std::pair<std::string, const Sourced*>> machine_sets;
   auto phys = m.physical_params();
@@ -59,7 +60,10 @@ static std::vector<std::pair<std::string, const Sourced*>> apply_sets(Machine& m
       note(k, named(phys, k));
       continue;
     }
-    if (set_param(mcal, k, v, "--set")) continue;
+    if (set_param(mcal, k, v, "--set")) {
+      note(k, named(mcal, k));
+      continue;
+    }
     if (!m.short_names() || k.starts_with("networks.") || k.starts_with("node_types."))
       if (set_param(phys_long, k, v, "--set")) {
         note(k, named(phys_long, k));
@@ -120,7 +124,7 @@ namespace {
 // What a run decides from its input before simulating (every InputError a run can raise from its input).
 struct Prepared {
   std::unique_ptr<Machine> m;
-  std::vector<std::pair<std::string, const Sourced*>> machine_sets;  // --set of machine parameters, by key
+  std::vector<std::pair<std::string, const Sourced*>> machine_sets;  // --set of machine and MCA parameters, by key
   StackSpec spec;
   McaParams mca;
   Placement pl;
@@ -321,7 +325,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
       std::cerr << fmt::format("ompisim: note: the trace is {} MiB; --trace-window START:END (simulated time, e.g. "
                                "0:1ms) or --trace-ranks LIST keeps a part of it\n", bytes >> 20);
   }
-  // A machine parameter set by --set that nothing of the run read changed nothing: the result says so.
+  // A parameter set by --set (machine or MCA) that nothing of the run read changed nothing: the result says so.
   Json unread = Json::array();
   for (auto& [k, src] : p.machine_sets)
     if (src != nullptr && !src->read) unread.push_back(k);

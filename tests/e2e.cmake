@@ -53,6 +53,8 @@ add_test(NAME e2e.describe_declared_detects COMMAND bash ${E2E}/describe_declare
 # run, compare and validate declare --set (and --engine) once: tools/ompisim/common.hpp add_scenario_overrides.
 add_test(NAME e2e.scenario_overrides COMMAND bash ${E2E}/scenario_overrides.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.unread_overrides COMMAND bash ${E2E}/unread_overrides.sh $<TARGET_FILE:ompisim>)
+# A --set of an MCA parameter no part of the run reads (an on-node BTL's between nodes, cxi's match mode under LINKx) is said to change nothing.
+add_test(NAME e2e.unread_mca_overrides COMMAND bash ${E2E}/unread_mca_overrides.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.whatif_spellings COMMAND bash ${E2E}/whatif_spellings.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.interrupt PROPERTIES RUN_SERIAL ON)
 add_test(NAME e2e.bad_machine COMMAND bash ${E2E}/bad_machine.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})

@@ -103,8 +103,9 @@ public:
   OfiMtlModule(const OfiParts& parts, const McaParams& mca, const ProviderLink& link) {
     const Machine& machine = parts.contexts.machine();
     const auto& n = slingshot::nic(machine);
-    cxi_ = std::make_unique<o::cxi::CxiProvider>(parts.sim, parts.contexts, parts.cpus, parts.fabric,
-                                                 o::cxi::CxiConfig::from(n.p, n.software, mca.get<o::cxi::CxiMca>()));
+    cxi_ = std::make_unique<o::cxi::CxiProvider>(
+        parts.sim, parts.contexts, parts.cpus, parts.fabric,
+        o::cxi::CxiConfig::from(n.p, n.software, mca.get<o::cxi::CxiMca>(), link.linkx));
     o::Endpoint* ep = cxi_.get();
     if (link.linkx) {
       shm_ = std::make_unique<o::shm::ShmProvider>(parts.sim, parts.contexts, parts.cpus, shm_config(machine, mca));

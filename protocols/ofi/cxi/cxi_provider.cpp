@@ -13,7 +13,8 @@ std::uint64_t pair_key(int a, int b) {
 }
 }  // namespace
 
-CxiConfig CxiConfig::from(const slingshot::CassiniParams& nic, const slingshot::SoftwareParams& sw, const CxiMca& mca) {
+CxiConfig CxiConfig::from(const slingshot::CassiniParams& nic, const slingshot::SoftwareParams& sw, const CxiMca& mca,
+                          bool linkx_peer) {
   CxiConfig c;
   c.limits.inject_size = static_cast<std::uint64_t>(nic.inject_size.get());
   c.limits.rdzv_threshold = static_cast<std::uint64_t>(mca.fi_cxi_rdzv_threshold.get());
@@ -21,7 +22,7 @@ CxiConfig CxiConfig::from(const slingshot::CassiniParams& nic, const slingshot::
   c.limits.rdzv_eager_size = static_cast<std::uint64_t>(mca.fi_cxi_rdzv_eager_size.get());
   c.oflow_bytes = static_cast<std::uint64_t>(mca.fi_cxi_oflow_buf_size.get() * mca.fi_cxi_oflow_buf_count.get());
   c.fc_recovery_time = sw.fc_recovery_time;
-  c.software_matching = mca.fi_cxi_rx_match_mode.get() == 1;  // choices: hardware, software
+  c.software_matching = linkx_peer || mca.fi_cxi_rx_match_mode.get() == 1;  // choices: hardware, software
   c.host_overhead = sw.cxi_overhead;
   c.dma_read_latency = nic.dma_read_latency;
   c.device_access_latency = nic.device_access_latency;

@@ -45,7 +45,10 @@ struct CxiConfig {
   bool software_matching = false;      // fi_cxi_rx_match_mode == software (the provider alone)
   double host_overhead = 0;             // software.cxi_overhead
   double dma_read_latency = 0, device_access_latency = 0;
-  static CxiConfig from(const slingshot::CassiniParams& nic, const slingshot::SoftwareParams& sw, const CxiMca& mca);
+  // `linkx_peer`: the provider will be a peer of LINKx's shared queues, which match in software whatever
+  // fi_cxi_rx_match_mode says: the parameter is not read (a --set of it is reported as changing nothing).
+  static CxiConfig from(const slingshot::CassiniParams& nic, const slingshot::SoftwareParams& sw, const CxiMca& mca,
+                        bool linkx_peer = false);
 };
 
 class CxiProvider final : public Endpoint, public SrxPeer {
