@@ -182,6 +182,10 @@ grep -q "^# btl_ugni_eager_limit: 0 at every point: moved from 8192 B to 8110 B 
   && ! grep -q "^btl_ugni_smsg_max_credits " "$t/sens_count.txt" \
   && echo "ok   sensitivity: a count the step does not move is reported as such" \
   || { echo "FAIL sensitivity of a count: $(cat "$t/err") $(grep -a smsg_max_credits "$t/sens_count.txt")"; fail=1; }
+# --mca NAME=VALUE (the spelling --set takes): refused, naming the parameter's name to give
+"$BIN" sensitivity "$t/lat.json" --mca btl_ugni_eager_limit=4096 > /dev/null 2> "$t/err"; rc=$?
+[[ $rc == 2 ]] && grep -qF "takes a parameter's name, which sensitivity varies around the value the run uses: --mca btl_ugni_eager_limit " "$t/err" \
+  && echo "ok   sensitivity --mca NAME=VALUE: exit 2, the name to give" || { echo "FAIL sensitivity --mca N=V: rc=$rc $(cat "$t/err")"; fail=1; }
 echo '{"base": "loggp", "machine": "loggp", "networks": {"loggp": {"nic": {"S": {"value": "30 B", "source": "test"}}}}}' > "$t/loggp_s30.json"
 echo '{"id": "lg", "machine": "loggp", "stack": "loggp", "engine": "des", "ranks": 2, "benchmark": {"name": "osu_latency", "sizes": [1, 31], "iterations": 4, "skip": 1}}' > "$t/lg.json"
 "$BIN" sensitivity "$t/lg.json" --machine-file "$t/loggp_s30.json" --step 0.05 > "$t/sens_mf.txt" 2> "$t/err" \

@@ -1,6 +1,7 @@
 // `ompisim sensitivity SCENARIO`: normalised derivatives of a scenario's points with respect to each machine parameter
 // and each MCA parameter named by --mca.
 #include "core/errors.hpp"
+#include "protocols/register.hpp"
 #include "tools/ompisim/commands.hpp"
 #include "validation/sensitivity.hpp"
 
@@ -34,7 +35,16 @@ int sensitivity_command(const CLI::App& sub, const SensitivityOptions& opt, Cont
                                  "and the results carry floating-point rounding (about 1e-15 of their value), so a "
                                  "smaller step measures the rounding (S off by 2e-3 at 1e-12 on osu_latency)", kMinStep));
   std::vector<std::string> mca = opt.mca;
-  for (auto& k : mca) k = mca_name(k);
+  for (auto& k : mca) {
+    // a name, not a setting: `--mca btl_ugni_eager_limit=4096` names the parameter to vary around the run's value
+    if (auto eq = k.find('='); eq != std::string::npos && eq > 0 && mca_owner(mca_name(k.substr(0, eq))))
+      throw InputError("--mca", k,
+                       fmt::format("takes a parameter's name, which sensitivity varies around the value the run uses: "
+                                   "--mca {} (to vary it around another value, set that value in a copy of the "
+                                   "scenario's \"mca\" block)",
+                                   k.substr(0, eq)));
+    k = mca_name(k);
+  }
   Json r = validation::sensitivity(opt.file, opt.step, mca, opt.machine_file);
   std::cout << (opt.json ? r.dump(2) + "\n" : validation::render_sensitivity(r));
   if (opt.json) return 0;
