@@ -63,7 +63,9 @@ std::optional<ProviderLink> parse_provider_link(const std::string& s, const std:
       return std::nullopt;
     }
   } else if (l.cores[0] != "cxi") {
-    why = fmt::format("provider '{}' alone cannot reach ranks on other nodes; mtl/ofi needs 'cxi' or 'shm+cxi:linkx'", s);
+    why = fmt::format("provider '{}' alone cannot reach ranks on other nodes, and this model runs it only under "
+                      "LINKx, a one-node job included (the stack is built before the placement is known); mtl/ofi "
+                      "needs 'cxi' or 'shm+cxi:linkx'", s);
     return std::nullopt;
   }
   return l;
