@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <set>
 #include <tuple>
 
 namespace ompisim {
@@ -339,9 +340,15 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
   std::string out = fmt::format("# ompisim {} on {} ({}), {}\n", res.value("benchmark", ""), res.value("machine", ""),
                                 res.value("stack", ""), ranks_text(res["ranks"]));
   if (scenario_mca.is_object() && !scenario_mca.empty()) {
+    // a key --set gives again is replaced by it (--set is applied after the scenario's mca block): said beside it
+    std::set<std::string> set_keys;
+    if (res.contains("provenance") && res["provenance"].contains("overrides"))
+      for (const auto& o : res["provenance"]["overrides"])
+        if (o.is_array() && !o.empty() && o[0].is_string()) set_keys.insert(o[0].get<std::string>());
     std::vector<std::string> items;
     for (auto it = scenario_mca.begin(); it != scenario_mca.end(); ++it)
-      items.push_back(it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump()));
+      items.push_back(it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump()) +
+                      (set_keys.count(it.key()) ? " (replaced by --set)" : ""));
     out += fmt::format("# overrides (scenario mca): {}\n", fmt::join(items, ", "));
   }
   if (auto o = override_notes(res); !o.empty()) out += fmt::format("# overrides (--set): {}\n", fmt::join(o, ", "));

@@ -135,6 +135,10 @@ grep -q "^# effective values: btl_ugni_smsg_limit: effective 1024 B (value 0 B, 
 echo "{\"id\": \"m\", \"mca\": {\"btl_ugni_smsg_limit\": 256}, $q}" > m.json
 "$BIN" run m.json --out "$t/o17" 2> err.txt | head -3 > table.txt
 grep -q "^# overrides (scenario mca): btl_ugni_smsg_limit=256$" table.txt && ok "the scenario's mca block is listed" || bad "scenario mca in the header: $(cat table.txt err.txt)"
+"$BIN" run m.json --out "$t/o17s" --set btl_ugni_smsg_limit=512 2> err.txt | head -3 > table.txt
+grep -q "^# overrides (scenario mca): btl_ugni_smsg_limit=256 (replaced by --set)$" table.txt \
+  && grep -q "^# overrides (--set): btl_ugni_smsg_limit=512" table.txt && ok "a scenario mca key --set gives again is said to be replaced" \
+  || bad "scenario mca replaced by --set: $(cat table.txt err.txt)"
 # sensitivity --mca with a misspelled parameter names the closest one the run has
 refuse "sensitivity --mca misspelled" "--mca: key '(mca\.)?btl_ugni_smsg_limt': (no such|unknown) MCA parameter.*did you mean 'btl_ugni_smsg_limit'" sensitivity "$S" --mca btl_ugni_smsg_limt
 # --- the cost bound
