@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <fstream>
 #include <cstdio>
 #include <filesystem>
@@ -354,22 +353,6 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
   }
   if (auto o = override_notes(res); !o.empty()) out += fmt::format("# overrides (--set): {}\n", fmt::join(o, ", "));
   if (auto e = effective_notes(res); !e.empty()) out += fmt::format("# effective values: {}\n", fmt::join(e, "; "));
-  // btl/ugni's mailbox memory (the what-if's answer, which the table of times does not show): one line per job size
-  if (res.contains("mailbox_memory")) {
-    const Json& mm = res["mailbox_memory"];
-    for (const Json& m : mm.is_array() ? mm : Json::array({mm})) {
-      if (!m.is_object()) continue;
-      std::vector<std::string> items;
-      for (auto it = m.begin(); it != m.end(); ++it)
-        if (it->is_number()) {
-          const double v = it->get<double>();
-          items.push_back(v == std::floor(v) && std::abs(v) < 1e15 ? fmt::format("{} {:.0f}", it.key(), v)
-                                                                    : fmt::format("{} {:.6g}", it.key(), v));
-        }
-      out += fmt::format("# mailbox memory: {} (result's mailbox_memory; {})\n", fmt::join(items, ", "),
-                         m.value("unit", std::string("bytes")));
-    }
-  }
   if (res["points"].empty()) return out;
   const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
   if (!d || !d->table) return out;
