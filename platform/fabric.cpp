@@ -130,6 +130,7 @@ void Fabric::bulk_resources(long long a, long long b, long long initiator, const
                  const std::vector<std::pair<End, std::string>>& named) {
     for (std::size_t i = 0; i < resolved.size(); ++i) {
       auto [end, k] = resolved[i];
+      if (k != kUnresolved && !nic_read_[k]) read_nic_params(k);
       path.push_back(k == kUnresolved ? nic_resource(node(end), named[i].second, port(end))
                                       : nic_resource_at(node(end), k, port(end)));
     }
@@ -139,8 +140,16 @@ void Fabric::bulk_resources(long long a, long long b, long long initiator, const
   add(after_route_, bulk_path_.after_route);
 }
 
+// A flow crosses node resource k for the first time: the parameters of its capacity count as read (declaring the
+// resource read none of them; NicResource::params).
+void Fabric::read_nic_params(std::size_t k) {
+  for (const Sourced* s : nic_resources_[k].params) (void)s->get();
+  nic_read_[k] = 1;
+}
+
 void Fabric::declare(const NeighbourJob* neighbour) {
   nic_resources_ = net_.nic->node_resources();
+  nic_read_.assign(nic_resources_.size(), 0);
   bulk_path_ = net_.nic->bulk_path();
   auto resolve = [&](const std::vector<std::pair<End, std::string>>& named) {
     std::vector<std::pair<End, std::size_t>> out;

@@ -51,6 +51,7 @@ private:
   PathCost compute_path(long long node_a, long long node_b) const;
   ResourceId nic_resource(long long node, const std::string& name, int port);
   ResourceId nic_resource_at(long long node, std::size_t k, int port);  // k: index in nic_resources_
+  void read_nic_params(std::size_t k);  // marks node resource k's parameters read (a flow crosses it)
   // The resources of a bulk flow's path, written into `path` (cleared first).
   void bulk_resources(long long a, long long b, long long initiator, const topology::Route& r, int port_a, int port_b,
                       std::vector<ResourceId>& path);
@@ -92,6 +93,9 @@ private:
   const topology::RoutePolicyInfo& routing_;
   std::string prefix_;
   std::vector<NicResource> nic_resources_;
+  // Per entry of nic_resources_: a flow of the run has crossed it and its parameters were marked read (once, so the
+  // per-flow cost is one test).
+  std::vector<char> nic_read_;
   BulkPath bulk_path_;
   // bulk_path_'s resources as (end, index in nic_resources_), resolved once by declare(); kUnresolved for a name the
   // NIC kind does not declare (nic_resource then names it in its error).

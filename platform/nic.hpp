@@ -28,6 +28,10 @@ struct PathCost {
 struct NicResource {
   std::string name;  // "ht", "bte", "ht-tx", ...
   double capacity = 0;  // bytes/s
+  // The parameters the capacity is computed from. A NIC kind's node_resources() takes their values without reading
+  // them (Sourced::value): declaring the resource reads nothing, and the fabric reads them when a flow of the run
+  // first crosses the resource, so a --set of one that no flow crossed is reported as changing nothing.
+  std::vector<const Sourced*> params = {};
 };
 // Which node's copy of a resource a bulk transfer takes: the sending node's, the receiving node's, or the node whose
 // engine drives the transfer (the sender for a PUT, the receiver for a GET).

@@ -62,8 +62,10 @@ public:
     double l = p.link_bandwidth;
     return {{{C::X, l}, {C::Y, l}, {C::Z, l}, {C::Up, l}, {C::Down, l}, {C::Local, l}, {C::Global, l}}, 0};
   }
+  // injection_bandwidth() of the values, unread (NicResource::params)
   std::vector<NicResource> node_resources() const override {
-    return {{"hif-tx", injection_bandwidth()}, {"hif-rx", injection_bandwidth()}};
+    const double c = std::min(p.host_bandwidth.value, p.link_bandwidth.value);
+    return {{"hif-tx", c, {&p.host_bandwidth, &p.link_bandwidth}}, {"hif-rx", c, {&p.host_bandwidth, &p.link_bandwidth}}};
   }
   BulkPath bulk_path() const override { return {{{End::Src, "hif-tx"}}, {{End::Dst, "hif-rx"}}}; }
 

@@ -30,7 +30,7 @@ public:
             p.router_hop_latency};
   }
   std::vector<NicResource> node_resources() const override {
-    return {{"ht", p.nic_ht_capacity}, {"bte", p.bte_bandwidth}};
+    return {{"ht", p.nic_ht_capacity.value, {&p.nic_ht_capacity}}, {"bte", p.bte_bandwidth.value, {&p.bte_bandwidth}}};
   }
   BulkPath bulk_path() const override { return {{{End::Initiator, "bte"}, {End::Src, "ht"}}, {{End::Dst, "ht"}}}; }
 };

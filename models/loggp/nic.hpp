@@ -30,7 +30,7 @@ public:
     return p.L + std::max(0.0, bytes - 1) / p.G_bandwidth;
   }
   std::vector<NicResource> node_resources() const override {
-    return {{"nic-tx", p.G_bandwidth}, {"nic-rx", p.G_bandwidth}};
+    return {{"nic-tx", p.G_bandwidth.value, {&p.G_bandwidth}}, {"nic-rx", p.G_bandwidth.value, {&p.G_bandwidth}}};
   }
   BulkPath bulk_path() const override { return {{{End::Src, "nic-tx"}}, {{End::Dst, "nic-rx"}}}; }
 };

@@ -25,7 +25,10 @@ public:
     return {{{C::X, l}, {C::Y, l}, {C::Z, l}, {C::Up, l}, {C::Down, l}, {C::Local, l}, {C::Global, l}},
             p.switch_hop_latency};
   }
-  std::vector<NicResource> node_resources() const override { return {{"pcix", p.dma_bandwidth()}}; }
+  // dma_bandwidth() of the values, unread (NicResource::params)
+  std::vector<NicResource> node_resources() const override {
+    return {{"pcix", p.pcix_bandwidth.value * p.pcix_efficiency.value, {&p.pcix_bandwidth, &p.pcix_efficiency}}};
+  }
   BulkPath bulk_path() const override { return {{{End::Src, "pcix"}}, {{End::Dst, "pcix"}}}; }
 };
 

@@ -28,7 +28,7 @@ public:
             p.router_hop_latency};
   }
   std::vector<NicResource> node_resources() const override {
-    return {{"ht-tx", p.ht_bandwidth}, {"ht-rx", p.ht_bandwidth}};
+    return {{"ht-tx", p.ht_bandwidth.value, {&p.ht_bandwidth}}, {"ht-rx", p.ht_bandwidth.value, {&p.ht_bandwidth}}};
   }
   BulkPath bulk_path() const override { return {{{End::Src, "ht-tx"}}, {{End::Dst, "ht-rx"}}}; }
 };

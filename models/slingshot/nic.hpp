@@ -33,8 +33,11 @@ public:
     return {{{C::X, l}, {C::Y, l}, {C::Z, l}, {C::Up, l}, {C::Down, l}, {C::Local, l}, {C::Global, l}},
             p.switch_port_latency};
   }
+  // injection_bandwidth() of the values, unread (NicResource::params)
   std::vector<NicResource> node_resources() const override {
-    return {{"hif-tx", injection_bandwidth()}, {"hif-rx", injection_bandwidth()}};
+    const double c = std::min(p.host_interface_bandwidth.value, p.link_bandwidth.value * p.packet_payload_efficiency.value);
+    const std::vector<const Sourced*> from = {&p.host_interface_bandwidth, &p.link_bandwidth, &p.packet_payload_efficiency};
+    return {{"hif-tx", c, from}, {"hif-rx", c, from}};
   }
   BulkPath bulk_path() const override { return {{{End::Src, "hif-tx"}}, {{End::Dst, "hif-rx"}}}; }
   int max_active_transfers() const override { return static_cast<int>(p.max_active_transfers.get()); }
