@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Configuration: a two-point grid (osu_latency 8 B and 4 KiB on cielo, axis nic.bte_bandwidth) swept with
+# Configuration: a two-point grid (osu_latency 8 B and 1 MiB on cielo, axis nic.bte_bandwidth: the 1 MiB message
+#                crosses the BTE, so every point reads the axis) swept with
 #                `--set nic.nic_latency=2us --set btl_ugni_smsg_limit=1024 --engine des`, and without them; then the
 #                same options refused: a --set of the grid's axis (by its name, and an MCA axis by its bare name), an
 #                unknown key, an MCA parameter no component of the stack reads (a --set, and an axis of a grid on
@@ -15,7 +16,7 @@ BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 cd "$t"
 cat > grid.json <<'J'
 {"base": {"id": "tiny", "machine": "cielo", "stack": "openmpi", "ranks": 2,
-          "benchmark": {"name": "osu_latency", "sizes": [8, 4096], "iterations": 2, "skip": 0}},
+          "benchmark": {"name": "osu_latency", "sizes": [8, 1048576], "iterations": 2, "skip": 0}},
  "axes": {"nic.bte_bandwidth": ["4 GB/s", "6 GB/s"]}}
 J
 check() {  # name condition
