@@ -13,14 +13,18 @@ namespace ompisim::base {
 
 class BufferPool {
 public:
-  BufferPool(std::uint32_t num, std::uint32_t inc, std::uint32_t max) : allocated_(num), inc_(inc), max_(max) {}
+  // Open MPI's free lists cap every growth at the maximum, the first one too (opal/class/opal_free_list.c,
+  // ompi_free_list_grow in the 1.x series: num_elements = fl_max_to_alloc - fl_num_allocated when more is asked), so
+  // an initial count above the maximum allocates the maximum; a maximum of 0 is no limit.
+  BufferPool(std::uint32_t num, std::uint32_t inc, std::uint32_t max)
+      : allocated_(max > 0 ? std::min(num, max) : num), inc_(inc), max_(max > 0 ? max : UINT32_MAX) {}
   enum class Result { Got, Grew, Wait };
   // Takes a buffer if one is free (Got), after growing the pool (Grew: the caller pays the registration), or
   // queues `on_free` to run when one is returned (Wait).
   Result take(std::function<void()> on_free) {
     if (in_use_ < allocated_) return ++in_use_, Result::Got;
-    if (allocated_ < max_) {
-      allocated_ = std::min(max_, allocated_ + inc_);
+    if (allocated_ < max_ && inc_ > 0) {  // an increment of 0 never grows (ompi_free_list_grow of 0 elements fails)
+      allocated_ = static_cast<std::uint32_t>(std::min<std::uint64_t>(max_, std::uint64_t{allocated_} + inc_));
       ++in_use_;
       return Result::Grew;
     }

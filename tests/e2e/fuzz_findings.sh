@@ -4,7 +4,8 @@
 #                machine file whose 'base' adds a second network (osu-elan4 over loggp) under a stack that drives one
 #                network (pml/teg); a `machine template --file` whose name is too long for the file system (300 bytes);
 #                a result given to `compare` whose "stats" is a number; MPICH-QsNetII's eager limit set above what a
-#                QDMA slot holds with its envelope (--set mpich_qsnet_eager_limit=4096). And `sensitivity` of a
+#                QDMA slot holds with its envelope (--set mpich_qsnet_eager_limit=4096); btl/portals' eager limit above
+#                its max_send_size (a fragment the receive blocks drop: the run stalled, exit 3). And `sensitivity` of a
 #                committed scenario (qsnet/table1_basic.json) whose stepped QDMA slot (2028 B) no longer holds
 #                ptl/elan4's first fragment and its header: the whole command failed on that one parameter's runs. A
 #                size over the QDMA slot on native/elan4_qdma, refused inside a rank's coroutine (std::terminate); the
@@ -47,6 +48,9 @@ else echo "ok   sensitivity_refused_step"; fi
 # MPICH-QsNetII's eager limit over the QDMA slot: refused naming the MCA key (it was an internal error).
 expect_input_error qsnet_eager_limit "fig10_latency_native.json: key 'mca.mpich_qsnet_eager_limit': 4096 B + the 32-byte envelope exceeds one packet" \
   run "$ROOT/scenarios/qsnet/fig10_latency_native.json" --set mpich_qsnet_eager_limit=4096 --out "$t/out-qsnet_eager_limit"
+# btl/portals' eager limit above its largest fragment: refused naming the MCA key (the run stalled, an internal error).
+expect_input_error portals_eager_limit "fig2_netpipe_openmpi-ob1.json: key 'mca.btl_portals_eager_limit': 65536 B exceeds btl_portals_max_send_size (32768 B)" \
+  run "$ROOT/scenarios/seastar/fig2_netpipe_openmpi-ob1.json" --set btl_portals_eager_limit=65536 --out "$t/out-portals_eager_limit"
 # A size over the QDMA slot on the raw QDMA program: found while simulating, in a rank's coroutine (it was a crash of
 # the simulation process, exit 3).
 python3 - "$ROOT/scenarios/qsnet/fig9_qdma.json" "$t/qdma_size.json" <<'PY'

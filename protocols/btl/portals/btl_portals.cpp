@@ -1,6 +1,10 @@
 #include "protocols/btl/portals/btl_portals.hpp"
 
+#include "core/errors.hpp"
+
 #include <algorithm>
+
+#include <fmt/format.h>
 
 namespace ompisim::btl::portals {
 
@@ -23,6 +27,14 @@ BtlPortals::BtlPortals(const Contexts& contexts, CpuTimeline& cpus, seastar::Sea
   caps_.eager_limit = static_cast<std::uint64_t>(mca.btl_portals_eager_limit.get());
   caps_.rndv_eager_limit = caps_.eager_limit;
   caps_.max_send_size = static_cast<std::uint64_t>(mca.btl_portals_max_send_size.get());
+  // An eager fragment carries up to eager_limit bytes into a receive block that takes at most max_send_size and a
+  // header per put (md.max_size, post_block): a larger one would be dropped at the target and never complete.
+  if (caps_.eager_limit > caps_.max_send_size)  // bad input: the run's builder adds the file
+    throw InputError("", "mca.btl_portals_eager_limit",
+                     fmt::format("{} B exceeds btl_portals_max_send_size ({} B): an eager fragment would not fit the "
+                                 "receive blocks, which take fragments up to max_send_size; raise "
+                                 "btl_portals_max_send_size too, or lower the eager limit",
+                                 caps_.eager_limit, caps_.max_send_size));
   caps_.rdma_pipeline_send_length = 64 * 1024;
   caps_.rdma_pipeline_frag_size = 0x7fffffff;
   caps_.min_rdma_pipeline_size = 0;

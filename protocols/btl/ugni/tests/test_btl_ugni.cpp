@@ -27,6 +27,17 @@ TEST_CASE("ugni eager-get pool: growth to 64 and waiting beyond", "[unit][protoc
   CHECK(pool.in_use() == 64);
 }
 
+// Configuration: btl_ugni_eager_num 100 above btl_ugni_eager_max 64 (increment 16).
+// Expected: as Open MPI's free list, the first allocation stops at the maximum: 64 buffers, the 65th request waits.
+// How validated: the pool's counts and the 65th take's result.
+TEST_CASE("ugni eager-get pool: an initial count above the maximum allocates the maximum", "[unit][protocol][ugni]") {
+  btl::ugni::EagerPool pool(100, 16, 64);
+  CHECK(pool.allocated() == 64);
+  for (int i = 0; i < 64; ++i) CHECK(pool.take([] {}) == btl::ugni::EagerPool::Result::Got);
+  CHECK(pool.take([] {}) == btl::ugni::EagerPool::Result::Wait);
+  CHECK(pool.allocated() == 64);
+}
+
 // Configuration: openmpi on 2 Cielo nodes; a 64 KiB RGET from a 4-byte aligned and from a misaligned buffer.
 // Expected: the aligned one is one GET; the misaligned one falls back to PUT with two extra SMSG messages (PUT_INIT,
 // RDMA_COMPLETE). How validated: protocol counters of the stack.
