@@ -219,14 +219,34 @@ const std::vector<std::string>& sweep_grid_keys() {
   return keys;
 }
 
-// A point given twice (a value repeated on an axis, a repeated tuple of "zip" or "points") would run once and fill
-// two rows of the table with one result.
+// A value as the run reads it: a quantity string ("4 KiB", "6 GB/s", "1.5 us") as its SI number, a plain number as
+// bytes (the one dimension a run takes plain numbers in), so that 4096 and "4 KiB" on one axis are one value.
+static Json canonical_value(const Json& v) {
+  if (v.is_number()) return Json::array({static_cast<int>(Dim::Bytes), v.get<double>()});
+  if (v.is_string())
+    for (const Shown& s : kShown) try {
+        return Json::array({static_cast<int>(s.dim), parse_quantity(v.get<std::string>(), s.dim)});
+      } catch (const std::invalid_argument&) {
+      }
+  return v;
+}
+
+// A point given twice (a value repeated on an axis, a repeated tuple of "zip" or "points", or one value in two
+// spellings: 4096 and "4 KiB") would run twice, or once, and fill two rows of the table with one input.
 static void refuse_repeated_points(const std::vector<Json>& assignments, const ObjectReader& r, bool has_axes) {
   std::map<std::string, std::size_t> seen;
-  for (std::size_t i = 0; i < assignments.size(); ++i)
-    if (auto [at, fresh] = seen.emplace(assignments[i].dump(), i); !fresh)
-      r.fail(has_axes ? "axes" : point_key(i), fmt::format("point {} ({}) repeats point {}: give each point once",
-                                                           i + 1, assignments[i].dump(), at->second + 1));
+  for (std::size_t i = 0; i < assignments.size(); ++i) {
+    Json canon = Json::object();
+    for (auto it = assignments[i].begin(); it != assignments[i].end(); ++it) canon[it.key()] = canonical_value(*it);
+    if (auto [at, fresh] = seen.emplace(canon.dump(), i); !fresh) {
+      const bool same_text = assignments[i] == assignments[at->second];
+      r.fail(has_axes ? "axes" : point_key(i),
+             same_text ? fmt::format("point {} ({}) repeats point {}: give each point once", i + 1,
+                                     assignments[i].dump(), at->second + 1)
+                       : fmt::format("point {} ({}) is point {} ({}) in other units: give each point once", i + 1,
+                                     assignments[i].dump(), at->second + 1, assignments[at->second].dump()));
+    }
+  }
 }
 
 // A scenario or a result given where a grid belongs: said as such, not as its first key unknown to a grid.

@@ -142,6 +142,8 @@ bad shard_count '"axes": {"ranks": [2]}' "key '0/0': 0 shards: the count N is at
 # a point given twice would run once and fill two rows of the table
 bad repeated_value '"axes": {"ranks_per_node": [1, 2, 1]}' "key 'axes': point 3 ({\"ranks_per_node\":1}) repeats point 1"
 bad repeated_point '"points": [{"ranks": 2}, {"ranks": 2}]' "key 'points\[1\]': point 2 ({\"ranks\":2}) repeats point 1"
+# one value in two spellings (4096 and "4 KiB") is one point too
+bad repeated_units '"axes": {"mca.btl_ugni_smsg_limit": [4096, "4 KiB"]}' "key 'axes': point 2 ({\"mca.btl_ugni_smsg_limit\":\"4 KiB\"}) is point 1 ({\"mca.btl_ugni_smsg_limit\":4096}) in other units"
 # a launcher's rank variable out of range is refused before anything (with MPI built in: before MPI_Init, which would
 # wait for a launcher that is not there)
 printf '{%s, "axes": {"ranks": [2]}}' "$B" > pmi.json
