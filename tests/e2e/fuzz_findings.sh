@@ -5,7 +5,9 @@
 #                network (pml/teg); a `machine template --file` whose name is too long for the file system (300 bytes);
 #                a result given to `compare` whose "stats" is a number; MPICH-QsNetII's eager limit set above what a
 #                QDMA slot holds with its envelope (--set mpich_qsnet_eager_limit=4096); btl/portals' eager limit above
-#                its max_send_size (a fragment the receive blocks drop: the run stalled, exit 3). And `sensitivity` of a
+#                its max_send_size (a fragment the receive blocks drop: the run stalled, exit 3); shm's inject size
+#                under LINKx below cxi's 192 B, which LINKx reports as its own (shm refused mtl/ofi's fi_tinject of an
+#                on-node 8 B send, exit 3), and the same with ompi_mtl_ofi_inject never (runs). And `sensitivity` of a
 #                committed scenario (qsnet/table1_basic.json) whose stepped QDMA slot (2028 B) no longer holds
 #                ptl/elan4's first fragment and its header: the whole command failed on that one parameter's runs. A
 #                size over the QDMA slot on native/elan4_qdma, refused inside a rank's coroutine (std::terminate); the
@@ -51,6 +53,14 @@ expect_input_error qsnet_eager_limit "fig10_latency_native.json: key 'mca.mpich_
 # btl/portals' eager limit above its largest fragment: refused naming the MCA key (the run stalled, an internal error).
 expect_input_error portals_eager_limit "fig2_netpipe_openmpi-ob1.json: key 'mca.btl_portals_eager_limit': 65536 B exceeds btl_portals_max_send_size (32768 B)" \
   run "$ROOT/scenarios/seastar/fig2_netpipe_openmpi-ob1.json" --set btl_portals_eager_limit=65536 --out "$t/out-portals_eager_limit"
+# shm's inject size under LINKx below the link's (cxi's 192 B): refused naming the MCA key (an internal error, exit 3);
+# with mtl/ofi not injecting, the same value runs.
+expect_input_error shm_inject_size "fig5_latency_intra_h2h_openmpi-linkx.json: key 'mca.shm_inject_size': 100 B is below the LINKx endpoint's inject size, 192 B" \
+  run "$ROOT/scenarios/slingshot/fig5_latency_intra_h2h_openmpi-linkx.json" --set shm_inject_size=100B --out "$t/out-shm_inject_size"
+if "$BIN" run "$ROOT/scenarios/slingshot/fig5_latency_intra_h2h_openmpi-linkx.json" --set shm_inject_size=100B \
+     --set ompi_mtl_ofi_inject=never --out "$t/out-shm_inject_never" > /dev/null 2> "$t/shm_never.err"; then
+  echo "ok   shm_inject_size_no_inject"
+else echo "FAIL shm_inject_size_no_inject: $(cat "$t/shm_never.err")"; fail=1; fi
 # A size over the QDMA slot on the raw QDMA program: found while simulating, in a rank's coroutine (it was a crash of
 # the simulation process, exit 3).
 python3 - "$ROOT/scenarios/qsnet/fig9_qdma.json" "$t/qdma_size.json" <<'PY'

@@ -1,5 +1,6 @@
 #include "protocols/mtl/ofi/ofi_stacks.hpp"
 
+#include "core/errors.hpp"
 #include "models/slingshot/nic.hpp"
 #include "protocols/mtl/ofi/mtl_ofi.hpp"
 #include "protocols/ofi/cxi/cxi_provider.hpp"
@@ -97,6 +98,20 @@ o::shm::ShmConfig mpich_shm_config(const Machine& machine, const McaParams& mca)
   return c;
 }
 
+// LINKx reports cxi's inject size as its own (lnx_generate_link_info copies the cxi fi_info, linkx.hpp), so mtl/ofi
+// injects sends up to it whatever the peer's provider; on the node they go to shm's fi_tinject, which fails for a
+// length beyond shm's inject size, and mtl/ofi aborts on that error (MTL_OFI_RETRY_UNTIL_DONE retries -FI_EAGAIN
+// only). A shm_inject_size below cxi's is refused while mtl/ofi injects at all.
+void refuse_shm_inject_below_link(const McaParams& mca, const o::cxi::CxiConfig& cxi, InjectOn inject) {
+  const double shm_inject = mca.get<o::shm::ShmMca>().shm_inject_size;
+  if (inject == InjectOn::Never || shm_inject >= static_cast<double>(cxi.limits.inject_size)) return;
+  throw InputError("", "mca.shm_inject_size",  // the run's builder adds the file
+                   fmt::format("{} B is below the LINKx endpoint's inject size, {} B (cxi's, which LINKx reports as "
+                               "its own): mtl/ofi injects on-node sends up to {} B and shm's fi_tinject refuses those "
+                               "above its inject size; give shm_inject_size {} B or more, or ompi_mtl_ofi_inject never",
+                               shm_inject, cxi.limits.inject_size, cxi.limits.inject_size, cxi.limits.inject_size));
+}
+
 // pml/cm + mtl/ofi over one endpoint: the CXI provider alone, or LINKx over shm and cxi.
 // mtl/ofi as one MTL module: the providers of the link (cxi; with LINKx also shm and the LINKx endpoint over both)
 // and the MTL over the endpoint the link exposes. pml/cm is built over it by its own component.
@@ -105,16 +120,17 @@ public:
   OfiMtlModule(const OfiParts& parts, const McaParams& mca, const ProviderLink& link) {
     const Machine& machine = parts.contexts.machine();
     const auto& n = slingshot::nic(machine);
-    cxi_ = std::make_unique<o::cxi::CxiProvider>(
-        parts.sim, parts.contexts, parts.cpus, parts.fabric,
-        o::cxi::CxiConfig::from(n.p, n.software, mca.get<o::cxi::CxiMca>(), link.linkx));
+    const o::cxi::CxiConfig cxi = o::cxi::CxiConfig::from(n.p, n.software, mca.get<o::cxi::CxiMca>(), link.linkx);
+    const auto inject = static_cast<InjectOn>(mca.get<MtlOfiMca>().ompi_mtl_ofi_inject.get());
+    cxi_ = std::make_unique<o::cxi::CxiProvider>(parts.sim, parts.contexts, parts.cpus, parts.fabric, cxi);
     o::Endpoint* ep = cxi_.get();
     if (link.linkx) {
+      refuse_shm_inject_below_link(mca, cxi, inject);
       shm_ = std::make_unique<o::shm::ShmProvider>(parts.sim, parts.contexts, parts.cpus, shm_config(machine, mca));
       linkx_ = std::make_unique<o::linkx::Linkx>(parts.sim, parts.contexts, parts.cpus, n.software.linkx_overhead, *shm_, *cxi_);
       ep = linkx_.get();
     }
-    mtl_ = std::make_unique<MtlOfi>(*ep, static_cast<InjectOn>(mca.get<MtlOfiMca>().ompi_mtl_ofi_inject.get()));
+    mtl_ = std::make_unique<MtlOfi>(*ep, inject);
   }
   std::string name() const override { return mtl_->name(); }
   void isend(const mpi::P2P& m, Completion c) override { mtl_->isend(m, std::move(c)); }
