@@ -238,22 +238,66 @@ Json point_labels(const Json& points) {
   return xs;
 }
 
+// `--set` overrides under the names the stepped runs give their parameters (a machine parameter's path as
+// physical_params lists it, from its long name or its last part; an MCA parameter's bare name), so that a stepped
+// parameter's override can replace its --set; each machine parameter's value set on `physical` (the nominal x). A key
+// that names nothing is kept as given: the nominal run refuses it as run does.
+Overrides named_as_stepped(const Overrides& sets, Machine& m, const ParamList& physical) {
+  const ParamList longs = m.physical_params_long();
+  Overrides out;
+  for (const auto& [k, v] : sets) {
+    const Sourced* p = nullptr;
+    for (auto& r : longs)
+      if (r.info.name == k) p = r.p;
+    std::string name = k;
+    int suffix_hits = 0;
+    for (auto& r : physical) {
+      if (r.info.name == k || r.p == p) name = r.info.name;
+      else if (r.info.name.ends_with("." + k) && ++suffix_hits == 1 && !p) p = r.p;
+    }
+    if (name == k && suffix_hits == 1)
+      for (auto& r : physical)
+        if (r.p == p) name = r.info.name;
+    if (name == k && k.starts_with("mca.")) name = k.substr(4);
+    for (auto& r : physical)
+      if (r.info.name == name) {
+        ParamList one{r};
+        set_param(one, name, v, "--set");
+      }
+    out.emplace_back(name, v);
+  }
+  return out;
+}
+
+// The overrides of one run: the --set ones, less those of the parameters `stepped` sets, then `stepped`.
+Overrides with_sets(const Overrides& sets, const Overrides& stepped) {
+  Overrides o;
+  for (const auto& kv : sets)
+    if (std::none_of(stepped.begin(), stepped.end(), [&](const auto& st) { return st.first == kv.first; }))
+      o.push_back(kv);
+  o.insert(o.end(), stepped.begin(), stepped.end());
+  return o;
+}
+
 }  // namespace
 
 Json sensitivity(const std::string& scenario_file, double h, const std::vector<std::string>& mca,
-                 const std::string& machine_file) {
+                 const std::string& machine_file, const Overrides& user_sets) {
   Scenario s = load_scenario(scenario_file);
   if (!machine_file.empty()) s.machine_file = machine_file;  // --machine-file; else the scenario's machine by name
   auto m = s.machine_file.empty() ? load_machine(s.machine) : load_machine(s.machine_file);
   check_mca_names(s, mca, "--mca");  // before the first run: a name the stack does not read is refused at once
-  auto run_json = [&](const Overrides& sets) { return Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); })); };
+  const ParamList physical = m->physical_params();
+  const Overrides sets = named_as_stepped(user_sets, *m, physical);
+  auto run_json = [&](const Overrides& stepped) {
+    return Json::parse(run_isolated([&] { return run_scenario(s, with_sets(sets, stepped)).dump(); }));
+  };
   Json base = run_json({});
   const std::string metric = metric_of(s, base);
-  const RunFn run = [&](const Overrides& sets) { return values(run_json(sets), metric); };
+  const RunFn run = [&](const Overrides& stepped) { return values(run_json(stepped), metric); };
   const std::vector<double> v0 = values(base, metric);
   Json xs = point_labels(base["points"]);
   Rows rows;
-  const ParamList physical = m->physical_params();
   const std::map<std::string, SharedCost> shared = shared_costs(*m);
   const std::set<std::string> unread = unread_params(physical, shared, run_json, metric, v0);
   Json not_read = Json::array();
@@ -285,15 +329,21 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
   std::stable_sort(rows.params.begin(), rows.params.end(), [](const Json& a, const Json& b) {
     return a["max_abs"].get<double>() > b["max_abs"].get<double>();
   });
+  Json overrides = Json::array();
+  for (const auto& [k, v] : user_sets) overrides.push_back({k, v});
   return Json{{"scenario", s.file}, {"metric", metric}, {"step", h}, {"points", xs}, {"nominal", v0},
-              {"parameters", rows.params}, {"not_varied", rows.skipped}, {"step_too_small", rows.too_small},
-              {"step_refused", rows.refused}, {"not_read", not_read}};
+              {"overrides", overrides}, {"parameters", rows.params}, {"not_varied", rows.skipped},
+              {"step_too_small", rows.too_small}, {"step_refused", rows.refused}, {"not_read", not_read}};
 }
 
 std::string render_sensitivity(const Json& s) {
   std::string out = fmt::format("# sensitivity of {} ({}): d ln(result) / d ln(parameter), central differences at "
                                 "+-{:g} in log space\n",
                                 s["scenario"].get<std::string>(), s["metric"].get<std::string>(), s["step"].get<double>());
+  std::string with;
+  for (auto& kv : s.value("overrides", Json::array()))
+    with += fmt::format("{}--set {}={}", with.empty() ? "" : " ", kv[0].get<std::string>(), kv[1].get<std::string>());
+  if (!with.empty()) out += "# around the what-if " + with + " (a stepped parameter's two runs replace its --set)\n";
   std::string pts;
   for (auto& x : s["points"]) {
     const std::string l = x.is_string() ? x.get<std::string>() : x.dump();

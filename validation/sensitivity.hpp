@@ -27,8 +27,10 @@ namespace ompisim::validation {
 // with one value (the stack reads one value and refuses copies that differ) is one parameter named
 // "networks.{a,b}.software.<cost>", every copy stepped together; its rows list the copies' keys under "copies".
 // Shows progress (core/progress.hpp) per parameter.
+// sets: `--set` overrides every run takes (the nominal one and the stepped ones), so the derivatives are taken around
+// that what-if; a stepped parameter replaces its own --set in its two runs. The result lists them under "overrides".
 Json sensitivity(const std::string& scenario_file, double step = 0.01, const std::vector<std::string>& mca = {},
-                 const std::string& machine_file = "");
+                 const std::string& machine_file = "", const Overrides& sets = {});
 // One line per parameter: name, largest |derivative|, the derivative at each point; under the table the parameters
 // whose applied step differs from the step, those not varied, and those whose step is too small, each with its reason.
 std::string render_sensitivity(const Json& s);

@@ -16,7 +16,9 @@
 # one at 0 at every point is said to be a limit no point crosses, not a parameter without effect; a count whose
 # rounding to a whole number swallows the step (32 credits at +-1 %: 32 both ways) is said to be, not run or given 0;
 # --machine-file varies a machine file's parameters (loggp with S = 30 B: at step 0.05 S runs at 29 B and 32 B and
-# its row says it moved by +-0.04922).
+# its row says it moved by +-0.04922). --set takes the derivatives around a what-if: every run has it, the stepped
+# parameter's own --set (by its path, its last part, or an MCA name) is replaced in its two runs, the rows show the
+# set values, the JSON lists the overrides and the text says so; an unknown --set key exits 2.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 echo '{"id": "slow", "machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 200, "skip": 0}, "ranks": 65536, "ranks_per_node": 16}' > "$t/slow.json"
@@ -186,6 +188,25 @@ grep -q "^# btl_ugni_eager_limit: 0 at every point: moved from 8192 B to 8110 B 
 "$BIN" sensitivity "$t/lat.json" --mca btl_ugni_eager_limit=4096 > /dev/null 2> "$t/err"; rc=$?
 [[ $rc == 2 ]] && grep -qF "takes a parameter's name, which sensitivity varies around the value the run uses: --mca btl_ugni_eager_limit " "$t/err" \
   && echo "ok   sensitivity --mca NAME=VALUE: exit 2, the name to give" || { echo "FAIL sensitivity --mca N=V: rc=$rc $(cat "$t/err")"; fail=1; }
+# --set: the derivatives around a what-if (nic_latency by its last part, an MCA limit named by --mca too)
+"$BIN" sensitivity "$t/lat.json" --set nic_latency=2us --set btl_ugni_eager_limit=4096 --mca btl_ugni_eager_limit --json \
+  > "$t/sens_set.json" 2> "$t/err" && "$BIN" sensitivity "$t/lat.json" --set nic_latency=2us > "$t/sens_set.txt" 2>> "$t/err" \
+  && python3 - "$t/sens.json" "$t/sens_set.json" "$t/sens_set.txt" <<'PY' \
+  && echo "ok   sensitivity --set: the derivatives around the what-if" || { echo "FAIL sensitivity --set: $(cat "$t/err")"; fail=1; }
+import json, sys
+plain, w, text = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), open(sys.argv[3]).read()
+rows = {p["name"]: p for p in w["parameters"]}
+assert w["overrides"] == [["nic_latency", "2us"], ["btl_ugni_eager_limit", "4096"]], w["overrides"]
+assert rows["nic.nic_latency"]["value"] == "2 us", rows["nic.nic_latency"]
+assert rows["btl_ugni_eager_limit"]["value"] == "4096 B", rows["btl_ugni_eager_limit"]
+assert all(b > a + 1.0 for a, b in zip(plain["nominal"], w["nominal"])), (plain["nominal"], w["nominal"])
+s_plain = [p for p in plain["parameters"] if p["name"] == "nic.nic_latency"][0]["derivatives"][0]
+assert rows["nic.nic_latency"]["derivatives"][0] > s_plain, (s_plain, rows["nic.nic_latency"])
+assert "# around the what-if --set nic_latency=2us " in text, text[:400]
+PY
+"$BIN" sensitivity "$t/lat.json" --set nic.nic_latncy=2us > /dev/null 2> "$t/err"; rc=$?
+[[ $rc == 2 ]] && grep -qF "key 'nic.nic_latncy': unknown parameter (did you mean 'nic.nic_latency'?)" "$t/err" \
+  && echo "ok   sensitivity --set of an unknown key: exit 2" || { echo "FAIL sensitivity --set unknown: rc=$rc $(cat "$t/err")"; fail=1; }
 echo '{"base": "loggp", "machine": "loggp", "networks": {"loggp": {"nic": {"S": {"value": "30 B", "source": "test"}}}}}' > "$t/loggp_s30.json"
 echo '{"id": "lg", "machine": "loggp", "stack": "loggp", "engine": "des", "ranks": 2, "benchmark": {"name": "osu_latency", "sizes": [1, 31], "iterations": 4, "skip": 1}}' > "$t/lg.json"
 "$BIN" sensitivity "$t/lg.json" --machine-file "$t/loggp_s30.json" --step 0.05 > "$t/sens_mf.txt" 2> "$t/err" \

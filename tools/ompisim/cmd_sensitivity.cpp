@@ -18,6 +18,7 @@ struct SensitivityOptions {
   double step = 0.01;
   std::vector<std::string> mca;
   std::string machine_file;
+  std::vector<std::string> sets;
 };
 
 int sensitivity_command(const CLI::App& sub, const SensitivityOptions& opt, Context&) {
@@ -40,12 +41,11 @@ int sensitivity_command(const CLI::App& sub, const SensitivityOptions& opt, Cont
     if (auto eq = k.find('='); eq != std::string::npos && eq > 0 && mca_owner(mca_name(k.substr(0, eq))))
       throw InputError("--mca", k,
                        fmt::format("takes a parameter's name, which sensitivity varies around the value the run uses: "
-                                   "--mca {} (to vary it around another value, set that value in a copy of the "
-                                   "scenario's \"mca\" block)",
-                                   k.substr(0, eq)));
+                                   "--mca {} (to vary it around another value: --set {} --mca {})",
+                                   k.substr(0, eq), k, k.substr(0, eq)));
     k = mca_name(k);
   }
-  Json r = validation::sensitivity(opt.file, opt.step, mca, opt.machine_file);
+  Json r = validation::sensitivity(opt.file, opt.step, mca, opt.machine_file, parse_sets(opt.sets));
   std::cout << (opt.json ? r.dump(2) + "\n" : validation::render_sensitivity(r));
   if (opt.json) return 0;
   // An MCA parameter is mostly a limit (a size where the protocol changes): its derivative is zero unless a message
@@ -91,6 +91,8 @@ void add_sensitivity(CLI::App& app, Context& ctx) {
                    "machine file to use instead of looking up the scenario's machine name in models/*/machines/");
   sens->add_option("--mca", opt->mca, "also vary this MCA parameter (repeatable; ompisim describe COMPONENT); one at "
                                       "0 = auto is varied around the value the run used (its effective value)");
+  add_scenario_overrides(*sens, opt->sets, nullptr, "every run of the scenario (the derivatives are taken around "
+                                                     "that what-if)");
 }
 
 }  // namespace ompisim::cli
