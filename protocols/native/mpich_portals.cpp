@@ -12,6 +12,9 @@ mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex
   p.unexpected_start_events = true;  // two events per unexpected message (Pritchard & Pagel)
   p.blocks = 2;  // the unexpected buffer in two halves, so one serves while the other is re-posted
   p.block_size = static_cast<std::uint64_t>(mca.mpich_unex_buffer_size.get()) / 2;
+  p.block_share = 2;
+  p.eager_key = "mca.mpich_max_short_msg_size";
+  p.block_key = "mca.mpich_unex_buffer_size";
   p.unexpected_cost = unex_cost;
   p.unexpected_rate = unex_rate;
   p.posted_cost = post_cost;

@@ -7,7 +7,9 @@
 #                QDMA slot holds with its envelope (--set mpich_qsnet_eager_limit=4096); btl/portals' eager limit above
 #                its max_send_size (a fragment the receive blocks drop: the run stalled, exit 3); shm's inject size
 #                under LINKx below cxi's 192 B, which LINKx reports as its own (shm refused mtl/ofi's fi_tinject of an
-#                on-node 8 B send, exit 3), and the same with ompi_mtl_ofi_inject never (runs). And `sensitivity` of a
+#                on-node 8 B send, exit 3), and the same with ompi_mtl_ofi_inject never (runs); Cray MPI's unexpected
+#                buffer with halves below its eager limit, or so small that its blocks fill under a message-rate
+#                window (a short message dropped: the run stalled, exit 3). And `sensitivity` of a
 #                committed scenario (qsnet/table1_basic.json) whose stepped QDMA slot (2028 B) no longer holds
 #                ptl/elan4's first fragment and its header: the whole command failed on that one parameter's runs. A
 #                size over the QDMA slot on native/elan4_qdma, refused inside a rank's coroutine (std::terminate); the
@@ -61,6 +63,13 @@ if "$BIN" run "$ROOT/scenarios/slingshot/fig5_latency_intra_h2h_openmpi-linkx.js
      --set ompi_mtl_ofi_inject=never --out "$t/out-shm_inject_never" > /dev/null 2> "$t/shm_never.err"; then
   echo "ok   shm_inject_size_no_inject"
 else echo "FAIL shm_inject_size_no_inject: $(cat "$t/shm_never.err")"; fail=1; fi
+# Cray MPI's unexpected buffer: a half (a block) below its eager limit is refused at start; blocks that fill (each
+# unlinks when its free space falls below the eager limit) drop a short message, which Cray MPI aborts on: refused
+# naming the key when it happens (both were stalls, exit 3).
+expect_input_error unex_buffer_small "fig2_netpipe_native.json: key 'mca.mpich_unex_buffer_size': an unexpected block of 32768 B (1/2 of mca.mpich_unex_buffer_size) cannot hold one short message of up to 128000 B (mca.mpich_max_short_msg_size)" \
+  run "$ROOT/scenarios/seastar/fig2_netpipe_native.json" --set "mpich_unex_buffer_size=65537 B" --out "$t/out-unex_small"
+expect_input_error unex_buffer_full "fig4_msgrate_native.json: key 'mca.mpich_unex_buffer_size': rank 1 dropped a short message of 1 B from rank 0: its 2 unexpected blocks of 128000 B" \
+  run "$ROOT/scenarios/seastar/fig4_msgrate_native.json" --set "mpich_unex_buffer_size=256000 B" --out "$t/out-unex_full"
 # A size over the QDMA slot on the raw QDMA program: found while simulating, in a rank's coroutine (it was a crash of
 # the simulation process, exit 3).
 python3 - "$ROOT/scenarios/qsnet/fig9_qdma.json" "$t/qdma_size.json" <<'PY'

@@ -33,6 +33,15 @@ MtlPortals::MtlPortals(const Contexts& contexts, CpuTimeline& cpus, const Memory
     throw InputError("", "ranks",
                      std::to_string(contexts.ranks()) + " ranks: mtl/portals carries the source rank in 16 match bits "
                      "(Open MPI 1.3 mtl_portals.h), so at most " + std::to_string(bits::kMaxRanks) + " ranks");
+  // A short message lands whole in one unexpected block (its MD's max_size is the eager limit, PTL_MD_MAX_SIZE): one
+  // larger than a block matches no entry and Portals drops it, so the run could not complete. Cray MPI aborts on an
+  // unexpected buffer too small for its messages (intro_mpi: MPICH_UNEX_BUFFER_SIZE).
+  if (proto_.eager_limit > proto_.block_size)
+    throw InputError("", proto_.block_key,
+                     "an unexpected block of " + std::to_string(proto_.block_size) + " B" + block_note() +
+                         " cannot hold one short message of up to " + std::to_string(proto_.eager_limit) + " B (" +
+                         proto_.eager_key + "): Portals would drop it; raise " + proto_.block_key + " or lower " +
+                         proto_.eager_key);
   client_ = ss_.open("mtl/" + proto_.name, {kSendTable, kReadTable}, [this](int r, const Event& e) { on_event(r, e); },
                      [this](int t, const IncomingResult& in, const PutMessage& m) { on_match(t, in, m); });
 }
@@ -69,7 +78,23 @@ void MtlPortals::post_block(int rank) {
   c_.add(MtlPortalsStat::ShortBlocksPosted);
 }
 
+std::string MtlPortals::block_note() const {
+  return proto_.block_share > 1 ? " (1/" + std::to_string(proto_.block_share) + " of " + proto_.block_key + ")" : "";
+}
+
 void MtlPortals::on_match(int target, const IncomingResult& in, const PutMessage& m) {
+  // An MPI message that matched nothing: a short one found every unexpected block full and no fresh one posted yet
+  // (a long one always matches the retained catch-all). Portals drops it and no protocol of either library resends
+  // it: Cray MPI aborts on an exhausted unexpected buffer (intro_mpi: MPICH_UNEX_BUFFER_SIZE), Open MPI's would hang.
+  if (!in.matched && m.portal_index == kSendTable)
+    throw InputError("", proto_.block_key,
+                     "rank " + std::to_string(target) + " dropped a short message of " + std::to_string(m.length) +
+                         " B from rank " + std::to_string(bits::src_of(m.match_bits)) +
+                         ": its " + std::to_string(proto_.blocks) + " unexpected blocks of " +
+                         std::to_string(proto_.block_size) + " B" + block_note() +
+                         " were full (a block unlinks when its free space falls below the eager limit, and its "
+                         "successor is posted only once the host reads the unlink event); raise " +
+                         proto_.block_key + " or lower " + proto_.eager_key);
   if (!in.matched || (in.user_ptr != kBlockPtr && in.user_ptr != kLongCatchPtr)) return;
   bool is_long = in.user_ptr == kLongCatchPtr;
   c_.add(is_long ? MtlPortalsStat::UnexpectedLong : MtlPortalsStat::UnexpectedShort);

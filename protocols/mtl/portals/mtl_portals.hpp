@@ -79,6 +79,10 @@ struct Protocol {
   bool unexpected_start_events = false;  // unexpected messages post PUT_START as well as PUT_END
   std::uint64_t block_size = 15728640;
   int blocks = 3;
+  // The parameters that set eager_limit and block_size, as an error names them; block_share: the block is the
+  // parameter's value divided by it (Cray MPI halves its unexpected buffer).
+  std::string eager_key = "mca.mtl_portals_eager_limit", block_key = "mca.mtl_portals_short_block_size";
+  int block_share = 1;
   // Open MPI 1.3's send copy blocks (mtl_portals_send_short.c): a send of 1 .. copy_block_len bytes is memcpy'd into a
   // free block of one retained MD and put from there (PtlPutRegion: 1 call), and is complete at once; the block comes
   // back at SEND_END. A zero-byte send is put from a retained zero-length MD (1 call) and is complete at once. With no
@@ -160,6 +164,7 @@ private:
   void on_event(int rank, const ptl::Event& e);
   // An unexpected message's PUT_END read: the receive already waiting for it (if any) completes.
   void on_unexpected_put_end_read(int rank, ptl::MatchBits bits, std::uint64_t hdr_data);
+  std::string block_note() const;  // how a block's size derives from its parameter, for errors
   void on_match(int target, const ptl::IncomingResult& in, const ptl::PutMessage& m);
   bool take_unexpected(int rank, std::uint64_t rid);  // matched an unexpected message (or will when it is seen)
   void finish_unexpected(int rank, std::uint64_t rid, const Unexpected& u);
