@@ -61,6 +61,7 @@ PathCost Fabric::compute_path(long long a, long long b) const { return route_cos
 
 // A route's cost: the NIC latency plus its links' latencies, the slowest of the injection and link rates.
 PathCost Fabric::route_cost(const topology::Route& r) const {
+  read_link_params(r);
   PathCost c{net_.nic_latency(), net_.injection_bandwidth()};
   const auto& t = *net_.topology;
   for (auto id : r) {
@@ -147,9 +148,30 @@ void Fabric::read_nic_params(std::size_t k) {
   nic_read_[k] = 1;
 }
 
+// A route crosses links: the factors of their classes' bandwidth and the hop latency count as read, once a class
+// (building the topology from the NIC kind's link parameters read none of them; NicLinks).
+void Fabric::read_link_params(const topology::Route& r) const {
+  if (links_unread_ == 0) return;
+  const auto& t = *net_.topology;
+  for (auto id : r) {
+    const topology::LinkClass c = t.link_class(id);
+    char& done = link_read_[static_cast<std::size_t>(c)];
+    if (done) continue;
+    done = 1;
+    --links_unread_;
+    if (auto it = links_.bandwidth.find(c); it != links_.bandwidth.end())
+      for (const Sourced* f : it->second) (void)f->get();
+    if (links_.hop_latency != nullptr) (void)links_.hop_latency->get();
+    if (links_unread_ == 0) return;
+  }
+}
+
 void Fabric::declare(const NeighbourJob* neighbour) {
   nic_resources_ = net_.nic->node_resources();
   nic_read_.assign(nic_resources_.size(), 0);
+  links_ = net_.nic->links();
+  link_read_.fill(0);
+  links_unread_ = net_.topology->link_classes().size();
   bulk_path_ = net_.nic->bulk_path();
   auto resolve = [&](const std::vector<std::pair<End, std::string>>& named) {
     std::vector<std::pair<End, std::size_t>> out;
@@ -191,6 +213,7 @@ topology::Route Fabric::route_flow(long long a, long long b) {
     r = routing_.route(t, ra, rb, &link_load_, key);
   }
   for (auto id : r) ++link_load_.flows[id];
+  read_link_params(r);
   return r;
 }
 

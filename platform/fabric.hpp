@@ -9,6 +9,7 @@
 #include "platform/machine.hpp"
 #include "platform/neighbour_job.hpp"
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -52,6 +53,7 @@ private:
   ResourceId nic_resource(long long node, const std::string& name, int port);
   ResourceId nic_resource_at(long long node, std::size_t k, int port);  // k: index in nic_resources_
   void read_nic_params(std::size_t k);  // marks node resource k's parameters read (a flow crosses it)
+  void read_link_params(const topology::Route& r) const;  // marks the parameters of r's link classes read
   // The resources of a bulk flow's path, written into `path` (cleared first).
   void bulk_resources(long long a, long long b, long long initiator, const topology::Route& r, int port_a, int port_b,
                       std::vector<ResourceId>& path);
@@ -96,6 +98,11 @@ private:
   // Per entry of nic_resources_: a flow of the run has crossed it and its parameters were marked read (once, so the
   // per-flow cost is one test).
   std::vector<char> nic_read_;
+  // The NIC kind's link parameters (NicLinks) and, per link class, whether a route of the run has crossed a link of it
+  // and its parameters were marked read; links_unread_ counts the topology's classes not yet crossed (0: no test).
+  NicLinks links_;
+  mutable std::array<char, topology::kLinkClassCount> link_read_{};
+  mutable std::size_t links_unread_ = 0;
   BulkPath bulk_path_;
   // bulk_path_'s resources as (end, index in nic_resources_), resolved once by declare(); kUnresolved for a name the
   // NIC kind does not declare (nic_resource then names it in its error).

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -33,6 +34,17 @@ struct NicResource {
   // first crosses the resource, so a --set of one that no flow crossed is reported as changing nothing.
   std::vector<const Sourced*> params = {};
 };
+// The network's links as the NIC kind's router parameters give them: a link class's bandwidth is the product of its
+// factors in order (a raw rate, then a payload efficiency), the per-hop router latency one parameter (none: 0).
+// link_params() computes from their values without reading them (Sourced::value); the fabric reads a class's factors
+// and the hop latency when a route of the run first crosses a link of that class, so a --set of a link parameter on
+// a run whose messages cross no link of it (every rank on one node) is reported as changing nothing.
+struct NicLinks {
+  std::map<topology::LinkClass, std::vector<const Sourced*>> bandwidth;
+  const Sourced* hop_latency = nullptr;
+};
+// Every link class with the same factors.
+NicLinks uniform_links(const std::vector<const Sourced*>& factors, const Sourced* hop_latency);
 // Which node's copy of a resource a bulk transfer takes: the sending node's, the receiving node's, or the node whose
 // engine drives the transfer (the sender for a PUT, the receiver for a GET).
 enum class End : std::uint8_t { Src, Dst, Initiator };
@@ -53,7 +65,8 @@ public:
   virtual double nic_latency() const = 0;          // NIC to NIC for a small packet, excluding router hops
   // Link bandwidth per link class (torus X/Y/Z, fat-tree Up/Down, dragonfly Local/Global) and the per-hop router
   // latency: the network's links are built from the NIC kind's router parameters, whatever the topology.
-  virtual topology::LinkParams link_params() const = 0;
+  virtual NicLinks links() const = 0;
+  topology::LinkParams link_params() const;  // links()' values, none of them read
   // One-way time of a small packet of `bytes` over `path` (analytic, no sharing).
   virtual double wire_time(const PathCost& path, double bytes) const { return path.time(bytes); }
   virtual std::vector<NicResource> node_resources() const = 0;

@@ -427,9 +427,14 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
 
 }  // namespace
 
-std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
+std::vector<std::string> draw_sweep(const Json& t, const std::string& dir, std::vector<std::string>* why_not) {
   std::vector<std::string> wrote;
+  auto skip = [why_not](std::string why) {
+    if (why_not != nullptr) why_not->push_back(std::move(why));
+  };
   const std::string metric = sweep_metric(t);
+  if (metric.empty()) skip("no plot: the points' rows have no numeric result column to plot");
+  else if (!have_gnuplot()) skip("no plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox)");
   if (metric.empty() || !have_gnuplot()) return wrote;
   const auto cols = t.at("columns").get<std::vector<std::string>>();
   const auto axes = t.at("axes").get<std::vector<std::string>>();
@@ -451,10 +456,19 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir) {
       if (Json v = r.contains(axis) ? r[axis] : Json(); std::find(seen.begin(), seen.end(), v) == seen.end())
         seen.push_back(std::move(v));
     if (seen.size() > 1) moving.push_back(axis);
+    else if (seen.empty() || seen[0].is_null())
+      skip(fmt::format("no plot against {}: no point has a value of it", axis));
+    else
+      skip(fmt::format("no plot against {}: every point has {} = {}{}, and a plot needs two values of it", axis, axis,
+                       seen[0].is_string() ? seen[0].get<std::string>() : seen[0].dump(),
+                       units.contains(axis) ? " " + units[axis].get<std::string>() : ""));
   }
   for (auto& axis : moving) {
     const AxisPoints a = gather_axis(t, metric, axis, moving, units, size_cols);
-    if (a.xs.size() < 2) continue;
+    if (a.xs.size() < 2) {
+      skip(fmt::format("no plot against {}: only one of its values has a {} to plot", axis, metric));
+      continue;
+    }
     // Per size: how much the axis moves it (the largest change of any curve at that size).
     std::vector<double> size_spread(a.sizes.size(), 0.0);
     for (auto& [k, v] : a.ys) size_spread[k.first] = std::max(size_spread[k.first], spread(v));

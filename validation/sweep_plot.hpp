@@ -27,8 +27,12 @@ std::string sweep_metric(const Json& table);
 // of order). The x range: the positions with half the mean spacing beyond each end.
 std::vector<double> sweep_x_positions(const std::vector<std::optional<double>>& values);
 std::pair<double, double> sweep_x_range(const std::vector<double>& at);
-// Writes sweep_<axis>.svg (the axis with '.' and other non-name characters as '_') into `dir` for every axis (gnuplot; a temporary script removed afterwards) and returns the
-// file names written; empty when gnuplot is missing or the table has no metric.
-std::vector<std::string> draw_sweep(const Json& table, const std::string& dir);
+// Writes sweep_<axis>.svg (the axis with '.' and other non-name characters as '_') into `dir` for every axis with two
+// values or more (gnuplot; a temporary script removed afterwards) and returns the file names written; empty when
+// gnuplot is missing or the table has no metric. `why_not`, when given, gets one sentence per plot not drawn: gnuplot
+// missing, no metric, an axis whose points all have one value (a one-point sweep), an axis with one value that has
+// a result.
+std::vector<std::string> draw_sweep(const Json& table, const std::string& dir,
+                                    std::vector<std::string>* why_not = nullptr);
 
 }  // namespace ompisim::validation

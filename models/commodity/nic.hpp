@@ -57,11 +57,7 @@ public:
   }
   double injection_bandwidth() const override { return std::min<double>(p.host_bandwidth, p.link_bandwidth); }
   double nic_latency() const override { return p.latency; }
-  topology::LinkParams link_params() const override {
-    using C = topology::LinkClass;
-    double l = p.link_bandwidth;
-    return {{{C::X, l}, {C::Y, l}, {C::Z, l}, {C::Up, l}, {C::Down, l}, {C::Local, l}, {C::Global, l}}, 0};
-  }
+  NicLinks links() const override { return uniform_links({&p.link_bandwidth}, nullptr); }
   // injection_bandwidth() of the values, unread (NicResource::params)
   std::vector<NicResource> node_resources() const override {
     const double c = std::min(p.host_bandwidth.value, p.link_bandwidth.value);

@@ -22,12 +22,13 @@ public:
   double injection_bandwidth() const override { return p.nic_ht_capacity; }
   double nic_latency() const override { return p.nic_latency; }
   // Torus links by dimension. On other topologies (what-ifs), a link is a Gemini X/Z link (two link channels).
-  topology::LinkParams link_params() const override {
+  NicLinks links() const override {
     using C = topology::LinkClass;
-    double eff = p.packet_payload_efficiency, x = p.link_bandwidth_x * eff;
-    return {{{C::X, x}, {C::Y, p.link_bandwidth_y * eff}, {C::Z, p.link_bandwidth_z * eff}, {C::Up, x}, {C::Down, x},
-             {C::Local, x}, {C::Global, x}},
-            p.router_hop_latency};
+    const Sourced* eff = &p.packet_payload_efficiency;
+    NicLinks l = uniform_links({&p.link_bandwidth_x, eff}, &p.router_hop_latency);
+    l.bandwidth[C::Y] = {&p.link_bandwidth_y, eff};
+    l.bandwidth[C::Z] = {&p.link_bandwidth_z, eff};
+    return l;
   }
   std::vector<NicResource> node_resources() const override {
     return {{"ht", p.nic_ht_capacity.value, {&p.nic_ht_capacity}}, {"bte", p.bte_bandwidth.value, {&p.bte_bandwidth}}};

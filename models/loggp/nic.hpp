@@ -21,11 +21,7 @@ public:
   double injection_bandwidth() const override { return p.G_bandwidth; }
   double nic_latency() const override { return p.L; }
   // A flat network has no router links; on another topology a link runs at 1/G with no hop latency.
-  topology::LinkParams link_params() const override {
-    using C = topology::LinkClass;
-    double g = p.G_bandwidth;
-    return {{{C::X, g}, {C::Y, g}, {C::Z, g}, {C::Up, g}, {C::Down, g}, {C::Local, g}, {C::Global, g}}, 0};
-  }
+  NicLinks links() const override { return uniform_links({&p.G_bandwidth}, nullptr); }
   double wire_time(const PathCost&, double bytes) const override {
     return p.L + std::max(0.0, bytes - 1) / p.G_bandwidth;
   }

@@ -19,11 +19,8 @@ public:
   }
   double injection_bandwidth() const override { return p.dma_bandwidth(); }
   double nic_latency() const override { return p.nic_latency; }
-  topology::LinkParams link_params() const override {
-    using C = topology::LinkClass;
-    double l = p.link_bandwidth * p.link_efficiency;
-    return {{{C::X, l}, {C::Y, l}, {C::Z, l}, {C::Up, l}, {C::Down, l}, {C::Local, l}, {C::Global, l}},
-            p.switch_hop_latency};
+  NicLinks links() const override {
+    return uniform_links({&p.link_bandwidth, &p.link_efficiency}, &p.switch_hop_latency);
   }
   // dma_bandwidth() of the values, unread (NicResource::params)
   std::vector<NicResource> node_resources() const override {

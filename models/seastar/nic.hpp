@@ -21,11 +21,8 @@ public:
   double injection_bandwidth() const override { return p.ht_bandwidth; }
   double nic_latency() const override { return p.nic_latency; }
   // Every link class runs at the SeaStar link rate.
-  topology::LinkParams link_params() const override {
-    using C = topology::LinkClass;
-    double l = p.link_bandwidth * p.packet_payload_efficiency;
-    return {{{C::X, l}, {C::Y, l}, {C::Z, l}, {C::Up, l}, {C::Down, l}, {C::Local, l}, {C::Global, l}},
-            p.router_hop_latency};
+  NicLinks links() const override {
+    return uniform_links({&p.link_bandwidth, &p.packet_payload_efficiency}, &p.router_hop_latency);
   }
   std::vector<NicResource> node_resources() const override {
     return {{"ht-tx", p.ht_bandwidth.value, {&p.ht_bandwidth}}, {"ht-rx", p.ht_bandwidth.value, {&p.ht_bandwidth}}};

@@ -27,11 +27,8 @@ public:
   double injection_bandwidth() const override { return std::min<double>(p.host_interface_bandwidth, link_rate()); }
   double nic_latency() const override { return p.nic_latency; }
   // Every dragonfly link (in-group and global) is a 200 Gb/s Slingshot link.
-  topology::LinkParams link_params() const override {
-    using C = topology::LinkClass;
-    double l = link_rate();
-    return {{{C::X, l}, {C::Y, l}, {C::Z, l}, {C::Up, l}, {C::Down, l}, {C::Local, l}, {C::Global, l}},
-            p.switch_port_latency};
+  NicLinks links() const override {
+    return uniform_links({&p.link_bandwidth, &p.packet_payload_efficiency}, &p.switch_port_latency);
   }
   // injection_bandwidth() of the values, unread (NicResource::params)
   std::vector<NicResource> node_resources() const override {

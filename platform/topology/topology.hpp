@@ -97,6 +97,7 @@ public:
   // class's bandwidth and the hop latency), so a route's cost reads no LinkProps. `id` must be a link of this topology.
   double link_bandwidth(LinkId id) const { return class_bandwidth_[link_cls_[id]]; }
   double link_latency(LinkId) const { return params_.hop_latency; }
+  LinkClass link_class(LinkId id) const { return static_cast<LinkClass>(link_cls_[id]); }
   virtual std::string link_name(LinkId id) const;  // default "r<from>-><to>:<class>"
   std::vector<LinkClass> link_classes() const;     // classes used by at least one link, ascending
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Configuration: `machine template NAME` in an empty folder without --out, again over the written file (after an
 #                edit), with --force; with --file PATH (new, existing, existing with --force, a symbolic link, with
-#                --out too, in a missing folder).
+#                --out too, in a missing folder); a NAME that is a machine (frontier) without --like, and with
+#                --like cielo.
 # Expected:      without --out the file is ompisim-out/NAME.json (the folder `run` writes under without --out, not
 #                the current folder and not results/), and stderr names the absolute path written; an existing file
 #                is refused (exit 2, kept as edited) unless --force; --file writes exactly there; a link, --file with
-#                --out and a missing folder are refused (exit 2) naming --file.
+#                --out and a missing folder are refused (exit 2) naming --file; `machine template frontier` starts
+#                from frontier's file (its description says so, its NIC is cxi), with --like cielo from Cielo's.
 # How validated: exit status, stderr text, the files in the folder and their checksums.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -48,6 +50,18 @@ refused "--file with --out" "^ompisim: error: --file: key 'x.json': give --file 
   box --file x.json --out d
 refused "--file in a missing folder" "^ompisim: error: --file: key 'nodir/x.json': folder 'nodir' does not exist" \
   box --file nodir/x.json
+# a NAME that is a machine: its own file without --like, the one --like names with it
+"$BIN" machine template frontier --file "$t/elsewhere/frontier.json" > /dev/null 2> "$t/err" \
+  && "$BIN" machine template frontier --like cielo --file "$t/elsewhere/frontier-cielo.json" > /dev/null 2>> "$t/err" \
+  && python3 - "$t/elsewhere" <<'P' && ok "a NAME that is a machine starts from its own file; --like still chooses" || ko "NAME a machine: $(cat "$t/err")"
+import json, sys
+own, cielo = (json.load(open(f"{sys.argv[1]}/{n}.json")) for n in ("frontier", "frontier-cielo"))
+kinds = lambda m: sorted(n["nic"]["kind"] for n in m["networks"].values())
+assert own["description"].startswith("frontier: a machine file started from frontier ("), own["description"]
+assert kinds(own) == ["cxi"], kinds(own)
+assert cielo["description"].startswith("frontier: a machine file started from cielo ("), cielo["description"]
+assert kinds(cielo) == ["gemini"], kinds(cielo)
+P
 [[ "$(ls -A)" == "ompisim-out" && "$(ls -A ompisim-out)" == "mine.json" ]] && ok "nothing else written here" \
   || ko "stray files: $(ls -AR | tr '\n' ' ')"
 exit $fail

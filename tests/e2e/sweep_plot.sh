@@ -18,6 +18,9 @@
 #                kept: "mca.btl_ugni_smsg_limit (B)" in the CSV); a scenario key a point leaves to its base stays empty
 #                and is "base" on the plot (no "null" anywhere); the key every point sets alike (benchmark.sizes)
 #                gets no plot and no word in a curve's label.
+#                It says on stderr why benchmark.sizes has no plot. A one-point sweep (one BTE bandwidth) into the
+#                first sweep's folder writes its table (its one bandwidth only) and no plot, says why ("every point has
+#                nic.bte_bandwidth = 5 GB/s"), and removes the first sweep's two plots, naming them.
 #                A fourth sweep, over nic.bte_bandwidth (4, 6 GB/s) and mca.btl_ugni_fma_limit (1 KiB, 64 KiB), both
 #                acting at several sizes: drawing every moved size would take over 12 curves, so the plot against the
 #                BTE bandwidth draws every k-th moved size, and its caption says so ("every message size would take N
@@ -105,9 +108,10 @@ cat > pts.json <<J
             {"mca.btl_ugni_smsg_limit": 256, "benchmark.sizes": [8, 1024], "ranks_per_node": 2}]}
 J
 "$BIN" --quiet sweep pts.json --out pout -j 1 > /dev/null 2> err || { echo "FAIL points sweep exits 0"; cat err; exit 1; }
-python3 - pout "$SRC/tests/e2e" <<'P'
+python3 - pout "$SRC/tests/e2e" err <<'P'
 import glob, json, os, sys
 out = sys.argv[1]
+err = open(sys.argv[3]).read()
 sys.path.insert(0, sys.argv[2])
 from e2echeck import check, exit_status, svg_texts
 d = json.load(open(f"{out}/sweep.json"))
@@ -123,9 +127,30 @@ check("no plot against the key every point sets alike", "sweep_benchmark_sizes.s
 tx = " ".join(t for f in svgs for t in svg_texts(f"{out}/{f}"))
 check("no 'null' on any plot, 'base' on the ranks_per_node axis", "null" not in tx and "base" in svg_texts(f"{out}/sweep_ranks_per_node.svg"), tx[:400])
 check("no curve label names benchmark.sizes", "benchmark.sizes" not in tx, tx[:400])
+check("the key every point sets alike: said why it has no plot",
+      "no plot against benchmark.sizes: every point has benchmark.sizes = [8,1024], and a plot needs two values of it" in err, err)
 exit_status()
 P
 rc=$((rc || $?))
+# a one-point sweep into the folder of the two-axis sweep: the table, no plot, and a line saying why; the earlier
+# grid's plots are removed, and said
+cp -r out one
+cat > one.json <<J
+{"base": "$SRC/scenarios/gemini/fig5_latency_2p_inter_openmpi.json", "axes": {"nic.bte_bandwidth": ["5 GB/s"]}}
+J
+"$BIN" --quiet sweep one.json --out one -j 1 > /dev/null 2> err || { echo "FAIL one-point sweep exits 0"; cat err; exit 1; }
+python3 - one err <<'P' || rc=1
+import glob, json, sys
+out, err = sys.argv[1], open(sys.argv[2]).read()
+rows = json.load(open(f"{out}/sweep.json"))["rows"]
+ok = (not glob.glob(f"{out}/*.svg") and rows and all(r["nic.bte_bandwidth"] == 5 for r in rows)
+      and "no plot against nic.bte_bandwidth: every point has nic.bte_bandwidth = 5 GB/s, and a plot needs two values of it" in err
+      and all(f"/sweep_{a}.svg: a plot of an earlier sweep in this folder" in err for a in ("nic_bte_bandwidth", "mca_btl_vader_eager_limit")))
+print(("ok   " if ok else "FAIL ") + "one-point sweep in a reused folder: a table of its one point, no plot, why, the earlier plots removed")
+if not ok:
+    print(err, rows[:2], glob.glob(f"{out}/*"))
+sys.exit(0 if ok else 1)
+P
 cat > thin.json <<J
 {"base": "$SRC/scenarios/gemini/fig5_latency_2p_inter_openmpi.json",
  "axes": {"nic.bte_bandwidth": ["4 GB/s", "6 GB/s"], "mca.btl_ugni_fma_limit": [1024, 65536]}}

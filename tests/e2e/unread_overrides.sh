@@ -4,11 +4,17 @@
 #                (software.mpt_lmt_cost: the native stack's), the AMO latency (no atomics in the run), the BTE bandwidth
 #                (the rendezvous' data path); the Cheetah p2p barrier at ranks [2, 4] (two runs: a key is unread only
 #                when no run read it) with the AMO latency and the NIC latency; the 2-rank on-node osu_bibw (fig4) with
-#                --set of the BTE bandwidth (its node resource is declared, but no transfer leaves the node).
+#                --set of the BTE bandwidth (its node resource is declared, but no transfer leaves the node) and of a
+#                link bandwidth and the router hop latency (the topology is built from them, but no route leaves the
+#                node); the 8-rank inter-node osu_mbw_mr (fig6, one rank per node along X) with --set of the X and Y
+#                link bandwidths.
 # Expected:      the first two are listed in provenance.unread_overrides and warned about on stderr, and their points
 #                equal the run without --set; the BTE bandwidth is neither listed nor warned about, and its points
 #                differ; a run without --set has no unread_overrides; on one node the BTE bandwidth is listed and
-#                warned about (declaring a NIC resource is not reading its parameter; a flow crossing it is).
+#                warned about (declaring a NIC resource is not reading its parameter; a flow crossing it is), and so
+#                are the link bandwidth and the hop latency (building the links is not reading their parameters; a
+#                route crossing a link of their class is); along X only the Y bandwidth is listed, and the points
+#                differ from the committed ones.
 # How validated: exit status, stderr, the result JSON read back with python3.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -38,16 +44,32 @@ python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['ranks'] = [2,
 "$BIN" run "$t/two.json" --out "$t/two" --json --set nic.amo_latency=1us --set nic.nic_latency=1us > "$t/two.out" 2> "$t/two.err" \
   || { echo "FAIL two rank counts: $(cat "$t/two.err")"; fail=1; }
 python3 -c "import json, sys; u = json.load(open(sys.argv[1]))['provenance'].get('unread_overrides'); assert u == ['nic.amo_latency'], u; print('ok   two runs: only the key neither read is listed')" "$t/two.out" || fail=1
-# one node: the BTE is declared on the node but no flow crosses it
+# one node: the BTE is declared on the node but no flow crosses it; the links are built but no route crosses one
 "$BIN" run "$SRC/scenarios/gemini/fig4_bibw_2p_intra_openmpi.json" --out "$t/intra" --json --set nic.bte_bandwidth=1GB/s \
+  --set nic.link_bandwidth_y=1GB/s --set nic.router_hop_latency=1us \
   > "$t/intra.json" 2> "$t/intra.err" || { echo "FAIL on-node run with --set: $(cat "$t/intra.err")"; fail=1; }
 python3 - "$t" <<'P' || fail=1
 import json, sys
 t = sys.argv[1]
 u = json.load(open(f"{t}/intra.json"))["provenance"].get("unread_overrides")
-assert u == ["nic.bte_bandwidth"], u
+assert u == ["nic.bte_bandwidth", "nic.link_bandwidth_y", "nic.router_hop_latency"], u
 err = open(f"{t}/intra.err").read()
-assert "warning: --set nic.bte_bandwidth: no part of this run read it" in err, err
-print("ok   on one node a NIC resource no flow crossed: its parameter listed and warned")
+for k in u:
+    assert f"warning: --set {k}: no part of this run read it" in err, err
+print("ok   on one node a NIC resource no flow crossed and links no route crossed: their parameters listed and warned")
+P
+# eight nodes along X: the X links are crossed, no Y link is
+"$BIN" run "$SRC/scenarios/gemini/fig6_mbw_mr_8p_inter_openmpi.json" --out "$t/x" --json --set nic.link_bandwidth_x=1GB/s \
+  --set nic.link_bandwidth_y=1GB/s > "$t/x.json" 2> "$t/x.err" || { echo "FAIL 8-node run with --set: $(cat "$t/x.err")"; fail=1; }
+python3 - "$t" "$SRC/results/gemini/fig6_mbw_mr_8p_inter_openmpi.json" <<'P' || fail=1
+import json, sys
+t, committed = sys.argv[1], sys.argv[2]
+d = json.load(open(f"{t}/x.json"))
+u = d["provenance"].get("unread_overrides")
+assert u == ["nic.link_bandwidth_y"], u
+err = open(f"{t}/x.err").read()
+assert "--set nic.link_bandwidth_x: no part" not in err, err
+assert d["points"] != json.load(open(committed))["points"], "the X link bandwidth changed nothing"
+print("ok   along X: the X link bandwidth read (the points move), the Y one listed")
 P
 exit $fail

@@ -1,6 +1,6 @@
 // `ompisim machine template NAME`: a machine file to start from, written as NAME.json into --out (default the folder
 // `run` writes under without --out, ompisim-out/, never the repository's results/) or to --file PATH: a copy of an
-// existing machine's file (--like, default cielo) whose every physical parameter carries a "note" with its meaning
+// existing machine's file (--like; default NAME's own when NAME is a machine, else cielo) whose every physical parameter carries a "note" with its meaning
 // and unit, and whose description says what to replace. It loads as it is (--machine-file), so a user edits values
 // and sources one by one. An existing file is replaced only with --force (it may hold the user's edits).
 #include "core/atomic_write.hpp"
@@ -13,6 +13,7 @@
 #include "runner/registries.hpp"
 #include "tools/ompisim/commands.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
@@ -21,7 +22,7 @@ namespace ompisim::cli {
 namespace {
 
 struct TemplateOptions {
-  std::string name, like = "cielo", out_dir, file;
+  std::string name, like, out_dir, file;  // like: "" until given (template_command's default)
   bool force = false;
 };
 
@@ -45,12 +46,20 @@ Json annotated(Machine& m) {
 int template_command(const CLI::App& sub, const TemplateOptions& opt, Context& ctx) {
   refuse_empty_values(sub, {"--out", "--like", "--file"});
   check_safe_name(opt.name, "template", "NAME");
+  // Without --like, a NAME that is a machine starts from that machine's file (`machine template frontier` edits
+  // frontier, as a user typing it expects), any other from cielo's.
+  std::string like = opt.like;
+  if (like.empty()) {
+    const auto known = list_machines();
+    like = std::any_of(known.begin(), known.end(), [&](const auto& k) { return k.first == opt.name; }) ? opt.name
+                                                                                                       : "cielo";
+  }
   std::unique_ptr<Machine> m;
   try {
-    m = load_machine(opt.like);
+    m = load_machine(like);
   } catch (const InputError& e) {  // an unknown machine: said of --like, the option the user typed it in
     if (e.key() != "machine") throw;
-    throw InputError("--like", opt.like, e.reason());
+    throw InputError("--like", like, e.reason());
   }
   const Json own = load_json_file(m->file);
   const std::string base = own.contains("base") && own["base"].is_string() ? own["base"].get<std::string>() : "";
@@ -93,7 +102,9 @@ void add_machine(CLI::App& app, Context& ctx) {
                                 "path written",
                                 template_command);
   tpl->add_option("name", opt->name, "the new machine's name (the file is NAME.json)")->required();
-  tpl->add_option("--like", opt->like, "the machine to start from (ompisim list; default cielo)");
+  tpl->add_option("--like", opt->like,
+                  "the machine to start from (ompisim list; default NAME's own file when NAME is a machine, else "
+                  "cielo)");
   tpl->add_option(
       "--out", opt->out_dir,
       "folder for NAME.json, created when missing (default: ompisim-out/ under the current directory, where run "

@@ -10,6 +10,7 @@
 #include "tools/ompisim/mpi_launch.hpp"
 #include "validation/sweep_plot.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
@@ -19,6 +20,20 @@
 
 namespace ompisim::cli {
 namespace {
+
+// The sweep plots in `dir` that this merge did not draw (an earlier grid's axes in a reused folder, or an axis that
+// now has one value) describe a table sweep.json no longer holds: removed; returns their paths.
+std::vector<std::string> remove_stale_plots(const std::string& dir, const std::vector<std::string>& drawn) {
+  std::vector<std::string> removed;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_regular_file(ec) || !name.starts_with("sweep_") || !name.ends_with(".svg")) continue;
+    if (std::find(drawn.begin(), drawn.end(), name) != drawn.end()) continue;
+    if (std::filesystem::remove(e.path(), ec)) removed.push_back(e.path().string());
+  }
+  return removed;
+}
 
 struct SweepCommandOptions {
   std::string grid_file, out, shard_spec, engine, machine_file;
@@ -127,8 +142,15 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
     std::string json_path = out.file("sweep.json"), csv_path = out.file("sweep.csv");
     publish_pair(json_path, table.dump(1) + "\n", csv_path, sweep_csv(table));
     std::vector<std::string> wrote{json_path, csv_path};
-    for (auto& svg : validation::draw_sweep(table, dir)) wrote.push_back(out.file(svg));
+    std::vector<std::string> no_plot;
+    const std::vector<std::string> drawn = validation::draw_sweep(table, dir, &no_plot);
+    for (auto& svg : drawn) wrote.push_back(out.file(svg));
+    const std::vector<std::string> stale = remove_stale_plots(dir, drawn);
     std::cerr << fmt::format("ompisim sweep: wrote {}\n", fmt::join(wrote, ", "));
+    for (auto& f : stale)
+      std::cerr << fmt::format("ompisim sweep: removed {}: a plot of an earlier sweep in this folder, not of the table "
+                               "sweep.json now holds\n", f);
+    for (auto& why : no_plot) std::cerr << "ompisim sweep: " << why << "\n";
     for (auto& k : table["provenance"].value("unread_overrides", Json::array()))
       std::cerr << fmt::format("ompisim sweep: warning: {}: no part of any point's run read it (not a parameter of "
                                "the stack's path, or of a mechanism the runs never used), so it changed nothing\n",
