@@ -12,9 +12,8 @@ bool BulkPath::initiator_dependent() const {
 }
 
 NicLinks uniform_links(const std::vector<const Sourced*>& factors, const Sourced* hop_latency) {
-  using C = topology::LinkClass;
   NicLinks l;
-  for (C c : {C::X, C::Y, C::Z, C::Up, C::Down, C::Local, C::Global}) l.bandwidth[c] = factors;
+  for (std::size_t c = 0; c < topology::kLinkClassCount; ++c) l.bandwidth[static_cast<topology::LinkClass>(c)] = factors;
   l.hop_latency = hop_latency;
   return l;
 }
