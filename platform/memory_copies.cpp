@@ -14,7 +14,7 @@ void MemoryCopies::declare() {
   for (std::size_t ctx = 0; ctx < core_res_.size(); ++ctx) {
     int i = static_cast<int>(ctx);
     core_res_[ctx] = sim_.add_resource(fmt::format("n{}-c{}-copy", ctx_.node_of(ctx_.rank_of(i)), ctx_.core_of_context(i)),
-                                       ctx_.type_of(i).memory().dram_copy_bandwidth);
+                                       ctx_.type_of(i).memory().dram_copy_bandwidth.value);
   }
   using K = platform::ResourceKind;
   const Machine& m = ctx_.machine();
@@ -91,10 +91,13 @@ void MemoryCopies::copy(int ctx, double bytes, Callback done, MemSpace src, MemS
     sim_.after(first, std::move(done));
     return;
   }
+  // Declaring the resources read none of their parameters (NodeType::resource_param): a flow crossing one reads it.
   std::vector<ResourceId> path;
-  for (auto k : nt.copy_path(c, s, d))
+  for (auto k : nt.copy_path(c, s, d)) {
+    (void)nt.resource_param(k).get();
     path.push_back(k.kind == platform::ResourceKind::CoreCopy ? core_res_.at(static_cast<std::size_t>(ctx))
                                                               : node_resource(n, k));
+  }
   double dram = split.dram_bytes;
   sim_.after(first, [this, n, path = std::move(path), dram, done = std::move(done)]() mutable {
     if (TraceSink* t = sim_.trace) t->flow_nodes(n, n);

@@ -255,9 +255,14 @@ bool NodeType::has_resource(ResourceKey key) const {
 }
 
 double NodeType::resource_capacity(ResourceKey key) const {
+  const double bandwidth = resource_param(key).value;
+  return key.kind == ResourceKind::GpuLink ? gpu_links_[key.index].links * bandwidth : bandwidth;
+}
+
+const Sourced& NodeType::resource_param(ResourceKey key) const {
   if (!has_resource(key))
     throw std::out_of_range(fmt::format("node has no resource {}[{}]", to_string(key.kind), key.index));
-  int nn = static_cast<int>(nics_.size());
+  const int nn = static_cast<int>(nics_.size());
   switch (key.kind) {
     case ResourceKind::CoreCopy: return memory_.dram_copy_bandwidth;
     case ResourceKind::NumaMemory: return memory_.numa_copy_bandwidth;
@@ -267,10 +272,9 @@ double NodeType::resource_capacity(ResourceKey key) const {
     case ResourceKind::GpuPeer: return gpu_models_[gpus_[key.index].model].params.peer_bandwidth;
     case ResourceKind::Bus:
       return buses_[key.index < nn ? nics_[key.index].bus : gpus_[key.index - nn].bus].params.bandwidth;
-    case ResourceKind::GpuLink:
-      return gpu_links_[key.index].links * buses_[gpu_links_[key.index].bus].params.bandwidth;
+    case ResourceKind::GpuLink: return buses_[gpu_links_[key.index].bus].params.bandwidth;
   }
-  return 0;
+  throw std::logic_error("NodeType::resource_param: unknown resource kind");
 }
 
 std::string NodeType::describe(ResourceKey key) const {

@@ -223,8 +223,13 @@ public:
   // Latency paid once before the flow: the sum of the latencies of the links and buses on the path (0 within a NUMA
   // node, as in today's model).
   double copy_latency(int core, MemSpace src, MemSpace dst) const;
-  // Capacity in bytes/s of one resource (std::out_of_range for a key the node does not have).
+  // Capacity in bytes/s of one resource (std::out_of_range for a key the node does not have), from its parameter's
+  // value without reading it (Sourced::value): declaring a resource reads nothing.
   double resource_capacity(ResourceKey key) const;
+  // The parameter a resource's capacity is computed from (a GPU link bundle: its bus's bandwidth, times its link
+  // count): the one a flow crossing the resource reads (MemoryCopies::copy), so a --set of it on a run whose copies
+  // cross no such resource is reported as changing nothing.
+  const Sourced& resource_param(ResourceKey key) const;
   // Number of index slots of a kind (InterDie and InterSocket are indexed by ordered pair: some slots are unused).
   int resource_slots(ResourceKind kind) const;
   bool has_resource(ResourceKey key) const;

@@ -4,17 +4,19 @@
 #                (software.mpt_lmt_cost: the native stack's), the AMO latency (no atomics in the run), the BTE bandwidth
 #                (the rendezvous' data path); the Cheetah p2p barrier at ranks [2, 4] (two runs: a key is unread only
 #                when no run read it) with the AMO latency and the NIC latency; the 2-rank on-node osu_bibw (fig4) with
-#                --set of the BTE bandwidth (its node resource is declared, but no transfer leaves the node) and of a
+#                --set of the BTE bandwidth (its node resource is declared, but no transfer leaves the node), of a
 #                link bandwidth and the router hop latency (the topology is built from them, but no route leaves the
-#                node); the 8-rank inter-node osu_mbw_mr (fig6, one rank per node along X) with --set of the X and Y
+#                node) and of the inter-die link bandwidth (both ranks on one die: the link is declared, no copy
+#                crosses it); the 16-rank on-node osu_mbw_mr (fig4, copies across the dies) with that same --set; the 8-rank inter-node osu_mbw_mr (fig6, one rank per node along X) with --set of the X and Y
 #                link bandwidths.
 # Expected:      the first two are listed in provenance.unread_overrides and warned about on stderr, and their points
 #                equal the run without --set; the BTE bandwidth is neither listed nor warned about, and its points
 #                differ; a run without --set has no unread_overrides; on one node the BTE bandwidth is listed and
 #                warned about (declaring a NIC resource is not reading its parameter; a flow crossing it is), and so
 #                are the link bandwidth and the hop latency (building the links is not reading their parameters; a
-#                route crossing a link of their class is); along X only the Y bandwidth is listed, and the points
-#                differ from the committed ones.
+#                route crossing a link of their class is), and so is the inter-die bandwidth, which the 16-rank run
+#                reads (not listed, its points differ from the committed ones); along X only the Y bandwidth is listed,
+#                and the points differ from the committed ones.
 # How validated: exit status, stderr, the result JSON read back with python3.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -46,17 +48,29 @@ python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['ranks'] = [2,
 python3 -c "import json, sys; u = json.load(open(sys.argv[1]))['provenance'].get('unread_overrides'); assert u == ['nic.amo_latency'], u; print('ok   two runs: only the key neither read is listed')" "$t/two.out" || fail=1
 # one node: the BTE is declared on the node but no flow crosses it; the links are built but no route crosses one
 "$BIN" run "$SRC/scenarios/gemini/fig4_bibw_2p_intra_openmpi.json" --out "$t/intra" --json --set nic.bte_bandwidth=1GB/s \
-  --set nic.link_bandwidth_y=1GB/s --set nic.router_hop_latency=1us \
+  --set nic.link_bandwidth_y=1GB/s --set nic.router_hop_latency=1us --set node.links.inter_die_bandwidth=1GB/s \
   > "$t/intra.json" 2> "$t/intra.err" || { echo "FAIL on-node run with --set: $(cat "$t/intra.err")"; fail=1; }
 python3 - "$t" <<'P' || fail=1
 import json, sys
 t = sys.argv[1]
 u = json.load(open(f"{t}/intra.json"))["provenance"].get("unread_overrides")
-assert u == ["nic.bte_bandwidth", "nic.link_bandwidth_y", "nic.router_hop_latency"], u
+assert u == ["nic.bte_bandwidth", "nic.link_bandwidth_y", "nic.router_hop_latency", "node.links.inter_die_bandwidth"], u
 err = open(f"{t}/intra.err").read()
 for k in u:
     assert f"warning: --set {k}: no part of this run read it" in err, err
-print("ok   on one node a NIC resource no flow crossed and links no route crossed: their parameters listed and warned")
+print("ok   on one die a NIC resource no flow crossed, links no route crossed and an inter-die link no copy crossed: their parameters listed and warned")
+P
+# sixteen ranks on one node: copies cross the dies
+"$BIN" run "$SRC/scenarios/gemini/fig4_mbw_mr_16p_intra_openmpi.json" --out "$t/dies" --json \
+  --set node.links.inter_die_bandwidth=1GB/s > "$t/dies.json" 2> "$t/dies.err" || { echo "FAIL 16-rank run: $(cat "$t/dies.err")"; fail=1; }
+python3 - "$t" "$SRC/results/gemini/fig4_mbw_mr_16p_intra_openmpi.json" <<'P' || fail=1
+import json, sys
+t, committed = sys.argv[1], sys.argv[2]
+d = json.load(open(f"{t}/dies.json"))
+assert "unread_overrides" not in d["provenance"], d["provenance"]["unread_overrides"]
+assert "--set node.links.inter_die_bandwidth: no part" not in open(f"{t}/dies.err").read()
+assert d["points"] != json.load(open(committed))["points"], "the inter-die bandwidth changed nothing"
+print("ok   across the dies: the inter-die bandwidth read (the points move), not listed")
 P
 # eight nodes along X: the X links are crossed, no Y link is
 "$BIN" run "$SRC/scenarios/gemini/fig6_mbw_mr_8p_inter_openmpi.json" --out "$t/x" --json --set nic.link_bandwidth_x=1GB/s \
