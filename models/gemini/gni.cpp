@@ -59,10 +59,20 @@ std::size_t Gni::registration_limit(int rank) const {
   return static_cast<std::size_t>(std::max(1.0, g_.max_registrations / ctx_.local_ranks(rank)));
 }
 
-Cdm::Cdm(Gni& nic, std::uint16_t max_credits, double smsg_payload_rate, double smsg_library_cost)
+Cdm::Cdm(Gni& nic, std::uint16_t max_credits, const Sourced* smsg_payload_rate, const Sourced* smsg_library_cost)
     : nic_(nic), sim_(nic.sim()), ctx_(nic.contexts()), cpus_(nic.cpus()), fabric_(nic.fabric()), g_(nic.params()),
-      max_credits_(max_credits),
-      smsg_rate_(smsg_payload_rate > 0 ? smsg_payload_rate : g_.fma_pio_bandwidth.get()), smsg_lib_(smsg_library_cost) {}
+      max_credits_(max_credits), given_rate_(smsg_payload_rate),
+      rate_param_(smsg_payload_rate != nullptr && smsg_payload_rate->value > 0 ? smsg_payload_rate
+                                                                               : &g_.fma_pio_bandwidth),
+      lib_param_(smsg_library_cost), smsg_rate_(rate_param_->value),
+      smsg_lib_(smsg_library_cost != nullptr ? smsg_library_cost->value : 0.0) {}
+
+// The first SMSG uses the payload rate (and the given one, which chose it) and the library's cost.
+void Cdm::read_params() {
+  params_read_ = true;
+  for (const Sourced* p : {given_rate_, rate_param_, lib_param_})
+    if (p != nullptr) (void)p->get();
+}
 
 Endpoint& Cdm::endpoint(int rank, int peer) {
   const auto r = static_cast<std::size_t>(rank);
@@ -134,6 +144,7 @@ void Cdm::try_flush(Endpoint& ep) {
 // holds only (this, index): it stays in std::function's inline buffer instead of a heap-allocated closure.
 void Cdm::transmit(std::uint32_t id) {
   ++smsg_sent;
+  if (!params_read_) read_params();
   const Smsg& m = smsgs_[id];
   double cost = smsg_lib_ + g_.smsg_cpu_overhead + static_cast<double>(m.bytes) / smsg_rate_;
   cpus_.cpu(m.rank, cost, [this, id] { smsg_posted(id); }, "GNI_SmsgSendWTag");

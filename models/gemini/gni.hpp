@@ -114,11 +114,14 @@ private:
 // each own one.
 class Cdm {
 public:
-  // smsg_payload_rate: the rate at which this library's SMSG sends move their bytes into the FMA window (0: the NIC's
-  // fma_pio_bandwidth). smsg_library_cost: the library's own CPU work around each SMSG, paid by the sender at the post
-  // and by the receiver at the poll, beside the uGNI calls' smsg_cpu_overhead (btl/ugni's btl_ugni_overhead; 0 for a
-  // library whose per-message cost is charged elsewhere).
-  Cdm(Gni& nic, std::uint16_t max_credits, double smsg_payload_rate = 0, double smsg_library_cost = 0);
+  // smsg_payload_rate: the rate at which this library's SMSG sends move their bytes into the FMA window (null or 0: the
+  // NIC's fma_pio_bandwidth). smsg_library_cost: the library's own CPU work around each SMSG, paid by the sender at the
+  // post and by the receiver at the poll, beside the uGNI calls' smsg_cpu_overhead (btl/ugni's btl_ugni_overhead; null
+  // for a library whose per-message cost is charged elsewhere). Their values are taken without reading them
+  // (Sourced::value); the first SMSG reads them, so a --set of one on a run that sends no SMSG (one node) is reported as
+  // changing nothing.
+  Cdm(Gni& nic, std::uint16_t max_credits, const Sourced* smsg_payload_rate = nullptr,
+      const Sourced* smsg_library_cost = nullptr);
   // SMSG of `bytes` (header + payload) from rank to peer; `sent` on the sender CPU once posted, `deliver` on the
   // receiver's CPU once polled out of the mailbox.
   void smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Callback deliver);
@@ -154,8 +157,13 @@ private:
   Fabric& fabric_;
   const GeminiParams& g_;
   std::uint16_t max_credits_;
-  double smsg_rate_;  // SMSG payload rate into the FMA window for this library's sends
-  double smsg_lib_;   // the library's own CPU work per SMSG per side
+  const Sourced* given_rate_;  // the constructor's smsg_payload_rate (null: none given)
+  const Sourced* rate_param_;  // the one used: given_rate_, or the NIC's fma_pio_bandwidth
+  const Sourced* lib_param_;   // the constructor's smsg_library_cost (null: none)
+  double smsg_rate_;  // SMSG payload rate into the FMA window for this library's sends (rate_param_'s value)
+  double smsg_lib_;   // the library's own CPU work per SMSG per side (lib_param_'s value, or 0)
+  bool params_read_ = false;  // the first SMSG marked the three read
+  void read_params();
   // Endpoints in creation order (a deque keeps references valid: the callbacks carry an endpoint's address), found
   // through the rank's table of 1 + index by peer: a 300,000-rank barrier opens 3.7 M endpoints, most for one
   // message, and a node-based map of (rank, peer) cost an allocation and two dependent misses per endpoint.

@@ -9,7 +9,7 @@ MpichGni::MpichGni(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, 
                    gemini::Gni& nic, const MpichGniMca& mca)
     : sim_(sim), ctx_(contexts), cpus_(cpus), copies_(copies), mca_(mca),
       sp_(gemini::nic(nic.fabric().network()).software),
-      gni_(nic, static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.get()), sp_.mpt_smsg_rate),
+      gni_(nic, static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.get()), &sp_.mpt_smsg_rate),
       sw_(sp_.mpich_sw_overhead), lib_(contexts.ranks()) {
   vshort_ = effective_vshort_limit(mca, contexts.ranks());
   set_switch_costs();

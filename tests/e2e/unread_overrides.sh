@@ -6,8 +6,9 @@
 #                when no run read it) with the AMO latency and the NIC latency; the 2-rank on-node osu_bibw (fig4) with
 #                --set of the BTE bandwidth (its node resource is declared, but no transfer leaves the node), of a
 #                link bandwidth and the router hop latency (the topology is built from them, but no route leaves the
-#                node) and of the inter-die link bandwidth (both ranks on one die: the link is declared, no copy
-#                crosses it); the 16-rank on-node osu_mbw_mr (fig4, copies across the dies) with that same --set; the 8-rank inter-node osu_mbw_mr (fig6, one rank per node along X) with --set of the X and Y
+#                node), of the inter-die link bandwidth (both ranks on one die: the link is declared, no copy
+#                crosses it) and of btl/ugni's SMSG costs (nic.fma_pio_bandwidth, software.btl_ugni_overhead: btl/ugni
+#                is opened on one node too, but sends no SMSG); the 16-rank on-node osu_mbw_mr (fig4, copies across the dies) with that same --set; the 8-rank inter-node osu_mbw_mr (fig6, one rank per node along X) with --set of the X and Y
 #                link bandwidths.
 # Expected:      the first two are listed in provenance.unread_overrides and warned about on stderr, and their points
 #                equal the run without --set; the BTE bandwidth is neither listed nor warned about, and its points
@@ -49,16 +50,18 @@ python3 -c "import json, sys; u = json.load(open(sys.argv[1]))['provenance'].get
 # one node: the BTE is declared on the node but no flow crosses it; the links are built but no route crosses one
 "$BIN" run "$SRC/scenarios/gemini/fig4_bibw_2p_intra_openmpi.json" --out "$t/intra" --json --set nic.bte_bandwidth=1GB/s \
   --set nic.link_bandwidth_y=1GB/s --set nic.router_hop_latency=1us --set node.links.inter_die_bandwidth=1GB/s \
+  --set nic.fma_pio_bandwidth=1GB/s --set software.btl_ugni_overhead=1us \
   > "$t/intra.json" 2> "$t/intra.err" || { echo "FAIL on-node run with --set: $(cat "$t/intra.err")"; fail=1; }
 python3 - "$t" <<'P' || fail=1
 import json, sys
 t = sys.argv[1]
 u = json.load(open(f"{t}/intra.json"))["provenance"].get("unread_overrides")
-assert u == ["nic.bte_bandwidth", "nic.link_bandwidth_y", "nic.router_hop_latency", "node.links.inter_die_bandwidth"], u
+assert u == ["nic.bte_bandwidth", "nic.link_bandwidth_y", "nic.router_hop_latency", "node.links.inter_die_bandwidth",
+             "nic.fma_pio_bandwidth", "software.btl_ugni_overhead"], u
 err = open(f"{t}/intra.err").read()
 for k in u:
     assert f"warning: --set {k}: no part of this run read it" in err, err
-print("ok   on one die a NIC resource no flow crossed, links no route crossed and an inter-die link no copy crossed: their parameters listed and warned")
+print("ok   on one die a NIC resource no flow crossed, links no route crossed, an inter-die link no copy crossed and btl/ugni's SMSG costs: their parameters listed and warned")
 P
 # sixteen ranks on one node: copies cross the dies
 "$BIN" run "$SRC/scenarios/gemini/fig4_mbw_mr_16p_intra_openmpi.json" --out "$t/dies" --json \

@@ -4,8 +4,8 @@ namespace ompisim::btl::ugni {
 
 BtlUgni::BtlUgni(const Contexts& contexts, CpuTimeline& cpus, gemini::Gni& nic, const UgniMca& mca)
     : cpus_(cpus), mca_(mca),
-      gni_(nic, static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.get()), 0,
-           gemini::nic(nic.fabric().network()).software.btl_ugni_overhead) {
+      gni_(nic, static_cast<std::uint16_t>(mca.btl_ugni_smsg_max_credits.get()), nullptr,
+           &gemini::nic(nic.fabric().network()).software.btl_ugni_overhead) {
   const UgniMca& m = mca;
   // Open MPI trunk r26242 (bd8b4f7f1e) ompi/mca/btl/ugni/btl_ugni_component.c, the revision whose eager-get pool the
   // Gemini paper's §IV.C describes (validation/notes.md, "Latency that falls with message size"): eager_limit,
