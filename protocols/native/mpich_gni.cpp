@@ -12,7 +12,17 @@ MpichGni::MpichGni(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, 
       gni_(nic, static_cast<std::uint16_t>(mca.mpich_gni_smsg_credits.get()), &sp_.mpt_smsg_rate),
       sw_(sp_.mpich_sw_overhead), lib_(contexts.ranks()) {
   vshort_ = effective_vshort_limit(mca, contexts.ranks());
-  set_switch_costs();
+}
+
+// The rendezvous' per-message cost, computed at the first rendezvous that needs it: the costs it is derived from are
+// read then, so a job without an inter-node rendezvous (one node) leaves them unread (a --set of one is reported as
+// changing nothing).
+double MpichGni::rndv_meet_cost() {
+  if (!switch_costs_set_) {
+    switch_costs_set_ = true;
+    set_switch_costs();
+  }
+  return rndv_meet_cost_;
 }
 
 // Between nodes, E1 and the rendezvous meet at S = MPICH_GNI_MAX_EAGER_MSG_SIZE (README, "Per-path costs"): Cray's
@@ -187,7 +197,7 @@ void MpichGni::on_matched(std::uint32_t id, std::uint64_t rid) {
   }
   m.state = step(m.state, MsgEvent::MatchedRndv);
   m.rbuf = lib_.recv(rid).buf;
-  const double path = rndv_meet_cost_ + static_cast<double>(m.bytes) / sp_.mpt_rndv_recv_rate;
+  const double path = rndv_meet_cost() + static_cast<double>(m.bytes) / sp_.mpt_rndv_recv_rate;
   cpus_.cpu(m.dst, path, [this, id] { on_cpu_done(id); }, "MPID_nem_gni rendezvous receive (MPT)");
 }
 

@@ -137,8 +137,11 @@ private:
   }
   double send_path_cost(int rank, int dst, std::uint64_t bytes) const;
   void set_switch_costs();
-  // The rendezvous' per-message cost (s, the receiver's CPU at match), set where it meets E1 (set_switch_costs).
+  // The rendezvous' per-message cost (s, the receiver's CPU at match), set where it meets E1 (set_switch_costs) at
+  // the first rendezvous (rndv_meet_cost()).
+  double rndv_meet_cost();
   double rndv_meet_cost_ = 0;
+  bool switch_costs_set_ = false;
   bool use_bte(std::uint64_t bytes) const {  // FMA up to MPICH_GNI_RDMA_THRESHOLD, BTE above
     return bytes > static_cast<std::uint64_t>(mca_.mpich_gni_rdma_threshold.get());
   }

@@ -8,8 +8,10 @@
 #                link bandwidth and the router hop latency (the topology is built from them, but no route leaves the
 #                node), of the inter-die link bandwidth (both ranks on one die: the link is declared, no copy
 #                crosses it) and of btl/ugni's SMSG costs (nic.fma_pio_bandwidth, software.btl_ugni_overhead: btl/ugni
-#                is opened on one node too, but sends no SMSG); the 16-rank on-node osu_mbw_mr (fig4, copies across the dies) with that same --set; the 8-rank inter-node osu_mbw_mr (fig6, one rank per node along X) with --set of the X and Y
-#                link bandwidths.
+#                is opened on one node too, but sends no SMSG); the 16-rank on-node osu_mbw_mr (fig4, copies across
+#                the dies) with that same --set; the 8-rank inter-node osu_mbw_mr (fig6, one rank per node along X)
+#                with --set of the X and Y link bandwidths; Cray MPT's 2-rank osu_bibw on one node and between two
+#                with --set of its rendezvous receive rate and the uGNI SMSG CPU overhead.
 # Expected:      the first two are listed in provenance.unread_overrides and warned about on stderr, and their points
 #                equal the run without --set; the BTE bandwidth is neither listed nor warned about, and its points
 #                differ; a run without --set has no unread_overrides; on one node the BTE bandwidth is listed and
@@ -17,7 +19,8 @@
 #                are the link bandwidth and the hop latency (building the links is not reading their parameters; a
 #                route crossing a link of their class is), and so is the inter-die bandwidth, which the 16-rank run
 #                reads (not listed, its points differ from the committed ones); along X only the Y bandwidth is listed,
-#                and the points differ from the committed ones.
+#                and the points differ from the committed ones; Cray MPT's two costs are listed on one node and read
+#                between two (their points move).
 # How validated: exit status, stderr, the result JSON read back with python3.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -74,6 +77,21 @@ assert "unread_overrides" not in d["provenance"], d["provenance"]["unread_overri
 assert "--set node.links.inter_die_bandwidth: no part" not in open(f"{t}/dies.err").read()
 assert d["points"] != json.load(open(committed))["points"], "the inter-die bandwidth changed nothing"
 print("ok   across the dies: the inter-die bandwidth read (the points move), not listed")
+P
+# Cray MPT on one node: its SMSG and rendezvous costs are unread; between two nodes they are read
+"$BIN" run "$SRC/scenarios/gemini/fig4_bibw_2p_intra_native.json" --out "$t/mpt1" --json --set software.mpt_rndv_recv_rate=1GB/s \
+  --set nic.smsg_cpu_overhead=1us > "$t/mpt1.json" 2> /dev/null || { echo "FAIL MPT on-node run"; fail=1; }
+"$BIN" run "$SRC/scenarios/gemini/fig6_bibw_2p_inter_native.json" --out "$t/mpt2" --json --set software.mpt_rndv_recv_rate=1GB/s \
+  --set nic.smsg_cpu_overhead=1us > "$t/mpt2.json" 2> /dev/null || { echo "FAIL MPT inter-node run"; fail=1; }
+python3 - "$t" "$SRC/results/gemini/fig6_bibw_2p_inter_native.json" <<'P' || fail=1
+import json, sys
+t, committed = sys.argv[1], sys.argv[2]
+one, two = (json.load(open(f"{t}/{n}.json")) for n in ("mpt1", "mpt2"))
+u = one["provenance"].get("unread_overrides")
+assert u == ["software.mpt_rndv_recv_rate", "nic.smsg_cpu_overhead"], u
+assert "unread_overrides" not in two["provenance"], two["provenance"]["unread_overrides"]
+assert two["points"] != json.load(open(committed))["points"], "MPT's rendezvous and SMSG costs changed nothing between nodes"
+print("ok   Cray MPT: its SMSG and rendezvous costs listed on one node, read between two (the points move)")
 P
 # eight nodes along X: the X links are crossed, no Y link is
 "$BIN" run "$SRC/scenarios/gemini/fig6_mbw_mr_8p_inter_openmpi.json" --out "$t/x" --json --set nic.link_bandwidth_x=1GB/s \
