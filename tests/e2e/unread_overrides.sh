@@ -11,7 +11,9 @@
 #                is opened on one node too, but sends no SMSG); the 16-rank on-node osu_mbw_mr (fig4, copies across
 #                the dies) with that same --set; the 8-rank inter-node osu_mbw_mr (fig6, one rank per node along X)
 #                with --set of the X and Y link bandwidths; Cray MPT's 2-rank osu_bibw on one node and between two
-#                with --set of its rendezvous receive rate and the uGNI SMSG CPU overhead.
+#                with --set of its rendezvous receive rate and the uGNI SMSG CPU overhead; Slingshot's fig4 osu_bibw
+#                on one node under LINKx (device buffers) and between two nodes over cxi (host buffers) with --set of
+#                cxi's per-message cost, DMA read latency, flow-control recovery time and device access latency.
 # Expected:      the first two are listed in provenance.unread_overrides and warned about on stderr, and their points
 #                equal the run without --set; the BTE bandwidth is neither listed nor warned about, and its points
 #                differ; a run without --set has no unread_overrides; on one node the BTE bandwidth is listed and
@@ -20,7 +22,8 @@
 #                route crossing a link of their class is), and so is the inter-die bandwidth, which the 16-rank run
 #                reads (not listed, its points differ from the committed ones); along X only the Y bandwidth is listed,
 #                and the points differ from the committed ones; Cray MPT's two costs are listed on one node and read
-#                between two (their points move).
+#                between two (their points move); cxi's four are listed on one node, and between two nodes only the
+#                recovery time (no drop) and the device access latency (host buffers), the points moving.
 # How validated: exit status, stderr, the result JSON read back with python3.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -92,6 +95,24 @@ assert u == ["software.mpt_rndv_recv_rate", "nic.smsg_cpu_overhead"], u
 assert "unread_overrides" not in two["provenance"], two["provenance"]["unread_overrides"]
 assert two["points"] != json.load(open(committed))["points"], "MPT's rendezvous and SMSG costs changed nothing between nodes"
 print("ok   Cray MPT: its SMSG and rendezvous costs listed on one node, read between two (the points move)")
+P
+# Slingshot: the cxi provider on one node under LINKx sends nothing; between two nodes with host buffers and no drop
+# it reads its per-message costs, not the device access latency nor the flow-control recovery time
+S4="$SRC/scenarios/slingshot/fig4_bibw"
+CXI_SET=(--set software.cxi_overhead=1us --set nic.dma_read_latency=1us --set software.fc_recovery_time=1ms --set nic.device_access_latency=1us)
+"$BIN" run "${S4}_intra_d2d_openmpi-linkx.json" --out "$t/cxi1" --json "${CXI_SET[@]}" > "$t/cxi1.json" 2> /dev/null \
+  || { echo "FAIL LINKx on-node run"; fail=1; }
+"$BIN" run "${S4}_inter_h2h_openmpi-cxi.json" --out "$t/cxi2" --json "${CXI_SET[@]}" > "$t/cxi2.json" 2> /dev/null \
+  || { echo "FAIL cxi inter-node run"; fail=1; }
+python3 - "$t" "$SRC/results/slingshot/fig4_bibw_inter_h2h_openmpi-cxi.json" <<'P' || fail=1
+import json, sys
+t, committed = sys.argv[1], sys.argv[2]
+one, two = (json.load(open(f"{t}/{n}.json")) for n in ("cxi1", "cxi2"))
+u1, u2 = one["provenance"].get("unread_overrides"), two["provenance"].get("unread_overrides")
+assert u1 == ["software.cxi_overhead", "nic.dma_read_latency", "software.fc_recovery_time", "nic.device_access_latency"], u1
+assert u2 == ["software.fc_recovery_time", "nic.device_access_latency"], u2
+assert two["points"] != json.load(open(committed))["points"], "cxi's per-message costs changed nothing between nodes"
+print("ok   cxi: all four listed on one node under LINKx; between nodes (host buffers, no drop) only the drop and device ones")
 P
 # eight nodes along X: the X links are crossed, no Y link is
 "$BIN" run "$SRC/scenarios/gemini/fig6_mbw_mr_8p_inter_openmpi.json" --out "$t/x" --json --set nic.link_bandwidth_x=1GB/s \
