@@ -157,29 +157,30 @@ ParamList Machine::physical_params() { return params(!short_names()); }
 ParamList Machine::physical_params_long() { return params(true); }
 
 double Machine::software_cost(const std::string& cost) const {
-  const Sourced* found = nullptr;
+  const std::vector<const Sourced*> copies = software_params(cost);
+  for (const Sourced* s : copies) (void)s->get();  // the stack reads each copy
+  return copies.front()->value;
+}
+
+std::vector<const Sourced*> Machine::software_params(const std::string& cost) const {
+  std::vector<const Sourced*> found;
   std::string where;
   for (auto& n : networks_)
     for (auto& [section, list] : n.nic->sections())
       if (section == "software")
         for (auto& r : list)
           if (r.info.name == cost) {
-            // Two networks may both give a host-side cost (each network's file is complete); equal values agree,
-            // and the stack reads each copy.
-            if (found && found->value == r.p->value) {
-              (void)r.p->get();
-              continue;
-            }
-            if (found)
+            // Two networks may both give a host-side cost (each network's file is complete); equal values agree.
+            if (!found.empty() && found.front()->value != r.p->value)
               throw InputError(file, "networks." + n.name + ".software." + cost,
                                "given by two networks (" + where + ", " + n.name + "): the stack cannot tell which applies");
-            found = r.p;
-            where = n.name;
+            if (found.empty()) where = n.name;
+            found.push_back(r.p);
           }
-  if (!found)
+  if (found.empty())
     throw InputError(file, (networks_.size() == 1 ? "networks." + networks_[0].name + "." : std::string()) + "software." + cost,
                      "this machine gives no " + cost + " (needed by the stack's components)");
-  return found->get();
+  return found;
 }
 
 void Machine::rebuild_topology() {

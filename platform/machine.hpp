@@ -120,6 +120,10 @@ public:
   // A per-message software cost of an MPI component measured on this machine (a network's "software" section, e.g.
   // "pml_ob1_overhead"); InputError naming the machine file and the key when no network gives it, or when several do.
   double software_cost(const std::string& name) const;
+  // The same cost's parameter, every copy (one per network that gives it, equal values), none of them read: for a
+  // component that takes the value (Sourced::value) when it is built and reads the copies on the path that uses it,
+  // so a --set of it on a run that never takes that path is reported as changing nothing.
+  std::vector<const Sourced*> software_params(const std::string& name) const;
   // Every physical parameter: "os.*", then per network its NIC kind's sections, then per node type its tree. Named as
   // in the header comment: short names on a machine with one network and one node type, else the long form.
   ParamList physical_params();

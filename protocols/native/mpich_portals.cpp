@@ -21,15 +21,27 @@ mtl::portals::Protocol cray_mpi_protocol(const MpichPortalsMca& mca, double unex
   return p;
 }
 
+namespace {
+// Cray MPI's protocol with its fitted per-path costs taken without reading them (Machine::software_params): the
+// unexpected short path reads its two at its first message, the pre-posted path its one at its first receive.
+mtl::portals::Protocol cray_mpi_protocol_of(const Machine& m, const MpichPortalsMca& mca) {
+  const auto unex_cost = m.software_params("craympi_unex_cost"), unex_rate = m.software_params("craympi_unex_rate"),
+             post_cost = m.software_params("craympi_post_cost");
+  mtl::portals::Protocol p =
+      cray_mpi_protocol(mca, unex_cost.front()->value, unex_rate.front()->value, post_cost.front()->value);
+  p.unexpected_params = unex_cost;
+  p.unexpected_params.insert(p.unexpected_params.end(), unex_rate.begin(), unex_rate.end());
+  p.posted_params = post_cost;
+  return p;
+}
+}  // namespace
+
 MpichPortals::MpichPortals(const Contexts& contexts, CpuTimeline& cpus, const MemoryCopies& copies,
                            seastar::SeaStar& nic, const MpichPortalsMca& mca, const std::string& name)
     : cpus_(cpus),
       eager_limit_(static_cast<std::uint64_t>(mca.mpich_max_short_msg_size.get())),
       eager_rate_(contexts.machine().software_cost("craympi_eager_rate")),
-      mtl_(contexts, cpus, copies, nic,
-           cray_mpi_protocol(mca, contexts.machine().software_cost("craympi_unex_cost"),
-                             contexts.machine().software_cost("craympi_unex_rate"),
-                             contexts.machine().software_cost("craympi_post_cost"))),
+      mtl_(contexts, cpus, copies, nic, cray_mpi_protocol_of(contexts.machine(), mca)),
       pml_(cpus, contexts.machine().software_cost("mpich_overhead"), mtl_, name) {}
 
 double MpichPortals::eager_path_cost(std::uint64_t bytes) const {

@@ -13,7 +13,8 @@
 #                with --set of the X and Y link bandwidths; Cray MPT's 2-rank osu_bibw on one node and between two
 #                with --set of its rendezvous receive rate and the uGNI SMSG CPU overhead; Slingshot's fig4 osu_bibw
 #                on one node under LINKx (device buffers) and between two nodes over cxi (host buffers) with --set of
-#                cxi's per-message cost, DMA read latency, flow-control recovery time and device access latency.
+#                cxi's per-message cost, DMA read latency, flow-control recovery time and device access latency; Cray
+#                MPI's NetPIPE and message rate runs on SeaStar with --set of its unexpected-path and pre-posted costs.
 # Expected:      the first two are listed in provenance.unread_overrides and warned about on stderr, and their points
 #                equal the run without --set; the BTE bandwidth is neither listed nor warned about, and its points
 #                differ; a run without --set has no unread_overrides; on one node the BTE bandwidth is listed and
@@ -23,7 +24,9 @@
 #                reads (not listed, its points differ from the committed ones); along X only the Y bandwidth is listed,
 #                and the points differ from the committed ones; Cray MPT's two costs are listed on one node and read
 #                between two (their points move); cxi's four are listed on one node, and between two nodes only the
-#                recovery time (no drop) and the device access latency (host buffers), the points moving.
+#                recovery time (no drop) and the device access latency (host buffers), the points moving; Cray MPI's
+#                unexpected-path cost is listed on NetPIPE (every receive pre-posted) and read by the message rate test
+#                (its points move).
 # How validated: exit status, stderr, the result JSON read back with python3.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -113,6 +116,21 @@ assert u1 == ["software.cxi_overhead", "nic.dma_read_latency", "software.fc_reco
 assert u2 == ["software.fc_recovery_time", "nic.device_access_latency"], u2
 assert two["points"] != json.load(open(committed))["points"], "cxi's per-message costs changed nothing between nodes"
 print("ok   cxi: all four listed on one node under LINKx; between nodes (host buffers, no drop) only the drop and device ones")
+P
+# Cray MPI over Portals: NetPIPE's receives are all pre-posted (no unexpected short message), the message rate test's
+# are not
+for s in fig2_netpipe_native fig4_msgrate_native; do
+  "$BIN" run "$SRC/scenarios/seastar/$s.json" --out "$t/$s" --json --set software.craympi_unex_cost=1us \
+    --set software.craympi_post_cost=1us > "$t/$s.json" 2> /dev/null || { echo "FAIL Cray MPI $s"; fail=1; }
+done
+python3 - "$t" "$SRC/results/seastar" <<'P' || fail=1
+import json, sys
+t, committed = sys.argv[1], sys.argv[2]
+np, mr = (json.load(open(f"{t}/{n}.json")) for n in ("fig2_netpipe_native", "fig4_msgrate_native"))
+assert np["provenance"].get("unread_overrides") == ["software.craympi_unex_cost"], np["provenance"].get("unread_overrides")
+assert "unread_overrides" not in mr["provenance"], mr["provenance"]["unread_overrides"]
+assert mr["points"] != json.load(open(f"{committed}/fig4_msgrate_native.json"))["points"], "Cray MPI's path costs changed nothing"
+print("ok   Cray MPI: the unexpected path's cost listed where no short message is unexpected (NetPIPE), read where one is")
 P
 # eight nodes along X: the X links are crossed, no Y link is
 "$BIN" run "$SRC/scenarios/gemini/fig6_mbw_mr_8p_inter_openmpi.json" --out "$t/x" --json --set nic.link_bandwidth_x=1GB/s \

@@ -98,6 +98,10 @@ struct Protocol {
   // the receiver per receive that is posted as a match entry (no unexpected message matched it), after its Portals
   // calls, once the entry is linked. Open MPI's protocol has none (0).
   double posted_cost = 0;
+  // The parameters the three costs above are taken from (a closed comparator's fitted machine costs, each copy),
+  // read when the path first takes them (the first unexpected short message, the first pre-posted receive); empty
+  // for Open MPI's protocol.
+  std::vector<const Sourced*> unexpected_params = {}, posted_params = {};
 };
 Protocol open_mpi_protocol(const MtlPortalsMca& mca);
 
@@ -187,6 +191,13 @@ private:
   };
   std::unordered_map<std::uint64_t, RecvKey> recv_keys_;
   std::uint64_t posted_ = 0;
+  // Protocol::unexpected_params / posted_params read (once: the path's first use)
+  bool unexpected_read_ = false, posted_read_ = false;
+  static void read_once(const std::vector<const Sourced*>& params, bool& done) {
+    if (done) return;
+    done = true;
+    for (const Sourced* s : params) (void)s->get();
+  }
   Statistics<MtlPortalsStat, kMtlPortalsStatistics.size()> c_{kMtlPortalsStatistics};  // LiveOps: at report
 };
 
