@@ -51,6 +51,21 @@ struct Sourced {
   }
 };
 
+// Parameters a component takes by value when it is built (Sourced::value, which reads nothing) and uses only on a
+// path a run may never take: the component calls mark() where the path is first taken, and the parameters count as
+// read from then on, so a --set of one on a run that never took the path is reported as changing nothing. Null
+// entries are skipped; after the first mark() a call costs one test.
+struct ReadOnUse {
+  std::vector<const Sourced*> params;
+  bool done = false;
+  void mark() {
+    if (done) return;
+    done = true;
+    for (const Sourced* s : params)
+      if (s != nullptr) (void)s->get();
+  }
+};
+
 struct ParamRef {
   ParamInfo info;
   Sourced* p;

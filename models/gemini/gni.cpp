@@ -61,17 +61,13 @@ std::size_t Gni::registration_limit(int rank) const {
 
 Cdm::Cdm(Gni& nic, std::uint16_t max_credits, const Sourced* smsg_payload_rate, const Sourced* smsg_library_cost)
     : nic_(nic), sim_(nic.sim()), ctx_(nic.contexts()), cpus_(nic.cpus()), fabric_(nic.fabric()), g_(nic.params()),
-      max_credits_(max_credits), given_rate_(smsg_payload_rate),
-      rate_param_(smsg_payload_rate != nullptr && smsg_payload_rate->value > 0 ? smsg_payload_rate
-                                                                               : &g_.fma_pio_bandwidth),
-      lib_param_(smsg_library_cost), smsg_rate_(rate_param_->value),
-      smsg_lib_(smsg_library_cost != nullptr ? smsg_library_cost->value : 0.0) {}
-
-// The first SMSG uses the payload rate (and the given one, which chose it) and the library's cost.
-void Cdm::read_params() {
-  params_read_ = true;
-  for (const Sourced* p : {given_rate_, rate_param_, lib_param_})
-    if (p != nullptr) (void)p->get();
+      max_credits_(max_credits) {
+  const Sourced* rate = smsg_payload_rate != nullptr && smsg_payload_rate->value > 0 ? smsg_payload_rate
+                                                                                     : &g_.fma_pio_bandwidth;
+  smsg_rate_ = rate->value;
+  smsg_lib_ = smsg_library_cost != nullptr ? smsg_library_cost->value : 0.0;
+  // the first SMSG reads the rate used, the given one (which chose it) and the library's cost
+  smsg_params_.params = {rate, smsg_payload_rate, smsg_library_cost};
 }
 
 Endpoint& Cdm::endpoint(int rank, int peer) {
@@ -144,7 +140,7 @@ void Cdm::try_flush(Endpoint& ep) {
 // holds only (this, index): it stays in std::function's inline buffer instead of a heap-allocated closure.
 void Cdm::transmit(std::uint32_t id) {
   ++smsg_sent;
-  if (!params_read_) read_params();
+  smsg_params_.mark();
   const Smsg& m = smsgs_[id];
   double cost = smsg_lib_ + g_.smsg_cpu_overhead + static_cast<double>(m.bytes) / smsg_rate_;
   cpus_.cpu(m.rank, cost, [this, id] { smsg_posted(id); }, "GNI_SmsgSendWTag");

@@ -157,13 +157,9 @@ private:
   Fabric& fabric_;
   const GeminiParams& g_;
   std::uint16_t max_credits_;
-  const Sourced* given_rate_;  // the constructor's smsg_payload_rate (null: none given)
-  const Sourced* rate_param_;  // the one used: given_rate_, or the NIC's fma_pio_bandwidth
-  const Sourced* lib_param_;   // the constructor's smsg_library_cost (null: none)
-  double smsg_rate_;  // SMSG payload rate into the FMA window for this library's sends (rate_param_'s value)
-  double smsg_lib_;   // the library's own CPU work per SMSG per side (lib_param_'s value, or 0)
-  bool params_read_ = false;  // the first SMSG marked the three read
-  void read_params();
+  double smsg_rate_ = 0;  // SMSG payload rate into the FMA window for this library's sends
+  double smsg_lib_ = 0;   // the library's own CPU work per SMSG per side
+  ReadOnUse smsg_params_;  // the parameters of the two, read at the first SMSG
   // Endpoints in creation order (a deque keeps references valid: the callbacks carry an endpoint's address), found
   // through the rank's table of 1 + index by peer: a 300,000-rank barrier opens 3.7 M endpoints, most for one
   // message, and a node-based map of (rank, peer) cost an allocation and two dependent misses per endpoint.

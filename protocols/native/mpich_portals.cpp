@@ -29,9 +29,9 @@ mtl::portals::Protocol cray_mpi_protocol_of(const Machine& m, const MpichPortals
              post_cost = m.software_params("craympi_post_cost");
   mtl::portals::Protocol p =
       cray_mpi_protocol(mca, unex_cost.front()->value, unex_rate.front()->value, post_cost.front()->value);
-  p.unexpected_params = unex_cost;
-  p.unexpected_params.insert(p.unexpected_params.end(), unex_rate.begin(), unex_rate.end());
-  p.posted_params = post_cost;
+  p.unexpected_params.params = unex_cost;
+  p.unexpected_params.params.insert(p.unexpected_params.params.end(), unex_rate.begin(), unex_rate.end());
+  p.posted_params.params = post_cost;
   return p;
 }
 }  // namespace

@@ -264,7 +264,7 @@ void MtlPortals::on_recv_calls(std::uint64_t id) {
   recv_keys_.erase(id);
   ++posted_;
   c_.add(MtlPortalsStat::PostedReceives);
-  read_once(proto_.posted_params, posted_read_);
+  proto_.posted_params.mark();
   if (proto_.posted_cost > 0) cpus_.cpu(rank, proto_.posted_cost, [] {}, "pre-posted receive path (protocol's own cost)");
 }
 
@@ -298,7 +298,7 @@ void MtlPortals::finish_unexpected(int rank, std::uint64_t rid, const Unexpected
   if (!u.is_long) {  // copy out of the short block (after the protocol's own unexpected-path cost, if any)
     op.state = step(op.state, OpEvent::MatchedShort);
     op.data_len = u.mlength;
-    read_once(proto_.unexpected_params, unexpected_read_);
+    proto_.unexpected_params.mark();
     const double extra = proto_.unexpected_cost +
                          (proto_.unexpected_rate > 0 ? static_cast<double>(u.mlength) / proto_.unexpected_rate : 0.0);
     if (extra > 0) cpus_.cpu(rank, extra, [this, rid] { copy_out(rid); }, "unexpected path (protocol's own cost)");

@@ -101,7 +101,7 @@ struct Protocol {
   // The parameters the three costs above are taken from (a closed comparator's fitted machine costs, each copy),
   // read when the path first takes them (the first unexpected short message, the first pre-posted receive); empty
   // for Open MPI's protocol.
-  std::vector<const Sourced*> unexpected_params = {}, posted_params = {};
+  ReadOnUse unexpected_params = {}, posted_params = {};
 };
 Protocol open_mpi_protocol(const MtlPortalsMca& mca);
 
@@ -191,13 +191,6 @@ private:
   };
   std::unordered_map<std::uint64_t, RecvKey> recv_keys_;
   std::uint64_t posted_ = 0;
-  // Protocol::unexpected_params / posted_params read (once: the path's first use)
-  bool unexpected_read_ = false, posted_read_ = false;
-  static void read_once(const std::vector<const Sourced*>& params, bool& done) {
-    if (done) return;
-    done = true;
-    for (const Sourced* s : params) (void)s->get();
-  }
   Statistics<MtlPortalsStat, kMtlPortalsStatistics.size()> c_{kMtlPortalsStatistics};  // LiveOps: at report
 };
 

@@ -22,13 +22,13 @@ CxiConfig CxiConfig::from(const slingshot::CassiniParams& nic, const slingshot::
   c.limits.rdzv_eager_size = static_cast<std::uint64_t>(mca.fi_cxi_rdzv_eager_size.get());
   c.oflow_bytes = static_cast<std::uint64_t>(mca.fi_cxi_oflow_buf_size.get() * mca.fi_cxi_oflow_buf_count.get());
   c.fc_recovery_time = sw.fc_recovery_time.value;
-  c.fc_recovery_param = &sw.fc_recovery_time;
+  c.fc_recovery.params = {&sw.fc_recovery_time};
   c.software_matching = linkx_peer || mca.fi_cxi_rx_match_mode.get() == 1;  // choices: hardware, software
   c.host_overhead = sw.cxi_overhead.value;
   c.dma_read_latency = nic.dma_read_latency.value;
   c.device_access_latency = nic.device_access_latency.value;
-  c.device_access_param = &nic.device_access_latency;
-  c.per_message = {&nic.inject_size, &sw.cxi_overhead, &nic.dma_read_latency};
+  c.device_access.params = {&nic.device_access_latency};
+  c.per_message.params = {&nic.inject_size, &sw.cxi_overhead, &nic.dma_read_latency};
   return c;
 }
 
@@ -51,7 +51,7 @@ OverflowBuffers& CxiProvider::oflow(int rank) {
 }
 
 void CxiProvider::tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
-  note_use();
+  c_.per_message.mark();
   SendProtocol p = choose(bytes, c_.limits, buf.space.kind == MemKind::Host);
   auto [id, m] = msgs_.create();
   m.src = rank, m.dst = dst, m.tag = tag, m.bytes = bytes, m.context = context, m.sbuf = buf, m.proto = p;
@@ -69,7 +69,7 @@ bool CxiProvider::can_inject(std::uint64_t bytes, const Buffer& buf) const {
 }
 
 void CxiProvider::tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) {
-  note_use();
+  c_.per_message.mark();
   if (!can_inject(bytes, buf))
     throw std::logic_error("cxi: fi_tinject of " + std::to_string(bytes) + " B beyond the inject size or from a device");
   auto [id, m] = msgs_.create();
@@ -336,7 +336,7 @@ void CxiProvider::drop(std::uint64_t id) {
   // Flow-control recovery: the provider onloads the unexpected list to host memory, re-posts the overflow buffers,
   // and the dropped messages are sent again, in their order.
   n_.add(CxiStat::FcRecoveries);
-  if (c_.fc_recovery_param != nullptr) (void)c_.fc_recovery_param->get();
+  c_.fc_recovery.mark();
   sim_.after(c_.fc_recovery_time, [this, dst] { on_recovered(dst); });
 }
 
@@ -354,7 +354,7 @@ void CxiProvider::on_recovered(int dst) {
 
 void CxiProvider::trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) {
   if (!standalone()) throw std::logic_error("cxi: trecv on a peer provider (receives go to the owner's queue)");
-  note_use();
+  c_.per_message.mark();
   auto [pid, p] = posts_.create();
   p = PostedRecv{rank, src, tag, bytes, buf, context};
   cpus_.cpu(rank, c_.host_overhead, [this, pid = pid] { on_recv_posted(pid); }, "fi_trecv (cxi)");

@@ -33,7 +33,6 @@
 #include "platform/cpu_timeline.hpp"
 #include "platform/fabric.hpp"
 
-#include <array>
 #include <map>
 #include <unordered_map>
 
@@ -50,9 +49,7 @@ struct CxiConfig {
   // cxi_overhead and dma_read_latency at its first send or receive, fc_recovery_time at its first drop and
   // device_access_latency at its first device buffer, so a --set of one on a job that never took that path (one node
   // under LINKx or Cray MPICH) is reported as changing nothing. Null in a configuration built by hand (tests).
-  std::array<const Sourced*, 3> per_message{};
-  const Sourced* fc_recovery_param = nullptr;
-  const Sourced* device_access_param = nullptr;
+  ReadOnUse per_message, fc_recovery, device_access;
   // `linkx_peer`: the provider will be a peer of LINKx's shared queues, which match in software whatever
   // fi_cxi_rx_match_mode says: the parameter is not read (a --set of it is reported as changing nothing).
   static CxiConfig from(const slingshot::CassiniParams& nic, const slingshot::SoftwareParams& sw, const CxiMca& mca,
@@ -132,19 +129,11 @@ private:
   void on_recv_posted(std::uint64_t pid);
   const PathCost& to_dst(CxiMsg& m);  // the path from m's source node to its target's (CxiMsg::to_dst)
   const PathCost& to_src(CxiMsg& m);  // and back
-  double dev_latency(const Buffer& b) const {
+  double dev_latency(const Buffer& b) {
     if (b.space.kind != MemKind::Device) return 0.0;
-    if (c_.device_access_param != nullptr) (void)c_.device_access_param->get();
+    c_.device_access.mark();
     return c_.device_access_latency;
   }
-  // A send or receive: the per-message parameters count as read (CxiConfig::per_message), once.
-  void note_use() {
-    if (used_) return;
-    used_ = true;
-    for (const Sourced* s : c_.per_message)
-      if (s != nullptr) (void)s->get();
-  }
-  bool used_ = false;
   cxi::OverflowBuffers& oflow(int rank);
 
   Simulator& sim_;
