@@ -171,17 +171,23 @@ std::string OutputDir::file(const std::string& rel, const std::string& option) c
 }
 
 void OutputDir::discard_if_unused() const {
-  if (!created_) return;
   std::error_code ec;
-  std::string target = root_.empty() ? given_ : root_;
-  if (!fs::is_directory(target, ec) || !fs::is_empty(target, ec)) return;
-  // the folder and every empty parent this object created with it (ompisim-out/ of a default ompisim-out/<id>/)
+  for (const auto& d : created_folders())  // innermost first: a folder still holding something keeps its parents
+    if (!fs::is_directory(d, ec) || !fs::is_empty(d, ec) || !fs::remove(d, ec)) break;
+}
+
+std::vector<std::string> OutputDir::created_folders() const {
+  std::vector<std::string> out;
+  if (!created_) return out;
+  std::error_code ec;
+  out.push_back(root_.empty() ? given_ : root_);
+  if (top_created_.empty()) return out;
+  // every parent this object created with the folder (ompisim-out/ of a default ompisim-out/<id>/)
   fs::path p = fs::absolute(fs::path(given_), ec).lexically_normal();
   if (p.filename().empty()) p = p.parent_path();
-  fs::remove(target, ec);
-  if (top_created_.empty()) return;
   for (p = p.parent_path(); p.string().size() >= top_created_.size() && p != p.parent_path(); p = p.parent_path())
-    if (!fs::is_directory(p, ec) || !fs::is_empty(p, ec) || !fs::remove(p, ec)) break;
+    out.push_back(p.string());
+  return out;
 }
 
 }  // namespace ompisim

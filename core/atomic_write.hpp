@@ -11,6 +11,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ompisim {
 
@@ -36,6 +37,8 @@ public:
   // Removes the folder when this object created it and it is still empty (a run that failed before writing), and
   // the parents it created with it that are empty too (ompisim-out/ of a default ompisim-out/<id>/).
   void discard_if_unused() const;
+  // The folders discard_if_unused would remove when empty, innermost first (none when this object created none).
+  std::vector<std::string> created_folders() const;
 
 private:
   std::string option_, given_, root_;

@@ -57,4 +57,51 @@ void setup_child_process(int parent_pid) {
   if (getppid() != parent_pid) _exit(137);  // the parent died before prctl took effect
 }
 
+namespace {
+// The temporaries' names the handler unlinks (filled before the handler is installed, not touched while it is).
+std::vector<std::string>& in_process_temporaries() {
+  static std::vector<std::string> v;
+  return v;
+}
+std::vector<std::string>& created_folders() {
+  static std::vector<std::string> v;
+  return v;
+}
+volatile std::sig_atomic_t g_in_process = 0;
+extern "C" void on_in_process_interrupt(int sig) {
+  if (g_in_process)
+    for (const auto& p : in_process_temporaries()) ::unlink(p.c_str());
+  if (g_in_process)
+    for (const auto& d : created_folders())
+      if (::rmdir(d.c_str()) != 0) break;  // not empty (or gone): it and its parents stay
+  std::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+}  // namespace
+
+void add_created_folders(const std::vector<std::string>& folders) {
+  created_folders().insert(created_folders().end(), folders.begin(), folders.end());
+}
+
+InProcessInterrupts::InProcessInterrupts() {
+  auto& names = in_process_temporaries();
+  names.clear();
+  for (const auto& p : child_temporaries()) names.push_back(p + ".tmp." + std::to_string(::getpid()));
+  g_in_process = 1;
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_in_process_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaddset(&sa.sa_mask, SIGINT);
+  sigaddset(&sa.sa_mask, SIGTERM);
+  sa.sa_flags = 0;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+InProcessInterrupts::~InProcessInterrupts() {
+  install_interrupt_handlers();
+  g_in_process = 0;
+}
+
 }  // namespace ompisim

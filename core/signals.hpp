@@ -6,6 +6,7 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ompisim {
 
@@ -32,5 +33,22 @@ void add_child_temporary(const std::string& path);
 void remove_child_temporaries(long child_pid);
 // In a freshly forked simulation process: default dispositions, own process group, killed when its parent dies.
 void setup_child_process(int parent_pid);
+
+// Folders the command created for its output, innermost first (OutputDir::created_folders): removed when still empty
+// by an interrupt that ends the process from its handler (InProcessInterrupts).
+void add_created_folders(const std::vector<std::string>& folders);
+// A simulation run in this process (OMPISIM_NO_FORK=1): no parent waits on it to kill it, and the engines do not look
+// at the flag, so while this object lives SIGINT and SIGTERM end the process at once with the signal's default action
+// (exit by the signal, as a terminal shows it), after removing this process's registered temporaries
+// ("<path>.tmp.<pid>") and the created output folders that are still empty, as the forked path leaves things (the
+// names are built here, so that the handler only calls unlink and rmdir). The flag-setting handlers come back when it
+// goes; a signal already received before it was made is left to the flag.
+class InProcessInterrupts {
+public:
+  InProcessInterrupts();
+  ~InProcessInterrupts();
+  InProcessInterrupts(const InProcessInterrupts&) = delete;
+  InProcessInterrupts& operator=(const InProcessInterrupts&) = delete;
+};
 
 }  // namespace ompisim

@@ -104,8 +104,12 @@ std::string out_of_memory_text() {
 
 std::string run_isolated(const std::function<std::string()>& fn) {
   // OMPISIM_NO_FORK=1: run in this process (for heap profilers and debuggers, which follow one process); a crash or
-  // an interrupt then ends the whole command.
-  if (const char* nf = std::getenv("OMPISIM_NO_FORK"); nf && std::string(nf) == "1") return fn();
+  // an interrupt then ends the whole command (InProcessInterrupts: SIGINT / SIGTERM end it by the signal).
+  if (const char* nf = std::getenv("OMPISIM_NO_FORK"); nf && std::string(nf) == "1") {
+    throw_if_interrupted();
+    const InProcessInterrupts ends_on_signal;
+    return fn();
+  }
   int fd[2];
   if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
   fflush(nullptr);

@@ -2,6 +2,8 @@
 # Exit codes and clean interruption.
 # (1) SIGINT to the process group (a terminal's Ctrl-C) and SIGTERM during a simulation: exit 130 / 143 within a
 #     second, no core dump or assertion, the output folder it created removed, nothing half written.
+#     The same with OMPISIM_NO_FORK=1 (the simulation in the command's own process): the signal ends it within a
+#     second (exit by the signal: 130 / 143 in the shell), no output folder, no trace temporary left.
 # (2) The simulation process killed (a crash): exit 3, the internal-error code, not 1 or 2.
 # (3) reproduce interrupted during its third scenario: exit 130; the two results finished before the signal stay, each
 #     as a whole pair (JSON and CSV); nothing of the third.
@@ -19,6 +21,16 @@ for sig in INT TERM; do
     echo "ok   SIG$sig: exit $rc in $ms ms: $(cat "$t/err-$sig")"
   else echo "FAIL SIG$sig: rc=$rc ($ms ms) err=$(cat "$t/err-$sig"); out: $(ls "$t/out-$sig" 2>&1)"; fail=1; fi
   sleep 0.2; pgrep -f "$t/slow.json" > /dev/null && { echo "FAIL SIG$sig: a simulation process survived"; fail=1; }
+done
+for sig in INT TERM; do
+  OMPISIM_NO_FORK=1 setsid "$BIN" run "$t/slow.json" --out "$t/nf-$sig" --trace "$t/tr-$sig.json" > /dev/null 2> "$t/nferr-$sig" &
+  pid=$!; sleep 1.5
+  kill -$sig -- -$pid; t0=$(date +%s%N); wait $pid; rc=$?; ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  want=$([[ $sig == INT ]] && echo 130 || echo 143)
+  left=$(ls "$t" | grep -c "^tr-$sig\\|^nf-$sig")
+  if [[ $rc == $want && $ms -lt 2000 && $left == 0 ]]; then
+    echo "ok   OMPISIM_NO_FORK=1, SIG$sig: exit $rc in $ms ms, nothing left"
+  else echo "FAIL OMPISIM_NO_FORK=1, SIG$sig: rc=$rc ($ms ms), left: $(ls "$t" | grep "^tr-$sig\\|^nf-$sig" | tr '\n' ' ')"; fail=1; fi
 done
 # (2) the child dies
 "$BIN" run "$t/slow.json" --out "$t/out-kill" > /dev/null 2> "$t/err-kill" &

@@ -322,7 +322,9 @@ void refuse_not_machine_file(const std::string& file) {
 
 std::unique_ptr<OutputDir> output_dir(const std::string& dir, const std::string& option) {
   refuse_inside_scenarios(dir, option);
-  return std::make_unique<OutputDir>(dir, option);
+  auto out = std::make_unique<OutputDir>(dir, option);
+  add_created_folders(out->created_folders());  // an in-process run's interrupt removes them while empty
+  return out;
 }
 
 void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names) {
