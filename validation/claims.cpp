@@ -104,6 +104,32 @@ std::vector<std::string> unread_words(const Json& doc) {
   return out;
 }
 
+namespace {
+void difference_windows(const Json& chk, const std::string& id, std::vector<std::string>& out) {
+  const std::string kind = chk.value("kind", "less");
+  if (kind == "all_of") {
+    for (auto& s : chk.at("checks")) difference_windows(s, id, out);
+    return;
+  }
+  if (kind != "difference" || !chk.contains("min") || !chk.contains("max")) return;
+  const double lo = chk.at("min").get<double>(), hi = chk.at("max").get<double>();
+  const double t = kAmountTolerancePct / 100;
+  const double want = chk.contains("b") ? kGapFactor * kGapFactor : (1 + t) / (1 - t);
+  const bool ok = lo * hi > 0 && std::fabs(std::fabs(hi / lo) - want) <= 1e-3 * want;
+  if (!ok) out.push_back(id + " (" + chk.value("label", "difference") + ")");
+}
+}  // namespace
+
+std::vector<std::string> misread_amounts(const Json& doc) {
+  std::vector<std::string> out;
+  for (auto& c : doc.value("claims", Json::array())) difference_windows(c.at("check"), c.value("id", "?"), out);
+  for (const char* list : {"table1", "mechanism_checks"})
+    for (auto& e : doc.value(list, Json::array()))
+      if (e.value("op", "") == "difference" && !(e.contains("factor") && e.at("factor") == kGapFactor))
+        out.push_back(e.value("id", "?"));
+  return out;
+}
+
 // A protocol transition shows as the metric falling while the size grows; a rising curve has no fall, however steep
 // its ramp (the largest step between consecutive sizes would measure the ramp of a latency-bound curve, about x1.8 per
 // doubling around 1 KiB, and not the transition).

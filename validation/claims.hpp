@@ -50,6 +50,17 @@ std::vector<std::string> readings_in_text(const std::string& text);
 // checks uses.
 std::vector<std::string> unread_words(const Json& doc);
 
+// A quoted amount ("about 0.4 us", "around 18 us", "about 5 Mbit/s") is read one way in every paper
+// (validation/README.md, the readings table): an amount by which two simulated values differ is a gap, accepted within
+// kGapFactor of the paper's amount (as "X % better"); a value of one configuration is a point, accepted within
+// kAmountTolerancePct of it. The ids (with the check's label) of a reference document's checks that read one
+// otherwise: a claim's "difference" window over a - b whose max / min is not kGapFactor squared, one over a alone
+// whose max / min is not (1 + t) / (1 - t), and a value check (table1, mechanism_checks) over a difference without
+// "factor": kGapFactor.
+constexpr double kGapFactor = 1.5;
+constexpr double kAmountTolerancePct = 15;
+std::vector<std::string> misread_amounts(const Json& doc);
+
 // Every claim of a reference document checked before anything runs: known keys in each claim and check, scenarios
 // that exist, gap checks with a numeric non-zero paper_gap_pct and a metric with a direction, readings that are defined
 // and fit their check and their number. InputError naming the file and the key otherwise. `scenario_exists`: whether

@@ -67,7 +67,7 @@ std::string text_of(const Json& v) {
 }
 
 const std::vector<std::string> kKeys{"id", "text", "role", "reads", "source", "value", "a", "b", "op",
-                                     "tolerance_pct", "tolerance_points", "reason"};
+                                     "tolerance_pct", "tolerance_points", "factor", "reason"};
 
 Json eval_one(const Json& e, const std::string& file, const std::string& key, const ResultOf& result) {
   ObjectReader r(e, file, key);
@@ -113,7 +113,14 @@ Json eval_one(const Json& e, const std::string& file, const std::string& key, co
     if (!sim.is_number()) r.fail("a", "the simulated value is not a number");
     const double want = ref.get<double>(), got = sim.get<double>();
     bool holds;
-    if (r.has("tolerance_points")) {
+    if (r.has("tolerance_pct") + r.has("tolerance_points") + r.has("factor") != 1)
+      r.fail("tolerance_pct", "give exactly one of 'tolerance_pct', 'tolerance_points' and 'factor'");
+    if (r.has("factor")) {  // an amount by which two values differ: within the factor, with the paper's sign
+      const double f = r.number("factor", 1, 100);
+      holds = want != 0 && got * want > 0 && std::fabs(got) >= std::fabs(want) / f && std::fabs(got) <= std::fabs(want) * f;
+      const double err = want != 0 ? 100.0 * (got - want) / std::fabs(want) : INFINITY;
+      row["detail"] = fmt::format("{:+.1f} % (within the factor {:g}: {:.3g} to {:.3g})", err, f, want / f, want * f);
+    } else if (r.has("tolerance_points")) {
       const double t = r.number("tolerance_points", 0, 1e12);
       holds = std::fabs(got - want) <= t;
       row["detail"] = fmt::format("{:+.3g} (tolerance ±{:g})", got - want, t);

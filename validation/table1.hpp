@@ -2,7 +2,9 @@
 // Table 1: "table1") or the mechanisms a paper quantifies (qsnet-elan4: "mechanism_checks"). Each entry names one
 // simulated value and the paper's number:
 //   {"id", "text", "role": "prediction" | "reads_input", "reads": "<the input derived from this number>" (reads_input),
-//    "value": number | [names], "tolerance_pct": relative % | "tolerance_points": absolute, "source",
+//    "value": number | [names], "tolerance_pct": relative % | "tolerance_points": absolute | "factor": f (the
+//    simulated value has the paper's sign and lies within value / f .. value x f: an amount by which two values
+//    differ, read as a gap; validation/README.md), "source",
 //    "a": {"scenario", "select": {"ranks"|"bytes": n} (optional: the first point), "metric": "<field>[.<key>]"},
 //    "b": {...} and "op": "difference" | "ratio" (optional: the value is a op b),
 //    "reason": "<why the model misses it>" (optional: shown when the entry does not hold)}

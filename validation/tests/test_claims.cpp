@@ -89,6 +89,35 @@ TEST_CASE("reference: a claim's qualitative word is checked with its reading", "
   every_reference_file(unread_words, "claims whose word's reading no check uses");
 }
 
+// Configuration: every reference file under validation/reference/. Expected: every quoted amount is read one way: a
+// difference of two simulated values within the factor 1.5 of the paper's amount ("about 0.4 us" -> 0.27 to 0.6 us,
+// "around 18 us" -> 12 to 27 us, "about 5 Mbit/s" -> 3.3 to 7.5), a value of one configuration within ±15 % ("about
+// 0.5 us" -> 0.425 to 0.575). How validated: misread_amounts() of each file is empty; the ids are printed when not.
+TEST_CASE("reference: a quoted amount is read one way in every paper", "[unit][validation]") {
+  every_reference_file(misread_amounts, "checks of a quoted amount read otherwise than the readings table says");
+}
+
+// Configuration: the readings the reference files had before one was chosen: "about 0.4 us" as 0.3 to 0.5, "about
+// 0.5 us" of one configuration as 0.4 to 0.7, "around 18 us" of a difference as ±15 %; then the same read as the
+// table says. Expected: the first three flagged, none of the others. How validated: the ids.
+TEST_CASE("reference: the amount test flags another reading of 'about'", "[unit][validation]") {
+  auto diff = [](bool two, double lo, double hi) {
+    Json c{{"kind", "difference"}, {"label", "x"}, {"a", ref("scenarios/x.json", 4)}, {"min", lo}, {"max", hi}};
+    if (two) c["b"] = ref("scenarios/y.json", 4);
+    return c;
+  };
+  Json mech{{"id", "m"}, {"op", "difference"}, {"value", 18}, {"tolerance_pct", 15}};
+  Json doc{{"claims", Json::array({{{"id", "dt"}, {"text", "adds about 0.4 us"}, {"check", diff(true, 0.3, 0.5)}},
+                                   {{"id", "pml"}, {"text", "costs about 0.5 us"}, {"check", diff(false, 0.4, 0.7)}}})},
+           {"mechanism_checks", Json::array({mech})}};
+  CHECK(misread_amounts(doc) == std::vector<std::string>{"dt (x)", "pml (x)", "m"});
+  doc["claims"][0]["check"] = diff(true, 0.4 / 1.5, 0.4 * 1.5);
+  doc["claims"][1]["check"] = Json{{"kind", "all_of"}, {"checks", Json::array({diff(false, 0.425, 0.575)})}};
+  doc["mechanism_checks"][0].erase("tolerance_pct");
+  doc["mechanism_checks"][0]["factor"] = 1.5;
+  CHECK(misread_amounts(doc).empty());
+}
+
 // Configuration: claims whose text uses the table's words, checked with and without the word's reading.
 // Expected: each phrase maps to one reading ("comparable" and "converge" to 'similar', "about the same" to 'very
 // similar', "slight" inside "very slight" counted once as 'very slightly'); a claim checked by an ordering with a factor

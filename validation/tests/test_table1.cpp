@@ -92,3 +92,26 @@ TEST_CASE("value checks: bad input names file and key", "[unit][validation]") {
     CHECK_THROWS_WITH(row(e), Catch::Contains("table1[0].a.select"));
   }
 }
+
+// Configuration: a difference of two points (18 us) against a paper amount with "factor" 1.5 instead of a tolerance,
+// and an entry giving both. Expected: the simulated 18 holds against a paper amount of 13 (accepted 8.7 to 19.5) and
+// of 26 (17.3 to 39), fails against 30 (20 to 45) and against -18 (the other sign); two tolerances are refused naming
+// the key. How validated: the rows' status and the error.
+TEST_CASE("value checks: an amount by which two values differ, within a factor", "[unit][validation]") {
+  auto diff = [](double value) {
+    Json d = entry(value, {{"scenario", "lat.json"}, {"select", {{"bytes", 4}}}, {"metric", "latency_us"}});
+    d["b"] = {{"scenario", "lat.json"}, {"select", {{"bytes", 8}}}, {"metric", "latency_us"}};
+    d["op"] = "difference";
+    d.erase("tolerance_pct");
+    d["factor"] = 1.5;
+    return d;
+  };
+  CHECK(row(diff(13))["status"] == "holds");
+  CHECK(row(diff(26))["status"] == "holds");
+  CHECK(row(diff(30))["status"] == "fails");
+  CHECK(row(diff(-18))["status"] == "fails");
+  CHECK(row(diff(18))["detail"].get<std::string>().find("within the factor 1.5") != std::string::npos);
+  Json both = diff(18);
+  both["tolerance_pct"] = 15;
+  CHECK_THROWS_WITH(row(both), Catch::Contains("tolerance_pct") && Catch::Contains("exactly one"));
+}
