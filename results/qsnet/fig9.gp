@@ -14,7 +14,7 @@ set ylabel 'latency at the PTL (us)'
 set bmargin 8
 set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.0793 left front font ',9'
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0579 left front font ',9'
-set label 102 '- "PML and above cost about 0.5 us (Fig. 9)." (undecided)' at screen 0.012, screen 0.0366 left front font ',9'
+set label 102 '- "PML and above cost about 0.5 us (Fig. 9)." (fails)' at screen 0.012, screen 0.0366 left front font ',9'
 set label 103 '- "PTL/Elan4 latency is comparable to native QDMA latency of a (64+N)-byte message (Fig. 9)." (holds)' at screen 0.012, screen 0.0152 left front font ',9'
 set yrange [3.07061 : 6.12599]
 set ytics ("3.5" 3.5, "4" 4, "4.5" 4.5, "5" 5, "5.5" 5.5, "6" 6)
