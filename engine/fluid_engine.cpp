@@ -104,6 +104,8 @@ struct alignas(64) Resource {  // two cache lines: what the solves read and writ
   std::uint32_t fill_pos = kNoPos;  // index in the filling heap, kNoPos when not in it
   bool rated = false;               // class chain (try_class): queued (touched == round) and its class rated
   bool fixed_here = false, changed = false;
+  // its load lags its one class's moves since its entry's base (Class::Ent::defer): settle_deferred brings it up
+  bool deferred = false;
   std::vector<Ref> xs;       // its crossings, oldest first; kNil: a hole left by a crossing that left
   std::uint32_t holes = 0;  // kNil entries in xs
   std::uint32_t f_cross = 0, f_bn = 0;
@@ -145,12 +147,20 @@ struct Class {
   KeyedHeap<ByMemberKey> members;
   // Its members' flow crossings per resource they cross (kept for a class of a resource, not for a variable's own
   // class under a solve window): n flow crossings of r, at index xi of r's class crossings; r = kNoRes: a hole.
+  // defer: every flow crossing of r is a member's and r bottlenecks no one (an exclusive resource), so the class
+  // fast path moves its load by the class's rate changes without reading it: cap is r's capacity (its check), base
+  // the class's dsum at which r's load was last brought up to date (settle_deferred).
   struct Ent {
     ResourceId r;
     std::uint32_t n, xi;
+    bool defer = false;
+    double cap = 0, base = 0;
   };
   std::vector<Ent> ents;
   std::uint32_t holes = 0;
+  // the sum of the rate changes the class fast path gave the class (its deferred entries' loads lag it), and the
+  // change of the step under way
+  double dsum = 0, fresh_dr = 0;
   double fresh = 0;        // the class fast path's new rate, when stamp is its epoch
   std::uint32_t stamp = 0;
   // the rate generation at which the class fast path gave every member the class's rate (0: none since the class
@@ -182,7 +192,7 @@ struct FluidEngineImpl {
   std::uint64_t dated = 0, seq = 0, solves = 0, resolved = 0, fallbacks = 0, vars_made = 0;
   // the class fast path (try_class): on or off, solves it served, solves whose candidate it refused
   bool class_path = true;
-  std::uint64_t class_hits = 0, class_refusals = 0, chain_steps = 0;
+  std::uint64_t class_hits = 0, class_refusals = 0, chain_steps = 0, deferred_skips = 0;
   // why the fast path did not serve a solve (FluidEngine::ClassRefusal), for measurements
   std::uint64_t refused_by[FluidEngine::kClassRefusalKinds] = {};
   void refuse(FluidEngine::ClassRefusal why) { ++refused_by[static_cast<int>(why)]; }
@@ -320,8 +330,28 @@ struct FluidEngineImpl {
   void ents_count(const Var& u, int dn) {
     if (u.cls == kNoPos || classes[u.cls].r == kNoRes) return;
     auto& ents = classes[u.cls].ents;
-    for (const Hop& h : u.hops) ents[h.ce].n += dn;
+    for (const Hop& h : u.hops) ents[h.ce].n += dn;  // (add and remove undeferred the hops first)
   }
+  // Deferred loads (Class::Ent::defer): a deferred resource's load brought up to date with its class's moves; then
+  // also no longer deferred (before anything reads or changes its load, flow count, bottleneck count or entries).
+  void settle_deferred(Resource& Q) {
+    const ClassCross& x = Q.cx.front();  // a deferred resource has one class
+    Class& K = classes[x.cls];
+    Class::Ent& E = K.ents[x.ent];
+    if (K.dsum != E.base) {
+      Q.load += (K.dsum - E.base) * E.n;
+      E.base = K.dsum;
+    }
+  }
+  void undefer(ResourceId q) {
+    Resource& Q = res[q];
+    if (!Q.deferred) return;
+    settle_deferred(Q);
+    classes[Q.cx.front().cls].ents[Q.cx.front().ent].defer = false;
+    Q.deferred = false;
+  }
+  std::vector<std::pair<std::uint32_t, ResourceId>> defer_cand;  // try_class: exclusive entries it visited
+  void defer_marks();
   double leave(std::uint32_t v);
   void settle(std::uint32_t v);
   void complete_at(double t);
@@ -460,6 +490,7 @@ std::uint32_t FluidEngineImpl::add(const std::vector<ResourceId>& path, double b
   ++V.count;
   const double rate = rate_of(V);
   for (const Hop& h : V.hops) {
+    undefer(h.r);
     Resource& r = res[h.r];
     ++r.count;
     r.load += rate;
@@ -482,6 +513,7 @@ void FluidEngineImpl::remove(std::uint32_t id) {
   --V.count;
   const double rate = rate_of(V);
   for (const Hop& h : V.hops) {
+    undefer(h.r);
     Resource& r = res[h.r];
     r.load -= rate;
     if (--r.count == 0) r.load = 0;
@@ -631,6 +663,7 @@ bool FluidEngineImpl::try_solo(std::uint32_t v) {
   Var& V = vars[v];
   ++epoch;
   for (const Hop& h : V.hops) {  // v's flow crossings of each resource (a resource twice on the path counts twice)
+    undefer(h.r);
     Resource& Q = res[h.r];
     if (Q.stamp != epoch) {
       Q.stamp = epoch;
@@ -692,6 +725,8 @@ bool FluidEngineImpl::try_class(ResourceId r) {
   std::size_t nct = 0;
   chain.clear();
   chain_cls.clear();
+  defer_cand.clear();
+  int over_deferred = 0;  // deferred entries over their capacity at their class's new rate (condition 3)
   // the variables no class entry counts: the new ones (no bottleneck yet) and the streams (in no class)
   extras.clear();
   for (auto v : seed_vars) {
@@ -720,6 +755,7 @@ bool FluidEngineImpl::try_class(ResourceId r) {
   auto over_cap = [](const Resource& Q) { return Q.load > Q.capacity * (1 + kRateTolerance); };
   auto visit = [&](ResourceId q, double du, bool moved) {
     Resource& Q = rs[q];
+    if (Q.deferred) settle_deferred(Q);  // (not met in the walks; kept exact if it were)
     if (Q.touched == rnd) return !Q.rated;  // a class in the chain takes its rate from the loads its step sees
     if (moved && Q.nbn > 0) {
       if (Q.stamp == ep) over -= over_cap(Q);
@@ -764,16 +800,26 @@ bool FluidEngineImpl::try_class(ResourceId r) {
       K.fresh = rate;
       chain_cls.push_back(X.cls);
       const double dr = rate - K.rate;
+      K.fresh_dr = dr;
       const bool moved = std::abs(dr) > kRateTolerance * std::max(rate, K.rate);
       if (dr != 0)
-        for (const Class::Ent& E : K.ents)
-          if (E.r != kNoRes && E.r != x && !visit(E.r, dr * E.n, moved)) return refused(W::chain_loop);  // (4)
+        for (const Class::Ent& E : K.ents) {
+          if (E.r == kNoRes || E.r == x) continue;
+          if (E.defer) {  // its load moves by dr x n at the commit (dsum), unread; only its capacity is checked
+            over_deferred += rate * E.n > E.cap * (1 + kRateTolerance);
+            ++deferred_skips;
+            continue;
+          }
+          if (!visit(E.r, dr * E.n, moved)) return refused(W::chain_loop);  // (4)
+          const Resource& Q = rs[E.r];
+          if (Q.count == E.n && Q.nbn == 0) defer_cand.emplace_back(X.cls, E.r);  // exclusive: deferred at commit
+        }
       if (k == 0)
         for (auto v : seed_vars) {  // a member whose flow count changed moved its load at its old rate
           const Var& u = vars[v];
           if (!u.live || !u.pending || u.bn != x || u.stream) continue;
           for (const Hop& h : u.hops)
-            if (h.r != x && !visit(h.r, 0, true)) return refused(W::chain_loop);
+            if (h.r != x && !K.ents[h.ce].defer && !visit(h.r, 0, true)) return refused(W::chain_loop);
         }
     }
     for (std::size_t i = first; i < comp_vars.size(); ++i) {
@@ -788,7 +834,7 @@ bool FluidEngineImpl::try_class(ResourceId r) {
         if (h.r != x && !visit(h.r, du, moved)) return refused(W::chain_loop);
     }
   }
-  if (over > 0) return refused(W::over_capacity);  // (3)
+  if (over + over_deferred > 0) return refused(W::over_capacity);  // (3)
   class_commit();
   return true;
 }
@@ -852,6 +898,7 @@ std::uint32_t FluidEngineImpl::next_rgen() {
 // their class's new rate (from its member heap) and the class is re-dated, and the chain's loads move (the other
 // resources' loads moved in try_class's capacity check).
 void FluidEngineImpl::class_commit() {
+  for (auto c : chain_cls) classes[c].dsum += classes[c].fresh_dr;  // the deferred entries' loads move with it
   for (auto c : chain_cls) cls_lazy(classes[c], 0);  // every member takes the class's new rate below
   for (auto v : comp_vars) settle(v);
   for (auto c : chain_cls) {
@@ -863,6 +910,25 @@ void FluidEngineImpl::class_commit() {
     res[q].rated = false;
   }
   chain_steps += chain.size();
+  defer_marks();
+}
+
+// The exclusive entries the served solve read (their loads now up to date) are deferred from here on, if they still
+// are exclusive once its variables settled: every flow crossing of the resource is the class's, and it bottlenecks
+// no one.
+void FluidEngineImpl::defer_marks() {
+  for (auto [c, q] : defer_cand) {
+    Resource& Q = res[q];
+    if (Q.deferred || Q.nbn != 0 || Q.cx.size() != 1 || Q.cx.front().cls != c) continue;
+    Class& K = classes[c];
+    Class::Ent& E = K.ents[Q.cx.front().ent];
+    if (E.n != Q.count || K.r == kNoRes) continue;
+    E.defer = true;
+    E.cap = Q.capacity;
+    E.base = K.dsum;
+    Q.deferred = true;
+  }
+  defer_cand.clear();
 }
 
 // With a window: how long the changes solved now waited (the starts, each from its start date; any change, from
@@ -926,6 +992,7 @@ void FluidEngineImpl::gather(bool whole) {
         for (const Hop& h : vars[comp_vars[fi]].hops) add_s(h.r);
   } while (whole && si < set_s.size());
   for (auto r : set_s) {
+    undefer(r);  // its load is summed again at the commit
     Resource& R = res[r];
     R.stamp = epoch;
     R.rem = R.capacity;
@@ -937,6 +1004,7 @@ void FluidEngineImpl::gather(bool whole) {
       Resource& R = res[h.r];
       if (R.in_s == epoch) continue;
       if (R.stamp != epoch) {
+        undefer(h.r);  // its load is read below and moved at the commit
         R.stamp = epoch;
         R.old_f = 0;
         R.f_cross = R.f_bn = 0;
@@ -1099,6 +1167,7 @@ bool FluidEngineImpl::check_boundary() {
 void FluidEngineImpl::take_bn(Var& u) {
   if (u.bn == u.bn_fresh) return;
   if (u.bn != kNoRes) --res[u.bn].nbn;
+  undefer(u.bn_fresh);  // it bottlenecks someone now
   ++res[u.bn_fresh].nbn;
   u.bn = u.bn_fresh;
 }
@@ -1179,6 +1248,7 @@ void FluidEngineImpl::join(std::uint32_t v, ResourceId r, double clock) {
     K.rate = 0;
     K.size = 0;
     K.r = r;
+    K.dsum = 0;
     if (r != kNoRes) res[r].cls = c;
   }
   Class& K = classes[c];
@@ -1198,6 +1268,7 @@ void FluidEngineImpl::ents_in(std::uint32_t v) {
   const std::uint32_t c = u.cls;
   Class& K = classes[c];
   for (Hop& h : u.hops) {
+    undefer(h.r);
     Resource& Q = res[h.r];
     std::uint32_t e = kNoPos;
     for (const ClassCross& x : Q.cx)
@@ -1223,6 +1294,7 @@ void FluidEngineImpl::ents_out(std::uint32_t v) {
   const std::uint32_t c = u.cls;
   Class& K = classes[c];
   for (Hop& h : u.hops) {
+    undefer(h.r);
     Class::Ent& E = K.ents[h.ce];
     if (E.r != kNoRes) {
       E.n -= u.count;
@@ -1339,6 +1411,7 @@ std::uint64_t FluidEngine::solves() const { return impl_->solves; }
 std::uint64_t FluidEngine::flows_resolved() const { return impl_->resolved; }
 std::uint64_t FluidEngine::fallbacks() const { return impl_->fallbacks; }
 std::uint64_t FluidEngine::class_hits() const { return impl_->class_hits; }
+std::uint64_t FluidEngine::deferred_skips() const { return impl_->deferred_skips; }
 std::uint64_t FluidEngine::class_refusals() const { return impl_->class_refusals; }
 std::uint64_t FluidEngine::class_refusals(ClassRefusal why) const {
   return impl_->refused_by[static_cast<int>(why)];

@@ -72,6 +72,9 @@ public:
   // its guard refused (the local solve ran instead).
   std::uint64_t class_hits() const;
   std::uint64_t class_refusals() const;
+  // For tests and measurements: class entries whose load the class fast path moved without reading the resource
+  // (deferred: the class's members are all the resource's flow crossings and it bottlenecks no one).
+  std::uint64_t deferred_skips() const;
   // Why the fast path did not serve a solve, for measurements: no_candidate (the changes span several classes; not
   // in class_refusals()), removed_elsewhere (a removed variable crossed another resource that bottlenecks someone),
   // outside_class (a changed variable is not in R's class), faster_on_r (condition 1), bottleneck_rises /
