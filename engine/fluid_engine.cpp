@@ -161,6 +161,15 @@ struct Class {
   // the sum of the rate changes the class fast path gave the class (its deferred entries' loads lag it), and the
   // change of the step under way
   double dsum = 0, fresh_dr = 0;
+  // the entries the class fast path reads (neither holes nor deferred), in entry order; defer_max: at least the
+  // largest n / cap of the deferred entries (exact after a scan), which gates their capacity check
+  std::vector<std::uint32_t> live;
+  double defer_max = 0;
+  void live_insert(std::uint32_t e) { live.insert(std::lower_bound(live.begin(), live.end(), e), e); }
+  void live_erase(std::uint32_t e) {
+    auto it = std::lower_bound(live.begin(), live.end(), e);
+    if (it != live.end() && *it == e) live.erase(it);
+  }
   double fresh = 0;        // the class fast path's new rate, when stamp is its epoch
   std::uint32_t stamp = 0;
   // the rate generation at which the class fast path gave every member the class's rate (0: none since the class
@@ -347,7 +356,9 @@ struct FluidEngineImpl {
     Resource& Q = res[q];
     if (!Q.deferred) return;
     settle_deferred(Q);
-    classes[Q.cx.front().cls].ents[Q.cx.front().ent].defer = false;
+    Class& K = classes[Q.cx.front().cls];
+    K.ents[Q.cx.front().ent].defer = false;
+    K.live_insert(Q.cx.front().ent);
     Q.deferred = false;
   }
   std::vector<std::pair<std::uint32_t, ResourceId>> defer_cand;  // try_class: exclusive entries it visited
@@ -802,18 +813,26 @@ bool FluidEngineImpl::try_class(ResourceId r) {
       const double dr = rate - K.rate;
       K.fresh_dr = dr;
       const bool moved = std::abs(dr) > kRateTolerance * std::max(rate, K.rate);
-      if (dr != 0)
-        for (const Class::Ent& E : K.ents) {
-          if (E.r == kNoRes || E.r == x) continue;
-          if (E.defer) {  // its load moves by dr x n at the commit (dsum), unread; only its capacity is checked
-            over_deferred += rate * E.n > E.cap * (1 + kRateTolerance);
-            ++deferred_skips;
-            continue;
-          }
+      if (dr != 0) {
+        for (const std::uint32_t e : K.live) {
+          const Class::Ent& E = K.ents[e];
+          if (E.r == x) continue;
           if (!visit(E.r, dr * E.n, moved)) return refused(W::chain_loop);  // (4)
           const Resource& Q = rs[E.r];
           if (Q.count == E.n && Q.nbn == 0) defer_cand.emplace_back(X.cls, E.r);  // exclusive: deferred at commit
         }
+        // the deferred entries: their loads move by dr x n at the commit (dsum), unread; their capacities are checked
+        // one by one only when the largest n / cap could pass one at the new rate
+        deferred_skips += K.ents.size() - K.holes - K.live.size();
+        if (rate * K.defer_max > (1 + kRateTolerance) * (1 - 1e-9)) {
+          K.defer_max = 0;
+          for (const Class::Ent& E : K.ents)
+            if (E.r != kNoRes && E.defer) {
+              over_deferred += rate * E.n > E.cap * (1 + kRateTolerance);
+              K.defer_max = std::max(K.defer_max, E.n / E.cap);
+            }
+        }
+      }
       if (k == 0)
         for (auto v : seed_vars) {  // a member whose flow count changed moved its load at its old rate
           const Var& u = vars[v];
@@ -927,6 +946,8 @@ void FluidEngineImpl::defer_marks() {
     E.cap = Q.capacity;
     E.base = K.dsum;
     Q.deferred = true;
+    K.live_erase(Q.cx.front().ent);
+    K.defer_max = std::max(K.defer_max, E.n / E.cap);
   }
   defer_cand.clear();
 }
@@ -1279,6 +1300,7 @@ void FluidEngineImpl::ents_in(std::uint32_t v) {
     if (e == kNoPos) {
       e = static_cast<std::uint32_t>(K.ents.size());
       K.ents.push_back({h.r, 0, static_cast<std::uint32_t>(Q.cx.size())});
+      K.live.push_back(e);  // the largest index: the list stays in entry order
       Q.cx.push_back({c, e});
     }
     K.ents[e].n += u.count;
@@ -1319,6 +1341,7 @@ void FluidEngineImpl::ent_erase(std::uint32_t c, std::uint32_t e) {
   Q.cx.pop_back();
   E.r = kNoRes;
   E.n = 0;
+  K.live_erase(e);  // (not deferred: ents_out undeferred it)
   ++K.holes;
 }
 
@@ -1335,6 +1358,9 @@ void FluidEngineImpl::ents_compact(std::uint32_t c) {
     ++k;
   }
   K.ents.resize(k);
+  K.live.clear();
+  for (std::uint32_t e = 0; e < K.ents.size(); ++e)
+    if (!K.ents[e].defer) K.live.push_back(e);
   K.holes = 0;
   for (std::size_t i = 0; i < K.members.size(); ++i)
     for (Hop& h : vars[K.members.id_at(i)].hops) h.ce = remap[h.ce];
@@ -1358,6 +1384,8 @@ double FluidEngineImpl::leave(std::uint32_t v) {
     K.date = kInf;
     if (K.r != kNoRes) res[K.r].cls = kNoPos;
     K.ents.clear();
+    K.live.clear();
+    K.defer_max = 0;
     K.holes = 0;
     free_classes.push_back(c);
   } else {
