@@ -273,6 +273,7 @@ struct FluidEngineImpl {
   ResourceId class_candidate(std::uint32_t& solo) const;
   bool try_class(ResourceId r);
   void chain_queue(ResourceId q);
+  void class_extras();
   void class_tally(ResourceId x, std::size_t k, double& n, double& other, double& fastest);
   void class_commit();
   bool try_solo(std::uint32_t v);
@@ -363,6 +364,7 @@ struct FluidEngineImpl {
   }
   std::vector<std::pair<std::uint32_t, ResourceId>> defer_cand;  // try_class: exclusive entries it visited
   void defer_marks();
+  int deferred_over(Class& K, double rate);
   double leave(std::uint32_t v);
   void settle(std::uint32_t v);
   void complete_at(double t);
@@ -738,13 +740,7 @@ bool FluidEngineImpl::try_class(ResourceId r) {
   chain_cls.clear();
   defer_cand.clear();
   int over_deferred = 0;  // deferred entries over their capacity at their class's new rate (condition 3)
-  // the variables no class entry counts: the new ones (no bottleneck yet) and the streams (in no class)
-  extras.clear();
-  for (auto v : seed_vars) {
-    const Var& u = vars[v];
-    if (u.live && u.pending && u.bn == kNoRes && !u.stream) extras.push_back(v);
-  }
-  for (auto id : streams_live) extras.push_back(flows[id].var);
+  class_extras();
   chain_queue(r);
   for (auto q : dropped_q)
     if (res[q].nbn > 0) chain_queue(q);
@@ -821,17 +817,7 @@ bool FluidEngineImpl::try_class(ResourceId r) {
           const Resource& Q = rs[E.r];
           if (Q.count == E.n && Q.nbn == 0) defer_cand.emplace_back(X.cls, E.r);  // exclusive: deferred at commit
         }
-        // the deferred entries: their loads move by dr x n at the commit (dsum), unread; their capacities are checked
-        // one by one only when the largest n / cap could pass one at the new rate
-        deferred_skips += K.ents.size() - K.holes - K.live.size();
-        if (rate * K.defer_max > (1 + kRateTolerance) * (1 - 1e-9)) {
-          K.defer_max = 0;
-          for (const Class::Ent& E : K.ents)
-            if (E.r != kNoRes && E.defer) {
-              over_deferred += rate * E.n > E.cap * (1 + kRateTolerance);
-              K.defer_max = std::max(K.defer_max, E.n / E.cap);
-            }
-        }
+        over_deferred += deferred_over(K, rate);
       }
       if (k == 0)
         for (auto v : seed_vars) {  // a member whose flow count changed moved its load at its old rate
@@ -856,6 +842,31 @@ bool FluidEngineImpl::try_class(ResourceId r) {
   if (over + over_deferred > 0) return refused(W::over_capacity);  // (3)
   class_commit();
   return true;
+}
+
+// The variables no class entry counts: the new ones (no bottleneck yet) and the streams (in no class).
+void FluidEngineImpl::class_extras() {
+  extras.clear();
+  for (auto v : seed_vars) {
+    const Var& u = vars[v];
+    if (u.live && u.pending && u.bn == kNoRes && !u.stream) extras.push_back(v);
+  }
+  for (auto id : streams_live) extras.push_back(flows[id].var);
+}
+
+// The deferred entries of K at K's new rate: their loads move by the rate change x n at the commit (dsum), unread;
+// their capacities are checked one by one (how many would be over) only when the largest n / cap could pass one.
+int FluidEngineImpl::deferred_over(Class& K, double rate) {
+  deferred_skips += K.ents.size() - K.holes - K.live.size();
+  if (!(rate * K.defer_max > (1 + kRateTolerance) * (1 - 1e-9))) return 0;
+  int over = 0;
+  K.defer_max = 0;
+  for (const Class::Ent& E : K.ents)
+    if (E.r != kNoRes && E.defer) {
+      over += rate * E.n > E.cap * (1 + kRateTolerance);
+      K.defer_max = std::max(K.defer_max, E.n / E.cap);
+    }
+  return over;
 }
 
 void FluidEngineImpl::chain_queue(ResourceId q) {
