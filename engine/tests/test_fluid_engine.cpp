@@ -43,6 +43,39 @@ int max_min_violations(const std::vector<std::vector<ResourceId>>& paths, const 
   }
   return bad;
 }
+
+// Flows started on a fluid engine and their states (1 in flight, 2 ended); sample() records the rates of the flows in
+// flight at an instant (in start order) and counts max-min violations among them.
+struct FlowLog {
+  engine::FluidEngine& s;
+  const std::vector<double>& cap;
+  std::vector<std::vector<ResourceId>> paths;
+  std::vector<int> state;
+  int bad = 0;
+  void start(std::vector<ResourceId> p, double bytes) {
+    const std::size_t f = paths.size();
+    paths.push_back(std::move(p));
+    state.push_back(1);
+    s.flow(paths[f], bytes, [this, f] { state[f] = 2; });
+  }
+  void sample(std::vector<std::vector<double>>& seen) {
+    std::vector<std::vector<ResourceId>> live;
+    for (std::size_t f = 0; f < paths.size(); ++f)
+      if (state[f] == 1) live.push_back(paths[f]);
+    auto rate = s.rates();
+    REQUIRE(rate.size() == live.size());
+    bad += max_min_violations(live, rate, cap);
+    seen.push_back(rate);
+  }
+};
+// The rates sampled with the class fast path (b) against those of the local solve alone (a), instant by instant.
+void check_same_rates(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b) {
+  REQUIRE(a.size() == b.size());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    REQUIRE(a[k].size() == b[k].size());
+    for (std::size_t f = 0; f < a[k].size(); ++f) CHECK(b[k][f] == Approx(a[k][f]).epsilon(1e-9));
+  }
+}
 }  // namespace
 
 // Configuration: two flows of 1e9 B over one 1e9 B/s resource, a third over a disjoint resource. Expected: the two
@@ -585,42 +618,20 @@ TEST_CASE("fluid engine: a class's per-resource entries stay right as its resour
       cap.push_back(1e10);
     }
     s.seal();
-    std::vector<std::vector<ResourceId>> paths;
-    std::vector<int> state;
-    auto start = [&](std::vector<ResourceId> p, double bytes) {
-      const std::size_t f = paths.size();
-      paths.push_back(std::move(p));
-      state.push_back(1);
-      s.flow(paths[f], bytes, [&state, f] { state[f] = 2; });
-    };
+    FlowLog log{s, cap};
     s.at(0, [&] {
-      for (int i = 0; i < 60; ++i) start({a[static_cast<std::size_t>(i)], R}, (i + 1) * 1e6);
-      for (int j = 0; j < 30; ++j) start({a[static_cast<std::size_t>(2 * j)], B}, 1e12);
+      for (int i = 0; i < 60; ++i) log.start({a[static_cast<std::size_t>(i)], R}, (i + 1) * 1e6);
+      for (int j = 0; j < 30; ++j) log.start({a[static_cast<std::size_t>(2 * j)], B}, 1e12);
     });
     for (int k = 0; k < 20; ++k)
-      s.at(0.2 + 0.05 * k, [&, k] { start({a[static_cast<std::size_t>((7 * k) % 60)], R}, 3e6 + 1e5 * k); });
-    int bad = 0;
-    for (int k = 0; k < 120; ++k)
-      s.at(0.0123 + 0.0157 * k, [&] {
-        std::vector<std::vector<ResourceId>> live;
-        for (std::size_t f = 0; f < paths.size(); ++f)
-          if (state[f] == 1) live.push_back(paths[f]);
-        auto rate = s.rates();
-        REQUIRE(rate.size() == live.size());
-        bad += max_min_violations(live, rate, cap);
-        seen[fast].push_back(rate);
-      });
+      s.at(0.2 + 0.05 * k, [&, k] { log.start({a[static_cast<std::size_t>((7 * k) % 60)], R}, 3e6 + 1e5 * k); });
+    for (int k = 0; k < 120; ++k) s.at(0.0123 + 0.0157 * k, [&] { log.sample(seen[fast]); });
     s.at(2.5, [&] { throw std::runtime_error("checked"); });  // B's long flows need not run to their end
     CHECK_THROWS_WITH(s.run(), "checked");
-    CHECK(bad == 0);
+    CHECK(log.bad == 0);
     if (fast == 1) CHECK(s.class_hits() > 50);
   }
-  REQUIRE(seen[0].size() == seen[1].size());
-  for (std::size_t k = 0; k < seen[0].size(); ++k) {
-    REQUIRE(seen[0][k].size() == seen[1][k].size());
-    for (std::size_t f = 0; f < seen[0][k].size(); ++f)
-      CHECK(seen[1][k][f] == Approx(seen[0][k][f]).epsilon(1e-9));
-  }
+  check_same_rates(seen[0], seen[1]);
 }
 
 // Configuration: R (1e9 B/s), B (1e10 B/s) and 40 resources A_i, each crossed by one flow f_i over [A_i, R]
@@ -646,41 +657,19 @@ TEST_CASE("fluid engine: deferred loads of a class's exclusive resources stay ex
       cap.push_back(c);
     }
     s.seal();
-    std::vector<std::vector<ResourceId>> paths;
-    std::vector<int> state;
-    auto start = [&](std::vector<ResourceId> p, double bytes) {
-      const std::size_t f = paths.size();
-      paths.push_back(std::move(p));
-      state.push_back(1);
-      s.flow(paths[f], bytes, [&state, f] { state[f] = 2; });
-    };
+    FlowLog log{s, cap};
     s.at(0, [&] {
       for (int i = 0; i < 40; ++i)
-        start({a[static_cast<std::size_t>(i)], R}, i == 0 ? 5e8 : i == 3 ? 4e8 : (i + 1) * 1e6);
+        log.start({a[static_cast<std::size_t>(i)], R}, i == 0 ? 5e8 : i == 3 ? 4e8 : (i + 1) * 1e6);
     });
-    s.at(0.6, [&] { start({a[3], B}, 2e7); });
-    s.at(1.2, [&] { start({a[3], B}, 3e7); });
-    int bad = 0;
-    for (int k = 0; k < 100; ++k)
-      s.at(0.0071 + 0.0193 * k, [&] {
-        std::vector<std::vector<ResourceId>> live;
-        for (std::size_t f = 0; f < paths.size(); ++f)
-          if (state[f] == 1) live.push_back(paths[f]);
-        auto rate = s.rates();
-        REQUIRE(rate.size() == live.size());
-        bad += max_min_violations(live, rate, cap);
-        seen[fast].push_back(rate);
-      });
+    s.at(0.6, [&] { log.start({a[3], B}, 2e7); });
+    s.at(1.2, [&] { log.start({a[3], B}, 3e7); });
+    for (int k = 0; k < 100; ++k) s.at(0.0071 + 0.0193 * k, [&] { log.sample(seen[fast]); });
     s.run();
-    CHECK(bad == 0);
+    CHECK(log.bad == 0);
     if (fast == 1) skips = s.deferred_skips();
-    for (int st : state) CHECK(st == 2);
+    for (int st : log.state) CHECK(st == 2);
   }
   CHECK(skips > 100);
-  REQUIRE(seen[0].size() == seen[1].size());
-  for (std::size_t k = 0; k < seen[0].size(); ++k) {
-    REQUIRE(seen[0][k].size() == seen[1][k].size());
-    for (std::size_t f = 0; f < seen[0][k].size(); ++f)
-      CHECK(seen[1][k][f] == Approx(seen[0][k][f]).epsilon(1e-9));
-  }
+  check_same_rates(seen[0], seen[1]);
 }
