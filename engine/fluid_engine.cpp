@@ -342,8 +342,9 @@ struct FluidEngineImpl {
     auto& ents = classes[u.cls].ents;
     for (const Hop& h : u.hops) ents[h.ce].n += dn;  // (add and remove undeferred the hops first)
   }
-  // Deferred loads (Class::Ent::defer): a deferred resource's load brought up to date with its class's moves; then
-  // also no longer deferred (before anything reads or changes its load, flow count, bottleneck count or entries).
+  // Deferred loads (Class::Ent::defer). settle_deferred: a deferred resource's load brought up to date with its
+  // class's moves (it stays deferred). undefer: settled and no longer deferred, its entry live again (called before
+  // anything reads or changes the resource's load, flow count, bottleneck count or class entries).
   void settle_deferred(Resource& Q) {
     const ClassCross& x = Q.cx.front();  // a deferred resource has one class
     Class& K = classes[x.cls];
