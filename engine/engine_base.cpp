@@ -2,6 +2,8 @@
 
 #include "core/trace.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -35,6 +37,36 @@ void EngineBase::flow(const std::vector<ResourceId>& path, double bytes, Callbac
   ++flows_started;
   if (trace) done = traced_flow(*this, path, bytes, std::move(done));
   start(path, bytes, std::move(done));
+}
+
+void EngineBase::set_completion_grid(double seconds) {
+  if (!(seconds >= 0) || !std::isfinite(seconds))
+    throw std::invalid_argument(std::string(type_) + ": a completion grid must be a finite time >= 0");
+  grid_ = seconds;
+}
+
+namespace {
+struct Later {
+  template <class D>
+  bool operator()(const D& a, const D& b) const {
+    return a.t != b.t ? a.t > b.t : a.seq > b.seq;
+  }
+};
+}  // namespace
+
+void EngineBase::deliver(double date, std::uint64_t seq, Callback done) {
+  double t = std::ceil(date / grid_) * grid_;
+  if (t < date) t = std::nextafter(t, kNever);  // never before the flow's end (the division rounded down)
+  deliveries_.push_back({t, seq, std::move(done)});
+  std::push_heap(deliveries_.begin(), deliveries_.end(), Later{});
+}
+
+void EngineBase::deliver_due() {
+  while (!deliveries_.empty() && deliveries_.front().t <= now_) {
+    std::pop_heap(deliveries_.begin(), deliveries_.end(), Later{});
+    q_.push(now_, std::move(deliveries_.back().done));
+    deliveries_.pop_back();
+  }
 }
 
 void EngineBase::stream(const std::vector<ResourceId>& path) {

@@ -5,6 +5,12 @@
 // its run(). Misuse throws std::logic_error (std::invalid_argument for a capacity <= 0) naming the engine's class:
 // add_resource after seal, a flow before seal, an empty path, an undeclared resource, a stream on an engine that
 // does not share bandwidth.
+// The completion grid (set_completion_grid, the scenario's "engine_grid"; 0 = exact, the engines' own default): with
+// a grid of width q > 0 a flow still ends, and leaves the resources it shares, at its own date t, but its callback is
+// delivered at ceil(t / q) x q, and the callbacks delivered at one grid date run in start order, after the model's
+// events of that date. Two engines whose completion dates differ in the last bits (lmm and fluid round differently)
+// then deliver the same callbacks at the same dates in the same order, unless a date falls within that difference of
+// a grid line (engine/README.md, "The completion grid").
 // LIMITATIONS: one event queue and one clock per engine; an engine whose clock runs elsewhere (SimGrid's) keeps
 // `now_` as the model's time and moves it itself.
 #pragma once
@@ -13,7 +19,9 @@
 #include "engine/event_queue.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -27,6 +35,9 @@ public:
   void seal() override { sealed_ = true; }
   void flow(const std::vector<ResourceId>& path, double bytes, Callback done) final;
   void stream(const std::vector<ResourceId>& path) override;
+  // The completion grid's width in seconds (0: callbacks at the flows' own dates). Before run(); finite and >= 0.
+  void set_completion_grid(double seconds);
+  double completion_grid() const { return grid_; }
 
 protected:
   explicit EngineBase(const char* type) : type_(type) {}
@@ -53,18 +64,38 @@ protected:
     } while (again);
   }
   // The flows in `ended` (indices into `flows`, whose items have `seq`, the start order, and `done`) ended at now_:
-  // their callbacks are queued at now_ in start order (the order of completions at one date in every engine), then
-  // each is freed by `remove(id)` in the order they ended, and `ended` is emptied.
+  // their callbacks are queued at now_ in start order (the order of completions at one date in every engine), or with
+  // a completion grid handed to deliver(); then each is freed by `remove(id)` in the order they ended, and `ended` is
+  // emptied. Then the deliveries due are queued (deliver_due).
   template <class Flows, class Remove>
   void wake_ended(std::vector<std::uint32_t>& ended, Flows& flows, Remove&& remove) {
-    if (ended.empty()) return;
-    by_seq_.assign(ended.begin(), ended.end());
-    std::sort(by_seq_.begin(), by_seq_.end(),
-              [&flows](std::uint32_t a, std::uint32_t b) { return flows[a].seq < flows[b].seq; });
-    for (auto id : by_seq_) q_.push(now_, std::move(flows[id].done));
-    for (auto id : ended) remove(id);
-    ended.clear();
+    if (!ended.empty()) {
+      by_seq_.assign(ended.begin(), ended.end());
+      std::sort(by_seq_.begin(), by_seq_.end(),
+                [&flows](std::uint32_t a, std::uint32_t b) { return flows[a].seq < flows[b].seq; });
+      for (auto id : by_seq_) {
+        if (grid_ > 0) deliver(now_, flows[id].seq, std::move(flows[id].done));
+        else q_.push(now_, std::move(flows[id].done));
+      }
+      for (auto id : ended) remove(id);
+      ended.clear();
+    }
+    deliver_due();
   }
+  // With a completion grid: the callback of flow `seq`, ended at `date`, waits for its grid date.
+  void deliver(double date, std::uint64_t seq, Callback done);
+  // The earliest grid date a callback waits for (infinity when none does).
+  double next_delivery() const {
+    return deliveries_.empty() ? std::numeric_limits<double>::infinity() : deliveries_.front().t;
+  }
+  bool deliveries_pending() const { return !deliveries_.empty(); }
+  // Queues, at now_, every callback whose grid date is at most now_, by (grid date, start order). The engines call it
+  // when no model event is due at now_ (their events of a date run before the deliveries of that date).
+  void deliver_due();
+  // The earliest date the model has work at: its next event or its next delivery.
+  double next_model_time() const { return std::min(q_.empty() ? kNever : q_.top_time(), next_delivery()); }
+  bool model_idle() const { return q_.empty() && deliveries_.empty(); }
+  static constexpr double kNever = std::numeric_limits<double>::infinity();
 
   const char* type_;  // the engine's class name, for messages
   EventQueue q_;
@@ -74,6 +105,15 @@ protected:
   std::uint64_t events_run_ = 0;
   std::vector<std::vector<ResourceId>> stream_paths_;  // another job's streams (stream())
   std::vector<std::uint32_t> by_seq_;                  // wake_ended's scratch
+
+private:
+  struct Delivery {
+    double t;           // the grid date
+    std::uint64_t seq;  // the flow's start order
+    Callback done;
+  };
+  double grid_ = 0;
+  std::vector<Delivery> deliveries_;  // a min-heap by (t, seq)
 };
 
 }  // namespace ompisim::engine

@@ -1493,10 +1493,10 @@ void FluidEngine::run() {
   if (!q_.empty()) m.start_streams();
   for (;;) {
     if (m.solve_due()) m.solve();
-    const double tq = q_.empty() ? kInf : q_.top_time();
+    const double tq = next_model_time();
     if (m.in_flight == 0) {
       if (m.dirty) m.solve();  // (a window's deferred solve: no model flow waits for it)
-      if (q_.empty()) break;
+      if (model_idle()) break;
       now_ = std::max(now_, tq);
     } else {
       const double tf = m.heap.empty() ? kInf : m.heap.front_key().date;

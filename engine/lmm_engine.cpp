@@ -369,9 +369,9 @@ void LmmEngine::run() {
   if (!q_.empty()) m.start_streams();
   for (;;) {
     if (m.dirty) m.solve();
-    const double tq = q_.empty() ? kInf : q_.top_time();
+    const double tq = next_model_time();
     if (m.in_flight == 0) {
-      if (q_.empty()) break;
+      if (model_idle()) break;
       now_ = std::max(now_, tq);
     } else {
       const double tf = m.heap.empty() ? kInf : m.flows[m.heap.front()].date;

@@ -175,13 +175,16 @@ struct SimGridEngineImpl {
 void SimGridEngineImpl::queue_ended(double clock) {
   if (ended.empty()) return;
   std::sort(ended.begin(), ended.end(), [](const FlowData* a, const FlowData* b) { return a->seq < b->seq; });
-  for (FlowData* f : ended)
-    q.push(std::max(clock, now), [f] {
+  for (FlowData* f : ended) {
+    Callback run = [f] {
       Callback cb = std::move(f->done);
       f->self = nullptr;
       delete f;
       cb();
-    });
+    };
+    if (e.completion_grid() > 0) e.deliver(clock, f->seq, std::move(run));
+    else q.push(std::max(clock, now), std::move(run));
+  }
   ended.clear();
 }
 
@@ -198,18 +201,24 @@ void SimGridEngineImpl::pump() {
   now = clock;
   pumping = true;
   for (auto& d : std::exchange(deferred, {})) start_now(d.path, d.bytes, std::move(d.done), d.seq);
-  while (!q.empty()) {
-    double t = q.top_time();
+  // The model's events of a date run before the callbacks delivered at that date (completion grid), as in the lmm
+  // and fluid engines.
+  while (!e.model_idle()) {
+    const double t = e.next_model_time();
     if (t > now) {
       if (in_flight > 0 || !deferred.empty()) break;
       now = t;  // nothing in SimGrid can happen before t
     }
-    q.run_top();
-    e.ran_event();
+    if (!q.empty() && q.top_time() <= now) {
+      q.run_top();
+      e.ran_event();
+    } else {
+      e.deliver_due();
+    }
   }
   pumping = false;
   if (!deferred.empty()) arm(now);
-  else if (!q.empty()) arm(q.top_time());
+  else if (!e.model_idle()) arm(e.next_model_time());
   else if (in_flight == 0) stop_streams();  // the model's work is done: another job's traffic must not keep SimGrid going
 }
 
@@ -271,7 +280,7 @@ void SimGridEngine::run() {
   impl_->engine->run();
   impl_->streams_canceled.clear();
   // SimGrid returns when it has nothing left to do; a wake-up the pump failed to set would lose model events silently.
-  if (!q_.empty() || !impl_->deferred.empty() || impl_->in_flight != 0 || !impl_->streams_live.empty() ||
+  if (!model_idle() || !impl_->deferred.empty() || impl_->in_flight != 0 || !impl_->streams_live.empty() ||
       !impl_->ended.empty())
     throw std::logic_error("SimGridEngine: the run ended with events or flows left (" + std::to_string(q_.size()) +
                            " events, " + std::to_string(impl_->deferred.size()) + " deferred flows, " +

@@ -21,12 +21,16 @@ const NicKindRegistry& nic_kinds() {
   return reg;
 }
 
+namespace {
+void set_engine_grid(Simulator& s, double seconds) { static_cast<engine::EngineBase&>(s).set_completion_grid(seconds); }
+}  // namespace
+
 const EngineRegistry& engines() {
   static const EngineRegistry reg = [] {
     EngineRegistry r;
     r.add({"simgrid", "SimGrid 3.32: bulk flows share the resources they cross (CM02 max-min sharing); the reference",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::SimGridEngine>(); },
-           true});
+           true, nullptr, nullptr, set_engine_grid});
     r.add({"des", "plain C++ discrete events: a flow takes bytes / its smallest capacity, no sharing (unit tests, cross-checks)",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::DesEngine>(); },
            false});
@@ -36,11 +40,12 @@ const EngineRegistry& engines() {
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::FluidEngine>(); },
            true,
            [](Simulator& s, double w) { static_cast<engine::FluidEngine&>(s).set_window(w); },
-           [](const Simulator& s) { return static_cast<const engine::FluidEngine&>(s).window_figures(); }});
+           [](const Simulator& s) { return static_cast<const engine::FluidEngine&>(s).window_figures(); },
+           set_engine_grid});
     r.add({"lmm", "SimGrid 3.32's CM02 max-min arithmetic repeated step for step without SimGrid: the SimGrid engine's "
                   "values bit for bit, no walk over the comms in flight at each completion; the default",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::LmmEngine>(); },
-           true});
+           true, nullptr, nullptr, set_engine_grid});
     return r;
   }();
   return reg;

@@ -23,7 +23,16 @@ struct EngineInfo {
   // did for the result's provenance; null for the exact engines.
   void (*set_window)(Simulator&, double seconds) = nullptr;
   std::vector<std::pair<std::string, double>> (*window_figures)(const Simulator&) = nullptr;
+  // An engine whose flows end at dates it computes (the sharing engines) takes a completion grid ("engine_grid",
+  // kDefaultEngineGrid unless the scenario says otherwise): a flow's callback is delivered at its end date rounded up
+  // to the grid, callbacks of one grid date in start order (engine/engine_base.hpp); null for the others.
+  void (*set_grid)(Simulator&, double seconds) = nullptr;
 };
+// The completion grid of a run unless the scenario sets "engine_grid": 1 ns, the default resolution of ns-3's
+// simulation time (ns3::Time, nanoseconds), far below any latency or overhead of the machine files (the smallest is
+// 0.01 us), and wide enough that the lmm and fluid engines, whose end dates differ in the last bits, deliver the same
+// callbacks at the same dates (engine/README.md, "The completion grid").
+inline constexpr double kDefaultEngineGrid = 1e-9;
 using EngineRegistry = NamedRegistry<EngineInfo, &EngineInfo::make>;
 const EngineRegistry& engines();
 // A machine by name (or explicit file) with the project's NIC kinds.

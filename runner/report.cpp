@@ -73,6 +73,8 @@ Json result_json(const RunRecord& r) {
                        {"overrides", sets},
                        {"parameters", resolved(m.physical_params())},
                        {"mca", stack_mca(r.spec, r.mca)}};
+  if (const EngineInfo* e = engines().find(sim.name()); e && e->set_grid)
+    res["provenance"]["engine_grid_s"] = s.engine_grid >= 0 ? s.engine_grid : kDefaultEngineGrid;
   if (const EngineInfo* e = engines().find(sim.name()); e && e->window_figures)
     if (auto w = e->window_figures(sim); !w.empty()) {
       Json& o = res["provenance"]["engine_window"];

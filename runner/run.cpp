@@ -145,6 +145,11 @@ static std::string engines_that(Has has) {
 // take one.
 static void check_engine_window(const Scenario& s) {
   const EngineInfo* e = engines().find(s.engine);
+  if (e && !e->set_grid && s.engine_grid >= 0)
+    throw InputError(s.file, "engine_grid",
+                     fmt::format("engine '{}' shares no bandwidth: its flows end at fixed dates and it takes no "
+                                 "completion grid (engines that take one: {})",
+                                 s.engine, engines_that([](const EngineInfo& i) { return i.set_grid != nullptr; })));
   if (s.engine_window == 0 || !e || e->set_window) return;
   const std::string windowed = engines_that([](const EngineInfo& i) { return i.set_window != nullptr; });
   throw InputError(s.file, "engine_window", fmt::format("engine '{}' solves every flow start and end at its date and "
@@ -281,7 +286,9 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
     sink = open_trace(trace->path, trace->filter);
   }
   std::unique_ptr<Simulator> sim = engines().find(s.engine)->make();
-  if (s.engine_window > 0) engines().find(s.engine)->set_window(*sim, s.engine_window);
+  const EngineInfo& engine = *engines().find(s.engine);
+  if (s.engine_window > 0) engine.set_window(*sim, s.engine_window);
+  if (engine.set_grid) engine.set_grid(*sim, s.engine_grid >= 0 ? s.engine_grid : kDefaultEngineGrid);
   sim->trace = sink.get();
   World w(*sim, m, pl, routing);
   if (p.neighbour) w.set_neighbour_job(*p.neighbour);

@@ -30,6 +30,10 @@ const std::vector<ScenarioKey>& scenario_keys() {
       {"engine_window", R"({"type": "string"})",
        "solve window of the fluid engine (a time > 0, e.g. \"1 us\"): flow starts and ends are re-solved together at "
        "most once per window; approximate, off by default; what it delayed is in the result's provenance"},
+      {"engine_grid", R"({"type": "string"})",
+       "completion grid of the bandwidth-sharing engines (a time >= 0, e.g. \"1 ns\", the default; \"0 s\": each "
+       "flow's callback at its own end date): callbacks are delivered at their flow's end rounded up to the grid, those "
+       "of one grid date in start order, so that engines whose end dates differ in the last bits give the same run"},
       {"ranks", R"({"type": ["integer", "array"], "minimum": 1, "maximum": 100000000, "items": {"type": "integer", "minimum": 1, "maximum": 100000000}, "minItems": 1})",
        "rank count, or a list (a sweep: each in its own process)", true},
       {"ranks_per_node", R"({"type": "integer", "minimum": 1})", "ranks per node (default 1)"},
@@ -222,6 +226,10 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   if (r.has("engine_window")) {
     if (!r.raw("engine_window").is_string()) r.fail("engine_window", "expected a time with its unit (\"1 us\")");
     s.engine_window = r.quantity("engine_window", Dim::Time, 1e-15, 1.0);
+  }
+  if (r.has("engine_grid")) {
+    if (!r.raw("engine_grid").is_string()) r.fail("engine_grid", "expected a time with its unit (\"1 ns\")");
+    s.engine_grid = r.quantity("engine_grid", Dim::Time, 0.0, 1e-6);
   }
   auto& rv = r.raw("ranks");
   if (rv.is_array() && rv.size() > limits::kMaxRankList)

@@ -20,6 +20,10 @@ struct Scenario {
   // "engine_window": the engine's solve window in seconds (0 = exact, the default); only an engine that takes a
   // window accepts one (checked when the run is prepared, after --engine).
   double engine_window = 0;
+  // "engine_grid": the completion grid in seconds (0 = each callback at its flow's own date); negative when the
+  // scenario does not set it (kDefaultEngineGrid on an engine that takes a grid). Only an engine that takes one
+  // accepts it (checked with the window).
+  double engine_grid = -1;
   std::string stack;  // its name: a preset name, or a label of the composed components (runner/stacks.hpp)
   Json stack_json;    // "stack" as given: a preset name or an object of components
   std::string machine_file;  // --machine-file: an explicit file the user chose, used instead of looking up `machine`

@@ -435,9 +435,14 @@ std::string describe_engine(const std::string& name) {
   const EngineInfo* e = engines().find(name);
   if (!e) return "";
   return fmt::format("# engine {} (a scenario's \"engine\", or run --engine {}){}: {}\n  flows share the resources they "
-                     "cross (another job's traffic can congest them): {}\n  solve window (\"engine_window\"): {}\n",
+                     "cross (another job's traffic can congest them): {}\n  solve window (\"engine_window\"): {}\n"
+                     "  completion grid (\"engine_grid\"): {}\n",
                      e->name, e->name, e->name == Scenario{}.engine ? ", the default" : "", e->description,
-                     e->shares_bandwidth ? "yes" : "no", e->set_window ? "taken (approximate, off by default)" : "not taken");
+                     e->shares_bandwidth ? "yes" : "no", e->set_window ? "taken (approximate, off by default)" : "not taken",
+                     e->set_grid ? fmt::format("taken ({} ns by default: each flow's callback at its end rounded up to "
+                                               "the grid, one grid date's in start order)",
+                                               kDefaultEngineGrid * 1e9)
+                                 : std::string("not taken"));
 }
 
 // `describe NIC_KIND` (gemini, cxi, ...): its description and source, the machines with a network of that kind, the
