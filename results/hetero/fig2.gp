@@ -17,7 +17,7 @@ set label 101 'The paper on this figure, and whether the model''s reading of it 
 set label 102 '- "Striping one message over InfiniBand and Myrinet gives a nearly additive bandwidth for large messages (Fig. 2)." (holds)' at screen 0.012, screen 0.0567 left front font ',9'
 set label 103 '- "For small messages striping over both raises latency compared with InfiniBand alone (Fig. 2)." (holds)' at screen 0.012, screen 0.0358 left front font ',9'
 set label 104 '- "For medium messages striping over both gives less bandwidth than InfiniBand alone (Fig. 2)." (holds)' at screen 0.012, screen 0.0149 left front font ',9'
-set yrange [8.78015e-05 : 1.90604]
+set yrange [8.77888e-05 : 1.90606]
 set ytics ("0.0001" 0.0001, "0.0003" 0.0003, "0.001" 0.001, "0.003" 0.003, "0.01" 0.01, "0.03" 0.03, "0.1" 0.1, "0.3" 0.3, "1" 1)
 set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'hetero/fig2.svg.tmp'

@@ -18,7 +18,7 @@ set label 102 '- "Receiver-side endian conversion of MPI_INT costs about 5 Mbit/
 set label 103 '- "Processor heterogeneity comes at a cost, which can be significant for medium sized messages (§4.3)." (fails)' at screen 0.012, screen 0.0556 left front font ',9'
 set label 104 'Curves "datatype=MPI_BYTE, g5-opteron, heterogeneous" and "datatype=MPI_INT, homogeneous opteron" coincide (within 0.26 % at every point; each later' at screen 0.012, screen 0.0351 left front font ',9'
 set label 105 'one drawn with a larger marker).' at screen 0.012, screen 0.0146 left front font ',9'
-set yrange [8.06121e-05 : 0.162095]
+set yrange [8.061e-05 : 0.162095]
 set ytics ("0.0001" 0.0001, "0.0002" 0.0002, "0.0005" 0.0005, "0.001" 0.001, "0.002" 0.002, "0.005" 0.005, "0.01" 0.01, "0.02" 0.02, "0.05" 0.05, "0.1" 0.1)
 set terminal svg size 900,684 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'hetero/fig3.svg.tmp'

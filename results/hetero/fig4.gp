@@ -18,7 +18,7 @@ set label 102 '- "IMB Reduce on 16 nodes: heterogeneous runs are slower than hom
 set label 103 '4)." (fails)' at screen 0.012, screen 0.0556 left front font ',9'
 set label 104 'Curves "heterogeneous, block 8 opteron + 8 g5", "homogeneous opteron" and "heterogeneous, round robin opteron/g5" coincide (within 1.8 % at every' at screen 0.012, screen 0.0351 left front font ',9'
 set label 105 'point; each later one drawn with a larger marker).' at screen 0.012, screen 0.0146 left front font ',9'
-set yrange [24.057 : 607347]
+set yrange [24.0574 : 607347]
 set ytics ("30" 30, "100" 100, "300" 300, "1000" 1000, "3000" 3000, "10000" 10000, "30000" 30000, "1e5" 100000, "3e5" 300000)
 set terminal svg size 900,684 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'hetero/fig4.svg.tmp'

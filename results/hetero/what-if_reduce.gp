@@ -14,7 +14,7 @@ set ylabel 't_avg, IMB mean over the ranks (us)'
 set bmargin 6
 set label 100 'Curves "heterogeneous, block 8 opteron + 8 g5" and "heterogeneous, round robin opteron/g5" coincide (within 1.2 % at every point; each later one drawn' at screen 0.012, screen 0.0382 left front font ',9'
 set label 101 'with a larger marker).' at screen 0.012, screen 0.0159 left front font ',9'
-set yrange [97.0623 : 323472]
+set yrange [97.0646 : 323472]
 set ytics ("100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000, "5000" 5000, "10000" 10000, "20000" 20000, "50000" 50000, "1e5" 100000, "2e5" 200000)
 set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'hetero/what-if_reduce.svg.tmp'

@@ -11,7 +11,7 @@ set format y '%g'
 set title "qsnet-elan4, What-if latency: osu_latency between nodes 0 and 63 of a 4-ary 3-tree"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set yrange [3.2174 : 96.4947]
+set yrange [3.2174 : 96.4951]
 set ytics ("5" 5, "10" 10, "20" 20, "30" 30, "50" 50)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'qsnet/what-if_latency.svg.tmp'

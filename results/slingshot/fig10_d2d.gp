@@ -15,7 +15,7 @@ set bmargin 7
 set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.0592 left front font ',9'
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0374 left front font ',9'
 set label 102 '- "CrayMPICH is much better for small-message collectives; trends converge at larger sizes (Figs. 7-11)." (checked on the other curves it names, not on these)' at screen 0.012, screen 0.0156 left front font ',9'
-set yrange [5.06876 : 497.987]
+set yrange [5.07026 : 497.983]
 set ytics ("10" 10, "20" 20, "30" 30, "50" 50, "100" 100, "200" 200, "300" 300)
 set terminal svg size 900,642 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig10_d2d.svg.tmp'

@@ -15,7 +15,7 @@ set bmargin 7
 set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.0592 left front font ',9'
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0374 left front font ',9'
 set label 102 '- "CrayMPICH is much better for small-message collectives; trends converge at larger sizes (Figs. 7-11)." (checked on the other curves it names, not on these)' at screen 0.012, screen 0.0156 left front font ',9'
-set yrange [21.6557 : 31056.9]
+set yrange [21.66 : 31056.6]
 set ytics ("50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000, "5000" 5000, "10000" 10000, "20000" 20000)
 set terminal svg size 900,642 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig11_d2d.svg.tmp'

@@ -17,7 +17,7 @@ set label 101 'The paper on this figure, and whether the model''s reading of it 
 set label 102 '- "Latency: CrayMPICH much better at small messages; Open MPI with LINKx roughly matches at large messages (Fig. 5)." (undecided)' at screen 0.012, screen 0.0567 left front font ',9'
 set label 103 '- "The CrayMPICH intra-node H2H test shows much higher latency at the larger message sizes, which needs further investigation (Fig. 5)." (checked on the other curves it names, not on' at screen 0.012, screen 0.0358 left front font ',9'
 set label 104 'these)' at screen 0.012, screen 0.0149 left front font ',9'
-set yrange [1.42979 : 226.612]
+set yrange [1.42979 : 226.615]
 set ytics ("2" 2, "3" 3, "5" 5, "10" 10, "20" 20, "30" 30, "50" 50, "100" 100, "200" 200)
 set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig5_h2h_inter-node.svg.tmp'

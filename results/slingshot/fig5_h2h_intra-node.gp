@@ -17,7 +17,7 @@ set label 101 'The paper on this figure, and whether the model''s reading of it 
 set label 102 '- "Latency: CrayMPICH much better at small messages; Open MPI with LINKx roughly matches at large messages (Fig. 5)." (undecided)' at screen 0.012, screen 0.0567 left front font ',9'
 set label 103 '- "The CrayMPICH intra-node H2H test shows much higher latency at the larger message sizes, which needs further investigation (Fig. 5)." (fails)' at screen 0.012, screen 0.0358 left front font ',9'
 set label 104 '- "With the CXI provider alone, intra-node latency and bandwidth are poor, worse with many ranks per node, because on-node messages go out through the NIC." (holds)' at screen 0.012, screen 0.0149 left front font ',9'
-set yrange [0.292472 : 282.93]
+set yrange [0.292472 : 282.932]
 set ytics ("0.5" 0.5, "1" 1, "2" 2, "5" 5, "10" 10, "20" 20, "50" 50, "100" 100, "200" 200)
 set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig5_h2h_intra-node.svg.tmp'

@@ -11,7 +11,7 @@ set format y '%g'
 set title "slingshot-ex, What-if matching osu_latency: osu_latency, H2H inter-node, 2 Crusher nodes, Open\nMPI pml/cm + mtl/ofi over cxi alone"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set yrange [1.57119 : 57.3732]
+set yrange [1.57118 : 57.3747]
 set ytics ("2" 2, "3" 3, "5" 5, "10" 10, "20" 20, "30" 30, "50" 50)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_matching_osu_latency.svg.tmp'

@@ -14,7 +14,7 @@ set ylabel 'time to send completion (us)'
 set bmargin 6
 set label 100 'unexpected_storm: 127 ranks (16 Crusher nodes x 8, map-by ppr:1:l3cache) each send 8 messages to rank 0 at once, rank 0 posts its receives only then;' at screen 0.012, screen 0.0382 left front font ',9'
 set label 101 'Open MPI pml/cm + mtl/ofi over cxi (hardware matching)' at screen 0.012, screen 0.0159 left front font ',9'
-set yrange [24.3113 : 281.385]
+set yrange [24.3116 : 281.386]
 set ytics ("30" 30, "40" 40, "50" 50, "70" 70, "100" 100, "150" 150, "200" 200)
 set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_overflow_storm.svg.tmp'

@@ -11,7 +11,7 @@ set format y '%g'
 set title "slingshot-ex, What-if rdzv osu_latency: osu_latency, H2H inter-node, 2 Crusher nodes, Open MPI\npml/cm + mtl/ofi over cxi"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set yrange [1.9813 : 11.0767]
+set yrange [1.98174 : 11.0786]
 set ytics ("2" 2, "3" 3, "4" 4, "5" 5, "7" 7, "10" 10)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_rdzv_osu_latency.svg.tmp'
