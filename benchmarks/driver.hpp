@@ -175,9 +175,9 @@ struct MessageCount {
   // Cheap and bounded (no second parse of the input); nothing when the input cannot be read: the driver's own parse
   // and run report that, and the count above applies.
   std::function<std::optional<InputMessages>(const Driver& parsed, double ranks)> from_input = {};
-  // Optional: what --engine fluid measured against the default engine on runs of this benchmark where it was faster
-  // ("took 0.36 of the default's CPU time on ..."), quoted by the terminal notice of a long run on the default engine
-  // (runner/estimate.hpp engine_hint). Empty: the notice names the fluid engine only for a count with per_peer.
+  // Optional: what the fluid engine measured against the lmm engine on runs of this benchmark where it was faster
+  // ("took 0.36 of its CPU time on ..."), quoted by the terminal notice of a long run on an engine that re-solves
+  // whole connected sets of flows (runner/estimate.hpp engine_hint). Empty: the notice names the fluid engine only for a count with per_peer.
   std::string fluid_measured = {};
   double at(double ranks) const;
   bool all_pairs() const { return per_peer > 0; }

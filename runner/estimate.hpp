@@ -57,14 +57,16 @@ constexpr double kEventsWorthSaying = 1e7;
 // "about 2.1e+12 events (messages: 1048576 ranks x 1000010 iterations x 21 per rank and iteration), about 24 days of
 // CPU time (at 1e+06 messages per CPU second, ...)".
 std::string estimate_text(const Scenario& s, double events);
-// Whether a run's notice also names the fluid engine: the scenario keeps the default engine, the estimate is above
+// Whether a run's notice also names the fluid engine: the scenario names an engine that re-solves whole connected sets
+// of flows (EngineInfo::resolves_whole_component: lmm, simgrid), the estimate is above
 // kEventsWorthSaying and the benchmark sends a block to every rank (bench::MessageCount::all_pairs: an alltoall or
-// allgather), where the default engine's max-min solves over many concurrent flows cost the most CPU, or declares
-// what the fluid engine measured faster on its runs (bench::MessageCount::fluid_measured: replay, 0.36 of the default
+// allgather), where that engine's max-min solves over many concurrent flows cost the most CPU, or declares
+// what the fluid engine measured faster on its runs (bench::MessageCount::fluid_measured: replay, 0.36 of the lmm
 // engine's CPU on Cielo's openmpi stack, the same on loggp, whose messages in that trace start no flows).
 bool engine_hint_applies(const Scenario& s, double events);
-// That line ("osu_alltoall sends a block to every rank: --engine fluid runs ...", "replay on the default 'lmm'
-// engine: --engine fluid took 0.36 of its CPU time ..."), or "" when it does not apply.
+// That line ("osu_alltoall sends a block to every rank: the fluid engine (the default; --engine fluid) runs ...",
+// "replay on the 'lmm' engine, which re-solves ...: the fluid engine (the default; --engine fluid) took 0.36 of its
+// CPU time ..."), or "" when it does not apply.
 std::string engine_hint(const Scenario& s, double events);
 // Throws InputError("--max-events", given, ...) when the estimate is above max_events (0: no bound); given is the
 // option's value as the user wrote it ("1e6"), echoed as the key.

@@ -30,22 +30,24 @@ const EngineRegistry& engines() {
     EngineRegistry r;
     r.add({"simgrid", "SimGrid 3.32: bulk flows share the resources they cross (CM02 max-min sharing); the reference",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::SimGridEngine>(); },
-           true, nullptr, nullptr, set_engine_grid});
+           true, nullptr, nullptr, set_engine_grid, true});
     r.add({"des", "plain C++ discrete events: a flow takes bytes / its smallest capacity, no sharing (unit tests, cross-checks)",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::DesEngine>(); },
            false});
-    r.add({"fluid", "our own max-min flow engine: the allocation SimGrid's CM02 gives here, up to rounding (a local "
-                    "solve around the flows a start or end touches, a class fast path per bottleneck), several per "
-                    "process",
+    r.add({"fluid", "our own max-min flow engine, the default: the allocation SimGrid's CM02 gives here, up to "
+                    "rounding (a local solve around the flows a start or end touches, a class fast path per "
+                    "bottleneck), the same values as the SimGrid and lmm engines with the completion grid, several "
+                    "per process",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::FluidEngine>(); },
            true,
            [](Simulator& s, double w) { static_cast<engine::FluidEngine&>(s).set_window(w); },
            [](const Simulator& s) { return static_cast<const engine::FluidEngine&>(s).window_figures(); },
            set_engine_grid});
     r.add({"lmm", "SimGrid 3.32's CM02 max-min arithmetic repeated step for step without SimGrid: the SimGrid engine's "
-                  "values bit for bit, no walk over the comms in flight at each completion; the default",
+                  "values bit for bit, no walk over the comms in flight at each completion, but each flow start or "
+                  "end re-solves the whole connected set of flows",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::LmmEngine>(); },
-           true, nullptr, nullptr, set_engine_grid});
+           true, nullptr, nullptr, set_engine_grid, true});
     return r;
   }();
   return reg;

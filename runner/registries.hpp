@@ -27,6 +27,10 @@ struct EngineInfo {
   // kDefaultEngineGrid unless the scenario says otherwise): a flow's callback is delivered at its end date rounded up
   // to the grid, callbacks of one grid date in start order (engine/engine_base.hpp); null for the others.
   void (*set_grid)(Simulator&, double seconds) = nullptr;
+  // An engine that re-solves every flow of the connected set a start or end touches (SimGrid's selective update: an
+  // alltoall is one set), so that its CPU per message grows with the flows in flight; a long all-pairs run on it gets
+  // a notice naming the fluid engine (runner/estimate.hpp).
+  bool resolves_whole_component = false;
 };
 // The completion grid of a run unless the scenario sets "engine_grid": 1 ns, the default resolution of ns-3's
 // simulation time (ns3::Time, nanoseconds), far below any latency or overhead of the machine files (the smallest is

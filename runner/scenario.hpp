@@ -16,7 +16,7 @@ namespace ompisim {
 struct Scenario {
   std::string file, id, description, expected, figure, paper;
   std::string plot;  // result field plotted by reproduce (default: latency_us or bandwidth_GBps)
-  std::string machine, engine = "lmm";
+  std::string machine, engine = "fluid";
   // "engine_window": the engine's solve window in seconds (0 = exact, the default); only an engine that takes a
   // window accepts one (checked when the run is prepared, after --engine).
   double engine_window = 0;

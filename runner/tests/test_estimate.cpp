@@ -213,28 +213,32 @@ TEST_CASE("estimate: messages per rank by what the benchmark is", "[estimate][un
   CHECK_THAT(estimate_text(a, estimate_events(a)), Catch::Contains("511 (P - 1) per rank and iteration"));
 }
 
-// Configuration: alltoalls and a barrier on the default engine and on fluid, at sizes above and below
-// kEventsWorthSaying. Expected: the line naming --engine fluid only for an alltoall-like benchmark on the default
-// engine whose estimate is worth a notice: the 4,096-rank alltoall of bench/run.sh, and the 74-group what-if without
-// its "engine" key; not on fluid, not for a 64-rank alltoall (below the notice), not for a large barrier.
+// Configuration: alltoalls and a barrier on the lmm and simgrid engines (named by the scenario) and on fluid (the
+// default), at sizes above and below kEventsWorthSaying. Expected: the line naming the fluid engine only for an
+// alltoall-like benchmark on an engine that re-solves whole connected sets of flows whose estimate is worth a notice:
+// the 4,096-rank alltoall of bench/run.sh and the 74-group what-if with "engine": "lmm" or "simgrid"; not on fluid
+// (the default, or named), not for a 64-rank alltoall (below the notice), not for a large barrier.
 // How validated: the condition and the text.
-TEST_CASE("estimate: the notice names the fluid engine for a large alltoall on the default engine", "[estimate][unit]") {
-  const Scenario big = frontier_alltoall(4096, 10, -1);
+TEST_CASE("estimate: the notice names the fluid engine for a large alltoall on the lmm or simgrid engine",
+          "[estimate][unit]") {
+  const Scenario big = frontier_alltoall(4096, 10, -1, "lmm");
   const double e = estimate_events(big);
   REQUIRE(e > kEventsWorthSaying);
   CHECK(engine_hint_applies(big, e));
-  CHECK_THAT(engine_hint(big, e), Catch::Contains("--engine fluid"));
+  CHECK_THAT(engine_hint(big, e), Catch::Contains("the fluid engine (the default; --engine fluid)"));
   CHECK_THAT(engine_hint(big, e), Catch::StartsWith("osu_alltoall"));
+  CHECK(engine_hint_applies(frontier_alltoall(4096, 10, -1, "simgrid"), e));
+  CHECK_FALSE(engine_hint_applies(frontier_alltoall(4096, 10, -1), e));  // the default engine is fluid
   const Scenario whatif = load_scenario("scenarios/slingshot/whatif_routing_minimal_alltoall_64k_4096p_74groups.json");
   CHECK_FALSE(engine_hint_applies(whatif, estimate_events(whatif)));  // it names fluid itself
   Scenario lmm = whatif;
-  lmm.engine = Scenario{}.engine;  // the scenario without its "engine" key
+  lmm.engine = "lmm";
   CHECK(estimate_events(lmm) > kEventsWorthSaying);
   CHECK(engine_hint_applies(lmm, estimate_events(lmm)));
   const Scenario fluid = frontier_alltoall(4096, 10, -1, "fluid");
   CHECK_FALSE(engine_hint_applies(fluid, estimate_events(fluid)));
   CHECK(engine_hint(fluid, estimate_events(fluid)).empty());
-  const Scenario small = frontier_alltoall(64, 1, 0);
+  const Scenario small = frontier_alltoall(64, 1, 0, "lmm");
   CHECK(estimate_events(small) < kEventsWorthSaying);
   CHECK_FALSE(engine_hint_applies(small, estimate_events(small)));
   const Scenario barrier = titan_barrier("cheetah-p2p", 299008, 20);
@@ -317,16 +321,19 @@ TEST_CASE("estimate: an unreadable trace is left to the replay to report", "[est
   std::filesystem::remove_all(t.dir);
 }
 
-// Configuration: a replay on the default engine and on fluid, with an estimate above kEventsWorthSaying. Expected: the
-// notice names --engine fluid with what was measured for a replay (CPU ratio and the stacks it was measured on), not on
-// the fluid engine nor below the notice. How validated: the condition and the text.
+// Configuration: a replay on the default engine (fluid) and on lmm, with an estimate above kEventsWorthSaying.
+// Expected: on lmm the notice names the fluid engine with what was measured for a replay (CPU ratio and the stacks it
+// was measured on); not on the fluid engine nor below the notice. How validated: the condition and the text.
 TEST_CASE("estimate: the notice of a long replay says what the fluid engine measured", "[estimate][unit]") {
   const RingTrace t = ring_trace("hint", 8, 10);
   Scenario s = replay_of(t, 8);
   const double big = 2 * kEventsWorthSaying;
+  CHECK_FALSE(engine_hint_applies(s, big));  // the default engine is fluid
+  s.engine = "lmm";
   CHECK(engine_hint_applies(s, big));
   const std::string h = engine_hint(s, big);
-  CHECK_THAT(h, Catch::StartsWith("replay on the default 'lmm' engine: --engine fluid took 0.36 of its CPU time"));
+  CHECK_THAT(h, Catch::StartsWith("replay on the 'lmm' engine, which re-solves every flow in flight at each flow start "
+                                  "and end: the fluid engine (the default; --engine fluid) took 0.36 of its CPU time"));
   CHECK_THAT(h, Catch::Contains("on the loggp stack, where that trace starts no flows, the same"));
   CHECK_FALSE(engine_hint_applies(s, kEventsWorthSaying / 2));
   s.engine = "fluid";

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Configuration: the default engine (lmm), osu_mbw_mr on 8 nodes and osu_multi_lat on one node, both stacks. Expected: every
+# Configuration: the default engine (fluid), osu_mbw_mr on 8 nodes and osu_multi_lat on one node, both stacks. Expected: every
 # send completes and is received once, no request or queue entry left. How validated: the stats block of the result.
 set -eu
 BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
