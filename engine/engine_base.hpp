@@ -64,8 +64,8 @@ protected:
     } while (again);
   }
   // The flows in `ended` (indices into `flows`, whose items have `seq`, the start order, and `done`) ended at now_:
-  // their callbacks are queued at now_ in start order (the order of completions at one date in every engine), or with
-  // a completion grid handed to deliver(); then each is freed by `remove(id)` in the order they ended, and `ended` is
+  // their callbacks are handed to complete() in start order (the order of completions at one date in every
+  // engine); then each is freed by `remove(id)` in the order they ended, and `ended` is
   // emptied. Then the deliveries due are queued (deliver_due).
   template <class Flows, class Remove>
   void wake_ended(std::vector<std::uint32_t>& ended, Flows& flows, Remove&& remove) {
@@ -73,14 +73,18 @@ protected:
       by_seq_.assign(ended.begin(), ended.end());
       std::sort(by_seq_.begin(), by_seq_.end(),
                 [&flows](std::uint32_t a, std::uint32_t b) { return flows[a].seq < flows[b].seq; });
-      for (auto id : by_seq_) {
-        if (grid_ > 0) deliver(now_, flows[id].seq, std::move(flows[id].done));
-        else q_.push(now_, std::move(flows[id].done));
-      }
+      for (auto id : by_seq_) complete(now_, flows[id].seq, std::move(flows[id].done));
       for (auto id : ended) remove(id);
       ended.clear();
     }
     deliver_due();
+  }
+  // The callback of flow `seq`, which ended at `date`, goes to the event queue at the later of `date` and now_, or,
+  // with a completion grid, waits for its grid date (deliver). Every engine that shares bandwidth hands its ended
+  // flows here, in start order.
+  void complete(double date, std::uint64_t seq, Callback done) {
+    if (grid_ > 0) deliver(date, seq, std::move(done));
+    else q_.push(std::max(date, now_), std::move(done));
   }
   // With a completion grid: the callback of flow `seq`, ended at `date`, waits for its grid date.
   void deliver(double date, std::uint64_t seq, Callback done);

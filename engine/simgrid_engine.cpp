@@ -182,8 +182,7 @@ void SimGridEngineImpl::queue_ended(double clock) {
       delete f;
       cb();
     };
-    if (e.completion_grid() > 0) e.deliver(clock, f->seq, std::move(run));
-    else q.push(std::max(clock, now), std::move(run));
+    e.complete(clock, f->seq, std::move(run));
   }
   ended.clear();
 }

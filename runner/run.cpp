@@ -141,9 +141,9 @@ static std::string engines_that(Has has) {
   return fmt::format("{}", fmt::join(out, ", "));
 }
 
-// A solve window on an engine that takes none (the exact engines) is refused, naming the key and the engines that
-// take one.
-static void check_engine_window(const Scenario& s) {
+// An engine option the engine does not take (a completion grid or a solve window on the exact engines) is refused,
+// naming the key and the engines that take it.
+static void check_engine_options(const Scenario& s) {
   const EngineInfo* e = engines().find(s.engine);
   if (e && !e->set_grid && s.engine_grid >= 0)
     throw InputError(s.file, "engine_grid",
@@ -230,7 +230,7 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
   if (!s.routing.empty())
     for (auto& net : m.networks()) p.routing = &topology::find_route_policy(s.routing, net.topology->kind(), s.file, "routing");
   p.neighbour = check_neighbour(s, m, p.pl);
-  check_engine_window(s);
+  check_engine_options(s);
   return p;
 }
 }  // namespace
