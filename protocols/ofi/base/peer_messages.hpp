@@ -37,6 +37,20 @@ std::uint64_t unexpected_record(mpi::RequestTable<Msg>& msgs, const RxEntry& e, 
   return e.peer_context;
 }
 
+// Record `id`'s message has arrived at core provider `provider`: the owner's shared receive queue looks for a posted
+// receive that matches it (get_tag) and returns it; when none does, the entry the owner made for it names the record
+// (peer_context), `on_queued` runs (the provider's own statistic and state step) and the entry is queued (queue_tag),
+// and null is returned.
+template <class Msg, class Queued>
+RxEntry* get_tag_or_queue(SrxOwner& owner, int provider, Msg& m, std::uint64_t id, Queued&& on_queued) {
+  RxEntry* e = nullptr;
+  if (owner.get_tag(m.dst, provider, m.src, m.tag, m.bytes, &e) == 0) return e;
+  e->peer_context = id;
+  on_queued();
+  owner.queue_tag(e);
+  return nullptr;
+}
+
 // Frees record `id` once both its sides are COMPLETE.
 template <class Msg>
 void free_if_done(mpi::RequestTable<Msg>& msgs, std::uint64_t id) {

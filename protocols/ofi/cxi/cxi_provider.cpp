@@ -207,15 +207,11 @@ void CxiProvider::process(std::uint64_t id) {
 
 void CxiProvider::on_host_matched(std::uint64_t id) {
   CxiMsg& m = msgs_.at(id);
-  RxEntry* e = nullptr;
-  if (owner_->get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0) {
+  if (RxEntry* e = get_tag_or_queue(*owner_, peer_index_, m, id, [&] {
+        n_.add(CxiStat::Unexpected);
+        m.rx = step(m.rx, RxEvent::Queued);
+      }))
     owner_matched(id, e);
-    return;
-  }
-  e->peer_context = id;
-  n_.add(CxiStat::Unexpected);
-  m.rx = step(m.rx, RxEvent::Queued);
-  owner_->queue_tag(e);
 }
 
 // `in_nic`: the NIC matched the header against a posted receive (hardware matching, the message expected).

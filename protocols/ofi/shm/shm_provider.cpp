@@ -72,15 +72,11 @@ void ShmProvider::on_arrived(std::uint64_t id) {
 
 void ShmProvider::on_progress(std::uint64_t id) {
   ShmMsg& m = msgs_.at(id);
-  RxEntry* e = nullptr;
-  if (owner_->get_tag(m.dst, peer_index_, m.src, m.tag, m.bytes, &e) == 0) {
+  if (RxEntry* e = get_tag_or_queue(*owner_, peer_index_, m, id, [&] {
+        n_.add(ShmStat::Unexpected);
+        m.rx = step(m.rx, ShmRxEvent::Queued);
+      }))
     deliver(id, e);
-    return;
-  }
-  e->peer_context = id;
-  n_.add(ShmStat::Unexpected);
-  m.rx = step(m.rx, ShmRxEvent::Queued);
-  owner_->queue_tag(e);
 }
 
 int ShmProvider::start_tag(RxEntry* e) {
