@@ -355,14 +355,21 @@ void report_uncertainty(const Problem& pb, const std::string& machine, const std
     }
     std::cout << fmt::format("| {} | {} | {} |\n", k + 1,
                              d.undetermined ? std::string("undetermined (not bounded by the data)")
-                             : d.wide       ? fmt::format("{:.4g}: wide, beyond the linearization (not listed below)",
-                                                          d.half_width)
+                             : d.wide       ? fmt::format("{:.4g}: wide, beyond the linearization (listed below at "
+                                                          "its limit, {:g})",
+                                                          d.half_width, kLinearLimit)
                                             : fmt::format("{:.4g}", d.half_width),
                              fmt::join(parts, ", "));
-    if (d.undetermined || d.wide) continue;
-    const double h = std::round(d.half_width * 1e4) / 1e4;
+    if (d.undetermined) continue;
+    // A wide direction is sampled at the linearization's limit: a lower bound on the fit's uncertainty there, where
+    // leaving it out would claim none.
+    const double h = std::round(std::min(d.half_width, kLinearLimit) * 1e4) / 1e4;
+    const std::string label = fmt::format("fit uncertainty {} of {}", k + 1, fmt::join(parts, ", "));
     dirs.push_back(Json{{"machine", machine},
-                        {"label", fmt::format("fit uncertainty {} of {}", k + 1, fmt::join(parts, ", "))},
+                        {"label", d.wide ? fmt::format("{} (95 % half-width {:.3g}, sampled at the linearization's "
+                                                       "limit {:g})",
+                                                       label, d.half_width, kLinearLimit)
+                                         : label},
                         {"source", source},
                         {"direction", coef},
                         {"range", Json::array({-h, h})}});

@@ -69,7 +69,7 @@ bool gap_enters_fit(const FitGap& g, const std::vector<std::string>& free_names)
 // the two-sided 95 % quantile of Student's t with m - n degrees of freedom. A direction whose singular value is below
 // kUndeterminedShare of the largest is one the data do not bound: it is left out (undetermined = true, no width).
 // A direction whose half-width passes kLinearLimit (a factor e either way) is flagged wide: so far from the end point
-// the linearization says little, and the region is not for sampling (the parameters are not bounded by the data).
+// the linearization says little; calibrate lists it for sampling at that limit, a lower bound on the uncertainty.
 // Empty when m <= n (no degree of freedom left).
 struct FitDirection {
   std::vector<double> coef;  // v_k: one coefficient per parameter (unit length; the sign is arbitrary)

@@ -221,7 +221,7 @@ TEST_CASE("calibrate: the fit's confidence directions are the least-squares cova
   CHECK(u6.dof == 3);
   CHECK(u6.s == Approx(u.s));
   for (const auto& d : u.directions) CHECK_FALSE(d.wide);  // half-widths of a few tenths
-  // Residuals ten times larger: the slope's axis passes a factor e either way and is flagged wide (not sampled).
+  // Residuals ten times larger: the slope's axis passes a factor e either way and is flagged wide (calibrate lists it at the limit).
   const FitUncertainty big = fit_uncertainty(X, r * 10.0);
   CHECK(big.directions[0].half_width == Approx(10 * u.directions[0].half_width));
   CHECK(std::any_of(big.directions.begin(), big.directions.end(), [](const FitDirection& d) { return d.wide; }));
