@@ -6,8 +6,8 @@ Usage: check_readme_speed.py ROOT [README]   (README defaults to ROOT/README.md;
 Checks, in README's "## Speed and memory" section:
 * each row of its Targets table is a row of bench/README.md's Targets table (same target text), its "at" commits are
   in that row's "at", every number of its figure is in that row's figure, and its "met" starts as that row's does;
-* each row of the run-list table names its run (`name`, as in bench/run.sh) and gives the mean of the three passes
-  of bench/README.md's run-list table for each build (user s, to the README's decimals) and its peak RSS;
+* each row of the run-list table names its run (`name`, as in bench/run.sh) and gives the wall time and peak RSS of
+  that run in bench/README.md's "run.sh on this build" table, and that table has a row for every run of run.sh;
 * a count of files written "all N `GLOB`" is the number of files GLOB matches in ROOT.
 Exit 1 with one line per disagreement.
 """
@@ -53,7 +53,7 @@ def main():
     errors = []
 
     bench_targets = {r[0]: r for r in tables(section(bench, "## Targets"))[0]}
-    bench_runs = {r[0]: r for r in tables(section(bench, "## The run list against"))[0]}
+    bench_runs = {r[0].strip("`"): r for r in tables(section(bench, "## run.sh on this build"))[0]}
     readme_tables = tables(readme)
     if len(readme_tables) < 2:
         errors.append("README.md: the speed section has fewer than two tables (Targets, the run list)")
@@ -74,36 +74,31 @@ def main():
         if row[3].split()[0].strip(":;,") != b[3].split()[0].strip(":;,"):
             errors.append(f"README.md speed Targets: '{row[0]}': met '{row[3]}' against bench/README.md's '{b[3]}'")
 
+    run_names = re.findall(r"^run(?:_all)? ([a-z0-9_]+) ", run_sh, re.M)
+    for name in run_names:
+        if name not in bench_runs:
+            errors.append(f"bench/README.md: run.sh's '{name}' has no row in 'run.sh on this build'")
     for row in runs:
         m = re.search(r"`([a-z0-9_]+)`\)?$", row[0])
         if not m:
             errors.append(f"README.md speed run list: '{row[0]}' names no run of bench/run.sh")
             continue
         name = m.group(1)
-        if not re.search(rf"^run {re.escape(name)} ", run_sh, re.M):
+        if name not in run_names:
             errors.append(f"README.md speed run list: '{name}' is not a run of bench/run.sh")
         b = bench_runs.get(name)
         if b is None:
             errors.append(f"README.md speed run list: '{name}' is not in bench/README.md's run list")
             continue
-        rss = [float(x) for x in b[5].split("/")]
-        for k, cell in enumerate(row[1:3]):
-            sec = re.match(r"([\d.]+) s / ([\d.]+) (MB|GB)", cell)
-            if not sec:
-                errors.append(f"README.md speed run list: '{name}': '{cell}' is not 'X s / Y MB'")
-                continue
-            passes = [float(x) for x in b[1 + k].split()]
-            mean = sum(passes) / len(passes)
-            decimals = len(sec.group(1).split(".")[1]) if "." in sec.group(1) else 0
-            if abs(float(sec.group(1)) - mean) > 0.5 * 10 ** -decimals + 1e-9:
-                errors.append(f"README.md speed run list: '{name}': {sec.group(1)} s against the mean {mean:.3f} s "
-                              f"of bench/README.md's passes {b[1 + k]}")
-            mb = float(sec.group(2)) * (1000 if sec.group(3) == "GB" else 1)
-            digits = sec.group(2).split(".")[1] if "." in sec.group(2) else ""
-            step = 10 ** -len(digits) * (1000 if sec.group(3) == "GB" else 1)
-            if abs(mb - rss[k]) > 0.5 * step + 1e-9:
-                errors.append(f"README.md speed run list: '{name}': {sec.group(2)} {sec.group(3)} against "
-                              f"bench/README.md's {rss[k]:g} MB")
+        for k, what in ((1, "wall s"), (2, "peak MiB")):
+            if numbers(row[k]) != numbers(b[k]):
+                errors.append(f"README.md speed run list: '{name}': {what} '{row[k]}' against bench/README.md's "
+                              f"'{b[k]}'")
+
+    listed = {m.group(1) for row in runs if (m := re.search(r"`([a-z0-9_]+)`\)?$", row[0]))}
+    for name in run_names:
+        if name not in listed:
+            errors.append(f"README.md speed run list: run.sh's '{name}' has no row")
 
     for count, pattern in re.findall(r"all (\d+) `([^`]*\*[^`]*)`", readme):
         found = len(glob.glob(os.path.join(root, pattern)))
