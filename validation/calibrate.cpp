@@ -330,6 +330,14 @@ void report(const Problem& pb, const Eigen::VectorXd& x, const Eigen::VectorXd& 
                              r[static_cast<long>(pb.cal.size() + j)]);
 }
 
+// The parameters of direction d with their coefficients (those of at least 1e-3), as "name +0.123".
+std::vector<std::string> direction_parts(const FitDirection& d, const std::vector<std::string>& names) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (std::abs(d.coef[i]) >= 1e-3) parts.push_back(fmt::format("{} {:+.3f}", names[i], d.coef[i]));
+  return parts;
+}
+
 // The fit's 95 % confidence box (fit_uncertainty): a table, and the reference file's "calibration_directions" entries
 // that put it into validate's prediction intervals (intervals.cpp samples each direction over its range).
 void report_uncertainty(const Problem& pb, const std::string& machine, const std::string& source,
@@ -343,28 +351,37 @@ void report_uncertainty(const Problem& pb, const std::string& machine, const std
                            "Student's t {:.3f} (95 %, two-sided); half-widths in log parameter units:\n\n"
                            "| direction | half-width | parameters (coefficient) |\n|---|---|---|\n",
                            u.s, u.dof, u.t);
-  Json dirs = Json::array();
+  std::vector<std::string> names;
+  for (auto& f : pb.free) names.push_back(f.info.name);
   for (std::size_t k = 0; k < u.directions.size(); ++k) {
     const FitDirection& d = u.directions[k];
-    std::vector<std::string> parts;
-    Json coef = Json::object();
-    for (std::size_t i = 0; i < pb.free.size(); ++i) {
-      if (std::abs(d.coef[i]) < 1e-3) continue;
-      parts.push_back(fmt::format("{} {:+.3f}", pb.free[i].info.name, d.coef[i]));
-      coef[pb.free[i].info.name] = std::round(d.coef[i] * 1e4) / 1e4;
-    }
     std::cout << fmt::format("| {} | {} | {} |\n", k + 1,
                              d.undetermined ? std::string("undetermined (not bounded by the data)")
                              : d.wide       ? fmt::format("{:.4g}: wide, beyond the linearization (listed below at "
                                                           "its limit, {:g})",
                                                           d.half_width, kLinearLimit)
                                             : fmt::format("{:.4g}", d.half_width),
-                             fmt::join(parts, ", "));
+                             fmt::join(direction_parts(d, names), ", "));
+  }
+  std::cout << "\ncalibration_directions (for the reference file):\n"
+            << calibration_directions(u, names, machine, source).dump(1) << "\n";
+}
+
+}  // namespace
+
+Json calibration_directions(const FitUncertainty& u, const std::vector<std::string>& names, const std::string& machine,
+                            const std::string& source) {
+  Json dirs = Json::array();
+  for (std::size_t k = 0; k < u.directions.size(); ++k) {
+    const FitDirection& d = u.directions[k];
     if (d.undetermined) continue;
+    Json coef = Json::object();
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (std::abs(d.coef[i]) >= 1e-3) coef[names[i]] = std::round(d.coef[i] * 1e4) / 1e4;
     // A wide direction is sampled at the linearization's limit: a lower bound on the fit's uncertainty there, where
     // leaving it out would claim none.
     const double h = std::round(std::min(d.half_width, kLinearLimit) * 1e4) / 1e4;
-    const std::string label = fmt::format("fit uncertainty {} of {}", k + 1, fmt::join(parts, ", "));
+    const std::string label = fmt::format("fit uncertainty {} of {}", k + 1, fmt::join(direction_parts(d, names), ", "));
     dirs.push_back(Json{{"machine", machine},
                         {"label", d.wide ? fmt::format("{} (95 % half-width {:.3g}, sampled at the linearization's "
                                                        "limit {:g})",
@@ -374,8 +391,10 @@ void report_uncertainty(const Problem& pb, const std::string& machine, const std
                         {"direction", coef},
                         {"range", Json::array({-h, h})}});
   }
-  std::cout << "\ncalibration_directions (for the reference file):\n" << dirs.dump(1) << "\n";
+  return dirs;
 }
+
+namespace {
 
 // The machine file with the fitted values, written to `path` (a new file in --out; the repository's is never edited).
 // A parameter's entry in the machine file's JSON: its key path is its long name ("networks.gemini.nic.bte_bandwidth",

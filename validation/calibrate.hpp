@@ -87,6 +87,12 @@ struct FitUncertainty {
 constexpr double kUndeterminedShare = 1e-2;  // also the fit's: a step leaves such a direction alone
 constexpr double kLinearLimit = 1.0;
 FitUncertainty fit_uncertainty(const Eigen::MatrixXd& J, const Eigen::VectorXd& r);
+// The reference file's "calibration_directions" entries for the fit's directions (`names`: the free parameters, in
+// the order of each direction's coefficients): an undetermined direction is left out; a wide one is listed with the
+// range of the linearization's limit (+-kLinearLimit), its label giving its own half-width; the others with their
+// half-width.
+Json calibration_directions(const FitUncertainty& u, const std::vector<std::string>& names, const std::string& machine,
+                            const std::string& source);
 
 // The machine a paper's calibration points run on (the "machine" of the scenarios of doc["points"] with role
 // calibration and no "fits"): the fit sets the free parameters on those scenarios, so it fits that machine. A reference

@@ -228,3 +228,41 @@ TEST_CASE("calibrate: the fit's confidence directions are the least-squares cova
   CHECK(fit_uncertainty(X.topRows(2), r.head(2)).dof == 0);
   CHECK(fit_uncertainty(X.topRows(2), r.head(2)).directions.empty());
 }
+
+// Configuration: the straight-line fit above with its residuals ten times larger (one axis wider than a factor e,
+// one not), and the fit with a parameter no residual sees. Expected: the reference file's entries list a wide axis
+// at the linearization's limit (range +-1, its own half-width in the label) and the narrow one at its half-width;
+// an undetermined axis is left out. How validated: the ranges against the half-widths.
+TEST_CASE("calibrate: calibration_directions lists a wide axis at the linearization's limit", "[unit][validation]") {
+  Eigen::MatrixXd X(5, 2);
+  for (int i = 0; i < 5; ++i) X(i, 0) = 1, X(i, 1) = i;
+  Eigen::VectorXd r(5);
+  r << 1.0, -2.0, 0.5, 1.5, -1.0;
+  const FitUncertainty u = fit_uncertainty(X, r);
+  REQUIRE(u.directions.size() == 2);
+  REQUIRE(u.directions[0].wide != u.directions[1].wide);
+  const Json dirs = calibration_directions(u, {"a", "b"}, "m", "src");
+  REQUIRE(dirs.size() == 2);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const FitDirection& d = u.directions[k];
+    const double h = dirs[k]["range"][1].get<double>();
+    CHECK(dirs[k]["range"][0].get<double>() == -h);
+    CHECK(dirs[k]["machine"] == "m");
+    const bool limit_named = dirs[k]["label"].get<std::string>().find("linearization's limit") != std::string::npos;
+    if (d.wide) {
+      CHECK(h == kLinearLimit);
+      CHECK(d.half_width > kLinearLimit);
+      CHECK(limit_named);
+    } else {
+      CHECK(h == Approx(d.half_width).margin(1e-4));
+      CHECK_FALSE(limit_named);
+    }
+  }
+  Eigen::MatrixXd Z(5, 2);
+  Z.col(0) = X.col(1);
+  Z.col(1).setZero();
+  const Json some = calibration_directions(fit_uncertainty(Z, r), {"a", "b"}, "m", "src");
+  REQUIRE(some.size() == 1);
+  CHECK(some[0]["direction"].contains("a"));
+  CHECK_FALSE(some[0]["direction"].contains("b"));
+}
