@@ -183,11 +183,21 @@ TEST_CASE("validate: the machines a paper's scenarios run on") {
 // degrees of freedom, 97.5 %), and along each reported direction v the half-width is t sqrt(v^T C v); the zero column's
 // direction is undetermined and carries no width; a residual no parameter moves changes nothing; an axis
 // wider than a factor e either way is flagged wide; with no degree of freedom nothing is estimated.
-TEST_CASE("calibrate: the fit's confidence directions are the least-squares covariance's axes", "[unit][validation]") {
+// A straight line over x = 0..4 (columns: intercept, slope) and residuals of the given scale.
+static Eigen::MatrixXd line_design() {
   Eigen::MatrixXd X(5, 2);
   for (int i = 0; i < 5; ++i) X(i, 0) = 1, X(i, 1) = i;
+  return X;
+}
+static Eigen::VectorXd line_residuals(double scale) {
   Eigen::VectorXd r(5);
   r << 0.1, -0.2, 0.05, 0.15, -0.1;
+  return r * scale;
+}
+
+TEST_CASE("calibrate: the fit's confidence directions are the least-squares covariance's axes", "[unit][validation]") {
+  const Eigen::MatrixXd X = line_design();
+  const Eigen::VectorXd r = line_residuals(1.0);
   const FitUncertainty u = fit_uncertainty(X, r);
   REQUIRE(u.dof == 3);
   CHECK(u.s == Approx(std::sqrt(r.squaredNorm() / 3)));
@@ -234,10 +244,8 @@ TEST_CASE("calibrate: the fit's confidence directions are the least-squares cova
 // at the linearization's limit (range +-1, its own half-width in the label) and the narrow one at its half-width;
 // an undetermined axis is left out. How validated: the ranges against the half-widths.
 TEST_CASE("calibrate: calibration_directions lists a wide axis at the linearization's limit", "[unit][validation]") {
-  Eigen::MatrixXd X(5, 2);
-  for (int i = 0; i < 5; ++i) X(i, 0) = 1, X(i, 1) = i;
-  Eigen::VectorXd r(5);
-  r << 1.0, -2.0, 0.5, 1.5, -1.0;
+  const Eigen::MatrixXd X = line_design();
+  const Eigen::VectorXd r = line_residuals(10.0);
   const FitUncertainty u = fit_uncertainty(X, r);
   REQUIRE(u.directions.size() == 2);
   REQUIRE(u.directions[0].wide != u.directions[1].wide);
