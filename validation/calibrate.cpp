@@ -438,7 +438,11 @@ FitUncertainty fit_uncertainty(const Eigen::MatrixXd& J, const Eigen::VectorXd& 
   if (m <= n) return u;
   u.dof = static_cast<int>(m - n);
   u.s = std::sqrt(rss / static_cast<double>(u.dof));
-  u.t = boost::math::quantile(boost::math::students_t(u.dof), 0.975);
+  // In double throughout: Boost's default policy promotes double to long double, whose tables it builds at start-up
+  // (erf_inv_initializer), and valgrind's 64-bit emulation of x87 long double makes that throw, so no run of the tool
+  // could be counted with cachegrind.
+  using DoublePolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+  u.t = boost::math::quantile(boost::math::students_t_distribution<double, DoublePolicy>(u.dof), 0.975);
   Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeThinV);
   const auto& sv = svd.singularValues();
   for (long k = 0; k < sv.size(); ++k) {
