@@ -61,7 +61,7 @@ void EngineBase::deliver(double date, std::uint64_t seq, Callback done) {
   std::push_heap(deliveries_.begin(), deliveries_.end(), Later{});
 }
 
-void EngineBase::deliver_due() {
+void EngineBase::deliver_due_now() {
   while (!deliveries_.empty() && deliveries_.front().t <= now_) {
     std::pop_heap(deliveries_.begin(), deliveries_.end(), Later{});
     q_.push(now_, std::move(deliveries_.back().done));

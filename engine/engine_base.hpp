@@ -95,7 +95,9 @@ protected:
   bool deliveries_pending() const { return !deliveries_.empty(); }
   // Queues, at now_, every callback whose grid date is at most now_, by (grid date, start order). The engines call it
   // when no model event is due at now_ (their events of a date run before the deliveries of that date).
-  void deliver_due();
+  void deliver_due() {
+    if (!deliveries_.empty() && deliveries_.front().t <= now_) deliver_due_now();  // the common case: none due
+  }
   // The earliest date the model has work at: its next event or its next delivery.
   double next_model_time() const { return std::min(q_.empty() ? kNever : q_.top_time(), next_delivery()); }
   bool model_idle() const { return q_.empty() && deliveries_.empty(); }
@@ -111,6 +113,7 @@ protected:
   std::vector<std::uint32_t> by_seq_;                  // wake_ended's scratch
 
 private:
+  void deliver_due_now();  // deliver_due's work once one is due
   struct Delivery {
     double t;           // the grid date
     std::uint64_t seq;  // the flow's start order
