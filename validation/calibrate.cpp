@@ -330,11 +330,14 @@ void report(const Problem& pb, const Eigen::VectorXd& x, const Eigen::VectorXd& 
                              r[static_cast<long>(pb.cal.size() + j)]);
 }
 
-// The parameters of direction d with their coefficients (those of at least 1e-3), as "name +0.123".
+// A direction's coefficient below this is not shown or written (the direction is a unit vector).
+constexpr double kShownCoefficient = 1e-3;
+
+// The parameters of direction d with their coefficients (those of at least kShownCoefficient), as "name +0.123".
 std::vector<std::string> direction_parts(const FitDirection& d, const std::vector<std::string>& names) {
   std::vector<std::string> parts;
   for (std::size_t i = 0; i < names.size(); ++i)
-    if (std::abs(d.coef[i]) >= 1e-3) parts.push_back(fmt::format("{} {:+.3f}", names[i], d.coef[i]));
+    if (std::abs(d.coef[i]) >= kShownCoefficient) parts.push_back(fmt::format("{} {:+.3f}", names[i], d.coef[i]));
   return parts;
 }
 
@@ -377,7 +380,7 @@ Json calibration_directions(const FitUncertainty& u, const std::vector<std::stri
     if (d.undetermined) continue;
     Json coef = Json::object();
     for (std::size_t i = 0; i < names.size(); ++i)
-      if (std::abs(d.coef[i]) >= 1e-3) coef[names[i]] = std::round(d.coef[i] * 1e4) / 1e4;
+      if (std::abs(d.coef[i]) >= kShownCoefficient) coef[names[i]] = std::round(d.coef[i] * 1e4) / 1e4;
     // A wide direction is sampled at the linearization's limit: a lower bound on the fit's uncertainty there, where
     // leaving it out would claim none.
     const double h = std::round(std::min(d.half_width, kLinearLimit) * 1e4) / 1e4;
