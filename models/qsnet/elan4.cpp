@@ -106,15 +106,8 @@ void Elan4::move(int rank_a, int rank_b, std::uint64_t bytes, bool pulled, Callb
 }
 
 double Elan4::bus(long long a, long long b, double ready, double bytes) {
-  // Both nodes' PCI-X buses carry the payload (read at the source, written at the destination): an analytic transfer
-  // starts when both are free and holds them for its serialization time.
-  double start = std::max({ready, bus_free_[a], bus_free_[b]});
-  bus_free_[a] = bus_free_[b] = start + bytes / p_.dma_bandwidth();
-  if (TraceSink* t = sim_.trace) {
-    t->nic(a, "PCI-X bus", start, bus_free_[a], "DMA read");
-    if (b != a) t->nic(b, "PCI-X bus", start, bus_free_[b], "DMA write");
-  }
-  return start;
+  // Both nodes' PCI-X buses carry the payload (read at the source, written at the destination).
+  return buses_.hold(a, b, ready, bytes / p_.dma_bandwidth(), sim_.trace);
 }
 
 void Elan4::rdma_write(int rank, int peer, std::uint64_t bytes, EventId ev) {

@@ -25,6 +25,7 @@
 #include "models/qsnet/qdma_queue.hpp"
 #include "platform/contexts.hpp"
 #include "platform/fabric.hpp"
+#include "platform/node_buses.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -114,7 +115,8 @@ private:
   const Elan4Params& p_;
   std::unordered_map<std::uint64_t, QdmaQueue<QdmaMsg>> queues_;  // key: rank * 4 + q
   std::unordered_map<EventId, std::pair<ElanEvent, Callback>> events_;
-  std::unordered_map<long long, double> cmd_free_, tproc_free_, bus_free_;
+  std::unordered_map<long long, double> cmd_free_, tproc_free_;
+  NodeBuses buses_{"PCI-X bus", NodeBuses::Duplex::Half};
   EventId next_event_ = 1;
   Statistics<Elan4Stat, kElan4Statistics.size()> counters_{kElan4Statistics};
 };

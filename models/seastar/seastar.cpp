@@ -67,7 +67,8 @@ double SeaStar::firmware(long long node, double cost) {
 
 void SeaStar::move(long long a, long long b, const PathCost& path, double bytes, Callback done) {
   if (bytes <= p_.flow_threshold || a == b) {
-    sim_.after(bytes / path.bandwidth, std::move(done));
+    const double serial = bytes / path.bandwidth;
+    sim_.at(buses_.hold(a, b, sim_.now(), serial, sim_.trace) + serial, std::move(done));
     return;
   }
   counters_.add(SeaStarStat::Flows);

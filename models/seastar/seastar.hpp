@@ -18,10 +18,12 @@
 // 3.3's PtlNIInit hands every caller in a process the same interface. A component opens the NIC with the portal table
 // indices it uses and gets its own event queue per rank; events and match notifications go to the component that
 // owns the event's portal index.
-// LIMITATIONS: one firmware resource per node (TX and RX processing serialised); no PowerPC scratch-memory limits; the
-// event queue is only a bounded buffer (the handler gets every event); no retransmission or flow control in the NIC;
-// the interrupt is taken by the receiving rank's own core (with two ranks on a node, Catamount's virtual-node mode
-// may route every interrupt through one core: not modelled).
+// LIMITATIONS: one firmware resource per node (TX and RX processing serialised); analytic payloads (up to
+// flow_threshold) take turns on the sender's outgoing and the receiver's incoming HT (platform/node_buses.hpp) but do
+// not see the flows above it, nor contend for mesh links; no PowerPC scratch-memory limits; the event queue is only a
+// bounded buffer (the handler gets every event); no retransmission or flow control in the NIC; the interrupt is taken
+// by the receiving rank's own core (with two ranks on a node, Catamount's virtual-node mode may route every interrupt
+// through one core: not modelled).
 #pragma once
 #include "models/portals/portals.hpp"
 #include "models/seastar/nic.hpp"
@@ -29,6 +31,7 @@
 #include "platform/contexts.hpp"
 #include "platform/cpu_timeline.hpp"
 #include "platform/fabric.hpp"
+#include "platform/node_buses.hpp"
 #include "platform/nic_services.hpp"
 
 #include <functional>
@@ -101,7 +104,9 @@ public:
 
 private:
   double firmware(long long node, double cost);  // serial PowerPC: returns the time its work ends
-  // Payload streamed behind the header (the path's latency is already in the header's time).
+  // Payload streamed behind the header (the path's latency is already in the header's time): up to flow_threshold
+  // it holds the sender's outgoing and the receiver's incoming HT for its serialization time (first come, first
+  // served); above it, it is a flow.
   void move(long long a, long long b, const PathCost& path, double bytes, Callback done);
   void interrupt(int rank, Callback then);
   void dispatch(int rank, const std::vector<ptl::Event>& ev);
@@ -150,6 +155,7 @@ private:
   std::unordered_map<int, ptl::Nic> nics_;
   std::unordered_map<std::uint64_t, ptl::EqId> eqs_;  // (rank, client) -> event queue
   std::unordered_map<long long, double> fw_free_;
+  NodeBuses buses_{"HT", NodeBuses::Duplex::Full};  // analytic payloads: the sender's HT out, the receiver's in
   std::unordered_map<int, double> irq_free_;  // by rank: when its core's last interrupt handler ends
   Statistics<SeaStarStat, kSeaStarStatistics.size()> counters_{kSeaStarStatistics};
 };

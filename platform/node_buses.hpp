@@ -1,0 +1,43 @@
+// The host buses of a network's nodes as its analytic transfers see them. A payload too small to move as a shared
+// flow is read from its source node's memory over that node's bus (PCI-X, HyperTransport) and written into the
+// destination's over its own: it starts when both are free (first come, first served) and holds them for its
+// serialization time, so the payloads a node sends, or receives, one after another never pass the bus's rate. A
+// half-duplex bus (PCI-X) is one resource per node, which a node's reads and writes share; a full-duplex one
+// (HyperTransport) has a direction each way, so what a node sends does not wait for what it receives.
+// LIMITATION: payloads above a model's flow threshold share the same buses in the engine and are not seen here (an
+// analytic payload and a flow on one bus overlap).
+#pragma once
+#include "core/trace.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ompisim {
+
+class NodeBuses {
+public:
+  enum class Duplex : bool { Half, Full };
+  // `bus` names the bus in traces ("PCI-X bus", "HT").
+  NodeBuses(const char* bus, Duplex duplex) : bus_(bus), full_(duplex == Duplex::Full) {}
+  // A payload of `seconds` serialization time from node a to node b, not before `ready`: returns when it starts.
+  // On one node (a == b) a half-duplex bus is held once.
+  double hold(long long a, long long b, double ready, double seconds, TraceSink* trace) {
+    double& out = send_[a];
+    double& in = full_ ? receive_[b] : send_[b];
+    const double start = std::max({ready, out, in});
+    out = in = start + seconds;
+    if (trace) {
+      trace->nic(a, bus_, start, start + seconds, "DMA read");
+      if (b != a || full_) trace->nic(b, bus_, start, start + seconds, "DMA write");
+    }
+    return start;
+  }
+
+private:
+  const char* bus_;
+  bool full_;
+  std::unordered_map<long long, double> send_;     // by node: when its bus (full duplex: its sending side) is free
+  std::unordered_map<long long, double> receive_;  // full duplex: when its receiving side is free
+};
+
+}  // namespace ompisim
