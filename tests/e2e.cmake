@@ -18,11 +18,12 @@ add_test(NAME e2e.calibrate_seastar COMMAND bash ${E2E}/calibrate.sh $<TARGET_FI
 # Red Storm's last fit is Cray MPI's per-path costs (protocols/native/README.md, "Cray MPI on the SeaStar"), with the
 # hardware and CM parameters held: the committed craympi_* values are its fixed point. Its three app comparisons and
 # three SMB availability comparisons are fitted; VH-1's and S3D's cannot both hold with these paths, nor SMB's receive
-# pair with CM's one-call receive (the claims' not_holding says why: seastar.app.vh1.order, seastar.app.s3d.order,
-# seastar.availability.recv_small).
+# pair with CM's one-call receive, and POP's misses at this point (a second fixed point 0.03 rms points above holds it)
+# (the claims' not_holding says why: seastar.app.vh1.order, seastar.app.s3d.order, seastar.availability.recv_small,
+# seastar.app.pop.order).
 add_test(NAME e2e.calibrate_seastar_craympi COMMAND bash ${E2E}/calibrate.sh $<TARGET_FILE:ompisim> seastar-portals red-storm
          seastar 0.5 software.craympi_ 6 "seastar.fit.app.vh1.cm_vs_cray seastar.fit.app.s3d.cm_vs_cray \
-         seastar.fit.smb_recv.1B.cm_vs_cray seastar.fit.smb_recv.64B.cm_vs_cray")
+         seastar.fit.smb_recv.1B.cm_vs_cray seastar.fit.smb_recv.64B.cm_vs_cray seastar.fit.app.pop.cm_vs_cray")
 set_tests_properties(e2e.calibrate_seastar_craympi PROPERTIES TIMEOUT 1500)
 # Cielo's last fit is Cray MPT's per-path costs with the shared parameters held (protocols/native/README.md): the
 # committed file is a fixed point of that fit (and of the joint fit of all its parameters). Every comparison holds, the
