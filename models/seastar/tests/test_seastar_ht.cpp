@@ -3,6 +3,7 @@
 // rank per node, the SeaStar driven directly (no MPI stack): puts of flow_threshold bytes into a catch-all entry.
 #include "models/seastar/nic.hpp"
 #include "models/seastar/seastar.hpp"
+#include "models/seastar/tests/seastar_test_helpers.hpp"
 #include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -27,17 +28,7 @@ struct Streams {
       if (e.kind == ptl::EventKind::SendEnd) send_ends.emplace_back(r, f.sim.now());
     });
     bytes = ss.params().flow_threshold;  // the largest analytic payload
-    for (int r : {1, 2}) {
-      ptl::Nic& n = ss.nic(r);
-      ptl::MeId me = n.me_attach(kStreamPortal, ptl::ProcessId::any(), 0, ~ptl::MatchBits{0}, ptl::UnlinkOp::Retain,
-                                 ptl::InsertPos::After);
-      ptl::Md md;
-      md.length = 1 << 22;
-      md.options.op_put = md.options.manage_local = true;
-      md.options.event_start_disable = true;
-      md.eq = ss.eq(r, client);
-      n.md_attach(me, md, ptl::UnlinkOp::Retain);
-    }
+    for (int r : {1, 2}) seastar::test::attach_catch_all(ss, r, kStreamPortal, client, 1 << 22);
   }
   void put(int from, int to) {
     ptl::Md md;

@@ -4,6 +4,7 @@
 // rank 2 at the same instant.
 #include "models/seastar/nic.hpp"
 #include "models/seastar/seastar.hpp"
+#include "models/seastar/tests/seastar_test_helpers.hpp"
 #include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -36,16 +37,7 @@ struct Bench {
       seen.push_back({r, e.kind, f.sim.now(), e.initiator});
     });
     c = ss.params().host_interrupt_cost;
-    // Rank 2: one catch-all entry with a large locally managed buffer.
-    ptl::Nic& n = ss.nic(2);
-    ptl::MeId me = n.me_attach(kPortal, ptl::ProcessId::any(), 0, ~ptl::MatchBits{0}, ptl::UnlinkOp::Retain,
-                               ptl::InsertPos::After);
-    ptl::Md md;
-    md.length = 1 << 20;
-    md.options.op_put = md.options.manage_local = true;
-    md.options.event_start_disable = true;
-    md.eq = ss.eq(2, client);
-    n.md_attach(me, md, ptl::UnlinkOp::Retain);
+    seastar::test::attach_catch_all(ss, 2, kPortal, client, 1 << 20);  // rank 2: a large locally managed buffer
   }
   void put_from(int rank) {
     ptl::Md md;
