@@ -10,6 +10,7 @@
 #include "core/trace.hpp"
 
 #include <algorithm>
+#include <string>
 #include <unordered_map>
 
 namespace ompisim {
@@ -17,8 +18,10 @@ namespace ompisim {
 class NodeBuses {
 public:
   enum class Duplex : bool { Half, Full };
-  // `bus` names the bus in traces ("PCI-X bus", "HT").
-  NodeBuses(const char* bus, Duplex duplex) : bus_(bus), full_(duplex == Duplex::Full) {}
+  // `bus` names the bus in traces ("PCI-X bus"; full duplex: "HT out" and "HT in", one track a direction).
+  NodeBuses(const char* bus, Duplex duplex)
+      : full_(duplex == Duplex::Full), out_name_(full_ ? std::string(bus) + " out" : bus),
+        in_name_(full_ ? std::string(bus) + " in" : bus) {}
   // A payload of `seconds` serialization time from node a to node b, not before `ready`: returns when it starts.
   // On one node (a == b) a half-duplex bus is held once.
   double hold(long long a, long long b, double ready, double seconds, TraceSink* trace) {
@@ -27,15 +30,15 @@ public:
     const double start = std::max({ready, out, in});
     out = in = start + seconds;
     if (trace) {
-      trace->nic(a, bus_, start, start + seconds, "DMA read");
-      if (b != a || full_) trace->nic(b, bus_, start, start + seconds, "DMA write");
+      trace->nic(a, out_name_.c_str(), start, start + seconds, "DMA read");
+      if (b != a || full_) trace->nic(b, in_name_.c_str(), start, start + seconds, "DMA write");
     }
     return start;
   }
 
 private:
-  const char* bus_;
   bool full_;
+  std::string out_name_, in_name_;  // trace tracks: the sending side's and the receiving side's (half duplex: one)
   std::unordered_map<long long, double> send_;     // by node: when its bus (full duplex: its sending side) is free
   std::unordered_map<long long, double> receive_;  // full duplex: when its receiving side is free
 };
