@@ -434,6 +434,11 @@ void check_points_input(const Json& doc, const std::string& f, bool (*scenario_e
   }
 }
 
+void check_value_ref(const Json& ref, const std::string& f, const std::string& key,
+                     bool (*scenario_exists)(const std::string&)) {
+  Checker{f, scenario_exists}.value_ref(ref, key);
+}
+
 void check_claims_input(const Json& doc, const std::string& f, bool (*scenario_exists)(const std::string&)) {
   static const Keys claim_keys{"id", "text", "check", "not_holding", "note", "alternative", "role"};
   Checker c{f, scenario_exists};

@@ -74,6 +74,11 @@ void check_claims_input(const Json& doc, const std::string& file, bool (*scenari
 // InputError naming the file and the key (e.g. "points[3].select.bytes") otherwise.
 void check_points_input(const Json& doc, const std::string& file, bool (*scenario_exists)(const std::string&));
 
+// A value reference {scenario, select, metric} as a claim check's a and b: known keys, a scenario inside the data
+// folder that exists, a select of bytes / ranks / peak, a string metric. InputError naming the file and key otherwise.
+void check_value_ref(const Json& ref, const std::string& file, const std::string& key,
+                     bool (*scenario_exists)(const std::string&));
+
 // Whether a reference's scenario path stays inside the data folder: relative, with no ".." part.
 bool scenario_path_inside(const std::string& rel);
 

@@ -12,6 +12,7 @@
 #include "validation/claims.hpp"
 #include "validation/discovery.hpp"
 #include "validation/gap.hpp"
+#include "validation/quotes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +23,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -30,11 +32,16 @@ namespace ompisim::validation {
 
 // A claim's "not_holding" record in its reference file: why the claim does not hold where it does not, and the section
 // of validation/notes.md (copied into results/validation.md) that gives the mechanism searched for and its sources.
-// {"reason": text, "see": section title}; nothing else.
+// {"reason": text, "see": section title, "quotes": the figures the reason quotes, with their measures (quotes.hpp)};
+// nothing else. The quotes' own input check is check_quotes_input.
 Json check_not_holding(const Json& n, const std::string& f) {
   if (!n.is_object()) throw InputError(f, "claims[].not_holding", "must be an object {\"reason\", \"see\"}");
   for (auto& [k, x] : n.items()) {
-    if (k != "reason" && k != "see") throw InputError(f, "claims[].not_holding." + k, "unknown key (reason, see)");
+    if (k == "quotes") {
+      if (!x.is_array()) throw InputError(f, "claims[].not_holding.quotes", "must be an array of {\"text\", \"measure\"}");
+      continue;
+    }
+    if (k != "reason" && k != "see") throw InputError(f, "claims[].not_holding." + k, "unknown key (reason, see, quotes)");
     if (!x.is_string() || x.get<std::string>().empty())
       throw InputError(f, "claims[].not_holding." + k, "must be a non-empty string");
   }
@@ -433,10 +440,26 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
   };
   check_points_input(doc, f, exists);
   check_claims_input(doc, f, exists);
+  for (auto& c : doc.value("claims", Json::array()))
+    if (c.contains("not_holding")) {
+      const std::string key = "claims[" + c.value("id", std::string("?")) + "].not_holding";
+      check_not_holding(c["not_holding"], f);
+      if (c["not_holding"].contains("quotes"))
+        check_quotes_input(c["not_holding"]["quotes"], c["not_holding"]["reason"].get<std::string>(), f, key + ".quotes",
+                           exists);
+    }
   load_fit_gaps(doc, f);  // the calibration comparisons' input, checked here too: a bad entry is exit 2 for validate
   const std::string paper = fs::path(f).stem().string();
   try {
     Runner run(sets, false, done);
+    // The quotes' what-if runs: one runner per set of overrides, each scenario run once in it.
+    std::map<std::string, std::unique_ptr<Runner>> what_ifs;
+    QuoteValue quote_value = [&](const Json& ref, const Overrides& o) {
+      if (o.empty()) return value_of(run, ref);
+      std::unique_ptr<Runner>& r = what_ifs[Json(o).dump()];
+      if (!r) r = std::make_unique<Runner>(o);
+      return value_of(*r, ref);
+    };
     Json pts = eval_points(run, doc, false), hos = Json::array(), cls = Json::array();
     for (auto& p : pts) p["paper"] = paper;
     Json pairs = eval_pairs(doc, pts);
@@ -455,7 +478,13 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
                      {"magnitude", has_magnitude(c["check"])}, {"gaps", gaps}, {"measures", ms}});
       if (c.contains("alternative")) cls.back()["alternative"] = c["alternative"];
       if (c.contains("role")) cls.back()["role"] = c["role"];  // "calibration": the check reads back a model input
-      if (c.contains("not_holding")) cls.back()["not_holding"] = check_not_holding(c["not_holding"], f);
+      if (c.contains("not_holding")) {
+        cls.back()["not_holding"] = c["not_holding"];
+        // the figures its reason quotes, measured again (at the nominal parameters only: under --set they are another
+        // model's)
+        if (c["not_holding"].contains("quotes") && sets.empty())
+          cls.back()["quotes"] = eval_quotes(c["not_holding"]["quotes"], quote_value);
+      }
     }
     // Prediction intervals (not for a what-if table with --set): intervals.hpp, each sample evaluated here.
     std::vector<const Json*> refs;  // the reference entries of the predictions and held-out values, in output order

@@ -121,6 +121,28 @@ void farthest_gap(const Json& c, Farthest& w) {
 }
 }  // namespace
 
+// The figures the reasons quote (quotes.hpp), measured again by this run: how many, how many agree to the digits
+// written, and each one that does not (stale: its reason is to be read again against the model of the day).
+std::string render_quotes(const Json& v) {
+  int n = 0, what_if = 0, agree = 0;
+  std::string stale;
+  for (auto& c : v.value("claims", Json::array()))
+    for (auto& q : c.value("quotes", Json::array())) {
+      ++n, what_if += q.value("what_if", false) ? 1 : 0;
+      if (q.value("agrees", false)) {
+        ++agree;
+        continue;
+      }
+      const Json& m = q["measured"];
+      stale += fmt::format("{}{} '{}' (measured {})", stale.empty() ? "" : "; ", c.at("id").get<std::string>(),
+                           q.at("text").get<std::string>(), m.is_number() ? fmt::format("{:.6g}", m.get<double>()) : "none");
+    }
+  if (n == 0) return "";
+  return fmt::format("\nFigures quoted in the reasons and declared with their measure (`not_holding.quotes`): {} measured "
+                     "by this run ({} of them what-ifs under their own --set), {} agree to the digits written{}.\n",
+                     n, what_if, agree, stale.empty() ? "" : "; **stale**: " + stale);
+}
+
 std::string render_summary(const Json& v) {
   std::vector<std::string> papers;
   auto note = [&](const Json& x) {
@@ -187,6 +209,7 @@ std::string render_summary(const Json& v) {
                      "paper's order, {} inverted{}). The exit status counts calibration points and pairs only.\n",
                      cal, cal_ok, cal - cal_ok, pred, pred_ok, pred - pred_ok, cmp, cmp_ok, cmp - cmp_ok, pairs, pairs_ok,
                      pairs - pairs_ok, inverted.empty() ? "" : ": " + inverted);
+  out += render_quotes(v);
   if (!v.value("pairs", Json::array()).empty()) {
     out += "\nCalibration pairs (two stacks at one size, different paper values; the order holds when the model's gap "
            "has the paper's sign):\n\n| a | b | paper gap % | model gap % | order kept |\n|---|---|---|---|---|\n";

@@ -96,6 +96,8 @@ TEST_CASE("validation reference: a claim's not_holding record is checked", "[uni
   CHECK_THROWS_WITH(validation::check_not_holding(Json{{"reason", 3}}, "ref.json"), Catch::Contains("non-empty string"));
   CHECK_THROWS_WITH(validation::check_not_holding(Json{{"see", "s"}}, "ref.json"), Catch::Contains("not_holding.reason"));
   CHECK_THROWS_AS(validation::check_not_holding(Json::array(), "ref.json"), InputError);
+  CHECK_THROWS_WITH(validation::check_not_holding(Json{{"reason", "r"}, {"quotes", "5 %"}}, "ref.json"),
+                    Catch::Contains("not_holding.quotes") && Catch::Contains("array"));
 }
 
 // Configuration: the project's reference files. Expected: every claim's "not_holding" record is well-formed and its
