@@ -14,15 +14,25 @@ namespace ompisim::validation {
 namespace {
 constexpr std::size_t kMaxQuotes = 64, kMaxSets = 16, kMaxKeyChars = 128;
 constexpr int kMaxDepth = 4;
-const char* const kKinds[] = {"value", "gap", "ratio", "difference_pct", "minus"};
+const char* const kKinds[] = {"value", "number", "gap", "ratio", "difference_pct", "minus", "over"};
 
 bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 }  // namespace
 
 std::optional<QuotedNumber> quoted_number(const std::string& t) {
+  // A digit right after a letter, or after a hyphen right after a letter, begins no number: it is part of a name
+  // (OB1, S3D, VH-1), and so are the digits and points that follow it.
+  auto alpha = [&](std::size_t k) { return std::isalpha(static_cast<unsigned char>(t[k])) != 0; };
+  auto in_name = [&](std::size_t k) {
+    return k > 0 && (alpha(k - 1) || (t[k - 1] == '-' && k > 1 && alpha(k - 2)));
+  };
   std::size_t i = 0;
-  while (i < t.size() && !digit(t[i])) ++i;
-  if (i == t.size()) return std::nullopt;
+  for (;;) {
+    while (i < t.size() && !digit(t[i])) ++i;
+    if (i == t.size()) return std::nullopt;
+    if (!in_name(i)) break;
+    while (i < t.size() && (digit(t[i]) || t[i] == '.' || alpha(i))) ++i;
+  }
   // a minus sign directly before the digits, itself not inside a word ("VH-1" is no minus one), or U+2212
   const bool hyphen = i > 0 && t[i - 1] == '-' && (i < 2 || !std::isalnum(static_cast<unsigned char>(t[i - 2])));
   const bool negative = hyphen || (i >= 3 && t.compare(i - 3, 3, "\xE2\x88\x92") == 0);
@@ -76,9 +86,20 @@ struct QuoteChecker {
     }
   }
 
+  // a claim check's value reference, with an optional "set" of its own
+  void ref(const Json& r, const std::string& key) const {
+    if (r.is_object() && r.contains("set")) {
+      sets(r["set"], key + ".set");
+      Json plain = r;
+      plain.erase("set");
+      return check_value_ref(plain, f, key, exists);
+    }
+    check_value_ref(r, f, key, exists);
+  }
+
   void measure(const Json& m, const std::string& key, int depth) const {
     if (depth > kMaxDepth) fail(key, "measures nested more than 4 deep");
-    if (!m.is_object()) fail(key, "must be an object with one of value, gap, ratio, difference_pct, minus");
+    if (!m.is_object()) fail(key, "must be an object with one of value, number, gap, ratio, difference_pct, minus, over");
     int kinds = 0;
     for (auto& [k, x] : m.items()) {
       bool kind = false;
@@ -93,20 +114,24 @@ struct QuoteChecker {
       } else if (k == "abs") {
         if (!x.is_boolean()) fail(key + ".abs", "must be true or false");
       } else {
-        fail(key + "." + k, "unknown key (value, gap, ratio, difference_pct, minus, set, scale, abs)");
+        fail(key + "." + k, "unknown key (value, number, gap, ratio, difference_pct, minus, over, set, scale, abs)");
       }
     }
-    if (kinds != 1) fail(key, "must have exactly one of value, gap, ratio, difference_pct, minus");
-    if (m.contains("value")) return check_value_ref(m["value"], f, key + ".value", exists);
-    for (const char* k : {"gap", "ratio", "difference_pct", "minus"}) {
+    if (kinds != 1) fail(key, "must have exactly one of value, number, gap, ratio, difference_pct, minus, over");
+    if (m.contains("value")) return ref(m["value"], key + ".value");
+    if (m.contains("number")) {
+      if (!m["number"].is_number() || !std::isfinite(m["number"].get<double>())) fail(key + ".number", "must be a finite number");
+      return;
+    }
+    for (const char* k : {"gap", "ratio", "difference_pct", "minus", "over"}) {
       if (!m.contains(k)) continue;
       const Json& two = m[k];
       const std::string kk = key + "." + k;
       if (!two.is_array() || two.size() != 2) fail(kk, "must be an array of two");
       for (int i = 0; i < 2; ++i) {
         const std::string ki = kk + "[" + std::to_string(i) + "]";
-        if (std::string(k) == "minus") measure(two[i], ki, depth + 1);
-        else check_value_ref(two[i], f, ki, exists);
+        if (std::string(k) == "minus" || std::string(k) == "over") measure(two[i], ki, depth + 1);
+        else ref(two[i], ki);
       }
       if (std::string(k) == "gap") {
         try {
@@ -129,12 +154,13 @@ Overrides merged(const Json& m, const Overrides& inherited) {
 
 double measure_of(const Json& m, const QuoteValue& value, const Overrides& inherited) {
   const Overrides sets = merged(m, inherited);
+  auto at = [&](const Json& r) { return value(r, merged(r, sets)); };  // a reference's own set replaces the measure's
   double x = 0;
-  auto two = [&](const char* k) {
-    return std::pair{value(m[k][0], sets), value(m[k][1], sets)};
-  };
-  if (m.contains("value")) {
-    x = value(m["value"], sets);
+  auto two = [&](const char* k) { return std::pair{at(m[k][0]), at(m[k][1])}; };
+  if (m.contains("number")) {
+    x = m["number"].get<double>();
+  } else if (m.contains("value")) {
+    x = at(m["value"]);
   } else if (m.contains("gap")) {
     auto [a, b] = two("gap");
     x = gap_pct(a, b, better_of_metric(m["gap"][0]["metric"].get<std::string>()));
@@ -144,8 +170,10 @@ double measure_of(const Json& m, const QuoteValue& value, const Overrides& inher
   } else if (m.contains("difference_pct")) {
     auto [a, b] = two("difference_pct");
     x = (a - b) / b * 100.0;
-  } else {
+  } else if (m.contains("minus")) {
     x = measure_of(m["minus"][0], value, sets) - measure_of(m["minus"][1], value, sets);
+  } else {
+    x = measure_of(m["over"][0], value, sets) / measure_of(m["over"][1], value, sets);
   }
   x *= m.value("scale", 1.0);
   return m.value("abs", false) ? std::fabs(x) : x;
@@ -153,7 +181,9 @@ double measure_of(const Json& m, const QuoteValue& value, const Overrides& inher
 
 bool has_set(const Json& m) {
   if (m.contains("set")) return true;
-  return m.contains("minus") && (has_set(m["minus"][0]) || has_set(m["minus"][1]));
+  for (const char* k : {"gap", "ratio", "difference_pct", "minus", "over"})
+    if (m.contains(k) && (has_set(m[k][0]) || has_set(m[k][1]))) return true;
+  return m.contains("value") && has_set(m["value"]);
 }
 
 }  // namespace

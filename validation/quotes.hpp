@@ -5,17 +5,21 @@
 //
 //   {"text": "-4.40 %", "measure": {"gap": [A, B], "set": {"software.craympi_unex_cost": "0us"}}}
 //
-// `text` must stand in the reason as written; its first number is the quoted value, read to the digits written
+// `text` must stand in the reason as written; its first number (not a name's digits: OB1, VH-1) is the quoted value, read to the digits written
 // (5.81 means 5.805 to 5.815; 1,300 is one thousand three hundred; 2.389e5 has three decimals in its mantissa). A
 // measure is an object with one of
 //   "value": A                  the value of A (a reference {scenario, select, metric}, as a claim check's a and b)
+//   "number": x                 x itself (a bound the paper's number sets: what a gap needs to reach 8 %)
 //   "gap": [A, B]               gap_pct(A, B) (gap.hpp: + when A is the better, by A's metric's direction)
 //   "ratio": [A, B]             A / B
 //   "difference_pct": [A, B]    (A - B) / B x 100
 //   "minus": [M, N]             measure M minus measure N (e.g. what a cost adds to a gap: the gap with it minus the
 //                               gap without)
+//   "over": [M, N]              measure M divided by measure N (e.g. how many times more a cost adds to one gap)
+// A reference's metric may name a field of a field ("routine_pct.Allreduce"), as Table 1's checks do.
 // and optionally "set" (an object of --set overrides, key to value, for the runs of this measure and of the measures
-// inside it unless they set their own), "scale" (a number the measured value is multiplied by before it is compared:
+// and references inside it unless they set their own; a reference may carry one too, beside scenario, select and
+// metric, for a what-if on one side only: an MCA parameter of one stack is no parameter of the other's), "scale" (a number the measured value is multiplied by before it is compared:
 // 1e6 for seconds quoted in us) and "abs" (true: the magnitude, for a figure quoted without its sign).
 // A quote agrees when the measured value, rounded to the digits the text writes, is the quoted number. `validate`
 // measures every declared quote at the nominal parameters (not under its own --set: the quotes describe the committed
@@ -38,7 +42,8 @@ struct QuotedNumber {
   double half_unit = 0;
 };
 // The first number in `text` ("-4.40 %" -> -4.40 +- 0.005, "1,300 of" -> 1300 +- 0.5, "2.389e5 /s" -> 238900 +- 50,
-// "x1.78" -> 1.78); a minus sign or U+2212 directly before the digits is the number's. nullopt when there is none.
+// "OB1 0.33 %" -> 0.33: digits right after a letter, or after a hyphen after a letter, are part of a name (OB1, S3D,
+// VH-1)); a minus sign or U+2212 directly before the digits is the number's. nullopt when there is none.
 std::optional<QuotedNumber> quoted_number(const std::string& text);
 // The measured value, rounded to the digits the text writes, is its number (within a relative 1e-9 of the half unit).
 bool quote_agrees(const std::string& text, double measured);

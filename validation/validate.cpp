@@ -155,6 +155,12 @@ private:
 double select(const Json& res, const Json& sel, const std::string& metric) {
   const Json& pts = res.at("points");
   auto field = [&](const Json& p) {  // a metric the result does not have: the caller puts the file and key in front
+    // a field of a field ("routine_pct.Allreduce": a routine's share of the run)
+    if (const auto dot = metric.find('.'); !p.contains(metric) && dot != std::string::npos) {
+      const std::string outer = metric.substr(0, dot), inner = metric.substr(dot + 1);
+      if (p.contains(outer) && p[outer].is_object() && p[outer].contains(inner) && p[outer][inner].is_number())
+        return p[outer][inner].get<double>();
+    }
     if (!p.contains(metric) || !p[metric].is_number())
       throw InputError("", "metric", "'" + metric.substr(0, 64) + "' is not a field of scenario " +
                                          res.value("scenario", "?") + "'s points");

@@ -29,9 +29,16 @@ TEST_CASE("a quote's number is read to the digits it writes", "[validation][quot
   q = quoted_number("(gap -4.40 %)");
   REQUIRE(q);
   CHECK(q->value == Approx(-4.40));
-  q = quoted_number("VH-1 +3.65 %");  // the hyphen inside a word is no sign; the first number is VH-1's 1
+  q = quoted_number("VH-1 +3.65 %");  // a name's digits are no number
   REQUIRE(q);
-  CHECK(q->value == Approx(1));
+  CHECK(q->value == Approx(3.65));
+  q = quoted_number("OB1 0.33 % ahead of S3D's");
+  REQUIRE(q);
+  CHECK(q->value == Approx(0.33));
+  q = quoted_number("gap -1.46 %");  // a hyphen after a space is a sign
+  REQUIRE(q);
+  CHECK(q->value == Approx(-1.46));
+  CHECK_FALSE(quoted_number("OB1 and S3D"));
   q = quoted_number("1,300 of 2,600");
   REQUIRE(q);
   CHECK(q->value == Approx(1300));
@@ -89,6 +96,7 @@ TEST_CASE("not_holding.quotes: each figure stands in the reason, each measure of
   fails(Json{{"text", "5.81 %"}, {"measure", {{"value", quote_ref("../etc/passwd.json")}}}}, "inside the data folder");
   fails(Json{{"text", "5.81 %"}, {"measure", {{"valeu", quote_ref("scenarios/a.json")}}}}, "quotes[0].measure.valeu");
   fails(Json{{"text", "5.81 %"}, {"measure", Json::object()}}, "exactly one of");
+  fails(Json{{"text", "5.81 %"}, {"measure", {{"number", "8"}}}}, "quotes[0].measure.number");
   fails(Json{{"text", "5.81 %"}, {"measure", {{"gap", {quote_ref("scenarios/a.json")}}}}}, "array of two");
   fails(Json{{"text", "5.81 %"},
              {"measure", {{"gap", {quote_ref("scenarios/a.json"), quote_ref("scenarios/b.json", "bandwidth_GBps")}}}}},
@@ -96,6 +104,12 @@ TEST_CASE("not_holding.quotes: each figure stands in the reason, each measure of
   fails(Json{{"text", "5.81 %"}, {"measure", {{"value", quote_ref("scenarios/a.json")}, {"set", {{"k", Json::array()}}}}}},
         "--set value");
   fails(Json{{"text", "5.81 %"}, {"measure", {{"value", quote_ref("scenarios/a.json")}, {"scale", 0}}}}, "non-zero");
+  Json bad_ref = quote_ref("scenarios/a.json");
+  bad_ref["set"] = "x=1";
+  fails(Json{{"text", "5.81 %"}, {"measure", {{"value", bad_ref}}}}, "quotes[0].measure.value.set");
+  bad_ref["set"] = {{"software.x", "0us"}};
+  bad_ref["sett"] = 1;
+  fails(Json{{"text", "5.81 %"}, {"measure", {{"value", bad_ref}}}}, "unknown key");
   fails(Json{{"text", "5.81 %"}, {"extra", 1}, {"measure", {{"value", quote_ref("scenarios/a.json")}}}}, "unknown key");
   Json deep = Json{{"value", quote_ref("scenarios/a.json")}};
   for (int i = 0; i < 5; ++i) deep = Json{{"minus", {deep, deep}}};
@@ -117,6 +131,8 @@ TEST_CASE("a quote's measure: gaps, differences, scale, sign and the overrides i
     return o.empty() ? 1.10 : 0.95;
   };
   const Json a = quote_ref("scenarios/a.json"), b = quote_ref("scenarios/b.json");
+  Json a_whatif = a;
+  a_whatif["set"] = {{"software.x", "0us"}};
   const Json gap_nominal{{"gap", {a, b}}};
   const Json gap_whatif{{"gap", {a, b}}, {"set", {{"software.x", "0us"}}}};
   const Json quotes = Json::array({Json{{"text", "-10.00 %"}, {"measure", gap_nominal}},
@@ -126,9 +142,17 @@ TEST_CASE("a quote's measure: gaps, differences, scale, sign and the overrides i
                                    Json{{"text", "10.0 %"}, {"measure", {{"difference_pct", {a, b}}}}},
                                    Json{{"text", "10.00 % behind"}, {"measure", {{"gap", {a, b}}, {"abs", true}}}},
                                    Json{{"text", "0.95 x"}, {"measure", {{"ratio", {a, b}}, {"set", {{"software.x", "0us"}}}}}},
-                                   Json{{"text", "1.2 s"}, {"measure", {{"value", a}}}}});
+                                   Json{{"text", "1.2 s"}, {"measure", {{"value", a}}}},
+                                   Json{{"text", "-5.26 %"}, {"measure", {{"gap", {b, a_whatif}}}}},
+                                   Json{{"text", "18.00 points"}, {"measure", {{"minus", {Json{{"number", 8}}, gap_nominal}}}}},
+                                   Json{{"text", "1.526 x"}, {"measure", {{"over", {Json{{"minus", {gap_whatif, gap_nominal}}},
+                                                                                    gap_nominal}}, {"abs", true}}}}});
   const Json out = eval_quotes(quotes, value);
-  REQUIRE(out.size() == 8);
+  REQUIRE(out.size() == 11);
+  CHECK(out[9]["agrees"] == true);  // 8 - (-10.00)
+  CHECK(out[10]["agrees"] == true);  // |15.26 / -10.00|
+  CHECK(out[8]["agrees"] == true);  // b nominal against a under its own set (0.95 s)
+  CHECK(out[8]["what_if"] == true);
   CHECK(out[0]["measured"].get<double>() == Approx(-10.0));
   CHECK(out[0]["agrees"] == true);
   CHECK(out[0]["what_if"] == false);
@@ -143,8 +167,8 @@ TEST_CASE("a quote's measure: gaps, differences, scale, sign and the overrides i
   CHECK(out[6]["agrees"] == true);
   CHECK(out[7]["agrees"] == false);  // 1.10 s quoted as 1.2 s: stale
   // the what-if's runs carry its overrides; the nominal ones none
-  CHECK(std::count(seen.begin(), seen.end(), "scenarios/a.json software.x=0us") == 3);
-  CHECK(std::count(seen.begin(), seen.end(), "scenarios/b.json software.x=0us") == 3);
+  CHECK(std::count(seen.begin(), seen.end(), "scenarios/a.json software.x=0us") == 5);
+  CHECK(std::count(seen.begin(), seen.end(), "scenarios/b.json software.x=0us") == 4);
 }
 
 // Configuration: a validation table with one agreeing and one stale quote. Expected: validation.md's sentence counts
