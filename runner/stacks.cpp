@@ -151,7 +151,7 @@ void register_stacks(StackRegistry& reg) {
                              "paper's §3 'The OB1 message rate is nearly half of the other implementations, due to both "
                              "protocol overhead and rate limiting to ensure message reliability', modelled as a window "
                              "of fragments in flight per peer and fitted on that sentence (1, the smallest window, "
-                             "comes closest: OB1 at 44.0 % of CM's rate and 53.9 % of Cray MPI's, 2 gives 66 % of "
+                             "comes closest: OB1 at 44.0 % of CM's rate and 52.3 % of Cray MPI's, 2 gives 66 % of "
                              "CM's); no Open MPI source read has such a limit (btl_portals_mca.hpp)"}}}}});
   reg.add({"native", "seastar",
            "Cray MPI (XT MPT, MPICH2 over Portals): eager up to MPICH_MAX_SHORT_MSG_SIZE, rendezvous get above",
