@@ -76,6 +76,10 @@ add_test(NAME e2e.slingshot_bad_input COMMAND bash ${E2E}/slingshot_bad_input.sh
 add_test(NAME e2e.hetero_bad_input COMMAND bash ${E2E}/hetero_bad_input.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.hetero_set COMMAND bash ${E2E}/hetero_set.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.validation_table_hetero COMMAND $<TARGET_FILE:ompisim> validate --paper heterogeneous)
+# The figures the hetero and Slingshot reasons quote, measured again (the other papers': e2e.validation_table*).
+add_test(NAME e2e.quoted_figures_hetero COMMAND bash ${E2E}/quoted_figures.sh $<TARGET_FILE:ompisim> heterogeneous)
+add_test(NAME e2e.quoted_figures_slingshot COMMAND bash ${E2E}/quoted_figures.sh $<TARGET_FILE:ompisim> slingshot-ex)
+set_tests_properties(e2e.quoted_figures_slingshot PROPERTIES TIMEOUT 600)
 add_test(NAME e2e.trace COMMAND bash ${E2E}/trace.sh $<TARGET_FILE:ompisim>)
 # A trace over 100 MiB: a note on how to keep a part of it.
 add_test(NAME e2e.trace_size COMMAND bash ${E2E}/trace_size.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
