@@ -21,9 +21,11 @@
 // and references inside it unless they set their own; a reference may carry one too, beside scenario, select and
 // metric, for a what-if on one side only: an MCA parameter of one stack is no parameter of the other's), "scale" (a number the measured value is multiplied by before it is compared:
 // 1e6 for seconds quoted in us) and "abs" (true: the magnitude, for a figure quoted without its sign).
+// The same "quotes" may stand beside a point's or held-out value's "note" and a table1 or mechanism check's "reason"
+// (their text must stand in that note or reason).
 // A quote agrees when the measured value, rounded to the digits the text writes, is the quoted number. `validate`
 // measures every declared quote at the nominal parameters (not under its own --set: the quotes describe the committed
-// model), lists them on the claim (`quotes` in --json: text, measured, agrees) and names each one that no longer
+// model), lists them on the claim or row (`quotes` in --json: text, measured, agrees) and names each one that no longer
 // agrees in `validation.md`; the exit status does not count them (a stale quote is a text to read again, not a model
 // out of tolerance): e2e.validation_table* fail on one.
 #pragma once

@@ -67,7 +67,7 @@ std::string text_of(const Json& v) {
 }
 
 const std::vector<std::string> kKeys{"id", "text", "role", "reads", "source", "value", "a", "b", "op",
-                                     "tolerance_pct", "tolerance_points", "factor", "reason"};
+                                     "tolerance_pct", "tolerance_points", "factor", "reason", "quotes"};
 
 Json eval_one(const Json& e, const std::string& file, const std::string& key, const ResultOf& result) {
   ObjectReader r(e, file, key);

@@ -454,6 +454,19 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
         check_quotes_input(c["not_holding"]["quotes"], c["not_holding"]["reason"].get<std::string>(), f, key + ".quotes",
                            exists);
     }
+  // The figures quoted beside a point's or held-out value's note, or a value check's reason.
+  for (auto [list, text] : {std::pair{"points", "note"}, {"held_out", "note"}, {"table1", "reason"},
+                            {"mechanism_checks", "reason"}}) {
+    const Json& entries = doc.value(list, Json::array());
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const Json& e = entries[i];
+      if (!e.is_object() || !e.contains("quotes")) continue;
+      const std::string key = std::string(list) + "[" + std::to_string(i) + "]";
+      if (!e.contains(text) || !e[text].is_string())
+        throw InputError(f, key + ".quotes", std::string("quotes a text: the entry needs its \"") + text + "\"");
+      check_quotes_input(e["quotes"], e[text].get<std::string>(), f, key + ".quotes", exists);
+    }
+  }
   load_fit_gaps(doc, f);  // the calibration comparisons' input, checked here too: a bad entry is exit 2 for validate
   const std::string paper = fs::path(f).stem().string();
   try {
@@ -522,6 +535,18 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
                return run.result(s, Json::object(), false);
              }))
           checks.push_back(row);
+    if (sets.empty()) {  // the quoted figures beside the points, held-out values and value checks, measured again
+      auto quote_rows = [&](const Json& entries, Json& rows) {
+        for (std::size_t i = 0; i < entries.size() && i < rows.size(); ++i)
+          if (entries[i].contains("quotes")) rows[i]["quotes"] = eval_quotes(entries[i]["quotes"], quote_value);
+      };
+      quote_rows(doc.at("points"), pts);
+      quote_rows(doc.value("held_out", Json::array()), hos);
+      Json value_entries = Json::array();
+      for (const char* k : {"table1", "mechanism_checks"})
+        for (auto& e : doc.value(k, Json::array())) value_entries.push_back(e);
+      quote_rows(value_entries, checks);
+    }
     Json untested = Json::array();
     for (auto& u : doc.value("untested", Json::array())) untested.push_back(u), untested.back()["paper"] = paper;
     return Json{{"points", pts}, {"held_out", hos}, {"claims", cls}, {"sampling", sampling}, {"pairs", pairs},

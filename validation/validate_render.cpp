@@ -126,19 +126,23 @@ void farthest_gap(const Json& c, Farthest& w) {
 std::string render_quotes(const Json& v) {
   int n = 0, what_if = 0, agree = 0;
   std::string stale;
-  for (auto& c : v.value("claims", Json::array()))
-    for (auto& q : c.value("quotes", Json::array())) {
+  std::vector<const Json*> rows;  // every row that may carry quotes: claims, points, held-out values, value checks
+  for (const char* section : {"claims", "points", "held_out", "value_checks"})
+    if (v.contains(section))
+      for (auto& r : v.at(section)) rows.push_back(&r);  // v's own rows (value() would hand back a copy)
+  for (const Json* row : rows)
+    for (auto& q : row->value("quotes", Json::array())) {
       ++n, what_if += q.value("what_if", false) ? 1 : 0;
       if (q.value("agrees", false)) {
         ++agree;
         continue;
       }
       const Json& m = q["measured"];
-      stale += fmt::format("{}{} '{}' (measured {})", stale.empty() ? "" : "; ", c.at("id").get<std::string>(),
+      stale += fmt::format("{}{} '{}' (measured {})", stale.empty() ? "" : "; ", row->at("id").get<std::string>(),
                            q.at("text").get<std::string>(), m.is_number() ? fmt::format("{:.6g}", m.get<double>()) : "none");
     }
   if (n == 0) return "";
-  return fmt::format("\nFigures quoted in the reasons and declared with their measure (`not_holding.quotes`): {} measured "
+  return fmt::format("\nFigures quoted in the reasons and notes and declared with their measure (`quotes`): {} measured "
                      "by this run ({} of them what-ifs under their own --set), {} agree to the digits written{}.\n",
                      n, what_if, agree, stale.empty() ? "" : "; **stale**: " + stale);
 }

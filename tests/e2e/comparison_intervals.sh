@@ -32,8 +32,9 @@ for c in v["claims"]:
 print(f"{n} failing quantified comparisons")
 for o in outside:
     print("paper's value outside the interval:", o)
-stale = [f'{c["id"]} {q["text"]!r} (measured {q["measured"]})' for c in v["claims"] for q in c.get("quotes", []) if not q["agrees"]]
-nq = sum(len(c.get("quotes", [])) for c in v["claims"])
+rows = [r for s in ("claims", "points", "held_out", "value_checks") for r in v.get(s, [])]
+stale = [f'{r["id"]} {q["text"]!r} (measured {q["measured"]})' for r in rows for q in r.get("quotes", []) if not q["agrees"]]
+nq = sum(len(r.get("quotes", [])) for r in rows)
 print(f"{nq} figures quoted in the reasons, measured again")
 if stale:
     print("quoted figures that no longer agree with the model (read the reason again):", "; ".join(stale))

@@ -12,7 +12,8 @@ if [ $rc -ne 0 ]; then echo "validate --paper $PAPER exited $rc"; exit 1; fi
 python3 - "$t/v.json" <<'P'
 import json, sys
 v = json.load(open(sys.argv[1]))
-qs = [(c["id"], q) for c in v["claims"] for q in c.get("quotes", [])]
+rows = [r for s in ("claims", "points", "held_out", "value_checks") for r in v.get(s, [])]
+qs = [(r["id"], q) for r in rows for q in r.get("quotes", [])]
 stale = [f'{i} {q["text"]!r} (measured {q["measured"]})' for i, q in qs if not q["agrees"]]
 print(f"{len(qs)} figures quoted in the reasons, measured again; {len(stale)} stale")
 if not qs:

@@ -183,4 +183,11 @@ TEST_CASE("validation.md names every stale quote", "[validation][quotes]") {
   CHECK_THAT(md, Catch::Contains("2 measured by this run (1 of them what-ifs") && Catch::Contains("1 agree") &&
                      Catch::Contains("c1 '4.60 %' (measured 4.21)"));
   CHECK(render_quotes(Json{{"claims", Json::array()}}).empty());
+  // a point's and a value check's quotes count too
+  Json w{{"points", Json::array({Json{{"id", "p1"}, {"quotes", Json::array({Json{{"text", "2.501 us"}, {"measured", 2.6},
+                                                                                 {"agrees", false}, {"what_if", false}}})}}})},
+         {"value_checks", Json::array({Json{{"id", "t1"}, {"quotes", Json::array({Json{{"text", "0.24 %"}, {"measured", 0.24},
+                                                                                       {"agrees", true}, {"what_if", false}}})}}})}};
+  CHECK_THAT(render_quotes(w), Catch::Contains("2 measured") && Catch::Contains("1 agree") &&
+                                   Catch::Contains("p1 '2.501 us' (measured 2.6)"));
 }
