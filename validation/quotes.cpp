@@ -72,10 +72,9 @@ bool quote_agrees(const std::string& text, double measured) {
 
 namespace {
 
+// The input check of the quotes of one reference file (`f`, whose scenarios `exists` finds).
 struct QuoteChecker {
-  const std::string& f;
-  bool (*exists)(const std::string&);
-  void fail(const std::string& key, const std::string& why) const { throw InputError(f, key, why); }
+  [[noreturn]] void fail(const std::string& key, const std::string& why) const { throw InputError(f, key, why); }
 
   void sets(const Json& s, const std::string& key) const {
     if (!s.is_object() || s.empty()) fail(key, "must be a non-empty object of --set overrides (key: value)");
@@ -143,6 +142,9 @@ struct QuoteChecker {
       }
     }
   }
+
+  const std::string& f;
+  bool (*exists)(const std::string&);
 };
 
 Overrides merged(const Json& m, const Overrides& inherited) {
