@@ -9,6 +9,15 @@
 
 namespace ompisim::validation {
 
+const Json* point_field(const Json& point, const std::string& metric) {
+  if (point.contains(metric)) return &point[metric];
+  const auto dot = metric.find('.');
+  if (dot == std::string::npos) return nullptr;
+  const std::string outer = metric.substr(0, dot), inner = metric.substr(dot + 1);
+  return point.contains(outer) && point[outer].is_object() && point[outer].contains(inner) ? &point[outer][inner]
+                                                                                         : nullptr;
+}
+
 namespace {
 
 const Json& point_of(const Json& res, const Json& sel, const std::string& file, const std::string& key) {
@@ -45,12 +54,9 @@ Json value_at(const Json& ref, const std::string& file, const std::string& key, 
       if (l.value("quantity", "").find(field) != std::string::npos) why = l.value("lacks", why);
     return nullptr;
   }
-  if (sub.empty()) return p[field];
-  if (!p[field].contains(sub)) {
-    why = fmt::format("the scenario reports no '{}' in '{}'", sub, field);
-    return nullptr;
-  }
-  return p[field][sub];
+  if (const Json* v = point_field(p, metric)) return *v;
+  why = fmt::format("the scenario reports no '{}' in '{}'", sub, field);
+  return nullptr;
 }
 
 double combine(const Json& a, const Json& b, const std::string& op) {

@@ -26,6 +26,9 @@ using ResultOf = std::function<const Json&(const std::string& scenario)>;
 
 // Evaluates `entries` (the array under `key` of reference file `file`): one row per entry {"id", "text", "role",
 // "reference", "simulated", "status": holds | fails | untested, "detail"}. Bad input: InputError naming file and key.
+// A point's field named by a metric: "latency_us", or a field of a field, "routine_pct.Wait" (a routine's share of the
+// run); nullptr when the point has none.
+const Json* point_field(const Json& point, const std::string& metric);
 Json eval_value_checks(const Json& entries, const std::string& file, const std::string& key, const ResultOf& result);
 // Markdown: one table of the rows and a count per status and role ("" when there are none).
 std::string render_value_checks(const Json& rows, const std::string& title);

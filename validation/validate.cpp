@@ -155,16 +155,11 @@ private:
 double select(const Json& res, const Json& sel, const std::string& metric) {
   const Json& pts = res.at("points");
   auto field = [&](const Json& p) {  // a metric the result does not have: the caller puts the file and key in front
-    // a field of a field ("routine_pct.Allreduce": a routine's share of the run)
-    if (const auto dot = metric.find('.'); !p.contains(metric) && dot != std::string::npos) {
-      const std::string outer = metric.substr(0, dot), inner = metric.substr(dot + 1);
-      if (p.contains(outer) && p[outer].is_object() && p[outer].contains(inner) && p[outer][inner].is_number())
-        return p[outer][inner].get<double>();
-    }
-    if (!p.contains(metric) || !p[metric].is_number())
+    const Json* v = point_field(p, metric);  // a field, or a field of a field ("routine_pct.Allreduce")
+    if (!v || !v->is_number())
       throw InputError("", "metric", "'" + metric.substr(0, 64) + "' is not a field of scenario " +
                                          res.value("scenario", "?") + "'s points");
-    return p[metric].get<double>();
+    return v->get<double>();
   };
   if (sel.value("peak", false)) {
     double best = -1e300;
@@ -436,6 +431,23 @@ bool claim_holds(Runner& run, const Json& c, std::string& detail, const std::str
   }
 }
 
+// Each entry of a reference document that quotes figures (quotes.hpp), with the text they stand in and its key
+// ("claims[3]", "points[0]", ...): a claim's not_holding (its reason), a point's or held-out value's note, a table1 or
+// mechanism check's reason.
+void each_quote_holder(const Json& doc,
+                       const std::function<void(const Json& holder, const char* text, const std::string& key)>& f) {
+  for (auto [list, text] : {std::pair{"claims", "reason"}, {"points", "note"}, {"held_out", "note"},
+                            {"table1", "reason"}, {"mechanism_checks", "reason"}}) {
+    const Json& entries = doc.value(list, Json::array());
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const Json& e = entries[i];
+      const Json& holder = std::string(list) == "claims" && e.contains("not_holding") ? e["not_holding"] : e;
+      const std::string key = std::string(list) + "[" + std::to_string(i) + "]" + (&holder != &e ? ".not_holding" : "");
+      if (holder.is_object() && holder.contains("quotes")) f(holder, text, key);
+    }
+  }
+}
+
 }  // namespace
 
 Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets,
@@ -447,26 +459,12 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
   check_points_input(doc, f, exists);
   check_claims_input(doc, f, exists);
   for (auto& c : doc.value("claims", Json::array()))
-    if (c.contains("not_holding")) {
-      const std::string key = "claims[" + c.value("id", std::string("?")) + "].not_holding";
-      check_not_holding(c["not_holding"], f);
-      if (c["not_holding"].contains("quotes"))
-        check_quotes_input(c["not_holding"]["quotes"], c["not_holding"]["reason"].get<std::string>(), f, key + ".quotes",
-                           exists);
-    }
-  // The figures quoted beside a point's or held-out value's note, or a value check's reason.
-  for (auto [list, text] : {std::pair{"points", "note"}, {"held_out", "note"}, {"table1", "reason"},
-                            {"mechanism_checks", "reason"}}) {
-    const Json& entries = doc.value(list, Json::array());
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      const Json& e = entries[i];
-      if (!e.is_object() || !e.contains("quotes")) continue;
-      const std::string key = std::string(list) + "[" + std::to_string(i) + "]";
-      if (!e.contains(text) || !e[text].is_string())
-        throw InputError(f, key + ".quotes", std::string("quotes a text: the entry needs its \"") + text + "\"");
-      check_quotes_input(e["quotes"], e[text].get<std::string>(), f, key + ".quotes", exists);
-    }
-  }
+    if (c.contains("not_holding")) check_not_holding(c["not_holding"], f);
+  each_quote_holder(doc, [&](const Json& holder, const char* text, const std::string& key) {
+    if (!holder.contains(text) || !holder[text].is_string())
+      throw InputError(f, key + ".quotes", std::string("quotes a text: the entry needs its \"") + text + "\"");
+    check_quotes_input(holder["quotes"], holder[text].get<std::string>(), f, key + ".quotes", exists);
+  });
   load_fit_gaps(doc, f);  // the calibration comparisons' input, checked here too: a bad entry is exit 2 for validate
   const std::string paper = fs::path(f).stem().string();
   try {
@@ -497,13 +495,7 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
                      {"magnitude", has_magnitude(c["check"])}, {"gaps", gaps}, {"measures", ms}});
       if (c.contains("alternative")) cls.back()["alternative"] = c["alternative"];
       if (c.contains("role")) cls.back()["role"] = c["role"];  // "calibration": the check reads back a model input
-      if (c.contains("not_holding")) {
-        cls.back()["not_holding"] = c["not_holding"];
-        // the figures its reason quotes, measured again (at the nominal parameters only: under --set they are another
-        // model's)
-        if (c["not_holding"].contains("quotes") && sets.empty())
-          cls.back()["quotes"] = eval_quotes(c["not_holding"]["quotes"], quote_value);
-      }
+      if (c.contains("not_holding")) cls.back()["not_holding"] = c["not_holding"];
     }
     // Prediction intervals (not for a what-if table with --set): intervals.hpp, each sample evaluated here.
     std::vector<const Json*> refs;  // the reference entries of the predictions and held-out values, in output order
@@ -535,17 +527,19 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
                return run.result(s, Json::object(), false);
              }))
           checks.push_back(row);
-    if (sets.empty()) {  // the quoted figures beside the points, held-out values and value checks, measured again
-      auto quote_rows = [&](const Json& entries, Json& rows) {
-        for (std::size_t i = 0; i < entries.size() && i < rows.size(); ++i)
-          if (entries[i].contains("quotes")) rows[i]["quotes"] = eval_quotes(entries[i]["quotes"], quote_value);
-      };
-      quote_rows(doc.at("points"), pts);
-      quote_rows(doc.value("held_out", Json::array()), hos);
-      Json value_entries = Json::array();
-      for (const char* k : {"table1", "mechanism_checks"})
-        for (auto& e : doc.value(k, Json::array())) value_entries.push_back(e);
-      quote_rows(value_entries, checks);
+    if (sets.empty()) {  // the quoted figures, measured again (only at the nominal parameters: under --set they are
+                         // another model's), on the row of the entry that quotes them
+      std::map<std::string, Json*> row_of;  // by list and index in the reference
+      for (auto [list, rows] : {std::pair{"claims", &cls}, {"points", &pts}, {"held_out", &hos}})
+        for (std::size_t i = 0; i < rows->size(); ++i)
+          row_of[std::string(list) + "[" + std::to_string(i) + "]" + (rows == &cls ? ".not_holding" : "")] = &(*rows)[i];
+      std::size_t v = 0;  // the value checks' rows: table1's entries, then mechanism_checks'
+      for (const char* list : {"table1", "mechanism_checks"})
+        for (std::size_t i = 0; i < doc.value(list, Json::array()).size(); ++i, ++v)
+          row_of[std::string(list) + "[" + std::to_string(i) + "]"] = &checks[v];
+      each_quote_holder(doc, [&](const Json& holder, const char*, const std::string& key) {
+        (*row_of.at(key))["quotes"] = eval_quotes(holder["quotes"], quote_value);
+      });
     }
     Json untested = Json::array();
     for (auto& u : doc.value("untested", Json::array())) untested.push_back(u), untested.back()["paper"] = paper;

@@ -9,15 +9,4 @@ BIN=$1; PAPER=$2; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 "$BIN" validate --paper "$PAPER" --samples 0 --json > "$t/v.json"
 rc=$?
 if [ $rc -ne 0 ]; then echo "validate --paper $PAPER exited $rc"; exit 1; fi
-python3 - "$t/v.json" <<'P'
-import json, sys
-v = json.load(open(sys.argv[1]))
-rows = [r for s in ("claims", "points", "held_out", "value_checks") for r in v.get(s, [])]
-qs = [(r["id"], q) for r in rows for q in r.get("quotes", [])]
-stale = [f'{i} {q["text"]!r} (measured {q["measured"]})' for i, q in qs if not q["agrees"]]
-print(f"{len(qs)} figures quoted in the reasons, measured again; {len(stale)} stale")
-if not qs:
-    print("no quoted figure declared: the test would check nothing"); sys.exit(1)
-if stale:
-    print("quoted figures that no longer agree with the model (read the reason again):", "; ".join(stale)); sys.exit(1)
-P
+python3 "$(dirname "$0")/stale_quotes.py" "$t/v.json" --require
