@@ -12,6 +12,7 @@
 #include <regex>
 #include <set>
 #include <stdexcept>
+#include <vector>
 
 namespace ompisim::validation {
 
@@ -204,6 +205,15 @@ const std::map<std::string, Keys>& check_keys() {
   return k;
 }
 
+// The keys each check kind reads without a default (validate.cpp eval_check); a and b are checked by the caller.
+std::vector<const char*> required_keys(const std::string& kind) {
+  if (kind == "difference") return {"min", "max"};
+  if (kind == "additive") return {"parts", "min_fraction"};
+  if (kind == "less_all" || kind == "smoother") return {"metric"};
+  if (kind == "differs") return {"metric", "min_pct"};
+  return {};
+}
+
 }  // namespace
 
 bool scenario_path_inside(const std::string& rel) {
@@ -223,6 +233,9 @@ struct Checker {
   void number(const Json& j, const std::string& key) const {
     if (!j.is_number()) fail(key, "must be a number");
   }
+  void finite(const Json& j, const std::string& key) const {
+    if (!j.is_number() || !std::isfinite(j.get<double>())) fail(key, "must be a finite number");
+  }
 
   void scenario(const Json& s, const std::string& key) const {
     if (!s.is_string()) fail(key, "must be a scenario path (a string)");
@@ -240,6 +253,12 @@ struct Checker {
   // one entry of "points" (point = true) or "held_out"
   void point(const Json& p, const std::string& key, bool is_point) const {
     if (!p.is_object()) fail(key, "must be an object");
+    static const Keys point_keys{"benchmark", "bytes", "figure", "fits", "id", "metric", "model_change", "note",
+                                 "placement", "quotes", "ranks", "role", "role_note", "scenario", "select", "source",
+                                 "stack", "tolerance_pct", "value"};
+    for (auto& [k, x] : p.items())
+      if (!point_keys.count(k) || (!is_point && (k == "value" || k == "role" || k == "tolerance_pct")))
+        fail(key + "." + k.substr(0, 64), is_point ? "unknown key of a point" : "unknown key of a held-out value (it has no value, role or tolerance)");
     for (const char* k : {"id", "scenario", "select", "metric"})
       if (!p.contains(k)) fail(key + "." + k, "missing");
     string(p["id"], key + ".id");
@@ -257,15 +276,23 @@ struct Checker {
       }
     }
     for (const char* k : {"bytes", "ranks", "tolerance_pct"})
-      if (p.contains(k) && (!p[k].is_number() || !std::isfinite(p[k].get<double>()))) fail(key + "." + k, "must be a number");
+      if (p.contains(k) && (!p[k].is_number() || !std::isfinite(p[k].get<double>()) || p[k].get<double>() < 0))
+        fail(key + "." + k, "must be a non-negative number");
+    if (p.contains("model_change")) {  // {change, mechanism, before}: validate_render.cpp lists it
+      const Json& m = p["model_change"];
+      if (!m.is_object() || !m.contains("change") || !m["change"].is_string() || !m.contains("mechanism") ||
+          !m["mechanism"].is_string() || (m.contains("before") && !m["before"].is_number()) || m.size() > 3 ||
+          (m.size() == 3 && !m.contains("before")))
+        fail(key + ".model_change", "must be {\"change\": text, \"mechanism\": text, \"before\": number}");
+    }
     for (const char* k : {"figure", "benchmark", "placement", "stack", "source", "note", "role_note", "fits"})
       if (p.contains(k)) string(p[k], key + "." + k);
     if (!is_point) return;
     if (!p.contains("role")) fail(key + ".role", "missing");
     if (p["role"] != "calibration" && p["role"] != "prediction") fail(key + ".role", "must be \"calibration\" or \"prediction\"");
     if (!p.contains("value")) fail(key + ".value", "missing");
-    if (!p["value"].is_number() || !std::isfinite(p["value"].get<double>()) || p["value"].get<double>() == 0)
-      fail(key + ".value", "must be a finite non-zero number (the paper's value)");
+    if (!p["value"].is_number() || !std::isfinite(p["value"].get<double>()) || !(p["value"].get<double>() > 0))
+      fail(key + ".value", "must be a finite positive number (the paper's value: a time, a rate or a share)");
   }
 
   // {scenario, select, metric}
@@ -365,14 +392,27 @@ struct Checker {
       if (curves) scenario(chk[ab], key + "." + ab);
       else value_ref(chk[ab], key + "." + ab);
     }
-    for (const char* k : {"factor", "margin_pct", "tolerance_pct", "min", "max", "min_fraction", "min_pct"})
-      if (chk.contains(k)) number(chk[k], key + "." + k);
+    for (const char* k : {"factor", "margin_pct", "tolerance_pct", "min", "max", "min_fraction", "min_pct", "min_bytes"})
+      if (chk.contains(k)) finite(chk[k], key + "." + k);
+    for (const char* k : required_keys(kind))
+      if (!chk.contains(k)) fail(key + "." + k, "missing (a '" + kind + "' check needs it)");
+    for (const char* k : {"margin_pct", "tolerance_pct", "min_bytes"})
+      if (chk.contains(k) && chk[k].get<double>() < 0) fail(key + "." + k, "must not be negative");
+    for (const char* k : {"min_fraction", "min_pct"})
+      if (chk.contains(k) && !(chk[k].get<double>() > 0)) fail(key + "." + k, "must be positive");
+    if (kind == "less" && chk.contains("factor") && !(chk["factor"].get<double>() > 0))
+      fail(key + ".factor", "must be positive (a < factor x b)");
+    if (chk.contains("metric")) string(chk["metric"], key + ".metric");
+    if (kind == "difference" && chk["min"].get<double>() > chk["max"].get<double>())
+      fail(key + ".max", "must not be below min");
     if (kind == "gap") gap(chk, key);
     if (kind == "within" && !reading(chk, "within", key) && !chk.contains("tolerance_pct"))
       fail(key + ".tolerance_pct", "missing (or a 'reading')");
     if (kind == "smoother") reading(chk, "smoother", key);
-    if (kind == "additive")
-      for (std::size_t i = 0; i < chk.at("parts").size(); ++i) value_ref(chk["parts"][i], key + ".parts[" + std::to_string(i) + "]");
+    if (kind == "additive") {
+      if (!chk["parts"].is_array() || chk["parts"].empty()) fail(key + ".parts", "must be a non-empty array of values");
+      for (std::size_t i = 0; i < chk["parts"].size(); ++i) value_ref(chk["parts"][i], key + ".parts[" + std::to_string(i) + "]");
+    }
   }
 };
 
@@ -387,6 +427,10 @@ void check_points_input(const Json& doc, const std::string& f, bool (*scenario_e
   for (auto& [k, x] : doc.items())
     if (!top.count(k)) c.fail(k.substr(0, 64), "unknown key of a reference file");
   if (!doc.contains("points")) c.fail("points", "missing");
+  // The paper a reference file speaks for is the file's name (discovery.cpp reference_files); the key must say the same.
+  const std::string stem = std::filesystem::path(f).stem().string();
+  if (doc.contains("paper") && (!doc["paper"].is_string() || doc["paper"].get<std::string>() != stem))
+    c.fail("paper", "must be \"" + stem + "\", the reference file's name");
   for (const char* list : {"points", "held_out", "claims", "untested", "fit_gaps"})
     if (doc.contains(list) && !doc[list].is_array()) c.fail(list, "must be an array");
   for (const char* k : {"tolerance_pct", "prediction_tolerance_pct"})

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace fs = std::filesystem;
 
@@ -171,15 +172,16 @@ Json load_result(const std::string& path, const std::string& option) { return re
 // Every result JSON below dir, by relative path.
 }  // namespace
 
-std::map<std::string, std::string> results_below(const std::string& dir) {
+std::map<std::string, std::string> results_below(const std::string& dir, std::map<std::string, std::string>* unreadable) {
   std::map<std::string, std::string> out;
   for (auto& e : fs::recursive_directory_iterator(dir)) {
     if (!e.is_regular_file() || e.path().extension() != ".json") continue;
     Json j;
     try {
       j = load_json_file(e.path().string());
-    } catch (const InputError&) {
-      continue;  // not JSON we can read: not a result
+    } catch (const InputError& err) {  // not JSON we can read: not a result, said to a caller that pairs files
+      if (unreadable) (*unreadable)[fs::relative(e.path(), dir).string()] = err.what();
+      continue;
     }
     // a result, or a sweep's table (its points/ files, named by hash, pair through it)
     if (is_result(j) || is_sweep_table(j)) out[fs::relative(e.path(), dir).string()] = e.path().string();
@@ -209,6 +211,13 @@ namespace {
                    fmt::format("is a result file, not a folder of results: rerun its scenario with --against {} --only "
                                "{}, or compare it with another result file as `ompisim compare A B`",
                                p.has_parent_path() ? p.parent_path().string() : std::string("."), p.filename().string()));
+}
+
+// ", and N .json files that do not load (the first: why)" where a folder has such files.
+std::string unread_text(const std::map<std::string, std::string>& unreadable) {
+  if (unreadable.empty()) return "";
+  return fmt::format(", and {} .json file{} that do not load (the first: {})", unreadable.size(),
+                     unreadable.size() == 1 ? "" : "s", unreadable.begin()->second);
 }
 
 }  // namespace
@@ -320,9 +329,17 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
     compare_results(load_result(a, "compare"), load_result(b, "compare"), fs::path(a).filename().string(), c);
     return c;
   }
-  auto ra = results_below(a), rb = results_below(b);
-  if (ra.empty()) throw InputError("compare", a, "no result JSON below this folder");
-  if (rb.empty()) throw InputError("compare", b, "no result JSON below this folder");
+  std::map<std::string, std::string> ua, ub;  // .json files that do not load, by relative path: why
+  auto ra = results_below(a, &ua), rb = results_below(b, &ub);
+  // A file that is a result on one side and does not load on the other is a broken result, not a missing one.
+  for (auto [mine, other, dir] : {std::tuple{&ua, &rb, &b}, std::tuple{&ub, &ra, &a}})
+    for (auto& [rel, why] : *mine)
+      if (other->count(rel))
+        throw InputError("", "", fmt::format("{} (its counterpart {} in {} is a result: compare needs both)", why, rel, *dir));
+  for (auto& [rel, why] : ua) c.notes.push_back(fmt::format("{}: not compared, does not load in A: {}", rel, why));
+  for (auto& [rel, why] : ub) c.notes.push_back(fmt::format("{}: not compared, does not load in B: {}", rel, why));
+  if (ra.empty()) throw InputError("compare", a, "no result JSON below this folder" + unread_text(ua));
+  if (rb.empty()) throw InputError("compare", b, "no result JSON below this folder" + unread_text(ub));
   // Two run folders of one result each under different names (`run` names a result by its scenario's id): the two
   // results, as two files would be, said in a note; folders otherwise pair their results by path.
   if (ra.size() == 1 && rb.size() == 1 && ra.begin()->first != rb.begin()->first) {

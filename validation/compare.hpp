@@ -55,8 +55,10 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
 // The table: file, point, metric, A, B, B/A, '*' beyond the tolerance; `diff_only` keeps the marked rows.
 std::string render_comparison(const Comparison& c, const std::string& name_a, const std::string& name_b, bool diff_only);
 Json comparison_json(const Comparison& c);
-// The result files below `dir` (results and sweeps' tables; other JSON skipped), by path relative to it.
-std::map<std::string, std::string> results_below(const std::string& dir);
+// The result files below `dir` (results and sweeps' tables; other JSON skipped), by path relative to it. The .json
+// files that do not load (not JSON, above the input limit) go to `unreadable` with the reason, when given.
+std::map<std::string, std::string> results_below(const std::string& dir,
+                                                 std::map<std::string, std::string>* unreadable = nullptr);
 // "0.02", "2%", "2 %": a relative tolerance >= 0. InputError("--tolerance", text, reason) otherwise.
 double parse_tolerance(const std::string& text);
 

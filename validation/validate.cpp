@@ -183,6 +183,23 @@ double value_of(Runner& run, const Json& ref) {
   return select(res, ref.at("select"), metric_field(ref.at("metric").get<std::string>()));
 }
 
+// `f()` with the key of a reference input that matches nothing put behind `key` (points[3], a, checks[1]): the
+// caller puts the file and the claim in front.
+template <class F>
+auto keyed(const std::string& key, F&& f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    if (!e.file().empty()) throw;
+    throw InputError("", key + "." + e.key(), e.reason());
+  }
+}
+
+// value_of(chk[key]), an error naming chk's key.
+double value_at(Runner& run, const Json& chk, const std::string& key) {
+  return keyed(key, [&] { return value_of(run, chk.at(key)); });
+}
+
 // One check's measured quantity, for its interval over the samples (intervals.hpp): the model's value, the paper's
 // number where it gives one (a gap), and the accepted range (null: unbounded).
 void measure(Json* ms, const Json& chk, const std::string& what, double model, const Json& paper, double lo, double hi) {
@@ -196,7 +213,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // a < factor x b (factor defaults to 1), and with margin_pct M: a (1 + M/100) < b (a below b by at least M % in the
 // reading of gap.hpp), for the 'less' and 'all_of' claim checks.
 bool compare(Runner& run, const Json& chk, std::string& detail, Json* ms) {
-  double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
+  double a = value_at(run, chk, "a"), b = value_at(run, chk, "b");
   double f = chk.value("factor", 1.0), m = chk.value("margin_pct", 0.0);
   detail = fmt::format("{:.4g} < {}{:.4g} (ratio {:.3f}{})", a, f == 1.0 ? "" : fmt::format("{} x ", f), b, a / b,
                        m > 0 ? fmt::format(", at least {:g} % apart", m) : "");
@@ -225,7 +242,7 @@ bool judge_gap(const Json& chk, double model, const std::string& shown, std::str
 
 // The gap check: the model's signed gap between a and b (gap.hpp) against the paper's.
 bool eval_gap(Runner& run, const Json& chk, std::string& detail, Json* gaps, Json* ms) {
-  const double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
+  const double a = value_at(run, chk, "a"), b = value_at(run, chk, "b");
   const Better dir = better_of_metric(metric_field(chk["a"].at("metric").get<std::string>()));
   return judge_gap(chk, gap_pct(a, b, dir), fmt::format("{:.4g} vs {:.4g}", a, b), detail, gaps, ms);
 }
@@ -235,8 +252,11 @@ bool eval_gap(Runner& run, const Json& chk, std::string& detail, Json* gaps, Jso
 bool eval_mean_gap(Runner& run, const Json& chk, std::string& detail, Json* gaps, Json* ms) {
   std::vector<double> each;
   std::string shown;
-  for (auto& p : chk.at("pairs")) {
-    const double a = value_of(run, p.at("a")), b = value_of(run, p.at("b"));
+  for (std::size_t i = 0; i < chk.at("pairs").size(); ++i) {
+    const Json& p = chk["pairs"][i];
+    const std::string key = "pairs[" + std::to_string(i) + "]";
+    const double a = keyed(key, [&] { return value_at(run, p, "a"); });
+    const double b = keyed(key, [&] { return value_at(run, p, "b"); });
     each.push_back(gap_pct(a, b, better_of_metric(metric_field(p["a"].at("metric").get<std::string>()))));
     shown += fmt::format("{}{} {:+.2f} %", shown.empty() ? "" : ", ", p.value("label", ""), each.back());
   }
@@ -281,12 +301,13 @@ bool eval_less_all(Runner& run, const Json& chk, std::string& detail, Json* ms) 
 Json eval_points(Runner& run, const Json& refdoc, bool only_calibration) {
   Json out = Json::array();
   double tol = refdoc.value("tolerance_pct", 10.0);
-  for (auto& p : refdoc.at("points")) {
+  for (std::size_t i = 0; i < refdoc.at("points").size(); ++i) {
+    const Json& p = refdoc["points"][i];
     std::string role = p.at("role");
     // Calibration points that fit a benchmark input (the app skeletons' compute per step, stored in the app file)
     // are checked like any calibration point, but `calibrate` (only_calibration) fits machine parameters only.
     if (only_calibration && (role != "calibration" || p.contains("fits"))) continue;
-    double sim = value_of(run, p);
+    double sim = keyed("points[" + std::to_string(i) + "]", [&] { return value_of(run, p); });
     double ref = p.at("value").get<double>();
     double err = (sim - ref) / ref * 100.0;
     // a prediction's tolerance: its own, else the file's prediction_tolerance_pct, else 15 %
@@ -344,7 +365,7 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
   if (kind == "gap") return eval_gap(run, chk, detail, gaps, ms);
   if (kind == "mean_gap") return eval_mean_gap(run, chk, detail, gaps, ms);
   if (kind == "within") {
-    double a = value_of(run, chk.at("a")), b = value_of(run, chk.at("b"));
+    double a = value_at(run, chk, "a"), b = value_at(run, chk, "b");
     double tol = chk.contains("reading") ? find_reading(chk["reading"].get<std::string>())->hi
                                          : chk.at("tolerance_pct").get<double>();
     double dev = (a - b) / b * 100.0;
@@ -353,8 +374,8 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
     return std::fabs(dev) <= tol;
   }
   if (kind == "difference") {
-    double a = value_of(run, chk.at("a"));
-    double b = chk.contains("b") ? value_of(run, chk.at("b")) : 0.0;
+    double a = value_at(run, chk, "a");
+    double b = chk.contains("b") ? value_at(run, chk, "b") : 0.0;
     double lo = chk.at("min").get<double>(), hi = chk.at("max").get<double>();
     detail = chk.contains("b") ? fmt::format("{:.4g} - {:.4g} = {:.4g} in [{:g}, {:g}]", a, b, a - b, lo, hi)
                                : fmt::format("{:.4g} in [{:g}, {:g}]", a, lo, hi);
@@ -363,8 +384,9 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
   }
   if (kind == "additive") {
     // a >= min_fraction x (sum of the parts): one resource's value against the sum of its components' alone.
-    double a = value_of(run, chk.at("a")), sum = 0;
-    for (auto& p : chk.at("parts")) sum += value_of(run, p);
+    double a = value_at(run, chk, "a"), sum = 0;
+    for (std::size_t i = 0; i < chk.at("parts").size(); ++i)
+      sum += keyed("parts[" + std::to_string(i) + "]", [&] { return value_of(run, chk["parts"][i]); });
     double f = chk.at("min_fraction").get<double>();
     detail = fmt::format("{:.4g} = {:.3f} x sum of parts {:.4g} (at least {:g})", a, a / sum, sum, f);
     measure(ms, chk, "a / sum of parts", a / sum, nullptr, f, kInf);
@@ -394,9 +416,10 @@ bool eval_check(Runner& run, const Json& chk, std::string& detail, const std::st
   }
   if (kind == "all_of") {
     bool holds = true;
-    for (auto& sub : chk.at("checks")) {
+    for (std::size_t i = 0; i < chk.at("checks").size(); ++i) {
+      const Json& sub = chk["checks"][i];
       std::string d;
-      bool h = eval_check(run, sub, d, f, gaps, ms);
+      bool h = keyed("checks[" + std::to_string(i) + "]", [&] { return eval_check(run, sub, d, f, gaps, ms); });
       holds = holds && h;
       detail += fmt::format("{}{} {}: {}", detail.empty() ? "" : "; ", sub.value("label", ""), d, h ? "yes" : "no");
     }
@@ -481,8 +504,11 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
     for (auto& p : pts) p["paper"] = paper;
     Json pairs = eval_pairs(doc, pts);
     for (auto& p : pairs) p["paper"] = paper;
-    for (auto& h : doc.value("held_out", Json::array())) {
-      hos.push_back({{"id", h.at("id")}, {"figure", h.value("figure", "")}, {"simulated", value_of(run, h)},
+    const Json held_out = doc.value("held_out", Json::array());
+    for (std::size_t i = 0; i < held_out.size(); ++i) {
+      const Json& h = held_out[i];
+      const double sim = keyed("held_out[" + std::to_string(i) + "]", [&] { return value_of(run, h); });
+      hos.push_back({{"id", h.at("id")}, {"figure", h.value("figure", "")}, {"simulated", sim},
                      {"metric", h.at("metric")}, {"role", "prediction"}, {"reference", nullptr}, {"scenario", h.at("scenario")}});
       if (h.contains("model_change")) hos.back()["model_change"] = h["model_change"];
     }

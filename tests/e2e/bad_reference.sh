@@ -5,7 +5,9 @@
 # calibration comparison (fit_gaps) naming a scenario that does not exist; values of the wrong type (a point's select
 # null, a point that is a number, a check kind or label that is a number, a claim id null, a fit_gaps role that is a
 # number or select that is empty), a metric no result has, a scenario name too long for the file system, an unknown
-# top-level key; an id given twice (points, claims, fit_gaps); a scenario path outside the data folder.
+# top-level key; an id given twice (points, claims, fit_gaps); a scenario path outside the data folder; a point's value
+# below 0, its tolerance below 0, a misspelled key of a point, a paper name other than the file's, a metric no result
+# has in an all_of's second check (named by its path), an additive check without parts.
 # Expected: `ompisim validate --paper bad` exits 2 with one line naming the file, the key and the reason.
 # How validated: the exit status and a pattern of the error line.
 set -u
@@ -27,7 +29,7 @@ case_ zero_gap "{\"kind\": \"gap\", \"a\": $A, \"b\": $B, \"paper_gap_pct\": 0}"
 case_ text_gap "{\"kind\": \"gap\", \"a\": $A, \"b\": $B, \"paper_gap_pct\": \"5 %\"}" "paper_gap_pct': must be a number"
 case_ reading "{\"kind\": \"gap\", \"a\": $A, \"b\": $B, \"paper_gap_pct\": 10, \"reading\": \"way better\"}" "check\.reading': 'way better' is not a defined reading"
 case_ unknown_key "{\"kind\": \"gap\", \"a\": $A, \"b\": $B, \"paper_gap\": 10}" "check\.paper_gap': unknown key"
-case_ no_point "{\"kind\": \"gap\", \"a\": $A, \"b\": {\"scenario\": \"scenarios/qsnet/table1_interrupt.json\", \"select\": {\"bytes\": 3}, \"metric\": \"latency_us\"}, \"paper_gap_pct\": 10}" "key 'claims\[c1\]\.check\.select': no point"
+case_ no_point "{\"kind\": \"gap\", \"a\": $A, \"b\": {\"scenario\": \"scenarios/qsnet/table1_interrupt.json\", \"select\": {\"bytes\": 3}, \"metric\": \"latency_us\"}, \"paper_gap_pct\": 10}" "key 'claims\[c1\]\.check\.b\.select': no point"
 # A calibration comparison (fit_gaps) naming a scenario that does not exist: validate reads fit_gaps' input too.
 printf '{"points": [], "claims": [], "fit_gaps": [{"id": "g1", "a": %s, "b": %s, "gap_pct": 5, "role": "calibration"}]}\n' \
   "$A" '{"scenario": "scenarios/nope.json", "select": {"bytes": 4}, "metric": "latency_us"}' > "$t/validation/reference/bad.json"
@@ -47,8 +49,14 @@ P='{"id": "p1", "scenario": "scenarios/qsnet/table1_basic.json", "select": {"byt
 doc_case point_select_null "{\"points\": [${P/\{\"bytes\": 4\}/null}]}" "key 'points\[0\]\.select': must be a non-empty object"
 doc_case point_number '{"points": [7]}' "key 'points\[0\]': must be an object"
 doc_case point_role "{\"points\": [${P/\"calibration\"/5}]}" "key 'points\[0\]\.role': must be \"calibration\" or \"prediction\""
-doc_case point_value "{\"points\": [${P/3.87/\"3.87 us\"}]}" "key 'points\[0\]\.value': must be a finite non-zero number"
-doc_case point_metric "{\"points\": [${P/latency_us/4 KB}]}" "key 'metric': '4 KB' is not a field of scenario"
+doc_case point_value "{\"points\": [${P/3.87/\"3.87 us\"}]}" "key 'points\[0\]\.value': must be a finite positive number"
+doc_case point_metric "{\"points\": [${P/latency_us/4 KB}]}" "key 'points\[0\]\.metric': '4 KB' is not a field of scenario"
+doc_case point_negative "{\"points\": [${P/3.87/-0.52}]}" "key 'points\[0\]\.value': must be a finite positive number"
+doc_case point_tolerance "{\"points\": [${P/\"role\"/\"tolerance_pct\": -5, \"role\"}]}" "key 'points\[0\]\.tolerance_pct': must be a non-negative number"
+doc_case point_unknown_key "{\"points\": [${P/\"value\"/\"valeu\": 1, \"value\"}]}" "key 'points\[0\]\.valeu': unknown key of a point"
+doc_case paper_name '{"points": [], "paper": "../../x"}' "key 'paper': must be \"bad\""
+doc_case all_of_metric "{\"points\": [], \"claims\": [{\"id\": \"c1\", \"check\": {\"kind\": \"all_of\", \"checks\": [{\"a\": $A, \"b\": $B}, {\"a\": $A, \"b\": ${B/latency_us/latency_z}}]}}]}" "key 'claims\[c1\]\.check\.checks\[1\]\.b\.metric': 'latency_z' is not a field"
+doc_case additive_parts "{\"points\": [], \"claims\": [{\"id\": \"c1\", \"check\": {\"kind\": \"additive\", \"a\": $A, \"parts\": [], \"min_fraction\": 0.8}}]}" "key 'claims\[c1\]\.check\.parts': must be a non-empty array"
 doc_case points_object '{"points": {"a": 1}}' "key 'points': must be an array"
 doc_case top_unknown '{"points": [], "pionts": []}' "key 'pionts': unknown key of a reference file"
 doc_case top_array '[1, 2]' "key '\(top level\)': must be an object"

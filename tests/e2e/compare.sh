@@ -10,7 +10,8 @@
 # A and B say how (--set, machine file, engine), only where they differ; (2c) two folders too, when their pairs of
 # files differ alike, else that they differ from file to file; (2d) two stacks, two placements or two values of a
 # scenario's mca block are named the same way; the counters only one of two stacks reports are listed apart, not
-# compared against 0.
+# compared against 0. (7) A .json file that does not load is named where its counterpart is a result (exit 2), and
+# noted where neither side loads.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 cd "$t"
@@ -180,4 +181,15 @@ python3 -c "import json; d = json.load(open('$t/s1/inter.json')); d['points'][0]
 bad "point not an object" "pt.json: key 'points\[0\]': must be an object" "$t/s1/inter.json" "$t/pt.json"
 mkdir -p "$t/pa" "$t/pb" && cp "$t/s1/inter.json" "$t/pa/x.json" && cp "$t/pt.json" "$t/pb/x.json"
 bad "point not an object, folders" "x.json: key 'points\[0\]': must be an object" "$t/pa" "$t/pb"
+# (7) A result that does not load: where its counterpart is a result it is the broken file, named (exit 2), not a file
+# "only in A"; broken on both sides it is noted, not dropped in silence.
+mkdir -p "$t/br/a" "$t/br/b" "$t/br/c"
+cp "$t/a/gemini/"*.json "$t/br/a/r.json"; head -c 300 "$t/br/a/r.json" > "$t/br/b/r.json"; cp "$t/br/a/r.json" "$t/br/b/ok.json"
+cp "$t/br/b/r.json" "$t/br/c/r.json"; cp "$t/br/a/r.json" "$t/br/c/ok.json"
+"$BIN" compare "$t/br/a" "$t/br/b" > "$t/out" 2>&1; rc=$?
+[[ $rc == 2 ]] && grep -q "br/b/r.json.*not valid JSON.*counterpart r.json in .*br/a is a result" "$t/out" \
+  && echo "ok   a broken result is named: $(head -c 120 "$t/out")" || { echo "FAIL broken result: rc=$rc $(cat "$t/out")"; fail=1; }
+"$BIN" compare "$t/br/b" "$t/br/c" > "$t/out" 2>&1; rc=$?
+[[ $rc == 0 ]] && grep -q "r.json: not compared, does not load in A" "$t/out" && grep -q "does not load in B" "$t/out" \
+  && echo "ok   broken on both sides: noted" || { echo "FAIL broken on both sides: rc=$rc $(cat "$t/out")"; fail=1; }
 exit $fail

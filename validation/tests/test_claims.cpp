@@ -236,6 +236,21 @@ TEST_CASE("reference: bad claim input names the file and the key", "[unit][valid
     c["a"]["select"] = {{"size", 4}};
     throws(c, "claims[p.c].check.a.select.size", "unknown key");
   }
+  SECTION("the keys a kind reads without a default, and their ranges") {
+    const Json a = ref("scenarios/x.json", 1, "latency_us"), b = ref("scenarios/y.json", 1, "latency_us");
+    throws(Json{{"kind", "additive"}, {"a", a}, {"parts", Json::array()}, {"min_fraction", 0.85}},
+           "claims[p.c].check.parts", "non-empty array");
+    throws(Json{{"kind", "additive"}, {"a", a}, {"parts", Json::array({b})}}, "claims[p.c].check.min_fraction", "missing");
+    throws(Json{{"kind", "additive"}, {"a", a}, {"parts", Json::array({b})}, {"min_fraction", -1e308}},
+           "claims[p.c].check.min_fraction", "positive");
+    throws(Json{{"kind", "difference"}, {"a", a}, {"b", b}, {"min", 1}}, "claims[p.c].check.max", "missing");
+    throws(Json{{"kind", "difference"}, {"a", a}, {"b", b}, {"min", 1}, {"max", 0.5}}, "claims[p.c].check.max", "below min");
+    throws(Json{{"kind", "less"}, {"a", a}, {"b", b}, {"margin_pct", -3}}, "claims[p.c].check.margin_pct", "negative");
+    throws(Json{{"kind", "less"}, {"a", a}, {"b", b}, {"factor", 0}}, "claims[p.c].check.factor", "positive");
+    throws(Json{{"kind", "within"}, {"a", a}, {"b", b}, {"tolerance_pct", -1}}, "claims[p.c].check.tolerance_pct", "negative");
+    throws(Json{{"kind", "differs"}, {"a", "scenarios/x.json"}, {"b", "scenarios/y.json"}, {"metric", "latency_us"}},
+           "claims[p.c].check.min_pct", "missing");
+  }
   SECTION("an all_of names its sub-check") {
     Json c{{"kind", "all_of"}, {"checks", Json::array({good_gap(), good_gap()})}};
     c["checks"][1]["factor"] = 0.5;
@@ -402,7 +417,20 @@ TEST_CASE("reference: the points' shape is checked before anything reads them", 
   bad("value", nullptr, "points[0].value");
   bad("id", 1, "points[0].id");
   bad("scenario", "scenarios/z.json", "points[0].scenario");
+  bad("value", -0.52, "points[0].value");  // a gap between two values needs both positive
+  bad("tolerance_pct", -5, "points[0].tolerance_pct");
+  bad("ranks", -4, "points[0].ranks");
+  bad("valeu", 3.5, "points[0].valeu");
+  bad("model_change", "a refit", "points[0].model_change");
   CHECK_THROWS_WITH(check_points_input(Json{{"points", {p}}, {"pionts", 1}}, "f.json", only_known), Catch::Contains("pionts"));
+  // A held-out value has no value of its own, and the file names the paper it speaks for.
+  Json h = p;
+  h.erase("role");
+  CHECK_THROWS_WITH(check_points_input(Json{{"points", {p}}, {"held_out", {h}}}, "f.json", only_known),
+                    Catch::Contains("held_out[0].value"));
+  CHECK_NOTHROW(check_points_input(Json{{"points", {p}}, {"paper", "f"}}, "dir/f.json", only_known));
+  CHECK_THROWS_WITH(check_points_input(Json{{"points", {p}}, {"paper", "../../x"}}, "dir/f.json", only_known),
+                    Catch::Contains("key 'paper'"));
   CHECK_THROWS_WITH(check_points_input(Json::array(), "f.json", only_known), Catch::Contains("(top level)"));
 }
 
