@@ -275,4 +275,16 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   return s;
 }
 
+void check_plot_field(const Scenario& s, const Json& result) {
+  if (s.plot.empty() || !result.contains("points") || !result["points"].is_array() || result["points"].empty()) return;
+  const Json& p0 = result["points"][0];
+  if (p0.is_object() && p0.contains(s.plot) && p0[s.plot].is_number()) return;
+  std::vector<std::string> fields;
+  if (p0.is_object())
+    for (auto& [k, v] : p0.items())
+      if (v.is_number()) fields.push_back(k);
+  throw InputError(s.file, "plot", fmt::format("the result has no field '{}' (its points' fields: {})", s.plot,
+                                               fields.empty() ? std::string("none") : fmt::format("{}", fmt::join(fields, ", "))));
+}
+
 }  // namespace ompisim

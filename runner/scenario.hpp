@@ -73,6 +73,9 @@ Scenario scenario_from_json(const Json& j, const std::string& file);  // `file` 
 // The engine given on the command line (`--engine NAME`) in place of the scenario's "engine"; InputError naming the
 // flag and the registered engines when none has that name. Empty: the scenario's own.
 void set_engine(Scenario& s, const std::string& name);
+// The field a scenario's "plot" names, in its result's points: InputError(s.file, "plot") naming the fields there are
+// when the result has no such numeric field (found after the run, before anything is written).
+void check_plot_field(const Scenario& s, const Json& result);
 // --set key=value pairs: machine parameters ("nic.bte_bandwidth", "bte_bandwidth" or the long form
 // "networks.gemini.nic.bte_bandwidth") or MCA parameters.
 using Overrides = std::vector<std::pair<std::string, std::string>>;

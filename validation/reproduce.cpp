@@ -340,12 +340,6 @@ static std::vector<std::string> files_of(const std::string& paper) {
   return out;
 }
 
-// The plotted field a scenario names ("plot"), in its result.
-static void check_plot_field(const Scenario& s, const Json& res) {
-  if (!s.plot.empty() && !res["points"][0].contains(s.plot))
-    throw InputError(s.file, "plot", "the result has no field '" + s.plot + "'");
-}
-
 // --from: every file the redraw reads, read and checked as the redraw reads it, before anything is written (a bad file
 // found half-way would leave the output folder half redrawn): the results by scenario path, and validation.json.
 struct FromFolder {

@@ -15,7 +15,7 @@
 #                size over the QDMA slot on native/elan4_qdma, refused inside a rank's coroutine (std::terminate); the
 #                same after a size-0 loop of 10^8 iterations, by `run` and `sweep`, and with the slot lowered by --set.
 #                `sensitivity` of a scenario whose machine has two networks (hetero/fig2_bw_gm.json), each network's
-#                file giving the host cost pml_ob1_overhead.
+#                file giving the host cost pml_ob1_overhead. A scenario's "plot" naming a field its result lacks.
 # Expected:      exit status 2 and one line naming the file, the key and the reason; no result written (the QDMA size
 #                within 10 s, before any point of the sweep runs: it is checked before the run). sensitivity
 #                exits 0 and lists the parameter as not varied with the refusal's reason; a host cost given by both
@@ -119,4 +119,12 @@ PY
 then echo "ok   sensitivity_shared_cost"; else echo "FAIL sensitivity_shared_cost: rc=$rc $(cat "$t/sens2.err")"; fail=1; fi
 expect_input_error qdma_slot_set "fig9_qdma.json: key 'benchmark.sizes': .*1984 B + elan4_qdma_extra_bytes 64 B do not fit (its largest size; the slot is nic.qdma_slot_bytes of machine osu-elan4, set by --set)" \
   run "$ROOT/scenarios/qsnet/fig9_qdma.json" --set nic.qdma_slot_bytes=1024 --out "$t/out-qdma_slot_set"
+# A scenario whose "plot" names a field its result does not have: exit 2 after the run, before anything is written
+# (run and run --plot drew another field and exited 0).
+python3 - "$ROOT/scenarios/qsnet/table1_basic.json" "$t/plot_field.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["plot"] = "latency_z"; d.pop("id", None); json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_input_error plot_field "plot_field.json: key 'plot': the result has no field 'latency_z' (its points' fields: .*latency_us" \
+  run "$t/plot_field.json" --out "$t/out-plot_field" --plot p.svg
 exit $fail

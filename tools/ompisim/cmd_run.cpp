@@ -109,8 +109,11 @@ bool draw_run(const Json& res, const OutputDir& out, const std::string& svg, con
   if (pts.empty() || (d && !d->curve)) throw InputError("--plot", svg, "this benchmark has no curve to plot");
   const Json& p0 = pts[0];
   std::string x = p0.contains("bytes") ? "bytes" : p0.contains("radix") && res.contains("radix") ? "radix" : "ranks";
-  std::string y = p0.contains("latency_us") ? "latency_us" : p0.contains("availability_pct") ? "availability_pct"
-                                                                                           : "bandwidth_GBps";
+  // the scenario's "plot" (checked against the result), else the main metric the result has
+  std::string y = !s.plot.empty()               ? s.plot
+                  : p0.contains("latency_us")       ? "latency_us"
+                  : p0.contains("availability_pct") ? "availability_pct"
+                                                    : "bandwidth_GBps";
   validation::PlotSpec spec;
   spec.svg = svg;
   spec.caption = run_caption(res, scenario_mca);
@@ -239,6 +242,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   // The simulation runs in a child process: this one stays free of SimGrid and handles SIGINT / SIGTERM.
   Json res = Json::parse(run_isolated([&] { return run_scenario(s, o, trace.get()).dump(); }));
   progress::clear();
+  check_plot_field(s, res);  // a "plot" the result does not have: exit 2 before anything is written
   publish_pair(json_path, res.dump(2) + "\n", csv_path, result_csv(res));
   std::vector<std::string> wrote{json_path, csv_path};
   if (!plot_file.empty()) {
