@@ -293,7 +293,8 @@ static Json load_grid_base(ObjectReader& r, const std::string& file, SweepGrid& 
     if (!base.is_object()) throw InputError(g.base_file, "", "a scenario is a JSON object");
     check_paper_name(scenario_from_json(base, g.base_file));  // the base itself must load
   } catch (const InputError& e) {
-    if (g.base_file == file) throw;
+    // an inline base: its keys are under the grid's "base"
+    if (g.base_file == file) throw InputError(file, e.key().empty() ? "base" : "base." + e.key(), e.reason());
     throw InputError(e.file(), e.key(), fmt::format("{} (reached through {}: key 'base')", e.reason(), file));
   }
   return base;
