@@ -73,13 +73,24 @@ std::string known_machines_text(const std::vector<std::string>& names) {
                      ((ec ? fs::path(data_dir()) : where) / "models").lexically_normal().string());
 }
 
+std::string find_machine_file(const std::string& name, std::vector<std::string>* names) {
+  std::vector<std::string> found;
+  for (auto& [n, f] : list_machines()) {
+    if (n == name) found.push_back(f);
+    if (names) names->push_back(n);
+  }
+  // A machine is named by its file's name, in whichever family folder: two files of one name would make a name mean
+  // whichever the folder listing gives first.
+  if (found.size() > 1)
+    throw InputError("", "machine", fmt::format("machine '{}' is defined by {} files ({}): rename one", name,
+                                                found.size(), fmt::join(found, ", ")));
+  return found.empty() ? std::string() : found.front();
+}
+
 std::string machine_file(const std::string& name) {
   if (name.find('/') != std::string::npos || name.ends_with(".json")) return name;
   std::vector<std::string> names;
-  for (auto& [n, f] : list_machines()) {
-    if (n == name) return f;
-    names.push_back(n);
-  }
+  if (std::string f = find_machine_file(name, &names); !f.empty()) return f;
   std::string hint = did_you_mean(name, names);
   throw InputError("", "machine", fmt::format("unknown machine '{}'{} ({})", name,
                                               hint.empty() ? "" : " (did you mean '" + hint + "'?)",

@@ -152,6 +152,9 @@ std::string repo_relative(const std::string& path);
 // All machine names found under models/*/machines/.
 std::vector<std::pair<std::string, std::string>> list_machines();  // {name, file}
 std::string machine_file(const std::string& name);                 // InputError when unknown (with did-you-mean)
+// The file of the machine named `name` under models/*/machines/, "" when none; `names` gets every machine's name.
+// InputError (key "machine") when two family folders each have a file of that name.
+std::string find_machine_file(const std::string& name, std::vector<std::string>* names = nullptr);
 // The known machine names for an error message, or, when the data folder holds none, where they were looked for.
 std::string known_machines_text(const std::vector<std::string>& names);
 std::unique_ptr<Machine> load_machine(const std::string& name_or_path, const NicKindRegistry& kinds);

@@ -101,10 +101,7 @@ static std::unique_ptr<Machine> scenario_machine(const Scenario& s) {
     std::string file = s.machine_file;
     if (file.empty()) {
       std::vector<std::string> names;
-      for (auto& [n, f] : list_machines()) {
-        if (n == s.machine) file = f;
-        names.push_back(n);
-      }
+      file = find_machine_file(s.machine, &names);
       if (file.empty()) {
         std::string hint = did_you_mean(s.machine, names);
         throw InputError(s.file, "machine", fmt::format("unknown machine '{}'{} ({}; or give a file with "

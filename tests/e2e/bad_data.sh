@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configuration: a data folder given by OMPISIM_DATA (models/, scenarios/ and collectives/ of the source, a copy of
 # benchmarks/apps/) whose GTC skeleton is damaged one way at a time: a sendrecv size of -1, of 0.5 B and of 1e30 B, a
-# phase of 0.5 B, loops nested to 10^10 phases a step; and one without collectives/ (no decision file).
+# phase of 0.5 B, loops nested to 10^10 phases a step; one without collectives/ (no decision file); one with two
+# machine files of one name (in two family folders).
 # Expected: exit 2 and one line naming the data file, the key and the reason, before any simulation (never exit 0
 # with a size wrapped around, nor an internal error or std::bad_alloc).
 # How validated: lib_check.sh's expect_input_error (exit code, grep on stderr, line count, no output folder), each
@@ -31,4 +32,10 @@ app nested_loops 'd["phases"] = [{"kind": "loop", "count": 100000, "source": "x"
 cp "$SRC/benchmarks/apps/gtc.json" "$t/data/benchmarks/apps/gtc.json"
 rm "$t/data/collectives"
 OMPISIM_DATA="$t/data" expect_input_error no_decision_file "collectives/decision/ompi_v1_3_tuned.json: cannot open file" run "$t/s.json" --out "$t/out-no_decision_file"
+# Two machine files of one name in two family folders: the name would mean whichever the listing gives first.
+ln -s "$SRC/collectives" "$t/data/collectives"
+rm "$t/data/models"; mkdir -p "$t/data/models"
+for f in "$SRC"/models/*; do ln -s "$f" "$t/data/models/$(basename "$f")"; done
+mkdir -p "$t/data/models/zz/machines"; cp "$SRC/models/seastar/machines/jaguar-xt4.json" "$t/data/models/zz/machines/"
+OMPISIM_DATA="$t/data" expect_input_error machine_twice "key 'machine': machine 'jaguar-xt4' is defined by 2 files (.*models/seastar/machines/jaguar-xt4.json.*models/zz/machines/jaguar-xt4.json\|.*models/zz/machines/jaguar-xt4.json.*models/seastar/machines/jaguar-xt4.json): rename one" run "$t/s.json" --out "$t/out-machine_twice"
 exit $fail
