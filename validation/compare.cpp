@@ -455,7 +455,11 @@ std::string render_comparison(const Comparison& c, const std::string& name_a, co
     if (!header)
       out += fmt::format("{:<44} {:<28} {:<32} {:>14} {:>14} {:>9}\n", "file", "point", "metric", "A", "B", "B/A");
     header = true;
-    std::string ratio = r.a == 0 ? (r.b == 0 ? "1" : "inf") : fmt::format("{:.4f}", r.b / r.a);
+    // a ratio that four decimals would print as 1.0000: its distance from 1, so a marked row never reads 1.0000
+    const double q = r.a == 0 ? 0 : r.b / r.a;
+    std::string ratio = r.a == 0                   ? (r.b == 0 ? "1" : "inf")
+                        : std::fabs(q - 1) < 5e-5 && q != 1 ? fmt::format("1{:+.1e}", q - 1)
+                                                            : fmt::format("{:.4f}", q);
     out += fmt::format("{:<44} {:<28} {:<32} {:>14.6g} {:>14.6g} {:>9} {}\n", r.file == last ? "" : r.file, r.point,
                        r.metric, r.a, r.b, ratio, r.beyond ? "*" : "");
     last = r.file;

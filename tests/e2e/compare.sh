@@ -11,7 +11,7 @@
 # files differ alike, else that they differ from file to file; (2d) two stacks, two placements or two values of a
 # scenario's mca block are named the same way; the counters only one of two stacks reports are listed apart, not
 # compared against 0. (7) A .json file that does not load is named where its counterpart is a result (exit 2), and
-# noted where neither side loads.
+# noted where neither side loads. (8) A difference in the last bits is equal at the default tolerance, marked at 0.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 cd "$t"
@@ -192,4 +192,16 @@ cp "$t/br/b/r.json" "$t/br/c/r.json"; cp "$t/br/a/r.json" "$t/br/c/ok.json"
 "$BIN" compare "$t/br/b" "$t/br/c" > "$t/out" 2>&1; rc=$?
 [[ $rc == 0 ]] && grep -q "r.json: not compared, does not load in A" "$t/out" && grep -q "does not load in B" "$t/out" \
   && echo "ok   broken on both sides: noted" || { echo "FAIL broken on both sides: rc=$rc $(cat "$t/out")"; fail=1; }
+# (8) A difference in the last bits (a what-if summing the same times in another order): equal at the default
+# tolerance (1e-9, exit 0); --tolerance 0 marks it, its ratio printed as its distance from 1, never as 1.0000.
+mkdir -p "$t/fp/a" "$t/fp/b"; cp "$t/br/a/r.json" "$t/fp/a/r.json"
+python3 - "$t/fp/a/r.json" "$t/fp/b/r.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["points"][3]["latency_us"] *= 1 + 4e-15; json.dump(d, open(sys.argv[2], "w"))
+PY
+"$BIN" compare "$t/fp/a" "$t/fp/b" > "$t/out" 2>&1; rc=$?
+"$BIN" compare "$t/fp/a" "$t/fp/b" --tolerance 0 > "$t/out0" 2>&1; rc0=$?
+[[ $rc == 0 && $rc0 == 1 ]] && grep -q " 1+[0-9.]*e-1[45] \*" "$t/out0" && ! grep -q " 1\.0000 \*" "$t/out0" \
+  && echo "ok   last-bit difference: equal by default, marked at 0 as $(grep -o ' 1+[0-9.e-]* \*' "$t/out0")" \
+  || { echo "FAIL last-bit difference: rc=$rc rc0=$rc0 $(cat "$t/out" "$t/out0")"; fail=1; }
 exit $fail

@@ -116,7 +116,7 @@ void name_settings(const std::string& a, const std::string& b, std::string& name
 }
 
 struct CompareOptions {
-  std::string a, b, against, tolerance = "0", only, engine;
+  std::string a, b, against, tolerance = "1e-9", only, engine;
   bool all = false, diff_only = false, json = false;
   std::vector<std::string> sets;
 };
@@ -159,7 +159,9 @@ void add_compare(CLI::App& app, Context& ctx) {
   cmp->add_option("--against", opt->against, "rerun the scenario of every result in this folder and compare");
   cmp->add_option("--only", opt->only, "with --against: only results whose path below the folder, or whose scenario file (scenarios/...), contains this text");
   add_scenario_overrides(*cmp, opt->sets, &opt->engine, "every scenario rerun by --against");
-  cmp->add_option("--tolerance", opt->tolerance, "relative tolerance (0.02 or 2%); default 0: any difference");
+  cmp->add_option("--tolerance", opt->tolerance,
+                  "relative tolerance (0.02 or 2%); default 1e-9: two values equal to nine digits are equal (a "
+                  "what-if may sum the same times in another order, a difference in the last bits); 0: any difference");
   cmp->add_flag("--all", opt->all, "print every value compared (default: only the values beyond the tolerance, then the "
                 "summary line)");
   cmp->add_flag("--diff-only", opt->diff_only, "print only the values beyond the tolerance (the default; kept for scripts)");
