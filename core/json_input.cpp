@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <string_view>
 #include <fmt/ranges.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -198,7 +199,19 @@ std::string did_you_mean(const std::string& key, const std::vector<std::string>&
     size_t d = edit_distance(key, c);
     if (d < best_d) best_d = d, best = c;
   }
-  return best;
+  if (!best.empty() || key.size() < 4) return best;
+  // A part of a name: its beginning ("hetero" of "heterogeneous") or its last parts ("smsg_limit" of
+  // "btl_ugni_smsg_limit"). Up to three such names, as "a' or 'b" (the callers quote the hint).
+  std::vector<std::string> parts;
+  for (auto& c : candidates) {
+    const bool head = c.size() > key.size() && c.starts_with(key);
+    const bool tail = c.size() > key.size() && c.ends_with(key) && std::string_view("_./-").find(c[c.size() - key.size() - 1]) != std::string_view::npos;
+    if ((head || tail) && std::find(parts.begin(), parts.end(), c) == parts.end()) parts.push_back(c);
+  }
+  if (parts.empty() || parts.size() > 3) return "";
+  std::string out = parts.front();
+  for (std::size_t i = 1; i < parts.size(); ++i) out += "' or '" + parts[i];
+  return out;
 }
 
 ObjectReader::ObjectReader(const Json& obj, std::string file, std::string path)

@@ -33,6 +33,14 @@ std::string data_dir() {
   return found;
 }
 
+void check_data_dir() {
+  const char* d = std::getenv("OMPISIM_DATA");
+  std::error_code ec;
+  if (d && *d && !fs::is_directory(d, ec))
+    throw InputError("OMPISIM_DATA", d, "no such folder (the environment variable names the tool's data folder: "
+                                        "models/, scenarios/, validation/; unset it to use the installed one)");
+}
+
 std::string repo_relative(const std::string& path) {
   std::error_code ec;
   auto root = fs::weakly_canonical(data_dir(), ec);

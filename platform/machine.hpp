@@ -147,6 +147,9 @@ private:
 // The data root holding models/, scenarios/, validation/: $OMPISIM_DATA, else <the program's prefix>/share/ompisim
 // (installed files, or in a build tree a link to the source tree), else the current folder.
 std::string data_dir();
+// OMPISIM_DATA, when set, names a folder: InputError otherwise (a misspelled folder would read as data with nothing
+// in it: empty lists, "unknown machine"). The tool checks it before any command.
+void check_data_dir();
 // `path` relative to data_dir() when it lies inside it (for messages and provenance), else as given.
 std::string repo_relative(const std::string& path);
 // All machine names found under models/*/machines/.

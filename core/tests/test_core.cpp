@@ -101,6 +101,12 @@ TEST_CASE("strict JSON: unknown keys get a did-you-mean", "[unit]") {
   }
   CHECK(did_you_mean("osu_latncy", {"osu_latency", "osu_bw"}) == "osu_latency");
   CHECK(did_you_mean("zzzzzz", {"osu_latency"}).empty());
+  // a part of a name: its beginning or its last parts, up to three names; too short a key or too many names, none
+  CHECK(did_you_mean("smsg_limit", {"btl_ugni_smsg_limit", "btl_ugni_eager_limit"}) == "btl_ugni_smsg_limit");
+  CHECK(did_you_mean("hetero", {"hetero-cpu", "heterogeneous", "cielo"}) == "hetero-cpu' or 'heterogeneous");
+  CHECK(did_you_mean("msg_limit", {"btl_ugni_smsg_limit"}).empty());  // not a whole part
+  CHECK(did_you_mean("fig5_lat", {"fig5_latency_2p_a", "fig5_latency_2p_b", "fig5_latency_2p_c", "fig5_latency_2p_d"}).empty());
+  CHECK(did_you_mean("fig5_lat", {"fig5_latency_2p_a", "fig5_latency_2p_b"}) == "fig5_latency_2p_a' or 'fig5_latency_2p_b");
 }
 
 // Configuration: an object whose required key is misspelled ("benchmrak" for "benchmark"), and one where it is absent.

@@ -4,7 +4,8 @@
 #                misspelt example grid given to `sweep`, and a scenario key given to --set as if it were a parameter
 #                (`run --set ranks=4`, `sweep --set benchmark.iterations=5`, `compare --against --set machine=titan`);
 #                a misspelt subcommand of `machine`; a scenario or a grid given to --machine-file; --max-input-size -1;
-#                `list` with a category (machines, stack, "NIC kinds", ...) or a word that is none.
+#                `list` with a category (machines, stack, "NIC kinds", ...) or a word that is none; OMPISIM_DATA naming
+#                no folder; a name given by its beginning (hetero) or its last parts (--set smsg_limit).
 # Expected:      exit 2 with one line, nothing written in the folder: a missing file names the scenario or grid file
 #                it is closest to ("no such file (did you mean 'scenarios/gemini/...json'?)"; run said "cannot open
 #                file" for a name without its folder, describe and sweep for any misspelt file); a scenario key given
@@ -78,4 +79,10 @@ done
 all=$("$BIN" list | md5sum)
 each=$(for c in ${cats//,/}; do "$BIN" list "$c"; done | md5sum)
 [[ $all == "$each" ]] && ok "list prints every category's list, in order" || bad "list differs from its categories one by one"
+# OMPISIM_DATA naming no folder: said, exit 2 (list printed empty lists and exit 0, describe suggested 'self')
+OMPISIM_DATA=$t/no-such-data refuse "OMPISIM_DATA not a folder (list)" "OMPISIM_DATA: key '$t/no-such-data': no such folder" list machines
+OMPISIM_DATA=$t/no-such-data refuse "OMPISIM_DATA not a folder (describe)" "OMPISIM_DATA: key '$t/no-such-data': no such folder" describe cielo
+# a part of a name gets the names it begins or ends (the paper is 'heterogeneous', its folders 'hetero')
+refuse "describe a part of a name" "(did you mean 'hetero-cpu' or 'heterogeneous'?)" describe hetero
+refuse "--set a parameter's last parts" "unknown parameter (did you mean 'btl_ugni_smsg_limit'?)" run "$SRC/$S" --set smsg_limit=1024
 exit $fail

@@ -28,7 +28,9 @@ struct ListOptions {
 
 void print_machines() {
   std::cout << "machines:\n";
-  for (auto& [n, f] : ompisim::list_machines()) std::cout << "  " << n << "  (" << f << ")\n";
+  const auto machines = ompisim::list_machines();
+  for (auto& [n, f] : machines) std::cout << "  " << n << "  (" << f << ")\n";
+  if (machines.empty()) std::cout << "  (none: " << ompisim::known_machines_text({}) << ")\n";
 }
 void print_components() {
   std::cout << "components (by framework; a scenario's \"stack\" may compose them, e.g. {\"pml\": \"ob1\", \"btl\": "

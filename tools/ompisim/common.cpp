@@ -42,7 +42,9 @@ void add_global_options(CLI::App& app, Context& ctx) {
     const std::string mpi = mpi_launch::library();
     return fmt::format("ompisim {}\ngit describe: {} (the source tree this binary was built from)\ndata folder: {}\n"
                        "SimGrid {}\nMPI: {}",
-                       OMPISIM_VERSION, git_describe(), data_dir(), engine::simgrid_version(),
+                       OMPISIM_VERSION, git_describe(),
+                       data_dir() + (std::filesystem::is_directory(data_dir()) ? "" : " (no such folder)"),
+                       engine::simgrid_version(),
                        mpi.empty() ? "not built in (mpirun sweeps read the launcher's environment)" : mpi);
   });
   app.require_subcommand(1);
@@ -229,6 +231,7 @@ int run_selected(CLI::App& app, Context& ctx) {
   progress::set_enabled(!ctx.quiet && isatty(STDERR_FILENO));
   progress::set_quiet(ctx.quiet);
   try {
+    check_data_dir();
     check_global_options(app, ctx);
     for (auto& [sub, handler] : ctx.handlers)
       if (*sub) return handler();
