@@ -2,12 +2,13 @@
 # Configuration: `machine template NAME` in an empty folder without --out, again over the written file (after an
 #                edit), with --force; with --file PATH (new, existing, existing with --force, a symbolic link, with
 #                --out too, in a missing folder); a NAME that is a machine (frontier) without --like, and with
-#                --like cielo.
+#                --like cielo; a scenario written for the SeaStar run on the (Gemini) template.
 # Expected:      without --out the file is ompisim-out/NAME.json (the folder `run` writes under without --out, not
 #                the current folder and not results/), and stderr names the absolute path written; an existing file
 #                is refused (exit 2, kept as edited) unless --force; --file writes exactly there; a link, --file with
 #                --out and a missing folder are refused (exit 2) naming --file; `machine template frontier` starts
-#                from frontier's file (its description says so, its NIC is cxi), with --like cielo from Cielo's.
+#                from frontier's file (its description says so, its NIC is cxi), with --like cielo from Cielo's; the
+#                SeaStar scenario runs with a note that its stack now means the Gemini machine's components.
 # How validated: exit status, stderr text, the files in the folder and their checksums.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -62,6 +63,12 @@ assert kinds(own) == ["cxi"], kinds(own)
 assert cielo["description"].startswith("frontier: a machine file started from cielo ("), cielo["description"]
 assert kinds(cielo) == ["gemini"], kinds(cielo)
 P
+# a scenario written for another NIC run on the template (Cielo's Gemini): a note says that its stack now means this
+# machine's components; a scenario of the same NIC kind gets none
+"$BIN" run scenarios/seastar/fig2_netpipe_native.json --machine-file ompisim-out/mine.json --out "$t/ms" > /dev/null 2> "$t/err"; rc=$?
+"$BIN" run scenarios/gemini/fig5_latency_2p_inter_native.json --machine-file ompisim-out/mine.json --out "$t/ms" > /dev/null 2> "$t/err2"; rc2=$?
+[[ $rc == 0 && $rc2 == 0 ]] && grep -q "^ompisim: note: the scenario was written for machine red-storm (seastar NIC); --machine-file runs it on mine (gemini NIC), where stack 'native' is that machine's components" "$t/err" \
+  && ! grep -q "note:" "$t/err2" && ok "another NIC's scenario on the file: noted" || ko "machine swap note: rc=$rc/$rc2 $(cat "$t/err" "$t/err2")"
 [[ "$(ls -A)" == "ompisim-out" && "$(ls -A ompisim-out)" == "mine.json" ]] && ok "nothing else written here" \
   || ko "stray files: $(ls -AR | tr '\n' ' ')"
 exit $fail

@@ -10,6 +10,7 @@
 #include "platform/data_path.hpp"
 #include "protocols/register.hpp"
 #include "runner/isolate.hpp"
+#include "runner/registries.hpp"
 #include "runner/report.hpp"
 #include "tools/ompisim/mpi_launch.hpp"
 
@@ -304,6 +305,22 @@ void refuse_inside_scenarios(const std::string& path, const std::string& option)
                                              "`reproduce` read every .json file there as a scenario, so what is "
                                              "written there would be read as one; give {} outside it",
                                              scenarios.string(), option));
+}
+
+void note_machine_swap(const std::string& scenario_machine, const std::string& stack, const std::string& machine_file) {
+  if (scenario_machine.empty() || machine_file.empty()) return;
+  std::unique_ptr<Machine> from, to;
+  try {
+    from = load_machine(scenario_machine);
+    to = load_machine(machine_file);
+  } catch (const InputError&) {
+    return;  // the run itself says what is wrong with either
+  }
+  if (from->nic_kinds() == to->nic_kinds()) return;
+  std::cerr << fmt::format("ompisim: note: the scenario was written for machine {} ({} NIC); --machine-file runs it on "
+                           "{} ({} NIC), where stack '{}' is that machine's components (ompisim describe stack/{})\n",
+                           from->name, fmt::join(from->nic_kinds(), " + "), to->name, fmt::join(to->nic_kinds(), " + "),
+                           stack, stack);
 }
 
 void refuse_not_machine_file(const std::string& file) {

@@ -73,6 +73,9 @@ std::unique_ptr<OutputDir> output_dir(const std::string& dir, const std::string&
 // A scenario, a sweep grid or a result given to --machine-file: InputError saying what the file is and what takes it
 // (the machine loader would say "key 'node_types': required key is missing").
 void refuse_not_machine_file(const std::string& file);
+// A note on stderr when --machine-file puts a scenario written for one machine on a machine with other NIC kinds:
+// its stack then means that machine's components ("native" over uGNI where the scenario had it over Portals).
+void note_machine_swap(const std::string& scenario_machine, const std::string& stack, const std::string& machine_file);
 // An option given with an empty value ("--out ''") is refused: it never means "as if the option were not given".
 void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names);
 // An MCA parameter's name as the command line takes it: "mca.NAME" (a scenario's mca block, a grid's axis, the errors'
