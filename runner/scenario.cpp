@@ -137,11 +137,20 @@ void refuse_missing_input(const std::string& name) {
   // A misspelt name: the closest .json file of the folder it names (here, else in the installed data).
   const fs::path given(name);
   const std::string dir = data_path(given.parent_path().empty() ? std::string(".") : given.parent_path().string());
-  std::vector<std::string> names;
+  std::vector<std::string> stems;  // matched without ".json", so that a name's beginning finds the files it begins
   for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json") names.push_back(e.path().filename().string());
-  if (const std::string hint = did_you_mean(given.filename().string(), names); !hint.empty())
-    throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", (given.parent_path() / hint).string()));
+    if (e.path().extension() == ".json") stems.push_back(e.path().stem().string());
+  const fs::path stem = given.extension() == ".json" ? given.stem() : given.filename();
+  if (const std::string hint = did_you_mean(stem.string(), stems); !hint.empty()) {
+    // one name, or "a' or 'b" (did_you_mean): each with its folder and .json
+    std::string shown;
+    for (std::size_t at = 0, next; at != std::string::npos; at = next == std::string::npos ? next : next + 6) {
+      next = hint.find("' or '", at);
+      const std::string one = hint.substr(at, next == std::string::npos ? std::string::npos : next - at);
+      shown += (shown.empty() ? "" : "' or '") + (given.parent_path() / (one + ".json")).string();
+    }
+    throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", shown));
+  }
   // A file `list` prints, named without its folder (or without .json): where it is.
   const std::vector<std::string> found = scenario_files_named(given.filename().string());
   if (!found.empty() && (found.size() > 1 || found[0] != name))
