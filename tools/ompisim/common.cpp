@@ -175,12 +175,17 @@ static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& 
   const bool required = dynamic_cast<const CLI::RequiredError*>(&e) != nullptr;
   if (at == &app) {
     if (!required) return e.what();
-    if (!unknown.empty()) return fmt::format("unknown subcommand '{}' (known: {})", unknown, fmt::join(names_of(app), ", "));
+    if (!unknown.empty()) {
+      const std::string hint = did_you_mean(unknown, names_of(app));
+      return fmt::format("unknown subcommand '{}'{} (known: {})", unknown,
+                         hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(names_of(app), ", "));
+    }
     return fmt::format("a subcommand is required ({})", fmt::join(names_of(app), ", "));
   }
   const std::vector<std::string> subs = names_of(*at);
   if (required && !subs.empty() && at->get_subcommands().empty() && !unknown.empty())
-    return fmt::format("{}: unknown subcommand '{}' (known: {}) (ompisim {} --help)", path, unknown,
+    return fmt::format("{}: unknown subcommand '{}'{} (known: {}) (ompisim {} --help)", path, unknown,
+                       did_you_mean(unknown, subs).empty() ? "" : " (did you mean '" + did_you_mean(unknown, subs) + "'?)",
                        fmt::join(subs, ", "), path);
   if (required && !subs.empty() && at->get_subcommands().empty())
     return fmt::format("{}: a subcommand is required ({}) (ompisim {} --help)", path, fmt::join(subs, ", "), path);
