@@ -101,6 +101,9 @@ done < <(sed -n '/^collectives (/,/^papers (/p' listed | sed '1d;$d')
 "$BIN" describe cxi > out 2> err && grep -q "^# ofi/cxi: " out \
   && grep -qF "# 'cxi' also names the NIC kind cxi (ompisim describe nic-kind/cxi)" out \
   && ok "describe cxi: the component, then the NIC kind named" || bad "describe cxi: $(tail -2 out) $(cat err)"
+# the prefix as `list` prints the kind (plural) picks it too
+"$BIN" describe nic-kinds/cxi > out 2> err && grep -q "^# NIC kind cxi " out && "$BIN" describe machines/cielo > out 2> err \
+  && grep -q "^# cielo (" out && ok "describe nic-kinds/cxi, machines/cielo" || bad "plural prefix: $(head -2 out) $(cat err)"
 "$BIN" describe binomial > out 2> err && grep -q "^# algorithm bcast/binomial " out && grep -q "^# algorithm gather/binomial " out \
   && ok "describe binomial: each collective's" || bad "describe binomial: $(cat out err)"
 "$BIN" describe --names > names && grep -qx fluid names && grep -qx gemini names && grep -qx alltoall/pairwise names \

@@ -609,14 +609,16 @@ const std::vector<Kind>& kinds() {
 
 // `describe KIND NAME` (two words, as `ompisim list` prints a kind: "papers", "NIC kinds") is KIND/NAME; any other
 // second word is refused with the spelling describe takes.
+// A kind as `list` prints it, as a prefix: "papers" -> "paper", "nic-kinds" / "nic_kind" -> "nic-kind".
+std::string kind_word(std::string w) {
+  std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return c == '_' ? '-' : std::tolower(c); });
+  if (w.ends_with("s") && w != "s") w.pop_back();
+  return w;
+}
+
 std::string kind_and_name(const std::string& first, const std::vector<std::string>& more) {
   if (more.empty()) return first;
-  auto word = [](std::string w) {  // "papers" -> "paper", "nic-kinds" / "nic_kind" -> "nic-kind"
-    std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return c == '_' ? '-' : std::tolower(c); });
-    if (w.ends_with("s") && w != "s") w.pop_back();
-    return w;
-  };
-  const std::string kind = word(first);
+  const std::string kind = kind_word(first);
   const bool is_kind = std::any_of(kinds().begin(), kinds().end(), [&](const Kind& k) { return kind == k.prefix; });
   if (is_kind && more.size() == 1) return std::string(kind) + "/" + more[0];
   if (is_kind)
@@ -648,7 +650,8 @@ int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
   std::string bare = name;
   if (auto slash = name.find('/'); slash != std::string::npos)
     for (auto& k : kinds())
-      if (name.substr(0, slash) == k.prefix) only = &k, bare = name.substr(slash + 1);
+      if (name.substr(0, slash) == k.prefix || kind_word(name.substr(0, slash)) == k.prefix)
+        only = &k, bare = name.substr(slash + 1);
   std::string first;
   std::vector<std::string> also;
   for (auto& k : kinds()) {
