@@ -243,8 +243,14 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
       }
       compare_maps(metrics(pa[i]), metrics(pb[it->second]), file, label, out);
     }
-    for (auto& [label, i] : lb)
-      if (!la.count(label)) out.problems.push_back(fmt::format("{}: point {} only in B", file, label));
+    for (std::size_t i = 0; i < pb.size(); ++i)  // in B's order (sizes ascending), not the labels' text order
+      if (!la.count(point_label(pb[i]))) out.problems.push_back(fmt::format("{}: point {} only in B", file, point_label(pb[i])));
+    // two results that share no point (two sweeps over other axes): said once, above the lists of their points
+    if (!pa.empty() && !pb.empty() &&
+        std::none_of(la.begin(), la.end(), [&](const auto& l) { return lb.count(l.first) > 0; }))
+      out.notes.push_back(fmt::format("{}: no point of A is a point of B (A's first: {}; B's first: {}): other axes or "
+                                      "values, nothing compared",
+                                      file, point_label(pa[0]), point_label(pb[0])));
   } else {
     if (pa.size() != pb.size())
       out.problems.push_back(fmt::format("{}: {} points in A, {} in B", file, pa.size(), pb.size()));
@@ -450,18 +456,22 @@ std::string render_comparison(const Comparison& c, const std::string& name_a, co
                                 name_a, name_b, c.tolerance);
   std::string last;
   bool header = false;  // the column header only above rows: nothing drifted prints the summary alone
+  // columns as wide as their longest printed cell (at least the usual widths), so that a long name keeps the rows aligned
+  std::size_t wf = 44, wp = 28, wm = 32;
+  for (auto& r : c.rows)
+    if (!diff_only || r.beyond) wf = std::max(wf, r.file.size()), wp = std::max(wp, r.point.size()), wm = std::max(wm, r.metric.size());
   for (auto& r : c.rows) {
     if (diff_only && !r.beyond) continue;
     if (!header)
-      out += fmt::format("{:<44} {:<28} {:<32} {:>14} {:>14} {:>9}\n", "file", "point", "metric", "A", "B", "B/A");
+      out += fmt::format("{:<{}} {:<{}} {:<{}} {:>14} {:>14} {:>9}\n", "file", wf, "point", wp, "metric", wm, "A", "B", "B/A");
     header = true;
     // a ratio that four decimals would print as 1.0000: its distance from 1, so a marked row never reads 1.0000
     const double q = r.a == 0 ? 0 : r.b / r.a;
     std::string ratio = r.a == 0                   ? (r.b == 0 ? "1" : "inf")
                         : std::fabs(q - 1) < 5e-5 && q != 1 ? fmt::format("1{:+.1e}", q - 1)
                                                             : fmt::format("{:.4f}", q);
-    out += fmt::format("{:<44} {:<28} {:<32} {:>14.6g} {:>14.6g} {:>9} {}\n", r.file == last ? "" : r.file, r.point,
-                       r.metric, r.a, r.b, ratio, r.beyond ? "*" : "");
+    out += fmt::format("{:<{}} {:<{}} {:<{}} {:>14.6g} {:>14.6g} {:>9} {}\n", r.file == last ? "" : r.file, wf, r.point,
+                       wp, r.metric, wm, r.a, r.b, ratio, r.beyond ? "*" : "");
     last = r.file;
   }
   if (!c.one_side.empty()) {

@@ -12,6 +12,7 @@
 # scenario's mca block are named the same way; the counters only one of two stacks reports are listed apart, not
 # compared against 0. (7) A .json file that does not load is named where its counterpart is a result (exit 2), and
 # noted where neither side loads. (8) A difference in the last bits is equal at the default tolerance, marked at 0.
+# (9) Points only in B in B's order; no point in common said; a long file name keeps the columns aligned.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 cd "$t"
@@ -204,4 +205,32 @@ PY
 [[ $rc == 0 && $rc0 == 1 ]] && grep -q " 1+[0-9.]*e-1[45] \*" "$t/out0" && ! grep -q " 1\.0000 \*" "$t/out0" \
   && echo "ok   last-bit difference: equal by default, marked at 0 as $(grep -o ' 1+[0-9.e-]* \*' "$t/out0")" \
   || { echo "FAIL last-bit difference: rc=$rc rc0=$rc0 $(cat "$t/out" "$t/out0")"; fail=1; }
+# (9) Points only in B are listed in B's order (sizes ascending, not as text: 2, 4, ..., 256, 512); two results with no
+# point in common are said to be so; a file cell longer than the column keeps the rows aligned.
+mkdir -p "$t/ord/a" "$t/ord/b" "$t/ord/c"
+python3 - "$t/br/a/r.json" "$t/ord" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); o = sys.argv[2]
+json.dump(d, open(o + "/b/r.json", "w"))
+few = dict(d, points=[p for p in d["points"] if p["bytes"] in (0, 1, 128, 1024)])
+json.dump(few, open(o + "/a/r.json", "w"))
+json.dump(dict(d, points=[dict(p, bytes=p["bytes"] + 3) for p in d["points"]]), open(o + "/c/r.json", "w"))
+PY
+"$BIN" compare "$t/ord/a" "$t/ord/b" > "$t/out" 2>&1
+sizes=$(grep -o "point bytes=[0-9]* only in B" "$t/out" | grep -o "[0-9]*")
+[[ -n $sizes && $sizes == "$(sort -n <<<"$sizes")" ]] && echo "ok   only in B, sizes ascending: $(echo $sizes | cut -c1-40)" \
+  || { echo "FAIL only in B order: $sizes"; fail=1; }
+"$BIN" compare "$t/ord/a" "$t/ord/c" > "$t/out" 2>&1
+grep -q "^# r.json: no point of A is a point of B (A's first: bytes=0; B's first: bytes=3)" "$t/out" \
+  && echo "ok   no point in common: said" || { echo "FAIL no point in common: $(head -5 "$t/out")"; fail=1; }
+mkdir -p "$t/long/a" "$t/long/b"; cp "$t/br/a/r.json" "$t/long/a/a_result_file_with_a_name_longer_than_the_column.json"
+python3 - "$t/br/a/r.json" "$t/long/b/a_result_file_with_a_name_longer_than_the_column.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["points"]: p["latency_us"] *= 1.1
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$BIN" compare "$t/long/a" "$t/long/b" > "$t/out" 2>&1
+cols=$(grep " \*$" "$t/out" | awk '{print index($0, "latency_us")}' | sort -u | wc -l)
+[[ $cols == 1 ]] && echo "ok   a long file name: the metric column stays aligned" || { echo "FAIL long file name: $(sed -n 4,6p "$t/out")"; fail=1; }
 exit $fail
