@@ -523,6 +523,11 @@ std::string bar_axis(const PlotSpec& p, double x) {
 
 }  // namespace
 
+std::string curve_style(std::size_t k) {
+  static const int kMarks[] = {1, 2, 4, 6, 8, 10, 12, 3};
+  return fmt::format("lc {} dt {} pt {}", k + 1, 1 + k % 5, kMarks[k % 8]);
+}
+
 std::string gnuplot_script(const PlotSpec& p) {
   // Tick labels: sizes in bytes as 1 KiB, 32 KiB (explicit tics), counts as plain integers.
   auto fmt_of = [](const std::string& c) {

@@ -106,6 +106,9 @@ std::vector<std::string> label_tails(const std::vector<std::string>& labels);
 std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
 std::string byte_label(double bytes);  // 1024 -> "1 KiB", 32768 -> "32 KiB", 3 -> "3 B"  // "message size (bytes)", "latency (us)", ...
 std::string gnuplot_script(const PlotSpec& p);
+// The line style of the k-th curve (from 0): colour, dash and marker all change with k, so curves of neighbouring
+// colours (gnuplot's 4th and 5th) still differ in print and where they lie on each other.
+std::string curve_style(std::size_t k);
 // Quotes for a gnuplot single-quoted string.
 std::string gp_quote(const std::string& s);
 // Runs `gnuplot script` in `dir` (script and p.svg relative to it): the SVG is written to a temporary and renamed.

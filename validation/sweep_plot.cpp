@@ -97,7 +97,15 @@ std::string axis_stem(const std::string& axis) {
 // A gnuplot double-quoted string of `text` cut into lines of at most `width` characters.
 std::string gp_lines(const std::string& text, std::size_t width) {
   std::string out = "\"";
-  const auto lines = wrap_words(text, width);
+  // A text too long for one line whose last parenthesis fits on a line of its own breaks before it, not inside it.
+  std::vector<std::string> lines;
+  const std::size_t open = text.rfind(" (");
+  if (text.size() > width && open != std::string::npos && text.back() == ')' && text.size() - open - 1 <= width) {
+    lines = wrap_words(text.substr(0, open), width);
+    lines.push_back(text.substr(open + 1));
+  } else {
+    lines = wrap_words(text, width);
+  }
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (i) out += "\\n";
     for (char c : lines[i]) {
@@ -418,7 +426,8 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
   }
   std::string plot = "plot ";
   for (std::size_t k = 0; k < curves.size(); ++k)
-    plot += fmt::format("{}$c{} using 1:2 with linespoints title {}", k ? ", " : "", k, gp_quote(curves[k].label));
+    plot += fmt::format("{}$c{} using 1:2 with linespoints {} ps 0.8 title {}", k ? ", " : "", k, curve_style(k),
+                        gp_quote(curves[k].label));
   gp += fmt::format("set terminal svg size {},{} dynamic noenhanced font 'sans,11' background '#ffffff'\n"
                     "set output {}\n",
                     key.width_px, 600 + below_px, gp_quote(svg + ".tmp"));
