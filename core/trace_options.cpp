@@ -11,8 +11,12 @@ namespace ompisim {
 
 std::vector<std::pair<long long, long long>> parse_rank_list(const std::string& text, const std::string& option) {
   std::vector<std::pair<long long, long long>> out;
-  auto number = [&](const std::string& s) {
-    if (s.empty() || s.size() > 12 || s.find_first_not_of("0123456789") != std::string::npos)
+  auto number = [&](const std::string& s, const std::string& item) {
+    if (s.empty() && item.empty())
+      throw InputError(option, text, "an empty item between commas (ranks and ranges A-B, separated by commas)");
+    if (s.empty())
+      throw InputError(option, text, fmt::format("'{}' is not a rank or a range A-B of ranks (non-negative integers)", item));
+    if (s.size() > 12 || s.find_first_not_of("0123456789") != std::string::npos)
       throw InputError(option, text, fmt::format("'{}' is not a rank (a non-negative integer)", s));
     return std::stoll(s);
   };
@@ -21,7 +25,8 @@ std::vector<std::pair<long long, long long>> parse_rank_list(const std::string& 
     std::size_t comma = text.find(',', pos);
     std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     std::size_t dash = item.find('-');
-    long long a = number(item.substr(0, dash)), b = dash == std::string::npos ? a : number(item.substr(dash + 1));
+    long long a = number(item.substr(0, dash), item);
+    long long b = dash == std::string::npos ? a : number(item.substr(dash + 1), item);
     if (b < a) throw InputError(option, text, fmt::format("range '{}' ends before it starts", item));
     out.emplace_back(a, b);
     if (comma == std::string::npos) break;
@@ -47,7 +52,8 @@ std::pair<double, double> parse_time_window(const std::string& text, const std::
     }
   };
   double a = time(text.substr(0, colon), 0), b = time(text.substr(colon + 1), std::numeric_limits<double>::infinity());
-  if (!(b > a)) throw InputError(option, text, "the window ends before it starts");
+  if (!(b > a))
+    throw InputError(option, text, b == a ? "the window is empty (it ends where it starts)" : "the window ends before it starts");
   return {a, b};
 }
 

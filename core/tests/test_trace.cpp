@@ -39,8 +39,10 @@ TEST_CASE("trace: rank lists and time windows parse, bad ones name the option", 
   CHECK(r[0] == std::pair<long long, long long>{0, 15});
   CHECK(r[1] == std::pair<long long, long long>{1024, 1024});
   CHECK_THROWS_WITH(parse_rank_list("3-1", "--trace-ranks"), Catch::Contains("--trace-ranks") && Catch::Contains("ends before"));
-  CHECK_THROWS_WITH(parse_rank_list("0,,2", "--trace-ranks"), Catch::Contains("not a rank"));
-  CHECK_THROWS_WITH(parse_rank_list("-1", "--trace-ranks"), Catch::Contains("not a rank"));
+  CHECK_THROWS_WITH(parse_rank_list("0,,2", "--trace-ranks"), Catch::Contains("an empty item between commas"));
+  CHECK_THROWS_WITH(parse_rank_list("-1", "--trace-ranks"), Catch::Contains("'-1' is not a rank or a range A-B"));
+  CHECK_THROWS_WITH(parse_rank_list("x", "--trace-ranks"), Catch::Contains("'x' is not a rank"));
+  CHECK_THROWS_WITH(parse_time_window("10us:10us", "--trace-window"), Catch::Contains("the window is empty"));
   auto w = parse_time_window("10us:50us", "--trace-window");
   CHECK(w.first == Approx(10e-6));
   CHECK(w.second == Approx(50e-6));
