@@ -147,6 +147,30 @@ std::string render_quotes(const Json& v) {
                      n, what_if, agree, stale.empty() ? "" : "; **stale**: " + stale);
 }
 
+// The counts of the summary line: calibration points, predictions, comparisons and calibration pairs, each with how
+// many hold (the inverted pairs named).
+std::string summary_counts(const Json& v) {
+  int cal = 0, cal_ok = 0, pred = 0, pred_ok = 0, cmp = 0, cmp_ok = 0, pairs = 0, pairs_ok = 0;
+  for (auto& p : v.value("points", Json::array())) {
+    const bool c = p.at("role") == "calibration", ok = p.at("pass").get<bool>();
+    (c ? cal : pred) += 1, (c ? cal_ok : pred_ok) += ok ? 1 : 0;
+  }
+  for (auto& c : v.value("claims", Json::array())) ++cmp, cmp_ok += c.at("holds").get<bool>() ? 1 : 0;
+  std::string inverted;
+  for (auto& p : v.value("pairs", Json::array())) {
+    ++pairs;
+    if (p.at("keeps_order").get<bool>()) ++pairs_ok;
+    else inverted += fmt::format("{}{} vs {} (paper {:+.1f} %, model {:+.1f} %)", inverted.empty() ? "" : "; ",
+                                 p["a"].get<std::string>(), p["b"].get<std::string>(), p["paper_gap_pct"].get<double>(),
+                                 p["model_gap_pct"].get<double>());
+  }
+  return fmt::format("calibration points {} ({} within tolerance, {} outside); predictions {} ({} within "
+                     "tolerance, {} beyond); comparisons {} ({} holding, {} failing); calibration pairs {} ({} keep the "
+                     "paper's order, {} inverted{})",
+                     cal, cal_ok, cal - cal_ok, pred, pred_ok, pred - pred_ok, cmp, cmp_ok, cmp - cmp_ok, pairs, pairs_ok,
+                     pairs - pairs_ok, inverted.empty() ? "" : ": " + inverted);
+}
+
 std::string render_summary(const Json& v) {
   std::vector<std::string> papers;
   auto note = [&](const Json& x) {
@@ -194,25 +218,7 @@ std::string render_summary(const Json& v) {
                : "\nThe quantified statements that fail, what the model misses for each, and the model's measure over the "
                  "prediction-interval samples (estimate ranges, and the placements where the paper leaves them unstated) "
                  "with the paper's value inside or outside that interval:\n\n" + why;
-  int cal = 0, cal_ok = 0, pred = 0, pred_ok = 0, cmp = 0, cmp_ok = 0, pairs = 0, pairs_ok = 0;
-  for (auto& p : v.value("points", Json::array())) {
-    const bool c = p.at("role") == "calibration", ok = p.at("pass").get<bool>();
-    (c ? cal : pred) += 1, (c ? cal_ok : pred_ok) += ok ? 1 : 0;
-  }
-  for (auto& c : v.value("claims", Json::array())) ++cmp, cmp_ok += c.at("holds").get<bool>() ? 1 : 0;
-  std::string inverted;
-  for (auto& p : v.value("pairs", Json::array())) {
-    ++pairs;
-    if (p.at("keeps_order").get<bool>()) ++pairs_ok;
-    else inverted += fmt::format("{}{} vs {} (paper {:+.1f} %, model {:+.1f} %)", inverted.empty() ? "" : "; ",
-                                 p["a"].get<std::string>(), p["b"].get<std::string>(), p["paper_gap_pct"].get<double>(),
-                                 p["model_gap_pct"].get<double>());
-  }
-  out += fmt::format("\nSummary: calibration points {} ({} within tolerance, {} outside); predictions {} ({} within "
-                     "tolerance, {} beyond); comparisons {} ({} holding, {} failing); calibration pairs {} ({} keep the "
-                     "paper's order, {} inverted{}). The exit status counts calibration points and pairs only.\n",
-                     cal, cal_ok, cal - cal_ok, pred, pred_ok, pred - pred_ok, cmp, cmp_ok, cmp - cmp_ok, pairs, pairs_ok,
-                     pairs - pairs_ok, inverted.empty() ? "" : ": " + inverted);
+  out += "\nSummary: " + summary_counts(v) + ". The exit status counts calibration points and pairs only.\n";
   out += render_quotes(v);
   if (!v.value("pairs", Json::array()).empty()) {
     out += "\nCalibration pairs (two stacks at one size, different paper values; the order holds when the model's gap "

@@ -82,7 +82,12 @@ int validate_command(const CLI::App& sub, const ValidateOptions& opt, Context&) 
                 << " (not the committed parameters).\n\n";
     std::cout << validation::render_table(v);
   }
-  return validation::all_calibration_pass(v) ? 0 : 1;
+  // the verdict last, where a reader of a long table looks: the exit status and what it counts
+  const int status = validation::all_calibration_pass(v) ? 0 : 1;
+  std::cerr << fmt::format("ompisim validate: exit {} ({}): {}\n", status,
+                           status ? "a calibration point or pair out of tolerance" : "every calibration point and pair within",
+                           validation::summary_counts(v));
+  return status;
 }
 
 }  // namespace
