@@ -47,12 +47,14 @@ lines = open(sys.argv[1]).read().splitlines(); rc = int(sys.argv[2])
 marked = [l for l in lines if l.rstrip().endswith("*")]
 assert rc == 1, rc
 assert any("bytes=512" in l and "latency_us" in l for l in marked), lines
-assert any("bytes=4096" in l and "latency_us" in l for l in marked), lines
+# 4096 B is an eager get (FMA) under both SMSG limits and takes no BTE transfer: the same path, at most another order
+# of the same sums (the last bits), not marked at the default tolerance
+assert not any("bytes=4096" in l and "latency_us" in l for l in marked), lines
 assert not any("bytes=8 " in l and "latency_us" in l for l in marked), "8 B goes by SMSG under both limits"
 l = [l for l in marked if "bytes=512" in l and "latency_us" in l][0].split()
 a, b, ratio = float(l[-4]), float(l[-3]), float(l[-2])
 assert abs(ratio - b / a) < 1e-3 and ratio > 1, l
-print("ok   smsg limit 256 vs default: 512 B latency %.3f -> %.3f us (x%.3f) marked, 8 B unchanged, exit 1" % (a, b, ratio))
+print("ok   smsg limit 256 vs default: 512 B latency %.3f -> %.3f us (x%.3f) marked, 8 B and 4 KiB unchanged, exit 1" % (a, b, ratio))
 P
 # (2b) the header says what each file was run with where the two differ: the --set of one against none of the other,
 # each override as typed (one --set each, a value with a space quoted)

@@ -207,7 +207,6 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   set_engine(s, opt.engine);
   if (!opt.machine_file.empty()) refuse_not_machine_file(opt.machine_file);
   s.machine_file = opt.machine_file;
-  note_machine_swap(s.machine, s.stack, opt.machine_file);
   check_max_events(s, ctx.max_events, "scenario " + s.id, ctx.max_events_text);
   if (const double e = estimate_events(s); e > kEventsWorthSaying && isatty(STDERR_FILENO) && !ctx.quiet) {
     std::cerr << fmt::format("ompisim: scenario {}: {} (--max-events N refuses such a run)\n", s.id,
@@ -254,6 +253,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   if (opt.as_json) std::cout << res.dump(2) << "\n";
   else std::cout << result_table(res, s.mca);
   for (const auto& w : override_warnings(res)) std::cerr << "ompisim: warning: " << w << "\n";
+  note_machine_swap(s.machine, s.stack, opt.machine_file);  // after the run: an input error stays one line
   std::cerr << other_dir_why << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
   return 0;
 }

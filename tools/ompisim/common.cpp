@@ -321,10 +321,16 @@ void note_machine_swap(const std::string& scenario_machine, const std::string& s
   } catch (const InputError&) {
     return;  // the run itself says what is wrong with either
   }
-  if (from->nic_kinds() == to->nic_kinds()) return;
+  auto kinds = [](const Machine& m) {  // the NIC kinds, each once: a second network of one kind changes no component
+    auto k = m.nic_kinds();
+    std::sort(k.begin(), k.end());
+    k.erase(std::unique(k.begin(), k.end()), k.end());
+    return k;
+  };
+  if (kinds(*from) == kinds(*to)) return;
   std::cerr << fmt::format("ompisim: note: the scenario was written for machine {} ({} NIC); --machine-file runs it on "
                            "{} ({} NIC), where stack '{}' is that machine's components (ompisim describe stack/{})\n",
-                           from->name, fmt::join(from->nic_kinds(), " + "), to->name, fmt::join(to->nic_kinds(), " + "),
+                           from->name, fmt::join(kinds(*from), " + "), to->name, fmt::join(kinds(*to), " + "),
                            stack, stack);
 }
 
