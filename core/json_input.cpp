@@ -176,7 +176,9 @@ Json load_json_file(const std::string& path) {
   text.resize(got);
   char extra;
   if (::read(fd, &extra, 1) > 0)  // grew while being read: still bounded
-    throw InputError(path, "", fmt::format("file grew while read, above {} bytes", st.st_size));
+    throw InputError(path, "", st.st_size == 0 ? std::string("a file whose size says 0 bytes gave more when read (a "
+                                                             "/proc or /sys file?): not a JSON file")
+                                               : fmt::format("file grew while read, above {} bytes", st.st_size));
   return parse_json_text(text, path);
 }
 

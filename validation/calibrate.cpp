@@ -496,9 +496,15 @@ int calibrate(const std::string& paper, const std::string& machine_name, const s
   ParamList all = m->physical_params();
   for (auto& r : all)
     if (chosen(r, only)) pb.free.push_back(r);
-  if (pb.free.empty())
-    throw InputError(m->file, "", only.empty() ? "no parameter is marked with a 'fit' method"
-                                               : "no parameter with a 'fit' method matches --free");
+  if (pb.free.empty() && only.empty()) throw InputError(m->file, "", "no parameter is marked with a 'fit' method");
+  if (pb.free.empty()) {  // said of the option, with the names it could have matched
+    std::vector<std::string> fitted;
+    for (auto& r : all)
+      if (r.p->fitted) fitted.push_back(r.info.name);
+    throw InputError("--free", fmt::format("{}", fmt::join(only, " ")),
+                     fmt::format("matches no parameter of {} with a 'fit' method ({})", m->file,
+                                 fitted.empty() ? std::string("it has none") : fmt::format("{}", fmt::join(fitted, ", "))));
+  }
   Json mj = load_json_file(m->file);
   const ParamList paths = m->physical_params_long();
   for (auto& r : pb.free) {

@@ -83,6 +83,8 @@ refuse "--set value with newlines" "--set: key 'nic.bte_bandwidth=5\\\\nGB/s\\\\
 refuse "no arguments" "subcommand" ""
 refuse "calibrate --machine unknown: said of the option" "^ompisim: error: --machine: key 'nope': unknown machine 'nope'" calibrate --machine nope
 refuse "unknown subcommand" "unknown subcommand 'frobnicate' \(known: run, sweep" frobnicate
+refuse "a /proc file as a scenario" "/proc/self/status: a file whose size says 0 bytes gave more when read \(a /proc or /sys file\?\): not a JSON file" run /proc/self/status
+refuse "calibrate --free matching nothing" "^ompisim: error: --free: key 'zzzz': matches no parameter of .*cielo.json with a 'fit' method \(.*nic\." calibrate --paper gemini-xe-xk --machine cielo --free zzzz
 refuse "misspelt subcommand" "unknown subcommand 'runn' \(did you mean 'run'\?\) \(known: run, sweep" runn x
 refuse "misspelt scenario" "fig5_latency_2p_inter_openmp.json: no such file \(did you mean 'scenarios/gemini/fig5_latency_2p_inter_openmpi.json'\?\)" run scenarios/gemini/fig5_latency_2p_inter_openmp.json
 # a known subcommand without what it requires is named as such (not as an unknown subcommand), with its own --help
