@@ -404,7 +404,8 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
       continue;
     }
     if (!prov.contains("scenario_file") || !prov["scenario_file"].is_string()) {
-      c.problems.push_back(rel + ": no provenance.scenario_file: not rerun");
+      c.problems.push_back(rel + (prov.contains("scenario_file") ? ": provenance.scenario_file is not a path (a string)"
+                                                                 : ": no provenance.scenario_file") + ": not rerun");
       continue;
     }
     // A result's provenance is input too: only a scenario file is read from it.
