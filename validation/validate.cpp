@@ -191,7 +191,7 @@ auto keyed(const std::string& key, F&& f) {
     return f();
   } catch (const InputError& e) {
     if (!e.file().empty()) throw;
-    throw InputError("", key + "." + e.key(), e.reason());
+    throw InputError("", e.key().empty() ? key : key + "." + e.key(), e.reason());
   }
 }
 
