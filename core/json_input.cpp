@@ -194,26 +194,31 @@ static size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-std::string did_you_mean(const std::string& key, const std::vector<std::string>& candidates) {
+std::vector<std::string> did_you_mean_all(const std::string& key, const std::vector<std::string>& candidates) {
   std::string best;
   size_t best_d = std::max<size_t>(3, key.size() / 3) + 1;
   for (auto& c : candidates) {
     size_t d = edit_distance(key, c);
     if (d < best_d) best_d = d, best = c;
   }
-  if (!best.empty() || key.size() < 4) return best;
+  if (!best.empty()) return {best};
+  if (key.size() < 4) return {};
   // A part of a name: its beginning ("hetero" of "heterogeneous") or its last parts ("smsg_limit" of
-  // "btl_ugni_smsg_limit"). Up to three such names, as "a' or 'b" (the callers quote the hint).
+  // "btl_ugni_smsg_limit"). Up to three such names.
   std::vector<std::string> parts;
   for (auto& c : candidates) {
     const bool head = c.size() > key.size() && c.starts_with(key);
-    const bool tail = c.size() > key.size() && c.ends_with(key) && std::string_view("_./-").find(c[c.size() - key.size() - 1]) != std::string_view::npos;
+    const bool tail = c.size() > key.size() && c.ends_with(key) &&
+                      std::string_view("_./-").find(c[c.size() - key.size() - 1]) != std::string_view::npos;
     if ((head || tail) && std::find(parts.begin(), parts.end(), c) == parts.end()) parts.push_back(c);
   }
-  if (parts.empty() || parts.size() > 3) return "";
-  std::string out = parts.front();
-  for (std::size_t i = 1; i < parts.size(); ++i) out += "' or '" + parts[i];
-  return out;
+  if (parts.size() > 3) return {};
+  return parts;
+}
+
+std::string did_you_mean(const std::string& key, const std::vector<std::string>& candidates) {
+  const auto names = did_you_mean_all(key, candidates);
+  return names.empty() ? std::string() : fmt::format("{}", fmt::join(names, "' or '"));
 }
 
 ObjectReader::ObjectReader(const Json& obj, std::string file, std::string path)

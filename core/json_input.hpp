@@ -20,7 +20,10 @@ using Json = nlohmann::json;
 Json load_json_file(const std::string& path);
 // The same checks on text already in memory (`file` names it in errors). Also the fuzz targets' entry point.
 Json parse_json_text(const std::string& text, const std::string& file);
-// The closest candidate by edit distance, or "" when none is close enough.
+// The closest candidate by edit distance; else the candidates that begin with `key` or end with it as whole parts
+// (after '_', '.', '/' or '-'), up to three; else none.
+std::vector<std::string> did_you_mean_all(const std::string& key, const std::vector<std::string>& candidates);
+// did_you_mean_all as one text for a message's quotes: "a", or "a' or 'b"; "" when none.
 std::string did_you_mean(const std::string& key, const std::vector<std::string>& candidates);
 
 class ObjectReader {

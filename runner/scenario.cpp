@@ -141,15 +141,10 @@ void refuse_missing_input(const std::string& name) {
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.path().extension() == ".json") stems.push_back(e.path().stem().string());
   const fs::path stem = given.extension() == ".json" ? given.stem() : given.filename();
-  if (const std::string hint = did_you_mean(stem.string(), stems); !hint.empty()) {
-    // one name, or "a' or 'b" (did_you_mean): each with its folder and .json
-    std::string shown;
-    for (std::size_t at = 0, next; at != std::string::npos; at = next == std::string::npos ? next : next + 6) {
-      next = hint.find("' or '", at);
-      const std::string one = hint.substr(at, next == std::string::npos ? std::string::npos : next - at);
-      shown += (shown.empty() ? "" : "' or '") + (given.parent_path() / (one + ".json")).string();
-    }
-    throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", shown));
+  if (const auto hints = did_you_mean_all(stem.string(), stems); !hints.empty()) {
+    std::vector<std::string> shown;  // each with its folder and .json
+    for (auto& h : hints) shown.push_back((given.parent_path() / (h + ".json")).string());
+    throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", fmt::join(shown, "' or '")));
   }
   // A file `list` prints, named without its folder (or without .json): where it is.
   const std::vector<std::string> found = scenario_files_named(given.filename().string());

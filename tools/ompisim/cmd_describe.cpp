@@ -650,7 +650,7 @@ int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
   std::string bare = name;
   if (auto slash = name.find('/'); slash != std::string::npos)
     for (auto& k : kinds())
-      if (name.substr(0, slash) == k.prefix || kind_word(name.substr(0, slash)) == k.prefix)
+      if (kind_word(name.substr(0, slash)) == k.prefix)  // "machine/", or as `list` prints it: "machines/"
         only = &k, bare = name.substr(slash + 1);
   std::string first;
   std::vector<std::string> also;
