@@ -23,11 +23,14 @@ constexpr std::array<const char*, 5> kDimNames{"time", "size", "rate", "count", 
 const char* to_string(Dim d) { return name_of<Dim::Ratio>(d, kDimNames); }
 
 std::string format_quantity(double v, Dim d) {
+  // A whole number beyond 2^53 is not held exactly (9223372036854775807 reads as 2^63): shown to 6 digits, not as
+  // digits it never had.
+  const bool inexact = std::fabs(v) >= 9007199254740992.0;
   switch (d) {
     case Dim::Time: return fmt::format("{:.6g} us", v * 1e6);
-    case Dim::Bytes: return fmt::format("{:.0f} B", v);
+    case Dim::Bytes: return inexact ? fmt::format("{:.6g} B", v) : fmt::format("{:.0f} B", v);
     case Dim::Rate: return fmt::format("{:.6g} GB/s", v / 1e9);
-    case Dim::Count: return fmt::format("{:.0f}", v);
+    case Dim::Count: return inexact ? fmt::format("{:.6g}", v) : fmt::format("{:.0f}", v);
     case Dim::Ratio: return fmt::format("{:.6g}", v);
   }
   return "?";

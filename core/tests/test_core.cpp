@@ -68,6 +68,10 @@ TEST_CASE("units: exact texts read back to the same double", "[unit][sensitivity
   CHECK(param_text_value(format_quantity_exact(28.54, Dim::Bytes), ParamInfo{"p", Dim::Bytes, ""}, "p") == 29);
   CHECK(param_text_value(format_quantity_exact(32.32, Dim::Count), ParamInfo{"p", Dim::Count, ""}, "p") == 32);
   CHECK(format_quantity(1.0100501670841679e-06, Dim::Time) == "1.01005 us");
+  // A size or count beyond 2^53 is not held exactly: 2^63 - 1 reads as 2^63, shown to 6 digits, not as 2^63's digits.
+  CHECK(format_quantity(9007199254740991.0, Dim::Bytes) == "9007199254740991 B");
+  CHECK(format_quantity(9223372036854775807.0, Dim::Bytes) == "9.22337e+18 B");
+  CHECK(format_quantity(9223372036854775807.0, Dim::Count) == "9.22337e+18");
 }
 
 TEST_CASE("units: the schema pattern accepts what the parser accepts", "[unit]") {

@@ -38,18 +38,18 @@ check u64_ranks "{$B, \"ranks\": 18446744073709551615}" "key 'ranks': value 1844
 check u64_node "{$B, \"ranks\": 2, \"nodes\": [0, 10000000000000000000]}" "key 'nodes\[1\]': value 10000000000000000000 is beyond the largest whole number read"
 check u64_size_param "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"mca\": {\"btl_ugni_smsg_limit\": 18446744073709551615}}" "key 'mca.btl_ugni_smsg_limit': value 18446744073709551615 is beyond the largest whole number read"
 # an unknown --paper lists the papers there are, with a did-you-mean when one is close or holds it (one paper only)
-expect_input_error unknown_paper "key 'gemini': no reference data for this paper (did you mean 'gemini-xe-xk'?) (papers: gemini-xe-xk, heterogeneous, qsnet-elan4, seastar-portals, slingshot-ex)" validate --paper gemini
-expect_input_error part_of_paper_name "key 'Elan4': no reference data for this paper (did you mean 'qsnet-elan4'?)" validate --paper Elan4
+expect_input_error unknown_paper "--paper 'gemini': no reference data for this paper (did you mean 'gemini-xe-xk'?) (papers: gemini-xe-xk, heterogeneous, qsnet-elan4, seastar-portals, slingshot-ex)" validate --paper gemini
+expect_input_error part_of_paper_name "--paper 'Elan4': no reference data for this paper (did you mean 'qsnet-elan4'?)" validate --paper Elan4
 expect_input_error misspelled_validate_paper "did you mean 'slingshot-ex'" validate --paper slingshotex
-expect_input_error no_such_paper "key 'myrinet': no reference data for this paper (papers: " validate --paper myrinet
+expect_input_error no_such_paper "--paper 'myrinet': no reference data for this paper (papers: " validate --paper myrinet
 expect_input_error empty_paper "--paper: empty value" validate --paper ""
 # --samples is bounded: 1e8 samples ended in std::bad_alloc (exit 3) after a minute, before any run
-expect_input_error too_many_samples "key '100000000': must be 0 to 1000 (each sample reruns every scenario of the paper)" validate --paper gemini-xe-xk --samples 100000000
-expect_input_error negative_samples "key '-1': must be 0 to 1000" validate --paper gemini-xe-xk --samples -1
+expect_input_error too_many_samples "--samples '100000000': must be 0 to 1000 (each sample reruns every scenario of the paper)" validate --paper gemini-xe-xk --samples 100000000
+expect_input_error negative_samples "--samples '-1': must be 0 to 1000" validate --paper gemini-xe-xk --samples -1
 expect_input_error empty_free "--free: empty value" calibrate --paper qsnet-elan4 --free ""
 expect_input_error misspelled_paper "did you mean 'seastar-portals'" calibrate --paper seastar-portal
 # calibrate fits the machine the paper's calibration points run on: another is refused before any run, naming it
-expect_input_error calibrate_other_machine "key 'cielo': the calibration points of seastar-portals run on machine 'red-storm'.*give --machine red-storm" calibrate --paper seastar-portals --machine cielo
+expect_input_error calibrate_other_machine "--machine 'cielo': the calibration points of seastar-portals run on machine 'red-storm'.*give --machine red-storm" calibrate --paper seastar-portals --machine cielo
 # validate --machine-file of a machine no scenario of the paper runs on would be used by none: refused before any run
 "$BIN" machine template my-cielo --out "$t/m" 2> /dev/null
 expect_input_error unused_machine_file "its machine 'my-cielo' is the machine of no scenario of gemini-xe-xk (they run on cielo)" validate --paper gemini-xe-xk --machine-file "$t/m/my-cielo.json"
@@ -57,12 +57,12 @@ expect_input_error unused_machine_file "its machine 'my-cielo' is the machine of
 expect_input_error empty_run_engine "--engine: empty value" run "$SRC_SCN" --engine "" --out "$t/out-empty_run_engine"
 expect_input_error empty_compare_engine "--engine: empty value" compare --against "$t" --engine ""
 # sensitivity --mca names are checked against the scenario's stack before the first run (refused at once, not after it)
-expect_input_error sensitivity_mca_machine "--mca: key 'btl_ugni_smsg_limit': parameter of btl/ugni.*this machine is qsnet" \
+expect_input_error sensitivity_mca_machine "--mca 'btl_ugni_smsg_limit': parameter of btl/ugni.*this machine is qsnet" \
   sensitivity "$(dirname "$SRC_SCN")/../qsnet/fig10_latency_openmpi.json" --mca btl_ugni_smsg_limit
 # a step below what the results' floating-point rounding allows (S off by 2e-3 at 1e-12)
-expect_input_error sensitivity_small_step "--step: key '1e-07': must be in \\[1e-06, 1): S divides the difference of two simulated results by the step, and the results carry floating-point rounding" \
+expect_input_error sensitivity_small_step "--step '1e-07': must be in \\[1e-06, 1): S divides the difference of two simulated results by the step, and the results carry floating-point rounding" \
   sensitivity "$SRC_SCN" --step 1e-7
-expect_input_error sensitivity_mca_unknown "--mca: key 'mca.btl_ugni_smsg_limt': unknown MCA parameter (did you mean 'btl_ugni_smsg_limit'?)" \
+expect_input_error sensitivity_mca_unknown "--mca 'mca.btl_ugni_smsg_limt': unknown MCA parameter (did you mean 'btl_ugni_smsg_limit'?)" \
   sensitivity "$SRC_SCN" --mca btl_ugni_smsg_limt
 # a run refused after its default output folder was made (an unknown --set key, found by the run) leaves no
 # ompisim-out/ behind in the current directory: the folder and the parents it created go

@@ -50,7 +50,7 @@ machine ports "$G[\"ports_per_node\"] = 2" "key 'networks.gemini.ports_per_node'
 machine nic_network "$N[\"buses\"] = {\"ht\": {\"bandwidth\": {\"value\": \"9.6 GB/s\", \"source\": \"t\"}, \"latency\": {\"value\": \"0.1 us\", \"source\": \"t\"}}}; $N[\"nics\"] = [{\"network\": \"gemnii\", \"numa\": 0, \"bus\": \"ht\"}]" "key 'node_types.compute.nics\[0\].network': unknown network 'gemnii' (did you mean 'gemini'?)"
 machine arch "$N[\"arch\"] = {\"endianness\": \"middle\", \"long_double_bytes\": 16, \"bool_bytes\": 1, \"logical_bytes\": 4}" "key 'node_types.compute.arch.endianness'"
 machine old_shape 'j["topology"] = j["networks"]["gemini"]["topology"]' "key 'topology': unknown key"
-machine ambiguous "j[\"networks\"][\"gemini2\"] = copy.deepcopy($G)" "key 'nic.bte_bandwidth': ambiguous parameter: say which of networks.gemini.nic.bte_bandwidth, networks.gemini2.nic.bte_bandwidth" --set nic.bte_bandwidth=5GB/s
+machine ambiguous "j[\"networks\"][\"gemini2\"] = copy.deepcopy($G)" "--set 'nic.bte_bandwidth': ambiguous parameter: say which of networks.gemini.nic.bte_bandwidth, networks.gemini2.nic.bte_bandwidth" --set nic.bte_bandwidth=5GB/s
 # a parameter's texts (status, note, fit, range_source) are strings
 machine status_list "$G[\"nic\"][\"bte_bandwidth\"][\"status\"] = [1]" "key 'networks.gemini.nic.bte_bandwidth.status': expected a string"
 machine note_number "$G[\"nic\"][\"bte_bandwidth\"][\"note\"] = 5" "key 'networks.gemini.nic.bte_bandwidth.note': expected a string"

@@ -166,12 +166,12 @@ bad "file and folder" "A is a file and B a folder" "$t/s1/inter.json" "$t/b"
 bad "not a result" "not an ompisim result" "$t/inter.json" "$t/s1/inter.json"
 bad "bad tolerance" "--tolerance.*relative tolerance" "$t/a" "$t/b" --tolerance=-3
 bad "one argument" "give A and B" "$t/a"
-bad "--against no such folder" "--against: key '$t/nope': no such folder$" --against "$t/nope"
+bad "--against no such folder" "--against '$t/nope': no such folder$" --against "$t/nope"
 # --against given a file: said to be one (it said "not a folder of results (neither here nor in ...)"); a result file
 # gets the command that reruns it, which does
 echo "not results" > "$t/notes.txt"
-bad "--against a file" "--against: key '$t/notes.txt': is a file, not a folder of results" --against "$t/notes.txt"
-bad "--against a result file" "--against: key '$t/s1/inter.json': is a result file, not a folder of results: rerun its \
+bad "--against a file" "--against '$t/notes.txt': is a file, not a folder of results" --against "$t/notes.txt"
+bad "--against a result file" "--against '$t/s1/inter.json': is a result file, not a folder of results: rerun its \
 scenario with --against $t/s1 --only inter.json, or compare it with another result file as \`ompisim compare A B\`" \
   --against "$t/s1/inter.json"
 "$BIN" compare --against "$t/s1" --only inter.json > "$t/out" 2>&1 && grep -q "^1 file, .* 0 beyond tolerance" "$t/out" \

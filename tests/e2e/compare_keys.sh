@@ -45,7 +45,7 @@ mkdir -p c/gemini
 python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['provenance']['scenario_file'] = 5; json.dump(d, open(sys.argv[2], 'w'))" \
   "a/gemini/$(basename $res)" "c/$res"
 refused "--against: no result names its scenario" \
-  "ompisim: error: --against: key 'c': $res: provenance.scenario_file is not a path (a string): not rerun" --against c --only gemini
+  "ompisim: error: --against 'c': $res: provenance.scenario_file is not a path (a string): not rerun" --against c --only gemini
 # a quantity that is not a number (a hand-edited or corrupted file): bad input naming the file and the point's key,
 # not a value "only in A"
 python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['points'][0]['latency_us'] = 'fast'; json.dump(d, open(sys.argv[2], 'w'))" \
@@ -57,5 +57,5 @@ mkdir -p d/gemini
 python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['provenance']['scenario_file'] = '/etc/hostname'; json.dump(d, open(sys.argv[2], 'w'))" \
   "a/gemini/$(basename $res)" "d/$res"
 refused "--against: a scenario_file that is no .json file" \
-  "ompisim: error: --against: key 'd': $res: its scenario /etc/hostname is not a .json file: not rerun" --against d
+  "ompisim: error: --against 'd': $res: its scenario /etc/hostname is not a .json file: not rerun" --against d
 exit $fail

@@ -16,7 +16,7 @@ check ugni_on_seastar "{\"machine\": \"red-storm\", \"stack\": \"openmpi-cm\", $
 check portals_on_gemini "{\"machine\": \"cielo\", \"stack\": \"openmpi\", $L, \"ranks\": 2, \"mca\": {\"mtl_portals_eager_limit\": 1024}}" "key 'mca.mtl_portals_eager_limit'.*mtl/portals"
 check other_stack_same_family "{\"machine\": \"cielo\", \"stack\": \"native\", $L, \"ranks\": 2, \"mca\": {\"btl_ugni_eager_limit\": 1024}}" "key 'mca.btl_ugni_eager_limit'.*stack 'openmpi'"
 check mca_typo "{\"machine\": \"cielo\", \"stack\": \"openmpi\", $L, \"ranks\": 2, \"mca\": {\"btl_ugni_smsg_limt\": 1024}}" "did you mean 'btl_ugni_smsg_limit'"
-check set_other_family "{\"machine\": \"red-storm\", \"stack\": \"openmpi-cm\", $L, \"ranks\": 2}" "key 'btl_ugni_eager_limit'.*gemini" --set btl_ugni_eager_limit=1024
+check set_other_family "{\"machine\": \"red-storm\", \"stack\": \"openmpi-cm\", $L, \"ranks\": 2}" "--set 'btl_ugni_eager_limit'.*gemini" --set btl_ugni_eager_limit=1024
 # Stacks composed from components (runner/stacks.hpp): the key path of the bad component and the reason.
 check stack_unknown_btl "{\"machine\": \"cielo\", \"stack\": {\"pml\": \"ob1\", \"btl\": [\"self\", \"vadr\"]}, $L, \"ranks\": 2}" "key 'stack.btl\[1\]'.*unknown btl component 'vadr'.*did you mean 'vader'"
 check stack_wrong_nic "{\"machine\": \"red-storm\", \"stack\": {\"pml\": \"ob1\", \"btl\": [\"self\", \"ugni\"]}, $L, \"ranks\": 2}" "key 'stack.btl\[1\]'.*btl/ugni runs on gemini"

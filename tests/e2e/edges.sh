@@ -38,17 +38,17 @@ refuse "--trace ../x.json" "is not a valid name" run "$S" --out "$t/o2" --trace 
 # an output that would replace an input (the scenario, a machine file, the grid) or another output: refused, the
 # input kept as it was
 cp "$S" "$t/s.keep"
-refuse "run --out the scenario's own folder" "--out: key '[^']*/s.json': is the scenario this command reads" run "$S" --out "$t"
+refuse "run --out the scenario's own folder" "--out '[^']*/s.json': is the scenario this command reads" run "$S" --out "$t"
 cmp -s "$S" "$t/s.keep" || bad "the scenario was overwritten"
-refuse "--trace the scenario" "--trace: key '[^']*/s.json': is the scenario this command reads" run "$S" --out "$t/o4" --trace "$t/s.json"
-refuse "--trace the result" "--trace: key '[^']*/o5/s.json': is also where --out writes" run "$S" --out "$t/o5" --trace s.json
+refuse "--trace the scenario" "--trace '[^']*/s.json': is the scenario this command reads" run "$S" --out "$t/o4" --trace "$t/s.json"
+refuse "--trace the result" "--trace '[^']*/o5/s.json': is also where --out writes" run "$S" --out "$t/o5" --trace s.json
 mkdir -p "$t/mo" && cp "$(dirname "$(realpath "$0")")/../../models/gemini/machines/cielo.json" "$t/mo/s.json"
-refuse "--out onto the --machine-file" "--out: key '[^']*/mo/s.json': is the --machine-file this command reads" \
+refuse "--out onto the --machine-file" "--out '[^']*/mo/s.json': is the --machine-file this command reads" \
   run "$S" --machine-file "$t/mo/s.json" --out "$t/mo"
 mkdir -p "$t/gs" && cp "$t/g.json" "$t/gs/sweep.json" && sed -i "s|\"s.json\"|\"$t/s.json\"|" "$t/gs/sweep.json"
-refuse "sweep --out onto its grid" "--out: key '[^']*/gs/sweep.json': is the grid this command reads" sweep "$t/gs/sweep.json" --out "$t/gs"
+refuse "sweep --out onto its grid" "--out '[^']*/gs/sweep.json': is the grid this command reads" sweep "$t/gs/sweep.json" --out "$t/gs"
 mkdir -p "$t/hl" && ln "$S" "$t/hl/s.json"
-refuse "--out onto a hard link of the scenario" "--out: key '[^']*/hl/s.json': is the scenario this command reads" run "$S" --out "$t/hl"
+refuse "--out onto a hard link of the scenario" "--out '[^']*/hl/s.json': is the scenario this command reads" run "$S" --out "$t/hl"
 cmp -s "$S" "$t/s.keep" && ok "the inputs are kept" || bad "an input was changed"
 "$BIN" run "$S" --out "$t/o3" --trace t.json --plot p.svg > /dev/null 2> err.txt || bad "relative --trace: $(cat err.txt)"
 [[ -s "$t/o3/t.json" && ! -e "$t/t.json" ]] && ok "relative --trace is written inside --out" || bad "relative --trace: $(ls "$t" "$t/o3")"
@@ -79,12 +79,12 @@ rmdir "$p"
 # --- bounded one-line errors
 long=$(head -c 100000 /dev/zero | tr '\0' 'k')
 refuse "--set with a 100,000-character key" "\(100000 bytes\)" run "$S" --out "$t/o6" --set "$long=1"
-refuse "--set value with newlines" "--set: key 'nic.bte_bandwidth=5\\\\nGB/s\\\\nx': holds a control character" run "$S" --out "$t/o6" --set "$(printf 'nic.bte_bandwidth=5\nGB/s\nx')"
+refuse "--set value with newlines" "--set 'nic.bte_bandwidth=5\\\\nGB/s\\\\nx': holds a control character" run "$S" --out "$t/o6" --set "$(printf 'nic.bte_bandwidth=5\nGB/s\nx')"
 refuse "no arguments" "subcommand" ""
-refuse "calibrate --machine unknown: said of the option" "^ompisim: error: --machine: key 'nope': unknown machine 'nope'" calibrate --machine nope
+refuse "calibrate --machine unknown: said of the option" "^ompisim: error: --machine 'nope': unknown machine 'nope'" calibrate --machine nope
 refuse "unknown subcommand" "unknown subcommand 'frobnicate' \(known: run, sweep" frobnicate
 refuse "a /proc file as a scenario" "/proc/self/status: a file whose size says 0 bytes gave more when read \(a /proc or /sys file\?\): not a JSON file" run /proc/self/status
-refuse "calibrate --free matching nothing" "^ompisim: error: --free: key 'zzzz': matches no parameter of .*cielo.json with a 'fit' method \(.*nic\." calibrate --paper gemini-xe-xk --machine cielo --free zzzz
+refuse "calibrate --free matching nothing" "^ompisim: error: --free 'zzzz': matches no parameter of .*cielo.json with a 'fit' method \(.*nic\." calibrate --paper gemini-xe-xk --machine cielo --free zzzz
 refuse "misspelt subcommand" "unknown subcommand 'runn' \(did you mean 'run'\?\) \(known: run, sweep" runn x
 refuse "misspelt scenario" "fig5_latency_2p_inter_openmp.json: no such file \(did you mean 'scenarios/gemini/fig5_latency_2p_inter_openmpi.json'\?\)" run scenarios/gemini/fig5_latency_2p_inter_openmp.json
 # a known subcommand without what it requires is named as such (not as an unknown subcommand), with its own --help
@@ -110,7 +110,7 @@ echo "{\"id\": \"rc\", \"relevant_code\": \"x\", $q}" > rc1.json
 refuse "relevant_code a string" "relevant_code" run "$t/rc1.json" --out "$t/o8"
 echo "{\"id\": \"rc\", \"relevant_code\": [5], $q}" > rc2.json
 refuse "relevant_code [5]" "relevant_code\[0\]" run "$t/rc2.json" --out "$t/o8"
-refuse "--set hexadecimal" "--set: key 'nic.bte_bandwidth': '0x10 GB/s' is not a rate" run "$S" --out "$t/o8" --set 'nic.bte_bandwidth=0x10 GB/s'
+refuse "--set hexadecimal" "--set 'nic.bte_bandwidth': '0x10 GB/s' is not a rate" run "$S" --out "$t/o8" --set 'nic.bte_bandwidth=0x10 GB/s'
 refuse "--shard ''" "--shard.*empty value" sweep "$t/g.json" --out "$t/o8" --shard ''
 refuse "--trace-window ':'" "--trace-window.*empty window" run "$S" --out "$t/o8" --trace w.json --trace-window ':'
 refuse "--trace-window ''" "--trace-window.*empty value" run "$S" --out "$t/o8" --trace w.json --trace-window ''
@@ -122,7 +122,7 @@ echo "{\"id\": \"$id\", $q}" > long.json
 "$BIN" run long.json --out "$t/o9" > /dev/null 2> err.txt && [[ -s "$t/o9/$id.json" ]] && ok "an id of 128 characters runs" || bad "id of 128: $(cat err.txt)"
 # --- --set is honest: a parameter the stack does not read is refused (as in the mca block); the table lists overrides
 N=$(cd "$(dirname "$BIN")/../.." && pwd)/scenarios/gemini/fig5_latency_2p_inter_native.json
-[[ -f $N ]] && refuse "--set of a parameter the stack does not read" "--set: key 'mca.btl_ugni_smsg_limit': parameter of btl/ugni.*stack 'native'.*does not read it" run "$N" --out "$t/o13" --set btl_ugni_smsg_limit=1024
+[[ -f $N ]] && refuse "--set of a parameter the stack does not read" "--set 'mca.btl_ugni_smsg_limit': parameter of btl/ugni.*stack 'native'.*does not read it" run "$N" --out "$t/o13" --set btl_ugni_smsg_limit=1024
 "$BIN" run "$S" --out "$t/o14" --set btl_ugni_smsg_limit=4096 --set nic.bte_bandwidth="5 GB/s" 2> err.txt | head -2 > table.txt
 grep -q "^# overrides (--set): btl_ugni_smsg_limit=4096 (4096 B), nic.bte_bandwidth=5 GB/s (5 GB/s)$" table.txt && ok "the table lists every override: $(tail -1 table.txt)" || bad "overrides in the table: $(cat table.txt err.txt)"
 # a value capped by another limit: warned, naming that limit, and shown in the header with the limit; the scenario's
@@ -143,14 +143,14 @@ grep -q "^# overrides (scenario mca): btl_ugni_smsg_limit=256 (replaced by --set
   && grep -q "^# overrides (--set): btl_ugni_smsg_limit=512" table.txt && ok "a scenario mca key --set gives again is said to be replaced" \
   || bad "scenario mca replaced by --set: $(cat table.txt err.txt)"
 # sensitivity --mca with a misspelled parameter names the closest one the run has
-refuse "sensitivity --mca misspelled" "--mca: key '(mca\.)?btl_ugni_smsg_limt': (no such|unknown) MCA parameter.*did you mean 'btl_ugni_smsg_limit'" sensitivity "$S" --mca btl_ugni_smsg_limt
+refuse "sensitivity --mca misspelled" "--mca '(mca\.)?btl_ugni_smsg_limt': (no such|unknown) MCA parameter.*did you mean 'btl_ugni_smsg_limit'" sensitivity "$S" --mca btl_ugni_smsg_limt
 # --- the cost bound
 # the time is CPU time at the fitted rate, with the spread of the runs it was fitted on (runner/estimate.hpp)
 refuse "--max-events below the estimate" "--max-events.*about .* events.*, about .* of CPU time [(]at 1e[+]06 messages per CPU second; measured runs took 1/13 to [0-9]* times the estimate: runner/estimate.hpp.*not started" --max-events 1000 run "$t/slow.json" --out "$t/o10"
 refuse "--max-events on a sweep" "--max-events.*point [12] of 2" --max-events 10 sweep "$t/g.json" --out "$t/o11"
 # the bound is echoed as given, as every option error does (not '1000' for '1e3')
-refuse "--max-events as written" "--max-events: key '1e3': .*above the bound" --max-events 1e3 run "$t/slow.json" --out "$t/o10"
-refuse "--max-events as written, sweep" "--max-events: key '1e1': .*point [12] of 2" --max-events 1e1 sweep "$t/g.json" --out "$t/o11"
+refuse "--max-events as written" "--max-events '1e3': .*above the bound" --max-events 1e3 run "$t/slow.json" --out "$t/o10"
+refuse "--max-events as written, sweep" "--max-events '1e1': .*point [12] of 2" --max-events 1e1 sweep "$t/g.json" --out "$t/o11"
 "$BIN" --max-events 1e6 run "$S" --out "$t/o12" > /dev/null 2> err.txt && ok "--max-events above the estimate runs" || bad "--max-events 1e6: $(cat err.txt)"
 # --- interrupts, in each phase
 interrupt() {  # name signal expected-status command...

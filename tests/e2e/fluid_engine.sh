@@ -32,8 +32,8 @@ cat > "$t/bad.json" <<'J'
  "benchmark": {"name": "osu_latency", "sizes": [8], "iterations": 2, "skip": 0}}
 J
 expect2 "scenario engine" "key 'engine': expected one of simgrid, des, fluid" "$BIN" run "$t/bad.json" --out "$t/o"
-expect2 "run --engine" "error: --engine: key 'nope': expected one of simgrid, des, fluid, lmm (ompisim list)$" "$BIN" run "$SRC/scenarios/gemini/fig3_latency_2p_intra_openmpi.json" \
+expect2 "run --engine" "error: --engine 'nope': expected one of simgrid, des, fluid, lmm (ompisim list)$" "$BIN" run "$SRC/scenarios/gemini/fig3_latency_2p_intra_openmpi.json" \
   --engine nope --out "$t/o"
-expect2 "compare --engine" "error: --engine: key 'nope': expected one of simgrid, des, fluid, lmm (ompisim list)$" "$BIN" compare --against "$SRC/results" --only fig3 --engine nope
-expect2 "compare --engine without --against" "error: --engine: key 'fluid': applies to --against only" "$BIN" compare a b --engine fluid
+expect2 "compare --engine" "error: --engine 'nope': expected one of simgrid, des, fluid, lmm (ompisim list)$" "$BIN" compare --against "$SRC/results" --only fig3 --engine nope
+expect2 "compare --engine without --against" "error: --engine 'fluid': applies to --against only" "$BIN" compare a b --engine fluid
 exit $fail

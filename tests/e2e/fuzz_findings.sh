@@ -37,7 +37,7 @@ PY
 expect_input_error two_nets_elan4 "table1_basic.json: key 'stack': pml/teg drives the network without naming one, but machine 'osu-elan4' (.*two_nets.json) has 2 networks (NIC kinds loggp, qsnet)" \
   run "$ROOT/scenarios/qsnet/table1_basic.json" --machine-file "$t/two_nets.json" --out "$t/out-two_nets_elan4"
 # The message quotes the name cut, with its length; nothing is written.
-(cd "$t" && expect_input_error long_file "--file: key 'x*\.\.\.' (300 bytes): cannot be written: File name too long" \
+(cd "$t" && expect_input_error long_file "--file 'x*\.\.\.' (300 bytes): cannot be written: File name too long" \
   machine template my --like loggp --file "$(printf 'x%.0s' $(seq 300))")
 python3 - "$ROOT/results/qsnet/table1_basic.json" "$t/stats_number.json" <<'PY'
 import json, sys

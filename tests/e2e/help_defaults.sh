@@ -41,7 +41,7 @@ sum=$("$BIN" --help | awk '/^  reproduce / {p=1} /^  [a-z]+ / && !/^  reproduce 
 [[ $sum == *"--out"* && $sum == *"ompisim-out/reproduce/"* ]] && echo "ok   reproduce's summary: $sum" \
   || { echo "FAIL reproduce's summary does not say where an installed tool writes: $sum"; fail=1; }
 err=$("$BIN" sensitivity scenarios/gemini/fig5_latency_2p_inter_openmpi.json --step 0 2>&1 > /dev/null)
-[[ $err == "ompisim: error: --step: key '0': must be in [1e-06, 1): "* ]] && echo "ok   $err" || { echo "FAIL --step 0: $err"; fail=1; }
+[[ $err == "ompisim: error: --step '0': must be in [1e-06, 1): "* ]] && echo "ok   $err" || { echo "FAIL --step 0: $err"; fail=1; }
 foot=$("$BIN" compare --help | tr -s ' \n' ' ')
 [[ $foot == *"1 outside tolerance"*compare* ]] && echo "ok   the exit status footer names compare's exit 1" \
   || { echo "FAIL the exit status footer does not name compare: ${foot##*Exit status}"; fail=1; }
@@ -56,6 +56,6 @@ pos=$("$BIN" describe --help | awk '/^Positionals:/ {p=1; next} /^Options:/ {p=0
 [[ $pos == *"name TEXT machine, component"* && $pos != *Excludes* ]] && echo "ok   describe NAME's help is its own text" \
   || { echo "FAIL describe NAME's help: $pos"; fail=1; }
 err=$("$BIN" describe cielo --names 2>&1 > /dev/null); rc=$?
-[[ $rc == 2 && $err == *"--names: key 'cielo'"*"without a NAME"* ]] && echo "ok   describe NAME --names: $err" \
+[[ $rc == 2 && $err == *"--names 'cielo'"*"without a NAME"* ]] && echo "ok   describe NAME --names: $err" \
   || { echo "FAIL describe NAME --names: rc=$rc $err"; fail=1; }
 exit $fail

@@ -38,5 +38,5 @@ P
 [ $? -eq 0 ] || exit 1
 "$BIN" run "$t/np.json" --out "$t/e" --set node_types.opteron.arch.convert_cost_per_element=10MB/s > /dev/null 2> "$t/err"; rc=$?
 [ "$rc" -eq 2 ] || { echo "bad unit: exit $rc, expected 2"; exit 1; }
-grep -q "key 'node_types.opteron.arch.convert_cost_per_element'" "$t/err" || { cat "$t/err"; exit 1; }
+grep -q -- "--set 'node_types.opteron.arch.convert_cost_per_element'" "$t/err" || { cat "$t/err"; exit 1; }
 exit 0

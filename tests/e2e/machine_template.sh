@@ -40,16 +40,16 @@ refused() {  # name pattern args...
   [[ $rc == 2 && $(wc -l < "$t/err") == 1 ]] && grep -q -- "$pat" "$t/err" && ok "$name: $(cat "$t/err")" \
     || ko "$name: rc=$rc $(cat "$t/err")"
 }
-refused "--file over an existing file" "^ompisim: error: --file: key '$t/elsewhere/box-machine.json': .* exists" \
+refused "--file over an existing file" "^ompisim: error: --file '$t/elsewhere/box-machine.json': .* exists" \
   box --file "$t/elsewhere/box-machine.json"
 "$BIN" machine template box --file "$t/elsewhere/box-machine.json" --force > /dev/null 2>&1 \
   && ok "--file --force replaces it" || ko "--file --force"
 ln -s box-machine.json "$t/elsewhere/link.json"
-refused "--file naming a symbolic link" "^ompisim: error: --file: key '$t/elsewhere/link.json': is a symbolic link" \
+refused "--file naming a symbolic link" "^ompisim: error: --file '$t/elsewhere/link.json': is a symbolic link" \
   box --file "$t/elsewhere/link.json" --force
-refused "--file with --out" "^ompisim: error: --file: key 'x.json': give --file PATH or --out DIR, not both" \
+refused "--file with --out" "^ompisim: error: --file 'x.json': give --file PATH or --out DIR, not both" \
   box --file x.json --out d
-refused "--file in a missing folder" "^ompisim: error: --file: key 'nodir/x.json': folder 'nodir' does not exist" \
+refused "--file in a missing folder" "^ompisim: error: --file 'nodir/x.json': folder 'nodir' does not exist" \
   box --file nodir/x.json
 # a NAME that is a machine: its own file without --like, the one --like names with it
 "$BIN" machine template frontier --file "$t/elsewhere/frontier.json" > /dev/null 2> "$t/err" \

@@ -41,14 +41,14 @@ refuse "sweep a grid without its folder" "no such file (did you mean 'scenarios/
 # a name close to nothing is still said plainly
 refuse "run a name close to nothing" "qqqq.json: cannot open file" run qqqq.json
 key="a key of the scenario file, not a parameter"
-refuse "run --set ranks=4" "--set: key 'ranks': $key" run "$S" --set ranks=4
-refuse "run --set machine=titan" "--set: key 'machine': $key" run "$S" --set machine=titan
-refuse "sweep --set benchmark.iterations=5" "--set: key 'benchmark.iterations': $key" \
+refuse "run --set ranks=4" "--set 'ranks': $key" run "$S" --set ranks=4
+refuse "run --set machine=titan" "--set 'machine': $key" run "$S" --set machine=titan
+refuse "sweep --set benchmark.iterations=5" "--set 'benchmark.iterations': $key" \
   sweep scenarios/examples/grid_ugni_smsg_bte.json --set benchmark.iterations=5
-refuse "compare --against --set machine=titan" "--set: key 'machine': $key" \
+refuse "compare --against --set machine=titan" "--set 'machine': $key" \
   compare --against results --only gemini/fig5_latency_2p_inter_openmpi --set machine=titan
 # an MCA parameter written as a grid's axis (mca.NAME) is NAME; a misspelt one still gets a did-you-mean
-refuse "run --set mca.NAME misspelt" "--set: key 'mca.btl_ugni_smsg_limt': unknown parameter (did you mean 'btl_ugni_smsg_limit'?)" \
+refuse "run --set mca.NAME misspelt" "--set 'mca.btl_ugni_smsg_limt': unknown parameter (did you mean 'btl_ugni_smsg_limit'?)" \
   run "$S" --set mca.btl_ugni_smsg_limt=1024
 # a scenario or a grid given to --machine-file (it said "key 'node_types': required key is missing")
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -58,7 +58,7 @@ refuse "validate --machine-file GRID" "key 'base': a sweep grid, not a machine f
   validate --machine-file "$SRC/scenarios/examples/grid_ugni_smsg_bte.json"
 refuse "schema --machine-file SCENARIO" "key 'benchmark': a scenario, not a machine file" schema scenario --machine-file "$SRC/$S"
 # a negative --max-input-size: the range, not "unit '' is not a unit of size"
-refuse "--max-input-size -1" "--max-input-size: key '-1': expected a size between 1 B and 1 GiB" --max-input-size -1 run "$S"
+refuse "--max-input-size -1" "--max-input-size '-1': expected a size between 1 B and 1 GiB" --max-input-size -1 run "$S"
 # a word where machine's subcommand belongs
 refuse "machine foo" "machine: unknown subcommand 'foo' (known: template) (ompisim machine --help)" machine foo
 # `list CATEGORY`: a word that is no category names them all (it was CLI11's "The following argument was not

@@ -25,7 +25,7 @@ refuse() {
   local name=$1 opt=$2; shift 2
   "$BIN" "$@" > "$t/out" 2> "$t/err"; local rc=$?
   if [[ $rc == 2 && $(wc -l < "$t/err") == 1 ]] \
-    && grep -q "^ompisim: error: $opt: key '[^']*': is inside the scenarios folder .*/data/scenarios: .* give $opt outside it$" "$t/err"
+    && grep -q "^ompisim: error: $opt '[^']*': is inside the scenarios folder .*/data/scenarios: .* give $opt outside it$" "$t/err"
   then ok "$name: $(cut -c1-160 "$t/err")"; else bad "$name: exit $rc, $(head -c 400 "$t/err")"; fi
 }
 refuse "run --out scenarios/mine" --out run "$S" --out scenarios/mine

@@ -146,7 +146,7 @@ echo " " >> "$t/tpl/mybox.json"; sum=$(sha256sum < "$t/tpl/mybox.json")
   && echo "ok   machine template does not replace an existing file: $(cat "$t/err")" \
   || { echo "FAIL machine template over an existing file: rc=$rc $(cat "$t/err")"; fail=1; }
 "$BIN" machine template other --like celio --out "$t/tpl" > /dev/null 2> "$t/err"; rc=$?
-[[ $rc == 2 ]] && grep -q "^ompisim: error: --like: key 'celio': unknown machine 'celio' (did you mean 'cielo'?)" "$t/err" \
+[[ $rc == 2 ]] && grep -q "^ompisim: error: --like 'celio': unknown machine 'celio' (did you mean 'cielo'?)" "$t/err" \
   && echo "ok   machine template --like celio: said of --like" || { echo "FAIL --like typo: rc=$rc $(cut -c1-200 "$t/err")"; fail=1; }
 # (10)
 "$BIN" sensitivity "$t/lat.json" --mca btl_ugni_eager_limit --json > "$t/sens.json" 2> "$t/err" \
@@ -205,7 +205,7 @@ assert rows["nic.nic_latency"]["derivatives"][0] > s_plain, (s_plain, rows["nic.
 assert "# around the what-if --set nic_latency=2us " in text, text[:400]
 PY
 "$BIN" sensitivity "$t/lat.json" --set nic.nic_latncy=2us > /dev/null 2> "$t/err"; rc=$?
-[[ $rc == 2 ]] && grep -qF "key 'nic.nic_latncy': unknown parameter (did you mean 'nic.nic_latency'?)" "$t/err" \
+[[ $rc == 2 ]] && grep -qF -- "--set 'nic.nic_latncy': unknown parameter (did you mean 'nic.nic_latency'?)" "$t/err" \
   && echo "ok   sensitivity --set of an unknown key: exit 2" || { echo "FAIL sensitivity --set unknown: rc=$rc $(cat "$t/err")"; fail=1; }
 echo '{"base": "loggp", "machine": "loggp", "networks": {"loggp": {"nic": {"S": {"value": "30 B", "source": "test"}}}}}' > "$t/loggp_s30.json"
 echo '{"id": "lg", "machine": "loggp", "stack": "loggp", "engine": "des", "ranks": 2, "benchmark": {"name": "osu_latency", "sizes": [1, 31], "iterations": 4, "skip": 1}}' > "$t/lg.json"

@@ -138,7 +138,7 @@ bad unknown_key '"axis": {"ranks": [2]}' "key 'axis': unknown key (did you mean 
 bad empty_axis '"axes": {"ranks": []}' "key 'axes.ranks': expected a non-empty list"
 bad zip_lengths '"axes": {"ranks": [2, 2], "stack": ["native"]}, "combine": "zip"' "key 'axes.stack'"
 bad shard '"axes": {"ranks": [2]}' "shard index 3 is out of range 0..2" "--shard 3/3"
-bad shard_count '"axes": {"ranks": [2]}' "key '0/0': 0 shards: the count N is at least 1" "--shard 0/0"
+bad shard_count '"axes": {"ranks": [2]}' "--shard '0/0': 0 shards: the count N is at least 1" "--shard 0/0"
 # a point given twice would run once and fill two rows of the table
 bad repeated_value '"axes": {"ranks_per_node": [1, 2, 1]}' "key 'axes': point 3 ({\"ranks_per_node\":1}) repeats point 1"
 bad repeated_point '"points": [{"ranks": 2}, {"ranks": 2}]' "key 'points\[1\]': point 2 ({\"ranks\":2}) repeats point 1"

@@ -35,7 +35,7 @@ echo precious > "$t/victim"; rm "$t/target/r.json"; ln -s "$t/victim" "$t/target
 rm "$t/target/r.json"
 # a relative --plot is a path inside the output folder: '..' is refused
 "$BIN" run "$t/s.json" --out "$t/target" --plot ../escaped.svg > /dev/null 2> "$t/err"; rc=$?
-[[ $rc == 2 && ! -e "$t/escaped.svg" ]] && grep -q "^ompisim: error: --plot: key '../escaped.svg': '..' is not a valid name" "$t/err" && echo "ok   --plot ../escaped.svg: $(cat "$t/err")" || { echo "FAIL --plot path: rc=$rc $(cat "$t/err")"; fail=1; }
+[[ $rc == 2 && ! -e "$t/escaped.svg" ]] && grep -q "^ompisim: error: --plot '../escaped.svg': '..' is not a valid name" "$t/err" && echo "ok   --plot ../escaped.svg: $(cat "$t/err")" || { echo "FAIL --plot path: rc=$rc $(cat "$t/err")"; fail=1; }
 # (3) --machine-file: an explicit file, recorded as given.
 cp "$SRC/models/gemini/machines/cielo.json" "$t/mymachine.json"
 "$BIN" run "$t/s.json" --machine-file "$t/mymachine.json" --json --out "$t/mf" > "$t/mf.json" 2> "$t/err" || { echo "FAIL --machine-file: $(cat "$t/err")"; fail=1; }

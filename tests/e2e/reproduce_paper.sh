@@ -48,6 +48,6 @@ ign = lambda f: any(fnmatch.fnmatch(f, p) for p in pats)
 assert ign('results/validation-qsnet-elan4.md') and ign('results/validation-qsnet-elan4.json'), pats
 assert not ign('results/validation.md') and not ign('results/validation.json'), pats
 P"
-expect_input_error unknown "key 'qsnet-elan': .*did you mean 'qsnet-elan4'" reproduce --paper qsnet-elan --out "$t/out-unknown"
-expect_input_error with_from "key 'qsnet-elan4': not with --from" reproduce --paper qsnet-elan4 --from "$t/r" --out "$t/out-with_from"
+expect_input_error unknown "--paper 'qsnet-elan': .*did you mean 'qsnet-elan4'" reproduce --paper qsnet-elan --out "$t/out-unknown"
+expect_input_error with_from "--paper 'qsnet-elan4': not with --from" reproduce --paper qsnet-elan4 --from "$t/r" --out "$t/out-with_from"
 exit $fail

@@ -62,20 +62,20 @@ refused() {  # name expected-stderr grid options...
   else echo "FAIL $name: exit $rc, stderr: $(cat err)"; fail=1; fi
 }
 refused "--set of the axis" \
-  "ompisim: error: --set: key 'nic.bte_bandwidth': is an axis of the grid grid.json ('nic.bte_bandwidth'): the sweep gives it each of the axis's values; leave out the --set, or the axis" \
+  "ompisim: error: --set 'nic.bte_bandwidth': is an axis of the grid grid.json ('nic.bte_bandwidth'): the sweep gives it each of the axis's values; leave out the --set, or the axis" \
   grid.json --set nic.bte_bandwidth=5GB/s
 sed 's/"nic.bte_bandwidth": \["4 GB\/s", "6 GB\/s"\]/"mca.btl_ugni_smsg_limit": [256, 1024], "engine": ["lmm", "des"]/' grid.json > mca.json
 refused "--set of an MCA axis by its bare name" \
-  "ompisim: error: --set: key 'btl_ugni_smsg_limit': is an axis of the grid mca.json ('mca.btl_ugni_smsg_limit'): the sweep gives it each of the axis's values; leave out the --set, or the axis" \
+  "ompisim: error: --set 'btl_ugni_smsg_limit': is an axis of the grid mca.json ('mca.btl_ugni_smsg_limit'): the sweep gives it each of the axis's values; leave out the --set, or the axis" \
   mca.json --set btl_ugni_smsg_limit=512
 refused "--engine with an engine axis" \
-  "ompisim: error: --engine: key 'fluid': the grid mca.json has an axis 'engine': the sweep gives each point the axis's engine; leave out --engine, or the axis" \
+  "ompisim: error: --engine 'fluid': the grid mca.json has an axis 'engine': the sweep gives each point the axis's engine; leave out --engine, or the axis" \
   mca.json --engine fluid
 refused "an unknown --set key" \
-  "ompisim: error: --set: key 'nic.nic_latncy': unknown parameter (did you mean 'nic.nic_latency'?) (grid grid.json, point 1 of 2)" \
+  "ompisim: error: --set 'nic.nic_latncy': unknown parameter (did you mean 'nic.nic_latency'?) (grid grid.json, point 1 of 2)" \
   grid.json --set nic.nic_latncy=1us
 refused "an MCA parameter the stack does not read" \
-  "ompisim: error: --set: key 'btl_portals_eager_limit': parameter of btl/portals, which runs on seastar machines; this machine is gemini, so it would be ignored (grid grid.json, point 1 of 2)" \
+  "ompisim: error: --set 'btl_portals_eager_limit': parameter of btl/portals, which runs on seastar machines; this machine is gemini, so it would be ignored (grid grid.json, point 1 of 2)" \
   grid.json --set btl_portals_eager_limit=1024
 cat > native_axis.json <<'J'
 {"base": {"id": "tiny", "machine": "cielo", "stack": "native", "ranks": 2,
@@ -107,5 +107,5 @@ sed -i 's/"2 us"/"3 us"/' slow-cielo.json
 "$BIN" sweep grid.json --machine-file slow-cielo.json --out mf > /dev/null 2> mf3.err
 check "the same machine file runs nothing again, an edited one every point ($(head -1 mf2.err); $(head -1 mf3.err))" \
   "grep -q '0 run now' mf2.err && grep -q '2 run now' mf3.err"
-refused "--set without =" "ompisim: error: --set: key 'nic.nic_latency': expected key=value" grid.json --set nic.nic_latency
+refused "--set without =" "ompisim: error: --set 'nic.nic_latency': expected key=value" grid.json --set nic.nic_latency
 exit $fail

@@ -18,7 +18,7 @@ cd "$t"
 echo '{"id": "lat", "machine": "cielo", "stack": "openmpi", "ranks": 2, "ranks_per_node": 1, "benchmark": {"name": "osu_latency", "iterations": 2, "skip": 0, "sizes": [1]}}' > lat.json
 # (1)
 "$BIN" run lat.json --set nic.nic_latency=1us --set nic_latency=2us --out o1 > /dev/null 2> err; rc=$?
-[[ $rc == 2 && ! -e o1/lat.json ]] && grep -q "^ompisim: error: --set: key 'nic_latency': sets the same parameter as 'nic.nic_latency': give it once$" err \
+[[ $rc == 2 && ! -e o1/lat.json ]] && grep -q "^ompisim: error: --set 'nic_latency': sets the same parameter as 'nic.nic_latency': give it once$" err \
   && ok "run: one parameter under two spellings refused" || ko "run two spellings: rc=$rc $(cat err)"
 # (1b) an MCA parameter named as the scenario's mca block and a grid name it, mca.X, is X (it was "unknown parameter");
 # X and mca.X together are one parameter given twice
@@ -27,12 +27,12 @@ echo '{"id": "lat", "machine": "cielo", "stack": "openmpi", "ranks": 2, "ranks_p
 "$BIN" run lat.json --set mca.btl_ugni_smsg_limit=256 --set btl_ugni_smsg_limit=512 --out o1d > /dev/null 2> err2; rc2=$?
 [[ $rc == 0 && $rc2 == 2 ]] && python3 -c "import json; a=json.load(open('a.json')); b=json.load(open('b.json'))
 assert a['points'] == b['points'] and a['provenance']['overrides'] == [['btl_ugni_smsg_limit', '256']], a['provenance']['overrides']" \
-  && grep -q "key 'btl_ugni_smsg_limit': given twice ('256', then '512')" err2 \
+  && grep -q -- "--set 'btl_ugni_smsg_limit': given twice ('256', then '512')" err2 \
   && ok "run --set mca.X is X; X and mca.X together refused" || ko "--set mca.X: rc=$rc rc2=$rc2 $(cat err err2)"
 # (2)
 echo '{"base": "lat.json", "axes": {"nic.nic_latency": ["1 us", "2 us"]}}' > g1.json
 "$BIN" sweep g1.json --set nic_latency=3us --out s1 > /dev/null 2> err; rc=$?
-[[ $rc == 2 && ! -e s1/sweep.csv ]] && grep -q "key 'nic_latency': sets the same parameter as 'nic.nic_latency'.*(grid g1.json, point 1 of 2)" err \
+[[ $rc == 2 && ! -e s1/sweep.csv ]] && grep -q -- "--set 'nic_latency': sets the same parameter as 'nic.nic_latency'.*(grid g1.json, point 1 of 2)" err \
   && ok "sweep: a --set of an axis's parameter under another spelling refused" || ko "sweep --set spelling: rc=$rc $(cat err)"
 # (3)
 echo '{"base": "lat.json", "axes": {"mca.btl_ugni_smsg_limit": [256, 1024], "btl_ugni_smsg_limit": [512]}}' > g2.json
