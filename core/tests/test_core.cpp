@@ -105,6 +105,11 @@ TEST_CASE("strict JSON: unknown keys get a did-you-mean", "[unit]") {
   }
   CHECK(did_you_mean("osu_latncy", {"osu_latency", "osu_bw"}) == "osu_latency");
   CHECK(did_you_mean("zzzzzz", {"osu_latency"}).empty());
+  // a short key's misspelling is within half its letters: 'foo' is not 'flat' (3 edits), 'tours' is 'torus' (2)
+  CHECK(did_you_mean("foo", {"flat", "torus"}).empty());
+  CHECK(did_you_mean("tours", {"flat", "torus"}) == "torus");
+  CHECK(did_you_mean("runn", {"run", "sweep"}) == "run");
+  CHECK(did_you_mean("ob", {"ob1", "cm"}) == "ob1");
   // a part of a name: its beginning or its last parts, up to three names; too short a key or too many names, none
   CHECK(did_you_mean("smsg_limit", {"btl_ugni_smsg_limit", "btl_ugni_eager_limit"}) == "btl_ugni_smsg_limit");
   CHECK(did_you_mean("hetero", {"hetero-cpu", "heterogeneous", "cielo"}) == "hetero-cpu' or 'heterogeneous");
