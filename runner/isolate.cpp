@@ -37,7 +37,8 @@ void write_all(int fd, const std::string& s) {
   try {
     out = "OK" + fn();
   } catch (const InputError& e) {
-    out = std::string("IE") + e.file() + '\0' + e.key() + '\0' + e.reason();  // rebuilt as it was by the parent
+    // rebuilt as it was by the parent ("IA": an argument's error, InputError::of_argument)
+    out = std::string(e.argument() ? "IA" : "IE") + e.file() + '\0' + e.key() + '\0' + e.reason();
     code = 2;
   } catch (const std::bad_alloc&) {
     out = "ER" + out_of_memory_text();
@@ -84,10 +85,12 @@ std::string collect(pid_t pid, int fd) {
   if (out.size() < 2) throw std::runtime_error("simulation process died (signal or crash)");
   std::string tag = out.substr(0, 2), body = out.substr(2);
   if (tag == "OK") return body;
-  if (tag == "IE") {
+  if (tag == "IE" || tag == "IA") {
     std::size_t a = body.find('\0'), b = a == std::string::npos ? a : body.find('\0', a + 1);
     if (b == std::string::npos) throw InputError("", "", body);
-    throw InputError(body.substr(0, a), body.substr(a + 1, b - a - 1), body.substr(b + 1));
+    std::string file = body.substr(0, a), key = body.substr(a + 1, b - a - 1), reason = body.substr(b + 1);
+    if (tag == "IA") throw InputError::of_argument(std::move(file), std::move(key), std::move(reason));
+    throw InputError(std::move(file), std::move(key), std::move(reason));
   }
   throw std::runtime_error(body);
 }

@@ -312,7 +312,7 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
   c.tolerance = tolerance;
   std::error_code ec;
   for (auto& [p, opt] : {std::pair{a, std::string("A")}, std::pair{b, std::string("B")}})
-    if (!fs::exists(p, ec)) throw InputError("compare", p, fmt::format("{}: no such file or folder", opt));
+    if (!fs::exists(p, ec)) throw InputError::of_argument("compare", p, fmt::format("{}: no such file or folder", opt));
   const bool da = fs::is_directory(a, ec), db = fs::is_directory(b, ec);
   if (da != db) {
     // a run folder (`run` writes one result into ompisim-out/<id>/) against a result file: its one result, said in a
@@ -320,7 +320,7 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
     const std::string& dir = da ? a : b;
     const auto rd = results_below(dir);
     if (rd.size() != 1)
-      throw InputError("compare", dir,
+      throw InputError::of_argument("compare", dir,
                        fmt::format("A is a {} and B a {}, and the folder holds {} results: compare two result files or "
                                    "two folders",
                                    da ? "folder" : "file", db ? "folder" : "file", rd.size()));
@@ -344,8 +344,8 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
         throw InputError("", "", fmt::format("{} (its counterpart {} in {} is a result: compare needs both)", why, rel, *dir));
   for (auto& [rel, why] : ua) c.notes.push_back(fmt::format("{}: not compared, does not load in A: {}", rel, why));
   for (auto& [rel, why] : ub) c.notes.push_back(fmt::format("{}: not compared, does not load in B: {}", rel, why));
-  if (ra.empty()) throw InputError("compare", a, "no result JSON below this folder" + unread_text(ua));
-  if (rb.empty()) throw InputError("compare", b, "no result JSON below this folder" + unread_text(ub));
+  if (ra.empty()) throw InputError::of_argument("compare", a, "no result JSON below this folder" + unread_text(ua));
+  if (rb.empty()) throw InputError::of_argument("compare", b, "no result JSON below this folder" + unread_text(ub));
   // Two run folders of one result each under different names (`run` names a result by its scenario's id): the two
   // results, as two files would be, said in a note; folders otherwise pair their results by path.
   if (ra.size() == 1 && rb.size() == 1 && ra.begin()->first != rb.begin()->first) {

@@ -173,6 +173,30 @@ TEST_CASE("runner: the same input twice gives the same result JSON", "[runner][d
   }
 }
 
+// Configuration: an InputError about a file's key and one about a command's argument (InputError::of_argument),
+// each thrown in run_isolated's child process (in this process under OMPISIM_NO_FORK=1). Expected: the parent
+// rethrows each with its file, key and reason, and with its text: "f.json: key 'ranks': ..." and "describe 'foo':
+// ...". How validated: the fields and what().
+TEST_CASE("runner: run_isolated rebuilds an input error as the child threw it", "[runner]") {
+  try {
+    run_isolated([]() -> std::string { throw InputError("f.json", "ranks", "too many"); });
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == "f.json: key 'ranks': too many");
+    CHECK(!e.argument());
+  }
+  try {
+    run_isolated([]() -> std::string { throw InputError::of_argument("describe", "foo", "not a machine"); });
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == "describe 'foo': not a machine");
+    CHECK(e.argument());
+    CHECK(e.file() == "describe");
+    CHECK(e.key() == "foo");
+  }
+  CHECK(std::string(InputError("--samples", "-1", "must be 0 to 1000").what()) == "--samples '-1': must be 0 to 1000");
+}
+
 // Configuration: a scenario naming an engine that is not registered. Expected: InputError on "engine" listing the
 // registered engines. How validated: the error text.
 TEST_CASE("runner: the engine is looked up in the engine registry", "[runner]") {

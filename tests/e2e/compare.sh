@@ -161,7 +161,7 @@ bad() {  # name, expected text, args...
   if [[ $rc == 2 && $(wc -l < "$t/e") == 1 ]] && grep -q -- "$want" "$t/e"; then echo "ok   $name: $(cat "$t/e")"
   else echo "FAIL $name: rc=$rc $(cat "$t/e")"; fail=1; fi
 }
-bad "missing A" "compare: key '$t/nope': A: no such file" "$t/nope" "$t/b"
+bad "missing A" "compare '$t/nope': A: no such file" "$t/nope" "$t/b"
 bad "file and folder" "A is a file and B a folder" "$t/s1/inter.json" "$t/b"
 bad "not a result" "not an ompisim result" "$t/inter.json" "$t/s1/inter.json"
 bad "bad tolerance" "--tolerance.*relative tolerance" "$t/a" "$t/b" --tolerance=-3

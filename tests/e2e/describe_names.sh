@@ -111,8 +111,8 @@ done < <(sed -n '/^collectives (/,/^papers (/p' listed | sed '1d;$d')
 misspelled() {  # NAME HINT
   "$BIN" describe "$1" > /dev/null 2> err; local rc=$?
   if [[ $rc == 2 && $(wc -l < err) == 1 ]] \
-    && grep -qF "ompisim: error: describe: key '$1': (did you mean '$2'?) not a machine (" err \
-    && grep -q "key '$1': (did .*) not a machine (.*), a component (.*), a benchmark" err; then
+    && grep -qF "ompisim: error: describe '$1': (did you mean '$2'?) not a machine (" err \
+    && grep -q "describe '$1': (did .*) not a machine (.*), a component (.*), a benchmark" err; then
     ok "describe $1: did you mean '$2'"
   else bad "describe $1: exit $rc, $(cut -c1-300 err)"; fi
 }

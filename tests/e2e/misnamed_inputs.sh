@@ -65,9 +65,9 @@ refuse "machine foo" "machine: unknown subcommand 'foo' (known: template) (ompis
 # expected"), with the closest one; a category, singular or plural, in any case, prints its heading alone; `list`
 # prints every category, in order: each category's own output
 cats="machines, components, stacks, engines, nic-kinds, topologies, benchmarks, collectives, papers, scenarios, grids"
-refuse "list foo" "list: key 'foo': no such category (categories: $cats)" list foo
+refuse "list foo" "list 'foo': no such category (categories: $cats)" list foo
 refuse "list ''" "list: an empty category: give one of $cats, or none for all" list ""
-refuse "list stak" "list: key 'stak': no such category (did you mean 'stacks'?) (categories: $cats)" list stak
+refuse "list stak" "list 'stak': no such category (did you mean 'stacks'?) (categories: $cats)" list stak
 heads() { grep -v '^ ' | cut -d' ' -f1 | cut -d: -f1 | tr '\n' ' '; }
 for typed in "machines:machines" "machine:machines" "Stacks:stacks" "NIC kinds:NIC" "nic_kind:NIC" "topology:topologies" \
              "grids:example" "algorithms:collectives" "benchmarks:benchmarks benchmark"; do

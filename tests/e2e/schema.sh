@@ -15,7 +15,7 @@ BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); RES=${2:-$SRC/re
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 for k in scenario result grid sweep validation machine; do "$BIN" schema $k > "$t/$k.schema.json" || fail=1; done
 "$BIN" schema nonsense > /dev/null 2> "$t/e"; rc=$?
-[[ $rc == 2 && $(wc -l < "$t/e") == 1 ]] && grep -q "schema: key 'nonsense': unknown schema" "$t/e" \
+[[ $rc == 2 && $(wc -l < "$t/e") == 1 ]] && grep -q "schema 'nonsense': unknown schema" "$t/e" \
   && echo "ok   unknown kind: $(cat "$t/e")" || { echo "FAIL unknown kind: $rc $(cat "$t/e")"; fail=1; }
 if ! python3 -c "import jsonschema" 2> /dev/null; then
   echo "FAIL python3-jsonschema not installed (setup.sh installs it: apt-get install python3-jsonschema)"

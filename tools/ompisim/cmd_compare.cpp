@@ -127,13 +127,13 @@ int compare_command(const CLI::App& sub, const CompareOptions& opt, Context&) {
   validation::Comparison c;
   std::string name_a = opt.a, name_b = opt.b;
   if (!opt.against.empty()) {
-    if (!opt.a.empty()) throw InputError("compare", opt.a, "--against reruns the results it names: give no A or B");
+    if (!opt.a.empty()) throw InputError::of_argument("compare", opt.a, "--against reruns the results it names: give no A or B");
     c = validation::compare_against(opt.against, tol, opt.only, parse_sets(opt.sets), progress::points, opt.engine);
     name_a = opt.against + " (as stored)";
     name_b = "this build's rerun" + (opt.sets.empty() ? std::string() : " with " + set_words(opt.sets));
     if (!opt.engine.empty()) name_b += " on engine " + opt.engine;
   } else {
-    if (opt.a.empty() || opt.b.empty()) throw InputError("compare", opt.a, "give A and B, or --against DIR");
+    if (opt.a.empty() || opt.b.empty()) throw InputError::of_argument("compare", opt.a, "give A and B, or --against DIR");
     if (!opt.engine.empty()) throw InputError("--engine", opt.engine, "applies to --against only");
     if (!opt.only.empty() || !opt.sets.empty())
       throw InputError(opt.only.empty() ? "--set" : "--only", opt.only.empty() ? opt.sets.front() : opt.only,

@@ -57,7 +57,7 @@ const ComponentInfo* find_component(const std::string& name) {
   if (hits.size() > 1) {
     std::vector<std::string> ids;
     for (auto* h : hits) ids.push_back(h->id());
-    throw InputError("describe", name, fmt::format("several components have this name: say which of {}", fmt::join(ids, ", ")));
+    throw InputError::of_argument("describe", name, fmt::format("several components have this name: say which of {}", fmt::join(ids, ", ")));
   }
   return hits.empty() ? nullptr : hits.front();
 }
@@ -561,13 +561,13 @@ const std::vector<Kind>& kinds() {
 [[noreturn]] void unknown_name(const std::string& name, const std::string& bare) {
   // an MCA parameter's name: its component lists it
   if (const ComponentInfo* o = mca_owner(name))
-    throw InputError("describe", name,
+    throw InputError::of_argument("describe", name,
                      fmt::format("an MCA parameter of {}: `ompisim describe {}` lists it with its default and source",
                                  o->id(), o->id()));
   // a key of a scenario file ("map_by"), or a machine parameter as --set names it ("nic.bte_bandwidth", its last part)
   for (const ScenarioKey& k : scenario_keys())
     if (name == k.name)
-      throw InputError("describe", name,
+      throw InputError::of_argument("describe", name,
                        fmt::format("a key of a scenario file ({}); `ompisim schema scenario` gives every key", k.description));
   std::vector<std::string> with;
   for (auto& [n, f] : list_machines()) {
@@ -582,7 +582,7 @@ const std::vector<Kind>& kinds() {
     }
   }
   if (!with.empty())
-    throw InputError("describe", name,
+    throw InputError::of_argument("describe", name,
                      fmt::format("a machine parameter: `ompisim describe MACHINE` lists it with its value and source "
                                  "(machines with it: {})",
                                  fmt::join(with, ", ")));
@@ -601,7 +601,7 @@ const std::vector<Kind>& kinds() {
   if (hint.empty()) refuse_missing_input(name);  // a scenario or grid file named without its folder or .json
   const std::string last = lists.back();
   lists.pop_back();
-  throw InputError("describe", name,
+  throw InputError::of_argument("describe", name,
                    fmt::format("{}not {} or {}; KIND/NAME picks one kind (nic-kind/cxi); a machine or scenario file "
                                "ends in .json",
                                hint.empty() ? "" : "(did you mean '" + hint + "'?) ", fmt::join(lists, ", "), last));
@@ -622,9 +622,9 @@ std::string kind_and_name(const std::string& first, const std::vector<std::strin
   const bool is_kind = std::any_of(kinds().begin(), kinds().end(), [&](const Kind& k) { return kind == k.prefix; });
   if (is_kind && more.size() == 1) return std::string(kind) + "/" + more[0];
   if (is_kind)
-    throw InputError("describe", fmt::format("{} {}", first, fmt::join(more, " ")),
+    throw InputError::of_argument("describe", fmt::format("{} {}", first, fmt::join(more, " ")),
                      fmt::format("one name at a time: `ompisim describe {}/{}`", kind, more[0]));
-  throw InputError("describe", fmt::format("{} {}", first, fmt::join(more, " ")),
+  throw InputError::of_argument("describe", fmt::format("{} {}", first, fmt::join(more, " ")),
                    fmt::format("describe takes one NAME; '{}' is not a kind of name (machine, component, paper, ...) "
                                "that a second word could follow: `ompisim describe {}` alone, or KIND/NAME",
                                first, first));

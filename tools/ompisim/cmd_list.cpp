@@ -145,7 +145,7 @@ const Category& category(const std::string& given) {
   if (given.empty())
     throw InputError("list", "", fmt::format("an empty category: give one of {}, or none for all", fmt::join(names, ", ")));
   const std::string hint = did_you_mean(w, names);
-  throw InputError("list", given, fmt::format("no such category{} (categories: {})",
+  throw InputError::of_argument("list", given, fmt::format("no such category{} (categories: {})",
                                               hint.empty() ? "" : " (did you mean '" + hint + "'?)",
                                               fmt::join(names, ", ")));
 }

@@ -41,7 +41,7 @@ int schema_command(const CLI::App& sub, const SchemaOptions& opt, Context&) {
   std::vector<std::string> names;
   for (auto& k : kinds) names.push_back(k.first);
   std::string hint = did_you_mean(opt.kind, names);
-  throw InputError("schema", opt.kind, fmt::format("unknown schema{}: expected one of {}",
+  throw InputError::of_argument("schema", opt.kind, fmt::format("unknown schema{}: expected one of {}",
                                                    hint.empty() ? "" : " (did you mean '" + hint + "'?)",
                                                    fmt::join(names, ", ")));
 }
