@@ -195,10 +195,10 @@ static size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 std::vector<std::string> did_you_mean_all(const std::string& key, const std::vector<std::string>& candidates) {
-  // Edits allowed: half a short key's letters, up to 3, or a third of a long one's. 'foo' is not a misspelling of
-  // 'flat' (3 edits of 3 letters), 'tours' is one of 'torus' (2 of 5).
+  // Edits allowed: 3, or a third of a long key's letters, and fewer than the key has: 'foo' is not a misspelling of
+  // 'flat' (3 edits of 3 letters), 'ompi' is one of 'openmpi' (3 of 4).
   std::string best;
-  size_t best_d = std::max<size_t>({1, std::min<size_t>(3, key.size() / 2), key.size() / 3}) + 1;
+  size_t best_d = std::max<size_t>(1, std::min(std::max<size_t>(3, key.size() / 3), key.size() - 1)) + 1;
   for (auto& c : candidates) {
     size_t d = edit_distance(key, c);
     if (d < best_d) best_d = d, best = c;
