@@ -20,19 +20,20 @@ public:
   const std::string& file() const { return file_; }
   const std::string& key() const { return key_; }
   const std::string& reason() const { return reason_; }
-  // True where key() is what a command or option was given (file() names the command or option).
+  // True where key() is what a command or option was given (file() names the command, or the option: "--samples").
   bool argument() const { return argument_; }
 
 private:
   InputError(std::string file, std::string key, std::string reason, bool argument)
-      : std::runtime_error(text(file, key, reason, argument || file.starts_with("--"))), file_(std::move(file)),
-        key_(std::move(key)), reason_(std::move(reason)), argument_(argument) {}
+      : std::runtime_error(text(file, key, reason, argument || file.starts_with("--"))),
+        argument_(argument || file.starts_with("--")), file_(std::move(file)), key_(std::move(key)),
+        reason_(std::move(reason)) {}
   static std::string text(const std::string& file, const std::string& key, const std::string& reason, bool given) {
     if (given && !key.empty()) return file + " '" + key + "': " + reason;
     return (file.empty() ? std::string() : file + ": ") + (key.empty() ? std::string() : "key '" + key + "': ") + reason;
   }
-  std::string file_, key_, reason_;
   bool argument_ = false;
+  std::string file_, key_, reason_;
 };
 
 class ProtocolError : public std::logic_error {

@@ -194,7 +194,16 @@ TEST_CASE("runner: run_isolated rebuilds an input error as the child threw it", 
     CHECK(e.file() == "describe");
     CHECK(e.key() == "foo");
   }
-  CHECK(std::string(InputError("--samples", "-1", "must be 0 to 1000").what()) == "--samples '-1': must be 0 to 1000");
+  const InputError option("--samples", "-1", "must be 0 to 1000");
+  CHECK(std::string(option.what()) == "--samples '-1': must be 0 to 1000");
+  CHECK(option.argument());
+  try {
+    run_isolated([]() -> std::string { throw InputError("--samples", "-1", "must be 0 to 1000"); });
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == "--samples '-1': must be 0 to 1000");
+    CHECK(e.argument());
+  }
 }
 
 // Configuration: a scenario naming an engine that is not registered. Expected: InputError on "engine" listing the
