@@ -108,19 +108,20 @@ done < <(sed -n '/^collectives (/,/^papers (/p' listed | sed '1d;$d')
   && ok "describe binomial: each collective's" || bad "describe binomial: $(cat out err)"
 "$BIN" describe --names > names && grep -qx fluid names && grep -qx gemini names && grep -qx alltoall/pairwise names \
   && ok "describe --names: engines, NIC kinds, algorithms" || bad "--names lacks an engine, NIC kind or algorithm"
-misspelled() {  # NAME HINT
+misspelled() {  # NAME HINT HINT'S-KIND
   "$BIN" describe "$1" > /dev/null 2> err; local rc=$?
   if [[ $rc == 2 && $(wc -l < err) == 1 ]] \
-    && grep -qF "ompisim: error: describe '$1': (did you mean '$2'?) not a machine (" err \
-    && grep -q "describe '$1': (did .*) not a machine (.*), a component (.*), a benchmark" err; then
-    ok "describe $1: did you mean '$2'"
+    && grep -qF "ompisim: error: describe '$1': did you mean '$2' ($3)? It is not a machine, a component, a benchmark" err \
+    && grep -qF "; \`ompisim list\` shows every name" err && [[ $(wc -c < err) -lt 400 ]]; then
+    ok "describe $1: did you mean '$2' ($3)"
   else bad "describe $1: exit $rc, $(cut -c1-300 err)"; fi
 }
-misspelled ugnii ugni
-misspelled btl/ugnii btl/ugni
-misspelled alreduce allreduce
-misspelled gemini-xe gemini-xe-xk
-misspelled engine/fluidd fluid
+misspelled ugnii ugni "a component"
+misspelled btl/ugnii btl/ugni "a component"
+misspelled alreduce allreduce "a collective"
+misspelled gemini-xe gemini-xe-xk "a paper"
+misspelled engine/fluidd fluid "an engine"
+misspelled gemnii gemini "a NIC kind"
 # an MCA parameter's name: the component that lists it
 "$BIN" describe btl_ugni_eager_limit > /dev/null 2> err; rc=$?
 [[ $rc == 2 ]] && grep -qF "an MCA parameter of btl/ugni: \`ompisim describe btl/ugni\` lists it" err && ok "an MCA parameter: its component named" \

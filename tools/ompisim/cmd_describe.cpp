@@ -556,8 +556,8 @@ const std::vector<Kind>& kinds() {
   return k;
 }
 
-// A name describe does not know: one error with the closest name of any kind first (the line is long), then every
-// kind of name with its names (the algorithms by reference: each collective lists its own).
+// A name describe does not know: one short error with the closest name of any kind and its kind, or, with none close,
+// the kinds of name describe takes; `ompisim list` prints the names themselves.
 [[noreturn]] void unknown_name(const std::string& name, const std::string& bare) {
   // an MCA parameter's name: its component lists it
   if (const ComponentInfo* o = mca_owner(name))
@@ -586,25 +586,36 @@ const std::vector<Kind>& kinds() {
                      fmt::format("a machine parameter: `ompisim describe MACHINE` lists it with its value and source "
                                  "(machines with it: {})",
                                  fmt::join(with, ", ")));
-  std::vector<std::string> all, lists;
+  std::vector<std::string> all, articles;
   for (auto& k : kinds()) {
     const auto names = k.names();
     all.insert(all.end(), names.begin(), names.end());
-    lists.push_back(std::string_view(k.prefix) == "algorithm"
-                        ? fmt::format("{} (COLLECTIVE/ALGORITHM, or ALGORITHM alone: ompisim describe COLLECTIVE lists "
-                                      "them)", k.article)
-                        : fmt::format("{} ({})", k.article, fmt::join(names, ", ")));
+    articles.push_back(k.article);
   }
   for (auto& c : component_registry().all()) all.push_back(c.name);
   for (auto& a : coll::default_registry().all()) all.push_back(a.algo);
   const std::string hint = did_you_mean(bare, all);
   if (hint.empty()) refuse_missing_input(name);  // a scenario or grid file named without its folder or .json
-  const std::string last = lists.back();
-  lists.pop_back();
+  const std::string last = articles.back();
+  articles.pop_back();
+  const std::string kinds_text = fmt::format("{} or {}", fmt::join(articles, ", "), last);
+  if (!hint.empty()) {
+    // the kind of the closest name, the first that has it, as a bare name is looked up
+    std::string of;
+    for (auto& k : kinds())
+      if (!k.text(hint).empty()) {
+        of = fmt::format(" ({})", k.article);
+        break;
+      }
+    throw InputError::of_argument("describe", name,
+                                  fmt::format("did you mean '{}'{}? It is not {}; `ompisim list` shows every name",
+                                              hint, of, kinds_text));
+  }
   throw InputError::of_argument("describe", name,
-                   fmt::format("{}not {} or {}; KIND/NAME picks one kind (nic-kind/cxi); a machine or scenario file "
-                               "ends in .json",
-                               hint.empty() ? "" : "(did you mean '" + hint + "'?) ", fmt::join(lists, ", "), last));
+                                fmt::format("not {}; `ompisim list` shows every name (`ompisim list machines`, one "
+                                            "kind); KIND/NAME picks one kind (nic-kind/cxi); a machine or scenario "
+                                            "file ends in .json",
+                                            kinds_text));
 }
 
 // `describe KIND NAME` (two words, as `ompisim list` prints a kind: "papers", "NIC kinds") is KIND/NAME; any other
