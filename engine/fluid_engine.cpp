@@ -101,7 +101,7 @@ struct alignas(64) Resource {  // two cache lines: what the solves read and writ
   std::uint32_t count = 0;  // flow crossings (a variable's crossing counts its flows)
   std::uint32_t nbn = 0;    // path variables whose bottleneck it is
   std::uint32_t stamp = 0, touched = 0, in_s = 0, unfixed = 0;
-  std::uint32_t fill_pos = kNoPos;  // index in the filling heap, kNoPos when not in it
+  std::uint32_t fill_ver = kNoPos;  // the version of its live entry in the filling heap, kNoPos when it has none
   bool rated = false;               // class chain (try_class): queued (touched == round) and its class rated
   bool fixed_here = false, changed = false;
   // its load lags its one class's moves since its entry's base (Class::Ent::defer): settle_deferred brings it up
@@ -113,10 +113,12 @@ struct alignas(64) Resource {  // two cache lines: what the solves read and writ
   std::vector<ClassCross> cx;  // the classes whose members cross it (each once), with their entry for it
 };
 static_assert(sizeof(Resource) == 128);
-// A resource's share per unfixed crossing in the progressive filling, ordered by (share, resource id).
+// A resource's share per unfixed crossing in the progressive filling, ordered by (share, resource id); `ver`: the
+// entry is its resource's live one while it equals the resource's fill_ver.
 struct Ratio {
   double ratio;
   ResourceId r;
+  std::uint32_t ver = 0;
   bool operator<(const Ratio& o) const { return ratio < o.ratio || (ratio == o.ratio && r < o.r); }
 };
 // A member of a class clock's heap: ordered by the class clock value at which its first flow ends, then by id.
@@ -235,7 +237,12 @@ struct FluidEngineImpl {
   std::vector<ResourceId> class_touched, chain;  // class_touched: try_class's scratch, res.size() long
   std::vector<std::uint32_t> chain_cls, extras, remap;  // try_class: the classes it rated, the variables no class entry
                                                         // counts; compaction of a class's entries
-  std::vector<Ratio> ratios;  // the filling heap: one entry per resource with unfixed crossings, indexed (fill_pos)
+  // The filling heap: each resource with unfixed crossings has one live entry (fill_ver), whose share is at most its
+  // current share; stale entries (the resource fixed, or given a lower share) are dropped when they surface.
+  std::vector<Ratio> ratios;
+  std::vector<double> touched_was;  // fill: the shares of `touched` before the round
+  std::size_t fill_live = 0;        // resources with a live entry
+  std::uint32_t fill_next_ver = 0;
 
   Hop& hop(Ref e) { return vars[e >> 16].hops[e & 0xFFFF]; }
   // Calls f(variable) for each crossing of `r`, newest first (a variable crossing r twice comes twice).
@@ -376,14 +383,11 @@ struct FluidEngineImpl {
     for (auto id : std::exchange(streams_live, {})) remove(id);
   }
   KeyedHeap<ByDateKey<std::vector<Class>>> heap{{&classes}};  // completion heap of classes, (date, order) in its array
-  // filling heap (binary, min by (ratio, r), positions kept in the resources)
-  void fill_place(std::size_t i, const Ratio& x) {
-    ratios[i] = x;
-    res[x.r].fill_pos = static_cast<std::uint32_t>(i);
-  }
+  // filling heap (kFillArity-ary, min by (ratio, r))
+  double share(const Resource& R) const { return std::max(R.rem, 0.0) / R.unfixed; }
+  void fill_push(ResourceId r, double ratio);
   void fill_sift_up(std::size_t i);
   void fill_sift_down(std::size_t i);
-  void fill_update(ResourceId r, double ratio);  // insert, or move after its ratio changed
   void fill_erase(ResourceId r);
   Ratio fill_pop();
 };
@@ -1063,24 +1067,28 @@ void FluidEngineImpl::gather(bool whole) {
 // twice counts twice there (as SimGrid's two elements of weight 1).
 void FluidEngineImpl::fill() {
   ratios.clear();
+  fill_live = 0;
   for (auto v : comp_vars) vars[v].fixed = false;
   for (auto* set : {&set_s, &set_b})
     for (auto r : *set) {
       Resource& R = res[r];
       R.fixed_here = false;
-      R.fill_pos = kNoPos;
+      R.fill_ver = kNoPos;
       if (R.unfixed > 0) {
-        R.fill_pos = static_cast<std::uint32_t>(ratios.size());
-        ratios.push_back({R.rem / R.unfixed, r});
+        if (++fill_next_ver == kNoPos) fill_next_ver = 0;
+        R.fill_ver = fill_next_ver;
+        ratios.push_back({R.rem / R.unfixed, r, fill_next_ver});
+        ++fill_live;
       }
     }
   for (std::size_t i = (ratios.size() + kFillArity - 2) / kFillArity; i-- > 0;) fill_sift_down(i);
-  while (!ratios.empty()) {
+  while (fill_live > 0) {
     const Ratio top = fill_pop();
     Resource& R = res[top.r];
     const double v = top.ratio;
     ++round;
     touched.clear();
+    touched_was.clear();
     R.fixed_here = true;
     each_crossing(top.r, [&](std::uint32_t u) {
       Var& f = vars[u];
@@ -1091,37 +1099,52 @@ void FluidEngineImpl::fill() {
       const double used = v * f.count;
       for (const Hop& h : f.hops) {
         Resource& o = res[h.r];
-        o.rem -= used;
-        o.unfixed -= f.count;
         if (o.touched != round) {
           o.touched = round;
           touched.push_back(h.r);
+          touched_was.push_back(o.unfixed > 0 ? share(o) : 0.0);
         }
+        o.rem -= used;
+        o.unfixed -= f.count;
       }
     });
     R.unfixed = 0;
-    for (auto r : touched) {
+    for (std::size_t i = 0; i < touched.size(); ++i) {
+      const ResourceId r = touched[i];
       Resource& o = res[r];
       if (r == top.r) continue;
-      if (o.unfixed == 0)
+      if (o.unfixed == 0) {
         fill_erase(r);
-      else
-        fill_update(r, std::max(o.rem, 0.0) / o.unfixed);
+        continue;
+      }
+      // A share that grew keeps its entry, which is then below it (fill_pop raises it when it surfaces); one that
+      // fell (rounding: a fixed share is the smallest, so the others only grow) gets a new entry.
+      const double now_share = share(o);
+      if (now_share < touched_was[i]) fill_push(r, now_share);
     }
   }
 }
 
-// The filling heap holds each resource of S and B that has unfixed crossings once, with its current share: the
-// resource that saturates next is at its top, in the order (share, id), as a lazy heap of stale entries would give.
+// The filling heap pops the resources in the order (share, id) of their current shares: a live entry's share is at
+// most its resource's, so the first live entry that is current when it surfaces is the smallest current share.
+void FluidEngineImpl::fill_push(ResourceId r, double ratio) {
+  Resource& R = res[r];
+  if (R.fill_ver == kNoPos) ++fill_live;
+  if (++fill_next_ver == kNoPos) fill_next_ver = 0;
+  R.fill_ver = fill_next_ver;
+  ratios.push_back({ratio, r, fill_next_ver});
+  fill_sift_up(ratios.size() - 1);
+}
+
 void FluidEngineImpl::fill_sift_up(std::size_t i) {
   const Ratio x = ratios[i];
   while (i > 0) {
     std::size_t p = (i - 1) / kFillArity;
     if (!(x < ratios[p])) break;
-    fill_place(i, ratios[p]);
+    ratios[i] = ratios[p];
     i = p;
   }
-  fill_place(i, x);
+  ratios[i] = x;
 }
 
 void FluidEngineImpl::fill_sift_down(std::size_t i) {
@@ -1134,44 +1157,43 @@ void FluidEngineImpl::fill_sift_down(std::size_t i) {
     for (std::size_t k = first + 1; k < std::min(first + kFillArity, n); ++k)
       if (ratios[k] < ratios[c]) c = k;
     if (!(ratios[c] < x)) break;
-    fill_place(i, ratios[c]);
+    ratios[i] = ratios[c];
     i = c;
   }
-  fill_place(i, x);
+  ratios[i] = x;
 }
 
-void FluidEngineImpl::fill_update(ResourceId r, double ratio) {
-  const std::uint32_t pos = res[r].fill_pos;
-  if (pos == kNoPos) {
-    ratios.push_back({ratio, r});
-    fill_sift_up(ratios.size() - 1);
-    return;
-  }
-  const double old = ratios[pos].ratio;
-  ratios[pos].ratio = ratio;
-  if (ratio < old)
-    fill_sift_up(pos);
-  else
-    fill_sift_down(pos);
-}
-
+// Its live entry goes stale (dropped when it surfaces).
 void FluidEngineImpl::fill_erase(ResourceId r) {
-  const std::uint32_t pos = res[r].fill_pos;
-  if (pos == kNoPos) return;
-  res[r].fill_pos = kNoPos;
-  const Ratio last = ratios.back();
-  ratios.pop_back();
-  if (last.r == r) return;
-  ratios[pos] = last;
-  res[last.r].fill_pos = pos;
-  fill_sift_up(pos);
-  fill_sift_down(res[last.r].fill_pos);
+  Resource& R = res[r];
+  if (R.fill_ver == kNoPos) return;
+  R.fill_ver = kNoPos;
+  --fill_live;
 }
 
+// The resource with the smallest current share, taken out of the heap (fill_live > 0).
 Ratio FluidEngineImpl::fill_pop() {
-  const Ratio top = ratios.front();
-  fill_erase(top.r);
-  return top;
+  for (;;) {
+    Ratio& top = ratios.front();
+    Resource& R = res[top.r];
+    if (top.ver == R.fill_ver) {
+      const double cur = share(R);
+      if (!(top.ratio < cur)) {  // current: the smallest
+        const Ratio out{cur, top.r, top.ver};
+        fill_erase(top.r);
+        ratios.front() = ratios.back();
+        ratios.pop_back();
+        if (!ratios.empty()) fill_sift_down(0);
+        return out;
+      }
+      top.ratio = cur;  // its share grew since the entry was made
+      fill_sift_down(0);
+      continue;
+    }
+    ratios.front() = ratios.back();  // stale
+    ratios.pop_back();
+    if (!ratios.empty()) fill_sift_down(0);
+  }
 }
 
 // The boundary test (see solve): false, with the resources to add to S appended
