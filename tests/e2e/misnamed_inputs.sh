@@ -83,7 +83,7 @@ each=$(for c in ${cats//,/}; do "$BIN" list "$c"; done | md5sum)
 OMPISIM_DATA=$t/no-such-data refuse "OMPISIM_DATA not a folder (list)" "OMPISIM_DATA: key '$t/no-such-data': no such folder" list machines
 OMPISIM_DATA=$t/no-such-data refuse "OMPISIM_DATA not a folder (describe)" "OMPISIM_DATA: key '$t/no-such-data': no such folder" describe cielo
 # a part of a name gets the names it begins or ends (the paper is 'heterogeneous', its folders 'hetero')
-refuse "describe a part of a name" "(did you mean 'hetero-cpu' or 'heterogeneous'?)" describe hetero
+refuse "describe a part of a name" "describe 'hetero': did you mean 'hetero-cpu' or 'heterogeneous'? It is not a machine" describe hetero
 refuse "a scenario by its name's beginning" "no such file (did you mean 'scenarios/gemini/fig5_latency_2p_inter_native.json' or 'scenarios/gemini/fig5_latency_2p_inter_openmpi.json'?)" run scenarios/gemini/fig5_latency.json
 refuse "--set a parameter's last parts" "unknown parameter (did you mean 'btl_ugni_smsg_limit'?)" run "$SRC/$S" --set smsg_limit=1024
 exit $fail
