@@ -386,6 +386,7 @@ struct FluidEngineImpl {
   // filling heap (kFillArity-ary, min by (ratio, r))
   double share(const Resource& R) const { return std::max(R.rem, 0.0) / R.unfixed; }
   void fill_push(ResourceId r, double ratio);
+  std::uint32_t take_fill_ver(Resource& R);
   void fill_sift_up(std::size_t i);
   void fill_sift_down(std::size_t i);
   void fill_erase(ResourceId r);
@@ -1075,9 +1076,7 @@ void FluidEngineImpl::fill() {
       R.fixed_here = false;
       R.fill_ver = kNoPos;
       if (R.unfixed > 0) {
-        if (++fill_next_ver == kNoPos) fill_next_ver = 0;
-        R.fill_ver = fill_next_ver;
-        ratios.push_back({R.rem / R.unfixed, r, fill_next_ver});
+        ratios.push_back({R.rem / R.unfixed, r, take_fill_ver(R)});
         ++fill_live;
       }
     }
@@ -1125,14 +1124,18 @@ void FluidEngineImpl::fill() {
   }
 }
 
+// The next version of the filling heap's entries (kNoPos is none), made R's live one.
+std::uint32_t FluidEngineImpl::take_fill_ver(Resource& R) {
+  if (++fill_next_ver == kNoPos) fill_next_ver = 0;
+  return R.fill_ver = fill_next_ver;
+}
+
 // The filling heap pops the resources in the order (share, id) of their current shares: a live entry's share is at
 // most its resource's, so the first live entry that is current when it surfaces is the smallest current share.
 void FluidEngineImpl::fill_push(ResourceId r, double ratio) {
   Resource& R = res[r];
   if (R.fill_ver == kNoPos) ++fill_live;
-  if (++fill_next_ver == kNoPos) fill_next_ver = 0;
-  R.fill_ver = fill_next_ver;
-  ratios.push_back({ratio, r, fill_next_ver});
+  ratios.push_back({ratio, r, take_fill_ver(R)});
   fill_sift_up(ratios.size() - 1);
 }
 
