@@ -6,7 +6,8 @@
 // tree or dissemination collective and a barrier, P - 1 for an alltoall or allgather. Loop counts are the benchmark
 // block's "iterations", "skip" and "sizes", else the leading number of the defaults the benchmark registry documents
 // for them (an upper bound where the default varies by size); a driver with a steady-state cutoff (the OSU
-// collectives, unless "steady_state" is 0) counts the fewest calls per size it simulates (2). A benchmark whose length
+// collectives, unless "steady_state" is 0) counts the fewest calls per size it simulates (2; a series that settles
+// only by its block-means rule takes 17 or more, benchmarks/osu_coll.cpp). A benchmark whose length
 // is its input declares how to count it (bench::MessageCount::from_input): a trace replay counts its trace, the
 // point-to-point sends (send, isend, sendRecv) one message each and every collective call at the counts above (P - 1
 // for alltoall(v) and allgather(v), else 1 + ceil(log2 P)), from the action files' text without parsing their

@@ -203,12 +203,21 @@ std::string result_csv(const Json& res) {
   std::string out;
   const Json pts = points_with_ranks(res);
   if (pts.empty()) return out;
+  // The columns: every key of any point, in the order they first appear (a key only some points carry, such as a
+  // node-aware composition's "stages" or the steady-state rule that stopped a series, is an empty cell elsewhere).
   std::vector<std::string> cols;
-  for (auto it = pts[0].begin(); it != pts[0].end(); ++it) cols.push_back(it.key());
+  std::set<std::string> seen;
+  for (const auto& p : pts)
+    if (p.is_object())
+      for (auto it = p.begin(); it != p.end(); ++it)
+        if (seen.insert(it.key()).second) cols.push_back(it.key());
   out += fmt::format("{}\n", fmt::join(cols, ","));
-  for (auto& p : pts) {
+  for (const auto& p : pts) {
     std::vector<std::string> v;
-    for (auto& c : cols) v.push_back(csv_cell(p[c].is_string() ? p[c].get<std::string>() : p[c].dump()));
+    for (const auto& c : cols) {
+      const auto it = p.is_object() ? p.find(c) : p.end();
+      v.push_back(it == p.end() ? "" : csv_cell(it->is_string() ? it->get<std::string>() : it->dump()));
+    }
     out += fmt::format("{}\n", fmt::join(v, ","));
   }
   return out;

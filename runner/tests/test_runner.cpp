@@ -75,6 +75,18 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
   CHECK(run_one(s, 4, {})["points"].size() == 3);
 }
 
+// Configuration: a result whose points do not all carry the same keys (the first stopped by the block-means rule and
+//                naming it, the second not; the second naming a composition's stages the first lacks).
+// Expected:      result_csv has a column for every key of any point, in the order they first appear, and an empty
+//                cell where a point lacks one (before, a key missing from a later point aborted the tool).
+// How validated: the CSV text.
+TEST_CASE("runner: result_csv takes the columns of every point", "[runner]") {
+  Json r = Json::parse(R"({"points": [{"bytes": 8, "latency_us": 1.5, "steady_state_rule": "block_means"},
+                                      {"bytes": 65536, "latency_us": 2, "stages": {"node": "binomial"}}]})");
+  CHECK(result_csv(r) == "bytes,latency_us,steady_state_rule,stages\n8,1.5,block_means,\n"
+                         "65536,2,,\"{\"\"node\"\":\"\"binomial\"\"}\"\n");
+}
+
 // Configuration: a result of two rank counts (4, 8) with two points each that do not carry "ranks"; the same with
 //                points that carry it; one count; three points for two counts.
 // Expected:      points_with_ranks gives each point the count of its block (4, 4, 8, 8), and result_csv has a "ranks"
