@@ -283,7 +283,10 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
            return v;
          }},
         text_key("steady_state", fmt::format("number 0 .. {}", kSteadyStateMax), "0.001",
-                 "relative tolerance of the steady-state cutoff (0: simulate every call)")};
+                 fmt::format("relative tolerance of the steady-state cutoff: a size's loop ends once two "
+                             "consecutive calls agree within it for every rank, or the means of two consecutive "
+                             "blocks of {} calls do (0: simulate every call)",
+                             kBlockCalls))};
     DriverInfo d{k.name, "osu-collective", k.description, params,
              [k, algos, params](ObjectReader& b, const DriverContext& ctx) -> std::unique_ptr<Driver> {
                OsuCollConfig c;
