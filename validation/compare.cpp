@@ -29,7 +29,13 @@ namespace {
 const std::set<std::string> kAxes = {"bytes", "ranks", "radix", "algorithm", "size", "side", "app", "stack", "nodes",
                                      "window", "ranks_per_node", "pairs", "iterations"};
 
-bool is_axis(const std::string& k, const Json& v) { return kAxes.count(k) || v.is_string() || v.is_boolean(); }
+// Text fields that say how a point was computed, not where it lies (the steady-state rule that ended its loop): not
+// part of its label, so the same point under another rule is still the same point.
+const std::set<std::string> kNotAxes = {"steady_state_rule"};
+
+bool is_axis(const std::string& k, const Json& v) {
+  return !kNotAxes.count(k) && (kAxes.count(k) || v.is_string() || v.is_boolean());
+}
 bool is_number(const Json& v) { return v.is_number() && !v.is_boolean(); }
 
 std::string point_label(const Json& p) {
