@@ -93,7 +93,8 @@ static NeighbourJob read_neighbour_job(ObjectReader& r, std::string& network) {
   return j;
 }
 
-// The scenario or grid files under the data's scenarios/ named `base` (or `base`.json), as `list` prints them.
+// The scenario or grid files under the data's scenarios/ named `base` (or `base`.json; "*": every one), as `list`
+// prints them.
 static std::vector<std::string> scenario_files_named(const std::string& base) {
   namespace fs = std::filesystem;
   std::vector<std::string> found;
@@ -103,7 +104,7 @@ static std::vector<std::string> scenario_files_named(const std::string& base) {
   for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
     const std::string f = it->path().filename().string();
-    if (it->path().extension() == ".json" && (f == base || f == base + ".json"))
+    if (it->path().extension() == ".json" && (base == "*" || f == base || f == base + ".json"))
       found.push_back((fs::path("scenarios") / it->path().lexically_relative(root)).string());
   }
   std::sort(found.begin(), found.end());
@@ -150,6 +151,17 @@ void refuse_missing_input(const std::string& name) {
   const std::vector<std::string> found = scenario_files_named(given.filename().string());
   if (!found.empty() && (found.size() > 1 || found[0] != name))
     throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", fmt::join(found, "' or '")));
+  // Such a name misspelt: the closest names among those files.
+  if (!found.empty() || !given.parent_path().empty()) return;
+  const std::vector<std::string> all = scenario_files_named("*");
+  std::vector<std::string> all_stems;
+  for (const auto& f : all) all_stems.push_back(fs::path(f).stem().string());
+  std::vector<std::string> shown;
+  for (const auto& h : did_you_mean_all(stem.string(), all_stems))
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (all_stems[i] == h) shown.push_back(all[i]);
+  if (!shown.empty())
+    throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", fmt::join(shown, "' or '")));
 }
 
 void refuse_machine_or_result(const Json& j, const std::string& file, const std::string& name) {

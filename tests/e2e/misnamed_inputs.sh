@@ -85,5 +85,8 @@ OMPISIM_DATA=$t/no-such-data refuse "OMPISIM_DATA not a folder (describe)" "OMPI
 # a part of a name gets the names it begins or ends (the paper is 'heterogeneous', its folders 'hetero')
 refuse "describe a part of a name" "describe 'hetero': did you mean 'hetero-cpu' or 'heterogeneous'? It is not a machine" describe hetero
 refuse "a scenario by its name's beginning" "no such file (did you mean 'scenarios/gemini/fig5_latency_2p_inter_native.json' or 'scenarios/gemini/fig5_latency_2p_inter_openmpi.json'?)" run scenarios/gemini/fig5_latency.json
+# a shipped scenario's name misspelt and without its folder: the closest names under scenarios/, with their folder
+# (it said only "cannot open file")
+refuse "a misspelt scenario without its folder" "no such file (did you mean 'scenarios/gemini/fig5_latency_2p_inter_openmpi.json'?)" run fig5_latency_2p_inter_openmp.json
 refuse "--set a parameter's last parts" "unknown parameter (did you mean 'btl_ugni_smsg_limit'?)" run "$SRC/$S" --set smsg_limit=1024
 exit $fail
