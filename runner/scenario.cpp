@@ -142,15 +142,17 @@ void refuse_missing_input(const std::string& name) {
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.path().extension() == ".json") stems.push_back(e.path().stem().string());
   const fs::path stem = given.extension() == ".json" ? given.stem() : given.filename();
+  auto refuse_with = [&name](const std::vector<std::string>& paths) {
+    throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", fmt::join(paths, "' or '")));
+  };
   if (const auto hints = did_you_mean_all(stem.string(), stems); !hints.empty()) {
     std::vector<std::string> shown;  // each with its folder and .json
     for (auto& h : hints) shown.push_back((given.parent_path() / (h + ".json")).string());
-    throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", fmt::join(shown, "' or '")));
+    refuse_with(shown);
   }
   // A file `list` prints, named without its folder (or without .json): where it is.
   const std::vector<std::string> found = scenario_files_named(given.filename().string());
-  if (!found.empty() && (found.size() > 1 || found[0] != name))
-    throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", fmt::join(found, "' or '")));
+  if (!found.empty() && (found.size() > 1 || found[0] != name)) refuse_with(found);
   // Such a name misspelt: the closest names among those files.
   if (!found.empty() || !given.parent_path().empty()) return;
   const std::vector<std::string> all = scenario_files_named("*");
@@ -160,8 +162,7 @@ void refuse_missing_input(const std::string& name) {
   for (const auto& h : did_you_mean_all(stem.string(), all_stems))
     for (std::size_t i = 0; i < all.size(); ++i)
       if (all_stems[i] == h) shown.push_back(all[i]);
-  if (!shown.empty())
-    throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", fmt::join(shown, "' or '")));
+  if (!shown.empty()) refuse_with(shown);
 }
 
 void refuse_machine_or_result(const Json& j, const std::string& file, const std::string& name) {
