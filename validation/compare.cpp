@@ -173,7 +173,20 @@ Json result_of(Json j, const std::string& path, const std::string& option) {
   return j;
 }
 
-Json load_result(const std::string& path, const std::string& option) { return result_of(load_json_file(path), path, option); }
+// Two files compared with each other: both results or both sweep tables. A run's result against a sweep's table has
+// no point in common (a table's points carry the grid's axes), so the pair is refused rather than listed point by point.
+void compare_files(const std::string& fa, const std::string& fb, const std::string& label, Comparison& c) {
+  Json ja = load_json_file(fa), jb = load_json_file(fb);
+  if (is_sweep_table(ja) != is_sweep_table(jb) && (is_result(ja) || is_result(jb))) {
+    const bool a_table = is_sweep_table(ja);
+    throw InputError::of_argument(
+        "compare", a_table ? fb : fa,
+        fmt::format("a run's result, compared with a sweep's table ({}): they share no point (the table's points carry "
+                    "the grid's axes); compare a result with a result, or a sweep.json with a sweep.json",
+                    a_table ? fa : fb));
+  }
+  compare_results(result_of(std::move(ja), fa, "compare"), result_of(std::move(jb), fb, "compare"), label, c);
+}
 
 // Every result JSON below dir, by relative path.
 }  // namespace
@@ -334,11 +347,11 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
     c.notes.push_back(fmt::format("the folder {} holds one result, {}: compared with the file {}", dir,
                                   rd.begin()->first, da ? b : a));
     const std::string fa = da ? path : a, fb = db ? path : b;
-    compare_results(load_result(fa, "compare"), load_result(fb, "compare"), fs::path(fa).filename().string(), c);
+    compare_files(fa, fb, fs::path(fa).filename().string(), c);
     return c;
   }
   if (!da) {
-    compare_results(load_result(a, "compare"), load_result(b, "compare"), fs::path(a).filename().string(), c);
+    compare_files(a, b, fs::path(a).filename().string(), c);
     return c;
   }
   std::map<std::string, std::string> ua, ub;  // .json files that do not load, by relative path: why
@@ -359,7 +372,7 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
     const auto& [rel_b, path_b] = *rb.begin();
     c.notes.push_back(fmt::format("one result in each folder, under different names: {} (A) compared with {} (B)",
                                   rel_a, rel_b));
-    compare_results(load_result(path_a, "compare"), load_result(path_b, "compare"), rel_a + " | " + rel_b, c);
+    compare_files(path_a, path_b, rel_a + " | " + rel_b, c);
     return c;
   }
   for (auto& [rel, path] : ra) {
@@ -368,7 +381,7 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
       c.problems.push_back(rel + ": only in A");
       continue;
     }
-    compare_results(load_result(path, "compare"), load_result(it->second, "compare"), rel, c);
+    compare_files(path, it->second, rel, c);
   }
   for (auto& [rel, path] : rb)
     if (!ra.count(rel)) c.problems.push_back(rel + ": only in B");

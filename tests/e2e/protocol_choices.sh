@@ -14,7 +14,8 @@
 # (4) Configuration: compare of two runs differing in btl_ugni_smsg_limit; compare of two sweeps' folders and of their
 #     sweep.json files. Expected: the mailbox memory is compared (mailbox_memory rows, the bytes marked); the sweeps
 #     pair their rows by axis values (exit 1 with the changed values marked, no "no result JSON" error); a damaged
-#     sweep.json (a row not an object, a latency not a number) exits 2 naming the row and key.
+#     sweep.json (a row not an object, a latency not a number) exits 2 naming the row and key; a run's result against a
+#     sweep's table exits 2 naming both (they share no point).
 # (5) Configuration: a points sweep whose only stack point sets no other key its Open MPI points set. Expected: the
 #     stack plot's title says no two points differ in the stack alone (not "moves no value").
 # How validated: exit codes, python3 on the JSON, grep on the text and the SVG.
@@ -79,6 +80,10 @@ d['rows'][0] = 3; json.dump(d, open('bad2.json', 'w'))"
 "$BIN" compare s1/sweep.json bad1.json > /dev/null 2> e1; r1=$?; "$BIN" compare s1/sweep.json bad2.json > /dev/null 2> e2; r2=$?
 [[ $r1 == 2 && $r2 == 2 ]] && grep -q "bad1.json: key 'rows\[1\].latency_us': must be a number" e1 && grep -q "bad2.json: key 'rows\[0\]': must be an object" e2 \
   && ok "a damaged sweep table: exit 2 naming the row" || bad "damaged sweep table: $r1/$r2 $(cat e1 e2)"
+# a run's result against a sweep's table: no point in common, refused (exit 2) naming both, not listed point by point
+"$BIN" compare o16/lat.json s1/sweep.json > o3 2> e3; r3=$?
+[[ $r3 == 2 && ! -s o3 ]] && grep -q "o16/lat.json': a run's result, compared with a sweep's table (s1/sweep.json)" e3 \
+  && ok "a result against a sweep table: exit 2 naming both" || bad "result against sweep table: exit $r3 $(head -3 o3) $(cat e3)"
 printf '{"base": "lat.json", "points": [{"mca.btl_ugni_smsg_limit": 256}, {"mca.btl_ugni_eager_limit": 4096}, {"stack": "native"}]}' > p.json
 "$BIN" --quiet sweep p.json --out sp > /dev/null 2>&1 || bad "points sweep"
 if command -v gnuplot > /dev/null; then
