@@ -10,6 +10,10 @@ check unknown_key "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"rankz\": 3}" "ran
 check wrong_type "{$B, \"ranks\": \"two\", \"ranks_per_node\": 1}" "key 'ranks': expected an integer"
 check negative_size '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [-4]}, "ranks": 2}' "sizes\[0\]"
 check too_many_ranks '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_multi_lat", "sizes": [1]}, "ranks": 200000, "ranks_per_node": 16}' "do not fit on cielo"
+# the same with a bound on the run's size, and described: the ranks that do not fit are named, not an estimate of a
+# run that cannot start
+check too_many_ranks_bounded '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_multi_lat", "sizes": [1]}, "ranks": 200000, "ranks_per_node": 16}' "do not fit on cielo" --max-events 100
+expect_input_error too_many_ranks_described "too_many_ranks.json: key 'ranks': 200000 ranks do not fit on cielo" describe "$t/too_many_ranks.json"
 check bad_unit '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "mca": {"btl_ugni_eager_limit": "8 Kb/s"}}' "btl_ugni_eager_limit"
 check unknown_machine '{"machine": "cielox", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "did you mean 'cielo'"
 check wrong_stack '{"machine": "loggp", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "stack 'openmpi' runs on gemini or ib-sdr-pcie or gige machines, but machine 'loggp' has a loggp NIC"

@@ -14,6 +14,7 @@
 #include "core/json_input.hpp"
 #include "runner/estimate.hpp"
 #include "runner/registries.hpp"
+#include "runner/run.hpp"
 #include "runner/scenario.hpp"
 #include "runner/stacks.hpp"
 #include "runner/sweep.hpp"
@@ -408,6 +409,7 @@ void describe_file(const std::string& given) {
     throw InputError(file, "", "neither a machine file (it has \"networks\"), a scenario (it has \"benchmark\") nor a "
                                "sweep grid (it has \"base\")");
   const Scenario s = load_scenario(file);
+  check_run_input(s, {});  // a scenario its run would refuse (ranks that do not fit, ...) is not described
   std::string ranks = fmt::format("{}", fmt::join(s.ranks, ", "));
   std::cout << fmt::format("# scenario {} ({})\n{}\n", s.id, file, s.description);
   if (!s.expected.empty()) std::cout << "expected: " << s.expected << "\n";
