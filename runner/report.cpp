@@ -348,7 +348,21 @@ std::string ranks_text(const Json& ranks) {
 }
 
 std::string result_table(const Json& res, const Json& scenario_mca) {
-  std::string out = fmt::format("# ompisim {} on {} ({}), {}\n", res.value("benchmark", ""), res.value("machine", ""),
+  // a machine read from a file other than its shipped one (--machine-file) is named with that file: its name may be a
+  // shipped machine's (an edited copy)
+  std::string machine = res.value("machine", "");
+  if (const Json* p = res.contains("provenance") ? &res["provenance"] : nullptr;
+      p && p->is_object() && p->contains("machine_file") && (*p)["machine_file"].is_string()) {
+    const std::string file = (*p)["machine_file"].get<std::string>();
+    std::string shipped;
+    try {
+      shipped = find_machine_file(machine);
+    } catch (const InputError&) {  // two shipped files of that name: neither is this one's to name
+    }
+    if (!file.empty() && (shipped.empty() || repo_relative(shipped) != file))
+      machine += " from " + file;
+  }
+  std::string out = fmt::format("# ompisim {} on {} ({}), {}\n", res.value("benchmark", ""), machine,
                                 res.value("stack", ""), ranks_text(res["ranks"]));
   if (scenario_mca.is_object() && !scenario_mca.empty()) {
     // a key --set gives again is replaced by it (--set is applied after the scenario's mca block): said beside it

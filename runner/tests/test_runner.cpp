@@ -61,6 +61,12 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
   CHECK_THAT(table, Catch::StartsWith("# ompisim osu_multi_lat on cielo (openmpi), 4 ranks\n# effective values: "
                                       "btl_ugni_smsg_limit: effective 1024 B (value 0 B, 0 = auto)\n# OSU MPI Multi Latency Test"));
   CHECK_THAT(table, Catch::Contains("4096"));
+  // A machine read from another file than its shipped one (--machine-file, a copy that kept the name) is named with
+  // that file; the shipped file is not named.
+  Json copied = r;
+  copied["provenance"]["machine_file"] = "my/cielo-copy.json";
+  CHECK_THAT(result_table(copied), Catch::StartsWith("# ompisim osu_multi_lat on cielo from my/cielo-copy.json (openmpi), 4 ranks\n"));
+  CHECK(r["provenance"]["machine_file"] == "models/gemini/machines/cielo.json");
   // A calibration evaluation narrows a clone of the driver: only the selected size runs, the scenario keeps its own.
   Scenario fast = s;
   auto d = s.driver->clone();
