@@ -466,8 +466,27 @@ static int reproduce_into(const std::string& out_dir, const FromFolder* from, co
   const std::string by = !from ? describe
                                           : fmt::format("{}; redrawn by `ompisim reproduce --from` ({})",
                                                         fmt::join(generated_by, ", "), describe);
-  const std::string md = write_tables(out, v, by, paper, left_out);
-  std::cout << md;
+  const std::string md_name = paper.empty() ? "validation.md" : "validation-" + paper + ".md";
+  (void)write_tables(out, v, by, paper, left_out);
+  // On stdout, what a reader looks at first: the per-paper table and the counts, then what was written where (the full
+  // table, with every row and reason, is the file).
+  std::map<std::string, std::vector<std::string>> svgs;  // by folder
+  std::size_t n_svg = 0;
+  for (const std::string& w : written)
+    if (w.ends_with(".svg") && fs::is_regular_file(fs::path(out.root()) / w)) {
+      const fs::path p(w);
+      svgs[p.parent_path().string()].push_back(p.filename().string());
+      ++n_svg;
+    }
+  std::string listing;
+  for (const auto& [dir, names] : svgs) listing += fmt::format("  {}/: {}\n", dir, fmt::join(names, " "));
+  std::cout << fmt::format("# Validation{}\n\n{}\nThe full table, with every row and reason: {}/{}\n"
+                           "Written into {}/: {} result{} (JSON and CSV), {} figure{} (SVG{}){}\n{}",
+                           paper.empty() ? "" : ": paper " + paper + " only (partial)", render_brief(v), out.root(),
+                           md_name, out.root(), done.size(), done.size() == 1 ? "" : "s", n_svg, n_svg == 1 ? "" : "s",
+                           gnuplot ? ", with the gnuplot script beside each" : ": gnuplot is not installed, only the "
+                                                                              "gnuplot scripts are written",
+                           n_svg ? ":" : "", listing);
   return all_calibration_pass(v) ? 0 : 1;
 }
 

@@ -39,6 +39,8 @@ std::string render_not_holding(const Json& claims);  // Markdown: claims not hol
 // comparisons and calibration pairs (each holding / failing), and the pairs' orders.
 std::string render_table(const Json& v);
 std::string render_summary(const Json& v);
+// The per-paper table of render_summary and the summary counts, without the reasons: what reproduce prints.
+std::string render_brief(const Json& v);
 // "calibration points 3 (3 within tolerance, 0 outside); predictions ...; comparisons ...; calibration pairs ..."
 std::string summary_counts(const Json& v);
 // Markdown: the figures the reasons quote (not_holding.quotes), how many agree with this run, each stale one named.

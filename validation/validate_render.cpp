@@ -171,7 +171,9 @@ std::string summary_counts(const Json& v) {
                      pairs - pairs_ok, inverted.empty() ? "" : ": " + inverted);
 }
 
-std::string render_summary(const Json& v) {
+namespace {
+// The table of quantified statements, one row per paper; `why` gets each failing statement with its recorded reason.
+std::string paper_rows(const Json& v, std::string& why) {
   std::vector<std::string> papers;
   auto note = [&](const Json& x) {
     const std::string p = x.value("paper", "");
@@ -179,13 +181,8 @@ std::string render_summary(const Json& v) {
   };
   for (const char* s : {"claims", "untested"})
     for (auto& x : v.value(s, Json::array())) note(x);
-  std::string out = "Quantified statements per paper (a claim whose text gives a number or whose check carries a "
-                    "magnitude, and the statements listed as untested; checked with magnitude: a gap, tolerance or "
-                    "margin, not an ordering alone; failing: with the reason recorded beside the claim, listed below; "
-                    "calibration: a check that reads back a model input, labelled as such):\n\n"
-                    "| paper | quantified statements | checked with magnitude | holding | failing | untested | calibration "
-                    "| largest gap (model vs paper) |\n|---|---|---|---|---|---|---|---|\n";
-  std::string why;
+  std::string out = "| paper | quantified statements | checked with magnitude | holding | failing | untested | "
+                    "calibration | largest gap (model vs paper) |\n|---|---|---|---|---|---|---|---|\n";
   for (auto& paper : papers) {
     int quantified = 0, magnitude = 0, holding = 0, untested = 0, readback = 0;
     std::string failing;
@@ -211,6 +208,22 @@ std::string render_summary(const Json& v) {
     out += fmt::format("| {} | {} | {} | {} | {}{} | {} | {} | {} |\n", paper, quantified + untested, magnitude, holding,
                        nfail, nfail ? ": " + cell(failing) : "", untested, readback, w.off < 0 ? "-" : cell(w.text));
   }
+  return out;
+}
+}  // namespace
+
+std::string render_brief(const Json& v) {
+  std::string why;
+  return paper_rows(v, why) + "\nSummary: " + summary_counts(v) + ". The exit status counts calibration points and pairs only.\n";
+}
+
+std::string render_summary(const Json& v) {
+  std::string why;
+  std::string out = "Quantified statements per paper (a claim whose text gives a number or whose check carries a "
+                    "magnitude, and the statements listed as untested; checked with magnitude: a gap, tolerance or "
+                    "margin, not an ordering alone; failing: with the reason recorded beside the claim, listed below; "
+                    "calibration: a check that reads back a model input, labelled as such):\n\n" +
+                    paper_rows(v, why);
   if (!why.empty())
     out += !has_intervals(v)
                ? "\nThe quantified statements that fail and what the model misses for each (no prediction intervals: "

@@ -42,7 +42,9 @@ void add_reproduce(CLI::App& app, Context& ctx) {
   auto [rep, out] = ctx.command(app, "reproduce",
                                 "run every scenario (--paper: one paper's) into --out (JSON, CSV, SVG) and write "
                                 "validation.md there (--paper: validation-PAPER.md); default the source checkout's "
-                                "results/, for an installed tool ompisim-out/reproduce/",
+                                "results/, for an installed tool ompisim-out/reproduce/. Prints the per-paper table, "
+                                "the counts, the full table's path and the figures written; a line per scenario on "
+                                "stderr unless --quiet (before or after the subcommand)",
                                 reproduce_command);
   // From a source checkout (the build tree's data is a link to it) the committed results are rewritten; an installed
   // tool's results/ is the copy `compare --against results/` reads, shared by its users, and is never written.
