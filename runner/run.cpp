@@ -37,6 +37,30 @@ static const Sourced* named(const ParamList& list, const std::string& k) {
   return nullptr;
 }
 
+// A --set key no parameter of machine `here` has, looked for in every shipped machine (by its name, or the last part
+// of it): " (a parameter of the osu-elan4 machine, not of cielo)", or "" when no machine has it. Only on the error path.
+static std::string machines_with_param(const std::string& k, const std::string& here) {
+  std::vector<std::string> with;
+  for (const auto& [name, file] : list_machines()) {
+    if (name == here) continue;
+    try {
+      const std::unique_ptr<Machine> other = load_machine(file);
+      for (const auto& r : other->physical_params())
+        if (r.info.name == k || r.info.name.ends_with("." + k)) {
+          with.push_back(name);
+          break;
+        }
+    } catch (const InputError&) {  // a machine file that does not load is said when it is run, not here
+    }
+  }
+  if (with.empty()) return "";
+  const std::size_t shown = std::min<std::size_t>(with.size(), 4);
+  return fmt::format(" (a parameter of the {} machine{}{}, not of {})",
+                     fmt::join(with.begin(), with.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
+                     with.size() == 1 ? "" : "s", with.size() > shown ? fmt::format(" and {} more", with.size() - shown) : "",
+                     here);
+}
+
 // Applies --set; returns the parameters it set (machine and MCA), by the key given, for the unread check after the run
 // (whether an MCA parameter's component is in the stack is checked by component, before).
 static std::vector<std::pair<std::string, const Sourced*>> apply_sets(Machine& m, McaParams& mca, const Overrides& sets) {
@@ -90,7 +114,9 @@ static std::vector<std::pair<std::string, const Sourced*>> apply_sets(Machine& m
     auto more = param_names(mcal);
     names.insert(names.end(), more.begin(), more.end());
     std::string hint = did_you_mean(k, names);
-    throw InputError("--set", k, "unknown parameter" + (hint.empty() ? std::string() : " (did you mean '" + hint + "'?)"));
+    if (hint.empty()) hint = machines_with_param(k, m.name);
+    else hint = " (did you mean '" + hint + "'?)";
+    throw InputError("--set", k, "unknown parameter" + hint);
   }
   return machine_sets;
 }

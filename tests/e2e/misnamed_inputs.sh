@@ -5,7 +5,8 @@
 #                (`run --set ranks=4`, `sweep --set benchmark.iterations=5`, `compare --against --set machine=titan`);
 #                a misspelt subcommand of `machine`; a scenario or a grid given to --machine-file; --max-input-size -1;
 #                `list` with a category (machines, stack, "NIC kinds", ...) or a word that is none; OMPISIM_DATA naming
-#                no folder; a name given by its beginning (hetero) or its last parts (--set smsg_limit).
+#                no folder; a name given by its beginning (hetero) or its last parts (--set smsg_limit); --set of a
+#                parameter only another machine has (nic.qdma_slots on cielo): the machines that have it are named.
 # Expected:      exit 2 with one line, nothing written in the folder: a missing file names the scenario or grid file
 #                it is closest to ("no such file (did you mean 'scenarios/gemini/...json'?)"; run said "cannot open
 #                file" for a name without its folder, describe and sweep for any misspelt file); a scenario key given
@@ -88,5 +89,9 @@ refuse "a scenario by its name's beginning" "no such file (did you mean 'scenari
 # a shipped scenario's name misspelt and without its folder: the closest names under scenarios/, with their folder
 # (it said only "cannot open file")
 refuse "a misspelt scenario without its folder" "no such file (did you mean 'scenarios/gemini/fig5_latency_2p_inter_openmpi.json'?)" run fig5_latency_2p_inter_openmp.json
+# a parameter of another machine (a QsNet NIC's on Cielo) names the machines that have it
+refuse "--set another machine's parameter" "--set 'nic.qdma_slots': unknown parameter (a parameter of the osu-elan4, " \
+  run "$SRC/$S" --set nic.qdma_slots=4
+refuse "--set another machine's parameter" "machines, not of cielo)" run "$SRC/$S" --set qdma_slots=4
 refuse "--set a parameter's last parts" "unknown parameter (did you mean 'btl_ugni_smsg_limit'?)" run "$SRC/$S" --set smsg_limit=1024
 exit $fail
