@@ -161,10 +161,14 @@ Json result_of(Json j, const std::string& path, const std::string& option) {
     return r;
   }
   if (!is_result(j))
-    throw InputError(option, path,
+    throw InputError::of_argument(option, path,
                      j.is_object() && j.contains("hash") && j.contains("result")
                          ? std::string("a sweep's point file, named by its input's hash: compare the two sweeps' "
                                        "sweep.json files (or their folders), which pair the points by their axes")
+                     : j.is_object() && j.contains("benchmark")
+                         ? std::string("a scenario, not a result: `ompisim run` it, then compare the result JSON it "
+                                       "writes (or `compare --against DIR`, which reruns the scenarios of a results "
+                                       "folder)")
                          : std::string("not an ompisim result (no \"points\" list) nor a sweep's sweep.json"));
   check_result_keys(j, path);
   check_result_points(j, path, "points");

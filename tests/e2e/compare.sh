@@ -163,7 +163,9 @@ bad() {  # name, expected text, args...
 }
 bad "missing A" "compare '$t/nope': A: no such file" "$t/nope" "$t/b"
 bad "file and folder" "A is a file and B a folder" "$t/s1/inter.json" "$t/b"
-bad "not a result" "not an ompisim result" "$t/inter.json" "$t/s1/inter.json"
+echo '{"points_of": []}' > "$t/other.json"
+bad "not a result" "compare '$t/other.json': not an ompisim result" "$t/other.json" "$t/s1/inter.json"
+bad "a scenario, not a result" "compare '$t/inter.json': a scenario, not a result: \`ompisim run\` it" "$t/inter.json" "$t/s1/inter.json"
 bad "bad tolerance" "--tolerance.*relative tolerance" "$t/a" "$t/b" --tolerance=-3
 bad "one argument" "give A and B" "$t/a"
 bad "--against no such folder" "--against '$t/nope': no such folder$" --against "$t/nope"
