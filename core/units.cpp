@@ -127,6 +127,11 @@ double parse_quantity(const std::string& text, Dim d) {
   const double si = num * it->second;  // "1e308 GB/s" is finite, its value in B/s is not
   if (!std::isfinite(si))
     throw std::invalid_argument(fmt::format("'{}': overflows a double once converted to base units (s, B, B/s)", text));
+  // A size is a whole number of bytes: "0.3 KiB" (307.2 B) is refused with the two sizes around it, not rounded.
+  if (d == Dim::Bytes && si != std::floor(si))
+    throw std::invalid_argument(fmt::format("'{}'{}: a size is a whole number of bytes (write '{:.0f} B' or '{:.0f} B')",
+                                            text, unit == "B" ? std::string() : fmt::format(" is {:g} B", si),
+                                            std::floor(si), std::ceil(si)));
   return si;
 }
 

@@ -26,6 +26,11 @@ TEST_CASE("units: quantities parse into SI and reject wrong units", "[unit]") {
   CHECK_THROWS_WITH(parse_quantity("0.5 us", Dim::Ratio), Catch::Contains("takes no unit ('us')"));
   CHECK_THROWS_WITH(json_quantity(Json(3), Dim::Time, "f.json", "k"), Catch::Contains("with its unit"));
   CHECK(json_quantity(Json(4096), Dim::Bytes, "f.json", "k") == 4096);
+  // a size is a whole number of bytes: a fraction is refused with the sizes around it, never rounded
+  CHECK(parse_quantity("1.5 KiB", Dim::Bytes) == 1536);
+  CHECK_THROWS_WITH(parse_quantity("0.3 KiB", Dim::Bytes),
+                    Catch::Contains("'0.3 KiB' is 307.2 B: a size is a whole number of bytes (write '307 B' or '308 B')"));
+  CHECK_THROWS_WITH(json_quantity(Json("2.5 B"), Dim::Bytes, "f.json", "k"), Catch::Contains("whole number of bytes"));
 }
 
 // Configuration: byte sizes with SI prefixes ("4 kB", "4 KB", "1 MB", "2 GB") as a scenario's mca block would give

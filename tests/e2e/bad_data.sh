@@ -24,9 +24,9 @@ PY
 }
 SR='d["phases"][1]["sizes"]'
 app sendrecv_negative "$SR = [-1, \"\$shift_bytes\"]" "gtc.json: key 'phases\[1\]\.sizes\[0\]': message size must be a whole number of bytes in \[0, 1 GiB\], got -1"
-app sendrecv_fraction "$SR = [\"0.5 B\", \"\$shift_bytes\"]" "key 'phases\[1\]\.sizes\[0\]': message size must be a whole number"
+app sendrecv_fraction "$SR = [\"0.5 B\", \"\$shift_bytes\"]" "key 'phases\[1\]\.sizes\[0\]': '0.5 B': a size is a whole number of bytes (write '0 B' or '1 B')"
 app sendrecv_huge "$SR = [\"1e30 B\", \"\$shift_bytes\"]" "key 'phases\[1\]\.sizes\[0\]': message size must be a whole number"
-app bytes_fraction 'd["phases"][3]["bytes"] = "0.5 B"; d["estimates"].pop("charge_bytes")' "key 'phases\[3\]\.bytes': a message size is a whole number of bytes, got 0.5 B"
+app bytes_fraction 'd["phases"][3]["bytes"] = "0.5 B"; d["estimates"].pop("charge_bytes")' "key 'phases\[3\]\.bytes': '0.5 B': a size is a whole number of bytes"
 app nested_loops 'd["phases"] = [{"kind": "loop", "count": 100000, "source": "x", "phases": [{"kind": "loop", "count": 100000, "source": "x", "phases": [{"kind": "barrier", "source": "x"}]}]}] + d["phases"]' \
   "key 'phases\[0\]\.count': 100000 copies of 100000 phases: a step above 1000000 phases in all"
 cp "$SRC/benchmarks/apps/gtc.json" "$t/data/benchmarks/apps/gtc.json"
