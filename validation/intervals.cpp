@@ -212,7 +212,8 @@ namespace {
 
 // A measure's model value in every sample, moved by the nominal run's own difference between a full and a fast run
 // (the samples run the fast way): its interval over the nominal value and the samples; "paper_inside" where the
-// paper quotes the number (a gap not read from a word), "accepted_inside" (some value of the interval is in the accepted range).
+// paper quotes the number (a gap not read from a word), "accepted_inside" (some value of the interval is in the accepted range,
+// its upper bound excluded where "accepted_below_upper" says so).
 void widen_measures(Json& claims, const Json& fast_nominal, const std::vector<SampleValues>& runs) {
   auto num = [](const Json& x, double inf) { return x.is_null() ? inf : x.get<double>(); };
   constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -230,7 +231,8 @@ void widen_measures(Json& claims, const Json& fast_nominal, const std::vector<Sa
       if (!ms[k].at("paper").is_null())
         ms[k]["paper_inside"] = lo <= ms[k]["paper"].get<double>() && ms[k]["paper"].get<double>() <= hi;
       const Json& acc = ms[k].at("accepted");
-      ms[k]["accepted_inside"] = lo <= num(acc[1], kInf) && hi >= num(acc[0], -kInf);
+      const bool below = ms[k].value("accepted_below_upper", false);  // a strict "a < b": the bound not accepted
+      ms[k]["accepted_inside"] = (below ? lo < num(acc[1], kInf) : lo <= num(acc[1], kInf)) && hi >= num(acc[0], -kInf);
     }
   }
 }

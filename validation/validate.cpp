@@ -201,12 +201,15 @@ double value_at(Runner& run, const Json& chk, const std::string& key) {
 }
 
 // One check's measured quantity, for its interval over the samples (intervals.hpp): the model's value, the paper's
-// number where it gives one (a gap), and the accepted range (null: unbounded).
-void measure(Json* ms, const Json& chk, const std::string& what, double model, const Json& paper, double lo, double hi) {
+// number where it gives one (a gap), and the accepted range (null: unbounded); `below_hi`: the upper bound itself is
+// not accepted (a strict "a < b": a ratio of exactly 1 does not reach [-inf, 1)).
+void measure(Json* ms, const Json& chk, const std::string& what, double model, const Json& paper, double lo, double hi,
+             bool below_hi = false) {
   if (!ms || !std::isfinite(model)) return;
   auto bound = [](double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); };
   ms->push_back({{"label", chk.value("label", "")}, {"measure", what}, {"model", model}, {"paper", paper},
                  {"accepted", {bound(lo), bound(hi)}}});
+  if (below_hi) ms->back()["accepted_below_upper"] = true;
 }
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -217,7 +220,7 @@ bool compare(Runner& run, const Json& chk, std::string& detail, Json* ms) {
   double f = chk.value("factor", 1.0), m = chk.value("margin_pct", 0.0);
   detail = fmt::format("{:.4g} < {}{:.4g} (ratio {:.3f}{})", a, f == 1.0 ? "" : fmt::format("{} x ", f), b, a / b,
                        m > 0 ? fmt::format(", at least {:g} % apart", m) : "");
-  measure(ms, chk, "ratio a/b", a / b, nullptr, -kInf, f / (1 + m / 100));
+  measure(ms, chk, "ratio a/b", a / b, nullptr, -kInf, f / (1 + m / 100), true);
   return a * (1 + m / 100) < f * b;
 }
 
@@ -294,7 +297,7 @@ bool eval_less_all(Runner& run, const Json& chk, std::string& detail, Json* ms) 
     throw InputError("", "b", "curves " + chk["a"].get<std::string>() + " and " + chk["b"].get<std::string>() +
                                         " have no common rank count or byte size");
   if (margin > 0) detail += fmt::format(" (by {} , at least {:g} % apart)", key, margin);
-  measure(ms, chk, "largest ratio a/b", worst, nullptr, -kInf, 1 / (1 + margin / 100));
+  measure(ms, chk, "largest ratio a/b", worst, nullptr, -kInf, 1 / (1 + margin / 100), true);
   return holds;
 }
 

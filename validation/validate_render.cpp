@@ -40,7 +40,8 @@ std::string measures_text(const Json& c) {
       out += fmt::format(", paper {:+.3g} {}", m["paper"].get<double>(),
                          m.value("paper_inside", false) ? "inside" : "**outside**");
     else
-      out += fmt::format(", accepted [{}, {}] {}", bound(m["accepted"][0], "-inf"), bound(m["accepted"][1], "inf"),
+      out += fmt::format(", accepted [{}, {}{} {}", bound(m["accepted"][0], "-inf"), bound(m["accepted"][1], "inf"),
+                         m.value("accepted_below_upper", false) ? ")" : "]",
                          m.value("accepted_inside", false) ? "reached" : "**not reached**");
   }
   return out;

@@ -150,6 +150,30 @@ TEST_CASE("intervals: a gap read from a word is judged against the word's range,
   CHECK_FALSE(m["accepted_inside"].get<bool>());
 }
 
+// Configuration: a strict "a < b" check whose two sides are the same value (ratio exactly 1 at the nominal parameters
+// and in every sample), and one whose a is the other stack's, below b. Expected: the first fails and its interval does
+// not reach the accepted range, whose upper bound is excluded ([-inf, 1)); the second reaches it. How validated: the
+// JSON validate_reference returns and the rendered measure.
+TEST_CASE("intervals: a strict 'less' is not reached by a ratio of exactly 1", "[validation]") {
+  Json doc{{"points", Json::array()},
+           {"claims", Json::array({{{"id", "same"}, {"text", "a below b"},
+                                    {"check", {{"kind", "less"}, {"a", side(kInterOmpi)}, {"b", side(kInterOmpi)}}}},
+                                   {{"id", "below"}, {"text", "native below Open MPI"},
+                                    {"check", {{"kind", "less"}, {"a", side(kInterNative)}, {"b", side(kInterOmpi)}}}}})}};
+  validation::set_interval_samples(2);
+  Json v = validation::validate_reference(doc, "test-strict");
+  validation::set_interval_samples(validation::kDefaultIntervalSamples);
+  const Json& same = v["claims"][0]["measures"][0];
+  CHECK_FALSE(v["claims"][0]["holds"].get<bool>());
+  CHECK(same["interval"][0].get<double>() == 1.0);
+  CHECK(same["interval"][1].get<double>() == 1.0);
+  CHECK(same["accepted_below_upper"].get<bool>());
+  CHECK_FALSE(same["accepted_inside"].get<bool>());
+  CHECK_THAT(validation::render_not_holding(v["claims"]), Catch::Contains("accepted [-inf, 1) **not reached**"));
+  CHECK(v["claims"][1]["holds"].get<bool>());
+  CHECK(v["claims"][1]["measures"][0]["accepted_inside"].get<bool>());
+}
+
 // Configuration: "unstated_placement" entries that are wrong. Expected: an InputError naming the file and the key
 // (a scenario the file does not run, a missing sentence, an unknown key). How validated: the messages.
 TEST_CASE("intervals: unstated_placement input is checked", "[unit][validation]") {
