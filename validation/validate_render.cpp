@@ -211,11 +211,14 @@ std::string paper_rows(const Json& v, std::string& why) {
   }
   return out;
 }
+std::string summary_line(const Json& v) {
+  return "\nSummary: " + summary_counts(v) + ". The exit status counts calibration points and pairs only.\n";
+}
 }  // namespace
 
 std::string render_brief(const Json& v) {
   std::string why;
-  return paper_rows(v, why) + "\nSummary: " + summary_counts(v) + ". The exit status counts calibration points and pairs only.\n";
+  return paper_rows(v, why) + summary_line(v);
 }
 
 std::string render_summary(const Json& v) {
@@ -232,7 +235,7 @@ std::string render_summary(const Json& v) {
                : "\nThe quantified statements that fail, what the model misses for each, and the model's measure over the "
                  "prediction-interval samples (estimate ranges, and the placements where the paper leaves them unstated) "
                  "with the paper's value inside or outside that interval:\n\n" + why;
-  out += "\nSummary: " + summary_counts(v) + ". The exit status counts calibration points and pairs only.\n";
+  out += summary_line(v);
   out += render_quotes(v);
   if (!v.value("pairs", Json::array()).empty()) {
     out += "\nCalibration pairs (two stacks at one size, different paper values; the order holds when the model's gap "
