@@ -2,7 +2,8 @@
 # Outputs. (1) An --out that cannot be created: exit 2 naming --out, before simulating (fast, on a run that
 # takes seconds). (2) run without --out writes under the current directory (ompisim-out/<id>/, never results/) and says where on stderr;
 # a what-if (--set) without --out writes ompisim-out/<id>-whatif-<hash>/ and leaves the plain run's result as it was
-# (the hash of the parsed --set: 'k = v' is 'k=v'); another scenario file with the same id writes ompisim-out/<id>-<hash>/.
+# (the hash of the parsed --set: 'k = v' is 'k=v'); another scenario file with the same id writes ompisim-out/<id>-<hash>/;
+# a file of one's own whose "id" is not its name (a renamed copy) is said to name its results by the id.
 # (3) --version: version, git describe (the build's, also under an OMPISIM_DATA without .git), the data folder,
 # SimGrid version. (4) OSU-shaped tables (header lines, two decimals, MB/s).
 # (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed);
@@ -31,6 +32,13 @@ echo "{\"id\": \"lat\", $q \"osu_latency\"}}" > "$t/lat.json"
 "$BIN" run "$t/lat.json" > "$t/lat.txt" 2> "$t/err" || fail=1
 [[ -s "$t/cwd/ompisim-out/lat/lat.json" && -s "$t/cwd/ompisim-out/lat/lat.csv" && ! -e "$t/cwd/results" ]] && grep -q "wrote $t/cwd/ompisim-out/lat/lat.json" "$t/err" \
   && echo "ok   default output under the current directory: $(cat "$t/err")" || { echo "FAIL default output: $(cat "$t/err")"; fail=1; }
+! grep -q "named by the scenario's" "$t/err" || { echo "FAIL an id that is the file's name noted: $(cat "$t/err")"; fail=1; }
+# a copy under another file name keeps the "id": the results take it, and the run says so (not the shipped scenarios)
+cp "$t/lat.json" "$t/mine.json"
+"$BIN" run "$t/mine.json" --out "$t/o-mine" > /dev/null 2> "$t/err" || fail=1
+"$BIN" run "$SRC/scenarios/whatif/topology_latency_torus.json" --out "$t/o-torus" > /dev/null 2> "$t/err-torus" || fail=1
+[[ -s "$t/o-mine/lat.json" ]] && grep -qx "ompisim: the results are named by the scenario's \"id\" ('lat'), not by its file name ('mine'): edit \"id\" to rename them" "$t/err" \
+  && ! grep -q "named by" "$t/err-torus" && echo "ok   a renamed copy's results are named by its id, said" || { echo "FAIL renamed copy: $(cat "$t/err" "$t/err-torus")"; fail=1; }
 # a what-if without --out: its own folder (ompisim-out/lat-whatif-<hash>/), the plain run's result untouched; the same
 # --set lands in the same folder again
 plain=$(sha256sum < "$t/cwd/ompisim-out/lat/lat.json")

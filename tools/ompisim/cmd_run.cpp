@@ -256,6 +256,11 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   for (const auto& w : override_warnings(res)) std::cerr << "ompisim: warning: " << w << "\n";
   note_machine_swap(s.machine, s.stack, opt.machine_file);  // after the run: an input error stays one line
   std::cerr << other_dir_why << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
+  // A file of one's own (a copy of a shipped scenario, renamed) whose "id" is not its name: its results take the id.
+  if (const std::string stem = std::filesystem::path(s.file).stem().string();
+      s.id != stem && validation::committed_scenario(s.file).empty())
+    std::cerr << fmt::format("ompisim: the results are named by the scenario's \"id\" ('{}'), not by its file name "
+                             "('{}'): edit \"id\" to rename them\n", s.id, stem);
   return 0;
 }
 
