@@ -36,6 +36,18 @@ const DriverInfo& find_driver(const std::string& name, const std::string& file, 
   if (const DriverInfo* d = driver_registry().find(name)) return *d;
   auto names = driver_registry().names();
   std::string hint = did_you_mean(name, names);
+  // A suite's name for a benchmark registered under another ("osu_barrier", "imb_barrier": barrier_loop): the names
+  // holding the part after the suite's prefix.
+  if (hint.empty()) {
+    std::string core = name;
+    for (const char* prefix : {"osu_", "imb_", "IMB-"})
+      if (core.starts_with(prefix)) core = core.substr(std::string(prefix).size());
+    std::vector<std::string> with;
+    if (core.size() >= 4)
+      for (const auto& n : names)
+        if (n.find(core) != std::string::npos) with.push_back(n);
+    if (!with.empty()) hint = fmt::format("{}", fmt::join(with, "' or '"));
+  }
   throw InputError(file, key, fmt::format("unknown benchmark '{}'{} (known: {})", name,
                                           hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(names, ", ")));
 }

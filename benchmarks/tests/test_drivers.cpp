@@ -90,6 +90,9 @@ TEST_CASE("drivers: an unknown benchmark name is an input error naming file and 
                                Catch::Contains("did you mean 'osu_latency'") && Catch::Contains("barrier_loop"));
   }
   CHECK_THROWS_AS(bench::find_driver("imb_alltoall", "f.json", "benchmark.name"), InputError);
+  // a suite's name for a benchmark registered under another names it
+  CHECK_THROWS_WITH(bench::find_driver("osu_barrier", "f.json", "benchmark.name"),
+                    Catch::Contains("unknown benchmark 'osu_barrier' (did you mean 'barrier_loop'?)"));
   CHECK(bench::find_driver("osu_bw", "f.json", "benchmark.name").name == "osu_bw");
 }
 
