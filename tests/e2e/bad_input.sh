@@ -14,6 +14,9 @@ check too_many_ranks '{"machine": "cielo", "stack": "openmpi", "benchmark": {"na
 # run that cannot start
 check too_many_ranks_bounded '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_multi_lat", "sizes": [1]}, "ranks": 200000, "ranks_per_node": 16}' "do not fit on cielo" --max-events 100
 expect_input_error too_many_ranks_described "too_many_ranks.json: key 'ranks': 200000 ranks do not fit on cielo" describe "$t/too_many_ranks.json"
+# a stack without a BTL that reaches a pair of its ranks (no network BTL, ranks on two nodes): an input error naming the
+# key, not an internal error (exit 3)
+check unreachable_btl '{"machine": "cielo", "stack": {"pml": "ob1", "btl": ["self", "vader"]}, "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 1}' "unreachable_btl.json: key 'stack': bml/r2: rank 0 cannot reach rank 1 with any BTL of the stack"
 check bad_unit '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "mca": {"btl_ugni_eager_limit": "8 Kb/s"}}' "btl_ugni_eager_limit"
 check unknown_machine '{"machine": "cielox", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "did you mean 'cielo'"
 check wrong_stack '{"machine": "loggp", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "stack 'openmpi' runs on gemini or ib-sdr-pcie or gige machines, but machine 'loggp' has a loggp NIC"

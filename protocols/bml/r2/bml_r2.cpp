@@ -1,5 +1,7 @@
 #include "protocols/bml/r2/bml_r2.hpp"
 
+#include "core/errors.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -78,8 +80,11 @@ const Endpoint& BmlR2::endpoint(int rank, int peer) {
   }
   Endpoint ep = add_proc(btls_, ctx_, rank, peer, same_arch);
   if (ep.send.empty())
-    throw std::logic_error("bml/r2: rank " + std::to_string(rank) + " cannot reach rank " + std::to_string(peer) +
-                           " with any BTL (unreachable proc)");
+    // the stack's input (a BTL list without one that reaches this pair) decides it: an input error, named by the run
+    throw InputError("", "stack",
+                     "bml/r2: rank " + std::to_string(rank) + " cannot reach rank " + std::to_string(peer) +
+                         " with any BTL of the stack (unreachable proc): list a BTL that reaches it (on one node: "
+                         "self and a shared-memory BTL; between nodes: the network's)");
   auto it = std::find(records_.begin(), records_.end(), ep);
   if (it == records_.end()) it = records_.insert(records_.end(), std::move(ep));
   slot = static_cast<std::uint32_t>(it - records_.begin()) + 1;

@@ -143,7 +143,7 @@ TEST_CASE("bml/r2: exclusivity excludes lower-ranked BTLs, equal ones are kept",
     CHECK(btls_of(bml.endpoint(0, 2).eager) == std::vector<btl::Btl*>{&hi, &eq});  // equal latency: both eager
   }
   BmlR2 none(f.world->contexts(), {&vader});
-  CHECK_THROWS_AS(none.endpoint(0, 2), std::logic_error);  // unreachable proc
+  CHECK_THROWS_AS(none.endpoint(0, 2), InputError);  // unreachable proc: the stack input decides it
 }
 
 // Configuration: 4 ranks, 2 per node; two off-node BTLs of equal exclusivity with bandwidths 20000 and 10000 Mb/s
