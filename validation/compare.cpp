@@ -393,6 +393,53 @@ Comparison compare_paths(const std::string& a, const std::string& b, double tole
 }
 
 
+namespace {
+
+// A what-if's result (run with --set, --machine-file or --engine) is rerun as it was run, from what its provenance
+// stored: its overrides (`stored`, before the --set given to compare, which wins on the same key), its machine file
+// when it is not the machine's shipped one, and its engine unless --engine is given. `said` names each part for a
+// note. Returns why the result cannot be rerun so ("" when it can).
+std::string as_run(const Json& prov, Scenario& s, bool engine_given, Overrides& stored, std::vector<std::string>& said) {
+  if (prov.contains("overrides")) {
+    const Json& o = prov["overrides"];
+    if (!o.is_array()) return "provenance.overrides is not a list of [key, value] pairs";
+    for (const Json& kv : o) {
+      if (!kv.is_array() || kv.size() != 2 || !kv[0].is_string() || !kv[1].is_string())
+        return "provenance.overrides holds an entry that is not a [key, value] pair of strings";
+      stored.emplace_back(kv[0].get<std::string>(), kv[1].get<std::string>());
+      said.push_back(fmt::format("--set {}={}", stored.back().first, stored.back().second));
+    }
+  }
+  if (prov.contains("machine_file")) {
+    if (!prov["machine_file"].is_string()) return "provenance.machine_file is not a path (a string)";
+    const std::string mf = prov["machine_file"].get<std::string>();
+    const std::string shipped = find_machine_file(s.machine);
+    if (shipped.empty() || repo_relative(shipped) != mf) {
+      if (fs::path(mf).extension() != ".json") return fmt::format("its machine file {} is not a .json file", mf);
+      // as stored: repository-relative, else as the user gave it to run (relative to the folder run was started in)
+      const std::string path = data_path(mf);
+      std::error_code ec;
+      if (!fs::is_regular_file(path, ec))
+        return fmt::format("it was run with the machine file {}, which is not here (compare from the folder run was "
+                           "started in)", mf);
+      s.machine_file = path;
+      said.push_back("--machine-file " + mf);
+    }
+  }
+  if (!engine_given && prov.contains("engine")) {
+    if (!prov["engine"].is_string()) return "provenance.engine is not an engine name (a string)";
+    const std::string e = prov["engine"].get<std::string>();
+    if (e != s.engine) {
+      if (!engines().find(e)) return fmt::format("it was run on the engine '{}', which this build does not have", e);
+      s.engine = e;
+      said.push_back("--engine " + e);
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 Comparison compare_against(const std::string& dir, double tolerance, const std::string& only, const Overrides& sets,
                            const std::function<void(std::size_t, std::size_t, const std::string&)>& progress,
                            const std::string& engine) {
@@ -455,6 +502,21 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
     }
     Scenario s = load_scenario(file);
     set_engine(s, engine);
+    Overrides stored, run_sets;
+    std::vector<std::string> said;
+    if (const std::string why = as_run(committed["provenance"], s, !engine.empty(), stored, said); !why.empty()) {
+      c.problems.push_back(fmt::format("{}: {}: not rerun", rel, why));
+      continue;
+    }
+    if (!said.empty())
+      c.notes.push_back(fmt::format("{}: a what-if, rerun as it was run: {}", rel, fmt::join(said, ", ")));
+    for (auto& kv : stored) {
+      auto given = std::find_if(sets.begin(), sets.end(), [&](auto& g) { return g.first == kv.first; });
+      if (given == sets.end()) run_sets.push_back(kv);
+      else c.notes.push_back(fmt::format("{}: its stored --set {}={} is replaced by the --set {}={} given here", rel,
+                                         kv.first, kv.second, given->first, given->second));
+    }
+    run_sets.insert(run_sets.end(), sets.begin(), sets.end());
     // A --set this scenario's run does not read (an MCA parameter of another stack, a machine parameter of a path
     // the run never takes) changed nothing here: said per file, as run refuses or warns.
     for (auto& [k, v] : sets) {
@@ -465,7 +527,18 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
         c.notes.push_back(fmt::format("{}: --set {}: stack '{}' does not read it: rerun without it", rel, k, s.stack));
       }
     }
-    Json now = Json::parse(run_isolated([&] { return run_scenario(s, sets).dump(); }));
+    Json now;
+    try {
+      now = Json::parse(run_isolated([&] { return run_scenario(s, run_sets).dump(); }));
+    } catch (const InputError& e) {
+      // an override the result stored that this build refuses (a parameter renamed since): that result, not the
+      // whole comparison; a --set given here stays an input error
+      const bool mine = e.file() == "--set" &&
+                        std::any_of(sets.begin(), sets.end(), [&](auto& g) { return g.first == e.key(); });
+      if (said.empty() || mine) throw;
+      c.problems.push_back(fmt::format("{}: rerun as it was run ({}): {}: not rerun", rel, fmt::join(said, ", "), e.what()));
+      continue;
+    }
     for (auto& k : now["provenance"].value("unread_overrides", Json::array()))
       c.notes.push_back(fmt::format("{}: --set {}: no part of its run read it, so it changed nothing there", rel,
                                     k.get<std::string>()));

@@ -237,4 +237,36 @@ PY
 "$BIN" compare "$t/long/a" "$t/long/b" > "$t/out" 2>&1
 cols=$(grep " \*$" "$t/out" | awk '{print index($0, "latency_us")}' | sort -u | wc -l)
 [[ $cols == 1 ]] && echo "ok   a long file name: the metric column stays aligned" || { echo "FAIL long file name: $(sed -n 4,6p "$t/out")"; fail=1; }
+# (10) --against a what-if's folder (run --set, --machine-file, --engine) reruns each result as it was run, said in a
+# note: no drift (exit 0). A --set given here replaces the stored one of the same key (said); a machine file stored
+# relative to the folder run was started in, compared from elsewhere, is named as not here (not rerun, exit 1). A
+# result whose provenance lacks a machine file is "not stored" in the header, not an empty name.
+"$BIN" compare --against "$t/s2" > "$t/out" 2>&1; rc=$?
+[[ $rc == 0 ]] && grep -qF '# inter.json: a what-if, rerun as it was run: --set btl_ugni_smsg_limit=256, --set nic.bte_bandwidth=5 GB/s' "$t/out" \
+  && grep -q "^1 file, .* 0 beyond tolerance, 0 structural" "$t/out" \
+  && echo "ok   --against a what-if: rerun with its stored --set, no drift" || { echo "FAIL --against a what-if: rc=$rc $(cat "$t/out")"; fail=1; }
+"$BIN" compare --against "$t/s2" --set btl_ugni_smsg_limit=1024 > "$t/out" 2>&1; rc=$?
+[[ $rc == 1 ]] && grep -qF '# inter.json: its stored --set btl_ugni_smsg_limit=256 is replaced by the --set btl_ugni_smsg_limit=1024 given here' "$t/out" \
+  && echo "ok   --against a what-if --set: the stored value replaced, said, drift found" || { echo "FAIL --against what-if --set: rc=$rc $(cat "$t/out")"; fail=1; }
+mkdir -p "$t/wm" && cd "$t/wm"
+python3 - "$SRC/models/gemini/machines/cielo.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["networks"]["gemini"]["nic"]["bte_bandwidth"]["value"] = "5.5 GB/s"
+json.dump(m, open("mine.json", "w"))
+PY
+"$BIN" run "$t/inter.json" --machine-file mine.json --engine des --out "$t/wm/o" > /dev/null 2>&1 || fail=1
+"$BIN" compare --against "$t/wm/o" > "$t/out" 2>&1; rc=$?
+cd "$t"
+"$BIN" compare --against "$t/wm/o" > "$t/out2" 2>&1; rc2=$?
+[[ $rc == 0 ]] && grep -qF '# inter.json: a what-if, rerun as it was run: --machine-file mine.json, --engine des' "$t/out" \
+  && [[ $rc2 == 1 ]] && grep -qF '! inter.json: it was run with the machine file mine.json, which is not here (compare from the folder run was started in): not rerun' "$t/out2" \
+  && echo "ok   --against a what-if on a machine file and engine: rerun with both; from elsewhere: named, not rerun" \
+  || { echo "FAIL --against machine file: rc=$rc rc2=$rc2 $(cat "$t/out" "$t/out2")"; fail=1; }
+python3 - "$t/wm/o/inter.json" "$t/nomf.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); del r["provenance"]["machine_file"]; json.dump(r, open(sys.argv[2], "w"))
+PY
+"$BIN" compare "$t/s1/inter.json" "$t/nomf.json" > "$t/out" 2>&1
+grep -q "^# B: .*machine file not stored" "$t/out" && ! grep -q "machine file ;\|machine file)" "$t/out" \
+  && echo "ok   a provenance without a machine file: 'not stored' in the header" || { echo "FAIL empty machine file: $(head -2 "$t/out")"; fail=1; }
 exit $fail

@@ -58,7 +58,9 @@ std::pair<std::string, std::string> setting_suffixes(const std::string& a, const
   if (sa.overrides.empty() || sb.overrides.empty()) return {};
   std::vector<std::string> na, nb;
   auto differ = [&](const std::string& what, const std::string& x, const std::string& y) {
-    if (x != y) na.push_back(what + " " + x), nb.push_back(what + " " + y);
+    // a side whose provenance lacks it says so, not "machine file " with nothing after it
+    auto shown = [](const std::string& v) { return v.empty() ? std::string("not stored") : v; };
+    if (x != y) na.push_back(what + " " + shown(x)), nb.push_back(what + " " + shown(y));
   };
   differ("machine", sa.machine, sb.machine);
   differ("stack", sa.stack, sb.stack);
@@ -156,7 +158,8 @@ void add_compare(CLI::App& app, Context& ctx) {
                                 compare_command);
   cmp->add_option("A", opt->a, "result JSON file or folder of results");
   cmp->add_option("B", opt->b, "result JSON file or folder of results (paired with A by relative path)");
-  cmp->add_option("--against", opt->against, "rerun the scenario of every result in this folder and compare");
+  cmp->add_option("--against", opt->against, "rerun the scenario of every result in this folder as it was run (its "
+                                             "stored --set, machine file and engine) and compare");
   cmp->add_option("--only", opt->only, "with --against: only results whose path below the folder, or whose scenario file (scenarios/...), contains this text");
   add_scenario_overrides(*cmp, opt->sets, &opt->engine, "every scenario rerun by --against");
   cmp->add_option("--tolerance", opt->tolerance,
