@@ -144,7 +144,7 @@ std::string base_file(const std::string& path, const std::string& grid_file) {
   return in_data != path ? in_data : std::string();
 }
 
-// The command line's --set and --engine (g.file, g.axes known): never a key the grid varies (one value for every point
+// The command line's --set, --engine and --machine-file (g.file, g.axes known): never a key the grid varies (one value for every point
 // would silently replace the axis's values); an unknown engine named as run names it.
 void check_command_line(const SweepGrid& g, const Overrides& sets, const std::string& engine) {
   for (const auto& [k, v] : sets)
@@ -152,6 +152,13 @@ void check_command_line(const SweepGrid& g, const Overrides& sets, const std::st
       if (a == k || a == "mca." + k || "mca." + a == k)
         throw InputError("--set", k, fmt::format("is an axis of the grid {} ('{}'): the sweep gives it each of the axis's "
                                                  "values; leave out the --set, or the axis", g.file, a));
+  // --machine-file replaces every point's machine: a grid that varies "machine" would label its rows with machines
+  // none of them ran on
+  if (!g.machine_file.empty() && std::find(g.axes.begin(), g.axes.end(), "machine") != g.axes.end())
+    throw InputError("--machine-file", g.machine_file,
+                     fmt::format("the grid {} has an axis 'machine': --machine-file would run every point on this one "
+                                 "file while its rows name the axis's machines; leave out --machine-file, or the axis",
+                                 g.file));
   if (engine.empty()) return;
   if (std::find(g.axes.begin(), g.axes.end(), "engine") != g.axes.end())
     throw InputError("--engine", engine, fmt::format("the grid {} has an axis 'engine': the sweep gives each point the "

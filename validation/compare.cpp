@@ -549,7 +549,7 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
 }
 
 std::string render_comparison(const Comparison& c, const std::string& name_a, const std::string& name_b, bool diff_only) {
-  std::string out = fmt::format("# A: {}\n# B: {}\n# tolerance {:g} (relative); '*' marks a difference beyond it\n",
+  std::string out = fmt::format("# A: {}\n# B: {}\n# tolerance {:g} (relative to the larger value); '*' marks a difference beyond it\n",
                                 name_a, name_b, c.tolerance);
   std::string last;
   bool header = false;  // the column header only above rows: nothing drifted prints the summary alone

@@ -4,7 +4,7 @@
 #                `--set nic.nic_latency=2us --set btl_ugni_smsg_limit=1024 --engine des`, and without them; then the
 #                same options refused: a --set of the grid's axis (by its name, and an MCA axis by its bare name), an
 #                unknown key, an MCA parameter no component of the stack reads (a --set, and an axis of a grid on
-#                Cray MPT's stack), --engine with an "engine" axis.
+#                Cray MPT's stack), --engine with an "engine" axis, --machine-file with a "machine" axis.
 # Expected:      sweep.json's provenance records the overrides as [key, value] pairs and the engine ("engine": null
 #                without --engine); each point's result was run with them (its provenance: engine des, the overrides
 #                after the axis's); the 8 B latency moves with nic.nic_latency (the --set acts); `--merge` without the
@@ -12,7 +12,7 @@
 #                with nothing run.
 # How validated: exit status, stderr text, sweep.json and point files read back with python3.
 set -u
-BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 cd "$t"
 cat > grid.json <<'J'
 {"base": {"id": "tiny", "machine": "cielo", "stack": "openmpi", "ranks": 2,
@@ -71,6 +71,11 @@ refused "--set of an MCA axis by its bare name" \
 refused "--engine with an engine axis" \
   "ompisim: error: --engine 'fluid': the grid mca.json has an axis 'engine': the sweep gives each point the axis's engine; leave out --engine, or the axis" \
   mca.json --engine fluid
+sed 's/"nic.bte_bandwidth": \["4 GB\/s", "6 GB\/s"\]/"machine": ["cielo", "titan"]/' grid.json > machines.json
+cp "$SRC/models/gemini/machines/cielo.json" mine.json
+refused "--machine-file with a machine axis" \
+  "ompisim: error: --machine-file 'mine.json': the grid machines.json has an axis 'machine': --machine-file would run every point on this one file while its rows name the axis's machines; leave out --machine-file, or the axis" \
+  machines.json --machine-file mine.json
 refused "an unknown --set key" \
   "ompisim: error: --set 'nic.nic_latncy': unknown parameter (did you mean 'nic.nic_latency'?) (grid grid.json, point 1 of 2)" \
   grid.json --set nic.nic_latncy=1us

@@ -163,7 +163,9 @@ void add_compare(CLI::App& app, Context& ctx) {
   cmp->add_option("--only", opt->only, "with --against: only results whose path below the folder, or whose scenario file (scenarios/...), contains this text");
   add_scenario_overrides(*cmp, opt->sets, &opt->engine, "every scenario rerun by --against");
   cmp->add_option("--tolerance", opt->tolerance,
-                  "relative tolerance (0.02 or 2%); default 1e-9: two values equal to nine digits are equal (a "
+                  "relative tolerance (0.02 or 2%), of the larger of the two values: |B - A| > tolerance x "
+                  "max(|A|, |B|) is beyond it, so 100 against 105 differs by 4.8 % either way; default 1e-9: two "
+                  "values equal to nine digits are equal (a "
                   "what-if may sum the same times in another order, a difference in the last bits); 0: any difference");
   cmp->add_flag("--all", opt->all, "print every value compared (default: only the values beyond the tolerance, then the "
                 "summary line)");
