@@ -15,7 +15,8 @@
 #                naming the file; every engine, NIC kind and collective algorithm `list` prints is taken (exit 0,
 #                its own heading), a name of several kinds prints the first and names the others with the KIND/NAME
 #                that picks each (cxi: the component ofi/cxi, then "nic-kind/cxi"), a bare algorithm name prints every
-#                collective's algorithm of that name, and --names lists them.
+#                collective's algorithm of that name, and --names lists them; a framework (btl, coll) lists its
+#                components, a value of benchmark keys (tuned) names the keys (exit 2).
 # How validated: exit codes and grep on the output.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -140,4 +141,17 @@ echo '{"x": 1}' > other.json
 "$BIN" describe other.json > /dev/null 2> err; rc=$?
 [[ $rc == 2 ]] && grep -q "other.json.*neither a machine file" err && ok "a JSON file of neither kind: $(cat err)" \
   || bad "other.json: exit $rc, $(cat err)"
+# A framework's name lists its components (btl: self, vader, ugni, ...; coll: the collectives), also with files in the
+# folder; a value of benchmark keys ("tuned") names the keys that take it (exit 2), not a near name of another kind;
+# --names includes the frameworks.
+echo '{}' > btl; echo '{}' > x.json
+"$BIN" describe btl > out 2> err && grep -q "^# framework btl: " out && grep -q "^ugni .*\[gemini\]" out && grep -q "^vader " out \
+  && ok "describe btl: the framework's components" || bad "describe btl: $(cat out err)"
+"$BIN" describe coll > out 2> err && grep -q "^# framework coll: " out && grep -q "^barrier .*cheetah-atomic" out \
+  && ok "describe coll: the collectives" || bad "describe coll: $(cat out err)"
+"$BIN" describe tuned > out 2> err; rc=$?
+[[ $rc == 2 ]] && grep -q "a value of the benchmark keys barrier_loop.algorithm, osu_alltoall.algorithm" err && ! grep -q "did you mean" err \
+  && ok "describe tuned: the keys that take it" || bad "describe tuned: exit $rc, $(cat err)"
+"$BIN" describe --names > out && grep -qx "btl" out && grep -qx "mtl" out && grep -qx "coll" out \
+  && ok "--names includes the frameworks" || bad "--names without frameworks"
 exit $fail

@@ -558,6 +558,43 @@ const std::vector<Kind>& kinds() {
   return k;
 }
 
+// A framework's name (pml, btl, ..., coll): its components (coll: the collectives), as `ompisim list` prints them, each described as FRAMEWORK/NAME.
+bool describe_framework(const std::string& bare) {
+  if (bare == "coll") {  // Open MPI's framework of collectives: here the collectives/ registry
+    std::cout << "# framework coll: the collectives and their algorithms (ompisim describe COLLECTIVE, or "
+                 "COLLECTIVE/ALGORITHM)\n";
+    std::vector<std::pair<std::string, std::vector<std::string>>> colls;  // in registry order
+    for (auto& a : coll::default_registry().all()) {
+      auto it = std::find_if(colls.begin(), colls.end(), [&](const auto& c) { return c.first == a.coll; });
+      if (it == colls.end()) it = colls.insert(colls.end(), {a.coll, {}});
+      it->second.push_back(a.algo);
+    }
+    for (auto& [c, algos] : colls) std::cout << fmt::format("{:<14} {}\n", c, fmt::join(algos, ", "));
+    return true;
+  }
+  const auto fws = component_registry().frameworks();
+  if (std::find(fws.begin(), fws.end(), bare) == fws.end()) return false;
+  std::cout << fmt::format("# framework {}: its components and the NIC kinds each drives (ompisim describe {}/NAME: "
+                           "its MCA parameters)\n", bare, bare);
+  for (auto& c : component_registry().all())
+    if (c.framework == bare)
+      std::cout << fmt::format("{:<14} [{}]  {}\n", c.name,
+                               c.nic_kinds.empty() ? std::string("any") : fmt::format("{}", fmt::join(c.nic_kinds, ", ")),
+                               c.description);
+  return true;
+}
+
+// The benchmark keys that take `value` as one of their choices ("tuned": barrier_loop.algorithm, ...).
+std::vector<std::string> keys_taking(const std::string& value) {
+  std::vector<std::string> keys;
+  for (auto& b : bench::driver_registry().all())
+    for (auto& p : b.params)
+      if (p.choices)
+        if (const auto ch = p.choices(); std::find(ch.begin(), ch.end(), value) != ch.end())
+          keys.push_back(b.name + "." + p.name);
+  return keys;
+}
+
 // A name describe does not know: one short error with the closest name of any kind and its kind, or, with none close,
 // the kinds of name describe takes; `ompisim list` prints the names themselves.
 [[noreturn]] void unknown_name(const std::string& name, const std::string& bare) {
@@ -571,6 +608,13 @@ const std::vector<Kind>& kinds() {
     if (name == k.name)
       throw InputError::of_argument("describe", name,
                        fmt::format("a key of a scenario file ({}); `ompisim schema scenario` gives every key", k.description));
+  // a value of a benchmark key ("tuned", an algorithm selector): the keys that take it
+  if (const auto keys = keys_taking(name); !keys.empty())
+    throw InputError::of_argument("describe", name,
+                     fmt::format("a value of the benchmark key{} {}: `ompisim describe {}` lists {} with its values",
+                                 keys.size() == 1 ? "" : "s", fmt::join(keys, ", "),
+                                 keys.size() == 1 ? keys.front().substr(0, keys.front().find('.')) : "BENCHMARK",
+                                 keys.size() == 1 ? "it" : "each"));
   std::vector<std::string> with;
   for (auto& [n, f] : list_machines()) {
     try {
@@ -650,6 +694,8 @@ int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
   if (opt.names) {
     for (auto& k : kinds())
       for (auto& v : k.names()) std::cout << v << "\n";
+    for (auto& fw : component_registry().frameworks()) std::cout << fw << "\n";  // describe_framework
+    std::cout << "coll\n";
     return 0;
   }
   if (opt.name.empty()) throw InputError("describe", "", "give a NAME (ompisim list), or --names to list every one");
@@ -677,6 +723,7 @@ int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
       also.push_back(fmt::format("{} {} (ompisim describe {})", k.label, bare,
                                  std::string_view(k.prefix) == "component" ? find_component(bare)->id() : std::string(k.prefix) + "/" + bare));
   }
+  if (first.empty() && !only && describe_framework(bare)) return 0;
   if (first.empty()) unknown_name(name, bare);
   std::cout << first;
   if (!also.empty()) std::cout << fmt::format("# '{}' also names {}\n", bare, fmt::join(also, "; "));
