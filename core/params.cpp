@@ -49,8 +49,11 @@ void load_range(ObjectReader& entry, const ParamRef& r, const std::string& file)
   check_range(r, hi, file, key + "[1]");
   if (!(lo <= x && x <= hi))
     throw InputError(file, key,
-                     fmt::format("the range [{}, {}] does not contain the value {}", format_quantity(lo, r.info.dim),
-                                 format_quantity(hi, r.info.dim), format_quantity(x, r.info.dim)));
+                     fmt::format("the range [{}, {}] does not contain the value {} (a range is the uncertainty of "
+                                 "the value beside it, sampled for prediction intervals: give one around the new value, "
+                                 "or remove \"range\" and \"range_source\")",
+                                 format_quantity(lo, r.info.dim), format_quantity(hi, r.info.dim),
+                                 format_quantity(x, r.info.dim)));
   if (!entry.has("range_source")) entry.fail("range_source", "a range needs its reason ('range_source')");
   r.p->ranged = true;
   r.p->range_lo = lo;

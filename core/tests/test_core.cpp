@@ -216,7 +216,8 @@ TEST_CASE("params: an estimate's range is read and checked", "[unit]") {
   load(R"({"a": {"value": "2 us", "source": "paper"}})");
   CHECK_FALSE(p.a.ranged);
   CHECK_THROWS_WITH(load(R"({"a": {"value": "5 us", "source": "e", "range": ["1 us", "4 us"], "range_source": "r"}})"),
-                    Catch::Contains("does not contain the value"));
+                    Catch::Contains("does not contain the value 5 us (a range is the uncertainty of the value") &&
+                        Catch::Contains("or remove \"range\" and \"range_source\")"));
   CHECK_THROWS_WITH(load(R"({"a": {"value": "2 us", "source": "e", "range": ["1 us", "4 us"]}})"),
                     Catch::Contains("range_source"));
   CHECK_THROWS_WITH(load(R"({"a": {"value": "2 us", "source": "e", "range": ["1 us"], "range_source": "r"}})"),

@@ -71,4 +71,20 @@ P
   && ! grep -q "note:" "$t/err2" && ok "another NIC's scenario on the file: noted" || ko "machine swap note: rc=$rc/$rc2 $(cat "$t/err" "$t/err2")"
 [[ "$(ls -A)" == "ompisim-out" && "$(ls -A ompisim-out)" == "mine.json" ]] && ok "nothing else written here" \
   || ko "stray files: $(ls -AR | tr '\n' ' ')"
+# a ranged estimate's note says to edit its range with it; a value edited beyond its range is refused naming the range
+# and what to do (exit 2)
+python3 - <<'PY' || fail=1
+import json
+m = json.load(open("ompisim-out/mine.json")); e = m["networks"]["gemini"]["nic"]["bte_post_latency"]
+assert "range" in e and e["note"].endswith(", and the range around it (or remove range and range_source)"), e["note"]
+e["value"] = "5 us"; json.dump(m, open("edited.json", "w"))
+PY
+cat > lat.json <<'J'
+{"id": "lat", "machine": "cielo", "stack": "openmpi", "ranks": 2, "ranks_per_node": 1,
+ "benchmark": {"name": "osu_latency", "sizes": [8], "iterations": 2, "skip": 0}}
+J
+"$BIN" run lat.json --machine-file edited.json --out "$t/o-edited" > /dev/null 2> "$t/err"; rc=$?
+[[ $rc == 2 ]] && grep -q "edited.json: key 'networks.gemini.nic.bte_post_latency.range': the range \[0.5 us, 3 us\] does not contain the value 5 us (.*remove \"range\" and \"range_source\")" "$t/err" \
+  && ok "a value edited beyond its range: the range named, what to do said" || ko "value beyond range: rc=$rc $(cat "$t/err")"
+rm -f edited.json lat.json
 exit $fail

@@ -37,8 +37,11 @@ Json annotated(Machine& m) {
     for (std::size_t dot; e && (dot = rest.find('.')) != std::string::npos; rest = rest.substr(dot + 1))
       e = e->contains(rest.substr(0, dot)) ? &(*e)[rest.substr(0, dot)] : nullptr;
     if (!e || !e->contains(rest) || !(*e)[rest].is_object()) continue;
-    (*e)[rest]["note"] = fmt::format("{} [{}]: replace value and source (or fit) with your machine's", p.info.description,
-                                     to_string(p.info.dim));
+    // a range (the value's uncertainty, sampled for prediction intervals) must hold the value: edited with it
+    const bool ranged = (*e)[rest].contains("range");
+    (*e)[rest]["note"] = fmt::format("{} [{}]: replace value and source (or fit) with your machine's{}", p.info.description,
+                                     to_string(p.info.dim),
+                                     ranged ? ", and the range around it (or remove range and range_source)" : "");
   }
   return mj;
 }
