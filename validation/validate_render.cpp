@@ -186,12 +186,15 @@ std::string paper_rows(const Json& v, std::string& why) {
                     "calibration | largest gap (model vs paper) |\n|---|---|---|---|---|---|---|---|\n";
   for (auto& paper : papers) {
     int quantified = 0, magnitude = 0, holding = 0, untested = 0, readback = 0;
-    std::string failing;
+    std::string failing, readback_failing;  // a calibration claim that fails is named in its own column
     Farthest w;
     for (auto& c : v.value("claims", Json::array())) {
       if (c.value("paper", "") != paper || !c.value("quantified", false)) continue;
       ++quantified;
-      if (c.value("role", "") == "calibration") ++readback;
+      if (c.value("role", "") == "calibration") {
+        ++readback;
+        if (!c.value("holds", false)) readback_failing += (readback_failing.empty() ? "" : ", ") + c.at("id").get<std::string>();
+      }
       if (!c.value("magnitude", false) || c.value("role", "") == "calibration") continue;
       ++magnitude;
       if (c.value("holds", false)) ++holding;
@@ -200,14 +203,17 @@ std::string paper_rows(const Json& v, std::string& why) {
     }
     for (auto& u : v.value("untested", Json::array())) untested += u.value("paper", "") == paper ? 1 : 0;
     for (auto& c : v.value("claims", Json::array()))  // each failing one with the mechanism it misses
-      if (c.value("paper", "") == paper && c.value("quantified", false) && c.value("magnitude", false) &&
-          c.value("role", "") != "calibration" && !c.value("holds", false))
-        why += fmt::format("- {}: {}{}\n", c.at("id").get<std::string>(),
+      if (c.value("paper", "") == paper && c.value("quantified", false) && !c.value("holds", false) &&
+          (c.value("magnitude", false) || c.value("role", "") == "calibration"))
+        why += fmt::format("- {}{}: {}{}\n", c.at("id").get<std::string>(),
+                           c.value("role", "") == "calibration" ? " (calibration)" : "",
                            c.contains("not_holding") ? c["not_holding"].at("reason").get<std::string>() : "**no reason recorded**",
                            measures_text(c).empty() ? "" : " Over the samples: " + measures_text(c) + ".");
     const int nfail = magnitude - holding;
-    out += fmt::format("| {} | {} | {} | {} | {}{} | {} | {} | {} |\n", paper, quantified + untested, magnitude, holding,
-                       nfail, nfail ? ": " + cell(failing) : "", untested, readback, w.off < 0 ? "-" : cell(w.text));
+    out += fmt::format("| {} | {} | {} | {} | {}{} | {} | {}{} | {} |\n", paper, quantified + untested, magnitude, holding,
+                       nfail, nfail ? ": " + cell(failing) : "", untested, readback,
+                       readback_failing.empty() ? "" : ", failing: " + cell(readback_failing),
+                       w.off < 0 ? "-" : cell(w.text));
   }
   return out;
 }
@@ -226,7 +232,8 @@ std::string render_summary(const Json& v) {
   std::string out = "Quantified statements per paper (a claim whose text gives a number or whose check carries a "
                     "magnitude, and the statements listed as untested; checked with magnitude: a gap, tolerance or "
                     "margin, not an ordering alone; failing: with the reason recorded beside the claim, listed below; "
-                    "calibration: a check that reads back a model input, labelled as such):\n\n" +
+                    "calibration: a check that reads back a model input, labelled as such, those that fail named and "
+                    "listed below too):\n\n" +
                     paper_rows(v, why);
   if (!why.empty())
     out += !has_intervals(v)

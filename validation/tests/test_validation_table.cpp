@@ -83,6 +83,32 @@ TEST_CASE("validation table: claims not holding carry their recorded reason", "[
   CHECK(why_md.find("| c.fails |") < why_md.find("| c.undecided |"));
 }
 
+// Configuration: one paper with three quantified claims: a comparison that holds, a comparison that fails, and a
+// calibration claim (one that reads back a model input) that fails. Expected: the per-paper row counts the calibration
+// claim under "calibration" and names it there as failing (the summary line counts it among the failing
+// comparisons), and the list of failing statements gives its reason, marked "(calibration)". How validated:
+// substrings of the rendered summary.
+TEST_CASE("validation table: a failing calibration claim is named in its paper's row", "[unit][validation]") {
+  Json why{{"reason", "the copy of the inlined bytes"}, {"see", "QsNet"}};
+  auto claim = [](const char* id, bool holds) {
+    return Json{{"id", id}, {"paper", "p"}, {"quantified", true}, {"magnitude", true}, {"holds", holds},
+                {"status", holds ? "holds" : "fails"}, {"detail", ""}};
+  };
+  Json claims = Json::array({claim("p.ok", true), claim("p.bad", false), claim("p.cal", false)});
+  claims[1]["not_holding"] = Json{{"reason", "a missing path"}, {"see", "QsNet"}};
+  claims[2]["role"] = "calibration";
+  claims[2]["not_holding"] = why;
+  const std::string md = validation::render_summary(Json{{"points", Json::array()}, {"held_out", Json::array()},
+                                                         {"claims", claims}});
+  CHECK_THAT(md, Catch::Contains("| p | 3 | 2 | 1 | 1: p.bad | 0 | 1, failing: p.cal |"));
+  CHECK_THAT(md, Catch::Contains("- p.bad: a missing path\n"));
+  CHECK_THAT(md, Catch::Contains("- p.cal (calibration): the copy of the inlined bytes\n"));
+  CHECK_THAT(md, Catch::Contains("comparisons 3 (1 holding, 2 failing)"));
+  claims[2]["holds"] = true;
+  CHECK_THAT(validation::render_summary(Json{{"points", Json::array()}, {"held_out", Json::array()}, {"claims", claims}}),
+             Catch::Contains("| 0 | 1 |") && !Catch::Contains("p.cal"));
+}
+
 // Configuration: "not_holding" records, well-formed and not. Expected: the well-formed one is returned unchanged; an
 // unknown key, an empty or non-string value, a missing reason or a non-object is an InputError naming the file and
 // the key. How validated: the returned JSON and the exception's message.
