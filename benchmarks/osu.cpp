@@ -255,7 +255,13 @@ std::vector<std::uint64_t> read_sizes(ObjectReader& b, const std::vector<std::ui
       if (x < 0 || x > 1e12 || x != static_cast<double>(static_cast<long long>(x)))
         throw InputError(file, b.key_path("sizes") + "[" + std::to_string(i) + "]",
                          fmt::format("message size must be a whole number of bytes in [0, 1e12], got {}", sv[i].dump()));
-      sizes.push_back(static_cast<std::uint64_t>(x));
+      // one point per size: a size given twice would be two rows of the same point in the result
+      const auto size = static_cast<std::uint64_t>(x);
+      if (auto seen = std::find(sizes.begin(), sizes.end(), size); seen != sizes.end())
+        throw InputError(file, b.key_path("sizes") + "[" + std::to_string(i) + "]",
+                         fmt::format("{} B is sizes[{}] again ({}): give each size once", size, seen - sizes.begin(),
+                                     sv[seen - sizes.begin()].dump()));
+      sizes.push_back(size);
     }
   } else {
     sizes = defaults;

@@ -117,6 +117,13 @@ double parse_quantity(const std::string& text, Dim d) {
           "(units: {})", text, num, si->second, num * table.at(si->second), unit_list(d)));
   if (it == table.end()) {
     const std::vector<std::string> units = units_of(d);
+    // a number in quotes without its unit ("512"): what the unit may be, and, for a size, that a bare number is bytes
+    if (unit.empty() && table.count("") == 0)
+      throw std::invalid_argument(fmt::format("'{}' has no unit: a {} is written with one of: {}{}", text, to_string(d),
+                                              unit_list(d),
+                                              d == Dim::Bytes ? fmt::format(" ('{} B'), or as a number of bytes "
+                                                                            "without quotes", text)
+                                                              : std::string()));
     if (std::all_of(units.begin(), units.end(), [](const std::string& u) { return u.empty(); }))
       throw std::invalid_argument(fmt::format("'{}': a {} takes no unit ('{}'): write the number alone", text,
                                               to_string(d), unit));

@@ -404,10 +404,16 @@ StackSpec resolve_stack(const Json& stack, const std::vector<std::string>& kinds
       if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
       if (s.name == name) on.push_back(s.nic_kind);
     }
-    if (!on.empty())
+    if (!on.empty()) {
+      // the stacks that do run there, so that the fix is one word
+      std::vector<std::string> here;
+      for (auto& p : stack_registry().all())
+        if (has_kind(kinds, p.nic_kind) && std::find(here.begin(), here.end(), p.name) == here.end()) here.push_back(p.name);
       throw InputError(file, "stack",
-                       fmt::format("stack '{}' runs on {} machines, but machine '{}' has {}", name,
-                                   fmt::join(on, " or "), machine, kinds_text(kinds)));
+                       fmt::format("stack '{}' runs on {} machines, but machine '{}' has {}{}", name,
+                                   fmt::join(on, " or "), machine, kinds_text(kinds),
+                                   here.empty() ? std::string() : fmt::format(" (stacks there: {})", fmt::join(here, ", "))));
+    }
     unknown_stack(file, name, names);
   }
   StackSpec s = parse_stack_object(stack, file);

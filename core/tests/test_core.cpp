@@ -28,6 +28,11 @@ TEST_CASE("units: quantities parse into SI and reject wrong units", "[unit]") {
   CHECK(json_quantity(Json(4096), Dim::Bytes, "f.json", "k") == 4096);
   // a size is a whole number of bytes: a fraction is refused with the sizes around it, never rounded
   CHECK(parse_quantity("1.5 KiB", Dim::Bytes) == 1536);
+  // a number in quotes without its unit: the units there are, and for a size that a bare number is bytes
+  CHECK_THROWS_WITH(parse_quantity("512", Dim::Bytes),
+                    Catch::Contains("'512' has no unit: a size is written with one of: B, GiB, KiB, MiB ('512 B'), or "
+                                    "as a number of bytes without quotes"));
+  CHECK_THROWS_WITH(parse_quantity("1.5", Dim::Time), Catch::Contains("'1.5' has no unit: a time is written with one of:"));
   CHECK_THROWS_WITH(parse_quantity("0.3 KiB", Dim::Bytes),
                     Catch::Contains("'0.3 KiB' is 307.2 B: a size is a whole number of bytes (write '307 B' or '308 B')"));
   CHECK_THROWS_WITH(json_quantity(Json("2.5 B"), Dim::Bytes, "f.json", "k"), Catch::Contains("whole number of bytes"));

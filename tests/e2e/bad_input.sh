@@ -9,6 +9,12 @@ B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", 
 check unknown_key "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"rankz\": 3}" "rankz.*did you mean 'ranks'"
 check wrong_type "{$B, \"ranks\": \"two\", \"ranks_per_node\": 1}" "key 'ranks': expected an integer"
 check negative_size '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [-4]}, "ranks": 2}' "sizes\[0\]"
+# a size with a fraction (512.0), in quotes without its unit ("512"), or given twice (512 and "512 B"; 1024 and "1 KiB")
+S='"machine": "cielo", "stack": "openmpi", "ranks": 2, "benchmark": {"name": "osu_latency", "sizes": '
+check size_float "{$S[8, 512.0]}}" "key 'benchmark.sizes\[1\]': 512.0 is a number with a fraction: a size in bytes is a whole number, written 512 (or as a string with its unit, \"512 B\")"
+check size_no_unit "{$S[8, \"512\"]}}" "key 'benchmark.sizes\[1\]': '512' has no unit: a size is written with one of: B, GiB, KiB, MiB ('512 B'), or as a number of bytes without quotes"
+check size_twice "{$S[8, 512, \"512 B\"]}}" "key 'benchmark.sizes\[2\]': 512 B is sizes\[1\] again (512): give each size once"
+check size_twice_units "{$S[\"1 KiB\", 8, 1024]}}" "key 'benchmark.sizes\[2\]': 1024 B is sizes\[0\] again (\"1 KiB\"): give each size once"
 check too_many_ranks '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_multi_lat", "sizes": [1]}, "ranks": 200000, "ranks_per_node": 16}' "do not fit on cielo"
 # the same with a bound on the run's size, and described: the ranks that do not fit are named, not an estimate of a
 # run that cannot start
@@ -19,7 +25,7 @@ expect_input_error too_many_ranks_described "too_many_ranks.json: key 'ranks': 2
 check unreachable_btl '{"machine": "cielo", "stack": {"pml": "ob1", "btl": ["self", "vader"]}, "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 1}' "unreachable_btl.json: key 'stack': bml/r2: rank 0 cannot reach rank 1 with any BTL of the stack"
 check bad_unit '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "mca": {"btl_ugni_eager_limit": "8 Kb/s"}}' "btl_ugni_eager_limit"
 check unknown_machine '{"machine": "cielox", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "did you mean 'cielo'"
-check wrong_stack '{"machine": "loggp", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "stack 'openmpi' runs on gemini or ib-sdr-pcie or gige machines, but machine 'loggp' has a loggp NIC"
+check wrong_stack '{"machine": "loggp", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "stack 'openmpi' runs on gemini or ib-sdr-pcie or gige machines, but machine 'loggp' has a loggp NIC (stacks there: loggp)"
 check unknown_component '{"machine": "cielo", "stack": {"pml": "ob1", "btl": ["self", "ugnii"]}, "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2}' "key 'stack.btl\[1\]'.*unknown btl component 'ugnii'.*did you mean 'ugni'"
 check unknown_benchmark '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latencyy"}, "ranks": 2}' "key 'benchmark.name': unknown benchmark 'osu_latencyy' (did you mean 'osu_latency'?)"
 check benchmark_unknown_key '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_bw", "windw": 8}, "ranks": 2}' "key 'benchmark.windw': unknown key (did you mean 'window'?)"

@@ -9,7 +9,7 @@ BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 L='"benchmark": {"name": "osu_latency", "sizes": [8]}, "ranks": 2, "ranks_per_node": 1'
 check btl_no_nic "{\"machine\": \"lanl-multi-nic\", \"stack\": {\"pml\": \"ob1\", \"btl\": [\"self\", \"openib\", \"tcp\"]}, $L}" "key 'stack.btl\[2\]': btl/tcp runs on gige machines, but machine 'lanl-multi-nic' has NICs ib-sdr-pcie, myrinet-2000"
 check btl_no_nic_cielo "{\"machine\": \"cielo\", \"stack\": {\"pml\": \"ob1\", \"btl\": [\"self\", \"gm\"]}, $L}" "key 'stack.btl\[1\]': btl/gm runs on myrinet-2000 machines, but machine 'cielo' has a gemini NIC"
-check preset_no_nic "{\"machine\": \"cielo\", \"stack\": \"openmpi-gm\", $L}" "key 'stack': stack 'openmpi-gm' runs on myrinet-2000 machines, but machine 'cielo' has a gemini NIC"
+check preset_no_nic "{\"machine\": \"cielo\", \"stack\": \"openmpi-gm\", $L}" "key 'stack': stack 'openmpi-gm' runs on myrinet-2000 machines, but machine 'cielo' has a gemini NIC (stacks there: openmpi, native)"
 check stripe_policy "{\"machine\": \"lanl-multi-nic\", \"stack\": \"openmpi\", $L, \"mca\": {\"pml_ob1_stripe_policy\": \"fastest_first\"}}" "key 'mca.pml_ob1_stripe_policy'.*weighted_rr.*stripe_above"
 check mca_other_btl "{\"machine\": \"lanl-multi-nic\", \"stack\": \"openmpi-mvapi\", $L, \"mca\": {\"btl_gm_eager_limit\": \"16 KiB\"}}" "key 'mca.btl_gm_eager_limit': parameter of btl/gm"
 H='"machine": "hetero-cpu", "stack": "openmpi", "ranks": 2, "ranks_per_node": 1, "nodes": [128, 0]'
