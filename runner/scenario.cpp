@@ -16,7 +16,9 @@ namespace ompisim {
 
 const std::vector<ScenarioKey>& scenario_keys() {
   static const std::vector<ScenarioKey> keys = {
-      {"id", R"({"type": "string"})", "result file stem (default: the file name); letters, digits, '.', '_', '-'"},
+      // the rule check_safe_name applies (core/safe_name.cpp), so that an editor's schema check finds what run refuses
+      {"id", R"({"type": "string", "pattern": "^[A-Za-z0-9_-][A-Za-z0-9._-]*$", "maxLength": 128})",
+       "result file stem (default: the file name); letters, digits, '.', '_', '-', not first '.', at most 128 characters"},
       {"description", R"({"type": "string"})", "what the scenario runs"},
       {"expected", R"({"type": "string"})", "what the paper reports"},
       {"figure", R"({"type": "string"})", "the paper's figure or table (\"Fig. 2\"); results are plotted per figure"},

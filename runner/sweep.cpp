@@ -370,7 +370,18 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
     if (pts.size() > kMaxPoints) r.fail("points", fmt::format("more than {} points", kMaxPoints));
     std::set<std::string> keys;
     for (std::size_t i = 0; i < pts.size(); ++i) {
-      if (!pts[i].is_object() || pts[i].empty()) r.fail(point_key(i), "expected an object of axis key -> value");
+      if (!pts[i].is_object()) r.fail(point_key(i), "expected an object of axis key -> value");
+      // {} is the base itself, with no column value to tell its row from the others': the key it keeps, spelt out
+      if (pts[i].empty()) {
+        std::string other;
+        for (const Json& p : pts)
+          if (p.is_object() && !p.empty()) {
+            other = " ('" + p.begin().key() + "')";
+            break;
+          }
+        r.fail(point_key(i), fmt::format("an empty point sets no key, and its row would name nothing: for the base as "
+                                         "it is, give one of the other points' keys{} at its base value", other));
+      }
       for (auto it = pts[i].begin(); it != pts[i].end(); ++it) keys.insert(it.key());
       assignments.push_back(pts[i]);
     }

@@ -141,6 +141,7 @@ bad shard '"axes": {"ranks": [2]}' "shard index 3 is out of range 0..2" "--shard
 bad shard_count '"axes": {"ranks": [2]}' "--shard '0/0': 0 shards: the count N is at least 1" "--shard 0/0"
 # a point given twice would run once and fill two rows of the table
 bad repeated_value '"axes": {"ranks_per_node": [1, 2, 1]}' "key 'axes': point 3 ({\"ranks_per_node\":1}) repeats point 1"
+bad empty_point '"points": [{"ranks": 2}, {}]' "key 'points\[1\]': an empty point sets no key, and its row would name nothing: for the base as it is, give one of the other points' keys ('ranks') at its base value"
 bad repeated_point '"points": [{"ranks": 2}, {"ranks": 2}]' "key 'points\[1\]': point 2 ({\"ranks\":2}) repeats point 1"
 # one value in two spellings (4096 and "4 KiB") is one point too
 bad repeated_units '"axes": {"mca.btl_ugni_smsg_limit": [4096, "4 KiB"]}' "key 'axes': point 2 ({\"mca.btl_ugni_smsg_limit\":\"4 KiB\"}) is point 1 ({\"mca.btl_ugni_smsg_limit\":4096}) in other units"

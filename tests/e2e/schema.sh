@@ -105,6 +105,8 @@ cases = [  # (what, schema, document, the key the error must name)
     ("MCA choice unknown", "scenario", with_(good, ["mca"], {"ptl_elan4_rdma": "sideways"}), "ptl_elan4_rdma"),
     ("benchmark count type", "scenario", with_(good, ["benchmark", "iterations"], "ten"), "iterations"),
     ("ranks not a number", "scenario", dict(good, ranks="2"), "ranks"),
+    ("id that is a path", "scenario", dict(good, id="../x"), "id"),
+    ("id starting with '.'", "scenario", dict(good, id=".hidden"), "id"),
     ("no machine", "scenario", {k: v for k, v in good.items() if k != "machine"}, "machine"),
     ("grid: misspelled key", "grid", dict(grid, axis=grid["axes"]), "axis"),
     ("grid: unknown MCA axis", "grid", with_(grid, ["axes"], {"mca.btl_ugni_smsg_limt": [1024]}), "mca.btl_ugni_smsg_limt"),
