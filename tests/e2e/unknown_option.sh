@@ -28,11 +28,11 @@ check "a misspelled flag" "ompisim: error: run: unknown option '--jsno' (did you
 check "a misspelled option of a nested subcommand" \
   "ompisim: error: machine template: unknown option '--outt' (did you mean '--out'?) (ompisim machine template --help)" \
   -- machine template x --outt dir
-check "an option of another subcommand: the options there, no guess" \
-  "ompisim: error: sweep: unknown option '--plot' (its options: --set, --engine, --machine-file, --jobs, --shard, --out, --merge, --quiet) (ompisim sweep --help)" \
+check "an option of another subcommand: the options there and the tool's, no guess" \
+  "ompisim: error: sweep: unknown option '--plot' (its options: --set, --engine, --machine-file, --jobs, --shard, --out, --merge, --quiet; the tool's: --max-input-size, --max-events) (ompisim sweep --help)" \
   -- sweep grid.json --plot
 check "an unknown option with a value" \
-  "ompisim: error: run: unknown option '--bogus' (its options: --set, --engine, --out, --json, --machine-file, --plot, --trace, --trace-ranks, --trace-window) (ompisim run --help)" \
+  "ompisim: error: run: unknown option '--bogus' (its options: --set, --engine, --out, --json, --machine-file, --plot, --trace, --trace-ranks, --trace-window; the tool's: --quiet, --max-input-size, --max-events) (ompisim run --help)" \
   -- --quiet run scenario.json --bogus=3
 # a value the option refuses (CLI11's range and conversion checks) names the subcommand and its help, which lists the
 # option, not the tool's (`ompisim --help` has no --jobs)

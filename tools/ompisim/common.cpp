@@ -121,11 +121,21 @@ static std::string extras_text(const CLI::App& app, const CLI::ParseError& e, in
     if (std::find(known.begin(), known.end(), name) != known.end()) continue;
     if (name.size() > 2 && name[1] != '-') continue;  // -j2: a short option with its value
     const std::string hint = near_option(name, known);
-    std::vector<std::string> own;
-    for (const CLI::Option* o : at->get_options())
-      if (!o->get_lnames().empty() && o->get_lnames()[0] != "help") own.push_back("--" + o->get_lnames()[0]);
+    // its own options, then the tool's (--quiet, --max-events, ...), which may follow the subcommand too
+    auto long_names = [](const CLI::App& a) {
+      std::vector<std::string> v;
+      for (const CLI::Option* o : a.get_options())
+        if (!o->get_lnames().empty() && o->get_lnames()[0] != "help" && o->get_lnames()[0] != "version")
+          v.push_back("--" + o->get_lnames()[0]);
+      return v;
+    };
+    const std::vector<std::string> own = long_names(*at);
+    std::vector<std::string> global;  // those the subcommand does not have itself (sweep's own --quiet)
+    for (auto& g : long_names(app))
+      if (std::find(own.begin(), own.end(), g) == own.end()) global.push_back(g);
     return fmt::format("{}: unknown option '{}' ({}) (ompisim {} --help)", path, name,
-                       hint.empty() ? fmt::format("its options: {}", fmt::join(own, ", "))
+                       hint.empty() ? fmt::format("its options: {}; the tool's: {}", fmt::join(own, ", "),
+                                                  fmt::join(global, ", "))
                                     : fmt::format("did you mean '{}'?", hint),
                        path);
   }
