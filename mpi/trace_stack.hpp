@@ -51,6 +51,8 @@ public:
   }
   StackStats stats() const override { return inner_->stats(); }
   std::uint32_t max_contextid() const override { return inner_->max_contextid(); }
+  // the library's collective cut-offs: a traced run takes the decisions the untraced one does
+  std::map<std::string, double> coll_tunables() const override { return inner_->coll_tunables(); }
 
 private:
   std::unique_ptr<Stack> inner_;

@@ -4,7 +4,8 @@
 # value is its type's (coloured) entity value and the bytes it moved are its Info field.
 # (2) The same run as Chrome trace-event JSON: the shape Perfetto reads and the same counts. (3) A Cheetah atomic
 # barrier: traced AMOs equal the run's AMO counter. (4) --trace-ranks and --trace-window keep a subset. (5) Tracing
-# changes no result. (6) Bad input exits 2 naming the option and the reason, before simulating, and leaves no file.
+# changes no result, also of a library with its own collective cut-offs (Cray MPICH's bcast). (6) Bad input exits 2
+# naming the option and the reason, before simulating, and leaves no file.
 # (2b) Link sharing counters: per resource, rises = the flows crossing it, back to 0 at the end; Paje has as many FLOWS
 # values as the JSON has counter events. (7) A Slingshot run: Cassini transmit / receive spans equal the CXI counters.
 set -u
@@ -29,6 +30,20 @@ a, b, c = (json.load(open(p)) for p in sys.argv[1:])
 for x in (b, c):
     assert x["points"] == a["points"] and x["stats"] == a["stats"], "a traced run's result differs from the untraced run's"
 print("ok   tracing changes no result (%d points, stats identical)" % len(a["points"]))
+P
+# (5b) the same for a library whose collectives follow its own documented cut-offs (Cray MPICH's bcast tree on
+# Crusher): the traced run takes the untraced run's decisions
+cat > "$t/bc.json" <<'J'
+{"id": "bc", "machine": "crusher", "stack": "native", "ranks": 64, "ranks_per_node": 8,
+ "benchmark": {"name": "osu_bcast", "algorithm": "mpich", "sizes": [1, 65536], "iterations": 2, "skip": 0}}
+J
+"$BIN" run "$t/bc.json" --out "$t/bc-plain" > /dev/null 2>&1 || { echo "FAIL untraced bcast"; fail=1; }
+"$BIN" run "$t/bc.json" --out "$t/bc-traced" --trace "$t/bc.trace.json" --trace-ranks 0 > /dev/null 2>&1 || { echo "FAIL traced bcast"; fail=1; }
+python3 - "$t/bc-plain/bc.json" "$t/bc-traced/bc.json" <<'P' || fail=1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert b["points"] == a["points"] and b["stats"] == a["stats"], "a traced Cray MPICH bcast differs from the untraced one"
+print("ok   tracing changes no result of Cray MPICH's bcast (its collective cut-offs kept)")
 P
 if command -v pj_dump > /dev/null; then
   pj_dump -u -l 12 "$t/bw.paje" > "$t/dump" 2> "$t/pjerr" && [[ ! -s "$t/pjerr" ]] || { echo "FAIL pj_dump: $(head -3 "$t/pjerr")"; fail=1; }
