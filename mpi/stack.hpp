@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ompisim {
 
@@ -57,6 +58,9 @@ public:
   // The collective cut-offs and radices the library documents as tunable (name -> value), which its decision table
   // may name (collectives/decision.hpp, "tunable NAME"); none by default (Open MPI's decisions name none).
   virtual std::map<std::string, double> coll_tunables() const { return {}; }
+  // The components of the stack ("btl/vader") that carried no message of the run so far (no pair of ranks it
+  // reached): a parameter of one changed nothing. None by default (a stack that cannot tell).
+  virtual std::vector<std::string> idle_components() const { return {}; }
 };
 
 }  // namespace ompisim

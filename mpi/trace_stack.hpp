@@ -53,6 +53,7 @@ public:
   std::uint32_t max_contextid() const override { return inner_->max_contextid(); }
   // the library's collective cut-offs: a traced run takes the decisions the untraced one does
   std::map<std::string, double> coll_tunables() const override { return inner_->coll_tunables(); }
+  std::vector<std::string> idle_components() const override { return inner_->idle_components(); }
 
 private:
   std::unique_ptr<Stack> inner_;

@@ -5,6 +5,7 @@
 #include "core/atomic_write.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
+#include "protocols/register.hpp"
 #include "runner/registries.hpp"
 #include "runner/stacks.hpp"
 
@@ -102,22 +103,27 @@ void SweepReport::add(long long ranks, std::size_t axis_index, Json one) {
     d["ranks"] = ranks;
     derived_.push_back(d);
   }
-  // A --set parameter is unread when no run of the scenario read it.
-  const Json unread = one["provenance"].value("unread_overrides", Json::array());
-  if (unread_.is_null()) unread_ = unread;
-  else {
+  // A --set parameter is unread when no run of the scenario read it; idle when no run's message took its component.
+  for (auto [key, acc] : {std::pair{"unread_overrides", &unread_}, std::pair{"idle_overrides", &idle_}}) {
+    const Json mine = one["provenance"].value(key, Json::array());
+    if (acc->is_null()) {
+      *acc = mine;
+      continue;
+    }
     Json both = Json::array();
-    for (const auto& k : unread_)
-      if (std::find(unread.begin(), unread.end(), k) != unread.end()) both.push_back(k);
-    unread_ = std::move(both);
+    for (const auto& k : *acc)
+      if (std::find(mine.begin(), mine.end(), k) != mine.end()) both.push_back(k);
+    *acc = std::move(both);
   }
   if (merged_.is_null()) merged_ = std::move(one);
 }
 
 Json SweepReport::finish() {
   Json merged = std::move(merged_);
-  if (unread_.is_array() && !unread_.empty()) merged["provenance"]["unread_overrides"] = unread_;
-  else if (merged.contains("provenance")) merged["provenance"].erase("unread_overrides");
+  for (auto [key, acc] : {std::pair{"unread_overrides", &unread_}, std::pair{"idle_overrides", &idle_}}) {
+    if (acc->is_array() && !acc->empty()) merged["provenance"][key] = *acc;
+    else if (merged.contains("provenance")) merged["provenance"].erase(key);
+  }
   merged["points"] = std::move(points_);
   merged["ranks"] = s_.ranks.size() == 1 ? Json(s_.ranks[0]) : Json(s_.ranks);
   if (values_.size() > 1) merged[axis_] = values_;
@@ -304,6 +310,14 @@ std::vector<std::string> override_warnings(const Json& res) {
         out.push_back(fmt::format("--set {}: no part of this run read it (not a parameter of its stack's path, or of "
                                   "a mechanism the run never used), so it changed nothing",
                                   k.get<std::string>()));
+  if (res.contains("provenance"))
+    for (const auto& k : res["provenance"].value("idle_overrides", Json::array()))
+      if (k.is_string()) {
+        const ComponentInfo* owner = mca_owner(k.get<std::string>());
+        out.push_back(fmt::format("--set {}: {}, which reads it, carried no message of this run (bml/r2 chose it "
+                                  "for no pair of ranks), so no time or count of the run changed",
+                                  k.get<std::string>(), owner ? owner->id() : std::string("its component")));
+      }
   for (const auto& [k, v, used] : capped_overrides(res)) {
     const std::string by = capped_by(res, k);
     out.push_back(fmt::format("--set {}={}: the run used {} ({}; provenance.derived \"{} (effective)\")", k, v, used,

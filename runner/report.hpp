@@ -45,6 +45,7 @@ private:
   std::vector<Json> values_;
   Json merged_, points_ = Json::array(), mailbox_ = Json::array(), derived_ = Json::array();
   Json unread_;  // the --set machine parameters no run read (null: no run added yet)
+  Json idle_;    // the --set MCA parameters of components that carried no message in any run (null: as unread_)
 };
 
 std::string git_describe();  // the build's (core/build_info.hpp), "unknown" outside a git checkout

@@ -355,12 +355,19 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
       std::cerr << fmt::format("ompisim: note: the trace is {} MiB; --trace-window START:END (simulated time, e.g. "
                                "0:1ms) or --trace-ranks LIST keeps a part of it\n", bytes >> 20);
   }
-  // A parameter set by --set (machine or MCA) that nothing of the run read changed nothing: the result says so.
-  Json unread = Json::array();
-  for (auto& [k, src] : p.machine_sets)
+  // A parameter set by --set (machine or MCA) that nothing of the run read changed nothing: the result says so. An
+  // MCA parameter is read when its component opens; one of a component that carried no message of the run (btl/vader
+  // with a node per rank) changed nothing either.
+  const std::vector<std::string> idle = stack->idle_components();
+  Json unread = Json::array(), idle_sets = Json::array();
+  for (auto& [k, src] : p.machine_sets) {
+    const ComponentInfo* owner = mca_owner(k);
     if (src != nullptr && !src->read) unread.push_back(k);
+    else if (owner && std::find(idle.begin(), idle.end(), owner->id()) != idle.end()) idle_sets.push_back(k);
+  }
   Json res = result_json(RunRecord{s, ranks, sets, m, *sim, w, pl, mca, spec, st, std::move(points)});
   if (!unread.empty()) res["provenance"]["unread_overrides"] = std::move(unread);
+  if (!idle_sets.empty()) res["provenance"]["idle_overrides"] = std::move(idle_sets);
   return res;
 }
 

@@ -387,8 +387,8 @@ Json sweep_schema() {
           {"unread_overrides",
            {{"type", "array"},
             {"items", {{"type", "string"}}},
-            {"description", "machine parameters set by --set or an axis that no point's run read (so they changed "
-                            "nothing; absent when there is none)"}}}}},
+            {"description", "parameters set by --set or an axis that no point's run read, or whose component "
+                            "carried no message of any point (so they changed nothing; absent when there is none)"}}}}},
         {"description", "what the sweep applied to every point from its command line"}}}};
   return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
           {"$id", "https://ompisim/schema/sweep.json"},

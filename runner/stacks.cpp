@@ -26,6 +26,7 @@ public:
   std::uint32_t max_contextid() const override { return pml->max_contextid(); }
   void amo_add(int r, int t, Completion l, Completion a) override { pml->amo_add(r, t, std::move(l), std::move(a)); }
   std::map<std::string, double> coll_tunables() const override { return pml->coll_tunables(); }
+  std::vector<std::string> idle_components() const override { return pml->idle_components(); }
   StackStats stats() const override {
     StackStats s = pml->stats();
     // Each module's own counters, set (not added) into the stack's: a PML that already reports its MTL's counters

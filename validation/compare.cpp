@@ -542,6 +542,9 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
     for (auto& k : now["provenance"].value("unread_overrides", Json::array()))
       c.notes.push_back(fmt::format("{}: --set {}: no part of its run read it, so it changed nothing there", rel,
                                     k.get<std::string>()));
+    for (auto& k : now["provenance"].value("idle_overrides", Json::array()))
+      c.notes.push_back(fmt::format("{}: --set {}: its component carried no message of the run, so it changed nothing "
+                                    "there", rel, k.get<std::string>()));
     compare_results(committed, now, rel, c);
   }
   if (progress) progress(todo.size(), todo.size(), "");

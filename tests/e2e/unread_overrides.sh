@@ -146,4 +146,29 @@ assert "--set nic.link_bandwidth_x: no part" not in err, err
 assert d["points"] != json.load(open(committed))["points"], "the X link bandwidth changed nothing"
 print("ok   along X: the X link bandwidth read (the points move), the Y one listed")
 P
+# An MCA parameter of a BTL that bml/r2 chose for no pair of ranks (btl/vader with a node per rank; btl/ugni with both
+# ranks on one node) is listed in provenance.idle_overrides and warned about, its points equal the committed ones; the
+# same parameter where the BTL carries the messages is not listed, and its points move.
+"$BIN" run "$SRC/scenarios/gemini/fig5_latency_2p_inter_openmpi.json" --out "$t/iv" --json --set btl_vader_eager_limit=1024 \
+  > "$t/iv.json" 2> "$t/iv.err" || { echo "FAIL vader --set inter-node: $(cat "$t/iv.err")"; fail=1; }
+"$BIN" run "$SRC/scenarios/gemini/fig3_latency_2p_intra_openmpi.json" --out "$t/iu" --json --set btl_ugni_eager_limit=1024 \
+  > "$t/iu.json" 2> "$t/iu.err" || { echo "FAIL ugni --set on one node: $(cat "$t/iu.err")"; fail=1; }
+"$BIN" run "$SRC/scenarios/gemini/fig3_latency_2p_intra_openmpi.json" --out "$t/vv" --json --set btl_vader_eager_limit=1024 \
+  > "$t/vv.json" 2> "$t/vv.err" || { echo "FAIL vader --set on one node: $(cat "$t/vv.err")"; fail=1; }
+python3 - "$t" "$SRC/results/gemini" <<'P' || fail=1
+import json, sys
+t, r = sys.argv[1], sys.argv[2]
+for f, key, comp, committed in (("iv", "btl_vader_eager_limit", "btl/vader", "fig5_latency_2p_inter_openmpi"),
+                                ("iu", "btl_ugni_eager_limit", "btl/ugni", "fig3_latency_2p_intra_openmpi")):
+    d = json.load(open(f"{t}/{f}.json"))
+    assert d["provenance"].get("idle_overrides") == [key], d["provenance"].get("idle_overrides")
+    assert "unread_overrides" not in d["provenance"], d["provenance"]["unread_overrides"]
+    err = open(f"{t}/{f}.err").read()
+    assert f"--set {key}: {comp}, which reads it, carried no message of this run" in err, err
+    assert d["points"] == json.load(open(f"{r}/{committed}.json"))["points"], f"{key} changed the points"
+d = json.load(open(f"{t}/vv.json"))
+assert "idle_overrides" not in d["provenance"] and "carried no message" not in open(f"{t}/vv.err").read()
+assert d["points"] != json.load(open(f"{r}/fig3_latency_2p_intra_openmpi.json"))["points"], "vader's eager limit changed nothing"
+print("ok   a BTL that carried no message: its --set listed as idle and warned about; where it carries them, read")
+P
 exit $fail

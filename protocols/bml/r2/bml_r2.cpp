@@ -63,6 +63,14 @@ void BmlR2::set_arch(int rank, std::uint32_t arch) {
 
 std::size_t BmlR2::contacts(int rank) const { return peers_[static_cast<std::size_t>(rank)].size(); }
 
+bool BmlR2::selected(const btl::Btl* b) const {
+  auto in = [b](const std::vector<BmlBtl>& a) {
+    return std::any_of(a.begin(), a.end(), [b](const BmlBtl& x) { return x.btl == b; });
+  };
+  return std::any_of(records_.begin(), records_.end(),
+                     [&](const Endpoint& ep) { return in(ep.eager) || in(ep.send) || in(ep.rdma); });
+}
+
 const Endpoint& BmlR2::endpoint(int rank, int peer) {
   std::uint32_t& slot = peers_[static_cast<std::size_t>(rank)][peer];
   if (slot) return records_[slot - 1];

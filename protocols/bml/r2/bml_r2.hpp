@@ -55,6 +55,8 @@ public:
   std::uint32_t arch(int rank) const { return arch_.empty() ? 0 : arch_[static_cast<std::size_t>(rank)]; }
   std::size_t records() const { return records_.size(); }     // distinct interned endpoint records
   std::size_t contacts(int rank) const;                         // peers `rank` has a record for
+  // Whether `b` is in an array of any peer contacted so far: a BTL in none carried no message of the run.
+  bool selected(const btl::Btl* b) const;
 
 private:
   const Contexts& ctx_;

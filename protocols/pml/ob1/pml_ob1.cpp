@@ -70,6 +70,13 @@ void Ob1::amo_add(int rank, int target, Completion local_done, Completion at_tar
   Stack::amo_add(rank, target, std::move(local_done), std::move(at_target));
 }
 
+std::vector<std::string> Ob1::idle_components() const {
+  std::vector<std::string> idle;
+  for (const btl::Btl* b : bml_.btls())
+    if (!bml_.selected(b)) idle.push_back("btl/" + b->name());
+  return idle;
+}
+
 StackStats Ob1::stats() const {
   StackStats s;
   lib_.report(s);

@@ -123,7 +123,8 @@ TEST_CASE("bml/r2: self, vader and ugni arrays for peers on and off the node", "
 // Configuration: 4 ranks, 2 per node; vader (exclusivity HIGH) and network BTLs that reach every rank but oneself,
 // with exclusivity DEFAULT (two of them) and LOW. Expected: towards the node neighbour vader alone (the highest
 // exclusivity that reaches a peer excludes lower ones); off the node the DEFAULT BTL excludes the LOW one, and two
-// BTLs of equal exclusivity are both kept; no BTL reaching a peer is an error. How validated: the send arrays,
+// BTLs of equal exclusivity are both kept; no BTL reaching a peer is an error; a BTL is `selected` once a contacted
+// peer's arrays hold it (the LOW one never is). How validated: the send arrays,
 // against mca_bml_r2_add_procs (v1.8.8).
 TEST_CASE("bml/r2: exclusivity excludes lower-ranked BTLs, equal ones are kept", "[unit][protocol][bml]") {
   test::Fixture f("cielo", 4, 2);
@@ -134,8 +135,12 @@ TEST_CASE("bml/r2: exclusivity excludes lower-ranked BTLs, equal ones are kept",
   FakeBtl eq(f, "net_default2", net_caps(1000, btl::kExclusivityDefault, btl::flag::Send), not_self);
   {
     BmlR2 bml(f.world->contexts(), {&lo, &hi, &vader});
+    CHECK_FALSE(bml.selected(&vader));  // no peer contacted yet: no BTL carried anything
     CHECK(btls_of(bml.endpoint(0, 1).send) == std::vector<btl::Btl*>{&vader});
+    CHECK((bml.selected(&vader) && !bml.selected(&hi)));
     CHECK(btls_of(bml.endpoint(0, 2).send) == std::vector<btl::Btl*>{&hi});
+    // the LOW one is in no peer's arrays: a parameter of it changes nothing (pml/ob1's idle_components)
+    CHECK((bml.selected(&hi) && !bml.selected(&lo)));
   }
   {
     BmlR2 bml(f.world->contexts(), {&lo, &hi, &eq, &vader});
