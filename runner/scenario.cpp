@@ -136,6 +136,19 @@ void check_paper_name(const Scenario& s) {
 void refuse_missing_input(const std::string& name) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  // A folder (scenarios/gemini): one of its files is meant; say how many there are and name the first.
+  if (!name.empty() && fs::is_directory(data_path(name), ec)) {
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(data_path(name), ec))
+      if (e.is_regular_file(ec) && e.path().extension() == ".json") files.push_back(e.path().filename().string());
+    std::sort(files.begin(), files.end());
+    throw InputError(name, "", files.empty()
+                                   ? std::string("a folder, not a file: give a .json file (`ompisim list` names them)")
+                                   : fmt::format("a folder, not a file: give one of its {} .json files (e.g. {}; "
+                                                 "`ompisim list scenarios` names every scenario, and `ompisim "
+                                                 "reproduce` runs them all)",
+                                                 files.size(), (fs::path(name) / files.front()).string()));
+  }
   if (name.empty() || fs::exists(data_path(name), ec)) return;
   // A misspelt name: the closest .json file of the folder it names (here, else in the installed data).
   const fs::path given(name);

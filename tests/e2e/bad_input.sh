@@ -15,6 +15,9 @@ check size_float "{$S[8, 512.0]}}" "key 'benchmark.sizes\[1\]': 512.0 is a numbe
 check size_no_unit "{$S[8, \"512\"]}}" "key 'benchmark.sizes\[1\]': '512' has no unit: a size is written with one of: B, GiB, KiB, MiB ('512 B'), or as a number of bytes without quotes"
 check size_twice "{$S[8, 512, \"512 B\"]}}" "key 'benchmark.sizes\[2\]': 512 B is sizes\[1\] again (512): give each size once"
 check size_twice_units "{$S[\"1 KiB\", 8, 1024]}}" "key 'benchmark.sizes\[2\]': 1024 B is sizes\[0\] again (\"1 KiB\"): give each size once"
+# a folder given for a scenario file: how many files it holds and the first of them
+mkdir -p "$t/folder"; echo '{}' > "$t/folder/b.json"; echo '{}' > "$t/folder/a.json"
+expect_input_error scenario_folder "folder: a folder, not a file: give one of its 2 .json files (e.g. $t/folder/a.json; " run "$t/folder"
 check too_many_ranks '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_multi_lat", "sizes": [1]}, "ranks": 200000, "ranks_per_node": 16}' "do not fit on cielo"
 # the same with a bound on the run's size, and described: the ranks that do not fit are named, not an estimate of a
 # run that cannot start
