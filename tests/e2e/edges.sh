@@ -88,8 +88,8 @@ refuse "calibrate --free matching nothing" "^ompisim: error: --free 'zzzz': matc
 refuse "misspelt subcommand" "unknown subcommand 'runn' \(did you mean 'run'\?\) \(known: run, sweep" runn x
 refuse "misspelt scenario" "fig5_latency_2p_inter_openmp.json: no such file \(did you mean 'scenarios/gemini/fig5_latency_2p_inter_openmpi.json'\?\)" run scenarios/gemini/fig5_latency_2p_inter_openmp.json
 # a known subcommand without what it requires is named as such (not as an unknown subcommand), with its own --help
-refuse "run without a scenario" "error: run: scenario is required \(ompisim run --help\)$" run
-refuse "sweep without a grid" "error: sweep: grid is required \(ompisim sweep --help\)$" --quiet sweep
+refuse "run without a scenario" 'error: run: give a scenario file \(`ompisim list scenarios` names the shipped ones\) \(ompisim run --help\)$' run
+refuse "sweep without a grid" 'error: sweep: give a sweep grid file \(`ompisim list grids` names the shipped ones\) \(ompisim sweep --help\)$' --quiet sweep
 refuse "machine without its subcommand" "error: machine: a subcommand is required \(template\)" machine
 refuse "machine template without a name" "error: machine template: name is required" machine template
 refuse "unknown flag" "--bogus" run "$S" --bogus

@@ -199,7 +199,13 @@ static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& 
                        fmt::join(subs, ", "), path);
   if (required && !subs.empty() && at->get_subcommands().empty())
     return fmt::format("{}: a subcommand is required ({}) (ompisim {} --help)", path, fmt::join(subs, ", "), path);
-  return fmt::format("{}: {} (ompisim {} --help)", path, e.what(), path);
+  // a missing scenario or grid file: where the shipped ones are listed
+  const std::string what = e.what();
+  if (required && (what == "scenario is required" || what == "grid is required"))
+    return fmt::format("{}: give a {} file (`ompisim list {}` names the shipped ones) (ompisim {} --help)", path,
+                       what.starts_with("grid") ? "sweep grid" : "scenario",
+                       what.starts_with("grid") ? "grids" : "scenarios", path);
+  return fmt::format("{}: {} (ompisim {} --help)", path, what, path);
 }
 
 int parse_command_line(CLI::App& app, int argc, char** argv) {
