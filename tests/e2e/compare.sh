@@ -269,4 +269,14 @@ PY
 "$BIN" compare "$t/s1/inter.json" "$t/nomf.json" > "$t/out" 2>&1
 grep -q "^# B: .*machine file not stored" "$t/out" && ! grep -q "machine file ;\|machine file)" "$t/out" \
   && echo "ok   a provenance without a machine file: 'not stored' in the header" || { echo "FAIL empty machine file: $(head -2 "$t/out")"; fail=1; }
+# (11) --against --set of an MCA parameter: refused (exit 2, nothing run) when no rerun's stack reads it; where some
+# do, a result whose stack does not is rerun without it, said once.
+"$BIN" compare --against "$t/a" --only gemini --set btl_portals_eager_limit=1024 > "$t/out" 2>&1; rc=$?
+[[ $rc == 2 ]] && grep -q "^ompisim: error: --set 'btl_portals_eager_limit': no result rerun here has a stack that reads it, so each would be compared with itself (gemini/fig3_latency_2p_intra_openmpi.json: parameter of btl/portals" "$t/out" \
+  && echo "ok   --against --set read by no stack: exit 2" || { echo "FAIL --against --set read by none: rc=$rc $(cat "$t/out")"; fail=1; }
+"$BIN" compare --against "$t/a" --set btl_ugni_smsg_limit=256 > "$t/out" 2>&1; rc=$?
+[[ $rc == 0 || $rc == 1 ]] && [[ $(grep -c "seastar/fig2_netpipe_native.json: --set btl_ugni_smsg_limit" "$t/out") == 1 ]] \
+  && grep -q "^# seastar/fig2_netpipe_native.json: --set btl_ugni_smsg_limit: stack 'native' does not read it: rerun without it" "$t/out" \
+  && echo "ok   --against --set read by one stack: the others rerun without it, said once" \
+  || { echo "FAIL --against --set read by some: rc=$rc $(cat "$t/out")"; fail=1; }
 exit $fail
