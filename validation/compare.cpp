@@ -440,6 +440,43 @@ std::string as_run(const Json& prov, Scenario& s, bool engine_given, Overrides& 
 
 }  // namespace
 
+namespace {
+
+// The scenario file a result's provenance names, inside the repository relative to it.
+std::string scenario_path(const Json& committed) {
+  std::string file = committed["provenance"]["scenario_file"].get<std::string>();
+  if (!fs::path(file).is_absolute()) file = data_dir() + "/" + file;
+  return file;
+}
+
+// An MCA --set that no rerun's stack reads would compare every result with itself: refused before any run, as run
+// refuses it (one stack that reads it is enough; the others are noted per result as they are rerun).
+void refuse_sets_no_stack_reads(const std::vector<std::pair<std::string, Json>>& todo, const Overrides& sets) {
+  std::error_code ec;
+  for (auto& [k, v] : sets) {
+    if (!mca_owner(k)) continue;
+    std::string why;
+    bool read = false;
+    for (auto& [rel, committed] : todo) {
+      const std::string file = scenario_path(committed);
+      if (!fs::exists(file, ec)) continue;
+      try {
+        check_mca_names(load_scenario(file), {k}, "--set");
+        read = true;
+        break;
+      } catch (const InputError& e) {
+        if (why.empty()) why = fmt::format("{}: {}", rel, e.reason());
+      }
+    }
+    if (!read && !why.empty())
+      throw InputError("--set", k, fmt::format("no result rerun here has a stack that reads it, so each would be "
+                                               "compared with itself ({}{})", why,
+                                               todo.size() > 1 ? fmt::format(", and {} more", todo.size() - 1) : ""));
+  }
+}
+
+}  // namespace
+
 Comparison compare_against(const std::string& dir, double tolerance, const std::string& only, const Overrides& sets,
                            const std::function<void(std::size_t, std::size_t, const std::string&)>& progress,
                            const std::string& engine) {
@@ -491,33 +528,7 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
   if (todo.empty() && c.notes.empty())
     throw InputError("--against", dir, only.empty() ? "no result JSON with a scenario below this folder"
                                                     : fmt::format("no result path or scenario file contains '{}' (--only)", only));
-  auto scenario_path = [](const Json& committed) {
-    std::string file = committed["provenance"]["scenario_file"].get<std::string>();
-    if (!fs::path(file).is_absolute()) file = data_dir() + "/" + file;  // inside the repository: relative to it
-    return file;
-  };
-  // An MCA --set that no rerun's stack reads would compare every result with itself: refused before any run, as run
-  // refuses it (one stack that reads it is enough; the others are noted per result below).
-  for (auto& [k, v] : sets) {
-    if (!mca_owner(k)) continue;
-    std::string why;
-    bool read = false;
-    for (auto& [rel, committed] : todo) {
-      const std::string file = scenario_path(committed);
-      if (!fs::exists(file, ec)) continue;
-      try {
-        check_mca_names(load_scenario(file), {k}, "--set");
-        read = true;
-        break;
-      } catch (const InputError& e) {
-        if (why.empty()) why = fmt::format("{}: {}", rel, e.reason());
-      }
-    }
-    if (!read && !why.empty())
-      throw InputError("--set", k, fmt::format("no result rerun here has a stack that reads it, so each would be "
-                                               "compared with itself ({}{})", why,
-                                               todo.size() > 1 ? fmt::format(", and {} more", todo.size() - 1) : ""));
-  }
+  refuse_sets_no_stack_reads(todo, sets);
   for (std::size_t i = 0; i < todo.size(); ++i) {
     auto& [rel, committed] = todo[i];
     if (progress) progress(i, todo.size(), rel);

@@ -17,7 +17,7 @@ raw() {  # name path expected-regex [args]: a path that is not a JSON file we wr
 }
 raw dev_zero /dev/zero "/dev/zero: is not a regular file"
 mkfifo "$t/fifo"; raw fifo "$t/fifo" "not a regular file"
-mkdir "$t/dir"; raw directory "$t/dir" "is a directory"
+mkdir "$t/dir"; raw directory "$t/dir" "a folder, not a file"
 python3 -c "import sys; sys.stdout.write('{\"mca\": ' * 100000)" > "$t/deep.json"; raw deep "$t/deep.json" "deep.json: key 'mca.mca.*nested deeper than 64"
 python3 -c "
 import sys

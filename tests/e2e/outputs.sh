@@ -132,10 +132,12 @@ done
 [[ $rc == 2 ]] && grep -qF "describe 'frobnicate': not a machine, a component, a benchmark, a collective, a stack, a topology, a paper, an engine, a NIC kind or a collective algorithm; \`ompisim list\` shows every name" "$t/err" \
   && [[ $(wc -c < "$t/err") -lt 400 ]] && echo "ok   describe of an unknown name names every kind of name, in under 400 characters" || { echo "FAIL describe frobnicate: $rc $(cat "$t/err")"; fail=1; }
 # every name describe takes (describe --names) is listed by `list`, as the README says: collectives, topologies,
-# engines, NIC kinds and each collective's algorithms (COLL/ALGO: in the collective's line) too
+# engines, NIC kinds and each collective's algorithms (COLL/ALGO: in the collective's line) too, and the frameworks
+# (a heading "  btl:" of the components, and "  coll:")
 "$BIN" list > "$t/list" 2> "$t/err" || fail=1
 missing=$("$BIN" describe --names | while read -r n; do
-  grep -qE "^ +${n##*/}( |$)" "$t/list" || grep -qE "^ +${n%%/*} +(.*, )?${n##*/}(,|$)" "$t/list" || echo "$n"; done)
+  grep -qE "^ +${n##*/}( |$)" "$t/list" || grep -qE "^ +${n%%/*} +(.*, )?${n##*/}(,|$)" "$t/list" \
+    || grep -qE "^ +${n}:( |$)" "$t/list" || echo "$n"; done)
 [[ -z $missing && $("$BIN" describe --names | wc -l) -gt 50 ]] && echo "ok   list names everything describe takes" \
   || { echo "FAIL describe takes names list does not print: $(echo $missing)"; fail=1; }
 # (9)

@@ -43,6 +43,8 @@ void print_components() {
                                  c.nic_kinds.empty() ? std::string("any") : fmt::format("{}", fmt::join(c.nic_kinds, ", ")),
                                  c.description);
   }
+  // Open MPI's coll framework: here the collectives and their algorithms (collectives/), listed in their own section
+  std::cout << "  coll: the collectives and their algorithms, under \"collectives\" (ompisim describe coll)\n";
 }
 void print_stacks() {
   std::cout << "stacks (presets):\n";
