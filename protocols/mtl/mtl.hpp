@@ -16,6 +16,8 @@ public:
   virtual std::uint32_t max_contextid() const = 0;
   virtual std::uint64_t unexpected_now() const = 0;
   virtual std::uint64_t posted_now() const = 0;
+  // The components under the MTL that carried no message of the run (Stack::idle_components); none by default.
+  virtual std::vector<std::string> idle_components() const { return {}; }
 };
 
 }  // namespace ompisim::mtl

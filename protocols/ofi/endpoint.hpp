@@ -11,6 +11,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ompisim::ofi {
 
@@ -37,6 +38,9 @@ public:
   virtual std::uint64_t posted_now() const = 0;
   virtual std::uint64_t unexpected_now() const = 0;
   virtual void add_counters(std::map<std::string, std::uint64_t>& c) const = 0;
+  // The core providers under this endpoint ("ofi/shm", "ofi/cxi") that carried no send of the run so far: a
+  // parameter of one changed nothing. None by default (an endpoint of one provider).
+  virtual std::vector<std::string> idle_providers() const { return {}; }
 };
 
 }  // namespace ompisim::ofi

@@ -171,4 +171,36 @@ assert "idle_overrides" not in d["provenance"] and "carried no message" not in o
 assert d["points"] != json.load(open(f"{r}/fig3_latency_2p_intra_openmpi.json"))["points"], "vader's eager limit changed nothing"
 print("ok   a BTL that carried no message: its --set listed as idle and warned about; where it carries them, read")
 P
+# The same for libfabric's providers under LINKx and under Cray MPICH: a cxi parameter on one node (every message goes
+# through shm) and, under LINKx, a shm parameter with a node per rank (every message through cxi) are listed as idle,
+# with points equal to the run without them; the cxi one with a node per rank moves the points and is not listed.
+for stack in openmpi-linkx native; do
+  for rpn in 1 2; do
+    cat > "$t/sl-$stack-$rpn.json" <<J
+{"id": "sl", "machine": "crusher", "stack": "$stack", "ranks": 2, "ranks_per_node": $rpn,
+ "benchmark": {"name": "osu_latency", "sizes": [8, 3072, 65536], "iterations": 3, "skip": 1}}
+J
+    "$BIN" run "$t/sl-$stack-$rpn.json" --out "$t/sl-$stack-$rpn-plain" --json > "$t/sl-$stack-$rpn-plain.json" 2> /dev/null || fail=1
+    "$BIN" run "$t/sl-$stack-$rpn.json" --out "$t/sl-$stack-$rpn-cxi" --json --set fi_cxi_rdzv_threshold=512 \
+      > "$t/sl-$stack-$rpn-cxi.json" 2> "$t/sl-$stack-$rpn-cxi.err" || fail=1
+  done
+done
+"$BIN" run "$t/sl-openmpi-linkx-1.json" --out "$t/sl-linkx-1-shm" --json --set shm_inject_size=1024 \
+  > "$t/sl-linkx-1-shm.json" 2> "$t/sl-linkx-1-shm.err" || fail=1
+python3 - "$t" <<'P' || fail=1
+import json, sys
+t = sys.argv[1]
+def load(n): return json.load(open(f"{t}/{n}.json"))
+for stack in ("openmpi-linkx", "native"):
+    plain2, cxi2 = load(f"sl-{stack}-2-plain"), load(f"sl-{stack}-2-cxi")
+    assert cxi2["provenance"].get("idle_overrides") == ["fi_cxi_rdzv_threshold"], (stack, cxi2["provenance"])
+    assert cxi2["points"] == plain2["points"], (stack, "fi_cxi_rdzv_threshold changed an on-node run")
+    assert "ofi/cxi, which reads it, carried no message" in open(f"{t}/sl-{stack}-2-cxi.err").read()
+    plain1, cxi1 = load(f"sl-{stack}-1-plain"), load(f"sl-{stack}-1-cxi")
+    assert "idle_overrides" not in cxi1["provenance"] and cxi1["points"] != plain1["points"], (stack, cxi1["provenance"])
+shm1, plain1 = load("sl-linkx-1-shm"), load("sl-openmpi-linkx-1-plain")
+assert shm1["provenance"].get("idle_overrides") == ["shm_inject_size"], shm1["provenance"]
+assert shm1["points"] == plain1["points"], "shm_inject_size changed an inter-node run"
+print("ok   LINKx and Cray MPICH: a provider that carried no message has its --set listed as idle; cxi's read off the node")
+P
 exit $fail

@@ -41,6 +41,7 @@ public:
   std::uint64_t unexpected_now() const override { return ep_.unexpected_now(); }
   std::uint64_t posted_now() const override { return ep_.posted_now(); }
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;
+  std::vector<std::string> idle_components() const override { return ep_.idle_providers(); }
 
 private:
   void on_cq(const ompisim::ofi::CqEntry& e);

@@ -139,6 +139,7 @@ public:
   std::uint64_t unexpected_now() const override { return mtl_->unexpected_now(); }
   std::uint64_t posted_now() const override { return mtl_->posted_now(); }
   void add_counters(std::map<std::string, std::uint64_t>& c) const override { mtl_->add_counters(c); }
+  std::vector<std::string> idle_components() const override { return mtl_->idle_components(); }
 
 private:
   std::unique_ptr<o::cxi::CxiProvider> cxi_;
@@ -180,13 +181,19 @@ public:
   }
   void tinject(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, Callback injected) override {
     cpus_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, injected = std::move(injected)]() mutable {
+      via_cxi_ = true;
       cxi_->tinject(rank, dst, tag, bytes, buf, std::move(injected));
     }, "MPIDI_OFI_send (fi_tsend / fi_tinjectdata)");
   }
   void tsend(int rank, int dst, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override {
     cpus_.cpu(rank, overhead_, [this, rank, dst, tag, bytes, buf, context] {
-      if (ctx_.node_of(rank) == ctx_.node_of(dst)) shm_->tsend(rank, dst, tag, bytes, buf, context);
-      else cxi_->tsend(rank, dst, tag, bytes, buf, context);
+      if (ctx_.node_of(rank) == ctx_.node_of(dst)) {
+        via_shm_ = true;
+        shm_->tsend(rank, dst, tag, bytes, buf, context);
+      } else {
+        via_cxi_ = true;
+        cxi_->tsend(rank, dst, tag, bytes, buf, context);
+      }
     }, "MPIDI_OFI_send (fi_tsend / fi_tinjectdata)");
   }
   void trecv(int rank, int src, int tag, std::uint64_t bytes, Buffer buf, std::uint64_t context) override {
@@ -206,6 +213,13 @@ public:
     shm_->add_counters(c);
     cxi_->add_counters(c);
   }
+  // MPICH's shared-memory path when no send went to a peer on its node, the CXI provider when none left one.
+  std::vector<std::string> idle_providers() const override {
+    std::vector<std::string> idle;
+    if (!via_shm_) idle.push_back("ofi/shm");
+    if (!via_cxi_) idle.push_back("ofi/cxi");
+    return idle;
+  }
 
 private:
   void on_cq(const o::CqEntry& e) {
@@ -218,6 +232,7 @@ private:
   std::unique_ptr<o::shm::ShmProvider> shm_;
   o::SharedRxQueue shmq_;
   o::CqOwnerOps consumer_;
+  bool via_shm_ = false, via_cxi_ = false;  // a send went through each path
 };
 
 // Cray MPICH: its per-message cost, then the CH4 endpoint; requests complete from the endpoint's completions.
@@ -241,6 +256,7 @@ public:
   std::map<std::string, double> coll_tunables() const override { return tunables_; }
   void start_recv(const mpi::P2P& m, Completion c) override { pml_->start_recv(m, std::move(c)); }
   StackStats stats() const override { return pml_->stats(); }
+  std::vector<std::string> idle_components() const override { return ep_->idle_providers(); }
 
 private:
   std::string name_;

@@ -81,6 +81,13 @@ void Linkx::on_recv(std::uint32_t i) {
   srx_.post_tag(c.rank, c.peer, c.tag, c.bytes, c.buf, c.context);
 }
 
+std::vector<std::string> Linkx::idle_providers() const {
+  std::vector<std::string> idle;
+  if (counters_[LinkxStat::ViaShm] == 0) idle.push_back("ofi/shm");
+  if (counters_[LinkxStat::ViaCxi] == 0) idle.push_back("ofi/cxi");
+  return idle;
+}
+
 void Linkx::add_counters(std::map<std::string, std::uint64_t>& c) const {
   auto own = counters_;
   own.set(LinkxStat::MatchedExpected, srx_.matched_expected);

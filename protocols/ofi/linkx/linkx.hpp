@@ -48,6 +48,8 @@ public:
   std::uint64_t posted_now() const override { return srx_.posted_now(); }
   std::uint64_t unexpected_now() const override { return srx_.unexpected_now(); }
   void add_counters(std::map<std::string, std::uint64_t>& c) const override;
+  // shm when no send went to a peer on its node, cxi when none left one (the ViaShm / ViaCxi counters).
+  std::vector<std::string> idle_providers() const override;
   // fi_getname: the core providers' addresses concatenated, in link order.
   std::string address(int rank) const;
   const SharedRxQueue& srx() const { return srx_; }

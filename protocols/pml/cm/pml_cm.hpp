@@ -18,6 +18,7 @@ public:
   void start_recv(const mpi::P2P& m, Completion done) override;
   StackStats stats() const override;
   std::uint32_t max_contextid() const override { return mtl_.max_contextid(); }  // as pml/cm takes the MTL's
+  std::vector<std::string> idle_components() const override { return mtl_.idle_components(); }
 
 private:
   CpuTimeline& cpus_;
