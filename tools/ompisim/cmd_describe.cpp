@@ -563,13 +563,7 @@ bool describe_framework(const std::string& bare) {
   if (bare == "coll") {  // Open MPI's framework of collectives: here the collectives/ registry
     std::cout << "# framework coll: the collectives and their algorithms (ompisim describe COLLECTIVE, or "
                  "COLLECTIVE/ALGORITHM)\n";
-    std::vector<std::pair<std::string, std::vector<std::string>>> colls;  // in registry order
-    for (auto& a : coll::default_registry().all()) {
-      auto it = std::find_if(colls.begin(), colls.end(), [&](const auto& c) { return c.first == a.coll; });
-      if (it == colls.end()) it = colls.insert(colls.end(), {a.coll, {}});
-      it->second.push_back(a.algo);
-    }
-    for (auto& [c, algos] : colls) std::cout << fmt::format("{:<14} {}\n", c, fmt::join(algos, ", "));
+    for (auto& [c, algos] : collectives_with_algorithms()) std::cout << fmt::format("{:<14} {}\n", c, fmt::join(algos, ", "));
     return true;
   }
   const auto fws = component_registry().frameworks();

@@ -74,13 +74,7 @@ void print_benchmarks() {
 }
 void print_collectives() {
   std::cout << "collectives (ompisim describe NAME: each algorithm and the Open MPI or MPICH function it mirrors):\n";
-  std::vector<std::pair<std::string, std::vector<std::string>>> colls;  // in registry order
-  for (auto& a : coll::default_registry().all()) {
-    auto it = std::find_if(colls.begin(), colls.end(), [&](const auto& c) { return c.first == a.coll; });
-    if (it == colls.end()) it = colls.insert(colls.end(), {a.coll, {}});
-    it->second.push_back(a.algo);
-  }
-  for (auto& [c, algos] : colls) std::cout << fmt::format("  {:<14} {}\n", c, fmt::join(algos, ", "));
+  for (auto& [c, algos] : collectives_with_algorithms()) std::cout << fmt::format("  {:<14} {}\n", c, fmt::join(algos, ", "));
 }
 // The papers with reference data: the names validate --paper and calibrate --paper take.
 void print_papers() {

@@ -1,5 +1,6 @@
 #include "tools/ompisim/common.hpp"
 
+#include "collectives/registry.hpp"
 #include "core/error_text.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
@@ -410,6 +411,16 @@ Overrides parse_sets(const std::vector<std::string>& sets) {
     o.emplace_back(key, value);
   }
   return o;
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> collectives_with_algorithms() {
+  std::vector<std::pair<std::string, std::vector<std::string>>> colls;
+  for (auto& a : coll::default_registry().all()) {
+    auto it = std::find_if(colls.begin(), colls.end(), [&](const auto& c) { return c.first == a.coll; });
+    if (it == colls.end()) it = colls.insert(colls.end(), {a.coll, {}});
+    it->second.push_back(a.algo);
+  }
+  return colls;
 }
 
 CLI::Option* add_scenario_overrides(CLI::App& sub, std::vector<std::string>& sets, std::string* engine,

@@ -78,6 +78,9 @@ void refuse_not_machine_file(const std::string& file);
 void note_machine_swap(const std::string& scenario_machine, const std::string& stack, const std::string& machine_file);
 // An option given with an empty value ("--out ''") is refused: it never means "as if the option were not given".
 void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names);
+// Each collective of the registry (collectives/) with its algorithms, both in registration order: what `list
+// collectives` and `describe coll` print.
+std::vector<std::pair<std::string, std::vector<std::string>>> collectives_with_algorithms();
 // An MCA parameter's name as the command line takes it: "mca.NAME" (a scenario's mca block, a grid's axis, the errors'
 // key) is NAME; any other text is returned as it is.
 std::string mca_name(const std::string& key);
