@@ -8,7 +8,7 @@
 # command that reruns it). (6) Without --all only what drifted is printed: two equal
 # runs print the summary line alone; --all prints every value. (2b) Two result files run differently: the lines naming
 # A and B say how (--set, machine file, engine), only where they differ; (2c) two folders too, when their pairs of
-# files differ alike, else that they differ from file to file; (2d) two stacks, two placements or two values of a
+# files differ alike, else that they differ from file to file; (2d) two benchmarks, two stacks, two placements or two values of a
 # scenario's mca block are named the same way; the counters only one of two stacks reports are listed apart, not
 # compared against 0. (7) A .json file that does not load is named where its counterpart is a result (exit 2), and
 # noted where neither side loads. (8) A difference in the last bits is equal at the default tolerance, marked at 0.
@@ -104,6 +104,10 @@ grep -q "^# counters one stack reports and the other has not (not compared; .*A 
   && grep -Eq "stats +counters\.ob1_MATCH +[0-9]+ +- *$" "$t/out" && grep -Eq "stats +counters\.smsg_eager +- +[0-9]+ *$" "$t/out" \
   && ! grep -q " inf " "$t/out" && grep -Eq "^1 file, [0-9]+ values compared, [1-9][0-9]* beyond tolerance, 0 structural differences, [0-9]+ counters of one stack only$" "$t/out" \
   && echo "ok   two stacks' own counters listed apart: $(tail -1 "$t/out")" || { echo "FAIL two stacks' counters: $(grep -E "inf|counters|file" "$t/out" | head -5)"; fail=1; }
+"$BIN" compare "$R/gemini/fig5_latency_2p_inter_openmpi.json" "$R/gemini/fig6_bibw_2p_inter_openmpi.json" > "$t/out" 2>&1
+grep -qx "# A: .*fig5_latency_2p_inter_openmpi.json (run with benchmark osu_latency)" "$t/out" \
+  && grep -qx "# B: .*fig6_bibw_2p_inter_openmpi.json (run with benchmark osu_bibw)" "$t/out" \
+  && echo "ok   two benchmarks named" || { echo "FAIL two benchmarks: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
 "$BIN" compare "$R/gemini/fig5_latency_2p_inter_openmpi.json" "$R/gemini/fig3_latency_2p_intra_openmpi.json" > "$t/out" 2>&1
 grep -qx "# A: .* (run with ranks 2, 1 per node)" "$t/out" && grep -qx "# B: .* (run with ranks 2, 2 per node)" "$t/out" \
   && echo "ok   two placements named" || { echo "FAIL two placements: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }

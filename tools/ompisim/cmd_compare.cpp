@@ -17,11 +17,11 @@
 namespace ompisim::cli {
 namespace {
 
-// How a result file was run, from its provenance and its head: machine, stack, ranks, overrides (run --set), machine
-// file, engine and MCA values. Empty overrides when the file is no result or has no provenance (compare_paths then
+// How a result file was run, from its provenance and its head: benchmark, machine, stack, ranks, overrides (run
+// --set), machine file, engine and MCA values. Empty overrides when the file is no result or has no provenance (compare_paths then
 // reports the file).
 struct RunSetting {
-  std::string overrides, machine_file, engine, machine, stack, ranks;
+  std::string overrides, machine_file, engine, machine, stack, ranks, benchmark;
   std::map<std::string, std::string> mca;
   std::set<std::string> set_keys;  // the --set names (an MCA value they changed is said once, as the --set)
 };
@@ -41,6 +41,7 @@ RunSetting run_setting(const std::string& path) {
     s.engine = prov.value("engine", "");
     if (doc.contains("machine")) s.machine = text_of(doc["machine"]);
     if (doc.contains("stack")) s.stack = text_of(doc["stack"]);
+    if (doc.contains("benchmark")) s.benchmark = text_of(doc["benchmark"]);
     if (doc.contains("ranks"))
       s.ranks = text_of(doc["ranks"]) +
                 (doc.contains("ranks_per_node") ? ", " + text_of(doc["ranks_per_node"]) + " per node" : std::string());
@@ -62,6 +63,7 @@ std::pair<std::string, std::string> setting_suffixes(const std::string& a, const
     auto shown = [](const std::string& v) { return v.empty() ? std::string("not stored") : v; };
     if (x != y) na.push_back(what + " " + shown(x)), nb.push_back(what + " " + shown(y));
   };
+  differ("benchmark", sa.benchmark, sb.benchmark);  // two benchmarks: their metrics differ, said first
   differ("machine", sa.machine, sb.machine);
   differ("stack", sa.stack, sb.stack);
   differ("ranks", sa.ranks, sb.ranks);
