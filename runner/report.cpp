@@ -314,8 +314,9 @@ std::vector<std::string> override_warnings(const Json& res) {
     for (const auto& k : res["provenance"].value("idle_overrides", Json::array()))
       if (k.is_string()) {
         const ComponentInfo* owner = mca_owner(k.get<std::string>());
-        out.push_back(fmt::format("--set {}: {}, which reads it, carried no message of this run (bml/r2 chose it "
-                                  "for no pair of ranks), so no time or count of the run changed",
+        out.push_back(fmt::format("--set {}: {}, which reads it, carried no message of this run (no pair of ranks "
+                                  "took it: each went by another path of the stack), so no time or count of the run "
+                                  "changed",
                                   k.get<std::string>(), owner ? owner->id() : std::string("its component")));
       }
   for (const auto& [k, v, used] : capped_overrides(res)) {

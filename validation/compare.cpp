@@ -438,10 +438,6 @@ std::string as_run(const Json& prov, Scenario& s, bool engine_given, Overrides& 
   return "";
 }
 
-}  // namespace
-
-namespace {
-
 // The scenario file a result's provenance names, inside the repository relative to it.
 std::string scenario_path(const Json& committed) {
   std::string file = committed["provenance"]["scenario_file"].get<std::string>();
