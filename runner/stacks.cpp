@@ -410,11 +410,13 @@ StackSpec resolve_stack(const Json& stack, const std::vector<std::string>& kinds
       // the stacks that do run there, so that the fix is one word
       std::vector<std::string> here;
       for (auto& p : stack_registry().all())
-        if (has_kind(kinds, p.nic_kind) && std::find(here.begin(), here.end(), p.name) == here.end()) here.push_back(p.name);
+        if (has_kind(kinds, p.nic_kind) && std::find(here.begin(), here.end(), p.name) == here.end())
+          here.push_back(p.name);
       throw InputError(file, "stack",
                        fmt::format("stack '{}' runs on {} machines, but machine '{}' has {}{}", name,
                                    fmt::join(on, " or "), machine, kinds_text(kinds),
-                                   here.empty() ? std::string() : fmt::format(" (stacks there: {})", fmt::join(here, ", "))));
+                                   here.empty() ? std::string()
+                                                : fmt::format(" (stacks there: {})", fmt::join(here, ", "))));
     }
     unknown_stack(file, name, names);
   }

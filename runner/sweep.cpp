@@ -144,8 +144,8 @@ std::string base_file(const std::string& path, const std::string& grid_file) {
   return in_data != path ? in_data : std::string();
 }
 
-// The command line's --set, --engine and --machine-file (g.file, g.axes known): never a key the grid varies (one value for every point
-// would silently replace the axis's values); an unknown engine named as run names it.
+// The command line's --set, --engine and --machine-file (g.file, g.axes known): never a key the grid varies (one
+// value for every point would silently replace the axis's values); an unknown engine named as run names it.
 void check_command_line(const SweepGrid& g, const Overrides& sets, const std::string& engine) {
   for (const auto& [k, v] : sets)
     for (const auto& a : g.axes)

@@ -558,7 +558,8 @@ const std::vector<Kind>& kinds() {
   return k;
 }
 
-// A framework's name (pml, btl, ..., coll): its components (coll: the collectives), as `ompisim list` prints them, each described as FRAMEWORK/NAME.
+// A framework's name (pml, btl, ..., coll): its components (coll: the collectives), as `ompisim list` prints them,
+// each described as FRAMEWORK/NAME.
 bool describe_framework(const std::string& bare) {
   if (bare == "coll") {  // Open MPI's framework of collectives: here the collectives/ registry
     std::cout << "# framework coll: the collectives and their algorithms (ompisim describe COLLECTIVE, or "
