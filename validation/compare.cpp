@@ -445,30 +445,35 @@ std::string scenario_path(const Json& committed) {
   return file;
 }
 
-// An MCA --set that no rerun's stack reads would compare every result with itself: refused before any run, as run
-// refuses it (one stack that reads it is enough; the others are noted per result as they are rerun).
-void refuse_sets_no_stack_reads(const std::vector<std::pair<std::string, Json>>& todo, const Overrides& sets) {
+// The MCA --set keys each rerun's stack does not read (by todo's order; a result whose scenario is missing: none), so
+// that each is rerun without them and noted. A key that no stack reads would compare every result with itself: refused
+// before any run, as run refuses it.
+std::vector<std::set<std::string>> sets_unread_by_stack(const std::vector<std::pair<std::string, Json>>& todo,
+                                                        const Overrides& sets) {
+  std::vector<std::set<std::string>> unread(todo.size());
   std::error_code ec;
   for (auto& [k, v] : sets) {
     if (!mca_owner(k)) continue;
     std::string why;
-    bool read = false;
-    for (auto& [rel, committed] : todo) {
-      const std::string file = scenario_path(committed);
+    std::size_t checked = 0, refused = 0;
+    for (std::size_t i = 0; i < todo.size(); ++i) {
+      const std::string file = scenario_path(todo[i].second);
       if (!fs::exists(file, ec)) continue;
+      ++checked;
       try {
         check_mca_names(load_scenario(file), {k}, "--set");
-        read = true;
-        break;
       } catch (const InputError& e) {
-        if (why.empty()) why = fmt::format("{}: {}", rel, e.reason());
+        unread[i].insert(k);
+        if (why.empty()) why = fmt::format("{}: {}", todo[i].first, e.reason());
+        ++refused;
       }
     }
-    if (!read && !why.empty())
+    if (checked && refused == checked)
       throw InputError("--set", k, fmt::format("no result rerun here has a stack that reads it, so each would be "
                                                "compared with itself ({}{})", why,
-                                               todo.size() > 1 ? fmt::format(", and {} more", todo.size() - 1) : ""));
+                                               refused > 1 ? fmt::format(", and {} more", refused - 1) : ""));
   }
+  return unread;
 }
 
 }  // namespace
@@ -524,7 +529,7 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
   if (todo.empty() && c.notes.empty())
     throw InputError("--against", dir, only.empty() ? "no result JSON with a scenario below this folder"
                                                     : fmt::format("no result path or scenario file contains '{}' (--only)", only));
-  refuse_sets_no_stack_reads(todo, sets);
+  const std::vector<std::set<std::string>> unread_by_stack = sets_unread_by_stack(todo, sets);
   for (std::size_t i = 0; i < todo.size(); ++i) {
     auto& [rel, committed] = todo[i];
     if (progress) progress(i, todo.size(), rel);
@@ -550,16 +555,11 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
                                          kv.first, kv.second, given->first, given->second));
     }
     run_sets.insert(run_sets.end(), sets.begin(), sets.end());
-    // A --set this scenario's run does not read (an MCA parameter of another stack, a machine parameter of a path
-    // the run never takes) changed nothing here: said per file, as run refuses or warns.
-    for (auto& [k, v] : sets) {
-      if (!mca_owner(k)) continue;
-      try {
-        check_mca_names(s, {k}, "--set");
-      } catch (const InputError&) {
-        c.notes.push_back(fmt::format("{}: --set {}: stack '{}' does not read it: rerun without it", rel, k, s.stack));
-        std::erase_if(run_sets, [&k](const auto& kv) { return kv.first == k; });
-      }
+    // An MCA --set this scenario's stack does not read is left out of its rerun, said per file (as run refuses it);
+    // one of a path the run never takes is noted after it (unread_overrides, idle_overrides).
+    for (const std::string& k : unread_by_stack[i]) {
+      c.notes.push_back(fmt::format("{}: --set {}: stack '{}' does not read it: rerun without it", rel, k, s.stack));
+      std::erase_if(run_sets, [&k](const auto& kv) { return kv.first == k; });
     }
     Json now;
     try {

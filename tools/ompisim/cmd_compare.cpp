@@ -18,8 +18,8 @@ namespace ompisim::cli {
 namespace {
 
 // How a result file was run, from its provenance and its head: benchmark, machine, stack, ranks, overrides (run
-// --set), machine file, engine and MCA values. Empty overrides when the file is no result or has no provenance (compare_paths then
-// reports the file).
+// --set), machine file, engine and MCA values. Empty overrides when the file is no result or has no provenance
+// (compare_paths then reports the file).
 struct RunSetting {
   std::string overrides, machine_file, engine, machine, stack, ranks, benchmark;
   std::map<std::string, std::string> mca;

@@ -573,9 +573,7 @@ bool describe_framework(const std::string& bare) {
                            "its MCA parameters)\n", bare, bare);
   for (auto& c : component_registry().all())
     if (c.framework == bare)
-      std::cout << fmt::format("{:<14} [{}]  {}\n", c.name,
-                               c.nic_kinds.empty() ? std::string("any") : fmt::format("{}", fmt::join(c.nic_kinds, ", ")),
-                               c.description);
+      std::cout << component_row(c) << "\n";
   return true;
 }
 

@@ -39,9 +39,7 @@ void print_components() {
     std::cout << "  " << fw << ":\n";
     for (auto& c : component_registry().all())
       if (c.framework == fw)
-        std::cout << fmt::format("    {:<14} [{}]  {}\n", c.name,
-                                 c.nic_kinds.empty() ? std::string("any") : fmt::format("{}", fmt::join(c.nic_kinds, ", ")),
-                                 c.description);
+        std::cout << "    " << component_row(c) << "\n";
   }
   // Open MPI's coll framework: here the collectives and their algorithms (collectives/), listed in their own section
   std::cout << "  coll: the collectives and their algorithms, under \"collectives\" (ompisim describe coll)\n";

@@ -413,6 +413,12 @@ Overrides parse_sets(const std::vector<std::string>& sets) {
   return o;
 }
 
+std::string component_row(const ComponentInfo& c) {
+  return fmt::format("{:<14} [{}]  {}", c.name,
+                     c.nic_kinds.empty() ? std::string("any") : fmt::format("{}", fmt::join(c.nic_kinds, ", ")),
+                     c.description);
+}
+
 std::vector<std::pair<std::string, std::vector<std::string>>> collectives_with_algorithms() {
   std::vector<std::pair<std::string, std::vector<std::string>>> colls;
   for (auto& a : coll::default_registry().all()) {

@@ -6,6 +6,7 @@
 #pragma once
 #include "core/atomic_write.hpp"
 #include "core/json_input.hpp"
+#include "protocols/register.hpp"
 #include "runner/scenario.hpp"
 
 #include <CLI/CLI.hpp>
@@ -78,6 +79,8 @@ void refuse_not_machine_file(const std::string& file);
 void note_machine_swap(const std::string& scenario_machine, const std::string& stack, const std::string& machine_file);
 // An option given with an empty value ("--out ''") is refused: it never means "as if the option were not given".
 void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names);
+// A component as `list components` and `describe FRAMEWORK` print it: name, the NIC kinds it drives, description.
+std::string component_row(const ComponentInfo& c);
 // Each collective of the registry (collectives/) with its algorithms, both in registration order: what `list
 // collectives` and `describe coll` print.
 std::vector<std::pair<std::string, std::vector<std::string>>> collectives_with_algorithms();

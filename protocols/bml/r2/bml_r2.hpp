@@ -48,7 +48,7 @@ public:
   // `contexts`: where ranks run (the job size; what each BTL's reachability reads).
   BmlR2(const Contexts& contexts, std::vector<btl::Btl*> btls);
   const std::vector<btl::Btl*>& btls() const { return btls_; }
-  // The peer's record, built on first contact. Throws std::logic_error when no BTL reaches the peer
+  // The peer's record, built on first contact. Throws InputError (key "stack") when no BTL reaches the peer
   // (OMPI_ERR_UNREACH, help-mca-bml-r2.txt "unreachable proc").
   const Endpoint& endpoint(int rank, int peer);
   void set_arch(int rank, std::uint32_t arch);
