@@ -123,6 +123,15 @@ misspelled alreduce allreduce "a collective"
 misspelled gemini-xe gemini-xe-xk "a paper"
 misspelled engine/fluidd fluid "an engine"
 misspelled gemnii gemini "a NIC kind"
+# a part of parameters' names: the MCA parameters with their components and the machine parameters that contain it
+# (it said "did you mean 'des' (an engine)?" for smsg)
+"$BIN" describe smsg > /dev/null 2> err; rc=$?
+[[ $rc == 2 && $(wc -l < err) == 1 ]] && grep -qF "describe 'smsg': no name is 'smsg'; names containing it: btl_ugni_smsg_limit (btl/ugni)" err \
+  && grep -qF "nic.smsg_cpu_overhead (machine)" err && grep -qF "mpich_gni_smsg_credits (native/mpich_gni)" err \
+  && ! grep -q "did you mean" err && ok "describe smsg: the parameters containing it" || bad "describe smsg: exit $rc, $(cat err)"
+"$BIN" describe EAGER > /dev/null 2> err; rc=$?
+[[ $rc == 2 ]] && grep -qF "btl_ugni_eager_limit (btl/ugni)" err && grep -qE " and [0-9]+ more " err && [[ $(wc -c < err) -lt 1200 ]] \
+  && ok "describe EAGER: case aside, the first names and how many more" || bad "describe EAGER: exit $rc, $(cat err)"
 # an MCA parameter's name: the component that lists it
 "$BIN" describe btl_ugni_eager_limit > /dev/null 2> err; rc=$?
 [[ $rc == 2 ]] && grep -qF "an MCA parameter of btl/ugni: \`ompisim describe btl/ugni\` lists it" err && ok "an MCA parameter: its component named" \

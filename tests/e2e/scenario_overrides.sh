@@ -10,11 +10,11 @@ set -u
 BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 has() { grep -qF -- "$2" "$t/$1" && echo "ok   $1: $2" || { echo "FAIL $1: no '$2'"; fail=1; }; }
 for c in run compare validate; do "$BIN" $c --help > "$t/$c" 2>&1; done
-has run "override a machine or MCA parameter in the scenario (key=value; an MCA parameter as NAME or mca.NAME), repeatable"
+has run "override a machine or MCA parameter in the scenario (key=value; an MCA parameter as NAME or mca.NAME), repeatable (one key=value each)"
 has run "run the scenario on this engine instead of its own (ompisim list)"
-has compare "override a machine or MCA parameter in every scenario rerun by --against (key=value; an MCA parameter as NAME or mca.NAME), repeatable"
+has compare "override a machine or MCA parameter in every scenario rerun by --against (key=value; an MCA parameter as NAME or mca.NAME), repeatable (one key=value each)"
 has compare "run every scenario rerun by --against on this engine instead of its own (ompisim list)"
-has validate "override a machine or MCA parameter in every scenario (key=value; an MCA parameter as NAME or mca.NAME), repeatable: the table for a what-if"
+has validate "override a machine or MCA parameter in every scenario (key=value; an MCA parameter as NAME or mca.NAME), repeatable (one key=value each): the table for a what-if"
 echo '{"id": "s", "machine": "cielo", "stack": "openmpi", "ranks": 2, "benchmark": {"name": "osu_latency", "iterations": 2, "skip": 0, "sizes": [8]}}' > "$t/s.json"
 mkdir -p "$t/results"
 refused() {  # $1: label, then the command line: exit 2, one line naming --set

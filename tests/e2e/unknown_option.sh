@@ -2,7 +2,8 @@
 # Configuration: options a subcommand does not have, as a new user types them: `run ... --plto x.svg`, `run ...
 #                --jsno`, `machine template x --outt DIR` (misspelled), `sweep GRID --plot` (an option of `run`, not
 #                of `sweep`), `run ... --bogus=3`; a value CLI11 refuses (`sweep -j 0`,
-#                `validate --samples x`, `run ... --out` without one); `ompisim` alone and `ompisim --quiet` (no subcommand).
+#                `validate --samples x`, `run ... --out` without one); `ompisim` alone and `ompisim --quiet` (no subcommand);
+#                two key=value after one --set, a --set before the scenario; `help`, `help SUBCOMMAND`, misspelt.
 # Expected:      exit 2, nothing run, one line naming the subcommand and the option, the option meant when the
 #                spelling is close (--plot, --json, --out) and otherwise the subcommand's options (not a guess:
 #                `sweep --plot` is not `--out`), and the subcommand's own help (`ompisim run --help`); without a
@@ -42,7 +43,36 @@ check "an option value of the wrong type" \
   "ompisim: error: validate: Could not convert: --samples = x (ompisim validate --help)" -- validate --samples x
 check "an option without its value" \
   "ompisim: error: run: --out: 1 required TEXT missing (ompisim run --help)" -- run scenario.json --out
+# one key=value per --set (and one name per --mca, --free, --machine-file): a second word after it is not its value
+check "two key=value after one --set" \
+  "ompisim: error: run: 'b=2' follows a --set, which takes one key=value: give each its own (--set b=2) (ompisim run --help)" \
+  -- run scenario.json --set a=1 b=2
+check "a second file for run" \
+  "ompisim: error: run: The following argument was not expected: other.json (ompisim run --help)" \
+  -- run scenario.json other.json
 subs="run, sweep, validate, calibrate, reproduce, sensitivity, compare, schema, list, describe, machine"
+check "help of an unknown subcommand" \
+  "ompisim: error: help: unknown subcommand 'rn' (did you mean 'run'?) (known: $subs) (ompisim --help)" -- help rn
+check "help of a subcommand's unknown subcommand" \
+  "ompisim: error: help machine: unknown subcommand 'templat' (did you mean 'template'?) (known: template) (ompisim --help)" \
+  -- help machine templat
+check "help past a subcommand without subcommands" \
+  "ompisim: error: help run: 'x' is not a subcommand (run has none) (ompisim run --help)" -- help run x
+# `help [SUBCOMMAND...]` is `[SUBCOMMAND...] --help`
+for words in "" "run" "machine template"; do
+  "$BIN" help $words > out 2> err; rc=$?
+  "$BIN" $words --help > want 2>&1
+  if [[ $rc == 0 && ! -s err ]] && cmp -s out want; then echo "ok   help $words: its --help"
+  else echo "FAIL help $words: exit $rc, $(head -3 out) $(cat err)"; fail=1; fi
+done
+rm -f want
+# `--set k=v` before the scenario: the scenario is the positional argument, not a second value of --set
+mkdir s && cd s
+echo '{"id": "s", "machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [8], "iterations": 2, "skip": 0}, "ranks": 2}' > s.json
+if "$BIN" --quiet run --set btl_ugni_smsg_limit=256 s.json --out o > out 2> err && grep -q '"btl_ugni_smsg_limit"' o/s.json \
+  && grep -q "btl_ugni_smsg_limit=256" out; then echo "ok   run --set K=V SCENARIO: the scenario runs with it"
+else echo "FAIL run --set K=V SCENARIO: $(cat err)"; fail=1; fi
+cd ..; rm -rf s
 check "no subcommand: the subcommands named" "ompisim: error: a subcommand is required ($subs) (ompisim --help)" --
 check "only a global option: the subcommands named" "ompisim: error: a subcommand is required ($subs) (ompisim --help)" \
   -- --quiet

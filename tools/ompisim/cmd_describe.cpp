@@ -588,6 +588,47 @@ std::vector<std::string> keys_taking(const std::string& value) {
   return keys;
 }
 
+// A part of a parameter's name ("smsg", "eager"): the MCA and machine parameters and the names of every kind that
+// contain it (the letters' case aside), as many as one line holds, each parameter with where it is described; "" when
+// no parameter does or the part is under 3 letters (a spelling mistake, or a part of a kind's name only, is
+// did_you_mean's). `names` are describe's names.
+std::string names_containing(const std::string& part, const std::vector<std::string>& names) {
+  if (part.size() < 3) return "";
+  auto lower = [](std::string v) {
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+    return v;
+  };
+  const std::string p = lower(part);
+  auto contains = [&](const std::string& v) { return lower(v).find(p) != std::string::npos; };
+  std::vector<std::string> found;
+  for (const std::string& n : names)  // "btl/ugni" and "ugni" are one component: the first stands for both
+    if (contains(n) && std::none_of(found.begin(), found.end(), [&](const std::string& f) {
+          return f == n || f.ends_with("/" + n);
+        }))
+      found.push_back(n);
+  for (const ComponentInfo& c : component_registry().all())
+    for (const std::string& n : c.param_names())
+      if (contains(n)) found.push_back(fmt::format("{} ({})", n, c.id()));
+  std::vector<std::string> params;  // each machine parameter once, whichever machines have it
+  for (auto& [m, f] : list_machines()) {
+    try {
+      for (auto& r : load_machine(m)->physical_params())
+        if (contains(r.info.name) && std::find(params.begin(), params.end(), r.info.name) == params.end())
+          params.push_back(r.info.name);
+    } catch (const InputError&) {
+    }
+  }
+  for (const std::string& n : params) found.push_back(fmt::format("{} (machine)", n));
+  if (std::none_of(found.begin(), found.end(), [](const std::string& f) { return f.ends_with(")"); }))
+    return "";  // names of describe's kinds only: did_you_mean names those ("hetero": hetero-cpu or heterogeneous)
+  constexpr std::size_t kShown = 12;
+  const std::size_t more = found.size() > kShown ? found.size() - kShown : 0;
+  if (more) found.resize(kShown);
+  return fmt::format("no name is '{}'; names containing it: {}{} (an MCA parameter with its component: `ompisim describe "
+                     "COMPONENT` lists it; a machine parameter: `ompisim describe MACHINE`)",
+                     part, fmt::join(found, ", "), more ? fmt::format(" and {} more", more) : "");
+}
+
 // A name describe does not know: one short error with the closest name of any kind and its kind, or, with none close,
 // the kinds of name describe takes; `ompisim list` prints the names themselves.
 [[noreturn]] void unknown_name(const std::string& name, const std::string& bare) {
@@ -633,6 +674,8 @@ std::vector<std::string> keys_taking(const std::string& value) {
   }
   for (auto& c : component_registry().all()) all.push_back(c.name);
   for (auto& a : coll::default_registry().all()) all.push_back(a.algo);
+  if (const std::string found = names_containing(bare, all); !found.empty())
+    throw InputError::of_argument("describe", name, found);
   const std::string hint = did_you_mean(bare, all);
   if (hint.empty()) refuse_missing_input(name);  // a scenario or grid file named without its folder or .json
   const std::string last = articles.back();

@@ -57,7 +57,8 @@ void add_schema(CLI::App& app, Context& ctx) {
   sch->add_option("kind", opt->kind, "scenario | result | grid | sweep | validation | machine")->required();
   sch->add_option("--machine-file", opt->machine_files,
                   "a machine file of one's own (run --machine-file): its machine name joins the installed machines "
-                  "in the scenario's \"machine\" enumeration; repeatable");
+                  "in the scenario's \"machine\" enumeration; repeatable")
+      ->allow_extra_args(false);  // one file each: `--machine-file m.json scenario` leaves the kind to the positional
 }
 
 }  // namespace ompisim::cli

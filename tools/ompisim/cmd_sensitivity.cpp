@@ -90,7 +90,8 @@ void add_sensitivity(CLI::App& app, Context& ctx) {
   sens->add_option("--machine-file", opt->machine_file,
                    "machine file to use instead of looking up the scenario's machine name in models/*/machines/");
   sens->add_option("--mca", opt->mca, "also vary this MCA parameter (repeatable; ompisim describe COMPONENT); one at "
-                                      "0 = auto is varied around the value the run used (its effective value)");
+                                      "0 = auto is varied around the value the run used (its effective value)")
+      ->allow_extra_args(false);  // one name each: `--mca NAME scenario.json` leaves the file to the positional
   add_scenario_overrides(*sens, opt->sets, nullptr, "every run of the scenario (the derivatives are taken around "
                                                      "that what-if)");
 }

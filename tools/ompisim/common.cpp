@@ -140,6 +140,16 @@ static std::string extras_text(const CLI::App& app, const CLI::ParseError& e, in
                                     : fmt::format("did you mean '{}'?", hint),
                        path);
   }
+  // A word no option or positional took: a second key=value after one --set (each takes one), else CLI11's text.
+  std::vector<std::string> extra;
+  for (const std::string& w : words)
+    if (w.find('=') != std::string::npos && !w.starts_with("-") && std::string(e.what()).ends_with(w)) extra.push_back(w);
+  const std::vector<const CLI::Option*> options = at->get_options();
+  const bool has_set =
+      std::any_of(options.begin(), options.end(), [](const CLI::Option* o) { return o->check_lname("set"); });
+  if (!extra.empty() && has_set)
+    return fmt::format("{}: '{}' follows a --set, which takes one key=value: give each its own (--set {}) (ompisim {} "
+                       "--help)", path, extra.front(), extra.front(), path);
   return fmt::format("{}: {} (ompisim {} --help)", path, e.what(), path);
 }
 
@@ -210,6 +220,40 @@ static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& 
 }
 
 int parse_command_line(CLI::App& app, int argc, char** argv) {
+  // `ompisim help [SUBCOMMAND...]` is `ompisim [SUBCOMMAND...] --help`, as git and CLI tools of its kind take it.
+  std::vector<char*> help_argv;
+  if (argc >= 2 && std::string_view(argv[1]) == "help") {
+    const CLI::App* at = &app;
+    std::string path = "help";
+    for (int i = 2; i < argc; ++i) {  // each word a subcommand of the one before
+      std::vector<std::string> names;
+      const CLI::App* next = nullptr;
+      for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; })) {
+        names.push_back(sub->get_name());
+        if (sub->get_name() == argv[i]) next = sub;
+      }
+      if (!next) {
+        const std::string hint = did_you_mean(argv[i], names);
+        std::cerr << "ompisim: error: "
+                  << one_line(names.empty()
+                                  ? fmt::format("{}: '{}' is not a subcommand ({} has none) (ompisim {} --help)", path,
+                                                argv[i], path.substr(5), path.substr(5))
+                                  : fmt::format("{}: unknown subcommand '{}'{} (known: {}) (ompisim --help)", path,
+                                                argv[i], hint.empty() ? "" : " (did you mean '" + hint + "'?)",
+                                                fmt::join(names, ", ")))
+                  << "\n";
+        return 2;
+      }
+      at = next;
+      path += std::string(" ") + argv[i];
+    }
+    help_argv.push_back(argv[0]);
+    help_argv.insert(help_argv.end(), argv + 2, argv + argc);
+    static char help_flag[] = "--help";
+    help_argv.push_back(help_flag);
+    argc = static_cast<int>(help_argv.size());
+    argv = help_argv.data();
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -433,7 +477,10 @@ CLI::Option* add_scenario_overrides(CLI::App& sub, std::vector<std::string>& set
                                     const std::string& which) {
   CLI::Option* set = sub.add_option(
       "--set", sets, fmt::format("override a machine or MCA parameter in {} (key=value; an MCA parameter as NAME or "
-                                 "mca.NAME), repeatable", which));
+                                 "mca.NAME), repeatable (one key=value each)", which));
+  // One value per --set: `--set k=v scenario.json` leaves the file to the positional argument (CLI11 would take it
+  // as a second value of a vector option and then ask for a scenario file).
+  set->allow_extra_args(false);
   if (engine)
     sub.add_option("--engine", *engine, fmt::format("run {} on this engine instead of its own (ompisim list)", which));
   return set;
