@@ -9,6 +9,7 @@
 #include "runner/stacks.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
@@ -301,11 +302,12 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
   const topology::RoutePolicyInfo* routing = p.routing;
   std::unique_ptr<TraceSink> sink;  // outlives the simulator and the World that report to it
   if (trace) {
+    const long long job = trace->largest_job > 0 ? trace->largest_job : ranks;
     for (auto& [a, b] : trace->filter.ranks)
-      if (b >= ranks)
+      if (b >= job)
         throw InputError("--trace-ranks", trace->ranks_text,
-                         fmt::format("rank {} is not in the job (scenario {} runs ranks 0..{})", a >= ranks ? a : b,
-                                     s.id, ranks - 1));
+                         fmt::format("rank {} is not in the job (scenario {} runs ranks 0..{}{})", a >= job ? a : b,
+                                     s.id, job - 1, trace->largest_job > 0 ? " in its largest point" : ""));
     sink = open_trace(trace->path, trace->filter);
   }
   std::unique_ptr<Simulator> sim = engines().find(s.engine)->make();
@@ -389,20 +391,19 @@ Json run_scenario(const Scenario& s, const Overrides& sets, const TraceRequest* 
   if (auto derived = s.driver->run_derived(rerun)) return *derived;
   const std::size_t nvalues = std::max<std::size_t>(1, s.driver->axis_values().size());
   if (s.ranks.size() == 1 && nvalues == 1) return run_one(s, s.ranks[0], sets, trace);
-  if (trace)
-    throw InputError("--trace", trace->path,
-                     fmt::format("scenario {} runs {} points, each in its own process: trace one of them, a copy of the "
-                                 "scenario with one value of \"ranks\" (e.g. \"ranks\": {}){}",
-                                 s.id, s.ranks.size() * nvalues, s.ranks.front(),
-                                 nvalues == 1
-                                     ? ""
-                                     : " and of the benchmark's \"" + s.driver->axis() + "\""));
   // Each rank count (and each value of the driver's axis: barrier radices) runs in its own process: one SimGrid
-  // engine per process.
+  // engine per process, and with --trace one trace file per point.
+  const std::vector<std::string> trace_paths = trace ? point_trace_paths(s, trace->path) : std::vector<std::string>{};
   SweepReport report(s);
   std::size_t point = 0;
   for (long long n : s.ranks)
     for (std::size_t k = 0; k < nvalues; ++k) {
+      std::optional<TraceRequest> point_trace;
+      if (trace) {
+        point_trace = *trace;
+        point_trace->path = trace_paths.at(point);
+        point_trace->largest_job = *std::max_element(s.ranks.begin(), s.ranks.end());
+      }
       progress::points(point++, s.ranks.size() * nvalues,
                        fmt::format("{} ranks={}{}", s.id, n, s.driver->axis_values().empty() ? std::string()
                                                                  : fmt::format(" {}={}", s.driver->axis(), s.driver->axis_values()[k].dump())));
@@ -412,10 +413,31 @@ Json run_scenario(const Scenario& s, const Overrides& sets, const TraceRequest* 
         d->select(k);
         one_s.driver = std::move(d);
       }
-      report.add(n, k, Json::parse(run_isolated([&] { return run_one(one_s, n, sets).dump(); })));
+      report.add(n, k, Json::parse(run_isolated([&] {
+                   return run_one(one_s, n, sets, point_trace ? &*point_trace : nullptr).dump();
+                 })));
     }
   progress::clear();
   return report.finish();
+}
+
+std::vector<std::string> point_trace_paths(const Scenario& s, const std::string& path) {
+  const std::vector<Json> values = s.driver->axis_values();
+  if (s.ranks.size() == 1 && values.size() <= 1) return {path};
+  const std::filesystem::path p(path);
+  std::vector<std::string> out;
+  for (long long n : s.ranks)
+    for (std::size_t k = 0; k < std::max<std::size_t>(1, values.size()); ++k) {
+      std::string tail = s.ranks.size() > 1 ? fmt::format("-ranks{}", n) : std::string();
+      if (values.size() > 1) {
+        std::string v = values[k].is_string() ? values[k].get<std::string>() : values[k].dump();
+        for (char& c : v)  // a safe name (core/safe_name.hpp): letters, digits, '.', '_', '-'
+          if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
+        tail += "-" + s.driver->axis() + v;
+      }
+      out.push_back((p.parent_path() / (p.stem().string() + tail + p.extension().string())).string());
+    }
+  return out;
 }
 
 }  // namespace ompisim

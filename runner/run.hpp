@@ -13,12 +13,19 @@ struct TraceRequest {
   std::string path;
   TraceFilter filter;
   std::string ranks_text;  // --trace-ranks as given (for messages)
+  // The job --trace-ranks is checked against: 0, the run's own; a scenario of several points, its largest (a point
+  // with fewer ranks traces those of the listed ranks it has).
+  long long largest_job = 0;
 };
 
 // Runs every rank count of the scenario (and every value of its driver's axis; a sweep runs each in its own process)
-// and returns the result. With `trace`: the scenario must be one run (one rank count, one axis value, no derived
-// input), else InputError naming --trace.
+// and returns the result. With `trace`: one trace per point, at point_trace_paths(s, trace->path) (a scenario whose
+// input is derived from runs of its own, app_skeleton's fitted compute, is refused: InputError naming --trace).
 Json run_scenario(const Scenario& s, const Overrides& sets, const TraceRequest* trace = nullptr);
+// The trace file of each point `run_scenario` runs, in its order: `path` itself for a scenario of one point, else
+// beside it, its stem + "-ranks<N>" (where there are several rank counts) + "-<axis><value>" (several values of the
+// driver's axis: "-radix8") + its extension ("t.json": "t-ranks64.json", "t-ranks64-radix8.json", "t-radix8.json").
+std::vector<std::string> point_trace_paths(const Scenario& s, const std::string& path);
 // Runs one rank count in this process (one SimGrid engine per process).
 Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const TraceRequest* trace = nullptr);
 // Message conservation at a run's end: every send and receive posted completed. A request still live means the

@@ -3,7 +3,8 @@
 # (1) SIGINT to the process group (a terminal's Ctrl-C) and SIGTERM during a simulation: exit 130 / 143 within a
 #     second, no core dump or assertion, the output folder it created removed, nothing half written.
 #     The same with OMPISIM_NO_FORK=1 (the simulation in the command's own process): the signal ends it within a
-#     second (exit by the signal: 130 / 143 in the shell), no output folder, no trace temporary left.
+#     second (exit by the signal: 130 / 143 in the shell), no output folder, no trace temporary left. A traced
+#     scenario of several points interrupted in its second: the first point's trace kept whole, no temporary left.
 # (2) The simulation process killed (a crash): exit 3, the internal-error code, not 1 or 2.
 # (3) reproduce interrupted during its third scenario: exit 130; the two results finished before the signal stay, each
 #     as a whole pair (JSON and CSV); nothing of the third.
@@ -32,6 +33,18 @@ for sig in INT TERM; do
     echo "ok   OMPISIM_NO_FORK=1, SIG$sig: exit $rc in $ms ms, nothing left"
   else echo "FAIL OMPISIM_NO_FORK=1, SIG$sig: rc=$rc ($ms ms), left: $(ls "$t" | grep "^tr-$sig\\|^nf-$sig" | tr '\n' ' ')"; fail=1; fi
 done
+# (1b) a traced scenario of several points, interrupted in its second point: exit 130, the first point's trace whole,
+#      no temporary of the second left, no output folder, no simulation process left
+echo "${slow/\"ranks\": 65536/\"ranks\": [16, 65536]}" > "$t/slow2.json"
+setsid "$BIN" run "$t/slow2.json" --out "$t/out-2p" --trace "$t/tp.json" > /dev/null 2> "$t/err-2p" &
+pid=$!
+for i in $(seq 100); do [[ -e "$t/tp-ranks16.json" ]] && break; sleep 0.1; done
+sleep 1; kill -INT -- -$pid; wait $pid; rc=$?
+sleep 0.2; left=$(find "$t" -name 'tp*.tmp.*')
+if [[ $rc == 130 && -z $left && ! -e "$t/out-2p" && ! -e "$t/tp-ranks65536.json" ]] \
+  && python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$t/tp-ranks16.json" && ! pgrep -f "$t/slow2.json" > /dev/null; then
+  echo "ok   traced points interrupted: exit 130, the first point's trace whole, no temporary"
+else echo "FAIL traced points interrupted: rc=$rc left=$left $(ls "$t" | tr '\n' ' ') $(cat "$t/err-2p")"; fail=1; fi
 # (2) the child dies
 "$BIN" run "$t/slow.json" --out "$t/out-kill" > /dev/null 2> "$t/err-kill" &
 pid=$!; sleep 1.5; pkill -KILL -P $pid; wait $pid; rc=$?

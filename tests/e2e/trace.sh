@@ -6,6 +6,7 @@
 # barrier: traced AMOs equal the run's AMO counter. (4) --trace-ranks and --trace-window keep a subset. (5) Tracing
 # changes no result, also of a library with its own collective cut-offs (Cray MPICH's bcast). (6) Bad input exits 2
 # naming the option and the reason, before simulating, and leaves no file.
+# (8) A scenario of several points: one trace per point.
 # (2b) Link sharing counters: per resource, rises = the flows crossing it, back to 0 at the end; Paje has as many FLOWS
 # values as the JSON has counter events. (7) A Slingshot run: Cassini transmit / receive spans equal the CXI counters.
 set -u
@@ -221,9 +222,28 @@ bad "rank range backwards" "--trace-ranks.*ends before it starts" --trace "$t/w.
 bad "rank outside the job" "--trace-ranks.*not in the job" --trace "$t/w.json" --trace-ranks 1024
 bad "--trace-ranks without --trace" "--trace-ranks.*give --trace" --trace-ranks 0
 echo '{"id": "sw", "machine": "cielo", "stack": "openmpi", "ranks": [2, 4], "ranks_per_node": 1, "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "iterations": 2}}' > "$t/sw.json"
-"$BIN" run "$t/sw.json" --out "$t/sw" --trace "$t/sw.paje" > /dev/null 2> "$t/e"; rc=$?
-# refused, saying how to trace one point: a copy with one value of "ranks"
-[[ $rc == 2 ]] && grep -q -- "--trace.*runs 2 points.*a copy of the scenario with one value of \"ranks\" (e.g. \"ranks\": 2)" "$t/e" \
-  && echo "ok   sweep refused: $(cat "$t/e")" || { echo "FAIL sweep: rc=$rc $(cat "$t/e")"; fail=1; }
-ls "$t" | grep -q "^w.json\|sw.paje\|tmp" && { echo "FAIL a refused run left a file: $(ls "$t")"; fail=1; }
+ls "$t" | grep -q "^w.json\|tmp" && { echo "FAIL a refused run left a file: $(ls "$t")"; fail=1; }
+# (8) A scenario of several points (rank counts; radices) writes one trace per point beside the path given, named by
+# the values that vary, and the same result as untraced; --trace-ranks is checked against the largest point and a
+# smaller point traces the listed ranks it has.
+"$BIN" run "$t/sw.json" --out "$t/sw0" > /dev/null 2>&1
+"$BIN" run "$t/sw.json" --out "$t/sw" --trace "$t/sw.paje" --trace-ranks 1-3 > /dev/null 2> "$t/e"; rc=$?
+[[ $rc == 0 && -s "$t/sw-ranks2.paje" && -s "$t/sw-ranks4.paje" && ! -e "$t/sw.paje" ]] \
+  && grep -q "wrote trace $t/sw-ranks2.paje" "$t/e" && grep -q "wrote trace $t/sw-ranks4.paje" "$t/e" \
+  && "$BIN" compare "$t/sw0" "$t/sw" --tolerance 0 > /dev/null \
+  && echo "ok   several points: one trace each, the untraced result" || { echo "FAIL several points: rc=$rc $(cat "$t/e")"; fail=1; }
+if command -v pj_dump > /dev/null; then
+  ranks_of() { pj_dump "$1" | awk -F', *' '$1 == "State" && $2 ~ /^rank / {print $2}' | sort -u | tr '\n' ' '; }
+  r2=$(ranks_of "$t/sw-ranks2.paje"); r4=$(ranks_of "$t/sw-ranks4.paje")
+  [[ $r2 == "rank 1 " && $r4 == "rank 1 rank 2 rank 3 " ]] && echo "ok   --trace-ranks 1-3: ranks 1 of 2, 1-3 of 4" \
+    || { echo "FAIL --trace-ranks per point: '$r2' '$r4'"; fail=1; }
+fi
+sed 's/"ranks": \[2, 4\]/"ranks": 4/; s/"iterations": 2/"radix": [2, 4], "iterations": 2/' "$t/sw.json" > "$t/rx.json"
+"$BIN" run "$t/rx.json" --out "$t/rx" --trace rx.json > /dev/null 2> "$t/e"; rc=$?
+[[ $rc == 0 && -s "$t/rx/rx-radix2.json" && -s "$t/rx/rx-radix4.json" ]] && echo "ok   radices: rx-radix2.json, rx-radix4.json" \
+  || { echo "FAIL radices: rc=$rc $(ls "$t/rx") $(cat "$t/e")"; fail=1; }
+"$BIN" run "$t/sw.json" --out "$t/sw5" --trace "$t/sw5.json" --trace-ranks 4 > /dev/null 2> "$t/e"; rc=$?
+[[ $rc == 2 && ! -e "$t/sw5" ]] && ! ls "$t" | grep -q "^sw5" && grep -q "rank 4 is not in the job (scenario sw runs ranks 0..3 in its largest point)" "$t/e" \
+  && echo "ok   several points: a rank beyond the largest refused" || { echo "FAIL beyond the largest: rc=$rc $(cat "$t/e")"; fail=1; }
+[[ -z $(find "$t" -name '*.tmp.*') ]] || { echo "FAIL temporary left: $(find "$t" -name '*.tmp.*')"; fail=1; }
 exit $fail

@@ -232,16 +232,22 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
     trace->path = out.file(opt.trace_file, "--trace");
     check_trace_path(trace->path);
   }
+  // A scenario of several points (rank counts, barrier radices) writes one trace per point, beside the path given.
+  const std::vector<std::string> trace_paths = trace ? point_trace_paths(s, trace->path) : std::vector<std::string>{};
+  for (const std::string& p : trace_paths) check_trace_path(p);
   const std::string json_path = out.file(s.id + ".json"), csv_path = out.file(s.id + ".csv");
   {
     std::vector<NamedPath> outputs{{"--out", json_path}, {"--out", csv_path}};
     if (!plot_file.empty()) outputs.push_back({"--plot", plot_file.front() == '/' ? plot_file : out.file(plot_file)});
-    if (trace) outputs.push_back({"--trace", trace->path});
+    for (const std::string& p : trace_paths) outputs.push_back({"--trace", p});
     refuse_overwriting({{"scenario", opt.scen_file}, {"--machine-file", opt.machine_file}}, outputs);
   }
-  if (trace) add_child_temporary(trace->path);  // removed if the simulation is killed before it renames it
-  // The simulation runs in a child process: this one stays free of SimGrid and handles SIGINT / SIGTERM.
-  Json res = Json::parse(run_isolated([&] { return run_scenario(s, o, trace.get()).dump(); }));
+  for (const std::string& p : trace_paths) add_child_temporary(p);  // removed if its simulation is killed first
+  // The simulation runs in a child process: this one stays free of SimGrid and handles SIGINT / SIGTERM. A traced
+  // scenario of several points runs each point in a child of this process (run_scenario), so that the temporary trace
+  // of a point interrupted is its child's, which this process removes.
+  Json res = trace_paths.size() > 1 ? run_scenario(s, o, trace.get())
+                                    : Json::parse(run_isolated([&] { return run_scenario(s, o, trace.get()).dump(); }));
   progress::clear();
   check_plot_field(s, res);  // a "plot" the result does not have: exit 2 before anything is written
   publish_pair(json_path, res.dump(2) + "\n", csv_path, result_csv(res));
@@ -284,7 +290,8 @@ void add_run(CLI::App& app, Context& ctx) {
   run->add_option("--trace", opt->trace_file,
                   "write the protocol timeline: FILE.paje (Paje: ViTE, pj_dump) or FILE.json (Chrome trace events: "
                   "Perfetto); CPU spans per rank, NIC engines, bulk flows, messages and AMOs; a relative FILE is "
-                  "written into the --out folder, as --plot's");
+                  "written into the --out folder, as --plot's; a scenario of several points (rank counts, barrier radices) "
+                  "writes one per point, FILE's name with -ranks<N> and -radix<R> where they vary");
   run->add_option("--trace-ranks", opt->trace_ranks, "trace only these ranks (and their nodes' NICs), e.g. 0-15,1024");
   run->add_option("--trace-window", opt->trace_window, "trace only this interval of simulated time, e.g. 10us:50us");
 }
