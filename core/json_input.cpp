@@ -4,6 +4,7 @@
 #include "core/signals.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -197,6 +198,13 @@ static size_t edit_distance(const std::string& a, const std::string& b) {
 std::vector<std::string> did_you_mean_all(const std::string& key, const std::vector<std::string>& candidates) {
   // Edits allowed: 3, or a third of a long key's letters, and fewer than the key has: 'foo' is not a misspelling of
   // 'flat' (3 edits of 3 letters), 'ompi' is one of 'openmpi' (3 of 4).
+  // The same name in other letter case ("Cielo", "OpenMPI", "SimGrid"): that name, whatever the edit count.
+  auto lower = [](std::string v) {
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    return v;
+  };
+  for (auto& c : candidates)
+    if (c != key && lower(c) == lower(key)) return {c};
   std::string best;
   size_t best_d = std::max<size_t>(1, std::min(std::max<size_t>(3, key.size() / 3), key.size() - 1)) + 1;
   for (auto& c : candidates) {

@@ -208,13 +208,17 @@ Scenario load_scenario(const std::string& name) {
 }
 
 namespace {
-std::string engine_choices() { return fmt::format("expected one of {}", fmt::join(engines().names(), ", ")); }
+std::string engine_choices(const std::string& given) {
+  const std::string hint = did_you_mean(given, engines().names());
+  return fmt::format("expected one of {}{}", fmt::join(engines().names(), ", "),
+                     hint.empty() ? "" : " (did you mean '" + hint + "'?)");
+}
 }  // namespace
 
 void set_engine(Scenario& s, const std::string& name) {
   if (name.empty()) return;
   // The form of every bad option value: the option, the value as given, the values it takes.
-  if (!engines().find(name)) throw InputError("--engine", name, engine_choices() + " (ompisim list)");
+  if (!engines().find(name)) throw InputError("--engine", name, engine_choices(name) + " (ompisim list)");
   s.engine = name;
 }
 
@@ -253,7 +257,7 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   }
   if (r.has("engine")) {
     s.engine = r.str("engine");
-    if (!engines().find(s.engine)) r.fail("engine", engine_choices());
+    if (!engines().find(s.engine)) r.fail("engine", engine_choices(s.engine));
   }
   if (r.has("engine_window")) {
     if (!r.raw("engine_window").is_string()) r.fail("engine_window", "expected a time with its unit (\"1 us\")");

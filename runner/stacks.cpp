@@ -43,6 +43,19 @@ public:
 std::string hint_text(const std::string& hint) { return hint.empty() ? "" : " (did you mean '" + hint + "'?)"; }
 // A stack name no preset has: the nearest name as a hint, and every name.
 [[noreturn]] void unknown_stack(const std::string& file, const std::string& name, const std::vector<std::string>& names) {
+  // A component's name where a stack's goes ("ob1", "pml/ob1", "ugni"): the component, and where it is named.
+  for (const ComponentInfo& c : component_registry().all())
+    if (name == c.name || name == c.id()) {
+      std::vector<std::string> with;  // the presets that have it, each with its NIC kind and object
+      for (auto& s : stack_registry().all())
+        for (auto& p : s.spec.components())
+          if (p.framework == c.framework && p.name == c.name)
+            with.push_back(fmt::format("{} ({} machines) {}", s.name, s.nic_kind, s.spec.to_json().dump()));
+      throw InputError(file, "stack", fmt::format("'{}' is a component ({}), not a stack: give a preset that has it or "
+                                                  "such an object of components ({}; ompisim describe {})",
+                                                  name, c.id(), with.empty() ? std::string("no preset has it")
+                                                  : fmt::format("{}", fmt::join(with, "; ")), c.id()));
+    }
   throw InputError(file, "stack", fmt::format("unknown stack '{}'{} (known: {}; or an object of components, e.g. "
                                               "{{\"pml\": \"ob1\", \"btl\": [\"self\", \"vader\"]}})",
                                               name, hint_text(did_you_mean(name, names)), fmt::join(names, ", ")));

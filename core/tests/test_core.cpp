@@ -121,6 +121,9 @@ TEST_CASE("strict JSON: unknown keys get a did-you-mean", "[unit]") {
   CHECK(did_you_mean("tours", {"flat", "torus"}) == "torus");
   CHECK(did_you_mean("runn", {"run", "sweep"}) == "run");
   CHECK(did_you_mean("ob", {"ob1", "cm"}) == "ob1");
+  // the same name in other letter case, however many letters differ: 'OpenMPI' is 'openmpi' (4 edits)
+  CHECK(did_you_mean("OpenMPI", {"openmpi", "native"}) == "openmpi");
+  CHECK(did_you_mean("SimGrid", {"simgrid", "fluid"}) == "simgrid");
   // a part of a name: its beginning or its last parts, up to three names; too short a key or too many names, none
   CHECK(did_you_mean("smsg_limit", {"btl_ugni_smsg_limit", "btl_ugni_eager_limit"}) == "btl_ugni_smsg_limit");
   CHECK(did_you_mean("hetero", {"hetero-cpu", "heterogeneous", "cielo"}) == "hetero-cpu' or 'heterogeneous");

@@ -29,6 +29,11 @@ check unreachable_btl '{"machine": "cielo", "stack": {"pml": "ob1", "btl": ["sel
 check bad_unit '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "mca": {"btl_ugni_eager_limit": "8 Kb/s"}}' "btl_ugni_eager_limit"
 check unknown_machine '{"machine": "cielox", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "did you mean 'cielo'"
 check wrong_stack '{"machine": "loggp", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "stack 'openmpi' runs on gemini or ib-sdr-pcie or gige machines, but machine 'loggp' has a loggp NIC (stacks there: loggp)"
+# a name in other letter case, and a component where a stack goes: the name meant, the presets that have it
+check stack_case '{"machine": "cielo", "stack": "OpenMPI", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "key 'stack': unknown stack 'OpenMPI' (did you mean 'openmpi'?)"
+check machine_case '{"machine": "Cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "key 'machine': unknown machine 'Cielo' (did you mean 'cielo'?)"
+check engine_case '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency"}, "ranks": 2, "engine": "SimGrid"}' "key 'engine': expected one of .* (did you mean 'simgrid'?)"
+check stack_component '{"machine": "cielo", "stack": "ugni", "benchmark": {"name": "osu_latency"}, "ranks": 2}' "key 'stack': 'ugni' is a component (btl/ugni), not a stack: give a preset that has it or such an object of components (openmpi (gemini machines) {\"btl\":\[\"self\",\"vader\",\"ugni\"\],\"pml\":\"ob1\"}; ompisim describe btl/ugni)"
 check unknown_component '{"machine": "cielo", "stack": {"pml": "ob1", "btl": ["self", "ugnii"]}, "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2}' "key 'stack.btl\[1\]'.*unknown btl component 'ugnii'.*did you mean 'ugni'"
 check unknown_benchmark '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latencyy"}, "ranks": 2}' "key 'benchmark.name': unknown benchmark 'osu_latencyy' (did you mean 'osu_latency'?)"
 check benchmark_unknown_key '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_bw", "windw": 8}, "ranks": 2}' "key 'benchmark.windw': unknown key (did you mean 'window'?)"
