@@ -114,6 +114,17 @@ static std::vector<std::pair<std::string, const Sourced*>> apply_sets(Machine& m
     auto names = param_names(phys);
     auto more = param_names(mcal);
     names.insert(names.end(), more.begin(), more.end());
+    // A key of a network's topology ("groups", "topology.dims", "networks.cxi.topology.groups"): the shape of the
+    // network is the machine file's, not a parameter: where to change it.
+    const std::string last = k.substr(k.rfind('.') + 1);
+    for (const Network& net : m.networks())
+      if (net.topology_json.is_object() && net.topology_json.contains(last) && last != "note" && last != "source")
+        throw InputError("--set", k, fmt::format("a key of the topology of machine {}'s network {} "
+                                                 "(networks.{}.topology.{}), not a parameter: write a machine file "
+                                                 "with `ompisim machine template NAME --like {}`, change it there (and "
+                                                 "node_list's count: the nodes that fill the network) and run with "
+                                                 "--machine-file",
+                                                 m.name, net.name, net.name, last, m.name));
     std::string hint = did_you_mean(k, names);
     if (hint.empty()) hint = machines_with_param(k, m.name);
     else hint = " (did you mean '" + hint + "'?)";

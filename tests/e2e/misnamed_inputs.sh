@@ -48,6 +48,10 @@ refuse "sweep --set benchmark.iterations=5" "--set 'benchmark.iterations': $key"
   sweep scenarios/examples/grid_ugni_smsg_bte.json --set benchmark.iterations=5
 refuse "compare --against --set machine=titan" "--set 'machine': $key" \
   compare --against results --only gemini/fig5_latency_2p_inter_openmpi --set machine=titan
+# a key of the machine's topology (its shape, in the machine file): where to change it (it said "unknown parameter")
+topo="a key of the topology of machine cielo's network gemini (networks.gemini.topology.dims), not a parameter: write a machine file with \`ompisim machine template NAME --like cielo\`, change it there (and node_list's count: the nodes that fill the network) and run with --machine-file"
+refuse "run --set dims=4" "--set 'dims': $topo" run "$S" --set dims=4
+refuse "run --set topology.dims=4" "--set 'topology.dims': $topo" run "$S" --set topology.dims=4
 # an MCA parameter written as a grid's axis (mca.NAME) is NAME; a misspelt one still gets a did-you-mean
 refuse "run --set mca.NAME misspelt" "--set 'mca.btl_ugni_smsg_limt': unknown parameter (did you mean 'btl_ugni_smsg_limit'?)" \
   run "$S" --set mca.btl_ugni_smsg_limt=1024
