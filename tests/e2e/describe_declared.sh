@@ -57,6 +57,8 @@ declared vader "$t/oo" "vader_"
 for n in frags queued_sends rdma_gets md_binds md_unlinks recv_events; do check bportals "btl_portals_$n "; done
 "$BIN" describe cielo > "$t/cielo" || fail=1
 check cielo "btl_ugni_smsg_limit (effective)"
+# each network's node slots and how many the node list fills (a torus of 9,216 Gemini slots, 8,894 nodes)
+check cielo "; 9216 node slots, 8894 filled"
 # describe MACHINE lists each component's declared statistics under it, indented (never read as a parameter name).
 check cielo "    ugni_short_sends "
 check cielo "    vader_fbox_sends "
