@@ -15,8 +15,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 namespace fs = std::filesystem;
@@ -195,10 +197,23 @@ void compare_files(const std::string& fa, const std::string& fb, const std::stri
 // Every result JSON below dir, by relative path.
 }  // namespace
 
+namespace {
+// A Chrome trace-event file as `run --trace FILE.json` writes it (core/trace_chrome.cpp: it opens with
+// {"traceEvents":[), told by its first bytes: a trace may be far larger than the input limit.
+bool is_chrome_trace(const std::string& path) {
+  static constexpr std::string_view kOpening = "{\"traceEvents\":[";
+  std::ifstream in(path, std::ios::binary);
+  std::string head(kOpening.size(), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  return in.gcount() == static_cast<std::streamsize>(kOpening.size()) && head == kOpening;
+}
+}  // namespace
+
 std::map<std::string, std::string> results_below(const std::string& dir, std::map<std::string, std::string>* unreadable) {
   std::map<std::string, std::string> out;
   for (auto& e : fs::recursive_directory_iterator(dir)) {
     if (!e.is_regular_file() || e.path().extension() != ".json") continue;
+    if (is_chrome_trace(e.path().string())) continue;  // `run --trace t.json` beside its result: not a result
     Json j;
     try {
       j = load_json_file(e.path().string());

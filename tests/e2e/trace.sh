@@ -245,5 +245,14 @@ sed 's/"ranks": \[2, 4\]/"ranks": 4/; s/"iterations": 2/"radix": [2, 4], "iterat
 "$BIN" run "$t/sw.json" --out "$t/sw5" --trace "$t/sw5.json" --trace-ranks 4 > /dev/null 2> "$t/e"; rc=$?
 [[ $rc == 2 && ! -e "$t/sw5" ]] && ! ls "$t" | grep -q "^sw5" && grep -q "rank 4 is not in the job (scenario sw runs ranks 0..3 in its largest point)" "$t/e" \
   && echo "ok   several points: a rank beyond the largest refused" || { echo "FAIL beyond the largest: rc=$rc $(cat "$t/e")"; fail=1; }
+# (9) A Chrome trace written into the result's folder is not read as a result by compare, whatever its size (a trace
+# above the input limit was listed as "not compared, does not load")
+"$BIN" run "$t/bw.json" --out "$t/cmp" --trace t.json > /dev/null 2>&1
+lim=$(( $(stat -c %s "$t/cmp/bw.json") + 4096 ))
+if [[ $(stat -c %s "$t/cmp/t.json") -gt $lim ]]; then
+  "$BIN" --max-input-size $lim compare "$t/plain" "$t/cmp" > "$t/cmpout" 2>&1; rc=$?
+  [[ $rc == 0 ]] && ! grep -q "not compared" "$t/cmpout" && grep -q "^1 file, " "$t/cmpout" \
+    && echo "ok   compare: the trace beside a result is no result" || { echo "FAIL compare with a trace: rc=$rc $(cat "$t/cmpout")"; fail=1; }
+else echo "FAIL the trace ($(stat -c %s "$t/cmp/t.json") B) is not above the limit $lim: the check cannot fail"; fail=1; fi
 [[ -z $(find "$t" -name '*.tmp.*') ]] || { echo "FAIL temporary left: $(find "$t" -name '*.tmp.*')"; fail=1; }
 exit $fail
