@@ -25,6 +25,8 @@ cmake --build build -j2
 install -D -m 644 tools/completion/ompisim.bash /etc/bash_completion.d/ompisim 2> /dev/null \
   || echo "setup.sh: bash completion not installed (not root): 'source tools/completion/ompisim.bash' in your shell" >&2
 case "$1" in
-  reproduce) ./build/bin/ompisim reproduce ;;
+  reproduce)  # scenarios at once: one per core, at most 8 (the largest take about 650 MiB each)
+    jobs=$(nproc); ((jobs > 8)) && jobs=8
+    ./build/bin/ompisim reproduce -j "$jobs" ;;
   test) cd build && ctest -j2 --output-on-failure ;;
 esac

@@ -15,10 +15,14 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace ompisim {
 
 namespace {
+
+std::string outcome(const std::string& out);
 
 void write_all(int fd, const std::string& s) {
   std::size_t off = 0;
@@ -82,6 +86,38 @@ std::string collect(pid_t pid, int fd) {
   }
   remove_child_temporaries(pid);  // a child that renamed its temporaries left none; one that died leaves nothing
   throw_if_interrupted();
+  return outcome(out);
+}
+
+// Fork a child that runs fn and reports on a pipe; returns its pid and the pipe's read end.
+std::pair<pid_t, int> start_child(const std::function<std::string()>& fn) {
+  int fd[2];
+  if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
+  fflush(nullptr);
+  const pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fd[0]), close(fd[1]);
+    throw std::runtime_error("fork failed");
+  }
+  if (pid == 0) {
+    setup_child_process(parent);  // own process group: a terminal's Ctrl-C reaches the parent only, which kills us
+    close(fd[0]);
+    child_report(fd[1], fn);
+  }
+  close(fd[1]);
+  return {pid, fd[0]};
+}
+
+void kill_and_reap(pid_t pid) {
+  kill(pid, SIGKILL);
+  while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  remove_child_temporaries(pid);
+}
+
+// What a child reported: fn's text, or its error rethrown as the child threw it (a child that reported nothing died).
+std::string outcome(const std::string& out) {
   if (out.size() < 2) throw std::runtime_error("simulation process died (signal or crash)");
   std::string tag = out.substr(0, 2), body = out.substr(2);
   if (tag == "OK") return body;
@@ -113,22 +149,76 @@ std::string run_isolated(const std::function<std::string()>& fn) {
     const InProcessInterrupts ends_on_signal;
     return fn();
   }
-  int fd[2];
-  if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
-  fflush(nullptr);
-  const pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fd[0]), close(fd[1]);
-    throw std::runtime_error("fork failed");
+  const auto [pid, fd] = start_child(fn);
+  return collect(pid, fd);
+}
+
+void run_isolated_each(std::size_t n, const std::function<std::string(std::size_t)>& fn, int jobs,
+                       const std::function<void(std::size_t)>& started,
+                       const std::function<void(std::size_t, const std::string&)>& done) {
+  const char* nf = std::getenv("OMPISIM_NO_FORK");
+  if (jobs <= 1 || n <= 1 || (nf && std::string(nf) == "1")) {  // one at a time, as run_isolated runs one
+    for (std::size_t i = 0; i < n; ++i) {
+      started(i);
+      done(i, run_isolated([&] { return fn(i); }));
+    }
+    return;
   }
-  if (pid == 0) {
-    setup_child_process(parent);  // own process group: a terminal's Ctrl-C reaches the parent only, which kills us
-    close(fd[0]);
-    child_report(fd[1], fn);
+  struct Running {
+    pid_t pid;
+    int fd;
+    std::size_t index;
+    std::string out;
+  };
+  std::vector<Running> running;
+  auto stop_all = [&running] {  // the others, when one failed or on a signal: killed, reaped, their temporaries gone
+    for (Running& r : running) {
+      close(r.fd);
+      kill_and_reap(r.pid);
+    }
+    running.clear();
+  };
+  std::size_t next = 0;
+  while (next < n || !running.empty()) {
+    while (next < n && running.size() < static_cast<std::size_t>(jobs)) {
+      const std::size_t i = next++;
+      started(i);
+      const auto [pid, fd] = start_child([&fn, i] { return fn(i); });
+      running.push_back({pid, fd, i, {}});
+    }
+    if (interrupt_signal()) {
+      stop_all();
+      throw_if_interrupted();
+    }
+    std::vector<pollfd> pfds;
+    for (const Running& r : running) pfds.push_back({r.fd, POLLIN, 0});
+    const int pr = poll(pfds.data(), pfds.size(), 100);
+    if (pr <= 0) continue;  // a timeout or EINTR: look at the interrupt flag again
+    for (std::size_t k = pfds.size(); k-- > 0;) {
+      if (!(pfds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      Running& r = running[k];
+      char buf[65536];
+      const ssize_t got = read(r.fd, buf, sizeof buf);
+      if (got < 0 && errno == EINTR) continue;
+      if (got > 0) {
+        r.out.append(buf, static_cast<std::size_t>(got));
+        continue;
+      }
+      // the child closed its end: reap it, then hand on its text or stop the others and rethrow its error
+      Running finished = std::move(r);
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+      close(finished.fd);
+      while (waitpid(finished.pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+      remove_child_temporaries(finished.pid);
+      try {
+        done(finished.index, outcome(finished.out));
+      } catch (...) {
+        stop_all();
+        throw;
+      }
+    }
   }
-  close(fd[1]);
-  return collect(pid, fd[0]);
 }
 
 IsolatedWorker::IsolatedWorker(std::function<std::string(const std::string&)> fn) {

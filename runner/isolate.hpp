@@ -11,6 +11,15 @@ namespace ompisim {
 // SIGINT / SIGTERM the child is killed and Interrupted is thrown.
 std::string run_isolated(const std::function<std::string()>& fn);
 
+// Runs fn(0) .. fn(n - 1), each in a child process as run_isolated runs one, at most `jobs` at once, in index order:
+// calls started(i) in this process as child i starts and done(i, text) as it finishes (in the order they finish; with
+// jobs 1, or OMPISIM_NO_FORK=1, one after the other). The first error (as run_isolated rethrows it) kills the children
+// still running and is rethrown; SIGINT / SIGTERM kill them all and throw Interrupted. An exception from `done` does
+// the same.
+void run_isolated_each(std::size_t n, const std::function<std::string(std::size_t)>& fn, int jobs,
+                       const std::function<void(std::size_t)>& started,
+                       const std::function<void(std::size_t, const std::string&)>& done);
+
 // The error text of a process that ran out of memory (std::bad_alloc), said as such with this process's peak memory,
 // in place of the bare "std::bad_alloc": a run too large for the memory it could get (exit status 3, as a simulation
 // process that died; the input was not refused because its memory need is not known before it runs).

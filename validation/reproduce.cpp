@@ -369,7 +369,7 @@ static FromFolder read_from(const std::string& from_dir) {
   return f;
 }
 
-static int reproduce_into(const std::string& out_dir, const FromFolder* from, const std::string& paper) {
+static int reproduce_into(const std::string& out_dir, const FromFolder* from, const std::string& paper, int jobs) {
   const std::string describe = git_describe();  // once, before this run writes anything (see git_describe)
   OutputDir out(out_dir);
   std::map<std::string, std::vector<Curve>> figures;  // figure key -> curves
@@ -379,17 +379,40 @@ static int reproduce_into(const std::string& out_dir, const FromFolder* from, co
   std::map<std::string, Json> done;  // by scenario path: validation reads these instead of running them again
   std::set<std::string> generated_by;  // --from: the git describe of the results read (they were run there)
   const auto files = files_of(paper);
+  std::vector<Scenario> scenarios;
+  for (const std::string& rel : files) scenarios.push_back(load_scenario(data_dir() + "/" + rel));
+  auto base_of = [&](std::size_t i) {  // relative to the output folder
+    return fs::path(files[i]).parent_path().filename().string() + "/" + scenarios[i].id;
+  };
+  // Every scenario first, `jobs` at once, each result written whole as it finishes (an interrupted run keeps them).
+  std::vector<Json> results(files.size());
+  std::size_t started = 0;
+  auto publish = [&](std::size_t i, Json res) {
+    const std::string base = base_of(i);
+    publish_pair(out.file(base + ".json"), res.dump(2) + "\n", out.file(base + ".csv"), result_csv(res));
+    done[files[i]] = res;
+    results[i] = std::move(res);
+  };
+  if (from)
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      publish(i, from->results.at(files[i]));
+      generated_by.insert(results[i].value("/provenance/git_describe"_json_pointer, std::string("?")));
+    }
+  else
+    run_isolated_each(
+        files.size(), [&](std::size_t i) { return run_scenario(scenarios[i], {}).dump(); }, jobs,
+        [&](std::size_t i) {
+          if (progress::enabled()) progress::points(started++, files.size(), files[i]);  // the line names it
+          else if (!progress::quiet()) std::cerr << "reproduce: " << files[i] << "\n";  // a log's line, unless --quiet
+        },
+        [&](std::size_t i, const std::string& text) { publish(i, Json::parse(text)); });
+  // Then the figures, in the scenarios' order.
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::string& rel = files[i];
-    Scenario s = load_scenario(data_dir() + "/" + rel);
-    if (progress::enabled()) progress::points(i, files.size(), rel);  // the line names the scenario
-    else if (!progress::quiet()) std::cerr << "reproduce: " << rel << "\n";  // a log's line, unless --quiet
-    Json res = from ? from->results.at(rel) : Json::parse(run_isolated([&] { return run_scenario(s, {}).dump(); }));
-    done[rel] = res;
-    if (from) generated_by.insert(res.value("/provenance/git_describe"_json_pointer, std::string("?")));
+    const Scenario& s = scenarios[i];
+    const Json& res = results[i];
     std::string sub = fs::path(rel).parent_path().filename().string();
-    std::string base = sub + "/" + s.id;  // relative to the output folder
-    publish_pair(out.file(base + ".json"), res.dump(2) + "\n", out.file(base + ".csv"), result_csv(res));
+    std::string base = base_of(i);
     if (!bench::find_driver(s.benchmark, s.file, "benchmark.name").curve) {  // bar chart per figure, below
       const std::string app_key = sub + "/" + (s.figure.empty() ? s.id : figure_file_stem(s.figure, s.file));
       app_figures[app_key][s.id] = res;
@@ -489,14 +512,14 @@ static int reproduce_into(const std::string& out_dir, const FromFolder* from, co
   return all_calibration_pass(v) ? 0 : 1;
 }
 
-int reproduce(const std::string& out_dir, const std::string& from_dir, const std::string& paper) {
+int reproduce(const std::string& out_dir, const std::string& from_dir, const std::string& paper, int jobs) {
   if (!paper.empty() && !from_dir.empty())
     throw InputError("--paper", paper, "not with --from: --from redraws every figure of a results folder");
   if (!paper.empty()) (void)reference_files(paper);  // an unknown paper, with the close name, before anything is written
-  if (from_dir.empty()) return reproduce_into(out_dir, nullptr, paper);
+  if (from_dir.empty()) return reproduce_into(out_dir, nullptr, paper, jobs);
   try {
     const FromFolder from = read_from(from_dir);
-    return reproduce_into(out_dir, &from, paper);
+    return reproduce_into(out_dir, &from, paper, jobs);
   } catch (const nlohmann::json::exception& e) {  // what the checks of the files read leave: still bad input
     throw InputError(from_dir, "(results)", std::string("a file of this folder is not as reproduce writes it: ") + e.what());
   }

@@ -58,6 +58,7 @@ std::vector<double> fast_values(const std::vector<Json>& refs, const Overrides& 
 // (validate_ran) and written as validation-<paper>.md and .json: validation.md and validation.json, the tables of every
 // paper, are never written by a partial run, and no stale plot is removed (a partial run cannot tell another paper's
 // figure from a stale one). The exit status comes from the rows evaluated.
-int reproduce(const std::string& out_dir, const std::string& from_dir = "", const std::string& paper = "");
+int reproduce(const std::string& out_dir, const std::string& from_dir = "", const std::string& paper = "",
+              int jobs = 1);
 
 }  // namespace ompisim::validation

@@ -9,6 +9,8 @@
 #include "tests/test_helpers.hpp"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdlib>
 #include <sys/wait.h>
@@ -222,6 +224,53 @@ TEST_CASE("runner: run_isolated rebuilds an input error as the child threw it", 
     CHECK(std::string(e.what()) == "--samples '-1': must be 0 to 1000");
     CHECK(e.argument());
   }
+}
+
+// Configuration: five pieces of work run by run_isolated_each two at a time, the first slow (150 ms), each returning
+// its index and its process id; then the same with the third throwing an InputError while the first (10 s) still runs.
+// Expected: every piece started in index order and done once, in another process each, two at once (the second done
+// before the first); with jobs 1 done in index order. On the error: the InputError rethrown as the child threw it, the
+// slow piece killed (the call returns well before its 10 s), the pieces after it never started, and no child left.
+// How validated: the started and done lists, the texts, wall time, waitpid.
+TEST_CASE("runner: run_isolated_each runs several children at once and stops them on an error", "[runner][isolate]") {
+  const pid_t me = getpid();
+  auto work = [me](std::size_t i) {
+    if (i == 0) usleep(150000);
+    return std::to_string(i) + ":" + std::to_string(getpid() != me);
+  };
+  for (int jobs : {1, 2}) {
+    std::vector<std::size_t> started, done;
+    std::vector<std::string> texts(5);
+    run_isolated_each(5, work, jobs, [&](std::size_t i) { started.push_back(i); },
+                      [&](std::size_t i, const std::string& t) { done.push_back(i), texts[i] = t; });
+    CHECK(started == std::vector<std::size_t>{0, 1, 2, 3, 4});
+    CHECK(texts == std::vector<std::string>{"0:1", "1:1", "2:1", "3:1", "4:1"});
+    std::vector<std::size_t> sorted = done;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(sorted == std::vector<std::size_t>{0, 1, 2, 3, 4});
+    if (jobs == 1) CHECK(done == std::vector<std::size_t>{0, 1, 2, 3, 4});
+    else CHECK(done.front() != 0);  // the second finished while the slow first ran
+  }
+  std::vector<std::size_t> started;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    run_isolated_each(
+        5,
+        [](std::size_t i) -> std::string {
+          if (i == 0) sleep(10);
+          if (i == 2) throw InputError("f.json", "ranks", "too many");
+          return "x";
+        },
+        2, [&](std::size_t i) { started.push_back(i); }, [](std::size_t, const std::string&) {});
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == "f.json: key 'ranks': too many");
+  }
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));  // killed, not waited for (10 s)
+  CHECK(started == std::vector<std::size_t>{0, 1, 2});
+  errno = 0;
+  CHECK(waitpid(-1, nullptr, WNOHANG) == -1);  // no child left to reap
+  CHECK(errno == ECHILD);
 }
 
 // Configuration: a scenario naming an engine that is not registered. Expected: InputError on "engine" listing the

@@ -7,7 +7,7 @@
 #     scenario of several points interrupted in its second: the first point's trace kept whole, no temporary left.
 # (2) The simulation process killed (a crash): exit 3, the internal-error code, not 1 or 2.
 # (3) reproduce interrupted during its third scenario: exit 130; the two results finished before the signal stay, each
-#     as a whole pair (JSON and CSV); nothing of the third.
+#     as a whole pair (JSON and CSV); nothing of the third. The same with -j 2 (the first two at once).
 # (4) Exit codes 0 and 2 pinned here, 1 by e2e.validate_set; --help states them all.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -63,6 +63,18 @@ files=$(cd "$t/res" && find . -type f | sort | tr '\n' ' ')
 if [[ $rc == 130 && "$files" == "./t/a.csv ./t/a.json ./t/b.csv ./t/b.json " ]] && python3 -c "import json,sys; [json.load(open(f)) for f in sys.argv[1:]]" "$t/res/t/a.json" "$t/res/t/b.json"; then
   echo "ok   reproduce interrupted: exit 130, kept $files"
 else echo "FAIL reproduce: rc=$rc files=$files err=$(tail -3 "$t/err-rep")"; fail=1; fi
+# (3b) the same with -j 2: a and b run at once, then c; interrupted during c: exit 130, a and b kept whole, nothing of
+#      c, no simulation process left
+OMPISIM_DATA="$d" setsid "$BIN" reproduce --out "$t/res2" -j 2 > /dev/null 2> "$t/err-rep2" &
+pid=$!
+for i in $(seq 100); do [[ -e "$t/res2/t/a.json" && -e "$t/res2/t/b.json" ]] && break; sleep 0.1; done
+sleep 0.5; kill -INT -- -$pid; wait $pid; rc=$?
+files=$(cd "$t/res2" && find . -type f | sort | tr '\n' ' ')
+sleep 0.2
+if [[ $rc == 130 && "$files" == "./t/a.csv ./t/a.json ./t/b.csv ./t/b.json " ]] && ! pgrep -f "reproduce --out $t/res2" > /dev/null \
+  && python3 -c "import json,sys; [json.load(open(f)) for f in sys.argv[1:]]" "$t/res2/t/a.json" "$t/res2/t/b.json"; then
+  echo "ok   reproduce -j 2 interrupted: exit 130, kept $files"
+else echo "FAIL reproduce -j 2: rc=$rc files=$files err=$(tail -3 "$t/err-rep2")"; fail=1; fi
 # (4)
 "$BIN" run "$d/scenarios/t/a.json" --out "$t/ok" > /dev/null 2>&1; rc=$?
 [[ $rc == 0 ]] && echo "ok   exit 0" || { echo "FAIL exit 0: $rc"; fail=1; }

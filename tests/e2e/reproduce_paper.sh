@@ -10,6 +10,7 @@
 #                line naming the close name and nothing written; --paper with --from is exit 2. The checkout's
 #                .gitignore covers both partial files under results/ (the default --out of a checkout), so a
 #                partial run leaves `git status` clean, and does not cover validation.md or validation.json.
+#                `-j 2` (two scenarios at once) writes every file -j 1 writes, byte for byte.
 # How validated: cmp, grep, python3 on the JSON.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -57,6 +58,10 @@ ign = lambda f: any(fnmatch.fnmatch(f, p) for p in pats)
 assert ign('results/validation-qsnet-elan4.md') and ign('results/validation-qsnet-elan4.json'), pats
 assert not ign('results/validation.md') and not ign('results/validation.json'), pats
 P"
+# -j 2: two scenarios at once, every file written byte for byte as one at a time writes it (validation tables, plots)
+"$BIN" --quiet reproduce --paper qsnet-elan4 --out "$t/r1" > /dev/null 2>&1
+"$BIN" --quiet reproduce --paper qsnet-elan4 --out "$t/r2" -j 2 > /dev/null 2> "$t/err2"
+check "reproduce -j 2 writes what -j 1 writes, byte for byte" "[[ \$? == 0 ]] && diff -r '$t/r1' '$t/r2' > /dev/null && [[ \$(find '$t/r2' -name '*.json' | wc -l) -gt 20 ]]"
 expect_input_error unknown "--paper 'qsnet-elan': .*did you mean 'qsnet-elan4'" reproduce --paper qsnet-elan --out "$t/out-unknown"
 expect_input_error with_from "--paper 'qsnet-elan4': not with --from" reproduce --paper qsnet-elan4 --from "$t/r" --out "$t/out-with_from"
 exit $fail

@@ -16,6 +16,7 @@ namespace {
 
 std::string g_from;   // --from: redraw from a results folder instead of running
 std::string g_paper;  // --paper: one paper's scenarios, figures and validation rows
+int g_jobs = 1;       // --jobs: scenarios run at once
 
 int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
   refuse_empty_values(sub, {"--out", "--from", "--paper"});
@@ -24,7 +25,7 @@ int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
   const std::string from = g_from.empty() ? g_from : data_path(g_from);
   if (!from.empty() && !std::filesystem::is_regular_file(std::filesystem::path(from) / "validation.json"))
     throw InputError(g_from, "validation.json", "--from needs a results folder written by reproduce (no validation.json)");
-  const int rc = validation::reproduce(out, from, g_paper);
+  const int rc = validation::reproduce(out, from, g_paper, g_jobs);
   progress::clear();
   // Where it went, as run and sweep say: the default is a checkout's results/ (the tool's data folder's, which
   // OMPISIM_DATA may name) or ompisim-out/reproduce/.
@@ -64,6 +65,10 @@ void add_reproduce(CLI::App& app, Context& ctx) {
                   "the exit status is that of these rows. validation.md and validation.json, the tables of every "
                   "paper, are left as they are, and no stale plot file is removed (the full run does both). Not with "
                   "--from");
+  rep->add_option("-j,--jobs", g_jobs,
+                  "scenarios run at once on this machine (each in its own process; the same results in any number); "
+                  "default 1. The validation table after them runs its samples one at a time")
+      ->check(CLI::Range(1, 256));
 }
 
 }  // namespace ompisim::cli
