@@ -369,6 +369,57 @@ static FromFolder read_from(const std::string& from_dir) {
   return f;
 }
 
+// Where a scenario's result goes, relative to the output folder: <its folder's name>/<its id>.
+static std::string result_base(const std::string& rel, const Scenario& s) {
+  return fs::path(rel).parent_path().filename().string() + "/" + s.id;
+}
+
+// Every scenario's result, `jobs` at once (or read --from a results folder), each written whole into `out` as it
+// finishes (an interrupted run keeps those), in `results` by index and in `done` by scenario path.
+static void run_all(const std::vector<std::string>& files, const std::vector<Scenario>& scenarios, const FromFolder* from,
+                    int jobs, const OutputDir& out, std::vector<Json>& results, std::map<std::string, Json>& done) {
+  results.assign(files.size(), Json());
+  auto publish = [&](std::size_t i, Json res) {
+    const std::string base = result_base(files[i], scenarios[i]);
+    publish_pair(out.file(base + ".json"), res.dump(2) + "\n", out.file(base + ".csv"), result_csv(res));
+    done[files[i]] = res;
+    results[i] = std::move(res);
+  };
+  if (from) {
+    for (std::size_t i = 0; i < files.size(); ++i) publish(i, from->results.at(files[i]));
+    return;
+  }
+  std::size_t started = 0;
+  run_isolated_each(
+      files.size(), [&](std::size_t i) { return run_scenario(scenarios[i], {}).dump(); }, jobs,
+      [&](std::size_t i) {
+        if (progress::enabled()) progress::points(started++, files.size(), files[i]);  // the line names it
+        else if (!progress::quiet()) std::cerr << "reproduce: " << files[i] << "\n";  // a log's line, unless --quiet
+      },
+      [&](std::size_t i, const std::string& text) { publish(i, Json::parse(text)); });
+}
+
+// Curves of one figure that differ in their machine (a what-if machine file) or route policy say which, and labels
+// that would read alike name what tells their scenarios apart (distinguish_labels).
+static void label_apart(std::map<std::string, std::vector<Curve>>& figures) {
+  for (auto& [key, curves] : figures) {
+    bool machines = false, routings = false;
+    for (auto& c : curves) {
+      machines = machines || c.machine != curves[0].machine;
+      routings = routings || c.routing != curves[0].routing;
+    }
+    for (auto& c : curves) {
+      if (machines) c.label += " on " + c.machine;
+      if (routings) c.label += " routing=" + (c.routing.empty() ? std::string("machine default") : c.routing);
+    }
+    std::vector<std::string> labels;
+    std::vector<const Scenario*> scenarios;
+    for (auto& c : curves) labels.push_back(c.label), scenarios.push_back(&c.scenario);
+    distinguish_labels(labels, scenarios);
+    for (std::size_t i = 0; i < curves.size(); ++i) curves[i].label = labels[i];
+  }
+}
+
 static int reproduce_into(const std::string& out_dir, const FromFolder* from, const std::string& paper, int jobs) {
   const std::string describe = git_describe();  // once, before this run writes anything (see git_describe)
   OutputDir out(out_dir);
@@ -381,38 +432,18 @@ static int reproduce_into(const std::string& out_dir, const FromFolder* from, co
   const auto files = files_of(paper);
   std::vector<Scenario> scenarios;
   for (const std::string& rel : files) scenarios.push_back(load_scenario(data_dir() + "/" + rel));
-  auto base_of = [&](std::size_t i) {  // relative to the output folder
-    return fs::path(files[i]).parent_path().filename().string() + "/" + scenarios[i].id;
-  };
-  // Every scenario first, `jobs` at once, each result written whole as it finishes (an interrupted run keeps them).
-  std::vector<Json> results(files.size());
-  std::size_t started = 0;
-  auto publish = [&](std::size_t i, Json res) {
-    const std::string base = base_of(i);
-    publish_pair(out.file(base + ".json"), res.dump(2) + "\n", out.file(base + ".csv"), result_csv(res));
-    done[files[i]] = res;
-    results[i] = std::move(res);
-  };
+  std::vector<Json> results;
+  run_all(files, scenarios, from, jobs, out, results, done);
   if (from)
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      publish(i, from->results.at(files[i]));
-      generated_by.insert(results[i].value("/provenance/git_describe"_json_pointer, std::string("?")));
-    }
-  else
-    run_isolated_each(
-        files.size(), [&](std::size_t i) { return run_scenario(scenarios[i], {}).dump(); }, jobs,
-        [&](std::size_t i) {
-          if (progress::enabled()) progress::points(started++, files.size(), files[i]);  // the line names it
-          else if (!progress::quiet()) std::cerr << "reproduce: " << files[i] << "\n";  // a log's line, unless --quiet
-        },
-        [&](std::size_t i, const std::string& text) { publish(i, Json::parse(text)); });
+    for (const Json& res : results)
+      generated_by.insert(res.value("/provenance/git_describe"_json_pointer, std::string("?")));
   // Then the figures, in the scenarios' order.
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::string& rel = files[i];
     const Scenario& s = scenarios[i];
     const Json& res = results[i];
     std::string sub = fs::path(rel).parent_path().filename().string();
-    std::string base = base_of(i);
+    std::string base = result_base(rel, s);
     if (!bench::find_driver(s.benchmark, s.file, "benchmark.name").curve) {  // bar chart per figure, below
       const std::string app_key = sub + "/" + (s.figure.empty() ? s.id : figure_file_stem(s.figure, s.file));
       app_figures[app_key][s.id] = res;
@@ -461,23 +492,7 @@ static int reproduce_into(const std::string& out_dir, const FromFolder* from, co
     plot_app_figure(out, key, results, app_scenarios.at(key), refs, gnuplot);
     written.insert({key + ".svg", key + ".gp"});
   }
-  // Curves of one figure that differ in their machine (a what-if machine file) or route policy say which.
-  for (auto& [key, curves] : figures) {
-    bool machines = false, routings = false;
-    for (auto& c : curves) {
-      machines = machines || c.machine != curves[0].machine;
-      routings = routings || c.routing != curves[0].routing;
-    }
-    for (auto& c : curves) {
-      if (machines) c.label += " on " + c.machine;
-      if (routings) c.label += " routing=" + (c.routing.empty() ? std::string("machine default") : c.routing);
-    }
-    std::vector<std::string> labels;
-    std::vector<const Scenario*> scenarios;
-    for (auto& c : curves) labels.push_back(c.label), scenarios.push_back(&c.scenario);
-    distinguish_labels(labels, scenarios);
-    for (std::size_t i = 0; i < curves.size(); ++i) curves[i].label = labels[i];
-  }
+  label_apart(figures);
   const Overlays overlays{reference_marks(docs), interval_marks(docs, v), docs, v};
   for (auto& [key, curves] : figures) {
     throw_if_interrupted();
