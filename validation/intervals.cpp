@@ -1,5 +1,7 @@
 #include "validation/intervals.hpp"
 
+#include "runner/isolate.hpp"
+
 #include "runner/registries.hpp"
 
 #include <algorithm>
@@ -237,6 +239,14 @@ void widen_measures(Json& claims, const Json& fast_nominal, const std::vector<Sa
   }
 }
 
+Json sample_values_json(const SampleValues& r) {
+  return Json{{"values", r.values}, {"holds", r.holds}, {"measures", r.measures}};
+}
+SampleValues sample_values_of(const Json& j) {
+  return SampleValues{j.at("values").get<std::vector<double>>(), j.at("holds").get<std::vector<bool>>(),
+                      j.at("measures").get<std::vector<Json>>()};
+}
+
 }  // namespace
 
 // Every prediction and held-out value and every claim again under n Latin-hypercube samples of the machines' estimate
@@ -246,7 +256,7 @@ void widen_measures(Json& claims, const Json& fast_nominal, const std::vector<Sa
 // so the fast runs' own small differences do not enter the interval. The interval is the range over the samples and
 // the nominal value; a claim's measures get theirs (widen_measures).
 Json sample_intervals(const Json& doc, const std::string& f, bool sample, const MachinePath& machine_path,
-                      const SampleEvaluator& eval, const std::vector<Json*>& outs, Json& claims) {
+                      const SampleEvaluator& eval, const std::vector<Json*>& outs, Json& claims, int jobs) {
   Json sampling = Json::array();
   const UnstatedPlacement placement = unstated_placement(doc, f);
   std::vector<SampleDim> dims;
@@ -259,13 +269,19 @@ Json sample_intervals(const Json& doc, const std::string& f, bool sample, const 
   if (n > 0) {
     const SampleValues fast_nominal = eval(nullptr, true);
     auto u = latin_hypercube(n, dims.size(), 0x5eed16ULL + std::hash<std::string>{}(fs::path(f).stem().string()) % 1000);
-    std::vector<SampleValues> runs;
+    std::vector<IntervalSample> samples(n);
     for (std::size_t i = 0; i < n; ++i) {
-      IntervalSample s;
-      sample_sets(dims, u[i], s);
-      s.placement = placement_kinds()[i % placement_kinds().size()], s.placed = placement.scenarios;
-      runs.push_back(eval(&s, true));
-      const SampleValues& r = runs.back();
+      sample_sets(dims, u[i], samples[i]);
+      samples[i].placement = placement_kinds()[i % placement_kinds().size()], samples[i].placed = placement.scenarios;
+    }
+    std::vector<SampleValues> runs(n);
+    if (jobs <= 1)
+      for (std::size_t i = 0; i < n; ++i) runs[i] = eval(&samples[i], true);
+    else  // each sample in a process of its own, its values handed back as JSON (doubles round-trip exactly)
+      run_isolated_each(
+          n, [&](std::size_t i) { return sample_values_json(eval(&samples[i], true)).dump(); }, jobs,
+          [](std::size_t) {}, [&](std::size_t i, const std::string& t) { runs[i] = sample_values_of(Json::parse(t)); });
+    for (const SampleValues& r : runs) {
       for (std::size_t j = 0; j < outs.size(); ++j) {
         double v = (*outs[j])["simulated"].get<double>() * r.values[j] / fast_nominal.values[j];
         lo[j] = std::min(lo[j], v), hi[j] = std::max(hi[j], v);

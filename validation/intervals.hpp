@@ -67,7 +67,9 @@ using MachinePath = std::function<std::string(const std::string& machine)>;
 // label>", "benchmark: <estimate>"), in order.
 std::vector<std::string> sample_dimension_names(const Json& doc, const MachinePath& machine_path);
 
+// `jobs`: samples evaluated at once, each in a process of its own (eval runs there; the same intervals as one at a
+// time).
 Json sample_intervals(const Json& doc, const std::string& f, bool sample, const MachinePath& machine_path,
-                      const SampleEvaluator& eval, const std::vector<Json*>& outs, Json& claims);
+                      const SampleEvaluator& eval, const std::vector<Json*>& outs, Json& claims, int jobs = 1);
 
 }  // namespace ompisim::validation

@@ -480,7 +480,7 @@ static int reproduce_into(const std::string& out_dir, const FromFolder* from, co
   }
   // Validation: run (reusing the results above), or read beside the results when they were read.
   std::size_t left_out = 0;  // a partial run's rows that read a scenario it did not run
-  Json v = from ? from->validation : paper.empty() ? validate("", {}, &done) : validate_ran(done, left_out);
+  Json v = from ? from->validation : paper.empty() ? validate("", {}, &done, jobs) : validate_ran(done, left_out, jobs);
   std::vector<Json> docs;
   for (auto& f : reference_files("")) docs.push_back(load_json_file(f));
   std::map<std::string, std::vector<std::pair<double, double>>> refs;  // run-time bars: the paper's run time

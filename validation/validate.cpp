@@ -477,7 +477,7 @@ void each_quote_holder(const Json& doc,
 }  // namespace
 
 Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets,
-                        const std::map<std::string, Json>* done) {
+                        const std::map<std::string, Json>* done, int jobs) {
   auto exists = [](const std::string& rel) {
     std::error_code ec;  // a name the file system refuses (too long, ...) names no scenario
     return fs::is_regular_file(fs::path(data_dir()) / rel, ec);
@@ -548,7 +548,7 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
         }
       return r;
     };
-    Json sampling = sample_intervals(doc, f, sets.empty(), machine_path, eval, outs, cls);
+    Json sampling = sample_intervals(doc, f, sets.empty(), machine_path, eval, outs, cls, jobs);
     Json checks = Json::array();  // value checks beside the points: "table1", "mechanism_checks" (validation/table1.hpp)
     for (const char* k : {"table1", "mechanism_checks"})
       if (doc.contains(k))
@@ -592,13 +592,13 @@ void append_table(Json& out, const Json& one) {
 }
 }  // namespace
 
-Json validate(const std::string& paper, const Overrides& sets, const std::map<std::string, Json>* done) {
+Json validate(const std::string& paper, const Overrides& sets, const std::map<std::string, Json>* done, int jobs) {
   Json out = empty_table();
-  for (auto& f : reference_files(paper)) append_table(out, validate_reference(load_json_file(f), f, sets, done));
+  for (auto& f : reference_files(paper)) append_table(out, validate_reference(load_json_file(f), f, sets, done, jobs));
   return out;
 }
 
-Json validate_ran(const std::map<std::string, Json>& done, std::size_t& left_out) {
+Json validate_ran(const std::map<std::string, Json>& done, std::size_t& left_out, int jobs) {
   Json out = empty_table();
   left_out = 0;
   for (auto& f : reference_files("")) {
@@ -618,7 +618,7 @@ Json validate_ran(const std::map<std::string, Json>& done, std::size_t& left_out
     }
     if (!kept) continue;  // a paper none of whose scenarios ran
     left_out += dropped;
-    append_table(out, validate_reference(doc, f, {}, &done));
+    append_table(out, validate_reference(doc, f, {}, &done, jobs));
   }
   return out;
 }

@@ -20,17 +20,19 @@ namespace ompisim::validation {
 // {"points": [...], "held_out": [...], "claims": [...], "pairs": [...], "untested": [...], "sampling": [...]}; every
 // entry names its "paper" (the reference file's stem). Predictions carry "pass" against their tolerance (the point's
 // tolerance_pct, else the file's prediction_tolerance_pct, else 15 %); the exit status counts calibration points only. `done`: results already computed without overrides, by scenario
-// path (reproduce passes the ones it has just run, so validation does not simulate them again; same values).
-Json validate(const std::string& paper, const Overrides& sets = {}, const std::map<std::string, Json>* done = nullptr);
+// path (reproduce passes the ones it has just run, so validation does not simulate them again; same values). `jobs`:
+// interval samples evaluated at once, each in a process of its own (the same table as one at a time).
+Json validate(const std::string& paper, const Overrides& sets = {}, const std::map<std::string, Json>* done = nullptr,
+              int jobs = 1);
 // reproduce --paper: the rows (points, held-out values, claims, table1, mechanism checks) of every reference file whose
 // scenarios are all results of `done` (by scenario path; nothing runs again but the prediction intervals' samples), as
 // validate() tables them; the others left out and counted in `left_out` (only in the files with a row evaluated: a
 // paper none of whose scenarios ran is not evaluated at all).
-Json validate_ran(const std::map<std::string, Json>& done, std::size_t& left_out);
+Json validate_ran(const std::map<std::string, Json>& done, std::size_t& left_out, int jobs = 1);
 // One reference document (its "points", "held_out", "claims", optional "calibration_directions"); `f` names it in
 // messages and seeds its samples. validate() runs this for every reference file of the paper.
 Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets = {},
-                        const std::map<std::string, Json>* done = nullptr);
+                        const std::map<std::string, Json>* done = nullptr, int jobs = 1);
 // A claim's "not_holding" record ({"reason", "see"}), checked: InputError naming file and key otherwise.
 Json check_not_holding(const Json& n, const std::string& file);
 std::string render_not_holding(const Json& claims);  // Markdown: claims not holding, with their reasons

@@ -66,8 +66,8 @@ void add_reproduce(CLI::App& app, Context& ctx) {
                   "paper, are left as they are, and no stale plot file is removed (the full run does both). Not with "
                   "--from");
   rep->add_option("-j,--jobs", g_jobs,
-                  "scenarios run at once on this machine (each in its own process; the same results in any number); "
-                  "default 1. The validation table after them runs its samples one at a time")
+                  "scenarios run at once on this machine (each in its own process; the same results in any number), "
+                  "then the validation table's interval samples; default 1")
       ->check(CLI::Range(1, 256));
 }
 

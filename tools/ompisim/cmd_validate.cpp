@@ -21,6 +21,7 @@ struct ValidateOptions {
   std::string paper, machine_file;
   bool json = false;
   int samples = validation::kDefaultIntervalSamples;
+  int jobs = 1;  // papers at once
   std::vector<std::string> sets;
 };
 
@@ -69,7 +70,7 @@ int validate_command(const CLI::App& sub, const ValidateOptions& opt, Context&) 
                                    fmt::join(machines, ", ")));
   }
   validation::set_interval_samples(opt.samples);
-  Json v = validation::validate(opt.paper, parse_sets(opt.sets));
+  Json v = validation::validate(opt.paper, parse_sets(opt.sets), nullptr, opt.jobs);
   // A table of changed parameters says so: in the JSON (a list, as every top-level entry is) and above the text.
   std::vector<std::string> what_if;
   if (!opt.sets.empty()) what_if.push_back(set_words(opt.sets));
@@ -105,6 +106,10 @@ void add_validate(CLI::App& app, Context& ctx) {
                               "paper, and of the placements a paper leaves unstated (taken in turn), for the prediction "
                               "intervals and the claims' intervals (0: none, at most {}); default {}",
                               limits::kMaxIntervalSamples, validation::kDefaultIntervalSamples));
+  val->add_option("-j,--jobs", opt->jobs,
+                  "interval samples evaluated at once on this machine (each in its own process; the same table in any "
+                  "number); default 1")
+      ->check(CLI::Range(1, 256));
   CLI::Option* set = add_scenario_overrides(*val, opt->sets, nullptr, "every scenario");
   set->description(set->get_description() +
                    ": the table for a what-if parameter set (calibration points may then leave their tolerance)");
