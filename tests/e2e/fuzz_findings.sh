@@ -15,7 +15,8 @@
 #                size over the QDMA slot on native/elan4_qdma, refused inside a rank's coroutine (std::terminate); the
 #                same after a size-0 loop of 10^8 iterations, by `run` and `sweep`, and with the slot lowered by --set.
 #                `sensitivity` of a scenario whose machine has two networks (hetero/fig2_bw_gm.json), each network's
-#                file giving the host cost pml_ob1_overhead. A scenario's "plot" naming a field its result lacks.
+#                file giving the host cost pml_ob1_overhead. A scenario's "plot" naming a field its result lacks. A
+#                4 GiB NetPIPE message over Open MPI 1.1's registered-buffer PUTs (a PUT header's 32-bit length).
 # Expected:      exit status 2 and one line naming the file, the key and the reason; no result written (the QDMA size
 #                within 10 s, before any point of the sweep runs: it is checked before the run). sensitivity
 #                exits 0 and lists the parameter as not varied with the refusal's reason; a host cost given by both
@@ -127,4 +128,16 @@ d = json.load(open(sys.argv[1])); d["plot"] = "latency_z"; d.pop("id", None); js
 PY
 expect_input_error plot_field "plot_field.json: key 'plot': the result has no field 'latency_z' (its points' fields: .*latency_us" \
   run "$t/plot_field.json" --out "$t/out-plot_field" --plot p.svg
+# A message above 4 GiB over Open MPI 1.1's registered-buffer PUTs (NetPIPE, MPI_Alloc_mem, one BTL): the PUT header's
+# 32-bit segment length truncated the one PUT to 0 and its FIN came while the request still expected data (exit 3).
+# Now two PUTs: the run ends (exit 0), 4 GiB at the bandwidth of the 2 GiB size's run.
+printf '{"id": "big", "machine": "lanl-multi-nic", "stack": "openmpi-gm", "ranks": 2, "ranks_per_node": 1,
+  "benchmark": {"name": "netpipe", "sizes": [2147483648, 4294967296], "alloc": "mpi_alloc_mem", "iterations": 1, "skip": 0}}' > "$t/big_put.json"
+if "$BIN" run "$t/big_put.json" --out "$t/out-big_put" > /dev/null 2> "$t/big_put.err" && python3 - "$t/out-big_put/big.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["points"]
+a, b = p[0]["bandwidth_GBps"], p[1]["bandwidth_GBps"]
+assert abs(a / b - 1) < 0.01, (a, b)
+PY
+then echo "ok   big_put: 4 GiB over registered PUTs runs"; else echo "FAIL big_put: $(cat "$t/big_put.err")"; fail=1; fi
 exit $fail

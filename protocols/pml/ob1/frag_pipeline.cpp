@@ -94,6 +94,10 @@ std::optional<FragPipeline::Frag> FragPipeline::next() {
     len = std::clamp<std::uint64_t>(len, 1, remaining_);
   }
   if (!registered_) len = std::min(len, b.max_frag);  // :673-676, only where each fragment is registered
+  // A fragment is one BTL segment, whose length is a 32-bit seg_len (mca_btl_base_segment_t, carried in v1.1's PUT
+  // header as the receiver's registered segment): at most 4 GiB - 1 B. An MPI_BYTE message of 1.1's int count never
+  // reaches it; a larger message (MPI_INT counts, a what-if size) takes one more fragment of the same schedule.
+  len = std::min<std::uint64_t>(len, kMaxSegment);
   return post(i, len);
 }
 

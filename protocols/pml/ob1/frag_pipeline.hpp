@@ -40,6 +40,8 @@ namespace ompisim::pml::ob1 {
 
 class FragPipeline {
 public:
+  // The largest fragment: a BTL segment's 32-bit seg_len (the registered-buffer PUTs' only cap above the weights).
+  static constexpr std::uint64_t kMaxSegment = 0xffffffffu;
   enum class Schedule : std::uint8_t { WeightedLength = 0, Remaining = 1 };
   struct Btl {
     std::size_t btl = 0;          // caller's index of the BTL (opaque here)

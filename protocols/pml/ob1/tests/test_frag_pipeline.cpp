@@ -303,6 +303,16 @@ TEST_CASE("pml/ob1 fragment pipeline: Open MPI 1.1 PUTs over a registered buffer
   const auto c = run({gm});
   REQUIRE(c.size() == 1);
   CHECK(c[0].len == bytes);  // not 64 PUTs of 128 KiB
+  // A rest above a segment's 32-bit length (4 GiB + 1 B over one BTL): two PUTs, the first 4 GiB - 1 B, not one PUT
+  // whose length the header truncates to 0 (its FIN then arrived while the request still expected data: exit 3).
+  FragPipeline big({gm}, 0, (1ull << 32) + 1, 4, FragPipeline::Schedule::Remaining, 4, true, true);
+  const auto f1 = big.next(), f2 = big.next();
+  REQUIRE(f1);
+  REQUIRE(f2);
+  CHECK(f1->len == FragPipeline::kMaxSegment);
+  CHECK(f2->offset == FragPipeline::kMaxSegment);
+  CHECK(f2->len == 2);
+  CHECK_FALSE(big.next());
 }
 
 // Configuration: the PUTs of Open MPI 1.1's branch that registers each fragment (a malloc'ed receive buffer,
