@@ -1453,10 +1453,13 @@ void FluidEngineImpl::commit() {
 // Advances to `t` and ends every flow whose completion date is within
 // kTimingPrecision of it, in completion order; they stay on their resources
 // and in their path variable's count until wake_ended (SimGrid frees them after
-// its timers have run).
+// its timers have run). The date is compared as date - t, as the lmm engine
+// does: from t = 2^14 s on, t + kTimingPrecision rounds to t itself (a double's
+// step there is 3.6e-12 s), and a flow due at t was never ended (the run
+// looped at that date without end).
 void FluidEngineImpl::complete_at(double t) {
   now = t;
-  while (!heap.empty() && heap.front_key().date < t + FluidEngine::kTimingPrecision) {
+  while (!heap.empty() && heap.front_key().date - t < FluidEngine::kTimingPrecision) {
     const std::uint32_t c = heap.front();
     const std::uint32_t v = classes[c].members.front();
     Var& V = vars[v];

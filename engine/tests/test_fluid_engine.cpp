@@ -80,6 +80,25 @@ void check_same_rates(const std::vector<std::vector<double>>& a, const std::vect
 
 // Configuration: two flows of 1e9 B over one 1e9 B/s resource, a third over a disjoint resource. Expected: the two
 // share (rate 0.5e9 each, both end at 2 s), the third takes 1 s. How validated: rates and times, 1e-12 relative.
+// Configuration: flows that end after 2^14 s of simulated time (a 1 TB osu_bw window: 4e13 B at 2 GB/s ends at
+// 20,000 s), one alone and two sharing the resource, and a later flow started at their end. Expected: each ends at its
+// date (20,000 s; 40,000 s for the two) and the later one after it; there a double's step (3.6e-12 s) is larger than
+// kTimingPrecision, so `date < t + precision` never held for a flow due at t and the run looped at that date. How
+// validated: end times (the test ends).
+TEST_CASE("fluid engine: flows end at dates past 2^14 s", "[unit][engine]") {
+  engine::FluidEngine s;
+  ResourceId a = s.add_resource("a", 2e9), b = s.add_resource("b", 2e9);
+  s.seal();
+  const auto e = ends(s, {{{a}, 4e13}, {{b}, 4e13}, {{b}, 4e13}});
+  CHECK(e[0] == Approx(2e4).epsilon(1e-12));
+  CHECK(e[1] == Approx(4e4).epsilon(1e-12));
+  CHECK(e[2] == Approx(4e4).epsilon(1e-12));
+  double later = -1;
+  s.at(s.now(), [&] { s.flow({a}, 2e9, [&] { later = s.now(); }); });
+  s.run();
+  CHECK(later == Approx(4e4 + 1).epsilon(1e-12));
+}
+
 TEST_CASE("fluid engine: two flows on one resource get half each", "[unit][engine]") {
   engine::FluidEngine s;
   ResourceId a = s.add_resource("a", 1e9), b = s.add_resource("b", 1e9);
