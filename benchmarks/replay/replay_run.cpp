@@ -47,6 +47,19 @@ void Run::check_unmatched() const {
                                "rank {}'s trace matches it ({} unmatched send{} in all)",
                                f.line, src, dst, tag, f.bytes, dst, more, more == 1 ? "" : "s"));
 }
+void Run::check_unreceived() const {
+  std::uint64_t open = 0;
+  const Req* first = nullptr;
+  for (const RankState& rs : ranks)
+    for (const auto& r : rs.reqs)
+      if (!r->done && r->dst == static_cast<int>(&rs - ranks.data())) open += 1, first = first ? first : r.get();
+  if (!first) return;
+  throw InputError(first->rs->reader.path(), "",
+                   fmt::format("line {}: rank {}'s receive from rank {} (tag {}) is never matched: no send in rank {}'s "
+                               "trace is left for it, and the trace ends without waiting for it ({} such receive{} in "
+                               "all)",
+                               first->line, first->dst, first->src, first->tag, first->src, open, open == 1 ? "" : "s"));
+}
 // A receive request r completed: its send is no longer in flight, the rank's counters grow, then r is done.
 void Run::received(Req* r) {
   const mpi::Status& st = r->status;
@@ -76,7 +89,7 @@ void Run::block_on(RankState& rs, Req* r) {
 // send, ompi/mpi/c/sendrecv.c), which a stack may complete at once (mtl/ofi's fi_tinject); isend: MPI_Isend.
 Req* Run::post_send(int me, int dst, int tag, std::uint64_t bytes, bool blocking) {
   RankState& rs = ranks[static_cast<std::size_t>(me)];
-  auto* r = new Req{me, dst, tag, false, false, &rs};
+  auto* r = new Req{me, dst, tag, false, false, &rs, {}, rs.last_line};
   ++rs.sends;
   rs.send_bytes += bytes;
   inflight.push({me, dst, tag}, InFlight{bytes, rs.last_line});
@@ -89,7 +102,7 @@ Req* Run::post_send(int me, int dst, int tag, std::uint64_t bytes, bool blocking
 }
 Req* Run::post_recv(int me, int src, int tag, std::uint64_t bytes) {
   RankState& rs = ranks[static_cast<std::size_t>(me)];
-  auto* r = new Req{src, me, tag, false, false, &rs};
+  auto* r = new Req{src, me, tag, false, false, &rs, {}, rs.last_line};
   s.start_recv(mpi::P2P{me, src, tag == -1 ? kAnyTag : tag, bytes, mpi::kByte, mpi::kCommWorld,
                         Buffer{(static_cast<std::uint64_t>(me) << 36) + (1ull << 35), true}, &r->status},
                [this, r] { received(r); });
@@ -235,6 +248,7 @@ Json replay_run(World& w, Stack& s, const ReplayConfig& c) {
     total = std::max(total, rs.end);
   }
   x.check_unmatched();
+  x.check_unreceived();
   return replay_points(x, total);
 }
 

@@ -23,8 +23,8 @@ struct ReplayConfig {
 };
 
 // Runs the trace on the World and Stack. InputError for a trace of another rank count than the run's, a trace MPI would
-// refuse (a send never received, collectives that differ across ranks, a wait on a request never posted) or a
-// deadlock, naming the action file and line.
+// refuse (a send never received, a receive never matched nor waited, collectives that differ across ranks, a wait on
+// a request never posted) or a deadlock, naming the action file and line.
 Json replay_run(World& w, Stack& s, const ReplayConfig& c);
 
 }  // namespace ompisim::bench::replay

@@ -61,6 +61,7 @@ struct Req {
   bool done = false, waited = false;
   RankState* rs;
   mpi::Status status{};
+  std::uint64_t line = 0;  // the action file's line that posted it
 };
 
 struct RankState {
@@ -121,6 +122,8 @@ struct Run {
   coll::Schedule schedule(int me, const ti::Action& a);
   // Point-to-point requests and their completion (replay_run.cpp).
   void check_unmatched() const;
+  // After every rank ended: a receive no send matched (posted by irecv and never waited) is an error of the trace.
+  void check_unreceived() const;
   void received(Req* r);
   static void done(Req* r);
   void block_on(RankState& rs, Req* r);

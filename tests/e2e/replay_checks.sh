@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Replay checks its trace as MPI would. Configuration: hand-written two-rank SMPI TI traces, each wrong in one way
-# (a send no rank receives, collectives that differ across ranks, a wait on a request never posted or waited twice,
+# (a send no rank receives, a receive no send matches and no wait reaches, collectives that differ across ranks, a wait on a request never posted or waited twice,
 # counts out of range, a rank's action file that is empty or holds only blank and comment lines: SMPI's replay runs
 # such a rank as doing nothing, smpirun never writes one), an index line holding a NUL byte, index lines naming a file
 # outside the index's folder ('..', absolute, a symbolic link, a sibling folder), a 1 MiB field in an action line.
@@ -45,6 +45,10 @@ for i in $(seq 1 101); do many0+="0 isend 1 7 10\n"; done
 for i in $(seq 1 100); do many1+="1 recv 0 7 10\n"; done
 mk unmatched_many "${many0}0 waitall\n0 finalize\n" "${many1}1 finalize\n"
 refuse unmatched_many "rank-0\.txt: line 102: rank 0's send to rank 1 \(tag 7, 10 B\) is never received.*\(1 unmatched send in all\)"
+# a receive posted by irecv, never matched and never waited (the rank ends with it pending): the trace's, not a
+# stalled protocol (it was exit 3, "the modelled protocol stalled")
+mk unreceived '0 init\n0 send 1 7 10\n0 finalize\n' '1 init\n1 irecv 0 7 10\n1 irecv 0 7 10\n1 wait 0 1 7\n1 finalize\n'
+refuse unreceived "rank-1\.txt: line 3: rank 1's receive from rank 0 \(tag 7\) is never matched: no send in rank 0's trace is left for it.*\(1 such receive in all\)"
 mk coll_kind '0 init\n0 barrier\n0 finalize\n' '1 init\n1 compute 10\n1 allreduce 8 0\n1 finalize\n'
 refuse coll_kind "rank-1\.txt: line 3: rank 1's collective #1 is allreduce where rank 0's \(line 2 of .*rank-0\.txt\) is barrier"
 mk coll_root '0 init\n0 bcast 8 0\n0 finalize\n' '1 init\n1 bcast 8 1\n1 finalize\n'
