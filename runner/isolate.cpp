@@ -182,9 +182,14 @@ void run_isolated_each(std::size_t n, const std::function<std::string(std::size_
   while (next < n || !running.empty()) {
     while (next < n && running.size() < static_cast<std::size_t>(jobs)) {
       const std::size_t i = next++;
-      started(i);
-      const auto [pid, fd] = start_child([&fn, i] { return fn(i); });
-      running.push_back({pid, fd, i, {}});
+      try {  // a fork that fails stops the children already running, as an error of theirs does
+        started(i);
+        const auto [pid, fd] = start_child([&fn, i] { return fn(i); });
+        running.push_back({pid, fd, i, {}});
+      } catch (...) {
+        stop_all();
+        throw;
+      }
     }
     if (interrupt_signal()) {
       stop_all();

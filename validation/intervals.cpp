@@ -1,7 +1,6 @@
 #include "validation/intervals.hpp"
 
 #include "runner/isolate.hpp"
-
 #include "runner/registries.hpp"
 
 #include <algorithm>

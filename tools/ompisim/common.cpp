@@ -219,34 +219,41 @@ static std::string parse_error_text(const CLI::App& app, const CLI::ParseError& 
   return fmt::format("{}: {} (ompisim {} --help)", path, what, path);
 }
 
+// `help WORD...`: each word (options aside) a subcommand of the one before; else the error line, and false.
+static bool help_words_known(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* at = &app;
+  std::string path = "help";
+  for (int i = 2; i < argc; ++i) {
+    if (argv[i][0] == '-') continue;  // an option (`help run --json`): --help is printed all the same
+    std::vector<std::string> names;
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; })) {
+      names.push_back(sub->get_name());
+      if (sub->get_name() == argv[i]) next = sub;
+    }
+    if (!next) {
+      const std::string hint = did_you_mean(argv[i], names);
+      std::cerr << "ompisim: error: "
+                << one_line(names.empty()
+                                ? fmt::format("{}: '{}' is not a subcommand ({} has none) (ompisim {} --help)", path,
+                                              argv[i], path.substr(5), path.substr(5))
+                                : fmt::format("{}: unknown subcommand '{}'{} (known: {}) (ompisim --help)", path,
+                                              argv[i], hint.empty() ? "" : " (did you mean '" + hint + "'?)",
+                                              fmt::join(names, ", ")))
+                << "\n";
+      return false;
+    }
+    at = next;
+    path += std::string(" ") + argv[i];
+  }
+  return true;
+}
+
 int parse_command_line(CLI::App& app, int argc, char** argv) {
   // `ompisim help [SUBCOMMAND...]` is `ompisim [SUBCOMMAND...] --help`, as git and CLI tools of its kind take it.
   std::vector<char*> help_argv;
   if (argc >= 2 && std::string_view(argv[1]) == "help") {
-    const CLI::App* at = &app;
-    std::string path = "help";
-    for (int i = 2; i < argc; ++i) {  // each word a subcommand of the one before
-      std::vector<std::string> names;
-      const CLI::App* next = nullptr;
-      for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; })) {
-        names.push_back(sub->get_name());
-        if (sub->get_name() == argv[i]) next = sub;
-      }
-      if (!next) {
-        const std::string hint = did_you_mean(argv[i], names);
-        std::cerr << "ompisim: error: "
-                  << one_line(names.empty()
-                                  ? fmt::format("{}: '{}' is not a subcommand ({} has none) (ompisim {} --help)", path,
-                                                argv[i], path.substr(5), path.substr(5))
-                                  : fmt::format("{}: unknown subcommand '{}'{} (known: {}) (ompisim --help)", path,
-                                                argv[i], hint.empty() ? "" : " (did you mean '" + hint + "'?)",
-                                                fmt::join(names, ", ")))
-                  << "\n";
-        return 2;
-      }
-      at = next;
-      path += std::string(" ") + argv[i];
-    }
+    if (!help_words_known(app, argc, argv)) return 2;
     help_argv.push_back(argv[0]);
     help_argv.insert(help_argv.end(), argv + 2, argv + argc);
     static char help_flag[] = "--help";
