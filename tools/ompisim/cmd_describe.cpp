@@ -592,8 +592,9 @@ std::vector<std::string> keys_taking(const std::string& value) {
 // A part of a parameter's name ("smsg", "eager"): the MCA and machine parameters and the names of every kind that
 // contain it (the letters' case aside), as many as one line holds, each parameter with where it is described; "" when
 // no parameter does or the part is under 3 letters (a spelling mistake, or a part of a kind's name only, is
-// did_you_mean's). `names` are describe's names.
-std::string names_containing(const std::string& part, const std::vector<std::string>& names) {
+// did_you_mean's). `names` are describe's names; `machine_params` every machine parameter's name, once each.
+std::string names_containing(const std::string& part, const std::vector<std::string>& names,
+                             const std::vector<std::string>& machine_params) {
   if (part.size() < 3) return "";
   auto lower = [](std::string v) {
     std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -607,21 +608,13 @@ std::string names_containing(const std::string& part, const std::vector<std::str
           return f == n || f.ends_with("/" + n);
         }))
       found.push_back(n);
+  const std::size_t kinds_found = found.size();
   for (const ComponentInfo& c : component_registry().all())
     for (const std::string& n : c.param_names())
       if (contains(n)) found.push_back(fmt::format("{} ({})", n, c.id()));
-  std::vector<std::string> params;  // each machine parameter once, whichever machines have it
-  for (auto& [m, f] : list_machines()) {
-    try {
-      for (auto& r : load_machine(m)->physical_params())
-        if (contains(r.info.name) && std::find(params.begin(), params.end(), r.info.name) == params.end())
-          params.push_back(r.info.name);
-    } catch (const InputError&) {
-    }
-  }
-  for (const std::string& n : params) found.push_back(fmt::format("{} (machine)", n));
-  if (std::none_of(found.begin(), found.end(), [](const std::string& f) { return f.ends_with(")"); }))
-    return "";  // names of describe's kinds only: did_you_mean names those ("hetero": hetero-cpu or heterogeneous)
+  for (const std::string& n : machine_params)
+    if (contains(n)) found.push_back(fmt::format("{} (machine)", n));
+  if (found.size() == kinds_found) return "";  // no parameter: did_you_mean names the kinds' ("hetero": hetero-cpu)
   constexpr std::size_t kShown = 12;
   const std::size_t more = found.size() > kShown ? found.size() - kShown : 0;
   if (more) found.resize(kShown);
@@ -650,15 +643,17 @@ std::string names_containing(const std::string& part, const std::vector<std::str
                                  keys.size() == 1 ? "" : "s", fmt::join(keys, ", "),
                                  keys.size() == 1 ? keys.front().substr(0, keys.front().find('.')) : "BENCHMARK",
                                  keys.size() == 1 ? "it" : "each"));
-  std::vector<std::string> with;
+  std::vector<std::string> with, machine_params;  // the machines with it; every machine parameter's name, once each
   for (auto& [n, f] : list_machines()) {
     try {
       auto m = load_machine(n);
-      for (auto& r : m->physical_params())
-        if (r.info.name == name || r.info.name.ends_with("." + name)) {
-          with.push_back(n);
-          break;
-        }
+      bool has = false;
+      for (auto& r : m->physical_params()) {
+        has = has || r.info.name == name || r.info.name.ends_with("." + name);
+        if (std::find(machine_params.begin(), machine_params.end(), r.info.name) == machine_params.end())
+          machine_params.push_back(r.info.name);
+      }
+      if (has) with.push_back(n);
     } catch (const InputError&) {
     }
   }
@@ -675,7 +670,7 @@ std::string names_containing(const std::string& part, const std::vector<std::str
   }
   for (auto& c : component_registry().all()) all.push_back(c.name);
   for (auto& a : coll::default_registry().all()) all.push_back(a.algo);
-  if (const std::string found = names_containing(bare, all); !found.empty())
+  if (const std::string found = names_containing(bare, all, machine_params); !found.empty())
     throw InputError::of_argument("describe", name, found);
   const std::string hint = did_you_mean(bare, all);
   if (hint.empty()) refuse_missing_input(name);  // a scenario or grid file named without its folder or .json
