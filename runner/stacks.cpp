@@ -47,10 +47,8 @@ std::string hint_text(const std::string& hint) { return hint.empty() ? "" : " (d
   for (const ComponentInfo& c : component_registry().all())
     if (name == c.name || name == c.id()) {
       std::vector<std::string> with;  // the presets that have it, each with its NIC kind and object
-      for (auto& s : stack_registry().all())
-        for (auto& p : s.spec.components())
-          if (p.framework == c.framework && p.name == c.name)
-            with.push_back(fmt::format("{} ({} machines) {}", s.name, s.nic_kind, s.spec.to_json().dump()));
+      for (const StackInfo* s : presets_with(c))
+        with.push_back(fmt::format("{} ({} machines) {}", s->name, s->nic_kind, s->spec.to_json().dump()));
       throw InputError(file, "stack", fmt::format("'{}' is a component ({}), not a stack: give a preset that has it or "
                                                   "such an object of components ({}; ompisim describe {})",
                                                   name, c.id(), with.empty() ? std::string("no preset has it")
@@ -542,13 +540,22 @@ bool stack_has_network_atomics(const Json& stack, const std::string& file) {
   return false;
 }
 
+std::vector<const StackInfo*> presets_with(const ComponentInfo& c) {
+  std::vector<const StackInfo*> out;
+  for (auto& p : stack_registry().all())
+    for (auto& part : p.spec.components())
+      if (part.framework == c.framework && part.name == c.name) {
+        out.push_back(&p);
+        break;
+      }
+  return out;
+}
+
 namespace {
 // A preset that contains this component (for messages): "stack 'openmpi' on gemini machines".
 std::string preset_with(const ComponentInfo& c) {
-  for (auto& p : stack_registry().all())
-    for (auto& part : p.spec.components())
-      if (part.framework == c.framework && part.name == c.name)
-        return fmt::format("; a component of stack '{}' on {} machines", p.name, p.nic_kind);
+  if (const auto with = presets_with(c); !with.empty())
+    return fmt::format("; a component of stack '{}' on {} machines", with.front()->name, with.front()->nic_kind);
   return fmt::format("; runs on {} machines", c.nic_kinds.empty() ? std::string("any") : fmt::format("{}", fmt::join(c.nic_kinds, " or ")));
 }
 }  // namespace

@@ -66,6 +66,8 @@ private:
 };
 void register_stacks(StackRegistry& reg);
 const StackRegistry& stack_registry();
+// The presets that contain the component, in registration order.
+std::vector<const StackInfo*> presets_with(const ComponentInfo& c);
 // The preset a resolved stack is (equal components, for one of the machine's NIC kinds), or null.
 const StackInfo* stack_preset(const StackSpec& spec, const std::vector<std::string>& nic_kinds);
 

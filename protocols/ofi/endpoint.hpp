@@ -41,6 +41,16 @@ public:
   // The core providers under this endpoint ("ofi/shm", "ofi/cxi") that carried no send of the run so far: a
   // parameter of one changed nothing. None by default (an endpoint of one provider).
   virtual std::vector<std::string> idle_providers() const { return {}; }
+
+protected:
+  // idle_providers of an endpoint that sends on the node by shm and off it by cxi (LINKx, Cray MPICH's CH4): the
+  // provider of each path no send took.
+  static std::vector<std::string> idle_of_shm_cxi(bool sent_shm, bool sent_cxi) {
+    std::vector<std::string> idle;
+    if (!sent_shm) idle.push_back("ofi/shm");
+    if (!sent_cxi) idle.push_back("ofi/cxi");
+    return idle;
+  }
 };
 
 }  // namespace ompisim::ofi

@@ -120,10 +120,8 @@ void describe_component(const ComponentInfo* c) {
     for (auto& e : c->effective) std::cout << describe_effective(e, mca);
   }
   std::cout << "## presets using it\n";
-  for (auto& s : stack_registry().all())
-    for (auto& p : s.spec.components())
-      if (p.framework == c->framework && p.name == c->name)
-        std::cout << "  " << s.name << " [" << s.nic_kind << "] " << s.spec.to_json().dump() << "\n";
+  for (const StackInfo* s : presets_with(*c))
+    std::cout << "  " << s->name << " [" << s->nic_kind << "] " << s->spec.to_json().dump() << "\n";
 }
 
 void print_params(const ParamList& l) {

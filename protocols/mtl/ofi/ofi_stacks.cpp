@@ -214,12 +214,7 @@ public:
     cxi_->add_counters(c);
   }
   // MPICH's shared-memory path when no send went to a peer on its node, the CXI provider when none left one.
-  std::vector<std::string> idle_providers() const override {
-    std::vector<std::string> idle;
-    if (!via_shm_) idle.push_back("ofi/shm");
-    if (!via_cxi_) idle.push_back("ofi/cxi");
-    return idle;
-  }
+  std::vector<std::string> idle_providers() const override { return idle_of_shm_cxi(via_shm_, via_cxi_); }
 
 private:
   void on_cq(const o::CqEntry& e) {

@@ -82,10 +82,7 @@ void Linkx::on_recv(std::uint32_t i) {
 }
 
 std::vector<std::string> Linkx::idle_providers() const {
-  std::vector<std::string> idle;
-  if (counters_[LinkxStat::ViaShm] == 0) idle.push_back("ofi/shm");
-  if (counters_[LinkxStat::ViaCxi] == 0) idle.push_back("ofi/cxi");
-  return idle;
+  return idle_of_shm_cxi(counters_[LinkxStat::ViaShm] != 0, counters_[LinkxStat::ViaCxi] != 0);
 }
 
 void Linkx::add_counters(std::map<std::string, std::uint64_t>& c) const {
