@@ -194,6 +194,15 @@ Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& 
 
 namespace {
 
+// Cheetah's uGNI BCOL runs over a BTL with network atomics (MCA_BTL_FLAGS_ATOMIC_OPS off the node: btl/ugni).
+void require_cheetah_stack(const std::string& algorithm, const DriverContext& ctx) {
+  if (algorithm.rfind("cheetah", 0) == 0 && !ctx.network_atomics)
+    throw InputError(ctx.file, "benchmark.algorithm",
+                     fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (btl/ugni: stack 'openmpi' "
+                                 "on a Gemini machine); stack '{}' has no Cheetah component{}", ctx.stack,
+                                 ctx.machine.empty() ? "" : " on " + ctx.machine));
+}
+
 // barrier_loop with its "radix" list as the driver's own axis (each radix runs in its own process).
 class BarrierDriver final : public ConfiguredDriver<BarrierDriver, BarrierConfig> {
 public:
@@ -202,6 +211,9 @@ public:
     return Json::array({run_barrier(w, s, c_, file)});
   }
   std::string label() const override { return c_.algorithm; }
+  // Again once the machine has resolved the stack: a preset name ("openmpi") has network atomics on one NIC kind
+  // (Gemini's btl/ugni) and none on another (Open MPI 1.1 over openib and gm).
+  void check(const DriverContext& ctx) const override { require_cheetah_stack(c_.algorithm, ctx); }
   std::string axis() const override { return "radix"; }
   std::vector<Json> axis_values() const override { return {radices_.begin(), radices_.end()}; }
   void select(std::size_t k) override { c_.radix = radices_.at(k); }
@@ -251,10 +263,7 @@ void register_barrier_driver(DriverRegistry& reg) {
     // fault.
     if (const auto names = barrier_algorithm_names(); std::find(names.begin(), names.end(), c.algorithm) == names.end())
       unknown_barrier_algorithm(ctx.file, "benchmark.algorithm", c.algorithm);
-    // Cheetah's uGNI BCOL runs over a BTL with network atomics (MCA_BTL_FLAGS_ATOMIC_OPS off the node: btl/ugni).
-    if (c.algorithm.rfind("cheetah", 0) == 0 && !ctx.network_atomics)
-      b.fail("algorithm", fmt::format("the Cheetah barriers run on Open MPI's Cheetah uGNI BCOL (btl/ugni: stack 'openmpi' "
-                                      "on a Gemini machine); stack '{}' has no Cheetah component", ctx.stack));
+    require_cheetah_stack(c.algorithm, ctx);
     if (b.has("radix") && b.raw("radix").is_array() && b.raw("radix").size() > limits::kMaxRadixList)
       b.fail("radix", fmt::format("{} radices, above the limit of {} per sweep", b.raw("radix").size(),
                                   limits::kMaxRadixList));

@@ -35,6 +35,9 @@ struct DriverContext {
   // The keys the benchmark declares (its registry entry's params; parse_benchmark sets them): the parser reads the
   // defaults of its text and quantity keys from here (block_keys), so the declared default is the one used.
   const std::vector<DriverParam>* keys = nullptr;
+  // The machine the stack was resolved on: empty when the scenario is parsed (network_atomics then asks whether the
+  // stack has them on any NIC kind it is defined for), its name when the run checks the driver again (runner/run.cpp).
+  std::string machine;
 };
 
 // An input of a configured benchmark that is an estimate with a range (app_skeleton: a skeleton's guessed message

@@ -55,6 +55,7 @@ struct OsuCollConfig {
   MemKind buffer = MemKind::Host;
   int root = 0;
   double steady_tol = 1e-3;  // 0: simulate every call
+  std::uint32_t elem_bytes = 1;  // one element of the benchmark's datatype (CollKind::min_bytes)
 };
 
 void coll_loop(const OsuCollConfig& c, std::uint64_t size, long long& iters, long long& skip) {
@@ -148,6 +149,7 @@ Task coll_rank(CollCtx& x, int me, std::vector<std::vector<double>>& out) {
     coll_loop(x.c, x.c.sizes[k], iters, skip);
     coll::AlgoParams p;
     p.bytes = static_cast<std::uint32_t>(x.c.sizes[k]);
+    p.elem_bytes = x.c.elem_bytes;
     p.root = x.c.root;
     if (!x.c.algo.rules.empty()) p.radix = x.c.algo.lib.value("radix", 4);  // the decision table's radix
     p.roots_radix = x.c.algo.stage_radix(coll::Stage::Roots);  // a library tunable's, where its table names one
@@ -302,8 +304,13 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                auto names = algos();
                if (names.empty()) b.fail("name", "no algorithm registered for " + k.coll);
                c.algo = CollChoice::read(b, k.coll, names.front(), {"tuned", "mpich"});
-               for (auto s : c.sizes)
+               c.elem_bytes = static_cast<std::uint32_t>(k.min_bytes);
+               for (auto s : c.sizes) {
                  if (s > 0xffffffffull) b.fail("sizes", "a collective block above 4 GiB is not supported");
+                 if (s % k.min_bytes != 0)  // OSU loops over element counts: a size is count x the element's size
+                   b.fail("sizes", fmt::format("{} B is not a whole number of the benchmark's {}-byte elements (OSU "
+                                               "sends count x sizeof(float))", s, k.min_bytes));
+               }
                return std::make_unique<OsuCollDriver>(c);
              },
              [](const Json& res) {

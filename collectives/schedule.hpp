@@ -121,6 +121,9 @@ struct AlgoParams {
   int radix = 4;           // tree radix (Cheetah fan-in/fan-out, tuned tree)
   int ranks_per_node = 1;  // block placement: rank r is on node r / ranks_per_node (hierarchical algorithms)
   std::uint32_t bytes = 0; // data-carrying collectives: the message (allreduce, bcast) or per-peer block (alltoall)
+  // The size of one element of the caller's datatype (osu_allreduce: MPI_FLOAT, 4 B), for an algorithm whose choice
+  // of path counts elements (allreduce "rabenseifner": count < pof2); 1 when the caller knows bytes only.
+  std::uint32_t elem_bytes = 1;
   int root = 0;            // rooted collectives (bcast, gather, scatter, reduce)
   // Node-aware compositions (MPICH's SMP collectives) only: the communicator's layout and the stages' choice.
   const NodeLayout* layout = nullptr;
@@ -142,6 +145,9 @@ struct AlgoInfo {
   bool composition = false;
   // The generator reads AlgoParams::radix (a tree's fan-out); a scenario may set "radix" only for such an algorithm.
   bool reads_radix = false;
+  // The generator runs on a power-of-two number of ranks only (the library asserts it): a scenario that names it on
+  // another count is refused before anything runs.
+  bool pow2_ranks = false;
 };
 
 }  // namespace ompisim::coll

@@ -39,7 +39,7 @@ void register_tuned_collectives(CollRegistry& reg) {
            "recursive-doubling allgather of the bytes held (P a power of 2)",
            "MPICH src/mpi/coll/bcast/bcast_intra_scatter_recursive_doubling_allgather.c and bcast_utils.c "
            "MPII_Scatter_for_bcast (v3.4a2)",
-           &bcast_mpich_scatter_rdb_allgather, false});
+           &bcast_mpich_scatter_rdb_allgather, false, false, false, true});
   reg.add({"bcast", "mpich_scatter_ring_allgather", "MPICH: binomial scatter of P pieces of ceil(n/P) B (short/empty last ones), "
            "ring allgather of each piece's bytes",
            "MPICH src/mpi/coll/bcast/bcast_intra_scatter_ring_allgather.c and bcast_utils.c MPII_Scatter_for_bcast "

@@ -17,15 +17,35 @@
 //   - Allgather, mask = pof2/2 .. 1: the same partners in reverse order, each sending what it kept at that step and
 //     receiving what it sent.
 //   - Unfold: an even rank < 2*rem MPI_Sends the whole result to rank+1, which receives it.
-// Open MPI falls back to basic_linear when count < pof2; that algorithm is not modelled, so n < pof2 throws.
+// Fewer elements than pof2 (count = n / AlgoParams::elem_bytes < pof2, 0 included): Open MPI runs
+// ompi_coll_base_allreduce_intra_basic_linear instead (the same file, v4.1-v5.0: "switching to basic linear
+// allreduce"): ompi_coll_base_reduce_intra_basic_linear to rank 0 (every other rank sends its vector; rank 0 receives
+// from P-1, then from P-2 down to 1, one blocking receive at a time), then ompi_coll_base_bcast_intra_basic_linear
+// from rank 0 (an isend to every other rank at once, then wait_all; the others receive).
 // P = 1: nothing. The reductions cost no time here (as every data collective of data_colls.hpp).
 #include "collectives/data_colls.hpp"
 
-#include <stdexcept>
-#include <string>
+#include <algorithm>
 #include <vector>
 
 namespace ompisim::coll {
+
+namespace {
+// ompi_coll_base_allreduce_intra_basic_linear: reduce to 0, then broadcast from 0, both basic linear.
+Schedule allreduce_basic_linear(int me, int nranks, std::uint32_t n) {
+  Schedule s;
+  if (me != 0) {
+    s.round().send(0, n);  // reduce: MCA_PML_CALL(send(sbuf, ..., 0, MCA_COLL_BASE_TAG_REDUCE, ...))
+    s.round().recv(0, n);  // bcast: MCA_PML_CALL(recv(buff, ..., 0, MCA_COLL_BASE_TAG_BCAST, ...))
+    return s;
+  }
+  s.round().recv(nranks - 1, n);
+  for (int i = nranks - 2; i > 0; --i) s.round().recv(i, n);
+  s.round();
+  for (int i = 1; i < nranks; ++i) s.send(i, n);  // isend to each, then ompi_request_wait_all
+  return s;
+}
+}  // namespace
 
 Schedule allreduce_rabenseifner(int me, int nranks, const AlgoParams& params) {
   detail::check_rank_args("allreduce/rabenseifner", me, nranks);
@@ -33,10 +53,8 @@ Schedule allreduce_rabenseifner(int me, int nranks, const AlgoParams& params) {
   if (nranks == 1) return s;
   const std::uint32_t n = params.bytes;
   const int pof2 = detail::floor_pow2(nranks);
-  if (n < static_cast<std::uint32_t>(pof2))
-    throw std::invalid_argument("allreduce/rabenseifner: " + std::to_string(n) + " B below the " +
-                                std::to_string(pof2) + " pieces of the reduce-scatter (Open MPI falls back to "
-                                "basic_linear there, not modelled)");
+  if (n / std::max<std::uint32_t>(params.elem_bytes, 1) < static_cast<std::uint32_t>(pof2))
+    return allreduce_basic_linear(me, nranks, n);
   const int rem = nranks - pof2;
   int vrank = me - rem;
   if (me < 2 * rem) {

@@ -12,8 +12,11 @@
 using namespace ompisim::coll;
 
 namespace {
-std::uint64_t sends_expected(const AlgoInfo& info, int n) {
+std::uint64_t sends_expected(const AlgoInfo& info, int n, std::uint32_t bytes) {
   const auto un = static_cast<std::uint64_t>(n);
+  // Open MPI's Rabenseifner below pof2 elements: basic linear reduce to 0 and bcast from 0.
+  if (info.algo == "rabenseifner" && n > 1 && bytes < static_cast<std::uint32_t>(detail::floor_pow2(n)))
+    return 2u * (un - 1);
   if (info.coll == "alltoall") return un * (un - 1);
   if (info.coll == "bcast") return un - 1;
   if (info.algo == "ring") return un * 2 * (un - 1);  // P-1 reduce steps and P-1 allgather steps per rank
@@ -38,8 +41,8 @@ std::uint64_t bytes_sent(const Schedule& s) {
 // 64 KiB messages; bcast with roots 0, 1 and P-1.
 // Expected: every rank finishes exactly once, every message is received exactly once with the size it was sent with,
 // and the number of messages is the algorithm's: allreduce recursive_doubling p2 log2(p2) + 2 (P - p2), ring 2P(P-1),
-// mpich_rabenseifner 2 p2 log2(p2) + 2 (P - p2), rabenseifner 2 p2 log2(p2) + 4 (P - p2) (skipped where the vector
-// is shorter than p2 bytes, which it refuses), alltoall P(P-1), bcast P-1.
+// mpich_rabenseifner 2 p2 log2(p2) + 2 (P - p2), rabenseifner 2 p2 log2(p2) + 4 (P - p2) (2 (P - 1) where the vector
+// has fewer than p2 elements: Open MPI's basic linear fallback), alltoall P(P-1), bcast P-1.
 // How validated: the zero-time checker (FIFO matching per ordered pair, size checked on every match).
 TEST_CASE("data collectives: complete, conserve messages, algorithm message counts", "[collective]") {
   CollRegistry reg;
@@ -49,7 +52,6 @@ TEST_CASE("data collectives: complete, conserve messages, algorithm message coun
       for (std::uint32_t bytes : {8u, 65536u}) {
         std::vector<int> roots{0};
         if (info.coll == "bcast" && n > 1) roots = {0, 1, n - 1};
-        if (info.algo == "rabenseifner" && bytes < static_cast<std::uint32_t>(detail::floor_pow2(n))) continue;
         for (int root : roots) {
           AlgoParams p;
           p.bytes = bytes;
@@ -60,7 +62,7 @@ TEST_CASE("data collectives: complete, conserve messages, algorithm message coun
           CHECK(r.sends == r.recvs);
           CHECK(r.unmatched_sends == 0);
           for (int rel : r.releases) CHECK(rel == 1);
-          CHECK(r.sends == sends_expected(info, n));
+          CHECK(r.sends == sends_expected(info, n, bytes));
         }
       }
     }
@@ -131,8 +133,11 @@ TEST_CASE("allreduce ring and mpich_rabenseifner: bytes per rank", "[collective]
 // (pof2 8, rem 4) the fold keeps the even rank: rank 0 sends its right half, then 2 x (131072 - 16384) B, then the
 // whole result to rank 1; rank 1 sends its left half and the reduced right half (131072 B) and nothing else; rank 0's
 // first partner of the reduce-scatter is rank 2 (new rank 1 = real rank 2), where MPICH's rank 1 pairs with rank 3;
-// 4 B on 8 ranks throws (Open MPI's basic_linear fallback is not modelled). How validated: byte sums and peers of the
-// generated schedules, worked by hand from the v5 source.
+// fewer elements than pof2 (4 B on 8 ranks; with 4-byte elements 8 B on 5 ranks, count 2 < pof2 4) runs Open MPI's
+// basic linear allreduce: rank 0 receives from P-1, then P-2 down to 1, one at a time, then sends the result to every
+// other rank in one round; the others send, then receive; 16 B on 5 ranks (count 4 = pof2) runs the reduce-scatter.
+// How validated: byte sums and peers of the generated schedules, worked by hand from the v5 source
+// (ompi_coll_base_allreduce_intra_redscat_allgather's count < nprocs_pof2 branch, reduce and bcast basic_linear).
 TEST_CASE("allreduce rabenseifner (Open MPI): fold into the even rank, bytes per rank", "[collective]") {
   AlgoParams p;
   p.bytes = 131072;
@@ -145,7 +150,29 @@ TEST_CASE("allreduce rabenseifner (Open MPI): fold into the even rank, bytes per
   CHECK(s0.rounds[2].ops.front().peer == 2);
   CHECK(s0.rounds.back().ops.front().peer == 1);
   p.bytes = 4;
-  CHECK_THROWS_WITH(allreduce_rabenseifner(0, 8, p), Catch::Contains("allreduce/rabenseifner: 4 B below the 8"));
+  CHECK(allreduce_rabenseifner(3, 8, p).rounds.size() == 2);  // send to 0, then receive from 0
+  p.bytes = 8;
+  p.elem_bytes = 4;
+  const Schedule lin = allreduce_rabenseifner(0, 5, p);
+  REQUIRE(lin.rounds.size() == 5);
+  for (int k = 0; k < 4; ++k) {
+    REQUIRE(lin.rounds[static_cast<std::size_t>(k)].ops.size() == 1);
+    CHECK(lin.rounds[static_cast<std::size_t>(k)].ops[0].kind == OpKind::Recv);
+    CHECK(lin.rounds[static_cast<std::size_t>(k)].ops[0].peer == 4 - k);
+  }
+  REQUIRE(lin.rounds[4].ops.size() == 4);
+  for (int k = 0; k < 4; ++k) {
+    CHECK(lin.rounds[4].ops[static_cast<std::size_t>(k)].kind == OpKind::Send);
+    CHECK(lin.rounds[4].ops[static_cast<std::size_t>(k)].peer == k + 1);
+    CHECK(lin.rounds[4].ops[static_cast<std::size_t>(k)].value == 8u);
+  }
+  const Schedule other = allreduce_rabenseifner(2, 5, p);
+  REQUIRE(other.rounds.size() == 2);
+  CHECK(other.rounds[0].ops[0].kind == OpKind::Send);
+  CHECK(other.rounds[1].ops[0].kind == OpKind::Recv);
+  p.bytes = 16;  // 4 elements on 5 ranks: the reduce-scatter, whose fold pairs ranks 0 and 1
+  CHECK(allreduce_rabenseifner(0, 5, p).rounds[0].ops.front().peer == 1);
+  CHECK(allreduce_rabenseifner(0, 5, p).rounds.size() > 2);
 }
 
 // Configuration: collectives/decision/ompi_v1_3_tuned.json and mpich2_v1_0.json (data_dir()), the application

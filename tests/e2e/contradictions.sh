@@ -12,6 +12,13 @@ B='"benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "iterati
 check cheetah_native "{\"machine\": \"cielo\", \"stack\": \"native\", $B}" "key 'benchmark.algorithm'.*Cheetah"
 check cheetah_loggp "{\"machine\": \"loggp\", \"stack\": \"loggp\", $B}" "key 'benchmark.algorithm'.*Cheetah"
 check cheetah_seastar "{\"machine\": \"red-storm\", \"stack\": \"openmpi-cm\", $B}" "key 'benchmark.algorithm'.*Cheetah"
+# A preset whose name has network atomics on another NIC kind ('openmpi' on Gemini) but not on this machine's: the
+# check after the machine resolves the stack (was exit 3, 'has no remote atomics').
+check cheetah_ib "{\"machine\": \"lanl-multi-nic\", \"stack\": \"openmpi\", $B}" "key 'benchmark.algorithm'.*Cheetah.*on lanl-multi-nic"
+# MPICH's scatter + recursive-doubling bcast on a count that is not a power of two (MPICH asserts it; was exit 3).
+check rdb_bcast_pow2 '{"machine": "cielo", "stack": "openmpi", "ranks": [8, 12], "benchmark": {"name": "osu_bcast", "algorithm": "mpich_scatter_rdb_allgather", "sizes": [8]}}' "key 'benchmark.algorithm'.*power-of-two.*not on 12"
+# osu_allreduce sends a count of MPI_FLOATs: a size that is not a multiple of 4 B is no OSU size.
+check allreduce_partial_float '{"machine": "cielo", "stack": "openmpi", "ranks": 4, "benchmark": {"name": "osu_allreduce", "sizes": [4, 6]}}' "key 'benchmark.sizes'.*6 B is not a whole number.*4-byte"
 check ugni_on_seastar "{\"machine\": \"red-storm\", \"stack\": \"openmpi-cm\", $L, \"ranks\": 2, \"mca\": {\"btl_ugni_smsg_limit\": 1024}}" "key 'mca.btl_ugni_smsg_limit'.*btl/ugni.*gemini"
 check portals_on_gemini "{\"machine\": \"cielo\", \"stack\": \"openmpi\", $L, \"ranks\": 2, \"mca\": {\"mtl_portals_eager_limit\": 1024}}" "key 'mca.mtl_portals_eager_limit'.*mtl/portals"
 check other_stack_same_family "{\"machine\": \"cielo\", \"stack\": \"native\", $L, \"ranks\": 2, \"mca\": {\"btl_ugni_eager_limit\": 1024}}" "key 'mca.btl_ugni_eager_limit'.*stack 'openmpi'"
