@@ -15,12 +15,16 @@ CollChoice CollChoice::read(ObjectReader& b, const std::string& coll, const std:
   CollChoice c;
   c.coll = coll;
   c.algorithm = b.opt_str("algorithm").value_or(deflt);
+  std::vector<std::string> names = coll::default_registry().names(coll);
   if (std::string f = coll::decision_file(c.algorithm); !f.empty()) {
     c.rules = c.algorithm;
     c.lib = load_json_file(data_dir() + "/" + f);
+    if (!c.lib.contains(coll))  // the library's choice for this collective is not transcribed
+      b.fail("algorithm", fmt::format("the '{}' decision ({}) has no {} table: name one of the {} algorithms instead "
+                                      "({})",
+                                      c.algorithm, f, coll, coll, fmt::join(names, ", ")));
     return c;
   }
-  std::vector<std::string> names = coll::default_registry().names(coll);
   if (const coll::AlgoInfo* a = coll::default_registry().find(coll, c.algorithm); a && a->composition)
     b.fail("algorithm", fmt::format("{} '{}' is a node-aware composition whose stages a library's decision table "
                                     "chooses: name the table ({}) instead",

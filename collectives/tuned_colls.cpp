@@ -24,6 +24,21 @@ void register_tuned_collectives(CollRegistry& reg) {
   reg.add({"bcast", "split_binary_tree",
            "binary tree, one half of the message down each subtree, then halves swapped between pairs (one segment)",
            src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_split_bintree"), &bcast_split_bintree, false});
+  reg.add({"bcast", "basic_linear", "the root isends to every other rank at once, then waits for all",
+           src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_basic_linear"), &bcast_basic_linear, false});
+  reg.add({"bcast", "pipeline", "chain root -> 1 -> 2 -> ... (build_chain fan-out 1), one segment",
+           src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_pipeline"), &bcast_pipeline, false});
+  reg.add({"bcast", "chain",
+           "chains of fan-out 0 as coll/tuned's fixed decision passes it, which build_chain forces to 1: the pipeline's "
+           "chain, one segment",
+           src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_chain"), &bcast_pipeline, false});
+  reg.add({"bcast", "binary_tree", "binary tree (build_tree fan-out 2), one segment: receive from the parent, send to both "
+           "children",
+           src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_bintree"), &bcast_binary_tree, false});
+  reg.add({"bcast", "scatter_allgather",
+           "binomial scatter of P blocks of ceil(count/P), then a recursive-doubling allgather (recursive halving for a "
+           "cut partner group); basic_linear below P elements",
+           src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_scatter_allgather"), &bcast_scatter_allgather, false});
   reg.add({"gather", "binomial", "binomial tree: receive each child's subtree in turn, send the lot to the parent",
            src("coll_base_gather.c", "ompi_coll_base_gather_intra_binomial"), &gather_binomial, false});
   reg.add({"scatter", "binomial", "binomial tree: receive the subtree's blocks, send each child its subtree in turn",

@@ -251,9 +251,8 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
     load_overrides(mr, list, "scenario " + s.id);
   }
   // The benchmark's rules that depend on the stack's components, with the stack as this machine resolves it.
-  bench::DriverContext resolved{s.file, s.ranks, s.stack, s.stack_json, stack_has_network_atomics(p.spec)};
-  resolved.machine = m.name;
-  s.driver->check(resolved);
+  s.driver->check(bench::DriverContext{s.file, s.ranks, s.stack, s.stack_json, stack_has_network_atomics(p.spec),
+                                       nullptr, m.name});
   p.machine_sets = apply_sets(m, p.mca, sets);
   if (!sets.empty()) m.rebuild_topology();  // links follow overridden link parameters
   // What a component cannot run (a message over its one-packet limit), with every value the run will use.

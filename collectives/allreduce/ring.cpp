@@ -9,8 +9,15 @@
 //     block (r - k) mod P.
 // One round per step: the step's MCA_PML_CALL(send) (blocking) and the receive. Open MPI posts the receive of step
 // k+1 before it waits for step k's (two inbufs): here a step's receive is posted with its send (LIMITATIONS: that
-// one-step overlap is not modelled). P = 1: nothing.
+// one-step overlap is not modelled). P = 1: nothing. Fewer elements than ranks (count = bytes /
+// AlgoParams::elem_bytes < P): the source runs recursive doubling instead ("switching to recursive doubling"), and so
+// does this generator.
+// allreduce "segmented_ring" (ompi_coll_base_allreduce_intra_ring_segmented, v4.1-v5.0) is registered with this
+// generator: coll/tuned's fixed decision calls it with segment size 0 (do_this(..., alg, 0, 0)), so segcount = count
+// and its "count < size * segcount" branch runs the regular ring.
 #include "collectives/data_colls.hpp"
+
+#include <algorithm>
 
 namespace ompisim::coll {
 
@@ -27,6 +34,8 @@ Schedule allreduce_ring(int me, int nranks, const AlgoParams& params) {
   detail::check_rank_args("allreduce/ring", me, nranks);
   Schedule s;
   if (nranks == 1) return s;
+  if (params.bytes / std::max<std::uint32_t>(params.elem_bytes, 1) < static_cast<std::uint32_t>(nranks))
+    return allreduce_recursive_doubling(me, nranks, params);
   const int right = mod(me + 1, nranks), left = mod(me - 1, nranks);
   for (int k = 0; k < nranks - 1; ++k)
     s.round().sendrecv_to(right, ring_block(params.bytes, nranks, mod(me - k, nranks)), left,

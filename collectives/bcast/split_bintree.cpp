@@ -14,6 +14,7 @@
 // A message of one byte cannot be split: the source then runs bcast_intra_chain with fan-out 1 (a pipeline
 // root -> s = 1 -> 2 -> ... in one segment), and so does this generator.
 #include "collectives/tuned_colls.hpp"
+#include "collectives/bcast/bintree.hpp"
 #include "collectives/data_colls.hpp"
 
 #include <stdexcept>
@@ -21,25 +22,8 @@
 
 namespace ompisim::coll {
 
-namespace {
-
-// ompi_coll_base_topo_build_tree's level of shifted rank s for fan-out 2.
-int bintree_level(long long s) {
-  int level = 0;
-  for (long long num = 0; num <= s; ++level) num += 1LL << level;
-  return level - 1;
-}
-
-long long bintree_parent(long long s) {
-  if (s < 2) return 0;
-  const int level = bintree_level(s);
-  const long long delta = 1LL << level, slimit = delta - 1;
-  long long p = s;
-  while (p >= slimit) p -= delta / 2;
-  return p;
-}
-
-}  // namespace
+using detail::bintree_level;
+using detail::bintree_parent;
 
 Schedule bcast_split_bintree(int me, int nranks, const AlgoParams& params) {
   detail::check_rank_args("bcast/split_binary_tree", me, nranks);
@@ -49,11 +33,7 @@ Schedule bcast_split_bintree(int me, int nranks, const AlgoParams& params) {
   const long long v = (me - params.root + nranks) % nranks;
   auto real = [&](long long x) { return static_cast<int>((x + params.root) % nranks); };
   const std::uint32_t half[2] = {params.bytes - params.bytes / 2, params.bytes / 2};
-  if (half[0] == 0 || half[1] == 0) {  // the source's fall-back: a chain of fan-out 1, one segment
-    if (v > 0) s.round().recv(real(v - 1), params.bytes);
-    if (v + 1 < nranks) s.round().send(real(v + 1), params.bytes);
-    return s;
-  }
+  if (half[0] == 0 || half[1] == 0) return bcast_pipeline(me, nranks, params);  // the source's chain of fan-out 1
   const int lr = static_cast<int>((v + 1) % 2);  // 0: left subtree (odd v), 1: right (even v, and the root)
   // Sends are blocking MCA_PML_CALL(send) / ompi_coll_base_sendrecv in coll_base_bcast.c (v5.0.0rc11), except the
   // chain fall-back's (bcast_intra_generic: isend).

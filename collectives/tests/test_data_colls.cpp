@@ -19,7 +19,8 @@ std::uint64_t sends_expected(const AlgoInfo& info, int n, std::uint32_t bytes) {
     return 2u * (un - 1);
   if (info.coll == "alltoall") return un * (un - 1);
   if (info.coll == "bcast") return un - 1;
-  if (info.algo == "ring") return un * 2 * (un - 1);  // P-1 reduce steps and P-1 allgather steps per rank
+  // P-1 reduce steps and P-1 allgather steps per rank; fewer bytes than ranks: recursive doubling (below)
+  if ((info.algo == "ring" || info.algo == "segmented_ring") && bytes >= un) return un * 2 * (un - 1);
   int p2 = 1, lg = 0;
   while (p2 * 2 <= n) p2 *= 2, ++lg;
   const auto extra = static_cast<std::uint64_t>(n - p2);
@@ -40,7 +41,8 @@ std::uint64_t bytes_sent(const Schedule& s) {
 // Configuration: each data collective, P in {1, 2, 3, 5, 7, 8, 13, 16, 33, 100} (non-powers of two included), 8 B and
 // 64 KiB messages; bcast with roots 0, 1 and P-1.
 // Expected: every rank finishes exactly once, every message is received exactly once with the size it was sent with,
-// and the number of messages is the algorithm's: allreduce recursive_doubling p2 log2(p2) + 2 (P - p2), ring 2P(P-1),
+// and the number of messages is the algorithm's: allreduce recursive_doubling p2 log2(p2) + 2 (P - p2), ring and
+// segmented_ring 2P(P-1) (recursive doubling's where the vector has fewer elements than ranks),
 // mpich_rabenseifner 2 p2 log2(p2) + 2 (P - p2), rabenseifner 2 p2 log2(p2) + 4 (P - p2) (2 (P - 1) where the vector
 // has fewer than p2 elements: Open MPI's basic linear fallback), alltoall P(P-1), bcast P-1.
 // How validated: the zero-time checker (FIFO matching per ordered pair, size checked on every match).

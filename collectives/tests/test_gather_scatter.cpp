@@ -7,6 +7,7 @@
 #include "collectives/tests/coll_helpers.hpp"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 
 using namespace ompisim::coll;
 
@@ -42,14 +43,15 @@ TEST_CASE("gather_scatter: allgather ring, gather and scatter basic_linear compl
 // Expected: the schedules complete on the zero-time executor with every send matched and every receive's size equal to
 // its send's (run_schedules checks sizes); message counts: alltoall linear / mpich_* P(P-1) (bruck: P ceil(log2 P));
 // allgather recursive_doubling / bruck P ceil(log2 P) for P > 1; gather / scatter binomial and knomial bcast P-1;
-// split_binary_tree 2(P-1) (P-1 down the tree, P-1 in the exchange of halves); mpich_binomial P-1; mpich_smp (block
+// split_binary_tree 2(P-1) (P-1 down the tree, P-1 in the exchange of halves); basic_linear, pipeline, chain and
+// binary_tree bcast P-1; mpich_binomial P-1; mpich_smp (block
 // layout 4 a node, binomial stages) P-1, plus one when the root is not its node's leader; mpich_scatter_rdb_allgather
 // throws for P not a power of two (MPICH v3.4a2 asserts it).
 // How validated: run_schedules' counters.
 TEST_CASE("tuned collectives: every generator completes with matched sizes", "[collective]") {
   CollRegistry reg;
   register_tuned_collectives(reg);
-  REQUIRE(reg.all().size() == 17);
+  REQUIRE(reg.all().size() == 22);
   for (const auto& info : reg.all())
     for (int n : {1, 2, 3, 5, 8, 13, 64, 100})
       for (int root : {0, n - 1}) {
@@ -83,6 +85,9 @@ TEST_CASE("tuned collectives: every generator completes with matched sizes", "[c
         else if (info.composition)  // root 0 is a leader: the two stages' P-1; root P-1 not a leader (P % 4 != 1)
           want = n - 1 + (root % 4 != 0 ? 1 : 0);
         else if (info.algo == "split_binary_tree") want = 2LL * (n - 1);
+        else if (info.algo == "basic_linear" || info.algo == "pipeline" || info.algo == "chain" ||
+                 info.algo == "binary_tree")
+          want = n - 1;
         if (want >= 0) CHECK(static_cast<long long>(r.sends) == want);
       }
 }
@@ -154,6 +159,98 @@ TEST_CASE("tuned collectives: bcast split_binary_tree follows coll_base's binary
   REQUIRE(c.rounds.size() == 2);
   CHECK(c.rounds[0].ops == std::vector<Op>{Op{OpKind::Recv, 1, 1}});
   CHECK(c.rounds[1].ops == std::vector<Op>{Op{OpKind::Send, 3, 1}});
+}
+
+// Configuration: bcast binary_tree, pipeline and basic_linear on P = 10, root 3, 100 B; scatter_allgather on P = 5,
+// root 0, 5 B (the source's example shape, cut at 5 ranks) and on 8 ranks, 8 B.
+// Expected (coll_base_topo.c build_tree(2) and build_chain(1), coll_base_bcast.c): binary tree on shifted ranks: the
+// root (s 0) sends to s 1 and 2 in one round, s 1 to s 3 and 5, s 4 receives from s 2 and sends to s 8 alone (s 4 +
+// 2^2 = 8; 4 + 2^3 = 12 >= P); pipeline: s 4 receives from s 3 and sends to s 5, the last one only receives; basic
+// linear: the root's one round of 9 isends in rank order. scatter_allgather, 8 ranks, 8 B: the root sends 4, 2, 1 B
+// to 4, 2, 1 (blocking, in that order), then exchanges 1, 2 and 4 B with 1, 2 and 4; 5 ranks, 5 B: the root sends
+// 1 B to 4, 2 B to 2 and 1 B to 1; in the last step rank 0 swaps 4 B for 1 B with rank 4, and ranks 1-3, whose
+// partners do not exist, get rank 4's 1 B by recursive halving (0 -> 2, 0 -> 1, 2 -> 3); below P elements the
+// source's basic linear bcast. Over P = 1 .. 40 and counts P - 1 .. 3P + 1 (and 4 KiB): every schedule completes with
+// sizes matched, and every rank receives, besides what it forwards in the scatter, the whole message but its own
+// block. How validated: schedules compared with the trees worked by hand from the sources.
+TEST_CASE("tuned collectives: bcast binary_tree, pipeline, basic_linear and scatter_allgather", "[collective]") {
+  AlgoParams p;
+  p.bytes = 100;
+  p.root = 3;
+  auto real = [](int sh) { return (sh + 3) % 10; };
+  const Schedule root = bcast_binary_tree(3, 10, p);
+  REQUIRE(root.rounds.size() == 1);
+  CHECK(root.rounds[0].ops == std::vector<Op>{{OpKind::Send, real(1), 100}, {OpKind::Send, real(2), 100}});
+  const Schedule s1 = bcast_binary_tree(real(1), 10, p);
+  REQUIRE(s1.rounds.size() == 2);
+  CHECK(s1.rounds[0].ops == std::vector<Op>{{OpKind::Recv, real(0), 100}});
+  CHECK(s1.rounds[1].ops == std::vector<Op>{{OpKind::Send, real(3), 100}, {OpKind::Send, real(5), 100}});
+  const Schedule s4 = bcast_binary_tree(real(4), 10, p);
+  REQUIRE(s4.rounds.size() == 2);
+  CHECK(s4.rounds[0].ops == std::vector<Op>{{OpKind::Recv, real(2), 100}});
+  CHECK(s4.rounds[1].ops == std::vector<Op>{{OpKind::Send, real(8), 100}});
+  const Schedule c4 = bcast_pipeline(real(4), 10, p);
+  REQUIRE(c4.rounds.size() == 2);
+  CHECK(c4.rounds[0].ops == std::vector<Op>{{OpKind::Recv, real(3), 100}});
+  CHECK(c4.rounds[1].ops == std::vector<Op>{{OpKind::Send, real(5), 100}});
+  CHECK(bcast_pipeline(real(9), 10, p).rounds.size() == 1);
+  const Schedule lin = bcast_basic_linear(3, 10, p);
+  REQUIRE(lin.rounds.size() == 1);
+  CHECK(lin.rounds[0].ops.size() == 9);
+  CHECK(lin.rounds[0].ops.front().peer == 0);
+  CHECK(lin.rounds[0].ops.back().peer == 9);
+
+  AlgoParams q;
+  q.bytes = 8;
+  const Schedule r8 = bcast_scatter_allgather(0, 8, q);
+  const std::vector<std::vector<Op>> want8{{{OpKind::Send, 4, 4, true}}, {{OpKind::Send, 2, 2, true}},
+                                           {{OpKind::Send, 1, 1, true}},
+                                           {{OpKind::Send, 1, 1, true}, {OpKind::Recv, 1, 1}},
+                                           {{OpKind::Send, 2, 2, true}, {OpKind::Recv, 2, 2}},
+                                           {{OpKind::Send, 4, 4, true}, {OpKind::Recv, 4, 4}}};
+  CHECK(all_ops(r8) == want8);
+  q.bytes = 5;
+  const std::vector<std::vector<Op>> want5{{{OpKind::Send, 4, 1, true}}, {{OpKind::Send, 2, 2, true}},
+                                           {{OpKind::Send, 1, 1, true}},
+                                           {{OpKind::Send, 1, 1, true}, {OpKind::Recv, 1, 1}},
+                                           {{OpKind::Send, 2, 2, true}, {OpKind::Recv, 2, 2}},
+                                           {{OpKind::Send, 4, 4, true}, {OpKind::Recv, 4, 1}},
+                                           {{OpKind::Send, 2, 1, true}}, {{OpKind::Send, 1, 1, true}}};
+  CHECK(all_ops(bcast_scatter_allgather(0, 5, q)) == want5);
+  const Schedule r3 = bcast_scatter_allgather(3, 5, q);
+  REQUIRE(!r3.rounds.empty());
+  CHECK(r3.rounds.back().ops == std::vector<Op>{{OpKind::Recv, 2, 1}});
+  q.bytes = 4;  // 4 elements on 5 ranks: basic linear
+  CHECK(all_ops(bcast_scatter_allgather(0, 5, q)) == all_ops(bcast_basic_linear(0, 5, q)));
+
+  for (int n = 1; n <= 40; ++n)
+    for (long long count : {static_cast<long long>(n) - 1, static_cast<long long>(n), n + 1LL, 2LL * n + 3,
+                            3LL * n + 1, 4096LL})
+      for (int rt : {0, n / 2}) {
+        if (count < 0) continue;
+        AlgoParams a;
+        a.bytes = static_cast<std::uint32_t>(count);
+        a.root = rt;
+        CheckResult r = run_schedules(n, &bcast_scatter_allgather, a);
+        INFO("P=" << n << " count=" << count << " root=" << rt << ": " << r.error);
+        REQUIRE(r.completed);
+        CHECK(r.unmatched_sends == 0);
+        if (count < n) continue;
+        const long long sc = (count + n - 1) / n;
+        for (int me = 0; me < n; ++me) {
+          const long long v = (me - rt + n) % n;
+          long long got = 0, scattered = 0;
+          const Schedule sch = bcast_scatter_allgather(me, n, a);
+          for (const Round& rd : sch.rounds)
+            for (const Op& op : rd.ops)
+              if (op.kind == OpKind::Recv) got += op.value;
+          long long top = 1;
+          while (top < n && (v & top) == 0) top <<= 1;
+          if (v != 0 && count - v * sc > 0) scattered = std::min(count - v * sc, top * sc);
+          const long long own = std::clamp(count - v * sc, 0LL, sc);
+          CHECK(got == scattered + (count - own));
+        }
+      }
 }
 
 // Configuration: collectives/decision/ompi_v5_tuned.json and mpich_default.json (data_dir()).
