@@ -174,7 +174,8 @@ Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& 
   if (algo == "tuned") algo = coll::tuned_barrier_algorithm(n, coll::load_decision(data_dir() + "/collectives/decision/barrier_tuned.json"));
   const coll::AlgoInfo* info = registry().find("barrier", algo);
   if (!info) unknown_barrier_algorithm(file, "benchmark.algorithm", algo);
-  if (algo == "two_proc" && n != 2) throw InputError(file, "benchmark.algorithm", "two_proc needs exactly 2 ranks");
+  if (std::string why = coll::ranks_rule_violation(*info, n); !why.empty())
+    throw InputError(file, "benchmark.algorithm", why);
   coll::AlgoParams p;
   p.radix = c.radix;
   p.ranks_per_node = w.contexts().placement().ranks_per_node;

@@ -56,10 +56,8 @@ const coll::AlgoInfo* CollChoice::find(int nranks, std::uint64_t bytes, const st
     throw InputError(file, "benchmark.algorithm",
                      fmt::format("the '{}' decision chooses {} '{}' for {} B at {} ranks, which is not implemented here",
                                  rules, coll, name, bytes, nranks));
-  if (a->pow2_ranks && (nranks & (nranks - 1)) != 0)
-    throw InputError(file, "benchmark.algorithm",
-                     fmt::format("{} '{}' runs on a power-of-two number of ranks only, not on {} (the library asserts "
-                                 "it: {})", coll, name, nranks, a->mirrors));
+  if (std::string why = coll::ranks_rule_violation(*a, nranks); !why.empty())
+    throw InputError(file, "benchmark.algorithm", why);
   return a;
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <unordered_map>
 
 namespace ompisim::coll {
@@ -81,6 +82,21 @@ namespace {
 constexpr std::array<const char*, 5> kOpKindNames{"Send", "Recv", "Amo", "WaitCounter", "Reduce"};
 constexpr std::array<const char*, 2> kStageNames{"roots", "node"};
 }  // namespace
+
+std::string ranks_rule_violation(const AlgoInfo& info, int nranks) {
+  switch (info.ranks) {
+    case RankRule::Any: return {};
+    case RankRule::PowerOfTwo:
+      if (nranks > 0 && (nranks & (nranks - 1)) == 0) return {};
+      return info.coll + " '" + info.algo + "' runs on a power-of-two number of ranks only, not on " +
+             std::to_string(nranks) + " (" + info.mirrors + ")";
+    case RankRule::Two:
+      if (nranks == 2) return {};
+      return info.coll + " '" + info.algo + "' runs on exactly 2 ranks, not on " + std::to_string(nranks) + " (" +
+             info.mirrors + ")";
+  }
+  return {};
+}
 
 const char* to_string(OpKind k) { return name_of<OpKind::Reduce>(k, kOpKindNames); }
 const char* to_string(Stage s) { return name_of<Stage::Node>(s, kStageNames); }

@@ -133,6 +133,8 @@ struct AlgoParams {
   int roots_radix = 0, node_radix = 0;
 };
 
+enum class RankRule { Any, PowerOfTwo, Two };
+
 struct AlgoInfo {
   std::string coll;         // "barrier", "allreduce", "alltoall", "bcast"
   std::string algo;         // "recursive_doubling", "cheetah-atomic", ...
@@ -145,9 +147,12 @@ struct AlgoInfo {
   bool composition = false;
   // The generator reads AlgoParams::radix (a tree's fan-out); a scenario may set "radix" only for such an algorithm.
   bool reads_radix = false;
-  // The generator runs on a power-of-two number of ranks only (the library asserts it): a scenario that names it on
-  // another count is refused before anything runs.
-  bool pow2_ranks = false;
+  // The rank counts the generator runs on (the library asserts or refuses the others): a scenario that names it on
+  // another count is refused before anything runs (ranks_rule_violation).
+  RankRule ranks = RankRule::Any;
 };
+
+// Why `info` cannot run on `nranks` ranks ("" when it can).
+std::string ranks_rule_violation(const AlgoInfo& info, int nranks);
 
 }  // namespace ompisim::coll

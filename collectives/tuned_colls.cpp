@@ -12,6 +12,12 @@ void register_tuned_collectives(CollRegistry& reg) {
            src("coll_base_alltoall.c", "ompi_coll_base_alltoall_intra_linear_sync"), &alltoall_linear, false});
   reg.add({"alltoall", "modified_bruck", "ceil(log2 P) sendrecvs with me+-2^k of the blocks whose index has bit k set",
            src("coll_base_alltoall.c", "ompi_coll_base_alltoall_intra_bruck"), &alltoall_modified_bruck, false});
+  reg.add({"alltoall", "two_proc", "one sendrecv of the block with the other rank (P == 2 only)",
+           src("coll_base_alltoall.c", "ompi_coll_base_alltoall_intra_two_procs"), &exchange_two_procs, false, false,
+           false, RankRule::Two});
+  reg.add({"allgather", "two_proc", "one sendrecv of the block with the other rank (P == 2 only)",
+           src("coll_base_allgather.c", "ompi_coll_base_allgather_intra_two_procs"), &exchange_two_procs, false, false,
+           false, RankRule::Two});
   reg.add({"allgather", "recursive_doubling", "log2 P exchanges of 2^k blocks with me^2^k (bruck if P is not a power of 2)",
            src("coll_base_allgather.c", "ompi_coll_base_allgather_intra_recursivedoubling"),
            &allgather_recursive_doubling, false});
@@ -54,7 +60,7 @@ void register_tuned_collectives(CollRegistry& reg) {
            "recursive-doubling allgather of the bytes held (P a power of 2)",
            "MPICH src/mpi/coll/bcast/bcast_intra_scatter_recursive_doubling_allgather.c and bcast_utils.c "
            "MPII_Scatter_for_bcast (v3.4a2)",
-           &bcast_mpich_scatter_rdb_allgather, false, false, false, true});
+           &bcast_mpich_scatter_rdb_allgather, false, false, false, RankRule::PowerOfTwo});
   reg.add({"bcast", "mpich_scatter_ring_allgather", "MPICH: binomial scatter of P pieces of ceil(n/P) B (short/empty last ones), "
            "ring allgather of each piece's bytes",
            "MPICH src/mpi/coll/bcast/bcast_intra_scatter_ring_allgather.c and bcast_utils.c MPII_Scatter_for_bcast "

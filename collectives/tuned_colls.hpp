@@ -9,6 +9,8 @@ namespace ompisim::coll {
 void register_tuned_collectives(CollRegistry& reg);
 
 Schedule alltoall_linear(int me, int nranks, const AlgoParams& params);
+// alltoall and allgather "two_proc" (P == 2): one sendrecv of the block with rank me ^ 1.
+Schedule exchange_two_procs(int me, int nranks, const AlgoParams& params);
 Schedule alltoall_modified_bruck(int me, int nranks, const AlgoParams& params);
 Schedule allgather_recursive_doubling(int me, int nranks, const AlgoParams& params);
 Schedule allgather_bruck(int me, int nranks, const AlgoParams& params);

@@ -8,11 +8,11 @@
 
 namespace ompisim {
 
-// Text that parse_quantity (and a --set override) reads back to exactly si_value: times in s, rates in B/s and ratios
+// Text that parse_quantity (and a --set override) reads back to exactly value_si: times in s, rates in B/s and ratios
 // bare, each with the shortest digits that round-trip ("1.0100501670841679e-06 s"). Sizes and counts are whole, so
 // they are written rounded to the nearest whole number ("30 B", "32"): the value a size or count parameter can take.
 // format_quantity (6 significant digits, us and GB/s) is the one for showing a value. Defined in units.cpp.
-std::string format_quantity_exact(double si_value, Dim d);
+std::string format_quantity_exact(double value_si, Dim d);
 
 // The value set_param gives a parameter for `text` (JSON if it parses as JSON, else a string), without its range
 // check: what a run with that override receives. InputError("--set", name, reason) when it is not a value of `info`.

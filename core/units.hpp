@@ -8,7 +8,7 @@ namespace ompisim {
 enum class Dim { Time, Bytes, Rate, Count, Ratio };
 const char* to_string(Dim d);
 // The canonical unit used when printing a value of this dimension (us, B, GB/s, -, -).
-std::string format_quantity(double si_value, Dim d);
+std::string format_quantity(double value_si, Dim d);
 
 // Parses "1.2 us" / "105 ns" / "8 KiB" / "4 MB" / "5 GB/s" / "40 Gb/s" into SI. Throws std::invalid_argument with a
 // message naming the expected units when the string does not fit the dimension.

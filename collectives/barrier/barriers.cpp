@@ -24,7 +24,7 @@ void register_barriers(CollRegistry& reg) {
   reg.add({"barrier", "bruck", "dissemination: ceil(log2 P) rounds, send to me+2^k, receive from me-2^k (mod P)",
            base + " ompi_coll_base_barrier_intra_bruck", &barrier_bruck, false});
   reg.add({"barrier", "two_proc", "single 0-byte sendrecv between the two ranks (P == 2 only)",
-           base + " ompi_coll_base_barrier_intra_two_procs", &barrier_two_proc, false});
+           base + " ompi_coll_base_barrier_intra_two_procs", &barrier_two_proc, false, false, false, RankRule::Two});
   reg.add({"barrier", "tree", "hypercube-embedded binomial fan-in to rank 0, then fan-out (0-byte messages)",
            base + " ompi_coll_base_barrier_intra_tree", &barrier_tree, false});
   reg.add({"barrier", "cheetah-atomic",

@@ -20,6 +20,8 @@ check rdb_bcast_pow2 '{"machine": "cielo", "stack": "openmpi", "ranks": [8, 12],
 # A library's decision with no table for the collective (MPICH's allreduce selection is not transcribed): named, with
 # the algorithms one may name instead (was a message naming decide_algorithm).
 check mpich_no_allreduce_table '{"machine": "crusher", "stack": "native", "ranks": 8, "benchmark": {"name": "osu_allreduce", "algorithm": "mpich", "sizes": [8]}}' "key 'benchmark.algorithm'.*'mpich' decision (collectives/decision/mpich_default.json) has no allreduce table.*recursive_doubling"
+check two_proc_alltoall '{"machine": "cielo", "stack": "openmpi", "ranks": 4, "benchmark": {"name": "osu_alltoall", "algorithm": "two_proc", "sizes": [8]}}' "key 'benchmark.algorithm'.*'two_proc' runs on exactly 2 ranks, not on 4"
+check two_proc_barrier '{"machine": "cielo", "stack": "openmpi", "ranks": 3, "benchmark": {"name": "barrier_loop", "algorithm": "two_proc"}}' "key 'benchmark.algorithm'.*'two_proc' runs on exactly 2 ranks, not on 3"
 # osu_allreduce sends a count of MPI_FLOATs: a size that is not a multiple of 4 B is no OSU size.
 check allreduce_partial_float '{"machine": "cielo", "stack": "openmpi", "ranks": 4, "benchmark": {"name": "osu_allreduce", "sizes": [4, 6]}}' "key 'benchmark.sizes'.*6 B is not a whole number.*4-byte"
 check ugni_on_seastar "{\"machine\": \"red-storm\", \"stack\": \"openmpi-cm\", $L, \"ranks\": 2, \"mca\": {\"btl_ugni_smsg_limit\": 1024}}" "key 'mca.btl_ugni_smsg_limit'.*btl/ugni.*gemini"
