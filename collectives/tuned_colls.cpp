@@ -47,6 +47,10 @@ void register_tuned_collectives(CollRegistry& reg) {
            src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_scatter_allgather"), &bcast_scatter_allgather, false});
   reg.add({"gather", "binomial", "binomial tree: receive each child's subtree in turn, send the lot to the parent",
            src("coll_base_gather.c", "ompi_coll_base_gather_intra_binomial"), &gather_binomial, false});
+  reg.add({"gather", "linear_sync",
+           "for each rank in turn the root posts the block's receive and sends a zero-byte sync; the block then an "
+           "empty second segment come back (first segment size 0: the whole block)",
+           src("coll_base_gather.c", "ompi_coll_base_gather_intra_linear_sync"), &gather_linear_sync, false});
   reg.add({"scatter", "binomial", "binomial tree: receive the subtree's blocks, send each child its subtree in turn",
            src("coll_base_scatter.c", "ompi_coll_base_scatter_intra_binomial"), &scatter_binomial, false});
   reg.add({"scatter", "linear_nb", "the root posts all P-1 isends at once",

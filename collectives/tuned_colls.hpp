@@ -22,6 +22,7 @@ Schedule bcast_pipeline(int me, int nranks, const AlgoParams& params);
 Schedule bcast_binary_tree(int me, int nranks, const AlgoParams& params);
 Schedule bcast_scatter_allgather(int me, int nranks, const AlgoParams& params);
 Schedule gather_binomial(int me, int nranks, const AlgoParams& params);
+Schedule gather_linear_sync(int me, int nranks, const AlgoParams& params);
 Schedule scatter_binomial(int me, int nranks, const AlgoParams& params);
 Schedule scatter_linear_nb(int me, int nranks, const AlgoParams& params);
 Schedule alltoall_mpich_scattered(int me, int nranks, const AlgoParams& params);
