@@ -309,7 +309,7 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                  if (s > 0xffffffffull) b.fail("sizes", "a collective block above 4 GiB is not supported");
                  if (s % k.min_bytes != 0)  // OSU loops over element counts: a size is count x the element's size
                    b.fail("sizes", fmt::format("{} B is not a whole number of the benchmark's {}-byte elements (OSU "
-                                               "sends count x sizeof(float))", s, k.min_bytes));
+                                               "sends a count of elements)", s, k.min_bytes));
                }
                return std::make_unique<OsuCollDriver>(c);
              },
