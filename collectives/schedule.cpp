@@ -25,6 +25,18 @@ void check_root(const std::string& coll_algo, int root, int nranks) {
     throw std::invalid_argument(coll_algo + ": root = " + std::to_string(root) + " outside [0, " + std::to_string(nranks) + ")");
 }
 
+Schedule root_isends_to_all(int me, int nranks, int root, std::uint32_t bytes) {
+  Schedule s;
+  if (me != root) {
+    s.round().recv(root, bytes);
+    return s;
+  }
+  s.round();
+  for (int r = 0; r < nranks; ++r)
+    if (r != root) s.send(r, bytes);
+  return s;
+}
+
 int floor_pow2(int n) {
   int p = 1;
   while (p <= n / 2) p <<= 1;

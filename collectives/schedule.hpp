@@ -64,6 +64,9 @@ namespace detail {
 void check_rank_args(const std::string& coll_algo, int me, int nranks);
 // Throws std::invalid_argument("<coll_algo>: root = R outside [0, nranks)") unless 0 <= root < nranks.
 void check_root(const std::string& coll_algo, int root, int nranks);
+// The linear fan-out of coll/base's basic_linear bcast and linear_nb scatter: the root isends `bytes` to every other
+// rank in rank order in one round (then waits for all); every other rank receives `bytes` from the root.
+Schedule root_isends_to_all(int me, int nranks, int root, std::uint32_t bytes);
 // Largest power of two <= n (n >= 1): opal_next_poweroftwo(n) >> 1 in coll_base_barrier.c / coll_base_allreduce.c.
 int floor_pow2(int n);
 // One step of a reduce-scatter by recursive halving: the partner, the bytes sent to it and the bytes kept (received

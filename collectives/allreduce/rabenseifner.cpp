@@ -26,6 +26,7 @@
 #include "collectives/data_colls.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace ompisim::coll {
@@ -36,13 +37,11 @@ Schedule allreduce_basic_linear(int me, int nranks, std::uint32_t n) {
   Schedule s;
   if (me != 0) {
     s.round().send(0, n);  // reduce: MCA_PML_CALL(send(sbuf, ..., 0, MCA_COLL_BASE_TAG_REDUCE, ...))
-    s.round().recv(0, n);  // bcast: MCA_PML_CALL(recv(buff, ..., 0, MCA_COLL_BASE_TAG_BCAST, ...))
-    return s;
+  } else {
+    s.round().recv(nranks - 1, n);
+    for (int i = nranks - 2; i > 0; --i) s.round().recv(i, n);
   }
-  s.round().recv(nranks - 1, n);
-  for (int i = nranks - 2; i > 0; --i) s.round().recv(i, n);
-  s.round();
-  for (int i = 1; i < nranks; ++i) s.send(i, n);  // isend to each, then ompi_request_wait_all
+  for (Round& r : detail::root_isends_to_all(me, nranks, 0, n).rounds) s.rounds.push_back(std::move(r));
   return s;
 }
 }  // namespace

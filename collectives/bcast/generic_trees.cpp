@@ -42,16 +42,8 @@ long long shifted(int me, int nranks, int root) { return (me - root + nranks) % 
 Schedule bcast_basic_linear(int me, int nranks, const AlgoParams& params) {
   detail::check_rank_args("bcast/basic_linear", me, nranks);
   detail::check_root("bcast/basic_linear", params.root, nranks);
-  Schedule s;
-  if (nranks == 1) return s;
-  if (me != params.root) {
-    s.round().recv(params.root, params.bytes);
-    return s;
-  }
-  s.round();
-  for (int r = 0; r < nranks; ++r)
-    if (r != me) s.send(r, params.bytes);
-  return s;
+  if (nranks == 1) return {};
+  return detail::root_isends_to_all(me, nranks, params.root, params.bytes);
 }
 
 Schedule bcast_pipeline(int me, int nranks, const AlgoParams& params) {

@@ -75,15 +75,7 @@ Schedule scatter_binomial(int me, int nranks, const AlgoParams& p) {
 Schedule scatter_linear_nb(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("scatter/linear_nb", me, nranks);
   detail::check_root("scatter/linear_nb", p.root, nranks);
-  Schedule s;
-  if (me != p.root) {
-    s.round().recv(p.root, p.bytes);
-    return s;
-  }
-  s.round();
-  for (int r = 0; r < nranks; ++r)
-    if (r != p.root) s.send(r, p.bytes);
-  return s;
+  return detail::root_isends_to_all(me, nranks, p.root, p.bytes);
 }
 
 }  // namespace ompisim::coll
