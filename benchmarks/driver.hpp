@@ -85,6 +85,12 @@ public:
   // algorithm splits and combines blocks; a trace replay). The runner hands it to the stack's components before
   // anything is simulated (ComponentInfo::check, protocols/register.hpp: a message over a one-packet limit).
   virtual std::optional<MessageBound> largest_message() const { return std::nullopt; }
+  // Why counting messages underestimates this run's CPU time at `ranks` ranks ("" when nothing says so): printed
+  // with its estimate (runner/estimate.hpp estimate_caveat).
+  virtual std::string estimate_caveat(long long ranks) const {
+    (void)ranks;
+    return {};
+  }
   // A calibration evaluation that needs only the point `sel` ({"bytes": ...}, {"ranks": ...}): do less work for the
   // same value where the driver can (OSU: only that size, fewer steady-state iterations). Default: unchanged.
   // It may read sel's "bytes" only: validation's runner shares one narrowed run among the points whose "bytes" (and

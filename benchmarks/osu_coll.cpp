@@ -194,6 +194,22 @@ public:
         for (bool node_aware : {false, true}) (void)c_.algo.find(static_cast<int>(n), size, ctx.file, node_aware);
   }
   bool narrow_for_calibration(const Json& sel) override { return narrow_sizes(c_.sizes, sel); }
+  std::string estimate_caveat(long long ranks) const override {
+    for (auto size : c_.sizes) {
+      const coll::AlgoInfo* a = nullptr;
+      try {
+        a = c_.algo.find(static_cast<int>(ranks), size, "", false);
+      } catch (const InputError&) {
+        continue;  // the run itself says why
+      }
+      if (a->all_at_once && size > 0 && ranks > 2)
+        return fmt::format("{} '{}' at {} B posts every request of a call at once, so all of its flows are in flight "
+                           "together: counting messages underestimates such a run by up to two orders of magnitude "
+                           "(bench/README.md, \"Every request at once\": 512 ranks of 64 KiB, 22.5 s of CPU)",
+                           c_.name, a->algo, size);
+    }
+    return {};
+  }
   Json run(World& w, Stack& s, const std::string& file) const override {
     OsuCollConfig c = c_;
     c.algo.tunables = s.coll_tunables();  // the library's documented cut-offs and radices, as the stack declares them

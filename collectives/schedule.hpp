@@ -153,6 +153,9 @@ struct AlgoInfo {
   // The rank counts the generator runs on (the library asserts or refuses the others): a scenario that names it on
   // another count is refused before anything runs (ranks_rule_violation).
   RankRule ranks = RankRule::Any;
+  // Every send and receive of a call is posted at once (alltoall linear; linear_sync with no request limit): all its
+  // flows are in flight together, which a run's estimate by message count does not see (runner/estimate.hpp).
+  bool all_at_once = false;
 };
 
 // Why `info` cannot run on `nranks` ranks ("" when it can).

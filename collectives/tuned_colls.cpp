@@ -7,9 +7,11 @@ void register_tuned_collectives(CollRegistry& reg) {
   const char* base = "ompi/mca/coll/base/";
   auto src = [&](const char* file, const char* fn) { return std::string(base) + file + " " + fn + " (v4.1-v5.0)"; };
   reg.add({"alltoall", "linear", "all P-1 irecvs then all P-1 isends at once, wait all",
-           src("coll_base_alltoall.c", "ompi_coll_base_alltoall_intra_basic_linear"), &alltoall_linear, false});
+           src("coll_base_alltoall.c", "ompi_coll_base_alltoall_intra_basic_linear"), &alltoall_linear, false, false,
+           false, RankRule::Any, true});
   reg.add({"alltoall", "linear_sync", "linear_sync with coll_tuned_alltoall_max_requests = 0: every request at once",
-           src("coll_base_alltoall.c", "ompi_coll_base_alltoall_intra_linear_sync"), &alltoall_linear, false});
+           src("coll_base_alltoall.c", "ompi_coll_base_alltoall_intra_linear_sync"), &alltoall_linear, false, false,
+           false, RankRule::Any, true});
   reg.add({"alltoall", "modified_bruck", "ceil(log2 P) sendrecvs with me+-2^k of the blocks whose index has bit k set",
            src("coll_base_alltoall.c", "ompi_coll_base_alltoall_intra_bruck"), &alltoall_modified_bruck, false});
   reg.add({"alltoall", "two_proc", "one sendrecv of the block with the other rank (P == 2 only)",

@@ -125,6 +125,12 @@ std::string estimate_text(const Scenario& s, double events) {
                      axis > 1 ? fmt::format(" x {:g} {} values", axis, s.driver->axis()) : "", cpu);
 }
 
+std::string estimate_caveat(const Scenario& s) {
+  for (long long n : s.ranks)
+    if (std::string c = s.driver->estimate_caveat(n); !c.empty()) return c;
+  return {};
+}
+
 bool engine_hint_applies(const Scenario& s, double events) {
   const bench::MessageCount& c = message_count(s);
   const EngineInfo* e = engines().find(s.engine);

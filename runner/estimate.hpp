@@ -58,6 +58,9 @@ constexpr double kEventsWorthSaying = 1e7;
 // "about 2.1e+12 events (messages: 1048576 ranks x 1000010 iterations x 21 per rank and iteration), about 24 days of
 // CPU time (at 1e+06 messages per CPU second, ...)".
 std::string estimate_text(const Scenario& s, double events);
+// The benchmark's reason why that estimate is low for this scenario (bench::Driver::estimate_caveat, at the first of
+// its rank counts that has one: an alltoall whose algorithm posts every request at once), or "".
+std::string estimate_caveat(const Scenario& s);
 // Whether a run's notice also names the fluid engine: the scenario names an engine that re-solves whole connected sets
 // of flows (EngineInfo::resolves_whole_component: lmm, simgrid), the estimate is above
 // kEventsWorthSaying and the benchmark sends a block to every rank (bench::MessageCount::all_pairs: an alltoall or

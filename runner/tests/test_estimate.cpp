@@ -360,3 +360,25 @@ TEST_CASE("estimate: a trace's actions are counted by the name in their second f
   CHECK(c.all_pairs == 2);
   std::filesystem::remove_all(dir);
 }
+
+// Configuration: osu_alltoall of 64 KiB on Crusher (4 ranks a node) with the algorithm "linear", "pairwise" and
+// "tuned" at 516 and 512 ranks, and "tuned" at 1 MiB. Expected: the algorithms that post every request of a call at
+// once (linear; linear_sync, coll/tuned v5's choice at 512 ranks and 64 KiB) carry a caveat naming the algorithm, the
+// size and bench/README.md's measurement (516 ranks took over 200 s of CPU against an estimate under 1 s); pairwise
+// and tuned's 1 MiB choice (pairwise) none. How validated: the registry's all_at_once flag through the driver.
+TEST_CASE("estimate: an alltoall that posts every request at once says its estimate is low", "[estimate][unit]") {
+  auto a2a = [](const std::string& algo, long long ranks, long long size) {
+    return scenario_from_json(Json{{"id", "a2a"}, {"machine", "crusher"}, {"stack", "openmpi-cxi"}, {"ranks", ranks},
+                                   {"ranks_per_node", 4},
+                                   {"benchmark", {{"name", "osu_alltoall"}, {"algorithm", algo}, {"sizes", {size}},
+                                                  {"iterations", 1}, {"skip", 0}}}},
+                              "a2a.json");
+  };
+  const std::string linear = estimate_caveat(a2a("linear", 516, 65536));
+  CHECK_THAT(linear, Catch::Contains("osu_alltoall 'linear' at 65536 B posts every request of a call at once") &&
+                         Catch::Contains("bench/README.md"));
+  CHECK_THAT(estimate_caveat(a2a("tuned", 512, 65536)), Catch::Contains("'linear_sync'"));
+  CHECK(estimate_caveat(a2a("pairwise", 516, 65536)).empty());
+  CHECK(estimate_caveat(a2a("tuned", 512, 1048576)).empty());
+  CHECK(estimate_caveat(frontier_alltoall(512, 1, 0)).empty());  // the registry's first: pairwise
+}

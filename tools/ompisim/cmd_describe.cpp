@@ -422,6 +422,7 @@ void describe_file(const std::string& given) {
     if (e.rel == rel) describe_scenario_links(e, all);
   const double events = estimate_events(s);
   std::cout << "estimate: " << estimate_text(s, events) << "\n";
+  if (const std::string caveat = estimate_caveat(s); !caveat.empty()) std::cout << "    " << caveat << "\n";
   if (const std::string hint = engine_hint(s, events); !hint.empty()) std::cout << "    " << hint << "\n";
 }
 

@@ -211,10 +211,13 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   check_sets_read(s, o);
   check_run_input(s, o);  // what the run would refuse (ranks that do not fit, ...) before its size is weighed
   check_max_events(s, ctx.max_events, "scenario " + s.id, ctx.max_events_text);
-  if (const double e = estimate_events(s); e > kEventsWorthSaying && isatty(STDERR_FILENO) && !ctx.quiet) {
+  const std::string caveat = estimate_caveat(s);
+  if (const double e = estimate_events(s); (e > kEventsWorthSaying || !caveat.empty()) && isatty(STDERR_FILENO) &&
+                                           !ctx.quiet) {
     std::cerr << fmt::format("ompisim: scenario {}: {} (--max-events N refuses such a run)\n", s.id,
                              estimate_text(s, e));
     if (const std::string hint = engine_hint(s, e); !hint.empty()) std::cerr << "ompisim: " << hint << "\n";
+    if (!caveat.empty()) std::cerr << "ompisim: " << caveat << "\n";
   }
   std::string out_dir = opt.out_dir, other_dir_why;
   if (out_dir.empty()) out_dir = own_default_dir(default_out_dir(s.id, opt, o, scenario_engine), s.id, s, other_dir_why);
