@@ -250,8 +250,9 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
     auto list = param_list(p.mca);
     load_overrides(mr, list, "scenario " + s.id);
   }
-  // The benchmark's rules that depend on the stack's components, with the stack as this machine resolves it.
-  s.driver->check(bench::DriverContext{s.file, s.ranks, s.stack, s.stack_json, stack_has_network_atomics(p.spec),
+  // The benchmark's rules that depend on the stack's components, with the stack as this machine resolves it, at the
+  // one rank count being prepared (parsing checked them all; check_run_input prepares each in turn).
+  s.driver->check(bench::DriverContext{s.file, {ranks}, s.stack, s.stack_json, stack_has_network_atomics(p.spec),
                                        nullptr, m.name});
   p.machine_sets = apply_sets(m, p.mca, sets);
   if (!sets.empty()) m.rebuild_topology();  // links follow overridden link parameters
