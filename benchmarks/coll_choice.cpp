@@ -40,7 +40,8 @@ CollChoice CollChoice::read(ObjectReader& b, const std::string& coll, const std:
 
 std::string CollChoice::name_for(int nranks, std::uint64_t bytes, bool node_aware) const {
   return rules.empty() ? algorithm
-                       : coll::decide_algorithm(lib, coll, coll::CommShape{nranks, node_aware}, bytes, tunables);
+                       : coll::decide_algorithm(lib, coll, coll::CommShape{nranks, node_aware}, bytes, tunables,
+                                                elem_bytes);
 }
 
 const coll::AlgoInfo* CollChoice::find(int nranks, std::uint64_t bytes, const std::string& file,
@@ -63,8 +64,15 @@ const coll::AlgoInfo* CollChoice::find(int nranks, std::uint64_t bytes, const st
 
 std::string CollChoice::stage_name(coll::Stage stage, int nranks, std::uint64_t bytes) const {
   return coll::decide_algorithm(lib, coll::stage_table(lib, coll, stage), coll::CommShape{nranks, false}, bytes,
-                               tunables);
+                               stage_tunables(), elem_bytes);
 }
+
+const coll::Tunables& CollChoice::stage_tunables() const {
+  static const coll::Tunables upstream;
+  return coll::stage_tunables(lib, coll) ? tunables : upstream;
+}
+
+std::vector<coll::Stage> CollChoice::stages() const { return coll::stage_list(lib, coll); }
 
 int CollChoice::stage_radix(coll::Stage stage) const {
   return rules.empty() ? 0 : coll::stage_radix(lib, coll, stage, tunables);
@@ -75,7 +83,7 @@ coll::StageChooser CollChoice::stages_for(std::uint64_t bytes, const std::string
     std::string table, name;
     try {
       table = coll::stage_table(lib, coll, stage);
-      name = coll::decide_algorithm(lib, table, coll::CommShape{nranks, false}, bytes, tunables);
+      name = coll::decide_algorithm(lib, table, coll::CommShape{nranks, false}, bytes, stage_tunables(), elem_bytes);
     } catch (const std::invalid_argument& e) {
       throw InputError(file, "benchmark.algorithm", e.what());
     }

@@ -18,6 +18,7 @@ struct CollChoice {
   std::string rules;      // = algorithm when it names a decision table, else empty
   Json lib;               // that decision table
   coll::Tunables tunables;  // the library's documented tunables as the run's stack declares them (Stack::coll_tunables)
+  std::uint32_t elem_bytes = 1;  // the size of the caller's datatype (osu_allreduce: MPI_FLOAT), for counts of elements
 
   // Reads "algorithm" from `b` (default `deflt`): a registered algorithm of `coll` or one of `tables`, whose decision
   // file is loaded; anything else fails on key "algorithm" with a did-you-mean and the known names.
@@ -38,6 +39,13 @@ struct CollChoice {
   std::string stage_name(coll::Stage stage, int nranks, std::uint64_t bytes) const;
   // A stage's tree radix from the library's tunables (coll::stage_radix); 0 when none.
   int stage_radix(coll::Stage stage) const;
+  // The stages the collective's composition runs (coll::stage_list), for coll::memoise_stages.
+  std::vector<coll::Stage> stages() const;
+
+private:
+  // The tunables a stage's table reads: none where the table says its stages take the upstream rows
+  // (coll::stage_tunables).
+  const coll::Tunables& stage_tunables() const;
 };
 
 }  // namespace ompisim::bench

@@ -231,10 +231,13 @@ public:
       stages.emplace_back();
       if (!a->composition) continue;
       // The stages' choices for this layout and size, made (and an unimplemented one failing) here, not per rank.
-      stages.back() = coll::memoise_stages(c.algo.stages_for(size, file), layout);
+      stages.back() = coll::memoise_stages(c.algo.stages_for(size, file), layout, c.algo.stages());
     }
     CollCtx x{w, c, gens, std::move(layout), std::move(stages), GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
     x.exec.buffer = c.buffer;
+    // A reduction inside a composition's stage (MPICH's reduce within a node) is not timed, as no allreduce
+    // generator's is (collectives/data_colls.hpp LIMITATIONS).
+    x.exec.reduce = [](int, const coll::Op&, Completion done) { done(); };
     x.calls_simulated.assign(c.sizes.size(), 0);
     x.settled_by_blocks.assign(c.sizes.size(), 0);
     std::vector<std::vector<double>> out(c.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
@@ -253,10 +256,13 @@ public:
       if (c.steady_tol > 0) pt["calls_simulated"] = x.calls_simulated[k];
       if (x.settled_by_blocks[k]) pt["steady_state_rule"] = "block_means";
       if (!c.algo.rules.empty()) pt["algorithm"] = c.algo.name_for(n, c.sizes[k], x.layout.node_aware());
-      if (x.stages[k])  // a node-aware composition: what its stages ran (the node stage: on the root's node)
-        pt["stages"] = Json{
-            {"roots", c.algo.stage_name(coll::Stage::Roots, x.layout.nnodes(), c.sizes[k])},
-            {"node", c.algo.stage_name(coll::Stage::Node, x.layout.node_size(x.layout.node(c.root)), c.sizes[k])}};
+      if (x.stages[k]) {  // a node-aware composition: what its stages ran (the node stages: on the root's node)
+        pt["stages"] = Json::object();
+        for (coll::Stage st : c.algo.stages())
+          pt["stages"][coll::to_string(st)] = c.algo.stage_name(
+              st, st == coll::Stage::Roots ? x.layout.nnodes() : x.layout.node_size(x.layout.node(c.root)),
+              c.sizes[k]);
+      }
       pts.push_back(pt);
     }
     return pts;
@@ -321,6 +327,7 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                if (names.empty()) b.fail("name", "no algorithm registered for " + k.coll);
                c.algo = CollChoice::read(b, k.coll, names.front(), {"tuned", "mpich"});
                c.elem_bytes = static_cast<std::uint32_t>(k.min_bytes);
+               c.algo.elem_bytes = c.elem_bytes;
                for (auto s : c.sizes) {
                  if (s > 0xffffffffull) b.fail("sizes", "a collective block above 4 GiB is not supported");
                  if (s % k.min_bytes != 0)  // OSU loops over element counts: a size is count x the element's size

@@ -33,6 +33,11 @@ void register_data_collectives(CollRegistry& reg) {
            "ompi/mca/coll/base/coll_base_allreduce.c ompi_coll_base_allreduce_intra_redscat_allgather (v4.1-v5.0; "
            "coll/tuned allreduce algorithm 6)",
            &allreduce_rabenseifner, false});
+  reg.add({"allreduce", "mpich_smp",
+           "MPICH ch4 node-aware allreduce: reduce within every node to its leader, allreduce among the node leaders, "
+           "bcast within every node",
+           "MPICH src/mpid/ch4/src/ch4_coll_impl.h MPIDI_Allreduce_intra_composition_alpha (v3.4a2)",
+           &allreduce_mpich_smp, false, true});
   reg.add({"alltoall", "pairwise", "P-1 sendrecv steps: send to me+k, receive from me-k (mod P)",
            "ompi/mca/coll/base/coll_base_alltoall.c ompi_coll_base_alltoall_intra_pairwise (v2.0–v4.1; "
            "coll_tuned_alltoall.c in v1.2–v1.10)",

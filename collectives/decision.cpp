@@ -4,6 +4,7 @@
 
 #include "core/json_input.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -69,7 +70,7 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
 }
 
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
-                             std::uint64_t bytes, const Tunables& tunables) {
+                             std::uint64_t bytes, const Tunables& tunables, std::uint32_t elem_bytes) {
   const int nranks = comm.nranks;
   const std::string where = "decide_algorithm(" + coll + "): ";
   if (nranks < 1) throw std::invalid_argument(where + "nranks = " + std::to_string(nranks));
@@ -92,6 +93,8 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
         holds = bytes * static_cast<std::uint64_t>(nranks) < e.at("total_below").get<std::uint64_t>();
       else if (e.contains("per_rank_at_most"))
         holds = bytes <= e.at("per_rank_at_most").get<std::uint64_t>() * static_cast<std::uint64_t>(nranks);
+      else if (e.contains("count_below_pof2"))
+        holds = bytes / std::max<std::uint32_t>(elem_bytes, 1) < static_cast<std::uint64_t>(detail::floor_pow2(nranks));
       if (holds) return e.at("algorithm").get<std::string>();
     }
     throw std::invalid_argument(where + "row " + std::to_string(i) + " has no entry for " + std::to_string(bytes) + " B");
@@ -119,6 +122,24 @@ int stage_radix(const nlohmann::json& lib, const std::string& coll, Stage stage,
     throw std::invalid_argument("stage_radix(" + coll + "): \"stages.radix." + key + "\" must name a tunable");
   auto it = tunables.find(st.at("radix").at(key).get<std::string>());
   return it == tunables.end() ? 0 : static_cast<int>(it->second);
+}
+
+bool stage_tunables(const nlohmann::json& lib, const std::string& coll) {
+  if (!lib.is_object() || !lib.contains(coll) || !lib.at(coll).contains("stages")) return true;
+  const auto& st = lib.at(coll).at("stages");
+  if (!st.is_object() || !st.contains("library_tunables")) return true;
+  if (!st.at("library_tunables").is_boolean())
+    throw std::invalid_argument("stage_tunables(" + coll + "): \"stages.library_tunables\" must be true or false");
+  return st.at("library_tunables").get<bool>();
+}
+
+std::vector<Stage> stage_list(const nlohmann::json& lib, const std::string& coll) {
+  std::vector<Stage> out;
+  if (!lib.is_object() || !lib.contains(coll) || !lib.at(coll).contains("stages")) return out;
+  const auto& st = lib.at(coll).at("stages");
+  for (Stage s : {Stage::Roots, Stage::Node, Stage::NodeAfter})
+    if (st.is_object() && st.contains(to_string(s))) out.push_back(s);
+  return out;
 }
 
 std::string decision_file(const std::string& name) {

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +36,8 @@ std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule);
 // Size-table decisions of a whole library (decision/ompi_v5_tuned.json: coll/tuned v5.0.x; decision/mpich_default.json:
 // MPICH's defaults): lib[coll]["table"] is tried in order, the first row whose "when" holds (the conditions above)
 // gives "sizes", tried in order: {"below": N} holds for bytes < N, {"at_most": N} for bytes <= N, {"total_below": N}
-// for bytes * nranks < N, {"per_rank_at_most": N} for bytes <= N * nranks, no bound always. Returns the algorithm name; std::invalid_argument naming the collective
+// for bytes * nranks < N, {"per_rank_at_most": N} for bytes <= N * nranks, {"count_below_pof2": true} for fewer
+// elements (bytes / elem_bytes) than the largest power of two <= nranks (MPICH's count < pof2), no bound always. Returns the algorithm name; std::invalid_argument naming the collective
 // for a missing collective, a malformed row or no match.
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, int nranks, std::uint64_t bytes);
 // The same for a communicator whose node-awareness is known (NodeLayout::node_aware); the overload above is a
@@ -47,8 +49,9 @@ struct CommShape {
 // A library's documented tunables as its stack declares them (name -> value; Stack::coll_tunables): what the "tunable
 // NAME" conditions and a composition's stage radices (stage_radix) read. Empty: the library's upstream defaults.
 using Tunables = std::map<std::string, double>;
+// `elem_bytes`: the size of the caller's datatype (osu_allreduce: MPI_FLOAT, 4), for "count_below_pof2".
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
-                             std::uint64_t bytes, const Tunables& tunables = {});
+                             std::uint64_t bytes, const Tunables& tunables = {}, std::uint32_t elem_bytes = 1);
 // The tree radix of a composition's stage: lib[coll]["stages"]["radix"][roots | node] names a tunable, whose value is
 // returned when the stack declares it; 0 when the table names none or the stack does not declare it (the generator
 // then takes the table's "radix"). std::invalid_argument naming the collective for a name that is not a string.
@@ -57,6 +60,12 @@ int stage_radix(const nlohmann::json& lib, const std::string& coll, Stage stage,
 // for the sub-communicator (never node-aware, as MPICH's node_comm and node_roots_comm are not);
 // std::invalid_argument naming the collective when missing.
 std::string stage_table(const nlohmann::json& lib, const std::string& coll, Stage stage);
+// Whether a composition's stage tables read the stack's tunables (lib[coll]["stages"]["library_tunables"], default
+// true): false where the library documents its tunables for another call only (Cray MPICH's MPICH_BCAST_* act on
+// MPI_Bcast, not on the bcast inside MPI_Allreduce), so the stages take the upstream rows.
+bool stage_tunables(const nlohmann::json& lib, const std::string& coll);
+// The stages a composition's table names (lib[coll]["stages"]: "roots", "node", "node_after"), in that order.
+std::vector<Stage> stage_list(const nlohmann::json& lib, const std::string& coll);
 // The library files by the names a scenario uses ("tuned", "mpich", "tuned-v1.1", "tuned-v1.3", "mpich2-1.0"); empty
 // for any other name.
 std::string decision_file(const std::string& name);

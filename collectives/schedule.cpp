@@ -76,13 +76,25 @@ NodeLayout NodeLayout::block(int nranks, int ranks_per_node) {
   return NodeLayout(key);
 }
 
-StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout) {
+const NodeLayout& detail::composition_layout(const std::string& coll_algo, int nranks, const AlgoParams& p) {
+  if (p.layout == nullptr || p.stages == nullptr || !*p.stages)
+    throw std::invalid_argument(coll_algo + ": needs the communicator's node layout and the stages' decision");
+  if (p.layout->nranks() != nranks)
+    throw std::invalid_argument(coll_algo + ": the node layout has " + std::to_string(p.layout->nranks()) +
+                                " ranks, the communicator " + std::to_string(nranks));
+  return *p.layout;
+}
+
+StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout, const std::vector<Stage>& stages) {
   auto table = std::make_shared<std::map<std::pair<Stage, int>, Generator>>();
   auto ask = [&](Stage st, int n) {
     if (!table->contains({st, n})) table->emplace(std::pair{st, n}, chooser(st, n));
   };
-  ask(Stage::Roots, layout.nnodes());
-  for (int k = 0; k < layout.nnodes(); ++k) ask(Stage::Node, layout.node_size(k));
+  for (Stage st : stages) {
+    if (st == Stage::Roots) ask(st, layout.nnodes());
+    else
+      for (int k = 0; k < layout.nnodes(); ++k) ask(st, layout.node_size(k));
+  }
   return [table = std::shared_ptr<const std::map<std::pair<Stage, int>, Generator>>(std::move(table)),
           chooser = std::move(chooser)](Stage st, int n) -> Generator {
     if (auto it = table->find({st, n}); it != table->end()) return it->second;
@@ -92,7 +104,7 @@ StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout) {
 
 namespace {
 constexpr std::array<const char*, 5> kOpKindNames{"Send", "Recv", "Amo", "WaitCounter", "Reduce"};
-constexpr std::array<const char*, 2> kStageNames{"roots", "node"};
+constexpr std::array<const char*, 3> kStageNames{"roots", "node", "node_after"};
 }  // namespace
 
 std::string ranks_rule_violation(const AlgoInfo& info, int nranks) {
@@ -111,6 +123,6 @@ std::string ranks_rule_violation(const AlgoInfo& info, int nranks) {
 }
 
 const char* to_string(OpKind k) { return name_of<OpKind::Reduce>(k, kOpKindNames); }
-const char* to_string(Stage s) { return name_of<Stage::Node>(s, kStageNames); }
+const char* to_string(Stage s) { return name_of<Stage::NodeAfter>(s, kStageNames); }
 
 }  // namespace ompisim::coll

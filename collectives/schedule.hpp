@@ -59,6 +59,9 @@ private:
   }
 };
 
+class NodeLayout;
+struct AlgoParams;
+
 namespace detail {
 // Throws std::invalid_argument("<coll_algo>: ...") unless nranks >= 1 and 0 <= me < nranks.
 void check_rank_args(const std::string& coll_algo, int me, int nranks);
@@ -79,6 +82,19 @@ struct HalvingStep {
 // in Open MPI's redscat_allgather and MPICH's MPIR_Allreduce alike): its steps in reverse order, each with the same
 // partner, sending the part it kept and receiving the part it sent.
 void allgather_mirroring(Schedule& s, const std::vector<HalvingStep>& steps);
+// A node-aware composition's layout (AlgoParams::layout, checked to hold `nranks` ranks) once AlgoParams::stages is
+// set too; std::invalid_argument naming `coll_algo` otherwise.
+const NodeLayout& composition_layout(const std::string& coll_algo, int nranks, const AlgoParams& params);
+// Appends a sub-communicator's schedule `sub` to `s`, its peers mapped to the communicator's ranks by `to_comm` (a
+// composition's stage, generated in the stage's own ranks).
+template <typename Map>
+void append_mapped(Schedule& s, Schedule sub, Map to_comm) {
+  for (auto& r : sub.rounds) {
+    for (auto& op : r.ops)
+      if (op.peer >= 0) op.peer = to_comm(op.peer);
+    s.rounds.push_back(std::move(r));
+  }
+}
 }  // namespace detail
 
 struct AlgoParams;
@@ -109,16 +125,19 @@ private:
   std::vector<int> node_, local_, first_, members_;
 };
 
-// The two stages of a node-aware composition: among the node leaders (node_roots_comm) and within one node (node_comm).
-enum class Stage : std::uint8_t { Roots, Node };
-const char* to_string(Stage s);  // "roots", "node": the stage's key in the decision data's "stages"
+// The stages of a node-aware composition: among the node leaders (node_roots_comm), within one node (node_comm), and
+// within one node again after the leaders' stage (allreduce's bcast of the result on node_comm).
+enum class Stage : std::uint8_t { Roots, Node, NodeAfter };
+// "roots", "node", "node_after": the stage's key in the decision data's "stages"
+const char* to_string(Stage s);
 // The generator a stage runs on a sub-communicator of `nranks` ranks (the decision data's choice for it).
 using StageChooser = std::function<Generator(Stage, int nranks)>;
-// `chooser`'s choices for one communicator layout, made once: Stage::Roots for layout.nnodes() ranks and Stage::Node
-// for every node's size are asked here (so a choice that throws throws here, not mid-run) and looked up afterwards in a
-// read-only table shared by every rank's call (a decision table's lookup per rank per call otherwise); any other
-// (stage, size) is passed on to `chooser`. The chooser's own captures must outlive the result, as before.
-StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout);
+// `chooser`'s choices for one communicator layout, made once for the composition's `stages`: Stage::Roots for
+// layout.nnodes() ranks, Stage::Node and Stage::NodeAfter for every node's size are asked here (so a choice that throws
+// throws here, not mid-run) and looked up afterwards in a read-only table shared by every rank's call (a decision
+// table's lookup per rank per call otherwise); any other (stage, size) is passed on to `chooser`. The chooser's own
+// captures must outlive the result, as before.
+StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout, const std::vector<Stage>& stages);
 
 struct AlgoParams {
   int radix = 4;           // tree radix (Cheetah fan-in/fan-out, tuned tree)
@@ -145,7 +164,7 @@ struct AlgoInfo {
   std::string mirrors;      // Open MPI file and version it mirrors
   Generator make = nullptr;
   bool uses_amo = false;
-  // A node-aware composition (bcast "mpich_smp"): runs only with AlgoParams::layout and ::stages, which a library's
+  // A node-aware composition (bcast and allreduce "mpich_smp"): runs only with AlgoParams::layout and ::stages, which a library's
   // decision table provides (its "stages"), so a scenario cannot name it alone.
   bool composition = false;
   // The generator reads AlgoParams::radix (a tree's fan-out); a scenario may set "radix" only for such an algorithm.

@@ -90,7 +90,7 @@ const Run::Choice& Run::algorithm(const std::string& coll, std::uint64_t bytes) 
     CollChoice& cc = choices.try_emplace(coll).first->second;
     cc.coll = coll, cc.algorithm = cc.rules = c.collectives, cc.lib = c.lib;
     try {  // the stages' choices for this layout and size, made once (coll::memoise_stages)
-      ch.stages = coll::memoise_stages(cc.stages_for(bytes, c.index), *layout);
+      ch.stages = coll::memoise_stages(cc.stages_for(bytes, c.index), *layout, cc.stages());
     } catch (const InputError&) {
       ch = Choice{};
     }

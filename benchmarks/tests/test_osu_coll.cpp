@@ -133,6 +133,44 @@ TEST_CASE("osu collectives: MPICH's node-aware bcast is chosen from the placemen
   }
 }
 
+// Configuration: osu_allreduce with "algorithm": "mpich" on 16 Crusher ranks, Cray MPICH (native, which declares
+// MPICH_BCAST_ONLY_TREE 1), 8 B and 1 MiB, 3 timed calls: 8 ranks a node (2 nodes, node-aware) and 1 rank a node; and
+// osu_bcast "mpich" on the node-aware layout.
+// Expected (MPICH v3.4a2 MPIDI_Allreduce_select, collectives/decision/mpich_default.json): 8 a node: mpich_smp at both
+// sizes; its stages: the reduce within the 8-rank nodes binomial at 8 B, reduce-scatter-gather at 1 MiB; the 2
+// leaders' allreduce recursive doubling at 8 B, Rabenseifner at 1 MiB; the bcast within the nodes by the upstream
+// rows (8 ranks, a power of two: binomial below 12,288 B, scatter + ring allgather from 524,288 B), not the k-nomial
+// tree MPICH_BCAST_ONLY_TREE gives MPI_Bcast, whose own node stage is k-nomial on the same stack. 1 a node: the flat
+// choice, recursive doubling at 8 B and Rabenseifner at 1 MiB, no stages.
+// How validated: the points' "algorithm" and "stages".
+TEST_CASE("osu collectives: MPICH's node-aware allreduce and its three stages", "[benchmark][osu_coll]") {
+  auto run = [](const std::string& bench, int rpn) {
+    Json block{{"name", bench}, {"sizes", {8, 1048576}}, {"iterations", 3}, {"skip", 1}, {"algorithm", "mpich"}};
+    Scenario s = scenario_from_json(
+        Json{{"machine", "crusher"}, {"stack", "native"}, {"ranks", 16}, {"ranks_per_node", rpn}, {"benchmark", block}},
+        "coll.json");
+    test::Fixture f("crusher", 16, rpn, "native");
+    return s.driver->run(*f.world, *f.stack, "coll.json");
+  };
+  Json smp = run("osu_allreduce", 8);
+  REQUIRE(smp.size() == 2);
+  for (const auto& pt : smp) {
+    CHECK(pt["algorithm"] == "mpich_smp");
+    CHECK(pt["latency_us"].get<double>() > 0);
+  }
+  CHECK(smp[0]["stages"] == Json{{"node", "mpich_binomial"}, {"roots", "recursive_doubling"},
+                                 {"node_after", "mpich_binomial"}});
+  CHECK(smp[1]["stages"] == Json{{"node", "mpich_reduce_scatter_gather"}, {"roots", "mpich_rabenseifner"},
+                                 {"node_after", "mpich_scatter_ring_allgather"}});
+  Json flat = run("osu_allreduce", 1);
+  REQUIRE(flat.size() == 2);
+  CHECK(flat[0]["algorithm"] == "recursive_doubling");
+  CHECK(flat[1]["algorithm"] == "mpich_rabenseifner");
+  CHECK_FALSE(flat[0].contains("stages"));
+  Json bcast = run("osu_bcast", 8);
+  CHECK(bcast[0]["stages"]["node"] == "knomial");
+}
+
 // Configuration: a collective's size list narrowed for a calibration point: a point with "bytes", the same point again,
 //                a point without "bytes". Expected: the list becomes that one size and says it changed; narrowing
 //                again, or without a size, changes nothing and says so (validation's runner then reuses the full run).

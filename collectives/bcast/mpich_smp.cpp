@@ -23,26 +23,10 @@
 
 namespace ompisim::coll {
 
-namespace {
-template <typename Map>
-void append_mapped(Schedule& s, Schedule sub, Map to_comm) {
-  for (auto& r : sub.rounds) {
-    for (auto& op : r.ops)
-      if (op.peer >= 0) op.peer = to_comm(op.peer);
-    s.rounds.push_back(std::move(r));
-  }
-}
-}  // namespace
-
 Schedule bcast_mpich_smp(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("bcast/mpich_smp", me, nranks);
   detail::check_root("bcast/mpich_smp", p.root, nranks);
-  if (p.layout == nullptr || p.stages == nullptr || !*p.stages)
-    throw std::invalid_argument("bcast/mpich_smp: needs the communicator's node layout and the stages' decision");
-  const NodeLayout& L = *p.layout;
-  if (L.nranks() != nranks)
-    throw std::invalid_argument("bcast/mpich_smp: the node layout has " + std::to_string(L.nranks()) +
-                                " ranks, the communicator " + std::to_string(nranks));
+  const NodeLayout& L = detail::composition_layout("bcast/mpich_smp", nranks, p);
   Schedule s;
   const int my_node = L.node(me), root_node = L.node(p.root);
   const bool leader = L.local(me) == 0;
@@ -57,7 +41,7 @@ Schedule bcast_mpich_smp(int me, int nranks, const AlgoParams& p) {
     q.root = root_node;
     if (p.roots_radix > 0) q.radix = p.roots_radix;
     Generator g = (*p.stages)(Stage::Roots, L.nnodes());
-    append_mapped(s, g(my_node, L.nnodes(), q), [&](int k) { return L.leader(k); });
+    detail::append_mapped(s, g(my_node, L.nnodes(), q), [&](int k) { return L.leader(k); });
   }
   // 3. within each node, from its leader.
   if (const int n = L.node_size(my_node); n > 1) {
@@ -65,7 +49,7 @@ Schedule bcast_mpich_smp(int me, int nranks, const AlgoParams& p) {
     q.root = 0;
     if (p.node_radix > 0) q.radix = p.node_radix;
     Generator g = (*p.stages)(Stage::Node, n);
-    append_mapped(s, g(L.local(me), n, q), [&](int i) { return L.member(my_node, i); });
+    detail::append_mapped(s, g(L.local(me), n, q), [&](int i) { return L.member(my_node, i); });
   }
   return s;
 }

@@ -54,6 +54,19 @@ void register_reduce(CollRegistry& reg) {
            "and reduces",
            "ompi/mca/coll/basic/coll_basic_reduce.c mca_coll_basic_reduce_log_intra (v1.1, commutative operation)",
            &reduce_basic_log, false});
+  // MPIR_Reduce_intra_binomial for a commutative operation is the same fan-in (relrank = (rank - root) mod P; at the
+  // lowest set bit send to relrank & ~mask and stop, else receive from relrank | mask and reduce).
+  reg.add({"reduce", "mpich_binomial",
+           "MPICH: binomial fan-in on (me - root) mod P: bit k set sends to v - 2^k and stops, else receives from "
+           "v + 2^k and reduces (commutative operation)",
+           "MPICH src/mpi/coll/reduce/reduce_intra_binomial.c MPIR_Reduce_intra_binomial (v3.4a2)", &reduce_basic_log,
+           false});
+  reg.add({"reduce", "mpich_reduce_scatter_gather",
+           "MPICH: Rabenseifner's reduce, reduce-scatter by recursive halving then binomial gather of the pieces to "
+           "the root; extra odd ranks fold into their even neighbour first",
+           "MPICH src/mpi/coll/reduce/reduce_intra_reduce_scatter_gather.c MPIR_Reduce_intra_reduce_scatter_gather "
+           "(v3.4a2)",
+           &reduce_mpich_reduce_scatter_gather, false});
 }
 
 }  // namespace ompisim::coll

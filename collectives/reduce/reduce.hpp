@@ -9,6 +9,11 @@
 //                       on virtual ranks v = (me - root) mod P: at dimension k a rank with bit k set sends its partial
 //                       result to v - 2^k and stops; the others receive from v + 2^k (if it exists) and reduce. The
 //                       result ends on the root (v = 0).
+//   reduce "mpich_binomial"               MPIR_Reduce_intra_binomial (MPICH v3.4a2), commutative operation: the same
+//                       fan-in as "basic_log" (the same generator).
+//   reduce "mpich_reduce_scatter_gather"  MPIR_Reduce_intra_reduce_scatter_gather (MPICH v3.4a2): Rabenseifner's
+//                       reduce (mpich_reduce_scatter_gather.cpp); both are MPICH's choices for the reduce within a node
+//                       of its node-aware allreduce (collectives/decision/mpich_default.json "reduce").
 // Which one Open MPI 1.1 runs: coll/tuned (priority 30, above coll/basic's 10) with coll_tuned_use_dynamic_rules 0
 // uses ompi_coll_tuned_reduce_intra_dec_fixed, which in v1.1.0 and v1.1.1 returns basic_linear at every size and
 // communicator size (its size rules are compiled out, '#ifdef coconuts'): collectives/decision/ompi_v1_1_tuned.json.
@@ -23,5 +28,7 @@ void register_reduce(CollRegistry& reg);
 
 Schedule reduce_linear(int me, int nranks, const AlgoParams& params);
 Schedule reduce_basic_log(int me, int nranks, const AlgoParams& params);
+// MPICH's Rabenseifner reduce (reduce/mpich_reduce_scatter_gather.cpp); reduce "mpich_binomial" is reduce_basic_log.
+Schedule reduce_mpich_reduce_scatter_gather(int me, int nranks, const AlgoParams& params);
 
 }  // namespace ompisim::coll

@@ -6,14 +6,25 @@
 #include "collectives/check.hpp"
 #include "collectives/data_colls.hpp"
 #include "collectives/decision.hpp"
+#include "collectives/reduce/reduce.hpp"
+#include "collectives/tuned_colls.hpp"
 #include "collectives/tests/coll_helpers.hpp"
 
 
 using namespace ompisim::coll;
 
 namespace {
+std::uint64_t rd_messages(int n) {  // allreduce recursive doubling on n ranks: p2 log2(p2) + 2 (n - p2)
+  int p2 = 1, lg = 0;
+  while (p2 * 2 <= n) p2 *= 2, ++lg;
+  return static_cast<std::uint64_t>(p2) * static_cast<std::uint64_t>(lg) + 2u * static_cast<std::uint64_t>(n - p2);
+}
 std::uint64_t sends_expected(const AlgoInfo& info, int n, std::uint32_t bytes) {
   const auto un = static_cast<std::uint64_t>(n);
+  if (info.composition) {  // mpich_smp on nodes of 4 (the test's layout): k-1 up and k-1 down per node of k ranks
+    const int nodes = (n + 3) / 4;
+    return 2u * (un - static_cast<std::uint64_t>(nodes)) + rd_messages(nodes);
+  }
   // Open MPI's Rabenseifner below pof2 elements: basic linear reduce to 0 and bcast from 0.
   if (info.algo == "rabenseifner" && n > 1 && bytes < static_cast<std::uint32_t>(detail::floor_pow2(n)))
     return 2u * (un - 1);
@@ -44,7 +55,9 @@ std::uint64_t bytes_sent(const Schedule& s) {
 // and the number of messages is the algorithm's: allreduce recursive_doubling p2 log2(p2) + 2 (P - p2), ring and
 // segmented_ring 2P(P-1) (recursive doubling's where the vector has fewer elements than ranks),
 // mpich_rabenseifner 2 p2 log2(p2) + 2 (P - p2), rabenseifner 2 p2 log2(p2) + 4 (P - p2) (2 (P - 1) where the vector
-// has fewer than p2 elements: Open MPI's basic linear fallback), alltoall P(P-1), bcast P-1.
+// has fewer than p2 elements: Open MPI's basic linear fallback), mpich_smp on nodes of 4 ranks (binomial reduce and
+// bcast within a node, recursive doubling among the N leaders) 2 (P - N) plus recursive doubling's count for N,
+// alltoall P(P-1), bcast P-1.
 // How validated: the zero-time checker (FIFO matching per ordered pair, size checked on every match).
 TEST_CASE("data collectives: complete, conserve messages, algorithm message counts", "[collective]") {
   CollRegistry reg;
@@ -58,6 +71,14 @@ TEST_CASE("data collectives: complete, conserve messages, algorithm message coun
           AlgoParams p;
           p.bytes = bytes;
           p.root = root;
+          // The node-aware composition (allreduce mpich_smp): 4 ranks a node, MPICH's small-message stages.
+          const NodeLayout layout = NodeLayout::block(n, 4);
+          const StageChooser stages = [](Stage st, int) -> Generator {
+            return st == Stage::Node ? &reduce_basic_log
+                                     : (st == Stage::Roots ? &allreduce_recursive_doubling : &bcast_mpich_binomial);
+          };
+          p.layout = &layout;
+          p.stages = &stages;
           CheckResult r = run_schedules(n, info.make, p);
           INFO(info.coll << "/" << info.algo << " P=" << n << " bytes=" << bytes << " root=" << root << ": " << r.error);
           REQUIRE(r.completed);

@@ -17,9 +17,6 @@ check cheetah_seastar "{\"machine\": \"red-storm\", \"stack\": \"openmpi-cm\", $
 check cheetah_ib "{\"machine\": \"lanl-multi-nic\", \"stack\": \"openmpi\", $B}" "key 'benchmark.algorithm'.*Cheetah.*on lanl-multi-nic"
 # MPICH's scatter + recursive-doubling bcast on a count that is not a power of two (MPICH asserts it; was exit 3).
 check rdb_bcast_pow2 '{"machine": "cielo", "stack": "openmpi", "ranks": [8, 12], "benchmark": {"name": "osu_bcast", "algorithm": "mpich_scatter_rdb_allgather", "sizes": [8]}}' "key 'benchmark.algorithm'.*power-of-two.*not on 12"
-# A library's decision with no table for the collective (MPICH's allreduce selection is not transcribed): named, with
-# the algorithms one may name instead (was a message naming decide_algorithm).
-check mpich_no_allreduce_table '{"machine": "crusher", "stack": "native", "ranks": 8, "benchmark": {"name": "osu_allreduce", "algorithm": "mpich", "sizes": [8]}}' "key 'benchmark.algorithm'.*'mpich' decision (collectives/decision/mpich_default.json) has no allreduce table.*recursive_doubling"
 check two_proc_alltoall '{"machine": "cielo", "stack": "openmpi", "ranks": 4, "benchmark": {"name": "osu_alltoall", "algorithm": "two_proc", "sizes": [8]}}' "key 'benchmark.algorithm'.*'two_proc' runs on exactly 2 ranks, not on 4"
 check two_proc_barrier '{"machine": "cielo", "stack": "openmpi", "ranks": 3, "benchmark": {"name": "barrier_loop", "algorithm": "two_proc"}}' "key 'benchmark.algorithm'.*'two_proc' runs on exactly 2 ranks, not on 3"
 # osu_allreduce sends a count of MPI_FLOATs: a size that is not a multiple of 4 B is no OSU size.
