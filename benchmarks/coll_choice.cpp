@@ -26,7 +26,7 @@ CollChoice CollChoice::read(ObjectReader& b, const std::string& coll, const std:
     return c;
   }
   if (const coll::AlgoInfo* a = coll::default_registry().find(coll, c.algorithm); a && a->composition)
-    b.fail("algorithm", fmt::format("{} '{}' is a node-aware composition whose stages a library's decision table "
+    b.fail("algorithm", fmt::format("{} '{}' is a composition whose stages a library's decision table "
                                     "chooses: name the table ({}) instead",
                                     coll, c.algorithm, fmt::join(tables, ", ")));
   if (std::find(names.begin(), names.end(), c.algorithm) == names.end()) {

@@ -143,6 +143,16 @@ struct CollCtx {
   }
 };
 
+// The ranks a composition's stage runs on (its node stages: the root's node's).
+int stage_ranks(const coll::NodeLayout& l, coll::Stage st, int root) {
+  switch (st) {
+    case coll::Stage::Roots: return l.nnodes();
+    case coll::Stage::Node: case coll::Stage::NodeAfter: return l.node_size(l.node(root));
+    case coll::Stage::Comm: case coll::Stage::CommAfter: return l.nranks();
+  }
+  return l.nranks();
+}
+
 Task coll_rank(CollCtx& x, int me, std::vector<std::vector<double>>& out) {
   for (std::size_t k = 0; k < x.c.sizes.size(); ++k) {
     long long iters, skip;
@@ -259,9 +269,7 @@ public:
       if (x.stages[k]) {  // a node-aware composition: what its stages ran (the node stages: on the root's node)
         pt["stages"] = Json::object();
         for (coll::Stage st : c.algo.stages())
-          pt["stages"][coll::to_string(st)] = c.algo.stage_name(
-              st, st == coll::Stage::Roots ? x.layout.nnodes() : x.layout.node_size(x.layout.node(c.root)),
-              c.sizes[k]);
+          pt["stages"][coll::to_string(st)] = c.algo.stage_name(st, stage_ranks(x.layout, st, c.root), c.sizes[k]);
       }
       pts.push_back(pt);
     }

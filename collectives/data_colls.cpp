@@ -38,6 +38,12 @@ void register_data_collectives(CollRegistry& reg) {
            "bcast within every node",
            "MPICH src/mpid/ch4/src/ch4_coll_impl.h MPIDI_Allreduce_intra_composition_alpha (v3.4a2)",
            &allreduce_mpich_smp, false, true});
+  reg.add({"allreduce", "nonoverlapping",
+           "the communicator's own reduce to rank 0, then its own bcast from rank 0 (each chosen by coll/tuned's "
+           "decision)",
+           "ompi/mca/coll/base/coll_base_allreduce.c ompi_coll_base_allreduce_intra_nonoverlapping (v4.1-v5.0; "
+           "coll/tuned allreduce algorithm 2)",
+           &allreduce_nonoverlapping, false, true});
   reg.add({"alltoall", "pairwise", "P-1 sendrecv steps: send to me+k, receive from me-k (mod P)",
            "ompi/mca/coll/base/coll_base_alltoall.c ompi_coll_base_alltoall_intra_pairwise (v2.0–v4.1; "
            "coll_tuned_alltoall.c in v1.2–v1.10)",

@@ -15,7 +15,8 @@
 
 namespace ompisim::coll {
 
-// Registers allreduce "recursive_doubling", "ring", "segmented_ring", "mpich_rabenseifner", "rabenseifner" and "mpich_smp", alltoall "pairwise" and bcast "binomial".
+// Registers allreduce "recursive_doubling", "ring", "segmented_ring", "mpich_rabenseifner", "rabenseifner", "mpich_smp" and
+// "nonoverlapping", alltoall "pairwise" and bcast "binomial".
 void register_data_collectives(CollRegistry& reg);
 
 Schedule allreduce_recursive_doubling(int me, int nranks, const AlgoParams& params);
@@ -27,6 +28,9 @@ Schedule allreduce_rabenseifner(int me, int nranks, const AlgoParams& params);
 // MPICH's ch4 node-aware allreduce (allreduce/mpich_smp.cpp): needs params.layout and params.stages (Stage::Node: the
 // reduce within a node, Stage::Roots: the leaders' allreduce, Stage::NodeAfter: the bcast within a node).
 Schedule allreduce_mpich_smp(int me, int nranks, const AlgoParams& params);
+// coll/tuned's nonoverlapping allreduce (allreduce/nonoverlapping.cpp): needs params.stages (Stage::Comm: the reduce
+// to rank 0, Stage::CommAfter: the bcast from rank 0).
+Schedule allreduce_nonoverlapping(int me, int nranks, const AlgoParams& params);
 Schedule alltoall_pairwise(int me, int nranks, const AlgoParams& params);
 Schedule bcast_binomial(int me, int nranks, const AlgoParams& params);
 

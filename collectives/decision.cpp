@@ -137,7 +137,7 @@ std::vector<Stage> stage_list(const nlohmann::json& lib, const std::string& coll
   std::vector<Stage> out;
   if (!lib.is_object() || !lib.contains(coll) || !lib.at(coll).contains("stages")) return out;
   const auto& st = lib.at(coll).at("stages");
-  for (Stage s : {Stage::Roots, Stage::Node, Stage::NodeAfter})
+  for (Stage s : {Stage::Roots, Stage::Node, Stage::NodeAfter, Stage::Comm, Stage::CommAfter})
     if (st.is_object() && st.contains(to_string(s))) out.push_back(s);
   return out;
 }

@@ -64,7 +64,8 @@ std::string stage_table(const nlohmann::json& lib, const std::string& coll, Stag
 // true): false where the library documents its tunables for another call only (Cray MPICH's MPICH_BCAST_* act on
 // MPI_Bcast, not on the bcast inside MPI_Allreduce), so the stages take the upstream rows.
 bool stage_tunables(const nlohmann::json& lib, const std::string& coll);
-// The stages a composition's table names (lib[coll]["stages"]: "roots", "node", "node_after"), in that order.
+// The stages a composition's table names (lib[coll]["stages"]: "roots", "node", "node_after", "comm", "comm_after"),
+// in that order.
 std::vector<Stage> stage_list(const nlohmann::json& lib, const std::string& coll);
 // The library files by the names a scenario uses ("tuned", "mpich", "tuned-v1.1", "tuned-v1.3", "mpich2-1.0"); empty
 // for any other name.

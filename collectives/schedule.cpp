@@ -92,6 +92,7 @@ StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout, cons
   };
   for (Stage st : stages) {
     if (st == Stage::Roots) ask(st, layout.nnodes());
+    else if (st == Stage::Comm || st == Stage::CommAfter) ask(st, layout.nranks());
     else
       for (int k = 0; k < layout.nnodes(); ++k) ask(st, layout.node_size(k));
   }
@@ -104,7 +105,7 @@ StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout, cons
 
 namespace {
 constexpr std::array<const char*, 5> kOpKindNames{"Send", "Recv", "Amo", "WaitCounter", "Reduce"};
-constexpr std::array<const char*, 3> kStageNames{"roots", "node", "node_after"};
+constexpr std::array<const char*, 5> kStageNames{"roots", "node", "node_after", "comm", "comm_after"};
 }  // namespace
 
 std::string ranks_rule_violation(const AlgoInfo& info, int nranks) {
@@ -123,6 +124,6 @@ std::string ranks_rule_violation(const AlgoInfo& info, int nranks) {
 }
 
 const char* to_string(OpKind k) { return name_of<OpKind::Reduce>(k, kOpKindNames); }
-const char* to_string(Stage s) { return name_of<Stage::NodeAfter>(s, kStageNames); }
+const char* to_string(Stage s) { return name_of<Stage::CommAfter>(s, kStageNames); }
 
 }  // namespace ompisim::coll

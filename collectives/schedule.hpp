@@ -125,15 +125,18 @@ private:
   std::vector<int> node_, local_, first_, members_;
 };
 
-// The stages of a node-aware composition: among the node leaders (node_roots_comm), within one node (node_comm), and
-// within one node again after the leaders' stage (allreduce's bcast of the result on node_comm).
-enum class Stage : std::uint8_t { Roots, Node, NodeAfter };
-// "roots", "node", "node_after": the stage's key in the decision data's "stages"
+// The stages of a composition. Node-aware (MPICH's): among the node leaders (node_roots_comm), within one node
+// (node_comm), and within one node again after the leaders' stage (allreduce's bcast of the result on node_comm).
+// On the whole communicator (coll/tuned's nonoverlapping allreduce: the module's own reduce, then its own bcast): Comm,
+// then CommAfter.
+enum class Stage : std::uint8_t { Roots, Node, NodeAfter, Comm, CommAfter };
+// "roots", "node", "node_after", "comm", "comm_after": the stage's key in the decision data's "stages"
 const char* to_string(Stage s);
 // The generator a stage runs on a sub-communicator of `nranks` ranks (the decision data's choice for it).
 using StageChooser = std::function<Generator(Stage, int nranks)>;
 // `chooser`'s choices for one communicator layout, made once for the composition's `stages`: Stage::Roots for
-// layout.nnodes() ranks, Stage::Node and Stage::NodeAfter for every node's size are asked here (so a choice that throws
+// layout.nnodes() ranks, Stage::Node and Stage::NodeAfter for every node's size, Stage::Comm and Stage::CommAfter for
+// layout.nranks() are asked here (so a choice that throws
 // throws here, not mid-run) and looked up afterwards in a read-only table shared by every rank's call (a decision
 // table's lookup per rank per call otherwise); any other (stage, size) is passed on to `chooser`. The chooser's own
 // captures must outlive the result, as before.
@@ -164,7 +167,8 @@ struct AlgoInfo {
   std::string mirrors;      // Open MPI file and version it mirrors
   Generator make = nullptr;
   bool uses_amo = false;
-  // A node-aware composition (bcast and allreduce "mpich_smp"): runs only with AlgoParams::layout and ::stages, which a library's
+  // A composition (bcast and allreduce "mpich_smp", allreduce "nonoverlapping"): runs only with AlgoParams::stages (and
+  // ::layout for the node-aware ones), which a library's
   // decision table provides (its "stages"), so a scenario cannot name it alone.
   bool composition = false;
   // The generator reads AlgoParams::radix (a tree's fan-out); a scenario may set "radix" only for such an algorithm.

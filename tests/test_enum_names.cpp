@@ -70,7 +70,7 @@ TEST_CASE("the enums of core, platform, models and collectives keep their printe
           "PTL_EVENT_ACK", "PTL_EVENT_UNLINK", "?"});
   CHECK(names_of<portals::DropReason>(3) == V{"none", "no matching entry", "invalid portal index", "?"});
   CHECK(names_of<coll::OpKind>(5) == V{"Send", "Recv", "Amo", "WaitCounter", "Reduce", "?"});
-  CHECK(names_of<coll::Stage>(2) == V{"roots", "node", "?"});
+  CHECK(names_of<coll::Stage>(5) == V{"roots", "node", "node_after", "comm", "comm_after", "?"});
 }
 
 // Configuration: every link-class name. Expected: link_class_from_string reads back each name to_string gives, and

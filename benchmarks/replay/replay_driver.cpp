@@ -152,7 +152,7 @@ void register_replay_driver(DriverRegistry& reg) {
           a.fail(coll, fmt::format("no {} algorithm '{}' (known: {})", coll, name, fmt::join(names, ", ")));
         }
         if (info->composition)
-          a.fail(coll, fmt::format("{} '{}' is a node-aware composition whose stages a library's decision table "
+          a.fail(coll, fmt::format("{} '{}' is a composition whose stages a library's decision table "
                                    "chooses: name that library in \"collectives\" instead",
                                    coll, name));
         c.algorithms[coll] = name;

@@ -66,14 +66,15 @@ TEST_CASE("osu collectives: steady_state out of range is refused", "[benchmark][
 }
 
 // Configuration: osu_alltoall with "algorithm": "tuned" on 16 Cielo ranks, 1 B and 64 KiB; osu_bcast "tuned" on 2,048
-// Frontier ranks including 1 MiB (coll/tuned v5 chooses scatter_allgather there); osu_allreduce "tuned" on 200 ranks
-// at 8 B (coll/tuned v5 chooses nonoverlapping there: a reduce and a bcast through the module's own decisions, whose
-// reduce table is not transcribed).
+// Frontier ranks including 1 MiB (coll/tuned v5 chooses scatter_allgather there); osu_allreduce "tuned" on 200 Frontier
+// ranks, 8 a node, at 8 B and 256 KiB (coll/tuned v5 chooses nonoverlapping at 8 B: the module's own reduce to rank 0,
+// then its own bcast).
 // Expected: each point names the decision's algorithm (16 ranks: linear_sync at 1 B and at 64 KiB per
-// ompi_v5_tuned.json) and the latencies are positive; the bcast scenario is accepted; the allreduce scenario is
-// refused naming benchmark.algorithm and nonoverlapping.
-// How validated: the driver's points; the InputError text.
-TEST_CASE("osu collectives: tuned decisions per size, unimplemented choices refused", "[benchmark][osu_coll]") {
+// ompi_v5_tuned.json) and the latencies are positive; the bcast scenario is accepted; the allreduce at 8 B runs
+// nonoverlapping with its stages from the same file (reduce at 128-255 ranks: binomial; bcast at 128-255 ranks below
+// 16 KiB: binary_tree), at 256 KiB rabenseifner with no stages.
+// How validated: the driver's points.
+TEST_CASE("osu collectives: tuned decisions per size, the nonoverlapping allreduce's stages", "[benchmark][osu_coll]") {
   Json pts = run_coll("osu_alltoall", 65536, Json{{"algorithm", "tuned"}, {"iterations", 3}, {"skip", 1}});
   REQUIRE(pts.size() == 2);
   CHECK(pts[0]["algorithm"] == "linear_sync");  // nranks < 32: < 4 B linear_sync, < 512 B modified_bruck
@@ -83,13 +84,17 @@ TEST_CASE("osu collectives: tuned decisions per size, unimplemented choices refu
           {"benchmark", {{"name", "osu_bcast"}, {"algorithm", "tuned"}, {"sizes", {1, 1048576}}}}};
   CHECK_NOTHROW(scenario_from_json(sc, "coll.json"));
   Json ar{{"machine", "frontier"}, {"stack", "openmpi-linkx"}, {"ranks", 200}, {"ranks_per_node", 8},
-          {"benchmark", {{"name", "osu_allreduce"}, {"algorithm", "tuned"}, {"sizes", {8}}}}};
-  try {
-    (void)scenario_from_json(ar, "coll.json");
-    FAIL("no error");
-  } catch (const InputError& e) {
-    CHECK_THAT(std::string(e.what()), Catch::Contains("benchmark.algorithm") && Catch::Contains("nonoverlapping"));
-  }
+          {"benchmark",
+           {{"name", "osu_allreduce"}, {"algorithm", "tuned"}, {"sizes", {8, 262144}}, {"iterations", 2}, {"skip", 1}}}};
+  Scenario s = scenario_from_json(ar, "coll.json");
+  test::Fixture f("frontier", 200, 8, "openmpi-linkx");
+  Json nov = s.driver->run(*f.world, *f.stack, "coll.json");
+  REQUIRE(nov.size() == 2);
+  CHECK(nov[0]["algorithm"] == "nonoverlapping");
+  CHECK(nov[0]["stages"] == Json{{"comm", "binomial"}, {"comm_after", "binary_tree"}});
+  CHECK(nov[0]["latency_us"].get<double>() > 0);
+  CHECK(nov[1]["algorithm"] == "rabenseifner");
+  CHECK_FALSE(nov[1].contains("stages"));
 }
 
 // Configuration: osu_bcast with "algorithm": "mpich" on 16 Cielo ranks, 1 B and 1 MiB, 3 timed calls: 4 ranks a node

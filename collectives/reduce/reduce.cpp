@@ -61,6 +61,18 @@ void register_reduce(CollRegistry& reg) {
            "v + 2^k and reduces (commutative operation)",
            "MPICH src/mpi/coll/reduce/reduce_intra_binomial.c MPIR_Reduce_intra_binomial (v3.4a2)", &reduce_basic_log,
            false});
+  reg.add({"reduce", "binomial",
+           "coll/base generic reduce, one segment, over the in-order binomial tree: children v+1, v+2, v+4 .. "
+           "received and reduced in turn, then one send to the parent",
+           "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_binomial over coll_base_topo.c "
+           "ompi_coll_base_topo_build_in_order_bmtree (v4.1-v5.0), segment size 0",
+           &reduce_binomial, false});
+  reg.add({"reduce", "in_order_binary",
+           "coll/base generic reduce, one segment, over the in-order binary tree rooted at P-1, then P-1 sends the "
+           "result to the root",
+           "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_in_order_binary over coll_base_topo.c "
+           "ompi_coll_base_topo_build_in_order_bintree (v4.1-v5.0), segment size 0",
+           &reduce_in_order_binary, false});
   reg.add({"reduce", "mpich_reduce_scatter_gather",
            "MPICH: Rabenseifner's reduce, reduce-scatter by recursive halving then binomial gather of the pieces to "
            "the root; extra odd ranks fold into their even neighbour first",

@@ -14,6 +14,9 @@
 //   reduce "mpich_reduce_scatter_gather"  MPIR_Reduce_intra_reduce_scatter_gather (MPICH v3.4a2): Rabenseifner's
 //                       reduce (mpich_reduce_scatter_gather.cpp); both are MPICH's choices for the reduce within a node
 //                       of its node-aware allreduce (collectives/decision/mpich_default.json "reduce").
+//   reduce "binomial", "in_order_binary"  ompi_coll_base_reduce_intra_binomial / _in_order_binary (v4.1-v5.0) with
+//                       one segment, coll/tuned v5's choices for the reduce of its nonoverlapping allreduce
+//                       (tree_reduce.cpp).
 // Which one Open MPI 1.1 runs: coll/tuned (priority 30, above coll/basic's 10) with coll_tuned_use_dynamic_rules 0
 // uses ompi_coll_tuned_reduce_intra_dec_fixed, which in v1.1.0 and v1.1.1 returns basic_linear at every size and
 // communicator size (its size rules are compiled out, '#ifdef coconuts'): collectives/decision/ompi_v1_1_tuned.json.
@@ -30,5 +33,8 @@ Schedule reduce_linear(int me, int nranks, const AlgoParams& params);
 Schedule reduce_basic_log(int me, int nranks, const AlgoParams& params);
 // MPICH's Rabenseifner reduce (reduce/mpich_reduce_scatter_gather.cpp); reduce "mpich_binomial" is reduce_basic_log.
 Schedule reduce_mpich_reduce_scatter_gather(int me, int nranks, const AlgoParams& params);
+// coll/base's tree reduces as coll/tuned v5 calls them (reduce/tree_reduce.cpp).
+Schedule reduce_binomial(int me, int nranks, const AlgoParams& params);
+Schedule reduce_in_order_binary(int me, int nranks, const AlgoParams& params);
 
 }  // namespace ompisim::coll

@@ -8,8 +8,8 @@
 
 using namespace ompisim::coll;
 
-// Configuration: reduce linear, basic_log and mpich_binomial (basic_log's generator), P in {1, 2, 3, 5, 8, 13, 16, 33},
-// every root.
+// Configuration: reduce linear, basic_log, mpich_binomial (basic_log's generator) and binomial (coll/base's in-order
+// binomial tree), P in {1, 2, 3, 5, 8, 13, 16, 33}, every root.
 // Expected: the schedules complete with every send matched; P-1 messages and P-1 Reduce operations per call (one per
 //           contribution other than the reducer's own); in "linear" all of them on the root, in "basic_log" the root
 //           reduces ceil(log2 P) times.
@@ -18,9 +18,12 @@ TEST_CASE("reduce: linear and basic_log complete with P-1 messages and P-1 reduc
   CollRegistry reg;
   register_reduce(reg);
   REQUIRE(reg.names("reduce") ==
-          std::vector<std::string>{"linear", "basic_log", "mpich_binomial", "mpich_reduce_scatter_gather"});
+          std::vector<std::string>{"linear", "basic_log", "mpich_binomial", "binomial", "in_order_binary",
+                                   "mpich_reduce_scatter_gather"});
   for (const auto& info : reg.all())
-    if (info.algo != "mpich_reduce_scatter_gather")  // Rabenseifner's: test_mpich_allreduce.cpp
+    // Rabenseifner's: test_mpich_allreduce.cpp; in_order_binary's extra hop to a root other than P-1:
+    // test_tuned_reduce.cpp
+    if (info.algo != "mpich_reduce_scatter_gather" && info.algo != "in_order_binary")
     for (int n : {1, 2, 3, 5, 8, 13, 16, 33})
       for (int root = 0; root < n; ++root) {
         AlgoParams p;

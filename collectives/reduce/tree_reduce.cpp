@@ -1,0 +1,105 @@
+// reduce "binomial" and "in_order_binary" ↔ ompi_coll_base_reduce_intra_binomial and
+// ompi_coll_base_reduce_intra_in_order_binary, ompi/mca/coll/base/coll_base_reduce.c (v4.1-v5.0), as coll/tuned v5's
+// fixed decision calls them: do_this(..., alg, 0, 0, 0), segment size 0 (one segment: segcount = count) and no
+// request limit. Both run ompi_coll_base_reduce_generic over a tree from coll_base_topo.c:
+//  - binomial: ompi_coll_base_topo_build_in_order_bmtree(root): with v = (rank - root) mod P, for mask = 1, 2, 4, ..
+//    the first v ^ mask below v is the parent; every v ^ mask above v (and < P) before it is a child, in that order
+//    (root 0 on 8 ranks: 0 -> 1, 2, 4; 2 -> 3; 4 -> 5, 6; 6 -> 7);
+//  - in_order_binary: ompi_coll_base_topo_build_in_order_bintree, rooted at io_root = P-1 whatever the root: a node of
+//    a subtree of `size` ranks whose top is its last rank has the right subtree of size/2 ranks (its first ones) and
+//    the left one of the rest (left child: the rank below the top; right child: the right subtree's top); then, when
+//    the root is not P-1, P-1 sends the result to the root (MCA_PML_CALL(send)), which receives it.
+// ompi_coll_base_reduce_generic with one segment: a node with children posts the receive of child i, waits for child
+// i-1's and reduces it, and after the last child's reduction sends the accumulated vector to its parent (a blocking
+// MCA_PML_CALL(send)); a leaf sends its vector with the same blocking send. Here each child's receive is its own round
+// followed by the reduction, so a child's receive is posted once the previous one completed, where the generic loop
+// posts it one step earlier (while waiting for the previous child): the same messages in the same order, a later post.
+// Memory: O(log P) (the tree's children).
+#include "collectives/reduce/reduce.hpp"
+
+#include <vector>
+
+namespace ompisim::coll {
+
+namespace {
+struct ReduceTreeNode {
+  int parent = -1;  // -1: the tree's root
+  std::vector<int> children;
+};
+
+ReduceTreeNode in_order_bmtree_node(int me, int nranks, int root) {
+  ReduceTreeNode t;
+  const int v = (me - root + nranks) % nranks;
+  for (int mask = 1; mask < nranks; mask <<= 1) {
+    const int remote = v ^ mask;
+    if (remote < v) {
+      t.parent = (remote + root) % nranks;
+      break;
+    }
+    if (remote < nranks) t.children.push_back((remote + root) % nranks);
+  }
+  return t;
+}
+
+ReduceTreeNode in_order_bintree_node(int me, int nranks) {
+  ReduceTreeNode t;
+  int size = nranks, myrank = me, parent = nranks - 1, delta = 0;
+  while (true) {
+    const int rightsize = size >> 1;
+    int lchild = -1, rchild = -1;
+    if (size - 1 > 0) {
+      lchild = parent - 1;
+      if (lchild > 0) rchild = rightsize - 1;
+    }
+    if (myrank == parent) {
+      if (lchild >= 0) t.children.push_back(lchild + delta);
+      if (rchild >= 0) t.children.push_back(rchild + delta);
+      break;
+    }
+    if (myrank > rchild) {  // the left subtree: the ranks above the right one's
+      if (myrank == lchild) t.parent = parent + delta;
+      size = size - rightsize - 1;
+      delta += rightsize;
+      myrank -= rightsize;
+      parent = size - 1;
+    } else {  // the right subtree: its first rightsize ranks
+      if (myrank == rchild) t.parent = parent + delta;
+      size = rightsize;
+      parent = rchild;
+    }
+  }
+  return t;
+}
+
+// ompi_coll_base_reduce_generic with one segment on rank `me`'s node of the tree.
+void reduce_generic_one_segment(Schedule& s, const ReduceTreeNode& t, std::uint32_t bytes) {
+  for (int c : t.children) {
+    s.round().recv(c, bytes);
+    s.round().reduce(bytes);
+  }
+  if (t.parent >= 0) s.round().send_blocking(t.parent, bytes);
+}
+}  // namespace
+
+Schedule reduce_binomial(int me, int nranks, const AlgoParams& p) {
+  detail::check_rank_args("reduce/binomial", me, nranks);
+  detail::check_root("reduce/binomial", p.root, nranks);
+  Schedule s;
+  reduce_generic_one_segment(s, in_order_bmtree_node(me, nranks, p.root), p.bytes);
+  return s;
+}
+
+Schedule reduce_in_order_binary(int me, int nranks, const AlgoParams& p) {
+  detail::check_rank_args("reduce/in_order_binary", me, nranks);
+  detail::check_root("reduce/in_order_binary", p.root, nranks);
+  Schedule s;
+  const int io_root = nranks - 1;
+  reduce_generic_one_segment(s, in_order_bintree_node(me, nranks), p.bytes);
+  if (io_root != p.root) {
+    if (me == p.root) s.round().recv(io_root, p.bytes);
+    else if (me == io_root) s.round().send_blocking(p.root, p.bytes);
+  }
+  return s;
+}
+
+}  // namespace ompisim::coll

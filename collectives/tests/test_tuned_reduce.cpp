@@ -1,0 +1,143 @@
+// Tests of coll/base's tree reduces as coll/tuned v5 calls them (reduce/tree_reduce.cpp: binomial, in_order_binary, one
+// segment), the nonoverlapping allreduce built on them (allreduce/nonoverlapping.cpp) and the v5 reduce table that
+// chooses its reduce (decision/ompi_v5_tuned.json).
+#include "collectives/check.hpp"
+#include "collectives/data_colls.hpp"
+#include "collectives/decision.hpp"
+#include "collectives/reduce/reduce.hpp"
+#include "collectives/registry.hpp"
+#include "collectives/tests/coll_helpers.hpp"
+#include "collectives/tuned_colls.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ompisim::coll;
+
+namespace {
+constexpr OpKind kSnd = OpKind::Send, kRcv = OpKind::Recv, kRed = OpKind::Reduce;
+Op pml_send(int peer, std::uint32_t b) { return Op{kSnd, peer, b, true}; }
+}  // namespace
+
+// Configuration: reduce binomial on 8 ranks, root 0, and on 6 ranks, root 2; 64-byte vectors.
+// Expected (ompi_coll_base_topo_build_in_order_bmtree, hand-run): root 0 on 8: 0 -> 1, 2, 4; 2 -> 3; 4 -> 5, 6; 6 -> 7.
+// ompi_coll_base_reduce_generic, one segment: a node receives and reduces each child's vector in child order, then
+// sends to its parent with a blocking send; a leaf sends at once. Rank 0: [recv 1] [reduce] [recv 2] [reduce] [recv 4]
+// [reduce]; rank 4: [recv 5] [reduce] [recv 6] [reduce] [send 0]; rank 7: [send 6]. Root 2 on 6 (v = rank - 2 mod 6):
+// rank 2 (v 0) -> 3 (v 1), 4 (v 2), 0 (v 4); rank 0 (v 4) -> 1 (v 5); rank 4 (v 2) -> 5 (v 3).
+// How validated: the schedules op by op; run_schedules for completion (P-1 messages, P-1 reductions).
+TEST_CASE("tuned reduce: binomial over the in-order binomial tree rank by rank", "[collective]") {
+  AlgoParams p;
+  p.bytes = 64;
+  using V = std::vector<std::vector<Op>>;
+  const Op red{kRed, -1, 64};
+  CHECK(all_ops(reduce_binomial(0, 8, p)) ==
+        V{{Op{kRcv, 1, 64}}, {red}, {Op{kRcv, 2, 64}}, {red}, {Op{kRcv, 4, 64}}, {red}});
+  CHECK(all_ops(reduce_binomial(4, 8, p)) == V{{Op{kRcv, 5, 64}}, {red}, {Op{kRcv, 6, 64}}, {red}, {pml_send(0, 64)}});
+  CHECK(all_ops(reduce_binomial(7, 8, p)) == V{{pml_send(6, 64)}});
+  p.root = 2;
+  CHECK(all_ops(reduce_binomial(2, 6, p)) ==
+        V{{Op{kRcv, 3, 64}}, {red}, {Op{kRcv, 4, 64}}, {red}, {Op{kRcv, 0, 64}}, {red}});
+  CHECK(all_ops(reduce_binomial(0, 6, p)) == V{{Op{kRcv, 1, 64}}, {red}, {pml_send(2, 64)}});
+  CHECK(all_ops(reduce_binomial(4, 6, p)) == V{{Op{kRcv, 5, 64}}, {red}, {pml_send(2, 64)}});
+}
+
+// Configuration: reduce in_order_binary on 9 ranks, root 8 and root 0; 16-byte vectors.
+// Expected (ompi_coll_base_topo_build_in_order_bintree, hand-run): the tree is rooted at 8: 8 -> 7, 3; 7 -> 6, 5;
+// 5 -> 4; 3 -> 2, 1; 1 -> 0 (the left child is the rank below a subtree's top, the right one the top of its first
+// size/2 ranks). Root 0: after the tree's reduce, 8 sends the result to 0, which receives it last.
+// How validated: the schedules op by op; run_schedules.
+TEST_CASE("tuned reduce: in_order_binary over the in-order binary tree rank by rank", "[collective]") {
+  AlgoParams p;
+  p.bytes = 16;
+  p.root = 8;
+  using V = std::vector<std::vector<Op>>;
+  const Op red{kRed, -1, 16};
+  CHECK(all_ops(reduce_in_order_binary(8, 9, p)) == V{{Op{kRcv, 7, 16}}, {red}, {Op{kRcv, 3, 16}}, {red}});
+  CHECK(all_ops(reduce_in_order_binary(7, 9, p)) ==
+        V{{Op{kRcv, 6, 16}}, {red}, {Op{kRcv, 5, 16}}, {red}, {pml_send(8, 16)}});
+  CHECK(all_ops(reduce_in_order_binary(5, 9, p)) == V{{Op{kRcv, 4, 16}}, {red}, {pml_send(7, 16)}});
+  CHECK(all_ops(reduce_in_order_binary(6, 9, p)) == V{{pml_send(7, 16)}});
+  CHECK(all_ops(reduce_in_order_binary(1, 9, p)) == V{{Op{kRcv, 0, 16}}, {red}, {pml_send(3, 16)}});
+  CHECK(all_ops(reduce_in_order_binary(0, 9, p)) == V{{pml_send(1, 16)}});
+  p.root = 0;
+  CHECK(all_ops(reduce_in_order_binary(0, 9, p)) == V{{pml_send(1, 16)}, {Op{kRcv, 8, 16}}});
+  CHECK(all_ops(reduce_in_order_binary(8, 9, p)) ==
+        V{{Op{kRcv, 7, 16}}, {red}, {Op{kRcv, 3, 16}}, {red}, {pml_send(0, 16)}});
+}
+
+// Configuration: reduce binomial and in_order_binary, P = 1 .. 70, roots 0, P/2 and P-1.
+// Expected: every schedule completes with no unmatched message; P-1 reductions; P-1 messages (binomial, and
+// in_order_binary rooted at P-1), P when in_order_binary's root is not P-1 (the result's last hop).
+// How validated: run_schedules' counters.
+TEST_CASE("tuned reduce: the tree reduces conserve messages over P and roots", "[collective]") {
+  for (int n = 1; n <= 70; ++n)
+    for (int root : {0, n / 2, n - 1})
+      for (Generator g : {&reduce_binomial, &reduce_in_order_binary}) {
+        AlgoParams p;
+        p.bytes = 8;
+        p.root = root;
+        CheckResult r = run_schedules(n, g, p);
+        INFO("P=" << n << " root=" << root << " " << (g == &reduce_binomial ? "binomial" : "in_order_binary") << ": "
+                  << r.error);
+        REQUIRE(r.completed);
+        CHECK(r.unmatched_sends == 0);
+        CHECK(r.reduces == static_cast<std::uint64_t>(n - 1));
+        const bool extra_hop = g == &reduce_in_order_binary && root != n - 1;
+        CHECK(r.sends == static_cast<std::uint64_t>(n - 1 + (extra_hop ? 1 : 0)));
+      }
+}
+
+// Configuration: allreduce nonoverlapping on 10 ranks, 8 B, its stages reduce binomial (root 0) and bcast binomial
+// (root 0); without stages.
+// Expected (ompi_coll_base_allreduce_intra_nonoverlapping): every rank's schedule is its reduce schedule to root 0
+// followed by its bcast schedule from root 0; 9 + 9 messages; refused without the stages' decision.
+// How validated: the schedules against the two stages' own; run_schedules.
+TEST_CASE("tuned allreduce: nonoverlapping is the module's reduce then its bcast", "[collective]") {
+  const StageChooser stages = [](Stage st, int) -> Generator {
+    return st == Stage::Comm ? &reduce_binomial : &bcast_binomial;
+  };
+  AlgoParams p;
+  p.bytes = 8;
+  p.stages = &stages;
+  AlgoParams at0 = p;
+  for (int me = 0; me < 10; ++me) {
+    auto want = all_ops(reduce_binomial(me, 10, at0));
+    for (auto& r : all_ops(bcast_binomial(me, 10, at0))) want.push_back(r);
+    CHECK(all_ops(allreduce_nonoverlapping(me, 10, p)) == want);
+  }
+  p.root = 3;  // an allreduce has no root: the stages run from rank 0 whatever params.root says
+  CHECK(all_ops(allreduce_nonoverlapping(3, 10, p)).front() == all_ops(reduce_binomial(3, 10, at0)).front());
+  CheckResult r = run_schedules(10, &allreduce_nonoverlapping, p);
+  INFO(r.error);
+  REQUIRE(r.completed);
+  CHECK(r.sends == 18);
+  AlgoParams bare;
+  CHECK_THROWS_WITH(allreduce_nonoverlapping(0, 10, bare), Catch::Contains("stages"));
+  CHECK(default_registry().find("allreduce", "nonoverlapping")->composition);
+}
+
+// Configuration: decision/ompi_v5_tuned.json (coll_tuned_decision_fixed.c, v4.1-v5.0, commutative branches).
+// Expected: the allreduce picks nonoverlapping at 128-255 ranks below 128 KiB, 256-511 below 4 KiB, from 512 below
+// 2 KiB; its stages are the file's reduce (comm) and bcast (comm_after) tables; the reduce table gives binomial at 128
+// and 1,024 ranks, in_order_binary at 300 ranks for 8-16 KiB and at 2,048 ranks for 512 B-1 KiB, binomial at 4,096
+// ranks for 8 B and in_order_binary for 16 B.
+// How validated: decide_algorithm, stage_list and stage_table on the shipped file.
+TEST_CASE("tuned allreduce: v5 picks nonoverlapping and its reduce", "[collective]") {
+  const auto ompi = decision_data("ompi_v5_tuned.json");
+  CHECK(decide_algorithm(ompi, "allreduce", 128, 131071) == "nonoverlapping");
+  CHECK(decide_algorithm(ompi, "allreduce", 300, 4095) == "nonoverlapping");
+  CHECK(decide_algorithm(ompi, "allreduce", 1024, 2047) == "nonoverlapping");
+  CHECK(decide_algorithm(ompi, "allreduce", 1024, 2048) != "nonoverlapping");
+  CHECK(stage_list(ompi, "allreduce") == std::vector<Stage>{Stage::Comm, Stage::CommAfter});
+  CHECK(stage_table(ompi, "allreduce", Stage::Comm) == "reduce");
+  CHECK(stage_table(ompi, "allreduce", Stage::CommAfter) == "bcast");
+  CHECK(decide_algorithm(ompi, "reduce", 128, 8) == "binomial");
+  CHECK(decide_algorithm(ompi, "reduce", 1024, 2047) == "binomial");
+  CHECK(decide_algorithm(ompi, "reduce", 300, 8192) == "in_order_binary");
+  CHECK(decide_algorithm(ompi, "reduce", 300, 16384) == "binomial");
+  CHECK(decide_algorithm(ompi, "reduce", 2048, 512) == "in_order_binary");
+  CHECK(decide_algorithm(ompi, "reduce", 2048, 1024) == "binomial");
+  CHECK(decide_algorithm(ompi, "reduce", 4096, 8) == "binomial");
+  CHECK(decide_algorithm(ompi, "reduce", 4096, 16) == "in_order_binary");
+  CHECK(std::string(to_string(Stage::CommAfter)) == "comm_after");
+}
