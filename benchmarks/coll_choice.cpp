@@ -15,7 +15,7 @@ CollChoice CollChoice::read(ObjectReader& b, const std::string& coll, const std:
   CollChoice c;
   c.coll = coll;
   c.algorithm = b.opt_str("algorithm").value_or(deflt);
-  std::vector<std::string> names = coll::default_registry().names(coll);
+  std::vector<std::string> names = coll::default_registry().nameable(coll);
   if (std::string f = coll::decision_file(c.algorithm); !f.empty()) {
     c.rules = c.algorithm;
     c.lib = load_json_file(data_dir() + "/" + f);

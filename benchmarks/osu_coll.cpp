@@ -266,7 +266,7 @@ public:
       if (c.steady_tol > 0) pt["calls_simulated"] = x.calls_simulated[k];
       if (x.settled_by_blocks[k]) pt["steady_state_rule"] = "block_means";
       if (!c.algo.rules.empty()) pt["algorithm"] = c.algo.name_for(n, c.sizes[k], x.layout.node_aware());
-      if (x.stages[k]) {  // a node-aware composition: what its stages ran (the node stages: on the root's node)
+      if (x.stages[k]) {  // a composition: what its stages ran (the node stages: on the root's node)
         pt["stages"] = Json::object();
         for (coll::Stage st : c.algo.stages())
           pt["stages"][coll::to_string(st)] = c.algo.stage_name(st, stage_ranks(x.layout, st, c.root), c.sizes[k]);
@@ -294,7 +294,7 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
       {"osu_allreduce", "allreduce", "OSU MPI_Allreduce latency (MPI_FLOAT, MPI_SUM; vector of the given size)", 4}};
   for (const auto& k : kinds) {
     std::string coll = k.coll;
-    auto algos = [coll] { return coll::default_registry().names(coll); };
+    auto algos = [coll] { return coll::default_registry().nameable(coll); };
     std::vector<DriverParam> params{
         {"sizes", "list of sizes (bytes or \"8 KiB\")",
          fmt::format("{} sizes: powers of two {} B .. 1 MiB (OSU)", coll_default_sizes(k.min_bytes).size(),

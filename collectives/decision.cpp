@@ -93,8 +93,10 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
         holds = bytes * static_cast<std::uint64_t>(nranks) < e.at("total_below").get<std::uint64_t>();
       else if (e.contains("per_rank_at_most"))
         holds = bytes <= e.at("per_rank_at_most").get<std::uint64_t>() * static_cast<std::uint64_t>(nranks);
-      else if (e.contains("count_below_pof2"))
-        holds = bytes / std::max<std::uint32_t>(elem_bytes, 1) < static_cast<std::uint64_t>(detail::floor_pow2(nranks));
+      else if (e.contains("count_below_pof2")) {
+        const std::uint64_t count = bytes / std::max<std::uint32_t>(elem_bytes, 1);
+        holds = (count < static_cast<std::uint64_t>(detail::floor_pow2(nranks))) == e.at("count_below_pof2").get<bool>();
+      }
       if (holds) return e.at("algorithm").get<std::string>();
     }
     throw std::invalid_argument(where + "row " + std::to_string(i) + " has no entry for " + std::to_string(bytes) + " B");

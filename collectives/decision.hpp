@@ -36,8 +36,8 @@ std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule);
 // Size-table decisions of a whole library (decision/ompi_v5_tuned.json: coll/tuned v5.0.x; decision/mpich_default.json:
 // MPICH's defaults): lib[coll]["table"] is tried in order, the first row whose "when" holds (the conditions above)
 // gives "sizes", tried in order: {"below": N} holds for bytes < N, {"at_most": N} for bytes <= N, {"total_below": N}
-// for bytes * nranks < N, {"per_rank_at_most": N} for bytes <= N * nranks, {"count_below_pof2": true} for fewer
-// elements (bytes / elem_bytes) than the largest power of two <= nranks (MPICH's count < pof2), no bound always. Returns the algorithm name; std::invalid_argument naming the collective
+// for bytes * nranks < N, {"per_rank_at_most": N} for bytes <= N * nranks, {"count_below_pof2": B} when having fewer
+// elements (bytes / elem_bytes) than the largest power of two <= nranks (MPICH's count < pof2) is B, no bound always. Returns the algorithm name; std::invalid_argument naming the collective
 // for a missing collective, a malformed row or no match.
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, int nranks, std::uint64_t bytes);
 // The same for a communicator whose node-awareness is known (NodeLayout::node_aware); the overload above is a

@@ -49,4 +49,11 @@ std::vector<std::string> CollRegistry::names(const std::string& coll) const {
   return out;
 }
 
+std::vector<std::string> CollRegistry::nameable(const std::string& coll) const {
+  std::vector<std::string> out;
+  for (const auto& e : entries_)
+    if (e.coll == coll && !e.composition) out.push_back(e.algo);
+  return out;
+}
+
 }  // namespace ompisim::coll

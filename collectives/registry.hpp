@@ -19,6 +19,9 @@ public:
   const std::vector<AlgoInfo>& all() const { return entries_; }
   // Algorithm names registered for `coll`, in registration order.
   std::vector<std::string> names(const std::string& coll) const;
+  // The ones a scenario may name: every one but the compositions, which only a library's decision table chooses
+  // (AlgoInfo::composition).
+  std::vector<std::string> nameable(const std::string& coll) const;
 
 private:
   std::vector<AlgoInfo> entries_;

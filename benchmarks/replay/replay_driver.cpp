@@ -148,7 +148,7 @@ void register_replay_driver(DriverRegistry& reg) {
         std::string name = a.str(coll);
         const coll::AlgoInfo* info = coll::default_registry().find(coll, name);
         if (!info) {
-          auto names = coll::default_registry().names(coll);
+          auto names = coll::default_registry().nameable(coll);
           a.fail(coll, fmt::format("no {} algorithm '{}' (known: {})", coll, name, fmt::join(names, ", ")));
         }
         if (info->composition)

@@ -72,8 +72,9 @@ TEST_CASE("osu collectives: steady_state out of range is refused", "[benchmark][
 // Expected: each point names the decision's algorithm (16 ranks: linear_sync at 1 B and at 64 KiB per
 // ompi_v5_tuned.json) and the latencies are positive; the bcast scenario is accepted; the allreduce at 8 B runs
 // nonoverlapping with its stages from the same file (reduce at 128-255 ranks: binomial; bcast at 128-255 ranks below
-// 16 KiB: binary_tree), at 256 KiB rabenseifner with no stages.
-// How validated: the driver's points.
+// 16 KiB: binary_tree), at 256 KiB rabenseifner with no stages; "nonoverlapping" named alone is refused (a
+// composition).
+// How validated: the driver's points; the InputError text.
 TEST_CASE("osu collectives: tuned decisions per size, the nonoverlapping allreduce's stages", "[benchmark][osu_coll]") {
   Json pts = run_coll("osu_alltoall", 65536, Json{{"algorithm", "tuned"}, {"iterations", 3}, {"skip", 1}});
   REQUIRE(pts.size() == 2);
@@ -95,6 +96,13 @@ TEST_CASE("osu collectives: tuned decisions per size, the nonoverlapping allredu
   CHECK(nov[0]["latency_us"].get<double>() > 0);
   CHECK(nov[1]["algorithm"] == "rabenseifner");
   CHECK_FALSE(nov[1].contains("stages"));
+  ar["benchmark"]["algorithm"] = "nonoverlapping";  // a composition named alone: its stages need the table
+  try {
+    (void)scenario_from_json(ar, "coll.json");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("benchmark.algorithm") && Catch::Contains("composition"));
+  }
 }
 
 // Configuration: osu_bcast with "algorithm": "mpich" on 16 Cielo ranks, 1 B and 1 MiB, 3 timed calls: 4 ranks a node

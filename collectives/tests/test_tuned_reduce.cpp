@@ -9,6 +9,8 @@
 #include "collectives/tests/coll_helpers.hpp"
 #include "collectives/tuned_colls.hpp"
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 using namespace ompisim::coll;
@@ -90,7 +92,8 @@ TEST_CASE("tuned reduce: the tree reduces conserve messages over P and roots", "
 // Configuration: allreduce nonoverlapping on 10 ranks, 8 B, its stages reduce binomial (root 0) and bcast binomial
 // (root 0); without stages.
 // Expected (ompi_coll_base_allreduce_intra_nonoverlapping): every rank's schedule is its reduce schedule to root 0
-// followed by its bcast schedule from root 0; 9 + 9 messages; refused without the stages' decision.
+// followed by its bcast schedule from root 0; 9 + 9 messages; refused without the stages' decision; the algorithms a
+// scenario is offered for allreduce leave it and mpich_smp out (CollRegistry::nameable).
 // How validated: the schedules against the two stages' own; run_schedules.
 TEST_CASE("tuned allreduce: nonoverlapping is the module's reduce then its bcast", "[collective]") {
   const StageChooser stages = [](Stage st, int) -> Generator {
@@ -114,6 +117,12 @@ TEST_CASE("tuned allreduce: nonoverlapping is the module's reduce then its bcast
   AlgoParams bare;
   CHECK_THROWS_WITH(allreduce_nonoverlapping(0, 10, bare), Catch::Contains("stages"));
   CHECK(default_registry().find("allreduce", "nonoverlapping")->composition);
+  // A scenario may not name a composition: the list it is offered leaves the compositions out.
+  const auto all = default_registry().names("allreduce"), offered = default_registry().nameable("allreduce");
+  CHECK(std::find(all.begin(), all.end(), "nonoverlapping") != all.end());
+  CHECK(std::find(offered.begin(), offered.end(), "nonoverlapping") == offered.end());
+  CHECK(std::find(offered.begin(), offered.end(), "mpich_smp") == offered.end());
+  CHECK(offered.size() + 2 == all.size());
 }
 
 // Configuration: decision/ompi_v5_tuned.json (coll_tuned_decision_fixed.c, v4.1-v5.0, commutative branches).
