@@ -129,24 +129,27 @@ TEST_CASE("tuned allreduce: nonoverlapping is the module's reduce then its bcast
 // Expected: the allreduce picks nonoverlapping at 128-255 ranks below 128 KiB, 256-511 below 4 KiB, from 512 below
 // 2 KiB; its stages are the file's reduce (comm) and bcast (comm_after) tables; the reduce table gives binomial at 128
 // and 1,024 ranks, in_order_binary at 300 ranks for 8-16 KiB and at 2,048 ranks for 512 B-1 KiB, binomial at 4,096
-// ranks for 8 B and in_order_binary for 16 B.
+// ranks for 8 B and in_order_binary for 16 B; at 1,024 ranks 2 KiB is recursive doubling's.
 // How validated: decide_algorithm, stage_list and stage_table on the shipped file.
 TEST_CASE("tuned allreduce: v5 picks nonoverlapping and its reduce", "[collective]") {
   const auto ompi = decision_data("ompi_v5_tuned.json");
-  CHECK(decide_algorithm(ompi, "allreduce", 128, 131071) == "nonoverlapping");
-  CHECK(decide_algorithm(ompi, "allreduce", 300, 4095) == "nonoverlapping");
-  CHECK(decide_algorithm(ompi, "allreduce", 1024, 2047) == "nonoverlapping");
-  CHECK(decide_algorithm(ompi, "allreduce", 1024, 2048) != "nonoverlapping");
+  struct Row {
+    const char* coll;
+    int nranks;
+    std::uint64_t bytes;
+    const char* algorithm;
+  };
+  for (const Row& r : {Row{"allreduce", 128, 131071, "nonoverlapping"}, Row{"allreduce", 300, 4095, "nonoverlapping"},
+                       Row{"allreduce", 1024, 2047, "nonoverlapping"}, Row{"allreduce", 1024, 2048, "recursive_doubling"},
+                       Row{"reduce", 128, 8, "binomial"}, Row{"reduce", 1024, 2047, "binomial"},
+                       Row{"reduce", 300, 8192, "in_order_binary"}, Row{"reduce", 300, 16384, "binomial"},
+                       Row{"reduce", 2048, 512, "in_order_binary"}, Row{"reduce", 2048, 1024, "binomial"},
+                       Row{"reduce", 4096, 8, "binomial"}, Row{"reduce", 4096, 16, "in_order_binary"}}) {
+    INFO(r.coll << " " << r.nranks << " ranks " << r.bytes << " B");
+    CHECK(decide_algorithm(ompi, r.coll, r.nranks, r.bytes) == r.algorithm);
+  }
   CHECK(stage_list(ompi, "allreduce") == std::vector<Stage>{Stage::Comm, Stage::CommAfter});
   CHECK(stage_table(ompi, "allreduce", Stage::Comm) == "reduce");
   CHECK(stage_table(ompi, "allreduce", Stage::CommAfter) == "bcast");
-  CHECK(decide_algorithm(ompi, "reduce", 128, 8) == "binomial");
-  CHECK(decide_algorithm(ompi, "reduce", 1024, 2047) == "binomial");
-  CHECK(decide_algorithm(ompi, "reduce", 300, 8192) == "in_order_binary");
-  CHECK(decide_algorithm(ompi, "reduce", 300, 16384) == "binomial");
-  CHECK(decide_algorithm(ompi, "reduce", 2048, 512) == "in_order_binary");
-  CHECK(decide_algorithm(ompi, "reduce", 2048, 1024) == "binomial");
-  CHECK(decide_algorithm(ompi, "reduce", 4096, 8) == "binomial");
-  CHECK(decide_algorithm(ompi, "reduce", 4096, 16) == "in_order_binary");
   CHECK(std::string(to_string(Stage::CommAfter)) == "comm_after");
 }
