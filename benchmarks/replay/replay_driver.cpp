@@ -131,8 +131,8 @@ void register_replay_driver(DriverRegistry& reg) {
                                   given, c.index));
     // An empty index (or a kernel file such as /proc/self/mem, whose size reads 0 and whose text reads nothing).
     if (fs::file_size(c.index, ec) == 0 || ec)
-      b.fail("trace", fmt::format("'{}' ({}) is empty: a trace index names one action file per rank, a line each",
-                                  given, c.index));
+      b.fail("trace", fmt::format("'{}'{} is empty: a trace index names one action file per rank, a line each", given,
+                                  given == c.index ? "" : " (" + c.index + ")"));
     c.files = ti::read_index(c.index, 1 << 22);
     if (!b.has("flop_rate"))
       b.fail("flop_rate", "required: no node model of this project gives a compute rate yet (e.g. \"1 Gf/s\", the "
