@@ -306,7 +306,8 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
         integer_key("skip", 0, 100000000, std::nullopt, "warm-up calls per size, not timed",
                     "200 up to 8 KiB, 10 above (OSU)"),
         text_key("buffer", "host | device", "host", "where the buffers live (OSU's -d rocm D D)"),
-        {"algorithm", "name | tuned | mpich", "the registry's first for the collective",
+        {"algorithm", "name | tuned | mpich",
+         fmt::format("{} (the registry's first {} algorithm)", algos().empty() ? "none" : algos().front(), coll),
          "the collective's algorithm; tuned / mpich: chosen per size by coll/tuned v5.0.x's fixed decision / MPICH's "
          "defaults (collectives/decision/*.json)",
          [algos] {
