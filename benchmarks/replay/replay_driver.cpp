@@ -130,7 +130,7 @@ void register_replay_driver(DriverRegistry& reg) {
       b.fail("trace", fmt::format("'{}' is not a file (looked for {}; relative paths are relative to the scenario file)",
                                   given, c.index));
     // An empty index (or a kernel file such as /proc/self/mem, whose size reads 0 and whose text reads nothing).
-    if (fs::file_size(c.index, ec) == 0 || ec)
+    if (const auto size = fs::file_size(c.index, ec); !ec && size == 0)
       b.fail("trace", fmt::format("'{}'{} is empty: a trace index names one action file per rank, a line each", given,
                                   given == c.index ? "" : " (" + c.index + ")"));
     c.files = ti::read_index(c.index, 1 << 22);

@@ -25,20 +25,20 @@
 namespace ompisim::coll {
 
 namespace {
+// The pieces' bytes as prefix sums (before[i] = bytes of pieces 0 .. i-1), so a range's bytes are one subtraction.
 struct RsgPieces {
-  std::vector<std::uint32_t> bytes;
+  std::vector<std::uint32_t> before;
   std::uint32_t sum(int lo, int hi) const {
-    std::uint32_t b = 0;
-    for (int i = lo; i < hi; ++i) b += bytes[static_cast<std::size_t>(i)];
-    return b;
+    return before[static_cast<std::size_t>(hi)] - before[static_cast<std::size_t>(lo)];
   }
+  std::uint32_t first() const { return before[1]; }
 };
 
 RsgPieces rsg_cut(std::uint32_t count, std::uint32_t elem, int pof2) {
   const auto n = static_cast<std::uint32_t>(pof2);
   RsgPieces p;
-  p.bytes.assign(static_cast<std::size_t>(pof2), (count / n) * elem);
-  for (std::uint32_t i = 0; i < count % n; ++i) p.bytes[i] += elem;
+  p.before.assign(static_cast<std::size_t>(pof2) + 1, 0);
+  for (std::uint32_t i = 0; i < n; ++i) p.before[i + 1] = p.before[i] + (count / n + (i < count % n ? 1 : 0)) * elem;
   return p;
 }
 
@@ -123,10 +123,10 @@ Schedule reduce_mpich_reduce_scatter_gather(int me, int nranks, const AlgoParams
   }
   if (root_sat_out) {
     if (me == root) {
-      s.round().recv(0, c.bytes[0]);
+      s.round().recv(0, c.first());
       newrank = 0, send_idx = 0, last_idx = 2;
     } else if (newrank == 0) {
-      s.round().send_blocking(root, c.bytes[0]);
+      s.round().send_blocking(root, c.first());
       newrank = -1;
     }
   }
