@@ -27,8 +27,8 @@ run seastar_netpipe_ob1 '{"machine": "red-storm", "stack": "openmpi-ob1", "bench
 run titan_mailbox_whatif_16384 "$(cat scenarios/gemini/whatif_mailbox_memory_titan.json)"
 run fig5_app_s3d_native "$(cat scenarios/seastar/fig5_app_s3d_native.json)"
 run titan_atomic_radix_sweep_whatif "$(cat scenarios/gemini/whatif_barrier_titan_atomic_radix_sweep.json)"
-run slingshot_alltoall_512_sweep '{"machine": "crusher", "stack": "openmpi-linkx", "benchmark": {"name": "osu_alltoall"}, "ranks": 512, "ranks_per_node": 8, "map_by": "core", "cpu_list": [1, 9, 17, 25, 33, 41, 49, 57]}'
-run slingshot_alltoall_4096_64k '{"machine": "frontier", "stack": "openmpi-linkx", "engine": "fluid", "benchmark": {"name": "osu_alltoall", "sizes": [65536], "iterations": 10}, "ranks": 4096, "ranks_per_node": 8, "map_by": "core", "cpu_list": [1, 9, 17, 25, 33, 41, 49, 57]}'
+run slingshot_alltoall_512_sweep '{"machine": "crusher", "stack": "openmpi-linkx", "benchmark": {"name": "osu_alltoall", "algorithm": "pairwise"}, "ranks": 512, "ranks_per_node": 8, "map_by": "core", "cpu_list": [1, 9, 17, 25, 33, 41, 49, 57]}'
+run slingshot_alltoall_4096_64k '{"machine": "frontier", "stack": "openmpi-linkx", "engine": "fluid", "benchmark": {"name": "osu_alltoall", "algorithm": "pairwise", "sizes": [65536], "iterations": 10}, "ranks": 4096, "ranks_per_node": 8, "map_by": "core", "cpu_list": [1, 9, 17, 25, 33, 41, 49, 57]}'
 run qsnet_barrier_4096_openmpi "$(cat scenarios/qsnet/whatif_barrier_4096_openmpi.json)"
 run qsnet_barrier_4096_native "$(cat scenarios/qsnet/whatif_barrier_4096_native.json)"
 run_all qsnet_whole_paper scenarios/qsnet/*.json

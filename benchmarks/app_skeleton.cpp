@@ -75,6 +75,17 @@ const std::vector<std::string>& coll_libraries() {
   return v;
 }
 
+// Sets c's collective library (empty: the coll/base algorithm per kind) and loads its decision table.
+void set_coll_library(AppConfig& c, const std::string& name) {
+  c.coll_library = name;
+  c.coll_lib = name.empty() ? Json() : coll::load_decision(data_dir() + "/" + coll::decision_file(name));
+}
+// A block that names no library: the stack preset's (DriverContext::stack_collectives) where a skeleton may name it.
+std::string app_default_library(const std::string& stack_lib) {
+  const auto& libs = coll_libraries();
+  return std::find(libs.begin(), libs.end(), stack_lib) != libs.end() ? stack_lib : std::string();
+}
+
 const std::vector<std::string>& phase_kinds() {
   static const std::vector<std::string> k{"compute", "halo", "sendrecv", "swap",   "allreduce",
                                           "alltoall", "bcast", "gather",   "barrier", "loop"};
@@ -727,8 +738,14 @@ public:
     auto d = std::make_unique<AppDriver>(*this);
     AppConfig c = load_app(c_.app, file_, "benchmark.estimates", mine);
     c.steps = c_.steps, c.compute_per_step = c_.compute_per_step;
-    c.coll_library = c_.coll_library, c.coll_lib = c_.coll_lib;
+    c.coll_library = c_.coll_library, c.coll_lib = c_.coll_lib, c.coll_named = c_.coll_named;
     d->c_ = std::move(c);
+    return d;
+  }
+  std::unique_ptr<Driver> with_stack_collectives(const std::string& lib) const override {
+    if (c_.coll_named || app_default_library(lib) == c_.coll_library) return nullptr;
+    auto d = std::make_unique<AppDriver>(*this);
+    set_coll_library(d->c_, app_default_library(lib));
     return d;
   }
   Json run(World& w, Stack& s, const std::string& file) const override { return Json::array({run_app(w, s, c_, file)}); }
@@ -802,7 +819,9 @@ void register_app_driver(DriverRegistry& reg) {
        "{\"halo_bytes\": \"128 KiB\"}: a what-if within or beyond the range validate samples"},
       text_key("fit_compute", "boolean", "false",
                "fit compute_per_step now with openmpi-cm to the paper's MPI time share, then run the scenario's stack"),
-      {"collectives", "tuned-v1.3 | mpich2-1.0", "none: one coll/base algorithm per collective at every size",
+      {"collectives", "tuned-v1.3 | mpich2-1.0",
+       "the stack preset's collective library where it is one of these (`ompisim list` names each preset's), else "
+       "none: one coll/base algorithm per collective at every size",
        "the MPI library's collective decision (collectives/decision/*.json): Open MPI 1.3's coll/tuned or MPICH2 "
        "1.0's defaults (Cray MPI), each collective phase's algorithm chosen by its communicator size and bytes",
        [] { return coll_libraries(); }}};
@@ -821,12 +840,15 @@ void register_app_driver(DriverRegistry& reg) {
     AppConfig c = load_app(app, ctx.file, b.key_path("app"), block_set, b.key_path("estimates"));
     if (auto steps = read_integer(b, keys, "steps")) c.steps = static_cast<int>(*steps);
     if (b.has("compute_per_step")) c.compute_per_step = b.quantity("compute_per_step", Dim::Time, 1e-9, 1e4);
-    if (b.has("collectives")) {
-      c.coll_library = b.str("collectives");
+    c.coll_named = b.has("collectives");
+    if (c.coll_named) {
+      const std::string name = b.str("collectives");
       const auto& libs = coll_libraries();
-      if (std::find(libs.begin(), libs.end(), c.coll_library) == libs.end())
-        b.fail("collectives", fmt::format("unknown collective library '{}' (known: {})", c.coll_library, fmt::join(libs, ", ")));
-      c.coll_lib = coll::load_decision(data_dir() + "/" + coll::decision_file(c.coll_library));
+      if (std::find(libs.begin(), libs.end(), name) == libs.end())
+        b.fail("collectives", fmt::format("unknown collective library '{}' (known: {})", name, fmt::join(libs, ", ")));
+      set_coll_library(c, name);
+    } else {
+      set_coll_library(c, app_default_library(ctx.stack_collectives));
     }
     if (read_boolean(b, block_keys(ctx), "fit_compute")) {  // refit (ignores the stored value)
       if (b.has("compute_per_step")) b.fail("fit_compute", "cannot be combined with compute_per_step");

@@ -86,6 +86,7 @@ struct AppConfig {
   // which picks each collective phase's algorithm by communicator size and bytes.
   std::string coll_library;
   Json coll_lib;
+  bool coll_named = false;  // the block names the library; else the stack preset's, where it is one of the above
 };
 
 struct BarrierConfig {

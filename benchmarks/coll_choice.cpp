@@ -38,6 +38,24 @@ CollChoice CollChoice::read(ObjectReader& b, const std::string& coll, const std:
   return c;
 }
 
+bool CollChoice::offers(const std::string& lib, const std::string& coll, const std::vector<std::string>& tables) {
+  if (lib.empty() || std::find(tables.begin(), tables.end(), lib) == tables.end()) return false;
+  const std::string f = coll::decision_file(lib);
+  return !f.empty() && load_json_file(data_dir() + "/" + f).contains(coll);
+}
+
+CollChoice CollChoice::stack_default(const std::string& coll, const std::string& stack_lib, const std::string& deflt,
+                                     const std::vector<std::string>& tables) {
+  CollChoice c;
+  c.coll = coll;
+  c.algorithm = offers(stack_lib, coll, tables) ? stack_lib : deflt;
+  if (std::string f = coll::decision_file(c.algorithm); !f.empty()) {
+    c.rules = c.algorithm;
+    c.lib = load_json_file(data_dir() + "/" + f);
+  }
+  return c;
+}
+
 std::string CollChoice::name_for(int nranks, std::uint64_t bytes, bool node_aware) const {
   return rules.empty() ? algorithm
                        : coll::decide_algorithm(lib, coll, coll::CommShape{nranks, node_aware}, bytes, tunables,

@@ -24,6 +24,12 @@ struct CollChoice {
   // file is loaded; anything else fails on key "algorithm" with a did-you-mean and the known names.
   static CollChoice read(ObjectReader& b, const std::string& coll, const std::string& deflt,
                          const std::vector<std::string>& tables);
+  // The choice of a block that names no algorithm: the stack's collective library (DriverContext::stack_collectives)
+  // when it is one of `tables` and has a table for `coll`, else `deflt` (a registered algorithm or one of `tables`).
+  static CollChoice stack_default(const std::string& coll, const std::string& stack_lib, const std::string& deflt,
+                                  const std::vector<std::string>& tables);
+  // Whether decision table `lib` is one of `tables` and has a table for `coll`.
+  static bool offers(const std::string& lib, const std::string& coll, const std::vector<std::string>& tables);
   // The algorithm of one size: the scenario's, or the decision table's for (collective, ranks, size) on a communicator
   // that is node-aware or not (NodeLayout::node_aware).
   std::string name_for(int nranks, std::uint64_t bytes, bool node_aware = false) const;

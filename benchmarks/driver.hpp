@@ -38,6 +38,11 @@ struct DriverContext {
   // The machine the stack was resolved on: empty when the scenario is parsed (network_atomics then asks whether the
   // stack has them on any NIC kind it is defined for), its name when the run checks the driver again (runner/run.cpp).
   std::string machine;
+  // The collective library of the stack's preset (runner/stacks.hpp StackInfo::collectives: "tuned", "mpich",
+  // "tuned-v1.3", ...): a block that names no algorithm or library uses it where the benchmark offers it. Empty: none,
+  // or not known yet (a preset such as "native" whose library depends on the machine, when the scenario is parsed;
+  // the run then gives it to Driver::with_stack_collectives).
+  std::string stack_collectives{};
 };
 
 // An input of a configured benchmark that is an estimate with a range (app_skeleton: a skeleton's guessed message
@@ -99,6 +104,13 @@ public:
   virtual bool narrow_for_calibration(const Json& sel) {
     (void)sel;
     return false;
+  }
+  // A copy that uses the stack's collective library `lib` (DriverContext::stack_collectives, as the run's machine
+  // resolves the preset) where the block names none, when that changes the configuration; null when it does not (the
+  // block names its algorithm, the benchmark does not offer `lib`, or the parse already used it).
+  virtual std::unique_ptr<Driver> with_stack_collectives(const std::string& lib) const {
+    (void)lib;
+    return nullptr;
   }
   // The benchmark's inputs that are estimates with a range (none by default).
   virtual std::vector<DriverEstimate> estimates() const { return {}; }

@@ -21,8 +21,10 @@
 // handles stays in the average when it is a timed call). A series that settles by neither rule is simulated in full.
 // Each point records "calls_simulated", and "steady_state_rule": "block_means" where the block rule stopped it. The
 // stack's counters (stats) count the simulated calls only.
-// LIMITATIONS: the barrier between calls is a zero-cost global synchronisation (not an MPI_Barrier on the stack); the
-// algorithm is the scenario's (default: the registry's first for the collective), not coll/tuned's decision rule; a
+// The algorithm is the scenario's "algorithm": an algorithm of the registry, or a library's decision per size
+// ("tuned", "mpich"). A block that names none runs the stack preset's collective library (runner/stacks.hpp
+// StackInfo::collectives) when it is one of those, else the registry's first algorithm for the collective.
+// LIMITATIONS: the barrier between calls is a zero-cost global synchronisation (not an MPI_Barrier on the stack); a
 // reduction's arithmetic costs nothing (the schedules move data only).
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/coll_choice.hpp"
@@ -50,6 +52,7 @@ struct CollKind {
 struct OsuCollConfig {
   std::string name;
   CollChoice algo;  // the collective and its algorithm (or decision table)
+  bool algo_named = false;  // the block names it; else the stack's library, or the registry's first (stack_default)
   std::vector<std::uint64_t> sizes;
   long long iterations = -1, skip = -1;
   MemKind buffer = MemKind::Host;
@@ -62,6 +65,14 @@ void coll_loop(const OsuCollConfig& c, std::uint64_t size, long long& iters, lon
   bool large = size > 8192;
   iters = c.iterations > 0 ? c.iterations : large ? 100 : 1000;
   skip = c.skip >= 0 ? c.skip : large ? 10 : 200;
+}
+
+// The decision tables an OSU collective's "algorithm" may name.
+const std::vector<std::string> kOsuTables{"tuned", "mpich"};
+// A block without "algorithm": the stack's library (DriverContext::stack_collectives) where it is one of kOsuTables
+// with a table for the collective, else the registry's first algorithm.
+CollChoice osu_default_choice(const std::string& coll, const std::string& stack_lib) {
+  return CollChoice::stack_default(coll, stack_lib, coll::default_registry().nameable(coll).front(), kOsuTables);
 }
 
 constexpr int kSteadyCalls = 2;  // consecutive calls that must agree
@@ -204,6 +215,15 @@ public:
         for (bool node_aware : {false, true}) (void)c_.algo.find(static_cast<int>(n), size, ctx.file, node_aware);
   }
   bool narrow_for_calibration(const Json& sel) override { return narrow_sizes(c_.sizes, sel); }
+  std::unique_ptr<Driver> with_stack_collectives(const std::string& lib) const override {
+    if (c_.algo_named) return nullptr;
+    CollChoice a = osu_default_choice(c_.algo.coll, lib);
+    if (a.algorithm == c_.algo.algorithm) return nullptr;
+    OsuCollConfig c = c_;
+    c.algo = std::move(a);
+    c.algo.elem_bytes = c.elem_bytes;
+    return std::make_unique<OsuCollDriver>(c);
+  }
   std::string estimate_caveat(long long ranks) const override {
     for (auto size : c_.sizes) {
       const coll::AlgoInfo* a = nullptr;
@@ -307,13 +327,14 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                     "200 up to 8 KiB, 10 above (OSU)"),
         text_key("buffer", "host | device", "host", "where the buffers live (OSU's -d rocm D D)"),
         {"algorithm", "name | tuned | mpich",
-         fmt::format("{} (the registry's first {} algorithm)", algos().empty() ? "none" : algos().front(), coll),
+         fmt::format("the stack preset's collective library where it is tuned or mpich (`ompisim list` names each "
+                     "preset's), else {} (the registry's first {} algorithm)",
+                     algos().empty() ? "none" : algos().front(), coll),
          "the collective's algorithm; tuned / mpich: chosen per size by coll/tuned v5.0.x's fixed decision / MPICH's "
          "defaults (collectives/decision/*.json)",
          [algos] {
            auto v = algos();
-           v.push_back("tuned");
-           v.push_back("mpich");
+           v.insert(v.end(), kOsuTables.begin(), kOsuTables.end());
            return v;
          }},
         text_key("steady_state", fmt::format("number 0 .. {}", kSteadyStateMax), "0.001",
@@ -333,9 +354,10 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                const std::string v = read_text(b, block_keys(ctx), "buffer");
                if (v != "host" && v != "device") b.fail("buffer", "expected 'host' or 'device'");
                c.buffer = v == "device" ? MemKind::Device : MemKind::Host;
-               auto names = algos();
-               if (names.empty()) b.fail("name", "no algorithm registered for " + k.coll);
-               c.algo = CollChoice::read(b, k.coll, names.front(), {"tuned", "mpich"});
+               if (algos().empty()) b.fail("name", "no algorithm registered for " + k.coll);
+               c.algo_named = b.has("algorithm");
+               c.algo = c.algo_named ? CollChoice::read(b, k.coll, algos().front(), kOsuTables)
+                                     : osu_default_choice(k.coll, ctx.stack_collectives);
                c.elem_bytes = static_cast<std::uint32_t>(k.min_bytes);
                c.algo.elem_bytes = c.elem_bytes;
                for (auto s : c.sizes) {

@@ -165,6 +165,9 @@ struct Prepared {
   Placement pl;
   const topology::RoutePolicyInfo* routing = nullptr;
   std::optional<NeighbourJob> neighbour;
+  // The scenario's driver, or a copy that uses the collective library of the stack's preset on this machine where the
+  // block names none and the parse could not know it (Driver::with_stack_collectives).
+  std::shared_ptr<const bench::Driver> driver;
 };
 
 // The names of the engines whose registry entry satisfies `has`, comma-separated (what an error offers instead).
@@ -250,15 +253,18 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
     auto list = param_list(p.mca);
     load_overrides(mr, list, "scenario " + s.id);
   }
+  const CollLibrary library = preset ? preset->collectives : CollLibrary{};
+  p.driver = s.driver;
+  if (auto d = s.driver->with_stack_collectives(library.name)) p.driver = std::move(d);
   // The benchmark's rules that depend on the stack's components, with the stack as this machine resolves it, at the
   // one rank count being prepared (parsing checked them all; check_run_input prepares each in turn).
-  s.driver->check(bench::DriverContext{s.file, {ranks}, s.stack, s.stack_json, stack_has_network_atomics(p.spec),
-                                       nullptr, m.name});
+  p.driver->check(bench::DriverContext{s.file, {ranks}, s.stack, s.stack_json, stack_has_network_atomics(p.spec),
+                                       nullptr, m.name, library.name});
   p.machine_sets = apply_sets(m, p.mca, sets);
   if (!sets.empty()) m.rebuild_topology();  // links follow overridden link parameters
   // What a component cannot run (a message over its one-packet limit), with every value the run will use.
   try {
-    const std::optional<bench::MessageBound> largest = s.driver->largest_message();
+    const std::optional<bench::MessageBound> largest = p.driver->largest_message();
     check_stack_input(p.spec, ComponentCheck{m, p.mca, largest ? largest->bytes : 0, largest ? largest->key : ""});
   } catch (const InputError& e) {
     if (e.file().empty()) throw InputError(s.file, e.key(), e.reason());
@@ -345,7 +351,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
   w.declare_resources();
   sim->seal();
   try {
-    points = s.driver->run(w, *stack, s.file);
+    points = p.driver->run(w, *stack, s.file);
   } catch (const InputError& e) {  // found while simulating (a size the stack cannot send): the scenario's file
     if (e.file().empty()) throw InputError(s.file, e.key(), e.reason());
     throw;

@@ -1,5 +1,6 @@
 #include "runner/stacks.hpp"
 
+#include "collectives/decision.hpp"
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
 #include "protocols/btl/btl.hpp"
@@ -120,6 +121,15 @@ void StackRegistry::add(StackInfo info) {
   entries_.push_back(std::move(info));
 }
 
+void StackRegistry::set_collectives(const std::string& name, const std::string& nic_kind, CollLibrary lib) {
+  auto it = std::find_if(entries_.begin(), entries_.end(),
+                         [&](const StackInfo& e) { return e.name == name && e.nic_kind == nic_kind; });
+  if (it == entries_.end()) throw std::invalid_argument("stack '" + name + "' is not registered for NIC kind '" + nic_kind + "'");
+  if (coll::decision_file(lib.name).empty())
+    throw std::invalid_argument("stack '" + name + "': no collective decision '" + lib.name + "'");
+  it->collectives = std::move(lib);
+}
+
 const StackInfo* StackRegistry::find(const std::string& name, const std::string& nic_kind) const {
   for (auto& e : entries_)
     if (e.name == name && e.nic_kind == nic_kind) return &e;
@@ -127,6 +137,33 @@ const StackInfo* StackRegistry::find(const std::string& name, const std::string&
 }
 
 namespace {
+// Each preset whose MPI version's collective decision is transcribed (collectives/decision/*.json). Not here: the
+// Gemini paper's Open MPI (a 2012 trunk: no decision of it transcribed) and Cray MPT (closed; its MPICH2 base release
+// is not documented), the 2004 Open MPI of the QsNet paper (pml/teg, before coll/tuned) and MPICH-QsNetII, the LogGP
+// reference stack.
+void register_collective_libraries(StackRegistry& reg) {
+  const std::string v5 = "slingshot-ex paper §IV: 'Open MPI was based on v5.0.0rc11'; coll/tuned's fixed decision of "
+                         "v5.0.x (collectives/decision/ompi_v5_tuned.json)";
+  reg.set_collectives("openmpi-linkx", "cxi", {"tuned", v5});
+  reg.set_collectives("openmpi-cxi", "cxi", {"tuned", v5});
+  reg.set_collectives("native", "cxi",
+                      {"mpich", "slingshot-ex paper §IV: 'CrayMPICH was version 8.1.23'; Cray MPICH 8.1 derives from "
+                                "MPICH 3.4, whose v3.4a2 selection with Cray's documented bcast tunables is "
+                                "collectives/decision/mpich_default.json"});
+  const std::string v13 = "seastar-portals paper §2.4: 'the trunk version of Open MPI (1.3 pre-release)'; coll/tuned's "
+                          "fixed rules of v1.3 (collectives/decision/ompi_v1_3_tuned.json)";
+  reg.set_collectives("openmpi-cm", "seastar", {"tuned-v1.3", v13});
+  reg.set_collectives("openmpi-ob1", "seastar", {"tuned-v1.3", v13});
+  reg.set_collectives("native", "seastar",
+                      {"mpich2-1.0", "seastar-portals paper §2.2: 'Cray MPI is derived from MPICH-2'; MPICH2 1.0.x's "
+                                     "default selection (collectives/decision/mpich2_v1_0.json)"});
+  const std::string v11 = "heterogeneous paper §5: 'Open MPI 1.1.1 pre-release'; coll/tuned's fixed decision of v1.1 "
+                          "(collectives/decision/ompi_v1_1_tuned.json)";
+  for (const auto& [name, kind] : std::vector<std::pair<std::string, std::string>>{
+           {"openmpi", "ib-sdr-pcie"}, {"openmpi-mvapi", "ib-sdr-pcie"}, {"openmpi-gm", "myrinet-2000"}, {"openmpi", "gige"}})
+    reg.set_collectives(name, kind, {"tuned-v1.1", v11});
+}
+
 // A preset's components, written as a scenario's stack object and read as one.
 StackSpec preset(const Json& components) { return parse_stack_object(components, "runner/stacks.cpp"); }
 }  // namespace
@@ -212,6 +249,23 @@ void register_stacks(StackRegistry& reg) {
   reg.add({"openmpi", "gige", "Open MPI 1.1: pml/ob1 + bml/r2 over btl/self and btl/tcp",
            preset({{"pml", "ob1"}, {"btl", {"self", "tcp"}}}), v11, v11_mca});
   reg.add({"loggp", "loggp", "LogGOPS reference stack (closed-form checks)", preset({{"model", "loggp"}})});
+  register_collective_libraries(reg);
+}
+
+CollLibrary stack_collectives(const Json& stack, const std::vector<std::string>& nic_kinds) {
+  std::vector<const StackInfo*> presets;
+  const StackSpec spec = stack.is_object() ? parse_stack_object(stack, "") : StackSpec{};
+  for (const auto& p : stack_registry().all()) {
+    if (!nic_kinds.empty() && std::find(nic_kinds.begin(), nic_kinds.end(), p.nic_kind) == nic_kinds.end()) continue;
+    if (stack.is_string() ? p.name == stack.get<std::string>() : stack.is_object() && p.spec == spec)
+      presets.push_back(&p);
+  }
+  if (presets.empty()) return {};
+  // On a machine with several networks the first preset of the name is the one that runs (resolve_stack).
+  if (!nic_kinds.empty()) presets.resize(1);
+  for (const StackInfo* p : presets)
+    if (!(p->collectives == presets.front()->collectives)) return {};
+  return presets.front()->collectives;
 }
 
 const StackInfo* stack_preset(const StackSpec& spec, const std::vector<std::string>& kinds) {

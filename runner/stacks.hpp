@@ -49,15 +49,27 @@ using StackReport = ComponentReport;
 // code defaults ({name: {"value", "source"}}: a parameter of a component of `spec`). A run of the preset (by name, or a
 // stack object equal to it on that NIC kind) starts from them; the machine's "mca_defaults", the scenario's "mca" and
 // --set still override them.
+// The preset's collective decision: the library whose default algorithm choice its MPI version makes, by the names
+// of collectives/decision.hpp decision_file ("tuned", "mpich", "tuned-v1.1", "tuned-v1.3", "mpich2-1.0"), with the
+// source that ties the version to the table. Empty when no decision of that version is transcribed: a benchmark then
+// keeps its own default (benchmarks/driver.hpp DriverContext::stack_collectives).
+struct CollLibrary {
+  std::string name, source;
+  bool operator==(const CollLibrary&) const = default;
+};
 struct StackInfo {
   std::string name, nic_kind, description;
   StackSpec spec;
   std::string version{};
   Json mca = Json::object();
+  CollLibrary collectives{};
 };
 class StackRegistry {
 public:
   void add(StackInfo info);  // std::invalid_argument on an empty name or a duplicate (name, nic_kind)
+  // Sets a registered preset's collective library; std::invalid_argument when (name, nic_kind) is not registered or
+  // the library has no decision file.
+  void set_collectives(const std::string& name, const std::string& nic_kind, CollLibrary lib);
   const StackInfo* find(const std::string& name, const std::string& nic_kind) const;
   const std::vector<StackInfo>& all() const { return entries_; }
 
@@ -70,6 +82,12 @@ const StackRegistry& stack_registry();
 std::vector<const StackInfo*> presets_with(const ComponentInfo& c);
 // The preset a resolved stack is (equal components, for one of the machine's NIC kinds), or null.
 const StackInfo* stack_preset(const StackSpec& spec, const std::vector<std::string>& nic_kinds);
+
+// The collective library of the preset a scenario's "stack" is (a preset name, or an object equal to a preset) on a
+// machine with these NIC kinds; with no kinds (a scenario being parsed, its machine not loaded), over every NIC kind the
+// stack is defined for. Empty when that is no preset, a preset without one, or presets that differ ("native" before
+// the machine is known).
+CollLibrary stack_collectives(const Json& stack, const std::vector<std::string>& nic_kinds);
 
 // The components whose MCA parameters a stack reads: its own, then those they read (ComponentInfo::reads), each once.
 std::vector<const ComponentInfo*> mca_components(const StackSpec& spec);

@@ -59,6 +59,21 @@ double parse_flop_rate(ObjectReader& b) {
   return x;
 }
 
+// The decision libraries the block's "collectives" documents; a block that names none takes the stack's (its preset's
+// StackInfo::collectives) where it is one of them, else "tuned".
+const std::vector<std::string> kReplayLibraries{"tuned", "mpich"};
+std::string replay_default_library(const std::string& stack_lib) {
+  return std::find(kReplayLibraries.begin(), kReplayLibraries.end(), stack_lib) != kReplayLibraries.end() ? stack_lib
+                                                                                                          : "tuned";
+}
+// Loads the decision library c.collectives names ({} for "fixed"), and coll/tuned v5's barrier rule with "tuned".
+void load_replay_library(ReplayConfig& c) {
+  c.lib = Json(), c.barrier_rule = Json();
+  if (c.collectives == "fixed") return;
+  c.lib = load_json_file(data_dir() + "/" + coll::decision_file(c.collectives));
+  if (c.collectives == "tuned") c.barrier_rule = coll::load_decision(data_dir() + "/collectives/decision/barrier_tuned.json");
+}
+
 class ReplayDriver final : public ConfiguredDriver<ReplayDriver, ReplayConfig> {
 public:
   using ConfiguredDriver::ConfiguredDriver;
@@ -70,6 +85,13 @@ public:
                                    c_.files.size()));
   }
   Json run(World& w, Stack& s, const std::string&) const override { return replay::replay_run(w, s, c_); }
+  std::unique_ptr<Driver> with_stack_collectives(const std::string& lib) const override {
+    if (c_.collectives_named || replay_default_library(lib) == c_.collectives) return nullptr;
+    ReplayConfig c = c_;
+    c.collectives = replay_default_library(lib);
+    load_replay_library(c);
+    return std::make_unique<ReplayDriver>(std::move(c));
+  }
   const std::vector<std::string>& files() const { return c_.files; }
 };
 
@@ -111,9 +133,11 @@ void register_replay_driver(DriverRegistry& reg) {
        "the trace's index file (smpirun's tracing/filename), relative to the scenario file; one action file per rank"},
       {"flop_rate", "rate (\"1 Gf/s\")", "(required: no node model gives a compute rate yet)",
        "the rate at which each rank runs the trace's compute actions (flops)"},
-      text_key("collectives", "tuned | mpich | fixed", "tuned",
+      {"collectives", "tuned | mpich | fixed",
+       "the stack preset's collective library where it is tuned or mpich (`ompisim list` names each preset's), else "
+       "tuned",
        "whose decision picks each collective's algorithm by communicator and message size (coll/tuned v5.0.x, MPICH's "
-       "defaults; fixed: the fallbacks only)"),
+       "defaults; fixed: the fallbacks only)"},
       {"algorithms", "object {collective: algorithm}", "{}",
        "a fixed algorithm per collective (barrier, bcast, reduce, allreduce, alltoall, gather, allgather, scatter), "
        "over the decision"}};
@@ -138,13 +162,11 @@ void register_replay_driver(DriverRegistry& reg) {
       b.fail("flop_rate", "required: no node model of this project gives a compute rate yet (e.g. \"1 Gf/s\", the "
                           "speed of the hosts of the platform the trace was recorded on)");
     c.flop_rate = parse_flop_rate(b);
-    c.collectives = read_text(b, block_keys(ctx), "collectives");
-    if (c.collectives != "fixed") {
-      std::string f = coll::decision_file(c.collectives);
-      if (f.empty() || c.collectives == "tuned-v1.1") b.fail("collectives", "expected 'tuned', 'mpich' or 'fixed'");
-      c.lib = load_json_file(data_dir() + "/" + f);
-      if (c.collectives == "tuned") c.barrier_rule = coll::load_decision(data_dir() + "/collectives/decision/barrier_tuned.json");
-    }
+    c.collectives_named = b.has("collectives");
+    c.collectives = c.collectives_named ? b.str("collectives") : replay_default_library(ctx.stack_collectives);
+    if (c.collectives != "fixed" && (coll::decision_file(c.collectives).empty() || c.collectives == "tuned-v1.1"))
+      b.fail("collectives", "expected 'tuned', 'mpich' or 'fixed'");
+    load_replay_library(c);
     if (b.has("algorithms")) {
       ObjectReader a = b.object("algorithms");
       for (const auto& coll : registry_colls()) {

@@ -18,6 +18,7 @@ struct ReplayConfig {
   std::vector<std::string> files;   // per rank
   double flop_rate = 0;             // flop/s
   std::string collectives = "tuned";
+  bool collectives_named = false;   // the block names them; else the stack's library where it is tuned or mpich
   Json lib, barrier_rule;           // decision library ({} for "fixed"), coll/tuned's barrier rule
   std::map<std::string, std::string> algorithms;  // per-collective choice
 };

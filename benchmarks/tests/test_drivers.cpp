@@ -210,7 +210,7 @@ bool computed_default(const bench::DriverInfo& d, const std::string& key) {
   static const std::set<std::pair<std::string, std::string>> computed{
       {"*", "sizes"},           {"*", "trace"},          {"*", "flop_rate"},   {"*", "app"},
       {"*", "compute_per_step"}, {"*", "estimates"},     {"replay", "algorithms"},
-      {"app_skeleton", "collectives"}, {"osu-collective", "algorithm"}};
+      {"app_skeleton", "collectives"}, {"osu-collective", "algorithm"}, {"replay", "collectives"}};
   return computed.count({"*", key}) || computed.count({d.name, key}) || computed.count({d.family, key});
 }
 }  // namespace

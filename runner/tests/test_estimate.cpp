@@ -30,7 +30,7 @@ Scenario titan_barrier(const std::string& algorithm, long long ranks = 299008, i
 // bench/README.md's 64 KiB osu_alltoall on frontier (openmpi-linkx, 8 ranks per node), `iterations` calls, no warm-up
 // call unless `skip` is given (-1: the benchmark's default).
 Scenario frontier_alltoall(long long ranks, int iterations, int skip, const std::string& engine = "") {
-  Json b = {{"name", "osu_alltoall"}, {"sizes", {65536}}, {"iterations", iterations}};
+  Json b = {{"name", "osu_alltoall"}, {"algorithm", "pairwise"}, {"sizes", {65536}}, {"iterations", iterations}};
   if (skip >= 0) b["skip"] = skip;
   Json j = {{"id", "a2a"}, {"machine", "frontier"}, {"stack", "openmpi-linkx"}, {"benchmark", b}, {"ranks", ranks},
             {"ranks_per_node", 8}, {"map_by", "core"}, {"cpu_list", {1, 9, 17, 25, 33, 41, 49, 57}}};
@@ -362,16 +362,17 @@ TEST_CASE("estimate: a trace's actions are counted by the name in their second f
 }
 
 // Configuration: osu_alltoall of 64 KiB on Crusher (4 ranks a node) with the algorithm "linear", "pairwise" and
-// "tuned" at 516 and 512 ranks, and "tuned" at 1 MiB. Expected: the algorithms that post every request of a call at
-// once (linear; linear_sync, coll/tuned v5's choice at 512 ranks and 64 KiB) carry a caveat naming the algorithm, the
-// size and bench/README.md's measurement (516 ranks took over 200 s of CPU against an estimate under 1 s); pairwise
-// and tuned's 1 MiB choice (pairwise) none. How validated: the registry's all_at_once flag through the driver.
+// "tuned" at 516 and 512 ranks, "tuned" at 1 MiB, and none at 512 ranks (the stack's library: tuned).
+// Expected: the algorithms that post every request of a call at once (linear; linear_sync, coll/tuned v5's choice at
+// 512 ranks and 64 KiB) carry a caveat naming the algorithm, the size and bench/README.md's measurement (516 ranks
+// took over 200 s of CPU against an estimate under 1 s), the block without an algorithm too; pairwise and tuned's
+// 1 MiB choice (pairwise) none. How validated: the registry's all_at_once flag through the driver.
 TEST_CASE("estimate: an alltoall that posts every request at once says its estimate is low", "[estimate][unit]") {
   auto a2a = [](const std::string& algo, long long ranks, long long size) {
+    Json b{{"name", "osu_alltoall"}, {"algorithm", algo}, {"sizes", {size}}, {"iterations", 1}, {"skip", 0}};
+    if (algo.empty()) b.erase("algorithm");  // the stack's collective library: coll/tuned v5 on openmpi-cxi
     return scenario_from_json(Json{{"id", "a2a"}, {"machine", "crusher"}, {"stack", "openmpi-cxi"}, {"ranks", ranks},
-                                   {"ranks_per_node", 4},
-                                   {"benchmark", {{"name", "osu_alltoall"}, {"algorithm", algo}, {"sizes", {size}},
-                                                  {"iterations", 1}, {"skip", 0}}}},
+                                   {"ranks_per_node", 4}, {"benchmark", b}},
                               "a2a.json");
   };
   const std::string linear = estimate_caveat(a2a("linear", 516, 65536));
@@ -380,5 +381,6 @@ TEST_CASE("estimate: an alltoall that posts every request at once says its estim
   CHECK_THAT(estimate_caveat(a2a("tuned", 512, 65536)), Catch::Contains("'linear_sync'"));
   CHECK(estimate_caveat(a2a("pairwise", 516, 65536)).empty());
   CHECK(estimate_caveat(a2a("tuned", 512, 1048576)).empty());
-  CHECK(estimate_caveat(frontier_alltoall(512, 1, 0)).empty());  // the registry's first: pairwise
+  CHECK(estimate_caveat(frontier_alltoall(512, 1, 0)).empty());  // pairwise, named
+  CHECK_THAT(estimate_caveat(a2a("", 512, 65536)), Catch::Contains("'linear_sync'"));  // no algorithm: tuned's choice
 }

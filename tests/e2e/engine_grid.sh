@@ -13,7 +13,7 @@
 set -u
 BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 . "$(dirname "$0")/lib_check.sh"
-JOB='"machine": "frontier", "stack": "openmpi-linkx", "benchmark": {"name": "osu_alltoall", "sizes": [65536], "iterations": 2}, "ranks": 64, "ranks_per_node": 8, "map_by": "core", "cpu_list": [1, 9, 17, 25, 33, 41, 49, 57]'
+JOB='"machine": "frontier", "stack": "openmpi-linkx", "benchmark": {"name": "osu_alltoall", "algorithm": "pairwise", "sizes": [65536], "iterations": 2}, "ranks": 64, "ranks_per_node": 8, "map_by": "core", "cpu_list": [1, 9, 17, 25, 33, 41, 49, 57]'
 PP='"machine": "frontier", "stack": "openmpi-linkx", "benchmark": {"name": "osu_latency", "sizes": [8, 4194304]}, "ranks": 2, "ranks_per_node": 1'
 printf '%s' "{$PP}" > "$t/pp.json"; printf '%s' "{$PP, \"engine_grid\": \"0 s\"}" > "$t/pp_exact.json"
 for c in lmm fluid exact des pp pp_exact; do

@@ -11,7 +11,7 @@
 set -u
 BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 . "$(dirname "$0")/lib_check.sh"
-JOB='"machine": "frontier", "stack": "openmpi-linkx", "benchmark": {"name": "osu_alltoall", "sizes": [65536], "iterations": 2}, "ranks": 64, "ranks_per_node": 8, "map_by": "core", "cpu_list": [1, 9, 17, 25, 33, 41, 49, 57]'
+JOB='"machine": "frontier", "stack": "openmpi-linkx", "benchmark": {"name": "osu_alltoall", "algorithm": "pairwise", "sizes": [65536], "iterations": 2}, "ranks": 64, "ranks_per_node": 8, "map_by": "core", "cpu_list": [1, 9, 17, 25, 33, 41, 49, 57]'
 for c in exact window; do
   w=''; [[ $c == window ]] && w=', "engine_window": "1 us"'
   printf '%s' "{$JOB, \"engine\": \"fluid\"$w}" > "$t/$c.json"

@@ -131,6 +131,14 @@ void print_params(const ParamList& l) {
                              row["description"].get<std::string>(), row["source"].get<std::string>());
 }
 
+// A preset's collective library (StackInfo::collectives), as describe prints it.
+std::string collectives_line(const StackInfo& s) {
+  if (s.collectives.name.empty())
+    return "collectives: no decision of this version transcribed (each benchmark's own default)\n";
+  return fmt::format("collectives {} (the default of osu collectives, replay and app_skeleton where they offer it; "
+                     "{})\n", s.collectives.name, s.collectives.source);
+}
+
 // The machine's networks, node types and physical parameters, the components that run on it with their software
 // parameters and declared statistics (indented, so that no statistic reads as a parameter name), and the stacks,
 // algorithms and skeletons it offers.
@@ -164,6 +172,7 @@ void describe_machine(Machine& m) {
     if (m.has_nic_kind(s.nic_kind)) {
       std::cout << "  " << s.name << " " << s.spec.to_json().dump() << "  " << s.description << "\n";
       if (!s.version.empty()) std::cout << "    models " << s.version << "\n";
+      std::cout << "    " << collectives_line(s);
       for (auto it = s.mca.begin(); it != s.mca.end(); ++it)
         std::cout << "    mca " << it.key() << " = " << it.value()["value"].dump() << "  ("
                   << it.value()["source"].get<std::string>() << ")\n";
@@ -189,6 +198,7 @@ std::string describe_stack(const std::string& name) {
     if (s.name != name) continue;
     out += fmt::format("## on NIC kind {}: {}\n  components {}\n", s.nic_kind, s.description, s.spec.to_json().dump());
     if (!s.version.empty()) out += fmt::format("  models {}\n", s.version);
+    out += "  " + collectives_line(s);
     for (auto it = s.mca.begin(); it != s.mca.end(); ++it)
       out += fmt::format("  mca {} = {}  ({})\n", it.key(), it.value()["value"].dump(),
                          it.value()["source"].get<std::string>());

@@ -47,7 +47,8 @@ void print_components() {
 void print_stacks() {
   std::cout << "stacks (presets):\n";
   for (auto& s : stack_registry().all())
-    std::cout << "  " << s.name << " [" << s.nic_kind << "] " << s.spec.to_json().dump() << "  " << s.description << "\n";
+    std::cout << "  " << s.name << " [" << s.nic_kind << "] " << s.spec.to_json().dump() << "  " << s.description
+              << (s.collectives.name.empty() ? "" : "; collectives " + s.collectives.name) << "\n";
 }
 void print_engines() {
   std::cout << "engines (a scenario's \"engine\"):\n";

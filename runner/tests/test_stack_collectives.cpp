@@ -1,0 +1,129 @@
+// A stack preset's collective library (runner/stacks.hpp StackInfo::collectives) and the benchmarks that take it as
+// their default: osu collectives ("algorithm"), replay ("collectives"), app_skeleton ("collectives").
+#include "runner/run.hpp"
+#include "runner/scenario.hpp"
+#include "runner/stacks.hpp"
+#include "tests/test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fmt/format.h>
+#include <unistd.h>
+#include <fstream>
+
+using namespace ompisim;
+
+namespace {
+Json stack_coll_scenario(const std::string& stack, const Json& block, int ranks = 16, int rpn = 8) {
+  return Json{{"machine", "crusher"}, {"stack", stack},  {"ranks", ranks}, {"ranks_per_node", rpn},
+              {"engine", "des"},      {"benchmark", block}};
+}
+Json stack_coll_allreduce(const Json& extra = Json::object()) {
+  Json b{{"name", "osu_allreduce"}, {"sizes", {8, 65536}}, {"iterations", 3}, {"skip", 1}};
+  b.update(extra);
+  return b;
+}
+std::vector<std::string> point_algorithms(const Json& result) {
+  std::vector<std::string> out;
+  for (const auto& p : result["points"]) out.push_back(p.value("algorithm", std::string("-")));
+  return out;
+}
+}  // namespace
+
+// Configuration: the registered presets. Expected: the Open MPI 5 presets on cxi name coll/tuned v5 ("tuned"), Cray
+// MPICH on cxi MPICH's ("mpich"), the SeaStar Open MPI presets Open MPI 1.3's and Cray MPI MPICH2 1.0's, the Open MPI
+// 1.1 presets v1.1's; the Gemini and QsNet presets and the LogGP stack none. By name before the machine is known,
+// "native" (a different library per NIC kind) has none; an object equal to a preset has the preset's; an unknown
+// library or preset is refused at registration. How validated: stack_collectives and set_collectives.
+TEST_CASE("stacks: each preset names the collective library of its MPI version", "[runner][stack]") {
+  CHECK(stack_collectives(Json("openmpi-linkx"), {}).name == "tuned");
+  CHECK(stack_collectives(Json("openmpi-cxi"), {"cxi"}).name == "tuned");
+  CHECK(stack_collectives(Json("native"), {"cxi"}).name == "mpich");
+  CHECK(stack_collectives(Json("native"), {"seastar"}).name == "mpich2-1.0");
+  CHECK(stack_collectives(Json("openmpi-cm"), {}).name == "tuned-v1.3");
+  CHECK(stack_collectives(Json("openmpi-mvapi"), {}).name == "tuned-v1.1");
+  CHECK(stack_collectives(Json("native"), {}).name.empty());
+  CHECK(stack_collectives(Json("native"), {"gemini"}).name.empty());
+  CHECK(stack_collectives(Json("openmpi"), {"gemini"}).name.empty());
+  CHECK(stack_collectives(Json("openmpi-elan4"), {}).name.empty());
+  CHECK(stack_collectives(Json("openmpi"), {}).name.empty());  // gemini: none, Open MPI 1.1: tuned-v1.1
+  CHECK(stack_collectives(Json("no-such-stack"), {}).name.empty());
+  CHECK(stack_collectives(Json{{"pml", "cm"}, {"mtl", "ofi"}, {"ofi", "shm+cxi:linkx"}}, {}).name == "tuned");
+  CHECK(stack_collectives(Json{{"pml", "cm"}, {"mtl", "ofi"}, {"ofi", "shm+cxi:linkx"}}, {"cxi"}).source.find(
+            "v5.0.0rc11") != std::string::npos);
+  CHECK(stack_collectives(Json{{"native", "mpich_cxi"}}, {}).name == "mpich");
+  StackRegistry reg;
+  register_stacks(reg);
+  CHECK_THROWS_WITH(reg.set_collectives("native", "cxi", {"tuned-v9", ""}), Catch::Contains("no collective decision"));
+  CHECK_THROWS_WITH(reg.set_collectives("native", "ib-sdr-pcie", {"tuned", ""}), Catch::Contains("not registered"));
+}
+
+// Configuration: osu_allreduce (8 B and 64 KiB) on 16 Crusher ranks, 8 a node, with no "algorithm": Cray MPICH
+// ("native"), Open MPI over LINKx, and Cray MPICH with "algorithm": "recursive_doubling" named.
+// Expected: Cray MPICH runs MPICH's decision (mpich_smp on the node-aware communicator at both sizes) though the parse
+// could not know its library ("native" is per NIC kind: the parsed driver is the registry's first, the run takes the
+// machine's preset); LINKx runs coll/tuned v5's (its parsed label already says tuned; no mpich_smp); a named
+// algorithm is run as named (no per-size decision in the points). How validated: the points' "algorithm" and the
+// drivers' labels; fails when the default is the registry's first algorithm whatever the stack.
+TEST_CASE("osu collectives: a block without algorithm runs the stack's collective library", "[runner][osu_coll]") {
+  Scenario native = scenario_from_json(stack_coll_scenario("native", stack_coll_allreduce()), "sc.json");
+  CHECK(native.driver->label() == "osu_allreduce recursive_doubling");
+  CHECK(point_algorithms(run_one(native, 16, {})) == std::vector<std::string>{"mpich_smp", "mpich_smp"});
+  Scenario linkx = scenario_from_json(stack_coll_scenario("openmpi-linkx", stack_coll_allreduce()), "sc.json");
+  CHECK(linkx.driver->label() == "osu_allreduce tuned");
+  for (const auto& a : point_algorithms(run_one(linkx, 16, {}))) CHECK(a != "mpich_smp");
+  Scenario named = scenario_from_json(
+      stack_coll_scenario("native", stack_coll_allreduce({{"algorithm", "recursive_doubling"}})), "sc.json");
+  CHECK(named.driver->with_stack_collectives("mpich") == nullptr);
+  CHECK(point_algorithms(run_one(named, 16, {})) == std::vector<std::string>{"-", "-"});
+  // The parsed driver of "native" takes MPICH's decision once the machine names it; a library OSU does not offer
+  // (MPICH2 1.0, SeaStar's Cray MPI) leaves it as parsed.
+  auto mpich = native.driver->with_stack_collectives("mpich");
+  REQUIRE(mpich);
+  CHECK(mpich->label() == "osu_allreduce mpich");
+  CHECK(native.driver->with_stack_collectives("mpich2-1.0") == nullptr);
+  CHECK(linkx.driver->with_stack_collectives("tuned") == nullptr);
+}
+
+// Configuration: a 16-rank trace (each rank: MPI_Allreduce of 2 doubles) replayed on Crusher at 8 ranks a node with
+// no "collectives", on Cray MPICH and on Open MPI over LINKx, and on Cray MPICH with "collectives": "tuned" named;
+// an app_skeleton block without "collectives" parsed with each preset's library. Expected: the replay's allreduce is
+// MPICH's node-aware composition on Cray MPICH, not on LINKx (coll/tuned v5) nor where the block names tuned; the
+// skeleton takes a library it offers (tuned-v1.3, mpich2-1.0) and keeps none for one it does not (tuned).
+// How validated: the replay's "algorithm" rows and with_stack_collectives's result.
+TEST_CASE("replay and app_skeleton: the stack's collective library is their default", "[runner][replay]") {
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim-stackcoll-{}", ::getpid());
+  std::filesystem::create_directories(dir / "r");
+  std::string index;
+  for (int r = 0; r < 16; ++r) {
+    const std::string f = "r/rank-" + std::to_string(r) + ".txt";
+    std::ofstream(dir / f) << fmt::format("{0} init\n{0} allreduce 2 0 6\n{0} finalize\n", r);
+    index += f + "\n";
+  }
+  std::ofstream(dir / "trace.txt") << index;
+  auto allreduce = [&](const std::string& stack, const Json& extra) {
+    Json b{{"name", "replay"}, {"trace", (dir / "trace.txt").string()}, {"flop_rate", "1 Gf/s"}};
+    b.update(extra);
+    const Json r = run_one(scenario_from_json(stack_coll_scenario(stack, b), "r.json"), 16, {});
+    for (const auto& p : r["points"])
+      if (p["row"] == "algorithm") return p["name"].get<std::string>();
+    return std::string();
+  };
+  CHECK(allreduce("native", Json::object()) == "allreduce mpich_smp");
+  CHECK(allreduce("openmpi-linkx", Json::object()).starts_with("allreduce "));
+  CHECK(allreduce("openmpi-linkx", Json::object()) != "allreduce mpich_smp");
+  CHECK(allreduce("native", Json{{"collectives", "tuned"}}) != "allreduce mpich_smp");
+  std::filesystem::remove_all(dir);
+
+  const Json app{{"name", "app_skeleton"}, {"app", "POP"}};
+  Scenario pop = scenario_from_json(Json{{"machine", "jaguar-xt4"}, {"stack", "native"}, {"ranks", 256},
+                                         {"ranks_per_node", 2}, {"benchmark", app}},
+                                    "a.json");
+  CHECK(pop.driver->with_stack_collectives("mpich2-1.0") != nullptr);
+  CHECK(pop.driver->with_stack_collectives("tuned") == nullptr);
+  Scenario cm = scenario_from_json(Json{{"machine", "jaguar-xt4"}, {"stack", "openmpi-cm"}, {"ranks", 256},
+                                        {"ranks_per_node", 2}, {"benchmark", app}},
+                                   "a.json");
+  CHECK(cm.driver->with_stack_collectives("tuned-v1.3") == nullptr);  // parsed with it: the preset is one per name
+  CHECK(cm.driver->with_stack_collectives("mpich2-1.0") != nullptr);
+}
