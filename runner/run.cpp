@@ -280,6 +280,18 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
 }
 }  // namespace
 
+CollLibrary machine_collectives(const Scenario& s) {
+  const std::unique_ptr<Machine> m = scenario_machine(s);
+  const std::vector<std::string> kinds = m->nic_kinds();
+  const StackInfo* preset =
+      stack_preset(resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m->name, s.file), kinds);
+  return preset ? preset->collectives : CollLibrary{};
+}
+
+void use_machine_collectives(Scenario& s) {
+  if (auto d = s.driver->with_stack_collectives(machine_collectives(s).name)) s.driver = std::move(d);
+}
+
 void check_run_input(const Scenario& s, const Overrides& sets) {
   for (long long n : s.ranks) (void)prepare(s, n, sets);
 }

@@ -4,6 +4,7 @@
 #include "core/trace.hpp"
 #include "mpi/stack.hpp"
 #include "runner/scenario.hpp"
+#include "runner/stacks.hpp"
 
 namespace ompisim {
 
@@ -35,6 +36,12 @@ void require_conservation(const StackStats& st, const std::string& id, const Ove
 // Everything a run decides from its input before simulating, for every rank count (machine, stack, MCA keys, --set
 // parameters, placement, route policy): the InputErrors run_one would raise, without running.
 void check_run_input(const Scenario& s, const Overrides& sets);
+// The collective library of the scenario's stack as its machine resolves the preset (StackInfo::collectives; empty:
+// none), and the scenario with the driver its runs use: a block that names no algorithm or library takes that library
+// (Driver::with_stack_collectives), which the parse could not know for a preset defined per NIC kind ("native").
+// For what a command says before running (the estimate's caveat, describe); run_one applies it itself.
+CollLibrary machine_collectives(const Scenario& s);
+void use_machine_collectives(Scenario& s);
 // For `run`, which runs this one scenario: an MCA parameter in `sets` that no component of
 // its stack reads is refused, as in the scenario's "mca" block (InputError("--set", "mca.<key>", reason)). Commands
 // that apply one --set to many scenarios (validate, compare --against, sweep axes) leave it to the stacks that read it.

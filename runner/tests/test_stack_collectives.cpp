@@ -83,6 +83,12 @@ TEST_CASE("osu collectives: a block without algorithm runs the stack's collectiv
   CHECK(mpich->label() == "osu_allreduce mpich");
   CHECK(native.driver->with_stack_collectives("mpich2-1.0") == nullptr);
   CHECK(linkx.driver->with_stack_collectives("tuned") == nullptr);
+  // What run and describe say before running (the estimate's caveat) weighs the same driver.
+  CHECK(machine_collectives(native).name == "mpich");
+  Scenario resolved = native;
+  use_machine_collectives(resolved);
+  CHECK(resolved.driver->label() == "osu_allreduce mpich");
+  CHECK(native.driver->label() == "osu_allreduce recursive_doubling");  // the copy's driver only
 }
 
 // Configuration: a 16-rank trace (each rank: MPI_Allreduce of 2 doubles) replayed on Crusher at 8 ranks a node with

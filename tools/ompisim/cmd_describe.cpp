@@ -417,8 +417,9 @@ void describe_file(const std::string& given) {
   if (!j.is_object() || !j.contains("benchmark"))
     throw InputError(file, "", "neither a machine file (it has \"networks\"), a scenario (it has \"benchmark\") nor a "
                                "sweep grid (it has \"base\")");
-  const Scenario s = load_scenario(file);
+  Scenario s = load_scenario(file);
   check_run_input(s, {});  // a scenario its run would refuse (ranks that do not fit, ...) is not described
+  use_machine_collectives(s);
   std::string ranks = fmt::format("{}", fmt::join(s.ranks, ", "));
   std::cout << fmt::format("# scenario {} ({})\n{}\n", s.id, file, s.description);
   if (!s.expected.empty()) std::cout << "expected: " << s.expected << "\n";
@@ -426,6 +427,9 @@ void describe_file(const std::string& given) {
                            "{} per node\n", s.machine, s.machine, s.stack, s.benchmark, s.benchmark, ranks,
                            s.ranks_per_node);
   if (!s.mca.empty()) std::cout << "mca " << s.mca.dump() << "\n";
+  if (const CollLibrary lib = machine_collectives(s); !lib.name.empty())
+    std::cout << fmt::format("the stack's collective library: {} (a benchmark block that names no collective algorithm "
+                             "or library uses it where the benchmark offers it; {})\n", lib.name, lib.source);
   const std::vector<ScenarioEntry> all = scenario_entries();
   const std::string rel = validation::committed_scenario(file);
   for (auto& e : all)

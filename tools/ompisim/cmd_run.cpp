@@ -210,6 +210,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   Overrides o = parse_sets(opt.sets);
   check_sets_read(s, o);
   check_run_input(s, o);  // what the run would refuse (ranks that do not fit, ...) before its size is weighed
+  use_machine_collectives(s);  // the estimate's caveat weighs the algorithms the run will use
   check_max_events(s, ctx.max_events, "scenario " + s.id, ctx.max_events_text);
   const std::string caveat = estimate_caveat(s);
   if (const double e = estimate_events(s); (e > kEventsWorthSaying || !caveat.empty()) && isatty(STDERR_FILENO) &&
