@@ -304,20 +304,21 @@ TEST_CASE("replay driver: its block is checked against the trace", "[replay][dri
 }
 
 // Configuration: a 16-rank trace whose every rank calls MPI_Bcast of 1 B from root 5 (a rank that is not its node's
-// lowest), then MPI_Allreduce of 2 doubles, replayed on Cielo with "collectives": "mpich" at 4 ranks a node and at 1
-// rank a node; and a block naming the composition "mpich_smp" in "algorithms". Expected (MPICH v3.4a2
-// MPIDI_Bcast_select and MPIDI_Allreduce_select, as osu_bcast and osu_allreduce "mpich" in test_osu_coll.cpp): 4 a
-// node: the node-aware compositions mpich_smp (their stages need the placement's layout); 1 a node: the flat
-// MPIR_Bcast_intra_binomial (mpich_binomial) and recursive doubling (16 B); every rank finishes, no fallback; the composition named
-// alone is refused naming benchmark.algorithms.bcast. Fails when the replay decides on a flat communicator.
+// lowest), then MPI_Allreduce of 2 doubles, then MPI_Reduce of 2 doubles to root 5, replayed on Cielo with
+// "collectives": "mpich" at 4 ranks a node and at 1 rank a node; and a block naming the composition "mpich_smp" in
+// "algorithms". Expected (MPICH v3.4a2 MPIDI_Bcast_select, MPIDI_Allreduce_select and MPIDI_Reduce_select, as
+// osu_bcast and osu_allreduce "mpich" in test_osu_coll.cpp): 4 a node: the node-aware compositions mpich_smp (their
+// stages need the placement's layout); 1 a node: the flat MPIR_Bcast_intra_binomial (mpich_binomial), recursive
+// doubling and the binomial reduce (16 B); every rank finishes, no fallback; the composition named alone is refused
+// naming benchmark.algorithms.bcast. Fails when the replay decides on a flat communicator.
 // How validated: the run's "algorithm" rows (rank 0's calls) and the InputError text.
-TEST_CASE("replay driver: MPICH's node-aware bcast and allreduce are chosen from the placement", "[replay][driver]") {
+TEST_CASE("replay driver: MPICH's node-aware bcast, allreduce and reduce are chosen from the placement", "[replay][driver]") {
   const int n = 16;
   auto dir = tmpdir("smp");
   std::string index;
   for (int r = 0; r < n; ++r) {
     std::string f = "r/rank-" + std::to_string(r) + ".txt";
-    write(dir / f, fmt::format("{0} init\n{0} bcast 1 5 6\n{0} allreduce 2 0 6\n{0} finalize\n", r));
+    write(dir / f, fmt::format("{0} init\n{0} bcast 1 5 6\n{0} allreduce 2 0 6\n{0} reduce 2 0 5 6\n{0} finalize\n", r));
     index += f + "\n";
   }
   write(dir / "trace.txt", index);
@@ -337,8 +338,9 @@ TEST_CASE("replay driver: MPICH's node-aware bcast and allreduce are chosen from
       if (p["row"] == "algorithm") names.push_back(p["name"].get<std::string>());
     return names;
   };
-  CHECK(used(4) == std::vector<std::string>{"allreduce mpich_smp", "bcast mpich_smp"});
-  CHECK(used(1) == std::vector<std::string>{"allreduce recursive_doubling", "bcast mpich_binomial"});
+  CHECK(used(4) == std::vector<std::string>{"allreduce mpich_smp", "bcast mpich_smp", "reduce mpich_smp"});
+  CHECK(used(1) ==
+        std::vector<std::string>{"allreduce recursive_doubling", "bcast mpich_binomial", "reduce mpich_binomial"});
   try {
     (void)scenario_from_json(Json{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", n}, {"ranks_per_node", 4},
                                   {"benchmark", block({{"algorithms", Json{{"bcast", "mpich_smp"}}}})}},

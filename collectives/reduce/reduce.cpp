@@ -79,6 +79,11 @@ void register_reduce(CollRegistry& reg) {
            "MPICH src/mpi/coll/reduce/reduce_intra_reduce_scatter_gather.c MPIR_Reduce_intra_reduce_scatter_gather "
            "(v3.4a2)",
            &reduce_mpich_reduce_scatter_gather, false});
+  reg.add({"reduce", "mpich_smp",
+           "MPICH ch4 node-aware reduce: reduce within every node but the root's to its leader, among the node "
+           "leaders to the root's node, then within the root's node to the root",
+           "MPICH src/mpid/ch4/src/ch4_coll_impl.h MPIDI_Reduce_intra_composition_alpha (v3.4a2)", &reduce_mpich_smp,
+           false, true});
 }
 
 }  // namespace ompisim::coll

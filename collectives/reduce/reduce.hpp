@@ -14,6 +14,9 @@
 //   reduce "mpich_reduce_scatter_gather"  MPIR_Reduce_intra_reduce_scatter_gather (MPICH v3.4a2): Rabenseifner's
 //                       reduce (mpich_reduce_scatter_gather.cpp); both are MPICH's choices for the reduce within a node
 //                       of its node-aware allreduce (collectives/decision/mpich_default.json "reduce").
+//   reduce "mpich_smp"  MPIDI_Reduce_intra_composition_alpha (MPICH v3.4a2): MPI_Reduce on a node-aware communicator,
+//                       a reduce within every other node, among the node leaders, then within the root's node
+//                       (mpich_smp.cpp); a library's decision table only.
 //   reduce "binomial", "in_order_binary"  ompi_coll_base_reduce_intra_binomial / _in_order_binary (v4.1-v5.0) with
 //                       one segment, coll/tuned v5's choices for the reduce of its nonoverlapping allreduce
 //                       (tree_reduce.cpp).
@@ -36,5 +39,8 @@ Schedule reduce_mpich_reduce_scatter_gather(int me, int nranks, const AlgoParams
 // coll/base's tree reduces as coll/tuned v5 calls them (reduce/tree_reduce.cpp).
 Schedule reduce_binomial(int me, int nranks, const AlgoParams& params);
 Schedule reduce_in_order_binary(int me, int nranks, const AlgoParams& params);
+// MPICH's ch4 node-aware reduce (reduce/mpich_smp.cpp): needs params.layout and params.stages (Stage::Node: the reduce
+// within the other nodes, Stage::Roots: among the leaders, Stage::NodeAfter: within the root's node).
+Schedule reduce_mpich_smp(int me, int nranks, const AlgoParams& params);
 
 }  // namespace ompisim::coll

@@ -145,6 +145,58 @@ TEST_CASE("mpich allreduce: ch4 node-aware composition alpha rank by rank", "[co
   CHECK(default_registry().find("allreduce", "mpich_smp")->composition);
 }
 
+// Configuration: reduce mpich_smp on 10 ranks placed 4, 4 and 2 a node (leaders 0, 4, 8), root 5 (local 1 of node 1),
+// a 10-byte vector; every stage MPIR_Reduce_intra_binomial (reduce basic_log).
+// Expected (MPIDI_Reduce_intra_composition_alpha, ch4_coll_impl.h v3.4a2, hand-run): nodes 0 and 2 reduce to their
+// leader (node 0: 1 -> 0, 3 -> 2, 2 -> 0; node 2: 9 -> 8); node 1 does not reduce first. The leaders' binomial to the
+// root's node (node 1, rank 4): relative ranks 0 (node 1), 1 (node 2), 2 (node 0): node 2's leader 8 sends to 4, node
+// 0's leader 0 sends to 4 (mask 2); then node 1's reduce to local 1 (rank 5): relative ranks 0 = 5, 1 = 6, 2 = 7,
+// 3 = 4: 6 sends to 5, 4 sends to 7, 7 sends to 5. Rank 4: [recv 8] [reduce] [recv 0] [reduce] [send 7];
+// rank 5: [recv 6] [reduce] [recv 7] [reduce]; rank 0: [recv 1] [reduce] [recv 2] [reduce] [send 4]; rank 9: [send 8].
+// Messages: 3 + 1 up within nodes 0 and 2, 2 among the leaders, 3 within node 1: 9 = P - 1, each of the whole vector,
+// each reduced once. Every root of a 2-node and a 3-node layout completes with P - 1 messages and P - 1 reductions.
+// Without a layout: refused.
+// How validated: the schedules against the hand-run; run_schedules for completion and the message count.
+TEST_CASE("mpich reduce: ch4 node-aware composition alpha rank by rank", "[collective][mpich]") {
+  const NodeLayout L = NodeLayout(std::vector<long long>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2});
+  const StageChooser stages = [](Stage, int) -> Generator { return &reduce_basic_log; };
+  AlgoParams p;
+  p.bytes = 10;
+  p.root = 5;
+  p.layout = &L;
+  p.stages = &stages;
+  using V = std::vector<std::vector<Op>>;
+  const Op red{Red, -1, 10};
+  CHECK(all_ops(reduce_mpich_smp(4, 10, p)) ==
+        V{{Op{Rcv, 8, 10}}, {red}, {Op{Rcv, 0, 10}}, {red}, {Op{Snd, 7, 10}}});
+  CHECK(all_ops(reduce_mpich_smp(5, 10, p)) == V{{Op{Rcv, 6, 10}}, {red}, {Op{Rcv, 7, 10}}, {red}});
+  CHECK(all_ops(reduce_mpich_smp(0, 10, p)) ==
+        V{{Op{Rcv, 1, 10}}, {red}, {Op{Rcv, 2, 10}}, {red}, {Op{Snd, 4, 10}}});
+  CHECK(all_ops(reduce_mpich_smp(9, 10, p)) == V{{Op{Snd, 8, 10}}});
+  CheckResult r = run_schedules(10, &reduce_mpich_smp, p);
+  INFO(r.error);
+  REQUIRE(r.completed);
+  CHECK(r.unmatched_sends == 0);
+  CHECK(r.sends == 9);
+  CHECK(r.reduces == 9);
+  for (const NodeLayout& lay : {NodeLayout::block(8, 4), NodeLayout(std::vector<long long>{0, 1, 2, 0, 1, 2, 0})}) {
+    AlgoParams a = p;
+    a.layout = &lay;
+    for (int root = 0; root < lay.nranks(); ++root) {
+      a.root = root;
+      CheckResult c = run_schedules(lay.nranks(), &reduce_mpich_smp, a);
+      INFO("root " << root << ": " << c.error);
+      REQUIRE(c.completed);
+      CHECK(c.unmatched_sends == 0);
+      CHECK(static_cast<int>(c.sends) == lay.nranks() - 1);
+      CHECK(static_cast<int>(c.reduces) == lay.nranks() - 1);
+    }
+  }
+  AlgoParams bare;
+  CHECK_THROWS_WITH(reduce_mpich_smp(0, 10, bare), Catch::Contains("node layout"));
+  CHECK(default_registry().find("reduce", "mpich_smp")->composition);
+}
+
 // Configuration: decision/mpich_default.json's allreduce and reduce tables (MPIDI_Allreduce_select,
 // MPIR_Allreduce_intra_auto, MPIDI_POSIX_Reduce_select; v3.4a2), MPI_FLOAT elements unless said.
 // Expected: a node-aware communicator takes mpich_smp at every size; a flat one recursive doubling up to 2048 B and
@@ -165,7 +217,9 @@ TEST_CASE("mpich allreduce: the default selection's tables", "[collective][mpich
   CHECK(decide_algorithm(mpich, "reduce", CommShape{8, false}, 2048, {}, 4) == "mpich_binomial");
   CHECK(decide_algorithm(mpich, "reduce", CommShape{8, false}, 4096, {}, 4) == "mpich_reduce_scatter_gather");
   CHECK(decide_algorithm(mpich, "reduce", CommShape{8, true}, 4096, {}, 4) == "mpich_smp");
-  CHECK(default_registry().find("reduce", "mpich_smp") == nullptr);  // refused by name (not_implemented)
+  CHECK(stage_list(mpich, "reduce") == std::vector<Stage>{Stage::Roots, Stage::Node, Stage::NodeAfter});
+  CHECK(stage_table(mpich, "reduce", Stage::NodeAfter) == "reduce");
+  CHECK_FALSE(stage_tunables(mpich, "reduce"));
   CHECK(stage_list(mpich, "allreduce") == std::vector<Stage>{Stage::Roots, Stage::Node, Stage::NodeAfter});
   CHECK(stage_list(mpich, "bcast") == std::vector<Stage>{Stage::Roots, Stage::Node});
   CHECK_FALSE(stage_tunables(mpich, "allreduce"));

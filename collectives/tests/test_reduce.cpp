@@ -19,11 +19,11 @@ TEST_CASE("reduce: linear and basic_log complete with P-1 messages and P-1 reduc
   register_reduce(reg);
   REQUIRE(reg.names("reduce") ==
           std::vector<std::string>{"linear", "basic_log", "mpich_binomial", "binomial", "in_order_binary",
-                                   "mpich_reduce_scatter_gather"});
+                                   "mpich_reduce_scatter_gather", "mpich_smp"});
   for (const auto& info : reg.all())
-    // Rabenseifner's: test_mpich_allreduce.cpp; in_order_binary's extra hop to a root other than P-1:
-    // test_tuned_reduce.cpp
-    if (info.algo != "mpich_reduce_scatter_gather" && info.algo != "in_order_binary")
+    // Rabenseifner's and the node-aware composition (which needs a node layout): test_mpich_allreduce.cpp;
+    // in_order_binary's extra hop to a root other than P-1: test_tuned_reduce.cpp
+    if (info.algo != "mpich_reduce_scatter_gather" && info.algo != "in_order_binary" && info.algo != "mpich_smp")
     for (int n : {1, 2, 3, 5, 8, 13, 16, 33})
       for (int root = 0; root < n; ++root) {
         AlgoParams p;

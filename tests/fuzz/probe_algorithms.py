@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Runs every collective algorithm the tool lists (and the library decisions "tuned" and "mpich") on every preset
-stack of one machine per NIC kind, at small rank counts and odd sizes, through the command-line tool (standard library
-only).
+"""Runs every collective algorithm the tool lists (the library decisions "tuned" and "mpich", and none: the stack's
+library) on every preset stack of one machine per NIC kind, at small rank counts and odd sizes, through the
+command-line tool (standard library only).
 
 Machines, stacks, collectives and their algorithms come from `ompisim list` and `ompisim describe MACHINE`, so an
 algorithm registered later is probed without editing this file. For each (machine, stack, collective, algorithm) one
@@ -70,9 +70,10 @@ def main():
     for machine, stack in pairs:
         for coll, algos in colls.items():
             bench = BENCHMARK[coll]
-            for algo in algos + (["tuned", "mpich"] if bench in DECISIONS else []):
+            # None: no "algorithm", the stack preset's collective library or the benchmark's own default
+            for algo in algos + (["tuned", "mpich"] if bench in DECISIONS else []) + [None]:
                 ranks = rng.choice([1, 2, 3, 5, 6, 7, 9, 12, 13, 17])
-                block = {"name": bench, "algorithm": algo}
+                block = {"name": bench} if algo is None else {"name": bench, "algorithm": algo}
                 if bench == "barrier_loop":
                     block.update({"iterations": 2, "skip": 1})
                 else:
@@ -80,7 +81,7 @@ def main():
                     el = ELEMENT.get(bench, 1)
                     block["sizes"] = sorted({s - s % el for s in sizes})
                     block.update({"repetitions": 2} if bench == "imb_reduce" else {"iterations": 2, "skip": 1})
-                if bench == "imb_reduce" and algo not in ("linear", "basic_log"):
+                if bench == "imb_reduce" and algo not in ("linear", "basic_log", None):
                     continue
                 scenario = {"id": "probe", "machine": machine, "stack": stack, "ranks": ranks,
                             "ranks_per_node": min(ranks, rng.choice([1, 2, 4])), "benchmark": block}
