@@ -85,6 +85,24 @@ const NodeLayout& detail::composition_layout(const std::string& coll_algo, int n
   return *p.layout;
 }
 
+const NodeLayout& detail::rooted_composition_layout(const std::string& coll_algo, int me, int nranks,
+                                                   const AlgoParams& p) {
+  check_rank_args(coll_algo, me, nranks);
+  check_root(coll_algo, p.root, nranks);
+  return composition_layout(coll_algo, nranks, p);
+}
+
+void detail::append_node_stage(Schedule& s, Stage st, int me, const AlgoParams& q) {
+  const NodeLayout& L = *q.layout;
+  const int node = L.node(me), n = L.node_size(node);
+  append_mapped(s, (*q.stages)(st, n)(L.local(me), n, q), [&](int i) { return L.member(node, i); });
+}
+
+void detail::append_roots_stage(Schedule& s, Stage st, int me, const AlgoParams& q) {
+  const NodeLayout& L = *q.layout;
+  append_mapped(s, (*q.stages)(st, L.nnodes())(L.node(me), L.nnodes(), q), [&](int k) { return L.leader(k); });
+}
+
 StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout, const std::vector<Stage>& stages) {
   auto table = std::make_shared<std::map<std::pair<Stage, int>, Generator>>();
   auto ask = [&](Stage st, int n) {

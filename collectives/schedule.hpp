@@ -85,6 +85,8 @@ void allgather_mirroring(Schedule& s, const std::vector<HalvingStep>& steps);
 // A node-aware composition's layout (AlgoParams::layout, checked to hold `nranks` ranks) once AlgoParams::stages is
 // set too; std::invalid_argument naming `coll_algo` otherwise.
 const NodeLayout& composition_layout(const std::string& coll_algo, int nranks, const AlgoParams& params);
+// A rooted composition's checks in one: check_rank_args, check_root (params.root), composition_layout.
+const NodeLayout& rooted_composition_layout(const std::string& coll_algo, int me, int nranks, const AlgoParams& params);
 // Appends a sub-communicator's schedule `sub` to `s`, its peers mapped to the communicator's ranks by `to_comm` (a
 // composition's stage, generated in the stage's own ranks).
 template <typename Map>
@@ -157,6 +159,15 @@ struct AlgoParams {
   // MPICH_BCAST_INTRANODE_RADIX; decision.hpp stage_radix); 0: the stage takes `radix`.
   int roots_radix = 0, node_radix = 0;
 };
+
+namespace detail {
+// A node-aware composition's stage `st` as rank `me` of the communicator runs it, with `q` (its root a rank of the
+// stage's sub-communicator): on its node's node_comm (the generator for the node's size, in local ranks), or, for a
+// node leader, on node_roots_comm (for the number of nodes, in node indices); appended to `s` with the peers mapped to
+// the communicator's ranks. AlgoParams::layout and ::stages must be set (composition_layout).
+void append_node_stage(Schedule& s, Stage st, int me, const AlgoParams& q);
+void append_roots_stage(Schedule& s, Stage st, int me, const AlgoParams& q);
+}  // namespace detail
 
 enum class RankRule { Any, PowerOfTwo, Two };
 

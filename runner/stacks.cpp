@@ -144,24 +144,30 @@ namespace {
 void register_collective_libraries(StackRegistry& reg) {
   const std::string v5 = "slingshot-ex paper §IV: 'Open MPI was based on v5.0.0rc11'; coll/tuned's fixed decision of "
                          "v5.0.x (collectives/decision/ompi_v5_tuned.json)";
-  reg.set_collectives("openmpi-linkx", "cxi", {"tuned", v5});
-  reg.set_collectives("openmpi-cxi", "cxi", {"tuned", v5});
-  reg.set_collectives("native", "cxi",
-                      {"mpich", "slingshot-ex paper §IV: 'CrayMPICH was version 8.1.23'; Cray MPICH 8.1 derives from "
-                                "MPICH 3.4, whose v3.4a2 selection with Cray's documented bcast tunables is "
-                                "collectives/decision/mpich_default.json"});
   const std::string v13 = "seastar-portals paper §2.4: 'the trunk version of Open MPI (1.3 pre-release)'; coll/tuned's "
                           "fixed rules of v1.3 (collectives/decision/ompi_v1_3_tuned.json)";
-  reg.set_collectives("openmpi-cm", "seastar", {"tuned-v1.3", v13});
-  reg.set_collectives("openmpi-ob1", "seastar", {"tuned-v1.3", v13});
-  reg.set_collectives("native", "seastar",
-                      {"mpich2-1.0", "seastar-portals paper §2.2: 'Cray MPI is derived from MPICH-2'; MPICH2 1.0.x's "
-                                     "default selection (collectives/decision/mpich2_v1_0.json)"});
   const std::string v11 = "heterogeneous paper §5: 'Open MPI 1.1.1 pre-release'; coll/tuned's fixed decision of v1.1 "
                           "(collectives/decision/ompi_v1_1_tuned.json)";
-  for (const auto& [name, kind] : std::vector<std::pair<std::string, std::string>>{
-           {"openmpi", "ib-sdr-pcie"}, {"openmpi-mvapi", "ib-sdr-pcie"}, {"openmpi-gm", "myrinet-2000"}, {"openmpi", "gige"}})
-    reg.set_collectives(name, kind, {"tuned-v1.1", v11});
+  struct Row {
+    std::string name, nic_kind;
+    CollLibrary lib;
+  };
+  const std::vector<Row> rows{
+      {"openmpi-linkx", "cxi", {"tuned", v5}},
+      {"openmpi-cxi", "cxi", {"tuned", v5}},
+      {"native", "cxi",
+       {"mpich", "slingshot-ex paper §IV: 'CrayMPICH was version 8.1.23'; Cray MPICH 8.1 derives from MPICH 3.4, whose "
+                 "v3.4a2 selection with Cray's documented bcast tunables is collectives/decision/mpich_default.json"}},
+      {"openmpi-cm", "seastar", {"tuned-v1.3", v13}},
+      {"openmpi-ob1", "seastar", {"tuned-v1.3", v13}},
+      {"native", "seastar",
+       {"mpich2-1.0", "seastar-portals paper §2.2: 'Cray MPI is derived from MPICH-2'; MPICH2 1.0.x's default "
+                      "selection (collectives/decision/mpich2_v1_0.json)"}},
+      {"openmpi", "ib-sdr-pcie", {"tuned-v1.1", v11}},
+      {"openmpi-mvapi", "ib-sdr-pcie", {"tuned-v1.1", v11}},
+      {"openmpi-gm", "myrinet-2000", {"tuned-v1.1", v11}},
+      {"openmpi", "gige", {"tuned-v1.1", v11}}};
+  for (const Row& r : rows) reg.set_collectives(r.name, r.nic_kind, r.lib);
 }
 
 // A preset's components, written as a scenario's stack object and read as one.

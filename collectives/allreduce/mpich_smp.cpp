@@ -23,22 +23,12 @@ Schedule allreduce_mpich_smp(int me, int nranks, const AlgoParams& p) {
   detail::check_rank_args("allreduce/mpich_smp", me, nranks);
   const NodeLayout& L = detail::composition_layout("allreduce/mpich_smp", nranks, p);
   Schedule s;
-  const int my_node = L.node(me), n = L.node_size(my_node);
-  auto on_node = [&](int i) { return L.member(my_node, i); };
+  const bool shared = L.node_size(L.node(me)) > 1;
   AlgoParams q = p;
   q.root = 0;
-  if (n > 1) {  // 1. reduce within the node to its leader
-    Generator g = (*p.stages)(Stage::Node, n);
-    detail::append_mapped(s, g(L.local(me), n, q), on_node);
-  }
-  if (L.local(me) == 0 && L.nnodes() > 1) {  // 2. allreduce among the leaders
-    Generator g = (*p.stages)(Stage::Roots, L.nnodes());
-    detail::append_mapped(s, g(my_node, L.nnodes(), q), [&](int k) { return L.leader(k); });
-  }
-  if (n > 1) {  // 3. bcast of the result within the node
-    Generator g = (*p.stages)(Stage::NodeAfter, n);
-    detail::append_mapped(s, g(L.local(me), n, q), on_node);
-  }
+  if (shared) detail::append_node_stage(s, Stage::Node, me, q);  // 1. reduce within the node to its leader
+  if (L.local(me) == 0 && L.nnodes() > 1) detail::append_roots_stage(s, Stage::Roots, me, q);  // 2. among the leaders
+  if (shared) detail::append_node_stage(s, Stage::NodeAfter, me, q);  // 3. bcast of the result within the node
   return s;
 }
 

@@ -24,9 +24,7 @@
 namespace ompisim::coll {
 
 Schedule bcast_mpich_smp(int me, int nranks, const AlgoParams& p) {
-  detail::check_rank_args("bcast/mpich_smp", me, nranks);
-  detail::check_root("bcast/mpich_smp", p.root, nranks);
-  const NodeLayout& L = detail::composition_layout("bcast/mpich_smp", nranks, p);
+  const NodeLayout& L = detail::rooted_composition_layout("bcast/mpich_smp", me, nranks, p);
   Schedule s;
   const int my_node = L.node(me), root_node = L.node(p.root);
   const bool leader = L.local(me) == 0;
@@ -40,16 +38,14 @@ Schedule bcast_mpich_smp(int me, int nranks, const AlgoParams& p) {
     AlgoParams q = p;
     q.root = root_node;
     if (p.roots_radix > 0) q.radix = p.roots_radix;
-    Generator g = (*p.stages)(Stage::Roots, L.nnodes());
-    detail::append_mapped(s, g(my_node, L.nnodes(), q), [&](int k) { return L.leader(k); });
+    detail::append_roots_stage(s, Stage::Roots, me, q);
   }
   // 3. within each node, from its leader.
-  if (const int n = L.node_size(my_node); n > 1) {
+  if (L.node_size(my_node) > 1) {
     AlgoParams q = p;
     q.root = 0;
     if (p.node_radix > 0) q.radix = p.node_radix;
-    Generator g = (*p.stages)(Stage::Node, n);
-    detail::append_mapped(s, g(L.local(me), n, q), [&](int i) { return L.member(my_node, i); });
+    detail::append_node_stage(s, Stage::Node, me, q);
   }
   return s;
 }

@@ -21,27 +21,22 @@
 namespace ompisim::coll {
 
 Schedule reduce_mpich_smp(int me, int nranks, const AlgoParams& p) {
-  detail::check_rank_args("reduce/mpich_smp", me, nranks);
-  detail::check_root("reduce/mpich_smp", p.root, nranks);
-  const NodeLayout& L = detail::composition_layout("reduce/mpich_smp", nranks, p);
+  const NodeLayout& L = detail::rooted_composition_layout("reduce/mpich_smp", me, nranks, p);
   Schedule s;
-  const int my_node = L.node(me), n = L.node_size(my_node), root_node = L.node(p.root);
-  auto on_node = [&](int i) { return L.member(my_node, i); };
+  const int my_node = L.node(me), root_node = L.node(p.root);
+  const bool shared = L.node_size(my_node) > 1;
   AlgoParams q = p;
-  if (my_node != root_node && n > 1) {  // 1. reduce within the node to its leader
+  if (my_node != root_node && shared) {  // 1. reduce within the node to its leader
     q.root = 0;
-    Generator g = (*p.stages)(Stage::Node, n);
-    detail::append_mapped(s, g(L.local(me), n, q), on_node);
+    detail::append_node_stage(s, Stage::Node, me, q);
   }
   if (L.local(me) == 0 && L.nnodes() > 1) {  // 2. reduce among the leaders to the root's node
     q.root = root_node;
-    Generator g = (*p.stages)(Stage::Roots, L.nnodes());
-    detail::append_mapped(s, g(my_node, L.nnodes(), q), [&](int k) { return L.leader(k); });
+    detail::append_roots_stage(s, Stage::Roots, me, q);
   }
-  if (my_node == root_node && n > 1) {  // 3. reduce within the root's node to the root
+  if (my_node == root_node && shared) {  // 3. reduce within the root's node to the root
     q.root = L.local(p.root);
-    Generator g = (*p.stages)(Stage::NodeAfter, n);
-    detail::append_mapped(s, g(L.local(me), n, q), on_node);
+    detail::append_node_stage(s, Stage::NodeAfter, me, q);
   }
   return s;
 }

@@ -16,6 +16,15 @@ using namespace ompisim::coll;
 namespace {
 constexpr OpKind Snd = OpKind::Send, Rcv = OpKind::Recv, Red = OpKind::Reduce;
 Op mpi_send(int peer, std::uint32_t b) { return Op{Snd, peer, b, true}; }
+// A composition's parameters: the layout, the stages' choice, a vector of `bytes`, the root.
+AlgoParams composed(const NodeLayout& L, const StageChooser& stages, std::uint32_t bytes, int root = 0) {
+  AlgoParams p;
+  p.bytes = bytes;
+  p.root = root;
+  p.layout = &L;
+  p.stages = &stages;
+  return p;
+}
 // Every byte a rank receives over a whole schedule.
 std::uint64_t bytes_received(const Schedule& s) {
   std::uint64_t b = 0;
@@ -120,10 +129,7 @@ TEST_CASE("mpich allreduce: ch4 node-aware composition alpha rank by rank", "[co
     }
     return nullptr;
   };
-  AlgoParams p;
-  p.bytes = 10;
-  p.layout = &L;
-  p.stages = &stages;
+  const AlgoParams p = composed(L, stages, 10);
   using V = std::vector<std::vector<Op>>;
   const Op red{Red, -1, 10};
   CHECK(all_ops(allreduce_mpich_smp(4, 12, p)) ==
@@ -160,11 +166,7 @@ TEST_CASE("mpich allreduce: ch4 node-aware composition alpha rank by rank", "[co
 TEST_CASE("mpich reduce: ch4 node-aware composition alpha rank by rank", "[collective][mpich]") {
   const NodeLayout L = NodeLayout(std::vector<long long>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2});
   const StageChooser stages = [](Stage, int) -> Generator { return &reduce_basic_log; };
-  AlgoParams p;
-  p.bytes = 10;
-  p.root = 5;
-  p.layout = &L;
-  p.stages = &stages;
+  const AlgoParams p = composed(L, stages, 10, 5);
   using V = std::vector<std::vector<Op>>;
   const Op red{Red, -1, 10};
   CHECK(all_ops(reduce_mpich_smp(4, 10, p)) ==
