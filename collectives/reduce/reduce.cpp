@@ -73,6 +73,24 @@ void register_reduce(CollRegistry& reg) {
            "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_in_order_binary over coll_base_topo.c "
            "ompi_coll_base_topo_build_in_order_bintree (v4.1-v5.0), segment size 0",
            &reduce_in_order_binary, false});
+  reg.add({"reduce", "binary",
+           "coll/base generic reduce, one segment, over the binary tree by levels on (me - root) mod P: children "
+           "v + 2^l and v + 2^(l+1) received and reduced in turn, then one send to the parent",
+           "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_binary over coll_base_topo.c "
+           "ompi_coll_base_topo_build_tree(2) (v4.1-v5.0), segment size 0",
+           &reduce_binary, false});
+  reg.add({"reduce", "pipeline",
+           "coll/base generic reduce, one segment, over one chain: (me - root) mod P = P-1 sends to P-2, which reduces "
+           "and sends on, down to the root",
+           "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_pipeline over coll_base_topo.c "
+           "ompi_coll_base_topo_build_chain(1) (v4.1-v5.0), segment size 0",
+           &reduce_pipeline, false});
+  reg.add({"reduce", "chain",
+           "coll/base generic reduce, one segment, over build_chain with coll/tuned's fanout 0, which it forces to 1: "
+           "the pipeline's one chain",
+           "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_chain over coll_base_topo.c "
+           "ompi_coll_base_topo_build_chain (v4.1-v5.0: fanout < 1 forced to 1), segment size 0",
+           &reduce_pipeline, false});
   reg.add({"reduce", "mpich_reduce_scatter_gather",
            "MPICH: Rabenseifner's reduce, reduce-scatter by recursive halving then binomial gather of the pieces to "
            "the root; extra odd ranks fold into their even neighbour first",

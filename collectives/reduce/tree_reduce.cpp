@@ -1,7 +1,7 @@
-// reduce "binomial" and "in_order_binary" ↔ ompi_coll_base_reduce_intra_binomial and
-// ompi_coll_base_reduce_intra_in_order_binary, ompi/mca/coll/base/coll_base_reduce.c (v4.1-v5.0), as coll/tuned v5's
+// reduce "binomial", "in_order_binary", "binary", "pipeline" and "chain" ↔ ompi_coll_base_reduce_intra_binomial,
+// _in_order_binary, _binary, _pipeline and _chain, ompi/mca/coll/base/coll_base_reduce.c (v4.1-v5.0), as coll/tuned v5's
 // fixed decision calls them: do_this(..., alg, 0, 0, 0), segment size 0 (one segment: segcount = count) and no
-// request limit. Both run ompi_coll_base_reduce_generic over a tree from coll_base_topo.c:
+// request limit. Each runs ompi_coll_base_reduce_generic over a tree from coll_base_topo.c:
 //  - binomial: ompi_coll_base_topo_build_in_order_bmtree(root): with v = (rank - root) mod P, for mask = 1, 2, 4, ..
 //    the first v ^ mask below v is the parent; every v ^ mask above v (and < P) before it is a child, in that order
 //    (root 0 on 8 ranks: 0 -> 1, 2, 4; 2 -> 3; 4 -> 5, 6; 6 -> 7);
@@ -9,6 +9,11 @@
 //    a subtree of `size` ranks whose top is its last rank has the right subtree of size/2 ranks (its first ones) and
 //    the left one of the rest (left child: the rank below the top; right child: the right subtree's top); then, when
 //    the root is not P-1, P-1 sends the result to the root (MCA_PML_CALL(send)), which receives it.
+//  - binary: ompi_coll_base_topo_build_tree(2, root): a binary tree on v = (rank - root) mod P by levels (root 0 on
+//    7 ranks: 0 -> 1, 2; 1 -> 3, 5; 2 -> 4, 6);
+//  - pipeline and chain: ompi_coll_base_topo_build_chain(fanout, root), pipeline with fanout 1 and chain with the
+//    fanout coll/tuned passes, 0, which build_chain forces to 1 ("invalid fanout of ZERO, forcing to 1 (pipeline)"):
+//    both the one chain root <- v 1 <- v 2 <- .. <- v P-1, P-1 messages in sequence.
 // ompi_coll_base_reduce_generic with one segment: a node with children posts the receive of child i, waits for child
 // i-1's and reduces it, and after the last child's reduction sends the accumulated vector to its parent (a blocking
 // MCA_PML_CALL(send)); a leaf sends its vector with the same blocking send. Here each child's receive is its own round
@@ -71,6 +76,35 @@ ReduceTreeNode in_order_bintree_node(int me, int nranks) {
   return t;
 }
 
+// ompi_coll_base_topo_build_tree(2, comm, root): shifted rank v = (rank - root) mod P on level l (the levels hold 1,
+// 2, 4, .. ranks in order), children v + 2^l and v + 2^(l+1) (those below P), parent: v - 2^(l-1) repeatedly until
+// below 2^l - 1 (0 for v = 1, 2).
+ReduceTreeNode bintree_node(int me, int nranks, int root) {
+  ReduceTreeNode t;
+  const int v = (me - root + nranks) % nranks;
+  int level = 0;
+  for (int num = 0, width = 1; num <= v; width *= 2, ++level) num += width;
+  --level;  // calculate_level: the last level whose start is at most v
+  const int delta = 1 << level;
+  for (int i = 1; i <= 2 && v + delta * i < nranks; ++i) t.children.push_back((v + delta * i + root) % nranks);
+  if (v == 0) return t;
+  int parent = v;
+  if (parent < 2) parent = 0;
+  else
+    while (parent >= delta - 1) parent -= delta / 2;  // calculate_num_nodes_up_to_level(2, level) = 2^level - 1
+  t.parent = (parent + root) % nranks;
+  return t;
+}
+
+// ompi_coll_base_topo_build_chain(1, comm, root): one chain root -> v 1 -> v 2 -> .. -> v P-1.
+ReduceTreeNode chain_node(int me, int nranks, int root) {
+  ReduceTreeNode t;
+  const int v = (me - root + nranks) % nranks;
+  if (v > 0) t.parent = (v - 1 + root) % nranks;
+  if (v + 1 < nranks) t.children.push_back((v + 1 + root) % nranks);
+  return t;
+}
+
 // ompi_coll_base_reduce_generic with one segment on rank `me`'s node of the tree.
 void reduce_generic_one_segment(Schedule& s, const ReduceTreeNode& t, std::uint32_t bytes) {
   for (int c : t.children) {
@@ -86,6 +120,22 @@ Schedule reduce_binomial(int me, int nranks, const AlgoParams& p) {
   detail::check_root("reduce/binomial", p.root, nranks);
   Schedule s;
   reduce_generic_one_segment(s, in_order_bmtree_node(me, nranks, p.root), p.bytes);
+  return s;
+}
+
+Schedule reduce_binary(int me, int nranks, const AlgoParams& p) {
+  detail::check_rank_args("reduce/binary", me, nranks);
+  detail::check_root("reduce/binary", p.root, nranks);
+  Schedule s;
+  reduce_generic_one_segment(s, bintree_node(me, nranks, p.root), p.bytes);
+  return s;
+}
+
+Schedule reduce_pipeline(int me, int nranks, const AlgoParams& p) {
+  detail::check_rank_args("reduce/pipeline", me, nranks);
+  detail::check_root("reduce/pipeline", p.root, nranks);
+  Schedule s;
+  reduce_generic_one_segment(s, chain_node(me, nranks, p.root), p.bytes);
   return s;
 }
 

@@ -18,12 +18,13 @@ TEST_CASE("reduce: linear and basic_log complete with P-1 messages and P-1 reduc
   CollRegistry reg;
   register_reduce(reg);
   REQUIRE(reg.names("reduce") ==
-          std::vector<std::string>{"linear", "basic_log", "mpich_binomial", "binomial", "in_order_binary",
-                                   "mpich_reduce_scatter_gather", "mpich_smp"});
+          std::vector<std::string>{"linear", "basic_log", "mpich_binomial", "binomial", "in_order_binary", "binary",
+                                   "pipeline", "chain", "mpich_reduce_scatter_gather", "mpich_smp"});
   for (const auto& info : reg.all())
-    // Rabenseifner's and the node-aware composition (which needs a node layout): test_mpich_allreduce.cpp;
-    // in_order_binary's extra hop to a root other than P-1: test_tuned_reduce.cpp
-    if (info.algo != "mpich_reduce_scatter_gather" && info.algo != "in_order_binary" && info.algo != "mpich_smp")
+    // Open MPI 1.1's two and the binomial fan-ins (MPICH's, coll/base's) here; Rabenseifner's and the node-aware
+    // composition (which needs a node layout): test_mpich_allreduce.cpp; coll/base's other tree reduces:
+    // test_tuned_reduce.cpp
+    if (info.algo == "linear" || info.algo == "basic_log" || info.algo == "mpich_binomial" || info.algo == "binomial")
     for (int n : {1, 2, 3, 5, 8, 13, 16, 33})
       for (int root = 0; root < n; ++root) {
         AlgoParams p;

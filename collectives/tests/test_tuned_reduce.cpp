@@ -1,5 +1,5 @@
-// Tests of coll/base's tree reduces as coll/tuned v5 calls them (reduce/tree_reduce.cpp: binomial, in_order_binary, one
-// segment), the nonoverlapping allreduce built on them (allreduce/nonoverlapping.cpp) and the v5 reduce table that
+// Tests of coll/base's tree reduces as coll/tuned v5 calls them (reduce/tree_reduce.cpp: binomial, in_order_binary,
+// binary, pipeline and chain, one segment), the nonoverlapping allreduce built on them (allreduce/nonoverlapping.cpp) and the v5 reduce table that
 // chooses its reduce (decision/ompi_v5_tuned.json).
 #include "collectives/check.hpp"
 #include "collectives/data_colls.hpp"
@@ -67,20 +67,55 @@ TEST_CASE("tuned reduce: in_order_binary over the in-order binary tree rank by r
         V{{Op{kRcv, 7, 16}}, {red}, {Op{kRcv, 3, 16}}, {red}, {pml_send(0, 16)}});
 }
 
-// Configuration: reduce binomial and in_order_binary, P = 1 .. 70, roots 0, P/2 and P-1.
+// Configuration: reduce binary on 7 ranks root 0 and on 8 ranks root 3; pipeline on 5 ranks root 2; chain the same;
+// 32-byte vectors.
+// Expected (ompi_coll_base_topo_build_tree(2) and build_chain(1), hand-run): binary, root 0 on 7: 0 -> 1, 2; 1 -> 3, 5;
+// 2 -> 4, 6 (children v + 2^l, v + 2^(l+1) on level l). Root 3 on 8 (v = rank - 3 mod 8): rank 3 (v 0) -> 4 (v 1), 5
+// (v 2); rank 4 (v 1) -> 6 (v 3), 0 (v 5); rank 6 (v 3) -> 2 (v 7); rank 2 sends to 6 and stops. Pipeline, root 2 on 5:
+// 2 <- 3 <- 4 <- 0 <- 1 (v 1 .. 4): rank 1 (v 4) sends to 0; rank 0 receives from 1, reduces, sends to 4; rank 2
+// receives from 3 and reduces. Chain: coll/tuned passes fanout 0, build_chain forces 1: the pipeline's schedule.
+// How validated: the schedules op by op.
+TEST_CASE("tuned reduce: binary, pipeline and chain rank by rank", "[collective]") {
+  AlgoParams p;
+  p.bytes = 32;
+  using V = std::vector<std::vector<Op>>;
+  const Op red{kRed, -1, 32};
+  CHECK(all_ops(reduce_binary(0, 7, p)) == V{{Op{kRcv, 1, 32}}, {red}, {Op{kRcv, 2, 32}}, {red}});
+  CHECK(all_ops(reduce_binary(1, 7, p)) ==
+        V{{Op{kRcv, 3, 32}}, {red}, {Op{kRcv, 5, 32}}, {red}, {pml_send(0, 32)}});
+  CHECK(all_ops(reduce_binary(6, 7, p)) == V{{pml_send(2, 32)}});
+  p.root = 3;
+  CHECK(all_ops(reduce_binary(3, 8, p)) == V{{Op{kRcv, 4, 32}}, {red}, {Op{kRcv, 5, 32}}, {red}});
+  CHECK(all_ops(reduce_binary(4, 8, p)) ==
+        V{{Op{kRcv, 6, 32}}, {red}, {Op{kRcv, 0, 32}}, {red}, {pml_send(3, 32)}});
+  CHECK(all_ops(reduce_binary(6, 8, p)) == V{{Op{kRcv, 2, 32}}, {red}, {pml_send(4, 32)}});
+  CHECK(all_ops(reduce_binary(2, 8, p)) == V{{pml_send(6, 32)}});
+  p.root = 2;
+  CHECK(all_ops(reduce_pipeline(1, 5, p)) == V{{pml_send(0, 32)}});
+  CHECK(all_ops(reduce_pipeline(0, 5, p)) == V{{Op{kRcv, 1, 32}}, {red}, {pml_send(4, 32)}});
+  CHECK(all_ops(reduce_pipeline(2, 5, p)) == V{{Op{kRcv, 3, 32}}, {red}});
+  const AlgoInfo* chain = default_registry().find("reduce", "chain");
+  REQUIRE(chain);
+  for (int me = 0; me < 5; ++me) CHECK(all_ops(chain->make(me, 5, p)) == all_ops(reduce_pipeline(me, 5, p)));
+}
+
+// Configuration: reduce binomial, in_order_binary, binary and pipeline, P = 1 .. 70, roots 0, P/2 and P-1.
 // Expected: every schedule completes with no unmatched message; P-1 reductions; P-1 messages (binomial, and
 // in_order_binary rooted at P-1), P when in_order_binary's root is not P-1 (the result's last hop).
 // How validated: run_schedules' counters.
 TEST_CASE("tuned reduce: the tree reduces conserve messages over P and roots", "[collective]") {
   for (int n = 1; n <= 70; ++n)
     for (int root : {0, n / 2, n - 1})
-      for (Generator g : {&reduce_binomial, &reduce_in_order_binary}) {
+      for (Generator g : {&reduce_binomial, &reduce_in_order_binary, &reduce_binary, &reduce_pipeline}) {
         AlgoParams p;
         p.bytes = 8;
         p.root = root;
         CheckResult r = run_schedules(n, g, p);
-        INFO("P=" << n << " root=" << root << " " << (g == &reduce_binomial ? "binomial" : "in_order_binary") << ": "
-                  << r.error);
+        INFO("P=" << n << " root=" << root << " generator " << (g == &reduce_binomial          ? "binomial"
+                                                                 : g == &reduce_in_order_binary ? "in_order_binary"
+                                                                 : g == &reduce_binary          ? "binary"
+                                                                                                : "pipeline")
+                  << ": " << r.error);
         REQUIRE(r.completed);
         CHECK(r.unmatched_sends == 0);
         CHECK(r.reduces == static_cast<std::uint64_t>(n - 1));
@@ -144,9 +179,12 @@ TEST_CASE("tuned allreduce: v5 picks nonoverlapping and its reduce", "[collectiv
                        Row{"reduce", 128, 8, "binomial"}, Row{"reduce", 1024, 2047, "binomial"},
                        Row{"reduce", 300, 8192, "in_order_binary"}, Row{"reduce", 300, 16384, "binomial"},
                        Row{"reduce", 2048, 512, "in_order_binary"}, Row{"reduce", 2048, 1024, "binomial"},
-                       Row{"reduce", 4096, 8, "binomial"}, Row{"reduce", 4096, 16, "in_order_binary"}}) {
+                       Row{"reduce", 4096, 8, "binomial"}, Row{"reduce", 4096, 16, "in_order_binary"},
+                       Row{"reduce", 12, 8191, "binary"}, Row{"reduce", 6, 4096, "chain"},
+                       Row{"reduce", 3, 16, "pipeline"}, Row{"reduce", 3, 8, "binary"}}) {
     INFO(r.coll << " " << r.nranks << " ranks " << r.bytes << " B");
     CHECK(decide_algorithm(ompi, r.coll, r.nranks, r.bytes) == r.algorithm);
+    CHECK(default_registry().find(r.coll, r.algorithm) != nullptr);
   }
   CHECK(stage_list(ompi, "allreduce") == std::vector<Stage>{Stage::Comm, Stage::CommAfter});
   CHECK(stage_table(ompi, "allreduce", Stage::Comm) == "reduce");
