@@ -91,6 +91,12 @@ void register_reduce(CollRegistry& reg) {
            "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_chain over coll_base_topo.c "
            "ompi_coll_base_topo_build_chain (v4.1-v5.0: fanout < 1 forced to 1), segment size 0",
            &reduce_pipeline, false});
+  reg.add({"reduce", "rabenseifner",
+           "coll/base: reduce-scatter by recursive halving, then binomial gather of the pieces to the root; extra odd "
+           "ranks fold halves into their even neighbour first; basic linear below pof2 elements",
+           "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_redscat_gather (v4.1-v5.0; coll/tuned "
+           "reduce algorithm 7)",
+           &reduce_rabenseifner, false});
   reg.add({"reduce", "mpich_reduce_scatter_gather",
            "MPICH: Rabenseifner's reduce, reduce-scatter by recursive halving then binomial gather of the pieces to "
            "the root; extra odd ranks fold into their even neighbour first",

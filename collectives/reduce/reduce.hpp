@@ -19,7 +19,8 @@
 //                       (mpich_smp.cpp); a library's decision table only.
 //   reduce "binomial", "in_order_binary"  ompi_coll_base_reduce_intra_binomial / _in_order_binary (v4.1-v5.0) with
 //                       one segment, coll/tuned v5's choices for the reduce of its nonoverlapping allreduce
-//                       (tree_reduce.cpp); "binary", "pipeline", "chain": its other tree reduces, chosen below 32 ranks.
+//                       (tree_reduce.cpp); "binary", "pipeline", "chain": its other tree reduces, chosen below 32 ranks;
+//                       "rabenseifner": ompi_coll_base_reduce_intra_redscat_gather (redscat_gather.cpp).
 // Which one Open MPI 1.1 runs: coll/tuned (priority 30, above coll/basic's 10) with coll_tuned_use_dynamic_rules 0
 // uses ompi_coll_tuned_reduce_intra_dec_fixed, which in v1.1.0 and v1.1.1 returns basic_linear at every size and
 // communicator size (its size rules are compiled out, '#ifdef coconuts'): collectives/decision/ompi_v1_1_tuned.json.
@@ -41,6 +42,8 @@ Schedule reduce_binomial(int me, int nranks, const AlgoParams& params);
 Schedule reduce_in_order_binary(int me, int nranks, const AlgoParams& params);
 Schedule reduce_binary(int me, int nranks, const AlgoParams& params);
 Schedule reduce_pipeline(int me, int nranks, const AlgoParams& params);  // also "chain" (coll/tuned's fanout 0 -> 1)
+// coll/base's Rabenseifner reduce, ompi_coll_base_reduce_intra_redscat_gather (reduce/redscat_gather.cpp).
+Schedule reduce_rabenseifner(int me, int nranks, const AlgoParams& params);
 // MPICH's ch4 node-aware reduce (reduce/mpich_smp.cpp): needs params.layout and params.stages (Stage::Node: the reduce
 // within the other nodes, Stage::Roots: among the leaders, Stage::NodeAfter: within the root's node).
 Schedule reduce_mpich_smp(int me, int nranks, const AlgoParams& params);

@@ -19,7 +19,7 @@ TEST_CASE("reduce: linear and basic_log complete with P-1 messages and P-1 reduc
   register_reduce(reg);
   REQUIRE(reg.names("reduce") ==
           std::vector<std::string>{"linear", "basic_log", "mpich_binomial", "binomial", "in_order_binary", "binary",
-                                   "pipeline", "chain", "mpich_reduce_scatter_gather", "mpich_smp"});
+                                   "pipeline", "chain", "rabenseifner", "mpich_reduce_scatter_gather", "mpich_smp"});
   for (const auto& info : reg.all())
     // Open MPI 1.1's two and the binomial fan-ins (MPICH's, coll/base's) here; Rabenseifner's and the node-aware
     // composition (which needs a node layout): test_mpich_allreduce.cpp; coll/base's other tree reduces:

@@ -99,6 +99,46 @@ TEST_CASE("tuned reduce: binary, pipeline and chain rank by rank", "[collective]
   for (int me = 0; me < 5; ++me) CHECK(all_ops(chain->make(me, 5, p)) == all_ops(reduce_pipeline(me, 5, p)));
 }
 
+// Configuration: reduce rabenseifner on 3 ranks (pof2 2, rem 1), an 8-byte vector of 1-byte elements, root 0 and root
+// 1 (an odd rank that sits out the reduce-scatter); a 4-byte vector of one 4-byte element.
+// Expected (ompi_coll_base_reduce_intra_redscat_gather, hand-run): root 0: rank 1 sendrecvs halves with 0 (4 B each
+// way), reduces its right half and sends it to 0; rank 0 reduces its left half and receives the right; ranks 0 and 2
+// (new ranks 0 and 1) swap halves (0 keeps the left), reduce, and 2 sends its kept half to 0: rank 0 [send 1, recv 1]
+// [reduce] [recv 1] [send 2, recv 2] [reduce] [recv 2]; rank 2 [send 0, recv 0] [reduce] [send 0]. Root 1: rank 0,
+// new rank 0, sends its piece (4 B) to 1 and stops; rank 2's gather partner (new rank 0) is the root itself: rank 1
+// [send 0, recv 0] [reduce] [send 0] [recv 0] [recv 2]; rank 2 [send 0, recv 0] [reduce] [send 1]. One element, below
+// pof2: the basic linear reduce, as reduce "linear". P = 1 .. 40 at three roots, 64 B: every schedule completes.
+// How validated: the schedules op by op; run_schedules.
+TEST_CASE("tuned reduce: rabenseifner (redscat_gather) rank by rank", "[collective]") {
+  AlgoParams p;
+  p.bytes = 8;
+  using V = std::vector<std::vector<Op>>;
+  const Op red{kRed, -1, 4};
+  CHECK(all_ops(reduce_rabenseifner(0, 3, p)) == V{{pml_send(1, 4), Op{kRcv, 1, 4}}, {red}, {Op{kRcv, 1, 4}},
+                                                   {pml_send(2, 4), Op{kRcv, 2, 4}}, {red}, {Op{kRcv, 2, 4}}});
+  CHECK(all_ops(reduce_rabenseifner(1, 3, p)) == V{{pml_send(0, 4), Op{kRcv, 0, 4}}, {red}, {pml_send(0, 4)}});
+  CHECK(all_ops(reduce_rabenseifner(2, 3, p)) == V{{pml_send(0, 4), Op{kRcv, 0, 4}}, {red}, {pml_send(0, 4)}});
+  p.root = 1;
+  CHECK(all_ops(reduce_rabenseifner(1, 3, p)) ==
+        V{{pml_send(0, 4), Op{kRcv, 0, 4}}, {red}, {pml_send(0, 4)}, {Op{kRcv, 0, 4}}, {Op{kRcv, 2, 4}}});
+  CHECK(all_ops(reduce_rabenseifner(0, 3, p)) == V{{pml_send(1, 4), Op{kRcv, 1, 4}}, {red}, {Op{kRcv, 1, 4}},
+                                                   {pml_send(2, 4), Op{kRcv, 2, 4}}, {red}, {pml_send(1, 4)}});
+  CHECK(all_ops(reduce_rabenseifner(2, 3, p)) == V{{pml_send(0, 4), Op{kRcv, 0, 4}}, {red}, {pml_send(1, 4)}});
+  p.bytes = 4;
+  p.elem_bytes = 4;
+  for (int me = 0; me < 3; ++me) CHECK(all_ops(reduce_rabenseifner(me, 3, p)) == all_ops(reduce_linear(me, 3, p)));
+  for (int n = 1; n <= 40; ++n)
+    for (int root : {0, n / 2, n - 1}) {
+      AlgoParams a;
+      a.bytes = 64;
+      a.root = root;
+      CheckResult r = run_schedules(n, &reduce_rabenseifner, a);
+      INFO("P=" << n << " root=" << root << ": " << r.error);
+      REQUIRE(r.completed);
+      CHECK(r.unmatched_sends == 0);
+    }
+}
+
 // Configuration: reduce binomial, in_order_binary, binary and pipeline, P = 1 .. 70, roots 0, P/2 and P-1.
 // Expected: every schedule completes with no unmatched message; P-1 reductions; P-1 messages (binomial, and
 // in_order_binary rooted at P-1), P when in_order_binary's root is not P-1 (the result's last hop).
@@ -181,7 +221,8 @@ TEST_CASE("tuned allreduce: v5 picks nonoverlapping and its reduce", "[collectiv
                        Row{"reduce", 2048, 512, "in_order_binary"}, Row{"reduce", 2048, 1024, "binomial"},
                        Row{"reduce", 4096, 8, "binomial"}, Row{"reduce", 4096, 16, "in_order_binary"},
                        Row{"reduce", 12, 8191, "binary"}, Row{"reduce", 6, 4096, "chain"},
-                       Row{"reduce", 3, 16, "pipeline"}, Row{"reduce", 3, 8, "binary"}}) {
+                       Row{"reduce", 3, 16, "pipeline"}, Row{"reduce", 3, 8, "binary"},
+                       Row{"reduce", 2, 7, "rabenseifner"}}) {
     INFO(r.coll << " " << r.nranks << " ranks " << r.bytes << " B");
     CHECK(decide_algorithm(ompi, r.coll, r.nranks, r.bytes) == r.algorithm);
     CHECK(default_registry().find(r.coll, r.algorithm) != nullptr);
