@@ -91,11 +91,12 @@ TEST_CASE("osu collectives: a block without algorithm runs the stack's collectiv
   CHECK(native.driver->label() == "osu_allreduce recursive_doubling");  // the copy's driver only
 }
 
-// Configuration: a 16-rank trace (each rank: MPI_Allreduce of 2 doubles) replayed on Crusher at 8 ranks a node with
-// no "collectives", on Cray MPICH and on Open MPI over LINKx, and on Cray MPICH with "collectives": "tuned" named;
-// an app_skeleton block without "collectives" parsed with each preset's library. Expected: the replay's allreduce is
-// MPICH's node-aware composition on Cray MPICH, not on LINKx (coll/tuned v5) nor where the block names tuned; the
-// skeleton takes a library it offers (tuned-v1.3, mpich2-1.0) and keeps none for one it does not (tuned).
+// Configuration: a 16-rank trace (each rank: MPI_Allreduce of 2 doubles, then MPI_Reduce of 2 doubles to rank 3)
+// replayed on Crusher at 8 ranks a node with no "collectives", on Cray MPICH and on Open MPI over LINKx, and on Cray
+// MPICH with "collectives": "tuned" named; an app_skeleton block without "collectives" parsed with each preset's
+// library. Expected: the replay's allreduce and reduce are MPICH's node-aware compositions on Cray MPICH; on LINKx
+// coll/tuned v5's (no mpich_smp; reduce binary below 32 ranks and 4 KiB), and the same where Cray MPICH's block names
+// tuned; the skeleton takes a library it offers (tuned-v1.3, mpich2-1.0) and keeps none for one it does not (tuned).
 // How validated: the replay's "algorithm" rows and with_stack_collectives's result.
 TEST_CASE("replay and app_skeleton: the stack's collective library is their default", "[runner][replay]") {
   const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim-stackcoll-{}", ::getpid());
@@ -103,22 +104,26 @@ TEST_CASE("replay and app_skeleton: the stack's collective library is their defa
   std::string index;
   for (int r = 0; r < 16; ++r) {
     const std::string f = "r/rank-" + std::to_string(r) + ".txt";
-    std::ofstream(dir / f) << fmt::format("{0} init\n{0} allreduce 2 0 6\n{0} finalize\n", r);
+    std::ofstream(dir / f) << fmt::format("{0} init\n{0} allreduce 2 0 6\n{0} reduce 2 0 3 6\n{0} finalize\n", r);
     index += f + "\n";
   }
   std::ofstream(dir / "trace.txt") << index;
-  auto allreduce = [&](const std::string& stack, const Json& extra) {
+  // The replay's "algorithm" rows (rank 0's calls): "allreduce <name>", "reduce <name>".
+  auto used = [&](const std::string& stack, const Json& extra) {
     Json b{{"name", "replay"}, {"trace", (dir / "trace.txt").string()}, {"flop_rate", "1 Gf/s"}};
     b.update(extra);
     const Json r = run_one(scenario_from_json(stack_coll_scenario(stack, b), "r.json"), 16, {});
+    std::vector<std::string> names;
     for (const auto& p : r["points"])
-      if (p["row"] == "algorithm") return p["name"].get<std::string>();
-    return std::string();
+      if (p["row"] == "algorithm") names.push_back(p["name"].get<std::string>());
+    return names;
   };
-  CHECK(allreduce("native", Json::object()) == "allreduce mpich_smp");
-  CHECK(allreduce("openmpi-linkx", Json::object()).starts_with("allreduce "));
-  CHECK(allreduce("openmpi-linkx", Json::object()) != "allreduce mpich_smp");
-  CHECK(allreduce("native", Json{{"collectives", "tuned"}}) != "allreduce mpich_smp");
+  CHECK(used("native", Json::object()) == std::vector<std::string>{"allreduce mpich_smp", "reduce mpich_smp"});
+  const std::vector<std::string> linkx = used("openmpi-linkx", Json::object());
+  REQUIRE(linkx.size() == 2);
+  CHECK(linkx[0] != "allreduce mpich_smp");
+  CHECK(linkx[1] == "reduce binary");  // coll/tuned v5 below 32 ranks and 4 KiB
+  CHECK(used("native", Json{{"collectives", "tuned"}}) == linkx);
   std::filesystem::remove_all(dir);
 
   const Json app{{"name", "app_skeleton"}, {"app", "POP"}};

@@ -81,8 +81,6 @@ def main():
                     el = ELEMENT.get(bench, 1)
                     block["sizes"] = sorted({s - s % el for s in sizes})
                     block.update({"repetitions": 2} if bench == "imb_reduce" else {"iterations": 2, "skip": 1})
-                if bench == "imb_reduce" and algo not in ("linear", "basic_log", None):
-                    continue
                 scenario = {"id": "probe", "machine": machine, "stack": stack, "ranks": ranks,
                             "ranks_per_node": min(ranks, rng.choice([1, 2, 4])), "benchmark": block}
                 count += 1
