@@ -60,6 +60,7 @@ Task imb_rank(ImbCtx& x, int me, std::vector<std::vector<double>>& out) {
     const std::uint64_t reps = imb_repetitions(x.c, x.c.sizes[k]);
     coll::AlgoParams p;
     p.bytes = static_cast<std::uint32_t>(x.c.sizes[k]);
+    p.elem_bytes = sizeof(float);  // MPI_FLOAT: an algorithm that splits the vector splits whole elements
     for (long long i = 0; i < x.c.warmup; ++i) {
       p.root = static_cast<int>(i % x.n);
       Pending done;

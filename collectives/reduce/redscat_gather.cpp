@@ -3,12 +3,11 @@
 // Rabenseifner's reduce-scatter by recursive vector halving and distance doubling, then a binomial gather of the
 // pieces to the root by vector doubling and distance halving.
 //
-// Message sequence. Let pof2 be the largest power of two <= P, rem = P - pof2, n = params.bytes (the generator counts
-// in bytes, as allreduce/rabenseifner.cpp: Open MPI halves element counts, the same halves whenever they are whole
-// elements).
+// Message sequence. Let pof2 be the largest power of two <= P, rem = P - pof2, n = params.bytes of
+// n / AlgoParams::elem_bytes elements; every half below is floor(elements / 2) elements, as Open MPI halves counts.
 //   - Fewer elements than pof2 (n / AlgoParams::elem_bytes < pof2) or pof2 < 2: ompi_coll_base_reduce_intra_basic_
 //     linear instead ("switching to basic linear reduce"), the same schedule as reduce "linear".
-//   - Fold (ranks < 2*rem): an odd rank sendrecvs with rank-1 (sends the left half n/2, receives the right n - n/2),
+//   - Fold (ranks < 2*rem): an odd rank sendrecvs with rank-1 (sends the left half, receives the right: the rest),
 //     reduces the right half and MPI_Sends it to rank-1, then sits out; the even rank sendrecvs (sends the right half,
 //     receives the left), reduces the left half and receives the reduced right half. New ranks: even r < 2*rem -> r/2,
 //     r >= 2*rem -> r - rem; new rank m maps back to 2m (m < rem) or m + rem.
@@ -37,9 +36,11 @@ Schedule reduce_rabenseifner(int me, int nranks, const AlgoParams& p) {
     return reduce_linear(me, nranks, p);
   Schedule s;
   const int rem = nranks - pof2, root = p.root;
+  const std::uint32_t eb = std::max<std::uint32_t>(p.elem_bytes, 1);
+  auto half = [eb](std::uint32_t w) { return w / eb / 2 * eb; };  // the bytes of floor(elements / 2)
   int vrank = me - rem;
   if (me < 2 * rem) {  // the fold
-    const std::uint32_t lhalf = n / 2, rhalf = n - lhalf;
+    const std::uint32_t lhalf = half(n), rhalf = n - lhalf;
     if (me % 2 != 0) {
       s.round().sendrecv_to(me - 1, lhalf, me - 1, rhalf);
       s.round().reduce(rhalf);
@@ -58,7 +59,7 @@ Schedule reduce_rabenseifner(int me, int nranks, const AlgoParams& p) {
     std::uint32_t w = n;
     for (int mask = 1; mask < pof2; mask <<= 1) {
       const int dest = real(vrank ^ mask);
-      const std::uint32_t left = w / 2, right = w - left;
+      const std::uint32_t left = half(w), right = w - left;
       sent.push_back(me < dest ? right : left);
       kept.push_back(me < dest ? left : right);
       s.round().sendrecv_to(dest, sent.back(), dest, kept.back());
@@ -72,9 +73,9 @@ Schedule reduce_rabenseifner(int me, int nranks, const AlgoParams& p) {
     if (root % 2 != 0 && me == root) {  // the root sat out: it takes rank 0's piece and its place
       std::uint32_t w = n;
       for (int mask = 1; mask < pof2; mask <<= 1) {
-        kept.push_back(w / 2);
-        sent.push_back(w - w / 2);
-        w /= 2;
+        kept.push_back(half(w));
+        sent.push_back(w - half(w));
+        w = half(w);
       }
       s.round().recv(0, kept.back());
       vrank = 0;

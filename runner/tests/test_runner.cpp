@@ -399,3 +399,21 @@ TEST_CASE("runner: a run that ends with a live request is an error naming the co
   CHECK(f.stack->stats().live_requests == 0);
   CHECK_NOTHROW(require_conservation(f.stack->stats(), "stalled", sets));
 }
+
+// Configuration: IMB Reduce (MPI_FLOAT) on 9 ranks of the heterogeneous cluster (Opteron and G5 nodes: receivers
+// convert the other architecture's floats) with the two Rabenseifner reduces, 8 B (2 elements: below pof2, the basic
+// reduce), 4 KiB and 4,100 B (1,025 elements, odd halves). Expected: both runs finish with a point per size (before,
+// the generators split bytes, and the executor stopped the run on a 2-byte part of an MPI_FLOAT: exit 3, found by
+// tests/fuzz/probe_algorithms.py). How validated: run_one's points.
+TEST_CASE("runner: IMB Reduce with a Rabenseifner reduce runs on the heterogeneous cluster", "[runner]") {
+  for (const char* algo : {"rabenseifner", "mpich_reduce_scatter_gather"}) {
+    INFO(algo);
+    const Scenario s = scenario_from_json(
+        Json{{"machine", "hetero-cpu"}, {"stack", "openmpi"}, {"ranks", 9}, {"ranks_per_node", 1},
+             {"benchmark", {{"name", "imb_reduce"}, {"algorithm", algo}, {"sizes", {8, 4096, 4100}}, {"repetitions", 2}}}},
+        "imb.json");
+    const Json r = run_one(s, 9, {});
+    REQUIRE(r["points"].size() == 3);
+    for (const auto& p : r["points"]) CHECK(p["latency_us"].get<double>() > 0);
+  }
+}
