@@ -1,11 +1,12 @@
 // OSU collective benchmarks (OMB 7.0.1: osu_alltoall, osu_bcast, osu_allgather, osu_gather, osu_scatter,
-// osu_allreduce) as general
+// osu_allreduce, osu_reduce) as general
 // drivers: any algorithm the collectives registry has for the collective, on any stack, with host or device buffers.
 // Each rank times every call (MPI_Wtime around the collective) and calls MPI_Barrier after it, as OMB's loop does;
 // the reported latency is the average over ranks of each rank's average call time (OMB's "Avg Latency(us)").
 // Defaults (OMB osu_util.c, status M: from memory of the source): sizes 1 B .. 1 MiB (powers of two); 1000 iterations
 // with 200 warm-up calls up to 8 KiB, 100 with 10 above.
-// osu_allreduce reduces MPI_FLOAT vectors, so OMB starts its sizes at 4 B (status M).
+// osu_allreduce and osu_reduce reduce MPI_FLOAT vectors (osu_reduce.c: float buffers, root 0), so OMB starts their
+// sizes at 4 B (status M).
 // Steady state ("steady_state": a relative tolerance, default 1e-3; 0 simulates every call): the calls of one size
 // start from the same global barrier, so once the protocol state has settled (handle caches filled, overflow buffers
 // back) every call takes the same time. After each call the driver compares, rank by rank, the last two calls; when for
@@ -312,7 +313,8 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
       {"osu_allgather", "allgather", "OSU MPI_Allgather latency (block per rank of the given size)", 1, {0, 0, 1}},
       {"osu_gather", "gather", "OSU MPI_Gather latency (root 0, block per rank)"},
       {"osu_scatter", "scatter", "OSU MPI_Scatter latency (root 0, block per rank)"},
-      {"osu_allreduce", "allreduce", "OSU MPI_Allreduce latency (MPI_FLOAT, MPI_SUM; vector of the given size)", 4}};
+      {"osu_allreduce", "allreduce", "OSU MPI_Allreduce latency (MPI_FLOAT, MPI_SUM; vector of the given size)", 4},
+      {"osu_reduce", "reduce", "OSU MPI_Reduce latency (MPI_FLOAT, MPI_SUM, root 0; vector of the given size)", 4}};
   for (const auto& k : kinds) {
     std::string coll = k.coll;
     auto algos = [coll] { return coll::default_registry().nameable(coll); };

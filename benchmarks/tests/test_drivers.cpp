@@ -22,7 +22,7 @@ const std::map<std::string, Json>& minimal_blocks() {
       {"smb_overhead", Json::object()}, {"barrier_loop", Json::object()}, {"app_skeleton", Json{{"app", "POP"}}},
       {"pingpong_layers", Json::object()}, {"unexpected_storm", Json::object()},
       {"osu_alltoall", Json::object()}, {"osu_bcast", Json::object()}, {"osu_allgather", Json::object()},
-      {"osu_gather", Json::object()},   {"osu_scatter", Json::object()},   {"osu_allreduce", Json::object()},
+      {"osu_gather", Json::object()},   {"osu_scatter", Json::object()},   {"osu_allreduce", Json::object()}, {"osu_reduce", Json::object()},
       {"imb_reduce", Json::object()},
       {"replay", Json{{"trace", ompisim::data_dir() + "/benchmarks/tests/data/ti_pair/trace.txt"}, {"flop_rate", "1 Gf/s"}}},
   };

@@ -184,6 +184,34 @@ TEST_CASE("osu collectives: MPICH's node-aware allreduce and its three stages", 
   CHECK(bcast[0]["stages"]["node"] == "knomial");
 }
 
+// Configuration: osu_reduce (MPI_FLOAT to root 0; 8 B and 4 KiB) on 16 Crusher ranks, 8 a node, with "algorithm":
+// "mpich" on Cray MPICH and "tuned" on Open MPI over LINKx. Expected: MPICH v3.4a2's MPIDI_Reduce_select takes its
+// node-aware composition mpich_smp at both sizes, each stage MPIR_Reduce_intra_auto's choice for 8 B (binomial) and
+// 4 KiB (reduce-scatter-gather: above 2048 B, 1,024 elements >= pof2); coll/tuned v5 below 32 ranks: binary below
+// 4 KiB, binomial at 4 KiB. Every call finishes (latency > 0). How validated: the points' algorithm and stages.
+TEST_CASE("osu collectives: osu_reduce runs each library's reduce", "[benchmark][osu_coll]") {
+  auto run = [](const std::string& stack, const std::string& algo) {
+    Json block{{"name", "osu_reduce"}, {"sizes", {8, 4096}}, {"iterations", 3}, {"skip", 1}, {"algorithm", algo}};
+    Scenario s = scenario_from_json(
+        Json{{"machine", "crusher"}, {"stack", stack}, {"ranks", 16}, {"ranks_per_node", 8}, {"benchmark", block}},
+        "coll.json");
+    test::Fixture f("crusher", 16, 8, stack);
+    return s.driver->run(*f.world, *f.stack, "coll.json");
+  };
+  const Json mpich = run("native", "mpich");
+  REQUIRE(mpich.size() == 2);
+  CHECK(mpich[0]["algorithm"] == "mpich_smp");
+  CHECK(mpich[0]["stages"] == Json{{"roots", "mpich_binomial"}, {"node", "mpich_binomial"},
+                                   {"node_after", "mpich_binomial"}});
+  CHECK(mpich[1]["stages"]["node"] == "mpich_reduce_scatter_gather");
+  const Json tuned = run("openmpi-linkx", "tuned");
+  REQUIRE(tuned.size() == 2);
+  CHECK(tuned[0]["algorithm"] == "binary");
+  CHECK(tuned[1]["algorithm"] == "binomial");
+  for (const Json* r : {&mpich, &tuned})
+    for (const auto& pt : *r) CHECK(pt["latency_us"].get<double>() > 0);
+}
+
 // Configuration: a collective's size list narrowed for a calibration point: a point with "bytes", the same point again,
 //                a point without "bytes". Expected: the list becomes that one size and says it changed; narrowing
 //                again, or without a size, changes nothing and says so (validation's runner then reuses the full run).
