@@ -12,12 +12,14 @@
 //   collectives      a schedule of the collectives registry over the stack's point-to-point path (ScheduleExec), on
 //                    MPI_COMM_WORLD with an internal (negative) tag. The algorithm: the benchmark's per-collective
 //                    choice ("algorithms"), else the decision library's ("collectives": tuned = coll/tuned v5.0.x,
-//                    mpich) for the collective, communicator and message size, else the fallback of the collective
+//                    mpich; by default the stack preset's where it is one of them, else tuned) for the collective,
+//                    communicator and message size, else the fallback of the collective
 //                    (replay_tables.cpp fallback(): the one coll/base algorithm this project has, or coll/tuned's fixed rule for
 //                    the barrier). An algorithm the decision names but this project lacks falls back too, and is
 //                    reported. The communicator is node-aware when some node holds two or more ranks (the placement's
 //                    nodes, split as MPICH's MPIR_Comm_create_subcomms does: coll::NodeLayout), so "mpich" runs its
-//                    node-aware bcast composition with the stages its table picks, as osu_coll does.
+//                    node-aware bcast, allreduce and reduce compositions with the stages its table picks, as osu_coll
+//                    does.
 //                    Collectives no library table covers are built (replay_collectives.cpp) as coll/base's basic ones:
 //                    alltoallv, gatherv and scatterv linear (every request at once, ompi_coll_base_*_intra_basic_
 //                    linear), allgatherv a ring, reducescatter a reduce to rank 0 then a linear scatterv (coll/basic),
