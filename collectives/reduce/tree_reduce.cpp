@@ -113,38 +113,34 @@ void reduce_generic_one_segment(Schedule& s, const ReduceTreeNode& t, std::uint3
   }
   if (t.parent >= 0) s.round().send_blocking(t.parent, bytes);
 }
+
+// A coll/base tree reduce: the arguments checked, then the generic reduce over the node `build()` gives.
+template <class Build>
+Schedule generic_tree_reduce(const char* algo, int me, int nranks, const AlgoParams& p, Build build) {
+  detail::check_rank_args(algo, me, nranks);
+  detail::check_root(algo, p.root, nranks);
+  Schedule s;
+  reduce_generic_one_segment(s, build(), p.bytes);
+  return s;
+}
 }  // namespace
 
 Schedule reduce_binomial(int me, int nranks, const AlgoParams& p) {
-  detail::check_rank_args("reduce/binomial", me, nranks);
-  detail::check_root("reduce/binomial", p.root, nranks);
-  Schedule s;
-  reduce_generic_one_segment(s, in_order_bmtree_node(me, nranks, p.root), p.bytes);
-  return s;
+  return generic_tree_reduce("reduce/binomial", me, nranks, p, [&] { return in_order_bmtree_node(me, nranks, p.root); });
 }
 
 Schedule reduce_binary(int me, int nranks, const AlgoParams& p) {
-  detail::check_rank_args("reduce/binary", me, nranks);
-  detail::check_root("reduce/binary", p.root, nranks);
-  Schedule s;
-  reduce_generic_one_segment(s, bintree_node(me, nranks, p.root), p.bytes);
-  return s;
+  return generic_tree_reduce("reduce/binary", me, nranks, p, [&] { return bintree_node(me, nranks, p.root); });
 }
 
 Schedule reduce_pipeline(int me, int nranks, const AlgoParams& p) {
-  detail::check_rank_args("reduce/pipeline", me, nranks);
-  detail::check_root("reduce/pipeline", p.root, nranks);
-  Schedule s;
-  reduce_generic_one_segment(s, chain_node(me, nranks, p.root), p.bytes);
-  return s;
+  return generic_tree_reduce("reduce/pipeline", me, nranks, p, [&] { return chain_node(me, nranks, p.root); });
 }
 
 Schedule reduce_in_order_binary(int me, int nranks, const AlgoParams& p) {
-  detail::check_rank_args("reduce/in_order_binary", me, nranks);
-  detail::check_root("reduce/in_order_binary", p.root, nranks);
-  Schedule s;
-  const int io_root = nranks - 1;
-  reduce_generic_one_segment(s, in_order_bintree_node(me, nranks), p.bytes);
+  Schedule s =
+      generic_tree_reduce("reduce/in_order_binary", me, nranks, p, [&] { return in_order_bintree_node(me, nranks); });
+  const int io_root = nranks - 1;  // the tree's root, whatever the reduce's: the result's last hop
   if (io_root != p.root) {
     if (me == p.root) s.round().recv(io_root, p.bytes);
     else if (me == io_root) s.round().send_blocking(p.root, p.bytes);
