@@ -45,6 +45,7 @@
 // matched exactly with a few steps (see each app file).
 #include "platform/alloc_mem.hpp"
 #include "benchmarks/benchmarks.hpp"
+#include "benchmarks/coll_choice.hpp"
 #include "benchmarks/driver.hpp"
 #include "benchmarks/schedule_exec.hpp"
 #include "collectives/decision.hpp"
@@ -82,8 +83,7 @@ void set_coll_library(AppConfig& c, const std::string& name) {
 }
 // A block that names no library: the stack preset's (DriverContext::stack_collectives) where a skeleton may name it.
 std::string app_default_library(const std::string& stack_lib) {
-  const auto& libs = coll_libraries();
-  return std::find(libs.begin(), libs.end(), stack_lib) != libs.end() ? stack_lib : std::string();
+  return stack_library_or(stack_lib, coll_libraries(), "");
 }
 
 const std::vector<std::string>& phase_kinds() {

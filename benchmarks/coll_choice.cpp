@@ -38,8 +38,13 @@ CollChoice CollChoice::read(ObjectReader& b, const std::string& coll, const std:
   return c;
 }
 
+std::string stack_library_or(const std::string& stack_lib, const std::vector<std::string>& offered,
+                             const std::string& fallback) {
+  return std::find(offered.begin(), offered.end(), stack_lib) != offered.end() ? stack_lib : fallback;
+}
+
 bool CollChoice::offers(const std::string& lib, const std::string& coll, const std::vector<std::string>& tables) {
-  if (lib.empty() || std::find(tables.begin(), tables.end(), lib) == tables.end()) return false;
+  if (lib.empty() || stack_library_or(lib, tables, "").empty()) return false;
   const std::string f = coll::decision_file(lib);
   return !f.empty() && load_json_file(data_dir() + "/" + f).contains(coll);
 }

@@ -54,4 +54,9 @@ private:
   const coll::Tunables& stage_tunables() const;
 };
 
+// A benchmark's collective library when its block names none: the stack's (DriverContext::stack_collectives) where
+// the benchmark offers it, else `fallback`.
+std::string stack_library_or(const std::string& stack_lib, const std::vector<std::string>& offered,
+                             const std::string& fallback);
+
 }  // namespace ompisim::bench

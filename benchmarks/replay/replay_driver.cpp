@@ -4,6 +4,7 @@
 // the rank count and calls the interpreter (replay_run.hpp; what each action does: replay_state.hpp), and the run's
 // message count for the cost estimate, read from the trace (trace_messages).
 #include "benchmarks/benchmarks.hpp"
+#include "benchmarks/coll_choice.hpp"
 #include "benchmarks/driver.hpp"
 #include "benchmarks/replay/replay_run.hpp"
 #include "benchmarks/replay/replay_tables.hpp"
@@ -63,8 +64,7 @@ double parse_flop_rate(ObjectReader& b) {
 // StackInfo::collectives) where it is one of them, else "tuned".
 const std::vector<std::string> kReplayLibraries{"tuned", "mpich"};
 std::string replay_default_library(const std::string& stack_lib) {
-  return std::find(kReplayLibraries.begin(), kReplayLibraries.end(), stack_lib) != kReplayLibraries.end() ? stack_lib
-                                                                                                          : "tuned";
+  return stack_library_or(stack_lib, kReplayLibraries, "tuned");
 }
 // Loads the decision library c.collectives names ({} for "fixed"), and coll/tuned v5's barrier rule with "tuned".
 void load_replay_library(ReplayConfig& c) {
