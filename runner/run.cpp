@@ -12,6 +12,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fmt/format.h>
+#include <tuple>
 #include <iostream>
 #include <optional>
 #include <unordered_set>
@@ -231,6 +232,15 @@ std::optional<NeighbourJob> check_neighbour(const Scenario& s, const Machine& m,
   return j;
 }
 
+// The scenario's stack as machine `m` resolves it (InputError as resolve_stack raises it), and the preset it is (or
+// null: a stack object equal to no preset).
+std::pair<StackSpec, const StackInfo*> machine_stack(const Scenario& s, const Machine& m) {
+  const std::vector<std::string> kinds = m.nic_kinds();
+  StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m.name, s.file);
+  const StackInfo* preset = stack_preset(spec, kinds);
+  return {std::move(spec), preset};
+}
+
 Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
   Prepared p;
   p.m = scenario_machine(s);
@@ -240,9 +250,9 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
   for (auto& r : m.physical_params_long()) r.p->read = false;
   // Every network's NIC kind: a stack's components each drive one of them (bml/r2 picks per peer among the BTLs).
   const std::vector<std::string> kinds = m.nic_kinds();
-  p.spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m.name, s.file);
   // The preset's version defaults (StackInfo::mca), then the machine's, the scenario's and --set.
-  const StackInfo* preset = stack_preset(p.spec, kinds);
+  const StackInfo* preset = nullptr;
+  std::tie(p.spec, preset) = machine_stack(s, m);
   p.mca = machine_mca(m, preset ? &preset->mca : nullptr);
   {
     std::vector<std::string> keys;
@@ -281,10 +291,7 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
 }  // namespace
 
 CollLibrary machine_collectives(const Scenario& s) {
-  const std::unique_ptr<Machine> m = scenario_machine(s);
-  const std::vector<std::string> kinds = m->nic_kinds();
-  const StackInfo* preset =
-      stack_preset(resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m->name, s.file), kinds);
+  const StackInfo* preset = machine_stack(s, *scenario_machine(s)).second;
   return preset ? preset->collectives : CollLibrary{};
 }
 
@@ -302,7 +309,7 @@ void check_mca_names(const Scenario& s, const std::vector<std::string>& names, c
   const std::vector<std::string> kinds = m->nic_kinds();
   for (const auto& k : names)
     if (mca_owner(k)) check_mca_family(k, kinds, option);  // the machine's NIC first: the precise reason
-  const StackSpec spec = resolve_stack(s.stack_json.is_null() ? Json(s.stack) : s.stack_json, kinds, m->name, s.file);
+  const StackSpec spec = machine_stack(s, *m).first;
   check_mca_keys(names, spec, s.stack, fmt::format("{}", fmt::join(kinds, " + ")), option);
 }
 
