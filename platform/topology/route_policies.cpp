@@ -77,10 +77,26 @@ Route valiant_route(const Topology& t, RouterId a, RouterId b, const LinkLoad*, 
 // one, the minimal candidates are scored slice by slice without building them, each slice once: the candidates in
 // minimal_routes() order (hops ascending, then slice) and the first of the smallest cost, so the choice is the one
 // minimal_routes() would give; the Valiant candidate is scored from its links too, and only the chosen route is built.
+namespace {
+// Within a group: the direct local link against the two local links through the intermediate router the key picks
+// (the (h mod (a-2))-th router of the group other than a and b, ascending), each scored as below.
+Route ugal_in_group(const Dragonfly& df, RouterId a, RouterId b, const LinkLoad& load, std::uint64_t key) {
+  if (a == b || df.routers_per_group() < 3) return df.default_route(a, b);
+  const RouterId base = df.group_of(a) * df.routers_per_group();
+  auto c = static_cast<RouterId>(mix_flow_key(key) % static_cast<std::uint64_t>(df.routers_per_group() - 2)) + base;
+  if (c >= std::min(a, b)) ++c;
+  if (c >= std::max(a, b)) ++c;
+  const LinkId direct = df.local_link(a, b), first = df.local_link(a, c), second = df.local_link(c, b);
+  if (2.0 * std::max(load.load(first), load.load(second)) < load.load(direct)) return Route{first, second};
+  return Route{direct};
+}
+}  // namespace
+
 Route ugal_route(const Topology& t, RouterId a, RouterId b, const LinkLoad* load, std::uint64_t key) {
   const auto& df = as<Dragonfly>(t, "ugal");
   int ga = df.group_of(a), gb = df.group_of(b);
-  if (load == nullptr || ga == gb) return df.default_route(a, b);
+  if (load == nullptr) return df.default_route(a, b);
+  if (ga == gb) return ugal_in_group(df, a, b, *load, key);
   auto worst = [load](const LinkId* links, int hops) {
     double x = 0;
     for (int i = 0; i < hops; ++i) x = std::max(x, load->load(links[i]));

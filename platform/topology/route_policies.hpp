@@ -3,7 +3,8 @@
 // sequence number). Every policy is deterministic: same topology, routers, loads and key, same route.
 // Sources: dimension order: Alverson et al., HOTI 2010 (Gemini); up/down adaptive: Petrini & Vanneschi, IPPS 1997
 // (any up port is minimal in a k-ary n-tree) with d-mod-k ties (Gomez et al. 2007, Zahavi 2010); Valiant and UGAL:
-// Kim, Dally, Scott, Abts, ISCA 2008 §4 and SST merlin topo_dragonfly (algorithms "valiant", "ugal").
+// Kim, Dally, Scott, Abts, ISCA 2008 §4 and SST merlin topo_dragonfly (algorithms "valiant", "ugal", and
+// route_adaptive_local for a packet that stays in its group).
 // LIMITATIONS: routes are chosen once, when the flow starts (source routing; SimGrid calls get_local_route at
 // communication start: simgrid-3.32-notes.md §6), not hop by hop as routers do; a LinkLoad sees every link of the
 // network, which a router does not (see ugal_route for what this changes).
@@ -36,7 +37,13 @@ Route valiant_route(const Topology& t, RouterId a, RouterId b, const LinkLoad* l
 // the same key. Take V if route_load(V) * hops(V) < route_load(M) * hops(M), else M (ties and a null LinkLoad:
 // minimal). route_load is the most loaded link on the route. Kim et al. (UGAL-L) and merlin's "ugal" compare the
 // source router's output queues (merlin: direct queue vs 2 x valiant queue + bias); here the load of the whole route
-// is visible, which is closer to Kim et al.'s UGAL-G. Within a group: the minimal route.
+// is visible, which is closer to Kim et al.'s UGAL-G. Within a group (routers a != b), the same rule between the
+// direct local link (1 hop) and the two local links through an intermediate router of the group chosen by
+// h = mix_flow_key(key) (the (h mod (routers_per_group-2))-th router other than a and b, ascending): SST merlin's
+// topo_dragonfly route_adaptive_local, which weighs the direct port against the port to a random intermediate router
+// when a packet stays in its group. Slingshot routes packets by the load of the output ports (De Sensi et al.,
+// SC20); which candidates a Rosetta switch weighs inside a group is not published, so this rule is merlin's. Under
+// "minimal" every flow between two switches of a group takes their one local link.
 Route ugal_route(const Topology& t, RouterId a, RouterId b, const LinkLoad* load, std::uint64_t key);
 
 }  // namespace ompisim::topology

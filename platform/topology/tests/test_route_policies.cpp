@@ -113,10 +113,49 @@ TEST_CASE("platform/topology policy ugal: avoids a saturated global link, minima
     CHECK(u == valiant_route(t, 0, 4, &load, key));
   }
   CHECK(ugal(t, 0, 4, nullptr, 3) == t.default_route(0, 4));
-  // Within a group: minimal (one local link) whatever the load.
+  // Within a group, equal loads everywhere: the direct link (1 x 9 against 2 x 9).
   MapLoad all;
   for (LinkId id = 0; id < t.link_count(); ++id) all.m[id] = 9;
   CHECK(ugal(t, 0, 1, &all, 3) == t.default_route(0, 1));
+}
+
+// Configuration: the dragonfly above; flows from router 0 to router 1 (both in group 0, routers 0..3).
+// Expected: no load, or the direct local link r0-l-r1 at most twice as loaded as the links through an intermediate
+//   router: the direct link; more than twice: the two local links through router 2 or 3 (never 0 or 1), chosen by the
+//   flow key, both used over 64 keys; "minimal" keeps the direct link whatever the load; a group of 2 routers has no
+//   intermediate router and keeps it too.
+// How validated: the rule (take the two-hop route when 2 x its most loaded link < the direct link's load) applied by
+//   hand to loads 0, 2, 4 and 5 on the direct link and 2 on every other link.
+TEST_CASE("platform/topology policy ugal: inside a group, around a loaded local link", "[unit][topology]") {
+  Dragonfly t(5, 4, 2, 2, LinkParams{});
+  auto ugal = policy("ugal", "dragonfly");
+  auto minimal = policy("minimal", "dragonfly");
+  const LinkId direct = t.local_link(0, 1);
+  MapLoad load;
+  for (LinkId id = 0; id < t.link_count(); ++id) load.m[id] = 2;
+  CHECK(ugal(t, 0, 1, nullptr, 7) == Route{direct});
+  for (double d : {0.0, 2.0, 4.0}) {
+    load.m[direct] = d;
+    CHECK(ugal(t, 0, 1, &load, 7) == Route{direct});
+  }
+  load.m[direct] = 5;
+  std::set<RouterId> via;
+  for (std::uint64_t key = 0; key < 64; ++key) {
+    CAPTURE(key);
+    Route u = ugal(t, 0, 1, &load, key);
+    REQUIRE(u.size() == 2);
+    CHECK(is_chain(t, u, 0, 1));
+    CHECK(u == ugal(t, 0, 1, &load, key));
+    const RouterId c = t.link(u[0]).to;
+    CHECK((c == 2 || c == 3));
+    via.insert(c);
+    CHECK(minimal(t, 0, 1, &load, key) == Route{direct});
+  }
+  CHECK(via.size() == 2);
+  Dragonfly pair(3, 2, 2, 2, LinkParams{});
+  MapLoad heavy;
+  heavy.m[pair.local_link(0, 1)] = 100;
+  CHECK(ugal(pair, 0, 1, &heavy, 7) == Route{pair.local_link(0, 1)});
 }
 
 // Configuration: the same dragonfly; every ordered router pair in different groups, flow keys 0..63.
