@@ -44,8 +44,11 @@ void register_route_policies(RoutePolicyRegistry& reg) {
            {"dragonfly"}, "Kim, Dally, Scott, Abts, ISCA 2008 §4.1; SST merlin topo_dragonfly \"valiant\"",
            &valiant_route});
   reg.add({"ugal", "minimal unless load(valiant) x hops(valiant) < load(minimal) x hops(minimal) (UGAL-L style, "
-                   "route load = its most loaded link)",
-           {"dragonfly"}, "Kim, Dally, Scott, Abts, ISCA 2008 §4.2 (UGAL); SST merlin topo_dragonfly \"ugal\"",
+                   "route load = its most loaded link); inside a group the same rule between the direct local link "
+                   "and two local links through an intermediate switch",
+           {"dragonfly"},
+           "Kim, Dally, Scott, Abts, ISCA 2008 §4.2 (UGAL); SST merlin topo_dragonfly \"ugal\" and "
+           "route_adaptive_local (inside a group)",
            &ugal_route});
 }
 
