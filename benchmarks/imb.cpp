@@ -90,24 +90,11 @@ public:
   bool narrow_for_calibration(const Json& sel) override { return narrow_sizes(c_.sizes, sel); }
   Json run(World& w, Stack& s, const std::string& file) const override {
     const int n = static_cast<int>(w.contexts().ranks());
-    // The reduction's cost per MPI_FLOAT element on each rank's processor (the node type's arch record).
-    std::vector<double> per_elem(static_cast<std::size_t>(n), 0.0);
-    for (int r = 0; r < n; ++r) {
-      const NodeTypeDef& d = w.machine().node_type_def(w.contexts().node_of(r));
-      if (!d.arch || !d.arch->reduce_cost_per_element.set)
-        throw InputError(repo_relative(w.machine().file), "node_types." + d.name + ".arch.reduce_cost_per_element",
-                         fmt::format("missing: {} charges each rank's reduction at its processor's cost per element "
-                                     "(scenario {})", "imb_reduce", file));
-      per_elem[static_cast<std::size_t>(r)] = d.arch->reduce_cost_per_element;
-    }
     std::vector<coll::Generator> gens;
     for (auto size : c_.sizes) gens.push_back(c_.algo.find(n, size, file)->make);
     ImbCtx x{w, c_, gens, GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
     x.exec.datatype = mpi::kFloat;
-    x.exec.reduce = [&w, &per_elem](int rank, const coll::Op& op, Completion done) {
-      const double elems = static_cast<double>(op.value / mpi::kFloat.size);
-      w.cpus().cpu(rank, elems * per_elem[static_cast<std::size_t>(rank)], std::move(done));
-    };
+    x.exec.reduce = reduce_arithmetic(w, static_cast<std::uint32_t>(mpi::kFloat.size), "imb_reduce", file);
     std::vector<std::vector<double>> out(c_.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
     for (int r = 0; r < n; ++r) imb_rank(x, r, out);
     w.sim().run();

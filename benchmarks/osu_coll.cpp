@@ -25,8 +25,10 @@
 // The algorithm is the scenario's "algorithm": an algorithm of the registry, or a library's decision per size
 // ("tuned", "mpich"). A block that names none runs the stack preset's collective library (runner/stacks.hpp
 // StackInfo::collectives) when it is one of those, else the registry's first algorithm for the collective.
-// LIMITATIONS: the barrier between calls is a zero-cost global synchronisation (not an MPI_Barrier on the stack); a
-// reduction's arithmetic costs nothing (the schedules move data only).
+// A reduction's arithmetic (osu_allreduce, osu_reduce: every Reduce of the schedule) is charged on the reducing rank's
+// processor at its node type's arch.reduce_cost_per_element where the machine file gives one, and costs nothing where
+// it does not (reduce_arithmetic, benchmarks/schedule_exec.hpp).
+// LIMITATIONS: the barrier between calls is a zero-cost global synchronisation (not an MPI_Barrier on the stack).
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/coll_choice.hpp"
 #include "benchmarks/driver.hpp"
@@ -267,9 +269,8 @@ public:
     }
     CollCtx x{w, c, gens, std::move(layout), std::move(stages), GlobalSync(w.sim(), n), ScheduleExec(s, n), n};
     x.exec.buffer = c.buffer;
-    // A reduction inside a composition's stage (MPICH's reduce within a node) is not timed, as no allreduce
-    // generator's is (collectives/data_colls.hpp LIMITATIONS).
-    x.exec.reduce = [](int, const coll::Op&, Completion done) { done(); };
+    // Each reduction's arithmetic (MPI_FLOAT elements) at the rank's processor's cost, where the machine gives one.
+    x.exec.reduce = reduce_arithmetic(w, c.elem_bytes);
     x.calls_simulated.assign(c.sizes.size(), 0);
     x.settled_by_blocks.assign(c.sizes.size(), 0);
     std::vector<std::vector<double>> out(c.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));

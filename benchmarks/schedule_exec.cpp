@@ -2,6 +2,8 @@
 #include "platform/alloc_mem.hpp"
 #include "benchmarks/schedule_exec.hpp"
 
+#include <fmt/format.h>
+#include <memory>
 #include <stdexcept>
 
 namespace ompisim::bench {
@@ -102,6 +104,29 @@ void ScheduleExec::issue(int rank, const coll::Op& op) {
       reduce(rank, op, op_done(rank));
       break;
   }
+}
+
+ScheduleExec::OpHook reduce_arithmetic(World& w, std::uint32_t elem_bytes, const std::string& required,
+                                       const std::string& scenario) {
+  if (elem_bytes == 0) throw std::logic_error("reduce_arithmetic: an element of 0 bytes");
+  const int n = static_cast<int>(w.contexts().ranks());
+  auto cost = std::make_shared<std::vector<const Sourced*>>(static_cast<std::size_t>(n), nullptr);
+  for (int r = 0; r < n; ++r) {
+    const NodeTypeDef& d = w.machine().node_type_def(w.contexts().node_of(r));
+    if (d.arch && d.arch->reduce_cost_per_element.set) {
+      (*cost)[static_cast<std::size_t>(r)] = &d.arch->reduce_cost_per_element;
+    } else if (!required.empty()) {
+      throw InputError(repo_relative(w.machine().file), "node_types." + d.name + ".arch.reduce_cost_per_element",
+                       fmt::format("missing: {} charges each rank's reduction at its processor's cost per element "
+                                   "(scenario {})",
+                                   required, scenario));
+    }
+  }
+  return [&w, cost, elem_bytes](int rank, const coll::Op& op, Completion done) {
+    const Sourced* c = (*cost)[static_cast<std::size_t>(rank)];
+    if (c == nullptr) return done();
+    w.cpus().cpu(rank, static_cast<double>(op.value / elem_bytes) * c->get(), std::move(done));
+  };
 }
 
 }  // namespace ompisim::bench

@@ -64,6 +64,14 @@ private:
   std::vector<Run> runs_;
 };
 
+// The Reduce hook that charges a reduction's arithmetic (ompi_op_reduce, MPIR_Reduce_local) on the reducing rank's
+// processor: op.value / elem_bytes elements (whole ones) x the rank's node type's arch.reduce_cost_per_element
+// (machine file), read when a rank first reduces. A rank whose node type gives no such cost reduces at no cost, unless
+// `required` names the benchmark that needs it (IMB Reduce): then such a node type is an InputError naming the machine
+// file and the key, decided when the hook is made.
+ScheduleExec::OpHook reduce_arithmetic(World& w, std::uint32_t elem_bytes, const std::string& required = {},
+                                       const std::string& scenario = {});
+
 // co_await runs one rank's schedule on `ex` (tag, group) and resumes when it completes. Trivially destructible on
 // purpose (the schedule lives in the coroutine frame): GCC 12 mishandles co_await operands that own heap memory.
 struct CollAwait {

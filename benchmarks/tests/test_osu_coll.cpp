@@ -266,3 +266,35 @@ TEST_CASE("osu collectives: the block-means rule settles a series whose calls ke
     CHECK(std::abs(a - b) <= tol * a);
   }
 }
+
+namespace {
+Json crusher_coll(const std::string& bench, const std::string& algo, const std::string& cost) {
+  Json sc{{"machine", "crusher"},
+          {"stack", "openmpi-linkx"},
+          {"ranks", 2},
+          {"ranks_per_node", 1},
+          {"benchmark",
+           {{"name", bench}, {"algorithm", algo}, {"sizes", {1048576}}, {"iterations", 3}, {"skip", 1}}}};
+  Scenario s = scenario_from_json(sc, "arith.json");
+  return run_scenario(s, {{"node_types.compute.arch.reduce_cost_per_element", cost}});
+}
+}  // namespace
+
+// Configuration: crusher (its node type's arch.reduce_cost_per_element), openmpi-linkx, 2 ranks on 2 nodes, 1 MiB:
+// osu_allreduce with recursive_doubling (one exchange, then each rank reduces the other's 262,144 floats) and
+// osu_alltoall (pairwise: no reduction), each with the cost set to 0 ns and to 1 ns by --set.
+// Expected: the allreduce's call lasts 262,144 x 1 ns = 262.144 us longer at 1 ns (both ranks reduce at once after the
+// exchange, on otherwise idle cores); the alltoall's latency is the same, and its result lists the set as unread.
+// How validated: the arithmetic above (recursive doubling's one Reduce of the whole vector per rank on 2 ranks).
+TEST_CASE("osu collectives: a reduction costs the node type's arithmetic per element", "[benchmark][osu_coll]") {
+  const Json free_ar = crusher_coll("osu_allreduce", "recursive_doubling", "0 ns");
+  const Json priced_ar = crusher_coll("osu_allreduce", "recursive_doubling", "1 ns");
+  const double a = free_ar["points"][0]["latency_us"], b = priced_ar["points"][0]["latency_us"];
+  CHECK(b - a == Approx(262.144).epsilon(1e-6));
+  const Json free_a2a = crusher_coll("osu_alltoall", "pairwise", "0 ns");
+  const Json priced_a2a = crusher_coll("osu_alltoall", "pairwise", "1 ns");
+  CHECK(free_a2a["points"][0]["latency_us"] == priced_a2a["points"][0]["latency_us"]);
+  REQUIRE(priced_a2a["provenance"].contains("unread_overrides"));
+  CHECK(priced_a2a["provenance"]["unread_overrides"].dump().find("reduce_cost_per_element") != std::string::npos);
+  CHECK_FALSE(priced_ar["provenance"].contains("unread_overrides"));
+}

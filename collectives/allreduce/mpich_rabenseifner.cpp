@@ -12,7 +12,8 @@
 //   - Allgather, mask = pof2/2 .. 1: the same partners in reverse order, each sending the pieces it holds and
 //     receiving the partner's (the halves of the reduce-scatter, mirrored).
 //   - Unfold: an odd rank < 2*rem sends the whole result to rank-1.
-// P = 1: nothing. The reductions cost no time here (as every data collective of data_colls.hpp).
+// Each MPIR_Reduce_local is a Reduce round after the receive it reduces: the fold's whole vector at the odd rank,
+// every reduce-scatter step's kept pieces. P = 1: nothing.
 #include "collectives/data_colls.hpp"
 
 #include <vector>
@@ -45,6 +46,7 @@ Schedule allreduce_mpich_rabenseifner(int me, int nranks, const AlgoParams& para
       return s;
     }
     s.round().recv(me - 1, b);
+    s.round().reduce(b);  // MPIR_Reduce_local
     newrank = me / 2;
   }
   std::vector<std::uint32_t> cnt(static_cast<std::size_t>(pof2), b / static_cast<std::uint32_t>(pof2));
@@ -59,6 +61,7 @@ Schedule allreduce_mpich_rabenseifner(int me, int nranks, const AlgoParams& para
     Span sent = newrank < nd ? upper : lower, kept = newrank < nd ? lower : upper;
     const detail::HalvingStep step{real(nd), span_bytes(cnt, sent), span_bytes(cnt, kept)};
     s.round().sendrecv_to(step.peer, step.sent, step.peer, step.kept);
+    s.round().reduce(step.kept);
     steps.push_back(step);
     held = kept;
   }

@@ -22,8 +22,11 @@
 // allreduce"): ompi_coll_base_reduce_intra_basic_linear to rank 0 (every other rank sends its vector; rank 0 receives
 // from P-1, then from P-2 down to 1, one blocking receive at a time), then ompi_coll_base_bcast_intra_basic_linear
 // from rank 0 (an isend to every other rank at once, then wait_all; the others receive).
-// P = 1: nothing. The reductions cost no time here (as every data collective of data_colls.hpp).
+// Each ompi_op_reduce is a Reduce round after the receive it reduces: the fold's half (the odd rank its right half,
+// the even rank its left), every reduce-scatter step's kept part, the basic linear reduce's P-1 vectors at rank 0.
+// P = 1: nothing.
 #include "collectives/data_colls.hpp"
+#include "collectives/reduce/reduce.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -34,13 +37,10 @@ namespace ompisim::coll {
 namespace {
 // ompi_coll_base_allreduce_intra_basic_linear: reduce to 0, then broadcast from 0, both basic linear.
 Schedule allreduce_basic_linear(int me, int nranks, std::uint32_t n) {
-  Schedule s;
-  if (me != 0) {
-    s.round().send(0, n);  // reduce: MCA_PML_CALL(send(sbuf, ..., 0, MCA_COLL_BASE_TAG_REDUCE, ...))
-  } else {
-    s.round().recv(nranks - 1, n);
-    for (int i = nranks - 2; i > 0; --i) s.round().recv(i, n);
-  }
+  AlgoParams q;
+  q.bytes = n;
+  q.root = 0;
+  Schedule s = reduce_linear(me, nranks, q);  // ompi_coll_base_reduce_intra_basic_linear to rank 0
   for (Round& r : detail::root_isends_to_all(me, nranks, 0, n).rounds) s.rounds.push_back(std::move(r));
   return s;
 }
@@ -60,11 +60,13 @@ Schedule allreduce_rabenseifner(int me, int nranks, const AlgoParams& params) {
     const std::uint32_t lhalf = n / 2, rhalf = n - lhalf;
     if (me % 2 != 0) {
       s.round().sendrecv_to(me - 1, lhalf, me - 1, rhalf);
+      s.round().reduce(rhalf);
       s.round().send_blocking(me - 1, rhalf);
       s.round().recv(me - 1, n);
       return s;
     }
     s.round().sendrecv_to(me + 1, rhalf, me + 1, lhalf);
+    s.round().reduce(lhalf);
     s.round().recv(me + 1, rhalf);
     vrank = me / 2;
   }
@@ -76,6 +78,7 @@ Schedule allreduce_rabenseifner(int me, int nranks, const AlgoParams& params) {
     const std::uint32_t left = w / 2, right = w - left;
     const std::uint32_t sent = me < dest ? right : left, kept = me < dest ? left : right;
     s.round().sendrecv_to(dest, sent, dest, kept);
+    s.round().reduce(kept);
     steps.push_back({dest, sent, kept});
     w = kept;
   }

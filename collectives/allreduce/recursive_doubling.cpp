@@ -5,9 +5,10 @@
 // Message sequence (every message carries the whole vector, params.bytes): let p2 be the largest power of two <= P
 // and extra = P - p2.
 //   - Fold: among ranks < 2*extra, an even rank sends its vector to rank+1 and sits out; an odd rank receives it
-//     (and reduces). The remaining p2 ranks get new ranks: odd r < 2*extra -> r/2, r >= 2*extra -> r - extra.
-//   - Exchange: log2(p2) rounds; in round k the new rank n exchanges with n ^ 2^k (a sendrecv), mapped back to a real
-//     rank (new rank m < extra -> 2m+1, else m + extra).
+//     and reduces it. The remaining p2 ranks get new ranks: odd r < 2*extra -> r/2, r >= 2*extra -> r - extra.
+//   - Exchange: log2(p2) steps; in step k the new rank n exchanges with n ^ 2^k (a sendrecv), mapped back to a real
+//     rank (new rank m < extra -> 2m+1, else m + extra), then reduces the vector it received (ompi_op_reduce).
+//   Each reduction is a round of its own after the receive (a Reduce of the whole vector).
 //   - Unfold: an odd rank < 2*extra sends the result to rank-1, which receives it.
 // Memory: O(log P).
 #include "collectives/data_colls.hpp"
@@ -28,6 +29,7 @@ Schedule allreduce_recursive_doubling(int me, int nranks, const AlgoParams& para
       return s;
     }
     s.round().recv(me - 1, b);
+    s.round().reduce(b);
     newrank = me / 2;
   } else {
     newrank = me - extra;
@@ -36,6 +38,7 @@ Schedule allreduce_recursive_doubling(int me, int nranks, const AlgoParams& para
     const int nr = newrank ^ mask;
     const int peer = nr < extra ? nr * 2 + 1 : nr + extra;
     s.round().sendrecv(peer, b);
+    s.round().reduce(b);
   }
   if (me < 2 * extra) s.round().send_blocking(me - 1, b);
   return s;

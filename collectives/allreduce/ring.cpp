@@ -7,7 +7,8 @@
 //   - computation phase, steps k = 0 .. P-2: send block (r - k) mod P, receive block (r - k - 1) mod P (and reduce it);
 //   - distribution phase (a ring allgather shifted by one), steps k = 0 .. P-2: send block (r + 1 - k) mod P, receive
 //     block (r - k) mod P.
-// One round per step: the step's MCA_PML_CALL(send) (blocking) and the receive. Open MPI posts the receive of step
+// One round per step: the step's MCA_PML_CALL(send) (blocking) and the receive; in the computation phase a round
+// after it reduces the received block (ompi_op_reduce). Open MPI posts the receive of step
 // k+1 before it waits for step k's (two inbufs): here a step's receive is posted with its send (LIMITATIONS: that
 // one-step overlap is not modelled). P = 1: nothing. Fewer elements than ranks (count = bytes /
 // AlgoParams::elem_bytes < P): the source runs recursive doubling instead ("switching to recursive doubling"), and so
@@ -37,9 +38,11 @@ Schedule allreduce_ring(int me, int nranks, const AlgoParams& params) {
   if (params.bytes / std::max<std::uint32_t>(params.elem_bytes, 1) < static_cast<std::uint32_t>(nranks))
     return allreduce_recursive_doubling(me, nranks, params);
   const int right = mod(me + 1, nranks), left = mod(me - 1, nranks);
-  for (int k = 0; k < nranks - 1; ++k)
-    s.round().sendrecv_to(right, ring_block(params.bytes, nranks, mod(me - k, nranks)), left,
-                          ring_block(params.bytes, nranks, mod(me - k - 1, nranks)));
+  for (int k = 0; k < nranks - 1; ++k) {
+    const std::uint32_t got = ring_block(params.bytes, nranks, mod(me - k - 1, nranks));
+    s.round().sendrecv_to(right, ring_block(params.bytes, nranks, mod(me - k, nranks)), left, got);
+    s.round().reduce(got);  // ompi_op_reduce of the received block into the rank's own
+  }
   for (int k = 0; k < nranks - 1; ++k)
     s.round().sendrecv_to(right, ring_block(params.bytes, nranks, mod(me + 1 - k, nranks)), left,
                           ring_block(params.bytes, nranks, mod(me - k, nranks)));

@@ -159,8 +159,9 @@ TEST_CASE("allreduce ring and mpich_rabenseifner: bytes per rank", "[collective]
 // whole result to rank 1; rank 1 sends its left half and the reduced right half (131072 B) and nothing else; rank 0's
 // first partner of the reduce-scatter is rank 2 (new rank 1 = real rank 2), where MPICH's rank 1 pairs with rank 3;
 // fewer elements than pof2 (4 B on 8 ranks; with 4-byte elements 8 B on 5 ranks, count 2 < pof2 4) runs Open MPI's
-// basic linear allreduce: rank 0 receives from P-1, then P-2 down to 1, one at a time, then sends the result to every
-// other rank in one round; the others send, then receive; 16 B on 5 ranks (count 4 = pof2) runs the reduce-scatter.
+// basic linear allreduce: rank 0 receives from P-1, then P-2 down to 1, one at a time, reducing after each (and its
+// own vector last), then sends the result to every other rank in one round; the others send, then receive; 16 B on 5
+// ranks (count 4 = pof2) runs the reduce-scatter.
 // How validated: byte sums and peers of the generated schedules, worked by hand from the v5 source
 // (ompi_coll_base_allreduce_intra_redscat_allgather's count < nprocs_pof2 branch, reduce and bcast basic_linear).
 TEST_CASE("allreduce rabenseifner (Open MPI): fold into the even rank, bytes per rank", "[collective]") {
@@ -171,25 +172,32 @@ TEST_CASE("allreduce rabenseifner (Open MPI): fold into the even rank, bytes per
   CHECK(bytes_sent(allreduce_rabenseifner(1, 12, p)) == 131072u);
   CHECK(bytes_sent(allreduce_rabenseifner(11, 12, p)) == 2u * (131072u - 16384u));
   const Schedule s0 = allreduce_rabenseifner(0, 12, p);
-  REQUIRE(s0.rounds.size() >= 3);
-  CHECK(s0.rounds[2].ops.front().peer == 2);
+  REQUIRE(s0.rounds.size() >= 4);  // [sendrecv 1] [reduce the left half] [recv 1] then the first halving step
+  CHECK(s0.rounds[1].ops.front().kind == OpKind::Reduce);
+  CHECK(s0.rounds[1].ops.front().value == 65536u);
+  CHECK(s0.rounds[3].ops.front().peer == 2);
   CHECK(s0.rounds.back().ops.front().peer == 1);
   p.bytes = 4;
   CHECK(allreduce_rabenseifner(3, 8, p).rounds.size() == 2);  // send to 0, then receive from 0
   p.bytes = 8;
   p.elem_bytes = 4;
   const Schedule lin = allreduce_rabenseifner(0, 5, p);
-  REQUIRE(lin.rounds.size() == 5);
-  for (int k = 0; k < 4; ++k) {
-    REQUIRE(lin.rounds[static_cast<std::size_t>(k)].ops.size() == 1);
-    CHECK(lin.rounds[static_cast<std::size_t>(k)].ops[0].kind == OpKind::Recv);
-    CHECK(lin.rounds[static_cast<std::size_t>(k)].ops[0].peer == 4 - k);
+  // [recv 4] [recv 3] [reduce] [recv 2] [reduce] [recv 1] [reduce] [reduce its own] [send to 1 .. 4]
+  REQUIRE(lin.rounds.size() == 9);
+  const std::vector<std::pair<OpKind, int>> want{{OpKind::Recv, 4},    {OpKind::Recv, 3},    {OpKind::Reduce, -1},
+                                                 {OpKind::Recv, 2},    {OpKind::Reduce, -1}, {OpKind::Recv, 1},
+                                                 {OpKind::Reduce, -1}, {OpKind::Reduce, -1}};
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    REQUIRE(lin.rounds[k].ops.size() == 1);
+    CHECK(lin.rounds[k].ops[0].kind == want[k].first);
+    CHECK(lin.rounds[k].ops[0].peer == want[k].second);
+    CHECK(lin.rounds[k].ops[0].value == 8u);
   }
-  REQUIRE(lin.rounds[4].ops.size() == 4);
+  REQUIRE(lin.rounds[8].ops.size() == 4);
   for (int k = 0; k < 4; ++k) {
-    CHECK(lin.rounds[4].ops[static_cast<std::size_t>(k)].kind == OpKind::Send);
-    CHECK(lin.rounds[4].ops[static_cast<std::size_t>(k)].peer == k + 1);
-    CHECK(lin.rounds[4].ops[static_cast<std::size_t>(k)].value == 8u);
+    CHECK(lin.rounds[8].ops[static_cast<std::size_t>(k)].kind == OpKind::Send);
+    CHECK(lin.rounds[8].ops[static_cast<std::size_t>(k)].peer == k + 1);
+    CHECK(lin.rounds[8].ops[static_cast<std::size_t>(k)].value == 8u);
   }
   const Schedule other = allreduce_rabenseifner(2, 5, p);
   REQUIRE(other.rounds.size() == 2);
@@ -222,4 +230,62 @@ TEST_CASE("decision tables of Open MPI 1.3 and MPICH2 1.0 at the skeletons' size
   CHECK(decide_algorithm(v13, "barrier", 1024, 0) == "recursive_doubling");
   CHECK(decide_algorithm(v13, "barrier", 12, 0) == "bruck");
   CHECK(decide_algorithm(m2, "barrier", 1024, 0) == "bruck");
+}
+
+// Configuration: allreduce rabenseifner, mpich_rabenseifner, ring and recursive_doubling, a 131072-byte vector of
+// 4-byte elements (elem_bytes 4) on 2, 3, 5, 8 and 12 ranks, every rank's schedule; rabenseifner also with 8 B on 5
+// ranks (2 elements < pof2 4: Open MPI's basic linear allreduce).
+// Expected: every Reduce is alone in its round; the bytes reduced, summed over the ranks, are (P-1) x n for the three
+// that combine each contribution once (reduce-scatter by halving with the fold, the ring's P-1 blocks of the other
+// ranks, the basic linear reduce at rank 0), and p2 x log2(p2) x n + (P - p2) x n for recursive doubling (every rank
+// of the power of two reduces the whole vector each step; each folded pair once); a Reduce of the reduce-scatters and
+// of recursive doubling reduces as many bytes as the receive of the round before it got.
+// How validated: the sums worked by hand from the sources (ompi_op_reduce calls of coll_base_allreduce.c, the
+// MPIR_Reduce_local calls of MPICH's reduce_scatter_allgather).
+TEST_CASE("allreduce schedules reduce each contribution once (recursive doubling: once a step)", "[collective]") {
+  struct Case {
+    const char* name;
+    Generator g;
+    std::uint32_t bytes;
+  };
+  for (const Case& c : {Case{"rabenseifner", &allreduce_rabenseifner, 131072u},
+                        Case{"rabenseifner", &allreduce_rabenseifner, 8u},
+                        Case{"mpich_rabenseifner", &allreduce_mpich_rabenseifner, 131072u},
+                        Case{"ring", &allreduce_ring, 131072u},
+                        Case{"recursive_doubling", &allreduce_recursive_doubling, 131072u}}) {
+    for (int n : {2, 3, 5, 8, 12}) {
+      if (c.bytes == 8u && n != 5) continue;
+      INFO(c.name << " on " << n << " ranks, " << c.bytes << " B");
+      AlgoParams p;
+      p.bytes = c.bytes;
+      p.elem_bytes = 4;
+      std::uint64_t reduced = 0;
+      for (int me = 0; me < n; ++me) {
+        const Schedule s = c.g(me, n, p);
+        for (std::size_t k = 0; k < s.rounds.size(); ++k) {
+          const auto& ops = s.rounds[k].ops;
+          bool has_reduce = false;
+          for (const Op& op : ops) has_reduce = has_reduce || op.kind == OpKind::Reduce;
+          if (!has_reduce) continue;
+          REQUIRE(ops.size() == 1);
+          reduced += ops[0].value;
+          if (c.bytes == 8u || k == 0) continue;  // the basic linear reduce: its own vector follows a reduce
+          std::uint32_t got = 0;
+          for (const Op& op : s.rounds[k - 1].ops)
+            if (op.kind == OpKind::Recv) got += op.value;
+          CHECK(got == ops[0].value);
+        }
+      }
+      const auto un = static_cast<std::uint64_t>(n);
+      const int p2 = detail::floor_pow2(n);
+      int lg = 0;
+      while ((1 << lg) < p2) ++lg;
+      const std::uint64_t want = std::string(c.name) == "recursive_doubling"
+                                     ? (static_cast<std::uint64_t>(p2) * static_cast<std::uint64_t>(lg) +
+                                        static_cast<std::uint64_t>(n - p2)) *
+                                           c.bytes
+                                     : (un - 1) * c.bytes;
+      CHECK(reduced == want);
+    }
+  }
 }

@@ -114,7 +114,8 @@ TEST_CASE("mpich reduce: reduce_scatter_gather conserves messages over P and cou
 // to 0, local 3 to 2, then 2 to 0 (0 reducing after each receive); the leaders' recursive doubling on 3 ranks folds
 // node 0 into node 1 (rank 0 sends to 4, receives the result back), node 1 exchanges with node 2 (ranks 4 and 8), then
 // returns the result to rank 0; every node then bcasts from local 0: to local 2, then 1; 2 to 3.
-// Rank 4: [recv 5] [reduce] [recv 6] [reduce] [recv 0] [send 8, recv 8] [send 0] [send 6] [send 5]; rank 0: [recv 1]
+// Rank 4: [recv 5] [reduce] [recv 6] [reduce] [recv 0] [reduce] [send 8, recv 8] [reduce] [send 0] [send 6] [send 5]
+// (the leaders' recursive doubling reduces after the fold and after the exchange); rank 0: [recv 1]
 // [reduce] [recv 2] [reduce] [send 4] [recv 4] [send 2] [send 1]; rank 6: [recv 7] [reduce] [send 4] [recv 4]
 // [send 7]; rank 5: [send 4] [recv 4]. Without a layout or stages: refused.
 // How validated: the schedules against the hand-run; run_schedules for completion and the message count (per node
@@ -133,8 +134,8 @@ TEST_CASE("mpich allreduce: ch4 node-aware composition alpha rank by rank", "[co
   using V = std::vector<std::vector<Op>>;
   const Op red{Red, -1, 10};
   CHECK(all_ops(allreduce_mpich_smp(4, 12, p)) ==
-        V{{Op{Rcv, 5, 10}}, {red}, {Op{Rcv, 6, 10}}, {red}, {Op{Rcv, 0, 10}}, {mpi_send(8, 10), Op{Rcv, 8, 10}},
-          {mpi_send(0, 10)}, {Op{Snd, 6, 10}}, {Op{Snd, 5, 10}}});
+        V{{Op{Rcv, 5, 10}}, {red}, {Op{Rcv, 6, 10}}, {red}, {Op{Rcv, 0, 10}}, {red}, {mpi_send(8, 10), Op{Rcv, 8, 10}},
+          {red}, {mpi_send(0, 10)}, {Op{Snd, 6, 10}}, {Op{Snd, 5, 10}}});
   CHECK(all_ops(allreduce_mpich_smp(0, 12, p)) ==
         V{{Op{Rcv, 1, 10}}, {red}, {Op{Rcv, 2, 10}}, {red}, {mpi_send(4, 10)}, {Op{Rcv, 4, 10}}, {Op{Snd, 2, 10}},
           {Op{Snd, 1, 10}}});
