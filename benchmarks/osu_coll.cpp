@@ -314,8 +314,14 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
       {"osu_allgather", "allgather", "OSU MPI_Allgather latency (block per rank of the given size)", 1, {0, 0, 1}},
       {"osu_gather", "gather", "OSU MPI_Gather latency (root 0, block per rank)"},
       {"osu_scatter", "scatter", "OSU MPI_Scatter latency (root 0, block per rank)"},
-      {"osu_allreduce", "allreduce", "OSU MPI_Allreduce latency (MPI_FLOAT, MPI_SUM; vector of the given size)", 4},
-      {"osu_reduce", "reduce", "OSU MPI_Reduce latency (MPI_FLOAT, MPI_SUM, root 0; vector of the given size)", 4}};
+      {"osu_allreduce", "allreduce",
+       "OSU MPI_Allreduce latency (MPI_FLOAT, MPI_SUM; vector of the given size; each reduction at the node type's "
+       "arch.reduce_cost_per_element where the machine gives one)",
+       4},
+      {"osu_reduce", "reduce",
+       "OSU MPI_Reduce latency (MPI_FLOAT, MPI_SUM, root 0; vector of the given size; each reduction at the node "
+       "type's arch.reduce_cost_per_element where the machine gives one)",
+       4}};
   for (const auto& k : kinds) {
     std::string coll = k.coll;
     auto algos = [coll] { return coll::default_registry().nameable(coll); };
