@@ -8,8 +8,8 @@
 //     and reduces it. The remaining p2 ranks get new ranks: odd r < 2*extra -> r/2, r >= 2*extra -> r - extra.
 //   - Exchange: log2(p2) steps; in step k the new rank n exchanges with n ^ 2^k (a sendrecv), mapped back to a real
 //     rank (new rank m < extra -> 2m+1, else m + extra), then reduces the vector it received (ompi_op_reduce).
-//   Each reduction is a round of its own after the receive (a Reduce of the whole vector).
 //   - Unfold: an odd rank < 2*extra sends the result to rank-1, which receives it.
+// Each reduction is a round of its own after the receive it reduces (a Reduce of the whole vector).
 // Memory: O(log P).
 #include "collectives/data_colls.hpp"
 

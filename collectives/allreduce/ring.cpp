@@ -8,11 +8,11 @@
 //   - distribution phase (a ring allgather shifted by one), steps k = 0 .. P-2: send block (r + 1 - k) mod P, receive
 //     block (r - k) mod P.
 // One round per step: the step's MCA_PML_CALL(send) (blocking) and the receive; in the computation phase a round
-// after it reduces the received block (ompi_op_reduce). Open MPI posts the receive of step
-// k+1 before it waits for step k's (two inbufs): here a step's receive is posted with its send (LIMITATIONS: that
-// one-step overlap is not modelled). P = 1: nothing. Fewer elements than ranks (count = bytes /
-// AlgoParams::elem_bytes < P): the source runs recursive doubling instead ("switching to recursive doubling"), and so
-// does this generator.
+// after it reduces the received block (ompi_op_reduce). Open MPI posts the receive of step k+1 before it waits for
+// step k's (two inbufs): here a step's receive is posted with its send (LIMITATIONS: that one-step overlap is not
+// modelled, nor the overlap of a reduction with the next receive). P = 1: nothing. Fewer elements than ranks
+// (count = bytes / AlgoParams::elem_bytes < P): the source runs recursive doubling instead ("switching to recursive
+// doubling"), and so does this generator.
 // allreduce "segmented_ring" (ompi_coll_base_allreduce_intra_ring_segmented, v4.1-v5.0) is registered with this
 // generator: coll/tuned's fixed decision calls it with segment size 0 (do_this(..., alg, 0, 0)), so segcount = count
 // and its "count < size * segcount" branch runs the regular ring.
