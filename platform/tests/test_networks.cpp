@@ -114,7 +114,7 @@ TEST_CASE("platform/world: one fabric per network, routed independently, ports p
 //                and node_list = 100 compute nodes then 50 small ones.
 // Expected: 150 nodes; node_type(n) by position in node_list; total cores; parameters in the long form; a placement
 //           on small nodes honours their 4 cores; a job over both types (different shapes) is refused naming "nodes";
-//           the arch record is read.
+//           each type's arch record is read (cielo's little-endian one with its reduction cost, the small type's).
 // How validated: the Machine API and make_placement.
 TEST_CASE("platform/machine: two node types with counts", "[unit][platform]") {
   Json small{{"packages", 1},
@@ -143,7 +143,9 @@ TEST_CASE("platform/machine: two node types with counts", "[unit][platform]") {
   CHECK(m->node_type_def(120).name == "small");
   CHECK_THROWS_AS(m->node_type(150), std::out_of_range);
   CHECK(m->total_cores() == 100 * 16 + 50 * 4);
-  CHECK_FALSE(m->node_type_def(0).arch.has_value());
+  REQUIRE(m->node_type_def(0).arch.has_value());  // cielo's own record (x86-64, little-endian)
+  CHECK(m->node_type_def(0).arch->endianness == Arch::Endian::Little);
+  CHECK(m->node_type_def(0).arch->reduce_cost_per_element.set);
   REQUIRE(m->node_type_def(100).arch.has_value());
   CHECK(m->node_type_def(100).arch->endianness == Arch::Endian::Big);
   CHECK(m->node_type_def(100).arch->bool_bytes == 4);
