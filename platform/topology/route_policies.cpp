@@ -53,15 +53,21 @@ Route updown_adaptive_route(const Topology& t, RouterId a, RouterId b, const Lin
 }
 
 namespace {
-// The Valiant choice for `key`: the intermediate group (the (h mod (g-2))-th group other than ga and gb, ascending)
-// and the global slice leaving ga towards it. Needs ga != gb and at least 3 groups.
+// The (h mod (n-2))-th of 0 .. n-1 other than x and y (x != y, n >= 3), in ascending order: an intermediate group,
+// or an intermediate router within a group.
+int nth_other(std::uint64_t h, int n, int x, int y) {
+  int c = static_cast<int>(h % static_cast<std::uint64_t>(n - 2));
+  if (c >= std::min(x, y)) ++c;
+  if (c >= std::max(x, y)) ++c;
+  return c;
+}
+
+// The Valiant choice for `key`: the intermediate group (nth_other of the groups, ga and gb left out) and the global
+// slice leaving ga towards it. Needs ga != gb and at least 3 groups.
 std::pair<int, int> valiant_choice(const Dragonfly& df, int ga, int gb, std::uint64_t key) {
-  std::uint64_t h = mix_flow_key(key);
-  auto others = static_cast<std::uint64_t>(df.groups() - 2);
-  int c = static_cast<int>(h % others);
-  if (c >= std::min(ga, gb)) ++c;
-  if (c >= std::max(ga, gb)) ++c;
-  return {c, static_cast<int>((h / others) % static_cast<std::uint64_t>(df.slices()))};
+  const std::uint64_t h = mix_flow_key(key);
+  const auto others = static_cast<std::uint64_t>(df.groups() - 2);
+  return {nth_other(h, df.groups(), ga, gb), static_cast<int>((h / others) % static_cast<std::uint64_t>(df.slices()))};
 }
 }  // namespace
 
@@ -79,13 +85,11 @@ Route valiant_route(const Topology& t, RouterId a, RouterId b, const LinkLoad*, 
 // minimal_routes() would give; the Valiant candidate is scored from its links too, and only the chosen route is built.
 namespace {
 // Within a group: the direct local link against the two local links through the intermediate router the key picks
-// (the (h mod (a-2))-th router of the group other than a and b, ascending), each scored as below.
+// (nth_other of the group's routers, a and b left out), each scored as below.
 Route ugal_in_group(const Dragonfly& df, RouterId a, RouterId b, const LinkLoad& load, std::uint64_t key) {
   if (a == b || df.routers_per_group() < 3) return df.default_route(a, b);
   const RouterId base = df.group_of(a) * df.routers_per_group();
-  auto c = static_cast<RouterId>(mix_flow_key(key) % static_cast<std::uint64_t>(df.routers_per_group() - 2)) + base;
-  if (c >= std::min(a, b)) ++c;
-  if (c >= std::max(a, b)) ++c;
+  const RouterId c = base + nth_other(mix_flow_key(key), df.routers_per_group(), a - base, b - base);
   const LinkId direct = df.local_link(a, b), first = df.local_link(a, c), second = df.local_link(c, b);
   if (2.0 * std::max(load.load(first), load.load(second)) < load.load(direct)) return Route{first, second};
   return Route{direct};
