@@ -634,7 +634,7 @@ Json run_app(World& w, Stack& s, const AppConfig& c, const std::string& file) {
   x.exec.on_send = [&x](int, int, std::uint64_t bytes) { x.count(bytes, false); };
   x.exec.registered = c.alloc_mem;
   // The allreduces' arithmetic on MPI_DOUBLE elements, where the machine gives a cost per element.
-  x.exec.reduce = reduce_arithmetic(w, 8);
+  x.exec.reduce = reduce_arithmetic(w, static_cast<std::uint32_t>(mpi::kDouble.size));
   for (auto& p : c.phases) {
     if (!p.routine.empty()) x.routine_time.emplace(p.routine, std::vector<double>(static_cast<std::size_t>(n), 0.0));
     if (p.kind == "halo") x.routine_time.emplace("Isend", std::vector<double>(static_cast<std::size_t>(n), 0.0));
