@@ -35,6 +35,8 @@ void ScheduleExec::start(int rank, coll::Schedule sched, int tag, Group g, Compl
   sched = coll::Schedule{};  // the flat copy is all that is kept
   r.next = 0;
   r.outstanding = 0;
+  r.posted = r.waited = r.received = 0;
+  r.waiting = false;
   r.tag = tag;
   r.g = g;
   r.done = std::move(done);
@@ -54,6 +56,9 @@ void ScheduleExec::start_round(int rank) {
     for (std::size_t i = first; i < last; ++i) issue(rank, unpack(r.ops[i]));
     if (--r.outstanding > 0) return;
   }
+  if (r.posted != r.waited)
+    throw std::logic_error("ScheduleExec: rank " + std::to_string(rank) + "'s schedule ended with " +
+                           std::to_string(static_cast<std::uint8_t>(r.posted - r.waited)) + " PostRecv not waited for");
   Completion done = std::move(r.done);
   r.done = nullptr;
   r.ops = {};  // release memory
@@ -65,6 +70,42 @@ Completion ScheduleExec::op_done(int rank) {
     Run& r = runs_[static_cast<std::size_t>(rank)];
     if (--r.outstanding == 0) start_round(rank);
   };
+}
+
+void ScheduleExec::post_recv(int rank, const coll::Op& op) {
+  Run& r = runs_[static_cast<std::size_t>(rank)];
+  if (static_cast<std::uint8_t>(r.posted - r.waited) >= coll::kMaxPosted)
+    throw std::logic_error("ScheduleExec: rank " + std::to_string(rank) + " has more than " +
+                           std::to_string(coll::kMaxPosted) + " PostRecv not waited for");
+  const auto slot = static_cast<std::uint8_t>(r.posted++ % coll::kMaxPosted);
+  const Buffer b = alloc_mem(Buffer{0, true, MemSpace{buffer, -1}}, registered);
+  s_.start_recv(mpi::P2P{rank, r.g.world(op.peer), r.tag, count(op), datatype, mpi::kCommWorld, b, nullptr},
+                [this, rank, slot] {
+                  Run& q = runs_[static_cast<std::size_t>(rank)];
+                  if (q.waiting && q.waited % coll::kMaxPosted == slot) {
+                    q.waiting = false;
+                    ++q.waited;
+                    if (--q.outstanding == 0) start_round(rank);
+                  } else {
+                    q.received = static_cast<std::uint8_t>(q.received | 1u << slot);
+                  }
+                });
+  // Complete for its own round at once: the round does not wait for it.
+  --r.outstanding;
+}
+
+void ScheduleExec::wait(int rank) {
+  Run& r = runs_[static_cast<std::size_t>(rank)];
+  if (r.posted == r.waited)
+    throw std::logic_error("ScheduleExec: rank " + std::to_string(rank) + ": a Wait without a PostRecv to wait for");
+  const auto bit = static_cast<std::uint8_t>(1u << (r.waited % coll::kMaxPosted));
+  if (r.received & bit) {  // already received: the wait returns at once
+    r.received = static_cast<std::uint8_t>(r.received & ~bit);
+    ++r.waited;
+    --r.outstanding;
+  } else {
+    r.waiting = true;
+  }
 }
 
 std::uint64_t ScheduleExec::count(const coll::Op& op) const {
@@ -103,6 +144,8 @@ void ScheduleExec::issue(int rank, const coll::Op& op) {
       if (!reduce) throw std::logic_error("ScheduleExec: Reduce without a reduce hook");
       reduce(rank, op, op_done(rank));
       break;
+    case coll::OpKind::PostRecv: post_recv(rank, op); break;
+    case coll::OpKind::Wait: wait(rank); break;
   }
 }
 

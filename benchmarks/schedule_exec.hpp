@@ -1,6 +1,6 @@
 // Executes collective schedules (collectives/schedule.hpp) on a Stack, one rank at a time: the operations of a round
 // start together (in schedule order), the round ends when all have completed, and `done` runs after the last round.
-// Send/Recv are the stack's isend/irecv on `tag`; peers are schedule ranks, mapped to world ranks through a Group
+// Send/Recv are the stack's isend/irecv on `tag`; PostRecv is an irecv that a Wait in a later round waits for; peers are schedule ranks, mapped to world ranks through a Group
 // (a sub-communicator given as base + local * stride, e.g. a row or a column of a 2-D process grid). Amo and
 // WaitCounter are handed to the caller's hooks (the barrier loop implements them with counters); so is Reduce (the
 // local reduction: the caller charges its processor's cost, e.g. the IMB driver at the rank's architecture's cost per
@@ -54,11 +54,17 @@ private:
     std::size_t next = 0;  // the first operation of the next round
     int outstanding = 0, tag = 0;
     Group g;
+    // PostRecv / Wait: receives posted (`posted`) and waited for (`waited`), counted modulo 256; slot = count %
+    // kMaxPosted; a bit of `received` per slot whose receive completed before its Wait; `waiting`: a Wait is pending.
+    std::uint8_t posted = 0, waited = 0, received = 0;
+    bool waiting = false;
     Completion done;
   };
   void start_round(int rank);
   void issue(int rank, const coll::Op& op);
   Completion op_done(int rank);
+  void post_recv(int rank, const coll::Op& op);
+  void wait(int rank);
   std::uint64_t count(const coll::Op& op) const;  // elements of `datatype` in op.value bytes
   Stack& s_;
   std::vector<Run> runs_;

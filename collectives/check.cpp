@@ -21,6 +21,14 @@ CheckResult run_schedules(int nranks, Generator gen, const AlgoParams& params) {
 
 namespace {
 
+// A PostRecv: matched as soon as a message from its peer is there, before any receive the rank posts after it.
+struct PostedRecv {
+  int peer;
+  std::uint32_t bytes;
+  std::size_t round;
+  bool matched = false;
+};
+
 struct RankState {
   std::size_t round = 0;
   bool started = false;
@@ -28,6 +36,8 @@ struct RankState {
   bool queued = false;
   std::size_t pending = 0;
   std::vector<char> done;  // per op of the current round
+  std::vector<PostedRecv> posted;  // every PostRecv so far, in posting order
+  std::size_t waited = 0;          // PostRecvs waited for (a prefix of `posted`)
 };
 
 std::string describe(int rank, std::size_t round, const Op& op) {
@@ -35,6 +45,8 @@ std::string describe(int rank, std::size_t round, const Op& op) {
   os << "rank " << rank << " round " << round << ": " << to_string(op.kind);
   if (op.kind == OpKind::WaitCounter || op.kind == OpKind::Reduce)
     os << "(" << op.value << ")";
+  else if (op.kind == OpKind::Wait)
+    os << "()";
   else
     os << "(peer " << op.peer << ")";
   return os.str();
@@ -59,8 +71,8 @@ bool prepare(const std::vector<Schedule>& scheds, CheckResult& res) {
       for (const auto& op : rd.ops) {
         if (op.kind == OpKind::WaitCounter) {
           res.final_wait_value[static_cast<std::size_t>(r)] = op.value;
-        } else if (op.kind == OpKind::Reduce) {
-          // local arithmetic: no peer
+        } else if (op.kind == OpKind::Reduce || op.kind == OpKind::Wait) {
+          // local arithmetic, or a wait for an earlier PostRecv: no peer
         } else if (op.peer < 0 || op.peer >= n) {
           res.error = "invalid peer: " + describe(r, static_cast<std::size_t>(&rd - rounds.data()), op) +
                       " (nranks " + std::to_string(n) + ")";
@@ -84,6 +96,8 @@ void report_leftovers(const std::vector<Schedule>& scheds, const std::vector<Ran
   int blocked = 0;
   for (int r = 0; r < n; ++r) {
     const auto& s = st[static_cast<std::size_t>(r)];
+    for (const PostedRecv& p : s.posted)
+      if (!p.matched) ++res.unmatched_recvs;
     if (s.finished) continue;
     const auto& ops = scheds[static_cast<std::size_t>(r)].rounds[s.round].ops;
     for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -94,6 +108,18 @@ void report_leftovers(const std::vector<Schedule>& scheds, const std::vector<Ran
     ++blocked;
   }
   if (blocked > 0) errors += std::to_string(blocked) + " rank(s) never finished; ";
+}
+
+// Takes the oldest message from src to dst for a receive of `bytes` (described by `what` in a size mismatch); false
+// when there is none.
+bool take(Channels& channels, std::uint64_t k, std::uint32_t bytes, const std::string& what, std::string& errors) {
+  auto it = channels.find(k);
+  if (it == channels.end() || it->second.empty()) return false;
+  if (it->second.front() != bytes && errors.size() < 1000)
+    errors += "size mismatch: " + what + " expects " + std::to_string(bytes) + " B, matched send has " +
+              std::to_string(it->second.front()) + " B; ";
+  it->second.pop_front();
+  return true;
 }
 
 }  // namespace
@@ -128,6 +154,9 @@ CheckResult run_schedules(const std::vector<Schedule>& scheds) {
     const auto& rounds = scheds[ur].rounds;
     while (!s.finished) {
       if (s.round == rounds.size()) {
+        if (s.waited != s.posted.size() && errors.size() < 1000)
+          errors += "rank " + std::to_string(r) + " ended with " + std::to_string(s.posted.size() - s.waited) +
+                    " PostRecv not waited for; ";
         s.finished = true;
         res.finish_step[ur] = step++;
         ++res.releases[ur];
@@ -157,6 +186,13 @@ CheckResult run_schedules(const std::vector<Schedule>& scheds) {
               wake(op.peer);
               break;
             case OpKind::Recv: ++res.recvs; break;
+            case OpKind::PostRecv:  // posted now, complete for its round; a later Wait waits for it
+              ++res.recvs;
+              s.posted.push_back({op.peer, op.value, s.round});
+              s.done[i] = 1;
+              --s.pending;
+              break;
+            case OpKind::Wait: break;
             case OpKind::WaitCounter: ++res.waits; break;
             case OpKind::Reduce:  // local arithmetic: completes at once (zero time here)
               ++res.reduces;
@@ -166,16 +202,23 @@ CheckResult run_schedules(const std::vector<Schedule>& scheds) {
           }
         }
       }
+      for (PostedRecv& p : s.posted)  // posted before this round's receives: they match first
+        if (!p.matched)
+          p.matched = take(channels, key(p.peer, r), p.bytes,
+                           describe(r, p.round, Op{OpKind::PostRecv, p.peer, p.bytes}), errors);
       for (std::size_t i = 0; i < ops.size() && s.pending > 0; ++i) {
         if (s.done[i]) continue;
         const Op& op = ops[i];
         if (op.kind == OpKind::Recv) {
-          auto it = channels.find(key(op.peer, r));
-          if (it == channels.end() || it->second.empty()) continue;
-          if (it->second.front() != op.value && errors.size() < 1000)
-            errors += "size mismatch: " + describe(r, s.round, op) + " expects " + std::to_string(op.value) +
-                      " B, matched send has " + std::to_string(it->second.front()) + " B; ";
-          it->second.pop_front();
+          if (!take(channels, key(op.peer, r), op.value, describe(r, s.round, op), errors)) continue;
+        } else if (op.kind == OpKind::Wait) {
+          if (s.waited == s.posted.size()) {
+            if (errors.size() < 1000) errors += "a Wait without a PostRecv: " + describe(r, s.round, op) + "; ";
+          } else if (!s.posted[s.waited].matched) {
+            continue;
+          } else {
+            ++s.waited;
+          }
         } else if (op.kind == OpKind::WaitCounter) {
           if (res.counters[ur] < op.value) continue;
         }

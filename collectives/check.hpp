@@ -10,6 +10,9 @@
 //   - Amo(peer): increments peer's counter when the round starts and completes.
 //   - WaitCounter(v): completes when this rank's own counter is >= v.
 //   - Reduce(bytes): local arithmetic, completes at once (no peer).
+//   - PostRecv(peer): completes at once for its round; it matches the first message from `peer` that no receive posted
+//     before it took, before any receive posted after it. Wait: completes when the oldest PostRecv not yet waited for
+//     has matched. A rank that ends with a PostRecv not waited for, or a Wait without one, is an error.
 // Ranks are progressed until nothing can progress. Every round start and every rank exit is an *event* numbered by
 // a global step counter (strictly increasing), so a causal order can be asserted: e.g. for a fan-in/fan-out tree,
 // every rank's finish_step must be greater than the step at which rank 0 started its fan-out (last) round.

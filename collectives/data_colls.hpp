@@ -8,8 +8,8 @@
 //
 // The allreduces' local reductions are Reduce operations of the schedule (a round after the receive each reduces),
 // which the executor charges at the processor's cost per element (benchmarks/schedule_exec.hpp reduce_arithmetic).
-// LIMITATIONS: no copies are timed; a reduction does not overlap the next step's receive (Open MPI's ring posts it
-// first); no segmentation (coll/tuned segments large bcasts); a skeleton picks the allreduce by size only through a
+// The ring posts each block's receive before it reduces the previous block (PostRecv / Wait), as the source does.
+// LIMITATIONS: no copies are timed; no segmentation (coll/tuned segments large bcasts); a skeleton picks the allreduce by size only through a
 // decision table (benchmarks/app_skeleton.cpp "collectives"); the alltoall's block to self is a local copy, not a
 // message, and is left out.
 #pragma once

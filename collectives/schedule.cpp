@@ -122,7 +122,7 @@ StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout, cons
 }
 
 namespace {
-constexpr std::array<const char*, 5> kOpKindNames{"Send", "Recv", "Amo", "WaitCounter", "Reduce"};
+constexpr std::array<const char*, 7> kOpKindNames{"Send", "Recv", "Amo", "WaitCounter", "Reduce", "PostRecv", "Wait"};
 constexpr std::array<const char*, 5> kStageNames{"roots", "node", "node_after", "comm", "comm_after"};
 }  // namespace
 
@@ -141,7 +141,7 @@ std::string ranks_rule_violation(const AlgoInfo& info, int nranks) {
   return {};
 }
 
-const char* to_string(OpKind k) { return name_of<OpKind::Reduce>(k, kOpKindNames); }
+const char* to_string(OpKind k) { return name_of<OpKind::Wait>(k, kOpKindNames); }
 const char* to_string(Stage s) { return name_of<Stage::CommAfter>(s, kStageNames); }
 
 }  // namespace ompisim::coll

@@ -8,7 +8,11 @@
 //    an atomic on a shared cache line). It completes locally when the NIC reports it done; the target CPU is not used;
 //  - WaitCounter: poll the rank's own counter until it reaches `value` (cumulative within one collective call);
 //  - Reduce: the local reduction (ompi_op_reduce) of `value` bytes of received data into the rank's accumulator, on
-//    the rank's own processor (the executor charges its architecture's cost per element).
+//    the rank's own processor (the executor charges its architecture's cost per element);
+//  - PostRecv / Wait: a receive whose wait comes in a later round (MCA_PML_CALL(irecv) into one of two inbufs, then
+//    ompi_request_wait a step later, as Open MPI's ring allreduce does). PostRecv posts it and is complete for its
+//    own round at once; a Wait completes when the oldest PostRecv of the schedule not yet waited for has received.
+//    Every PostRecv is waited for before the schedule ends; at most kMaxPosted are outstanding at once.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -17,13 +21,14 @@
 
 namespace ompisim::coll {
 
-enum class OpKind : std::uint8_t { Send, Recv, Amo, WaitCounter, Reduce };
+enum class OpKind : std::uint8_t { Send, Recv, Amo, WaitCounter, Reduce, PostRecv, Wait };
+inline constexpr int kMaxPosted = 8;  // PostRecv operations of one schedule not yet waited for, at most
 const char* to_string(OpKind k);
 
 struct Op {
   OpKind kind;
-  std::int32_t peer;    // -1 for WaitCounter
-  std::uint32_t value;  // bytes for Send/Recv/Reduce, target count for WaitCounter, 0 for Amo
+  std::int32_t peer;    // -1 for WaitCounter, Reduce and Wait
+  std::uint32_t value;  // bytes for Send/Recv/PostRecv/Reduce, target count for WaitCounter, 0 for Amo and Wait
   bool blocking = false;  // Send: MPI_Send rather than MPI_Isend (in the padding: Op stays 12 bytes)
   bool operator==(const Op&) const = default;
 };
@@ -50,6 +55,8 @@ struct Schedule {
   Schedule& amo(int peer) { return add({OpKind::Amo, peer, 0}); }
   Schedule& wait_counter(std::uint32_t value) { return add({OpKind::WaitCounter, -1, value}); }
   Schedule& reduce(std::uint32_t bytes) { return add({OpKind::Reduce, -1, bytes}); }
+  Schedule& post_recv(int peer, std::uint32_t bytes = 0) { return add({OpKind::PostRecv, peer, bytes}); }  // irecv
+  Schedule& wait() { return add({OpKind::Wait, -1, 0}); }  // ompi_request_wait on the oldest PostRecv not waited for
 
 private:
   Schedule& add(Op op) {

@@ -69,7 +69,7 @@ TEST_CASE("the enums of core, platform, models and collectives keep their printe
           "PTL_EVENT_REPLY_START", "PTL_EVENT_REPLY_END", "PTL_EVENT_SEND_START", "PTL_EVENT_SEND_END",
           "PTL_EVENT_ACK", "PTL_EVENT_UNLINK", "?"});
   CHECK(names_of<portals::DropReason>(3) == V{"none", "no matching entry", "invalid portal index", "?"});
-  CHECK(names_of<coll::OpKind>(5) == V{"Send", "Recv", "Amo", "WaitCounter", "Reduce", "?"});
+  CHECK(names_of<coll::OpKind>(7) == V{"Send", "Recv", "Amo", "WaitCounter", "Reduce", "PostRecv", "Wait", "?"});
   CHECK(names_of<coll::Stage>(5) == V{"roots", "node", "node_after", "comm", "comm_after", "?"});
 }
 

@@ -91,3 +91,56 @@ TEST_CASE("schedule_exec: a peer too large to pack is refused; empty rounds comp
   exec.start(0, std::move(empty), 1, bench::Group{0, 1, 1}, [&] { done = true; });
   CHECK(done);
 }
+
+// Configuration: loggp stack, two ranks; the Reduce hook takes 20 us. (A) rank 0 posts a 100-byte receive from rank 1
+// (PostRecv) and waits for it in its next round; rank 1 reduces, then sends: against the same run with rank 0's plain
+// Recv. (B) rank 0 posts the receive, reduces, then waits; rank 1 sends at once. (C) two receives posted in one
+// round, 100 then 200 bytes, waited for in two rounds. Expected: (A) the Wait completes when the message arrives, at
+// the plain Recv's time; (B) the message arrived during the reduction, so the Wait completes at once: rank 0 done at
+// 20 us exactly; (C) both complete, and every send is received once (the posting order of the matches is the zero-time
+// checker's test, collectives/tests/test_data_colls.cpp).
+// A Wait without a PostRecv, and a schedule ending with a PostRecv not waited for, are logic errors naming the rank.
+TEST_CASE("schedule_exec: PostRecv is waited for in a later round", "[benchmark][schedule_exec]") {
+  auto run = [](coll::Schedule s0, coll::Schedule s1) {
+    test::Fixture f("loggp", 2, 1, "loggp");
+    bench::ScheduleExec exec(*f.stack, 2);
+    exec.reduce = [&](int, const coll::Op&, Completion done) { f.sim.after(20e-6, std::move(done)); };
+    double done0 = -1;
+    exec.start(0, std::move(s0), 3, bench::Group{0, 1, 2}, [&] { done0 = f.sim.now(); });
+    exec.start(1, std::move(s1), 3, bench::Group{0, 1, 2}, [] {});
+    f.sim.run();
+    CHECK(f.stack->stats().sends_completed == f.stack->stats().recvs_completed);
+    return done0;
+  };
+  coll::Schedule late;
+  late.round().reduce(8).round().send(0, 100);
+  coll::Schedule posted, plain;
+  posted.round().post_recv(1, 100).round().wait();
+  plain.round().recv(1, 100);
+  const double t_plain = run(plain, late);
+  CHECK(t_plain > 20e-6);
+  CHECK(run(posted, late) == t_plain);
+
+  coll::Schedule early, overlap;
+  early.round().send(0, 100);
+  overlap.round().post_recv(1, 100).round().reduce(8).round().wait();
+  CHECK(run(overlap, early) == 20e-6);
+
+  coll::Schedule two, sends;
+  two.round().post_recv(1, 100).post_recv(1, 200).round().wait().round().wait();
+  sends.round().send(0, 100).round().send(0, 200);
+  CHECK(run(two, sends) > 0);
+
+  test::Fixture f("loggp", 1, 1, "loggp");
+  bench::ScheduleExec exec(*f.stack, 1);
+  coll::Schedule bad;
+  bad.round().wait();
+  CHECK_THROWS_WITH(exec.start(0, std::move(bad), 1, bench::Group{0, 1, 1}, [] {}),
+                    Catch::Contains("rank 0: a Wait without a PostRecv"));
+  test::Fixture g("loggp", 1, 1, "loggp");
+  bench::ScheduleExec exec1(*g.stack, 1);
+  coll::Schedule unwaited;
+  unwaited.round().post_recv(0, 8);
+  CHECK_THROWS_WITH(exec1.start(0, std::move(unwaited), 1, bench::Group{0, 1, 1}, [] {}),
+                    Catch::Contains("rank 0's schedule ended with 1 PostRecv not waited for"));
+}

@@ -7,10 +7,11 @@
 //   - computation phase, steps k = 0 .. P-2: send block (r - k) mod P, receive block (r - k - 1) mod P (and reduce it);
 //   - distribution phase (a ring allgather shifted by one), steps k = 0 .. P-2: send block (r + 1 - k) mod P, receive
 //     block (r - k) mod P.
-// One round per step: the step's MCA_PML_CALL(send) (blocking) and the receive; in the computation phase a round
-// after it reduces the received block (ompi_op_reduce). Open MPI posts the receive of step k+1 before it waits for
-// step k's (two inbufs): here a step's receive is posted with its send (LIMITATIONS: that one-step overlap is not
-// modelled, nor the overlap of a reduction with the next receive). P = 1: nothing. Fewer elements than ranks
+// The computation phase as the source orders it (two inbufs, reqs[inbi]): irecv of block r-1 and MPI_Send of block r;
+// then for k = 2 .. P-1: irecv of block r-k (PostRecv), ompi_request_wait for block r-k+1 (Wait), ompi_op_reduce of
+// it (Reduce) and MPI_Send of it to the right; then the wait for block r+1 and its reduction. So a block's receive is
+// posted before the previous block is reduced, and its data may arrive (or its rendezvous proceed) meanwhile. The
+// distribution phase is ompi_coll_base_sendrecv per step (irecv, blocking send, wait). P = 1: nothing. Fewer elements than ranks
 // (count = bytes / AlgoParams::elem_bytes < P): the source runs recursive doubling instead ("switching to recursive
 // doubling"), and so does this generator.
 // allreduce "segmented_ring" (ompi_coll_base_allreduce_intra_ring_segmented, v4.1-v5.0) is registered with this
@@ -38,11 +39,16 @@ Schedule allreduce_ring(int me, int nranks, const AlgoParams& params) {
   if (params.bytes / std::max<std::uint32_t>(params.elem_bytes, 1) < static_cast<std::uint32_t>(nranks))
     return allreduce_recursive_doubling(me, nranks, params);
   const int right = mod(me + 1, nranks), left = mod(me - 1, nranks);
-  for (int k = 0; k < nranks - 1; ++k) {
-    const std::uint32_t got = ring_block(params.bytes, nranks, mod(me - k - 1, nranks));
-    s.round().sendrecv_to(right, ring_block(params.bytes, nranks, mod(me - k, nranks)), left, got);
-    s.round().reduce(got);  // ompi_op_reduce of the received block into the rank's own
+  auto block = [&](int b) { return ring_block(params.bytes, nranks, mod(b, nranks)); };
+  s.round().post_recv(left, block(me - 1)).send_blocking(right, block(me));
+  for (int k = 2; k < nranks; ++k) {
+    const int prev = me - k + 1;
+    s.round().post_recv(left, block(me - k)).wait();
+    s.round().reduce(block(prev));  // ompi_op_reduce of the received block into the rank's own
+    s.round().send_blocking(right, block(prev));
   }
+  s.round().wait();
+  s.round().reduce(block(me + 1));
   for (int k = 0; k < nranks - 1; ++k)
     s.round().sendrecv_to(right, ring_block(params.bytes, nranks, mod(me + 1 - k, nranks)), left,
                           ring_block(params.bytes, nranks, mod(me - k, nranks)));

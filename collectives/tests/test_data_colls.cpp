@@ -1,6 +1,7 @@
 // Tests of the data-carrying collective generators (collectives/data_colls.hpp): allreduce recursive_doubling,
 // alltoall pairwise, bcast binomial, run on the zero-time checker (collectives/check.hpp).
 #include <catch2/catch.hpp>
+#include <deque>
 #include <stdexcept>
 
 #include "collectives/check.hpp"
@@ -239,7 +240,8 @@ TEST_CASE("decision tables of Open MPI 1.3 and MPICH2 1.0 at the skeletons' size
 // that combine each contribution once (reduce-scatter by halving with the fold, the ring's P-1 blocks of the other
 // ranks, the basic linear reduce at rank 0), and p2 x log2(p2) x n + (P - p2) x n for recursive doubling (every rank
 // of the power of two reduces the whole vector each step; each folded pair once); a Reduce of the reduce-scatters and
-// of recursive doubling reduces as many bytes as the receive of the round before it got.
+// of recursive doubling reduces as many bytes as the receive of the round before it got (the ring's: the PostRecv that
+// the round before waited for).
 // How validated: the sums worked by hand from the sources (ompi_op_reduce calls of coll_base_allreduce.c, the
 // MPIR_Reduce_local calls of MPICH's reduce_scatter_allgather).
 TEST_CASE("allreduce schedules reduce each contribution once (recursive doubling: once a step)", "[collective]") {
@@ -262,19 +264,30 @@ TEST_CASE("allreduce schedules reduce each contribution once (recursive doubling
       std::uint64_t reduced = 0;
       for (int me = 0; me < n; ++me) {
         const Schedule s = c.g(me, n, p);
+        std::deque<std::uint32_t> posted;  // PostRecvs not yet waited for, oldest first
+        std::uint32_t got = 0;             // what the round before received (its Recvs and the PostRecvs it waited for)
         for (std::size_t k = 0; k < s.rounds.size(); ++k) {
           const auto& ops = s.rounds[k].ops;
           bool has_reduce = false;
           for (const Op& op : ops) has_reduce = has_reduce || op.kind == OpKind::Reduce;
-          if (!has_reduce) continue;
-          REQUIRE(ops.size() == 1);
-          reduced += ops[0].value;
-          if (c.bytes == 8u || k == 0) continue;  // the basic linear reduce: its own vector follows a reduce
-          std::uint32_t got = 0;
-          for (const Op& op : s.rounds[k - 1].ops)
+          if (has_reduce) {
+            REQUIRE(ops.size() == 1);
+            reduced += ops[0].value;
+            // the basic linear reduce: its own vector follows a reduce
+            if (c.bytes != 8u && k != 0) CHECK(got == ops[0].value);
+          }
+          got = 0;
+          for (const Op& op : ops) {
             if (op.kind == OpKind::Recv) got += op.value;
-          CHECK(got == ops[0].value);
+            if (op.kind == OpKind::PostRecv) posted.push_back(op.value);
+            if (op.kind == OpKind::Wait) {
+              REQUIRE(!posted.empty());
+              got += posted.front();
+              posted.pop_front();
+            }
+          }
         }
+        CHECK(posted.empty());
       }
       const auto un = static_cast<std::uint64_t>(n);
       const int p2 = detail::floor_pow2(n);
@@ -287,5 +300,67 @@ TEST_CASE("allreduce schedules reduce each contribution once (recursive doubling
                                      : (un - 1) * c.bytes;
       CHECK(reduced == want);
     }
+  }
+}
+
+// Configuration: the zero-time checker on PostRecv / Wait. (A) rank 0 posts a receive of 100 B from rank 1, then in
+// its next round a plain Recv of 200 B, then waits; rank 1 sends 100 B, then 200 B. (B) the same with rank 1 sending
+// 200 B first. (C) a Wait with nothing posted; (D) a PostRecv never waited for.
+// Expected: (A) completes: the PostRecv, posted first, takes the first message; (B) a size mismatch on the PostRecv
+// (it took the 200 B message); (C) and (D) errors naming them. How validated: CheckResult.
+TEST_CASE("schedule checker: a PostRecv matches before receives posted after it", "[collective]") {
+  auto two = [](Schedule s0, Schedule s1) { return run_schedules(std::vector<Schedule>{s0, s1}); };
+  Schedule r0, first_small, first_large;
+  r0.round().post_recv(1, 100).round().recv(1, 200).round().wait();
+  first_small.round().send(0, 100).send(0, 200);
+  first_large.round().send(0, 200).send(0, 100);
+  const CheckResult a = two(r0, first_small);
+  CHECK(a.completed);
+  CHECK(a.error.empty());
+  CHECK(a.recvs == 2);
+  const CheckResult b = two(r0, first_large);
+  CHECK_FALSE(b.completed);
+  CHECK_THAT(b.error, Catch::Contains("size mismatch: rank 0 round 0: PostRecv(peer 1) expects 100 B"));
+  Schedule w, nothing, unwaited;
+  w.round().wait();
+  const CheckResult c = two(w, nothing);
+  CHECK_THAT(c.error, Catch::Contains("a Wait without a PostRecv: rank 0 round 0: Wait()"));
+  unwaited.round().post_recv(1, 8);
+  Schedule one;
+  one.round().send(0, 8);
+  const CheckResult d = two(unwaited, one);
+  CHECK_FALSE(d.completed);
+  CHECK_THAT(d.error, Catch::Contains("rank 0 ended with 1 PostRecv not waited for"));
+}
+
+// Configuration: allreduce ring, 4 ranks, 131075 B (blocks 0-2 of 32769 B, block 3 of 32768 B), rank 1.
+// Expected: the computation phase in the order of ompi_coll_base_allreduce_intra_ring (v5.0.0, coll_base_allreduce.c):
+// irecv of block 0 from the left and MPI_Send of block 1 to the right; for k = 2, 3: irecv of block 1-k, wait for the
+// previous block, ompi_op_reduce of it, MPI_Send of it; the wait for block 2 and its reduction; then the distribution
+// phase's three sendrecvs. How validated: the operations as read from the source's loop.
+TEST_CASE("allreduce ring: the next block's receive is posted before the previous block is reduced", "[collective]") {
+  AlgoParams p;
+  p.bytes = 131075;
+  p.elem_bytes = 1;
+  const Schedule s = allreduce_ring(1, 4, p);
+  using K = OpKind;
+  const std::uint32_t big = 32769, small = 32768;
+  const std::vector<std::vector<Op>> want{
+      {{K::PostRecv, 0, big}, {K::Send, 2, big, true}},
+      {{K::PostRecv, 0, small}, {K::Wait, -1, 0}},
+      {{K::Reduce, -1, big}},
+      {{K::Send, 2, big, true}},
+      {{K::PostRecv, 0, big}, {K::Wait, -1, 0}},
+      {{K::Reduce, -1, small}},
+      {{K::Send, 2, small, true}},
+      {{K::Wait, -1, 0}},
+      {{K::Reduce, -1, big}},
+      {{K::Send, 2, big, true}, {K::Recv, 0, big}},
+      {{K::Send, 2, big, true}, {K::Recv, 0, big}},
+      {{K::Send, 2, big, true}, {K::Recv, 0, small}}};
+  REQUIRE(s.rounds.size() == want.size());
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    INFO("round " << k);
+    CHECK(s.rounds[k].ops == want[k]);
   }
 }
