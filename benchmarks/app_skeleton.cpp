@@ -344,6 +344,8 @@ coll::Schedule coll_schedule(const AppConfig& c, const AppPhase& p, int rank, in
   coll::AlgoParams ap;
   ap.bytes = static_cast<std::uint32_t>(p.bytes);
   ap.root = p.root;
+  if (!c.coll_lib.is_null() && p.kind != "barrier")  // the library's segment size for the phase (0: one segment)
+    ap.segsize = coll::decide_segsize(c.coll_lib, p.kind, coll::CommShape{g.size, false}, p.bytes);
   const coll::AlgoInfo* info = coll::default_registry().find(p.kind, coll_algorithm(c, p, n));
   return info->make(me, g.size, ap);
 }

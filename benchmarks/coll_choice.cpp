@@ -67,6 +67,12 @@ std::string CollChoice::name_for(int nranks, std::uint64_t bytes, bool node_awar
                                                 elem_bytes);
 }
 
+std::uint32_t CollChoice::segsize_for(int nranks, std::uint64_t bytes, bool node_aware) const {
+  return rules.empty() ? 0u
+                       : coll::decide_segsize(lib, coll, coll::CommShape{nranks, node_aware}, bytes, tunables,
+                                              elem_bytes);
+}
+
 const coll::AlgoInfo* CollChoice::find(int nranks, std::uint64_t bytes, const std::string& file,
                                        bool node_aware) const {
   std::string name;

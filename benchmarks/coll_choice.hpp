@@ -33,6 +33,8 @@ struct CollChoice {
   // The algorithm of one size: the scenario's, or the decision table's for (collective, ranks, size) on a communicator
   // that is node-aware or not (NodeLayout::node_aware).
   std::string name_for(int nranks, std::uint64_t bytes, bool node_aware = false) const;
+  // The decision table's segment size for that size (bytes; decision.hpp decide_segsize), 0 for a named algorithm.
+  std::uint32_t segsize_for(int nranks, std::uint64_t bytes, bool node_aware = false) const;
   // Its registered generator; InputError(file, "benchmark.algorithm") when the decision names one this project does
   // not implement (a decision table's "not_implemented").
   const coll::AlgoInfo* find(int nranks, std::uint64_t bytes, const std::string& file, bool node_aware = false) const;

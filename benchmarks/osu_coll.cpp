@@ -71,7 +71,7 @@ void coll_loop(const OsuCollConfig& c, std::uint64_t size, long long& iters, lon
 }
 
 // The decision tables an OSU collective's "algorithm" may name.
-const std::vector<std::string> kOsuTables{"tuned", "mpich"};
+const std::vector<std::string> kOsuTables{"tuned", "mpich", "tuned-v1.3"};
 // A block without "algorithm": the stack's library (DriverContext::stack_collectives) where it is one of kOsuTables
 // with a table for the collective, else the registry's first algorithm.
 CollChoice osu_default_choice(const std::string& coll, const std::string& stack_lib) {
@@ -100,6 +100,7 @@ struct CollCtx {
   bool steady = false, by_blocks = false;
   std::vector<long long> calls_simulated{};
   std::vector<char> settled_by_blocks{};
+  std::vector<std::uint32_t> segsize{};  // per size: the library's segment size (0: one segment)
   // Called by every rank after the barrier that follows call i (all ranks have recorded call i): true when the
   // last kSteadyCalls calls agree for every rank, or the last two blocks' means over ranks agree. Evaluated once per
   // call.
@@ -175,6 +176,7 @@ Task coll_rank(CollCtx& x, int me, std::vector<std::vector<double>>& out) {
     p.bytes = static_cast<std::uint32_t>(x.c.sizes[k]);
     p.elem_bytes = x.c.elem_bytes;
     p.root = x.c.root;
+    p.segsize = x.segsize[k];
     if (!x.c.algo.rules.empty()) p.radix = x.c.algo.lib.value("radix", 4);  // the decision table's radix
     p.roots_radix = x.c.algo.stage_radix(coll::Stage::Roots);  // a library tunable's, where its table names one
     p.node_radix = x.c.algo.stage_radix(coll::Stage::Node);
@@ -272,6 +274,7 @@ public:
     // Each reduction's arithmetic (MPI_FLOAT elements) at the rank's processor's cost, where the machine gives one.
     x.exec.reduce = reduce_arithmetic(w, c.elem_bytes);
     x.calls_simulated.assign(c.sizes.size(), 0);
+    for (auto size : c.sizes) x.segsize.push_back(c.algo.segsize_for(n, size, x.layout.node_aware()));
     x.settled_by_blocks.assign(c.sizes.size(), 0);
     std::vector<std::vector<double>> out(c.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
     for (int r = 0; r < n; ++r) coll_rank(x, r, out);
@@ -289,6 +292,7 @@ public:
       if (c.steady_tol > 0) pt["calls_simulated"] = x.calls_simulated[k];
       if (x.settled_by_blocks[k]) pt["steady_state_rule"] = "block_means";
       if (!c.algo.rules.empty()) pt["algorithm"] = c.algo.name_for(n, c.sizes[k], x.layout.node_aware());
+      if (x.segsize[k] > 0) pt["segsize"] = x.segsize[k];
       if (x.stages[k]) {  // a composition: what its stages ran (the node stages: on the root's node)
         pt["stages"] = Json::object();
         for (coll::Stage st : c.algo.stages())
@@ -335,12 +339,12 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
         integer_key("skip", 0, 100000000, std::nullopt, "warm-up calls per size, not timed",
                     "200 up to 8 KiB, 10 above (OSU)"),
         text_key("buffer", "host | device", "host", "where the buffers live (OSU's -d rocm D D)"),
-        {"algorithm", "name | tuned | mpich",
-         fmt::format("the stack preset's collective library where it is tuned or mpich (`ompisim list` names each "
-                     "preset's), else {} (the registry's first {} algorithm)",
+        {"algorithm", "name | tuned | mpich | tuned-v1.3",
+         fmt::format("the stack preset's collective library where it is tuned, mpich or tuned-v1.3 (`ompisim list` "
+                     "names each preset's), else {} (the registry's first {} algorithm)",
                      algos().empty() ? "none" : algos().front(), coll),
-         "the collective's algorithm; tuned / mpich: chosen per size by coll/tuned v5.0.x's fixed decision / MPICH's "
-         "defaults (collectives/decision/*.json)",
+         "the collective's algorithm; tuned / mpich / tuned-v1.3: chosen per size (and segment size) by coll/tuned "
+         "v5.0.x's fixed decision / MPICH's defaults / coll/tuned v1.3's fixed rules (collectives/decision/*.json)",
          [algos] {
            auto v = algos();
            v.insert(v.end(), kOsuTables.begin(), kOsuTables.end());

@@ -69,8 +69,33 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
   return decide_algorithm(lib, coll, CommShape{nranks, false}, bytes);
 }
 
-std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
-                             std::uint64_t bytes, const Tunables& tunables, std::uint32_t elem_bytes) {
+namespace {
+
+// Whether size entry `e` holds for `bytes` on `nranks` (see decision.hpp; an entry with no bound always holds).
+bool size_entry_holds(const nlohmann::json& e, int nranks, std::uint64_t bytes, std::uint32_t elem_bytes,
+                      const std::string& where) {
+  const auto n = static_cast<std::uint64_t>(nranks);
+  if (e.contains("below")) return bytes < e.at("below").get<std::uint64_t>();
+  if (e.contains("at_most")) return bytes <= e.at("at_most").get<std::uint64_t>();
+  if (e.contains("total_below")) return bytes * n < e.at("total_below").get<std::uint64_t>();
+  if (e.contains("per_rank_at_most")) return bytes <= e.at("per_rank_at_most").get<std::uint64_t>() * n;
+  if (e.contains("count_below_pof2")) {
+    const std::uint64_t count = bytes / std::max<std::uint32_t>(elem_bytes, 1);
+    return (count < static_cast<std::uint64_t>(detail::floor_pow2(nranks))) == e.at("count_below_pof2").get<bool>();
+  }
+  if (e.contains("ranks_below")) return n < e.at("ranks_below").get<std::uint64_t>();
+  if (e.contains("ranks_below_line")) {  // communicator_size < a * message_size + b, in double as the source computes it
+    const auto& ab = e.at("ranks_below_line");
+    if (!ab.is_array() || ab.size() != 2 || !ab[0].is_number() || !ab[1].is_number())
+      throw std::invalid_argument(where + "\"ranks_below_line\" must be [a, b], got " + ab.dump());
+    return static_cast<double>(nranks) < ab[0].get<double>() * static_cast<double>(bytes) + ab[1].get<double>();
+  }
+  return true;
+}
+
+// The size entry of lib[coll]'s table that decides (see decision.hpp).
+const nlohmann::json& decide_entry(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
+                                   std::uint64_t bytes, const Tunables& tunables, std::uint32_t elem_bytes) {
   const int nranks = comm.nranks;
   const std::string where = "decide_algorithm(" + coll + "): ";
   if (nranks < 1) throw std::invalid_argument(where + "nranks = " + std::to_string(nranks));
@@ -86,22 +111,27 @@ std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll,
     for (const auto& e : row.at("sizes")) {
       if (!e.is_object() || !e.contains("algorithm") || !e.at("algorithm").is_string())
         throw std::invalid_argument(where + "row " + std::to_string(i) + ": a size entry without \"algorithm\"");
-      bool holds = true;
-      if (e.contains("below")) holds = bytes < e.at("below").get<std::uint64_t>();
-      else if (e.contains("at_most")) holds = bytes <= e.at("at_most").get<std::uint64_t>();
-      else if (e.contains("total_below"))
-        holds = bytes * static_cast<std::uint64_t>(nranks) < e.at("total_below").get<std::uint64_t>();
-      else if (e.contains("per_rank_at_most"))
-        holds = bytes <= e.at("per_rank_at_most").get<std::uint64_t>() * static_cast<std::uint64_t>(nranks);
-      else if (e.contains("count_below_pof2")) {
-        const std::uint64_t count = bytes / std::max<std::uint32_t>(elem_bytes, 1);
-        holds = (count < static_cast<std::uint64_t>(detail::floor_pow2(nranks))) == e.at("count_below_pof2").get<bool>();
-      }
-      if (holds) return e.at("algorithm").get<std::string>();
+      if (e.contains("segsize") && !e.at("segsize").is_number_unsigned())
+        throw std::invalid_argument(where + "row " + std::to_string(i) + ": \"segsize\" must be a byte count, got " +
+                                    e.at("segsize").dump());
+      if (size_entry_holds(e, nranks, bytes, elem_bytes, where)) return e;
     }
     throw std::invalid_argument(where + "row " + std::to_string(i) + " has no entry for " + std::to_string(bytes) + " B");
   }
   throw std::invalid_argument(where + "no row matches nranks = " + std::to_string(nranks));
+}
+
+}  // namespace
+
+std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
+                             std::uint64_t bytes, const Tunables& tunables, std::uint32_t elem_bytes) {
+  return decide_entry(lib, coll, comm, bytes, tunables, elem_bytes).at("algorithm").get<std::string>();
+}
+
+std::uint32_t decide_segsize(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
+                             std::uint64_t bytes, const Tunables& tunables, std::uint32_t elem_bytes) {
+  const nlohmann::json& e = decide_entry(lib, coll, comm, bytes, tunables, elem_bytes);
+  return e.contains("segsize") ? e.at("segsize").get<std::uint32_t>() : 0u;
 }
 
 std::string stage_table(const nlohmann::json& lib, const std::string& coll, Stage stage) {

@@ -37,8 +37,10 @@ std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule);
 // MPICH's defaults): lib[coll]["table"] is tried in order, the first row whose "when" holds (the conditions above)
 // gives "sizes", tried in order: {"below": N} holds for bytes < N, {"at_most": N} for bytes <= N, {"total_below": N}
 // for bytes * nranks < N, {"per_rank_at_most": N} for bytes <= N * nranks, {"count_below_pof2": B} when having fewer
-// elements (bytes / elem_bytes) than the largest power of two <= nranks (MPICH's count < pof2) is B, no bound always. Returns the algorithm name; std::invalid_argument naming the collective
-// for a missing collective, a malformed row or no match.
+// elements (bytes / elem_bytes) than the largest power of two <= nranks (MPICH's count < pof2) is B, {"ranks_below": N}
+// for nranks < N, {"ranks_below_line": [a, b]} for nranks < a x bytes + b (coll/tuned v1.3's bcast, in double), no
+// bound always. An entry may give "segsize" (bytes; coll/tuned's segment size, 0 or absent: one segment). Returns the
+// algorithm name; std::invalid_argument naming the collective for a missing collective, a malformed row or no match.
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, int nranks, std::uint64_t bytes);
 // The same for a communicator whose node-awareness is known (NodeLayout::node_aware); the overload above is a
 // communicator that is not node-aware.
@@ -51,6 +53,9 @@ struct CommShape {
 using Tunables = std::map<std::string, double>;
 // `elem_bytes`: the size of the caller's datatype (osu_allreduce: MPI_FLOAT, 4), for "count_below_pof2".
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
+                             std::uint64_t bytes, const Tunables& tunables = {}, std::uint32_t elem_bytes = 1);
+// The segment size (bytes) of the same entry: its "segsize", 0 when it gives none.
+std::uint32_t decide_segsize(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
                              std::uint64_t bytes, const Tunables& tunables = {}, std::uint32_t elem_bytes = 1);
 // The tree radix of a composition's stage: lib[coll]["stages"]["radix"][roots | node] names a tunable, whose value is
 // returned when the stack declares it; 0 when the table names none or the stack does not declare it (the generator

@@ -159,6 +159,10 @@ struct AlgoParams {
   // of path counts elements (allreduce "rabenseifner": count < pof2); 1 when the caller knows bytes only.
   std::uint32_t elem_bytes = 1;
   int root = 0;            // rooted collectives (bcast, gather, scatter, reduce)
+  // coll/tuned's segment size in bytes (COLL_TUNED_COMPUTED_SEGCOUNT on bytes: the caller's elements are bytes), as a
+  // library's decision passes it (decision.hpp decide_segsize); 0: one segment. Read by the segmented bcasts
+  // (pipeline, chain, binary_tree, split_binary_tree).
+  std::uint32_t segsize = 0;
   // Node-aware compositions (MPICH's SMP collectives) only: the communicator's layout and the stages' choice.
   const NodeLayout* layout = nullptr;
   const StageChooser* stages = nullptr;

@@ -71,6 +71,7 @@ const Run::Choice& Run::algorithm(const std::string& coll, std::uint64_t bytes) 
   auto key = std::make_pair(coll, coll == "barrier" ? 0 : bytes);
   if (auto it = algo_cache.find(key); it != algo_cache.end()) return it->second;
   std::string name;
+  std::uint32_t segsize = 0;
   if (auto it = c.algorithms.find(coll); it != c.algorithms.end()) {
     name = it->second;
   } else if (coll == "barrier" && !c.barrier_rule.is_null()) {
@@ -78,6 +79,7 @@ const Run::Choice& Run::algorithm(const std::string& coll, std::uint64_t bytes) 
   } else if (c.lib.is_object() && c.lib.contains(coll)) {
     try {
       name = coll::decide_algorithm(c.lib, coll, coll::CommShape{n, layout->node_aware()}, bytes);
+      segsize = coll::decide_segsize(c.lib, coll, coll::CommShape{n, layout->node_aware()}, bytes);
     } catch (const std::invalid_argument&) {
       name.clear();  // no row for this size: the fallback below
     }
@@ -86,6 +88,7 @@ const Run::Choice& Run::algorithm(const std::string& coll, std::uint64_t bytes) 
   }
   Choice ch;
   ch.info = coll::default_registry().find(coll, name);
+  ch.segsize = segsize;
   if (ch.info && ch.info->composition) {  // its stages, from the table's "stages"; one it lacks falls back
     CollChoice& cc = choices.try_emplace(coll).first->second;
     cc.coll = coll, cc.algorithm = cc.rules = c.collectives, cc.lib = c.lib;
@@ -98,6 +101,7 @@ const Run::Choice& Run::algorithm(const std::string& coll, std::uint64_t bytes) 
   if (!ch.info) {
     ++fallbacks;
     ch.info = coll::default_registry().find(coll, fallback().at(coll));
+    ch.segsize = 0;
   }
   return algo_cache[key] = std::move(ch);
 }
@@ -113,6 +117,7 @@ coll::Schedule Run::schedule(int me, const ti::Action& a) {
     const Choice& ch = algorithm(coll, bytes);
     if (me == 0) ++used[std::string(coll) + " " + ch.info->algo];
     if (ch.stages) p.layout = &*layout, p.stages = &ch.stages;
+    p.segsize = ch.segsize;
     return ch.info->make(me, n, p);
   };
   auto u32 = [&](std::uint64_t b) {

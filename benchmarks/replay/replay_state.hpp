@@ -106,6 +106,7 @@ struct Run {
   struct Choice {
     const coll::AlgoInfo* info = nullptr;
     coll::StageChooser stages;
+    std::uint32_t segsize = 0;  // the library's segment size at this size (0: one segment)
   };
   std::map<std::pair<std::string, std::uint64_t>, Choice> algo_cache;
   std::map<std::string, std::uint64_t> used;          // "allreduce recursive_doubling" -> calls on rank 0

@@ -188,7 +188,8 @@ TEST_CASE("app skeleton: MPI time is charged to Table 1's routines", "[benchmark
 
 // Configuration: one 128 KiB MPI_Allreduce over 16 ranks (GTC's row reduction), 2 steps, without a collective library
 // and with each stack's: tuned-v1.3 on openmpi-cm, mpich2-1.0 on native (Cray MPI). Scenario files naming an unknown
-// library, and one whose library picks an algorithm not implemented here (coll/tuned v1.3's segmented bcast at 4 KiB).
+// library, and one whose library picks an algorithm not implemented here (coll/tuned v1.3's ring_segmented, above
+// 16 x 1 MiB on 16 ranks).
 // Expected: the messages are the chosen algorithm's: recursive doubling 16 x 4 per call (no library), the ring
 // 16 x 2 x 15, Rabenseifner 16 x 2 x 4; the bad files are InputErrors naming benchmark.collectives.
 // How validated: the skeleton's message counts (= the stack's sends, run_and_check) and the error text.
@@ -223,8 +224,7 @@ TEST_CASE("app skeleton: each MPI library's collective decision", "[benchmark][a
   CHECK_THROWS_WITH(load_scenario(scenario(R"(, "collectives": "mpich2")")),
                     Catch::Contains("benchmark.collectives") && Catch::Contains("mpich2-1.0"));
   bench::AppConfig b = with("tuned-v1.3");
-  b.phases[0].kind = "bcast";
-  b.phases[0].bytes = 4096;
+  b.phases[0].bytes = (16u << 20) + 8u;
   test::Fixture f("jaguar-xt4", 16, 2, "openmpi-cm");
   CHECK_THROWS_WITH(bench::run_app(*f.world, *f.stack, b, "test"),
                     Catch::Contains("benchmark.collectives") && Catch::Contains("not implemented"));

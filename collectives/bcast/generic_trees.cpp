@@ -10,6 +10,13 @@
 //   - binary_tree: ompi_coll_base_topo_build_tree(2, ...) (collectives/bcast/bintree.hpp).
 // Message sequence of the generic bcast with one segment: a non-root rank receives the message from its parent (one
 // round), then isends it to all of its children at once and waits for all (one round); a leaf only receives.
+// With a segment size (AlgoParams::segsize, as coll/tuned v1.3's fixed decision passes it to pipeline, 8-128 KiB:
+// ompi_coll_tuned_bcast_intra_generic, coll_tuned_bcast.c v1.3.0, without COLL_TUNED_BCAST_USE_BLOCKING): the message
+// is cut into segments of segsize bytes (COLL_TUNED_COMPUTED_SEGCOUNT on bytes; the last one shorter). The root
+// isends each segment to all of its children and waits for them before the next. An intermediate rank posts the
+// receive of segment 0; then for each next segment it posts that segment's receive, waits for the previous one and
+// isends it to its children (waiting for those sends); then it waits for the last segment and forwards it. A leaf
+// posts the next segment's receive before it waits for the previous one.
 // basic_linear (a copy of coll/basic's): the root isend_inits to every other rank in rank order, starts them all
 // and waits for all; every other rank receives from the root. P = 1: nothing.
 #include "collectives/bcast/bintree.hpp"
@@ -37,6 +44,46 @@ Schedule generic_one_segment(long long v, int nranks, int root, std::uint32_t by
 
 long long shifted(int me, int nranks, int root) { return (me - root + nranks) % nranks; }
 
+// COLL_TUNED_COMPUTED_SEGCOUNT on a message of `bytes` elements of one byte: the segment's bytes (all of them when
+// segsize is 0 or not below the message).
+std::uint32_t segment_bytes(std::uint32_t bytes, std::uint32_t segsize) {
+  return segsize >= 1 && segsize < bytes ? segsize : bytes;
+}
+
+// ompi_coll_tuned_bcast_intra_generic with segments of `seg` bytes (more than one segment).
+Schedule generic_segmented(long long v, int nranks, int root, std::uint32_t bytes, std::uint32_t seg,
+                           long long parent, const std::vector<long long>& children) {
+  auto real = [&](long long x) { return static_cast<int>((x + root) % nranks); };
+  const std::uint32_t nseg = (bytes + seg - 1) / seg, last = bytes - (nseg - 1) * seg;
+  auto size_of = [&](std::uint32_t i) { return i + 1 == nseg ? last : seg; };
+  auto forward = [&](Schedule& s, std::uint32_t b) {
+    if (children.empty()) return;
+    s.round();
+    for (long long c : children) s.send(real(c), b);
+  };
+  Schedule s;
+  if (v == 0) {
+    for (std::uint32_t i = 0; i < nseg; ++i) forward(s, size_of(i));
+    return s;
+  }
+  s.round().post_recv(real(parent), size_of(0));
+  for (std::uint32_t i = 1; i < nseg; ++i) {
+    s.round().post_recv(real(parent), size_of(i)).wait();
+    forward(s, seg);
+  }
+  s.round().wait();
+  forward(s, last);
+  return s;
+}
+
+// The generic bcast on the tree (parent, children) of shifted rank v: one segment, or segments of params.segsize.
+Schedule generic(long long v, int nranks, const AlgoParams& params, long long parent,
+                 const std::vector<long long>& children) {
+  const std::uint32_t seg = segment_bytes(params.bytes, params.segsize);
+  if (seg == params.bytes) return generic_one_segment(v, nranks, params.root, params.bytes, parent, children);
+  return generic_segmented(v, nranks, params.root, params.bytes, seg, parent, children);
+}
+
 }  // namespace
 
 Schedule bcast_basic_linear(int me, int nranks, const AlgoParams& params) {
@@ -52,7 +99,7 @@ Schedule bcast_pipeline(int me, int nranks, const AlgoParams& params) {
   const long long v = shifted(me, nranks, params.root);
   std::vector<long long> children;
   if (v + 1 < nranks) children.push_back(v + 1);
-  return generic_one_segment(v, nranks, params.root, params.bytes, v - 1, children);
+  return generic(v, nranks, params, v - 1, children);
 }
 
 Schedule bcast_binary_tree(int me, int nranks, const AlgoParams& params) {
@@ -63,7 +110,7 @@ Schedule bcast_binary_tree(int me, int nranks, const AlgoParams& params) {
   std::vector<long long> children;
   for (long long i = 1; i <= 2; ++i)
     if (v + delta * i < nranks) children.push_back(v + delta * i);
-  return generic_one_segment(v, nranks, params.root, params.bytes, detail::bintree_parent(v), children);
+  return generic(v, nranks, params, detail::bintree_parent(v), children);
 }
 
 }  // namespace ompisim::coll

@@ -13,12 +13,21 @@
 // rank (s = P - 1, whose pair would be the root) receives the second half from the root instead.
 // A message of one byte cannot be split: the source then runs bcast_intra_chain with fan-out 1 (a pipeline
 // root -> s = 1 -> 2 -> ... in one segment), and so does this generator.
+// With a segment size (AlgoParams::segsize: coll/tuned v1.3's fixed decision passes 1 KiB below 370728 B and 8 KiB
+// for large messages on fewer than 13 ranks; ompi_coll_tuned_bcast_intra_split_bintree, coll_tuned_bcast.c v1.3.0),
+// step 1 is pipelined: each half is cut into segments of segsize bytes (the last shorter); the root sends segment i of
+// the first half to its left child, then segment i of the second to its right child, for i = 0, 1, ... (blocking
+// sends); an intermediate rank posts the receive of its half's segment 0, then for each next segment posts its receive,
+// waits for the previous one and sends it to each child in turn (blocking), then waits for the last and forwards it;
+// a leaf receives its segments one after the other (blocking receives). A half shorter than segsize makes the source
+// run the chain (pipeline) with that segment size instead, and so does this generator. Step 2 as above.
 #include "collectives/tuned_colls.hpp"
 #include "collectives/bcast/bintree.hpp"
 #include "collectives/data_colls.hpp"
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ompisim::coll {
 
@@ -34,19 +43,36 @@ Schedule bcast_split_bintree(int me, int nranks, const AlgoParams& params) {
   auto real = [&](long long x) { return static_cast<int>((x + params.root) % nranks); };
   const std::uint32_t half[2] = {params.bytes - params.bytes / 2, params.bytes / 2};
   if (half[0] == 0 || half[1] == 0) return bcast_pipeline(me, nranks, params);  // the source's chain of fan-out 1
+  if (params.segsize > half[1]) return bcast_pipeline(me, nranks, params);  // the chain, segmented as asked
   const int lr = static_cast<int>((v + 1) % 2);  // 0: left subtree (odd v), 1: right (even v, and the root)
   // Sends are blocking MCA_PML_CALL(send) / ompi_coll_base_sendrecv in coll_base_bcast.c (v5.0.0rc11), except the
   // chain fall-back's (bcast_intra_generic: isend).
-  // Step 1: down the binary tree.
+  // Step 1: down the binary tree, each half in segments of `seg` bytes (one segment without a segment size).
+  const std::uint32_t seg[2] = {params.segsize > 0 ? params.segsize : half[0],
+                                params.segsize > 0 ? params.segsize : half[1]};
+  const std::uint32_t nseg[2] = {(half[0] + seg[0] - 1) / seg[0], (half[1] + seg[1] - 1) / seg[1]};
+  auto size_of = [&](int h, std::uint32_t i) { return i + 1 == nseg[h] ? half[h] - i * seg[h] : seg[h]; };
   const int level = bintree_level(v);
   const long long delta = 1LL << level;
+  std::vector<long long> children;
+  for (int i = 0; i < 2; ++i)
+    if (v + delta * (i + 1) < nranks) children.push_back(v + delta * (i + 1));
   if (v == 0) {
-    for (int i = 0; i < 2; ++i)
-      if (delta * (i + 1) < nranks) s.round().send_blocking(real(delta * (i + 1)), half[i]);
+    for (std::uint32_t k = 0; k < nseg[0]; ++k)
+      for (int i = 0; i < static_cast<int>(children.size()); ++i)
+        if (k < nseg[i]) s.round().send_blocking(real(children[static_cast<std::size_t>(i)]), size_of(i, k));
+  } else if (nseg[lr] == 1 || children.empty()) {  // one segment, or a leaf: blocking receives
+    for (std::uint32_t k = 0; k < nseg[lr]; ++k) s.round().recv(real(bintree_parent(v)), size_of(lr, k));
+    for (long long c : children) s.round().send_blocking(real(c), half[lr]);
   } else {
-    s.round().recv(real(bintree_parent(v)), half[lr]);
-    for (int i = 0; i < 2; ++i)
-      if (v + delta * (i + 1) < nranks) s.round().send_blocking(real(v + delta * (i + 1)), half[lr]);
+    const int parent = real(bintree_parent(v));
+    s.round().post_recv(parent, size_of(lr, 0));
+    for (std::uint32_t k = 1; k < nseg[lr]; ++k) {
+      s.round().post_recv(parent, size_of(lr, k)).wait();
+      for (long long c : children) s.round().send_blocking(real(c), seg[lr]);
+    }
+    s.round().wait();
+    for (long long c : children) s.round().send_blocking(real(c), size_of(lr, nseg[lr] - 1));
   }
   // Step 2: swap halves with the pair in the other subtree.
   const long long pair = lr == 0 ? (v + 1) % nranks : (v + nranks - 1) % nranks;

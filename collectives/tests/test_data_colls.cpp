@@ -233,6 +233,88 @@ TEST_CASE("decision tables of Open MPI 1.3 and MPICH2 1.0 at the skeletons' size
   CHECK(decide_algorithm(m2, "barrier", 1024, 0) == "bruck");
 }
 
+// Configuration: collectives/decision/ompi_v1_3_tuned.json's bcast (ompi_coll_tuned_bcast_intra_dec_fixed, v1.3.0)
+// at sizes on either side of each branch. Expected (worked by hand from the source's constants): below 2048 B the
+// binomial tree, unsegmented; below 370728 B split_bintree with 1 KiB segments; above, at 1 MiB the 128 KiB pipeline
+// while P < 1.6134e-6 x 1048576 + 2.1102 = 3.80 (P = 3), split_bintree with 8 KiB segments below 13 ranks (P = 4 and
+// 12), else (64 KiB pipeline below 3.66 and 16 KiB below 12.16, neither reached) the 8 KiB pipeline (P = 13, 1024); at
+// 16 MiB the 128 KiB pipeline below 29.18 (P = 29), 64 KiB below 40.91 (P = 40), 16 KiB below 62.68 (P = 62), 8 KiB
+// from there (P = 63). How validated: the branches and constants of the v1.3.0 source.
+TEST_CASE("decision: coll/tuned v1.3's bcast, with its segment sizes", "[collective][decision]") {
+  const auto v13 = decision_data("ompi_v1_3_tuned.json");
+  struct Case {
+    int p;
+    std::uint64_t bytes;
+    const char* algo;
+    std::uint32_t seg;
+  };
+  for (const Case& c : {Case{64, 2047, "binomial", 0}, Case{64, 2048, "split_binary_tree", 1024},
+                        Case{2, 370727, "split_binary_tree", 1024}, Case{3, 1u << 20, "pipeline", 131072},
+                        Case{4, 1u << 20, "split_binary_tree", 8192}, Case{12, 1u << 20, "split_binary_tree", 8192},
+                        Case{13, 1u << 20, "pipeline", 8192}, Case{1024, 1u << 20, "pipeline", 8192},
+                        Case{29, 16u << 20, "pipeline", 131072}, Case{40, 16u << 20, "pipeline", 65536},
+                        Case{62, 16u << 20, "pipeline", 16384}, Case{63, 16u << 20, "pipeline", 8192}}) {
+    INFO(c.p << " ranks, " << c.bytes << " B");
+    CHECK(decide_algorithm(v13, "bcast", c.p, c.bytes) == c.algo);
+    CHECK(decide_segsize(v13, "bcast", CommShape{c.p, false}, c.bytes) == c.seg);
+  }
+  CHECK(decide_segsize(v13, "allreduce", CommShape{16, false}, 131072) == 0);  // no "segsize": one segment
+  nlohmann::json bad = nlohmann::json::parse(R"({"bcast": {"table": [{"when": "always", "sizes": [
+      {"ranks_below_line": [1.0], "algorithm": "pipeline"}]}]}})");
+  CHECK_THROWS_WITH(decide_algorithm(bad, "bcast", 4, 8), Catch::Contains("\"ranks_below_line\" must be [a, b]"));
+  bad = nlohmann::json::parse(R"({"bcast": {"table": [{"when": "always", "sizes": [
+      {"algorithm": "pipeline", "segsize": -4}]}]}})");
+  CHECK_THROWS_WITH(decide_segsize(bad, "bcast", CommShape{4, false}, 8), Catch::Contains("\"segsize\" must be a byte count"));
+}
+
+// Configuration: bcast pipeline (chain) and split_binary_tree with segment sizes, on the zero-time checker: P in
+// {2, 3, 5, 13, 16}, roots 0 and P-1, sizes 2048, 10000 and 65537 B, segments 1 KiB and 8 KiB (and 0: one segment).
+// Expected: every rank finishes, every message is received with its size; the pipeline sends ceil(n / seg) segments
+// over each of its P-1 links; split_binary_tree (when each half holds a segment, else the pipeline) sends ceil(h / seg)
+// segments of each half h down its subtree and one exchange of halves per rank pair; an intermediate pipeline rank posts
+// the next segment's receive before it waits for the previous one (a round of PostRecv and Wait). How validated: the
+// checker's conservation and the message counts worked from ompi_coll_tuned_bcast_intra_generic and _split_bintree
+// (coll_tuned_bcast.c v1.3.0).
+TEST_CASE("bcast pipeline and split_binary_tree with segments: complete, conserve, count segments", "[collective]") {
+  for (int n : {2, 3, 5, 13, 16})
+    for (int root : {0, n - 1})
+      for (std::uint32_t bytes : {2048u, 10000u, 65537u})
+        for (std::uint32_t seg : {0u, 1024u, 8192u}) {
+          INFO(n << " ranks, root " << root << ", " << bytes << " B, segments of " << seg);
+          AlgoParams p;
+          p.bytes = bytes;
+          p.root = root;
+          p.segsize = seg;
+          const std::uint64_t segs = seg == 0 ? 1 : (bytes + seg - 1) / seg;
+          const CheckResult pipe = run_schedules(n, &bcast_pipeline, p);
+          CHECK(pipe.completed);
+          CHECK(pipe.error.empty());
+          CHECK(pipe.sends == static_cast<std::uint64_t>(n - 1) * segs);
+          const CheckResult split = run_schedules(n, &bcast_split_bintree, p);
+          CHECK(split.completed);
+          CHECK(split.error.empty());
+          const std::uint32_t h1 = bytes / 2, h0 = bytes - h1;
+          if (seg > h1) {
+            CHECK(split.sends == pipe.sends);  // the source's chain fall-back
+            continue;
+          }
+          const std::uint64_t s0 = seg == 0 ? 1 : (h0 + seg - 1) / seg, s1 = seg == 0 ? 1 : (h1 + seg - 1) / seg;
+          const auto left = static_cast<std::uint64_t>(n / 2), right = static_cast<std::uint64_t>((n - 1) / 2);
+          // step 1: each rank of a subtree receives its half's segments once; step 2: n - 1 ranks receive the other half
+          CHECK(split.sends == left * s0 + right * s1 + static_cast<std::uint64_t>(n - 1));
+        }
+  AlgoParams p;
+  p.bytes = 4096;
+  p.segsize = 1024;
+  const Schedule mid = bcast_pipeline(1, 3, p);  // rank 1 of a chain 0 -> 1 -> 2: four segments
+  REQUIRE(mid.rounds.size() == 9);
+  CHECK(mid.rounds[0].ops == std::vector<Op>{{OpKind::PostRecv, 0, 1024}});
+  CHECK(mid.rounds[1].ops == std::vector<Op>{{OpKind::PostRecv, 0, 1024}, {OpKind::Wait, -1, 0}});
+  CHECK(mid.rounds[2].ops == std::vector<Op>{{OpKind::Send, 2, 1024}});
+  CHECK(mid.rounds[7].ops == std::vector<Op>{{OpKind::Wait, -1, 0}});
+  CHECK(mid.rounds[8].ops == std::vector<Op>{{OpKind::Send, 2, 1024}});
+}
+
 // Configuration: allreduce rabenseifner, mpich_rabenseifner, ring and recursive_doubling, a 131072-byte vector of
 // 4-byte elements (elem_bytes 4) on 2, 3, 5, 8 and 12 ranks, every rank's schedule; rabenseifner also with 8 B on 5
 // ranks (2 elements < pof2 4: Open MPI's basic linear allreduce).

@@ -32,7 +32,8 @@ std::vector<std::string> point_algorithms(const Json& result) {
 
 // Configuration: the registered presets. Expected: the Open MPI 5 presets on cxi name coll/tuned v5 ("tuned"), Cray
 // MPICH on cxi MPICH's ("mpich"), the SeaStar Open MPI presets Open MPI 1.3's and Cray MPI MPICH2 1.0's, the Open MPI
-// 1.1 presets v1.1's; the Gemini and QsNet presets and the LogGP stack none. By name before the machine is known,
+// 1.1 presets v1.1's, Gemini's Open MPI (trunk r26242, whose decision for these collectives is v1.3's) v1.3's; Cray
+// MPT, the QsNet presets and the LogGP stack none. By name before the machine is known,
 // "native" (a different library per NIC kind) has none; an object equal to a preset has the preset's; an unknown
 // library or preset is refused at registration. How validated: stack_collectives and set_collectives.
 TEST_CASE("stacks: each preset names the collective library of its MPI version", "[runner][stack]") {
@@ -44,9 +45,9 @@ TEST_CASE("stacks: each preset names the collective library of its MPI version",
   CHECK(stack_collectives(Json("openmpi-mvapi"), {}).name == "tuned-v1.1");
   CHECK(stack_collectives(Json("native"), {}).name.empty());
   CHECK(stack_collectives(Json("native"), {"gemini"}).name.empty());
-  CHECK(stack_collectives(Json("openmpi"), {"gemini"}).name.empty());
+  CHECK(stack_collectives(Json("openmpi"), {"gemini"}).name == "tuned-v1.3");  // trunk r26242: v1.3's rules
   CHECK(stack_collectives(Json("openmpi-elan4"), {}).name.empty());
-  CHECK(stack_collectives(Json("openmpi"), {}).name.empty());  // gemini: none, Open MPI 1.1: tuned-v1.1
+  CHECK(stack_collectives(Json("openmpi"), {}).name.empty());  // gemini: tuned-v1.3, Open MPI 1.1: tuned-v1.1
   CHECK(stack_collectives(Json("no-such-stack"), {}).name.empty());
   CHECK(stack_collectives(Json{{"pml", "cm"}, {"mtl", "ofi"}, {"ofi", "shm+cxi:linkx"}}, {}).name == "tuned");
   CHECK(stack_collectives(Json{{"pml", "cm"}, {"mtl", "ofi"}, {"ofi", "shm+cxi:linkx"}}, {"cxi"}).source.find(
@@ -137,4 +138,25 @@ TEST_CASE("replay and app_skeleton: the stack's collective library is their defa
                                    "a.json");
   CHECK(cm.driver->with_stack_collectives("tuned-v1.3") == nullptr);  // parsed with it: the preset is one per name
   CHECK(cm.driver->with_stack_collectives("mpich2-1.0") != nullptr);
+}
+
+// Configuration: osu_bcast with no "algorithm" on 16 Cielo ranks (Gemini's "openmpi" preset, trunk r26242), 16 a node,
+// at 1 KiB, 4 KiB and 1 MiB, one timed call each (des engine). Expected: coll/tuned v1.3's fixed rules, which the
+// trunk's decision file keeps: binomial below 2048 B; split_binary_tree with 1 KiB segments at 4 KiB; at 1 MiB on 16
+// ranks (not below 3.80 nor 13 ranks, nor below 3.66 or 12.16) the pipeline with 8 KiB segments; the points name the
+// algorithm and the segment size; every message is received (the run's stats). How validated: the points and the
+// branches of coll_tuned_decision_fixed.c (v1.3.0); fails when Gemini's Open MPI has no library (the registry's
+// first algorithm, binomial, at every size) or when segments are not passed.
+TEST_CASE("osu collectives: Gemini's Open MPI runs coll/tuned v1.3's bcast with its segments", "[runner][osu_coll]") {
+  const Json b{{"name", "osu_bcast"}, {"sizes", {1024, 4096, 1048576}}, {"iterations", 1}, {"skip", 0}};
+  Scenario s = scenario_from_json(Json{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 16},
+                                       {"ranks_per_node", 16}, {"engine", "des"}, {"benchmark", b}},
+                                  "g.json");
+  const Json r = run_one(s, 16, {});
+  CHECK(point_algorithms(r) == std::vector<std::string>{"binomial", "split_binary_tree", "pipeline"});
+  std::vector<long long> segs;
+  for (const auto& p : r["points"]) segs.push_back(p.value("segsize", 0LL));
+  CHECK(segs == std::vector<long long>{0, 1024, 8192});
+  CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
+  CHECK(r["stats"]["live_requests"] == 0);
 }
