@@ -66,7 +66,7 @@ Schedule alltoall_mpich_pairwise(int me, int nranks, const AlgoParams& p) {
   Schedule s;
   for (int i = 1; i < nranks; ++i) {
     if (pof2) s.round().sendrecv(me ^ i, p.bytes);
-    else s.round().send((me + i) % nranks, p.bytes).recv((me - i + nranks) % nranks, p.bytes);
+    else s.round().sendrecv_to((me + i) % nranks, p.bytes, (me - i + nranks) % nranks, p.bytes);  // MPIC_Sendrecv
   }
   return s;
 }

@@ -47,10 +47,11 @@ struct Schedule {
   Schedule& send_blocking(int peer, std::uint32_t bytes = 0) { return add({OpKind::Send, peer, bytes, true}); }
   Schedule& recv(int peer, std::uint32_t bytes = 0) { return add({OpKind::Recv, peer, bytes}); }
   // ompi_coll_base_sendrecv_actual (coll_base_util.c): irecv, then a blocking send, then wait (MPICH's MPIC_Sendrecv
-  // alike); sendrecv_to for distinct send and receive peers.
+  // alike: irecv, isend, waitall); in that order in the round, so the receive is posted (and its CPU cost paid) before
+  // the send starts. sendrecv_to for distinct send and receive peers.
   Schedule& sendrecv(int peer, std::uint32_t bytes = 0) { return sendrecv_to(peer, bytes, peer, bytes); }
   Schedule& sendrecv_to(int to, std::uint32_t sbytes, int from, std::uint32_t rbytes) {
-    return send_blocking(to, sbytes).recv(from, rbytes);
+    return recv(from, rbytes).send_blocking(to, sbytes);
   }
   Schedule& amo(int peer) { return add({OpKind::Amo, peer, 0}); }
   Schedule& wait_counter(std::uint32_t value) { return add({OpKind::WaitCounter, -1, value}); }

@@ -437,9 +437,9 @@ TEST_CASE("allreduce ring: the next block's receive is posted before the previou
       {{K::Send, 2, small, true}},
       {{K::Wait, -1, 0}},
       {{K::Reduce, -1, big}},
-      {{K::Send, 2, big, true}, {K::Recv, 0, big}},
-      {{K::Send, 2, big, true}, {K::Recv, 0, big}},
-      {{K::Send, 2, big, true}, {K::Recv, 0, small}}};
+      {{K::Recv, 0, big}, {K::Send, 2, big, true}},
+      {{K::Recv, 0, big}, {K::Send, 2, big, true}},
+      {{K::Recv, 0, small}, {K::Send, 2, big, true}}};
   REQUIRE(s.rounds.size() == want.size());
   for (std::size_t k = 0; k < want.size(); ++k) {
     INFO("round " << k);

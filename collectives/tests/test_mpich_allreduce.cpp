@@ -50,14 +50,14 @@ TEST_CASE("mpich reduce: MPIR_Reduce_intra_reduce_scatter_gather rank by rank", 
   p.elem_bytes = 4;
   using V = std::vector<std::vector<Op>>;
   CHECK(all_ops(reduce_mpich_reduce_scatter_gather(0, 5, p)) ==
-        V{{Op{Rcv, 1, 32}}, {Op{Red, -1, 32}}, {mpi_send(2, 16), Op{Rcv, 2, 16}}, {Op{Red, -1, 16}},
-          {mpi_send(3, 8), Op{Rcv, 3, 8}}, {Op{Red, -1, 8}}, {Op{Rcv, 3, 8}}, {Op{Rcv, 2, 16}}});
+        V{{Op{Rcv, 1, 32}}, {Op{Red, -1, 32}}, {Op{Rcv, 2, 16}, mpi_send(2, 16)}, {Op{Red, -1, 16}},
+          {Op{Rcv, 3, 8}, mpi_send(3, 8)}, {Op{Red, -1, 8}}, {Op{Rcv, 3, 8}}, {Op{Rcv, 2, 16}}});
   CHECK(all_ops(reduce_mpich_reduce_scatter_gather(1, 5, p)) == V{{mpi_send(0, 32)}});
   CHECK(all_ops(reduce_mpich_reduce_scatter_gather(2, 5, p)) ==
-        V{{mpi_send(0, 16), Op{Rcv, 0, 16}}, {Op{Red, -1, 16}}, {mpi_send(4, 8), Op{Rcv, 4, 8}}, {Op{Red, -1, 8}},
+        V{{Op{Rcv, 0, 16}, mpi_send(0, 16)}, {Op{Red, -1, 16}}, {Op{Rcv, 4, 8}, mpi_send(4, 8)}, {Op{Red, -1, 8}},
           {Op{Rcv, 4, 8}}, {mpi_send(0, 16)}});
   CHECK(all_ops(reduce_mpich_reduce_scatter_gather(3, 5, p)) ==
-        V{{mpi_send(4, 16), Op{Rcv, 4, 16}}, {Op{Red, -1, 16}}, {mpi_send(0, 8), Op{Rcv, 0, 8}}, {Op{Red, -1, 8}},
+        V{{Op{Rcv, 4, 16}, mpi_send(4, 16)}, {Op{Red, -1, 16}}, {Op{Rcv, 0, 8}, mpi_send(0, 8)}, {Op{Red, -1, 8}},
           {mpi_send(0, 8)}});
   p.root = 1;
   const Schedule root1 = reduce_mpich_reduce_scatter_gather(1, 5, p);
@@ -134,7 +134,7 @@ TEST_CASE("mpich allreduce: ch4 node-aware composition alpha rank by rank", "[co
   using V = std::vector<std::vector<Op>>;
   const Op red{Red, -1, 10};
   CHECK(all_ops(allreduce_mpich_smp(4, 12, p)) ==
-        V{{Op{Rcv, 5, 10}}, {red}, {Op{Rcv, 6, 10}}, {red}, {Op{Rcv, 0, 10}}, {red}, {mpi_send(8, 10), Op{Rcv, 8, 10}},
+        V{{Op{Rcv, 5, 10}}, {red}, {Op{Rcv, 6, 10}}, {red}, {Op{Rcv, 0, 10}}, {red}, {Op{Rcv, 8, 10}, mpi_send(8, 10)},
           {red}, {mpi_send(0, 10)}, {Op{Snd, 6, 10}}, {Op{Snd, 5, 10}}});
   CHECK(all_ops(allreduce_mpich_smp(0, 12, p)) ==
         V{{Op{Rcv, 1, 10}}, {red}, {Op{Rcv, 2, 10}}, {red}, {mpi_send(4, 10)}, {Op{Rcv, 4, 10}}, {Op{Snd, 2, 10}},

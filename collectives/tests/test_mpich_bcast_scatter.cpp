@@ -12,11 +12,12 @@ using namespace ompisim::coll;
 
 namespace {
 using Ops = std::vector<std::vector<Op>>;
-// One round each: a blocking MPIC_Send, an MPIC_Recv, an MPIC_Sendrecv (send half blocking, then the receive).
+// One round each: a blocking MPIC_Send, an MPIC_Recv, an MPIC_Sendrecv (the receive posted first, then the send half,
+// blocking: MPIC_Irecv, MPIC_Isend, MPIC_Waitall).
 std::vector<Op> snd(int peer, std::uint32_t b) { return {Op{OpKind::Send, peer, b, true}}; }
 std::vector<Op> rcv(int peer, std::uint32_t b) { return {Op{OpKind::Recv, peer, b}}; }
 std::vector<Op> sr(int to, std::uint32_t sb, int from, std::uint32_t rb) {
-  return {Op{OpKind::Send, to, sb, true}, Op{OpKind::Recv, from, rb}};
+  return {Op{OpKind::Recv, from, rb}, Op{OpKind::Send, to, sb, true}};
 }
 std::vector<Op> sr(int peer, std::uint32_t sb, std::uint32_t rb) { return sr(peer, sb, peer, rb); }
 }  // namespace

@@ -114,16 +114,16 @@ TEST_CASE("tuned reduce: rabenseifner (redscat_gather) rank by rank", "[collecti
   p.bytes = 8;
   using V = std::vector<std::vector<Op>>;
   const Op red{kRed, -1, 4};
-  CHECK(all_ops(reduce_rabenseifner(0, 3, p)) == V{{pml_send(1, 4), Op{kRcv, 1, 4}}, {red}, {Op{kRcv, 1, 4}},
-                                                   {pml_send(2, 4), Op{kRcv, 2, 4}}, {red}, {Op{kRcv, 2, 4}}});
-  CHECK(all_ops(reduce_rabenseifner(1, 3, p)) == V{{pml_send(0, 4), Op{kRcv, 0, 4}}, {red}, {pml_send(0, 4)}});
-  CHECK(all_ops(reduce_rabenseifner(2, 3, p)) == V{{pml_send(0, 4), Op{kRcv, 0, 4}}, {red}, {pml_send(0, 4)}});
+  CHECK(all_ops(reduce_rabenseifner(0, 3, p)) == V{{Op{kRcv, 1, 4}, pml_send(1, 4)}, {red}, {Op{kRcv, 1, 4}},
+                                                   {Op{kRcv, 2, 4}, pml_send(2, 4)}, {red}, {Op{kRcv, 2, 4}}});
+  CHECK(all_ops(reduce_rabenseifner(1, 3, p)) == V{{Op{kRcv, 0, 4}, pml_send(0, 4)}, {red}, {pml_send(0, 4)}});
+  CHECK(all_ops(reduce_rabenseifner(2, 3, p)) == V{{Op{kRcv, 0, 4}, pml_send(0, 4)}, {red}, {pml_send(0, 4)}});
   p.root = 1;
   CHECK(all_ops(reduce_rabenseifner(1, 3, p)) ==
-        V{{pml_send(0, 4), Op{kRcv, 0, 4}}, {red}, {pml_send(0, 4)}, {Op{kRcv, 0, 4}}, {Op{kRcv, 2, 4}}});
-  CHECK(all_ops(reduce_rabenseifner(0, 3, p)) == V{{pml_send(1, 4), Op{kRcv, 1, 4}}, {red}, {Op{kRcv, 1, 4}},
-                                                   {pml_send(2, 4), Op{kRcv, 2, 4}}, {red}, {pml_send(1, 4)}});
-  CHECK(all_ops(reduce_rabenseifner(2, 3, p)) == V{{pml_send(0, 4), Op{kRcv, 0, 4}}, {red}, {pml_send(1, 4)}});
+        V{{Op{kRcv, 0, 4}, pml_send(0, 4)}, {red}, {pml_send(0, 4)}, {Op{kRcv, 0, 4}}, {Op{kRcv, 2, 4}}});
+  CHECK(all_ops(reduce_rabenseifner(0, 3, p)) == V{{Op{kRcv, 1, 4}, pml_send(1, 4)}, {red}, {Op{kRcv, 1, 4}},
+                                                   {Op{kRcv, 2, 4}, pml_send(2, 4)}, {red}, {pml_send(1, 4)}});
+  CHECK(all_ops(reduce_rabenseifner(2, 3, p)) == V{{Op{kRcv, 0, 4}, pml_send(0, 4)}, {red}, {pml_send(1, 4)}});
   p.bytes = 4;
   p.elem_bytes = 4;
   for (int me = 0; me < 3; ++me) CHECK(all_ops(reduce_rabenseifner(me, 3, p)) == all_ops(reduce_linear(me, 3, p)));
