@@ -12,7 +12,7 @@ set title "qsnet-elan4, What-if allreduce: MPI_Allreduce"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
 set bmargin 10
-set yrange [23.8992 : 107.854]
+set yrange [23.8642 : 111.23]
 set ytics ("30" 30, "40" 40, "50" 50, "70" 70, "100" 100)
 set terminal svg size 900,691 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'qsnet/what-if_allreduce.svg.tmp'

@@ -11,8 +11,8 @@ set format y '%g'
 set title "qsnet-elan4, What-if barrier: MPI_Barrier"
 set xlabel 'processes'
 set ylabel 'latency (us)'
-set yrange [23.9728 : 78.8512]
-set ytics ("30" 30, "40" 40, "50" 50, "60" 60, "70" 70)
+set yrange [23.9256 : 82.1797]
+set ytics ("30" 30, "40" 40, "50" 50, "60" 60, "70" 70, "80" 80)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'qsnet/what-if_barrier.svg.tmp'
 plot 'qsnet/whatif_barrier_4096_native.csv' using (column('ranks')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 1.4 title 'native tuned 4096p on whatif-qsnet-4096 (simulated)', \

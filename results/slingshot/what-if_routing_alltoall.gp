@@ -12,7 +12,7 @@ set title "slingshot-ex, What-if routing alltoall"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
 set bmargin 9
-set yrange [243.067 : 634907]
+set yrange [242.879 : 635015]
 set ytics ("500" 500, "1000" 1000, "2000" 2000, "5000" 5000, "10000" 10000, "20000" 20000, "50000" 50000, "1e5" 100000, "2e5" 200000, "5e5" 500000)
 set terminal svg size 900,679 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_routing_alltoall.svg.tmp'

@@ -11,7 +11,7 @@ set format y '%g'
 set title "slingshot-ex, What-if routing alltoall under a neighbour job: osu_alltoall (coll/base\npairwise), 64 ranks = 8 Frontier nodes x 8, one node in each of 8 dragonfly groups"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set yrange [270.577 : 66813.3]
+set yrange [270.752 : 66810.2]
 set ytics ("300" 300, "500" 500, "1000" 1000, "2000" 2000, "3000" 3000, "5000" 5000, "10000" 10000, "20000" 20000, "30000" 30000, "50000" 50000)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_routing_alltoall_under_a_neighbour_job.svg.tmp'
