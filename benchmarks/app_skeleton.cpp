@@ -79,7 +79,7 @@ const std::vector<std::string>& coll_libraries() {
 // Sets c's collective library (empty: the coll/base algorithm per kind) and loads its decision table.
 void set_coll_library(AppConfig& c, const std::string& name) {
   c.coll_library = name;
-  c.coll_lib = name.empty() ? Json() : coll::load_decision(data_dir() + "/" + coll::decision_file(name));
+  c.coll_lib = name.empty() ? Json() : coll::load_library(data_dir(), name);
 }
 // A block that names no library: the stack preset's (DriverContext::stack_collectives) where a skeleton may name it.
 std::string app_default_library(const std::string& stack_lib) {

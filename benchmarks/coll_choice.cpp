@@ -18,7 +18,7 @@ CollChoice CollChoice::read(ObjectReader& b, const std::string& coll, const std:
   std::vector<std::string> names = coll::default_registry().nameable(coll);
   if (std::string f = coll::decision_file(c.algorithm); !f.empty()) {
     c.rules = c.algorithm;
-    c.lib = load_json_file(data_dir() + "/" + f);
+    c.lib = coll::load_library(data_dir(), c.algorithm);
     if (!c.lib.contains(coll))  // the library's choice for this collective is not transcribed
       b.fail("algorithm", fmt::format("the '{}' decision ({}) has no {} table: name one of the {} algorithms instead "
                                       "({})",
@@ -46,7 +46,7 @@ std::string stack_library_or(const std::string& stack_lib, const std::vector<std
 bool CollChoice::offers(const std::string& lib, const std::string& coll, const std::vector<std::string>& tables) {
   if (lib.empty() || stack_library_or(lib, tables, "").empty()) return false;
   const std::string f = coll::decision_file(lib);
-  return !f.empty() && load_json_file(data_dir() + "/" + f).contains(coll);
+  return !f.empty() && coll::load_library(data_dir(), lib).contains(coll);
 }
 
 CollChoice CollChoice::stack_default(const std::string& coll, const std::string& stack_lib, const std::string& deflt,
@@ -56,7 +56,7 @@ CollChoice CollChoice::stack_default(const std::string& coll, const std::string&
   c.algorithm = offers(stack_lib, coll, tables) ? stack_lib : deflt;
   if (std::string f = coll::decision_file(c.algorithm); !f.empty()) {
     c.rules = c.algorithm;
-    c.lib = load_json_file(data_dir() + "/" + f);
+    c.lib = coll::load_library(data_dir(), c.algorithm);
   }
   return c;
 }

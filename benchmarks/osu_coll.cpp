@@ -71,7 +71,7 @@ void coll_loop(const OsuCollConfig& c, std::uint64_t size, long long& iters, lon
 }
 
 // The decision tables an OSU collective's "algorithm" may name.
-const std::vector<std::string> kOsuTables{"tuned", "mpich", "tuned-v1.3"};
+const std::vector<std::string> kOsuTables{"tuned", "mpich", "tuned-v1.3", "tuned-r26242"};
 // A block without "algorithm": the stack's library (DriverContext::stack_collectives) where it is one of kOsuTables
 // with a table for the collective, else the registry's first algorithm.
 CollChoice osu_default_choice(const std::string& coll, const std::string& stack_lib) {
@@ -339,12 +339,13 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
         integer_key("skip", 0, 100000000, std::nullopt, "warm-up calls per size, not timed",
                     "200 up to 8 KiB, 10 above (OSU)"),
         text_key("buffer", "host | device", "host", "where the buffers live (OSU's -d rocm D D)"),
-        {"algorithm", "name | tuned | mpich | tuned-v1.3",
-         fmt::format("the stack preset's collective library where it is tuned, mpich or tuned-v1.3 (`ompisim list` "
-                     "names each preset's), else {} (the registry's first {} algorithm)",
+        {"algorithm", "name | tuned | mpich | tuned-v1.3 | tuned-r26242",
+         fmt::format("the stack preset's collective library where it is tuned, mpich, tuned-v1.3 or tuned-r26242 "
+                     "(`ompisim list` names each preset's), else {} (the registry's first {} algorithm)",
                      algos().empty() ? "none" : algos().front(), coll),
-         "the collective's algorithm; tuned / mpich / tuned-v1.3: chosen per size (and segment size) by coll/tuned "
-         "v5.0.x's fixed decision / MPICH's defaults / coll/tuned v1.3's fixed rules (collectives/decision/*.json)",
+         "the collective's algorithm; tuned / mpich / tuned-v1.3 / tuned-r26242: chosen per size (and segment size) "
+         "by coll/tuned v5.0.x's fixed decision / MPICH's defaults / coll/tuned v1.3's fixed rules / those of the "
+         "Gemini paper's trunk r26242 (collectives/decision/*.json)",
          [algos] {
            auto v = algos();
            v.insert(v.end(), kOsuTables.begin(), kOsuTables.end());

@@ -2,6 +2,7 @@
 // evaluating the rule list of collectives/decision/barrier_tuned.json.
 #include "collectives/decision.hpp"
 
+#include "core/errors.hpp"
 #include "core/json_input.hpp"
 
 #include <algorithm>
@@ -84,11 +85,13 @@ bool size_entry_holds(const nlohmann::json& e, int nranks, std::uint64_t bytes, 
     return (count < static_cast<std::uint64_t>(detail::floor_pow2(nranks))) == e.at("count_below_pof2").get<bool>();
   }
   if (e.contains("ranks_below")) return n < e.at("ranks_below").get<std::uint64_t>();
-  if (e.contains("ranks_below_line")) {  // communicator_size < a * message_size + b, in double as the source computes it
-    const auto& ab = e.at("ranks_below_line");
+  for (const char* key : {"ranks_below_line", "ranks_above_line"}) {  // P < (>) a * message_size + b, in double
+    if (!e.contains(key)) continue;
+    const auto& ab = e.at(key);
     if (!ab.is_array() || ab.size() != 2 || !ab[0].is_number() || !ab[1].is_number())
-      throw std::invalid_argument(where + "\"ranks_below_line\" must be [a, b], got " + ab.dump());
-    return static_cast<double>(nranks) < ab[0].get<double>() * static_cast<double>(bytes) + ab[1].get<double>();
+      throw std::invalid_argument(where + "\"" + key + "\" must be [a, b], got " + ab.dump());
+    const double line = ab[0].get<double>() * static_cast<double>(bytes) + ab[1].get<double>();
+    return std::string(key) == "ranks_below_line" ? static_cast<double>(nranks) < line : static_cast<double>(nranks) > line;
   }
   return true;
 }
@@ -174,11 +177,28 @@ std::vector<Stage> stage_list(const nlohmann::json& lib, const std::string& coll
   return out;
 }
 
+nlohmann::json load_library(const std::string& data, const std::string& name) {
+  const std::string file = decision_file(name);
+  if (file.empty()) throw std::invalid_argument("load_library: no decision table named '" + name + "'");
+  nlohmann::json lib = load_decision(data + "/" + file);
+  if (!lib.contains("base")) return lib;
+  const auto& b = lib.at("base");
+  const std::string base = b.is_string() ? b.get<std::string>() : std::string();
+  if (decision_file(base).empty() || base == name)
+    throw InputError(file, "base", "expected the name of another decision table (" + b.dump() + ")");
+  nlohmann::json parent = load_decision(data + "/" + decision_file(base));
+  if (parent.contains("base")) throw InputError(decision_file(base), "base", "a base table has no base of its own");
+  for (const auto& [key, value] : parent.items())
+    if (!lib.contains(key)) lib[key] = value;
+  return lib;
+}
+
 std::string decision_file(const std::string& name) {
   static const std::map<std::string, std::string> files{{"tuned", "collectives/decision/ompi_v5_tuned.json"},
                                                         {"mpich", "collectives/decision/mpich_default.json"},
                                                         {"tuned-v1.1", "collectives/decision/ompi_v1_1_tuned.json"},
                                                         {"tuned-v1.3", "collectives/decision/ompi_v1_3_tuned.json"},
+                                                        {"tuned-r26242", "collectives/decision/ompi_r26242_tuned.json"},
                                                         {"mpich2-1.0", "collectives/decision/mpich2_v1_0.json"}};
   auto it = files.find(name);
   return it == files.end() ? std::string() : it->second;

@@ -38,7 +38,8 @@ std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule);
 // gives "sizes", tried in order: {"below": N} holds for bytes < N, {"at_most": N} for bytes <= N, {"total_below": N}
 // for bytes * nranks < N, {"per_rank_at_most": N} for bytes <= N * nranks, {"count_below_pof2": B} when having fewer
 // elements (bytes / elem_bytes) than the largest power of two <= nranks (MPICH's count < pof2) is B, {"ranks_below": N}
-// for nranks < N, {"ranks_below_line": [a, b]} for nranks < a x bytes + b (coll/tuned v1.3's bcast, in double), no
+// for nranks < N, {"ranks_below_line": [a, b]} for nranks < a x bytes + b and {"ranks_above_line": [a, b]} for
+// nranks > a x bytes + b (coll/tuned v1.3's bcast and reduce, in double), no
 // bound always. An entry may give "segsize" (bytes; coll/tuned's segment size, 0 or absent: one segment). Returns the
 // algorithm name; std::invalid_argument naming the collective for a missing collective, a malformed row or no match.
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, int nranks, std::uint64_t bytes);
@@ -72,8 +73,12 @@ bool stage_tunables(const nlohmann::json& lib, const std::string& coll);
 // The stages a composition's table names (lib[coll]["stages"]: "roots", "node", "node_after", "comm", "comm_after"),
 // in that order.
 std::vector<Stage> stage_list(const nlohmann::json& lib, const std::string& coll);
-// The library files by the names a scenario uses ("tuned", "mpich", "tuned-v1.1", "tuned-v1.3", "mpich2-1.0"); empty
-// for any other name.
+// The library files by the names a scenario uses ("tuned", "mpich", "tuned-v1.1", "tuned-v1.3", "tuned-r26242",
+// "mpich2-1.0"); empty for any other name.
 std::string decision_file(const std::string& name);
+// The decision table `name` read from the data folder `data`: its file, and where it names a "base" table, every
+// collective of the base that it does not give itself (one level: a base has no base). InputError naming the file
+// and "base" for a base that is not another table's name; std::invalid_argument for an unknown `name`.
+nlohmann::json load_library(const std::string& data, const std::string& name);
 
 }  // namespace ompisim::coll

@@ -5,6 +5,7 @@
 
 #include "core/enum_names.hpp"
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <memory>
@@ -35,6 +36,14 @@ Schedule root_isends_to_all(int me, int nranks, int root, std::uint32_t bytes) {
   for (int r = 0; r < nranks; ++r)
     if (r != root) s.send(r, bytes);
   return s;
+}
+
+std::uint32_t segment_bytes(std::uint32_t bytes, std::uint32_t segsize, std::uint32_t elem_bytes) {
+  const std::uint32_t e = std::max<std::uint32_t>(elem_bytes, 1);
+  if (segsize < e || segsize >= bytes) return bytes;
+  std::uint32_t count = segsize / e;
+  if (segsize - count * e > e / 2) ++count;
+  return count * e;
 }
 
 int floor_pow2(int n) {

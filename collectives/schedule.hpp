@@ -80,6 +80,11 @@ void check_root(const std::string& coll_algo, int root, int nranks);
 Schedule root_isends_to_all(int me, int nranks, int root, std::uint32_t bytes);
 // Largest power of two <= n (n >= 1): opal_next_poweroftwo(n) >> 1 in coll_base_barrier.c / coll_base_allreduce.c.
 int floor_pow2(int n);
+// The bytes of one segment of a `bytes` message of `elem_bytes`-byte elements cut at `segsize` bytes:
+// COLL_TUNED_COMPUTED_SEGCOUNT (coll_tuned.h v1.3.0, coll_base_util.h v5.0): segsize / elem_bytes elements, one more
+// when the remainder is above half an element, when segsize holds an element and is below the message; else the whole
+// message (one segment).
+std::uint32_t segment_bytes(std::uint32_t bytes, std::uint32_t segsize, std::uint32_t elem_bytes);
 // One step of a reduce-scatter by recursive halving: the partner, the bytes sent to it and the bytes kept (received
 // from it and reduced).
 struct HalvingStep {

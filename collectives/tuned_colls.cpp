@@ -30,18 +30,19 @@ void register_tuned_collectives(CollRegistry& reg) {
   reg.add({"bcast", "knomial", "k-nomial tree (radix 4), one segment: receive from the parent, send to every child",
            src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_knomial"), &bcast_knomial, false, false, true});
   reg.add({"bcast", "split_binary_tree",
-           "binary tree, one half of the message down each subtree, then halves swapped between pairs (one segment)",
+           "binary tree, one half of the message down each subtree (in segments where the decision gives a "
+           "segsize), then halves swapped between pairs",
            src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_split_bintree"), &bcast_split_bintree, false});
   reg.add({"bcast", "basic_linear", "the root isends to every other rank at once, then waits for all",
            src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_basic_linear"), &bcast_basic_linear, false});
-  reg.add({"bcast", "pipeline", "chain root -> 1 -> 2 -> ... (build_chain fan-out 1), one segment",
+  reg.add({"bcast", "pipeline", "chain root -> 1 -> 2 -> ... (build_chain fan-out 1), in segments where the decision gives a segsize",
            src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_pipeline"), &bcast_pipeline, false});
   reg.add({"bcast", "chain",
            "chains of fan-out 0 as coll/tuned's fixed decision passes it, which build_chain forces to 1: the pipeline's "
-           "chain, one segment",
+           "chain, in segments where the decision gives a segsize",
            src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_chain"), &bcast_pipeline, false});
-  reg.add({"bcast", "binary_tree", "binary tree (build_tree fan-out 2), one segment: receive from the parent, send to both "
-           "children",
+  reg.add({"bcast", "binary_tree", "binary tree (build_tree fan-out 2): receive from the parent, send to both children (in segments "
+           "where the decision gives a segsize)",
            src("coll_base_bcast.c", "ompi_coll_base_bcast_intra_bintree"), &bcast_binary_tree, false});
   reg.add({"bcast", "scatter_allgather",
            "binomial scatter of P blocks of ceil(count/P), then a recursive-doubling allgather (recursive halving for a "

@@ -146,10 +146,9 @@ void register_collective_libraries(StackRegistry& reg) {
   const std::string v13 = "seastar-portals paper §2.4: 'the trunk version of Open MPI (1.3 pre-release)'; coll/tuned's "
                           "fixed rules of v1.3 (collectives/decision/ompi_v1_3_tuned.json)";
   const std::string r26242 = "Gemini paper §IV.C: Open MPI trunk r26242 (bd8b4f7f1e, 2012-04-06); its "
-                             "coll_tuned_decision_fixed.c makes v1.3's choices for allreduce, alltoall, bcast and "
-                             "barrier (git diff -w v1.3.0 bd8b4f7f1e: datatype calls, casts, one reduce branch and the "
-                             "allgathers only), so coll/tuned's fixed rules of v1.3 (collectives/decision/"
-                             "ompi_v1_3_tuned.json)";
+                             "coll_tuned_decision_fixed.c makes v1.3's choices but for one reduce branch (git diff -w "
+                             "v1.3.0 bd8b4f7f1e), so coll/tuned's fixed rules of v1.3 with that branch "
+                             "(collectives/decision/ompi_r26242_tuned.json, based on ompi_v1_3_tuned.json)";
   const std::string v11 = "heterogeneous paper §5: 'Open MPI 1.1.1 pre-release'; coll/tuned's fixed decision of v1.1 "
                           "(collectives/decision/ompi_v1_1_tuned.json)";
   struct Row {
@@ -162,7 +161,7 @@ void register_collective_libraries(StackRegistry& reg) {
       {"native", "cxi",
        {"mpich", "slingshot-ex paper §IV: 'CrayMPICH was version 8.1.23'; Cray MPICH 8.1 derives from MPICH 3.4, whose "
                  "v3.4a2 selection with Cray's documented bcast tunables is collectives/decision/mpich_default.json"}},
-      {"openmpi", "gemini", {"tuned-v1.3", r26242}},
+      {"openmpi", "gemini", {"tuned-r26242", r26242}},
       {"openmpi-cm", "seastar", {"tuned-v1.3", v13}},
       {"openmpi-ob1", "seastar", {"tuned-v1.3", v13}},
       {"native", "seastar",

@@ -70,7 +70,7 @@ std::string replay_default_library(const std::string& stack_lib) {
 void load_replay_library(ReplayConfig& c) {
   c.lib = Json(), c.barrier_rule = Json();
   if (c.collectives == "fixed") return;
-  c.lib = load_json_file(data_dir() + "/" + coll::decision_file(c.collectives));
+  c.lib = coll::load_library(data_dir(), c.collectives);
   if (c.collectives == "tuned") c.barrier_rule = coll::load_decision(data_dir() + "/collectives/decision/barrier_tuned.json");
 }
 

@@ -44,12 +44,6 @@ Schedule generic_one_segment(long long v, int nranks, int root, std::uint32_t by
 
 long long shifted(int me, int nranks, int root) { return (me - root + nranks) % nranks; }
 
-// COLL_TUNED_COMPUTED_SEGCOUNT on a message of `bytes` elements of one byte: the segment's bytes (all of them when
-// segsize is 0 or not below the message).
-std::uint32_t segment_bytes(std::uint32_t bytes, std::uint32_t segsize) {
-  return segsize >= 1 && segsize < bytes ? segsize : bytes;
-}
-
 // ompi_coll_tuned_bcast_intra_generic with segments of `seg` bytes (more than one segment).
 Schedule generic_segmented(long long v, int nranks, int root, std::uint32_t bytes, std::uint32_t seg,
                            long long parent, const std::vector<long long>& children) {
@@ -79,7 +73,7 @@ Schedule generic_segmented(long long v, int nranks, int root, std::uint32_t byte
 // The generic bcast on the tree (parent, children) of shifted rank v: one segment, or segments of params.segsize.
 Schedule generic(long long v, int nranks, const AlgoParams& params, long long parent,
                  const std::vector<long long>& children) {
-  const std::uint32_t seg = segment_bytes(params.bytes, params.segsize);
+  const std::uint32_t seg = detail::segment_bytes(params.bytes, params.segsize, params.elem_bytes);
   if (seg == params.bytes) return generic_one_segment(v, nranks, params.root, params.bytes, parent, children);
   return generic_segmented(v, nranks, params.root, params.bytes, seg, parent, children);
 }

@@ -62,31 +62,36 @@ void register_reduce(CollRegistry& reg) {
            "MPICH src/mpi/coll/reduce/reduce_intra_binomial.c MPIR_Reduce_intra_binomial (v3.4a2)", &reduce_basic_log,
            false});
   reg.add({"reduce", "binomial",
-           "coll/base generic reduce, one segment, over the in-order binomial tree: children v+1, v+2, v+4 .. "
+           "coll/base generic reduce (in segments where the decision gives a segsize) over "
+           "the in-order binomial tree: children v+1, v+2, v+4 .. "
            "received and reduced in turn, then one send to the parent",
            "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_binomial over coll_base_topo.c "
-           "ompi_coll_base_topo_build_in_order_bmtree (v4.1-v5.0), segment size 0",
+           "ompi_coll_base_topo_build_in_order_bmtree (v4.1-v5.0; ompi_coll_tuned_reduce_generic in v1.3.0 runs the same loop)",
            &reduce_binomial, false});
   reg.add({"reduce", "in_order_binary",
-           "coll/base generic reduce, one segment, over the in-order binary tree rooted at P-1, then P-1 sends the "
+           "coll/base generic reduce (in segments where the decision gives a segsize) over "
+           "the in-order binary tree rooted at P-1, then P-1 sends the "
            "result to the root",
            "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_in_order_binary over coll_base_topo.c "
-           "ompi_coll_base_topo_build_in_order_bintree (v4.1-v5.0), segment size 0",
+           "ompi_coll_base_topo_build_in_order_bintree (v4.1-v5.0; ompi_coll_tuned_reduce_generic in v1.3.0 runs the same loop)",
            &reduce_in_order_binary, false});
   reg.add({"reduce", "binary",
-           "coll/base generic reduce, one segment, over the binary tree by levels on (me - root) mod P: children "
+           "coll/base generic reduce (in segments where the decision gives a segsize) over "
+           "the binary tree by levels on (me - root) mod P: children "
            "v + 2^l and v + 2^(l+1) received and reduced in turn, then one send to the parent",
            "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_binary over coll_base_topo.c "
-           "ompi_coll_base_topo_build_tree(2) (v4.1-v5.0), segment size 0",
+           "ompi_coll_base_topo_build_tree(2) (v4.1-v5.0; ompi_coll_tuned_reduce_generic in v1.3.0 runs the same loop)",
            &reduce_binary, false});
   reg.add({"reduce", "pipeline",
-           "coll/base generic reduce, one segment, over one chain: (me - root) mod P = P-1 sends to P-2, which reduces "
+           "coll/base generic reduce (in segments where the decision gives a segsize) over "
+           "one chain: (me - root) mod P = P-1 sends to P-2, which reduces "
            "and sends on, down to the root",
            "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_pipeline over coll_base_topo.c "
-           "ompi_coll_base_topo_build_chain(1) (v4.1-v5.0), segment size 0",
+           "ompi_coll_base_topo_build_chain(1) (v4.1-v5.0; ompi_coll_tuned_reduce_generic in v1.3.0 runs the same loop)",
            &reduce_pipeline, false});
   reg.add({"reduce", "chain",
-           "coll/base generic reduce, one segment, over build_chain with coll/tuned's fanout 0, which it forces to 1: "
+           "coll/base generic reduce (in segments where the decision gives a segsize) over "
+           "build_chain with coll/tuned's fanout 0, which it forces to 1: "
            "the pipeline's one chain",
            "ompi/mca/coll/base/coll_base_reduce.c ompi_coll_base_reduce_intra_chain over coll_base_topo.c "
            "ompi_coll_base_topo_build_chain (v4.1-v5.0: fanout < 1 forced to 1), segment size 0",

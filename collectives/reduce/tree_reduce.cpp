@@ -1,7 +1,8 @@
 // reduce "binomial", "in_order_binary", "binary", "pipeline" and "chain" ↔ ompi_coll_base_reduce_intra_binomial,
 // _in_order_binary, _binary, _pipeline and _chain, ompi/mca/coll/base/coll_base_reduce.c (v4.1-v5.0), as coll/tuned v5's
 // fixed decision calls them: do_this(..., alg, 0, 0, 0), segment size 0 (one segment: segcount = count) and no
-// request limit. Each runs ompi_coll_base_reduce_generic over a tree from coll_base_topo.c:
+// request limit; and (binomial, pipeline) as coll/tuned v1.3's calls them, with a segment size (AlgoParams::segsize).
+// Each runs ompi_coll_base_reduce_generic over a tree from coll_base_topo.c:
 //  - binomial: ompi_coll_base_topo_build_in_order_bmtree(root): with v = (rank - root) mod P, for mask = 1, 2, 4, ..
 //    the first v ^ mask below v is the parent; every v ^ mask above v (and < P) before it is a child, in that order
 //    (root 0 on 8 ranks: 0 -> 1, 2, 4; 2 -> 3; 4 -> 5, 6; 6 -> 7);
@@ -14,12 +15,16 @@
 //  - pipeline and chain: ompi_coll_base_topo_build_chain(fanout, root), pipeline with fanout 1 and chain with the
 //    fanout coll/tuned passes, 0, which build_chain forces to 1 ("invalid fanout of ZERO, forcing to 1 (pipeline)"):
 //    both the one chain root <- v 1 <- v 2 <- .. <- v P-1, P-1 messages in sequence.
-// ompi_coll_base_reduce_generic with one segment: a node with children posts the receive of child i, waits for child
-// i-1's and reduces it, and after the last child's reduction sends the accumulated vector to its parent (a blocking
-// MCA_PML_CALL(send)); a leaf sends its vector with the same blocking send. Here each child's receive is its own round
-// followed by the reduction, so a child's receive is posted once the previous one completed, where the generic loop
-// posts it one step earlier (while waiting for the previous child): the same messages in the same order, a later post.
-// Memory: O(log P) (the tree's children).
+// ompi_coll_base_reduce_generic (v5.0; ompi_coll_tuned_reduce_generic, coll_tuned_reduce.c v1.3.0, the same loop), with
+// segments of AlgoParams::segsize (COLL_TUNED_COMPUTED_SEGCOUNT on the caller's elements; coll/tuned v1.3's fixed
+// decision passes 1, 32 or 64 KiB, v5's 0: one segment) and no request limit (max_outstanding_reqs 0 in both
+// decisions). A node with children runs, for segment k = 0 .. S (S segments) and child i in turn: it posts the receive
+// of child i's segment k (k < S), waits for the request posted before it (two inbufs: the previous child's, or the last
+// child's previous segment), and reduces what that request received: for i > 0 child i-1's segment k; for i = 0 the
+// last child's segment k-1, after which segment k-1 is complete and goes to the parent (a blocking MCA_PML_CALL(send),
+// unless the node is the root). So each receive is posted one step before it is waited for. A leaf sends its segments
+// one after the other with blocking sends.
+// Memory: O(log P) (the tree's children) and O(S) operations.
 #include "collectives/reduce/reduce.hpp"
 
 #include <vector>
@@ -105,13 +110,29 @@ ReduceTreeNode chain_node(int me, int nranks, int root) {
   return t;
 }
 
-// ompi_coll_base_reduce_generic with one segment on rank `me`'s node of the tree.
-void reduce_generic_one_segment(Schedule& s, const ReduceTreeNode& t, std::uint32_t bytes) {
-  for (int c : t.children) {
-    s.round().recv(c, bytes);
-    s.round().reduce(bytes);
+// ompi_coll_base_reduce_generic on rank `me`'s node of the tree, in segments of `seg` bytes (the last shorter).
+void reduce_generic(Schedule& s, const ReduceTreeNode& t, std::uint32_t bytes, std::uint32_t seg) {
+  const std::uint32_t nseg = seg == 0 ? 1 : (bytes + seg - 1) / seg;
+  auto size_of = [&](std::uint32_t k) { return k + 1 == nseg ? bytes - k * seg : seg; };
+  if (t.children.empty()) {
+    if (t.parent >= 0)
+      for (std::uint32_t k = 0; k < nseg; ++k) s.round().send_blocking(t.parent, size_of(k));
+    return;
   }
-  if (t.parent >= 0) s.round().send_blocking(t.parent, bytes);
+  for (std::uint32_t k = 0; k <= nseg; ++k) {
+    for (std::size_t i = 0; i < t.children.size(); ++i) {
+      s.round();
+      if (k < nseg) s.post_recv(t.children[i], size_of(k));
+      if (k > 0 || i > 0) s.wait();  // reqs[inbi ^ 1]: there is none before the first receive
+      if (i > 0) {
+        s.round().reduce(size_of(k));
+      } else if (k > 0) {
+        s.round().reduce(size_of(k - 1));
+        if (t.parent >= 0) s.round().send_blocking(t.parent, size_of(k - 1));
+        if (k == nseg) break;
+      }
+    }
+  }
 }
 
 // A coll/base tree reduce: the arguments checked, then the generic reduce over the node `build()` gives.
@@ -120,7 +141,7 @@ Schedule generic_tree_reduce(const char* algo, int me, int nranks, const AlgoPar
   detail::check_rank_args(algo, me, nranks);
   detail::check_root(algo, p.root, nranks);
   Schedule s;
-  reduce_generic_one_segment(s, build(), p.bytes);
+  reduce_generic(s, build(), p.bytes, detail::segment_bytes(p.bytes, p.segsize, p.elem_bytes));
   return s;
 }
 }  // namespace

@@ -10,6 +10,9 @@
 #include "collectives/tuned_colls.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -18,13 +21,16 @@ using namespace ompisim::coll;
 namespace {
 constexpr OpKind kSnd = OpKind::Send, kRcv = OpKind::Recv, kRed = OpKind::Reduce;
 Op pml_send(int peer, std::uint32_t b) { return Op{kSnd, peer, b, true}; }
+Op post(int peer, std::uint32_t b) { return Op{OpKind::PostRecv, peer, b}; }  // an irecv waited for a step later
+const Op kWait{OpKind::Wait, -1, 0};
 }  // namespace
 
 // Configuration: reduce binomial on 8 ranks, root 0, and on 6 ranks, root 2; 64-byte vectors.
 // Expected (ompi_coll_base_topo_build_in_order_bmtree, hand-run): root 0 on 8: 0 -> 1, 2, 4; 2 -> 3; 4 -> 5, 6; 6 -> 7.
-// ompi_coll_base_reduce_generic, one segment: a node receives and reduces each child's vector in child order, then
-// sends to its parent with a blocking send; a leaf sends at once. Rank 0: [recv 1] [reduce] [recv 2] [reduce] [recv 4]
-// [reduce]; rank 4: [recv 5] [reduce] [recv 6] [reduce] [send 0]; rank 7: [send 6]. Root 2 on 6 (v = rank - 2 mod 6):
+// ompi_coll_base_reduce_generic, one segment: a node posts the receive of child i, waits for the receive posted before
+// it (child i-1's) and reduces it; after the last child's it sends to its parent with a blocking send; a leaf sends at
+// once. Rank 0: [post 1] [post 2, wait] [reduce] [post 4, wait] [reduce] [wait] [reduce]; rank 4: [post 5] [post 6,
+// wait] [reduce] [wait] [reduce] [send 0]; rank 7: [send 6]. Root 2 on 6 (v = rank - 2 mod 6):
 // rank 2 (v 0) -> 3 (v 1), 4 (v 2), 0 (v 4); rank 0 (v 4) -> 1 (v 5); rank 4 (v 2) -> 5 (v 3).
 // How validated: the schedules op by op; run_schedules for completion (P-1 messages, P-1 reductions).
 TEST_CASE("tuned reduce: binomial over the in-order binomial tree rank by rank", "[collective]") {
@@ -33,14 +39,15 @@ TEST_CASE("tuned reduce: binomial over the in-order binomial tree rank by rank",
   using V = std::vector<std::vector<Op>>;
   const Op red{kRed, -1, 64};
   CHECK(all_ops(reduce_binomial(0, 8, p)) ==
-        V{{Op{kRcv, 1, 64}}, {red}, {Op{kRcv, 2, 64}}, {red}, {Op{kRcv, 4, 64}}, {red}});
-  CHECK(all_ops(reduce_binomial(4, 8, p)) == V{{Op{kRcv, 5, 64}}, {red}, {Op{kRcv, 6, 64}}, {red}, {pml_send(0, 64)}});
+        V{{post(1, 64)}, {post(2, 64), kWait}, {red}, {post(4, 64), kWait}, {red}, {kWait}, {red}});
+  CHECK(all_ops(reduce_binomial(4, 8, p)) ==
+        V{{post(5, 64)}, {post(6, 64), kWait}, {red}, {kWait}, {red}, {pml_send(0, 64)}});
   CHECK(all_ops(reduce_binomial(7, 8, p)) == V{{pml_send(6, 64)}});
   p.root = 2;
   CHECK(all_ops(reduce_binomial(2, 6, p)) ==
-        V{{Op{kRcv, 3, 64}}, {red}, {Op{kRcv, 4, 64}}, {red}, {Op{kRcv, 0, 64}}, {red}});
-  CHECK(all_ops(reduce_binomial(0, 6, p)) == V{{Op{kRcv, 1, 64}}, {red}, {pml_send(2, 64)}});
-  CHECK(all_ops(reduce_binomial(4, 6, p)) == V{{Op{kRcv, 5, 64}}, {red}, {pml_send(2, 64)}});
+        V{{post(3, 64)}, {post(4, 64), kWait}, {red}, {post(0, 64), kWait}, {red}, {kWait}, {red}});
+  CHECK(all_ops(reduce_binomial(0, 6, p)) == V{{post(1, 64)}, {kWait}, {red}, {pml_send(2, 64)}});
+  CHECK(all_ops(reduce_binomial(4, 6, p)) == V{{post(5, 64)}, {kWait}, {red}, {pml_send(2, 64)}});
 }
 
 // Configuration: reduce in_order_binary on 9 ranks, root 8 and root 0; 16-byte vectors.
@@ -54,17 +61,17 @@ TEST_CASE("tuned reduce: in_order_binary over the in-order binary tree rank by r
   p.root = 8;
   using V = std::vector<std::vector<Op>>;
   const Op red{kRed, -1, 16};
-  CHECK(all_ops(reduce_in_order_binary(8, 9, p)) == V{{Op{kRcv, 7, 16}}, {red}, {Op{kRcv, 3, 16}}, {red}});
+  CHECK(all_ops(reduce_in_order_binary(8, 9, p)) == V{{post(7, 16)}, {post(3, 16), kWait}, {red}, {kWait}, {red}});
   CHECK(all_ops(reduce_in_order_binary(7, 9, p)) ==
-        V{{Op{kRcv, 6, 16}}, {red}, {Op{kRcv, 5, 16}}, {red}, {pml_send(8, 16)}});
-  CHECK(all_ops(reduce_in_order_binary(5, 9, p)) == V{{Op{kRcv, 4, 16}}, {red}, {pml_send(7, 16)}});
+        V{{post(6, 16)}, {post(5, 16), kWait}, {red}, {kWait}, {red}, {pml_send(8, 16)}});
+  CHECK(all_ops(reduce_in_order_binary(5, 9, p)) == V{{post(4, 16)}, {kWait}, {red}, {pml_send(7, 16)}});
   CHECK(all_ops(reduce_in_order_binary(6, 9, p)) == V{{pml_send(7, 16)}});
-  CHECK(all_ops(reduce_in_order_binary(1, 9, p)) == V{{Op{kRcv, 0, 16}}, {red}, {pml_send(3, 16)}});
+  CHECK(all_ops(reduce_in_order_binary(1, 9, p)) == V{{post(0, 16)}, {kWait}, {red}, {pml_send(3, 16)}});
   CHECK(all_ops(reduce_in_order_binary(0, 9, p)) == V{{pml_send(1, 16)}});
   p.root = 0;
   CHECK(all_ops(reduce_in_order_binary(0, 9, p)) == V{{pml_send(1, 16)}, {Op{kRcv, 8, 16}}});
   CHECK(all_ops(reduce_in_order_binary(8, 9, p)) ==
-        V{{Op{kRcv, 7, 16}}, {red}, {Op{kRcv, 3, 16}}, {red}, {pml_send(0, 16)}});
+        V{{post(7, 16)}, {post(3, 16), kWait}, {red}, {kWait}, {red}, {pml_send(0, 16)}});
 }
 
 // Configuration: reduce binary on 7 ranks root 0 and on 8 ranks root 3; pipeline on 5 ranks root 2; chain the same;
@@ -80,20 +87,20 @@ TEST_CASE("tuned reduce: binary, pipeline and chain rank by rank", "[collective]
   p.bytes = 32;
   using V = std::vector<std::vector<Op>>;
   const Op red{kRed, -1, 32};
-  CHECK(all_ops(reduce_binary(0, 7, p)) == V{{Op{kRcv, 1, 32}}, {red}, {Op{kRcv, 2, 32}}, {red}});
+  CHECK(all_ops(reduce_binary(0, 7, p)) == V{{post(1, 32)}, {post(2, 32), kWait}, {red}, {kWait}, {red}});
   CHECK(all_ops(reduce_binary(1, 7, p)) ==
-        V{{Op{kRcv, 3, 32}}, {red}, {Op{kRcv, 5, 32}}, {red}, {pml_send(0, 32)}});
+        V{{post(3, 32)}, {post(5, 32), kWait}, {red}, {kWait}, {red}, {pml_send(0, 32)}});
   CHECK(all_ops(reduce_binary(6, 7, p)) == V{{pml_send(2, 32)}});
   p.root = 3;
-  CHECK(all_ops(reduce_binary(3, 8, p)) == V{{Op{kRcv, 4, 32}}, {red}, {Op{kRcv, 5, 32}}, {red}});
+  CHECK(all_ops(reduce_binary(3, 8, p)) == V{{post(4, 32)}, {post(5, 32), kWait}, {red}, {kWait}, {red}});
   CHECK(all_ops(reduce_binary(4, 8, p)) ==
-        V{{Op{kRcv, 6, 32}}, {red}, {Op{kRcv, 0, 32}}, {red}, {pml_send(3, 32)}});
-  CHECK(all_ops(reduce_binary(6, 8, p)) == V{{Op{kRcv, 2, 32}}, {red}, {pml_send(4, 32)}});
+        V{{post(6, 32)}, {post(0, 32), kWait}, {red}, {kWait}, {red}, {pml_send(3, 32)}});
+  CHECK(all_ops(reduce_binary(6, 8, p)) == V{{post(2, 32)}, {kWait}, {red}, {pml_send(4, 32)}});
   CHECK(all_ops(reduce_binary(2, 8, p)) == V{{pml_send(6, 32)}});
   p.root = 2;
   CHECK(all_ops(reduce_pipeline(1, 5, p)) == V{{pml_send(0, 32)}});
-  CHECK(all_ops(reduce_pipeline(0, 5, p)) == V{{Op{kRcv, 1, 32}}, {red}, {pml_send(4, 32)}});
-  CHECK(all_ops(reduce_pipeline(2, 5, p)) == V{{Op{kRcv, 3, 32}}, {red}});
+  CHECK(all_ops(reduce_pipeline(0, 5, p)) == V{{post(1, 32)}, {kWait}, {red}, {pml_send(4, 32)}});
+  CHECK(all_ops(reduce_pipeline(2, 5, p)) == V{{post(3, 32)}, {kWait}, {red}});
   const AlgoInfo* chain = default_registry().find("reduce", "chain");
   REQUIRE(chain);
   for (int me = 0; me < 5; ++me) CHECK(all_ops(chain->make(me, 5, p)) == all_ops(reduce_pipeline(me, 5, p)));
@@ -247,4 +254,101 @@ TEST_CASE("tuned allreduce: v5 picks nonoverlapping and its reduce", "[collectiv
   CHECK(stage_table(ompi, "allreduce", Stage::Comm) == "reduce");
   CHECK(stage_table(ompi, "allreduce", Stage::CommAfter) == "bcast");
   CHECK(std::string(to_string(Stage::CommAfter)) == "comm_after");
+}
+
+// Configuration: reduce binomial with segments (coll/tuned v1.3 passes 1 KiB), 4 ranks, root 0, a 3000-byte vector of
+// 4-byte elements, segment size 1024 B: segments of 1024, 1024 and 952 B.
+// Expected (ompi_coll_tuned_reduce_generic, v1.3.0, hand-run for segments k = 0 .. 3 and children in turn): rank 0
+// (children 1, 2) posts child 1's segment 0; then posts child 2's segment 0, waits for child 1's and reduces it; posts
+// child 1's segment 1, waits for child 2's segment 0 and reduces it (segment 0 complete); ... until the wait for child
+// 2's last segment and its reduction. Rank 2 (child 3, parent 0) sends each segment to 0 once reduced; the leaves send
+// theirs with blocking sends. Over P in {2, 3, 5, 8, 13} and roots 0 and P-1, each tree's messages conserve, and the
+// bytes reduced over all ranks are (P-1) x n. How validated: the source's loop run by hand; run_schedules.
+TEST_CASE("tuned reduce: segmented trees as coll/tuned v1.3's generic reduce runs them", "[collective]") {
+  AlgoParams p;
+  p.bytes = 3000;
+  p.elem_bytes = 4;
+  p.segsize = 1024;
+  using V = std::vector<std::vector<Op>>;
+  auto red = [](std::uint32_t b) { return Op{kRed, -1, b}; };
+  CHECK(all_ops(reduce_binomial(0, 4, p)) ==
+        V{{post(1, 1024)}, {post(2, 1024), kWait}, {red(1024)}, {post(1, 1024), kWait}, {red(1024)},
+          {post(2, 1024), kWait}, {red(1024)}, {post(1, 952), kWait}, {red(1024)}, {post(2, 952), kWait}, {red(952)},
+          {kWait}, {red(952)}});
+  CHECK(all_ops(reduce_binomial(2, 4, p)) ==
+        V{{post(3, 1024)}, {post(3, 1024), kWait}, {red(1024)}, {pml_send(0, 1024)}, {post(3, 952), kWait},
+          {red(1024)}, {pml_send(0, 1024)}, {kWait}, {red(952)}, {pml_send(0, 952)}});
+  CHECK(all_ops(reduce_binomial(3, 4, p)) == V{{pml_send(2, 1024)}, {pml_send(2, 1024)}, {pml_send(2, 952)}});
+  p.segsize = 1026;  // COLL_TUNED_COMPUTED_SEGCOUNT: 256 elements and a remainder of 2 B = half an element: 1024 B
+  CHECK(all_ops(reduce_binomial(3, 4, p)).front() == std::vector<Op>{pml_send(2, 1024)});
+  p.segsize = 1027;  // a remainder above half an element: 257 elements
+  CHECK(all_ops(reduce_binomial(3, 4, p)).front() == std::vector<Op>{pml_send(2, 1028)});
+  for (const char* algo : {"binomial", "binary", "pipeline", "in_order_binary"})
+    for (int n : {2, 3, 5, 8, 13})
+      for (int root : {0, n - 1}) {
+        INFO(algo << " on " << n << " ranks, root " << root);
+        AlgoParams q;
+        q.bytes = 10000;
+        q.elem_bytes = 4;
+        q.segsize = 1024;
+        q.root = root;
+        const AlgoInfo* a = default_registry().find("reduce", algo);
+        REQUIRE(a);
+        const CheckResult r = run_schedules(n, a->make, q);
+        CHECK(r.completed);
+        CHECK(r.error.empty());
+        std::uint64_t reduced = 0;
+        for (int me = 0; me < n; ++me)
+          for (const auto& rd : a->make(me, n, q).rounds)
+            for (const Op& op : rd.ops)
+              if (op.kind == kRed) reduced += op.value;
+        CHECK(reduced == static_cast<std::uint64_t>(n - 1) * 10000u);
+      }
+}
+
+// Configuration: collectives/decision/ompi_v1_3_tuned.json's reduce and the Gemini paper's trunk r26242
+// (ompi_r26242_tuned.json, based on the v1.3 file) at sizes on either side of each branch.
+// Expected (ompi_coll_tuned_reduce_intra_dec_fixed, v1.3.0 and bd8b4f7f1e, hand-run with a1 = 0.6016/1024, b1 =
+// 1.3496, a2 = 0.0410/1024, b2 = 9.7128, a3 = 0.0422/1024, b3 = 1.1614, a4 = 0.0033/1024, b4 = 1.6761): 4 ranks 256 B
+// basic linear; 4 ranks 16 KiB binomial (below 8 ranks and 20480 B); 64 ranks 1 KiB binomial (below 2048 B); 64 ranks
+// 64 KiB binomial in 1 KiB segments (64 > 39.85); 16 ranks 64 KiB pipeline in 1 KiB segments (16 > 12.34, not >
+// 39.85); 16 ranks 256 KiB the a3 branch (16 > 11.96, not > 20.2): v1.3 pipeline, r26242 binary, 32 KiB segments; 8
+// ranks 1 MiB pipeline in 32 KiB segments (8 > 5.06); 4 ranks 1 MiB pipeline in 64 KiB segments. r26242's other
+// collectives are its base's. How validated: the branches and constants of both sources.
+TEST_CASE("decision: coll/tuned v1.3's and trunk r26242's reduce, with segment sizes", "[collective][decision]") {
+  const auto v13 = decision_data("ompi_v1_3_tuned.json");
+  const auto r = load_library(ompisim::data_dir(), "tuned-r26242");
+  struct Case {
+    int p;
+    std::uint64_t bytes;
+    const char* v13_algo;
+    const char* r26242_algo;
+    std::uint32_t seg;
+  };
+  for (const Case& c : {Case{4, 256, "linear", "linear", 0}, Case{4, 16384, "binomial", "binomial", 0},
+                        Case{64, 1024, "binomial", "binomial", 0}, Case{64, 65536, "binomial", "binomial", 1024},
+                        Case{16, 65536, "pipeline", "pipeline", 1024}, Case{16, 262144, "pipeline", "binary", 32768},
+                        Case{8, 1u << 20, "pipeline", "pipeline", 32768}, Case{4, 1u << 20, "pipeline", "pipeline", 65536}}) {
+    INFO(c.p << " ranks, " << c.bytes << " B");
+    CHECK(decide_algorithm(v13, "reduce", c.p, c.bytes) == c.v13_algo);
+    CHECK(decide_algorithm(r, "reduce", c.p, c.bytes) == c.r26242_algo);
+    CHECK(decide_segsize(v13, "reduce", CommShape{c.p, false}, c.bytes) == c.seg);
+    CHECK(decide_segsize(r, "reduce", CommShape{c.p, false}, c.bytes) == c.seg);
+  }
+  for (const char* coll : {"allreduce", "alltoall", "bcast", "barrier"}) CHECK(r.at(coll) == v13.at(coll));
+}
+
+// Configuration: a data folder whose r26242 table names itself as its base, then one whose base table has a base.
+// Expected: InputErrors naming the file and "base". How validated: the error text.
+TEST_CASE("decision: a table's base must be another table without a base", "[collective][decision]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("ompisim-base-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "collectives" / "decision");
+  std::ofstream(dir / "collectives/decision/ompi_r26242_tuned.json") << R"({"base": "tuned-r26242"})";
+  CHECK_THROWS_WITH(load_library(dir.string(), "tuned-r26242"),
+                    Catch::Contains("ompi_r26242_tuned.json") && Catch::Contains("base"));
+  std::ofstream(dir / "collectives/decision/ompi_r26242_tuned.json") << R"({"base": "tuned-v1.3"})";
+  std::ofstream(dir / "collectives/decision/ompi_v1_3_tuned.json") << R"({"base": "tuned"})";
+  CHECK_THROWS_WITH(load_library(dir.string(), "tuned-r26242"), Catch::Contains("a base table has no base"));
+  fs::remove_all(dir);
 }

@@ -32,7 +32,7 @@ std::vector<std::string> point_algorithms(const Json& result) {
 
 // Configuration: the registered presets. Expected: the Open MPI 5 presets on cxi name coll/tuned v5 ("tuned"), Cray
 // MPICH on cxi MPICH's ("mpich"), the SeaStar Open MPI presets Open MPI 1.3's and Cray MPI MPICH2 1.0's, the Open MPI
-// 1.1 presets v1.1's, Gemini's Open MPI (trunk r26242, whose decision for these collectives is v1.3's) v1.3's; Cray
+// 1.1 presets v1.1's, Gemini's Open MPI its trunk r26242's (v1.3's but for one reduce branch); Cray
 // MPT, the QsNet presets and the LogGP stack none. By name before the machine is known,
 // "native" (a different library per NIC kind) has none; an object equal to a preset has the preset's; an unknown
 // library or preset is refused at registration. How validated: stack_collectives and set_collectives.
@@ -45,9 +45,9 @@ TEST_CASE("stacks: each preset names the collective library of its MPI version",
   CHECK(stack_collectives(Json("openmpi-mvapi"), {}).name == "tuned-v1.1");
   CHECK(stack_collectives(Json("native"), {}).name.empty());
   CHECK(stack_collectives(Json("native"), {"gemini"}).name.empty());
-  CHECK(stack_collectives(Json("openmpi"), {"gemini"}).name == "tuned-v1.3");  // trunk r26242: v1.3's rules
+  CHECK(stack_collectives(Json("openmpi"), {"gemini"}).name == "tuned-r26242");  // v1.3's rules but one reduce branch
   CHECK(stack_collectives(Json("openmpi-elan4"), {}).name.empty());
-  CHECK(stack_collectives(Json("openmpi"), {}).name.empty());  // gemini: tuned-v1.3, Open MPI 1.1: tuned-v1.1
+  CHECK(stack_collectives(Json("openmpi"), {}).name.empty());  // gemini: tuned-r26242, Open MPI 1.1: tuned-v1.1
   CHECK(stack_collectives(Json("no-such-stack"), {}).name.empty());
   CHECK(stack_collectives(Json{{"pml", "cm"}, {"mtl", "ofi"}, {"ofi", "shm+cxi:linkx"}}, {}).name == "tuned");
   CHECK(stack_collectives(Json{{"pml", "cm"}, {"mtl", "ofi"}, {"ofi", "shm+cxi:linkx"}}, {"cxi"}).source.find(
@@ -157,6 +157,26 @@ TEST_CASE("osu collectives: Gemini's Open MPI runs coll/tuned v1.3's bcast with 
   std::vector<long long> segs;
   for (const auto& p : r["points"]) segs.push_back(p.value("segsize", 0LL));
   CHECK(segs == std::vector<long long>{0, 1024, 8192});
+  CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
+  CHECK(r["stats"]["live_requests"] == 0);
+}
+
+// Configuration: osu_reduce with no "algorithm" on 16 Cielo ranks (Gemini's "openmpi" preset, trunk r26242), 16 a
+// node, at 1 KiB, 64 KiB and 256 KiB, one timed call each (des engine).
+// Expected: trunk r26242's reduce decision (v1.3's but for one branch): binomial below 2048 B; at 64 KiB on 16 ranks
+// the pipeline in 1 KiB segments (16 > 0.0410/1024 x 65536 + 9.7128 = 12.34); at 256 KiB the binary tree in 32 KiB
+// segments (16 > 0.0422/1024 x 262144 + 1.1614 = 11.96 but not above 20.2), where v1.3 runs the pipeline; every
+// message received. How validated: the points and the branches of coll_tuned_decision_fixed.c at bd8b4f7f1e.
+TEST_CASE("osu collectives: Gemini's Open MPI reduces as trunk r26242 decides, in segments", "[runner][osu_coll]") {
+  const Json b{{"name", "osu_reduce"}, {"sizes", {1024, 65536, 262144}}, {"iterations", 1}, {"skip", 0}};
+  Scenario s = scenario_from_json(Json{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 16},
+                                       {"ranks_per_node", 16}, {"engine", "des"}, {"benchmark", b}},
+                                  "g.json");
+  const Json r = run_one(s, 16, {});
+  CHECK(point_algorithms(r) == std::vector<std::string>{"binomial", "pipeline", "binary"});
+  std::vector<long long> segs;
+  for (const auto& p : r["points"]) segs.push_back(p.value("segsize", 0LL));
+  CHECK(segs == std::vector<long long>{0, 1024, 32768});
   CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
   CHECK(r["stats"]["live_requests"] == 0);
 }
