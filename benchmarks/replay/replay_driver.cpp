@@ -12,6 +12,7 @@
 #include "collectives/decision.hpp"
 #include "collectives/registry.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -164,8 +165,10 @@ void register_replay_driver(DriverRegistry& reg) {
     c.flop_rate = parse_flop_rate(b);
     c.collectives_named = b.has("collectives");
     c.collectives = c.collectives_named ? b.str("collectives") : replay_default_library(ctx.stack_collectives);
-    if (c.collectives != "fixed" && (coll::decision_file(c.collectives).empty() || c.collectives == "tuned-v1.1"))
-      b.fail("collectives", "expected 'tuned', 'mpich' or 'fixed'");
+    if (c.collectives != "fixed" &&
+        std::find(kReplayLibraries.begin(), kReplayLibraries.end(), c.collectives) == kReplayLibraries.end())
+      b.fail("collectives", "expected 'tuned', 'mpich' or 'fixed' (the libraries whose tables cover every collective a "
+                            "trace replays)");
     load_replay_library(c);
     if (b.has("algorithms")) {
       ObjectReader a = b.object("algorithms");

@@ -297,6 +297,9 @@ TEST_CASE("replay driver: its block is checked against the trace", "[replay][dri
              Catch::Contains("key 'ranks'") && Catch::Contains("has 2 ranks"));
   CHECK_THAT(err(sc(Json{{"trace", tr}, {"flop_rate", "1 Gf/s"}, {"collectives", "tunde"}})),
              Catch::Contains("key 'benchmark.collectives'"));
+  // a library whose tables cover some collectives only (v1.3's has no gather, scatter or allgather)
+  CHECK_THAT(err(sc(Json{{"trace", tr}, {"flop_rate", "1 Gf/s"}, {"collectives", "tuned-v1.3"}})),
+             Catch::Contains("key 'benchmark.collectives'") && Catch::Contains("cover every collective"));
   CHECK_THAT(err(sc(Json{{"trace", tr}, {"flop_rate", "1 Gf/s"}, {"algorithms", Json{{"allreduce", "rign"}}}})),
              Catch::Contains("benchmark.algorithms.allreduce") && Catch::Contains("recursive_doubling"));
   CHECK_THAT(err(sc(Json{{"trace", "nope/trace.txt"}, {"flop_rate", "1 Gf/s"}})),
