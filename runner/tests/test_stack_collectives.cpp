@@ -28,6 +28,20 @@ std::vector<std::string> point_algorithms(const Json& result) {
   for (const auto& p : result["points"]) out.push_back(p.value("algorithm", std::string("-")));
   return out;
 }
+// An OSU collective with no "algorithm" on 16 Cielo ranks (Gemini's "openmpi" preset), 16 a node, one timed call per
+// size (des engine): each point's (algorithm, segment size); every message received, no request left.
+std::vector<std::pair<std::string, long long>> cielo_choices(const std::string& bench, const std::vector<int>& sizes) {
+  const Json b{{"name", bench}, {"sizes", sizes}, {"iterations", 1}, {"skip", 0}};
+  Scenario s = scenario_from_json(Json{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 16},
+                                       {"ranks_per_node", 16}, {"engine", "des"}, {"benchmark", b}},
+                                  "g.json");
+  const Json r = run_one(s, 16, {});
+  CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
+  CHECK(r["stats"]["live_requests"] == 0);
+  std::vector<std::pair<std::string, long long>> out;
+  for (const auto& p : r["points"]) out.emplace_back(p.value("algorithm", std::string("-")), p.value("segsize", 0LL));
+  return out;
+}
 }  // namespace
 
 // Configuration: the registered presets. Expected: the Open MPI 5 presets on cxi name coll/tuned v5 ("tuned"), Cray
@@ -148,17 +162,9 @@ TEST_CASE("replay and app_skeleton: the stack's collective library is their defa
 // branches of coll_tuned_decision_fixed.c (v1.3.0); fails when Gemini's Open MPI has no library (the registry's
 // first algorithm, binomial, at every size) or when segments are not passed.
 TEST_CASE("osu collectives: Gemini's Open MPI runs coll/tuned v1.3's bcast with its segments", "[runner][osu_coll]") {
-  const Json b{{"name", "osu_bcast"}, {"sizes", {1024, 4096, 1048576}}, {"iterations", 1}, {"skip", 0}};
-  Scenario s = scenario_from_json(Json{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 16},
-                                       {"ranks_per_node", 16}, {"engine", "des"}, {"benchmark", b}},
-                                  "g.json");
-  const Json r = run_one(s, 16, {});
-  CHECK(point_algorithms(r) == std::vector<std::string>{"binomial", "split_binary_tree", "pipeline"});
-  std::vector<long long> segs;
-  for (const auto& p : r["points"]) segs.push_back(p.value("segsize", 0LL));
-  CHECK(segs == std::vector<long long>{0, 1024, 8192});
-  CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
-  CHECK(r["stats"]["live_requests"] == 0);
+  using C = std::vector<std::pair<std::string, long long>>;
+  CHECK(cielo_choices("osu_bcast", {1024, 4096, 1048576}) ==
+        C{{"binomial", 0}, {"split_binary_tree", 1024}, {"pipeline", 8192}});
 }
 
 // Configuration: osu_reduce with no "algorithm" on 16 Cielo ranks (Gemini's "openmpi" preset, trunk r26242), 16 a
@@ -168,15 +174,6 @@ TEST_CASE("osu collectives: Gemini's Open MPI runs coll/tuned v1.3's bcast with 
 // segments (16 > 0.0422/1024 x 262144 + 1.1614 = 11.96 but not above 20.2), where v1.3 runs the pipeline; every
 // message received. How validated: the points and the branches of coll_tuned_decision_fixed.c at bd8b4f7f1e.
 TEST_CASE("osu collectives: Gemini's Open MPI reduces as trunk r26242 decides, in segments", "[runner][osu_coll]") {
-  const Json b{{"name", "osu_reduce"}, {"sizes", {1024, 65536, 262144}}, {"iterations", 1}, {"skip", 0}};
-  Scenario s = scenario_from_json(Json{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 16},
-                                       {"ranks_per_node", 16}, {"engine", "des"}, {"benchmark", b}},
-                                  "g.json");
-  const Json r = run_one(s, 16, {});
-  CHECK(point_algorithms(r) == std::vector<std::string>{"binomial", "pipeline", "binary"});
-  std::vector<long long> segs;
-  for (const auto& p : r["points"]) segs.push_back(p.value("segsize", 0LL));
-  CHECK(segs == std::vector<long long>{0, 1024, 32768});
-  CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
-  CHECK(r["stats"]["live_requests"] == 0);
+  using C = std::vector<std::pair<std::string, long long>>;
+  CHECK(cielo_choices("osu_reduce", {1024, 65536, 262144}) == C{{"binomial", 0}, {"pipeline", 1024}, {"binary", 32768}});
 }
