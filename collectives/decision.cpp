@@ -117,7 +117,14 @@ const nlohmann::json& decide_entry(const nlohmann::json& lib, const std::string&
       if (e.contains("segsize") && !e.at("segsize").is_number_unsigned())
         throw std::invalid_argument(where + "row " + std::to_string(i) + ": \"segsize\" must be a byte count, got " +
                                     e.at("segsize").dump());
-      if (size_entry_holds(e, nranks, bytes, elem_bytes, where)) return e;
+      if (!size_entry_holds(e, nranks, bytes, elem_bytes, where)) continue;
+      // A segment is a round of operations on every rank of the tree: bounded, as every input is.
+      constexpr std::uint64_t kMaxSegments = 1u << 16;
+      if (const std::uint64_t seg = e.value("segsize", std::uint64_t{0}); seg > 0 && bytes / seg > kMaxSegments)
+        throw std::invalid_argument(where + "row " + std::to_string(i) + ": \"segsize\" " + std::to_string(seg) +
+                                    " cuts " + std::to_string(bytes) + " B into more than " +
+                                    std::to_string(kMaxSegments) + " segments");
+      return e;
     }
     throw std::invalid_argument(where + "row " + std::to_string(i) + " has no entry for " + std::to_string(bytes) + " B");
   }

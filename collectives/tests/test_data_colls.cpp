@@ -239,7 +239,9 @@ TEST_CASE("decision tables of Open MPI 1.3 and MPICH2 1.0 at the skeletons' size
 // while P < 1.6134e-6 x 1048576 + 2.1102 = 3.80 (P = 3), split_bintree with 8 KiB segments below 13 ranks (P = 4 and
 // 12), else (64 KiB pipeline below 3.66 and 16 KiB below 12.16, neither reached) the 8 KiB pipeline (P = 13, 1024); at
 // 16 MiB the 128 KiB pipeline below 29.18 (P = 29), 64 KiB below 40.91 (P = 40), 16 KiB below 62.68 (P = 62), 8 KiB
-// from there (P = 63). How validated: the branches and constants of the v1.3.0 source.
+// from there (P = 63). Malformed entries (a line of one number, a negative segment size) and a segment size that
+// cuts a message into more than 65,536 segments are refused, naming them. How validated: the branches and constants of
+// the v1.3.0 source; the error texts.
 TEST_CASE("decision: coll/tuned v1.3's bcast, with its segment sizes", "[collective][decision]") {
   const auto v13 = decision_data("ompi_v1_3_tuned.json");
   struct Case {
@@ -265,6 +267,10 @@ TEST_CASE("decision: coll/tuned v1.3's bcast, with its segment sizes", "[collect
   bad = nlohmann::json::parse(R"({"bcast": {"table": [{"when": "always", "sizes": [
       {"algorithm": "pipeline", "segsize": -4}]}]}})");
   CHECK_THROWS_WITH(decide_segsize(bad, "bcast", CommShape{4, false}, 8), Catch::Contains("\"segsize\" must be a byte count"));
+  bad = nlohmann::json::parse(R"({"bcast": {"table": [{"when": "always", "sizes": [
+      {"algorithm": "pipeline", "segsize": 1}]}]}})");
+  CHECK(decide_segsize(bad, "bcast", CommShape{4, false}, 65536) == 1);
+  CHECK_THROWS_WITH(decide_algorithm(bad, "bcast", 4, 65537), Catch::Contains("more than 65536 segments"));
 }
 
 // Configuration: bcast pipeline (chain) and split_binary_tree with segment sizes, on the zero-time checker: P in
