@@ -38,6 +38,7 @@ struct RankState {
   std::vector<char> done;  // per op of the current round
   std::vector<PostedRecv> posted;  // every PostRecv so far, in posting order
   std::size_t waited = 0;          // PostRecvs waited for (a prefix of `posted`)
+  std::size_t open = 0;            // PostRecvs before this one have all matched
 };
 
 std::string describe(int rank, std::size_t round, const Op& op) {
@@ -202,10 +203,13 @@ CheckResult run_schedules(const std::vector<Schedule>& scheds) {
           }
         }
       }
-      for (PostedRecv& p : s.posted)  // posted before this round's receives: they match first
+      for (std::size_t k = s.open; k < s.posted.size(); ++k) {  // posted before this round's receives: they match first
+        PostedRecv& p = s.posted[k];
         if (!p.matched)
           p.matched = take(channels, key(p.peer, r), p.bytes,
                            describe(r, p.round, Op{OpKind::PostRecv, p.peer, p.bytes}), errors);
+      }
+      while (s.open < s.posted.size() && s.posted[s.open].matched) ++s.open;
       for (std::size_t i = 0; i < ops.size() && s.pending > 0; ++i) {
         if (s.done[i]) continue;
         const Op& op = ops[i];

@@ -12,8 +12,9 @@
 // round), then isends it to all of its children at once and waits for all (one round); a leaf only receives.
 // With a segment size (AlgoParams::segsize, as coll/tuned v1.3's fixed decision passes it to pipeline, 8-128 KiB:
 // ompi_coll_tuned_bcast_intra_generic, coll_tuned_bcast.c v1.3.0, without COLL_TUNED_BCAST_USE_BLOCKING): the message
-// is cut into segments of segsize bytes (COLL_TUNED_COMPUTED_SEGCOUNT on bytes; the last one shorter). The root
-// isends each segment to all of its children and waits for them before the next. An intermediate rank posts the
+// is cut into segments of about segsize bytes (COLL_TUNED_COMPUTED_SEGCOUNT on the caller's elements,
+// detail::segment_bytes; the last one shorter). The root isends each segment to all of its children and waits for
+// them before the next. An intermediate rank posts the
 // receive of segment 0; then for each next segment it posts that segment's receive, waits for the previous one and
 // isends it to its children (waiting for those sends); then it waits for the last segment and forwards it. A leaf
 // posts the next segment's receive before it waits for the previous one.
