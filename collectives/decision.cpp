@@ -114,7 +114,8 @@ const nlohmann::json& decide_entry(const nlohmann::json& lib, const std::string&
     for (const auto& e : row.at("sizes")) {
       if (!e.is_object() || !e.contains("algorithm") || !e.at("algorithm").is_string())
         throw std::invalid_argument(where + "row " + std::to_string(i) + ": a size entry without \"algorithm\"");
-      if (e.contains("segsize") && !e.at("segsize").is_number_unsigned())
+      if (e.contains("segsize") &&
+          (!e.at("segsize").is_number_unsigned() || e.at("segsize").get<std::uint64_t>() > 0xffffffffull))
         throw std::invalid_argument(where + "row " + std::to_string(i) + ": \"segsize\" must be a byte count, got " +
                                     e.at("segsize").dump());
       if (!size_entry_holds(e, nranks, bytes, elem_bytes, where)) continue;
