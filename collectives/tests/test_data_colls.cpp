@@ -272,7 +272,7 @@ TEST_CASE("decision: coll/tuned v1.3's bcast, with its segment sizes", "[collect
   CHECK(decide_segsize(bad, "bcast", CommShape{4, false}, 65536) == 1);
   bad["bcast"]["table"][0]["sizes"][0]["segsize"] = 4294968320ull;  // 4 GiB + 1 KiB: not a 32-bit byte count
   CHECK_THROWS_WITH(decide_segsize(bad, "bcast", CommShape{4, false}, 8), Catch::Contains("must be a byte count"));
-  bad["bcast"]["table"][0]["sizes"][0]["segsize"] = 1;
+  bad["bcast"]["table"][0]["sizes"][0]["segsize"] = 1u;
   CHECK_THROWS_WITH(decide_algorithm(bad, "bcast", 4, 65537), Catch::Contains("more than 65536 segments"));
 }
 
