@@ -327,26 +327,39 @@ int local_rank(const AppPhase& p, int rank) {
   return rank;
 }
 
-// The algorithm of a collective phase: the skeleton's library's decision (AppConfig::coll_lib) for the phase's
-// communicator size and bytes, or, without a library, the coll/base algorithm named per kind below.
-std::string coll_algorithm(const AppConfig& c, const AppPhase& p, int n) {
+// The algorithm of a collective phase and its segment size: the skeleton's library's decision (AppConfig::coll_lib) for
+// the phase's communicator size and bytes, or, without a library, the coll/base algorithm named per kind below.
+coll::Decision coll_decision(const AppConfig& c, const AppPhase& p, int n) {
   // Without a library: the algorithm coll/tuned's fixed rules pick at small communicator and message sizes.
   static const std::map<std::string, std::string> algo{
       {"allreduce", "recursive_doubling"}, {"alltoall", "pairwise"}, {"bcast", "binomial"},
       {"gather", "basic_linear"},          {"barrier", "recursive_doubling"}};
-  if (c.coll_lib.is_null()) return algo.at(p.kind);
-  return coll::decide_algorithm(c.coll_lib, p.kind, comm_group(p, 0, n).size, p.kind == "barrier" ? 0 : p.bytes);
+  if (c.coll_lib.is_null()) return {algo.at(p.kind), 0};
+  const bool barrier = p.kind == "barrier";
+  coll::Decision d = coll::decide(c.coll_lib, p.kind, coll::CommShape{comm_group(p, 0, n).size, false},
+                                  barrier ? 0 : p.bytes);
+  if (barrier) d.segsize = 0;
+  return d;
+}
+
+// A composition's stages (coll/tuned's nonoverlapping allreduce: the library's reduce, then its bcast), as the
+// skeleton's library chooses them for the phase; the communicators here are not node-aware and take no tunables.
+coll::StageChooser coll_stages(const AppConfig& c, const AppPhase& p) {
+  static const coll::Tunables kUpstream;
+  return coll::library_stages(c.coll_lib, p.kind, p.bytes, kUpstream, 1, coll::default_registry());
 }
 
 coll::Schedule coll_schedule(const AppConfig& c, const AppPhase& p, int rank, int n) {
   Group g = comm_group(p, rank, n);
   int me = local_rank(p, rank);
+  const coll::Decision d = coll_decision(c, p, n);
   coll::AlgoParams ap;
   ap.bytes = static_cast<std::uint32_t>(p.bytes);
   ap.root = p.root;
-  if (!c.coll_lib.is_null() && p.kind != "barrier")  // the library's segment size for the phase (0: one segment)
-    ap.segsize = coll::decide_segsize(c.coll_lib, p.kind, coll::CommShape{g.size, false}, p.bytes);
-  const coll::AlgoInfo* info = coll::default_registry().find(p.kind, coll_algorithm(c, p, n));
+  ap.segsize = d.segsize;  // the library's segment size for the phase (0: one segment)
+  const coll::AlgoInfo* info = coll::default_registry().find(p.kind, d.algorithm);
+  coll::StageChooser stages;
+  if (info->composition) stages = coll_stages(c, p), ap.stages = &stages;
   return info->make(me, g.size, ap);
 }
 int comm_tag(const AppPhase& p) { return kAppCollTag + (p.comm == "row" ? 1 : p.comm == "col" ? 2 : 0); }
@@ -362,16 +375,23 @@ void check_fits(const AppConfig& c, int n, const std::string& file) {
     if (p.kind == "swap" && (n % (2 * p.mask) != 0))
       throw InputError(file, "ranks", fmt::format("{} ranks cannot pair rank r with r XOR {} ({})", n, p.mask, where));
     if (coll::default_registry().names(p.kind).empty()) continue;  // not a collective
-    std::string a;
+    const int size = comm_group(p, 0, n).size;
     try {
-      a = coll_algorithm(c, p, n);
+      const std::string a = coll_decision(c, p, n).algorithm;
+      const coll::AlgoInfo* info = coll::default_registry().find(p.kind, a);
+      if (!info)
+        throw InputError(file, "benchmark.collectives",
+                         fmt::format("'{}' chooses {} '{}' for {} B at {} ranks, which is not implemented here ({})",
+                                     c.coll_library, p.kind, a, p.bytes, size, where));
+      if (info->composition) {  // its stages' choices, each implemented as a flat algorithm
+        const std::vector<coll::Stage> stages = coll::stage_list(c.coll_lib, p.kind);
+        if (stages.empty()) throw std::invalid_argument(p.kind + " '" + a + "' is a composition whose stages the library "
+                                                        "does not name");
+        for (coll::Stage st : stages) (void)coll_stages(c, p)(st, size);
+      }
     } catch (const std::invalid_argument& e) {
       throw InputError(file, "benchmark.collectives", fmt::format("'{}': {} ({})", c.coll_library, e.what(), where));
     }
-    if (!coll::default_registry().find(p.kind, a))
-      throw InputError(file, "benchmark.collectives",
-                       fmt::format("'{}' chooses {} '{}' for {} B at {} ranks, which is not implemented here ({})",
-                                   c.coll_library, p.kind, a, p.bytes, comm_group(p, 0, n).size, where));
   }
 }
 

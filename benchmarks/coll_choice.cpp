@@ -61,23 +61,16 @@ CollChoice CollChoice::stack_default(const std::string& coll, const std::string&
   return c;
 }
 
-std::string CollChoice::name_for(int nranks, std::uint64_t bytes, bool node_aware) const {
-  return rules.empty() ? algorithm
-                       : coll::decide_algorithm(lib, coll, coll::CommShape{nranks, node_aware}, bytes, tunables,
-                                                elem_bytes);
-}
-
-std::uint32_t CollChoice::segsize_for(int nranks, std::uint64_t bytes, bool node_aware) const {
-  return rules.empty() ? 0u
-                       : coll::decide_segsize(lib, coll, coll::CommShape{nranks, node_aware}, bytes, tunables,
-                                              elem_bytes);
+coll::Decision CollChoice::decide(int nranks, std::uint64_t bytes, bool node_aware) const {
+  return rules.empty() ? coll::Decision{algorithm, 0}
+                       : coll::decide(lib, coll, coll::CommShape{nranks, node_aware}, bytes, tunables, elem_bytes);
 }
 
 const coll::AlgoInfo* CollChoice::find(int nranks, std::uint64_t bytes, const std::string& file,
                                        bool node_aware) const {
   std::string name;
   try {
-    name = name_for(nranks, bytes, node_aware);
+    name = decide(nranks, bytes, node_aware).algorithm;
   } catch (const std::invalid_argument& e) {
     throw InputError(file, "benchmark.algorithm", e.what());
   }
@@ -91,9 +84,9 @@ const coll::AlgoInfo* CollChoice::find(int nranks, std::uint64_t bytes, const st
   return a;
 }
 
-std::string CollChoice::stage_name(coll::Stage stage, int nranks, std::uint64_t bytes) const {
-  return coll::decide_algorithm(lib, coll::stage_table(lib, coll, stage), coll::CommShape{nranks, false}, bytes,
-                               stage_tunables(), elem_bytes);
+coll::Decision CollChoice::stage_decision(coll::Stage stage, int nranks, std::uint64_t bytes) const {
+  return coll::decide(lib, coll::stage_table(lib, coll, stage), coll::CommShape{nranks, false}, bytes,
+                      stage_tunables(), elem_bytes);
 }
 
 const coll::Tunables& CollChoice::stage_tunables() const {
@@ -108,21 +101,13 @@ int CollChoice::stage_radix(coll::Stage stage) const {
 }
 
 coll::StageChooser CollChoice::stages_for(std::uint64_t bytes, const std::string& file) const {
-  return [this, bytes, file](coll::Stage stage, int nranks) -> coll::Generator {
-    std::string table, name;
+  return [choose = coll::library_stages(lib, coll, bytes, stage_tunables(), elem_bytes, coll::default_registry()),
+          file](coll::Stage stage, int nranks) -> coll::StageChoice {
     try {
-      table = coll::stage_table(lib, coll, stage);
-      name = coll::decide_algorithm(lib, table, coll::CommShape{nranks, false}, bytes, stage_tunables(), elem_bytes);
+      return choose(stage, nranks);
     } catch (const std::invalid_argument& e) {
       throw InputError(file, "benchmark.algorithm", e.what());
     }
-    const coll::AlgoInfo* a = coll::default_registry().find(table, name);
-    if (!a || a->composition)
-      throw InputError(file, "benchmark.algorithm",
-                       fmt::format("the '{}' decision chooses {} '{}' for a stage of {} ranks at {} B, which is not "
-                                   "implemented here as a flat algorithm",
-                                   rules, table, name, nranks, bytes));
-    return a->make;
   };
 }
 

@@ -30,21 +30,19 @@ struct CollChoice {
                                   const std::vector<std::string>& tables);
   // Whether decision table `lib` is one of `tables` and has a table for `coll`.
   static bool offers(const std::string& lib, const std::string& coll, const std::vector<std::string>& tables);
-  // The algorithm of one size: the scenario's, or the decision table's for (collective, ranks, size) on a communicator
-  // that is node-aware or not (NodeLayout::node_aware).
-  std::string name_for(int nranks, std::uint64_t bytes, bool node_aware = false) const;
-  // The decision table's segment size for that size (bytes; decision.hpp decide_segsize), 0 for a named algorithm.
-  std::uint32_t segsize_for(int nranks, std::uint64_t bytes, bool node_aware = false) const;
+  // The algorithm of one size and its segment size: the scenario's (segment size 0), or the decision table's for
+  // (collective, ranks, size) on a communicator that is node-aware or not (NodeLayout::node_aware).
+  coll::Decision decide(int nranks, std::uint64_t bytes, bool node_aware = false) const;
   // Its registered generator; InputError(file, "benchmark.algorithm") when the decision names one this project does
   // not implement (a decision table's "not_implemented").
   const coll::AlgoInfo* find(int nranks, std::uint64_t bytes, const std::string& file, bool node_aware = false) const;
-  // For a node-aware composition (AlgoInfo::composition) at `bytes`: each stage's generator, chosen by the decision
-  // table the collective's "stages" names for the sub-communicator's size; it throws InputError(file,
-  // "benchmark.algorithm") when the table has no stages or picks an algorithm not implemented here. The CollChoice
-  // must outlive it.
+  // For a composition (AlgoInfo::composition) at `bytes`: each stage's generator and segment size, chosen by the
+  // decision table the collective's "stages" names for the sub-communicator's size (coll::library_stages); it throws
+  // InputError(file, "benchmark.algorithm") when the table has no stages or picks an algorithm not implemented here.
+  // The CollChoice must outlive it.
   coll::StageChooser stages_for(std::uint64_t bytes, const std::string& file) const;
-  // The name of the algorithm a stage runs on a sub-communicator of `nranks` (for the results).
-  std::string stage_name(coll::Stage stage, int nranks, std::uint64_t bytes) const;
+  // The algorithm and segment size a stage runs on a sub-communicator of `nranks` (for the results).
+  coll::Decision stage_decision(coll::Stage stage, int nranks, std::uint64_t bytes) const;
   // A stage's tree radix from the library's tunables (coll::stage_radix); 0 when none.
   int stage_radix(coll::Stage stage) const;
   // The stages the collective's composition runs (coll::stage_list), for coll::memoise_stages.

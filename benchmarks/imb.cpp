@@ -112,7 +112,7 @@ public:
                      {"t_max_us", hi * 1e6},
                      {"t_avg_us", sum / n * 1e6},
                      {"latency_us", sum / n * 1e6},
-                     {"algorithm", c_.algo.name_for(n, c_.sizes[k])}});
+                     {"algorithm", c_.algo.decide(n, c_.sizes[k]).algorithm}});
     }
     return pts;
   }

@@ -274,7 +274,7 @@ public:
     // Each reduction's arithmetic (MPI_FLOAT elements) at the rank's processor's cost, where the machine gives one.
     x.exec.reduce = reduce_arithmetic(w, c.elem_bytes);
     x.calls_simulated.assign(c.sizes.size(), 0);
-    for (auto size : c.sizes) x.segsize.push_back(c.algo.segsize_for(n, size, x.layout.node_aware()));
+    for (auto size : c.sizes) x.segsize.push_back(c.algo.decide(n, size, x.layout.node_aware()).segsize);
     x.settled_by_blocks.assign(c.sizes.size(), 0);
     std::vector<std::vector<double>> out(c.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
     for (int r = 0; r < n; ++r) coll_rank(x, r, out);
@@ -291,12 +291,15 @@ public:
               {"max_latency_us", hi * 1e6}};
       if (c.steady_tol > 0) pt["calls_simulated"] = x.calls_simulated[k];
       if (x.settled_by_blocks[k]) pt["steady_state_rule"] = "block_means";
-      if (!c.algo.rules.empty()) pt["algorithm"] = c.algo.name_for(n, c.sizes[k], x.layout.node_aware());
+      if (!c.algo.rules.empty()) pt["algorithm"] = c.algo.decide(n, c.sizes[k], x.layout.node_aware()).algorithm;
       if (x.segsize[k] > 0) pt["segsize"] = x.segsize[k];
       if (x.stages[k]) {  // a composition: what its stages ran (the node stages: on the root's node)
         pt["stages"] = Json::object();
-        for (coll::Stage st : c.algo.stages())
-          pt["stages"][coll::to_string(st)] = c.algo.stage_name(st, stage_ranks(x.layout, st, c.root), c.sizes[k]);
+        for (coll::Stage st : c.algo.stages()) {
+          const coll::Decision d = c.algo.stage_decision(st, stage_ranks(x.layout, st, c.root), c.sizes[k]);
+          pt["stages"][coll::to_string(st)] = d.algorithm;
+          if (d.segsize > 0) pt["stage_segsizes"][coll::to_string(st)] = d.segsize;
+        }
       }
       pts.push_back(pt);
     }

@@ -20,9 +20,11 @@ void register_data_collectives(CollRegistry& reg) {
            "in v2.0–v4.1)",
            &allreduce_ring, false});
   reg.add({"allreduce", "segmented_ring",
-           "the ring at segment size 0, as coll/tuned's fixed decision calls it (segcount = count: the regular ring)",
-           "ompi/mca/coll/base/coll_base_allreduce.c ompi_coll_base_allreduce_intra_ring_segmented (v4.1-v5.0)",
-           &allreduce_ring, false});
+           "the ring in phases: each block cut into pieces of the decision's segment size, one ring computation loop "
+           "per phase, then the ring's distribution (segment size 0, as v5's fixed decision calls it: the ring)",
+           "ompi/mca/coll/tuned/coll_tuned_allreduce.c ompi_coll_tuned_allreduce_intra_ring_segmented (v1.3; "
+           "coll_base_allreduce.c ompi_coll_base_allreduce_intra_ring_segmented in v2.0-v5.0)",
+           &allreduce_ring_segmented, false});
   reg.add({"allreduce", "mpich_rabenseifner",
            "MPICH2: reduce-scatter by recursive halving, then allgather by recursive doubling; extra ranks fold first",
            "MPICH2 1.0.x src/mpi/coll/allreduce.c MPIR_Allreduce, its path above MPIR_ALLREDUCE_SHORT_MSG (2048 B)",

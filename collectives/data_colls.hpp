@@ -25,6 +25,8 @@ void register_data_collectives(CollRegistry& reg);
 Schedule allreduce_recursive_doubling(int me, int nranks, const AlgoParams& params);
 // coll/tuned v1.3's ring (allreduce/ring.cpp) and MPICH2 1.0.x's Rabenseifner allreduce (allreduce/mpich_rabenseifner.cpp).
 Schedule allreduce_ring(int me, int nranks, const AlgoParams& params);
+// The ring in phases of params.segsize (allreduce/ring.cpp); segment size 0: the ring.
+Schedule allreduce_ring_segmented(int me, int nranks, const AlgoParams& params);
 Schedule allreduce_mpich_rabenseifner(int me, int nranks, const AlgoParams& params);
 // Open MPI's Rabenseifner allreduce, coll/base redscat_allgather (allreduce/rabenseifner.cpp).
 Schedule allreduce_rabenseifner(int me, int nranks, const AlgoParams& params);

@@ -84,6 +84,8 @@ bool size_entry_holds(const nlohmann::json& e, int nranks, std::uint64_t bytes, 
     const std::uint64_t count = bytes / std::max<std::uint32_t>(elem_bytes, 1);
     return (count < static_cast<std::uint64_t>(detail::floor_pow2(nranks))) == e.at("count_below_pof2").get<bool>();
   }
+  if (e.contains("count_above_ranks"))
+    return (bytes / std::max<std::uint32_t>(elem_bytes, 1) > n) == e.at("count_above_ranks").get<bool>();
   if (e.contains("ranks_below")) return n < e.at("ranks_below").get<std::uint64_t>();
   for (const char* key : {"ranks_below_line", "ranks_above_line"}) {  // P < (>) a * message_size + b, in double
     if (!e.contains(key)) continue;
@@ -134,15 +136,29 @@ const nlohmann::json& decide_entry(const nlohmann::json& lib, const std::string&
 
 }  // namespace
 
-std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
-                             std::uint64_t bytes, const Tunables& tunables, std::uint32_t elem_bytes) {
-  return decide_entry(lib, coll, comm, bytes, tunables, elem_bytes).at("algorithm").get<std::string>();
+Decision decide(const nlohmann::json& lib, const std::string& coll, const CommShape& comm, std::uint64_t bytes,
+                const Tunables& tunables, std::uint32_t elem_bytes) {
+  const nlohmann::json& e = decide_entry(lib, coll, comm, bytes, tunables, elem_bytes);
+  return {e.at("algorithm").get<std::string>(), e.contains("segsize") ? e.at("segsize").get<std::uint32_t>() : 0u};
 }
 
-std::uint32_t decide_segsize(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
+std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
                              std::uint64_t bytes, const Tunables& tunables, std::uint32_t elem_bytes) {
-  const nlohmann::json& e = decide_entry(lib, coll, comm, bytes, tunables, elem_bytes);
-  return e.contains("segsize") ? e.at("segsize").get<std::uint32_t>() : 0u;
+  return decide(lib, coll, comm, bytes, tunables, elem_bytes).algorithm;
+}
+
+StageChooser library_stages(const nlohmann::json& lib, const std::string& coll, std::uint64_t bytes,
+                            const Tunables& tunables, std::uint32_t elem_bytes, const CollRegistry& registry) {
+  return [&lib, coll, bytes, &tunables, elem_bytes, &registry](Stage stage, int nranks) -> StageChoice {
+    const std::string table = stage_table(lib, coll, stage);
+    const Decision d = decide(lib, table, CommShape{nranks, false}, bytes, tunables, elem_bytes);
+    const AlgoInfo* a = registry.find(table, d.algorithm);
+    if (!a || a->composition)
+      throw std::invalid_argument("the " + coll + " composition's " + to_string(stage) + " stage: the decision chooses " +
+                                  table + " '" + d.algorithm + "' for " + std::to_string(nranks) + " ranks at " +
+                                  std::to_string(bytes) + " B, which is not implemented here as a flat algorithm");
+    return {a->make, d.segsize};
+  };
 }
 
 std::string stage_table(const nlohmann::json& lib, const std::string& coll, Stage stage) {

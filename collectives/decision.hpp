@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "collectives/registry.hpp"
 #include "collectives/schedule.hpp"
 
 namespace ompisim::coll {
@@ -37,14 +38,12 @@ std::string tuned_barrier_algorithm(int nranks, const nlohmann::json& rule);
 // MPICH's defaults): lib[coll]["table"] is tried in order, the first row whose "when" holds (the conditions above)
 // gives "sizes", tried in order: {"below": N} holds for bytes < N, {"at_most": N} for bytes <= N, {"total_below": N}
 // for bytes * nranks < N, {"per_rank_at_most": N} for bytes <= N * nranks, {"count_below_pof2": B} when having fewer
-// elements (bytes / elem_bytes) than the largest power of two <= nranks (MPICH's count < pof2) is B, {"ranks_below": N}
-// for nranks < N, {"ranks_below_line": [a, b]} for nranks < a x bytes + b and {"ranks_above_line": [a, b]} for
-// nranks > a x bytes + b (coll/tuned v1.3's bcast and reduce, in double), no
-// bound always. An entry may give "segsize" (bytes; coll/tuned's segment size, 0 or absent: one segment). Returns the
-// algorithm name; std::invalid_argument naming the collective for a missing collective, a malformed row or no match.
-std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, int nranks, std::uint64_t bytes);
-// The same for a communicator whose node-awareness is known (NodeLayout::node_aware); the overload above is a
-// communicator that is not node-aware.
+// elements (count = bytes / elem_bytes) than the largest power of two <= nranks (MPICH's count < pof2) is B,
+// {"count_above_ranks": B} when count > nranks is B (coll/tuned v1.3's allreduce), {"ranks_below": N} for nranks < N,
+// {"ranks_below_line": [a, b]} for nranks < a x bytes + b and {"ranks_above_line": [a, b]} for nranks > a x bytes + b
+// (coll/tuned v1.3's bcast and reduce, in double), no bound always. An entry may give "segsize" (bytes; coll/tuned's
+// segment size, 0 or absent: one segment). std::invalid_argument naming the collective for a missing collective, a
+// malformed row or no match.
 struct CommShape {
   int nranks = 1;
   bool node_aware = false;
@@ -52,11 +51,18 @@ struct CommShape {
 // A library's documented tunables as its stack declares them (name -> value; Stack::coll_tunables): what the "tunable
 // NAME" conditions and a composition's stage radices (stage_radix) read. Empty: the library's upstream defaults.
 using Tunables = std::map<std::string, double>;
-// `elem_bytes`: the size of the caller's datatype (osu_allreduce: MPI_FLOAT, 4), for "count_below_pof2".
+// One size entry's choice: the algorithm and its segment size (bytes; 0 when the entry gives none).
+struct Decision {
+  std::string algorithm;
+  std::uint32_t segsize = 0;
+};
+// The decision for a communicator whose node-awareness is known (NodeLayout::node_aware). `elem_bytes`: the size of
+// the caller's datatype (osu_allreduce: MPI_FLOAT, 4), for the entries that count elements.
+Decision decide(const nlohmann::json& lib, const std::string& coll, const CommShape& comm, std::uint64_t bytes,
+                const Tunables& tunables = {}, std::uint32_t elem_bytes = 1);
+// Its algorithm alone; the first overload is a communicator that is not node-aware.
+std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, int nranks, std::uint64_t bytes);
 std::string decide_algorithm(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
-                             std::uint64_t bytes, const Tunables& tunables = {}, std::uint32_t elem_bytes = 1);
-// The segment size (bytes) of the same entry: its "segsize", 0 when it gives none.
-std::uint32_t decide_segsize(const nlohmann::json& lib, const std::string& coll, const CommShape& comm,
                              std::uint64_t bytes, const Tunables& tunables = {}, std::uint32_t elem_bytes = 1);
 // The tree radix of a composition's stage: lib[coll]["stages"]["radix"][roots | node] names a tunable, whose value is
 // returned when the stack declares it; 0 when the table names none or the stack does not declare it (the generator
@@ -73,6 +79,12 @@ bool stage_tunables(const nlohmann::json& lib, const std::string& coll);
 // The stages a composition's table names (lib[coll]["stages"]: "roots", "node", "node_after", "comm", "comm_after"),
 // in that order.
 std::vector<Stage> stage_list(const nlohmann::json& lib, const std::string& coll);
+// A composition's stages as library `lib` chooses them for `coll` at `bytes` (each stage's table, stage_table, decided
+// for the sub-communicator's size with `tunables` and `elem_bytes`, its segment size included). The chooser throws
+// std::invalid_argument naming the stage when a table picks an algorithm that is not a flat one of `registry` (not
+// implemented here, or itself a composition). `lib`, `tunables` and `registry` must outlive it.
+StageChooser library_stages(const nlohmann::json& lib, const std::string& coll, std::uint64_t bytes,
+                            const Tunables& tunables, std::uint32_t elem_bytes, const CollRegistry& registry);
 // The library files by the names a scenario uses ("tuned", "mpich", "tuned-v1.1", "tuned-v1.3", "tuned-r26242",
 // "mpich2-1.0"); empty for any other name.
 std::string decision_file(const std::string& name);

@@ -104,16 +104,23 @@ const NodeLayout& detail::rooted_composition_layout(const std::string& coll_algo
 void detail::append_node_stage(Schedule& s, Stage st, int me, const AlgoParams& q) {
   const NodeLayout& L = *q.layout;
   const int node = L.node(me), n = L.node_size(node);
-  append_mapped(s, (*q.stages)(st, n)(L.local(me), n, q), [&](int i) { return L.member(node, i); });
+  append_mapped(s, run_stage(st, L.local(me), n, q), [&](int i) { return L.member(node, i); });
 }
 
 void detail::append_roots_stage(Schedule& s, Stage st, int me, const AlgoParams& q) {
   const NodeLayout& L = *q.layout;
-  append_mapped(s, (*q.stages)(st, L.nnodes())(L.node(me), L.nnodes(), q), [&](int k) { return L.leader(k); });
+  append_mapped(s, run_stage(st, L.node(me), L.nnodes(), q), [&](int k) { return L.leader(k); });
+}
+
+Schedule detail::run_stage(Stage st, int me, int nranks, const AlgoParams& q) {
+  const StageChoice c = (*q.stages)(st, nranks);
+  AlgoParams p = q;
+  p.segsize = c.segsize;
+  return c.make(me, nranks, p);
 }
 
 StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout, const std::vector<Stage>& stages) {
-  auto table = std::make_shared<std::map<std::pair<Stage, int>, Generator>>();
+  auto table = std::make_shared<std::map<std::pair<Stage, int>, StageChoice>>();
   auto ask = [&](Stage st, int n) {
     if (!table->contains({st, n})) table->emplace(std::pair{st, n}, chooser(st, n));
   };
@@ -123,8 +130,8 @@ StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout, cons
     else
       for (int k = 0; k < layout.nnodes(); ++k) ask(st, layout.node_size(k));
   }
-  return [table = std::shared_ptr<const std::map<std::pair<Stage, int>, Generator>>(std::move(table)),
-          chooser = std::move(chooser)](Stage st, int n) -> Generator {
+  return [table = std::shared_ptr<const std::map<std::pair<Stage, int>, StageChoice>>(std::move(table)),
+          chooser = std::move(chooser)](Stage st, int n) -> StageChoice {
     if (auto it = table->find({st, n}); it != table->end()) return it->second;
     return chooser(st, n);
   };

@@ -147,8 +147,15 @@ private:
 enum class Stage : std::uint8_t { Roots, Node, NodeAfter, Comm, CommAfter };
 // "roots", "node", "node_after", "comm", "comm_after": the stage's key in the decision data's "stages"
 const char* to_string(Stage s);
-// The generator a stage runs on a sub-communicator of `nranks` ranks (the decision data's choice for it).
-using StageChooser = std::function<Generator(Stage, int nranks)>;
+// What a stage runs on a sub-communicator of `nranks` ranks (the decision data's choice for it): the generator and the
+// segment size the library passes it (AlgoParams::segsize; 0: one segment, and a bare generator converts to that).
+struct StageChoice {
+  Generator make = nullptr;
+  std::uint32_t segsize = 0;
+  StageChoice() = default;
+  StageChoice(Generator g, std::uint32_t seg = 0) : make(g), segsize(seg) {}  // NOLINT: a generator is a choice
+};
+using StageChooser = std::function<StageChoice(Stage, int nranks)>;
 // `chooser`'s choices for one communicator layout, made once for the composition's `stages`: Stage::Roots for
 // layout.nnodes() ranks, Stage::Node and Stage::NodeAfter for every node's size, Stage::Comm and Stage::CommAfter for
 // layout.nranks() are asked here (so a choice that throws
@@ -166,10 +173,11 @@ struct AlgoParams {
   std::uint32_t elem_bytes = 1;
   int root = 0;            // rooted collectives (bcast, gather, scatter, reduce)
   // coll/tuned's segment size in bytes (COLL_TUNED_COMPUTED_SEGCOUNT on bytes: the caller's elements are bytes), as a
-  // library's decision passes it (decision.hpp decide_segsize); 0: one segment. Read by the segmented bcasts
-  // (pipeline, chain, binary_tree, split_binary_tree).
+  // library's decision passes it (decision.hpp decide; a composition's stage: its StageChoice); 0: one segment. Read
+  // by the segmented bcasts (pipeline, chain, binary_tree, split_binary_tree), the tree reduces and the segmented ring
+  // allreduce (which counts elements of elem_bytes).
   std::uint32_t segsize = 0;
-  // Node-aware compositions (MPICH's SMP collectives) only: the communicator's layout and the stages' choice.
+  // Compositions only: the communicator's layout (node-aware ones: MPICH's SMP collectives) and the stages' choice.
   const NodeLayout* layout = nullptr;
   const StageChooser* stages = nullptr;
   // Their stages' tree radices where the library names one (Cray MPICH's MPICH_BCAST_INTERNODE_RADIX and
@@ -184,6 +192,9 @@ namespace detail {
 // the communicator's ranks. AlgoParams::layout and ::stages must be set (composition_layout).
 void append_node_stage(Schedule& s, Stage st, int me, const AlgoParams& q);
 void append_roots_stage(Schedule& s, Stage st, int me, const AlgoParams& q);
+// Stage `st` of a composition on a sub-communicator of `nranks` as rank `me` of it runs it: q.stages's choice, with
+// its segment size in place of q's.
+Schedule run_stage(Stage st, int me, int nranks, const AlgoParams& q);
 }  // namespace detail
 
 enum class RankRule { Any, PowerOfTwo, Two };

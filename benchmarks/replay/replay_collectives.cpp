@@ -78,8 +78,8 @@ const Run::Choice& Run::algorithm(const std::string& coll, std::uint64_t bytes) 
     name = coll::tuned_barrier_algorithm(n, c.barrier_rule);
   } else if (c.lib.is_object() && c.lib.contains(coll)) {
     try {
-      name = coll::decide_algorithm(c.lib, coll, coll::CommShape{n, layout->node_aware()}, bytes);
-      segsize = coll::decide_segsize(c.lib, coll, coll::CommShape{n, layout->node_aware()}, bytes);
+      const coll::Decision d = coll::decide(c.lib, coll, coll::CommShape{n, layout->node_aware()}, bytes);
+      name = d.algorithm, segsize = d.segsize;
     } catch (const std::invalid_argument&) {
       name.clear();  // no row for this size: the fallback below
     }

@@ -187,11 +187,14 @@ TEST_CASE("app skeleton: MPI time is charged to Table 1's routines", "[benchmark
 }
 
 // Configuration: one 128 KiB MPI_Allreduce over 16 ranks (GTC's row reduction), 2 steps, without a collective library
-// and with each stack's: tuned-v1.3 on openmpi-cm, mpich2-1.0 on native (Cray MPI). Scenario files naming an unknown
-// library, and one whose library picks an algorithm not implemented here (coll/tuned v1.3's ring_segmented, above
-// 16 x 1 MiB on 16 ranks).
+// and with each stack's: tuned-v1.3 on openmpi-cm, mpich2-1.0 on native (Cray MPI); 25 MiB under tuned-v1.3 (above
+// 16 x 1 MiB: its segmented ring in 1 MiB segments); v1.3's table made to pick its nonoverlapping allreduce at 128 KiB
+// (the library's reduce, then its bcast, with their segment sizes; v1.3 takes it where count <= P, from 10,000 ranks
+// here). Scenario files naming an unknown library, and a library whose stage picks an algorithm not implemented here.
 // Expected: the messages are the chosen algorithm's: recursive doubling 16 x 4 per call (no library), the ring
-// 16 x 2 x 15, Rabenseifner 16 x 2 x 4; the bad files are InputErrors naming benchmark.collectives.
+// 16 x 2 x 15, Rabenseifner 16 x 2 x 4, the segmented ring 16 x 15 x 3 (2 phases: 25 / 16 = 1, and the remainder, 9
+// MiB, is more than half of 16 MiB), nonoverlapping the sends of the two stages' schedules at their segment sizes; the
+// bad ones are InputErrors naming benchmark.collectives.
 // How validated: the skeleton's message counts (= the stack's sends, run_and_check) and the error text.
 TEST_CASE("app skeleton: each MPI library's collective decision", "[benchmark][app][collective]") {
   bench::AppConfig c;
@@ -223,11 +226,32 @@ TEST_CASE("app skeleton: each MPI library's collective decision", "[benchmark][a
   };
   CHECK_THROWS_WITH(load_scenario(scenario(R"(, "collectives": "mpich2")")),
                     Catch::Contains("benchmark.collectives") && Catch::Contains("mpich2-1.0"));
-  bench::AppConfig b = with("tuned-v1.3");
-  b.phases[0].bytes = (16u << 20) + 8u;
+  bench::AppConfig big = with("tuned-v1.3");
+  big.phases[0].bytes = 25u << 20;
+  CHECK(sends(run_and_check(big, "openmpi-cm", 16)) == 2u * 16u * 15u * 3u);
+  bench::AppConfig nonov = with("tuned-v1.3");
+  nonov.coll_lib["allreduce"]["table"] = Json::parse(R"([{"when": "always", "sizes": [{"algorithm": "nonoverlapping"}]}])");
+  const coll::Tunables none;
+  const coll::StageChooser stages =
+      coll::library_stages(nonov.coll_lib, "allreduce", 131072, none, 1, coll::default_registry());
+  std::uint64_t stage_sends = 0;
+  for (coll::Stage st : {coll::Stage::Comm, coll::Stage::CommAfter})
+    for (int me = 0; me < 16; ++me)
+      for (const auto& round : coll::detail::run_stage(st, me, 16, [&] {
+             coll::AlgoParams q;
+             q.bytes = 131072;
+             q.stages = &stages;
+             return q;
+           }()).rounds)
+        for (const auto& op : round.ops) stage_sends += op.kind == coll::OpKind::Send ? 1 : 0;
+  CHECK(stage_sends > 30);  // segmented: more than one message per edge of the two trees
+  CHECK(sends(run_and_check(nonov, "openmpi-cm", 16)) == 2u * stage_sends);
+  bench::AppConfig b = nonov;
+  b.coll_lib["bcast"]["table"] = Json::parse(R"([{"when": "always", "sizes": [{"algorithm": "no_such_bcast"}]}])");
   test::Fixture f("jaguar-xt4", 16, 2, "openmpi-cm");
   CHECK_THROWS_WITH(bench::run_app(*f.world, *f.stack, b, "test"),
-                    Catch::Contains("benchmark.collectives") && Catch::Contains("not implemented"));
+                    Catch::Contains("benchmark.collectives") && Catch::Contains("not implemented") &&
+                        Catch::Contains("no_such_bcast"));
   std::remove(path.c_str());
 }
 

@@ -211,7 +211,7 @@ TEST_CASE("allreduce rabenseifner (Open MPI): fold into the even rank, bytes per
 
 // Configuration: collectives/decision/ompi_v1_3_tuned.json and mpich2_v1_0.json (data_dir()), the application
 // skeletons' sizes. Expected: Open MPI 1.3 reduces below 10000 B by recursive doubling and 128 KiB on 16 ranks by the
-// ring (ring_segmented beyond 16 x 1 MiB); MPICH2 reduces up to 2048 B by recursive doubling and above by
+// ring (the segmented ring in 1 MiB segments beyond 16 x 1 MiB); MPICH2 reduces up to 2048 B by recursive doubling and above by
 // Rabenseifner's algorithm; both exchange 64 KiB alltoall blocks pairwise (MPICH2 with exclusive-or partners); MPICH2's
 // barrier is the dissemination ("bruck"), Open MPI 1.3's recursive doubling on a power of two. How validated: the
 // branches of coll_tuned_decision_fixed.c (v1.3 tag) and MPICH2's MPIR_Allreduce / MPIR_Alltoall / MPIR_Barrier.
@@ -221,7 +221,8 @@ TEST_CASE("decision tables of Open MPI 1.3 and MPICH2 1.0 at the skeletons' size
   CHECK(decide_algorithm(v13, "allreduce", 16, 9999) == "recursive_doubling");
   CHECK(decide_algorithm(v13, "allreduce", 16, 131072) == "ring");
   CHECK(decide_algorithm(v13, "allreduce", 16, 16u << 20) == "ring");
-  CHECK(decide_algorithm(v13, "allreduce", 16, (16u << 20) + 1) == "ring_segmented");
+  CHECK(decide_algorithm(v13, "allreduce", 16, (16u << 20) + 1) == "segmented_ring");
+  CHECK(decide(v13, "allreduce", CommShape{16, false}, (16u << 20) + 1).segsize == 1u << 20);
   CHECK(decide_algorithm(m2, "allreduce", 16, 2048) == "recursive_doubling");
   CHECK(decide_algorithm(m2, "allreduce", 16, 2049) == "mpich_rabenseifner");
   CHECK(decide_algorithm(v13, "alltoall", 16, 65536) == "pairwise");
@@ -258,20 +259,20 @@ TEST_CASE("decision: coll/tuned v1.3's bcast, with its segment sizes", "[collect
                         Case{62, 16u << 20, "pipeline", 16384}, Case{63, 16u << 20, "pipeline", 8192}}) {
     INFO(c.p << " ranks, " << c.bytes << " B");
     CHECK(decide_algorithm(v13, "bcast", c.p, c.bytes) == c.algo);
-    CHECK(decide_segsize(v13, "bcast", CommShape{c.p, false}, c.bytes) == c.seg);
+    CHECK(decide(v13, "bcast", CommShape{c.p, false}, c.bytes).segsize == c.seg);
   }
-  CHECK(decide_segsize(v13, "allreduce", CommShape{16, false}, 131072) == 0);  // no "segsize": one segment
+  CHECK(decide(v13, "allreduce", CommShape{16, false}, 131072).segsize == 0);  // no "segsize": one segment
   nlohmann::json bad = nlohmann::json::parse(R"({"bcast": {"table": [{"when": "always", "sizes": [
       {"ranks_below_line": [1.0], "algorithm": "pipeline"}]}]}})");
   CHECK_THROWS_WITH(decide_algorithm(bad, "bcast", 4, 8), Catch::Contains("\"ranks_below_line\" must be [a, b]"));
   bad = nlohmann::json::parse(R"({"bcast": {"table": [{"when": "always", "sizes": [
       {"algorithm": "pipeline", "segsize": -4}]}]}})");
-  CHECK_THROWS_WITH(decide_segsize(bad, "bcast", CommShape{4, false}, 8), Catch::Contains("\"segsize\" must be a byte count"));
+  CHECK_THROWS_WITH(decide(bad, "bcast", CommShape{4, false}, 8), Catch::Contains("\"segsize\" must be a byte count"));
   bad = nlohmann::json::parse(R"({"bcast": {"table": [{"when": "always", "sizes": [
       {"algorithm": "pipeline", "segsize": 1}]}]}})");
-  CHECK(decide_segsize(bad, "bcast", CommShape{4, false}, 65536) == 1);
+  CHECK(decide(bad, "bcast", CommShape{4, false}, 65536).segsize == 1);
   bad["bcast"]["table"][0]["sizes"][0]["segsize"] = 4294968320ull;  // 4 GiB + 1 KiB: not a 32-bit byte count
-  CHECK_THROWS_WITH(decide_segsize(bad, "bcast", CommShape{4, false}, 8), Catch::Contains("must be a byte count"));
+  CHECK_THROWS_WITH(decide(bad, "bcast", CommShape{4, false}, 8), Catch::Contains("must be a byte count"));
   bad["bcast"]["table"][0]["sizes"][0]["segsize"] = 1u;
   CHECK_THROWS_WITH(decide_algorithm(bad, "bcast", 4, 65537), Catch::Contains("more than 65536 segments"));
 }
@@ -454,4 +455,115 @@ TEST_CASE("allreduce ring: the next block's receive is posted before the previou
     INFO("round " << k);
     CHECK(s.rounds[k].ops == want[k]);
   }
+}
+
+// Configuration: allreduce segmented_ring on 3 ranks, 10 elements of 1 B, segment size 2 B (segcount 2), rank 0; the
+// same at segment sizes 0 and 3 x 10 B or more; conservation over P in {2, 3, 5, 8, 13}, 4-byte elements, segments of 8,
+// 100 and 4096 B, sizes 10000 and 65536 B.
+// Expected (ompi_coll_tuned_allreduce_intra_ring_segmented, v1.3.0): num_phases = 10 / 6 = 1, plus one because the
+// remainder 4 is at least P and more than 6 / 2: 2 phases. Blocks 4, 3, 3 elements (COLL_TUNED_COMPUTE_BLOCKCOUNT),
+// pieces per phase 2+2, 2+1, 2+1. Each phase runs the ring's computation loop on its pieces (rank 0: irecv of block 2's
+// piece and MPI_Send of block 0's, then for k = 2 irecv of block 1's piece, the wait, the reduction and the send of
+// block 2's piece, then the last wait and the reduction of block 1's piece), then the distribution sends whole blocks.
+// With fewer elements than P x segcount (segment size 0 included: segcount = count) the schedule is the ring's, op for
+// op. Every configuration completes on the zero-time checker with every message received once,
+// P (P - 1) (phases + 1) messages in all (P - 1 per rank per phase, P - 1 in the distribution). How validated: the
+// v1.3.0 loop, by hand.
+TEST_CASE("allreduce segmented_ring: phases of the ring's computation loop, then the distribution", "[collective]") {
+  AlgoParams p;
+  p.bytes = 10;
+  p.segsize = 2;
+  const Schedule s = allreduce_ring_segmented(0, 3, p);
+  using K = OpKind;
+  const std::vector<std::vector<Op>> phase0{{{K::PostRecv, 2, 2}, {K::Send, 1, 2, true}},
+                                            {{K::PostRecv, 2, 2}, {K::Wait, -1, 0}},
+                                            {{K::Reduce, -1, 2}},
+                                            {{K::Send, 1, 2, true}},
+                                            {{K::Wait, -1, 0}},
+                                            {{K::Reduce, -1, 2}}};
+  const std::vector<std::vector<Op>> phase1{{{K::PostRecv, 2, 1}, {K::Send, 1, 2, true}},
+                                            {{K::PostRecv, 2, 1}, {K::Wait, -1, 0}},
+                                            {{K::Reduce, -1, 1}},
+                                            {{K::Send, 1, 1, true}},
+                                            {{K::Wait, -1, 0}},
+                                            {{K::Reduce, -1, 1}}};
+  std::vector<std::vector<Op>> want = phase0;
+  want.insert(want.end(), phase1.begin(), phase1.end());
+  want.push_back({{K::Recv, 2, 4}, {K::Send, 1, 3, true}});  // k = 0: send block 1, receive block 0
+  want.push_back({{K::Recv, 2, 3}, {K::Send, 1, 4, true}});  // k = 1: send block 0, receive block 2
+  const auto got = all_ops(s);
+  REQUIRE(got.size() == want.size());
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    INFO("round " << k);
+    CHECK(got[k] == want[k]);
+  }
+  for (std::uint32_t seg : {0u, 30u, 1u << 20}) {  // one phase or fewer: the ring, op for op
+    p.segsize = seg;
+    for (int me = 0; me < 3; ++me)
+      CHECK(all_ops(allreduce_ring_segmented(me, 3, p)) == all_ops(allreduce_ring(me, 3, p)));
+  }
+  for (int n : {2, 3, 5, 8, 13})
+    for (std::uint32_t bytes : {10000u, 65536u})
+      for (std::uint32_t seg : {8u, 100u, 4096u}) {
+        AlgoParams q;
+        q.bytes = bytes;
+        q.elem_bytes = 4;
+        q.segsize = seg;
+        const std::uint64_t count = bytes / 4, segcount = seg / 4 + (seg % 4 > 2 ? 1 : 0);  // COMPUTED_SEGCOUNT
+        std::uint64_t phases = count / (n * segcount);
+        if (const std::uint64_t rest = count % (n * segcount); rest >= static_cast<std::uint64_t>(n) &&
+                                                                  rest > n * segcount / 2)
+          ++phases;
+        CheckResult r = run_schedules(n, &allreduce_ring_segmented, q);
+        INFO("P=" << n << " bytes=" << bytes << " segsize=" << seg << ": " << r.error);
+        REQUIRE(r.completed);
+        CHECK(r.unmatched_sends == 0);
+        if (phases >= 1) CHECK(r.sends == static_cast<std::uint64_t>(n) * (n - 1) * (phases + 1));
+      }
+}
+
+// Configuration: ompi_v1_3_tuned.json's allreduce (and r26242's, its base's) for MPI_FLOAT (4 B elements): 4,096 ranks
+// at 16,384 and 16,388 B, 16 ranks at 9,999 B and 16 x 1 MiB + 4 B; its nonoverlapping stages through
+// coll::library_stages at 4,096 ranks and 16 KiB; a table whose stage picks an algorithm not implemented here.
+// Expected (ompi_coll_tuned_allreduce_intra_dec_fixed, v1.3.0): below 10000 B recursive doubling; count <= P
+// (4,096 floats on 4,096 ranks) nonoverlapping, count > P the ring up to P x 1 MiB, then the segmented ring with 1 MiB
+// segments. The stages are the file's reduce (comm) and bcast (comm_after) at that size, with their segment sizes:
+// at 4,096 ranks and 16 KiB v1.3's reduce is the pipeline with 1 KiB segments (P > a2 x message + b2) and r26242's the
+// same; the bcast the split binary tree in 1 KiB segments (below 370728 B). The bad stage is refused naming it.
+// How validated: the v1.3.0 source's branches; the reduce and bcast rows already checked by their own tests.
+TEST_CASE("decision: coll/tuned v1.3's allreduce, nonoverlapping and the segmented ring", "[collective][decision]") {
+  const auto v13 = decision_data("ompi_v1_3_tuned.json");
+  const auto r26242 = load_library(data_dir(), "tuned-r26242");
+  for (const auto* lib : {&v13, &r26242}) {
+    CHECK(decide(*lib, "allreduce", CommShape{16, false}, 9999, {}, 4).algorithm == "recursive_doubling");
+    CHECK(decide(*lib, "allreduce", CommShape{4096, false}, 16384, {}, 4).algorithm == "nonoverlapping");
+    CHECK(decide(*lib, "allreduce", CommShape{4096, false}, 16388, {}, 4).algorithm == "ring");
+    const Decision seg = decide(*lib, "allreduce", CommShape{16, false}, (16u << 20) + 4, {}, 4);
+    CHECK(seg.algorithm == "segmented_ring");
+    CHECK(seg.segsize == 1u << 20);
+    const Tunables none;
+    const StageChooser stages = library_stages(*lib, "allreduce", 16384, none, 4, default_registry());
+    const StageChoice reduce = stages(Stage::Comm, 4096), bcast = stages(Stage::CommAfter, 4096);
+    CHECK(reduce.make == default_registry().find("reduce", decide_algorithm(*lib, "reduce", 4096, 16384))->make);
+    CHECK(reduce.segsize == decide(*lib, "reduce", CommShape{4096, false}, 16384).segsize);
+    CHECK(reduce.segsize == 1024);
+    CHECK(bcast.make == default_registry().find("bcast", "split_binary_tree")->make);
+    CHECK(bcast.segsize == 1024);
+    // The stage runs with its own segment size: the composition's schedule is the two stages' with theirs.
+    AlgoParams p;
+    p.bytes = 16384;
+    p.elem_bytes = 4;
+    p.stages = &stages;
+    AlgoParams r = p, b = p;
+    r.segsize = reduce.segsize, b.segsize = bcast.segsize;
+    auto want = all_ops(reduce.make(7, 4096, r));
+    for (auto& round : all_ops(bcast.make(7, 4096, b))) want.push_back(round);
+    CHECK(all_ops(allreduce_nonoverlapping(7, 4096, p)) == want);
+  }
+  nlohmann::json bad = v13;
+  bad["bcast"]["table"] = nlohmann::json::parse(R"([{"when": "always", "sizes": [{"algorithm": "no_such_bcast"}]}])");
+  const Tunables none;
+  const StageChooser stages = library_stages(bad, "allreduce", 16384, none, 4, default_registry());
+  CHECK_THROWS_WITH(stages(Stage::CommAfter, 4096), Catch::Contains("comm_after stage") &&
+                                                       Catch::Contains("'no_such_bcast'"));
 }

@@ -332,8 +332,8 @@ TEST_CASE("decision: coll/tuned v1.3's and trunk r26242's reduce, with segment s
     INFO(c.p << " ranks, " << c.bytes << " B");
     CHECK(decide_algorithm(v13, "reduce", c.p, c.bytes) == c.v13_algo);
     CHECK(decide_algorithm(r, "reduce", c.p, c.bytes) == c.r26242_algo);
-    CHECK(decide_segsize(v13, "reduce", CommShape{c.p, false}, c.bytes) == c.seg);
-    CHECK(decide_segsize(r, "reduce", CommShape{c.p, false}, c.bytes) == c.seg);
+    CHECK(decide(v13, "reduce", CommShape{c.p, false}, c.bytes).segsize == c.seg);
+    CHECK(decide(r, "reduce", CommShape{c.p, false}, c.bytes).segsize == c.seg);
   }
   for (const char* coll : {"allreduce", "alltoall", "bcast", "barrier"}) CHECK(r.at(coll) == v13.at(coll));
 }
