@@ -309,15 +309,18 @@ double json_quantity(const Json& v, Dim d, const std::string& file, const std::s
   if (d == Dim::Ratio && v.is_number()) return v.get<double>();
   if (d == Dim::Count && !v.is_string())
     throw InputError(file, key, fmt::format("expected a count (a whole number, e.g. 4), got {}", v.dump()));
-  // a size written as a number with a fraction (512.0, 0.5): a number of bytes is whole, and written without one
+  // a size written in floating point (512.0, 1e3, 0.5): a number of bytes is whole, and written as an integer
   if (d == Dim::Bytes && v.is_number_float()) {
     const double x = v.get<double>();
+    const char* form = "a size is an integer (512) or a string with its unit (\"8 KiB\")";
     throw InputError(file, key,
-                     x == std::floor(x) && std::fabs(x) < 1e15
-                         ? fmt::format("{} is a number with a fraction: a size in bytes is a whole number, written "
-                                       "{:.0f} (or as a string with its unit, \"{:.0f} B\")", v.dump(), x, x)
-                         : fmt::format("{} is not a whole number of bytes: a size is a whole number (512) or a string "
-                                       "with its unit (\"8 KiB\")", v.dump()));
+                     x != std::floor(x) ? fmt::format("{} is not a whole number of bytes: {}", v.dump(), form)
+                     : std::fabs(x) >= 1e15
+                         ? fmt::format("{} is far beyond any size in bytes here (and written in floating point): {}",
+                                       v.dump(), form)
+                         : fmt::format("{} is written in floating point (a decimal point or an exponent): a size in "
+                                       "bytes is an integer, written {:.0f} (or as a string with its unit, \"{:.0f} "
+                                       "B\")", v.dump(), x, x));
   }
   if (!v.is_string())
     throw InputError(file, key,

@@ -2,6 +2,7 @@
 // transferred parameter resolved ("transferred_from"). See machine_json.hpp.
 #include "platform/machine_json.hpp"
 
+#include "core/json_input.hpp"
 #include "core/safe_name.hpp"
 #include "platform/machine.hpp"
 
@@ -50,6 +51,27 @@ void deep_merge(Json& base, const Json& child, const std::string& child_file) {
   throw InputError(e.file(), e.key(), fmt::format("{} (reached through {}: key '{}')", e.reason(), file, key));
 }
 
+// A network the file adds to its base's must be whole (its "nic" and "topology"): one that gives part of them is a
+// misspelt name of the base's (InputError naming it, the base's networks and the closest).
+void refuse_partial_new_networks(const Json& base, const Json& j, const std::string& file, const std::string& base_name) {
+  if (!j.contains("networks") || !j["networks"].is_object() || !base.contains("networks") ||
+      !base["networks"].is_object())
+    return;
+  std::vector<std::string> known;
+  for (const auto& [name, v] : base["networks"].items()) known.push_back(name);
+  for (const auto& [name, net] : j["networks"].items()) {
+    if (base["networks"].contains(name) || (net.is_object() && net.contains("nic") && net.contains("topology") &&
+                                            net["nic"].is_object() && net["nic"].contains("kind")))
+      continue;
+    const std::string hint = did_you_mean(name, known);
+    throw InputError(file, "networks." + name,
+                     fmt::format("the base '{}' has no network '{}' ({}its networks: {}): a network of one's own "
+                                 "needs its whole \"nic\" (with its \"kind\") and \"topology\"",
+                                 base_name, name, hint.empty() ? "" : fmt::format("did you mean '{}'? ", hint),
+                                 fmt::join(known, ", ")));
+  }
+}
+
 Json load_with_base(const std::string& file, int depth = 0) {
   Json j = load_json_file(file);
   if (!j.is_object()) throw InputError(file, "", "a machine file must be a JSON object");
@@ -57,8 +79,11 @@ Json load_with_base(const std::string& file, int depth = 0) {
     if (depth > 4 || !j["base"].is_string()) throw InputError(file, "base", "expected a machine name (no cycles)");
     // A base is a machine name from the machine directory, never a path (a machine file may come from anywhere).
     std::string base_name = j["base"].get<std::string>();
+    if (base_name.ends_with(".json") || base_name.find('/') != std::string::npos)
+      throw InputError(file, "base", fmt::format("'{}': a base is an installed machine's name (`ompisim list "
+                                                 "machines`), not a file; to start from a file of one's own, copy it",
+                                                 base_name));
     check_safe_name(base_name, file, "base");
-    if (base_name.ends_with(".json")) throw InputError(file, "base", "expected a machine name, not a file name");
     std::string base_file;
     try {
       base_file = machine_file(base_name);
@@ -75,6 +100,7 @@ Json load_with_base(const std::string& file, int depth = 0) {
       rethrow_reached(e, file, "base");
     }
     base.erase("description");
+    refuse_partial_new_networks(base, j, file, base_name);
     deep_merge(base, j, file);
     base.erase("base");
     return base;

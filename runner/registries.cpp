@@ -34,7 +34,7 @@ const EngineRegistry& engines() {
     r.add({"des", "plain C++ discrete events: a flow takes bytes / its smallest capacity, no sharing (unit tests, cross-checks)",
            []() -> std::unique_ptr<Simulator> { return std::make_unique<engine::DesEngine>(); },
            false});
-    r.add({"fluid", "our own max-min flow engine, the default: the allocation SimGrid's CM02 gives here, up to "
+    r.add({"fluid", "our own max-min flow engine: the allocation SimGrid's CM02 gives here, up to "
                     "rounding (a local solve around the flows a start or end touches, a class fast path per "
                     "bottleneck), the same values as the SimGrid and lmm engines with the completion grid, several "
                     "per process",

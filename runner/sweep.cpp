@@ -133,13 +133,16 @@ Json axis_units(const std::vector<std::string>& axes, Json& rows) {
   return units;
 }
 
-// A grid's "base" file: relative to the current folder, else to the grid file's folder, else to the tool's data
-// folder (an installed scenarios/...); empty when none exists (a name the file system refuses, too long for it, is none).
+// A grid's "base" file: relative to the grid file's folder (as a replay's trace is to its scenario), else to the current
+// folder, else to the tool's data folder (an installed scenarios/...); empty when none exists (a name the file system
+// refuses, too long for it, is none). An absolute path is itself.
 std::string base_file(const std::string& path, const std::string& grid_file) {
   std::error_code ec;
+  if (fs::path(path).is_relative()) {
+    const fs::path beside = fs::path(grid_file).parent_path() / path;
+    if (fs::exists(beside, ec)) return beside.lexically_normal().string();
+  }
   if (fs::exists(path, ec)) return path;
-  const fs::path beside = fs::path(grid_file).parent_path() / path;
-  if (fs::exists(beside, ec)) return beside.string();
   const std::string in_data = data_path(path);
   return in_data != path ? in_data : std::string();
 }

@@ -7,7 +7,8 @@
 // `--merge` gathers one table (CSV and JSON) and a plot per axis.
 //
 // Grid file:
-//   {"base": "scenarios/gemini/fig5_latency_2p_inter_openmpi.json" | {inline scenario},
+//   {"base": "scenarios/gemini/fig5_latency_2p_inter_openmpi.json" | {inline scenario},   (a file: beside the grid
+//                                     first, then from the current folder, then from the data folder; sweep.cpp)
 //    "axes": {"stack": ["openmpi", "native"], "nic.bte_bandwidth": ["4 GB/s", "6 GB/s"],
 //             "benchmark.sizes": [[1, 1024]], "ranks": [2]},
 //    (an MCA axis, "mca.btl_ugni_smsg_limit": [256, 1024], applies to every point: every stack of the grid must read

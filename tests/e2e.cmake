@@ -58,6 +58,9 @@ add_test(NAME e2e.unread_overrides COMMAND bash ${E2E}/unread_overrides.sh $<TAR
 add_test(NAME e2e.unread_mca_overrides COMMAND bash ${E2E}/unread_mca_overrides.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.whatif_spellings COMMAND bash ${E2E}/whatif_spellings.sh $<TARGET_FILE:ompisim>)
 set_tests_properties(e2e.interrupt PROPERTIES RUN_SERIAL ON)
+# What a new user meets first: a grid's base beside it, describe --machine-file, a machine file shadowing an installed
+# machine, --set KEY VALUE, the barrier's algorithm in its table.
+add_test(NAME e2e.first_hour COMMAND bash ${E2E}/first_hour.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.bad_machine COMMAND bash ${E2E}/bad_machine.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.rank_by COMMAND bash ${E2E}/rank_by.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.param_sweep COMMAND bash ${E2E}/param_sweep.sh $<TARGET_FILE:ompisim>)

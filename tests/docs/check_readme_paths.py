@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Documentation test: every repository path named in a Markdown document of the project exists: every tracked .md
 file (README.md in any folder, validation/notes.md, ...) but CHANGELOG.md, which keeps history, results/, which is
-generated, and models/hardware-sources.md, a verbatim copy of a reference from outside the project.
+generated, and models/hardware-sources.md and engine/simgrid-3.32-notes.md, verbatim copies of references from outside
+the project.
 
 What counts as a path (the rule; anything else in the text is prose and not checked):
   * a candidate is the text of one `code span` or the target of one markdown link [text](target), with a trailing
@@ -53,7 +54,7 @@ def tracked(root):
 
 
 # Verbatim copies of documents from outside the project: their paths are other projects' (libfabric's man/...).
-COPIES = ("models/hardware-sources.md",)
+COPIES = ("models/hardware-sources.md", "engine/simgrid-3.32-notes.md")
 
 
 def documents(names):

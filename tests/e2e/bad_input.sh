@@ -9,9 +9,12 @@ B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", 
 check unknown_key "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"rankz\": 3}" "rankz.*did you mean 'ranks'"
 check wrong_type "{$B, \"ranks\": \"two\", \"ranks_per_node\": 1}" "key 'ranks': expected an integer"
 check negative_size '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [-4]}, "ranks": 2}' "sizes\[0\]"
-# a size with a fraction (512.0), in quotes without its unit ("512"), or given twice (512 and "512 B"; 1024 and "1 KiB")
+# a size in floating point (512.0, 1e3, 1e20, 0.5), in quotes without its unit ("512"), or given twice (512 and "512 B"; 1024 and "1 KiB")
 S='"machine": "cielo", "stack": "openmpi", "ranks": 2, "benchmark": {"name": "osu_latency", "sizes": '
-check size_float "{$S[8, 512.0]}}" "key 'benchmark.sizes\[1\]': 512.0 is a number with a fraction: a size in bytes is a whole number, written 512 (or as a string with its unit, \"512 B\")"
+check size_float "{$S[8, 512.0]}}" "key 'benchmark.sizes\[1\]': 512.0 is written in floating point (a decimal point or an exponent): a size in bytes is an integer, written 512 (or as a string with its unit, \"512 B\")"
+check size_exponent "{$S[8, 1e3]}}" "key 'benchmark.sizes\[1\]': 1000.0 is written in floating point (a decimal point or an exponent): a size in bytes is an integer, written 1000"
+check size_huge "{$S[8, 100000000000000000000]}}" "key 'benchmark.sizes\[1\]': 1e+20 is far beyond any size in bytes here"
+check size_fraction "{$S[8, 0.5]}}" "key 'benchmark.sizes\[1\]': 0.5 is not a whole number of bytes"
 check size_no_unit "{$S[8, \"512\"]}}" "key 'benchmark.sizes\[1\]': '512' has no unit: a size is written with one of: B, GiB, KiB, MiB ('512 B'), or as a number of bytes without quotes"
 check size_twice "{$S[8, 512, \"512 B\"]}}" "key 'benchmark.sizes\[2\]': 512 B is sizes\[1\] again (512): give each size once"
 check size_twice_units "{$S[\"1 KiB\", 8, 1024]}}" "key 'benchmark.sizes\[2\]': 1024 B is sizes\[0\] again (\"1 KiB\"): give each size once"

@@ -4,7 +4,8 @@
 #                NIC, a topology giving its own node count, a node_list naming an unknown type or a count <= 0, more
 #                ports per node than the node type has NICs, a NIC naming an unknown network, a bad arch record, a key
 #                of the old shape; a misspelled or missing NIC parameter; a parameter's status or note not a string; a short --set name that two networks share;
-#                a 'machine' name that is a path; a rate whose value in B/s overflows a double),
+#                a 'machine' name that is a path; a rate whose value in B/s overflows a double; built on a base: a
+#                misspelt network name given in part, a base that is a file path),
 #                run with --machine-file; and
 #                scenarios with a cpu_list naming a core the node lacks, a map_by that does not exist, and a stack that
 #                does not exist.
@@ -58,6 +59,12 @@ machine note_number "$G[\"nic\"][\"bte_bandwidth\"][\"note\"] = 5" "key 'network
 machine name_path 'j["machine"] = "../x"' "key 'machine': '../x' is not a valid name"
 # a finite number whose value in base units is not ("1e308 GB/s" in B/s) is refused as an overflow
 machine si_overflow "$G[\"nic\"][\"bte_bandwidth\"][\"value\"] = \"1e308 GB/s\"" "key 'networks.gemini.nic.bte_bandwidth.value': '1e308 GB/s': overflows a double once converted to base units"
+# a machine file built on a base: a network name the base lacks, given in part (a misspelt name of the base's), and a
+# base that is a file path rather than an installed machine's name
+printf '%s' '{"base": "cielo", "machine": "x", "networks": {"gemni": {"nic": {"nic_latency": "1 us"}}}}' > "$t/net_typo.json"
+expect_input_error net_typo "key 'networks.gemni': the base 'cielo' has no network 'gemni' (did you mean 'gemini'? its networks: gemini): a network of one's own needs its whole" run "$t/s.json" --machine-file "$t/net_typo.json" --out "$t/out-net_typo"
+printf '%s' '{"base": "m/my-cielo.json", "machine": "x"}' > "$t/base_file.json"
+expect_input_error base_file "key 'base': 'm/my-cielo.json': a base is an installed machine's name (\`ompisim list machines\`), not a file" run "$t/s.json" --machine-file "$t/base_file.json" --out "$t/out-base_file"
 B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 2'
 check cpu_list "{$B, \"cpu_list\": [0, 16]}" "cpu_list\[1\]"
 check map_by "{$B, \"map_by\": \"sockt\"}" "map_by.*did you mean 'socket'"

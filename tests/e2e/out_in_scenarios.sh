@@ -3,7 +3,7 @@
 #                and every way a new user writes into it: `run --out scenarios/mine`, `run` from inside
 #                scenarios/gemini (its default ompisim-out/ lands there), `sweep --out`, `machine template --out` and
 #                `--file`, an absolute `run --trace FILE.json`, `reproduce --out`, and a --out that is a symbolic link
-#                into scenarios/.
+#                into scenarios/; a --out inside models/, results/, validation/, collectives/ or benchmarks/.
 # Expected:      each exits 2 with one line naming the option, the path and the scenarios folder, before running, and
 #                scenarios/ is left as it was (before, the result JSON was written there: `ompisim list` then listed it
 #                as a scenario, and `reproduce` stopped at it with "a result file ..., not a scenario"). A run writing
@@ -41,6 +41,23 @@ refuse "run --trace into scenarios/" --trace run "$t/tiny.json" --out "$t/o-trac
 refuse "reproduce --out scenarios/r" --out reproduce --out scenarios/r
 ln -s "$D/scenarios/gemini" "$t/link"
 refuse "--out a symbolic link into scenarios/" --out run "$S" --out "$t/link"
+# The data's other folders read as data: machine files (models/), reference data (validation/), decision tables
+# (collectives/), skeletons and traces (benchmarks/), and the committed results (results/, which reproduce alone may
+# write): each named with what reads it.
+refuse_in() {  # NAME OPTION FOLDER ARGS...
+  local name=$1 opt=$2 folder=$3; shift 3
+  "$BIN" "$@" > "$t/out" 2> "$t/err"; local rc=$?
+  if [[ $rc == 2 && $(wc -l < "$t/err") == 1 ]] \
+    && grep -q "^ompisim: error: $opt '[^']*': is inside the $folder folder .*/$folder: .* give $opt outside it$" "$t/err"
+  then ok "$name: $(cut -c1-160 "$t/err")"; else bad "$name: exit $rc, $(head -c 400 "$t/err")"; fi
+}
+refuse_in "run --out models/gemini/machines" --out models run "$S" --out models/gemini/machines
+refuse_in "run --out results/mine" --out results run "$S" --out results/mine
+refuse_in "sweep --out validation/sw" --out validation sweep scenarios/examples/grid_ugni_smsg_bte.json --out validation/sw
+refuse_in "machine template --out collectives" --out collectives machine template mine --out collectives
+refuse_in "run --out benchmarks/apps" --out benchmarks run "$S" --out benchmarks/apps
+[[ ! -e "$SRC/models/gemini/machines/fig5_latency_2p_inter_openmpi.json" && ! -e "$SRC/results/mine" ]] \
+  && ok "models/ and results/ unchanged" || bad "a result was written into models/ or results/"
 (cd scenarios && find . | sort) > "$t/after"
 diff "$t/before" "$t/after" > /dev/null && ok "scenarios/ unchanged" || bad "scenarios/ changed: $(diff "$t/before" "$t/after" | head -5)"
 "$BIN" run "$S" --out "$t/elsewhere" > /dev/null 2> "$t/err" && [[ -s "$t/elsewhere/fig5_latency_2p_inter_openmpi.json" ]] \

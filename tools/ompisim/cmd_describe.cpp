@@ -373,9 +373,15 @@ void describe_paper(const std::string& paper) {
 }
 
 // A sweep grid: its base, each axis with its values in grid order, and how many points `ompisim sweep` runs.
-void describe_grid(const std::string& given) {
-  const SweepGrid g = load_sweep_grid(given);
-  std::cout << fmt::format("# sweep grid {}: {} points (ompisim sweep {})\n", g.file, g.points.size(), given);
+void describe_grid(const std::string& given, const std::string& machine_file) {
+  const SweepGrid g = load_sweep_grid(given, {}, "", machine_file);
+  auto point = [&](std::size_t i) {  // as `sweep --machine-file` runs it
+    Scenario s = scenario_from_json(g.points[i].scenario, g.base_file);
+    s.machine_file = machine_file;
+    return s;
+  };
+  std::cout << fmt::format("# sweep grid {}: {} points (ompisim sweep {}{})\n", g.file, g.points.size(), given,
+                           machine_file.empty() ? "" : " --machine-file " + machine_file);
   std::cout << fmt::format("base {}{}\n", g.base_file,
                            g.base_file == g.file ? " (inline)" : fmt::format(" (ompisim describe {})", g.base_file));
   for (auto& a : g.axes) {
@@ -390,34 +396,45 @@ void describe_grid(const std::string& given) {
   double total = 0, largest = -1;
   std::size_t at = 0;
   for (std::size_t i = 0; i < g.points.size(); ++i) {
-    const double e = estimate_events(scenario_from_json(g.points[i].scenario, g.base_file));
+    const double e = estimate_events(point(i));
     total += e;
     if (e > largest) largest = e, at = i;
   }
   if (g.points.empty()) return;
   std::cout << fmt::format("estimate: about {:.2g} events over the {} points, each in its own process; the largest, "
                            "point {}: {}\n", total, g.points.size(), at + 1,
-                           estimate_text(scenario_from_json(g.points[at].scenario, g.base_file), largest));
+                           estimate_text(point(at), largest));
 }
 
 // `describe FILE.json`: a machine file (one of one's own, e.g. from `machine template`) as a machine, a scenario (a
 // path `list` prints) as what it runs and says it shows.
-void describe_file(const std::string& given) {
+void describe_file(const std::string& given, const std::string& machine_file) {
   refuse_missing_input(given);
   const std::string file = data_path(given);
   const Json j = load_json_file(file);
   if (j.is_object() && j.contains("networks")) {
+    if (!machine_file.empty())
+      throw InputError("--machine-file", machine_file, fmt::format("{} is a machine file itself: --machine-file goes "
+                                                                   "with a scenario or a sweep grid", given));
     describe_machine(*load_machine(file));
     return;
   }
-  if (j.is_object() && j.contains("base") && !j.contains("benchmark")) {
-    describe_grid(given);
+  if (j.is_object() && j.contains("base") && !j.contains("benchmark") && !j.contains("machine")) {
+    describe_grid(given, machine_file);
+    return;
+  }
+  if (j.is_object() && j.contains("base") && j.contains("machine")) {  // a machine file that extends another
+    if (!machine_file.empty())
+      throw InputError("--machine-file", machine_file, fmt::format("{} is a machine file itself: --machine-file goes "
+                                                                   "with a scenario or a sweep grid", given));
+    describe_machine(*load_machine(file));
     return;
   }
   if (!j.is_object() || !j.contains("benchmark"))
     throw InputError(file, "", "neither a machine file (it has \"networks\"), a scenario (it has \"benchmark\") nor a "
                                "sweep grid (it has \"base\")");
   Scenario s = load_scenario(file);
+  s.machine_file = machine_file;  // as `run --machine-file` runs it
   check_run_input(s, {});  // a scenario its run would refuse (ranks that do not fit, ...) is not described
   use_machine_collectives(s);
   std::string ranks = fmt::format("{}", fmt::join(s.ranks, ", "));
@@ -442,6 +459,7 @@ void describe_file(const std::string& given) {
 
 struct DescribeOptions {
   std::string name;
+  std::string machine_file;  // a scenario's or grid's machine, as run and sweep --machine-file take it
   std::vector<std::string> more;  // words after NAME: `describe paper qsnet-elan4` is read as paper/qsnet-elan4
   bool names = false;
 };
@@ -745,10 +763,14 @@ int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
   }
   if (opt.name.empty()) throw InputError("describe", "", "give a NAME (ompisim list), or --names to list every one");
   const std::string name = kind_and_name(opt.name, opt.more);
+  if (!opt.machine_file.empty()) refuse_not_machine_file(opt.machine_file);
   if (name.ends_with(".json")) {
-    describe_file(name);
+    describe_file(name, opt.machine_file);
     return 0;
   }
+  if (!opt.machine_file.empty())
+    throw InputError("--machine-file", opt.machine_file, fmt::format("goes with a scenario or sweep grid file "
+                                                                     "(FILE.json), not with '{}'", name));
   // KIND/NAME picks one kind (nic-kind/cxi); a component's framework/name and a collective's COLL/ALGO are names.
   const Kind* only = nullptr;
   std::string bare = name;
@@ -793,6 +815,9 @@ void add_describe(CLI::App& app, Context& ctx) {
                                                   "file (FILE.json)");
   desc->add_option("more", opt->more, "with a kind as NAME, the name of that kind: `describe paper qsnet-elan4` is "
                                      "`describe paper/qsnet-elan4`");
+  desc->add_option("--machine-file", opt->machine_file,
+                   "with a scenario or sweep grid file: describe it on this machine file, as run and sweep "
+                   "--machine-file run it (a machine of one's own: `ompisim machine template NAME`)");
   desc->add_flag("--names", opt->names, "print every name describe takes, one per line (shell completion reads it); "
                                         "without a NAME");
 }

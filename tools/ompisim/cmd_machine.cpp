@@ -75,7 +75,7 @@ int template_command(const CLI::App& sub, const TemplateOptions& opt, Context& c
   if (!opt.file.empty()) {  // a path of the user's choice: its folder exists, it is no folder and no symbolic link
     if (!opt.out_dir.empty()) throw InputError("--file", opt.file, "give --file PATH or --out DIR, not both");
     check_output_path(opt.file, "--file");
-    refuse_inside_scenarios(opt.file, "--file");
+    refuse_inside_data(opt.file, "--file");
     path = std::filesystem::absolute(opt.file).lexically_normal().string();
   } else {
     ctx.out = output_dir(opt.out_dir.empty() ? kDefaultOutRoot : opt.out_dir);

@@ -20,7 +20,7 @@ int g_jobs = 1;       // --jobs: scenarios run at once
 
 int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
   refuse_empty_values(sub, {"--out", "--from", "--paper"});
-  refuse_inside_scenarios(out, "--out");
+  refuse_inside_data(out, "--out", true);
   // --from results/ names the committed results from any folder, as compare --against results/ does (data_path)
   const std::string from = g_from.empty() ? g_from : data_path(g_from);
   if (!from.empty() && !std::filesystem::is_regular_file(std::filesystem::path(from) / "validation.json"))

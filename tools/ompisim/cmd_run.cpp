@@ -148,7 +148,7 @@ std::unique_ptr<TraceRequest> trace_request(const RunOptions& o) {
   }
   if (o.trace_file.front() == '/') {  // relative: inside --out, checked below
     check_trace_path(o.trace_file);
-    refuse_inside_scenarios(o.trace_file, "--trace");
+    refuse_inside_data(o.trace_file, "--trace");
   } else {
     (void)trace_format_of(o.trace_file, "--trace");
   }
@@ -265,6 +265,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   else std::cout << result_table(res, s.mca);
   for (const auto& w : override_warnings(res)) std::cerr << "ompisim: warning: " << w << "\n";
   note_machine_swap(s.machine, s.stack, opt.machine_file);  // after the run: an input error stays one line
+  if (!opt.machine_file.empty()) warn_shadowed_machine(opt.machine_file);
   std::cerr << other_dir_why << fmt::format("ompisim: wrote {}\n", fmt::join(wrote, ", "));
   // A file of one's own (a copy of a shipped scenario, renamed) whose "id" is not its name: its results take the id.
   if (const std::string stem = std::filesystem::path(s.file).stem().string();

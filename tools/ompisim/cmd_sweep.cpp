@@ -69,8 +69,9 @@ int sweep_mpi(const SweepGrid& g, const SweepCommandOptions& opt, const std::str
   const int worst = mpi_launch::barrier_max(status);
   mpi_launch::finalize();
   if (failed) std::rethrow_exception(failed);
-  std::cerr << fmt::format("ompisim sweep: {} points, {} run now (shard {}/{} from MPI_Comm_rank), {} done in {}\n",
-                           g.points.size(), ran, comm.rank, comm.size, sweep_points_done(g, dir), dir);
+  std::cerr << fmt::format("ompisim sweep: {} point{}, {} run now (shard {}/{} from MPI_Comm_rank), {} done in {}\n",
+                           g.points.size(), g.points.size() == 1 ? "" : "s", ran, comm.rank, comm.size,
+                           sweep_points_done(g, dir), dir);
   if (worst != 0) {
     if (comm.rank == 0)
       std::cerr << fmt::format("ompisim sweep: another rank's points failed (its error above, status {}): no merge; "
@@ -90,7 +91,9 @@ bool sweep_local(const SweepGrid& g, const SweepCommandOptions& opt, const std::
   o.shard = sweep_shard(opt.shard_spec);
   o.progress = !opt.quiet && isatty(2);
   int ran = run_sweep(g, o);
-  std::cerr << fmt::format("ompisim sweep: {} points, {} run now{}, {} done in {}\n", g.points.size(), ran,
+  if (!g.machine_file.empty()) warn_shadowed_machine(g.machine_file);  // after the points: an error stays one line
+  std::cerr << fmt::format("ompisim sweep: {} point{}, {} run now{}, {} done in {}\n", g.points.size(),
+                           g.points.size() == 1 ? "" : "s", ran,
                            o.shard.count > 1 ? fmt::format(" (shard {}/{} from {})", o.shard.index, o.shard.count,
                                                            o.shard.from)
                                              : "",

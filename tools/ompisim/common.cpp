@@ -9,6 +9,7 @@
 #include "core/units.hpp"
 #include "engine/version.hpp"
 #include "platform/data_path.hpp"
+#include "platform/machine.hpp"
 #include "protocols/register.hpp"
 #include "runner/isolate.hpp"
 #include "runner/registries.hpp"
@@ -16,6 +17,8 @@
 #include "tools/ompisim/mpi_launch.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <array>
 #include <exception>
 #include <filesystem>
 #include <fmt/format.h>
@@ -150,6 +153,13 @@ static std::string extras_text(const CLI::App& app, const CLI::ParseError& e, in
   if (!extra.empty() && has_set)
     return fmt::format("{}: '{}' follows a --set, which takes one key=value: give each its own (--set {}) (ompisim {} "
                        "--help)", path, extra.front(), extra.front(), path);
+  // `--set KEY VALUE`: the value is the word CLI11 did not expect, right after a --set whose word has no '='
+  if (has_set)
+    for (std::size_t i = 0; i + 2 < words.size(); ++i)
+      if (words[i] == "--set" && words[i + 1].find('=') == std::string::npos &&
+          std::string(e.what()).ends_with(words[i + 2]))
+        return fmt::format("{}: '{}' follows --set {}: --set takes key=value in one word (--set {}={}) (ompisim {} "
+                           "--help)", path, words[i + 2], words[i + 1], words[i + 1], words[i + 2], path);
   return fmt::format("{}: {} (ompisim {} --help)", path, e.what(), path);
 }
 
@@ -365,19 +375,36 @@ void refuse_overwriting(const std::vector<NamedPath>& inputs, const std::vector<
   }
 }
 
-void refuse_inside_scenarios(const std::string& path, const std::string& option) {
+void refuse_inside_data(const std::string& path, const std::string& option, bool results_ok) {
   namespace fs = std::filesystem;
+  // The data folder's folders that commands read as data, and what reads them.
+  struct Guarded {
+    const char* folder;
+    const char* why;
+  };
+  static constexpr std::array<Guarded, 6> kGuarded{{
+      {"scenarios", "`ompisim list`, `validate` and `reproduce` read every .json file there as a scenario, so what is "
+                    "written there would be read as one"},
+      {"models", "`ompisim list` and every run read the machine files there, so what is written there would be read "
+                 "as a machine"},
+      {"validation", "`validate` and `reproduce` read the reference data there"},
+      {"collectives", "the runs read the collective decision tables there"},
+      {"benchmarks", "the runs read the application skeletons and traces there"},
+      {"results", "`compare --against results/` and `describe` read the committed results there (`reproduce` "
+                  "rewrites them)"},
+  }};
   std::error_code ec;
-  const fs::path scenarios = fs::weakly_canonical(fs::path(data_dir()) / "scenarios", ec);
-  if (ec || !fs::is_directory(scenarios, ec)) return;
   const fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
   if (ec) return;
-  const fs::path rel = p.lexically_relative(scenarios);
-  if (rel.empty() || *rel.begin() == "..") return;
-  throw InputError(option, path, fmt::format("is inside the scenarios folder {}: `ompisim list`, `validate` and "
-                                             "`reproduce` read every .json file there as a scenario, so what is "
-                                             "written there would be read as one; give {} outside it",
-                                             scenarios.string(), option));
+  for (const Guarded& g : kGuarded) {
+    if (results_ok && std::string_view(g.folder) == "results") continue;
+    const fs::path folder = fs::weakly_canonical(fs::path(data_dir()) / g.folder, ec);
+    if (ec || !fs::is_directory(folder, ec)) continue;
+    const fs::path rel = p.lexically_relative(folder);
+    if (rel.empty() || *rel.begin() == "..") continue;
+    throw InputError(option, path, fmt::format("is inside the {} folder {}: {}; give {} outside it", g.folder,
+                                               folder.string(), g.why, option));
+  }
 }
 
 void note_machine_swap(const std::string& scenario_machine, const std::string& stack, const std::string& machine_file) {
@@ -402,6 +429,18 @@ void note_machine_swap(const std::string& scenario_machine, const std::string& s
                            stack, stack);
 }
 
+void warn_shadowed_machine(const std::string& file) {
+  const Json j = load_json_file(file);
+  if (!j.is_object() || !j.contains("machine") || !j.at("machine").is_string()) return;  // the loader says what is wrong
+  const std::string name = j.at("machine").get<std::string>();
+  std::error_code ec;
+  for (const auto& [installed, path] : list_machines())
+    if (installed == name && !std::filesystem::equivalent(path, file, ec))
+      std::cerr << fmt::format("ompisim: warning: {} names its machine '{}', as the installed machine file {} does: the "
+                               "results say '{}' (their provenance names {}); a name of its own keeps them apart\n",
+                               file, name, repo_relative(path), name, file);
+}
+
 void refuse_not_machine_file(const std::string& file) {
   const Json j = load_json_file(file);
   if (!j.is_object() || j.contains("node_types") || j.contains("networks")) return;  // the machine loader's to check
@@ -420,7 +459,7 @@ void refuse_not_machine_file(const std::string& file) {
 }
 
 std::unique_ptr<OutputDir> output_dir(const std::string& dir, const std::string& option) {
-  refuse_inside_scenarios(dir, option);
+  refuse_inside_data(dir, option);
   auto out = std::make_unique<OutputDir>(dir, option);
   add_created_folders(out->created_folders());  // an in-process run's interrupt removes them while empty
   return out;

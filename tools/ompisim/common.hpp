@@ -56,9 +56,11 @@ int parse_command_line(CLI::App& app, int argc, char** argv);
 // interrupts turned into the message on stderr and the status (kExitHelp).
 int run_selected(CLI::App& app, Context& ctx);
 
-// An output path (`option`'s value, or its default) inside the data's scenarios/ folder is refused (InputError): `list`,
-// `validate` and `reproduce` read every .json file there as a scenario (a result written there would stop reproduce).
-void refuse_inside_scenarios(const std::string& path, const std::string& option);
+// An output path (`option`'s value, or its default) inside a folder of the data that commands read as data is refused
+// (InputError naming the folder and what reads it): scenarios/ (`list`, `validate` and `reproduce` read every .json
+// file there as a scenario: a result written there would stop reproduce), models/ (machine files), validation/,
+// collectives/, benchmarks/, and results/ unless `results_ok` (reproduce, which rewrites it).
+void refuse_inside_data(const std::string& path, const std::string& option, bool results_ok = false);
 
 // A file a command reads or writes, named by the option (or argument) that gave it.
 struct NamedPath {
@@ -74,6 +76,9 @@ std::unique_ptr<OutputDir> output_dir(const std::string& dir, const std::string&
 // A scenario, a sweep grid or a result given to --machine-file: InputError saying what the file is and what takes it
 // (the machine loader would say "key 'node_types': required key is missing").
 void refuse_not_machine_file(const std::string& file);
+// A warning on stderr when machine file `file` names its machine as an installed machine (`list machines`) other than
+// that file itself: its results would carry the installed machine's name.
+void warn_shadowed_machine(const std::string& file);
 // A note on stderr when --machine-file puts a scenario written for one machine on a machine with other NIC kinds:
 // its stack then means that machine's components ("native" over uGNI where the scenario had it over Portals).
 void note_machine_swap(const std::string& scenario_machine, const std::string& stack, const std::string& machine_file);

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Configuration: what a new user meets in a first hour, each in a scratch folder:
+#   - a grid whose "base" names a file that exists both beside the grid and in the current folder;
+#   - a scenario and a grid on a machine of one's own (a machine file with "base"), described with --machine-file,
+#     and --machine-file given with a name instead of a file;
+#   - a machine file that names its machine as an installed one (cielo), run with --machine-file;
+#   - `--set KEY VALUE` written as two words;
+#   - a barrier run at one algorithm and radix, and a sweep of one point.
+# Expected: the grid runs the base beside it (as a replay's trace is found beside its scenario) and describe names
+#   that file; describe prints the scenario on the machine file and the grid's estimate, and refuses --machine-file
+#   with a name (exit 2, one line); the run with the shadowing machine file succeeds with one warning naming both files;
+#   the two-word --set is refused naming key=value; the barrier's table says "# algorithm cheetah-atomic, radix 8";
+#   the sweep says "1 point".
+# How validated: exit status, stdout and stderr lines.
+set -u
+BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+cd "$t"
+mkdir gdir
+tiny() { printf '{"id": "%s", "machine": "%s", "stack": "%s", "ranks": 2, "benchmark": {"name": "osu_latency", "sizes": [1], "iterations": 2, "skip": 0}}' "$@"; }
+tiny beside loggp loggp > gdir/base.json
+tiny cwd loggp loggp > base.json
+echo '{"base": "base.json", "axes": {"ranks": [2]}}' > gdir/g.json
+"$BIN" describe gdir/g.json > d.out 2>&1 && grep -qx "base gdir/base.json (ompisim describe gdir/base.json)" d.out \
+  && ok "describe names the base beside the grid" || bad "describe grid: $(cat d.out)"
+"$BIN" sweep gdir/g.json --out sw > s.out 2> s.err; rc=$?
+[[ $rc == 0 ]] && grep -q '"id": *"beside"' sw/points/*.json && ! grep -q '"id": *"cwd"' sw/points/*.json \
+  && ok "the sweep ran the base beside the grid" || bad "sweep base: rc=$rc $(cat s.err)"
+grep -q "^ompisim sweep: 1 point, 1 run now" s.err && ok "one point said in the singular" || bad "sweep line: $(cat s.err)"
+echo '{"base": "titan", "machine": "bigt"}' > bigt.json
+tiny mine bigt openmpi > mine.json
+"$BIN" describe mine.json > m.out 2> m.err; rc=$?
+[[ $rc == 2 ]] && grep -q "unknown machine 'bigt'.*--machine-file" m.err && ok "describe without the machine file: exit 2" \
+  || bad "describe without --machine-file: rc=$rc $(cat m.err)"
+"$BIN" describe mine.json --machine-file bigt.json > m.out 2> m.err && grep -q "^machine bigt " m.out \
+  && grep -q "^estimate: " m.out && ok "describe SCENARIO --machine-file" || bad "describe --machine-file: $(cat m.err)"
+echo '{"base": "mine.json", "axes": {"benchmark.sizes": [[1], [8]]}}' > g2.json
+"$BIN" describe g2.json --machine-file bigt.json > g.out 2> g.err && grep -q "^estimate: about .* over the 2 points" g.out \
+  && grep -q -- "--machine-file bigt.json" g.out && ok "describe GRID --machine-file" || bad "describe grid --machine-file: $(cat g.err)"
+"$BIN" describe cielo --machine-file bigt.json > /dev/null 2> n.err; rc=$?
+[[ $rc == 2 && $(wc -l < n.err) == 1 ]] && grep -q "^ompisim: error: --machine-file 'bigt.json': goes with a scenario or sweep grid file" n.err \
+  && ok "--machine-file with a name refused" || bad "describe NAME --machine-file: rc=$rc $(cat n.err)"
+echo '{"base": "titan", "machine": "cielo"}' > shadow.json
+tiny sh cielo openmpi > sh.json
+"$BIN" run sh.json --machine-file shadow.json --out o1 > o1.out 2> o1.err; rc=$?
+[[ $rc == 0 ]] && [[ $(grep -c "^ompisim: warning: shadow.json names its machine 'cielo', as the installed machine file models/gemini/machines/cielo.json does" o1.err) == 1 ]] \
+  && ok "a machine file shadowing an installed machine: one warning" || bad "shadow: rc=$rc $(cat o1.err)"
+"$BIN" run sh.json --set btl_ugni_smsg_limit 512 > /dev/null 2> set.err; rc=$?
+[[ $rc == 2 ]] && grep -q "'512' follows --set btl_ugni_smsg_limit: --set takes key=value in one word (--set btl_ugni_smsg_limit=512)" set.err \
+  && ok "--set KEY VALUE" || bad "--set two words: rc=$rc $(cat set.err)"
+echo '{"machine": "titan", "stack": "openmpi", "ranks": 64, "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "radix": 8, "iterations": 2}}' > b.json
+"$BIN" run b.json --out ob > b.out 2> b.err && grep -qx "# algorithm cheetah-atomic, radix 8" b.out \
+  && ok "the barrier's algorithm and radix in its table" || bad "barrier header: $(cat b.out b.err)"
+exit $fail
