@@ -362,11 +362,7 @@ std::string ranks_text(const Json& ranks) {
   return fmt::format("{} .. {} ranks ({} counts)", counts.front(), counts.back(), counts.size());
 }
 
-namespace {
-// The collective algorithm every point ran, with its tree radix where every point gives the same one ("cheetah-atomic,
-// radix 8"); empty when the points give none or differ (a library's choice per size, a radix sweep: the table's
-// columns say it then).
-std::string common_algorithm(const Json& points) {
+std::string points_algorithm(const Json& points) {
   if (!points.is_array() || points.empty()) return "";
   const Json& first = points[0];
   if (!first.is_object() || !first.contains("algorithm") || !first["algorithm"].is_string()) return "";
@@ -377,7 +373,6 @@ std::string common_algorithm(const Json& points) {
   }
   return first["algorithm"].get<std::string>() + (same_radix ? ", radix " + first["radix"].dump() : "");
 }
-}  // namespace
 
 std::string result_table(const Json& res, const Json& scenario_mca) {
   // a machine read from a file other than its shipped one (--machine-file) is named with that file: its name may be a
@@ -411,7 +406,7 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
   if (auto o = override_notes(res); !o.empty()) out += fmt::format("# overrides (--set): {}\n", fmt::join(o, ", "));
   if (auto e = effective_notes(res); !e.empty()) out += fmt::format("# effective values: {}\n", fmt::join(e, "; "));
   if (res["points"].empty()) return out;
-  if (auto a = common_algorithm(res["points"]); !a.empty()) out += "# algorithm " + a + "\n";
+  if (auto a = points_algorithm(res["points"]); !a.empty()) out += "# algorithm " + a + "\n";
   const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
   if (!d || !d->table) return out;
   // A list of process counts whose table has no column for it: one table per count, under "# N ranks".

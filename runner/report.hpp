@@ -74,6 +74,10 @@ std::string ranks_text(const Json& ranks);
 // The header lists the scenario's mca block, every --set override and every effective value that differs from the
 // parameter's value (effective_notes).
 std::string result_table(const Json& res, const Json& scenario_mca = Json());
+// The collective algorithm every point ran, with its tree radix where every point gives the same one ("cheetah-atomic,
+// radix 8"); empty when the points give none or differ (a library's choice per size, a radix sweep: the table's
+// columns say it then). The table prints it above its rows, a run's plot in its title.
+std::string points_algorithm(const Json& points);
 // Every --set override of a result: "key=value (resolved value)".
 std::vector<std::string> override_notes(const Json& res);
 // Every value a component reports as effective (provenance.derived "<key> (effective)") that differs from the

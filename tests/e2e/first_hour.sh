@@ -9,7 +9,8 @@
 # Expected: the grid runs the base beside it (as a replay's trace is found beside its scenario) and describe names
 #   that file; describe prints the scenario on the machine file and the grid's estimate, and refuses --machine-file
 #   with a name (exit 2, one line); the run with the shadowing machine file succeeds with one warning naming both files;
-#   the two-word --set is refused naming key=value; the barrier's table says "# algorithm cheetah-atomic, radix 8";
+#   the two-word --set is refused naming key=value; the barrier's table says "# algorithm cheetah-atomic, radix 8",
+#   and its plot's title ends with it;
 #   the sweep says "1 point".
 # How validated: exit status, stdout and stderr lines.
 set -u
@@ -50,6 +51,8 @@ tiny sh cielo openmpi > sh.json
 [[ $rc == 2 ]] && grep -q "'512' follows --set btl_ugni_smsg_limit: --set takes key=value in one word (--set btl_ugni_smsg_limit=512)" set.err \
   && ok "--set KEY VALUE" || bad "--set two words: rc=$rc $(cat set.err)"
 echo '{"machine": "titan", "stack": "openmpi", "ranks": 64, "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "radix": 8, "iterations": 2}}' > b.json
-"$BIN" run b.json --out ob > b.out 2> b.err && grep -qx "# algorithm cheetah-atomic, radix 8" b.out \
+"$BIN" run b.json --out ob --plot b.svg > b.out 2> b.err && grep -qx "# algorithm cheetah-atomic, radix 8" b.out \
   && ok "the barrier's algorithm and radix in its table" || bad "barrier header: $(cat b.out b.err)"
+grep -q "barrier_loop on titan (openmpi), 64 ranks, cheetah-atomic, radix 8" ob/b.svg \
+  && ok "and in its plot's title" || bad "plot title: $(grep -o '<title>[^<]*' ob/b.svg | head -3)"
 exit $fail

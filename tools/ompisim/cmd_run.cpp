@@ -26,6 +26,14 @@
 namespace ompisim::cli {
 namespace {
 
+// A run's plot title: what the table's header says (benchmark, machine, stack, ranks), and the algorithm every point
+// ran (report.hpp points_algorithm).
+std::string run_title(const Json& res) {
+  const std::string algo = points_algorithm(res["points"]);
+  return fmt::format("{} on {} ({}), {}{}", res.value("benchmark", ""), res.value("machine", ""), res.value("stack", ""),
+                     ranks_text(res["ranks"]), algo.empty() ? "" : ", " + algo);
+}
+
 // `svg`: a path inside the output folder (relative to it) or an absolute path; the script is written into the folder.
 bool plot_inline(validation::PlotSpec& spec, const OutputDir& out, const std::string& svg) {
   std::string script = std::filesystem::path(svg).filename().replace_extension(".gp").string();
@@ -58,8 +66,7 @@ bool draw_rows(const Json& res, const bench::DriverInfo::RowPlot& rp, const Outp
   spec.xcol = rp.x;
   spec.ycol = "time_s";
   spec.logx = spec.logy = false;
-  spec.title = fmt::format("{} on {} ({}), {}", res.value("benchmark", ""), res.value("machine", ""),
-                           res.value("stack", ""), ranks_text(res["ranks"]));
+  spec.title = run_title(res);
   int k = 0;
   for (const auto& [col, label] : rp.ys) {
     std::string name = fmt::format("$y{}", k++);
@@ -119,8 +126,7 @@ bool draw_run(const Json& res, const OutputDir& out, const std::string& svg, con
   spec.caption = run_caption(res, scenario_mca);
   spec.xcol = x;
   spec.ycol = y;
-  spec.title = fmt::format("{} on {} ({}), {}", res.value("benchmark", ""), res.value("machine", ""),
-                           res.value("stack", ""), ranks_text(res["ranks"]));
+  spec.title = run_title(res);
   std::string block = "$run << EOD\n" + x + "," + y + "\n";
   for (auto& p : pts) block += fmt::format("{},{}\n", std::max(p[x].get<double>(), 1.0), p[y].get<double>());
   spec.inline_data = block + "EOD\n";
