@@ -475,20 +475,17 @@ TEST_CASE("allreduce segmented_ring: phases of the ring's computation loop, then
   p.segsize = 2;
   const Schedule s = allreduce_ring_segmented(0, 3, p);
   using K = OpKind;
-  const std::vector<std::vector<Op>> phase0{{{K::PostRecv, 2, 2}, {K::Send, 1, 2, true}},
-                                            {{K::PostRecv, 2, 2}, {K::Wait, -1, 0}},
-                                            {{K::Reduce, -1, 2}},
-                                            {{K::Send, 1, 2, true}},
-                                            {{K::Wait, -1, 0}},
-                                            {{K::Reduce, -1, 2}}};
-  const std::vector<std::vector<Op>> phase1{{{K::PostRecv, 2, 1}, {K::Send, 1, 2, true}},
-                                            {{K::PostRecv, 2, 1}, {K::Wait, -1, 0}},
-                                            {{K::Reduce, -1, 1}},
-                                            {{K::Send, 1, 1, true}},
-                                            {{K::Wait, -1, 0}},
-                                            {{K::Reduce, -1, 1}}};
-  std::vector<std::vector<Op>> want = phase0;
-  want.insert(want.end(), phase1.begin(), phase1.end());
+  // One phase of rank 0's computation loop, with the pieces of blocks 0, 1 and 2 it moves.
+  auto phase = [](std::uint32_t b0, std::uint32_t b1, std::uint32_t b2) {
+    return std::vector<std::vector<Op>>{{{K::PostRecv, 2, b2}, {K::Send, 1, b0, true}},
+                                        {{K::PostRecv, 2, b1}, {K::Wait, -1, 0}},
+                                        {{K::Reduce, -1, b2}},
+                                        {{K::Send, 1, b2, true}},
+                                        {{K::Wait, -1, 0}},
+                                        {{K::Reduce, -1, b1}}};
+  };
+  std::vector<std::vector<Op>> want = phase(2, 2, 2);
+  for (auto& round : phase(2, 1, 1)) want.push_back(round);
   want.push_back({{K::Recv, 2, 4}, {K::Send, 1, 3, true}});  // k = 0: send block 1, receive block 0
   want.push_back({{K::Recv, 2, 3}, {K::Send, 1, 4, true}});  // k = 1: send block 0, receive block 2
   const auto got = all_ops(s);

@@ -438,7 +438,8 @@ void describe_file(const std::string& given, const std::string& machine_file) {
   check_run_input(s, {});  // a scenario its run would refuse (ranks that do not fit, ...) is not described
   use_machine_collectives(s);
   std::string ranks = fmt::format("{}", fmt::join(s.ranks, ", "));
-  std::cout << fmt::format("# scenario {} ({})\n{}\n", s.id, file, s.description);
+  std::cout << fmt::format("# scenario {} ({})\n", s.id, file);
+  if (!s.description.empty()) std::cout << s.description << "\n";
   if (!s.expected.empty()) std::cout << "expected: " << s.expected << "\n";
   std::cout << fmt::format("machine {} (ompisim describe {}), stack {}, benchmark {} (ompisim describe {}), ranks {}, "
                            "{} per node\n", s.machine, s.machine, s.stack, s.benchmark, s.benchmark, ranks,
