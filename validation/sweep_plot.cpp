@@ -273,21 +273,29 @@ std::string ordinal(std::size_t k) {
   return fmt::format("{}{}", k, suffix);
 }
 
-// At most kMaxSweepCurves: every k-th of the sizes drawn (the smallest k that fits, so the drawn sizes span the range
-// where the axis acts), then, if one size alone has more, the curves the axis changes most. Returns the sizes thinned
-// out and sets n_curves to the count before the second cut, every to the step k and n_all to the curves every size
-// would take.
+// At most kMaxSweepCurves: every k-th of the sizes drawn and the size of the curve the axis changes most (the one the
+// title's spread quotes; the smallest k that fits, so the drawn sizes span the range where the axis acts), then, if
+// one size alone has more, the curves the axis changes most. Returns the sizes thinned out and sets n_curves to the
+// count before the second cut, every to the step k, n_all to the curves every size would take and largest_size to
+// the size kept beside every k-th one (n_sizes when it is one of them or none was thinned).
 std::vector<bool> thin_curves(std::vector<SweepCurve>& curves, std::size_t n_sizes, std::size_t& n_curves,
-                              std::size_t& every, std::size_t& n_all) {
+                              std::size_t& every, std::size_t& n_all, std::size_t& largest_size) {
   n_all = curves.size();
   every = 1;
+  largest_size = n_sizes;
   std::vector<std::size_t> drawn_sizes;
   for (auto& c : curves)
     if (drawn_sizes.empty() || drawn_sizes.back() != c.size) drawn_sizes.push_back(c.size);
+  std::size_t top = n_sizes;  // the size of the curve with the largest spread
+  double top_spread = -1;
+  for (auto& c : curves)
+    if (c.spread > top_spread) top_spread = c.spread, top = c.size;
   std::vector<bool> thinned(n_sizes, false);
   for (std::size_t k = 1; k <= drawn_sizes.size(); ++k) {
     std::vector<bool> keep(n_sizes, false);
     for (std::size_t i = 0; i < drawn_sizes.size(); i += k) keep[drawn_sizes[i]] = true;
+    if (k > 1 && top < n_sizes && !keep[top]) keep[top] = true, largest_size = top;
+    else largest_size = n_sizes;
     const auto n = std::count_if(curves.begin(), curves.end(), [&](auto& c) { return keep[c.size]; });
     if (static_cast<std::size_t>(n) <= kMaxSweepCurves || k == drawn_sizes.size()) {
       every = k;
@@ -314,7 +322,8 @@ struct AxisText {
 AxisText axis_text(const std::string& metric, const std::string& axis, const std::vector<std::string>& sizes,
                    const std::vector<bool>& acts, std::size_t n_acting, double largest, bool has_sizes,
                    const std::string& size_prefix, bool merged_any, const std::vector<bool>& thinned,
-                   std::size_t n_drawn, std::size_t n_curves, std::size_t every, std::size_t n_all) {
+                   std::size_t n_drawn, std::size_t n_curves, std::size_t every, std::size_t n_all,
+                   std::size_t largest_size) {
   AxisText at;
   const bool counts = !sizes.empty() && std::all_of(sizes.begin(), sizes.end(), [](const std::string& x) {
     return x.ends_with(" processes");  // size_words of the process count alone
@@ -322,11 +331,13 @@ AxisText axis_text(const std::string& metric, const std::string& axis, const std
   const std::string size_word = !size_prefix.empty() ? "message sizes" : counts ? "process counts" : "sizes";
   at.title =
       n_acting == 0
-          ? fmt::format("{} against {}: {} moves no value by over {:g} % (largest change {:+.1f} %)",
+          ? fmt::format("{} against {}: {} moves no value by over {:g} % (largest spread, max / min - 1: {:.1f} %)",
                         axis_label(metric), axis, axis, 100 * kActs, 100 * largest)
       : !has_sizes
-          ? fmt::format("{} against {} (largest change {:+.1f} %)", axis_label(metric), axis, 100 * largest)
-          : fmt::format("{} against {}: the {} it moves by over {:g} % ({} of {}; largest change {:+.1f} %)",
+          ? fmt::format("{} against {} (largest spread, max / min - 1: {:.1f} %)", axis_label(metric), axis,
+                        100 * largest)
+          : fmt::format("{} against {}: the {} it moves by over {:g} % ({} of {}; largest spread, max / min - 1: "
+                        "{:.1f} %)",
                         axis_label(metric), axis, size_word, 100 * kActs, n_acting, sizes.size(), 100 * largest);
   auto& caption = at.caption;
   if (n_acting && n_acting < sizes.size()) {
@@ -342,11 +353,15 @@ AxisText axis_text(const std::string& metric, const std::string& axis, const std
                                   "axis holds for each of its values.",
                                   100 * kActs));
   if (std::count(thinned.begin(), thinned.end(), true))
-    for (auto& l : wrap_words(fmt::format("{} not drawn: every {} would take {} curves, so every {} is drawn (at "
+    for (auto& l : wrap_words(fmt::format("{} not drawn: every {} would take {} curves, so every {}{} is drawn (at "
                                           "most {} curves): {} {}.",
                                           n_acting ? fmt::format("Also moved by over {:g} % but", 100 * kActs)
                                                    : std::string("Sizes"),
                                           size_word.substr(0, size_word.size() - 1), n_all, ordinal(every),
+                                          largest_size < sizes.size()
+                                              ? fmt::format(" and {}, where the spread is largest,",
+                                                            sizes[largest_size])
+                                              : std::string(),
                                           kMaxSweepCurves, size_word, size_runs(sizes, thinned, size_prefix)),
                               145))
       caption.push_back(l);
@@ -487,10 +502,10 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir, std::
     const double largest = *std::max_element(size_spread.begin(), size_spread.end());
     bool merged_any = false;
     std::vector<SweepCurve> curves = sweep_curves(a, acts, n_acting, metric, merged_any);
-    std::size_t n_curves = 0, every = 1, n_all = 0;
-    const std::vector<bool> thinned = thin_curves(curves, a.sizes.size(), n_curves, every, n_all);
+    std::size_t n_curves = 0, every = 1, n_all = 0, largest_size = a.sizes.size();
+    const std::vector<bool> thinned = thin_curves(curves, a.sizes.size(), n_curves, every, n_all, largest_size);
     AxisText at = axis_text(metric, axis, a.sizes, acts, n_acting, largest, !size_cols.empty(), size_prefix,
-                            merged_any, thinned, curves.size(), n_curves, every, n_all);
+                            merged_any, thinned, curves.size(), n_curves, every, n_all, largest_size);
     // A list of points where no two differ in this axis alone (the native stack's point sets no ugni limit that an
     // Open MPI point sets): no curve has two of its values, so "moves no value" would claim what was not measured.
     const bool comparable = std::any_of(a.ys.begin(), a.ys.end(), [](const auto& kv) {

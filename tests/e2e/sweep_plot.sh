@@ -10,7 +10,7 @@
 #                A second sweep, of a Titan barrier (64 and 256 ranks) over benchmark.radix (2, 4, 8), whose points
 #                report their radix (the table's benchmark.radix column): sweep_benchmark_radix.svg draws one curve per process count along the
 #                radix ("64 processes"; the radix is the axis, not a size of its own), and its title gives the change
-#                the radix makes (not "moves no value") at "the process counts" it moves.
+#                the radix makes (not "moves no value"), as an unsigned spread, at "the process counts" it moves.
 #                A third sweep, a list of "points" where each point sets other keys (mca.btl_ugni_smsg_limit as 256 and
 #                "512 B", mca.btl_ugni_eager_limit on one point only, ranks_per_node on one point only, the same
 #                benchmark.sizes on all): the table fills an MCA value a point leaves to its base with the value its
@@ -23,8 +23,9 @@
 #                nic.bte_bandwidth = 5 GB/s"), and removes the first sweep's two plots, naming them.
 #                A fourth sweep, over nic.bte_bandwidth (4, 6 GB/s) and mca.btl_ugni_fma_limit (1 KiB, 64 KiB), both
 #                acting at several sizes: drawing every moved size would take over 12 curves, so the plot against the
-#                BTE bandwidth draws every k-th moved size, and its caption says so ("every message size would take N
-#                curves, so every 2nd is drawn (at most 12 curves)") and names the moved sizes left out.
+#                BTE bandwidth draws every k-th moved size and the size of the curve it changes most (the title's
+#                spread), and its caption says so ("every message size would take N curves, so every 2nd [and message
+#                size X, where the spread is largest,] is drawn (at most 12 curves)") and names the moved sizes left out.
 # How validated: python3 on sweep.json and on the SVGs' text.
 set -u
 BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
@@ -96,7 +97,10 @@ check("one curve per process count, keyed by it alone", keys == ["256 processes"
 check("the title does not say the radix moves nothing", not any("moves no value" in t for t in tx), tx)
 joined = " ".join(tx)
 check("the title counts process counts", re.search(r"the\s+process\s+counts\s+it\s+moves", joined) is not None, joined)
-check("the title gives the change it makes", re.search(r"largest\s+change\s+\+[1-9]", joined) is not None, joined)
+# a spread (max / min - 1), unsigned: "+140 %" read as a rise where the metric falls along the axis
+check("the title gives the change it makes, as an unsigned spread",
+      re.search(r"largest\s+spread,\s+max\s+/\s+min\s+-\s+1:\s+[1-9]", joined) is not None and "+" not in joined,
+      joined)
 exit_status()
 P
 rc=$((rc || $?))
@@ -169,12 +173,19 @@ tx = svg_texts(f"{sys.argv[1]}/sweep_nic_bte_bandwidth.svg")
 keys = [x for x in tx if x.startswith("message size ")]
 drawn = sorted({b for b in moved for k in keys if re.match(f"message size {byte_label(b)}(,|$)", k)})
 caption = " ".join(tx)
-m = re.search(r"every message size would take (\d+) curves, so every (\d+)(st|nd|rd|th) is drawn \(at most 12 curves\)", caption)
+m = re.search(r"every message size would take (\d+) curves, so every (\d+)(st|nd|rd|th)( and message size [^,]+, where "
+              r"the spread is largest,)? is drawn \(at most 12 curves\)", caption)
 check("the caption gives the step and the curves every size would take", m, caption[-600:])
+# the size of the curve the axis changes most (the title's spread) is drawn whatever the step
+top = max(lat, key=lambda k: max(lat[k]) / min(lat[k]))[0]
 if m:
     step, would = int(m.group(2)), int(m.group(1))
     check("over 12 curves without thinning, at most 12 drawn", would > 12 >= len(keys), f"{would} would be, {len(keys)} drawn")
-    check("the drawn sizes are every k-th of those the axis moves", drawn == moved[::step], f"k={step}: {drawn} vs {moved}")
+    want = sorted(set(moved[::step]) | {top})
+    check("the drawn sizes are every k-th of those the axis moves and the one it moves most", drawn == want,
+          f"k={step}, top={top}: {drawn} vs {want}")
+    check("the caption names that one where it is not a k-th", (top in moved[::step]) ==
+          (m.group(4) is None) and (m.group(4) is None or f"message size {byte_label(top)}," in m.group(4)), caption[-600:])
     check("the moved sizes not drawn are named", all(byte_label(b) in caption for b in set(moved) - set(drawn)), caption[-600:])
 exit_status()
 P
