@@ -329,8 +329,8 @@ std::vector<std::string> override_warnings(const Json& res) {
 
 // Every value a component reports as effective (provenance.derived "<key> (effective)") that differs from the
 // parameter's resolved value (provenance.mca): "key: effective E (value V, capped by ...)".
-std::vector<std::string> effective_notes(const Json& res) {
-  std::vector<std::string> out;
+std::vector<EffectiveValue> effective_values(const Json& res) {
+  std::vector<EffectiveValue> out;
   if (!res.contains("provenance")) return out;
   const Json& prov = res["provenance"];
   if (!prov.contains("derived") || !prov["derived"].is_object() || !prov.contains("mca")) return out;
@@ -345,10 +345,17 @@ std::vector<std::string> effective_notes(const Json& res) {
       resolved = parse_quantity(v, Dim::Bytes);
     } catch (const std::exception&) {
     }
-    const double used = it->get<double>();
-    if (used == resolved) continue;
-    const std::string by = capped_by(res, k);
-    out.push_back(fmt::format("{}: effective {} B (value {}{}{})", k, used, v, resolved == 0 ? ", 0 = auto" : "",
+    out.push_back({k, v, resolved, it->get<double>()});
+  }
+  return out;
+}
+
+std::vector<std::string> effective_notes(const Json& res) {
+  std::vector<std::string> out;
+  for (const EffectiveValue& e : effective_values(res)) {
+    if (e.used == e.given) continue;
+    const std::string by = capped_by(res, e.key);
+    out.push_back(fmt::format("{}: effective {} B (value {}{}{})", e.key, e.used, e.text, e.given == 0 ? ", 0 = auto" : "",
                               by.empty() ? "" : ", capped by " + by.substr(0, by.find(':'))));
   }
   return out;

@@ -83,6 +83,13 @@ std::vector<std::string> override_notes(const Json& res);
 // Every value a component reports as effective (provenance.derived "<key> (effective)") that differs from the
 // parameter's resolved value, with the limit that caps it when the component names one ("<key> (capped by)").
 std::vector<std::string> effective_notes(const Json& res);
+// Each MCA parameter (in bytes) whose effective value the run recorded (provenance.derived "<key> (effective)"): the
+// value given (its text, and in bytes, -1 when not a size) and the value used; effective_notes names those that differ.
+struct EffectiveValue {
+  std::string key, text;
+  double given = -1, used = 0;
+};
+std::vector<EffectiveValue> effective_values(const Json& res);
 // One warning per --set override whose effective value (provenance.derived) differs from the value given.
 std::vector<std::string> override_warnings(const Json& res);
 

@@ -639,6 +639,11 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   // objects. A file damaged or put there by hand is bad input, named (remove it and the sweep runs that point again).
   std::vector<Json> results;
   std::vector<Json> base_values;  // per point, axis -> the value its run was given where the point leaves it to the base
+  // An MCA parameter whose value some point's run resolved to another (an automatic limit picked for the job size, a
+  // value capped): a column "<key> (effective)" beside the axes, the value each point's run used (what `run` prints as
+  // "# effective values"), so that a sweep over ranks shows btl/ugni's SMSG limit stepping down.
+  std::vector<std::map<std::string, double>> used;  // per point
+  std::vector<std::string> effective_keys;
   std::optional<std::set<std::string>> unread;  // machine parameters no point's run read (each point's own list)
   for (auto& p : g.points) {
     const std::string pf = point_file(out_dir, p);
@@ -652,6 +657,12 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
     check_result_points(doc["result"], pf, "result.points",
                         " (not as the sweep writes it: remove the file to run the point again)");
     results.push_back(points_with_ranks(doc["result"]));
+    used.emplace_back();
+    for (const EffectiveValue& e : effective_values(doc["result"])) {
+      used.back()[e.key] = e.used;
+      if (e.used != e.given && std::find(effective_keys.begin(), effective_keys.end(), e.key) == effective_keys.end())
+        effective_keys.push_back(e.key);
+    }
     base_values.push_back(Json::object());
     for (auto& a : g.axes)
       if (!p.values.contains(a))
@@ -672,6 +683,16 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
       unread = std::move(both);
     }
   }
+  // only those every point's run reports and whose value used differs between the points: a constant one is the
+  // base's, which `run` says; one that some points' stacks do not have is no column of the whole table
+  std::erase_if(effective_keys, [&](const std::string& k) {
+    bool varies = false;
+    for (auto& u : used) {
+      if (!u.contains(k)) return true;
+      varies = varies || u.at(k) != used.front().at(k);
+    }
+    return !varies;
+  });
   // A result field that is an axis's own quantity ("radix" under "benchmark.radix", "ranks" under "ranks") is that
   // axis's column when it equals the axis's value on every row; where it does not (an axis whose value is a list of
   // radices or process counts, each row one of them), it is a column of its own, "result.<field>".
@@ -687,6 +708,7 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   }
   Json rows = Json::array();
   std::vector<std::string> columns(g.axes.begin(), g.axes.end());
+  for (auto& k : effective_keys) columns.push_back(k + " (effective)");
   std::set<std::string> have(columns.begin(), columns.end());
   for (std::size_t i = 0; i < g.points.size(); ++i) {
     const SweepPoint& p = g.points[i];
@@ -694,6 +716,8 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
       Json row = Json::object();
       for (auto& a : g.axes)
         row[a] = p.values.contains(a) ? p.values[a] : base_values[i].contains(a) ? base_values[i][a] : Json();
+      for (auto& k : effective_keys)
+        row[k + " (effective)"] = used[i].contains(k) ? Json(static_cast<long long>(used[i][k])) : Json();
       for (auto it = rp.begin(); it != rp.end(); ++it) {
         auto fc = field_column.find(it.key());
         std::string c = fc == field_column.end() ? it.key() : fc->second;
@@ -709,8 +733,9 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
     }
   }
   columns.push_back("point");
-  Json table{{"grid", g.file}, {"axes", g.axes}, {"columns", columns}, {"units", axis_units(g.axes, rows)},
-             {"rows", rows},
+  Json units = axis_units(g.axes, rows);
+  for (auto& k : effective_keys) units[k + " (effective)"] = "B";
+  Json table{{"grid", g.file}, {"axes", g.axes}, {"columns", columns}, {"units", units}, {"rows", rows},
              {"provenance", {{"overrides", g.sets}, {"engine", g.engine.empty() ? Json() : Json(g.engine)}}}};
   if (!g.machine_file.empty()) table["provenance"]["machine_file"] = g.machine_file;
   if (unread && !unread->empty()) table["provenance"]["unread_overrides"] = *unread;

@@ -5,13 +5,15 @@
 #     and --machine-file given with a name instead of a file;
 #   - a machine file that names its machine as an installed one (cielo), run with --machine-file;
 #   - `--set KEY VALUE` written as two words;
-#   - a barrier run at one algorithm and radix, and a sweep of one point.
+#   - a barrier run at one algorithm and radix, and a sweep of one point;
+#   - a sweep over the job size on Titan (1,024 and 2,048 ranks), whose btl_ugni_smsg_limit is on auto.
 # Expected: the grid runs the base beside it (as a replay's trace is found beside its scenario) and describe names
 #   that file; describe prints the scenario on the machine file and the grid's estimate, and refuses --machine-file
 #   with a name (exit 2, one line); the run with the shadowing machine file succeeds with one warning naming both files;
 #   the two-word --set is refused naming key=value; the barrier's table says "# algorithm cheetah-atomic, radix 8",
 #   and its plot's title ends with it;
-#   the sweep says "1 point".
+#   the sweep says "1 point"; the job-size sweep's table has a column "btl_ugni_smsg_limit (effective) (B)" with 1024
+#   and 512 (r26242's rule).
 # How validated: exit status, stdout and stderr lines.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -55,4 +57,11 @@ echo '{"machine": "titan", "stack": "openmpi", "ranks": 64, "benchmark": {"name"
   && ok "the barrier's algorithm and radix in its table" || bad "barrier header: $(cat b.out b.err)"
 grep -q "barrier_loop on titan (openmpi), 64 ranks, cheetah-atomic, radix 8" ob/b.svg \
   && ok "and in its plot's title" || bad "plot title: $(grep -o '<title>[^<]*' ob/b.svg | head -3)"
+# a sweep over the job size: btl/ugni's automatic SMSG limit (1,024 B up to 1,024 ranks, 512 B above) is a column
+echo '{"machine": "titan", "stack": "openmpi", "ranks": 1024, "ranks_per_node": 16, "benchmark": {"name": "osu_multi_lat", "sizes": [512], "iterations": 2, "skip": 0}}' > ml.json
+echo '{"base": "ml.json", "axes": {"ranks": [1024, 2048]}}' > gml.json
+"$BIN" --quiet sweep gml.json --out gml -j 2 > /dev/null 2> gml.err
+[[ $(head -1 gml/sweep.csv) == "ranks,btl_ugni_smsg_limit (effective) (B),bytes,latency_us,point" ]] \
+  && [[ $(cut -d, -f1,2 gml/sweep.csv | tail -2 | tr '\n' ' ') == "1024,1024 2048,512 " ]] \
+  && ok "a sweep over ranks shows the effective SMSG limit" || bad "effective column: $(cat gml/sweep.csv gml.err)"
 exit $fail
