@@ -11,12 +11,13 @@ set format y '%g'
 set title "whatif_gemini_smsg_limit_256"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set bmargin 7
-set label 100 'What does the SMSG limit of a large job cost a message on Gemini? osu_latency between two Cielo nodes (one rank each), Open MPI, with' at screen 0.012, screen 0.0592 left front font ',9'
-set label 101 'btl_ugni_smsg_limit pinned at 256 B, the value btl/ugni''s automatic rule picks for a job of more than 16,384 ranks (Gemini paper, Table I); sizes 64 B' at screen 0.012, screen 0.0374 left front font ',9'
-set label 102 'to 8 KiB. Run scenarios/gemini/fig5_latency_2p_inter_openmpi.json for the same pair with the limit on auto (1,024 B for 2 ranks)' at screen 0.012, screen 0.0156 left front font ',9'
+set bmargin 8
+set label 100 'What does the SMSG limit of a large job cost a message on Gemini? osu_latency between two Cielo nodes (one rank each), Open MPI, with' at screen 0.012, screen 0.0793 left front font ',9'
+set label 101 'btl_ugni_smsg_limit pinned at 256 B, the value btl/ugni''s automatic rule picks for a job of more than 16,384 ranks (trunk r26242''s rule, the revision' at screen 0.012, screen 0.0579 left front font ',9'
+set label 102 'the Gemini paper measured; its Table I is the next revision''s); sizes 64 B to 8 KiB. Run scenarios/gemini/fig5_latency_2p_inter_openmpi.json for the' at screen 0.012, screen 0.0366 left front font ',9'
+set label 103 'same pair with the limit on auto (1,024 B for 2 ranks)' at screen 0.012, screen 0.0152 left front font ',9'
 set yrange [1.53315 : 7.94667]
 set ytics ("2" 2, "3" 3, "4" 4, "5" 5, "7" 7)
-set terminal svg size 900,642 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,656 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'examples/whatif_gemini_smsg_limit_256.svg.tmp'
 plot 'examples/whatif_gemini_smsg_limit_256.csv' using (column('bytes')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi osu_latency 2p btl_ugni_smsg_limit=256 (simulated)'
