@@ -387,7 +387,8 @@ void check_fits(const AppConfig& c, int n, const std::string& file) {
         const std::vector<coll::Stage> stages = coll::stage_list(c.coll_lib, p.kind);
         if (stages.empty()) throw std::invalid_argument(p.kind + " '" + a + "' is a composition whose stages the library "
                                                         "does not name");
-        for (coll::Stage st : stages) (void)coll_stages(c, p)(st, size);
+        const coll::StageChooser choose = coll_stages(c, p);
+        for (coll::Stage st : stages) (void)choose(st, size);
       }
     } catch (const std::invalid_argument& e) {
       throw InputError(file, "benchmark.collectives", fmt::format("'{}': {} ({})", c.coll_library, e.what(), where));

@@ -708,7 +708,8 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   }
   Json rows = Json::array();
   std::vector<std::string> columns(g.axes.begin(), g.axes.end());
-  for (auto& k : effective_keys) columns.push_back(k + " (effective)");
+  auto effective_column = [](const std::string& k) { return k + " (effective)"; };
+  for (auto& k : effective_keys) columns.push_back(effective_column(k));
   std::set<std::string> have(columns.begin(), columns.end());
   for (std::size_t i = 0; i < g.points.size(); ++i) {
     const SweepPoint& p = g.points[i];
@@ -717,7 +718,7 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
       for (auto& a : g.axes)
         row[a] = p.values.contains(a) ? p.values[a] : base_values[i].contains(a) ? base_values[i][a] : Json();
       for (auto& k : effective_keys)
-        row[k + " (effective)"] = used[i].contains(k) ? Json(static_cast<long long>(used[i][k])) : Json();
+        row[effective_column(k)] = used[i].contains(k) ? Json(static_cast<long long>(used[i][k])) : Json();
       for (auto it = rp.begin(); it != rp.end(); ++it) {
         auto fc = field_column.find(it.key());
         std::string c = fc == field_column.end() ? it.key() : fc->second;
@@ -734,7 +735,7 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   }
   columns.push_back("point");
   Json units = axis_units(g.axes, rows);
-  for (auto& k : effective_keys) units[k + " (effective)"] = "B";
+  for (auto& k : effective_keys) units[effective_column(k)] = "B";
   Json table{{"grid", g.file}, {"axes", g.axes}, {"columns", columns}, {"units", units}, {"rows", rows},
              {"provenance", {{"overrides", g.sets}, {"engine", g.engine.empty() ? Json() : Json(g.engine)}}}};
   if (!g.machine_file.empty()) table["provenance"]["machine_file"] = g.machine_file;

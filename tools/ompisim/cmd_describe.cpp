@@ -380,7 +380,8 @@ void describe_grid(const std::string& given, const std::string& machine_file) {
     s.machine_file = machine_file;
     return s;
   };
-  std::cout << fmt::format("# sweep grid {}: {} points (ompisim sweep {}{})\n", g.file, g.points.size(), given,
+  std::cout << fmt::format("# sweep grid {}: {} point{} (ompisim sweep {}{})\n", g.file, g.points.size(),
+                           g.points.size() == 1 ? "" : "s", given,
                            machine_file.empty() ? "" : " --machine-file " + machine_file);
   std::cout << fmt::format("base {}{}\n", g.base_file,
                            g.base_file == g.file ? " (inline)" : fmt::format(" (ompisim describe {})", g.base_file));
@@ -412,22 +413,18 @@ void describe_file(const std::string& given, const std::string& machine_file) {
   refuse_missing_input(given);
   const std::string file = data_path(given);
   const Json j = load_json_file(file);
-  if (j.is_object() && j.contains("networks")) {
+  // A machine file: its networks, or a machine that extends another ("base" and "machine", no benchmark).
+  const bool machine = j.is_object() && (j.contains("networks") || (j.contains("base") && j.contains("machine") &&
+                                                                     !j.contains("benchmark")));
+  if (machine) {
     if (!machine_file.empty())
       throw InputError("--machine-file", machine_file, fmt::format("{} is a machine file itself: --machine-file goes "
                                                                    "with a scenario or a sweep grid", given));
     describe_machine(*load_machine(file));
     return;
   }
-  if (j.is_object() && j.contains("base") && !j.contains("benchmark") && !j.contains("machine")) {
+  if (j.is_object() && j.contains("base") && !j.contains("benchmark")) {
     describe_grid(given, machine_file);
-    return;
-  }
-  if (j.is_object() && j.contains("base") && j.contains("machine")) {  // a machine file that extends another
-    if (!machine_file.empty())
-      throw InputError("--machine-file", machine_file, fmt::format("{} is a machine file itself: --machine-file goes "
-                                                                   "with a scenario or a sweep grid", given));
-    describe_machine(*load_machine(file));
     return;
   }
   if (!j.is_object() || !j.contains("benchmark"))
