@@ -148,7 +148,7 @@ Json parse_json_text(const std::string& text, const std::string& file) {
   return std::move(b.root);
 }
 
-Json load_json_file(const std::string& path) {
+static std::string read_input_text(const std::string& path) {
   const std::size_t limit = limits::max_input_bytes();
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // O_NONBLOCK: opening a FIFO does not wait
   if (fd < 0) throw InputError(path, "", fmt::format("cannot open file ({})", std::strerror(errno)));
@@ -180,7 +180,19 @@ Json load_json_file(const std::string& path) {
     throw InputError(path, "", st.st_size == 0 ? std::string("a file whose size says 0 bytes gave more when read (a "
                                                              "/proc or /sys file?): not a JSON file")
                                                : fmt::format("file grew while read, above {} bytes", st.st_size));
-  return parse_json_text(text, path);
+  return text;
+}
+
+Json load_json_file(const std::string& path) { return parse_json_text(read_input_text(path), path); }
+
+std::vector<std::string> member_keys_in_written_order(const std::string& path, const std::string& member) {
+  const std::string text = read_input_text(path);
+  parse_json_text(text, path);  // the same bounds and checks as load_json_file
+  const auto doc = nlohmann::ordered_json::parse(text);
+  std::vector<std::string> keys;
+  if (!doc.is_object() || !doc.contains(member) || !doc[member].is_object()) return keys;
+  for (auto it = doc[member].begin(); it != doc[member].end(); ++it) keys.push_back(it.key());
+  return keys;
 }
 
 static size_t edit_distance(const std::string& a, const std::string& b) {

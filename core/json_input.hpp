@@ -18,6 +18,9 @@ using Json = nlohmann::json;
 // file must be a regular file of at most limits::max_input_bytes(), checked before reading; nesting deeper than
 // limits::kMaxJsonDepth, a duplicate key or a number that overflows a double is an InputError naming the file and key.
 Json load_json_file(const std::string& path);
+// The keys of the object `member` of the file's top-level object in the order the file writes them (Json sorts its
+// keys); empty when there is no such object. The same bounds and checks as load_json_file.
+std::vector<std::string> member_keys_in_written_order(const std::string& path, const std::string& member);
 // The same checks on text already in memory (`file` names it in errors). Also the fuzz targets' entry point.
 Json parse_json_text(const std::string& text, const std::string& file);
 // The closest candidate by edit distance; else the candidates that begin with `key` or end with it as whole parts

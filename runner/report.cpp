@@ -209,10 +209,21 @@ std::string result_csv(const Json& res) {
   std::string out;
   const Json pts = points_with_ranks(res);
   if (pts.empty()) return out;
-  // The columns: every key of any point, in the order they first appear (a key only some points carry, such as a
-  // node-aware composition's "stages" or the steady-state rule that stopped a series, is an empty cell elsewhere).
+  // The columns: first those that name a point (what it ran: the application, the stack, the side, the rank count,
+  // the size, the algorithm and its radix) in that order, then every other key of any point, in the order they first
+  // appear (a key only some points carry, such as a node-aware composition's "stages" or the steady-state rule that
+  // stopped a series, is an empty cell elsewhere, as is a null).
+  static const std::vector<std::string> kNaming = {"scenario", "app", "stack", "side", "ranks", "bytes", "algorithm",
+                                                   "radix"};
   std::vector<std::string> cols;
   std::set<std::string> seen;
+  for (const auto& k : kNaming)
+    for (const auto& p : pts)
+      if (p.is_object() && p.contains(k)) {
+        cols.push_back(k);
+        seen.insert(k);
+        break;
+      }
   for (const auto& p : pts)
     if (p.is_object())
       for (auto it = p.begin(); it != p.end(); ++it)
@@ -222,7 +233,8 @@ std::string result_csv(const Json& res) {
     std::vector<std::string> v;
     for (const auto& c : cols) {
       const auto it = p.is_object() ? p.find(c) : p.end();
-      v.push_back(it == p.end() ? "" : csv_cell(it->is_string() ? it->get<std::string>() : it->dump()));
+      v.push_back(it == p.end() || it->is_null() ? ""
+                                                 : csv_cell(it->is_string() ? it->get<std::string>() : it->dump()));
     }
     out += fmt::format("{}\n", fmt::join(v, ","));
   }

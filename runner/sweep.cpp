@@ -348,6 +348,8 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
       total = combine == "zip" ? len : total * it.value().size();
       if (total > kMaxPoints) r.fail("axes", fmt::format("more than {} points", kMaxPoints));
     }
+    // the axes in the order the grid writes them: its table's columns, and the last one varies fastest
+    if (auto written = member_keys_in_written_order(file, "axes"); written.size() == g.axes.size()) g.axes = written;
     if (combine == "zip") {
       for (std::size_t i = 0; i < len; ++i) {
         Json a = Json::object();

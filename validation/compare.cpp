@@ -609,6 +609,7 @@ std::string render_comparison(const Comparison& c, const std::string& name_a, co
   std::size_t wf = 44, wp = 28, wm = 32;
   for (auto& r : c.rows)
     if (!diff_only || r.beyond) wf = std::max(wf, r.file.size()), wp = std::max(wp, r.point.size()), wm = std::max(wm, r.metric.size());
+  for (auto& r : c.one_side) wf = std::max(wf, r.file.size()), wm = std::max(wm, r.metric.size());  // one table's columns
   for (auto& r : c.rows) {
     if (diff_only && !r.beyond) continue;
     if (!header)
@@ -628,7 +629,7 @@ std::string render_comparison(const Comparison& c, const std::string& name_a, co
                        fmt::join(c.one_side_stacks, "; "));
     last.clear();
     for (auto& r : c.one_side)
-      out += fmt::format("{:<44} {:<28} {:<32} {:>14} {:>14}\n", r.file == last ? "" : r.file, "stats", r.metric,
+      out += fmt::format("{:<{}} {:<{}} {:<{}} {:>14} {:>14}\n", r.file == last ? "" : r.file, wf, "stats", wp, r.metric, wm,
                          r.side == 'A' ? fmt::format("{:.6g}", r.value) : "-",
                          r.side == 'B' ? fmt::format("{:.6g}", r.value) : "-"),
           last = r.file;

@@ -505,6 +505,14 @@ int x_powers(const PlotSpec& p) {
   return hi > 0 ? static_cast<int>(std::lround(std::log2(hi / lo))) : 99;
 }
 
+// The distance between the smallest and the largest x the curves draw (0 with none).
+double x_span(const PlotSpec& p) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (const auto& c : p.curves)
+    for (auto& [x, y] : c.points) lo = std::min(lo, x), hi = std::max(hi, x);
+  return hi >= lo ? hi - lo : 0.0;
+}
+
 // The x axis of a figure of one size: one tick per curve, named by what tells its label apart, the size in the label.
 // The y axis from 0 to gnuplot's top, 6 % of the frame above the highest bar, point or interval end first, so that
 // none touches the frame.
@@ -535,8 +543,12 @@ std::string gnuplot_script(const PlotSpec& p) {
     return std::string("%g");
   };
   auto tics = [&](const std::string& c, char axis) {
-    return c == "bytes" ? byte_tics(axis, axis == 'x' && x_powers(p) <= 8)
-                        : fmt::format("set format {} {}\n", axis, gp_quote(fmt_of(c)));
+    if (c == "bytes") return byte_tics(axis, axis == 'x' && x_powers(p) <= 8);
+    std::string t = fmt::format("set format {} {}\n", axis, gp_quote(fmt_of(c)));
+    // A count on a linear x axis of a short span (2 to 4 ranks): gnuplot's own step (0.5) would print each whole
+    // number twice under "%.0f"; a step of 1 prints each once.
+    if (axis == 'x' && fmt_of(c) == "%.0f" && !p.logx && x_span(p) <= 10) t += "set xtics 1\n";
+    return t;
   };
   const std::optional<double> one_x = single_x(p);
   const bool bars = one_x.has_value() && !p.curves.empty();

@@ -88,6 +88,17 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
 // Expected:      result_csv has a column for every key of any point, in the order they first appear, and an empty
 //                cell where a point lacks one (before, a key missing from a later point aborted the tool).
 // How validated: the CSV text.
+// Configuration: points whose keys sort before the naming ones (an algorithm, a bandwidth) and a null field (a
+//                replay table's total row has no per-call time).
+// Expected:      the naming columns come first (app, ranks, bytes, algorithm), then the rest; the null is an empty
+//                cell, not the word null.
+// How validated: the CSV text.
+TEST_CASE("runner: result_csv puts the columns that name a point first and leaves a null empty", "[runner]") {
+  Json r = Json::parse(R"({"points": [{"bandwidth_GBps": 2.5, "bytes": 1024, "algorithm": "ring", "ranks": 4,
+                                       "app": "VH-1", "app_p2p_long_pct": null}]})");
+  CHECK(result_csv(r) == "app,ranks,bytes,algorithm,app_p2p_long_pct,bandwidth_GBps\nVH-1,4,1024,ring,,2.5\n");
+}
+
 TEST_CASE("runner: result_csv takes the columns of every point", "[runner]") {
   Json r = Json::parse(R"({"points": [{"bytes": 8, "latency_us": 1.5, "steady_state_rule": "block_means"},
                                       {"bytes": 65536, "latency_us": 2, "stages": {"node": "binomial"}}]})");
@@ -110,7 +121,7 @@ TEST_CASE("runner: a rank sweep's points take their count from the result's rank
   CHECK(p[1]["ranks"] == 4);
   CHECK(p[2]["ranks"] == 8);
   CHECK(p[3]["ranks"] == 8);
-  CHECK(result_csv(r) == "bytes,latency_us,ranks\n8,1,4\n16,2,4\n8,3,8\n16,4,8\n");
+  CHECK(result_csv(r) == "ranks,bytes,latency_us\n4,8,1\n4,16,2\n8,8,3\n8,16,4\n");
   Json own = r;
   for (auto& q : own["points"]) q["ranks"] = 2;
   CHECK(points_with_ranks(own) == own["points"]);

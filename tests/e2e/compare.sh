@@ -104,6 +104,16 @@ grep -q "^# counters one stack reports and the other has not (not compared; .*A 
   && grep -Eq "stats +counters\.ob1_MATCH +[0-9]+ +- *$" "$t/out" && grep -Eq "stats +counters\.smsg_eager +- +[0-9]+ *$" "$t/out" \
   && ! grep -q " inf " "$t/out" && grep -Eq "^1 file, [0-9]+ values compared, [1-9][0-9]* beyond tolerance, 0 structural differences, [0-9]+ counters of one stack only$" "$t/out" \
   && echo "ok   two stacks' own counters listed apart: $(tail -1 "$t/out")" || { echo "FAIL two stacks' counters: $(grep -E "inf|counters|file" "$t/out" | head -5)"; fail=1; }
+# the counters of one stack stand in the table's columns: each value ends where the header's A and B end
+python3 - "$t/out" <<'P' && echo "ok   one stack's counters aligned with the table" || { echo "FAIL one stack's counters misaligned"; fail=1; }
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+head = next(l for l in lines if l.startswith("file "))
+ends = [m.end() for m in re.finditer(r"\S+", head)][-3:-1]  # where the A and B columns end
+at = next(i for i, l in enumerate(lines) if l.startswith("# counters one stack reports"))
+rows = [l for l in lines[at + 1:] if re.search(r"\bstats\b", l)]
+assert rows and all([m.end() for m in re.finditer(r"\S+", l)][-2:] == ends for l in rows), (ends, rows[:3])
+P
 "$BIN" compare "$R/gemini/fig5_latency_2p_inter_openmpi.json" "$R/gemini/fig6_bibw_2p_inter_openmpi.json" > "$t/out" 2>&1
 grep -qx "# A: .*fig5_latency_2p_inter_openmpi.json (run with benchmark osu_latency)" "$t/out" \
   && grep -qx "# B: .*fig6_bibw_2p_inter_openmpi.json (run with benchmark osu_bibw)" "$t/out" \

@@ -6,7 +6,8 @@
 # Expected:      the merged sweep.csv and sweep.json are byte-identical across -j 1, -j 2, shards and mpirun; a rerun
 #                runs no point; the killed sweep, rerun, has every point once and no temporary file left; 1 MiB latency
 #                falls when bte_bandwidth rises (the axis reaches the model); the axis given as "3 GB/s" is
-#                the number 3 under the header 'nic.bte_bandwidth (GB/s)'; a radix or ranks axis is one column (no
+#                the number 3 under the header 'nic.bte_bandwidth (GB/s)', the axes' columns in the grid's order
+#                (stack, then the bandwidth, though Json sorts keys); a radix or ranks axis is one column (no
 #                second 'radix' / 'result.ranks' beside it unless the rows' values differ from the axis's); bad input and a damaged point file exit 2 naming file and key.
 # How validated: cmp of the merged files, point-file counts, the tool's "N run now" line, grep on stderr.
 set -u
@@ -102,6 +103,7 @@ check "unit axis as numbers, unit in the header" "python3 - <<'P'
 import csv, json
 head = next(csv.reader(open('j1/sweep.csv')))
 assert 'nic.bte_bandwidth (GB/s)' in head and 'nic.bte_bandwidth' not in head, head
+assert head[:2] == ['stack', 'nic.bte_bandwidth (GB/s)'], ('the axes in the grid file order', head)
 t = json.load(open('j1/sweep.json'))
 assert t['units'] == {'nic.bte_bandwidth': 'GB/s'}, t['units']
 assert sorted({r['nic.bte_bandwidth'] for r in t['rows']}) == [3, 4, 6], t['rows'][0]

@@ -511,3 +511,26 @@ TEST_CASE("byte_label: a unit up only where the size is a whole number of its hu
   CHECK(ompisim::validation::byte_label(10304) == "10304 B");
   CHECK(ompisim::validation::byte_label(1000000) == "1000000 B");
 }
+
+// Configuration: a replay-style plot against the rank index on a linear axis, ranks 0 to 3; the same from 0 to 63;
+//                the same with a log axis over rank counts 2 to 8.
+// Expected:      the short span ticks every whole rank ("set xtics 1": gnuplot's own 0.5 step printed each number
+//                twice under %.0f); the long span and the log axis keep gnuplot's own steps.
+// How validated: the script's text.
+TEST_CASE("a short rank axis ticks each rank once", "[plot]") {
+  PlotSpec p;
+  p.svg = "r.svg";
+  p.xcol = "rank";
+  p.ycol = "mpi_time_pct";
+  p.logx = p.logy = false;
+  p.curves.push_back({"a.csv", "replay", ""});
+  p.curves[0].points = {{0, 10}, {1, 12}, {2, 11}, {3, 9}};
+  std::string gp = gnuplot_script(p);
+  CHECK(gp.find("set format x '%.0f'\nset xtics 1\n") != std::string::npos);
+  p.curves[0].points = {{0, 10}, {63, 12}};
+  CHECK(gnuplot_script(p).find("set xtics 1\n") == std::string::npos);
+  p.xcol = "ranks";
+  p.logx = true;
+  p.curves[0].points = {{2, 10}, {8, 12}};
+  CHECK(gnuplot_script(p).find("set xtics 1\n") == std::string::npos);
+}
