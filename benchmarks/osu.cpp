@@ -8,8 +8,10 @@
 #include "benchmarks/osu_block.hpp"
 #include "benchmarks/task.hpp"
 #include "core/limits.hpp"
+#include "protocols/register.hpp"
 
 #include <algorithm>
+#include <set>
 #include <fmt/format.h>
 
 namespace ompisim::bench {
@@ -201,9 +203,34 @@ void osu_loop(const OsuKind& k, std::uint64_t size, long long& iters, long long&
   skip = large ? k.skip_large : k.skip_small;
 }
 
+// The counters that moved between two snapshots (name -> count), those that did not left out, and so are the levels
+// (requests live, buffers held at the end: StatisticInfo::level), which are no count of what happened between them.
+static Json counters_moved(const std::map<std::string, std::uint64_t>& before,
+                           const std::map<std::string, std::uint64_t>& after) {
+  static const std::set<std::string> levels = [] {
+    std::set<std::string> names;
+    for (const ComponentInfo& c : component_registry().all())
+      for (const StatisticInfo& st : c.statistics)
+        if (st.level) names.insert(st.name);
+    return names;
+  }();
+  Json moved = Json::object();
+  for (const auto& [name, v] : after) {
+    if (levels.count(name)) continue;
+    const auto it = before.find(name);
+    const std::uint64_t was = it == before.end() ? 0 : it->second;
+    if (v > was) moved[name] = v - was;
+  }
+  return moved;
+}
+
 Json run_osu(World& w, Stack& s, const OsuConfig& c) {
   int n = static_cast<int>(w.contexts().ranks());
   OsuCtx x{w, s, c, GlobalSync(w.sim(), n), {}, n};
+  // The stack's counters as every rank passes from one size to the next (before the first, after the last): what each
+  // size's messages did, its warm-up included (which protocol each size took: an eager get, an RGET, a PUT fallback).
+  std::vector<std::map<std::string, std::uint64_t>> at_sync;
+  x.sync.on_release = [&] { at_sync.push_back(s.stats().counters); };
   std::vector<std::vector<double>> out(c.sizes.size(), std::vector<double>(static_cast<std::size_t>(n), 0.0));
   const OsuKind& kind = osu_kind(c.name);
   const bool lat = kind.pattern == OsuKind::Pattern::PingPong;
@@ -222,6 +249,7 @@ Json run_osu(World& w, Stack& s, const OsuConfig& c) {
       double lat_s = sum / pairs;
       Json p{{"bytes", size}, {"latency_us", lat_s * 1e6}};
       if (kind.latency_and_bandwidth) p["bandwidth_GBps"] = lat_s > 0 ? static_cast<double>(size) / lat_s / 1e9 : 0.0;
+      if (k + 1 < at_sync.size()) p["counters"] = counters_moved(at_sync[k], at_sync[k + 1]);
       points.push_back(p);
     } else {
       // Aggregate bandwidth over the pairs, from the senders' average time per window (as osu_mbw_mr reports it).
@@ -233,6 +261,7 @@ Json run_osu(World& w, Stack& s, const OsuConfig& c) {
       double bw = bytes / t;
       Json p{{"bytes", size}, {"bandwidth_GBps", bw / 1e9}};
       if (kind.message_rate) p["messages_per_s"] = size ? bw / static_cast<double>(size) : 0.0;
+      if (k + 1 < at_sync.size()) p["counters"] = counters_moved(at_sync[k], at_sync[k + 1]);
       points.push_back(p);
     }
   }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <coroutine>
 #include <exception>
+#include <functional>
 #include <vector>
 
 namespace ompisim {
@@ -64,9 +65,11 @@ struct Work {
 };
 
 // All `n` participants arrive, then all resume at the arrival time of the last one (zero simulated cost).
+// `on_release`, when set, runs as the last one arrives, before any resumes (a driver's snapshot between two phases).
 class GlobalSync {
 public:
   explicit GlobalSync(Simulator& sim, int n) : sim_(sim), n_(n) {}
+  std::function<void()> on_release;
   struct Awaiter {
     GlobalSync& s;
     bool await_ready() const noexcept { return false; }
@@ -75,6 +78,7 @@ public:
       if (static_cast<int>(s.waiting_.size()) == s.n_) {
         auto all = std::move(s.waiting_);
         s.waiting_.clear();
+        if (s.on_release) s.on_release();
         for (auto w : all) s.sim_.after(0, [w] { w.resume(); });
       }
     }

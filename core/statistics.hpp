@@ -19,6 +19,9 @@ struct StatisticInfo {
   const char* unit;         // what one count is: "messages", "bytes", "endpoints", ...
   const char* description;  // one line
   bool when_counted = false;  // reported only once counted (absent from a run's counters while zero); else always
+  // A level at the end of the run (requests still live, buffers still held), which can fall: not a count of events,
+  // so it has no share per size (benchmarks/osu.cpp counts per size only what counts events).
+  bool level = false;
 };
 
 // The counters of a table of N declarations, indexed by the enum Id (Id's values are 0 .. N-1 in the table's order).

@@ -36,6 +36,17 @@ std::string format_quantity(double v, Dim d) {
   return "?";
 }
 
+std::string byte_label(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  int u = 0;
+  while (b >= 1024 && u < 3) {
+    const double up = b / 1024, hundredths = up * 100;
+    if (hundredths != std::floor(hundredths)) break;
+    b = up, ++u;
+  }
+  return fmt::format("{:.15g} {}", b, units[u]);
+}
+
 std::string format_quantity_exact(double v, Dim d) {
   switch (d) {
     case Dim::Time: return fmt::format("{} s", v);

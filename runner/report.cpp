@@ -212,7 +212,7 @@ std::string result_csv(const Json& res) {
   // The columns: first those that name a point (what it ran: the application, the stack, the side, the rank count,
   // the size, the algorithm and its radix) in that order, then every other key of any point, in the order they first
   // appear (a key only some points carry, such as a node-aware composition's "stages" or the steady-state rule that
-  // stopped a series, is an empty cell elsewhere, as is a null).
+  // stopped a series, is an empty cell elsewhere, as is a null), and last the protocol counters of a point.
   static const std::vector<std::string> kNaming = {"scenario", "app", "stack", "side", "ranks", "bytes", "algorithm",
                                                    "radix"};
   std::vector<std::string> cols;
@@ -224,10 +224,13 @@ std::string result_csv(const Json& res) {
         seen.insert(k);
         break;
       }
+  seen.insert("counters");  // the protocol counters that moved during a point, an object: the last column
   for (const auto& p : pts)
     if (p.is_object())
       for (auto it = p.begin(); it != p.end(); ++it)
         if (seen.insert(it.key()).second) cols.push_back(it.key());
+  if (std::any_of(pts.begin(), pts.end(), [](const Json& p) { return p.is_object() && p.contains("counters"); }))
+    cols.push_back("counters");
   out += fmt::format("{}\n", fmt::join(cols, ","));
   for (const auto& p : pts) {
     std::vector<std::string> v;
@@ -393,6 +396,36 @@ std::string points_algorithm(const Json& points) {
   return first["algorithm"].get<std::string>() + (same_radix ? ", radix " + first["radix"].dump() : "");
 }
 
+std::string points_protocols(const Json& points) {
+  if (!points.is_array() || points.empty()) return "";
+  std::vector<std::pair<double, std::set<std::string>>> rows;  // (size, the counters that move at it)
+  for (const auto& p : points) {
+    if (!p.is_object() || !p.contains("counters") || !p["counters"].is_object() || !p.contains("bytes") ||
+        !p["bytes"].is_number() || (!rows.empty() && p["bytes"].get<double>() <= rows.back().first))
+      return "";
+    std::uint64_t most = 0;
+    for (const auto& v : p["counters"]) most = std::max(most, v.is_number_unsigned() ? v.get<std::uint64_t>() : 0);
+    std::set<std::string> moved;
+    for (auto it = p["counters"].begin(); it != p["counters"].end(); ++it)
+      if (it->is_number_unsigned() && it->get<std::uint64_t>() * 100 >= most) moved.insert(it.key());
+    rows.emplace_back(p["bytes"].get<double>(), std::move(moved));
+  }
+  std::set<std::string> every = rows.front().second;
+  for (const auto& [b, moved] : rows) std::erase_if(every, [&](const std::string& n) { return !moved.count(n); });
+  std::vector<std::string> parts;
+  for (std::size_t i = 0, j = 0; i < rows.size(); i = j + 1) {
+    for (j = i; j + 1 < rows.size() && rows[j + 1].second == rows[i].second;) ++j;
+    std::vector<std::string> own;
+    for (const auto& n : rows[i].second)
+      if (!every.count(n)) own.push_back(n);
+    const std::string range = i == j ? byte_label(rows[i].first)
+                                     : fmt::format("{} .. {}", byte_label(rows[i].first), byte_label(rows[j].first));
+    parts.push_back(range + (own.empty() ? "" : " " + fmt::format("{}", fmt::join(own, ", "))));
+  }
+  return fmt::format("{}{}", fmt::join(parts, "; "),
+                     every.empty() ? "" : fmt::format(" (at every size: {})", fmt::join(every, ", ")));
+}
+
 std::string result_table(const Json& res, const Json& scenario_mca) {
   // a machine read from a file other than its shipped one (--machine-file) is named with that file: its name may be a
   // shipped machine's (an edited copy)
@@ -426,6 +459,7 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
   if (auto e = effective_notes(res); !e.empty()) out += fmt::format("# effective values: {}\n", fmt::join(e, "; "));
   if (res["points"].empty()) return out;
   if (auto a = points_algorithm(res["points"]); !a.empty()) out += "# algorithm " + a + "\n";
+  if (auto c = points_protocols(res["points"]); !c.empty()) out += "# protocol counters by size: " + c + "\n";
   const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
   if (!d || !d->table) return out;
   // A list of process counts whose table has no column for it: one table per count, under "# N ranks".

@@ -78,6 +78,12 @@ std::string result_table(const Json& res, const Json& scenario_mca = Json());
 // radix 8"); empty when the points give none or differ (a library's choice per size, a radix sweep: the table's
 // columns say it then). The table prints it above its rows, a run's plot in its title.
 std::string points_algorithm(const Json& points);
+// The protocol each size took, from its points' "counters" (the OSU point-to-point drivers'): consecutive sizes whose
+// moving counters (each at least 1 % of that size's largest) have the same names form one range, named with those
+// counters; the names that move at every size are said once, after. "" when the points carry no counters or their
+// sizes do not rise (a list of rank counts). E.g. "0 B .. 512 B ob1_MATCH, ugni_short_sends; 1 .. 4 KiB ob1_MATCH,
+// ugni_eager_gets; ... (at every size: ugni_smsg, ugni_smsg_local_events)".
+std::string points_protocols(const Json& points);
 // Every --set override of a result: "key=value (resolved value)".
 std::vector<std::string> override_notes(const Json& res);
 // Every value a component reports as effective (provenance.derived "<key> (effective)") that differs from the

@@ -26,7 +26,7 @@ const std::vector<ResultKey>& result_keys() {
       {"benchmark", R"({"type": "string"})", "benchmark name", true},
       {"ranks", R"({"oneOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]})", "rank count(s)", true},
       {"ranks_per_node", R"({"type": "integer"})", "ranks per node", true},
-      {"points", R"({"type": "array", "items": {"type": "object"}})", "one object per measured point (axis fields and metrics)", true},
+      {"points", R"({"type": "array", "items": {"type": "object"}})", "one object per measured point (axis fields and metrics; the OSU point-to-point drivers and NetPIPE add 'counters', the protocol counters that moved during the size, its warm-up included)", true},
       {"stats", R"J({"type": "object", "properties": {
         "sends_posted": {"type": "integer", "description": "MPI-level send requests started (point-to-point and those of collectives), warm-up included"},
         "sends_completed": {"type": "integer", "description": "of those, the ones completed"},

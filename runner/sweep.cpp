@@ -735,6 +735,8 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
       rows.push_back(row);
     }
   }
+  // a point's protocol counters (an object) after its quantities
+  std::stable_partition(columns.begin(), columns.end(), [](const std::string& c) { return c != "counters"; });
   columns.push_back("point");
   Json units = axis_units(g.axes, rows);
   for (auto& k : effective_keys) units[effective_column(k)] = "B";

@@ -60,6 +60,8 @@ add_test(NAME e2e.whatif_spellings COMMAND bash ${E2E}/whatif_spellings.sh $<TAR
 set_tests_properties(e2e.interrupt PROPERTIES RUN_SERIAL ON)
 # What a new user meets first: a grid's base beside it, describe --machine-file, a machine file shadowing an installed
 # machine, --set KEY VALUE, the barrier's algorithm in its table.
+# Each osu point carries the protocol counters of its size: SMSG, eager get, RGET, PUT fallback on Cielo.
+add_test(NAME e2e.per_size_counters COMMAND bash ${E2E}/per_size_counters.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.first_hour COMMAND bash ${E2E}/first_hour.sh $<TARGET_FILE:ompisim>)
 add_test(NAME e2e.bad_machine COMMAND bash ${E2E}/bad_machine.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e.rank_by COMMAND bash ${E2E}/rank_by.sh $<TARGET_FILE:ompisim>)

@@ -196,17 +196,6 @@ std::string gp_quote(const std::string& s) {
 // Byte sizes as binary multiples, the way Open MPI and the OSU tables mean them: 1 KiB = 1024 B. A size goes up a
 // unit only where it is a whole number of hundredths of it (1536 B -> 1.5 KiB), so a limit one byte short of a
 // power of two reads as itself (4095 B), not as 3.99902 KiB.
-std::string byte_label(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB"};
-  int u = 0;
-  while (b >= 1024 && u < 3) {
-    const double up = b / 1024, hundredths = up * 100;
-    if (hundredths != std::floor(hundredths)) break;
-    b = up, ++u;
-  }
-  return fmt::format("{:.15g} {}", b, units[u]);
-}
-
 std::vector<std::string> wrap_words(const std::string& text, std::size_t width) {
   std::vector<std::string> lines;
   std::string line;

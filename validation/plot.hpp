@@ -3,6 +3,8 @@
 // and the paper's points in the colour of their curve with their own marker (filled circle, larger, no line).
 // Paths inside a script are relative to the folder it is run in, so committed scripts hold no absolute paths.
 #pragma once
+#include "core/units.hpp"
+
 #include <array>
 #include <string>
 #include <utility>
@@ -104,7 +106,6 @@ std::vector<CoincidingCurves> coinciding_curves(const std::vector<std::vector<st
 std::vector<std::string> label_tails(const std::vector<std::string>& labels);
 // `text` cut at spaces into lines of at most `width` characters (a longer word stands alone).
 std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
-std::string byte_label(double bytes);  // 1024 -> "1 KiB", 32768 -> "32 KiB", 3 -> "3 B"  // "message size (bytes)", "latency (us)", ...
 std::string gnuplot_script(const PlotSpec& p);
 // The line style of the k-th curve (from 0): colour, dash and marker all change with k, so curves of neighbouring
 // colours (gnuplot's 4th and 5th) still differ in print and where they lie on each other.

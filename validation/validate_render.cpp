@@ -119,6 +119,25 @@ void farthest_gap(const Json& c, Farthest& w) {
                          g.value("label", "").empty() ? "" : " (" + g["label"].get<std::string>() + ")", m, paper,
                          off == 0 ? " (within its range)" : "");
   }
+  // A claim checked with a magnitude but no gap (a difference within a tolerance, "within 10 % of its peak"): its
+  // measures in per cent, each as far from its accepted range as the model lies outside it.
+  if (!c.value("gaps", Json::array()).empty() || !c.value("measures", Json()).is_array()) return;
+  for (auto& ms : c["measures"]) {
+    if (!ms.value("measure", "").ends_with("%") || !ms.value("model", Json()).is_number() ||
+        !ms.value("accepted", Json()).is_array() || ms["accepted"].size() != 2)
+      continue;
+    const double m = ms["model"].get<double>();
+    const Json& a = ms["accepted"];
+    const double lo = a[0].is_number() ? a[0].get<double>() : -std::numeric_limits<double>::infinity();
+    const double hi = a[1].is_number() ? a[1].get<double>() : std::numeric_limits<double>::infinity();
+    const double off = m < lo ? lo - m : m > hi ? m - hi : 0.0;
+    if (off <= w.off) continue;
+    w.off = off;
+    auto bound = [](const Json& b) { return b.is_number() ? fmt::format("{:+.1f}", b.get<double>()) : std::string("-"); };
+    w.text = fmt::format("{}{}: model {:+.1f} % vs accepted {} to {} %{}", c.at("id").get<std::string>(),
+                         ms.value("label", "").empty() ? "" : " (" + ms["label"].get<std::string>() + ")", m,
+                         bound(a[0]), bound(a[1]), off == 0 ? " (within its range)" : "");
+  }
 }
 }  // namespace
 
@@ -183,13 +202,21 @@ std::string paper_rows(const Json& v, std::string& why) {
   for (const char* s : {"claims", "untested"})
     for (auto& x : v.value(s, Json::array())) note(x);
   std::string out = "| paper | quantified statements | checked with magnitude | holding | failing | untested | "
-                    "calibration | largest gap (model vs paper) |\n|---|---|---|---|---|---|---|---|\n";
+                    "calibration | orderings (no number in the text): holding, failing | largest gap (model vs paper) "
+                    "|\n|---|---|---|---|---|---|---|---|---|\n";
   for (auto& paper : papers) {
-    int quantified = 0, magnitude = 0, holding = 0, untested = 0, readback = 0;
+    int quantified = 0, magnitude = 0, holding = 0, untested = 0, readback = 0, orderings = 0, orderings_held = 0;
     std::string failing, readback_failing;  // a calibration claim that fails is named in its own column
+    std::string orderings_failing;          // an ordering claim (no number in its text) that fails
     Farthest w;
     for (auto& c : v.value("claims", Json::array())) {
-      if (c.value("paper", "") != paper || !c.value("quantified", false)) continue;
+      if (c.value("paper", "") != paper) continue;
+      if (!c.value("quantified", false)) {
+        ++orderings;
+        if (c.value("holds", false)) ++orderings_held;
+        else orderings_failing += (orderings_failing.empty() ? "" : ", ") + c.at("id").get<std::string>();
+        continue;
+      }
       ++quantified;
       if (c.value("role", "") == "calibration") {
         ++readback;
@@ -203,16 +230,19 @@ std::string paper_rows(const Json& v, std::string& why) {
     }
     for (auto& u : v.value("untested", Json::array())) untested += u.value("paper", "") == paper ? 1 : 0;
     for (auto& c : v.value("claims", Json::array()))  // each failing one with the mechanism it misses
-      if (c.value("paper", "") == paper && c.value("quantified", false) && !c.value("holds", false) &&
-          (c.value("magnitude", false) || c.value("role", "") == "calibration"))
+      if (c.value("paper", "") == paper && !c.value("holds", false) &&
+          (!c.value("quantified", false) || c.value("magnitude", false) || c.value("role", "") == "calibration"))
         why += fmt::format("- {}{}: {}{}\n", c.at("id").get<std::string>(),
-                           c.value("role", "") == "calibration" ? " (calibration)" : "",
+                           c.value("role", "") == "calibration" ? " (calibration)"
+                           : !c.value("quantified", false)      ? " (ordering)"
+                                                                : "",
                            c.contains("not_holding") ? c["not_holding"].at("reason").get<std::string>() : "**no reason recorded**",
                            measures_text(c).empty() ? "" : " Over the samples: " + measures_text(c) + ".");
     const int nfail = magnitude - holding;
-    out += fmt::format("| {} | {} | {} | {} | {}{} | {} | {}{} | {} |\n", paper, quantified + untested, magnitude, holding,
-                       nfail, nfail ? ": " + cell(failing) : "", untested, readback,
-                       readback_failing.empty() ? "" : ", failing: " + cell(readback_failing),
+    out += fmt::format("| {} | {} | {} | {} | {}{} | {} | {}{} | {}, {}{} | {} |\n", paper, quantified + untested,
+                       magnitude, holding, nfail, nfail ? ": " + cell(failing) : "", untested, readback,
+                       readback_failing.empty() ? "" : ", failing: " + cell(readback_failing), orderings_held,
+                       orderings - orderings_held, orderings_failing.empty() ? "" : ": " + cell(orderings_failing),
                        w.off < 0 ? "-" : cell(w.text));
   }
   return out;
@@ -233,13 +263,15 @@ std::string render_summary(const Json& v) {
                     "magnitude, and the statements listed as untested; checked with magnitude: a gap, tolerance or "
                     "margin, not an ordering alone; failing: with the reason recorded beside the claim, listed below; "
                     "calibration: a check that reads back a model input, labelled as such, those that fail named and "
-                    "listed below too):\n\n" +
+                    "listed below too; orderings: the claims whose text gives no number, such as one stack ahead of "
+                    "another, those that fail named and listed below too; largest gap: the check farthest outside its "
+                    "accepted range, in percentage points):\n\n" +
                     paper_rows(v, why);
   if (!why.empty())
     out += !has_intervals(v)
-               ? "\nThe quantified statements that fail and what the model misses for each (no prediction intervals: "
+               ? "\nThe statements that fail and what the model misses for each (no prediction intervals: "
                  "--samples 0):\n\n" + why
-               : "\nThe quantified statements that fail, what the model misses for each, and the model's measure over the "
+               : "\nThe statements that fail, what the model misses for each, and the model's measure over the "
                  "prediction-interval samples (estimate ranges, and the placements where the paper leaves them unstated) "
                  "with the paper's value inside or outside that interval:\n\n" + why;
   out += summary_line(v);

@@ -33,8 +33,8 @@ Json barrier_sweep(const std::string& engine) {
 
 // Configuration: one osu_multi_lat scenario on the DES engine, loaded, run in this process, reported.
 // Expected: load gives the scenario and its driver without running anything; run_one gives one point per size with
-// the result's fixed fields; the CSV has a header of the point fields and one line per point; the table names the
-// run and prints OSU's own header. How validated: field values and text.
+// the result's fixed fields; the CSV has a header of the point fields (the protocol counters last) and one line per
+// point; the table names the run, the protocol each size took, and prints OSU's own header. How validated: field values and text.
 TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
   Scenario s = scenario_from_json(osu("des"), "rt.json");
   CHECK(s.benchmark == "osu_multi_lat");
@@ -51,7 +51,7 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
   CHECK(r["provenance"]["engine"] == "des");
   CHECK(r["provenance"]["scenario_file"] == "rt.json");
   std::string csv = result_csv(r);
-  CHECK(csv.rfind("bytes,latency_us\n8,", 0) == 0);
+  CHECK(csv.rfind("bytes,latency_us,counters\n8,", 0) == 0);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 4);
   // A nested value or a sentence with commas is one quoted cell (RFC 4180), quotes doubled.
   CHECK(csv_cell("8") == "8");
@@ -59,9 +59,13 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
   CHECK(csv_cell("no phase, no routine") == "\"no phase, no routine\"");
   std::string table = result_table(r);
   // The header names the run, then each effective value that differs from its parameter (btl/ugni's SMSG limit on
-  // auto: 1 KiB for 4 ranks), then the benchmark's own table.
+  // auto: 1 KiB for 4 ranks), then the protocol counters by size, then the benchmark's own table.
   CHECK_THAT(table, Catch::StartsWith("# ompisim osu_multi_lat on cielo (openmpi), 4 ranks\n# effective values: "
-                                      "btl_ugni_smsg_limit: effective 1024 B (value 0 B, 0 = auto)\n# OSU MPI Multi Latency Test"));
+                                      "btl_ugni_smsg_limit: effective 1024 B (value 0 B, 0 = auto)\n"
+                                      "# protocol counters by size: 8 B ob1_MATCH, ugni_endpoints, ugni_short_sends; "
+                                      "4 KiB ob1_MATCH, ugni_eager_gets; 64 KiB ob1_FIN, ob1_RGET, ugni_long_gets, "
+                                      "ugni_registrations, ugni_short_sends (at every size: ugni_smsg, "
+                                      "ugni_smsg_local_events)\n# OSU MPI Multi Latency Test"));
   CHECK_THAT(table, Catch::Contains("4096"));
   // A machine read from another file than its shipped one (--machine-file, a copy that kept the name) is named with
   // that file; the shipped file is not named.
@@ -427,4 +431,26 @@ TEST_CASE("runner: IMB Reduce with a Rabenseifner reduce runs on the heterogeneo
     REQUIRE(r["points"].size() == 3);
     for (const auto& p : r["points"]) CHECK(p["latency_us"].get<double>() > 0);
   }
+}
+
+// Configuration: five osu_latency points whose counters name SMSG sends (0, 512 B, the first with two endpoints set
+//                up), eager gets (1 KiB), an RGET with long gets (8 KiB, 16 KiB); the same points over two rank
+//                counts (sizes repeat); points without counters.
+// Expected:      the ranges "0 B .. 512 B" (the endpoints, 2 of 20,200, under 1 % of that size's largest, left out),
+//                "1 KiB", "8 KiB .. 16 KiB", each with its own counters, and the one that moves at every size said after;
+//                nothing for repeated sizes or points without counters.
+// How validated: the text.
+TEST_CASE("runner: points_protocols names the protocol counters by size range", "[runner]") {
+  Json pts = Json::parse(R"([
+    {"bytes": 0, "counters": {"ob1_MATCH": 20200, "ugni_endpoints": 2, "ugni_short_sends": 20200, "ugni_smsg": 20200}},
+    {"bytes": 512, "counters": {"ob1_MATCH": 20200, "ugni_short_sends": 20200, "ugni_smsg": 20200}},
+    {"bytes": 1024, "counters": {"ob1_MATCH": 20200, "ugni_eager_gets": 20200, "ugni_smsg": 40400}},
+    {"bytes": 8192, "counters": {"ob1_RGET": 2020, "ugni_long_gets": 2020, "ugni_smsg": 4040}},
+    {"bytes": 16384, "counters": {"ob1_RGET": 2020, "ugni_long_gets": 2020, "ugni_smsg": 4040}}])");
+  CHECK(points_protocols(pts) == "0 B .. 512 B ob1_MATCH, ugni_short_sends; 1 KiB ob1_MATCH, ugni_eager_gets; "
+                                 "8 KiB .. 16 KiB ob1_RGET, ugni_long_gets (at every size: ugni_smsg)");
+  Json twice = pts;
+  for (const auto& p : pts) twice.push_back(p);
+  CHECK(points_protocols(twice).empty());
+  CHECK(points_protocols(Json::parse(R"([{"bytes": 8, "latency_us": 1.5}])")).empty());
 }

@@ -315,11 +315,26 @@ TEST_CASE("validation table: opens with one row per paper of quantified statemen
          {"untested", Json::array({{{"id", "q.u"}, {"paper", "qs"}, {"text", "about 18 us"}, {"reason", "r"}}})}};
   const std::string md = render_table(v);
   CHECK(md.rfind("Quantified statements per paper", 0) == 0);
-  CHECK_THAT(md, Catch::Contains("| gem | 2 | 2 | 1 | 1: g.bad | 0 | 0 | g.bad (1 KiB): model +2.6 % vs paper +82.0 % |"));
-  CHECK_THAT(md, Catch::Contains("| qs | 2 | 0 | 0 | 0 | 1 | 1 | - |"));
+  CHECK_THAT(md, Catch::Contains("| gem | 2 | 2 | 1 | 1: g.bad | 0 | 0 | 1, 0 | g.bad (1 KiB): model +2.6 % vs paper +82.0 % |"));
+  CHECK_THAT(md, Catch::Contains("| qs | 2 | 0 | 0 | 0 | 1 | 1 | 0, 0 | - |"));
   // a word's reading is shown as its range, not as a number the paper would have quoted
-  CHECK_THAT(md, Catch::Contains("| sea | 1 | 1 | 0 | 1: s.word | 0 | 0 | s.word: model -5.4 % vs 'significantly' (+10.0 % or beyond) |"));
+  CHECK_THAT(md, Catch::Contains("| sea | 1 | 1 | 0 | 1: s.word | 0 | 0 | 0, 0 | s.word: model -5.4 % vs 'significantly' (+10.0 % or beyond) |"));
   CHECK_THAT(md, Catch::Contains("inside or outside that interval:\n\n- g.bad: the native comparator's per-message cost is not yet fitted\n"));
+  {  // an ordering that fails is counted in its paper's row and listed with its reason; a check with a tolerance and
+     // no gap ("within 10 % of its peak") is the largest gap when it lies farthest outside its accepted range
+    Json more = v;
+    more["claims"][2]["holds"] = false;
+    more["claims"][2]["not_holding"] = {{"reason", "the atomic barrier's AMO latency is not public"}};
+    more["claims"].push_back({{"id", "g.peak"}, {"paper", "gem"}, {"holds", false}, {"quantified", true},
+                              {"magnitude", true}, {"detail", ""}, {"gaps", Json::array()},
+                              {"not_holding", {{"reason", "r"}}},
+                              {"measures", {{{"measure", "difference %"}, {"label", "native at 32 KiB"},
+                                             {"model", -97.5}, {"accepted", {-10.0, 10.0}}}}}});
+    const std::string m2 = render_table(more);
+    CHECK_THAT(m2, Catch::Contains("| gem | 3 | 3 | 1 | 2: g.bad, g.peak | 0 | 0 | 0, 1: g.order | g.peak (native at 32 KiB): "
+                                   "model -97.5 % vs accepted -10.0 to +10.0 % |"));
+    CHECK_THAT(m2, Catch::Contains("- g.order (ordering): the atomic barrier's AMO latency is not public"));
+  }
   {  // validate --samples 0: no value has an interval, and neither the text nor the columns speak of samples
     Json unsampled = v;
     unsampled["points"][1].erase("interval");

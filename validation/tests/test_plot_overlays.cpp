@@ -502,14 +502,14 @@ TEST_CASE("a key whose titles would run off a 900 px canvas widens it") {
 // half multiple, a size that is not a whole number of hundredths of a KiB. Expected: binary units where the size is a
 // whole number of hundredths of the unit, bytes otherwise (4095 B, not 3.99902 KiB). How validated: the strings.
 TEST_CASE("byte_label: a unit up only where the size is a whole number of its hundredths", "[unit][plot]") {
-  CHECK(ompisim::validation::byte_label(3) == "3 B");
-  CHECK(ompisim::validation::byte_label(1024) == "1 KiB");
-  CHECK(ompisim::validation::byte_label(32768) == "32 KiB");
-  CHECK(ompisim::validation::byte_label(4194304) == "4 MiB");
-  CHECK(ompisim::validation::byte_label(1536) == "1.5 KiB");
-  CHECK(ompisim::validation::byte_label(4095) == "4095 B");
-  CHECK(ompisim::validation::byte_label(10304) == "10304 B");
-  CHECK(ompisim::validation::byte_label(1000000) == "1000000 B");
+  CHECK(ompisim::byte_label(3) == "3 B");
+  CHECK(ompisim::byte_label(1024) == "1 KiB");
+  CHECK(ompisim::byte_label(32768) == "32 KiB");
+  CHECK(ompisim::byte_label(4194304) == "4 MiB");
+  CHECK(ompisim::byte_label(1536) == "1.5 KiB");
+  CHECK(ompisim::byte_label(4095) == "4095 B");
+  CHECK(ompisim::byte_label(10304) == "10304 B");
+  CHECK(ompisim::byte_label(1000000) == "1000000 B");
 }
 
 // Configuration: a replay-style plot against the rank index on a linear axis, ranks 0 to 3; the same from 0 to 63;

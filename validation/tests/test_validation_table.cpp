@@ -100,7 +100,7 @@ TEST_CASE("validation table: a failing calibration claim is named in its paper's
   claims[2]["not_holding"] = why;
   const std::string md = validation::render_summary(Json{{"points", Json::array()}, {"held_out", Json::array()},
                                                          {"claims", claims}});
-  CHECK_THAT(md, Catch::Contains("| p | 3 | 2 | 1 | 1: p.bad | 0 | 1, failing: p.cal |"));
+  CHECK_THAT(md, Catch::Contains("| p | 3 | 2 | 1 | 1: p.bad | 0 | 1, failing: p.cal | 0, 0 |"));
   CHECK_THAT(md, Catch::Contains("- p.bad: a missing path\n"));
   CHECK_THAT(md, Catch::Contains("- p.cal (calibration): the copy of the inlined bytes\n"));
   CHECK_THAT(md, Catch::Contains("comparisons 3 (1 holding, 2 failing)"));

@@ -45,7 +45,7 @@ inline constexpr std::array<StatisticInfo, 10> kStatistics{{
     {"ugni_eager_gets", "messages", "eager-get protocol: an eager buffer, INIT_GET, the receiver's GET"},
     {"ugni_long_gets", "transfers", "long GETs (pml/ob1 RGET) by FMA or BTE"},
     {"ugni_put_fallbacks", "transfers", "GETs that could not be done (size, alignment): PUT_INIT, the sender's PUT"},
-    {"ugni_eager_buffers_held", "buffers", "receivers' eager buffers not yet consumed at the end of the run"},
+    {"ugni_eager_buffers_held", "buffers", "receivers' eager buffers not yet consumed at the end of the run", false, true},
 }};
 // In kStatistics' order.
 enum class UgniStat : std::uint8_t {

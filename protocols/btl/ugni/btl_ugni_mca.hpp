@@ -21,9 +21,9 @@ struct UgniMca : ParamTable<UgniMca> {
         {&UgniMca::btl_ugni_smsg_limit, 0,
          "0 = auto by job size (Open MPI trunk r26242 btl_ugni_component.c, mca_btl_ugni_component_init: 1024 up to "
          "1024 ranks, 512 up to 16384, 256 above)",
-         {"btl_ugni_smsg_limit", Dim::Bytes, "largest SMSG message; 0 = auto by job size", 0, 65536}},
+         {"btl_ugni_smsg_limit", Dim::Bytes, "largest SMSG message, ob1's header (32 B on a MATCH) included; 0 = auto by job size", 0, 65536}},
         {&UgniMca::btl_ugni_eager_limit, 8192, "Open MPI btl_ugni_component.c (btl_eager_limit = 8 KiB)",
-         {"btl_ugni_eager_limit", Dim::Bytes, "ugni eager (SMSG or eager-get) limit", 64, 1 << 24}},
+         {"btl_ugni_eager_limit", Dim::Bytes, "ugni eager (SMSG or eager-get) limit, ob1's header (32 B on a MATCH) included", 64, 1 << 24}},
         {&UgniMca::btl_ugni_eager_num, 16, "Gemini paper §IV.C (eager buffer pool: 16)",
          {"btl_ugni_eager_num", Dim::Count, "initial eager-get buffers", 1, 1 << 20}},
         {&UgniMca::btl_ugni_eager_inc, 16, "Gemini paper §IV.C (increments of 16)",
@@ -35,7 +35,7 @@ struct UgniMca : ParamTable<UgniMca> {
           "transfers are timed alone in this model and share no link or NIC bandwidth (models/gemini/README.md), so "
           "raised well above its default a windowed bandwidth test reads above the link rate", 0, 1 << 30}},
         {&UgniMca::btl_ugni_get_limit, 524288, "Open MPI trunk r26242 btl_ugni_component.c (get_limit = 512 * 1024)",
-         {"btl_ugni_get_limit", Dim::Bytes, "largest GET; above, PUT fallback", 0, 1LL << 40}},
+         {"btl_ugni_get_limit", Dim::Bytes, "largest GET; above it, or for a length not a multiple of 4 B, the PUT fallback", 0, 1LL << 40}},
         {&UgniMca::btl_ugni_smsg_max_credits, 32, "Open MPI btl_ugni_component.c (smsg_max_credits = 32)",
          {"btl_ugni_smsg_max_credits", Dim::Count, "SMSG credits per peer", 1, 4096}},
     };

@@ -28,7 +28,7 @@ enum class InjectOn : std::uint8_t { Never, Blocking, Every };  // the choices' 
 enum class MtlOfiStat : std::uint8_t { TruncateErrors, LiveOps };
 inline constexpr std::array<StatisticInfo, 2> kMtlOfiStatistics{{
     {"mpi_truncate_errors", "receives", "receives smaller than the message matched (MPI_ERR_TRUNCATE), all providers"},
-    {"mtl_ofi_live_ops", "requests", "MTL requests (sends and receives) not completed at the end of the run"},
+    {"mtl_ofi_live_ops", "requests", "MTL requests (sends and receives) not completed at the end of the run", false, true},
 }};
 
 class MtlOfi final : public Mtl {

@@ -59,7 +59,7 @@ inline constexpr std::array<StatisticInfo, 13> kMtlPortalsStatistics{{
      true},
     {"mtl_long_gets", "transfers", "gets pulling an unexpected long message after its receive matched", true},
     {"mpi_truncate_errors", "receives", "receives smaller than the message matched (MPI_ERR_TRUNCATE)"},
-    {"mtl_live_ops", "requests", "MTL requests (sends and receives) not completed at the end of the run"},
+    {"mtl_live_ops", "requests", "MTL requests (sends and receives) not completed at the end of the run", false, true},
 }};
 
 // The protocol choices that distinguish Open MPI's MTL from Cray MPI's Portals device (the paper, §2.2: "similar to
