@@ -15,7 +15,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <string_view>
@@ -264,28 +266,86 @@ int Comparison::beyond() const {
   return static_cast<int>(std::count_if(rows.begin(), rows.end(), [](const CompareRow& r) { return r.beyond; }));
 }
 
+namespace {
+// "<stack> on <machine>" of a result ("?" for a missing one): two results of one stack on one machine report the same
+// counters.
+std::string stack_on_machine(const Json& r) {
+  auto text = [&r](const char* k) { return r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : "?"; };
+  return fmt::format("{} on {}", text("stack"), text("machine"));
+}
+
+// A point's protocol counters (the OSU point-to-point drivers' "counters": what moved during its size), where both
+// points carry them: a counter one side lacks moved 0 times there; two stacks compare only the counters both report.
+void compare_point_counters(const Json& pa, const Json& pb, bool one_stack, const std::string& file,
+                            const std::string& label, Comparison& out) {
+  if (!pa.contains("counters") || !pb.contains("counters") || !pa["counters"].is_object() || !pb["counters"].is_object())
+    return;
+  std::map<std::string, double> ca, cb;
+  numeric_leaves(pa["counters"], "counters.", ca);
+  numeric_leaves(pb["counters"], "counters.", cb);
+  if (!one_stack) {
+    std::erase_if(ca, [&](const auto& kv) { return !cb.count(kv.first); });
+    std::erase_if(cb, [&](const auto& kv) { return !ca.count(kv.first); });
+  }
+  compare_maps(ca, cb, file, label, out, true);
+}
+}  // namespace
+
 void compare_results(const Json& a, const Json& b, const std::string& file, Comparison& out) {
   ++out.files;
   const Json &pa = a["points"], &pb = b["points"];
+  const bool one_stack = stack_on_machine(a) == stack_on_machine(b);
   // Pair by label when the labels identify the points on both sides, else by position.
+  std::function<std::string(const Json&)> label_of = point_label;
   std::map<std::string, std::size_t> la, lb;
-  for (std::size_t i = 0; i < pa.size(); ++i) la[point_label(pa[i])] = i;
-  for (std::size_t i = 0; i < pb.size(); ++i) lb[point_label(pb[i])] = i;
+  auto label_all = [&] {
+    la.clear(), lb.clear();
+    for (std::size_t i = 0; i < pa.size(); ++i) la[label_of(pa[i])] = i;
+    for (std::size_t i = 0; i < pb.size(); ++i) lb[label_of(pb[i])] = i;
+  };
+  label_all();
+  auto share_none = [&] {
+    return std::none_of(la.begin(), la.end(), [&](const auto& l) { return lb.count(l.first) > 0; });
+  };
+  // Two stacks whose collective libraries chose other algorithms at the same sizes (Open MPI's nonoverlapping against
+  // Cray MPICH's recursive doubling): the points are paired by the rest of their label, the algorithms said in a note.
+  if (!one_stack && la.size() == pa.size() && lb.size() == pb.size() && !pa.empty() && !pb.empty() && share_none()) {
+    label_of = [](const Json& p) {
+      Json q = p;
+      if (q.is_object()) q.erase("algorithm");
+      return point_label(q);
+    };
+    label_all();
+    if (la.size() == pa.size() && lb.size() == pb.size() && !share_none()) {
+      auto algorithms = [](const Json& pts) {
+        std::set<std::string> names;
+        for (const auto& p : pts)
+          if (p.is_object() && p.contains("algorithm") && p["algorithm"].is_string()) names.insert(p["algorithm"]);
+        return names.empty() ? std::string("none named") : fmt::format("{}", fmt::join(names, ", "));
+      };
+      out.notes.push_back(fmt::format("{}: the two stacks ran other algorithms (A: {}; B: {}): points paired by the rest "
+                                      "of their axes, each side's time with its own algorithm",
+                                      file, algorithms(pa), algorithms(pb)));
+    } else {
+      label_of = point_label;
+      label_all();
+    }
+  }
   if (la.size() == pa.size() && lb.size() == pb.size()) {
     for (std::size_t i = 0; i < pa.size(); ++i) {  // in A's order
-      const std::string label = point_label(pa[i]);
+      const std::string label = label_of(pa[i]);
       auto it = lb.find(label);
       if (it == lb.end()) {
         out.problems.push_back(fmt::format("{}: point {} only in A", file, label));
         continue;
       }
       compare_maps(metrics(pa[i]), metrics(pb[it->second]), file, label, out);
+      compare_point_counters(pa[i], pb[it->second], one_stack, file, label, out);
     }
     for (std::size_t i = 0; i < pb.size(); ++i)  // in B's order (sizes ascending), not the labels' text order
-      if (!la.count(point_label(pb[i]))) out.problems.push_back(fmt::format("{}: point {} only in B", file, point_label(pb[i])));
+      if (!la.count(label_of(pb[i]))) out.problems.push_back(fmt::format("{}: point {} only in B", file, label_of(pb[i])));
     // two results that share no point (two sweeps over other axes): said once, above the lists of their points
-    if (!pa.empty() && !pb.empty() &&
-        std::none_of(la.begin(), la.end(), [&](const auto& l) { return lb.count(l.first) > 0; }))
+    if (!pa.empty() && !pb.empty() && share_none())
       out.notes.push_back(fmt::format("{}: no point of A is a point of B (A's first: {}; B's first: {}): other axes or "
                                       "values, nothing compared",
                                       file, point_label(pa[0]), point_label(pb[0])));
@@ -297,6 +357,7 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
       if (l != point_label(pb[i]))
         out.problems.push_back(fmt::format("{}: point {}: '{}' in A, '{}' in B", file, i, l, point_label(pb[i])));
       compare_maps(metrics(pa[i]), metrics(pb[i]), file, fmt::format("#{} {}", i, l), out);
+      compare_point_counters(pa[i], pb[i], one_stack, file, fmt::format("#{} {}", i, l), out);
     }
   }
   if (a.contains("stats") && b.contains("stats")) {
@@ -305,11 +366,7 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
     numeric_leaves(b["stats"], "", sb);
     // One stack on one machine reports the same counters, a zero "once counted" one left out: absent is 0. Two
     // stacks (or machines) report their own components' counters: one that only one side reports is listed apart.
-    auto where = [](const Json& r) {
-      auto text = [&r](const char* k) { return r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : "?"; };
-      return fmt::format("{} on {}", text("stack"), text("machine"));
-    };
-    const std::string wa = where(a), wb = where(b);
+    const std::string wa = stack_on_machine(a), wb = stack_on_machine(b);
     if (wa != wb) {
       const std::size_t before = out.one_side.size();
       auto split = [&](std::map<std::string, double>& mine, const std::map<std::string, double>& other, char side) {

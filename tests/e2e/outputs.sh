@@ -82,15 +82,19 @@ OMPISIM_DATA="$t/nogit" "$BIN" --version > "$t/v2" && [[ $(grep "^git describe: 
   || { echo "FAIL --version under OMPISIM_DATA: $(tr '\n' ';' < "$t/v2") vs $(tr '\n' ';' < "$t/v")"; fail=1; }
 python3 - "$t/lat.txt" <<'P' || fail=1
 import re, sys
-l = [x for x in open(sys.argv[1]).read().splitlines() if not x.startswith("# effective values: ")]
+lines = open(sys.argv[1]).read().splitlines()
+# the protocol each size took, above the table: SMSG at 1 B, the eager get at 1 KiB (btl/ugni's automatic limit)
+assert any(x.startswith("# protocol counters by size: 1 B ") and "; 1 KiB ugni_eager_gets" in x for x in lines), lines
+l = [x for x in lines if not x.startswith(("# effective values: ", "# protocol counters by size: "))]
 assert l[1] == "# OSU MPI Latency Test v5.x" and l[2] == "# Size          Latency (us)", l
 assert re.fullmatch(r"1 {17,}\d+\.\d\d", l[3]) and len(l[3]) == 28, l[3]
 print("ok   osu_latency table:", l[1:4])
 P
 for b in osu_bw osu_mbw_mr; do
   echo "{\"id\": \"$b\", $q \"$b\"}}" > "$t/$b.json"
-  # the header's effective-values line (btl/ugni's SMSG limit on auto) is checked in e2e.edges; the OSU table here
-  "$BIN" run "$t/$b.json" --out "$t/o-$b" 2> /dev/null | grep -v "^# effective values: " > "$t/$b.txt" || fail=1
+  # the header's effective-values line (btl/ugni's SMSG limit on auto) is checked in e2e.edges, its protocol line
+  # above; the OSU table here
+  "$BIN" run "$t/$b.json" --out "$t/o-$b" 2> /dev/null | grep -v "^# effective values: \|^# protocol counters by size: " > "$t/$b.txt" || fail=1
 done
 sed -n 3p "$t/osu_bw.txt" | grep -qx "# Size      Bandwidth (MB/s)" && sed -n 4p "$t/osu_bw.txt" | grep -qE "^1 +[0-9]+\.[0-9]{2}$" \
   && echo "ok   osu_bw table" || { echo "FAIL osu_bw: $(cat "$t/osu_bw.txt")"; fail=1; }

@@ -7,7 +7,8 @@
 #                RGET with the PUT fallback above the get limit; a counter's sizes add up to the run's total, up to one
 #                completion event per rank that lands after the last size; the CSV has the counters as its last
 #                column; osu_bw's points carry them too; a level (eager buffers held at the end, with the SMSG limit
-#                under ob1's header) is in the run's counters and in no size's.
+#                under ob1's header) is in the run's counters and in no size's; `compare` of the two runs pairs each
+#                size's counters (512 B: 12 SMSG short sends against 12 eager gets).
 # How validated: python3 on the result JSON and CSV.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; cd "$t"
@@ -50,3 +51,13 @@ check("a level (ugni_eager_buffers_held) is in no size's counters",
       [p["counters"] for p in h["points"]])
 sys.exit(fail)
 P
+rc=$?
+# compare pairs the sizes' counters: at 512 B the default run's SMSG sends against the eager gets under the low limit
+"$BIN" compare o/lat.json held/*.json > cmp.txt 2>&1
+if grep -Eq "^ +bytes=512 +counters\.ugni_eager_gets +0 +12 +inf \*$" cmp.txt \
+   && grep -Eq "^ +bytes=512 +counters\.ugni_short_sends +12 +0 " cmp.txt; then
+  echo "ok   compare pairs each size's counters"
+else
+  echo "FAIL compare of the sizes' counters: $(grep -E 'bytes=512' cmp.txt | head -5)"; rc=1
+fi
+exit $rc

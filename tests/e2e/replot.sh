@@ -44,7 +44,7 @@ check "QsNet Fig. 8: coinciding curves said, with how close" \
 check "Slingshot what-if routing allreduce: bars, the figure's name as title, no cut description" \
   "grep -q 'with boxes' '$t/r/slingshot/what-if_routing_allreduce.gp' && ! grep -q linespoints '$t/r/slingshot/what-if_routing_allreduce.gp' && grep -qx 'set title \"slingshot-ex, What-if routing allreduce\"' '$t/r/slingshot/what-if_routing_allreduce.gp' && ! grep -q 'route policy\(<\|.$\)' '$t/r/slingshot/what-if_routing_allreduce.svg'"
 check "Slingshot what-if Frontier allreduce (a rank sweep at 8 B, counts only in the result's ranks): latency against processes" \
-  "grep -q \"using (column('ranks')):(column('latency_us'))\" '$t/r/slingshot/what-if_frontier_allreduce.gp' && grep -qx \"set xlabel 'processes'\" '$t/r/slingshot/what-if_frontier_allreduce.gp' && grep -q '^8,.*,75264\$' '$t/r/slingshot/whatif_frontier_allreduce8_native.csv'"
+  "grep -q \"using (column('ranks')):(column('latency_us'))\" '$t/r/slingshot/what-if_frontier_allreduce.gp' && grep -qx \"set xlabel 'processes'\" '$t/r/slingshot/what-if_frontier_allreduce.gp' && grep -q '^75264,8,' '$t/r/slingshot/whatif_frontier_allreduce8_native.csv'"
 check "Titan atomic barrier what-if (radix 4 and 8 at two process counts): one curve per radix, each from its own rows" \
   "grep -q \"^plot \\\$whatif_titan_barrier_atomic_radix_radix_4 .*radix=4 (simulated)'\" '$t/r/examples/whatif_titan_barrier_atomic_radix.gp' && grep -q \"radix_8 using .*radix=8 (simulated)'\" '$t/r/examples/whatif_titan_barrier_atomic_radix.gp' && [[ \$(grep -c '^[0-9]*,[0-9.e+-]*\$' '$t/r/examples/whatif_titan_barrier_atomic_radix.gp') == 4 ]]"
 check "no zero-width interval bar" "python3 - '$t/r' <<'P'

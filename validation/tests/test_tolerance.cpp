@@ -32,3 +32,40 @@ TEST_CASE("compare --tolerance: a fraction or a percentage; a bare number above 
   CHECK_THROWS_AS(parse_tolerance("1pct"), ompisim::InputError);
   CHECK_THROWS_AS(parse_tolerance(""), ompisim::InputError);
 }
+
+// Configuration: two results of osu_allreduce at 8 B and 16 KiB on one machine, of two stacks whose libraries chose
+//                other algorithms (A: nonoverlapping, B: recursive_doubling); the same two with one stack on both
+//                sides; two stacks whose sizes differ too.
+// Expected:      the two stacks' points are paired by size, their latencies compared (10 against 5 us, beyond the
+//                tolerance), and a note names both sides' algorithms, no point left on one side; one stack's two
+//                algorithms are other points, not paired; other sizes are not paired either.
+// How validated: the comparison's rows, notes and problems.
+TEST_CASE("compare: two stacks that chose other algorithms are compared size by size") {
+  using Json = nlohmann::json;
+  auto result = [](const char* stack, const char* algorithm, double first_bytes) {
+    return Json{{"stack", stack}, {"machine", "crusher"},
+                {"points", {{{"algorithm", algorithm}, {"bytes", first_bytes}, {"latency_us", std::string(algorithm) == "nonoverlapping" ? 10.0 : 5.0}},
+                            {{"algorithm", algorithm}, {"bytes", 16384}, {"latency_us", 40.0}}}}};
+  };
+  Comparison c;
+  c.tolerance = 1e-9;
+  compare_results(result("openmpi-linkx", "nonoverlapping", 8), result("native", "recursive_doubling", 8), "a.json", c);
+  CHECK(c.problems.empty());
+  REQUIRE(c.rows.size() == 2);
+  CHECK(c.rows[0].point == "bytes=8");
+  CHECK(c.rows[0].a == 10.0);
+  CHECK(c.rows[0].b == 5.0);
+  CHECK(c.beyond() == 1);
+  REQUIRE(c.notes.size() == 1);
+  CHECK(c.notes[0].find("A: nonoverlapping; B: recursive_doubling") != std::string::npos);
+  Comparison same;
+  same.tolerance = 1e-9;
+  compare_results(result("native", "nonoverlapping", 8), result("native", "recursive_doubling", 8), "a.json", same);
+  CHECK(same.rows.empty());
+  CHECK(same.problems.size() == 4);
+  Comparison sizes;
+  sizes.tolerance = 1e-9;
+  compare_results(result("openmpi-linkx", "nonoverlapping", 8), result("native", "recursive_doubling", 4), "a.json", sizes);
+  CHECK(sizes.rows.size() == 1);  // 16 KiB pairs; 8 B and 4 B are each on one side
+  CHECK(sizes.problems.size() == 2);
+}

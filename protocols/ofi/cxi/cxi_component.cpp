@@ -13,6 +13,11 @@ void register_component(ComponentRegistry& reg) {
            .source = "libfabric prov/cxi (slingshot-ex paper; hardware-sources.md §2)",
            .params = param_block<CxiMca>(),
            .statistics = statistic_list(kCxiStatistics),
+           .effective = {{"fi_cxi_rdzv_eager_size",
+                          "as set, at most fi_cxi_rdzv_threshold (prov/cxi/src/cxip_info.c lowers a larger value to it)",
+                          [](const McaParams& m, long long) {
+                            return static_cast<double>(effective_rdzv_eager_size(m.get<CxiMca>()));
+                          }}},
            .part_of = "mtl/ofi"});
 }
 

@@ -23,7 +23,8 @@ struct CxiMca : ParamTable<CxiMca> {
           "cut-off", 0, 1e9}},
         {&CxiMca::fi_cxi_rdzv_eager_size, 2048, "fi_cxi(7): FI_CXI_RDZV_EAGER_SIZE defaults to the rendezvous "
          "threshold (status M)",
-         {"fi_cxi_rdzv_eager_size", Dim::Bytes, "CXI bytes sent eagerly with a rendezvous", 0, 1e9}},
+         {"fi_cxi_rdzv_eager_size", Dim::Bytes, "CXI bytes sent eagerly with a rendezvous; at most "
+          "fi_cxi_rdzv_threshold", 0, 1e9}},
         {&CxiMca::fi_cxi_oflow_buf_size, 2097152, "fi_cxi(7) man page (hardware-sources.md §2c, V; the libfabric 2.x "
          "header says 12 MiB)",
          {"fi_cxi_oflow_buf_size", Dim::Bytes, "CXI overflow buffer size", 4096, 1e10}},
@@ -38,5 +39,13 @@ struct CxiMca : ParamTable<CxiMca> {
     return r;
   }
 };
+
+// The eager bytes of a rendezvous the provider uses: FI_CXI_RDZV_EAGER_SIZE, lowered to FI_CXI_RDZV_THRESHOLD when
+// above it (prov/cxi/src/cxip_info.c cxip_env_init: "Invalid rdzv_eager_size", a warning), so a rendezvous, longer
+// than the threshold plus FI_CXI_RDZV_GET_MIN, always leaves at least that minimum to its Get.
+inline std::uint64_t effective_rdzv_eager_size(const CxiMca& m) {
+  const double eager = m.fi_cxi_rdzv_eager_size.get(), threshold = m.fi_cxi_rdzv_threshold.get();
+  return static_cast<std::uint64_t>(eager > threshold ? threshold : eager);
+}
 
 }  // namespace ompisim::ofi::cxi

@@ -19,7 +19,7 @@ CxiConfig CxiConfig::from(const slingshot::CassiniParams& nic, const slingshot::
   c.limits.inject_size = static_cast<std::uint64_t>(nic.inject_size.value);
   c.limits.rdzv_threshold = static_cast<std::uint64_t>(mca.fi_cxi_rdzv_threshold.get());
   c.limits.rdzv_get_min = static_cast<std::uint64_t>(mca.fi_cxi_rdzv_get_min.get());
-  c.limits.rdzv_eager_size = static_cast<std::uint64_t>(mca.fi_cxi_rdzv_eager_size.get());
+  c.limits.rdzv_eager_size = effective_rdzv_eager_size(mca);
   c.oflow_bytes = static_cast<std::uint64_t>(mca.fi_cxi_oflow_buf_size.get() * mca.fi_cxi_oflow_buf_count.get());
   c.fc_recovery_time = sw.fc_recovery_time.value;
   c.fc_recovery.params = {&sw.fc_recovery_time};

@@ -4,6 +4,7 @@
 #include "protocols/ofi/cxi/cxi_msg.hpp"
 #include "protocols/ofi/cxi/cxi_provider.hpp"
 #include "protocols/ofi/tests/unexpected_owner.hpp"
+#include "protocols/register.hpp"
 #include "tests/protocol_paths.hpp"
 #include "tests/test_helpers.hpp"
 
@@ -194,4 +195,37 @@ TEST_CASE("ofi/cxi: unexpected messages started or discarded by the owner free t
     // the eager one's send is complete once it is in the request buffer
     test::check_unexpected_started_or_discarded(cxi, j.sim, discard, "cxi_discards");
   }
+}
+
+// Configuration: FI_CXI_RDZV_EAGER_SIZE below, at and above FI_CXI_RDZV_THRESHOLD (2048 B), and the threshold raised
+//                to 16 KiB with the eager size left at its 2048 B.
+// Expected:      the provider's eager bytes of a rendezvous are the setting up to the threshold and the threshold
+//                above it (prov/cxi/src/cxip_info.c lowers a larger value), so a rendezvous of any length leaves at
+//                least FI_CXI_RDZV_GET_MIN to its Get; the component's effective value says the same; a raised
+//                threshold leaves the setting as it is.
+// How validated: the configuration's limits and the registry's effective rule.
+TEST_CASE("ofi/cxi: the rendezvous eager size is at most the threshold", "[unit][protocol][ofi]") {
+  CxiMca m;
+  auto eager_of = [&](double eager, double threshold) {
+    m.fi_cxi_rdzv_eager_size.value = eager;
+    m.fi_cxi_rdzv_threshold.value = threshold;
+    return effective_rdzv_eager_size(m);
+  };
+  CHECK(eager_of(1024, 2048) == 1024);
+  CHECK(eager_of(2048, 2048) == 2048);
+  CHECK(eager_of(1048576, 2048) == 2048);
+  CHECK(eager_of(2048, 16384) == 2048);
+  const ComponentInfo* c = component_registry().find("ofi", "cxi");
+  REQUIRE(c);
+  REQUIRE(c->effective.size() == 1);
+  McaParams mca = component_registry().defaults();
+  mca.get<CxiMca>().fi_cxi_rdzv_eager_size.value = 1048576;
+  CHECK(c->effective[0].name == "fi_cxi_rdzv_eager_size");
+  CHECK(c->effective[0].value(mca, 2) == 2048);
+  // a rendezvous just above the eager cut-off still leaves a Get
+  ProtocolLimits l;
+  l.rdzv_eager_size = eager_of(1048576, 2048);
+  const std::uint64_t len = l.rdzv_threshold + l.rdzv_get_min + 1;
+  REQUIRE(choose(len, l) == SendProtocol::Rendezvous);
+  CHECK(len - eager_bytes(SendProtocol::Rendezvous, len, l) >= l.rdzv_get_min);
 }
