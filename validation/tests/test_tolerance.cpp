@@ -42,7 +42,7 @@ TEST_CASE("compare --tolerance: a fraction or a percentage; a bare number above 
 // How validated: the comparison's rows, notes and problems.
 TEST_CASE("compare: two stacks that chose other algorithms are compared size by size") {
   using Json = nlohmann::json;
-  auto result = [](const char* stack, const char* algorithm, double first_bytes) {
+  auto result = [](const char* stack, const char* algorithm, int first_bytes) {
     return Json{{"stack", stack}, {"machine", "crusher"},
                 {"points", {{{"algorithm", algorithm}, {"bytes", first_bytes}, {"latency_us", std::string(algorithm) == "nonoverlapping" ? 10.0 : 5.0}},
                             {{"algorithm", algorithm}, {"bytes", 16384}, {"latency_us", 40.0}}}}};
