@@ -37,6 +37,7 @@ check mca_outside_composed "{\"machine\": \"cielo\", \"stack\": {\"pml\": \"ob1\
 Bar='"machine": "titan", "stack": "openmpi", "ranks": 16, "ranks_per_node": 1'
 check radix_p2p "{$Bar, \"benchmark\": {\"name\": \"barrier_loop\", \"algorithm\": \"cheetah-p2p\", \"radix\": 8}}" "key 'benchmark.radix'.*'cheetah-p2p' has no radix.*cheetah-atomic, cheetah-hierarchical"
 check radix_list_tuned "{$Bar, \"benchmark\": {\"name\": \"barrier_loop\", \"radix\": [4, 8]}}" "key 'benchmark.radix'.*'tuned' has no radix"
+check radix_twice "{$Bar, \"benchmark\": {\"name\": \"barrier_loop\", \"algorithm\": \"cheetah-atomic\", \"radix\": [4, 8, 4]}}" "key 'benchmark.radix\\[2\\]'.*radix 4 is in the list twice"
 printf '{%s, "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "radix": [4, 8], "iterations": 2, "skip": 1}}' "$Bar" > "$t/radix_ok.json"
 "$BIN" run "$t/radix_ok.json" --json --out "$t/out-radix_ok" > "$t/radix_ok.out" 2> "$t/radix_ok.err" \
   && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert [p['radix'] for p in r['points']] == [4, 8], r['points']" "$t/radix_ok.out" \
