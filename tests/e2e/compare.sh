@@ -114,6 +114,11 @@ at = next(i for i, l in enumerate(lines) if l.startswith("# counters one stack r
 rows = [l for l in lines[at + 1:] if re.search(r"\bstats\b", l)]
 assert rows and all([m.end() for m in re.finditer(r"\S+", l)][-2:] == ends for l in rows), (ends, rows[:3])
 P
+# two route policies of one scenario on one machine: the header names them
+"$BIN" compare "$R/slingshot/whatif_routing_minimal_alltoall_64p_8groups.json" "$R/slingshot/whatif_routing_ugal_alltoall_64p_8groups.json" > "$t/out" 2>&1
+grep -qx "# A: .*whatif_routing_minimal_alltoall_64p_8groups.json (run with routing minimal)" "$t/out" \
+  && grep -qx "# B: .*whatif_routing_ugal_alltoall_64p_8groups.json (run with routing ugal)" "$t/out" \
+  && echo "ok   two route policies named" || { echo "FAIL two route policies: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
 "$BIN" compare "$R/gemini/fig5_latency_2p_inter_openmpi.json" "$R/gemini/fig6_bibw_2p_inter_openmpi.json" > "$t/out" 2>&1
 grep -qx "# A: .*fig5_latency_2p_inter_openmpi.json (run with benchmark osu_latency)" "$t/out" \
   && grep -qx "# B: .*fig6_bibw_2p_inter_openmpi.json (run with benchmark osu_bibw)" "$t/out" \

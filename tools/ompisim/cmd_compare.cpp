@@ -21,7 +21,7 @@ namespace {
 // --set), machine file, engine and MCA values. Empty overrides when the file is no result or has no provenance
 // (compare_paths then reports the file).
 struct RunSetting {
-  std::string overrides, machine_file, engine, machine, stack, ranks, benchmark;
+  std::string overrides, machine_file, engine, machine, stack, ranks, benchmark, routing;
   std::map<std::string, std::string> mca;
   std::set<std::string> set_keys;  // the --set names (an MCA value they changed is said once, as the --set)
 };
@@ -45,6 +45,13 @@ RunSetting run_setting(const std::string& path) {
     if (doc.contains("ranks"))
       s.ranks = text_of(doc["ranks"]) +
                 (doc.contains("ranks_per_node") ? ", " + text_of(doc["ranks_per_node"]) + " per node" : std::string());
+    if (auto it = prov.find("routing"); it != prov.end() && it->is_string()) {  // the route policy
+      s.routing = it->get<std::string>();
+    } else if (it != prov.end() && it->is_object()) {  // network -> route policy
+      std::vector<std::string> r;
+      for (auto n = it->begin(); n != it->end(); ++n) r.push_back(n.key() + " " + text_of(n.value()));
+      s.routing = fmt::format("{}", fmt::join(r, ", "));
+    }
     if (auto it = prov.find("mca"); it != prov.end() && it->is_object())
       for (auto m = it->begin(); m != it->end(); ++m) s.mca[m.key()] = text_of(m.value());
   } catch (const std::exception&) {
@@ -52,7 +59,7 @@ RunSetting run_setting(const std::string& path) {
   return s;
 }
 // Two result files compared side by side: what each was run with, where the two differ (a stack, a machine, a rank
-// count, "--set nic.bte_bandwidth=6 GB/s" against "no --set", a machine file, an engine, the MCA values of one
+// count, a route policy, "--set nic.bte_bandwidth=6 GB/s" against "no --set", a machine file, an engine, the MCA values of one
 // stack), as the two names' suffixes (both empty when they agree, or when either file has no provenance).
 std::pair<std::string, std::string> setting_suffixes(const std::string& a, const std::string& b) {
   const RunSetting sa = run_setting(a), sb = run_setting(b);
@@ -67,6 +74,7 @@ std::pair<std::string, std::string> setting_suffixes(const std::string& a, const
   differ("machine", sa.machine, sb.machine);
   differ("stack", sa.stack, sb.stack);
   differ("ranks", sa.ranks, sb.ranks);
+  if (sa.machine == sb.machine) differ("routing", sa.routing, sb.routing);
   if (sa.overrides != sb.overrides) na.push_back(sa.overrides), nb.push_back(sb.overrides);
   if (sa.machine == sb.machine) differ("machine file", sa.machine_file, sb.machine_file);
   differ("engine", sa.engine, sb.engine);
