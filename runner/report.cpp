@@ -410,7 +410,8 @@ std::string points_protocols(const Json& points) {
       if (it->is_number_unsigned() && it->get<std::uint64_t>() * 100 >= most) moved.insert(it.key());
     rows.emplace_back(p["bytes"].get<double>(), std::move(moved));
   }
-  std::set<std::string> every = rows.front().second;
+  std::set<std::string> every;  // with one size, its counters are its own
+  if (rows.size() > 1) every = rows.front().second;
   for (const auto& [b, moved] : rows) std::erase_if(every, [&](const std::string& n) { return !moved.count(n); });
   std::vector<std::string> parts;
   for (std::size_t i = 0, j = 0; i < rows.size(); i = j + 1) {

@@ -95,7 +95,7 @@ void Cdm::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Call
       transmit(id);
       return;
     }
-    ++credit_waits;  // as try_flush counts it: the message waits for a credit
+    ++credit_waits;  // the message waits for a credit (counted once, here)
     enqueue(ep, id);
     return;
   }
@@ -106,10 +106,15 @@ void Cdm::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Call
     cpus_.cpu(rank, g_.endpoint_connect_time, [this, e = &ep] {
       e->connected();
       try_flush(*e);
+      // the messages the connection's credits did not cover wait for a credit now: each counted once, here
+      for (std::uint32_t m = e->head; m != Endpoint::kNoMsg; m = smsgs_[m].next) ++credit_waits;
     }, "GNI_EpBind");
     return;
   }
-  if (ep.state == EpState::Connected) try_flush(ep);
+  if (ep.state == EpState::Connected) {
+    ++credit_waits;  // queued behind messages that wait for credits: it waits too (counted once, here)
+    try_flush(ep);
+  }
 }
 
 void Cdm::enqueue(Endpoint& ep, std::uint32_t id) {
@@ -122,10 +127,7 @@ void Cdm::enqueue(Endpoint& ep, std::uint32_t id) {
 // of looking the connection up again.
 void Cdm::try_flush(Endpoint& ep) {
   while (ep.has_pending()) {
-    if (!ep.take_credit()) {
-      ++credit_waits;
-      return;
-    }
+    if (!ep.take_credit()) return;  // the waiting messages were counted when they queued (smsg_send)
     const std::uint32_t id = ep.head;
     Smsg& m = smsgs_[id];
     ep.head = m.next;

@@ -453,4 +453,7 @@ TEST_CASE("runner: points_protocols names the protocol counters by size range", 
   for (const auto& p : pts) twice.push_back(p);
   CHECK(points_protocols(twice).empty());
   CHECK(points_protocols(Json::parse(R"([{"bytes": 8, "latency_us": 1.5}])")).empty());
+  // one size: its counters are named with it, none "at every size"
+  CHECK(points_protocols(Json::parse(R"([{"bytes": 1, "counters": {"ob1_MATCH": 650, "ugni_credit_waits": 320}}])")) ==
+        "1 B ob1_MATCH, ugni_credit_waits");
 }
