@@ -65,14 +65,23 @@ void numeric_leaves(const Json& j, const std::string& prefix, std::map<std::stri
   }
 }
 
+// A metric that one side's points have and the other's lack: (side 'A' or 'B', metric) -> the points, said once per
+// file (a sweep column such as "<parameter> (effective)" that one table has is one difference, not one per row).
+using OneSideMetrics = std::map<std::pair<char, std::string>, std::vector<std::string>>;
+
 // `absent_is_zero`: a key on one side only counts as 0 on the other (statistics: counters are reported when non-zero);
-// else it is a structural difference.
+// else it is a structural difference, recorded in `one_side` when given, else said for this point.
 void compare_maps(const std::map<std::string, double>& a, const std::map<std::string, double>& b,
-                  const std::string& file, const std::string& point, Comparison& out, bool absent_is_zero = false) {
+                  const std::string& file, const std::string& point, Comparison& out, bool absent_is_zero = false,
+                  OneSideMetrics* one_side = nullptr) {
+  auto only = [&](char side, const std::string& k) {
+    if (one_side) (*one_side)[{side, k}].push_back(point);
+    else out.problems.push_back(fmt::format("{}: {}: '{}' only in {}", file, point, k, side));
+  };
   for (auto& [k, va] : a) {
     auto it = b.find(k);
     if (it == b.end() && !absent_is_zero) {
-      out.problems.push_back(fmt::format("{}: {}: '{}' only in A", file, point, k));
+      only('A', k);
       continue;
     }
     const double vb = it == b.end() ? 0.0 : it->second;
@@ -81,8 +90,17 @@ void compare_maps(const std::map<std::string, double>& a, const std::map<std::st
   for (auto& [k, vb] : b) {
     if (a.count(k)) continue;
     if (absent_is_zero) out.rows.push_back({file, point, k, 0.0, vb, differs(0.0, vb, out.tolerance)});
-    else out.problems.push_back(fmt::format("{}: {}: '{}' only in B", file, point, k));
+    else only('B', k);
   }
+}
+
+// The metrics of one side only, one line each: at its one point, or at how many and the first.
+void report_one_side(const OneSideMetrics& m, const std::string& file, Comparison& out) {
+  for (const auto& [key, points] : m)
+    out.problems.push_back(points.size() == 1
+                               ? fmt::format("{}: {}: '{}' only in {}", file, points[0], key.second, key.first)
+                               : fmt::format("{}: '{}' only in {}, at {} points (the first: {})", file, key.second,
+                                             key.first, points.size(), points[0]));
 }
 
 std::map<std::string, double> metrics(const Json& p) {
@@ -295,6 +313,7 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
   ++out.files;
   const Json &pa = a["points"], &pb = b["points"];
   const bool one_stack = stack_on_machine(a) == stack_on_machine(b);
+  OneSideMetrics one_side;
   // Pair by label when the labels identify the points on both sides, else by position.
   std::function<std::string(const Json&)> label_of = point_label;
   std::map<std::string, std::size_t> la, lb;
@@ -339,7 +358,7 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
         out.problems.push_back(fmt::format("{}: point {} only in A", file, label));
         continue;
       }
-      compare_maps(metrics(pa[i]), metrics(pb[it->second]), file, label, out);
+      compare_maps(metrics(pa[i]), metrics(pb[it->second]), file, label, out, false, &one_side);
       compare_point_counters(pa[i], pb[it->second], one_stack, file, label, out);
     }
     for (std::size_t i = 0; i < pb.size(); ++i)  // in B's order (sizes ascending), not the labels' text order
@@ -356,10 +375,11 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
       std::string l = point_label(pa[i]);
       if (l != point_label(pb[i]))
         out.problems.push_back(fmt::format("{}: point {}: '{}' in A, '{}' in B", file, i, l, point_label(pb[i])));
-      compare_maps(metrics(pa[i]), metrics(pb[i]), file, fmt::format("#{} {}", i, l), out);
+      compare_maps(metrics(pa[i]), metrics(pb[i]), file, fmt::format("#{} {}", i, l), out, false, &one_side);
       compare_point_counters(pa[i], pb[i], one_stack, file, fmt::format("#{} {}", i, l), out);
     }
   }
+  report_one_side(one_side, file, out);
   if (a.contains("stats") && b.contains("stats")) {
     std::map<std::string, double> sa, sb;
     numeric_leaves(a["stats"], "", sa);

@@ -69,3 +69,26 @@ TEST_CASE("compare: two stacks that chose other algorithms are compared size by 
   CHECK(sizes.rows.size() == 1);  // 16 KiB pairs; 8 B and 4 B are each on one side
   CHECK(sizes.problems.size() == 2);
 }
+
+// Configuration: two results of one stack with three sizes, B's points carrying one more metric (a sweep table's
+//                "btl_ugni_smsg_limit (effective)" column), and a metric only A's second point has.
+// Expected:      one structural difference for B's metric, naming how many points and the first, and one for A's
+//                single point; the latencies compared at every size.
+// How validated: the comparison's problems and rows.
+TEST_CASE("compare: a metric of one side only is one difference, not one per point") {
+  using Json = nlohmann::json;
+  Json a{{"stack", "openmpi"}, {"machine", "cielo"}, {"points", Json::array()}};
+  Json b = a;
+  for (int bytes : {1, 2, 4}) {
+    a["points"].push_back({{"bytes", bytes}, {"latency_us", 1.0}});
+    b["points"].push_back({{"bytes", bytes}, {"latency_us", 1.0}, {"btl_ugni_smsg_limit (effective)", 512}});
+  }
+  a["points"][1]["extra_us"] = 3.0;
+  Comparison c;
+  c.tolerance = 1e-9;
+  compare_results(a, b, "sweep.json", c);
+  CHECK(c.rows.size() == 3);
+  REQUIRE(c.problems.size() == 2);
+  CHECK(c.problems[0] == "sweep.json: bytes=2: 'extra_us' only in A");
+  CHECK(c.problems[1] == "sweep.json: 'btl_ugni_smsg_limit (effective)' only in B, at 3 points (the first: bytes=1)");
+}
