@@ -328,7 +328,13 @@ AxisText axis_text(const std::string& metric, const std::string& axis, const std
   const bool counts = !sizes.empty() && std::all_of(sizes.begin(), sizes.end(), [](const std::string& x) {
     return x.ends_with(" processes");  // size_words of the process count alone
   });
-  const std::string size_word = !size_prefix.empty() ? "message sizes" : counts ? "process counts" : "sizes";
+  const bool radices = !sizes.empty() && std::all_of(sizes.begin(), sizes.end(), [](const std::string& x) {
+    return x.starts_with("tree radix ") && x.find(", ") == std::string::npos;  // size_words of the radix alone
+  });
+  const std::string size_word = !size_prefix.empty() ? "message sizes"
+                                : counts             ? "process counts"
+                                : radices            ? "radices"
+                                                     : "curves";
   at.title =
       n_acting == 0
           ? fmt::format("{} against {}: {} moves no value by over {:g} % (largest spread, max / min - 1: {:.1f} %)",
@@ -357,7 +363,9 @@ AxisText axis_text(const std::string& metric, const std::string& axis, const std
                                           "most {} curves): {} {}.",
                                           n_acting ? fmt::format("Also moved by over {:g} % but", 100 * kActs)
                                                    : std::string("Sizes"),
-                                          size_word.substr(0, size_word.size() - 1), n_all, ordinal(every),
+                                          size_word == "radices" ? std::string("radix")
+                                                                 : size_word.substr(0, size_word.size() - 1),
+                                          n_all, ordinal(every),
                                           largest_size < sizes.size()
                                               ? fmt::format(" and {}, where the spread is largest,",
                                                             sizes[largest_size])

@@ -190,4 +190,15 @@ if m:
 exit_status()
 P
 rc=$((rc || $?))
+# A sweep over the process count whose curves are a barrier's tree radices: the title names radices, not sizes.
+printf '{"id": "rb", "machine": "titan", "stack": "openmpi", "ranks": 64, "ranks_per_node": 16, "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "radix": [2, 16], "iterations": 3, "skip": 1}}' > "$t/rb.json"
+printf '{"base": "rb.json", "axes": {"ranks": [64, 256]}}' > "$t/grid_rb.json"
+"$BIN" sweep "$t/grid_rb.json" --out "$t/rb" > /dev/null 2> "$t/rb.err"
+if command -v gnuplot > /dev/null; then
+  if grep -q "the radices it moves by over" "$t/rb/sweep_ranks.svg"; then
+    echo "ok   a sweep whose curves are tree radices names them radices"
+  else
+    echo "FAIL radix curves: $(grep -o "against ranks[^<]*" "$t/rb/sweep_ranks.svg" | head -1) $(tail -2 "$t/rb.err")"; rc=1
+  fi
+fi
 exit $rc
