@@ -384,3 +384,25 @@ TEST_CASE("estimate: an alltoall that posts every request at once says its estim
   CHECK(estimate_caveat(frontier_alltoall(512, 1, 0)).empty());  // pairwise, named
   CHECK_THAT(estimate_caveat(a2a("", 512, 65536)), Catch::Contains("'linear_sync'"));  // no algorithm: tuned's choice
 }
+
+// Configuration: osu_allreduce at 1 MiB on 1,024 Titan ranks, 3 calls without warm-up or steady-state cutoff, the
+//                block naming the ring (2 (P - 1) sends a rank and call); the same naming recursive doubling
+//                (ceil(log2 P) sends, the declared count's order).
+// Expected:      the ring's estimate counts its schedule's 2,046 sends a rank and call (1,024 x 3 x 2,046 messages),
+//                not the declared 1 + ceil(log2 P) = 11, and says so; recursive doubling keeps the declared count.
+// How validated: the estimate's events and text.
+TEST_CASE("estimate: a named algorithm far from the declared count is counted from its schedule", "[estimate][unit]") {
+  auto allreduce = [](const std::string& algorithm) {
+    return scenario_from_json(
+        Json{{"id", "ar"}, {"machine", "titan"}, {"stack", "openmpi"}, {"ranks", 1024}, {"ranks_per_node", 16},
+             {"benchmark", {{"name", "osu_allreduce"}, {"algorithm", algorithm}, {"sizes", {1048576}},
+                            {"iterations", 3}, {"skip", 0}, {"steady_state", 0}}}},
+        "ar.json");
+  };
+  const Scenario ring = allreduce("ring");
+  CHECK(estimate_events(ring) == Approx(1024.0 * 3 * 2046));
+  CHECK_THAT(estimate_text(ring, estimate_events(ring)), Catch::Contains("ring 2046"));
+  const Scenario rd = allreduce("recursive_doubling");
+  CHECK(estimate_events(rd) == Approx(1024.0 * 3 * 11));
+  CHECK_THAT(estimate_text(rd, estimate_events(rd)), Catch::Contains("11 (1 + ceil(log2 P)) per rank and iteration"));
+}

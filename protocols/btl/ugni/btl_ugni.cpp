@@ -62,10 +62,11 @@ void BtlUgni::take_buffer(int rank, Pool which, std::uint32_t id) {
   switch (pool(rank, which).take([this, id] { on_buffer(id); })) {
     case EagerPool::Result::Got: on_buffer(id); break;
     case EagerPool::Result::Grew:
+      counters_.add(UgniStat::EagerPoolGrows);
       cpus_.cpu(rank, gni_.nic().params().registration_cost, [this, id] { on_buffer(id); },
                 "mca_btl_ugni_eager_pool_grow");
       break;
-    case EagerPool::Result::Wait: break;
+    case EagerPool::Result::Wait: counters_.add(UgniStat::EagerBufferWaits); break;
   }
 }
 

@@ -33,9 +33,10 @@ constexpr std::uint64_t kCtrlBytes = 48;  // INIT_GET / PUT_INIT / RDMA_COMPLETE
 constexpr std::uint32_t kFlags = flag::Send | flag::Rdma | flag::SendInplace | flag::AtomicOps;
 
 // btl/ugni's statistics, declared once (core/statistics.hpp; the registry entry and `ompisim describe btl/ugni` list
-// them), always reported. The first five are its uGNI communication domain's and the last the receivers' eager buffers
-// still held, all read at report time (snapshot()); the others its protocols', counted on the message path.
-inline constexpr std::array<StatisticInfo, 10> kStatistics{{
+// them), always reported but for the eager lists' growths and waits (reported once counted). The first five are its
+// uGNI communication domain's and the last the receivers' eager buffers still held, all read at report time
+// (snapshot()); the others its protocols', counted on the message path.
+inline constexpr std::array<StatisticInfo, 12> kStatistics{{
     {"ugni_smsg", "messages", "SMSG messages sent (GNI_SmsgSendWTag): short sends and INIT_GET/PUT_INIT/RDMA_COMPLETE"},
     {"ugni_smsg_local_events", "events", "SMSG acknowledgements reaped from the sender's local CQ"},
     {"ugni_credit_waits", "sends", "SMSG sends that waited for a mailbox credit"},
@@ -45,12 +46,15 @@ inline constexpr std::array<StatisticInfo, 10> kStatistics{{
     {"ugni_eager_gets", "messages", "eager-get protocol: an eager buffer, INIT_GET, the receiver's GET"},
     {"ugni_long_gets", "transfers", "long GETs (pml/ob1 RGET) by FMA or BTE"},
     {"ugni_put_fallbacks", "transfers", "GETs that could not be done (size, alignment): PUT_INIT, the sender's PUT"},
+    {"ugni_eager_pool_grows", "growths", "eager-get buffer lists grown by btl_ugni_eager_inc (a registration each)", true},
+    {"ugni_eager_buffer_waits", "fragments", "eager-get fragments that waited for a buffer (list at btl_ugni_eager_max)",
+     true},
     {"ugni_eager_buffers_held", "buffers", "receivers' eager buffers not yet consumed at the end of the run", false, true},
 }};
 // In kStatistics' order.
 enum class UgniStat : std::uint8_t {
   Smsg, SmsgLocalEvents, CreditWaits, Endpoints, Registrations, ShortSends, EagerGets, LongGets, PutFallbacks,
-  EagerBuffersHeld
+  EagerPoolGrows, EagerBufferWaits, EagerBuffersHeld
 };
 
 class BtlUgni final : public Btl {
