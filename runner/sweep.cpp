@@ -629,6 +629,21 @@ static Json value_used(const Json& result, const std::string& axis) {
   return {};
 }
 
+// A point's result points with the memory its run's mailboxes take (btl/ugni's report, "mailbox_memory": bytes per
+// node) beside each, as "mailbox_memory.<field>": what a protocol choice costs besides its time (an SMSG limit at
+// 16,384 ranks) is then in the sweep's table, a column per field. A result of a list of rank counts (a list of
+// reports) or without the report is left as it is.
+static Json with_mailbox_memory(Json points, const Json& result) {
+  static const std::vector<std::string> kFields = {"mailbox_bytes", "smsg_connected", "smsg_connected_max",
+                                                   "smsg_all_peers", "msgq_per_node"};
+  const Json& mm = result.contains("mailbox_memory") ? result["mailbox_memory"] : Json();
+  if (!mm.is_object() || !points.is_array()) return points;
+  for (auto& p : points)
+    for (const auto& f : kFields)
+      if (p.is_object() && mm.contains(f) && mm[f].is_number()) p["mailbox_memory." + f] = mm[f];
+  return points;
+}
+
 Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   check_points_dir(out_dir);
   int missing = 0;
@@ -658,7 +673,7 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
     if (!doc.contains("result") || !doc["result"].is_object()) bad("result", "must be an object (the point's result)");
     check_result_points(doc["result"], pf, "result.points",
                         " (not as the sweep writes it: remove the file to run the point again)");
-    results.push_back(points_with_ranks(doc["result"]));
+    results.push_back(with_mailbox_memory(points_with_ranks(doc["result"]), doc["result"]));
     used.emplace_back();
     for (const EffectiveValue& e : effective_values(doc["result"])) {
       used.back()[e.key] = e.used;

@@ -33,3 +33,20 @@ assert len({round(p["latency_us"], 6) for p in r["points"]}) > 1, r["points"]
 assert len(r["mailbox_memory"]) == 1, r["mailbox_memory"]
 print("ok radix sweep", [(p["radix"], round(p["latency_us"], 2)) for p in r["points"]])
 P
+
+# Configuration: a sweep of btl_ugni_smsg_limit (256 B, 1 KiB) over osu_multi_lat at 64 Titan ranks, 16 per node.
+# Expected: the sweep's table carries each point's mailbox memory beside its latency ("mailbox_memory.<field>",
+# bytes per node), larger at the larger limit (each mailbox holds its credits' messages of up to the limit).
+printf '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "osu_multi_lat", "sizes": [8], "iterations": 2, "skip": 0}, "ranks": 64, "ranks_per_node": 16}' > "$t/ml.json"
+printf '{"base": "ml.json", "axes": {"mca.btl_ugni_smsg_limit": [256, 1024]}}' > "$t/g.json"
+"$BIN" sweep "$t/g.json" --out "$t/sw" 2> /dev/null
+python3 - "$t/sw/sweep.json" "$t/sw/sweep.csv" <<'P'
+import csv, json, sys
+t = json.load(open(sys.argv[1]))
+rows = {r["mca.btl_ugni_smsg_limit"]: r for r in t["rows"]}
+for f in ("mailbox_bytes", "smsg_connected", "smsg_all_peers", "msgq_per_node"):
+    assert "mailbox_memory." + f in t["columns"], t["columns"]
+assert rows[1024]["mailbox_memory.smsg_connected"] > rows[256]["mailbox_memory.smsg_connected"] > 0, rows
+assert "mailbox_memory.smsg_connected" in next(csv.reader(open(sys.argv[2]))), "CSV header"
+print("ok sweep table with mailbox memory", {k: r["mailbox_memory.smsg_connected"] for k, r in rows.items()})
+P
