@@ -231,22 +231,23 @@ public:
     c.algo.elem_bytes = c.elem_bytes;
     return std::make_unique<OsuCollDriver>(c);
   }
-  // The run's messages from each size's own algorithm: the sends of its schedule (the generator the run calls) at up
-  // to 64 ranks spread over the communicator, scaled to all ranks, times the calls the size simulates (iterations and
-  // warm-up, at most kSteadyCalls with the steady-state cutoff on). Nothing for a composition (its stages are chosen
-  // per sub-communicator when the run lays it out) or a size whose algorithm cannot be read: the declared count then.
   // The block names one algorithm (not a library, whose decision table picks per size and communicator).
   bool names_algorithm() const { return c_.algo_named && c_.algo.rules.empty(); }
-  // The calls all sizes simulate together at most (iterations and warm-up; kSteadyCalls each with the cutoff on).
-  double calls_simulated_at_most() const {
+  // The calls a size simulates at most: its iterations and warm-up, kSteadyCalls with the steady-state cutoff on.
+  double calls_at_most(std::uint64_t size) const {
+    long long iters, skip;
+    coll_loop(c_, size, iters, skip);
+    return std::min<double>(static_cast<double>(iters + skip), c_.steady_tol > 0 ? kSteadyCalls : HUGE_VAL);
+  }
+  double calls_at_most() const {  // over all sizes
     double calls = 0;
-    for (auto size : c_.sizes) {
-      long long iters, skip;
-      coll_loop(c_, size, iters, skip);
-      calls += std::min<double>(static_cast<double>(iters + skip), c_.steady_tol > 0 ? kSteadyCalls : HUGE_VAL);
-    }
+    for (auto size : c_.sizes) calls += calls_at_most(size);
     return calls;
   }
+  // The run's messages from each size's own algorithm: the sends of its schedule (the generator the run calls) at up
+  // to 64 ranks spread over the communicator, scaled to all ranks, times the calls the size simulates. Nothing for a
+  // composition (its stages are chosen per sub-communicator when the run lays it out) or a size whose algorithm
+  // cannot be read: the declared count then.
   std::optional<InputMessages> schedule_messages(double ranks) const {
     const int n = static_cast<int>(ranks);
     if (n < 2) return std::nullopt;
@@ -263,7 +264,6 @@ public:
         p.elem_bytes = c_.elem_bytes;
         p.root = c_.root;
         p.segsize = c_.algo.decide(n, size).segsize;
-        if (!c_.algo.rules.empty()) p.radix = c_.algo.lib.value("radix", 4);
         p.layout = &layout;
         double sends = 0;
         for (int i = 0; i < samples; ++i) {
@@ -272,10 +272,7 @@ public:
             sends += static_cast<double>(std::count_if(r.ops.begin(), r.ops.end(),
                                                        [](const coll::Op& o) { return o.kind == coll::OpKind::Send; }));
         }
-        long long iters, skip;
-        coll_loop(c_, size, iters, skip);
-        const double calls = std::min<double>(static_cast<double>(iters + skip), c_.steady_tol > 0 ? kSteadyCalls : HUGE_VAL);
-        total += sends / samples * n * calls;
+        total += sends / samples * n * calls_at_most(size);
         const std::string each = fmt::format("{} {:g}", a->algo, sends / samples);
         if (per_call.empty() || per_call.back().first != each) per_call.emplace_back(each, 0);
         ++per_call.back().second;
@@ -463,7 +460,7 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
       const auto* o = dynamic_cast<const OsuCollDriver*>(&parsed);
       if (o == nullptr || !o->names_algorithm()) return std::nullopt;
       const std::optional<InputMessages> own = o->schedule_messages(ranks);
-      const double calls = o->calls_simulated_at_most();
+      const double calls = o->calls_at_most();
       const double by_declared = ranks * declared.at(ranks) * calls;
       if (!own || calls <= 0 || (own->messages <= 2 * by_declared && 2 * own->messages >= by_declared)) return std::nullopt;
       return own;
