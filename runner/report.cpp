@@ -348,9 +348,26 @@ std::vector<EffectiveValue> effective_values(const Json& res) {
   std::vector<EffectiveValue> out;
   if (!res.contains("provenance")) return out;
   const Json& prov = res["provenance"];
-  if (!prov.contains("derived") || !prov["derived"].is_object() || !prov.contains("mca")) return out;
+  if (!prov.contains("derived") || !prov.contains("mca")) return out;
+  // One run's values, or a list of them (a list of rank counts or radices, each its own run): a key whose runs all
+  // used one value is that value; one whose runs differ (an automatic limit over rank counts) has no single value.
+  Json derived = prov["derived"];
+  if (derived.is_array()) {
+    Json same = Json::object();
+    std::set<std::string> differ;
+    for (const auto& d : derived) {
+      if (!d.is_object()) continue;
+      for (auto it = d.begin(); it != d.end(); ++it) {
+        if (same.contains(it.key()) && same[it.key()] != *it) differ.insert(it.key());
+        same[it.key()] = *it;
+      }
+    }
+    for (const auto& k : differ) same.erase(k);
+    derived = same;
+  }
+  if (!derived.is_object()) return out;
   const std::string suffix = " (effective)";
-  for (auto it = prov["derived"].begin(); it != prov["derived"].end(); ++it) {
+  for (auto it = derived.begin(); it != derived.end(); ++it) {
     if (!it.key().ends_with(suffix) || !it->is_number()) continue;
     const std::string k = it.key().substr(0, it.key().size() - suffix.size());
     if (!prov["mca"].contains(k) || !prov["mca"][k].is_string()) continue;

@@ -89,8 +89,9 @@ std::vector<std::string> override_notes(const Json& res);
 // Every value a component reports as effective (provenance.derived "<key> (effective)") that differs from the
 // parameter's resolved value, with the limit that caps it when the component names one ("<key> (capped by)").
 std::vector<std::string> effective_notes(const Json& res);
-// Each MCA parameter (in bytes) whose effective value the run recorded (provenance.derived "<key> (effective)"): the
-// value given (its text, and in bytes, -1 when not a size) and the value used; effective_notes names those that differ.
+// Each MCA parameter (in bytes) whose effective value the run recorded (provenance.derived "<key> (effective)"; of a
+// result of several runs, a list of rank counts or radices, the keys all its runs used one value of): the value given
+// (its text, and in bytes, -1 when not a size) and the value used; effective_notes names those that differ.
 struct EffectiveValue {
   std::string key, text;
   double given = -1, used = 0;

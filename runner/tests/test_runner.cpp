@@ -457,3 +457,19 @@ TEST_CASE("runner: points_protocols names the protocol counters by size range", 
   CHECK(points_protocols(Json::parse(R"([{"bytes": 1, "counters": {"ob1_MATCH": 650, "ugni_credit_waits": 320}}])")) ==
         "1 B ob1_MATCH, ugni_credit_waits");
 }
+
+// Configuration: the provenance of a radix list's result (a list of two runs' derived values, the SMSG limit on auto
+//                resolved to 1024 B by both) and of a rank list's (1024 B at 1,024 ranks, 256 B at 32,768).
+// Expected:      the radix list has the one effective value, and its note says it; the rank list's runs differ, so
+//                no single value is named.
+// How validated: effective_values and effective_notes.
+TEST_CASE("runner: a result of several runs names the effective value they share", "[runner]") {
+  Json res = Json::parse(R"J({"provenance": {"mca": {"btl_ugni_smsg_limit": "0 B"},
+      "derived": [{"btl_ugni_smsg_limit (effective)": 1024, "ranks": 64}, {"btl_ugni_smsg_limit (effective)": 1024, "ranks": 64}]}})J");
+  const auto v = effective_values(res);
+  REQUIRE(v.size() == 1);
+  CHECK(v[0].used == 1024);
+  CHECK(effective_notes(res) == std::vector<std::string>{"btl_ugni_smsg_limit: effective 1024 B (value 0 B, 0 = auto)"});
+  res["provenance"]["derived"][1] = Json{{"btl_ugni_smsg_limit (effective)", 256}, {"ranks", 32768}};
+  CHECK(effective_values(res).empty());
+}
