@@ -23,6 +23,7 @@
 #include "core/limits.hpp"
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <fmt/format.h>
 #include <unordered_map>
@@ -272,9 +273,9 @@ void register_barrier_driver(DriverRegistry& reg) {
       const DriverParam::IntegerRange& r = integer_range(keys, "radix");
       for (long long x : b.int_list("radix", r.min, r.max)) radices.push_back(static_cast<int>(x));
       if (radices.empty()) b.fail("radix", "empty list");
-      for (std::size_t i = 1; i < radices.size(); ++i)  // each radix is a run of its own: one given twice runs twice
-        if (std::find(radices.begin(), radices.begin() + static_cast<std::ptrdiff_t>(i), radices[i]) !=
-            radices.begin() + static_cast<std::ptrdiff_t>(i))
+      std::set<int> seen;  // each radix is a run of its own: one given twice would run twice
+      for (std::size_t i = 0; i < radices.size(); ++i)
+        if (!seen.insert(radices[i]).second)
           b.fail(fmt::format("radix[{}]", i), fmt::format("radix {} is in the list twice (each radix runs once)", radices[i]));
     } else {
       radices = {static_cast<int>(*read_integer(b, keys, "radix"))};

@@ -331,10 +331,11 @@ AxisText axis_text(const std::string& metric, const std::string& axis, const std
   const bool radices = !sizes.empty() && std::all_of(sizes.begin(), sizes.end(), [](const std::string& x) {
     return x.starts_with("tree radix ") && x.find(", ") == std::string::npos;  // size_words of the radix alone
   });
-  const std::string size_word = !size_prefix.empty() ? "message sizes"
-                                : counts             ? "process counts"
-                                : radices            ? "radices"
-                                                     : "curves";
+  // what the curves are, plural and singular
+  const auto [size_word, size_one] = !size_prefix.empty() ? std::pair{"message sizes", "message size"}
+                                     : counts             ? std::pair{"process counts", "process count"}
+                                     : radices            ? std::pair{"radices", "radix"}
+                                                          : std::pair{"curves", "curve"};
   at.title =
       n_acting == 0
           ? fmt::format("{} against {}: {} moves no value by over {:g} % (largest spread, max / min - 1: {:.1f} %)",
@@ -363,9 +364,7 @@ AxisText axis_text(const std::string& metric, const std::string& axis, const std
                                           "most {} curves): {} {}.",
                                           n_acting ? fmt::format("Also moved by over {:g} % but", 100 * kActs)
                                                    : std::string("Sizes"),
-                                          size_word == "radices" ? std::string("radix")
-                                                                 : size_word.substr(0, size_word.size() - 1),
-                                          n_all, ordinal(every),
+                                          size_one, n_all, ordinal(every),
                                           largest_size < sizes.size()
                                               ? fmt::format(" and {}, where the spread is largest,",
                                                             sizes[largest_size])
