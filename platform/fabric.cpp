@@ -121,10 +121,11 @@ ResourceId Fabric::nic_resource_at(long long node, std::size_t k, int port) {
 
 // The resources of a bulk transfer a -> b driven by `initiator` (a for a PUT, b for a GET), from the NIC kind's
 // declared path: its node-side resources before the route, the route's links, its node-side resources after it.
-void Fabric::bulk_resources(long long a, long long b, long long initiator, const topology::Route& r, int port_a,
-                            int port_b, std::vector<ResourceId>& path) {
+void Fabric::bulk_resources(Drive d, long long a, long long b, long long initiator, const topology::Route& r,
+                            int port_a, int port_b, std::vector<ResourceId>& path) {
+  const ResolvedPath& rp = paths_[static_cast<std::size_t>(d)];
   path.clear();
-  path.reserve(before_route_.size() + r.size() + after_route_.size());
+  path.reserve(rp.before.size() + r.size() + rp.after.size());
   auto node = [&](End e) { return e == End::Src ? a : e == End::Dst ? b : initiator; };
   auto port = [&](End e) { return e == End::Src ? port_a : e == End::Dst ? port_b : (initiator == a ? port_a : port_b); };
   auto add = [&](const std::vector<std::pair<End, std::size_t>>& resolved,
@@ -136,9 +137,9 @@ void Fabric::bulk_resources(long long a, long long b, long long initiator, const
                                       : nic_resource_at(node(end), k, port(end)));
     }
   };
-  add(before_route_, bulk_path_.before_route);
+  add(rp.before, rp.named.before_route);
   add_route(r, path);
-  add(after_route_, bulk_path_.after_route);
+  add(rp.after, rp.named.after_route);
 }
 
 // A flow crosses node resource k for the first time: the parameters of its capacity count as read (declaring the
@@ -172,7 +173,8 @@ void Fabric::declare(const NeighbourJob* neighbour) {
   links_ = net_.nic->links();
   link_read_.fill(0);
   links_unread_ = net_.topology->link_classes().size();
-  bulk_path_ = net_.nic->bulk_path();
+  paths_[static_cast<std::size_t>(Drive::Dma)].named = net_.nic->bulk_path();
+  paths_[static_cast<std::size_t>(Drive::Pio)].named = net_.nic->pio_path();
   auto resolve = [&](const std::vector<std::pair<End, std::string>>& named) {
     std::vector<std::pair<End, std::size_t>> out;
     for (auto& [end, name] : named) {
@@ -182,8 +184,10 @@ void Fabric::declare(const NeighbourJob* neighbour) {
     }
     return out;
   };
-  before_route_ = resolve(bulk_path_.before_route);
-  after_route_ = resolve(bulk_path_.after_route);
+  for (ResolvedPath& rp : paths_) {
+    rp.before = resolve(rp.named.before_route);
+    rp.after = resolve(rp.named.after_route);
+  }
   max_active_ = net_.nic->max_active_transfers();
   for (long long n : ctx_.placement().nodes)
     for (int p = 0; p < net_.ports_per_node; ++p)
@@ -223,7 +227,7 @@ void Fabric::declare_neighbour(const NeighbourJob& j) {
   for (auto [a, b] : j.pairs())
     for (int k = 0; k < j.flows_per_pair; ++k) {
       topology::Route r = route_flow(a, b);  // counted for the whole run: adaptive policies see the neighbour
-      bulk_resources(a, b, a, r, 0, 0, path_);
+      bulk_resources(Drive::Dma, a, b, a, r, 0, 0, path_);
       sim_.stream(path_);
       ++neighbour_streams;
     }
@@ -238,9 +242,20 @@ void Fabric::bulk(long long a, long long b, double bytes, double latency, Callba
   }
   // The path is built when the flow starts. A pulled transfer (GET) is driven by b: with a NIC kind whose bulk path
   // names the initiator's resources, it occupies b's engine instead of a's.
-  const std::uint32_t t = transfers_.create(a, b, bytes, pulled, port_of(rank_a), port_of(rank_b), nullptr,
-                                            topology::Route{}, std::move(done));
+  const std::uint32_t t = transfers_.create(a, b, bytes, pulled, Drive::Dma, port_of(rank_a), port_of(rank_b),
+                                            nullptr, topology::Route{}, std::move(done));
   sim_.after(latency, [this, t] { arrive(t); });
+}
+
+void Fabric::pio(long long a, long long b, double bytes, double latency, Callback done, int rank_a, int rank_b) {
+  ++pio_flows;
+  if (bytes <= 0) {
+    sim_.after(latency, std::move(done));
+    return;
+  }
+  const std::uint32_t t = transfers_.create(a, b, bytes, false, Drive::Pio, port_of(rank_a), port_of(rank_b), nullptr,
+                                            topology::Route{}, std::move(done));
+  sim_.after(latency, [this, t] { start_flow(t); });  // no DMA engine to wait for
 }
 
 // The port whose DMA engine drives the transfer (the sender's for a PUT, the receiver's for a GET) works on at most
@@ -277,7 +292,7 @@ const topology::Route& Fabric::flow_route(Transfer& x) {
 void Fabric::start_flow(std::uint32_t t) {
   Transfer& x = transfers_[t];
   if (TraceSink* tr = sim_.trace) tr->flow_nodes(x.a, x.b);
-  bulk_resources(x.a, x.b, x.pulled ? x.b : x.a, flow_route(x), x.pa, x.pb, path_);
+  bulk_resources(x.drive, x.a, x.b, x.pulled ? x.b : x.a, flow_route(x), x.pa, x.pb, path_);
   sim_.flow(path_, x.bytes, [this, t] { end_flow(t); });
 }
 

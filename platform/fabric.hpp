@@ -46,7 +46,11 @@ public:
   // `rank_a`/`rank_b` (when known): the ranks at each end, whose ports the transfer uses (port_of).
   void bulk(long long node_a, long long node_b, double bytes, double latency, Callback done, bool pulled = false,
             int rank_a = -1, int rank_b = -1);
-  std::uint64_t bulk_flows = 0, neighbour_streams = 0;
+  // Moves data node a -> node b as a shared flow the host CPU drives through the NIC (NicModel::pio_path: no DMA
+  // engine, no wait for one), after `latency`, then runs done. Its time alone on its path is wire_time's.
+  void pio(long long node_a, long long node_b, double bytes, double latency, Callback done, int rank_a = -1,
+           int rank_b = -1);
+  std::uint64_t bulk_flows = 0, pio_flows = 0, neighbour_streams = 0;
 
 private:
   PathCost compute_path(long long node_a, long long node_b) const;
@@ -55,8 +59,10 @@ private:
   void read_nic_params(std::size_t k);  // marks node resource k's parameters read (a flow crosses it)
   void read_link_params(const topology::Route& r) const;  // marks the parameters of r's link classes read
   // The resources of a bulk flow's path, written into `path` (cleared first).
-  void bulk_resources(long long a, long long b, long long initiator, const topology::Route& r, int port_a, int port_b,
-                      std::vector<ResourceId>& path);
+  // Which of the NIC kind's paths a transfer takes: its DMA engine's (bulk) or the host CPU's (pio).
+  enum class Drive : std::uint8_t { Dma, Pio };
+  void bulk_resources(Drive d, long long a, long long b, long long initiator, const topology::Route& r, int port_a,
+                      int port_b, std::vector<ResourceId>& path);
   void add_route(const topology::Route& r, std::vector<ResourceId>& path);
   topology::Route route_flow(long long a, long long b);
   void declare_neighbour(const NeighbourJob& j);
@@ -72,6 +78,7 @@ private:
     long long a = 0, b = 0;
     double bytes = 0;
     bool pulled = false;
+    Drive drive = Drive::Dma;
     int pa = 0, pb = 0;
     PortQueue* q = nullptr;
     topology::Route route;
@@ -103,11 +110,14 @@ private:
   NicLinks links_;
   mutable std::array<char, topology::kLinkClassCount> link_read_{};
   mutable std::size_t links_unread_ = 0;
-  BulkPath bulk_path_;
-  // bulk_path_'s resources as (end, index in nic_resources_), resolved once by declare(); kUnresolved for a name the
-  // NIC kind does not declare (nic_resource then names it in its error).
+  // A path of the NIC kind (bulk_path, pio_path) and its resources as (end, index in nic_resources_), resolved once by
+  // declare(); kUnresolved for a name the NIC kind does not declare (nic_resource then names it in its error).
   static constexpr std::size_t kUnresolved = ~std::size_t{0};
-  std::vector<std::pair<End, std::size_t>> before_route_, after_route_;
+  struct ResolvedPath {
+    BulkPath named;
+    std::vector<std::pair<End, std::size_t>> before, after;
+  };
+  std::array<ResolvedPath, 2> paths_;  // by Drive
   std::vector<ResourceId> nic_res_;  // [node id x port x NIC resource index], kNoResource until declared
   std::vector<ResourceId> link_res_;  // [link id], kNoResource until declared
   // link_res_[0] when declare() gave the links consecutive resources (link id i is resource first_link_res_ + i, so a

@@ -71,6 +71,10 @@ public:
   virtual double wire_time(const PathCost& path, double bytes) const { return path.time(bytes); }
   virtual std::vector<NicResource> node_resources() const = 0;
   virtual BulkPath bulk_path() const = 0;
+  // The node-side resources of a transfer the host CPU drives through the NIC without its DMA engine (Gemini's FMA:
+  // PIO writes for a PUT, NIC-issued reads for a GET): bulk_path() unless the kind has such a path. Its transfers do
+  // not wait for a DMA engine (max_active_transfers).
+  virtual BulkPath pio_path() const { return bulk_path(); }
   // Bulk transfers one port works on at once (its DMA engine: PUTs it sends, GETs it pulls); further ones wait in FIFO
   // order and start as one ends. 0: any number (every transfer becomes a flow at once).
   virtual int max_active_transfers() const { return 0; }

@@ -1,6 +1,7 @@
 // Builds a World on the plain DES engine (SimGrid allows one engine per process, so in-process tests use DES).
 #pragma once
 #include "engine/des_engine.hpp"
+#include "engine/lmm_engine.hpp"
 #include "platform/machine.hpp"
 #include "runner/registries.hpp"
 #include "runner/stacks.hpp"
@@ -12,13 +13,16 @@
 
 namespace ompisim::test {
 
-struct Fixture {
+// A job on `Engine` (the DES engine: flows without sharing; engine::LmmEngine: max-min sharing, as a run's).
+template <class Engine>
+struct BasicFixture {
   std::unique_ptr<Machine> machine;
-  engine::DesEngine sim;
+  Engine sim;
   std::unique_ptr<World> world;
   std::unique_ptr<Stack> stack;
   McaParams mca_;
-  Fixture(const std::string& m, long long ranks, int rpn, const std::string& stack_name = "", McaParams* mca = nullptr) {
+  BasicFixture(const std::string& m, long long ranks, int rpn, const std::string& stack_name = "",
+               McaParams* mca = nullptr) {
     machine = load_machine(m);
     Placement p = make_placement(*machine, ranks, rpn, {}, "test");
     mca_ = mca ? *mca : machine_mca(*machine);
@@ -28,6 +32,8 @@ struct Fixture {
     if (!stack_name.empty()) stack = make_stack(*world, mca_, stack_name, "test");
   }
 };
+using Fixture = BasicFixture<engine::DesEngine>;
+using SharingFixture = BasicFixture<engine::LmmEngine>;
 
 // A job's platform before its stack, as the runner builds it: the World on the DES engine with its resources not yet
 // declared. Build the stack on `*world` (a stack may add progress threads), then seal().

@@ -197,13 +197,21 @@ void Gni::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes
     cpus_.cpu(initiator, g_.smsg_cpu_overhead, std::move(done), "GNI_CqGetEvent (RDMA)");
   };
   if (!bte) {
-    // FMA: the CPU writes the descriptor (and, for a PUT, the data through the FMA window).
+    // FMA: the CPU writes the descriptor (and, for a PUT, the data through the FMA window). The data then crosses the
+    // host interfaces and links as a flow that shares them with every other transfer (no BTE: GeminiNic::pio_path);
+    // a GET's request travels to the peer first. Alone on its path it takes wire_time.
     double cpu = g_.fma_issue_overhead + (op == RdmaOp::Put ? b / g_.fma_pio_bandwidth : 0.0);
-    cpus_.cpu(initiator, cpu, [this, op, src, dst, ni, np, b, finish = std::move(finish)]() mutable {
-      double t = fabric_.wire_time(src, dst, b) + (op == RdmaOp::Get ? fabric_.wire_time(ni, np, 0) : 0.0);
-      if (TraceSink* tr = sim_.trace)
-        tr->nic(ni, "FMA", sim_.now(), sim_.now() + t, op == RdmaOp::Get ? "FMA GET" : "FMA PUT");
-      sim_.after(t, std::move(finish));
+    cpus_.cpu(initiator, cpu, [this, op, src, dst, ni, np, b, initiator, peer,
+                               finish = std::move(finish)]() mutable {
+      double lat = fabric_.wire_time(src, dst, 0) + (op == RdmaOp::Get ? fabric_.wire_time(ni, np, 0) : 0.0);
+      int rank_src = op == RdmaOp::Get ? peer : initiator, rank_dst = op == RdmaOp::Get ? initiator : peer;
+      Callback fin = std::move(finish);
+      if (TraceSink* tr = sim_.trace)  // from the post to the transfer's end
+        fin = [tr, this, ni, op, t0 = sim_.now(), fin = std::move(fin)]() mutable {
+          tr->nic(ni, "FMA", t0, sim_.now(), op == RdmaOp::Get ? "FMA GET" : "FMA PUT");
+          fin();
+        };
+      fabric_.pio(src, dst, b, lat, std::move(fin), rank_src, rank_dst);
     }, "GNI_PostFma");
     return;
   }

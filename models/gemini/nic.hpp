@@ -34,6 +34,8 @@ public:
     return {{"ht", p.nic_ht_capacity.value, {&p.nic_ht_capacity}}, {"bte", p.bte_bandwidth.value, {&p.bte_bandwidth}}};
   }
   BulkPath bulk_path() const override { return {{{End::Initiator, "bte"}, {End::Src, "ht"}}, {{End::Dst, "ht"}}}; }
+  // FMA transfers: the host interfaces and links, no BTE.
+  BulkPath pio_path() const override { return {{{End::Src, "ht"}}, {{End::Dst, "ht"}}}; }
 };
 
 inline const GeminiNic& nic(const Machine& m) { return nic_as<GeminiNic>(m.nic("gemini"), "gemini"); }

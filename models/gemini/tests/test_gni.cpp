@@ -93,6 +93,41 @@ TEST_CASE("ugni SMSG: the sender reaps one local CQ event per message when the a
   CHECK(step == Approx(ack + g.smsg_cpu_overhead).margin(1e-12));
 }
 
+// Configuration: 4 ranks, 2 on each of 2 Cielo nodes, on the lmm engine (max-min sharing); 64 KiB FMA GETs (uGNI's
+// RDMA without the BTE), first rank 2 from rank 0 alone, then ranks 2 and 3 from ranks 0 and 1 at once. Expected:
+// alone, the GET completes after the FMA post, the request's wire(0), the data's wire(bytes) and the CQ poll, as an
+// analytic time would give it; together, the two share the nodes' host interfaces (and any link between them), so
+// each completes one more bytes / rate later, where an analytic FMA transfer would overlap them in full. How
+// validated: completion times against the parameters, and the fabric's count of FMA flows.
+TEST_CASE("ugni FMA RDMA: the data shares the host interfaces and links with other transfers", "[protocol][ugni]") {
+  test::SharingFixture f("cielo", 4, 2);
+  auto& w = *f.world;
+  auto& sim = f.sim;
+  gemini::Gni& nic = gemini::Gni::of(w.nic_services(), sim, w.contexts(), w.cpus(), w.fabric());
+  const auto& g = gemini::nic(*f.machine).p;
+  const Fabric& fab = w.fabric();
+  const long long n0 = w.contexts().node_of(0), n2 = w.contexts().node_of(2);
+  REQUIRE(n0 != n2);
+  const double bytes = 65536;
+  const PathCost path = fab.path(n0, n2);
+  const double alone = g.fma_issue_overhead + fab.wire_time(n2, n0, 0) + fab.wire_time(n0, n2, bytes) +
+                       g.smsg_cpu_overhead;
+  double t_alone = -1;
+  nic.rdma(gemini::RdmaOp::Get, false, 2, 0, 65536, [&] { t_alone = sim.now(); });
+  sim.run();
+  CHECK(t_alone == Approx(alone).epsilon(1e-9));
+  CHECK(fab.pio_flows == 1);
+  CHECK(fab.bulk_flows == 0);  // no BTE transfer
+  const double t0 = sim.now();
+  double t2 = -1, t3 = -1;
+  nic.rdma(gemini::RdmaOp::Get, false, 2, 0, 65536, [&] { t2 = sim.now() - t0; });
+  nic.rdma(gemini::RdmaOp::Get, false, 3, 1, 65536, [&] { t3 = sim.now() - t0; });
+  sim.run();
+  CHECK(fab.pio_flows == 3);
+  CHECK(t2 == Approx(alone + bytes / path.bandwidth).epsilon(1e-6));
+  CHECK(t3 == Approx(alone + bytes / path.bandwidth).epsilon(1e-6));
+}
+
 // Configuration: LRU limit 2. Expected: the least recently used registration is evicted.
 TEST_CASE("registration cache: LRU eviction", "[unit][protocol][ugni]") {
   gemini::RegCache c(2);
