@@ -11,6 +11,7 @@ struct GeminiParams {
   Sourced router_hop_latency;
   Sourced link_bandwidth_x, link_bandwidth_y, link_bandwidth_z;
   Sourced packet_payload_efficiency;
+  Sourced packet_payload_bytes;  // payload of one Gemini network packet: an SMSG that fits is one packet (analytic)
   Sourced nic_latency;          // NIC to NIC for a small packet, excluding router hops
   Sourced smsg_cpu_overhead;    // host CPU per SMSG send (GNI_SmsgSendWTag) or receive (CQ poll + SmsgGetNextWTag)
   Sourced fma_pio_bandwidth;    // rate at which the CPU pushes SMSG/FMA payload through the FMA window
@@ -30,6 +31,9 @@ struct GeminiParams {
     v(link_bandwidth_y, {"link_bandwidth_y", Dim::Rate, "raw Y link bandwidth per direction", 1e6, 1e12});
     v(link_bandwidth_z, {"link_bandwidth_z", Dim::Rate, "raw Z link bandwidth per direction", 1e6, 1e12});
     v(packet_payload_efficiency, {"packet_payload_efficiency", Dim::Ratio, "payload bytes / wire bytes", 0.01, 1});
+    v(packet_payload_bytes, {"packet_payload_bytes", Dim::Bytes,
+                             "payload of one network packet: an SMSG of at most this many bytes (header included) is "
+                             "one packet, timed analytically; a larger one moves as a shared flow", 8, 4096});
     v(nic_latency, {"nic_latency", Dim::Time, "NIC-to-NIC small-packet latency excluding hops", 0, 1e-4});
     v(smsg_cpu_overhead, {"smsg_cpu_overhead", Dim::Time, "host CPU per SMSG send or receive", 0, 1e-4});
     v(fma_pio_bandwidth, {"fma_pio_bandwidth", Dim::Rate, "CPU to FMA window payload rate (SMSG, FMA put)", 1e6, 1e12});

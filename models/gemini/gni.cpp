@@ -67,7 +67,8 @@ Cdm::Cdm(Gni& nic, std::uint16_t max_credits, const Sourced* smsg_payload_rate, 
   smsg_rate_ = rate->value;
   smsg_lib_ = smsg_library_cost != nullptr ? smsg_library_cost->value : 0.0;
   // the first SMSG reads the rate used, the given one (which chose it) and the library's cost
-  smsg_params_.params = {rate, smsg_payload_rate, smsg_library_cost};
+  packet_bytes_ = g_.packet_payload_bytes.value;
+  smsg_params_.params = {rate, smsg_payload_rate, smsg_library_cost, &g_.packet_payload_bytes};
 }
 
 Endpoint& Cdm::endpoint(int rank, int peer) {
@@ -148,13 +149,35 @@ void Cdm::transmit(std::uint32_t id) {
   cpus_.cpu(m.rank, cost, [this, id] { smsg_posted(id); }, "GNI_SmsgSendWTag");
 }
 
+// The mailbox write: one packet is timed analytically; a larger SMSG (an eager send's payload) moves as a flow that
+// shares the host interfaces and links with every other transfer, as FMA data does (Fabric::pio). The connection
+// delivers in post order.
 void Cdm::smsg_posted(std::uint32_t id) {
   Smsg& m = smsgs_[id];
-  double arrival =
-      std::max(sim_.now() + fabric_.wire_time(m.na, m.nb, static_cast<double>(m.bytes)), m.ep->last_arrival);
-  m.ep->last_arrival = arrival;
-  if (Callback sent = std::move(m.sent)) sent();
-  sim_.at(arrival, [this, id] { smsg_arrived(id); });
+  Endpoint& ep = *m.ep;
+  if (ep.fly_head == Endpoint::kNoMsg) ep.fly_head = id;
+  else smsgs_[ep.fly_tail].next = id;
+  ep.fly_tail = id;
+  const auto bytes = static_cast<double>(m.bytes);
+  const long long na = m.na, nb = m.nb;
+  const int rank = m.rank, peer = m.peer;
+  if (Callback sent = std::move(m.sent)) sent();  // may create messages: m is not used after it
+  if (bytes <= packet_bytes_)
+    sim_.after(fabric_.wire_time(na, nb, bytes), [this, id] { smsg_landed(id); });
+  else
+    fabric_.pio(na, nb, bytes, fabric_.wire_time(na, nb, 0), [this, id] { smsg_landed(id); }, rank, peer);
+}
+
+void Cdm::smsg_landed(std::uint32_t id) {
+  smsgs_[id].landed = true;
+  Endpoint& ep = *smsgs_[id].ep;
+  while (ep.fly_head != Endpoint::kNoMsg && smsgs_[ep.fly_head].landed) {
+    const std::uint32_t first = ep.fly_head;
+    ep.fly_head = smsgs_[first].next;
+    if (ep.fly_head == Endpoint::kNoMsg) ep.fly_tail = Endpoint::kNoMsg;
+    smsgs_[first].next = Endpoint::kNoMsg;
+    smsg_arrived(first);
+  }
 }
 
 void Cdm::smsg_arrived(std::uint32_t id) {

@@ -9,7 +9,8 @@
 //  - a registration cache (LRU) per rank and library, bounded by the registrations of the NIC shared among the
 //    node's ranks.
 // Sources: Gemini paper §II.A and §IV; Cray S-2446 "Using the GNI and DMAPP APIs"; parameters in the machine file.
-// LIMITATIONS: SMSG, control messages and AMOs are timed analytically (no bandwidth sharing); RDMA data is a flow.
+// LIMITATIONS: one-packet SMSGs (control messages, the smallest eager sends) and AMOs are timed analytically (no
+// bandwidth sharing); larger SMSGs and RDMA data are flows.
 #pragma once
 #include "core/errors.hpp"
 #include "core/peer_seq.hpp"
@@ -37,7 +38,9 @@ struct Endpoint {
   static constexpr std::uint32_t kNoMsg = ~std::uint32_t{0};
   EpState state = EpState::Init;
   std::uint16_t credits = 0;
-  double last_arrival = 0;  // SMSG delivery is FIFO per connection
+  // SMSGs posted and not yet delivered, in post order (delivery is FIFO per connection: one that lands before an
+  // earlier one waits for it), linked through the owning Cdm's message records as the queue below.
+  std::uint32_t fly_head = kNoMsg, fly_tail = kNoMsg;
   // Messages waiting for the connection or for a credit, oldest first: a queue linked through the owning Cdm's
   // message records (8 bytes here, no allocation: a 300,000-rank run holds millions of endpoints, most of which queue
   // their first message while they connect).
@@ -147,6 +150,7 @@ private:
   void transmit(std::uint32_t id);
   // The steps of one SMSG after its post, each an event whose callback names the message by its index in smsgs_.
   void smsg_posted(std::uint32_t id);
+  void smsg_landed(std::uint32_t id);  // in the mailbox: delivered now if every earlier SMSG of its connection was
   void smsg_arrived(std::uint32_t id);
   void smsg_polled(std::uint32_t id);
   void smsg_credit_back(std::uint32_t id);
@@ -159,6 +163,7 @@ private:
   std::uint16_t max_credits_;
   double smsg_rate_ = 0;  // SMSG payload rate into the FMA window for this library's sends
   double smsg_lib_ = 0;   // the library's own CPU work per SMSG per side
+  double packet_bytes_ = 0;  // an SMSG of at most this many bytes is one packet (GeminiParams::packet_payload_bytes)
   ReadOnUse smsg_params_;  // the parameters of the two, read at the first SMSG
   // Endpoints in creation order (a deque keeps references valid: the callbacks carry an endpoint's address), found
   // through the rank's table of 1 + index by peer: a 300,000-rank barrier opens 3.7 M endpoints, most for one
@@ -166,11 +171,12 @@ private:
   std::deque<Endpoint> eps_;
   struct Smsg {  // one SMSG from its call to the return of its credit (Endpoint references stay valid: a deque)
     int rank = 0, peer = 0;
-    std::uint32_t next = Endpoint::kNoMsg;  // the endpoint's next queued message
+    std::uint32_t next = Endpoint::kNoMsg;  // the endpoint's next queued, then next in-flight, message
     Endpoint* ep = nullptr;
     long long na = 0, nb = 0;  // the nodes of rank and peer
     std::uint64_t bytes = 0;
     Callback sent, deliver;
+    bool landed = false;  // in the peer's mailbox, waiting for an earlier SMSG to be delivered
   };
   Slab<Smsg> smsgs_;
   std::vector<PeerSeq> ep_index_;

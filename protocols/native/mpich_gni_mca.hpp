@@ -30,9 +30,8 @@ struct MpichGniMca : ParamTable<MpichGniMca> {
         {&MpichGniMca::mpich_gni_rdma_threshold, 1024, "NERSC, Hopper (Cray XE6) Runtime Tuning Options: "
          "MPICH_GNI_RDMA_THRESHOLD 'threshold where RDMA read/write operations switch from using FMA to BTE', default "
          "1,024 bytes, max 65,536 (status V)",
-         {"mpich_gni_rdma_threshold", Dim::Bytes, "Cray MPT FMA->BTE threshold. FMA transfers are timed alone in this model "
-          "and share no link or NIC bandwidth (models/gemini/README.md), so raised well above its default a windowed "
-          "bandwidth test reads above the link rate", 0, 65536}},
+         {"mpich_gni_rdma_threshold", Dim::Bytes, "Cray MPT FMA->BTE threshold. FMA data share the host interfaces and links "
+          "with other transfers, as BTE data do, but take no BTE (models/gemini/README.md)", 0, 65536}},
         {&MpichGniMca::mpich_gni_num_bufs, 64, "NERSC, Hopper (Cray XE6) Runtime Tuning Options: MPICH_GNI_NUM_BUFS "
          "'number of 32K DMA buffers available for each rank to use in eager protocol', default 64 (2M total) (status "
          "V)",

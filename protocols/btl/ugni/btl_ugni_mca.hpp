@@ -32,8 +32,8 @@ struct UgniMca : ParamTable<UgniMca> {
          {"btl_ugni_eager_max", Dim::Count, "eager-get buffer pool maximum", 1, 1 << 20}},
         {&UgniMca::btl_ugni_fma_limit, 4095, "Open MPI trunk r26242 btl_ugni_component.c (fma_limit = 4 * 1024 - 1)",
          {"btl_ugni_fma_limit", Dim::Bytes, "RDMA up to this size uses FMA, above BTE (the eager get's FMA GET at any size). FMA "
-          "transfers are timed alone in this model and share no link or NIC bandwidth (models/gemini/README.md), so "
-          "raised well above its default a windowed bandwidth test reads above the link rate", 0, 1 << 30}},
+          "data share the host interfaces and links with other transfers, as BTE data do, but take no BTE "
+          "(models/gemini/README.md)", 0, 1 << 30}},
         {&UgniMca::btl_ugni_get_limit, 524288, "Open MPI trunk r26242 btl_ugni_component.c (get_limit = 512 * 1024)",
          {"btl_ugni_get_limit", Dim::Bytes, "largest GET; above it, or for a length not a multiple of 4 B, the PUT fallback", 0, 1LL << 40}},
         {&UgniMca::btl_ugni_smsg_max_credits, 32, "Open MPI btl_ugni_component.c (smsg_max_credits = 32)",
