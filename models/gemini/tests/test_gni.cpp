@@ -128,6 +128,44 @@ TEST_CASE("ugni FMA RDMA: the data shares the host interfaces and links with oth
   CHECK(t3 == Approx(alone + bytes / path.bandwidth).epsilon(1e-6));
 }
 
+// Configuration: 4 ranks, 2 on each of 2 Cielo nodes, lmm engine. Rank 0 sends a 4 KiB SMSG to rank 2 and at once an
+// 8 B one on the same connection; then ranks 0 and 1 send a 4 KiB SMSG each, to ranks 2 and 3, at the same time.
+// Expected: the 8 B message is one packet (packet_payload_bytes: no flow) and lands first, but the connection
+// delivers in post order, so it is delivered after the 4 KiB one; the two 4 KiB SMSGs of different ranks share the
+// nodes' host interfaces (and any link), each landing one 4 KiB / rate later than a lone one. How validated: the
+// delivery order, the fabric's flow count, the delivery times against the parameters.
+TEST_CASE("ugni SMSG: a message over one packet is a shared flow, delivered in post order", "[protocol][ugni]") {
+  test::SharingFixture f("cielo", 4, 2);
+  auto& w = *f.world;
+  gemini::Cdm gni(gemini::Gni::of(w.nic_services(), f.sim, w.contexts(), w.cpus(), w.fabric()), 32);
+  const auto& g = gemini::nic(*f.machine).p;
+  REQUIRE(g.packet_payload_bytes.value == 64);
+  for (int r : {0, 1}) gni.smsg_send(r, r + 2, 8, nullptr, [] {});
+  f.sim.run();  // both connections up
+  CHECK(w.fabric().pio_flows == 0);  // one packet each: no flow
+  std::vector<int> order;
+  gni.smsg_send(0, 2, 4096, nullptr, [&] { order.push_back(4096); });
+  gni.smsg_send(0, 2, 8, nullptr, [&] { order.push_back(8); });
+  f.sim.run();
+  REQUIRE(order.size() == 2);
+  CHECK(order[0] == 4096);  // the 8 B one landed first and waited for it
+  CHECK(order[1] == 8);
+  CHECK(w.fabric().pio_flows == 1);
+  const long long n0 = w.contexts().node_of(0), n2 = w.contexts().node_of(2);
+  REQUIRE(n0 != n2);
+  const PathCost path = w.fabric().path(n0, n2);
+  const double post = g.smsg_cpu_overhead + 4096 / g.fma_pio_bandwidth, poll = g.smsg_cpu_overhead;
+  const double alone = post + w.fabric().wire_time(n0, n2, 4096) + poll;
+  const double t0 = f.sim.now();
+  double d2 = -1, d3 = -1;
+  gni.smsg_send(0, 2, 4096, nullptr, [&] { d2 = f.sim.now() - t0; });
+  gni.smsg_send(1, 3, 4096, nullptr, [&] { d3 = f.sim.now() - t0; });
+  f.sim.run();
+  CHECK(w.fabric().pio_flows == 3);
+  CHECK(d2 == Approx(alone + 4096 / path.bandwidth).epsilon(1e-6));
+  CHECK(d3 == Approx(alone + 4096 / path.bandwidth).epsilon(1e-6));
+}
+
 // Configuration: LRU limit 2. Expected: the least recently used registration is evicted.
 TEST_CASE("registration cache: LRU eviction", "[unit][protocol][ugni]") {
   gemini::RegCache c(2);
