@@ -16,7 +16,7 @@ set label 100 'What does the SMSG limit of a large job cost a message on Gemini?
 set label 101 'btl_ugni_smsg_limit pinned at 256 B, the value btl/ugni''s automatic rule picks for a job of more than 16,384 ranks (trunk r26242''s rule, the revision' at screen 0.012, screen 0.0579 left front font ',9'
 set label 102 'the Gemini paper measured; its Table I is the next revision''s); sizes 64 B to 8 KiB. Run scenarios/gemini/fig5_latency_2p_inter_openmpi.json for the' at screen 0.012, screen 0.0366 left front font ',9'
 set label 103 'same pair with the limit on auto (1,024 B for 2 ranks)' at screen 0.012, screen 0.0152 left front font ',9'
-set yrange [1.53315 : 7.94667]
+set yrange [1.53392 : 7.94648]
 set ytics ("2" 2, "3" 3, "4" 4, "5" 5, "7" 7)
 set terminal svg size 900,656 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'examples/whatif_gemini_smsg_limit_256.svg.tmp'

@@ -11,7 +11,7 @@ set format y '%g'
 set title "whatif_smsg_limit_latency: What-if (protocol choice at scale): inter-node osu_latency on Titan"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set yrange [1.44847 : 25.2791]
+set yrange [1.44891 : 25.2787]
 set ytics ("1.5" 1.5, "2" 2, "3" 3, "4" 4, "5" 5, "7" 7, "10" 10, "15" 15, "20" 20)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'whatif/whatif_smsg_limit_latency.svg.tmp'
