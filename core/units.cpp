@@ -126,6 +126,8 @@ double parse_quantity(const std::string& text, Dim d) {
       throw std::invalid_argument(fmt::format(
           "'{}': byte sizes are binary, as Open MPI reads them: write '{:g} {}' ({:.0f} B) or the size in bytes "
           "(units: {})", text, num, si->second, num * table.at(si->second), unit_list(d)));
+  if (d == Dim::Bytes && num < 0)  // before the unit: "-8" is not a size with any unit
+    throw std::invalid_argument(fmt::format("'{}': a size is a number of bytes, at least 0", text));
   if (it == table.end()) {
     const std::vector<std::string> units = units_of(d);
     // a number in quotes without its unit ("512"): what the unit may be, and, for a size, that a bare number is bytes

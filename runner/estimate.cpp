@@ -84,14 +84,17 @@ double cutoff_calls(const Scenario& s) {
 double axis_runs(const Scenario& s) {
   return s.driver ? static_cast<double>(std::max<std::size_t>(1, s.driver->axis_values().size())) : 1.0;
 }
+// iterations: the calls per size the estimate counts (the steady-state cutoff's fewest where it is on); all_calls:
+// every call, warm-up included, which a series that never settles simulates.
 struct Parts {
-  double ranks, iterations, sizes, messages;
+  double ranks, iterations, sizes, messages, all_calls;
 };
 Parts parts(const Scenario& s) {
   const double ranks = max_ranks(s);
-  const double iterations = std::min(loop_count(s, "iterations", 1) + loop_count(s, "skip", 0), cutoff_calls(s));
+  const double all_calls = loop_count(s, "iterations", 1) + loop_count(s, "skip", 0);
+  const double iterations = std::min(all_calls, cutoff_calls(s));
   const double sizes = std::max(1.0, loop_count(s, "sizes", 1));
-  return {ranks, iterations, sizes, message_count(s).at(ranks)};
+  return {ranks, iterations, sizes, message_count(s).at(ranks), all_calls};
 }
 // "about 12 s", "about 3 min", ...; "under 1 s" for what would round to 0 s.
 std::string duration(double seconds) {
@@ -118,11 +121,20 @@ std::string estimate_text(const Scenario& s, double events) {
   const Parts p = parts(s);
   const bench::MessageCount& c = message_count(s);
   const double axis = axis_runs(s);
-  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{} x {} per rank and iteration{}{}), {}",
-                     events, p.ranks, p.iterations, p.sizes > 1 ? fmt::format(" x {} sizes", p.sizes) : "",
+  // A steady-state cutoff stops a size once its calls agree: the estimate counts its fewest calls, and says how many
+  // a series that never settles (contention that differs from call to call) simulates.
+  const bool cut = p.iterations < p.all_calls;
+  const std::string unsettled =
+      cut ? fmt::format("; where the calls never agree, all {:g} calls: about {:.2g} events, {}", p.all_calls,
+                        events * p.all_calls / p.iterations,
+                        duration(events * p.all_calls / p.iterations / kEventsPerSecond))
+          : "";
+  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{}{} x {} per rank and iteration{}{}), {}{}",
+                     events, p.ranks, p.iterations, cut ? " (the fewest a steady-state cutoff simulates)" : "",
+                     p.sizes > 1 ? fmt::format(" x {} sizes", p.sizes) : "",
                      fmt::format("{:g}{}", p.messages, c.per_round != 0 || c.per_peer != 0 ? " (" + c.formula() + ")" : ""),
                      s.ranks.size() > 1 ? fmt::format(" x {} rank counts", s.ranks.size()) : "",
-                     axis > 1 ? fmt::format(" x {:g} {} values", axis, s.driver->axis()) : "", cpu);
+                     axis > 1 ? fmt::format(" x {:g} {} values", axis, s.driver->axis()) : "", cpu, unsettled);
 }
 
 std::string estimate_caveat(const Scenario& s) {

@@ -444,6 +444,28 @@ std::string points_protocols(const Json& points) {
                      every.empty() ? "" : fmt::format(" (at every size: {})", fmt::join(every, ", ")));
 }
 
+// One rank count's own header lines in a result of several (`part`: its "ranks" and points): the effective values
+// that the counts do not share (those they share are in `shared`, printed once above; SweepReport keeps one entry of
+// provenance.derived per count, with its "ranks") and the protocol counters by size.
+static std::string run_notes(Json part, const std::vector<std::string>& shared) {
+  std::string out;
+  if (part.contains("provenance") && part["provenance"].contains("derived")) {
+    Json& derived = part["provenance"]["derived"];
+    const auto mine = derived.is_array() ? std::find_if(derived.begin(), derived.end(), [&](const Json& d) {
+      return d.is_object() && d.value("ranks", Json()) == part["ranks"];
+    }) : derived.end();
+    if (mine != derived.end()) {
+      derived = Json(*mine);
+      std::vector<std::string> own;
+      for (auto& e : effective_notes(part))
+        if (std::find(shared.begin(), shared.end(), e) == shared.end()) own.push_back(e);
+      if (!own.empty()) out += fmt::format("# effective values: {}\n", fmt::join(own, "; "));
+    }
+  }
+  if (auto c = points_protocols(part["points"]); !c.empty()) out += "# protocol counters by size: " + c + "\n";
+  return out;
+}
+
 std::string result_table(const Json& res, const Json& scenario_mca) {
   // a machine read from a file other than its shipped one (--machine-file) is named with that file: its name may be a
   // shipped machine's (an edited copy)
@@ -474,7 +496,8 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
     out += fmt::format("# overrides (scenario mca): {}\n", fmt::join(items, ", "));
   }
   if (auto o = override_notes(res); !o.empty()) out += fmt::format("# overrides (--set): {}\n", fmt::join(o, ", "));
-  if (auto e = effective_notes(res); !e.empty()) out += fmt::format("# effective values: {}\n", fmt::join(e, "; "));
+  const std::vector<std::string> shared = effective_notes(res);
+  if (!shared.empty()) out += fmt::format("# effective values: {}\n", fmt::join(shared, "; "));
   if (res["points"].empty()) return out;
   if (auto a = points_algorithm(res["points"]); !a.empty()) out += "# algorithm " + a + "\n";
   if (auto c = points_protocols(res["points"]); !c.empty()) out += "# protocol counters by size: " + c + "\n";
@@ -491,7 +514,7 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
       part["ranks"] = ranks[i];
       part["points"] = Json(std::vector<Json>(pts.begin() + static_cast<std::ptrdiff_t>(i * per),
                                               pts.begin() + static_cast<std::ptrdiff_t>((i + 1) * per)));
-      out += fmt::format("# {} ranks\n", ranks[i].dump()) + d->table(part);
+      out += fmt::format("# {} ranks\n", ranks[i].dump()) + run_notes(part, shared) + d->table(part);
     }
     return out;
   }

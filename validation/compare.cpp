@@ -311,7 +311,8 @@ void compare_point_counters(const Json& pa, const Json& pb, bool one_stack, cons
 
 void compare_results(const Json& a, const Json& b, const std::string& file, Comparison& out) {
   ++out.files;
-  const Json &pa = a["points"], &pb = b["points"];
+  // A result of several rank counts has its points one count after the other: each labelled with its count.
+  const Json pa = points_with_ranks(a), pb = points_with_ranks(b);
   const bool one_stack = stack_on_machine(a) == stack_on_machine(b);
   OneSideMetrics one_side;
   // Pair by label when the labels identify the points on both sides, else by position.

@@ -33,6 +33,9 @@ TEST_CASE("units: quantities parse into SI and reject wrong units", "[unit]") {
                     Catch::Contains("'512' has no unit: a size is written with one of: B, GiB, KiB, MiB ('512 B'), or "
                                     "as a number of bytes without quotes"));
   CHECK_THROWS_WITH(parse_quantity("1.5", Dim::Time), Catch::Contains("'1.5' has no unit: a time is written with one of:"));
+  // a negative size is refused as such, with or without a unit (not told to add one)
+  CHECK_THROWS_WITH(parse_quantity("-8", Dim::Bytes), Catch::Contains("'-8': a size is a number of bytes, at least 0"));
+  CHECK_THROWS_WITH(parse_quantity("-8 B", Dim::Bytes), Catch::Contains("at least 0"));
   CHECK_THROWS_WITH(parse_quantity("0.3 KiB", Dim::Bytes),
                     Catch::Contains("'0.3 KiB' is 307.2 B: a size is a whole number of bytes (write '307 B' or '308 B')"));
   CHECK_THROWS_WITH(json_quantity(Json("2.5 B"), Dim::Bytes, "f.json", "k"), Catch::Contains("whole number of bytes"));

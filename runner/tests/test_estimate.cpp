@@ -140,6 +140,25 @@ TEST_CASE("estimate: a run under a second says so", "[estimate][unit]") {
   CHECK_THAT(estimate_text(big, estimate_events(big)), Catch::Contains("about 6 s of CPU time"));
 }
 
+// Configuration: a 512-rank osu_alltoall on Titan, 20 timed calls after 2 warm-up calls, whose steady-state cutoff is
+// on (its default), and the same with "steady_state": 0. Expected: the estimate counts the cutoff's fewest calls and
+// says so, and gives what all 22 calls cost, which a series that never settles (call-to-call contention) simulates;
+// with the cutoff off it counts all 22 and says nothing more. How validated: the texts and the two estimates' ratio.
+TEST_CASE("estimate: a steady-state cutoff's fewest calls, and all the calls where they never agree", "[estimate][unit]") {
+  Json j = {{"id", "a2a"}, {"machine", "titan"}, {"stack", "openmpi"}, {"ranks", 512}, {"ranks_per_node", 16},
+            {"benchmark", {{"name", "osu_alltoall"}, {"sizes", {4096}}, {"iterations", 20}, {"skip", 2}}}};
+  const Scenario cut = scenario_from_json(j, "a2a.json");
+  j["benchmark"]["steady_state"] = 0;
+  const Scenario all = scenario_from_json(j, "a2a.json");
+  const std::string t = estimate_text(cut, estimate_events(cut));
+  CHECK_THAT(t, Catch::Contains(" iterations (the fewest a steady-state cutoff simulates)"));
+  CHECK_THAT(t, Catch::Contains("; where the calls never agree, all 22 calls: about "));
+  CHECK(estimate_events(all) > 5 * estimate_events(cut));
+  const std::string u = estimate_text(all, estimate_events(all));
+  CHECK_THAT(u, Catch::Contains("x 22 iterations x "));
+  CHECK_THAT(u, !Catch::Contains("never agree"));
+}
+
 // Configuration: the committed Titan atomic barrier over radices 2 to 32 (each radix its own run of 299,008 ranks)
 // against the same scenario at radix 8 alone. Expected: the estimate counts every radix (5 times the one radix's
 // events) and its text says so. How validated: the ratio of the two estimates and the text.

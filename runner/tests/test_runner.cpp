@@ -166,6 +166,28 @@ TEST_CASE("runner: a sweep runs each point in its own process and the report mer
   CHECK_THAT(table, Catch::Contains("Radix"));
 }
 
+// Configuration: an osu_multi_lat result over two rank counts (4 and 8, as run_scenario merges them): the SMSG limit's
+// effective value differs between them (1,024 and 512 B: provenance.derived has one entry per count, with its
+// "ranks"), the fragment count does not, and each size's points carry counters. Expected: the shared value is printed
+// once above; under "# 4 ranks" and "# 8 ranks" each count's own effective value and its protocol counters by size.
+// How validated: the table's text.
+TEST_CASE("runner: a result of several rank counts names each count's effective values and counters", "[runner]") {
+  Json r = {{"benchmark", "osu_multi_lat"}, {"machine", "titan"}, {"stack", "openmpi"}, {"ranks", {4, 8}}};
+  r["provenance"] = {{"mca", {{"btl_ugni_smsg_limit", "0 B"}, {"btl_ugni_eager_max", "32"}}},
+                     {"derived", Json::array({Json{{"btl_ugni_smsg_limit (effective)", 1024.0}, {"ranks", 4}},
+                                              Json{{"btl_ugni_smsg_limit (effective)", 512.0}, {"ranks", 8}}})}};
+  auto pt = [](double bytes, const char* counter) {
+    return Json{{"bytes", bytes}, {"latency_us", 2.0}, {"counters", {{counter, 10u}, {"ugni_smsg", 10u}}}};
+  };
+  r["points"] = {pt(8, "ugni_short_sends"), pt(1024, "ugni_short_sends"), pt(8, "ugni_short_sends"),
+                 pt(1024, "ugni_eager_gets")};
+  const std::string t = result_table(r);
+  CHECK_THAT(t, Catch::Contains("# 4 ranks\n# effective values: btl_ugni_smsg_limit: effective 1024 B (value 0 B, "
+                                "0 = auto)\n# protocol counters by size: "));
+  CHECK_THAT(t, Catch::Contains("# 8 ranks\n# effective values: btl_ugni_smsg_limit: effective 512 B (value 0 B, "
+                                "0 = auto)\n# protocol counters by size: 8 B ugni_short_sends; 1 KiB ugni_eager_gets"));
+}
+
 // Configuration: Fig. 9's raw QDMA program (native/elan4_qdma on osu-elan4: 2 KiB slots, elan4_qdma_extra_bytes 64)
 // with sizes up to 4096 B, up to 1984 B, and up to 1984 B with the slot lowered or raised by --set.
 // Expected: check_run_input (what a run decides before it builds anything to simulate) refuses a largest size that
