@@ -236,26 +236,26 @@ void Fabric::declare_neighbour(const NeighbourJob& j) {
 void Fabric::bulk(long long a, long long b, double bytes, double latency, Callback done, bool pulled, int rank_a,
                   int rank_b) {
   ++bulk_flows;
-  if (bytes <= 0) {
-    sim_.after(latency, std::move(done));
-    return;
-  }
   // The path is built when the flow starts. A pulled transfer (GET) is driven by b: with a NIC kind whose bulk path
   // names the initiator's resources, it occupies b's engine instead of a's.
-  const std::uint32_t t = transfers_.create(a, b, bytes, pulled, Drive::Dma, port_of(rank_a), port_of(rank_b),
-                                            nullptr, topology::Route{}, std::move(done));
-  sim_.after(latency, [this, t] { arrive(t); });
+  transfer(Drive::Dma, a, b, bytes, latency, std::move(done), pulled, rank_a, rank_b);
 }
 
 void Fabric::pio(long long a, long long b, double bytes, double latency, Callback done, int rank_a, int rank_b) {
   ++pio_flows;
+  transfer(Drive::Pio, a, b, bytes, latency, std::move(done), false, rank_a, rank_b);
+}
+
+void Fabric::transfer(Drive d, long long a, long long b, double bytes, double latency, Callback done, bool pulled,
+                      int rank_a, int rank_b) {
   if (bytes <= 0) {
     sim_.after(latency, std::move(done));
     return;
   }
-  const std::uint32_t t = transfers_.create(a, b, bytes, false, Drive::Pio, port_of(rank_a), port_of(rank_b), nullptr,
+  const std::uint32_t t = transfers_.create(a, b, bytes, pulled, d, port_of(rank_a), port_of(rank_b), nullptr,
                                             topology::Route{}, std::move(done));
-  sim_.after(latency, [this, t] { start_flow(t); });  // no DMA engine to wait for
+  if (d == Drive::Pio) sim_.after(latency, [this, t] { start_flow(t); });  // no DMA engine to wait for
+  else sim_.after(latency, [this, t] { arrive(t); });
 }
 
 // The port whose DMA engine drives the transfer (the sender's for a PUT, the receiver's for a GET) works on at most

@@ -84,6 +84,9 @@ private:
     topology::Route route;
     Callback done;
   };
+  // bulk() and pio(): a transfer taking path d after `latency` (a DMA one through its engine's port queue)
+  void transfer(Drive d, long long a, long long b, double bytes, double latency, Callback done, bool pulled,
+                int rank_a, int rank_b);
   void arrive(std::uint32_t t);  // the latency has elapsed: start now or wait for the port
   void start_flow(std::uint32_t t);
   const topology::Route& flow_route(Transfer& x);  // the route a starting transfer takes

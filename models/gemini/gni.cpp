@@ -228,12 +228,7 @@ void Gni::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes
                                finish = std::move(finish)]() mutable {
       double lat = fabric_.wire_time(src, dst, 0) + (op == RdmaOp::Get ? fabric_.wire_time(ni, np, 0) : 0.0);
       int rank_src = op == RdmaOp::Get ? peer : initiator, rank_dst = op == RdmaOp::Get ? initiator : peer;
-      Callback fin = std::move(finish);
-      if (TraceSink* tr = sim_.trace)  // from the post to the transfer's end
-        fin = [tr, this, ni, op, t0 = sim_.now(), fin = std::move(fin)]() mutable {
-          tr->nic(ni, "FMA", t0, sim_.now(), op == RdmaOp::Get ? "FMA GET" : "FMA PUT");
-          fin();
-        };
+      Callback fin = nic_span(ni, "FMA", op == RdmaOp::Get ? "FMA GET" : "FMA PUT", std::move(finish));
       fabric_.pio(src, dst, b, lat, std::move(fin), rank_src, rank_dst);
     }, "GNI_PostFma");
     return;
@@ -243,14 +238,19 @@ void Gni::rdma(RdmaOp op, bool bte, int initiator, int peer, std::uint64_t bytes
     double lat = g_.bte_post_latency + fabric_.wire_time(src, dst, 0) +
                  (op == RdmaOp::Get ? fabric_.wire_time(ni, np, 0) : 0.0);
     int rank_src = op == RdmaOp::Get ? peer : initiator, rank_dst = op == RdmaOp::Get ? initiator : peer;
-    Callback fin = std::move(finish);
-    if (TraceSink* tr = sim_.trace)  // the initiator's BTE, from the post to the transfer's end
-      fin = [tr, this, ni, op, t0 = sim_.now(), fin = std::move(fin)]() mutable {
-        tr->nic(ni, "BTE", t0, sim_.now(), op == RdmaOp::Get ? "BTE GET" : "BTE PUT");
-        fin();
-      };
+    Callback fin = nic_span(ni, "BTE", op == RdmaOp::Get ? "BTE GET" : "BTE PUT", std::move(finish));
     fabric_.bulk(src, dst, b, lat, std::move(fin), op == RdmaOp::Get, rank_src, rank_dst);  // the initiator's BTE works
   }, "GNI_PostRdma");
+}
+
+// The initiator NIC's trace row `row` (TraceSink::nic), from now (the post) to the transfer's end, when tracing.
+Callback Gni::nic_span(long long node, const char* row, const char* what, Callback fin) {
+  TraceSink* tr = sim_.trace;
+  if (!tr) return fin;
+  return [tr, this, node, row, what, t0 = sim_.now(), fin = std::move(fin)]() mutable {
+    tr->nic(node, row, t0, sim_.now(), what);
+    fin();
+  };
 }
 
 void Gni::amo(int initiator, int target, Callback local_done, Callback at_target) {

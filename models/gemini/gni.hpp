@@ -105,6 +105,7 @@ public:
   std::size_t registration_limit(int rank) const;
 
 private:
+  Callback nic_span(long long node, const char* row, const char* what, Callback fin);
   Simulator& sim_;
   const Contexts& ctx_;
   CpuTimeline& cpus_;
