@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace ompisim::validation {
 
@@ -181,10 +182,16 @@ AxisPoints gather_axis(const Json& t, const std::string& metric, const std::stri
   };
   struct Point { std::size_t x, s, o; double y; };
   std::vector<Point> pts;
+  // An MCA axis whose value some run resolved to another (0 = auto by job size, a value capped) has the value each
+  // run used in "<parameter> (effective)" (runner/sweep.cpp): such an axis value is not a quantity at its own place.
+  const std::string eff_col = (axis.rfind("mca.", 0) == 0 ? axis.substr(4) : axis) + " (effective)";
+  std::map<std::size_t, std::set<double>> used;  // per axis value that was not the one used, the values used
   for (auto& r : t.at("rows")) {
     if (!r.contains(metric) || !r[metric].is_number() || !r.contains(axis)) continue;
     const std::size_t x = index(xi, a.xs, with_unit(r[axis], axis, units));
     if (a.xv.size() < a.xs.size()) a.xv.push_back(r[axis].is_number() ? std::optional(r[axis].get<double>()) : std::nullopt);
+    if (r.contains(eff_col) && r[eff_col].is_number() && r[axis].is_number() && r[eff_col] != r[axis])
+      used[x].insert(r[eff_col].get<double>());
     const std::size_t s = index(si, a.sizes, size_words(r, size_cols));
     std::string okey;
     std::map<std::string, std::string> combo;
@@ -204,6 +211,13 @@ AxisPoints gather_axis(const Json& t, const std::string& metric, const std::stri
     auto& v = a.ys[{p.s, p.o}];
     v.resize(a.xs.size());
     v[p.x] = p.y;
+  }
+  // Such values are named with what ran ("0 B, ran 1 KiB"), and the axis becomes a list of its values in grid order
+  // (sweep_x_positions): an "auto" 0 is not drawn at 0 bytes.
+  for (auto& [x, vals] : used) {
+    const std::string lo = with_unit(Json(*vals.begin()), eff_col, units), hi = with_unit(Json(*vals.rbegin()), eff_col, units);
+    a.xs[x] += vals.size() == 1 ? ", ran " + lo : ", ran " + lo + " to " + hi;
+    a.xv[x] = std::nullopt;
   }
   return a;
 }

@@ -1,5 +1,6 @@
 // A sweep's plots (`ompisim sweep`, `--merge`): for each axis, the main metric against that axis's values (in grid
-// order, labelled with the unit of a quantity axis, "4 GB/s", or as written, "openmpi"), one curve per size of the
+// order, labelled with the unit of a quantity axis, "4 GB/s", or as written, "openmpi"; an MCA value that ran as another, such
+// as an automatic 0, named with what ran, "0 B, ran 1 KiB", its axis then in grid order), one curve per size of the
 // result's own x (message size, radix, process count) among the sizes the axis moves by over 1 %, keyed "message size
 // 8 KiB"; curves of other axes' values that lie on one another (within 1 %) drawn once, a curve's key naming only the
 // other axes' values that tell it apart. At most kMaxSweepCurves curves (every k-th size when more); the caption under
