@@ -55,6 +55,8 @@ struct ComponentCheck {
   const McaParams& mca;
   std::uint64_t largest_message = 0;
   std::string message_key;
+  long long ranks = 0;  // the rank count being prepared
+  std::vector<std::string> stack_components{};  // the ids of the stack's components ("mtl/ofi", "ofi/linkx")
 };
 
 // A parameter whose value depends on the job (an "auto" resolved for a job size), resolved by one function: `describe`

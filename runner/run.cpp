@@ -275,7 +275,8 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
   // What a component cannot run (a message over its one-packet limit), with every value the run will use.
   try {
     const std::optional<bench::MessageBound> largest = p.driver->largest_message();
-    check_stack_input(p.spec, ComponentCheck{m, p.mca, largest ? largest->bytes : 0, largest ? largest->key : ""});
+    check_stack_input(p.spec,
+                      ComponentCheck{m, p.mca, largest ? largest->bytes : 0, largest ? largest->key : "", ranks});
   } catch (const InputError& e) {
     if (e.file().empty()) throw InputError(s.file, e.key(), e.reason());
     throw;

@@ -566,7 +566,9 @@ std::unique_ptr<Stack> make_stack(World& w, const McaParams& mca, const std::str
   return build_stack(w, mca, s, name);
 }
 
-void check_stack_input(const StackSpec& spec, const ComponentCheck& c) {
+void check_stack_input(const StackSpec& spec, const ComponentCheck& check) {
+  ComponentCheck c = check;
+  for (auto& p : spec.components()) c.stack_components.push_back(p.framework + "/" + p.name);
   for (auto& p : spec.components())
     if (const ComponentInfo* info = component_registry().find(p.framework, p.name); info && info->check) info->check(c);
 }

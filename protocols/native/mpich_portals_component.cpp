@@ -19,7 +19,10 @@ void register_mpich_portals(ComponentRegistry& reg) {
                                                    name);
            },
            // its counters are those of the Portals MTL it reuses (with Cray MPI's protocol) and of the SeaStar
-           .statistics = statistic_list(mtl::portals::kMtlPortalsStatistics, seastar::kSeaStarStatistics)});
+           .statistics = statistic_list(mtl::portals::kMtlPortalsStatistics, seastar::kSeaStarStatistics),
+           .check = [](const ComponentCheck& c) {
+             mtl::portals::check_protocol(cray_mpi_protocol(c.mca.get<MpichPortalsMca>()), c.ranks);
+           }});
 }
 
 }  // namespace ompisim::native

@@ -218,6 +218,52 @@ TEST_CASE("runner: a size over the QDMA slot is refused before the run by native
   CHECK_NOTHROW(check_run_input(big, {{"nic.qdma_slot_bytes", "4160"}}));
 }
 
+// Configuration: MCA values a component refuses when it is built, each given by --set to a committed scenario of its
+//                stack: btl/portals' eager limit above its max send size (ob1 on Red Storm), mtl/portals' eager limit
+//                above its unexpected short block (cm), Cray MPI's short limit above half its unexpected buffer
+//                (native), MPICH-QsNetII's eager limit over one QDMA packet, ptl/elan4's one-thread progress with two
+//                completion queues, and LINKx's shm inject size below cxi's (openmpi-linkx on Crusher).
+// Expected: check_run_input (what a run and every point of a sweep decide before simulating) refuses each, naming the
+//           scenario file and the MCA key, through the component's registry check; the committed values pass.
+// How validated: the error's file, key and words; no exception for the scenarios as committed.
+TEST_CASE("runner: MCA values a component cannot run are refused before anything is simulated", "[runner]") {
+  struct Case {
+    const char* scenario;
+    Overrides sets;
+    const char* error_key;
+    const char* words;
+  };
+  const Case cases[] = {
+      {"scenarios/seastar/fig2_netpipe_openmpi-ob1.json", {{"btl_portals_eager_limit", "65536"}},
+       "mca.btl_portals_eager_limit", "exceeds btl_portals_max_send_size"},
+      {"scenarios/seastar/fig2_netpipe_openmpi-cm.json",
+       {{"mtl_portals_eager_limit", "131072"}, {"mtl_portals_short_block_size", "65536"}},
+       "mca.mtl_portals_short_block_size", "cannot hold one short message"},
+      {"scenarios/seastar/fig2_netpipe_native.json", {{"mpich_unex_buffer_size", "131072"}},
+       "mca.mpich_unex_buffer_size", "cannot hold one short message"},
+      {"scenarios/qsnet/fig10_bw_native.json", {{"mpich_qsnet_eager_limit", "4096"}}, "mca.mpich_qsnet_eager_limit",
+       "exceeds one packet"},
+      {"scenarios/qsnet/fig10_bw_openmpi.json",
+       {{"ptl_elan4_progress", "one_thread"}, {"ptl_elan4_completion_queue", "two"}}, "mca.ptl_elan4_completion_queue",
+       "needs ptl_elan4_completion_queue one"},
+      {"scenarios/slingshot/fig5_latency_inter_h2h_openmpi-linkx.json", {{"shm_inject_size", "8"}},
+       "mca.shm_inject_size", "below the LINKx endpoint's inject size"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.scenario << " --set " << c.sets.back().first << "=" << c.sets.back().second);
+    const Scenario s = load_scenario(c.scenario);
+    CHECK_NOTHROW(check_run_input(s, {}));
+    try {
+      check_run_input(s, c.sets);
+      FAIL_CHECK("not refused before the run");
+    } catch (const InputError& e) {
+      CHECK(e.file() == s.file);
+      CHECK(e.key() == c.error_key);
+      CHECK_THAT(e.reason(), Catch::Contains(c.words));
+    }
+  }
+}
+
 // Configuration: the same osu_multi_lat scenario and the same barrier sweep, each run twice on SimGrid through
 // run_isolated (as `ompisim run` does). Expected: byte-identical result JSON. How validated: string equality.
 TEST_CASE("runner: the same input twice gives the same result JSON", "[runner][determinism]") {

@@ -4,7 +4,8 @@
 #                `--set nic.nic_latency=2us --set btl_ugni_smsg_limit=1024 --engine des`, and without them; then the
 #                same options refused: a --set of the grid's axis (by its name, and an MCA axis by its bare name), an
 #                unknown key, an MCA parameter no component of the stack reads (a --set, and an axis of a grid on
-#                Cray MPT's stack), --engine with an "engine" axis, --machine-file with a "machine" axis.
+#                Cray MPT's stack), --engine with an "engine" axis, --machine-file with a "machine" axis, an axis value
+#                that a component refuses (btl/portals' eager limit above its max send size) at the last point.
 # Expected:      sweep.json's provenance records the overrides as [key, value] pairs and the engine ("engine": null
 #                without --engine); each point's result was run with them (its provenance: engine des, the overrides
 #                after the axis's); the 8 B latency moves with nic.nic_latency (the --set acts); `--merge` without the
@@ -90,6 +91,16 @@ J
 "$BIN" sweep native_axis.json --out r-native-axis > out 2> err; rc=$?
 check "an MCA axis the point's stack does not read: exit 2 naming the axis, nothing run ($rc: $(cat err))" \
   "[[ $rc == 2 && ! -e r-native-axis ]] && grep -q \"native_axis.json: key 'axes.btl_ugni_smsg_limit'\" err && grep -q 'would be ignored' err"
+# A value that a component refuses when it is built (btl/portals: an eager limit above its max send size), given at
+# the grid's last point: refused when the grid is read, naming the grid file and the axis, with no point run.
+cat > portals_axis.json <<'J'
+{"base": {"id": "tiny", "machine": "red-storm", "stack": "openmpi-ob1", "ranks": 2,
+          "benchmark": {"name": "osu_latency", "sizes": [8], "iterations": 2, "skip": 0}},
+ "axes": {"mca.btl_portals_eager_limit": ["8 KiB", "128 KiB"]}}
+J
+"$BIN" sweep portals_axis.json --out r-portals-axis > out 2> err; rc=$?
+check "a component's refusal at a later point: exit 2 naming the grid and axis, nothing run ($rc: $(cat err))" \
+  "[[ $rc == 2 && ! -e r-portals-axis ]] && grep -q \"portals_axis.json: key 'axes.mca.btl_portals_eager_limit': 131072 B exceeds btl_portals_max_send_size\" err"
 # --machine-file: every point on a what-if machine (cielo with nic_latency 2 us), recorded, and part of each point's
 # input: the same file again runs nothing, an edited file runs every point again
 python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['networks']['gemini']['nic']['nic_latency']['value'] = '2 us'; json.dump(d, open('slow-cielo.json', 'w'))" \

@@ -16,6 +16,19 @@ constexpr PtIndex kRdmaTable = 3;  // exposed buffers for PtlGet
 constexpr std::uint64_t kRecvBlockPtr = 1, kExposedPtr = 2;
 }  // namespace
 
+void check_mca(const BtlPortalsMca& mca) {
+  // An eager fragment carries up to eager_limit bytes into a receive block that takes at most max_send_size and a
+  // header per put (md.max_size, post_block): a larger one would be dropped at the target and never complete.
+  const auto eager = static_cast<std::uint64_t>(mca.btl_portals_eager_limit.get()),
+             max_send = static_cast<std::uint64_t>(mca.btl_portals_max_send_size.get());
+  if (eager > max_send)  // bad input: the run names the file
+    throw InputError("", "mca.btl_portals_eager_limit",
+                     fmt::format("{} B exceeds btl_portals_max_send_size ({} B): an eager fragment would not fit the "
+                                 "receive blocks, which take fragments up to max_send_size; raise "
+                                 "btl_portals_max_send_size too, or lower the eager limit",
+                                 eager, max_send));
+}
+
 BtlPortals::BtlPortals(const Contexts& contexts, CpuTimeline& cpus, seastar::SeaStar& nic, const BtlPortalsMca& mca)
     : cpus_(cpus), mca_(mca), ss_(nic), overhead_(seastar::nic(contexts.machine()).software.btl_portals_overhead) {
   client_ = ss_.open("btl/portals", {kFragTable, kRdmaTable}, [this](int r, const Event& e) { on_event(r, e); });
@@ -24,17 +37,10 @@ BtlPortals::BtlPortals(const Contexts& contexts, CpuTimeline& cpus, seastar::Sea
   // flags RDMA | RDMA_MATCHED (no SEND flag: bml/r2 puts every BTL that reaches a peer in its send array anyway),
   // bandwidth 1000 Mb/s, latency 0. Sizes from the MCA parameters (btl_portals_eager_limit; btl_portals_max_send_size
   // 32 KiB from configure.params); rndv_eager_limit = eager_limit. PUT is left out: the model has no PUT-based RDMA.
+  check_mca(mca);
   caps_.eager_limit = static_cast<std::uint64_t>(mca.btl_portals_eager_limit.get());
   caps_.rndv_eager_limit = caps_.eager_limit;
   caps_.max_send_size = static_cast<std::uint64_t>(mca.btl_portals_max_send_size.get());
-  // An eager fragment carries up to eager_limit bytes into a receive block that takes at most max_send_size and a
-  // header per put (md.max_size, post_block): a larger one would be dropped at the target and never complete.
-  if (caps_.eager_limit > caps_.max_send_size)  // bad input: the run's builder adds the file
-    throw InputError("", "mca.btl_portals_eager_limit",
-                     fmt::format("{} B exceeds btl_portals_max_send_size ({} B): an eager fragment would not fit the "
-                                 "receive blocks, which take fragments up to max_send_size; raise "
-                                 "btl_portals_max_send_size too, or lower the eager limit",
-                                 caps_.eager_limit, caps_.max_send_size));
   caps_.rdma_pipeline_send_length = 64 * 1024;
   caps_.rdma_pipeline_frag_size = 0x7fffffff;
   caps_.min_rdma_pipeline_size = 0;

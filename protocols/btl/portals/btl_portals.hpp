@@ -53,6 +53,10 @@ inline constexpr std::array<StatisticInfo, 7> kPortalsStatistics{{
     {"btl_portals_send_events", "events", "events of send fragments handled (SEND_END, ACK)"},
 }};
 
+// Refuses MCA values it cannot run (an eager limit above btl_portals_max_send_size), before anything is simulated
+// (ComponentInfo::check) and again when the BTL is built: InputError with an empty file (the run names it).
+void check_mca(const BtlPortalsMca& mca);
+
 class BtlPortals final : public Btl {
 public:
   // The parts of the platform it uses: where ranks run (the machine's btl_portals_overhead), their CPU timelines

@@ -19,7 +19,8 @@ void register_component(ComponentRegistry& reg) {
            },
            .btl_flags = kFlags,
            .reach = Reach::Network,
-           .statistics = statistic_list(kPortalsStatistics, seastar::kSeaStarStatistics)});  // its own, then the NIC's
+           .statistics = statistic_list(kPortalsStatistics, seastar::kSeaStarStatistics),  // its own, then the NIC's
+           .check = [](const ComponentCheck& c) { check_mca(c.mca.get<BtlPortalsMca>()); }});
 }
 
 }  // namespace ompisim::btl::portals

@@ -19,7 +19,8 @@ void register_component(ComponentRegistry& reg) {
            .make_mtl = [](const PlatformParts& parts, const McaParams& m, const std::string& provider) {
              return make_ofi_mtl({parts.sim, parts.contexts, parts.cpus, parts.fabric()}, m, provider);
            },
-           .statistics = statistic_list(kMtlOfiStatistics)});
+           .statistics = statistic_list(kMtlOfiStatistics),
+           .check = check_ofi_input});
 }
 
 }  // namespace ompisim::mtl::ofi

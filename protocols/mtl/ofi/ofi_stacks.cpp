@@ -9,6 +9,7 @@
 #include "protocols/ofi/shm/shm_provider.hpp"
 #include "protocols/mtl/ofi/mtl_ofi_mca.hpp"
 #include "protocols/pml/cm/pml_cm.hpp"
+#include "protocols/register.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -261,6 +262,14 @@ private:
   std::map<std::string, double> tunables_;
 };
 }  // namespace
+
+void check_ofi_input(const ComponentCheck& c) {
+  const auto& ids = c.stack_components;
+  if (std::find(ids.begin(), ids.end(), "ofi/linkx") == ids.end()) return;
+  const auto& n = slingshot::nic(c.machine);
+  const o::cxi::CxiConfig cxi = o::cxi::CxiConfig::from(n.p, n.software, c.mca.get<o::cxi::CxiMca>(), true);
+  refuse_shm_inject_below_link(c.mca, cxi, static_cast<InjectOn>(c.mca.get<MtlOfiMca>().ompi_mtl_ofi_inject.get()));
+}
 
 std::unique_ptr<Mtl> make_ofi_mtl(const OfiParts& parts, const McaParams& mca, const std::string& provider) {
   std::string why;

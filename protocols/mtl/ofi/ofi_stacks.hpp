@@ -6,6 +6,7 @@
 #include "mpi/stack.hpp"
 #include "protocols/base/mca_params.hpp"
 #include "protocols/mtl/mtl.hpp"
+#include "protocols/register.hpp"
 #include "platform/cpu_timeline.hpp"
 #include "platform/fabric.hpp"
 
@@ -38,6 +39,10 @@ struct OfiParts {
 // mtl/ofi over the provider link `provider` ("cxi", "shm+cxi:linkx"): the MTL module pml/cm drives.
 // `mca`: the run's parameter blocks (ofi/cxi's, ofi/shm's, mtl/ofi's or native/mpich_cxi's are read).
 std::unique_ptr<Mtl> make_ofi_mtl(const OfiParts& parts, const McaParams& mca, const std::string& provider);
+// Refuses MCA values mtl/ofi cannot run over the stack's link before anything is simulated (ComponentInfo::check):
+// under LINKx (ofi/linkx among c.stack_components), a shm_inject_size below the cxi inject size LINKx reports while
+// mtl/ofi injects. The MTL's builder refuses them too.
+void check_ofi_input(const ComponentCheck& c);
 std::unique_ptr<Stack> make_mpich_cxi_stack(const OfiParts& parts, const McaParams& mca, const std::string& name);
 
 }  // namespace ompisim::mtl::ofi

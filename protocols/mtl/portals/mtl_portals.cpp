@@ -29,19 +29,7 @@ Protocol open_mpi_protocol(const MtlPortalsMca& mca) {
 MtlPortals::MtlPortals(const Contexts& contexts, CpuTimeline& cpus, const MemoryCopies& copies, seastar::SeaStar& nic,
                        Protocol p)
     : cpus_(cpus), copies_(copies), proto_(std::move(p)), ss_(nic), eager_(proto_.eager_limit) {
-  if (contexts.ranks() > bits::kMaxRanks)
-    throw InputError("", "ranks",
-                     std::to_string(contexts.ranks()) + " ranks: mtl/portals carries the source rank in 16 match bits "
-                     "(Open MPI 1.3 mtl_portals.h), so at most " + std::to_string(bits::kMaxRanks) + " ranks");
-  // A short message lands whole in one unexpected block (its MD's max_size is the eager limit, PTL_MD_MAX_SIZE): one
-  // larger than a block matches no entry and Portals drops it, so the run could not complete. Cray MPI aborts on an
-  // unexpected buffer too small for its messages (intro_mpi: MPICH_UNEX_BUFFER_SIZE).
-  if (proto_.eager_limit > proto_.block_size)
-    throw InputError("", proto_.block_key,
-                     "an unexpected block of " + std::to_string(proto_.block_size) + " B" + block_note() +
-                         " cannot hold one short message of up to " + std::to_string(proto_.eager_limit) + " B (" +
-                         proto_.eager_key + "): Portals would drop it; raise " + proto_.block_key + " or lower " +
-                         proto_.eager_key);
+  check_protocol(proto_, contexts.ranks());
   client_ = ss_.open("mtl/" + proto_.name, {kSendTable, kReadTable}, [this](int r, const Event& e) { on_event(r, e); },
                      [this](int t, const IncomingResult& in, const PutMessage& m) { on_match(t, in, m); });
 }
@@ -78,8 +66,27 @@ void MtlPortals::post_block(int rank) {
   c_.add(MtlPortalsStat::ShortBlocksPosted);
 }
 
-std::string MtlPortals::block_note() const {
-  return proto_.block_share > 1 ? " (1/" + std::to_string(proto_.block_share) + " of " + proto_.block_key + ")" : "";
+namespace {
+std::string block_note_of(const Protocol& p) {
+  return p.block_share > 1 ? " (1/" + std::to_string(p.block_share) + " of " + p.block_key + ")" : "";
+}
+}  // namespace
+
+std::string MtlPortals::block_note() const { return block_note_of(proto_); }
+
+void check_protocol(const Protocol& p, long long ranks) {
+  if (ranks > bits::kMaxRanks)
+    throw InputError("", "ranks",
+                     std::to_string(ranks) + " ranks: mtl/portals carries the source rank in 16 match bits "
+                     "(Open MPI 1.3 mtl_portals.h), so at most " + std::to_string(bits::kMaxRanks) + " ranks");
+  // A short message lands whole in one unexpected block (its MD's max_size is the eager limit, PTL_MD_MAX_SIZE): one
+  // larger than a block matches no entry and Portals drops it, so the run could not complete. Cray MPI aborts on an
+  // unexpected buffer too small for its messages (intro_mpi: MPICH_UNEX_BUFFER_SIZE).
+  if (p.eager_limit > p.block_size)
+    throw InputError("", p.block_key,
+                     "an unexpected block of " + std::to_string(p.block_size) + " B" + block_note_of(p) +
+                         " cannot hold one short message of up to " + std::to_string(p.eager_limit) + " B (" +
+                         p.eager_key + "): Portals would drop it; raise " + p.block_key + " or lower " + p.eager_key);
 }
 
 void MtlPortals::on_match(int target, const IncomingResult& in, const PutMessage& m) {

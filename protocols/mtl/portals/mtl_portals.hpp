@@ -104,6 +104,10 @@ struct Protocol {
   ReadOnUse unexpected_params = {}, posted_params = {};
 };
 Protocol open_mpi_protocol(const MtlPortalsMca& mca);
+// Refuses a protocol it cannot run at `ranks` (more ranks than the match bits carry, a short message larger than an
+// unexpected block), before anything is simulated (ComponentInfo::check) and again when the MTL is built: InputError
+// with an empty file (the run names it).
+void check_protocol(const Protocol& p, long long ranks);
 
 class MtlPortals final : public Mtl {
 public:

@@ -18,7 +18,8 @@ void register_component(ComponentRegistry& reg) {
              return std::make_unique<MtlPortals>(parts.contexts, parts.cpus, parts.copies, nic,
                                                  open_mpi_protocol(m.get<MtlPortalsMca>()));
            },
-           .statistics = statistic_list(kMtlPortalsStatistics, seastar::kSeaStarStatistics)});
+           .statistics = statistic_list(kMtlPortalsStatistics, seastar::kSeaStarStatistics),
+           .check = [](const ComponentCheck& c) { check_protocol(open_mpi_protocol(c.mca.get<MtlPortalsMca>()), c.ranks); }});
 }
 
 }  // namespace ompisim::mtl::portals

@@ -18,10 +18,16 @@ MpichQsnet::MpichQsnet(Simulator& sim, const Contexts& contexts, CpuTimeline& cp
       eager_rate_(qsnet::nic(fabric.network()).software.mpich_qsnet_eager_rate),
       eager_limit_(static_cast<std::uint64_t>(mca.mpich_qsnet_eager_limit.get())), name_(std::move(name)),
       lib_(contexts.ranks()) {
-  if (eager_limit_ + kEnvelopeBytes > static_cast<std::uint64_t>(p_.qdma_slot_bytes.get()))  // bad input: the run's
-    throw InputError("", "mca.mpich_qsnet_eager_limit",                                       // builder adds the file
+  check_mca(mca, contexts.machine());
+}
+
+void MpichQsnet::check_mca(const MpichQsnetMca& mca, const Machine& m) {
+  const auto eager = static_cast<std::uint64_t>(mca.mpich_qsnet_eager_limit.get()),
+             slot = static_cast<std::uint64_t>(qsnet::nic(m).p.qdma_slot_bytes.get());
+  if (eager + kEnvelopeBytes > slot)  // bad input: the run names the file
+    throw InputError("", "mca.mpich_qsnet_eager_limit",
                      fmt::format("{} B + the 32-byte envelope exceeds one packet (the NIC's qdma_slot_bytes: {} B)",
-                                 eager_limit_, static_cast<std::uint64_t>(p_.qdma_slot_bytes.get())));
+                                 eager, slot));
 }
 
 StackStats MpichQsnet::stats() const {

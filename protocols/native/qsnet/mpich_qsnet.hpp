@@ -45,6 +45,9 @@ public:
   // fabric of the Elan4 network (its own Elan4 NIC object's; path latencies of its completions).
   MpichQsnet(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, Fabric& fabric, const MpichQsnetMca& mca,
              std::string name);
+  // Refuses an eager limit whose message and envelope exceed one QDMA packet (nic.qdma_slot_bytes), before anything
+  // is simulated (ComponentInfo::check) and when the stack is built: InputError with an empty file (the run names it).
+  static void check_mca(const MpichQsnetMca& mca, const Machine& m);
   std::string name() const override { return name_; }
   void start_send(const mpi::P2P& m, Completion done) override;
   void start_recv(const mpi::P2P& m, Completion done) override;

@@ -17,7 +17,8 @@ void register_mpich_qsnet(ComponentRegistry& reg) {
              return std::make_unique<MpichQsnet>(parts.sim, parts.contexts, parts.cpus, parts.fabric(), mca.get<MpichQsnetMca>(),
                                                  name);
            },
-           .statistics = statistic_list(kQsnetStatistics, qsnet::kElan4Statistics)});  // its own, then the NIC's
+           .statistics = statistic_list(kQsnetStatistics, qsnet::kElan4Statistics),  // its own, then the NIC's
+           .check = [](const ComponentCheck& c) { MpichQsnet::check_mca(c.mca.get<MpichQsnetMca>(), c.machine); }});
 }
 
 void register_elan4_qdma(ComponentRegistry& reg) {

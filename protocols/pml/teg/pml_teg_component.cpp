@@ -34,6 +34,7 @@ void register_component(ComponentRegistry& reg) {
            .source = "Open MPI (2004-05) src/mca/ptl/elan; qsnet-elan4 paper §4-5",
            .params = param_block<PtlElan4Mca>(),
            .statistics = statistic_list(kPtlStatistics, qsnet::kElan4Statistics),  // its own, then the NIC's
+           .check = [](const ComponentCheck& c) { check_mca(c.mca.get<PtlElan4Mca>(), c.machine); },
            .part_of = "pml/teg"});
 }
 

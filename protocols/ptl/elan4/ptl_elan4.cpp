@@ -1,5 +1,8 @@
 #include "protocols/ptl/elan4/ptl_elan4.hpp"
 
+#include "core/errors.hpp"
+
+#include <fmt/format.h>
 #include <stdexcept>
 #include <utility>
 
@@ -9,6 +12,20 @@ namespace {
 constexpr std::uint32_t kHeaderBytes = 64;      // the match header (paper §6.3)
 constexpr std::uint32_t kCompletionBytes = 16;  // a completion-queue entry
 }  // namespace
+
+void check_mca(const PtlElan4Mca& mca, const Machine& m) {
+  try {
+    (void)ProgressPlan::make(static_cast<int>(mca.ptl_elan4_progress.get()),
+                             static_cast<int>(mca.ptl_elan4_completion_queue.get()));
+  } catch (const std::invalid_argument& e) {
+    throw InputError("", "mca.ptl_elan4_completion_queue", e.what());
+  }
+  const auto slot = static_cast<std::uint64_t>(qsnet::nic(m).p.qdma_slot_bytes.get());
+  if (static_cast<std::uint64_t>(mca.ptl_elan4_first_frag_size.get()) + kHeaderBytes > slot)
+    throw InputError("", "mca.ptl_elan4_first_frag_size",
+                     fmt::format("{} B + the 64-byte header exceeds a QDMA slot (nic.qdma_slot_bytes of machine {}: {} B)",
+                                 mca.ptl_elan4_first_frag_size.get(), m.name, slot));
+}
 
 PtlElan4::PtlElan4(const PlatformParts& parts, qsnet::Elan4& nic, const PtlElan4Mca& mca)
     : sim_(parts.sim), cpus_(parts.cpus), nic_(nic), p_(nic.params()), sw_(qsnet::nic(parts.machine).software),

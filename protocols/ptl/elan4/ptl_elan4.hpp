@@ -72,6 +72,11 @@ inline constexpr std::array<StatisticInfo, 12> kPtlStatistics{{
     {"context_switches", "switches", "turns of a shared core from one execution context to another (platform CPU timelines)"},
 }};
 
+// Refuses MCA values it cannot run (a thread progress mode without its completion queue, a first fragment over one
+// QDMA slot), before anything is simulated (ComponentInfo::check); the constructor refuses them too
+// (std::invalid_argument). InputError with an empty file (the run names it).
+void check_mca(const PtlElan4Mca& mca, const Machine& m);
+
 class PtlElan4 final : public Ptl {
 public:
   // Adds the progress threads to the job's contexts (PlatformParts::add_progress_thread, before the resources are
