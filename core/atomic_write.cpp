@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,24 +23,31 @@ std::string temp_for(const std::string& path) {
   return fmt::format("{}.tmp.{}.{}", path, static_cast<long>(getpid()), counter++);
 }
 
-void write_temp(const std::string& tmp, const std::string& text) {
+// A file that cannot be written (a full disk, a quota, a read-only or vanished folder) is the output place's fault,
+// not the program's: InputError (exit 2) naming the result file, with nothing already there replaced.
+[[noreturn]] void cannot(const std::string& path, const std::string& what, int err) {
+  throw InputError(path, "", fmt::format("cannot {}: {} (nothing already there was replaced)", what, std::strerror(err)));
+}
+
+void write_temp(const std::string& tmp, const std::string& path, const std::string& text) {
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(fmt::format("cannot create {}: {}", tmp, std::strerror(errno)));
+  if (fd < 0) cannot(path, fmt::format("create its temporary {}", tmp), errno);
   std::size_t off = 0;
   while (off < text.size()) {
     ssize_t k = ::write(fd, text.data() + off, text.size() - off);
     if (k < 0 && errno == EINTR) continue;
     if (k <= 0) {
-      int e = errno;
+      int e = k == 0 ? EIO : errno;
       ::close(fd);
       ::unlink(tmp.c_str());
-      throw std::runtime_error(fmt::format("cannot write {}: {}", tmp, std::strerror(e)));
+      cannot(path, "write it", e);
     }
     off += static_cast<std::size_t>(k);
   }
   if (::close(fd) != 0) {
+    int e = errno;
     ::unlink(tmp.c_str());
-    throw std::runtime_error(fmt::format("cannot write {}: {}", tmp, std::strerror(errno)));
+    cannot(path, "write it", e);
   }
 }
 
@@ -47,20 +55,43 @@ void rename_into_place(const std::string& tmp, const std::string& path) {
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     int e = errno;
     ::unlink(tmp.c_str());
-    throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp, path, std::strerror(e)));
+    cannot(path, fmt::format("rename {} to it", tmp), e);
   }
 }
 
 void ensure_parent(const std::string& path) {
   fs::path p(path);
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  std::error_code ec;
+  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
+  if (ec) cannot(path, fmt::format("create its folder {}", p.parent_path().string()), ec.value());
 }
+
+// Holds an exclusive lock on a result's folder while a pair is published, so that two runs writing the same result
+// at once leave one run's CSV and JSON, not one of each (flock on the folder itself: no lock file is left behind).
+class FolderLock {
+public:
+  explicit FolderLock(const std::string& path) {
+    fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ >= 0)
+      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+  }
+  ~FolderLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+private:
+  int fd_ = -1;
+};
 }  // namespace
 
 void write_file_atomic(const std::string& path, const std::string& text) {
   ensure_parent(path);
   std::string tmp = temp_for(path);
-  write_temp(tmp, text);
+  write_temp(tmp, path, text);
   rename_into_place(tmp, path);
 }
 
@@ -69,16 +100,17 @@ void publish_pair(const std::string& json_path, const std::string& json_text, co
   ensure_parent(json_path);
   ensure_parent(csv_path);
   std::string tj = temp_for(json_path), tc = temp_for(csv_path);
-  write_temp(tc, csv_text);
+  write_temp(tc, csv_path, csv_text);
   try {
-    write_temp(tj, json_text);
+    write_temp(tj, json_path, json_text);
   } catch (...) {
     ::unlink(tc.c_str());
     throw;
   }
+  FolderLock lock(json_path);
   try {
     if (::unlink(json_path.c_str()) != 0 && errno != ENOENT)  // the old marker goes first
-      throw std::runtime_error(fmt::format("cannot replace {}: {}", json_path, std::strerror(errno)));
+      cannot(json_path, "replace it", errno);
     rename_into_place(tc, csv_path);
     if (between) between();
   } catch (...) {

@@ -4,7 +4,10 @@
 //  - publish_pair: a result's CSV and JSON as a pair. Both temporaries are written first; the old JSON is removed,
 //    the CSV renamed into place, and the JSON renamed last. The JSON is the marker: whenever it exists, the CSV beside
 //    it is its own, whole. A process killed in between leaves a CSV without JSON (and .tmp files), never a JSON
-//    without its CSV or a JSON next to an older CSV.
+//    without its CSV or a JSON next to an older CSV. The renames hold an exclusive lock on the folder (flock), so two
+//    runs publishing one result at once leave one run's pair.
+//  - A file the file system refuses (a full disk, a quota, a folder that is a file) is InputError naming the result
+//    file (exit 2: the output place, not a bug), with nothing already there replaced.
 //  - OutputDir: --out resolved once (a symlinked --out is followed there, once, and results go into its target);
 //    below it, every folder component is a safe name (core/safe_name.hpp) and a symlink inside it (a folder or the
 //    file itself) is refused, so no route leads out of it and no link is replaced.

@@ -91,6 +91,30 @@ Json result_json(const RunRecord& r) {
 }
 
 
+std::vector<std::string> engine_notes(const Json& res) {
+  std::vector<std::string> out;
+  const Json* p = res.contains("provenance") && res["provenance"].is_object() ? &res["provenance"] : nullptr;
+  if (!p || !p->contains("engine") || !(*p)["engine"].is_string()) return out;
+  const std::string name = (*p)["engine"].get<std::string>();
+  std::vector<std::string> sharing;
+  for (const auto& n : engines().names())
+    if (engines().find(n)->shares_bandwidth) sharing.push_back(n);
+  if (const EngineInfo* e = engines().find(name); e && !e->shares_bandwidth)
+    out.push_back(fmt::format("engine {}: flows share no bandwidth (transfers at once each get their path's whole "
+                              "rate, so a bandwidth may exceed a link's capacity); the engines that share it: {}",
+                              name, fmt::join(sharing, ", ")));
+  if (p->contains("engine_window") && (*p)["engine_window"].is_object()) {
+    const Json& w = (*p)["engine_window"];
+    auto num = [&](const char* k) { return w.contains(k) && w[k].is_number() ? w[k].get<double>() : 0.0; };
+    out.push_back(fmt::format("engine {}, solve window {} (approximate): {:.0f} of {:.0f} flow starts delayed, by up "
+                              "to {} (mean {})",
+                              name, format_quantity(num("window_s"), Dim::Time), num("flow_starts_delayed"),
+                              num("flow_starts_solved"), format_quantity(num("flow_start_delay_max_s"), Dim::Time),
+                              format_quantity(num("flow_start_delay_mean_s"), Dim::Time)));
+  }
+  return out;
+}
+
 SweepReport::SweepReport(const Scenario& s) : s_(s), axis_(s.driver->axis()), values_(s.driver->axis_values()) {}
 
 void SweepReport::add(long long ranks, std::size_t axis_index, Json one) {
@@ -483,6 +507,7 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
   }
   std::string out = fmt::format("# ompisim {} on {} ({}), {}\n", res.value("benchmark", ""), machine,
                                 res.value("stack", ""), ranks_text(res["ranks"]));
+  for (const std::string& n : engine_notes(res)) out += "# " + n + "\n";
   if (scenario_mca.is_object() && !scenario_mca.empty()) {
     // a key --set gives again is replaced by it (--set is applied after the scenario's mca block): said beside it
     std::set<std::string> set_keys;

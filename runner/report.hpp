@@ -89,6 +89,10 @@ std::vector<std::string> override_notes(const Json& res);
 // Every value a component reports as effective (provenance.derived "<key> (effective)") that differs from the
 // parameter's resolved value, with the limit that caps it when the component names one ("<key> (capped by)").
 std::vector<std::string> effective_notes(const Json& res);
+// The header lines that qualify a result by its engine (provenance.engine, provenance.engine_window): an engine whose
+// flows share no bandwidth (a bandwidth may exceed a link's capacity), and a solve window with the flow starts it
+// delayed. Empty on the default engine without a window.
+std::vector<std::string> engine_notes(const Json& res);
 // Each MCA parameter (in bytes) whose effective value the run recorded (provenance.derived "<key> (effective)"; of a
 // result of several runs, a list of rank counts or radices, the keys all its runs used one value of): the value given
 // (its text, and in bytes, -1 when not a size) and the value used; effective_notes names those that differ.
