@@ -389,6 +389,7 @@ std::vector<long long> ObjectReader::int_list(const std::string& key, long long 
 
 void ObjectReader::finish(const std::vector<std::string>& also_allowed) {
   std::vector<std::string> known(read_.begin(), read_.end());
+  known.insert(known.end(), asked_.begin(), asked_.end());
   known.insert(known.end(), also_allowed.begin(), also_allowed.end());
   for (auto it = obj_.begin(); it != obj_.end(); ++it) {
     const std::string& k = it.key();

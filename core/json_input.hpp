@@ -32,7 +32,11 @@ std::string did_you_mean(const std::string& key, const std::vector<std::string>&
 class ObjectReader {
 public:
   ObjectReader(const Json& obj, std::string file, std::string path);
-  bool has(const std::string& key) const { return obj_.contains(key); }
+  // Whether the object has `key`; a key asked for joins the keys an unknown key's hint names (finish), present or not.
+  bool has(const std::string& key) const {
+    asked_.insert(key);
+    return obj_.contains(key);
+  }
   const Json& raw(const std::string& key);                    // marks the key as read
   std::string str(const std::string& key);
   std::optional<std::string> opt_str(const std::string& key);
@@ -44,7 +48,7 @@ public:
   bool boolean(const std::string& key);
   ObjectReader object(const std::string& key);
   std::vector<long long> int_list(const std::string& key, long long min, long long max);
-  // Throws for the first key that was never read, suggesting the closest key that was.
+  // Throws for the first key that was never read, suggesting the closest key that was read or asked for (has, opt_*).
   void finish(const std::vector<std::string>& also_allowed = {});
   std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
   const std::string& file() const { return file_; }
@@ -59,6 +63,7 @@ private:
   const Json& obj_;
   std::string file_, path_;
   std::set<std::string> read_;
+  mutable std::set<std::string> asked_;  // keys asked for with has() (the optional ones), for finish's hint
 };
 
 // Reads one quantity from a JSON value (string with unit, or integer bytes when d == Bytes).

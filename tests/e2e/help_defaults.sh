@@ -45,7 +45,9 @@ err=$("$BIN" sensitivity scenarios/gemini/fig5_latency_2p_inter_openmpi.json --s
 foot=$("$BIN" compare --help | tr -s ' \n' ' ')
 [[ $foot == *"1 outside tolerance"*compare* ]] && echo "ok   the exit status footer names compare's exit 1" \
   || { echo "FAIL the exit status footer does not name compare: ${foot##*Exit status}"; fail=1; }
-for sub in "" run sweep validate calibrate reproduce sensitivity compare schema list describe machine "machine template"; do
+mapfile -t subs < <("$BIN" --help | sed -n '/^Subcommands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
+[[ ${#subs[@]} -ge 11 ]] || { echo "FAIL only ${#subs[@]} subcommands read from --help"; fail=1; }
+for sub in "" "${subs[@]}" "machine template"; do
   # shellcheck disable=SC2086
   src=$("$BIN" $sub --help | grep -oE '\b[a-z_]+/[a-z_]+\.(hpp|cpp|h)\b' | sort -u | tr '\n' ' ')
   [[ -z $src ]] && echo "ok   ${sub:-ompisim} --help names no source file" || { echo "FAIL ${sub:-ompisim} --help names source files: $src"; fail=1; }

@@ -55,6 +55,7 @@ check nb_pattern "{$B, \"neighbour_job\": {\"nodes\": [4, 5], \"pattern\": \"shf
 check nb_shift "{$B, \"neighbour_job\": {\"nodes\": [4, 5], \"shift\": 1}}" "key 'neighbour_job.shift': pattern 'pairs' has no shift"
 check nb_twice "{$B, \"neighbour_job\": {\"nodes\": [4, 5, 5, 6]}}" "key 'neighbour_job.nodes': node 5 listed twice"
 check nb_key "{$B, \"neighbour_job\": {\"nodes\": [4, 5], \"flows\": 2}}" "key 'neighbour_job.flows'"
+check nb_key_hint "{$B, \"neighbour_job\": {\"nodes\": [4, 5], \"flows_per_pai\": 2}}" "key 'neighbour_job.flows_per_pai': unknown key (did you mean 'flows_per_pair'?"
 check nb_des "{$B, \"engine\": \"des\", \"neighbour_job\": {\"nodes\": [4, 5]}}" "key 'neighbour_job': engine 'des' does not share bandwidth"
 check nb_many "{$B, \"neighbour_job\": {\"nodes\": [$(seq -s, 1000 1300)], \"pattern\": \"alltoall\"}}" "key 'neighbour_job.flows_per_pair': 90300 endless transfers"
 check nb_network "{$B, \"neighbour_job\": {\"nodes\": [4, 5], \"network\": \"ib\"}}" "key 'neighbour_job.network': machine frontier has no network 'ib'"

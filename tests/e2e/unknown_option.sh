@@ -50,7 +50,9 @@ check "two key=value after one --set" \
 check "a second file for run" \
   "ompisim: error: run: The following argument was not expected: other.json (ompisim run --help)" \
   -- run scenario.json other.json
-subs="run, sweep, validate, calibrate, reproduce, sensitivity, compare, schema, list, describe, machine"
+# the subcommands as --help lists them (a new one joins without editing this test)
+subs=$("$BIN" --help | sed -n '/^Subcommands:/,/^$/s/^  \([a-z]*\) .*/\1/p' | paste -sd, | sed 's/,/, /g')
+[[ $subs == run,* ]] || { echo "FAIL no subcommand read from --help: '$subs'"; fail=1; }
 check "help of an unknown subcommand" \
   "ompisim: error: help: unknown subcommand 'rn' (did you mean 'run'?) (known: $subs) (ompisim --help)" -- help rn
 check "help of a subcommand's unknown subcommand" \
