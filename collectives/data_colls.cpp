@@ -1,4 +1,4 @@
-// Registration of the data-carrying collective generators (STYLE.md §3: explicit register_*()). Names are Open MPI
+// Registration of the data-carrying collective generators (explicit register_*(), no static constructors). Names are Open MPI
 // coll/tuned enum strings (coll_tuned_allreduce.c, coll_tuned_alltoall.c, coll_tuned_bcast.c, v1.2–v4.1).
 #include "collectives/data_colls.hpp"
 

@@ -1,4 +1,4 @@
-// Tuned decision rules as data (STYLE.md: collectives/decision/*.json, each naming the Open MPI version it mirrors).
+// Tuned decision rules as data (collectives/decision/*.json, each naming the Open MPI version it mirrors).
 // Mirrors ompi/mca/coll/tuned/coll_tuned_decision_fixed.c, ompi_coll_tuned_barrier_intra_dec_fixed (v1.7–v4.0);
 // the rule itself lives in collectives/decision/barrier_tuned.json.
 //

@@ -1,4 +1,4 @@
-// Registry of collective schedule generators (explicit registration, no static constructors; see STYLE.md §3).
+// Registry of collective schedule generators (explicit registration, no static constructors).
 // Mirrors the role of the algorithm tables of Open MPI coll/tuned (ompi/mca/coll/tuned/coll_tuned_barrier.c,
 // `barrier_algorithms[]`, v1.7–v4.1): an algorithm is looked up by (collective, name), the name being the coll/tuned
 // enum string ("recursive_doubling", "bruck", ...) or, for Cheetah, "cheetah-<bcol>".

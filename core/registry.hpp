@@ -1,4 +1,4 @@
-// A registry of entries looked up by name (STYLE.md §3: explicit registration, each entry declared once with its
+// A registry of entries looked up by name (explicit registration, each entry declared once with its
 // name, description and provenance). `Entry` is the entry's callable member (factory or function) that must be set.
 // Used by the NIC-kind, topology and route-policy registries; registries keyed by more than a name (stack presets by
 // name and NIC kind, components by framework and name, collectives by collective and algorithm) keep their own.

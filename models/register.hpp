@@ -1,4 +1,4 @@
-// Registration of every NIC kind of models/ (explicit, called once by the runner; STYLE.md §3).
+// Registration of every NIC kind of models/ (explicit, called once by the runner; no static constructors).
 #pragma once
 #include "platform/nic.hpp"
 

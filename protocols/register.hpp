@@ -8,7 +8,7 @@
 //   mtl     make_mtl   an MTL module (pml/cm drives it)
 //   pml     make_pml   the MPI stack over the modules built for it (PmlModules)
 //   native, model      make_stack: a whole stack (a comparator library, the LogGOPS reference)
-// Registration is explicit (register_components calls every component's register function, STYLE.md §3);
+// Registration is explicit (register_components calls every component's register function, no static constructors);
 // runner/stacks.cpp composes stacks from these entries by looking them up, never by testing their names.
 #pragma once
 #include "core/json_input.hpp"

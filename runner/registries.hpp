@@ -1,4 +1,4 @@
-// Every registry of the project, filled once by the explicit register_* functions of each folder (STYLE.md §3):
+// Every registry of the project, filled once by the explicit register_* functions of each folder (no static constructors):
 // NIC kinds (models/), simulation engines (engine/), MPI stacks (runner/stacks.cpp). Collective algorithms have their own (collectives/registry).
 #pragma once
 #include "core/registry.hpp"

@@ -1,4 +1,4 @@
-// Registration of the barrier schedule generators (STYLE.md §3: explicit register_*()), plus shared argument checks.
+// Registration of the barrier schedule generators (explicit register_*(), no static constructors), plus shared argument checks.
 // Names are Open MPI coll/tuned enum strings (ompi/mca/coll/tuned/coll_tuned_barrier.c, `barrier_algorithms[]`,
 // v1.7–v4.1) or "cheetah-*" for the Cheetah BCOL barriers.
 #include <stdexcept>

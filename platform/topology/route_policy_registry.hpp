@@ -1,4 +1,4 @@
-// Registry of route policies (explicit registration, no static constructors; STYLE.md §3), shaped like
+// Registry of route policies (explicit registration, no static constructors), shaped like
 // collectives/registry.hpp: name, one-line description, the topology kinds it applies to (empty = every kind), its
 // source, and the routing function (route_policies.hpp).
 #pragma once

@@ -1,4 +1,4 @@
-// Registry of network topologies (explicit registration, no static constructors; STYLE.md §3), shaped like
+// Registry of network topologies (explicit registration, no static constructors), shaped like
 // collectives/registry.hpp: an entry is a name ("torus", "fat_tree", "dragonfly", "flat"), a one-line description,
 // its source, and a factory that reads the machine file's `topology` object strictly (every bad key is an InputError
 // naming the file and the key path "topology.<key>").
