@@ -65,6 +65,7 @@ Json result_json(const RunRecord& r) {
            {"stats", stats}};
   res["provenance"] = {{"git_describe", git_describe()},
                        {"scenario_file", provenance_path(s.file)},
+                       {"benchmark_block", s.benchmark_block},  // what was asked: sizes, iterations, warm-up, cutoff
                        {"machine_file", repo_relative(m.file)},
                        {"engine", sim.name()},
                        {"routing", routing_json(r.world)},
@@ -90,6 +91,22 @@ Json result_json(const RunRecord& r) {
   return res;
 }
 
+
+std::string calls_note(const Json& res) {
+  if (!res.contains("points") || !res["points"].is_array() || res["points"].empty()) return "";
+  double lo = 0, hi = 0;
+  bool first = true;
+  for (const auto& p : res["points"]) {
+    if (!p.is_object() || !p.contains("calls_simulated") || !p["calls_simulated"].is_number()) return "";
+    const double n = p["calls_simulated"].get<double>();
+    lo = first ? n : std::min(lo, n);
+    hi = first ? n : std::max(hi, n);
+    first = false;
+  }
+  return fmt::format("calls simulated, warm-up included: {} (the steady-state cutoff, key \"steady_state\", stops a point "
+                     "once two calls agree; 0 simulates every call)",
+                     lo == hi ? fmt::format("{:g} at every point", lo) : fmt::format("{:g} to {:g} by point", lo, hi));
+}
 
 std::vector<std::string> engine_notes(const Json& res) {
   std::vector<std::string> out;
@@ -360,8 +377,15 @@ std::vector<std::string> override_warnings(const Json& res) {
       }
   for (const auto& [k, v, used] : capped_overrides(res)) {
     const std::string by = capped_by(res, k);
+    // a size of 0 ("0", "0 B") is the parameter's automatic value (btl_ugni_smsg_limit: by job size), not a cap
+    std::string digits = v;
+    std::erase_if(digits, [](char c) { return c == ' ' || c == 'B'; });
+    const bool automatic = !digits.empty() && digits.find_first_not_of('0') == std::string::npos;
     out.push_back(fmt::format("--set {}={}: the run used {} ({}; provenance.derived \"{} (effective)\")", k, v, used,
-                              by.empty() ? "another limit of the component caps it" : "capped by " + by, k));
+                              automatic    ? std::string("0 = auto, resolved for this job")
+                              : by.empty() ? std::string("another limit of the component caps it")
+                                           : "capped by " + by,
+                              k));
   }
   return out;
 }
@@ -508,6 +532,7 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
   std::string out = fmt::format("# ompisim {} on {} ({}), {}\n", res.value("benchmark", ""), machine,
                                 res.value("stack", ""), ranks_text(res["ranks"]));
   for (const std::string& n : engine_notes(res)) out += "# " + n + "\n";
+  if (const std::string c = calls_note(res); !c.empty()) out += "# " + c + "\n";
   if (scenario_mca.is_object() && !scenario_mca.empty()) {
     // a key --set gives again is replaced by it (--set is applied after the scenario's mca block): said beside it
     std::set<std::string> set_keys;

@@ -93,6 +93,9 @@ std::vector<std::string> effective_notes(const Json& res);
 // flows share no bandwidth (a bandwidth may exceed a link's capacity), and a solve window with the flow starts it
 // delayed. Empty on the default engine without a window.
 std::vector<std::string> engine_notes(const Json& res);
+// The header line that says how many calls each point simulated (its "calls_simulated": the steady-state cutoff's
+// count, warm-up included), when every point has one: "12 at every point", "2 to 3 by point"; "" otherwise.
+std::string calls_note(const Json& res);
 // Each MCA parameter (in bytes) whose effective value the run recorded (provenance.derived "<key> (effective)"; of a
 // result of several runs, a list of rank counts or radices, the keys all its runs used one value of): the value given
 // (its text, and in bytes, -1 when not a size) and the value used; effective_notes names those that differ.

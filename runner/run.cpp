@@ -388,8 +388,11 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
                                                : std::string());
     // A window the run never reached keeps nothing: say so, with the run's span.
     if (c.cpu + c.nic + c.flows + c.messages + c.amos == 0 && trace->filter.t0 > sim->now())
-      std::cerr << fmt::format("ompisim: warning: the trace is empty: --trace-window starts at {:.6f} ms of simulated "
-                               "time, after the run's end at {:.6f} ms\n", trace->filter.t0 * 1e3, sim->now() * 1e3);
+      std::cerr << fmt::format("ompisim: warning: the trace is empty: --trace-window starts at {} ms of simulated "
+                               "time, after the run's end at {:.6f} ms\n",
+                               trace->filter.t0 < 1e6 ? fmt::format("{:.6f}", trace->filter.t0 * 1e3)
+                                                      : fmt::format("{:.6g}", trace->filter.t0 * 1e3),
+                               sim->now() * 1e3);
     // A trace past what a viewer opens quickly (Perfetto, ViTE): say how to keep a part of it.
     constexpr std::uintmax_t kLargeTrace = 100ull << 20;
     std::error_code ec;

@@ -42,7 +42,8 @@ const std::vector<ResultKey>& result_keys() {
         "counters": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "protocol counters, each under the name its component declares (ompisim describe COMPONENT lists them with their units)"}}})J",
        "engine and stack statistics of a single run (absent from a sweep's merged result)"},
       {"provenance", R"({"type": "object", "required": ["git_describe", "scenario_file", "machine_file", "engine"]})",
-       "git describe, repository-relative files, engine, routing, mapping, overrides, resolved parameters", true},
+       "git describe, repository-relative files, the scenario's benchmark block as given (benchmark_block), engine, "
+       "routing, mapping, overrides, resolved parameters", true},
       {"mailbox_memory", R"J({"$defs": {"block": {"type": "object", "properties": {
         "unit": {"type": "string", "description": "the unit of the byte counts below"},
         "ranks": {"type": "integer", "description": "the job's ranks"},

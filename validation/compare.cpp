@@ -404,7 +404,26 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
       split(sb, sa, 'B');
       if (out.one_side.size() > before) out.one_side_stacks.push_back(fmt::format("{}: A {}, B {}", file, wa, wb));
     }
-    compare_maps(sa, sb, file, "stats", out, true);
+    // The run totals count simulated calls only: where the steady-state cutoff stopped the two runs after other numbers
+    // of calls, the totals differ by that too, which their rows and a note say.
+    auto calls = [](const Json& pts) {
+      double n = 0;
+      for (const auto& p : pts) {
+        if (!p.is_object() || !p.contains("calls_simulated") || !p["calls_simulated"].is_number()) return -1.0;
+        n += p["calls_simulated"].get<double>();
+      }
+      return pts.empty() ? -1.0 : n;
+    };
+    const double ca = calls(pa), cb = calls(pb);
+    std::string label = "stats";
+    if (ca >= 0 && cb >= 0 && ca != cb) {
+      label = fmt::format("stats ({:g} vs {:g} calls)", ca, cb);
+      out.notes.push_back(fmt::format("{}: A simulated {:g} calls, B {:g} (the steady-state cutoff stops each size when "
+                                      "two calls agree: calls_simulated): the run totals under stats count simulated "
+                                      "calls only, so they differ by that as well",
+                                      file, ca, cb));
+    }
+    compare_maps(sa, sb, file, label, out, true);
   }
   // The memory a protocol choice costs (btl/ugni's mailboxes: mailbox_memory, one object, or one per rank count) is
   // the other side of its latency: compared where both results have it.
@@ -697,7 +716,8 @@ std::string render_comparison(const Comparison& c, const std::string& name_a, co
     const double q = r.a == 0 ? 0 : r.b / r.a;
     std::string ratio = r.a == 0                   ? (r.b == 0 ? "1" : "inf")
                         : std::fabs(q - 1) < 5e-5 && q != 1 ? fmt::format("1{:+.1e}", q - 1)
-                                                            : fmt::format("{:.4f}", q);
+                        : std::fabs(q) >= 1e5 || std::fabs(q) < 1e-4 ? fmt::format("{:.3e}", q)  // not 300 digits
+                                                                    : fmt::format("{:.4f}", q);
     out += fmt::format("{:<{}} {:<{}} {:<{}} {:>14.6g} {:>14.6g} {:>9} {}\n", r.file == last ? "" : r.file, wf, r.point,
                        wp, r.metric, wm, r.a, r.b, ratio, r.beyond ? "*" : "");
     last = r.file;

@@ -222,6 +222,20 @@ TEST_CASE("runner: a size over the QDMA slot is refused before the run by native
   CHECK_NOTHROW(check_run_input(big, {{"nic.qdma_slot_bytes", "4160"}}));
 }
 
+// Configuration: results whose points record calls_simulated (12 at every point; 2 and 3), and one whose points do not.
+// Expected:      the table's header line says the calls simulated ("12 at every point", "2 to 3 by point") and the
+//                cutoff that decides them; nothing without the field.
+// How validated: calls_note's text.
+TEST_CASE("runner: the table says how many calls the steady-state cutoff simulated", "[runner]") {
+  const Json all12{{"points", {{{"ranks", 64}, {"calls_simulated", 12}}, {{"ranks", 128}, {"calls_simulated", 12}}}}};
+  CHECK_THAT(calls_note(all12), Catch::StartsWith("calls simulated, warm-up included: 12 at every point (the "
+                                                  "steady-state cutoff"));
+  const Json mixed{{"points", {{{"bytes", 4096}, {"calls_simulated", 3}}, {{"bytes", 65536}, {"calls_simulated", 2}}}}};
+  CHECK_THAT(calls_note(mixed), Catch::Contains(": 2 to 3 by point ("));
+  const Json none{{"points", {{{"bytes", 8}, {"latency_us", 1.5}}}}};
+  CHECK(calls_note(none).empty());
+}
+
 // Configuration: MCA values a component refuses when it is built, each given by --set to a committed scenario of its
 //                stack: btl/portals' eager limit above its max send size (ob1 on Red Storm), mtl/portals' eager limit
 //                above its unexpected short block (cm), Cray MPI's short limit above half its unexpected buffer

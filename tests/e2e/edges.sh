@@ -135,6 +135,9 @@ grep -q "^# effective values: btl_ugni_smsg_limit: effective 8192 B (value 16384
 "$BIN" run "$S" --out "$t/o16" 2> err.txt | head -3 > table.txt
 grep -q "^# effective values: btl_ugni_smsg_limit: effective 1024 B (value 0 B, 0 = auto)$" table.txt && ! grep -q warning err.txt \
   && ok "an effective value that differs from the default is in the header, unwarned" || bad "auto effective value: $(cat table.txt err.txt)"
+"$BIN" run "$S" --out "$t/o16a" --set btl_ugni_smsg_limit=0 2> err.txt > /dev/null
+grep -q "^ompisim: warning: --set btl_ugni_smsg_limit=0: the run used 1024 (0 = auto, resolved for this job;" err.txt \
+  && ok "--set of the automatic 0 says what it resolved to, not a cap: $(head -1 err.txt)" || bad "--set 0 warning: $(cat err.txt)"
 echo "{\"id\": \"m\", \"mca\": {\"btl_ugni_smsg_limit\": 256}, $q}" > m.json
 "$BIN" run m.json --out "$t/o17" 2> err.txt | head -3 > table.txt
 grep -q "^# overrides (scenario mca): btl_ugni_smsg_limit=256$" table.txt && ok "the scenario's mca block is listed" || bad "scenario mca in the header: $(cat table.txt err.txt)"

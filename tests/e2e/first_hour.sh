@@ -36,7 +36,7 @@ tiny mine bigt openmpi > mine.json
 "$BIN" describe mine.json > m.out 2> m.err; rc=$?
 [[ $rc == 2 ]] && grep -q "unknown machine 'bigt'.*--machine-file" m.err && ok "describe without the machine file: exit 2" \
   || bad "describe without --machine-file: rc=$rc $(cat m.err)"
-"$BIN" describe mine.json --machine-file bigt.json > m.out 2> m.err && grep -q "^machine bigt " m.out \
+"$BIN" describe mine.json --machine-file bigt.json > m.out 2> m.err && grep -q "^machine from bigt.json (--machine-file; the scenario names bigt" m.out \
   && grep -q "^estimate: " m.out && ok "describe SCENARIO --machine-file" || bad "describe --machine-file: $(cat m.err)"
 echo '{"base": "mine.json", "axes": {"benchmark.sizes": [[1], [8]]}}' > g2.json
 "$BIN" describe g2.json --machine-file bigt.json > g.out 2> g.err && grep -q "^estimate: about .* over the 2 points" g.out \

@@ -438,9 +438,14 @@ void describe_file(const std::string& given, const std::string& machine_file) {
   std::cout << fmt::format("# scenario {} ({})\n", s.id, file);
   if (!s.description.empty()) std::cout << s.description << "\n";
   if (!s.expected.empty()) std::cout << "expected: " << s.expected << "\n";
-  std::cout << fmt::format("machine {} (ompisim describe {}), stack {}, benchmark {} (ompisim describe {}), ranks {}, "
-                           "{} per node\n", s.machine, s.machine, s.stack, s.benchmark, s.benchmark, ranks,
-                           s.ranks_per_node);
+  // the machine the run would use: the scenario's, or the --machine-file given (the scenario's text may describe the
+  // machine it names)
+  const std::string machine_words = machine_file.empty()
+                                  ? fmt::format("machine {} (ompisim describe {})", s.machine, s.machine)
+                                  : fmt::format("machine from {} (--machine-file; the scenario names {}; ompisim "
+                                                "describe {})", machine_file, s.machine, machine_file);
+  std::cout << fmt::format("{}, stack {}, benchmark {} (ompisim describe {}), ranks {}, {} per node\n", machine_words,
+                           s.stack, s.benchmark, s.benchmark, ranks, s.ranks_per_node);
   if (!s.mca.empty()) std::cout << "mca " << s.mca.dump() << "\n";
   if (const CollLibrary lib = machine_collectives(s); !lib.name.empty())
     std::cout << fmt::format("the stack's collective library: {} (a benchmark block that names no collective algorithm "

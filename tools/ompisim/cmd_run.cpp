@@ -295,7 +295,8 @@ void add_run(CLI::App& app, Context& ctx) {
   run->add_option("--machine-file", opt->machine_file,
                   "machine file to use instead of looking up the scenario's machine name in models/*/machines/");
   run->add_option("--plot", opt->plot_file,
-                  "also draw the run as an SVG (a file name, written into the --out folder); for a committed scenario "
+                  "also draw the run as an SVG (a relative name is written into the --out folder, an absolute path where it "
+                  "says); for a committed scenario "
                   "a reference file reads, with the paper's values (or the public measurements) as reproduce's "
                   "figure draws them");
   run->add_option("--trace", opt->trace_file,

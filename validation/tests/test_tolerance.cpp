@@ -92,3 +92,34 @@ TEST_CASE("compare: a metric of one side only is one difference, not one per poi
   CHECK(c.problems[0] == "sweep.json: bytes=2: 'extra_us' only in A");
   CHECK(c.problems[1] == "sweep.json: 'btl_ugni_smsg_limit (effective)' only in B, at 3 points (the first: bytes=1)");
 }
+
+// Configuration: two runs of one stack at two sizes whose steady-state cutoff stopped after 2 + 3 and 3 + 3 calls,
+//                their run totals (stats.counters) in proportion; then the same runs with equal calls.
+// Expected:      the stats rows say the calls of each side ("stats (5 vs 6 calls)") and a note says that the totals
+//                count simulated calls only; with equal calls the rows are plain "stats" and there is no note.
+// How validated: the comparison's rows and notes.
+TEST_CASE("compare: run totals of runs that simulated other numbers of calls say so") {
+  using Json = nlohmann::json;
+  auto result = [](int calls_first, int calls_second) {
+    const int calls = calls_first + calls_second;
+    return Json{{"stack", "openmpi-linkx"}, {"machine", "crusher"},
+                {"points", {{{"bytes", 4096}, {"latency_us", 10.0}, {"calls_simulated", calls_first}},
+                            {{"bytes", 65536}, {"latency_us", 40.0}, {"calls_simulated", calls_second}}}},
+                {"stats", {{"counters", {{"cxi_eager", 100 * calls}}}}}};
+  };
+  Comparison c;
+  c.tolerance = 1e-9;
+  compare_results(result(2, 3), result(3, 3), "a.json", c);
+  const auto stats = std::find_if(c.rows.begin(), c.rows.end(), [](const auto& r) { return r.metric == "counters.cxi_eager"; });
+  REQUIRE(stats != c.rows.end());
+  CHECK(stats->point == "stats (5 vs 6 calls)");
+  REQUIRE(c.notes.size() == 1);
+  CHECK(c.notes[0].find("A simulated 5 calls, B 6") != std::string::npos);
+  CHECK(c.notes[0].find("count simulated calls only") != std::string::npos);
+  Comparison same;
+  same.tolerance = 1e-9;
+  compare_results(result(3, 3), result(3, 3), "a.json", same);
+  CHECK(same.notes.empty());
+  CHECK(std::all_of(same.rows.begin(), same.rows.end(), [](const auto& r) { return r.point != "stats (6 vs 6 calls)"; }));
+  CHECK(std::any_of(same.rows.begin(), same.rows.end(), [](const auto& r) { return r.point == "stats"; }));
+}
