@@ -55,6 +55,8 @@ double estimate_events(const Scenario& s);
 constexpr double kEventsPerSecond = 1e6;
 // Above this many events (about 10 s of CPU at that rate) a run on a terminal prints its estimate first.
 constexpr double kEventsWorthSaying = 1e7;
+// Above this many (about an hour of CPU) it prints it wherever stderr goes (a batch job's log, a pipe), unless --quiet.
+constexpr double kEventsAlwaysSaid = 3.6e9;
 // "about 2.1e+12 events (messages: 1048576 ranks x 1000010 iterations x 21 per rank and iteration), about 24 days of
 // CPU time (at 1e+06 messages per CPU second, ...)".
 std::string estimate_text(const Scenario& s, double events);

@@ -187,6 +187,9 @@ Json result_of(Json j, const std::string& path, const std::string& option) {
                      j.is_object() && j.contains("hash") && j.contains("result")
                          ? std::string("a sweep's point file, named by its input's hash: compare the two sweeps' "
                                        "sweep.json files (or their folders), which pair the points by their axes")
+                     : j.is_object() && j.contains("points")
+                         ? std::string("its \"points\" is not a list of points (a result's points are a JSON array of "
+                                       "objects)")
                      : j.is_object() && j.contains("benchmark")
                          ? std::string("a scenario, not a result: `ompisim run` it, then compare the result JSON it "
                                        "writes (or `compare --against DIR`, which reruns the scenarios of a results "

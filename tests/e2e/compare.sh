@@ -185,6 +185,8 @@ bad "file and folder" "A is a file and B a folder" "$t/s1/inter.json" "$t/b"
 echo '{"points_of": []}' > "$t/other.json"
 bad "not a result" "compare '$t/other.json': not an ompisim result" "$t/other.json" "$t/s1/inter.json"
 bad "a scenario, not a result" "compare '$t/inter.json': a scenario, not a result: \`ompisim run\` it" "$t/inter.json" "$t/s1/inter.json"
+echo '{"scenario": "x", "points": "oops"}' > "$t/oops.json"
+bad "points that are not a list" "compare '$t/oops.json': its \"points\" is not a list of points" "$t/oops.json" "$t/s1/inter.json"
 bad "bad tolerance" "--tolerance.*relative tolerance" "$t/a" "$t/b" --tolerance=-3
 bad "one argument" "give A and B" "$t/a"
 bad "--against no such folder" "--against '$t/nope': no such folder$" --against "$t/nope"

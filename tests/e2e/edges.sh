@@ -195,4 +195,12 @@ for sig in INT TERM; do
   else bad "SIG$sig while the plot is written: exit $rc (want $want) in $ms ms, files: $files; $(tail -2 err.txt)"; fi
   [[ -s started ]] && kill "$(cat started)" 2> /dev/null  # the stand-in, if it outlived the interrupt
 done
+# --- a run estimated at hours of CPU says so first even when stderr is a file (a batch job's log), unless --quiet;
+# interrupted before it gets far
+echo '{"id": "huge", "machine": "titan", "stack": "openmpi", "ranks": 299008, "ranks_per_node": 16, "benchmark": {"name": "osu_alltoall", "sizes": [1048576]}}' > huge.json
+timeout -s INT 4 "$BIN" run huge.json --out "$t/ohuge" > /dev/null 2> err.txt
+grep -q "^ompisim: scenario huge: about .* of CPU time .*(--max-events N refuses such a run)$" err.txt \
+  && ok "an hours-long run's estimate is said with stderr a file: $(head -c 150 err.txt)" || bad "no estimate for a huge run: $(head -3 err.txt)"
+timeout -s INT 4 "$BIN" --quiet run huge.json --out "$t/ohuge" > /dev/null 2> err.txt
+! grep -q "^ompisim: scenario huge: about" err.txt && ok "--quiet keeps it quiet" || bad "--quiet printed the estimate: $(head -2 err.txt)"
 exit $fail

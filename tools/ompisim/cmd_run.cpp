@@ -219,8 +219,8 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   use_machine_collectives(s);  // the estimate's caveat weighs the algorithms the run will use
   check_max_events(s, ctx.max_events, "scenario " + s.id, ctx.max_events_text);
   const std::string caveat = estimate_caveat(s);
-  if (const double e = estimate_events(s); (e > kEventsWorthSaying || !caveat.empty()) && isatty(STDERR_FILENO) &&
-                                           !ctx.quiet) {
+  if (const double e = estimate_events(s);
+      !ctx.quiet && (((e > kEventsWorthSaying || !caveat.empty()) && isatty(STDERR_FILENO)) || e > kEventsAlwaysSaid)) {
     std::cerr << fmt::format("ompisim: scenario {}: {} (--max-events N refuses such a run)\n", s.id,
                              estimate_text(s, e));
     if (const std::string hint = engine_hint(s, e); !hint.empty()) std::cerr << "ompisim: " << hint << "\n";

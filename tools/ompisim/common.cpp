@@ -307,7 +307,7 @@ static void check_global_options(const CLI::App& app, Context& ctx) {
     }
     if (used == 0 || used != text.size() || !(ctx.max_events >= 1 && ctx.max_events <= 1e30) ||
         text.find_first_not_of("0123456789.eE+") != std::string::npos)
-      throw InputError("--max-events", text, "expected a number of events of at least 1 (e.g. 1e9)");
+      throw InputError("--max-events", text, "expected a number of events from 1 to 1e30 (e.g. 1e9)");
   }
 }
 
