@@ -310,6 +310,55 @@ void compare_point_counters(const Json& pa, const Json& pb, bool one_stack, cons
   }
   compare_maps(ca, cb, file, label, out, true);
 }
+// The run totals (stats: counters, flows, events) of two results, leaf by leaf; counters one stack alone reports
+// listed apart; the label says the calls each side simulated where the steady-state cutoff made them differ.
+void compare_stats(const Json& a, const Json& b, const Json& pa, const Json& pb, const std::string& file,
+                   Comparison& out) {
+  if (!a.contains("stats") || !b.contains("stats")) return;
+  std::map<std::string, double> sa, sb;
+  numeric_leaves(a["stats"], "", sa);
+  numeric_leaves(b["stats"], "", sb);
+  // One stack on one machine reports the same counters, a zero "once counted" one left out: absent is 0. Two
+  // stacks (or machines) report their own components' counters: one that only one side reports is listed apart.
+  const std::string wa = stack_on_machine(a), wb = stack_on_machine(b);
+  if (wa != wb) {
+    const std::size_t before = out.one_side.size();
+    auto split = [&](std::map<std::string, double>& mine, const std::map<std::string, double>& other, char side) {
+      for (auto it = mine.begin(); it != mine.end();) {
+        if (it->first.starts_with("counters.") && !other.count(it->first)) {
+          out.one_side.push_back({file, it->first, side, it->second});
+          it = mine.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    };
+    split(sa, sb, 'A');
+    split(sb, sa, 'B');
+    if (out.one_side.size() > before) out.one_side_stacks.push_back(fmt::format("{}: A {}, B {}", file, wa, wb));
+  }
+  // The run totals count simulated calls only: where the steady-state cutoff stopped the two runs after other numbers
+  // of calls, the totals differ by that too, which their rows and a note say.
+  auto calls = [](const Json& pts) {
+    double n = 0;
+    for (const auto& p : pts) {
+      if (!p.is_object() || !p.contains("calls_simulated") || !p["calls_simulated"].is_number()) return -1.0;
+      n += p["calls_simulated"].get<double>();
+    }
+    return pts.empty() ? -1.0 : n;
+  };
+  const double ca = calls(pa), cb = calls(pb);
+  std::string label = "stats";
+  if (ca >= 0 && cb >= 0 && ca != cb) {
+    label = fmt::format("stats ({:g} vs {:g} calls)", ca, cb);
+    out.notes.push_back(fmt::format("{}: A simulated {:g} calls, B {:g} (the steady-state cutoff stops each size when "
+                                    "two calls agree: calls_simulated): the run totals under stats count simulated "
+                                    "calls only, so they differ by that as well",
+                                    file, ca, cb));
+  }
+  compare_maps(sa, sb, file, label, out, true);
+}
+
 }  // namespace
 
 void compare_results(const Json& a, const Json& b, const std::string& file, Comparison& out) {
@@ -384,50 +433,7 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
     }
   }
   report_one_side(one_side, file, out);
-  if (a.contains("stats") && b.contains("stats")) {
-    std::map<std::string, double> sa, sb;
-    numeric_leaves(a["stats"], "", sa);
-    numeric_leaves(b["stats"], "", sb);
-    // One stack on one machine reports the same counters, a zero "once counted" one left out: absent is 0. Two
-    // stacks (or machines) report their own components' counters: one that only one side reports is listed apart.
-    const std::string wa = stack_on_machine(a), wb = stack_on_machine(b);
-    if (wa != wb) {
-      const std::size_t before = out.one_side.size();
-      auto split = [&](std::map<std::string, double>& mine, const std::map<std::string, double>& other, char side) {
-        for (auto it = mine.begin(); it != mine.end();) {
-          if (it->first.starts_with("counters.") && !other.count(it->first)) {
-            out.one_side.push_back({file, it->first, side, it->second});
-            it = mine.erase(it);
-          } else {
-            ++it;
-          }
-        }
-      };
-      split(sa, sb, 'A');
-      split(sb, sa, 'B');
-      if (out.one_side.size() > before) out.one_side_stacks.push_back(fmt::format("{}: A {}, B {}", file, wa, wb));
-    }
-    // The run totals count simulated calls only: where the steady-state cutoff stopped the two runs after other numbers
-    // of calls, the totals differ by that too, which their rows and a note say.
-    auto calls = [](const Json& pts) {
-      double n = 0;
-      for (const auto& p : pts) {
-        if (!p.is_object() || !p.contains("calls_simulated") || !p["calls_simulated"].is_number()) return -1.0;
-        n += p["calls_simulated"].get<double>();
-      }
-      return pts.empty() ? -1.0 : n;
-    };
-    const double ca = calls(pa), cb = calls(pb);
-    std::string label = "stats";
-    if (ca >= 0 && cb >= 0 && ca != cb) {
-      label = fmt::format("stats ({:g} vs {:g} calls)", ca, cb);
-      out.notes.push_back(fmt::format("{}: A simulated {:g} calls, B {:g} (the steady-state cutoff stops each size when "
-                                      "two calls agree: calls_simulated): the run totals under stats count simulated "
-                                      "calls only, so they differ by that as well",
-                                      file, ca, cb));
-    }
-    compare_maps(sa, sb, file, label, out, true);
-  }
+  compare_stats(a, b, pa, pb, file, out);
   // The memory a protocol choice costs (btl/ugni's mailboxes: mailbox_memory, one object, or one per rank count) is
   // the other side of its latency: compared where both results have it.
   if (a.contains("mailbox_memory") && b.contains("mailbox_memory")) {

@@ -39,6 +39,16 @@ std::vector<double> sweep_x_positions(const std::vector<std::optional<double>>& 
   const bool log = numeric && positive && values.back().value() / values.front().value() >= 4.0;
   for (std::size_t i = 0; i < values.size(); ++i)
     at[i] = !numeric ? static_cast<double>(i) : log ? std::log10(*values[i]) : *values[i];
+  // Two values closer than 2 % of the axis's span (ranks 1024 and 1026 either side of an automatic limit's step)
+  // would print their labels over one another: then the values go in grid order, each label readable.
+  if (numeric && at.size() > 1) {
+    const double span = at.back() - at.front();
+    for (std::size_t i = 1; i < at.size(); ++i)
+      if (at[i] - at[i - 1] < 0.02 * span) {
+        for (std::size_t k = 0; k < at.size(); ++k) at[k] = static_cast<double>(k);
+        break;
+      }
+  }
   return at;
 }
 

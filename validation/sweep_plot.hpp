@@ -25,7 +25,7 @@ std::string sweep_metric(const Json& table);
 // Where an axis's values sit along x: at their numbers when every value is a number and they rise in grid order (on
 // a log scale, log10, when they are positive and the last is at least 4 x the first: radix 2..8, sizes, limits), so that
 // 4, 4.74, 6 and 8 GB/s are spaced as their values; else at 0, 1, 2, ... in grid order (stacks, engines, a list out
-// of order). The x range: the positions with half the mean spacing beyond each end.
+// of order, or two values closer than 2 % of the axis's span, whose labels would overlap: ranks 1024 and 1026). The x range: the positions with half the mean spacing beyond each end.
 std::vector<double> sweep_x_positions(const std::vector<std::optional<double>>& values);
 std::pair<double, double> sweep_x_range(const std::vector<double>& at);
 // Writes sweep_<axis>.svg (the axis with '.' and other non-name characters as '_') into `dir` for every axis with two

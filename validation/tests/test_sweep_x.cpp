@@ -15,9 +15,10 @@ using namespace ompisim::validation;
 using ompisim::Json;
 
 // Configuration: a sweep axis's values: four rates (4, 4.74, 6, 8 GB/s), radices 2..32, stack names (no numbers),
-//                numbers out of grid order, one value.
+//                numbers out of grid order, one value, ranks of which two are within 2 % of the span.
 // Expected:      rates at their values (linear: 8 / 4 is under 4), radices at log10 (32 / 2 at least 4), the rest at
-//                0, 1, 2 in grid order; the x range half the mean spacing beyond each end.
+//                0, 1, 2 in grid order (so are values that would overlap); the x range half the mean spacing beyond
+//                each end.
 // How validated: sweep_x_positions and sweep_x_range.
 TEST_CASE("sweep plots place a quantity axis's values at their numbers, others in grid order") {
   using V = std::vector<std::optional<double>>;
@@ -35,6 +36,8 @@ TEST_CASE("sweep plots place a quantity axis's values at their numbers, others i
   CHECK(sweep_x_positions(V{8.0, 4.0, 6.0}) == std::vector<double>{0.0, 1.0, 2.0});
   CHECK(sweep_x_positions(V{4.0, std::nullopt}) == std::vector<double>{0.0, 1.0});
   CHECK(sweep_x_positions(V{5.0}) == std::vector<double>{0.0});
+  // ranks either side of btl/ugni's automatic SMSG limit's steps: 1024 and 1026 would share one label's place
+  CHECK(sweep_x_positions(V{1024.0, 1026.0, 2048.0, 16384.0, 16386.0}) == std::vector<double>{0.0, 1.0, 2.0, 3.0, 4.0});
   CHECK(sweep_x_range({0.0}) == std::pair<double, double>{-0.5, 0.5});
   CHECK(sweep_x_range({0.0, 1.0, 2.0}) == std::pair<double, double>{-0.5, 2.5});
 }
