@@ -287,8 +287,9 @@ std::string result_csv(const Json& res) {
 
 // The --set overrides whose effective value (provenance.derived "<key> (effective)") differs from the value given:
 // (key, value given, value used).
-static std::vector<std::tuple<std::string, std::string, double>> capped_overrides(const Json& res) {
-  std::vector<std::tuple<std::string, std::string, double>> out;
+// Each --set override whose effective value differs from it: (key, value as given, value given in bytes, value used).
+static std::vector<std::tuple<std::string, std::string, double, double>> capped_overrides(const Json& res) {
+  std::vector<std::tuple<std::string, std::string, double, double>> out;
   if (!res.contains("provenance") || !res["provenance"].contains("derived")) return out;
   const Json& prov = res["provenance"];
   for (const auto& o : prov.value("overrides", Json::array())) {
@@ -308,7 +309,7 @@ static std::vector<std::tuple<std::string, std::string, double>> capped_override
       if (n != v.size()) continue;
     }
     const double used = prov["derived"][eff].get<double>();
-    if (used != given) out.emplace_back(k, v, used);
+    if (used != given) out.emplace_back(k, v, given, used);
   }
   return out;
 }
@@ -375,14 +376,11 @@ std::vector<std::string> override_warnings(const Json& res) {
                                   "changed",
                                   k.get<std::string>(), owner ? owner->id() : std::string("its component")));
       }
-  for (const auto& [k, v, used] : capped_overrides(res)) {
+  for (const auto& [k, v, given, used] : capped_overrides(res)) {
     const std::string by = capped_by(res, k);
-    // a size of 0 ("0", "0 B") is the parameter's automatic value (btl_ugni_smsg_limit: by job size), not a cap
-    std::string digits = v;
-    std::erase_if(digits, [](char c) { return c == ' ' || c == 'B'; });
-    const bool automatic = !digits.empty() && digits.find_first_not_of('0') == std::string::npos;
+    // 0 is the parameter's automatic value (btl_ugni_smsg_limit: by job size), not a cap, as effective_notes reads it
     out.push_back(fmt::format("--set {}={}: the run used {} ({}; provenance.derived \"{} (effective)\")", k, v, used,
-                              automatic    ? std::string("0 = auto, resolved for this job")
+                              given == 0   ? std::string("0 = auto, resolved for this job")
                               : by.empty() ? std::string("another limit of the component caps it")
                                            : "capped by " + by,
                               k));
