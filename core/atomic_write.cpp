@@ -7,8 +7,12 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <csignal>
 #include <filesystem>
 #include <fmt/format.h>
+#include <map>
+#include <mutex>
+#include <utility>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -59,11 +63,59 @@ void rename_into_place(const std::string& tmp, const std::string& path) {
   }
 }
 
+// A temporary's file name split into the file it was for and its writer's pid: "<name>.tmp.<pid>.<n>" (temp_for) or
+// "<name>.tmp.<pid>" (a trace written by a simulation process, core/signals.hpp); pid 0 when the name is neither.
+std::pair<std::string, long> temp_of(const std::string& name) {
+  const std::size_t at = name.rfind(".tmp.");
+  if (at == std::string::npos || at == 0) return {"", 0};
+  const std::string tail = name.substr(at + 5);
+  const std::size_t dot = tail.find('.');
+  auto digits = [](const std::string& t) {
+    return !t.empty() && t.size() <= 18 && t.find_first_not_of("0123456789") == std::string::npos;
+  };
+  const std::string pid = tail.substr(0, dot);
+  if (!digits(pid) || (dot != std::string::npos && !digits(tail.substr(dot + 1)))) return {"", 0};
+  return {name.substr(0, at), std::stol(pid)};
+}
+
+// The temporaries in `dir` whose writer no longer runs (killed between a write and its rename: SIGKILL, a crash, a
+// power cut), by the name of the file each was for; the folder is read once per process (a sweep writes thousands
+// of points into one folder), later calls take from that list.
+std::multimap<std::string, std::string>& stale_temps_in(const fs::path& dir) {
+  static std::map<std::string, std::multimap<std::string, std::string>> found;
+  auto [it, fresh] = found.try_emplace(dir.string());
+  if (!fresh) return it->second;
+  std::error_code ec;
+  for (fs::directory_iterator d(dir.empty() ? fs::path(".") : dir, ec), end; !ec && d != end; d.increment(ec)) {
+    const auto [file, pid] = temp_of(d->path().filename().string());
+    if (pid <= 0 || pid == static_cast<long>(getpid())) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // it runs (or is not ours to ask)
+    it->second.emplace(file, d->path().string());
+  }
+  return it->second;
+}
+}  // namespace
+
+void remove_stale_temporaries(const std::string& path) {
+  static std::mutex m;
+  std::lock_guard<std::mutex> g(m);
+  const fs::path p(path);
+  auto& stale = stale_temps_in(p.parent_path());
+  auto [first, last] = stale.equal_range(p.filename().string());
+  for (auto it = first; it != last; ++it) {
+    struct stat st{};
+    if (::lstat(it->second.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::unlink(it->second.c_str());
+  }
+  stale.erase(first, last);
+}
+
+namespace {
 void ensure_parent(const std::string& path) {
   fs::path p(path);
   std::error_code ec;
   if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
   if (ec) cannot(path, fmt::format("create its folder {}", p.parent_path().string()), ec.value());
+  remove_stale_temporaries(path);
 }
 
 // Holds an exclusive lock on a result's folder while a pair is published, so that two runs writing the same result
@@ -124,6 +176,9 @@ void publish_pair(const std::string& json_path, const std::string& json_text, co
 void check_output_path(const std::string& path, const std::string& option) {
   if (path.empty()) throw InputError(option, path, "empty path");
   fs::path p(path);
+  if (p.filename().string().starts_with("-"))
+    throw InputError(option, path, "the file name starts with '-', which the tools that read it (gnuplot, a shell's rm) "
+                                   "take for an option: name it otherwise");
   fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw InputError(option, path, fmt::format("folder '{}' does not exist", dir.string()));

@@ -6,6 +6,9 @@
 //    it is its own, whole. A process killed in between leaves a CSV without JSON (and .tmp files), never a JSON
 //    without its CSV or a JSON next to an older CSV. The renames hold an exclusive lock on the folder (flock), so two
 //    runs publishing one result at once leave one run's pair.
+//  - The temporaries a killed run left for a file ("<file>.tmp.<pid>.<n>", or a trace's "<file>.tmp.<pid>", whose
+//    pid no longer runs) are removed when a later run writes that file (remove_stale_temporaries); a running
+//    process's are left alone, and so is every other file.
 //  - A file the file system refuses (a full disk, a quota, a folder that is a file) is InputError naming the result
 //    file (exit 2: the output place, not a bug), with nothing already there replaced.
 //  - OutputDir: --out resolved once (a symlinked --out is followed there, once, and results go into its target);
@@ -19,12 +22,16 @@
 namespace ompisim {
 
 void write_file_atomic(const std::string& path, const std::string& text);
+// Removes the temporaries of `path` that a process no longer running left (write_file_atomic and publish_pair call
+// it; a trace writer before it starts). Its folder is read once per process.
+void remove_stale_temporaries(const std::string& path);
 // `between` (tests only) runs after the CSV is in place and before the JSON is: a kill there must leave no JSON.
 void publish_pair(const std::string& json_path, const std::string& json_text, const std::string& csv_path,
                   const std::string& csv_text, const std::function<void()>& between = {});
 
 // An output file at a path the user gave (an absolute --plot or --trace): its folder exists and is writable, and it
-// is neither a folder nor a symbolic link (a link is refused, never replaced). InputError(option, path, reason).
+// is neither a folder nor a symbolic link (a link is refused, never replaced), and its name does not start with '-'.
+// InputError(option, path, reason).
 void check_output_path(const std::string& path, const std::string& option);
 
 class OutputDir {

@@ -9,7 +9,7 @@ namespace ompisim {
 
 namespace {
 bool safe_up_to(const std::string& name, std::size_t max) {
-  if (name.empty() || name.size() > max || name[0] == '.') return false;
+  if (name.empty() || name.size() > max || name[0] == '.' || name[0] == '-') return false;
   for (unsigned char c : name) {
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
               c == '-';
@@ -24,7 +24,7 @@ void check_up_to(const std::string& name, const std::string& file, const std::st
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
   throw InputError(file, key,
                    fmt::format("'{}' is not a valid name: it becomes part of a file path, so it may only hold letters, "
-                               "digits, '.', '_' and '-', must not start with '.', and is at most {} characters",
+                               "digits, '.', '_' and '-', must not start with '.' or '-', and is at most {} characters",
                                shown, max));
 }
 }  // namespace
@@ -45,11 +45,12 @@ std::string label_stem(const std::string& label, const std::string& file, const 
     if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-') stem += static_cast<char>(c);
     else if (c >= 'A' && c <= 'Z') stem += static_cast<char>(c - 'A' + 'a');
   }
-  if (label.find_first_of("/\\") != std::string::npos || label.starts_with(".") || !is_safe_name(stem) ||
+  if (label.find_first_of("/\\") != std::string::npos || label.starts_with(".") || label.starts_with("-") ||
+      !is_safe_name(stem) ||
       label.size() > limits::kMaxNameLength)
     throw InputError(file, key,
-                     fmt::format("'{}' cannot name a file: a label may hold no '/' or '\\', must not start with '.', "
-                                 "must contain a letter or digit, and is at most {} characters",
+                     fmt::format("'{}' cannot name a file: a label may hold no '/' or '\\', must not start with '.' "
+                                 "or '-', must contain a letter or digit, and is at most {} characters",
                                  label.size() > 64 ? label.substr(0, 64) + "..." : label, limits::kMaxNameLength));
   return stem;
 }

@@ -103,6 +103,7 @@ public:
                         std::vector<Msg>* went_unexpected = nullptr) {
     return ranks_[rank].arrive(ctx, seq, m, went_unexpected);
   }
+  bool early(int rank, std::uint32_t ctx, int src, std::uint32_t seq) { return ranks_[rank].early(ctx, src, seq); }
   void report(StackStats& s) const {
     Library<SendReq, RecvReq, void>::report(s);
     s.unexpected_now = s.posted_now = 0;

@@ -25,6 +25,8 @@ public:
                      std::vector<Msg>* went_unexpected = nullptr) {
     return comm(ctx).queues.arrive(seq, m, went_unexpected);
   }
+  // Whether message `seq` from `src` on `ctx` would arrive ahead of an earlier one (see MatchQueues::early).
+  bool early(std::uint32_t ctx, int src, std::uint32_t seq) { return comm(ctx).queues.early(src, seq); }
   // The sequence number of the next send to `peer` on `ctx` (0 on first contact).
   std::uint32_t next_send_seq(std::uint32_t ctx, int peer) { return comm(ctx).send_seq[peer]++; }
   std::size_t posted_size() const { return sum(&MatchQueues<Recv, Msg>::posted_size); }

@@ -60,6 +60,8 @@ public:
     if (h != held_.end() && h->second.empty()) held_.erase(h);
     return out;
   }
+  // Whether a message from `src` with sequence `seq` would arrive ahead of an earlier one (arrive would hold it).
+  bool early(int src, std::uint32_t seq) { return seq != expected_seq_[src]; }
   std::size_t posted_size() const { return posted_.size(); }
   std::size_t unexpected_size() const { return unexpected_.size(); }
   std::size_t held_size() const {

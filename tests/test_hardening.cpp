@@ -92,7 +92,7 @@ TEST_CASE("json input: only regular files of bounded size are read", "[unit][inp
 // Configuration: names that would leave a folder, and ordinary ones. Expected: the rule of core/safe_name.hpp.
 TEST_CASE("safe names: one rule for every name that becomes a path", "[unit][input]") {
   for (const char* ok : {"fig5_latency_2p", "cielo", "red-storm", "a.b", "X9"}) CHECK(is_safe_name(ok));
-  for (const char* bad : {"", ".", "..", "../x", "/etc/passwd", "a/b", ".hidden", "a b", "Fig. 2", "a\\b", "x\n"})
+  for (const char* bad : {"", ".", "..", "../x", "/etc/passwd", "a/b", ".hidden", "a b", "Fig. 2", "a\\b", "x\n", "-x", "--force"})
     CHECK_FALSE(is_safe_name(bad));
   CHECK(is_safe_name(std::string(limits::kMaxNameLength, 'a')));
   CHECK_FALSE(is_safe_name(std::string(limits::kMaxNameLength + 1, 'a')));
@@ -101,6 +101,7 @@ TEST_CASE("safe names: one rule for every name that becomes a path", "[unit][inp
   CHECK(label_stem("fig5", "s.json", "figure") == "fig5");
   CHECK_THROWS_AS(label_stem("../fig2", "s.json", "figure"), InputError);
   CHECK_THROWS_AS(label_stem("...", "s.json", "figure"), InputError);
+  CHECK_THROWS_AS(label_stem("-fig2", "s.json", "figure"), InputError);
 }
 
 // Configuration: an output folder holding a symlink to a folder elsewhere, and a symlinked result file.

@@ -379,25 +379,31 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
   auto share_none = [&] {
     return std::none_of(la.begin(), la.end(), [&](const auto& l) { return lb.count(l.first) > 0; });
   };
-  // Two stacks whose collective libraries chose other algorithms at the same sizes (Open MPI's nonoverlapping against
-  // Cray MPICH's recursive doubling): the points are paired by the rest of their label, the algorithms said in a note.
+  // Two stacks whose points name what differs between them: the collective libraries chose other algorithms at the
+  // same sizes (Open MPI's nonoverlapping against Cray MPICH's recursive doubling), or each point names its stack (an
+  // application skeleton's): the points are paired by the rest of their label, what differed said in a note.
   if (!one_stack && la.size() == pa.size() && lb.size() == pb.size() && !pa.empty() && !pb.empty() && share_none()) {
     label_of = [](const Json& p) {
       Json q = p;
-      if (q.is_object()) q.erase("algorithm");
+      if (q.is_object()) q.erase("algorithm"), q.erase("stack");
       return point_label(q);
     };
     label_all();
     if (la.size() == pa.size() && lb.size() == pb.size() && !share_none()) {
-      auto algorithms = [](const Json& pts) {
-        std::set<std::string> names;
+      auto names = [](const Json& pts, const char* key) {
+        std::set<std::string> n;
         for (const auto& p : pts)
-          if (p.is_object() && p.contains("algorithm") && p["algorithm"].is_string()) names.insert(p["algorithm"]);
-        return names.empty() ? std::string("none named") : fmt::format("{}", fmt::join(names, ", "));
+          if (p.is_object() && p.contains(key) && p[key].is_string()) n.insert(p[key]);
+        return n.empty() ? std::string("none named") : fmt::format("{}", fmt::join(n, ", "));
       };
-      out.notes.push_back(fmt::format("{}: the two stacks ran other algorithms (A: {}; B: {}): points paired by the rest "
-                                      "of their axes, each side's time with its own algorithm",
-                                      file, algorithms(pa), algorithms(pb)));
+      if (names(pa, "algorithm") != names(pb, "algorithm"))
+        out.notes.push_back(fmt::format("{}: the two stacks ran other algorithms (A: {}; B: {}): points paired by the "
+                                        "rest of their axes, each side's time with its own algorithm",
+                                        file, names(pa, "algorithm"), names(pb, "algorithm")));
+      else
+        out.notes.push_back(fmt::format("{}: each point names its stack (A: {}; B: {}): points paired by the rest of "
+                                        "their axes",
+                                        file, names(pa, "stack"), names(pb, "stack")));
     } else {
       label_of = point_label;
       label_all();

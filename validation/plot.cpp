@@ -623,7 +623,9 @@ bool run_gnuplot(const std::string& dir, const std::string& script, const std::s
   const std::filesystem::path target = std::filesystem::path(dir) / svg, tmp = target.string() + ".tmp";
   std::error_code ec;
   try {
-    if (run_program({"gnuplot", script}, dir)) {
+    // a relative script as "./name": never read as one of gnuplot's options
+    const std::string arg = std::filesystem::path(script).is_absolute() ? script : "./" + script;
+    if (run_program({"gnuplot", arg}, dir)) {
       std::filesystem::rename(tmp, target, ec);
       if (!ec) return true;
     }

@@ -60,6 +60,31 @@ TEST_CASE("unexpected_storm: conservation, and overflow exhaustion takes the rec
 
 // Configuration: unexpected_storm blocks with bad keys. Expected: the file, the key and the reason.
 // How validated: the InputError text.
+// Configuration: 3 ranks on 3 cielo nodes, openmpi (pml/ob1 + btl/ugni), two senders x 100 messages of 1 KiB to rank
+//                0: above the SMSG limit, so each goes by eager get into rank 0's pool of eager buffers, which grows
+//                (registering) while later gets find buffers at once, so fragments arrive out of order.
+// Expected:      every message received once (200 sends and receives completed, nothing left posted or unexpected);
+//                out-of-order first fragments were copied into PML buffers on arrival (ob1_out_of_order_copy >= 1),
+//                as ob1's frags_cant_match list does, and gave their BTL buffers back; a held fragment that kept its
+//                buffer left the pool empty for its own predecessor and the run stalled.
+// How validated: the driver's point and the stack's counters on the DES engine.
+TEST_CASE("unexpected_storm: out-of-order fragments give their eager buffers back (ob1 over ugni)",
+          "[benchmark][storm]") {
+  Scenario s = scenario_from_json(Json{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 3}, {"ranks_per_node", 1},
+                                       {"benchmark", {{"name", "unexpected_storm"}, {"sizes", {1024}}, {"messages", 100}}}},
+                                  "storm.json");
+  test::Fixture f("cielo", 3, 1, "openmpi");
+  Json points = s.driver->run(*f.world, *f.stack, "storm.json");
+  StackStats st = f.stack->stats();
+  REQUIRE(points.size() == 1);
+  CHECK(points[0]["messages"].get<long long>() == 200);
+  CHECK(st.recvs_completed == 200);
+  CHECK(st.sends_completed == 200);
+  CHECK(st.unexpected_now == 0);
+  CHECK(st.posted_now == 0);
+  CHECK(st.counters.at("ob1_out_of_order_copy") >= 1);
+}
+
 TEST_CASE("unexpected_storm: bad input names file, key and reason", "[benchmark][storm]") {
   auto err = [](Json block, Json ranks = 4) {
     block["name"] = "unexpected_storm";

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <sys/wait.h>
 #include <thread>
+#include <vector>
 #include <unistd.h>
 
 using namespace ompisim;
@@ -88,4 +89,36 @@ TEST_CASE("atomic_write: two runs publishing one result leave one run's pair", "
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(slurp(json) == slurp(csv));
   CHECK(slurp(json) == "second");
+}
+
+// Configuration: a folder holding what killed runs left for r.json (a result's temporary and a trace's, their pid
+//                exited) and for other.csv, a temporary of r.json by a process that runs (pid 1), and files and a
+//                folder whose names only look like temporaries.
+// Expected:      writing r.json removes r.json's two dead temporaries and nothing else; writing other.csv then
+//                removes its own.
+// How validated: the folder's entries after each write_file_atomic.
+TEST_CASE("atomic_write: a killed run's temporaries are removed when their file is written again", "[core]") {
+  TempDir t;
+  const fs::path d = t.dir / "stale";
+  fs::create_directories(d);
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  REQUIRE(child > 0);
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);  // reaped: its pid names no process now
+  const std::string dead = std::to_string(child);
+  const std::vector<std::string> kept{"r.json.tmp.1.3", "notes.tmp.x.1", "r.json.tmp." + dead + ".x", "r.json"};
+  for (const auto& n : {"r.json.tmp." + dead + ".0", "r.json.tmp." + dead, "other.csv.tmp." + dead + ".12"})
+    std::ofstream(d / n) << "half";
+  for (const auto& n : kept) std::ofstream(d / n) << "keep";
+  fs::create_directories(d / ("r.json.tmp." + dead + ".2"));
+  write_file_atomic((d / "r.json").string(), "{}");
+  CHECK_FALSE(fs::exists(d / ("r.json.tmp." + dead + ".0")));
+  CHECK_FALSE(fs::exists(d / ("r.json.tmp." + dead)));
+  CHECK(fs::exists(d / ("other.csv.tmp." + dead + ".12")));
+  for (const auto& n : kept) CHECK(fs::exists(d / n));
+  CHECK(fs::is_directory(d / ("r.json.tmp." + dead + ".2")));
+  CHECK(slurp(d / "r.json") == "{}");
+  write_file_atomic((d / "other.csv").string(), "x\n");
+  CHECK_FALSE(fs::exists(d / ("other.csv.tmp." + dead + ".12")));
 }

@@ -35,6 +35,13 @@ refuse "--plot ''" "--plot.*empty value" run "$S" --out "$t/o1" --plot ''
 refuse "--trace ''" "--trace.*empty value" run "$S" --out "$t/o1" --trace ''
 refuse "--trace ../x.json" "is not a valid name" run "$S" --out "$t/o2" --trace ../x.json
 [[ ! -e "$t/o2" && ! -e "$t/x.json" ]] || bad "--trace ../x.json wrote $(ls "$t")"
+# a file name starting with '-' (gnuplot and a shell's rm take it for an option): refused, relative or absolute, and
+# so is a scenario id that would name such files
+refuse "--plot -x.svg" "must not start with '.' or '-'" run "$S" --out "$t/o2" --plot=-x.svg
+refuse "--plot /abs/-x.svg" "starts with '-'" run "$S" --out "$t/o2" --plot "$t/-x.svg"
+sed 's/"id": *"[^"]*"/"id": "-rf"/' "$S" > "$t/dash.json"
+refuse "id -rf" "dash.json.*id.*must not start with '.' or '-'" run "$t/dash.json" --out "$t/o2"
+[[ ! -e "$t/o2" && ! -e "$t/-x.svg" ]] || bad "a name starting with '-' wrote $(ls "$t" "$t/o2" 2>&1)"
 # an output that would replace an input (the scenario, a machine file, the grid) or another output: refused, the
 # input kept as it was
 cp "$S" "$t/s.keep"

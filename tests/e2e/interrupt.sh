@@ -9,6 +9,7 @@
 # (3) reproduce interrupted during its third scenario: exit 130; the two results finished before the signal stay, each
 #     as a whole pair (JSON and CSV); nothing of the third. The same with -j 2 (the first two at once).
 # (4) Exit codes 0 and 2 pinned here, 1 by e2e.validate_set; --help states them all.
+# (5) A killed run's temporaries (its pid exited) are removed by the next run writing the same result or trace.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 slow='{"id": "slow", "machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 200, "skip": 0}, "ranks": 65536, "ranks_per_node": 16}'
@@ -80,6 +81,16 @@ else echo "FAIL reproduce -j 2: rc=$rc files=$files err=$(tail -3 "$t/err-rep2")
 [[ $rc == 0 ]] && echo "ok   exit 0" || { echo "FAIL exit 0: $rc"; fail=1; }
 echo '{"machine": "cielo"}' > "$t/bad.json"; "$BIN" run "$t/bad.json" --out "$t/bad" > /dev/null 2>&1; rc=$?
 [[ $rc == 2 ]] && echo "ok   exit 2" || { echo "FAIL exit 2: $rc"; fail=1; }
+# (5) what a run killed between a write and its rename leaves (temporaries named after its pid, which has exited) is
+#     removed by the next run writing the same files; other files there stay
+sh -c 'exit 0' & dead=$!; wait $dead
+mkdir -p "$t/stale"; echo half > "$t/stale/a.json.tmp.$dead.0"; echo half > "$t/stale/tr.json.tmp.$dead"
+echo keep > "$t/stale/notes.tmp.txt"
+"$BIN" run "$d/scenarios/t/a.json" --out "$t/stale" --trace tr.json > /dev/null 2>&1; rc=$?
+if [[ $rc == 0 && ! -e "$t/stale/a.json.tmp.$dead.0" && ! -e "$t/stale/tr.json.tmp.$dead" && -e "$t/stale/notes.tmp.txt" \
+      && -e "$t/stale/a.json" && -e "$t/stale/tr.json" ]]; then
+  echo "ok   a killed run's temporaries (result, trace) removed by the next run writing those files"
+else echo "FAIL stale temporary: rc=$rc $(ls "$t/stale" | tr '\n' ' ')"; fail=1; fi
 "$BIN" --help | tr '\n' ' ' | grep -q "0 success; 1 outside tolerance.*2 bad input.*3 internal error.*130 / 143" \
   && echo "ok   --help states the exit codes" || { echo "FAIL --help"; fail=1; }
 exit $fail

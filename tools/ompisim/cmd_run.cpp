@@ -1,6 +1,7 @@
 // `ompisim run SCENARIO`: one scenario, simulated in a child process; the result as JSON and CSV in the output folder,
 // optionally an SVG (--plot) and a protocol trace (--trace).
 #include "benchmarks/driver.hpp"
+#include "core/atomic_write.hpp"
 #include "core/errors.hpp"
 #include "core/hash.hpp"
 #include "core/progress.hpp"
@@ -252,7 +253,10 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
     for (const std::string& p : trace_paths) outputs.push_back({"--trace", p});
     refuse_overwriting({{"scenario", opt.scen_file}, {"--machine-file", opt.machine_file}}, outputs);
   }
-  for (const std::string& p : trace_paths) add_child_temporary(p);  // removed if its simulation is killed first
+  for (const std::string& p : trace_paths) {
+    remove_stale_temporaries(p);  // what a killed run (SIGKILL of this command) left for the same trace
+    add_child_temporary(p);       // removed if its simulation is killed first
+  }
   // The simulation runs in a child process: this one stays free of SimGrid and handles SIGINT / SIGTERM. A traced
   // scenario of several points runs each point in a child of this process (run_scenario), so that the temporary trace
   // of a point interrupted is its child's, which this process removes.

@@ -70,6 +70,35 @@ TEST_CASE("compare: two stacks that chose other algorithms are compared size by 
   CHECK(sizes.problems.size() == 2);
 }
 
+// Configuration: two application-skeleton results of two stacks whose points name their stack (as the skeletons'
+//                do: app, ranks, stack, runtime_s), and the same with one point's ranks other on B.
+// Expected:      the runtimes paired by app and ranks (0.187 against 0.189 s, beyond the tolerance), a note saying
+//                each point names its stack; no point on one side only; other ranks are not paired.
+// How validated: the comparison's rows, notes and problems.
+TEST_CASE("compare: application skeletons of two stacks are paired by app and ranks") {
+  using Json = nlohmann::json;
+  auto result = [](const char* stack, int ranks, double runtime) {
+    return Json{{"stack", stack}, {"machine", "red-storm"},
+                {"points", {{{"app", "VH-1"}, {"ranks", ranks}, {"stack", stack}, {"runtime_s", runtime}}}}};
+  };
+  Comparison c;
+  c.tolerance = 1e-3;
+  compare_results(result("openmpi-cm", 256, 0.187), result("openmpi-ob1", 256, 0.189), "vh1.json", c);
+  CHECK(c.problems.empty());
+  REQUIRE(c.rows.size() == 1);
+  CHECK(c.rows[0].point == "app=VH-1 ranks=256");
+  CHECK(c.rows[0].a == 0.187);
+  CHECK(c.rows[0].b == 0.189);
+  CHECK(c.beyond() == 1);
+  REQUIRE(c.notes.size() == 1);
+  CHECK(c.notes[0].find("each point names its stack (A: openmpi-cm; B: openmpi-ob1)") != std::string::npos);
+  Comparison other;
+  other.tolerance = 1e-3;
+  compare_results(result("openmpi-cm", 256, 0.187), result("openmpi-ob1", 128, 0.189), "vh1.json", other);
+  CHECK(other.rows.empty());
+  CHECK(other.problems.size() == 2);
+}
+
 // Configuration: two results of one stack with three sizes, B's points carrying one more metric (a sweep table's
 //                "btl_ugni_smsg_limit (effective)" column), and a metric only A's second point has.
 // Expected:      one structural difference for B's metric, naming how many points and the first, and one for A's

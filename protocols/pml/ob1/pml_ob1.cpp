@@ -432,12 +432,22 @@ void Ob1::handle(const InFrag& f) {
     case Hdr::Match:
     case Hdr::Rndv:
     case Hdr::Rget: {
+      InFrag g = f;
+      if (f.d.data.length > 0 && lib_.early(f.d.dst, f.h.ctx, f.d.src, f.h.seq)) {
+        // Ahead of an earlier fragment from its sender (mca_pml_ob1_recv_frag_callback_match ->
+        // append_frag_to_ordered_list on proc->frags_cant_match): MCA_PML_OB1_RECV_FRAG_INIT copies its data into a
+        // PML buffer and the BTL has its buffer back when the callback returns, as for an unexpected one. A held
+        // fragment that kept its BTL buffer could leave the receive pool empty for the very predecessor it waits for.
+        g.copied = true;
+        counters_.add(Ob1Stat::OutOfOrderCopy);
+        cpus_.cpu_copy(g.d.dst, static_cast<double>(g.d.data.length), [g] { g.btl->payload_consumed(g.d); });
+      }
       std::vector<Unexpected> unexpected;
-      auto out = lib_.arrive(f.d.dst, f.h.ctx, f.h.seq, Unexpected{f.d.src, f.h.tag, f}, &unexpected);
-      for (auto& m : out) matched(m.recv.rid, m.msg.frag, false);
+      auto out = lib_.arrive(f.d.dst, f.h.ctx, f.h.seq, Unexpected{f.d.src, f.h.tag, g}, &unexpected);
+      for (auto& m : out) matched(m.recv.rid, m.msg.frag, m.msg.frag.copied);
       for (auto& u : unexpected) {
         counters_.add(u.frag.h.type == Hdr::Match ? Ob1Stat::UnexpectedShort : Ob1Stat::UnexpectedLong);
-        if (u.frag.d.data.length == 0) continue;
+        if (u.frag.d.data.length == 0 || u.frag.copied) continue;
         // Unexpected eager data (this fragment, or held ones it released): copied into a PML buffer so that the BTL
         // buffer can be returned now rather than at match time.
         counters_.add(Ob1Stat::UnexpectedCopy);

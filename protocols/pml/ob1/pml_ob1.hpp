@@ -56,11 +56,11 @@ struct StripeConfig {
 enum class Ob1Stat : std::uint8_t {
   // clang-format off
   HdrMatch, HdrRndv, HdrRget, HdrAck, HdrNack, HdrFrag, HdrPut, HdrFin,
-  UnexpectedShort, UnexpectedLong, UnexpectedCopy, RgetFallbacks, PutFins, ConvertedBytes, EarlyCompletions,
-  TruncateErrors
+  UnexpectedShort, UnexpectedLong, UnexpectedCopy, OutOfOrderCopy, RgetFallbacks, PutFins, ConvertedBytes,
+  EarlyCompletions, TruncateErrors
   // clang-format on
 };
-inline constexpr std::array<StatisticInfo, 16> kOb1Statistics{{
+inline constexpr std::array<StatisticInfo, 17> kOb1Statistics{{
     {"ob1_MATCH", "headers", "MATCH headers sent: eager messages, data inline", true},
     {"ob1_RNDV", "headers", "RNDV headers sent: rendezvous first fragments", true},
     {"ob1_RGET", "headers", "RGET headers sent: the sender exposes its buffer for the receiver's GET", true},
@@ -72,6 +72,10 @@ inline constexpr std::array<StatisticInfo, 16> kOb1Statistics{{
     {"ob1_unexpected_short", "messages", "MATCH (eager) first fragments that arrived before their receive"},
     {"ob1_unexpected_long", "messages", "RNDV or RGET first fragments that arrived before their receive"},
     {"ob1_unexpected_copy", "fragments", "unexpected eager data copied into a PML buffer on arrival", true},
+    {"ob1_out_of_order_copy", "fragments",
+     "first fragments with data that arrived ahead of an earlier one from their sender (frags_cant_match): their "
+     "data copied into a PML buffer on arrival",
+     true},
     {"ob1_rget_fallbacks", "messages", "RGETs the receiver could not GET: ACKed as a RNDV, the rest by FRAGs", true},
     {"ob1_put_fins", "fragments", "FINs of RDMA PUT fragments received (ob1_FIN counts them with RGET's)", true},
     {"ob1_converted_bytes", "bytes", "typed data converted by receivers from a rank of another architecture", true},
@@ -116,6 +120,7 @@ private:
     btl::Descriptor d;
     HdrFields h;
     btl::Btl* btl = nullptr;
+    bool copied = false;  // its data was copied into a PML buffer on arrival and the BTL's buffer given back
   };
   struct Unexpected {  // a first fragment (MATCH, RNDV, RGET) in the matching engine
     int src, tag;
