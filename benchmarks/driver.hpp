@@ -112,6 +112,10 @@ public:
     (void)lib;
     return nullptr;
   }
+  // When the benchmark decides its collectives' algorithms by another library than the stack's (a trace replay: only
+  // the tables that cover every collective it replays), the sentence that says so, which the run's header, its
+  // result's provenance ("collectives") and `describe` of the scenario print; empty otherwise.
+  virtual std::string collectives_note() const { return {}; }
   // The benchmark's inputs that are estimates with a range (none by default).
   virtual std::vector<DriverEstimate> estimates() const { return {}; }
   // A copy with these estimates set (names as estimates() gives them); names this driver does not have are ignored,

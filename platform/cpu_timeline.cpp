@@ -123,7 +123,9 @@ void CpuTimeline::steal(int rank, double cost) {
   stolen_[rank] += cost;
 }
 
-void CpuTimeline::compute(int rank, double seconds, Callback done) {
+void CpuTimeline::compute(int rank, double seconds, Callback done) { compute_when_free(rank, seconds, std::move(done), false); }
+
+void CpuTimeline::compute_when_free(int rank, double seconds, Callback done, bool settled) {
   // The work starts when the MPI calls before it have returned: once the core has no queued MPI work left (the chain
   // of protocol steps an MPI call performs runs before control returns to the application).
   if (copying_[rank]) {  // behind the copy in progress
@@ -132,10 +134,15 @@ void CpuTimeline::compute(int rank, double seconds, Callback done) {
                               }});
     return;
   }
+  // A core free only from now on may still owe steps due now: work queued to end now (a zero-cost step, such as the
+  // send of a FIN after a GET's completion handler) whose event has not fired yet, and which queues the next step of
+  // the same MPI call when it does. The application waits for the events due now first (`settled`), then looks again.
   SharedCore* c = shared_core(rank);
-  if (double busy = std::max(cpu_free_[rank], c ? c->free : 0.0); busy > sim_.now()) {
+  if (double busy = std::max(cpu_free_[rank], c ? c->free : 0.0); busy > sim_.now() || (busy == sim_.now() && !settled)) {
     sim_.at(busy, [this, rank, seconds, done = std::move(done)]() mutable {
-      sim_.after(0, [this, rank, seconds, done = std::move(done)]() mutable { compute(rank, seconds, std::move(done)); });
+      sim_.after(0, [this, rank, seconds, done = std::move(done)]() mutable {
+        compute_when_free(rank, seconds, std::move(done), true);
+      });
     });
     return;
   }

@@ -35,8 +35,10 @@ public:
   // An asynchronous interrupt takes `cost` of ctx's core now: whatever the core is doing (application work or MPI
   // handlers) ends that much later. Does not wait for the core.
   void steal(int ctx, double cost);
-  // Application work of `seconds` on ctx's core (after the work queued before it), lengthened by the interrupts
-  // taken while it runs; MPI handlers queued meanwhile wait for it (no asynchronous progress).
+  // Application work of `seconds` on ctx's core, lengthened by the interrupts taken while it runs. It starts after
+  // the work queued before it and after every step due at this very instant (the rest of the MPI call that returned:
+  // a step queued to end now whose event has not fired yet may queue the call's next step); MPI handlers queued
+  // later wait for it (no asynchronous progress).
   void compute(int ctx, double seconds, Callback done);
   std::uint64_t context_switches = 0;  // turns of a shared core from one context to another
 
@@ -63,6 +65,7 @@ private:
   // core's last context. The caller sets the core's `free` to the work's end.
   double core_start(int ctx, SharedCore& c, double ready);
   void drain(int ctx);
+  void compute_when_free(int ctx, double seconds, Callback done, bool settled);
   void extend_compute(int ctx, double end, double stolen_before, Callback done);
 
   Simulator& sim_;

@@ -75,6 +75,7 @@ Json result_json(const RunRecord& r) {
                        {"overrides", sets},
                        {"parameters", resolved(m.physical_params())},
                        {"mca", stack_mca(r.spec, r.mca)}};
+  if (const std::string note = s.driver->collectives_note(); !note.empty()) res["provenance"]["collectives"] = note;
   if (const EngineInfo* e = engines().find(sim.name()); e && e->set_grid)
     res["provenance"]["engine_grid_s"] = s.engine_grid >= 0 ? s.engine_grid : kDefaultEngineGrid;
   if (const EngineInfo* e = engines().find(sim.name()); e && e->window_figures)
@@ -531,6 +532,9 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
                                 res.value("stack", ""), ranks_text(res["ranks"]));
   for (const std::string& n : engine_notes(res)) out += "# " + n + "\n";
   if (const std::string c = calls_note(res); !c.empty()) out += "# " + c + "\n";
+  if (const Json* p = res.contains("provenance") ? &res["provenance"] : nullptr;
+      p && p->is_object() && p->contains("collectives") && (*p)["collectives"].is_string())
+    out += "# " + (*p)["collectives"].get<std::string>() + "\n";
   if (scenario_mca.is_object() && !scenario_mca.empty()) {
     // a key --set gives again is replaced by it (--set is applied after the scenario's mca block): said beside it
     std::set<std::string> set_keys;

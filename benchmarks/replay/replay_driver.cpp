@@ -87,11 +87,20 @@ public:
   }
   Json run(World& w, Stack& s, const std::string&) const override { return replay::replay_run(w, s, c_); }
   std::unique_ptr<Driver> with_stack_collectives(const std::string& lib) const override {
-    if (c_.collectives_named || replay_default_library(lib) == c_.collectives) return nullptr;
+    const std::string used = replay_default_library(lib);
+    const std::string other = lib == used ? "" : lib;  // the stack's library when the replay cannot use it
+    if (c_.collectives_named || (used == c_.collectives && other == c_.stack_library)) return nullptr;
     ReplayConfig c = c_;
-    c.collectives = replay_default_library(lib);
+    c.collectives = used, c.stack_library = other;
     load_replay_library(c);
     return std::make_unique<ReplayDriver>(std::move(c));
+  }
+  std::string collectives_note() const override {
+    if (c_.collectives_named || c_.stack_library.empty()) return {};
+    return fmt::format("collective algorithms decided by the '{}' tables, not by the stack's {}: a replay decides by "
+                       "'tuned' (coll/tuned v5.0.x) or 'mpich' only, whose tables cover every collective a trace "
+                       "replays (the benchmark block's \"collectives\" names one, or 'fixed')",
+                       c_.collectives, c_.stack_library);
   }
   const std::vector<std::string>& files() const { return c_.files; }
 };

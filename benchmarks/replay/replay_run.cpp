@@ -61,8 +61,16 @@ void Run::check_unreceived() const {
                                first->line, first->dst, first->src, first->tag, first->src, open, open == 1 ? "" : "s"));
 }
 // A receive request r completed: its send is no longer in flight, the rank's counters grow, then r is done.
+// A message longer than its receive buffer is MPI_ERR_TRUNCATE, which MPI reports as an error (fatal under the default
+// error handler): the trace's error, stopped as an input error naming the receive's line and the send's.
 void Run::received(Req* r) {
   const mpi::Status& st = r->status;
+  if (const InFlight* f = inflight.front({st.source, r->dst, st.tag}); f && f->bytes > r->bytes && !error)
+    error = std::make_exception_ptr(InputError(
+        r->rs->reader.path(), "",
+        fmt::format("line {}: rank {}'s receive from rank {} (tag {}) of {} B takes a send of {} B (line {} of rank "
+                    "{}'s trace): a message longer than its receive buffer is MPI_ERR_TRUNCATE, an error in MPI",
+                    r->line, r->dst, st.source, st.tag, r->bytes, f->bytes, f->line, st.source)));
   inflight.pop({st.source, r->dst, st.tag});
   ++r->rs->recvs;
   r->rs->recv_bytes += st.bytes;
@@ -89,7 +97,7 @@ void Run::block_on(RankState& rs, Req* r) {
 // send, ompi/mpi/c/sendrecv.c), which a stack may complete at once (mtl/ofi's fi_tinject); isend: MPI_Isend.
 Req* Run::post_send(int me, int dst, int tag, std::uint64_t bytes, bool blocking) {
   RankState& rs = ranks[static_cast<std::size_t>(me)];
-  auto* r = new Req{me, dst, tag, false, false, &rs, {}, rs.last_line};
+  auto* r = new Req{me, dst, tag, false, false, &rs, {}, rs.last_line, bytes};
   ++rs.sends;
   rs.send_bytes += bytes;
   inflight.push({me, dst, tag}, InFlight{bytes, rs.last_line});
@@ -102,7 +110,7 @@ Req* Run::post_send(int me, int dst, int tag, std::uint64_t bytes, bool blocking
 }
 Req* Run::post_recv(int me, int src, int tag, std::uint64_t bytes) {
   RankState& rs = ranks[static_cast<std::size_t>(me)];
-  auto* r = new Req{src, me, tag, false, false, &rs, {}, rs.last_line};
+  auto* r = new Req{src, me, tag, false, false, &rs, {}, rs.last_line, bytes};
   s.start_recv(mpi::P2P{me, src, tag == -1 ? kAnyTag : tag, bytes, mpi::kByte, mpi::kCommWorld,
                         Buffer{(static_cast<std::uint64_t>(me) << 36) + (1ull << 35), true}, &r->status},
                [this, r] { received(r); });

@@ -19,6 +19,7 @@ struct ReplayConfig {
   double flop_rate = 0;             // flop/s
   std::string collectives = "tuned";
   bool collectives_named = false;   // the block names them; else the stack's library where it is tuned or mpich
+  std::string stack_library;        // the stack's own library (Driver::with_stack_collectives), when it is not that
   Json lib, barrier_rule;           // decision library ({} for "fixed"), coll/tuned's barrier rule
   std::map<std::string, std::string> algorithms;  // per-collective choice
 };

@@ -64,6 +64,7 @@ struct Req {
   RankState* rs;
   mpi::Status status{};
   std::uint64_t line = 0;  // the action file's line that posted it
+  std::uint64_t bytes = 0;  // the bytes it sends, or the receive buffer's size
 };
 
 struct RankState {

@@ -45,6 +45,11 @@ public:
     Slot* s = find(k, false);
     if (s && !s->fifo.empty()) s->fifo.pop(), --count_;
   }
+  // The oldest send of (src, dst, tag) not yet received, or null.
+  const InFlight* front(const MsgKey& k) {
+    const Slot* s = find(k, false);
+    return s && !s->fifo.empty() ? &s->fifo.front() : nullptr;
+  }
   std::uint64_t size() const { return count_; }
   // The least (src, dst, tag) with a send not received, and its oldest such send (size() > 0).
   std::pair<MsgKey, InFlight> first() const {

@@ -5,9 +5,11 @@
 using namespace ompisim;
 
 // Configuration: Cielo, 2 ranks on one node; rank 0's main thread computes for 10 us from t = 0, and a progress thread
-//                of rank 0 on core 5 is given 1 us of work at t = 0; then the main thread is given 1 us of work.
+//                of rank 0 on core 5 is given 1 us of work at t = 0; at 5 us (during the compute) the main thread is
+//                given 1 us of work.
 // Expected:      the progress thread's work ends at 1 us (it does not wait for the main thread's compute); the main
-//                thread's work ends at 11 us (behind its own compute); contexts() counts the new thread.
+//                thread's work ends at 11 us (behind its own compute: no asynchronous progress); contexts() counts
+//                the new thread.
 // How validated: completion times on the DES engine.
 TEST_CASE("platform/world: a progress thread runs beside its rank's main thread", "[unit][platform]") {
   auto m = load_machine("cielo");
@@ -23,11 +25,34 @@ TEST_CASE("platform/world: a progress thread runs beside its rank's main thread"
   double compute_end = -1, thread_end = -1, main_end = -1;
   w.cpus().compute(0, 10e-6, [&] { compute_end = w.sim().now(); });
   w.cpus().cpu(t, 1e-6, [&] { thread_end = w.sim().now(); });
-  w.cpus().cpu(0, 1e-6, [&] { main_end = w.sim().now(); });
+  sim.at(5e-6, [&] { w.cpus().cpu(0, 1e-6, [&] { main_end = w.sim().now(); }); });
   sim.run();
   CHECK(thread_end == Approx(1e-6));
   CHECK(compute_end == Approx(10e-6));
   CHECK(main_end == Approx(11e-6));
+}
+
+// Configuration: Cielo, one rank; an MPI step of 1 us whose end queues a zero-cost step (a short send's empty copy)
+//                and, in the same event, returns to the application, which computes for 10 us; the zero-cost step
+//                queues the send's 0.5 us post when its own event fires, at the same time.
+// Expected:      the send's post runs before the application's work (1 to 1.5 us, the compute 1.5 to 11.5 us): an MPI
+//                call's chain of steps ends before the application resumes, even when a step is due at the very time
+//                the core looks free. Before, the compute started at 1 us and the post waited for it (11.5 us).
+// How validated: completion times on the DES engine.
+TEST_CASE("platform/world: an MPI call's steps due now run before the application's work", "[unit][platform]") {
+  auto m = load_machine("cielo");
+  engine::DesEngine sim;
+  World w(sim, *m, make_placement(*m, 1, 1, {}, "test"));
+  w.declare_resources();
+  sim.seal();
+  double post_end = -1, compute_end = -1;
+  w.cpus().cpu(0, 1e-6, [&] {
+    w.cpus().cpu(0, 0, [&] { w.cpus().cpu(0, 0.5e-6, [&] { post_end = w.sim().now(); }); });
+    w.cpus().compute(0, 10e-6, [&] { compute_end = w.sim().now(); });
+  });
+  sim.run();
+  CHECK(post_end == Approx(1.5e-6));
+  CHECK(compute_end == Approx(11.5e-6));
 }
 
 // Configuration: osu-elan4 (2 cores per node), 2 ranks one per node (core 0); rank 0 gets two progress threads on

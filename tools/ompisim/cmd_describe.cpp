@@ -450,6 +450,7 @@ void describe_file(const std::string& given, const std::string& machine_file) {
   if (const CollLibrary lib = machine_collectives(s); !lib.name.empty())
     std::cout << fmt::format("the stack's collective library: {} (a benchmark block that names no collective algorithm "
                              "or library uses it where the benchmark offers it; {})\n", lib.name, lib.source);
+  if (const std::string note = s.driver->collectives_note(); !note.empty()) std::cout << note << "\n";
   const std::vector<ScenarioEntry> all = scenario_entries();
   const std::string rel = validation::committed_scenario(file);
   for (auto& e : all)
