@@ -467,11 +467,17 @@ std::string points_protocols(const Json& points) {
     if (!p.is_object() || !p.contains("counters") || !p["counters"].is_object() || !p.contains("bytes") ||
         !p["bytes"].is_number() || (!rows.empty() && p["bytes"].get<double>() <= rows.back().first))
       return "";
-    std::uint64_t most = 0;
-    for (const auto& v : p["counters"]) most = std::max(most, v.is_number_unsigned() ? v.get<std::uint64_t>() : 0);
+    // A counter moves at a size when it is at least 1 % of the largest counter of its kind there: nanoseconds and
+    // bytes are not measured against message counts (ptl/elan4's layer_pml_ns would hide every protocol counter).
+    auto kind = [](const std::string& n) { return n.ends_with("_ns") ? 1 : n.ends_with("_bytes") ? 2 : 0; };
+    std::array<std::uint64_t, 3> most{};
+    for (auto it = p["counters"].begin(); it != p["counters"].end(); ++it)
+      if (it->is_number_unsigned()) most[kind(it.key())] = std::max(most[kind(it.key())], it->get<std::uint64_t>());
     std::set<std::string> moved;
     for (auto it = p["counters"].begin(); it != p["counters"].end(); ++it)
-      if (it->is_number_unsigned() && it->get<std::uint64_t>() * 100 >= most) moved.insert(it.key());
+      if (const int k = kind(it.key()); it->is_number_unsigned() && it->get<std::uint64_t>() * 100 >= most[k] &&
+                                        (k == 0 || it->get<std::uint64_t>() > 0))
+        moved.insert(it.key());
     rows.emplace_back(p["bytes"].get<double>(), std::move(moved));
   }
   std::set<std::string> every;  // with one size, its counters are its own
@@ -513,6 +519,37 @@ static std::string run_notes(Json part, const std::vector<std::string>& shared) 
   return out;
 }
 
+// The MCA defaults the result's stack preset sets where they differ from its components' code defaults (StackInfo::mca:
+// the Open MPI version it models, or a value fitted to a paper) and that the run still used: "k=v, ..." (empty when
+// none). The preset is the one of that name whose every such default the run's provenance.mca names: a name such as
+// "native" is one preset per NIC kind.
+std::string preset_mca_note(const Json& res) {
+  const Json* mca = res.contains("provenance") && res["provenance"].is_object() && res["provenance"].contains("mca")
+                        ? &res["provenance"]["mca"]
+                        : nullptr;
+  if (!mca || !mca->is_object()) return {};
+  for (const StackInfo& info : stack_registry().all()) {
+    if (info.name != res.value("stack", "") || !info.mca.is_object() || info.mca.empty()) continue;
+    std::vector<std::string> used;
+    bool ours = true;
+    for (auto it = info.mca.begin(); it != info.mca.end(); ++it) {
+      if (!mca->contains(it.key())) {
+        ours = false;
+        break;
+      }
+      const Json& v = it->is_object() && it->contains("value") ? (*it)["value"] : *it;
+      const std::string given = v.is_string() ? v.get<std::string>() : v.dump();
+      const Json& run = (*mca)[it.key()];
+      if ((run.is_string() ? run.get<std::string>() : run.dump()) == given) used.push_back(it.key() + "=" + given);
+    }
+    if (ours && !used.empty())
+      return fmt::format("stack preset {} sets: {} (not its components' defaults: `ompisim describe {}` gives each "
+                         "one's source)",
+                         info.name, fmt::join(used, ", "), info.name);
+  }
+  return {};
+}
+
 std::string result_table(const Json& res, const Json& scenario_mca) {
   // a machine read from a file other than its shipped one (--machine-file) is named with that file: its name may be a
   // shipped machine's (an edited copy)
@@ -547,6 +584,7 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
                       (set_keys.count(it.key()) ? " (replaced by --set)" : ""));
     out += fmt::format("# overrides (scenario mca): {}\n", fmt::join(items, ", "));
   }
+  if (const std::string n = preset_mca_note(res); !n.empty()) out += "# " + n + "\n";
   if (auto o = override_notes(res); !o.empty()) out += fmt::format("# overrides (--set): {}\n", fmt::join(o, ", "));
   const std::vector<std::string> shared = effective_notes(res);
   if (!shared.empty()) out += fmt::format("# effective values: {}\n", fmt::join(shared, "; "));

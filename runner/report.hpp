@@ -47,6 +47,9 @@ private:
   Json unread_;  // the --set machine parameters no run read (null: no run added yet)
   Json idle_;    // the --set MCA parameters of components that carried no message in any run (null: as unread_)
 };
+// The MCA defaults the result's stack preset sets (StackInfo::mca, not its components' code defaults) and the run
+// still used, as the table's header line says them; empty when none.
+std::string preset_mca_note(const Json& res);
 
 std::string git_describe();  // the build's (core/build_info.hpp), "unknown" outside a git checkout
 // A scenario file as a result's provenance names it: relative to the data folder inside it, else absolute.

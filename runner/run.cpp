@@ -278,8 +278,16 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
     check_stack_input(p.spec,
                       ComponentCheck{m, p.mca, largest ? largest->bytes : 0, largest ? largest->key : "", ranks});
   } catch (const InputError& e) {
-    if (e.file().empty()) throw InputError(s.file, e.key(), e.reason());
-    throw;
+    if (!e.file().empty()) throw;
+    // A value --set gave is the command line's, not the scenario file's: named as --set where the key, or another
+    // parameter the reason names, is one it set.
+    const std::string name = e.key().starts_with("mca.") ? e.key().substr(4) : e.key();
+    for (const auto& [k, v] : sets)
+      if (k == name) throw InputError("--set", k, e.reason());
+    if (e.key().starts_with("mca."))
+      for (const auto& [k, v] : sets)
+        if (e.reason().find(k) != std::string::npos) throw InputError("--set", k, e.reason());
+    throw InputError(s.file, e.key(), e.reason());
   }
   p.pl = make_placement(m, ranks, s.ranks_per_node, s.nodes, s.file, s.mapping);
   // A scenario's route policy applies to every network: each network's topology must know it.

@@ -241,8 +241,9 @@ TEST_CASE("runner: the table says how many calls the steady-state cutoff simulat
 //                above its unexpected short block (cm), Cray MPI's short limit above half its unexpected buffer
 //                (native), MPICH-QsNetII's eager limit over one QDMA packet, ptl/elan4's one-thread progress with two
 //                completion queues, and LINKx's shm inject size below cxi's (openmpi-linkx on Crusher).
-// Expected: check_run_input (what a run and every point of a sweep decide before simulating) refuses each, naming the
-//           scenario file and the MCA key, through the component's registry check; the committed values pass.
+// Expected: check_run_input (what a run and every point of a sweep decide before simulating) refuses each, naming
+//           --set and the MCA parameter, through the component's registry check; the same value in the scenario's
+//           "mca" block is named with the scenario file and key mca.<name>; the committed values pass.
 // How validated: the error's file, key and words; no exception for the scenarios as committed.
 TEST_CASE("runner: MCA values a component cannot run are refused before anything is simulated", "[runner]") {
   struct Case {
@@ -253,19 +254,19 @@ TEST_CASE("runner: MCA values a component cannot run are refused before anything
   };
   const Case cases[] = {
       {"scenarios/seastar/fig2_netpipe_openmpi-ob1.json", {{"btl_portals_eager_limit", "65536"}},
-       "mca.btl_portals_eager_limit", "exceeds btl_portals_max_send_size"},
+       "btl_portals_eager_limit", "exceeds btl_portals_max_send_size"},
       {"scenarios/seastar/fig2_netpipe_openmpi-cm.json",
        {{"mtl_portals_eager_limit", "131072"}, {"mtl_portals_short_block_size", "65536"}},
-       "mca.mtl_portals_short_block_size", "cannot hold one short message"},
+       "mtl_portals_short_block_size", "cannot hold one short message"},
       {"scenarios/seastar/fig2_netpipe_native.json", {{"mpich_unex_buffer_size", "131072"}},
-       "mca.mpich_unex_buffer_size", "cannot hold one short message"},
-      {"scenarios/qsnet/fig10_bw_native.json", {{"mpich_qsnet_eager_limit", "4096"}}, "mca.mpich_qsnet_eager_limit",
+       "mpich_unex_buffer_size", "cannot hold one short message"},
+      {"scenarios/qsnet/fig10_bw_native.json", {{"mpich_qsnet_eager_limit", "4096"}}, "mpich_qsnet_eager_limit",
        "exceeds one packet"},
       {"scenarios/qsnet/fig10_bw_openmpi.json",
-       {{"ptl_elan4_progress", "one_thread"}, {"ptl_elan4_completion_queue", "two"}}, "mca.ptl_elan4_completion_queue",
+       {{"ptl_elan4_progress", "one_thread"}, {"ptl_elan4_completion_queue", "two"}}, "ptl_elan4_completion_queue",
        "needs ptl_elan4_completion_queue one"},
       {"scenarios/slingshot/fig5_latency_inter_h2h_openmpi-linkx.json", {{"shm_inject_size", "8"}},
-       "mca.shm_inject_size", "below the LINKx endpoint's inject size"},
+       "shm_inject_size", "below the LINKx endpoint's inject size"},
   };
   for (const Case& c : cases) {
     INFO(c.scenario << " --set " << c.sets.back().first << "=" << c.sets.back().second);
@@ -275,10 +276,19 @@ TEST_CASE("runner: MCA values a component cannot run are refused before anything
       check_run_input(s, c.sets);
       FAIL_CHECK("not refused before the run");
     } catch (const InputError& e) {
-      CHECK(e.file() == s.file);
+      CHECK(e.file() == "--set");
       CHECK(e.key() == c.error_key);
       CHECK_THAT(e.reason(), Catch::Contains(c.words));
     }
+  }
+  Scenario s = load_scenario("scenarios/seastar/fig2_netpipe_openmpi-ob1.json");
+  s.mca = Json{{"btl_portals_eager_limit", "65536 B"}};
+  try {
+    check_run_input(s, {});
+    FAIL_CHECK("the scenario's mca value not refused before the run");
+  } catch (const InputError& e) {
+    CHECK(e.file() == s.file);
+    CHECK(e.key() == "mca.btl_portals_eager_limit");
   }
 }
 
@@ -524,8 +534,28 @@ TEST_CASE("runner: IMB Reduce with a Rabenseifner reduce runs on the heterogeneo
 //                counts (sizes repeat); points without counters.
 // Expected:      the ranges "0 B .. 512 B" (the endpoints, 2 of 20,200, under 1 % of that size's largest, left out),
 //                "1 KiB", "8 KiB .. 16 KiB", each with its own counters, and the one that moves at every size said after;
-//                nothing for repeated sizes or points without counters.
+//                nothing for repeated sizes or points without counters. Counters in nanoseconds are measured
+//                against each other, not against message counts.
 // How validated: the text.
+// Configuration: a result of the openmpi-ob1 preset on SeaStar whose provenance.mca holds the preset's three defaults
+//                (peer window 1, SEND_END events, early completion), the same with the window set back to 0, and a
+//                result of a preset that sets none (openmpi on Gemini).
+// Expected:      the three named, in the preset's order; with the window at 0 the two others only; none for openmpi.
+// How validated: the note's text.
+TEST_CASE("runner: the run's header names the MCA defaults its stack preset sets", "[runner]") {
+  Json res{{"stack", "openmpi-ob1"},
+           {"provenance", {{"mca", {{"btl_portals_peer_window", "1"}, {"btl_portals_send_end_event", "1"},
+                                    {"pml_ob1_use_early_completion", "1"}, {"btl_portals_eager_limit", "32768 B"}}}}}};
+  CHECK(preset_mca_note(res) == "stack preset openmpi-ob1 sets: btl_portals_peer_window=1, "
+                                "btl_portals_send_end_event=1, pml_ob1_use_early_completion=1 (not its components' "
+                                "defaults: `ompisim describe openmpi-ob1` gives each one's source)");
+  res["provenance"]["mca"]["btl_portals_peer_window"] = "0";
+  CHECK(preset_mca_note(res).find("sets: btl_portals_send_end_event=1, pml_ob1_use_early_completion=1 (") !=
+        std::string::npos);
+  Json plain{{"stack", "openmpi"}, {"provenance", {{"mca", {{"btl_ugni_smsg_limit", "0 B"}}}}}};
+  CHECK(preset_mca_note(plain).empty());
+}
+
 TEST_CASE("runner: points_protocols names the protocol counters by size range", "[runner]") {
   Json pts = Json::parse(R"([
     {"bytes": 0, "counters": {"ob1_MATCH": 20200, "ugni_endpoints": 2, "ugni_short_sends": 20200, "ugni_smsg": 20200}},
@@ -542,6 +572,14 @@ TEST_CASE("runner: points_protocols names the protocol counters by size range", 
   // one size: its counters are named with it, none "at every size"
   CHECK(points_protocols(Json::parse(R"([{"bytes": 1, "counters": {"ob1_MATCH": 650, "ugni_credit_waits": 320}}])")) ==
         "1 B ob1_MATCH, ugni_credit_waits");
+  // a time in nanoseconds (ptl/elan4's layer_pml_ns, 1e5 to 1.6e7) is not measured against message counts (210): the
+  // eager / rendezvous switch stays visible
+  Json elan = Json::parse(R"([
+    {"bytes": 4, "counters": {"layer_pml_ns": 105000, "ptl_elan4_eager": 210}},
+    {"bytes": 1984, "counters": {"layer_pml_ns": 2100000, "ptl_elan4_eager": 210}},
+    {"bytes": 4096, "counters": {"layer_pml_ns": 16000000, "ptl_elan4_rendezvous": 210, "elan4_rdma_reads": 210}}])");
+  CHECK(points_protocols(elan) == "4 B .. 1984 B ptl_elan4_eager; 4 KiB elan4_rdma_reads, ptl_elan4_rendezvous "
+                                  "(at every size: layer_pml_ns)");
 }
 
 // Configuration: the provenance of a radix list's result (a list of two runs' derived values, the SMSG limit on auto

@@ -35,6 +35,12 @@ refuse "--plot ''" "--plot.*empty value" run "$S" --out "$t/o1" --plot ''
 refuse "--trace ''" "--trace.*empty value" run "$S" --out "$t/o1" --trace ''
 refuse "--trace ../x.json" "is not a valid name" run "$S" --out "$t/o2" --trace ../x.json
 [[ ! -e "$t/o2" && ! -e "$t/x.json" ]] || bad "--trace ../x.json wrote $(ls "$t")"
+# standard output the system refuses (a full disk): exit 2 and a line saying the output is incomplete, not success
+if [[ -w /dev/full ]]; then
+  "$BIN" schema scenario > /dev/full 2> err.txt; rc=$?
+  [[ $rc == 2 ]] && grep -q "standard output: cannot write.*incomplete" err.txt && ok "stdout refused: exit 2: $(cat err.txt)" \
+    || bad "stdout refused: exit $rc: $(cat err.txt)"
+fi
 # a file name starting with '-' (gnuplot and a shell's rm take it for an option): refused, relative or absolute, and
 # so is a scenario id that would name such files
 refuse "--plot -x.svg" "must not start with '.' or '-'" run "$S" --out "$t/o2" --plot=-x.svg

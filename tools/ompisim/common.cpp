@@ -17,6 +17,9 @@
 #include "tools/ompisim/mpi_launch.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <string_view>
 #include <array>
 #include <exception>
@@ -311,6 +314,23 @@ static void check_global_options(const CLI::App& app, Context& ctx) {
   }
 }
 
+namespace {
+// What a command printed on stdout must have reached it whole: a stream the system refused (a full disk under
+// `> file`, /dev/full) makes the command's output incomplete, which its exit status says (2: the output place's fault,
+// as for a result file), whatever the command decided before.
+int with_stdout_checked(int status) {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (!failed) return status;
+  const int e = errno;
+  std::cerr << "ompisim: error: standard output: cannot write what this command printed"
+            << (e ? std::string(": ") + std::strerror(e) : std::string(" (a full disk, or a stream closed)"))
+            << ": its output is incomplete\n";
+  return 2;
+}
+}  // namespace
+
 int run_selected(CLI::App& app, Context& ctx) {
   progress::set_enabled(!ctx.quiet && isatty(STDERR_FILENO));
   progress::set_quiet(ctx.quiet);
@@ -318,7 +338,7 @@ int run_selected(CLI::App& app, Context& ctx) {
     check_data_dir();
     check_global_options(app, ctx);
     for (auto& [sub, handler] : ctx.handlers)
-      if (*sub) return handler();
+      if (*sub) return with_stdout_checked(handler());
   } catch (const Interrupted& e) {
     if (ctx.out) ctx.out->discard_if_unused();
     std::cerr << "ompisim: " << e.what() << ", stopped (finished results are kept)\n";
