@@ -28,8 +28,9 @@ Placement make_placement(const Machine& m, long long ranks, int rpn, const std::
                                        m.total_cores()));
   if (need > m.nodes)
     throw InputError(file, "ranks",
-                     fmt::format("{} ranks at {} per node need {} nodes, but {} has {}", ranks, rpn, need, m.name,
-                                 m.nodes));
+                     fmt::format("{} ranks at {} per node need {} nodes, but {} has {}: set \"ranks_per_node\" (at "
+                                 "least {}, at most its {} cores a node; its default is 1)",
+                                 ranks, rpn, need, m.name, m.nodes, (ranks + m.nodes - 1) / m.nodes, first.cores()));
   Placement p;
   p.ranks = ranks;
   p.ranks_per_node = rpn;

@@ -117,9 +117,19 @@ static std::vector<std::pair<std::string, const Sourced*>> apply_sets(Machine& m
     names.insert(names.end(), more.begin(), more.end());
     // A key of a network's topology ("groups", "topology.dims", "networks.cxi.topology.groups"): the shape of the
     // network is the machine file's, not a parameter: where to change it.
-    const std::string last = k.substr(k.rfind('.') + 1);
+    const std::size_t dot = k.rfind('.');
+    const std::string last = k.substr(dot + 1), prefix = dot == std::string::npos ? "" : k.substr(0, dot);
+    // the NIC's kind names which model a network has: the machine file's too, not a parameter
+    if (last == "kind" && (prefix == "nic" || prefix.ends_with(".nic")))
+      throw InputError("--set", k, fmt::format("the NIC kind of machine {}'s networks (networks.<network>.nic.kind) "
+                                               "names which NIC model runs, not a parameter: write a machine file "
+                                               "with `ompisim machine template NAME --like {}`, change it there and "
+                                               "run with --machine-file",
+                                               m.name, m.name));
+    const bool topology_path = prefix.empty() || prefix == "topology" || prefix.ends_with(".topology");
     for (const Network& net : m.networks())
-      if (net.topology_json.is_object() && net.topology_json.contains(last) && last != "note" && last != "source")
+      if (topology_path && net.topology_json.is_object() && net.topology_json.contains(last) && last != "note" &&
+          last != "source")
         throw InputError("--set", k, fmt::format("a key of the topology of machine {}'s network {} "
                                                  "(networks.{}.topology.{}), not a parameter: write a machine file "
                                                  "with `ompisim machine template NAME --like {}`, change it there (and "

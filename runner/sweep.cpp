@@ -664,10 +664,15 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   std::optional<std::set<std::string>> unread;  // machine parameters no point's run read (each point's own list)
   for (auto& p : g.points) {
     const std::string pf = point_file(out_dir, p);
-    Json doc = load_json_file(pf);
     auto bad = [&](const std::string& key, const std::string& why) {
       throw InputError(pf, key, why + " (not as the sweep writes it: remove the file to run the point again)");
     };
+    Json doc;
+    try {
+      doc = load_json_file(pf);
+    } catch (const InputError& e) {  // cut short or edited by hand: the sweep's own file, which it can write again
+      bad(e.key(), e.reason());
+    }
     if (!doc.is_object()) bad("(top level)", "must be an object");
     if (!doc.contains("hash") || doc["hash"] != p.hash) bad("hash", "is not this point's (" + p.hash + ")");
     if (!doc.contains("result") || !doc["result"].is_object()) bad("result", "must be an object (the point's result)");

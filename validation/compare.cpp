@@ -794,9 +794,16 @@ double parse_tolerance(const std::string& text) {
   // that '--tolerance 5' does not pass every value within 500 %.
   if (scale == 1 && v > 1)
     throw InputError("--tolerance", text,
-                     fmt::format("a bare number is a fraction ({} would be {:g} %): write '{}%' for a percentage, or "
-                                 "'{:g}%' if a tolerance of {:g} times the value is meant",
-                                 t, v * 100, t, v * 100, v));
+                     fmt::format("a bare number is a fraction ({} would be {:g} %): write '{}%' for a percentage", t,
+                                 v * 100, t));
+  // A difference is taken relative to the larger of the two values (|B - A| > tolerance x max(|A|, |B|)): it is at
+  // most 100 % between values of one sign and 200 % between values of opposite signs, so from 200 % on nothing is
+  // ever beyond the tolerance.
+  if (v * scale >= 2)
+    throw InputError("--tolerance", text,
+                     fmt::format("{:g} % can flag no value: a difference is relative to the larger of the two values "
+                                 "(at most 100 % between values of one sign, 200 % between values of opposite signs)",
+                                 v * scale * 100));
   return v * scale;
 }
 

@@ -41,6 +41,11 @@ if [[ -w /dev/full ]]; then
   [[ $rc == 2 ]] && grep -q "standard output: cannot write.*incomplete" err.txt && ok "stdout refused: exit 2: $(cat err.txt)" \
     || bad "stdout refused: exit $rc: $(cat err.txt)"
 fi
+# a NIC kind given by --set: not a parameter, said as such (it used to be called a key of the topology)
+refuse "--set nic.kind" "--set 'nic.kind': the NIC kind of machine .* not a parameter" run "$S" --out "$t/o2" --set nic.kind=seastar
+# more ranks than nodes at the default of one rank a node: the error says which key to set and its range
+echo '{"id": "a2a", "machine": "crusher", "stack": "native", "benchmark": {"name": "osu_alltoall"}, "ranks": 512}' > "$t/a2a.json"
+refuse "512 ranks on crusher at 1 a node" "need 512 nodes, but crusher has 192: set \"ranks_per_node\" \(at least 3, at most its 64 cores a node" run "$t/a2a.json" --out "$t/o2"
 # a file name starting with '-' (gnuplot and a shell's rm take it for an option): refused, relative or absolute, and
 # so is a scenario id that would name such files
 refuse "--plot -x.svg" "must not start with '.' or '-'" run "$S" --out "$t/o2" --plot=-x.svg

@@ -173,6 +173,12 @@ for m in 'd["result"]["points"][0] = 7:result\.points\[0\]' 'd["result"]["points
     "[[ $rc == 2 && \$(wc -l < dmg.err) == 1 ]] && grep -q \"$(basename "$f"): key '${m#*:}'\" dmg.err"
   cp dmg.keep "$f"
 done
+# a point file cut short (a full disk, an edit): not valid JSON, named with the way out (remove it, the point reruns)
+f=$(ls dmg/points/*.json | head -1); cp "$f" dmg.keep; head -c 200 dmg.keep > "$f"
+"$BIN" sweep grid.json --out dmg --merge > /dev/null 2> dmg.err; rc=$?
+check "--merge of a point file cut short: exit 2 saying to remove it" \
+  "[[ $rc == 2 ]] && grep -q \"$(basename "$f").*remove the file to run the point again\" dmg.err"
+cp dmg.keep "$f"
 # Each quantity one column, named by its axis: a radix axis over a barrier (whose points report their radix) has no
 # "radix" column beside "benchmark.radix"; a "ranks" axis of single counts none beside "ranks"; an axis whose value is
 # a list of counts (each row one of them) keeps the rows' counts as "result.ranks".

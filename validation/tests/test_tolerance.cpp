@@ -10,7 +10,8 @@ using namespace ompisim::validation;
 // Configuration: compare's --tolerance texts: fractions, percentages with and without a blank, 0, and the slips a
 //                user makes (a percentage without its '%', a negative value, a word).
 // Expected:      fractions as given, percentages / 100; a bare number above 1 refused with the percentage it would
-//                be and the spelling to use; a negative or unreadable text refused.
+//                be and the spelling to use; 200 % or more (which no difference reaches) refused; a negative or
+//                unreadable text refused.
 // How validated: parse_tolerance's values and the InputError's text.
 TEST_CASE("compare --tolerance: a fraction or a percentage; a bare number above 1 is refused as a lost '%'") {
   CHECK(parse_tolerance("0") == 0.0);
@@ -27,6 +28,14 @@ TEST_CASE("compare --tolerance: a fraction or a percentage; a bare number above 
     const std::string w = e.what();
     CHECK(w.find("500 %") != std::string::npos);
     CHECK(w.find("'5%'") != std::string::npos);
+  }
+  // relative to the larger value, a difference is at most 200 %: a tolerance from there on could flag nothing
+  CHECK(parse_tolerance("199%") == Approx(1.99));
+  try {
+    (void)parse_tolerance("500%");
+    FAIL("500 % was accepted");
+  } catch (const ompisim::InputError& e) {
+    CHECK(std::string(e.what()).find("can flag no value") != std::string::npos);
   }
   CHECK_THROWS_AS(parse_tolerance("-1%"), ompisim::InputError);
   CHECK_THROWS_AS(parse_tolerance("1pct"), ompisim::InputError);
