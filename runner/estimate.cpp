@@ -113,6 +113,8 @@ double estimate_events(const Scenario& s) {
          axis_runs(s);
 }
 
+std::string events_duration(double events) { return duration(events / kEventsPerSecond); }
+
 std::string estimate_text(const Scenario& s, double events) {
   const std::string cpu = fmt::format("{} of CPU time (at {:.0e} messages per CPU second; measured runs took 1/13 "
                                       "to 36 times the estimate: runner/estimate.hpp)",

@@ -60,6 +60,8 @@ constexpr double kEventsAlwaysSaid = 3.6e9;
 // "about 2.1e+12 events (messages: 1048576 ranks x 1000010 iterations x 21 per rank and iteration), about 24 days of
 // CPU time (at 1e+06 messages per CPU second, ...)".
 std::string estimate_text(const Scenario& s, double events);
+// "about 3 hours" of CPU time for that many events (at kEventsPerSecond).
+std::string events_duration(double events);
 // The benchmark's reason why that estimate is low for this scenario (bench::Driver::estimate_caveat, at the first of
 // its rank counts that has one: an alltoall whose algorithm posts every request at once), or "".
 std::string estimate_caveat(const Scenario& s);

@@ -46,6 +46,18 @@ refuse "--set nic.kind" "--set 'nic.kind': the NIC kind of machine .* not a para
 # more ranks than nodes at the default of one rank a node: the error says which key to set and its range
 echo '{"id": "a2a", "machine": "crusher", "stack": "native", "benchmark": {"name": "osu_alltoall"}, "ranks": 512}' > "$t/a2a.json"
 refuse "512 ranks on crusher at 1 a node" "need 512 nodes, but crusher has 192: set \"ranks_per_node\" \(at least 3, at most its 64 cores a node" run "$t/a2a.json" --out "$t/o2"
+# a grid whose points add up to hours says so before it starts, wherever stderr goes (here a file), unless --quiet
+cat > "$t/big.json" <<'G'
+{"base": {"id": "big", "machine": "cielo", "stack": "openmpi", "ranks": 16384, "ranks_per_node": 16,
+          "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-p2p", "iterations": 100000, "steady_state": 0}},
+ "axes": {"ranks": [16384, 16000]}}
+G
+: > "$t/notdir"
+"$BIN" sweep "$t/big.json" --out "$t/notdir" > /dev/null 2> err.txt
+grep -q "^ompisim sweep: 2 points, about 4.9e+10 events in all, about 13 h of CPU time" err.txt \
+  && ok "a grid of hours says so first: $(head -c 120 err.txt)" || bad "grid estimate not said: $(cat err.txt)"
+"$BIN" --quiet sweep "$t/big.json" --out "$t/notdir" > /dev/null 2> err.txt
+grep -q "events in all" err.txt && bad "--quiet sweep still said its estimate" || ok "--quiet keeps the grid's estimate quiet"
 # a file name starting with '-' (gnuplot and a shell's rm take it for an option): refused, relative or absolute, and
 # so is a scenario id that would name such files
 refuse "--plot -x.svg" "must not start with '.' or '-'" run "$S" --out "$t/o2" --plot=-x.svg

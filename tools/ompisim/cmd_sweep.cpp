@@ -114,9 +114,24 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
   const std::string& grid_file = opt.grid_file;
   if (!opt.machine_file.empty()) refuse_not_machine_file(opt.machine_file);
   SweepGrid g = load_sweep_grid(grid_file, parse_sets(opt.sets), opt.engine, opt.machine_file);
-  for (std::size_t i = 0; i < g.points.size() && ctx.max_events > 0; ++i)
-    check_max_events(scenario_from_json(g.points[i].scenario, g.base_file), ctx.max_events,
-                     fmt::format("{}: point {} of {}", grid_file, i + 1, g.points.size()), ctx.max_events_text);
+  // Each point within --max-events; a grid whose points add up to hours says so before it starts, wherever stderr
+  // goes, as a run does (--max-events bounds each point, not their sum).
+  const bool tell = !ctx.quiet && !opt.merge;
+  double total = 0;
+  for (std::size_t i = 0; i < g.points.size() && (ctx.max_events > 0 || tell); ++i) {
+    const Scenario s = scenario_from_json(g.points[i].scenario, g.base_file);
+    if (ctx.max_events > 0)
+      check_max_events(s, ctx.max_events, fmt::format("{}: point {} of {}", grid_file, i + 1, g.points.size()),
+                       ctx.max_events_text);
+    if (tell) total += estimate_events(s);
+  }
+  if (tell) {
+    if (total > kEventsAlwaysSaid || (total > kEventsWorthSaying && isatty(STDERR_FILENO)))
+      std::cerr << fmt::format("ompisim sweep: {} points, about {:.2g} events in all, {} of CPU time (at {:.0e} "
+                               "messages per CPU second; points already done are not run again; `ompisim describe "
+                               "{}` gives the largest point)\n",
+                               g.points.size(), total, events_duration(total), kEventsPerSecond, grid_file);
+  }
   std::string stem = std::filesystem::path(grid_file).stem().string();
   if (opt.out.empty()) check_safe_name(stem, grid_file, "(file name)");
   ctx.out = output_dir(opt.out.empty() ? kDefaultOutRoot + "sweep-" + stem : opt.out);
