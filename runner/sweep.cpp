@@ -531,6 +531,26 @@ void check_points_writable(const std::string& out_dir, std::size_t todo) {
 
 }  // namespace
 
+// A point file as the sweep writes it: its hash, a result with a non-empty list of point objects. A file cut short,
+// damaged or put there by hand is bad input, named with the way out (remove it and the sweep runs that point again).
+static Json read_point_file(const std::string& pf, const SweepPoint& p) {
+  auto bad = [&](const std::string& key, const std::string& why) {
+    throw InputError(pf, key, why + " (not as the sweep writes it: remove the file to run the point again)");
+  };
+  Json doc;
+  try {
+    doc = load_json_file(pf);
+  } catch (const InputError& e) {
+    bad(e.key(), e.reason());
+  }
+  if (!doc.is_object()) bad("(top level)", "must be an object");
+  if (!doc.contains("hash") || doc["hash"] != p.hash) bad("hash", "is not this point's (" + p.hash + ")");
+  if (!doc.contains("result") || !doc["result"].is_object()) bad("result", "must be an object (the point's result)");
+  check_result_points(doc["result"], pf, "result.points",
+                      " (not as the sweep writes it: remove the file to run the point again)");
+  return doc;
+}
+
 int sweep_points_done(const SweepGrid& g, const std::string& out_dir) {
   check_points_dir(out_dir);
   int n = 0;
@@ -663,21 +683,7 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   std::vector<std::string> effective_keys;
   std::optional<std::set<std::string>> unread;  // machine parameters no point's run read (each point's own list)
   for (auto& p : g.points) {
-    const std::string pf = point_file(out_dir, p);
-    auto bad = [&](const std::string& key, const std::string& why) {
-      throw InputError(pf, key, why + " (not as the sweep writes it: remove the file to run the point again)");
-    };
-    Json doc;
-    try {
-      doc = load_json_file(pf);
-    } catch (const InputError& e) {  // cut short or edited by hand: the sweep's own file, which it can write again
-      bad(e.key(), e.reason());
-    }
-    if (!doc.is_object()) bad("(top level)", "must be an object");
-    if (!doc.contains("hash") || doc["hash"] != p.hash) bad("hash", "is not this point's (" + p.hash + ")");
-    if (!doc.contains("result") || !doc["result"].is_object()) bad("result", "must be an object (the point's result)");
-    check_result_points(doc["result"], pf, "result.points",
-                        " (not as the sweep writes it: remove the file to run the point again)");
+    const Json doc = read_point_file(point_file(out_dir, p), p);
     results.push_back(with_mailbox_memory(points_with_ranks(doc["result"]), doc["result"]));
     used.emplace_back();
     for (const EffectiveValue& e : effective_values(doc["result"])) {

@@ -35,7 +35,7 @@ std::string replay_table(const Json& res) {
   for (auto& p : res["points"]) {
     std::string row = p["row"].get<std::string>();
     if (row == "total")
-      out += fmt::format("# replay: {:.9f} s (last rank's end); mean compute {:.6f} s, mean MPI {:.6f} s ({:.1f} %); "
+      out += fmt::format("# replay: {:.9f} s (last rank's end); mean compute {:.9f} s, mean MPI {:.9f} s ({:.1f} %); "
                          "{} actions, {} p2p sends ({} B)\n",
                          p["time_s"].get<double>(), p["compute_s"].get<double>(), p["mpi_s"].get<double>(),
                          p["mpi_pct"].get<double>(), p["calls"].get<std::uint64_t>(), p["sends"].get<std::uint64_t>(),

@@ -47,18 +47,18 @@ PY
 expect_input_error stats_number "stats_number.json: key 'stats': must be an object" \
   compare "$t/stats_number.json" "$ROOT/results/qsnet/table1_basic.json"
 "$BIN" sensitivity "$ROOT/scenarios/qsnet/table1_basic.json" > "$t/sens.out" 2> "$t/sens.err"; rc=$?
-if [[ $rc != 0 ]] || ! grep -q "^# nic.qdma_slot_bytes: not varied, a run at 2028 B or 2069 B is refused: key 'mca.ptl_elan4_first_frag_size'" "$t/sens.out"; then
+if [[ $rc != 0 ]] || ! grep -q "^# nic.qdma_slot_bytes: not varied, a run at 2028 B or 2069 B is refused: key 'nic.qdma_slot_bytes': 1984 B + the 64-byte header exceeds a QDMA slot" "$t/sens.out"; then
   echo "FAIL sensitivity_refused_step: rc=$rc $(cat "$t/sens.err") $(grep '^#' "$t/sens.out")"; fail=1
 else echo "ok   sensitivity_refused_step"; fi
-# MPICH-QsNetII's eager limit over the QDMA slot: refused naming the MCA key (it was an internal error).
-expect_input_error qsnet_eager_limit "fig10_latency_native.json: key 'mca.mpich_qsnet_eager_limit': 4096 B + the 32-byte envelope exceeds one packet" \
+# MPICH-QsNetII's eager limit over the QDMA slot: refused naming the --set and its key (it was an internal error).
+expect_input_error qsnet_eager_limit "--set 'mpich_qsnet_eager_limit': 4096 B + the 32-byte envelope exceeds one packet" \
   run "$ROOT/scenarios/qsnet/fig10_latency_native.json" --set mpich_qsnet_eager_limit=4096 --out "$t/out-qsnet_eager_limit"
 # btl/portals' eager limit above its largest fragment: refused naming the MCA key (the run stalled, an internal error).
-expect_input_error portals_eager_limit "fig2_netpipe_openmpi-ob1.json: key 'mca.btl_portals_eager_limit': 65536 B exceeds btl_portals_max_send_size (32768 B)" \
+expect_input_error portals_eager_limit "--set 'btl_portals_eager_limit': 65536 B exceeds btl_portals_max_send_size (32768 B)" \
   run "$ROOT/scenarios/seastar/fig2_netpipe_openmpi-ob1.json" --set btl_portals_eager_limit=65536 --out "$t/out-portals_eager_limit"
 # shm's inject size under LINKx below the link's (cxi's 192 B): refused naming the MCA key (an internal error, exit 3);
 # with mtl/ofi not injecting, the same value runs.
-expect_input_error shm_inject_size "fig5_latency_intra_h2h_openmpi-linkx.json: key 'mca.shm_inject_size': 100 B is below the LINKx endpoint's inject size, 192 B" \
+expect_input_error shm_inject_size "--set 'shm_inject_size': 100 B is below the LINKx endpoint's inject size, 192 B" \
   run "$ROOT/scenarios/slingshot/fig5_latency_intra_h2h_openmpi-linkx.json" --set shm_inject_size=100B --out "$t/out-shm_inject_size"
 if "$BIN" run "$ROOT/scenarios/slingshot/fig5_latency_intra_h2h_openmpi-linkx.json" --set shm_inject_size=100B \
      --set ompi_mtl_ofi_inject=never --out "$t/out-shm_inject_never" > /dev/null 2> "$t/shm_never.err"; then
@@ -67,7 +67,7 @@ else echo "FAIL shm_inject_size_no_inject: $(cat "$t/shm_never.err")"; fail=1; f
 # Cray MPI's unexpected buffer: a half (a block) below its eager limit is refused at start; blocks that fill (each
 # unlinks when its free space falls below the eager limit) drop a short message, which Cray MPI aborts on: refused
 # naming the key when it happens (both were stalls, exit 3).
-expect_input_error unex_buffer_small "fig2_netpipe_native.json: key 'mca.mpich_unex_buffer_size': an unexpected block of 32768 B (1/2 of mca.mpich_unex_buffer_size) cannot hold one short message of up to 128000 B (mca.mpich_max_short_msg_size)" \
+expect_input_error unex_buffer_small "--set 'mpich_unex_buffer_size': an unexpected block of 32768 B (1/2 of mca.mpich_unex_buffer_size) cannot hold one short message of up to 128000 B (mca.mpich_max_short_msg_size)" \
   run "$ROOT/scenarios/seastar/fig2_netpipe_native.json" --set "mpich_unex_buffer_size=65537 B" --out "$t/out-unex_small"
 expect_input_error unex_buffer_full "fig4_msgrate_native.json: key 'mca.mpich_unex_buffer_size': rank 1 dropped a short message of 1 B from rank 0: its 2 unexpected blocks of 128000 B" \
   run "$ROOT/scenarios/seastar/fig4_msgrate_native.json" --set "mpich_unex_buffer_size=256000 B" --out "$t/out-unex_full"
