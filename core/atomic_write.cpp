@@ -110,12 +110,12 @@ void remove_stale_temporaries(const std::string& path) {
 }
 
 namespace {
-void ensure_parent(const std::string& path) {
+void ensure_parent(const std::string& path, bool remove_stale = true) {
   fs::path p(path);
   std::error_code ec;
   if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
   if (ec) cannot(path, fmt::format("create its folder {}", p.parent_path().string()), ec.value());
-  remove_stale_temporaries(path);
+  if (remove_stale) remove_stale_temporaries(path);
 }
 
 // Holds an exclusive lock on a result's folder while a pair is published, so that two runs writing the same result
@@ -140,8 +140,8 @@ private:
 };
 }  // namespace
 
-void write_file_atomic(const std::string& path, const std::string& text) {
-  ensure_parent(path);
+void write_file_atomic(const std::string& path, const std::string& text, bool remove_stale) {
+  ensure_parent(path, remove_stale);
   std::string tmp = temp_for(path);
   write_temp(tmp, path, text);
   rename_into_place(tmp, path);

@@ -21,7 +21,9 @@
 
 namespace ompisim {
 
-void write_file_atomic(const std::string& path, const std::string& text);
+// `remove_stale` false: the caller removed the folder's stale temporaries itself (a sweep's points/, read once before
+// its point processes start, each of which would read the whole folder again).
+void write_file_atomic(const std::string& path, const std::string& text, bool remove_stale = true);
 // Removes the temporaries of `path` that a process no longer running left (write_file_atomic and publish_pair call
 // it; a trace writer before it starts). Its folder is read once per process.
 void remove_stale_temporaries(const std::string& path);

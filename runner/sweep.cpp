@@ -517,7 +517,8 @@ void check_points_writable(const std::string& out_dir, std::size_t todo) {
     s.machine_file = g.machine_file;
     Json res = run_scenario(s, p.sets);
     Json doc{{"hash", p.hash}, {"values", p.values}, {"scenario", p.scenario}, {"sets", p.sets}, {"result", res}};
-    write_file_atomic(point_file(out_dir, p), doc.dump(1) + "\n");
+    // points/'s stale temporaries were removed once before the points started (run_sweep): not read again per point
+    write_file_atomic(point_file(out_dir, p), doc.dump(1) + "\n", false);
   } catch (const InputError& e) {
     std::cerr << "ompisim: error: " << one_line(e.what()) << "\n";
     code = 2;
