@@ -65,13 +65,12 @@ void Run::check_unreceived() const {
 // error handler): the trace's error, stopped as an input error naming the receive's line and the send's.
 void Run::received(Req* r) {
   const mpi::Status& st = r->status;
-  if (const InFlight* f = inflight.front({st.source, r->dst, st.tag}); f && f->bytes > r->bytes && !error)
+  if (const auto f = inflight.pop({st.source, r->dst, st.tag}); f && f->bytes > r->bytes && !error)
     error = std::make_exception_ptr(InputError(
         r->rs->reader.path(), "",
         fmt::format("line {}: rank {}'s receive from rank {} (tag {}) of {} B takes a send of {} B (line {} of rank "
                     "{}'s trace): a message longer than its receive buffer is MPI_ERR_TRUNCATE, an error in MPI",
                     r->line, r->dst, st.source, st.tag, r->bytes, f->bytes, f->line, st.source)));
-  inflight.pop({st.source, r->dst, st.tag});
   ++r->rs->recvs;
   r->rs->recv_bytes += st.bytes;
   done(r);

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -41,14 +42,13 @@ public:
     find(k, true)->fifo.q.push_back(f);
     ++count_;
   }
-  void pop(const MsgKey& k) {
+  // Removes the oldest send of (src, dst, tag) and returns it (nothing when none is in flight).
+  std::optional<InFlight> pop(const MsgKey& k) {
     Slot* s = find(k, false);
-    if (s && !s->fifo.empty()) s->fifo.pop(), --count_;
-  }
-  // The oldest send of (src, dst, tag) not yet received, or null.
-  const InFlight* front(const MsgKey& k) {
-    const Slot* s = find(k, false);
-    return s && !s->fifo.empty() ? &s->fifo.front() : nullptr;
+    if (!s || s->fifo.empty()) return std::nullopt;
+    const InFlight f = s->fifo.front();
+    s->fifo.pop(), --count_;
+    return f;
   }
   std::uint64_t size() const { return count_; }
   // The least (src, dst, tag) with a send not received, and its oldest such send (size() > 0).
