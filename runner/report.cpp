@@ -389,6 +389,16 @@ std::vector<std::string> override_warnings(const Json& res) {
   return out;
 }
 
+// The dimension of an MCA parameter as its component declares it (bytes when no component declares it).
+static Dim mca_dim(const std::string& key) {
+  if (const ComponentInfo* c = mca_owner(key)) {
+    McaParams m = component_registry().defaults();
+    for (const ParamRef& r : c->param_list(m))
+      if (r.info.name == key) return r.info.dim;
+  }
+  return Dim::Bytes;
+}
+
 // Every value a component reports as effective (provenance.derived "<key> (effective)") that differs from the
 // parameter's resolved value (provenance.mca): "key: effective E (value V, capped by ...)".
 std::vector<EffectiveValue> effective_values(const Json& res) {
@@ -419,12 +429,13 @@ std::vector<EffectiveValue> effective_values(const Json& res) {
     const std::string k = it.key().substr(0, it.key().size() - suffix.size());
     if (!prov["mca"].contains(k) || !prov["mca"][k].is_string()) continue;
     const std::string v = prov["mca"][k].get<std::string>();
+    const Dim dim = mca_dim(k);
     double resolved = -1;
     try {
-      resolved = parse_quantity(v, Dim::Bytes);
+      resolved = parse_quantity(v, dim);
     } catch (const std::exception&) {
     }
-    out.push_back({k, v, resolved, it->get<double>()});
+    out.push_back({k, v, resolved, it->get<double>(), dim});
   }
   return out;
 }
@@ -434,7 +445,8 @@ std::vector<std::string> effective_notes(const Json& res) {
   for (const EffectiveValue& e : effective_values(res)) {
     if (e.used == e.given) continue;
     const std::string by = capped_by(res, e.key);
-    out.push_back(fmt::format("{}: effective {} B (value {}{}{})", e.key, e.used, e.text, e.given == 0 ? ", 0 = auto" : "",
+    const std::string used = e.dim == Dim::Bytes ? fmt::format("{} B", e.used) : format_quantity(e.used, e.dim);
+    out.push_back(fmt::format("{}: effective {} (value {}{}{})", e.key, used, e.text, e.given == 0 ? ", 0 = auto" : "",
                               by.empty() ? "" : ", capped by " + by.substr(0, by.find(':'))));
   }
   return out;

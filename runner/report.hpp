@@ -105,6 +105,7 @@ std::string calls_note(const Json& res);
 struct EffectiveValue {
   std::string key, text;
   double given = -1, used = 0;
+  Dim dim = Dim::Bytes;  // the parameter's, as its component declares it
 };
 std::vector<EffectiveValue> effective_values(const Json& res);
 // One warning per --set override whose effective value (provenance.derived) differs from the value given.

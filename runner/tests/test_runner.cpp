@@ -240,7 +240,8 @@ TEST_CASE("runner: the table says how many calls the steady-state cutoff simulat
 //                stack: btl/portals' eager limit above its max send size (ob1 on Red Storm), mtl/portals' eager limit
 //                above its unexpected short block (cm), Cray MPI's short limit above half its unexpected buffer
 //                (native), MPICH-QsNetII's eager limit over one QDMA packet, ptl/elan4's one-thread progress with two
-//                completion queues, and LINKx's shm inject size below cxi's (openmpi-linkx on Crusher).
+//                completion queues, LINKx's shm inject size below cxi's (openmpi-linkx on Crusher), and btl/ugni's
+//                SMSG limit below its control messages (openmpi on Cielo).
 // Expected: check_run_input (what a run and every point of a sweep decide before simulating) refuses each, naming
 //           --set and the MCA parameter, through the component's registry check; the same value in the scenario's
 //           "mca" block is named with the scenario file and key mca.<name>; the committed values pass.
@@ -267,6 +268,8 @@ TEST_CASE("runner: MCA values a component cannot run are refused before anything
        "needs ptl_elan4_completion_queue one"},
       {"scenarios/slingshot/fig5_latency_inter_h2h_openmpi-linkx.json", {{"shm_inject_size", "8"}},
        "shm_inject_size", "below the LINKx endpoint's inject size"},
+      {"scenarios/gemini/fig5_latency_2p_inter_openmpi.json", {{"btl_ugni_smsg_limit", "32"}}, "btl_ugni_smsg_limit",
+       "below the 48 B of btl/ugni's control messages"},
   };
   for (const Case& c : cases) {
     INFO(c.scenario << " --set " << c.sets.back().first << "=" << c.sets.back().second);
@@ -596,4 +599,16 @@ TEST_CASE("runner: a result of several runs names the effective value they share
   CHECK(effective_notes(res) == std::vector<std::string>{"btl_ugni_smsg_limit: effective 1024 B (value 0 B, 0 = auto)"});
   res["provenance"]["derived"][1] = Json{{"btl_ugni_smsg_limit (effective)", 256}, {"ranks", 32768}};
   CHECK(effective_values(res).empty());
+}
+
+// Configuration: a result whose btl/ugni eager-get pool count was capped (btl_ugni_eager_num 128 given, 64 used: the
+//                pool's maximum), a count rather than a size.
+// Expected: the note names the count without a byte unit, and the cap.
+// How validated: effective_notes' text.
+TEST_CASE("runner: an effective count is shown as a count", "[runner]") {
+  const Json res = Json::parse(R"J({"provenance": {"mca": {"btl_ugni_eager_num": "128"},
+      "derived": {"btl_ugni_eager_num (effective)": 64,
+                  "btl_ugni_eager_num (capped by)": "btl_ugni_eager_max (64): free lists"}}})J");
+  CHECK(effective_notes(res) ==
+        std::vector<std::string>{"btl_ugni_eager_num: effective 64 (value 128, capped by btl_ugni_eager_max (64))"});
 }

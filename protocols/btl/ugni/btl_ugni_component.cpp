@@ -3,13 +3,24 @@
 // (mailbox_memory.hpp) to a run's result.
 #include "protocols/btl/ugni/btl_ugni.hpp"
 #include "protocols/btl/ugni/mailbox_memory.hpp"
+#include "core/errors.hpp"
 #include "protocols/register.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <string>
 
 namespace ompisim::btl::ugni {
 
 namespace {
+// The eager-get pools' first allocation: btl_ugni_eager_num, capped by btl_ugni_eager_max as Open MPI's free lists cap
+// it (protocols/base/buffer_pool.hpp).
+double effective_eager_num(const McaParams& m, long long) {
+  const UgniMca& u = m.get<UgniMca>();
+  const double num = u.btl_ugni_eager_num.get(), max = u.btl_ugni_eager_max.get();
+  return max > 0 ? std::min(num, max) : num;
+}
 void report_mailboxes(Json& res, const ComponentReport& r) {
   const UgniMca& mca = r.mca.get<UgniMca>();
   const long long ranks = r.placement.ranks;
@@ -30,12 +41,29 @@ void report_mailboxes(Json& res, const ComponentReport& r) {
       {"msgq_per_node", mm.msgq_per_node}};
   // A fragment btl/ugni is given is at most its eager limit (max_send_size, btl_ugni.cpp), so SMSG carries at most
   // min(SMSG limit, eager limit); the mailboxes above are still sized by the SMSG limit (msg_maxsize).
+  if (effective_eager_num(r.mca, ranks) < mca.btl_ugni_eager_num.get())
+    res["provenance"]["derived"]["btl_ugni_eager_num (capped by)"] =
+        fmt::format("btl_ugni_eager_max ({:.0f}): Open MPI's free lists cap their first allocation at their maximum",
+                    mca.btl_ugni_eager_max.get());
   const auto eager = static_cast<std::uint64_t>(mca.btl_ugni_eager_limit.get());
   if (smsg_payload_limit(mca, ranks) < lim) {
     res["provenance"]["derived"]["btl_ugni_smsg_limit (capped by)"] =
         "btl_ugni_eager_limit (" + std::to_string(eager) + " B): no fragment larger than the eager limit reaches SMSG";
   }
 }
+// Refuses an SMSG limit the control messages do not fit: INIT_GET, PUT_INIT and RDMA_COMPLETE are SMSGs of kCtrlBytes
+// (btl_ugni.hpp), and a mailbox slot is msg_maxsize = the SMSG limit (mailbox_memory.hpp), so a smaller limit leaves
+// the eager-get and RDMA protocols no way to signal.
+void check_mca(const ComponentCheck& c) {
+  const auto lim = c.mca.get<UgniMca>().btl_ugni_smsg_limit.get();
+  if (lim > 0 && static_cast<std::uint64_t>(lim) < kCtrlBytes)
+    throw InputError("", "mca.btl_ugni_smsg_limit",
+                     fmt::format("{} B is below the {} B of btl/ugni's control messages (INIT_GET, PUT_INIT, "
+                                 "RDMA_COMPLETE), which are SMSGs in the same mailboxes; set at least {} B, or 0 for the "
+                                 "automatic limit by job size",
+                                 static_cast<long long>(lim), kCtrlBytes, kCtrlBytes));
+}
+
 }  // namespace
 
 void register_component(ComponentRegistry& reg) {
@@ -57,7 +85,12 @@ void register_component(ComponentRegistry& reg) {
                           "btl_ugni_eager_limit (no larger fragment reaches SMSG)",
                           [](const McaParams& m, long long ranks) {
                             return static_cast<double>(smsg_payload_limit(m.get<UgniMca>(), ranks));
-                          }}},
+                          }},
+                         {"btl_ugni_eager_num",
+                          "the eager-get pools' first allocation: at most btl_ugni_eager_max (Open MPI's free lists cap "
+                          "every growth at their maximum, the first one too)",
+                          effective_eager_num}},
+           .check = check_mca,
            .report = report_mailboxes});
 }
 
