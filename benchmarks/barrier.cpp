@@ -169,10 +169,20 @@ std::vector<std::string> barrier_algorithm_names() {
                                           hint.empty() ? "" : " (did you mean '" + hint + "'?)", fmt::join(names, ", ")));
 }
 
+// coll/tuned's barrier for `n` ranks: the "barrier" table of the stack's Open MPI library where it has one (v4.1-v5.0,
+// collectives/decision/ompi_v5_tuned.json), else ompi_coll_tuned_barrier_intra_dec_fixed of v1.7-v4.0
+// (collectives/decision/barrier_tuned.json).
+static std::string tuned_barrier(const BarrierConfig& c, int n) {
+  if (c.library.starts_with("tuned"))
+    if (const Json lib = coll::load_library(data_dir(), c.library); lib.contains("barrier"))
+      return coll::decide_algorithm(lib, "barrier", n, 0);
+  return coll::tuned_barrier_algorithm(n, coll::load_decision(data_dir() + "/collectives/decision/barrier_tuned.json"));
+}
+
 Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& file) {
   int n = static_cast<int>(w.contexts().ranks());
   std::string algo = c.algorithm;
-  if (algo == "tuned") algo = coll::tuned_barrier_algorithm(n, coll::load_decision(data_dir() + "/collectives/decision/barrier_tuned.json"));
+  if (algo == "tuned") algo = tuned_barrier(c, n);
   const coll::AlgoInfo* info = registry().find("barrier", algo);
   if (!info) unknown_barrier_algorithm(file, "benchmark.algorithm", algo);
   if (std::string why = coll::ranks_rule_violation(*info, n); !why.empty())
@@ -213,6 +223,13 @@ public:
     return Json::array({run_barrier(w, s, c_, file)});
   }
   std::string label() const override { return c_.algorithm; }
+  // "tuned" decides by the stack's own coll/tuned version (BarrierConfig::library).
+  std::unique_ptr<Driver> with_stack_collectives(const std::string& lib) const override {
+    if (c_.algorithm != "tuned" || lib == c_.library) return nullptr;
+    BarrierConfig c = c_;
+    c.library = lib;
+    return std::make_unique<BarrierDriver>(std::move(c), radices_);
+  }
   // Again once the machine has resolved the stack: a preset name ("openmpi") has network atomics on one NIC kind
   // (Gemini's btl/ugni) and none on another (Open MPI 1.1 over openib and gm).
   void check(const DriverContext& ctx) const override { require_cheetah_stack(c_.algorithm, ctx); }
@@ -232,6 +249,12 @@ std::string barrier_table(const Json& res) {
     for (auto& p : pts)
       out += fmt::format("{:<12}{:>8}{:>16.2f}\n", p["ranks"].get<long long>(), p["radix"].get<int>(),
                          p["latency_us"].get<double>());
+  } else if (std::any_of(pts.begin(), pts.end(), [&](const Json& p) { return p.value("algorithm", "") != pts[0].value("algorithm", ""); })) {
+    // "tuned" over a list of rank counts: coll/tuned picks by communicator size, so each row names its algorithm
+    out += fmt::format("# {:<10}{:>16}  {}\n", "Ranks", "Latency (us)", "Algorithm");
+    for (auto& p : pts)
+      out += fmt::format("{:<12}{:>16.2f}  {}\n", p["ranks"].get<long long>(), p["latency_us"].get<double>(),
+                         p.value("algorithm", ""));
   } else {
     out += fmt::format("# {:<10}{:>16}\n", "Ranks", "Latency (us)");
     for (auto& p : pts) out += fmt::format("{:<12}{:>16.2f}\n", p["ranks"].get<long long>(), p["latency_us"].get<double>());
@@ -248,7 +271,9 @@ void register_barrier_driver(DriverRegistry& reg) {
   d.description = "MPI_Barrier in a tight loop, average time per call (Gemini paper Fig. 7): the algorithm's schedule "
                   "from collectives/ run on the stack";
   d.params = {
-      text_key("algorithm", "name", "tuned", "barrier algorithm: 'tuned' (coll/tuned's decision table) or a registered one",
+      text_key("algorithm", "name", "tuned",
+               "barrier algorithm: 'tuned' (coll/tuned's decision: the stack's Open MPI version's, v5's table on the "
+               "Open MPI 5 stacks, else v1.7-v4.0's rule) or a registered one",
                barrier_algorithm_names),
       integer_key("radix", 2, 1024, 4, "tree radix of the Cheetah atomic and hierarchical barriers (the others have none)"),
       integer_key("iterations", 1, 100000000, 100, "timed barrier calls"),

@@ -91,6 +91,9 @@ struct AppConfig {
 
 struct BarrierConfig {
   std::string algorithm = "cheetah-atomic";
+  // With "tuned": the stack's collective library (DriverContext::stack_collectives), whose "barrier" table decides
+  // where it has one (coll/tuned v4.1-v5.0); otherwise, or when empty, the v1.7-v4.0 rule.
+  std::string library;
   int radix = 4;
   long long iterations = 100, skip = 10;
   double steady_tol = 0;  // the steady-state cutoff's tolerance (benchmarks/barrier.cpp; the driver's default: its

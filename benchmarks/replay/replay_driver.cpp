@@ -67,12 +67,14 @@ const std::vector<std::string> kReplayLibraries{"tuned", "mpich"};
 std::string replay_default_library(const std::string& stack_lib) {
   return stack_library_or(stack_lib, kReplayLibraries, "tuned");
 }
-// Loads the decision library c.collectives names ({} for "fixed"), and coll/tuned v5's barrier rule with "tuned".
+// Loads the decision library c.collectives names ({} for "fixed"); a coll/tuned library without a barrier table (before
+// v4.1) decides its barrier by v1.7-v4.0's rule (collectives/decision/barrier_tuned.json).
 void load_replay_library(ReplayConfig& c) {
   c.lib = Json(), c.barrier_rule = Json();
   if (c.collectives == "fixed") return;
   c.lib = coll::load_library(data_dir(), c.collectives);
-  if (c.collectives == "tuned") c.barrier_rule = coll::load_decision(data_dir() + "/collectives/decision/barrier_tuned.json");
+  if (c.collectives.starts_with("tuned") && !c.lib.contains("barrier"))
+    c.barrier_rule = coll::load_decision(data_dir() + "/collectives/decision/barrier_tuned.json");
 }
 
 class ReplayDriver final : public ConfiguredDriver<ReplayDriver, ReplayConfig> {

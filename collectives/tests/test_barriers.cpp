@@ -440,6 +440,35 @@ TEST_CASE("schedule checker: detects deadlock, unmatched messages and bad peers"
   }
 }
 
+// Configuration: collectives/decision/ompi_v5_tuned.json's barrier table (coll/tuned v4.1-v5.0,
+//                ompi_coll_tuned_barrier_intra_dec_fixed) and ompi_v1_3_tuned.json's (v1.3, whose rule v1.7-v4.0 kept)
+//                for P = 1..5000.
+// Expected:      v5 picks by communicator size alone (< 4 recursive doubling, < 8 linear, < 64 recursive doubling,
+//                < 256 bruck, < 512 tree, < 1024 bruck, < 4096 tree, else bruck), as a transcription of its if-chain
+//                gives; v1.3's table agrees with barrier_tuned.json at every P; every name is a registered algorithm.
+// How validated: decide_algorithm against the transcription and against tuned_barrier_algorithm, for every P.
+TEST_CASE("barrier decision: coll/tuned v5's size table", "[collective]") {
+  const auto v5 = decision_data("ompi_v5_tuned.json"), v13 = decision_data("ompi_v1_3_tuned.json"),
+             rule = decision_data("barrier_tuned.json");
+  auto v5_if_chain = [](int size) -> std::string {
+    if (size < 4) return "recursive_doubling";
+    if (size < 8) return "linear";
+    if (size < 64) return "recursive_doubling";
+    if (size < 256) return "bruck";
+    if (size < 512) return "tree";
+    if (size < 1024) return "bruck";
+    if (size < 4096) return "tree";
+    return "bruck";
+  };
+  auto reg = make_registry();
+  for (int n = 1; n <= 5000; ++n) {
+    INFO("P = " << n);
+    REQUIRE(decide_algorithm(v5, "barrier", n, 0) == v5_if_chain(n));
+    REQUIRE(decide_algorithm(v13, "barrier", n, 0) == tuned_barrier_algorithm(n, rule));
+  }
+  for (const char* a : {"recursive_doubling", "linear", "bruck", "tree"}) REQUIRE(reg.find("barrier", a) != nullptr);
+}
+
 // Configuration: collectives/decision/barrier_tuned.json (coll/tuned fixed rule, Open MPI v1.7–v4.0) for P = 1..5000.
 // Expected:      2 -> two_proc; powers of two (1 included) -> recursive_doubling; otherwise bruck, i.e. the same
 //                answer as Open MPI's bit loop ("a second set bit -> bruck"); the file names the version it mirrors;

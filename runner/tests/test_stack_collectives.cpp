@@ -177,3 +177,54 @@ TEST_CASE("osu collectives: Gemini's Open MPI reduces as trunk r26242 decides, i
   using C = std::vector<std::pair<std::string, long long>>;
   CHECK(cielo_choices("osu_reduce", {1024, 65536, 262144}) == C{{"binomial", 0}, {"pipeline", 1024}, {"binary", 32768}});
 }
+
+// Configuration: barrier_loop with "algorithm": "tuned" (its default) over 48, 128 and 320 ranks on Crusher's
+//                openmpi-cxi (coll/tuned v5) and over 48 and 64 ranks on Cielo's openmpi (trunk r26242: v1.3's rule),
+//                8 ranks a node, des engine, three timed calls.
+// Expected: each point names the algorithm its stack's coll/tuned version picks for that communicator size: v5
+//           recursive doubling, bruck, tree; r26242 bruck (48: not a power of two) and recursive doubling (64).
+//           Every message is received and no request is left.
+// How validated: the points' "algorithm", the stats' conservation counters.
+TEST_CASE("stacks: barrier_loop 'tuned' decides by the stack's coll/tuned version", "[runner][stack]") {
+  auto algorithms = [](const std::string& machine, const std::string& stack, const std::vector<int>& ranks) {
+    const Json b{{"name", "barrier_loop"}, {"iterations", 3}, {"skip", 1}};
+    Scenario s = scenario_from_json(Json{{"machine", machine}, {"stack", stack}, {"ranks", ranks},
+                                         {"ranks_per_node", 8}, {"engine", "des"}, {"benchmark", b}},
+                                    "b.json");
+    std::vector<std::string> out;
+    for (int n : ranks) {
+      const Json r = run_one(s, n, {});
+      CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
+      CHECK(r["stats"]["live_requests"] == 0);
+      for (const auto& a : point_algorithms(r)) out.push_back(a);
+    }
+    return out;
+  };
+  CHECK(algorithms("crusher", "openmpi-cxi", {48, 128, 320}) ==
+        std::vector<std::string>{"recursive_doubling", "bruck", "tree"});
+  CHECK(algorithms("cielo", "openmpi", {48, 64}) == std::vector<std::string>{"bruck", "recursive_doubling"});
+}
+
+// Configuration: a 6-rank trace (each rank: MPI_Barrier) replayed on Crusher's openmpi-cxi (coll/tuned v5), 6 ranks on
+//                one node, with no "collectives".
+// Expected: the barrier is v5's choice for 6 ranks, linear (v1.7-v4.0's rule would pick bruck: 6 is not a power of
+//           two).
+// How validated: the replay's "algorithm" row.
+TEST_CASE("replay: a barrier on coll/tuned v5 takes v5's size table", "[runner][replay]") {
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim-v5barrier-{}", ::getpid());
+  std::filesystem::create_directories(dir / "r");
+  std::string index;
+  for (int r = 0; r < 6; ++r) {
+    const std::string f = "r/rank-" + std::to_string(r) + ".txt";
+    std::ofstream(dir / f) << fmt::format("{0} init\n{0} barrier\n{0} finalize\n", r);
+    index += f + "\n";
+  }
+  std::ofstream(dir / "trace.txt") << index;
+  const Json b{{"name", "replay"}, {"trace", (dir / "trace.txt").string()}, {"flop_rate", "1 Gf/s"}};
+  const Json r = run_one(scenario_from_json(stack_coll_scenario("openmpi-cxi", b, 6, 6), "r.json"), 6, {});
+  std::vector<std::string> names;
+  for (const auto& p : r["points"])
+    if (p["row"] == "algorithm") names.push_back(p["name"].get<std::string>());
+  CHECK(names == std::vector<std::string>{"barrier linear"});
+  std::filesystem::remove_all(dir);
+}
