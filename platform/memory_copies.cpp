@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <memory>
 #include <stdexcept>
 
 namespace ompisim {
@@ -87,22 +88,38 @@ void MemoryCopies::copy(int ctx, double bytes, Callback done, MemSpace src, MemS
   // resources between the two memories (the core's copy rate, the memory controllers, the inter-die or inter-socket
   // links), a flow shared with other copies. A copy between NUMA nodes first pays the links' latency.
   double first = split.cache_time + (local ? 0.0 : nt.copy_latency(c, s, d));
-  if (split.dram_bytes <= 0) {
-    sim_.after(first, std::move(done));
-    return;
-  }
   // Declaring the resources read none of their parameters (NodeType::resource_param): a flow crossing one reads it.
-  std::vector<ResourceId> path;
-  for (auto k : nt.copy_path(c, s, d)) {
-    (void)nt.resource_param(k).get();
-    path.push_back(k.kind == platform::ResourceKind::CoreCopy ? core_res_.at(static_cast<std::size_t>(ctx))
-                                                              : node_resource(n, k));
-  }
-  double dram = split.dram_bytes;
-  sim_.after(first, [this, n, path = std::move(path), dram, done = std::move(done)]() mutable {
+  std::vector<ResourceId> path, links;
+  if (split.dram_bytes > 0 || !local)
+    for (auto k : nt.copy_path(c, s, d)) {
+      (void)nt.resource_param(k).get();
+      const ResourceId r = k.kind == platform::ResourceKind::CoreCopy ? core_res_.at(static_cast<std::size_t>(ctx))
+                                                                      : node_resource(n, k);
+      path.push_back(r);
+      if (k.kind == platform::ResourceKind::InterDie || k.kind == platform::ResourceKind::InterSocket) links.push_back(r);
+    }
+  const double dram = split.dram_bytes;
+  Callback rest = [this, n, path = std::move(path), dram, done = std::move(done)]() mutable {
+    if (dram <= 0) return done();
     if (TraceSink* t = sim_.trace) t->flow_nodes(n, n);
     sim_.flow(path, dram, std::move(done));
-  });
+  };
+  const double cached = bytes - dram;
+  if (links.empty() || cached <= 0) {
+    sim_.after(first, std::move(rest));
+    return;
+  }
+  // A copy between NUMA nodes moves its cached part over the links between them as well: the cache copy rate bounds
+  // it alone, the links (shared with every other copy and flow that crosses them) beside other traffic. The DRAM part
+  // starts when both are done.
+  auto pending = std::make_shared<int>(2);
+  auto join = std::make_shared<Callback>(std::move(rest));
+  auto one = [pending, join] {
+    if (--*pending == 0) (*join)();
+  };
+  sim_.after(first, one);
+  if (TraceSink* t = sim_.trace) t->flow_nodes(n, n);
+  sim_.flow(links, cached, one);
 }
 
 }  // namespace ompisim

@@ -71,8 +71,27 @@ void SeaStar::move(long long a, long long b, const PathCost& path, double bytes,
     sim_.at(buses_.hold(a, b, sim_.now(), serial, sim_.trace) + serial, std::move(done));
     return;
   }
+  TxEngine& tx = tx_[a];
+  tx.waiting.push_back({b, bytes, std::move(done)});
+  if (!tx.busy) tx_next(a);
+}
+
+// The sending node's transmit DMA engine streams its payloads one after another, in the order they were commanded (as
+// the analytic path's outgoing HT does): the next flow starts when the one before has left the node.
+void SeaStar::tx_next(long long a) {
+  TxEngine& tx = tx_[a];
+  if (tx.waiting.empty()) {
+    tx.busy = false;
+    return;
+  }
+  tx.busy = true;
+  Outgoing o = std::move(tx.waiting.front());
+  tx.waiting.pop_front();
   counters_.add(SeaStarStat::Flows);
-  fabric_.bulk(a, b, bytes, 0, std::move(done));
+  fabric_.bulk(a, o.b, o.bytes, 0, [this, a, done = std::move(o.done)]() mutable {
+    tx_next(a);
+    done();
+  });
 }
 
 // Catamount generic mode: the kernel's interrupt handler does the Portals processing of one incoming header (event,

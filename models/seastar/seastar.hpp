@@ -18,9 +18,9 @@
 // 3.3's PtlNIInit hands every caller in a process the same interface. A component opens the NIC with the portal table
 // indices it uses and gets its own event queue per rank; events and match notifications go to the component that
 // owns the event's portal index.
-// LIMITATIONS: one firmware resource per node (TX and RX processing serialised); analytic payloads (up to
-// flow_threshold) take turns on the sender's outgoing and the receiver's incoming HT (platform/node_buses.hpp) but do
-// not see the flows above it, nor contend for mesh links; no PowerPC scratch-memory limits; the event queue is only a
+// LIMITATIONS: one firmware resource per node (TX and RX processing serialised); analytic payloads (on one node, and
+// up to flow_threshold, 0 B on the committed machines) take turns on the sender's outgoing and the receiver's incoming
+// HT (platform/node_buses.hpp) but do not see the flows, nor contend for mesh links; no PowerPC scratch-memory limits; the event queue is only a
 // bounded buffer (the handler gets every event); no retransmission or flow control in the NIC; the interrupt is taken
 // by the receiving rank's own core (with two ranks on a node, Catamount's virtual-node mode may route every interrupt
 // through one core: not modelled).
@@ -34,6 +34,7 @@
 #include "platform/node_buses.hpp"
 #include "platform/nic_services.hpp"
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -104,10 +105,12 @@ public:
 
 private:
   double firmware(long long node, double cost);  // serial PowerPC: returns the time its work ends
-  // Payload streamed behind the header (the path's latency is already in the header's time): up to flow_threshold
-  // it holds the sender's outgoing and the receiver's incoming HT for its serialization time (first come, first
-  // served); above it, it is a flow.
+  // Payload streamed behind the header (the path's latency is already in the header's time): on one node, or up to
+  // flow_threshold, it holds the sender's outgoing and the receiver's incoming HT for its serialization time (first
+  // come, first served); above it, it is a flow that the sending node's transmit DMA engine starts when the payloads
+  // commanded before it have left (tx_next), and that shares the HT and the links with every other flow.
   void move(long long a, long long b, const PathCost& path, double bytes, Callback done);
+  void tx_next(long long a);
   void interrupt(int rank, Callback then);
   void dispatch(int rank, const std::vector<ptl::Event>& ev);
 
@@ -156,6 +159,17 @@ private:
   std::unordered_map<std::uint64_t, ptl::EqId> eqs_;  // (rank, client) -> event queue
   std::unordered_map<long long, double> fw_free_;
   NodeBuses buses_{"HT", NodeBuses::Duplex::Full};  // analytic payloads: the sender's HT out, the receiver's in
+  // A node's transmit DMA engine: one payload flow at a time, the others waiting in command order.
+  struct Outgoing {
+    long long b;
+    double bytes;
+    Callback done;
+  };
+  struct TxEngine {
+    bool busy = false;
+    std::deque<Outgoing> waiting;
+  };
+  std::unordered_map<long long, TxEngine> tx_;
   std::unordered_map<int, double> irq_free_;  // by rank: when its core's last interrupt handler ends
   Statistics<SeaStarStat, kSeaStarStatistics.size()> counters_{kSeaStarStatistics};
 };

@@ -146,6 +146,7 @@ void BtlUgni::get(int initiator, int peer, std::uint64_t bytes, Buffer local, Bu
   bool aligned = local.addr % 4 == 0 && remote.addr % 4 == 0 && bytes % 4 == 0;
   const std::uint32_t id = rdmas_.create(RdmaState::Idle, initiator, peer, bytes, std::move(done), bte);
   RdmaFrag& r = rdmas_[id];
+  if (bte) counters_.add(UgniStat::BteTransfers);
   if (aligned && bytes <= static_cast<std::uint64_t>(mca_.btl_ugni_get_limit.get())) {
     counters_.add(UgniStat::LongGets);
     r.state = step(r.state, RdmaEvent::StartGet);

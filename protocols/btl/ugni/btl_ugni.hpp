@@ -36,7 +36,7 @@ constexpr std::uint32_t kFlags = flag::Send | flag::Rdma | flag::SendInplace | f
 // them), always reported but for the eager lists' growths and waits (reported once counted). The first five are its
 // uGNI communication domain's and the last the receivers' eager buffers still held, all read at report time
 // (snapshot()); the others its protocols', counted on the message path.
-inline constexpr std::array<StatisticInfo, 12> kStatistics{{
+inline constexpr std::array<StatisticInfo, 13> kStatistics{{
     {"ugni_smsg", "messages", "SMSG messages sent (GNI_SmsgSendWTag): short sends and INIT_GET/PUT_INIT/RDMA_COMPLETE"},
     {"ugni_smsg_local_events", "events", "SMSG acknowledgements reaped from the sender's local CQ"},
     {"ugni_credit_waits", "sends", "SMSG sends that waited for a mailbox credit"},
@@ -46,6 +46,8 @@ inline constexpr std::array<StatisticInfo, 12> kStatistics{{
     {"ugni_eager_gets", "messages", "eager-get protocol: an eager buffer, INIT_GET, the receiver's GET"},
     {"ugni_long_gets", "transfers", "long GETs (pml/ob1 RGET) by FMA or BTE"},
     {"ugni_put_fallbacks", "transfers", "GETs that could not be done (size, alignment): PUT_INIT, the sender's PUT"},
+    {"ugni_bte_transfers", "transfers",
+     "long GETs and fallback PUTs above btl_ugni_fma_limit, moved by the BTE (the others and every eager get by FMA)"},
     {"ugni_eager_pool_grows", "growths", "eager-get buffer lists grown by btl_ugni_eager_inc (a registration each)", true},
     {"ugni_eager_buffer_waits", "fragments", "eager-get fragments that waited for a buffer (list at btl_ugni_eager_max)",
      true},
@@ -54,7 +56,7 @@ inline constexpr std::array<StatisticInfo, 12> kStatistics{{
 // In kStatistics' order.
 enum class UgniStat : std::uint8_t {
   Smsg, SmsgLocalEvents, CreditWaits, Endpoints, Registrations, ShortSends, EagerGets, LongGets, PutFallbacks,
-  EagerPoolGrows, EagerBufferWaits, EagerBuffersHeld
+  BteTransfers, EagerPoolGrows, EagerBufferWaits, EagerBuffersHeld
 };
 
 class BtlUgni final : public Btl {

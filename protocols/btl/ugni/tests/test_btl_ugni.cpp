@@ -58,6 +58,27 @@ TEST_CASE("ugni GET -> PUT fallback on a misaligned buffer costs two SMSG messag
   CHECK(misaligned.first == aligned.first + 2);
 }
 
+// Configuration: openmpi on 2 Cielo nodes; one 64 KiB message (ob1 RGET: one long GET) with btl_ugni_fma_limit at its
+//                default (4095 B) and raised to 1 MiB.
+// Expected: the GET is a BTE transfer by default and an FMA one with the raised limit; ugni_bte_transfers says which.
+// How validated: the stack's counters.
+TEST_CASE("ugni counts the long transfers the BTE moves", "[protocol][ugni]") {
+  auto counts = [](long long fma_limit) {
+    McaParams mca = machine_mca(*load_machine("cielo"));
+    if (fma_limit > 0) mca.get<btl::ugni::UgniMca>().btl_ugni_fma_limit.value = static_cast<double>(fma_limit);
+    test::Fixture f("cielo", 2, 1, "openmpi", &mca);
+    int done = 0;
+    f.stack->irecv(1, 0, 5, 65536, Buffer{1 << 20, true}, [&] { ++done; });
+    f.stack->isend(0, 1, 5, 65536, Buffer{4096, true}, [&] { ++done; });
+    f.sim.run();
+    REQUIRE(done == 2);
+    auto st = f.stack->stats();
+    return std::make_pair(st.counters["ugni_long_gets"], st.counters["ugni_bte_transfers"]);
+  };
+  CHECK(counts(0) == std::make_pair(std::uint64_t{1}, std::uint64_t{1}));
+  CHECK(counts(1 << 20) == std::make_pair(std::uint64_t{1}, std::uint64_t{0}));
+}
+
 // Configuration: openmpi on 2 Cielo nodes, SMSG limit 1 KiB; 12 messages of 200 KB from non-contiguous send buffers
 // (ob1 RNDV, then FRAGs of 8 KiB through ugni's eager-get path: 300 fragments, far beyond the pool maximum of 64).
 // Expected: every message completes and every receiver eager buffer goes back to its pool (each fragment's buffer is

@@ -118,7 +118,8 @@ TEST_CASE("btl/ugni's effective SMSG limit is capped by the eager limit in descr
   const auto eager = static_cast<std::uint64_t>(mca.btl_ugni_eager_limit.value);
   const ComponentInfo* c = component_registry().find("btl", "ugni");
   REQUIRE(c != nullptr);
-  REQUIRE(c->effective.size() == 1);
+  REQUIRE(c->effective.size() == 2);  // the SMSG limit first, then the eager-get pools' first allocation
+  REQUIRE(c->effective[0].name == "btl_ugni_smsg_limit");
   mca.btl_ugni_smsg_limit.value = 16384;
   REQUIRE(eager < 16384);
   CHECK(effective_smsg_limit(mca, 2) == 16384);  // the mailbox's msg_maxsize
@@ -127,6 +128,12 @@ TEST_CASE("btl/ugni's effective SMSG limit is capped by the eager limit in descr
   mca.btl_ugni_smsg_limit.value = 0;
   CHECK(smsg_payload_limit(mca, 2) == std::min<std::uint64_t>(1024, eager));
   CHECK(c->effective[0].value(m, 2) == static_cast<double>(smsg_payload_limit(mca, 2)));
+  // btl_ugni_eager_num above btl_ugni_eager_max: the pools start at the maximum (Open MPI's free lists cap it).
+  REQUIRE(c->effective[1].name == "btl_ugni_eager_num");
+  mca.btl_ugni_eager_num.value = 128;
+  CHECK(c->effective[1].value(m, 2) == mca.btl_ugni_eager_max.value);
+  mca.btl_ugni_eager_num.value = 16;
+  CHECK(c->effective[1].value(m, 2) == 16);
 }
 
 // Configuration: simulated barriers on the openmpi stack (Cielo, DES engine): cheetah-p2p and recursive doubling on
