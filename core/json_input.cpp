@@ -388,8 +388,10 @@ std::vector<long long> ObjectReader::int_list(const std::string& key, long long 
 }
 
 void ObjectReader::finish(const std::vector<std::string>& also_allowed) {
+  // The keys offered in a hint: those read and the declared ones; without a declaration, those the reader asked for
+  // too (with one, a key only asked for may be one the reader looks for to refuse it: osu_latency's "side").
   std::vector<std::string> known(read_.begin(), read_.end());
-  known.insert(known.end(), asked_.begin(), asked_.end());
+  if (also_allowed.empty()) known.insert(known.end(), asked_.begin(), asked_.end());
   known.insert(known.end(), also_allowed.begin(), also_allowed.end());
   for (auto it = obj_.begin(); it != obj_.end(); ++it) {
     const std::string& k = it.key();

@@ -48,7 +48,8 @@ public:
   bool boolean(const std::string& key);
   ObjectReader object(const std::string& key);
   std::vector<long long> int_list(const std::string& key, long long min, long long max);
-  // Throws for the first key that was never read, suggesting the closest key that was read or asked for (has, opt_*).
+  // Throws for the first key that was never read, suggesting the closest key that was read or declared in also_allowed
+  // (without a declaration: or asked for by has, opt_*).
   void finish(const std::vector<std::string>& also_allowed = {});
   std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
   const std::string& file() const { return file_; }

@@ -97,7 +97,8 @@ TEST_CASE("drivers: an unknown benchmark name is an input error naming file and 
 }
 
 // Configuration: keys of the OSU family given to a member that does not read them, and rank counts a driver cannot
-// run on. Expected: InputError with the driver's own reason on the block key, or on the scenario's "ranks".
+// run on, and keys misspelled. Expected: InputError with the driver's own reason on the block key, or on the
+// scenario's "ranks"; a misspelling is offered the driver's own keys only.
 // How validated: the error text.
 TEST_CASE("drivers: keys and rank counts a driver does not take are refused with its reason", "[benchmark][driver]") {
   CHECK_THAT(input_error(scenario_with(Json{{"name", "osu_latency"}, {"window", 8}})),
@@ -109,6 +110,11 @@ TEST_CASE("drivers: keys and rank counts a driver does not take are refused with
   // SMB reads sizes, iterations, side and threshold_pct only: a window would be silently ignored.
   CHECK_THAT(input_error(scenario_with(Json{{"name", "smb_overhead"}, {"window", 8}})),
              Catch::Contains("key 'benchmark.window'") && Catch::Contains("unknown key"));
+  // a misspelled key is offered the member's own key, not one the family refuses (smb_overhead's "side")
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "osu_latency"}, {"size", {8}}})),
+             Catch::Contains("key 'benchmark.size': unknown key (did you mean 'sizes'?)"));
+  CHECK_THAT(input_error(scenario_with(Json{{"name", "osu_latency"}, {"radix", 8}})),
+             Catch::Contains("known here: alloc, buffer, buffer_offset, datatype, iterations, name, prepost, sizes, skip)"));
   // no close name: the keys the block takes are listed
   CHECK_THAT(input_error(scenario_with(Json{{"name", "barrier_loop"}, {"sizes", {8}}})),
              Catch::Contains("key 'benchmark.sizes': unknown key (known here: algorithm, iterations, name, radix, skip"));

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Exit codes and clean interruption.
 # (1) SIGINT to the process group (a terminal's Ctrl-C) and SIGTERM during a simulation: exit 130 / 143 within a
-#     second, no core dump or assertion, the output folder it created removed, nothing half written.
+#     second, no core dump or assertion, the output folder it created removed, nothing half written, and the message
+#     says that nothing of the run was written.
 #     The same with OMPISIM_NO_FORK=1 (the simulation in the command's own process): the signal ends it within a
 #     second (exit by the signal: 130 / 143 in the shell), no output folder, no trace temporary left. A traced
 #     scenario of several points interrupted in its second: the first point's trace kept whole, no temporary left.
@@ -19,7 +20,8 @@ for sig in INT TERM; do
   pid=$!; sleep 1.5
   kill -$sig -- -$pid; t0=$(date +%s%N); wait $pid; rc=$?; ms=$(( ($(date +%s%N) - t0) / 1000000 ))
   want=$([[ $sig == INT ]] && echo 130 || echo 143)
-  if [[ $rc == $want && $ms -lt 2000 && ! -e "$t/out-$sig" ]] && ! grep -qi "assert\|abort" "$t/err-$sig"; then
+  if [[ $rc == $want && $ms -lt 2000 && ! -e "$t/out-$sig" ]] && ! grep -qi "assert\|abort" "$t/err-$sig" &&
+     grep -q "nothing of this run was written" "$t/err-$sig"; then
     echo "ok   SIG$sig: exit $rc in $ms ms: $(cat "$t/err-$sig")"
   else echo "FAIL SIG$sig: rc=$rc ($ms ms) err=$(cat "$t/err-$sig"); out: $(ls "$t/out-$sig" 2>&1)"; fail=1; fi
   sleep 0.2; pgrep -f "$t/slow.json" > /dev/null && { echo "FAIL SIG$sig: a simulation process survived"; fail=1; }

@@ -331,6 +331,19 @@ int with_stdout_checked(int status) {
 }
 }  // namespace
 
+// What an interrupted command leaves, by the subcommand that ran: `run` writes its result files only when it ends;
+// a sweep keeps its finished points and resumes from them; the others keep what they finished.
+static std::string kept_after_interrupt(const Context& ctx) {
+  std::string name;
+  for (auto& [sub, handler] : ctx.handlers)
+    if (*sub) name = sub->get_name();
+  if (name == "run")
+    return "nothing of this run was written (a run writes its result when it ends; files already in the output "
+           "folder are untouched)";
+  if (name == "sweep") return "the points finished before the signal are kept: the same sweep command resumes from them";
+  return "finished results are kept";
+}
+
 int run_selected(CLI::App& app, Context& ctx) {
   progress::set_enabled(!ctx.quiet && isatty(STDERR_FILENO));
   progress::set_quiet(ctx.quiet);
@@ -341,7 +354,7 @@ int run_selected(CLI::App& app, Context& ctx) {
       if (*sub) return with_stdout_checked(handler());
   } catch (const Interrupted& e) {
     if (ctx.out) ctx.out->discard_if_unused();
-    std::cerr << "ompisim: " << e.what() << ", stopped (finished results are kept)\n";
+    std::cerr << "ompisim: " << e.what() << ", stopped: " << kept_after_interrupt(ctx) << "\n";
     return e.exit_status();
   } catch (const std::bad_alloc&) {  // in this process (a simulation process's is out_of_memory_text already)
     if (ctx.out) ctx.out->discard_if_unused();
@@ -350,7 +363,7 @@ int run_selected(CLI::App& app, Context& ctx) {
   } catch (const std::exception& e) {
     if (ctx.out) ctx.out->discard_if_unused();
     if (interrupt_signal()) {  // e.g. gnuplot or git killed by the same Ctrl-C, or an input check it cut short
-      std::cerr << "ompisim: interrupted, stopped (finished results are kept)\n";
+      std::cerr << "ompisim: interrupted, stopped: " << kept_after_interrupt(ctx) << "\n";
       return 128 + interrupt_signal();
     }
     std::cerr << "ompisim: error: " << one_line(e.what()) << "\n";

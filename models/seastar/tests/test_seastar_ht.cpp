@@ -1,6 +1,7 @@
-// The SeaStar's HyperTransport as analytic payloads see it (platform/node_buses.hpp): a payload up to flow_threshold
-// holds the sender's outgoing and the receiver's incoming HT for its serialization time. DES engine, red-storm, one
-// rank per node, the SeaStar driven directly (no MPI stack): puts of flow_threshold bytes into a catch-all entry.
+// The SeaStar's HyperTransport as payloads between nodes see it: each is a flow (red-storm's flow_threshold is 0 B) over
+// the sender's outgoing HT, the links and the receiver's incoming HT, and the sender's transmit DMA engine starts one
+// after the other (SeaStar::tx_next). DES engine, red-storm, one rank per node, the SeaStar driven directly (no MPI
+// stack): puts of 16 KiB into a catch-all entry.
 #include "models/seastar/nic.hpp"
 #include "models/seastar/seastar.hpp"
 #include "models/seastar/tests/seastar_test_helpers.hpp"
@@ -27,7 +28,7 @@ struct Streams {
     client = ss.open("test", {kStreamPortal}, [this](int r, const ptl::Event& e) {
       if (e.kind == ptl::EventKind::SendEnd) send_ends.emplace_back(r, f.sim.now());
     });
-    bytes = ss.params().flow_threshold;  // the largest analytic payload
+    bytes = 16384;
     for (int r : {1, 2}) seastar::test::attach_catch_all(ss, r, kStreamPortal, client, 1 << 22);
   }
   void put(int from, int to) {
@@ -51,11 +52,10 @@ struct Streams {
 };
 }  // namespace
 
-// Configuration: rank 1 puts 6 payloads of flow_threshold (16 KiB) to rank 2 at t = 0. Expected: their SEND_END
-// events (the payload has landed) are one serialization time apart (16 KiB at the HT's 2.0 GB/s, 8.19 us), where the
-// firmware alone spaces the commands 0.5 us apart: the stream's rate is the HT's, never above it. Fails with the
-// former move(), which timed each payload from its own match as if the HT were free.
-TEST_CASE("seastar: analytic payloads a node streams take turns on its HT", "[unit][seastar]") {
+// Configuration: rank 1 puts 6 payloads of 16 KiB to rank 2 at t = 0. Expected: their SEND_END events (the payload
+// has landed) are one serialization time apart (16 KiB at the HT's 2.0 GB/s, 8.19 us), where the firmware alone spaces
+// the commands 0.5 us apart: the transmit engine streams one payload at a time, at the HT's rate, never above it.
+TEST_CASE("seastar: the payloads a node streams take turns on its transmit engine", "[unit][seastar]") {
   Streams s;
   for (int k = 0; k < 6; ++k) s.put(1, 2);
   s.f.sim.run();
@@ -67,7 +67,7 @@ TEST_CASE("seastar: analytic payloads a node streams take turns on its HT", "[un
   CHECK(rate <= s.ss.params().ht_bandwidth * (1 + 1e-9));
 }
 
-// Configuration: ranks 1 and 2 each put 3 payloads of flow_threshold to the other at t = 0. Expected: on both ranks
+// Configuration: ranks 1 and 2 each put 3 payloads of 16 KiB to the other at t = 0. Expected: on both ranks
 // the SEND_END events are one serialization time apart, as in a one-way stream: the HT is full duplex (the machine's
 // ht-tx and ht-rx resources), so what a node receives does not hold up what it sends (a bus shared by both
 // directions would space them two serialization times apart).
