@@ -253,9 +253,13 @@ Network read_network(const std::string& key, const Json& value, long long nodes,
     try {
       net.topology = topology::make_topology(kind, shape, net.nic->link_params(), file, tpath);
     } catch (const InputError& e) {
-      if (e.key() == tpath + ".compute_nodes")
-        throw InputError(file, "node_list", fmt::format("{} nodes do not fit network '{}': {}", nodes, net.name,
-                                                        e.reason()));
+      if (e.key() == tpath + ".compute_nodes") {
+        // the topology's reason repeats "<n> nodes do not fit: " before its shape
+        std::string why = e.reason();
+        if (const std::string head = fmt::format("{} nodes do not fit: ", nodes); why.starts_with(head))
+          why = why.substr(head.size());
+        throw InputError(file, "node_list", fmt::format("{} nodes do not fit network '{}': {}", nodes, net.name, why));
+      }
       throw;
     }
     net.routing = &topology::find_route_policy(routing, kind, file, tpath + ".routing");

@@ -37,7 +37,8 @@
 // within the index's rank count, datatypes known. Every violation is an InputError naming the action file, the line
 // number and the reason (exit status 2 in the tool).
 // LIMITATIONS: the TI format records no communicator: collectives are replayed on MPI_COMM_WORLD, as SMPI's replay
-// does (a collective on a sub-communicator becomes a world collective); MPI_ANY_SOURCE receives are refused.
+// does (a collective on a sub-communicator becomes a world collective). A receive from MPI_ANY_SOURCE (traced as -333)
+// or with MPI_ANY_TAG (-444) is replayed as the stack's wildcard receive.
 #pragma once
 #include <cstdint>
 #include <cstdio>

@@ -46,7 +46,7 @@ machine network_no_nic "del $G[\"nic\"]" "key 'networks.gemini.nic': a network n
 machine topology_nodes "$G[\"topology\"][\"compute_nodes\"] = 8894" "key 'networks.gemini.topology.compute_nodes': the node count is node_list's"
 machine node_list_type 'j["node_list"][0]["type"] = "compte"' "key 'node_list\[0\].type': unknown node type 'compte' (did you mean 'compute'?)"
 machine node_list_count 'j["node_list"][0]["count"] = 0' "key 'node_list\[0\].count'"
-machine node_list_fit 'j["node_list"][0]["count"] = 10000' "key 'node_list': 10000 nodes do not fit network 'gemini': 10000 nodes do not fit: a 16 x 12 x 24 torus with 2 node(s) per router holds at most 9216 nodes"
+machine node_list_fit 'j["node_list"][0]["count"] = 10000' "key 'node_list': 10000 nodes do not fit network 'gemini': a 16 x 12 x 24 torus with 2 node(s) per router holds at most 9216 nodes"
 machine ports "$G[\"ports_per_node\"] = 2" "key 'networks.gemini.ports_per_node': 2 ports per node, but node type 'compute' has 1 NIC"
 machine nic_network "$N[\"buses\"] = {\"ht\": {\"bandwidth\": {\"value\": \"9.6 GB/s\", \"source\": \"t\"}, \"latency\": {\"value\": \"0.1 us\", \"source\": \"t\"}}}; $N[\"nics\"] = [{\"network\": \"gemnii\", \"numa\": 0, \"bus\": \"ht\"}]" "key 'node_types.compute.nics\[0\].network': unknown network 'gemnii' (did you mean 'gemini'?)"
 machine arch "$N[\"arch\"] = {\"endianness\": \"middle\", \"long_double_bytes\": 16, \"bool_bytes\": 1, \"logical_bytes\": 4}" "key 'node_types.compute.arch.endianness'"

@@ -3,7 +3,8 @@
 # takes seconds). (2) run without --out writes under the current directory (ompisim-out/<id>/, never results/) and says where on stderr;
 # a what-if (--set) without --out writes ompisim-out/<id>-whatif-<hash>/ and leaves the plain run's result as it was
 # (the hash of the parsed --set: 'k = v' is 'k=v'); another scenario file with the same id writes ompisim-out/<id>-<hash>/;
-# a file of one's own whose "id" is not its name (a renamed copy) is said to name its results by the id.
+# a file of one's own whose "id" is not its name (a renamed copy) is said to name its results by the id; an explicit
+# --out holding another scenario file's result of the same id has it replaced, and the run says so.
 # (3) --version: version, git describe (the build's, also under an OMPISIM_DATA without .git), the data folder,
 # SimGrid version. (4) OSU-shaped tables (header lines, two decimals, MB/s).
 # (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed);
@@ -65,6 +66,13 @@ o=$(ls -d "$t"/cwd/ompisim-out/lat-[0-9a-f]* 2> /dev/null | grep -v whatif)
   && [[ $(sha256sum < "$t/cwd/ompisim-out/lat/lat.json") == "$plain" ]] \
   && echo "ok   another scenario with the same id writes ${o#$t/cwd/}/, the first's result kept" \
   || { echo "FAIL same id: rc=$rc, folders $(ls "$t/cwd/ompisim-out" | tr '\n' ' '), $(cat "$t/err4" "$t/err5")"; fail=1; }
+# an explicit --out holding the result of another scenario file with the same id: replaced, and said so
+mkdir -p "$t/mine"; "$BIN" run "$t/lat.json" --out "$t/mine" > /dev/null 2> /dev/null
+"$BIN" run "$t/other/lat.json" --out "$t/mine" > /dev/null 2> "$t/err7"; rc=$?
+"$BIN" run "$t/other/lat.json" --out "$t/mine" > /dev/null 2> "$t/err8"
+[[ $rc == 0 ]] && grep -q "replaced $t/mine/lat.json and its CSV, the result of another scenario file ($t/lat.json)" "$t/err7" \
+  && ! grep -q "replaced" "$t/err8" && echo "ok   --out holding another scenario's result of the same id: replaced, said once" \
+  || { echo "FAIL --out of another scenario: rc=$rc, $(cat "$t/err7" "$t/err8")"; fail=1; }
 # the same file with a rank count the machine cannot hold: exit 2, the error, no word of another folder, none made
 sed 's/"ranks": 2,/"ranks": 100000000,/' "$t/other/lat.json" > "$t/other/big.json"
 before=$(ls "$t/cwd/ompisim-out" | wc -l)

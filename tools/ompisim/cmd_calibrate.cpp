@@ -59,7 +59,8 @@ void add_calibrate(CLI::App& app, Context& ctx) {
   cal->add_flag("--write", opt->write,
                 "write the machine file with the fitted values as a new file <machine>.json into --out (the "
                 "repository's machine file is never edited)");
-  cal->add_option("--out", opt->out_dir, "folder for --write's machine file");
+  cal->add_option("--out", opt->out_dir, "folder for --write's machine file (required with --write; calibrate has no "
+                                         "default output folder)");
   cal->add_option("--free", opt->free,
                   "fit only the parameters whose name contains this (repeatable; the others keep their file values)")
       ->allow_extra_args(false);  // one name each: a word after it is not taken as a second

@@ -206,6 +206,20 @@ std::string own_default_dir(const std::string& dir, const std::string& id, const
   return other;
 }
 
+// The scenario file whose result DIR/<id>.json holds when it is another than this run's ("" otherwise, or when it is no
+// result this tool wrote): an explicit --out is the user's folder, so its result is replaced, and the run says so.
+std::string other_result_in(const std::string& dir, const std::string& id, const Scenario& s) {
+  std::error_code ec;
+  const std::string existing = dir + "/" + id + ".json";
+  if (!std::filesystem::is_regular_file(existing, ec)) return {};
+  try {
+    const std::string theirs = load_json_file(existing).value("/provenance/scenario_file"_json_pointer, std::string());
+    return theirs == provenance_path(s.file) ? std::string() : theirs;
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
 int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   refuse_empty_values(sub, {"--out", "--plot", "--trace", "--trace-ranks", "--trace-window", "--machine-file", "--engine"});
   Scenario s = load_scenario(opt.scen_file);
@@ -228,7 +242,13 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
     if (!caveat.empty()) std::cerr << "ompisim: " << caveat << "\n";
   }
   std::string out_dir = opt.out_dir, other_dir_why;
-  if (out_dir.empty()) out_dir = own_default_dir(default_out_dir(s.id, opt, o, scenario_engine), s.id, s, other_dir_why);
+  if (out_dir.empty()) {
+    out_dir = own_default_dir(default_out_dir(s.id, opt, o, scenario_engine), s.id, s, other_dir_why);
+  } else if (const std::string theirs = other_result_in(out_dir, s.id, s); !theirs.empty()) {
+    other_dir_why = fmt::format("ompisim: replaced {}/{}.json and its CSV, the result of another scenario file ({}) "
+                                "with the same id; other files in {}/ (a plot, a trace) are left as they were\n",
+                                out_dir, s.id, theirs, out_dir);
+  }
   const std::string& plot_file = opt.plot_file;
   if (!plot_file.empty()) {
     if (!plot_file.ends_with(".svg")) throw InputError("--plot", plot_file, "expected a file name ending in .svg");
