@@ -247,6 +247,12 @@ Json points_with_ranks(const Json& res) {
   return pts;
 }
 
+const std::vector<std::string>& naming_columns() {
+  static const std::vector<std::string> kNaming = {"scenario", "app", "stack", "side", "ranks", "bytes", "algorithm",
+                                                   "radix"};
+  return kNaming;
+}
+
 std::string result_csv(const Json& res) {
   std::string out;
   const Json pts = points_with_ranks(res);
@@ -255,11 +261,9 @@ std::string result_csv(const Json& res) {
   // the size, the algorithm and its radix) in that order, then every other key of any point, in the order they first
   // appear (a key only some points carry, such as a node-aware composition's "stages" or the steady-state rule that
   // stopped a series, is an empty cell elsewhere, as is a null), and last the protocol counters of a point.
-  static const std::vector<std::string> kNaming = {"scenario", "app", "stack", "side", "ranks", "bytes", "algorithm",
-                                                   "radix"};
   std::vector<std::string> cols;
   std::set<std::string> seen;
-  for (const auto& k : kNaming)
+  for (const auto& k : naming_columns())
     for (const auto& p : pts)
       if (p.is_object() && p.contains(k)) {
         cols.push_back(k);

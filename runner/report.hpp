@@ -60,6 +60,8 @@ void write_atomic(const std::string& path, const std::string& text);
 // The result's points as CSV (one column per point field; a cell with a comma, quote or line break is quoted, RFC 4180).
 std::string csv_cell(const std::string& s);
 std::string result_csv(const Json& res);  // the points of points_with_ranks
+// The fields that name a point (what it ran), in the order a result's or a sweep's table puts them first.
+const std::vector<std::string>& naming_columns();
 // The result's points, each with its rank count where the points do not carry one: a sweep over rank counts lists
 // them in the result's top-level "ranks" and its points in that order, the same number per count (run_scenario), so
 // each point takes the count of its block. The points as they are when they carry "ranks", when "ranks" is one count,

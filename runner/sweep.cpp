@@ -762,7 +762,15 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
       rows.push_back(row);
     }
   }
-  // a point's protocol counters (an object) after its quantities
+  // after the axes (and the effective values), the fields that name a point, in result_csv's order; then the
+  // quantities; a point's protocol counters (an object) last
+  const auto first = columns.begin() + static_cast<std::ptrdiff_t>(g.axes.size() + effective_keys.size());
+  const auto& naming = naming_columns();
+  auto rank_of = [&](const std::string& c) {
+    auto it = std::find(naming.begin(), naming.end(), c);
+    return it == naming.end() ? naming.size() : static_cast<std::size_t>(it - naming.begin());
+  };
+  std::stable_sort(first, columns.end(), [&](const std::string& a, const std::string& b) { return rank_of(a) < rank_of(b); });
   std::stable_partition(columns.begin(), columns.end(), [](const std::string& c) { return c != "counters"; });
   columns.push_back("point");
   Json units = axis_units(g.axes, rows);

@@ -233,7 +233,7 @@ std::string paper_rows(const Json& v, std::string& why) {
       if (c.value("paper", "") == paper && !c.value("holds", false) &&
           (!c.value("quantified", false) || c.value("magnitude", false) || c.value("role", "") == "calibration"))
         why += fmt::format("- {}{}: {}{}\n", c.at("id").get<std::string>(),
-                           c.value("role", "") == "calibration" ? " (calibration)"
+                           c.value("role", "") == "calibration" ? " (calibration claim, outside the exit status)"
                            : !c.value("quantified", false)      ? " (ordering)"
                                                                 : "",
                            c.contains("not_holding") ? c["not_holding"].at("reason").get<std::string>() : "**no reason recorded**",
@@ -263,7 +263,7 @@ std::string render_summary(const Json& v) {
                     "magnitude, and the statements listed as untested; checked with magnitude: a gap, tolerance or "
                     "margin, not an ordering alone; failing: with the reason recorded beside the claim, listed below; "
                     "calibration: a check that reads back a model input, labelled as such, those that fail named and "
-                    "listed below too; orderings: the claims whose text gives no number, such as one stack ahead of "
+                    "listed below too (a calibration claim, unlike a calibration point, does not set the exit status); orderings: the claims whose text gives no number, such as one stack ahead of "
                     "another, those that fail named and listed below too; largest gap: the check farthest outside its "
                     "accepted range, in percentage points):\n\n" +
                     paper_rows(v, why);

@@ -104,6 +104,7 @@ import csv, json
 head = next(csv.reader(open('j1/sweep.csv')))
 assert 'nic.bte_bandwidth (GB/s)' in head and 'nic.bte_bandwidth' not in head, head
 assert head[:2] == ['stack', 'nic.bte_bandwidth (GB/s)'], ('the axes in the grid file order', head)
+assert head[2] == 'bytes', ('the fields that name a point after the axes, before the measurements', head)
 t = json.load(open('j1/sweep.json'))
 assert t['units'] == {'nic.bte_bandwidth': 'GB/s'}, t['units']
 assert sorted({r['nic.bte_bandwidth'] for r in t['rows']}) == [3, 4, 6], t['rows'][0]

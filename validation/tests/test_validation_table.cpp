@@ -86,8 +86,8 @@ TEST_CASE("validation table: claims not holding carry their recorded reason", "[
 // Configuration: one paper with three quantified claims: a comparison that holds, a comparison that fails, and a
 // calibration claim (one that reads back a model input) that fails. Expected: the per-paper row counts the calibration
 // claim under "calibration" and names it there as failing (the summary line counts it among the failing
-// comparisons), and the list of failing statements gives its reason, marked "(calibration)". How validated:
-// substrings of the rendered summary.
+// comparisons), and the list of failing statements gives its reason, marked as a calibration claim outside the exit
+// status. How validated: substrings of the rendered summary.
 TEST_CASE("validation table: a failing calibration claim is named in its paper's row", "[unit][validation]") {
   Json why{{"reason", "the copy of the inlined bytes"}, {"see", "QsNet"}};
   auto claim = [](const char* id, bool holds) {
@@ -102,7 +102,7 @@ TEST_CASE("validation table: a failing calibration claim is named in its paper's
                                                          {"claims", claims}});
   CHECK_THAT(md, Catch::Contains("| p | 3 | 2 | 1 | 1: p.bad | 0 | 1, failing: p.cal | 0, 0 |"));
   CHECK_THAT(md, Catch::Contains("- p.bad: a missing path\n"));
-  CHECK_THAT(md, Catch::Contains("- p.cal (calibration): the copy of the inlined bytes\n"));
+  CHECK_THAT(md, Catch::Contains("- p.cal (calibration claim, outside the exit status): the copy of the inlined bytes\n"));
   CHECK_THAT(md, Catch::Contains("comparisons 3 (1 holding, 2 failing)"));
   claims[2]["holds"] = true;
   CHECK_THAT(validation::render_summary(Json{{"points", Json::array()}, {"held_out", Json::array()}, {"claims", claims}}),
