@@ -136,9 +136,11 @@ static std::vector<std::pair<std::string, const Sourced*>> apply_sets(Machine& m
                                                  "node_list's count: the nodes that fill the network) and run with "
                                                  "--machine-file",
                                                  m.name, net.name, net.name, last, m.name));
-    std::string hint = did_you_mean(k, names);
-    if (hint.empty()) hint = machines_with_param(k, m.name);
-    else hint = " (did you mean '" + hint + "'?)";
+    // A parameter another machine has, by that very name, says more than a near name of this machine's
+    // ("nic.pcix_bandwidth" on Cielo is QsNet's, not a misspelt "nic.bte_bandwidth").
+    std::string hint = machines_with_param(k, m.name);
+    if (hint.empty())
+      if (const std::string near = did_you_mean(k, names); !near.empty()) hint = " (did you mean '" + near + "'?)";
     throw InputError("--set", k, "unknown parameter" + hint);
   }
   return machine_sets;

@@ -97,5 +97,8 @@ refuse "a misspelt scenario without its folder" "no such file (did you mean 'sce
 refuse "--set another machine's parameter" "--set 'nic.qdma_slots': unknown parameter (a parameter of the osu-elan4, " \
   run "$SRC/$S" --set nic.qdma_slots=4
 refuse "--set another machine's parameter" "machines, not of cielo)" run "$SRC/$S" --set qdma_slots=4
+# ... also where a parameter of this machine has a near name (QsNet's pcix_bandwidth, Gemini's bte_bandwidth)
+refuse "--set another machine's parameter near one of this machine's" "--set 'nic.pcix_bandwidth': unknown parameter (a parameter of the osu-elan4, " \
+  run "$SRC/$S" --set "nic.pcix_bandwidth=1 GB/s"
 refuse "--set a parameter's last parts" "unknown parameter (did you mean 'btl_ugni_smsg_limit'?)" run "$SRC/$S" --set smsg_limit=1024
 exit $fail
