@@ -38,6 +38,13 @@ std::string json_error_text(const char* what) {
 }
 // Builds the document from nlohmann's SAX events (the parser itself is iterative), refusing nesting deeper than
 // limits::kMaxJsonDepth and duplicate keys, and turning a number overflow into an error naming the key.
+// A result's CSV given where its JSON is read (compare, describe): the message names the file beside it.
+std::string csv_hint(const std::string& file) {
+  return file.ends_with(".csv") ? " (a CSV table: ompisim reads JSON, and a result's JSON is the .json file beside its "
+                                  ".csv)"
+                                : "";
+}
+
 class BoundedBuilder final : public nlohmann::json_sax<Json> {
 public:
   explicit BoundedBuilder(const std::string& file) : file_(file) {}
@@ -76,7 +83,7 @@ public:
   bool end_array() override { return close(); }
   bool parse_error(std::size_t, const std::string& token, const nlohmann::detail::exception& e) override {
     if (e.id == 406) fail(fmt::format("number {} overflows a double", token));  // out_of_range.406: number overflow
-    throw InputError(file_, path(), "not valid JSON: " + json_error_text(e.what()));
+    throw InputError(file_, path(), "not valid JSON: " + json_error_text(e.what()) + csv_hint(file_));
   }
 
 private:
@@ -143,7 +150,7 @@ Json parse_json_text(const std::string& text, const std::string& file) {
   try {
     Json::sax_parse(text, &b);
   } catch (const Json::exception& e) {
-    throw InputError(file, "", "not valid JSON: " + json_error_text(e.what()));
+    throw InputError(file, "", "not valid JSON: " + json_error_text(e.what()) + csv_hint(file));
   }
   return std::move(b.root);
 }

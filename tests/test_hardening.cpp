@@ -49,8 +49,8 @@ TEST_CASE("json input: nesting is bounded", "[unit][input]") {
   CHECK_THAT(error_of(huge), Catch::Contains("nested deeper"));
 }
 
-// Configuration: duplicate keys at the top and nested; 1e400 under a key and in a list; a syntax error.
-// Expected: InputErrors naming the key path. How validated: messages.
+// Configuration: duplicate keys at the top and nested; 1e400 under a key and in a list; a syntax error; a CSV file
+// read as JSON. Expected: InputErrors naming the key path; the CSV's names the JSON beside it. How validated: messages.
 TEST_CASE("json input: duplicate keys and overflowing numbers name the key", "[unit][input]") {
   CHECK_THAT(error_of(R"({"ranks": 2, "ranks": 4})"), Catch::Contains("key 'ranks'") && Catch::Contains("duplicate"));
   CHECK_THAT(error_of(R"({"b": {"x": 1, "y": 2, "x": 3}})"), Catch::Contains("key 'b.x'"));
@@ -58,6 +58,13 @@ TEST_CASE("json input: duplicate keys and overflowing numbers name the key", "[u
              Catch::Contains("key 'mca.btl_ugni_eager_limit'") && Catch::Contains("overflows"));
   CHECK_THAT(error_of(R"({"b": {"sizes": [1, 2, -1e400]}})"), Catch::Contains("key 'b.sizes[2]'"));
   CHECK_THAT(error_of(R"({"a": )"), Catch::Contains("not valid JSON"));
+  // a result's CSV where its JSON is read: the message names the .json beside it
+  try {
+    (void)parse_json_text("bytes,latency_us\n8,1.5\n", "r.csv");
+    FAIL_CHECK("a CSV parsed as JSON");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.reason(), Catch::Contains("not valid JSON") && Catch::Contains("the .json file beside its .csv"));
+  }
   // Same keys in sibling objects are fine; the values are kept.
   Json j = parse_json_text(R"({"a": {"x": 1}, "b": {"x": 2}, "l": [{"x": 3}, {"x": 4}]})", "f.json");
   CHECK(j["b"]["x"] == 2);
