@@ -36,14 +36,15 @@ std::string json_error_text(const char* what) {
   }
   return t;
 }
-// Builds the document from nlohmann's SAX events (the parser itself is iterative), refusing nesting deeper than
-// limits::kMaxJsonDepth and duplicate keys, and turning a number overflow into an error naming the key.
 // A result's CSV given where its JSON is read (compare, describe): the message names the file beside it.
 std::string csv_hint(const std::string& file) {
   return file.ends_with(".csv") ? " (a CSV table: ompisim reads JSON, and a result's JSON is the .json file beside its "
                                   ".csv)"
                                 : "";
 }
+
+// Builds the document from nlohmann's SAX events (the parser itself is iterative), refusing nesting deeper than
+// limits::kMaxJsonDepth and duplicate keys, and turning a number overflow into an error naming the key.
 
 class BoundedBuilder final : public nlohmann::json_sax<Json> {
 public:
