@@ -36,6 +36,7 @@ std::string json_error_text(const char* what) {
   }
   return t;
 }
+
 // A result's CSV given where its JSON is read (compare, describe): the message names the file beside it.
 std::string csv_hint(const std::string& file) {
   return file.ends_with(".csv") ? " (a CSV table: ompisim reads JSON, and a result's JSON is the .json file beside its "
@@ -45,7 +46,6 @@ std::string csv_hint(const std::string& file) {
 
 // Builds the document from nlohmann's SAX events (the parser itself is iterative), refusing nesting deeper than
 // limits::kMaxJsonDepth and duplicate keys, and turning a number overflow into an error naming the key.
-
 class BoundedBuilder final : public nlohmann::json_sax<Json> {
 public:
   explicit BoundedBuilder(const std::string& file) : file_(file) {}
