@@ -42,6 +42,27 @@ std::vector<std::pair<std::string, long long>> cielo_choices(const std::string& 
   for (const auto& p : r["points"]) out.emplace_back(p.value("algorithm", std::string("-")), p.value("segsize", 0LL));
   return out;
 }
+// A trace of `ranks` ranks under a fresh temporary folder, rank r's action file `actions` with {0} its rank; returns
+// the folder (its index is trace.txt).
+std::filesystem::path write_trace(const std::string& tag, int ranks, const std::string& actions) {
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim-{}-{}", tag, ::getpid());
+  std::filesystem::create_directories(dir / "r");
+  std::string index;
+  for (int r = 0; r < ranks; ++r) {
+    const std::string f = "r/rank-" + std::to_string(r) + ".txt";
+    std::ofstream(dir / f) << fmt::format(fmt::runtime(actions), r);
+    index += f + "\n";
+  }
+  std::ofstream(dir / "trace.txt") << index;
+  return dir;
+}
+// A replay result's "algorithm" rows (rank 0's calls): "allreduce <name>", "barrier <name>", ...
+std::vector<std::string> algorithm_rows(const Json& r) {
+  std::vector<std::string> names;
+  for (const auto& p : r["points"])
+    if (p["row"] == "algorithm") names.push_back(p["name"].get<std::string>());
+  return names;
+}
 }  // namespace
 
 // Configuration: the registered presets. Expected: the Open MPI 5 presets on cxi name coll/tuned v5 ("tuned"), Cray
@@ -114,24 +135,11 @@ TEST_CASE("osu collectives: a block without algorithm runs the stack's collectiv
 // tuned; the skeleton takes a library it offers (tuned-v1.3, mpich2-1.0) and keeps none for one it does not (tuned).
 // How validated: the replay's "algorithm" rows and with_stack_collectives's result.
 TEST_CASE("replay and app_skeleton: the stack's collective library is their default", "[runner][replay]") {
-  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim-stackcoll-{}", ::getpid());
-  std::filesystem::create_directories(dir / "r");
-  std::string index;
-  for (int r = 0; r < 16; ++r) {
-    const std::string f = "r/rank-" + std::to_string(r) + ".txt";
-    std::ofstream(dir / f) << fmt::format("{0} init\n{0} allreduce 2 0 6\n{0} reduce 2 0 3 6\n{0} finalize\n", r);
-    index += f + "\n";
-  }
-  std::ofstream(dir / "trace.txt") << index;
-  // The replay's "algorithm" rows (rank 0's calls): "allreduce <name>", "reduce <name>".
+  const auto dir = write_trace("stackcoll", 16, "{0} init\n{0} allreduce 2 0 6\n{0} reduce 2 0 3 6\n{0} finalize\n");
   auto used = [&](const std::string& stack, const Json& extra) {
     Json b{{"name", "replay"}, {"trace", (dir / "trace.txt").string()}, {"flop_rate", "1 Gf/s"}};
     b.update(extra);
-    const Json r = run_one(scenario_from_json(stack_coll_scenario(stack, b), "r.json"), 16, {});
-    std::vector<std::string> names;
-    for (const auto& p : r["points"])
-      if (p["row"] == "algorithm") names.push_back(p["name"].get<std::string>());
-    return names;
+    return algorithm_rows(run_one(scenario_from_json(stack_coll_scenario(stack, b), "r.json"), 16, {}));
   };
   CHECK(used("native", Json::object()) == std::vector<std::string>{"allreduce mpich_smp", "reduce mpich_smp"});
   const std::vector<std::string> linkx = used("openmpi-linkx", Json::object());
@@ -211,20 +219,9 @@ TEST_CASE("stacks: barrier_loop 'tuned' decides by the stack's coll/tuned versio
 //           two).
 // How validated: the replay's "algorithm" row.
 TEST_CASE("replay: a barrier on coll/tuned v5 takes v5's size table", "[runner][replay]") {
-  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim-v5barrier-{}", ::getpid());
-  std::filesystem::create_directories(dir / "r");
-  std::string index;
-  for (int r = 0; r < 6; ++r) {
-    const std::string f = "r/rank-" + std::to_string(r) + ".txt";
-    std::ofstream(dir / f) << fmt::format("{0} init\n{0} barrier\n{0} finalize\n", r);
-    index += f + "\n";
-  }
-  std::ofstream(dir / "trace.txt") << index;
+  const auto dir = write_trace("v5barrier", 6, "{0} init\n{0} barrier\n{0} finalize\n");
   const Json b{{"name", "replay"}, {"trace", (dir / "trace.txt").string()}, {"flop_rate", "1 Gf/s"}};
   const Json r = run_one(scenario_from_json(stack_coll_scenario("openmpi-cxi", b, 6, 6), "r.json"), 6, {});
-  std::vector<std::string> names;
-  for (const auto& p : r["points"])
-    if (p["row"] == "algorithm") names.push_back(p["name"].get<std::string>());
-  CHECK(names == std::vector<std::string>{"barrier linear"});
+  CHECK(algorithm_rows(r) == std::vector<std::string>{"barrier linear"});
   std::filesystem::remove_all(dir);
 }
