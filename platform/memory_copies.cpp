@@ -83,10 +83,11 @@ void MemoryCopies::copy(int ctx, double bytes, Callback done, MemSpace src, MemS
   int c = ctx_.core_of_context(ctx);
   platform::MemSpace s = node_space(ctx, src), d = node_space(ctx, dst);
   bool local = is_local(ctx, src, dst);
-  // The part of the working set that fits the cache moves at the cache copy rate (for a copy from another NUMA node:
-  // a cache-to-cache transfer of data its writer just touched), analytically; the rest streams from DRAM over the
-  // resources between the two memories (the core's copy rate, the memory controllers, the inter-die or inter-socket
-  // links), a flow shared with other copies. A copy between NUMA nodes first pays the links' latency.
+  // The part of the working set that fits the cache moves at the cache copy rate, analytically (for a copy from
+  // another NUMA node: a cache-to-cache transfer of data its writer just touched, which also crosses the links between
+  // the two, below); the rest then streams from DRAM over the resources between the two memories (the core's copy
+  // rate, the memory controllers, the inter-die or inter-socket links), a flow shared with other copies. A copy
+  // between NUMA nodes first pays the links' latency.
   double first = split.cache_time + (local ? 0.0 : nt.copy_latency(c, s, d));
   // Declaring the resources read none of their parameters (NodeType::resource_param): a flow crossing one reads it.
   std::vector<ResourceId> path, links;
