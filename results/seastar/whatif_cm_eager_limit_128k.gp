@@ -15,7 +15,7 @@ set bmargin 7
 set label 100 'What-if: Fig. 2''s NetPIPE for Open MPI CM with the mtl/portals short/long cut-off raised from the paper''s 32K to 128 KiB (the later' at screen 0.012, screen 0.0592 left front font ',9'
 set label 101 'mtl_portals_component.c default). Messages up to 128 KiB then travel whole; only larger ones that arrive before their receive is posted are truncated' at screen 0.012, screen 0.0374 left front font ',9'
 set label 102 'at the catch-all entry and fetched with a Portals get after the match (counters mtl_unexpected_long, mtl_long_gets, seastar_truncated)' at screen 0.012, screen 0.0156 left front font ',9'
-set yrange [3.50378 : 5892.64]
+set yrange [3.50384 : 5892.63]
 set ytics ("5" 5, "10" 10, "20" 20, "50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000, "5000" 5000)
 set terminal svg size 900,642 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'seastar/whatif_cm_eager_limit_128k.svg.tmp'

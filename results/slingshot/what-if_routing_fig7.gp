@@ -11,7 +11,7 @@ set format y '%g'
 set title "slingshot-ex, What-if routing Fig. 7: Fig. 7 H2H's pairwise osu_alltoall for Open MPI over\nLINKx (512 ranks = 64 Crusher nodes x 8, 4 nodes a switch"
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
-set yrange [2055.37 : 668150]
+set yrange [2055.39 : 668057]
 set ytics ("5000" 5000, "10000" 10000, "20000" 20000, "50000" 50000, "1e5" 100000, "2e5" 200000, "5e5" 500000)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_routing_fig7.svg.tmp'

@@ -14,7 +14,7 @@ set ylabel 'latency (us)'
 set bmargin 6
 set label 100 'What-if (node model): osu_multi_lat, 16 ranks (8 pairs, rank i with rank i + 8) on one Cielo node (2 Magny-Cours packages x 2 dies x 4 cores), Open' at screen 0.012, screen 0.0382 left front font ',9'
 set label 101 'MPI, mapping' at screen 0.012, screen 0.0159 left front font ',9'
-set yrange [0.339892 : 3808.92]
+set yrange [0.339033 : 4016.84]
 set ytics ("0.5" 0.5, "1" 1, "2" 2, "5" 5, "10" 10, "20" 20, "50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000)
 set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'whatif/whatif_numa_multi_lat.svg.tmp'
