@@ -17,7 +17,9 @@ public:
   // ompi_free_list_grow in the 1.x series: num_elements = fl_max_to_alloc - fl_num_allocated when more is asked), so
   // an initial count above the maximum allocates the maximum; a maximum of 0 is no limit.
   BufferPool(std::uint32_t num, std::uint32_t inc, std::uint32_t max)
-      : allocated_(max > 0 ? std::min(num, max) : num), inc_(inc), max_(max > 0 ? max : UINT32_MAX) {}
+      : allocated_(first_allocation(num, max)), inc_(inc), max_(max > 0 ? max : UINT32_MAX) {}
+  // The buffers a pool of initial count `num` and maximum `max` (0: none) allocates first.
+  static std::uint32_t first_allocation(std::uint32_t num, std::uint32_t max) { return max > 0 ? std::min(num, max) : num; }
   enum class Result { Got, Grew, Wait };
   // Takes a buffer if one is free (Got), after growing the pool (Grew: the caller pays the registration), or
   // queues `on_free` to run when one is returned (Wait).

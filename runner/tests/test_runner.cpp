@@ -67,7 +67,7 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
                                       "share it: simgrid, fluid, lmm\n# effective values: "
                                       "btl_ugni_smsg_limit: effective 1024 B (value 0 B, 0 = auto)\n"
                                       "# protocol counters by size: 8 B ob1_MATCH, ugni_endpoints, ugni_short_sends; "
-                                      "4 KiB ob1_MATCH, ugni_eager_gets; 64 KiB ob1_FIN, ob1_RGET, ugni_long_gets, "
+                                      "4 KiB ob1_MATCH, ugni_eager_gets; 64 KiB ob1_FIN, ob1_RGET, ugni_bte_transfers, ugni_long_gets, "
                                       "ugni_registrations, ugni_short_sends (at every size: ugni_smsg, "
                                       "ugni_smsg_local_events)\n# OSU MPI Multi Latency Test"));
   CHECK_THAT(table, Catch::Contains("4096"));

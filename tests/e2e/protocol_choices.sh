@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
 # The regression-of-protocol-choices job, end to end.
-# (1) Configuration: Open MPI on Cielo, osu_latency 8 B to 16 KiB, btl_ugni_smsg_limit 8 and 16 (below an ob1
-#     header, 32 B: every control message goes by eager get, its receive buffer from the receiver's pool) and 32.
-#     Expected: exit 0, every request completed (live_requests 0, no eager buffer held), every latency positive, and the
-#     8 KiB latency above the 32-byte limit's (the RGET and FIN each pay an eager get). Fails if a header-only fragment
-#     that came by eager get never gives its pool buffer back (the pool of 64 ran dry at the 64th and the run ended
-#     with two sends live and 0 us printed).
+# (1) Configuration: Open MPI on Cielo, osu_latency 8 B to 16 KiB, btl_ugni_smsg_limit 16 (below btl/ugni's 48-byte
+#     control messages, which are SMSGs in the same mailboxes), 48 (the least they fit) and 1024.
+#     Expected: 16 is refused (exit 2, naming the 48 B); 48 and 1024 exit 0 with every request completed (live_requests
+#     0, no eager buffer held) and every latency positive.
 # (2) Configuration: Cray MPICH on Crusher (native/mpich_cxi) with --set fi_cxi_rdzv_threshold=16384. Expected: taken
 #     (it builds the ofi/cxi provider from the FI_CXI_* parameters; it was refused as not read), the result's
 #     provenance.mca lists it, and 8 KiB messages, rendezvous under the default, go eager.
 # (3) Configuration: describe ofi/cxi and mtl/ofi, describe native/mpich_cxi. Expected: a parameter that names one of a
 #     list shows the list ([one of hardware, software]), not [count]; mpich_cxi says it also reads ofi/cxi's.
-# (4) Configuration: compare of two runs differing in btl_ugni_smsg_limit; compare of two sweeps' folders and of their
+# (4) Configuration: compare of two runs differing in btl_ugni_smsg_limit; compare of two sweeps' folders (the second
+#     with software.pml_ob1_overhead raised) and of their
 #     sweep.json files. Expected: the mailbox memory is compared (mailbox_memory rows, the bytes marked); the sweeps
 #     pair their rows by axis values (exit 1 with the changed values marked, no "no result JSON" error); a damaged
 #     sweep.json (a row not an object, a latency not a number) exits 2 naming the row and key; a run's result against a
@@ -26,17 +25,20 @@ ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fail=1; }
 echo '{"id": "lat", "machine": "cielo", "stack": "openmpi", "ranks": 2, "ranks_per_node": 1,
        "benchmark": {"name": "osu_latency", "sizes": [8, 1024, 8192, 16384], "iterations": 200, "skip": 10}}' > lat.json
-for l in 8 16 32; do
+"$BIN" run lat.json --out o16 --set btl_ugni_smsg_limit=16 > /dev/null 2> err; rc=$?
+[[ $rc == 2 ]] && grep -q "16 B is below the 48 B of btl/ugni's control messages" err && [[ ! -e o16 ]] \
+  && ok "smsg limit 16: refused before running ($(cat err))" || bad "smsg limit 16: exit $rc $(cat err)"
+for l in 48 1024; do
   "$BIN" run lat.json --out "o$l" --set btl_ugni_smsg_limit=$l > /dev/null 2> err; rc=$?
   [[ $rc == 0 ]] || bad "smsg limit $l: exit $rc $(cat err)"
 done
 python3 - <<'P' || fail=1
 import json, sys
-r = {l: json.load(open(f"o{l}/lat.json")) for l in (8, 16, 32)}
+r = {l: json.load(open(f"o{l}/lat.json")) for l in (48, 1024)}
 lat = {l: {p["bytes"]: p["latency_us"] for p in r[l]["points"]} for l in r}
 ok = all(r[l]["stats"]["live_requests"] == 0 and r[l]["stats"]["counters"].get("ugni_eager_buffers_held", 0) == 0 for l in r)
-ok = ok and all(v > 0 for l in lat for v in lat[l].values()) and lat[8][8192] > lat[32][8192] and lat[16][8192] > lat[32][8192]
-print(("ok   " if ok else "FAIL ") + f"smsg limits 8, 16, 32: all requests done, 8 KiB {lat[8][8192]:.2f} / {lat[16][8192]:.2f} / {lat[32][8192]:.2f} us")
+ok = ok and all(v > 0 for l in lat for v in lat[l].values())
+print(("ok   " if ok else "FAIL ") + f"smsg limits 48, 1024: all requests done, 8 KiB {lat[48][8192]:.2f} / {lat[1024][8192]:.2f} us")
 sys.exit(0 if ok else 1)
 P
 python3 -c "
@@ -61,12 +63,12 @@ else bad "native --set fi_cxi_rdzv_threshold: exit $rc $(cat err)"; fi
 grep -q "^fi_cxi_rx_match_mode .*\[one of hardware, software\]" d1 && grep -q "^ompi_mtl_ofi_inject .*\[one of never, blocking, every\]" d2 \
   && ! grep -q "\[count\] .*(hardware\|never)" d1 d2 && grep -q "^## also reads the MCA parameters of ofi/cxi" d3 \
   && ok "describe: choices listed, mpich_cxi reads ofi/cxi's" || bad "describe choices: $(grep -h "rx_match_mode\|ofi_inject \|also reads" d1 d2 d3)"
-"$BIN" compare o16/lat.json o32/lat.json --all > cmp 2>&1
+"$BIN" compare o48/lat.json o1024/lat.json --all > cmp 2>&1
 grep -q "mailbox_memory .*mailbox_bytes" cmp && ok "compare: the mailbox memory compared ($(grep -c mailbox_memory cmp) rows)" \
   || bad "compare: no mailbox_memory row: $(head -5 cmp)"
 printf '{"base": "lat.json", "axes": {"mca.btl_ugni_eager_limit": [4096, 8192]}}' > g.json
 "$BIN" --quiet sweep g.json --out s1 > /dev/null 2>&1 || bad "sweep s1"
-"$BIN" --quiet sweep g.json --out s2 --set btl_ugni_smsg_limit=16 > /dev/null 2>&1 || bad "sweep s2"
+"$BIN" --quiet sweep g.json --out s2 --set software.pml_ob1_overhead=0.5us > /dev/null 2>&1 || bad "sweep s2"
 "$BIN" compare s1 s2 > c1 2>&1; rc1=$?
 "$BIN" compare s1/sweep.json s2/sweep.json > c2 2>&1; rc2=$?
 [[ $rc1 == 1 && $rc2 == 1 ]] && grep -q "^1 file, .* beyond tolerance, 0 structural" c1 \
@@ -81,8 +83,8 @@ d['rows'][0] = 3; json.dump(d, open('bad2.json', 'w'))"
 [[ $r1 == 2 && $r2 == 2 ]] && grep -q "bad1.json: key 'rows\[1\].latency_us': must be a number" e1 && grep -q "bad2.json: key 'rows\[0\]': must be an object" e2 \
   && ok "a damaged sweep table: exit 2 naming the row" || bad "damaged sweep table: $r1/$r2 $(cat e1 e2)"
 # a run's result against a sweep's table: no point in common, refused (exit 2) naming both, not listed point by point
-"$BIN" compare o16/lat.json s1/sweep.json > o3 2> e3; r3=$?
-[[ $r3 == 2 && ! -s o3 ]] && grep -q "o16/lat.json': a run's result, compared with a sweep's table (s1/sweep.json)" e3 \
+"$BIN" compare o48/lat.json s1/sweep.json > o3 2> e3; r3=$?
+[[ $r3 == 2 && ! -s o3 ]] && grep -q "o48/lat.json': a run's result, compared with a sweep's table (s1/sweep.json)" e3 \
   && ok "a result against a sweep table: exit 2 naming both" || bad "result against sweep table: exit $r3 $(head -3 o3) $(cat e3)"
 printf '{"base": "lat.json", "points": [{"mca.btl_ugni_smsg_limit": 256}, {"mca.btl_ugni_eager_limit": 4096}, {"stack": "native"}]}' > p.json
 "$BIN" --quiet sweep p.json --out sp > /dev/null 2>&1 || bad "points sweep"

@@ -2,24 +2,24 @@
 // are btl_ugni_mca.hpp; its report adds the derived SMSG limit and the what-if of SMSG mailboxes vs MSGQ
 // (mailbox_memory.hpp) to a run's result.
 #include "protocols/btl/ugni/btl_ugni.hpp"
+#include "protocols/btl/ugni/eager_pool.hpp"
 #include "protocols/btl/ugni/mailbox_memory.hpp"
 #include "core/errors.hpp"
 #include "protocols/register.hpp"
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <string>
 
 namespace ompisim::btl::ugni {
 
 namespace {
 // The eager-get pools' first allocation: btl_ugni_eager_num, capped by btl_ugni_eager_max as Open MPI's free lists cap
-// it (protocols/base/buffer_pool.hpp).
+// it (the pool's own rule, protocols/base/buffer_pool.hpp).
 double effective_eager_num(const McaParams& m, long long) {
   const UgniMca& u = m.get<UgniMca>();
-  const double num = u.btl_ugni_eager_num.get(), max = u.btl_ugni_eager_max.get();
-  return max > 0 ? std::min(num, max) : num;
+  return EagerPool::first_allocation(static_cast<std::uint32_t>(u.btl_ugni_eager_num.get()),
+                                     static_cast<std::uint32_t>(u.btl_ugni_eager_max.get()));
 }
 void report_mailboxes(Json& res, const ComponentReport& r) {
   const UgniMca& mca = r.mca.get<UgniMca>();
@@ -39,12 +39,12 @@ void report_mailboxes(Json& res, const ComponentReport& r) {
       {"smsg_all_peers", mm.smsg_all_peers}, {"smsg_connected", mm.smsg_connected},
       {"smsg_connected_max", mm.smsg_connected_max}, {"smsg_connected_allocated", mm.smsg_connected_allocated},
       {"msgq_per_node", mm.msgq_per_node}};
-  // A fragment btl/ugni is given is at most its eager limit (max_send_size, btl_ugni.cpp), so SMSG carries at most
-  // min(SMSG limit, eager limit); the mailboxes above are still sized by the SMSG limit (msg_maxsize).
   if (effective_eager_num(r.mca, ranks) < mca.btl_ugni_eager_num.get())
     res["provenance"]["derived"]["btl_ugni_eager_num (capped by)"] =
         fmt::format("btl_ugni_eager_max ({:.0f}): Open MPI's free lists cap their first allocation at their maximum",
                     mca.btl_ugni_eager_max.get());
+  // A fragment btl/ugni is given is at most its eager limit (max_send_size, btl_ugni.cpp), so SMSG carries at most
+  // min(SMSG limit, eager limit); the mailboxes above are still sized by the SMSG limit (msg_maxsize).
   const auto eager = static_cast<std::uint64_t>(mca.btl_ugni_eager_limit.get());
   if (smsg_payload_limit(mca, ranks) < lim) {
     res["provenance"]["derived"]["btl_ugni_smsg_limit (capped by)"] =
