@@ -185,27 +185,6 @@ std::string default_out_dir(const std::string& id, const RunOptions& o, const Ov
   return kDefaultOutRoot + fmt::format("{}-whatif-{:08x}", id, fnv1a(key) & 0xffffffffULL);
 }
 
-// Two scenario files with one id (a copy of a paper's scenario, edited) would share ompisim-out/<id>/, the second
-// replacing the first's result: when the folder holds a result of another scenario file, this run takes
-// <folder>-<8 hex digits of its own file's path>; `why` says so, printed once the result is written (a run that fails
-// its checks writes nothing and says nothing of a folder).
-std::string own_default_dir(const std::string& dir, const std::string& id, const Scenario& s, std::string& why) {
-  std::error_code ec;
-  const std::string existing = dir + "/" + id + ".json", mine = provenance_path(s.file);
-  if (!std::filesystem::is_regular_file(existing, ec)) return dir;
-  std::string theirs;
-  try {
-    theirs = load_json_file(existing).value("/provenance/scenario_file"_json_pointer, std::string());
-  } catch (const std::exception&) {
-    return dir;  // not a result this tool wrote: refuse_overwriting and the writer decide
-  }
-  if (theirs.empty() || theirs == mine) return dir;
-  const std::string other = fmt::format("{}-{:08x}", dir, fnv1a(mine) & 0xffffffffULL);
-  why = fmt::format("ompisim: {}/ holds the result of {}, another scenario with id '{}': wrote into {}/ instead\n",
-                    dir, theirs, id, other);
-  return other;
-}
-
 // The scenario file whose result DIR/<id>.json holds when it is another than this run's ("" otherwise, or when it is no
 // result this tool wrote): an explicit --out is the user's folder, so its result is replaced, and the run says so.
 std::string other_result_in(const std::string& dir, const std::string& id, const Scenario& s) {
@@ -218,6 +197,19 @@ std::string other_result_in(const std::string& dir, const std::string& id, const
   } catch (const std::exception&) {
     return {};
   }
+}
+
+// Two scenario files with one id (a copy of a paper's scenario, edited) would share ompisim-out/<id>/, the second
+// replacing the first's result: when the folder holds a result of another scenario file, this run takes
+// <folder>-<8 hex digits of its own file's path>; `why` says so, printed once the result is written (a run that fails
+// its checks writes nothing and says nothing of a folder).
+std::string own_default_dir(const std::string& dir, const std::string& id, const Scenario& s, std::string& why) {
+  const std::string theirs = other_result_in(dir, id, s);
+  if (theirs.empty()) return dir;  // none, this file's, or not a result this tool wrote (refuse_overwriting decides)
+  const std::string other = fmt::format("{}-{:08x}", dir, fnv1a(provenance_path(s.file)) & 0xffffffffULL);
+  why = fmt::format("ompisim: {}/ holds the result of {}, another scenario with id '{}': wrote into {}/ instead\n",
+                    dir, theirs, id, other);
+  return other;
 }
 
 int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
