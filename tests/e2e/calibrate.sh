@@ -9,7 +9,7 @@
 # of them are free (calibrate --free), as the machine file's "fit" text says they were fitted; each must name one. MIN_GAPS (optional):
 # the fit must have at least this many calibration comparisons (a closed comparator's fit reads them all). UNHELD
 # (optional, space-separated ids): comparisons the fit is known not to reach (their claims' not_holding says why);
-# every other comparison must hold. (2) An unknown machine exits 2 naming it.
+# every other comparison must hold. (2) An unknown machine exits 2 naming it. (3) The reference's calibration_directions from this fit are the fit's (below).
 set -u
 BIN=$1; PAPER=$2; MACHINE=$3; FAMILY=$4; MAXRES=$5; FREE=${6:-}; MIN_GAPS=${7:-0}; UNHELD=${8:-}; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 FREE_ARGS=(); for f in $FREE; do FREE_ARGS+=(--free "$f"); done  # FREE: one or more names, space-separated
@@ -47,5 +47,9 @@ assert res and all(abs(x) < float(sys.argv[3]) for x in res.values()), res
 print("ok", fitted, res, gaps)
 P
 [ $? -eq 0 ] || exit 1
+# (3) The reference file's calibration_directions from this fit are the fit's own (directions_current.py): the
+# prediction intervals sample the axes of the committed fit, not of an older one.
+python3 "$(dirname "$0")/directions_current.py" "$t/out" "$(dirname "$0")/../../validation/reference/$PAPER.json" \
+  "$PAPER" "$MACHINE" || exit 1
 "$BIN" calibrate --paper "$PAPER" --machine "${MACHINE}x" > /dev/null 2> "$t/err"; rc=$?
 [ "$rc" -eq 2 ] && grep -q "${MACHINE}x" "$t/err" || { echo "unknown machine: exit $rc"; cat "$t/err"; exit 1; }

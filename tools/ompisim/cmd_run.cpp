@@ -305,8 +305,9 @@ void add_run(CLI::App& app, Context& ctx) {
   add_scenario_overrides(*run, opt->sets, &opt->engine, "the scenario");
   run->add_option("--out", opt->out_dir,
                   "folder for the result files <id>.json and <id>.csv, created and checked before the run (default: "
-                  "ompisim-out/<id>/ under the current directory, never results/, which holds the committed results); a "
-                  "symlinked folder is resolved once and written into");
+                  "ompisim-out/<id>/ under the current directory, and ompisim-out/<id>-whatif-<8 hex digits>/ for a run with "
+                  "--set, --machine-file or another --engine, named by their hash; never results/, which holds the "
+                  "committed results); a symlinked folder is resolved once and written into");
   run->add_flag("--json", opt->as_json, "print the result as JSON on stdout");
   run->add_option("--machine-file", opt->machine_file,
                   "machine file to use instead of looking up the scenario's machine name in models/*/machines/");
