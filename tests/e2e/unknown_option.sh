@@ -38,7 +38,10 @@ check "an unknown option with a value" \
 # a value the option refuses (CLI11's range and conversion checks) names the subcommand and its help, which lists the
 # option, not the tool's (`ompisim --help` has no --jobs)
 check "an option value out of range" \
-  "ompisim: error: sweep: --jobs: Value 0 not in range 1 to 256 (ompisim sweep --help)" -- sweep grid.json -j 0
+  "ompisim: error: sweep: --jobs: 0 is outside 1 to 256 processes (ompisim sweep --help)" -- sweep grid.json -j 0
+check "a --jobs that is not a number" \
+  "ompisim: error: reproduce: --jobs: 'abc' is not a whole number (1 to 256 processes) (ompisim reproduce --help)" \
+  -- reproduce -j abc
 check "an option value of the wrong type" \
   "ompisim: error: validate: Could not convert: --samples = x (ompisim validate --help)" -- validate --samples x
 check "an option without its value" \

@@ -68,7 +68,7 @@ void add_reproduce(CLI::App& app, Context& ctx) {
   rep->add_option("-j,--jobs", g_jobs,
                   "scenarios run at once on this machine (each in its own process; the same results in any number), "
                   "then the validation table's interval samples; default 1")
-      ->check(CLI::Range(1, 256));
+      ->check(jobs_range());
 }
 
 }  // namespace ompisim::cli

@@ -197,7 +197,7 @@ void add_sweep(CLI::App& app, Context& ctx) {
                   "template`); its contents are part of each point's input, so an edited file runs the points again; "
                   "give the same to every shard and to --merge");
   swp->add_option("-j,--jobs", opt->jobs, "points run at once on this machine (each in its own process); default 1")
-      ->check(CLI::Range(1, 256));
+      ->check(jobs_range());
   swp->add_option("--shard", opt->shard_spec,
                   "run only shard I of N (I/N, 0-based: point k belongs to shard k % N); default: a Slurm array task's "
                   "(SLURM_ARRAY_TASK_ID / _COUNT), or an MPI launcher rank's (mpirun, srun), else every point");

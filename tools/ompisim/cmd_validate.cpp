@@ -109,7 +109,7 @@ void add_validate(CLI::App& app, Context& ctx) {
   val->add_option("-j,--jobs", opt->jobs,
                   "interval samples evaluated at once on this machine (each in its own process; the same table in any "
                   "number); default 1")
-      ->check(CLI::Range(1, 256));
+      ->check(jobs_range());
   CLI::Option* set = add_scenario_overrides(*val, opt->sets, nullptr, "every scenario");
   set->description(set->get_description() +
                    ": the table for a what-if parameter set (calibration points may then leave their tolerance)");

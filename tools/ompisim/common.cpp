@@ -17,6 +17,7 @@
 #include "tools/ompisim/mpi_launch.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -505,6 +506,19 @@ void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*>
     for (const auto& r : o->results())
       if (r.empty()) throw InputError(name, "", "empty value: give a value, or leave the option out");
   }
+}
+
+CLI::Validator jobs_range() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        int n = 0;
+        const char* end = v.data() + v.size();
+        auto [p, ec] = std::from_chars(v.data(), end, n);
+        if (ec != std::errc() || p != end) return "'" + v + "' is not a whole number (1 to 256 processes)";
+        if (n < 1 || n > 256) return v + " is outside 1 to 256 processes";
+        return {};
+      },
+      "1..256");
 }
 
 std::string mca_name(const std::string& key) {

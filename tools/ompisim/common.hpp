@@ -84,6 +84,8 @@ void warn_shadowed_machine(const std::string& file);
 void note_machine_swap(const std::string& scenario_machine, const std::string& stack, const std::string& machine_file);
 // An option given with an empty value ("--out ''") is refused: it never means "as if the option were not given".
 void refuse_empty_values(const CLI::App& sub, std::initializer_list<const char*> names);
+// The check of a -j/--jobs option: a whole number from 1 to 256, refused with the value and the range otherwise.
+CLI::Validator jobs_range();
 // A component as `list components` and `describe FRAMEWORK` print it: name, the NIC kinds it drives, description.
 std::string component_row(const ComponentInfo& c);
 // Each collective of the registry (collectives/) with its algorithms, both in registration order: what `list
