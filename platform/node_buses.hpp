@@ -3,7 +3,9 @@
 // destination's over its own: it starts when both are free (first come, first served) and holds them for its
 // serialization time, so the payloads a node sends, or receives, one after another never pass the bus's rate. A
 // half-duplex bus (PCI-X) is one resource per node, which a node's reads and writes share; a full-duplex one
-// (HyperTransport) has a direction each way, so what a node sends does not wait for what it receives.
+// (HyperTransport) has a direction each way, so what a node sends does not wait for what it receives. A payload
+// within one node (a NIC loopback) is read over the bus and written back over it: a half-duplex bus carries it twice,
+// one after the other; a full-duplex one carries it once each way, at once.
 // LIMITATION: payloads above a model's flow threshold share the same buses in the engine and are not seen here (an
 // analytic payload and a flow on one bus overlap).
 #pragma once
@@ -23,18 +25,22 @@ public:
       : full_(duplex == Duplex::Full), out_name_(full_ ? std::string(bus) + " out" : bus),
         in_name_(full_ ? std::string(bus) + " in" : bus) {}
   // A payload of `seconds` serialization time from node a to node b, not before `ready`: returns when it starts.
-  // On one node (a == b) a half-duplex bus is held once.
+  // On one node (a == b) a half-duplex bus is held for twice `seconds`: the read, then the write (loopback_time).
   double hold(long long a, long long b, double ready, double seconds, TraceSink* trace) {
     double& out = send_[a];
     double& in = full_ ? receive_[b] : send_[b];
     const double start = std::max({ready, out, in});
-    out = in = start + seconds;
+    const bool twice = a == b && !full_;
+    out = in = start + (twice ? 2 * seconds : seconds);
     if (trace) {
       trace->nic(a, out_name_.c_str(), start, start + seconds, "DMA read");
-      if (b != a || full_) trace->nic(b, in_name_.c_str(), start, start + seconds, "DMA write");
+      const double w = twice ? start + seconds : start;
+      trace->nic(b, in_name_.c_str(), w, w + seconds, "DMA write");
     }
     return start;
   }
+  // The bus time of a payload of `seconds` serialization time that stays on one node (a NIC loopback).
+  double loopback_time(double seconds) const { return full_ ? seconds : 2 * seconds; }
 
 private:
   bool full_;

@@ -23,7 +23,8 @@ QdmaQueue<QdmaMsg>& Elan4::queue(int rank, int q) {
 
 double Elan4::wire(int src, int dst, std::uint32_t bytes) const {
   long long a = ctx_.node_of(src), b = ctx_.node_of(dst);
-  if (a == b) return p_.local_qdma_latency + bytes / p_.dma_bandwidth();  // NIC loopback: no network
+  // NIC loopback: no network; the bytes cross the node's PCI-X bus twice (read by the NIC, written back)
+  if (a == b) return p_.local_qdma_latency + buses_.loopback_time(bytes / p_.dma_bandwidth());
   return fabric_.wire_time(a, b, bytes);
 }
 
@@ -102,7 +103,10 @@ void Elan4::move(int rank_a, int rank_b, std::uint64_t bytes, bool pulled, Callb
     return;
   }
   double start = bus(a, b, sim_.now(), static_cast<double>(bytes));
-  sim_.at(start + path.time(static_cast<double>(bytes)), std::move(done));
+  // A loopback RDMA (both ranks on one node) crosses no link: its bytes cross the PCI-X bus twice (NodeBuses::hold).
+  const double t = a != b ? path.time(static_cast<double>(bytes))
+                          : path.latency + buses_.loopback_time(static_cast<double>(bytes) / p_.dma_bandwidth());
+  sim_.at(start + t, std::move(done));
 }
 
 double Elan4::bus(long long a, long long b, double ready, double bytes) {

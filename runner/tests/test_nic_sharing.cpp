@@ -3,6 +3,7 @@
 // on one Gemini NIC share its registration table while keeping their own uGNI communication domains.
 #include "tests/test_helpers.hpp"
 #include "models/gemini/gni.hpp"
+#include "models/qsnet/nic.hpp"
 #include "models/seastar/seastar.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/mtl/mtl.hpp"
@@ -140,4 +141,45 @@ TEST_CASE("seastar: messages between nodes share the links they cross", "[runner
   const auto bw = points("osu_bw", 2, Json());
   REQUIRE(bw.size() == 4);
   CHECK(bw[2] >= bw[1] * (1 - 1e-6));
+}
+
+// Configuration: osu-elan4 (Elan4 on PCI-X: 1.064 GB/s x 0.857 of payload; Elite-4 links 1.3 GB/s x 0.9 a direction),
+// openmpi-elan4's osu_bw at 64 KiB and 1 MiB, window 64: (a) one rank per node; (b) the same with PCI-X at
+// 2.128 GB/s (what-if, twice the link's payload rate); (c) two ranks on one node (a NIC loopback); (d) whatif-qsnet-64
+// with ranks on nodes 0 and 63 (several switch hops) and the links at 0.5 GB/s. Expected: (a) at most the PCI-X payload
+// rate; (b) at most the node link's payload rate (1.17 GB/s: the node's link is a resource of every payload, not only
+// the links between switches); (c) at most half the PCI-X rate (a loopback is read over the half-duplex bus and written
+// back over it); (d) at most 0.45 GB/s. Every send received once in each.
+// How validated: simulated bandwidth against the machine file's rates (derived from the parameters, not read back).
+TEST_CASE("qsnet: a payload is bound by its node's link and PCI-X bus, twice the bus on one node", "[runner][qsnet]") {
+  auto bandwidth = [](const std::string& machine, long long per_node, const Json& nodes, const Overrides& sets) {
+    Json j{{"machine", machine}, {"stack", "openmpi-elan4"}, {"ranks", 2}, {"ranks_per_node", per_node},
+           {"benchmark", {{"name", "osu_bw"}, {"sizes", {65536, 1048576}}}}};
+    if (!nodes.is_null()) j["nodes"] = nodes;
+    const Json r = run_one(scenario_from_json(j, "s.json"), 2, sets);
+    CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
+    std::vector<double> bw;
+    for (const auto& p : r["points"]) bw.push_back(p["bandwidth_GBps"].get<double>() * 1e9);
+    REQUIRE(bw.size() == 2);
+    return bw;
+  };
+  auto m = load_machine("osu-elan4");
+  const auto& q = qsnet::nic(*m).p;
+  const double pcix = q.pcix_bandwidth.value * q.pcix_efficiency.value;
+  const double link = q.link_bandwidth.value * q.link_efficiency.value;
+  REQUIRE(pcix < link);  // the paper's nodes: PCI-X is the slower
+  REQUIRE(2 * pcix > link);
+  const auto a = bandwidth("osu-elan4", 1, Json(), {});
+  CHECK(a[1] <= pcix * (1 + 1e-9));
+  CHECK(a[1] >= 0.95 * pcix);
+  const auto b = bandwidth("osu-elan4", 1, Json(), {{"nic.pcix_bandwidth", "2.128 GB/s"}});
+  CHECK(b[1] <= link * (1 + 1e-9));
+  CHECK(b[1] >= 0.95 * link);
+  const auto c = bandwidth("osu-elan4", 2, Json(), {});
+  CHECK(c[1] <= pcix / 2 * (1 + 1e-9));
+  CHECK(c[1] >= 0.95 * pcix / 2);
+  const auto d = bandwidth("whatif-qsnet-64", 1, Json{0, 63}, {{"nic.link_bandwidth", "0.5 GB/s"}});
+  CHECK(d[0] <= 0.5e9 * q.link_efficiency.value * (1 + 1e-9));
+  CHECK(d[1] <= 0.5e9 * q.link_efficiency.value * (1 + 1e-9));
+  CHECK(d[1] >= 0.95 * 0.5e9 * q.link_efficiency.value);
 }
