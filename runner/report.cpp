@@ -10,6 +10,7 @@
 #include "runner/stacks.hpp"
 
 #include <algorithm>
+#include <map>
 #include <array>
 #include <fstream>
 #include <cstdio>
@@ -345,7 +346,8 @@ std::vector<std::string> override_notes(const Json& res) {
     bool shown = false;
     for (const char* list : {"mca", "parameters"})
       if (prov.contains(list) && prov[list].contains(k) && prov[list][k].is_string()) {
-        item += " (" + prov[list][k].get<std::string>() + ")";
+        // the value as the component reads it, where its text differs ("1024" is "1024 B")
+        if (const std::string read = prov[list][k].get<std::string>(); read != v) item += " (" + read + ")";
         shown = true;
       }
     // A parameter's short name ("bte_bandwidth") or long one ("networks.gemini.nic.bte_bandwidth"): the parameter it
@@ -589,15 +591,20 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
       p && p->is_object() && p->contains("collectives") && (*p)["collectives"].is_string())
     out += "# " + (*p)["collectives"].get<std::string>() + "\n";
   if (scenario_mca.is_object() && !scenario_mca.empty()) {
-    // a key --set gives again is replaced by it (--set is applied after the scenario's mca block): said beside it
-    std::set<std::string> set_keys;
+    // a key --set gives again is replaced by it (--set is applied after the scenario's mca block): said beside it,
+    // or that --set gives the same text
+    std::map<std::string, std::string> set_values;
     if (res.contains("provenance") && res["provenance"].contains("overrides"))
       for (const auto& o : res["provenance"]["overrides"])
-        if (o.is_array() && !o.empty() && o[0].is_string()) set_keys.insert(o[0].get<std::string>());
+        if (o.is_array() && o.size() == 2 && o[0].is_string() && o[1].is_string())
+          set_values[o[0].get<std::string>()] = o[1].get<std::string>();
     std::vector<std::string> items;
-    for (auto it = scenario_mca.begin(); it != scenario_mca.end(); ++it)
-      items.push_back(it.key() + "=" + (it->is_string() ? it->get<std::string>() : it->dump()) +
-                      (set_keys.count(it.key()) ? " (replaced by --set)" : ""));
+    for (auto it = scenario_mca.begin(); it != scenario_mca.end(); ++it) {
+      const std::string v = it->is_string() ? it->get<std::string>() : it->dump();
+      const auto s = set_values.find(it.key());
+      items.push_back(it.key() + "=" + v +
+                      (s == set_values.end() ? "" : s->second == v ? " (--set gives the same)" : " (replaced by --set)"));
+    }
     out += fmt::format("# overrides (scenario mca): {}\n", fmt::join(items, ", "));
   }
   if (const std::string n = preset_mca_note(res); !n.empty()) out += "# " + n + "\n";

@@ -102,8 +102,16 @@ fs::path locate(IndexFolder& f, const std::string& index, std::uint64_t n, std::
   if (!name_like)
     throw InputError(index, "", fmt::format("line {}: not the name of an action file (an index line is a file name of "
                                             "letters, digits and ._/+@-): is this file a trace index?", n));
-  std::string looked = cands[0].string() + (cands.size() > 2 ? ", " : " and ") + cands[1].string();
-  if (cands.size() > 2) looked += " and " + cands[2].string() + " in the working directory";
+  // Each place once (the index's folder and its _files folder name the same file when the line starts with the latter).
+  std::vector<std::string> places;
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    const std::string name = cands[i].string() + (i == 2 ? " in the working directory" : "");
+    if (std::none_of(cands.begin(), cands.begin() + static_cast<std::ptrdiff_t>(i),
+                     [&](const fs::path& c) { return c == cands[i]; }))
+      places.push_back(name);
+  }
+  std::string looked = places.front();
+  for (std::size_t i = 1; i < places.size(); ++i) looked += (i + 1 == places.size() ? " and " : ", ") + places[i];
   throw InputError(index, "", fmt::format("line {}: rank {}'s action file '{}' not found (looked for {})", n, rank,
                                           line, looked));
 }

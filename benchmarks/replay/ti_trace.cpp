@@ -99,8 +99,10 @@ struct Parser {
     if (ec != std::errc() || p != t.data() + t.size()) {
       double d = 0;  // SMPI's replay reads counts as doubles ("1e+06"), truncated
       auto [q, ec2] = std::from_chars(t.data(), t.data() + t.size(), d);
-      if (ec2 != std::errc() || q != t.data() + t.size() || !std::isfinite(d) || d != std::trunc(d) ||
-          std::fabs(d) > 9e18)
+      const bool number = ec2 == std::errc() && q == t.data() + t.size() && std::isfinite(d);
+      if (number && d == std::trunc(d) && std::fabs(d) > 9e18)
+        bad(fmt::format("{}: {} {} is outside [{}, {}]", name(), what, quoted(t), lo, hi));
+      if (!number || d != std::trunc(d) || std::fabs(d) > 9e18)
         bad(fmt::format("{}: {} {} is not an integer", name(), what, quoted(t)));
       v = static_cast<long long>(d);
     }

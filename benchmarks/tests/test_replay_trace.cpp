@@ -1,6 +1,7 @@
 // The SMPI time-independent trace parser and reader (benchmarks/replay/ti_trace.hpp, ti_reader.hpp) and the replay
 // driver's block.
 #include "benchmarks/driver.hpp"
+#include "benchmarks/replay/replay_tables.hpp"
 #include "benchmarks/replay/ti_reader.hpp"
 #include "platform/machine.hpp"
 #include "runner/scenario.hpp"
@@ -137,6 +138,10 @@ TEST_CASE("ti trace: malformed and unreplayable lines are input errors naming fi
   CHECK_THAT(error("0 send 1 3 10 55"), Catch::Contains("datatype id 55"));  // MPI_UB: no data
   CHECK_THAT(error("0 send 1 3 -5 0"), Catch::Contains("count -5 is outside"));
   CHECK_THAT(error("0 send 1 3 99999999999999999 0"), Catch::Contains("send"));
+  // A whole number too large for a count is out of range, not "not an integer".
+  CHECK_THAT(error("0 send 1 3 99999999999999999999999 0"),
+             Catch::Contains("count '99999999999999999999999' is outside [0,"));
+  CHECK_THAT(error("0 send 1 3 1.5 0"), Catch::Contains("count '1.5' is not an integer"));
   CHECK_THAT(error("0 compute nan"), Catch::Contains("flops 'nan' is not a number"));
   CHECK_THAT(error("0 compute -1"), Catch::Contains("flops -1 is outside"));
   CHECK_THAT(error("0 alltoallv 10 1 2 3 4 10 1 2 3"), Catch::Contains("alltoallv: expected"));
@@ -187,6 +192,12 @@ TEST_CASE("ti trace: the index and the lazy per-rank reader", "[replay][trace]")
   write(d / "u.txt", "u.txt_files/a.txt\nmissing/b.txt\n");
   write(d / "u.txt_files/a.txt", "0 init\n");
   CHECK_THROWS_WITH(read_index((d / "u.txt").string(), 10), Catch::Contains("line 2: rank 1's action file 'missing/b.txt' not found"));
+  // A line naming the <index>_files/ folder: the index's folder and that folder give one path, named once.
+  write(d / "w.txt", "w.txt_files/a.txt\nw.txt_files/b.txt\n");
+  write(d / "w.txt_files/a.txt", "0 init\n");
+  const std::string b = (d / "w.txt_files/b.txt").lexically_normal().string();
+  CHECK_THROWS_WITH(read_index((d / "w.txt").string(), 10),
+                    Catch::Contains("(looked for " + b + " and w.txt_files/b.txt in the working directory)"));
   // A file that is no index (its line no file name): the line is not echoed to the error stream.
   write(d / "secret.txt", "API_TOKEN=s3cr3t value\n");
   CHECK_THROWS_WITH(read_index((d / "secret.txt").string(), 10),
@@ -379,4 +390,17 @@ TEST_CASE("replay driver: the trace's send and sendRecv are MPI_Send and isend i
   CHECK(cq_writes("0 send 1 0 8 6\n", "1 recv 0 0 8 6\n") == 1u);
   CHECK(cq_writes("0 isend 1 0 8 6\n0 waitall 1\n", "1 recv 0 0 8 6\n") == 2u);
   CHECK(cq_writes("0 sendRecv 8 1 8 1 6 6\n", "1 sendRecv 8 0 8 0 6 6\n") == 2u);
+}
+
+// Configuration: the replay's size classes (k: sizes in (2^(k-1), 2^k]) at 0 B, 1 B, 2 KiB, 64 KiB, 128 KiB and 4 GiB.
+// Expected: small bounds in bytes or exact units; above 64 KiB the lower bound is the class below's upper one + 1 B.
+// How validated: the labels.
+TEST_CASE("replay: size classes are labelled in units at every size", "[replay][unit]") {
+  using ompisim::bench::replay::size_class;
+  CHECK(size_class(-1) == "0 B");
+  CHECK(size_class(0) == "1 B");
+  CHECK(size_class(11) == "1025 B .. 2 KiB");
+  CHECK(size_class(16) == "32769 B .. 64 KiB");
+  CHECK(size_class(17) == "64 KiB + 1 B .. 128 KiB");
+  CHECK(size_class(42) == "2 TiB + 1 B .. 4 TiB");
 }

@@ -154,7 +154,7 @@ echo "{\"id\": \"$id\", $q}" > long.json
 N=$(cd "$(dirname "$BIN")/../.." && pwd)/scenarios/gemini/fig5_latency_2p_inter_native.json
 [[ -f $N ]] && refuse "--set of a parameter the stack does not read" "--set 'mca.btl_ugni_smsg_limit': parameter of btl/ugni.*stack 'native'.*does not read it" run "$N" --out "$t/o13" --set btl_ugni_smsg_limit=1024
 "$BIN" run "$S" --out "$t/o14" --set btl_ugni_smsg_limit=4096 --set nic.bte_bandwidth="5 GB/s" 2> err.txt | head -2 > table.txt
-grep -q "^# overrides (--set): btl_ugni_smsg_limit=4096 (4096 B), nic.bte_bandwidth=5 GB/s (5 GB/s)$" table.txt && ok "the table lists every override: $(tail -1 table.txt)" || bad "overrides in the table: $(cat table.txt err.txt)"
+grep -q "^# overrides (--set): btl_ugni_smsg_limit=4096 (4096 B), nic.bte_bandwidth=5 GB/s$" table.txt && ok "the table lists every override, the value read where its text differs: $(tail -1 table.txt)" || bad "overrides in the table: $(cat table.txt err.txt)"
 # a value capped by another limit: warned, naming that limit, and shown in the header with the limit; the scenario's
 # own mca block is listed as overrides too
 "$BIN" run "$S" --out "$t/o15" --set btl_ugni_smsg_limit=16384 2> err.txt | head -3 > table.txt
@@ -175,6 +175,10 @@ grep -q "^# overrides (scenario mca): btl_ugni_smsg_limit=256$" table.txt && ok 
 grep -q "^# overrides (scenario mca): btl_ugni_smsg_limit=256 (replaced by --set)$" table.txt \
   && grep -q "^# overrides (--set): btl_ugni_smsg_limit=512" table.txt && ok "a scenario mca key --set gives again is said to be replaced" \
   || bad "scenario mca replaced by --set: $(cat table.txt err.txt)"
+"$BIN" run m.json --out "$t/o17t" --set btl_ugni_smsg_limit=256 2> err.txt | head -3 > table.txt
+grep -q "^# overrides (scenario mca): btl_ugni_smsg_limit=256 (--set gives the same)$" table.txt \
+  && ok "a scenario mca key --set gives again with the same value is not said to be replaced" \
+  || bad "scenario mca given the same by --set: $(cat table.txt err.txt)"
 # sensitivity --mca with a misspelled parameter names the closest one the run has
 refuse "sensitivity --mca misspelled" "--mca '(mca\.)?btl_ugni_smsg_limt': (no such|unknown) MCA parameter.*did you mean 'btl_ugni_smsg_limit'" sensitivity "$S" --mca btl_ugni_smsg_limt
 # --- the cost bound
