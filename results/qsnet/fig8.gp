@@ -21,7 +21,7 @@ set label 105 'Curves "ptl_elan4_chained=on ptl_elan4_completion_queue=none" and
 set label 106 'every point; each later one drawn with a larger marker).' at screen 0.012, screen 0.0523 left front font ',9'
 set label 107 'Curves "ptl_elan4_completion_queue=one" and "ptl_elan4_completion_queue=two" coincide (within 1.3 % at every point; each later one drawn with a larger' at screen 0.012, screen 0.0331 left front font ',9'
 set label 108 'marker).' at screen 0.012, screen 0.0138 left front font ',9'
-set yrange [3.49766 : 32.4064]
+set yrange [3.49756 : 32.4268]
 set ytics ("4" 4, "5" 5, "7" 7, "10" 10, "15" 15, "20" 20, "30" 30)
 set terminal svg size 900,726 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'qsnet/fig8.svg.tmp'
