@@ -28,7 +28,8 @@
 // A reduction's arithmetic (osu_allreduce, osu_reduce: every Reduce of the schedule) is charged on the reducing rank's
 // processor at its node type's arch.reduce_cost_per_element where the machine file gives one, and costs nothing where
 // it does not (reduce_arithmetic, benchmarks/schedule_exec.hpp).
-// LIMITATIONS: the barrier between calls is a zero-cost global synchronisation (not an MPI_Barrier on the stack).
+// LIMITATIONS: the barrier between calls is a zero-cost global synchronisation (not an MPI_Barrier on the stack). A
+// reduction on device buffers is charged as on host buffers, with no staging copy (benchmarks/README.md).
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/coll_choice.hpp"
 #include "benchmarks/driver.hpp"

@@ -78,7 +78,11 @@ double MemoryCopies::copy_time_uncontended(double bytes, int rank) const {
 void MemoryCopies::copy(int ctx, double bytes, Callback done, MemSpace src, MemSpace dst) {
   bytes_copied += static_cast<std::uint64_t>(bytes);
   const platform::NodeType& nt = ctx_.type_of(ctx);
-  auto split = nt.split_copy(bytes);
+  // A copy to or from a GPU's memory is made by the GPU (its DMA engines, or an IPC copy between two GPUs), not by the
+  // core: no part of it is a CPU cache copy, and every byte crosses the resources of its path (the GPU links and
+  // memories, the CPU-GPU interface); only a copy between two host buffers has a part that fits the cache.
+  const bool device = src.kind == MemKind::Device || dst.kind == MemKind::Device;
+  const platform::CopySplit split = device ? platform::CopySplit{0.0, bytes} : nt.split_copy(bytes);
   long long n = ctx_.node_of(ctx_.rank_of(ctx));
   int c = ctx_.core_of_context(ctx);
   platform::MemSpace s = node_space(ctx, src), d = node_space(ctx, dst);

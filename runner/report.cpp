@@ -25,6 +25,20 @@ namespace ompisim {
 namespace {
 namespace fs = std::filesystem;
 // The route policy of the run: its name on a machine with one network, else {network: name}.
+// What each network's route policy does on its topology where that is not what its name promises (RoutePolicyInfo::
+// on_topology), as "network: text"; empty when none.
+std::vector<std::string> routing_notes(const World& w) {
+  std::vector<std::string> out;
+  for (int i = 0; i < w.networks(); ++i) {
+    const auto& r = w.fabric(i).routing();
+    if (!r.on_topology) continue;
+    if (std::string t = r.on_topology(*w.fabric(i).network().topology); !t.empty())
+      out.push_back(w.networks() == 1 ? fmt::format("{}: {}", r.name, t)
+                                      : fmt::format("{} ({}): {}", r.name, w.fabric(i).network().name, t));
+  }
+  return out;
+}
+
 Json routing_json(const World& w) {
   if (w.networks() == 1) return w.fabric().routing().name;
   Json j = Json::object();
@@ -77,6 +91,7 @@ Json result_json(const RunRecord& r) {
                        {"parameters", resolved(m.physical_params())},
                        {"mca", stack_mca(r.spec, r.mca)}};
   if (const std::string note = s.driver->collectives_note(); !note.empty()) res["provenance"]["collectives"] = note;
+  if (auto notes = routing_notes(r.world); !notes.empty()) res["provenance"]["routing_note"] = fmt::format("{}", fmt::join(notes, "; "));
   if (const EngineInfo* e = engines().find(sim.name()); e && e->set_grid)
     res["provenance"]["engine_grid_s"] = s.engine_grid >= 0 ? s.engine_grid : kDefaultEngineGrid;
   if (const EngineInfo* e = engines().find(sim.name()); e && e->window_figures)
@@ -586,6 +601,9 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
   std::string out = fmt::format("# ompisim {} on {} ({}), {}\n", res.value("benchmark", ""), machine,
                                 res.value("stack", ""), ranks_text(res["ranks"]));
   for (const std::string& n : engine_notes(res)) out += "# " + n + "\n";
+  if (const Json* p = res.contains("provenance") ? &res["provenance"] : nullptr;
+      p && p->is_object() && p->contains("routing_note") && (*p)["routing_note"].is_string())
+    out += "# routing " + (*p)["routing_note"].get<std::string>() + "\n";
   if (const std::string c = calls_note(res); !c.empty()) out += "# " + c + "\n";
   if (const Json* p = res.contains("provenance") ? &res["provenance"] : nullptr;
       p && p->is_object() && p->contains("collectives") && (*p)["collectives"].is_string())

@@ -3,9 +3,11 @@
 
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
+#include "platform/topology/dragonfly.hpp"
 #include "platform/topology/route_policies.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <stdexcept>
 
 namespace ompisim::topology {
@@ -29,6 +31,24 @@ std::vector<std::string> RoutePolicyRegistry::names_for(const std::string& kind)
   return out;
 }
 
+namespace {
+// Valiant and UGAL between groups need a third group to route through.
+std::string valiant_on(const Topology& t) {
+  const auto* df = dynamic_cast<const Dragonfly*>(&t);
+  return df && df->groups() < 3 ? fmt::format("on a dragonfly of {} group{} there is no intermediate group: every route "
+                                              "is minimal", df->groups(), df->groups() == 1 ? "" : "s")
+                                : std::string();
+}
+std::string ugal_on(const Topology& t) {
+  const auto* df = dynamic_cast<const Dragonfly*>(&t);
+  return df && df->groups() < 3
+             ? fmt::format("on a dragonfly of {} group{} there is no Valiant route between groups: UGAL chooses only "
+                           "among the minimal routes' global links (and, inside a group, between the direct local link "
+                           "and two through an intermediate switch)", df->groups(), df->groups() == 1 ? "" : "s")
+             : std::string();
+}
+}  // namespace
+
 void register_route_policies(RoutePolicyRegistry& reg) {
   reg.add({"dimension_order", "static dimension-order route: X, then Y, then Z, each the shorter way, ties to +",
            {"torus"}, "Alverson, Roweth, Kaplan, The Gemini System Interconnect, HOTI 2010", &default_route_policy,
@@ -42,14 +62,14 @@ void register_route_policies(RoutePolicyRegistry& reg) {
   reg.add({"valiant", "through an intermediate group chosen by a hash of the flow key (2 global links); minimal "
                       "within a group",
            {"dragonfly"}, "Kim, Dally, Scott, Abts, ISCA 2008 §4.1; SST merlin topo_dragonfly \"valiant\"",
-           &valiant_route});
+           &valiant_route, false, &valiant_on});
   reg.add({"ugal", "minimal unless load(valiant) x hops(valiant) < load(minimal) x hops(minimal) (UGAL-L style, "
                    "route load = its most loaded link); inside a group the same rule between the direct local link "
                    "and two local links through an intermediate switch",
            {"dragonfly"},
            "Kim, Dally, Scott, Abts, ISCA 2008 §4.2 (UGAL); SST merlin topo_dragonfly \"ugal\" and "
            "route_adaptive_local (inside a group)",
-           &ugal_route});
+           &ugal_route, false, &ugal_on});
 }
 
 const RoutePolicyRegistry& route_policies() {

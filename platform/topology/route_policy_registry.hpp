@@ -23,6 +23,9 @@ struct RoutePolicyInfo {
   // The route is a function of the router pair alone (the policy reads neither the link loads nor the flow key), so a
   // caller may keep it per router pair and need not count flows per link for it.
   bool by_router_pair = false;
+  // What the policy does on topology `t` where it is not what its name promises (Valiant on a dragonfly of 2 groups
+  // has no intermediate group: every route is minimal), "" where it is; null: never.
+  std::string (*on_topology)(const Topology& t) = nullptr;
   bool applies_to(const std::string& kind) const;
 };
 

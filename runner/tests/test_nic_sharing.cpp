@@ -183,3 +183,31 @@ TEST_CASE("qsnet: a payload is bound by its node's link and PCI-X bus, twice the
   CHECK(d[1] <= 0.5e9 * q.link_efficiency.value * (1 + 1e-9));
   CHECK(d[1] >= 0.95 * 0.5e9 * q.link_efficiency.value);
 }
+
+// Configuration: crusher, native stack, osu_bw between two ranks of one node (cores 1 and 9: GCDs 4 and 5, joined by
+// 4 xGMI links) on device buffers at 64 KiB and 256 KiB (sizes whose copy fits the CPU's copy cache), with the xGMI
+// links at 1 GB/s, then with the GCDs' memory at 10 GB/s, then with the CPU's cache copy rate at 100 GB/s.
+// Expected: the GPU IPC copy is bounded by the GPU links (4 GB/s) and by the GPU memory (10 GB/s) at every size, and
+// the CPU's cache copy rate changes nothing (a GPU copy has no part in the CPU's cache). Before, a copy's cached part
+// was CPU time at cache_copy_bandwidth: 18.1 GB/s at 256 KiB over 4 GB/s of links.
+// How validated: simulated bandwidth against the --set rates.
+TEST_CASE("crusher: an on-node GPU copy is bounded by the GPU links and memories at every size", "[runner][slingshot]") {
+  auto bandwidth = [](const Overrides& sets) {
+    Json j{{"machine", "crusher"}, {"stack", "native"}, {"ranks", 2}, {"ranks_per_node", 2}, {"map_by", "core"},
+           {"cpu_list", {1, 9}},
+           {"benchmark", {{"name", "osu_bw"}, {"buffer", "device"}, {"sizes", {65536, 262144}}, {"iterations", 10},
+                          {"skip", 2}}}};
+    const Json r = run_one(scenario_from_json(j, "s.json"), 2, sets);
+    CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
+    std::vector<double> bw;
+    for (const auto& p : r["points"]) bw.push_back(p["bandwidth_GBps"].get<double>() * 1e9);
+    REQUIRE(bw.size() == 2);
+    return bw;
+  };
+  for (double b : bandwidth({{"node.buses.xgmi.bandwidth", "1 GB/s"}})) CHECK(b <= 4e9 * (1 + 1e-9));
+  for (double b : bandwidth({{"node.gpu_models.mi250x_gcd.memory_bandwidth", "10 GB/s"}})) CHECK(b <= 10e9 * (1 + 1e-9));
+  const auto nominal = bandwidth({});
+  const auto cache = bandwidth({{"node.memory.cache_copy_bandwidth", "100 GB/s"}});
+  CHECK(cache[0] == Approx(nominal[0]).epsilon(1e-9));
+  CHECK(cache[1] == Approx(nominal[1]).epsilon(1e-9));
+}

@@ -612,3 +612,25 @@ TEST_CASE("runner: an effective count is shown as a count", "[runner]") {
   CHECK(effective_notes(res) ==
         std::vector<std::string>{"btl_ugni_eager_num: effective 64 (value 128, capped by btl_ugni_eager_max (64))"});
 }
+
+// Configuration: osu_latency between one rank in each of crusher's 2 dragonfly groups (nodes 0 and 128) under
+// "routing" valiant, ugal and minimal, and on frontier (74 groups) under valiant.
+// Expected: on 2 groups Valiant has no intermediate group and UGAL no Valiant candidate: each run's provenance says so
+// ("routing_note"), and Valiant's latency equals minimal's; minimal has no note, nor Valiant on 74 groups.
+// How validated: the result's provenance and latencies.
+TEST_CASE("runner: a route policy that a dragonfly of 2 groups reduces to minimal routes says so", "[runner][routing]") {
+  auto run = [](const std::string& machine, const std::string& routing, const Json& nodes) {
+    Json j{{"machine", machine}, {"stack", "openmpi-cxi"}, {"ranks", 2}, {"ranks_per_node", 1}, {"nodes", nodes},
+           {"routing", routing}, {"benchmark", {{"name", "osu_latency"}, {"sizes", {8}}}}};
+    return run_one(scenario_from_json(j, "s.json"), 2, {});
+  };
+  const Json v = run("crusher", "valiant", Json{0, 128}), u = run("crusher", "ugal", Json{0, 128});
+  const Json m = run("crusher", "minimal", Json{0, 128});
+  REQUIRE(v["provenance"].contains("routing_note"));
+  CHECK_THAT(v["provenance"]["routing_note"].get<std::string>(), Catch::Contains("2 groups there is no intermediate group"));
+  REQUIRE(u["provenance"].contains("routing_note"));
+  CHECK_THAT(u["provenance"]["routing_note"].get<std::string>(), Catch::Contains("no Valiant route between groups"));
+  CHECK_FALSE(m["provenance"].contains("routing_note"));
+  CHECK(v["points"][0]["latency_us"] == m["points"][0]["latency_us"]);
+  CHECK_FALSE(run("frontier", "valiant", Json{0, 9000})["provenance"].contains("routing_note"));
+}

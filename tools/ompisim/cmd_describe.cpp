@@ -9,6 +9,7 @@
 #include "core/params.hpp"
 #include "platform/data_path.hpp"
 #include "platform/machine.hpp"
+#include "platform/topology/route_policy_registry.hpp"
 #include "platform/topology/topology_registry.hpp"
 #include "protocols/register.hpp"
 #include "core/json_input.hpp"
@@ -212,6 +213,9 @@ std::string describe_topology(const std::string& name) {
   if (!t) return "";
   std::string out = fmt::format("# topology {} (a machine file's networks.<name>.topology.kind): {}\n# source: {}\n",
                                 t->name, t->description, t->source);
+  out += "## route policies (its machines' topology.routing, or a scenario's \"routing\")\n";
+  for (const std::string& r : topology::route_policies().names_for(name))
+    out += fmt::format("  {}: {}\n", r, topology::route_policies().find(r)->description);
   out += "## machines using it\n";
   for (auto& [n, f] : list_machines()) {
     try {
@@ -222,6 +226,17 @@ std::string describe_topology(const std::string& name) {
     }
   }
   return out;
+}
+
+// `describe POLICY` (minimal, valiant, ugal, ...): its description, topologies and source.
+std::string describe_route_policy(const std::string& name) {
+  const topology::RoutePolicyInfo* r = topology::route_policies().find(name);
+  if (!r) return "";
+  return fmt::format("# route policy {} (a machine file's networks.<name>.topology.routing, or a scenario's "
+                     "\"routing\"): {}\n# topologies: {}\n# source: {}\n",
+                     r->name, r->description, r->kinds.empty() ? std::string("every topology")
+                                                                : fmt::format("{}", fmt::join(r->kinds, ", ")),
+                     r->source);
 }
 
 namespace fs = std::filesystem;
@@ -579,6 +594,8 @@ const std::vector<Kind>& kinds() {
       {"stack", "the stack", "a stack", describe_stack,
        [] { return unique_names(stack_registry().all(), [](auto& st) { return st.name; }); }},
       {"topology", "the topology", "a topology", describe_topology, [] { return topology::topologies().names(); }},
+      {"route-policy", "the route policy", "a route policy", describe_route_policy,
+       [] { return topology::route_policies().names(); }},
       {"paper", "the paper", "a paper",
        [](const std::string& n) {
          const auto papers = paper_names();

@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "core/json_input.hpp"
 #include "platform/machine.hpp"
+#include "platform/topology/route_policy_registry.hpp"
 #include "platform/topology/topology_registry.hpp"
 #include "runner/registries.hpp"
 #include "runner/stacks.hpp"
@@ -61,6 +62,13 @@ void print_nic_kinds() {
 void print_topologies() {
   std::cout << "topologies (a machine file's networks.<name>.topology.kind):\n";
   for (auto& t : topology::topologies().all()) std::cout << fmt::format("  {:<10} {}\n", t.name, t.description);
+}
+void print_route_policies() {
+  std::cout << "route policies (a machine file's networks.<name>.topology.routing, or a scenario's \"routing\"):\n";
+  for (auto& r : topology::route_policies().all())
+    std::cout << fmt::format("  {:<16} [{}]  {}\n", r.name, r.kinds.empty() ? std::string("every topology")
+                                                                            : fmt::format("{}", fmt::join(r.kinds, ", ")),
+                             r.description);
 }
 void print_benchmarks() {
   std::cout << "benchmarks (ompisim describe NAME: the keys of its \"benchmark\" block):\n";
@@ -120,6 +128,7 @@ constexpr Category kCategories[] = {
     {"machines", "machine", print_machines},       {"components", "component", print_components},
     {"stacks", "stack", print_stacks},             {"engines", "engine", print_engines},
     {"nic-kinds", "nic-kind", print_nic_kinds},    {"topologies", "topology", print_topologies},
+    {"route-policies", "route-policy", print_route_policies},
     {"benchmarks", "benchmark", print_benchmarks}, {"collectives", "collective", print_collectives},
     {"papers", "paper", print_papers},             {"scenarios", "scenario", print_scenarios},
     {"grids", "grid", print_grids}};
