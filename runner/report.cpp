@@ -493,6 +493,28 @@ std::string points_algorithm(const Json& points) {
   return first["algorithm"].get<std::string>() + (same_radix ? ", radix " + first["radix"].dump() : "");
 }
 
+// Where the points' algorithms differ (a library's choice per size): consecutive sizes of one algorithm as
+// "8 B recursive_doubling; 64 KiB .. 1 MiB ring"; empty when they do not differ or a point gives no size or algorithm.
+std::string points_algorithms_by_size(const Json& points) {
+  if (!points.is_array() || points.size() < 2 || !points_algorithm(points).empty()) return "";
+  std::vector<std::pair<std::pair<double, double>, std::string>> runs;  // ((first size, last size), algorithm)
+  for (const auto& p : points) {
+    if (!p.is_object() || !p.contains("bytes") || !p["bytes"].is_number() || !p.contains("algorithm") ||
+        !p["algorithm"].is_string())
+      return "";
+    const double b = p["bytes"].get<double>();
+    const std::string a = p["algorithm"].get<std::string>();
+    if (!runs.empty() && runs.back().second == a && b > runs.back().first.second) runs.back().first.second = b;
+    else runs.push_back({{b, b}, a});
+  }
+  std::vector<std::string> parts;
+  for (const auto& [r, a] : runs)
+    parts.push_back((r.first == r.second ? byte_label(r.first)
+                                         : fmt::format("{} .. {}", byte_label(r.first), byte_label(r.second))) +
+                    " " + a);
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
 std::string points_protocols(const Json& points) {
   if (!points.is_array() || points.empty()) return "";
   std::vector<std::pair<double, std::set<std::string>>> rows;  // (size, the counters that move at it)
@@ -631,6 +653,7 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
   if (!shared.empty()) out += fmt::format("# effective values: {}\n", fmt::join(shared, "; "));
   if (res["points"].empty()) return out;
   if (auto a = points_algorithm(res["points"]); !a.empty()) out += "# algorithm " + a + "\n";
+  else if (auto by = points_algorithms_by_size(res["points"]); !by.empty()) out += "# algorithm by size: " + by + "\n";
   if (auto c = points_protocols(res["points"]); !c.empty()) out += "# protocol counters by size: " + c + "\n";
   const bench::DriverInfo* d = bench::driver_registry().find(res.value("benchmark", ""));
   if (!d || !d->table) return out;

@@ -83,6 +83,9 @@ std::string result_table(const Json& res, const Json& scenario_mca = Json());
 // radix 8"); empty when the points give none or differ (a library's choice per size, a radix sweep: the table's
 // columns say it then). The table prints it above its rows, a run's plot in its title.
 std::string points_algorithm(const Json& points);
+// Where they differ: consecutive sizes of one algorithm, "8 B recursive_doubling; 64 KiB .. 1 MiB ring" (the table's
+// "# algorithm by size" line); empty where points_algorithm gives one or a point gives no size or algorithm.
+std::string points_algorithms_by_size(const Json& points);
 // The protocol each size took, from its points' "counters" (the OSU point-to-point drivers'): consecutive sizes whose
 // moving counters (each at least 1 % of that size's largest) have the same names form one range, named with those
 // counters; the names that move at every size are said once, after. "" when the points carry no counters or their

@@ -634,3 +634,20 @@ TEST_CASE("runner: a route policy that a dragonfly of 2 groups reduces to minima
   CHECK(v["points"][0]["latency_us"] == m["points"][0]["latency_us"]);
   CHECK_FALSE(run("frontier", "valiant", Json{0, 9000})["provenance"].contains("routing_note"));
 }
+
+// Configuration: three result point lists: one algorithm at every size; a library's choice per size (8 B and 4 KiB
+// recursive doubling, 64 KiB and 1 MiB ring, 4 MiB recursive doubling again); a point without an algorithm.
+// Expected: the first has no by-size line (points_algorithm names it); the second groups consecutive sizes, a later
+// return to an algorithm its own group; the third none.
+// How validated: the strings.
+TEST_CASE("report: the algorithm a library chose at each size is named by size ranges", "[runner][report]") {
+  auto pts = [](std::initializer_list<std::pair<long long, const char*>> l) {
+    Json a = Json::array();
+    for (auto& [b, n] : l) a.push_back(n ? Json{{"bytes", b}, {"algorithm", n}} : Json{{"bytes", b}});
+    return a;
+  };
+  CHECK(points_algorithms_by_size(pts({{8, "ring"}, {1024, "ring"}})).empty());
+  CHECK(points_algorithms_by_size(pts({{8, "rd"}, {4096, "rd"}, {65536, "ring"}, {1048576, "ring"}, {4194304, "rd"}})) ==
+        "8 B .. 4 KiB rd; 64 KiB .. 1 MiB ring; 4 MiB rd");
+  CHECK(points_algorithms_by_size(pts({{8, "rd"}, {16, nullptr}})).empty());
+}
