@@ -12,7 +12,8 @@
 namespace ompisim::slingshot {
 
 struct CassiniParams {
-  Sourced link_bandwidth;             // Slingshot link rate per direction
+  Sourced link_bandwidth;             // Slingshot link rate per direction: the NIC's link and a group's local links
+  Sourced global_link_bandwidth;      // a global (group-to-group) link's rate per direction
   Sourced packet_payload_efficiency;  // payload bytes / wire bytes for long transfers
   Sourced switch_port_latency;        // Rosetta, port to port, per switch-to-switch link traversed
   Sourced nic_latency;                // NIC to NIC for a small packet through the edge switch, no further hops
@@ -24,7 +25,9 @@ struct CassiniParams {
 
   template <class V>
   void visit(V&& v) {
-    v(link_bandwidth, {"link_bandwidth", Dim::Rate, "Slingshot link rate per direction", 1e6, 1e12});
+    v(link_bandwidth, {"link_bandwidth", Dim::Rate, "Slingshot link rate per direction (NIC and local links)", 1e6, 1e12});
+    v(global_link_bandwidth, {"global_link_bandwidth", Dim::Rate, "global (group-to-group) link rate per direction",
+                              1e6, 1e12});
     v(packet_payload_efficiency, {"packet_payload_efficiency", Dim::Ratio, "payload bytes / wire bytes", 0.01, 1});
     v(switch_port_latency, {"switch_port_latency", Dim::Time, "Rosetta port-to-port latency per switch hop", 0, 1e-5});
     v(nic_latency, {"nic_latency", Dim::Time, "NIC to NIC small packet through the edge switch", 0, 1e-4});

@@ -26,9 +26,12 @@ public:
   double link_rate() const { return p.link_bandwidth * p.packet_payload_efficiency; }
   double injection_bandwidth() const override { return std::min<double>(p.host_interface_bandwidth, link_rate()); }
   double nic_latency() const override { return p.nic_latency; }
-  // Every dragonfly link (in-group and global) is a 200 Gb/s Slingshot link.
+  // The NIC's link and a group's local links at link_bandwidth, the global links at global_link_bandwidth (both
+  // 200 Gb/s on Crusher and Frontier: every Rosetta port runs at that rate).
   NicLinks links() const override {
-    return uniform_links({&p.link_bandwidth, &p.packet_payload_efficiency}, &p.switch_port_latency);
+    NicLinks l = uniform_links({&p.link_bandwidth, &p.packet_payload_efficiency}, &p.switch_port_latency);
+    l.bandwidth[topology::LinkClass::Global] = {&p.global_link_bandwidth, &p.packet_payload_efficiency};
+    return l;
   }
   // injection_bandwidth() of the values, unread (NicResource::params)
   std::vector<NicResource> node_resources() const override {

@@ -4,6 +4,7 @@
 #include "tests/test_helpers.hpp"
 #include "models/gemini/gni.hpp"
 #include "models/qsnet/nic.hpp"
+#include "models/slingshot/nic.hpp"
 #include "models/seastar/seastar.hpp"
 #include "protocols/btl/btl.hpp"
 #include "protocols/mtl/mtl.hpp"
@@ -210,4 +211,26 @@ TEST_CASE("crusher: an on-node GPU copy is bounded by the GPU links and memories
   const auto cache = bandwidth({{"node.memory.cache_copy_bandwidth", "100 GB/s"}});
   CHECK(cache[0] == Approx(nominal[0]).epsilon(1e-9));
   CHECK(cache[1] == Approx(nominal[1]).epsilon(1e-9));
+}
+
+// Configuration: crusher, openmpi-cxi osu_bw of 1 MiB between node 0 and node 128 (the other dragonfly group), with
+// the global links at 5 GB/s, then the local links (nic.link_bandwidth) at 5 GB/s with the global ones as they are.
+// Expected: the first bounded by the global link's payload rate (5 GB/s x packet_payload_efficiency), the second by
+// the NIC's link at the same rate: each class of link has its own rate.
+// How validated: simulated bandwidth against the --set rates and the machine file's payload efficiency.
+TEST_CASE("crusher: a global link's rate is its own", "[runner][slingshot]") {
+  auto m = load_machine("crusher");
+  const double eff = slingshot::nic(*m).p.packet_payload_efficiency.value;
+  auto bandwidth = [](const Overrides& sets) {
+    Json j{{"machine", "crusher"}, {"stack", "openmpi-cxi"}, {"ranks", 2}, {"ranks_per_node", 1}, {"nodes", {0, 128}},
+           {"benchmark", {{"name", "osu_bw"}, {"sizes", {1048576}}, {"iterations", 10}, {"skip", 2}}}};
+    const Json r = run_one(scenario_from_json(j, "s.json"), 2, sets);
+    return r["points"][0]["bandwidth_GBps"].get<double>() * 1e9;
+  };
+  const double nominal = bandwidth({});
+  const double global = bandwidth({{"nic.global_link_bandwidth", "5 GB/s"}});
+  CHECK(global <= 5e9 * eff * (1 + 1e-9));
+  CHECK(global >= 0.9 * 5e9 * eff);
+  CHECK(nominal > 2 * global);
+  CHECK(bandwidth({{"nic.link_bandwidth", "5 GB/s"}}) <= 5e9 * eff * (1 + 1e-9));
 }
