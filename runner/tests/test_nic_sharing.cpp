@@ -53,6 +53,14 @@ Times run(int n_mtl, int n_btl) {
   t.puts = ss.count(seastar::SeaStarStat::Puts);
   return t;
 }
+// Runs scenario `j` under `sets`: every send received once; its points' bandwidths in bytes/s.
+std::vector<double> bandwidths(const Json& j, const Overrides& sets = {}) {
+  const Json r = run_one(scenario_from_json(j, "s.json"), j["ranks"].get<long long>(), sets);
+  CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
+  std::vector<double> bw;
+  for (const auto& p : r["points"]) bw.push_back(p["bandwidth_GBps"].get<double>() * 1e9);
+  return bw;
+}
 }  // namespace
 
 // Configuration: as run() above: 8 MTL messages alone, 8 BTL fragments alone, then both together. Expected: alone,
@@ -132,11 +140,7 @@ TEST_CASE("seastar: messages between nodes share the links they cross", "[runner
     Json j{{"machine", "red-storm"}, {"stack", "native"}, {"ranks", ranks}, {"ranks_per_node", 1},
            {"benchmark", {{"name", bench}, {"sizes", {8192, 16384, 16385, 65536}}, {"iterations", 20}, {"skip", 2}}}};
     if (!nodes.is_null()) j["nodes"] = nodes;
-    const Json r = run_one(scenario_from_json(j, "s.json"), ranks, {});
-    CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
-    std::vector<double> bw;
-    for (const auto& p : r["points"]) bw.push_back(p["bandwidth_GBps"].get<double>() * 1e9);
-    return bw;
+    return bandwidths(j);
   };
   for (double b : points("osu_mbw_mr", 8, Json{0, 1, 2, 3, 4, 5, 6, 7})) CHECK(b <= link * (1 + 1e-9));
   const auto bw = points("osu_bw", 2, Json());
@@ -157,10 +161,7 @@ TEST_CASE("qsnet: a payload is bound by its node's link and PCI-X bus, twice the
     Json j{{"machine", machine}, {"stack", "openmpi-elan4"}, {"ranks", 2}, {"ranks_per_node", per_node},
            {"benchmark", {{"name", "osu_bw"}, {"sizes", {65536, 1048576}}}}};
     if (!nodes.is_null()) j["nodes"] = nodes;
-    const Json r = run_one(scenario_from_json(j, "s.json"), 2, sets);
-    CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
-    std::vector<double> bw;
-    for (const auto& p : r["points"]) bw.push_back(p["bandwidth_GBps"].get<double>() * 1e9);
+    const auto bw = bandwidths(j, sets);
     REQUIRE(bw.size() == 2);
     return bw;
   };
@@ -198,10 +199,7 @@ TEST_CASE("crusher: an on-node GPU copy is bounded by the GPU links and memories
            {"cpu_list", {1, 9}},
            {"benchmark", {{"name", "osu_bw"}, {"buffer", "device"}, {"sizes", {65536, 262144}}, {"iterations", 10},
                           {"skip", 2}}}};
-    const Json r = run_one(scenario_from_json(j, "s.json"), 2, sets);
-    CHECK(r["stats"]["sends_completed"] == r["stats"]["recvs_completed"]);
-    std::vector<double> bw;
-    for (const auto& p : r["points"]) bw.push_back(p["bandwidth_GBps"].get<double>() * 1e9);
+    const auto bw = bandwidths(j, sets);
     REQUIRE(bw.size() == 2);
     return bw;
   };
@@ -224,8 +222,7 @@ TEST_CASE("crusher: a global link's rate is its own", "[runner][slingshot]") {
   auto bandwidth = [](const Overrides& sets) {
     Json j{{"machine", "crusher"}, {"stack", "openmpi-cxi"}, {"ranks", 2}, {"ranks_per_node", 1}, {"nodes", {0, 128}},
            {"benchmark", {{"name", "osu_bw"}, {"sizes", {1048576}}, {"iterations", 10}, {"skip", 2}}}};
-    const Json r = run_one(scenario_from_json(j, "s.json"), 2, sets);
-    return r["points"][0]["bandwidth_GBps"].get<double>() * 1e9;
+    return bandwidths(j, sets).at(0);
   };
   const double nominal = bandwidth({});
   const double global = bandwidth({{"nic.global_link_bandwidth", "5 GB/s"}});
