@@ -16,7 +16,7 @@ set label 100 'The paper gives no data points for this figure; the model is chec
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0579 left front font ',9'
 set label 102 '- "Open MPI bidirectional bandwidth tracks CrayMPICH; LINKx does not degrade bandwidth compared with the single-provider Open MPI line (Fig. 4)." (holds)' at screen 0.012, screen 0.0366 left front font ',9'
 set label 103 '- "Intra-node D2D bandwidth with LINKx is very good for large messages (shared-memory path with IPC handle caching) (Fig. 4)." (holds)' at screen 0.012, screen 0.0152 left front font ',9'
-set yrange [0.000515498 : 82.7431]
+set yrange [0.000515266 : 82.7449]
 set ytics ("0.001" 0.001, "0.003" 0.003, "0.01" 0.01, "0.03" 0.03, "0.1" 0.1, "0.3" 0.3, "1" 1, "3" 3, "10" 10, "30" 30)
 set terminal svg size 900,656 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig4_d2d_inter-node.svg.tmp'

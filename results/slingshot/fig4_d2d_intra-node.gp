@@ -18,7 +18,7 @@ set label 102 '- "Open MPI bidirectional bandwidth tracks CrayMPICH; LINKx does 
 set label 103 'not on these)' at screen 0.012, screen 0.0556 left front font ',9'
 set label 104 '- "Intra-node D2D bandwidth with LINKx is very good for large messages (shared-memory path with IPC handle caching) (Fig. 4)." (holds)' at screen 0.012, screen 0.0351 left front font ',9'
 set label 105 '- "With the CXI provider alone, intra-node latency and bandwidth are poor, worse with many ranks per node, because on-node messages go out through the NIC." (holds)' at screen 0.012, screen 0.0146 left front font ',9'
-set yrange [0.000153522 : 482.008]
+set yrange [0.000151497 : 634.982]
 set ytics ("0.0003" 0.0003, "0.001" 0.001, "0.003" 0.003, "0.01" 0.01, "0.03" 0.03, "0.1" 0.1, "0.3" 0.3, "1" 1, "3" 3, "10" 10, "30" 30, "100" 100, "300" 300)
 set terminal svg size 900,684 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig4_d2d_intra-node.svg.tmp'

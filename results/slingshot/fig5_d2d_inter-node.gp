@@ -18,7 +18,7 @@ set label 102 '- "Latency: CrayMPICH much better at small messages; Open MPI wit
 set label 103 '- "The CrayMPICH intra-node H2H test shows much higher latency at the larger message sizes, which needs further investigation (Fig. 5)." (checked on the other curves it names, not on' at screen 0.012, screen 0.0556 left front font ',9'
 set label 104 'these)' at screen 0.012, screen 0.0351 left front font ',9'
 set label 105 'Curves "native osu_latency 2p" and "openmpi-cxi osu_latency 2p" coincide (within 2 % at every point; each later one drawn with a larger marker).' at screen 0.012, screen 0.0146 left front font ',9'
-set yrange [2.01805 : 224.451]
+set yrange [2.01804 : 224.461]
 set ytics ("3" 3, "5" 5, "10" 10, "20" 20, "30" 30, "50" 50, "100" 100, "200" 200)
 set terminal svg size 900,684 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig5_d2d_inter-node.svg.tmp'

@@ -15,7 +15,7 @@ set bmargin 7
 set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.0592 left front font ',9'
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0374 left front font ',9'
 set label 102 '- "CrayMPICH has much better small-message rates for intra-node H2H and D2D (Fig. 6)." (fails)' at screen 0.012, screen 0.0156 left front font ',9'
-set yrange [0.000364731 : 336.45]
+set yrange [0.000363869 : 352.326]
 set ytics ("0.001" 0.001, "0.003" 0.003, "0.01" 0.01, "0.03" 0.03, "0.1" 0.1, "0.3" 0.3, "1" 1, "3" 3, "10" 10, "30" 30, "100" 100, "300" 300)
 set terminal svg size 900,642 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig6_d2d_intra-node.svg.tmp'

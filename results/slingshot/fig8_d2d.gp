@@ -17,7 +17,7 @@ set label 101 'The paper on this figure, and whether the model''s reading of it 
 set label 102 '- "CrayMPICH is much better for small-message collectives; trends converge at larger sizes (Figs. 7-11)." (checked on the other curves it names, not on these)' at screen 0.012, screen 0.0946 left front font ',9'
 set label 103 'Latency falls with message size: openmpi-cxi osu_bcast tuned 512p: 16 KiB 96.44 us -> 32 KiB 66.49 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that' at screen 0.012, screen 0.0745 left front font ',9'
 set label 104 'falls with message size").' at screen 0.012, screen 0.0544 left front font ',9'
-set label 105 'Latency falls with message size: openmpi-linkx osu_bcast tuned 512p: 16 KiB 110.62 us -> 32 KiB 61.16 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that' at screen 0.012, screen 0.0344 left front font ',9'
+set label 105 'Latency falls with message size: openmpi-linkx osu_bcast tuned 512p: 16 KiB 108.74 us -> 32 KiB 60.24 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that' at screen 0.012, screen 0.0344 left front font ',9'
 set label 106 'falls with message size").' at screen 0.012, screen 0.0143 left front font ',9'
 set yrange [13.7462 : 1793.77]
 set ytics ("20" 20, "30" 30, "50" 50, "100" 100, "200" 200, "300" 300, "500" 500, "1000" 1000)

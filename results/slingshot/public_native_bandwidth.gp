@@ -17,8 +17,8 @@ set label 101 'Bars: prediction interval of a predicted or held-out point, the r
 set label 102 'no bar.' at screen 0.012, screen 0.0469 left front font ',9'
 set label 103 'Curves "osu_bw 2p buffer=device" and "osu_bw 2p buffer=host (public_osu_bw_inter_host_native)" coincide (within 0.0024 % at every point; each later' at screen 0.012, screen 0.0296 left front font ',9'
 set label 104 'one drawn with a larger marker).' at screen 0.012, screen 0.0123 left front font ',9'
-set yrange [0.00214378 : 943.707]
-set ytics ("0.003" 0.003, "0.01" 0.01, "0.03" 0.03, "0.1" 0.1, "0.3" 0.3, "1" 1, "3" 3, "10" 10, "30" 30, "100" 100, "300" 300)
+set yrange [0.00211503 : 1253.08]
+set ytics ("0.003" 0.003, "0.01" 0.01, "0.03" 0.03, "0.1" 0.1, "0.3" 0.3, "1" 1, "3" 3, "10" 10, "30" 30, "100" 100, "300" 300, "1000" 1000)
 set terminal svg size 900,811 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/public_native_bandwidth.svg.tmp'
 plot 'slingshot/public_mbw_mr_intra_device_native.csv' using (column('bytes')):(column('bandwidth_GBps')) with linespoints lc 1 dt 1 pt 1 ps 1.4 title 'native osu_mbw_mr 8p (simulated)', \
