@@ -50,6 +50,6 @@ P
 # (3) The reference file's calibration_directions from this fit are the fit's own (directions_current.py): the
 # prediction intervals sample the axes of the committed fit, not of an older one.
 python3 "$(dirname "$0")/directions_current.py" "$t/out" "$(dirname "$0")/../../validation/reference/$PAPER.json" \
-  "$PAPER" "$MACHINE" || exit 1
+  "$PAPER" "$MACHINE" $FREE || exit 1
 "$BIN" calibrate --paper "$PAPER" --machine "${MACHINE}x" > /dev/null 2> "$t/err"; rc=$?
 [ "$rc" -eq 2 ] && grep -q "${MACHINE}x" "$t/err" || { echo "unknown machine: exit $rc"; cat "$t/err"; exit 1; }

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """A reference file's calibration_directions are the fit's own.
 
-Usage: directions_current.py CALIBRATE_STDOUT REFERENCE_JSON PAPER MACHINE
+Usage: directions_current.py CALIBRATE_STDOUT REFERENCE_JSON PAPER MACHINE [FREE ...]
 
-CALIBRATE_STDOUT is `ompisim calibrate --paper PAPER --machine MACHINE [--free ...]`'s standard output, whose last
-block is the "calibration_directions (for the reference file)" list. The reference file's entries whose source names
-that fit (`calibrate --paper PAPER --machine MACHINE `) are grouped by the machine they apply to (a fit on one machine
+CALIBRATE_STDOUT is `ompisim calibrate --paper PAPER --machine MACHINE [--free FREE ...]`'s standard output, whose
+last block is the "calibration_directions (for the reference file)" list. The reference file's entries whose source
+names that fit, its free parameters included (`calibrate --paper PAPER --machine MACHINE --free F (`), are grouped by the machine they apply to (a fit on one machine
 may be copied to a sibling); each group must be the fit's list: the same number of directions, in the same order, each
 direction's coefficients within 0.01 of the fit's (up to the sign, which a singular vector does not fix) and its range
 within 2 % of the fit's. A fit that moved (a model change, a refit) while its directions were left behind fails here,
@@ -36,15 +36,16 @@ def same_up_to_sign(a, b):
 
 def main():
     out, ref_path, paper, machine = sys.argv[1:5]
+    free = sys.argv[5:]
     fit = fit_directions(out)
     ref = json.load(open(ref_path)).get("calibration_directions", [])
-    tag = f"calibrate --paper {paper} --machine {machine} "
+    tag = f"calibrate --paper {paper} --machine {machine}" + "".join(f" --free {f}" for f in free) + " ("
     groups = {}
     for e in ref:
         if tag in e.get("source", ""):
             groups.setdefault(e["machine"], []).append(e)
     if not groups:
-        print(f"ok: {ref_path} has no calibration_directions from {tag.strip()}")
+        print(f"ok: {ref_path} has no calibration_directions from {tag[:-2]}")
         return 0
     errors = []
     if fit is None:

@@ -69,7 +69,7 @@ refuse "machine foo" "machine: unknown subcommand 'foo' (known: template) (ompis
 # `list CATEGORY`: a word that is no category names them all (it was CLI11's "The following argument was not
 # expected"), with the closest one; a category, singular or plural, in any case, prints its heading alone; `list`
 # prints every category, in order: each category's own output
-cats="machines, components, stacks, engines, nic-kinds, topologies, benchmarks, collectives, papers, scenarios, grids"
+cats="machines, components, stacks, engines, nic-kinds, topologies, route-policies, benchmarks, collectives, papers, scenarios, grids"
 refuse "list foo" "list 'foo': no such category (categories: $cats)" list foo
 refuse "list ''" "list: an empty category: give one of $cats, or none for all" list ""
 refuse "list stak" "list 'stak': no such category (did you mean 'stacks'?) (categories: $cats)" list stak

@@ -141,7 +141,7 @@ for w in "allreduce:^# collective allreduce:recursive_doubling" "openmpi:^# stac
     || { echo "FAIL describe $name: rc=$rc $(head -2 "$t/d") $(cat "$t/err")"; fail=1; }
 done
 "$BIN" describe frobnicate > /dev/null 2> "$t/err"; rc=$?
-[[ $rc == 2 ]] && grep -qF "describe 'frobnicate': not a machine, a component, a benchmark, a collective, a stack, a topology, a paper, an engine, a NIC kind or a collective algorithm; \`ompisim list\` shows every name" "$t/err" \
+[[ $rc == 2 ]] && grep -qF "describe 'frobnicate': not a machine, a component, a benchmark, a collective, a stack, a topology, a route policy, a paper, an engine, a NIC kind or a collective algorithm; \`ompisim list\` shows every name" "$t/err" \
   && [[ $(wc -c < "$t/err") -lt 400 ]] && echo "ok   describe of an unknown name names every kind of name, in under 400 characters" || { echo "FAIL describe frobnicate: $rc $(cat "$t/err")"; fail=1; }
 # every name describe takes (describe --names) is listed by `list`, as the README says: collectives, topologies,
 # engines, NIC kinds and each collective's algorithms (COLL/ALGO: in the collective's line) too, and the frameworks
