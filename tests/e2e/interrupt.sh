@@ -8,7 +8,8 @@
 #     scenario of several points interrupted in its second: the first point's trace kept whole, no temporary left.
 # (2) The simulation process killed (a crash): exit 3, the internal-error code, not 1 or 2.
 # (3) reproduce interrupted during its third scenario: exit 130; the two results finished before the signal stay, each
-#     as a whole pair (JSON and CSV); nothing of the third. The same with -j 2 (the first two at once).
+#     as a whole pair (JSON and CSV); nothing of the third. The same with -j 2 (the first two at once). A sweep
+#     interrupted in its second point says it kept 1 of its 2 points.
 # (4) Exit codes 0 and 2 pinned here, 1 by e2e.validate_set; --help states them all.
 # (5) A killed run's temporaries (its pid exited) are removed by the next run writing the same result or trace.
 set -u
@@ -78,6 +79,15 @@ if [[ $rc == 130 && "$files" == "./t/a.csv ./t/a.json ./t/b.csv ./t/b.json " ]] 
   && python3 -c "import json,sys; [json.load(open(f)) for f in sys.argv[1:]]" "$t/res2/t/a.json" "$t/res2/t/b.json"; then
   echo "ok   reproduce -j 2 interrupted: exit 130, kept $files"
 else echo "FAIL reproduce -j 2: rc=$rc files=$files err=$(tail -3 "$t/err-rep2")"; fail=1; fi
+# (3c) a sweep of two points, the second slow, interrupted during it: exit 130, the message counts the point kept
+echo "{\"base\": \"$t/slow.json\", \"axes\": {\"ranks\": [16, 65536]}}" > "$t/grid.json"
+setsid "$BIN" sweep "$t/grid.json" --out "$t/sw" > /dev/null 2> "$t/err-sw" &
+pid=$!
+for i in $(seq 100); do [[ $(ls "$t/sw/points" 2>/dev/null | grep -c '\.json$') -ge 1 ]] && break; sleep 0.1; done
+sleep 1; kill -INT -- -$pid; wait $pid; rc=$?
+if [[ $rc == 130 ]] && grep -q "stopped: 1 of 2 points finished and kept in .*: the same sweep command resumes from them" "$t/err-sw"; then
+  echo "ok   sweep interrupted: exit 130, $(grep -o '1 of 2 points finished and kept' "$t/err-sw")"
+else echo "FAIL sweep interrupted: rc=$rc $(cat "$t/err-sw")"; fail=1; fi
 # (4)
 "$BIN" run "$d/scenarios/t/a.json" --out "$t/ok" > /dev/null 2>&1; rc=$?
 [[ $rc == 0 ]] && echo "ok   exit 0" || { echo "FAIL exit 0: $rc"; fail=1; }

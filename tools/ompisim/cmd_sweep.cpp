@@ -137,6 +137,10 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
   ctx.out = output_dir(opt.out.empty() ? kDefaultOutRoot + "sweep-" + stem : opt.out);
   const OutputDir& out = *ctx.out;
   const std::string dir = out.root();
+  ctx.kept_note = [points = std::make_shared<SweepGrid>(g), dir] {
+    return fmt::format("{} of {} points finished and kept in {}: the same sweep command resumes from them",
+                       sweep_points_done(*points, dir), points->points.size(), dir);
+  };
   refuse_overwriting({{"grid", grid_file}, {"base scenario", g.base_file}, {"--machine-file", opt.machine_file}},
                      {{"--out", out.file("sweep.json")}, {"--out", out.file("sweep.csv")}});
   bool merge = opt.merge;

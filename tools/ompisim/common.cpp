@@ -335,6 +335,10 @@ int with_stdout_checked(int status) {
 // What an interrupted command leaves, by the subcommand that ran: `run` writes its result files only when it ends;
 // a sweep keeps its finished points and resumes from them; the others keep what they finished.
 static std::string kept_after_interrupt(const Context& ctx) {
+  if (ctx.kept_note) try {
+      if (std::string n = ctx.kept_note(); !n.empty()) return n;
+    } catch (const std::exception&) {  // the folder unreadable: say what the kind of command keeps
+    }
   std::string name;
   for (auto& [sub, handler] : ctx.handlers)
     if (*sub) name = sub->get_name();

@@ -32,6 +32,9 @@ struct Context {
   std::string max_events_text;  // --max-events as given
   double max_events = 0;        // parsed: 0 when not given
   std::unique_ptr<OutputDir> out;
+  // What an interrupted subcommand has kept, when it can say more than its kind does (a sweep: its finished points);
+  // set by the subcommand once it knows, called after it has returned.
+  std::function<std::string()> kept_note;
   // One handler per subcommand; the selected one runs after the global options are checked.
   std::vector<std::pair<const CLI::App*, std::function<int()>>> handlers;
 
