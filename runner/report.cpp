@@ -10,9 +10,9 @@
 #include "runner/stacks.hpp"
 
 #include <algorithm>
-#include <map>
 #include <array>
 #include <fstream>
+#include <map>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -24,7 +24,6 @@ namespace ompisim {
 
 namespace {
 namespace fs = std::filesystem;
-// The route policy of the run: its name on a machine with one network, else {network: name}.
 // What each network's route policy does on its topology where that is not what its name promises (RoutePolicyInfo::
 // on_topology), as "network: text"; empty when none.
 std::vector<std::string> routing_notes(const World& w) {
@@ -39,6 +38,7 @@ std::vector<std::string> routing_notes(const World& w) {
   return out;
 }
 
+// The route policy of the run: its name on a machine with one network, else {network: name}.
 Json routing_json(const World& w) {
   if (w.networks() == 1) return w.fabric().routing().name;
   Json j = Json::object();
@@ -91,7 +91,8 @@ Json result_json(const RunRecord& r) {
                        {"parameters", resolved(m.physical_params())},
                        {"mca", stack_mca(r.spec, r.mca)}};
   if (const std::string note = s.driver->collectives_note(); !note.empty()) res["provenance"]["collectives"] = note;
-  if (auto notes = routing_notes(r.world); !notes.empty()) res["provenance"]["routing_note"] = fmt::format("{}", fmt::join(notes, "; "));
+  if (auto notes = routing_notes(r.world); !notes.empty())
+    res["provenance"]["routing_note"] = fmt::format("{}", fmt::join(notes, "; "));
   if (const EngineInfo* e = engines().find(sim.name()); e && e->set_grid)
     res["provenance"]["engine_grid_s"] = s.engine_grid >= 0 ? s.engine_grid : kDefaultEngineGrid;
   if (const EngineInfo* e = engines().find(sim.name()); e && e->window_figures)
