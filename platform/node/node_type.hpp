@@ -74,9 +74,13 @@ struct MemoryParams {
 
   template <class V>
   void visit(V&& v) {
-    v(numa_copy_bandwidth, {"numa_copy_bandwidth", Dim::Rate, "one NUMA node's memory copy throughput, shared", 1e6, 1e14});
+    v(numa_copy_bandwidth, {"numa_copy_bandwidth", Dim::Rate,
+                            "one NUMA node's memory copy throughput, shared by the DRAM part of its copies (a host "
+                            "copy's part that fits the cache, copy_cache_size, does not cross it)",
+                            1e6, 1e14});
     v(dram_copy_bandwidth, {"dram_copy_bandwidth", Dim::Rate, "memcpy rate of one core from/to DRAM", 1e6, 1e13});
-    v(cache_copy_bandwidth, {"cache_copy_bandwidth", Dim::Rate, "memcpy rate, working set in cache", 1e6, 1e13});
+    v(cache_copy_bandwidth, {"cache_copy_bandwidth", Dim::Rate,
+                             "memcpy rate of a host copy's part that fits the cache (a GPU copy has none)", 1e6, 1e13});
     v(copy_cache_size, {"copy_cache_size", Dim::Bytes, "cache capacity for one copy's working set", 1024, 1e12});
   }
 };
