@@ -37,9 +37,9 @@ std::string format_quantity(double v, Dim d) {
 }
 
 std::string byte_label(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;
-  while (b >= 1024 && u < 3) {
+  while (b >= 1024 && u < 4) {
     const double up = b / 1024, hundredths = up * 100;
     if (hundredths != std::floor(hundredths)) break;
     b = up, ++u;

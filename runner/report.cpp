@@ -494,25 +494,34 @@ std::string points_algorithm(const Json& points) {
   return first["algorithm"].get<std::string>() + (same_radix ? ", radix " + first["radix"].dump() : "");
 }
 
+namespace {
+// Consecutive rows (size, value) of equal value, each run as its size range ("8 B", "64 KiB .. 1 MiB") and the value.
+template <class V>
+std::vector<std::pair<std::string, V>> size_runs(const std::vector<std::pair<double, V>>& rows) {
+  std::vector<std::pair<std::string, V>> out;
+  for (std::size_t i = 0, j = 0; i < rows.size(); i = j + 1) {
+    for (j = i; j + 1 < rows.size() && rows[j + 1].second == rows[i].second;) ++j;
+    out.emplace_back(i == j ? byte_label(rows[i].first)
+                            : fmt::format("{} .. {}", byte_label(rows[i].first), byte_label(rows[j].first)),
+                     rows[i].second);
+  }
+  return out;
+}
+}  // namespace
+
 // Where the points' algorithms differ (a library's choice per size): consecutive sizes of one algorithm as
 // "8 B recursive_doubling; 64 KiB .. 1 MiB ring"; empty when they do not differ or a point gives no size or algorithm.
 std::string points_algorithms_by_size(const Json& points) {
   if (!points.is_array() || points.size() < 2 || !points_algorithm(points).empty()) return "";
-  std::vector<std::pair<std::pair<double, double>, std::string>> runs;  // ((first size, last size), algorithm)
+  std::vector<std::pair<double, std::string>> rows;  // (size, algorithm)
   for (const auto& p : points) {
     if (!p.is_object() || !p.contains("bytes") || !p["bytes"].is_number() || !p.contains("algorithm") ||
         !p["algorithm"].is_string())
       return "";
-    const double b = p["bytes"].get<double>();
-    const std::string a = p["algorithm"].get<std::string>();
-    if (!runs.empty() && runs.back().second == a && b > runs.back().first.second) runs.back().first.second = b;
-    else runs.push_back({{b, b}, a});
+    rows.emplace_back(p["bytes"].get<double>(), p["algorithm"].get<std::string>());
   }
   std::vector<std::string> parts;
-  for (const auto& [r, a] : runs)
-    parts.push_back((r.first == r.second ? byte_label(r.first)
-                                         : fmt::format("{} .. {}", byte_label(r.first), byte_label(r.second))) +
-                    " " + a);
+  for (const auto& [range, a] : size_runs(rows)) parts.push_back(range + " " + a);
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
@@ -540,13 +549,10 @@ std::string points_protocols(const Json& points) {
   if (rows.size() > 1) every = rows.front().second;
   for (const auto& [b, moved] : rows) std::erase_if(every, [&](const std::string& n) { return !moved.count(n); });
   std::vector<std::string> parts;
-  for (std::size_t i = 0, j = 0; i < rows.size(); i = j + 1) {
-    for (j = i; j + 1 < rows.size() && rows[j + 1].second == rows[i].second;) ++j;
+  for (const auto& [range, moved] : size_runs(rows)) {
     std::vector<std::string> own;
-    for (const auto& n : rows[i].second)
+    for (const auto& n : moved)
       if (!every.count(n)) own.push_back(n);
-    const std::string range = i == j ? byte_label(rows[i].first)
-                                     : fmt::format("{} .. {}", byte_label(rows[i].first), byte_label(rows[j].first));
     parts.push_back(range + (own.empty() ? "" : " " + fmt::format("{}", fmt::join(own, ", "))));
   }
   return fmt::format("{}{}", fmt::join(parts, "; "),

@@ -1,5 +1,7 @@
 #include "benchmarks/replay/replay_tables.hpp"
 
+#include "core/units.hpp"
+
 #include <fmt/format.h>
 
 namespace ompisim::bench::replay {
@@ -20,18 +22,11 @@ const std::vector<std::string>& registry_colls() {
 
 std::string size_class(int k) {
   if (k < 0) return "0 B";
-  std::uint64_t hi = 1ull << k;
-  auto fmtb = [](std::uint64_t b) {
-    if (b >= (1ull << 40) && b % (1ull << 40) == 0) return fmt::format("{} TiB", b >> 40);
-    if (b >= (1ull << 30) && b % (1ull << 30) == 0) return fmt::format("{} GiB", b >> 30);
-    if (b >= (1ull << 20) && b % (1ull << 20) == 0) return fmt::format("{} MiB", b >> 20);
-    if (b >= 1024 && b % 1024 == 0) return fmt::format("{} KiB", b >> 10);
-    return fmt::format("{} B", b);
-  };
+  if (k == 0) return "1 B";
   // Above 64 KiB the lower bound is written from the class below's upper one ("2 GiB + 1 B", not "2147483649 B").
-  const std::uint64_t half = hi >> 1;
-  const std::string lo = half >= 65536 ? fmtb(half) + " + 1 B" : fmtb(half + 1);
-  return k == 0 ? "1 B" : fmt::format("{} .. {}", lo, fmtb(hi));
+  const auto hi = static_cast<double>(1ull << k), half = hi / 2;
+  const std::string lo = half >= 65536 ? byte_label(half) + " + 1 B" : byte_label(half + 1);
+  return fmt::format("{} .. {}", lo, byte_label(hi));
 }
 
 std::string replay_table(const Json& res) {

@@ -32,20 +32,20 @@ std::vector<std::string> RoutePolicyRegistry::names_for(const std::string& kind)
 }
 
 namespace {
-// Valiant and UGAL between groups need a third group to route through.
-std::string valiant_on(const Topology& t) {
+// Valiant and UGAL between groups need a third group to route through: on a dragonfly of fewer, `what` (after "on a
+// dragonfly of N groups there is"), else "".
+std::string with_fewer_than_3_groups(const Topology& t, const char* what) {
   const auto* df = dynamic_cast<const Dragonfly*>(&t);
-  return df && df->groups() < 3 ? fmt::format("on a dragonfly of {} group{} there is no intermediate group: every route "
-                                              "is minimal", df->groups(), df->groups() == 1 ? "" : "s")
-                                : std::string();
+  if (!df || df->groups() >= 3) return "";
+  return fmt::format("on a dragonfly of {} group{} there is {}", df->groups(), df->groups() == 1 ? "" : "s", what);
+}
+std::string valiant_on(const Topology& t) {
+  return with_fewer_than_3_groups(t, "no intermediate group: every route is minimal");
 }
 std::string ugal_on(const Topology& t) {
-  const auto* df = dynamic_cast<const Dragonfly*>(&t);
-  return df && df->groups() < 3
-             ? fmt::format("on a dragonfly of {} group{} there is no Valiant route between groups: UGAL chooses only "
-                           "among the minimal routes' global links (and, inside a group, between the direct local link "
-                           "and two through an intermediate switch)", df->groups(), df->groups() == 1 ? "" : "s")
-             : std::string();
+  return with_fewer_than_3_groups(t, "no Valiant route between groups: UGAL chooses only among the minimal routes' "
+                                     "global links (and, inside a group, between the direct local link and two "
+                                     "through an intermediate switch)");
 }
 }  // namespace
 
