@@ -81,7 +81,10 @@ struct HdrSegment {
 };
 
 // User data that travels with the header: `length` bytes at `offset` in `buf`. For a descriptor with
-// desc_flag::ExposeData and no data (`length` 0), `buf` is the region the peer will access by RDMA.
+// desc_flag::ExposeData and no data (`length` 0), `buf` is the region the peer will access by RDMA. On delivery
+// (Btl::deliver_landed) `buf.space` of a descriptor with data is where its bytes are for the receiver's copy out: a
+// receive buffer of the receiver's own (a network BTL), or the sender's memory (vader's copy-in fragments and fast
+// boxes, in the sender's segment; its single-copy sends, the sender's user buffer).
 struct DataSegment {
   std::uint64_t offset = 0, length = 0;
   Buffer buf;
@@ -173,6 +176,11 @@ protected:
     const TagCallback& cb = callbacks_[d.tag];
     if (!cb) throw ProtocolError("btl/" + name() + " receive", "no callback for tag", std::to_string(d.tag));
     cb(d);
+  }
+  // deliver() for a descriptor whose data now lie in `where` (as seen from the receiver: MemSpace{} is its own memory).
+  void deliver_landed(Descriptor d, MemSpace where) const {
+    if (d.data.length > 0) d.data.buf.space = where;
+    deliver(d);
   }
 
 private:

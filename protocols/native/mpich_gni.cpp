@@ -151,6 +151,13 @@ void MpichGni::on_cpu_done(std::uint32_t id) {
   }
 }
 
+// Where a received eager message's data are for the receiver's copy out: on the node, in a shared-memory cell taken
+// from the sender's own free queue (MPICH nemesis, from which MPT's on-node path derives: mpid_nem_inline.h dequeues
+// from MPID_nem_mem_region.my_freeQ), so in the sender's memory; between nodes, in the receiver's mailbox or DMA buffer.
+MemSpace MpichGni::eager_data(const GniMsg& m) const {
+  return same_node(m.src, m.dst) ? ctx_.local_memory(m.src) : MemSpace{};
+}
+
 void MpichGni::match(std::uint32_t id) {
   const GniMsg& m = msgs_[id];
   const int dst = m.dst;
@@ -160,7 +167,7 @@ void MpichGni::match(std::uint32_t id) {
   // Unexpected eager data (this message, or held ones it released) is copied out of the mailbox on arrival.
   for (auto& u : unexpected) {
     const GniMsg& held = msgs_[u.id];
-    if (held.eager && held.bytes > 0) cpus_.cpu_copy(dst, static_cast<double>(held.bytes), [] {});
+    if (held.eager && held.bytes > 0) cpus_.cpu_copy(dst, static_cast<double>(held.bytes), [] {}, eager_data(held));
   }
 }
 
@@ -182,7 +189,7 @@ void MpichGni::on_matched(std::uint32_t id, std::uint64_t rid) {
   lib_.matched(lib_.recv(rid), m.src, m.tag, m.bytes);
   if (m.eager) {
     m.state = step(m.state, MsgEvent::MatchedEager);
-    cpus_.cpu_copy(m.dst, static_cast<double>(m.bytes), [this, id] { on_copied(id); });
+    cpus_.cpu_copy(m.dst, static_cast<double>(m.bytes), [this, id] { on_copied(id); }, eager_data(m));
     return;
   }
   if (same_node(m.src, m.dst)) {

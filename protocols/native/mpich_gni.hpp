@@ -108,6 +108,7 @@ private:
   void e1_buffer_back(int rank);
 
   bool same_node(int a, int b) const { return ctx_.node_of(a) == ctx_.node_of(b); }
+  MemSpace eager_data(const GniMsg& m) const;  // where a received eager message's data are (the copy out's source)
   Simulator& sim_;
   const Contexts& ctx_;
   CpuTimeline& cpus_;

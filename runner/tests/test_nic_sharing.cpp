@@ -231,3 +231,26 @@ TEST_CASE("crusher: a global link's rate is its own", "[runner][slingshot]") {
   CHECK(nominal > 2 * global);
   CHECK(bandwidth({{"nic.link_bandwidth", "5 GB/s"}}) <= 5e9 * eff * (1 + 1e-9));
 }
+
+// Configuration: Cielo, two ranks on one node on cores 0 and 4 (two dies of a package), osu_bw, Open MPI (vader) and
+//                Cray MPT (native); node.links.inter_die_bandwidth set far below every other rate.
+// Expected:      an eager message's data cross the inter-die link once (copied into a fast box or a cell in the
+//                sender's memory, copied out by the receiver), so vader's 128-byte fast-box messages (beyond the line
+//                of the header's poll) and MPT's 8 KiB cells are bound by the link; a 1-byte fast-box message's data
+//                share the line its header's poll brought over, and its rate does not move.
+// How validated: simulated bandwidth against the --set rate.
+TEST_CASE("cielo: on-node eager data between dies cross the inter-die link", "[runner][gemini]") {
+  auto bandwidth = [](const std::string& stack, long long bytes, const Overrides& sets) {
+    Json j{{"machine", "cielo"}, {"stack", stack}, {"ranks", 2}, {"ranks_per_node", 2}, {"cpu_list", {0, 4}},
+           {"benchmark", {{"name", "osu_bw"}, {"sizes", {bytes}}, {"iterations", 20}, {"skip", 2}}}};
+    return bandwidths(j, sets).at(0);
+  };
+  const Overrides slow{{"node.links.inter_die_bandwidth", "0.01 GB/s"}};
+  for (auto [stack, bytes] : {std::pair{"openmpi", 128LL}, std::pair{"native", 8192LL}}) {
+    CAPTURE(stack, bytes);
+    const double nominal = bandwidth(stack, bytes, {}), crossed = bandwidth(stack, bytes, slow);
+    CHECK(crossed <= 0.01e9 * (1 + 1e-9));
+    CHECK(nominal > 10 * crossed);
+  }
+  CHECK(bandwidth("openmpi", 1, slow) == Approx(bandwidth("openmpi", 1, {})).epsilon(1e-9));
+}

@@ -74,7 +74,7 @@ void FabricBtl::on_send_issued(std::uint32_t id) {
   fabric::SendFrag& s = frags_[id];
   if (!s.copy_in) return on_data_ready(id);  // in place or RDMA: on the channel from the user buffer
   s.state = step(s.state, fabric::FragEvent::CopyIn);
-  cpus_.cpu_copy(s.d.src, static_cast<double>(s.d.data.length), [this, id] { on_data_ready(id); });
+  cpus_.cpu_copy(s.d.src, static_cast<double>(s.d.data.length), [this, id] { on_data_ready(id); }, s.d.data.buf.space);
 }
 
 void FabricBtl::on_data_ready(std::uint32_t id) {
@@ -139,7 +139,7 @@ void FabricBtl::on_received(std::uint32_t id) {
   s.state = step(s.state, fabric::FragEvent::Received);
   const Descriptor in = s.d;
   frags_.erase(id);
-  deliver(in);
+  deliver_landed(in, MemSpace{});  // in a receive buffer of the receiver's
 }
 
 // ISSUING_PUT -> [AWAIT_CHANNEL] -> WRITING -> COMPLETING -> COMPLETE: on the connection's low-priority channel, in

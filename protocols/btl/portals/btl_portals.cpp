@@ -211,7 +211,7 @@ void BtlPortals::on_put_end_read(std::uint64_t fid) {
   it->second.state = step(it->second.state, ArrivalEvent::PutEndRead);
   const Descriptor f = it->second.d;
   arrivals_.erase(it);
-  deliver(f);
+  deliver_landed(f, MemSpace{});  // in the receiver's own receive block
 }
 
 void BtlPortals::prepare_rdma(int, Buffer, std::uint64_t, Completion ready) {

@@ -46,7 +46,7 @@ public:
     stats_.add(SelfStat::Bytes, d.data.length);
     cpus_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, local_done = std::move(local_done)] {
       if (local_done) local_done();
-      deliver(d);
+      deliver_landed(d, MemSpace{});
     });
   }
   void get(int initiator, int, std::uint64_t bytes, Buffer, Buffer, Completion done) override {

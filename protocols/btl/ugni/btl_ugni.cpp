@@ -48,7 +48,7 @@ void BtlUgni::send(const Descriptor& f, Completion local_done) {
     counters_.add(UgniStat::ShortSends);
     s.state = step(s.state, FragEvent::StartShort);
     // prepare_src: copy into the send fragment, then SMSG (TAG_SEND).
-    cpus_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, id] { on_copied(id); });
+    cpus_.cpu_copy(f.src, static_cast<double>(f.data.length), [this, id] { on_copied(id); }, f.data.buf.space);
     return;
   }
   counters_.add(UgniStat::EagerGets);
@@ -74,7 +74,7 @@ void BtlUgni::on_buffer(std::uint32_t id) {
   SendFrag& s = frags_[id];
   s.state = step(s.state, FragEvent::BufferReady);
   if (s.state == FragState::EagerCopying) {
-    cpus_.cpu_copy(s.d.src, static_cast<double>(s.d.data.length), [this, id] { on_copied(id); });
+    cpus_.cpu_copy(s.d.src, static_cast<double>(s.d.data.length), [this, id] { on_copied(id); }, s.d.data.buf.space);
     return;
   }
   // PULLING: the receiver pulls by FMA GET whatever the size (r26242 btl_ugni_component.c mca_btl_ugni_start_eager_get
@@ -99,7 +99,7 @@ void BtlUgni::on_send_arrived(std::uint32_t id) {
   s.state = step(s.state, FragEvent::SendArrived);
   const Descriptor in = s.d;
   frags_.erase(id);
-  deliver(in);
+  deliver_landed(in, MemSpace{});  // in the receiver's SMSG mailbox
 }
 
 // INIT_GET arrived: the receiver takes a buffer from its receive list and pulls the data.
@@ -116,7 +116,7 @@ void BtlUgni::on_get_done(std::uint32_t id) {
   Descriptor in = s.d;
   in.rx_buffer = next_rx_++;
   eager_in_use_.emplace(in.rx_buffer, in.dst);  // the receiver's pool buffer now holds the payload
-  deliver(in);
+  deliver_landed(in, MemSpace{});
 }
 
 // RDMA_COMPLETE frees the sender's eager buffer.

@@ -2,6 +2,11 @@
 
 namespace ompisim::btl::vader {
 
+namespace {
+constexpr std::uint64_t kFboxHdrBytes = 8;     // sizeof (mca_btl_vader_fbox_hdr_t): tag, seq, size
+constexpr std::uint64_t kCacheLineBytes = 64;  // the x86-64 cache line (AMD Opteron, Intel Xeon)
+}  // namespace
+
 BtlVader::BtlVader(Simulator& sim, const Contexts& contexts, CpuTimeline& cpus, const VaderMca& mca)
     : sim_(sim), ctx_(contexts), cpus_(cpus), mca_(mca) {
   // Open MPI v1.8.8 ompi/mca/btl/vader/btl_vader_component.c (XPMEM single copy): exclusivity HIGH, latency 1 us,
@@ -59,10 +64,16 @@ void BtlVader::send(const Descriptor& d, Completion local_done) {
     counters_.add(inline_send ? VaderStat::FboxSends : VaderStat::CopySends);
     // Below max_inline_send the fragment goes by fast box (one hand-off); a copy-in fragment above it by the FIFO.
     double arrive = inline_send ? ctx_.signal_latency(d.src, d.dst) : fifo_latency(d.src, d.dst);
-    cpus_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, arrive, local_done = std::move(local_done)]() mutable {
+    // Fast boxes and fragments are in the sender's segment (fbox_out and the fragment free lists in my_segment, v1.8
+    // btl_vader_module.c / btl_vader_fbox.h): the sender copies into its own memory, the receiver reads the data in
+    // place (mca_btl_vader_check_fboxes hands the PML a segment inside fbox_in), from the sender's memory, except what
+    // shares the cache line of the fast box's 8-byte header, which the poll that found the message brought over.
+    const bool in_polled_line = inline_send && d.wire_bytes() + kFboxHdrBytes <= kCacheLineBytes;
+    const MemSpace landed = in_polled_line ? MemSpace{} : ctx_.local_memory(d.src);
+    cpus_.cpu_copy(d.src, static_cast<double>(d.data.length), [this, d, arrive, landed, local_done = std::move(local_done)]() mutable {
       if (local_done) local_done();
-      sim_.after(arrive, [this, d] { deliver(d); });
-    });
+      sim_.after(arrive, [this, d, landed] { deliver_landed(d, landed); });
+    }, d.data.buf.space);
     return;
   }
   // Single copy: pass the pointer; the receiver attaches and copies; the sender's buffer is free after that.

@@ -440,7 +440,8 @@ void Ob1::handle(const InFrag& f) {
         // fragment that kept its BTL buffer could leave the receive pool empty for the very predecessor it waits for.
         g.copied = true;
         counters_.add(Ob1Stat::OutOfOrderCopy);
-        cpus_.cpu_copy(g.d.dst, static_cast<double>(g.d.data.length), [g] { g.btl->payload_consumed(g.d); });
+        cpus_.cpu_copy(g.d.dst, static_cast<double>(g.d.data.length), [g] { g.btl->payload_consumed(g.d); },
+                       g.d.data.buf.space);
       }
       std::vector<Unexpected> unexpected;
       auto out = lib_.arrive(f.d.dst, f.h.ctx, f.h.seq, Unexpected{f.d.src, f.h.tag, g}, &unexpected);
@@ -452,7 +453,8 @@ void Ob1::handle(const InFrag& f) {
         // buffer can be returned now rather than at match time.
         counters_.add(Ob1Stat::UnexpectedCopy);
         const InFrag g = u.frag;
-        cpus_.cpu_copy(g.d.dst, static_cast<double>(g.d.data.length), [g] { g.btl->payload_consumed(g.d); });
+        cpus_.cpu_copy(g.d.dst, static_cast<double>(g.d.data.length), [g] { g.btl->payload_consumed(g.d); },
+                       g.d.data.buf.space);
       }
       return;
     }
@@ -491,7 +493,7 @@ void Ob1::handle(const InFrag& f) {
         f.btl->payload_consumed(f.d);
         if (r.state == RecvState::Complete) complete_recv(rid);
       };
-      copy_out(rid, f.d.dst, f.d.src, f.d.data.length, arrived);
+      copy_out(rid, f.d.dst, f.d.src, f.d.data.length, arrived, f.d.data.buf.space);
       return;
     }
     default: throw ProtocolError("ob1 receive path", "any", to_string(f.h.type));
