@@ -112,6 +112,7 @@ struct OsuKind {
   long long iters_small, iters_large, skip_small, skip_large;  // up to / above 8 KiB (OSU LARGE_MESSAGE_SIZE)
   bool latency_and_bandwidth;  // a ping-pong that reports bandwidth too (NetPIPE)
   bool message_rate;           // reports messages per second (osu_mbw_mr)
+  bool barrier_at_skip;        // an MPI_Barrier of all ranks before the timer starts (osu_mbw_mr.c calc_bw: at i == skip)
   std::string description, title;  // title: OMB's own table header ("" for NetPIPE)
 };
 const std::vector<OsuKind>& osu_kinds();

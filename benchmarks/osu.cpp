@@ -37,6 +37,7 @@ struct OsuCtx {
   Stack& s;
   const OsuConfig& c;
   GlobalSync sync;
+  GlobalSync skip_sync;  // osu_mbw_mr's barrier before its timer (apart from `sync`, whose releases count the sizes)
   std::vector<double> elapsed;  // per size, per rank (time measured by that rank)
   int nranks;
 };
@@ -108,7 +109,9 @@ Task pingpong_rank(OsuCtx& x, int me, std::vector<std::vector<double>>& out) {
 }
 
 // osu_bw / osu_mbw_mr (senders are the first half) and osu_bibw (both directions).
-Task stream_rank(OsuCtx& x, int me, bool bidirectional, std::vector<std::vector<double>>& out) {
+// `barrier_at_skip`: every rank waits for all at the first timed iteration, and the timer starts there (osu_mbw_mr.c
+// calc_bw calls MPI_Barrier at i == skip on senders and receivers): the pairs' timed windows start together.
+Task stream_rank(OsuCtx& x, int me, bool bidirectional, bool barrier_at_skip, std::vector<std::vector<double>>& out) {
   int half = x.nranks / 2;
   int peer = me < half ? me + half : me - half;
   bool sender = me < half;
@@ -119,7 +122,10 @@ Task stream_rank(OsuCtx& x, int me, bool bidirectional, std::vector<std::vector<
     co_await x.sync.arrive();
     double t0 = x.w.sim().now();
     for (long long i = 0; i < iters + skip; ++i) {
-      if (i == skip) t0 = x.w.sim().now();
+      if (i == skip) {
+        if (barrier_at_skip) co_await x.skip_sync.arrive();
+        t0 = x.w.sim().now();
+      }
       if (bidirectional) {
         Pending p;
         for (long long j = 0; j < window; ++j) recv_data(x, me, peer, size, data_buf(x.c, me, 1), p.add());
@@ -174,18 +180,18 @@ const std::vector<OsuKind>& osu_kinds() {
   // OSU's loop counts (osu_util.h: LAT_LOOP_SMALL 10000 / LARGE 1000, skip 100 / 10; BW_LOOP_SMALL 100 / LARGE 20,
   // skip 10 / 2). NetPIPE sizes its repeat count to a time budget; a fixed count per size here.
   static const std::vector<OsuKind> k{
-      {"osu_latency", P::PingPong, true, osu_latency_sizes, 10000, 1000, 100, 10, false, false,
+      {"osu_latency", P::PingPong, true, osu_latency_sizes, 10000, 1000, 100, 10, false, false, false,
        "OSU one-way latency: ping-pong between 2 ranks (MPI_Send then MPI_Recv)", "OSU MPI Latency Test"},
-      {"osu_multi_lat", P::PingPong, false, osu_latency_sizes, 10000, 1000, 100, 10, false, false,
+      {"osu_multi_lat", P::PingPong, false, osu_latency_sizes, 10000, 1000, 100, 10, false, false, false,
        "OSU latency between N/2 pairs at once (rank i with i + N/2), averaged", "OSU MPI Multi Latency Test"},
-      {"osu_bw", P::Stream, true, osu_stream_sizes, 100, 20, 10, 2, false, false,
+      {"osu_bw", P::Stream, true, osu_stream_sizes, 100, 20, 10, 2, false, false, false,
        "OSU bandwidth: a window of non-blocking sends, acknowledged by a 4-byte message", "OSU MPI Bandwidth Test"},
-      {"osu_bibw", P::BiStream, true, osu_stream_sizes, 100, 20, 10, 2, false, false,
+      {"osu_bibw", P::BiStream, true, osu_stream_sizes, 100, 20, 10, 2, false, false, false,
        "OSU bidirectional bandwidth: windows in both directions at once", "OSU MPI Bi-Directional Bandwidth Test"},
-      {"osu_mbw_mr", P::Stream, false, osu_stream_sizes, 100, 20, 10, 2, false, true,
+      {"osu_mbw_mr", P::Stream, false, osu_stream_sizes, 100, 20, 10, 2, false, true, true,
        "OSU aggregate bandwidth and message rate of N/2 streaming pairs",
        "OSU MPI Multiple Bandwidth / Message Rate Test"},
-      {"netpipe", P::PingPong, true, netpipe_sizes, 200, 50, 10, 2, true, false,
+      {"netpipe", P::PingPong, true, netpipe_sizes, 200, 50, 10, 2, true, false, false,
        "NetPIPE ping-pong: latency and bandwidth over sizes around each power of two", ""},
   };
   return k;
@@ -226,7 +232,7 @@ static Json counters_moved(const std::map<std::string, std::uint64_t>& before,
 
 Json run_osu(World& w, Stack& s, const OsuConfig& c) {
   int n = static_cast<int>(w.contexts().ranks());
-  OsuCtx x{w, s, c, GlobalSync(w.sim(), n), {}, n};
+  OsuCtx x{w, s, c, GlobalSync(w.sim(), n), GlobalSync(w.sim(), n), {}, n};
   // The stack's counters as every rank passes from one size to the next (before the first, after the last): what each
   // size's messages did, its warm-up included (which protocol each size took: an eager get, an RGET, a PUT fallback).
   std::vector<std::map<std::string, std::uint64_t>> at_sync;
@@ -236,7 +242,7 @@ Json run_osu(World& w, Stack& s, const OsuConfig& c) {
   const bool lat = kind.pattern == OsuKind::Pattern::PingPong;
   for (int r = 0; r < n; ++r) {
     if (lat) pingpong_rank(x, r, out);
-    else stream_rank(x, r, kind.pattern == OsuKind::Pattern::BiStream, out);
+    else stream_rank(x, r, kind.pattern == OsuKind::Pattern::BiStream, kind.barrier_at_skip, out);
   }
   w.sim().run();
   Json points = Json::array();
