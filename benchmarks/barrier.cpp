@@ -56,7 +56,7 @@ public:
         runs_(static_cast<std::size_t>(n_)), counter_(static_cast<std::size_t>(n_), 0), finish_(static_cast<std::size_t>(n_), 0) {
     exec_.amo = [this](int r, const coll::Op& op, Completion done) {
       int t = op.peer;
-      s_.amo_add(r, t, std::move(done), [this, t] { bump(t); });
+      s_.amo_add(r, t, std::move(done), [this, t] { bump(t); }, static_cast<AmoVia>(op.value));
     };
     exec_.wait_counter = [this](int r, const coll::Op& op, Completion done) {
       RankRun& rr = runs_[static_cast<std::size_t>(r)];
@@ -190,6 +190,10 @@ Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& 
   coll::AlgoParams p;
   p.radix = c.radix;
   p.ranks_per_node = w.contexts().placement().ranks_per_node;
+  std::vector<long long> node_key(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) node_key[static_cast<std::size_t>(r)] = w.contexts().node_of(r);
+  const coll::NodeLayout layout(node_key);
+  p.layout = &layout;  // the placement's nodes (cheetah-hierarchical's UMA subgroups)
   BarrierRun run(w, s, info->make, p, c.iterations + c.skip, c.skip, c.steady_tol);
   run.start();
   w.sim().run();

@@ -5,7 +5,8 @@
 //    ompi_coll_base_sendrecv_actual), unmarked its MPI_Isend: the round still waits for its completion either way,
 //    the mark tells a stack that completes blocking sends differently (mtl/ofi's fi_tinject, mtl_ofi.hpp);
 //  - Amo: a remote atomic add of 1 on `peer`'s barrier counter (Gemini FMA AMO through GNI_PostFMA; on-node peers:
-//    an atomic on a shared cache line). It completes locally when the NIC reports it done; the target CPU is not used;
+//    an atomic on a shared cache line, unless the op asks for the NIC, as the uGNI BCOL does for every peer). It
+//    completes locally when the NIC reports it done; the target CPU is not used;
 //  - WaitCounter: poll the rank's own counter until it reaches `value` (cumulative within one collective call);
 //  - Reduce: the local reduction (ompi_op_reduce) of `value` bytes of received data into the rank's accumulator, on
 //    the rank's own processor (the executor charges its architecture's cost per element);
@@ -22,13 +23,15 @@
 namespace ompisim::coll {
 
 enum class OpKind : std::uint8_t { Send, Recv, Amo, WaitCounter, Reduce, PostRecv, Wait };
-inline constexpr int kMaxPosted = 8;  // PostRecv operations of one schedule not yet waited for, at most
+inline constexpr int kMaxPosted = 8;
+inline constexpr std::uint32_t kAmoTransport = 0, kAmoNic = 1;  // an Amo's path (Stack::amo_add's AmoVia)  // PostRecv operations of one schedule not yet waited for, at most
 const char* to_string(OpKind k);
 
 struct Op {
   OpKind kind;
   std::int32_t peer;    // -1 for WaitCounter, Reduce and Wait
-  std::uint32_t value;  // bytes for Send/Recv/PostRecv/Reduce, target count for WaitCounter, 0 for Amo and Wait
+  std::uint32_t value;  // bytes for Send/Recv/PostRecv/Reduce, target count for WaitCounter, the path for Amo
+                        // (kAmoTransport, kAmoNic: mpi::AmoVia's values), 0 for Wait
   bool blocking = false;  // Send: MPI_Send rather than MPI_Isend (in the padding: Op stays 12 bytes)
   bool operator==(const Op&) const = default;
 };
@@ -53,7 +56,8 @@ struct Schedule {
   Schedule& sendrecv_to(int to, std::uint32_t sbytes, int from, std::uint32_t rbytes) {
     return recv(from, rbytes).send_blocking(to, sbytes);
   }
-  Schedule& amo(int peer) { return add({OpKind::Amo, peer, 0}); }
+  Schedule& amo(int peer) { return add({OpKind::Amo, peer, kAmoTransport}); }  // through the peer's transport
+  Schedule& amo_nic(int peer) { return add({OpKind::Amo, peer, kAmoNic}); }    // through the NIC, on-node peers too
   Schedule& wait_counter(std::uint32_t value) { return add({OpKind::WaitCounter, -1, value}); }
   Schedule& reduce(std::uint32_t bytes) { return add({OpKind::Reduce, -1, bytes}); }
   Schedule& post_recv(int peer, std::uint32_t bytes = 0) { return add({OpKind::PostRecv, peer, bytes}); }  // irecv
@@ -166,7 +170,7 @@ StageChooser memoise_stages(StageChooser chooser, const NodeLayout& layout, cons
 
 struct AlgoParams {
   int radix = 4;           // tree radix (Cheetah fan-in/fan-out, tuned tree)
-  int ranks_per_node = 1;  // block placement: rank r is on node r / ranks_per_node (hierarchical algorithms)
+  int ranks_per_node = 1;  // block placement (rank r on node r / ranks_per_node) where no `layout` says otherwise
   std::uint32_t bytes = 0; // data-carrying collectives: the message (allreduce, bcast) or per-peer block (alltoall)
   // The size of one element of the caller's datatype (osu_allreduce: MPI_FLOAT, 4 B), for an algorithm whose choice
   // of path counts elements (allreduce "rabenseifner": count < pof2); 1 when the caller knows bytes only.
@@ -177,7 +181,8 @@ struct AlgoParams {
   // by the segmented bcasts (pipeline, chain, binary_tree, split_binary_tree), the tree reduces and the segmented ring
   // allreduce (which counts elements of elem_bytes).
   std::uint32_t segsize = 0;
-  // Compositions only: the communicator's layout (node-aware ones: MPICH's SMP collectives) and the stages' choice.
+  // The communicator's layout (node-aware compositions: MPICH's SMP collectives; cheetah-hierarchical) and, for
+  // compositions only, the stages' choice.
   const NodeLayout* layout = nullptr;
   const StageChooser* stages = nullptr;
   // Their stages' tree radices where the library names one (Cray MPICH's MPICH_BCAST_INTERNODE_RADIX and

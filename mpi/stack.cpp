@@ -4,7 +4,7 @@
 
 namespace ompisim {
 
-void Stack::amo_add(int, int, Completion, Completion) {
+void Stack::amo_add(int, int, Completion, Completion, AmoVia) {
   throw std::logic_error("stack '" + name() + "' has no remote atomics");
 }
 

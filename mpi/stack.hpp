@@ -35,6 +35,11 @@ struct StackStats {
   std::uint64_t value(const StatisticInfo& s) const { return find(s).value_or(0); }
 };
 
+// How a remote atomic reaches its target: through the transport the library uses for the peer (pml/ob1: the first
+// BTL with atomics that bml/r2 lists, an atomic on a shared cache line for a peer on the node), or through the NIC
+// for every peer, the node's own included (the uGNI BCOL: GNI_PostFMA over the P2P subgroup of all processes).
+enum class AmoVia : std::uint8_t { Transport = 0, Nic = 1 };
+
 class Stack {
 public:
   virtual ~Stack() = default;
@@ -50,8 +55,9 @@ public:
     start_recv(mpi::P2P{rank, src, tag, bytes, mpi::kByte, mpi::kCommWorld, buf, nullptr}, std::move(done));
   }
   // Remote atomic add on `target`'s collective counter; `local_done` when the initiator sees completion,
-  // `at_target` when the counter is updated (the target CPU is not involved).
-  virtual void amo_add(int rank, int target, Completion local_done, Completion at_target);
+  // `at_target` when the counter is updated (the target CPU is not involved). `via` (AmoVia): the peer's transport
+  // (an atomic on a shared cache line on the node) or the NIC for every peer.
+  virtual void amo_add(int rank, int target, Completion local_done, Completion at_target, AmoVia via);
   virtual StackStats stats() const = 0;
   // The largest communicator context id the stack can carry (mca_pml_base_module_t::pml_max_contextid).
   virtual std::uint32_t max_contextid() const = 0;

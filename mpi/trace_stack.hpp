@@ -42,12 +42,12 @@ public:
       done();
     });
   }
-  void amo_add(int rank, int target, Completion local_done, Completion at_target) override {
+  void amo_add(int rank, int target, Completion local_done, Completion at_target, AmoVia via) override {
     inner_->amo_add(rank, target, std::move(local_done),
                     [this, rank, target, t0 = sim_.now(), at_target = std::move(at_target)]() mutable {
                       trace_.amo(rank, target, t0, sim_.now());
                       if (at_target) at_target();
-                    });
+                    }, via);
   }
   StackStats stats() const override { return inner_->stats(); }
   std::uint32_t max_contextid() const override { return inner_->max_contextid(); }

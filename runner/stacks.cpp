@@ -25,7 +25,9 @@ public:
   void start_send(const mpi::P2P& m, Completion c) override { pml->start_send(m, std::move(c)); }
   void start_recv(const mpi::P2P& m, Completion c) override { pml->start_recv(m, std::move(c)); }
   std::uint32_t max_contextid() const override { return pml->max_contextid(); }
-  void amo_add(int r, int t, Completion l, Completion a) override { pml->amo_add(r, t, std::move(l), std::move(a)); }
+  void amo_add(int r, int t, Completion l, Completion a, AmoVia v) override {
+    pml->amo_add(r, t, std::move(l), std::move(a), v);
+  }
   std::map<std::string, double> coll_tunables() const override { return pml->coll_tunables(); }
   std::vector<std::string> idle_components() const override { return pml->idle_components(); }
   StackStats stats() const override {

@@ -9,6 +9,9 @@
 //               Amo(parent), WaitCounter(#children + 1)                         (the parent's fan-out add)
 //               Amo(each child)                                                 -> exit
 //   - Root:     WaitCounter(#children), then Amo(each child)                    -> exit
+// Every Amo goes through the NIC (Schedule::amo_nic), to a peer on the node too: the uGNI BCOL's primitives are defined
+// over the P2P subgroup of all processes sharing the Gemini communication domain, each an atomic posted with
+// GNI_PostFMA (§V-A, V-B); no shared-memory level (that is cheetah-hierarchical).
 // Counters are cumulative within one barrier call (schedule.hpp), which is why an interior rank waits for
 // #children + 1: the parent's fan-out add can only arrive after this rank's own fan-in add, i.e. after its children's.
 //
@@ -48,13 +51,13 @@ Schedule barrier_cheetah_atomic(int me, int nranks, const AlgoParams& params) {
   // Fan-in.
   if (nchild > 0) s.round().wait_counter(nchild);
   if (parent >= 0) {
-    s.round().amo(parent);
+    s.round().amo_nic(parent);
     s.round().wait_counter(nchild + 1);  // fan-out from the parent
   }
   // Fan-out.
   if (nchild > 0) {
     s.round();
-    for (int c = first; c < first + static_cast<int>(nchild); ++c) s.amo(c);
+    for (int c = first; c < first + static_cast<int>(nchild); ++c) s.amo_nic(c);
   }
   return s;
 }

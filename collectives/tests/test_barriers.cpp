@@ -266,12 +266,14 @@ TEST_CASE("barrier: hand-checked schedules", "[collective]") {
       INFO("P " << n << " rank " << r);
       REQUIRE(unmarked(barrier_cheetah_p2p(r, n, p)) == unmarked(barrier_recursive_doubling(r, n, p)));
     }
-  // cheetah-atomic, radix 4, P = 6: rank 1 has child 5; rank 0 has children 1..4.
+  // cheetah-atomic, radix 4, P = 6: rank 1 has child 5; rank 0 has children 1..4; every atomic through the NIC (the
+  // uGNI BCOL's GNI_PostFMA, on the node too).
   const auto A = OpKind::Amo;
   const auto W = OpKind::WaitCounter;
-  REQUIRE(ops(barrier_cheetah_atomic(1, 6, p)) == V{{{W, -1, 1}}, {{A, 0, 0}}, {{W, -1, 2}}, {{A, 5, 0}}});
-  REQUIRE(ops(barrier_cheetah_atomic(0, 6, p)) == V{{{W, -1, 4}}, {{A, 1, 0}, {A, 2, 0}, {A, 3, 0}, {A, 4, 0}}});
-  REQUIRE(ops(barrier_cheetah_atomic(5, 6, p)) == V{{{A, 1, 0}}, {{W, -1, 1}}});
+  const std::uint32_t N = kAmoNic;
+  REQUIRE(ops(barrier_cheetah_atomic(1, 6, p)) == V{{{W, -1, 1}}, {{A, 0, N}}, {{W, -1, 2}}, {{A, 5, N}}});
+  REQUIRE(ops(barrier_cheetah_atomic(0, 6, p)) == V{{{W, -1, 4}}, {{A, 1, N}, {A, 2, N}, {A, 3, N}, {A, 4, N}}});
+  REQUIRE(ops(barrier_cheetah_atomic(5, 6, p)) == V{{{A, 1, N}}, {{W, -1, 1}}});
   REQUIRE(barrier_cheetah_atomic(0, 1, p).rounds.empty());
 }
 
@@ -340,6 +342,40 @@ TEST_CASE("barrier cheetah-atomic: counters and fan-in/fan-out causality", "[col
       }
     }
   }
+}
+
+// Configuration: cheetah-hierarchical, radix 2, on a layout that is not by block: 7 ranks round robin over 3 nodes
+//                (rank r on node r % 3: nodes {0,3,6}, {1,4}, {2,5}), and the same schedules from block arithmetic.
+// Expected:      each node's lowest rank leads it; a non-leader's one atomic goes to its node's leader through the
+//                transport (a shared-memory atomic), the leaders' tree (node 0 the root, nodes 1 and 2 its children)
+//                through the NIC; every rank finishes; the layout, not ranks_per_node, decides (block placement when
+//                there is none).
+// How validated: the ops of ranks 0, 1 and 3 by hand; run_schedules completes; the counters match.
+TEST_CASE("barrier: cheetah-hierarchical follows the placement's nodes", "[collective]") {
+  const NodeLayout rr(std::vector<long long>{0, 1, 2, 0, 1, 2, 0});
+  AlgoParams p;
+  p.radix = 2;
+  p.ranks_per_node = 3;  // ignored when a layout is given
+  p.layout = &rr;
+  const auto A = OpKind::Amo;
+  const auto W = OpKind::WaitCounter;
+  using V = std::vector<std::vector<Op>>;
+  auto ops = [](const Schedule& s) {
+    V v;
+    for (const auto& r : s.rounds) v.push_back(r.ops);
+    return v;
+  };
+  REQUIRE(ops(barrier_cheetah_hierarchical(3, 7, p)) == V{{{A, 0, kAmoTransport}}, {{W, -1, 1}}});
+  REQUIRE(ops(barrier_cheetah_hierarchical(1, 7, p)) ==
+          V{{{W, -1, 1}}, {{A, 0, kAmoNic}}, {{W, -1, 2}}, {{A, 4, kAmoTransport}}});
+  REQUIRE(ops(barrier_cheetah_hierarchical(0, 7, p)) ==
+          V{{{W, -1, 2}}, {{W, -1, 4}}, {{A, 1, kAmoNic}, {A, 2, kAmoNic}}, {{A, 3, kAmoTransport}, {A, 6, kAmoTransport}}});
+  const auto res = run_schedules(all_schedules(&barrier_cheetah_hierarchical, 7, p));
+  REQUIRE(res.completed);
+  CHECK(res.counters[0] == 4);
+  p.layout = nullptr;  // block placement by ranks_per_node: ranks 0-2, 3-5, 6
+  REQUIRE(ops(barrier_cheetah_hierarchical(3, 7, p)) ==
+          V{{{W, -1, 2}}, {{A, 0, kAmoNic}}, {{W, -1, 3}}, {{A, 4, kAmoTransport}, {A, 5, kAmoTransport}}});
 }
 
 // Configuration: the other root-based barriers: cheetah-hierarchical ((radix, ranks_per_node) in {(2,4), (4,16),

@@ -63,6 +63,7 @@ struct BtlCaps {
   std::uint32_t latency = 0;    // us
   std::uint32_t bandwidth = 0;  // Mb/s
   std::uint32_t flags = 0;      // btl::flag::*
+  bool nic_atomics = false;     // with flag::AtomicOps: the NIC executes them, for a peer on the node too (btl/ugni)
   bool has(std::uint32_t f) const { return (flags & f) == f; }
 };
 

@@ -134,7 +134,7 @@ void LogGPStack::on_cts(int src, int dst, std::uint64_t sid, std::uint64_t bytes
        [this, dst, rid, b] { receive(dst, b, [this, rid] { lib_.complete_recv(rid); }); });
 }
 
-void LogGPStack::amo_add(int rank, int target, Completion local_done, Completion at_target) {
+void LogGPStack::amo_add(int rank, int target, Completion local_done, Completion at_target, AmoVia) {
   ++amos_;
   // A one-sided put of 8 bytes: o at the origin, L to the target (no target CPU), L back for the completion.
   cpus_.cpu(rank, p_.o, [this, rank, target, local_done = std::move(local_done), at_target = std::move(at_target)]() mutable {

@@ -56,7 +56,7 @@ StackStats MpichGni::stats() const {
   return s;
 }
 
-void MpichGni::amo_add(int rank, int target, Completion local_done, Completion at_target) {
+void MpichGni::amo_add(int rank, int target, Completion local_done, Completion at_target, AmoVia) {
   ++amos_;
   gni_.amo(rank, target, std::move(local_done), std::move(at_target));
 }

@@ -73,7 +73,7 @@ public:
   std::string name() const override { return "native"; }
   void start_send(const mpi::P2P& m, Completion done) override;
   void start_recv(const mpi::P2P& m, Completion done) override;
-  void amo_add(int rank, int target, Completion local_done, Completion at_target) override;
+  void amo_add(int rank, int target, Completion local_done, Completion at_target, AmoVia via) override;
   StackStats stats() const override;
   std::uint32_t max_contextid() const override { return 0xFFFF; }  // MPICH's 16-bit context ids
   std::uint64_t vshort_limit() const { return vshort_; }

@@ -254,3 +254,23 @@ TEST_CASE("cielo: on-node eager data between dies cross the inter-die link", "[r
   }
   CHECK(bandwidth("openmpi", 1, slow) == Approx(bandwidth("openmpi", 1, {})).epsilon(1e-9));
 }
+
+// Configuration: Cielo, 16 ranks on one node, barrier_loop cheetah-atomic (radix 4) and cheetah-hierarchical, the
+//                Gemini's AMO latency (nic.amo_latency) at its value and at 5 us.
+// Expected:      the atomic barrier (the uGNI BCOL over all processes) posts every atomic to the NIC, to the node's
+//                own ranks too, so its latency follows nic.amo_latency (at least two tree levels of 5 us); the
+//                hierarchical one keeps the node's ranks on shared-memory atomics and does not move (one node).
+// How validated: simulated latency against the --set value.
+TEST_CASE("cielo: the atomic barrier's atomics go through the Gemini NIC to the node's ranks too", "[runner][gemini]") {
+  auto latency = [](const std::string& algorithm, const Overrides& sets) {
+    Json j{{"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 16}, {"ranks_per_node", 16},
+           {"benchmark", {{"name", "barrier_loop"}, {"algorithm", algorithm}, {"radix", 4}, {"iterations", 10},
+                          {"skip", 2}}}};
+    const Json r = run_one(scenario_from_json(j, "s.json"), 16, sets);
+    return r["points"].at(0)["latency_us"].get<double>();
+  };
+  const Overrides slow{{"nic.amo_latency", "5 us"}};
+  CHECK(latency("cheetah-atomic", slow) >= 2 * 5.0);
+  CHECK(latency("cheetah-atomic", slow) > latency("cheetah-atomic", {}) + 5.0);
+  CHECK(latency("cheetah-hierarchical", slow) == Approx(latency("cheetah-hierarchical", {})).epsilon(1e-12));
+}

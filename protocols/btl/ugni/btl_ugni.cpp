@@ -23,6 +23,7 @@ BtlUgni::BtlUgni(const Contexts& contexts, CpuTimeline& cpus, gemini::Gni& nic, 
   caps_.latency = 2;
   caps_.bandwidth = 40000;
   caps_.flags = kFlags;
+  caps_.nic_atomics = true;  // GNI_PostFMA AMOs, executed by the target Gemini, on the node too
   smsg_limit_ = effective_smsg_limit(m, contexts.ranks());
 }
 

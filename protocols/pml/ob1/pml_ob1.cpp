@@ -60,14 +60,21 @@ std::uint64_t Ob1::frag_bytes(const btl::Btl* b) const {
   return it == all.end() ? 0 : frag_bytes_[static_cast<std::size_t>(it - all.begin())];
 }
 
-void Ob1::amo_add(int rank, int target, Completion local_done, Completion at_target) {
+void Ob1::amo_add(int rank, int target, Completion local_done, Completion at_target, AmoVia via) {
+  if (via == AmoVia::Nic)
+    for (btl::Btl* b : bml_.btls())
+      if (b->caps().nic_atomics) {
+        ++amos_;
+        b->atomic_add(rank, target, std::move(local_done), std::move(at_target));
+        return;
+      }
   for (const auto& b : bml_.endpoint(rank, target).send)
     if (b.btl->caps().has(btl::flag::AtomicOps)) {
       ++amos_;
       b.btl->atomic_add(rank, target, std::move(local_done), std::move(at_target));
       return;
     }
-  Stack::amo_add(rank, target, std::move(local_done), std::move(at_target));
+  Stack::amo_add(rank, target, std::move(local_done), std::move(at_target), via);
 }
 
 std::vector<std::string> Ob1::idle_components() const {

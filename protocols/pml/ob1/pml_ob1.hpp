@@ -101,13 +101,14 @@ public:
   std::string name() const override { return name_; }
   void start_send(const mpi::P2P& m, Completion done) override;
   void start_recv(const mpi::P2P& m, Completion done) override;
-  void amo_add(int rank, int target, Completion local_done, Completion at_target) override;
+  void amo_add(int rank, int target, Completion local_done, Completion at_target, AmoVia via) override;
   StackStats stats() const override;
   // The BTLs bml/r2 put in no peer's arrays (btl/vader when every rank has a node of its own).
   std::vector<std::string> idle_components() const override;
   std::uint32_t max_contextid() const override { return 0xFFFF; }  // hdr_ctx is 16 bits (mca_pml_ob1: 65535)
   // Remote atomics (Cheetah's BCOLs) go to the first BTL with MCA_BTL_FLAGS_ATOMIC_OPS in bml/r2's send array for
-  // the peer (btl/vader on the node, btl/ugni off it); with none, Stack::amo_add's error.
+  // the peer (btl/vader on the node, btl/ugni off it); AmoVia::Nic to the first BTL whose NIC executes its atomics
+  // (BtlCaps::nic_atomics: btl/ugni, the Gemini AMO unit, for on-node peers too); with none, Stack::amo_add's error.
   bml::r2::BmlR2& bml() { return bml_; }
   // pml_ob1_use_early_completion (requests.hpp): an eager send by start_copy is MPI-complete when the BTL's send call
   // returns (Btl::send_packed), and released when its fragment completes.
