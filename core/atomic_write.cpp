@@ -227,13 +227,18 @@ OutputDir::OutputDir(const std::string& dir, const std::string& option) : option
 std::string OutputDir::file(const std::string& rel, const std::string& option) const {
   const std::string& opt = option.empty() ? option_ : option;
   if (rel.empty() || rel.front() == '/') throw InputError(opt, rel, "output path must be relative to the output folder");
+  // Every component's name is checked before any folder is made: a refused path leaves nothing behind.
+  for (std::size_t at = 0;;) {
+    const std::size_t slash = rel.find('/', at);
+    check_safe_file_name(rel.substr(at, slash == std::string::npos ? std::string::npos : slash - at), opt, rel);
+    if (slash == std::string::npos) break;
+    at = slash + 1;
+  }
   std::string cur = root_;
   std::size_t start = 0;
   while (true) {
     std::size_t slash = rel.find('/', start);
-    std::string comp = rel.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-    check_safe_file_name(comp, opt, rel);
-    cur += "/" + comp;
+    cur += "/" + rel.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
     struct stat st{};
     bool exists = ::lstat(cur.c_str(), &st) == 0;
     if (slash == std::string::npos) {

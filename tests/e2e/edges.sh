@@ -35,6 +35,10 @@ refuse "--plot ''" "--plot.*empty value" run "$S" --out "$t/o1" --plot ''
 refuse "--trace ''" "--trace.*empty value" run "$S" --out "$t/o1" --trace ''
 refuse "--trace ../x.json" "is not a valid name" run "$S" --out "$t/o2" --trace ../x.json
 [[ ! -e "$t/o2" && ! -e "$t/x.json" ]] || bad "--trace ../x.json wrote $(ls "$t")"
+# a '..' deeper in the path is refused before any folder of it is made
+mkdir -p "$t/o3"
+refuse "--plot a/b/c/../x.svg" "'\.\.' is not a valid name" run "$S" --out "$t/o3" --plot a/b/c/../x.svg
+[[ -z $(ls -A "$t/o3") ]] || bad "--plot a/b/c/../x.svg made $(cd "$t/o3" && find . -mindepth 1 | tr '\n' ' ')"
 # standard output the system refuses (a full disk): exit 2 and a line saying the output is incomplete, not success
 if [[ -w /dev/full ]]; then
   "$BIN" schema scenario > /dev/full 2> err.txt; rc=$?

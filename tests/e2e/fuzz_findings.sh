@@ -9,7 +9,8 @@
 #                under LINKx below cxi's 192 B, which LINKx reports as its own (shm refused mtl/ofi's fi_tinject of an
 #                on-node 8 B send, exit 3), and the same with ompi_mtl_ofi_inject never (runs); Cray MPI's unexpected
 #                buffer with halves below its eager limit, or so small that its blocks fill under a message-rate
-#                window (a short message dropped: the run stalled, exit 3). And `sensitivity` of a
+#                window (a short message dropped: the run stalled, exit 3); btl/portals' receive blocks full under an
+#                unexpected-message storm (a fragment dropped, exit 3). And `sensitivity` of a
 #                committed scenario (qsnet/table1_basic.json) whose stepped QDMA slot (2028 B) no longer holds
 #                ptl/elan4's first fragment and its header: the whole command failed on that one parameter's runs. A
 #                size over the QDMA slot on native/elan4_qdma, refused inside a rank's coroutine (std::terminate); the
@@ -71,6 +72,14 @@ expect_input_error unex_buffer_small "--set 'mpich_unex_buffer_size': an unexpec
   run "$ROOT/scenarios/seastar/fig2_netpipe_native.json" --set "mpich_unex_buffer_size=65537 B" --out "$t/out-unex_small"
 expect_input_error unex_buffer_full "fig4_msgrate_native.json: key 'mca.mpich_unex_buffer_size': rank 1 dropped a short message of 1 B from rank 0: its 2 unexpected blocks of 128000 B" \
   run "$ROOT/scenarios/seastar/fig4_msgrate_native.json" --set "mpich_unex_buffer_size=256000 B" --out "$t/out-unex_full"
+# btl/portals' receive blocks full under an unexpected-message storm: a fragment dropped, which btl/portals never
+# resends (the storm's receive count fell short, exit 3); refused naming the key when it happens.
+cat > "$t/storm_ob1.json" <<'JSON'
+{"id": "storm_ob1", "machine": "red-storm", "stack": "openmpi-ob1", "ranks": 2,
+ "benchmark": {"name": "unexpected_storm", "sizes": [16384], "messages": 16, "delay": "1 ms"}}
+JSON
+expect_input_error recv_blocks_full "storm_ob1.json: key 'mca.btl_portals_recv_block_size': rank 0 dropped a fragment of 16416 B from rank 1: its 3 receive blocks of 65536 B were full" \
+  run "$t/storm_ob1.json" --set "btl_portals_recv_block_size=64 KiB" --out "$t/out-recv_blocks_full"
 # A size over the QDMA slot on the raw QDMA program: found while simulating, in a rank's coroutine (it was a crash of
 # the simulation process, exit 3).
 python3 - "$ROOT/scenarios/qsnet/fig9_qdma.json" "$t/qdma_size.json" <<'PY'

@@ -31,7 +31,8 @@ void check_mca(const BtlPortalsMca& mca) {
 
 BtlPortals::BtlPortals(const Contexts& contexts, CpuTimeline& cpus, seastar::SeaStar& nic, const BtlPortalsMca& mca)
     : cpus_(cpus), mca_(mca), ss_(nic), overhead_(seastar::nic(contexts.machine()).software.btl_portals_overhead) {
-  client_ = ss_.open("btl/portals", {kFragTable, kRdmaTable}, [this](int r, const Event& e) { on_event(r, e); });
+  client_ = ss_.open("btl/portals", {kFragTable, kRdmaTable}, [this](int r, const Event& e) { on_event(r, e); },
+                     [this](int t, const IncomingResult& in, const PutMessage& m) { on_match(t, in, m); });
   // Open MPI v1.3.4 ompi/mca/btl/portals/btl_portals_component.c: exclusivity 60, eager and rndv_eager 32 KiB,
   // max_send 64 KiB, rdma_pipeline_send_length 64 KiB, rdma_pipeline_frag_size INT_MAX, min_rdma_pipeline_size 0,
   // flags RDMA | RDMA_MATCHED (no SEND flag: bml/r2 puts every BTL that reaches a peer in its send array anyway),
@@ -196,6 +197,20 @@ void BtlPortals::on_completion_read(std::uint64_t fid) {
     n.state = step(n.state, FragEvent::SlotFree);
     transmit(*next);
   }
+}
+
+// A fragment that matched no receive block: every block was full (a block unlinks once its free space is below its
+// max_size, and its successor is posted when the host reads the unlink event). Portals drops it; btl/portals has no
+// resend, so Open MPI would hang: a run that reaches it is refused with the parameters that decide it.
+void BtlPortals::on_match(int target, const IncomingResult& in, const PutMessage& m) {
+  if (in.matched || m.portal_index != kFragTable) return;
+  const auto it = arrivals_.find(m.hdr_data);
+  const std::string from = it == arrivals_.end() ? std::string("a peer") : "rank " + std::to_string(it->second.d.src);
+  throw InputError("", "mca.btl_portals_recv_block_size",
+                   "rank " + std::to_string(target) + " dropped a fragment of " + std::to_string(m.length) + " B from " +
+                       from + ": its 3 receive blocks of " + std::to_string(static_cast<long long>(mca_.btl_portals_recv_block_size.get())) +
+                       " B were full (btl/portals resends nothing); raise mca.btl_portals_recv_block_size, or bound the "
+                       "fragments in flight per peer with mca.btl_portals_peer_window");
 }
 
 // Arrival: IN_FLIGHT -> READING -> COMPLETE.

@@ -89,6 +89,7 @@ private:
   void ensure(int rank);
   void post_block(int rank);
   void on_event(int rank, const ptl::Event& e);
+  void on_match(int target, const ptl::IncomingResult& in, const ptl::PutMessage& m);
   // The steps of the records (portals_frag.hpp): each applies its event to its record and starts what the new state
   // needs.
   void transmit(std::uint64_t fid);             // the send call on the CPU (PREPARING)
