@@ -747,6 +747,7 @@ class AppDriver final : public ConfiguredDriver<AppDriver, AppConfig> {
 public:
   AppDriver(AppConfig c, std::string stack, std::string file, EstimateSet block_set)
       : ConfiguredDriver(std::move(c)), stack_(std::move(stack)), file_(std::move(file)), block_set_(std::move(block_set)) {}
+  const AppConfig& config() const { return c_; }
   std::vector<DriverEstimate> estimates() const override {
     std::vector<DriverEstimate> out;
     for (auto& e : c_.estimates)
@@ -829,6 +830,34 @@ std::string app_table(const Json& res) {
 
 }  // namespace
 
+// The run's messages for the estimate (MessageCount::from_input): every rank's sends over the skeleton's steps, from
+// its phases: a halo two per dimension exchanged, a sendrecv one per message and direction, a swap one, an alltoall
+// P_c - 1 and the other collectives 1 + ceil(log2 P_c) on their communicator of P_c ranks (world, or a row or column
+// of the process grid), each phase's count on the steps it runs. With fit_compute the openmpi-cm fit's runs come on
+// top (its evaluations are runs of their own).
+std::optional<InputMessages> skeleton_messages(const Driver& parsed, double ranks) {
+  const auto* a = dynamic_cast<const AppDriver*>(&parsed);
+  if (!a) return std::nullopt;
+  const AppConfig& c = a->config();
+  const MessageCount tree{}, all_pairs{0, 0, 1};
+  double per_rank = 0;
+  for (const AppPhase& p : c.phases) {
+    const double comm = p.comm == "row" && p.group > 0   ? p.group
+                        : p.comm == "col" && p.group > 0 ? std::max(1.0, ranks / p.group)
+                                                         : ranks;
+    double m = 0;
+    if (p.kind == "halo") m = p.axis >= 0 ? 2 : 2.0 * std::max(p.dims, 1);
+    else if (p.kind == "sendrecv") m = static_cast<double>(p.sizes.size()) * p.directions;
+    else if (p.kind == "swap") m = 1;
+    else if (p.kind == "alltoall") m = all_pairs.at(comm);
+    else if (p.kind != "compute") m = tree.at(comm);
+    const double runs = std::floor(static_cast<double>(c.steps) / std::max(p.every, 1));
+    per_rank += m * p.count * runs;
+  }
+  return InputMessages{per_rank * ranks, fmt::format("{:.3g} messages from the skeleton's {} steps ({:.3g} per rank)",
+                                                     per_rank * ranks, c.steps, per_rank)};
+}
+
 void register_app_driver(DriverRegistry& reg) {
   DriverInfo d;
   d.name = "app_skeleton";
@@ -885,6 +914,7 @@ void register_app_driver(DriverRegistry& reg) {
   };
   d.table = app_table;
   d.curve = false;
+  d.messages.from_input = skeleton_messages;
   reg.add(std::move(d));
 }
 

@@ -15,9 +15,10 @@
 // of each (16 MiB over the files, at least 16 KiB; at most 1,024 files, evenly spaced, scaled by the rank count)
 // scaled by its size, as the text then says ("about N communication actions in the trace ...; counted in the first
 // 16 KiB of each of its 1024 action files, scaled by their sizes"); a trace that cannot be read is left to the
-// replay's own reader, and the per-iteration count applies. LIMITATIONS: an order of magnitude, not a prediction: an app
-// skeleton (no loop keys) counts one iteration; a sampled trace's count assumes its files' first bytes hold the same
-// mix of actions as the rest.
+// replay's own reader, and the per-iteration count applies. An app skeleton counts its phases' messages over its steps
+// (benchmarks/app_skeleton.cpp skeleton_messages). LIMITATIONS: an order of magnitude, not a prediction: a skeleton's
+// fit_compute runs are not counted; a sampled trace's count assumes its files' first bytes hold the same mix of
+// actions as the rest.
 #pragma once
 #include "runner/scenario.hpp"
 

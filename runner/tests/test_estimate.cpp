@@ -425,3 +425,20 @@ TEST_CASE("estimate: a named algorithm far from the declared count is counted fr
   CHECK(estimate_events(rd) == Approx(1024.0 * 3 * 11));
   CHECK_THAT(estimate_text(rd, estimate_events(rd)), Catch::Contains("11 (1 + ceil(log2 P)) per rank and iteration"));
 }
+
+// Configuration: the VH-1 skeleton (benchmarks/apps/vh1.json: 3 steps, each two alltoalls on the rows of 16 ranks of
+//                the process grid, two on its columns of P / 16, one allreduce on the world) at 1,024 ranks on Jaguar.
+// Expected:      per rank and step 2 x 15 + 2 x 63 + (1 + 10) = 167 messages, 501 over the steps, 513,024 in all
+//                (a run of it simulates about 510,000); before the skeleton counted its phases it was one iteration's
+//                1 + ceil(log2 P) = 11 per rank, and --max-events let a 67-second run through a bound of 1e5.
+// How validated: the estimate's count and text; check_max_events refuses it at 1e5.
+TEST_CASE("estimate: an app skeleton counts its phases' messages over its steps", "[estimate][unit]") {
+  const Scenario s = scenario_from_json(
+      Json{{"id", "vh1"}, {"machine", "jaguar-xt4"}, {"stack", "openmpi-cm"},
+           {"benchmark", {{"name", "app_skeleton"}, {"app", "VH-1"}}}, {"ranks", 1024}},
+      "vh1.json");
+  const double e = estimate_events(s);
+  CHECK(e == 1024.0 * 501);
+  CHECK_THAT(estimate_text(s, e), Catch::Contains("from the skeleton's 3 steps (501 per rank)"));
+  CHECK_THROWS_AS(check_max_events(s, 1e5, "scenario vh1", "1e5"), InputError);
+}
