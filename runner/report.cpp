@@ -307,17 +307,36 @@ std::string result_csv(const Json& res) {
   return out;
 }
 
-// The --set overrides whose effective value (provenance.derived "<key> (effective)") differs from the value given:
-// (key, value given, value used).
+// provenance.derived as one object: one run's, or, for a list of runs (rank counts, radices: SweepReport keeps one
+// entry per run), the values every run shares (a key whose runs differ, an automatic limit over rank counts, has no
+// single value and is left out).
+static Json shared_derived(const Json& prov) {
+  if (!prov.contains("derived")) return Json::object();
+  const Json& derived = prov["derived"];
+  if (!derived.is_array()) return derived.is_object() ? derived : Json::object();
+  Json same = Json::object();
+  std::set<std::string> differ;
+  for (const auto& d : derived) {
+    if (!d.is_object()) continue;
+    for (auto it = d.begin(); it != d.end(); ++it) {
+      if (same.contains(it.key()) && same[it.key()] != *it) differ.insert(it.key());
+      same[it.key()] = *it;
+    }
+  }
+  for (const auto& k : differ) same.erase(k);
+  return same;
+}
+
 // Each --set override whose effective value differs from it: (key, value as given, value given in bytes, value used).
 static std::vector<std::tuple<std::string, std::string, double, double>> capped_overrides(const Json& res) {
   std::vector<std::tuple<std::string, std::string, double, double>> out;
   if (!res.contains("provenance") || !res["provenance"].contains("derived")) return out;
   const Json& prov = res["provenance"];
+  const Json derived = shared_derived(prov);
   for (const auto& o : prov.value("overrides", Json::array())) {
     if (!o.is_array() || o.size() != 2 || !o[0].is_string() || !o[1].is_string()) continue;
     const std::string k = o[0].get<std::string>(), v = o[1].get<std::string>(), eff = k + " (effective)";
-    if (!prov["derived"].contains(eff) || !prov["derived"][eff].is_number()) continue;
+    if (!derived.contains(eff) || !derived[eff].is_number()) continue;
     double given = 0;
     try {
       given = parse_quantity(v, Dim::Bytes);
@@ -330,7 +349,7 @@ static std::vector<std::tuple<std::string, std::string, double, double>> capped_
       }
       if (n != v.size()) continue;
     }
-    const double used = prov["derived"][eff].get<double>();
+    const double used = derived[eff].get<double>();
     if (used != given) out.emplace_back(k, v, given, used);
   }
   return out;
@@ -377,7 +396,7 @@ std::vector<std::string> override_notes(const Json& res) {
 
 // The limit that caps `key`, as the component names it (provenance.derived "<key> (capped by)"), or "".
 static std::string capped_by(const Json& res, const std::string& key) {
-  const Json& d = res["provenance"]["derived"];
+  const Json d = res.contains("provenance") ? shared_derived(res["provenance"]) : Json::object();
   auto it = d.find(key + " (capped by)");
   return it != d.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
@@ -428,23 +447,7 @@ std::vector<EffectiveValue> effective_values(const Json& res) {
   if (!res.contains("provenance")) return out;
   const Json& prov = res["provenance"];
   if (!prov.contains("derived") || !prov.contains("mca")) return out;
-  // One run's values, or a list of them (a list of rank counts or radices, each its own run): a key whose runs all
-  // used one value is that value; one whose runs differ (an automatic limit over rank counts) has no single value.
-  Json derived = prov["derived"];
-  if (derived.is_array()) {
-    Json same = Json::object();
-    std::set<std::string> differ;
-    for (const auto& d : derived) {
-      if (!d.is_object()) continue;
-      for (auto it = d.begin(); it != d.end(); ++it) {
-        if (same.contains(it.key()) && same[it.key()] != *it) differ.insert(it.key());
-        same[it.key()] = *it;
-      }
-    }
-    for (const auto& k : differ) same.erase(k);
-    derived = same;
-  }
-  if (!derived.is_object()) return out;
+  const Json derived = shared_derived(prov);
   const std::string suffix = " (effective)";
   for (auto it = derived.begin(); it != derived.end(); ++it) {
     if (!it.key().ends_with(suffix) || !it->is_number()) continue;

@@ -336,20 +336,24 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
     std::string combine = r.opt_str("combine").value_or("product");
     if (combine != "product" && combine != "zip")
       r.fail("combine", fmt::format("unknown combination '{}' (product or zip)", combine));
-    std::size_t total = 1, len = 0;
     for (auto it = axes.begin(); it != axes.end(); ++it) {
       if (!it.value().is_array() || it.value().empty())
         r.fail("axes." + it.key(), "expected a non-empty list of values");
       g.axes.push_back(it.key());
-      if (combine == "zip" && len && it.value().size() != len)
-        r.fail("axes." + it.key(), fmt::format("{} values, but the first axis has {}: \"zip\" pairs the axes value by "
-                                               "value", it.value().size(), len));
-      len = it.value().size();
-      total = combine == "zip" ? len : total * it.value().size();
+    }
+    // the axes in the order the grid writes them: its table's columns, and the last one varies fastest ("the first
+    // axis" of a zip's error is the first written)
+    if (auto written = member_keys_in_written_order(file, "axes"); written.size() == g.axes.size()) g.axes = written;
+    std::size_t total = 1, len = 0;
+    for (const std::string& k : g.axes) {
+      const std::size_t n = axes[k].size();
+      if (combine == "zip" && len && n != len)
+        r.fail("axes." + k, fmt::format("{} value{}, but the first axis, {}, has {}: \"zip\" pairs the axes value by "
+                                        "value", n, n == 1 ? "" : "s", g.axes.front(), len));
+      len = n;
+      total = combine == "zip" ? len : total * n;
       if (total > kMaxPoints) r.fail("axes", fmt::format("more than {} points", kMaxPoints));
     }
-    // the axes in the order the grid writes them: its table's columns, and the last one varies fastest
-    if (auto written = member_keys_in_written_order(file, "axes"); written.size() == g.axes.size()) g.axes = written;
     if (combine == "zip") {
       for (std::size_t i = 0; i < len; ++i) {
         Json a = Json::object();

@@ -614,6 +614,28 @@ TEST_CASE("runner: an effective count is shown as a count", "[runner]") {
         std::vector<std::string>{"btl_ugni_eager_num: effective 64 (value 128, capped by btl_ugni_eager_max (64))"});
 }
 
+// Configuration: a result of two rank counts (provenance.derived a list, one entry per count) whose btl_ugni_smsg_limit
+//                (4096 B given) both runs capped at btl_ugni_eager_limit (1024 B).
+// Expected: the shared header note names the cap, as for one rank count, and the --set warning is given.
+// How validated: effective_notes' and override_warnings' text.
+TEST_CASE("runner: a capped value shared by several rank counts names its cap", "[runner]") {
+  const Json one = Json::parse(R"J({"btl_ugni_smsg_limit (effective)": 1024,
+      "btl_ugni_smsg_limit (capped by)": "btl_ugni_eager_limit (1024 B): no fragment larger than the eager limit reaches SMSG"})J");
+  Json res{{"provenance", {{"mca", {{"btl_ugni_smsg_limit", "4096 B"}}},
+                           {"overrides", Json::array({Json::array({"btl_ugni_smsg_limit", "4096"})})},
+                           {"derived", Json::array()}}}};
+  for (int r : {2, 4}) {
+    Json d = one;
+    d["ranks"] = r;
+    res["provenance"]["derived"].push_back(d);
+  }
+  CHECK(effective_notes(res) == std::vector<std::string>{
+            "btl_ugni_smsg_limit: effective 1024 B (value 4096 B, capped by btl_ugni_eager_limit (1024 B))"});
+  const auto w = override_warnings(res);
+  REQUIRE(w.size() == 1);
+  CHECK_THAT(w[0], Catch::Contains("the run used 1024 (capped by btl_ugni_eager_limit (1024 B)"));
+}
+
 // Configuration: osu_latency between one rank in each of crusher's 2 dragonfly groups (nodes 0 and 128) under
 // "routing" valiant, ugal and minimal, and on frontier (74 groups) under valiant.
 // Expected: on 2 groups Valiant has no intermediate group and UGAL no Valiant candidate: each run's provenance says so
