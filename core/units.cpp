@@ -101,6 +101,12 @@ std::string quantity_pattern(Dim d) {
   return "^\\s*[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?\\s*(" + alt + ")$";
 }
 
+// What a value of dimension d is written as: a decimal number, followed by a unit where d has units.
+static std::string expected_form(Dim d) {
+  const std::string units = unit_list(d);
+  return units.empty() ? "a decimal number" : "a decimal number followed by one of: " + units;
+}
+
 double parse_quantity(const std::string& text, Dim d) {
   size_t pos = 0;
   double num;
@@ -110,13 +116,11 @@ double parse_quantity(const std::string& text, Dim d) {
     throw std::invalid_argument(fmt::format("'{}': the number is beyond the range of a double (magnitudes 1e-308 "
                                             "to 1e308)", text));
   } catch (const std::exception&) {
-    throw std::invalid_argument(fmt::format("'{}' is not a {} (expected a number followed by one of: {})", text,
-                                            to_string(d), unit_list(d)));
+    throw std::invalid_argument(fmt::format("'{}' is not a {} (expected {})", text, to_string(d), expected_form(d)));
   }
   // A decimal number only: std::stod also reads hexadecimal ("0x10"), "inf" and "nan".
   if (text.substr(0, pos).find_first_not_of(" 0123456789.eE+-") != std::string::npos)
-    throw std::invalid_argument(fmt::format("'{}' is not a {} (expected a decimal number followed by one of: {})", text,
-                                            to_string(d), unit_list(d)));
+    throw std::invalid_argument(fmt::format("'{}' is not a {} (expected {})", text, to_string(d), expected_form(d)));
   while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
   std::string unit = text.substr(pos);
   auto& table = units_for(d);

@@ -397,6 +397,18 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
     g.axes.assign(keys.begin(), keys.end());
   }
 
+  // A scenario key a sweep does not vary ("id": each point's result is named by the sweep; "plot", "description"):
+  // said as such, with the keys it does vary, rather than as a --set of a scenario key.
+  for (const auto& a : g.axes) {
+    const auto& sk = scenario_keys();
+    if (sweep_scenario_axes().count(a) || a == "mca" || a == "benchmark" ||
+        std::none_of(sk.begin(), sk.end(), [&](const ScenarioKey& k) { return k.name == a; }))
+      continue;
+    r.fail(has_axes ? "axes." + a : "points",
+           fmt::format("'{}' is a key of the scenario that a sweep does not vary (the sweep names each point's result "
+                       "itself): its axes are machine parameters, mca.NAME, benchmark.KEY and {}",
+                       a, fmt::join(sweep_scenario_axes(), ", ")));
+  }
   refuse_repeated_points(assignments, r, has_axes);
   // One MCA parameter as two axes ("mca.X" in the scenario's mca block, "X" as a --set): the second would override
   // the first at every point, and the first axis's column would label values no point ran.

@@ -24,6 +24,9 @@ TEST_CASE("units: quantities parse into SI and reject wrong units", "[unit]") {
   // a count or a ratio has no unit: the message says so (not an empty list of units)
   CHECK_THROWS_WITH(parse_quantity("5 B", Dim::Count), Catch::Contains("takes no unit ('B'): write the number alone"));
   CHECK_THROWS_WITH(parse_quantity("0.5 us", Dim::Ratio), Catch::Contains("takes no unit ('us')"));
+  // nor in the message for a value that is no number at all
+  CHECK_THROWS_WITH(parse_quantity("NaN", Dim::Ratio), Catch::Equals("'NaN' is not a ratio (expected a decimal number)"));
+  CHECK_THROWS_WITH(parse_quantity("nan us", Dim::Time), Catch::Contains("(expected a decimal number followed by one of: "));
   CHECK_THROWS_WITH(json_quantity(Json(3), Dim::Time, "f.json", "k"), Catch::Contains("with its unit"));
   CHECK(json_quantity(Json(4096), Dim::Bytes, "f.json", "k") == 4096);
   // a size is a whole number of bytes: a fraction is refused with the sizes around it, never rounded

@@ -55,7 +55,7 @@ else echo "ok   sensitivity_refused_step"; fi
 expect_input_error qsnet_eager_limit "--set 'mpich_qsnet_eager_limit': 4096 B + the 32-byte envelope exceeds one packet" \
   run "$ROOT/scenarios/qsnet/fig10_latency_native.json" --set mpich_qsnet_eager_limit=4096 --out "$t/out-qsnet_eager_limit"
 # btl/portals' eager limit above its largest fragment: refused naming the MCA key (the run stalled, an internal error).
-expect_input_error portals_eager_limit "--set 'btl_portals_eager_limit': 65536 B exceeds btl_portals_max_send_size (32768 B)" \
+expect_input_error portals_eager_limit "--set 'btl_portals_eager_limit': btl_portals_eager_limit (65536 B) exceeds btl_portals_max_send_size (32768 B)" \
   run "$ROOT/scenarios/seastar/fig2_netpipe_openmpi-ob1.json" --set btl_portals_eager_limit=65536 --out "$t/out-portals_eager_limit"
 # shm's inject size under LINKx below the link's (cxi's 192 B): refused naming the MCA key (an internal error, exit 3);
 # with mtl/ofi not injecting, the same value runs.

@@ -140,6 +140,7 @@ bad unknown_stack '"axes": {"stack": ["natve"]}' "key 'axes.stack': unknown stac
 bad unknown_key '"axis": {"ranks": [2]}' "key 'axis': unknown key (did you mean 'axes'?)"
 bad empty_axis '"axes": {"ranks": []}' "key 'axes.ranks': expected a non-empty list"
 bad zip_lengths '"axes": {"ranks": [2, 2], "stack": ["native"]}, "combine": "zip"' "key 'axes.stack'"
+bad id_axis '"axes": {"id": ["a", "b"]}' "key 'axes.id': 'id' is a key of the scenario that a sweep does not vary"
 # the first axis is the first written, not the first in alphabetical order
 bad zip_written_order '"axes": {"stack": ["native"], "ranks": [2, 2]}, "combine": "zip"' "key 'axes.ranks': 2 values, but the first axis, stack, has 1"
 bad shard '"axes": {"ranks": [2]}' "shard index 3 is out of range 0..2" "--shard 3/3"

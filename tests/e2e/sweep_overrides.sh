@@ -100,7 +100,7 @@ cat > portals_axis.json <<'J'
 J
 "$BIN" sweep portals_axis.json --out r-portals-axis > out 2> err; rc=$?
 check "a component's refusal at a later point: exit 2 naming the grid and axis, nothing run ($rc: $(cat err))" \
-  "[[ $rc == 2 && ! -e r-portals-axis ]] && grep -q \"portals_axis.json: key 'axes.mca.btl_portals_eager_limit': 131072 B exceeds btl_portals_max_send_size\" err"
+  "[[ $rc == 2 && ! -e r-portals-axis ]] && grep -q \"portals_axis.json: key 'axes.mca.btl_portals_eager_limit': btl_portals_eager_limit (131072 B) exceeds btl_portals_max_send_size\" err"
 # --machine-file: every point on a what-if machine (cielo with nic_latency 2 us), recorded, and part of each point's
 # input: the same file again runs nothing, an edited file runs every point again
 python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['networks']['gemini']['nic']['nic_latency']['value'] = '2 us'; json.dump(d, open('slow-cielo.json', 'w'))" \

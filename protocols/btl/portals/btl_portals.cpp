@@ -23,9 +23,9 @@ void check_mca(const BtlPortalsMca& mca) {
              max_send = static_cast<std::uint64_t>(mca.btl_portals_max_send_size.get());
   if (eager > max_send)  // bad input: the run names the file
     throw InputError("", "mca.btl_portals_eager_limit",
-                     fmt::format("{} B exceeds btl_portals_max_send_size ({} B): an eager fragment would not fit the "
-                                 "receive blocks, which take fragments up to max_send_size; raise "
-                                 "btl_portals_max_send_size too, or lower the eager limit",
+                     fmt::format("btl_portals_eager_limit ({} B) exceeds btl_portals_max_send_size ({} B): an eager "
+                                 "fragment would not fit the receive blocks, which take fragments up to max_send_size; "
+                                 "raise btl_portals_max_send_size, or lower btl_portals_eager_limit",
                                  eager, max_send));
 }
 
