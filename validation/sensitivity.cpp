@@ -285,6 +285,11 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
                  const std::string& machine_file, const Overrides& user_sets) {
   Scenario s = load_scenario(scenario_file);
   if (!machine_file.empty()) s.machine_file = machine_file;  // --machine-file; else the scenario's machine by name
+  // Exact completion dates unless the scenario sets a grid: the default 1 ns grid rounds every flow's end date, so a
+  // step of 1e-4 on a 2 us cost (0.2 ns) would move a result by 0 or by 1 ns, and S by 0 or by the grid over the step.
+  const EngineInfo* engine = engines().find(s.engine);
+  const bool exact_dates = s.engine_grid < 0 && engine && engine->set_grid;  // an engine that takes a grid
+  if (exact_dates) s.engine_grid = 0;
   auto m = s.machine_file.empty() ? load_machine(s.machine) : load_machine(s.machine_file);
   check_mca_names(s, mca, "--mca");  // before the first run: a name the stack does not read is refused at once
   const ParamList physical = m->physical_params();
@@ -333,7 +338,8 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
   for (const auto& [k, v] : user_sets) overrides.push_back({k, v});
   return Json{{"scenario", s.file}, {"metric", metric}, {"step", h}, {"points", xs}, {"nominal", v0},
               {"overrides", overrides}, {"parameters", rows.params}, {"not_varied", rows.skipped},
-              {"step_too_small", rows.too_small}, {"step_refused", rows.refused}, {"not_read", not_read}};
+              {"step_too_small", rows.too_small}, {"step_refused", rows.refused}, {"not_read", not_read},
+              {"exact_dates", exact_dates}};
 }
 
 std::string render_sensitivity(const Json& s) {
@@ -344,6 +350,9 @@ std::string render_sensitivity(const Json& s) {
   for (auto& kv : s.value("overrides", Json::array()))
     with += fmt::format("{}--set {}={}", with.empty() ? "" : " ", kv[0].get<std::string>(), kv[1].get<std::string>());
   if (!with.empty()) out += "# around the what-if " + with + " (a stepped parameter's two runs replace its --set)\n";
+  if (s.value("exact_dates", false))
+    out += "# every run with exact completion dates (engine_grid 0 s): a run's default 1 ns grid would round the "
+           "stepped results\n";
   std::string pts;
   for (auto& x : s["points"]) {
     const std::string l = x.is_string() ? x.get<std::string>() : x.dump();

@@ -132,3 +132,26 @@ TEST_CASE("sensitivity: S divides by the log step the applied values moved by", 
   CHECK((*S)["derivatives"][0].get<double>() == 0);
   CHECK_THAT(validation::render_sensitivity(s), Catch::Contains("nic.S +-0.04922"));
 }
+
+// Configuration: osu_latency of 64 KiB (an RDMA transfer: flows, whose end dates the completion grid rounds) between
+//                two Cielo nodes on the fluid engine, the scenario setting no engine_grid; steps 1e-4 and 1e-2.
+// Expected:      the runs use exact dates (exact_dates), so nic.nic_latency's S is the same at both steps; with the
+//                default 1 ns grid a 1e-4 step of its 0.595 us (0.06 ns) moved the result by 0 or 1 ns, S by 0 or
+//                about 3.
+// How validated: S at 1e-4 against S at 1e-2, within 1e-3.
+TEST_CASE("sensitivity: a small step is not rounded away by the completion grid", "[validation][sensitivity]") {
+  auto dir = std::filesystem::temp_directory_path() / ("ompisim-test-sens-grid-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string f = (dir / "lat.json").string();
+  write_file_atomic(f, R"({"id": "lat", "machine": "cielo", "stack": "openmpi", "engine": "fluid",
+    "benchmark": {"name": "osu_latency", "sizes": [65536], "iterations": 2, "skip": 0}, "ranks": 2,
+    "ranks_per_node": 1})");
+  const Json fine = validation::sensitivity(f, 1e-4), coarse = validation::sensitivity(f, 1e-2);
+  std::filesystem::remove_all(dir);
+  CHECK(fine["exact_dates"] == true);
+  const Json* a = row(fine["parameters"], "nic.nic_latency");
+  const Json* b = row(coarse["parameters"], "nic.nic_latency");
+  REQUIRE((a && b));
+  CHECK((*a)["derivatives"][0].get<double>() > 0);
+  CHECK((*a)["derivatives"][0].get<double>() == Approx((*b)["derivatives"][0].get<double>()).margin(1e-3));
+}
