@@ -39,6 +39,14 @@ public:
     }
     return start;
   }
+  // When a payload from node a to node b could start on this bus (its sending and receiving sides both free).
+  double free_at(long long a, long long b) const {
+    auto at = [](const std::unordered_map<long long, double>& m, long long n) {
+      const auto it = m.find(n);
+      return it == m.end() ? 0.0 : it->second;
+    };
+    return std::max(at(send_, a), at(full_ ? receive_ : send_, b));
+  }
   // The bus time of a payload of `seconds` serialization time that stays on one node (a NIC loopback).
   double loopback_time(double seconds) const { return full_ ? seconds : 2 * seconds; }
 

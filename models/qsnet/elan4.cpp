@@ -110,8 +110,14 @@ void Elan4::move(int rank_a, int rank_b, std::uint64_t bytes, bool pulled, Callb
 }
 
 double Elan4::bus(long long a, long long b, double ready, double bytes) {
-  // Both nodes' PCI-X buses carry the payload (read at the source, written at the destination).
-  return buses_.hold(a, b, ready, bytes / p_.dma_bandwidth(), sim_.trace);
+  // Both nodes' PCI-X buses carry the payload (read at the source, written at the destination), and between nodes
+  // the source's link out and the destination's link in too, each at its payload rate: a payload starts when all of
+  // them are free, so back-to-back payloads go no faster than the slowest (the flows above flow_threshold share the
+  // same rates as the resources pcix, link-tx and link-rx, nic.hpp).
+  if (a == b) return buses_.hold(a, b, ready, bytes / p_.dma_bandwidth(), sim_.trace);
+  const double start = std::max({ready, buses_.free_at(a, b), links_.free_at(a, b)});
+  links_.hold(a, b, start, bytes / (p_.link_bandwidth * p_.link_efficiency), sim_.trace);
+  return buses_.hold(a, b, start, bytes / p_.dma_bandwidth(), sim_.trace);
 }
 
 void Elan4::rdma_write(int rank, int peer, std::uint64_t bytes, EventId ev) {

@@ -14,8 +14,9 @@
 //
 // Host-side waiting (polling, interrupts, progress threads) is the protocol's business (protocols/ptl/elan4): this
 // class only says when a queue slot or an event's host word is written.
-// LIMITATIONS: analytic messages (QDMA, RDMA up to flow_threshold) take turns on both nodes' PCI-X buses (first come,
-// first served) but do not see the flows above flow_threshold, nor contend for fat-tree links; the command
+// LIMITATIONS: analytic messages (QDMA, RDMA up to flow_threshold) take turns on both nodes' PCI-X buses and on the
+// source node's link out and the destination node's link in (first come, first served), but do not see the flows
+// above flow_threshold, nor contend for the links between switches; the command
 // processor is one serial resource for every descriptor of a NIC; no NIC MMU misses (a fixed translation cost per
 // descriptor); QDMA retries are periodic, not back-off; no hardware broadcast (no documented cost: README.md).
 #pragma once
@@ -117,6 +118,7 @@ private:
   std::unordered_map<EventId, std::pair<ElanEvent, Callback>> events_;
   std::unordered_map<long long, double> cmd_free_, tproc_free_;
   NodeBuses buses_{"PCI-X bus", NodeBuses::Duplex::Half};
+  NodeBuses links_{"Elite-4 link", NodeBuses::Duplex::Full};  // each node's own link to its switch, per direction
   EventId next_event_ = 1;
   Statistics<Elan4Stat, kElan4Statistics.size()> counters_{kElan4Statistics};
 };

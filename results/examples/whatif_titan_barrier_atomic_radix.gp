@@ -16,16 +16,16 @@ set label 100 'Is a radix-8 atomic barrier faster than radix 4 on a slice of Tit
 set label 101 'fan-in/fan-out tree of Gemini FMA AMOs), tree radix 4 and 8, on 1,024 and 4,096 ranks (64 and 256 Titan nodes, 16 ranks each); one warm-up call' at screen 0.012, screen 0.0159 left front font ',9'
 $whatif_titan_barrier_atomic_radix_radix_4 << EOD
 ranks,latency_us
-1024,21.355995937517083
-4096,30.484208200374404
+1024,26.687305752832188
+4096,34.676406515689536
 EOD
 $whatif_titan_barrier_atomic_radix_radix_8 << EOD
 ranks,latency_us
-1024,19.781980300793006
-4096,30.77373306365033
+1024,24.27540611461132
+4096,34.02448413572228
 EOD
-set yrange [19.3497 : 31.4612]
-set ytics ("20" 20, "22" 22, "24" 24, "26" 26, "28" 28, "30" 30)
+set yrange [23.8464 : 35.3002]
+set ytics ("24" 24, "26" 26, "28" 28, "30" 30, "32" 32, "34" 34)
 set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'examples/whatif_titan_barrier_atomic_radix.svg.tmp'
 plot $whatif_titan_barrier_atomic_radix_radix_4 using (column('ranks')):(column('latency_us')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'openmpi cheetah-atomic radix=4 (simulated)', \

@@ -16,7 +16,7 @@ set label 100 'The paper gives no data points for this figure; the model is chec
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0579 left front font ',9'
 set label 102 '- "Message rate: CM above Cray MPI up to about 32 bytes, then the curves almost converge; CM drops significantly at 2048 bytes." (fails)' at screen 0.012, screen 0.0366 left front font ',9'
 set label 103 '- "Message rate: the OB1 message rate is nearly half of the other implementations, due to both protocol overhead and rate limiting to ensure message reliability." (undecided)' at screen 0.012, screen 0.0152 left front font ',9'
-set yrange [69467.2 : 303836]
+set yrange [69467.7 : 303786]
 set ytics ("70000" 70000, "1e5" 100000, "1.5e5" 150000, "2e5" 200000, "3e5" 300000)
 set terminal svg size 900,656 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'seastar/fig4.svg.tmp'

@@ -11,7 +11,7 @@ set format y '%g'
 set title "slingshot-ex, What-if matching osu_mbw_mr: osu_mbw_mr, H2H inter-node, 2 Crusher nodes, Open\nMPI pml/cm + mtl/ofi over cxi alone"
 set xlabel 'message size (bytes)'
 set ylabel 'message rate (messages/s)'
-set yrange [18132.6 : 2.47368e+06]
+set yrange [18132.3 : 2.47248e+06]
 set ytics ("20000" 20000, "30000" 30000, "50000" 50000, "1e5" 100000, "2e5" 200000, "3e5" 300000, "5e5" 500000, "1e6" 1e+06, "2e6" 2e+06)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_matching_osu_mbw_mr.svg.tmp'

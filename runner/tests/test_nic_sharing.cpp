@@ -151,10 +151,13 @@ TEST_CASE("seastar: messages between nodes share the links they cross", "[runner
 // Configuration: osu-elan4 (Elan4 on PCI-X: 1.064 GB/s x 0.857 of payload; Elite-4 links 1.3 GB/s x 0.9 a direction),
 // openmpi-elan4's osu_bw at 64 KiB and 1 MiB, window 64: (a) one rank per node; (b) the same with PCI-X at
 // 2.128 GB/s (what-if, twice the link's payload rate); (c) two ranks on one node (a NIC loopback); (d) whatif-qsnet-64
-// with ranks on nodes 0 and 63 (several switch hops) and the links at 0.5 GB/s. Expected: (a) at most the PCI-X payload
-// rate; (b) at most the node link's payload rate (1.17 GB/s: the node's link is a resource of every payload, not only
+// with ranks on nodes 0 and 63 (several switch hops) and the links at 0.5 GB/s; (e) 1, 8 and 16 KiB (QDMAs and RDMAs
+// up to flow_threshold, timed analytically) with the links at 0.5 GB/s and with PCI-X at 4 GB/s. Expected: (a) at most
+// the PCI-X payload rate; (b) at most the node link's payload rate (1.17 GB/s: the node's link is a resource of every payload, not only
 // the links between switches); (c) at most half the PCI-X rate (a loopback is read over the half-duplex bus and written
-// back over it); (d) at most 0.45 GB/s. Every send received once in each.
+// back over it); (d) and (e) at most the link's payload rate (0.45 GB/s; 1.17 GB/s): an analytic payload holds the
+// source node's link out and the destination node's link in as it holds the buses (it passed them: 0.848 GB/s at
+// 16 KiB over 0.5 GB/s links, 2.707 GB/s with PCI-X at 4 GB/s). Every send received once in each.
 // How validated: simulated bandwidth against the machine file's rates (derived from the parameters, not read back).
 TEST_CASE("qsnet: a payload is bound by its node's link and PCI-X bus, twice the bus on one node", "[runner][qsnet]") {
   auto bandwidth = [](const std::string& machine, long long per_node, const Json& nodes, const Overrides& sets) {
@@ -164,6 +167,12 @@ TEST_CASE("qsnet: a payload is bound by its node's link and PCI-X bus, twice the
     const auto bw = bandwidths(j, sets);
     REQUIRE(bw.size() == 2);
     return bw;
+  };
+  // (e) sizes up to flow_threshold (16 KiB: QDMAs and analytic RDMAs) under the same what-ifs as (b) and (d)
+  auto small = [](const Overrides& sets) {
+    Json j{{"machine", "osu-elan4"}, {"stack", "openmpi-elan4"}, {"ranks", 2}, {"ranks_per_node", 1},
+           {"benchmark", {{"name", "osu_bw"}, {"sizes", {1024, 8192, 16384}}}}};
+    return bandwidths(j, sets);
   };
   auto m = load_machine("osu-elan4");
   const auto& q = qsnet::nic(*m).p;
@@ -184,6 +193,8 @@ TEST_CASE("qsnet: a payload is bound by its node's link and PCI-X bus, twice the
   CHECK(d[0] <= 0.5e9 * q.link_efficiency.value * (1 + 1e-9));
   CHECK(d[1] <= 0.5e9 * q.link_efficiency.value * (1 + 1e-9));
   CHECK(d[1] >= 0.95 * 0.5e9 * q.link_efficiency.value);
+  for (double v : small({{"nic.link_bandwidth", "0.5 GB/s"}})) CHECK(v <= 0.5e9 * q.link_efficiency.value * (1 + 1e-9));
+  for (double v : small({{"nic.pcix_bandwidth", "4 GB/s"}})) CHECK(v <= link * (1 + 1e-9));
 }
 
 // Configuration: crusher, native stack, osu_bw between two ranks of one node (cores 1 and 9: GCDs 4 and 5, joined by
