@@ -12,6 +12,22 @@
 namespace ompisim::bench::replay {
 
 namespace {
+
+// A collective call's bytes as its row counts them: the rank's send buffer, one rule for every collective: an
+// alltoall's P blocks, a v-collective's send counts, the vector of a bcast, reduce, allreduce or scan, the block of
+// an (all)gather(v) or scatter, and a reduce_scatter's vector (the sum of its receive counts), so that the same traffic
+// written as alltoall or alltoallv counts the same.
+std::uint64_t send_buffer_bytes(const ti::Action& a, int ranks) {
+  if (a.kind == ti::Kind::Alltoall) return a.send_bytes * static_cast<std::uint64_t>(ranks);
+  std::uint64_t b = 0;
+  if (!a.counts_send.empty()) {
+    for (auto v : a.counts_send) b += v;
+    return b;
+  }
+  if (a.kind == ti::Kind::ReduceScatter)
+    for (auto v : a.counts_recv) b += v;
+  return a.send_bytes + b;
+}
 using ti::Kind;
 
 constexpr int kCollTag = -31;  // internal: never matches a trace's tag (>= 0) nor MPI_ANY_TAG
@@ -211,11 +227,7 @@ Task replay_rank(Run& x, int me) {
         CollStat& st = x.colls[coll_stat_name(a.kind)];
         ++st.calls;
         st.time += x.w.sim().now() - t0;
-        std::uint64_t b = a.send_bytes;
-        for (auto v : a.counts_send) b += v;
-        if (a.counts_send.empty())
-          for (auto v : a.counts_recv) b += v;
-        st.bytes += b;
+        st.bytes += send_buffer_bytes(a, x.n);
         break;
       }
     }

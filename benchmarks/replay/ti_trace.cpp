@@ -250,6 +250,11 @@ void parse_point_to_point(const ActionFields& f, Action& out) {
       out.peer = static_cast<int>(p.integer(2, -0x7fffffff, P - 1, "src"));
       out.peer2 = static_cast<int>(p.integer(3, -0x7fffffff, P - 1, "dst"));
       out.tag = static_cast<int>(p.integer(4, -0x7fffffff, 0x7fffffff, "tag"));
+      // A rank is 0..P-1 or SMPI's MPI_UNDEFINED; any other negative value names no request SMPI could have traced.
+      for (auto [v, what] : {std::pair{out.peer, "src"}, std::pair{out.peer2, "dst"}})
+        if (v < 0 && v != kSmpiUndefined)
+          p.bad(fmt::format("{}: {} {} is not a rank (0..{}) nor MPI_UNDEFINED ({}), the peer SMPI writes for a request",
+                            p.name(), what, v, P - 1, kSmpiUndefined));
       if (out.peer == kSmpiUndefined && out.peer2 >= 0) out.peer = -1;
       if (out.tag == kSmpiAnyTag) out.tag = -1;
       break;

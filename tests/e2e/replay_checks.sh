@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Replay checks its trace as MPI would (and, last, that an MPI call's steps end before the application computes). Configuration: hand-written two-rank SMPI TI traces, each wrong in one way
-# (a send no rank receives, a receive no send matches and no wait reaches, collectives that differ across ranks, a wait on a request never posted or waited twice,
+# (a send no rank receives, a receive no send matches and no wait reaches, collectives that differ across ranks, a wait on a request never posted or waited twice, a wait whose peer is neither a rank nor MPI_UNDEFINED,
 # counts out of range, a rank's action file that is empty or holds only blank and comment lines: SMPI's replay runs
 # such a rank as doing nothing, smpirun never writes one), an index line holding a NUL byte, index lines naming a file
 # outside the index's folder ('..', absolute, a symbolic link, a sibling folder), a 1 MiB field in an action line.
@@ -90,6 +90,21 @@ mk wait_none '0 init\n0 wait 0 1 5\n0 finalize\n' '1 init\n1 finalize\n'
 refuse wait_none "rank-0\.txt: line 2: wait on a request \(src 0, dst 1, tag 5\) that rank 0 has not posted"
 mk wait_twice '0 init\n0 isend 1 5 4\n0 wait 0 1 5\n0 wait 0 1 5\n0 finalize\n' '1 init\n1 recv 0 5 4\n1 finalize\n'
 refuse wait_twice "rank-0\.txt: line 4: wait on a request .* or has already waited for"
+# one traffic written as alltoall (100 B blocks) and as alltoallv (counts 100 100): the collective row counts the same
+# send-buffer bytes for both (2 ranks x 200 B)
+mk a2a '0 init\n0 alltoall 100 100\n0 finalize\n' '1 init\n1 alltoall 100 100\n1 finalize\n'
+mk a2av '0 init\n0 alltoallv 200 100 100 200 100 100\n0 finalize\n' '1 init\n1 alltoallv 200 100 100 200 100 100\n1 finalize\n'
+accept a2a; accept a2av
+python3 - out-a2a/a2a.json out-a2av/a2av.json <<'PY' || fail=1
+import json, sys
+rows = [{p["name"]: p["bytes"] for p in json.load(open(f))["points"] if p["row"] == "collective"} for f in sys.argv[1:]]
+a, v = rows[0].get("alltoall"), rows[1].get("alltoallv")
+print(("ok   " if a == v == 400 else "FAIL ") + f"alltoall and alltoallv of one traffic count {a} and {v} B")
+sys.exit(0 if a == v == 400 else 1)
+PY
+# a wait's peer that is neither a rank nor SMPI's MPI_UNDEFINED (-333) names no request: refused, not skipped
+mk wait_bad_peer '0 init\n0 isend 1 5 4\n0 wait -5 1 5\n0 finalize\n' '1 init\n1 recv 0 5 4\n1 finalize\n'
+refuse wait_bad_peer "rank-0\.txt: line 3: wait: src -5 is not a rank \(0\.\.1\) nor MPI_UNDEFINED \(-333\)"
 mk waitall_neg '0 init\n0 waitall -3\n0 finalize\n' '1 init\n1 finalize\n'
 refuse waitall_neg "rank-0\.txt: line 2: waitall: count -3 is outside"
 mk comm_size '0 init\n0 comm_size 99999999999999\n0 finalize\n' '1 init\n1 finalize\n'
