@@ -492,6 +492,13 @@ std::vector<std::string> draw_sweep(const Json& t, const std::string& dir, std::
   else if (!have_gnuplot()) skip("no plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox)");
   if (metric.empty() || !have_gnuplot()) return wrote;
   const auto cols = t.at("columns").get<std::vector<std::string>>();
+  // Rows of different kinds (a trace replay's total, collective, algorithm and per-rank rows) are no curve over a size:
+  // a plot would join unlike rows and label them as message sizes.
+  if (std::find(cols.begin(), cols.end(), "row") != cols.end()) {
+    skip("no plot: the points are rows of different kinds (a replay's total, collective and per-rank rows), not a curve "
+         "over a message size; sweep.csv has them side by side");
+    return wrote;
+  }
   const auto axes = t.at("axes").get<std::vector<std::string>>();
   const Json units = t.value("units", Json::object());  // an axis of quantities: its values' unit (merge_sweep)
   std::vector<std::string> size_cols;

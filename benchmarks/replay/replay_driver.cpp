@@ -49,7 +49,8 @@ double parse_flop_rate(ObjectReader& b) {
     static const std::map<std::string, double> units{
         {"f/s", 1},     {"kf/s", 1e3},     {"Mf/s", 1e6},     {"Gf/s", 1e9},     {"Tf/s", 1e12},     {"Pf/s", 1e15},
         {"flop/s", 1},  {"kflop/s", 1e3},  {"Mflop/s", 1e6},  {"Gflop/s", 1e9},  {"Tflop/s", 1e12},  {"Pflop/s", 1e15},
-        {"f", 1},       {"kf", 1e3},       {"Mf", 1e6},       {"Gf", 1e9},       {"Tf", 1e12},       {"Pf", 1e15}};
+        {"f", 1},       {"kf", 1e3},       {"Mf", 1e6},       {"Gf", 1e9},       {"Tf", 1e12},       {"Pf", 1e15},
+        {"", 1}};  // a bare number, quoted or not, is flop/s (as SMPI's smpi/host-speed reads one)
     auto it = units.find(unit);
     if (it == units.end())
       b.fail("flop_rate", fmt::format("unknown unit '{}' (known: f/s, kf/s, Mf/s, Gf/s, Tf/s, Pf/s, or flop/s forms)", unit));

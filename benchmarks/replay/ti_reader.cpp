@@ -77,11 +77,15 @@ private:
 fs::path locate(IndexFolder& f, const std::string& index, std::uint64_t n, std::size_t rank, const std::string& line) {
   std::error_code ec;
   const std::vector<fs::path> cands = f.candidates(fs::path(line));
-  fs::path outside;  // the first candidate that is a file outside the folder, as resolved
+  fs::path outside;      // the first candidate that is a file outside the folder, as resolved
+  fs::path not_regular;  // the first candidate that exists but is no regular file (a folder, a device, a FIFO)
   for (const fs::path& c : cands) {
     const fs::file_status st = fs::symlink_status(c, ec);  // one system call for a file that is no link
     const bool link = fs::is_symlink(st);
-    if (!(link ? fs::is_regular_file(c, ec) : fs::is_regular_file(st))) continue;
+    if (!(link ? fs::is_regular_file(c, ec) : fs::is_regular_file(st))) {
+      if (not_regular.empty() && fs::exists(link ? fs::status(c, ec) : st)) not_regular = c;
+      continue;
+    }
     const fs::path real = f.canonical(c, link);
     // The file checked is the file read: a path with '..' is read as resolved (lexically, "sub/../../x" is "x" in the
     // working directory, but through a symbolic link "sub" it is another file).
@@ -102,6 +106,10 @@ fs::path locate(IndexFolder& f, const std::string& index, std::uint64_t n, std::
   if (!name_like)
     throw InputError(index, "", fmt::format("line {}: not the name of an action file (an index line is a file name of "
                                             "letters, digits and ._/+@-): is this file a trace index?", n));
+  if (!not_regular.empty())
+    throw InputError(index, "", fmt::format("line {}: rank {}'s action file '{}' is {}, which is not a regular file "
+                                            "(a folder, a device or a pipe): an action file is a text file", n, rank,
+                                            line, not_regular.string()));
   // Each place once (the index's folder and its _files folder name the same file when the line starts with the latter).
   std::vector<std::string> places;
   for (std::size_t i = 0; i < cands.size(); ++i) {

@@ -102,6 +102,13 @@ a, v = rows[0].get("alltoall"), rows[1].get("alltoallv")
 print(("ok   " if a == v == 400 else "FAIL ") + f"alltoall and alltoallv of one traffic count {a} and {v} B")
 sys.exit(0 if a == v == 400 else 1)
 PY
+# a quoted bare number is a flop rate in flop/s (as README.md's units table says)
+sed -e 's/"1 Gf\/s"/"1e9"/' -e 's/"id": "a2a"/"id": "rate_text"/' a2a.json > rate_text.json
+accept rate_text
+# an index line naming a folder: said to be no regular file, not "not found"
+mk dirline '0 init\n0 finalize\n' '1 init\n1 finalize\n'
+mkdir -p dirline/rank-0.d; printf 'rank-0.d\nrank-1.txt\n' > dirline/index.txt
+refuse dirline "index\.txt: line 1: rank 0's action file 'rank-0\.d' is .*rank-0\.d, which is not a regular file"
 # a wait's peer that is neither a rank nor SMPI's MPI_UNDEFINED (-333) names no request: refused, not skipped
 mk wait_bad_peer '0 init\n0 isend 1 5 4\n0 wait -5 1 5\n0 finalize\n' '1 init\n1 recv 0 5 4\n1 finalize\n'
 refuse wait_bad_peer "rank-0\.txt: line 3: wait: src -5 is not a rank \(0\.\.1\) nor MPI_UNDEFINED \(-333\)"

@@ -77,3 +77,29 @@ TEST_CASE("a sweep plot names an MCA value that ran as another with what ran") {
   CHECK(svg.find(">256 B<") != std::string::npos);
   CHECK(svg.find(">4 KiB<") != std::string::npos);
 }
+
+// Configuration: a sweep table of a trace replay over nic.bte_bandwidth: rows of different kinds (the total, a
+//                collective, per-rank rows), their "bytes" a total, a collective's bytes or null.
+// Expected:      no plot (they are no curve over a message size: a plot labelled the rows "message size 9856 KiB"
+//                and "bytes null" and joined rank rows into one line), and the reason says why.
+// How validated: draw_sweep's list of files written and its reasons.
+TEST_CASE("a sweep of rows of different kinds draws no plot and says why") {
+  const Json t = Json::parse(R"J({
+    "axes": ["nic.bte_bandwidth"], "columns": ["nic.bte_bandwidth", "row", "name", "rank", "bytes", "time_s", "point"],
+    "units": {"nic.bte_bandwidth": "GB/s"},
+    "rows": [
+      {"nic.bte_bandwidth": 4, "row": "total", "name": "replay", "rank": null, "bytes": 10092544, "time_s": 0.5, "point": "a"},
+      {"nic.bte_bandwidth": 4, "row": "collective", "name": "allreduce", "rank": null, "bytes": 1024, "time_s": 1e-5, "point": "a"},
+      {"nic.bte_bandwidth": 4, "row": "rank", "name": "0", "rank": 0, "bytes": null, "time_s": 0.5, "point": "a"},
+      {"nic.bte_bandwidth": 8, "row": "total", "name": "replay", "rank": null, "bytes": 10092544, "time_s": 0.4, "point": "b"},
+      {"nic.bte_bandwidth": 8, "row": "collective", "name": "allreduce", "rank": null, "bytes": 1024, "time_s": 1e-5, "point": "b"},
+      {"nic.bte_bandwidth": 8, "row": "rank", "name": "0", "rank": 0, "bytes": null, "time_s": 0.4, "point": "b"}]})J");
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim_sweep_rows_{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> why;
+  const auto wrote = draw_sweep(t, dir.string(), &why);
+  std::filesystem::remove_all(dir);
+  CHECK(wrote.empty());
+  REQUIRE(why.size() == 1);
+  CHECK((why.front().find("rows of different kinds") != std::string::npos || why.front().find("gnuplot") != std::string::npos));
+}
