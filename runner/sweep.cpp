@@ -310,6 +310,27 @@ static Json load_grid_base(ObjectReader& r, const std::string& file, SweepGrid& 
   return base;
 }
 
+// Axis keys a grid may not have: a scenario key a sweep does not vary ("id": each point's result is named by the
+// sweep; "plot", "description"), said as such with the keys it does vary rather than as a --set of a scenario key;
+// and one MCA parameter as two axes ("mca.X" in the scenario's mca block, "X" as a --set), where the second would
+// override the first at every point and the first axis's column would label values no point ran.
+static void refuse_axis_keys(const std::vector<std::string>& axes, ObjectReader& r, bool has_axes) {
+  const auto& sk = scenario_keys();
+  for (const auto& a : axes) {
+    if (sweep_scenario_axes().count(a) || a == "mca" || a == "benchmark" ||
+        std::none_of(sk.begin(), sk.end(), [&](const ScenarioKey& k) { return k.name == a; }))
+      continue;
+    r.fail(has_axes ? "axes." + a : "points",
+           fmt::format("'{}' is a key of the scenario that a sweep does not vary (the sweep names each point's result "
+                       "itself): its axes are machine parameters, mca.NAME, benchmark.KEY and {}",
+                       a, fmt::join(sweep_scenario_axes(), ", ")));
+  }
+  for (const auto& a : axes)
+    if (a.starts_with("mca.") && std::find(axes.begin(), axes.end(), a.substr(4)) != axes.end())
+      r.fail(has_axes ? "axes." + a.substr(4) : "points",
+             fmt::format("axis '{}' sets the MCA parameter that axis '{}' sets: keep one of them", a.substr(4), a));
+}
+
 SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const std::string& engine,
                           const std::string& machine_file) {
   refuse_missing_input(name);
@@ -397,25 +418,8 @@ SweepGrid load_sweep_grid(const std::string& name, const Overrides& sets, const 
     g.axes.assign(keys.begin(), keys.end());
   }
 
-  // A scenario key a sweep does not vary ("id": each point's result is named by the sweep; "plot", "description"):
-  // said as such, with the keys it does vary, rather than as a --set of a scenario key.
-  for (const auto& a : g.axes) {
-    const auto& sk = scenario_keys();
-    if (sweep_scenario_axes().count(a) || a == "mca" || a == "benchmark" ||
-        std::none_of(sk.begin(), sk.end(), [&](const ScenarioKey& k) { return k.name == a; }))
-      continue;
-    r.fail(has_axes ? "axes." + a : "points",
-           fmt::format("'{}' is a key of the scenario that a sweep does not vary (the sweep names each point's result "
-                       "itself): its axes are machine parameters, mca.NAME, benchmark.KEY and {}",
-                       a, fmt::join(sweep_scenario_axes(), ", ")));
-  }
+  refuse_axis_keys(g.axes, r, has_axes);
   refuse_repeated_points(assignments, r, has_axes);
-  // One MCA parameter as two axes ("mca.X" in the scenario's mca block, "X" as a --set): the second would override
-  // the first at every point, and the first axis's column would label values no point ran.
-  for (const auto& a : g.axes)
-    if (a.starts_with("mca.") && std::find(g.axes.begin(), g.axes.end(), a.substr(4)) != g.axes.end())
-      r.fail(has_axes ? "axes." + a.substr(4) : "points",
-             fmt::format("axis '{}' sets the MCA parameter that axis '{}' sets: keep one of them", a.substr(4), a));
   check_command_line(g, sets, engine);
   // Resolve and check every point as a run would before simulating (once per distinct resolved input).
   std::set<std::string> checked;
