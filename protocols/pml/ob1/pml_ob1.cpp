@@ -61,20 +61,16 @@ std::uint64_t Ob1::frag_bytes(const btl::Btl* b) const {
 }
 
 void Ob1::amo_add(int rank, int target, Completion local_done, Completion at_target, AmoVia via) {
+  btl::Btl* chosen = nullptr;
   if (via == AmoVia::Nic)
     for (btl::Btl* b : bml_.btls())
-      if (b->caps().nic_atomics) {
-        ++amos_;
-        b->atomic_add(rank, target, std::move(local_done), std::move(at_target));
-        return;
-      }
-  for (const auto& b : bml_.endpoint(rank, target).send)
-    if (b.btl->caps().has(btl::flag::AtomicOps)) {
-      ++amos_;
-      b.btl->atomic_add(rank, target, std::move(local_done), std::move(at_target));
-      return;
-    }
-  Stack::amo_add(rank, target, std::move(local_done), std::move(at_target), via);
+      if (b->caps().nic_atomics && !chosen) chosen = b;
+  if (!chosen)
+    for (const auto& b : bml_.endpoint(rank, target).send)
+      if (b.btl->caps().has(btl::flag::AtomicOps) && !chosen) chosen = b.btl;
+  if (!chosen) return Stack::amo_add(rank, target, std::move(local_done), std::move(at_target), via);
+  ++amos_;
+  chosen->atomic_add(rank, target, std::move(local_done), std::move(at_target));
 }
 
 std::vector<std::string> Ob1::idle_components() const {
