@@ -190,9 +190,7 @@ Json run_barrier(World& w, Stack& s, const BarrierConfig& c, const std::string& 
   coll::AlgoParams p;
   p.radix = c.radix;
   p.ranks_per_node = w.contexts().placement().ranks_per_node;
-  std::vector<long long> node_key(static_cast<std::size_t>(n));
-  for (int r = 0; r < n; ++r) node_key[static_cast<std::size_t>(r)] = w.contexts().node_of(r);
-  const coll::NodeLayout layout(node_key);
+  const coll::NodeLayout layout = placement_layout(w.contexts());
   p.layout = &layout;  // the placement's nodes (cheetah-hierarchical's UMA subgroups)
   BarrierRun run(w, s, info->make, p, c.iterations + c.skip, c.skip, c.steady_tol);
   run.start();

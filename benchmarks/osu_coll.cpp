@@ -315,9 +315,7 @@ public:
                            fmt::format("device buffers need a GPU, but a {} node has none (machine file {})",
                                        w.machine().name, repo_relative(w.machine().file)));
     int n = static_cast<int>(w.contexts().ranks());
-    std::vector<long long> node_key(static_cast<std::size_t>(n));
-    for (int r = 0; r < n; ++r) node_key[static_cast<std::size_t>(r)] = w.contexts().node_of(r);
-    coll::NodeLayout layout(node_key);
+    const coll::NodeLayout layout = placement_layout(w.contexts());
     std::vector<coll::Generator> gens;
     std::vector<coll::StageChooser> stages;
     for (auto size : c.sizes) {

@@ -8,6 +8,13 @@
 
 namespace ompisim::bench {
 
+coll::NodeLayout placement_layout(const Contexts& contexts) {
+  const auto n = static_cast<std::size_t>(contexts.ranks());
+  std::vector<long long> node_key(n);
+  for (std::size_t r = 0; r < n; ++r) node_key[r] = contexts.node_of(static_cast<int>(r));
+  return coll::NodeLayout(node_key);
+}
+
 ScheduleExec::Packed ScheduleExec::pack(const coll::Op& op, bool last) {
   constexpr std::int64_t kMaxPeer = (std::int64_t{1} << 27) - 2;  // peer + 1 in the head's upper 27 bits
   if (op.peer < -1 || op.peer > kMaxPeer)

@@ -70,6 +70,9 @@ private:
   std::vector<Run> runs_;
 };
 
+// The job's nodes as a communicator's layout (coll::NodeLayout): which node each rank of the placement is on.
+coll::NodeLayout placement_layout(const Contexts& contexts);
+
 // The Reduce hook that charges a reduction's arithmetic (ompi_op_reduce, MPIR_Reduce_local) on the reducing rank's
 // processor: op.value / elem_bytes elements (whole ones) x the rank's node type's arch.reduce_cost_per_element
 // (machine file), read when a rank first reduces. A rank whose node type gives no such cost reduces at no cost, unless
