@@ -779,6 +779,7 @@ public:
     if (ctx.ranks.size() != 1) throw InputError(ctx.file, "ranks", "app_skeleton runs one rank count (not a sweep)");
   }
   std::string label() const override { return "app_skeleton"; }
+  std::string alloc_mem_key() const override { return c_.alloc_mem ? c_.file + " alloc" : ""; }
   // "fit_compute": fit compute_per_step with openmpi-cm (fit_app_compute, each evaluation in its own process), then
   // run the scenario's stack with the fitted value; the fit is logged in provenance.derived.
   std::optional<Json> run_derived(const Rerun& rerun) const override {

@@ -116,6 +116,9 @@ public:
   // the tables that cover every collective it replays), the sentence that says so, which the run's header, its
   // result's provenance ("collectives") and `describe` of the scenario print; empty otherwise.
   virtual std::string collectives_note() const { return {}; }
+  // The input key that gives the benchmark MPI_Alloc_mem buffers ("benchmark.alloc"), when it does; empty when its
+  // buffers are malloc'ed. The runner warns when the stack's paths do not depend on it (Stack::reads_buffer_allocation).
+  virtual std::string alloc_mem_key() const { return {}; }
   // The benchmark's inputs that are estimates with a range (none by default).
   virtual std::vector<DriverEstimate> estimates() const { return {}; }
   // A copy with these estimates set (names as estimates() gives them); names this driver does not have are ignored,

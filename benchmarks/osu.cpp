@@ -399,6 +399,7 @@ public:
                                        w.machine().name, repo_relative(w.machine().file)));
     return run_osu(w, s, c_);
   }
+  std::string alloc_mem_key() const override { return c_.alloc_mem ? "benchmark.alloc" : ""; }
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, c_.name, two_ranks_); }
   std::string label() const override { return c_.name; }
   bool narrow_for_calibration(const Json& sel) override { return narrow_osu(c_, sel); }

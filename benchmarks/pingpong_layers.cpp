@@ -40,6 +40,7 @@ public:
   Json run(World& w, Stack& s, const std::string&) const override { return run_pingpong_layers(w, s, c_); }
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, "pingpong_layers", true); }
   std::string label() const override { return "pingpong_layers"; }
+  std::string alloc_mem_key() const override { return c_.alloc_mem ? "benchmark.alloc" : ""; }
   bool narrow_for_calibration(const Json& sel) override { return narrow_osu(c_, sel); }
   std::optional<MessageBound> largest_message() const override { return osu_largest_message(c_); }
 };

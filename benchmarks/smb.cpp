@@ -118,6 +118,7 @@ public:
   Json run(World& w, Stack& s, const std::string&) const override { return run_smb(w, s, c_); }
   void check(const DriverContext& ctx) const override { check_pair_ranks(ctx, c_.name, true); }
   std::string label() const override { return c_.name; }
+  std::string alloc_mem_key() const override { return c_.alloc_mem ? "benchmark.alloc" : ""; }
   bool narrow_for_calibration(const Json& sel) override { return narrow_osu(c_, sel); }
 };
 

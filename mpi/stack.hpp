@@ -64,6 +64,10 @@ public:
   // The collective cut-offs and radices the library documents as tunable (name -> value), which its decision table
   // may name (collectives/decision.hpp, "tunable NAME"); none by default (Open MPI's decisions name none).
   virtual std::map<std::string, double> coll_tunables() const { return {}; }
+  // Whether any path of the stack depends on how the user's buffers were allocated (MPI_Alloc_mem or malloc): Open
+  // MPI 1.1's ob1 without mpi_leave_pinned, whose RDMA protocols need a registered buffer. False by default (a stack
+  // that registers on demand, or never).
+  virtual bool reads_buffer_allocation() const { return false; }
   // The components of the stack ("btl/vader") that carried no message of the run so far (no pair of ranks it
   // reached): a parameter of one changed nothing. None by default (a stack that cannot tell).
   virtual std::vector<std::string> idle_components() const { return {}; }

@@ -54,6 +54,7 @@ public:
   // the library's collective cut-offs: a traced run takes the decisions the untraced one does
   std::map<std::string, double> coll_tunables() const override { return inner_->coll_tunables(); }
   std::vector<std::string> idle_components() const override { return inner_->idle_components(); }
+  bool reads_buffer_allocation() const override { return inner_->reads_buffer_allocation(); }
 
 private:
   std::unique_ptr<Stack> inner_;

@@ -90,6 +90,9 @@ Json result_json(const RunRecord& r) {
                        {"overrides", sets},
                        {"parameters", resolved(m.physical_params())},
                        {"mca", stack_mca(r.spec, r.mca)}};
+  Json components = Json::array();  // the stack's components by id ("pml/ob1", "btl/ugni"): what its counters are
+  for (const auto& c : r.spec.components()) components.push_back(c.framework + "/" + c.name);
+  res["provenance"]["components"] = std::move(components);
   if (const std::string note = s.driver->collectives_note(); !note.empty()) res["provenance"]["collectives"] = note;
   if (auto notes = routing_notes(r.world); !notes.empty())
     res["provenance"]["routing_note"] = fmt::format("{}", fmt::join(notes, "; "));
@@ -418,6 +421,12 @@ std::vector<std::string> override_warnings(const Json& res) {
                                   "changed",
                                   k.get<std::string>(), owner ? owner->id() : std::string("its component")));
       }
+  if (res.contains("provenance"))
+    for (const auto& k : res["provenance"].value("unread_inputs", Json::array()))
+      if (k.is_string())
+        out.push_back(fmt::format("{} mpi_alloc_mem: no path of stack {} depends on how the buffers were allocated "
+                                  "(it registers memory on demand, or needs none), so it changed nothing",
+                                  k.get<std::string>(), res.value("stack", std::string("of this run"))));
   for (const auto& [k, v, given, used] : capped_overrides(res)) {
     const std::string by = capped_by(res, k);
     // 0 is the parameter's automatic value (btl_ugni_smsg_limit: by job size), not a cap, as effective_notes reads it

@@ -434,6 +434,9 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
   Json res = result_json(RunRecord{s, ranks, sets, m, *sim, w, pl, mca, spec, st, std::move(points)});
   if (!unread.empty()) res["provenance"]["unread_overrides"] = std::move(unread);
   if (!idle_sets.empty()) res["provenance"]["idle_overrides"] = std::move(idle_sets);
+  // MPI_Alloc_mem buffers on a stack none of whose paths depends on the allocation changed nothing either.
+  if (const std::string k = p.driver->alloc_mem_key(); !k.empty() && !stack->reads_buffer_allocation())
+    res["provenance"]["unread_inputs"] = Json::array({k});
   return res;
 }
 

@@ -30,6 +30,7 @@ public:
   }
   std::map<std::string, double> coll_tunables() const override { return pml->coll_tunables(); }
   std::vector<std::string> idle_components() const override { return pml->idle_components(); }
+  bool reads_buffer_allocation() const override { return pml->reads_buffer_allocation(); }
   StackStats stats() const override {
     StackStats s = pml->stats();
     // Each module's own counters, set (not added) into the stack's: a PML that already reports its MTL's counters

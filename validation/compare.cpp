@@ -10,6 +10,7 @@
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 #include "runner/schema.hpp"
+#include "protocols/register.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,7 +19,9 @@
 #include <fmt/ranges.h>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -295,37 +298,78 @@ std::string stack_on_machine(const Json& r) {
   return fmt::format("{} on {}", text("stack"), text("machine"));
 }
 
+// The counters a result's stack declares ("counters.<name>": its components' statistics, provenance.components), or
+// nothing for a result that does not name its components.
+std::optional<std::set<std::string>> declared_counters(const Json& r) {
+  if (!r.contains("provenance") || !r["provenance"].is_object() || !r["provenance"].contains("components") ||
+      !r["provenance"]["components"].is_array())
+    return std::nullopt;
+  std::set<std::string> out;
+  for (const auto& id : r["provenance"]["components"]) {
+    if (!id.is_string()) return std::nullopt;
+    const std::string s = id.get<std::string>();
+    const auto slash = s.find('/');
+    const ComponentInfo* c =
+        slash == std::string::npos ? nullptr : component_registry().find(s.substr(0, slash), s.substr(slash + 1));
+    if (!c) return std::nullopt;  // a component of another build: the declared set is not known
+    for (const auto& st : c->statistics) out.insert(std::string("counters.") + st.name);
+  }
+  return out;
+}
+
+// The counters both results' stacks report: those both stacks declare, else (a result that does not name its
+// components) those both run totals carry. Two stacks compare only these.
+std::set<std::string> shared_counters(const Json& a, const Json& b) {
+  std::set<std::string> out;
+  const auto da = declared_counters(a), db = declared_counters(b);
+  if (da && db) {
+    std::set_intersection(da->begin(), da->end(), db->begin(), db->end(), std::inserter(out, out.end()));
+    return out;
+  }
+  if (!a.contains("stats") || !b.contains("stats")) return out;
+  std::map<std::string, double> sa, sb;
+  numeric_leaves(a["stats"], "", sa);
+  numeric_leaves(b["stats"], "", sb);
+  for (const auto& [k, v] : sa)
+    if (k.starts_with("counters.") && sb.count(k)) out.insert(k);
+  return out;
+}
+
 // A point's protocol counters (the OSU point-to-point drivers' "counters": what moved during its size), where both
-// points carry them: a counter one side lacks moved 0 times there; two stacks compare only the counters both report.
-void compare_point_counters(const Json& pa, const Json& pb, bool one_stack, const std::string& file,
-                            const std::string& label, Comparison& out) {
+// points carry them: a counter one side lacks moved 0 times there. Two stacks compare the counters both stacks report
+// (`shared`, or both points name), so a size where one stack took a path the other did not (rendezvous against
+// eager) shows both counters, each 0 on one side.
+void compare_point_counters(const Json& pa, const Json& pb, const std::set<std::string>* shared,
+                            const std::string& file, const std::string& label, Comparison& out) {
   if (!pa.contains("counters") || !pb.contains("counters") || !pa["counters"].is_object() || !pb["counters"].is_object())
     return;
   std::map<std::string, double> ca, cb;
   numeric_leaves(pa["counters"], "counters.", ca);
   numeric_leaves(pb["counters"], "counters.", cb);
-  if (!one_stack) {
-    std::erase_if(ca, [&](const auto& kv) { return !cb.count(kv.first); });
-    std::erase_if(cb, [&](const auto& kv) { return !ca.count(kv.first); });
+  if (shared) {
+    auto kept = [&](const std::string& k) { return shared->count(k) || (ca.count(k) && cb.count(k)); };
+    std::erase_if(ca, [&](const auto& kv) { return !kept(kv.first); });
+    std::erase_if(cb, [&](const auto& kv) { return !kept(kv.first); });
   }
   compare_maps(ca, cb, file, label, out, true);
 }
 // The run totals (stats: counters, flows, events) of two results, leaf by leaf; counters one stack alone reports
 // listed apart; the label says the calls each side simulated where the steady-state cutoff made them differ.
-void compare_stats(const Json& a, const Json& b, const Json& pa, const Json& pb, const std::string& file,
-                   Comparison& out) {
+void compare_stats(const Json& a, const Json& b, const Json& pa, const Json& pb, const std::set<std::string>& shared,
+                   const std::string& file, Comparison& out) {
   if (!a.contains("stats") || !b.contains("stats")) return;
   std::map<std::string, double> sa, sb;
   numeric_leaves(a["stats"], "", sa);
   numeric_leaves(b["stats"], "", sb);
   // One stack on one machine reports the same counters, a zero "once counted" one left out: absent is 0. Two
-  // stacks (or machines) report their own components' counters: one that only one side reports is listed apart.
+  // stacks (or machines) report their own components' counters: one that both declare (`shared`) is absent at 0,
+  // one that only one side reports is listed apart.
   const std::string wa = stack_on_machine(a), wb = stack_on_machine(b);
   if (wa != wb) {
     const std::size_t before = out.one_side.size();
     auto split = [&](std::map<std::string, double>& mine, const std::map<std::string, double>& other, char side) {
       for (auto it = mine.begin(); it != mine.end();) {
-        if (it->first.starts_with("counters.") && !other.count(it->first)) {
+        if (it->first.starts_with("counters.") && !other.count(it->first) && !shared.count(it->first)) {
           out.one_side.push_back({file, it->first, side, it->second});
           it = mine.erase(it);
         } else {
@@ -366,6 +410,8 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
   // A result of several rank counts has its points one count after the other: each labelled with its count.
   const Json pa = points_with_ranks(a), pb = points_with_ranks(b);
   const bool one_stack = stack_on_machine(a) == stack_on_machine(b);
+  const std::set<std::string> shared = shared_counters(a, b);
+  const std::set<std::string>* counters_of_both = one_stack ? nullptr : &shared;
   OneSideMetrics one_side;
   // Pair by label when the labels identify the points on both sides, else by position.
   std::function<std::string(const Json&)> label_of = point_label;
@@ -418,7 +464,7 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
         continue;
       }
       compare_maps(metrics(pa[i]), metrics(pb[it->second]), file, label, out, false, &one_side);
-      compare_point_counters(pa[i], pb[it->second], one_stack, file, label, out);
+      compare_point_counters(pa[i], pb[it->second], counters_of_both, file, label, out);
     }
     for (std::size_t i = 0; i < pb.size(); ++i)  // in B's order (sizes ascending), not the labels' text order
       if (!la.count(label_of(pb[i]))) out.problems.push_back(fmt::format("{}: point {} only in B", file, label_of(pb[i])));
@@ -435,11 +481,11 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
       if (l != point_label(pb[i]))
         out.problems.push_back(fmt::format("{}: point {}: '{}' in A, '{}' in B", file, i, l, point_label(pb[i])));
       compare_maps(metrics(pa[i]), metrics(pb[i]), file, fmt::format("#{} {}", i, l), out, false, &one_side);
-      compare_point_counters(pa[i], pb[i], one_stack, file, fmt::format("#{} {}", i, l), out);
+      compare_point_counters(pa[i], pb[i], counters_of_both, file, fmt::format("#{} {}", i, l), out);
     }
   }
   report_one_side(one_side, file, out);
-  compare_stats(a, b, pa, pb, file, out);
+  compare_stats(a, b, pa, pb, shared, file, out);
   // The memory a protocol choice costs (btl/ugni's mailboxes: mailbox_memory, one object, or one per rank count) is
   // the other side of its latency: compared where both results have it.
   if (a.contains("mailbox_memory") && b.contains("mailbox_memory")) {

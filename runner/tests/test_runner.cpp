@@ -268,8 +268,8 @@ TEST_CASE("runner: MCA values a component cannot run are refused before anything
        "needs ptl_elan4_completion_queue one"},
       {"scenarios/slingshot/fig5_latency_inter_h2h_openmpi-linkx.json", {{"shm_inject_size", "8"}},
        "shm_inject_size", "below the LINKx endpoint's inject size"},
-      {"scenarios/gemini/fig5_latency_2p_inter_openmpi.json", {{"btl_ugni_smsg_limit", "32"}}, "btl_ugni_smsg_limit",
-       "below the 48 B of btl/ugni's control messages"},
+      {"scenarios/gemini/fig5_latency_2p_inter_openmpi.json", {{"btl_ugni_smsg_limit", "64"}}, "btl_ugni_smsg_limit",
+       "below the 80 B of btl/ugni's largest control message"},
   };
   for (const Case& c : cases) {
     INFO(c.scenario << " --set " << c.sets.back().first << "=" << c.sets.back().second);

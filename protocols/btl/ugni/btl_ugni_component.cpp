@@ -51,17 +51,20 @@ void report_mailboxes(Json& res, const ComponentReport& r) {
         "btl_ugni_eager_limit (" + std::to_string(eager) + " B): no fragment larger than the eager limit reaches SMSG";
   }
 }
-// Refuses an SMSG limit the control messages do not fit: INIT_GET, PUT_INIT and RDMA_COMPLETE are SMSGs of kCtrlBytes
-// (btl_ugni.hpp), and a mailbox slot is msg_maxsize = the SMSG limit (mailbox_memory.hpp), so a smaller limit leaves
-// the eager-get and RDMA protocols no way to signal.
+// Refuses an SMSG limit the control messages do not fit: PUT_INIT and RDMA_COMPLETE are SMSGs of kCtrlBytes and
+// INIT_GET carries the PML's header beside them (btl_ugni.cpp: kCtrlBytes + the header, up to btl::kHdrSegmentMax),
+// and a mailbox slot is msg_maxsize = the SMSG limit (mailbox_memory.hpp), so a smaller limit leaves the eager-get
+// and RDMA protocols no way to signal.
 void check_mca(const ComponentCheck& c) {
   const auto lim = c.mca.get<UgniMca>().btl_ugni_smsg_limit.get();
-  if (lim > 0 && static_cast<std::uint64_t>(lim) < kCtrlBytes)
+  constexpr std::uint64_t floor = kCtrlBytes + kHdrSegmentMax;
+  if (lim > 0 && static_cast<std::uint64_t>(lim) < floor)
     throw InputError("", "mca.btl_ugni_smsg_limit",
-                     fmt::format("{} B is below the {} B of btl/ugni's control messages (INIT_GET, PUT_INIT, "
-                                 "RDMA_COMPLETE), which are SMSGs in the same mailboxes; set at least {} B, or 0 for the "
-                                 "automatic limit by job size",
-                                 static_cast<long long>(lim), kCtrlBytes, kCtrlBytes));
+                     fmt::format("{} B is below the {} B of btl/ugni's largest control message (INIT_GET: {} B of "
+                                 "descriptor and the PML's header, up to {} B; PUT_INIT and RDMA_COMPLETE are {} B), "
+                                 "which is an SMSG in the same mailboxes; set at least {} B, or 0 for the automatic "
+                                 "limit by job size",
+                                 static_cast<long long>(lim), floor, kCtrlBytes, kHdrSegmentMax, kCtrlBytes, floor));
 }
 
 }  // namespace

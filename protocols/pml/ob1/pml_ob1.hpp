@@ -105,6 +105,8 @@ public:
   StackStats stats() const override;
   // The BTLs bml/r2 put in no peer's arrays (btl/vader when every rank has a node of its own).
   std::vector<std::string> idle_components() const override;
+  // Open MPI 1.1's RDMA protocols without mpi_leave_pinned: a malloc'ed buffer takes the copy path.
+  bool reads_buffer_allocation() const override { return registered_path() && !stripe_.leave_pinned; }
   std::uint32_t max_contextid() const override { return 0xFFFF; }  // hdr_ctx is 16 bits (mca_pml_ob1: 65535)
   // Remote atomics (Cheetah's BCOLs) go to the first BTL with MCA_BTL_FLAGS_ATOMIC_OPS in bml/r2's send array for
   // the peer (btl/vader on the node, btl/ugni off it); AmoVia::Nic to the first BTL whose NIC executes its atomics
