@@ -2,7 +2,8 @@
 # Configuration: a data folder given by OMPISIM_DATA (models/, scenarios/ and collectives/ of the source, a copy of
 # benchmarks/apps/) whose GTC skeleton is damaged one way at a time: a sendrecv size of -1, of 0.5 B and of 1e30 B, a
 # phase of 0.5 B, loops nested to 10^10 phases a step; one without collectives/ (no decision file); one with two
-# machine files of one name (in two family folders).
+# machine files of one name (in two family folders); a run whose absolute --plot names a committed figure in the data
+# folder's results/.
 # Expected: exit 2 and one line naming the data file, the key and the reason, before any simulation (never exit 0
 # with a size wrapped around, nor an internal error or std::bad_alloc).
 # How validated: lib_check.sh's expect_input_error (exit code, grep on stderr, line count, no output folder), each
@@ -38,4 +39,10 @@ rm "$t/data/models"; mkdir -p "$t/data/models"
 for f in "$SRC"/models/*; do ln -s "$f" "$t/data/models/$(basename "$f")"; done
 mkdir -p "$t/data/models/zz/machines"; cp "$SRC/models/seastar/machines/jaguar-xt4.json" "$t/data/models/zz/machines/"
 OMPISIM_DATA="$t/data" expect_input_error machine_twice "key 'machine': machine 'jaguar-xt4' is defined by 2 files (.*models/seastar/machines/jaguar-xt4.json.*models/zz/machines/jaguar-xt4.json\|.*models/zz/machines/jaguar-xt4.json.*models/seastar/machines/jaguar-xt4.json): rename one" run "$t/s.json" --out "$t/out-machine_twice"
+# An absolute --plot inside the data folder's results/ would replace a committed figure, as --out or --trace there
+# would: refused before the run, the figure left as it was.
+rm -r "$t/data/models/zz"
+mkdir -p "$t/data/results/seastar"; echo '<svg/>' > "$t/data/results/seastar/fig.svg"
+OMPISIM_DATA="$t/data" expect_input_error plot_in_results "--plot '$t/data/results/seastar/fig.svg': is inside the results folder" run "$t/s.json" --out "$t/out-plot" --plot "$t/data/results/seastar/fig.svg"
+[[ "$(cat "$t/data/results/seastar/fig.svg")" == '<svg/>' ]] || { echo "FAIL plot_in_results: the committed figure was replaced"; fail=1; }
 exit $fail

@@ -244,7 +244,10 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   const std::string& plot_file = opt.plot_file;
   if (!plot_file.empty()) {
     if (!plot_file.ends_with(".svg")) throw InputError("--plot", plot_file, "expected a file name ending in .svg");
-    if (plot_file.front() == '/') check_output_path(plot_file, "--plot");
+    if (plot_file.front() == '/') {
+      check_output_path(plot_file, "--plot");
+      refuse_inside_data(plot_file, "--plot");
+    }
   }
   std::unique_ptr<TraceRequest> trace = trace_request(opt);
   ctx.out = output_dir(out_dir);
