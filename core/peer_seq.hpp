@@ -56,6 +56,21 @@ public:
     }
     return dense_ ? dense_miss(p) : hashed(p);
   }
+  // The counter of `peer` when it was seen, nullptr otherwise (no first contact is made).
+  const std::uint32_t* find(int peer) const {
+    const auto p = static_cast<std::uint32_t>(peer);
+    if (dense_) {
+      if (p >= cap_) return nullptr;
+      const std::uint32_t* block = buf_.get() + std::size_t{p / kBlockPeers} * kBlockWords;
+      return block[0] >> (p % kBlockPeers) & 1u ? block + 1 + p % kBlockPeers : nullptr;
+    }
+    if (cap_ == 0) return nullptr;
+    const std::uint32_t mask = cap_ - 1;
+    for (std::size_t i = hash(p, cap_) & mask;; i = (i + 1) & mask) {
+      if (buf_[2 * i] == p) return buf_.get() + 2 * i + 1;
+      if (buf_[2 * i] == kEmpty) return nullptr;
+    }
+  }
   std::size_t size() const { return used_; }
   bool dense() const { return dense_; }
   // Bytes of the table's buffer (for tests of the memory bound).

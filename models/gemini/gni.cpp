@@ -82,6 +82,13 @@ Endpoint& Cdm::endpoint(int rank, int peer) {
   return eps_[i - 1];
 }
 
+bool Cdm::peer_connected(int rank, int peer) const {
+  const auto r = static_cast<std::size_t>(rank);
+  if (r >= ep_index_.size()) return false;
+  const std::uint32_t* i = ep_index_[r].find(peer);
+  return i != nullptr && *i != 0 && eps_[*i - 1].state == EpState::Connected;
+}
+
 const RegCache* Cdm::regcache(int rank) const {
   auto it = regcaches_.find(rank);
   return it == regcaches_.end() ? nullptr : &it->second;
@@ -101,6 +108,15 @@ void Cdm::smsg_send(int rank, int peer, std::uint64_t bytes, Callback sent, Call
     return;
   }
   enqueue(ep, id);
+  // The peer connected to this rank already: the handshake that connected its endpoint connected this one too (btl/ugni
+  // mca_btl_ugni_ep_connect_progress: the remote answers the directed datagram with its own mailbox, and both ends
+  // are bound), so the first message this way pays no connect of its own.
+  if (ep.state == EpState::Init && peer_connected(peer, rank)) {
+    ep.start_connect(max_credits_);
+    ep.connected();
+    try_flush(ep);
+    return;
+  }
   if (ep.state == EpState::Init) {
     ++connects;
     ep.start_connect(max_credits_);

@@ -1,7 +1,8 @@
 // uGNI on the Gemini NIC. The NIC (Gni, one per job, shared) and one library instance's communication domain (Cdm:
 // btl/ugni and the Cray MPT netmod each own one, with their own endpoints):
 //  - endpoints created on first contact: INIT -> CONNECTING -> CONNECTED (EpBind + mailbox set-up; the first message
-//    to a peer pays endpoint_connect_time and waits in the endpoint's queue meanwhile);
+//    to a peer pays endpoint_connect_time and waits in the endpoint's queue meanwhile, unless the peer connected to
+//    this rank already: that handshake bound both ends);
 //  - SMSG mailboxes with credits per directed connection: a send takes a credit, a sender with no credit waits in the
 //    endpoint's queue, the credit returns when the receiver has consumed the message (one wire time later);
 //  - FMA (CPU-issued PIO, low start-up) and BTE (DMA engine, post cost, asynchronous, shared flow) RDMA GET/PUT;
@@ -139,6 +140,8 @@ public:
 
   Gni& nic() const { return nic_; }
   Endpoint& endpoint(int rank, int peer);
+  // Whether `rank`'s endpoint to `peer` exists and is connected (no endpoint is created).
+  bool peer_connected(int rank, int peer) const;
   std::size_t endpoints() const { return eps_.size(); }
   std::size_t messages_in_flight() const { return smsgs_.size(); }  // SMSGs queued, or sent and holding a credit
   std::uint64_t smsg_sent = 0, credit_waits = 0, connects = 0, registrations = 0, rdma_gets = 0, rdma_puts = 0;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 #include <random>
 #include <set>
 
@@ -71,6 +72,13 @@ TEST_CASE("mpi per-peer sequence map: first contact at 0, counters independent, 
 // too. How validated: against std::map, PeerSeq::hashed_bytes and the addresses of a counter and its bit's word.
 TEST_CASE("mpi per-peer sequence map: dense for a rank that talks to most peers, never larger", "[unit][mpi]") {
   auto visit = [](mpi::PeerSeq& m, std::map<int, std::uint32_t>& ref, int peer) {
+    // find() sees only peers already contacted, and makes no contact
+    const std::size_t before = m.size();
+    const std::uint32_t* f = std::as_const(m).find(peer);
+    CHECK((f != nullptr) == (ref.count(peer) == 1));
+    if (f) CHECK(*f == ref[peer]);
+    CHECK(m.size() == before);
+    CHECK(std::as_const(m).find(peer + 1000003) == nullptr);
     CHECK(m[peer] == ref[peer]);
     ++m[peer];
     ++ref[peer];

@@ -61,7 +61,7 @@ inline constexpr std::array<StatisticInfo, 5> kGniCdmStatistics{{
     {"smsg_local_events", "events", "SMSG acknowledgements reaped from the sender's local CQ"},
     {"rdma_get", "transfers", "RDMA GETs (FMA or BTE)"},
     {"rdma_put", "transfers", "RDMA PUTs (FMA or BTE)"},
-    {"endpoints", "endpoints", "uGNI endpoints connected (on demand, per rank pair)"},
+    {"endpoints", "endpoints", "uGNI endpoints connected (on demand: one per rank and peer it sends to; a peer that connected to the rank already binds it without a connect of its own)"},
 }};
 
 class MpichGni final : public Stack {

@@ -67,6 +67,43 @@ TEST_CASE("ugni SMSG: credit exhaustion and recovery, connection on first send",
   CHECK(gni.messages_in_flight() == 0);
 }
 
+// Configuration: 2 ranks on 2 Cielo nodes: rank 0 sends rank 1 one SMSG (its endpoint connects), then rank 1 answers
+// with one; separately, both send their first SMSG at the same time. Expected: the answer pays no connect (the
+// handshake bound both ends, as btl/ugni's datagram exchange does): one connect in all, the answer's delivery one
+// message time after its post, not endpoint_connect_time later; two first sends at once each connect (neither end is
+// bound yet): two connects. Each direction keeps its own endpoint. How validated: counters and times against the
+// parameters.
+TEST_CASE("ugni SMSG: a connection made one way serves the other", "[protocol][ugni]") {
+  test::Fixture f("cielo", 2, 1);
+  const auto& g = gemini::nic(*f.machine).p;
+  REQUIRE(g.endpoint_connect_time > 0);
+  {
+    gemini::Cdm gni(job_gni(f), 32);
+    gni.smsg_send(0, 1, 8, nullptr, [] {});
+    f.sim.run();
+    REQUIRE(gni.connects == 1);
+    CHECK_FALSE(gni.peer_connected(1, 0));  // rank 1 has no endpoint yet
+    const double t0 = f.sim.now();
+    double landed = -1;
+    gni.smsg_send(1, 0, 8, nullptr, [&] { landed = f.sim.now(); });
+    f.sim.run();
+    CHECK(gni.connects == 1);
+    CHECK(gni.endpoints() == 2);
+    CHECK(gni.peer_connected(1, 0));
+    CHECK(landed > t0);
+    CHECK(landed - t0 < g.endpoint_connect_time);
+  }
+  {
+    gemini::Cdm gni(job_gni(f), 32);
+    int got = 0;
+    gni.smsg_send(0, 1, 8, nullptr, [&] { ++got; });
+    gni.smsg_send(1, 0, 8, nullptr, [&] { ++got; });
+    f.sim.run();
+    CHECK(got == 2);
+    CHECK(gni.connects == 2);
+  }
+}
+
 // Configuration: 2 ranks on 2 Cielo nodes, one 8-byte SMSG send after the connection is up; a zero-cost CPU step is
 // queued on the sender just after the target NIC's acknowledgement is back. Expected: the send raises one local CQ
 // event (Open MPI's mca_btl_ugni_progress_local_smsg reaps one per GNI_SmsgSendWTag), and reaping it keeps the

@@ -40,7 +40,7 @@ inline constexpr std::array<StatisticInfo, 13> kStatistics{{
     {"ugni_smsg", "messages", "SMSG messages sent (GNI_SmsgSendWTag): short sends and INIT_GET/PUT_INIT/RDMA_COMPLETE"},
     {"ugni_smsg_local_events", "events", "SMSG acknowledgements reaped from the sender's local CQ"},
     {"ugni_credit_waits", "sends", "SMSG sends that waited for a mailbox credit"},
-    {"ugni_endpoints", "endpoints", "uGNI endpoints connected (on demand, per rank pair)"},
+    {"ugni_endpoints", "endpoints", "uGNI endpoints connected (on demand: one per rank and peer it sends to; a peer that connected to the rank already binds it without a connect of its own)"},
     {"ugni_registrations", "registrations", "memory registrations (GNI_MemRegister) missing the registration cache"},
     {"ugni_short_sends", "messages", "short protocol: header + data within the SMSG limit"},
     {"ugni_eager_gets", "messages", "eager-get protocol: an eager buffer, INIT_GET, the receiver's GET"},
