@@ -53,6 +53,7 @@
 #include "benchmarks/task.hpp"
 #include "core/params.hpp"
 #include "protocols/mtl/portals/mtl_portals.hpp"
+#include "protocols/native/mpich_portals.hpp"
 #include "protocols/pml/ob1/pml_ob1.hpp"
 
 #include <algorithm>
@@ -529,17 +530,19 @@ Json routine_report(const AppCtx& x, const AppConfig& c) {
 }
 
 // The stack's long-protocol sends and unexpected arrivals, read by the declarations of the component that counts
-// them: mtl/portals (pml/cm, and Cray MPI over Portals, which reports the same table) or pml/ob1. null where the stack
-// does not count one.
+// them: mtl/portals (pml/cm), Cray MPI over Portals (the same table under its own names) or pml/ob1. null where the
+// stack does not count one.
 struct ProtocolCounts {
   Json unexpected_long = nullptr, unexpected_short = nullptr, long_protocol = nullptr;
 };
 ProtocolCounts protocol_counts(const StackStats& st) {
   using mtl::portals::MtlPortalsStat;
   using pml::ob1::Ob1Stat;
-  auto mtl_stat = [](MtlPortalsStat id) -> const StatisticInfo& {
-    return statistic(mtl::portals::kMtlPortalsStatistics, id);
-  };
+  // mtl/portals' table, or Cray MPI's names for it (entry by entry)
+  const auto& table = st.find(statistic(native::kCrayMpiStatistics, MtlPortalsStat::ShortBlocksPosted))
+                          ? native::kCrayMpiStatistics
+                          : mtl::portals::kMtlPortalsStatistics;
+  auto mtl_stat = [&table](MtlPortalsStat id) -> const StatisticInfo& { return statistic(table, id); };
   auto ob1_stat = [](Ob1Stat id) -> const StatisticInfo& { return statistic(pml::ob1::kOb1Statistics, id); };
   ProtocolCounts c;
   if (st.find(mtl_stat(MtlPortalsStat::ShortBlocksPosted))) {  // pml/cm + mtl/portals, Cray MPI over Portals

@@ -74,4 +74,21 @@ std::vector<StatisticInfo> statistic_list(const std::array<StatisticInfo, N>&...
   return out;
 }
 
+// A component that reuses another's model reports its counters under names of its own (Cray MPI's Portals device,
+// counted by mtl/portals' model; Cray MPICH's shared-memory path, counted by the libfabric shm model): `to` declares
+// them, entry by entry in `from`'s order. Each counter of `from` that `counters` holds moves to its name in `to`; one
+// both tables name alike (mpi_truncate_errors) stays.
+template <std::size_t N>
+void rename_counters(std::map<std::string, std::uint64_t>& counters, const std::array<StatisticInfo, N>& from,
+                     const std::array<StatisticInfo, N>& to) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (std::string_view(from[i].name) == to[i].name) continue;
+    auto it = counters.find(from[i].name);
+    if (it == counters.end()) continue;
+    const std::uint64_t v = it->second;
+    counters.erase(it);
+    counters[to[i].name] = v;
+  }
+}
+
 }  // namespace ompisim

@@ -5,7 +5,6 @@
 #include "protocols/mtl/ofi/mtl_ofi_mca.hpp"
 #include "protocols/mtl/ofi/ofi_stacks.hpp"
 #include "protocols/ofi/cxi/cxi_statistics.hpp"
-#include "protocols/ofi/shm/shm_statistics.hpp"
 #include "protocols/register.hpp"
 
 namespace ompisim::native {
@@ -22,8 +21,9 @@ void register_mpich_cxi(ComponentRegistry& reg) {
            .make_stack = [](const PlatformParts& parts, const McaParams& m, const std::string& name) {
              return mtl::ofi::make_mpich_cxi_stack({parts.sim, parts.contexts, parts.cpus, parts.fabric()}, m, name);
            },
-           // its counters are those of the libfabric MTL it reuses and of its two providers (shm on the node, cxi off)
-           .statistics = statistic_list(mtl::ofi::kMtlOfiStatistics, ofi::shm::kShmStatistics,
+           // its counters: its request table's and its shared-memory path's, counted by the models it reuses
+           // (mtl/ofi's, the shm provider's) under Cray MPICH's names, then the CXI provider's
+           .statistics = statistic_list(mtl::ofi::kMpichRequestStatistics, mtl::ofi::kMpichShmStatistics,
                                         ofi::cxi::kCxiStatistics),
            .reads = {"ofi/cxi"}});
 }

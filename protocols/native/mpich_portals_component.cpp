@@ -18,8 +18,9 @@ void register_mpich_portals(ComponentRegistry& reg) {
              return std::make_unique<MpichPortals>(parts.contexts, parts.cpus, parts.copies, nic, m.get<MpichPortalsMca>(),
                                                    name);
            },
-           // its counters are those of the Portals MTL it reuses (with Cray MPI's protocol) and of the SeaStar
-           .statistics = statistic_list(mtl::portals::kMtlPortalsStatistics, seastar::kSeaStarStatistics),
+           // its counters: those of the Portals MTL model it reuses (with Cray MPI's protocol), under Cray MPI's
+           // names, and the SeaStar's
+           .statistics = statistic_list(kCrayMpiStatistics, seastar::kSeaStarStatistics),
            .check = [](const ComponentCheck& c) {
              mtl::portals::check_protocol(cray_mpi_protocol(c.mca.get<MpichPortalsMca>()), c.ranks);
            }});

@@ -251,7 +251,12 @@ public:
   // Cray MPICH's collective tunables (MpichOfiMca), which collectives/decision/mpich_default.json names.
   std::map<std::string, double> coll_tunables() const override { return tunables_; }
   void start_recv(const mpi::P2P& m, Completion c) override { pml_->start_recv(m, std::move(c)); }
-  StackStats stats() const override { return pml_->stats(); }
+  StackStats stats() const override {
+    StackStats st = pml_->stats();
+    rename_counters(st.counters, kMtlOfiStatistics, kMpichRequestStatistics);
+    rename_counters(st.counters, o::shm::kShmStatistics, kMpichShmStatistics);
+    return st;
+  }
   std::vector<std::string> idle_components() const override { return ep_->idle_providers(); }
 
 private:

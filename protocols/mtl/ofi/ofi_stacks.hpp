@@ -4,12 +4,14 @@
 //   MPICH, XPMEM/CMA single copy, GPU IPC), off-node ones through the CXI provider with hardware matching.
 #pragma once
 #include "mpi/stack.hpp"
+#include "core/statistics.hpp"
 #include "protocols/base/mca_params.hpp"
 #include "protocols/mtl/mtl.hpp"
 #include "protocols/register.hpp"
 #include "platform/cpu_timeline.hpp"
 #include "platform/fabric.hpp"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,5 +46,28 @@ std::unique_ptr<Mtl> make_ofi_mtl(const OfiParts& parts, const McaParams& mca, c
 // mtl/ofi injects. The MTL's builder refuses them too.
 void check_ofi_input(const ComponentCheck& c);
 std::unique_ptr<Stack> make_mpich_cxi_stack(const OfiParts& parts, const McaParams& mca, const std::string& name);
+// Cray MPICH's counters where it reuses a model of another component: its request table (mtl/ofi's, entry by entry in
+// kMtlOfiStatistics' order) and its own shared-memory path (the libfabric shm provider's model, in kShmStatistics'
+// order), each under Cray MPICH's names; the CXI provider's are libfabric's own and keep theirs.
+inline constexpr std::array<StatisticInfo, 2> kMpichRequestStatistics{{
+    {"mpi_truncate_errors", "receives", "receives smaller than the message matched (MPI_ERR_TRUNCATE), all paths"},
+    {"mpich_live_requests", "requests", "requests (sends and receives) not completed at the end of the run", false,
+     true},
+}};
+inline constexpr std::array<StatisticInfo, 8> kMpichShmStatistics{{
+    {"mpich_shm_eager", "messages",
+     "on-node sends copied through MPICH's shared-memory cells (host buffers below MPICH_SMP_SINGLE_COPY_SIZE, "
+     "software.mpich_smp_single_copy_size)", true},
+    {"mpich_shm_single_copy", "messages",
+     "on-node sends the receiver copies straight from the sender's memory (XPMEM/CMA; from MPICH_SMP_SINGLE_COPY_SIZE)",
+     true},
+    {"mpich_shm_ipc", "messages", "on-node sends from a device buffer, moved by a GPU copy engine through an IPC handle",
+     true},
+    {"mpich_shm_unexpected", "messages", "on-node messages that found no posted receive", true},
+    {"mpi_truncate_errors", "receives", "receives smaller than the message matched (MPI_ERR_TRUNCATE)", true},
+    {"mpich_shm_ipc_open", "handles", "IPC handles opened (missing the handle cache)", true},
+    {"mpich_shm_ipc_cache_hit", "messages", "IPC transfers whose handle was in the cache", true},
+    {"mpich_shm_discards", "messages", "unexpected on-node messages discarded (a probe's discard)", true},
+}};
 
 }  // namespace ompisim::mtl::ofi

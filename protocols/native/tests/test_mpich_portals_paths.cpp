@@ -60,7 +60,9 @@ double ready_after_post(const std::string& st, const Costs& c, bool& posted) {
   auto s = f.stack->stats();
   CHECK(s.recvs_completed == 2);
   CHECK(s.sends_completed == 2);
-  posted = s.counters["mtl_posted_receives"] == 2 && s.counters["mtl_unexpected_short"] == 0;
+  // the counters under the stack's own names (Cray MPI reports mtl/portals' model under craympi_*)
+  const std::string pre = st == "native" ? "craympi_" : "mtl_";
+  posted = s.counters[pre + "posted_receives"] == 2 && s.counters[pre + "unexpected_short"] == 0;
   return ready * 1e6;
 }
 
