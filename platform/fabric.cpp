@@ -59,6 +59,44 @@ PathCost Fabric::path(long long a, long long b) const {
 
 PathCost Fabric::compute_path(long long a, long long b) const { return route_cost(route(a, b)); }
 
+double Fabric::packet_wait(long long a, long long b, double bytes, int rank_a, int rank_b) {
+  const auto& t = *net_.topology;
+  const topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
+  topology::Route own;
+  const topology::Route* r = &own;
+  if (ra != rb) {
+    if (by_router_pair_) r = &router_pair(ra, rb).route;
+    else own = route(a, b);
+  }
+  if (link_free_.empty()) link_free_.assign(t.link_count(), Busy{});
+  const auto ports = static_cast<std::size_t>(std::max(1, net_.ports_per_node));
+  if (port_free_.empty()) port_free_.assign(2 * ports * static_cast<std::size_t>(t.node_slots()), Busy{});
+  const double inj = net_.injection_bandwidth();
+  double at = sim_.now() + net_.nic_latency(), wait = 0;
+  // the packet reaches each resource after the latencies before it, and waits there for the packets ahead of it
+  // (a packet that reaches a resource and leaves it before the busy period reserved there starts passes in that gap:
+  // packets are reserved when sent, ahead of the time they arrive, so a later one may arrive first)
+  auto pass = [&](Busy& u, double rate) {
+    const double d = bytes / rate;
+    if (at + d <= u.start) return;
+    if (u.end >= at) {  // within the busy period: after its last packet
+      wait += u.end - at;
+      at = u.end;
+      u.end = at + d;
+      return;
+    }
+    u = {at, at + d};  // the resource was idle: a new busy period
+  };
+  pass(port_free_[2 * (static_cast<std::size_t>(a) * ports + static_cast<std::size_t>(port_of(rank_a)))], inj);
+  for (auto id : *r) {
+    at += t.link_latency(id);
+    pass(link_free_[id], t.link_bandwidth(id));
+  }
+  pass(port_free_[2 * (static_cast<std::size_t>(b) * ports + static_cast<std::size_t>(port_of(rank_b))) + 1], inj);
+  if (wait > 0) ++packets_delayed;
+  return wait;
+}
+
 // A route's cost: the NIC latency plus its links' latencies, the slowest of the injection and link rates.
 PathCost Fabric::route_cost(const topology::Route& r) const {
   read_link_params(r);

@@ -50,7 +50,14 @@ public:
   // engine, no wait for one), after `latency`, then runs done. Its time alone on its path is wire_time's.
   void pio(long long node_a, long long node_b, double bytes, double latency, Callback done, int rank_a = -1,
            int rank_b = -1);
+  // A small packet sent now from node a to node b, timed analytically (wire_time) rather than as a flow: it crosses
+  // the source port's injection, each link of its route and the destination port's ejection, each for bytes / its
+  // rate, after the packets sent over it before (FIFO per link, in the order they were sent). Returns the wait this
+  // adds to wire_time (0 on an idle path), so back-to-back packets go no faster than the slowest link they share.
+  // Packets and flows do not see each other's use of a link (the flows' sharing is the engine's).
+  double packet_wait(long long node_a, long long node_b, double bytes, int rank_a = -1, int rank_b = -1);
   std::uint64_t bulk_flows = 0, pio_flows = 0, neighbour_streams = 0;
+  std::uint64_t packets_delayed = 0;  // packets that waited for a link (packet_wait > 0)
 
 private:
   PathCost compute_path(long long node_a, long long node_b) const;
@@ -155,6 +162,12 @@ private:
   PathCost route_cost(const topology::Route& r) const;
   const bool by_router_pair_;
   mutable std::vector<RouteMemo> route_memo_;
+  // packet_wait's per-link and per-port last busy periods, sized on first use: one per link of the topology and two
+  // (injection, ejection) per port of each node slot.
+  struct Busy {
+    double start = 0, end = 0;  // its last busy period: packets reserved back to back from start to end
+  };
+  std::vector<Busy> link_free_, port_free_;
   // port_of's answers by rank (kNoPort: not asked yet), sized to the job's ranks on first use (one byte a rank).
   static constexpr std::int8_t kNoPort = -1;
   mutable std::vector<std::int8_t> port_memo_;

@@ -178,8 +178,9 @@ void Cdm::smsg_posted(std::uint32_t id) {
   const long long na = m.na, nb = m.nb;
   const int rank = m.rank, peer = m.peer;
   if (Callback sent = std::move(m.sent)) sent();  // may create messages: m is not used after it
-  if (bytes <= packet_bytes_)
-    sim_.after(fabric_.wire_time(na, nb, bytes), [this, id] { smsg_landed(id); });
+  if (bytes <= packet_bytes_)  // one packet: analytic, after the packets ahead of it on its links
+    sim_.after(fabric_.wire_time(na, nb, bytes) + fabric_.packet_wait(na, nb, bytes, rank, peer),
+               [this, id] { smsg_landed(id); });
   else
     fabric_.pio(na, nb, bytes, fabric_.wire_time(na, nb, 0), [this, id] { smsg_landed(id); }, rank, peer);
 }

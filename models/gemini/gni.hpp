@@ -10,8 +10,9 @@
 //  - a registration cache (LRU) per rank and library, bounded by the registrations of the NIC shared among the
 //    node's ranks.
 // Sources: Gemini paper §II.A and §IV; Cray S-2446 "Using the GNI and DMAPP APIs"; parameters in the machine file.
-// LIMITATIONS: one-packet SMSGs (control messages, the smallest eager sends) and AMOs are timed analytically (no
-// bandwidth sharing); larger SMSGs and RDMA data are flows.
+// LIMITATIONS: one-packet SMSGs (control messages, the smallest eager sends) are timed analytically, each after the
+// packets ahead of it on its links (Fabric::packet_wait: FIFO per link, not shared with the flows); AMOs are analytic
+// with no bandwidth use; larger SMSGs and RDMA data are flows.
 #pragma once
 #include "core/errors.hpp"
 #include "core/peer_seq.hpp"

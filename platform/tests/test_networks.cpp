@@ -246,6 +246,30 @@ TEST_CASE("platform/fabric: a port works on at most max_active_transfers bulk tr
   CHECK(order == std::vector<int>{0, 1, 2, 3, 6, 7, 4, 5});
 }
 
+// Configuration: Cielo (Gemini torus), nodes 0 and 2 (other routers), packets of 64 B sent by packet_wait at one
+// simulated time: one alone, then four back to back, then one from node 2 to node 0 (the other direction).
+// Expected: a packet on an idle path waits 0 (its time is wire_time's); the k-th of the back-to-back packets waits k x
+// 64 B over the slowest rate it crosses (the path's bandwidth), the FIFO of the links and ports they share; the other
+// direction's links and ports are free, so its packet waits 0; the counter counts the packets that waited.
+// How validated: waits against path(0, 2).bandwidth.
+TEST_CASE("platform/fabric: small packets wait for the packets ahead of them on their links", "[unit][platform]") {
+  auto m = load_machine("cielo");
+  engine::DesEngine sim;
+  World w(sim, *m, make_placement(*m, 4, 1, {}, "test", Json::object()));
+  w.declare_resources();
+  sim.seal();
+  Fabric& f = w.fabric();
+  const double rate = f.path(0, 2).bandwidth, bytes = 64;
+  REQUIRE(f.route(0, 2).size() > 0);
+  CHECK(f.packet_wait(0, 2, bytes) == 0);
+  sim.after(1.0, [&] {  // long after: the path is idle again
+    for (int k = 0; k < 4; ++k) CHECK(f.packet_wait(0, 2, bytes) == Approx(k * bytes / rate).margin(1e-14));
+    CHECK(f.packet_wait(2, 0, bytes) == 0);
+  });
+  sim.run();
+  CHECK(f.packets_delayed == 3);
+}
+
 // Configuration: machine files on Frontier's base: one sets the dragonfly's groups (128) without a source, one with its
 // own source, one changes only the topology's note.
 // Expected: the first topology's source names the key it set and the file, then Frontier's source (which no longer

@@ -101,7 +101,9 @@ void CxiProvider::launch(std::uint64_t id) {
   long long a = ctx_.node_of(m.src), b = ctx_.node_of(m.dst);
   std::uint64_t eb = eager_bytes(m.proto, m.bytes, c_.limits);
   if (m.proto == SendProtocol::Inject) {
-    const double t = fabric_.wire_time(to_dst(m), static_cast<double>(eb));
+    // analytic (no flow), after the packets ahead of it on its links
+    const double t = fabric_.wire_time(to_dst(m), static_cast<double>(eb)) +
+                     fabric_.packet_wait(a, b, static_cast<double>(eb), m.src, m.dst);
     if (TraceSink* tr = sim_.trace) tr->nic(a, "transmit", sim_.now(), sim_.now() + t, "IDC inject");
     sim_.after(t, [this, id] { on_header(id); });
     return;
