@@ -20,7 +20,7 @@ set label 104 '- "Inter-node, 2 processes, 1 kB: Open MPI (ugni) is 47% worse th
 set label 105 '- "Inter-node, 2 processes, 4 MB: Open MPI is 5% better than the native MPI." (undecided)' at screen 0.012, screen 0.0534 left front font ',9'
 set label 106 '- "Inter-node, 2 processes, 1 byte: Open MPI''s latency is 1.56 usecs compared to the native MPI''s 1.52 usecs (Open MPI 2.6 % worse)." (undecided)' at screen 0.012, screen 0.0337 left front font ',9'
 set label 107 '- "The 2-process latency trends (native vs Open MPI at 1 B, 1 kB, 4 MB) also hold for the multi-pair runs (16 processes intra-node, 8 processes inter-node)." (holds)' at screen 0.012, screen 0.0140 left front font ',9'
-set yrange [1.04005 : 4389.4]
+set yrange [1.04005 : 4389.38]
 set ytics ("2" 2, "5" 5, "10" 10, "20" 20, "50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000)
 set terminal svg size 900,712 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'gemini/fig5.svg.tmp'

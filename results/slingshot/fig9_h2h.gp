@@ -17,7 +17,7 @@ set label 101 'The paper on this figure, and whether the model''s reading of it 
 set label 102 '- "CrayMPICH is much better for small-message collectives; trends converge at larger sizes (Figs. 7-11)." (fails)' at screen 0.012, screen 0.0567 left front font ',9'
 set label 103 '- "Allgather H2H is very similar for CrayMPICH and Open MPI; Allgather D2D with LINKx is much better than CXI alone, but at the largest messages its latency is much higher than' at screen 0.012, screen 0.0358 left front font ',9'
 set label 104 'CrayMPICH''s (Fig. 9)." (fails)' at screen 0.012, screen 0.0149 left front font ',9'
-set yrange [12.0589 : 86427.9]
+set yrange [12.0009 : 86447.8]
 set ytics ("20" 20, "50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000, "2000" 2000, "5000" 5000, "10000" 10000, "20000" 20000, "50000" 50000)
 set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/fig9_h2h.svg.tmp'

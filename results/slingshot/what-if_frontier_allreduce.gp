@@ -14,7 +14,7 @@ set ylabel 'latency (us)'
 set bmargin 6
 set label 100 'osu_allreduce 8 B (coll/base recursive doubling for both stacks), 8 ranks per Frontier node (one per L3), 512 ranks to the whole machine (9,408 nodes' at screen 0.012, screen 0.0382 left front font ',9'
 set label 101 '= 75,264 ranks)' at screen 0.012, screen 0.0159 left front font ',9'
-set yrange [14.8487 : 55.6662]
+set yrange [14.8526 : 55.7548]
 set ytics ("15" 15, "20" 20, "30" 30, "40" 40, "50" 50)
 set terminal svg size 900,628 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_frontier_allreduce.svg.tmp'

@@ -12,11 +12,11 @@ set title "slingshot-ex, What-if Frontier allreduce, each library's own choice: 
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
 set bmargin 8
-set label 100 'Latency falls with message size: native osu_allreduce mpich: 8 B 24.91 us -> 1 KiB 22.79 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that falls with' at screen 0.012, screen 0.0793 left front font ',9'
+set label 100 'Latency falls with message size: native osu_allreduce mpich: 8 B 24.93 us -> 1 KiB 22.79 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that falls with' at screen 0.012, screen 0.0793 left front font ',9'
 set label 101 'message size").' at screen 0.012, screen 0.0579 left front font ',9'
 set label 102 'Latency falls with message size: openmpi-linkx osu_allreduce tuned: 8 B 63.45 us -> 1 KiB 33.66 us (a protocol or algorithm switch of the model; validation/notes.md, "Latency that falls' at screen 0.012, screen 0.0366 left front font ',9'
 set label 103 'with message size").' at screen 0.012, screen 0.0152 left front font ',9'
-set yrange [9.32447 : 744.71]
+set yrange [9.32489 : 744.709]
 set ytics ("10" 10, "20" 20, "30" 30, "50" 50, "100" 100, "200" 200, "300" 300, "500" 500)
 set terminal svg size 900,656 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'slingshot/what-if_frontier_allreduce_each_librarys_own_choice.svg.tmp'
