@@ -348,7 +348,9 @@ public:
               {"max_latency_us", hi * 1e6}};
       if (c.steady_tol > 0) pt["calls_simulated"] = x.calls_simulated[k];
       if (x.settled_by_blocks[k]) pt["steady_state_rule"] = "block_means";
-      if (!c.algo.rules.empty()) pt["algorithm"] = c.algo.decide(n, c.sizes[k], x.layout.node_aware()).algorithm;
+      // the algorithm every point ran: a decision table's choice, the block's, or (no table covers the collective)
+      // the one coll/base runs at every size, which the table's header and the plots then name too
+      pt["algorithm"] = c.algo.decide(n, c.sizes[k], x.layout.node_aware()).algorithm;
       if (x.segsize[k] > 0) pt["segsize"] = x.segsize[k];
       if (x.stages[k]) {  // a composition: what its stages ran (the node stages: on the root's node)
         pt["stages"] = Json::object();

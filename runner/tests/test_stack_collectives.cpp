@@ -99,7 +99,7 @@ TEST_CASE("stacks: each preset names the collective library of its MPI version",
 // Expected: Cray MPICH runs MPICH's decision (mpich_smp on the node-aware communicator at both sizes) though the parse
 // could not know its library ("native" is per NIC kind: the parsed driver is the registry's first, the run takes the
 // machine's preset); LINKx runs coll/tuned v5's (its parsed label already says tuned; no mpich_smp); a named
-// algorithm is run as named (no per-size decision in the points). How validated: the points' "algorithm" and the
+// algorithm is run as named at every size (and each point names it). How validated: the points' "algorithm" and the
 // drivers' labels; fails when the default is the registry's first algorithm whatever the stack.
 TEST_CASE("osu collectives: a block without algorithm runs the stack's collective library", "[runner][osu_coll]") {
   Scenario native = scenario_from_json(stack_coll_scenario("native", stack_coll_allreduce()), "sc.json");
@@ -111,7 +111,8 @@ TEST_CASE("osu collectives: a block without algorithm runs the stack's collectiv
   Scenario named = scenario_from_json(
       stack_coll_scenario("native", stack_coll_allreduce({{"algorithm", "recursive_doubling"}})), "sc.json");
   CHECK(named.driver->with_stack_collectives("mpich") == nullptr);
-  CHECK(point_algorithms(run_one(named, 16, {})) == std::vector<std::string>{"-", "-"});
+  CHECK(point_algorithms(run_one(named, 16, {})) ==
+        std::vector<std::string>{"recursive_doubling", "recursive_doubling"});
   // The parsed driver of "native" takes MPICH's decision once the machine names it; a library OSU does not offer
   // (MPICH2 1.0, SeaStar's Cray MPI) leaves it as parsed.
   auto mpich = native.driver->with_stack_collectives("mpich");
