@@ -16,7 +16,7 @@ cat > "$t/s.json" <<J
 J
 "$BIN" --quiet run "$t/s.json" --out "$t/o" --plot p.svg > "$t/table" 2> "$t/err" || { echo "FAIL run exits 0: $(cat "$t/err")"; exit 1; }
 head -1 "$t/table" | grep -qx "# ompisim osu_allreduce on loggp (loggp), 4, 8 ranks" \
-  && grep -q ">osu_allreduce on loggp (loggp), 4, 8 ranks<" "$t/o/p.svg" \
+  && grep -q ">osu_allreduce on loggp (loggp), 4, 8 ranks, recursive_doubling<" "$t/o/p.svg" \
   && echo "ok   the header and the plot title name the counts: $(head -1 "$t/table")" \
   || { echo "FAIL the header or plot title: $(head -1 "$t/table"); $(grep -o '>osu_allreduce on[^<]*' "$t/o/p.svg")"; fail=1; }
 sed 's/"ranks": \[4, 8\]/"ranks": [2, 4, 8, 16, 32, 64]/' "$t/s.json" > "$t/s6.json"
