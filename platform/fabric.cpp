@@ -59,7 +59,7 @@ PathCost Fabric::path(long long a, long long b) const {
 
 PathCost Fabric::compute_path(long long a, long long b) const { return route_cost(route(a, b)); }
 
-double Fabric::packet_wait(long long a, long long b, double bytes, int rank_a, int rank_b) {
+double Fabric::packet_wait(long long a, long long b, double bytes, int rank_a, int rank_b, double depart) {
   const auto& t = *net_.topology;
   const topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
   topology::Route own;
@@ -72,7 +72,7 @@ double Fabric::packet_wait(long long a, long long b, double bytes, int rank_a, i
   const auto ports = static_cast<std::size_t>(std::max(1, net_.ports_per_node));
   if (port_free_.empty()) port_free_.assign(2 * ports * static_cast<std::size_t>(t.node_slots()), Busy{});
   const double inj = net_.injection_bandwidth();
-  double at = sim_.now() + net_.nic_latency(), wait = 0;
+  double at = sim_.now() + depart + net_.nic_latency(), wait = 0;
   // the packet reaches each resource after the latencies before it, and waits there for the packets ahead of it
   // (a packet that reaches a resource and leaves it before the busy period reserved there starts passes in that gap:
   // packets are reserved when sent, ahead of the time they arrive, so a later one may arrive first)
@@ -280,6 +280,13 @@ void Fabric::bulk(long long a, long long b, double bytes, double latency, Callba
 }
 
 void Fabric::pio(long long a, long long b, double bytes, double latency, Callback done, int rank_a, int rank_b) {
+  if (bytes > 0 && bytes <= train_max_) {  // a packet train: analytic, FIFO behind what was reserved before it
+    ++packet_trains;
+    const double wire0 = wire_time(a, b, 0);
+    const double wait = packet_wait(a, b, bytes, rank_a, rank_b, std::max(0.0, latency - wire0));
+    sim_.after(latency + (wire_time(a, b, bytes) - wire0) + wait, std::move(done));
+    return;
+  }
   ++pio_flows;
   transfer(Drive::Pio, a, b, bytes, latency, std::move(done), false, rank_a, rank_b);
 }

@@ -54,10 +54,20 @@ public:
   // the source port's injection, each link of its route and the destination port's ejection, each for bytes / its
   // rate, after the packets sent over it before (FIFO per link, in the order they were sent). Returns the wait this
   // adds to wire_time (0 on an idle path), so back-to-back packets go no faster than the slowest link they share.
-  // Packets and flows do not see each other's use of a link (the flows' sharing is the engine's).
-  double packet_wait(long long node_a, long long node_b, double bytes, int rank_a = -1, int rank_b = -1);
+  // Packets and flows do not see each other's use of a link (the flows' sharing is the engine's). `depart`: the packet
+  // leaves its source that long after now (it is still reserved now, in send order).
+  double packet_wait(long long node_a, long long node_b, double bytes, int rank_a = -1, int rank_b = -1,
+                     double depart = 0);
+  // Packet trains (a scenario's "packet_trains", approximate, off by default): from now on, host-driven transfers
+  // (pio) of at most `max_bytes` are timed analytically instead of as shared flows: the data leaves when the flow
+  // would start, less the path's wire latency, crosses each port and link of its route FIFO behind the packets and
+  // trains reserved before it (packet_wait), and ends after wire_time's serialization plus that wait. Alone on its
+  // path a train ends when the flow would. 0 turns it off. DMA transfers (bulk) stay flows.
+  void set_packet_trains(double max_bytes) { train_max_ = max_bytes; }
+  double packet_train_max() const { return train_max_; }
   std::uint64_t bulk_flows = 0, pio_flows = 0, neighbour_streams = 0;
   std::uint64_t packets_delayed = 0;  // packets that waited for a link (packet_wait > 0)
+  std::uint64_t packet_trains = 0;    // pio transfers timed as packet trains (set_packet_trains)
 
 private:
   PathCost compute_path(long long node_a, long long node_b) const;
@@ -168,6 +178,7 @@ private:
     double start = 0, end = 0;  // its last busy period: packets reserved back to back from start to end
   };
   std::vector<Busy> link_free_, port_free_;
+  double train_max_ = 0;  // set_packet_trains
   // port_of's answers by rank (kNoPort: not asked yet), sized to the job's ranks on first use (one byte a rank).
   static constexpr std::int8_t kNoPort = -1;
   mutable std::vector<std::int8_t> port_memo_;

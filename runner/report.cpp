@@ -98,6 +98,14 @@ Json result_json(const RunRecord& r) {
     res["provenance"]["routing_note"] = fmt::format("{}", fmt::join(notes, "; "));
   if (const EngineInfo* e = engines().find(sim.name()); e && e->set_grid)
     res["provenance"]["engine_grid_s"] = s.engine_grid >= 0 ? s.engine_grid : kDefaultEngineGrid;
+  if (s.packet_trains > 0) {
+    std::uint64_t trains = 0, flows = 0;
+    for (int i = 0; i < r.world.networks(); ++i) {
+      trains += r.world.fabric(i).packet_trains;
+      flows += r.world.fabric(i).pio_flows;
+    }
+    res["provenance"]["packet_trains"] = {{"max_bytes", s.packet_trains}, {"trains", trains}, {"pio_flows", flows}};
+  }
   if (const EngineInfo* e = engines().find(sim.name()); e && e->window_figures)
     if (auto w = e->window_figures(sim); !w.empty()) {
       Json& o = res["provenance"]["engine_window"];
@@ -149,6 +157,13 @@ std::vector<std::string> engine_notes(const Json& res) {
                               name, format_quantity(num("window_s"), Dim::Time), num("flow_starts_delayed"),
                               num("flow_starts_solved"), format_quantity(num("flow_start_delay_max_s"), Dim::Time),
                               format_quantity(num("flow_start_delay_mean_s"), Dim::Time)));
+  }
+  if (p->contains("packet_trains") && (*p)["packet_trains"].is_object()) {
+    const Json& t = (*p)["packet_trains"];
+    auto num = [&](const char* k) { return t.contains(k) && t[k].is_number() ? t[k].get<double>() : 0.0; };
+    out.push_back(fmt::format("packet trains up to {} (approximate): {:.0f} host-driven transfers timed FIFO per link "
+                              "instead of as shared flows, {:.0f} larger ones as flows",
+                              format_quantity(num("max_bytes"), Dim::Bytes), num("trains"), num("pio_flows")));
   }
   return out;
 }

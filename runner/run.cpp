@@ -378,6 +378,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
   sim->trace = sink.get();
   World w(*sim, m, pl, routing);
   if (p.neighbour) w.set_neighbour_job(*p.neighbour);
+  for (int i = 0; i < w.networks(); ++i) w.fabric(i).set_packet_trains(s.packet_trains);
   std::unique_ptr<Stack> stack;
   try {
     stack = build_stack(w, mca, spec, s.stack);

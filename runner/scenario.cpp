@@ -36,6 +36,10 @@ const std::vector<ScenarioKey>& scenario_keys() {
        "completion grid of the bandwidth-sharing engines (a time >= 0, e.g. \"1 ns\", the default; \"0 s\": each "
        "flow's callback at its own end date): callbacks are delivered at their flow's end rounded up to the grid, those "
        "of one grid date in start order, so that engines whose end dates differ in the last bits give the same run"},
+      {"packet_trains", R"({"type": ["string", "integer"]})",
+       "largest host-driven (pio) transfer timed as a packet train instead of a shared flow (a size, e.g. \"8 KiB\", or bytes): "
+       "the train waits FIFO behind the packets reserved before it on each port and link of its route; approximate, "
+       "off by default; how many transfers it timed is in the result's provenance"},
       {"ranks", R"({"type": ["integer", "array"], "minimum": 1, "maximum": 100000000, "items": {"type": "integer", "minimum": 1, "maximum": 100000000}, "minItems": 1})",
        "rank count, or a list (a sweep: each in its own process)", true},
       {"ranks_per_node", R"({"type": "integer", "minimum": 1})", "ranks per node (default 1)"},
@@ -266,6 +270,9 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   if (r.has("engine_grid")) {
     if (!r.raw("engine_grid").is_string()) r.fail("engine_grid", "expected a time with its unit (\"1 ns\")");
     s.engine_grid = r.quantity("engine_grid", Dim::Time, 0.0, 1e-6);
+  }
+  if (r.has("packet_trains")) {
+    s.packet_trains = r.quantity("packet_trains", Dim::Bytes, 1.0, 1073741824.0);
   }
   auto& rv = r.raw("ranks");
   if (rv.is_array() && rv.size() > limits::kMaxRankList)

@@ -24,6 +24,9 @@ struct Scenario {
   // scenario does not set it (kDefaultEngineGrid on an engine that takes a grid). Only an engine that takes one
   // accepts it (checked with the window).
   double engine_grid = -1;
+  // "packet_trains": the largest host-driven transfer, in bytes, timed as a packet train rather than a flow
+  // (Fabric::set_packet_trains); 0 (the default): every transfer is a flow.
+  double packet_trains = 0;
   std::string stack;  // its name: a preset name, or a label of the composed components (runner/stacks.hpp)
   Json stack_json;    // "stack" as given: a preset name or an object of components
   std::string machine_file;  // --machine-file: an explicit file the user chose, used instead of looking up `machine`

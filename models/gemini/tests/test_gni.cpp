@@ -165,6 +165,47 @@ TEST_CASE("ugni FMA RDMA: the data shares the host interfaces and links with oth
   CHECK(t3 == Approx(alone + bytes / path.bandwidth).epsilon(1e-6));
 }
 
+// Configuration: as the test before, with packet trains up to 64 KiB (Fabric::set_packet_trains): a 64 KiB FMA GET
+// alone, then two at once from the same nodes (ranks 2 and 3 from ranks 0 and 1), then one of 64 KiB + 1 B.
+// Expected: alone, the train ends when the flow did (the same analytic time); together, the first train reserved the
+// host interfaces and links ends as if alone and the second one bytes / rate after it (FIFO, where the two flows
+// shared the rate and both ended at that later date); no flow is made until a transfer exceeds the limit, which is a
+// flow again. How validated: completion times against the parameters, the fabric's train and flow counts.
+TEST_CASE("ugni FMA RDMA: packet trains end as a lone flow would, and queue FIFO behind each other", "[protocol][ugni]") {
+  test::SharingFixture f("cielo", 4, 2);
+  auto& w = *f.world;
+  auto& sim = f.sim;
+  w.fabric().set_packet_trains(65536);
+  gemini::Gni& nic = gemini::Gni::of(w.nic_services(), sim, w.contexts(), w.cpus(), w.fabric());
+  const auto& g = gemini::nic(*f.machine).p;
+  const Fabric& fab = w.fabric();
+  const long long n0 = w.contexts().node_of(0), n2 = w.contexts().node_of(2);
+  REQUIRE(n0 != n2);
+  const double bytes = 65536;
+  const PathCost path = fab.path(n0, n2);
+  const double alone = g.fma_issue_overhead + fab.wire_time(n2, n0, 0) + fab.wire_time(n0, n2, bytes) +
+                       g.smsg_cpu_overhead;
+  double t_alone = -1;
+  nic.rdma(gemini::RdmaOp::Get, false, 2, 0, 65536, [&] { t_alone = sim.now(); });
+  sim.run();
+  CHECK(t_alone == Approx(alone).epsilon(1e-12));
+  CHECK(fab.packet_trains == 1);
+  CHECK(fab.pio_flows == 0);
+  const double t0 = sim.now();
+  double t2 = -1, t3 = -1;
+  nic.rdma(gemini::RdmaOp::Get, false, 2, 0, 65536, [&] { t2 = sim.now() - t0; });
+  nic.rdma(gemini::RdmaOp::Get, false, 3, 1, 65536, [&] { t3 = sim.now() - t0; });
+  sim.run();
+  CHECK(fab.packet_trains == 3);
+  CHECK(fab.pio_flows == 0);
+  CHECK(t2 == Approx(alone).epsilon(1e-12));
+  CHECK(t3 == Approx(alone + bytes / path.bandwidth).epsilon(1e-9));
+  nic.rdma(gemini::RdmaOp::Get, false, 2, 0, 65537, [] {});
+  sim.run();
+  CHECK(fab.packet_trains == 3);
+  CHECK(fab.pio_flows == 1);
+}
+
 // Configuration: 4 ranks, 2 on each of 2 Cielo nodes, lmm engine. Rank 0 sends a 4 KiB SMSG to rank 2 and at once an
 // 8 B one on the same connection; then ranks 0 and 1 send a 4 KiB SMSG each, to ranks 2 and 3, at the same time.
 // Expected: the 8 B message is one packet (packet_payload_bytes: no flow) and lands first, but the connection
