@@ -199,6 +199,9 @@ OutputDir::OutputDir(const std::string& dir, const std::string& option) : option
   if (dir.empty()) bad("empty folder name");
   std::error_code ec;
   fs::file_status st = fs::status(dir, ec);  // follows a symlinked --out (resolved once, here)
+  if (!fs::exists(st) && fs::is_symlink(fs::symlink_status(dir, ec)))
+    bad(fmt::format("a symbolic link to '{}', which does not exist: create that folder or give another",
+                    fs::read_symlink(dir, ec).string()));
   if (!fs::exists(st)) {
     fs::path top = fs::absolute(fs::path(dir), ec).lexically_normal();  // the outermost folder about to be created
     for (fs::path up = top.parent_path(); !up.empty() && up != up.parent_path() && !fs::exists(up, ec);

@@ -114,6 +114,8 @@ void load_sourced(ObjectReader& section, ParamList& list, bool require_all) {
       continue;
     }
     ObjectReader entry = section.object(r.info.name);
+    // A misspelt key is named first: "sorce" would otherwise read as a missing source
+    entry.finish({"value", "source", "fit", "status", "note", "range", "range_source", "prior"});
     double x = r.info.choices.empty() ? entry.quantity("value", r.info.dim, -1e300, 1e300)
                                       : param_value(entry.raw("value"), r.info, section.file(), entry.key_path("value"));
     check_range(r, x, section.file(), entry.key_path("value"));
@@ -130,7 +132,6 @@ void load_sourced(ObjectReader& section, ParamList& list, bool require_all) {
     }
     load_range(entry, r, section.file());
     check_prior(entry, r, section.file());
-    entry.finish({"source", "fit", "status", "note", "range", "range_source", "prior"});
     for (const char* text : {"status", "note", "fit", "range_source"})  // texts shown to people: strings
       if (entry.has(text)) (void)entry.str(text);
   }

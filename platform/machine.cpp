@@ -44,6 +44,7 @@ Arch read_arch(const Json& j, const std::string& file, const std::string& path) 
   auto cost = [&](const char* key, Sourced& s) {
     if (!a.has(key)) return;
     ObjectReader e = a.object(key);
+    e.finish({"value", "source", "range", "range_source", "note"});  // a misspelt key first, not as a missing one
     s.value = e.quantity("value", Dim::Time, 0, 1e-3);
     s.source = e.str("source");
     if (s.source.empty()) e.fail("source", "every parameter needs a 'source' (document, paper or 'estimate: ...')");

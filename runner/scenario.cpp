@@ -182,6 +182,14 @@ void refuse_missing_input(const std::string& name) {
     for (std::size_t i = 0; i < all.size(); ++i)
       if (all_stems[i] == h) shown.push_back(all[i]);
   if (!shown.empty()) refuse_with(shown);
+  // A machine's name where a scenario file is asked for (`ompisim run cielo`): what to give instead.
+  for (const auto& [machine, file] : list_machines())
+    if (machine == name)
+      throw InputError(name, "", fmt::format("no such file; '{}' is a machine, and run takes a scenario file that names "
+                                             "it (\"machine\": \"{}\"): `ompisim list scenarios` names the scenarios, "
+                                             "scenarios/examples/ has what-ifs to start from, `ompisim describe {}` "
+                                             "prints the machine",
+                                             name, name, name));
 }
 
 void refuse_machine_or_result(const Json& j, const std::string& file, const std::string& name) {

@@ -238,6 +238,22 @@ TEST_CASE("params: an estimate's range is read and checked", "[unit]") {
                     Catch::Contains("[low, high]"));
 }
 
+// Configuration: a parameter entry with a misspelt key: "sorce" for "source", "valeu" for "value", then an unknown key
+// beside a correct entry. Expected: each is reported as the unknown key with the name it is close to, not as a missing
+// source or value. How validated: the exception texts. Fails when the entry's keys are checked after its source.
+TEST_CASE("params: a misspelt key of a parameter entry is named as such", "[unit]") {
+  OneTime p;
+  auto load = [&](const char* text) { load_section(p, text, "m.json", ""); };
+  CHECK_THROWS_WITH(load(R"({"a": {"value": "2 us", "sorce": "paper"}})"),
+                    Catch::Contains("a.sorce") && Catch::Contains("unknown key (did you mean 'source'?)"));
+  CHECK_THROWS_WITH(load(R"({"a": {"valeu": "2 us", "source": "paper"}})"),
+                    Catch::Contains("a.valeu") && Catch::Contains("did you mean 'value'?"));
+  CHECK_THROWS_WITH(load(R"({"a": {"value": "2 us", "source": "paper", "colour": "red"}})"),
+                    Catch::Contains("a.colour") && Catch::Contains("unknown key"));
+  load(R"({"a": {"value": "2 us", "source": "paper", "note": "n"}})");
+  CHECK(p.a.value == Approx(2e-6));
+}
+
 // Configuration: a fitted parameter with a prior (the value its source gives, with a range), then bad priors.
 // Expected: the prior is accepted (calibrate reads it); a prior on a parameter that is not fitted, a range not holding the prior, an unknown key
 // in it are InputErrors naming the key. How validated: the loaded fields, the exception texts.

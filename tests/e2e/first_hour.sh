@@ -6,14 +6,17 @@
 #   - a machine file that names its machine as an installed one (cielo), run with --machine-file;
 #   - `--set KEY VALUE` written as two words;
 #   - a barrier run at one algorithm and radix, and a sweep of one point;
-#   - a sweep over the job size on Titan (1,024 and 2,048 ranks), whose btl_ugni_smsg_limit is on auto.
+#   - a sweep over the job size on Titan (1,024 and 2,048 ranks), whose btl_ugni_smsg_limit is on auto;
+#   - `run cielo` (a machine's name for a scenario file), --out on a symbolic link to a folder that does not exist,
+#     `reproduce --from` a folder that does not exist.
 # Expected: the grid runs the base beside it (as a replay's trace is found beside its scenario) and describe names
 #   that file; describe prints the scenario on the machine file and the grid's estimate, and refuses --machine-file
 #   with a name (exit 2, one line); the run with the shadowing machine file succeeds with one warning naming both files;
 #   the two-word --set is refused naming key=value; the barrier's table says "# algorithm cheetah-atomic, radix 8",
 #   and its plot's title ends with it;
 #   the sweep says "1 point"; the job-size sweep's table has a column "btl_ugni_smsg_limit (effective) (B)" with 1024
-#   and 512 (r26242's rule).
+#   and 512 (r26242's rule); `run cielo` exits 2 saying cielo is a machine and where scenarios are; the dangling link
+#   exits 2 naming its target; `reproduce --from` a missing folder exits 2 saying no such folder.
 # How validated: exit status, stdout and stderr lines.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -64,4 +67,14 @@ echo '{"base": "ml.json", "axes": {"ranks": [1024, 2048]}}' > gml.json
 [[ $(head -1 gml/sweep.csv) == "ranks,btl_ugni_smsg_limit (effective) (B),bytes,latency_us,mailbox_memory.mailbox_bytes,mailbox_memory.msgq_per_node,mailbox_memory.smsg_all_peers,mailbox_memory.smsg_connected,mailbox_memory.smsg_connected_max,counters,point" ]] \
   && [[ $(cut -d, -f1,2 gml/sweep.csv | tail -2 | tr '\n' ' ') == "1024,1024 2048,512 " ]] \
   && ok "a sweep over ranks shows the effective SMSG limit" || bad "effective column: $(cat gml/sweep.csv gml.err)"
+first() {  # NAME REGEX ompisim-arguments...: exit 2, one line on stderr matching REGEX
+  local name=$1 want=$2; shift 2
+  "$BIN" "$@" > /dev/null 2> "$name.err"; local rc=$?
+  [[ $rc == 2 && $(wc -l < "$name.err") == 1 ]] && grep -q -- "$want" "$name.err" && ok "$name: $(cat "$name.err")" \
+    || bad "$name: rc=$rc $(cat "$name.err")"
+}
+first run_machine "^ompisim: error: cielo: no such file; 'cielo' is a machine, and run takes a scenario file that names it .*ompisim list scenarios" run cielo
+ln -s "$t/nowhere/at/all" dangling
+first out_dangling "^ompisim: error: --out 'dangling': a symbolic link to '$t/nowhere/at/all', which does not exist" run sh.json --out dangling
+first from_missing "^ompisim: error: $t/none: --from: no such folder" reproduce --from "$t/none" --out rp
 exit $fail

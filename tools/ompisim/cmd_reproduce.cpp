@@ -23,6 +23,9 @@ int reproduce_command(const CLI::App& sub, const std::string& out, Context&) {
   refuse_inside_data(out, "--out", true);
   // --from results/ names the committed results from any folder, as compare --against results/ does (data_path)
   const std::string from = g_from.empty() ? g_from : data_path(g_from);
+  if (std::error_code ec; !from.empty() && !std::filesystem::exists(from, ec))
+    throw InputError(g_from, "", "--from: no such folder (it names a results folder written by reproduce, such as "
+                                 "results/)");
   if (!from.empty() && !std::filesystem::is_regular_file(std::filesystem::path(from) / "validation.json"))
     throw InputError(g_from, "validation.json", "--from needs a results folder written by reproduce (no validation.json)");
   const int rc = validation::reproduce(out, from, g_paper, g_jobs);
