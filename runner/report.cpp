@@ -181,7 +181,8 @@ void SweepReport::add(long long ranks, std::size_t axis_index, Json one) {
     derived_.push_back(d);
   }
   // A --set parameter is unread when no run of the scenario read it; idle when no run's message took its component.
-  for (auto [key, acc] : {std::pair{"unread_overrides", &unread_}, std::pair{"idle_overrides", &idle_}}) {
+  for (auto [key, acc] : {std::pair{"unread_overrides", &unread_}, std::pair{"idle_overrides", &idle_},
+                          std::pair{"idle_mca", &idle_mca_}}) {
     const Json mine = one["provenance"].value(key, Json::array());
     if (acc->is_null()) {
       *acc = mine;
@@ -197,7 +198,8 @@ void SweepReport::add(long long ranks, std::size_t axis_index, Json one) {
 
 Json SweepReport::finish() {
   Json merged = std::move(merged_);
-  for (auto [key, acc] : {std::pair{"unread_overrides", &unread_}, std::pair{"idle_overrides", &idle_}}) {
+  for (auto [key, acc] : {std::pair{"unread_overrides", &unread_}, std::pair{"idle_overrides", &idle_},
+                          std::pair{"idle_mca", &idle_mca_}}) {
     if (acc->is_array() && !acc->empty()) merged["provenance"][key] = *acc;
     else if (merged.contains("provenance")) merged["provenance"].erase(key);
   }
@@ -437,11 +439,24 @@ std::vector<std::string> override_warnings(const Json& res) {
                                   k.get<std::string>(), owner ? owner->id() : std::string("its component")));
       }
   if (res.contains("provenance"))
+    for (const auto& k : res["provenance"].value("idle_mca", Json::array()))
+      if (k.is_string()) {
+        const ComponentInfo* owner = mca_owner(k.get<std::string>());
+        out.push_back(fmt::format("scenario \"mca\" {}: {}, which reads it, carried no message of this run (each "
+                                  "pair of ranks went by another path of the stack), so it changed nothing",
+                                  k.get<std::string>(), owner ? owner->id() : std::string("its component")));
+      }
+  if (res.contains("provenance"))
     for (const auto& k : res["provenance"].value("unread_inputs", Json::array()))
-      if (k.is_string())
-        out.push_back(fmt::format("{} mpi_alloc_mem: no path of stack {} depends on how the buffers were allocated "
-                                  "(it registers memory on demand, or needs none), so it changed nothing",
-                                  k.get<std::string>(), res.value("stack", std::string("of this run"))));
+      if (k.is_string()) {
+        const std::string key = k.get<std::string>(), stack = res.value("stack", std::string("of this run"));
+        // benchmark.alloc: the one input a driver declares today (Driver::alloc_mem_key)
+        out.push_back(key.ends_with(".alloc")
+                          ? fmt::format("{} mpi_alloc_mem: no path of stack {} depends on how the buffers were "
+                                        "allocated (it registers memory on demand, or needs none), so it changed "
+                                        "nothing", key, stack)
+                          : fmt::format("{}: no path of stack {} reads it, so it changed nothing", key, stack));
+      }
   for (const auto& [k, v, given, used] : capped_overrides(res)) {
     const std::string by = capped_by(res, k);
     // 0 is the parameter's automatic value (btl_ugni_smsg_limit: by job size), not a cap, as effective_notes reads it

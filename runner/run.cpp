@@ -432,9 +432,17 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
     if (src != nullptr && !src->read) unread.push_back(k);
     else if (owner && std::find(idle.begin(), idle.end(), owner->id()) != idle.end()) idle_sets.push_back(k);
   }
+  // The same of the scenario's own "mca" block: a value for a component that carried no message changed nothing.
+  Json idle_mca = Json::array();
+  if (s.mca.is_object())
+    for (auto it = s.mca.begin(); it != s.mca.end(); ++it)
+      if (const ComponentInfo* owner = mca_owner(it.key());
+          owner && std::find(idle.begin(), idle.end(), owner->id()) != idle.end())
+        idle_mca.push_back(it.key());
   Json res = result_json(RunRecord{s, ranks, sets, m, *sim, w, pl, mca, spec, st, std::move(points)});
   if (!unread.empty()) res["provenance"]["unread_overrides"] = std::move(unread);
   if (!idle_sets.empty()) res["provenance"]["idle_overrides"] = std::move(idle_sets);
+  if (!idle_mca.empty()) res["provenance"]["idle_mca"] = std::move(idle_mca);
   // MPI_Alloc_mem buffers on a stack none of whose paths depends on the allocation changed nothing either.
   if (const std::string k = p.driver->alloc_mem_key(); !k.empty() && !stack->reads_buffer_allocation())
     res["provenance"]["unread_inputs"] = Json::array({k});

@@ -203,4 +203,29 @@ assert shm1["provenance"].get("idle_overrides") == ["shm_inject_size"], shm1["pr
 assert shm1["points"] == plain1["points"], "shm_inject_size changed an inter-node run"
 print("ok   LINKx and Cray MPICH: a provider that carried no message has its --set listed as idle; cxi's read off the node")
 P
+# The same in a scenario's own "mca" block: btl/vader's eager limit with a node per rank is listed in
+# provenance.idle_mca and warned about, its points equal the committed ones; on one node it is neither.
+python3 - "$SRC/scenarios/gemini" "$t" <<'P'
+import json, sys
+src, t = sys.argv[1], sys.argv[2]
+for f, out in (("fig5_latency_2p_inter_openmpi", "mi"), ("fig3_latency_2p_intra_openmpi", "mv")):
+    d = json.load(open(f"{src}/{f}.json"))
+    d["mca"] = dict(d.get("mca", {}), btl_vader_eager_limit=1024)
+    d["id"] = out
+    json.dump(d, open(f"{t}/{out}.json", "w"))
+P
+for c in mi mv; do
+  "$BIN" run "$t/$c.json" --out "$t/o-$c" > /dev/null 2> "$t/$c.err" || { echo "FAIL scenario mca $c: $(cat "$t/$c.err")"; fail=1; }
+done
+python3 - "$t" "$SRC/results/gemini" <<'P' || fail=1
+import json, sys
+t, r = sys.argv[1], sys.argv[2]
+d = json.load(open(f"{t}/o-mi/mi.json"))
+assert d["provenance"].get("idle_mca") == ["btl_vader_eager_limit"], d["provenance"].get("idle_mca")
+assert 'scenario "mca" btl_vader_eager_limit: btl/vader, which reads it, carried no message' in open(f"{t}/mi.err").read()
+assert d["points"] == json.load(open(f"{r}/fig5_latency_2p_inter_openmpi.json"))["points"], "vader's limit changed an inter-node run"
+v = json.load(open(f"{t}/o-mv/mv.json"))
+assert "idle_mca" not in v["provenance"] and "carried no message" not in open(f"{t}/mv.err").read(), v["provenance"].get("idle_mca")
+print("ok   a scenario mca value of a BTL that carried no message: listed in idle_mca and warned about; on one node, read")
+P
 exit $fail
