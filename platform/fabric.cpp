@@ -273,6 +273,34 @@ void Fabric::declare_neighbour(const NeighbourJob& j) {
 
 void Fabric::bulk(long long a, long long b, double bytes, double latency, Callback done, bool pulled, int rank_a,
                   int rank_b) {
+  if (bytes > 0 && bytes <= train_max_ && a != b) {  // a packet train, at the rate the flow would have alone
+    const ResolvedPath& rp = paths_[static_cast<std::size_t>(Drive::Dma)];
+    const auto& t = *net_.topology;
+    double rate = std::numeric_limits<double>::infinity();
+    const topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
+    auto links = [&](const topology::Route& r) {
+      read_link_params(r);
+      for (auto id : r) rate = std::min(rate, t.link_bandwidth(id));
+    };
+    if (ra != rb) {
+      if (by_router_pair_) links(router_pair(ra, rb).route);
+      else links(route(a, b));
+    }
+    bool resolved = true;
+    for (const auto* side : {&rp.before, &rp.after})
+      for (auto [end, k] : *side) {
+        if (k == kUnresolved) {
+          resolved = false;
+          break;
+        }
+        if (!nic_read_[k]) read_nic_params(k);
+        rate = std::min(rate, nic_resources_[k].capacity);
+      }
+    if (resolved) {
+      train(a, b, bytes, latency, bytes / rate, std::move(done), rank_a, rank_b);
+      return;
+    }
+  }
   ++bulk_flows;
   // The path is built when the flow starts. A pulled transfer (GET) is driven by b: with a NIC kind whose bulk path
   // names the initiator's resources, it occupies b's engine instead of a's.
@@ -280,15 +308,21 @@ void Fabric::bulk(long long a, long long b, double bytes, double latency, Callba
 }
 
 void Fabric::pio(long long a, long long b, double bytes, double latency, Callback done, int rank_a, int rank_b) {
-  if (bytes > 0 && bytes <= train_max_) {  // a packet train: analytic, FIFO behind what was reserved before it
-    ++packet_trains;
-    const double wire0 = wire_time(a, b, 0);
-    const double wait = packet_wait(a, b, bytes, rank_a, rank_b, std::max(0.0, latency - wire0));
-    sim_.after(latency + (wire_time(a, b, bytes) - wire0) + wait, std::move(done));
+  if (bytes > 0 && bytes <= train_max_) {  // a packet train, serialized as wire_time serializes it
+    train(a, b, bytes, latency, wire_time(a, b, bytes) - wire_time(a, b, 0), std::move(done), rank_a, rank_b);
     return;
   }
   ++pio_flows;
   transfer(Drive::Pio, a, b, bytes, latency, std::move(done), false, rank_a, rank_b);
+}
+
+// A packet train: it leaves its source `latency` less the path's wire latency from now, waits FIFO behind what was
+// reserved before it on each port and link (packet_wait), and ends `serialize` after the latency, plus that wait.
+void Fabric::train(long long a, long long b, double bytes, double latency, double serialize, Callback done, int rank_a,
+                   int rank_b) {
+  ++packet_trains;
+  const double wait = packet_wait(a, b, bytes, rank_a, rank_b, std::max(0.0, latency - wire_time(a, b, 0)));
+  sim_.after(latency + serialize + wait, std::move(done));
 }
 
 void Fabric::transfer(Drive d, long long a, long long b, double bytes, double latency, Callback done, bool pulled,

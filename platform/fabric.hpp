@@ -58,16 +58,19 @@ public:
   // leaves its source that long after now (it is still reserved now, in send order).
   double packet_wait(long long node_a, long long node_b, double bytes, int rank_a = -1, int rank_b = -1,
                      double depart = 0);
-  // Packet trains (a scenario's "packet_trains", approximate, off by default): from now on, host-driven transfers
-  // (pio) of at most `max_bytes` are timed analytically instead of as shared flows: the data leaves when the flow
-  // would start, less the path's wire latency, crosses each port and link of its route FIFO behind the packets and
-  // trains reserved before it (packet_wait), and ends after wire_time's serialization plus that wait. Alone on its
-  // path a train ends when the flow would. 0 turns it off. DMA transfers (bulk) stay flows.
+  // Packet trains (a scenario's "packet_trains", approximate, off by default): from now on, transfers between two
+  // nodes (pio and bulk) of at most `max_bytes` are timed analytically instead of as shared flows: the data leaves
+  // when the flow would start, less the path's wire latency, crosses each port and link of its route FIFO behind the
+  // packets and trains reserved before it (packet_wait), and ends after its serialization plus that wait: a pio
+  // train's as wire_time gives it, a bulk train's at the slowest of the NIC resources of its path (NicModel::
+  // bulk_path) and its route. Alone on its path a train ends when the flow would. A bulk train does not wait for the
+  // port's DMA engine (NicModel::max_active_transfers); a host-driven transfer within a node is a train too, a DMA
+  // one stays a flow. 0 turns it off.
   void set_packet_trains(double max_bytes) { train_max_ = max_bytes; }
   double packet_train_max() const { return train_max_; }
   std::uint64_t bulk_flows = 0, pio_flows = 0, neighbour_streams = 0;
   std::uint64_t packets_delayed = 0;  // packets that waited for a link (packet_wait > 0)
-  std::uint64_t packet_trains = 0;    // pio transfers timed as packet trains (set_packet_trains)
+  std::uint64_t packet_trains = 0;    // transfers timed as packet trains (set_packet_trains)
 
 private:
   PathCost compute_path(long long node_a, long long node_b) const;
@@ -104,6 +107,9 @@ private:
   // bulk() and pio(): a transfer taking path d after `latency` (a DMA one through its engine's port queue)
   void transfer(Drive d, long long a, long long b, double bytes, double latency, Callback done, bool pulled,
                 int rank_a, int rank_b);
+  // set_packet_trains: one transfer timed as a train whose serialization takes `serialize`
+  void train(long long a, long long b, double bytes, double latency, double serialize, Callback done, int rank_a,
+             int rank_b);
   void arrive(std::uint32_t t);  // the latency has elapsed: start now or wait for the port
   void start_flow(std::uint32_t t);
   const topology::Route& flow_route(Transfer& x);  // the route a starting transfer takes

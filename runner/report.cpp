@@ -102,9 +102,9 @@ Json result_json(const RunRecord& r) {
     std::uint64_t trains = 0, flows = 0;
     for (int i = 0; i < r.world.networks(); ++i) {
       trains += r.world.fabric(i).packet_trains;
-      flows += r.world.fabric(i).pio_flows;
+      flows += r.world.fabric(i).pio_flows + r.world.fabric(i).bulk_flows;
     }
-    res["provenance"]["packet_trains"] = {{"max_bytes", s.packet_trains}, {"trains", trains}, {"pio_flows", flows}};
+    res["provenance"]["packet_trains"] = {{"max_bytes", s.packet_trains}, {"trains", trains}, {"flows", flows}};
   }
   if (const EngineInfo* e = engines().find(sim.name()); e && e->window_figures)
     if (auto w = e->window_figures(sim); !w.empty()) {
@@ -161,9 +161,9 @@ std::vector<std::string> engine_notes(const Json& res) {
   if (p->contains("packet_trains") && (*p)["packet_trains"].is_object()) {
     const Json& t = (*p)["packet_trains"];
     auto num = [&](const char* k) { return t.contains(k) && t[k].is_number() ? t[k].get<double>() : 0.0; };
-    out.push_back(fmt::format("packet trains up to {} (approximate): {:.0f} host-driven transfers timed FIFO per link "
-                              "instead of as shared flows, {:.0f} larger ones as flows",
-                              format_quantity(num("max_bytes"), Dim::Bytes), num("trains"), num("pio_flows")));
+    out.push_back(fmt::format("packet trains up to {} (approximate): {:.0f} transfers timed FIFO per link instead of "
+                              "as shared flows, {:.0f} as flows",
+                              format_quantity(num("max_bytes"), Dim::Bytes), num("trains"), num("flows")));
   }
   return out;
 }

@@ -37,7 +37,7 @@ const std::vector<ScenarioKey>& scenario_keys() {
        "flow's callback at its own end date): callbacks are delivered at their flow's end rounded up to the grid, those "
        "of one grid date in start order, so that engines whose end dates differ in the last bits give the same run"},
       {"packet_trains", R"({"type": ["string", "integer"]})",
-       "largest host-driven (pio) transfer timed as a packet train instead of a shared flow (a size, e.g. \"8 KiB\", or bytes): "
+       "largest transfer timed as a packet train instead of a shared flow (a size, e.g. \"8 KiB\", or bytes): "
        "the train waits FIFO behind the packets reserved before it on each port and link of its route; approximate, "
        "off by default; how many transfers it timed is in the result's provenance"},
       {"ranks", R"({"type": ["integer", "array"], "minimum": 1, "maximum": 100000000, "items": {"type": "integer", "minimum": 1, "maximum": 100000000}, "minItems": 1})",

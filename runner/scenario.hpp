@@ -24,7 +24,7 @@ struct Scenario {
   // scenario does not set it (kDefaultEngineGrid on an engine that takes a grid). Only an engine that takes one
   // accepts it (checked with the window).
   double engine_grid = -1;
-  // "packet_trains": the largest host-driven transfer, in bytes, timed as a packet train rather than a flow
+  // "packet_trains": the largest transfer between nodes, in bytes, timed as a packet train rather than a flow
   // (Fabric::set_packet_trains); 0 (the default): every transfer is a flow.
   double packet_trains = 0;
   std::string stack;  // its name: a preset name, or a label of the composed components (runner/stacks.hpp)

@@ -270,6 +270,47 @@ TEST_CASE("platform/fabric: small packets wait for the packets ahead of them on 
   CHECK(f.packets_delayed == 3);
 }
 
+// Configuration: Frontier (Slingshot dragonfly, cxi NIC), 2 ranks on 2 nodes; a 4 KiB DMA transfer (bulk) node 0 ->
+// node 1 after 1 us as a flow; then with packet trains up to 4 KiB the same transfer, then two at once, then one of
+// 4 KiB + 1 B. Expected: the train alone ends when the flow did (its rate the slowest of the NIC resources of the
+// bulk path and the route's links, as the flow's); of the two at once the first ends as if alone and the second
+// 4 KiB over the path's rate later (FIFO on the ports and links they share); the larger transfer is a flow again.
+// How validated: end dates, the fabric's train and flow counts.
+TEST_CASE("platform/fabric: a bulk packet train alone ends when its flow would", "[unit][platform]") {
+  auto m = load_machine("frontier");
+  engine::DesEngine sim;
+  World w(sim, *m, make_placement(*m, 2, 1, {}, "test", Json::object()));
+  w.declare_resources();
+  sim.seal();
+  Fabric& f = w.fabric();
+  const double bytes = 4096, lat = 1e-6;
+  double flow = -1;
+  f.bulk(0, 1, bytes, lat, [&] { flow = sim.now(); }, false, 0, 1);
+  sim.run();
+  REQUIRE(f.bulk_flows == 1);
+  REQUIRE(flow > lat);
+  f.set_packet_trains(bytes);
+  double t0 = sim.now(), alone = -1;
+  f.bulk(0, 1, bytes, lat, [&] { alone = sim.now() - t0; }, false, 0, 1);
+  sim.run();
+  CHECK(alone == Approx(flow).epsilon(1e-12));
+  CHECK(f.packet_trains == 1);
+  CHECK(f.bulk_flows == 1);
+  std::vector<double> ends;
+  sim.after(1.0, [&] {  // long after: the path is idle again
+    t0 = sim.now();
+    for (int i = 0; i < 2; ++i) f.bulk(0, 1, bytes, lat, [&] { ends.push_back(sim.now() - t0); }, false, 0, 1);
+  });
+  sim.run();
+  REQUIRE(ends.size() == 2);
+  CHECK(ends[0] == Approx(flow).epsilon(1e-9));
+  CHECK(ends[1] == Approx(flow + bytes / f.path(0, 1).bandwidth).epsilon(1e-9));
+  CHECK(f.packet_trains == 3);
+  f.bulk(0, 1, bytes + 1, lat, [] {}, false, 0, 1);
+  sim.run();
+  CHECK(f.bulk_flows == 2);
+}
+
 // Configuration: machine files on Frontier's base: one sets the dragonfly's groups (128) without a source, one with its
 // own source, one changes only the topology's note.
 // Expected: the first topology's source names the key it set and the file, then Frontier's source (which no longer
