@@ -18,6 +18,46 @@
 
 using namespace ompisim;
 
+// Configuration: matching queues with receives of named sources and wild ones interleaved, then unexpected messages
+// from several sources taken by named and wild receives. Expected: an arrival takes the first posted receive that
+// matches in post order, whether it names its source or is wild (the receives are kept per source and wild apart);
+// a wild receive takes the first-arrived matching message of any source, a named one its source's first; the sizes
+// count every queued entry. How validated: which receive and message each match pairs. Fails when the per-source
+// lists lose the post or arrival order between them.
+TEST_CASE("mpi matching queues: per-source and wild lists keep one post order", "[unit][mpi]") {
+  struct R { int src, tag, id; };
+  struct M { int src, tag, n; };
+  mpi::MatchQueues<R, M> q;
+  CHECK_FALSE(q.post(R{1, 5, 1}));
+  CHECK_FALSE(q.post(R{kAnySource, 5, 2}));
+  CHECK_FALSE(q.post(R{2, 5, 3}));
+  CHECK_FALSE(q.post(R{2, kAnyTag, 4}));
+  CHECK(q.posted_size() == 4);
+  auto a = q.arrive(0, M{2, 5, 10});  // the wild receive was posted before source 2's
+  REQUIRE(a.size() == 1);
+  CHECK(a[0].recv.id == 2);
+  a = q.arrive(0, M{1, 5, 11});  // source 1's own, posted first
+  REQUIRE(a.size() == 1);
+  CHECK(a[0].recv.id == 1);
+  a = q.arrive(1, M{2, 6, 12});  // tag 6: only the ANY_TAG receive of source 2
+  REQUIRE(a.size() == 1);
+  CHECK(a[0].recv.id == 4);
+  a = q.arrive(2, M{2, 5, 13});
+  REQUIRE(a.size() == 1);
+  CHECK(a[0].recv.id == 3);
+  CHECK(q.posted_size() == 0);
+  CHECK(q.arrive(0, M{4, 7, 20}).empty());
+  CHECK(q.arrive(0, M{3, 7, 21}).empty());
+  CHECK(q.arrive(1, M{4, 7, 22}).empty());
+  CHECK(q.unexpected_size() == 3);
+  CHECK(q.post(R{3, 7, 5})->n == 21);           // source 3's only message, though source 4's arrived first
+  CHECK(q.post(R{kAnySource, 7, 6})->n == 20);  // the first to arrive of those left
+  CHECK(q.post(R{kAnySource, kAnyTag, 7})->n == 22);
+  CHECK(q.unexpected_size() == 0);
+  CHECK_FALSE(q.post(R{kAnySource, 7, 8}));
+  CHECK(q.posted_size() == 1);
+}
+
 // Configuration: matching queues; messages from one source arrive out of order (seq 1 before 0), a wildcard receive.
 // Expected: MPI order: a message is matched only after its predecessors; first posted receive wins.
 TEST_CASE("mpi matching queues: sequence order, unexpected queue, wildcards", "[unit][mpi]") {
