@@ -385,7 +385,8 @@ TEST_CASE("estimate: a trace's actions are counted by the name in their second f
 // Expected: the algorithms that post every request of a call at once (linear; linear_sync, coll/tuned v5's choice at
 // 512 ranks and 64 KiB) carry a caveat naming the algorithm, the size and bench/README.md's measurement (516 ranks
 // took over 200 s of CPU against an estimate under 1 s), the block without an algorithm too; pairwise and tuned's
-// 1 MiB choice (pairwise) none. How validated: the registry's all_at_once flag through the driver.
+// 1 MiB choice (pairwise) none; the caveat names the scenario key "packet_trains" unless the scenario sets it. How
+// validated: the registry's all_at_once flag through the driver.
 TEST_CASE("estimate: an alltoall that posts every request at once says its estimate is low", "[estimate][unit]") {
   auto a2a = [](const std::string& algo, long long ranks, long long size) {
     Json b{{"name", "osu_alltoall"}, {"algorithm", algo}, {"sizes", {size}}, {"iterations", 1}, {"skip", 0}};
@@ -402,6 +403,10 @@ TEST_CASE("estimate: an alltoall that posts every request at once says its estim
   CHECK(estimate_caveat(a2a("tuned", 512, 1048576)).empty());
   CHECK(estimate_caveat(frontier_alltoall(512, 1, 0)).empty());  // pairwise, named
   CHECK_THAT(estimate_caveat(a2a("", 512, 65536)), Catch::Contains("'linear_sync'"));  // no algorithm: tuned's choice
+  CHECK_THAT(linear, Catch::Contains("the scenario key \"packet_trains\""));  // what makes such a run cheaper
+  Scenario trains = a2a("linear", 516, 65536);
+  trains.packet_trains = 65536;
+  CHECK_THAT(estimate_caveat(trains), !Catch::Contains("packet_trains") && Catch::Contains("posts every request"));
 }
 
 // Configuration: osu_allreduce at 1 MiB on 1,024 Titan ranks, 3 calls without warm-up or steady-state cutoff, the
