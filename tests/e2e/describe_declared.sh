@@ -57,8 +57,9 @@ declared vader "$t/oo" "vader_"
 for n in frags queued_sends rdma_gets md_binds md_unlinks recv_events; do check bportals "btl_portals_$n "; done
 "$BIN" describe cielo > "$t/cielo" || fail=1
 check cielo "btl_ugni_smsg_limit (effective)"
-# each network's node slots and how many the node list fills (a torus of 9,216 Gemini slots, 8,894 nodes)
-check cielo "; 9216 node slots, 8894 filled"
+# each network's node slots, how many the node list fills, its routers and directed links (a 16 x 12 x 24 torus: 4,608
+# routers of 2 node slots, 6 links out of each; 9,216 slots, 8,894 nodes)
+check cielo "; 9216 node slots, 8894 filled, 4608 routers, 27648 links (one per direction)"
 # describe MACHINE lists each component's declared statistics under it, indented (never read as a parameter name).
 check cielo "    ugni_short_sends "
 check cielo "    vader_fbox_sends "

@@ -147,9 +147,11 @@ void describe_machine(Machine& m) {
   std::cout << fmt::format("# {} ({}), NIC kinds {}: {}\n", m.name, m.file, fmt::join(m.nic_kinds(), ", "),
                            m.description);
   for (auto& n : m.networks())
-    std::cout << fmt::format("# network {}: NIC kind {}, {} port(s) per node, topology {}; {} node slots, {} filled\n",
+    std::cout << fmt::format("# network {}: NIC kind {}, {} port(s) per node, topology {}; {} node slots, {} filled, "
+                             "{} routers, {} links (one per direction)\n",
                              n.name, n.nic_kind(), n.ports_per_node, n.topology_json.dump(),
-                             n.topology->node_slots(), n.topology->compute_nodes());
+                             n.topology->node_slots(), n.topology->compute_nodes(), n.topology->routers(),
+                             n.topology->link_count());
   for (auto& t : m.node_types()) std::cout << fmt::format("# node type {}: {} cores\n", t.name, t.type.cores());
   std::cout << fmt::format("# {} compute nodes\n", m.nodes);
   std::cout << "## physical parameters\n";
