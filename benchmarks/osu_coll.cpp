@@ -59,6 +59,7 @@ struct OsuCollConfig {
   std::string name;
   CollChoice algo;  // the collective and its algorithm (or decision table)
   bool algo_named = false;  // the block names it; else the stack's library, or the registry's first (stack_default)
+  std::string stack_lib;    // the stack's collective library (DriverContext::stack_collectives), when not named
   std::vector<std::uint64_t> sizes;
   long long iterations = -1, skip = -1;
   MemKind buffer = MemKind::Host;
@@ -226,11 +227,22 @@ public:
   std::unique_ptr<Driver> with_stack_collectives(const std::string& lib) const override {
     if (c_.algo_named) return nullptr;
     CollChoice a = osu_default_choice(c_.algo.coll, lib);
-    if (a.algorithm == c_.algo.algorithm) return nullptr;
-    OsuCollConfig c = c_;
+    if (a.algorithm == c_.algo.algorithm && lib == c_.stack_lib) return nullptr;
+    OsuCollConfig c = c_;  // another choice, or the same one under a library its note must name
     c.algo = std::move(a);
     c.algo.elem_bytes = c.elem_bytes;
+    c.stack_lib = lib;
     return std::make_unique<OsuCollDriver>(c);
+  }
+  // A block that names no algorithm on a stack whose library has no table for the collective: coll/base's algorithm
+  // runs at every size, which the table's header says (the library's own choices are not modelled).
+  std::string collectives_note() const override {
+    if (c_.algo_named || !c_.algo.rules.empty()) return {};
+    return fmt::format("collective {}: no decision table of the stack's library ({}) covers it here, so '{}' (the "
+                       "collective's first registered algorithm) runs at every size; name an algorithm or a table "
+                       "(\"algorithm\": {}) to choose another",
+                       c_.algo.coll, c_.stack_lib.empty() ? std::string("none declared") : "'" + c_.stack_lib + "'",
+                       c_.algo.algorithm, fmt::format("{}", fmt::join(kOsuTables, ", ")));
   }
   // The block names one algorithm (not a library, whose decision table picks per size and communicator).
   bool names_algorithm() const { return c_.algo_named && c_.algo.rules.empty(); }
@@ -434,6 +446,7 @@ void register_osu_coll_drivers(DriverRegistry& reg) {
                c.algo_named = b.has("algorithm");
                c.algo = c.algo_named ? CollChoice::read(b, k.coll, algos().front(), kOsuTables)
                                      : osu_default_choice(k.coll, ctx.stack_collectives);
+               if (!c.algo_named) c.stack_lib = ctx.stack_collectives;
                c.elem_bytes = static_cast<std::uint32_t>(k.min_bytes);
                c.algo.elem_bytes = c.elem_bytes;
                for (auto s : c.sizes) {

@@ -99,8 +99,10 @@ TEST_CASE("stacks: each preset names the collective library of its MPI version",
 // Expected: Cray MPICH runs MPICH's decision (mpich_smp on the node-aware communicator at both sizes) though the parse
 // could not know its library ("native" is per NIC kind: the parsed driver is the registry's first, the run takes the
 // machine's preset); LINKx runs coll/tuned v5's (its parsed label already says tuned; no mpich_smp); a named
-// algorithm is run as named at every size (and each point names it). How validated: the points' "algorithm" and the
-// drivers' labels; fails when the default is the registry's first algorithm whatever the stack.
+// algorithm is run as named at every size (and each point names it); under a library OSU has no table of (MPICH2 1.0,
+// SeaStar's Cray MPI) the registry's first algorithm runs and the header's note names that library. How validated:
+// the points' "algorithm", the drivers' labels and notes; fails when the default is the registry's first algorithm
+// whatever the stack.
 TEST_CASE("osu collectives: a block without algorithm runs the stack's collective library", "[runner][osu_coll]") {
   Scenario native = scenario_from_json(stack_coll_scenario("native", stack_coll_allreduce()), "sc.json");
   CHECK(native.driver->label() == "osu_allreduce recursive_doubling");
@@ -114,11 +116,19 @@ TEST_CASE("osu collectives: a block without algorithm runs the stack's collectiv
   CHECK(point_algorithms(run_one(named, 16, {})) ==
         std::vector<std::string>{"recursive_doubling", "recursive_doubling"});
   // The parsed driver of "native" takes MPICH's decision once the machine names it; a library OSU does not offer
-  // (MPICH2 1.0, SeaStar's Cray MPI) leaves it as parsed.
+  // (MPICH2 1.0, SeaStar's Cray MPI) leaves its algorithm as parsed.
   auto mpich = native.driver->with_stack_collectives("mpich");
   REQUIRE(mpich);
   CHECK(mpich->label() == "osu_allreduce mpich");
-  CHECK(native.driver->with_stack_collectives("mpich2-1.0") == nullptr);
+  CHECK(mpich->collectives_note().empty());  // a table covers the collective
+  CHECK(named.driver->collectives_note().empty());
+  auto mpich2 = native.driver->with_stack_collectives("mpich2-1.0");  // no OSU table: coll/base's, said in the header
+  REQUIRE(mpich2);
+  CHECK(mpich2->label() == "osu_allreduce recursive_doubling");
+  CHECK_THAT(mpich2->collectives_note(), Catch::Contains("collective allreduce: no decision table of the stack's "
+                                                         "library ('mpich2-1.0') covers it here, so "
+                                                         "'recursive_doubling'"));
+  CHECK(mpich2->with_stack_collectives("mpich2-1.0") == nullptr);
   CHECK(linkx.driver->with_stack_collectives("tuned") == nullptr);
   // What run and describe say before running (the estimate's caveat) weighs the same driver.
   CHECK(machine_collectives(native).name == "mpich");
