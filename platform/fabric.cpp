@@ -60,6 +60,11 @@ PathCost Fabric::path(long long a, long long b) const {
 PathCost Fabric::compute_path(long long a, long long b) const { return route_cost(route(a, b)); }
 
 double Fabric::packet_wait(long long a, long long b, double bytes, int rank_a, int rank_b, double depart) {
+  return queue_wait(a, b, bytes, rank_a, rank_b, depart, nullptr, a);
+}
+
+double Fabric::queue_wait(long long a, long long b, double bytes, int rank_a, int rank_b, double depart,
+                          const ResolvedPath* nic_path, long long initiator) {
   const auto& t = *net_.topology;
   const topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
   topology::Route own;
@@ -78,21 +83,38 @@ double Fabric::packet_wait(long long a, long long b, double bytes, int rank_a, i
   // packets are reserved when sent, ahead of the time they arrive, so a later one may arrive first)
   auto pass = [&](Busy& u, double rate) {
     const double d = bytes / rate;
-    if (at + d <= u.start) return;
+    // before the busy period: it passes in the gap (a train also needs the gap clear of the period before)
+    if (at + d <= u.start && (!nic_path || at >= u.before_end || at + d <= u.before_start)) return;
     if (u.end >= at) {  // within the busy period: after its last packet
       wait += u.end - at;
       at = u.end;
       u.end = at + d;
       return;
     }
-    u = {at, at + d};  // the resource was idle: a new busy period
+    u = {at, at + d, u.start, u.end};  // the resource was idle: a new busy period
   };
-  pass(port_free_[2 * (static_cast<std::size_t>(a) * ports + static_cast<std::size_t>(port_of(rank_a)))], inj);
+  const int pa = port_of(rank_a), pb = port_of(rank_b);
+  // a train's NIC resources (its path's, NicModel::bulk_path or pio_path): per (node, port, resource), at capacity
+  auto nic = [&](const std::vector<std::pair<End, std::size_t>>& side) {
+    if (!nic_path) return;
+    const std::size_t per_node = nic_resources_.size() * ports;
+    if (nic_free_.empty()) nic_free_.assign(static_cast<std::size_t>(ctx_.machine().nodes) * per_node, Busy{});
+    for (auto [end, k] : side) {
+      const long long node = end == End::Src ? a : end == End::Dst ? b : initiator;
+      const int port = end == End::Src ? pa : end == End::Dst ? pb : (initiator == a ? pa : pb);
+      pass(nic_free_[static_cast<std::size_t>(node) * per_node + static_cast<std::size_t>(port) * nic_resources_.size() +
+                     k],
+           nic_resources_[k].capacity);
+    }
+  };
+  pass(port_free_[2 * (static_cast<std::size_t>(a) * ports + static_cast<std::size_t>(pa))], inj);
+  if (nic_path) nic(nic_path->before);
   for (auto id : *r) {
     at += t.link_latency(id);
     pass(link_free_[id], t.link_bandwidth(id));
   }
-  pass(port_free_[2 * (static_cast<std::size_t>(b) * ports + static_cast<std::size_t>(port_of(rank_b))) + 1], inj);
+  if (nic_path) nic(nic_path->after);
+  pass(port_free_[2 * (static_cast<std::size_t>(b) * ports + static_cast<std::size_t>(pb)) + 1], inj);
   if (wait > 0) ++packets_delayed;
   return wait;
 }
@@ -293,11 +315,10 @@ void Fabric::bulk(long long a, long long b, double bytes, double latency, Callba
           resolved = false;
           break;
         }
-        if (!nic_read_[k]) read_nic_params(k);
         rate = std::min(rate, nic_resources_[k].capacity);
       }
     if (resolved) {
-      train(a, b, bytes, latency, bytes / rate, std::move(done), rank_a, rank_b);
+      train(Drive::Dma, a, b, pulled ? b : a, bytes, latency, bytes / rate, std::move(done), rank_a, rank_b);
       return;
     }
   }
@@ -308,8 +329,9 @@ void Fabric::bulk(long long a, long long b, double bytes, double latency, Callba
 }
 
 void Fabric::pio(long long a, long long b, double bytes, double latency, Callback done, int rank_a, int rank_b) {
-  if (bytes > 0 && bytes <= train_max_) {  // a packet train, serialized as wire_time serializes it
-    train(a, b, bytes, latency, wire_time(a, b, bytes) - wire_time(a, b, 0), std::move(done), rank_a, rank_b);
+  if (bytes > 0 && bytes <= train_max_ && a != b && pio_train_ok()) {  // a train, serialized as wire_time does
+    train(Drive::Pio, a, b, a, bytes, latency, wire_time(a, b, bytes) - wire_time(a, b, 0), std::move(done), rank_a,
+          rank_b);
     return;
   }
   ++pio_flows;
@@ -318,11 +340,25 @@ void Fabric::pio(long long a, long long b, double bytes, double latency, Callbac
 
 // A packet train: it leaves its source `latency` less the path's wire latency from now, waits FIFO behind what was
 // reserved before it on each port and link (packet_wait), and ends `serialize` after the latency, plus that wait.
-void Fabric::train(long long a, long long b, double bytes, double latency, double serialize, Callback done, int rank_a,
-                   int rank_b) {
+void Fabric::train(Drive d, long long a, long long b, long long initiator, double bytes, double latency, double serialize,
+                   Callback done, int rank_a, int rank_b) {
   ++packet_trains;
-  const double wait = packet_wait(a, b, bytes, rank_a, rank_b, std::max(0.0, latency - wire_time(a, b, 0)));
+  const ResolvedPath& rp = paths_[static_cast<std::size_t>(d)];
+  for (const auto* side : {&rp.before, &rp.after})
+    for (auto [end, k] : *side)
+      if (!nic_read_[k]) read_nic_params(k);
+  const double wait = queue_wait(a, b, bytes, rank_a, rank_b, std::max(0.0, latency - wire_time(a, b, 0)), &rp,
+                                 initiator);
   sim_.after(latency + serialize + wait, std::move(done));
+}
+
+// Every resource of the pio path is declared (a name the NIC kind does not declare stays a flow, which names it).
+bool Fabric::pio_train_ok() const {
+  const ResolvedPath& rp = paths_[static_cast<std::size_t>(Drive::Pio)];
+  for (const auto* side : {&rp.before, &rp.after})
+    for (auto [end, k] : *side)
+      if (k == kUnresolved) return false;
+  return true;
 }
 
 void Fabric::transfer(Drive d, long long a, long long b, double bytes, double latency, Callback done, bool pulled,

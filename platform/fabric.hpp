@@ -60,12 +60,12 @@ public:
                      double depart = 0);
   // Packet trains (a scenario's "packet_trains", approximate, off by default): from now on, transfers between two
   // nodes (pio and bulk) of at most `max_bytes` are timed analytically instead of as shared flows: the data leaves
-  // when the flow would start, less the path's wire latency, crosses each port and link of its route FIFO behind the
-  // packets and trains reserved before it (packet_wait), and ends after its serialization plus that wait: a pio
-  // train's as wire_time gives it, a bulk train's at the slowest of the NIC resources of its path (NicModel::
-  // bulk_path) and its route. Alone on its path a train ends when the flow would. A bulk train does not wait for the
-  // port's DMA engine (NicModel::max_active_transfers); a host-driven transfer within a node is a train too, a DMA
-  // one stays a flow. 0 turns it off.
+  // when the flow would start, less the path's wire latency, crosses the source port, the NIC resources of its path
+  // (NicModel::pio_path or bulk_path: a host interface, a DMA engine, each at its capacity), the links of its route
+  // and the destination port, each FIFO behind the packets and trains reserved there before it, and ends after its
+  // serialization plus those waits: a pio train's as wire_time gives it, a bulk train's at the slowest of its NIC
+  // resources and links. Alone on its path a train ends when the flow would. A bulk train does not wait for the
+  // port's DMA engine slots (NicModel::max_active_transfers); a transfer within a node stays a flow. 0 turns it off.
   void set_packet_trains(double max_bytes) { train_max_ = max_bytes; }
   double packet_train_max() const { return train_max_; }
   std::uint64_t bulk_flows = 0, pio_flows = 0, neighbour_streams = 0;
@@ -107,9 +107,11 @@ private:
   // bulk() and pio(): a transfer taking path d after `latency` (a DMA one through its engine's port queue)
   void transfer(Drive d, long long a, long long b, double bytes, double latency, Callback done, bool pulled,
                 int rank_a, int rank_b);
-  // set_packet_trains: one transfer timed as a train whose serialization takes `serialize`
-  void train(long long a, long long b, double bytes, double latency, double serialize, Callback done, int rank_a,
-             int rank_b);
+  // set_packet_trains: one transfer over path d, driven by `initiator`, timed as a train whose serialization takes
+  // `serialize` alone
+  void train(Drive d, long long a, long long b, long long initiator, double bytes, double latency, double serialize,
+             Callback done, int rank_a, int rank_b);
+  bool pio_train_ok() const;
   void arrive(std::uint32_t t);  // the latency has elapsed: start now or wait for the port
   void start_flow(std::uint32_t t);
   const topology::Route& flow_route(Transfer& x);  // the route a starting transfer takes
@@ -182,8 +184,13 @@ private:
   // (injection, ejection) per port of each node slot.
   struct Busy {
     double start = 0, end = 0;  // its last busy period: packets reserved back to back from start to end
+    double before_start = 0, before_end = 0;  // the one before it (a train passes in a gap clear of both)
   };
   std::vector<Busy> link_free_, port_free_;
+  std::vector<Busy> nic_free_;  // a train's NIC resources: [node x port x NIC resource index], as nic_res_
+  // packet_wait, and a train's wait with its path's NIC resources (`nic_path`; null: none) between the ports and links
+  double queue_wait(long long a, long long b, double bytes, int rank_a, int rank_b, double depart,
+                    const ResolvedPath* nic_path, long long initiator);
   double train_max_ = 0;  // set_packet_trains
   // port_of's answers by rank (kNoPort: not asked yet), sized to the job's ranks on first use (one byte a rank).
   static constexpr std::int8_t kNoPort = -1;

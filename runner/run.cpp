@@ -3,6 +3,7 @@
 #include "core/progress.hpp"
 #include "core/trace_file.hpp"
 #include "mpi/trace_stack.hpp"
+#include "platform/topology/route_policy_registry.hpp"
 #include "runner/isolate.hpp"
 #include "runner/registries.hpp"
 #include "runner/report.hpp"
@@ -208,6 +209,28 @@ static void check_engine_options(const Scenario& s) {
                                                         s.engine, windowed));
 }
 
+// Packet trains see neither flows nor link loads: refused with a neighbour job (its streams are flows) and with a
+// route policy that chooses each transfer's route (from the flows on each link, or at random), where a train would
+// take the node pair's one route and the policy's effect would be lost without a word.
+static void check_packet_trains(const Scenario& s, World& w) {
+  if (s.neighbour)
+    throw InputError(s.file, "packet_trains",
+                     "a neighbour job's traffic is endless flows, which packet trains do not see (trains and flows "
+                     "share no link): run a neighbour job without packet_trains");
+  for (int i = 0; i < w.networks(); ++i) {
+    const topology::RoutePolicyInfo& r = w.fabric(i).routing();
+    if (r.by_router_pair) continue;
+    std::vector<std::string> fixed;
+    for (const auto& n : topology::route_policies().names())
+      if (const auto* p = topology::route_policies().find(n); p && p->by_router_pair) fixed.push_back(n);
+    throw InputError(s.file, "packet_trains",
+                     fmt::format("route policy '{}' chooses each transfer's route (from the flows on each link, or at "
+                                 "random), which a packet train does not (it takes its node pair's one route and sees "
+                                 "no flow): run with a policy that routes by router pair ({}) or without packet_trains",
+                                 r.name, fmt::join(fixed, ", ")));
+  }
+}
+
 // The scenario's neighbour job against the machine and the placement: its network, nodes the machine has, none of
 // them running the job's ranks, an engine whose flows share bandwidth.
 std::optional<NeighbourJob> check_neighbour(const Scenario& s, const Machine& m, const Placement& pl) {
@@ -378,6 +401,7 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
   sim->trace = sink.get();
   World w(*sim, m, pl, routing);
   if (p.neighbour) w.set_neighbour_job(*p.neighbour);
+  if (s.packet_trains > 0) check_packet_trains(s, w);
   for (int i = 0; i < w.networks(); ++i) w.fabric(i).set_packet_trains(s.packet_trains);
   std::unique_ptr<Stack> stack;
   try {

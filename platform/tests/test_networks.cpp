@@ -273,8 +273,9 @@ TEST_CASE("platform/fabric: small packets wait for the packets ahead of them on 
 // Configuration: Frontier (Slingshot dragonfly, cxi NIC), 2 ranks on 2 nodes; a 4 KiB DMA transfer (bulk) node 0 ->
 // node 1 after 1 us as a flow; then with packet trains up to 4 KiB the same transfer, then two at once, then one of
 // 4 KiB + 1 B. Expected: the train alone ends when the flow did (its rate the slowest of the NIC resources of the
-// bulk path and the route's links, as the flow's); of the two at once the first ends as if alone and the second
-// 4 KiB over the path's rate later (FIFO on the ports and links they share); the larger transfer is a flow again.
+// bulk path and the route's links, as the flow's); of the two at once the first ends as if alone and the second one
+// serialization at the slowest resource they share later (FIFO on the ports, NIC resources and links); the larger
+// transfer is a flow again.
 // How validated: end dates, the fabric's train and flow counts.
 TEST_CASE("platform/fabric: a bulk packet train alone ends when its flow would", "[unit][platform]") {
   auto m = load_machine("frontier");
@@ -304,11 +305,54 @@ TEST_CASE("platform/fabric: a bulk packet train alone ends when its flow would",
   sim.run();
   REQUIRE(ends.size() == 2);
   CHECK(ends[0] == Approx(flow).epsilon(1e-9));
-  CHECK(ends[1] == Approx(flow + bytes / f.path(0, 1).bandwidth).epsilon(1e-9));
+  // FIFO through the same ports, NIC resources and links: one serialization at the slowest of them later
+  CHECK(ends[1] == Approx(flow + std::max(flow - lat, bytes / f.path(0, 1).bandwidth)).epsilon(1e-9));
   CHECK(f.packet_trains == 3);
   f.bulk(0, 1, bytes + 1, lat, [] {}, false, 0, 1);
   sim.run();
   CHECK(f.bulk_flows == 2);
+}
+
+// Configuration: Titan (Gemini), 2 ranks on 2 nodes, packet trains up to 1 MiB; 1 MiB DMA transfers (BTE, bulk) from
+// node 0 to node 1, four back to back; then 1 MiB host-driven transfers (FMA, pio) node 0 -> 1 and 1 -> 0 at once, as
+// osu_bibw's.
+// Expected: the DMA trains leave one after another at the BTE's rate (nic.bte_bandwidth, the path's slowest
+// resource): the last ends 3 serializations after the first, so four take no less than the flows would; the two
+// directions' FMA trains share each node's host interface, which carries both directions (nic.nic_ht_capacity): the
+// later ends no sooner than 2 x 1 MiB over its capacity after they start. How validated: end dates against the NIC
+// resources' capacities. Fails when a train's NIC resources have no queue (the BTE and the host interface then
+// overlap trains: 6.7 GB/s from a 4.7 GB/s BTE, 13.3 GB/s bidirectional over a 6.8 GB/s host interface).
+TEST_CASE("platform/fabric: packet trains queue on the NIC resources of their path", "[unit][platform]") {
+  auto m = load_machine("titan");
+  engine::DesEngine sim;
+  World w(sim, *m, make_placement(*m, 2, 1, {}, "test", Json::object()));
+  w.declare_resources();
+  sim.seal();
+  Fabric& f = w.fabric();
+  f.set_packet_trains(1 << 20);
+  double bte = 0, ht = 0;
+  for (const auto& r : m->network().nic->node_resources()) {
+    if (r.name == "bte") bte = r.capacity;
+    if (r.name == "ht") ht = r.capacity;
+  }
+  REQUIRE(bte > 0);
+  REQUIRE(ht > 0);
+  const double bytes = 1 << 20;
+  std::vector<double> dma;
+  for (int i = 0; i < 4; ++i) f.bulk(0, 1, bytes, 0, [&] { dma.push_back(sim.now()); }, false, 0, 1);
+  sim.run();
+  REQUIRE(dma.size() == 4);
+  CHECK(dma[3] - dma[0] == Approx(3 * bytes / bte).epsilon(1e-9));
+  const double t0 = sim.now() + 1.0;
+  std::vector<double> both;
+  sim.after(1.0, [&] {
+    f.pio(0, 1, bytes, 0, [&] { both.push_back(sim.now() - t0); }, 0, 1);
+    f.pio(1, 0, bytes, 0, [&] { both.push_back(sim.now() - t0); }, 1, 0);
+  });
+  sim.run();
+  REQUIRE(both.size() == 2);
+  CHECK(both[1] >= 2 * bytes / ht * (1 - 1e-9));
+  CHECK(f.packet_trains == 6);
 }
 
 // Configuration: machine files on Frontier's base: one sets the dragonfly's groups (128) without a source, one with its
