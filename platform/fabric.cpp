@@ -311,11 +311,8 @@ void Fabric::bulk(long long a, long long b, double bytes, double latency, Callba
     bool resolved = true;
     for (const auto* side : {&rp.before, &rp.after})
       for (auto [end, k] : *side) {
-        if (k == kUnresolved) {
-          resolved = false;
-          break;
-        }
-        rate = std::min(rate, nic_resources_[k].capacity);
+        if (k == kUnresolved) resolved = false;  // a name the NIC kind does not declare: a flow, which names it
+        else rate = std::min(rate, nic_resources_[k].capacity);
       }
     if (resolved) {
       train(Drive::Dma, a, b, pulled ? b : a, bytes, latency, bytes / rate, std::move(done), rank_a, rank_b);
@@ -339,7 +336,8 @@ void Fabric::pio(long long a, long long b, double bytes, double latency, Callbac
 }
 
 // A packet train: it leaves its source `latency` less the path's wire latency from now, waits FIFO behind what was
-// reserved before it on each port and link (packet_wait), and ends `serialize` after the latency, plus that wait.
+// reserved before it on each port, NIC resource of path d and link (queue_wait), and ends `serialize` after the
+// latency, plus those waits.
 void Fabric::train(Drive d, long long a, long long b, long long initiator, double bytes, double latency, double serialize,
                    Callback done, int rank_a, int rank_b) {
   ++packet_trains;
