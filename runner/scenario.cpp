@@ -161,6 +161,15 @@ void refuse_missing_input(const std::string& name) {
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.path().extension() == ".json") stems.push_back(e.path().stem().string());
   const fs::path stem = given.extension() == ".json" ? given.stem() : given.filename();
+  // A machine's name where a scenario file is asked for (`ompisim run cielo`, `run titan.json`): what to give instead.
+  if (given.parent_path().empty())
+    for (const auto& [machine, file] : list_machines())
+      if (machine == stem.string())
+        throw InputError(name, "", fmt::format("no such file; '{}' is a machine, and run takes a scenario file that "
+                                               "names it (\"machine\": \"{}\"): `ompisim list scenarios` names the "
+                                               "scenarios, scenarios/examples/ has what-ifs to start from, `ompisim "
+                                               "describe {}` prints the machine",
+                                               machine, machine, machine));
   auto refuse_with = [&name](const std::vector<std::string>& paths) {
     throw InputError(name, "", fmt::format("no such file (did you mean '{}'?)", fmt::join(paths, "' or '")));
   };
@@ -182,14 +191,6 @@ void refuse_missing_input(const std::string& name) {
     for (std::size_t i = 0; i < all.size(); ++i)
       if (all_stems[i] == h) shown.push_back(all[i]);
   if (!shown.empty()) refuse_with(shown);
-  // A machine's name where a scenario file is asked for (`ompisim run cielo`): what to give instead.
-  for (const auto& [machine, file] : list_machines())
-    if (machine == name)
-      throw InputError(name, "", fmt::format("no such file; '{}' is a machine, and run takes a scenario file that names "
-                                             "it (\"machine\": \"{}\"): `ompisim list scenarios` names the scenarios, "
-                                             "scenarios/examples/ has what-ifs to start from, `ompisim describe {}` "
-                                             "prints the machine",
-                                             name, name, name));
 }
 
 void refuse_machine_or_result(const Json& j, const std::string& file, const std::string& name) {

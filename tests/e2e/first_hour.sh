@@ -7,7 +7,7 @@
 #   - `--set KEY VALUE` written as two words;
 #   - a barrier run at one algorithm and radix, and a sweep of one point;
 #   - a sweep over the job size on Titan (1,024 and 2,048 ranks), whose btl_ugni_smsg_limit is on auto;
-#   - `run cielo` (a machine's name for a scenario file), --out on a symbolic link to a folder that does not exist,
+#   - `run cielo` and `run titan.json` (a machine's name for a scenario file), --out on a symbolic link to a folder that does not exist,
 #     `reproduce --from` a folder that does not exist.
 # Expected: the grid runs the base beside it (as a replay's trace is found beside its scenario) and describe names
 #   that file; describe prints the scenario on the machine file and the grid's estimate, and refuses --machine-file
@@ -74,6 +74,7 @@ first() {  # NAME REGEX ompisim-arguments...: exit 2, one line on stderr matchin
     || bad "$name: rc=$rc $(cat "$name.err")"
 }
 first run_machine "^ompisim: error: cielo: no such file; 'cielo' is a machine, and run takes a scenario file that names it .*ompisim list scenarios" run cielo
+first run_machine_json "^ompisim: error: titan.json: no such file; 'titan' is a machine, and run takes a scenario file" run titan.json
 ln -s "$t/nowhere/at/all" dangling
 first out_dangling "^ompisim: error: --out 'dangling': a symbolic link to '$t/nowhere/at/all', which does not exist" run sh.json --out dangling
 first from_missing "^ompisim: error: $t/none: --from: no such folder" reproduce --from "$t/none" --out rp
