@@ -93,7 +93,6 @@ Json result_json(const RunRecord& r) {
   Json components = Json::array();  // the stack's components by id ("pml/ob1", "btl/ugni"): what its counters are
   for (const auto& c : r.spec.components()) components.push_back(c.framework + "/" + c.name);
   res["provenance"]["components"] = std::move(components);
-  if (const std::string note = s.driver->collectives_note(); !note.empty()) res["provenance"]["collectives"] = note;
   if (auto notes = routing_notes(r.world); !notes.empty())
     res["provenance"]["routing_note"] = fmt::format("{}", fmt::join(notes, "; "));
   if (const EngineInfo* e = engines().find(sim.name()); e && e->set_grid)

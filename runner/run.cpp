@@ -450,23 +450,23 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
   // MCA parameter is read when its component opens; one of a component that carried no message of the run (btl/vader
   // with a node per rank) changed nothing either.
   const std::vector<std::string> idle = stack->idle_components();
+  auto idle_owner = [&idle](const std::string& key) {  // an MCA parameter of a component that carried no message
+    const ComponentInfo* owner = mca_owner(key);
+    return owner && std::find(idle.begin(), idle.end(), owner->id()) != idle.end();
+  };
   Json unread = Json::array(), idle_sets = Json::array();
   for (auto& [k, src] : p.machine_sets) {
-    const ComponentInfo* owner = mca_owner(k);
     if (src != nullptr && !src->read) unread.push_back(k);
-    else if (owner && std::find(idle.begin(), idle.end(), owner->id()) != idle.end()) idle_sets.push_back(k);
+    else if (idle_owner(k)) idle_sets.push_back(k);
   }
   // The same of the scenario's own "mca" block: a value for a component that carried no message changed nothing.
   Json idle_mca = Json::array();
   if (s.mca.is_object())
     for (auto it = s.mca.begin(); it != s.mca.end(); ++it)
-      if (const ComponentInfo* owner = mca_owner(it.key());
-          owner && std::find(idle.begin(), idle.end(), owner->id()) != idle.end())
-        idle_mca.push_back(it.key());
+      if (idle_owner(it.key())) idle_mca.push_back(it.key());
   Json res = result_json(RunRecord{s, ranks, sets, m, *sim, w, pl, mca, spec, st, std::move(points)});
   // the collectives note of the driver that ran (the stack's library on this machine), not of the parsed one
   if (const std::string note = p.driver->collectives_note(); !note.empty()) res["provenance"]["collectives"] = note;
-  else res["provenance"].erase("collectives");
   if (!unread.empty()) res["provenance"]["unread_overrides"] = std::move(unread);
   if (!idle_sets.empty()) res["provenance"]["idle_overrides"] = std::move(idle_sets);
   if (!idle_mca.empty()) res["provenance"]["idle_mca"] = std::move(idle_mca);
