@@ -456,6 +456,16 @@ std::vector<std::string> override_warnings(const Json& res) {
                                         "nothing", key, stack)
                           : fmt::format("{}: no path of stack {} reads it, so it changed nothing", key, stack));
       }
+  // packet_trains that timed no transfer (every transfer within a node, or above the size): it changed nothing
+  if (res.contains("provenance") && res["provenance"].contains("packet_trains")) {
+    const Json& t = res["provenance"]["packet_trains"];
+    if (t.is_object() && t.value("trains", Json(1)) == Json(0))
+      out.push_back(fmt::format("packet_trains {}: no transfer of this run was timed as a train (trains time transfers "
+                                "between nodes up to that size; {} went as flows, and transfers within a node are "
+                                "never trains), so it changed nothing",
+                                format_quantity(t.value("max_bytes", 0.0), Dim::Bytes),
+                                t.value("flows", Json(0)).dump()));
+  }
   for (const auto& [k, v, given, used] : capped_overrides(res)) {
     const std::string by = capped_by(res, k);
     // 0 is the parameter's automatic value (btl_ugni_smsg_limit: by job size), not a cap, as effective_notes reads it

@@ -37,7 +37,8 @@ const std::vector<ScenarioKey>& scenario_keys() {
        "flow's callback at its own end date): callbacks are delivered at their flow's end rounded up to the grid, those "
        "of one grid date in start order, so that engines whose end dates differ in the last bits give the same run"},
       {"packet_trains", R"({"type": ["string", "integer"]})",
-       "largest transfer timed as a packet train instead of a shared flow (a size, e.g. \"8 KiB\", or bytes): "
+       "largest transfer timed as a packet train instead of a shared flow (a size, e.g. \"8 KiB\", or bytes; 0, the "
+       "default: none): "
        "the train waits FIFO behind the packets reserved before it on each port and link of its route; approximate, "
        "off by default; how many transfers it timed is in the result's provenance"},
       {"ranks", R"({"type": ["integer", "array"], "minimum": 1, "maximum": 100000000, "items": {"type": "integer", "minimum": 1, "maximum": 100000000}, "minItems": 1})",
@@ -281,7 +282,7 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
     s.engine_grid = r.quantity("engine_grid", Dim::Time, 0.0, 1e-6);
   }
   if (r.has("packet_trains")) {
-    s.packet_trains = r.quantity("packet_trains", Dim::Bytes, 1.0, 1073741824.0);
+    s.packet_trains = r.quantity("packet_trains", Dim::Bytes, 0.0, 1073741824.0);
   }
   auto& rv = r.raw("ranks");
   if (rv.is_array() && rv.size() > limits::kMaxRankList)

@@ -228,6 +228,11 @@ Json scenario_schema(const std::vector<std::string>& machines) {
   props["routing"]["enum"] = topology::route_policies().names();
   props["mca"] = with_description(mca_schema(), props["mca"]);
   props["benchmark"] = with_description(benchmark_schema(), props["benchmark"]);
+  // the quantities the parser reads with their units (runner/scenario.cpp: Scenario's engine_window, engine_grid,
+  // packet_trains), with the spellings it accepts
+  props["engine_window"] = with_description(quantity_schema(Dim::Time, 1e-15, 1.0), props["engine_window"]);
+  props["engine_grid"] = with_description(quantity_schema(Dim::Time, 0.0, 1e-6), props["engine_grid"]);
+  props["packet_trains"] = with_description(quantity_schema(Dim::Bytes, 0, 1073741824.0), props["packet_trains"]);
   return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
           {"$id", "https://ompisim/schema/scenario.json"},
           {"title", "ompisim scenario"},

@@ -101,7 +101,7 @@ Json axis_units(const std::vector<std::string>& axes, Json& rows) {
       any_string = any_string || r[a].is_string();
       all_numbers = all_numbers && r[a].is_number();
     }
-    if (all_numbers && any_value && mca_axis_dim(a) == Dim::Bytes) units[a] = "B";
+    if (all_numbers && any_value && (mca_axis_dim(a) == Dim::Bytes || a == "packet_trains")) units[a] = "B";
     if (!any_string) continue;
     for (const Shown& s : kShown) {
       bool fits = true;
@@ -219,8 +219,10 @@ std::vector<const char*> sweep_axis_display_units() {
 }
 
 const std::set<std::string>& sweep_scenario_axes() {
-  static const std::set<std::string> keys = {"machine", "stack",   "engine",  "ranks",    "ranks_per_node", "nodes",
-                                             "map_by",  "bind_to", "rank_by", "cpu_list", "gpu_list",       "routing"};
+  static const std::set<std::string> keys = {"machine",       "stack",       "engine",        "engine_window",
+                                             "engine_grid",   "packet_trains", "ranks",       "ranks_per_node",
+                                             "nodes",         "map_by",        "bind_to",     "rank_by",
+                                             "cpu_list",      "gpu_list",      "routing"};
   return keys;
 }
 
@@ -685,6 +687,19 @@ static Json with_mailbox_memory(Json points, const Json& result) {
   return points;
 }
 
+// A point's result points with what its run timed as packet trains (provenance.packet_trains: the scenario key's size,
+// the transfers timed as trains and as flows) beside each, as "packet_trains.<field>": a table whose points ran with
+// trains says so on every row, and shows where a size let none through. A run without trains is left as it is.
+static Json with_packet_trains(Json points, const Json& result) {
+  const Json* prov = result.contains("provenance") ? &result["provenance"] : nullptr;
+  const Json& t = prov && prov->is_object() && prov->contains("packet_trains") ? (*prov)["packet_trains"] : Json();
+  if (!t.is_object() || !points.is_array()) return points;
+  for (auto& p : points)
+    for (const char* f : {"max_bytes", "trains", "flows"})
+      if (p.is_object() && t.contains(f) && t[f].is_number()) p[std::string("packet_trains.") + f] = t[f];
+  return points;
+}
+
 Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   check_points_dir(out_dir);
   int missing = 0;
@@ -705,7 +720,8 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   std::optional<std::set<std::string>> unread;  // machine parameters no point's run read (each point's own list)
   for (auto& p : g.points) {
     const Json doc = read_point_file(point_file(out_dir, p), p);
-    results.push_back(with_mailbox_memory(points_with_ranks(doc["result"]), doc["result"]));
+    results.push_back(
+        with_packet_trains(with_mailbox_memory(points_with_ranks(doc["result"]), doc["result"]), doc["result"]));
     used.emplace_back();
     for (const EffectiveValue& e : effective_values(doc["result"])) {
       used.back()[e.key] = e.used;

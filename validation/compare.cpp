@@ -486,6 +486,21 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
   }
   report_one_side(one_side, file, out);
   compare_stats(a, b, pa, pb, shared, file, out);
+  // Two results run with other approximations (packet trains up to another size, another solve window): their values
+  // differ by the approximation too, said once.
+  for (const char* key : {"packet_trains", "engine_window"}) {
+    auto setting = [&](const Json& r) {
+      const Json& p = r.contains("provenance") && r["provenance"].is_object() ? r["provenance"] : Json();
+      const Json& v = p.is_object() && p.contains(key) ? p[key] : Json();
+      const char* field = std::string_view(key) == "packet_trains" ? "max_bytes" : "window_s";
+      return v.is_object() && v.contains(field) && v[field].is_number()
+                 ? format_quantity(v[field].get<double>(), std::string_view(key) == "packet_trains" ? Dim::Bytes : Dim::Time)
+                 : std::string("none");
+    };
+    if (const std::string sa = setting(a), sb = setting(b); sa != sb)
+      out.notes.push_back(fmt::format("{}: run with other {} (A: {}; B: {}): the values differ by that approximation too",
+                                      file, key, sa, sb));
+  }
   // The memory a protocol choice costs (btl/ugni's mailboxes: mailbox_memory, one object, or one per rank count) is
   // the other side of its latency: compared where both results have it.
   if (a.contains("mailbox_memory") && b.contains("mailbox_memory")) {

@@ -51,7 +51,8 @@ TEST_CASE("schema: MCA parameters are typed from their component's declaration",
 }
 
 // Configuration: the grid schema. Expected: its keys are the grid loader's, an MCA axis is typed as the scenario's
-// "mca" types that parameter, and a scenario axis as the scenario key. How validated: the schema's structure.
+// "mca" types that parameter, and a scenario axis as the scenario key (packet_trains and engine_window too, with the
+// quantity patterns their parser accepts). How validated: the schema's structure.
 TEST_CASE("schema: a grid's axes are typed like the scenario keys they set", "[unit]") {
   Json g = grid_schema();
   CHECK(g["additionalProperties"] == false);
@@ -59,6 +60,13 @@ TEST_CASE("schema: a grid's axes are typed like the scenario keys they set", "[u
   CHECK(axes["mca.btl_ugni_smsg_limit"]["items"]["maximum"] == 65536);
   CHECK(axes["stack"]["items"]["then"].contains("enum"));
   CHECK(g["$defs"]["scenario"]["properties"].contains("benchmark"));
+  // the approximations are axes too, as quantities with the parser's unit spellings
+  CHECK(axes["packet_trains"]["items"]["pattern"] == quantity_pattern(Dim::Bytes));
+  CHECK(axes["engine_window"]["items"]["pattern"] == quantity_pattern(Dim::Time));
+  Json scen = scenario_schema()["properties"];
+  CHECK(scen["packet_trains"]["type"] == Json({"integer", "string"}));
+  CHECK(scen["packet_trains"]["maximum"] == 1073741824.0);
+  CHECK(scen["engine_grid"]["pattern"] == quantity_pattern(Dim::Time));
 }
 
 // Configuration: the machine schema. Expected: a network's topology kind, route policy and NIC kind are enumerations

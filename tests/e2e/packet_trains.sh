@@ -8,7 +8,11 @@
 #  2. its latency is within 25 % of the flow run's (FIFO trains against max-min shared flows: the approximation's
 #     error, measured larger at 1,024 ranks, -24 %, than here);
 #  3. the table's first lines say the run used packet trains and how many; the flow run's do not;
-#  4. bad input exits 2 with one line naming file, key and reason: a size without a unit, a size of 0, a boolean.
+#  4. bad input exits 2 with one line naming file, key and reason: a size without a unit, a negative size, a boolean;
+#  7. a run whose transfers all stay within a node warns that packet_trains changed nothing (0 trains);
+#  8. a sweep over "packet_trains" ["0 B", "8 KiB"] runs both (its column in bytes) and each row of the train point
+#     says how many transfers were trains and flows, the flow point's rows have none;
+#  9. compare of the flow and the train results notes the other packet_trains (A: none; B: 8192 B).
 # How validated: values read from the result JSON and the table.
 set -u
 BIN=$1; SRC=$2; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -61,6 +65,29 @@ check trains_neighbour "$NB" "key 'packet_trains': a neighbour job's traffic is 
 UG=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['packet_trains']='1 MiB'; print(json.dumps(d))" "$SRC/scenarios/slingshot/whatif_routing_ugal_alltoall_64p_8groups.json")
 check trains_ugal "$UG" "key 'packet_trains': route policy 'ugal' chooses each transfer's route"
 check trains_unit "{$JOB, \"packet_trains\": \"8\"}" "key 'packet_trains'"
-check trains_zero "{$JOB, \"packet_trains\": \"0 B\"}" "key 'packet_trains'"
+check trains_negative "{$JOB, \"packet_trains\": \"-1 KiB\"}" "key 'packet_trains'"
 check trains_bool "{$JOB, \"packet_trains\": true}" "key 'packet_trains'"
+# 7. all on one node: nothing to time as a train, said
+printf '%s' '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [8], "iterations": 2, "skip": 0}, "ranks": 2, "ranks_per_node": 2, "packet_trains": "8 KiB"}' > "$t/intra.json"
+"$BIN" run "$t/intra.json" --out "$t/o" > /dev/null 2> "$t/intra.err"
+if grep -q "warning: packet_trains 8192 B: no transfer of this run was timed as a train" "$t/intra.err"; then
+  echo "ok   7. intra-node run: $(cut -c1-110 "$t/intra.err" | head -1)"
+else echo "FAIL 7. intra-node run gave no warning: $(cat "$t/intra.err")"; fail=1; fi
+# 8. a sweep over the key
+printf '%s' "{\"base\": \"$t/flows.json\", \"axes\": {\"packet_trains\": [\"0 B\", \"8 KiB\"]}}" > "$t/grid.json"
+"$BIN" sweep "$t/grid.json" --out "$t/sw" > /dev/null 2> "$t/sw.err" || { echo "FAIL 8. sweep: $(cat "$t/sw.err")"; fail=1; }
+python3 - "$t/sw/sweep.json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r["packet_trains"]: r for r in d["rows"]}
+ok = d["units"].get("packet_trains") == "B" and set(rows) == {0, 8192} \
+    and rows[8192].get("packet_trains.trains", 0) > 0 and rows[8192].get("packet_trains.flows") == 0 \
+    and rows[0].get("packet_trains.trains") is None
+print(("ok   " if ok else "FAIL ") + f"8. sweep rows: {[(k, r.get('packet_trains.trains'), r.get('packet_trains.flows')) for k, r in sorted(rows.items())]}")
+sys.exit(0 if ok else 1)
+PY
+# 9. compare says the two were run with other packet trains
+"$BIN" compare "$t/o/flows.json" "$t/o/trains.json" --tolerance 1 > "$t/cmp.out" 2>&1
+if grep -q "run with other packet_trains (A: none; B: 8192 B)" "$t/cmp.out"; then echo "ok   9. compare notes the other packet_trains"
+else echo "FAIL 9. compare: $(tail -3 "$t/cmp.out")"; fail=1; fi
 exit $fail
