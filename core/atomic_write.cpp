@@ -205,8 +205,14 @@ OutputDir::OutputDir(const std::string& dir, const std::string& option) : option
   if (!fs::exists(st)) {
     fs::path top = fs::absolute(fs::path(dir), ec).lexically_normal();  // the outermost folder about to be created
     for (fs::path up = top.parent_path(); !up.empty() && up != up.parent_path() && !fs::exists(up, ec);
-         up = up.parent_path())
+         up = up.parent_path()) {
+      // a folder on the way that is a dangling symbolic link: no folder can be made below it
+      if (fs::is_symlink(fs::symlink_status(up, ec)))
+        bad(fmt::format("'{}' on its way is a symbolic link to '{}', which does not exist: create that folder or "
+                        "give another",
+                        up.string(), fs::read_symlink(up, ec).string()));
       top = up;
+    }
     top_created_ = top.string();
     fs::create_directories(dir, ec);
     if (ec) bad(fmt::format("cannot create the output folder: {}", ec.message()));

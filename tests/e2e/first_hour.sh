@@ -7,7 +7,8 @@
 #   - `--set KEY VALUE` written as two words;
 #   - a barrier run at one algorithm and radix, and a sweep of one point;
 #   - a sweep over the job size on Titan (1,024 and 2,048 ranks), whose btl_ugni_smsg_limit is on auto;
-#   - `run cielo` and `run titan.json` (a machine's name for a scenario file), --out on a symbolic link to a folder that does not exist,
+#   - `run cielo` and `run titan.json` (a machine's name for a scenario file), --out on a symbolic link to a folder that does not exist
+#     and on a folder below such a link,
 #     `reproduce --from` a folder that does not exist.
 # Expected: the grid runs the base beside it (as a replay's trace is found beside its scenario) and describe names
 #   that file; describe prints the scenario on the machine file and the grid's estimate, and refuses --machine-file
@@ -16,7 +17,7 @@
 #   and its plot's title ends with it;
 #   the sweep says "1 point"; the job-size sweep's table has a column "btl_ugni_smsg_limit (effective) (B)" with 1024
 #   and 512 (r26242's rule); `run cielo` exits 2 saying cielo is a machine and where scenarios are; the dangling link
-#   exits 2 naming its target; `reproduce --from` a missing folder exits 2 saying no such folder.
+#   exits 2 naming its target, and so does a folder below it (naming the link, nothing created); `reproduce --from` a missing folder exits 2 saying no such folder.
 # How validated: exit status, stdout and stderr lines.
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -77,5 +78,7 @@ first run_machine "^ompisim: error: cielo: no such file; 'cielo' is a machine, a
 first run_machine_json "^ompisim: error: titan.json: no such file; 'titan' is a machine, and run takes a scenario file" run titan.json
 ln -s "$t/nowhere/at/all" dangling
 first out_dangling "^ompisim: error: --out 'dangling': a symbolic link to '$t/nowhere/at/all', which does not exist" run sh.json --out dangling
+first out_dangling_sub "^ompisim: error: --out 'dangling/sub': '$t/dangling' on its way is a symbolic link to '$t/nowhere/at/all', which does not exist" run sh.json --out dangling/sub
+[[ ! -e "$t/nowhere" ]] && ok "out_dangling_sub: nothing created" || bad "out_dangling_sub: $t/nowhere created"
 first from_missing "^ompisim: error: $t/none: --from: no such folder" reproduce --from "$t/none" --out rp
 exit $fail
