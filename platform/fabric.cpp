@@ -345,9 +345,22 @@ void Fabric::train(Drive d, long long a, long long b, long long initiator, doubl
   for (const auto* side : {&rp.before, &rp.after})
     for (auto [end, k] : *side)
       if (!nic_read_[k]) read_nic_params(k);
-  const double wait = queue_wait(a, b, bytes, rank_a, rank_b, std::max(0.0, latency - wire_time(a, b, 0)), &rp,
-                                 initiator);
-  sim_.after(latency + serialize + wait, std::move(done));
+  // a bulk train issued to a DMA engine with max_active slots leaves when the earliest of them is free (the flow's
+  // arrive() queues for it the same way), and holds that slot from then until it ends
+  double* slot = nullptr;
+  double slot_wait = 0;
+  if (d == Drive::Dma && max_active_ > 0) {
+    const int port = port_of(initiator == a ? rank_a : rank_b);
+    auto& slots = train_slots_[static_cast<std::uint64_t>(initiator) * 64u + static_cast<std::uint64_t>(port)];
+    if (slots.empty()) slots.assign(static_cast<std::size_t>(max_active_), 0.0);
+    slot = &*std::min_element(slots.begin(), slots.end());
+    slot_wait = std::max(0.0, *slot - (sim_.now() + std::max(0.0, latency - wire_time(a, b, 0))));
+  }
+  const double wait = queue_wait(a, b, bytes, rank_a, rank_b,
+                                 slot_wait + std::max(0.0, latency - wire_time(a, b, 0)), &rp, initiator);
+  const double total = slot_wait + latency + serialize + wait;
+  if (slot) *slot = sim_.now() + total;
+  sim_.after(total, std::move(done));
 }
 
 // Every resource of the pio path is declared (a name the NIC kind does not declare stays a flow, which names it).

@@ -64,8 +64,9 @@ public:
   // (NicModel::pio_path or bulk_path: a host interface, a DMA engine, each at its capacity), the links of its route
   // and the destination port, each FIFO behind the packets and trains reserved there before it, and ends after its
   // serialization plus those waits: a pio train's as wire_time gives it, a bulk train's at the slowest of its NIC
-  // resources and links. Alone on its path a train ends when the flow would. A bulk train does not wait for the
-  // port's DMA engine slots (NicModel::max_active_transfers); a transfer within a node stays a flow. 0 turns it off.
+  // resources and links. Alone on its path a train ends when the flow would. A bulk train waits for a slot of the
+  // DMA engine that drives it (NicModel::max_active_transfers: the earliest free of that many, taken in the order
+  // the trains are issued, until the train ends); a transfer within a node stays a flow. 0 turns it off.
   void set_packet_trains(double max_bytes) { train_max_ = max_bytes; }
   double packet_train_max() const { return train_max_; }
   std::uint64_t bulk_flows = 0, pio_flows = 0, neighbour_streams = 0;
@@ -192,6 +193,9 @@ private:
   double queue_wait(long long a, long long b, double bytes, int rank_a, int rank_b, double depart,
                     const ResolvedPath* nic_path, long long initiator);
   double train_max_ = 0;  // set_packet_trains
+  // A bulk train's DMA engine slots (NicModel::max_active_transfers > 0): per (node, port) of the engine that drives
+  // it, the date each of its max_active slots is free again, created on the port's first train.
+  std::unordered_map<std::uint64_t, std::vector<double>> train_slots_;
   // port_of's answers by rank (kNoPort: not asked yet), sized to the job's ranks on first use (one byte a rank).
   static constexpr std::int8_t kNoPort = -1;
   mutable std::vector<std::int8_t> port_memo_;

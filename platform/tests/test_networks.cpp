@@ -355,6 +355,40 @@ TEST_CASE("platform/fabric: packet trains queue on the NIC resources of their pa
   CHECK(f.packet_trains == 6);
 }
 
+// Configuration: crusher (no bound on a port's DMA transfers) and the what-if crusher-dma4 (4 at once per port), two
+// nodes, packet trains up to 1 MiB: 8 bulk trains of 1 KiB from rank 0 to rank 1, issued at one date.
+// Expected: each train's time is mostly the wire latency, so without a bound the 5th ends a few serializations after
+// the 1st; with 4 slots it leaves only when the 1st has ended (the earliest free slot), so it ends at least a wire
+// latency after it (the 8th after the 4th likewise). How validated: completion dates against Fabric::wire_time.
+// Fails when a train ignores max_active_transfers.
+TEST_CASE("platform/fabric: a bulk packet train waits for a slot of its DMA engine", "[unit][platform]") {
+  double wire = 0;
+  auto ends = [&wire](const char* machine) {
+    auto m = load_machine(machine);
+    engine::DesEngine sim;
+    World w(sim, *m, make_placement(*m, 2, 1, {}, "test", Json::object()));
+    w.declare_resources();
+    sim.seal();
+    Fabric& f = w.fabric();
+    f.set_packet_trains(1 << 20);
+    wire = f.wire_time(0, 1, 0);
+    std::vector<double> end;
+    for (int i = 0; i < 8; ++i) f.bulk(0, 1, 1024, 2e-6, [&] { end.push_back(sim.now()); }, false, 0, 1);
+    sim.run();
+    CHECK(f.packet_trains == 8);
+    CHECK(f.bulk_flows == 0);
+    return end;
+  };
+  const auto free = ends("crusher"), bound = ends("crusher-dma4");
+  REQUIRE(free.size() == 8);
+  REQUIRE(bound.size() == 8);
+  REQUIRE(wire > 0);
+  CHECK(bound[0] == Approx(free[0]).epsilon(1e-12));
+  CHECK(free[4] < free[0] + wire);
+  CHECK(bound[4] >= (bound[0] + wire) * (1 - 1e-12));
+  CHECK(bound[7] >= (bound[3] + wire) * (1 - 1e-12));
+}
+
 // Configuration: machine files on Frontier's base: one sets the dragonfly's groups (128) without a source, one with its
 // own source, one changes only the topology's note.
 // Expected: the first topology's source names the key it set and the file, then Frontier's source (which no longer
