@@ -33,7 +33,8 @@ std::vector<ScenarioEntry> scenario_entries() {
   std::vector<ScenarioEntry> out;
   for (const std::string& rel : scenario_files()) {
     const Json j = load_json_file(data_dir() + "/" + rel);
-    ScenarioEntry e{rel, j.value("id", ""), j.value("paper", ""), j.value("figure", ""), ""};
+    // a file without "id" is named by its stem, as the runner names its result (runner/scenario.cpp)
+    ScenarioEntry e{rel, j.value("id", fs::path(rel).stem().string()), j.value("paper", ""), j.value("figure", ""), ""};
     const std::string sub = fs::path(rel).parent_path().filename().string();
     e.key = sub + "/" + (e.figure.empty() ? e.id : figure_file_stem(e.figure, rel));
     out.push_back(std::move(e));

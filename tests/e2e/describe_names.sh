@@ -59,6 +59,11 @@ grep -q "^Table 1: 4 scenarios, 3 calibration points, 1 claim, 2 held-out values
   && grep -q "^the figure's plot .*/results/gemini/fig5.svg (drawn by ompisim reproduce)$" out \
   && grep -q "^estimate: about .* events (messages: 2 ranks x .*), about .* s of CPU time" out \
   && ok "describe $fig5: its figure, result, plot and estimate" || bad "describe $fig5: $(cat out err)"
+# a scenario without "id" (QsNet's): its result is named by the file's stem, and describe finds it by that name
+"$BIN" describe scenarios/qsnet/fig10_latency_native.json > qout 2> err \
+  && grep -q "^committed result .*/results/qsnet/fig10_latency_native.json and its .csv$" qout \
+  && ok "describe a scenario without id: $(grep '^committed result' qout | sed 's|.*/results/|results/|')" \
+  || bad "describe scenarios/qsnet/fig10_latency_native.json: no committed result line: $(cat qout err)"
 rows=$(grep "^validation rows (ompisim validate --paper gemini-xe-xk): " out)
 missing=$(python3 - "$DATA/validation/reference/gemini-xe-xk.json" "$fig5" "$rows" <<'PY'
 import json, sys
