@@ -348,11 +348,11 @@ OsuConfig read_osu_block(ObjectReader& b, const OsuKind& kind, const std::vector
 
 void check_pair_ranks(const DriverContext& ctx, const std::string& name, bool two_ranks) {
   for (long long n : ctx.ranks) {
-    if (n < 2 || n % 2)
-      throw InputError(ctx.file, "ranks", fmt::format("{} needs an even number of ranks >= 2, got {}", name, n));
-    if (two_ranks && n != 2)
+    if (two_ranks && n != 2)  // one message for every wrong count: not "even", which invites a 4
       throw InputError(ctx.file, "ranks",
                        fmt::format("{} runs on exactly 2 ranks, got {} (use osu_multi_lat / osu_mbw_mr)", name, n));
+    if (n < 2 || n % 2)
+      throw InputError(ctx.file, "ranks", fmt::format("{} needs an even number of ranks >= 2, got {}", name, n));
   }
 }
 

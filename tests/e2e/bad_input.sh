@@ -7,6 +7,7 @@ BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 SRC_SCN=$(cd "$(dirname "$0")/../.." && pwd)/scenarios/gemini/fig3_latency_2p_intra_openmpi.json
 B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}'
 check unknown_key "{$B, \"ranks\": 2, \"ranks_per_node\": 1, \"rankz\": 3}" "rankz.*did you mean 'ranks'"
+check odd_pair_ranks "{$B, \"ranks\": 3, \"ranks_per_node\": 1}" "key 'ranks': osu_latency runs on exactly 2 ranks, got 3"
 check wrong_type "{$B, \"ranks\": \"two\", \"ranks_per_node\": 1}" "key 'ranks': expected an integer"
 check negative_size '{"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [-4]}, "ranks": 2}' "sizes\[0\]"
 # a size in floating point (512.0, 1e3, 1e20, 0.5), in quotes without its unit ("512"), or given twice (512 and "512 B"; 1024 and "1 KiB")
