@@ -677,8 +677,11 @@ static Json value_used(const Json& result, const std::string& axis) {
 // 16,384 ranks) is then in the sweep's table, a column per field. A result of a list of rank counts (a list of
 // reports) or without the report is left as it is.
 static Json with_mailbox_memory(Json points, const Json& result) {
-  static const std::vector<std::string> kFields = {"mailbox_bytes",      "smsg_connected", "smsg_connected_allocated",
-                                                   "smsg_connected_max", "smsg_all_peers", "msgq_per_node"};
+  // smsg_limit: the mailbox's msg_maxsize, which sizes it (btl_ugni_smsg_limit by job size, not capped by the eager
+  // limit as the send path's "btl_ugni_smsg_limit (effective)" is): beside the bytes it explains
+  static const std::vector<std::string> kFields = {"smsg_limit",         "mailbox_bytes",  "smsg_connected",
+                                                   "smsg_connected_allocated", "smsg_connected_max", "smsg_all_peers",
+                                                   "msgq_per_node"};
   const Json& mm = result.contains("mailbox_memory") ? result["mailbox_memory"] : Json();
   if (!mm.is_object() || !points.is_array()) return points;
   for (auto& p : points)

@@ -455,7 +455,13 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
       label_all();
     }
   }
-  if (la.size() == pa.size() && lb.size() == pb.size()) {
+  if (la.size() == pa.size() && lb.size() == pb.size() && !pa.empty() && !pb.empty() && share_none()) {
+    // two results that share no point (two sweeps over other axes): one difference saying so, not one line per point
+    out.problems.push_back(fmt::format("{}: no point of A is a point of B ({} point{} in A, {} in B; A's first: {}; "
+                                       "B's first: {}): other axes or values, nothing compared",
+                                       file, pa.size(), pa.size() == 1 ? "" : "s", pb.size(), point_label(pa[0]),
+                                       point_label(pb[0])));
+  } else if (la.size() == pa.size() && lb.size() == pb.size()) {
     for (std::size_t i = 0; i < pa.size(); ++i) {  // in A's order
       const std::string label = label_of(pa[i]);
       auto it = lb.find(label);
@@ -468,11 +474,6 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
     }
     for (std::size_t i = 0; i < pb.size(); ++i)  // in B's order (sizes ascending), not the labels' text order
       if (!la.count(label_of(pb[i]))) out.problems.push_back(fmt::format("{}: point {} only in B", file, label_of(pb[i])));
-    // two results that share no point (two sweeps over other axes): said once, above the lists of their points
-    if (!pa.empty() && !pb.empty() && share_none())
-      out.notes.push_back(fmt::format("{}: no point of A is a point of B (A's first: {}; B's first: {}): other axes or "
-                                      "values, nothing compared",
-                                      file, point_label(pa[0]), point_label(pb[0])));
   } else {
     if (pa.size() != pb.size())
       out.problems.push_back(fmt::format("{}: {} points in A, {} in B", file, pa.size(), pb.size()));

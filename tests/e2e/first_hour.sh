@@ -65,7 +65,7 @@ grep -q "barrier_loop on titan (openmpi), 64 ranks, cheetah-atomic, radix 8" ob/
 echo '{"machine": "titan", "stack": "openmpi", "ranks": 1024, "ranks_per_node": 16, "benchmark": {"name": "osu_multi_lat", "sizes": [512], "iterations": 2, "skip": 0}}' > ml.json
 echo '{"base": "ml.json", "axes": {"ranks": [1024, 2048]}}' > gml.json
 "$BIN" --quiet sweep gml.json --out gml -j 2 > /dev/null 2> gml.err
-[[ $(head -1 gml/sweep.csv) == "ranks,btl_ugni_smsg_limit (effective) (B),bytes,latency_us,mailbox_memory.mailbox_bytes,mailbox_memory.msgq_per_node,mailbox_memory.smsg_all_peers,mailbox_memory.smsg_connected,mailbox_memory.smsg_connected_allocated,mailbox_memory.smsg_connected_max,counters,point" ]] \
+[[ $(head -1 gml/sweep.csv) == "ranks,btl_ugni_smsg_limit (effective) (B),bytes,latency_us,mailbox_memory.mailbox_bytes,mailbox_memory.msgq_per_node,mailbox_memory.smsg_all_peers,mailbox_memory.smsg_connected,mailbox_memory.smsg_connected_allocated,mailbox_memory.smsg_connected_max,mailbox_memory.smsg_limit,counters,point" ]] \
   && [[ $(cut -d, -f1,2 gml/sweep.csv | tail -2 | tr '\n' ' ') == "1024,1024 2048,512 " ]] \
   && ok "a sweep over ranks shows the effective SMSG limit" || bad "effective column: $(cat gml/sweep.csv gml.err)"
 first() {  # NAME REGEX ompisim-arguments...: exit 2, one line on stderr matching REGEX
