@@ -90,6 +90,18 @@ public:
   // algorithm splits and combines blocks; a trace replay). The runner hands it to the stack's components before
   // anything is simulated (ComponentInfo::check, protocols/register.hpp: a message over a one-packet limit).
   virtual std::optional<MessageBound> largest_message() const { return std::nullopt; }
+  // The calls the run makes over all its sizes, warm-up included (each size's iterations plus skip, at most
+  // `cutoff` where a steady-state cutoff stops a size), when they differ from size to size (OSU's defaults: 10,000
+  // up to 8 KiB, 1,000 above), with how they were counted; nullopt: the same count at every size (the estimate's
+  // iterations x sizes).
+  struct CallCount {
+    double calls;
+    std::string how;
+  };
+  virtual std::optional<CallCount> calls_over_sizes(double cutoff) const {
+    (void)cutoff;
+    return std::nullopt;
+  }
   // Why counting messages underestimates this run's CPU time at `ranks` ranks ("" when nothing says so): printed
   // with its estimate (runner/estimate.hpp estimate_caveat).
   virtual std::string estimate_caveat(long long ranks) const {

@@ -404,6 +404,21 @@ public:
   std::string label() const override { return c_.name; }
   bool narrow_for_calibration(const Json& sel) override { return narrow_osu(c_, sel); }
   std::optional<MessageBound> largest_message() const override { return osu_largest_message(c_); }
+  std::optional<CallCount> calls_over_sizes(double cutoff) const override {
+    if (c_.sizes.empty()) return std::nullopt;
+    double calls = 0;
+    std::set<std::pair<long long, long long>> loops;
+    for (std::uint64_t size : c_.sizes) {
+      const auto [iters, skip] = loop_for(c_, size);
+      calls += std::min(cutoff, static_cast<double>(iters + skip));
+      loops.insert({iters, skip});
+    }
+    if (loops.size() < 2) return std::nullopt;
+    const auto [small_iters, small_skip] = loop_for(c_, kLargeMessage);
+    const auto [large_iters, large_skip] = loop_for(c_, kLargeMessage + 1);
+    return CallCount{calls, fmt::format("{} + {} calls up to 8 KiB, {} + {} above", small_iters, small_skip,
+                                        large_iters, large_skip)};
+  }
 
 private:
   bool two_ranks_;

@@ -86,15 +86,21 @@ double axis_runs(const Scenario& s) {
 }
 // iterations: the calls per size the estimate counts (the steady-state cutoff's fewest where it is on); all_calls:
 // every call, warm-up included, which a series that never settles simulates.
+// calls: the calls over all sizes (iterations x sizes, or the driver's count where its loop differs by size, said by
+// calls_how).
 struct Parts {
-  double ranks, iterations, sizes, messages, all_calls;
+  double ranks, iterations, sizes, messages, all_calls, calls;
+  std::string calls_how;
 };
 Parts parts(const Scenario& s) {
   const double ranks = max_ranks(s);
   const double all_calls = loop_count(s, "iterations", 1) + loop_count(s, "skip", 0);
   const double iterations = std::min(all_calls, cutoff_calls(s));
   const double sizes = std::max(1.0, loop_count(s, "sizes", 1));
-  return {ranks, iterations, sizes, message_count(s).at(ranks), all_calls};
+  Parts p{ranks, iterations, sizes, message_count(s).at(ranks), all_calls, iterations * sizes, ""};
+  if (s.driver)
+    if (auto c = s.driver->calls_over_sizes(cutoff_calls(s))) p.calls = c->calls, p.calls_how = c->how;
+  return p;
 }
 // "about 12 s", "about 3 min", ...; "under 1 s" for what would round to 0 s.
 std::string duration(double seconds) {
@@ -109,8 +115,7 @@ std::string duration(double seconds) {
 double estimate_events(const Scenario& s) {
   if (const auto in = input_messages(s)) return in->messages;
   const Parts p = parts(s);
-  return p.ranks * p.iterations * p.sizes * p.messages * static_cast<double>(std::max<std::size_t>(1, s.ranks.size())) *
-         axis_runs(s);
+  return p.ranks * p.calls * p.messages * static_cast<double>(std::max<std::size_t>(1, s.ranks.size())) * axis_runs(s);
 }
 
 std::string events_duration(double events) { return duration(events / kEventsPerSecond); }
@@ -119,7 +124,7 @@ std::string estimate_text(const Scenario& s, double events) {
   const std::string cpu = fmt::format("{} of CPU time (at {:.0e} messages per CPU second; measured runs took 1/13 "
                                       "to 36 times the estimate: runner/estimate.hpp)",
                                       duration(events / kEventsPerSecond), kEventsPerSecond);
-  if (const auto in = input_messages(s)) return fmt::format("about {:.2g} events (messages: {}), {}", events, in->source, cpu);
+  if (const auto in = input_messages(s)) return fmt::format("about {:.2g} messages ({}), {}", events, in->source, cpu);
   const Parts p = parts(s);
   const bench::MessageCount& c = message_count(s);
   const double axis = axis_runs(s);
@@ -127,13 +132,17 @@ std::string estimate_text(const Scenario& s, double events) {
   // a series that never settles (contention that differs from call to call) simulates.
   const bool cut = p.iterations < p.all_calls;
   const std::string unsettled =
-      cut ? fmt::format("; where the calls never agree, all {:g} calls: about {:.2g} events, {}", p.all_calls,
+      cut ? fmt::format("; where the calls never agree, all {:g} calls: about {:.2g} messages, {}", p.all_calls,
                         events * p.all_calls / p.iterations,
                         duration(events * p.all_calls / p.iterations / kEventsPerSecond))
           : "";
-  return fmt::format("about {:.2g} events (messages: {} ranks x {} iterations{}{} x {} per rank and iteration{}{}), {}{}",
-                     events, p.ranks, p.iterations, cut ? " (the fewest a steady-state cutoff simulates)" : "",
-                     p.sizes > 1 ? fmt::format(" x {} sizes", p.sizes) : "",
+  const std::string calls =
+      !p.calls_how.empty() ? fmt::format("{:g} calls over {:g} sizes ({})", p.calls, p.sizes, p.calls_how)
+                           : fmt::format("{} iterations{}{}", p.iterations,
+                                         cut ? " (the fewest a steady-state cutoff simulates)" : "",
+                                         p.sizes > 1 ? fmt::format(" x {} sizes", p.sizes) : "");
+  return fmt::format("about {:.2g} messages ({} ranks x {} x {} per rank and iteration{}{}), {}{}", events, p.ranks,
+                     calls,
                      fmt::format("{:g}{}", p.messages, c.per_round != 0 || c.per_peer != 0 ? " (" + c.formula() + ")" : ""),
                      s.ranks.size() > 1 ? fmt::format(" x {} rank counts", s.ranks.size()) : "",
                      axis > 1 ? fmt::format(" x {:g} {} values", axis, s.driver->axis()) : "", cpu, unsettled);

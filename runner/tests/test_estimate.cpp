@@ -159,6 +159,23 @@ TEST_CASE("estimate: a steady-state cutoff's fewest calls, and all the calls whe
   CHECK_THAT(u, !Catch::Contains("never agree"));
 }
 
+// Configuration: osu_latency between two Cielo ranks at 8 B and 16 KiB with OSU's default loops (10,000 + 100 calls
+// up to 8 KiB, 1,000 + 10 above), and the same with "iterations" 50 and "skip" 5 at both sizes.
+// Expected: the default run counts 11,110 calls over the two sizes (not 10,100 at each) and says how; the fixed one
+// counts 55 at each, as iterations x sizes. How validated: the two estimates' ratio and the texts.
+TEST_CASE("estimate: OSU's calls per size follow its loop for each size", "[estimate][unit]") {
+  Json j = {{"id", "lat"}, {"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 2},
+            {"benchmark", {{"name", "osu_latency"}, {"sizes", {8, 16384}}}}};
+  const Scenario defaults = scenario_from_json(j, "lat.json");
+  j["benchmark"]["iterations"] = 50;
+  j["benchmark"]["skip"] = 5;
+  const Scenario fixed = scenario_from_json(j, "lat.json");
+  CHECK(estimate_events(defaults) / estimate_events(fixed) == Approx(11110.0 / 110.0).epsilon(1e-12));
+  CHECK_THAT(estimate_text(defaults, estimate_events(defaults)),
+             Catch::Contains("2 ranks x 11110 calls over 2 sizes (10000 + 100 calls up to 8 KiB, 1000 + 10 above)"));
+  CHECK_THAT(estimate_text(fixed, estimate_events(fixed)), Catch::Contains("2 ranks x 55 iterations x 2 sizes"));
+}
+
 // Configuration: the committed Titan atomic barrier over radices 2 to 32 (each radix its own run of 299,008 ranks)
 // against the same scenario at radix 8 alone. Expected: the estimate counts every radix (5 times the one radix's
 // events) and its text says so. How validated: the ratio of the two estimates and the text.
@@ -278,7 +295,7 @@ TEST_CASE("estimate: a trace replay counts the trace's communication actions", "
   CHECK(e == static_cast<double>(t.sends + 4 * t.collectives + 7 * t.all_pairs));
   CHECK(e == 2040);
   const std::string text = estimate_text(s, e);
-  CHECK_THAT(text, Catch::Contains("messages: 1080 communication actions in the trace (840 point-to-point sends, 160 "
+  CHECK_THAT(text, Catch::Contains("messages (1080 communication actions in the trace (840 point-to-point sends, 160 "
                                    "collective calls x 4 (1 + ceil(log2 P)), 80 all-pairs collective calls x 7 (P - 1))"));
   CHECK_THAT(text, !Catch::Contains("counted in the first"));
   CHECK_THAT(text, !Catch::Contains("iterations"));

@@ -58,10 +58,10 @@ cat > "$t/big.json" <<'G'
 G
 : > "$t/notdir"
 "$BIN" sweep "$t/big.json" --out "$t/notdir" > /dev/null 2> err.txt
-grep -q "^ompisim sweep: 2 points, about 4.9e+10 events in all, about 13 h of CPU time" err.txt \
+grep -q "^ompisim sweep: 2 points, about 4.9e+10 messages in all, about 13 h of CPU time" err.txt \
   && ok "a grid of hours says so first: $(head -c 120 err.txt)" || bad "grid estimate not said: $(cat err.txt)"
 "$BIN" --quiet sweep "$t/big.json" --out "$t/notdir" > /dev/null 2> err.txt
-grep -q "events in all" err.txt && bad "--quiet sweep still said its estimate" || ok "--quiet keeps the grid's estimate quiet"
+grep -q "messages in all" err.txt && bad "--quiet sweep still said its estimate" || ok "--quiet keeps the grid's estimate quiet"
 # a file name starting with '-' (gnuplot and a shell's rm take it for an option): refused, relative or absolute, and
 # so is a scenario id that would name such files
 refuse "--plot -x.svg" "must not start with '.' or '-'" run "$S" --out "$t/o2" --plot=-x.svg
@@ -187,7 +187,7 @@ grep -q "^# overrides (scenario mca): btl_ugni_smsg_limit=256 (--set gives the s
 refuse "sensitivity --mca misspelled" "--mca '(mca\.)?btl_ugni_smsg_limt': (no such|unknown) MCA parameter.*did you mean 'btl_ugni_smsg_limit'" sensitivity "$S" --mca btl_ugni_smsg_limt
 # --- the cost bound
 # the time is CPU time at the fitted rate, with the spread of the runs it was fitted on (runner/estimate.hpp)
-refuse "--max-events below the estimate" "--max-events.*about .* events.*, about .* of CPU time [(]at 1e[+]06 messages per CPU second; measured runs took 1/13 to [0-9]* times the estimate: runner/estimate.hpp.*not started" --max-events 1000 run "$t/slow.json" --out "$t/o10"
+refuse "--max-events below the estimate" "--max-events.*about .* messages.*, about .* of CPU time [(]at 1e[+]06 messages per CPU second; measured runs took 1/13 to [0-9]* times the estimate: runner/estimate.hpp.*not started" --max-events 1000 run "$t/slow.json" --out "$t/o10"
 refuse "--max-events on a sweep" "--max-events.*point [12] of 2" --max-events 10 sweep "$t/g.json" --out "$t/o11"
 # the bound is echoed as given, as every option error does (not '1000' for '1e3')
 refuse "--max-events as written" "--max-events '1e3': .*above the bound" --max-events 1e3 run "$t/slow.json" --out "$t/o10"

@@ -419,7 +419,11 @@ void describe_grid(const std::string& given, const std::string& machine_file) {
     if (e > largest) largest = e, at = i;
   }
   if (g.points.empty()) return;
-  std::cout << fmt::format("estimate: about {:.2g} events over the {} points, each in its own process; the largest, "
+  if (g.points.size() == 1) {
+    std::cout << fmt::format("estimate: {}\n", estimate_text(point(0), largest));
+    return;
+  }
+  std::cout << fmt::format("estimate: about {:.2g} messages over the {} points, each in its own process; the largest, "
                            "point {}: {}\n", total, g.points.size(), at + 1,
                            estimate_text(point(at), largest));
 }

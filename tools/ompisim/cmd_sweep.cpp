@@ -127,7 +127,7 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
   }
   if (tell) {
     if (total > kEventsAlwaysSaid || (total > kEventsWorthSaying && isatty(STDERR_FILENO)))
-      std::cerr << fmt::format("ompisim sweep: {} points, about {:.2g} events in all, {} of CPU time (at {:.0e} "
+      std::cerr << fmt::format("ompisim sweep: {} points, about {:.2g} messages in all, {} of CPU time (at {:.0e} "
                                "messages per CPU second; points already done are not run again; `ompisim describe "
                                "{}` gives the largest point)\n",
                                g.points.size(), total, events_duration(total), kEventsPerSecond, grid_file);

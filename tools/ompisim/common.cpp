@@ -66,8 +66,9 @@ void add_global_options(CLI::App& app, Context& ctx) {
                  fmt::format("largest input file read, in bytes or with a unit (\"16 MiB\"); default {} (4 MiB)",
                              limits::kDefaultMaxInputBytes));
   app.add_option("--max-events", ctx.max_events_text,
-                 "refuse (exit 2, nothing written, before starting) a run or sweep point whose estimated event count "
-                 "(ranks x iterations x messages per iteration) is above N; default: no limit");
+                 "refuse (exit 2, nothing written, before starting) a run or sweep point whose estimated message count "
+                 "(the estimate `describe` prints: ranks x calls x messages per call; not the result's stats.events, "
+                 "the engine's events, several per message) is above N; default: no limit");
 }
 
 // The option meant by a misspelled one: at most 2 edits (a swap of two letters is 2) and at most half its letters,
