@@ -181,7 +181,8 @@ void SweepReport::add(long long ranks, std::size_t axis_index, Json one) {
   }
   // A --set parameter is unread when no run of the scenario read it; idle when no run's message took its component.
   for (auto [key, acc] : {std::pair{"unread_overrides", &unread_}, std::pair{"idle_overrides", &idle_},
-                          std::pair{"idle_mca", &idle_mca_}}) {
+                          std::pair{"idle_mca", &idle_mca_},
+                          std::pair{"unread_mca", &unread_mca_}}) {
     const Json mine = one["provenance"].value(key, Json::array());
     if (acc->is_null()) {
       *acc = mine;
@@ -198,7 +199,8 @@ void SweepReport::add(long long ranks, std::size_t axis_index, Json one) {
 Json SweepReport::finish() {
   Json merged = std::move(merged_);
   for (auto [key, acc] : {std::pair{"unread_overrides", &unread_}, std::pair{"idle_overrides", &idle_},
-                          std::pair{"idle_mca", &idle_mca_}}) {
+                          std::pair{"idle_mca", &idle_mca_},
+                          std::pair{"unread_mca", &unread_mca_}}) {
     if (acc->is_array() && !acc->empty()) merged["provenance"][key] = *acc;
     else if (merged.contains("provenance")) merged["provenance"].erase(key);
   }
@@ -445,6 +447,12 @@ std::vector<std::string> override_warnings(const Json& res) {
                                   "pair of ranks went by another path of the stack), so it changed nothing",
                                   k.get<std::string>(), owner ? owner->id() : std::string("its component")));
       }
+  if (res.contains("provenance"))
+    for (const auto& k : res["provenance"].value("unread_mca", Json::array()))
+      if (k.is_string())
+        out.push_back(fmt::format("scenario \"mca\" {}: no part of this run read it (its component carried messages, "
+                                  "but none took the path or mechanism it sets), so it changed nothing",
+                                  k.get<std::string>()));
   if (res.contains("provenance"))
     for (const auto& k : res["provenance"].value("unread_inputs", Json::array()))
       if (k.is_string()) {

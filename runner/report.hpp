@@ -46,6 +46,7 @@ private:
   Json merged_, points_ = Json::array(), mailbox_ = Json::array(), derived_ = Json::array();
   Json unread_;  // the --set machine parameters no run read (null: no run added yet)
   Json idle_;    // the --set MCA parameters of components that carried no message in any run (null: as unread_)
+  Json unread_mca_;  // the scenario's "mca" keys no run read (null: as unread_)
   Json idle_mca_;  // the scenario's "mca" keys of components that carried no message in any run (null: as unread_)
 };
 // The MCA defaults the result's stack preset sets (StackInfo::mca, not its components' code defaults) and the run

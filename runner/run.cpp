@@ -174,6 +174,7 @@ namespace {
 struct Prepared {
   std::unique_ptr<Machine> m;
   std::vector<std::pair<std::string, const Sourced*>> machine_sets;  // --set of machine and MCA parameters, by key
+  std::vector<std::pair<std::string, const Sourced*>> scenario_mca;  // the scenario's own "mca" values, by key
   StackSpec spec;
   McaParams mca;
   Placement pl;
@@ -297,6 +298,8 @@ Prepared prepare(const Scenario& s, long long ranks, const Overrides& sets) {
     ObjectReader mr(s.mca, s.file, "mca");
     auto list = param_list(p.mca);
     load_overrides(mr, list, "scenario " + s.id);
+    for (auto& k : keys)
+      if (const Sourced* src = named(list, k)) p.scenario_mca.emplace_back(k, src);
   }
   const CollLibrary library = preset ? preset->collectives : CollLibrary{};
   p.driver = s.driver;
@@ -460,16 +463,20 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
     else if (idle_owner(k)) idle_sets.push_back(k);
   }
   // The same of the scenario's own "mca" block: a value for a component that carried no message changed nothing.
-  Json idle_mca = Json::array();
-  if (s.mca.is_object())
-    for (auto it = s.mca.begin(); it != s.mca.end(); ++it)
-      if (idle_owner(it.key())) idle_mca.push_back(it.key());
+  // A value of a component that did carry messages but whose path never read it (btl_ugni_fma_limit where no RDMA
+  // ran) changed nothing as well: unread, as a --set would be.
+  Json idle_mca = Json::array(), unread_mca = Json::array();
+  for (auto& [k, src] : p.scenario_mca) {
+    if (idle_owner(k)) idle_mca.push_back(k);
+    else if (!src->read) unread_mca.push_back(k);
+  }
   Json res = result_json(RunRecord{s, ranks, sets, m, *sim, w, pl, mca, spec, st, std::move(points)});
   // the collectives note of the driver that ran (the stack's library on this machine), not of the parsed one
   if (const std::string note = p.driver->collectives_note(); !note.empty()) res["provenance"]["collectives"] = note;
   if (!unread.empty()) res["provenance"]["unread_overrides"] = std::move(unread);
   if (!idle_sets.empty()) res["provenance"]["idle_overrides"] = std::move(idle_sets);
   if (!idle_mca.empty()) res["provenance"]["idle_mca"] = std::move(idle_mca);
+  if (!unread_mca.empty()) res["provenance"]["unread_mca"] = std::move(unread_mca);
   // MPI_Alloc_mem buffers on a stack none of whose paths depends on the allocation changed nothing either.
   if (const std::string k = p.driver->alloc_mem_key(); !k.empty() && !stack->reads_buffer_allocation())
     res["provenance"]["unread_inputs"] = Json::array({k});

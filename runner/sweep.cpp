@@ -737,12 +737,13 @@ Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
         if (Json v = value_used(doc["result"], a); !v.is_null()) base_values.back()[a] = std::move(v);
     std::set<std::string> mine;
     const Json& res = doc["result"];
-    // unread by the point's run, or of a component that carried none of its messages: it changed nothing there
+    // unread by the point's run, or of a component that carried none of its messages: it changed nothing there (a
+    // value of the scenario's "mca" block, which an "mca.X" axis sets, under the axis's name)
     if (auto pv = res.find("provenance"); pv != res.end() && pv->is_object())
-      for (const char* key : {"unread_overrides", "idle_overrides"})
+      for (const char* key : {"unread_overrides", "idle_overrides", "unread_mca", "idle_mca"})
         if (auto u = pv->find(key); u != pv->end() && u->is_array())
           for (auto& k : *u)
-            if (k.is_string()) mine.insert(k.get<std::string>());
+            if (k.is_string()) mine.insert((std::string_view(key).ends_with("_mca") ? "mca." : "") + k.get<std::string>());
     if (!unread) {
       unread = std::move(mine);
     } else {

@@ -228,4 +228,27 @@ v = json.load(open(f"{t}/o-mv/mv.json"))
 assert "idle_mca" not in v["provenance"] and "carried no message" not in open(f"{t}/mv.err").read(), v["provenance"].get("idle_mca")
 print("ok   a scenario mca value of a BTL that carried no message: listed in idle_mca and warned about; on one node, read")
 P
+# A scenario "mca" value of a component that carried messages but whose path never read it: btl/ugni's FMA limit
+# (which picks FMA or BTE for a long GET) on a ping-pong of 8 B to 2 KiB between two Cielo nodes (SMSG and eager gets,
+# no long GET): listed in provenance.unread_mca, warned about, and a sweep over it says it changed nothing; on 16 KiB
+# (a long GET) it is read.
+printf '%s' '{"machine": "cielo", "stack": "openmpi", "ranks": 2, "benchmark": {"name": "osu_latency", "sizes": [8, 2048], "iterations": 20, "skip": 2}, "mca": {"btl_ugni_fma_limit": 1024}}' > "$t/fma.json"
+sed 's/\[8, 2048\]/[16384]/' "$t/fma.json" > "$t/fmabig.json"
+printf '%s' "{\"base\": \"$t/fma.json\", \"axes\": {\"mca.btl_ugni_fma_limit\": [1024, 4095]}}" > "$t/fmagrid.json"
+"$BIN" run "$t/fma.json" --out "$t/o-fma" > /dev/null 2> "$t/fma.err" || { echo "FAIL fma run: $(cat "$t/fma.err")"; fail=1; }
+"$BIN" run "$t/fmabig.json" --out "$t/o-fma" > /dev/null 2> "$t/fmabig.err" || { echo "FAIL fmabig run: $(cat "$t/fmabig.err")"; fail=1; }
+"$BIN" sweep "$t/fmagrid.json" --out "$t/o-fmagrid" > /dev/null 2> "$t/fmagrid.err" || { echo "FAIL fma grid: $(cat "$t/fmagrid.err")"; fail=1; }
+python3 - "$t" <<'P' || fail=1
+import json, sys
+t = sys.argv[1]
+d = json.load(open(f"{t}/o-fma/fma.json"))
+assert d["provenance"].get("unread_mca") == ["btl_ugni_fma_limit"], d["provenance"].get("unread_mca")
+assert 'scenario "mca" btl_ugni_fma_limit: no part of this run read it' in open(f"{t}/fma.err").read()
+b = json.load(open(f"{t}/o-fma/fmabig.json"))
+assert "unread_mca" not in b["provenance"] and "no part of this run read it" not in open(f"{t}/fmabig.err").read()
+g = json.load(open(f"{t}/o-fmagrid/sweep.json"))
+assert g["provenance"].get("unread_overrides") == ["mca.btl_ugni_fma_limit"], g["provenance"]
+assert "warning: mca.btl_ugni_fma_limit: no part of any point's run read it" in open(f"{t}/fmagrid.err").read()
+print("ok   a scenario mca value its component's path never read: unread_mca, warned; a sweep over it says so; read at 16 KiB")
+P
 exit $fail
