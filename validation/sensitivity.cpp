@@ -336,7 +336,11 @@ Json sensitivity(const std::string& scenario_file, double h, const std::vector<s
   });
   Json overrides = Json::array();
   for (const auto& [k, v] : user_sets) overrides.push_back({k, v});
-  return Json{{"scenario", s.file}, {"metric", metric}, {"step", h}, {"points", xs}, {"nominal", v0},
+  // what a bare label is ("8" a size in bytes, a rank count, an application), for the table's header
+  const Json& p0 = base["points"].empty() ? Json::object() : base["points"][0];
+  const char* axis = p0.contains("bytes") ? "bytes" : p0.contains("ranks") ? "ranks" : "app";
+  return Json{{"scenario", s.file}, {"metric", metric}, {"step", h}, {"points", xs}, {"points_axis", axis},
+              {"nominal", v0},
               {"overrides", overrides}, {"parameters", rows.params}, {"not_varied", rows.skipped},
               {"step_too_small", rows.too_small}, {"step_refused", rows.refused}, {"not_read", not_read},
               {"exact_dates", exact_dates}};
@@ -354,10 +358,14 @@ std::string render_sensitivity(const Json& s) {
     out += "# every run with exact completion dates (engine_grid 0 s): a run's default 1 ns grid would round the "
            "stepped results\n";
   std::string pts;
+  bool bare = false;  // labels of one axis (a size, a rank count), named once in the header
   for (auto& x : s["points"]) {
     const std::string l = x.is_string() ? x.get<std::string>() : x.dump();
+    bare = bare || l.find('=') == std::string::npos;
     pts += l.find(' ') == std::string::npos ? " " + l : " [" + l + "]";  // a label of several axes, bracketed
   }
+  if (bare && s.contains("points_axis") && s["points_axis"].is_string())
+    pts = fmt::format(" ({}){}", s["points_axis"].get<std::string>(), pts);
   // one column per field: the names padded to the longest, max|S| right-aligned under its header
   std::size_t w = std::string("# parameter").size();
   for (auto& p : s["parameters"]) w = std::max(w, p["name"].get<std::string>().size());

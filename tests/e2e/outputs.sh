@@ -201,6 +201,8 @@ grep -q "^# btl_ugni_eager_limit: 0 at every point: moved from 8192 B to 8110 B 
   && grep -q "^# btl_ugni_smsg_limit: a size limit: its |S| [0-9.e+]* is the jump of the points whose protocol changes when it moves from 1024 B (effective.*) to 1014 B and 1034 B, divided by the step, not a slope" "$t/sens0.txt" \
   && echo "ok   sensitivity: an MCA limit at 0 everywhere is said not to be 'no effect', with the sweep to run" \
   || { echo "FAIL sensitivity: a limit at 0 everywhere is left unexplained: $(grep -a "eager_limit" "$t/sens.txt" | head -2)"; fail=1; }
+grep -q "^# points: (bytes) [0-9]" "$t/sens.txt" && echo "ok   sensitivity names what its bare point labels are: $(grep '^# points' "$t/sens.txt")" \
+  || { echo "FAIL sensitivity points header: $(grep '^# points' "$t/sens.txt")"; fail=1; }
 "$BIN" sensitivity "$t/lat.json" --mca btl_ugni_smsg_max_credits > "$t/sens_count.txt" 2> "$t/err" \
   && grep -q "^# btl_ugni_smsg_max_credits: not varied, step too small for this parameter's resolution (value 32, step 0.01): both runs would get 32$" "$t/sens_count.txt" \
   && ! grep -q "^btl_ugni_smsg_max_credits " "$t/sens_count.txt" \

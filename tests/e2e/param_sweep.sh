@@ -25,6 +25,8 @@ check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 check "-j 2 merged table identical" "cmp -s j1/sweep.csv j2/sweep.csv && cmp -s j1/sweep.json j2/sweep.json"
 for i in 0 1 2; do "$BIN" sweep grid.json --out sh --shard $i/3 2>> sh.err; done
 "$BIN" sweep grid.json --out sh --merge 2>> sh.err
+check "each shard says what comes next, the last that every point is done and how to merge" \
+  "[[ \$(grep -c 'points still to run on the other shards; then .ompisim sweep grid.json --out .*sh --merge.' sh.err) == 2 ]] && grep -q 'every point is done: .ompisim sweep grid.json --out .*sh --merge. (with the same --set and --engine) writes sweep.json' sh.err"
 check "three shards then --merge identical" "cmp -s j1/sweep.csv sh/sweep.csv && cmp -s j1/sweep.json sh/sweep.json"
 if command -v mpirun > /dev/null; then
   mpirun --allow-run-as-root --oversubscribe -n 3 "$BIN" sweep grid.json --out mpi > mpi.out 2>&1

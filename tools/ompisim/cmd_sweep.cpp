@@ -106,6 +106,15 @@ bool sweep_local(const SweepGrid& g, const SweepCommandOptions& opt, const std::
     throw_if_interrupted();
     usleep(200000);
   }
+  // a shard that leaves the merge to `sweep --merge` says what comes next: the merge once every point is done
+  if (!merge && !opt.quiet) {
+    const int done = sweep_points_done(g, dir), all = static_cast<int>(g.points.size());
+    std::cerr << (done == all ? fmt::format("ompisim sweep: every point is done: `ompisim sweep {} --out {} --merge` "
+                                            "(with the same --set and --engine) writes sweep.json and sweep.csv\n",
+                                            g.file, dir)
+                              : fmt::format("ompisim sweep: {} of {} points still to run on the other shards; then "
+                                            "`ompisim sweep {} --out {} --merge`\n", all - done, all, g.file, dir));
+  }
   return merge;
 }
 
