@@ -81,17 +81,45 @@ double Fabric::queue_wait(long long a, long long b, double bytes, int rank_a, in
   // the packet reaches each resource after the latencies before it, and waits there for the packets ahead of it
   // (a packet that reaches a resource and leaves it before the busy period reserved there starts passes in that gap:
   // packets are reserved when sent, ahead of the time they arrive, so a later one may arrive first)
+  const double now = sim_.now();
   auto pass = [&](Busy& u, double rate) {
     const double d = bytes / rate;
-    // before the busy period: it passes in the gap (a train also needs the gap clear of the period before)
-    if (at + d <= u.start && (!nic_path || at >= u.before_end || at + d <= u.before_start)) return;
+    if (train_max_ > 0) {  // with packet trains: the first gap at or after `at` that holds d, on the calendar
+      auto& c = u.periods;
+      // periods over before now: nothing arrives before now from here on (skipped, erased once they are half)
+      while (u.head < c.size() && c[u.head].end <= now) ++u.head;
+      if (u.head >= 64 && 2 * u.head >= c.size()) {
+        c.erase(c.begin(), c.begin() + u.head);
+        u.head = 0;
+      }
+      const auto first = c.begin() + u.head;
+      auto i = std::partition_point(first, c.end(), [&](const Span& s) { return s.end <= at; });
+      for (; i != c.end() && at + d > i->start; ++i) {  // the gap before *i is too short (or at is within it)
+        wait += i->end - at;
+        at = i->end;
+      }
+      const bool after_prev = i != first && std::prev(i)->end >= at;  // touches the period before: one period
+      if (after_prev) {
+        std::prev(i)->end = at + d;
+        if (i != c.end() && i->start <= at + d) {
+          std::prev(i)->end = i->end;
+          c.erase(i);
+        }
+      } else if (i != c.end() && i->start <= at + d) {
+        i->start = at;
+      } else {
+        c.insert(i, Span{at, at + d});
+      }
+      return;
+    }
+    if (at + d <= u.start) return;  // before the busy period: it passes in the gap
     if (u.end >= at) {  // within the busy period: after its last packet
       wait += u.end - at;
       at = u.end;
       u.end = at + d;
       return;
     }
-    u = {at, at + d, u.start, u.end};  // the resource was idle: a new busy period
+    u.start = at, u.end = at + d;  // the resource was idle: a new busy period
   };
   const int pa = port_of(rank_a), pb = port_of(rank_b);
   // a train's NIC resources (its path's, NicModel::bulk_path or pio_path): per (node, port, resource), at capacity

@@ -62,7 +62,9 @@ public:
   // nodes (pio and bulk) of at most `max_bytes` are timed analytically instead of as shared flows: the data leaves
   // when the flow would start, less the path's wire latency, crosses the source port, the NIC resources of its path
   // (NicModel::pio_path or bulk_path: a host interface, a DMA engine, each at its capacity), the links of its route
-  // and the destination port, each FIFO behind the packets and trains reserved there before it, and ends after its
+  // and the destination port, each in the first gap at or after its arrival that holds it among the packets and
+  // trains reserved there before it (every reservation is kept until it is over, so none overlaps another, in
+  // whatever order they were reserved; single packets reserve the same way while trains are on), and ends after its
   // serialization plus those waits: a pio train's as wire_time gives it, a bulk train's at the slowest of its NIC
   // resources and links. Alone on its path a train ends when the flow would. A bulk train waits for a slot of the
   // DMA engine that drives it (NicModel::max_active_transfers: the earliest free of that many, taken in the order
@@ -181,11 +183,18 @@ private:
   PathCost route_cost(const topology::Route& r) const;
   const bool by_router_pair_;
   mutable std::vector<RouteMemo> route_memo_;
-  // packet_wait's per-link and per-port last busy periods, sized on first use: one per link of the topology and two
-  // (injection, ejection) per port of each node slot.
+  // packet_wait's per-link and per-port busy time, sized on first use: one per link of the topology and two
+  // (injection, ejection) per port of each node slot. Without packet trains, the last busy period (packets reserved
+  // back to back from start to end); with them (set_packet_trains), every period reserved and not yet over, in time
+  // order (`periods`): a packet or train takes the first gap at or after its arrival that holds it, so none overlaps
+  // another, whatever order they were reserved in.
+  struct Span {
+    double start, end;
+  };
   struct Busy {
-    double start = 0, end = 0;  // its last busy period: packets reserved back to back from start to end
-    double before_start = 0, before_end = 0;  // the one before it (a train passes in a gap clear of both)
+    double start = 0, end = 0;
+    std::vector<Span> periods;  // with packet trains only; those before `head` are over (dropped in chunks)
+    std::uint32_t head = 0;
   };
   std::vector<Busy> link_free_, port_free_;
   std::vector<Busy> nic_free_;  // a train's NIC resources: [node x port x NIC resource index], as nic_res_

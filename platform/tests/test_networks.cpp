@@ -355,6 +355,34 @@ TEST_CASE("platform/fabric: packet trains queue on the NIC resources of their pa
   CHECK(f.packet_trains == 6);
 }
 
+// Configuration: Titan, two nodes, packet trains up to 1 MiB: a 64 KiB bulk train issued to leave 100 us from now,
+// then two more of 64 KiB issued to leave at once, on the same path.
+// Expected: the two early trains fit in the gap before the late one, one after the other (the second ends at least
+// one serialization after the first), and the late one still ends when it would alone. How validated: completion
+// dates against 64 KiB at the BTE's rate. Fails when a train passes in a gap another has already taken.
+TEST_CASE("platform/fabric: packet trains taking one gap do not overlap", "[unit][platform]") {
+  auto m = load_machine("titan");
+  engine::DesEngine sim;
+  World w(sim, *m, make_placement(*m, 2, 1, {}, "test", Json::object()));
+  w.declare_resources();
+  sim.seal();
+  Fabric& f = w.fabric();
+  f.set_packet_trains(1 << 20);
+  double bte = 0;
+  for (const auto& r : m->network().nic->node_resources())
+    if (r.name == "bte") bte = r.capacity;
+  REQUIRE(bte > 0);
+  const double bytes = 65536, serialize = bytes / bte;
+  double late = 0, b = 0, c = 0;
+  f.bulk(0, 1, bytes, 100e-6, [&] { late = sim.now(); }, false, 0, 1);
+  f.bulk(0, 1, bytes, 0, [&] { b = sim.now(); }, false, 0, 1);
+  f.bulk(0, 1, bytes, 0, [&] { c = sim.now(); }, false, 0, 1);
+  sim.run();
+  REQUIRE(b > 0);
+  CHECK(c - b >= serialize * (1 - 1e-9));
+  CHECK(late == Approx(100e-6 + b).epsilon(1e-9));
+}
+
 // Configuration: crusher (no bound on a port's DMA transfers) and the what-if crusher-dma4 (4 at once per port), two
 // nodes, packet trains up to 1 MiB: 8 bulk trains of 1 KiB from rank 0 to rank 1, issued at one date.
 // Expected: each train's time is mostly the wire latency, so without a bound the 5th ends a few serializations after
