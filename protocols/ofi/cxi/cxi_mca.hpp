@@ -22,7 +22,8 @@ struct CxiMca : ParamTable<CxiMca> {
          {"fi_cxi_rdzv_get_min", Dim::Bytes, "CXI smallest rendezvous Get; added to fi_cxi_rdzv_threshold for the eager "
           "cut-off", 0, 1e9}},
         {&CxiMca::fi_cxi_rdzv_eager_size, 2048, "fi_cxi(7): FI_CXI_RDZV_EAGER_SIZE defaults to the rendezvous "
-         "threshold (status M)",
+         "threshold (status M), 2048 B here; a value of its own, so a --set of fi_cxi_rdzv_threshold leaves it at "
+         "2048 B (set both to move the eager part with the threshold)",
          {"fi_cxi_rdzv_eager_size", Dim::Bytes, "CXI bytes sent eagerly with a rendezvous; at most "
           "fi_cxi_rdzv_threshold", 0, 1e9}},
         {&CxiMca::fi_cxi_oflow_buf_size, 2097152, "fi_cxi(7) man page (hardware-sources.md §2c, V; the libfabric 2.x "
