@@ -270,6 +270,19 @@ TEST_CASE("platform/fabric: small packets wait for the packets ahead of them on 
   CHECK(f.packets_delayed == 3);
 }
 
+// Two ranks on two nodes of `machine`, one a node, on the des engine, resources declared: the fabric the packet-train
+// tests drive.
+struct TwoNodes {
+  std::unique_ptr<Machine> m;
+  engine::DesEngine sim;
+  World w;
+  explicit TwoNodes(const std::string& machine)
+      : m(load_machine(machine)), w(sim, *m, make_placement(*m, 2, 1, {}, "test", Json::object())) {
+    w.declare_resources();
+    sim.seal();
+  }
+};
+
 // Configuration: Frontier (Slingshot dragonfly, cxi NIC), 2 ranks on 2 nodes; a 4 KiB DMA transfer (bulk) node 0 ->
 // node 1 after 1 us as a flow; then with packet trains up to 4 KiB the same transfer, then two at once, then one of
 // 4 KiB + 1 B. Expected: the train alone ends when the flow did (its rate the slowest of the NIC resources of the
@@ -278,12 +291,9 @@ TEST_CASE("platform/fabric: small packets wait for the packets ahead of them on 
 // transfer is a flow again.
 // How validated: end dates, the fabric's train and flow counts.
 TEST_CASE("platform/fabric: a bulk packet train alone ends when its flow would", "[unit][platform]") {
-  auto m = load_machine("frontier");
-  engine::DesEngine sim;
-  World w(sim, *m, make_placement(*m, 2, 1, {}, "test", Json::object()));
-  w.declare_resources();
-  sim.seal();
-  Fabric& f = w.fabric();
+  TwoNodes two("frontier");
+  engine::DesEngine& sim = two.sim;
+  Fabric& f = two.w.fabric();
   const double bytes = 4096, lat = 1e-6;
   double flow = -1;
   f.bulk(0, 1, bytes, lat, [&] { flow = sim.now(); }, false, 0, 1);
@@ -323,15 +333,12 @@ TEST_CASE("platform/fabric: a bulk packet train alone ends when its flow would",
 // resources' capacities. Fails when a train's NIC resources have no queue (the BTE and the host interface then
 // overlap trains: 6.7 GB/s from a 4.7 GB/s BTE, 13.3 GB/s bidirectional over a 6.8 GB/s host interface).
 TEST_CASE("platform/fabric: packet trains queue on the NIC resources of their path", "[unit][platform]") {
-  auto m = load_machine("titan");
-  engine::DesEngine sim;
-  World w(sim, *m, make_placement(*m, 2, 1, {}, "test", Json::object()));
-  w.declare_resources();
-  sim.seal();
-  Fabric& f = w.fabric();
+  TwoNodes two("titan");
+  engine::DesEngine& sim = two.sim;
+  Fabric& f = two.w.fabric();
   f.set_packet_trains(1 << 20);
   double bte = 0, ht = 0;
-  for (const auto& r : m->network().nic->node_resources()) {
+  for (const auto& r : two.m->network().nic->node_resources()) {
     if (r.name == "bte") bte = r.capacity;
     if (r.name == "ht") ht = r.capacity;
   }
@@ -361,15 +368,12 @@ TEST_CASE("platform/fabric: packet trains queue on the NIC resources of their pa
 // one serialization after the first), and the late one still ends when it would alone. How validated: completion
 // dates against 64 KiB at the BTE's rate. Fails when a train passes in a gap another has already taken.
 TEST_CASE("platform/fabric: packet trains taking one gap do not overlap", "[unit][platform]") {
-  auto m = load_machine("titan");
-  engine::DesEngine sim;
-  World w(sim, *m, make_placement(*m, 2, 1, {}, "test", Json::object()));
-  w.declare_resources();
-  sim.seal();
-  Fabric& f = w.fabric();
+  TwoNodes two("titan");
+  engine::DesEngine& sim = two.sim;
+  Fabric& f = two.w.fabric();
   f.set_packet_trains(1 << 20);
   double bte = 0;
-  for (const auto& r : m->network().nic->node_resources())
+  for (const auto& r : two.m->network().nic->node_resources())
     if (r.name == "bte") bte = r.capacity;
   REQUIRE(bte > 0);
   const double bytes = 65536, serialize = bytes / bte;
@@ -392,12 +396,9 @@ TEST_CASE("platform/fabric: packet trains taking one gap do not overlap", "[unit
 TEST_CASE("platform/fabric: a bulk packet train waits for a slot of its DMA engine", "[unit][platform]") {
   double wire = 0;
   auto ends = [&wire](const char* machine) {
-    auto m = load_machine(machine);
-    engine::DesEngine sim;
-    World w(sim, *m, make_placement(*m, 2, 1, {}, "test", Json::object()));
-    w.declare_resources();
-    sim.seal();
-    Fabric& f = w.fabric();
+    TwoNodes two(machine);
+    engine::DesEngine& sim = two.sim;
+    Fabric& f = two.w.fabric();
     f.set_packet_trains(1 << 20);
     wire = f.wire_time(0, 1, 0);
     std::vector<double> end;
