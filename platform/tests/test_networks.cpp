@@ -281,6 +281,12 @@ struct TwoNodes {
     w.declare_resources();
     sim.seal();
   }
+  // The capacity of the NIC's node resource `name` (0 when it has none).
+  double capacity(const std::string& name) const {
+    for (const auto& r : m->network().nic->node_resources())
+      if (r.name == name) return r.capacity;
+    return 0;
+  }
 };
 
 // Configuration: Frontier (Slingshot dragonfly, cxi NIC), 2 ranks on 2 nodes; a 4 KiB DMA transfer (bulk) node 0 ->
@@ -337,11 +343,7 @@ TEST_CASE("platform/fabric: packet trains queue on the NIC resources of their pa
   engine::DesEngine& sim = two.sim;
   Fabric& f = two.w.fabric();
   f.set_packet_trains(1 << 20);
-  double bte = 0, ht = 0;
-  for (const auto& r : two.m->network().nic->node_resources()) {
-    if (r.name == "bte") bte = r.capacity;
-    if (r.name == "ht") ht = r.capacity;
-  }
+  const double bte = two.capacity("bte"), ht = two.capacity("ht");
   REQUIRE(bte > 0);
   REQUIRE(ht > 0);
   const double bytes = 1 << 20;
@@ -372,9 +374,7 @@ TEST_CASE("platform/fabric: packet trains taking one gap do not overlap", "[unit
   engine::DesEngine& sim = two.sim;
   Fabric& f = two.w.fabric();
   f.set_packet_trains(1 << 20);
-  double bte = 0;
-  for (const auto& r : two.m->network().nic->node_resources())
-    if (r.name == "bte") bte = r.capacity;
+  const double bte = two.capacity("bte");
   REQUIRE(bte > 0);
   const double bytes = 65536, serialize = bytes / bte;
   double late = 0, b = 0, c = 0;
