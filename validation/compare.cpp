@@ -489,14 +489,14 @@ void compare_results(const Json& a, const Json& b, const std::string& file, Comp
   compare_stats(a, b, pa, pb, shared, file, out);
   // Two results run with other approximations (packet trains up to another size, another solve window): their values
   // differ by the approximation too, said once.
-  for (const char* key : {"packet_trains", "engine_window"}) {
-    auto setting = [&](const Json& r) {
-      const Json& p = r.contains("provenance") && r["provenance"].is_object() ? r["provenance"] : Json();
-      const Json& v = p.is_object() && p.contains(key) ? p[key] : Json();
-      const char* field = std::string_view(key) == "packet_trains" ? "max_bytes" : "window_s";
-      return v.is_object() && v.contains(field) && v[field].is_number()
-                 ? format_quantity(v[field].get<double>(), std::string_view(key) == "packet_trains" ? Dim::Bytes : Dim::Time)
-                 : std::string("none");
+  for (auto [key, field, dim] : {std::tuple{"packet_trains", "max_bytes", Dim::Bytes},
+                                  std::tuple{"engine_window", "window_s", Dim::Time}}) {
+    auto setting = [&](const Json& r) -> std::string {  // the setting's value as the provenance has it, or "none"
+      const auto pv = r.find("provenance");
+      if (pv == r.end() || !pv->is_object()) return "none";
+      const auto v = pv->find(key);
+      if (v == pv->end() || !v->is_object() || !v->contains(field) || !(*v)[field].is_number()) return "none";
+      return format_quantity((*v)[field].get<double>(), dim);
     };
     if (const std::string sa = setting(a), sb = setting(b); sa != sb)
       out.notes.push_back(fmt::format("{}: run with other {} (A: {}; B: {}): the values differ by that approximation too",
