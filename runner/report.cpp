@@ -422,48 +422,48 @@ static std::string capped_by(const Json& res, const std::string& key) {
   return it != d.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// Calls `f` with each string of the result's provenance list `key` (none when it has no such list).
+template <class F>
+static void each_listed(const Json& res, const char* key, F f) {
+  const auto pv = res.find("provenance");
+  if (pv == res.end() || !pv->is_object()) return;
+  const auto list = pv->find(key);
+  if (list == pv->end() || !list->is_array()) return;
+  for (const auto& k : *list)
+    if (k.is_string()) f(k.get<std::string>());
+}
+
 std::vector<std::string> override_warnings(const Json& res) {
   std::vector<std::string> out;
-  if (res.contains("provenance"))
-    for (const auto& k : res["provenance"].value("unread_overrides", Json::array()))
-      if (k.is_string())
-        out.push_back(fmt::format("--set {}: no part of this run read it (not a parameter of its stack's path, or of "
-                                  "a mechanism the run never used), so it changed nothing",
-                                  k.get<std::string>()));
-  if (res.contains("provenance"))
-    for (const auto& k : res["provenance"].value("idle_overrides", Json::array()))
-      if (k.is_string()) {
-        const ComponentInfo* owner = mca_owner(k.get<std::string>());
-        out.push_back(fmt::format("--set {}: {}, which reads it, carried no message of this run (no pair of ranks "
-                                  "took it: each went by another path of the stack), so no time or count of the run "
-                                  "changed",
-                                  k.get<std::string>(), owner ? owner->id() : std::string("its component")));
-      }
-  if (res.contains("provenance"))
-    for (const auto& k : res["provenance"].value("idle_mca", Json::array()))
-      if (k.is_string()) {
-        const ComponentInfo* owner = mca_owner(k.get<std::string>());
-        out.push_back(fmt::format("scenario \"mca\" {}: {}, which reads it, carried no message of this run (each "
-                                  "pair of ranks went by another path of the stack), so it changed nothing",
-                                  k.get<std::string>(), owner ? owner->id() : std::string("its component")));
-      }
-  if (res.contains("provenance"))
-    for (const auto& k : res["provenance"].value("unread_mca", Json::array()))
-      if (k.is_string())
-        out.push_back(fmt::format("scenario \"mca\" {}: no part of this run read it (its component carried messages, "
-                                  "but none took the path or mechanism it sets), so it changed nothing",
-                                  k.get<std::string>()));
-  if (res.contains("provenance"))
-    for (const auto& k : res["provenance"].value("unread_inputs", Json::array()))
-      if (k.is_string()) {
-        const std::string key = k.get<std::string>(), stack = res.value("stack", std::string("of this run"));
-        // benchmark.alloc: the one input a driver declares today (Driver::alloc_mem_key)
-        out.push_back(key.ends_with(".alloc")
-                          ? fmt::format("{} mpi_alloc_mem: no path of stack {} depends on how the buffers were "
-                                        "allocated (it registers memory on demand, or needs none), so it changed "
-                                        "nothing", key, stack)
-                          : fmt::format("{}: no path of stack {} reads it, so it changed nothing", key, stack));
-      }
+  auto owner_of = [](const std::string& k) {
+    const ComponentInfo* owner = mca_owner(k);
+    return owner ? owner->id() : std::string("its component");
+  };
+  each_listed(res, "unread_overrides", [&](const std::string& k) {
+    out.push_back(fmt::format("--set {}: no part of this run read it (not a parameter of its stack's path, or of a "
+                              "mechanism the run never used), so it changed nothing", k));
+  });
+  each_listed(res, "idle_overrides", [&](const std::string& k) {
+    out.push_back(fmt::format("--set {}: {}, which reads it, carried no message of this run (no pair of ranks took "
+                              "it: each went by another path of the stack), so no time or count of the run changed",
+                              k, owner_of(k)));
+  });
+  each_listed(res, "idle_mca", [&](const std::string& k) {
+    out.push_back(fmt::format("scenario \"mca\" {}: {}, which reads it, carried no message of this run (each pair of "
+                              "ranks went by another path of the stack), so it changed nothing", k, owner_of(k)));
+  });
+  each_listed(res, "unread_mca", [&](const std::string& k) {
+    out.push_back(fmt::format("scenario \"mca\" {}: no part of this run read it (its component carried messages, but "
+                              "none took the path or mechanism it sets), so it changed nothing", k));
+  });
+  const std::string stack = res.value("stack", std::string("of this run"));
+  each_listed(res, "unread_inputs", [&](const std::string& key) {
+    // benchmark.alloc: the one input a driver declares today (Driver::alloc_mem_key)
+    out.push_back(key.ends_with(".alloc")
+                      ? fmt::format("{} mpi_alloc_mem: no path of stack {} depends on how the buffers were allocated "
+                                    "(it registers memory on demand, or needs none), so it changed nothing", key, stack)
+                      : fmt::format("{}: no path of stack {} reads it, so it changed nothing", key, stack));
+  });
   // packet_trains that timed no transfer (every transfer within a node, or above the size): it changed nothing
   if (res.contains("provenance") && res["provenance"].contains("packet_trains")) {
     const Json& t = res["provenance"]["packet_trains"];
