@@ -375,6 +375,7 @@ void Fabric::train(Drive d, long long a, long long b, long long initiator, doubl
       if (!nic_read_[k]) read_nic_params(k);
   // a bulk train issued to a DMA engine with max_active slots leaves when the earliest of them is free (the flow's
   // arrive() queues for it the same way), and holds that slot from then until it ends
+  const double depart = std::max(0.0, latency - wire_time(a, b, 0));  // from now, when the data leaves its source
   double* slot = nullptr;
   double slot_wait = 0;
   if (d == Drive::Dma && max_active_ > 0) {
@@ -382,10 +383,9 @@ void Fabric::train(Drive d, long long a, long long b, long long initiator, doubl
     auto& slots = train_slots_[static_cast<std::uint64_t>(initiator) * 64u + static_cast<std::uint64_t>(port)];
     if (slots.empty()) slots.assign(static_cast<std::size_t>(max_active_), 0.0);
     slot = &*std::min_element(slots.begin(), slots.end());
-    slot_wait = std::max(0.0, *slot - (sim_.now() + std::max(0.0, latency - wire_time(a, b, 0))));
+    slot_wait = std::max(0.0, *slot - (sim_.now() + depart));
   }
-  const double wait = queue_wait(a, b, bytes, rank_a, rank_b,
-                                 slot_wait + std::max(0.0, latency - wire_time(a, b, 0)), &rp, initiator);
+  const double wait = queue_wait(a, b, bytes, rank_a, rank_b, slot_wait + depart, &rp, initiator);
   const double total = slot_wait + latency + serialize + wait;
   if (slot) *slot = sim_.now() + total;
   sim_.after(total, std::move(done));
