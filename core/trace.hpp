@@ -9,13 +9,16 @@
 //    the NIC models (models/<nic>/);
 //  - flow: a bulk flow through the engine's shared resources (bytes, the resources it crosses), reported by the
 //    engines when the flow ends; World names its end nodes just before it starts one (flow_nodes);
+//  - train: a transfer timed as a packet train (a scenario's "packet_trains"), from the moment it leaves its source
+//    to its end, with the resources it was queued on, reported by the fabric (platform/fabric.cpp);
 //  - message: an MPI message from the send call to the receive's completion (mpi/trace_stack.hpp), and remote atomics;
-//  - link sharing: for every resource a traced flow crosses (NIC ports, links, memory), the number of traced flows in
-//    flight on it, written as a counter each time it changes (derived here from the flows' starts and ends).
+//  - link sharing: for every resource a traced flow or train crosses (NIC ports, links, memory), the number of traced
+//    flows and trains in flight on it, written as a counter each time it changes (derived from their starts and ends).
 // The sink filters (ranks, time window) and counts what it wrote; writers of a format derive from it (core/trace_file).
 #pragma once
 #include "core/sim.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -79,28 +82,41 @@ public:
     long long src = -1, dst = -1;
     double start = 0, bytes = 0;
     std::vector<std::uint32_t> path;
+    bool train = false;  // a packet train (the fabric's), not an engine flow
   };
-  // The engine: a flow starts (returns its record, handed back to flow_ended).
-  FlowRec flow_started(double now, const std::vector<std::uint32_t>& path, double bytes) {
-    FlowRec r{next_src_, next_dst_, now, bytes, path};
+  // The engine: a flow starts now (returns its record, handed back to flow_ended). The fabric: a packet train issued
+  // now leaves its source at `start` (>= now): its rise on each resource waits until the trace reaches that time
+  // (pending_), so the counters change in time order and the train costs the run no event of its own.
+  FlowRec flow_started(double start, const std::vector<std::uint32_t>& path, double bytes, bool train = false,
+                       double now = -1) {
+    if (now < 0) now = start;
+    FlowRec r{next_src_, next_dst_, start, bytes, path, train};
     next_src_ = next_dst_ = -1;
-    if (flow_traced(r))
-      for (auto id : r.path) load_change(id, now, +1);
+    if (flow_traced(r)) {
+      if (start > now) {
+        pending_.push_back(Pending{start, pending_seq_++, r.path});
+        std::push_heap(pending_.begin(), pending_.end());
+      } else {
+        rise(r.path, start);
+      }
+    }
     return r;
   }
   void flow_ended(const FlowRec& r, double end) {
-    ++counts.flows_seen;
+    ++(r.train ? counts.trains_seen : counts.flows_seen);
     const bool nodes = flow_traced(r);
-    if (nodes)
+    if (nodes) {
+      flush_pending(end);
       for (auto id : r.path) load_change(id, end, -1);
+    }
     if (!nodes || !filter.window(r.start, end)) return;
-    ++counts.flows;
+    ++(r.train ? counts.trains : counts.flows);
     std::string links;
     for (auto id : r.path) {
       if (!links.empty()) links += ' ';
       links += id < resources_.size() ? resources_[id] : std::to_string(id);
     }
-    write_flow(r.src, r.dst, r.start, end, r.bytes, links);
+    write_flow(r.src, r.dst, r.start, end, r.bytes, links, r.train);
   }
   void message(int src, int dst, int tag, std::uint64_t bytes, double sent, double matched) {
     ++counts.messages_seen;
@@ -121,6 +137,7 @@ public:
   // What was written (and, *_seen, what was reported before the filters).
   struct Counts {
     std::uint64_t cpu = 0, nic = 0, flows = 0, flows_seen = 0, messages = 0, messages_seen = 0, amos = 0, amos_seen = 0;
+    std::uint64_t trains = 0, trains_seen = 0;  // packet trains (flows counts the engine's flows only)
     std::uint64_t link_changes = 0;  // counter values written (flows in flight on a resource)
     // A format that sorts in bounded memory (Paje): the most bytes of events it held, the sorted runs it spilled.
     std::uint64_t peak_buffer_bytes = 0, runs_spilled = 0;
@@ -131,10 +148,12 @@ public:
 protected:
   virtual void write_cpu(int ctx, int rank, long long node, double start, double end, const char* what) = 0;
   virtual void write_nic(long long node, const char* engine, double start, double end, const char* what) = 0;
-  virtual void write_flow(long long src, long long dst, double start, double end, double bytes, const std::string& links) = 0;
+  // A flow or (train) a packet train.
+  virtual void write_flow(long long src, long long dst, double start, double end, double bytes, const std::string& links,
+                          bool train) = 0;
   virtual void write_message(int src, int dst, int tag, std::uint64_t bytes, double sent, double matched) = 0;
   virtual void write_amo(int src, int dst, double start, double at_target) = 0;
-  // Resource `id` (named `name`) carries `flows` traced flows from time t on.
+  // Resource `id` (named `name`) carries `flows` traced flows and trains from time t on.
   virtual void write_link_load(std::uint32_t id, const std::string& name, double t, int flows) = 0;
   int rank_of_ctx(int ctx) const {
     auto c = static_cast<std::size_t>(ctx);
@@ -149,6 +168,26 @@ protected:
   }
 
 private:
+  // A train's rise not yet applied: at time t (seq: the order of the calls, for equal times).
+  struct Pending {
+    double t;
+    std::uint64_t seq;
+    std::vector<std::uint32_t> path;
+    bool operator<(const Pending& o) const { return t != o.t ? t > o.t : seq > o.seq; }  // a min-heap by (t, seq)
+  };
+  void rise(const std::vector<std::uint32_t>& path, double t) {
+    flush_pending(t);
+    for (auto id : path) load_change(id, t, +1);
+  }
+  // Applies the pending rises at or before t, in time order.
+  void flush_pending(double t) {
+    while (!pending_.empty() && pending_.front().t <= t) {
+      std::pop_heap(pending_.begin(), pending_.end());
+      Pending p = std::move(pending_.back());
+      pending_.pop_back();
+      for (auto id : p.path) load_change(id, p.t, +1);
+    }
+  }
   bool flow_traced(const FlowRec& r) const {
     return (r.src < 0 && r.dst < 0) || node_traced(r.src) || node_traced(r.dst);
   }
@@ -187,6 +226,8 @@ private:
   std::vector<int> ctx_rank_;
   std::vector<std::uint8_t> node_traced_;
   long long next_src_ = -1, next_dst_ = -1;
+  std::vector<Pending> pending_;  // a heap (std::push_heap with Pending's order)
+  std::uint64_t pending_seq_ = 0;
 };
 
 // The engines wrap a flow's completion with this when sim.trace is set: the flow is reported when it ends.

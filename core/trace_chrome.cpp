@@ -29,16 +29,19 @@ public:
     for (auto [node, e] : engines_)
       event(fmt::format(R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":"NIC {}"}}}})", node,
                         kEngineTid + e, json_escape(engine_names_.name(e))));
-    if (counts.flows) event(fmt::format(R"({{"ph":"M","name":"process_name","pid":{},"args":{{"name":"bulk flows"}}}})", kFabricPid));
+    if (counts.flows || counts.trains)
+      event(fmt::format(R"({{"ph":"M","name":"process_name","pid":{},"args":{{"name":"{}"}}}})", kFabricPid,
+                        counts.trains == 0 ? "bulk flows" : counts.flows == 0 ? "packet trains" : "bulk flows and packet trains"));
     if (counts.link_changes)
       event(fmt::format(R"x({{"ph":"M","name":"process_name","pid":{},"args":{{"name":"link sharing (flows in flight)"}}}})x",
                         kLinkPid));
     std::fprintf(f,
                  "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"ompisim\",\"cpu_spans\":%llu,"
-                 "\"nic_spans\":%llu,\"flows\":%llu,\"messages\":%llu,\"amos\":%llu,\"link_changes\":%llu,"
+                 "\"nic_spans\":%llu,\"flows\":%llu,\"trains\":%llu,\"messages\":%llu,\"amos\":%llu,\"link_changes\":%llu,"
                  "\"ranks\":\"%s\"}}\n",
                  static_cast<unsigned long long>(counts.cpu), static_cast<unsigned long long>(counts.nic),
-                 static_cast<unsigned long long>(counts.flows), static_cast<unsigned long long>(counts.messages),
+                 static_cast<unsigned long long>(counts.flows), static_cast<unsigned long long>(counts.trains),
+                 static_cast<unsigned long long>(counts.messages),
                  static_cast<unsigned long long>(counts.amos), static_cast<unsigned long long>(counts.link_changes),
                  filter.ranks.empty() ? "all" : "subset");
     file_.commit();
@@ -58,14 +61,17 @@ protected:
     event(fmt::format(R"({{"ph":"X","cat":"nic","name":"{}","pid":{},"tid":{},"ts":{:.6f},"dur":{:.6f}}})", what, node,
                       kEngineTid + e, us(start), us(end - start)));
   }
-  void write_flow(long long src, long long dst, double start, double end, double bytes, const std::string& links) override {
+  // A train is an async pair of its own category ("train"), on the flows' track.
+  void write_flow(long long src, long long dst, double start, double end, double bytes, const std::string& links,
+                  bool train) override {
     ++flow_id_;
+    const char* cat = train ? "train" : "flow";
     std::string args = fmt::format(R"({{"bytes":{:.0f},"src_node":{},"dst_node":{},"resources":"{}"}})", bytes, src,
                                    dst, json_escape(links));
-    event(fmt::format(R"({{"ph":"b","cat":"flow","name":"flow {:.0f} B","id":{},"pid":{},"tid":0,"ts":{:.6f},"args":{}}})",
-                      bytes, flow_id_, kFabricPid, us(start), args));
-    event(fmt::format(R"({{"ph":"e","cat":"flow","name":"flow {:.0f} B","id":{},"pid":{},"tid":0,"ts":{:.6f}}})", bytes,
-                      flow_id_, kFabricPid, us(end)));
+    event(fmt::format(R"({{"ph":"b","cat":"{}","name":"{} {:.0f} B","id":{},"pid":{},"tid":0,"ts":{:.6f},"args":{}}})",
+                      cat, cat, bytes, flow_id_, kFabricPid, us(start), args));
+    event(fmt::format(R"({{"ph":"e","cat":"{}","name":"{} {:.0f} B","id":{},"pid":{},"tid":0,"ts":{:.6f}}})", cat, cat,
+                      bytes, flow_id_, kFabricPid, us(end)));
   }
   // A counter track per resource ("C" events), in the link-sharing process.
   void write_link_load(std::uint32_t, const std::string& name, double t, int flows) override {

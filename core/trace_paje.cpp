@@ -108,7 +108,7 @@ const char* kPajeHeader = R"(%EventDef PajeDefineContainerType 0
 // The link types. Each has one entity value with a colour of its own, which every link of the type names as its Value
 // (pajeng and Paje's own viewers colour a link by it); what a link carries ("1024 B tag 3", "65536 B over n0-ht
 // n1-ht") is the user field Info (pj_dump -u). ViTE (1.2, Debian 12) accepts entity values for state types only
-// (it reports "define_entity_value: EntityType class is 1 instead of 0" for these three and goes on) and draws an
+// (it reports "define_entity_value: EntityType class is 1 instead of 0" for each of these and goes on) and draws an
 // arrow white unless the link palette of its own settings gives the value's name ("MPI message") a colour
 // (core/README.md; e2e.paje_viewers).
 struct PajeLinkType {
@@ -121,6 +121,7 @@ constexpr PajeLinkType kPajeLinks[] = {
     {"MSG", "R", "MPI message", "0.10 0.20 0.80"},
     {"AMO", "R", "Remote atomic", "0.80 0.10 0.10"},
     {"FLOW", "N", "Bulk flow", "0.05 0.45 0.15"},
+    {"TRAIN", "N", "Packet train", "0.60 0.35 0.00"},
 };
 
 // Paje needs its events in time order, and the models report them out of order (a CPU span when it is scheduled, which
@@ -188,9 +189,10 @@ protected:
     nodes_.insert(n);
     span("ENG", fmt::format("e{}", it->second), start, end, what);
   }
-  void write_flow(long long src, long long dst, double start, double end, double bytes, const std::string& links) override {
+  void write_flow(long long src, long long dst, double start, double end, double bytes, const std::string& links,
+                  bool train) override {
     nodes_.insert(src), nodes_.insert(dst);
-    link("FLOW", node(src), node(dst), start, end, fmt::format("{:.0f} B over {}", bytes, links));
+    link(train ? "TRAIN" : "FLOW", node(src), node(dst), start, end, fmt::format("{:.0f} B over {}", bytes, links));
   }
   void write_message(int src, int dst, int tag, std::uint64_t bytes, double sent, double matched) override {
     rank_link("MSG", src, dst, sent, matched, fmt::format("{} B tag {}", bytes, tag));

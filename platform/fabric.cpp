@@ -388,7 +388,31 @@ void Fabric::train(Drive d, long long a, long long b, long long initiator, doubl
   const double wait = queue_wait(a, b, bytes, rank_a, rank_b, slot_wait + depart, &rp, initiator);
   const double total = slot_wait + latency + serialize + wait;
   if (slot) *slot = sim_.now() + total;
+  if (sim_.trace) done = traced_train(d, a, b, initiator, bytes, slot_wait + depart, rank_a, rank_b, std::move(done));
   sim_.after(total, std::move(done));
+}
+
+// A traced train: reported from the moment it leaves its source (`depart` from now) to its end, over the resources
+// the flow would have crossed (its path's NIC resources and the route its queue_wait took). Only when tracing; the
+// model's events are the same.
+Callback Fabric::traced_train(Drive d, long long a, long long b, long long initiator, double bytes, double depart,
+                              int rank_a, int rank_b, Callback done) {
+  const auto& t = *net_.topology;
+  const topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
+  topology::Route own;
+  const topology::Route* r = &own;
+  if (ra != rb) {
+    if (by_router_pair_) r = &router_pair(ra, rb).route;
+    else own = route(a, b);
+  }
+  std::vector<ResourceId> path;
+  bulk_resources(d, a, b, initiator, *r, port_of(rank_a), port_of(rank_b), path);
+  sim_.trace->flow_nodes(a, b);
+  return [this, rec = sim_.trace->flow_started(sim_.now() + depart, path, bytes, true, sim_.now()),
+          done = std::move(done)]() mutable {
+    if (TraceSink* tr = sim_.trace) tr->flow_ended(rec, sim_.now());
+    done();
+  };
 }
 
 // Every resource of the pio path is declared (a name the NIC kind does not declare stays a flow, which names it).

@@ -114,6 +114,8 @@ private:
   // `serialize` alone
   void train(Drive d, long long a, long long b, long long initiator, double bytes, double latency, double serialize,
              Callback done, int rank_a, int rank_b);
+  Callback traced_train(Drive d, long long a, long long b, long long initiator, double bytes, double depart, int rank_a,
+                        int rank_b, Callback done);  // the train's done, reporting it to the trace
   bool pio_train_ok() const;
   void arrive(std::uint32_t t);  // the latency has elapsed: start now or wait for the port
   void start_flow(std::uint32_t t);

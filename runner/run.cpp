@@ -429,13 +429,14 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
   if (sink) {
     sink->finish();
     const auto& c = sink->counts;
-    std::cerr << fmt::format("ompisim: wrote trace {} ({} CPU spans, {} NIC engine spans, {} of {} flows, {} of {} "
+    std::cerr << fmt::format("ompisim: wrote trace {} ({} CPU spans, {} NIC engine spans, {} of {} flows, {}{} of {} "
                              "messages, {} of {} AMOs){}\n", trace->path, c.cpu, c.nic, c.flows, c.flows_seen,
+                             c.trains_seen > 0 ? fmt::format("{} of {} packet trains, ", c.trains, c.trains_seen) : "",
                              c.messages, c.messages_seen, c.amos, c.amos_seen,
                              c.time_origin > 0 ? fmt::format("; its time 0 is {:.6f} ms of simulated time", c.time_origin * 1e3)
                                                : std::string());
     // A window the run never reached keeps nothing: say so, with the run's span.
-    if (c.cpu + c.nic + c.flows + c.messages + c.amos == 0 && trace->filter.t0 > sim->now())
+    if (c.cpu + c.nic + c.flows + c.trains + c.messages + c.amos == 0 && trace->filter.t0 > sim->now())
       std::cerr << fmt::format("ompisim: warning: the trace is empty: --trace-window starts at {} ms of simulated "
                                "time, after the run's end at {:.6f} ms\n",
                                trace->filter.t0 < 1e6 ? fmt::format("{:.6f}", trace->filter.t0 * 1e3)

@@ -7,6 +7,8 @@
 # changes no result, also of a library with its own collective cut-offs (Cray MPICH's bcast). (6) Bad input exits 2
 # naming the option and the reason, before simulating, and leaves no file.
 # (8) A scenario of several points: one trace per point.
+# (10) Packet trains: each train is in the trace (Chrome category "train", Paje link "Packet train") as many as the
+# run timed, on the link-sharing counters in time order, and tracing them changes no result (no event of their own).
 # (2b) Link sharing counters: per resource, rises = the flows crossing it, back to 0 at the end; Paje has as many FLOWS
 # values as the JSON has counter events. (7) A Slingshot run: Cassini transmit / receive spans equal the CXI counters.
 set -u
@@ -254,5 +256,43 @@ if [[ $(stat -c %s "$t/cmp/t.json") -gt $lim ]]; then
   [[ $rc == 0 ]] && ! grep -q "not compared" "$t/cmpout" && grep -q "^1 file, " "$t/cmpout" \
     && echo "ok   compare: the trace beside a result is no result" || { echo "FAIL compare with a trace: rc=$rc $(cat "$t/cmpout")"; fail=1; }
 else echo "FAIL the trace ($(stat -c %s "$t/cmp/t.json") B) is not above the limit $lim: the check cannot fail"; fail=1; fi
+# (10) packet trains in the trace
+sed 's/"ranks_per_node": 1,/"ranks_per_node": 1, "packet_trains": "64 KiB",/' "$t/bw.json" > "$t/pt.json"
+"$BIN" run "$t/pt.json" --out "$t/pt0" > /dev/null 2>&1
+"$BIN" run "$t/pt.json" --out "$t/pt" --trace "$t/pt.trace.json" > /dev/null 2> "$t/e" \
+  && grep -q "16 of 16 packet trains" "$t/e" || { echo "FAIL traced trains: $(cat "$t/e")"; fail=1; }
+python3 - "$t/pt0/bw.json" "$t/pt/bw.json" "$t/pt.trace.json" <<'P2' || fail=1
+import json, sys, collections
+a, b, tr = (json.load(open(p)) for p in sys.argv[1:])
+assert b["points"] == a["points"] and b["stats"] == a["stats"], "tracing packet trains changed the result"
+pt = a["provenance"]["packet_trains"]
+ev = tr["traceEvents"]
+starts = [e for e in ev if e["ph"] == "b"]
+trains = [e for e in starts if e["cat"] == "train"]
+flows = [e for e in starts if e["cat"] == "flow"]
+assert pt["trains"] > 0 and len(trains) == pt["trains"] == tr["otherData"]["trains"], (len(trains), pt)
+assert len(flows) == pt["flows"] == a["stats"]["flows"], (len(flows), pt, a["stats"]["flows"])
+assert all(e["name"].startswith("train ") and e["args"]["resources"] for e in trains)
+through = collections.Counter(r for e in starts for r in e["args"]["resources"].split())
+series = collections.defaultdict(list)
+for e in ev:
+    if e["ph"] == "C":
+        series[e["name"]].append((e["ts"], e["args"]["flows"]))
+assert set(series) == set(through), (sorted(series)[:5], sorted(through)[:5])
+for name, vals in series.items():
+    assert [x for x, _ in vals] == sorted(x for x, _ in vals), (name, "counter out of time order")
+    prev, ups = 0, 0
+    for _, v in vals:
+        assert abs(v - prev) == 1, (name, vals[:10])
+        ups += v > prev
+        prev = v
+    assert ups == through[name] and prev == 0, (name, ups, through[name], prev)
+print("ok   packet trains traced: %d trains and %d flows, counters in time order, the untraced result" % (len(trains), len(flows)))
+P2
+if command -v pj_dump > /dev/null; then
+  "$BIN" run "$t/pt.json" --out "$t/ptp" --trace "$t/pt.paje" > /dev/null 2>&1
+  n=$(pj_dump -u "$t/pt.paje" 2> /dev/null | grep -c '^Link, 0, Packet train,')
+  [[ $n == 16 ]] && echo "ok   Paje: 16 'Packet train' links" || { echo "FAIL Paje trains: $n"; fail=1; }
+fi
 [[ -z $(find "$t" -name '*.tmp.*') ]] || { echo "FAIL temporary left: $(find "$t" -name '*.tmp.*')"; fail=1; }
 exit $fail
