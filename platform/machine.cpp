@@ -253,6 +253,7 @@ Network read_network(const std::string& key, const Json& value, long long nodes,
     shape["compute_nodes"] = nodes;
     try {
       net.topology = topology::make_topology(kind, shape, net.nic->link_params(), file, tpath);
+      net.nic->attach(*net.topology);
     } catch (const InputError& e) {
       if (e.key() == tpath + ".compute_nodes") {
         // the topology's reason repeats "<n> nodes do not fit: " before its shape

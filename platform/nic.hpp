@@ -78,6 +78,10 @@ public:
   // Bulk transfers one port works on at once (its DMA engine: PUTs it sends, GETs it pulls); further ones wait in FIFO
   // order and start as one ends. 0: any number (every transfer becomes a flow at once).
   virtual int max_active_transfers() const { return 0; }
+  // The network's topology, once built from the machine file (before node_resources and the paths are read): a kind
+  // whose NIC is the router adds the link by which a node reaches its router where the topology has one
+  // (Topology::router_on_node).
+  virtual void attach(const topology::Topology&) {}
 };
 
 struct NicKindInfo {

@@ -151,3 +151,4 @@ add_test(NAME e2e.machine_template COMMAND bash ${E2E}/machine_template.sh $<TAR
 add_test(NAME e2e.compare_keys COMMAND bash ${E2E}/compare_keys.sh $<TARGET_FILE:ompisim>)
 # The inputs tests/fuzz/mutate.py found ending in an internal error, each reduced to its cause: exit 2, one line.
 add_test(NAME e2e.fuzz_findings COMMAND bash ${E2E}/fuzz_findings.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})
+add_test(NAME e2e.node_link COMMAND bash ${E2E}/node_link.sh $<TARGET_FILE:ompisim> ${CMAKE_SOURCE_DIR})

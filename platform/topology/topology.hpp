@@ -84,6 +84,9 @@ public:
   Topology& operator=(const Topology&) = delete;
 
   virtual std::string kind() const = 0;  // "torus", "fat_tree", "dragonfly", "flat"
+  // A node sits on its router (a torus of Gemini or SeaStar chips, the router being the node's NIC); elsewhere a node
+  // reaches its router over a link of its own, which a NIC kind that is itself a router adds (NicModel::attach).
+  virtual bool router_on_node() const { return false; }
   virtual long long node_slots() const = 0;  // how many nodes it can attach
   long long compute_nodes() const { return compute_nodes_; }  // nodes in use (<= node_slots()), numbered from 0
   virtual RouterId router_of_node(long long node) const = 0;

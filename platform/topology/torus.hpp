@@ -28,6 +28,7 @@ public:
                                               const std::string& file, const std::string& path = kShapePath);
 
   std::string kind() const override { return "torus"; }
+  bool router_on_node() const override { return true; }
   long long node_slots() const override { return static_cast<long long>(routers()) * nodes_per_router_; }
   RouterId router_of_node(long long node) const override { return static_cast<RouterId>(node / nodes_per_router_); }
   int routers() const override { return dims_[0] * dims_[1] * dims_[2]; }
