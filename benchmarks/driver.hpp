@@ -102,6 +102,14 @@ public:
     (void)cutoff;
     return std::nullopt;
   }
+  // Messages per rank and call where the input sets them (a streaming OSU benchmark's window), in the registered
+  // count's unit (MessageCount: a ping-pong counts 2, a message each way), with how they were counted; nullopt: the
+  // registered count.
+  struct MessagesPerCall {
+    double messages;
+    std::string how;
+  };
+  virtual std::optional<MessagesPerCall> messages_per_call() const { return std::nullopt; }
   // Why counting messages underestimates this run's CPU time at `ranks` ranks ("" when nothing says so): printed
   // with its estimate (runner/estimate.hpp estimate_caveat).
   virtual std::string estimate_caveat(long long ranks) const {

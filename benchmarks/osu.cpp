@@ -413,11 +413,26 @@ public:
       calls += std::min(cutoff, static_cast<double>(iters + skip));
       loops.insert({iters, skip});
     }
-    if (loops.size() < 2) return std::nullopt;
+    if (loops.size() == 1) {  // one loop for every size: the keys' (iterations x sizes), or a default's, said
+      if (c_.iterations >= 0 && c_.skip >= 0) return std::nullopt;
+      const auto [iters, skip] = *loops.begin();
+      return CallCount{calls, fmt::format("{} + {} calls each", iters, skip)};
+    }
     const auto [small_iters, small_skip] = loop_for(c_, kLargeMessage);
     const auto [large_iters, large_skip] = loop_for(c_, kLargeMessage + 1);
     return CallCount{calls, fmt::format("{} + {} calls up to 8 KiB, {} + {} above", small_iters, small_skip,
                                         large_iters, large_skip)};
+  }
+  // A window streams `window` messages a pair and call, with one acknowledgement (osu_bw, osu_mbw_mr) or in both
+  // directions (osu_bibw): per rank (window + 1) / 2 or window sends, where a ping-pong has 1 (counted 2).
+  std::optional<MessagesPerCall> messages_per_call() const override {
+    const auto w = static_cast<double>(c_.window);
+    switch (osu_kind(c_.name).pattern) {
+      case OsuKind::Pattern::PingPong: return std::nullopt;
+      case OsuKind::Pattern::Stream: return MessagesPerCall{w + 1, fmt::format("window {} + acknowledgement", c_.window)};
+      case OsuKind::Pattern::BiStream: return MessagesPerCall{2 * w, fmt::format("window {} each way", c_.window)};
+    }
+    return std::nullopt;
   }
 
 private:

@@ -88,18 +88,21 @@ double axis_runs(const Scenario& s) {
 // every call, warm-up included, which a series that never settles simulates.
 // calls: the calls over all sizes (iterations x sizes, or the driver's count where its loop differs by size, said by
 // calls_how).
+// messages_how: how the driver counted the messages per rank and call where its input sets them ("" : registered).
 struct Parts {
   double ranks, iterations, sizes, messages, all_calls, calls;
-  std::string calls_how;
+  std::string calls_how, messages_how;
 };
 Parts parts(const Scenario& s) {
   const double ranks = max_ranks(s);
   const double all_calls = loop_count(s, "iterations", 1) + loop_count(s, "skip", 0);
   const double iterations = std::min(all_calls, cutoff_calls(s));
   const double sizes = std::max(1.0, loop_count(s, "sizes", 1));
-  Parts p{ranks, iterations, sizes, message_count(s).at(ranks), all_calls, iterations * sizes, ""};
-  if (s.driver)
+  Parts p{ranks, iterations, sizes, message_count(s).at(ranks), all_calls, iterations * sizes, "", ""};
+  if (s.driver) {
     if (auto c = s.driver->calls_over_sizes(cutoff_calls(s))) p.calls = c->calls, p.calls_how = c->how;
+    if (auto m = s.driver->messages_per_call()) p.messages = m->messages, p.messages_how = m->how;
+  }
   return p;
 }
 // "about 12 s", "about 3 min", ...; "under 1 s" for what would round to 0 s.
@@ -137,13 +140,17 @@ std::string estimate_text(const Scenario& s, double events) {
                         duration(events * p.all_calls / p.iterations / kEventsPerSecond))
           : "";
   const std::string calls =
-      !p.calls_how.empty() ? fmt::format("{:g} calls over {:g} sizes ({})", p.calls, p.sizes, p.calls_how)
+      !p.calls_how.empty() ? fmt::format("{:g} calls over {:g} size{} ({})", p.calls, p.sizes, p.sizes == 1 ? "" : "s",
+                                               p.calls_how)
                            : fmt::format("{} iterations{}{}", p.iterations,
                                          cut ? " (the fewest a steady-state cutoff simulates)" : "",
                                          p.sizes > 1 ? fmt::format(" x {} sizes", p.sizes) : "");
   return fmt::format("about {:.2g} messages ({} ranks x {} x {} per rank and iteration{}{}), {}{}", events, p.ranks,
                      calls,
-                     fmt::format("{:g}{}", p.messages, c.per_round != 0 || c.per_peer != 0 ? " (" + c.formula() + ")" : ""),
+                     fmt::format("{:g}{}", p.messages,
+                                 !p.messages_how.empty()                    ? " (" + p.messages_how + ")"
+                                 : c.per_round != 0 || c.per_peer != 0 ? " (" + c.formula() + ")"
+                                                                       : ""),
                      s.ranks.size() > 1 ? fmt::format(" x {} rank counts", s.ranks.size()) : "",
                      axis > 1 ? fmt::format(" x {:g} {} values", axis, s.driver->axis()) : "", cpu, unsettled);
 }

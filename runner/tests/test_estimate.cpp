@@ -176,6 +176,30 @@ TEST_CASE("estimate: OSU's calls per size follow its loop for each size", "[esti
   CHECK_THAT(estimate_text(fixed, estimate_events(fixed)), Catch::Contains("2 ranks x 55 iterations x 2 sizes"));
 }
 
+// Configuration: osu_bw between two Cielo ranks at 64 KiB and 1 MiB with OSU's default loops (20 + 2 calls above
+// 8 KiB) and its default window (64), then window 8; osu_bibw with window 8; osu_latency at the same sizes.
+// Expected: 22 calls at each size (not the small sizes' 110); per rank and call window + 1 messages for osu_bw (the
+// window and the acknowledgement, where a ping-pong counts 2), 2 x window for osu_bibw, and the text says how.
+// How validated: the estimates' ratios and the texts.
+TEST_CASE("estimate: a streaming OSU benchmark counts its window and its loop above 8 KiB", "[estimate][unit]") {
+  Json j = {{"id", "bw"}, {"machine", "cielo"}, {"stack", "openmpi"}, {"ranks", 2},
+            {"benchmark", {{"name", "osu_latency"}, {"sizes", {65536, 1048576}}}}};
+  const Scenario lat = scenario_from_json(j, "bw.json");
+  j["benchmark"]["name"] = "osu_bw";
+  const Scenario bw64 = scenario_from_json(j, "bw.json");
+  j["benchmark"]["window"] = 8;
+  const Scenario bw8 = scenario_from_json(j, "bw.json");
+  j["benchmark"]["name"] = "osu_bibw";
+  const Scenario bibw8 = scenario_from_json(j, "bw.json");
+  CHECK(estimate_events(lat) == Approx(2.0 * 2 * (1000 + 10) * 2).epsilon(1e-12));  // osu_latency: 1,000 + 10 above
+  CHECK(estimate_events(bw64) == Approx(2.0 * 2 * 22 * 65).epsilon(1e-12));
+  CHECK(estimate_events(bw8) == Approx(2.0 * 2 * 22 * 9).epsilon(1e-12));
+  CHECK(estimate_events(bibw8) == Approx(2.0 * 2 * 22 * 16).epsilon(1e-12));
+  CHECK_THAT(estimate_text(bw64, estimate_events(bw64)),
+             Catch::Contains("2 ranks x 44 calls over 2 sizes (20 + 2 calls each) x 65 (window 64 + acknowledgement)"));
+  CHECK_THAT(estimate_text(bibw8, estimate_events(bibw8)), Catch::Contains("x 16 (window 8 each way)"));
+}
+
 // Configuration: the committed Titan atomic barrier over radices 2 to 32 (each radix its own run of 299,008 ranks)
 // against the same scenario at radix 8 alone. Expected: the estimate counts every radix (5 times the one radix's
 // events) and its text says so. How validated: the ratio of the two estimates and the text.
