@@ -4,6 +4,8 @@
 // for as long as the run has work. Each transfer is routed by the run's route policy when the World declares its
 // resources, with the NIC kind's bulk path (the neighbour's own NIC resources, then the links), so an adaptive policy
 // sees the neighbour's load on the links and a minimal one does not care.
+// Links are shared fairly per transfer in flight (max-min over flows), not per node: a run's share of a link the
+// neighbour crosses grows with its own transfers in flight there (flows_per_pair sets the neighbour's side).
 // LIMITATIONS: the neighbour's traffic is steady (no phases, no compute gaps) and its routes are fixed for the run; it
 // uses port 0 of each of its nodes; it has no MPI software of its own (no CPU, no message rate limit).
 #pragma once
