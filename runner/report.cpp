@@ -589,7 +589,7 @@ std::string points_protocols(const Json& points) {
   std::vector<std::pair<double, std::set<std::string>>> rows;  // (size, the counters that move at it)
   for (const auto& p : points) {
     if (!p.is_object() || !p.contains("counters") || !p["counters"].is_object() || !p.contains("bytes") ||
-        !p["bytes"].is_number() || (!rows.empty() && p["bytes"].get<double>() <= rows.back().first))
+        !p["bytes"].is_number())
       return "";
     // A counter moves at a size when it is at least 1 % of the largest counter of its kind there: nanoseconds and
     // bytes are not measured against message counts (ptl/elan4's layer_pml_ns would hide every protocol counter).
@@ -604,6 +604,11 @@ std::string points_protocols(const Json& points) {
         moved.insert(it.key());
     rows.emplace_back(p["bytes"].get<double>(), std::move(moved));
   }
+  // by size, whatever order the scenario gave its sizes in; a size given twice has no one set of counters
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (std::adjacent_find(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first == b.first; }) !=
+      rows.end())
+    return "";
   std::set<std::string> every;  // with one size, its counters are its own
   if (rows.size() > 1) every = rows.front().second;
   for (const auto& [b, moved] : rows) std::erase_if(every, [&](const std::string& n) { return !moved.count(n); });

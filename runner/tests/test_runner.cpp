@@ -572,6 +572,10 @@ TEST_CASE("runner: points_protocols names the protocol counters by size range", 
   Json twice = pts;
   for (const auto& p : pts) twice.push_back(p);
   CHECK(points_protocols(twice).empty());
+  // sizes given in another order: the same line, by size
+  Json reversed = Json::array();
+  for (auto it = pts.rbegin(); it != pts.rend(); ++it) reversed.push_back(*it);
+  CHECK(points_protocols(reversed) == points_protocols(pts));
   CHECK(points_protocols(Json::parse(R"([{"bytes": 8, "latency_us": 1.5}])")).empty());
   // one size: its counters are named with it, none "at every size"
   CHECK(points_protocols(Json::parse(R"([{"bytes": 1, "counters": {"ob1_MATCH": 650, "ugni_credit_waits": 320}}])")) ==
