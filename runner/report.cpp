@@ -90,6 +90,8 @@ Json result_json(const RunRecord& r) {
                        {"overrides", sets},
                        {"parameters", resolved(m.physical_params())},
                        {"mca", stack_mca(r.spec, r.mca)}};
+  // the nodes the scenario chose (its "nodes"), as given; without them the placement's default (node-list order)
+  if (!s.nodes.empty()) res["provenance"]["mapping"]["nodes"] = s.nodes;
   Json components = Json::array();  // the stack's components by id ("pml/ob1", "btl/ugni"): what its counters are
   for (const auto& c : r.spec.components()) components.push_back(c.framework + "/" + c.name);
   res["provenance"]["components"] = std::move(components);

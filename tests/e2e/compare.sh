@@ -8,7 +8,7 @@
 # command that reruns it). (6) Without --all only what drifted is printed: two equal
 # runs print the summary line alone; --all prints every value. (2b) Two result files run differently: the lines naming
 # A and B say how (--set, machine file, engine), only where they differ; (2c) two folders too, when their pairs of
-# files differ alike, else that they differ from file to file; (2d) two benchmarks, two stacks, two placements or two values of a
+# files differ alike, else that they differ from file to file; (2d) two benchmarks, two stacks, two placements, two node lists or two values of a
 # scenario's mca block are named the same way; the counters only one of two stacks reports are listed apart, not
 # compared against 0. (7) A .json file that does not load is named where its counterpart is a result (exit 2), and
 # noted where neither side loads. (8) A difference in the last bits is equal at the default tolerance, marked at 0.
@@ -126,6 +126,17 @@ grep -qx "# A: .*fig5_latency_2p_inter_openmpi.json (run with benchmark osu_late
 "$BIN" compare "$R/gemini/fig5_latency_2p_inter_openmpi.json" "$R/gemini/fig3_latency_2p_intra_openmpi.json" > "$t/out" 2>&1
 grep -qx "# A: .* (run with ranks 2, 1 per node)" "$t/out" && grep -qx "# B: .* (run with ranks 2, 2 per node)" "$t/out" \
   && echo "ok   two placements named" || { echo "FAIL two placements: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
+# two node lists (a scenario's "nodes" against the default placement; a long list by its ends and count)
+printf '%s' '{"id": "far", "machine": "cielo", "stack": "openmpi", "ranks": 2, "nodes": [0, 1000], "benchmark": {"name": "osu_latency", "sizes": [8], "iterations": 3, "skip": 1}}' > "$t/far.json"
+sed 's/"far"/"near"/; s/"nodes": \[0, 1000\], //' "$t/far.json" > "$t/near.json"
+sed 's/"far"/"many"/; s/"ranks": 2, "nodes": \[0, 1000\]/"ranks": 8, "nodes": [0, 1, 2, 3, 4, 5, 6, 9]/; s/"osu_latency"/"osu_multi_lat"/' "$t/far.json" > "$t/many.json"
+for x in far near many; do "$BIN" run "$t/$x.json" --out "$t/nodes-$x" > /dev/null 2>&1 || fail=1; done
+"$BIN" compare "$t/nodes-far/far.json" "$t/nodes-near/near.json" > "$t/out" 2>&1
+grep -qx "# A: .* (run with nodes \[0, 1000\])" "$t/out" && grep -qx "# B: .* (run with nodes as placed by default)" "$t/out" \
+  && echo "ok   two node lists named" || { echo "FAIL two node lists: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
+"$BIN" compare "$t/nodes-many/many.json" "$t/nodes-near/near.json" > "$t/out" 2>&1
+grep -q "^# A: .*nodes \[0, 1, ..., 9\] (8 nodes)" "$t/out" && echo "ok   a long node list by its ends and count" \
+  || { echo "FAIL long node list: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }
 "$BIN" compare "$R/qsnet/fig7_read.json" "$R/qsnet/fig7_write.json" > "$t/out" 2>&1
 grep -qx "# A: .* (run with mca ptl_elan4_rdma=read)" "$t/out" && grep -qx "# B: .* (run with mca ptl_elan4_rdma=write)" "$t/out" \
   && echo "ok   one stack's two mca values named" || { echo "FAIL mca block: $(head -2 "$t/out" | tr '\n' ' ')"; fail=1; }

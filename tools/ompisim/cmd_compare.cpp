@@ -21,7 +21,7 @@ namespace {
 // --set), machine file, engine and MCA values. Empty overrides when the file is no result or has no provenance
 // (compare_paths then reports the file).
 struct RunSetting {
-  std::string overrides, machine_file, engine, machine, stack, ranks, benchmark, routing;
+  std::string overrides, machine_file, engine, machine, stack, ranks, benchmark, routing, nodes;
   std::map<std::string, std::string> mca;
   std::set<std::string> set_keys;  // the --set names (an MCA value they changed is said once, as the --set)
 };
@@ -52,6 +52,15 @@ RunSetting run_setting(const std::string& path) {
       for (auto n = it->begin(); n != it->end(); ++n) r.push_back(n.key() + " " + text_of(n.value()));
       s.routing = fmt::format("{}", fmt::join(r, ", "));
     }
+    // the scenario's nodes ("[0, 1000]"; a long list by its ends and count), else the placement's default
+    s.nodes = "as placed by default";
+    if (auto m = prov.find("mapping"); m != prov.end() && m->is_object() && m->contains("nodes") && (*m)["nodes"].is_array()) {
+      const Json& n = (*m)["nodes"];
+      std::vector<std::string> shown;
+      for (std::size_t i = 0; i < n.size(); ++i)
+        if (n.size() <= 6 || i < 2 || i + 1 == n.size()) shown.push_back((i + 1 == n.size() && n.size() > 6 ? "..., " : "") + n[i].dump());
+      s.nodes = fmt::format("[{}]{}", fmt::join(shown, ", "), n.size() > 6 ? fmt::format(" ({} nodes)", n.size()) : "");
+    }
     if (auto it = prov.find("mca"); it != prov.end() && it->is_object())
       for (auto m = it->begin(); m != it->end(); ++m) s.mca[m.key()] = text_of(m.value());
   } catch (const std::exception&) {
@@ -74,6 +83,7 @@ std::pair<std::string, std::string> setting_suffixes(const std::string& a, const
   differ("machine", sa.machine, sb.machine);
   differ("stack", sa.stack, sb.stack);
   differ("ranks", sa.ranks, sb.ranks);
+  if (sa.machine == sb.machine) differ("nodes", sa.nodes, sb.nodes);
   if (sa.machine == sb.machine) differ("routing", sa.routing, sb.routing);
   if (sa.overrides != sb.overrides) na.push_back(sa.overrides), nb.push_back(sb.overrides);
   if (sa.machine == sb.machine) differ("machine file", sa.machine_file, sb.machine_file);
