@@ -8,6 +8,10 @@
 #include <algorithm>
 #include <bit>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace ompisim::bench::replay {
 
@@ -52,6 +56,27 @@ std::string coll_stat_name(Kind k) { return ti::kind_name(k); }
 
 }  // namespace
 
+// The simulation ended with ranks that never completed an action: a deadlock. The rank named is the likeliest cause,
+// a rank blocked in a point-to-point action (a receive or wait that no send matches) rather than one of those that wait
+// for it in a collective, with how many ranks are blocked in each kind of action.
+void Run::check_blocked() const {
+  const RankState* cause = nullptr;
+  std::map<std::string, int> kinds;
+  int blocked = 0;
+  for (const RankState& rs : ranks) {
+    if (rs.end >= 0) continue;
+    ++blocked, ++kinds[ti::kind_name(rs.last)];
+    if (!cause || (ti::is_collective(cause->last) && !ti::is_collective(rs.last))) cause = &rs;
+  }
+  if (!cause) return;
+  std::vector<std::string> by_kind;
+  for (const auto& [k, m] : kinds) by_kind.push_back(fmt::format("{} in '{}'", m, k));
+  throw InputError(cause->reader.path(), "",
+                   fmt::format("line {}: rank {} never completed '{}' (deadlock: no rank's trace matches it; {} rank{} "
+                               "blocked: {})",
+                               cause->last_line, cause - ranks.data(), ti::kind_name(cause->last), blocked,
+                               blocked == 1 ? "" : "s", fmt::join(by_kind, ", ")));
+}
 // After every rank ended: a send that no receive matched is an error, as MPI_Finalize with a pending message is.
 void Run::check_unmatched() const {
   const std::uint64_t more = inflight.size();
@@ -256,14 +281,8 @@ Json replay_run(World& w, Stack& s, const ReplayConfig& c) {
   w.sim().run();
   if (x.error) std::rethrow_exception(x.error);
   double total = 0;
-  for (int r = 0; r < n; ++r) {
-    const RankState& rs = x.ranks[static_cast<std::size_t>(r)];
-    if (rs.end < 0)
-      throw InputError(rs.reader.path(), "",
-                       fmt::format("line {}: rank {} never completed '{}' (deadlock: no rank's trace matches it)",
-                                   rs.last_line, r, ti::kind_name(rs.last)));
-    total = std::max(total, rs.end);
-  }
+  for (int r = 0; r < n; ++r) total = std::max(total, x.ranks[static_cast<std::size_t>(r)].end);
+  x.check_blocked();
   x.check_unmatched();
   x.check_unreceived();
   return replay_points(x, total);

@@ -125,6 +125,7 @@ struct Run {
   const Choice& algorithm(const std::string& coll, std::uint64_t bytes);
   coll::Schedule schedule(int me, const ti::Action& a);
   // Point-to-point requests and their completion (replay_run.cpp).
+  void check_blocked() const;  // a rank that never completed: the deadlock's likeliest cause
   void check_unmatched() const;
   // After every rank ended: a receive no send matched (posted by irecv and never waited) is an error of the trace.
   void check_unreceived() const;

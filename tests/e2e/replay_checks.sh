@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Replay checks its trace as MPI would (and, last, that an MPI call's steps end before the application computes). Configuration: hand-written two-rank SMPI TI traces, each wrong in one way
-# (a send no rank receives, a receive no send matches and no wait reaches, collectives that differ across ranks, a wait on a request never posted or waited twice, a wait whose peer is neither a rank nor MPI_UNDEFINED,
+# (a send no rank receives, a receive no send matches and no wait reaches, a receive no send matches that blocks the
+# other rank in a barrier (the deadlock names the receive), collectives that differ across ranks, a wait on a request never posted or waited twice, a wait whose peer is neither a rank nor MPI_UNDEFINED,
 # counts out of range, a rank's action file that is empty or holds only blank and comment lines: SMPI's replay runs
 # such a rank as doing nothing, smpirun never writes one), an index line holding a NUL byte, index lines naming a file
 # outside the index's folder ('..', absolute, a symbolic link, a sibling folder), a 1 MiB field in an action line.
@@ -36,6 +37,9 @@ mk good '0 init\n0 send 1 7 10\n0 barrier\n0 allreduce 8 0\n0 finalize\n' \
         '1 init\n1 irecv 0 7 10\n1 wait 0 1 7\n1 barrier\n1 allreduce 8 0\n1 finalize\n'
 accept good
 mk unmatched '0 init\n0 send 1 7 10\n0 finalize\n' '1 init\n1 finalize\n'
+# a deadlock names its likeliest cause: rank 1's receive that no send matches, not rank 0 waiting for it in the barrier
+mk deadlock '0 init\n0 barrier\n0 finalize\n' '1 init\n1 recv 0 77 64\n1 barrier\n1 finalize\n'
+refuse deadlock "rank-1\.txt: line 2: rank 1 never completed 'recv' \(deadlock: no rank's trace matches it; 2 ranks blocked: 1 in 'barrier', 1 in 'recv'\)"
 # an MPI call's last step due at the instant it returns runs before the application computes: 64 ranks on Cielo's
 # openmpi, 4 x (1 ms of compute, an 8 KiB isend to rank + 16 and irecv from rank - 16, waitall); an 8 KiB message
 # goes by RGET, and a receiver's FIN, queued at the very time its waitall returned, used to wait for its next compute
