@@ -136,6 +136,12 @@ public:
   // the tables that cover every collective it replays), the sentence that says so, which the run's header, its
   // result's provenance ("collectives") and `describe` of the scenario print; empty otherwise.
   virtual std::string collectives_note() const { return {}; }
+  // Whether the run whose points these are ran a collective (a trace replay whose trace holds none did not): the
+  // run's note is kept only then.
+  virtual bool ran_collectives(const Json& points) const {
+    (void)points;
+    return true;
+  }
   // The input key that gives the benchmark MPI_Alloc_mem buffers ("benchmark.alloc"), when it does; empty when its
   // buffers are malloc'ed. The runner warns when the stack's paths do not depend on it (Stack::reads_buffer_allocation).
   virtual std::string alloc_mem_key() const { return {}; }

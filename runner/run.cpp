@@ -473,7 +473,8 @@ Json run_one(const Scenario& s, long long ranks, const Overrides& sets, const Tr
   }
   Json res = result_json(RunRecord{s, ranks, sets, m, *sim, w, pl, mca, spec, st, std::move(points)});
   // the collectives note of the driver that ran (the stack's library on this machine), not of the parsed one
-  if (const std::string note = p.driver->collectives_note(); !note.empty()) res["provenance"]["collectives"] = note;
+  if (const std::string note = p.driver->collectives_note(); !note.empty() && p.driver->ran_collectives(res["points"]))
+    res["provenance"]["collectives"] = note;
   if (!unread.empty()) res["provenance"]["unread_overrides"] = std::move(unread);
   if (!idle_sets.empty()) res["provenance"]["idle_overrides"] = std::move(idle_sets);
   if (!idle_mca.empty()) res["provenance"]["idle_mca"] = std::move(idle_mca);

@@ -105,6 +105,9 @@ public:
                        "replays (the benchmark block's \"collectives\" names one, or 'fixed')",
                        c_.collectives, c_.stack_library);
   }
+  bool ran_collectives(const Json& points) const override {
+    return std::any_of(points.begin(), points.end(), [](const Json& p) { return p.value("row", "") == "collective"; });
+  }
   const std::vector<std::string>& files() const { return c_.files; }
 };
 

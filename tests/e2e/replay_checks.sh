@@ -68,6 +68,12 @@ sed 's/"machine": "loggp", "stack": "loggp"/"machine": "cielo", "stack": "openmp
   && grep -q '"collectives": "collective algorithms decided by' out-good_cielo/good.json \
   && echo "ok   the replay names the tables that decide its collectives when not the stack's" \
   || { echo "FAIL collectives note: $(head -5 good_cielo.out) $(cat good_cielo.err)"; fail=1; }
+# a trace with no collective: no note about the tables that would decide them
+mk p2p_only '0 init\n0 send 1 7 10\n0 finalize\n' '1 init\n1 recv 0 7 10\n1 finalize\n'
+sed -i 's/"machine": "loggp", "stack": "loggp"/"machine": "cielo", "stack": "openmpi"/' p2p_only.json
+"$BIN" run p2p_only.json --out out-p2p_only > p2p_only.out 2> p2p_only.err && ! grep -q "collective algorithms" p2p_only.out \
+  && ! grep -q '"collectives":' out-p2p_only/p2p_only.json && echo "ok   a trace without collectives has no collectives note" \
+  || { echo "FAIL p2p-only note: $(head -5 p2p_only.out) $(cat p2p_only.err)"; fail=1; }
 # An index of no bytes (or a kernel file whose size reads 0): named with the scenario's key.
 mk empty_index "init\\nfinalize\\n" "init\\nfinalize\\n"; : > empty_index/index.txt
 refuse empty_index "empty_index\.json: key 'benchmark\.trace': 'empty_index/index\.txt' is empty: a trace index names one action file per rank"
