@@ -348,6 +348,7 @@ void Fabric::bulk(long long a, long long b, double bytes, double latency, Callba
     }
   }
   ++bulk_flows;
+  count_flow_between_nodes(a, b, bytes);
   // The path is built when the flow starts. A pulled transfer (GET) is driven by b: with a NIC kind whose bulk path
   // names the initiator's resources, it occupies b's engine instead of a's.
   transfer(Drive::Dma, a, b, bytes, latency, std::move(done), pulled, rank_a, rank_b);
@@ -360,6 +361,7 @@ void Fabric::pio(long long a, long long b, double bytes, double latency, Callbac
     return;
   }
   ++pio_flows;
+  count_flow_between_nodes(a, b, bytes);
   transfer(Drive::Pio, a, b, bytes, latency, std::move(done), false, rank_a, rank_b);
 }
 

@@ -9,6 +9,7 @@
 #include "platform/machine.hpp"
 #include "platform/neighbour_job.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -74,6 +75,10 @@ public:
   std::uint64_t bulk_flows = 0, pio_flows = 0, neighbour_streams = 0;
   std::uint64_t packets_delayed = 0;  // packets that waited for a link (packet_wait > 0)
   std::uint64_t packet_trains = 0;    // transfers timed as packet trains (set_packet_trains)
+  // With packet trains on: the transfers between nodes that went as flows all the same (above the size, or a path the
+  // NIC kind does not declare), and the largest of them, bytes (trains and flows do not see each other on a link)
+  std::uint64_t flows_between_nodes = 0;
+  double largest_flow_between_nodes = 0;
 
 private:
   PathCost compute_path(long long node_a, long long node_b) const;
@@ -117,6 +122,10 @@ private:
   Callback traced_train(Drive d, long long a, long long b, long long initiator, double bytes, double depart, int rank_a,
                         int rank_b, Callback done);  // the train's done, reporting it to the trace
   bool pio_train_ok() const;
+  void count_flow_between_nodes(long long a, long long b, double bytes) {
+    if (train_max_ > 0 && a != b && bytes > 0)
+      ++flows_between_nodes, largest_flow_between_nodes = std::max(largest_flow_between_nodes, bytes);
+  }
   void arrive(std::uint32_t t);  // the latency has elapsed: start now or wait for the port
   void start_flow(std::uint32_t t);
   const topology::Route& flow_route(Transfer& x);  // the route a starting transfer takes

@@ -100,12 +100,17 @@ Json result_json(const RunRecord& r) {
   if (const EngineInfo* e = engines().find(sim.name()); e && e->set_grid)
     res["provenance"]["engine_grid_s"] = s.engine_grid >= 0 ? s.engine_grid : kDefaultEngineGrid;
   if (s.packet_trains > 0) {
-    std::uint64_t trains = 0, flows = 0;
+    std::uint64_t trains = 0, flows = 0, between = 0;
+    double largest = 0;
     for (int i = 0; i < r.world.networks(); ++i) {
-      trains += r.world.fabric(i).packet_trains;
-      flows += r.world.fabric(i).pio_flows + r.world.fabric(i).bulk_flows;
+      const Fabric& f = r.world.fabric(i);
+      trains += f.packet_trains;
+      flows += f.pio_flows + f.bulk_flows;
+      between += f.flows_between_nodes;
+      largest = std::max(largest, f.largest_flow_between_nodes);
     }
-    res["provenance"]["packet_trains"] = {{"max_bytes", s.packet_trains}, {"trains", trains}, {"flows", flows}};
+    res["provenance"]["packet_trains"] = {{"max_bytes", s.packet_trains}, {"trains", trains}, {"flows", flows},
+                                          {"flows_between_nodes", between}, {"largest_flow_between_nodes", largest}};
   }
   if (const EngineInfo* e = engines().find(sim.name()); e && e->window_figures)
     if (auto w = e->window_figures(sim); !w.empty()) {
@@ -475,6 +480,16 @@ std::vector<std::string> override_warnings(const Json& res) {
                                 "never trains), so it changed nothing",
                                 format_quantity(t.value("max_bytes", 0.0), Dim::Bytes),
                                 t.value("flows", Json(0)).dump()));
+    // trains beside flows between nodes: they do not see each other's use of a link
+    else if (t.is_object() && t.value("flows_between_nodes", Json(0)).is_number() &&
+             t.value("flows_between_nodes", 0.0) > 0)
+      out.push_back(fmt::format("packet_trains {}: {} transfers between nodes went as flows beside the trains (up to "
+                                "{}), and trains and flows do not see each other's use of a link; packet_trains {} or "
+                                "more times them all as trains",
+                                format_quantity(t.value("max_bytes", 0.0), Dim::Bytes),
+                                t.value("flows_between_nodes", Json(0)).dump(),
+                                format_quantity(t.value("largest_flow_between_nodes", 0.0), Dim::Bytes),
+                                format_quantity(t.value("largest_flow_between_nodes", 0.0), Dim::Bytes)));
   }
   for (const auto& [k, v, given, used] : capped_overrides(res)) {
     const std::string by = capped_by(res, k);

@@ -11,6 +11,7 @@
 #  3. the table's first lines say the run used packet trains and how many; the flow run's do not;
 #  4. bad input exits 2 with one line naming file, key and reason: a size without a unit, a negative size, a boolean;
 #  7. a run whose transfers all stay within a node warns that packet_trains changed nothing (0 trains);
+#  7b. a run whose transfers between nodes went partly as flows warns that trains and flows do not see each other;
 #  8. a sweep over "packet_trains" ["0 B", "8 KiB"] runs both (its column in bytes) and each row of the train point
 #     says how many transfers were trains and flows, the flow point's rows have none;
 #  9. compare of the flow and the train results notes the other packet_trains (A: none; B: 8192 B).
@@ -74,6 +75,14 @@ printf '%s' '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "osu
 if grep -q "warning: packet_trains 8192 B: no transfer of this run was timed as a train" "$t/intra.err"; then
   echo "ok   7. intra-node run: $(cut -c1-110 "$t/intra.err" | head -1)"
 else echo "FAIL 7. intra-node run gave no warning: $(cat "$t/intra.err")"; fail=1; fi
+# 7b. trains beside flows between nodes (osu_latency at 1 KiB and 64 KiB between two nodes, trains up to 8 KiB): said,
+#     with the largest flow and the size that would time them all as trains; the train run of 1. (no flow) says nothing
+printf '%s' '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1024, 65536], "iterations": 2, "skip": 0}, "ranks": 2, "ranks_per_node": 1, "packet_trains": "8 KiB"}' > "$t/mixed.json"
+"$BIN" run "$t/mixed.json" --out "$t/o" > /dev/null 2> "$t/mixed.err"
+if grep -q "warning: packet_trains 8192 B: [0-9]* transfers between nodes went as flows beside the trains (up to 65536 B), and trains and flows do not see each other's use of a link; packet_trains 65536 B or more" "$t/mixed.err" \
+   && ! grep -q "beside the trains" "$t/trains.err"; then
+  echo "ok   7b. trains beside flows: $(cut -c1-120 "$t/mixed.err" | head -1)"
+else echo "FAIL 7b. no warning of trains beside flows: $(cat "$t/mixed.err")"; fail=1; fi
 # 8. a sweep over the key
 printf '%s' "{\"base\": \"$t/flows.json\", \"axes\": {\"packet_trains\": [\"0 B\", \"8 KiB\"]}}" > "$t/grid.json"
 "$BIN" sweep "$t/grid.json" --out "$t/sw" > /dev/null 2> "$t/sw.err" || { echo "FAIL 8. sweep: $(cat "$t/sw.err")"; fail=1; }
