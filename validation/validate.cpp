@@ -476,6 +476,31 @@ void each_quote_holder(const Json& doc,
 
 }  // namespace
 
+Json claim_fitted_by(const Json& check, const Json& doc) {
+  std::vector<std::pair<Json, Json>> pairs;  // (a, b) of the calibration comparisons
+  std::vector<std::string> ids;
+  if (doc.contains("fit_gaps") && doc["fit_gaps"].is_array())
+    for (auto& g : doc["fit_gaps"])
+      if (g.value("role", "") == "calibration") pairs.emplace_back(g.at("a"), g.at("b")), ids.push_back(g.at("id"));
+  Json out = Json::array();
+  auto walk = [&](auto&& self, const Json& x) -> void {
+    if (x.is_object()) {
+      if (x.contains("a") && x.contains("b") && x["a"].is_object() && x["b"].is_object())
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+          const auto& [a, b] = pairs[i];
+          if (((x["a"] == a && x["b"] == b) || (x["a"] == b && x["b"] == a)) &&
+              std::find(out.begin(), out.end(), Json(ids[i])) == out.end())
+            out.push_back(ids[i]);
+        }
+      for (auto& [k, v] : x.items()) self(self, v);
+    } else if (x.is_array()) {
+      for (auto& v : x) self(self, v);
+    }
+  };
+  walk(walk, check);
+  return out;
+}
+
 Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets,
                         const std::map<std::string, Json>* done, int jobs) {
   auto exists = [](const std::string& rel) {
@@ -525,6 +550,7 @@ Json validate_reference(const Json& doc, const std::string& f, const Overrides& 
       if (c.contains("alternative")) cls.back()["alternative"] = c["alternative"];
       if (c.contains("role")) cls.back()["role"] = c["role"];  // "calibration": the check reads back a model input
       if (c.contains("not_holding")) cls.back()["not_holding"] = c["not_holding"];
+      if (Json by = claim_fitted_by(c["check"], doc); !by.empty()) cls.back()["fitted_by"] = std::move(by);
     }
     // Prediction intervals (not for a what-if table with --set): intervals.hpp, each sample evaluated here.
     std::vector<const Json*> refs;  // the reference entries of the predictions and held-out values, in output order

@@ -33,6 +33,10 @@ Json validate_ran(const std::map<std::string, Json>& done, std::size_t& left_out
 // messages and seeds its samples. validate() runs this for every reference file of the paper.
 Json validate_reference(const Json& doc, const std::string& f, const Overrides& sets = {},
                         const std::map<std::string, Json>* done = nullptr, int jobs = 1);
+// The calibration comparisons (`doc`'s "fit_gaps" of role "calibration") whose pair (a, b, in either order) a claim's
+// check compares again, by id: a claim that holds on them holds because a closed comparator's free costs were fitted
+// to that gap, not as an independent test (the table counts them apart).
+Json claim_fitted_by(const Json& check, const Json& doc);
 // A claim's "not_holding" record ({"reason", "see"}), checked: InputError naming file and key otherwise.
 Json check_not_holding(const Json& n, const std::string& file);
 std::string render_not_holding(const Json& claims);  // Markdown: claims not holding, with their reasons

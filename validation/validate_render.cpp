@@ -206,6 +206,7 @@ std::string paper_rows(const Json& v, std::string& why) {
                     "|\n|---|---|---|---|---|---|---|---|---|\n";
   for (auto& paper : papers) {
     int quantified = 0, magnitude = 0, holding = 0, untested = 0, readback = 0, orderings = 0, orderings_held = 0;
+    int holding_fitted = 0;  // holding on a gap a closed comparator's free costs are fitted to (fit_gaps)
     std::string failing, readback_failing;  // a calibration claim that fails is named in its own column
     std::string orderings_failing;          // an ordering claim (no number in its text) that fails
     Farthest w;
@@ -224,7 +225,7 @@ std::string paper_rows(const Json& v, std::string& why) {
       }
       if (!c.value("magnitude", false) || c.value("role", "") == "calibration") continue;
       ++magnitude;
-      if (c.value("holds", false)) ++holding;
+      if (c.value("holds", false)) ++holding, holding_fitted += c.contains("fitted_by") ? 1 : 0;
       else failing += (failing.empty() ? "" : ", ") + c.at("id").get<std::string>();
       farthest_gap(c, w);
     }
@@ -239,8 +240,8 @@ std::string paper_rows(const Json& v, std::string& why) {
                            c.contains("not_holding") ? c["not_holding"].at("reason").get<std::string>() : "**no reason recorded**",
                            measures_text(c).empty() ? "" : " Over the samples: " + measures_text(c) + ".");
     const int nfail = magnitude - holding;
-    out += fmt::format("| {} | {} | {} | {} | {}{} | {} | {}{} | {}, {}{} | {} |\n", paper, quantified + untested,
-                       magnitude, holding, nfail, nfail ? ": " + cell(failing) : "", untested, readback,
+    out += fmt::format("| {} | {} | {} | {}{} | {}{} | {} | {}{} | {}, {}{} | {} |\n", paper, quantified + untested,
+                       magnitude, holding, holding_fitted ? fmt::format(" ({} on fitted gaps)", holding_fitted) : "", nfail, nfail ? ": " + cell(failing) : "", untested, readback,
                        readback_failing.empty() ? "" : ", failing: " + cell(readback_failing), orderings_held,
                        orderings - orderings_held, orderings_failing.empty() ? "" : ": " + cell(orderings_failing),
                        w.off < 0 ? "-" : cell(w.text));
@@ -261,7 +262,9 @@ std::string render_summary(const Json& v) {
   std::string why;
   std::string out = "Quantified statements per paper (a claim whose text gives a number or whose check carries a "
                     "magnitude, and the statements listed as untested; checked with magnitude: a gap, tolerance or "
-                    "margin, not an ordering alone; failing: with the reason recorded beside the claim, listed below; "
+                    "margin, not an ordering alone; holding on fitted gaps: claims that check a gap a closed comparator's "
+                    "free costs are fitted to (the reference's `fit_gaps`, `ompisim calibrate`), which hold by "
+                    "calibration, not as independent tests; failing: with the reason recorded beside the claim, listed below; "
                     "calibration: a check that reads back a model input, labelled as such, those that fail named and "
                     "listed below too (a calibration claim, unlike a calibration point, does not set the exit status); orderings: the claims whose text gives no number, such as one stack ahead of "
                     "another, those that fail named and listed below too; largest gap: the check farthest outside its "
@@ -330,7 +333,11 @@ std::string render_table(const Json& v) {
                        c.contains("status") ? fmt::format("{} ({})", c["status"].get<std::string>(),
                                                           c["holds_in"].get<std::string>())
                                             : std::string(""),
-                       cell(measures_text(c)), cell(c["detail"].get<std::string>() +
+                       cell(measures_text(c)),
+                       cell((c.contains("fitted_by")
+                                 ? fmt::format("on fitted gaps ({}): ", fmt::join(c["fitted_by"], ", "))
+                                 : std::string()) +
+                            c["detail"].get<std::string>() +
                             (c.contains("alternative")
                                  ? fmt::format("; not chosen: {} (paper gap {:+g} %)", c["alternative"]["text"].get<std::string>(),
                                                c["alternative"]["paper_gap_pct"].get<double>())

@@ -109,6 +109,40 @@ TEST_CASE("validation table: a failing calibration claim is named in its paper's
              Catch::Contains("| 0 | 1 |") && !Catch::Contains("p.cal"));
 }
 
+// Configuration: a reference with two calibration comparisons (fit_gaps) and one of role "check"; claim checks that
+// compare one of them (in the other order too), several (nested in a list of checks), none, or only the "check" one.
+// Expected: claim_fitted_by names the calibration comparisons each compares, once each; a claim holding on one counts
+// among its paper's holding claims as "on fitted gaps" and its detail names the gap.
+// How validated: the ids returned and substrings of the rendered Markdown.
+TEST_CASE("validation table: claims on a fitted gap are counted and named apart", "[unit][validation]") {
+  auto side = [](const char* scen, int bytes) {
+    return Json{{"scenario", scen}, {"select", {{"bytes", bytes}}}, {"metric", "latency_us"}};
+  };
+  const Json doc{{"fit_gaps", Json::array({{{"id", "fit.1k"}, {"a", side("o.json", 1024)}, {"b", side("n.json", 1024)},
+                                            {"role", "calibration"}},
+                                           {{"id", "fit.4m"}, {"a", side("o.json", 4194304)}, {"b", side("n.json", 4194304)},
+                                            {"role", "calibration"}},
+                                           {{"id", "fit.8"}, {"a", side("o.json", 8)}, {"b", side("n.json", 8)},
+                                            {"role", "check"}}})}};
+  const Json one{{"kind", "gap"}, {"a", side("n.json", 1024)}, {"b", side("o.json", 1024)}, {"paper_gap_pct", 82}};
+  Json big = Json::object();
+  big["kind"] = "gap", big["a"] = side("o.json", 4194304), big["b"] = side("n.json", 4194304);
+  Json both = Json::object();
+  both["kind"] = "all", both["checks"] = Json::array({one, big, one});
+  const Json other{{"kind", "gap"}, {"a", side("o.json", 8)}, {"b", side("n.json", 8)}};
+  CHECK(validation::claim_fitted_by(one, doc) == Json::array({"fit.1k"}));
+  CHECK(validation::claim_fitted_by(both, doc) == Json::array({"fit.1k", "fit.4m"}));
+  CHECK(validation::claim_fitted_by(other, doc).empty());
+  CHECK(validation::claim_fitted_by(one, Json::object()).empty());
+  Json claims = Json::array({{{"id", "p.fit"}, {"paper", "p"}, {"quantified", true}, {"magnitude", true}, {"holds", true},
+                              {"detail", "model gap +82 %"}, {"fitted_by", validation::claim_fitted_by(one, doc)}},
+                             {{"id", "p.own"}, {"paper", "p"}, {"quantified", true}, {"magnitude", true}, {"holds", true},
+                              {"detail", ""}}});
+  const Json v{{"points", Json::array()}, {"held_out", Json::array()}, {"claims", claims}};
+  CHECK_THAT(validation::render_summary(v), Catch::Contains("| p | 2 | 2 | 2 (1 on fitted gaps) | 0 |"));
+  CHECK_THAT(validation::render_table(v), Catch::Contains("| p.fit | yes |  |  | on fitted gaps (fit.1k): model gap +82 % |"));
+}
+
 // Configuration: "not_holding" records, well-formed and not. Expected: the well-formed one is returned unchanged; an
 // unknown key, an empty or non-string value, a missing reason or a non-object is an InputError naming the file and
 // the key. How validated: the returned JSON and the exception's message.
