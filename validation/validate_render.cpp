@@ -321,8 +321,10 @@ std::string render_table(const Json& v) {
                            c.at("change").get<std::string>(), c.at("mechanism").get<std::string>());
     }
   if (!moved.empty())
-    out += "\nValues set by a named model mechanism (the value each had before it is kept in the reference file's "
-           "`model_change.before`):\n\n| id | value | set by | mechanism |\n|---|---|---|---|\n" + moved;
+    out += "\nValues set by a named model mechanism (the change that last moved each, as it was made: the parameter "
+           "values it names are those of that change, today's are the machine files'; the value each had before it is "
+           "kept in the reference file's `model_change.before`):\n\n| id | value | set by | mechanism |\n|---|---|---|---|\n" +
+           moved;
   out += "\nClaims (holds: at the nominal parameters; within the intervals: holds in every sample, fails in every "
          "sample, or undecided, with the count of the nominal run and the samples it holds in; over the samples: each "
          "measured quantity's interval, with the paper's number inside or outside it, or whether it reaches the "
