@@ -212,8 +212,16 @@ std::vector<std::string> figure_caption(const CaptionInput& in, const std::vecto
   if (in.intervals)
     add("Bars: prediction interval of a predicted or held-out point, the range of the simulated value over the "
         "sampled estimated parameters (validation/README.md); a point they do not move has no bar.");
+  // a claim's verdict as the validation table gives it: at the nominal parameters, then over the samples when they
+  // were drawn and say otherwise ("holds; undecided over the samples")
   std::map<std::string, std::string> status;
-  for (const auto& c : v.value("claims", Json::array())) status[c.value("id", "")] = c.value("status", "");
+  for (const auto& c : v.value("claims", Json::array())) {
+    const std::string nominal = c.contains("holds") ? (c.value("holds", false) ? "holds" : "fails") : "";
+    const std::string sampled = c.value("status", "");
+    status[c.value("id", "")] = nominal.empty()                         ? sampled
+                                : sampled.empty() || sampled == nominal ? nominal
+                                                                         : nominal + "; " + sampled + " over the samples";
+  }
   const std::set<std::string> mine(in.scenarios.begin(), in.scenarios.end());
   bool first = true;
   const auto fig = figure_number(in.figure);

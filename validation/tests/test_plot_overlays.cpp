@@ -120,7 +120,8 @@ TEST_CASE("prediction intervals of zero width draw no bar") {
 
 // Configuration: the caption of a figure holding scenarios/x/lat.json, with and without the paper's values.
 // Expected:      it names what the circles and bars are, or says the paper gives no data points; it quotes the claims that
-//                name the figure's scenarios with their status, and no other claim; the script prints each line
+//                name the figure's scenarios with their status (at the nominal parameters, then over the samples where
+//                they differ), and no other claim; the script prints each line
 //                under the frame and draws a peak as a dashed line in its curve's colour.
 // How validated: substrings of the caption and of the gnuplot script.
 TEST_CASE("figure caption: what is overlaid, and the paper's statements with the model's verdict") {
@@ -133,6 +134,11 @@ TEST_CASE("figure caption: what is overlaid, and the paper's statements with the
   CHECK(none[0].find("gives no data points") != std::string::npos);
   CHECK(none.back() == "- \"Latency is low (Fig. 5).\" (fails)");
   for (auto& l : none) CHECK(l.find("Elsewhere") == std::string::npos);
+  // the table's verdict at the nominal parameters first, the samples' when they differ
+  Json nominal = Json::parse(R"({"claims": [{"id": "c.one", "holds": true, "status": "undecided"}]})");
+  CHECK(figure_caption(in, {kDoc}, nominal).back() == "- \"Latency is low (Fig. 5).\" (holds; undecided over the samples)");
+  nominal["claims"][0]["status"] = "holds";
+  CHECK(figure_caption(in, {kDoc}, nominal).back() == "- \"Latency is low (Fig. 5).\" (holds)");
   in.paper_points = in.intervals = true;
   auto with = figure_caption(in, {kDoc}, v);
   CHECK(with[0] == "Filled circles: the paper's values.");
