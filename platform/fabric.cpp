@@ -63,16 +63,22 @@ double Fabric::packet_wait(long long a, long long b, double bytes, int rank_a, i
   return queue_wait(a, b, bytes, rank_a, rank_b, depart, nullptr, a);
 }
 
+// The route a packet or train a -> b takes: none within a router, the router pair's with a policy of the router pair,
+// else the deterministic route, built into `own`.
+const topology::Route& Fabric::packet_route(long long a, long long b, topology::Route& own) {
+  const auto& t = *net_.topology;
+  const topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
+  if (ra == rb) return own;
+  if (by_router_pair_) return router_pair(ra, rb).route;
+  own = route(a, b);
+  return own;
+}
+
 double Fabric::queue_wait(long long a, long long b, double bytes, int rank_a, int rank_b, double depart,
                           const ResolvedPath* nic_path, long long initiator) {
   const auto& t = *net_.topology;
-  const topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
   topology::Route own;
-  const topology::Route* r = &own;
-  if (ra != rb) {
-    if (by_router_pair_) r = &router_pair(ra, rb).route;
-    else own = route(a, b);
-  }
+  const topology::Route* r = &packet_route(a, b, own);
   if (link_free_.empty()) link_free_.assign(t.link_count(), Busy{});
   const auto ports = static_cast<std::size_t>(std::max(1, net_.ports_per_node));
   if (port_free_.empty()) port_free_.assign(2 * ports * static_cast<std::size_t>(t.node_slots()), Busy{});
@@ -327,15 +333,10 @@ void Fabric::bulk(long long a, long long b, double bytes, double latency, Callba
     const ResolvedPath& rp = paths_[static_cast<std::size_t>(Drive::Dma)];
     const auto& t = *net_.topology;
     double rate = std::numeric_limits<double>::infinity();
-    const topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
-    auto links = [&](const topology::Route& r) {
-      read_link_params(r);
-      for (auto id : r) rate = std::min(rate, t.link_bandwidth(id));
-    };
-    if (ra != rb) {
-      if (by_router_pair_) links(router_pair(ra, rb).route);
-      else links(route(a, b));
-    }
+    topology::Route own;
+    const topology::Route& r = packet_route(a, b, own);
+    read_link_params(r);
+    for (auto id : r) rate = std::min(rate, t.link_bandwidth(id));
     bool resolved = true;
     for (const auto* side : {&rp.before, &rp.after})
       for (auto [end, k] : *side) {
@@ -399,16 +400,9 @@ void Fabric::train(Drive d, long long a, long long b, long long initiator, doubl
 // model's events are the same.
 Callback Fabric::traced_train(Drive d, long long a, long long b, long long initiator, double bytes, double depart,
                               int rank_a, int rank_b, Callback done) {
-  const auto& t = *net_.topology;
-  const topology::RouterId ra = t.router_of_node(a), rb = t.router_of_node(b);
   topology::Route own;
-  const topology::Route* r = &own;
-  if (ra != rb) {
-    if (by_router_pair_) r = &router_pair(ra, rb).route;
-    else own = route(a, b);
-  }
   std::vector<ResourceId> path;
-  bulk_resources(d, a, b, initiator, *r, port_of(rank_a), port_of(rank_b), path);
+  bulk_resources(d, a, b, initiator, packet_route(a, b, own), port_of(rank_a), port_of(rank_b), path);
   sim_.trace->flow_nodes(a, b);
   return [this, rec = sim_.trace->flow_started(sim_.now() + depart, path, bytes, true, sim_.now()),
           done = std::move(done)]() mutable {

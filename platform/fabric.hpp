@@ -119,6 +119,7 @@ private:
   // `serialize` alone
   void train(Drive d, long long a, long long b, long long initiator, double bytes, double latency, double serialize,
              Callback done, int rank_a, int rank_b);
+  const topology::Route& packet_route(long long a, long long b, topology::Route& own);  // own: empty, filled when built
   Callback traced_train(Drive d, long long a, long long b, long long initiator, double bytes, double depart, int rank_a,
                         int rank_b, Callback done);  // the train's done, reporting it to the trace
   bool pio_train_ok() const;
