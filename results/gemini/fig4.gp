@@ -14,7 +14,7 @@ set ylabel 'bandwidth (GB/s)'
 set bmargin 8
 set label 100 'Filled circles: the paper''s values.' at screen 0.012, screen 0.0793 left front font ',9'
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0579 left front font ',9'
-set label 102 '- "Intra-node, 2 processes: Open MPI peak bidirectional bandwidth is about 15% above the native MPI''s." (undecided)' at screen 0.012, screen 0.0366 left front font ',9'
+set label 102 '- "Intra-node, 2 processes: Open MPI peak bidirectional bandwidth is about 15% above the native MPI''s." (holds; undecided over the samples)' at screen 0.012, screen 0.0366 left front font ',9'
 set label 103 '- "Intra-node, 2 processes: Open MPI achieves a maximum bidirectional bandwidth of 15 GB/s at 100 kB and the native MPI a maximum of 13 GB/sec at 32 kB (Fig. 4)." (fails)' at screen 0.012, screen 0.0152 left front font ',9'
 set yrange [0.00205868 : 39.6819]
 set ytics ("0.005" 0.005, "0.01" 0.01, "0.02" 0.02, "0.05" 0.05, "0.1" 0.1, "0.2" 0.2, "0.5" 0.5, "1" 1, "2" 2, "5" 5, "10" 10, "20" 20)

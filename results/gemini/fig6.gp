@@ -14,7 +14,7 @@ set ylabel 'bandwidth (GB/s)'
 set bmargin 7
 set label 100 'Filled circles: the paper''s values.' at screen 0.012, screen 0.0592 left front font ',9'
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0374 left front font ',9'
-set label 102 '- "Inter-node, 2 processes, 4 MB: Open MPI''s bidirectional bandwidth is 6.8 GB/s, the native MPI''s 6.7 GB/s (Open MPI 1.5 % better)." (undecided)' at screen 0.012, screen 0.0156 left front font ',9'
+set label 102 '- "Inter-node, 2 processes, 4 MB: Open MPI''s bidirectional bandwidth is 6.8 GB/s, the native MPI''s 6.7 GB/s (Open MPI 1.5 % better)." (holds; undecided over the samples)' at screen 0.012, screen 0.0156 left front font ',9'
 set yrange [0.000897445 : 10.4051]
 set ytics ("0.001" 0.001, "0.002" 0.002, "0.005" 0.005, "0.01" 0.01, "0.02" 0.02, "0.05" 0.05, "0.1" 0.1, "0.2" 0.2, "0.5" 0.5, "1" 1, "2" 2, "5" 5, "10" 10)
 set terminal svg size 900,642 dynamic noenhanced font 'sans,11' background '#ffffff'

@@ -16,7 +16,7 @@ set label 100 'Filled circles: the paper''s values.' at screen 0.012, screen 0.1
 set label 101 'Bars: prediction interval of a predicted or held-out point, the range of the simulated value over the sampled estimated parameters (validation/README.md); a point they do not move has' at screen 0.012, screen 0.1320 left front font ',9'
 set label 102 'no bar.' at screen 0.012, screen 0.1124 left front font ',9'
 set label 103 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0927 left front font ',9'
-set label 104 '- "Zero-byte latency: Cray MPI < Open MPI CM < Open MPI OB1 (the OB1 value is held out)." (undecided)' at screen 0.012, screen 0.0730 left front font ',9'
+set label 104 '- "Zero-byte latency: Cray MPI < Open MPI CM < Open MPI OB1 (the OB1 value is held out)." (holds; undecided over the samples)' at screen 0.012, screen 0.0730 left front font ',9'
 set label 105 '- "Beyond about 100 bytes the CM bandwidth is above Cray MPI''s until both join at the asymptotic peak." (fails)' at screen 0.012, screen 0.0534 left front font ',9'
 set label 106 '- "Cray MPI bandwidth is above OB1''s at every size." (holds)' at screen 0.012, screen 0.0337 left front font ',9'
 set label 107 '- "The CM short-to-long protocol transition gives a much smoother bandwidth curve than Cray MPI''s." (fails)' at screen 0.012, screen 0.0140 left front font ',9'

@@ -11,14 +11,15 @@ set format y '%g'
 set title "seastar-portals, Fig. 4: Small-message rate (OSU streaming, osu_mbw_mr, window 64), 2 ranks on\n2 nodes"
 set xlabel 'message size (bytes)'
 set ylabel 'message rate (messages/s)'
-set bmargin 8
-set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.0793 left front font ',9'
-set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0579 left front font ',9'
-set label 102 '- "Message rate: CM above Cray MPI up to about 32 bytes, then the curves almost converge; CM drops significantly at 2048 bytes." (fails)' at screen 0.012, screen 0.0366 left front font ',9'
-set label 103 '- "Message rate: the OB1 message rate is nearly half of the other implementations, due to both protocol overhead and rate limiting to ensure message reliability." (undecided)' at screen 0.012, screen 0.0152 left front font ',9'
+set bmargin 9
+set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.0985 left front font ',9'
+set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0776 left front font ',9'
+set label 102 '- "Message rate: CM above Cray MPI up to about 32 bytes, then the curves almost converge; CM drops significantly at 2048 bytes." (fails)' at screen 0.012, screen 0.0567 left front font ',9'
+set label 103 '- "Message rate: the OB1 message rate is nearly half of the other implementations, due to both protocol overhead and rate limiting to ensure message reliability." (fails; undecided over' at screen 0.012, screen 0.0358 left front font ',9'
+set label 104 'the samples)' at screen 0.012, screen 0.0149 left front font ',9'
 set yrange [69467.7 : 303786]
 set ytics ("70000" 70000, "1e5" 100000, "1.5e5" 150000, "2e5" 200000, "3e5" 300000)
-set terminal svg size 900,656 dynamic noenhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,670 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'seastar/fig4.svg.tmp'
 plot 'seastar/fig4_msgrate_native.csv' using (column('bytes')):(column('messages_per_s')) with linespoints lc 1 dt 1 pt 1 ps 0.7 title 'native osu_mbw_mr 2p (simulated)', \
   'seastar/fig4_msgrate_openmpi-cm.csv' using (column('bytes')):(column('messages_per_s')) with linespoints lc 2 dt 2 pt 2 ps 0.7 title 'openmpi-cm osu_mbw_mr 2p (simulated)', \

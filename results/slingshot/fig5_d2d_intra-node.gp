@@ -14,7 +14,7 @@ set ylabel 'latency (us)'
 set bmargin 9
 set label 100 'The paper gives no data points for this figure; the model is checked against its statements below.' at screen 0.012, screen 0.0985 left front font ',9'
 set label 101 'The paper on this figure, and whether the model''s reading of it holds:' at screen 0.012, screen 0.0776 left front font ',9'
-set label 102 '- "Latency: CrayMPICH much better at small messages; Open MPI with LINKx roughly matches at large messages (Fig. 5)." (undecided)' at screen 0.012, screen 0.0567 left front font ',9'
+set label 102 '- "Latency: CrayMPICH much better at small messages; Open MPI with LINKx roughly matches at large messages (Fig. 5)." (fails; undecided over the samples)' at screen 0.012, screen 0.0567 left front font ',9'
 set label 103 '- "The CrayMPICH intra-node H2H test shows much higher latency at the larger message sizes, which needs further investigation (Fig. 5)." (checked on the other curves it names, not on' at screen 0.012, screen 0.0358 left front font ',9'
 set label 104 'these)' at screen 0.012, screen 0.0149 left front font ',9'
 set yrange [2.06217 : 222.247]

@@ -11,7 +11,7 @@ set format y '%g'
 set title "whatif_numa_mbw_mr: What-if (node model): osu_mbw_mr, 16 ranks (8 pairs, rank i with rank i +\n8) on one Cielo node (2 Magny-Cours packages x 2 dies x 4 cores), Open MPI, mapping"
 set xlabel 'message size (bytes)'
 set ylabel 'bandwidth (GB/s)'
-set yrange [0.0125192 : 89.3498]
+set yrange [0.0125166 : 89.3507]
 set ytics ("0.02" 0.02, "0.05" 0.05, "0.1" 0.1, "0.2" 0.2, "0.5" 0.5, "1" 1, "2" 2, "5" 5, "10" 10, "20" 20, "50" 50)
 set terminal svg size 900,600 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'whatif/whatif_numa_mbw_mr.svg.tmp'
