@@ -84,6 +84,35 @@ public:
   virtual void attach(const topology::Topology&) {}
 };
 
+// A NIC kind that is its node's router on a torus (Gemini, SeaStar): on a topology whose nodes reach their router over
+// a link of their own (Topology::router_on_node false: a what-if fat tree or dragonfly), every transfer crosses that
+// link, one each way ("link-tx" on the sending node, "link-rx" on the receiving one), at the rate the kind gives it
+// (node_link_resources); its paths gain them by with_node_link. On a torus nothing is added.
+class RouterNic : public NicModel {
+public:
+  void attach(const topology::Topology& t) override { node_link_ = !t.router_on_node(); }
+
+protected:
+  bool node_link() const { return node_link_; }
+  // The node link's two directions at `capacity` (from `params`), when the topology has it.
+  void add_node_link(std::vector<NicResource>& r, double capacity, const std::vector<const Sourced*>& params) const {
+    if (!node_link_) return;
+    r.push_back({"link-tx", capacity, params});
+    r.push_back({"link-rx", capacity, params});
+  }
+  // `b` with the node link after the sender's resources and before the receiver's, when the topology has it.
+  BulkPath with_node_link(BulkPath b) const {
+    if (node_link_) {
+      b.before_route.push_back({End::Src, "link-tx"});
+      b.after_route.insert(b.after_route.begin(), {End::Dst, "link-rx"});
+    }
+    return b;
+  }
+
+private:
+  bool node_link_ = false;  // set by attach
+};
+
 struct NicKindInfo {
   std::string name, description, source;
   std::function<std::unique_ptr<NicModel>()> make;

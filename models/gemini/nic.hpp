@@ -4,7 +4,7 @@
 // interface of both nodes; the host interface of a node is one resource shared by its transmit and receive streams
 // (README.md, "Design", BTE RDMA). On a torus the Gemini is the node's router; on a what-if topology whose nodes reach
 // their router over a link (fat tree, dragonfly), that link is one Gemini X/Z link each way ("link-tx" on the sending
-// node, "link-rx" on the receiving one), which every transfer crosses besides the route's links.
+// node, "link-rx" on the receiving one, RouterNic), which every transfer crosses besides the route's links.
 #pragma once
 #include "models/gemini/gemini_params.hpp"
 #include "platform/machine.hpp"
@@ -12,7 +12,7 @@
 
 namespace ompisim::gemini {
 
-class GeminiNic final : public NicModel {
+class GeminiNic final : public RouterNic {
 public:
   GeminiParams p;
   SoftwareParams software;
@@ -35,28 +35,15 @@ public:
   std::vector<NicResource> node_resources() const override {
     std::vector<NicResource> r = {{"ht", p.nic_ht_capacity.value, {&p.nic_ht_capacity}},
                                   {"bte", p.bte_bandwidth.value, {&p.bte_bandwidth}}};
-    if (node_link_) {
-      const double c = p.link_bandwidth_x.value * p.packet_payload_efficiency.value;
-      const std::vector<const Sourced*> from = {&p.link_bandwidth_x, &p.packet_payload_efficiency};
-      r.push_back({"link-tx", c, from});
-      r.push_back({"link-rx", c, from});
-    }
+    add_node_link(r, p.link_bandwidth_x.value * p.packet_payload_efficiency.value,
+                  {&p.link_bandwidth_x, &p.packet_payload_efficiency});
     return r;
   }
-  BulkPath bulk_path() const override { return with_node_link({{{End::Initiator, "bte"}, {End::Src, "ht"}}, {{End::Dst, "ht"}}}); }
+  BulkPath bulk_path() const override {
+    return with_node_link({{{End::Initiator, "bte"}, {End::Src, "ht"}}, {{End::Dst, "ht"}}});
+  }
   // FMA transfers: the host interfaces and links, no BTE.
   BulkPath pio_path() const override { return with_node_link({{{End::Src, "ht"}}, {{End::Dst, "ht"}}}); }
-  void attach(const topology::Topology& t) override { node_link_ = !t.router_on_node(); }
-
-private:
-  bool node_link_ = false;  // the topology's nodes reach their router over a link (attach)
-  BulkPath with_node_link(BulkPath b) const {
-    if (node_link_) {
-      b.before_route.push_back({End::Src, "link-tx"});
-      b.after_route.insert(b.after_route.begin(), {End::Dst, "link-rx"});
-    }
-    return b;
-  }
 };
 
 inline const GeminiNic& nic(const Machine& m) { return nic_as<GeminiNic>(m.nic("gemini"), "gemini"); }

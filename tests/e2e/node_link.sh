@@ -4,7 +4,7 @@
 # dragonfly (the Gemini is the router on a torus, elsewhere a node hangs off a switch by one Gemini X/Z link): an
 # osu_bw between two far nodes with links slower than the BTE stays within the link's payload rate under the
 # adaptive policies, as under minimal routing; with the NIC's own rates raised, within the default link's. (2) The
-# trace names the node's link resources.
+# trace names the node's link resources. (3) The same for SeaStar (0.9 payload efficiency, red-storm.json).
 set -u
 BIN=$(realpath "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 bw() {  # machine nodes routing set... -> the 4 MiB osu_bw in MB/s
@@ -36,4 +36,20 @@ python3 -c "import sys; sys.exit(0 if 4500 < float(sys.argv[1]) < 4800 else 1)" 
 bw whatif-gemini-fattree '[0, 5000]' minimal --trace "$t/nl.trace.json" > /dev/null
 grep -q 'n0-link-tx' "$t/nl.trace.json" && grep -q 'n5000-link-rx' "$t/nl.trace.json" \
   && echo "ok   the trace names n0-link-tx and n5000-link-rx" || { echo "FAIL node links not in the trace"; fail=1; }
+# (3) SeaStar, the other NIC kind that is its node's router (RouterNic): on a fat tree its transfers cross the node's
+# link too, named in the trace, and stay within its rate; on Red Storm's torus there is none
+cat > "$t/ss-ft.json" <<'J'
+{"machine": "ss-ft", "base": "red-storm", "description": "what-if: Red Storm's SeaStar NICs on a fat tree",
+ "networks": {"seastar": {"topology": {"kind": "fat_tree", "arity": 16, "levels": 4, "routing": "updown_adaptive",
+   "dims": null, "nodes_per_router": null, "wrap": null, "note": null, "source": "a what-if shape"}}}}
+J
+printf '%s' '{"id": "ss", "machine": "ss-ft", "stack": "native", "ranks": 2, "nodes": [0, 5000], "benchmark": {"name": "osu_bw", "sizes": ["4 MiB"], "iterations": 3, "skip": 1}}' > "$t/ss.json"
+v=$("$BIN" run "$t/ss.json" --machine-file "$t/ss-ft.json" --out "$t/o-ss" --set nic.link_bandwidth=1GB/s --trace "$t/ss.trace.json" 2> /dev/null | awk '$1 == 4194304 {print $2}')
+check "SeaStar fat tree, links 1 GB/s" "$(python3 -c 'print(1e3 * 0.9)')" "$v"
+grep -q 'n0-link-tx' "$t/ss.trace.json" && grep -q 'n5000-link-rx' "$t/ss.trace.json" \
+  && echo "ok   SeaStar on a fat tree: the trace names n0-link-tx and n5000-link-rx" || { echo "FAIL SeaStar node links not in the trace"; fail=1; }
+sed 's/"ss-ft"/"red-storm"/' "$t/ss.json" > "$t/ss-torus.json"
+"$BIN" run "$t/ss-torus.json" --out "$t/o-sst" --trace "$t/sst.trace.json" > /dev/null 2>&1 && grep -q 'ht-tx' "$t/sst.trace.json" \
+  && ! grep -q 'link-tx' "$t/sst.trace.json" && echo "ok   SeaStar on Red Storm's torus: no node link" \
+  || { echo "FAIL SeaStar torus trace"; fail=1; }
 exit $fail
