@@ -87,13 +87,12 @@ public:
 // A NIC kind that is its node's router on a torus (Gemini, SeaStar): on a topology whose nodes reach their router over
 // a link of their own (Topology::router_on_node false: a what-if fat tree or dragonfly), every transfer crosses that
 // link, one each way ("link-tx" on the sending node, "link-rx" on the receiving one), at the rate the kind gives it
-// (node_link_resources); its paths gain them by with_node_link. On a torus nothing is added.
+// (add_node_link); its paths gain them by with_node_link. On a torus nothing is added.
 class RouterNic : public NicModel {
 public:
   void attach(const topology::Topology& t) override { node_link_ = !t.router_on_node(); }
 
 protected:
-  bool node_link() const { return node_link_; }
   // The node link's two directions at `capacity` (from `params`), when the topology has it.
   void add_node_link(std::vector<NicResource>& r, double capacity, const std::vector<const Sourced*>& params) const {
     if (!node_link_) return;

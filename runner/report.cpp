@@ -481,14 +481,12 @@ std::vector<std::string> override_warnings(const Json& res) {
                                 format_quantity(t.value("max_bytes", 0.0), Dim::Bytes),
                                 t.value("flows", Json(0)).dump()));
     // trains beside flows between nodes: they do not see each other's use of a link
-    else if (t.is_object() && t.value("flows_between_nodes", Json(0)).is_number() &&
-             t.value("flows_between_nodes", 0.0) > 0)
-      out.push_back(fmt::format("packet_trains {}: {} transfers between nodes went as flows beside the trains (up to "
-                                "{}), and trains and flows do not see each other's use of a link; packet_trains {} or "
-                                "more times them all as trains",
-                                format_quantity(t.value("max_bytes", 0.0), Dim::Bytes),
-                                t.value("flows_between_nodes", Json(0)).dump(),
-                                format_quantity(t.value("largest_flow_between_nodes", 0.0), Dim::Bytes),
+    else if (const Json between = t.is_object() ? t.value("flows_between_nodes", Json(0)) : Json(0);
+             between.is_number() && between.get<double>() > 0)
+      out.push_back(fmt::format("packet_trains {0}: {1} transfers between nodes went as flows beside the trains (up to "
+                                "{2}), and trains and flows do not see each other's use of a link; packet_trains {2} "
+                                "or more times them all as trains",
+                                format_quantity(t.value("max_bytes", 0.0), Dim::Bytes), between.dump(),
                                 format_quantity(t.value("largest_flow_between_nodes", 0.0), Dim::Bytes)));
   }
   for (const auto& [k, v, given, used] : capped_overrides(res)) {
