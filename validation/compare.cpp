@@ -820,9 +820,10 @@ std::string render_comparison(const Comparison& c, const std::string& name_a, co
   return out;
 }
 
-Json comparison_json(const Comparison& c) {
+Json comparison_json(const Comparison& c, bool diff_only) {
   Json rows = Json::array();
   for (auto& r : c.rows) {
+    if (diff_only && !r.beyond) continue;
     Json ratio = r.a != 0 ? Json(r.b / r.a) : r.b == 0 ? Json(1.0) : Json(nullptr);
     rows.push_back(Json{{"file", r.file}, {"point", r.point}, {"metric", r.metric}, {"a", r.a}, {"b", r.b},
                         {"ratio", ratio}, {"beyond", r.beyond}});

@@ -54,7 +54,7 @@ Comparison compare_against(const std::string& dir, double tolerance, const std::
                            const std::string& engine = "");
 // The table: file, point, metric, A, B, B/A, '*' beyond the tolerance; `diff_only` keeps the marked rows.
 std::string render_comparison(const Comparison& c, const std::string& name_a, const std::string& name_b, bool diff_only);
-Json comparison_json(const Comparison& c);
+Json comparison_json(const Comparison& c, bool diff_only = false);
 // The result files below `dir` (results and sweeps' tables; other JSON skipped), by path relative to it. The .json
 // files that do not load (not JSON, above the input limit) go to `unreadable` with the reason, when given.
 std::map<std::string, std::string> results_below(const std::string& dir,

@@ -229,6 +229,20 @@ AxisPoints gather_axis(const Json& t, const std::string& metric, const std::stri
     a.xs[x] += vals.size() == 1 ? ", ran " + lo : ", ran " + lo + " to " + hi;
     a.xv[x] = std::nullopt;
   }
+  // A quantity axis is drawn in the order of its values, whatever order the grid met them in (a `points` grid meets
+  // a parameter's default before the value a later point sets: 512 KiB, then 0 B).
+  if (std::all_of(a.xv.begin(), a.xv.end(), [](const auto& v) { return v.has_value(); })) {
+    std::vector<std::size_t> perm(a.xs.size());
+    for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = i;
+    std::stable_sort(perm.begin(), perm.end(), [&](std::size_t i, std::size_t j) { return *a.xv[i] < *a.xv[j]; });
+    auto permute = [&](auto& v) {
+      auto old = v;
+      for (std::size_t i = 0; i < perm.size(); ++i) v[i] = old[perm[i]];
+    };
+    permute(a.xs);
+    permute(a.xv);
+    for (auto& [key, ys] : a.ys) permute(ys);
+  }
   return a;
 }
 

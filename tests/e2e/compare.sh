@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regression of protocol choices (compare). (1) Two runs of the same scenarios: folders equal, exit 0.
 # (2) The same scenario with another SMSG limit: the changed latencies are marked, with their ratio, exit 1.
-# (3) A result altered by +10 %: marked at --tolerance 5 % (exit 1), not at 20 % (exit 0). (4) --against reruns the
+# (3) A result altered by +10 %: marked at --tolerance 5 % (exit 1), not at 20 % (exit 0); --json lists every row,
+# with --diff-only those beyond the tolerance. (4) --against reruns the
 # scenarios of a results folder: exit 0 when they agree, 1 and the drifting value when a committed value was altered;
 # a validation table is noted, not rerun, and a scenario run from outside the repository is found again (exit 0).
 # (5) Bad input exits 2 naming the argument and the reason (--against a file: that it is one, and for a result file the
@@ -154,6 +155,15 @@ P
 "$BIN" compare "$t/s1/inter.json" "$t/s3.json" --tolerance 0.2 --json > "$t/out20" 2>&1; rc20=$?
 [[ $rc5 == 1 && $rc20 == 0 ]] && grep "bytes=512" "$t/out" | grep -q "1.1000 \*" && python3 -c "import json,sys; j=json.load(open('$t/out20')); assert j['beyond']==0 and j['tolerance']==0.2" \
   && echo "ok   +10 %: marked at 5 % (exit 1), within 20 % (exit 0, JSON)" || { echo "FAIL tolerance: $rc5 $rc20 $(cat "$t/out")"; fail=1; }
+"$BIN" compare "$t/s1/inter.json" "$t/s3.json" --tolerance 5% --json > "$t/outall" 2>&1
+"$BIN" compare "$t/s1/inter.json" "$t/s3.json" --tolerance 5% --json --diff-only > "$t/outdiff" 2>&1
+python3 - "$t/outall" "$t/outdiff" <<'P' && echo "ok   --json: every row; with --diff-only the rows beyond the tolerance" || { echo "FAIL --json --diff-only"; fail=1; }
+import json, sys
+a, d = (json.load(open(f)) for f in sys.argv[1:3])
+assert len(a["rows"]) == a["values"] > 1 and a["beyond"] >= 1, a
+assert d["values"] == a["values"] and len(d["rows"]) == d["beyond"] == a["beyond"], d
+assert all(r["beyond"] for r in d["rows"])
+P
 # (4) --against: the committed copies are this build's own results, then one is altered
 "$BIN" compare --against "$t/a" > "$t/out" 2>&1; rc=$?
 [[ $rc == 0 ]] && grep -q "^2 files, .* 0 beyond tolerance" "$t/out" && echo "ok   --against, no drift: $(tail -1 "$t/out")" \

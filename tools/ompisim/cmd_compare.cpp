@@ -163,7 +163,7 @@ int compare_command(const CLI::App& sub, const CompareOptions& opt, Context&) {
     c = validation::compare_paths(opt.a, opt.b, tol);
     name_settings(opt.a, opt.b, name_a, name_b);
   }
-  if (opt.json) std::cout << validation::comparison_json(c).dump(2) << "\n";
+  if (opt.json) std::cout << validation::comparison_json(c, opt.diff_only).dump(2) << "\n";
   else std::cout << validation::render_comparison(c, name_a, name_b, !opt.all);
   return c.ok() ? 0 : 1;
 }
@@ -190,7 +190,8 @@ void add_compare(CLI::App& app, Context& ctx) {
   cmp->add_flag("--all", opt->all, "print every value compared (default: only the values beyond the tolerance, then the "
                 "summary line)");
   cmp->add_flag("--diff-only", opt->diff_only, "print only the values beyond the tolerance (the default; kept for scripts)");
-  cmp->add_flag("--json", opt->json, "print JSON");
+  cmp->add_flag("--json", opt->json, "print JSON: every value compared (\"values\" counts them), or with --diff-only only the rows "
+                "beyond the tolerance");
 }
 
 }  // namespace ompisim::cli

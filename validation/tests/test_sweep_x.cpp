@@ -103,3 +103,53 @@ TEST_CASE("a sweep of rows of different kinds draws no plot and says why") {
   REQUIRE(why.size() == 1);
   CHECK((why.front().find("rows of different kinds") != std::string::npos || why.front().find("gnuplot") != std::string::npos));
 }
+
+namespace {
+// The x of the SVG text `label` (gnuplot writes each tic label as a group translated to its place), or -1.
+double label_x(const std::string& svg, const std::string& label) {
+  const auto at = svg.find("<text>" + label + "</text>");
+  if (at == std::string::npos) return -1;
+  const auto g = svg.rfind("translate(", at);
+  return g == std::string::npos ? -1 : std::stod(svg.substr(g + 10));
+}
+}  // namespace
+
+// Configuration: a `points` grid's table over mca.btl_ugni_get_limit whose rows meet the default, 512 KiB, before
+//                the 0 B a later point sets (two points at 512 KiB: eager limits 8 and 257 KiB).
+// Expected:      the axis reads left to right in its values' order: 0 B left of 512 KiB.
+// How validated: draw_sweep into a temporary folder (gnuplot, skipped where it is missing), the tic labels' places.
+TEST_CASE("a sweep plot orders a quantity axis by value whatever order the grid's rows give") {
+  const Json t = Json::parse(R"J({
+    "axes": ["mca.btl_ugni_eager_limit", "mca.btl_ugni_get_limit"],
+    "columns": ["mca.btl_ugni_eager_limit", "mca.btl_ugni_get_limit", "bytes", "latency_us", "point"],
+    "units": {"mca.btl_ugni_eager_limit": "B", "mca.btl_ugni_get_limit": "B"},
+    "rows": [
+      {"mca.btl_ugni_eager_limit": 8192, "mca.btl_ugni_get_limit": 524288, "bytes": 16384, "latency_us": 9.1, "point": "a"},
+      {"mca.btl_ugni_eager_limit": 8192, "mca.btl_ugni_get_limit": 524288, "bytes": 65536, "latency_us": 19.0, "point": "a"},
+      {"mca.btl_ugni_eager_limit": 263168, "mca.btl_ugni_get_limit": 524288, "bytes": 16384, "latency_us": 10.9, "point": "b"},
+      {"mca.btl_ugni_eager_limit": 263168, "mca.btl_ugni_get_limit": 524288, "bytes": 65536, "latency_us": 31.0, "point": "b"},
+      {"mca.btl_ugni_eager_limit": 8192, "mca.btl_ugni_get_limit": 0, "bytes": 16384, "latency_us": 10.9, "point": "c"},
+      {"mca.btl_ugni_eager_limit": 8192, "mca.btl_ugni_get_limit": 0, "bytes": 65536, "latency_us": 21.0, "point": "c"}]})J");
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim_sweep_order_{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> why;
+  const auto wrote = draw_sweep(t, dir.string(), &why);
+  std::string svg;
+  for (const auto& f : wrote)
+    if (f.find("get_limit") != std::string::npos) {
+      std::ifstream in(dir / f);
+      svg.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+  std::filesystem::remove_all(dir);
+  if (wrote.empty()) {
+    WARN("no plot drawn: " << (why.empty() ? std::string("?") : why.front()));
+    REQUIRE(!why.empty());
+    CHECK(why.front().find("gnuplot") != std::string::npos);
+    return;
+  }
+  REQUIRE(!svg.empty());
+  const double zero = label_x(svg, "0 B"), big = label_x(svg, "512 KiB");
+  REQUIRE(zero > 0);
+  REQUIRE(big > 0);
+  CHECK(zero < big);
+}
