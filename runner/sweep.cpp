@@ -703,6 +703,10 @@ static Json with_packet_trains(Json points, const Json& result) {
   return points;
 }
 
+bool sweep_run_column(const std::string& column) {
+  return column.rfind("mailbox_memory.", 0) == 0 || column.rfind("packet_trains.", 0) == 0;
+}
+
 Json merge_sweep(const SweepGrid& g, const std::string& out_dir) {
   check_points_dir(out_dir);
   int missing = 0;

@@ -90,6 +90,9 @@ int sweep_points_done(const SweepGrid& grid, const std::string& out_dir);
 // for that axis (GB/s, us or B; an axis of plain numbers over an MCA parameter declared as a byte size is in B and
 // its plot's ticks read 256 B, 1 KiB); sweep_csv puts the unit in the column's header ("nic.bte_bandwidth (GB/s)"). The tool writes it as sweep.json and sweep.csv and draws a plot per axis.
 Json merge_sweep(const SweepGrid& grid, const std::string& out_dir);
+// Whether a table's column is one of its point's run, repeated on each of the point's rows: the run's mailbox memory
+// ("mailbox_memory.<field>") and what it timed as packet trains ("packet_trains.<field>").
+bool sweep_run_column(const std::string& column);
 std::string sweep_csv(const Json& table);
 
 }  // namespace ompisim

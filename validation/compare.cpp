@@ -10,6 +10,7 @@
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 #include "runner/schema.hpp"
+#include "runner/sweep.hpp"
 #include "protocols/register.hpp"
 
 #include <algorithm>
@@ -162,8 +163,13 @@ bool is_sweep_table(const Json& j) {
 Json sweep_as_result(const Json& t) {
   Json r{{"points", Json::array()}};
   if (t.contains("provenance")) r["provenance"] = t["provenance"];
+  std::set<std::string> seen;  // points whose run's columns were kept (on their first row)
   for (auto& row : t["rows"]) {
     Json p = row;
+    // a value of the point's run (its mailbox memory), repeated on each of its rows: compared once, on its first row
+    if (p.is_object() && p.contains("point") && !seen.insert(p["point"].dump()).second)
+      for (auto it = p.begin(); it != p.end();)
+        it = sweep_run_column(it.key()) ? p.erase(it) : std::next(it);
     p.erase("point");
     for (auto& a : t["axes"])
       if (a.is_string() && p.contains(a.get<std::string>())) {

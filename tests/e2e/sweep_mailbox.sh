@@ -50,3 +50,23 @@ assert rows[1024]["mailbox_memory.smsg_connected"] > rows[256]["mailbox_memory.s
 assert "mailbox_memory.smsg_connected" in next(csv.reader(open(sys.argv[2]))), "CSV header"
 print("ok sweep table with mailbox memory", {k: r["mailbox_memory.smsg_connected"] for k, r in rows.items()})
 P
+
+# Configuration: the same sweep at two sizes, then again with --set btl_ugni_smsg_max_credits=64, compared; and the
+# first against a sweep of the same axis over osu_latency.
+# Expected: compare's header names each side's --set, then each side's benchmark; a point's mailbox memory, the same
+# on each of its rows, is compared once per point (each field at most 2 rows for the 2 points), not once per size.
+printf '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "osu_multi_lat", "sizes": [8, 64], "iterations": 2, "skip": 0}, "ranks": 64, "ranks_per_node": 16}' > "$t/ml.json"
+"$BIN" sweep "$t/g.json" --out "$t/s1" 2> /dev/null
+"$BIN" sweep "$t/g.json" --out "$t/s2" --set btl_ugni_smsg_max_credits=64 2> /dev/null
+"$BIN" compare "$t/s1" "$t/s2" --all > "$t/cmp" 2>&1 || true
+grep -qx "# B: $t/s2 (run with --set btl_ugni_smsg_max_credits=64)" "$t/cmp" || { echo "FAIL header: $(head -2 "$t/cmp")"; exit 1; }
+n=$(grep -c "mailbox_memory.mailbox_bytes" "$t/cmp")
+[[ $n == 2 ]] || { echo "FAIL mailbox rows: $n (expected one per point)"; grep mailbox_bytes "$t/cmp"; exit 1; }
+echo "ok sweep compare: mailbox memory once per point, the --set named"
+printf '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [8, 64], "iterations": 2, "skip": 0}, "ranks": 2, "ranks_per_node": 1}' > "$t/ml.json"
+"$BIN" sweep "$t/g.json" --out "$t/s3" 2> /dev/null
+"$BIN" compare "$t/s1" "$t/s3" > "$t/cmp" 2>&1 || true
+grep -qx "# A: $t/s1 (run with benchmark osu_multi_lat; ranks 64, 16 per node)" "$t/cmp" \
+  && grep -qx "# B: $t/s3 (run with benchmark osu_latency; ranks 2, 1 per node)" "$t/cmp" \
+  || { echo "FAIL benchmark header: $(head -2 "$t/cmp")"; exit 1; }
+echo "ok sweep compare: two benchmarks named"

@@ -26,11 +26,33 @@ struct RunSetting {
   std::set<std::string> set_keys;  // the --set names (an MCA value they changed is said once, as the --set)
 };
 std::string text_of(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+// A sweep's table (sweep.json) stands for its points: how they were run is its first point's result, but for the
+// values its axes set, which differ from point to point. Null when the table or that point's file does not load.
+Json sweep_first_point(const std::string& path, const Json& table, std::set<std::string>& axes) {
+  if (!table.contains("rows") || !table["rows"].is_array() || table["rows"].empty() || !table["rows"][0].is_object())
+    return nullptr;
+  const Json& point = table["rows"][0].value("point", Json());
+  if (!point.is_string()) return nullptr;
+  const std::string id = point.get<std::string>();
+  if (id.empty() || id.find_first_of("/\\.") != std::string::npos) return nullptr;  // a file name, never a path
+  const Json p = load_json_file((std::filesystem::path(path).parent_path() / "points" / (id + ".json")).string());
+  if (!p.is_object() || !p.contains("result") || !p["result"].is_object()) return nullptr;
+  for (auto& a : table.value("axes", Json::array()))
+    if (a.is_string()) axes.insert(a.get<std::string>());
+  return p["result"];
+}
 RunSetting run_setting(const std::string& path) {
   RunSetting s;
   try {
-    const Json doc = load_json_file(path);
+    Json doc = load_json_file(path);
     if (!doc.is_object() || !doc.contains("provenance") || !doc["provenance"].is_object()) return s;  // not a result
+    std::set<std::string> axes;  // a sweep's axes: not a setting of the whole sweep
+    if (doc.contains("grid") && doc.contains("rows")) {
+      Json first = sweep_first_point(path, doc, axes);
+      if (!first.is_object() || !first.contains("provenance") || !first["provenance"].is_object()) return s;
+      first["provenance"]["overrides"] = doc["provenance"].value("overrides", Json::array());
+      doc = std::move(first);
+    }
     const Json& prov = doc["provenance"];
     std::vector<std::string> sets;
     for (auto& o : prov.value("overrides", Json::array()))
@@ -62,7 +84,12 @@ RunSetting run_setting(const std::string& path) {
       s.nodes = fmt::format("[{}]{}", fmt::join(shown, ", "), n.size() > 6 ? fmt::format(" ({} nodes)", n.size()) : "");
     }
     if (auto it = prov.find("mca"); it != prov.end() && it->is_object())
-      for (auto m = it->begin(); m != it->end(); ++m) s.mca[m.key()] = text_of(m.value());
+      for (auto m = it->begin(); m != it->end(); ++m)
+        if (!axes.count("mca." + m.key())) s.mca[m.key()] = text_of(m.value());
+    // an axis the sweep varies is no setting of it: left equal on both sides (not stored), so never said
+    for (auto [key, field] : {std::pair{"machine", &s.machine}, {"stack", &s.stack}, {"ranks", &s.ranks},
+                              {"nodes", &s.nodes}, {"engine", &s.engine}})
+      if (axes.count(key)) field->clear();
   } catch (const std::exception&) {
   }
   return s;

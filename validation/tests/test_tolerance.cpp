@@ -3,7 +3,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
 #include <string>
+#include <unistd.h>
 
 using namespace ompisim::validation;
 
@@ -163,4 +167,45 @@ TEST_CASE("compare: run totals of runs that simulated other numbers of calls say
   CHECK(same.notes.empty());
   CHECK(std::all_of(same.rows.begin(), same.rows.end(), [](const auto& r) { return r.point != "stats (6 vs 6 calls)"; }));
   CHECK(std::any_of(same.rows.begin(), same.rows.end(), [](const auto& r) { return r.point == "stats"; }));
+}
+
+// Configuration: two sweeps' tables (sweep.json) of two points at three sizes each, whose runs' mailbox memory
+//                ("mailbox_memory.mailbox_bytes", repeated on each of a point's rows as the sweep writes it) differs.
+// Expected:      the mailbox value compared once per point (2 rows, both beyond), on the point's first row; the
+//                latencies compared at every size (6 rows).
+// How validated: compare_paths on two temporary files, its rows.
+TEST_CASE("compare: a sweep's run values are compared once per point, not once per size") {
+  using Json = nlohmann::json;
+  auto table = [](double mailbox) {
+    Json t{{"grid", "g.json"}, {"axes", {"mca.btl_ugni_smsg_limit"}}, {"provenance", {{"overrides", Json::array()}}},
+           {"columns", {"mca.btl_ugni_smsg_limit", "bytes", "latency_us", "mailbox_memory.mailbox_bytes", "point"}},
+           {"rows", Json::array()}};
+    for (int limit : {256, 1024})
+      for (int bytes : {1, 2, 4})
+        t["rows"].push_back({{"mca.btl_ugni_smsg_limit", limit}, {"bytes", bytes}, {"latency_us", 1.0 + bytes},
+                             {"mailbox_memory.mailbox_bytes", mailbox * limit}, {"point", fmt::format("p{}", limit)}});
+    return t;
+  };
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim_cmp_sweep_{}", ::getpid());
+  std::filesystem::create_directories(dir / "a");
+  std::filesystem::create_directories(dir / "b");
+  std::ofstream(dir / "a" / "sweep.json") << table(40.0).dump();
+  std::ofstream(dir / "b" / "sweep.json") << table(72.0).dump();
+  const Comparison c = compare_paths((dir / "a" / "sweep.json").string(), (dir / "b" / "sweep.json").string(), 1e-9);
+  std::filesystem::remove_all(dir);
+  std::size_t mailbox = 0, latency = 0;
+  for (const auto& r : c.rows) {
+    if (r.metric == "mailbox_memory.mailbox_bytes") {
+      ++mailbox;
+      CHECK(r.beyond);
+      CHECK(r.point.find("bytes=1 ") == 0);
+    }
+    if (r.metric == "latency_us") {
+      ++latency;
+      CHECK(!r.beyond);
+    }
+  }
+  CHECK(mailbox == 2);
+  CHECK(latency == 6);
+  CHECK(c.problems.empty());
 }
