@@ -193,6 +193,12 @@ std::string gp_quote(const std::string& s) {
   return out + "'";
 }
 
+std::string gp_quote_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) out += (i ? ".\"\\n\"." : "") + gp_quote(lines[i]);
+  return out.empty() ? gp_quote("") : out;
+}
+
 // Byte sizes as binary multiples, the way Open MPI and the OSU tables mean them: 1 KiB = 1024 B. A size goes up a
 // unit only where it is a whole number of hundredths of it (1536 B -> 1.5 KiB), so a limit one byte short of a
 // power of two reads as itself (4095 B), not as 3.99902 KiB.
@@ -283,8 +289,9 @@ std::string tick_label(double v) {
 }
 
 // A title of more than one line at about `width` characters (gnuplot's double-quoted "\n"), so it stays in the frame.
-std::string wrapped_title(const std::string& t, std::size_t width = 95) {
-  std::string out = "\"", line;
+// `t` cut at spaces into lines of at most `width` characters.
+std::vector<std::string> title_lines(const std::string& t, std::size_t width = 95) {
+  std::vector<std::string> lines;
   std::size_t start = 0;
   while (start < t.size()) {
     std::size_t end = t.size();
@@ -292,16 +299,11 @@ std::string wrapped_title(const std::string& t, std::size_t width = 95) {
       end = t.rfind(' ', start + width);
       if (end == std::string::npos || end <= start) end = std::min(t.size(), start + width);
     }
-    for (std::size_t i = start; i < end; ++i) {
-      const char c = t[i];
-      if (c == '"' || c == '\\') out += '\\';
-      out += c == '\n' ? ' ' : c;
-    }
+    lines.push_back(t.substr(start, end - start));
     start = end;
     while (start < t.size() && t[start] == ' ') ++start;
-    if (start < t.size()) out += "\\n";
   }
-  return out + "\"";
+  return lines;
 }
 
 }  // namespace
@@ -548,12 +550,13 @@ std::string gnuplot_script(const PlotSpec& p) {
   // differ in dash and marker as well as colour, so two that lie on each other both show.
   // A caption under the frame: the canvas grows by one line of the caption's font per line, the bottom margin with it.
   const int caption_px = 14 * static_cast<int>(caption.size());
-  const std::string title = wrapped_title(p.title);
+  const std::vector<std::string> title_text = title_lines(p.title);
+  const std::string title = gp_quote_lines(title_text);
   const std::vector<std::string> parts = curve_parts(p, bars, grow);
   std::vector<std::string> titles;  // the key's entries
   for (const auto& part : parts)
     if (const auto at = part.rfind(" title '"); at != std::string::npos) titles.push_back(part.substr(at + 8));
-  const double frame_px = 450.0 - 16.0 * static_cast<double>(std::count(title.begin(), title.end(), '\\'));
+  const double frame_px = 450.0 - 16.0 * static_cast<double>(std::max<std::size_t>(title_text.size(), 1) - 1);
   const bool logy = p.logy && !bars;
   const std::optional<std::pair<double, double>> ext = bars ? std::nullopt : y_extent(p, logy);
   // The range in numbers from the values drawn (plot_y_range) when the writer knows them; the key in a corner they

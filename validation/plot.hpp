@@ -112,6 +112,10 @@ std::string gnuplot_script(const PlotSpec& p);
 std::string curve_style(std::size_t k);
 // Quotes for a gnuplot single-quoted string.
 std::string gp_quote(const std::string& s);
+// A gnuplot string expression of `lines`, one under the other: each line single-quoted (gp_quote), joined by "\n".
+// Never a double-quoted string of the text: gnuplot runs a `backquoted` part of one as a shell command, and a title
+// may hold a column name read from a file.
+std::string gp_quote_lines(const std::vector<std::string>& lines);
 // Runs `gnuplot script` in `dir` (script and p.svg relative to it): the SVG is written to a temporary and renamed.
 // Returns false when gnuplot is missing or fails; on SIGINT / SIGTERM removes the temporary and throws Interrupted.
 bool run_gnuplot(const std::string& dir, const std::string& script, const std::string& svg);

@@ -101,14 +101,9 @@ void plot_runtime_bars(const OutputDir& out, const std::string& key, const std::
   std::string name = "name(id) = ";
   std::size_t rows = 1;  // the most lines of a tick label: the bottom margin holds them
   for (auto& [id, words] : names) {
-    std::string q = "\"";
     const auto lines = wrap_words(words, 28);
     rows = std::max(rows, lines.size());
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      if (i) q += "\\n";
-      for (char c : lines[i]) q += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-    }
-    name += fmt::format("id eq {} ? {} : ", gp_quote(id), q + "\"");
+    name += fmt::format("id eq {} ? {} : ", gp_quote(id), gp_quote_lines(lines));
   }
   name += fmt::format("id\nset bmargin {}\n", 2 + rows);
   write_bar_chart(out, key, "top right", title + ": run time (s)", "run time (s)",
@@ -133,7 +128,7 @@ std::string caption(const Scenario& s, const std::vector<std::string>& descripti
   std::string fig = s.figure.empty() ? s.id : s.figure;
   if (fig.starts_with("fig")) fig = "Fig. " + fig.substr(3);
   std::string title = fmt::format("{}{}", s.paper.empty() ? "" : s.paper + ", ", fig);
-  constexpr std::size_t kTitleLines = 2 * 90;  // two of wrapped_title's lines (95 characters, cut at a space)
+  constexpr std::size_t kTitleLines = 2 * 90;  // two lines of plot.cpp's title_lines (95 characters, cut at a space)
   if (d.empty()) return title;
   if (title.size() + 2 + d.size() <= kTitleLines) return title + ": " + d;
   for (auto& l : wrap_words(d, 150)) lines.push_back(l);

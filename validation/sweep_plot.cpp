@@ -105,9 +105,8 @@ std::string axis_stem(const std::string& axis) {
   return label_stem("sweep_" + a, "sweep", axis);
 }
 
-// A gnuplot double-quoted string of `text` cut into lines of at most `width` characters.
-std::string gp_lines(const std::string& text, std::size_t width) {
-  std::string out = "\"";
+// `text` cut into lines of at most `width` characters.
+std::vector<std::string> text_lines(const std::string& text, std::size_t width) {
   // A text too long for one line whose last parenthesis fits on a line of its own breaks before it, not inside it.
   std::vector<std::string> lines;
   const std::size_t open = text.rfind(" (");
@@ -117,14 +116,7 @@ std::string gp_lines(const std::string& text, std::size_t width) {
   } else {
     lines = wrap_words(text, width);
   }
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (i) out += "\\n";
-    for (char c : lines[i]) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += c;
-    }
-  }
-  return out + "\"";
+  return lines;
 }
 
 // The result's own x of a row (message size, radix, process count): the columns that name it, and its words in a
@@ -434,9 +426,9 @@ std::string sweep_script(const std::string& metric, const std::string& axis, con
                          const std::vector<SweepCurve>& curves, const AxisText& at, const std::string& svg) {
   const auto& caption = at.caption;
   const int caption_px = 14 * static_cast<int>(caption.size());
-  const std::string title_q = gp_lines(at.title, 95);
-  const auto title_lines = static_cast<double>(std::count(title_q.begin(), title_q.end(), '\\') -
-                                               std::count(title_q.begin(), title_q.end(), '"') + 2);
+  const std::vector<std::string> title_text = text_lines(at.title, 95);
+  const std::string title_q = gp_quote_lines(title_text);
+  const auto title_lines = static_cast<double>(std::max<std::size_t>(title_text.size(), 1));
   const double frame_px = 450.0 - 16.0 * (title_lines - 1.0);
   const YRange yr = y_range(curves);
   std::vector<std::string> titles;

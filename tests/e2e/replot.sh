@@ -42,7 +42,7 @@ check "Slingshot Fig. 6 H2H intra-node: public peak as a dashed line" \
 check "QsNet Fig. 8: coinciding curves said, with how close" \
   "grep -qF 'Curves \"ptl_elan4_chained=on ptl_elan4_completion_queue=none\" and \"ptl_elan4_chained=off ptl_elan4_completion_queue=none\" coincide (within 0.8 %' '$t/r/qsnet/fig8.svg'"
 check "Slingshot what-if routing allreduce: bars, the figure's name as title, no cut description" \
-  "grep -q 'with boxes' '$t/r/slingshot/what-if_routing_allreduce.gp' && ! grep -q linespoints '$t/r/slingshot/what-if_routing_allreduce.gp' && grep -qx 'set title \"slingshot-ex, What-if routing allreduce\"' '$t/r/slingshot/what-if_routing_allreduce.gp' && ! grep -q 'route policy\(<\|.$\)' '$t/r/slingshot/what-if_routing_allreduce.svg'"
+  "grep -q 'with boxes' '$t/r/slingshot/what-if_routing_allreduce.gp' && ! grep -q linespoints '$t/r/slingshot/what-if_routing_allreduce.gp' && grep -qx \"set title 'slingshot-ex, What-if routing allreduce'\" '$t/r/slingshot/what-if_routing_allreduce.gp' && ! grep -q 'route policy\(<\|.$\)' '$t/r/slingshot/what-if_routing_allreduce.svg'"
 check "Slingshot what-if Frontier allreduce (a rank sweep at 8 B, counts only in the result's ranks): latency against processes" \
   "grep -q \"using (column('ranks')):(column('latency_us'))\" '$t/r/slingshot/what-if_frontier_allreduce.gp' && grep -qx \"set xlabel 'processes'\" '$t/r/slingshot/what-if_frontier_allreduce.gp' && grep -q '^75264,8,' '$t/r/slingshot/whatif_frontier_allreduce8_native.csv'"
 check "Titan atomic barrier what-if (radix 4 and 8 at two process counts): one curve per radix, each from its own rows" \

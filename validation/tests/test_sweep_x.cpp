@@ -1,3 +1,4 @@
+#include "validation/plot.hpp"
 #include "validation/sweep_plot.hpp"
 
 #include <catch2/catch.hpp>
@@ -152,4 +153,29 @@ TEST_CASE("a sweep plot orders a quantity axis by value whatever order the grid'
   REQUIRE(zero > 0);
   REQUIRE(big > 0);
   CHECK(zero < big);
+}
+
+// Configuration: gnuplot text built from a file's words: a line with a quote, a backslash and `backquotes`; a sweep
+//                table whose metric column (the plot's title) is named "x`touch <file>`", as a crafted point file
+//                could name it.
+// Expected:      each line single-quoted, joined by "\n"; the plot drawn (or gnuplot missing) and the file never
+//                created: nothing in a title runs as a shell command.
+// How validated: gp_quote_lines' text; draw_sweep into a temporary folder, then the file's absence.
+TEST_CASE("gnuplot text from input is single-quoted: a backquoted column name runs nothing") {
+  CHECK(gp_quote_lines({"a 'b' \\ `c`", "d"}) == "'a ''b'' \\ `c`'.\"\\n\".'d'");
+  CHECK(gp_quote_lines({}) == "''");
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim_sweep_quote_{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  const auto pwned = dir / "PWNED";
+  const std::string col = "x`touch " + pwned.string() + "`";
+  Json t = Json::parse(R"J({"axes": ["benchmark.iterations"], "units": {}, "rows": []})J");
+  t["columns"] = {"benchmark.iterations", "bytes", col, "point"};
+  for (int it : {1, 2})
+    for (int bytes : {1, 8}) t["rows"].push_back({{"benchmark.iterations", it}, {"bytes", bytes}, {col, 1.0 + it * bytes}, {"point", "p"}});
+  std::vector<std::string> why;
+  const auto wrote = draw_sweep(t, dir.string(), &why);
+  const bool ran = std::filesystem::exists(pwned);
+  std::filesystem::remove_all(dir);
+  CHECK_FALSE(ran);
+  CHECK((!wrote.empty() || (!why.empty() && why.front().find("gnuplot") != std::string::npos)));
 }
