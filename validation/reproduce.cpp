@@ -230,6 +230,7 @@ Json read_result(const std::string& file, const std::string& plot) {
     bad("ranks", "must be a rank count or a non-empty list of them");
   for (const char* k : {"scenario", "machine", "stack", "benchmark"})
     if (r.contains(k) && !r[k].is_string()) bad(k, "must be a string");
+  if (!r.contains("stack")) bad("stack", "missing (the stack the result was run on)");
   if (r.contains("provenance") && !r["provenance"].is_object()) bad("provenance", "must be an object");
   const Json& pts = r["points"];
   for (std::size_t i = 0; i < pts.size(); ++i) {
@@ -237,7 +238,17 @@ Json read_result(const std::string& file, const std::string& plot) {
                                 std::string("bandwidth_GBps"), std::string("availability_pct"), plot})
       if (!k.empty() && pts[i].contains(k) && !(pts[i][k].is_number() && std::isfinite(pts[i][k].get<double>())))
         bad(fmt::format("points[{}].{}", i, k), "must be a finite number");
+    if (!plot.empty() && !pts[i].contains(plot)) bad(fmt::format("points[{}].{}", i, plot), "missing (the value plotted)");
+    if (pts[i].contains("app") && !pts[i]["app"].is_string()) bad(fmt::format("points[{}].app", i), "must be a string");
   }
+  // an application's run time table reads each point's run time and application
+  // (and with the seastar paper's Table 1 row, its application's name)
+  const bool table1 = pts[0].contains("paper_mpi_time_pct");
+  if (table1 || pts[0].contains("app") || plot == "runtime_s")
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      if (!pts[i].contains("runtime_s")) bad(fmt::format("points[{}].runtime_s", i), "missing (an application's run time)");
+      if (table1 && !pts[i].contains("app")) bad(fmt::format("points[{}].app", i), "missing (the application's name)");
+    }
   return r;
 }
 

@@ -12,7 +12,8 @@
 #                radices and two process counts draws one curve per radix from its own two rows; no interval file holds a bar of zero width; plot files (.svg, .gp, .ref.dat, .interval.dat) left in the folder by an
 #                earlier run under another name are removed, other files stay; a folder without validation.json is
 #                refused (exit 2), and so is a result of the folder with an empty points list, a ranks that is no count
-#                or a point whose latency is a string (exit 2 naming the file and the key, never a crash, nothing written); validation.md names the build that ran the results and the one that redrew them.
+#                or a point whose latency is a string, and an application's result without a run time, a stack or Table 1's
+#                application name (exit 2 naming the file and the key, never a crash, nothing written); validation.md names the build that ran the results and the one that redrew them.
 # How validated: grep on the SVG and the scripts, python3 on the interval files.
 set -u
 BIN=$(realpath "$1"); SRC=$(realpath "$2"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -63,5 +64,16 @@ for m in 'd["points"] = []:points' 'd["ranks"] = "x":ranks' 'd["points"][0]["lat
   "$BIN" --quiet reproduce --from "$t/bad" --out "$t/y" > /dev/null 2> "$t/err3"; rc=$?
   check "--from a result with ${m%%:*}: exit 2 naming key ${m#*:}, nothing written" \
     "[[ $rc == 2 ]] && grep -v '^reproduce: ' '$t/err3' | grep -q \"whatif_frontier_allreduce_linkx.json: key '${m#*:}'\" && [[ -z \$(find '$t/y' -type f 2>/dev/null) ]]"
+done
+# an application's results: a run time, the stack, Table 1's application name missing (each read by the bar charts)
+for m in 'hetero/table2_paraview_gm.json:del d["points"][0]["runtime_s"]:points\[0\]\.runtime_s' \
+         'hetero/table2_paraview_gm.json:del d["stack"]:stack' \
+         'seastar/fig5_app_gtc_native.json:del d["points"][0]["app"]:points\[0\]\.app'; do
+  IFS=: read -r file edit key <<< "$m"
+  rm -rf "$t/bad" && cp -r "$SRC/results" "$t/bad"
+  python3 -c "import json; f='$t/bad/$file'; d=json.load(open(f)); $edit; json.dump(d, open(f, 'w'))"
+  "$BIN" --quiet reproduce --from "$t/bad" --out "$t/y" > /dev/null 2> "$t/err3"; rc=$?
+  check "--from $file with $edit: exit 2 naming key $key, nothing written" \
+    "[[ $rc == 2 ]] && grep -q \"$(basename "$file"): key '$key'\" '$t/err3' && [[ -z \$(find '$t/y' -type f 2>/dev/null) ]]"
 done
 exit $fail
