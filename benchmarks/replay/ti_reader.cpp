@@ -239,7 +239,7 @@ ActionCount count_actions(const std::vector<std::string>& files, std::size_t max
 }
 
 RankReader::RankReader(std::string path, int rank, int nranks, std::size_t chunk)
-    : path_(std::move(path)), rank_(rank), nranks_(nranks), chunk_(std::max<std::size_t>(chunk, 256)) {}
+    : path_(std::move(path)), rank_(rank), nranks_(nranks), chunk_(std::max<std::size_t>(chunk, 256)), chunk0_(chunk_) {}
 
 bool RankReader::refill() {
   if (eof_) return false;
@@ -292,7 +292,17 @@ bool RankReader::next(Action& a) {
       throw InputError(path_, "", fmt::format("line {}: longer than {} bytes", line_, kMaxLineBytes));
     if (line.find('\0') != std::string_view::npos)
       throw InputError(path_, "", fmt::format("line {}: contains a NUL byte (not a text trace)", line_));
-    if (parse_line(line, rank_, nranks_, default_dt_, path_, line_, a)) {
+    const bool action = parse_line(line, rank_, nranks_, default_dt_, path_, line_, a);
+    // A buffer grown for a long line (an alltoallv of many ranks, a long comment) to over 4 chunks shrinks after it:
+    // per-rank memory stays a few chunks, however many ranks had one long line (a copy of the rest of the buffer, at
+    // most a chunk, beside the line's own parse).
+    if (buf_.capacity() > 4 * chunk0_ && buf_.size() - pos_ <= chunk0_) {
+      buf_.erase(0, pos_);
+      pos_ = 0;
+      buf_.shrink_to_fit();
+      chunk_ = chunk0_;
+    }
+    if (action) {
       ++actions_;
       return true;
     }

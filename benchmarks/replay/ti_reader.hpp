@@ -56,12 +56,15 @@ public:
   bool next(Action& a);
   std::uint64_t line() const { return line_; }
   const std::string& path() const { return path_; }
+  // Bytes its buffer holds (for tests of the per-rank bound).
+  std::size_t buffer_bytes() const { return buf_.capacity(); }
 
 private:
   bool refill();  // false when nothing more could be read
   std::string path_;
   int rank_, nranks_;
   std::size_t chunk_;
+  std::size_t chunk0_;  // the chunk it was made with: a buffer grown for a long line goes back to it after the line
   std::string buf_;
   std::size_t pos_ = 0;
   std::uint64_t offset_ = 0, line_ = 0;  // file offset of buf_'s end; lines consumed

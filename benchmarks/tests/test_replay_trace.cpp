@@ -438,3 +438,22 @@ TEST_CASE("replay: size classes are labelled in units at every size", "[replay][
   CHECK(size_class(17) == "64 KiB + 1 B .. 128 KiB");
   CHECK(size_class(42) == "2 TiB + 1 B .. 4 TiB");
 }
+
+// Configuration: a rank's action file with a 4 MiB comment line between two actions, read through a 256-byte buffer.
+// Expected: both actions read; the buffer grows for the long line and is back under 4 chunks once the action after it
+//           is read, so ranks that each had one long line do not each keep a buffer of its size.
+// How validated: RankReader::buffer_bytes after each action.
+TEST_CASE("ti trace: a rank's buffer shrinks after a long line", "[replay][trace]") {
+  auto d = tmpdir("longline");
+  write(d / "r0.txt", "0 init\n# " + std::string(4u << 20, 'x') + "\n0 compute 5\n0 finalize\n");
+  RankReader r((d / "r0.txt").string(), 0, 1, 256);
+  Action a;
+  REQUIRE(r.next(a));
+  CHECK(a.kind == Kind::Init);
+  REQUIRE(r.next(a));
+  CHECK(a.kind == Kind::Compute);
+  CHECK(r.buffer_bytes() <= 4 * 256);
+  REQUIRE(r.next(a));
+  CHECK(a.kind == Kind::Finalize);
+  std::filesystem::remove_all(d);
+}
