@@ -277,6 +277,10 @@ void check_result_points(const Json& res, const std::string& file, const std::st
       if (quantity && !it->is_number() && !it->is_null() && !shares)
         throw InputError(file, fmt::format("{}[{}].{}", key, i, k),
                          fmt::format("must be a number (a quantity of the result), not {}", it->dump()) + why_suffix);
+      // the protocol counters: an object of counts (compared one by one), never an axis of the point
+      if (k == "counters" && !(it->is_object() && std::all_of(it->begin(), it->end(), [](const Json& x) { return x.is_number(); })))
+        throw InputError(file, fmt::format("{}[{}].counters", key, i),
+                         "must be an object of counts (the point's protocol counters)" + why_suffix);
     }
   }
 }

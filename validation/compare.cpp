@@ -181,9 +181,20 @@ Json sweep_as_result(const Json& t) {
   return r;
 }
 
+// The run's statistics: numbers, or objects of them (counters by name), each leaf compared as a value; a text or a
+// list there is a damaged file, not a value of 0 or a difference.
+void check_numbers(const Json& v, const std::string& path, const std::string& key) {
+  if (v.is_number()) return;
+  if (!v.is_object()) throw InputError(path, key, fmt::format("must be a number or an object of numbers, not {}", v.dump()));
+  for (auto it = v.begin(); it != v.end(); ++it) check_numbers(it.value(), path, key + "." + it.key());
+}
+
 // A result read from `path` (a result or a sweep's table, as a result), checked; `option` names where it was given.
 Json result_of(Json j, const std::string& path, const std::string& option) {
   if (is_sweep_table(j)) {  // its rows checked as a result's points are (objects, quantities as numbers)
+    for (std::size_t i = 0; i < j["axes"].size(); ++i)
+      if (!j["axes"][i].is_string())
+        throw InputError(path, fmt::format("axes[{}]", i), "must be a string (the name of an axis of the grid)");
     for (std::size_t i = 0; i < j["rows"].size(); ++i)
       if (!j["rows"][i].is_object())
         throw InputError(path, fmt::format("rows[{}]", i), "must be an object (a row of a sweep's table)");
@@ -208,6 +219,7 @@ Json result_of(Json j, const std::string& path, const std::string& option) {
   check_result_points(j, path, "points");
   if (j.contains("stats") && !j["stats"].is_object())  // compared leaf by leaf (numeric_leaves)
     throw InputError(path, "stats", "must be an object (the run's statistics and protocol counters)");
+  if (j.contains("stats")) check_numbers(j["stats"], path, "stats");
   return j;
 }
 

@@ -6,7 +6,7 @@
 # scenarios of a results folder: exit 0 when they agree, 1 and the drifting value when a committed value was altered;
 # a validation table is noted, not rerun, and a scenario run from outside the repository is found again (exit 0).
 # (5) Bad input exits 2 naming the argument and the reason (--against a file: that it is one, and for a result file the
-# command that reruns it). (6) Without --all only what drifted is printed: two equal
+# command that reruns it; a statistic, counters or a sweep axis of the wrong type). (6) Without --all only what drifted is printed: two equal
 # runs print the summary line alone; --all prints every value. (2b) Two result files run differently: the lines naming
 # A and B say how (--set, machine file, engine), only where they differ; (2c) two folders too, when their pairs of
 # files differ alike, else that they differ from file to file; (2d) two benchmarks, two stacks, two placements, two node lists or two values of a
@@ -228,6 +228,13 @@ python3 -c "import json; d = json.load(open('$t/s1/inter.json')); d['points'][0]
 bad "point not an object" "pt.json: key 'points\[0\]': must be an object" "$t/s1/inter.json" "$t/pt.json"
 mkdir -p "$t/pa" "$t/pb" && cp "$t/s1/inter.json" "$t/pa/x.json" && cp "$t/pt.json" "$t/pb/x.json"
 bad "point not an object, folders" "x.json: key 'points\[0\]': must be an object" "$t/pa" "$t/pb"
+# a statistic, counters or a sweep's axis of the wrong type: a damaged file (exit 2), not a drift of 0 or a new axis
+python3 -c "import json; d = json.load(open('$t/s1/inter.json')); d['stats']['events'] = 'x'; json.dump(d, open('$t/st.json', 'w'))"
+bad "a statistic that is text" "st.json: key 'stats.events': must be a number or an object of numbers" "$t/s1/inter.json" "$t/st.json"
+python3 -c "import json; d = json.load(open('$t/s1/inter.json')); d['points'][0]['counters'] = 'x'; json.dump(d, open('$t/ct.json', 'w'))"
+bad "counters that are text" "ct.json: key 'points\[0\].counters': must be an object of counts" "$t/s1/inter.json" "$t/ct.json"
+echo '{"grid": "g.json", "axes": [1], "columns": [], "rows": [{"bytes": 1, "latency_us": 1}]}' > "$t/ax.json"
+bad "a sweep's axis that is no name" "ax.json: key 'axes\[0\]': must be a string" "$t/ax.json" "$t/ax.json"
 # (7) A result that does not load: where its counterpart is a result it is the broken file, named (exit 2), not a file
 # "only in A"; broken on both sides it is noted, not dropped in silence.
 mkdir -p "$t/br/a" "$t/br/b" "$t/br/c"
