@@ -31,6 +31,19 @@ inline constexpr int kMaxIntervalSamples = 1000;
 // 3000: 256 sockets, 4,096 cores) fit both bounds.
 inline constexpr long long kMaxNumaPerNode = 256;
 inline constexpr long long kMaxCoresPerNode = 1 << 20;
+// A machine file's network shape, bounded by the memory its model takes (measured: peak RSS of a two-rank
+// osu_latency on a machine file of that shape): a torus about 1.9 KB per router (96 x 96 x 96 = 884,736 routers:
+// 1.6 GB), a fat tree about 2.1 KB per node slot (a 4-ary 10-tree, 1,048,576 slots: 2.2 GB), a dragonfly about
+// 0.4 KB per link (128 groups of 64 routers, 4 nodes and 2 global links each: 0.26 GB). Each bound keeps a network's
+// model under about 4 GB of this machine's 24 GiB, far above the machines modelled (Titan's torus: 9,600 routers;
+// Frontier's dragonfly: about 106,000 links).
+inline constexpr long long kMaxTorusRouters = 1LL << 21;
+inline constexpr long long kMaxFatTreeSlots = 1LL << 21;
+inline constexpr long long kMaxDragonflyLinks = 1LL << 23;
+// GPUs and NICs of a node type: the links between its GPUs are kept per ordered pair of GPUs; the largest nodes built
+// carry 8 to 16 GPUs and up to 8 NICs.
+inline constexpr long long kMaxGpusPerNode = 64;
+inline constexpr long long kMaxNicsPerNode = 64;
 // A neighbour job (scenario "neighbour_job"): its nodes, and its endless transfers (each one SimGrid comm for the whole
 // run, and SimGrid 3.32 scans its in-flight comms on every completion).
 inline constexpr std::size_t kMaxNeighbourNodes = 65536;

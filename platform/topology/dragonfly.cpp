@@ -2,6 +2,7 @@
 #include "platform/topology/dragonfly.hpp"
 
 #include "core/json_input.hpp"
+#include "core/limits.hpp"
 #include "platform/topology/topology_registry.hpp"
 
 #include <algorithm>
@@ -10,7 +11,7 @@
 namespace ompisim::topology {
 
 namespace {
-constexpr long long kMaxLinks = 1LL << 31;
+constexpr long long kMaxLinks = limits::kMaxDragonflyLinks;  // core/limits.hpp
 
 long long link_total(long long g, long long a, long long h) {
   long long slices = g > 1 ? a * h / (g - 1) : 0;
@@ -76,7 +77,8 @@ std::unique_ptr<Topology> Dragonfly::from_shape(const nlohmann::json& shape, con
                std::to_string(need) + " per router)");
   }
   if (link_total(g, a, h) > kMaxLinks)
-    t.fail("groups", "the shape has more than " + std::to_string(kMaxLinks) + " links");
+    t.fail("groups", "the shape has more than " + std::to_string(kMaxLinks) +
+                         " links (core/limits.hpp: the memory the dragonfly's model takes)");
   long long slots = static_cast<long long>(g) * a * p;
   long long nodes = slots;
   if (t.has("compute_nodes")) {

@@ -2,6 +2,7 @@
 #include "platform/topology/fat_tree.hpp"
 
 #include "core/json_input.hpp"
+#include "core/limits.hpp"
 #include "platform/topology/topology_registry.hpp"
 
 #include <stdexcept>
@@ -9,7 +10,7 @@
 namespace ompisim::topology {
 
 namespace {
-constexpr long long kMaxSlots = 1LL << 24;  // 16 Mi node slots: far above any machine modelled, keeps ids in 32 bits
+constexpr long long kMaxSlots = limits::kMaxFatTreeSlots;  // core/limits.hpp (and ids stay in 32 bits)
 
 long long ipow(long long k, int n) {
   long long p = 1;
@@ -70,7 +71,7 @@ std::unique_ptr<Topology> FatTree::from_shape(const nlohmann::json& shape, const
   long long slots = ipow(k, n);
   if (slots > kMaxSlots)
     t.fail("levels", "a " + std::to_string(k) + "-ary " + std::to_string(n) + "-tree has more than " +
-                         std::to_string(kMaxSlots) + " node slots");
+                         std::to_string(kMaxSlots) + " node slots (core/limits.hpp: the memory the fat tree's model takes)");
   long long nodes = slots;
   if (t.has("compute_nodes")) {
     nodes = t.integer("compute_nodes", 1, kMaxSlots);

@@ -2,6 +2,7 @@
 #include "platform/topology/torus.hpp"
 
 #include "core/json_input.hpp"
+#include "core/limits.hpp"
 #include "platform/topology/topology_registry.hpp"
 
 #include <fmt/format.h>
@@ -58,9 +59,9 @@ std::unique_ptr<Topology> Torus::from_shape(const nlohmann::json& shape, const L
   if (dims.size() != 3)
     t.fail("dims", "a torus needs exactly 3 dimensions, got " + std::to_string(dims.size()) +
                        " (use 1 for an unused dimension)");
-  if (dims[0] * dims[1] * dims[2] > (1LL << 24))
-    t.fail("dims", "more than " + std::to_string(1LL << 24) + " routers (" + std::to_string(dims[0] * dims[1] * dims[2]) +
-                       ")");
+  if (dims[0] * dims[1] * dims[2] > limits::kMaxTorusRouters)
+    t.fail("dims", fmt::format("{} routers, above the limit of {} (core/limits.hpp: the memory the torus's model takes)",
+                               dims[0] * dims[1] * dims[2], limits::kMaxTorusRouters));
   int npr = static_cast<int>(t.integer("nodes_per_router", 1, 64));
   std::array<bool, 3> wrap{true, true, true};
   if (t.has("wrap")) {

@@ -5,8 +5,8 @@
 #                ports per node than the node type has NICs, a NIC naming an unknown network, a bad arch record, a key
 #                of the old shape; a misspelled or missing NIC parameter; a parameter's status or note not a string; a short --set name that two networks share;
 #                a 'machine' name that is a path; a rate whose value in B/s overflows a double; built on a base: a
-#                misspelt network name given in part, a base that is a file path),
-#                run with --machine-file; and
+#                misspelt network name given in part, a base that is a file path; a torus, dragonfly or fat tree, or
+#                a node type's GPUs, beyond core/limits.hpp's memory bounds, given to describe), run with --machine-file; and
 #                scenarios with a cpu_list naming a core the node lacks, a map_by that does not exist, and a stack that
 #                does not exist.
 # Expected:      exit status 2 and one line naming the file, the key and the reason (with a did-you-mean where one
@@ -65,6 +65,24 @@ printf '%s' '{"base": "cielo", "machine": "x", "networks": {"gemni": {"nic": {"n
 expect_input_error net_typo "key 'networks.gemni': the base 'cielo' has no network 'gemni' (did you mean 'gemini'? its networks: gemini): a network of one's own needs its whole" run "$t/s.json" --machine-file "$t/net_typo.json" --out "$t/out-net_typo"
 printf '%s' '{"base": "m/my-cielo.json", "machine": "x"}' > "$t/base_file.json"
 expect_input_error base_file "key 'base': 'm/my-cielo.json': a base is an installed machine's name (\`ompisim list machines\`), not a file" run "$t/s.json" --machine-file "$t/base_file.json" --out "$t/out-base_file"
+# shapes whose model would not fit this machine's memory (core/limits.hpp), refused before anything is built: a torus
+# of 129^3 routers, a dragonfly of 512 groups of 256 routers, a 4-ary 11-tree, a node type of 65 GPUs
+printf '%s' '{"base": "cielo", "machine": "x", "networks": {"gemini": {"topology": {"dims": [129, 128, 128]}}}}' > "$t/big_torus.json"
+expect_input_error big_torus "key 'networks.gemini.topology.dims': 2113536 routers, above the limit of 2097152" describe "$t/big_torus.json"
+printf '%s' '{"base": "frontier", "machine": "x", "networks": {"cxi": {"topology": {"groups": 512, "routers_per_group": 256, "nodes_per_router": 1, "global_links_per_router": 2}}}}' > "$t/big_df.json"
+expect_input_error big_dragonfly "key 'networks.cxi.topology.groups': the shape has more than 8388608 links" describe "$t/big_df.json"
+printf '%s' '{"base": "whatif-qsnet-4096", "machine": "x", "networks": {"qsnet": {"topology": {"arity": 4, "levels": 11}}}}' > "$t/big_ft.json"
+expect_input_error big_fat_tree "key 'networks.qsnet.topology.levels': a 4-ary 11-tree has more than 2097152 node slots" describe "$t/big_ft.json"
+python3 - "$t/big_gpus.json" "$ROOT/models/slingshot/machines/crusher.json" <<'P'
+import json, sys
+m = json.load(open(sys.argv[2]))
+m["machine"] = "x"
+for nt in m["node_types"].values():
+    if nt.get("gpus"):
+        nt["gpus"] = nt["gpus"] * (65 // len(nt["gpus"]) + 1)
+json.dump(m, open(sys.argv[1], "w"))
+P
+expect_input_error big_gpus "gpus': .* entries, above the limit of 64 per node type" describe "$t/big_gpus.json"
 B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 2'
 check cpu_list "{$B, \"cpu_list\": [0, 16]}" "cpu_list\[1\]"
 check map_by "{$B, \"map_by\": \"sockt\"}" "map_by.*did you mean 'socket'"
