@@ -99,4 +99,10 @@ std::string one_line(std::string_view m) {
   return out;
 }
 
+std::string printable(std::string_view text) {
+  std::string out;
+  put_escaped(out, text);
+  return out;
+}
+
 }  // namespace ompisim

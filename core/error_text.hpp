@@ -13,5 +13,9 @@ constexpr std::size_t kMaxEchoChars = 80;  // characters of an echoed input show
 // \xNN), so a newline in a value never splits the line, and so is every byte outside well-formed UTF-8 (\xNN), so the
 // line is valid UTF-8.
 std::string one_line(std::string_view message);
+// `text` whole, with its control characters escaped as one_line escapes them (\n, \t, \r, \xNN) and every byte
+// outside well-formed UTF-8 as \xNN: a text read from an input file, printed on one line of a terminal, can neither
+// start another line nor send the terminal an escape sequence.
+std::string printable(std::string_view text);
 
 }  // namespace ompisim

@@ -19,9 +19,8 @@ bool safe_up_to(const std::string& name, std::size_t max) {
 }
 void check_up_to(const std::string& name, const std::string& file, const std::string& key, std::size_t max) {
   if (safe_up_to(name, max)) return;
-  std::string shown = name.size() > 64 ? name.substr(0, 64) + "..." : name;
-  for (auto& c : shown)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  // control characters are escaped (\x07, \n) where the error is printed (one_line)
+  const std::string shown = name.size() > 64 ? name.substr(0, 64) + "..." : name;
   throw InputError(file, key,
                    fmt::format("'{}' is not a valid name: it becomes part of a file path, so it may only hold letters, "
                                "digits, '.', '_' and '-', must not start with '.' or '-', and is at most {} characters",

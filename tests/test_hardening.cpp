@@ -170,6 +170,21 @@ TEST_CASE("error text: one bounded line", "[unit][input]") {
   CHECK(one_line("'unclosed " + std::string(100, 'u')).find("(100 bytes)") != std::string::npos);
 }
 
+// Configuration: a name with a BEL byte, refused as a path name and shown as an error line; a description holding an
+// escape sequence, a carriage return and a newline, made printable.
+// Expected: the BEL shown as \x07 in the error line (not '?'), the description on one line with every control
+// character escaped, its UTF-8 kept.
+// How validated: the strings.
+TEST_CASE("error text: control characters in names and descriptions are escaped, not dropped", "[unit][input]") {
+  try {
+    check_safe_name("a\x07" "b", "s.json", "id");
+    FAIL("a name with a BEL byte was accepted");
+  } catch (const InputError& e) {
+    CHECK(one_line(e.what()).find("'a\\x07b' is not a valid name") != std::string::npos);
+  }
+  CHECK(printable("evil \x1b[2J title\r\nforged line, 5 \xc2\xb5s") == "evil \\x1b[2J title\\r\\nforged line, 5 \xc2\xb5s");
+}
+
 // Configuration: echoed input holding a Latin-1 byte (a file saved as ISO-8859-1: "caf\xe9"), well-formed UTF-8
 // ("café", "µs", a 4-byte emoji), a lone continuation byte, a surrogate, and a long value whose cut falls inside a
 // 2-byte and a 4-byte character. Expected: valid UTF-8 passes unchanged, every other byte is written \xNN, and a cut

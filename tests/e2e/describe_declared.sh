@@ -6,7 +6,7 @@
 # mtl/portals, btl/ugni, btl/openib + btl/gm, btl/tcp, the native comparators and the NIC models they drive (SeaStar,
 # Elan4), and the loggp stack reports no counter its components do not declare; the SMSG limits resolved per job size (btl/ugni:
 # its revision's rule in btl_ugni_mca.hpp; Cray MPT: Table I, protocols/base/smsg_auto_limit.hpp), and a run's
-# provenance records the effective value.
+# provenance records the effective value; a scenario description's control characters are printed escaped.
 set -u
 BIN=$(realpath "$1"); HERE=$(dirname "$(realpath "$0")"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
 check() { if grep -qF -- "$2" "$t/$1"; then echo "ok   $1: $2"; else echo "FAIL $1: no '$2'"; fail=1; fi; }
@@ -122,4 +122,11 @@ check loggp "loggp_rndv_sends "
 run_small loggp loggp loggp 1
 stack_declares "$t/loggpo" model/loggp
 declared loggp "$t/loggpo" "loggp_"
+# a scenario's description and expected text with an escape sequence, a carriage return and a newline: printed with
+# them escaped (\x1b, \r, \n), the description on one line, no raw control byte reaching the terminal
+python3 -c "import json, sys; json.dump({'id': 'esc', 'machine': 'cielo', 'stack': 'openmpi', 'description': 'evil \x1b[2J title\nforged line', 'expected': 'x\ry', 'benchmark': {'name': 'osu_latency', 'sizes': [8]}, 'ranks': 2, 'ranks_per_node': 1}, open(sys.argv[1], 'w'))" "$t/esc.json"
+"$BIN" describe "$t/esc.json" > "$t/esc" || fail=1
+check esc 'evil \x1b[2J title\nforged line'
+check esc 'expected: x\ry'
+if LC_ALL=C grep -q "$(printf '[\033\r]')" "$t/esc"; then echo "FAIL esc: a raw control byte"; fail=1; else echo "ok   esc: no raw control byte"; fi
 exit $fail

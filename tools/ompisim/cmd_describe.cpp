@@ -5,6 +5,7 @@
 #include "benchmarks/benchmarks.hpp"
 #include "benchmarks/driver.hpp"
 #include "collectives/registry.hpp"
+#include "core/error_text.hpp"
 #include "core/errors.hpp"
 #include "core/params.hpp"
 #include "platform/data_path.hpp"
@@ -457,8 +458,8 @@ void describe_file(const std::string& given, const std::string& machine_file) {
   use_machine_collectives(s);
   std::string ranks = fmt::format("{}", fmt::join(s.ranks, ", "));
   std::cout << fmt::format("# scenario {} ({})\n", s.id, file);
-  if (!s.description.empty()) std::cout << s.description << "\n";
-  if (!s.expected.empty()) std::cout << "expected: " << s.expected << "\n";
+  if (!s.description.empty()) std::cout << printable(s.description) << "\n";
+  if (!s.expected.empty()) std::cout << "expected: " << printable(s.expected) << "\n";
   // the machine the run would use: the scenario's, or the --machine-file given (the scenario's text may describe the
   // machine it names)
   const std::string machine_words = machine_file.empty()
@@ -777,7 +778,37 @@ std::string kind_and_name(const std::string& first, const std::vector<std::strin
                                first, first));
 }
 
+int describe_one(const DescribeOptions& opt);
+
+// What describe prints, with every control character but the line breaks and tabs it writes escaped (\x1b, \r): the
+// texts it shows from input files (a scenario's description, a machine file's sources) never reach the terminal as
+// escape sequences. Printed once the description is complete; an error prints nothing of it.
 int describe_command(const CLI::App&, const DescribeOptions& opt, Context&) {
+  std::ostringstream text;
+  std::streambuf* const was = std::cout.rdbuf(text.rdbuf());
+  int rc = 0;
+  try {
+    rc = describe_one(opt);
+  } catch (...) {
+    std::cout.rdbuf(was);
+    throw;
+  }
+  std::cout.rdbuf(was);
+  const std::string out = text.str();
+  std::string shown;
+  shown.reserve(out.size());
+  std::size_t from = 0;
+  for (std::size_t i = 0; i <= out.size(); ++i)
+    if (i == out.size() || out[i] == '\n' || out[i] == '\t') {
+      shown += printable(std::string_view(out).substr(from, i - from));
+      if (i < out.size()) shown += out[i];
+      from = i + 1;
+    }
+  std::cout << shown << std::flush;
+  return rc;
+}
+
+int describe_one(const DescribeOptions& opt) {
   // Checked here rather than with CLI11's excludes(), whose "Excludes: --names" lands inside the NAME's help text.
   if (opt.names && !opt.name.empty())
     throw InputError("--names", opt.name, "lists every name describe takes: give it without a NAME");
