@@ -323,7 +323,7 @@ Scenario scenario_from_json(const Json& j, const std::string& file) {
   s.benchmark_block = j.at("benchmark");
   // The stack's collective library when its preset fixes it on every machine (the run's machine decides the rest).
   s.driver = bench::parse_benchmark(b, bench::DriverContext{file, s.ranks, s.stack, s.stack_json,
-                                                            stack_has_network_atomics(s.stack_json, file), nullptr, "",
+                                                            stack_has_network_atomics(s.stack_json, file, s.machine), nullptr, "",
                                                             stack_collectives(s.stack_json, {}).name});
   std::vector<std::string> known;
   for (auto& k : scenario_keys()) known.emplace_back(k.name);

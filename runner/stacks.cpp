@@ -6,6 +6,7 @@
 #include "protocols/btl/btl.hpp"
 #include "protocols/mtl/mtl.hpp"
 #include "protocols/mtl/ofi/ofi_stacks.hpp"
+#include "runner/registries.hpp"
 
 #include <algorithm>
 #include <map>
@@ -45,8 +46,10 @@ public:
 };
 
 std::string hint_text(const std::string& hint) { return hint.empty() ? "" : " (did you mean '" + hint + "'?)"; }
-// A stack name no preset has: the nearest name as a hint, and every name.
-[[noreturn]] void unknown_stack(const std::string& file, const std::string& name, const std::vector<std::string>& names) {
+// A stack name no preset has: the nearest name as a hint, and every name. With the machine known (`machine`, the
+// presets that run on it `here`): the hint is among those that run there when one is near, and they are listed first.
+[[noreturn]] void unknown_stack(const std::string& file, const std::string& name, const std::vector<std::string>& names,
+                                const std::vector<std::string>& here = {}, const std::string& machine = "") {
   // A component's name where a stack's goes ("ob1", "pml/ob1", "ugni"): the component, and where it is named.
   for (const ComponentInfo& c : component_registry().all())
     if (name == c.name || name == c.id()) {
@@ -58,9 +61,18 @@ std::string hint_text(const std::string& hint) { return hint.empty() ? "" : " (d
                                                   name, c.id(), with.empty() ? std::string("no preset has it")
                                                   : fmt::format("{}", fmt::join(with, "; ")), c.id()));
     }
-  throw InputError(file, "stack", fmt::format("unknown stack '{}'{} (known: {}; or an object of components, e.g. "
+  std::string hint = did_you_mean(name, here);
+  if (hint.empty() && here.empty()) hint = did_you_mean(name, names);
+  std::vector<std::string> elsewhere;
+  for (const auto& n : names)
+    if (std::find(here.begin(), here.end(), n) == here.end()) elsewhere.push_back(n);
+  const std::string known =
+      here.empty() ? fmt::format("known: {}", fmt::join(names, ", "))
+                   : fmt::format("on machine '{}': {}; on other machines: {}", machine, fmt::join(here, ", "),
+                                 fmt::join(elsewhere, ", "));
+  throw InputError(file, "stack", fmt::format("unknown stack '{}'{} ({}; or an object of components, e.g. "
                                               "{{\"pml\": \"ob1\", \"btl\": [\"self\", \"vader\"]}})",
-                                              name, hint_text(did_you_mean(name, names)), fmt::join(names, ", ")));
+                                              name, hint_text(hint), known));
 }
 }  // namespace
 
@@ -479,24 +491,20 @@ StackSpec resolve_stack(const Json& stack, const std::vector<std::string>& kinds
         check_parts(p.spec, kinds, machine, file, name);
         return p.spec;
       }
-    std::vector<std::string> names, on;
+    std::vector<std::string> names, on, here;  // here: the stacks that do run there, so that the fix is one word
     for (auto& s : stack_registry().all()) {
       if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
       if (s.name == name) on.push_back(s.nic_kind);
+      if (has_kind(kinds, s.nic_kind) && std::find(here.begin(), here.end(), s.name) == here.end()) here.push_back(s.name);
     }
     if (!on.empty()) {
-      // the stacks that do run there, so that the fix is one word
-      std::vector<std::string> here;
-      for (auto& p : stack_registry().all())
-        if (has_kind(kinds, p.nic_kind) && std::find(here.begin(), here.end(), p.name) == here.end())
-          here.push_back(p.name);
       throw InputError(file, "stack",
                        fmt::format("stack '{}' runs on {} machines, but machine '{}' has {}{}", name,
                                    fmt::join(on, " or "), machine, kinds_text(kinds),
                                    here.empty() ? std::string()
                                                 : fmt::format(" (stacks there: {})", fmt::join(here, ", "))));
     }
-    unknown_stack(file, name, names);
+    unknown_stack(file, name, names, here, machine);
   }
   StackSpec s = parse_stack_object(stack, file);
   check_parts(s, kinds, machine, file, "");
@@ -594,7 +602,7 @@ bool stack_has_network_atomics(const StackSpec& spec) {
   return false;
 }
 
-bool stack_has_network_atomics(const Json& stack, const std::string& file) {
+bool stack_has_network_atomics(const Json& stack, const std::string& file, const std::string& machine) {
   if (!stack.is_string()) return stack_has_network_atomics(parse_stack_object(stack, file));
   const std::string& name = stack.get<std::string>();
   bool known = false;
@@ -604,8 +612,21 @@ bool stack_has_network_atomics(const Json& stack, const std::string& file) {
     known = known || p.name == name;
     if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
   }
-  // An unknown name is said as such here (the benchmark's rules ask this before the machine resolves the stack).
-  if (!known) unknown_stack(file, name, names);
+  // An unknown name is said as such here (the benchmark's rules ask this before the machine resolves the stack), with
+  // the presets of the scenario's machine when it is an installed one (a machine that does not load is said later).
+  if (!known) {
+    std::vector<std::string> here;
+    try {
+      if (!machine.empty() && !find_machine_file(machine).empty()) {
+        const std::vector<std::string> kinds = load_machine(machine)->nic_kinds();
+        for (auto& p : stack_registry().all())
+          if (has_kind(kinds, p.nic_kind) && std::find(here.begin(), here.end(), p.name) == here.end()) here.push_back(p.name);
+      }
+    } catch (const InputError&) {
+      here.clear();
+    }
+    unknown_stack(file, name, names, here, machine);
+  }
   return false;
 }
 

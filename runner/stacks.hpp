@@ -119,7 +119,9 @@ void stack_report(const StackSpec& spec, Json& result, const StackReport& r);
 // Whether a BTL of the stack does atomics on peers over the network (MCA_BTL_FLAGS_ATOMIC_OPS and network reach:
 // btl/ugni's Gemini AMOs), as Cheetah's uGNI BCOL needs. For a preset name: on any NIC kind it is defined for.
 bool stack_has_network_atomics(const StackSpec& spec);
-bool stack_has_network_atomics(const Json& stack, const std::string& file);
+// A preset name no machine has is refused (InputError naming `file`): the presets of installed machine `machine`,
+// when given, are named first, and the hint is among them.
+bool stack_has_network_atomics(const Json& stack, const std::string& file, const std::string& machine = "");
 
 // Scenario "mca" keys: each must be a parameter of a component of the run's stack (typo: did you mean, among them;
 // a parameter of another component: names its owner). InputError(file, "mca.<key>", reason).

@@ -8,7 +8,7 @@
 #                misspelt network name given in part, a base that is a file path; a torus, dragonfly or fat tree, or
 #                a node type's GPUs, beyond core/limits.hpp's memory bounds, given to describe), run with --machine-file; and
 #                scenarios with a cpu_list naming a core the node lacks, a map_by that does not exist, and a stack that
-#                does not exist.
+#                does not exist (its hint and list the machine's own presets first).
 # Expected:      exit status 2 and one line naming the file, the key and the reason (with a did-you-mean where one
 #                applies); no result written.
 # How validated: lib_check.sh (exit code, grep on stderr, line count, absence of the output directory).
@@ -87,4 +87,8 @@ B='"machine": "cielo", "stack": "openmpi", "benchmark": {"name": "osu_latency", 
 check cpu_list "{$B, \"cpu_list\": [0, 16]}" "cpu_list\[1\]"
 check map_by "{$B, \"map_by\": \"sockt\"}" "map_by.*did you mean 'socket'"
 check unknown_stack '{"machine": "cielo", "stack": "openmpi-ob2", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 1}' "unknown stack 'openmpi-ob2'"
+# the hint and the list are the machine's own presets first: 'openmpi-linx' on Frontier is 'openmpi-linkx', and a
+# name near a preset of other machines only ('openmpi-ugni', near 'openmpi-cxi') gets no hint on Cielo
+check unknown_stack_here '{"machine": "frontier", "stack": "openmpi-linx", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 1}' "unknown stack 'openmpi-linx' (did you mean 'openmpi-linkx'?) (on machine 'frontier': openmpi-linkx, openmpi-cxi, native; on other machines: "
+check unknown_stack_elsewhere '{"machine": "cielo", "stack": "openmpi-ugni", "benchmark": {"name": "osu_latency", "sizes": [1]}, "ranks": 2, "ranks_per_node": 1}' "unknown stack 'openmpi-ugni' (on machine 'cielo': openmpi, native; on other machines: "
 exit $fail
