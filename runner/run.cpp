@@ -350,6 +350,21 @@ void check_run_input(const Scenario& s, const Overrides& sets) {
   for (long long n : s.ranks) (void)prepare(s, n, sets);
 }
 
+Overrides canonical_sets(const Scenario& s, const Overrides& sets) {
+  if (sets.empty() || s.ranks.empty()) return sets;
+  Prepared p = prepare(s, s.ranks.front(), sets);
+  std::map<const Sourced*, std::string> name_of;  // a machine parameter's path ("nic.bte_bandwidth")
+  for (auto& r : p.m->physical_params()) name_of.emplace(r.p, r.info.name);
+  Overrides out;
+  for (auto& [k, v] : sets) {
+    std::string name = k;
+    for (auto& [given, src] : p.machine_sets)
+      if (given == k && name_of.count(src)) name = name_of.at(src);
+    out.emplace_back(name, v);
+  }
+  return out;
+}
+
 void check_mca_names(const Scenario& s, const std::vector<std::string>& names, const std::string& option) {
   if (names.empty()) return;
   const std::unique_ptr<Machine> m = scenario_machine(s);

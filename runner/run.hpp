@@ -36,6 +36,9 @@ void require_conservation(const StackStats& st, const std::string& id, const Ove
 // Everything a run decides from its input before simulating, for every rank count (machine, stack, MCA keys, --set
 // parameters, placement, route policy): the InputErrors run_one would raise, without running.
 void check_run_input(const Scenario& s, const Overrides& sets);
+// `sets` with each machine parameter named by its path on the scenario's machine ("bte_bandwidth" and
+// "networks.gemini.nic.bte_bandwidth" are "nic.bte_bandwidth"), MCA names as given: one what-if, one spelling.
+Overrides canonical_sets(const Scenario& s, const Overrides& sets);
 // The collective library of the scenario's stack as its machine resolves the preset (StackInfo::collectives; empty:
 // none), and the scenario with the driver its runs use: a block that names no algorithm or library takes that library
 // (Driver::with_stack_collectives), which the parse could not know for a preset defined per NIC kind ("native").

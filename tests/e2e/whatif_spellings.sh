@@ -8,7 +8,8 @@
 #                (4) a sweep over a machine parameter no point reads warns on stderr and lists it in sweep.json's
 #                provenance.unread_overrides; a sweep over one that is read does neither; (5) compare --against with
 #                an MCA --set that one file's stack does not read says so for that file and not for the other;
-#                (6) run --engine other than the scenario's, without --out, writes ompisim-out/<id>-whatif-<hash>/.
+#                (6) run --engine other than the scenario's, without --out, writes ompisim-out/<id>-whatif-<hash>/;
+#                (7) one --set under its short, path and long names, without --out, writes one what-if folder.
 # How validated: exit status, stderr, the JSON read back with python3.
 set -u
 BIN=$(realpath "$1"); SRC=$(cd "$(dirname "$0")/../.." && pwd); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT; fail=0
@@ -60,4 +61,12 @@ w=$(ls -d ompisim-out/lat-whatif-* 2> /dev/null)
 [[ $rc == 0 && -n "$w" && -s "$w/lat.json" && $(sha256sum < ompisim-out/lat/lat.json) == "$plain" ]] \
   && python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['provenance']['engine'] == 'des'" "$w/lat.json" \
   && ok "run --engine des without --out: $w/, the plain result kept" || ko "run --engine folder: rc=$rc $(ls ompisim-out) $(cat err)"
+# (7)
+rm -rf ompisim-out
+for k in bte_bandwidth nic.bte_bandwidth networks.gemini.nic.bte_bandwidth; do
+  "$BIN" run lat.json --set "$k=6 GB/s" > /dev/null 2>> err7 || ko "run --set $k"
+done
+n=$(ls -d ompisim-out/lat-whatif-* 2> /dev/null | wc -l)
+[[ $n == 1 ]] && ok "one what-if under three spellings of its parameter: one folder ($(ls ompisim-out))" \
+  || ko "what-if spellings: $n folders: $(ls ompisim-out)"
 exit $fail

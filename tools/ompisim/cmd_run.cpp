@@ -170,7 +170,8 @@ std::unique_ptr<TraceRequest> trace_request(const RunOptions& o) {
 
 // Without --out: ompisim-out/<id>/ for the scenario as written; a what-if (--set, --machine-file, an --engine other
 // than the scenario's) gets its own folder, ompisim-out/<id>-whatif-<8 hex digits>/, named by a hash of the parsed
-// --set values (sorted; `a = 1` and `mca.a=1` are `a=1`), the engine and the machine file's parsed contents, so it never
+// --set values (each parameter by its path on the machine, canonical_sets: `bte_bandwidth` is `nic.bte_bandwidth`;
+// sorted; `a = 1` and `mca.a=1` are `a=1`), the engine and the machine file's parsed contents, so it never
 // replaces the plain run's result and the same what-if lands in the same folder again.
 std::string default_out_dir(const std::string& id, const RunOptions& o, const Overrides& sets,
                             const std::string& scenario_engine) {
@@ -235,7 +236,7 @@ int run_command(const CLI::App& sub, const RunOptions& opt, Context& ctx) {
   }
   std::string out_dir = opt.out_dir, other_dir_why;
   if (out_dir.empty()) {
-    out_dir = own_default_dir(default_out_dir(s.id, opt, o, scenario_engine), s.id, s, other_dir_why);
+    out_dir = own_default_dir(default_out_dir(s.id, opt, canonical_sets(s, o), scenario_engine), s.id, s, other_dir_why);
   } else if (const std::string theirs = other_result_in(out_dir, s.id, s); !theirs.empty()) {
     other_dir_why = fmt::format("ompisim: replaced {}/{}.json and its CSV, the result of another scenario file ({}) "
                                 "with the same id; other files in {}/ (a plot, a trace) are left as they were\n",
