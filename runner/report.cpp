@@ -642,6 +642,31 @@ std::string points_protocols(const Json& points) {
                      every.empty() ? "" : fmt::format(" (at every size: {})", fmt::join(every, ", ")));
 }
 
+// The memory btl/ugni's mailboxes take (the result's "mailbox_memory", bytes per node), one line per rank count: what
+// a protocol choice costs besides its time (an SMSG limit at 16,384 ranks), also in the sweep's table.
+static std::string mailbox_notes(const Json& res) {
+  if (!res.contains("mailbox_memory")) return "";
+  const Json& all = res["mailbox_memory"];
+  std::string out;
+  for (const Json& m : all.is_array() ? all : Json::array({all})) {
+    if (!m.is_object()) continue;
+    auto num = [&](const char* k) { return m.contains(k) && m[k].is_number() ? m[k].get<double>() : -1.0; };
+    if (num("mailbox_bytes") < 0 || num("smsg_connected") < 0 || num("smsg_all_peers") < 0) continue;
+    auto size = [](double b) {  // 34880 B, 536.5 MiB
+      const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+      int u = 0;
+      while (b >= 1024 && u < 4) b /= 1024, ++u;
+      return u == 0 ? fmt::format("{:.0f} B", b) : fmt::format("{:.1f} {}", b, units[u]);
+    };
+    out += fmt::format("# mailbox memory per node (btl/ugni{}): SMSG limit {:.0f} B, one mailbox {}; to the peers "
+                       "connected {} (allocated {}), to every peer {}; MSGQ {}\n",
+                       all.is_array() && num("ranks") >= 0 ? fmt::format(", {:.0f} ranks", num("ranks")) : "",
+                       num("smsg_limit"), size(num("mailbox_bytes")), size(num("smsg_connected")),
+                       size(num("smsg_connected_allocated")), size(num("smsg_all_peers")), size(num("msgq_per_node")));
+  }
+  return out;
+}
+
 // One rank count's own header lines in a result of several (`part`: its "ranks" and points): the effective values
 // that the counts do not share (those they share are in `shared`, printed once above; SweepReport keeps one entry of
 // provenance.derived per count, with its "ranks") and the protocol counters by size.
@@ -741,6 +766,7 @@ std::string result_table(const Json& res, const Json& scenario_mca) {
   if (auto o = override_notes(res); !o.empty()) out += fmt::format("# overrides (--set): {}\n", fmt::join(o, ", "));
   const std::vector<std::string> shared = effective_notes(res);
   if (!shared.empty()) out += fmt::format("# effective values: {}\n", fmt::join(shared, "; "));
+  out += mailbox_notes(res);
   if (res["points"].empty()) return out;
   if (auto a = points_algorithm(res["points"]); !a.empty()) out += "# algorithm " + a + "\n";
   else if (auto by = points_algorithms_by_size(res["points"]); !by.empty()) out += "# algorithm by size: " + by + "\n";

@@ -2,11 +2,16 @@
 # (1) Configuration: an atomic-barrier sweep over two rank counts on Titan, 16 ranks per node (the mailbox-memory what-if).
 # Expected: the result has one mailbox_memory object and one effective SMSG limit per rank count, each naming its
 # count; the automatic rule (btl/ugni of Open MPI trunk r26242) gives 1024 B at 1,024 ranks and 256 B above 16k, and
-# the per-node MSGQ memory stays below SMSG's.
+# the per-node MSGQ memory stays below SMSG's; the run's printed header has one mailbox memory line per count.
 set -eu
 BIN=$1; t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 printf '{"machine": "titan", "stack": "openmpi", "benchmark": {"name": "barrier_loop", "algorithm": "cheetah-atomic", "iterations": 1, "skip": 0}, "ranks": [1024, 32768], "ranks_per_node": 16}' > "$t/s.json"
 "$BIN" run "$t/s.json" --json --out "$t/o" > "$t/r.json"
+"$BIN" run "$t/s.json" --out "$t/o1" > "$t/r.txt"
+grep -q "^# mailbox memory per node (btl/ugni, 1024 ranks): SMSG limit 1024 B, one mailbox " "$t/r.txt" \
+  && grep -q "^# mailbox memory per node (btl/ugni, 32768 ranks): SMSG limit 256 B, " "$t/r.txt" \
+  || { echo "FAIL run's mailbox memory lines: $(grep mailbox "$t/r.txt")"; exit 1; }
+echo "ok run prints the mailbox memory of each rank count"
 python3 - "$t/r.json" <<'P'
 import json, sys
 r = json.load(open(sys.argv[1]))
