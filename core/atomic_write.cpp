@@ -189,6 +189,9 @@ void check_output_path(const std::string& path, const std::string& option) {
     if (S_ISLNK(st.st_mode))
       throw InputError(option, path, "is a symbolic link: refusing to replace it (give its target instead)");
     if (S_ISDIR(st.st_mode)) throw InputError(option, path, "is a folder, expected a file name");
+    // a FIFO, a socket, a device (/dev/null): a rename would replace the node itself, not write into it
+    if (!S_ISREG(st.st_mode))
+      throw InputError(option, path, "is not a regular file (a FIFO, socket or device): refusing to replace it");
   } else if (errno != ENOENT) {  // a name the file system refuses (too long for it, ...): no file can be written there
     throw InputError(option, path, fmt::format("cannot be written: {}", std::strerror(errno)));
   }
@@ -254,6 +257,8 @@ std::string OutputDir::file(const std::string& rel, const std::string& option) c
       if (exists && S_ISDIR(st.st_mode)) throw InputError(opt, cur, "is a folder, expected a result file");
       if (exists && S_ISLNK(st.st_mode))
         throw InputError(opt, cur, "is a symbolic link: refusing to replace it (write to its target instead)");
+      if (exists && !S_ISREG(st.st_mode))
+        throw InputError(opt, cur, "is not a regular file (a FIFO, socket or device): refusing to replace it");
       break;
     }
     if (exists && S_ISLNK(st.st_mode))

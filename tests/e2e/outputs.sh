@@ -9,7 +9,8 @@
 # SimGrid version. (4) OSU-shaped tables (header lines, two decimals, MB/s).
 # (5) Results of a repository scenario hold no absolute paths. (6) --plot draws one run (when gnuplot is installed);
 # a what-if's plot names what the run changed (the scenario's mca block, --set).
-# (7) calibrate --write writes a new machine file into --out and leaves the repository's untouched; without --out it
+# (7) calibrate --write writes a new machine file into --out and leaves the repository's untouched (again into the
+# same folder, or over the --machine it reads, it is refused; an output that is a FIFO is refused); without --out it
 # is refused (exit 2). (8) describe knows collectives, stacks and topologies as well as machines, components and
 # benchmarks, and `list` prints every name it takes. (9) machine template NAME writes a machine file that loads as it is and notes every parameter; it never replaces an
 # existing file; an unknown --like is an error of --like.
@@ -93,16 +94,17 @@ import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 # the protocol each size took, above the table: SMSG at 1 B, the eager get at 1 KiB (btl/ugni's automatic limit)
 assert any(x.startswith("# protocol counters by size: 1 B ") and "; 1 KiB ugni_eager_gets" in x for x in lines), lines
-l = [x for x in lines if not x.startswith(("# effective values: ", "# protocol counters by size: "))]
+l = [x for x in lines if not x.startswith(("# effective values: ", "# protocol counters by size: ", "# mailbox memory per node "))]
 assert l[1] == "# OSU MPI Latency Test v5.x" and l[2] == "# Size          Latency (us)", l
 assert re.fullmatch(r"1 {17,}\d+\.\d\d", l[3]) and len(l[3]) == 28, l[3]
 print("ok   osu_latency table:", l[1:4])
 P
 for b in osu_bw osu_mbw_mr; do
   echo "{\"id\": \"$b\", $q \"$b\"}}" > "$t/$b.json"
-  # the header's effective-values line (btl/ugni's SMSG limit on auto) is checked in e2e.edges, its protocol line
+  # the header's effective-values line (btl/ugni's SMSG limit on auto) is checked in e2e.edges, its mailbox line in
+  # e2e.sweep_mailbox, its protocol line
   # above; the OSU table here
-  "$BIN" run "$t/$b.json" --out "$t/o-$b" 2> /dev/null | grep -v "^# effective values: \|^# protocol counters by size: " > "$t/$b.txt" || fail=1
+  "$BIN" run "$t/$b.json" --out "$t/o-$b" 2> /dev/null | grep -v "^# effective values: \|^# protocol counters by size: \|^# mailbox memory per node " > "$t/$b.txt" || fail=1
 done
 sed -n 3p "$t/osu_bw.txt" | grep -qx "# Size      Bandwidth (MB/s)" && sed -n 4p "$t/osu_bw.txt" | grep -qE "^1 +[0-9]+\.[0-9]{2}$" \
   && echo "ok   osu_bw table" || { echo "FAIL osu_bw: $(cat "$t/osu_bw.txt")"; fail=1; }
@@ -132,6 +134,22 @@ mf="$SRC/models/seastar/machines/red-storm.json"; before=$(sha256sum < "$mf")
 if [[ $rc == 0 && $(sha256sum < "$mf") == "$before" ]] && python3 -c "import json,sys; m=json.load(open(sys.argv[1])); assert m['networks']" "$t/cal/red-storm.json" \
   && grep -q "wrote $t/cal/red-storm.json" "$t/err"; then echo "ok   calibrate --write --out: a new machine file, the repository's unchanged"
 else echo "FAIL calibrate --write --out: rc=$rc $(tail -2 "$t/err"); $(ls "$t/cal" 2>&1)"; fail=1; fi
+# (7b) --write again into the same folder, and with --machine the file it would write: refused before the fit (exit 2)
+"$BIN" calibrate --paper seastar-portals --machine red-storm --write --out "$t/cal" > /dev/null 2> "$t/err"; rc=$?
+[[ $rc == 2 && $(wc -l < "$t/err") == 1 ]] && grep -q "^ompisim: error: --out .*red-storm.json exists" "$t/err" \
+  && echo "ok   calibrate --write over an existing file: $(cat "$t/err")" || { echo "FAIL calibrate --write again: rc=$rc $(cat "$t/err")"; fail=1; }
+cp "$t/cal/red-storm.json" "$t/mine.json"; before_mine=$(sha256sum < "$t/mine.json")
+"$BIN" calibrate --paper seastar-portals --machine "$t/cal/red-storm.json" --write --out "$t/cal" > /dev/null 2> "$t/err"; rc=$?
+[[ $rc == 2 ]] && grep -q "is the --machine this command reads" "$t/err" \
+  && echo "ok   calibrate --write over its own --machine: $(cat "$t/err")" || { echo "FAIL calibrate over its input: rc=$rc $(cat "$t/err")"; fail=1; }
+# (7c) an output that is a FIFO or a device: refused (exit 2), the node left as it was, even with --force
+mkfifo "$t/fifo.json"
+"$BIN" machine template mybox --like cielo --file "$t/fifo.json" --force > /dev/null 2> "$t/err"; rc=$?
+[[ $rc == 2 && -p "$t/fifo.json" ]] && grep -q "is not a regular file (a FIFO, socket or device)" "$t/err" \
+  && echo "ok   template --file a FIFO: $(cat "$t/err")" || { echo "FAIL template over a FIFO: rc=$rc $(cat "$t/err")"; fail=1; }
+"$BIN" run "$t/lat.json" --out "$t/tr" --trace "$t/fifo.json" > /dev/null 2> "$t/err"; rc=$?
+[[ $rc == 2 && -p "$t/fifo.json" ]] && grep -q "is not a regular file" "$t/err" \
+  && echo "ok   --trace a FIFO: $(cat "$t/err")" || { echo "FAIL --trace over a FIFO: rc=$rc $(cat "$t/err")"; fail=1; }
 # (8)
 for w in "allreduce:^# collective allreduce:recursive_doubling" "openmpi:^# stack openmpi:on NIC kind gemini" \
          "torus:^# topology torus:cielo (network" "cielo:^# cielo :physical parameters" "osu_latency:^# benchmark osu_latency:sizes"; do

@@ -137,8 +137,8 @@ exit_status()
 P
 rc=$((rc || $?))
 # a one-point sweep into the folder of the two-axis sweep: the table, no plot, and a line saying why; the earlier
-# grid's plots are removed, and said
-cp -r out one
+# grid's plots (listed in its ompisim-plots.txt) are removed, and said; a sweep_*.svg no sweep drew is left, and said
+cp -r out one && echo '<svg>mine</svg>' > one/sweep_mine.svg
 cat > one.json <<J
 {"base": "$SRC/scenarios/gemini/fig5_latency_2p_inter_openmpi.json", "axes": {"nic.bte_bandwidth": ["5 GB/s"]}}
 J
@@ -147,10 +147,11 @@ python3 - one err <<'P' || rc=1
 import glob, json, sys
 out, err = sys.argv[1], open(sys.argv[2]).read()
 rows = json.load(open(f"{out}/sweep.json"))["rows"]
-ok = (not glob.glob(f"{out}/*.svg") and rows and all(r["nic.bte_bandwidth"] == 5 for r in rows)
+ok = (glob.glob(f"{out}/*.svg") == [f"{out}/sweep_mine.svg"] and rows and all(r["nic.bte_bandwidth"] == 5 for r in rows)
+      and "sweep_mine.svg: not a plot a sweep drew here" in err
       and "no plot against nic.bte_bandwidth: every point has nic.bte_bandwidth = 5 GB/s, and a plot needs two values of it" in err
       and all(f"/sweep_{a}.svg: a plot of an earlier sweep in this folder" in err for a in ("nic_bte_bandwidth", "mca_btl_vader_eager_limit")))
-print(("ok   " if ok else "FAIL ") + "one-point sweep in a reused folder: a table of its one point, no plot, why, the earlier plots removed")
+print(("ok   " if ok else "FAIL ") + "one-point sweep in a reused folder: a table of its one point, no plot, why, the earlier plots removed, a user's left")
 if not ok:
     print(err, rows[:2], glob.glob(f"{out}/*"))
 sys.exit(0 if ok else 1)

@@ -7,6 +7,7 @@
 #include "validation/validate.hpp"
 
 #include <filesystem>
+#include <fmt/format.h>
 
 namespace ompisim::cli {
 namespace {
@@ -40,7 +41,15 @@ int calibrate_command(const CLI::App& sub, const CalibrateOptions& opt, Context&
     if (opt.out_dir.empty())
       throw InputError("--write", "", "give --out DIR: the fitted machine file is written there as a new file");
     ctx.out = output_dir(opt.out_dir);
-    write_to = ctx.out->file(std::filesystem::path(machine).stem().string() + ".json");
+    // named by the machine's own name (a file's "machine"), never the input file replaced, nor a file already there
+    const std::string name = load_machine(machine)->name;
+    write_to = ctx.out->file(name + ".json");
+    refuse_overwriting({{"--machine", machine}}, {{"--out", write_to}});
+    if (std::error_code ec; std::filesystem::exists(write_to, ec)) {
+      ctx.out->discard_if_unused();
+      throw InputError("--out", opt.out_dir, fmt::format("{} exists (it may hold your edits): calibrate --write writes a "
+                                                         "new file; give another --out or remove it", write_to));
+    }
   } else if (!opt.out_dir.empty()) {
     throw InputError("--out", opt.out_dir, "calibrate writes into --out only with --write");
   }

@@ -1,5 +1,6 @@
 // `ompisim sweep GRID`: a parameter sweep, each point run once (resumable), sharded by --shard, a Slurm array task or
 // an MPI launcher's rank; the merged table (sweep.json, sweep.csv, sweep_<axis>.svg) written by the process that merges.
+#include "core/atomic_write.hpp"
 #include "core/errors.hpp"
 #include "core/safe_name.hpp"
 #include "core/signals.hpp"
@@ -15,23 +16,37 @@
 #include <exception>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <iostream>
+#include <set>
 #include <unistd.h>
 
 namespace ompisim::cli {
 namespace {
 
 // The sweep plots in `dir` that this merge did not draw (an earlier grid's axes in a reused folder, or an axis that
-// now has one value) describe a table sweep.json no longer holds: removed; returns their paths.
-std::vector<std::string> remove_stale_plots(const std::string& dir, const std::vector<std::string>& drawn) {
+// now has one value) describe a table sweep.json no longer holds: removed when an earlier merge drew them (the folder's
+// ompisim-plots.txt lists the plots each merge drew); returns their paths. A sweep_*.svg no merge drew is not the
+// tool's: left, its path added to `left`. The list is then this merge's plots.
+std::vector<std::string> remove_stale_plots(const OutputDir& out, const std::string& dir,
+                                            const std::vector<std::string>& drawn, std::vector<std::string>& left) {
+  namespace fs = std::filesystem;
+  std::set<std::string> before;
+  if (std::ifstream in(fs::path(dir) / "ompisim-plots.txt"); in)
+    for (std::string line; std::getline(in, line) && before.size() < 100000;)
+      if (line.starts_with("sweep_") && line.find('/') == std::string::npos) before.insert(line);
   std::vector<std::string> removed;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
     if (!e.is_regular_file(ec) || !name.starts_with("sweep_") || !name.ends_with(".svg")) continue;
     if (std::find(drawn.begin(), drawn.end(), name) != drawn.end()) continue;
-    if (std::filesystem::remove(e.path(), ec)) removed.push_back(e.path().string());
+    if (!before.count(name)) left.push_back(e.path().string());
+    else if (fs::remove(e.path(), ec)) removed.push_back(e.path().string());
   }
+  std::string list;
+  for (const auto& d : drawn) list += d + "\n";
+  write_file_atomic(out.file("ompisim-plots.txt"), list);
   return removed;
 }
 
@@ -176,11 +191,14 @@ int sweep_command(const CLI::App& sub, const SweepCommandOptions& opt, Context& 
     std::vector<std::string> no_plot;
     const std::vector<std::string> drawn = validation::draw_sweep(table, dir, &no_plot);
     for (auto& svg : drawn) wrote.push_back(out.file(svg));
-    const std::vector<std::string> stale = remove_stale_plots(dir, drawn);
+    std::vector<std::string> left;
+    const std::vector<std::string> stale = remove_stale_plots(out, dir, drawn, left);
     std::cerr << fmt::format("ompisim sweep: wrote {}\n", fmt::join(wrote, ", "));
     for (auto& f : stale)
       std::cerr << fmt::format("ompisim sweep: removed {}: a plot of an earlier sweep in this folder, not of the table "
                                "sweep.json now holds\n", f);
+    for (auto& f : left)
+      std::cerr << fmt::format("ompisim sweep: left {}: not a plot a sweep drew here\n", f);
     for (auto& why : no_plot) std::cerr << "ompisim sweep: " << why << "\n";
     for (auto& k : table["provenance"].value("unread_overrides", Json::array()))
       std::cerr << fmt::format("ompisim sweep: warning: {}: no part of any point's run read it (not a parameter of "
