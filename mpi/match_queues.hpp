@@ -102,8 +102,36 @@ private:
     T item;
     std::uint64_t order;
   };
+  // A queue in order; short in practice (one source's, or the wild receives), but a rank may post thousands of
+  // receives from one source before the first arrives (a trace's irecvs, then waitall): taking the first entry, the
+  // usual match, moves a head instead of the rest of the queue, so N matches cost N, not N^2 / 2 moves. The slots
+  // before the head are given back once they are half the vector.
   template <class T>
-  using List = std::vector<Entry<T>>;  // in order; short in practice (one source's, or the wild receives)
+  class List {
+  public:
+    using iterator = typename std::vector<Entry<T>>::iterator;
+    iterator begin() { return items_.begin() + static_cast<std::ptrdiff_t>(head_); }
+    iterator end() { return items_.end(); }
+    bool empty() const { return head_ == items_.size(); }
+    void push_back(Entry<T> e) { items_.push_back(std::move(e)); }
+    void erase(iterator it) {
+      if (it != begin()) {
+        items_.erase(it);
+        return;
+      }
+      if (++head_ == items_.size()) {
+        items_.clear();
+        head_ = 0;
+      } else if (head_ >= 16 && 2 * head_ >= items_.size()) {
+        items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
+    }
+
+  private:
+    std::vector<Entry<T>> items_;
+    std::size_t head_ = 0;
+  };
   // The first entry of `l` that `ok` accepts, or l.end().
   template <class T, class F>
   static typename List<T>::iterator first(List<T>& l, F ok) {

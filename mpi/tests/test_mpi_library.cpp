@@ -85,6 +85,59 @@ TEST_CASE("mpi matching queues: sequence order, unexpected queue, wildcards", "[
   CHECK(o2[0].recv.id == 4);
 }
 
+// Configuration: 5,000 receives posted from one source (tags 0..4 in turn) and 1,000 wild ones, then 6,000 messages
+// arriving in order, mostly taking the first posted receive (the queue's head moves and is compacted), some a receive
+// in the middle (tag 9 matches only the wild ones); then 3,000 unexpected messages taken by receives, first and
+// middle ones. Expected: every match is the first posted receive (or first-arrived message) that fits, in post order;
+// the sizes end at 0. How validated: against a plain scan of std::vector queues in post order.
+TEST_CASE("mpi matching queues: long queues keep post order while their head moves", "[unit][mpi]") {
+  struct R { int src, tag, id; };
+  struct M { int src, tag, n; };
+  mpi::MatchQueues<R, M> q;
+  std::vector<R> posted;  // the reference: one queue in post order
+  for (int i = 0; i < 6000; ++i) {
+    const R r = i % 6 == 5 ? R{kAnySource, kAnyTag, i} : R{1, i % 5, i};
+    CHECK_FALSE(q.post(r));
+    posted.push_back(r);
+  }
+  std::uint32_t seq = 0;
+  for (int n = 0; n < 6000; ++n) {
+    const M m{1, n % 7 == 6 ? 9 : (n % 5), n};
+    auto want = std::find_if(posted.begin(), posted.end(), [&](const R& r) {
+      return (r.src == kAnySource || r.src == m.src) && (r.tag == kAnyTag || r.tag == m.tag);
+    });
+    auto got = q.arrive(seq++, m);
+    if (want == posted.end()) {
+      CHECK(got.empty());
+      continue;
+    }
+    REQUIRE(got.size() == 1);
+    CHECK(got[0].recv.id == want->id);
+    posted.erase(want);
+  }
+  CHECK(q.posted_size() == posted.size());
+  mpi::MatchQueues<R, M> u;
+  std::vector<M> arrived;
+  for (int n = 0; n < 3000; ++n) {
+    const M m{2, n % 3, n};
+    CHECK(u.arrive(static_cast<std::uint32_t>(n), m).empty());
+    arrived.push_back(m);
+  }
+  for (int i = 0; i < 3000; ++i) {
+    const int tag = i % 4 == 3 ? 2 : 0;  // mostly the first message of tag 0, sometimes a later one of tag 2
+    auto want = std::find_if(arrived.begin(), arrived.end(), [&](const M& m) { return m.tag == tag; });
+    auto got = u.post(R{2, tag, i});
+    if (want == arrived.end()) {
+      CHECK_FALSE(got);
+      continue;
+    }
+    REQUIRE(got);
+    CHECK(got->n == want->n);
+    arrived.erase(want);
+  }
+  CHECK(u.unexpected_size() == arrived.size());
+}
+
 // Configuration: the per-peer sequence map with 5,000 peers in a scrambled order (it grows from 4 slots), each
 // incremented a peer-dependent number of times, interleaved. Expected: every counter starts at 0 and ends at its own
 // count; size() counts distinct peers. How validated: against std::map.

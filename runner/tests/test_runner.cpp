@@ -59,13 +59,16 @@ TEST_CASE("runner: load, run and report are separate steps", "[runner]") {
   CHECK(csv_cell("no phase, no routine") == "\"no phase, no routine\"");
   std::string table = result_table(r);
   // The header names the run, then that its engine (des) shares no bandwidth, then each effective value that differs
-  // from its parameter (btl/ugni's SMSG limit on auto: 1 KiB for 4 ranks), then the protocol counters by size, then
-  // the benchmark's own table.
+  // from its parameter (btl/ugni's SMSG limit on auto: 1 KiB for 4 ranks), then the mailboxes' memory per node, then
+  // the protocol counters by size, then the benchmark's own table.
   CHECK_THAT(table, Catch::StartsWith("# ompisim osu_multi_lat on cielo (openmpi), 4 ranks\n"
                                       "# engine des: flows share no bandwidth (transfers at once each get their path's "
                                       "whole rate, so a bandwidth may exceed a link's capacity); the engines that "
                                       "share it: simgrid, fluid, lmm\n# effective values: "
                                       "btl_ugni_smsg_limit: effective 1024 B (value 0 B, 0 = auto)\n"
+                                      "# mailbox memory per node (btl/ugni): SMSG limit 1024 B, one mailbox 34.1 KiB; "
+                                      "to the peers connected 34.1 KiB (allocated 136.2 KiB), to every peer 102.2 KiB; "
+                                      "MSGQ 102.2 KiB\n"
                                       "# protocol counters by size: 8 B ob1_MATCH, ugni_endpoints, ugni_short_sends; "
                                       "4 KiB ob1_MATCH, ugni_eager_gets; 64 KiB ob1_FIN, ob1_RGET, ugni_bte_transfers, ugni_long_gets, "
                                       "ugni_registrations, ugni_short_sends (at every size: ugni_smsg, "
