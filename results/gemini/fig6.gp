@@ -8,7 +8,7 @@ set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set xtics ("1 B" 1, "4 B" 4, "16 B" 16, "64 B" 64, "256 B" 256, "1 KiB" 1024, "4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
 set format y '%g'
-set title "gemini-xe-xk, Fig. 6"
+set title 'gemini-xe-xk, Fig. 6'
 set xlabel 'message size (bytes)'
 set ylabel 'bandwidth (GB/s)'
 set bmargin 7

@@ -8,7 +8,7 @@ set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set format x '%.0f'
 set format y '%g'
-set title "gemini-xe-xk, Fig. 7: MPI_Barrier loop, one rank per Cielo node"
+set title 'gemini-xe-xk, Fig. 7: MPI_Barrier loop, one rank per Cielo node'
 set xlabel 'processes'
 set ylabel 'latency (us)'
 set bmargin 10

@@ -8,7 +8,7 @@ set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set format x '%.0f'
 set format y '%g'
-set title "gemini-xe-xk, whatif_barrier_titan_atomic_radix_sweep"
+set title 'gemini-xe-xk, whatif_barrier_titan_atomic_radix_sweep'
 set xlabel 'tree radix'
 set ylabel 'latency (us)'
 set bmargin 6

@@ -3,7 +3,7 @@ set linetype 5 lc rgb '#b08800'
 set key at screen 0.012, screen 0.0868 left top reverse Left box opaque font ',9' spacing 0.9 maxrows 1
 set grid
 set format y '%g'
-set title "gemini-xe-xk, whatif_barrier_titan_hierarchical_radix8"
+set title 'gemini-xe-xk, whatif_barrier_titan_hierarchical_radix8'
 set xlabel 'processes'
 set ylabel 'latency (us)'
 set xtics ('openmpi cheetah-hierarchical 299008p' 1)

@@ -3,7 +3,7 @@ set linetype 5 lc rgb '#b08800'
 set key at screen 0.012, screen 0.1585 left top reverse Left box opaque font ',9' spacing 0.9 maxrows 1
 set grid
 set format y '%g'
-set title "gemini-xe-xk, whatif_mailbox_memory_titan"
+set title 'gemini-xe-xk, whatif_mailbox_memory_titan'
 set xlabel 'processes'
 set ylabel 'latency (us)'
 set xtics ('openmpi cheetah-p2p 16400p' 1)

@@ -8,7 +8,7 @@ set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set format x '%.0f'
 set format y '%g'
-set title "qsnet-elan4, What-if barrier: MPI_Barrier"
+set title 'qsnet-elan4, What-if barrier: MPI_Barrier'
 set xlabel 'processes'
 set ylabel 'latency (us)'
 set yrange [23.9256 : 82.1797]

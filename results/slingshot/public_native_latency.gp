@@ -3,7 +3,7 @@ set linetype 5 lc rgb '#b08800'
 set key at screen 0.012, screen 0.1814 left top reverse Left box opaque font ',9' spacing 0.9 maxrows 6
 set grid
 set format y '%g'
-set title "slingshot-ex, public native latency: osu_multi_lat 8 pairs across 2 nodes"
+set title 'slingshot-ex, public native latency: osu_multi_lat 8 pairs across 2 nodes'
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
 set xtics ('buffer=device' 1, 'buffer=host' 2)

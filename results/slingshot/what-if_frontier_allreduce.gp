@@ -8,7 +8,7 @@ set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set format x '%.0f'
 set format y '%g'
-set title "slingshot-ex, What-if Frontier allreduce"
+set title 'slingshot-ex, What-if Frontier allreduce'
 set xlabel 'processes'
 set ylabel 'latency (us)'
 set bmargin 6

@@ -3,7 +3,7 @@ set linetype 5 lc rgb '#b08800'
 set key at screen 0.012, screen 0.1031 left top reverse Left box opaque font ',9' spacing 0.9 maxrows 2
 set grid
 set format y '%g'
-set title "slingshot-ex, What-if routing allreduce"
+set title 'slingshot-ex, What-if routing allreduce'
 set xlabel 'message size (bytes)'
 set ylabel 'latency (us)'
 set xtics ('routing=minimal' 1, 'routing=ugal' 2)
