@@ -462,6 +462,13 @@ namespace {
 bool has_kind(const std::vector<std::string>& kinds, const std::string& k) {
   return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
 }
+// The presets that run on a machine of NIC kinds `kinds`, each name once, in the registry's order.
+std::vector<std::string> presets_on(const std::vector<std::string>& kinds) {
+  std::vector<std::string> here;
+  for (auto& p : stack_registry().all())
+    if (has_kind(kinds, p.nic_kind) && std::find(here.begin(), here.end(), p.name) == here.end()) here.push_back(p.name);
+  return here;
+}
 std::string kinds_text(const std::vector<std::string>& kinds) {
   return kinds.size() == 1 ? "a " + kinds.front() + " NIC" : fmt::format("NICs {}", fmt::join(kinds, ", "));
 }
@@ -491,12 +498,12 @@ StackSpec resolve_stack(const Json& stack, const std::vector<std::string>& kinds
         check_parts(p.spec, kinds, machine, file, name);
         return p.spec;
       }
-    std::vector<std::string> names, on, here;  // here: the stacks that do run there, so that the fix is one word
+    std::vector<std::string> names, on;
     for (auto& s : stack_registry().all()) {
       if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
       if (s.name == name) on.push_back(s.nic_kind);
-      if (has_kind(kinds, s.nic_kind) && std::find(here.begin(), here.end(), s.name) == here.end()) here.push_back(s.name);
     }
+    const std::vector<std::string> here = presets_on(kinds);  // the stacks that do run there: the fix is one word
     if (!on.empty()) {
       throw InputError(file, "stack",
                        fmt::format("stack '{}' runs on {} machines, but machine '{}' has {}{}", name,
@@ -617,11 +624,7 @@ bool stack_has_network_atomics(const Json& stack, const std::string& file, const
   if (!known) {
     std::vector<std::string> here;
     try {
-      if (!machine.empty() && !find_machine_file(machine).empty()) {
-        const std::vector<std::string> kinds = load_machine(machine)->nic_kinds();
-        for (auto& p : stack_registry().all())
-          if (has_kind(kinds, p.nic_kind) && std::find(here.begin(), here.end(), p.name) == here.end()) here.push_back(p.name);
-      }
+      if (!machine.empty() && !find_machine_file(machine).empty()) here = presets_on(load_machine(machine)->nic_kinds());
     } catch (const InputError&) {
       here.clear();
     }

@@ -288,8 +288,8 @@ std::string tick_label(double v) {
   return s.substr(0, e + 1) + (neg ? "-" : "") + exp;
 }
 
-// A title of more than one line at about `width` characters (gnuplot's double-quoted "\n"), so it stays in the frame.
-// `t` cut at spaces into lines of at most `width` characters.
+// `t` cut at spaces into lines of at most `width` characters: a title of more than one line (gp_quote_lines) stays in
+// the frame.
 std::vector<std::string> title_lines(const std::string& t, std::size_t width = 95) {
   std::vector<std::string> lines;
   std::size_t start = 0;

@@ -121,11 +121,11 @@ NodeType NodeType::from_json(const Json& node, const std::string& file, const st
   NodeType t(s, memory, links);
   for (auto& [name, p] : read_named<BusParams>(r, "buses")) t.add_bus(name, p);
   for (auto& [name, p] : read_named<GpuParams>(r, "gpu_models")) t.add_gpu_model(name, p);
-  for (const char* key : {"nics", "gpus"})  // the links between GPUs are kept per ordered pair
-    if (r.has(key) && r.raw(key).is_array() && static_cast<long long>(r.raw(key).size()) >
-                                                   (key == std::string("nics") ? limits::kMaxNicsPerNode : limits::kMaxGpusPerNode))
+  // bounded before they are read (the links between GPUs are kept per ordered pair)
+  for (auto [key, most] : {std::pair{"nics", limits::kMaxNicsPerNode}, std::pair{"gpus", limits::kMaxGpusPerNode}})
+    if (r.has(key) && r.raw(key).is_array() && static_cast<long long>(r.raw(key).size()) > most)
       r.fail(key, fmt::format("{} entries, above the limit of {} per node type (core/limits.hpp)", r.raw(key).size(),
-                              key == std::string("nics") ? limits::kMaxNicsPerNode : limits::kMaxGpusPerNode));
+                              most));
   for (auto& e : list_entries(r, "nics")) {
     std::string network = e.str("network");
     int numa = read_numa(e, t);
