@@ -2,9 +2,21 @@
 // child keeps the parent free of simulation state and able to handle SIGINT / SIGTERM (core/signals.hpp).
 #pragma once
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 namespace ompisim {
+
+// An error another process of the command has printed already, on its one line (a sweep point's process, runner/sweep.cpp): the command
+// exits with `status` and prints nothing more.
+class AlreadyReported : public std::runtime_error {
+public:
+  explicit AlreadyReported(int status) : std::runtime_error("reported by a point's process"), status_(status) {}
+  int status() const { return status_; }
+
+private:
+  int status_;
+};
 
 // Runs fn in a child process and returns what it printed. Rethrows the child's InputError as an InputError (same
 // file, key and reason) and any other error's text as std::runtime_error; a child that dies is a runtime_error. On

@@ -10,6 +10,7 @@
 #include "platform/data_path.hpp"
 #include "platform/machine.hpp"
 #include "protocols/register.hpp"
+#include "runner/isolate.hpp"
 #include "runner/report.hpp"
 #include "runner/run.hpp"
 
@@ -541,8 +542,9 @@ void check_points_writable(const std::string& out_dir, std::size_t todo) {
     Json doc{{"hash", p.hash}, {"values", p.values}, {"scenario", p.scenario}, {"sets", p.sets}, {"result", res}};
     // points/'s stale temporaries were removed once before the points started (run_sweep): not read again per point
     write_file_atomic(point_file(out_dir, p), doc.dump(1) + "\n", false);
-  } catch (const InputError& e) {
-    std::cerr << "ompisim: error: " << one_line(e.what()) << "\n";
+  } catch (const InputError& e) {  // the command's one line (run_sweep prints none after it)
+    std::cerr << "ompisim: error: " << one_line(e.what()) << " (sweep point " << p.hash
+              << "; finished points are kept)\n";
     code = 2;
   } catch (const std::exception& e) {
     std::cerr << "ompisim: error: sweep point " << p.hash << ": " << one_line(e.what()) << "\n";
@@ -653,7 +655,7 @@ int run_sweep(const SweepGrid& g, const SweepOptions& opt) {
     show();
   }
   if (opt.progress) std::cerr << "\n";
-  if (failed_code == 2) throw InputError(g.file, "", "a point's input was refused (above); finished points are kept");
+  if (failed_code == 2) throw AlreadyReported(2);  // the point's process printed why, and that finished points are kept
   if (failed_code != 0) throw std::runtime_error("sweep: " + failed + "; finished points are kept");
   return ran;
 }

@@ -7,7 +7,7 @@
 # outside the index's folder ('..', absolute, a symbolic link, a sibling folder), a 1 MiB field in an action line.
 # An index line with '..' after a symbolic link reads the file inside the folder that it resolves to.
 # Expected: exit 2 and one line naming the file, the line and the reason (for a mismatch: both ranks, their calls and
-# lines; for a field, its start and length). A correct trace of the same shape replays with exit 0, and so do the
+# lines; for a field, its start and length; in a sweep's point, the point too). A correct trace of the same shape replays with exit 0, and so do the
 # absolute index lines smpirun writes into <index>_files/, before and after the trace is moved.
 set -u
 BIN=$(realpath "$1")
@@ -40,6 +40,12 @@ mk unmatched '0 init\n0 send 1 7 10\n0 finalize\n' '1 init\n1 finalize\n'
 # a deadlock names its likeliest cause: rank 1's receive that no send matches, not rank 0 waiting for it in the barrier
 mk deadlock '0 init\n0 barrier\n0 finalize\n' '1 init\n1 recv 0 77 64\n1 barrier\n1 finalize\n'
 refuse deadlock "rank-1\.txt: line 2: rank 1 never completed 'recv' \(deadlock: no rank's trace matches it; 2 ranks blocked: 1 in 'barrier', 1 in 'recv'\)"
+# the same deadlock in a sweep's point: one line (the point's, with its hash and that finished points are kept), exit 2
+echo '{"base": "deadlock.json", "axes": {"nic.L": ["1 us", "2 us"]}}' > dlg.json
+"$BIN" sweep dlg.json --out dlo -j 1 > /dev/null 2> dlg.err; rc=$?
+if [[ $rc == 2 && $(wc -l < dlg.err) == 1 ]] && grep -q "rank 1 never completed 'recv' .*(sweep point [0-9a-f]*; finished points are kept)$" dlg.err; then
+  echo "ok   deadlock in a sweep point: one line: $(cat dlg.err)"
+else echo "FAIL deadlock in a sweep point: rc=$rc $(cat dlg.err)"; fail=1; fi
 # an MPI call's last step due at the instant it returns runs before the application computes: 64 ranks on Cielo's
 # openmpi, 4 x (1 ms of compute, an 8 KiB isend to rank + 16 and irecv from rank - 16, waitall); an 8 KiB message
 # goes by RGET, and a receiver's FIN, queued at the very time its waitall returned, used to wait for its next compute

@@ -362,6 +362,9 @@ int run_selected(CLI::App& app, Context& ctx) {
     if (ctx.out) ctx.out->discard_if_unused();
     std::cerr << "ompisim: " << e.what() << ", stopped: " << kept_after_interrupt(ctx) << "\n";
     return e.exit_status();
+  } catch (const AlreadyReported& e) {  // printed by the process that met it
+    if (ctx.out) ctx.out->discard_if_unused();
+    return e.status();
   } catch (const std::bad_alloc&) {  // in this process (a simulation process's is out_of_memory_text already)
     if (ctx.out) ctx.out->discard_if_unused();
     std::cerr << "ompisim: error: " << out_of_memory_text() << "\n";
