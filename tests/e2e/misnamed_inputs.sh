@@ -3,7 +3,7 @@
 #                prints its file but without its folder (or without .json), a misspelt scenario given to `describe`, a
 #                misspelt example grid given to `sweep`, and a scenario key given to --set as if it were a parameter
 #                (`run --set ranks=4`, `sweep --set benchmark.iterations=5`, `compare --against --set machine=titan`);
-#                a misspelt subcommand of `machine`; a scenario or a grid given to --machine-file; --max-input-size -1;
+#                a misspelt subcommand of `machine`; a scenario, a grid or a result given to --machine-file; --max-input-size -1;
 #                `list` with a category (machines, stack, "NIC kinds", ...) or a word that is none; OMPISIM_DATA naming
 #                no folder; a name given by its beginning (hetero) or its last parts (--set smsg_limit); --set of a
 #                parameter only another machine has (nic.qdma_slots on cielo): the machines that have it are named.
@@ -62,6 +62,9 @@ refuse "run --machine-file SCENARIO" "$S: key 'benchmark': a scenario, not a mac
 refuse "validate --machine-file GRID" "key 'base': a sweep grid, not a machine file" \
   validate --machine-file "$SRC/scenarios/examples/grid_ugni_smsg_bte.json"
 refuse "schema --machine-file SCENARIO" "key 'benchmark': a scenario, not a machine file" schema scenario --machine-file "$SRC/$S"
+# a result (it names its benchmark too) is said to be one, not a scenario
+refuse "validate --machine-file RESULT" "key 'points': a result (what \`ompisim run\` writes), not a machine file" \
+  validate --machine-file "$SRC/results/gemini/fig5_latency_2p_inter_openmpi.json"
 # a negative --max-input-size: the range, not "unit '' is not a unit of size"
 refuse "--max-input-size -1" "--max-input-size '-1': expected a size between 1 B and 1 GiB" --max-input-size -1 run "$S"
 # a word where machine's subcommand belongs

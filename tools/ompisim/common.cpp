@@ -486,6 +486,10 @@ void warn_shadowed_machine(const std::string& file) {
 void refuse_not_machine_file(const std::string& file) {
   const Json j = load_json_file(file);
   if (!j.is_object() || j.contains("node_types") || j.contains("networks")) return;  // the machine loader's to check
+  // a result names its benchmark too: said as what it is first
+  if (j.contains("points") && j.contains("provenance"))
+    throw InputError(file, "points", "a result (what `ompisim run` writes), not a machine file: --machine-file takes a "
+                                     "machine file (`ompisim machine template NAME` writes one to start from)");
   if (j.contains("benchmark"))
     throw InputError(file, "benchmark", fmt::format("a scenario, not a machine file: run it with `ompisim run {}`; "
                                                     "--machine-file takes a machine file (`ompisim machine template "
@@ -495,9 +499,6 @@ void refuse_not_machine_file(const std::string& file) {
     throw InputError(file, "base", fmt::format("a sweep grid, not a machine file: run it with `ompisim sweep {}`; "
                                                "--machine-file takes a machine file (`ompisim machine template NAME` "
                                                "writes one to start from)", file));
-  if (j.contains("points") && j.contains("provenance"))
-    throw InputError(file, "points", "a result (what `ompisim run` writes), not a machine file: --machine-file takes a "
-                                     "machine file (`ompisim machine template NAME` writes one to start from)");
 }
 
 std::unique_ptr<OutputDir> output_dir(const std::string& dir, const std::string& option) {
