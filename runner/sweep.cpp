@@ -233,8 +233,14 @@ const std::vector<std::string>& sweep_grid_keys() {
 }
 
 // A value as the run reads it: a quantity string ("4 KiB", "6 GB/s", "1.5 us") as its SI number, a plain number as
-// bytes (the one dimension a run takes plain numbers in), so that 4096 and "4 KiB" on one axis are one value.
+// bytes (the one dimension a run takes plain numbers in), so that 4096 and "4 KiB" on one axis are one value; a list
+// (a benchmark's sizes) element by element, so that [8] and ["8 B"] are one list.
 static Json canonical_value(const Json& v) {
+  if (v.is_array()) {
+    Json out = Json::array();
+    for (const Json& e : v) out.push_back(canonical_value(e));
+    return Json{{"list", out}};
+  }
   if (v.is_number()) return Json::array({static_cast<int>(Dim::Bytes), v.get<double>()});
   if (v.is_string())
     for (const Shown& s : kShown) try {

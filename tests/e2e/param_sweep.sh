@@ -153,6 +153,7 @@ bad empty_point '"points": [{"ranks": 2}, {}]' "key 'points\[1\]': an empty poin
 bad repeated_point '"points": [{"ranks": 2}, {"ranks": 2}]' "key 'points\[1\]': point 2 ({\"ranks\":2}) repeats point 1"
 # one value in two spellings (4096 and "4 KiB") is one point too
 bad repeated_units '"axes": {"mca.btl_ugni_smsg_limit": [4096, "4 KiB"]}' "key 'axes': point 2 ({\"mca.btl_ugni_smsg_limit\":\"4 KiB\"}) is point 1 ({\"mca.btl_ugni_smsg_limit\":4096}) in other units"
+bad repeated_list_units '"axes": {"benchmark.sizes": [[8], ["8 B"]]}' "key 'axes': point 2 ({\"benchmark.sizes\":\[\"8 B\"\]}) is point 1 ({\"benchmark.sizes\":\[8\]}) in other units"
 # a launcher's rank variable out of range is refused before anything (with MPI built in: before MPI_Init, which would
 # wait for a launcher that is not there)
 printf '{%s, "axes": {"ranks": [2]}}' "$B" > pmi.json
