@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <optional>
 
 namespace ompisim::validation {
@@ -649,6 +650,21 @@ bool run_gnuplot_once(const std::string& dir, const std::string& script, const s
     }
   } remove_script{std::filesystem::path(dir) / script};
   return run_gnuplot(dir, script, svg);
+}
+
+std::set<std::string> plots_listed(const std::string& dir) {
+  std::set<std::string> names;
+  if (std::ifstream in(std::filesystem::path(dir) / kPlotList); in)
+    for (std::string line; std::getline(in, line) && names.size() < 100000;)
+      if (!line.empty() && line.find_first_of("/\\") == std::string::npos && line != "." && line != "..")
+        names.insert(line);
+  return names;
+}
+
+void list_plots(const OutputDir& out, const std::string& rel_dir, const std::set<std::string>& names) {
+  std::string list;
+  for (const auto& n : names) list += n + "\n";
+  write_file_atomic(out.file((std::filesystem::path(rel_dir) / kPlotList).generic_string()), list);
 }
 
 }  // namespace ompisim::validation

@@ -3,9 +3,11 @@
 // and the paper's points in the colour of their curve with their own marker (filled circle, larger, no line).
 // Paths inside a script are relative to the folder it is run in, so committed scripts hold no absolute paths.
 #pragma once
+#include "core/atomic_write.hpp"
 #include "core/units.hpp"
 
 #include <array>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -116,6 +118,13 @@ std::string gp_quote(const std::string& s);
 // Never a double-quoted string of the text: gnuplot runs a `backquoted` part of one as a shell command, and a title
 // may hold a column name read from a file.
 std::string gp_quote_lines(const std::vector<std::string>& lines);
+// The plot files a run of the tool drew in a folder are listed in its `kPlotList` (one file name a line), so that a
+// later run (reproduce, sweep) removes only stale plots a run drew, never a file of the user's. plots_listed: the
+// names the folder's list holds (plain file names only, at most 100,000; none when there is no list);
+// list_plots: writes the folder's list (`rel_dir` below `out`'s root) as `names`.
+inline constexpr const char* kPlotList = "ompisim-plots.txt";
+std::set<std::string> plots_listed(const std::string& dir);
+void list_plots(const OutputDir& out, const std::string& rel_dir, const std::set<std::string>& names);
 // Runs `gnuplot script` in `dir` (script and p.svg relative to it): the SVG is written to a temporary and renamed.
 // Returns false when gnuplot is missing or fails; on SIGINT / SIGTERM removes the temporary and throws Interrupted.
 bool run_gnuplot(const std::string& dir, const std::string& script, const std::string& svg);

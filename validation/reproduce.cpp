@@ -200,21 +200,15 @@ void plot_figure(const OutputDir& out, const std::string& key, const std::vector
   if (gnuplot && !run_gnuplot(out.root(), key + ".gp", spec.svg)) std::cerr << "reproduce: gnuplot failed for " << key << "\n";
 }
 
-// Each folder reproduce plots into lists the plot files it wrote there in `ompisim-plots.txt` (one name a line). A
-// plot file that the previous list names and this run did not write (a figure renamed or removed since) is removed; a
-// plot file (.svg, .gp, .ref.dat, .interval.dat) that no list names is someone else's: left, and named on stderr.
-// Other files stay. A list's line is used only as a plain file name in its own folder.
+// Each folder reproduce plots into lists the plot files it wrote there (list_plots, plot.hpp). A plot file that the
+// previous list names and this run did not write (a figure renamed or removed since) is removed; a plot file (.svg,
+// .gp, .ref.dat, .interval.dat) that no list names is someone else's: left, and named on stderr. Other files stay.
 void remove_stale_plots(const OutputDir& out, const std::set<std::string>& written) {
   std::map<fs::path, std::set<std::string>> mine;  // folder -> the plot files written there now
   for (const auto& w : written) mine[fs::path(w).parent_path()].insert(fs::path(w).filename().string());
   for (const auto& [rel_dir, names] : mine) {
     const fs::path dir = fs::path(out.root()) / rel_dir;
-    std::set<std::string> before;
-    if (std::ifstream in(dir / "ompisim-plots.txt"); in)
-      for (std::string line; std::getline(in, line) && before.size() < 100000;)
-        if (!line.empty() && line.find('/') == std::string::npos && line.find('\\') == std::string::npos &&
-            line != "." && line != "..")
-          before.insert(line);
+    const std::set<std::string> before = plots_listed(dir.string());
     for (const auto& e : fs::directory_iterator(dir)) {
       const std::string name = e.path().filename().string();
       const bool plot = name.ends_with(".svg") || name.ends_with(".gp") || name.ends_with(".ref.dat") ||
@@ -223,9 +217,7 @@ void remove_stale_plots(const OutputDir& out, const std::set<std::string>& writt
       if (before.count(name)) fs::remove(e.path());
       else std::cerr << "reproduce: left " << (rel_dir / name).generic_string() << " (not a plot reproduce wrote)\n";
     }
-    std::string list;
-    for (const auto& n : names) list += n + "\n";
-    write_atomic(out.file((rel_dir / "ompisim-plots.txt").generic_string()), list);
+    list_plots(out, rel_dir.generic_string(), names);
   }
 }
 

@@ -16,7 +16,6 @@
 #include <exception>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <iostream>
 #include <set>
 #include <unistd.h>
@@ -26,15 +25,12 @@ namespace {
 
 // The sweep plots in `dir` that this merge did not draw (an earlier grid's axes in a reused folder, or an axis that
 // now has one value) describe a table sweep.json no longer holds: removed when an earlier merge drew them (the folder's
-// ompisim-plots.txt lists the plots each merge drew); returns their paths. A sweep_*.svg no merge drew is not the
+// list of plots, validation::list_plots); returns their paths. A sweep_*.svg no merge drew is not the
 // tool's: left, its path added to `left`. The list is then this merge's plots.
 std::vector<std::string> remove_stale_plots(const OutputDir& out, const std::string& dir,
                                             const std::vector<std::string>& drawn, std::vector<std::string>& left) {
   namespace fs = std::filesystem;
-  std::set<std::string> before;
-  if (std::ifstream in(fs::path(dir) / "ompisim-plots.txt"); in)
-    for (std::string line; std::getline(in, line) && before.size() < 100000;)
-      if (line.starts_with("sweep_") && line.find('/') == std::string::npos) before.insert(line);
+  const std::set<std::string> before = validation::plots_listed(dir);
   std::vector<std::string> removed;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
@@ -44,9 +40,7 @@ std::vector<std::string> remove_stale_plots(const OutputDir& out, const std::str
     if (!before.count(name)) left.push_back(e.path().string());
     else if (fs::remove(e.path(), ec)) removed.push_back(e.path().string());
   }
-  std::string list;
-  for (const auto& d : drawn) list += d + "\n";
-  write_file_atomic(out.file("ompisim-plots.txt"), list);
+  validation::list_plots(out, "", std::set<std::string>(drawn.begin(), drawn.end()));
   return removed;
 }
 

@@ -8,12 +8,41 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <unistd.h>
 #include <optional>
 #include <vector>
 
 using namespace ompisim::validation;
 using ompisim::Json;
+
+namespace {
+// A sweep table drawn into a temporary folder (removed after): the files written, each with its SVG text, and the
+// reasons for those not drawn.
+struct Drawn {
+  std::map<std::string, std::string> svgs;  // file -> text
+  std::vector<std::string> why;
+};
+Drawn draw_in_temp(const Json& t, const std::string& tag) {
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim_sweep_{}_{}", tag, ::getpid());
+  std::filesystem::create_directories(dir);
+  Drawn d;
+  for (const auto& f : draw_sweep(t, dir.string(), &d.why)) {
+    std::ifstream in(dir / f);
+    d.svgs[f].assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::filesystem::remove_all(dir);
+  return d;
+}
+// No plot where gnuplot is missing: said as the one reason, and the test has nothing more to check.
+bool skipped_without_gnuplot(const Drawn& d) {
+  if (!d.svgs.empty()) return false;
+  WARN("no plot drawn: " << (d.why.empty() ? std::string("?") : d.why.front()));
+  REQUIRE(d.why.size() == 1);
+  CHECK(d.why.front().find("gnuplot") != std::string::npos);
+  return true;
+}
+}  // namespace
 
 // Configuration: a sweep axis's values: four rates (4, 4.74, 6, 8 GB/s), radices 2..32, stack names (no numbers),
 //                numbers out of grid order, one value, ranks of which two are within 2 % of the span.
@@ -60,20 +89,9 @@ TEST_CASE("a sweep plot names an MCA value that ran as another with what ran") {
       {"mca.btl_ugni_smsg_limit": 256, "btl_ugni_smsg_limit (effective)": 256, "bytes": 2048, "latency_us": 4.5, "point": "b"},
       {"mca.btl_ugni_smsg_limit": 4096, "btl_ugni_smsg_limit (effective)": 4096, "bytes": 512, "latency_us": 2.0, "point": "c"},
       {"mca.btl_ugni_smsg_limit": 4096, "btl_ugni_smsg_limit (effective)": 4096, "bytes": 2048, "latency_us": 3.0, "point": "c"}]})J");
-  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim_sweep_auto_{}", ::getpid());
-  std::filesystem::create_directories(dir);
-  std::vector<std::string> why;
-  const auto wrote = draw_sweep(t, dir.string(), &why);
-  if (wrote.empty()) {
-    std::filesystem::remove_all(dir);
-    WARN("no plot drawn: " << (why.empty() ? std::string("?") : why.front()));
-    REQUIRE(why.size() == 1);  // gnuplot missing is the one reason this table may give
-    CHECK(why.front().find("gnuplot") != std::string::npos);
-    return;
-  }
-  std::ifstream in(dir / wrote.front());
-  const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::filesystem::remove_all(dir);
+  const Drawn d = draw_in_temp(t, "auto");
+  if (skipped_without_gnuplot(d)) return;  // gnuplot missing is the one reason this table may give
+  const std::string& svg = d.svgs.begin()->second;
   CHECK(svg.find("0 B, ran 1 KiB") != std::string::npos);
   CHECK(svg.find(">256 B<") != std::string::npos);
   CHECK(svg.find(">4 KiB<") != std::string::npos);
@@ -131,24 +149,10 @@ TEST_CASE("a sweep plot orders a quantity axis by value whatever order the grid'
       {"mca.btl_ugni_eager_limit": 263168, "mca.btl_ugni_get_limit": 524288, "bytes": 65536, "latency_us": 31.0, "point": "b"},
       {"mca.btl_ugni_eager_limit": 8192, "mca.btl_ugni_get_limit": 0, "bytes": 16384, "latency_us": 10.9, "point": "c"},
       {"mca.btl_ugni_eager_limit": 8192, "mca.btl_ugni_get_limit": 0, "bytes": 65536, "latency_us": 21.0, "point": "c"}]})J");
-  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ompisim_sweep_order_{}", ::getpid());
-  std::filesystem::create_directories(dir);
-  std::vector<std::string> why;
-  const auto wrote = draw_sweep(t, dir.string(), &why);
-  std::string svg;
-  for (const auto& f : wrote)
-    if (f.find("get_limit") != std::string::npos) {
-      std::ifstream in(dir / f);
-      svg.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-  std::filesystem::remove_all(dir);
-  if (wrote.empty()) {
-    WARN("no plot drawn: " << (why.empty() ? std::string("?") : why.front()));
-    REQUIRE(!why.empty());
-    CHECK(why.front().find("gnuplot") != std::string::npos);
-    return;
-  }
-  REQUIRE(!svg.empty());
+  const Drawn d = draw_in_temp(t, "order");
+  if (skipped_without_gnuplot(d)) return;
+  REQUIRE(d.svgs.count("sweep_mca_btl_ugni_get_limit.svg"));
+  const std::string& svg = d.svgs.at("sweep_mca_btl_ugni_get_limit.svg");
   const double zero = label_x(svg, "0 B"), big = label_x(svg, "512 KiB");
   REQUIRE(zero > 0);
   REQUIRE(big > 0);
